@@ -1,0 +1,79 @@
+"""costlib: what a classifier's mistakes cost, and which threshold to use because of it.
+
+One decision table underneath everything (rows: the truth; columns: what the system does);
+one exact sort-once sweep behind every curve. The names below are the public contract of
+``shared/spec/costlib.md``.
+"""
+
+from costlib._validation import DegenerateWarning
+from costlib.calibration import apply_temperature, expected_calibration_error, fit_temperature, reliability
+from costlib.costs import (
+    RULES,
+    compare_rules,
+    cost_curve,
+    cost_optimal_thresholds,
+    elkan_threshold,
+    expected_cost,
+    group_costs,
+    optimal_threshold,
+    rule_cutoffs,
+)
+from costlib.instance import (
+    delta_from_rating,
+    delta_from_threshold,
+    delta_from_votes,
+    error_rate,
+    nec_curve,
+    normalized_excess_cost,
+)
+from costlib.multiclass import expected_cost_matrix, min_cost_decisions
+from costlib.sweep import GroupedSweep, Sweep, grouped_sweep, threshold_sweep
+from costlib.value import (
+    class_thresholds,
+    cost_sensitive_error,
+    cost_sensitive_value,
+    optimal_value,
+    value_against_k,
+    value_curve,
+    value_score,
+    value_threshold,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "RULES",
+    "DegenerateWarning",
+    "GroupedSweep",
+    "Sweep",
+    "apply_temperature",
+    "class_thresholds",
+    "compare_rules",
+    "cost_curve",
+    "cost_optimal_thresholds",
+    "cost_sensitive_error",
+    "cost_sensitive_value",
+    "delta_from_rating",
+    "delta_from_threshold",
+    "delta_from_votes",
+    "elkan_threshold",
+    "error_rate",
+    "expected_calibration_error",
+    "expected_cost",
+    "expected_cost_matrix",
+    "fit_temperature",
+    "group_costs",
+    "grouped_sweep",
+    "min_cost_decisions",
+    "nec_curve",
+    "normalized_excess_cost",
+    "optimal_threshold",
+    "optimal_value",
+    "reliability",
+    "rule_cutoffs",
+    "threshold_sweep",
+    "value_against_k",
+    "value_curve",
+    "value_score",
+    "value_threshold",
+]

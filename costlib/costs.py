@@ -1,0 +1,237 @@
+"""Binary costs (Elkan), per-group costs and the table of cutoff rules.
+
+A cost ratio is a threshold and a threshold is a cost ratio: for calibrated scores the
+cheapest rule flags iff p >= c_fp / (c_fp + c_fn). On real scores the threshold that
+minimises cost on data differs, which is why both exist here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from costlib import _validation as v
+from costlib.sweep import Sweep, argbest, group_codes, grouped_sweep, threshold_sweep
+
+RULES = ("threshold 0.5", "elkan", "cost-optimal", "flag nobody")
+GROUP_COST_COLUMNS = ["group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_100"]
+RULE_COLUMNS = ["rule", "group", "threshold", "flagged_rate", "cost_per_100"]
+
+
+def elkan_threshold(c_fp, c_fn) -> float:
+    """Cost-optimal cutoff for calibrated probabilities: c_fp / (c_fp + c_fn).
+
+    >>> elkan_threshold(1, 3)
+    0.25
+    """
+    c_fp = v.as_price(c_fp, "c_fp")
+    c_fn = v.as_price(c_fn, "c_fn")
+    if c_fp + c_fn == 0:
+        v.warn_degenerate("c_fp + c_fn is 0: every threshold costs nothing; elkan_threshold is NaN")
+        return float("nan")
+    return c_fp / (c_fp + c_fn)
+
+
+def expected_cost(y_true, y_pred, *, c_fp, c_fn) -> float:
+    """(FP * c_fp + FN * c_fn) / n for 0/1 decisions y_pred."""
+    y = v.as_binary(y_true, "y_true")
+    pred = v.as_binary(y_pred, "y_pred")
+    v.same_length(y, pred, "y_true", "y_pred")
+    c_fp = v.as_price(c_fp, "c_fp")
+    c_fn = v.as_price(c_fn, "c_fn")
+    if y.size == 0:
+        v.warn_degenerate("no cases: expected_cost is NaN")
+        return float("nan")
+    fp = np.count_nonzero(pred & ~y)
+    fn = np.count_nonzero(~pred & y)
+    return (fp * c_fp + fn * c_fn) / y.size
+
+
+def sweep_cost(sweep: Sweep, c_fp: float, c_fn: float) -> np.ndarray:
+    """Cost per case at every threshold of a sweep (NaN with a warning if its weight is 0)."""
+    if sweep.total <= 0:
+        v.warn_degenerate("total case weight is 0: cost per case is NaN")
+        return np.full(sweep.thresholds.shape, np.nan)
+    return (sweep.fp * c_fp + sweep.fn * c_fn) / sweep.total
+
+
+def cost_curve(y_true, y_score, *, c_fp, c_fn, sample_weight=None):
+    """(thresholds, cost_per_case) at every distinct score plus +inf (flag nobody first)."""
+    c_fp = v.as_price(c_fp, "c_fp")
+    c_fn = v.as_price(c_fn, "c_fn")
+    sweep = threshold_sweep(y_true, y_score, sample_weight=sample_weight)
+    return sweep.thresholds, sweep_cost(sweep, c_fp, c_fn)
+
+
+def best_on_sweep(sweep: Sweep, c_fp: float, c_fn: float) -> tuple[float, float]:
+    """Exact cost minimiser of one sweep; ties to the larger threshold.
+
+    One class only (no positive or no negative weight) is degenerate: NaN and a warning.
+    """
+    if sweep.positives <= 0 or sweep.negatives <= 0:
+        v.warn_degenerate(
+            "only one class present (positives weight "
+            f"{sweep.positives:g}, negatives weight {sweep.negatives:g}): no threshold to fit; NaN"
+        )
+        return float("nan"), float("nan")
+    cost = sweep_cost(sweep, c_fp, c_fn)
+    j = argbest(cost)
+    return float(sweep.thresholds[j]), float(cost[j])
+
+
+def optimal_threshold(y_true, y_score, *, c_fp, c_fn, sample_weight=None) -> tuple[float, float]:
+    """(threshold, cost_per_case) minimising cost over every possible threshold.
+
+    Ties go to the larger threshold (flag fewer). +inf (flag nobody) is a candidate.
+    """
+    c_fp = v.as_price(c_fp, "c_fp")
+    c_fn = v.as_price(c_fn, "c_fn")
+    return best_on_sweep(threshold_sweep(y_true, y_score, sample_weight=sample_weight), c_fp, c_fn)
+
+
+def _per_group(mapping, names: tuple, name: str) -> dict:
+    if not isinstance(mapping, Mapping):
+        raise ValueError(f"{name} must map each group to a value: got {type(mapping).__name__}")
+    missing = [g for g in names if g not in mapping]
+    if missing:
+        raise ValueError(v.MSG_MISSING_GROUP.format(name=name, group=missing[0], present=list(names)))
+    return {g: mapping[g] for g in names}
+
+
+def _prices(costs: Mapping, names: tuple) -> tuple[np.ndarray, np.ndarray]:
+    pairs = _per_group(costs, names, "costs")
+    c_fp = np.array([v.as_price(pairs[g][0], f"costs[{g!r}] c_fp") for g in names])
+    c_fn = np.array([v.as_price(pairs[g][1], f"costs[{g!r}] c_fn") for g in names])
+    return c_fp, c_fn
+
+
+def _thresholds(thresholds: Mapping, names: tuple) -> np.ndarray:
+    cut = _per_group(thresholds, names, "thresholds")
+    out = np.empty(len(names))
+    for i, g in enumerate(names):
+        try:
+            out[i] = float(cut[g])
+        except (TypeError, ValueError):
+            raise ValueError(f"thresholds[{g!r}] must be a number: got {cut[g]!r}") from None
+        if np.isnan(out[i]):
+            v.warn_degenerate(f"the cutoff for group {g!r} is NaN: its row is NaN")
+    return out
+
+
+def group_costs(y_true, y_score, groups, *, costs, thresholds, sample_weight=None) -> pd.DataFrame:
+    """Cost per 100 cases per group, each group with its own prices and cutoff.
+
+    One row per group (sorted by name) with columns
+    ``group, n, threshold, flagged_rate, fp, fn, cost_per_100`` where
+    ``cost_per_100 = 100 * (fp * c_fp + fn * c_fn) / n`` and ``flagged_rate`` is the share
+    of the group with score >= its threshold. With weights, n and the counts are weighted.
+    A NaN cutoff gives a NaN row (with a warning).
+    """
+    y, s = v.binary_pair(y_true, y_score)
+    w = v.as_weight(sample_weight, "sample_weight", len(y))
+    codes, names = group_codes(groups, len(y))
+    c_fp, c_fn = _prices(costs, names)
+    cut = _thresholds(thresholds, names)
+    k = len(names)
+    with np.errstate(invalid="ignore"):
+        flagged = s >= cut[codes]
+    nan_rows = np.isnan(cut)
+    wt = None if w is None else w
+    n = np.bincount(codes, weights=wt, minlength=k)
+    n_flag = np.bincount(codes, weights=flagged if wt is None else flagged * wt, minlength=k)
+    fp = np.bincount(codes, weights=(flagged & ~y) if wt is None else (flagged & ~y) * wt, minlength=k)
+    fn = np.bincount(codes, weights=(~flagged & y) if wt is None else (~flagged & y) * wt, minlength=k)
+    fp[nan_rows] = np.nan
+    fn[nan_rows] = np.nan
+    n_flag[nan_rows] = np.nan
+    return pd.DataFrame(
+        {
+            "group": list(names),
+            "n": n if w is not None else n.astype(np.int64),
+            "threshold": cut,
+            "flagged_rate": v.safe_divide(n_flag, n),
+            "fp": fp,
+            "fn": fn,
+            "cost_per_100": 100 * v.safe_divide(fp * c_fp + fn * c_fn, n),
+        },
+        columns=GROUP_COST_COLUMNS,
+    )
+
+
+def _triple(data, name: str):
+    try:
+        y, s, g = data
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a (y_true, y_score, groups) triple") from None
+    return y, s, g
+
+
+def cost_optimal_thresholds(y_true, y_score, groups, *, costs, sample_weight=None) -> dict:
+    """{group: exact cost-minimising cutoff on these rows}, each group with its own prices."""
+    gs = grouped_sweep(y_true, y_score, groups, sample_weight=sample_weight)
+    c_fp, c_fn = _prices(costs, gs.groups)
+    return {name: best_on_sweep(gs[name], c_fp[i], c_fn[i])[0] for i, name in enumerate(gs.groups)}
+
+
+def rule_cutoffs(names, *, costs, optimal: Mapping) -> dict[str, dict]:
+    """``{rule: {group: cutoff}}`` for every rule in ``RULES`` and every group in `names`.
+
+    `optimal` holds the cost-optimal cutoffs fitted elsewhere (on a training split); a group
+    missing from it gets NaN with a warning.
+    """
+    c_fp, c_fn = _prices(costs, tuple(names))
+    fitted = {}
+    for name in names:
+        if name not in optimal:
+            v.warn_degenerate(f"group {name!r} has no training rows: its cost-optimal cutoff is NaN")
+        fitted[name] = optimal.get(name, np.nan)
+    return {
+        "threshold 0.5": {name: 0.5 for name in names},
+        "elkan": {name: elkan_threshold(c_fp[i], c_fn[i]) for i, name in enumerate(names)},
+        "cost-optimal": fitted,
+        "flag nobody": {name: np.inf for name in names},
+    }
+
+
+def compare_rules(train, test, *, costs) -> pd.DataFrame:
+    """Each cutoff rule fitted on `train` and judged on `test`, per group.
+
+    `train` and `test` are ``(y_true, y_score, groups)`` triples; `costs` maps each group to
+    ``(c_fp, c_fn)``. One row per (rule, group), rules in the order of ``RULES``:
+    ``threshold 0.5``, ``elkan`` (c_fp / (c_fp + c_fn)), ``cost-optimal`` (the exact
+    minimiser of the group's cost on train, judged on test) and ``flag nobody`` (+inf).
+    Columns ``rule, group, threshold, flagged_rate, cost_per_100``. A group in test that
+    train lacks gets a NaN cost-optimal row (with a warning).
+    """
+    y_tr, s_tr, g_tr = _triple(train, "train")
+    y_te, s_te, g_te = _triple(test, "test")
+    _, names = group_codes(g_te, len(np.asarray(s_te)), "test groups")
+    optimal = cost_optimal_thresholds(y_tr, s_tr, g_tr, costs=costs)
+    frames = []
+    for rule, cut in rule_cutoffs(names, costs=costs, optimal=optimal).items():
+        table = group_costs(y_te, s_te, g_te, costs=costs, thresholds=cut)
+        table.insert(0, "rule", rule)
+        frames.append(table[RULE_COLUMNS])
+    return pd.concat(frames, ignore_index=True)
+
+
+def group_cost_curves(gs, costs: Mapping) -> pd.DataFrame:
+    """Long format ``group, threshold, flagged_rate, cost_per_100`` from a grouped sweep.
+
+    Every group's exact curve with its own prices, one row per (group, threshold); the
+    first row of each group is threshold +inf (flag nobody).
+    """
+    c_fp, c_fn = _prices(costs, gs.groups)
+    gi = gs.group_index
+    n = (gs.positives + gs.negatives)[gi]
+    fn = gs.positives[gi] - gs.tp
+    return pd.DataFrame(
+        {
+            "group": np.asarray(gs.groups, dtype=object)[gi],
+            "threshold": gs.thresholds,
+            "flagged_rate": v.safe_divide(gs.tp + gs.fp, n),
+            "cost_per_100": 100 * v.safe_divide(gs.fp * c_fp[gi] + fn * c_fn[gi], n),
+        }
+    )

@@ -1,0 +1,94 @@
+"""The user's table, once parsed: a column mapping and the arrays it yields.
+
+A `ColumnMapping` says which column plays which role. A `Dataset` holds the validated
+numpy arrays that every page and every costlib call reads. Both are plain, immutable
+values: a page never re-parses a file, it reads these fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+SPLIT_ROLES = ("train", "validation", "test")
+
+
+@dataclass(frozen=True)
+class ColumnMapping:
+    """Which column of the uploaded table plays which role (None: not used).
+
+    label            binary label column (0/1, True/False, or words with `positive`)
+    positive         the label value that means "positive", as text, when labels are words
+    scores           one column per model; higher means more likely positive
+    score_scale      "probability" (must lie in [0, 1]), "logit" (mapped by the sigmoid,
+                     an explicit user choice) or "raw" (any real; cost pages only)
+    group            group column for per-group prices and the fairness audit
+    split            column with train / validation / test per row
+    weight           non-negative case weights
+    delta            signed instance margin (sign = label, size = price of an error)
+    votes_yes/no     annotator vote counts for and against the positive class
+    rating, rating_midpoint             a rating scale and its neutral point
+    measurement, measurement_threshold  a measurement z and the threshold tau
+    class_label      multiclass label column (values are class names)
+    class_probs      multiclass probability columns, one per class
+    class_names      the class (label value) that each of `class_probs` stands for
+    """
+
+    label: str | None = None
+    positive: str | None = None
+    scores: tuple[str, ...] = ()
+    score_scale: str = "probability"
+    group: str | None = None
+    split: str | None = None
+    weight: str | None = None
+    delta: str | None = None
+    votes_yes: str | None = None
+    votes_no: str | None = None
+    rating: str | None = None
+    rating_midpoint: float | None = None
+    measurement: str | None = None
+    measurement_threshold: float | None = None
+    class_label: str | None = None
+    class_probs: tuple[str, ...] = ()
+    class_names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A validated table. Arrays all have length `n_rows`; absent roles are None.
+
+    y           int8 0/1 binary labels
+    scores      model name -> float64 scores (probabilities when `probabilities` is True)
+    groups      object array of group names (str), or None
+    split       object array with values in SPLIT_ROLES, or None
+    weight      float64 non-negative weights, or None
+    delta       float64 signed instance margins (from delta, votes, rating or measurement)
+    y_class     int64 class index into `class_names` for multiclass, or None
+    class_probs float64 (n_rows, K) probabilities, or None
+    """
+
+    name: str
+    fingerprint: str
+    n_rows: int
+    mapping: ColumnMapping
+    y: np.ndarray | None = None
+    scores: dict[str, np.ndarray] = field(default_factory=dict)
+    probabilities: bool = True
+    groups: np.ndarray | None = None
+    split: np.ndarray | None = None
+    weight: np.ndarray | None = None
+    delta: np.ndarray | None = None
+    y_class: np.ndarray | None = None
+    class_probs: np.ndarray | None = None
+    class_names: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def rows(self, role: str) -> np.ndarray:
+        """Boolean mask of the rows in split `role`; every row when there is no split."""
+        if self.split is None:
+            return np.ones(self.n_rows, dtype=bool)
+        return self.split == role
+
+    def has_role(self, role: str) -> bool:
+        return self.split is not None and bool(np.any(self.split == role))

@@ -1,0 +1,16 @@
+"""The project's own error type for problems with a user's file or settings."""
+
+
+class DataError(ValueError):
+    """A problem with user data, stated as a sentence fit to show on the page.
+
+    `message` names the file, the column and the first offending rows. `fix` is an
+    optional short description of a stated rule that would repair it (for example
+    "drop the 3 rows with a missing label"), offered to the user, never applied silently.
+    """
+
+    def __init__(self, message: str, *, fix: str | None = None, column: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.fix = fix
+        self.column = column

@@ -1,0 +1,217 @@
+"""Plotly figure builders. Each takes computed results and returns a Figure; none shows it.
+
+Curves are computed exactly over every distinct score; for drawing, a curve with more
+points than a screen has pixels is thinned by `thin_curve`, which keeps each bucket's
+first, last, lowest and highest point, so every step and extreme stays visible.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+PALETTE = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#c26b2d"]
+NOBODY_COLOR = "#555555"
+MAX_POINTS = 4000
+
+
+def _color(i: int) -> str:
+    return PALETTE[i % len(PALETTE)]
+
+
+def thin_curve(x: np.ndarray, y: np.ndarray, max_points: int = MAX_POINTS):
+    """At most about `max_points` points of (x, y) for drawing, extremes kept."""
+    x = np.asarray(x)
+    y = np.asarray(y, dtype=float)
+    n = x.size
+    if n <= max_points:
+        return x, y
+    buckets = max(1, max_points // 4)
+    size = -(-n // buckets)
+    padded = np.full(buckets * size, np.nan)
+    padded[:n] = y
+    padded = padded.reshape(buckets, size)
+    rows = np.arange(buckets) * size
+    lowest = rows + np.argmin(np.where(np.isnan(padded), np.inf, padded), axis=1)
+    highest = rows + np.argmax(np.where(np.isnan(padded), -np.inf, padded), axis=1)
+    idx = np.unique(np.clip(np.concatenate((rows, rows + size - 1, lowest, highest)), 0, n - 1))
+    return x[idx], y[idx]
+
+
+def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
+    fig.update_layout(
+        title=title,
+        xaxis_title=x,
+        yaxis_title=y,
+        template="plotly_white",
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+        margin={"l": 60, "r": 20, "t": 80, "b": 50},
+        hovermode="closest",
+    )
+    return fig
+
+
+RULE_SYMBOLS = {"threshold 0.5": "circle", "elkan": "diamond", "cost-optimal": "star", "fair": "square"}
+
+
+def cost_by_group_figure(curves: pd.DataFrame, markers: pd.DataFrame | None = None, *, unit: str = "",
+                         title: str = "Cost per 100 cases against the threshold") -> go.Figure:
+    """One line per group of cost per 100 against the threshold.
+
+    `curves`: long format ``group, threshold, cost_per_100`` (threshold +inf rows give the
+    flag-nobody level, drawn as a labelled dashed horizontal line per group). `markers`:
+    ``group, rule, threshold, cost_per_100`` points to mark (0.5, Elkan, cost-optimal...).
+    """
+    fig = go.Figure()
+    groups = list(dict.fromkeys(curves["group"]))
+    for i, g in enumerate(groups):
+        part = curves[curves["group"] == g]
+        finite = part[np.isfinite(part["threshold"])]
+        x, y = thin_curve(finite["threshold"].to_numpy(), finite["cost_per_100"].to_numpy())
+        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", line={"shape": "hv", "color": _color(i)},
+                                 name=f"{g}", legendgroup=str(g),
+                                 hovertemplate="threshold %{x:.4g}<br>cost per 100 %{y:.4g}"
+                                               f"<extra>{g}</extra>"))
+        nobody = part.loc[~np.isfinite(part["threshold"]), "cost_per_100"]
+        if len(nobody):
+            level = float(nobody.iloc[0])
+            fig.add_hline(y=level, line={"dash": "dash", "color": _color(i), "width": 1},
+                          annotation_text=f"flag nobody ({g}): {level:.3g}{unit}", annotation_position="top left")
+    if markers is not None and len(markers):
+        for rule, part in markers.groupby("rule", sort=False):
+            part = part[np.isfinite(part["threshold"])]
+            fig.add_trace(go.Scatter(
+                x=part["threshold"], y=part["cost_per_100"], mode="markers", name=str(rule),
+                marker={"symbol": RULE_SYMBOLS.get(str(rule), "x"), "size": 12, "color": "white",
+                        "line": {"width": 2, "color": [_color(groups.index(g)) if g in groups else "#000"
+                                                       for g in part["group"]]}},
+                text=part["group"],
+                hovertemplate=str(rule) + " (%{text})<br>threshold %{x:.4g}<br>cost per 100 %{y:.4g}<extra></extra>"))
+    ylabel = f"cost per 100 cases ({unit})" if unit else "cost per 100 cases"
+    return _layout(fig, title, "threshold (flag if score ≥ threshold)", ylabel)
+
+
+def value_tau_figure(taus, values, *, tau_star: float, tau_opt: float, value_opt: float,
+                     reject_value: float = 0.0, label: str = "model",
+                     title: str = "Value per case against the confidence threshold") -> go.Figure:
+    """Value against tau, with tau* and the data optimum marked and the "no model" line."""
+    taus = np.asarray(taus)
+    values = np.asarray(values)
+    finite = np.isfinite(taus)
+    x, y = thin_curve(taus[finite], values[finite])
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=x, y=y, mode="lines", line={"shape": "hv", "color": _color(0)}, name=label,
+                             hovertemplate="tau %{x:.4g}<br>value %{y:.4g}<extra></extra>"))
+    fig.add_hline(y=reject_value, line={"dash": "dash", "color": NOBODY_COLOR},
+                  annotation_text=f"no model (reject all): {reject_value:.3g}", annotation_position="bottom left")
+    fig.add_vline(x=tau_star, line={"dash": "dot", "color": _color(1)},
+                  annotation_text=f"τ* = k/(k+1) = {tau_star:.3f}", annotation_position="top left")
+    if np.isfinite(tau_opt):
+        fig.add_trace(go.Scatter(x=[tau_opt], y=[value_opt], mode="markers", name="data-optimal τ",
+                                 marker={"symbol": "star", "size": 14, "color": _color(2)},
+                                 hovertemplate="optimal tau %{x:.4g}<br>value %{y:.4g}<extra></extra>"))
+    return _layout(fig, title, "confidence threshold τ (answer if confidence ≥ τ)", "value per case")
+
+
+def value_k_figure(frame: pd.DataFrame, *, flips: pd.DataFrame | None = None, current_k: float | None = None,
+                   title: str = "Value per case against k, for every model") -> go.Figure:
+    """Value against k per model: data-optimal tau solid, tau* dotted, "no model" dashed.
+
+    `frame`: long format ``model, k, value, rule``. `flips`: ``k, leader`` where the
+    ranking of the models changes.
+    """
+    fig = go.Figure()
+    models = [m for m in dict.fromkeys(frame["model"]) if m != "no model"]
+    for i, m in enumerate(models):
+        for rule, dash in (("optimal", "solid"), ("tau*", "dot")):
+            part = frame[(frame["model"] == m) & (frame["rule"] == rule)]
+            if len(part):
+                name = f"{m} (best τ)" if rule == "optimal" else f"{m} (τ* = k/(k+1))"
+                fig.add_trace(go.Scatter(x=part["k"], y=part["value"], mode="lines", name=name,
+                                         line={"color": _color(i), "dash": dash},
+                                         hovertemplate="k %{x:.3g}<br>value %{y:.4g}<extra>" + name + "</extra>"))
+    base = frame[frame["rule"] == "no model"].drop_duplicates("k")
+    if len(base):
+        fig.add_trace(go.Scatter(x=base["k"], y=base["value"], mode="lines", name="no model",
+                                 line={"color": NOBODY_COLOR, "dash": "dash"}))
+    if flips is not None:
+        for _, row in flips.iterrows():
+            fig.add_vline(x=row["k"], line={"color": "#999", "width": 1},
+                          annotation_text=f"{row['leader']} leads from k ≈ {row['k']:.2g}",
+                          annotation_position="top right")
+    if current_k is not None:
+        fig.add_vline(x=current_k, line={"color": "#000", "dash": "dot", "width": 1})
+    return _layout(fig, title, "k: how much worse a wrong answer is than a right one is good", "value per case")
+
+
+def heatmap_figure(matrix, labels, *, title: str, colorbar: str, row_title: str = "true class",
+                   col_title: str = "decision", col_labels=None, fmt: str = ".3g") -> go.Figure:
+    """Annotated heatmap (confusion counts or cost contributions)."""
+    m = np.asarray(matrix, dtype=float)
+    cols = list(col_labels) if col_labels is not None else list(labels)
+    text = [[format(x, fmt) for x in row] for row in m]
+    fig = go.Figure(go.Heatmap(z=m, x=cols, y=list(labels), colorscale="Blues", text=text,
+                               texttemplate="%{text}", colorbar={"title": colorbar},
+                               hovertemplate=row_title + " %{y}<br>" + col_title + " %{x}<br>%{z:.4g}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed")
+    return _layout(fig, title, col_title, row_title)
+
+
+def delta_histogram(delta, *, groups=None, title: str = "Instance costs: distribution of delta") -> go.Figure:
+    """Histogram of delta (negative: negative class; the size is the price of an error)."""
+    d = np.asarray(delta, dtype=float)
+    fig = go.Figure()
+    if groups is None:
+        fig.add_trace(go.Histogram(x=d, nbinsx=60, name="delta", marker_color=_color(0)))
+    else:
+        g = np.asarray(groups)
+        for i, name in enumerate(pd.unique(g)):
+            fig.add_trace(go.Histogram(x=d[g == name], nbinsx=60, name=str(name), marker_color=_color(i),
+                                       opacity=0.6))
+        fig.update_layout(barmode="overlay")
+    fig.add_vline(x=0, line={"color": NOBODY_COLOR, "dash": "dash"},
+                  annotation_text="delta = 0: label flips here", annotation_position="top right")
+    return _layout(fig, title, "delta (sign = label, size = price of an error)", "cases")
+
+
+def nec_error_figure(table: pd.DataFrame, *, title: str = "Normalized excess cost beside the error rate") -> go.Figure:
+    """Grouped bars: ``label`` (model or model / group), ``error_rate`` and ``nec``."""
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=table["label"], y=table["error_rate"], name="error rate", marker_color=_color(0)))
+    fig.add_trace(go.Bar(x=table["label"], y=table["nec"], name="NEC (mistakes weighted by |delta|)",
+                         marker_color=_color(1)))
+    fig.add_hline(y=0.5, line={"dash": "dash", "color": NOBODY_COLOR}, annotation_text="coin flip (0.5)")
+    fig.update_layout(barmode="group")
+    return _layout(fig, title, "", "share (0 perfect, 1 always wrong)")
+
+
+def line_figure(frame: pd.DataFrame, *, x: str, y: str, color: str, title: str, x_title: str, y_title: str,
+                baseline: float | None = None, baseline_label: str = "") -> go.Figure:
+    """Generic step curves, one per `color` value, with an optional labelled baseline."""
+    fig = go.Figure()
+    for i, (name, part) in enumerate(frame.groupby(color, sort=False)):
+        part = part[np.isfinite(part[x])]
+        xs, ys = thin_curve(part[x].to_numpy(), part[y].to_numpy())
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line={"shape": "hv", "color": _color(i)}, name=str(name)))
+    if baseline is not None:
+        fig.add_hline(y=baseline, line={"dash": "dash", "color": NOBODY_COLOR}, annotation_text=baseline_label)
+    return _layout(fig, title, x_title, y_title)
+
+
+def reliability_figure(curves: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]], *,
+                       title: str = "Reliability diagram") -> go.Figure:
+    """Observed rate against mean predicted probability per bin, one trace per model."""
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="perfectly calibrated",
+                             line={"dash": "dash", "color": NOBODY_COLOR}))
+    for i, (name, mean_pred, frac_pos, counts) in enumerate(curves):
+        size = 6 + 14 * np.sqrt(np.asarray(counts) / max(1, np.max(counts)))
+        fig.add_trace(go.Scatter(x=mean_pred, y=frac_pos, mode="lines+markers", name=name,
+                                 marker={"size": size, "color": _color(i)}, line={"color": _color(i)},
+                                 customdata=counts,
+                                 hovertemplate="predicted %{x:.3f}<br>observed %{y:.3f}<br>cases %{customdata}"
+                                               "<extra>" + name + "</extra>"))
+    fig.update_xaxes(range=[0, 1])
+    fig.update_yaxes(range=[0, 1])
+    return _layout(fig, title, "mean predicted probability", "observed share positive")

@@ -1,0 +1,99 @@
+"""Multiclass cost matrices: C[i, j] is the price of deciding j when the truth is i."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.metrics import confusion_matrix as _sk_confusion
+
+from costlib import _validation as v
+
+MSG_NEGATIVE_MATRIX = "{name} must be non-negative: found {value!r} at row {i}, column {j}"
+
+
+def as_cost_matrix(cost_matrix, k: int | None = None, other: str = "confusion") -> np.ndarray:
+    c = np.asarray(cost_matrix, dtype=np.float64)
+    if c.ndim != 2 or c.shape[0] != c.shape[1] or (k is not None and c.shape[0] != k):
+        raise ValueError(v.MSG_MATRIX.format(name="cost_matrix", other=other, k=k if k else "?", shape=c.shape))
+    if not np.isfinite(c).all():
+        i, j = np.argwhere(~np.isfinite(c))[0]
+        raise ValueError(v.MSG_NOT_FINITE_PRICE.format(name=f"cost_matrix[{i}, {j}]", value=c[i, j].item()))
+    if (c < 0).any():
+        i, j = np.argwhere(c < 0)[0]
+        raise ValueError(MSG_NEGATIVE_MATRIX.format(name="cost_matrix", value=c[i, j].item(), i=i, j=j))
+    return c
+
+
+def confusion(y_true, y_pred, n_classes: int, *, sample_weight=None) -> np.ndarray:
+    """K x K counts N[i, j] of truth i decided as j (decisions of -1, abstain, left out)."""
+    y = v.as_class_index(y_true, "y_true", n_classes)
+    pred = np.asarray(y_pred)
+    v.same_length(y, pred, "y_true", "y_pred")
+    keep = pred >= 0
+    w = None if sample_weight is None else v.as_weight(sample_weight, "sample_weight", len(y))[keep]
+    return _sk_confusion(y[keep], pred[keep], labels=np.arange(n_classes), sample_weight=w).astype(np.float64)
+
+
+def expected_cost_matrix(confusion, cost_matrix) -> float:
+    """sum_ij N[i, j] C[i, j] / sum_ij N[i, j]: expected cost per case.
+
+    >>> expected_cost_matrix([[5, 1], [2, 2]], [[0, 1], [4, 0]])
+    0.9
+    """
+    n = np.asarray(confusion, dtype=np.float64)
+    if n.ndim != 2 or n.shape[0] != n.shape[1]:
+        raise ValueError(v.MSG_MATRIX.format(name="confusion", other="cost_matrix", k="?", shape=n.shape))
+    if not np.isfinite(n).all() or (n < 0).any():
+        i, j = np.argwhere(~np.isfinite(n) | (n < 0))[0]
+        raise ValueError(MSG_NEGATIVE_MATRIX.format(name="confusion", value=n[i, j].item(), i=i, j=j))
+    c = as_cost_matrix(cost_matrix, n.shape[0])
+    total = n.sum()
+    if total <= 0:
+        v.warn_degenerate("the confusion matrix is empty: expected cost is NaN")
+        return float("nan")
+    return float((n * c).sum() / total)
+
+
+def _as_prob_matrix(y_prob) -> np.ndarray:
+    p = v.as_probability(y_prob, "y_prob")
+    if p.ndim == 1:
+        p = np.column_stack((1.0 - p, p))
+    return p
+
+
+def expected_costs(y_prob, cost_matrix) -> np.ndarray:
+    """(n, K): expected cost of each decision j per case, sum_i p(i | x) C[i, j]."""
+    p = _as_prob_matrix(y_prob)
+    c = as_cost_matrix(cost_matrix, p.shape[1], other="y_prob")
+    return p @ c
+
+
+def min_cost_decisions(y_prob, cost_matrix, *, abstain_cost=None) -> np.ndarray:
+    """Cheapest decision per case: argmin_j sum_i p(i | x) C[i, j], lowest j on ties.
+
+    With `abstain_cost` h the system answers only when its cheapest answer costs strictly
+    less than h, and returns -1 (abstain) otherwise. 1-D `y_prob` is P(class 1).
+    """
+    exp = expected_costs(y_prob, cost_matrix)
+    choice = np.argmin(exp, axis=1)
+    if abstain_cost is not None:
+        h = v.as_price(abstain_cost, "abstain_cost")
+        best = exp[np.arange(exp.shape[0]), choice]
+        choice = np.where(best < h, choice, -1)
+    return choice.astype(np.int64)
+
+
+def decision_cost(y_true, decisions, cost_matrix, *, abstain_cost=None) -> float:
+    """Realised cost per case of `decisions` (-1 = abstain, priced at `abstain_cost`)."""
+    c = as_cost_matrix(cost_matrix, other="decisions")
+    y = v.as_class_index(y_true, "y_true", c.shape[0])
+    d = np.asarray(decisions, dtype=np.int64)
+    v.same_length(y, d, "y_true", "decisions")
+    if y.size == 0:
+        v.warn_degenerate("no cases: cost is NaN")
+        return float("nan")
+    abstained = d < 0
+    if abstained.any() and abstain_cost is None:
+        raise ValueError("decisions contain abstentions (-1) but abstain_cost is None")
+    h = 0.0 if abstain_cost is None else v.as_price(abstain_cost, "abstain_cost")
+    per_case = np.where(abstained, h, c[y, np.where(abstained, 0, d)])
+    return float(per_case.mean())

@@ -1,0 +1,255 @@
+"""The value of a selective classifier: answer when confident, hand the rest to a person.
+
+With rho the rejected share and alpha the accuracy of the accepted answers, in units of the
+value of one correct answer::
+
+    V = rho * reject_value + (1 - rho) * (alpha - k * (1 - alpha))
+
+k is how much worse a wrong answer is than a right one is good. V > 0 (with the default
+reject_value 0) means the model beats not using it. Binary scores: predicted class 1 iff
+p >= 0.5, confidence max(p, 1 - p). Multiclass (n, K): argmax (lowest index on ties) and its
+probability. A prediction is accepted iff its confidence >= tau.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from sklearn.isotonic import isotonic_regression
+
+from costlib import _validation as v
+from costlib.sweep import Sweep, _sweep_core, argbest
+
+ACCEPTANCE_RULES = ("paper", "bayes")
+
+
+@dataclass(frozen=True)
+class ValueResult:
+    value: float
+    reject_rate: float
+    accepted_accuracy: float
+    tau: float
+
+
+@dataclass(frozen=True)
+class CostSensitiveValue:
+    value: float
+    reject_rate: float
+    tau_pos: float
+    tau_neg: float
+
+
+def value_threshold(k) -> float:
+    """Break-even confidence for a calibrated model: tau* = k / (k + 1).
+
+    >>> value_threshold(2)
+    0.6666666666666666
+    """
+    k = v.as_price(k, "k")
+    return k / (k + 1.0)
+
+
+def predictions(y_true, y_prob):
+    """(correct, confidence) per case, validated; binary 1-D or multiclass (n, K)."""
+    p = v.as_probability(y_prob, "y_prob")
+    if p.ndim == 1:
+        y = v.as_binary(y_true, "y_true")
+        v.same_length(y, p, "y_true", "y_prob")
+        pred = p >= 0.5
+        conf = np.maximum(p, 1.0 - p)
+    else:
+        y = v.as_class_index(y_true, "y_true", p.shape[1])
+        v.same_length(y, p, "y_true", "y_prob")
+        pred = np.argmax(p, axis=1)
+        conf = p[np.arange(p.shape[0]), pred]
+    return pred == y, conf
+
+
+def _value_from_counts(correct, wrong, n, k, reject_value):
+    """V per case from accepted-correct and accepted-wrong counts (vectorised)."""
+    rejected = n - correct - wrong
+    return (correct - k * wrong + reject_value * rejected) / n
+
+
+def value_score(y_true, y_prob, *, k, tau=None, reject_value=0.0) -> ValueResult:
+    """Value per case at confidence threshold `tau` (default tau* = k / (k + 1)).
+
+    Returns ``value``, ``reject_rate`` and ``accepted_accuracy`` (NaN, with a warning,
+    when nothing is accepted; the value is then ``reject_value``).
+
+    >>> r = value_score([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], k=2)
+    >>> round(r.value, 4), r.reject_rate
+    (0.5, 0.5)
+    """
+    k = v.as_price(k, "k")
+    reject_value = v.as_price(reject_value, "reject_value", allow_negative=True)
+    tau = value_threshold(k) if tau is None else v.as_threshold(tau, "tau")
+    correct, conf = predictions(y_true, y_prob)
+    n = correct.size
+    if n == 0:
+        v.warn_degenerate("no cases: value is NaN")
+        return ValueResult(float("nan"), float("nan"), float("nan"), tau)
+    accepted = conf >= tau
+    n_acc = int(np.count_nonzero(accepted))
+    n_correct = int(np.count_nonzero(accepted & correct))
+    if n_acc == 0:
+        v.warn_degenerate(f"no prediction has confidence >= tau = {tau:g}: accepted accuracy is NaN")
+    value = float(_value_from_counts(n_correct, n_acc - n_correct, n, k, reject_value))
+    return ValueResult(value, 1.0 - n_acc / n, float(v.safe_divide(n_correct, n_acc)), tau)
+
+
+def value_sweep(y_true, y_prob) -> Sweep:
+    """The cost kernel with label = "answer is correct" and score = confidence.
+
+    At index j: ``tp`` accepted correct answers, ``fp`` accepted wrong ones, when accepting
+    iff confidence >= ``thresholds[j]`` (``thresholds[0] = inf``: reject all).
+    """
+    correct, conf = predictions(y_true, y_prob)
+    thresholds, tp, fp, n_pos, n_neg = _sweep_core(correct, conf, None)
+    return Sweep(thresholds, tp, fp, n_pos, n_neg)
+
+
+def sweep_value(sweep: Sweep, k: float, reject_value: float = 0.0) -> np.ndarray:
+    if sweep.total <= 0:
+        v.warn_degenerate("no cases: value is NaN")
+        return np.full(sweep.thresholds.shape, np.nan)
+    return _value_from_counts(sweep.tp, sweep.fp, sweep.total, k, reject_value)
+
+
+def value_curve(y_true, y_prob, *, k, reject_value=0.0):
+    """(taus, values): value per case at every distinct confidence, plus +inf first.
+
+    ``taus[0] == inf`` rejects everything (value = reject_value: the "no model" line);
+    the last tau accepts everything.
+    """
+    k = v.as_price(k, "k")
+    reject_value = v.as_price(reject_value, "reject_value", allow_negative=True)
+    sweep = value_sweep(y_true, y_prob)
+    return sweep.thresholds, sweep_value(sweep, k, reject_value)
+
+
+def optimal_value(y_true, y_prob, *, k, reject_value=0.0) -> tuple[float, float]:
+    """(tau, value) maximising value over every confidence threshold; ties to larger tau."""
+    taus, values = value_curve(y_true, y_prob, k=k, reject_value=reject_value)
+    j = argbest(values, maximize=True)
+    if j < 0:
+        return float("nan"), float("nan")
+    return float(taus[j]), float(values[j])
+
+
+def value_against_k(y_true, y_prob, ks, *, reject_value=0.0, sweep: Sweep | None = None) -> pd.DataFrame:
+    """Value against k without a loop over k, in long format ``k, tau, value, rule``.
+
+    rule ``"optimal"``: the data-optimal tau at each k. Maximising
+    ``C - k W + r (n - C - W)`` over the sweep's points (A = C + W accepted, C correct) is
+    maximising ``C - q A`` with ``q = (k + r) / (1 + k)``: the answer is a vertex of the
+    upper concave hull of the points (A_j, C_j). The hull's slopes are the antitonic (pool
+    adjacent violators) regression of the step slopes dC/dA weighted by dA, so the optimal
+    index for every q is one ``searchsorted``. Ties go to the larger tau.
+    rule ``"tau*"``: the formula threshold k / (k + 1); rule ``"no model"``: reject all.
+    """
+    ks = v.as_float_1d(ks, "ks")
+    if (ks < 0).any():
+        raise ValueError(v.MSG_NEGATIVE.format(name="ks", value=ks[ks < 0][0].item()))
+    r = v.as_price(reject_value, "reject_value", allow_negative=True)
+    if sweep is None:
+        sweep = value_sweep(y_true, y_prob)
+    n = sweep.total
+    taus, c, w = sweep.thresholds, sweep.tp, sweep.fp
+    a = c + w
+    da = np.diff(a)
+    dc = np.diff(c)
+    if da.size:
+        slopes = isotonic_regression(dc / da, sample_weight=da, increasing=False)
+    else:
+        slopes = np.zeros(0)
+    q = (ks + r) / (1.0 + ks)
+    # number of hull steps worth taking: slope strictly greater than q (ties: stop early)
+    j_opt = np.searchsorted(-slopes, -q, side="left")
+    j_formula = sweep.index_at(ks / (ks + 1.0))
+    frames = []
+    for rule, j in (("optimal", j_opt), ("tau*", j_formula)):
+        frames.append(
+            pd.DataFrame({"k": ks, "tau": taus[j], "value": _value_from_counts(c[j], w[j], n, ks, r), "rule": rule})
+        )
+    frames.append(pd.DataFrame({"k": ks, "tau": np.inf, "value": r, "rule": "no model"}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def class_thresholds(*, k_tp, k_fp, k_fn) -> tuple[float, float]:
+    """(tau_pos, tau_neg) = (k_fp / (k_tp + k_fp), k_fn / (1 + k_fn)).
+
+    A positive prediction is accepted iff p >= tau_pos, a negative one iff 1 - p >= tau_neg.
+    """
+    k_tp = v.as_price(k_tp, "k_tp")
+    k_fp = v.as_price(k_fp, "k_fp")
+    k_fn = v.as_price(k_fn, "k_fn")
+    if k_tp + k_fp == 0:
+        v.warn_degenerate("k_tp + k_fp is 0: tau_pos is NaN")
+        tau_pos = float("nan")
+    else:
+        tau_pos = k_fp / (k_tp + k_fp)
+    return tau_pos, k_fn / (1.0 + k_fn)
+
+
+def cost_sensitive_actions(y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> np.ndarray:
+    """Per case: 1 accept a positive prediction, 0 accept a negative one, -1 reject."""
+    if rule not in ACCEPTANCE_RULES:
+        raise ValueError(v.MSG_RULE.format(valid=list(ACCEPTANCE_RULES), value=rule))
+    p = v.as_probability(y_prob, "y_prob")
+    if p.ndim != 1:
+        raise ValueError(v.MSG_NDIM.format(name="y_prob", shape=p.shape))
+    tau_pos, tau_neg = class_thresholds(k_tp=k_tp, k_fp=k_fp, k_fn=k_fn)
+    action = np.full(p.shape, -1, dtype=np.int8)
+    if rule == "paper":
+        pos = p >= 0.5
+        action[pos & (p >= tau_pos)] = 1
+        action[~pos & (1.0 - p >= tau_neg)] = 0
+    else:
+        ev_pos = p * k_tp - (1.0 - p) * k_fp
+        ev_neg = (1.0 - p) - p * k_fn
+        # ties with reject go to reject; a tie between the two answers goes to negative
+        action[(ev_neg > 0) & (ev_neg >= ev_pos)] = 0
+        action[(ev_pos > 0) & (ev_pos > ev_neg)] = 1
+    return action
+
+
+def cost_sensitive_value(y_true, y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> CostSensitiveValue:
+    """Value per case with prices per outcome (units of a correct negative).
+
+    TP +k_tp, TN +1, FP -k_fp, FN -k_fn, rejected 0; averaged over all n. `rule` is
+    ``"paper"`` (predict by p >= 0.5, accept by the class thresholds) or ``"bayes"`` (the
+    action of highest expected value per case; ties go to reject).
+    """
+    y = v.as_binary(y_true, "y_true")
+    k_tp = v.as_price(k_tp, "k_tp")
+    k_fp = v.as_price(k_fp, "k_fp")
+    k_fn = v.as_price(k_fn, "k_fn")
+    action = cost_sensitive_actions(y_prob, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, rule=rule)
+    v.same_length(y, action, "y_true", "y_prob")
+    tau_pos, tau_neg = class_thresholds(k_tp=k_tp, k_fp=k_fp, k_fn=k_fn)
+    n = y.size
+    if n == 0:
+        v.warn_degenerate("no cases: value is NaN")
+        return CostSensitiveValue(float("nan"), float("nan"), tau_pos, tau_neg)
+    tp = np.count_nonzero((action == 1) & y)
+    fp = np.count_nonzero((action == 1) & ~y)
+    tn = np.count_nonzero((action == 0) & ~y)
+    fn = np.count_nonzero((action == 0) & y)
+    value = (k_tp * tp + tn - k_fp * fp - k_fn * fn) / n
+    return CostSensitiveValue(float(value), float(np.count_nonzero(action == -1) / n), tau_pos, tau_neg)
+
+
+def cost_sensitive_error(y_true, y_pred, *, k_fp, k_fn) -> float:
+    """(k_fn * FN + k_fp * FP) / n with no rejection."""
+    y = v.as_binary(y_true, "y_true")
+    pred = v.as_binary(y_pred, "y_pred")
+    v.same_length(y, pred, "y_true", "y_pred")
+    k_fp = v.as_price(k_fp, "k_fp")
+    k_fn = v.as_price(k_fn, "k_fn")
+    if y.size == 0:
+        v.warn_degenerate("no cases: cost-sensitive error is NaN")
+        return float("nan")
+    return float((k_fn * np.count_nonzero(~pred & y) + k_fp * np.count_nonzero(pred & ~y)) / y.size)
