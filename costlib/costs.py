@@ -235,3 +235,43 @@ def group_cost_curves(gs, costs: Mapping) -> pd.DataFrame:
             "cost_per_100": 100 * v.safe_divide(gs.fp * c_fp[gi] + fn * c_fn[gi], n),
         }
     )
+
+
+ALL_GROUPS = "all groups"
+RULES_TABLE_COLUMNS = ["rule", "group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_100"]
+
+
+def rules_table(train, test, *, costs, extra_cutoffs: Mapping | None = None,
+                sample_weight_train=None, sample_weight_test=None) -> pd.DataFrame:
+    """The dashboard's rules table: `compare_rules` with counts and an "all groups" row.
+
+    One row per (rule, group) plus, per rule, a row with group ``ALL_GROUPS`` whose cost
+    per 100 is the population's (each group at its own prices and cutoff). `extra_cutoffs`
+    adds rules given as ``{rule: {group: cutoff}}`` (for example fairness-constrained ones).
+    Columns ``RULES_TABLE_COLUMNS``.
+    """
+    y_tr, s_tr, g_tr = _triple(train, "train")
+    y_te, s_te, g_te = _triple(test, "test")
+    _, names = group_codes(g_te, len(np.asarray(s_te)), "test groups")
+    c_fp, c_fn = _prices(costs, names)
+    optimal = cost_optimal_thresholds(y_tr, s_tr, g_tr, costs=costs, sample_weight=sample_weight_train)
+    cutoffs = dict(rule_cutoffs(names, costs=costs, optimal=optimal))
+    cutoffs.update(extra_cutoffs or {})
+    frames = []
+    for rule, cut in cutoffs.items():
+        table = group_costs(y_te, s_te, g_te, costs=costs, thresholds=cut, sample_weight=sample_weight_test)
+        total_n = table["n"].sum()
+        total = pd.DataFrame({
+            "group": [ALL_GROUPS],
+            "n": [total_n],
+            "threshold": [table["threshold"].iloc[0] if table["threshold"].nunique(dropna=False) == 1 else np.nan],
+            "flagged_rate": [v.safe_divide((table["flagged_rate"] * table["n"]).sum(min_count=1), total_n)],
+            "fp": [table["fp"].sum(min_count=1)],
+            "fn": [table["fn"].sum(min_count=1)],
+            "cost_per_100": [100 * v.safe_divide(
+                (table["fp"] * c_fp + table["fn"] * c_fn).sum(min_count=1), total_n)],
+        })
+        table = pd.concat([table, total], ignore_index=True)
+        table.insert(0, "rule", rule)
+        frames.append(table[RULES_TABLE_COLUMNS])
+    return pd.concat(frames, ignore_index=True)

@@ -176,10 +176,10 @@ def delta_histogram(delta, *, groups=None, title: str = "Instance costs: distrib
 
 
 def nec_error_figure(table: pd.DataFrame, *, title: str = "Normalized excess cost beside the error rate") -> go.Figure:
-    """Grouped bars: ``label`` (model or model / group), ``error_rate`` and ``nec``."""
+    """Grouped bars per ``label`` (model or model / group) of ``error rate`` and ``NEC``."""
     fig = go.Figure()
-    fig.add_trace(go.Bar(x=table["label"], y=table["error_rate"], name="error rate", marker_color=_color(0)))
-    fig.add_trace(go.Bar(x=table["label"], y=table["nec"], name="NEC (mistakes weighted by |delta|)",
+    fig.add_trace(go.Bar(x=table["label"], y=table["error rate"], name="error rate", marker_color=_color(0)))
+    fig.add_trace(go.Bar(x=table["label"], y=table["NEC"], name="NEC (mistakes weighted by |delta|)",
                          marker_color=_color(1)))
     fig.add_hline(y=0.5, line={"dash": "dash", "color": NOBODY_COLOR}, annotation_text="coin flip (0.5)")
     fig.update_layout(barmode="group")

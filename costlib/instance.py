@@ -13,6 +13,7 @@ ambiguous (cheap) cases.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from costlib import _validation as v
 from costlib.sweep import Sweep, _sweep_core
@@ -89,3 +90,26 @@ def nec_curve(y_score, delta):
         v.warn_degenerate("every delta is 0: NEC is NaN")
         return sweep.thresholds, np.full(sweep.thresholds.shape, np.nan)
     return sweep.thresholds, (sweep.fp + sweep.fn) / sweep.total
+
+
+def nec_table(models: dict, delta, *, threshold: float, groups=None) -> pd.DataFrame:
+    """Per model (and per group when `groups` is given): error rate, NEC and their ratio
+    when flagging iff score >= `threshold`; plus the flag-nobody baseline per group."""
+    d = v.as_float_1d(delta, "delta")
+    g = np.full(d.size, "all", dtype=object) if groups is None else np.asarray(groups, dtype=object)
+    v.same_length(d, g, "delta", "groups")
+    names = ["all"] if groups is None else ["all", *sorted(pd.unique(g).tolist())]
+    out = []
+    candidates = {**{m: v.as_float_1d(s, f"models[{m!r}]") >= threshold for m, s in models.items()},
+                  "flag nobody": np.zeros(d.size, dtype=bool)}
+    for model, pred in candidates.items():
+        v.same_length(d, pred, "delta", f"models[{model!r}]")
+        for name in names:
+            sel = slice(None) if name == "all" else (g == name)
+            dd, pp = d[sel], pred[sel]
+            total = np.abs(dd).sum()
+            err = float(np.mean(pp != (dd > 0))) if dd.size else float("nan")
+            nec = float(np.abs(dd)[pp != (dd > 0)].sum() / total) if total > 0 else float("nan")
+            out.append({"model": model, "group": name, "n": int(dd.size), "error rate": err, "NEC": nec,
+                        "error rate / NEC": err / nec if nec > 0 else float("nan")})
+    return pd.DataFrame(out)

@@ -253,3 +253,58 @@ def cost_sensitive_error(y_true, y_pred, *, k_fp, k_fn) -> float:
         v.warn_degenerate("no cases: cost-sensitive error is NaN")
         return float("nan")
     return float((k_fn * np.count_nonzero(~pred & y) + k_fp * np.count_nonzero(pred & ~y)) / y.size)
+
+
+def ranking_flips(frame: pd.DataFrame, *, rule: str = "optimal") -> pd.DataFrame:
+    """Where the best model changes along k: ``k, leader, previous`` (first k of each change).
+
+    `frame` is long format ``model, k, value, rule`` (value_against_k per model, concatenated).
+    """
+    part = frame[frame["rule"] == rule]
+    wide = part.pivot_table(index="k", columns="model", values="value", aggfunc="first").sort_index()
+    if wide.shape[1] < 2:
+        return pd.DataFrame(columns=["k", "leader", "previous"])
+    leader = wide.idxmax(axis=1)
+    changed = leader.ne(leader.shift()) & leader.shift().notna()
+    return pd.DataFrame({"k": leader.index[changed], "leader": leader[changed].to_numpy(),
+                         "previous": leader.shift()[changed].to_numpy()}).reset_index(drop=True)
+
+
+def classification_table(y_true, models: dict, *, k_fp: float = 1.0, k_fn: float = 1.0) -> pd.DataFrame:
+    """Per model, at the usual cutoff p >= 0.5 with no reject option: accuracy, F1 and
+    cost-sensitive error (k_fn * FN + k_fp * FP) / n. `models` maps names to probabilities."""
+    from sklearn.metrics import accuracy_score, f1_score
+
+    y = v.as_binary(y_true, "y_true")
+    out = []
+    for name, p in models.items():
+        pred = v.as_probability(p, f"models[{name!r}]") >= 0.5
+        out.append({
+            "model": name,
+            "accuracy": float(accuracy_score(y, pred)) if y.size else float("nan"),
+            "F1": float(f1_score(y, pred, zero_division=0.0)),
+            "cost-sensitive error": cost_sensitive_error(y, pred, k_fp=k_fp, k_fn=k_fn),
+        })
+    return pd.DataFrame(out)
+
+
+def value_table(sweeps: dict, *, k: float, reject_value: float = 0.0) -> pd.DataFrame:
+    """Per model (from its value sweep): value and reject rate at tau*, and the best tau.
+
+    Reads cached sweeps only, so it is cheap enough to recompute on every slider move.
+    """
+    k = v.as_price(k, "k")
+    tau_star = value_threshold(k)
+    out = []
+    for name, sweep in sweeps.items():
+        values = sweep_value(sweep, k, reject_value)
+        j_star = sweep.index_at(tau_star)
+        j_best = argbest(values, maximize=True)
+        out.append({
+            "model": name,
+            "value at tau*": float(values[j_star]),
+            "reject rate at tau*": float(1.0 - sweep.flagged[j_star] / sweep.total) if sweep.total else np.nan,
+            "best tau": float(sweep.thresholds[j_best]),
+            "value at best tau": float(values[j_best]),
+        })
+    return pd.DataFrame(out)

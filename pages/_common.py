@@ -1,0 +1,212 @@
+"""What every page shares: the data choice, per-session memo of sweeps, price inputs.
+
+Pages stay thin: they read widgets, call costlib through `memo`, and hand figures to
+`st.plotly_chart`. Nothing here computes a formula.
+
+Where data lives. A parsed table is built once by a `st.cache_data` function keyed by the
+file's sha256 (never its name), then kept in this session's state, so a rerun (a slider
+move) does not unpickle a copy. Sweeps and other per-dataset results go through `memo`: a
+small per-session LRU keyed by the dataset's identity and plain hashable arguments. Nothing
+user-specific sits in module globals or in `st.cache_resource`.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from costlib import loading
+from costlib.dataset import ColumnMapping, Dataset
+from costlib.errors import DataError
+from costlib.samples_registry import SAMPLES, sample_bytes
+
+UPLOAD = "upload"
+DEFAULT_SAMPLE = "compas"
+MEMO_SIZE = 48
+DATA_PAGE = "pages/data.py"
+
+
+# ---------------------------------------------------------------------------------------
+# Loading (cached by content)
+
+
+@st.cache_data(max_entries=8, ttl=3600, show_spinner="Reading the file…")
+def read_table_cached(_data: bytes, digest: str, filename: str) -> pd.DataFrame:
+    """The parsed table for these bytes; `digest` (sha256) is the cache key, not the name."""
+    return loading.read_table(_data, filename)
+
+
+@st.cache_data(max_entries=8, ttl=3600, show_spinner="Checking the columns…")
+def build_dataset_cached(_df: pd.DataFrame, digest: str, name: str, mapping: ColumnMapping,
+                         options: tuple) -> Dataset:
+    return loading.prepare(_df, mapping, name=name, fingerprint=digest, **dict(options))
+
+
+def load_sample(key: str) -> Dataset:
+    """The built-in sample `key`, parsed once per session."""
+    loaded = st.session_state.setdefault("_samples", {})
+    if key not in loaded:
+        sample = SAMPLES[key]
+        data = sample_bytes(key)
+        digest = loading.fingerprint(data)
+        df = read_table_cached(data, digest, sample.filename)
+        loaded[key] = build_dataset_cached(df, digest, sample.title, sample.mapping, ())
+    return loaded[key]
+
+
+def data_choice_label(key: str) -> str:
+    if key == UPLOAD:
+        ds = st.session_state.get("upload_dataset")
+        return f"Your file: {ds.name}" if ds is not None else "Your file (upload on the Data page)"
+    return SAMPLES[key].title
+
+
+def _remember_data_choice() -> None:
+    st.session_state["data_choice"] = st.session_state["_data_widget"]
+
+
+def choose_data(key: str) -> None:
+    """Make `key` (a sample key or UPLOAD) the data every page uses."""
+    st.session_state["data_choice"] = key
+
+
+def current_dataset(*, needs: str | None = None) -> Dataset | None:
+    """The dataset chosen in the sidebar (mirrored in the URL as ?data=...).
+
+    A fresh session given ?data=upload has no file yet: the page says so and returns None.
+    `needs` names a role ("binary", "multiclass", "delta") the page requires; a dataset
+    without it gets a sentence pointing to a sample that has it.
+    """
+    options = [*SAMPLES, UPLOAD]
+    # The choice lives under a plain key ("data_choice") so that it survives page switches; the
+    # widget is re-seeded from it on every run and mirrored in the URL by hand (a bound selectbox
+    # would put the display label in the URL).
+    if st.session_state.get("data_choice") not in options:
+        wanted = st.query_params.get("data")
+        st.session_state["data_choice"] = wanted if wanted in options else DEFAULT_SAMPLE
+    st.session_state["_data_widget"] = st.session_state["data_choice"]
+    choice = st.sidebar.selectbox("Data", options, key="_data_widget", format_func=data_choice_label,
+                                  on_change=_remember_data_choice,
+                                  help="A built-in sample, or the file you uploaded on the Data page.")
+    st.query_params["data"] = choice
+    if choice == UPLOAD:
+        ds = st.session_state.get("upload_dataset")
+        if ds is None:
+            st.info("Choose a sample in the sidebar or upload a file on the Data page first. "
+                    "(Uploaded data is never part of a shared link: it stays in your session.)")
+            st.page_link(DATA_PAGE, label="Go to the Data page", icon="📂")
+            return None
+    else:
+        ds = load_sample(choice)
+        st.sidebar.caption(SAMPLES[choice].description)
+    if needs and not has_role(ds, needs):
+        hint = {"binary": "a binary label and at least one score column",
+                "multiclass": "multiclass probability columns",
+                "delta": "an instance cost (delta, votes, rating or a measurement)"}[needs]
+        sample = {"binary": "screening", "multiclass": "tickets", "delta": "offensive"}[needs]
+        st.info(f"“{ds.name}” has no {hint}, which this page needs. Try the sample "
+                f"“{SAMPLES[sample].title}” in the sidebar, or map such columns on the Data page.")
+        return None
+    return ds
+
+
+def has_role(ds: Dataset, role: str) -> bool:
+    if role == "binary":
+        return ds.y is not None and bool(ds.scores)
+    if role == "multiclass":
+        return ds.class_probs is not None and ds.y_class is not None
+    if role == "delta":
+        return ds.delta is not None and bool(ds.scores)
+    raise KeyError(role)
+
+
+def dataset_key(ds: Dataset) -> tuple:
+    """What identifies a dataset's content for memoised results."""
+    return (ds.fingerprint, ds.mapping, ds.n_rows, ds.notes)
+
+
+# ---------------------------------------------------------------------------------------
+# Per-session memo (bounded)
+
+
+def memo(name: str, ds: Dataset, args: tuple, compute: Callable):
+    """compute(), remembered for this session under (name, dataset identity, args).
+
+    `args` must be hashable and hold everything `compute` depends on besides the dataset.
+    """
+    store: OrderedDict = st.session_state.setdefault("_memo", OrderedDict())
+    key = (name, dataset_key(ds), args)
+    if key in store:
+        store.move_to_end(key)
+        return store[key]
+    value = compute()
+    store[key] = value
+    while len(store) > MEMO_SIZE:
+        store.popitem(last=False)
+    return value
+
+
+def groups_of(ds: Dataset) -> np.ndarray:
+    """Group per row; one group "everyone" when no group column is mapped."""
+    if ds.groups is None:
+        return np.full(ds.n_rows, "everyone", dtype=object)
+    return ds.groups
+
+
+def rows(ds: Dataset, purpose: str) -> np.ndarray:
+    """Row mask: "fit" uses train (or every row), "judge" test, "calibrate" validation."""
+    role = {"fit": "train", "judge": "test", "calibrate": "validation"}[purpose]
+    if ds.has_role(role):
+        return ds.rows(role)
+    if purpose == "calibrate" and ds.has_role("train"):
+        return ds.rows("train")
+    return np.ones(ds.n_rows, dtype=bool)
+
+
+def split_note(ds: Dataset) -> str:
+    if ds.has_role("train") and ds.has_role("test"):
+        return (f"Cutoffs are fitted on the {int(ds.rows('train').sum()):,} train rows and judged on the "
+                f"{int(ds.rows('test').sum()):,} test rows.")
+    return ("This data has no train/test split, so cutoffs are fitted and judged on the same rows, "
+            "which flatters the cost-optimal rule. Map a split column on the Data page to avoid that.")
+
+
+# ---------------------------------------------------------------------------------------
+# Shared widgets
+
+
+def unit_and_volume(page: str) -> tuple[str, float]:
+    """The money unit ("$", "minutes") and monthly volume, mirrored in the URL."""
+    with st.sidebar:
+        unit = st.text_input("Unit of your prices", value="$", key="unit", bind="query-params", max_chars=12,
+                             help="What one price unit is: $, €, minutes, hours…")
+        volume = st.number_input("Cases per month", min_value=0, value=10_000, step=1_000, key="volume",
+                                 bind="query-params", help="Used to show cost and value per month.")
+    return unit.strip(), float(volume)
+
+
+def model_picker(ds: Dataset, label: str = "Model (score column)", key: str = "model") -> str:
+    models = list(ds.scores)
+    if len(models) == 1:
+        return models[0]
+    return st.selectbox(label, models, key=key, bind="query-params")
+
+
+def show_table(df: pd.DataFrame, name: str, *, key: str, column_config: dict | None = None) -> None:
+    """A table with a CSV download (user text neutralised against formula injection)."""
+    st.dataframe(df, hide_index=True, column_config=column_config, width="stretch")
+    st.download_button("Download this table (CSV)", data=loading.safe_csv(df), file_name=f"{name}.csv",
+                       mime="text/csv", key=f"dl_{key}", on_click="ignore")
+
+
+def show_error(err: DataError) -> None:
+    st.error(err.message, icon="⚠️")
+
+
+def page_header(title: str, what: str) -> None:
+    st.title(title)
+    st.caption(what)
