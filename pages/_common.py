@@ -59,10 +59,8 @@ def load_sample(key: str) -> Dataset:
 
 
 def data_choice_label(key: str) -> str:
-    if key == UPLOAD:
-        ds = st.session_state.get("upload_dataset")
-        return f"Your file: {ds.name}" if ds is not None else "Your file (upload on the Data page)"
-    return SAMPLES[key].title
+    # Labels are fixed strings: a label that changed with the upload would make a new widget.
+    return "Your uploaded file" if key == UPLOAD else SAMPLES[key].title
 
 
 def _remember_data_choice() -> None:
@@ -95,7 +93,9 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
     st.query_params["data"] = choice
     if choice == UPLOAD:
         ds = st.session_state.get("upload_dataset")
-        if ds is None:
+        if ds is not None:
+            st.sidebar.caption(f"Your file: {ds.name} ({ds.n_rows:,} rows)")
+        else:
             st.info("Choose a sample in the sidebar or upload a file on the Data page first. "
                     "(Uploaded data is never part of a shared link: it stays in your session.)")
             st.page_link(DATA_PAGE, label="Go to the Data page", icon="📂")

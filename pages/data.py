@@ -54,7 +54,9 @@ def choice(label: str, options: list[str], guess: str | None, key: str, **kw) ->
 def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
     """Widgets for every column role, seeded with the guess."""
     cols = [str(c) for c in df.columns]
-    numeric = [c for c in cols if pd.api.types.is_numeric_dtype(df[c])]
+    # Every column is offered for every role: a text column mapped as scores gets a sentence
+    # naming its bad rows, which helps more than a column that silently is not offered.
+    numeric = cols
     c1, c2 = st.columns(2)
     with c1:
         label = choice("Label column (the true outcome)", cols, guess.label, "map_label")

@@ -1,0 +1,307 @@
+"""Headless AppTest of every page: it runs, a widget moves, the number shown equals costlib's."""
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit import config
+from streamlit.testing.v1 import AppTest
+
+import costlib
+from costlib import words
+from costlib.costs import ALL_GROUPS, rules_table
+from costlib.samples_registry import SAMPLES
+from costlib.value import value_sweep, value_table
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+SAMPLE_DIR = Path(__file__).resolve().parents[1] / "costlib" / "samples"
+PAGES = ["pages/data.py", "pages/costs.py", "pages/value.py", "pages/matrix.py", "pages/instance.py",
+         "pages/calibration.py"]
+# Which pages draw charts for which sample (the others explain which sample to use instead).
+CHARTS = {
+    "compas": {"pages/costs.py": 1, "pages/value.py": 2, "pages/calibration.py": 1},
+    "screening": {"pages/costs.py": 1, "pages/value.py": 2, "pages/calibration.py": 1},
+    "tickets": {"pages/matrix.py": 2},
+    "offensive": {"pages/costs.py": 1, "pages/value.py": 2, "pages/calibration.py": 1, "pages/instance.py": 3},
+}
+
+
+@pytest.fixture(autouse=True)
+def _full_errors():
+    config.set_option("client.showErrorDetails", "full")
+    yield
+
+
+def open_app(sample: str, page: str | None = None, **params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["data"] = sample
+    for key, value in params.items():
+        at.query_params[key] = str(value)
+    at.run()
+    if page:
+        at.switch_page(page).run()
+    assert_no_exception(at)
+    return at
+
+
+def assert_no_exception(at: AppTest) -> None:
+    messages = [e.message for e in at.exception]
+    assert not messages, messages
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [x.value for x in at.success] + [x.value for x in at.error]
+    parts += [x.value for x in at.info] + [x.value for x in at.warning] + [x.value for x in at.caption]
+    return "\n".join(parts)
+
+
+def charts(at: AppTest) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def metric(at: AppTest, label: str) -> str:
+    for m in at.metric:
+        if m.label == label:
+            return m.value
+    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
+
+
+def sample_frame(key: str) -> pd.DataFrame:
+    return pd.read_csv(SAMPLE_DIR / SAMPLES[key].filename)
+
+
+@pytest.mark.parametrize("sample", list(SAMPLES))
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs_on_every_sample(sample, page):
+    at = open_app(sample, page)
+    expected = CHARTS[sample].get(page, 0)
+    assert len(charts(at)) == expected
+    if expected == 0 and page != "pages/data.py":
+        # A page that cannot use this sample says which sample to use instead.
+        assert "Try the sample" in texts(at)
+
+
+def compas_rules(costs):
+    df = sample_frame("compas")
+    tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
+    return rules_table((tr["two_year_recid"], tr["p_recid"], tr["race"]),
+                       (te["two_year_recid"], te["p_recid"], te["race"]), costs=costs)
+
+
+def test_costs_page_numbers_equal_costlib_and_move_with_prices():
+    at = open_app("compas", "pages/costs.py")
+    groups = sorted(sample_frame("compas")["race"].unique())
+    before = metric(at, "Cost-optimal cost per 100 cases")
+    expected = compas_rules({g: (1.0, 3.0) for g in groups})
+    row = expected[(expected["rule"] == "cost-optimal") & (expected["group"] == ALL_GROUPS)].iloc[0]
+    assert before == words.money(row["cost_per_100"], "$")
+
+    at.number_input(key="c_fp").set_value(2.0).run()
+    assert_no_exception(at)
+    after = metric(at, "Cost-optimal cost per 100 cases")
+    expected = compas_rules({g: (2.0, 3.0) for g in groups})
+    row = expected[(expected["rule"] == "cost-optimal") & (expected["group"] == ALL_GROUPS)].iloc[0]
+    assert after == words.money(row["cost_per_100"], "$")
+    assert after != before
+    sentence, useless = words.cost_verdict(expected, unit="$", volume=10_000)
+    assert not useless
+    assert sentence in texts(at)
+    table = at.dataframe[0].value
+    opt = table[(table["rule"] == "cost-optimal") & (table["group"] != ALL_GROUPS)]
+    exp_opt = expected[(expected["rule"] == "cost-optimal") & (expected["group"] != ALL_GROUPS)]
+    np.testing.assert_allclose(opt["cost_per_100"].to_numpy(), exp_opt["cost_per_100"].to_numpy())
+    assert list(opt["threshold"]) == [words.cutoff(t) for t in exp_opt["threshold"]]
+
+
+def test_costs_page_per_group_prices():
+    at = open_app("compas", "pages/costs.py")
+    at.toggle(key="per_group").set_value(True).run()
+    groups = sorted(sample_frame("compas")["race"].unique())
+    at.number_input(key="c_fp_0").set_value(5.0).run()
+    at.number_input(key="c_fp_1").set_value(8.0).run()
+    assert_no_exception(at)
+    costs = {g: (1.0, 3.0) for g in groups}
+    costs[groups[0]] = (5.0, 3.0)
+    costs[groups[1]] = (8.0, 3.0)
+    expected = compas_rules(costs)
+    row = expected[(expected["rule"] == "cost-optimal") & (expected["group"] == ALL_GROUPS)].iloc[0]
+    assert metric(at, "Cost-optimal cost per 100 cases") == words.money(row["cost_per_100"], "$")
+
+
+def test_flag_nobody_verdict_when_prices_make_the_model_useless():
+    at = open_app("compas", "pages/costs.py", c_fp=20, c_fn=1)
+    assert at.number_input(key="c_fp").value == 20
+    assert "should not be making these decisions" in texts(at)
+    assert len(at.error) == 1
+
+
+def test_value_page_k_slider_moves_the_value_and_matches_costlib():
+    at = open_app("screening", "pages/value.py")
+    df = sample_frame("screening")
+    te = df[df["split"] == "test"]
+    model = "score_calibrated"
+
+    def expected(k):
+        r = costlib.value_score(te["label"], te[model], k=k)
+        tau, best = costlib.optimal_value(te["label"], te[model], k=k)
+        return r, tau, best
+
+    r, _, best = expected(2.0)
+    assert metric(at, "Value per case at τ* = k/(k+1)") == f"{r.value:.4f}"
+    assert metric(at, "Best value per case on this data") == f"{best:.4f}"
+    assert "k = 2," in charts(at)[0]["layout"]["title"]["text"]
+
+    at.select_slider(key="k").set_value(5.0).run()
+    assert_no_exception(at)
+    r5, _, best5 = expected(5.0)
+    assert metric(at, "Value per case at τ* = k/(k+1)") == f"{r5.value:.4f}"
+    assert metric(at, "Best value per case on this data") == f"{best5:.4f}"
+    assert r5.value != r.value
+    assert "k = 5," in charts(at)[0]["layout"]["title"]["text"]
+
+
+def test_value_page_cost_sensitive_rules_side_by_side():
+    at = open_app("screening", "pages/value.py")
+    at.number_input(key="k_tp").set_value(3.0).run()
+    assert_no_exception(at)
+    df = sample_frame("screening")
+    te = df[df["split"] == "test"]
+    cs = [t.value for t in at.dataframe if "rule" in t.value.columns][0]
+    for rule in ("paper", "bayes"):
+        got = cs[(cs["model"] == "score_calibrated") & (cs["rule"] == rule)]["value per case"].iloc[0]
+        want = costlib.cost_sensitive_value(te["label"], te["score_calibrated"], k_tp=3.0, k_fp=2.0, k_fn=2.0,
+                                            rule=rule).value
+        assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_value_page_before_and_after_calibration_uses_the_validation_split():
+    at = open_app("screening", "pages/value.py")
+    df = sample_frame("screening")
+    val, te = df[df["split"] == "validation"], df[df["split"] == "test"]
+    comp = [t.value for t in at.dataframe if "temperature (fitted on validation)" in t.value.columns][0]
+    t = costlib.fit_temperature(val["label"], val["score_overconfident"])
+    row = comp[comp["model"] == "score_overconfident"].iloc[0]
+    assert row["temperature (fitted on validation)"] == pytest.approx(t)
+    after = value_table({"m": value_sweep(te["label"], costlib.apply_temperature(te["score_overconfident"], t))},
+                        k=2.0)
+    assert row["value at tau* after"] == pytest.approx(after["value at tau*"].iloc[0])
+
+
+def edit_matrix(at: AppTest, row: int, col: str, value: float) -> None:
+    at.session_state["cost_matrix"] = {"edited_rows": {row: {col: value}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+
+
+def test_cost_matrix_edit_changes_expected_cost():
+    at = open_app("tickets", "pages/matrix.py")
+    before = [t.value for t in at.dataframe if "policy" in t.value.columns][0]
+    df = sample_frame("tickets")
+    te = df[df["split"] == "test"]
+    names = ["billing", "technical", "security"]
+    y = te["true_class"].map(names.index).to_numpy()
+    p = te[[f"p_{n}" for n in names]].to_numpy()
+    c = np.ones((3, 3)) - np.eye(3)
+    c[2, :] = [10, 10, 0]
+    d = costlib.min_cost_decisions(p, c)
+    want = float(np.mean(c[y, d]))
+    got = before[before["policy"] == "cheapest decision"]["expected cost per case"].iloc[0]
+    assert got == pytest.approx(want)
+
+    edit_matrix(at, 0, "decide technical", 4.0)
+    assert_no_exception(at)
+    after = [t.value for t in at.dataframe if "policy" in t.value.columns][0]
+    c[0, 1] = 4.0
+    d = costlib.min_cost_decisions(p, c)
+    want2 = float(np.mean(c[y, d]))
+    got2 = after[after["policy"] == "cheapest decision"]["expected cost per case"].iloc[0]
+    assert got2 == pytest.approx(want2)
+    assert got2 != pytest.approx(got)
+    assert at.query_params["C"].startswith("0,4,1;")
+
+
+def test_instance_page_threshold_moves_nec():
+    at = open_app("offensive", "pages/instance.py")
+    df = sample_frame("offensive")
+    te = df[df["split"] == "test"]
+    delta = costlib.delta_from_votes(te["n_yes"], te["n_no"])
+
+    def nec(t):
+        return costlib.normalized_excess_cost(te["score_lr"] >= t, delta)
+
+    assert f"NEC {nec(0.5):.3f}" in texts(at)
+    at.slider(key="threshold").set_value(0.8).run()
+    assert_no_exception(at)
+    assert "At threshold 0.80" in texts(at)
+    table = [t.value for t in at.dataframe if "NEC" in t.value.columns][0]
+    got = table[(table["model"] == "score_lr") & (table["group"] == "all")]["NEC"].iloc[0]
+    assert got == pytest.approx(nec(0.8))
+
+
+def test_calibration_page_reports_the_fitted_temperature():
+    at = open_app("screening", "pages/calibration.py", model="score_overconfident")
+    df = sample_frame("screening")
+    val = df[df["split"] == "validation"]
+    t = costlib.fit_temperature(val["label"], val["score_overconfident"])
+    assert metric(at, "Temperature T") == f"{t:.3f}"
+    at.slider(key="bins").set_value(15).run()
+    assert_no_exception(at)
+    te = df[df["split"] == "test"]
+    ece = costlib.expected_calibration_error(te["label"], te["score_overconfident"], n_bins=15)
+    assert metric(at, "ECE before") == f"{ece:.4f}"
+
+
+def test_data_page_switches_sample_and_the_choice_follows_to_other_pages():
+    at = open_app("compas", "pages/data.py")
+    at.button(key="use_tickets").click().run()
+    assert_no_exception(at)
+    assert at.query_params["data"] == "tickets"
+    at.switch_page("pages/matrix.py").run()
+    assert len(charts(at)) == 2
+
+
+def test_upload_csv_maps_columns_and_every_page_uses_it():
+    rng = np.random.default_rng(3)
+    n = 400
+    p = rng.random(n)
+    y = np.where(rng.random(n) < p, "yes", "no")
+    frame = pd.DataFrame({"outcome": y, "model_a": p.round(4), "segment": rng.choice(["north", "south"], n),
+                          "split": rng.choice(["train", "test"], n)})
+    at = open_app("compas", "pages/data.py")
+    at.file_uploader(key="uploader").upload("preds.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    assert_no_exception(at)
+    at.selectbox(key="map_positive").set_value("yes")
+    submit = [b for b in at.button if b.label == "Use these columns"][0]
+    submit.click().run()
+    assert_no_exception(at)
+    assert "Loaded “preds.csv”" in texts(at)
+    at.switch_page("pages/costs.py").run()
+    assert_no_exception(at)
+    assert len(charts(at)) == 1
+    yy = (y == "yes").astype(int)
+    tr, te = frame["split"] == "train", frame["split"] == "test"
+    expected = rules_table((yy[tr], p.round(4)[tr], frame["segment"][tr]),
+                           (yy[te], p.round(4)[te], frame["segment"][te]),
+                           costs={"north": (1.0, 3.0), "south": (1.0, 3.0)})
+    row = expected[(expected["rule"] == "cost-optimal") & (expected["group"] == ALL_GROUPS)].iloc[0]
+    assert metric(at, "Cost-optimal cost per 100 cases") == words.money(row["cost_per_100"], "$")
+
+
+def test_broken_upload_is_a_sentence_and_the_previous_data_stays():
+    at = open_app("compas", "pages/data.py")
+    bad = b"label,score\n1,0.3\n0,high\n1,0.9\n0,n/a\n"
+    at.file_uploader(key="uploader").upload("broken.csv", bad, "text/csv").run()
+    assert_no_exception(at)
+    at.multiselect(key="map_scores").set_value(["score"])
+    submit = [b for b in at.button if b.label == "Use these columns"][0]
+    submit.click().run()
+    assert_no_exception(at)
+    msg = "\n".join(e.value for e in at.error)
+    assert "broken.csv" in msg and '"score"' in msg
+    assert re.search(r"rows? 2", msg)
+    assert "Traceback" not in texts(at)
+    at.switch_page("pages/costs.py").run()
+    assert_no_exception(at)
+    assert len(charts(at)) == 1  # COMPAS is still loaded
