@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from sklearn.isotonic import isotonic_regression
 
 from costlib import _validation as v
 
@@ -250,3 +251,24 @@ def argbest(values: np.ndarray, *, maximize: bool = False) -> int:
     best = np.min(vals[finite])
     tol = 1e-12 * max(1.0, abs(best)) if np.isfinite(best) else 0.0
     return int(np.flatnonzero(vals <= best + tol)[0])
+
+
+def hull_best_index(accepted: np.ndarray, gained: np.ndarray, q) -> np.ndarray:
+    """For every q, the smallest index j maximising ``gained[j] - q * accepted[j]``.
+
+    `accepted` must be strictly increasing (a sweep's flagged counts: every step adds at
+    least one case of positive weight) and `gained` non-decreasing with it. The maximiser is
+    a vertex of the upper concave hull of the points (accepted, gained); the hull's slopes
+    are the antitonic (pool adjacent violators) regression of the step slopes weighted by
+    the step widths, so every q is answered by one ``searchsorted``: take every hull step
+    whose slope is strictly greater than q (ties stop early, at the larger threshold).
+
+    This one routine answers "best confidence threshold for every k" (value) and "best
+    cutoff for every price ratio" (cost, where q is Elkan's c_fp / (c_fp + c_fn)).
+    """
+    da = np.diff(accepted)
+    dc = np.diff(gained)
+    if da.size == 0:
+        return np.zeros(np.shape(q), dtype=np.int64)
+    slopes = isotonic_regression(dc / da, sample_weight=da, increasing=False)
+    return np.searchsorted(-slopes, -np.asarray(q, dtype=np.float64), side="left")

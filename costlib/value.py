@@ -17,10 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from sklearn.isotonic import isotonic_regression
 
 from costlib import _validation as v
-from costlib.sweep import Sweep, _sweep_core, argbest
+from costlib.sweep import Sweep, _sweep_core, argbest, hull_best_index
 
 ACCEPTANCE_RULES = ("paper", "bayes")
 
@@ -158,16 +157,7 @@ def value_against_k(y_true, y_prob, ks, *, reject_value=0.0, sweep: Sweep | None
         sweep = value_sweep(y_true, y_prob)
     n = sweep.total
     taus, c, w = sweep.thresholds, sweep.tp, sweep.fp
-    a = c + w
-    da = np.diff(a)
-    dc = np.diff(c)
-    if da.size:
-        slopes = isotonic_regression(dc / da, sample_weight=da, increasing=False)
-    else:
-        slopes = np.zeros(0)
-    q = (ks + r) / (1.0 + ks)
-    # number of hull steps worth taking: slope strictly greater than q (ties: stop early)
-    j_opt = np.searchsorted(-slopes, -q, side="left")
+    j_opt = hull_best_index(c + w, c, (ks + r) / (1.0 + ks))
     j_formula = sweep.index_at(ks / (ks + 1.0))
     frames = []
     for rule, j in (("optimal", j_opt), ("tau*", j_formula)):

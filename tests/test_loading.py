@@ -1,0 +1,899 @@
+"""Tests for costlib.loading: reading uploads, guessing roles, validating, safe downloads."""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.special import expit
+
+from costlib import loading
+from costlib.dataset import SPLIT_ROLES, ColumnMapping, Dataset
+from costlib.errors import DataError
+from costlib.loading import (
+    fingerprint,
+    guess_mapping,
+    label_values,
+    prepare,
+    read_table,
+    safe_csv,
+)
+
+try:  # tests/ is a plain directory; be robust if it becomes a package
+    from tests import bad_files as bf
+except ImportError:  # pragma: no cover
+    import bad_files as bf  # type: ignore[no-redef]
+
+BASIC = ColumnMapping(label="label", scores=("score",))
+
+
+def load(data: bytes, filename: str, mapping: ColumnMapping | None = None, **kwargs):
+    """read_table, then prepare when a mapping is given (what the Data page does)."""
+    df = read_table(data, filename)
+    if mapping is None:
+        return df
+    return prepare(df, mapping, name=filename, fingerprint=fingerprint(data), **kwargs)
+
+
+@dataclass
+class Case:
+    id: str
+    data: bytes
+    filename: str
+    mapping: ColumnMapping | None = BASIC
+    kwargs: dict = field(default_factory=dict)
+    expect: tuple[str, ...] = ()  # words the error message must contain
+    column: str | None = None  # DataError.column (and quoted in the message)
+    fix: str | None = None  # words DataError.fix must contain
+    check: Callable | None = None  # for files that must load: check(result)
+
+
+def _groups_csv(sizes: dict[str, int]) -> bytes:
+    rows = []
+    for g, k in sizes.items():
+        rows += [(len(rows) % 2, 0.5, g) for _ in range(k)]
+    return bf.csv_bytes(["label", "score", "group"], rows)
+
+
+def _check_decimal_comma(ds: Dataset) -> None:
+    np.testing.assert_allclose(ds.scores["score"], [0.25, 0.5, 0.75])
+    assert list(ds.y) == [1, 0, 1]
+    assert any("decimal comma" in n for n in ds.notes)
+
+
+def _check_bom(ds: Dataset) -> None:
+    assert ds.mapping.label == "label"
+    assert list(ds.y) == [1, 0]
+
+
+def _check_latin1(ds: Dataset) -> None:
+    assert set(ds.groups) == {"Montréal", "Zürich", "São Paulo"}
+    assert any("not UTF-8" in n for n in ds.notes)
+
+
+def _check_y(expected: list[int]) -> Callable[[Dataset], None]:
+    def check(ds: Dataset) -> None:
+        assert ds.y.dtype == np.int8
+        assert ds.y.tolist() == expected
+
+    return check
+
+
+def _check_logit(ds: Dataset) -> None:
+    np.testing.assert_allclose(ds.scores["score"], expit([0.3, 2.5, -0.1, -1.2]))
+    assert ds.probabilities
+
+
+def _check_raw(ds: Dataset) -> None:
+    assert ds.scores["score"].tolist() == [0.3, 2.5, -0.1, -1.2]
+    assert not ds.probabilities
+
+
+def _check_one_row_group(ds: Dataset) -> None:
+    assert ds.groups.dtype == object and set(ds.groups) == {"A", "B", "C"}
+    note = " ".join(ds.notes)
+    assert '"C"' in note and "row 7" in note and "single row" in note
+
+
+def _check_top_groups(ds: Dataset) -> None:
+    assert len(set(ds.groups)) == 11 and "Other" in set(ds.groups)
+    assert ds.n_rows == len(ds.groups)
+    note = " ".join(ds.notes)
+    assert "300 groups" in note and "10 largest" in note and "other 290" in note
+
+
+def _check_votes(ds: Dataset) -> None:
+    np.testing.assert_allclose(ds.delta, np.log(np.array([4, 1, 2, 1]) / np.array([1, 3, 2, 6])))
+
+
+def _check_renormalised(ds: Dataset) -> None:
+    np.testing.assert_allclose(ds.class_probs.sum(axis=1), 1.0)
+    assert ds.class_names == ("a", "b", "c")
+    assert any("2 rows" in n and "renormalised" in n for n in ds.notes)
+
+
+def _check_split(ds: Dataset) -> None:
+    assert ds.split.tolist() == ["train", "validation", "test", "validation", "train"]
+    assert ds.has_role("test") and ds.rows("train").sum() == 2
+
+
+def _check_dropped(ds: Dataset) -> None:
+    assert ds.n_rows == 4 and ds.y.tolist() == [1, 0, 1, 0]
+    assert ds.scores["score"].tolist() == [0.9, 0.7, 0.6, 0.1]
+    note = " ".join(ds.notes)
+    assert "2 rows" in note and "rows 2 and 5" in note and "dropped" in note
+
+
+def _check_parquet(ds: Dataset) -> None:
+    assert ds.n_rows == 4 and ds.y.tolist() == [1, 0, 0, 1]
+    assert ds.groups.tolist() == ["a", "b", "a", "b"]
+
+
+def _check_multiclass(ds: Dataset) -> None:
+    assert ds.y is None and ds.class_names == ("billing", "tech", "sales")
+    assert ds.y_class.tolist() == [0, 1, 2, 1]
+    assert ds.class_probs.shape == (4, 3)
+
+
+MC_HEADER = ["p_a", "p_b", "p_c"]
+MC_BAD_SUMS = [(0.2, 0.3, 0.5), (0.2, 0.3, 0.4), (0.1, 0.1, 0.8), (0.5, 0.5, 0.2)]
+MC_MAPPING = ColumnMapping(class_probs=("p_a", "p_b", "p_c"))
+SCORES_01 = [(1, 0.3), (0, 2.5), (1, -0.1), (0, -1.2)]
+LABEL_MISSING_ROWS = [(1, 0.9), ("", 0.8), (0, 0.7), (1, 0.6), ("NA", 0.5), (0, 0.1)]
+VOTES = bf.csv_bytes(["n_yes", "n_no"], [(3, 0), (0, 2), (1, 1), (0, 5)])
+VOTES_MAPPING = ColumnMapping(votes_yes="n_yes", votes_no="n_no")
+
+CASES = [
+    # -- files that are not tables ------------------------------------------------------
+    Case("empty_file", b"", "empty.csv", expect=("empty.csv", "is empty")),
+    Case("whitespace_only", b"  \n\r\n \n", "blank.csv", expect=("blank.csv", "is empty")),
+    Case(
+        "header_only",
+        b"label,score\n",
+        "header.csv",
+        expect=("header.csv", '"label"', '"score"', "no data rows"),
+    ),
+    Case("binary_garbage", bf.garbage_bytes(), "data.csv", expect=("data.csv", "binary data")),
+    Case("png_renamed_csv", bf.png_bytes(), "photo.csv", expect=("photo.csv", "PNG image")),
+    Case("xlsx_workbook", bf.zip_bytes(), "book.xlsx", expect=("book.xlsx", "ZIP", "Excel")),
+    Case(
+        "csv_named_parquet",
+        b"label,score\n1,0.5\n",
+        "preds.parquet",
+        expect=("preds.parquet", "PAR1"),
+    ),
+    Case(
+        "space_separated_single_column",
+        b"label score\n1 0.3\n0 0.2\n",
+        "spaces.csv",
+        expect=("spaces.csv", '"label score"', "single column", "spaces"),
+        column="label score",
+    ),
+    Case(
+        "ragged_line",
+        b"label,score\n1,0.2\n0,0.3\n1,0.4,7\n",
+        "ragged.csv",
+        expect=("ragged.csv", "line 4", "3 fields", "header has 2"),
+    ),
+    Case(
+        "unclosed_quote",
+        b'label,score\n1,0.2\n0,"0.3\n1,0.4\n',
+        "quote.csv",
+        expect=("quote.csv", "line 3", "never closed"),
+    ),
+    Case(
+        "duplicate_columns",
+        b"label,score, score\n1,0.2,0.3\n0,0.1,0.4\n",
+        "dup.csv",
+        expect=("dup.csv", '"score"', "columns 2 and 3", "repeats"),
+        column="score",
+    ),
+    # -- encodings and separators that must load ----------------------------------------
+    Case(
+        "semicolon_decimal_comma",
+        b"label;score;group\n1;0,25;A\n0;0,5;B\n1;0,75;A\n",
+        "de.csv",
+        mapping=ColumnMapping(label="label", scores=("score",), group="group"),
+        check=_check_decimal_comma,
+    ),
+    Case(
+        "utf8_bom",
+        b"\xef\xbb\xbf" + b"label,score\r\n1,0.9\r\n0,0.2\r\n",
+        "bom.csv",
+        check=_check_bom,
+    ),
+    Case(
+        "latin1_groups",
+        bf.csv_bytes(
+            ["label", "score", "group"],
+            [(1, 0.9, "Montréal"), (0, 0.2, "Zürich"), (1, 0.4, "São Paulo"), (0, 0.1, "Zürich")],
+            encoding="latin-1",
+        ),
+        "latin.csv",
+        mapping=ColumnMapping(label="label", scores=("score",), group="group"),
+        check=_check_latin1,
+    ),
+    Case(
+        "utf16_tab_separated",
+        "label\tscore\n1\t0.9\n0\t0.2\n".encode("utf-16"),
+        "excel.txt",
+        check=_check_y([1, 0]),
+    ),
+    # -- labels -------------------------------------------------------------------------
+    Case(
+        "label_one_class",
+        bf.csv_bytes(["label", "score"], [(1, i / 10) for i in range(6)]),
+        "one.csv",
+        expect=("one.csv", '"label"', 'only one value, "1"', "rows 1 to 6", "both"),
+        column="label",
+    ),
+    Case(
+        "label_three_values",
+        bf.csv_bytes(["label", "score"], [("yes", 0.1), ("no", 0.2), ("maybe", 0.3), ("no", 0.4)]),
+        "three.csv",
+        expect=("three.csv", '"label"', "3 distinct values", '"maybe" (1 row, first at row 3)'),
+        column="label",
+    ),
+    Case(
+        "label_words_need_positive",
+        bf.csv_bytes(["label", "score"], [("yes", 0.9), ("no", 0.2), ("yes", 0.4)]),
+        "words.csv",
+        expect=("words.csv", '"label"', '"yes" and "no"', "rows 1 and 2", "positive"),
+        column="label",
+    ),
+    Case(
+        "label_words_with_positive",
+        bf.csv_bytes(["label", "score"], [("yes", 0.9), ("no", 0.2), (" yes ", 0.4)]),
+        "words.csv",
+        mapping=ColumnMapping(label="label", positive="yes", scores=("score",)),
+        check=_check_y([1, 0, 1]),
+    ),
+    Case(
+        "label_positive_not_found",
+        bf.csv_bytes(["label", "score"], [("yes", 0.9), ("no", 0.2)]),
+        "words.csv",
+        mapping=ColumnMapping(label="label", positive="spam", scores=("score",)),
+        expect=("words.csv", '"label"', '"spam"', "row 1", "row 2"),
+        column="label",
+    ),
+    Case(
+        "label_true_false_strings",
+        b"label,score\nTrue,0.9\nfalse,0.2\nTRUE,0.4\nFalse,0.3\n",
+        "bools.csv",
+        check=_check_y([1, 0, 1, 0]),
+    ),
+    Case(
+        "label_true_false_text_parquet",
+        bf.parquet_bytes({"label": ["True", "False", "True"], "score": [0.9, 0.2, 0.4]}),
+        "bools.parquet",
+        check=_check_y([1, 0, 1]),
+    ),
+    Case(
+        "label_one_zero_strings",
+        bf.parquet_bytes(
+            {"label": pa.array(["1", "0", "0", "1"], pa.string()), "score": [0.9, 0.2, 0.4, 0.6]}
+        ),
+        "strings.parquet",
+        check=_check_y([1, 0, 0, 1]),
+    ),
+    Case(
+        "missing_labels",
+        bf.csv_bytes(["label", "score"], LABEL_MISSING_ROWS),
+        "missing.csv",
+        expect=("missing.csv", '"label"', "2 rows", "rows 2 and 5"),
+        column="label",
+        fix="drop the 2 rows with a missing label",
+    ),
+    Case(
+        "missing_labels_dropped",
+        bf.csv_bytes(["label", "score"], LABEL_MISSING_ROWS),
+        "missing.csv",
+        kwargs={"drop_missing_labels": True},
+        check=_check_dropped,
+    ),
+    # -- scores -------------------------------------------------------------------------
+    Case(
+        "scores_as_text",
+        bf.csv_bytes(
+            ["label", "score"], [(1, 0.9), (0, "high"), (1, 0.3), (0, "n/a"), (1, "0.4.1")]
+        ),
+        "preds.csv",
+        expect=(
+            'In "preds.csv", column "score" has 3 values that are not numbers: '
+            'rows 2, 4 and 5 ("high", "n/a", "0.4.1").',
+        ),
+        column="score",
+    ),
+    Case(
+        "scores_nan",
+        bf.csv_bytes(["label", "score"], [(1, 0.9), (0, "NaN"), (1, "nan"), (0, 0.1)]),
+        "nan.csv",
+        expect=("nan.csv", '"score"', "2 empty values", "rows 2 and 3"),
+        column="score",
+    ),
+    Case(
+        "scores_empty_cells",
+        bf.csv_bytes(["label", "score"], [(1, 0.9), (0, 0.2), (1, 0.3), (0, None)]),
+        "blank_cells.csv",
+        expect=("blank_cells.csv", '"score"', "1 empty value", "row 4"),
+        column="score",
+    ),
+    Case(
+        "scores_infinite",
+        bf.csv_bytes(["label", "score"], [(1, "inf"), (0, 0.2), (1, 0.3), (0, 0.1), (1, "-inf")]),
+        "inf.csv",
+        expect=("inf.csv", '"score"', "2 infinite values", "rows 1 and 5"),
+        column="score",
+    ),
+    Case(
+        "probabilities_outside_01",
+        bf.csv_bytes(["label", "score"], SCORES_01),
+        "logits.csv",
+        expect=(
+            "logits.csv",
+            '"score"',
+            "3 values outside [0, 1]",
+            "smallest -1.2",
+            "largest 2.5",
+            'rows 2, 3 and 4 ("2.5", "-0.1", "-1.2")',
+            '"logit"',
+        ),
+        column="score",
+        fix="log-odds",
+    ),
+    Case(
+        "logit_scale_accepted",
+        bf.csv_bytes(["label", "score"], SCORES_01),
+        "logits.csv",
+        mapping=ColumnMapping(label="label", scores=("score",), score_scale="logit"),
+        check=_check_logit,
+    ),
+    Case(
+        "raw_scale_accepted",
+        bf.csv_bytes(["label", "score"], SCORES_01),
+        "raw.csv",
+        mapping=ColumnMapping(label="label", scores=("score",), score_scale="raw"),
+        check=_check_raw,
+    ),
+    Case(
+        "mapped_column_missing",
+        bf.csv_bytes(["label", "score"], [(1, 0.9), (0, 0.2)]),
+        "m.csv",
+        mapping=ColumnMapping(label="label", scores=("scor",)),
+        expect=("m.csv", '"scor"', "does not exist", '"label", "score"'),
+        column="scor",
+    ),
+    # -- groups, weights, split ---------------------------------------------------------
+    Case(
+        "group_with_one_row",
+        _groups_csv({"A": 3, "B": 3, "C": 1}),
+        "g.csv",
+        mapping=ColumnMapping(label="label", scores=("score",), group="group"),
+        check=_check_one_row_group,
+    ),
+    Case(
+        "group_300_values",
+        bf.many_groups_csv(300),
+        "groups.csv",
+        mapping=ColumnMapping(label="label", scores=("score",), group="group"),
+        expect=("groups.csv", '"group"', "300 distinct groups", '"g000"', "first at row 1"),
+        column="group",
+        fix="keep the 10 largest groups and put the rest in 'Other'",
+    ),
+    Case(
+        "group_300_values_top10",
+        bf.many_groups_csv(300),
+        "groups.csv",
+        mapping=ColumnMapping(label="label", scores=("score",), group="group"),
+        kwargs={"top_groups": 10},
+        check=_check_top_groups,
+    ),
+    Case(
+        "negative_weights",
+        bf.csv_bytes(
+            ["label", "score", "weight"],
+            [(1, 0.9, 1), (0, 0.2, -1), (1, 0.4, 2), (0, 0.3, 0), (1, 0.8, -0.5)],
+        ),
+        "w.csv",
+        mapping=ColumnMapping(label="label", scores=("score",), weight="weight"),
+        expect=("w.csv", '"weight"', "2 negative values", "rows 2 and 5", '"-1"', '"-0.5"'),
+        column="weight",
+    ),
+    Case(
+        "split_unknown_values",
+        bf.csv_bytes(
+            ["label", "score", "split"],
+            [
+                (1, 0.9, "train"),
+                (0, 0.2, "test"),
+                (1, 0.4, "trian"),
+                (0, 0.3, "test"),
+                (1, 0.8, None),
+            ],
+        ),
+        "split.csv",
+        mapping=ColumnMapping(label="label", scores=("score",), split="split"),
+        expect=("split.csv", '"split"', "2 values", "rows 3 and 5", '"trian"'),
+        column="split",
+    ),
+    Case(
+        "split_aliases",
+        bf.csv_bytes(
+            ["label", "score", "split"],
+            [
+                (1, 0.9, "Train"),
+                (0, 0.2, "VALID"),
+                (1, 0.4, "holdout"),
+                (0, 0.3, "calib"),
+                (1, 0.8, "fit"),
+            ],
+        ),
+        "split.csv",
+        mapping=ColumnMapping(label="label", scores=("score",), split="split"),
+        check=_check_split,
+    ),
+    # -- delta --------------------------------------------------------------------------
+    Case(
+        "delta_all_zero",
+        bf.csv_bytes(["label", "delta"], [(1, 0), (0, 0.0), (1, 0), (0, 0)]),
+        "delta.csv",
+        mapping=ColumnMapping(label="label", delta="delta"),
+        expect=("delta.csv", '"delta"', "rows 1 to 4", "nothing to weigh"),
+        column="delta",
+    ),
+    Case(
+        "votes_negative",
+        bf.csv_bytes(["n_yes", "n_no"], [(3, 0), (0, 2), (1, -2), (0, 5)]),
+        "votes.csv",
+        mapping=VOTES_MAPPING,
+        expect=("votes.csv", '"n_no"', "1 negative vote count", "row 3", '"-2"'),
+        column="n_no",
+    ),
+    Case(
+        "votes_non_integer",
+        bf.csv_bytes(["n_yes", "n_no"], [(3, 0), (1.5, 2), (1, 1), (0, 5)]),
+        "votes.csv",
+        mapping=VOTES_MAPPING,
+        expect=("votes.csv", '"n_yes"', "not whole numbers", "row 2", '"1.5"'),
+        column="n_yes",
+    ),
+    Case("votes_ok", VOTES, "votes.csv", mapping=VOTES_MAPPING, check=_check_votes),
+    Case(
+        "rating_without_midpoint",
+        bf.csv_bytes(["rating"], [(1,), (5,), (3,)]),
+        "rating.csv",
+        mapping=ColumnMapping(rating="rating"),
+        expect=("rating.csv", '"rating"', "midpoint", "not given"),
+        column="rating",
+    ),
+    # -- multiclass ---------------------------------------------------------------------
+    Case(
+        "multiclass_not_summing",
+        bf.csv_bytes(MC_HEADER, MC_BAD_SUMS),
+        "mc.csv",
+        mapping=MC_MAPPING,
+        expect=("mc.csv", '"p_a"', "do not sum to 1", "rows 2 and 4", '"sum 0.9"', '"sum 1.2"'),
+        column="p_a",
+        fix="renormalise each row to sum to 1",
+    ),
+    Case(
+        "multiclass_renormalised",
+        bf.csv_bytes(MC_HEADER, MC_BAD_SUMS),
+        "mc.csv",
+        mapping=MC_MAPPING,
+        kwargs={"renormalise": True},
+        check=_check_renormalised,
+    ),
+    Case(
+        "multiclass_label_ok",
+        bf.csv_bytes(
+            ["ticket", "p_billing", "p_tech", "p_sales"],
+            [
+                ("billing", 0.7, 0.2, 0.1),
+                ("Tech", 0.1, 0.8, 0.1),
+                ("sales", 0.2, 0.2, 0.6),
+                ("tech", 0.3, 0.4, 0.3),
+            ],
+        ),
+        "tickets.csv",
+        mapping=ColumnMapping(class_label="ticket", class_probs=("p_billing", "p_tech", "p_sales")),
+        check=_check_multiclass,
+    ),
+    Case(
+        "multiclass_unknown_class",
+        bf.csv_bytes(
+            ["true_class", *MC_HEADER],
+            [("a", 0.2, 0.3, 0.5), ("b", 0.2, 0.4, 0.4), ("other", 0.1, 0.1, 0.8)],
+        ),
+        "mc.csv",
+        mapping=ColumnMapping(class_label="true_class", class_probs=tuple(MC_HEADER)),
+        expect=("mc.csv", '"true_class"', "row 3", '"other"', 'classes "a", "b" and "c"'),
+        column="true_class",
+    ),
+    # -- Parquet ------------------------------------------------------------------------
+    Case(
+        "parquet_loads",
+        bf.parquet_bytes(
+            {"label": [1, 0, 0, 1], "score": [0.9, 0.1, 0.3, 0.7], "group": ["a", "b", "a", "b"]}
+        ),
+        "preds.parquet",
+        mapping=ColumnMapping(label="label", scores=("score",), group="group"),
+        check=_check_parquet,
+    ),
+    Case(
+        "parquet_list_column",
+        bf.parquet_bytes(
+            {
+                "label": [1, 0],
+                "score": [0.9, 0.1],
+                "tags": pa.array([["x"], []], pa.list_(pa.string())),
+            }
+        ),
+        "nested.parquet",
+        expect=("nested.parquet", 'column "tags"', "nested"),
+        column="tags",
+    ),
+    Case(
+        "parquet_damaged",
+        bf.parquet_bytes({"label": [1, 0], "score": [0.9, 0.1]})[:60],
+        "cut.parquet",
+        expect=("cut.parquet", "Parquet", "damaged"),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_upload_table(case: Case) -> None:
+    if case.check is not None:
+        case.check(load(case.data, case.filename, case.mapping, **case.kwargs))
+        return
+    with pytest.raises(DataError) as info:
+        load(case.data, case.filename, case.mapping, **case.kwargs)
+    err = info.value
+    assert case.expect, "an error case must say what the message contains"
+    assert f'"{case.filename}"' in err.message
+    for words in case.expect:
+        assert words in err.message, f"{words!r} not in {err.message!r}"
+    if case.column is not None:
+        assert err.column == case.column
+        assert f'"{case.column}"' in err.message
+    if case.fix is not None:
+        assert err.fix is not None and case.fix in err.fix
+    assert str(err) == err.message
+    assert "Traceback" not in err.message and "C error" not in err.message
+
+
+def test_table_is_large_enough() -> None:
+    assert len(CASES) >= 28
+    assert len({c.id for c in CASES}) == len(CASES)
+
+
+# ---------------------------------------------------------------------------------------
+# Message formatting and templates
+# ---------------------------------------------------------------------------------------
+
+
+def test_many_offending_rows_are_summarised() -> None:
+    rows = [(i % 2, "x" if i % 3 == 0 else 0.5) for i in range(1, 41)]
+    with pytest.raises(DataError) as info:
+        load(bf.csv_bytes(["label", "score"], rows), "many.csv", BASIC)
+    msg = info.value.message
+    assert "13 values that are not numbers" in msg
+    assert "rows 3, 6, 9, 12 and 15 (first 5 of 13)" in msg
+
+
+def test_message_templates_are_module_constants() -> None:
+    names = [n for n in dir(loading) if n.startswith(("MSG_", "NOTE_", "FIX_"))]
+    assert {"MSG_NOT_NUMBERS", "MSG_EMPTY", "MSG_HEADER_ONLY", "FIX_DROP_LABELS"} <= set(names)
+    for n in names:
+        assert isinstance(getattr(loading, n), str)
+    with pytest.raises(DataError) as info:
+        load(b"", "e.csv")
+    assert info.value.message == loading.MSG_EMPTY.format(name="e.csv")
+
+
+def test_decimal_comma_hint_when_not_detected() -> None:
+    data = b'label,score\n1,"0,9"\n0,"0,2"\n'
+    with pytest.raises(DataError) as info:
+        load(data, "q.csv", BASIC)
+    assert "decimal comma" in info.value.message and "rows 1 and 2" in info.value.message
+
+
+def test_nothing_mapped_and_delta_sources() -> None:
+    df = read_table(bf.csv_bytes(["delta", "n_yes", "n_no"], [(1, 2, 3)]), "d.csv")
+    with pytest.raises(DataError, match="no column is chosen"):
+        prepare(df, ColumnMapping(), name="d.csv", fingerprint="f")
+    with pytest.raises(DataError, match="more than one source"):
+        prepare(
+            df,
+            ColumnMapping(delta="delta", votes_yes="n_yes", votes_no="n_no"),
+            name="d.csv",
+            fingerprint="f",
+        )
+
+
+def test_rating_and_measurement_give_delta() -> None:
+    df = read_table(bf.csv_bytes(["rating", "z"], [(1, 0.5), (5, 2.0), (3, 1.2)]), "r.csv")
+    ds = prepare(df, ColumnMapping(rating="rating", rating_midpoint=3), name="r", fingerprint="")
+    assert ds.delta.tolist() == [-2.0, 2.0, 0.0]
+    ds = prepare(
+        df, ColumnMapping(measurement="z", measurement_threshold=1.0), name="r", fingerprint=""
+    )
+    np.testing.assert_allclose(ds.delta, [-0.5, 1.0, 0.2])
+
+
+def test_read_table_notes_reach_dataset() -> None:
+    data = b"label;score\n1;0,9\n0;0,1\n"
+    ds = load(data, "n.csv", BASIC)
+    assert ds.notes and "decimal comma" in ds.notes[0]
+    assert ds.fingerprint == fingerprint(data)
+
+
+def test_missing_group_values_become_a_named_group() -> None:
+    data = bf.csv_bytes(
+        ["label", "score", "group"], [(1, 0.9, "A"), (0, 0.2, None), (1, 0.4, "A"), (0, 0.1, "B")]
+    )
+    ds = load(data, "g.csv", ColumnMapping(label="label", scores=("score",), group="group"))
+    assert ds.groups.tolist() == ["A", "(missing)", "A", "B"]
+    assert any("row 2" in n and "(missing)" in n for n in ds.notes)
+
+
+def test_positive_value_flips_numeric_labels() -> None:
+    data = bf.csv_bytes(["label", "score"], [(1, 0.9), (0, 0.2)])
+    ds = load(data, "p.csv", ColumnMapping(label="label", positive="0", scores=("score",)))
+    assert ds.y.tolist() == [0, 1] and ds.mapping.positive == "0"
+
+
+def test_fingerprint_is_sha256_hex() -> None:
+    assert fingerprint(b"abc") == (
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# guess_mapping and label_values
+# ---------------------------------------------------------------------------------------
+
+
+def test_guess_mapping_binary() -> None:
+    df = pd.DataFrame(
+        {
+            "id": [1, 2, 3, 4],
+            "Outcome": ["yes", "no", "no", "yes"],
+            "score_lr": [0.1, 0.8, 0.3, 0.6],
+            "model_gbm": [-1.0, 2.0, 0.5, 0.1],
+            "race": ["a", "b", "a", "b"],
+            "split": ["train", "test", "Train", "test"],
+            "weight": [1.0, 2.0, 1.0, 1.0],
+        }
+    )
+    m = guess_mapping(df)
+    assert m.label == "Outcome" and m.positive == "yes"
+    assert m.scores == ("score_lr", "model_gbm") and m.score_scale == "raw"
+    assert (m.group, m.split, m.weight) == ("race", "split", "weight")
+    ds = prepare(df, m, name="t", fingerprint="")
+    assert ds.y.tolist() == [1, 0, 0, 1]
+
+
+def test_guess_mapping_multiclass_and_votes() -> None:
+    df = pd.DataFrame(
+        {
+            "true_queue": ["billing", "tech", "sales", "tech"],
+            "p_billing": [0.7, 0.1, 0.2, 0.3],
+            "p_tech": [0.2, 0.8, 0.2, 0.4],
+            "p_sales": [0.1, 0.1, 0.6, 0.3],
+        }
+    )
+    m = guess_mapping(df)
+    assert m.class_probs == ("p_billing", "p_tech", "p_sales")
+    assert m.class_names == ("billing", "tech", "sales")
+    assert m.class_label == "true_queue" and m.scores == () and m.label is None
+    votes = pd.DataFrame({"is_toxic": [0, 1, 1], "n_yes": [0, 3, 2], "n_no": [4, 0, 1]})
+    m = guess_mapping(votes)
+    assert (m.label, m.votes_yes, m.votes_no, m.delta) == ("is_toxic", "n_yes", "n_no", None)
+
+
+def test_guess_mapping_probability_scores_and_split_values() -> None:
+    df = pd.DataFrame(
+        {
+            "two_year_recid": [0, 1, 0],
+            "prob": [0.1, 0.9, 0.5],
+            "fold": [0, 1, 2],  # numbered folds are not a train/test split
+            "sex": ["F", "M", "F"],
+        }
+    )
+    m = guess_mapping(df)
+    assert m.label == "two_year_recid" and m.positive is None
+    assert m.scores == ("prob",) and m.score_scale == "probability"
+    assert m.split is None and m.group == "sex"
+
+
+def test_label_values_text_sorted_and_capped() -> None:
+    df = pd.DataFrame({"a": [1.0, 0.0, np.nan, 1.0], "b": ["yes", " no", None, "NA"]})
+    assert label_values(df, "a") == ["0", "1"]
+    assert label_values(df, "b") == ["no", "yes"]
+    many = pd.DataFrame({"c": [f"v{i}" for i in range(80)] + ["v1"] * 5})
+    values = label_values(many, "c")
+    assert len(values) == 50 and "v1" in values
+    with pytest.raises(DataError, match='"zz"'):
+        label_values(df, "zz")
+
+
+# ---------------------------------------------------------------------------------------
+# safe_csv
+# ---------------------------------------------------------------------------------------
+
+
+def test_safe_csv_neutralises_formulas() -> None:
+    df = pd.DataFrame(
+        {
+            "name": ["=cmd|' /C calc'!A0", "+SUM(A1)", "@x", "-2+3", "\tx", "ok", "-3.5"],
+            "value": [-3.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+        }
+    )
+    text = safe_csv(df).decode("utf-8")
+    back = pd.read_csv(io.StringIO(text), keep_default_na=False)
+    assert back["name"].tolist() == [
+        "'=cmd|' /C calc'!A0",
+        "'+SUM(A1)",
+        "'@x",
+        "'-2+3",
+        "'\tx",
+        "ok",
+        "-3.5",
+    ]
+    assert back["value"].dtype == np.float64 and back["value"].iloc[0] == -3.5
+    assert text.splitlines()[1].endswith(",-3.5")  # the number is written as a number
+
+
+def test_safe_csv_header_and_index() -> None:
+    df = pd.DataFrame({"=bad": ["a"]}, index=pd.Index(["@row"], name="rule"))
+    text = safe_csv(df).decode("utf-8")
+    assert text.splitlines()[0] == "rule,'=bad"
+    assert text.splitlines()[1] == "'@row,a"
+
+
+# ---------------------------------------------------------------------------------------
+# Fuzz tests: nothing but a DataFrame / Dataset or a DataError ever comes out
+# ---------------------------------------------------------------------------------------
+
+CSVISH = st.text(alphabet=',;\t|"\n\r 0123456789.-eaNAyestrTFu\u00e9=', max_size=300)
+
+
+@given(
+    data=st.one_of(
+        st.binary(max_size=2000),
+        CSVISH.map(lambda s: s.encode("utf-8")),
+        CSVISH.map(lambda s: s.encode("latin-1")),
+        st.binary(max_size=400).map(lambda b: b"PAR1" + b),
+    ),
+    filename=st.sampled_from(["x.csv", "x.tsv", "x.parquet", "x.txt", "x", "X.CSV"]),
+)
+def test_read_table_fuzz(data: bytes, filename: str) -> None:
+    try:
+        df = read_table(data, filename)
+    except DataError as err:
+        assert filename in err.message
+        assert "Traceback" not in err.message and "C error" not in err.message
+        return
+    assert isinstance(df, pd.DataFrame) and len(df) > 0 and len(df.columns) > 0
+    assert isinstance(df.attrs["notes"], list)
+    assert len(set(df.columns)) == len(df.columns)
+    assert all(c == c.strip() for c in df.columns)
+
+
+CELL_TEXT = ["yes", "no", "1", "0", "", " A ", "NaN", "NA", "train", "test", "val", "=x", "inf"]
+COLS = ["a", "b", "c", "d", "e"]
+
+
+def _column(kind: str, n: int) -> st.SearchStrategy:
+    if kind == "float":
+        return st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=n, max_size=n)
+    if kind == "unit":
+        return st.lists(st.floats(0, 1), min_size=n, max_size=n)
+    if kind == "int":
+        return st.lists(st.integers(-3, 5), min_size=n, max_size=n)
+    if kind == "bool":
+        return st.lists(st.booleans(), min_size=n, max_size=n)
+    if kind == "text":
+        return st.lists(st.sampled_from(CELL_TEXT), min_size=n, max_size=n)
+    return st.lists(
+        st.one_of(st.none(), st.sampled_from(CELL_TEXT), st.floats(), st.integers(-2, 2)),
+        min_size=n,
+        max_size=n,
+    )
+
+
+@st.composite
+def frames_and_mappings(draw):
+    n = draw(st.integers(0, 8))
+    data = {}
+    for c in COLS:
+        kind = draw(st.sampled_from(["float", "unit", "int", "bool", "text", "mixed"]))
+        values = draw(_column(kind, n))
+        data[c] = pd.Series(values, dtype=object if kind == "mixed" else None)
+    df = pd.DataFrame(data)
+    col = st.one_of(st.none(), st.sampled_from(COLS), st.just("missing"))
+    number = st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True))
+    mapping = ColumnMapping(
+        label=draw(col),
+        positive=draw(st.one_of(st.none(), st.sampled_from(CELL_TEXT + ["True", "x"]))),
+        scores=tuple(draw(st.lists(st.sampled_from(COLS), max_size=2))),
+        score_scale=draw(st.sampled_from(["probability", "logit", "raw", "odd"])),
+        group=draw(col),
+        split=draw(col),
+        weight=draw(col),
+        delta=draw(st.one_of(st.none(), st.sampled_from(COLS))),
+        votes_yes=draw(st.one_of(st.none(), st.sampled_from(COLS))),
+        votes_no=draw(st.one_of(st.none(), st.sampled_from(COLS))),
+        rating=draw(st.one_of(st.none(), st.sampled_from(COLS))),
+        rating_midpoint=draw(number),
+        measurement=draw(st.one_of(st.none(), st.sampled_from(COLS))),
+        measurement_threshold=draw(number),
+        class_label=draw(col),
+        class_probs=tuple(draw(st.lists(st.sampled_from(COLS), max_size=3))),
+        class_names=tuple(draw(st.lists(st.sampled_from(["a", "b", "1", "yes"]), max_size=3))),
+    )
+    kwargs = {
+        "drop_missing_labels": draw(st.booleans()),
+        "top_groups": draw(st.one_of(st.none(), st.integers(1, 3))),
+        "renormalise": draw(st.booleans()),
+    }
+    return df, mapping, kwargs
+
+
+@given(frames_and_mappings())
+def test_prepare_fuzz(args) -> None:
+    df, mapping, kwargs = args
+    try:
+        ds = prepare(df, mapping, name="fuzz.csv", fingerprint="f", **kwargs)
+    except DataError as err:
+        assert "fuzz.csv" in err.message
+        return
+    assert isinstance(ds, Dataset)
+    n = ds.n_rows
+    assert 0 < n <= len(df)
+    if ds.y is not None:
+        assert ds.y.dtype == np.int8 and len(ds.y) == n and set(ds.y.tolist()) == {0, 1}
+    for values in ds.scores.values():
+        assert values.dtype == np.float64 and len(values) == n and np.isfinite(values).all()
+        if ds.probabilities:
+            assert ((values >= 0) & (values <= 1)).all()
+    if ds.groups is not None:
+        assert len(ds.groups) == n and all(isinstance(g, str) for g in ds.groups)
+    if ds.split is not None:
+        assert set(ds.split.tolist()) <= set(SPLIT_ROLES)
+    if ds.weight is not None:
+        assert (ds.weight >= 0).all() and np.isfinite(ds.weight).all()
+    if ds.delta is not None:
+        assert len(ds.delta) == n and np.isfinite(ds.delta).all() and (ds.delta != 0).any()
+    if ds.class_probs is not None:
+        assert ds.class_probs.shape == (n, len(ds.class_names))
+        np.testing.assert_allclose(ds.class_probs.sum(axis=1), 1.0, atol=1e-3)
+    if ds.y_class is not None:
+        assert len(ds.y_class) == n
+        assert ((ds.y_class >= 0) & (ds.y_class < len(ds.class_names))).all()
+    assert all(isinstance(note, str) for note in ds.notes)
+
+
+# ---------------------------------------------------------------------------------------
+# Size: 2,000,000 rows stay quick (unmarked, so it runs in the normal suite; ~1 s here)
+# ---------------------------------------------------------------------------------------
+
+
+def test_two_million_rows_load() -> None:
+    n = 2_000_000
+    data = bf.big_csv(n)
+    df = read_table(data, "big.csv")
+    assert len(df) == n and list(df.columns) == ["label", "score", "group"]
+    ds = prepare(df, guess_mapping(df), name="big.csv", fingerprint=fingerprint(data))
+    assert ds.n_rows == n and set(ds.groups[:2]) == {"A", "B"}
+    assert math.isclose(float(ds.scores["score"].mean()), float(df["score"].mean()))
