@@ -1,0 +1,450 @@
+"""Audit-grade answers: bootstrap intervals, fairness-constrained cutoffs, price sensitivity
+and net benefit.
+
+Intervals. Every quantity here is a mean (or a ratio of sums) of a per-row value that
+takes few distinct values (a row costs 0, c_fp or c_fn; a value is +1, -k or the reject
+value). Resampling n rows with replacement then only changes how many rows fall in each
+distinct value, and those counts are multinomial: drawing them is an exact bootstrap in
+O(resamples x distinct values), independent of n. When a per-row value has too many
+distinct values (continuous instance costs), rows are resampled by index in chunks.
+Intervals are percentile intervals, stratified by group, seeded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from costlib import _validation as v
+from costlib.costs import _prices, group_costs
+from costlib.sweep import Sweep, group_codes, grouped_sweep, hull_best_index
+
+DEFAULT_RESAMPLES = 2000
+MAX_CATEGORIES = 512
+CHUNK = 2_000_000  # rows x resamples drawn at once when resampling by index
+
+FAIRNESS_CRITERIA = {
+    "demographic parity": "flagged rate",
+    "equal opportunity": "true positive rate",
+    "equal false positive rate": "false positive rate",
+    "equal accuracy": "accuracy",
+}
+MSG_CRITERION = "criterion must be one of {valid}: got {value!r}"
+
+
+@dataclass(frozen=True)
+class Interval:
+    estimate: float
+    low: float
+    high: float
+    level: float
+
+    def includes_zero(self) -> bool:
+        return bool(self.low <= 0.0 <= self.high)
+
+    def __str__(self) -> str:
+        return f"[{self.low:.4g}, {self.high:.4g}]"
+
+
+def _resampled_sums(num: np.ndarray, den: np.ndarray, n_resamples: int, rng: np.random.Generator):
+    """(B,) resampled sums of `num` and `den` over rows drawn with replacement."""
+    n = num.size
+    if n == 0:
+        return np.full(n_resamples, np.nan), np.full(n_resamples, np.nan)
+    pairs = np.column_stack((num, den))
+    cats, counts = np.unique(pairs, axis=0, return_counts=True)
+    if len(cats) <= MAX_CATEGORIES:
+        draws = rng.multinomial(n, counts / n, size=n_resamples)  # (B, categories)
+        return draws @ cats[:, 0], draws @ cats[:, 1]
+    out_num = np.empty(n_resamples)
+    out_den = np.empty(n_resamples)
+    step = max(1, CHUNK // n)
+    for start in range(0, n_resamples, step):
+        stop = min(n_resamples, start + step)
+        idx = rng.integers(0, n, size=(stop - start, n))
+        out_num[start:stop] = num[idx].sum(axis=1)
+        out_den[start:stop] = den[idx].sum(axis=1)
+    return out_num, out_den
+
+
+def _percentile(samples: np.ndarray, estimate: float, level: float) -> Interval:
+    alpha = (1.0 - level) / 2.0
+    finite = samples[np.isfinite(samples)]
+    if finite.size == 0 or not np.isfinite(estimate):
+        return Interval(float(estimate), float("nan"), float("nan"), level)
+    lo, hi = np.quantile(finite, [alpha, 1.0 - alpha])
+    return Interval(float(estimate), float(lo), float(hi), level)
+
+
+def _check_level(level: float, n_resamples: int) -> None:
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie strictly between 0 and 1: got {level!r}")
+    if int(n_resamples) < 10:
+        raise ValueError(f"n_resamples must be at least 10: got {n_resamples!r}")
+
+
+def ratio_interval(num, den, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95,
+                   seed: int = 0, scale: float = 1.0) -> tuple[Interval, np.ndarray]:
+    """Percentile interval for scale * sum(num) / sum(den), resampling rows within strata.
+
+    Returns the interval and the resampled statistics (for paired or derived intervals).
+    """
+    _check_level(level, n_resamples)
+    num = v.as_float_1d(num, "num")
+    den = v.as_float_1d(den, "den")
+    v.same_length(num, den, "num", "den")
+    rng = np.random.default_rng(seed)
+    if strata is None:
+        codes = np.zeros(num.size, dtype=np.int64)
+        k = 1
+    else:
+        codes, names = group_codes(strata, num.size, "strata")
+        k = len(names)
+    tot_num = np.zeros(n_resamples)
+    tot_den = np.zeros(n_resamples)
+    for g in range(k):
+        sel = codes == g
+        a, b = _resampled_sums(num[sel], den[sel], n_resamples, rng)
+        tot_num += a
+        tot_den += b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        samples = scale * tot_num / tot_den
+    estimate = scale * float(v.safe_divide(num.sum(), den.sum()))
+    return _percentile(samples, estimate, level), samples
+
+
+def mean_interval(values, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95,
+                  seed: int = 0, scale: float = 1.0) -> tuple[Interval, np.ndarray]:
+    """Percentile interval for scale * mean(values), rows resampled within strata."""
+    values = v.as_float_1d(values, "values")
+    return ratio_interval(values, np.ones_like(values), strata=strata, n_resamples=n_resamples, level=level,
+                          seed=seed, scale=scale)
+
+
+def row_costs(y_true, y_score, groups, *, costs: Mapping, thresholds: Mapping) -> np.ndarray:
+    """Each row's cost under per-group prices and cutoffs (0, c_fp or c_fn)."""
+    y, s = v.binary_pair(y_true, y_score)
+    codes, names = group_codes(groups, len(y))
+    c_fp, c_fn = _prices(costs, names)
+    cut = np.array([float(thresholds[g]) for g in names])
+    flagged = s >= cut[codes]
+    return np.where(flagged & ~y, c_fp[codes], 0.0) + np.where(~flagged & y, c_fn[codes], 0.0)
+
+
+def group_cost_intervals(y_true, y_score, groups, *, costs: Mapping, thresholds: Mapping,
+                         n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95, seed: int = 0) -> pd.DataFrame:
+    """Cost per 100 per group with a percentile interval, plus the whole population.
+
+    Columns ``group, cost_per_100, low, high``; the last row is "all groups" (resampled
+    within each group, so each group keeps its size).
+    """
+    cost = row_costs(y_true, y_score, groups, costs=costs, thresholds=thresholds)
+    g = np.asarray(groups)
+    _, names = group_codes(g, cost.size)
+    out = []
+    for i, name in enumerate(names):
+        iv, _ = mean_interval(cost[g == name], n_resamples=n_resamples, level=level, seed=seed + i, scale=100.0)
+        out.append({"group": name, "cost_per_100": iv.estimate, "low": iv.low, "high": iv.high})
+    iv, _ = mean_interval(cost, strata=g, n_resamples=n_resamples, level=level, seed=seed, scale=100.0)
+    out.append({"group": "all groups", "cost_per_100": iv.estimate, "low": iv.low, "high": iv.high})
+    return pd.DataFrame(out)
+
+
+def group_gap_interval(y_true, y_score, groups, *, costs: Mapping, thresholds: Mapping, first, second,
+                       n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95, seed: int = 0) -> Interval:
+    """Interval for (cost per 100 of group `first`) minus (that of group `second`)."""
+    cost = row_costs(y_true, y_score, groups, costs=costs, thresholds=thresholds)
+    g = np.asarray(groups)
+    a_iv, a = mean_interval(cost[g == first], n_resamples=n_resamples, level=level, seed=seed, scale=100.0)
+    b_iv, b = mean_interval(cost[g == second], n_resamples=n_resamples, level=level, seed=seed + 1, scale=100.0)
+    return _percentile(a - b, a_iv.estimate - b_iv.estimate, level)
+
+
+def paired_difference_interval(cost_a, cost_b, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES,
+                               level: float = 0.95, seed: int = 0, scale: float = 1.0) -> Interval:
+    """Interval for mean(cost_a) - mean(cost_b) on the same rows (paired resampling).
+
+    Two rules or two models judged on the same test rows: resampling rows keeps each row's
+    pair together, which is what makes small differences distinguishable.
+    """
+    a = v.as_float_1d(cost_a, "cost_a")
+    b = v.as_float_1d(cost_b, "cost_b")
+    v.same_length(a, b, "cost_a", "cost_b")
+    iv, _ = mean_interval(a - b, strata=strata, n_resamples=n_resamples, level=level, seed=seed, scale=scale)
+    return iv
+
+
+def value_interval(y_true, y_prob, *, k: float, tau: float | None = None, reject_value: float = 0.0,
+                   n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95, seed: int = 0) -> Interval:
+    """Interval for the value per case at confidence threshold tau (default k / (k + 1))."""
+    from costlib.value import predictions, value_threshold
+
+    k = v.as_price(k, "k")
+    tau = value_threshold(k) if tau is None else v.as_threshold(tau, "tau")
+    correct, conf = predictions(y_true, y_prob)
+    accepted = conf >= tau
+    per_row = np.where(accepted, np.where(correct, 1.0, -k), reject_value)
+    iv, _ = mean_interval(per_row, n_resamples=n_resamples, level=level, seed=seed)
+    return iv
+
+
+def nec_interval(y_pred, delta, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95,
+                 seed: int = 0) -> Interval:
+    """Interval for NEC = sum |delta| [wrong] / sum |delta| (a ratio of sums)."""
+    pred = v.as_binary(y_pred, "y_pred")
+    d = v.as_float_1d(delta, "delta")
+    v.same_length(pred, d, "y_pred", "delta")
+    size = np.abs(d)
+    iv, _ = ratio_interval(size * (pred != (d > 0)), size, strata=strata, n_resamples=n_resamples, level=level,
+                           seed=seed)
+    return iv
+
+
+# ---------------------------------------------------------------------------------------
+# Fairness-constrained cutoffs
+
+
+def _rates(sweep: Sweep, criterion: str) -> np.ndarray:
+    n = sweep.total
+    if criterion == "demographic parity":
+        return v.safe_divide(sweep.tp + sweep.fp, n)
+    if criterion == "equal opportunity":
+        return v.safe_divide(sweep.tp, np.full(sweep.tp.shape, sweep.positives))
+    if criterion == "equal false positive rate":
+        return v.safe_divide(sweep.fp, np.full(sweep.fp.shape, sweep.negatives))
+    if criterion == "equal accuracy":
+        return v.safe_divide(sweep.tp + sweep.tn, n)
+    raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
+
+
+class _RangeArgmin:
+    """Sparse table: argmin of `cost` over any index range [lo, hi) in O(1) (ties: lowest `rank`)."""
+
+    def __init__(self, cost: np.ndarray, rank: np.ndarray):
+        self.cost = cost
+        self.rank = rank
+        m = cost.size
+        self.levels = [np.arange(m, dtype=np.int64)]
+        width = 1
+        while 2 * width <= m:
+            prev = self.levels[-1]
+            self.levels.append(self._better(prev[: m - 2 * width + 1], prev[width: m - width + 1]))
+            width *= 2
+
+    def _better(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        ca, cb = self.cost[a], self.cost[b]
+        take_b = (cb < ca) | ((cb == ca) & (self.rank[b] < self.rank[a]))
+        return np.where(take_b, b, a)
+
+    def query(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """Index of the best entry in each [lo, hi); -1 where the range is empty."""
+        length = hi - lo
+        ok = length > 0
+        level = np.zeros_like(length)
+        level[ok] = np.floor(np.log2(length[ok])).astype(np.int64)
+        out = np.full(lo.shape, -1, dtype=np.int64)
+        for lv in np.unique(level[ok]):
+            sel = ok & (level == lv)
+            table = self.levels[lv]
+            out[sel] = self._better(table[lo[sel]], table[hi[sel] - (1 << lv)])
+        return out
+
+
+@dataclass(frozen=True)
+class FairCutoffs:
+    criterion: str
+    tolerance: float
+    thresholds: dict
+    rates: dict
+    cost: float  # total cost per case on the fitting rows
+
+    def spread(self) -> float:
+        vals = [r for r in self.rates.values() if np.isfinite(r)]
+        return float(max(vals) - min(vals)) if vals else float("nan")
+
+
+def fair_thresholds(y_true, y_score, groups, *, costs: Mapping, criterion: str, tolerance: float = 0.02,
+                    sample_weight=None) -> FairCutoffs:
+    """Per-group cutoffs minimising total cost subject to every group's rate lying within
+    `tolerance` of every other's (all rates in one window [L, L + tolerance]).
+
+    Exact: the best window can start at one of the groups' achievable rates, and for each
+    candidate start every group takes its cheapest cutoff whose rate falls in the window
+    (a range-minimum query over its sweep sorted by rate). No threshold grid. Rates are
+    "demographic parity" (flagged share), "equal opportunity" (true positive rate), "equal
+    false positive rate" and "equal accuracy". Infeasible: NaN cutoffs and a warning.
+    """
+    if criterion not in FAIRNESS_CRITERIA:
+        raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
+    tol = v.as_price(tolerance, "tolerance")
+    gs = grouped_sweep(y_true, y_score, groups, sample_weight=sample_weight)
+    c_fp, c_fn = _prices(costs, gs.groups)
+    per_group = []
+    for i, name in enumerate(gs.groups):
+        sw = gs[name]
+        rate = _rates(sw, criterion)
+        cost = sw.fp * c_fp[i] + sw.fn * c_fn[i]
+        order = np.argsort(rate, kind="stable")
+        rank = np.arange(rate.size)  # sweep index: lower = larger threshold (tie preference)
+        per_group.append((sw, rate, cost, order, _RangeArgmin(cost[order], rank[order]), rate[order]))
+    starts = np.unique(np.concatenate([g[1][np.isfinite(g[1])] for g in per_group]))
+    total = np.zeros(starts.size)
+    picks = []
+    for _sw, _rate, cost, order, rmq, rate_sorted in per_group:
+        lo = np.searchsorted(rate_sorted, starts, side="left")
+        hi = np.searchsorted(rate_sorted, starts + tol * (1 + 1e-12) + 1e-15, side="right")
+        best = rmq.query(lo, hi)
+        feasible = best >= 0
+        total = np.where(feasible, total + np.where(feasible, cost[order][np.maximum(best, 0)], 0.0), np.inf)
+        picks.append(np.where(feasible, order[np.maximum(best, 0)], -1))
+    n_total = float(sum(g[0].total for g in per_group))
+    if not np.isfinite(total).any():
+        v.warn_degenerate(f"no cutoffs satisfy {criterion} within {tol:g}: the fair rule is NaN")
+        nan = {name: float("nan") for name in gs.groups}
+        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
+    j = int(np.argmin(total))
+    thresholds, rates = {}, {}
+    for (sw, rate, *_), name, pick in zip(per_group, gs.groups, picks, strict=True):
+        thresholds[name] = float(sw.thresholds[pick[j]])
+        rates[name] = float(rate[pick[j]])
+    return FairCutoffs(criterion, tol, thresholds, rates, float(total[j] / n_total) if n_total else float("nan"))
+
+
+# ---------------------------------------------------------------------------------------
+# Sensitivity to prices and net benefit
+
+
+def cost_optimal_for_ratios(sweep: Sweep, c_fp, c_fn) -> np.ndarray:
+    """Cost-optimal cutoff of one sweep for many price pairs at once (vectorised).
+
+    Minimising FP c_fp + FN c_fn is maximising TP - q (TP + FP) with q = c_fp / (c_fp +
+    c_fn), Elkan's threshold: one hull search answers every price pair.
+    """
+    c_fp = np.asarray(c_fp, dtype=np.float64)
+    c_fn = np.asarray(c_fn, dtype=np.float64)
+    q = np.divide(c_fp, c_fp + c_fn, out=np.full(np.broadcast(c_fp, c_fn).shape, np.nan), where=(c_fp + c_fn) > 0)
+    j = hull_best_index(sweep.tp + sweep.fp, sweep.tp, np.nan_to_num(q, nan=1.0))
+    return sweep.thresholds[j]
+
+
+def sensitivity_grid(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp_values, c_fn_values) -> pd.DataFrame:
+    """Which model is cheapest at every (c_fp, c_fn) of a grid, each at its cost-optimal cutoff
+    fitted on train and judged on test, against flagging nobody.
+
+    Long format ``c_fp, c_fn, option, cost_per_case`` plus a ``best`` column naming the
+    cheapest option at that point ("flag nobody" wins ties: it needs no model).
+    """
+    fp_grid, fn_grid = np.meshgrid(np.asarray(c_fp_values, float), np.asarray(c_fn_values, float), indexing="ij")
+    a, b = fp_grid.ravel(), fn_grid.ravel()
+    frames = []
+    any_test = next(iter(test_sweeps.values()))
+    nobody = any_test.positives * b / any_test.total
+    frames.append(pd.DataFrame({"c_fp": a, "c_fn": b, "option": "flag nobody", "cost_per_case": nobody}))
+    for name, train in train_sweeps.items():
+        test = test_sweeps[name]
+        cut = cost_optimal_for_ratios(train, a, b)
+        j = test.index_at(cut)
+        cost = (test.fp[j] * a + test.fn[j] * b) / test.total
+        frames.append(pd.DataFrame({"c_fp": a, "c_fn": b, "option": name, "cost_per_case": cost}))
+    long = pd.concat(frames, ignore_index=True)
+    best = (long.sort_values(["c_fp", "c_fn", "cost_per_case"], kind="stable")
+            .drop_duplicates(["c_fp", "c_fn"]).set_index(["c_fp", "c_fn"])["option"])
+    return long.join(best.rename("best"), on=["c_fp", "c_fn"])
+
+
+def ratio_range(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp: float, c_fn: float,
+                ratios=None) -> tuple[str, float, float]:
+    """(leader, low, high): the best option at these prices and the range of c_fn : c_fp
+    ratios (on a fine log grid from 1:1000 to 1000:1) over which it stays best."""
+    if ratios is None:
+        ratios = np.geomspace(1e-3, 1e3, 4001)
+    r0 = c_fn / c_fp if c_fp > 0 else np.inf
+    ratios = np.union1d(ratios, [r0] if np.isfinite(r0) else [])
+    grid = sensitivity_grid(train_sweeps, test_sweeps, c_fp_values=[1.0], c_fn_values=ratios)
+    leaders = grid.drop_duplicates(["c_fn"]).set_index("c_fn")["best"].reindex(ratios)
+    if not np.isfinite(r0):
+        return str(leaders.iloc[-1]), float(ratios[-1]), float("inf")
+    i0 = int(np.searchsorted(ratios, r0))
+    leader = leaders.iloc[i0]
+    same = (leaders == leader).to_numpy()
+    lo = i0
+    while lo > 0 and same[lo - 1]:
+        lo -= 1
+    hi = i0
+    while hi < len(same) - 1 and same[hi + 1]:
+        hi += 1
+    return str(leader), float(ratios[lo]), float(ratios[hi])
+
+
+def net_benefit(sweep: Sweep, thresholds) -> np.ndarray:
+    """Decision-curve net benefit TP/n - FP/n * t/(1 - t) when flagging iff p >= t."""
+    t = np.asarray(thresholds, dtype=np.float64)
+    j = sweep.index_at(t)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        odds = t / (1.0 - t)
+    return (sweep.tp[j] - sweep.fp[j] * odds) / sweep.total
+
+
+def net_benefit_curves(sweeps: Mapping, thresholds) -> pd.DataFrame:
+    """Long format ``threshold, option, net_benefit`` with "flag everybody" and "flag nobody"."""
+    t = np.asarray(thresholds, dtype=np.float64)
+    any_sweep = next(iter(sweeps.values()))
+    prev = any_sweep.positives / any_sweep.total
+    frames = [pd.DataFrame({"threshold": t, "option": name, "net_benefit": net_benefit(s, t)})
+              for name, s in sweeps.items()]
+    frames.append(pd.DataFrame({"threshold": t, "option": "flag everybody",
+                                "net_benefit": prev - (1 - prev) * t / (1 - t)}))
+    frames.append(pd.DataFrame({"threshold": t, "option": "flag nobody", "net_benefit": 0.0}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def group_costs_with_intervals(y_true, y_score, groups, *, costs: Mapping, cutoffs: Mapping[str, Mapping],
+                               n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95,
+                               seed: int = 0) -> pd.DataFrame:
+    """For each rule in `cutoffs` ({rule: {group: cutoff}}): cost per 100 per group and for all
+    groups with intervals, and the paired difference against "flag nobody" on the same rows."""
+    nobody = {g: np.inf for g in next(iter(cutoffs.values()))}
+    base = row_costs(y_true, y_score, groups, costs=costs, thresholds=nobody)
+    frames = []
+    for rule, cut in cutoffs.items():
+        if any(not np.isfinite(float(c)) and float(c) != np.inf for c in cut.values()):
+            continue
+        table = group_cost_intervals(y_true, y_score, groups, costs=costs, thresholds=cut,
+                                     n_resamples=n_resamples, level=level, seed=seed)
+        diff = paired_difference_interval(row_costs(y_true, y_score, groups, costs=costs, thresholds=cut), base,
+                                          strata=groups, n_resamples=n_resamples, level=level, seed=seed,
+                                          scale=100.0)
+        table.insert(0, "rule", rule)
+        table["vs_nobody"] = np.nan
+        table["vs_nobody_low"] = np.nan
+        table["vs_nobody_high"] = np.nan
+        last = table.index[-1]
+        table.loc[last, ["vs_nobody", "vs_nobody_low", "vs_nobody_high"]] = [diff.estimate, diff.low, diff.high]
+        frames.append(table)
+    return pd.concat(frames, ignore_index=True)
+
+
+__all__ = [
+    "FAIRNESS_CRITERIA",
+    "FairCutoffs",
+    "Interval",
+    "cost_optimal_for_ratios",
+    "fair_thresholds",
+    "group_cost_intervals",
+    "group_costs",
+    "group_costs_with_intervals",
+    "group_gap_interval",
+    "mean_interval",
+    "nec_interval",
+    "net_benefit",
+    "net_benefit_curves",
+    "paired_difference_interval",
+    "ratio_interval",
+    "ratio_range",
+    "row_costs",
+    "sensitivity_grid",
+    "value_interval",
+]
