@@ -275,3 +275,11 @@ def rules_table(train, test, *, costs, extra_cutoffs: Mapping | None = None,
         table.insert(0, "rule", rule)
         frames.append(table[RULES_TABLE_COLUMNS])
     return pd.concat(frames, ignore_index=True)
+
+
+def price_of_fairness(table: pd.DataFrame, *, reference: str = "cost-optimal") -> pd.Series:
+    """Per row of a rules table: its rule's all-groups cost per 100 minus the reference
+    rule's (the extra cost per 100 cases of a constrained rule over the unconstrained one)."""
+    totals = table[table["group"] == ALL_GROUPS].set_index("rule")["cost_per_100"]
+    ref = totals.get(reference, np.nan)
+    return table["rule"].map(totals) - ref

@@ -215,3 +215,20 @@ def reliability_figure(curves: list[tuple[str, np.ndarray, np.ndarray, np.ndarra
     fig.update_xaxes(range=[0, 1])
     fig.update_yaxes(range=[0, 1])
     return _layout(fig, title, "mean predicted probability", "observed share positive")
+
+
+def rule_bars_figure(table: pd.DataFrame, *, unit: str = "",
+                     title: str = "Cost per 100 cases by rule and group, with 95% intervals") -> go.Figure:
+    """Grouped bars of ``cost_per_100`` per ``rule`` (x) and ``group`` (colour), error bars
+    from ``low`` and ``high`` when present."""
+    fig = go.Figure()
+    for i, (group, part) in enumerate(table.groupby("group", sort=False)):
+        err = None
+        if {"low", "high"} <= set(part.columns):
+            err = {"type": "data", "symmetric": False, "array": (part["high"] - part["cost_per_100"]).tolist(),
+                   "arrayminus": (part["cost_per_100"] - part["low"]).tolist()}
+        fig.add_trace(go.Bar(x=part["rule"], y=part["cost_per_100"], name=str(group), error_y=err,
+                             marker_color=_color(i)))
+    fig.update_layout(barmode="group")
+    ylabel = f"cost per 100 cases ({unit})" if unit else "cost per 100 cases"
+    return _layout(fig, title, "rule", ylabel)
