@@ -90,3 +90,21 @@ def cutoff(threshold: float) -> str:
     if threshold == math.inf:
         return "flag nobody"
     return f"{threshold:.4g}"
+
+
+_MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:=&")
+
+
+def md_escape(text: str) -> str:
+    """Text shown literally by a Markdown renderer (Streamlit's included).
+
+    Every Markdown, HTML, LaTeX ($...$), emoji-shortcode (:name:) and colour-directive
+    character is backslash-escaped, so a user's column name, group, file name or unit is
+    shown as typed and never renders as a link, an image, math or HTML.
+    """
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text))
+
+
+def plain(text: str) -> str:
+    """User text for Plotly titles, legends and hovers (which read a few HTML tags)."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -23,6 +23,7 @@ from costlib import loading
 from costlib.dataset import ColumnMapping, Dataset
 from costlib.errors import DataError
 from costlib.samples_registry import SAMPLES, sample_bytes
+from costlib.words import md_escape
 
 UPLOAD = "upload"
 DEFAULT_SAMPLE = "compas"
@@ -41,8 +42,7 @@ def read_table_cached(_data: bytes, digest: str, filename: str) -> pd.DataFrame:
 
 
 @st.cache_data(max_entries=8, ttl=3600, show_spinner="Checking the columns…")
-def build_dataset_cached(_df: pd.DataFrame, digest: str, name: str, mapping: ColumnMapping,
-                         options: tuple) -> Dataset:
+def build_dataset_cached(_df: pd.DataFrame, digest: str, name: str, mapping: ColumnMapping, options: tuple) -> Dataset:
     return loading.prepare(_df, mapping, name=name, fingerprint=digest, **dict(options))
 
 
@@ -87,29 +87,41 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
         wanted = st.query_params.get("data")
         st.session_state["data_choice"] = wanted if wanted in options else DEFAULT_SAMPLE
     st.session_state["_data_widget"] = st.session_state["data_choice"]
-    choice = st.sidebar.selectbox("Data", options, key="_data_widget", format_func=data_choice_label,
-                                  on_change=_remember_data_choice,
-                                  help="A built-in sample, or the file you uploaded on the Data page.")
+    choice = st.sidebar.selectbox(
+        "Data",
+        options,
+        key="_data_widget",
+        format_func=data_choice_label,
+        on_change=_remember_data_choice,
+        help="A built-in sample, or the file you uploaded on the Data page.",
+    )
     st.query_params["data"] = choice
     if choice == UPLOAD:
         ds = st.session_state.get("upload_dataset")
         if ds is not None:
-            st.sidebar.caption(f"Your file: {ds.name} ({ds.n_rows:,} rows)")
+            st.sidebar.caption(md_escape(f"Your file: {ds.name} ({ds.n_rows:,} rows)"))
         else:
-            st.info("Choose a sample in the sidebar or upload a file on the Data page first. "
-                    "(Uploaded data is never part of a shared link: it stays in your session.)")
+            st.info(
+                "Choose a sample in the sidebar or upload a file on the Data page first. "
+                "(Uploaded data is never part of a shared link: it stays in your session.)"
+            )
             st.page_link(DATA_PAGE, label="Go to the Data page", icon="📂")
             return None
     else:
         ds = load_sample(choice)
         st.sidebar.caption(SAMPLES[choice].description)
     if needs and not has_role(ds, needs):
-        hint = {"binary": "a binary label and at least one score column",
-                "multiclass": "multiclass probability columns",
-                "delta": "an instance cost (delta, votes, rating or a measurement)"}[needs]
+        hint = {
+            "binary": "a binary label and at least one score column",
+            "multiclass": "multiclass probability columns",
+            "delta": "an instance cost (delta, votes, rating or a measurement)",
+        }[needs]
         sample = {"binary": "screening", "multiclass": "tickets", "delta": "offensive"}[needs]
-        st.info(f"“{ds.name}” has no {hint}, which this page needs. Try the sample "
-                f"“{SAMPLES[sample].title}” in the sidebar, or map such columns on the Data page.")
+        say(
+            "info",
+            f"“{ds.name}” has no {hint}, which this page needs. Try the sample "
+            f"“{SAMPLES[sample].title}” in the sidebar, or map such columns on the Data page.",
+        )
         return None
     return ds
 
@@ -169,10 +181,14 @@ def rows(ds: Dataset, purpose: str) -> np.ndarray:
 
 def split_note(ds: Dataset) -> str:
     if ds.has_role("train") and ds.has_role("test"):
-        return (f"Cutoffs are fitted on the {int(ds.rows('train').sum()):,} train rows and judged on the "
-                f"{int(ds.rows('test').sum()):,} test rows.")
-    return ("This data has no train/test split, so cutoffs are fitted and judged on the same rows, "
-            "which flatters the cost-optimal rule. Map a split column on the Data page to avoid that.")
+        return (
+            f"Cutoffs are fitted on the {int(ds.rows('train').sum()):,} train rows and judged on the "
+            f"{int(ds.rows('test').sum()):,} test rows."
+        )
+    return (
+        "This data has no train/test split, so cutoffs are fitted and judged on the same rows, "
+        "which flatters the cost-optimal rule. Map a split column on the Data page to avoid that."
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -182,10 +198,23 @@ def split_note(ds: Dataset) -> str:
 def unit_and_volume(page: str) -> tuple[str, float]:
     """The money unit ("$", "minutes") and monthly volume, mirrored in the URL."""
     with st.sidebar:
-        unit = st.text_input("Unit of your prices", value="$", key="unit", bind="query-params", max_chars=12,
-                             help="What one price unit is: $, €, minutes, hours…")
-        volume = st.number_input("Cases per month", min_value=0, value=10_000, step=1_000, key="volume",
-                                 bind="query-params", help="Used to show cost and value per month.")
+        unit = st.text_input(
+            "Unit of your prices",
+            value="$",
+            key="unit",
+            bind="query-params",
+            max_chars=12,
+            help="What one price unit is: $, €, minutes, hours…",
+        )
+        volume = st.number_input(
+            "Cases per month",
+            min_value=0,
+            value=10_000,
+            step=1_000,
+            key="volume",
+            bind="query-params",
+            help="Used to show cost and value per month.",
+        )
     return unit.strip(), float(volume)
 
 
@@ -199,12 +228,32 @@ def model_picker(ds: Dataset, label: str = "Model (score column)", key: str = "m
 def show_table(df: pd.DataFrame, name: str, *, key: str, column_config: dict | None = None) -> None:
     """A table with a CSV download (user text neutralised against formula injection)."""
     st.dataframe(df, hide_index=True, column_config=column_config, width="stretch")
-    st.download_button("Download this table (CSV)", data=loading.safe_csv(df), file_name=f"{name}.csv",
-                       mime="text/csv", key=f"dl_{key}", on_click="ignore")
+    st.download_button(
+        "Download this table (CSV)",
+        data=loading.safe_csv(df),
+        file_name=f"{name}.csv",
+        mime="text/csv",
+        key=f"dl_{key}",
+        on_click="ignore",
+    )
+
+
+def say(kind: str, text: str, *, bold: bool = False, where=None, **kwargs) -> None:
+    """Show a sentence that may hold user text (names, units): escaped, never rendered.
+
+    `kind` is the Streamlit call: "markdown", "caption", "success", "info", "warning", "error".
+    """
+    body = md_escape(text)
+    getattr(where or st, kind)(f"**{body}**" if bold else body, **kwargs)
+
+
+def label(text: str) -> str:
+    """A widget label that contains user text (a unit, a group name)."""
+    return md_escape(text)
 
 
 def show_error(err: DataError) -> None:
-    st.error(err.message, icon="⚠️")
+    say("error", err.message, icon="⚠️")
 
 
 def page_header(title: str, what: str) -> None:

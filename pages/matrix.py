@@ -6,12 +6,14 @@ import streamlit as st
 
 from costlib import figures, words
 from costlib.multiclass import confusion, decision_cost, expected_cost_matrix, min_cost_decisions
-from pages._common import current_dataset, memo, page_header, rows, show_table, unit_and_volume
+from pages._common import current_dataset, label, memo, page_header, rows, say, show_table, unit_and_volume
 
-page_header("Cost matrix",
-            "C[i, j] is the price of deciding j when the truth is i. The cheapest decision for a case is the "
-            "one with the lowest expected price under the model's probabilities, which is often not the most "
-            "probable class; with an abstain price the system answers only when an answer is cheaper.")
+page_header(
+    "Cost matrix",
+    "C[i, j] is the price of deciding j when the truth is i. The cheapest decision for a case is the "
+    "one with the lowest expected price under the model's probabilities, which is often not the most "
+    "probable class; with an abstain price the system answers only when an answer is cheaper.",
+)
 ds = current_dataset(needs="multiclass")
 if ds is None:
     st.stop()
@@ -52,26 +54,39 @@ if st.session_state.get("matrix_start_key") != start_key:
     st.session_state.pop("cost_matrix", None)
 start = st.session_state["matrix_start"]
 st.subheader("Prices")
-st.caption(f"Rows: the true class. Columns: the decision. Prices in {unit or 'your unit'}; the diagonal is "
-           "usually 0. Edit a cell to reprice.")
+say(
+    "caption",
+    f"Rows: the true class. Columns: the decision. Prices in {unit or 'your unit'}; the diagonal is "
+    "usually 0. Edit a cell to reprice.",
+)
 edited = st.data_editor(
     pd.DataFrame(start, index=[f"truth: {n}" for n in names], columns=[f"decide {n}" for n in names]),
-    key="cost_matrix", width="stretch",
-    column_config={f"decide {n}": st.column_config.NumberColumn(min_value=0.0, step=0.5, format="%.2f")
-                   for n in names},
+    key="cost_matrix",
+    width="stretch",
+    column_config={f"decide {n}": st.column_config.NumberColumn(min_value=0.0, step=0.5, format="%.2f") for n in names},
 )
 c_mat = edited.to_numpy(dtype=float)
 if not np.isfinite(c_mat).all() or (c_mat < 0).any():
-    st.error("Every price must be a number of 0 or more; empty or negative cells are not allowed. "
-             "The last valid matrix is used until this is fixed.")
+    st.error(
+        "Every price must be a number of 0 or more; empty or negative cells are not allowed. "
+        "The last valid matrix is used until this is fixed."
+    )
     c_mat = start
 st.query_params["C"] = ";".join(",".join(f"{x:g}" for x in r) for r in c_mat)
 
-use_abstain = st.toggle("Allow abstaining (hand the case to a person)", value=True, key="abstain_on",
-                        bind="query-params")
-h = st.number_input(f"Price of abstaining ({unit or 'units'})", min_value=0.0, value=1.0, step=0.1,
-                    key="abstain", bind="query-params", disabled=not use_abstain,
-                    help="Answer only when the cheapest answer's expected price is strictly below this.")
+use_abstain = st.toggle(
+    "Allow abstaining (hand the case to a person)", value=True, key="abstain_on", bind="query-params"
+)
+h = st.number_input(
+    label(f"Price of abstaining ({unit or 'units'})"),
+    min_value=0.0,
+    value=1.0,
+    step=0.1,
+    key="abstain",
+    bind="query-params",
+    disabled=not use_abstain,
+    help="Answer only when the cheapest answer's expected price is strictly below this.",
+)
 
 judge = rows(ds, "judge")
 y = ds.y_class[judge]
@@ -84,38 +99,59 @@ if use_abstain:
 summary = []
 for name, d in policies.items():
     answered = d >= 0
-    summary.append({
-        "policy": name,
-        "expected cost per case": decision_cost(y, d, c_mat, abstain_cost=h if use_abstain else None),
-        "abstention rate": float(np.mean(~answered)),
-        "accuracy of answers": float(np.mean(d[answered] == y[answered])) if answered.any() else np.nan,
-        "differs from argmax": float(np.mean(d != argmax)),
-    })
+    summary.append(
+        {
+            "policy": name,
+            "expected cost per case": decision_cost(y, d, c_mat, abstain_cost=h if use_abstain else None),
+            "abstention rate": float(np.mean(~answered)),
+            "accuracy of answers": float(np.mean(d[answered] == y[answered])) if answered.any() else np.nan,
+            "differs from argmax": float(np.mean(d != argmax)),
+        }
+    )
 summary = pd.DataFrame(summary)
 best = summary.loc[summary["expected cost per case"].idxmin()]
 base = summary.iloc[0]["expected cost per case"]
 saving = base - best["expected cost per case"]
 if saving > 1e-12:
-    st.success(f"At these prices “{best['policy']}” costs {words.money(best['expected cost per case'], unit)} per "
-               f"case, {words.money(saving, unit)} less than answering the most probable class"
-               f"{words.per_month(saving, volume, unit)}.")
+    say(
+        "success",
+        f"At these prices “{best['policy']}” costs {words.money(best['expected cost per case'], unit)} per "
+        f"case, {words.money(saving, unit)} less than answering the most probable class"
+        f"{words.per_month(saving, volume, unit)}.",
+    )
 else:
-    st.info(f"At these prices answering the most probable class is already the cheapest policy "
-            f"({words.money(base, unit)} per case).")
-show_table(summary, "policies", key="policies",
-           column_config={"abstention rate": st.column_config.NumberColumn(format="percent"),
-                          "differs from argmax": st.column_config.NumberColumn(format="percent"),
-                          "accuracy of answers": st.column_config.NumberColumn(format="percent")})
+    say(
+        "info",
+        f"At these prices answering the most probable class is already the cheapest policy "
+        f"({words.money(base, unit)} per case).",
+    )
+show_table(
+    summary,
+    "policies",
+    key="policies",
+    column_config={
+        "abstention rate": st.column_config.NumberColumn(format="percent"),
+        "differs from argmax": st.column_config.NumberColumn(format="percent"),
+        "accuracy of answers": st.column_config.NumberColumn(format="percent"),
+    },
+)
 
 shown = st.radio("Heatmaps for", list(policies), horizontal=True, key="heat_policy")
 conf = confusion(y, policies[shown], k)
 n = len(y)
 cols = st.columns(2)
-cols[0].plotly_chart(figures.heatmap_figure(conf, names, title=f"Confusion ({shown})", colorbar="cases"),
-                     key="confusion_chart")
-cols[1].plotly_chart(figures.heatmap_figure(conf * c_mat / max(n, 1), names,
-                                            title="Cost contribution per case (N·C / n)", colorbar=unit or "cost"),
-                     key="contribution_chart")
-st.caption(f"Expected cost per case from this confusion matrix: "
-           f"{expected_cost_matrix(conf, c_mat) if conf.sum() else float('nan'):.4f} over the answered cases; "
-           f"{(policies[shown] < 0).sum():,} abstentions are priced separately at {h:g}.")
+cols[0].plotly_chart(
+    figures.heatmap_figure(conf, names, title=f"Confusion ({words.plain(shown)})", colorbar="cases"),
+    key="confusion_chart",
+)
+cols[1].plotly_chart(
+    figures.heatmap_figure(
+        conf * c_mat / max(n, 1), names, title="Cost contribution per case (N·C / n)", colorbar=unit or "cost"
+    ),
+    key="contribution_chart",
+)
+st.caption(
+    f"Expected cost per case from this confusion matrix: "
+    f"{expected_cost_matrix(conf, c_mat) if conf.sum() else float('nan'):.4f} over the answered cases; "
+    f"{(policies[shown] < 0).sum():,} abstentions are priced separately at {h:g}."
+)

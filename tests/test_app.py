@@ -62,7 +62,12 @@ def assert_no_exception(at: AppTest) -> None:
 def texts(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [x.value for x in at.success] + [x.value for x in at.error]
     parts += [x.value for x in at.info] + [x.value for x in at.warning] + [x.value for x in at.caption]
-    return "\n".join(parts)
+    return unescape("\n".join(parts))
+
+
+def unescape(markdown: str) -> str:
+    """What a reader sees of Markdown source whose user text was backslash-escaped."""
+    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def charts(at: AppTest) -> list[dict]:
@@ -311,7 +316,7 @@ def test_broken_upload_is_a_sentence_and_the_previous_data_stays():
     submit = [b for b in at.button if b.label == "Use these columns"][0]
     submit.click().run()
     assert_no_exception(at)
-    msg = "\n".join(e.value for e in at.error)
+    msg = unescape("\n".join(e.value for e in at.error))
     assert "broken.csv" in msg and '"score"' in msg
     assert re.search(r"rows? 2", msg)
     assert "Traceback" not in texts(at)
@@ -345,3 +350,38 @@ def test_costs_page_fairness_rows_intervals_and_price_of_fairness():
     at.toggle(key="fair").set_value(False).run()
     table = [t.value for t in at.dataframe if "price_of_fairness_per_100" in t.value.columns][0]
     assert not table["rule"].str.startswith("fair").any()
+
+
+HOSTILE = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "![x](http://example.invalid/x.png)",
+           "$x^2$", ":red[boom]"]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_hostile_names_are_escaped_everywhere_they_are_shown(hostile):
+    rng = np.random.default_rng(5)
+    n = 200
+    p = rng.random(n).round(3)
+    frame = pd.DataFrame({"label": (rng.random(n) < p).astype(int), hostile: p,
+                          "grp": rng.choice([hostile, "plain"], n), "split": rng.choice(["train", "test"], n)})
+    at = open_app("compas", "pages/data.py")
+    at.file_uploader(key="uploader").upload(f"{hostile}.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    at.multiselect(key="map_scores").set_value([hostile])
+    at.selectbox(key="map_group").set_value("grp")
+    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    assert_no_exception(at)
+    for page in PAGES[1:3]:
+        at.switch_page(page).run()
+        assert_no_exception(at)
+        shown = [m.value for m in at.markdown] + [x.value for x in at.caption] + [x.value for x in at.success]
+        shown += [x.value for x in at.error] + [x.value for x in at.info] + [w.label for w in at.number_input]
+        for source in shown:
+            # every markup character of the user's text reaches the renderer escaped
+            assert hostile not in source
+        assert any(unescape(s).find(hostile) >= 0 for s in shown) or page == "pages/value.py"
+        for chart in charts(at):
+            assert "<script" not in json.dumps(chart["layout"].get("title", ""))
+
+
+def test_md_escape_round_trips_through_unescape():
+    for text in HOSTILE + ["a_b*c", "plain words 3.5", "\\\\"]:
+        assert unescape(words.md_escape(text)) == text
