@@ -72,6 +72,17 @@ def choose_data(key: str) -> None:
     st.session_state["data_choice"] = key
 
 
+def replace_upload(ds: Dataset) -> None:
+    """Make `ds` this session's uploaded data and forget what was memoised for the old one."""
+    old = st.session_state.get("upload_dataset")
+    st.session_state["upload_dataset"] = ds
+    if old is not None and old.fingerprint != ds.fingerprint:
+        store = st.session_state.get("_memo", {})
+        for key in [k for k in store if k[1][0] == old.fingerprint]:
+            del store[key]
+    choose_data(UPLOAD)
+
+
 def current_dataset(*, needs: str | None = None) -> Dataset | None:
     """The dataset chosen in the sidebar (mirrored in the URL as ?data=...).
 

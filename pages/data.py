@@ -11,13 +11,13 @@ from costlib.dataset import ColumnMapping
 from costlib.errors import DataError
 from costlib.samples_registry import SAMPLES
 from pages._common import (
-    UPLOAD,
     build_dataset_cached,
     choose_data,
     current_dataset,
     label,
     page_header,
     read_table_cached,
+    replace_upload,
     say,
     show_error,
 )
@@ -233,8 +233,7 @@ if upload is not None:
                     )
                 st.rerun()
             else:
-                st.session_state["upload_dataset"] = ds
-                choose_data(UPLOAD)
+                replace_upload(ds)
                 st.session_state.pop("_fixes", None)
                 st.session_state.pop("_load_error", None)
                 say("success", f"Loaded “{upload.name}”. The other pages now use it.")

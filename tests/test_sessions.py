@@ -1,0 +1,72 @@
+"""Many users: sessions never see each other's data, and a session's memory stays bounded."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from streamlit import config
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+
+
+def upload(at: AppTest, name: str, frame: pd.DataFrame) -> None:
+    at.file_uploader(key="uploader").upload(name, frame.to_csv(index=False).encode(), "text/csv").run()
+    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    assert not at.exception, [e.message for e in at.exception]
+
+
+def frame(seed: int, n: int = 300, same_name_for_everyone: str = "score") -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    p = rng.random(n).round(4)
+    return pd.DataFrame({"label": (rng.random(n) < p).astype(int), same_name_for_everyone: p})
+
+
+def shown_rows(at: AppTest) -> int:
+    for m in at.metric:
+        if m.label == "Rows":
+            return int(m.value.replace(",", ""))
+    raise AssertionError("no Rows metric")
+
+
+def test_two_sessions_uploading_same_named_files_each_see_only_their_own():
+    config.set_option("client.showErrorDetails", "full")
+    a = AppTest.from_file(APP, default_timeout=60)
+    b = AppTest.from_file(APP, default_timeout=60)
+    a.run()
+    b.run()
+    # same file name, different content and size: a cache keyed by name would leak one into the other
+    upload(a, "predictions.csv", frame(1, n=300))
+    upload(b, "predictions.csv", frame(2, n=500))
+    a.run()
+    assert shown_rows(a) == 300
+    assert shown_rows(b) == 500
+    assert a.session_state["upload_dataset"].fingerprint != b.session_state["upload_dataset"].fingerprint
+    # a third session that uploads nothing has no uploaded data at all
+    c = AppTest.from_file(APP, default_timeout=60)
+    c.query_params["data"] = "upload"
+    c.run()
+    assert "upload_dataset" not in c.session_state
+    assert any("upload a file on the Data page first" in i.value for i in c.info)
+
+
+def test_replacing_uploads_keeps_memory_bounded():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    for i in range(10):
+        upload(at, f"file{i}.csv", frame(10 + i, n=200 + i))
+        at.switch_page("pages/costs.py").run()
+        at.switch_page("pages/value.py").run()
+        at.switch_page("pages/data.py").run()
+    from pages._common import MEMO_SIZE
+
+    assert len(at.session_state["_memo"]) <= MEMO_SIZE
+    assert len(at.session_state["_digests"]) == 1  # only the current upload's digest is kept
+    # memoised results belong to the current upload or the samples, never to replaced files
+    current = at.session_state["upload_dataset"].fingerprint
+    samples = {ds.fingerprint for ds in at.session_state["_samples"].values()}
+    for key in at.session_state["_memo"]:
+        assert key[1][0] in samples | {current}
+    assert shown_rows(at) == 209
+    assert re.search(r"file9\\?\.csv", " ".join(c.value for c in at.sidebar.caption))
