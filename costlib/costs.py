@@ -261,15 +261,16 @@ def rules_table(train, test, *, costs, extra_cutoffs: Mapping | None = None,
     for rule, cut in cutoffs.items():
         table = group_costs(y_te, s_te, g_te, costs=costs, thresholds=cut, sample_weight=sample_weight_test)
         total_n = table["n"].sum()
+        # a group without a cutoff (NaN) makes the population's total unknown, not smaller
         total = pd.DataFrame({
             "group": [ALL_GROUPS],
             "n": [total_n],
             "threshold": [table["threshold"].iloc[0] if table["threshold"].nunique(dropna=False) == 1 else np.nan],
-            "flagged_rate": [v.safe_divide((table["flagged_rate"] * table["n"]).sum(min_count=1), total_n)],
-            "fp": [table["fp"].sum(min_count=1)],
-            "fn": [table["fn"].sum(min_count=1)],
+            "flagged_rate": [v.safe_divide((table["flagged_rate"] * table["n"]).sum(skipna=False), total_n)],
+            "fp": [table["fp"].sum(skipna=False)],
+            "fn": [table["fn"].sum(skipna=False)],
             "cost_per_100": [100 * v.safe_divide(
-                (table["fp"] * c_fp + table["fn"] * c_fn).sum(min_count=1), total_n)],
+                (table["fp"] * c_fp + table["fn"] * c_fn).sum(skipna=False), total_n)],
         })
         table = pd.concat([table, total], ignore_index=True)
         table.insert(0, "rule", rule)
