@@ -279,8 +279,7 @@ def rules_table(train, test, *, costs, extra_cutoffs: Mapping | None = None,
 
 
 def price_of_fairness(table: pd.DataFrame, *, reference: str = "cost-optimal") -> pd.Series:
-    """Per row of a rules table: its rule's all-groups cost per 100 minus the reference
-    rule's (the extra cost per 100 cases of a constrained rule over the unconstrained one)."""
-    totals = table[table["group"] == ALL_GROUPS].set_index("rule")["cost_per_100"]
-    ref = totals.get(reference, np.nan)
-    return table["rule"].map(totals) - ref
+    """Per row of a rules table: its cost per 100 minus the reference rule's in the same group
+    (on the "all groups" row, the extra cost per 100 cases of the whole population)."""
+    base = table[table["rule"] == reference].set_index("group")["cost_per_100"]
+    return pd.Series(table["cost_per_100"].to_numpy() - base.reindex(table["group"]).to_numpy(), index=table.index)

@@ -38,6 +38,7 @@ from costlib.costs import (
     cost_optimal_thresholds,
     elkan_threshold,
     group_cost_curves,
+    price_of_fairness,
     rule_cutoffs,
     rules_table,
 )
@@ -266,8 +267,7 @@ def build_audit(y_train, s_train, g_train, y_test, s_test, g_test, *, costs: Map
         undecided = (table["group"] == ALL_GROUPS) & (table["rule"] != NOBODY) & (
             table["vs_nobody_low"] <= 0) & (table["vs_nobody_high"] >= 0)
         table.loc[undecided, "vs_nobody_note"] = NOT_DISTINGUISHABLE
-        base = table[table["rule"] == COST_OPTIMAL].set_index("group")["cost_per_100"]
-        table["price_of_fairness_per_100"] = table["cost_per_100"].to_numpy() - base.reindex(table["group"]).to_numpy()
+        table["price_of_fairness_per_100"] = price_of_fairness(table, reference=COST_OPTIMAL)
 
         fairness, summary = _fairness_tables(train, test, costs, cutoffs, fair_fits, table, tol)
 

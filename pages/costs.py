@@ -5,9 +5,10 @@ import pandas as pd
 import streamlit as st
 
 import costlib
-from costlib import figures, words
-from costlib.audit import FAIRNESS_CRITERIA, fair_thresholds, group_costs_with_intervals
-from costlib.costs import ALL_GROUPS, group_cost_curves, price_of_fairness, rules_table
+from costlib import words
+from costlib.audit import FAIRNESS_CRITERIA
+from costlib.costs import ALL_GROUPS
+from costlib.report import audit_html, build_audit, policy_json, sensitivity_sentence
 from pages._common import (
     current_dataset,
     groups_of,
@@ -36,6 +37,10 @@ model = model_picker(ds)
 groups = groups_of(ds)
 names = [str(g) for g in pd.unique(groups)]
 names.sort()
+
+def rule_has_cutoffs(audit, rule: str) -> bool:
+    return all(np.isfinite(t) or t == np.inf for t in audit.cutoffs[rule].values())
+
 
 st.subheader("Your prices")
 c1, c2, c3 = st.columns([1, 1, 2])
@@ -85,131 +90,85 @@ say("caption", f"{ratio}. Formula thresholds assume calibrated probabilities; th
 
 fit, judge = rows(ds, "fit"), rows(ds, "judge")
 scores = ds.scores[model]
-train = (ds.y[fit], scores[fit], groups[fit])
-test = (ds.y[judge], scores[judge], groups[judge])
 price_key = tuple(sorted(costs.items()))
 
 with st.expander("Fairness constraints and intervals", expanded=True):
     f1, f2, f3 = st.columns([1, 1, 2])
-    fair_on = f1.toggle(
-        "Add fairness-constrained cutoffs",
-        value=len(names) > 1,
-        key="fair",
-        bind="query-params",
-        disabled=len(names) < 2,
-    )
-    tol = f2.number_input(
-        "Tolerance (largest gap in the rate)",
-        min_value=0.0,
-        max_value=0.5,
-        value=0.05,
-        step=0.01,
-        key="fair_tol",
-        bind="query-params",
-    )
-    criteria = f3.multiselect(
-        "Criteria",
-        list(FAIRNESS_CRITERIA),
-        default=list(FAIRNESS_CRITERIA),
-        key="fair_criteria",
-        bind="query-params",
-        format_func=lambda c: f"{c} (equal {FAIRNESS_CRITERIA[c]})",
-    )
-    i1, i2 = st.columns([1, 3])
-    show_iv = i1.toggle(
-        "95% intervals",
-        value=True,
-        key="intervals",
-        bind="query-params",
-        help="Bootstrap percentile intervals on the test rows, resampled within each group.",
-    )
-    resamples = i2.select_slider(
-        "Bootstrap resamples", options=[200, 500, 1000, 2000, 5000], value=1000, key="resamples", bind="query-params"
-    )
-extra = {}
-if fair_on and len(names) > 1:
-    for crit in criteria:
-        fc = memo(
-            "fair",
-            ds,
-            (model, price_key, crit, tol),
-            lambda crit=crit: fair_thresholds(*train, costs=costs, criterion=crit, tolerance=tol),
-        )
-        extra[f"fair: {crit}"] = fc.thresholds
-table = memo(
-    "rules_table",
-    ds,
-    (model, price_key, tuple(sorted(extra))),
-    lambda: rules_table(train, test, costs=costs, extra_cutoffs=extra),
-)
-table["price_of_fairness_per_100"] = price_of_fairness(table)
-test_sweep = memo("grouped_sweep_test", ds, (model,), lambda: costlib.grouped_sweep(*test))
+    fair_on = f1.toggle("Add fairness-constrained cutoffs", value=len(names) > 1, key="fair", bind="query-params",
+                        disabled=len(names) < 2)
+    tol = f2.number_input("Tolerance (largest gap in the rate)", min_value=0.0, max_value=0.5, value=0.05,
+                          step=0.01, key="fair_tol", bind="query-params")
+    criteria = f3.multiselect("Criteria", list(FAIRNESS_CRITERIA), default=list(FAIRNESS_CRITERIA),
+                              key="fair_criteria", bind="query-params",
+                              format_func=lambda c: f"{c} (equal {FAIRNESS_CRITERIA[c]})")
+    resamples = st.select_slider("Bootstrap resamples for the 95% intervals (test rows, resampled within each group)",
+                                 options=[200, 500, 1000, 2000, 5000], value=1000, key="resamples",
+                                 bind="query-params")
+criteria = tuple(criteria) if fair_on and len(names) > 1 else ()
+audit = memo("audit", ds, (model, price_key, criteria, tol, resamples, unit, volume), lambda: build_audit(
+    ds.y[fit], scores[fit], groups[fit], ds.y[judge], scores[judge], groups[judge], costs=costs, unit=unit,
+    volume=volume, fairness_tolerance=tol, criteria=criteria, n_resamples=resamples, model_name=model,
+    data_name=ds.name, fingerprint=ds.fingerprint, n_rows=ds.n_rows))
+table = audit.table
 
-verdict, useless = words.cost_verdict(table, unit=unit, volume=volume)
-say("error" if useless else "success", verdict)
+say("error" if audit.model_is_useless else "success", audit.verdict)
 st.caption(split_note(ds))
 
-best = table[(table["group"] == ALL_GROUPS) & (table["rule"] != "flag nobody")]
-nobody = table[(table["group"] == ALL_GROUPS) & (table["rule"] == "flag nobody")]["cost_per_100"].iloc[0]
+totals = table[table["group"] == ALL_GROUPS].set_index("rule")
+nobody = totals.loc["flag nobody", "cost_per_100"]
+opt_row = totals.loc["cost-optimal"]
 m = st.columns(4)
-opt_row = best[best["rule"] == "cost-optimal"].iloc[0]
-m[0].metric(
-    "Cost-optimal cost per 100 cases",
-    words.money(opt_row["cost_per_100"], unit),
-    delta=words.money(opt_row["cost_per_100"] - nobody, unit),
-    delta_color="inverse",
-    help="Judged on the test rows; the change is against flagging nobody.",
-)
+m[0].metric("Cost-optimal cost per 100 cases", words.money(opt_row["cost_per_100"], unit),
+            delta=words.money(opt_row["cost_per_100"] - nobody, unit), delta_color="inverse",
+            help="Judged on the test rows; the change is against flagging nobody.")
 m[1].metric("Flag nobody, per 100 cases", words.money(nobody, unit))
 m[2].metric("Cost-optimal flagged share", f"{opt_row['flagged_rate']:.1%}")
 m[3].metric("Per month, cost-optimal", words.money(opt_row["cost_per_100"] / 100 * volume, unit))
-
-curves = group_cost_curves(test_sweep, {g: costs[g] for g in test_sweep.groups})
-markers = table[(table["group"] != ALL_GROUPS) & (table["rule"] != "flag nobody")]
-fig = figures.cost_by_group_figure(curves, markers[["group", "rule", "threshold", "cost_per_100"]], unit=unit)
-st.plotly_chart(fig, key="cost_chart")
+st.plotly_chart(audit.figures["cost_by_group"], key="cost_chart")
 
 st.subheader("Cutoff rules by group")
+diff = (f"Against flagging nobody the cost-optimal rule changes the cost by {opt_row['vs_nobody']:+.2f} per 100 "
+        f"cases, 95% interval [{opt_row['vs_nobody_low']:.2f}, {opt_row['vs_nobody_high']:.2f}]")
+if opt_row["vs_nobody_low"] <= 0 <= opt_row["vs_nobody_high"]:
+    say("warning", diff + ": the interval includes zero, so the two rules are not distinguishable on this data.")
+else:
+    say("caption", diff + ".")
 shown = table.assign(threshold=table["threshold"].map(words.cutoff))
-if show_iv:
-    cutoffs = {
-        rule: dict(zip(part["group"], part["threshold"], strict=True))
-        for rule, part in table[table["group"] != ALL_GROUPS].groupby("rule", sort=False)
-    }
-    ivs = memo(
-        "intervals",
-        ds,
-        (model, price_key, tuple(sorted(extra)), resamples),
-        lambda: group_costs_with_intervals(*test, costs=costs, cutoffs=cutoffs, n_resamples=resamples),
-    )
-    shown = shown.merge(ivs[["rule", "group", "low", "high"]], on=["rule", "group"], how="left")
-    shown["95% interval"] = [
-        f"[{lo:.2f}, {hi:.2f}]" if np.isfinite(lo) else "" for lo, hi in zip(shown["low"], shown["high"], strict=True)
-    ]
-    summary = ivs[ivs["group"] == ALL_GROUPS].set_index("rule")
-    if "cost-optimal" in summary.index:
-        r = summary.loc["cost-optimal"]
-        diff = (
-            f"Against flagging nobody the cost-optimal rule changes the cost by {r['vs_nobody']:+.2f} per 100 "
-            f"cases, 95% interval [{r['vs_nobody_low']:.2f}, {r['vs_nobody_high']:.2f}]"
-        )
-        if r["vs_nobody_low"] <= 0 <= r["vs_nobody_high"]:
-            st.warning(diff + ": the interval includes zero, so the two rules are not distinguishable on this data.")
-        else:
-            st.caption(diff + ".")
-    st.plotly_chart(figures.rule_bars_figure(ivs[ivs["group"] != ALL_GROUPS], unit=unit), key="rule_bars")
+shown["95% interval"] = [f"[{lo:.2f}, {hi:.2f}]" if np.isfinite(lo) else ""
+                         for lo, hi in zip(shown["low"], shown["high"], strict=True)]
 show_table(
-    shown.drop(columns=["low", "high"], errors="ignore"),
-    "rules_by_group",
-    key="rules",
+    shown[["rule", "group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_100", "95% interval",
+           "price_of_fairness_per_100", "vs_nobody_note"]],
+    "rules_by_group", key="rules",
     column_config={
         "flagged_rate": st.column_config.NumberColumn("flagged share", format="percent"),
         "cost_per_100": st.column_config.NumberColumn(f"cost per 100 ({unit or 'units'})", format="%.2f"),
         "price_of_fairness_per_100": st.column_config.NumberColumn(
-            "price of fairness per 100",
-            format="%.2f",
-            help="Extra cost per 100 cases (all groups) over the unconstrained cost-optimal rule.",
-        ),
+            "price of fairness per 100", format="%.2f",
+            help="Extra cost per 100 cases over the unconstrained cost-optimal rule, in the same group."),
         "threshold": st.column_config.TextColumn("cutoff"),
-    },
-)
+        "vs_nobody_note": st.column_config.TextColumn("against flagging nobody"),
+    })
+st.plotly_chart(audit.figures["rule_bars"], key="rule_bars")
+
+st.subheader("How much do the prices matter?")
+say("markdown", sensitivity_sentence(audit))
+c1, c2 = st.columns(2)
+c1.plotly_chart(audit.figures["sensitivity"], key="sensitivity_chart")
+c2.plotly_chart(audit.figures["net_benefit"], key="net_benefit_chart")
+for note in audit.notes:
+    say("info", note)
+
+st.subheader("Report and policy")
+st.caption("The report is one HTML file that opens offline (plotly.js is embedded): settings, data summary per "
+           "group, every chart above, the rules table with intervals, the sensitivity map, the verdict and the "
+           "limitations. The policy is a JSON file with the prices, the chosen rule's cutoffs and the data "
+           "fingerprint, for the system that applies the decisions.")
+r1, r2, r3 = st.columns([1, 1, 1])
+r1.download_button("Download the audit report (HTML)", data=lambda: audit_html(audit).encode("utf-8"),
+                   file_name="cost_audit.html", mime="text/html", key="dl_report", on_click="ignore")
+usable = [rule for rule in dict.fromkeys(table["rule"]) if rule_has_cutoffs(audit, rule)]
+chosen = r2.selectbox("Rule for the policy", usable, index=usable.index("cost-optimal"), key="policy_rule",
+                      bind="query-params")
+r3.download_button("Download the policy (JSON)", data=policy_json(audit, chosen).encode("utf-8"),
+                   file_name="cost_policy.json", mime="application/json", key="dl_policy", on_click="ignore")

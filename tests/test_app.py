@@ -22,7 +22,7 @@ PAGES = ["pages/data.py", "pages/costs.py", "pages/value.py", "pages/matrix.py",
          "pages/calibration.py"]
 # Which pages draw charts for which sample (the others explain which sample to use instead).
 MAIN_CHARTS = {
-    "pages/costs.py": {"cost_chart"},
+    "pages/costs.py": {"cost_chart", "rule_bars", "sensitivity_chart", "net_benefit_chart"},
     "pages/value.py": {"value_tau_chart", "value_k_chart"},
     "pages/calibration.py": {"reliability"},
     "pages/matrix.py": {"confusion_chart", "contribution_chart"},
