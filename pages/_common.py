@@ -208,10 +208,11 @@ def split_note(ds: Dataset) -> str:
 
 def unit_and_volume(page: str) -> tuple[str, float]:
     """The money unit ("$", "minutes") and monthly volume, mirrored in the URL."""
+    st.session_state.setdefault("unit", "$")  # seeded here (not value=) so a policy file can set it
+    st.session_state.setdefault("volume", 10_000)
     with st.sidebar:
         unit = st.text_input(
             "Unit of your prices",
-            value="$",
             key="unit",
             bind="query-params",
             max_chars=12,
@@ -220,7 +221,6 @@ def unit_and_volume(page: str) -> tuple[str, float]:
         volume = st.number_input(
             "Cases per month",
             min_value=0,
-            value=10_000,
             step=1_000,
             key="volume",
             bind="query-params",

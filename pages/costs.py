@@ -8,7 +8,8 @@ import costlib
 from costlib import words
 from costlib.audit import FAIRNESS_CRITERIA
 from costlib.costs import ALL_GROUPS
-from costlib.report import audit_html, build_audit, policy_json, sensitivity_sentence
+from costlib.errors import DataError
+from costlib.report import audit_html, build_audit, load_policy, policy_json, sensitivity_sentence
 from pages._common import (
     current_dataset,
     groups_of,
@@ -38,16 +39,57 @@ groups = groups_of(ds)
 names = [str(g) for g in pd.unique(groups)]
 names.sort()
 
+def restore_policy() -> None:
+    """Put a downloaded policy's prices, unit, volume and rule back into the widgets."""
+    upload = st.session_state.get("policy_upload")
+    if upload is None:
+        return
+    try:
+        policy = load_policy(upload.getvalue())
+    except DataError as err:
+        st.session_state["_policy_message"] = ("error", err.message)
+        return
+    prices = policy["prices"]
+    names_now = sorted(str(g) for g in pd.unique(groups))
+    missing = [g for g in names_now if g not in prices]
+    if missing:
+        st.session_state["_policy_message"] = (
+            "error", f"The policy has no prices for group “{missing[0]}” of this data; nothing was changed.")
+        return
+    pairs = [prices[g] for g in names_now]
+    first = pairs[0]
+    st.session_state["c_fp"], st.session_state["c_fn"] = float(first[0]), float(first[1])
+    st.session_state["per_group"] = any(p != first for p in pairs)
+    for i, (c_fp_g, c_fn_g) in enumerate(pairs):
+        st.session_state[f"c_fp_{i}"], st.session_state[f"c_fn_{i}"] = float(c_fp_g), float(c_fn_g)
+    st.session_state["unit"] = policy.get("unit") or ""
+    if policy.get("volume"):
+        st.session_state["volume"] = int(policy["volume"])
+    st.session_state["policy_rule"] = policy["rule"]
+    same = policy["data"].get("sha256") == ds.fingerprint
+    st.session_state["_policy_message"] = (
+        "success", f"Restored the prices and the rule “{policy['rule']}” from the policy."
+        + ("" if same else " The policy was made on other data (its fingerprint differs), so the cutoffs shown "
+           "are refitted on this data."))
+
+
 def rule_has_cutoffs(audit, rule: str) -> bool:
     return all(np.isfinite(t) or t == np.inf for t in audit.cutoffs[rule].values())
 
 
 st.subheader("Your prices")
+with st.popover("Restore a saved policy"):
+    st.file_uploader("Policy file (JSON) downloaded from this page", type=["json"], key="policy_upload",
+                     on_change=restore_policy)
+if "_policy_message" in st.session_state:
+    kind, message = st.session_state.pop("_policy_message")
+    say(kind, message)
 c1, c2, c3 = st.columns([1, 1, 2])
+st.session_state.setdefault("c_fp", 1.0)  # seeded here, not by value=, so a policy can set them
+st.session_state.setdefault("c_fn", 3.0)
 c_fp = c1.number_input(
     label(f"Cost of a false positive ({unit or 'units'})"),
     min_value=0.0,
-    value=1.0,
     step=0.5,
     key="c_fp",
     bind="query-params",
@@ -56,27 +98,23 @@ c_fp = c1.number_input(
 c_fn = c2.number_input(
     label(f"Cost of a false negative ({unit or 'units'})"),
     min_value=0.0,
-    value=3.0,
     step=0.5,
     key="c_fn",
     bind="query-params",
     help="What it costs to miss a case that turns out positive.",
 )
-per_group = c3.toggle(
-    "Different prices per group", value=False, key="per_group", bind="query-params", disabled=len(names) < 2
-)
+st.session_state.setdefault("per_group", False)
+per_group = c3.toggle("Different prices per group", key="per_group", bind="query-params", disabled=len(names) < 2)
 costs = {g: (c_fp, c_fn) for g in names}
 if per_group and len(names) >= 2:
     cols = st.columns(min(4, len(names)))
     for i, g in enumerate(names):
         with cols[i % len(cols)]:
             say("markdown", g if len(g) < 60 else f"{g[:57]}…", bold=True)
-            gfp = st.number_input(
-                "false positive", min_value=0.0, value=c_fp, step=0.5, key=f"c_fp_{i}", bind="query-params"
-            )
-            gfn = st.number_input(
-                "false negative", min_value=0.0, value=c_fn, step=0.5, key=f"c_fn_{i}", bind="query-params"
-            )
+            st.session_state.setdefault(f"c_fp_{i}", c_fp)
+            st.session_state.setdefault(f"c_fn_{i}", c_fn)
+            gfp = st.number_input("false positive", min_value=0.0, step=0.5, key=f"c_fp_{i}", bind="query-params")
+            gfn = st.number_input("false negative", min_value=0.0, step=0.5, key=f"c_fn_{i}", bind="query-params")
             costs[g] = (gfp, gfn)
 if all(a + b == 0 for a, b in costs.values()):
     st.warning("Every price is 0: no decision costs anything, so there is nothing to optimise.")
@@ -168,6 +206,8 @@ r1, r2, r3 = st.columns([1, 1, 1])
 r1.download_button("Download the audit report (HTML)", data=lambda: audit_html(audit).encode("utf-8"),
                    file_name="cost_audit.html", mime="text/html", key="dl_report", on_click="ignore")
 usable = [rule for rule in dict.fromkeys(table["rule"]) if rule_has_cutoffs(audit, rule)]
+if st.session_state.get("policy_rule") not in usable:
+    st.session_state.pop("policy_rule", None)
 chosen = r2.selectbox("Rule for the policy", usable, index=usable.index("cost-optimal"), key="policy_rule",
                       bind="query-params")
 r3.download_button("Download the policy (JSON)", data=policy_json(audit, chosen).encode("utf-8"),

@@ -385,3 +385,33 @@ def test_hostile_names_are_escaped_everywhere_they_are_shown(hostile):
 def test_md_escape_round_trips_through_unescape():
     for text in HOSTILE + ["a_b*c", "plain words 3.5", "\\\\"]:
         assert unescape(words.md_escape(text)) == text
+
+
+def test_policy_download_restores_the_view_in_a_fresh_session():
+    from costlib.report import build_audit, policy_json
+
+    df = sample_frame("compas")
+    tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
+    groups = sorted(df["race"].unique())
+    costs = {g: (5.0 if g == "African-American" else 8.0, 3.0) for g in groups}
+    audit = build_audit(tr["two_year_recid"], tr["p_recid"], tr["race"], te["two_year_recid"], te["p_recid"],
+                        te["race"], costs=costs, unit="€", volume=2500, n_resamples=100)
+    text = policy_json(audit, "elkan")
+    at = open_app("compas", "pages/costs.py")
+    at.file_uploader(key="policy_upload").upload("policy.json", text.encode(), "application/json").run()
+    assert_no_exception(at)
+    assert "Restored the prices and the rule “elkan”" in texts(at)
+    assert at.toggle(key="per_group").value is True
+    assert [at.number_input(key=f"c_fp_{i}").value for i in range(3)] == [costs[g][0] for g in groups]
+    assert at.text_input(key="unit").value == "€"
+    assert at.selectbox(key="policy_rule").value == "elkan"
+    expected = compas_rules(costs)
+    row = expected[(expected["rule"] == "cost-optimal") & (expected["group"] == ALL_GROUPS)].iloc[0]
+    assert metric(at, "Cost-optimal cost per 100 cases") == words.money(row["cost_per_100"], "€")
+
+
+def test_a_foreign_policy_file_is_a_sentence():
+    at = open_app("compas", "pages/costs.py")
+    at.file_uploader(key="policy_upload").upload("policy.json", b'{"hello": 1}', "application/json").run()
+    assert_no_exception(at)
+    assert any("policy" in unescape(e.value).lower() for e in at.error)
