@@ -49,14 +49,34 @@ class Interval:
         return f"[{self.low:.4g}, {self.high:.4g}]"
 
 
+def _categories(num: np.ndarray, den: np.ndarray):
+    """(distinct (num, den) pairs, their counts), or (None, None) past MAX_CATEGORIES.
+
+    Hash-based (pandas.factorize), linear in n: a sort-based np.unique(axis=0) took most of
+    an audit's time at a million rows.
+    """
+    a_codes, a_vals = pd.factorize(num)
+    if a_vals.size > MAX_CATEGORIES:
+        return None, None
+    b_codes, b_vals = pd.factorize(den)
+    if b_vals.size > MAX_CATEGORIES:
+        return None, None
+    joint = a_codes.astype(np.int64) * b_vals.size + b_codes
+    counts = np.bincount(joint, minlength=a_vals.size * b_vals.size)
+    present = np.flatnonzero(counts)
+    if present.size > MAX_CATEGORIES:
+        return None, None
+    cats = np.column_stack((np.asarray(a_vals)[present // b_vals.size], np.asarray(b_vals)[present % b_vals.size]))
+    return cats.astype(np.float64), counts[present]
+
+
 def _resampled_sums(num: np.ndarray, den: np.ndarray, n_resamples: int, rng: np.random.Generator):
     """(B,) resampled sums of `num` and `den` over rows drawn with replacement."""
     n = num.size
     if n == 0:
         return np.full(n_resamples, np.nan), np.full(n_resamples, np.nan)
-    pairs = np.column_stack((num, den))
-    cats, counts = np.unique(pairs, axis=0, return_counts=True)
-    if len(cats) <= MAX_CATEGORIES:
+    cats, counts = _categories(num, den)
+    if cats is not None:
         draws = rng.multinomial(n, counts / n, size=n_resamples)  # (B, categories)
         return draws @ cats[:, 0], draws @ cats[:, 1]
     out_num = np.empty(n_resamples)

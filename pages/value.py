@@ -176,7 +176,8 @@ tau_pos, tau_neg = costlib.class_thresholds(k_tp=k_tp, k_fp=k_fp, k_fn=k_fn)
 cs = []
 for mm in ds.scores:
     for rule in ("paper", "bayes"):
-        r = cost_sensitive_value(y, ds.scores[mm][judge], k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, rule=rule)
+        r = memo("cs_value", ds, (mm, rule, k_tp, k_fp, k_fn), lambda mm=mm, rule=rule: cost_sensitive_value(
+            y, ds.scores[mm][judge], k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, rule=rule))
         cs.append({"model": mm, "rule": rule, "value per case": r.value, "handed over": r.reject_rate})
 cs = pd.DataFrame(cs)
 show_table(
