@@ -1,0 +1,219 @@
+"""Audit functions: interval coverage, exact fairness search, sensitivity, net benefit."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import costlib
+from costlib import audit
+
+
+def test_interval_coverage_of_a_known_cost_is_about_95_percent():
+    # Truth: each row costs c_fp = 2 with probability 0.1 (a false positive), c_fn = 5 with
+    # probability 0.05 (a false negative), else 0: expected cost per case 0.1*2 + 0.05*5 = 0.45.
+    truth = 0.45
+    covered = 0
+    reps = 200
+    for rep in range(reps):
+        rng = np.random.default_rng(1000 + rep)
+        u = rng.random(400)
+        cost = np.where(u < 0.1, 2.0, np.where(u < 0.15, 5.0, 0.0))
+        iv, _ = audit.mean_interval(cost, n_resamples=400, seed=rep)
+        covered += iv.low <= truth <= iv.high
+    # binomial(200, 0.95) lies in [181, 197] with probability > 99.5%
+    assert 181 <= covered <= 197, covered
+
+
+def test_multinomial_bootstrap_matches_index_resampling():
+    rng = np.random.default_rng(0)
+    values = rng.choice([0.0, 1.0, 3.0], size=300, p=[0.7, 0.2, 0.1])
+    _, exact = audit.mean_interval(values, n_resamples=4000, seed=1)
+    idx = np.random.default_rng(2).integers(0, values.size, size=(4000, values.size))
+    by_index = values[idx].mean(axis=1)
+    assert exact.mean() == pytest.approx(by_index.mean(), abs=0.01)
+    assert exact.std() == pytest.approx(by_index.std(), rel=0.1)
+
+
+def test_many_distinct_values_fall_back_to_index_resampling():
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=2000)  # > MAX_CATEGORIES distinct values
+    iv, samples = audit.mean_interval(values, n_resamples=300, seed=0)
+    assert samples.shape == (300,)
+    assert iv.low < values.mean() < iv.high
+    se = values.std() / np.sqrt(values.size)
+    assert (iv.high - iv.low) == pytest.approx(2 * 1.96 * se, rel=0.25)
+
+
+def test_paired_difference_of_identical_rules_is_exactly_zero():
+    rng = np.random.default_rng(0)
+    cost = rng.choice([0.0, 1.0, 4.0], size=500)
+    iv = audit.paired_difference_interval(cost, cost, n_resamples=200)
+    assert (iv.estimate, iv.low, iv.high) == (0.0, 0.0, 0.0)
+    assert iv.includes_zero()
+
+
+def brute_fair(y, s, g, costs, criterion, tol):
+    """Every combination of per-group thresholds: the cheapest whose rates lie within tol."""
+    gs = costlib.grouped_sweep(y, s, g)
+    names = gs.groups
+    options = []
+    for name in names:
+        sw = gs[name]
+        rate = audit._rates(sw, criterion)
+        cost = sw.fp * costs[name][0] + sw.fn * costs[name][1]
+        options.append(list(zip(rate, cost, strict=True)))
+    best = np.inf
+    for combo in itertools.product(*options):
+        rates = [r for r, _ in combo]
+        if np.isnan(rates).any():
+            continue
+        if max(rates) - min(rates) <= tol + 1e-12:
+            best = min(best, sum(c for _, c in combo))
+    return best / len(y)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    data=st.lists(st.tuples(st.booleans(), st.integers(0, 6), st.sampled_from("abc")), min_size=4, max_size=18),
+    criterion=st.sampled_from(list(audit.FAIRNESS_CRITERIA)),
+    tol=st.sampled_from([0.0, 0.1, 0.25]),
+    prices=st.tuples(st.integers(0, 3), st.integers(1, 3)),
+)
+def test_fair_thresholds_equal_brute_force(data, criterion, tol, prices):
+    y = np.array([d[0] for d in data])
+    s = np.array([d[1] / 6 for d in data])
+    g = np.array([d[2] for d in data])
+    costs = {name: (float(prices[0] + i), float(prices[1])) for i, name in enumerate("abc")}
+    with _quiet():
+        fit = audit.fair_thresholds(y, s, g, costs=costs, criterion=criterion, tolerance=tol)
+    want = brute_fair(y, s, g, costs, criterion, tol)
+    if np.isinf(want):
+        assert np.isnan(fit.cost)
+        return
+    assert fit.cost == pytest.approx(want, abs=1e-12)
+    # the chosen cutoffs really satisfy the constraint and really cost that much
+    assert fit.spread() <= tol + 1e-12
+    gs = costlib.grouped_sweep(y, s, g)
+    total = 0.0
+    for name, t in fit.thresholds.items():
+        sw = gs[name]
+        j = sw.index_at(t)
+        assert audit._rates(sw, criterion)[j] == pytest.approx(fit.rates[name])
+        total += sw.fp[j] * costs[name][0] + sw.fn[j] * costs[name][1]
+    assert total / len(y) == pytest.approx(fit.cost)
+
+
+class _quiet:
+    def __enter__(self):
+        import warnings
+
+        self._w = warnings.catch_warnings()
+        self._w.__enter__()
+        warnings.simplefilter("ignore")
+
+    def __exit__(self, *exc):
+        return self._w.__exit__(*exc)
+
+
+def test_fair_cost_is_never_below_the_unconstrained_optimum_on_the_fitting_rows():
+    rng = np.random.default_rng(4)
+    n = 3000
+    g = rng.choice(["x", "y"], n, p=[0.6, 0.4])
+    p = np.clip(rng.beta(2, 5, n) + (g == "y") * 0.15, 0, 1)
+    y = rng.random(n) < p
+    costs = {"x": (1.0, 4.0), "y": (2.0, 3.0)}
+    optimal = costlib.cost_optimal_thresholds(y, p, g, costs=costs)
+    best = costlib.group_costs(y, p, g, costs=costs, thresholds=optimal)
+    best_total = float((best["fp"] * [1.0, 2.0] + best["fn"] * [4.0, 3.0]).sum() / n)
+    for criterion in audit.FAIRNESS_CRITERIA:
+        fit = audit.fair_thresholds(y, p, g, costs=costs, criterion=criterion, tolerance=0.02)
+        assert fit.cost >= best_total - 1e-12
+        assert fit.spread() <= 0.02 + 1e-12
+
+
+def test_cost_optimal_for_ratios_equals_optimal_threshold_for_each_price_pair():
+    rng = np.random.default_rng(7)
+    y = rng.random(500) < 0.3
+    s = np.round(rng.random(500), 2)
+    sweep = costlib.threshold_sweep(y, s)
+    c_fp = np.array([0.1, 1.0, 1.0, 3.0, 10.0, 1.0])
+    c_fn = np.array([1.0, 1.0, 3.0, 1.0, 1.0, 50.0])
+    got = audit.cost_optimal_for_ratios(sweep, c_fp, c_fn)
+    for a, b, t in zip(c_fp, c_fn, got, strict=True):
+        t_ref, cost_ref = costlib.optimal_threshold(y, s, c_fp=a, c_fn=b)
+        j = sweep.index_at(t)
+        cost = (sweep.fp[j] * a + sweep.fn[j] * b) / sweep.total
+        assert cost == pytest.approx(cost_ref, abs=1e-12)
+
+
+def test_sensitivity_grid_best_is_the_cheapest_option():
+    rng = np.random.default_rng(8)
+    y = rng.random(800) < 0.25
+    a = np.clip(y * 0.3 + rng.random(800) * 0.7, 0, 1)
+    b = np.clip(y * 0.5 + rng.random(800) * 0.5, 0, 1)
+    tr = rng.random(800) < 0.5
+    sweeps_tr = {"a": costlib.threshold_sweep(y[tr], a[tr]), "b": costlib.threshold_sweep(y[tr], b[tr])}
+    sweeps_te = {"a": costlib.threshold_sweep(y[~tr], a[~tr]), "b": costlib.threshold_sweep(y[~tr], b[~tr])}
+    grid = audit.sensitivity_grid(sweeps_tr, sweeps_te, c_fp_values=[0.5, 1, 5], c_fn_values=[0.5, 2, 20])
+    for (fp, fn), part in grid.groupby(["c_fp", "c_fn"]):
+        cheapest = part.loc[part["cost_per_case"].idxmin()]
+        assert part["best"].iloc[0] == cheapest["option"] or (
+            part[part["option"] == part["best"].iloc[0]]["cost_per_case"].iloc[0] == cheapest["cost_per_case"])
+        nobody = part[part["option"] == "flag nobody"]["cost_per_case"].iloc[0]
+        assert nobody == pytest.approx(fn * y[~tr].mean())
+    leader, lo, hi = audit.ratio_range(sweeps_tr, sweeps_te, c_fp=1.0, c_fn=3.0)
+    assert lo <= 3.0 <= hi
+    at_three = audit.sensitivity_grid(sweeps_tr, sweeps_te, c_fp_values=[1.0], c_fn_values=[3.0])
+    assert at_three["best"].iloc[0] == leader
+
+
+@pytest.mark.parametrize("c_fp,c_fn", [(1.0, 3.0), (2.0, 2.0), (1.0, 9.0), (4.0, 1.0)])
+def test_saving_over_flag_nobody_at_elkan_threshold_is_c_fn_times_net_benefit(c_fp, c_fn):
+    rng = np.random.default_rng(11)
+    y = rng.random(2000) < 0.3
+    p = np.clip(y * 0.3 + rng.random(2000) * 0.7, 0, 1)
+    sweep = costlib.threshold_sweep(y, p)
+    t = costlib.elkan_threshold(c_fp, c_fn)
+    nb = audit.net_benefit(sweep, t)
+    # cost(nobody) - cost(t) = (P c_fn - FP c_fp - FN c_fn) / n = (TP c_fn - FP c_fp) / n = c_fn * NB(t)
+    nobody = costlib.expected_cost(y, np.zeros_like(y), c_fp=c_fp, c_fn=c_fn)
+    at_t = costlib.expected_cost(y, p >= t, c_fp=c_fp, c_fn=c_fn)
+    assert nobody - at_t == pytest.approx(c_fn * nb, abs=1e-12)
+
+
+def test_net_benefit_curves_reference_lines():
+    y = np.array([1, 0, 1, 0, 0])
+    p = np.array([0.9, 0.2, 0.6, 0.4, 0.7])
+    curves = audit.net_benefit_curves({"m": costlib.threshold_sweep(y, p)}, [0.5])
+    everybody = curves[curves["option"] == "flag everybody"]["net_benefit"].iloc[0]
+    # flag everybody at t = 0.5: TP/n - FP/n * 1 = 2/5 - 3/5
+    assert everybody == pytest.approx(-0.2)
+    assert curves[curves["option"] == "flag nobody"]["net_benefit"].iloc[0] == 0.0
+    # model at t = 0.5 flags 0.9, 0.6, 0.7: TP 2, FP 1: 2/5 - 1/5
+    assert curves[curves["option"] == "m"]["net_benefit"].iloc[0] == pytest.approx(0.2)
+
+
+def test_nec_and_value_intervals_contain_their_estimates():
+    rng = np.random.default_rng(3)
+    delta = rng.choice([-2.0, -0.5, 0.3, 1.5], size=600)
+    pred = rng.random(600) < 0.5
+    iv = audit.nec_interval(pred, delta, n_resamples=300)
+    assert iv.low <= iv.estimate <= iv.high
+    assert iv.estimate == pytest.approx(costlib.normalized_excess_cost(pred, delta))
+    y = rng.random(600) < 0.4
+    p = rng.random(600)
+    v = audit.value_interval(y, p, k=2.0, n_resamples=300)
+    assert v.estimate == pytest.approx(costlib.value_score(y, p, k=2.0).value)
+    assert v.low <= v.estimate <= v.high
+
+
+def test_bad_arguments_are_value_errors():
+    with pytest.raises(ValueError, match="criterion must be one of"):
+        audit.fair_thresholds([0, 1], [0.1, 0.9], ["a", "b"], costs={"a": (1, 1), "b": (1, 1)}, criterion="nope")
+    with pytest.raises(ValueError, match="level must lie strictly between 0 and 1"):
+        audit.mean_interval([1.0, 2.0], level=1.5)
+    with pytest.raises(ValueError, match="n_resamples must be at least 10"):
+        audit.mean_interval([1.0, 2.0], n_resamples=3)
