@@ -158,7 +158,7 @@ def test_sensitivity_grid_best_is_the_cheapest_option():
     sweeps_tr = {"a": costlib.threshold_sweep(y[tr], a[tr]), "b": costlib.threshold_sweep(y[tr], b[tr])}
     sweeps_te = {"a": costlib.threshold_sweep(y[~tr], a[~tr]), "b": costlib.threshold_sweep(y[~tr], b[~tr])}
     grid = audit.sensitivity_grid(sweeps_tr, sweeps_te, c_fp_values=[0.5, 1, 5], c_fn_values=[0.5, 2, 20])
-    for (fp, fn), part in grid.groupby(["c_fp", "c_fn"]):
+    for (_fp, fn), part in grid.groupby(["c_fp", "c_fn"]):
         cheapest = part.loc[part["cost_per_case"].idxmin()]
         assert part["best"].iloc[0] == cheapest["option"] or (
             part[part["option"] == part["best"].iloc[0]]["cost_per_case"].iloc[0] == cheapest["cost_per_case"])
