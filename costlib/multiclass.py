@@ -97,3 +97,12 @@ def decision_cost(y_true, decisions, cost_matrix, *, abstain_cost=None) -> float
     h = 0.0 if abstain_cost is None else v.as_price(abstain_cost, "abstain_cost")
     per_case = np.where(abstained, h, c[y, np.where(abstained, 0, d)])
     return float(per_case.mean())
+
+
+def constant_decision(y_true, cost_matrix) -> int:
+    """The single decision that is cheapest for everyone, without a model: argmin_j of
+    sum_i share_i C[i, j] with the class shares of `y_true` (lowest j on ties)."""
+    c = as_cost_matrix(cost_matrix, other="y_true")
+    y = v.as_class_index(y_true, "y_true", c.shape[0])
+    share = np.bincount(y, minlength=c.shape[0]) / max(y.size, 1)
+    return int(np.argmin(share @ c))

@@ -5,7 +5,13 @@ import pandas as pd
 import streamlit as st
 
 from costlib import figures, words
-from costlib.multiclass import confusion, decision_cost, expected_cost_matrix, min_cost_decisions
+from costlib.multiclass import (
+    confusion,
+    constant_decision,
+    decision_cost,
+    expected_cost_matrix,
+    min_cost_decisions,
+)
 from pages._common import current_dataset, label, memo, page_header, rows, say, show_table, unit_and_volume
 
 page_header(
@@ -109,22 +115,36 @@ for name, d in policies.items():
         }
     )
 summary = pd.DataFrame(summary)
-best = summary.loc[summary["expected cost per case"].idxmin()]
+# The no-model baselines: one decision for everyone (fitted on the fitting rows), or hand
+# every case to a person at the abstain price.
+fit = rows(ds, "calibrate")
+fixed = constant_decision(ds.y_class[fit], c_mat)
+baselines = {f"no model: always decide {names[fixed]}": decision_cost(y, np.full(len(y), fixed), c_mat)}
+if use_abstain:
+    baselines["no model: hand every case over"] = float(h)
+for name, cost in baselines.items():
+    summary.loc[len(summary)] = {"policy": name, "expected cost per case": cost,
+                                 "abstention rate": 1.0 if "hand" in name else 0.0,
+                                 "accuracy of answers": np.nan, "differs from argmax": np.nan}
+models = summary[~summary["policy"].str.startswith("no model")]
+best = models.loc[models["expected cost per case"].idxmin()]
 base = summary.iloc[0]["expected cost per case"]
-saving = base - best["expected cost per case"]
-if saving > 1e-12:
-    say(
-        "success",
-        f"At these prices “{best['policy']}” costs {words.money(best['expected cost per case'], unit)} per "
-        f"case, {words.money(saving, unit)} less than answering the most probable class"
-        f"{words.per_month(saving, volume, unit)}.",
-    )
+no_model = min(baselines, key=baselines.get)
+if best["expected cost per case"] >= baselines[no_model] - 1e-12:
+    say("error", f"At these prices the best policy with the model (“{best['policy']}”, "
+                 f"{words.money(best['expected cost per case'], unit)} per case) is no cheaper than “{no_model}” "
+                 f"({words.money(baselines[no_model], unit)} per case): the model should not decide these cases.")
 else:
-    say(
-        "info",
-        f"At these prices answering the most probable class is already the cheapest policy "
-        f"({words.money(base, unit)} per case).",
-    )
+    saving = base - best["expected cost per case"]
+    beyond = (f"; it saves {words.money(baselines[no_model] - best['expected cost per case'], unit)} per case "
+              f"over the best choice without a model (“{no_model}”)")
+    if saving > 1e-12:
+        say("success", f"At these prices “{best['policy']}” costs {words.money(best['expected cost per case'], unit)} "
+                       f"per case, {words.money(saving, unit)} less than answering the most probable class"
+                       f"{words.per_month(saving, volume, unit)}{beyond}.")
+    else:
+        say("info", f"At these prices answering the most probable class is already the cheapest policy "
+                    f"({words.money(base, unit)} per case){beyond}.")
 show_table(
     summary,
     "policies",

@@ -415,3 +415,18 @@ def test_a_foreign_policy_file_is_a_sentence():
     at.file_uploader(key="policy_upload").upload("policy.json", b'{"hello": 1}', "application/json").run()
     assert_no_exception(at)
     assert any("policy" in unescape(e.value).lower() for e in at.error)
+
+
+def test_cost_matrix_says_when_the_model_is_no_better_than_no_model():
+    at = open_app("tickets", "pages/matrix.py", abstain_on="false")
+    # every decision costs 1 whatever the truth: a model cannot beat deciding the same for everyone
+    at.session_state["cost_matrix"] = {
+        "edited_rows": {0: {"decide billing": 1.0}, 1: {"decide technical": 1.0},
+                        2: {"decide billing": 1.0, "decide technical": 1.0, "decide security": 1.0}},
+        "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert_no_exception(at)
+    assert "the model should not decide these cases" in texts(at)
+    table = [t.value for t in at.dataframe if "policy" in t.value.columns][0]
+    assert table["policy"].str.startswith("no model: always decide").any()
+    assert not table["policy"].str.contains("hand every case").any()
