@@ -47,8 +47,10 @@ def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
         xaxis_title=x,
         yaxis_title=y,
         template="plotly_white",
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
-        margin={"l": 60, "r": 20, "t": 80, "b": 50},
+        # the legend goes under the plot: above it, a legend that wraps runs into the title
+        legend={"orientation": "h", "yanchor": "top", "y": -0.22, "x": 0},
+        margin={"l": 60, "r": 20, "t": 60, "b": 130},
+        height=520,
         hovermode="closest",
     )
     return fig
@@ -124,8 +126,6 @@ def cost_by_group_figure(
             )
     ylabel = f"cost per 100 cases ({unit})" if unit else "cost per 100 cases"
     _layout(fig, title, "threshold (flag if score ≥ threshold)", ylabel)
-    if len(fig.data) > 6:  # a legend on two lines needs room above the plot
-        fig.update_layout(margin={"t": 130}, title={"y": 0.98, "yanchor": "top"})
     return fig
 
 
