@@ -23,12 +23,14 @@ def _logits(p: np.ndarray) -> np.ndarray:
 
 
 def apply_temperature(y_prob, temperature):
-    """Binary: sigmoid(logit(p) / T); multiclass: softmax(log p / T). T = 1 changes nothing."""
+    """Binary: sigmoid(logit(p) / T); multiclass: softmax(log p / T). T = 1 changes nothing,
+    and a certain probability (0 or 1) stays certain at every T."""
     p = v.as_probability(y_prob, "y_prob")
     t = float(temperature)
     if not np.isfinite(t) or t <= 0:
         raise ValueError(v.MSG_TEMPERATURE.format(value=temperature))
-    z = _logits(p) / t
+    with np.errstate(divide="ignore"):  # log 0 = -inf is exact here: the class stays impossible
+        z = (logit(p) if p.ndim == 1 else np.log(p)) / t
     return expit(z) if p.ndim == 1 else np.exp(log_softmax(z, axis=1))
 
 
@@ -68,6 +70,9 @@ def reliability(y_true, y_prob, *, n_bins: int = 10):
     Uses scikit-learn's calibration_curve; the counts are returned for sizing markers.
     """
     y, p = v.binary_pair(y_true, y_prob, score_name="y_prob", probability=True)
+    if y.size == 0:
+        v.warn_degenerate("no cases: the reliability diagram is empty")
+        return np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64)
     frac_pos, mean_pred = calibration_curve(y, p, n_bins=n_bins, strategy="uniform")
     edges = np.linspace(0.0, 1.0, n_bins + 1)
     idx = np.clip(np.searchsorted(edges[1:-1], p, side="right"), 0, n_bins - 1)

@@ -139,10 +139,11 @@ def group_costs(y_true, y_score, groups, *, costs, thresholds, sample_weight=Non
         flagged = s >= cut[codes]
     nan_rows = np.isnan(cut)
     wt = None if w is None else w
-    n = np.bincount(codes, weights=wt, minlength=k)
+    n = np.bincount(codes, weights=wt, minlength=k).astype(np.float64)
     n_flag = np.bincount(codes, weights=flagged if wt is None else flagged * wt, minlength=k)
-    fp = np.bincount(codes, weights=(flagged & ~y) if wt is None else (flagged & ~y) * wt, minlength=k)
-    fn = np.bincount(codes, weights=(~flagged & y) if wt is None else (~flagged & y) * wt, minlength=k)
+    fp = np.bincount(codes, weights=(flagged & ~y) if wt is None else (flagged & ~y) * wt, minlength=k).astype(float)
+    fn = np.bincount(codes, weights=(~flagged & y) if wt is None else (~flagged & y) * wt, minlength=k).astype(float)
+    n_flag = n_flag.astype(np.float64)
     fp[nan_rows] = np.nan
     fn[nan_rows] = np.nan
     n_flag[nan_rows] = np.nan
@@ -241,8 +242,9 @@ ALL_GROUPS = "all groups"
 RULES_TABLE_COLUMNS = ["rule", "group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_100"]
 
 
-def rules_table(train, test, *, costs, extra_cutoffs: Mapping | None = None,
-                sample_weight_train=None, sample_weight_test=None) -> pd.DataFrame:
+def rules_table(
+    train, test, *, costs, extra_cutoffs: Mapping | None = None, sample_weight_train=None, sample_weight_test=None
+) -> pd.DataFrame:
     """The dashboard's rules table: `compare_rules` with counts and an "all groups" row.
 
     One row per (rule, group) plus, per rule, a row with group ``ALL_GROUPS`` whose cost
@@ -262,16 +264,19 @@ def rules_table(train, test, *, costs, extra_cutoffs: Mapping | None = None,
         table = group_costs(y_te, s_te, g_te, costs=costs, thresholds=cut, sample_weight=sample_weight_test)
         total_n = table["n"].sum()
         # a group without a cutoff (NaN) makes the population's total unknown, not smaller
-        total = pd.DataFrame({
-            "group": [ALL_GROUPS],
-            "n": [total_n],
-            "threshold": [table["threshold"].iloc[0] if table["threshold"].nunique(dropna=False) == 1 else np.nan],
-            "flagged_rate": [v.safe_divide((table["flagged_rate"] * table["n"]).sum(skipna=False), total_n)],
-            "fp": [table["fp"].sum(skipna=False)],
-            "fn": [table["fn"].sum(skipna=False)],
-            "cost_per_100": [100 * v.safe_divide(
-                (table["fp"] * c_fp + table["fn"] * c_fn).sum(skipna=False), total_n)],
-        })
+        total = pd.DataFrame(
+            {
+                "group": [ALL_GROUPS],
+                "n": [total_n],
+                "threshold": [table["threshold"].iloc[0] if table["threshold"].nunique(dropna=False) == 1 else np.nan],
+                "flagged_rate": [v.safe_divide((table["flagged_rate"] * table["n"]).sum(skipna=False), total_n)],
+                "fp": [table["fp"].sum(skipna=False)],
+                "fn": [table["fn"].sum(skipna=False)],
+                "cost_per_100": [
+                    100 * v.safe_divide((table["fp"] * c_fp + table["fn"] * c_fn).sum(skipna=False), total_n)
+                ],
+            }
+        )
         table = pd.concat([table, total], ignore_index=True)
         table.insert(0, "rule", rule)
         frames.append(table[RULES_TABLE_COLUMNS])

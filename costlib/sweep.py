@@ -218,6 +218,10 @@ def grouped_sweep(y_true, y_score, groups, *, sample_weight=None) -> GroupedSwee
     w = v.as_weight(sample_weight, "sample_weight", len(y))
     codes, names = group_codes(groups, len(y))
     k = len(names)
+    if k == 0:
+        v.warn_degenerate("no cases: every group's sweep is empty")
+        empty = np.zeros(0)
+        return GroupedSweep((), np.zeros(1, dtype=np.int64), empty, empty, empty, empty, empty)
     if k == 1:
         slices = [slice(0, len(y))]
     else:

@@ -156,6 +156,9 @@ def value_against_k(y_true, y_prob, ks, *, reject_value=0.0, sweep: Sweep | None
     if sweep is None:
         sweep = value_sweep(y_true, y_prob)
     n = sweep.total
+    if n <= 0:
+        v.warn_degenerate("no cases: value against k is NaN")
+        n = np.nan
     taus, c, w = sweep.thresholds, sweep.tp, sweep.fp
     j_opt = hull_best_index(c + w, c, (ks + r) / (1.0 + ks))
     j_formula = sweep.index_at(ks / (ks + 1.0))
