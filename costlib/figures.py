@@ -41,12 +41,44 @@ def thin_curve(x: np.ndarray, y: np.ndarray, max_points: int = MAX_POINTS):
     return x[idx], y[idx]
 
 
+def _new_figure(*data) -> go.Figure:
+    """An empty figure without Plotly's default template.
+
+    Copying the default template costs ~20 ms per figure, and a page redraws its figures on
+    every slider move; Streamlit applies its own theme in the app, and plotly.js's defaults
+    serve the offline report.
+    """
+    return go.Figure(data=list(data), layout={"template": {}})
+
+
+def _rule_line(fig: go.Figure, *, x: float | None = None, y: float | None = None, line: dict,
+               text: str | None = None, position: str = "top left") -> None:
+    """A labelled horizontal (y=) or vertical (x=) line across the plot.
+
+    Plotly's add_hline/add_vline do the same but spend ~30 ms each on subplot bookkeeping;
+    a page redraws on every slider move, so the shape and its label are added directly.
+    """
+    vertical = x is not None
+    shape = ({"type": "line", "xref": "x", "yref": "paper", "x0": x, "x1": x, "y0": 0, "y1": 1}
+             if vertical else
+             {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": y, "y1": y})
+    fig.add_shape(**shape, line=line, layer="above")
+    if text:
+        top = position.startswith("top")
+        left = position.endswith("left")
+        if vertical:
+            fig.add_annotation(x=x, y=1 if top else 0, xref="x", yref="paper", text=text, showarrow=False,
+                               xanchor="right" if left else "left", yanchor="top" if top else "bottom")
+        else:
+            fig.add_annotation(x=0 if left else 1, y=y, xref="paper", yref="y", text=text, showarrow=False,
+                               xanchor="left" if left else "right", yanchor="bottom" if top else "top")
+
+
 def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
     fig.update_layout(
         title=title,
         xaxis_title=x,
         yaxis_title=y,
-        template="plotly_white",
         # the legend goes under the plot: above it, a legend that wraps runs into the title
         legend={"orientation": "h", "yanchor": "top", "y": -0.22, "x": 0},
         margin={"l": 60, "r": 20, "t": 60, "b": 130},
@@ -73,7 +105,7 @@ def cost_by_group_figure(
     flag-nobody level, drawn as a labelled dashed horizontal line per group). `markers`:
     ``group, rule, threshold, cost_per_100`` points to mark (0.5, Elkan, cost-optimal...).
     """
-    fig = go.Figure()
+    fig = _new_figure()
     groups = list(dict.fromkeys(curves["group"]))
     for i, g in enumerate(groups):
         part = curves[curves["group"] == g]
@@ -93,11 +125,10 @@ def cost_by_group_figure(
         nobody = part.loc[~np.isfinite(part["threshold"]), "cost_per_100"]
         if len(nobody):
             level = float(nobody.iloc[0])
-            fig.add_hline(
-                y=level,
+            _rule_line(fig, y=level,
                 line={"dash": "dash", "color": _color(i), "width": 1},
-                annotation_text=f"flag nobody ({g}): {level:.3g}{unit}",
-                annotation_position="top left",
+                text=f"flag nobody ({g}): {level:.3g}{unit}",
+                position="top left",
             )
     if markers is not None and len(markers):
         fair = iter(FAIR_SYMBOLS * 4)
@@ -145,7 +176,7 @@ def value_tau_figure(
     values = np.asarray(values)
     finite = np.isfinite(taus)
     x, y = thin_curve(taus[finite], values[finite])
-    fig = go.Figure()
+    fig = _new_figure()
     fig.add_trace(
         go.Scatter(
             x=x,
@@ -156,17 +187,15 @@ def value_tau_figure(
             hovertemplate="tau %{x:.4g}<br>value %{y:.4g}<extra></extra>",
         )
     )
-    fig.add_hline(
-        y=reject_value,
+    _rule_line(fig, y=reject_value,
         line={"dash": "dash", "color": NOBODY_COLOR},
-        annotation_text=f"no model (reject all): {reject_value:.3g}",
-        annotation_position="bottom left",
+        text=f"no model (reject all): {reject_value:.3g}",
+        position="bottom left",
     )
-    fig.add_vline(
-        x=tau_star,
+    _rule_line(fig, x=tau_star,
         line={"dash": "dot", "color": _color(1)},
-        annotation_text=f"τ* = k/(k+1) = {tau_star:.3f}",
-        annotation_position="top left",
+        text=f"τ* = k/(k+1) = {tau_star:.3f}",
+        position="top left",
     )
     if np.isfinite(tau_opt):
         fig.add_trace(
@@ -194,7 +223,7 @@ def value_k_figure(
     `frame`: long format ``model, k, value, rule``. `flips`: ``k, leader`` where the
     ranking of the models changes.
     """
-    fig = go.Figure()
+    fig = _new_figure()
     models = [m for m in dict.fromkeys(frame["model"]) if m != "no model"]
     for i, m in enumerate(models):
         for rule, dash in (("optimal", "solid"), ("tau*", "dot")):
@@ -224,14 +253,13 @@ def value_k_figure(
         )
     if flips is not None:
         for _, row in flips.iterrows():
-            fig.add_vline(
-                x=row["k"],
+            _rule_line(fig, x=row["k"],
                 line={"color": "#999", "width": 1},
-                annotation_text=f"{row['leader']} leads from k ≈ {row['k']:.2g}",
-                annotation_position="top right",
+                text=f"{row['leader']} leads from k ≈ {row['k']:.2g}",
+                position="top right",
             )
     if current_k is not None:
-        fig.add_vline(x=current_k, line={"color": "#000", "dash": "dot", "width": 1})
+        _rule_line(fig, x=current_k, line={"color": "#000", "dash": "dot", "width": 1})
     return _layout(fig, title, "k: how much worse a wrong answer is than a right one is good", "value per case")
 
 
@@ -250,7 +278,7 @@ def heatmap_figure(
     m = np.asarray(matrix, dtype=float)
     cols = list(col_labels) if col_labels is not None else list(labels)
     text = [[format(x, fmt) for x in row] for row in m]
-    fig = go.Figure(
+    fig = _new_figure(
         go.Heatmap(
             z=m,
             x=cols,
@@ -269,7 +297,7 @@ def heatmap_figure(
 def delta_histogram(delta, *, groups=None, title: str = "Instance costs: distribution of delta") -> go.Figure:
     """Histogram of delta (negative: negative class; the size is the price of an error)."""
     d = np.asarray(delta, dtype=float)
-    fig = go.Figure()
+    fig = _new_figure()
     if groups is None:
         fig.add_trace(go.Histogram(x=d, nbinsx=60, name="delta", marker_color=_color(0)))
     else:
@@ -277,23 +305,22 @@ def delta_histogram(delta, *, groups=None, title: str = "Instance costs: distrib
         for i, name in enumerate(pd.unique(g)):
             fig.add_trace(go.Histogram(x=d[g == name], nbinsx=60, name=str(name), marker_color=_color(i), opacity=0.6))
         fig.update_layout(barmode="overlay")
-    fig.add_vline(
-        x=0,
+    _rule_line(fig, x=0,
         line={"color": NOBODY_COLOR, "dash": "dash"},
-        annotation_text="delta = 0: label flips here",
-        annotation_position="top right",
+        text="delta = 0: label flips here",
+        position="top right",
     )
     return _layout(fig, title, "delta (sign = label, size = price of an error)", "cases")
 
 
 def nec_error_figure(table: pd.DataFrame, *, title: str = "Normalized excess cost beside the error rate") -> go.Figure:
     """Grouped bars per ``label`` (model or model / group) of ``error rate`` and ``NEC``."""
-    fig = go.Figure()
+    fig = _new_figure()
     fig.add_trace(go.Bar(x=table["label"], y=table["error rate"], name="error rate", marker_color=_color(0)))
     fig.add_trace(
         go.Bar(x=table["label"], y=table["NEC"], name="NEC (mistakes weighted by |delta|)", marker_color=_color(1))
     )
-    fig.add_hline(y=0.5, line={"dash": "dash", "color": NOBODY_COLOR}, annotation_text="coin flip (0.5)")
+    _rule_line(fig, y=0.5, line={"dash": "dash", "color": NOBODY_COLOR}, text="coin flip (0.5)")
     fig.update_layout(barmode="group")
     return _layout(fig, title, "", "share (0 perfect, 1 always wrong)")
 
@@ -311,13 +338,13 @@ def line_figure(
     baseline_label: str = "",
 ) -> go.Figure:
     """Generic step curves, one per `color` value, with an optional labelled baseline."""
-    fig = go.Figure()
+    fig = _new_figure()
     for i, (name, part) in enumerate(frame.groupby(color, sort=False)):
         part = part[np.isfinite(part[x])]
         xs, ys = thin_curve(part[x].to_numpy(), part[y].to_numpy())
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line={"shape": "hv", "color": _color(i)}, name=str(name)))
     if baseline is not None:
-        fig.add_hline(y=baseline, line={"dash": "dash", "color": NOBODY_COLOR}, annotation_text=baseline_label)
+        _rule_line(fig, y=baseline, line={"dash": "dash", "color": NOBODY_COLOR}, text=baseline_label)
     return _layout(fig, title, x_title, y_title)
 
 
@@ -325,7 +352,7 @@ def reliability_figure(
     curves: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]], *, title: str = "Reliability diagram"
 ) -> go.Figure:
     """Observed rate against mean predicted probability per bin, one trace per model."""
-    fig = go.Figure()
+    fig = _new_figure()
     fig.add_trace(
         go.Scatter(
             x=[0, 1], y=[0, 1], mode="lines", name="perfectly calibrated", line={"dash": "dash", "color": NOBODY_COLOR}
@@ -375,7 +402,7 @@ def sensitivity_figure(
     best = grid.drop_duplicates(["c_fp", "c_fn"])
     wide = best.pivot(index="c_fn", columns="c_fp", values="best")
     code = wide.apply(lambda col: col.map({o: i for i, o in enumerate(options)})).to_numpy(dtype=float)
-    fig = go.Figure(
+    fig = _new_figure(
         go.Heatmap(
             z=code,
             x=wide.columns.to_numpy(),
@@ -415,7 +442,7 @@ def net_benefit_figure(
 ) -> go.Figure:
     """Decision curves: each model, "flag everybody" and "flag nobody" (0), with the threshold
     that the current prices stand for (c_fp / (c_fp + c_fn)) marked."""
-    fig = go.Figure()
+    fig = _new_figure()
     models = [o for o in dict.fromkeys(curves["option"]) if o not in ("flag everybody", "flag nobody")]
     for i, m in enumerate(models):
         part = curves[curves["option"] == m]
@@ -440,11 +467,10 @@ def net_benefit_figure(
         top = float(np.nanmax(curves["net_benefit"].to_numpy(float)))
         fig.update_yaxes(range=[-0.05 - 0.1 * abs(top), 1.15 * max(top, 0.01)])
     if price_threshold is not None and np.isfinite(price_threshold):
-        fig.add_vline(
-            x=price_threshold,
+        _rule_line(fig, x=price_threshold,
             line={"color": "#000", "dash": "dot", "width": 1},
-            annotation_text=f"your prices: t = {price_threshold:.3f}",
-            annotation_position="top right",
+            text=f"your prices: t = {price_threshold:.3f}",
+            position="top right",
         )
     return _layout(fig, title, "threshold probability t (flag if score ≥ t)", "net benefit per case")
 
@@ -453,7 +479,7 @@ def rule_bars_figure(
     table: pd.DataFrame, *, unit: str = "", title: str = "Cost per 100 cases per group and rule, with 95% intervals"
 ) -> go.Figure:
     """Grouped bars of cost per 100 (x: group, one bar per rule) with the bootstrap intervals."""
-    fig = go.Figure()
+    fig = _new_figure()
     for i, (rule, part) in enumerate(table.groupby("rule", sort=False)):
         y = part["cost_per_100"].to_numpy(float)
         low = part["low"].to_numpy(float) if "low" in part else np.full_like(y, np.nan)
@@ -478,3 +504,9 @@ def rule_bars_figure(
         )
     fig.update_layout(barmode="group")
     return _layout(fig, title, "group", f"cost per 100 cases ({unit})" if unit else "cost per 100 cases")
+
+
+def mark_x(fig: go.Figure, x: float, *, text: str | None = None) -> go.Figure:
+    """Mark a position on the x axis (the current threshold) with a dotted vertical line."""
+    _rule_line(fig, x=x, line={"dash": "dot", "color": "#000", "width": 1}, text=text)
+    return fig

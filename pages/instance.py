@@ -88,7 +88,7 @@ fig = figures.line_figure(
     baseline=nobody,
     baseline_label=f"flag nobody: {nobody:.3f}",
 )
-fig.add_vline(x=threshold, line={"dash": "dot", "color": "#000"})
+figures.mark_x(fig, threshold)
 st.plotly_chart(fig, key="nec_curve")
 
 st.subheader("By model and group")
