@@ -9,11 +9,12 @@ and prices. Index j of a sweep means "flag every case with score >= thresholds[j
   everybody. Between two distinct scores nothing changes: these are all possible rules.
 
 How it is computed (measured, see ``benchmarks/``): the positives' and the negatives'
-scores are sorted separately (negated, so ascending order is descending score), the two
-sorted runs are merged by a stable sort (timsort merges two runs in linear time), ties are
-collapsed with a "value changes here" mask, and the positives' counts come from one
-``searchsorted`` into the positives' sorted scores. Only ``thresholds``, ``tp`` and ``fp``
-are stored; ``fn`` and ``tn`` are derived on access.
+scores are sorted separately (negated, so ascending order is descending score; with
+weights, argsort and cumulative weights), the two sorted runs are merged by rank (the
+smaller class's elements are placed by one ``searchsorted`` into the other), ties are
+collapsed with a "value changes here" mask, and the counts are cumulative sums read at
+the end of each block of equal scores, in chunks so that temporaries stay small. Only
+``thresholds``, ``tp`` and ``fp`` are stored; ``fn`` and ``tn`` are derived on access.
 """
 
 from __future__ import annotations
@@ -76,20 +77,49 @@ class Sweep:
         )
 
 
-def _merge_distinct(a_sorted: np.ndarray, b_sorted: np.ndarray):
-    """Distinct values of two ascending arrays, ascending, and how many values are <= each."""
-    merged = np.concatenate((a_sorted, b_sorted))
-    merged.sort(kind="stable")  # two sorted runs: a linear-time merge
-    n = merged.size
-    if n == 0:
-        return merged, np.zeros(0, dtype=np.int64)
-    last = np.empty(n, dtype=bool)
-    np.not_equal(merged[1:], merged[:-1], out=last[:-1])
-    last[-1] = True
-    ends = np.flatnonzero(last)
-    distinct = merged[ends]
-    ends += 1  # count of values <= distinct[j]
-    return distinct, ends
+CHUNK = 1 << 20  # rows per step when accumulating counts: bounds the temporaries
+
+
+def _sorted_classes(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
+    """Each class's negated scores in ascending order (= scores descending) and, when
+    weighted, the cumulative weight of its first i rows in that order (entry 0 is 0)."""
+    pos = s[y]
+    neg = s[~y]
+    np.negative(pos, out=pos)
+    np.negative(neg, out=neg)
+    if w is None:
+        pos.sort()
+        neg.sort()
+        return pos, neg, None, None
+    cumulative = []
+    for sel, x in ((y, pos), (~y, neg)):
+        order = np.argsort(x)
+        x[:] = x[order]
+        cw = np.zeros(x.size + 1)
+        np.take(w[sel], order, out=cw[1:])
+        np.cumsum(cw[1:], out=cw[1:])
+        cumulative.append(cw)
+    return pos, neg, cumulative[0], cumulative[1]
+
+
+def _merge_by_rank(pos: np.ndarray, neg: np.ndarray):
+    """(merged, is_pos): the two ascending arrays merged without sorting.
+
+    Each element of the smaller array lands at its rank in the other array plus its own
+    index; among equal values positives come first (counts are read at the end of each
+    block of equal values, so the order inside a block does not matter).
+    """
+    n_pos, n = pos.size, pos.size + neg.size
+    is_pos = np.zeros(n, dtype=bool)
+    if n_pos <= n - n_pos:
+        is_pos[np.searchsorted(neg, pos, side="left") + np.arange(n_pos)] = True
+    else:
+        is_pos.fill(True)
+        is_pos[np.searchsorted(pos, neg, side="right") + np.arange(n - n_pos)] = False
+    merged = np.empty(n)
+    merged[is_pos] = pos
+    merged[~is_pos] = neg
+    return merged, is_pos
 
 
 def _sweep_core(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
@@ -98,43 +128,41 @@ def _sweep_core(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
         keep = w > 0
         if not keep.all():
             y, s, w = y[keep], s[keep], w[keep]
-    neg_s = np.negative(s)  # ascending order of -s is descending order of s
-    pos = neg_s[y]
-    neg = neg_s[~y]
-    del neg_s
-    if w is None:
-        pos.sort()
-        neg.sort()
-        n_pos, n_neg = float(pos.size), float(neg.size)
-        distinct, le_count = _merge_distinct(pos, neg)
-        m = distinct.size
-        tp = np.empty(m + 1, dtype=np.float64)
-        tp[0] = 0.0
-        tp[1:] = np.searchsorted(pos, distinct, side="right")
-        fp = np.empty(m + 1, dtype=np.float64)
-        fp[0] = 0.0
-        np.subtract(le_count, tp[1:], out=fp[1:])
-    else:
-        order = np.argsort(pos)
-        pos = pos[order]
-        cw_pos = np.concatenate(([0.0], np.cumsum(w[y][order])))
-        order = np.argsort(neg)
-        neg = neg[order]
-        cw_neg = np.concatenate(([0.0], np.cumsum(w[~y][order])))
-        del order
-        n_pos, n_neg = float(cw_pos[-1]), float(cw_neg[-1])
-        distinct, _ = _merge_distinct(pos, neg)
-        m = distinct.size
-        tp = np.empty(m + 1, dtype=np.float64)
-        tp[0] = 0.0
-        tp[1:] = cw_pos[np.searchsorted(pos, distinct, side="right")]
-        fp = np.empty(m + 1, dtype=np.float64)
-        fp[0] = 0.0
-        fp[1:] = cw_neg[np.searchsorted(neg, distinct, side="right")]
-    thresholds = np.empty(m + 1, dtype=np.float64)
+    pos, neg, cw_pos, cw_neg = _sorted_classes(y, s, w)
+    n_pos = float(pos.size) if w is None else float(cw_pos[-1])
+    n_neg = float(neg.size) if w is None else float(cw_neg[-1])
+    merged, is_pos = _merge_by_rank(pos, neg)
+    del pos, neg
+    n = merged.size
+    last = np.empty(n, dtype=bool)  # last row of each block of equal scores
+    np.not_equal(merged[1:], merged[:-1], out=last[:-1])
+    last[-1:] = True
+    all_distinct = bool(last.all())
+    m = n if all_distinct else int(np.count_nonzero(last))
+    thresholds = np.empty(m + 1)
     thresholds[0] = np.inf
-    np.negative(distinct, out=thresholds[1:])
+    np.negative(merged if all_distinct else merged[last], out=thresholds[1:])
     thresholds[1:] += 0.0  # a score of 0.0 comes back from the negation as -0.0
+    del merged
+    tp = np.zeros(m + 1)
+    fp = np.zeros(m + 1)
+    done = 0  # entries of tp / fp filled so far (after the leading +inf)
+    seen_pos = 0  # positives before the current chunk
+    for a in range(0, n, CHUNK):
+        b = min(n, a + CHUNK)
+        c_pos = np.cumsum(is_pos[a:b])  # positives among the first i rows, i = a+1 .. b
+        c_pos += seen_pos
+        seen_pos = int(c_pos[-1])
+        c_neg = np.arange(a + 1, b + 1) - c_pos
+        if not all_distinct:
+            c_pos, c_neg = c_pos[last[a:b]], c_neg[last[a:b]]
+        out = slice(done + 1, done + 1 + c_pos.size)
+        done += c_pos.size
+        if w is None:
+            tp[out], fp[out] = c_pos, c_neg
+        else:
+            np.take(cw_pos, c_pos, out=tp[out])
+            np.take(cw_neg, c_neg, out=fp[out])
     return thresholds, tp, fp, n_pos, n_neg
 
 
