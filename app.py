@@ -11,5 +11,6 @@ st.navigation(
         st.Page("pages/matrix.py", title="Cost matrix", icon="🧮", url_path="matrix"),
         st.Page("pages/instance.py", title="Instance costs", icon="🗳️", url_path="instance"),
         st.Page("pages/calibration.py", title="Calibration", icon="🎯", url_path="calibration"),
-    ]
+    ],
+    position="top",
 ).run()

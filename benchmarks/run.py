@@ -148,7 +148,7 @@ def _memory_child(n: int, weighted: bool, label_dtype: str) -> dict:
     del sw
     gc.collect()
     tracemalloc.start()
-    sw = costlib.threshold_sweep(y, s, sample_weight=w)
+    _result = costlib.threshold_sweep(y, s, sample_weight=w)  # kept alive while the peak is read
     _, traced_peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return {
@@ -400,7 +400,8 @@ def main(argv=None):
     meta["loadavg_end"] = _loadavg()
     meta["elapsed_s"] = round(time.perf_counter() - t_start, 1)
     log(f"\ntotal {meta['elapsed_s']} s; wrote {a.out}")
-    Path(a.out).write_text(json.dumps({"meta": meta, "results": results, "memory": memory, "targets": targets}, indent=1))
+    summary = {"meta": meta, "results": results, "memory": memory, "targets": targets}
+    Path(a.out).write_text(json.dumps(summary, indent=1))
     return 0
 
 

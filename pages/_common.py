@@ -63,13 +63,44 @@ def data_choice_label(key: str) -> str:
     return "Your uploaded file" if key == UPLOAD else SAMPLES[key].title
 
 
-def _remember_data_choice() -> None:
-    st.session_state["data_choice"] = st.session_state["_data_widget"]
+def remembered(key: str, default, parse=str, valid=None):
+    """Seed the widget `key` with this session's value of a setting that pages share.
+
+    Streamlit drops a widget's value when the page that drew it stops rendering, and a
+    widget on another page starts from its default. The value therefore lives under a
+    plain key (``_keep_<key>``), first read from the URL (?key=...), and the widget is
+    re-seeded from it on every run; `keep` (the widget's on_change) stores a change.
+    Call `mirror(key)` after the widget to write the value back to the URL.
+    """
+    store = f"_keep_{key}"
+    if store not in st.session_state:
+        value = default
+        raw = st.query_params.get(key)
+        if raw is not None:
+            try:
+                value = parse(raw)
+            except ValueError:
+                value = default
+        st.session_state[store] = value if valid is None or valid(value) else default
+    st.session_state[key] = st.session_state[store]
+
+
+def keep(key: str) -> None:
+    st.session_state[f"_keep_{key}"] = st.session_state[key]
+
+
+def set_setting(key: str, value) -> None:
+    """Set a remembered setting (from a callback, a button or a loaded policy)."""
+    st.session_state[f"_keep_{key}"] = value
+
+
+def mirror(key: str) -> None:
+    st.query_params[key] = str(st.session_state[f"_keep_{key}"])
 
 
 def choose_data(key: str) -> None:
     """Make `key` (a sample key or UPLOAD) the data every page uses."""
-    st.session_state["data_choice"] = key
+    set_setting("data", key)
 
 
 def replace_upload(ds: Dataset) -> None:
@@ -91,22 +122,19 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
     without it gets a sentence pointing to a sample that has it.
     """
     options = [*SAMPLES, UPLOAD]
-    # The choice lives under a plain key ("data_choice") so that it survives page switches; the
-    # widget is re-seeded from it on every run and mirrored in the URL by hand (a bound selectbox
-    # would put the display label in the URL).
-    if st.session_state.get("data_choice") not in options:
-        wanted = st.query_params.get("data")
-        st.session_state["data_choice"] = wanted if wanted in options else DEFAULT_SAMPLE
-    st.session_state["_data_widget"] = st.session_state["data_choice"]
+    # Remembered across pages and mirrored in the URL by hand (a bound selectbox would put the
+    # display label in the URL).
+    remembered("data", DEFAULT_SAMPLE, valid=lambda v: v in options)
     choice = st.sidebar.selectbox(
         "Data",
         options,
-        key="_data_widget",
+        key="data",
         format_func=data_choice_label,
-        on_change=_remember_data_choice,
+        on_change=keep,
+        args=("data",),
         help="A built-in sample, or the file you uploaded on the Data page.",
     )
-    st.query_params["data"] = choice
+    mirror("data")
     if choice == UPLOAD:
         ds = st.session_state.get("upload_dataset")
         if ds is not None:
@@ -208,13 +236,14 @@ def split_note(ds: Dataset) -> str:
 
 def unit_and_volume(page: str) -> tuple[str, float]:
     """The money unit ("$", "minutes") and monthly volume, mirrored in the URL."""
-    st.session_state.setdefault("unit", "$")  # seeded here (not value=) so a policy file can set it
-    st.session_state.setdefault("volume", 10_000)
+    remembered("unit", "$", valid=lambda v: len(v) <= 12)
+    remembered("volume", 10_000, parse=int, valid=lambda v: v >= 0)
     with st.sidebar:
         unit = st.text_input(
             "Unit of your prices",
             key="unit",
-            bind="query-params",
+            on_change=keep,
+            args=("unit",),
             max_chars=12,
             help="What one price unit is: $, €, minutes, hours…",
         )
@@ -223,9 +252,12 @@ def unit_and_volume(page: str) -> tuple[str, float]:
             min_value=0,
             step=1_000,
             key="volume",
-            bind="query-params",
+            on_change=keep,
+            args=("volume",),
             help="Used to show cost and value per month.",
         )
+    mirror("unit")
+    mirror("volume")
     return unit.strip(), float(volume)
 
 
@@ -256,11 +288,6 @@ def say(kind: str, text: str, *, bold: bool = False, where=None, **kwargs) -> No
     """
     body = md_escape(text)
     getattr(where or st, kind)(f"**{body}**" if bold else body, **kwargs)
-
-
-def label(text: str) -> str:
-    """A widget label that contains user text (a unit, a group name)."""
-    return md_escape(text)
 
 
 def show_error(err: DataError) -> None:

@@ -13,12 +13,12 @@ from costlib.report import audit_html, build_audit, load_policy, policy_json, se
 from pages._common import (
     current_dataset,
     groups_of,
-    label,
     memo,
     model_picker,
     page_header,
     rows,
     say,
+    set_setting,
     show_table,
     split_note,
     unit_and_volume,
@@ -62,9 +62,9 @@ def restore_policy() -> None:
     st.session_state["per_group"] = any(p != first for p in pairs)
     for i, (c_fp_g, c_fn_g) in enumerate(pairs):
         st.session_state[f"c_fp_{i}"], st.session_state[f"c_fn_{i}"] = float(c_fp_g), float(c_fn_g)
-    st.session_state["unit"] = policy.get("unit") or ""
+    set_setting("unit", policy.get("unit") or "")
     if policy.get("volume"):
-        st.session_state["volume"] = int(policy["volume"])
+        set_setting("volume", int(policy["volume"]))
     st.session_state["policy_rule"] = policy["rule"]
     same = policy["data"].get("sha256") == ds.fingerprint
     st.session_state["_policy_message"] = (
@@ -78,6 +78,7 @@ def rule_has_cutoffs(audit, rule: str) -> bool:
 
 
 st.subheader("Your prices")
+say("caption", f"Prices are in {unit or 'your unit'} per case (set the unit in the sidebar).")
 with st.popover("Restore a saved policy"):
     st.file_uploader("Policy file (JSON) downloaded from this page", type=["json"], key="policy_upload",
                      on_change=restore_policy)
@@ -88,7 +89,7 @@ c1, c2, c3 = st.columns([1, 1, 2])
 st.session_state.setdefault("c_fp", 1.0)  # seeded here, not by value=, so a policy can set them
 st.session_state.setdefault("c_fn", 3.0)
 c_fp = c1.number_input(
-    label(f"Cost of a false positive ({unit or 'units'})"),
+    "Cost of a false positive",
     min_value=0.0,
     step=0.5,
     key="c_fp",
@@ -96,7 +97,7 @@ c_fp = c1.number_input(
     help="What it costs to flag a case that turns out negative.",
 )
 c_fn = c2.number_input(
-    label(f"Cost of a false negative ({unit or 'units'})"),
+    "Cost of a false negative",
     min_value=0.0,
     step=0.5,
     key="c_fn",

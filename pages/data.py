@@ -14,7 +14,6 @@ from pages._common import (
     build_dataset_cached,
     choose_data,
     current_dataset,
-    label,
     page_header,
     read_table_cached,
     replace_upload,
@@ -60,15 +59,24 @@ def choice(label: str, options: list[str], guess: str | None, key: str, **kw) ->
     return None if value == NONE else value
 
 
+def mk(role: str) -> str:
+    """The widget key of a mapping role for the current file."""
+    return f"map_{role}_{st.session_state['_mapping_for'][:12]}"
+
+
 def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
-    """Widgets for every column role, seeded with the guess."""
+    """Widgets for every column role, seeded with the guess.
+
+    Their keys carry the file's fingerprint: a new file gets new widgets seeded with its own
+    guess (deleting the old keys does not reset widgets the browser still shows).
+    """
     cols = [str(c) for c in df.columns]
     # Every column is offered for every role: a text column mapped as scores gets a sentence
     # naming its bad rows, which helps more than a column that silently is not offered.
     numeric = cols
     c1, c2 = st.columns(2)
     with c1:
-        label = choice("Label column (the true outcome)", cols, guess.label, "map_label")
+        label = choice("Label column (the true outcome)", cols, guess.label, mk("label"))
         positive = None
         if label is not None:
             try:
@@ -80,27 +88,27 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
                 positive = st.selectbox(
                     "Which label value is the positive class?",
                     values,
-                    key="map_positive",
+                    key=mk("positive"),
                     index=values.index(guess.positive) if guess.positive in values else 0,
                 )
         scores = st.multiselect(
             "Score columns (one per model; higher = more likely positive)",
             numeric,
             default=[s for s in guess.scores if s in numeric],
-            key="map_scores",
+            key=mk("scores"),
         )
         scale = st.radio(
             "The scores are",
             list(SCALES),
             format_func=SCALES.get,
-            key="map_scale",
+            key=mk("scale"),
             index=list(SCALES).index(guess.score_scale),
             horizontal=True,
         )
     with c2:
-        group = choice("Group column (optional, for per-group prices)", cols, guess.group, "map_group")
-        split = choice("Split column (optional: train / validation / test)", cols, guess.split, "map_split")
-        weight = choice("Weight column (optional)", numeric, guess.weight, "map_weight")
+        group = choice("Group column (optional, for per-group prices)", cols, guess.group, mk("group"))
+        split = choice("Split column (optional: train / validation / test)", cols, guess.split, mk("split"))
+        weight = choice("Weight column (optional)", numeric, guess.weight, mk("weight"))
     st.markdown("**Instance-level costs (optional)**")
     guessed_source = (
         "annotator votes"
@@ -117,34 +125,34 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         "Each case's own price comes from",
         DELTA_SOURCES,
         horizontal=True,
-        key="map_delta_src",
+        key=mk("delta_src"),
         index=DELTA_SOURCES.index(guessed_source),
     )
     extra: dict = {}
     d1, d2 = st.columns(2)
     if source == "delta column":
-        extra["delta"] = choice("Delta column (sign = label, size = price)", numeric, guess.delta, "map_delta")
+        extra["delta"] = choice("Delta column (sign = label, size = price)", numeric, guess.delta, mk("delta"))
     elif source == "annotator votes":
-        extra["votes_yes"] = choice("Votes for the positive class", numeric, guess.votes_yes, "map_yes")
-        extra["votes_no"] = choice("Votes against", numeric, guess.votes_no, "map_no")
+        extra["votes_yes"] = choice("Votes for the positive class", numeric, guess.votes_yes, mk("yes"))
+        extra["votes_no"] = choice("Votes against", numeric, guess.votes_no, mk("no"))
     elif source == "rating":
-        extra["rating"] = d1.selectbox("Rating column", numeric, key="map_rating")
-        extra["rating_midpoint"] = d2.number_input("Neutral midpoint of the scale", value=3.0, key="map_mid")
+        extra["rating"] = d1.selectbox("Rating column", numeric, key=mk("rating"))
+        extra["rating_midpoint"] = d2.number_input("Neutral midpoint of the scale", value=3.0, key=mk("mid"))
     elif source == "measurement and threshold":
-        extra["measurement"] = d1.selectbox("Measurement column", numeric, key="map_measure")
-        extra["measurement_threshold"] = d2.number_input("Threshold (positive when above)", value=0.0, key="map_tau")
+        extra["measurement"] = d1.selectbox("Measurement column", numeric, key=mk("measure"))
+        extra["measurement_threshold"] = d2.number_input("Threshold (positive when above)", value=0.0, key=mk("tau"))
     st.markdown("**Multiclass (optional)**")
     m1, m2 = st.columns(2)
     class_probs = m1.multiselect(
         "Probability columns, one per class",
         numeric,
         default=[c for c in guess.class_probs if c in numeric],
-        key="map_probs",
+        key=mk("probs"),
     )
     class_label = m2.selectbox(
         "Multiclass label column",
         [NONE, *cols],
-        key="map_class_label",
+        key=mk("class_label"),
         index=([NONE, *cols].index(guess.class_label) if guess.class_label in cols else 0),
     )
     class_names: tuple[str, ...] = ()
@@ -214,11 +222,11 @@ if upload is not None:
             fixes = st.session_state.get("_fixes", {})
             options = {}
             if "drop_missing_labels" in fixes:
-                options["drop_missing_labels"] = st.checkbox(label(fixes["drop_missing_labels"]), key="fix_drop")
+                options["drop_missing_labels"] = st.checkbox(fixes["drop_missing_labels"], key="fix_drop")
             if "top_groups" in fixes:
-                options["top_groups"] = 10 if st.checkbox(label(fixes["top_groups"]), key="fix_top") else None
+                options["top_groups"] = 10 if st.checkbox(fixes["top_groups"], key="fix_top") else None
             if "renormalise" in fixes:
-                options["renormalise"] = st.checkbox(label(fixes["renormalise"]), key="fix_renorm")
+                options["renormalise"] = st.checkbox(fixes["renormalise"], key="fix_renorm")
             submitted = st.form_submit_button("Use these columns", type="primary")
         if submitted:
             try:

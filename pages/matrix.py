@@ -12,7 +12,7 @@ from costlib.multiclass import (
     expected_cost_matrix,
     min_cost_decisions,
 )
-from pages._common import current_dataset, label, memo, page_header, rows, say, show_table, unit_and_volume
+from pages._common import current_dataset, memo, page_header, rows, say, show_table, unit_and_volume
 
 page_header(
     "Cost matrix",
@@ -84,7 +84,7 @@ use_abstain = st.toggle(
     "Allow abstaining (hand the case to a person)", value=True, key="abstain_on", bind="query-params"
 )
 h = st.number_input(
-    label(f"Price of abstaining ({unit or 'units'})"),
+    "Price of abstaining",
     min_value=0.0,
     value=1.0,
     step=0.1,

@@ -18,7 +18,6 @@ from costlib.value import (
 )
 from pages._common import (
     current_dataset,
-    label,
     memo,
     model_picker,
     page_header,
@@ -75,7 +74,7 @@ reject_value = c2.number_input(
     help="0: a person handles it at no gain or loss (the default).",
 )
 gain = c3.number_input(
-    label(f"A correct answer is worth ({unit or 'units'})"),
+    "A correct answer is worth (in your unit)",
     min_value=0.0,
     value=1.0,
     step=0.5,

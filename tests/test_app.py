@@ -74,6 +74,11 @@ def charts(at: AppTest) -> list[dict]:
     return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
 
 
+def mk(at: AppTest, role: str) -> str:
+    """The mapping widget's key for the file currently uploaded (see pages/data.py)."""
+    return f"map_{role}_{at.session_state['_mapping_for'][:12]}"
+
+
 def chart_keys(at: AppTest) -> set[str]:
     return {c.key for c in at.get("plotly_chart")}
 
@@ -290,7 +295,7 @@ def test_upload_csv_maps_columns_and_every_page_uses_it():
     at = open_app("compas", "pages/data.py")
     at.file_uploader(key="uploader").upload("preds.csv", frame.to_csv(index=False).encode(), "text/csv").run()
     assert_no_exception(at)
-    at.selectbox(key="map_positive").set_value("yes")
+    at.selectbox(key=mk(at, "positive")).set_value("yes")
     submit = [b for b in at.button if b.label == "Use these columns"][0]
     submit.click().run()
     assert_no_exception(at)
@@ -312,7 +317,7 @@ def test_broken_upload_is_a_sentence_and_the_previous_data_stays():
     bad = b"label,score\n1,0.3\n0,high\n1,0.9\n0,n/a\n"
     at.file_uploader(key="uploader").upload("broken.csv", bad, "text/csv").run()
     assert_no_exception(at)
-    at.multiselect(key="map_scores").set_value(["score"])
+    at.multiselect(key=mk(at, "scores")).set_value(["score"])
     submit = [b for b in at.button if b.label == "Use these columns"][0]
     submit.click().run()
     assert_no_exception(at)
@@ -365,8 +370,8 @@ def test_hostile_names_are_escaped_everywhere_they_are_shown(hostile):
                           "grp": rng.choice([hostile, "plain"], n), "split": rng.choice(["train", "test"], n)})
     at = open_app("compas", "pages/data.py")
     at.file_uploader(key="uploader").upload(f"{hostile}.csv", frame.to_csv(index=False).encode(), "text/csv").run()
-    at.multiselect(key="map_scores").set_value([hostile])
-    at.selectbox(key="map_group").set_value("grp")
+    at.multiselect(key=mk(at, "scores")).set_value([hostile])
+    at.selectbox(key=mk(at, "group")).set_value("grp")
     [b for b in at.button if b.label == "Use these columns"][0].click().run()
     assert_no_exception(at)
     for page in PAGES[1:3]:
@@ -430,3 +435,31 @@ def test_cost_matrix_says_when_the_model_is_no_better_than_no_model():
     table = [t.value for t in at.dataframe if "policy" in t.value.columns][0]
     assert table["policy"].str.startswith("no model: always decide").any()
     assert not table["policy"].str.contains("hand every case").any()
+
+
+def test_unit_volume_and_data_choice_survive_page_switches():
+    at = open_app("compas", "pages/costs.py")
+    at.text_input(key="unit").set_value("€").run()
+    at.number_input(key="volume").set_value(2500).run()
+    at.switch_page("pages/value.py").run()
+    assert_no_exception(at)
+    assert at.text_input(key="unit").value == "€"
+    assert at.number_input(key="volume").value == 2500
+    assert at.query_params["unit"] == "€" and at.query_params["volume"] == "2500"
+    assert "a month at 2,500 cases a month" in texts(at)
+    at.switch_page("pages/costs.py").run()
+    assert at.text_input(key="unit").value == "€"
+    assert at.selectbox(key="data").value == "compas"
+
+
+def test_a_new_upload_gets_fresh_mapping_widgets_seeded_from_its_own_columns():
+    at = open_app("compas", "pages/data.py")
+    first = pd.DataFrame({"label": [0, 1, 0, 1] * 10, "old_score": np.linspace(0, 1, 40)})
+    second = pd.DataFrame({"label": [1, 0] * 20, "new_score": np.linspace(1, 0, 40)})
+    at.file_uploader(key="uploader").upload("a.csv", first.to_csv(index=False).encode(), "text/csv").run()
+    assert at.multiselect(key=mk(at, "scores")).value == ["old_score"]
+    at.file_uploader(key="uploader").upload("b.csv", second.to_csv(index=False).encode(), "text/csv").run()
+    assert at.multiselect(key=mk(at, "scores")).value == ["new_score"]
+    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    assert_no_exception(at)
+    assert list(at.session_state["upload_dataset"].scores) == ["new_score"]
