@@ -36,17 +36,22 @@ def elkan_threshold(c_fp, c_fn) -> float:
 
 def expected_cost(y_true, y_pred, *, c_fp, c_fn) -> float:
     """(FP * c_fp + FN * c_fn) / n for 0/1 decisions y_pred."""
+    return priced_errors(y_true, y_pred, c_fp, c_fn, names=("c_fp", "c_fn"), what="expected_cost")
+
+
+def priced_errors(y_true, y_pred, fp_price, fn_price, *, names: tuple[str, str], what: str) -> float:
+    """(FP * fp_price + FN * fn_price) / n, the prices validated under their public `names`."""
     y = v.as_binary(y_true, "y_true")
     pred = v.as_binary(y_pred, "y_pred")
     v.same_length(y, pred, "y_true", "y_pred")
-    c_fp = v.as_price(c_fp, "c_fp")
-    c_fn = v.as_price(c_fn, "c_fn")
+    fp_price = v.as_price(fp_price, names[0])
+    fn_price = v.as_price(fn_price, names[1])
     if y.size == 0:
-        v.warn_degenerate("no cases: expected_cost is NaN")
+        v.warn_degenerate(f"no cases: {what} is NaN")
         return float("nan")
     fp = np.count_nonzero(pred & ~y)
     fn = np.count_nonzero(~pred & y)
-    return (fp * c_fp + fn * c_fn) / y.size
+    return float((fp * fp_price + fn * fn_price) / y.size)
 
 
 def sweep_cost(sweep: Sweep, c_fp: float, c_fn: float) -> np.ndarray:

@@ -33,6 +33,7 @@ from scipy.special import expit
 
 from costlib.dataset import SPLIT_ROLES, ColumnMapping, Dataset
 from costlib.errors import DataError
+from costlib.instance import delta_from_rating, delta_from_threshold, delta_from_votes
 
 __all__ = [
     "fingerprint",
@@ -1663,13 +1664,13 @@ def _delta(ctx: _Ctx, m: ColumnMapping) -> np.ndarray | None:
                     column=column,
                 )
             counts.append(v)
-        delta = np.log1p(counts[0]) - np.log1p(counts[1])
+        delta = delta_from_votes(counts[0], counts[1])
         source = f"votes {_q(m.votes_yes)} and {_q(m.votes_no)}"
         column = m.votes_yes
     elif m.rating:
         mid = _check_number(ctx, m.rating, "the rating", "midpoint", m.rating_midpoint)
         with np.errstate(over="ignore", invalid="ignore"):
-            delta = _numbers(ctx, m.rating) - mid
+            delta = delta_from_rating(_numbers(ctx, m.rating), mid)
         source, column = f"rating {_q(m.rating)} minus {_num(mid)}", m.rating
     else:
         assert m.measurement
@@ -1677,7 +1678,7 @@ def _delta(ctx: _Ctx, m: ColumnMapping) -> np.ndarray | None:
             ctx, m.measurement, "the measurement", "threshold", m.measurement_threshold
         )
         with np.errstate(over="ignore", invalid="ignore"):
-            delta = _numbers(ctx, m.measurement) - tau
+            delta = delta_from_threshold(_numbers(ctx, m.measurement), tau)
         source, column = f"measurement {_q(m.measurement)} minus {_num(tau)}", m.measurement
     if not np.all(np.isfinite(delta)):
         bad = ~np.isfinite(delta)

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from costlib import _validation as v
+from costlib.costs import priced_errors
 from costlib.sweep import Sweep, _sweep_core, argbest, hull_best_index
 
 ACCEPTANCE_RULES = ("paper", "bayes")
@@ -237,15 +238,7 @@ def cost_sensitive_value(y_true, y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> C
 
 def cost_sensitive_error(y_true, y_pred, *, k_fp, k_fn) -> float:
     """(k_fn * FN + k_fp * FP) / n with no rejection."""
-    y = v.as_binary(y_true, "y_true")
-    pred = v.as_binary(y_pred, "y_pred")
-    v.same_length(y, pred, "y_true", "y_pred")
-    k_fp = v.as_price(k_fp, "k_fp")
-    k_fn = v.as_price(k_fn, "k_fn")
-    if y.size == 0:
-        v.warn_degenerate("no cases: cost-sensitive error is NaN")
-        return float("nan")
-    return float((k_fn * np.count_nonzero(~pred & y) + k_fp * np.count_nonzero(pred & ~y)) / y.size)
+    return priced_errors(y_true, y_pred, k_fp, k_fn, names=("k_fp", "k_fn"), what="cost-sensitive error")
 
 
 def ranking_flips(frame: pd.DataFrame, *, rule: str = "optimal") -> pd.DataFrame:
