@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from costlib.words import money, plain
+
 PALETTE = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#c26b2d"]
 NOBODY_COLOR = "#555555"
 MAX_POINTS = 4000
@@ -51,27 +53,52 @@ def _new_figure(*data) -> go.Figure:
     return go.Figure(data=list(data), layout={"template": {}})
 
 
-def _rule_line(fig: go.Figure, *, x: float | None = None, y: float | None = None, line: dict,
-               text: str | None = None, position: str = "top left") -> None:
+def _rule_line(
+    fig: go.Figure,
+    *,
+    x: float | None = None,
+    y: float | None = None,
+    line: dict,
+    text: str | None = None,
+    position: str = "top left",
+) -> None:
     """A labelled horizontal (y=) or vertical (x=) line across the plot.
 
     Plotly's add_hline/add_vline do the same but spend ~30 ms each on subplot bookkeeping;
     a page redraws on every slider move, so the shape and its label are added directly.
     """
     vertical = x is not None
-    shape = ({"type": "line", "xref": "x", "yref": "paper", "x0": x, "x1": x, "y0": 0, "y1": 1}
-             if vertical else
-             {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": y, "y1": y})
+    shape = (
+        {"type": "line", "xref": "x", "yref": "paper", "x0": x, "x1": x, "y0": 0, "y1": 1}
+        if vertical
+        else {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": y, "y1": y}
+    )
     fig.add_shape(**shape, line=line, layer="above")
     if text:
         top = position.startswith("top")
         left = position.endswith("left")
         if vertical:
-            fig.add_annotation(x=x, y=1 if top else 0, xref="x", yref="paper", text=text, showarrow=False,
-                               xanchor="right" if left else "left", yanchor="top" if top else "bottom")
+            fig.add_annotation(
+                x=x,
+                y=1 if top else 0,
+                xref="x",
+                yref="paper",
+                text=text,
+                showarrow=False,
+                xanchor="right" if left else "left",
+                yanchor="top" if top else "bottom",
+            )
         else:
-            fig.add_annotation(x=0 if left else 1, y=y, xref="paper", yref="y", text=text, showarrow=False,
-                               xanchor="left" if left else "right", yanchor="bottom" if top else "top")
+            fig.add_annotation(
+                x=0 if left else 1,
+                y=y,
+                xref="paper",
+                yref="y",
+                text=text,
+                showarrow=False,
+                xanchor="left" if left else "right",
+                yanchor="bottom" if top else "top",
+            )
 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
@@ -125,10 +152,13 @@ def cost_by_group_figure(
         nobody = part.loc[~np.isfinite(part["threshold"]), "cost_per_100"]
         if len(nobody):
             level = float(nobody.iloc[0])
-            _rule_line(fig, y=level,
+            # labels alternate sides so that close levels do not print over each other
+            _rule_line(
+                fig,
+                y=level,
                 line={"dash": "dash", "color": _color(i), "width": 1},
-                text=f"flag nobody ({g}): {level:.3g}{unit}",
-                position="top left",
+                text=f"flag nobody ({plain(g)}): {money(level, unit)}",
+                position="top left" if i % 2 == 0 else "bottom right",
             )
     if markers is not None and len(markers):
         fair = iter(FAIR_SYMBOLS * 4)
@@ -187,12 +217,16 @@ def value_tau_figure(
             hovertemplate="tau %{x:.4g}<br>value %{y:.4g}<extra></extra>",
         )
     )
-    _rule_line(fig, y=reject_value,
+    _rule_line(
+        fig,
+        y=reject_value,
         line={"dash": "dash", "color": NOBODY_COLOR},
         text=f"no model (reject all): {reject_value:.3g}",
         position="bottom left",
     )
-    _rule_line(fig, x=tau_star,
+    _rule_line(
+        fig,
+        x=tau_star,
         line={"dash": "dot", "color": _color(1)},
         text=f"τ* = k/(k+1) = {tau_star:.3f}",
         position="top left",
@@ -253,7 +287,9 @@ def value_k_figure(
         )
     if flips is not None:
         for _, row in flips.iterrows():
-            _rule_line(fig, x=row["k"],
+            _rule_line(
+                fig,
+                x=row["k"],
                 line={"color": "#999", "width": 1},
                 text=f"{row['leader']} leads from k ≈ {row['k']:.2g}",
                 position="top right",
@@ -305,7 +341,9 @@ def delta_histogram(delta, *, groups=None, title: str = "Instance costs: distrib
         for i, name in enumerate(pd.unique(g)):
             fig.add_trace(go.Histogram(x=d[g == name], nbinsx=60, name=str(name), marker_color=_color(i), opacity=0.6))
         fig.update_layout(barmode="overlay")
-    _rule_line(fig, x=0,
+    _rule_line(
+        fig,
+        x=0,
         line={"color": NOBODY_COLOR, "dash": "dash"},
         text="delta = 0: label flips here",
         position="top right",
@@ -467,7 +505,9 @@ def net_benefit_figure(
         top = float(np.nanmax(curves["net_benefit"].to_numpy(float)))
         fig.update_yaxes(range=[-0.05 - 0.1 * abs(top), 1.15 * max(top, 0.01)])
     if price_threshold is not None and np.isfinite(price_threshold):
-        _rule_line(fig, x=price_threshold,
+        _rule_line(
+            fig,
+            x=price_threshold,
             line={"color": "#000", "dash": "dot", "width": 1},
             text=f"your prices: t = {price_threshold:.3f}",
             position="top right",

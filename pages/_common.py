@@ -158,7 +158,7 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
         sample = {"binary": "screening", "multiclass": "tickets", "delta": "offensive"}[needs]
         say(
             "info",
-            f"“{ds.name}” has no {hint}, which this page needs. Try the sample "
+            f"“{ds.name}” lacks {hint}, which this page needs. Try the sample "
             f"“{SAMPLES[sample].title}” in the sidebar, or map such columns on the Data page.",
         )
         return None

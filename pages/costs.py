@@ -133,7 +133,7 @@ price_key = tuple(sorted(costs.items()))
 
 with st.expander("Fairness constraints and intervals", expanded=True):
     f1, f2, f3 = st.columns([1, 1, 2])
-    fair_on = f1.toggle("Add fairness-constrained cutoffs", value=len(names) > 1, key="fair", bind="query-params",
+    fair_on = f1.toggle("Fairness rules", value=len(names) > 1, key="fair", bind="query-params",
                         disabled=len(names) < 2)
     tol = f2.number_input("Tolerance (largest gap in the rate)", min_value=0.0, max_value=0.5, value=0.05,
                           step=0.01, key="fair_tol", bind="query-params")
@@ -173,6 +173,8 @@ if opt_row["vs_nobody_low"] <= 0 <= opt_row["vs_nobody_high"]:
 else:
     say("caption", diff + ".")
 shown = table.assign(threshold=table["threshold"].map(words.cutoff))
+# the price of fairness is a fairness rule's extra cost; other rules leave the column empty
+shown.loc[~shown["rule"].str.startswith("fair"), "price_of_fairness_per_100"] = np.nan
 shown["95% interval"] = [f"[{lo:.2f}, {hi:.2f}]" if np.isfinite(lo) else ""
                          for lo, hi in zip(shown["low"], shown["high"], strict=True)]
 show_table(

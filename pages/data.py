@@ -257,12 +257,9 @@ if ds is not None:
     if ds.groups is not None:
         m[2].metric("Groups", f"{len(pd.unique(ds.groups))}")
     if ds.split is not None:
-        m[3].metric(
-            "Splits",
-            ", ".join(
-                f"{r}: {int((ds.split == r).sum()):,}" for r in ("train", "validation", "test") if (ds.split == r).any()
-            ),
-        )
+        m[3].metric("Splits", f"{len(pd.unique(ds.split))}")
+        st.caption("Rows per split: " + ", ".join(
+            f"{r} {int((ds.split == r).sum()):,}" for r in ("train", "validation", "test") if (ds.split == r).any()))
     summary = []
     for name, s in ds.scores.items():
         summary.append(
