@@ -1,0 +1,270 @@
+"""Helpers for the browser journeys: wait for Streamlit, check for errors, read the page.
+
+Streamlit renders asynchronously over a websocket, so every step is: act, wait until the
+script has finished running and the page is quiet, then check that no exception is shown.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "artifacts" / "screenshots"
+UPLOADED = "Your uploaded file"  # the sidebar's data choice once a file is mapped
+CHART = '[data-testid="stPlotlyChart"] .js-plotly-plot, .js-plotly-plot'
+
+_APP_STATE_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const status = document.querySelector('[data-testid="stStatusWidget"]');
+  return {
+    script: app ? app.getAttribute('data-test-script-state') : null,
+    connection: app ? app.getAttribute('data-test-connection-state') : null,
+    running: !!status && /running/i.test(status.innerText || ''),
+    stale: document.querySelectorAll('[data-stale="true"]').length,
+    spinner: document.querySelectorAll('[data-testid="stSpinner"]').length,
+  };
+}"""
+
+
+class AppError(AssertionError):
+    pass
+
+
+def wait_for_app(page: Page, *, settle: float = 0.4, timeout: float = 30.0) -> None:
+    """Wait until the script is not running (and nothing is stale) for `settle` seconds in a row."""
+    deadline = time.monotonic() + timeout
+    quiet_since = None
+    state = {}
+    while True:
+        state = page.evaluate(_APP_STATE_JS)
+        busy = (state["script"] != "notRunning" or state["running"] or state["stale"] or state["spinner"]
+                or state["connection"] not in (None, "CONNECTED"))
+        now = time.monotonic()
+        if busy:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = now
+        elif now - quiet_since >= settle:
+            return
+        if now > deadline:
+            raise AppError(f"the app was still busy after {timeout:.0f}s: {state}")
+        page.wait_for_timeout(50)
+
+
+def assert_no_error(page: Page, where: str = "") -> None:
+    """Fail if the page shows a Streamlit exception box or the word Traceback anywhere."""
+    exc = page.locator('[data-testid="stException"]')
+    if exc.count():
+        raise AppError(f"Streamlit shows an exception{' ' + where if where else ''}: "
+                       f"{exc.first.inner_text()[:1500]}")
+    text = page.locator("body").inner_text()
+    if "Traceback" in text:
+        i = text.index("Traceback")
+        raise AppError(f"the page shows a traceback{' ' + where if where else ''}: {text[i:i + 1500]}")
+
+
+def step(page: Page, where: str = "", *, settle: float = 0.4, timeout: float = 30.0) -> None:
+    """After every action: wait for the app, then check for errors."""
+    wait_for_app(page, settle=settle, timeout=timeout)
+    assert_no_error(page, where)
+
+
+def wait_for_chart(page: Page, *, timeout: float = 30.0) -> Locator:
+    """The first rendered Plotly chart (its SVG drawn), after the app is idle."""
+    step(page, timeout=timeout)
+    chart = page.locator(CHART).first
+    chart.wait_for(state="visible", timeout=timeout * 1000)
+    chart.locator(".main-svg").first.wait_for(state="attached", timeout=timeout * 1000)
+    assert_no_error(page)
+    return chart
+
+
+# The app's page links: Streamlit's sidebar list or, with st.navigation(position="top"), the top bar.
+NAV_LINKS = '[data-testid="stSidebarNavLink"], [data-testid="stTopNavLink"]'
+
+
+def nav_titles(page: Page) -> list[str]:
+    """The page titles in the app's navigation, in order (icons dropped)."""
+    texts = page.locator(NAV_LINKS).all_inner_texts()
+    return [t.split("\n")[-1].strip() for t in texts]
+
+
+def goto(page: Page, url: str, *, chart: bool = False) -> None:
+    page.goto(url)
+    page.locator('[data-testid="stApp"]').wait_for()
+    # The first run starts only after the websocket is up: wait for some main content.
+    page.locator('[data-testid="stMainBlockContainer"] h1').first.wait_for()
+    if chart:
+        wait_for_chart(page)
+    else:
+        step(page, f"after opening {url}")
+
+
+def nav(page: Page, title: str, *, chart: bool = True, timeout: float = 30.0) -> None:
+    """Click the navigation link `title` (sidebar or top bar), as the user would."""
+    link = page.locator(NAV_LINKS).filter(has_text=re.compile(rf"(^|\W){re.escape(title)}$"))
+    link.click()
+    page.locator('[data-testid="stMainBlockContainer"] h1', has_text=title).first.wait_for(timeout=timeout * 1000)
+    if chart:
+        wait_for_chart(page, timeout=timeout)
+    else:
+        step(page, f"on {title}", timeout=timeout)
+
+
+def number_input(page: Page, label: str, *, nth: int = 0) -> Locator:
+    """The `nth` number input whose visible label reads `label`, or `label (unit)`.
+
+    Found by the visible label; test_accessibility checks that it is also the accessible name.
+    """
+    text = re.compile(rf"^{re.escape(label)}( \(.+\))?$")
+    label_el = page.locator('[data-testid="stWidgetLabel"]').get_by_text(text)
+    return page.locator('[data-testid="stNumberInput"]').filter(has=label_el).nth(nth).locator("input")
+
+
+def set_number(page: Page, label: str, value: float | str, *, nth: int = 0) -> None:
+    box = number_input(page, label, nth=nth)
+    box.fill(str(value))
+    box.press("Enter")
+    step(page, f"after setting {label!r} to {value}")
+
+
+def current_url(page: Page) -> str:
+    return page.evaluate("location.href")
+
+
+def wait_for_url(page: Page, pattern: str, timeout: float = 15.0) -> str:
+    """location.href once it matches the regex `pattern` (Streamlit rewrites the URL after a run)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        href = current_url(page)
+        if re.search(pattern, href):
+            return href
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the URL {href} never matched {pattern!r}")
+        page.wait_for_timeout(100)
+
+
+_GRID_JS = """el => {
+  const rows = {};
+  for (const tr of el.querySelectorAll('table[role="grid"] tr')) {
+    rows[tr.getAttribute('aria-rowindex')] = [...tr.children].map(c => c.textContent);
+  }
+  const table = el.querySelector('table[role="grid"]');
+  return {rows, count: table ? Number(table.getAttribute('aria-rowcount')) : 0};
+}"""
+
+
+def grid_rows(page: Page, grid: Locator | int = 0) -> list[dict[str, str]]:
+    """The rows of an st.dataframe / st.data_editor, as dicts of header -> cell text.
+
+    glide-data-grid draws on a canvas; the accessible <table> inside it holds the raw values
+    (not the display format) of the rows it has rendered, so a long table is scrolled through.
+    """
+    loc = page.locator('[data-testid="stDataFrame"]').nth(grid) if isinstance(grid, int) else grid
+    loc.scroll_into_view_if_needed()
+    scroller = loc.locator(".dvn-scroller").first
+    got = loc.evaluate(_GRID_JS)
+    seen: dict[str, list[str]] = dict(got["rows"])
+    count = got["count"]
+    top, height, full = scroller.evaluate("el => [el.scrollTop, el.clientHeight, el.scrollHeight]")
+    while len(seen) < count and top + height < full:
+        top += max(height - 80, 40)
+        scroller.evaluate("(el, top) => { el.scrollTop = top; }", top)
+        before = set(got["rows"])
+        for _ in range(40):  # the grid redraws (and refills its table) after the scroll event
+            page.wait_for_timeout(50)
+            got = loc.evaluate(_GRID_JS)
+            if set(got["rows"]) != before:
+                break
+        seen.update(got["rows"])
+    scroller.evaluate("el => { el.scrollTop = 0; }")
+    if len(seen) != count:
+        raise AssertionError(f"read {len(seen) - 1} of {count - 1} rows of the table")
+    header = seen.pop("1")
+    body = [seen[k] for k in sorted(seen, key=int)]
+    return [dict(zip(header, r, strict=True)) for r in body]
+
+
+def grid_after(page: Page, heading: str) -> Locator:
+    """The first st.dataframe after the subheader `heading`."""
+    return page.locator(f'xpath=//h3[contains(normalize-space(.), "{heading}")]/following::'
+                        f'div[@data-testid="stDataFrame"][1]')
+
+
+def data_choice(page: Page) -> str:
+    """The sidebar's data choice as shown (a react-aria combobox)."""
+    return page.locator('[data-testid="stSidebar"]').get_by_role("combobox", name="Data").input_value()
+
+
+def alert_texts(page: Page) -> list[str]:
+    return [t.strip() for t in page.locator('[data-testid="stAlert"]').all_inner_texts()]
+
+
+def chart_titles(page: Page) -> list[str]:
+    return [t.strip() for t in page.locator(".js-plotly-plot .gtitle").all_text_contents()]
+
+
+def full_screenshot(page: Page, name: str) -> Path:
+    """A PNG of the whole page: Streamlit scrolls inside its main area, so grow the viewport first."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    viewport = page.viewport_size or {"width": 1400, "height": 1000}
+    height = page.evaluate("""() => {
+      let h = document.documentElement.scrollHeight;
+      for (const el of document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"],'
+                                                 + '[data-testid="stSidebarContent"], section, main')) {
+        h = Math.max(h, el.scrollHeight + el.getBoundingClientRect().top);
+      }
+      return Math.ceil(h);
+    }""")
+    tall = min(max(height + 40, viewport["height"]), 16000)
+    try:
+        if tall > viewport["height"]:
+            page.set_viewport_size({"width": viewport["width"], "height": tall})
+            page.wait_for_timeout(400)  # Plotly redraws on resize
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        page.set_viewport_size(viewport)
+    return path
+
+
+# ---------------------------------------------------------------------------------------
+# The Data page
+
+
+def upload(page: Page, path: Path, *, timeout: float = 30.0) -> None:
+    """Put `path` into the Data page's file input and wait until the page is about that file.
+
+    The rerun starts only after the upload finishes, so "the app is idle" is not enough: wait
+    for the preview caption or an error naming the file (the uploader's own chip shortens long
+    names). Pressing "Use these columns" in that gap would submit the previous file's form.
+    """
+    page.set_input_files("input[type=file]", str(path))
+    main = page.locator('[data-testid="stMainBlockContainer"]')
+    main.locator('[data-testid="stCaptionContainer"], [data-testid="stAlert"]',
+                 has_text=path.name).first.wait_for(timeout=timeout * 1000)
+    step(page, f"after uploading {path.name}", timeout=timeout)
+
+
+def use_these_columns(page: Page, *, timeout: float = 30.0) -> None:
+    page.get_by_role("button", name="Use these columns").click()
+    step(page, "after pressing Use these columns", timeout=timeout)
+
+
+def sidebar_text(page: Page) -> str:
+    return page.locator('[data-testid="stSidebarUserContent"]').inner_text()
+
+
+def pick(page: Page, combobox: str, option: str) -> None:
+    """Choose `option` in the select box or multiselect labelled `combobox`."""
+    page.get_by_role("combobox", name=combobox).click()
+    page.keyboard.press("ArrowDown")  # opens the list
+    page.get_by_role("option", name=option, exact=True).click()
+    if page.get_by_role("listbox").count():
+        page.keyboard.press("Escape")

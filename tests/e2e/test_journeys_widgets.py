@@ -1,0 +1,130 @@
+"""Keyboard on the Value page's k slider (and the shared URL), and editing the cost matrix grid."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from e2e_support import (
+    chart_titles,
+    full_screenshot,
+    goto,
+    grid_after,
+    grid_rows,
+    nav,
+    step,
+    wait_for_chart,
+    wait_for_url,
+)
+
+from costlib import loading
+from costlib.multiclass import decision_cost, min_cost_decisions
+from costlib.samples_registry import SAMPLES, sample_bytes
+
+pytestmark = pytest.mark.browser
+
+
+def k_slider(page):
+    return page.get_by_role("slider").first
+
+
+def value_title(page) -> str:
+    titles = [t for t in chart_titles(page) if t.startswith("Value per case against the confidence threshold")]
+    assert titles, chart_titles(page)
+    return titles[0]
+
+
+def press_and_wait(page, key: str, title_part: str) -> None:
+    k_slider(page).press(key)
+    step(page, f"after {key}")
+    page.locator(".js-plotly-plot .gtitle", has_text=title_part).first.wait_for()
+
+
+def test_value_slider_keyboard_and_shared_url(page, new_page, app_url):
+    goto(page, app_url + "/")
+    nav(page, "Value")
+    assert "k = 2," in value_title(page)
+    slider = k_slider(page)
+    assert slider.get_attribute("aria-valuetext") == "2.0"
+
+    slider.focus()
+    press_and_wait(page, "ArrowRight", "(k = 2.25,")  # the options step by 0.25 above 2
+    assert slider.get_attribute("aria-valuetext") == "2.25"
+    wait_for_url(page, r"[?&]k=2\.25(&|$)")
+    press_and_wait(page, "ArrowLeft", "(k = 2,")
+    press_and_wait(page, "ArrowLeft", "(k = 1.95,")  # and by 0.05 below 2
+    url = wait_for_url(page, r"[?&]k=1\.95(&|$)")
+    assert slider.get_attribute("aria-valuetext") == "1.95"
+    title = value_title(page)
+    full_screenshot(page, "test_value_slider_keyboard_and_shared_url")
+
+    # The link, opened by someone else (a new context: no cookies, a new session), shows the same k.
+    other = new_page()
+    goto(other, url, chart=True)
+    assert k_slider(other).get_attribute("aria-valuetext") == "1.95"
+    assert value_title(other) == title
+    full_screenshot(other, "test_value_slider_keyboard_and_shared_url-shared")
+
+
+def tickets_policy_costs(c: np.ndarray, abstain: float = 1.0) -> dict[str, float]:
+    """costlib's expected cost per case of each policy on the ticket sample's test rows."""
+    sample = SAMPLES["tickets"]
+    data = sample_bytes("tickets")
+    ds = loading.prepare(loading.read_table(data, sample.filename), sample.mapping, name=sample.title,
+                         fingerprint=loading.fingerprint(data))
+    judge = ds.rows("test")
+    y, p = ds.y_class[judge], ds.class_probs[judge]
+    return {
+        "most probable class (argmax)": decision_cost(y, np.argmax(p, axis=1), c, abstain_cost=abstain),
+        "cheapest decision": decision_cost(y, min_cost_decisions(p, c), c, abstain_cost=abstain),
+        "cheapest, or abstain": decision_cost(y, min_cost_decisions(p, c, abstain_cost=abstain), c,
+                                              abstain_cost=abstain),
+    }
+
+
+def policy_costs(page) -> dict[str, float]:
+    rows = grid_rows(page, page.locator('[data-testid="stDataFrame"]', has_text="expected cost per case").first)
+    return {r["policy"]: float(r["expected cost per case"]) for r in rows}
+
+
+def edit_cell(page, grid, row: int, col: int, value: str) -> None:
+    """Type `value` into data-row `row`, data-column `col` (0 = first column after the index)."""
+    grid.scroll_into_view_if_needed()
+    canvas = grid.locator('canvas[data-testid="data-grid-canvas"]')
+    box = canvas.bounding_box()
+    n_rows = int(grid.locator('table[role="grid"]').get_attribute("aria-rowcount"))
+    row_h = box["height"] / n_rows  # header + rows, all the same height here
+    page.mouse.click(box["x"] + 8, box["y"] + row_h * 1.5)  # the index cell of the first row
+    for _ in range(row):
+        page.keyboard.press("ArrowDown")
+    for _ in range(col + 1):
+        page.keyboard.press("ArrowRight")
+    selected = grid.locator('td[aria-selected="true"]').first.get_attribute("id")
+    assert selected == f"glide-cell-{col + 1}-{row}", selected
+    page.keyboard.press("Enter")  # opens the cell editor
+    editor = page.locator("input.gdg-input, textarea.gdg-input").first
+    editor.wait_for()
+    editor.fill(value)
+    page.keyboard.press("Enter")
+    step(page, f"after editing cell ({row}, {col}) to {value}")
+
+
+def test_cost_matrix_edit_changes_expected_cost(page, app_url):
+    goto(page, app_url + "/matrix?data=tickets", chart=True)
+    editor = grid_after(page, "Prices")
+    shown = grid_rows(page, editor)
+    c = np.array([[float(r[k]) for k in r if k.startswith("decide ")] for r in shown])
+    assert [r[""] for r in shown] == ["truth: billing", "truth: technical", "truth: security"]
+    before = policy_costs(page)
+    for name, cost in tickets_policy_costs(c).items():
+        assert before[name] == pytest.approx(cost, rel=1e-9), name
+
+    edit_cell(page, editor, row=2, col=1, value="50")  # truth security, decided technical: 10 -> 50
+    c[2, 1] = 50.0
+    wait_for_chart(page)
+    wait_for_url(page, r"C=0%2C1%2C1%3B1%2C0%2C1%3B10%2C50%2C0")
+    assert float(grid_rows(page, editor)[2]["decide technical"]) == 50.0
+    after = policy_costs(page)
+    assert after["most probable class (argmax)"] > before["most probable class (argmax)"]
+    for name, cost in tickets_policy_costs(c).items():
+        assert after[name] == pytest.approx(cost, rel=1e-9), name
+    full_screenshot(page, "test_cost_matrix_edit_changes_expected_cost")
