@@ -286,14 +286,11 @@ def value_k_figure(
             )
         )
     if flips is not None:
-        for _, row in flips.iterrows():
-            _rule_line(
-                fig,
-                x=row["k"],
-                line={"color": "#999", "width": 1},
-                text=f"{row['leader']} leads from k ≈ {row['k']:.2g}",
-                position="top right",
-            )
+        for i, (_, row) in enumerate(flips.iterrows()):
+            # only the first flip is labelled: close flips would print their labels on each other
+            _rule_line(fig, x=row["k"], line={"color": "#999", "width": 1},
+                       text=f"{plain(row['leader'])} leads from k ≈ {row['k']:.2g}" if i == 0 else None,
+                       position="top right")
     if current_k is not None:
         _rule_line(fig, x=current_k, line={"color": "#000", "dash": "dot", "width": 1})
     return _layout(fig, title, "k: how much worse a wrong answer is than a right one is good", "value per case")

@@ -64,7 +64,8 @@ def cost_verdict(table: pd.DataFrame, *, unit: str = "", volume: float | None = 
 
 
 def value_verdict(value: float, *, k: float, reject_value: float = 0.0, tau: float | None = None,
-                  unit: str = "", unit_value: float | None = None, volume: float | None = None) -> str:
+                  unit: str = "", unit_value: float | None = None, volume: float | None = None,
+                  name: str = "the model") -> str:
     """One sentence on whether the model beats not using it at this k."""
     if value is None or math.isnan(value):
         return "Not enough data to value the model."
@@ -72,14 +73,14 @@ def value_verdict(value: float, *, k: float, reject_value: float = 0.0, tau: flo
     where = f" answering when its confidence is at least {tau:.3f}" if tau is not None and math.isfinite(tau) else ""
     if tau is not None and not math.isfinite(tau):
         return (f"At k = {k:g} the best choice is to answer nothing: every confidence threshold loses against "
-                "not using the model.")
+                f"not using {name}.")
     scale = unit_value if unit_value else 1.0
     money_gain = money(gain * scale, unit if unit_value else "", digits=3 if not unit_value else 2)
     month = per_month(gain * scale, volume, unit) if unit_value else ""
     if gain > 1e-12:
-        return (f"At k = {k:g} the model{where} is worth {money_gain} per case more than not using it"
+        return (f"At k = {k:g} {name}{where} is worth {money_gain} per case more than not using it"
                 f"{month}.")
-    return (f"At k = {k:g} the model{where} is worth no more than not using it ({money_gain} per case): "
+    return (f"At k = {k:g} {name}{where} is worth no more than not using it ({money_gain} per case): "
             "it should not decide these cases on its own at this price of a wrong answer.")
 
 
@@ -108,3 +109,34 @@ def md_escape(text: str) -> str:
 def plain(text: str) -> str:
     """User text for Plotly titles, legends and hovers (which read a few HTML tags)."""
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def cutoffs_sentence(rule: str, cutoffs: dict, *, fitted_on: str = "train") -> str:
+    """'The cost-optimal rule, fitted on the train rows, flags A when the score is at least
+    0.625, flags nobody in B, and flags C at 0.323 or more.' (the answer, in words)."""
+    parts = []
+    for group, t in cutoffs.items():
+        if t == math.inf:
+            parts.append(f"flags nobody in {group}")
+        elif t is None or (isinstance(t, float) and math.isnan(t)):
+            parts.append(f"has no cutoff for {group}")
+        else:
+            parts.append(f"flags {group} at a score of {t:.4g} or more")
+    joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"The {rule} rule, fitted on the {fitted_on} rows, {joined}."
+
+
+def value_leaders(table: pd.DataFrame, *, k: float) -> str:
+    """Which model is worth most at this k, at its best threshold and at tau* = k/(k+1).
+
+    `table` is value.value_table's output (one row per model)."""
+    if len(table) < 2:
+        return ""
+    t = table.set_index("model")
+    best, star = t["value at best tau"].idxmax(), t["value at tau*"].idxmax()
+    head = (f"At k = {k:g}, {best} is worth the most when each model answers at its best threshold "
+            f"({t.loc[best, 'value at best tau']:.4f} per case)")
+    if star == best:
+        return head + f", and also at the formula threshold τ* = k/(k+1) ({t.loc[star, 'value at tau*']:.4f})."
+    return (head + f"; at the formula threshold τ* = k/(k+1), which trusts the probabilities, {star} is worth "
+            f"more ({t.loc[star, 'value at tau*']:.4f} against {t.loc[best, 'value at tau*']:.4f}).")

@@ -48,10 +48,14 @@ direction = (
     if t < 1
     else "already calibrated"
 )
+if abs(np.log(t)) < 0.05:  # within about 5% of 1: nothing worth correcting
+    direction = "close to calibrated already (T is within 5% of 1)"
 say(
     "markdown",
     f"T = {t:.3f} (fitted on the {fit_on} rows): {model} is {direction}. Expected calibration error "
-    f"on the judged rows goes from {ece_before:.3f} to {ece_after:.3f}.",
+    f"on the judged rows goes from {ece_before:.3f} to {ece_after:.3f}."
+    + (" Temperature scaling does not help on these rows: keep the original probabilities."
+       if ece_after > ece_before else ""),
     bold=True,
 )
 m = st.columns(3)
@@ -73,6 +77,7 @@ vt = vt.rename(columns={"model": "probabilities"})
 show_table(vt, "value_before_after", key="cal_value")
 gain = vt.loc[1, "value at tau*"] - vt.loc[0, "value at tau*"]
 st.caption(
-    f"No model is worth 0 per case. At k = {k:g}, calibration changes the value at τ* by {gain:+.4f} per "
-    "case; the best value over all thresholds hardly moves, because the ranking is unchanged."
+    f"Not using the model is worth 0 per case (the baseline). At k = {k:g}, calibration changes the value at "
+    f"τ* by {gain:+.4f} per case; the best value over all thresholds hardly moves, because the ranking is "
+    "unchanged."
 )

@@ -88,8 +88,10 @@ if "_policy_message" in st.session_state:
 c1, c2, c3 = st.columns([1, 1, 2])
 st.session_state.setdefault("c_fp", 1.0)  # seeded here, not by value=, so a policy can set them
 st.session_state.setdefault("c_fn", 3.0)
+per_group_on = bool(st.session_state.get("per_group"))
 c_fp = c1.number_input(
     "Cost of a false positive",
+    disabled=per_group_on,
     min_value=0.0,
     step=0.5,
     key="c_fp",
@@ -98,6 +100,7 @@ c_fp = c1.number_input(
 )
 c_fn = c2.number_input(
     "Cost of a false negative",
+    disabled=per_group_on,
     min_value=0.0,
     step=0.5,
     key="c_fn",
@@ -156,13 +159,21 @@ st.caption(split_note(ds))
 totals = table[table["group"] == ALL_GROUPS].set_index("rule")
 nobody = totals.loc["flag nobody", "cost_per_100"]
 opt_row = totals.loc["cost-optimal"]
+fitted_on = "train" if ds.has_role("train") else "same"
+say("markdown", words.cutoffs_sentence("cost-optimal", audit.cutoffs["cost-optimal"], fitted_on=fitted_on),
+    bold=True)
+cheapest = totals.drop(index="flag nobody")["cost_per_100"].idxmin()
 m = st.columns(4)
 m[0].metric("Cost-optimal cost per 100 cases", words.money(opt_row["cost_per_100"], unit),
             delta=words.money(opt_row["cost_per_100"] - nobody, unit), delta_color="inverse",
             help="Judged on the test rows; the change is against flagging nobody.")
 m[1].metric("Flag nobody, per 100 cases", words.money(nobody, unit))
-m[2].metric("Cost-optimal flagged share", f"{opt_row['flagged_rate']:.1%}")
-m[3].metric("Per month, cost-optimal", words.money(opt_row["cost_per_100"] / 100 * volume, unit))
+m[2].metric("Cheapest rule on the test rows", str(cheapest),
+            help="The cost-optimal rule is fitted on the train rows; on the test rows another rule can come out "
+                 "a little cheaper by chance. The intervals in the table show whether the difference is real.")
+m[3].metric("Per month, cost-optimal", words.money(opt_row["cost_per_100"] / 100 * volume, unit),
+            help=f"Cost-optimal cost per case times {volume:,.0f} cases a month; it flags "
+                 f"{opt_row['flagged_rate']:.1%} of cases.")
 st.plotly_chart(audit.figures["cost_by_group"], key="cost_chart")
 
 st.subheader("Cutoff rules by group")

@@ -100,8 +100,12 @@ verdict = words.value_verdict(
     unit=unit,
     unit_value=gain,
     volume=volume,
+    name=model,
 )
 say("markdown", verdict, bold=True)
+leaders = words.value_leaders(table.reset_index(), k=k)
+if leaders:
+    say("markdown", leaders)
 
 m = st.columns(4)
 m[0].metric(

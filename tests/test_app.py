@@ -466,3 +466,26 @@ def test_a_new_upload_gets_fresh_mapping_widgets_seeded_from_its_own_columns():
     [b for b in at.button if b.label == "Use these columns"][0].click().run()
     assert_no_exception(at)
     assert list(at.session_state["upload_dataset"].scores) == ["new_score"]
+
+
+def test_costs_page_states_the_cost_optimal_cutoffs_in_words():
+    at = open_app("compas", "pages/costs.py")
+    df = sample_frame("compas")
+    tr = df[df["split"] == "train"]
+    cut = costlib.cost_optimal_thresholds(tr["two_year_recid"], tr["p_recid"], tr["race"],
+                                          costs={g: (1.0, 3.0) for g in tr["race"].unique()})
+    sentence = words.cutoffs_sentence("cost-optimal", dict(sorted(cut.items())))
+    assert sentence in texts(at)
+    assert "flags African-American at a score of" in sentence
+
+
+def test_value_page_names_the_model_worth_most_at_this_k():
+    at = open_app("screening", "pages/value.py", k="8.0")
+    df = sample_frame("screening")
+    te = df[df["split"] == "test"]
+    best = {m: costlib.optimal_value(te["label"], te[m], k=8.0)[1] for m in ("score_calibrated", "score_overconfident")}
+    star = {m: costlib.value_score(te["label"], te[m], k=8.0).value for m in best}
+    shown = texts(at)
+    assert f"At k = 8, {max(best, key=best.get)} is worth the most" in shown
+    if max(star, key=star.get) != max(best, key=best.get):
+        assert f"{max(star, key=star.get)} is worth more" in shown
