@@ -1129,6 +1129,15 @@ def _is_missing(value: object) -> bool:
         return False
 
 
+def _bad_rows(ctx, template: str, column: str, mask: np.ndarray, values: np.ndarray | None = None,
+              **extra) -> str:
+    """`template` filled for the rows in `mask` of `column`: the file's name, the count, the
+    first rows and (when `values` is given) their values."""
+    k = int(mask.sum())
+    texts = None if values is None else [_num(x) for x in values[mask][:_SHOW]]
+    return template.format(name=ctx.name, column=column, count=k, rows=ctx.rows(mask, texts), **_vals(k), **extra)
+
+
 def _vals(n: int) -> dict[str, str]:
     return {
         "values": _plural(n, "value", "values"),
@@ -1153,24 +1162,11 @@ def _numbers(ctx: _Ctx, column: str, *, allow_inf: bool = False) -> np.ndarray:
             msg += "decimal points, or separate its columns with semicolons."
         raise DataError(msg, column=column)
     if missing.any():
-        k = int(missing.sum())
-        raise DataError(
-            MSG_MISSING_NUMBERS.format(
-                name=name, column=column, count=k, rows=ctx.rows(missing), **_vals(k)
-            ),
-            column=column,
-        )
+        raise DataError(_bad_rows(ctx, MSG_MISSING_NUMBERS, column, missing), column=column)
     if not allow_inf:
         inf = np.isinf(values)
         if inf.any():
-            k = int(inf.sum())
-            texts = [_num(v) for v in values[inf][:_SHOW]]
-            raise DataError(
-                MSG_INFINITE.format(
-                    name=name, column=column, count=k, rows=ctx.rows(inf, texts), **_vals(k)
-                ),
-                column=column,
-            )
+            raise DataError(_bad_rows(ctx, MSG_INFINITE, column, inf, values), column=column)
     return values
 
 
@@ -1365,18 +1361,7 @@ def prepare(
         weight = _numbers(ctx, m.weight)
         neg = weight < 0
         if neg.any():
-            k = int(neg.sum())
-            texts = [_num(v) for v in weight[neg][:_SHOW]]
-            raise DataError(
-                MSG_WEIGHT_NEGATIVE.format(
-                    name=ctx.name,
-                    column=m.weight,
-                    count=k,
-                    rows=ctx.rows(neg, texts),
-                    **_vals(k),
-                ),
-                column=m.weight,
-            )
+            raise DataError(_bad_rows(ctx, MSG_WEIGHT_NEGATIVE, m.weight, neg, weight), column=m.weight)
         if not (weight > 0).any():
             raise DataError(
                 MSG_WEIGHT_ZERO.format(name=ctx.name, column=m.weight, n=ctx.n, last=ctx.n),
@@ -1639,30 +1624,10 @@ def _delta(ctx: _Ctx, m: ColumnMapping) -> np.ndarray | None:
             v = _numbers(ctx, column)
             neg = v < 0
             if neg.any():
-                k = int(neg.sum())
-                raise DataError(
-                    MSG_VOTES_NEGATIVE.format(
-                        name=ctx.name,
-                        column=column,
-                        count=k,
-                        rows=ctx.rows(neg, [_num(x) for x in v[neg][:_SHOW]]),
-                        **_vals(k),
-                    ),
-                    column=column,
-                )
+                raise DataError(_bad_rows(ctx, MSG_VOTES_NEGATIVE, column, neg, v), column=column)
             frac = v != np.floor(v)
             if frac.any():
-                k = int(frac.sum())
-                raise DataError(
-                    MSG_VOTES_NOT_INTEGER.format(
-                        name=ctx.name,
-                        column=column,
-                        count=k,
-                        rows=ctx.rows(frac, [_num(x) for x in v[frac][:_SHOW]]),
-                        **_vals(k),
-                    ),
-                    column=column,
-                )
+                raise DataError(_bad_rows(ctx, MSG_VOTES_NOT_INTEGER, column, frac, v), column=column)
             counts.append(v)
         delta = delta_from_votes(counts[0], counts[1])
         source = f"votes {_q(m.votes_yes)} and {_q(m.votes_no)}"
