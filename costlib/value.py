@@ -139,7 +139,8 @@ def optimal_value(y_true, y_prob, *, k, reject_value=0.0) -> tuple[float, float]
     return float(taus[j]), float(values[j])
 
 
-def value_against_k(y_true, y_prob, ks, *, reject_value=0.0, sweep: Sweep | None = None) -> pd.DataFrame:
+def value_against_k(y_true, y_prob, ks, *, reject_value=0.0, sweep: Sweep | None = None,
+                    fit_sweep: Sweep | None = None) -> pd.DataFrame:
     """Value against k without a loop over k, in long format ``k, tau, value, rule``.
 
     rule ``"optimal"``: the data-optimal tau at each k. Maximising
@@ -149,6 +150,8 @@ def value_against_k(y_true, y_prob, ks, *, reject_value=0.0, sweep: Sweep | None
     adjacent violators) regression of the step slopes dC/dA weighted by dA, so the optimal
     index for every q is one ``searchsorted``. Ties go to the larger tau.
     rule ``"tau*"``: the formula threshold k / (k + 1); rule ``"no model"``: reject all.
+    With `fit_sweep` (the value sweep of other rows, a training split), the optimal tau is
+    chosen on those rows and judged on these, so the curve does not flatter itself.
     """
     ks = v.as_float_1d(ks, "ks")
     if (ks < 0).any():
@@ -161,12 +164,15 @@ def value_against_k(y_true, y_prob, ks, *, reject_value=0.0, sweep: Sweep | None
         v.warn_degenerate("no cases: value against k is NaN")
         n = np.nan
     taus, c, w = sweep.thresholds, sweep.tp, sweep.fp
-    j_opt = hull_best_index(c + w, c, (ks + r) / (1.0 + ks))
-    j_formula = sweep.index_at(ks / (ks + 1.0))
+    fit = sweep if fit_sweep is None else fit_sweep
+    tau_opt = fit.thresholds[hull_best_index(fit.tp + fit.fp, fit.tp, (ks + r) / (1.0 + ks))]
+    tau_formula = ks / (ks + 1.0)
     frames = []
-    for rule, j in (("optimal", j_opt), ("tau*", j_formula)):
+    for rule, tau in (("optimal", tau_opt), ("tau*", tau_formula)):
+        j = sweep.index_at(tau)  # the judged rows' decisions at that tau
         frames.append(
-            pd.DataFrame({"k": ks, "tau": taus[j], "value": _value_from_counts(c[j], w[j], n, ks, r), "rule": rule})
+            pd.DataFrame({"k": ks, "tau": taus[j] if fit_sweep is None and rule == "optimal" else tau,
+                          "value": _value_from_counts(c[j], w[j], n, ks, r), "rule": rule})
         )
     frames.append(pd.DataFrame({"k": ks, "tau": np.inf, "value": r, "rule": "no model"}))
     return pd.concat(frames, ignore_index=True)
@@ -274,10 +280,12 @@ def classification_table(y_true, models: dict, *, k_fp: float = 1.0, k_fn: float
     return pd.DataFrame(out)
 
 
-def value_table(sweeps: dict, *, k: float, reject_value: float = 0.0) -> pd.DataFrame:
+def value_table(sweeps: dict, *, k: float, reject_value: float = 0.0, fit_sweeps: dict | None = None) -> pd.DataFrame:
     """Per model (from its value sweep): value and reject rate at tau*, and the best tau.
 
-    Reads cached sweeps only, so it is cheap enough to recompute on every slider move.
+    With `fit_sweeps` (value sweeps of a training split, same keys) the best tau is chosen
+    there and its value read on `sweeps`' rows. Reads cached sweeps only, so it is cheap
+    enough to recompute on every slider move.
     """
     k = v.as_price(k, "k")
     tau_star = value_threshold(k)
@@ -285,7 +293,12 @@ def value_table(sweeps: dict, *, k: float, reject_value: float = 0.0) -> pd.Data
     for name, sweep in sweeps.items():
         values = sweep_value(sweep, k, reject_value)
         j_star = sweep.index_at(tau_star)
-        j_best = argbest(values, maximize=True)
+        if fit_sweeps is None:
+            j_best = argbest(values, maximize=True)
+        else:
+            fit = fit_sweeps[name]
+            tau_fit = fit.thresholds[argbest(sweep_value(fit, k, reject_value), maximize=True)]
+            j_best = sweep.index_at(tau_fit)
         out.append({
             "model": name,
             "value at tau*": float(values[j_star]),

@@ -90,7 +90,13 @@ sweep = sweeps[model]
 
 tau_star = costlib.value_threshold(k)
 values = sweep_value(sweep, k, reject_value)
-table = value_table(sweeps, k=k, reject_value=reject_value).set_index("model")
+# The best threshold is chosen on the training rows when there are some, and judged here.
+fit = rows(ds, "fit")
+fit_sweeps = None
+if ds.has_role("train") and ds.has_role("test"):
+    fit_sweeps = {m: memo("value_sweep_fit", ds, (m,), lambda m=m: value_sweep(ds.y[fit], ds.scores[m][fit]))
+                  for m in ds.scores}
+table = value_table(sweeps, k=k, reject_value=reject_value, fit_sweeps=fit_sweeps).set_index("model")
 row = table.loc[model]
 verdict = words.value_verdict(
     row["value at best tau"],
@@ -115,12 +121,14 @@ m[0].metric(
 )
 m[1].metric("Handed over at τ*", f"{row['reject rate at tau*']:.1%}")
 m[2].metric(
-    "Best value per case on this data",
+    "Value per case at the best threshold",
     f"{row['value at best tau']:.4f}",
     delta=f"{row['value at best tau'] - reject_value:+.4f} vs no model",
 )
 best_tau = row["best tau"]
-m[3].metric("Best confidence threshold", "answer nothing" if not np.isfinite(best_tau) else f"{best_tau:.4f}")
+m[3].metric("Best confidence threshold", "answer nothing" if not np.isfinite(best_tau) else f"{best_tau:.4f}",
+            help="Chosen on the train rows and judged on the test rows when the data has both; otherwise "
+                 "chosen and judged on the same rows, which flatters it.")
 
 fig = figures.value_tau_figure(
     sweep.thresholds,
@@ -141,7 +149,8 @@ long = pd.concat(
             "value_k",
             ds,
             (m, reject_value),
-            lambda m=m: value_against_k(None, None, K_GRID, reject_value=reject_value, sweep=sweeps[m]),
+            lambda m=m: value_against_k(None, None, K_GRID, reject_value=reject_value, sweep=sweeps[m],
+                                        fit_sweep=None if fit_sweeps is None else fit_sweeps[m]),
         ).assign(model=m)
         for m in sweeps
     ],
@@ -154,8 +163,8 @@ if flips is not None and len(flips):
     say(
         "caption",
         f"At the formula threshold τ* the ranking flips {len(flips)} time(s); first at k ≈ {first['k']:.2g}, "
-        f"where {first['leader']} overtakes {first['previous']}. Lines: solid = best τ on this data, "
-        "dotted = τ* = k/(k+1), dashed = no model.",
+        f"where {first['leader']} overtakes {first['previous']}. Lines: solid = best τ (fitted on train when "
+        "there is a split), dotted = τ* = k/(k+1), dashed = no model.",
     )
 
 st.subheader("Separate prices per outcome")
