@@ -512,20 +512,7 @@ def _check_header(rows: list[tuple[int, list[str]]], name: str, sep: str) -> Non
     if not rows:
         return
     header = [h.strip() for h in rows[0][1]]
-    seen: dict[str, list[int]] = {}
-    for pos, h in enumerate(header, start=1):
-        if h:
-            seen.setdefault(h, []).append(pos)
-    repeated = {h: p for h, p in seen.items() if len(p) > 1}
-    if repeated:
-        details = "; ".join(
-            f"{_q(h)} is the name of columns {_join([str(x) for x in p])}"
-            for h, p in list(repeated.items())[:_SHOW]
-        )
-        raise DataError(
-            MSG_DUPLICATE_COLUMNS.format(name=name, details=details),
-            column=next(iter(repeated)),
-        )
+    _refuse_duplicate_columns(header, name, ignore_blank=True)
     width = len(header)
     if width < 2:
         return
@@ -655,22 +642,24 @@ def _parser_error(exc: Exception, name: str, sep: str) -> DataError:
     return DataError(MSG_PARSE.format(name=name, reason=reason))
 
 
-def _tidy(df: pd.DataFrame, name: str, notes: list[str]) -> pd.DataFrame:
-    """Strip column names, check duplicates, drop unnamed empty columns, require rows."""
-    names = [str(c).strip() for c in df.columns]
+def _refuse_duplicate_columns(names: list[str], name: str, *, ignore_blank: bool = False) -> None:
+    """DataError naming every column name that stands more than once (1-based positions)."""
     seen: dict[str, list[int]] = {}
     for pos, c in enumerate(names, start=1):
-        seen.setdefault(c, []).append(pos)
+        if c or not ignore_blank:
+            seen.setdefault(c, []).append(pos)
     repeated = {c: p for c, p in seen.items() if len(p) > 1}
     if repeated:
         details = "; ".join(
-            f"{_q(c)} is the name of columns {_join([str(x) for x in p])}"
-            for c, p in list(repeated.items())[:_SHOW]
+            f"{_q(c)} is the name of columns {_join([str(x) for x in p])}" for c, p in list(repeated.items())[:_SHOW]
         )
-        raise DataError(
-            MSG_DUPLICATE_COLUMNS.format(name=name, details=details),
-            column=next(iter(repeated)),
-        )
+        raise DataError(MSG_DUPLICATE_COLUMNS.format(name=name, details=details), column=next(iter(repeated)))
+
+
+def _tidy(df: pd.DataFrame, name: str, notes: list[str]) -> pd.DataFrame:
+    """Strip column names, check duplicates, drop unnamed empty columns, require rows."""
+    names = [str(c).strip() for c in df.columns]
+    _refuse_duplicate_columns(names, name)
     df.columns = names
     empty_unnamed = [
         c for c in names if c.startswith("Unnamed: ") and len(df) > 0 and df[c].isna().all()
