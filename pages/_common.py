@@ -152,10 +152,13 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
     if needs and not has_role(ds, needs):
         hint = {
             "binary": "a binary label and at least one score column",
+            "probabilities": "a binary label and scores that are probabilities (raw scores can be mapped as "
+            "logits on the Data page)",
             "multiclass": "multiclass probability columns",
             "delta": "an instance cost (delta, votes, rating or a measurement)",
         }[needs]
-        sample = {"binary": "screening", "multiclass": "tickets", "delta": "offensive"}[needs]
+        sample = {"binary": "screening", "probabilities": "screening", "multiclass": "tickets",
+                  "delta": "offensive"}[needs]
         say(
             "info",
             f"“{ds.name}” lacks {hint}, which this page needs. Try the sample "
@@ -168,6 +171,8 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
 def has_role(ds: Dataset, role: str) -> bool:
     if role == "binary":
         return ds.y is not None and bool(ds.scores)
+    if role == "probabilities":
+        return has_role(ds, "binary") and ds.probabilities
     if role == "multiclass":
         return ds.class_probs is not None and ds.y_class is not None
     if role == "delta":

@@ -15,11 +15,8 @@ page_header(
     "the cases scored 0.7, about 70% are positive. Temperature scaling fits one number T on held-out "
     "rows and rescales the logits by it; the ranking (and accuracy) stays, the value at τ* changes.",
 )
-ds = current_dataset(needs="binary")
+ds = current_dataset(needs="probabilities")
 if ds is None:
-    st.stop()
-if not ds.probabilities:
-    st.warning("These scores are not probabilities. Map them as logits on the Data page to calibrate them.")
     st.stop()
 model = model_picker(ds)
 c1, c2 = st.columns(2)

@@ -42,15 +42,8 @@ page_header(
     "of one correct answer: V = (1 − ρ)(α − k(1 − α)) with ρ the share handed over and α the accuracy "
     "of the answers given.",
 )
-ds = current_dataset(needs="binary")
+ds = current_dataset(needs="probabilities")
 if ds is None:
-    st.stop()
-if not ds.probabilities:
-    say(
-        "warning",
-        f"The scores of “{ds.name}” are not probabilities (they were mapped as raw scores), and value "
-        "needs probabilities. On the Data page, map them as logits to turn them into probabilities.",
-    )
     st.stop()
 unit, volume = unit_and_volume("value")
 

@@ -496,3 +496,21 @@ def test_value_page_names_the_model_worth_most_at_this_k():
     assert f"At k = 8, {max(best, key=best.get)} is worth the most" in shown
     if max(star, key=star.get) != max(best, key=best.get):
         assert f"{max(star, key=star.get)} is worth more" in shown
+
+
+def test_raw_scores_are_refused_by_the_probability_pages_with_a_sentence():
+    rng = np.random.default_rng(9)
+    frame = pd.DataFrame({"label": rng.integers(0, 2, 100), "margin": rng.normal(0, 3, 100).round(3)})
+    at = open_app("compas", "pages/data.py")
+    at.file_uploader(key="uploader").upload("raw.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    at.multiselect(key=mk(at, "scores")).set_value(["margin"])
+    at.radio(key=mk(at, "scale")).set_value("raw")
+    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    assert_no_exception(at)
+    for page in ("pages/value.py", "pages/calibration.py"):
+        at.switch_page(page).run()
+        assert_no_exception(at)
+        assert "scores that are probabilities" in texts(at)
+        assert not chart_keys(at)
+    at.switch_page("pages/costs.py").run()  # cost pages take any real score
+    assert "cost_chart" in chart_keys(at)
