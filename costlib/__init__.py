@@ -18,6 +18,7 @@ from costlib.costs import (
     optimal_threshold,
     rule_cutoffs,
 )
+from costlib.decision import no_model_baseline, recommend, sweep_model
 from costlib.instance import (
     delta_from_rating,
     delta_from_threshold,
@@ -65,12 +66,15 @@ __all__ = [
     "group_costs",
     "grouped_sweep",
     "min_cost_decisions",
+    "no_model_baseline",
     "nec_curve",
     "normalized_excess_cost",
     "optimal_threshold",
     "optimal_value",
+    "recommend",
     "reliability",
     "rule_cutoffs",
+    "sweep_model",
     "threshold_sweep",
     "value_against_k",
     "value_curve",

@@ -1,22 +1,27 @@
 """Command line: ``python -m costlib audit FILE --label COL --score COL --c-fp X --c-fn Y ...``
 
-Prints the rules table (fitted on the train split, judged on the test split) and the
-plain-words verdict; writes the HTML report and the JSON policy when asked. Exit codes:
-0 ok; 1 with ``--fail-if-worse-than-nobody`` when the best rule is no cheaper than flagging
-nobody; 2 for bad input or bad arguments (one sentence on stderr, never a traceback).
+Prints the recommendation in words and the rules table (fitted on the train split, judged
+on the test split); with ``--json``, exactly one JSON object, the decision summary of the
+contract, and nothing else on standard output. Writes the HTML report and the JSON policy
+when asked. Exit codes: 0 ok; 1 only with ``--fail-if-worse-than-nobody`` when the model
+should not decide (no cheaper than the best decision without it); 2 for bad input or bad
+arguments (one sentence on stderr, never a traceback).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
+from costlib import settings
 from costlib.dataset import ColumnMapping
 from costlib.errors import DataError
 
@@ -30,14 +35,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
-def _price(text: str) -> float:
-    try:
-        x = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a price must be a number, got {text!r}") from None
-    if not math.isfinite(x) or x < 0:
-        raise argparse.ArgumentTypeError(f"a price must be a finite number at least 0, got {text!r}")
-    return x
+def _bounded(bound):
+    def parse(text: str):
+        value, problem = settings.check(bound, text)
+        if problem:
+            raise argparse.ArgumentTypeError(problem.split(";")[0])
+        return value
+
+    return parse
+
+
+_price = _bounded(settings.PRICE)
 
 
 def _group_price(text: str) -> tuple[str, float]:
@@ -47,13 +55,13 @@ def _group_price(text: str) -> tuple[str, float]:
     return group, _price(value)
 
 
-def _positive_int(text: str) -> int:
+def _seed(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if n < 10:
-        raise argparse.ArgumentTypeError(f"expected at least 10, got {text!r}")
+        raise argparse.ArgumentTypeError(f"the seed must be a whole number from 0, got {text!r}") from None
+    if not 0 <= n < 2**32:
+        raise argparse.ArgumentTypeError(f"the seed must be a whole number from 0 to {2**32 - 1}, got {text!r}")
     return n
 
 
@@ -80,46 +88,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--c-fn-group", action="append", default=[], type=_group_price, metavar="GROUP=Y",
                    help="price of a false negative for one group (repeatable)")
     p.add_argument("--unit", default="", metavar="U", help='unit of the prices, e.g. "$" or "minutes"')
-    p.add_argument("--volume", type=_price, metavar="N", help="cases a month (for the monthly saving)")
-    p.add_argument("--tolerance", type=_price, default=0.05, metavar="T",
-                   help="fairness tolerance: largest gap between groups' rates (default 0.05)")
-    p.add_argument("--resamples", type=_positive_int, default=1000, metavar="N",
+    p.add_argument("--volume", type=_bounded(settings.VOLUME), metavar="N",
+                   help="cases a month (for the monthly figures)")
+    p.add_argument("--tolerance", type=_bounded(settings.TOLERANCE), default=0.05, metavar="T",
+                   help="fairness tolerance: largest gap between groups' rates, 0 to 0.5 (default 0.05)")
+    p.add_argument("--resamples", type=_bounded(settings.RESAMPLES), default=1000, metavar="N",
                    help="bootstrap resamples for the intervals (default 1000)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="bootstrap seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="bootstrap seed (default 0)")
     p.add_argument("--report", metavar="OUT.html", help="write the self-contained HTML audit report here")
     p.add_argument("--policy", metavar="OUT.json", help="write the JSON policy file here")
-    p.add_argument("--rule", default="cost-optimal", metavar="RULE",
-                   help='rule whose cutoffs the policy records (default "cost-optimal")')
+    p.add_argument("--rule", metavar="RULE",
+                   help="rule whose cutoffs the policy records (default: the recommended rule)")
+    p.add_argument("--json", action="store_true",
+                   help="print only the decision summary, as one JSON object, on standard output")
     p.add_argument("--fail-if-worse-than-nobody", action="store_true",
-                   help="exit 1 when the best rule is no cheaper than flagging nobody")
+                   help="exit 1 when the model should not decide: no cheaper than the best choice without it")
     return parser
 
 
-def _fmt(x, digits: int, *, blank_nan: bool = True) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "" if blank_nan else "varies"
-    if isinstance(x, float) and math.isinf(x):
-        return "inf"
-    return f"{x:.{digits}f}"
+def format_table(audit) -> str:
+    """The rules, all groups together and then by group, as fixed-width text."""
+    from costlib.report import rules_by_group_table, rules_overall_table
 
-
-def format_table(table: pd.DataFrame) -> str:
-    """The rules table as fixed-width text, rounded for reading."""
-    out = pd.DataFrame({
-        "rule": table["rule"].astype(str),
-        "group": table["group"].astype(str),
-        "n": table["n"].map(lambda n: f"{n:,.0f}"),
-        "threshold": table["threshold"].map(lambda t: _fmt(t, 4, blank_nan=False)),
-        "flagged": table["flagged_rate"].map(lambda r: _fmt(r, 3)),
-        "cost/100": table["cost_per_100"].map(lambda c: _fmt(c, 2)),
-        "low": table["low"].map(lambda c: _fmt(c, 2)),
-        "high": table["high"].map(lambda c: _fmt(c, 2)),
-        "vs nobody": table["vs_nobody"].map(lambda c: _fmt(c, 2)),
-        "vs low": table["vs_nobody_low"].map(lambda c: _fmt(c, 2)),
-        "vs high": table["vs_nobody_high"].map(lambda c: _fmt(c, 2)),
-        "fairness price": table["price_of_fairness_per_100"].map(lambda c: _fmt(c, 2)),
-    })
-    return out.to_string(index=False)
+    return (rules_overall_table(audit.results, audit.unit).to_string(index=False) + "\n\nBy group:\n"
+            + rules_by_group_table(audit.results, audit.unit).to_string(index=False))
 
 
 def _read(path: str):
@@ -149,15 +141,15 @@ def _prices(args, names: Sequence, column: str | None) -> dict:
 
 def run_audit(args) -> int:
     from costlib import loading
-    from costlib.report import audit_html, build_audit, policy_json, sensitivity_sentence
-    from costlib.sweep import threshold_sweep
+    from costlib.decision import sweep_model
+    from costlib.policy import policy_json
+    from costlib.report import audit_html, build_audit, sensitivity_sentence
 
     data, name, df, fp = _read(args.file)
     scores = list(dict.fromkeys(args.score))
     mapping = ColumnMapping(label=args.label, positive=args.positive, scores=tuple(scores), score_scale=args.scale,
                             group=args.group, split=args.split)
     ds = loading.prepare(df, mapping, name=name, fingerprint=fp)
-    groups = ds.groups if ds.groups is not None else np.full(ds.n_rows, SINGLE_GROUP, dtype=object)
     notes = list(ds.notes)
     if args.split:
         train, test = ds.rows("train"), ds.rows("test")
@@ -171,50 +163,65 @@ def run_audit(args) -> int:
     else:
         train = test = np.ones(ds.n_rows, dtype=bool)
         print(f"warning: no --split column, so the rules are fitted and judged on the same {ds.n_rows:,} rows, "
-              "which flatters the cost-optimal and fairness-constrained rules.", file=sys.stderr)
-    names = sorted(set(groups.tolist()), key=str)
+              "which flatters the fitted and fairness-constrained rules.", file=sys.stderr)
+    names = sorted(set(ds.groups.tolist()), key=str) if ds.groups is not None else [SINGLE_GROUP]
     costs = _prices(args, names, args.group)
-    y, s = ds.y, ds.scores[scores[0]]
-    sweeps = {c: (threshold_sweep(y[train], ds.scores[c][train]), threshold_sweep(y[test], ds.scores[c][test]))
-              for c in scores}
-    audit = build_audit(y[train], s[train], groups[train], y[test], s[test], groups[test], costs=costs,
-                        unit=args.unit, volume=args.volume, fairness_tolerance=args.tolerance,
-                        n_resamples=args.resamples, seed=args.seed, model_name=scores[0], data_name=name,
-                        fingerprint=fp, n_rows=ds.n_rows, sensitivity_sweeps=sweeps, data_notes=notes)
-    if args.rule not in audit.cutoffs:
-        raise DataError(f'--rule "{args.rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        models = {c: sweep_model(ds.y, ds.scores[c], ds.groups, fit=train, judge=test, name=c,
+                                 sample_weight=ds.weight, probabilities=ds.probabilities) for c in scores}
+        audit = build_audit(models, costs, unit=args.unit, volume=args.volume, fairness_tolerance=args.tolerance,
+                            n_resamples=args.resamples, seed=args.seed, data_name=name, fingerprint=fp,
+                            n_rows=ds.n_rows, data_notes=notes)
+    notes = list(audit.notes) + [str(w.message) for w in caught if str(w.message) not in audit.notes]
+    rule = args.rule or audit.recommendation.rule
+    if rule not in audit.cutoffs:
+        raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs)
                         + ".")
-    policy = policy_json(audit, args.rule) if args.policy else None  # may refuse a rule with NaN cutoffs
+    policy = policy_json(audit, rule) if args.policy else None  # may refuse a rule with NaN cutoffs
+    _write(args.report, lambda: audit_html(audit))
+    _write(args.policy, lambda: policy)
+    if args.json:
+        print(json.dumps(audit.recommendation.summary(), allow_nan=False))
+    else:
+        _print_text(args, audit, ds, name, train, test, costs, sensitivity_sentence)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.fail_if_worse_than_nobody and audit.model_is_useless:
+        return EXIT_WORSE_THAN_NOBODY
+    return EXIT_OK
 
+
+def _write(path: str | None, text) -> None:
+    if not path:
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text())
+    except OSError as exc:
+        raise DataError(f'The output file "{path}" cannot be written: {exc.strerror or exc}.') from None
+
+
+def _print_text(args, audit, ds, name, train, test, costs, sensitivity_sentence) -> None:
+    models = ", ".join(audit.recommendation.models["model"])
     prices = "; ".join(f"{g}: c_fp {p[0]:g}, c_fn {p[1]:g}" for g, p in costs.items())
     split = (f"fitted on {int(train.sum()):,} train rows, judged on {int(test.sum()):,} test rows" if args.split
              else f"fitted and judged on all {ds.n_rows:,} rows")
     unit = f" (in {args.unit})" if args.unit else ""
-    print(f"costlib audit of {scores[0]} on {name}: {ds.n_rows:,} rows, {split}.")
+    print(f"costlib audit of {models} on {name}: {ds.n_rows:,} rows, {split}.")
     print(f"Prices{unit}: {prices}.")
     print()
-    print(format_table(audit.table))
+    print(audit.verdict.headline)
+    for line in audit.verdict.details:
+        print(f"  {line}")
     print()
-    print(audit.verdict)
-    for rule in audit.table.loc[audit.table["vs_nobody_note"] != "", "rule"]:
-        print(f"{rule}: the rule is not distinguishable from flagging nobody on this data.")
-    print(sensitivity_sentence(audit))
-    for note in audit.notes:
-        print(f"note: {note}", file=sys.stderr)
-    try:
-        if args.report:
-            with open(args.report, "w", encoding="utf-8") as fh:
-                fh.write(audit_html(audit))
-            print(f"Report written to {args.report}.")
-        if args.policy:
-            with open(args.policy, "w", encoding="utf-8") as fh:
-                fh.write(policy)
-            print(f'Policy ("{args.rule}") written to {args.policy}.')
-    except OSError as exc:
-        raise DataError(f'The output file "{exc.filename}" cannot be written: {exc.strerror or exc}.') from None
-    if args.fail_if_worse_than_nobody and audit.model_is_useless:
-        return EXIT_WORSE_THAN_NOBODY
-    return EXIT_OK
+    print(format_table(audit))
+    print()
+    print(sensitivity_sentence(audit.ratio_range, audit.mean_prices, audit.unit))
+    if args.report:
+        print(f"Report written to {args.report}.")
+    if args.policy:
+        print(f'Policy ("{args.rule or audit.recommendation.rule}") written to {args.policy}.')
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -230,6 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except ValueError as exc:  # costlib's own checks on illegal input: a sentence naming the argument
         print(str(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except MemoryError:
+        print("costlib ran out of memory: the input is too large for this machine (see the big-data path in "
+              "the README).", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 

@@ -31,6 +31,7 @@ MSG_MISSING_GROUP = "{name} has no entry for group {group!r} (groups present: {p
 MSG_TEMPERATURE = "temperature must be a positive finite number: got {value!r}"
 MSG_THRESHOLD = "{name} must be a number or inf: got {value!r}"
 MSG_RULE = "rule must be one of {valid}: got {value!r}"
+MSG_RATE = "rate must be one of {valid}: got {value!r}"
 
 
 class DegenerateWarning(UserWarning):

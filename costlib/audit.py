@@ -19,14 +19,15 @@ import numpy as np
 import pandas as pd
 
 from costlib import _validation as v
+from costlib import rules as R
 from costlib.costs import _prices, group_costs
-from costlib.sweep import Sweep, group_codes, grouped_sweep, hull_best_index
+from costlib.sweep import Sweep, best_indices, group_codes, grouped_sweep
 
 DEFAULT_RESAMPLES = 2000
 MAX_CATEGORIES = 512
 CHUNK = 2_000_000  # rows x resamples drawn at once when resampling by index
 
-FAIRNESS_CRITERIA = {
+FAIRNESS_CRITERIA = {  # criterion -> the rate (costlib.sweep.RATES) it equalises across groups
     "demographic parity": "flagged rate",
     "equal opportunity": "true positive rate",
     "equal false positive rate": "false positive rate",
@@ -228,16 +229,10 @@ def nec_interval(y_pred, delta, *, strata=None, n_resamples: int = DEFAULT_RESAM
 
 
 def _rates(sweep: Sweep, criterion: str) -> np.ndarray:
-    n = sweep.total
-    if criterion == "demographic parity":
-        return v.safe_divide(sweep.tp + sweep.fp, n)
-    if criterion == "equal opportunity":
-        return v.safe_divide(sweep.tp, np.full(sweep.tp.shape, sweep.positives))
-    if criterion == "equal false positive rate":
-        return v.safe_divide(sweep.fp, np.full(sweep.fp.shape, sweep.negatives))
-    if criterion == "equal accuracy":
-        return v.safe_divide(sweep.tp + sweep.tn, n)
-    raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
+    """The rate a fairness criterion equalises, at every threshold of `sweep`."""
+    if criterion not in FAIRNESS_CRITERIA:
+        raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
+    return sweep.rate(FAIRNESS_CRITERIA[criterion])
 
 
 class _RangeArgmin:
@@ -295,21 +290,50 @@ def fair_thresholds(y_true, y_score, groups, *, costs: Mapping, criterion: str, 
     candidate start every group takes its cheapest cutoff whose rate falls in the window
     (a range-minimum query over its sweep sorted by rate). No threshold grid. Rates are
     "demographic parity" (flagged share), "equal opportunity" (true positive rate), "equal
-    false positive rate" and "equal accuracy". Infeasible: NaN cutoffs and a warning.
+    false positive rate" and "equal accuracy". Infeasible: NaN cutoffs and a warning that
+    names the cause.
+
+    Examples
+    --------
+    >>> fit = fair_thresholds([0, 1, 0, 1], [0.2, 0.8, 0.3, 0.9], ["a", "a", "b", "b"],
+    ...                       costs={"a": (1, 1), "b": (1, 1)}, criterion="demographic parity", tolerance=0.0)
+    >>> fit.thresholds
+    {'a': 0.8, 'b': 0.9}
     """
+    from costlib.decision import prices_for
+
     if criterion not in FAIRNESS_CRITERIA:
         raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
     tol = v.as_price(tolerance, "tolerance")
     gs = grouped_sweep(y_true, y_score, groups, sample_weight=sample_weight)
-    c_fp, c_fn = _prices(costs, gs.groups)
+    return fair_cutoffs(gs, prices_for(gs.groups, costs), criterion=criterion, tolerance=tol)
+
+
+def fair_cutoffs(gs, prices, *, criterion: str, tolerance: float) -> FairCutoffs:
+    """`fair_thresholds` on cached sweeps: `gs` a `GroupedSweep`, `prices` a `decision.Prices`
+    aligned with its groups. No rows are read."""
+    if criterion not in FAIRNESS_CRITERIA:
+        raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
+    tol = v.as_price(tolerance, "tolerance")
     per_group = []
+    undefined = []
     for i, name in enumerate(gs.groups):
         sw = gs[name]
         rate = _rates(sw, criterion)
-        cost = sw.fp * c_fp[i] + sw.fn * c_fn[i]
+        if not np.isfinite(rate).any():
+            undefined.append(name)
+        cost = sw.errors_cost(prices.c_fp[i], prices.c_fn[i])
         order = np.argsort(rate, kind="stable")
         rank = np.arange(rate.size)  # sweep index: lower = larger threshold (tie preference)
         per_group.append((sw, rate, cost, order, _RangeArgmin(cost[order], rank[order]), rate[order]))
+    nan = {name: float("nan") for name in gs.groups}
+    if undefined:
+        denominators = {"true positive rate": "positive", "false positive rate": "negative"}
+        what = denominators.get(FAIRNESS_CRITERIA[criterion], "") if gs[undefined[0]].total > 0 else ""
+        v.warn_degenerate(
+            f"{criterion} compares the {FAIRNESS_CRITERIA[criterion]}, which group {undefined[0]!r} does not have "
+            f"(it has no {what + ' ' if what else ''}cases on the fitting rows): the fair rule is NaN")
+        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
     starts = np.unique(np.concatenate([g[1][np.isfinite(g[1])] for g in per_group]))
     total = np.zeros(starts.size)
     picks = []
@@ -323,7 +347,6 @@ def fair_thresholds(y_true, y_score, groups, *, costs: Mapping, criterion: str, 
     n_total = float(sum(g[0].total for g in per_group))
     if not np.isfinite(total).any():
         v.warn_degenerate(f"no cutoffs satisfy {criterion} within {tol:g}: the fair rule is NaN")
-        nan = {name: float("nan") for name in gs.groups}
         return FairCutoffs(criterion, tol, nan, nan, float("nan"))
     j = int(np.argmin(total))
     thresholds, rates = {}, {}
@@ -340,37 +363,46 @@ def fair_thresholds(y_true, y_score, groups, *, costs: Mapping, criterion: str, 
 def cost_optimal_for_ratios(sweep: Sweep, c_fp, c_fn) -> np.ndarray:
     """Cost-optimal cutoff of one sweep for many price pairs at once (vectorised).
 
-    Minimising FP c_fp + FN c_fn is maximising TP - q (TP + FP) with q = c_fp / (c_fp +
-    c_fn), Elkan's threshold: one hull search answers every price pair.
+    The same answer, ties included, as `optimal_threshold` at each pair (`sweep.best_indices`);
+    NaN where the sweep holds one class only.
     """
-    c_fp = np.asarray(c_fp, dtype=np.float64)
-    c_fn = np.asarray(c_fn, dtype=np.float64)
-    q = np.divide(c_fp, c_fp + c_fn, out=np.full(np.broadcast(c_fp, c_fn).shape, np.nan), where=(c_fp + c_fn) > 0)
-    j = hull_best_index(sweep.tp + sweep.fp, sweep.tp, np.nan_to_num(q, nan=1.0))
-    return sweep.thresholds[j]
+    j = best_indices(sweep, c_fp, c_fn)
+    return np.where(j >= 0, sweep.thresholds[np.maximum(j, 0)], np.nan)
 
 
 def sensitivity_grid(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp_values, c_fn_values) -> pd.DataFrame:
-    """Which model is cheapest at every (c_fp, c_fn) of a grid, each at its cost-optimal cutoff
-    fitted on train and judged on test, against flagging nobody.
+    """Which option is cheapest at every (c_fp, c_fn) of a grid: each model at its cost-optimal
+    cutoff fitted on train and judged on test, or one of the two decisions without a model.
 
     Long format ``c_fp, c_fn, option, cost_per_case`` plus a ``best`` column naming the
-    cheapest option at that point ("flag nobody" wins ties: it needs no model).
+    cheapest option at that point; ties go to the options without a model ("flag nobody"
+    first, then "flag everyone"): they need no model. Price independent work only: the
+    sweeps are read, never rows.
     """
-    fp_grid, fn_grid = np.meshgrid(np.asarray(c_fp_values, float), np.asarray(c_fn_values, float), indexing="ij")
+    if not train_sweeps or set(train_sweeps) != set(test_sweeps):
+        raise ValueError("train_sweeps and test_sweeps must map the same (non-empty) model names to sweeps")
+    fp_vals = v.as_float_1d(c_fp_values, "c_fp_values")
+    fn_vals = v.as_float_1d(c_fn_values, "c_fn_values")
+    for name, vals in (("c_fp_values", fp_vals), ("c_fn_values", fn_vals)):
+        if vals.size and vals.min() < 0:
+            raise ValueError(v.MSG_NEGATIVE.format(name=name, value=vals.min().item()))
+    fp_grid, fn_grid = np.meshgrid(fp_vals, fn_vals, indexing="ij")
     a, b = fp_grid.ravel(), fn_grid.ravel()
-    frames = []
     any_test = next(iter(test_sweeps.values()))
-    nobody = any_test.positives * b / any_test.total
-    frames.append(pd.DataFrame({"c_fp": a, "c_fn": b, "option": "flag nobody", "cost_per_case": nobody}))
+    n = any_test.total if any_test.total > 0 else np.nan
+    frames = [
+        pd.DataFrame({"c_fp": a, "c_fn": b, "option": R.NOBODY, "cost_per_case": any_test.positives * b / n}),
+        pd.DataFrame({"c_fp": a, "c_fn": b, "option": R.EVERYONE, "cost_per_case": any_test.negatives * a / n}),
+    ]
     for name, train in train_sweeps.items():
         test = test_sweeps[name]
         cut = cost_optimal_for_ratios(train, a, b)
-        j = test.index_at(cut)
-        cost = (test.fp[j] * a + test.fn[j] * b) / test.total
-        frames.append(pd.DataFrame({"c_fp": a, "c_fn": b, "option": name, "cost_per_case": cost}))
+        j = test.index_at(np.where(np.isnan(cut), np.inf, cut))
+        cost = (test.fp[j] * a + test.fn[j] * b) / n
+        frames.append(pd.DataFrame({"c_fp": a, "c_fn": b, "option": name,
+                                    "cost_per_case": np.where(np.isnan(cut), np.nan, cost)}))
     long = pd.concat(frames, ignore_index=True)
-    best = (long.sort_values(["c_fp", "c_fn", "cost_per_case"], kind="stable")
+    best = (long.dropna(subset=["cost_per_case"]).sort_values(["c_fp", "c_fn", "cost_per_case"], kind="stable")
             .drop_duplicates(["c_fp", "c_fn"]).set_index(["c_fp", "c_fn"])["option"])
     return long.join(best.rename("best"), on=["c_fp", "c_fn"])
 
@@ -400,24 +432,37 @@ def ratio_range(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp: float, c_f
 
 
 def net_benefit(sweep: Sweep, thresholds) -> np.ndarray:
-    """Decision-curve net benefit TP/n - FP/n * t/(1 - t) when flagging iff p >= t."""
+    """Decision-curve net benefit ``TP/n - FP/n * t/(1 - t)`` when flagging iff p >= t.
+
+    `thresholds` are probabilities in [0, 1]; at t = 1 net benefit is undefined (the odds
+    are infinite): NaN with a `DegenerateWarning`.
+    """
     t = np.asarray(thresholds, dtype=np.float64)
+    if t.size and (not np.isfinite(t).all() or t.min() < 0 or t.max() > 1):
+        raise ValueError(v.MSG_PROBABILITY.format(name="thresholds", lo=np.nanmin(t).item(), hi=np.nanmax(t).item()))
+    at_one = t == 1.0
+    if at_one.any():
+        v.warn_degenerate("net benefit is undefined at t = 1 (the odds t / (1 - t) are infinite): NaN there")
+    if sweep.total <= 0:
+        v.warn_degenerate("no cases: net benefit is NaN")
+        return np.full(t.shape, np.nan)
     j = sweep.index_at(t)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        odds = t / (1.0 - t)
+    odds = np.where(at_one, np.nan, t / np.where(at_one, 2.0, 1.0 - t))
     return (sweep.tp[j] - sweep.fp[j] * odds) / sweep.total
 
 
 def net_benefit_curves(sweeps: Mapping, thresholds) -> pd.DataFrame:
-    """Long format ``threshold, option, net_benefit`` with "flag everybody" and "flag nobody"."""
+    """Long format ``threshold, option, net_benefit``: every model, "flag everyone" and
+    "flag nobody" (0 by definition)."""
     t = np.asarray(thresholds, dtype=np.float64)
     any_sweep = next(iter(sweeps.values()))
-    prev = any_sweep.positives / any_sweep.total
     frames = [pd.DataFrame({"threshold": t, "option": name, "net_benefit": net_benefit(s, t)})
               for name, s in sweeps.items()]
-    frames.append(pd.DataFrame({"threshold": t, "option": "flag everybody",
-                                "net_benefit": prev - (1 - prev) * t / (1 - t)}))
-    frames.append(pd.DataFrame({"threshold": t, "option": "flag nobody", "net_benefit": 0.0}))
+    n = any_sweep.total if any_sweep.total > 0 else np.nan
+    with np.errstate(divide="ignore", invalid="ignore"):
+        everyone = (any_sweep.positives - any_sweep.negatives * np.where(t == 1.0, np.nan, t / (1.0 - t))) / n
+    frames.append(pd.DataFrame({"threshold": t, "option": R.EVERYONE, "net_benefit": everyone}))
+    frames.append(pd.DataFrame({"threshold": t, "option": R.NOBODY, "net_benefit": 0.0}))
     return pd.concat(frames, ignore_index=True)
 
 

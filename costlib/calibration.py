@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize_scalar
 from scipy.special import expit, log_softmax, logit
-from sklearn.calibration import calibration_curve
 
 from costlib import _validation as v
 
@@ -43,11 +42,22 @@ def _log_loss(y, z, t):
     return float(-np.mean(lsm[np.arange(len(y)), y]))
 
 
+T_BOUNDS = (0.01, 100.0)
+
+
 def fit_temperature(y_true, y_prob) -> float:
     """The temperature T > 0 minimising log loss of the rescaled probabilities.
 
-    Searched over log T in [log 0.01, log 100] (bounded Brent). NaN with a warning when the
-    labels hold one class only (any sharpening then looks better; nothing to fit).
+    Searched over log T in [log 0.01, log 100] (bounded Brent). NaN with a
+    `DegenerateWarning` when the labels hold one class only (any sharpening then looks
+    better), or when the log loss has no minimum inside the bounds (scores that carry no
+    information, such as all 0.5, or that rank the cases backwards): there is then no
+    temperature to fit, and the bound is not an answer.
+
+    Examples
+    --------
+    >>> round(fit_temperature([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9]), 3)
+    1.054
     """
     p = v.as_probability(y_prob, "y_prob")
     if p.ndim == 1:
@@ -59,31 +69,61 @@ def fit_temperature(y_true, y_prob) -> float:
         v.warn_degenerate("fit_temperature needs both outcomes in y_true: temperature is NaN")
         return float("nan")
     z = _logits(p)
-    res = minimize_scalar(lambda lt: _log_loss(y, z, np.exp(lt)), bounds=(np.log(0.01), np.log(100.0)),
-                          method="bounded", options={"xatol": 1e-6})
+    lo, hi = np.log(T_BOUNDS[0]), np.log(T_BOUNDS[1])
+    res = minimize_scalar(lambda lt: _log_loss(y, z, np.exp(lt)), bounds=(lo, hi), method="bounded",
+                          options={"xatol": 1e-6})
+    if res.x >= hi - 1e-3 or res.x <= lo + 1e-3:
+        side = "flattening them ever further (T toward 100)" if res.x > 0 else "sharpening them ever further"
+        v.warn_degenerate(
+            "fit_temperature found no temperature: the log loss keeps falling by " + side + ", which happens "
+            "when the scores carry no information (all equal) or rank the cases backwards; temperature is NaN")
+        return float("nan")
     return float(np.exp(res.x))
 
 
-def reliability(y_true, y_prob, *, n_bins: int = 10):
+def calibration_bins(y_true, y_prob, *, n_bins: int = 10):
     """(mean predicted, observed rate, count) per non-empty equal-width bin of P(class 1).
 
-    Uses scikit-learn's calibration_curve; the counts are returned for sizing markers.
+    Exactly scikit-learn's binning (`calibration_curve` with ``strategy="uniform"``): edges
+    ``linspace(0, 1, n_bins + 1)``, a score on an inner edge falls in the bin below. The
+    curve, the counts and the ECE all come from these bins.
     """
     y, p = v.binary_pair(y_true, y_prob, score_name="y_prob", probability=True)
+    n_bins = int(n_bins)
+    if n_bins < 1:
+        raise ValueError(f"n_bins must be at least 1: got {n_bins!r}")
     if y.size == 0:
         v.warn_degenerate("no cases: the reliability diagram is empty")
         return np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64)
-    frac_pos, mean_pred = calibration_curve(y, p, n_bins=n_bins, strategy="uniform")
     edges = np.linspace(0.0, 1.0, n_bins + 1)
-    idx = np.clip(np.searchsorted(edges[1:-1], p, side="right"), 0, n_bins - 1)
-    counts = np.bincount(idx, minlength=n_bins)
-    return mean_pred, frac_pos, counts[counts > 0]
+    ids = np.searchsorted(edges[1:-1], p)
+    total = np.bincount(ids, minlength=n_bins)
+    sums = np.bincount(ids, weights=p, minlength=n_bins)
+    true = np.bincount(ids, weights=y, minlength=n_bins)
+    keep = total > 0
+    return sums[keep] / total[keep], true[keep] / total[keep], total[keep]
+
+
+def reliability(y_true, y_prob, *, n_bins: int = 10):
+    """(mean predicted, observed rate, count) per non-empty bin: `calibration_bins`."""
+    return calibration_bins(y_true, y_prob, n_bins=n_bins)
 
 
 def expected_calibration_error(y_true, y_prob, *, n_bins: int = 10) -> float:
     """ECE: sum over equal-width bins of (bin share) * |observed rate - mean predicted|."""
-    mean_pred, frac_pos, counts = reliability(y_true, y_prob, n_bins=n_bins)
+    mean_pred, frac_pos, counts = calibration_bins(y_true, y_prob, n_bins=n_bins)
     if counts.sum() == 0:
         v.warn_degenerate("no cases: ECE is NaN")
         return float("nan")
     return float(np.sum(counts * np.abs(frac_pos - mean_pred)) / counts.sum())
+
+
+def brier_score(y_true, y_prob) -> float:
+    """Mean squared difference between the probability and the outcome (scikit-learn's)."""
+    from sklearn.metrics import brier_score_loss
+
+    y, p = v.binary_pair(y_true, y_prob, score_name="y_prob", probability=True)
+    if y.size == 0:
+        v.warn_degenerate("no cases: the Brier score is NaN")
+        return float("nan")
+    return float(brier_score_loss(y, p))

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 
 from costlib import _validation as v
-from costlib.sweep import Sweep, argbest, group_codes, grouped_sweep, threshold_sweep
+from costlib.rules import CONTRACT_RULES as RULES
+from costlib.sweep import Sweep, group_codes, grouped_sweep, threshold_sweep
 
-RULES = ("threshold 0.5", "elkan", "cost-optimal", "flag nobody")
 GROUP_COST_COLUMNS = ["group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_100"]
 RULE_COLUMNS = ["rule", "group", "threshold", "flagged_rate", "cost_per_100"]
 
@@ -54,36 +54,27 @@ def priced_errors(y_true, y_pred, fp_price, fn_price, *, names: tuple[str, str],
     return float((fp * fp_price + fn * fn_price) / y.size)
 
 
-def sweep_cost(sweep: Sweep, c_fp: float, c_fn: float) -> np.ndarray:
-    """Cost per case at every threshold of a sweep (NaN with a warning if its weight is 0)."""
-    if sweep.total <= 0:
-        v.warn_degenerate("total case weight is 0: cost per case is NaN")
-        return np.full(sweep.thresholds.shape, np.nan)
-    return (sweep.fp * c_fp + sweep.fn * c_fn) / sweep.total
-
-
 def cost_curve(y_true, y_score, *, c_fp, c_fn, sample_weight=None):
-    """(thresholds, cost_per_case) at every distinct score plus +inf (flag nobody first)."""
+    """(thresholds, cost_per_case) at every distinct score plus +inf (flag nobody first).
+
+    Examples
+    --------
+    >>> t, c = cost_curve([0, 1, 1], [0.2, 0.2, 0.9], c_fp=1, c_fn=3)
+    >>> t.tolist(), c.tolist()
+    ([inf, 0.9, 0.2], [2.0, 1.0, 0.3333333333333333])
+    """
     c_fp = v.as_price(c_fp, "c_fp")
     c_fn = v.as_price(c_fn, "c_fn")
     sweep = threshold_sweep(y_true, y_score, sample_weight=sample_weight)
-    return sweep.thresholds, sweep_cost(sweep, c_fp, c_fn)
+    return sweep.thresholds, sweep.cost(c_fp, c_fn)
 
 
 def best_on_sweep(sweep: Sweep, c_fp: float, c_fn: float) -> tuple[float, float]:
-    """Exact cost minimiser of one sweep; ties to the larger threshold.
-
-    One class only (no positive or no negative weight) is degenerate: NaN and a warning.
-    """
-    if sweep.positives <= 0 or sweep.negatives <= 0:
-        v.warn_degenerate(
-            "only one class present (positives weight "
-            f"{sweep.positives:g}, negatives weight {sweep.negatives:g}): no threshold to fit; NaN"
-        )
+    """(threshold, cost per case) of `Sweep.best`; NaN pair for one class (with a warning)."""
+    j = sweep.best(c_fp, c_fn)
+    if j < 0:
         return float("nan"), float("nan")
-    cost = sweep_cost(sweep, c_fp, c_fn)
-    j = argbest(cost)
-    return float(sweep.thresholds[j]), float(cost[j])
+    return float(sweep.thresholds[j]), float(sweep.cost(c_fp, c_fn)[j])
 
 
 def optimal_threshold(y_true, y_score, *, c_fp, c_fn, sample_weight=None) -> tuple[float, float]:
@@ -149,6 +140,9 @@ def group_costs(y_true, y_score, groups, *, costs, thresholds, sample_weight=Non
     fp = np.bincount(codes, weights=(flagged & ~y) if wt is None else (flagged & ~y) * wt, minlength=k).astype(float)
     fn = np.bincount(codes, weights=(~flagged & y) if wt is None else (~flagged & y) * wt, minlength=k).astype(float)
     n_flag = n_flag.astype(np.float64)
+    empty = [names[i] for i in np.flatnonzero(n <= 0)]
+    if empty:
+        v.warn_degenerate(f"group {empty[0]!r} has total weight 0: its flagged rate and cost per 100 are NaN")
     fp[nan_rows] = np.nan
     fn[nan_rows] = np.nan
     n_flag[nan_rows] = np.nan
@@ -221,75 +215,3 @@ def compare_rules(train, test, *, costs) -> pd.DataFrame:
         table.insert(0, "rule", rule)
         frames.append(table[RULE_COLUMNS])
     return pd.concat(frames, ignore_index=True)
-
-
-def group_cost_curves(gs, costs: Mapping) -> pd.DataFrame:
-    """Long format ``group, threshold, flagged_rate, cost_per_100`` from a grouped sweep.
-
-    Every group's exact curve with its own prices, one row per (group, threshold); the
-    first row of each group is threshold +inf (flag nobody).
-    """
-    c_fp, c_fn = _prices(costs, gs.groups)
-    gi = gs.group_index
-    n = (gs.positives + gs.negatives)[gi]
-    fn = gs.positives[gi] - gs.tp
-    return pd.DataFrame(
-        {
-            "group": np.asarray(gs.groups, dtype=object)[gi],
-            "threshold": gs.thresholds,
-            "flagged_rate": v.safe_divide(gs.tp + gs.fp, n),
-            "cost_per_100": 100 * v.safe_divide(gs.fp * c_fp[gi] + fn * c_fn[gi], n),
-        }
-    )
-
-
-ALL_GROUPS = "all groups"
-RULES_TABLE_COLUMNS = ["rule", "group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_100"]
-
-
-def rules_table(
-    train, test, *, costs, extra_cutoffs: Mapping | None = None, sample_weight_train=None, sample_weight_test=None
-) -> pd.DataFrame:
-    """The dashboard's rules table: `compare_rules` with counts and an "all groups" row.
-
-    One row per (rule, group) plus, per rule, a row with group ``ALL_GROUPS`` whose cost
-    per 100 is the population's (each group at its own prices and cutoff). `extra_cutoffs`
-    adds rules given as ``{rule: {group: cutoff}}`` (for example fairness-constrained ones).
-    Columns ``RULES_TABLE_COLUMNS``.
-    """
-    y_tr, s_tr, g_tr = _triple(train, "train")
-    y_te, s_te, g_te = _triple(test, "test")
-    _, names = group_codes(g_te, len(np.asarray(s_te)), "test groups")
-    c_fp, c_fn = _prices(costs, names)
-    optimal = cost_optimal_thresholds(y_tr, s_tr, g_tr, costs=costs, sample_weight=sample_weight_train)
-    cutoffs = dict(rule_cutoffs(names, costs=costs, optimal=optimal))
-    cutoffs.update(extra_cutoffs or {})
-    frames = []
-    for rule, cut in cutoffs.items():
-        table = group_costs(y_te, s_te, g_te, costs=costs, thresholds=cut, sample_weight=sample_weight_test)
-        total_n = table["n"].sum()
-        # a group without a cutoff (NaN) makes the population's total unknown, not smaller
-        total = pd.DataFrame(
-            {
-                "group": [ALL_GROUPS],
-                "n": [total_n],
-                "threshold": [table["threshold"].iloc[0] if table["threshold"].nunique(dropna=False) == 1 else np.nan],
-                "flagged_rate": [v.safe_divide((table["flagged_rate"] * table["n"]).sum(skipna=False), total_n)],
-                "fp": [table["fp"].sum(skipna=False)],
-                "fn": [table["fn"].sum(skipna=False)],
-                "cost_per_100": [
-                    100 * v.safe_divide((table["fp"] * c_fp + table["fn"] * c_fn).sum(skipna=False), total_n)
-                ],
-            }
-        )
-        table = pd.concat([table, total], ignore_index=True)
-        table.insert(0, "rule", rule)
-        frames.append(table[RULES_TABLE_COLUMNS])
-    return pd.concat(frames, ignore_index=True)
-
-
-def price_of_fairness(table: pd.DataFrame, *, reference: str = "cost-optimal") -> pd.Series:
-    """Per row of a rules table: its cost per 100 minus the reference rule's in the same group
-    (on the "all groups" row, the extra cost per 100 cases of the whole population)."""
-    base = table[table["rule"] == reference].set_index("group")["cost_per_100"]
-    return pd.Series(table["cost_per_100"].to_numpy() - base.reindex(table["group"]).to_numpy(), index=table.index)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from costlib import rules as R
 from costlib.words import money, plain
 
 PALETTE = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#c26b2d"]
@@ -75,6 +76,7 @@ def _rule_line(
     )
     fig.add_shape(**shape, line=line, layer="above")
     if text:
+        text = plain(text)
         top = position.startswith("top")
         left = position.endswith("left")
         if vertical:
@@ -102,10 +104,11 @@ def _rule_line(
 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
+    """Title, axis titles (escaped: they may hold user text), legend under the plot."""
     fig.update_layout(
-        title=title,
-        xaxis_title=x,
-        yaxis_title=y,
+        title=plain(title),
+        xaxis_title=plain(x),
+        yaxis_title=plain(y),
         # the legend goes under the plot: above it, a legend that wraps runs into the title
         legend={"orientation": "h", "yanchor": "top", "y": -0.22, "x": 0},
         margin={"l": 60, "r": 20, "t": 60, "b": 130},
@@ -115,78 +118,80 @@ def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
     return fig
 
 
-RULE_SYMBOLS = {"threshold 0.5": "circle", "elkan": "diamond", "cost-optimal": "star"}
-FAIR_SYMBOLS = ("square", "triangle-up", "pentagon", "hexagon", "triangle-down", "cross")
+RULE_SYMBOLS = {R.THRESHOLD_05: "circle", R.ELKAN: "diamond", R.SINGLE: "star", R.COST_OPTIMAL: "star-triangle-up"}
+EVERYONE_COLOR = "#999999"
 
 
-def cost_by_group_figure(
+def markers_frame(rec) -> pd.DataFrame:
+    """The points a cost curve marks, from a `decision.Recommendation`: long format
+    ``line, rule, threshold, cost_per_case`` (line None: everybody at one cutoff)."""
+    res = rec.results
+    rows = []
+    for rule in (R.THRESHOLD_05, R.ELKAN, R.SINGLE):
+        if rule in res.cutoffs:
+            cut = list(res.cutoffs[rule].values())
+            if cut and all(c == cut[0] for c in cut) and np.isfinite(cut[0]):
+                rows.append({"line": None, "rule": rule, "threshold": cut[0],
+                             "cost_per_case": float(res.overall.loc[rule, "cost_per_case"])})
+    if rec.grouped and R.COST_OPTIMAL in res.cutoffs:
+        part = res.by_group[res.by_group["rule"] == R.COST_OPTIMAL]
+        for g, t, c in zip(part["group"], part["threshold"], part["cost_per_case"], strict=True):
+            if np.isfinite(t):
+                rows.append({"line": g, "rule": R.COST_OPTIMAL, "threshold": t, "cost_per_case": c})
+    frame = pd.DataFrame(rows, columns=["line", "rule", "threshold", "cost_per_case"])
+    frame.attrs["recommended"] = rec.rule
+    frame.attrs["levels"] = {rule: float(res.overall.loc[rule, "cost_per_case"]) for rule in R.BASELINES}
+    return frame
+
+
+def cost_curve_figure(
     curves: pd.DataFrame,
     markers: pd.DataFrame | None = None,
     *,
     unit: str = "",
-    title: str = "Cost per 100 cases against the threshold",
+    title: str = "Cost per case against the cutoff",
 ) -> go.Figure:
-    """One line per group of cost per 100 against the threshold.
+    """Cost per case against one cutoff (flag iff score >= cutoff), exact at every score.
 
-    `curves`: long format ``group, threshold, cost_per_100`` (threshold +inf rows give the
-    flag-nobody level, drawn as a labelled dashed horizontal line per group). `markers`:
-    ``group, rule, threshold, cost_per_100`` points to mark (0.5, Elkan, cost-optimal...).
+    `curves` is `decision.cost_curves`: the line None (everybody at one cutoff) drawn thick;
+    one thin line per group. `markers` (`markers_frame`) marks the 0.5, formula and fitted
+    cutoffs, and its ``attrs["levels"]`` draws the two decisions without a model (flag
+    nobody, flag everyone) as labelled dashed lines.
     """
     fig = _new_figure()
-    groups = list(dict.fromkeys(curves["group"]))
-    for i, g in enumerate(groups):
-        part = curves[curves["group"] == g]
+    lines = list(dict.fromkeys(curves["line"]))
+    for i, line in enumerate(lines):
+        part = curves[curves["line"].isna()] if line is None else curves[curves["line"] == line]
         finite = part[np.isfinite(part["threshold"])]
-        x, y = thin_curve(finite["threshold"].to_numpy(), finite["cost_per_100"].to_numpy())
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=y,
-                mode="lines",
-                line={"shape": "hv", "color": _color(i)},
-                name=f"{g}",
-                legendgroup=str(g),
-                hovertemplate=f"threshold %{{x:.4g}}<br>cost per 100 %{{y:.4g}}<extra>{g}</extra>",
-            )
-        )
-        nobody = part.loc[~np.isfinite(part["threshold"]), "cost_per_100"]
-        if len(nobody):
-            level = float(nobody.iloc[0])
-            # labels alternate sides so that close levels do not print over each other
-            _rule_line(
-                fig,
-                y=level,
-                line={"dash": "dash", "color": _color(i), "width": 1},
-                text=f"flag nobody ({plain(g)}): {money(level, unit)}",
-                position="top left" if i % 2 == 0 else "bottom right",
-            )
-    if markers is not None and len(markers):
-        fair = iter(FAIR_SYMBOLS * 4)
+        x, y = thin_curve(finite["threshold"].to_numpy(), finite["cost_per_case"].to_numpy())
+        name = "everyone, one cutoff" if line is None else plain(f"group {line} (its own cost per case)")
+        fig.add_trace(go.Scatter(
+            x=x, y=y, mode="lines", name=name, legendgroup=name,
+            line={"shape": "hv", "color": _color(0) if line is None else _color(i), "width": 3 if line is None else 1},
+            opacity=1.0 if line is None else 0.6,
+            hovertemplate="cutoff %{x:.4g}<br>cost per case %{y:.4g}<extra>%{fullData.name}</extra>",
+        ))
+    if markers is not None:
+        for rule, level in markers.attrs.get("levels", {}).items():
+            color = NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR
+            _rule_line(fig, y=level, line={"dash": "dash", "color": color, "width": 1},
+                       text=f"{R.rule_words(rule)} (no model): {money(level, unit)}",
+                       position="top left" if rule == R.NOBODY else "bottom right")
+        recommended = markers.attrs.get("recommended")
         for rule, part in markers.groupby("rule", sort=False):
-            part = part[np.isfinite(part["threshold"])]
-            symbol = RULE_SYMBOLS.get(str(rule)) or next(fair, "x")
-            fig.add_trace(
-                go.Scatter(
-                    x=part["threshold"],
-                    y=part["cost_per_100"],
-                    mode="markers",
-                    name=str(rule),
-                    marker={
-                        "symbol": symbol,
-                        "size": 12,
-                        "color": "white",
-                        "line": {
-                            "width": 2,
-                            "color": [_color(groups.index(g)) if g in groups else "#000" for g in part["group"]],
-                        },
-                    },
-                    text=part["group"],
-                    hovertemplate=str(rule)
-                    + " (%{text})<br>threshold %{x:.4g}<br>cost per 100 %{y:.4g}<extra></extra>",
-                )
-            )
-    ylabel = f"cost per 100 cases ({unit})" if unit else "cost per 100 cases"
-    _layout(fig, title, "threshold (flag if score ≥ threshold)", ylabel)
+            label = R.rule_words(str(rule)) + (" (recommended)" if rule == recommended else "")
+            on_groups = part["line"].notna().any()
+            fig.add_trace(go.Scatter(
+                x=part["threshold"], y=part["cost_per_case"], mode="markers", name=plain(label),
+                marker={"symbol": RULE_SYMBOLS.get(str(rule), "x"), "size": 15 if rule == recommended else 11,
+                        "color": "#111" if rule == recommended else "white",
+                        "line": {"width": 2, "color": [_color(0) if g is None else _color(lines.index(g))
+                                                       if g in lines else "#000" for g in part["line"]]}},
+                text=[plain(g) if on_groups and g is not None else "everyone" for g in part["line"]],
+                hovertemplate="%{fullData.name} (%{text})<br>cutoff %{x:.4g}<br>cost per case %{y:.4g}<extra></extra>",
+            ))
+    ylabel = f"cost per case ({unit})" if unit else "cost per case"
+    _layout(fig, title, "cutoff (flag a case when its score is at least this)", ylabel)
     return fig
 
 
@@ -200,8 +205,10 @@ def value_tau_figure(
     reject_value: float = 0.0,
     label: str = "model",
     title: str = "Value per case against the confidence threshold",
+    unit: str = "",
 ) -> go.Figure:
-    """Value against tau, with tau* and the data optimum marked and the "no model" line."""
+    """Value against tau, with tau* and the fitted threshold marked and the "hand everything
+    over" line. `values` are in `unit` per case (or in right answers without a unit)."""
     taus = np.asarray(taus)
     values = np.asarray(values)
     finite = np.isfinite(taus)
@@ -213,15 +220,15 @@ def value_tau_figure(
             y=y,
             mode="lines",
             line={"shape": "hv", "color": _color(0)},
-            name=label,
-            hovertemplate="tau %{x:.4g}<br>value %{y:.4g}<extra></extra>",
+            name=plain(label),
+            hovertemplate="threshold %{x:.4g}<br>worth %{y:.4g}<extra></extra>",
         )
     )
     _rule_line(
         fig,
         y=reject_value,
         line={"dash": "dash", "color": NOBODY_COLOR},
-        text=f"no model (reject all): {reject_value:.3g}",
+        text=f"hand everything over: {money(reject_value, unit)}",
         position="bottom left",
     )
     _rule_line(
@@ -237,12 +244,13 @@ def value_tau_figure(
                 x=[tau_opt],
                 y=[value_opt],
                 mode="markers",
-                name="data-optimal τ",
-                marker={"symbol": "star", "size": 14, "color": _color(2)},
-                hovertemplate="optimal tau %{x:.4g}<br>value %{y:.4g}<extra></extra>",
+                name="threshold fitted on the train rows (recommended)",
+                marker={"symbol": "star", "size": 16, "color": "#111"},
+                hovertemplate="threshold %{x:.4g}<br>worth %{y:.4g}<extra></extra>",
             )
         )
-    return _layout(fig, title, "confidence threshold τ (answer if confidence ≥ τ)", "value per case")
+    y_title = f"worth per case ({unit})" if unit else "value per case (right answers)"
+    return _layout(fig, title, "confidence threshold τ (answer when the confidence is at least τ)", y_title)
 
 
 def value_k_figure(
@@ -263,7 +271,7 @@ def value_k_figure(
         for rule, dash in (("optimal", "solid"), ("tau*", "dot")):
             part = frame[(frame["model"] == m) & (frame["rule"] == rule)]
             if len(part):
-                name = f"{m} (best τ)" if rule == "optimal" else f"{m} (τ* = k/(k+1))"
+                name = plain(f"{m} (best τ)" if rule == "optimal" else f"{m} (τ* = k/(k+1))")
                 fig.add_trace(
                     go.Scatter(
                         x=part["k"],
@@ -271,7 +279,7 @@ def value_k_figure(
                         mode="lines",
                         name=name,
                         line={"color": _color(i), "dash": dash},
-                        hovertemplate="k %{x:.3g}<br>value %{y:.4g}<extra>" + name + "</extra>",
+                        hovertemplate="k %{x:.3g}<br>value %{y:.4g}<extra>%{fullData.name}</extra>",
                     )
                 )
     base = frame[frame["rule"] == "no model"].drop_duplicates("k")
@@ -289,7 +297,7 @@ def value_k_figure(
         for i, (_, row) in enumerate(flips.iterrows()):
             # only the first flip is labelled: close flips would print their labels on each other
             _rule_line(fig, x=row["k"], line={"color": "#999", "width": 1},
-                       text=f"{plain(row['leader'])} leads from k ≈ {row['k']:.2g}" if i == 0 else None,
+                       text=f"{row['leader']} leads from k ≈ {row['k']:.2g}" if i == 0 else None,
                        position="top right")
     if current_k is not None:
         _rule_line(fig, x=current_k, line={"color": "#000", "dash": "dot", "width": 1})
@@ -309,18 +317,18 @@ def heatmap_figure(
 ) -> go.Figure:
     """Annotated heatmap (confusion counts or cost contributions)."""
     m = np.asarray(matrix, dtype=float)
-    cols = list(col_labels) if col_labels is not None else list(labels)
+    cols = [plain(c) for c in (col_labels if col_labels is not None else labels)]
     text = [[format(x, fmt) for x in row] for row in m]
     fig = _new_figure(
         go.Heatmap(
             z=m,
             x=cols,
-            y=list(labels),
+            y=[plain(c) for c in labels],
             colorscale="Blues",
             text=text,
             texttemplate="%{text}",
-            colorbar={"title": colorbar},
-            hovertemplate=row_title + " %{y}<br>" + col_title + " %{x}<br>%{z:.4g}<extra></extra>",
+            colorbar={"title": plain(colorbar)},
+            hovertemplate=plain(row_title) + " %{y}<br>" + plain(col_title) + " %{x}<br>%{z:.4g}<extra></extra>",
         )
     )
     fig.update_yaxes(autorange="reversed")
@@ -336,7 +344,8 @@ def delta_histogram(delta, *, groups=None, title: str = "Instance costs: distrib
     else:
         g = np.asarray(groups)
         for i, name in enumerate(pd.unique(g)):
-            fig.add_trace(go.Histogram(x=d[g == name], nbinsx=60, name=str(name), marker_color=_color(i), opacity=0.6))
+            fig.add_trace(go.Histogram(x=d[g == name], nbinsx=60, name=plain(name), marker_color=_color(i),
+                                       opacity=0.6))
         fig.update_layout(barmode="overlay")
     _rule_line(
         fig,
@@ -351,10 +360,9 @@ def delta_histogram(delta, *, groups=None, title: str = "Instance costs: distrib
 def nec_error_figure(table: pd.DataFrame, *, title: str = "Normalized excess cost beside the error rate") -> go.Figure:
     """Grouped bars per ``label`` (model or model / group) of ``error rate`` and ``NEC``."""
     fig = _new_figure()
-    fig.add_trace(go.Bar(x=table["label"], y=table["error rate"], name="error rate", marker_color=_color(0)))
-    fig.add_trace(
-        go.Bar(x=table["label"], y=table["NEC"], name="NEC (mistakes weighted by |delta|)", marker_color=_color(1))
-    )
+    labels = [plain(x) for x in table["label"]]
+    fig.add_trace(go.Bar(x=labels, y=table["error rate"], name="error rate", marker_color=_color(0)))
+    fig.add_trace(go.Bar(x=labels, y=table["NEC"], name="NEC (mistakes weighted by |delta|)", marker_color=_color(1)))
     _rule_line(fig, y=0.5, line={"dash": "dash", "color": NOBODY_COLOR}, text="coin flip (0.5)")
     fig.update_layout(barmode="group")
     return _layout(fig, title, "", "share (0 perfect, 1 always wrong)")
@@ -377,7 +385,8 @@ def line_figure(
     for i, (name, part) in enumerate(frame.groupby(color, sort=False)):
         part = part[np.isfinite(part[x])]
         xs, ys = thin_curve(part[x].to_numpy(), part[y].to_numpy())
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line={"shape": "hv", "color": _color(i)}, name=str(name)))
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line={"shape": "hv", "color": _color(i)},
+                                 name=plain(name)))
     if baseline is not None:
         _rule_line(fig, y=baseline, line={"dash": "dash", "color": NOBODY_COLOR}, text=baseline_label)
     return _layout(fig, title, x_title, y_title)
@@ -400,12 +409,12 @@ def reliability_figure(
                 x=mean_pred,
                 y=frac_pos,
                 mode="lines+markers",
-                name=name,
+                name=plain(name),
                 marker={"size": size, "color": _color(i)},
                 line={"color": _color(i)},
                 customdata=counts,
                 hovertemplate="predicted %{x:.3f}<br>observed %{y:.3f}<br>cases %{customdata}"
-                "<extra>" + name + "</extra>",
+                "<extra>%{fullData.name}</extra>",
             )
         )
     fig.update_xaxes(range=[0, 1])
@@ -429,28 +438,32 @@ def sensitivity_figure(
     unit: str = "",
     title: str = "Which option is cheapest at each pair of prices",
 ) -> go.Figure:
-    """Categorical map of `audit.sensitivity_grid`'s ``best`` over (c_fp, c_fn), log axes, with
-    the current prices marked. "flag nobody" is grey; each model has its own colour."""
+    """Categorical map of `audit.sensitivity_grid`'s ``best`` over (c_fp, c_fn), log axes with
+    readable ticks, the current prices marked. The two decisions without a model are grey."""
     options = list(dict.fromkeys(grid["option"]))
-    options = ["flag nobody"] + [o for o in options if o != "flag nobody"]
-    colors = [NOBODY_COLOR] + [PALETTE[i % len(PALETTE)] for i in range(len(options) - 1)]
+    no_model = [o for o in (R.NOBODY, R.EVERYONE) if o in options]
+    options = no_model + [o for o in options if o not in no_model]
+    colors = [NOBODY_COLOR, EVERYONE_COLOR][: len(no_model)] + [
+        PALETTE[i % len(PALETTE)] for i in range(len(options) - len(no_model))]
     best = grid.drop_duplicates(["c_fp", "c_fn"])
     wide = best.pivot(index="c_fn", columns="c_fp", values="best")
     code = wide.apply(lambda col: col.map({o: i for i, o in enumerate(options)})).to_numpy(dtype=float)
+    shown = [plain(R.rule_words(o)) for o in options]
     fig = _new_figure(
         go.Heatmap(
             z=code,
             x=wide.columns.to_numpy(),
             y=wide.index.to_numpy(),
-            text=wide.to_numpy().astype(str),
+            text=np.vectorize(lambda o: plain(R.rule_words(o)) if isinstance(o, str) else "", otypes=[object])(
+                wide.to_numpy()),
             colorscale=_categorical_scale(colors),
             zmin=-0.5,
             zmax=len(options) - 0.5,
-            colorbar={"title": "cheapest", "tickvals": list(range(len(options))), "ticktext": options},
+            colorbar={"title": "cheapest", "tickvals": list(range(len(options))), "ticktext": shown},
             hovertemplate="c_fp %{x:.3g}<br>c_fn %{y:.3g}<br>cheapest: %{text}<extra></extra>",
         )
     )
-    if c_fp is not None and c_fn is not None:
+    if c_fp is not None and c_fn is not None and c_fp > 0 and c_fn > 0:
         fig.add_trace(
             go.Scatter(
                 x=[c_fp],
@@ -463,10 +476,28 @@ def sensitivity_figure(
                 hovertemplate="your prices<br>c_fp %{x:.3g}<br>c_fn %{y:.3g}<extra></extra>",
             )
         )
-    fig.update_xaxes(type="log")
-    fig.update_yaxes(type="log")
+    ticks = _log_ticks(wide.columns.to_numpy(dtype=float))
+    fig.update_xaxes(type="log", tickvals=ticks, ticktext=[_tick(t, unit) for t in ticks])
+    fig.update_yaxes(type="log", tickvals=ticks, ticktext=[_tick(t, unit) for t in ticks])
     suffix = f" ({unit})" if unit else ""
     return _layout(fig, title, "price of a false positive, c_fp" + suffix, "price of a false negative, c_fn" + suffix)
+
+
+def _log_ticks(values: np.ndarray) -> list[float]:
+    """Powers of ten (and 2 and 5 times them when the span is short) inside the values' range."""
+    lo, hi = float(np.min(values)), float(np.max(values))
+    ticks = []
+    for e in range(int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi))) + 1):
+        for m in ((1, 2, 5) if hi / lo <= 1e3 else (1,)):
+            t = m * 10.0**e
+            if lo * (1 - 1e-9) <= t <= hi * (1 + 1e-9):
+                ticks.append(t)
+    return ticks
+
+
+def _tick(t: float, unit: str) -> str:
+    text = f"{t:,.0f}" if t >= 1 else f"{t:g}"
+    return plain(f"{unit}{text}" if unit in ("$", "€", "£", "¥", "₹") else text)
 
 
 def net_benefit_figure(
@@ -475,10 +506,10 @@ def net_benefit_figure(
     price_threshold: float | None = None,
     title: str = "Net benefit against the threshold (test rows)",
 ) -> go.Figure:
-    """Decision curves: each model, "flag everybody" and "flag nobody" (0), with the threshold
+    """Decision curves: each model, "flag everyone" and "flag nobody" (0), with the threshold
     that the current prices stand for (c_fp / (c_fp + c_fn)) marked."""
     fig = _new_figure()
-    models = [o for o in dict.fromkeys(curves["option"]) if o not in ("flag everybody", "flag nobody")]
+    models = [o for o in dict.fromkeys(curves["option"]) if o not in R.BASELINES]
     for i, m in enumerate(models):
         part = curves[curves["option"] == m]
         fig.add_trace(
@@ -486,18 +517,16 @@ def net_benefit_figure(
                 x=part["threshold"],
                 y=part["net_benefit"],
                 mode="lines",
-                name=str(m),
+                name=plain(m),
                 line={"color": PALETTE[i % len(PALETTE)]},
             )
         )
-    styles = {
-        "flag everybody": {"color": "#999999", "dash": "dot"},
-        "flag nobody": {"color": NOBODY_COLOR, "dash": "dash"},
-    }
+    styles = {R.EVERYONE: {"color": EVERYONE_COLOR, "dash": "dot"}, R.NOBODY: {"color": NOBODY_COLOR, "dash": "dash"}}
     for option, line in styles.items():
         part = curves[curves["option"] == option]
         if len(part):
-            fig.add_trace(go.Scatter(x=part["threshold"], y=part["net_benefit"], mode="lines", name=option, line=line))
+            fig.add_trace(go.Scatter(x=part["threshold"], y=part["net_benefit"], mode="lines",
+                                     name=R.rule_words(option), line=line))
     if len(curves):
         top = float(np.nanmax(curves["net_benefit"].to_numpy(float)))
         fig.update_yaxes(range=[-0.05 - 0.1 * abs(top), 1.15 * max(top, 0.01)])
@@ -513,20 +542,24 @@ def net_benefit_figure(
 
 
 def rule_bars_figure(
-    table: pd.DataFrame, *, unit: str = "", title: str = "Cost per 100 cases per group and rule, with 95% intervals"
+    by_group: pd.DataFrame, *, unit: str = "", title: str = "Cost per case per group and rule, with 95% intervals"
 ) -> go.Figure:
-    """Grouped bars of cost per 100 (x: group, one bar per rule) with the bootstrap intervals."""
+    """Grouped bars of cost per case (x: group, one bar per rule) with the bootstrap intervals.
+
+    `by_group` is `decision.RuleResults.by_group` (``rule, group, cost_per_case, low, high``).
+    """
     fig = _new_figure()
-    for i, (rule, part) in enumerate(table.groupby("rule", sort=False)):
-        y = part["cost_per_100"].to_numpy(float)
+    for i, (rule, part) in enumerate(by_group.groupby("rule", sort=False)):
+        y = part["cost_per_case"].to_numpy(float)
         low = part["low"].to_numpy(float) if "low" in part else np.full_like(y, np.nan)
         high = part["high"].to_numpy(float) if "high" in part else np.full_like(y, np.nan)
-        color = NOBODY_COLOR if rule == "flag nobody" else PALETTE[i % len(PALETTE)]
+        color = NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR if rule == R.EVERYONE else \
+            PALETTE[i % len(PALETTE)]
         fig.add_trace(
             go.Bar(
-                x=[str(g) for g in part["group"]],
+                x=[plain(g) for g in part["group"]],
                 y=y,
-                name=str(rule),
+                name=plain(R.rule_words(str(rule))),
                 marker_color=color,
                 error_y={
                     "type": "data",
@@ -535,12 +568,12 @@ def rule_bars_figure(
                     "arrayminus": np.nan_to_num(y - low),
                 },
                 customdata=np.column_stack([low, high]),
-                hovertemplate=str(rule) + "<br>%{x}: %{y:.3g} [%{customdata[0]:.3g}, %{customdata[1]:.3g}]"
+                hovertemplate="%{fullData.name}<br>%{x}: %{y:.3g} [%{customdata[0]:.3g}, %{customdata[1]:.3g}]"
                 "<extra></extra>",
             )
         )
     fig.update_layout(barmode="group")
-    return _layout(fig, title, "group", f"cost per 100 cases ({unit})" if unit else "cost per 100 cases")
+    return _layout(fig, title, "group", f"cost per case ({unit})" if unit else "cost per case")
 
 
 def mark_x(fig: go.Figure, x: float, *, text: str | None = None) -> go.Figure:

@@ -12,6 +12,8 @@ ambiguous (cheap) cases.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -92,24 +94,102 @@ def nec_curve(y_score, delta):
     return sweep.thresholds, (sweep.fp + sweep.fn) / sweep.total
 
 
-def nec_table(models: dict, delta, *, threshold: float, groups=None) -> pd.DataFrame:
-    """Per model (and per group when `groups` is given): error rate, NEC and their ratio
-    when flagging iff score >= `threshold`; plus the flag-nobody baseline per group."""
+def nec_table(models: dict, delta, *, threshold: float, groups=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(overall, by_group): error rate, NEC and their ratio when flagging iff score >=
+    `threshold`, for every model and for the two decisions without a model.
+
+    overall has one row per option (``option, n, error rate, NEC, error rate / NEC``);
+    by_group one row per (option, group), empty without `groups`. The two are kept apart:
+    no group name is reserved for the total.
+    """
     d = v.as_float_1d(delta, "delta")
-    g = np.full(d.size, "all", dtype=object) if groups is None else np.asarray(groups, dtype=object)
-    v.same_length(d, g, "delta", "groups")
-    names = ["all"] if groups is None else ["all", *sorted(pd.unique(g).tolist())]
-    out = []
     candidates = {**{m: v.as_float_1d(s, f"models[{m!r}]") >= threshold for m, s in models.items()},
-                  "flag nobody": np.zeros(d.size, dtype=bool)}
-    for model, pred in candidates.items():
-        v.same_length(d, pred, "delta", f"models[{model!r}]")
-        for name in names:
-            sel = slice(None) if name == "all" else (g == name)
-            dd, pp = d[sel], pred[sel]
-            total = np.abs(dd).sum()
-            err = float(np.mean(pp != (dd > 0))) if dd.size else float("nan")
-            nec = float(np.abs(dd)[pp != (dd > 0)].sum() / total) if total > 0 else float("nan")
-            out.append({"model": model, "group": name, "n": int(dd.size), "error rate": err, "NEC": nec,
-                        "error rate / NEC": err / nec if nec > 0 else float("nan")})
-    return pd.DataFrame(out)
+                  "flag nobody": np.zeros(d.size, dtype=bool), "flag everyone": np.ones(d.size, dtype=bool)}
+    g = None
+    if groups is not None:
+        g = np.asarray(groups, dtype=object)
+        v.same_length(d, g, "delta", "groups")
+    overall, by_group = [], []
+    for option, pred in candidates.items():
+        v.same_length(d, pred, "delta", f"models[{option!r}]")
+        overall.append({"option": option, **_nec_row(d, pred)})
+        if g is not None:
+            for name in sorted(pd.unique(g).tolist(), key=str):
+                sel = g == name
+                by_group.append({"option": option, "group": name, **_nec_row(d[sel], pred[sel])})
+    columns = ["n", "error rate", "NEC", "error rate / NEC"]
+    return pd.DataFrame(overall, columns=["option", *columns]), pd.DataFrame(by_group,
+                                                                            columns=["option", "group", *columns])
+
+
+def _nec_row(d: np.ndarray, pred: np.ndarray) -> dict:
+    total = np.abs(d).sum()
+    err = float(np.mean(pred != (d > 0))) if d.size else float("nan")
+    nec = float(np.abs(d)[pred != (d > 0)].sum() / total) if total > 0 else float("nan")
+    return {"n": int(d.size), "error rate": err, "NEC": nec, "error rate / NEC": err / nec if nec > 0 else float("nan")}
+
+
+# ---------------------------------------------------------------------------------------
+# The Instance costs page's answer
+
+
+@dataclass(frozen=True, eq=False)
+class NecRecommendation:
+    """The NEC-optimal cutoff fitted on the train rows, judged on the test rows, against the
+    cheaper of flagging nobody and flagging everyone (in NEC: the |delta| of the mistakes
+    over the |delta| of all cases), with a 95% interval of the saving."""
+
+    model: str
+    threshold: float
+    nec: float
+    error_rate: float
+    baseline: str
+    baseline_nec: float
+    saving: float
+    saving_low: float
+    saving_high: float
+    status: str
+    judged_on: str
+
+
+def recommend_nec(models: dict, delta, *, fit=None, judge=None, n_resamples: int = 1000,
+                  seed: int = 0) -> NecRecommendation:
+    """The model and cutoff with the lowest NEC on the fitting rows, judged on the judged rows.
+
+    NEC is the cost sweep with labels delta > 0, weights |delta| and both prices 1, so this
+    is `decision.recommend` on that sweep; the interval resamples the judged rows (|delta|
+    takes many values, so rows are drawn by index).
+    """
+    from costlib import decision as D
+    from costlib.audit import ratio_interval
+
+    d = v.as_float_1d(delta, "delta")
+    sweeps = {m: D.sweep_model(d > 0, s, fit=fit, judge=judge, sample_weight=np.abs(d), name=m)
+              for m, s in models.items()}
+    rec = D.recommend(sweeps, (1.0, 1.0), n_resamples=0)
+    mask = np.ones(d.size, dtype=bool) if judge is None else np.asarray(judge, dtype=bool)
+    t = rec.cutoffs[D.SINGLE_GROUP]
+    dd = d[mask]
+    pred = v.as_float_1d(models[rec.model], "scores")[mask] >= t
+    base_pred = np.full(dd.size, rec.baseline == "flag everyone")
+    size = np.abs(dd)
+    wrong, wrong_base = pred != (dd > 0), base_pred != (dd > 0)
+    lo = hi = float("nan")
+    if n_resamples and size.sum() > 0:
+        iv, _ = ratio_interval(size * (wrong_base.astype(float) - wrong), size, n_resamples=n_resamples, seed=seed)
+        lo, hi = iv.low, iv.high
+    return NecRecommendation(
+        model=rec.model, threshold=float(t), nec=rec.cost, error_rate=float(np.mean(wrong)) if dd.size else np.nan,
+        baseline=rec.baseline, baseline_nec=rec.baseline_cost, saving=rec.saving, saving_low=lo, saving_high=hi,
+        status=rec.status, judged_on=rec.judged_on)
+
+
+def delta_source_words(mapping) -> str:
+    """Where delta came from, in words (the Instance costs page's caption)."""
+    if mapping.votes_yes:
+        return "annotator votes: δ = ln((yes + 1)/(no + 1))"
+    if mapping.rating:
+        return "a rating: δ = rating − midpoint"
+    if mapping.measurement:
+        return "a measurement: δ = z − threshold"
+    return "the delta column"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
+import pandas as pd
 from sklearn.metrics import confusion_matrix as _sk_confusion
 
 from costlib import _validation as v
@@ -106,3 +109,80 @@ def constant_decision(y_true, cost_matrix) -> int:
     y = v.as_class_index(y_true, "y_true", c.shape[0])
     share = np.bincount(y, minlength=c.shape[0]) / max(y.size, 1)
     return int(np.argmin(share @ c))
+
+
+# ---------------------------------------------------------------------------------------
+# The Cost matrix page's answer
+
+ARGMAX = "most probable class"
+CHEAPEST = "cheapest decision"
+CHEAPEST_OR_ABSTAIN = "cheapest decision, or hand over"
+HAND_OVER = "hand every case over"
+
+
+@dataclass(frozen=True, eq=False)
+class MatrixRecommendation:
+    """The policy to ship (`policy`), its cost per case and what it saves against the single
+    cheapest decision for every case (`baseline`), with a 95% interval; `table` compares
+    every policy; `decisions` holds each policy's decision per judged row (-1 = hand over)."""
+
+    policy: str
+    cost: float
+    baseline: str
+    baseline_cost: float
+    saving: float
+    saving_low: float
+    saving_high: float
+    cheaper_by_chance: list
+    table: pd.DataFrame
+    decisions: dict
+
+
+def recommend_matrix(y_true, y_prob, cost_matrix, *, class_names, abstain_cost=None, y_fit=None,
+                     n_resamples: int = 1000, seed: int = 0) -> MatrixRecommendation:
+    """Compare argmax, the cheapest decision and (with an abstain price) the cheapest decision
+    or hand over, against the single cheapest decision for everyone (chosen on `y_fit`, the
+    fitting rows; handing every case over is one such decision when abstaining is allowed).
+
+    The recommended policy is the cheapest expected decision under the model's probabilities
+    (with the abstain option when there is a price for it): it is what the prices ask for when
+    the probabilities are right. Intervals: paired bootstrap of per-row costs.
+    """
+    from costlib.audit import paired_difference_interval
+
+    c = as_cost_matrix(cost_matrix, other="y_prob")
+    y = v.as_class_index(y_true, "y_true", c.shape[0])
+    p = _as_prob_matrix(y_prob)
+    v.same_length(y, p, "y_true", "y_prob")
+    h = None if abstain_cost is None else v.as_price(abstain_cost, "abstain_cost")
+    names = list(class_names)
+    policies = {ARGMAX: np.argmax(p, axis=1), CHEAPEST: min_cost_decisions(p, c)}
+    if h is not None:
+        policies[CHEAPEST_OR_ABSTAIN] = min_cost_decisions(p, c, abstain_cost=h)
+    fixed = constant_decision(y if y_fit is None else y_fit, c)
+    baselines = {f"always decide {names[fixed]}": np.full(y.size, fixed)}
+    if h is not None:
+        baselines[HAND_OVER] = np.full(y.size, -1)
+
+    def per_row(d):
+        return np.where(d < 0, 0.0 if h is None else h, c[y, np.where(d < 0, 0, d)])
+
+    rows, costs = [], {}
+    for name, d in {**policies, **baselines}.items():
+        r = per_row(d)
+        costs[name] = r
+        answered = d >= 0
+        rows.append({"policy": name, "uses the model": name in policies, "cost per case": float(r.mean()),
+                     "handed over": float(np.mean(~answered)),
+                     "accuracy of answers": float(np.mean(d[answered] == y[answered])) if answered.any() else np.nan})
+    table = pd.DataFrame(rows)
+    base = min(baselines, key=lambda b: (costs[b].mean(), b != f"always decide {names[fixed]}"))
+    policy = CHEAPEST_OR_ABSTAIN if h is not None else CHEAPEST
+    iv = paired_difference_interval(costs[base], costs[policy], n_resamples=n_resamples, seed=seed)
+    cheaper = []
+    for other in policies:
+        if other != policy and costs[other].mean() < costs[policy].mean() - 1e-12:
+            d = paired_difference_interval(costs[other], costs[policy], n_resamples=n_resamples, seed=seed)
+            cheaper.append((other, d.estimate, d.low, d.high))
+    return MatrixRecommendation(policy, float(costs[policy].mean()), base, float(costs[base].mean()), iv.estimate,
+                                iv.low, iv.high, cheaper, table, {**policies, **baselines})

@@ -76,6 +76,61 @@ class Sweep:
             {"threshold": self.thresholds, "tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn}
         )
 
+    # -- pricing: every price-dependent number is read off the cached counts here --------
+
+    def errors_cost(self, c_fp, c_fn) -> np.ndarray:
+        """Total price of the mistakes, ``FP * c_fp + FN * c_fn``, at every threshold."""
+        return self.fp * c_fp + self.fn * c_fn
+
+    def cost(self, c_fp, c_fn) -> np.ndarray:
+        """Cost per case at every threshold; NaN (with a warning) when the total weight is 0.
+
+        >>> threshold_sweep([0, 1, 1], [0.2, 0.2, 0.9]).cost(1, 3).tolist()
+        [2.0, 1.0, 0.3333333333333333]
+        """
+        if self.total <= 0:
+            v.warn_degenerate("total case weight is 0: cost per case is NaN")
+            return np.full(self.thresholds.shape, np.nan)
+        return self.errors_cost(c_fp, c_fn) / self.total
+
+    def best(self, c_fp, c_fn) -> int:
+        """Index of the cheapest threshold (ties: the larger threshold); -1 when there is none.
+
+        One class only (no positive or no negative weight) has no threshold to fit: -1 and a
+        `DegenerateWarning`.
+        """
+        if self.positives <= 0 or self.negatives <= 0:
+            v.warn_degenerate(
+                f"only one class present (positives weight {self.positives:g}, negatives weight "
+                f"{self.negatives:g}): no threshold to fit; NaN"
+            )
+            return -1
+        return argbest(self.errors_cost(c_fp, c_fn) / self.total)
+
+    def rate(self, name: str) -> np.ndarray:
+        """One of `RATES` at every threshold (NaN where its denominator is 0)."""
+        try:
+            num, den = RATES[name](self)
+        except KeyError:
+            raise ValueError(v.MSG_RATE.format(valid=list(RATES), value=name)) from None
+        return v.safe_divide(num, np.broadcast_to(np.asarray(den, dtype=np.float64), np.shape(num)))
+
+    def mean_score(self) -> float:
+        """The (weighted) mean score of the rows, read off the sweep (NaN without rows)."""
+        if self.total <= 0:
+            return float("nan")
+        added = np.diff(self.flagged)
+        return float(np.dot(self.thresholds[1:], added) / self.total)
+
+
+#: rate name -> (numerator, denominator) read off a sweep, for fairness criteria and reports
+RATES = {
+    "flagged rate": lambda s: (s.tp + s.fp, s.total),
+    "true positive rate": lambda s: (s.tp, s.positives),
+    "false positive rate": lambda s: (s.fp, s.negatives),
+    "accuracy": lambda s: (s.tp + s.tn, s.total),
+}
+
 
 CHUNK = 1 << 20  # rows per step when accumulating counts: bounds the temporaries
 
@@ -241,13 +296,27 @@ def group_codes(groups, n: int, name: str = "groups"):
 
 
 def grouped_sweep(y_true, y_score, groups, *, sample_weight=None) -> GroupedSweep:
-    """Every group's exact sweep from one call (rows are put in group order once)."""
+    """Every group's exact sweep from one call (rows are put in group order once).
+
+    Groups are sorted by name; ``result[name]`` is that group's `Sweep`, equal to
+    ``threshold_sweep`` on the group's rows.
+    """
     y, s = v.binary_pair(y_true, y_score)
     w = v.as_weight(sample_weight, "sample_weight", len(y))
     codes, names = group_codes(groups, len(y))
+    if not names:
+        v.warn_degenerate("no cases: every group's sweep is empty")
+    return sweep_by_codes(y, s, codes, names, w)
+
+
+def sweep_by_codes(y: np.ndarray, s: np.ndarray, codes: np.ndarray, names: tuple, w: np.ndarray | None = None):
+    """`GroupedSweep` of validated arrays, one sweep per entry of `names` (codes index it).
+
+    A name without rows gets the empty sweep (threshold +inf only, no cases), so that two
+    splits of one data set can share the same list of groups.
+    """
     k = len(names)
     if k == 0:
-        v.warn_degenerate("no cases: every group's sweep is empty")
         empty = np.zeros(0)
         return GroupedSweep((), np.zeros(1, dtype=np.int64), empty, empty, empty, empty, empty)
     if k == 1:
@@ -261,19 +330,27 @@ def grouped_sweep(y_true, y_score, groups, *, sample_weight=None) -> GroupedSwee
     parts = [_sweep_core(y[sl], s[sl], None if w is None else w[sl]) for sl in slices]
     sizes = [p[0].size for p in parts]
     return GroupedSweep(
-        groups=names,
+        groups=tuple(names),
         offsets=np.concatenate(([0], np.cumsum(sizes))).astype(np.int64),
         thresholds=np.concatenate([p[0] for p in parts]),
         tp=np.concatenate([p[1] for p in parts]),
         fp=np.concatenate([p[2] for p in parts]),
-        positives=np.array([p[3] for p in parts]),
-        negatives=np.array([p[4] for p in parts]),
+        positives=np.array([p[3] for p in parts], dtype=np.float64),
+        negatives=np.array([p[4] for p in parts], dtype=np.float64),
     )
 
 
+TIE_TOLERANCE = 1e-12  # relative: two costs closer than this are a tie (the one tie rule)
+
+
+def tie_tolerance(best: float) -> float:
+    """How close to the best value another value must be to tie with it."""
+    return TIE_TOLERANCE * max(1.0, abs(best)) if np.isfinite(best) else 0.0
+
+
 def argbest(values: np.ndarray, *, maximize: bool = False) -> int:
-    """Index of the best entry; exact-arithmetic ties (within 1e-12 relative) go to the
-    lowest index, which on a sweep is the larger threshold. NaN entries never win."""
+    """Index of the best entry; ties (within `tie_tolerance`) go to the lowest index, which
+    on a sweep is the larger threshold. NaN entries never win; -1 when every entry is NaN."""
     vals = np.asarray(values, dtype=np.float64)
     if maximize:
         vals = -vals
@@ -281,8 +358,7 @@ def argbest(values: np.ndarray, *, maximize: bool = False) -> int:
     if not finite.any():
         return -1
     best = np.min(vals[finite])
-    tol = 1e-12 * max(1.0, abs(best)) if np.isfinite(best) else 0.0
-    return int(np.flatnonzero(vals <= best + tol)[0])
+    return int(np.flatnonzero(vals <= best + tie_tolerance(best))[0])
 
 
 def hull_best_index(accepted: np.ndarray, gained: np.ndarray, q) -> np.ndarray:
@@ -304,3 +380,45 @@ def hull_best_index(accepted: np.ndarray, gained: np.ndarray, q) -> np.ndarray:
         return np.zeros(np.shape(q), dtype=np.int64)
     slopes = isotonic_regression(dc / da, sample_weight=da, increasing=False)
     return np.searchsorted(-slopes, -np.asarray(q, dtype=np.float64), side="left")
+
+
+def best_indices(sweep: Sweep, c_fp, c_fn) -> np.ndarray:
+    """`Sweep.best` for many price pairs at once (broadcast), with the same tie rule.
+
+    Minimising ``FP c_fp + FN c_fn`` is maximising ``TP - q (TP + FP)`` with Elkan's
+    ``q = c_fp / (c_fp + c_fn)``, so one hull search (`hull_best_index`) answers every pair.
+    The hull stops at the first vertex whose next slope is not above q; because slopes are
+    computed in floating point, the vertex before it is taken instead when its cost per case
+    ties (within `tie_tolerance`), exactly as `argbest` would. -1 where one class is absent.
+    """
+    c_fp = np.asarray(c_fp, dtype=np.float64)
+    c_fn = np.asarray(c_fn, dtype=np.float64)
+    shape = np.broadcast(c_fp, c_fn).shape
+    if sweep.positives <= 0 or sweep.negatives <= 0:
+        return np.full(shape, -1, dtype=np.int64)
+    c_fp, c_fn = np.broadcast_to(c_fp, shape), np.broadcast_to(c_fn, shape)
+    total = c_fp + c_fn
+    q = np.divide(c_fp, total, out=np.ones(shape), where=total > 0)  # both 0: every cutoff ties
+    accepted = sweep.flagged
+    da, dc = np.diff(accepted), np.diff(sweep.tp)
+    if da.size == 0:
+        return np.zeros(shape, dtype=np.int64)
+    slopes = isotonic_regression(dc / da, sample_weight=da, increasing=False)
+    j = np.searchsorted(-slopes, -q, side="left")
+    # the vertex before j: the start of the pooled block that holds slope j - 1
+    change = np.concatenate(([True], slopes[1:] != slopes[:-1]))
+    block_start = np.maximum.accumulate(np.where(change, np.arange(slopes.size), 0))
+
+    def cost_at(idx):
+        return (sweep.fp[idx] * c_fp + sweep.fn[idx] * c_fn) / sweep.total
+
+    best = cost_at(j)
+    while True:  # step back over vertices that tie with the best (rarely more than once)
+        prev = np.where(j > 0, block_start[np.maximum(j - 1, 0)], j)
+        cost_prev = cost_at(prev)
+        ties = (prev < j) & (cost_prev <= np.minimum(best, cost_prev) + TIE_TOLERANCE * np.maximum(
+            1.0, np.abs(np.minimum(best, cost_prev))))
+        if not ties.any():
+            return j.astype(np.int64)
+        best = np.where(ties, np.minimum(best, cost_prev), best)
+        j = np.where(ties, prev, j)

@@ -7,19 +7,48 @@ are built here from computed numbers so that tests can check them and pages stay
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 CURRENCY_SYMBOLS = ("$", "€", "£", "¥", "₹", "CHF")
 
 
-def money(amount: float, unit: str = "", *, digits: int = 2) -> str:
-    """'$3.10', '3.10 minutes', '-$0.50' or '3.10' (no unit)."""
+_SCALES = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
+
+
+def number(x: float, digits: int = 2) -> str:
+    """A readable amount: '1,234.50', '12.3 million', '4.2 × 10^15' (never 300 digits)."""
+    a = abs(x)
+    if a >= 1e15:
+        mantissa, exponent = f"{a:.1e}".split("e")
+        return f"{mantissa} × 10^{int(exponent)}"
+    for size, name in _SCALES:
+        if a >= size:
+            return f"{a / size:,.3g} {name}"
+    return f"{a:,.{digits}f}"
+
+
+def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
+    """'$3.10', '3.10 minutes', '-$0.50', '$0.016', '$12.3 million' or '3.10' (no unit).
+
+    Without `digits`, amounts under 1 keep two significant digits, so a small saving never
+    reads as '$0.00'.
+
+    >>> money(-0.5, "$"), money(3.1, "minutes"), money(1.23e7, "€"), money(0.0159, "$")
+    ('-$0.50', '3.10 minutes', '€12.3 million', '$0.016')
+    """
     if amount is None or (isinstance(amount, float) and math.isnan(amount)):
         return "n/a"
     unit = (unit or "").strip()
+    if digits is None:
+        a = abs(amount)
+        digits = 2 if a >= 0.1 or a == 0 else min(6, 1 + math.ceil(-math.log10(a)))
+    if abs(amount) < 0.5 * 10 ** -digits:
+        amount = 0.0  # no "-$0.00"
     sign = "-" if amount < 0 else ""
-    body = f"{abs(amount):,.{digits}f}"
+    body = number(amount, digits)
     if not unit:
         return f"{sign}{body}"
     if unit in CURRENCY_SYMBOLS:
@@ -31,57 +60,76 @@ def per_month(per_case: float, volume: float | None, unit: str = "") -> str:
     """' (about $3,100.00 a month at 1,000 cases a month)' or '' without a volume."""
     if not volume or volume <= 0 or per_case is None or math.isnan(per_case):
         return ""
-    return f" (about {money(per_case * volume, unit)} a month at {volume:,.0f} cases a month)"
+    return f" (about {money(per_case * volume, unit)} a month at {number(volume, 0)} cases a month)"
 
 
-def cost_verdict(table: pd.DataFrame, *, unit: str = "", volume: float | None = None,
-                 all_groups: str = "all groups") -> tuple[str, bool]:
-    """(sentence, model_is_useless) from a rules table's "all groups" rows.
-
-    The best rule is the cheapest rule other than "flag nobody"; if it is no cheaper than
-    flagging nobody, the model should not be making these decisions at these prices.
-    """
-    rows = table[table["group"] == all_groups].set_index("rule")["cost_per_100"] / 100.0
-    nobody = float(rows.get("flag nobody", float("nan")))
-    others = rows.drop(index="flag nobody", errors="ignore").dropna()
-    if others.empty or math.isnan(nobody):
-        return "Not enough data to compare the rules with flagging nobody.", False
-    best_rule = str(others.idxmin())
-    best = float(others.min())
-    if best >= nobody - 1e-12:
-        return (
-            f"At these prices the best rule ({best_rule}, {money(best, unit)} per case) is no cheaper than "
-            f"flagging nobody ({money(nobody, unit)} per case): the model should not be making these "
-            "decisions at these prices.",
-            True,
-        )
-    saving = nobody - best
-    return (
-        f"At these prices the best rule ({best_rule}) costs {money(best, unit)} per case and saves "
-        f"{money(saving, unit)} per case over flagging nobody{per_month(saving, volume, unit)}.",
-        False,
-    )
+def a_month(per_case: float, volume: float | None, unit: str = "") -> str:
+    """'$3,100.00 a month' (per case times the monthly volume), or '' without a volume."""
+    if not volume or volume <= 0 or per_case is None or math.isnan(per_case):
+        return ""
+    return f"{money(per_case * volume, unit)} a month"
 
 
-def value_verdict(value: float, *, k: float, reject_value: float = 0.0, tau: float | None = None,
-                  unit: str = "", unit_value: float | None = None, volume: float | None = None,
-                  name: str = "the model") -> str:
-    """One sentence on whether the model beats not using it at this k."""
-    if value is None or math.isnan(value):
-        return "Not enough data to value the model."
-    gain = value - reject_value
-    where = f" answering when its confidence is at least {tau:.3f}" if tau is not None and math.isfinite(tau) else ""
-    if tau is not None and not math.isfinite(tau):
-        return (f"At k = {k:g} the best choice is to answer nothing: every confidence threshold loses against "
-                f"not using {name}.")
-    scale = unit_value if unit_value else 1.0
-    money_gain = money(gain * scale, unit if unit_value else "", digits=3 if not unit_value else 2)
-    month = per_month(gain * scale, volume, unit) if unit_value else ""
-    if gain > 1e-12:
-        return (f"At k = {k:g} {name}{where} is worth {money_gain} per case more than not using it"
-                f"{month}.")
-    return (f"At k = {k:g} {name}{where} is worth no more than not using it ({money_gain} per case): "
-            "it should not decide these cases on its own at this price of a wrong answer.")
+def per_case_and_month(per_case: float, volume: float | None, unit: str = "") -> str:
+    """'$0.53 per case ($5,290.00 a month)' or '$0.53 per case'."""
+    month = a_month(per_case, volume, unit)
+    return f"{money(per_case, unit)} per case" + (f" ({month})" if month else "")
+
+
+def interval(low: float, high: float, unit: str = "") -> str:
+    """'95% interval $0.07 to $0.18' (or '' when not computed)."""
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return ""
+    return f"95% interval {money(low, unit)} to {money(high, unit)}"
+
+
+def value_recommendation_verdict(rec, *, k: float, worth: float = 1.0, unit: str = "",
+                                 volume: float | None = None) -> Verdict:
+    """The Value page's one answer (a `value.ValueRecommendation`), in money when a right
+    answer has a worth (`worth` in `unit`), per case and per month."""
+    from costlib import decision as D
+
+    def cash(x: float) -> str:
+        return per_case_and_month(x * worth, volume, unit)
+
+    base = {"hand everything over": "handing every case to a person",
+            "answer everything": "letting the model answer every case"}[rec.baseline]
+    many = len(rec.models) > 1
+    who = f"{rec.model} (the best of your {len(rec.models)} models on the train rows)" if many else "the model"
+    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
+    details = []
+    if np.isfinite(rec.formula_value) and rec.formula_value > rec.value + 1e-12:
+        f_iv = interval(rec.formula_gain_low * worth, rec.formula_gain_high * worth, unit)
+        details.append(f"On the test rows the formula threshold τ* = k/(k+1) = {k / (k + 1):.3f} came out "
+                       f"{money((rec.formula_value - rec.value) * worth, unit)} per case better"
+                       + (f" ({f_iv.replace('95% interval', '95% interval of the difference')})" if f_iv else "")
+                       + ": the recommendation stays the threshold fitted on the train rows.")
+    details.append(split_sentence(rec.judged_on, float("nan"), rec.n_judged) if rec.judged_on == "all" else
+                   f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows.")
+    if rec.status == D.NO_ANSWER:
+        return Verdict("warning", "Not enough data to value the model.", tuple(details))
+    if rec.status == D.ADDS_NOTHING:
+        if rec.tau == math.inf:
+            head = (f"At k = {k:g} every answer loses on the train rows: hand every case to a person "
+                    f"({cash(rec.baseline_value)}). The model should not answer on its own at this price of a "
+                    "wrong answer.")
+            return Verdict("error", head, tuple(details))
+        head = (f"At k = {k:g} the reject option adds nothing: the best threshold on the train rows accepts every "
+                f"answer, so let {who} answer every case ({cash(rec.value)}).")
+        return Verdict("info", head, tuple(details))
+    if rec.status == D.WORSE:
+        head = (f"At k = {k:g} answering only when confident is worth no more than {base} ({cash(rec.baseline_value)}) "
+                f"on the test rows: keep {base}.")
+        return Verdict("error", head, tuple(details))
+    how = (f"Let {who} answer when its confidence is at least {rec.tau:.3f} and hand the other "
+           f"{rec.reject_rate:.0%} of cases to a person")
+    if rec.status == D.UNCLEAR:
+        head = (f"{how}: it is worth {cash(rec.value)}, {money(rec.gain * worth, unit)} per case more than {base}, "
+                f"but the {iv} includes zero: on this data it is not clearly better.")
+        return Verdict("warning", head, tuple(details))
+    head = (f"{how}. It is worth {cash(rec.value)}, {cash(rec.gain)} more than {base}"
+            + (f" ({iv})." if iv else "."))
+    return Verdict("success", head, tuple(details))
 
 
 def cutoff(threshold: float) -> str:
@@ -111,32 +159,228 @@ def plain(text: str) -> str:
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def cutoffs_sentence(rule: str, cutoffs: dict, *, fitted_on: str = "train") -> str:
-    """'The cost-optimal rule, fitted on the train rows, flags A when the score is at least
-    0.625, flags nobody in B, and flags C at 0.323 or more.' (the answer, in words)."""
+# ---------------------------------------------------------------------------------------
+# The recommendation, in words
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a page says about the decision: ``kind`` is the box ("success", "warning",
+    "error"), ``headline`` the one answer, ``details`` the sentences under it."""
+
+    kind: str
+    headline: str
+    details: tuple[str, ...] = ()
+
+
+_BASELINE_WORDS = {"flag nobody": "flagging nobody", "flag everyone": "flagging everyone"}
+
+
+def _cut(t: float) -> str:
+    return f"{t:.4g}"
+
+
+def cutoffs_text(cutoffs: dict, *, grouped: bool, verb: bool = True) -> str:
+    """The rule in words: 'flag a case when its score is at least 0.323', 'flag nobody',
+    or per group 'flag A at 0.62 or more, nobody in B and C at 0.32 or more' (`verb`
+    False leaves out the leading 'flag')."""
+    flag = "flag " if verb else ""
+    values = list(cutoffs.values())
+    same = all(t == values[0] or (math.isnan(t) and math.isnan(values[0])) for t in values)
+    if not grouped or same:
+        t = values[0] if values else float("nan")
+        if math.isnan(t):
+            return "no cutoff could be fitted"
+        if t == math.inf:
+            return flag + "nobody"
+        if t == -math.inf:
+            return flag + "everyone"
+        return f"{flag}a case when its score is at least {_cut(t)}"
     parts = []
     for group, t in cutoffs.items():
-        if t == math.inf:
-            parts.append(f"flags nobody in {group}")
-        elif t is None or (isinstance(t, float) and math.isnan(t)):
-            parts.append(f"has no cutoff for {group}")
+        if math.isnan(t):
+            parts.append(f"no cutoff for {group}")
+        elif t == math.inf:
+            parts.append(f"nobody in {group}")
+        elif t == -math.inf:
+            parts.append(f"everyone in {group}")
         else:
-            parts.append(f"flags {group} at a score of {t:.4g} or more")
+            parts.append(f"{group} at {_cut(t)} or more")
     joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"The {rule} rule, fitted on the {fitted_on} rows, {joined}."
+    return flag + joined
 
 
-def value_leaders(table: pd.DataFrame, *, k: float) -> str:
-    """Which model is worth most at this k, at its best threshold and at tau* = k/(k+1).
+def cutoffs_short(cutoffs: dict, *, grouped: bool) -> str:
+    """A rule's cutoffs for a table cell: '≥ 0.323', 'nobody', 'A ≥ 0.62 · B: nobody'."""
+    def one(t: float) -> str:
+        if math.isnan(t):
+            return "none"
+        if t == math.inf:
+            return "nobody"
+        if t == -math.inf:
+            return "everyone"
+        return f"≥ {_cut(t)}"
 
-    `table` is value.value_table's output (one row per model)."""
-    if len(table) < 2:
+    values = list(cutoffs.values())
+    if not values:
         return ""
-    t = table.set_index("model")
-    best, star = t["value at best tau"].idxmax(), t["value at tau*"].idxmax()
-    head = (f"At k = {k:g}, {best} is worth the most when each model answers at its best threshold "
-            f"({t.loc[best, 'value at best tau']:.4f} per case)")
-    if star == best:
-        return head + f", and also at the formula threshold τ* = k/(k+1) ({t.loc[star, 'value at tau*']:.4f})."
-    return (head + f"; at the formula threshold τ* = k/(k+1), which trusts the probabilities, {star} is worth "
-            f"more ({t.loc[star, 'value at tau*']:.4f} against {t.loc[best, 'value at tau*']:.4f}).")
+    if not grouped or all(t == values[0] for t in values):
+        return one(values[0])
+    return " · ".join(f"{g}: {one(t)}" for g, t in cutoffs.items())
+
+
+def split_sentence(judged_on: str, n_fit: float, n_judged: float) -> str:
+    if judged_on == "test":
+        return f"Cutoffs are fitted on the {number(n_fit, 0)} train rows and judged on the {number(n_judged, 0)} test rows."
+    return (f"This data has no train/test split, so cutoffs are fitted and judged on the same {number(n_judged, 0)} "
+            "rows, which flatters the model. Map a split column on the Data page to avoid that.")
+
+
+def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
+    """The one answer of a `decision.Recommendation`, for a product manager.
+
+    Names the rule and its cutoff(s), what it costs per case and per month, and what it saves
+    against the cheaper decision without a model, with the 95% interval; or says plainly
+    that the model should not decide at these prices.
+    """
+    from costlib import decision as D
+    from costlib import rules as R
+
+    base = _BASELINE_WORDS.get(rec.baseline, rec.baseline)
+    models = rec.models
+    who = "the model"
+    if len(models) > 1:
+        who = f"{rec.model} (the cheaper of your {len(models)} models on the train rows)" if rec.judged_on == "test" \
+            else f"{rec.model} (the cheapest of your {len(models)} models)"
+    how = cutoffs_text(rec.cutoffs, grouped=rec.grouped)
+    one_or_many = ""
+    if rec.grouped:
+        one_or_many = " with per-group cutoffs" if rec.rule == R.COST_OPTIMAL else " with one cutoff for everyone"
+    saving_iv = interval(rec.saving_low, rec.saving_high, unit)
+    base_cost = per_case_and_month(rec.baseline_cost, volume, unit)
+    if rec.status == D.NO_ANSWER:
+        return Verdict("warning", "No cutoff can be fitted on these rows (each group needs both outcomes on the "
+                                  "train rows).", _details(rec, unit, volume))
+    if rec.status == D.ADDS_NOTHING:
+        action = {"flag nobody": "flags nobody", "flag everyone": "flags everybody"}.get(
+            rec.no_model_action, "flags either everybody or nobody in each group")
+        head = (f"The model adds nothing at these prices: its cheapest cutoff on the train rows {action}, which "
+                f"needs no model. The cheapest choice without a model is {base}: {base_cost}.")
+        return Verdict("error", head, _details(rec, unit, volume))
+    if rec.status == D.WORSE:
+        head = (f"Do not let the model decide at these prices: its best cutoff ({how}) costs "
+                f"{per_case_and_month(rec.cost, volume, unit)} on the {_judged(rec)} rows, "
+                f"{money(-rec.saving, unit)} per case more than {base} ({money(rec.baseline_cost, unit)} per case), "
+                "which needs no model.")
+        return Verdict("error", head, _details(rec, unit, volume))
+    saving = per_case_and_month(rec.saving, volume, unit)
+    cost = per_case_and_month(rec.cost, volume, unit)
+    if rec.status == D.UNCLEAR:
+        head = (f"Best cutoff: {how}. It costs {cost} and saves {saving} against {base}, the cheaper choice "
+                f"without a model, but the {saving_iv} includes zero: on this data {who} is not clearly better "
+                f"than {base}.")
+        return Verdict("warning", head, _details(rec, unit, volume))
+    head = (f"Ship {who}{one_or_many}: {how}. It costs {cost} and saves {saving} against {base}, the cheaper "
+            f"choice without a model" + (f" ({saving_iv})." if saving_iv else "."))
+    return Verdict("success", head, _details(rec, unit, volume))
+
+
+def _judged(rec) -> str:
+    return "test" if rec.judged_on == "test" else "same"
+
+
+def _details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
+    from costlib import rules as R
+
+    out = []
+    if rec.grouped and rec.group_gain is not None:
+        est, lo, hi = rec.group_gain
+        per_group = rec.results.cutoffs.get(R.COST_OPTIMAL, {})
+        iv = interval(lo, hi, unit)
+        iv = f" ({iv})" if iv else ""
+        if rec.rule == R.COST_OPTIMAL:
+            out.append(f"Per-group cutoffs save {money(est, unit)} per case over one cutoff for everyone{iv}. They "
+                       "treat groups differently by design: read the fairness section before shipping them.")
+        elif per_group and all(t == rec.cutoffs.get(g) for g, t in per_group.items()):
+            out.append("Fitted group by group, every group gets this same cutoff: no group is treated differently.")
+        else:
+            gain = f"would save {money(est, unit)} per case" if est > 0 else \
+                f"would cost {money(-est, unit)} per case more"
+            out.append(f"Per-group cutoffs ({cutoffs_text(per_group, grouped=True, verb=False)}) {gain}{iv}: not "
+                       "clearly better, so one cutoff for everyone is recommended. Per-group cutoffs would treat "
+                       "groups differently.")
+    for rule, est, lo, hi in rec.cheaper_by_chance[:2]:
+        iv = interval(lo, hi, unit)
+        out.append(f"On the {_judged(rec)} rows, “{R.rule_words(rule)}” came out {money(-est, unit)} per case "
+                   f"cheaper" + (f" ({iv.replace('95% interval', '95% interval of the difference')})" if iv else "")
+                   + ": the recommendation stays the cutoff fitted on the train rows, since picking the rule that "
+                     "looks cheapest on the judged rows would flatter it.")
+    if not rec.intervals:
+        out.append("No intervals: the rows carry weights, and resampling weighted rows is not supported yet.")
+    out.append(split_sentence(rec.judged_on, rec.n_fit, rec.n_judged))
+    return tuple(out)
+
+
+def calibration_verdict(model: str, temperature: float, fit_on: str, ece_before: float, ece_after: float) -> Verdict:
+    """Whether to rescale a model's probabilities, in words (the Calibration page's answer)."""
+    if math.isnan(temperature):
+        return Verdict("warning", f"No temperature can be fitted for {model} on the {fit_on} rows: its scores carry "
+                                  "no information a rescaling could sharpen or soften (all equal, one outcome only, or "
+                                  "ranked backwards). Keep the probabilities as they are, and check the scores.")
+    if abs(math.log(temperature)) < 0.05:
+        direction = "close to calibrated already (T is within 5% of 1)"
+    elif temperature > 1:
+        direction = "overconfident: the fit softens its probabilities"
+    else:
+        direction = "underconfident: the fit sharpens its probabilities"
+    head = (f"T = {temperature:.3f} (fitted on the {fit_on} rows): {model} is {direction}. The expected calibration "
+            f"error on the judged rows goes from {ece_before:.3f} to {ece_after:.3f}.")
+    if ece_after > ece_before:
+        return Verdict("warning", head + " Temperature scaling does not help on these rows: keep the original "
+                                         "probabilities.")
+    return Verdict("success", head + " Use the rescaled probabilities wherever a formula threshold (c_fp/(c_fp+c_fn) "
+                                     "or τ* = k/(k+1)) is applied.")
+
+
+def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
+    """The Cost matrix page's one answer (a `multiclass.MatrixRecommendation`)."""
+    iv = interval(rec.saving_low, rec.saving_high, unit)
+    details = []
+    for other, est, lo, hi in rec.cheaper_by_chance:
+        d_iv = interval(lo, hi, unit)
+        details.append(f"On the test rows “{other}” came out {money(-est, unit)} per case cheaper"
+                       + (f" ({d_iv.replace('95% interval', '95% interval of the difference')})" if d_iv else "")
+                       + ": the recommendation stays the decision the prices ask for under the model's "
+                         "probabilities, which does not depend on which rows it is judged on.")
+    if rec.saving <= 1e-12 * max(1.0, abs(rec.baseline_cost)):
+        head = (f"At these prices the model's best policy (“{rec.policy}”, {money(rec.cost, unit)} per case) is no "
+                f"cheaper than “{rec.baseline}” ({per_case_and_month(rec.baseline_cost, volume, unit)}), which needs "
+                "no model: the model should not decide these cases.")
+        return Verdict("error", head, tuple(details))
+    head = (f"Ship “{rec.policy}”: it costs {per_case_and_month(rec.cost, volume, unit)} and saves "
+            f"{per_case_and_month(rec.saving, volume, unit)} against “{rec.baseline}”, the cheapest choice without a "
+            "model")
+    if iv and rec.saving_low <= 0:
+        return Verdict("warning", head + f", but the {iv} includes zero: on this data it is not clearly better.",
+                       tuple(details))
+    return Verdict("success", head + (f" ({iv})." if iv else "."), tuple(details))
+
+
+def nec_verdict(rec) -> Verdict:
+    """The Instance costs page's one answer (an `instance.NecRecommendation`)."""
+    from costlib import decision as D
+
+    base = _BASELINE_WORDS.get(rec.baseline, rec.baseline)
+    iv = interval(rec.saving_low, rec.saving_high)
+    ratio = rec.error_rate / rec.nec if rec.nec > 0 else float("nan")
+    where = ("its mistakes sit on ambiguous, cheap cases" if ratio > 1 else
+             "its mistakes sit on clear-cut, expensive cases" if ratio < 1 else "its mistakes are of average price")
+    fitted = "fitted on the train rows" if rec.judged_on == "test" else "fitted and judged on the same rows"
+    if rec.status in (D.ADDS_NOTHING, D.WORSE, D.NO_ANSWER):
+        return Verdict("error", f"No cutoff of {rec.model} beats {base} in NEC ({rec.baseline_nec:.3f}): weighted by "
+                                "each case's own price, the model should not decide these cases.")
+    head = (f"Flag a case when {rec.model}'s score is at least {rec.threshold:.4g} ({fitted}): NEC {rec.nec:.3f} "
+            f"against {rec.baseline_nec:.3f} for {base}, the cheaper choice without a model"
+            + (f" ({iv.replace('95% interval', '95% interval of the difference')})" if iv else "")
+            + f". Its error rate is {rec.error_rate:.3f} (ratio {ratio:.2f}): {where}.")
+    return Verdict("warning" if rec.status == D.UNCLEAR or (iv and rec.saving_low <= 0) else "success", head)

@@ -19,11 +19,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from costlib import loading
+from costlib import loading, settings
 from costlib.dataset import ColumnMapping, Dataset
 from costlib.errors import DataError
+from costlib.decision import SINGLE_GROUP, sweep_model
 from costlib.samples_registry import SAMPLES, sample_bytes
-from costlib.words import md_escape
+from costlib.words import md_escape, money
 
 UPLOAD = "upload"
 DEFAULT_SAMPLE = "compas"
@@ -63,26 +64,49 @@ def data_choice_label(key: str) -> str:
     return "Your uploaded file" if key == UPLOAD else SAMPLES[key].title
 
 
-def remembered(key: str, default, parse=str, valid=None):
+def remembered(key: str, default, parse=str, valid=None, bound: settings.Bound | None = None):
     """Seed the widget `key` with this session's value of a setting that pages share.
 
     Streamlit drops a widget's value when the page that drew it stops rendering, and a
     widget on another page starts from its default. The value therefore lives under a
     plain key (``_keep_<key>``), first read from the URL (?key=...), and the widget is
     re-seeded from it on every run; `keep` (the widget's on_change) stores a change.
+    A value from the URL goes through the same `bound` as the widget: out of range, it
+    falls back to the default and the page says so (`setting_notes`).
     Call `mirror(key)` after the widget to write the value back to the URL.
     """
+    ensure_setting(key, default, parse, valid, bound)
+    st.session_state[key] = st.session_state[f"_keep_{key}"]
+
+
+def ensure_setting(key: str, default, parse=str, valid=None, bound: settings.Bound | None = None) -> None:
+    """Read a remembered setting from the URL once per session (see `remembered`), no widget."""
     store = f"_keep_{key}"
     if store not in st.session_state:
         value = default
         raw = st.query_params.get(key)
         if raw is not None:
-            try:
-                value = parse(raw)
-            except ValueError:
-                value = default
+            if bound is not None:
+                value, note = settings.check(bound, raw, default=default)
+                if note:
+                    st.session_state.setdefault("_setting_notes", []).append(f"The link's {key}: {note}")
+            else:
+                try:
+                    value = parse(raw)
+                except ValueError:
+                    value = default
         st.session_state[store] = value if valid is None or valid(value) else default
-    st.session_state[key] = st.session_state[store]
+
+
+def setting(key: str, default=None):
+    """The current value of a remembered setting (without drawing its widget)."""
+    return st.session_state.get(f"_keep_{key}", default)
+
+
+def setting_notes() -> None:
+    """Say once which settings from the link were out of range (and what was used instead)."""
+    for note in st.session_state.pop("_setting_notes", []):
+        say("warning", note)
 
 
 def keep(key: str) -> None:
@@ -114,12 +138,23 @@ def replace_upload(ds: Dataset) -> None:
     choose_data(UPLOAD)
 
 
+NEEDS = {  # role -> (what it is, in words; the sample that has it)
+    "binary": ("a binary label and at least one score column", "compas"),
+    "probabilities": ("a binary label and scores that are probabilities (raw scores can be mapped as logits on "
+                      "the Data page)", "screening"),
+    "multiclass": ("multiclass probability columns", "tickets"),
+    "delta": ("an instance cost (delta, votes, rating or a measurement)", "offensive"),
+}
+
+
 def current_dataset(*, needs: str | None = None) -> Dataset | None:
     """The dataset chosen in the sidebar (mirrored in the URL as ?data=...).
 
     A fresh session given ?data=upload has no file yet: the page says so and returns None.
-    `needs` names a role ("binary", "multiclass", "delta") the page requires; a dataset
-    without it gets a sentence pointing to a sample that has it.
+    `needs` names a role ("binary", "probabilities", "multiclass", "delta") the page
+    requires. A dataset without it does not leave the page empty: the page shows its charts
+    on a built-in sample that has the role, says so above them, and offers one click to make
+    that sample the data of the whole app.
     """
     options = [*SAMPLES, UPLOAD]
     # Remembered across pages and mirrored in the URL by hand (a bound selectbox would put the
@@ -150,21 +185,13 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
         ds = load_sample(choice)
         st.sidebar.caption(SAMPLES[choice].description)
     if needs and not has_role(ds, needs):
-        hint = {
-            "binary": "a binary label and at least one score column",
-            "probabilities": "a binary label and scores that are probabilities (raw scores can be mapped as "
-            "logits on the Data page)",
-            "multiclass": "multiclass probability columns",
-            "delta": "an instance cost (delta, votes, rating or a measurement)",
-        }[needs]
-        sample = {"binary": "screening", "probabilities": "screening", "multiclass": "tickets",
-                  "delta": "offensive"}[needs]
-        say(
-            "info",
-            f"“{ds.name}” lacks {hint}, which this page needs. Try the sample "
-            f"“{SAMPLES[sample].title}” in the sidebar, or map such columns on the Data page.",
-        )
-        return None
+        hint, sample = NEEDS[needs]
+        c1, c2 = st.columns([4, 1], vertical_alignment="center")
+        say("info", f"“{ds.name}” lacks {hint}, which this page needs, so the charts below use the built-in sample "
+                    f"“{SAMPLES[sample].title}”.", where=c1)
+        c2.button(f"Use “{SAMPLES[sample].title}” everywhere", key="fallback_switch", on_click=choose_data,
+                  args=(sample,), help="Makes this sample the data of every page.")
+        return load_sample(sample)
     return ds
 
 
@@ -239,22 +266,23 @@ def split_note(ds: Dataset) -> str:
 # Shared widgets
 
 
-def unit_and_volume(page: str) -> tuple[str, float]:
-    """The money unit ("$", "minutes") and monthly volume, mirrored in the URL."""
-    remembered("unit", "$", valid=lambda v: len(v) <= 12)
-    remembered("volume", 10_000, parse=int, valid=lambda v: v >= 0)
+def unit_and_volume(page: str = "") -> tuple[str, float]:
+    """The money unit ("$", "minutes") and monthly volume, mirrored in the URL, bounded."""
+    remembered("unit", "$", valid=lambda v: settings.check_unit(v)[1] is None)
+    remembered("volume", 10_000, bound=settings.VOLUME)
     with st.sidebar:
         unit = st.text_input(
             "Unit of your prices",
             key="unit",
             on_change=keep,
             args=("unit",),
-            max_chars=12,
+            max_chars=settings.UNIT_MAX_CHARS,
             help="What one price unit is: $, €, minutes, hours…",
         )
         volume = st.number_input(
             "Cases per month",
             min_value=0,
+            max_value=int(settings.VOLUME_MAX),
             step=1_000,
             key="volume",
             on_change=keep,
@@ -263,7 +291,8 @@ def unit_and_volume(page: str) -> tuple[str, float]:
         )
     mirror("unit")
     mirror("volume")
-    return unit.strip(), float(volume)
+    unit, _ = settings.check_unit(unit)
+    return unit, float(volume)
 
 
 def model_picker(ds: Dataset, label: str = "Model (score column)", key: str = "model") -> str:
@@ -322,3 +351,136 @@ def ensure_navigation() -> None:
     if first_run and PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
         st.rerun()
+
+
+# ---------------------------------------------------------------------------------------
+# The price book: c_fp and c_fn (per group when asked), set once, read by every page
+
+
+def _grid() -> list[float]:
+    """Slider stops from 0.01 to 10,000: 1, 1.5, 2, 2.5, 3, 4, 5, 6, 7.5 times each power of 10."""
+    stops = [0.0]
+    for e in range(-2, 4):
+        stops += [round(m * 10.0**e, 6) for m in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 7.5)]
+    return stops + [10_000.0]
+
+
+PRICE_STOPS = _grid()  # spans 1:1,000,000 to 1,000,000:1 in ratio
+
+
+def _store(widget: str, key: str) -> None:
+    st.session_state[f"_keep_{key}"] = float(st.session_state[widget])
+
+
+def _remember_price(key: str, default: float) -> float:
+    ensure_setting(key, default, bound=settings.PRICE)
+    return float(st.session_state[f"_keep_{key}"])
+
+
+def _price_slider(key: str, label: str, unit: str, where, help: str | None = None) -> float:
+    """A price on a log-like slider (exact values typed elsewhere are added to its stops)."""
+    value = float(st.session_state[f"_keep_{key}"])
+    options = PRICE_STOPS if value in PRICE_STOPS else sorted({*PRICE_STOPS, value})
+    st.session_state[f"s_{key}"] = value
+    where.select_slider(label, options=options, key=f"s_{key}", format_func=lambda x: money(x, unit),
+                        on_change=_store, args=(f"s_{key}", key), help=help)
+    st.query_params[key] = f"{value:g}"
+    return value
+
+
+def _price_box(key: str, label: str, where) -> None:
+    st.session_state[f"n_{key}"] = float(st.session_state[f"_keep_{key}"])
+    where.number_input(label, min_value=0.0, max_value=settings.PRICE_MAX, step=0.5, format="%g", key=f"n_{key}",
+                       on_change=_store, args=(f"n_{key}", key))
+
+
+def group_label(name) -> str:
+    text = str(name)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def price_book(names: list, unit: str) -> dict:
+    """Draw the price sliders and return {group: (c_fp, c_fn)}.
+
+    Two sliders (a false positive, a false negative), an exact-entry popover, and, with the
+    toggle on, one pair per group. Values are remembered across pages and mirrored in the URL
+    (?c_fp=1&c_fn=3&per_group=true&c_fp_0=...); a value from the URL is bounded like the slider.
+    """
+    c_fp = _remember_price("c_fp", 1.0)
+    c_fn = _remember_price("c_fn", 3.0)
+    ensure_setting("per_group", False, parse=lambda v: v.lower() == "true")
+    per_group = bool(st.session_state["_keep_per_group"]) and len(names) > 1
+    c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
+    help_fp = "What it costs to flag a case that turns out negative (a false alarm)."
+    help_fn = "What it costs to miss a case that turns out positive."
+    if not per_group:
+        c_fp = _price_slider("c_fp", "A false positive costs", unit, c1, help_fp)
+        c_fn = _price_slider("c_fn", "A false negative costs", unit, c2, help_fn)
+    with c3.popover("Type exact prices", width="stretch"):
+        _price_box("c_fp", "False positive", st)
+        _price_box("c_fn", "False negative", st)
+        for i, g in enumerate(names if per_group else []):
+            _price_box(f"c_fp_{i}", f"{group_label(g)}: false positive", st)
+            _price_box(f"c_fn_{i}", f"{group_label(g)}: false negative", st)
+    st.session_state["per_group"] = per_group
+    st.toggle("Different prices per group", key="per_group", on_change=keep, args=("per_group",),
+              disabled=len(names) < 2, help="Give each group its own pair of prices.")
+    st.query_params["per_group"] = str(per_group).lower()
+    costs = {g: (c_fp, c_fn) for g in names}
+    if per_group:
+        for i, g in enumerate(names):
+            _remember_price(f"c_fp_{i}", c_fp)
+            _remember_price(f"c_fn_{i}", c_fn)
+            a, b = st.columns(2)
+            costs[g] = (_price_slider(f"c_fp_{i}", f"{group_label(g)}: a false positive costs", unit, a),
+                        _price_slider(f"c_fn_{i}", f"{group_label(g)}: a false negative costs", unit, b))
+    return costs
+
+
+def price_caption(costs: dict, unit: str) -> str:
+    """'A false positive costs $1.00 and a false negative $3.00' (or 'Prices differ by group')."""
+    pairs = set(costs.values())
+    if len(pairs) == 1:
+        c_fp, c_fn = next(iter(pairs))
+        return f"a false positive costs {money(c_fp, unit)} and a false negative {money(c_fn, unit)}"
+    return "prices differ by group: " + "; ".join(
+        f"{group_label(g)}: {money(a, unit)} / {money(b, unit)}" for g, (a, b) in list(costs.items())[:4]) + (
+        "…" if len(costs) > 4 else "")
+
+
+def stored_costs(names: list) -> dict:
+    """The price book's {group: (c_fp, c_fn)} without drawing widgets (for pages that only read it)."""
+    c_fp = _remember_price("c_fp", 1.0)
+    c_fn = _remember_price("c_fn", 3.0)
+    ensure_setting("per_group", False, parse=lambda v: v.lower() == "true")
+    if not st.session_state["_keep_per_group"] or len(names) < 2:
+        return {g: (c_fp, c_fn) for g in names}
+    return {g: (_remember_price(f"c_fp_{i}", c_fp), _remember_price(f"c_fn_{i}", c_fn)) for i, g in enumerate(names)}
+
+
+# ---------------------------------------------------------------------------------------
+# Sweeps: sorted once per data set and model, priced on every move
+
+
+def group_names(ds: Dataset) -> list:
+    return [SINGLE_GROUP] if ds.groups is None else sorted(pd.unique(ds.groups).tolist(), key=str)
+
+
+def model_sweeps(ds: Dataset) -> dict:
+    """{model: decision.ModelSweeps} for every score column, fitted on train, judged on test."""
+    fit, judge = rows(ds, "fit"), rows(ds, "judge")
+    return {m: memo("model_sweeps", ds, (m,), lambda m=m: sweep_model(
+        ds.y, ds.scores[m], ds.groups, fit=fit, judge=judge, sample_weight=ds.weight, name=m,
+        probabilities=ds.probabilities)) for m in ds.scores}
+
+
+def setup(title: str, what: str, *, needs: str | None = None):
+    """What every page starts with: header, data choice (with the fallback sample), unit and
+    volume, and any out-of-range setting from the link. Stops the page without data."""
+    page_header(title, what)
+    ds = current_dataset(needs=needs)
+    if ds is None:
+        st.stop()
+    unit, volume = unit_and_volume()
+    setting_notes()
+    return ds, unit, volume

@@ -1,228 +1,237 @@
-"""Costs & groups: what each cutoff rule costs per group, and whether to use the model."""
+"""Costs & groups: which cutoff to ship, and what it saves against the best choice without a model."""
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-import costlib
-from costlib import words
+from costlib import decision, figures, policy, report, settings, words
+from costlib import rules as R
 from costlib.audit import FAIRNESS_CRITERIA
-from costlib.costs import ALL_GROUPS
 from costlib.errors import DataError
-from costlib.report import audit_html, build_audit, load_policy, policy_json, sensitivity_sentence
 from pages._common import (
-    current_dataset,
-    groups_of,
+    group_names,
+    keep,
     memo,
-    model_picker,
-    page_header,
-    rows,
+    model_sweeps,
+    price_book,
+    price_caption,
+    remembered,
     say,
     set_setting,
+    setting,
+    setup,
     show_table,
-    split_note,
-    unit_and_volume,
+    stored_costs,
 )
 
-page_header(
+ds, unit, volume = setup(
     "Costs & groups",
-    "Price a false positive and a false negative (per group if they differ) and compare the cutoff "
-    "rules: threshold 0.5, Elkan's c_fp/(c_fp+c_fn), the cost-optimal cutoff fitted on train and "
-    "judged on test, and flagging nobody.",
+    "Set what a false positive and a false negative cost. The page answers which cutoff to ship and what it "
+    "saves against the cheaper choice without a model (flag nobody, or flag everyone), live as you move the prices.",
+    needs="binary",
 )
-ds = current_dataset(needs="binary")
-if ds is None:
-    st.stop()
-unit, volume = unit_and_volume("costs")
-model = model_picker(ds)
-groups = groups_of(ds)
-names = [str(g) for g in pd.unique(groups)]
-names.sort()
+names = group_names(ds)
+models = model_sweeps(ds)  # sorted once per data set and model; every price move reads these
+
+RESAMPLE_OPTIONS = [200, 500, 1000, 2000, 5000]
+remembered("fair", len(names) > 1, parse=lambda v: v.lower() == "true")
+remembered("fair_tol", 0.05, bound=settings.TOLERANCE)
+remembered("resamples", 1000, parse=int, valid=lambda v: v in RESAMPLE_OPTIONS)
+resamples = int(setting("resamples"))
+
 
 def restore_policy() -> None:
-    """Put a downloaded policy's prices, unit, volume and rule back into the widgets."""
+    """Put a downloaded policy's prices, unit and volume back into the price book."""
     upload = st.session_state.get("policy_upload")
     if upload is None:
         return
     try:
-        policy = load_policy(upload.getvalue())
+        saved = policy.load_policy(upload.getvalue())
+        plan = policy.prices_for(saved, names)
     except DataError as err:
         st.session_state["_policy_message"] = ("error", err.message)
         return
-    prices = policy["prices"]
-    names_now = sorted(str(g) for g in pd.unique(groups))
-    missing = [g for g in names_now if g not in prices]
-    if missing:
-        st.session_state["_policy_message"] = (
-            "error", f"The policy has no prices for group “{missing[0]}” of this data; nothing was changed.")
-        return
-    pairs = [prices[g] for g in names_now]
-    first = pairs[0]
-    st.session_state["c_fp"], st.session_state["c_fn"] = float(first[0]), float(first[1])
-    st.session_state["per_group"] = any(p != first for p in pairs)
-    for i, (c_fp_g, c_fn_g) in enumerate(pairs):
-        st.session_state[f"c_fp_{i}"], st.session_state[f"c_fn_{i}"] = float(c_fp_g), float(c_fn_g)
-    set_setting("unit", policy.get("unit") or "")
-    if policy.get("volume"):
-        set_setting("volume", int(policy["volume"]))
-    st.session_state["policy_rule"] = policy["rule"]
-    same = policy["data"].get("sha256") == ds.fingerprint
+    for key, value in plan.items():
+        set_setting(key, value)
+    set_setting("unit", saved["unit"])
+    if saved.get("volume") is not None:
+        set_setting("volume", int(saved["volume"]))
+    same = saved["data"].get("sha256") == ds.fingerprint
     st.session_state["_policy_message"] = (
-        "success", f"Restored the prices and the rule “{policy['rule']}” from the policy."
-        + ("" if same else " The policy was made on other data (its fingerprint differs), so the cutoffs shown "
-           "are refitted on this data."))
+        "success", f"Restored the prices of the policy (rule “{R.rule_words(saved['rule'])}”)."
+        + ("" if same else " The policy was made on other data (its fingerprint differs), so the cutoffs shown are "
+                           "refitted on this data.") + "".join(" " + n for n in saved["notes"]))
 
 
-def rule_has_cutoffs(audit, rule: str) -> bool:
-    return all(np.isfinite(t) or t == np.inf for t in audit.cutoffs[rule].values())
+def recommendation(costs: dict) -> decision.Recommendation:
+    key = tuple(sorted((str(g), p) for g, p in costs.items()))
+    return memo("recommend", ds, (key, resamples), lambda: decision.recommend(models, costs, n_resamples=resamples))
 
 
-st.subheader("Your prices")
-say("caption", f"Prices are in {unit or 'your unit'} per case (set the unit in the sidebar).")
-with st.popover("Restore a saved policy"):
-    st.file_uploader("Policy file (JSON) downloaded from this page", type=["json"], key="policy_upload",
-                     on_change=restore_policy)
-if "_policy_message" in st.session_state:
-    kind, message = st.session_state.pop("_policy_message")
-    say(kind, message)
-c1, c2, c3 = st.columns([1, 1, 2])
-st.session_state.setdefault("c_fp", 1.0)  # seeded here, not by value=, so a policy can set them
-st.session_state.setdefault("c_fn", 3.0)
-per_group_on = bool(st.session_state.get("per_group"))
-c_fp = c1.number_input(
-    "Cost of a false positive",
-    disabled=per_group_on,
-    min_value=0.0,
-    step=0.5,
-    key="c_fp",
-    bind="query-params",
-    help="What it costs to flag a case that turns out negative.",
-)
-c_fn = c2.number_input(
-    "Cost of a false negative",
-    disabled=per_group_on,
-    min_value=0.0,
-    step=0.5,
-    key="c_fn",
-    bind="query-params",
-    help="What it costs to miss a case that turns out positive.",
-)
-st.session_state.setdefault("per_group", False)
-per_group = c3.toggle("Different prices per group", key="per_group", bind="query-params", disabled=len(names) < 2)
-costs = {g: (c_fp, c_fn) for g in names}
-if per_group and len(names) >= 2:
-    cols = st.columns(min(4, len(names)))
-    for i, g in enumerate(names):
-        with cols[i % len(cols)]:
-            say("markdown", g if len(g) < 60 else f"{g[:57]}…", bold=True)
-            st.session_state.setdefault(f"c_fp_{i}", c_fp)
-            st.session_state.setdefault(f"c_fn_{i}", c_fn)
-            gfp = st.number_input("false positive", min_value=0.0, step=0.5, key=f"c_fp_{i}", bind="query-params")
-            gfn = st.number_input("false negative", min_value=0.0, step=0.5, key=f"c_fn_{i}", bind="query-params")
-            costs[g] = (gfp, gfn)
-if all(a + b == 0 for a, b in costs.values()):
-    st.warning("Every price is 0: no decision costs anything, so there is nothing to optimise.")
-    st.stop()
-ratio = (
-    ", ".join(f"{g}: Elkan threshold {costlib.elkan_threshold(*costs[g]):.3f}" for g in names[:6])
-    if per_group
-    else f"Elkan threshold c_fp/(c_fp+c_fn) = {costlib.elkan_threshold(c_fp, c_fn):.3f}"
-)
-say("caption", f"{ratio}. Formula thresholds assume calibrated probabilities; the cost-optimal cutoff does not.")
+def audit_for(costs: dict) -> report.Audit:
+    """The full audit (fairness rules, maps, intervals) at these prices: for the downloads."""
+    key = tuple(sorted((str(g), p) for g, p in costs.items()))
+    criteria = tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else ()
+    return memo("audit", ds, (key, criteria, setting("fair_tol"), resamples, unit, volume), lambda: report.build_audit(
+        models, costs, unit=unit, volume=volume, fairness_tolerance=setting("fair_tol"), criteria=criteria,
+        n_resamples=resamples, data_name=ds.name, fingerprint=ds.fingerprint, n_rows=ds.n_rows,
+        data_notes=ds.notes))
 
-fit, judge = rows(ds, "fit"), rows(ds, "judge")
-scores = ds.scores[model]
-price_key = tuple(sorted(costs.items()))
 
-with st.expander("Fairness constraints and intervals", expanded=True):
-    f1, f2, f3 = st.columns([1, 1, 2])
-    fair_on = f1.toggle("Fairness rules", value=len(names) > 1, key="fair", bind="query-params",
-                        disabled=len(names) < 2)
-    tol = f2.number_input("Tolerance (largest gap in the rate)", min_value=0.0, max_value=0.5, value=0.05,
-                          step=0.01, key="fair_tol", bind="query-params")
-    criteria = f3.multiselect("Criteria", list(FAIRNESS_CRITERIA), default=list(FAIRNESS_CRITERIA),
-                              key="fair_criteria", bind="query-params",
-                              format_func=lambda c: f"{c} (equal {FAIRNESS_CRITERIA[c]})")
-    resamples = st.select_slider("Bootstrap resamples for the 95% intervals (test rows, resampled within each group)",
-                                 options=[200, 500, 1000, 2000, 5000], value=1000, key="resamples",
-                                 bind="query-params")
-criteria = tuple(criteria) if fair_on and len(names) > 1 else ()
-audit = memo("audit", ds, (model, price_key, criteria, tol, resamples, unit, volume), lambda: build_audit(
-    ds.y[fit], scores[fit], groups[fit], ds.y[judge], scores[judge], groups[judge], costs=costs, unit=unit,
-    volume=volume, fairness_tolerance=tol, criteria=criteria, n_resamples=resamples, model_name=model,
-    data_name=ds.name, fingerprint=ds.fingerprint, n_rows=ds.n_rows))
-table = audit.table
+def show_verdict(verdict: words.Verdict) -> None:
+    say(verdict.kind, verdict.headline)
+    for line in verdict.details:
+        say("caption", line)
 
-say("error" if audit.model_is_useless else "success", audit.verdict)
-st.caption(split_note(ds))
 
-totals = table[table["group"] == ALL_GROUPS].set_index("rule")
-nobody = totals.loc["flag nobody", "cost_per_100"]
-opt_row = totals.loc["cost-optimal"]
-fitted_on = "train" if ds.has_role("train") else "same"
-say("markdown", words.cutoffs_sentence("cost-optimal", audit.cutoffs["cost-optimal"], fitted_on=fitted_on),
-    bold=True)
-cheapest = totals.drop(index="flag nobody")["cost_per_100"].idxmin()
-m = st.columns(4)
-m[0].metric("Cost-optimal cost per 100 cases", words.money(opt_row["cost_per_100"], unit),
-            delta=words.money(opt_row["cost_per_100"] - nobody, unit), delta_color="inverse",
-            help="Judged on the test rows; the change is against flagging nobody.")
-m[1].metric("Flag nobody, per 100 cases", words.money(nobody, unit))
-m[2].metric("Cheapest rule on the test rows", str(cheapest),
-            help="The cost-optimal rule is fitted on the train rows; on the test rows another rule can come out "
-                 "a little cheaper by chance. The intervals in the table show whether the difference is real.")
-m[3].metric("Per month, cost-optimal", words.money(opt_row["cost_per_100"] / 100 * volume, unit),
-            help=f"Cost-optimal cost per case times {volume:,.0f} cases a month; it flags "
-                 f"{opt_row['flagged_rate']:.1%} of cases.")
-st.plotly_chart(audit.figures["cost_by_group"], key="cost_chart")
+@st.fragment
+def live_answer() -> None:
+    """Prices in, one answer out: this part reruns alone when a price moves."""
+    head, restore = st.columns([4, 1], vertical_alignment="bottom")
+    head.subheader("Your prices")
+    with restore.popover("Restore a saved policy", width="stretch"):
+        st.file_uploader("Policy file (JSON) downloaded from this page", type=["json"], key="policy_upload",
+                         on_change=restore_policy)
+    if "_policy_message" in st.session_state:
+        kind, message = st.session_state.pop("_policy_message")
+        say(kind, message)
+    costs = price_book(names, unit)
+    if all(a + b == 0 for a, b in costs.values()):
+        st.warning("Every price is 0: no decision costs anything, so there is nothing to choose.")
+        return
+    rec = recommendation(costs)
+    st.subheader("What to ship")
+    show_verdict(words.recommendation_verdict(rec, unit=unit, volume=volume))
+    base = R.rule_words(rec.baseline)
+    flagged = rec.results.overall.loc[rec.rule, "flagged_rate"]
+    m = st.columns(4)
+    m[0].metric("Cost per case", words.money(rec.cost, unit),
+                help="On the judged (test) rows, with the recommended cutoff.")
+    m[1].metric("Best without the model", words.money(rec.baseline_cost, unit),
+                help=f"Per case, {base}: the cheaper of flagging nobody and flagging everyone.")
+    m[2].metric("Saving per case", words.money(rec.saving, unit),
+                help=f"Against {base}, the cheaper choice without a model.")
+    m[3].metric("Saving a month", words.money(rec.saving * volume, unit) if volume else "set a volume",
+                help=f"Saving per case times {volume:,.0f} cases a month (set in the sidebar). The recommended "
+                     f"cutoff flags {flagged:.1%} of cases.")
 
-st.subheader("Cutoff rules by group")
-diff = (f"Against flagging nobody the cost-optimal rule changes the cost by {opt_row['vs_nobody']:+.2f} per 100 "
-        f"cases, 95% interval [{opt_row['vs_nobody_low']:.2f}, {opt_row['vs_nobody_high']:.2f}]")
-if opt_row["vs_nobody_low"] <= 0 <= opt_row["vs_nobody_high"]:
-    say("warning", diff + ": the interval includes zero, so the two rules are not distinguishable on this data.")
+    shown_model = rec.model
+    if len(models) > 1:
+        shown_model = st.selectbox("Curve of the model", list(models), index=list(models).index(rec.model),
+                                   key="curve_model", help="The recommendation compares every model; pick whose "
+                                                           "cost curve to draw.")
+    shown = rec if shown_model == rec.model else memo(
+        "recommend_one", ds, (shown_model, rec.prices.key(), resamples),
+        lambda: decision.recommend({shown_model: models[shown_model]}, costs, n_resamples=resamples))
+    curves = decision.cost_curves(models[shown_model], rec.prices)
+    st.plotly_chart(figures.cost_curve_figure(curves, figures.markers_frame(shown), unit=unit,
+                                              title=f"Cost per case against the cutoff, {shown_model} (test rows)"),
+                    key="cost_chart")
+
+    st.subheader("Every rule, all groups together")
+    table = memo("rules_view", ds, (rec.prices.key(), resamples, unit), lambda: _rules_view(rec))
+    show_table(table, "rules", key="rules")
+    with st.expander("By group: each rule's cutoff, flagged share and cost"):
+        show_table(report.rules_by_group_table(rec.results, unit), "rules_by_group", key="rules_by_group")
+        st.caption("Cost per 100 cases is cost per case times 100. Intervals: 95%, test rows resampled within each "
+                   "group.")
+
+    st.subheader("Report and policy")
+    st.caption("The report is one HTML file that opens offline: settings, data per group, the recommendation, every "
+               "rule with intervals, fairness-constrained cutoffs, the sensitivity map and the limitations. The "
+               "policy is a JSON file with the prices, the recommended cutoffs and the data fingerprint, for the "
+               "system that applies the decisions.")
+    r1, r2 = st.columns(2)
+    r1.download_button("Download the audit report (HTML)", data=lambda: report.audit_html(audit_for(costs)).encode(),
+                       file_name="cost_audit.html", mime="text/html", key="dl_report", on_click="ignore")
+    r2.download_button("Download the policy (JSON)", data=lambda: policy.policy_json(audit_for(costs)).encode(),
+                       file_name="cost_policy.json", mime="application/json", key="dl_policy", on_click="ignore")
+
+    drawn_for = st.session_state.get("_costs_drawn_for")
+    if drawn_for is not None and drawn_for != rec.prices.key():
+        c1, c2 = st.columns([3, 1], vertical_alignment="center")
+        say("info", "The fairness and sensitivity sections below are still for the previous prices.", where=c1)
+        if c2.button("Update them for these prices", key="refresh_below"):
+            st.rerun(scope="app")
+
+
+def _rules_view(rec: decision.Recommendation) -> pd.DataFrame:
+    table = report.rules_overall_table(rec.results, unit)
+    cut = [words.cutoffs_short(rec.results.cutoffs[r], grouped=rec.grouped) for r in rec.results.overall.index]
+    table.insert(1, "cutoff", cut)
+    table["rule"] = [w + (" (recommended)" if r == rec.rule else "")
+                     for w, r in zip(table["rule"], rec.results.overall.index, strict=True)]
+    return table
+
+
+live_answer()
+
+# ---------------------------------------------------------------------------------------
+# Slower sections: drawn on a full run, for the prices of that run
+
+costs = stored_costs(names)
+rec = recommendation(costs)
+ms = models[rec.model]
+st.session_state["_costs_drawn_for"] = rec.prices.key()
+for_prices = f"For the prices {price_caption(costs, unit)}."
+
+st.subheader("Fairness-constrained cutoffs")
+say("caption", for_prices + " Each constrained rule is the cheapest set of per-group cutoffs on the train rows that "
+    "keeps every group's rate within the tolerance of every other group's; its price is what it costs beyond the "
+    "best cutoff per group.")
+if len(names) < 2:
+    st.caption("This data has one group: there is nothing to equalise. Map a group column on the Data page.")
 else:
-    say("caption", diff + ".")
-shown = table.assign(threshold=table["threshold"].map(words.cutoff))
-# the price of fairness is a fairness rule's extra cost; other rules leave the column empty
-shown.loc[~shown["rule"].str.startswith("fair"), "price_of_fairness_per_100"] = np.nan
-shown["95% interval"] = [f"[{lo:.2f}, {hi:.2f}]" if np.isfinite(lo) else ""
-                         for lo, hi in zip(shown["low"], shown["high"], strict=True)]
-show_table(
-    shown[["rule", "group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_100", "95% interval",
-           "price_of_fairness_per_100", "vs_nobody_note"]],
-    "rules_by_group", key="rules",
-    column_config={
-        "flagged_rate": st.column_config.NumberColumn("flagged share", format="percent"),
-        "cost_per_100": st.column_config.NumberColumn(f"cost per 100 ({unit or 'units'})", format="%.2f"),
-        "price_of_fairness_per_100": st.column_config.NumberColumn(
-            "price of fairness per 100", format="%.2f",
-            help="Extra cost per 100 cases over the unconstrained cost-optimal rule, in the same group."),
-        "threshold": st.column_config.TextColumn("cutoff"),
-        "vs_nobody_note": st.column_config.TextColumn("against flagging nobody"),
-    })
-st.plotly_chart(audit.figures["rule_bars"], key="rule_bars")
+    f1, f2, f3 = st.columns([1, 1, 2])
+    fair_on = f1.toggle("Fairness rules", key="fair", on_change=keep, args=("fair",))
+    tol = f2.number_input("Tolerance (largest gap in the rate)", min_value=0.0, max_value=0.5, step=0.01,
+                          key="fair_tol", on_change=keep, args=("fair_tol",))
+    remembered("fair_criteria", tuple(FAIRNESS_CRITERIA), valid=lambda v: set(v) <= set(FAIRNESS_CRITERIA))
+    criteria = f3.multiselect("Criteria", list(FAIRNESS_CRITERIA), key="fair_criteria", on_change=keep,
+                              args=("fair_criteria",), format_func=lambda c: f"{c} (equal {FAIRNESS_CRITERIA[c]})")
+    for key in ("fair", "fair_tol"):
+        st.query_params[key] = str(setting(key)).lower() if key == "fair" else f"{setting(key):g}"
+    if fair_on and criteria:
+        fair, fits = memo("fair", ds, (rec.model, rec.prices.key(), tuple(criteria), tol),
+                          lambda: report.fairness_rules(ms, rec.prices, criteria=criteria, tolerance=tol))
+        cutoffs = decision.rule_cutoffs(ms, rec.prices)
+        res = memo("fair_results", ds, (rec.model, rec.prices.key(), tuple(criteria), tol, resamples), lambda: (
+            decision.evaluate_rules(ms, rec.prices, {R.COST_OPTIMAL: cutoffs[R.COST_OPTIMAL], R.NOBODY:
+                                    cutoffs[R.NOBODY], R.EVERYONE: cutoffs[R.EVERYONE],
+                                    **{r: np.array([c.get(g, np.nan) for g in ms.groups]) for r, c in fair.items()}},
+                                    n_resamples=resamples)))
+        long, summary = report.fairness_tables(ms, rec.prices, fits, res, tol)
+        view = pd.DataFrame({
+            "rule": [R.rule_words(r) for r in summary["rule"]],
+            "cutoffs": [words.cutoffs_short(res.cutoffs[r], grouped=True) if f else "infeasible"
+                        for r, f in zip(summary["rule"], summary["feasible"], strict=True)],
+            "largest gap (train → test)": [f"{a:.1%} → {b:.1%}" if np.isfinite(a) else "–"
+                                           for a, b in zip(summary["spread_train"], summary["spread_test"],
+                                                           strict=True)],
+            "cost per case": [words.money(res.overall.loc[r, "cost_per_case"], unit) for r in summary["rule"]],
+            "price of fairness per case": [words.money(x, unit) if np.isfinite(x) else "–"
+                                                                 for x in summary["price_per_case_test"]],
+        })
+        show_table(view, "fairness", key="fairness")
+        st.caption("The price of fairness is the extra cost per case over the best cutoff per group. Per-group "
+                   "cutoffs treat groups differently by design; these rules choose the differences that equalise one "
+                   "rate. Judged on the test rows; gaps can reopen there.")
 
 st.subheader("How much do the prices matter?")
-say("markdown", sensitivity_sentence(audit))
+mp = report.mean_prices(ms, rec.prices)
+maps = memo("maps", ds, (report.price_scale(*mp),), lambda: report.price_maps(models, scale=report.price_scale(*mp)))
+leader = memo("ratio_range", ds, mp, lambda: report._audit.ratio_range(maps.train, maps.test, c_fp=mp[0], c_fn=mp[1]))
+say("markdown", report.sensitivity_sentence(leader, mp, unit))
 c1, c2 = st.columns(2)
-c1.plotly_chart(audit.figures["sensitivity"], key="sensitivity_chart")
-c2.plotly_chart(audit.figures["net_benefit"], key="net_benefit_chart")
-for note in audit.notes:
-    say("info", note)
+c1.plotly_chart(figures.sensitivity_figure(maps.sensitivity, c_fp=mp[0], c_fn=mp[1], unit=unit),
+                key="sensitivity_chart")
+if len(maps.net_benefit):
+    c2.plotly_chart(figures.net_benefit_figure(maps.net_benefit, price_threshold=mp[0] / (mp[0] + mp[1])),
+                    key="net_benefit_chart")
+else:
+    c2.caption("Net benefit reads a score as a probability; these scores are not probabilities.")
 
-st.subheader("Report and policy")
-st.caption("The report is one HTML file that opens offline (plotly.js is embedded): settings, data summary per "
-           "group, every chart above, the rules table with intervals, the sensitivity map, the verdict and the "
-           "limitations. The policy is a JSON file with the prices, the chosen rule's cutoffs and the data "
-           "fingerprint, for the system that applies the decisions.")
-r1, r2, r3 = st.columns([1, 1, 1])
-r1.download_button("Download the audit report (HTML)", data=lambda: audit_html(audit).encode("utf-8"),
-                   file_name="cost_audit.html", mime="text/html", key="dl_report", on_click="ignore")
-usable = [rule for rule in dict.fromkeys(table["rule"]) if rule_has_cutoffs(audit, rule)]
-if st.session_state.get("policy_rule") not in usable:
-    st.session_state.pop("policy_rule", None)
-chosen = r2.selectbox("Rule for the policy", usable, index=usable.index("cost-optimal"), key="policy_rule",
-                      bind="query-params")
-r3.download_button("Download the policy (JSON)", data=policy_json(audit, chosen).encode("utf-8"),
-                   file_name="cost_policy.json", mime="application/json", key="dl_policy", on_click="ignore")
+with st.expander("Interval settings"):
+    st.select_slider("Bootstrap resamples for the 95% intervals (test rows, resampled within each group)",
+                     options=RESAMPLE_OPTIONS, key="resamples", on_change=keep, args=("resamples",))
+    st.query_params["resamples"] = str(resamples)

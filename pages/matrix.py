@@ -5,25 +5,16 @@ import pandas as pd
 import streamlit as st
 
 from costlib import figures, words
-from costlib.multiclass import (
-    confusion,
-    constant_decision,
-    decision_cost,
-    expected_cost_matrix,
-    min_cost_decisions,
-)
-from pages._common import current_dataset, memo, page_header, rows, say, show_table, unit_and_volume
+from costlib.multiclass import confusion, recommend_matrix
+from pages._common import memo, rows, say, setup, show_table
 
-page_header(
+ds, unit, volume = setup(
     "Cost matrix",
-    "C[i, j] is the price of deciding j when the truth is i. The cheapest decision for a case is the "
-    "one with the lowest expected price under the model's probabilities, which is often not the most "
-    "probable class; with an abstain price the system answers only when an answer is cheaper.",
+    "C[i, j] is the price of deciding j when the truth is i. The cheapest decision for a case is the one with the "
+    "lowest expected price under the model's probabilities, which is often not the most probable class; with a "
+    "price for handing a case to a person, the system answers only when an answer is cheaper.",
+    needs="multiclass",
 )
-ds = current_dataset(needs="multiclass")
-if ds is None:
-    st.stop()
-unit, volume = unit_and_volume("matrix")
 names = list(ds.class_names)
 k = len(names)
 
@@ -81,10 +72,10 @@ if not np.isfinite(c_mat).all() or (c_mat < 0).any():
 st.query_params["C"] = ";".join(",".join(f"{x:g}" for x in r) for r in c_mat)
 
 use_abstain = st.toggle(
-    "Allow abstaining (hand the case to a person)", value=True, key="abstain_on", bind="query-params"
+    "Allow handing a case to a person", value=True, key="abstain_on", bind="query-params"
 )
 h = st.number_input(
-    "Price of abstaining",
+    f"Price of handing a case over ({unit or 'your unit'})",
     min_value=0.0,
     value=1.0,
     step=0.1,
@@ -97,81 +88,41 @@ h = st.number_input(
 judge = rows(ds, "judge")
 y = ds.y_class[judge]
 p = ds.class_probs[judge]
-argmax = memo("argmax", ds, (), lambda: np.argmax(p, axis=1))
-cheapest = min_cost_decisions(p, c_mat)
-policies = {"most probable class (argmax)": argmax, "cheapest decision": cheapest}
-if use_abstain:
-    policies["cheapest, or abstain"] = min_cost_decisions(p, c_mat, abstain_cost=h)
-summary = []
-for name, d in policies.items():
-    answered = d >= 0
-    summary.append(
-        {
-            "policy": name,
-            "expected cost per case": decision_cost(y, d, c_mat, abstain_cost=h if use_abstain else None),
-            "abstention rate": float(np.mean(~answered)),
-            "accuracy of answers": float(np.mean(d[answered] == y[answered])) if answered.any() else np.nan,
-            "differs from argmax": float(np.mean(d != argmax)),
-        }
-    )
-summary = pd.DataFrame(summary)
-# The no-model baselines: one decision for everyone (fitted on the fitting rows), or hand
-# every case to a person at the abstain price.
 fit = rows(ds, "calibrate")
-fixed = constant_decision(ds.y_class[fit], c_mat)
-baselines = {f"no model: always decide {names[fixed]}": decision_cost(y, np.full(len(y), fixed), c_mat)}
-if use_abstain:
-    baselines["no model: hand every case over"] = float(h)
-for name, cost in baselines.items():
-    summary.loc[len(summary)] = {"policy": name, "expected cost per case": cost,
-                                 "abstention rate": 1.0 if "hand" in name else 0.0,
-                                 "accuracy of answers": np.nan, "differs from argmax": np.nan}
-models = summary[~summary["policy"].str.startswith("no model")]
-best = models.loc[models["expected cost per case"].idxmin()]
-base = summary.iloc[0]["expected cost per case"]
-no_model = min(baselines, key=baselines.get)
-if best["expected cost per case"] >= baselines[no_model] - 1e-12:
-    say("error", f"At these prices the best policy with the model (“{best['policy']}”, "
-                 f"{words.money(best['expected cost per case'], unit)} per case) is no cheaper than “{no_model}” "
-                 f"({words.money(baselines[no_model], unit)} per case): the model should not decide these cases.")
-else:
-    saving = base - best["expected cost per case"]
-    beyond = (f"; it saves {words.money(baselines[no_model] - best['expected cost per case'], unit)} per case "
-              f"over the best choice without a model (“{no_model}”)")
-    if saving > 1e-12:
-        say("success", f"At these prices “{best['policy']}” costs {words.money(best['expected cost per case'], unit)} "
-                       f"per case, {words.money(saving, unit)} less than answering the most probable class"
-                       f"{words.per_month(saving, volume, unit)}{beyond}.")
-    else:
-        say("info", f"At these prices answering the most probable class is already the cheapest policy "
-                    f"({words.money(base, unit)} per case){beyond}.")
+rec = memo("matrix_rec", ds, (c_mat.tobytes(), h if use_abstain else None), lambda: recommend_matrix(
+    y, p, c_mat, class_names=names, abstain_cost=h if use_abstain else None, y_fit=ds.y_class[fit]))
+st.subheader("What to ship")
+verdict = words.matrix_verdict(rec, unit=unit, volume=volume)
+say(verdict.kind, verdict.headline)
+for line in verdict.details:
+    say("caption", line)
+m = st.columns(3)
+m[0].metric("Cost per case", words.money(rec.cost, unit), help=f"“{rec.policy}” on the test rows.")
+m[1].metric("Best without the model", words.money(rec.baseline_cost, unit), help=f"“{rec.baseline}”.")
+m[2].metric("Saving a month", words.money(rec.saving * volume, unit) if volume else "set a volume",
+            help=f"Saving per case times {volume:,.0f} cases a month.")
 show_table(
-    summary,
+    rec.table.assign(**{"cost per case": rec.table["cost per case"].map(lambda x: words.money(x, unit))}),
     "policies",
     key="policies",
     column_config={
-        "abstention rate": st.column_config.NumberColumn(format="percent"),
-        "differs from argmax": st.column_config.NumberColumn(format="percent"),
+        "handed over": st.column_config.NumberColumn(format="percent"),
         "accuracy of answers": st.column_config.NumberColumn(format="percent"),
+        "uses the model": st.column_config.CheckboxColumn(),
     },
 )
 
-shown = st.radio("Heatmaps for", list(policies), horizontal=True, key="heat_policy")
-conf = confusion(y, policies[shown], k)
+shown = st.radio("Heatmaps for", [x for x in rec.decisions if rec.table.set_index("policy").loc[x, "uses the model"]],
+                 horizontal=True, key="heat_policy")
+conf = confusion(y, rec.decisions[shown], k)
 n = len(y)
 cols = st.columns(2)
-cols[0].plotly_chart(
-    figures.heatmap_figure(conf, names, title=f"Confusion ({words.plain(shown)})", colorbar="cases"),
-    key="confusion_chart",
-)
+cols[0].plotly_chart(figures.heatmap_figure(conf, names, title=f"Confusion ({shown})", colorbar="cases"),
+                     key="confusion_chart")
 cols[1].plotly_chart(
-    figures.heatmap_figure(
-        conf * c_mat / max(n, 1), names, title="Cost contribution per case (N·C / n)", colorbar=unit or "cost"
-    ),
+    figures.heatmap_figure(conf * c_mat / max(n, 1), names, title="Cost contribution per case (N·C / n)",
+                           colorbar=unit or "cost"),
     key="contribution_chart",
 )
-st.caption(
-    f"Expected cost per case from this confusion matrix: "
-    f"{expected_cost_matrix(conf, c_mat) if conf.sum() else float('nan'):.4f} over the answered cases; "
-    f"{(policies[shown] < 0).sum():,} abstentions are priced separately at {h:g}."
-)
+st.caption(f"Cases handed over ({(rec.decisions[shown] < 0).sum():,}) are priced separately at "
+           f"{words.money(h, unit)} each and are not in the heatmaps.")

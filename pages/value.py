@@ -4,249 +4,178 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-import costlib
-from costlib import figures, words
+from costlib import figures, settings, value, words
 from costlib.calibration import apply_temperature, fit_temperature
-from costlib.value import (
-    classification_table,
-    cost_sensitive_value,
-    ranking_flips,
-    sweep_value,
-    value_against_k,
-    value_sweep,
-    value_table,
-)
 from pages._common import (
-    current_dataset,
+    ensure_setting,
+    group_names,
+    keep,
     memo,
-    model_picker,
-    page_header,
+    remembered,
     rows,
     say,
+    set_setting,
+    setting,
+    setup,
     show_table,
-    unit_and_volume,
+    stored_costs,
 )
 
-K_OPTIONS = sorted(
-    {
-        *np.round(np.arange(0, 2.0001, 0.05), 2),
-        *np.round(np.arange(2.25, 5.0001, 0.25), 2),
-        *np.round(np.arange(5.5, 20.0001, 0.5), 2),
-    }
-)
+K_OPTIONS = sorted({
+    *np.round(np.arange(0, 2.0001, 0.05), 2),
+    *np.round(np.arange(2.25, 5.0001, 0.25), 2),
+    *np.round(np.arange(5.5, 20.0001, 0.5), 2),
+})
 K_GRID = np.linspace(0, 20, 201)
 
-page_header(
+ds, unit, volume = setup(
     "Value",
-    "A model that answers only when confident and hands the rest to a person. Value per case, in units "
-    "of one correct answer: V = (1 − ρ)(α − k(1 − α)) with ρ the share handed over and α the accuracy "
-    "of the answers given.",
+    "A model that answers only when it is confident enough and hands the rest to a person. What is that worth "
+    "per case and per month, against handing everything over or letting the model answer everything?",
+    needs="probabilities",
 )
-ds = current_dataset(needs="probabilities")
-if ds is None:
-    st.stop()
-unit, volume = unit_and_volume("value")
-
-c1, c2, c3 = st.columns([2, 1, 1])
-k = c1.select_slider(
-    "k: how much worse is a wrong answer than a right one is good?",
-    options=K_OPTIONS,
-    value=2.0,
-    key="k",
-    bind="query-params",
-    help="k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts.",
-)
-reject_value = c2.number_input(
-    "Value of handing a case over",
-    value=0.0,
-    step=0.1,
-    min_value=-20.0,
-    max_value=1.0,
-    key="reject",
-    bind="query-params",
-    help="0: a person handles it at no gain or loss (the default).",
-)
-gain = c3.number_input(
-    "A correct answer is worth (in your unit)",
-    min_value=0.0,
-    value=1.0,
-    step=0.5,
-    key="gain",
-    bind="query-params",
-    help="Turns value per case into money per month.",
-)
-model = model_picker(ds)
-judge = rows(ds, "judge")
+costs = stored_costs(group_names(ds))
+c_fp, c_fn = np.mean([p[0] for p in costs.values()]), np.mean([p[1] for p in costs.values()])
+judge, fit = rows(ds, "judge"), rows(ds, "fit")
+split = ds.has_role("train") and ds.has_role("test")
 y = ds.y[judge]
-sweeps = {m: memo("value_sweep", ds, (m,), lambda m=m: value_sweep(y, ds.scores[m][judge])) for m in ds.scores}
-sweep = sweeps[model]
-
-tau_star = costlib.value_threshold(k)
-values = sweep_value(sweep, k, reject_value)
-# The best threshold is chosen on the training rows when there are some, and judged here.
-fit = rows(ds, "fit")
+sweeps = {m: memo("value_sweep", ds, (m,), lambda m=m: value.value_sweep(y, ds.scores[m][judge])) for m in ds.scores}
 fit_sweeps = None
-if ds.has_role("train") and ds.has_role("test"):
-    fit_sweeps = {m: memo("value_sweep_fit", ds, (m,), lambda m=m: value_sweep(ds.y[fit], ds.scores[m][fit]))
+if split:
+    fit_sweeps = {m: memo("value_sweep_fit", ds, (m,), lambda m=m: value.value_sweep(ds.y[fit], ds.scores[m][fit]))
                   for m in ds.scores}
-table = value_table(sweeps, k=k, reject_value=reject_value, fit_sweeps=fit_sweeps).set_index("model")
-row = table.loc[model]
-verdict = words.value_verdict(
-    row["value at best tau"],
-    k=k,
-    reject_value=reject_value,
-    tau=row["best tau"],
-    unit=unit,
-    unit_value=gain,
-    volume=volume,
-    name=model,
-)
-say("markdown", verdict, bold=True)
-leaders = words.value_leaders(table.reset_index(), k=k)
-if leaders:
-    say("markdown", leaders)
 
-m = st.columns(4)
-m[0].metric(
-    "Value per case at τ* = k/(k+1)",
-    f"{row['value at tau*']:.4f}",
-    help="Answer when confidence ≥ k/(k+1): right for calibrated probabilities.",
-)
-m[1].metric("Handed over at τ*", f"{row['reject rate at tau*']:.1%}")
-m[2].metric(
-    "Value per case at the best threshold",
-    f"{row['value at best tau']:.4f}",
-    delta=f"{row['value at best tau'] - reject_value:+.4f} vs no model",
-)
-best_tau = row["best tau"]
-m[3].metric("Best confidence threshold", "answer nothing" if not np.isfinite(best_tau) else f"{best_tau:.4f}",
-            help="Chosen on the train rows and judged on the test rows when the data has both; otherwise "
-                 "chosen and judged on the same rows, which flatters it.")
 
-fig = figures.value_tau_figure(
-    sweep.thresholds,
-    values,
-    tau_star=tau_star,
-    tau_opt=best_tau,
-    value_opt=row["value at best tau"],
-    reject_value=reject_value,
-    label=model,
-    title=f"Value per case against the confidence threshold (k = {k:g}, {words.plain(model)})",
-)
-st.plotly_chart(fig, key="value_tau_chart")
+def reset_k() -> None:
+    set_setting("k_override", None)
 
+
+def pick_k() -> None:
+    set_setting("k_override", float(st.session_state["k"]))
+
+
+@st.fragment
+def live_value() -> None:
+    """The worth of a right answer and k in, one answer out: reruns alone when they move."""
+    st.subheader("Your prices")
+    remembered("gain", 1.0, bound=settings.GAIN)
+    remembered("reject_worth", 0.0, bound=settings.Bound("the worth of a handed-over case", -settings.PRICE_MAX,
+                                                          settings.PRICE_MAX, 0.0))
+    c1, c2, c3 = st.columns([1, 1, 2])
+    worth = c1.number_input(f"A right answer is worth ({unit or 'your unit'})", min_value=0.0,
+                            max_value=settings.PRICE_MAX, step=0.5, format="%g", key="gain", on_change=keep,
+                            args=("gain",), help="What the business gains when the model answers a case correctly.")
+    reject_worth = c2.number_input(f"A case handed over is worth ({unit or 'your unit'})", step=0.5, format="%g",
+                                   key="reject_worth", on_change=keep, args=("reject_worth",),
+                                   help="0: a person handles it at no gain or loss (the default).")
+    st.query_params["gain"], st.query_params["reject_worth"] = f"{worth:g}", f"{reject_worth:g}"
+    derived = value.k_from_prices(c_fp, c_fn, worth) if worth > 0 else 20.0
+    ensure_setting("k_override", None, parse=float, valid=lambda v: v is None or 0 <= v <= 20)
+    override = setting("k_override")
+    k = float(override) if override is not None else float(min(derived, 20.0))
+    options = K_OPTIONS if k in K_OPTIONS else sorted({*K_OPTIONS, k})
+    st.session_state["k"] = k
+    c3.select_slider("k: how much worse is a wrong answer than a right one is good?", options=options, key="k",
+                     on_change=pick_k, format_func=lambda x: f"{x:g}",
+                     help="k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts.")
+    if override is not None:
+        st.query_params["k"] = f"{k:g}"
+        c3.button("Back to k from my prices", key="k_reset", on_click=reset_k)
+    else:
+        st.query_params.pop("k", None)
+    say("caption", f"k = {derived:.3g} follows from your prices: a wrong answer costs on average "
+        f"{words.money((c_fp + c_fn) / 2, unit)} (the mean of a false positive's {words.money(c_fp, unit)} and a false "
+        f"negative's {words.money(c_fn, unit)}, set on Costs & groups) and a right answer earns "
+        f"{words.money(worth, unit)}." + ("" if override is None else f" You moved the slider to k = {k:g}."))
+    r = reject_worth / worth if worth > 0 else 0.0
+    rec = memo("value_rec", ds, (k, r), lambda: value.recommend_value(sweeps, k=k, reject_value=r,
+                                                                        fit_sweeps=fit_sweeps))
+    st.subheader("What to ship")
+    verdict = words.value_recommendation_verdict(rec, k=k, worth=worth, unit=unit, volume=volume)
+    say(verdict.kind, verdict.headline)
+    for line in verdict.details:
+        say("caption", line)
+    base = {"hand everything over": "hand everything over", "answer everything": "answer everything"}[rec.baseline]
+    m = st.columns(4)
+    m[0].metric("Worth per case", words.money(rec.value * worth, unit),
+                help="On the test rows, answering from the recommended confidence threshold.")
+    m[1].metric("Best without a reject option", words.money(rec.baseline_value * worth, unit),
+                help=f"Per case, {base}: the better of handing every case over and answering every case.")
+    m[2].metric("Gain a month", words.money(rec.gain * worth * volume, unit) if volume else "set a volume",
+                help=f"Gain per case times {volume:,.0f} cases a month.")
+    m[3].metric("Handed to a person", f"{rec.reject_rate:.0%}",
+                help="Share of cases whose confidence is below the recommended threshold.")
+    model = rec.model
+    if len(sweeps) > 1:
+        model = st.selectbox("Curve of the model", list(sweeps), index=list(sweeps).index(rec.model),
+                             key="value_model")
+    sweep = sweeps[model]
+    row = rec.models.set_index("model").loc[model]
+    fig = figures.value_tau_figure(
+        sweep.thresholds, value.sweep_value(sweep, k, r) * worth, tau_star=value.value_threshold(k),
+        tau_opt=float(row["tau"]), value_opt=float(row["value"]) * worth, reject_value=r * worth, label=model,
+        title=f"Worth per case against the confidence threshold, {model} (k = {k:g}, test rows)",
+        unit=unit)
+    st.plotly_chart(fig, key="value_tau_chart")
+    st.session_state["_value_k"] = (k, r)
+
+
+live_value()
+
+k, r = st.session_state.get("_value_k", (2.0, 0.0))
 st.subheader("Which model is worth more depends on k")
-long = pd.concat(
-    [
-        memo(
-            "value_k",
-            ds,
-            (m, reject_value),
-            lambda m=m: value_against_k(None, None, K_GRID, reject_value=reject_value, sweep=sweeps[m],
-                                        fit_sweep=None if fit_sweeps is None else fit_sweeps[m]),
-        ).assign(model=m)
-        for m in sweeps
-    ],
-    ignore_index=True,
-)
-flips = ranking_flips(long, rule="tau*") if len(sweeps) > 1 else None
+long = pd.concat([memo("value_k", ds, (m, r), lambda m=m: value.value_against_k(
+    None, None, K_GRID, reject_value=r, sweep=sweeps[m], fit_sweep=None if fit_sweeps is None else fit_sweeps[m]))
+    .assign(model=m) for m in sweeps], ignore_index=True)
+flips = value.ranking_flips(long, rule="tau*") if len(sweeps) > 1 else None
 st.plotly_chart(figures.value_k_figure(long, flips=flips, current_k=k), key="value_k_chart")
-if flips is not None and len(flips):
-    first = flips.iloc[0]
-    say(
-        "caption",
-        f"At the formula threshold τ* the ranking flips {len(flips)} time(s); first at k ≈ {first['k']:.2g}, "
-        f"where {first['leader']} overtakes {first['previous']}. Lines: solid = best τ (fitted on train when "
-        "there is a split), dotted = τ* = k/(k+1), dashed = no model.",
-    )
+say("caption", "Value in right answers per case (multiply by what a right answer is worth). Solid: each model at its "
+    "best threshold (fitted on train when there is a split); dotted: at the formula threshold τ* = k/(k+1), which "
+    "trusts the probabilities; dashed: hand everything over. The black dotted line is your k.")
 
-st.subheader("Separate prices per outcome")
-c = st.columns(3)
-k_tp = c[0].number_input(
-    "A true positive is worth (k_tp)",
-    min_value=0.0,
-    value=1.0,
-    step=0.5,
-    key="k_tp",
-    bind="query-params",
-    help="In units of a correct negative (worth 1).",
-)
-k_fp = c[1].number_input(
-    "A false positive costs (k_fp)", min_value=0.0, value=float(k), step=0.5, key="k_fp", bind="query-params"
-)
-k_fn = c[2].number_input(
-    "A false negative costs (k_fn)", min_value=0.0, value=float(k), step=0.5, key="k_fn", bind="query-params"
-)
-tau_pos, tau_neg = costlib.class_thresholds(k_tp=k_tp, k_fp=k_fp, k_fn=k_fn)
-cs = []
-for mm in ds.scores:
-    for rule in ("paper", "bayes"):
-        r = memo("cs_value", ds, (mm, rule, k_tp, k_fp, k_fn), lambda mm=mm, rule=rule: cost_sensitive_value(
-            y, ds.scores[mm][judge], k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, rule=rule))
-        cs.append({"model": mm, "rule": rule, "value per case": r.value, "handed over": r.reject_rate})
-cs = pd.DataFrame(cs)
-show_table(
-    cs, "cost_sensitive_value", key="cs", column_config={"handed over": st.column_config.NumberColumn(format="percent")}
-)
-wide = cs.pivot(index="model", columns="rule", values="value per case")
-gap = (wide["bayes"] - wide["paper"]).loc[model]
-say(
-    "caption",
-    f"“paper” accepts a positive answer when p ≥ {tau_pos:.3f} and a negative one when 1 − p ≥ {tau_neg:.3f}; "
-    f"“bayes” takes, case by case, the action with the highest expected value. For {model} the gap is "
-    f"{gap:+.4f} per case" + (" (bayes is better here)." if gap > 1e-12 else "."),
-)
+with st.expander("Separate prices per outcome: a right positive worth more than a right negative"):
+    say("caption", "In units of a right negative answer (worth 1). From your prices: a false positive costs "
+        f"{words.money(c_fp, unit)} and a false negative {words.money(c_fn, unit)}; with a right answer worth "
+        f"{words.money(setting('gain', 1.0), unit)}, that is k_fp and k_fn below.")
+    worth = float(setting("gain", 1.0)) or 1.0
+    c = st.columns(3)
+    k_tp = c[0].number_input("A true positive is worth (k_tp)", min_value=0.0, value=1.0, step=0.5, key="k_tp")
+    k_fp = c[1].number_input("A false positive costs (k_fp)", min_value=0.0, value=float(c_fp / worth), step=0.5,
+                             key="k_fp")
+    k_fn = c[2].number_input("A false negative costs (k_fn)", min_value=0.0, value=float(c_fn / worth), step=0.5,
+                             key="k_fn")
+    cs = value.acceptance_rules_table(y, {mm: ds.scores[mm][judge] for mm in ds.scores}, k_tp=k_tp, k_fp=k_fp,
+                                      k_fn=k_fn)
+    show_table(cs, "acceptance_rules", key="cs", column_config={
+        "handed over": st.column_config.NumberColumn(format="percent")})
+    say("caption", "“By class thresholds” answers a positive when p ≥ k_fp/(k_tp + k_fp) and a negative when "
+        "1 − p ≥ k_fn/(1 + k_fn); “by expected value” takes, case by case, the action whose expected value is "
+        "highest. They differ when a right positive is worth more than a right negative.")
 
-st.subheader("Models side by side")
-cls = memo(
-    "classification",
-    ds,
-    (k_fp, k_fn),
-    lambda: classification_table(y, {mm: ds.scores[mm][judge] for mm in ds.scores}, k_fp=k_fp, k_fn=k_fn),
-)
-show_table(cls.merge(table.reset_index(), on="model"), "models", key="models")
-st.caption(
-    "Accuracy, F1 and cost-sensitive error use the cutoff 0.5 and ignore the reject option, so they can "
-    "rank models differently from value."
-)
+with st.expander("Models side by side at the cutoff 0.5 (no reject option)"):
+    cls = memo("classification", ds, (c_fp, c_fn), lambda: value.classification_table(
+        y, {mm: ds.scores[mm][judge] for mm in ds.scores}, k_fp=c_fp, k_fn=c_fn))
+    show_table(cls, "models", key="models")
+    st.caption("Accuracy, F1 and the price of the errors per case use the cutoff 0.5 and ignore the reject option, "
+               "so they can rank models differently from value.")
 
 st.subheader("Before and after calibration")
 if ds.has_role("validation"):
     val = rows(ds, "calibrate")
-    temps = {
-        mm: memo("temperature", ds, (mm,), lambda mm=mm: fit_temperature(ds.y[val], ds.scores[mm][val]))
-        for mm in ds.scores
-    }
-    cal_sweeps = {
-        mm: memo(
-            "value_sweep_cal",
-            ds,
-            (mm,),
-            lambda mm=mm: value_sweep(y, apply_temperature(ds.scores[mm][judge], temps[mm])),
-        )
-        for mm in ds.scores
-    }
-    after = value_table(cal_sweeps, k=k, reject_value=reject_value).set_index("model")
-    comp = (
-        pd.DataFrame(
-            {
-                "temperature (fitted on validation)": pd.Series(temps),
-                "value at tau* before": table["value at tau*"],
-                "value at tau* after": after["value at tau*"],
-                "best value before": table["value at best tau"],
-                "best value after": after["value at best tau"],
-            }
-        )
-        .rename_axis("model")
-        .reset_index()
-    )
+    temps = {mm: memo("temperature", ds, (mm,), lambda mm=mm: fit_temperature(ds.y[val], ds.scores[mm][val]))
+             for mm in ds.scores}
+    cal_sweeps = {mm: memo("value_sweep_cal", ds, (mm,), lambda mm=mm: value.value_sweep(
+        y, apply_temperature(ds.scores[mm][judge], temps[mm]))) for mm in ds.scores if np.isfinite(temps[mm])}
+    before = value.value_table(sweeps, k=k, reject_value=r).set_index("model")
+    after = value.value_table(cal_sweeps, k=k, reject_value=r).set_index("model")
+    comp = pd.DataFrame({
+        "temperature (fitted on validation)": pd.Series(temps),
+        "value at τ* before": before["value at tau*"],
+        "value at τ* after": after["value at tau*"],
+    }).rename_axis("model").reset_index()
     show_table(comp, "calibration_value", key="cal")
-    st.caption(
-        "Temperature scaling keeps each model's ranking (so the best value barely moves) but fixes what "
-        "τ* = k/(k+1) assumes: calibrated probabilities."
-    )
+    st.caption("Value in right answers per case. Temperature scaling keeps each model's ranking but fixes what "
+               "τ* = k/(k+1) assumes: calibrated probabilities.")
 else:
-    st.info(
-        "This data has no validation split, so there is nothing held out to calibrate on. Map a split column "
-        "with 'validation' rows on the Data page to see value before and after temperature scaling."
-    )
+    st.caption("This data has no validation split, so there is nothing held out to calibrate on. Map a split column "
+               "with 'validation' rows on the Data page to see value before and after temperature scaling.")

@@ -188,7 +188,7 @@ def test_net_benefit_curves_reference_lines():
     y = np.array([1, 0, 1, 0, 0])
     p = np.array([0.9, 0.2, 0.6, 0.4, 0.7])
     curves = audit.net_benefit_curves({"m": costlib.threshold_sweep(y, p)}, [0.5])
-    everybody = curves[curves["option"] == "flag everybody"]["net_benefit"].iloc[0]
+    everybody = curves[curves["option"] == "flag everyone"]["net_benefit"].iloc[0]
     # flag everybody at t = 0.5: TP/n - FP/n * 1 = 2/5 - 3/5
     assert everybody == pytest.approx(-0.2)
     assert curves[curves["option"] == "flag nobody"]["net_benefit"].iloc[0] == 0.0

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from costlib.__main__ import main
@@ -16,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = "costlib/samples/compas.csv"
 BASE = ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--split", "split", "--group", "race",
         "--resamples", "200"]
-WORSE = "the model should not be making these decisions at these prices"
+USELESS = "The model adds nothing at these prices"
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
@@ -31,25 +34,25 @@ def test_audit_prints_the_table_and_writes_report_and_policy(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stderr
     out = r.stdout
-    for word in ("threshold 0.5", "elkan", "cost-optimal", "flag nobody", "fair: demographic parity",
-                 "fair: equal accuracy", "all groups", "African-American", "cost/100", "vs nobody",
-                 "At these prices the best rule"):
+    for word in ("cutoff 0.5", "formula c_fp/(c_fp+c_fn)", "best single cutoff", "best cutoff per group",
+                 "flag nobody", "flag everyone", "fair: demographic parity", "fair: equal accuracy", "By group:",
+                 "African-American", "cost per case", "saving against flag nobody", "Ship the model"):
         assert word in out, word
     assert "Caucasian: c_fp 8, c_fn 3" in out
     html = report.read_text(encoding="utf-8")
     for section in REPORT_SECTIONS:
         assert f'id="{section}"' in html
     back = load_policy(policy.read_text(encoding="utf-8"))
-    assert back["rule"] == "cost-optimal"
+    assert back["rule"] == "best single cutoff"  # the recommendation, unless --rule says otherwise
     assert back["prices"] == {"African-American": (5.0, 3.0), "Caucasian": (8.0, 3.0), "Other": (5.0, 3.0)}
     assert back["data"]["sha256"] == hashlib.sha256((ROOT / SAMPLE).read_bytes()).hexdigest()
-    assert back["thresholds"]["Caucasian"] == float("inf")
+    assert len(set(back["thresholds"].values())) == 1
 
 
 def test_fail_if_worse_than_nobody_exits_1_with_the_sentence():
     r = _run(*BASE, "--c-fp", "20", "--c-fn", "1", "--fail-if-worse-than-nobody")
     assert r.returncode == 1, r.stderr
-    assert WORSE in r.stdout
+    assert USELESS in r.stdout
     assert "Traceback" not in r.stderr
 
 
@@ -73,7 +76,7 @@ def _main(capsys, *args: str):
 def test_same_prices_without_the_flag_exit_0(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     code, out, _ = _main(capsys, *BASE, "--c-fp", "20", "--c-fn", "1")
-    assert code == 0 and WORSE in out
+    assert code == 0 and USELESS in out
 
 
 def test_without_split_warns_and_uses_every_row(capsys, monkeypatch):
@@ -85,9 +88,43 @@ def test_without_split_warns_and_uses_every_row(capsys, monkeypatch):
     assert "everyone" in out and "all 6,172 rows" in out
 
 
+def _brute_summary(df, c_fp: float, c_fn: float) -> dict:
+    """The decision summary from the rows alone: every candidate cutoff tried on the train rows
+    (ties: the larger cutoff), judged on the test rows against the cheaper no-model choice."""
+    train, test = df[df["split"] == "train"], df[df["split"] == "test"]
+    y, s = train["two_year_recid"].to_numpy(), train["p_recid"].to_numpy()
+    best, best_cost = None, None
+    for t in [float("inf"), *sorted(set(s), reverse=True)]:
+        cost = (c_fp * np.sum((s >= t) & (y == 0)) + c_fn * np.sum((s < t) & (y == 1))) / len(y)
+        if best_cost is None or cost < best_cost - 1e-12:
+            best, best_cost = t, cost
+    yt, st_ = test["two_year_recid"].to_numpy(), test["p_recid"].to_numpy()
+    cost = (c_fp * np.sum((st_ >= best) & (yt == 0)) + c_fn * np.sum((st_ < best) & (yt == 1))) / len(yt)
+    nobody, everyone = c_fn * yt.mean(), c_fp * (1 - yt.mean())
+    base = ("flag nobody", nobody) if nobody <= everyone else ("flag everyone", everyone)
+    return {"cutoff": best, "cost": cost, "baseline": base, "saving": base[1] - cost, "n": len(yt)}
+
+
+@pytest.mark.parametrize("c_fp, c_fn", [(1, 3), (1, 1), (20, 1)])
+def test_json_is_the_decision_summary_and_nothing_else(c_fp, c_fn):
+    r = _run("audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--split", "split",
+             "--c-fp", str(c_fp), "--c-fn", str(c_fn), "--resamples", "50", "--json")
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)  # one JSON object and nothing else on standard output
+    assert set(got) == {"recommended", "baseline", "saving_per_case", "judged_on", "n"}
+    expected = _brute_summary(pd.read_csv(ROOT / SAMPLE), c_fp, c_fn)
+    cut = expected["cutoff"]
+    assert got["recommended"]["cutoffs"] == {"everyone": None if cut == float("inf") else cut}
+    assert got["recommended"]["cost_per_case"] == pytest.approx(expected["cost"])
+    assert got["baseline"] == {"rule": expected["baseline"][0], "cost_per_case": pytest.approx(expected["baseline"][1])}
+    assert got["saving_per_case"] == pytest.approx(expected["saving"])
+    assert got["judged_on"] == "test" and got["n"] == expected["n"]
+
+
 @pytest.mark.parametrize("args, words", [
     (["--c-fp", "5", "--c-fn", "3", "--c-fp-group", "Martian=3"], 'names the group "Martian"'),
     (["--c-fp", "5", "--c-fn", "3", "--policy", "p.json", "--rule", "no such rule"], '"no such rule" is not one of'),
+    (["--c-fp", "5", "--c-fn", "3", "--report", "/dev/full"], 'The output file "/dev/full" cannot be written'),
 ])
 def test_bad_settings_exit_2(capsys, monkeypatch, tmp_path, args, words):
     monkeypatch.chdir(ROOT)
@@ -106,12 +143,20 @@ def test_missing_file_exits_2(capsys, tmp_path):
     ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fn", "1"],
     ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fp", "1", "--c-fn", "1",
      "--c-fp-group", "nogroupprice"],
+    ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fp", "1e308", "--c-fn", "1"],
+    ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fp", "1", "--c-fn", "1",
+     "--tolerance", "5"],
+    ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fp", "1", "--c-fn", "1",
+     "--seed", "-1"],
 ])
 def test_bad_arguments_exit_2(capsys, args):
     with pytest.raises(SystemExit) as exc:
         main(args)
     assert exc.value.code == 2
-    assert "error:" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "error:" in err and "Traceback" not in err
+    if any(a in args for a in ("1e308", "--tolerance", "--seed")):
+        assert "must be a" in err  # the sentence names the bound, not a raw numpy warning
 
 
 def test_no_command_exits_2(capsys):

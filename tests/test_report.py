@@ -1,4 +1,4 @@
-"""The audit view, its HTML report and the JSON policy file (costlib.report)."""
+"""The audit of one decision, its HTML report and the JSON policy file."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from costlib import RULES, threshold_sweep
+from costlib import threshold_sweep
+from costlib import rules as R
 from costlib.audit import FAIRNESS_CRITERIA
-from costlib.costs import ALL_GROUPS
+from costlib.decision import sweep_model
 from costlib.errors import DataError
 from costlib.loading import fingerprint
 from costlib.report import (
-    NOT_DISTINGUISHABLE,
     REPORT_SECTIONS,
     audit_html,
     build_audit,
@@ -26,11 +26,11 @@ from costlib.report import (
     policy_dict,
     policy_json,
 )
-from costlib.words import cost_verdict
 
 SAMPLE = Path(__file__).resolve().parents[1] / "costlib" / "samples" / "compas.csv"
 COSTS = {"African-American": (5.0, 3.0), "Caucasian": (8.0, 3.0), "Other": (5.0, 3.0)}
 FAIR_RULES = tuple(f"fair: {c}" for c in FAIRNESS_CRITERIA)
+STANDARD = (R.THRESHOLD_05, R.ELKAN, R.SINGLE, R.COST_OPTIMAL, R.NOBODY, R.EVERYONE)
 TOL = 0.05
 HOSTILE = "<script>alert(1)</script>"
 
@@ -42,14 +42,20 @@ def compas():
     parts = {}
     for name, part in (("train", train), ("test", test)):
         parts[name] = (part["two_year_recid"].to_numpy(), part["p_recid"].to_numpy(), part["race"].to_numpy())
+    parts["frame"] = df
     return parts
+
+
+def _model(df: pd.DataFrame, score: str = "p_recid"):
+    return sweep_model(df["two_year_recid"], df[score], df["race"], fit=(df["split"] == "train").to_numpy(),
+                       judge=(df["split"] == "test").to_numpy(), name=score)
 
 
 @pytest.fixture(scope="module")
 def audit(compas):
-    return build_audit(*compas["train"], *compas["test"], costs=COSTS, unit="$", volume=1000, n_resamples=200,
-                       fairness_tolerance=TOL, model_name="p_recid", data_name="compas.csv",
-                       fingerprint=fingerprint(SAMPLE.read_bytes()), n_rows=6172)
+    return build_audit(_model(compas["frame"]), COSTS, unit="$", volume=1000, n_resamples=200,
+                       fairness_tolerance=TOL, data_name="compas.csv", fingerprint=fingerprint(SAMPLE.read_bytes()),
+                       n_rows=6172)
 
 
 @pytest.fixture(scope="module")
@@ -68,13 +74,13 @@ def _rate(sweep, j: int, criterion: str) -> float:
     }[criterion]
 
 
-def _train_cost(y, s, g, cut: dict) -> float:
-    """All-groups cost per case on these rows, from per-group sweeps."""
+def _cost(y, s, g, cut: dict) -> float:
+    """All-groups cost per case on these rows at per-group cutoffs, counted on the rows."""
     total = 0.0
     for name in np.unique(g):
-        sw = threshold_sweep(y[g == name], s[g == name])
-        j = sw.index_at(cut[name])
-        total += sw.fp[j] * COSTS[name][0] + sw.fn[j] * COSTS[name][1]
+        sel = g == name
+        flagged = s[sel] >= cut[name]
+        total += COSTS[name][0] * np.sum(flagged & (y[sel] == 0)) + COSTS[name][1] * np.sum(~flagged & (y[sel] == 1))
     return total / len(y)
 
 
@@ -82,13 +88,22 @@ def _train_cost(y, s, g, cut: dict) -> float:
 # The audit value
 
 
-def test_table_has_every_rule_and_group(audit):
-    assert list(dict.fromkeys(audit.table["rule"])) == [*RULES, *FAIR_RULES]
-    for _, part in audit.table.groupby("rule"):
-        assert list(part["group"]) == ["African-American", "Caucasian", "Other", ALL_GROUPS]
-    for col in ("low", "high", "vs_nobody", "vs_nobody_low", "vs_nobody_high", "vs_nobody_note",
-                "price_of_fairness_per_100"):
-        assert col in audit.table.columns
+def test_results_have_every_rule_and_group_and_keep_the_overall_apart(audit):
+    by_group, overall = audit.results.by_group, audit.results.overall
+    assert list(dict.fromkeys(by_group["rule"])) == [*STANDARD, *FAIR_RULES]
+    for _, part in by_group.groupby("rule"):
+        assert list(part["group"]) == ["African-American", "Caucasian", "Other"]
+    assert list(overall.index) == [*STANDARD, *FAIR_RULES]
+    for col in ("low", "high", "vs_baseline", "vs_low", "vs_high"):
+        assert col in overall.columns
+
+
+def test_overall_costs_equal_the_rows(audit, compas):
+    y, s, g = compas["test"]
+    for rule, cut in audit.cutoffs.items():
+        if any(math.isnan(t) for t in cut.values()):
+            continue
+        assert audit.results.overall.loc[rule, "cost_per_case"] == pytest.approx(_cost(y, s, g, cut))
 
 
 @pytest.mark.parametrize("criterion", list(FAIRNESS_CRITERIA))
@@ -100,50 +115,41 @@ def test_fair_rule_meets_its_constraint_on_train_and_costs_no_less(audit, compas
         sw = threshold_sweep(y[g == name], s[g == name])
         rates.append(_rate(sw, sw.index_at(cut[name]), criterion))
     assert max(rates) - min(rates) <= TOL + 1e-9
-    assert _train_cost(y, s, g, cut) >= _train_cost(y, s, g, audit.cutoffs["cost-optimal"]) - 1e-12
+    assert _cost(y, s, g, cut) >= _cost(y, s, g, audit.cutoffs["cost-optimal"]) - 1e-12
     summary = audit.fairness_summary.set_index("rule").loc[f"fair: {criterion}"]
-    assert summary["price_per_100_train"] >= -1e-9
+    assert summary["price_per_case_train"] >= -1e-9
     assert summary["spread_train"] == pytest.approx(max(rates) - min(rates))
 
 
 def test_cost_optimal_cutoffs_match_the_table(audit):
-    rows = audit.table[(audit.table["rule"] == "cost-optimal") & (audit.table["group"] != ALL_GROUPS)]
+    rows = audit.results.by_group[audit.results.by_group["rule"] == "cost-optimal"]
     assert dict(zip(rows["group"], rows["threshold"], strict=True)) == audit.cutoffs["cost-optimal"]
     assert audit.cutoffs["cost-optimal"]["Caucasian"] == math.inf  # c_fp 8: flagging nobody is cheapest
 
 
-def test_price_of_fairness_is_the_difference_of_all_group_costs(audit):
-    totals = audit.all_groups()
-    base = totals.loc["cost-optimal", "cost_per_100"]
-    for rule in totals.index:
-        assert totals.loc[rule, "price_of_fairness_per_100"] == pytest.approx(totals.loc[rule, "cost_per_100"] - base)
-    assert totals.loc["cost-optimal", "price_of_fairness_per_100"] == 0
-
-
 def test_intervals_contain_the_estimates(audit):
-    t = audit.table.dropna(subset=["low", "high"])
-    assert len(t) == len(audit.table)  # every rule is feasible on COMPAS at this tolerance
-    assert (t["low"] <= t["cost_per_100"] + 1e-9).all()
-    assert (t["cost_per_100"] <= t["high"] + 1e-9).all()
-    totals = audit.all_groups()
-    assert (totals["vs_nobody_low"] <= totals["vs_nobody"] + 1e-9).all()
-    assert (totals["vs_nobody"] <= totals["vs_nobody_high"] + 1e-9).all()
-    nobody = audit.all_groups().loc["flag nobody", "cost_per_100"]
-    assert (totals["vs_nobody"] - (totals["cost_per_100"] - nobody)).abs().max() < 1e-9
+    t = audit.results.by_group.dropna(subset=["low", "high"])
+    assert len(t) == len(audit.results.by_group)  # every rule is feasible on COMPAS at this tolerance
+    assert (t["low"] <= t["cost_per_case"] + 1e-9).all()
+    assert (t["cost_per_case"] <= t["high"] + 1e-9).all()
+    o = audit.results.overall
+    assert (o["vs_low"] <= o["vs_baseline"] + 1e-9).all() and (o["vs_baseline"] <= o["vs_high"] + 1e-9).all()
+    base = o.loc[audit.results.baseline, "cost_per_case"]
+    assert (o["vs_baseline"] - (o["cost_per_case"] - base)).abs().max() < 1e-9
 
 
-def test_rules_indistinguishable_from_nobody_say_so(audit):
-    totals = audit.all_groups().drop(index="flag nobody")
-    undecided = (totals["vs_nobody_low"] <= 0) & (totals["vs_nobody_high"] >= 0)
-    assert list(totals.index[undecided]) == list(totals.index[totals["vs_nobody_note"] == NOT_DISTINGUISHABLE])
-    assert undecided.any() and not undecided.all()  # threshold 0.5 is a coin toss here, cost-optimal is not
-    group_rows = audit.table[audit.table["group"] != ALL_GROUPS]
-    assert (group_rows["vs_nobody_note"] == "").all()
-
-
-def test_verdict_and_summaries(audit, compas):
-    assert (audit.verdict, audit.model_is_useless) == cost_verdict(audit.table, unit="$", volume=1000)
-    assert "cost-optimal" in audit.verdict and "a month" in audit.verdict
+def test_recommendation_and_summaries(audit, compas):
+    rec = audit.recommendation
+    y, _, _ = compas["test"]
+    # baseline: c_fn 3 per positive (flag nobody) against each group's c_fp per negative (flag everyone)
+    n = len(y)
+    g = compas["test"][2]
+    nobody = 3.0 * y.sum() / n
+    everyone = sum(COSTS[x][0] * np.sum((g == x) & (y == 0)) for x in COSTS) / n
+    assert rec.baseline == ("flag nobody" if nobody <= everyone else "flag everyone")
+    assert rec.baseline_cost == pytest.approx(min(nobody, everyone))
+    assert rec.cost == pytest.approx(_cost(*compas["test"], rec.cutoffs))
+    assert audit.verdict.headline and "a month" in audit.verdict.headline
     summary = audit.data_summary.set_index(["split", "group"])
     for split in ("train", "test"):
         y, _, g = compas[split]
@@ -152,24 +158,34 @@ def test_verdict_and_summaries(audit, compas):
             assert row["n"] == (g == name).sum()
             assert row["positives"] == y[g == name].sum()
             assert row["positive_share"] == pytest.approx(y[g == name].mean())
-        assert summary.loc[(split, ALL_GROUPS), "n"] == len(y)
+            assert row["mean_score"] == pytest.approx(compas[split][1][g == name].mean())
+        assert audit.data_overall.loc[split, "n"] == len(y)
+
+
+def test_a_group_named_like_a_total_is_just_a_group():
+    rng = np.random.default_rng(4)
+    n = 400
+    g = rng.choice(["all groups", "all", "everyone"], n)
+    s = rng.random(n)
+    y = (rng.random(n) < s).astype(int)
+    split = np.where(np.arange(n) % 2 == 0, "train", "test")
+    ms = sweep_model(y, s, g, fit=split == "train", judge=split == "test")
+    a = build_audit(ms, (1.0, 2.0), n_resamples=50)
+    assert sorted(a.results.by_group["group"].unique()) == ["all", "all groups", "everyone"]
+    assert len(a.results.overall) == len(a.rules)
+    assert "all groups" in audit_html(a)
 
 
 def test_sensitivity_and_net_benefit(audit):
-    grid = audit.sensitivity
+    grid = audit.maps.sensitivity
     assert grid[["c_fp", "c_fn"]].drop_duplicates().shape[0] == 25 * 25
-    assert set(grid["option"]) == {"flag nobody", "p_recid"}
-    assert set(grid["best"]) == {"flag nobody", "p_recid"}  # the map has both regions
+    assert set(grid["option"]) == {"flag nobody", "flag everyone", "p_recid"}
+    assert {"flag nobody", "p_recid"} <= set(grid["best"])  # the map has both regions
     mean_fp = (5 * 1588 + 8 * 1052 + 5 * 447) / 3087
     assert audit.mean_prices == pytest.approx((mean_fp, 3.0))
     leader, lo, hi = audit.ratio_range
-    assert leader == "p_recid" and lo <= 3.0 / mean_fp <= hi
-    assert {"p_recid", "flag everybody", "flag nobody"} == set(audit.net_benefit["option"])
-    heat = audit.figures["sensitivity"]
-    assert heat.data[0].type == "heatmap"
-    assert [t.name for t in heat.data if t.type == "scatter"] == ["your prices"]
-    bars = audit.figures["rule_bars"]
-    assert {t.name for t in bars.data} == {*RULES, *FAIR_RULES}
+    assert lo <= 3.0 / mean_fp <= hi
+    assert {"p_recid", "flag everyone", "flag nobody"} == set(audit.maps.net_benefit["option"])
 
 
 # ---------------------------------------------------------------------------------------
@@ -218,12 +234,14 @@ def test_report_has_every_section(report, audit):
     for section in REPORT_SECTIONS:
         assert section in p.ids, section
     text = " ".join(p.text)
-    assert audit.verdict in text
+    assert audit.verdict.headline in text
     assert audit.fingerprint in text and audit.version in text and audit.created in text
     assert "The prices are assumptions" in text
     assert "calibrated" in text and "proxies" in text
-    for rule in (*RULES, *FAIR_RULES):
-        assert rule in text
+    for rule in (*STANDARD, *FAIR_RULES):
+        assert R.rule_words(rule) in text
+    for bad in ("e+0", "inf", "cost_per", "flagged_rate", "None"):  # no raw numbers or snake_case headers
+        assert bad not in text, bad
 
 
 def test_report_embeds_plotly_once_and_loads_nothing(report):
@@ -244,24 +262,32 @@ def test_report_escapes_user_strings():
     s = rng.uniform(size=n)
     y = (rng.uniform(size=n) < s).astype(int)
     costs = {HOSTILE: (1.0, 2.0), "b": (1.0, 2.0)}
-    a = build_audit(y[:60], s[:60], g[:60], y[60:], s[60:], g[60:], costs=costs, n_resamples=50,
-                    model_name="<b>model</b>", data_name='<img src="x" onerror="alert(1)">', unit="<i>")
+    fit = np.arange(n) < 60
+    ms = sweep_model(y, s, g, fit=fit, judge=~fit, name="<b>model</b>")
+    a = build_audit(ms, costs, n_resamples=50, data_name='<img src="x" onerror="alert(1)">', unit="<i>")
     html = audit_html(a)
     assert HOSTILE not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
-    assert "<b>model</b>" not in html and "<img" not in html
+    assert "<b>model</b>" not in html and "<img" not in html and "<i>" not in html
     assert HOSTILE in " ".join(_parse(html).text)  # escaped, so it reads back as text
+    decoder = json.JSONDecoder()
+    traces = [decoder.raw_decode(sc, sc.index("[{"))[0] for sc in _parse(html).scripts if "Plotly.newPlot" in sc]
+    assert len(traces) == 4
+    shown = json.dumps(traces, ensure_ascii=False)
+    assert "&lt;b&gt;model" in shown and "&lt;script&gt;" in shown
+    assert "<script" not in shown and "<b>" not in shown and "<i>" not in shown
 
 
 # ---------------------------------------------------------------------------------------
 # The policy file
 
 
-@pytest.mark.parametrize("rule", ["cost-optimal", "flag nobody", "fair: demographic parity"])
+@pytest.mark.parametrize("rule", [None, "cost-optimal", "flag nobody", "flag everyone", "fair: demographic parity"])
 def test_policy_round_trip(audit, rule):
     text = policy_json(audit, rule)
-    json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard JSON constant {c}"))
+    raw = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard JSON constant {c}"))
     back = load_policy(text)
+    rule = rule or audit.recommendation.rule
     assert back["rule"] == rule
     assert back["prices"] == audit.costs
     assert back["thresholds"] == audit.cutoffs[rule]
@@ -269,14 +295,16 @@ def test_policy_round_trip(audit, rule):
     assert back["data"]["sha256"] == audit.fingerprint == fingerprint(SAMPLE.read_bytes())
     assert back["data"]["n_rows"] == 6172
     assert back["costlib_version"] == audit.version
-    assert back["abstain_bands"] == []
-    assert back["verdict"] == audit.verdict
+    assert back["abstain_bands"] == [] and back["notes"] == []
+    assert back["verdict"] == audit.verdict.headline
+    assert raw["decision"] == audit.recommendation.summary()
 
 
 def test_policy_writes_inf_as_text(audit):
     d = policy_dict(audit, "flag nobody")
     assert {r["threshold"] for r in d["thresholds"]} == {"inf"}
     assert load_policy(policy_json(audit, "flag nobody"))["thresholds"]["Other"] == math.inf
+    assert load_policy(policy_json(audit, "flag everyone"))["thresholds"]["Other"] == -math.inf
 
 
 def test_policy_abstain_bands_round_trip(audit):
@@ -287,8 +315,9 @@ def test_policy_abstain_bands_round_trip(audit):
 def test_policy_refuses_unknown_or_nan_rules(audit):
     with pytest.raises(ValueError, match="rule must be one of"):
         policy_dict(audit, "no such rule")
-    broken = dataclasses.replace(audit, cutoffs={**audit.cutoffs, "fair: equal accuracy": {
+    results = dataclasses.replace(audit.results, cutoffs={**audit.cutoffs, "fair: equal accuracy": {
         "African-American": 0.5, "Caucasian": float("nan"), "Other": 0.5}})
+    broken = dataclasses.replace(audit, recommendation=dataclasses.replace(audit.recommendation, results=results))
     with pytest.raises(ValueError, match="Caucasian"):
         policy_dict(broken, "fair: equal accuracy")
 
@@ -315,7 +344,7 @@ def test_load_policy_rejects_garbage_and_foreign_json(text, words):
 def test_load_policy_rejects_bad_fields(audit):
     with pytest.raises(DataError, match="schema version 99"):
         load_policy(_edited(audit, schema_version=99))
-    with pytest.raises(DataError, match="c_fp must be at least 0"):
+    with pytest.raises(DataError, match="c_fp must be from 0"):
         load_policy(_edited(audit, prices=[{"group": "Other", "c_fp": -1, "c_fn": 1}]))
     with pytest.raises(DataError, match="must be a number"):
         load_policy(_edited(audit, thresholds=[{"group": "Other", "threshold": "banana"}]))

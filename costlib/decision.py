@@ -1,0 +1,699 @@
+"""Sweep once, price many: the one recommendation every binary page and report shows.
+
+Sorting is the expensive part of every answer here, and prices do not change it. So the
+work is split in two:
+
+1. `sweep_model` validates one model's rows once and sorts them once into exact sweeps:
+   per group and pooled, on the rows the cutoffs are fitted on (train) and the rows they
+   are judged on (test). This is the only function here that reads rows.
+2. Everything that depends on the prices reads those sweeps: the cutoff of every rule
+   (`rule_cutoffs`), what each rule costs per group and overall (`evaluate_rules`), the
+   bootstrap intervals (`cell_bootstrap`, exact multinomial resampling of the judged rows'
+   counts between cutoffs: its cost does not grow with the number of rows) and the
+   recommendation itself (`recommend`). A price move is vector arithmetic over cached
+   arrays: no sort, no validation of rows, no resampling of rows.
+
+The recommendation is always measured against the best thing one could do without the
+model: flag nobody or flag everyone, whichever is cheaper on the judged rows (ties: flag
+nobody). One cutoff for everybody is recommended unless per-group cutoffs save money with a
+95% interval that excludes zero; per-group cutoffs treat groups differently, and the
+recommendation says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from costlib import _validation as v
+from costlib import rules as R
+from costlib.sweep import GroupedSweep, Sweep, _sweep_core, argbest, group_codes, sweep_by_codes
+
+SINGLE_GROUP = "everyone"  # the one group's name when the data has no group column
+DEFAULT_RESAMPLES = 2000
+LEVEL = 0.95
+
+# Outcomes of a recommendation (Recommendation.status)
+SAVES = "saves"  # cheaper than the baseline, interval excludes zero
+UNCLEAR = "not distinguishable"  # cheaper on these rows, interval includes zero
+WORSE = "worse"  # no cheaper than the baseline on the judged rows
+ADDS_NOTHING = "adds nothing"  # the best cutoffs flag everybody or nobody: no model needed
+NO_ANSWER = "no answer"  # degenerate data: nothing could be fitted
+
+
+# ---------------------------------------------------------------------------------------
+# Sweep once
+
+
+@dataclass(frozen=True, eq=False)
+class ModelSweeps:
+    """One model's exact sweeps: per group and pooled, on the fitting and the judged rows.
+
+    ``fit`` and ``judge`` are `GroupedSweep` values over the same list of groups (a group
+    with no rows in a split has the empty sweep). ``judged_on`` is ``"test"`` when the
+    cutoffs are fitted on other rows than they are judged on, ``"all"`` when both are all
+    rows (which flatters every fitted rule).
+    """
+
+    name: str
+    fit: GroupedSweep
+    judge: GroupedSweep
+    fit_pooled: Sweep
+    judge_pooled: Sweep
+    judged_on: str
+    probabilities: bool
+    weighted: bool
+    grouped: bool
+
+    @property
+    def groups(self) -> tuple:
+        return self.fit.groups
+
+    def _pooled_index(self, which: str) -> np.ndarray:
+        """(groups, pooled thresholds): each group's sweep index at every pooled cutoff of
+        the `which` rows ("fit" or "judge"). Built once per split, on the first price book
+        with different prices per group: with it, the cost of one cutoff for everybody at
+        per-group prices is a weighted sum of arrays."""
+        cache = self.__dict__.setdefault("_index_cache", {})
+        if which not in cache:
+            grouped, pooled = (self.fit, self.fit_pooled) if which == "fit" else (self.judge, self.judge_pooled)
+            t = pooled.thresholds
+            cache[which] = np.stack([grouped[g].index_at(t).astype(np.int32) for g in self.groups])
+        return cache[which]
+
+    def single_cost(self, prices: Prices, which: str = "fit") -> np.ndarray:
+        """Total price of the mistakes for one cutoff for everybody, at every pooled threshold
+        of the `which` rows ("fit" or "judge"), each group at its own prices."""
+        grouped, pooled = (self.fit, self.fit_pooled) if which == "fit" else (self.judge, self.judge_pooled)
+        if prices.uniform:
+            return pooled.errors_cost(prices.c_fp[0], prices.c_fn[0])
+        total = np.zeros(pooled.thresholds.size)
+        index = self._pooled_index(which)
+        for i, g in enumerate(self.groups):
+            sw = grouped[g]
+            total += sw.fp[index[i]] * prices.c_fp[i] + sw.fn[index[i]] * prices.c_fn[i]
+        return total
+
+
+def sweep_model(y_true, y_score, groups=None, *, fit=None, judge=None, sample_weight=None, name: str = "score",
+                probabilities: bool | None = None) -> ModelSweeps:
+    """Validate one model's rows once and sort them once (see the module docstring).
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Binary labels and scores (flag iff score >= cutoff).
+    groups : array-like of shape (n,), optional
+        Group of each row; without it every row is in the group ``"everyone"``.
+    fit, judge : boolean masks of shape (n,), optional
+        The rows the cutoffs are fitted on and the rows they are judged on (both default
+        to every row).
+    sample_weight : array-like of shape (n,), optional
+    name : str
+        The model's name, shown in sentences.
+    probabilities : bool, optional
+        Whether the scores are probabilities (then the 0.5 and formula rules apply);
+        by default, whether every score lies in [0, 1].
+
+    Returns
+    -------
+    ModelSweeps
+
+    Examples
+    --------
+    >>> ms = sweep_model([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])
+    >>> ms.groups, ms.judged_on, ms.fit_pooled.thresholds.tolist()
+    (('everyone',), 'all', [inf, 0.9, 0.8, 0.65, 0.4, 0.35, 0.1])
+    """
+    y, s = v.binary_pair(y_true, y_score)
+    n = len(y)
+    w = v.as_weight(sample_weight, "sample_weight", n)
+    if groups is None:
+        codes, names = np.zeros(n, dtype=np.int64), (SINGLE_GROUP,)
+    else:
+        codes, names = group_codes(groups, n)
+    fit_mask = _mask(fit, n, "fit")
+    judge_mask = _mask(judge, n, "judge")
+    if probabilities is None:
+        probabilities = bool(n == 0 or (s.min() >= 0 and s.max() <= 1))
+
+    def part(mask):
+        if mask is None:
+            return sweep_by_codes(y, s, codes, names, w), Sweep(*_sweep_core(y, s.copy(), w))
+        ww = None if w is None else w[mask]
+        return (sweep_by_codes(y[mask], s[mask], codes[mask], names, ww),
+                Sweep(*_sweep_core(y[mask], s[mask], ww)))
+
+    fit_g, fit_p = part(fit_mask)
+    same = (fit_mask is None and judge_mask is None) or (
+        fit_mask is not None and judge_mask is not None and np.array_equal(fit_mask, judge_mask))
+    if same:
+        judge_g, judge_p, judged_on = fit_g, fit_p, "all"
+    else:
+        (judge_g, judge_p), judged_on = part(judge_mask), "test"
+    return ModelSweeps(name=str(name), fit=fit_g, judge=judge_g, fit_pooled=fit_p, judge_pooled=judge_p,
+                       judged_on=judged_on, probabilities=bool(probabilities), weighted=w is not None,
+                       grouped=groups is not None)
+
+
+def _mask(mask, n: int, name: str):
+    if mask is None:
+        return None
+    arr = np.asarray(mask)
+    if arr.dtype != bool or arr.shape != (n,):
+        raise ValueError(f"{name} must be a boolean mask of {n} rows: got {arr.dtype} of shape {arr.shape}")
+    return None if arr.all() else arr
+
+
+# ---------------------------------------------------------------------------------------
+# The price book
+
+
+@dataclass(frozen=True, eq=False)
+class Prices:
+    """c_fp and c_fn per group, aligned with a `ModelSweeps`' groups."""
+
+    groups: tuple
+    c_fp: np.ndarray
+    c_fn: np.ndarray
+
+    @property
+    def uniform(self) -> bool:
+        return bool(np.all(self.c_fp == self.c_fp[0]) and np.all(self.c_fn == self.c_fn[0])) if self.groups else True
+
+    def as_dict(self) -> dict:
+        return {g: (float(a), float(b)) for g, a, b in zip(self.groups, self.c_fp, self.c_fn, strict=True)}
+
+    def key(self) -> tuple:
+        """A hashable identity (for memoising price-dependent results)."""
+        return tuple(zip(self.groups, self.c_fp.tolist(), self.c_fn.tolist(), strict=True))
+
+
+def prices_for(groups: Sequence, costs) -> Prices:
+    """The price book for `groups` from ``(c_fp, c_fn)`` (everybody) or ``{group: (c_fp, c_fn)}``."""
+    groups = tuple(groups)
+    if isinstance(costs, Mapping):
+        missing = [g for g in groups if g not in costs]
+        if missing:
+            raise ValueError(v.MSG_MISSING_GROUP.format(name="costs", group=missing[0], present=list(groups)))
+        pairs = [_pair(costs[g], f"costs[{g!r}]") for g in groups]
+    else:
+        pair = _pair(costs, "costs")
+        pairs = [pair] * len(groups)
+    c_fp = np.array([p[0] for p in pairs], dtype=np.float64)
+    c_fn = np.array([p[1] for p in pairs], dtype=np.float64)
+    return Prices(groups, c_fp, c_fn)
+
+
+def _pair(value, name: str) -> tuple[float, float]:
+    try:
+        a, b = value
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a (c_fp, c_fn) pair: got {value!r}") from None
+    return v.as_price(a, f"{name} c_fp"), v.as_price(b, f"{name} c_fn")
+
+
+# ---------------------------------------------------------------------------------------
+# Rules, judged
+
+
+def rule_cutoffs(ms: ModelSweeps, prices: Prices, *, extra: Mapping[str, Mapping] | None = None) -> dict:
+    """``{rule: cutoffs}`` (one float per group, in ``ms.groups`` order) for every rule.
+
+    The 0.5 and formula rules only when the scores are probabilities; ``best single cutoff``
+    and ``cost-optimal`` (best cutoff per group) are fitted on ``ms.fit``; a group with
+    one class on the fitting rows has no cost-optimal cutoff (NaN, with a warning).
+    `extra` adds rules given as ``{rule: {group: cutoff}}``.
+    """
+    k = len(ms.groups)
+    out = {}
+    if ms.probabilities:
+        out[R.THRESHOLD_05] = np.full(k, 0.5)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[R.ELKAN] = np.where(prices.c_fp + prices.c_fn > 0, prices.c_fp / (prices.c_fp + prices.c_fn), np.nan)
+    pooled = ms.fit_pooled
+    if pooled.positives > 0 and pooled.negatives > 0:
+        single = float(pooled.thresholds[argbest(ms.single_cost(prices) / pooled.total)])
+    else:
+        v.warn_degenerate("the fitting rows hold one class only: there is no best single cutoff (NaN)")
+        single = float("nan")
+    out[R.SINGLE] = np.full(k, single)
+    per_group = np.full(k, np.nan)
+    for i, g in enumerate(ms.groups):
+        sw = ms.fit[g]
+        j = sw.best(prices.c_fp[i], prices.c_fn[i])
+        if j >= 0:
+            per_group[i] = sw.thresholds[j]
+    out[R.COST_OPTIMAL] = per_group
+    out[R.NOBODY] = np.full(k, np.inf)
+    out[R.EVERYONE] = np.full(k, -np.inf)
+    for rule, cut in (extra or {}).items():
+        out[rule] = np.array([float(cut.get(g, np.nan)) for g in ms.groups])
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class Counts:
+    """Weighted counts of each rule in each group on one sweep: arrays (rules, groups)."""
+
+    rules: tuple
+    groups: tuple
+    n: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    usable: np.ndarray  # False where the cutoff is NaN
+
+    def cost(self, prices: Prices) -> np.ndarray:
+        """Total price of the mistakes, (rules, groups)."""
+        return self.fp * prices.c_fp + self.fn * prices.c_fn
+
+
+def count_rules(sweep: GroupedSweep, cutoffs: Mapping[str, np.ndarray]) -> Counts:
+    """What every rule's cutoffs select in every group of `sweep` (no rows are read)."""
+    rules = tuple(cutoffs)
+    k = len(sweep.groups)
+    shape = (len(rules), k)
+    tp, fp = np.zeros(shape), np.zeros(shape)
+    cut = np.array([cutoffs[r] for r in rules], dtype=np.float64).reshape(shape)
+    usable = ~np.isnan(cut)
+    for i, g in enumerate(sweep.groups):
+        sw = sweep[g]
+        j = sw.index_at(np.where(usable[:, i], cut[:, i], np.inf))
+        tp[:, i], fp[:, i] = sw.tp[j], sw.fp[j]
+    n = np.broadcast_to(sweep.positives + sweep.negatives, shape)
+    fn = np.broadcast_to(sweep.positives, shape) - tp
+    nan = np.where(usable, 1.0, np.nan)
+    return Counts(rules, tuple(sweep.groups), n, tp * nan, fp * nan, fn * nan, usable)
+
+
+# ---------------------------------------------------------------------------------------
+# Intervals from counts
+
+
+@dataclass(frozen=True, eq=False)
+class Resamples:
+    """Bootstrap resamples of the judged rows' mistakes: arrays (B, rules, groups)."""
+
+    rules: tuple
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    n: np.ndarray  # (groups,) rows per group: fixed, the resampling is stratified by group
+
+    def cost(self, prices: Prices) -> np.ndarray:
+        return self.fp * prices.c_fp + self.fn * prices.c_fn
+
+
+def cell_bootstrap(sweep: GroupedSweep, cutoffs: Mapping[str, np.ndarray], *, n_resamples: int = DEFAULT_RESAMPLES,
+                   seed: int = 0) -> Resamples:
+    """Exact row bootstrap of every rule's FP and FN, drawn from counts (stratified by group).
+
+    Within a group, the cutoffs of all rules cut the scores into a few cells; a row's
+    outcome under every rule depends only on its label and its cell. Resampling the group's
+    n rows with replacement therefore draws the (label, cell) counts from one multinomial,
+    which is what is drawn here: O(resamples x cells), independent of n, and exactly the
+    distribution the row bootstrap has. For unweighted sweeps only (a weighted row's
+    contribution is not a function of its cell): the caller passes weighted data no further.
+    """
+    rules = tuple(cutoffs)
+    k = len(sweep.groups)
+    b = int(n_resamples)
+    usable = np.array([[not np.isnan(cutoffs[r][i]) for i in range(k)] for r in rules]).reshape(len(rules), k)
+    fp = np.where(usable, 0.0, np.nan)[None].repeat(b, axis=0)
+    fn = fp.copy()
+    tp = fp.copy()
+    n_rows = sweep.positives + sweep.negatives
+    for i, g in enumerate(sweep.groups):
+        sw = sweep[g]
+        n_g = int(round(n_rows[i]))
+        if n_g == 0:
+            continue
+        cut = np.array([cutoffs[r][i] for r in rules], dtype=np.float64)
+        ok = ~np.isnan(cut)
+        j = sw.index_at(np.where(ok, cut, np.inf))
+        edges = np.unique(np.concatenate(([0], j, [sw.thresholds.size - 1])))
+        pos = np.diff(sw.tp[edges])
+        neg = np.diff(sw.fp[edges])
+        counts = np.concatenate((pos, neg))
+        rng = np.random.default_rng([int(seed), i])
+        draws = rng.multinomial(n_g, counts / counts.sum(), size=b) if counts.sum() > 0 else np.zeros((b, 2 * pos.size))
+        c = pos.size
+        cum_pos = np.concatenate((np.zeros((b, 1)), np.cumsum(draws[:, :c], axis=1)), axis=1)
+        cum_neg = np.concatenate((np.zeros((b, 1)), np.cumsum(draws[:, c:], axis=1)), axis=1)
+        at = np.searchsorted(edges, j)  # how many cells lie above each rule's cutoff
+        tp_b = cum_pos[:, at]
+        tp[:, ok, i] = tp_b[:, ok]
+        fp[:, ok, i] = cum_neg[:, at][:, ok]
+        fn[:, ok, i] = (cum_pos[:, -1:] - tp_b)[:, ok]
+    return Resamples(rules, tp, fp, fn, n_rows)
+
+
+def _interval(samples: np.ndarray, level: float = LEVEL) -> tuple[float, float]:
+    finite = samples[np.isfinite(samples)]
+    if finite.size == 0:
+        return float("nan"), float("nan")
+    alpha = (1.0 - level) / 2.0
+    lo, hi = np.quantile(finite, [alpha, 1.0 - alpha])
+    return float(lo), float(hi)
+
+
+# ---------------------------------------------------------------------------------------
+# Judged rules: by group and overall, apart
+
+
+@dataclass(frozen=True, eq=False)
+class RuleResults:
+    """Every rule judged on the judged rows, read through two frames kept apart.
+
+    by_group  one row per (rule, group): ``rule, group, n, threshold, flagged_rate, fp, fn,
+              cost_per_case, low, high`` (the interval of the group's cost per case)
+    overall   indexed by rule: ``n, flagged_rate, fp, fn, cost_per_case, low, high`` and
+              ``vs_baseline, vs_low, vs_high`` (paired difference against the baseline rule
+              on the same resamples: negative saves money)
+    No group name is reserved: the overall result is never a row of ``by_group``.
+    """
+
+    by_group: pd.DataFrame
+    overall: pd.DataFrame
+    baseline: str
+    cutoffs: dict
+    resamples: Resamples | None = None
+    total_cost: dict = field(default_factory=dict)  # rule -> (B,) resampled cost per case
+
+    def paired(self, rule: str, other: str) -> tuple[float, float, float]:
+        """(estimate, low, high) of cost per case of `rule` minus that of `other`."""
+        est = float(self.overall.loc[rule, "cost_per_case"] - self.overall.loc[other, "cost_per_case"])
+        if rule not in self.total_cost or other not in self.total_cost:
+            return est, float("nan"), float("nan")
+        lo, hi = _interval(self.total_cost[rule] - self.total_cost[other])
+        return est, lo, hi
+
+
+def evaluate_rules(ms: ModelSweeps, prices: Prices, cutoffs: Mapping[str, np.ndarray], *,
+                   n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> RuleResults:
+    """Judge every rule on ``ms.judge``: counts, costs and (unweighted rows) intervals."""
+    counts = count_rules(ms.judge, cutoffs)
+    cost = counts.cost(prices)  # (rules, groups)
+    n_g = counts.n[0] if counts.n.size else np.zeros(0)
+    flagged = counts.tp + counts.fp
+    rules = counts.rules
+    res = None
+    if n_resamples and not ms.weighted:
+        res = cell_bootstrap(ms.judge, cutoffs, n_resamples=n_resamples, seed=seed)
+    boot = res.cost(prices) if res is not None else None  # (B, rules, groups)
+    total_n = float(n_g.sum())
+    rows = []
+    for r_i, rule in enumerate(rules):
+        for g_i, g in enumerate(ms.groups):
+            lo = hi = float("nan")
+            if boot is not None and n_g[g_i] > 0:
+                lo, hi = _interval(boot[:, r_i, g_i] / n_g[g_i])
+            rows.append((rule, g, n_g[g_i], float(cutoffs[rule][g_i]), v.safe_divide(flagged[r_i, g_i], n_g[g_i]),
+                         counts.fp[r_i, g_i], counts.fn[r_i, g_i], v.safe_divide(cost[r_i, g_i], n_g[g_i]), lo, hi))
+    by_group = pd.DataFrame(rows, columns=["rule", "group", "n", "threshold", "flagged_rate", "fp", "fn",
+                                           "cost_per_case", "low", "high"])
+    if not ms.weighted:
+        by_group["n"] = by_group["n"].round().astype(np.int64)
+    with np.errstate(invalid="ignore"):
+        overall_cost = cost.sum(axis=1) / total_n if total_n > 0 else np.full(len(rules), np.nan)
+    overall = pd.DataFrame({
+        "n": total_n,
+        "flagged_rate": v.safe_divide(flagged.sum(axis=1), np.full(len(rules), total_n)),
+        "fp": counts.fp.sum(axis=1),
+        "fn": counts.fn.sum(axis=1),
+        "cost_per_case": overall_cost,
+    }, index=pd.Index(rules, name="rule"))
+    baseline = _baseline_rule(overall)
+    total_cost = {}
+    if boot is not None and total_n > 0:
+        total = boot.sum(axis=2) / total_n  # (B, rules)
+        total_cost = {rule: total[:, i] for i, rule in enumerate(rules) if np.isfinite(total[:, i]).all()}
+    low, high, vs, vs_lo, vs_hi = ([] for _ in range(5))
+    for rule in rules:
+        lo, hi = _interval(total_cost[rule]) if rule in total_cost else (float("nan"), float("nan"))
+        low.append(lo)
+        high.append(hi)
+        d = overall.loc[rule, "cost_per_case"] - overall.loc[baseline, "cost_per_case"]
+        if rule in total_cost and baseline in total_cost:
+            d_lo, d_hi = _interval(total_cost[rule] - total_cost[baseline])
+        else:
+            d_lo = d_hi = float("nan")
+        vs.append(d)
+        vs_lo.append(d_lo)
+        vs_hi.append(d_hi)
+    overall["low"], overall["high"] = low, high
+    overall["vs_baseline"], overall["vs_low"], overall["vs_high"] = vs, vs_lo, vs_hi
+    return RuleResults(by_group, overall, baseline, {r: dict(zip(ms.groups, cutoffs[r].tolist(), strict=True))
+                                                      for r in rules}, res, total_cost)
+
+
+def _baseline_rule(overall: pd.DataFrame) -> str:
+    nobody = overall.loc[R.NOBODY, "cost_per_case"]
+    everyone = overall.loc[R.EVERYONE, "cost_per_case"]
+    return R.EVERYONE if everyone < nobody else R.NOBODY
+
+
+# ---------------------------------------------------------------------------------------
+# The recommendation
+
+
+@dataclass(frozen=True, eq=False)
+class Recommendation:
+    """What to ship, in one value (see the module docstring for how it is chosen).
+
+    model, rule, cutoffs      the recommended model, rule (``best single cutoff`` or
+                              ``cost-optimal``: best cutoff per group) and {group: cutoff}
+    cost, cost_low, cost_high cost per case on the judged rows, with its 95% interval
+    baseline, baseline_cost   the cheaper no-model decision and its cost per case
+    saving, saving_low/high   baseline minus recommended, per case (paired interval)
+    status                    SAVES, UNCLEAR, WORSE, ADDS_NOTHING or NO_ANSWER
+    no_model_action           for ADDS_NOTHING: "flag nobody" or "flag everyone" (what the
+                              fitted cutoffs amount to), or "by group" when they mix
+    group_gain                (estimate, low, high): single minus per-group cost per case
+                              (positive: per-group cutoffs are cheaper); None with one group
+    cheaper_by_chance         [(rule, difference, low, high)]: rules cheaper than the
+                              recommended one on the judged rows (difference < 0)
+    results                   `RuleResults` of the recommended model
+    models                    per model: fit cost of its chosen rule, judged cost, its rule
+    """
+
+    model: str
+    rule: str
+    cutoffs: dict
+    cost: float
+    cost_low: float
+    cost_high: float
+    baseline: str
+    baseline_cost: float
+    saving: float
+    saving_low: float
+    saving_high: float
+    status: str
+    no_model_action: str | None
+    group_gain: tuple | None
+    cheaper_by_chance: list
+    results: RuleResults
+    models: pd.DataFrame
+    prices: Prices
+    judged_on: str
+    n_fit: float
+    n_judged: float
+    grouped: bool
+    intervals: bool
+
+    def summary(self) -> dict:
+        """The decision summary of the contract (``python -m costlib audit --json``)."""
+        return {
+            "recommended": {"rule": R.rule_words(self.rule), "cutoffs": {str(g): _json_cut(t) for g, t in
+                                                                         self.cutoffs.items()},
+                            "cost_per_case": _json_num(self.cost)},
+            "baseline": {"rule": self.baseline, "cost_per_case": _json_num(self.baseline_cost)},
+            "saving_per_case": _json_num(self.saving),
+            "judged_on": self.judged_on,
+            "n": int(round(self.n_judged)),
+        }
+
+
+def _json_num(x: float):
+    return None if x is None or not math.isfinite(x) else float(x)
+
+
+def _json_cut(t: float):
+    return None if t is None or math.isnan(t) or t == math.inf else float(t)
+
+
+def _choose_rule(res: RuleResults) -> tuple[str, tuple | None]:
+    """Best single cutoff unless per-group cutoffs are cheaper with an interval excluding 0."""
+    overall = res.overall
+    single_ok = np.isfinite(overall.loc[R.SINGLE, "cost_per_case"])
+    group_ok = np.isfinite(overall.loc[R.COST_OPTIMAL, "cost_per_case"])
+    if len(res.by_group["group"].unique()) < 2:
+        return (R.SINGLE if single_ok else R.COST_OPTIMAL), None
+    if not group_ok:
+        return R.SINGLE, None
+    est, lo, hi = res.paired(R.SINGLE, R.COST_OPTIMAL)  # positive: per-group is cheaper
+    if not single_ok:
+        return R.COST_OPTIMAL, (est, lo, hi)
+    return (R.COST_OPTIMAL if lo > 0 else R.SINGLE), (est, lo, hi)
+
+
+def recommend(models: ModelSweeps | Mapping[str, ModelSweeps], costs, *, n_resamples: int = DEFAULT_RESAMPLES,
+              seed: int = 0, extra_rules: Mapping[str, Mapping] | None = None) -> Recommendation:
+    """The one answer: which model and cutoff(s) to ship at these prices, against the
+    cheaper no-model decision, with 95% intervals (see the module docstring).
+
+    Parameters
+    ----------
+    models : ModelSweeps or {name: ModelSweeps}
+        Sweeps of one or more models over the same rows (`sweep_model`).
+    costs : (c_fp, c_fn) or {group: (c_fp, c_fn)}
+    n_resamples : int
+        Bootstrap resamples for the intervals (0: no intervals).
+    extra_rules : {rule: {group: cutoff}}, optional
+        More rules to judge beside the standard ones (fairness-constrained cutoffs).
+
+    Returns
+    -------
+    Recommendation
+
+    Examples
+    --------
+    >>> ms = sweep_model([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])
+    >>> rec = recommend(ms, (1, 3), n_resamples=0)
+    >>> rec.cutoffs, round(rec.cost, 4), rec.baseline, round(rec.saving, 4)
+    ({'everyone': 0.35}, 0.3333, 'flag everyone', 0.1667)
+    """
+    if isinstance(models, ModelSweeps):
+        models = {models.name: models}
+    if not models:
+        raise ValueError("models must hold at least one model's sweeps")
+    first = next(iter(models.values()))
+    prices = prices_for(first.groups, costs)
+    if int(n_resamples) != 0 and int(n_resamples) < 10:
+        raise ValueError(f"n_resamples must be 0 or at least 10: got {n_resamples!r}")
+    chosen = {}
+    table = []
+    for name, ms in models.items():
+        if ms.groups != first.groups:
+            raise ValueError(f"every model must have the same groups: {name!r} has {list(ms.groups)}")
+        cutoffs = rule_cutoffs(ms, prices, extra=extra_rules)
+        res = evaluate_rules(ms, prices, cutoffs, n_resamples=n_resamples, seed=seed)
+        rule, gain = _choose_rule(res)
+        fit_counts = count_rules(ms.fit, {rule: cutoffs[rule]})
+        fit_total = float(np.sum(fit_counts.cost(prices)) / max(ms.fit_pooled.total, 1e-300))
+        chosen[name] = (rule, gain, res, cutoffs)
+        table.append({"model": name, "rule": rule, "fit_cost_per_case": fit_total,
+                      "cost_per_case": float(res.overall.loc[rule, "cost_per_case"])})
+    per_model = pd.DataFrame(table)
+    usable = per_model[np.isfinite(per_model["fit_cost_per_case"]) & np.isfinite(per_model["cost_per_case"])]
+    name = str(usable.loc[usable["fit_cost_per_case"].idxmin(), "model"]) if len(usable) else next(iter(models))
+    rule, gain, res, cutoffs = chosen[name]
+    ms = models[name]
+    overall = res.overall
+    cost = float(overall.loc[rule, "cost_per_case"])
+    base_cost = float(overall.loc[res.baseline, "cost_per_case"])
+    d, d_lo, d_hi = res.paired(rule, res.baseline)
+    action = _no_model_action(ms, cutoffs[rule])
+    if not np.isfinite(cost):
+        status = NO_ANSWER
+    elif action is not None:
+        status = ADDS_NOTHING
+    elif cost >= base_cost - 1e-12 * max(1.0, abs(base_cost)):
+        status = WORSE
+    elif np.isfinite(d_hi) and d_hi >= 0:
+        status = UNCLEAR
+    else:
+        status = SAVES
+    cheaper = []
+    for other in overall.index:
+        if other in (rule, *R.BASELINES) or not np.isfinite(overall.loc[other, "cost_per_case"]):
+            continue
+        e, lo, hi = res.paired(other, rule)
+        if e < -1e-12 * max(1.0, abs(cost)):
+            cheaper.append((other, e, lo, hi))
+    cheaper.sort(key=lambda t: t[1])
+    return Recommendation(
+        model=name, rule=rule, cutoffs=dict(zip(ms.groups, cutoffs[rule].tolist(), strict=True)), cost=cost,
+        cost_low=float(overall.loc[rule, "low"]), cost_high=float(overall.loc[rule, "high"]),
+        baseline=res.baseline, baseline_cost=base_cost, saving=-d, saving_low=-d_hi, saving_high=-d_lo,
+        status=status, no_model_action=action, group_gain=gain, cheaper_by_chance=cheaper, results=res,
+        models=per_model, prices=prices, judged_on=ms.judged_on, n_fit=float(ms.fit_pooled.total),
+        n_judged=float(ms.judge_pooled.total), grouped=ms.grouped and len(ms.groups) > 1,
+        intervals=res.resamples is not None,
+    )
+
+
+def _no_model_action(ms: ModelSweeps, cut: np.ndarray) -> str | None:
+    """"flag nobody" / "flag everyone" when the cutoffs use no score at all on the fitting
+    rows (every group's cutoff flags all of it or none of it), else None."""
+    actions = set()
+    for i, g in enumerate(ms.groups):
+        sw = ms.fit[g]
+        if sw.total <= 0:
+            continue
+        t = cut[i]
+        if np.isnan(t):
+            return None
+        j = sw.index_at(t)
+        if j == 0:
+            actions.add(R.NOBODY)
+        elif j == sw.thresholds.size - 1:
+            actions.add(R.EVERYONE)
+        else:
+            return None
+    if not actions:
+        return None
+    return actions.pop() if len(actions) == 1 else "by group"
+
+
+def no_model_baseline(y_true, *, c_fp, c_fn, sample_weight=None) -> tuple[str, float]:
+    """The cheaper decision without a model, and its cost per case.
+
+    Flagging nobody costs ``c_fn`` per positive case, flagging everyone ``c_fp`` per
+    negative case; ties go to ``"flag nobody"``. NaN (with a warning) without cases.
+
+    Examples
+    --------
+    >>> no_model_baseline([0, 0, 1, 1, 0, 1], c_fp=1, c_fn=3)
+    ('flag everyone', 0.5)
+    """
+    y = v.as_binary(y_true, "y_true")
+    c_fp = v.as_price(c_fp, "c_fp")
+    c_fn = v.as_price(c_fn, "c_fn")
+    w = v.as_weight(sample_weight, "sample_weight", len(y))
+    pos = float(y.sum()) if w is None else float(w[y].sum())
+    total = float(y.size) if w is None else float(w.sum())
+    if total <= 0:
+        v.warn_degenerate("no cases: the no-model baseline is NaN")
+        return R.NOBODY, float("nan")
+    nobody = c_fn * pos / total
+    everyone = c_fp * (total - pos) / total
+    return (R.EVERYONE, everyone) if everyone < nobody else (R.NOBODY, nobody)
+
+
+def cost_curves(ms: ModelSweeps, prices: Prices) -> pd.DataFrame:
+    """Cost per case against one cutoff on the judged rows, long format
+    ``line, threshold, flagged_rate, cost_per_case``: the line ``None`` is everybody at one
+    cutoff (each group at its own prices); then one line per group (its own cost per case).
+    Every line's first row is threshold +inf (flag nobody)."""
+    pooled = ms.judge_pooled
+    frames = [pd.DataFrame({
+        "line": None, "threshold": pooled.thresholds,
+        "flagged_rate": v.safe_divide(pooled.flagged, np.full(pooled.flagged.shape, pooled.total)),
+        "cost_per_case": v.safe_divide(ms.single_cost(prices, "judge"), np.full(pooled.flagged.shape, pooled.total)),
+    })]
+    if ms.grouped and len(ms.groups) > 1:
+        for i, g in enumerate(ms.groups):
+            sw = ms.judge[g]
+            if sw.total <= 0:
+                continue
+            frames.append(pd.DataFrame({
+                "line": g, "threshold": sw.thresholds, "flagged_rate": sw.flagged / sw.total,
+                "cost_per_case": sw.errors_cost(prices.c_fp[i], prices.c_fn[i]) / sw.total,
+            }))
+    return pd.concat(frames, ignore_index=True)

@@ -1,0 +1,295 @@
+"""The policy file: the decision to ship, as JSON, and reading one back safely.
+
+A policy records the prices (per group), the unit and monthly volume, the rule and its
+cutoffs, the decision summary (recommended rule, the no-model baseline, the saving), the
+data fingerprint and the costlib version: what the system that applies the decisions needs,
+and what an audit reviewer needs to see how it was chosen.
+
+JSON has no infinity: a cutoff of +inf (flag nobody) is written as the string ``"inf"``
+and -inf (flag everyone) as ``"-inf"``. Prices and cutoffs are lists of records
+``{"group": ..., ...}`` so that group names keep their JSON type.
+
+Reading is defensive: a policy comes from a person's disk and may be anything. The text is
+checked against one schema (types, ranges, sizes, nesting) before any field is used, and
+every problem is a `DataError` sentence.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+
+from costlib import rules as R
+from costlib import settings
+from costlib.errors import DataError
+
+POLICY_SCHEMA = "costlib.policy"
+POLICY_SCHEMA_VERSION = 2
+MAX_BYTES = 1_000_000
+MAX_RECORDS = 10_000
+MAX_TEXT = 500
+MAX_INT_DIGITS = 30
+
+__all__ = ["POLICY_SCHEMA", "POLICY_SCHEMA_VERSION", "load_policy", "policy_dict", "policy_json"]
+
+
+# ---------------------------------------------------------------------------------------
+# Writing
+
+
+def _json_cutoff(x: float):
+    x = float(x)
+    if x == math.inf:
+        return "inf"
+    if x == -math.inf:
+        return "-inf"
+    if not math.isfinite(x):
+        raise ValueError(f"a policy cannot hold the cutoff {x!r}")
+    return x
+
+
+def _json_value(x):
+    """A group name or setting as plain JSON (numpy scalars to Python)."""
+    return x.item() if hasattr(x, "item") and not isinstance(x, (str, bytes)) else x
+
+
+def policy_dict(audit, rule: str | None = None, *, abstain_bands: Sequence[Mapping] = (),
+                price_questions: Mapping | None = None) -> dict:
+    """The policy that `rule` (default: the recommended rule) sets, as JSON-ready data.
+
+    Raises ValueError for a rule the audit does not have or whose cutoffs are NaN.
+    """
+    rec = audit.recommendation
+    cutoffs = audit.cutoffs
+    rule = rec.rule if rule is None else rule
+    if rule not in cutoffs:
+        raise ValueError(f"rule must be one of {list(cutoffs)}: got {rule!r}")
+    cut = cutoffs[rule]
+    bad = [g for g, t in cut.items() if math.isnan(float(t))]
+    if bad:
+        raise ValueError(f"the rule {rule!r} has no cutoff for group {bad[0]!r} (NaN): it cannot be a policy")
+    from costlib.words import cutoffs_text
+
+    bands = [{"group": _json_value(b["group"]), "low": float(b["low"]), "high": float(b["high"])}
+             for b in abstain_bands]
+    overall = audit.results.overall.loc[rule]
+    out = {
+        "schema": POLICY_SCHEMA,
+        "schema_version": POLICY_SCHEMA_VERSION,
+        "costlib_version": audit.version,
+        "created": audit.created,
+        "data": {"name": audit.data_name, "sha256": audit.fingerprint, "n_rows": audit.n_rows},
+        "model": rec.model,
+        "unit": audit.unit,
+        "volume": audit.volume,
+        "prices": [{"group": _json_value(g), "c_fp": float(p[0]), "c_fn": float(p[1])}
+                   for g, p in audit.costs.items()],
+        "rule": rule,
+        "rule_words": R.rule_words(rule),
+        "thresholds": [{"group": _json_value(g), "threshold": _json_cutoff(t),
+                        "meaning": cutoffs_text({g: float(t)}, grouped=False)} for g, t in cut.items()],
+        "abstain_bands": bands,
+        "fairness_tolerance": audit.fairness_tolerance,
+        "cost_per_case": {k: (None if not math.isfinite(overall[k]) else float(overall[k]))
+                          for k in ("cost_per_case", "low", "high")},
+        "decision": rec.summary(),
+        "verdict": audit.verdict.headline,
+        "model_is_useless": audit.model_is_useless,
+    }
+    if price_questions:
+        out["price_questions"] = dict(price_questions)
+    return out
+
+
+def policy_json(audit, rule: str | None = None, **kwargs) -> str:
+    """`policy_dict` as indented JSON text (strict: no NaN or Infinity tokens)."""
+    return json.dumps(policy_dict(audit, rule, **kwargs), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+
+
+# ---------------------------------------------------------------------------------------
+# Reading
+
+
+def _bad(reason: str) -> DataError:
+    return DataError(f"This is not a usable costlib policy file: {reason}.")
+
+
+def _show(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _no_constant(name: str):
+    raise ValueError(f"the JSON constant {name} is not allowed")
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"a whole number of {len(text)} digits is too long")
+    return int(text)
+
+
+def _parse(text: str | bytes):
+    if isinstance(text, (bytes, bytearray)):
+        if len(text) > MAX_BYTES:
+            raise _bad(f"it is {len(text):,} bytes, more than the {MAX_BYTES:,} a policy may have")
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise _bad("it is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise _bad(f"expected text, got {type(text).__name__}")
+    if len(text) > MAX_BYTES:
+        raise _bad(f"it is {len(text):,} characters, more than the {MAX_BYTES:,} a policy may have")
+    text = text.removeprefix("\ufeff")
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int)
+    except json.JSONDecodeError as exc:
+        raise _bad(f"it is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise _bad("it is not JSON a policy can hold: it is nested too deeply") from None
+    except ValueError as exc:
+        raise _bad(f"it is not JSON a policy can hold: {exc}") from None
+
+
+def _number(value, where: str, *, allow_inf: bool = False, bound: settings.Bound | None = None) -> float:
+    if allow_inf and value in ("inf", "-inf"):
+        return math.inf if value == "inf" else -math.inf
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _bad(f"{where} must be a number, got {_show(value)}")
+    x = float(value)
+    if not math.isfinite(x):
+        raise _bad(f"{where} must be a finite number, got {_show(value)}")
+    if bound is not None and not bound.low <= x <= bound.high:
+        raise _bad(f"{where} must be from {bound.low:g} to {bound.high:g}, got {_show(value)}")
+    return x
+
+
+def _group(record: dict, where: str):
+    g = record.get("group")
+    if g is not None and not isinstance(g, (str, int, float, bool)):
+        raise _bad(f"{where} has a group that is not a name: {_show(g)}")
+    if isinstance(g, str) and len(g) > MAX_TEXT:
+        raise _bad(f"{where} has a group name of {len(g):,} characters (at most {MAX_TEXT})")
+    return g
+
+
+def _records(policy: dict, key: str) -> list:
+    items = policy.get(key)
+    if not isinstance(items, list) or not all(isinstance(r, dict) and "group" in r for r in items):
+        raise _bad(f'"{key}" must be a list of records with a "group" field')
+    if len(items) > MAX_RECORDS:
+        raise _bad(f'"{key}" has {len(items):,} records, more than {MAX_RECORDS:,}')
+    return items
+
+
+def _text(policy: dict, key: str, default: str = "") -> str:
+    value = policy.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, str) or len(value) > MAX_TEXT * 20:
+        raise _bad(f'"{key}" must be text, got {_show(value)}')
+    return value
+
+
+def load_policy(text: str | bytes) -> dict:
+    """Read a policy file back, checked against the schema before any field is used.
+
+    Returns the `policy_dict` fields with ``prices`` as {group: (c_fp, c_fn)}, ``thresholds``
+    as {group: float} (``"inf"`` / ``"-inf"`` restored), ``volume`` and ``unit`` within the
+    bounds of their widgets (an out-of-range value falls back to the default, with a
+    sentence in ``notes``), and ``notes``: a list of such sentences.
+
+    Raises DataError with a sentence for text that is not JSON (or too large, or nested too
+    deeply), JSON that is not a costlib policy, a newer schema version, or a field of the
+    wrong kind.
+    """
+    policy = _parse(text)
+    if not isinstance(policy, dict) or policy.get("schema") != POLICY_SCHEMA:
+        raise _bad(f'it is JSON but not a costlib policy (it has no "schema": "{POLICY_SCHEMA}" field)')
+    version = policy.get("schema_version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise _bad(f'"schema_version" must be a whole number from 1, got {_show(version)}')
+    if version > POLICY_SCHEMA_VERSION:
+        raise _bad(f"it has schema version {version}, newer than this costlib reads ({POLICY_SCHEMA_VERSION}); "
+                   "upgrade costlib")
+    rule = policy.get("rule")
+    if not isinstance(rule, str) or not rule or len(rule) > MAX_TEXT:
+        raise _bad('"rule" must name the rule that produced the cutoffs')
+    data = policy.get("data", {})
+    if not isinstance(data, dict):
+        raise _bad('"data" must be a record with "name", "sha256" and "n_rows"')
+    sha = data.get("sha256", "")
+    if not isinstance(sha, str) or (sha and (len(sha) != 64 or any(ch not in "0123456789abcdef" for ch in sha))):
+        raise _bad(f'"data.sha256" must be 64 lower-case hex digits, got {_show(sha)}')
+    name = data.get("name", "")
+    if not isinstance(name, str) or len(name) > MAX_TEXT:
+        raise _bad(f'"data.name" must be text of at most {MAX_TEXT} characters')
+    n_rows = data.get("n_rows")
+    if n_rows is not None and (isinstance(n_rows, bool) or not isinstance(n_rows, int) or n_rows < 0):
+        raise _bad(f'"data.n_rows" must be a whole number, got {_show(n_rows)}')
+    prices = {}
+    for i, r in enumerate(_records(policy, "prices")):
+        g = _group(r, f"prices[{i}]")
+        where = f'prices[{i}] (group "{g}")'
+        prices[g] = (_number(r.get("c_fp"), where + " c_fp", bound=settings.PRICE),
+                     _number(r.get("c_fn"), where + " c_fn", bound=settings.PRICE))
+    thresholds = {}
+    for i, r in enumerate(_records(policy, "thresholds")):
+        g = _group(r, f"thresholds[{i}]")
+        thresholds[g] = _number(r.get("threshold"), f'thresholds[{i}] (group "{g}")', allow_inf=True)
+    missing = [g for g in thresholds if g not in prices]
+    if missing:
+        raise _bad(f'the group "{missing[0]}" has a cutoff but no prices')
+    bands_in = policy.get("abstain_bands") or []
+    if not isinstance(bands_in, list) or len(bands_in) > MAX_RECORDS:
+        raise _bad('"abstain_bands" must be a list of records with group, low and high')
+    bands = []
+    for i, b in enumerate(bands_in):
+        if not isinstance(b, dict) or "group" not in b:
+            raise _bad(f"abstain_bands[{i}] must be a record with group, low and high")
+        low = _number(b.get("low"), f"abstain_bands[{i}] low")
+        high = _number(b.get("high"), f"abstain_bands[{i}] high")
+        if low > high:
+            raise _bad(f"abstain_bands[{i}] has low {low:g} above high {high:g}")
+        bands.append({"group": _group(b, f"abstain_bands[{i}]"), "low": low, "high": high})
+    notes = []
+    volume = policy.get("volume")
+    if volume is not None:
+        volume, note = settings.check(settings.VOLUME, volume if not isinstance(volume, bool) else None)
+        notes += [note] if note else []
+    unit, note = settings.check_unit(policy.get("unit", ""), default="$")
+    notes += [note] if note else []
+    tolerance = policy.get("fairness_tolerance")
+    if tolerance is not None:
+        tolerance, note = settings.check(settings.TOLERANCE, tolerance if not isinstance(tolerance, bool) else None)
+        notes += [note] if note else []
+    questions = policy.get("price_questions")
+    if questions is not None and not isinstance(questions, dict):
+        raise _bad('"price_questions" must be a record')
+    return {
+        "schema": POLICY_SCHEMA, "schema_version": version, "rule": rule, "prices": prices,
+        "thresholds": thresholds, "abstain_bands": bands, "volume": volume, "unit": unit,
+        "fairness_tolerance": tolerance,
+        "data": {"name": name, "sha256": sha, "n_rows": n_rows},
+        "model": _text(policy, "model"), "verdict": _text(policy, "verdict"),
+        "costlib_version": _text(policy, "costlib_version"), "created": _text(policy, "created"),
+        "price_questions": questions, "notes": notes,
+    }
+
+
+def prices_for(saved: Mapping, names: Sequence) -> dict:
+    """The price-book settings a loaded policy sets for the groups `names` of the data now:
+    ``{"c_fp": .., "c_fn": .., "per_group": bool, "c_fp_0": .., "c_fn_0": .., ...}``
+    (group i is ``names[i]``). Raises DataError when the policy lacks a group of the data."""
+    prices = saved["prices"]
+    missing = [g for g in names if g not in prices and str(g) not in {str(k) for k in prices}]
+    if missing:
+        raise DataError(f"The policy has no prices for the group “{missing[0]}” of this data; nothing was changed.")
+    by_text = {str(k): v for k, v in prices.items()}
+    pairs = [prices[g] if g in prices else by_text[str(g)] for g in names]
+    out = {"c_fp": float(pairs[0][0]), "c_fn": float(pairs[0][1]), "per_group": any(p != pairs[0] for p in pairs)}
+    for i, (c_fp, c_fn) in enumerate(pairs):
+        out[f"c_fp_{i}"], out[f"c_fn_{i}"] = float(c_fp), float(c_fn)
+    return out

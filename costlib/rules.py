@@ -1,0 +1,60 @@
+"""The names of the decision rules, in one place.
+
+A rule gives every group a cutoff (flag iff score >= cutoff). The identifiers on the left
+are what code, tables, policy files and the contract (`costlib.compare_rules`) use; the
+words on the right are what a person reads on a page or in a report.
+"""
+
+from __future__ import annotations
+
+THRESHOLD_05 = "threshold 0.5"
+ELKAN = "elkan"
+COST_OPTIMAL = "cost-optimal"  # the contract's name for the best cutoff of each group
+SINGLE = "best single cutoff"
+NOBODY = "flag nobody"
+EVERYONE = "flag everyone"
+FAIR_PREFIX = "fair: "
+
+#: the rules of the contract's `compare_rules`, in its order
+CONTRACT_RULES = (THRESHOLD_05, ELKAN, COST_OPTIMAL, NOBODY)
+#: the two no-model decisions; the cheaper one is the baseline every saving is measured against
+BASELINES = (NOBODY, EVERYONE)
+#: the rules that use the model and are fitted on data
+FITTED = (SINGLE, COST_OPTIMAL)
+
+_WORDS = {
+    THRESHOLD_05: "cutoff 0.5",
+    ELKAN: "formula c_fp/(c_fp+c_fn)",
+    COST_OPTIMAL: "best cutoff per group",
+    SINGLE: "best single cutoff",
+    NOBODY: "flag nobody",
+    EVERYONE: "flag everyone",
+}
+
+_HELP = {
+    THRESHOLD_05: "Flag a case when its score is at least 0.5, whatever the prices.",
+    ELKAN: "Flag when the score is at least c_fp / (c_fp + c_fn): the cheapest cutoff if the scores are "
+    "calibrated probabilities (Elkan, 2001).",
+    COST_OPTIMAL: "Each group gets the cutoff that is cheapest for that group on the fitting rows. Different "
+    "cutoffs for different groups treat people differently by group.",
+    SINGLE: "One cutoff for everybody: the one that is cheapest on the fitting rows.",
+    NOBODY: "No model: nobody is flagged, every positive case is missed.",
+    EVERYONE: "No model: everybody is flagged, every negative case is a false alarm.",
+}
+
+
+def rule_words(rule: str) -> str:
+    """What a person reads for `rule` ("best cutoff per group", "fair: equal opportunity")."""
+    return _WORDS.get(rule, rule)
+
+
+def rule_help(rule: str) -> str:
+    """One sentence on what `rule` does."""
+    if rule.startswith(FAIR_PREFIX):
+        return ("The cheapest per-group cutoffs that keep every group's " + rule[len(FAIR_PREFIX):]
+                + " within the tolerance of every other group's.")
+    return _HELP.get(rule, "")
+
+
+def is_fair(rule: str) -> bool:
+    return rule.startswith(FAIR_PREFIX)

@@ -1,0 +1,72 @@
+"""The bounds of every setting a person can give: prices, volume, unit, tolerance, resamples.
+
+A setting arrives from a widget, a shared link (?c_fp=...), a policy file or the command
+line. All of them go through `check`, so a link or a file can never hold a value its widget
+would refuse: an out-of-range value falls back to the default with a sentence saying why.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Bound:
+    name: str  # what a person calls it, in sentences
+    low: float
+    high: float
+    default: float
+    integer: bool = False
+
+
+PRICE_MAX = 1e9
+VOLUME_MAX = 1e12
+UNIT_MAX_CHARS = 12
+
+PRICE = Bound("a price", 0.0, PRICE_MAX, 1.0)
+VOLUME = Bound("the cases per month", 0.0, VOLUME_MAX, 10_000, integer=True)
+TOLERANCE = Bound("the fairness tolerance", 0.0, 0.5, 0.05)
+RESAMPLES = Bound("the bootstrap resamples", 10, 20_000, 1000, integer=True)
+K = Bound("k", 0.0, 1000.0, 2.0)
+GAIN = Bound("the worth of a correct answer", 0.0, PRICE_MAX, 1.0)
+
+MSG_OUT_OF_RANGE = "{what} must be a number from {low} to {high}: got {value}; using {default} instead."
+
+
+def _show(x: float) -> str:
+    return f"{x:,.0f}" if float(x).is_integer() else f"{x:g}"
+
+
+def check(bound: Bound, value, *, default=None) -> tuple[float, str | None]:
+    """(value, None) when `value` is a number within `bound`, else (the default, a sentence).
+
+    >>> check(PRICE, "3")
+    (3.0, None)
+    >>> check(PRICE, "1e308")[1]
+    'a price must be a number from 0 to 1,000,000,000: got 1e308; using 1 instead.'
+    """
+    fallback = bound.default if default is None else default
+    shown = str(value)
+    shown = shown if len(shown) <= 40 else shown[:37] + "…"
+    try:
+        x = float(value)
+    except (TypeError, ValueError, OverflowError):
+        x = math.nan
+    if not (math.isfinite(x) and bound.low <= x <= bound.high) or (bound.integer and not float(x).is_integer()):
+        return fallback, MSG_OUT_OF_RANGE.format(what=bound.name, low=_show(bound.low), high=_show(bound.high),
+                                                 value=shown, default=_show(fallback))
+    return (int(x) if bound.integer else x), None
+
+
+def check_unit(value, *, default: str = "$") -> tuple[str, str | None]:
+    """The unit of the prices: at most `UNIT_MAX_CHARS` characters of text, one line."""
+    if not isinstance(value, str):
+        return default, f"the unit must be text: got {type(value).__name__}; using {default!r} instead."
+    text = value.strip()
+    if len(text) > UNIT_MAX_CHARS or any(ord(ch) < 32 or 0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069
+                                         for ch in text):
+        shown = text if len(text) <= 20 else text[:17] + "…"
+        return default, (f"the unit must be at most {UNIT_MAX_CHARS} plain characters: got {shown!r}; using "
+                         f"{default!r} instead.")
+    return text, None
