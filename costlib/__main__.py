@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import warnings
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 
 from costlib import settings
 from costlib.dataset import ColumnMapping

@@ -57,7 +57,7 @@ def fit_temperature(y_true, y_prob) -> float:
     Examples
     --------
     >>> round(fit_temperature([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9]), 3)
-    1.054
+    0.948
     """
     p = v.as_probability(y_prob, "y_prob")
     if p.ndim == 1:

@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 from costlib import _validation as v
-from costlib.rules import CONTRACT_RULES as RULES
 from costlib.sweep import Sweep, group_codes, grouped_sweep, threshold_sweep
 
 GROUP_COST_COLUMNS = ["group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_100"]

@@ -10,7 +10,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 CURRENCY_SYMBOLS = ("$", "€", "£", "¥", "₹", "CHF")
 
@@ -231,7 +230,8 @@ def cutoffs_short(cutoffs: dict, *, grouped: bool) -> str:
 
 def split_sentence(judged_on: str, n_fit: float, n_judged: float) -> str:
     if judged_on == "test":
-        return f"Cutoffs are fitted on the {number(n_fit, 0)} train rows and judged on the {number(n_judged, 0)} test rows."
+        return (f"Cutoffs are fitted on the {number(n_fit, 0)} train rows and judged on the {number(n_judged, 0)} "
+                "test rows.")
     return (f"This data has no train/test split, so cutoffs are fitted and judged on the same {number(n_judged, 0)} "
             "rows, which flatters the model. Map a split column on the Data page to avoid that.")
 

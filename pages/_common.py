@@ -21,8 +21,8 @@ import streamlit as st
 
 from costlib import loading, settings
 from costlib.dataset import ColumnMapping, Dataset
-from costlib.errors import DataError
 from costlib.decision import SINGLE_GROUP, sweep_model
+from costlib.errors import DataError
 from costlib.samples_registry import SAMPLES, sample_bytes
 from costlib.words import md_escape, money
 
@@ -410,6 +410,10 @@ def price_book(names: list, unit: str) -> dict:
     c_fn = _remember_price("c_fn", 3.0)
     ensure_setting("per_group", False, parse=lambda v: v.lower() == "true")
     per_group = bool(st.session_state["_keep_per_group"]) and len(names) > 1
+    if per_group:
+        for i in range(len(names)):
+            _remember_price(f"c_fp_{i}", c_fp)
+            _remember_price(f"c_fn_{i}", c_fn)
     c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
     help_fp = "What it costs to flag a case that turns out negative (a false alarm)."
     help_fn = "What it costs to miss a case that turns out positive."
@@ -429,8 +433,6 @@ def price_book(names: list, unit: str) -> dict:
     costs = {g: (c_fp, c_fn) for g in names}
     if per_group:
         for i, g in enumerate(names):
-            _remember_price(f"c_fp_{i}", c_fp)
-            _remember_price(f"c_fn_{i}", c_fn)
             a, b = st.columns(2)
             costs[g] = (_price_slider(f"c_fp_{i}", f"{group_label(g)}: a false positive costs", unit, a),
                         _price_slider(f"c_fn_{i}", f"{group_label(g)}: a false negative costs", unit, b))
@@ -482,5 +484,6 @@ def setup(title: str, what: str, *, needs: str | None = None):
     if ds is None:
         st.stop()
     unit, volume = unit_and_volume()
+    stored_costs(group_names(ds))  # reads the price book from the link, so its notes show here
     setting_notes()
     return ds, unit, volume

@@ -5,8 +5,13 @@ import pandas as pd
 import streamlit as st
 
 from costlib import figures, words
-from costlib.calibration import apply_temperature, brier_score, calibration_bins, expected_calibration_error
-from costlib.calibration import fit_temperature
+from costlib.calibration import (
+    apply_temperature,
+    brier_score,
+    calibration_bins,
+    expected_calibration_error,
+    fit_temperature,
+)
 from costlib.value import value_sweep, value_table
 from pages._common import memo, model_picker, rows, say, setup, show_table
 

@@ -164,15 +164,17 @@ def _rules_view(rec: decision.Recommendation) -> pd.DataFrame:
     return table
 
 
+# A full run draws everything for the prices of this run; a price move reruns only the
+# fragment, which then sees that the sections below were drawn for other prices.
+costs = stored_costs(names)
+st.session_state["_costs_drawn_for"] = decision.prices_for(next(iter(models.values())).groups, costs).key()
 live_answer()
 
 # ---------------------------------------------------------------------------------------
 # Slower sections: drawn on a full run, for the prices of that run
 
-costs = stored_costs(names)
 rec = recommendation(costs)
 ms = models[rec.model]
-st.session_state["_costs_drawn_for"] = rec.prices.key()
 for_prices = f"For the prices {price_caption(costs, unit)}."
 
 st.subheader("Fairness-constrained cutoffs")

@@ -32,7 +32,8 @@ for m, s in ds.scores.items():
 curves = pd.concat(curves, ignore_index=True)
 fig = figures.line_figure(curves, x="threshold", y="NEC", color="model", title="NEC against the cutoff (test rows)",
                           x_title="cutoff (flag a case when its score is at least this)", y_title="NEC",
-                          baseline=rec.baseline_nec, baseline_label=f"{rec.baseline} (no model): {rec.baseline_nec:.3f}")
+                          baseline=rec.baseline_nec,
+                          baseline_label=f"{rec.baseline} (no model): {rec.baseline_nec:.3f}")
 figures.mark_x(fig, rec.threshold, text=f"recommended: {rec.threshold:.3g}")
 c1, c2 = st.columns(2)
 c1.plotly_chart(fig, key="nec_curve")

@@ -47,11 +47,11 @@ if split:
 
 
 def reset_k() -> None:
-    set_setting("k_override", None)
+    set_setting("k", None)
 
 
 def pick_k() -> None:
-    set_setting("k_override", float(st.session_state["k"]))
+    set_setting("k", float(st.session_state["k"]))
 
 
 @st.fragment
@@ -70,8 +70,9 @@ def live_value() -> None:
                                    help="0: a person handles it at no gain or loss (the default).")
     st.query_params["gain"], st.query_params["reject_worth"] = f"{worth:g}", f"{reject_worth:g}"
     derived = value.k_from_prices(c_fp, c_fn, worth) if worth > 0 else 20.0
-    ensure_setting("k_override", None, parse=float, valid=lambda v: v is None or 0 <= v <= 20)
-    override = setting("k_override")
+    # k follows the prices until the slider moves; the moved value is the setting "k" (and ?k=)
+    ensure_setting("k", None, parse=float, valid=lambda v: v is None or 0 <= v <= 20)
+    override = setting("k")
     k = float(override) if override is not None else float(min(derived, 20.0))
     options = K_OPTIONS if k in K_OPTIONS else sorted({*K_OPTIONS, k})
     st.session_state["k"] = k

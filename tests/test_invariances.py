@@ -345,6 +345,10 @@ CALLS = {
                                                  thresholds={"a": 0.4, "b": 0.7},
                                                  sample_weight=a(W)),
     "grouped_sweep": lambda a: costlib.grouped_sweep(a(Y), a(S), a(G), sample_weight=a(W)),
+    "no_model_baseline": lambda a: costlib.no_model_baseline(a(Y), c_fp=1, c_fn=3, sample_weight=a(W)),
+    "recommend": lambda a: _summary(costlib.recommend(costlib.sweep_model(a(Y), a(S), a(G), sample_weight=a(W)),
+                                                      COST2, n_resamples=0)),
+    "sweep_model": lambda a: costlib.sweep_model(a(Y), a(S), a(G)).judge,
     "min_cost_decisions": lambda a: (costlib.min_cost_decisions(a(P3), a(C3), abstain_cost=1),
                                      costlib.min_cost_decisions(a(S), a([[0, 1], [3, 0]]))),
     "nec_curve": lambda a: costlib.nec_curve(a(S), a(D)),
@@ -365,6 +369,10 @@ CALLS = {
                               costlib.value_score(a(Y3), a(P3), k=1, tau=0.5)),
 }
 SCALAR_ONLY = {"class_thresholds", "elkan_threshold", "value_threshold"}
+
+
+def _summary(rec):
+    return rec.summary()
 
 
 def test_every_public_function_is_covered():

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from costlib import threshold_sweep
 from costlib import rules as R
+from costlib import threshold_sweep
 from costlib.audit import FAIRNESS_CRITERIA
 from costlib.decision import sweep_model
 from costlib.errors import DataError

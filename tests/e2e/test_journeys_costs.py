@@ -1,4 +1,4 @@
-"""A first-time user prices mistakes on the default sample and reads the cost-optimal cutoffs."""
+"""A first-time user moves the price sliders on the default sample and reads one answer."""
 
 from __future__ import annotations
 
@@ -8,16 +8,13 @@ from e2e_support import (
     data_choice,
     full_screenshot,
     goto,
-    grid_after,
-    grid_rows,
     nav,
     set_number,
     step,
     wait_for_chart,
 )
 
-from costlib import loading, words
-from costlib.costs import ALL_GROUPS, rules_table
+from costlib import decision, loading, words
 from costlib.samples_registry import SAMPLES, sample_bytes
 
 pytestmark = pytest.mark.browser
@@ -26,88 +23,99 @@ VOLUME = 10_000  # the page's default "Cases per month"
 GROUPS = ("African-American", "Caucasian", "Other")
 
 
-def compas_rules(costs: dict[str, tuple[float, float]]):
-    """costlib's rules table for the COMPAS sample, built as pages/costs.py builds it by default:
-    cutoffs fitted on the train rows and judged on the test rows, plus (when the page offers
-    them) the fairness-constrained cutoffs for every criterion at the default tolerance."""
-    sample = SAMPLES["compas"]
-    data = sample_bytes("compas")
+def sample_model(key: str, score: str) -> decision.ModelSweeps:
+    """The sample's sweeps, built as the page builds them: fitted on train, judged on test."""
+    sample = SAMPLES[key]
+    data = sample_bytes(key)
     ds = loading.prepare(loading.read_table(data, sample.filename), sample.mapping, name=sample.title,
                          fingerprint=loading.fingerprint(data))
-    fit, judge = ds.rows("train"), ds.rows("test")
-    y, s, g = ds.y, ds.scores["p_recid"], ds.groups
-    train, test = (y[fit], s[fit], g[fit]), (y[judge], s[judge], g[judge])
-    extra = {}
-    try:
-        from costlib.audit import FAIRNESS_CRITERIA, fair_thresholds
-    except ImportError:  # a costlib without fairness-constrained cutoffs
-        FAIRNESS_CRITERIA = {}  # noqa: N806
-    for crit in FAIRNESS_CRITERIA:
-        extra[f"fair: {crit}"] = fair_thresholds(*train, costs=costs, criterion=crit, tolerance=0.05).thresholds
-    return rules_table(train, test, costs=costs, extra_cutoffs=extra)
+    return decision.sweep_model(ds.y, ds.scores[score], ds.groups, fit=ds.rows("train"), judge=ds.rows("test"),
+                                name=score)
 
 
-def check_rules_on_page(page, expected) -> None:
-    shown = grid_rows(page, grid_after(page, "Cutoff rules by group"))
-    assert len(shown) == len(expected), [(r["rule"], r["group"]) for r in shown]
-    cost_col = next(c for c in shown[0] if c.startswith("cost per 100"))
-    for got, (_, want) in zip(shown, expected.iterrows(), strict=True):
-        where = f"{want['rule']} / {want['group']}"
-        assert (got["rule"], got["group"]) == (want["rule"], want["group"])
-        assert got["cutoff"] == words.cutoff(want["threshold"]), where
-        # the column is formatted "%.2f": compare to the digits shown
-        assert f"{float(got[cost_col]):.2f}" == f"{want['cost_per_100']:.2f}", where
+def headline(costs, key: str = "compas", scores=("p_recid",)) -> tuple[str, decision.Recommendation]:
+    rec = decision.recommend({s: sample_model(key, s) for s in scores}, costs, n_resamples=1000)
+    return words.recommendation_verdict(rec, unit="$", volume=VOLUME).headline, rec
+
+
+def answer(page) -> str:
+    """The one answer box: the only alert that speaks of cost per case."""
+    boxes = [t for t in alert_texts(page) if "per case" in t]
+    assert len(boxes) == 1, boxes
+    return boxes[0]
 
 
 def metric(page, label: str) -> str:
     box = page.locator('[data-testid="stMetric"]', has=page.locator('[data-testid="stMetricLabel"]',
                                                                      has_text=label))
-    return box.locator('[data-testid="stMetricValue"]').inner_text().strip()
+    return box.locator('[data-testid="stMetricValue"]').first.inner_text().strip()
 
 
-def test_first_time_user_prices_per_group(page, app_url):
+def price_slider(page, label: str):
+    return page.locator('[data-testid="stSlider"]', has=page.get_by_text(label, exact=True)).get_by_role("slider")
+
+
+def test_first_time_user_moves_the_price_slider(page, app_url):
     goto(page, app_url + "/")
     assert data_choice(page) == "Recidivism risk (COMPAS)"
     nav(page, "Costs & groups")
+    first = page.get_by_role("slider").first
+    assert first.get_attribute("aria-valuetext") == "$1.00"  # the first slider on the page is a price
+    text, _ = headline((1.0, 3.0))
+    assert answer(page) == text
 
-    set_number(page, "Cost of a false positive", 2)
-    set_number(page, "Cost of a false negative", 5)
-    table = compas_rules({g: (2.0, 5.0) for g in GROUPS})
-    assert words.cost_verdict(table, unit="$", volume=VOLUME)[0] in alert_texts(page)
-    check_rules_on_page(page, table)
+    fn = price_slider(page, "A false negative costs")
+    fn.focus()
+    fn.press("ArrowLeft")  # $3.00 -> $2.50
+    fn.press("ArrowLeft")  # -> $2.00
+    fn.press("ArrowLeft")  # -> $1.50
+    step(page, "after three key presses on the false-negative price")
+    wait_for_chart(page)
+    assert fn.get_attribute("aria-valuetext") == "$1.50"
+    text, rec = headline((1.0, 1.5))
+    assert answer(page) == text
+    assert metric(page, "Cost per case") == words.money(rec.cost, "$")
+    # the slower sections say which prices they are for, and catch up on request
+    page.get_by_text("are still for the previous prices").wait_for()
+    page.get_by_role("button", name="Update them for these prices").click()
+    step(page, "after updating the sections below")
+    assert page.get_by_text("are still for the previous prices").count() == 0
+    assert page.get_by_text("For the prices a false positive costs $1.00 and a false negative $1.50.").count() == 1
+    full_screenshot(page, "test_first_time_user_moves_the_price_slider")
 
+
+def test_exact_prices_per_group(page, app_url):
+    goto(page, app_url + "/costs", chart=True)
     page.get_by_text("Different prices per group", exact=True).click()
     step(page, "after turning on per-group prices")
     prices = {"African-American": (1.0, 4.0), "Caucasian": (2.0, 3.0), "Other": (1.5, 6.0)}
-    for i, (fp, fn) in enumerate(prices.values()):  # the inputs come in sorted group order
-        set_number(page, "false positive", fp, nth=i)
-        set_number(page, "false negative", fn, nth=i)
+    page.get_by_role("button", name="Type exact prices").click()
+    for g, (fp, fn) in prices.items():
+        set_number(page, f"{g}: false positive", fp)
+        set_number(page, f"{g}: false negative", fn)
+    page.keyboard.press("Escape")
     wait_for_chart(page)
-
-    table = compas_rules(prices)
-    verdict, useless = words.cost_verdict(table, unit="$", volume=VOLUME)
-    assert not useless
-    assert verdict in alert_texts(page)
-    check_rules_on_page(page, table)
-    opt = table[(table["rule"] == "cost-optimal") & (table["group"] != ALL_GROUPS)]
-    assert opt["threshold"].nunique() == 3  # the cost-optimal cutoffs differ by group, as the prices do
-    all_opt = table[(table["rule"] == "cost-optimal") & (table["group"] == ALL_GROUPS)].iloc[0]
-    assert metric(page, "Cost-optimal cost per 100 cases") == words.money(all_opt["cost_per_100"], "$")
-    assert page.get_by_text("African-American: Elkan threshold 0.200, Caucasian: Elkan threshold 0.400, "
-                            "Other: Elkan threshold 0.200").count() == 1
-    full_screenshot(page, "test_first_time_user_prices_per_group")
+    text, rec = headline(prices)
+    assert answer(page) == text
+    assert metric(page, "Cost per case") == words.money(rec.cost, "$")
+    for g, (fp, fn) in prices.items():
+        assert price_slider(page, f"{g}: a false positive costs").get_attribute("aria-valuetext") == f"${fp:.2f}"
+        assert price_slider(page, f"{g}: a false negative costs").get_attribute("aria-valuetext") == f"${fn:.2f}"
+    full_screenshot(page, "test_exact_prices_per_group")
 
 
-def test_expensive_false_positives_say_do_not_decide(page, app_url):
-    goto(page, app_url + "/")
-    nav(page, "Costs & groups")
-    set_number(page, "Cost of a false positive", 20)
-    set_number(page, "Cost of a false negative", 1)
-    wait_for_chart(page)
-    table = compas_rules({g: (20.0, 1.0) for g in GROUPS})
-    verdict, useless = words.cost_verdict(table, unit="$", volume=VOLUME)
-    assert useless
-    error = page.locator('[data-testid="stAlert"]', has_text="should not be making these decisions")
-    assert error.inner_text().strip() == verdict
-    check_rules_on_page(page, table)
-    full_screenshot(page, "test_expensive_false_positives_say_do_not_decide")
+def test_expensive_false_positives_say_the_model_adds_nothing(page, app_url):
+    goto(page, app_url + "/costs?data=compas&c_fp=20&c_fn=1", chart=True)
+    text, rec = headline((20.0, 1.0))
+    assert rec.status == decision.ADDS_NOTHING
+    error = page.locator('[data-testid="stAlert"]', has_text="The model adds nothing at these prices")
+    assert error.inner_text().strip() == text
+    full_screenshot(page, "test_expensive_false_positives_say_the_model_adds_nothing")
+
+
+def test_offensive_language_is_measured_against_flagging_everyone(page, app_url):
+    goto(page, app_url + "/costs?data=offensive", chart=True)
+    text, rec = headline((1.0, 3.0), key="offensive", scores=("score_lr", "score_nb"))
+    assert rec.baseline == "flag everyone"
+    assert answer(page) == text and "against flagging everyone" in text
+    full_screenshot(page, "test_offensive_language_is_measured_against_flagging_everyone")
