@@ -20,7 +20,6 @@ import pandas as pd
 
 from costlib import _validation as v
 from costlib import rules as R
-from costlib.costs import _prices, group_costs
 from costlib.sweep import Sweep, best_indices, group_codes, grouped_sweep
 
 DEFAULT_RESAMPLES = 2000
@@ -32,7 +31,10 @@ FAIRNESS_CRITERIA = {  # criterion -> the rate (costlib.sweep.RATES) it equalise
     "equal opportunity": "true positive rate",
     "equal false positive rate": "false positive rate",
     "equal accuracy": "accuracy",
+    "equalized odds": "true and false positive rates",
 }
+TWO_RATES = {"equalized odds": ("true positive rate", "false positive rate")}  # both within the tolerance
+MAX_WINDOW_PAIRS = 4_000_000  # equalized odds: (TPR start, FPR start) pairs searched exactly
 MSG_CRITERION = "criterion must be one of {valid}: got {value!r}"
 
 
@@ -101,10 +103,10 @@ def _percentile(samples: np.ndarray, estimate: float, level: float) -> Interval:
 
 
 def _check_level(level: float, n_resamples: int) -> None:
-    if not 0 < level < 1:
+    if isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating)) or not 0 < level < 1:
         raise ValueError(f"level must lie strictly between 0 and 1: got {level!r}")
-    if int(n_resamples) < 10:
-        raise ValueError(f"n_resamples must be at least 10: got {n_resamples!r}")
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 10:
+        raise ValueError(f"n_resamples must be a whole number of at least 10: got {n_resamples!r}")
 
 
 def ratio_interval(num, den, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95,
@@ -143,45 +145,6 @@ def mean_interval(values, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, 
     values = v.as_float_1d(values, "values")
     return ratio_interval(values, np.ones_like(values), strata=strata, n_resamples=n_resamples, level=level,
                           seed=seed, scale=scale)
-
-
-def row_costs(y_true, y_score, groups, *, costs: Mapping, thresholds: Mapping) -> np.ndarray:
-    """Each row's cost under per-group prices and cutoffs (0, c_fp or c_fn)."""
-    y, s = v.binary_pair(y_true, y_score)
-    codes, names = group_codes(groups, len(y))
-    c_fp, c_fn = _prices(costs, names)
-    cut = np.array([float(thresholds[g]) for g in names])
-    flagged = s >= cut[codes]
-    return np.where(flagged & ~y, c_fp[codes], 0.0) + np.where(~flagged & y, c_fn[codes], 0.0)
-
-
-def group_cost_intervals(y_true, y_score, groups, *, costs: Mapping, thresholds: Mapping,
-                         n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95, seed: int = 0) -> pd.DataFrame:
-    """Cost per 100 per group with a percentile interval, plus the whole population.
-
-    Columns ``group, cost_per_100, low, high``; the last row is "all groups" (resampled
-    within each group, so each group keeps its size).
-    """
-    cost = row_costs(y_true, y_score, groups, costs=costs, thresholds=thresholds)
-    g = np.asarray(groups)
-    _, names = group_codes(g, cost.size)
-    out = []
-    for i, name in enumerate(names):
-        iv, _ = mean_interval(cost[g == name], n_resamples=n_resamples, level=level, seed=seed + i, scale=100.0)
-        out.append({"group": name, "cost_per_100": iv.estimate, "low": iv.low, "high": iv.high})
-    iv, _ = mean_interval(cost, strata=g, n_resamples=n_resamples, level=level, seed=seed, scale=100.0)
-    out.append({"group": "all groups", "cost_per_100": iv.estimate, "low": iv.low, "high": iv.high})
-    return pd.DataFrame(out)
-
-
-def group_gap_interval(y_true, y_score, groups, *, costs: Mapping, thresholds: Mapping, first, second,
-                       n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95, seed: int = 0) -> Interval:
-    """Interval for (cost per 100 of group `first`) minus (that of group `second`)."""
-    cost = row_costs(y_true, y_score, groups, costs=costs, thresholds=thresholds)
-    g = np.asarray(groups)
-    a_iv, a = mean_interval(cost[g == first], n_resamples=n_resamples, level=level, seed=seed, scale=100.0)
-    b_iv, b = mean_interval(cost[g == second], n_resamples=n_resamples, level=level, seed=seed + 1, scale=100.0)
-    return _percentile(a - b, a_iv.estimate - b_iv.estimate, level)
 
 
 def paired_difference_interval(cost_a, cost_b, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES,
@@ -229,10 +192,27 @@ def nec_interval(y_pred, delta, *, strata=None, n_resamples: int = DEFAULT_RESAM
 
 
 def _rates(sweep: Sweep, criterion: str) -> np.ndarray:
-    """The rate a fairness criterion equalises, at every threshold of `sweep`."""
+    """The rate a fairness criterion equalises, at every threshold of `sweep` (for equalized
+    odds, the true positive rate; `rate_spreads` checks both)."""
     if criterion not in FAIRNESS_CRITERIA:
         raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
-    return sweep.rate(FAIRNESS_CRITERIA[criterion])
+    return sweep.rate(TWO_RATES.get(criterion, (FAIRNESS_CRITERIA[criterion],))[0])
+
+
+def rate_spread(sweeps: Mapping, cutoffs: Mapping, criterion: str) -> float:
+    """The largest gap between groups in the rate(s) a criterion equalises, at these cutoffs
+    (for equalized odds, the larger of the two gaps). NaN when no group has the rate."""
+    gaps = []
+    for name in TWO_RATES.get(criterion, (FAIRNESS_CRITERIA[criterion],)):
+        vals = []
+        for g, sw in sweeps.items():
+            t = cutoffs.get(g, float("nan"))
+            if sw.total > 0 and not np.isnan(t):
+                r = sw.rate(name)[sw.index_at(t)]
+                if np.isfinite(r):
+                    vals.append(float(r))
+        gaps.append(max(vals) - min(vals) if vals else float("nan"))
+    return float(max(gaps)) if gaps else float("nan")
 
 
 class _RangeArgmin:
@@ -277,6 +257,8 @@ class FairCutoffs:
     cost: float  # total cost per case on the fitting rows
 
     def spread(self) -> float:
+        """The largest gap in `rates` (for equalized odds, `rates` holds the true positive
+        rates only: `rate_spread` checks both)."""
         vals = [r for r in self.rates.values() if np.isfinite(r)]
         return float(max(vals) - min(vals)) if vals else float("nan")
 
@@ -315,6 +297,8 @@ def fair_cutoffs(gs, prices, *, criterion: str, tolerance: float) -> FairCutoffs
     if criterion not in FAIRNESS_CRITERIA:
         raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
     tol = v.as_price(tolerance, "tolerance")
+    if criterion in TWO_RATES:
+        return _fair_two_rates(gs, prices, criterion, tol)
     per_group = []
     undefined = []
     for i, name in enumerate(gs.groups):
@@ -354,6 +338,61 @@ def fair_cutoffs(gs, prices, *, criterion: str, tolerance: float) -> FairCutoffs
         thresholds[name] = float(sw.thresholds[pick[j]])
         rates[name] = float(rate[pick[j]])
     return FairCutoffs(criterion, tol, thresholds, rates, float(total[j] / n_total) if n_total else float("nan"))
+
+
+def _fair_two_rates(gs, prices, criterion: str, tol: float) -> FairCutoffs:
+    """Equalized odds, exactly: every group's true positive rate in one window [L1, L1 + tol]
+    and its false positive rate in one window [L2, L2 + tol].
+
+    Both rates are non-decreasing along a sweep, so each window is a range of sweep indices
+    and so is their intersection; the cheapest cutoff in it is a range-minimum query. An
+    optimal choice has L1 and L2 at the smallest chosen rates, which are achievable rates,
+    so every (achievable TPR, achievable FPR) pair is a candidate. Too many pairs for an
+    exact search (more than MAX_WINDOW_PAIRS) is said, not approximated.
+    """
+    first, second = TWO_RATES[criterion]
+    nan = {name: float("nan") for name in gs.groups}
+    parts = []
+    for i, name in enumerate(gs.groups):
+        sw = gs[name]
+        if sw.positives <= 0 or sw.negatives <= 0:
+            what = "positive" if sw.positives <= 0 else "negative"
+            v.warn_degenerate(f"{criterion} compares the {FAIRNESS_CRITERIA[criterion]}, which group {name!r} does "
+                              f"not have (it has no {what} cases on the fitting rows): the fair rule is NaN")
+            return FairCutoffs(criterion, tol, nan, nan, float("nan"))
+        cost = sw.errors_cost(prices.c_fp[i], prices.c_fn[i])
+        parts.append((sw, sw.rate(first), sw.rate(second), cost, _RangeArgmin(cost, np.arange(cost.size))))
+    starts1 = np.unique(np.concatenate([p[1] for p in parts]))
+    starts2 = np.unique(np.concatenate([p[2] for p in parts]))
+    if starts1.size * starts2.size > MAX_WINDOW_PAIRS:
+        v.warn_degenerate(f"{criterion} is searched exactly over every pair of rate windows, and these scores give "
+                          f"{starts1.size:,} x {starts2.size:,} pairs (more than {MAX_WINDOW_PAIRS:,}): round or bin "
+                          "the scores to fewer distinct values; the fair rule is NaN")
+        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
+    shape = (starts1.size, starts2.size)
+    total = np.zeros(shape)
+    picks = []
+    eps = tol * (1 + 1e-12) + 1e-15
+    for _sw, r1, r2, cost, rmq in parts:
+        a1 = np.searchsorted(r1, starts1, side="left")[:, None]
+        b1 = np.searchsorted(r1, starts1 + eps, side="right")[:, None]
+        a2 = np.searchsorted(r2, starts2, side="left")[None, :]
+        b2 = np.searchsorted(r2, starts2 + eps, side="right")[None, :]
+        lo, hi = np.maximum(a1, a2), np.minimum(b1, b2)
+        best = rmq.query(lo.ravel(), np.maximum(hi, lo).ravel()).reshape(shape)
+        feasible = best >= 0
+        total = np.where(feasible, total + cost[np.maximum(best, 0)], np.inf)
+        picks.append(best)
+    if not np.isfinite(total).any():
+        v.warn_degenerate(f"no cutoffs satisfy {criterion} within {tol:g}: the fair rule is NaN")
+        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
+    j = np.unravel_index(int(np.argmin(total)), shape)
+    thresholds, rates = {}, {}
+    for (sw, r1, *_), name, pick in zip(parts, gs.groups, picks, strict=True):
+        thresholds[name] = float(sw.thresholds[pick[j]])
+        rates[name] = float(r1[pick[j]])
+    n_total = float(sum(p[0].total for p in parts))
+    return FairCutoffs(criterion, tol, thresholds, rates, float(total[j] / n_total))
 
 
 # ---------------------------------------------------------------------------------------
@@ -466,42 +505,12 @@ def net_benefit_curves(sweeps: Mapping, thresholds) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def group_costs_with_intervals(y_true, y_score, groups, *, costs: Mapping, cutoffs: Mapping[str, Mapping],
-                               n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95,
-                               seed: int = 0) -> pd.DataFrame:
-    """For each rule in `cutoffs` ({rule: {group: cutoff}}): cost per 100 per group and for all
-    groups with intervals, and the paired difference against "flag nobody" on the same rows."""
-    nobody = {g: np.inf for g in next(iter(cutoffs.values()))}
-    base = row_costs(y_true, y_score, groups, costs=costs, thresholds=nobody)
-    frames = []
-    for rule, cut in cutoffs.items():
-        if any(not np.isfinite(float(c)) and float(c) != np.inf for c in cut.values()):
-            continue
-        table = group_cost_intervals(y_true, y_score, groups, costs=costs, thresholds=cut,
-                                     n_resamples=n_resamples, level=level, seed=seed)
-        diff = paired_difference_interval(row_costs(y_true, y_score, groups, costs=costs, thresholds=cut), base,
-                                          strata=groups, n_resamples=n_resamples, level=level, seed=seed,
-                                          scale=100.0)
-        table.insert(0, "rule", rule)
-        table["vs_nobody"] = np.nan
-        table["vs_nobody_low"] = np.nan
-        table["vs_nobody_high"] = np.nan
-        last = table.index[-1]
-        table.loc[last, ["vs_nobody", "vs_nobody_low", "vs_nobody_high"]] = [diff.estimate, diff.low, diff.high]
-        frames.append(table)
-    return pd.concat(frames, ignore_index=True)
-
-
 __all__ = [
     "FAIRNESS_CRITERIA",
     "FairCutoffs",
     "Interval",
     "cost_optimal_for_ratios",
     "fair_thresholds",
-    "group_cost_intervals",
-    "group_costs",
-    "group_costs_with_intervals",
-    "group_gap_interval",
     "mean_interval",
     "nec_interval",
     "net_benefit",
@@ -509,7 +518,6 @@ __all__ = [
     "paired_difference_interval",
     "ratio_interval",
     "ratio_range",
-    "row_costs",
     "sensitivity_grid",
     "value_interval",
 ]

@@ -258,9 +258,11 @@ def value_k_figure(
     *,
     flips: pd.DataFrame | None = None,
     current_k: float | None = None,
-    title: str = "Value per case against k, for every model",
+    title: str = "Worth per case against k, for every model",
+    unit: str = "",
 ) -> go.Figure:
-    """Value against k per model: data-optimal tau solid, tau* dotted, "no model" dashed.
+    """Value against k per model: data-optimal tau solid, tau* dotted, "hand everything over"
+    dashed. Values in `unit` per case (right answers without a unit).
 
     `frame`: long format ``model, k, value, rule``. `flips`: ``k, leader`` where the
     ranking of the models changes.
@@ -289,7 +291,7 @@ def value_k_figure(
                 x=base["k"],
                 y=base["value"],
                 mode="lines",
-                name="no model",
+                name="hand everything over",
                 line={"color": NOBODY_COLOR, "dash": "dash"},
             )
         )
@@ -297,11 +299,12 @@ def value_k_figure(
         for i, (_, row) in enumerate(flips.iterrows()):
             # only the first flip is labelled: close flips would print their labels on each other
             _rule_line(fig, x=row["k"], line={"color": "#999", "width": 1},
-                       text=f"{row['leader']} leads from k ≈ {row['k']:.2g}" if i == 0 else None,
+                       text=f"at τ*, {row['leader']} is worth more from k ≈ {row['k']:.2g}" if i == 0 else None,
                        position="top right")
     if current_k is not None:
         _rule_line(fig, x=current_k, line={"color": "#000", "dash": "dot", "width": 1})
-    return _layout(fig, title, "k: how much worse a wrong answer is than a right one is good", "value per case")
+    return _layout(fig, title, "k: how much worse a wrong answer is than a right one is good",
+                   f"worth per case ({unit})" if unit else "value per case (right answers)")
 
 
 def heatmap_figure(

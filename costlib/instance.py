@@ -21,31 +21,43 @@ from costlib import _validation as v
 from costlib.sweep import Sweep, _sweep_core
 
 
-def delta_from_votes(n_yes, n_no) -> np.ndarray:
+def _numbers(x, name: str) -> np.ndarray:
+    """Finite numbers as float64, a scalar or a 1-D array (numpy's broadcasting rules)."""
+    arr = np.asarray(x)
+    if arr.ndim == 0:
+        return v.as_float_1d(arr.reshape(1), name).reshape(())
+    return v.as_float_1d(arr, name)
+
+
+def delta_from_votes(n_yes, n_no):
     """Laplace-smoothed log-odds of the votes: ln((n_yes + 1) / (n_no + 1)).
+
+    Scalars give a scalar, as in numpy.
 
     >>> delta_from_votes([3, 0], [0, 3]).round(4).tolist()
     [1.3863, -1.3863]
+    >>> round(float(delta_from_votes(9, 1)), 4)
+    1.6094
     """
-    yes = v.as_float_1d(n_yes, "n_yes")
-    no = v.as_float_1d(n_no, "n_no")
-    v.same_length(yes, no, "n_yes", "n_no")
+    yes = _numbers(n_yes, "n_yes")
+    no = _numbers(n_no, "n_no")
+    if yes.ndim and no.ndim:
+        v.same_length(yes, no, "n_yes", "n_no")
     for arr, name in ((yes, "n_yes"), (no, "n_no")):
-        if (arr < 0).any():
-            raise ValueError(v.MSG_NEGATIVE.format(name=name, value=arr[arr < 0][0].item()))
+        flat = np.atleast_1d(arr)
+        if (flat < 0).any():
+            raise ValueError(v.MSG_NEGATIVE.format(name=name, value=flat[flat < 0][0].item()))
     return np.log((yes + 1.0) / (no + 1.0))
 
 
-def delta_from_threshold(z, tau) -> np.ndarray:
+def delta_from_threshold(z, tau):
     """delta = z - tau: a measurement and the threshold that defines the positive class."""
-    z = v.as_float_1d(z, "z")
-    return z - v.as_price(tau, "tau", allow_negative=True)
+    return _numbers(z, "z") - v.as_price(tau, "tau", allow_negative=True)
 
 
-def delta_from_rating(rating, midpoint) -> np.ndarray:
+def delta_from_rating(rating, midpoint):
     """delta = rating - midpoint (orient the scale so that positive means the positive class)."""
-    r = v.as_float_1d(rating, "rating")
-    return r - v.as_price(midpoint, "midpoint", allow_negative=True)
+    return _numbers(rating, "rating") - v.as_price(midpoint, "midpoint", allow_negative=True)
 
 
 def _pred_delta(y_pred, delta):

@@ -140,11 +140,6 @@ def _rate_at(sw, criterion: str, t: float) -> float:
     return float(_audit._rates(sw, criterion)[sw.index_at(t)])
 
 
-def _spread(rates) -> float:
-    vals = [r for r in rates if np.isfinite(r)]
-    return float(max(vals) - min(vals)) if vals else float("nan")
-
-
 def fairness_tables(ms: D.ModelSweeps, prices: D.Prices, fits: Mapping, results: D.RuleResults,
                     tolerance: float) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(long, summary) for the fairness section, read off the sweeps.
@@ -167,18 +162,19 @@ def fairness_tables(ms: D.ModelSweeps, prices: D.Prices, fits: Mapping, results:
         for g, a, b in zip(ms.groups, rate_tr, rate_te, strict=True):
             long.append({"criterion": c, "group": g, "threshold": cut[g], "rate_train": a, "rate_test": b})
         feasible = all(not math.isnan(t) for t in cut.values())
+        spread_tr = _audit.rate_spread({g: ms.fit[g] for g in ms.groups}, cut, c)
+        spread_te = _audit.rate_spread({g: ms.judge[g] for g in ms.groups}, cut, c)
         train_cost = float("nan")
         if feasible:
             counts = D.count_rules(ms.fit, {rule: np.array([cut[g] for g in ms.groups])})
             train_cost = float(np.sum(counts.cost(prices)) / n_fit)
-        spread_te = _spread(rate_te)
         test_price = float("nan")
         if rule in results.overall.index:
             test_price = float(results.overall.loc[rule, "cost_per_case"]
                                - results.overall.loc[R.COST_OPTIMAL, "cost_per_case"])
         rows.append({
             "rule": rule, "rate": _audit.FAIRNESS_CRITERIA[c], "tolerance": tolerance, "feasible": feasible,
-            "spread_train": _spread(rate_tr), "spread_test": spread_te,
+            "spread_train": spread_tr, "spread_test": spread_te,
             "within_tolerance_on_test": bool(spread_te <= tolerance + 1e-12) if feasible else False,
             "cost_per_case_train": train_cost, "price_per_case_train": train_cost - opt_train,
             "price_per_case_test": test_price,

@@ -55,6 +55,13 @@ def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
     return f"{sign}{body} {unit}"
 
 
+def percent(x, digits: int = 1) -> str:
+    """'82.9%', or '–' when there is no share to show (never 'None' or 'nan')."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return f"{100 * float(x):.{digits}f}%"
+
+
 def per_month(per_case: float, volume: float | None, unit: str = "") -> str:
     """' (about $3,100.00 a month at 1,000 cases a month)' or '' without a volume."""
     if not volume or volume <= 0 or per_case is None or math.isnan(per_case):

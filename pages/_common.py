@@ -189,8 +189,8 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
         c1, c2 = st.columns([4, 1], vertical_alignment="center")
         say("info", f"“{ds.name}” lacks {hint}, which this page needs, so the charts below use the built-in sample "
                     f"“{SAMPLES[sample].title}”.", where=c1)
-        c2.button(f"Use “{SAMPLES[sample].title}” everywhere", key="fallback_switch", on_click=choose_data,
-                  args=(sample,), help="Makes this sample the data of every page.")
+        c2.button("Use this sample everywhere", key="fallback_switch", on_click=choose_data, args=(sample,),
+                  help=f"Makes “{SAMPLES[sample].title}” the data of every page.", width="stretch")
         return load_sample(sample)
     return ds
 

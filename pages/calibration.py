@@ -12,8 +12,8 @@ from costlib.calibration import (
     expected_calibration_error,
     fit_temperature,
 )
-from costlib.value import value_sweep, value_table
-from pages._common import memo, model_picker, rows, say, setup, show_table
+from costlib.value import k_from_prices, value_sweep, value_table
+from pages._common import group_names, memo, model_picker, rows, say, setting, setup, show_table, stored_costs
 
 ds, unit, volume = setup(
     "Calibration",
@@ -23,11 +23,12 @@ ds, unit, volume = setup(
     needs="probabilities",
 )
 model = model_picker(ds)
-c1, c2 = st.columns(2)
-bins = c1.slider("Bins", min_value=5, max_value=30, value=10, key="bins", bind="query-params",
-                 help="Equal-width bins of the predicted probability (scikit-learn's binning).")
-k = c2.slider("k for the value comparison", min_value=0.0, max_value=20.0, value=2.0, step=0.1, key="cal_k",
-              bind="query-params")
+bins = st.columns([1, 1])[0].slider("Bins", min_value=5, max_value=30, value=10, key="bins", bind="query-params",
+                                    help="Equal-width bins of the predicted probability (scikit-learn's binning).")
+costs = stored_costs(group_names(ds))
+c_fp, c_fn = np.mean([p_[0] for p_ in costs.values()]), np.mean([p_[1] for p_ in costs.values()])
+worth = float(setting("gain", 1.0)) or 1.0
+k = setting("k") if setting("k") is not None else min(20.0, k_from_prices(c_fp, c_fn, worth))
 fit_rows, judge = rows(ds, "calibrate"), rows(ds, "judge")
 fit_on = "validation" if ds.has_role("validation") else "train" if ds.has_role("train") else "same"
 if fit_on == "same":
@@ -40,13 +41,14 @@ ece_before = expected_calibration_error(y, p, n_bins=bins)
 ece_after = expected_calibration_error(y, p_cal, n_bins=bins)
 verdict = words.calibration_verdict(model, t, fit_on, ece_before, ece_after)
 say(verdict.kind, verdict.headline)
-m = st.columns(4)
+m = st.columns(5)
 m[0].metric("Temperature T", f"{t:.3f}" if np.isfinite(t) else "none")
 m[1].metric("ECE before", f"{ece_before:.4f}", help="Expected calibration error: the average gap between the "
             "predicted probability and the observed share of positives, weighted by the cases in each bin.")
 m[2].metric("ECE after", f"{ece_after:.4f}", delta=f"{ece_after - ece_before:+.4f}", delta_color="inverse")
-m[3].metric("Brier score before → after", f"{brier_score(y, p):.4f} → {brier_score(y, p_cal):.4f}",
-            help="Mean squared difference between probability and outcome (lower is better).")
+brier_help = "Mean squared difference between probability and outcome (lower is better)."
+m[3].metric("Brier before", f"{brier_score(y, p):.4f}", help=brier_help)
+m[4].metric("Brier after", f"{brier_score(y, p_cal):.4f}", help=brier_help)
 curves = [(f"{model} (before)", *calibration_bins(y, p, n_bins=bins))]
 if np.isfinite(t):
     curves.append((f"{model} (after T = {t:.2f})", *calibration_bins(y, p_cal, n_bins=bins)))
@@ -55,11 +57,15 @@ st.plotly_chart(figures.reliability_figure(curves, title=f"Reliability diagram, 
 before = memo("value_sweep", ds, (model,), lambda: value_sweep(y, p))
 after = memo("value_sweep_cal_page", ds, (model,), lambda: value_sweep(y, p_cal))
 vt = pd.concat([value_table({"before": before}, k=k), value_table({"after": after}, k=k)], ignore_index=True)
-vt = vt.rename(columns={"model": "probabilities", "value at tau*": "value at τ*", "reject rate at tau*":
-                        "handed over at τ*", "best tau": "best τ (same rows)", "value at best tau": "value at best τ"})
-show_table(vt, "value_before_after", key="cal_value",
-           column_config={"handed over at τ*": st.column_config.NumberColumn(format="percent")})
-gain = vt.loc[1, "value at τ*"] - vt.loc[0, "value at τ*"]
-st.caption(f"Value in right answers per case; handing every case over is worth 0. At k = {k:g}, calibration changes "
-           f"the value at τ* by {gain:+.4f} per case; the best value over all thresholds hardly moves, because the "
-           "ranking is unchanged.")
+view = pd.DataFrame({
+    "probabilities": vt["model"],
+    "worth per case at τ*": vt["value at tau*"].map(lambda x: words.money(x * worth, unit)),
+    "handed over at τ*": vt["reject rate at tau*"].map(words.percent),
+    "worth at the best τ (same rows)": vt["value at best tau"].map(lambda x: words.money(x * worth, unit)),
+})
+show_table(view, "value_before_after", key="cal_value")
+gain = (vt.loc[1, "value at tau*"] - vt.loc[0, "value at tau*"]) * worth
+st.caption(f"At your prices (k = {k:.3g}, a right answer worth {words.money(worth, unit)}; set on Costs & groups and "
+           f"Value), calibration changes the worth per case at τ* = k/(k+1) by {words.money(gain, unit)}; the best "
+           "value over all thresholds hardly moves, because the ranking is unchanged. Handing every case over is "
+           "worth 0.")

@@ -117,7 +117,8 @@ def live_answer() -> None:
 
     shown_model = rec.model
     if len(models) > 1:
-        shown_model = st.selectbox("Curve of the model", list(models), index=list(models).index(rec.model),
+        shown_model = st.columns([1, 2])[0].selectbox("Curve of the model", list(models),
+                                                      index=list(models).index(rec.model),
                                    key="curve_model", help="The recommendation compares every model; pick whose "
                                                            "cost curve to draw.")
     shown = rec if shown_model == rec.model else memo(
@@ -133,8 +134,13 @@ def live_answer() -> None:
     show_table(table, "rules", key="rules")
     with st.expander("By group: each rule's cutoff, flagged share and cost"):
         show_table(report.rules_by_group_table(rec.results, unit), "rules_by_group", key="rules_by_group")
-        st.caption("Cost per 100 cases is cost per case times 100. Intervals: 95%, test rows resampled within each "
-                   "group.")
+    with st.expander("What the rules and the intervals mean"):
+        for rule in rec.results.overall.index:
+            if not R.is_fair(rule):
+                st.markdown(f"**{words.md_escape(R.rule_words(rule))}**: {words.md_escape(R.rule_help(rule))}")
+        st.markdown("**95% interval**: the range the cost (or saving) would fall in for 95 of 100 new samples like "
+                    "the test rows (bootstrap: the test rows resampled with replacement within each group). A saving "
+                    "whose interval includes zero could be chance.")
 
     st.subheader("Report and policy")
     st.caption("The report is one HTML file that opens offline: settings, data per group, the recommendation, every "

@@ -71,10 +71,11 @@ if not np.isfinite(c_mat).all() or (c_mat < 0).any():
     c_mat = start
 st.query_params["C"] = ";".join(",".join(f"{x:g}" for x in r) for r in c_mat)
 
-use_abstain = st.toggle(
+a1, a2 = st.columns([1, 1], vertical_alignment="bottom")
+use_abstain = a1.toggle(
     "Allow handing a case to a person", value=True, key="abstain_on", bind="query-params"
 )
-h = st.number_input(
+h = a2.number_input(
     f"Price of handing a case over ({unit or 'your unit'})",
     min_value=0.0,
     value=1.0,
@@ -102,14 +103,14 @@ m[1].metric("Best without the model", words.money(rec.baseline_cost, unit), help
 m[2].metric("Saving a month", words.money(rec.saving * volume, unit) if volume else "set a volume",
             help=f"Saving per case times {volume:,.0f} cases a month.")
 show_table(
-    rec.table.assign(**{"cost per case": rec.table["cost per case"].map(lambda x: words.money(x, unit))}),
+    rec.table.assign(**{
+        "cost per case": rec.table["cost per case"].map(lambda x: words.money(x, unit)),
+        "handed over": rec.table["handed over"].map(words.percent),
+        "accuracy of answers": rec.table["accuracy of answers"].map(words.percent),
+        "uses the model": rec.table["uses the model"].map({True: "yes", False: "no"}),
+    }),
     "policies",
     key="policies",
-    column_config={
-        "handed over": st.column_config.NumberColumn(format="percent"),
-        "accuracy of answers": st.column_config.NumberColumn(format="percent"),
-        "uses the model": st.column_config.CheckboxColumn(),
-    },
 )
 
 shown = st.radio("Heatmaps for", [x for x in rec.decisions if rec.table.set_index("policy").loc[x, "uses the model"]],

@@ -108,8 +108,8 @@ def live_value() -> None:
                 help="Share of cases whose confidence is below the recommended threshold.")
     model = rec.model
     if len(sweeps) > 1:
-        model = st.selectbox("Curve of the model", list(sweeps), index=list(sweeps).index(rec.model),
-                             key="value_model")
+        model = st.columns([1, 2])[0].selectbox("Curve of the model", list(sweeps),
+                                                index=list(sweeps).index(rec.model), key="value_model")
     sweep = sweeps[model]
     row = rec.models.set_index("model").loc[model]
     fig = figures.value_tau_figure(
@@ -124,15 +124,17 @@ def live_value() -> None:
 live_value()
 
 k, r = st.session_state.get("_value_k", (2.0, 0.0))
+worth = float(setting("gain", 1.0))
 st.subheader("Which model is worth more depends on k")
 long = pd.concat([memo("value_k", ds, (m, r), lambda m=m: value.value_against_k(
     None, None, K_GRID, reject_value=r, sweep=sweeps[m], fit_sweep=None if fit_sweeps is None else fit_sweeps[m]))
     .assign(model=m) for m in sweeps], ignore_index=True)
 flips = value.ranking_flips(long, rule="tau*") if len(sweeps) > 1 else None
-st.plotly_chart(figures.value_k_figure(long, flips=flips, current_k=k), key="value_k_chart")
-say("caption", "Value in right answers per case (multiply by what a right answer is worth). Solid: each model at its "
-    "best threshold (fitted on train when there is a split); dotted: at the formula threshold τ* = k/(k+1), which "
-    "trusts the probabilities; dashed: hand everything over. The black dotted line is your k.")
+st.plotly_chart(figures.value_k_figure(long.assign(value=long["value"] * worth), flips=flips, current_k=k,
+                                       unit=unit), key="value_k_chart")
+say("caption", f"Worth per case when a right answer earns {words.money(worth, unit)}. Solid: each model at its best "
+    "threshold (fitted on train when there is a split); dotted: at the formula threshold τ* = k/(k+1), which trusts "
+    "the probabilities; dashed: hand everything over. The black dotted line is your k.")
 
 with st.expander("Separate prices per outcome: a right positive worth more than a right negative"):
     say("caption", "In units of a right negative answer (worth 1). From your prices: a false positive costs "
@@ -171,12 +173,14 @@ if ds.has_role("validation"):
     after = value.value_table(cal_sweeps, k=k, reject_value=r).set_index("model")
     comp = pd.DataFrame({
         "temperature (fitted on validation)": pd.Series(temps),
-        "value at τ* before": before["value at tau*"],
-        "value at τ* after": after["value at tau*"],
+        "worth at τ* before": before["value at tau*"] * worth,
+        "worth at τ* after": after["value at tau*"] * worth,
     }).rename_axis("model").reset_index()
-    show_table(comp, "calibration_value", key="cal")
-    st.caption("Value in right answers per case. Temperature scaling keeps each model's ranking but fixes what "
-               "τ* = k/(k+1) assumes: calibrated probabilities.")
+    show_table(comp, "calibration_value", key="cal", column_config={
+        c: st.column_config.NumberColumn(f"{c} ({unit or 'per case'})", format="%.4f")
+        for c in ("worth at τ* before", "worth at τ* after")})
+    st.caption("Worth per case. Temperature scaling keeps each model's ranking but fixes what τ* = k/(k+1) assumes: "
+               "calibrated probabilities.")
 else:
     st.caption("This data has no validation split, so there is nothing held out to calibrate on. Map a split column "
                "with 'validation' rows on the Data page to see value before and after temperature scaling.")

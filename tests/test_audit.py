@@ -55,22 +55,31 @@ def test_paired_difference_of_identical_rules_is_exactly_zero():
     assert iv.includes_zero()
 
 
+def _own_rates(sw, criterion) -> list[np.ndarray]:
+    """The rate(s) a criterion equalises, from the counts (not from costlib's rate code)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tpr = sw.tp / sw.positives if sw.positives else np.full(sw.tp.shape, np.nan)
+        fpr = sw.fp / sw.negatives if sw.negatives else np.full(sw.fp.shape, np.nan)
+    return {"demographic parity": [(sw.tp + sw.fp) / sw.total], "equal opportunity": [tpr],
+            "equal false positive rate": [fpr], "equal accuracy": [(sw.tp + sw.tn) / sw.total],
+            "equalized odds": [tpr, fpr]}[criterion]
+
+
 def brute_fair(y, s, g, costs, criterion, tol):
     """Every combination of per-group thresholds: the cheapest whose rates lie within tol."""
     gs = costlib.grouped_sweep(y, s, g)
-    names = gs.groups
     options = []
-    for name in names:
+    for name in gs.groups:
         sw = gs[name]
-        rate = audit._rates(sw, criterion)
+        rates = np.column_stack(_own_rates(sw, criterion))
         cost = sw.fp * costs[name][0] + sw.fn * costs[name][1]
-        options.append(list(zip(rate, cost, strict=True)))
+        options.append(list(zip(rates, cost, strict=True)))
     best = np.inf
     for combo in itertools.product(*options):
-        rates = [r for r, _ in combo]
+        rates = np.array([r for r, _ in combo])  # (groups, rates)
         if np.isnan(rates).any():
             continue
-        if max(rates) - min(rates) <= tol + 1e-12:
+        if (rates.max(axis=0) - rates.min(axis=0)).max() <= tol + 1e-12:
             best = min(best, sum(c for _, c in combo))
     return best / len(y)
 
@@ -95,14 +104,18 @@ def test_fair_thresholds_equal_brute_force(data, criterion, tol, prices):
         return
     assert fit.cost == pytest.approx(want, abs=1e-12)
     # the chosen cutoffs really satisfy the constraint and really cost that much
-    assert fit.spread() <= tol + 1e-12
     gs = costlib.grouped_sweep(y, s, g)
     total = 0.0
+    chosen = []
     for name, t in fit.thresholds.items():
         sw = gs[name]
         j = sw.index_at(t)
-        assert audit._rates(sw, criterion)[j] == pytest.approx(fit.rates[name])
+        chosen.append([r[j] for r in _own_rates(sw, criterion)])
         total += sw.fp[j] * costs[name][0] + sw.fn[j] * costs[name][1]
+    chosen = np.array(chosen)
+    assert (chosen.max(axis=0) - chosen.min(axis=0)).max() <= tol + 1e-12
+    assert audit.rate_spread({n: gs[n] for n in gs.groups}, fit.thresholds, criterion) == pytest.approx(
+        (chosen.max(axis=0) - chosen.min(axis=0)).max())
     assert total / len(y) == pytest.approx(fit.cost)
 
 
@@ -131,7 +144,8 @@ def test_fair_cost_is_never_below_the_unconstrained_optimum_on_the_fitting_rows(
     for criterion in audit.FAIRNESS_CRITERIA:
         fit = audit.fair_thresholds(y, p, g, costs=costs, criterion=criterion, tolerance=0.02)
         assert fit.cost >= best_total - 1e-12
-        assert fit.spread() <= 0.02 + 1e-12
+        gs = costlib.grouped_sweep(y, p, g)
+        assert audit.rate_spread({n: gs[n] for n in gs.groups}, fit.thresholds, criterion) <= 0.02 + 1e-12
 
 
 def test_cost_optimal_for_ratios_equals_optimal_threshold_for_each_price_pair():
@@ -215,5 +229,13 @@ def test_bad_arguments_are_value_errors():
         audit.fair_thresholds([0, 1], [0.1, 0.9], ["a", "b"], costs={"a": (1, 1), "b": (1, 1)}, criterion="nope")
     with pytest.raises(ValueError, match="level must lie strictly between 0 and 1"):
         audit.mean_interval([1.0, 2.0], level=1.5)
-    with pytest.raises(ValueError, match="n_resamples must be at least 10"):
+    with pytest.raises(ValueError, match="n_resamples must be a whole number of at least 10"):
         audit.mean_interval([1.0, 2.0], n_resamples=3)
+    with pytest.raises(ValueError, match="num and den must have the same length"):
+        audit.ratio_interval([1.0, 2.0], [1.0])
+    with pytest.raises(ValueError, match="cost_a and cost_b must have the same length"):
+        audit.paired_difference_interval([1.0, 2.0], [1.0])
+    with pytest.raises(ValueError, match="k must be non-negative"):
+        audit.value_interval([0, 1], [0.2, 0.9], k=-1)
+    with pytest.raises(ValueError, match="y_pred and delta must have the same length"):
+        audit.nec_interval([0, 1], [0.5])

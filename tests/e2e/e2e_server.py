@@ -58,10 +58,11 @@ def _stop(proc: subprocess.Popen) -> None:
 class AppServer:
     """`streamlit run app.py` on a free loopback port; `url` is its root, `log` its output."""
 
-    def __init__(self, log_path: Path, *, cwd: Path = REPO, extra_args: tuple[str, ...] = ()):
+    def __init__(self, log_path: Path, *, cwd: Path = REPO, extra_args: tuple[str, ...] = (), script: str = "app.py"):
         self.log_path = log_path
         self.cwd = cwd
         self.extra_args = list(extra_args)
+        self.script = script
         self.proc: subprocess.Popen | None = None
         self.url = ""
 
@@ -69,7 +70,7 @@ class AppServer:
         last = ""
         for _ in range(attempts):
             port = _free_port()
-            cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+            cmd = [sys.executable, "-m", "streamlit", "run", self.script, "--server.headless", "true",
                    "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false",
                    "--server.address", "127.0.0.1", "--server.port", str(port), *self.extra_args]
             env = {**os.environ, "PYTHONUNBUFFERED": "1"}

@@ -1,0 +1,147 @@
+"""Seams: bugs at the edges of the validated boundary (issue 12), each failing before its fix."""
+
+from __future__ import annotations
+
+import inspect
+import math
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import costlib
+from costlib import DegenerateWarning, audit, decision, report
+from costlib.audit import cost_optimal_for_ratios
+
+
+def test_fit_temperature_without_an_interior_minimum_is_nan_with_a_reason():
+    # all scores 0.5: every temperature gives the same log loss; reversed scores: the loss keeps
+    # falling toward the search bound. Neither has a temperature (it used to return ~100).
+    for y, p in (([0, 1, 0, 1], [0.5] * 4), ([0, 1, 0, 1, 1, 0], [0.9, 0.1, 0.8, 0.2, 0.3, 0.7])):
+        with pytest.warns(DegenerateWarning, match="no temperature"):
+            assert math.isnan(costlib.fit_temperature(y, p))
+
+
+def test_cost_optimal_for_ratios_breaks_exact_ties_like_optimal_threshold():
+    """One tie rule: on exact cost ties the larger threshold, at every price pair (the hull
+    search used to compare slopes exactly and could stop one vertex late)."""
+    rng = np.random.default_rng(1)
+    checked = 0
+    for _ in range(400):
+        n = int(rng.integers(2, 40))
+        y, s = rng.integers(0, 2, n), rng.integers(0, 8, n) / 7
+        if y.min() == y.max():
+            continue
+        w = rng.integers(1, 4, n) * 0.1
+        c_fp, c_fn = rng.integers(0, 5, 20) * 0.1, rng.integers(0, 5, 20) * 0.3
+        got = cost_optimal_for_ratios(costlib.threshold_sweep(y, s, sample_weight=w), c_fp, c_fn)
+        for a, b, t in zip(c_fp, c_fn, got, strict=True):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DegenerateWarning)
+                want, _ = costlib.optimal_threshold(y, s, c_fp=a, c_fn=b, sample_weight=w)
+            assert t == want, (a, b)
+            checked += 1
+    assert checked > 1000
+
+
+def test_group_costs_warns_for_a_group_of_zero_weight():
+    with pytest.warns(DegenerateWarning, match="group 'b' has total weight 0"):
+        t = costlib.group_costs([0, 1, 0, 1], [0.2, 0.7, 0.4, 0.9], ["a", "a", "b", "b"],
+                                costs={"a": (1, 1), "b": (1, 1)}, thresholds={"a": 0.5, "b": 0.5},
+                                sample_weight=[1, 1, 0, 0])
+    assert math.isnan(t.set_index("group").loc["b", "cost_per_100"])
+
+
+def test_equal_opportunity_names_the_group_without_positives():
+    with pytest.warns(DegenerateWarning, match=re.escape("group 'b' does not have (it has no positive cases")):
+        fit = audit.fair_thresholds([0, 1, 0, 0], [0.2, 0.7, 0.4, 0.9], ["a", "a", "b", "b"],
+                                    costs={"a": (1, 1), "b": (1, 1)}, criterion="equal opportunity")
+    assert all(math.isnan(t) for t in fit.thresholds.values())
+
+
+def test_net_benefit_at_t_1_and_beyond():
+    sw = costlib.threshold_sweep([0, 1, 1], [0.2, 0.6, 0.9])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # no raw numpy warning
+        with pytest.warns(DegenerateWarning, match="undefined at t = 1"):
+            nb = audit.net_benefit(sw, [0.5, 1.0])
+    assert nb[0] == pytest.approx((2 - 0) / 3) and math.isnan(nb[1])
+    with pytest.raises(ValueError, match="thresholds has values outside"):
+        audit.net_benefit(sw, [0.5, 1.5])
+
+
+def test_delta_sources_accept_scalars_as_numpy_does():
+    assert costlib.delta_from_votes(9, 1) == pytest.approx(math.log(10 / 2))
+    assert costlib.delta_from_threshold(3.0, 1) == 2.0
+    assert costlib.delta_from_rating(4, 3) == 1.0
+    np.testing.assert_allclose(costlib.delta_from_votes([9, 0], 1), np.log([5.0, 0.5]))
+
+
+AUDIT_ERRORS = {
+    "mean_interval non-integer resamples": (lambda: audit.mean_interval([1.0, 2.0], n_resamples=10.5),
+                                            "n_resamples must be a whole number of at least 10: got 10.5"),
+    "mean_interval level": (lambda: audit.mean_interval([1.0], level=True), "level must lie strictly"),
+    "sensitivity_grid empty": (lambda: audit.sensitivity_grid({}, {}, c_fp_values=[1], c_fn_values=[1]),
+                               "train_sweeps and test_sweeps must map the same"),
+    "sensitivity_grid negative": (lambda: audit.sensitivity_grid(
+        {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])}, {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
+        c_fp_values=[-1], c_fn_values=[1]), "c_fp_values must be non-negative"),
+    "fair criterion": (lambda: audit.fair_thresholds([0, 1], [0.1, 0.9], ["a", "a"], costs={"a": (1, 1)},
+                                                     criterion="bogus"), "criterion must be one of"),
+    "recommend costs for a missing group": (lambda: decision.recommend(
+        decision.sweep_model([0, 1, 0, 1], [0.1, 0.9, 0.2, 0.8], ["a", "a", "b", "b"]), {"a": (1, 1)}),
+        "costs has no entry for group 'b'"),
+    "sweep_model mask": (lambda: decision.sweep_model([0, 1], [0.1, 0.9], fit=[True]), "fit must be a boolean mask"),
+    "build_audit criterion": (lambda: report.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1, 1),
+                                                         criteria=("bogus",)), "criterion must be one of"),
+    "build_audit volume": (lambda: report.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1, 1),
+                                                      volume=-5), "volume must be non-negative"),
+}
+
+
+@pytest.mark.parametrize("case", list(AUDIT_ERRORS))
+def test_audit_decision_and_report_functions_raise_value_errors_naming_the_argument(case):
+    fn, message = AUDIT_ERRORS[case]
+    with pytest.raises(ValueError, match=re.escape(message)):
+        fn()
+
+
+def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_elsewhere():
+    """The public functions outside costlib's top level are in the validated boundary too:
+    each one has an error case above or is exercised with bad input by another test file."""
+    elsewhere = {  # function: the test that feeds it bad input
+        "ratio_interval": "test_audit.py::test_bad_arguments_are_value_errors",
+        "paired_difference_interval": "test_audit.py::test_bad_arguments_are_value_errors",
+        "value_interval": "test_audit.py::test_bad_arguments_are_value_errors",
+        "nec_interval": "test_audit.py::test_bad_arguments_are_value_errors",
+        "cost_optimal_for_ratios": "test_seams.py::test_cost_optimal_for_ratios_breaks_exact_ties",
+        "net_benefit": "test_seams.py::test_net_benefit_at_t_1_and_beyond",
+        "net_benefit_curves": "test_seams.py::test_net_benefit_at_t_1_and_beyond (same checks)",
+        "ratio_range": "reads sensitivity_grid, which validates",
+        "fair_thresholds": "test_audit.py::test_bad_arguments_are_value_errors (criterion)",
+        "fair_cutoffs": "test_seams.py::test_equal_opportunity_names_the_group_without_positives",
+        "no_model_baseline": "test_decision.py::test_no_model_baseline_ties_go_to_flag_nobody_and_weights_count",
+        "prices_for": "test_decision.py::test_bad_arguments_name_the_argument",
+        "evaluate_rules": "reads prices_for and count_rules",
+        "rule_cutoffs": "reads prices_for",
+        "count_rules": "reads validated sweeps only",
+        "cell_bootstrap": "reads validated sweeps only",
+        "cost_curves": "reads validated sweeps only",
+        "audit_html": "reads an Audit", "audit_figures": "reads an Audit",
+        "fairness_rules": "reads fair_cutoffs", "fairness_tables": "reads validated sweeps only",
+        "price_maps": "reads sensitivity_grid", "price_scale": "plain arithmetic on prices",
+        "data_summary": "reads validated sweeps only", "mean_prices": "reads validated sweeps only",
+        "sensitivity_sentence": "words", "rules_overall_table": "words", "rules_by_group_table": "words",
+        "policy_dict": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
+        "policy_json": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
+        "load_policy": "test_report.py::test_load_policy_rejects_bad_fields",
+    }
+    covered = {name for case in AUDIT_ERRORS for name in re.findall(r"\w+", case)}
+    public = set()
+    for module in (audit, decision, report):
+        for name, fn in inspect.getmembers(module, inspect.isfunction):
+            if not name.startswith("_") and fn.__module__ in (module.__name__, "costlib.policy"):
+                public.add(name)
+    missing = sorted(public - covered - set(elsewhere) - {"recommend", "sweep_model", "build_audit"})
+    assert not missing, missing
