@@ -24,7 +24,7 @@ from costlib.dataset import ColumnMapping, Dataset
 from costlib.decision import SINGLE_GROUP, sweep_model
 from costlib.errors import DataError
 from costlib.samples_registry import SAMPLES, sample_bytes
-from costlib.words import md_escape, money
+from costlib.words import label, md_escape, money
 
 UPLOAD = "upload"
 DEFAULT_SAMPLE = "compas"
@@ -395,8 +395,8 @@ def _price_box(key: str, label: str, where) -> None:
 
 
 def group_label(name) -> str:
-    text = str(name)
-    return text if len(text) <= 40 else text[:37] + "…"
+    """A group's name where a widget label shows it (see `words.label`)."""
+    return label(name)
 
 
 def price_book(names: list, unit: str) -> dict:

@@ -87,14 +87,6 @@ def show_verdict(verdict: words.Verdict) -> None:
 @st.fragment
 def live_answer() -> None:
     """Prices in, one answer out: this part reruns alone when a price moves."""
-    head, restore = st.columns([4, 1], vertical_alignment="bottom")
-    head.subheader("Your prices")
-    with restore.popover("Restore a saved policy", width="stretch"):
-        st.file_uploader("Policy file (JSON) downloaded from this page", type=["json"], key="policy_upload",
-                         on_change=restore_policy)
-    if "_policy_message" in st.session_state:
-        kind, message = st.session_state.pop("_policy_message")
-        say(kind, message)
     costs = price_book(names, unit)
     if all(a + b == 0 for a, b in costs.values()):
         st.warning("Every price is 0: no decision costs anything, so there is nothing to choose.")
@@ -169,6 +161,15 @@ def _rules_view(rec: decision.Recommendation) -> pd.DataFrame:
                      for w, r in zip(table["rule"], rec.results.overall.index, strict=True)]
     return table
 
+
+head, restore = st.columns([4, 1], vertical_alignment="bottom")
+head.subheader("Your prices")
+with restore.popover("Restore a saved policy", width="stretch"):
+    st.file_uploader("Policy file (JSON) downloaded from this page", type=["json"], key="policy_upload",
+                     on_change=restore_policy)
+if "_policy_message" in st.session_state:
+    kind, message = st.session_state.pop("_policy_message")
+    say(kind, message)
 
 # A full run draws everything for the prices of this run; a price move reruns only the
 # fragment, which then sees that the sections below were drawn for other prices.

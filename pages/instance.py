@@ -39,21 +39,27 @@ c1, c2 = st.columns(2)
 c1.plotly_chart(fig, key="nec_curve")
 c2.plotly_chart(figures.delta_histogram(delta, groups=groups), key="delta_hist")
 
-st.subheader("Explore another cutoff")
-lo = min(float(s[judge].min()) for s in ds.scores.values())
-hi = max(float(s[judge].max()) for s in ds.scores.values())
-start = float(np.clip(rec.threshold, lo, hi)) if np.isfinite(rec.threshold) else (lo + hi) / 2
-threshold = st.slider("Cutoff", min_value=min(lo, 0.0) if ds.probabilities else lo,
-                      max_value=max(hi, 1.0) if ds.probabilities else hi, value=round(start, 2), step=0.01,
-                      key="threshold", bind="query-params",
-                      help="NEC and the error rate of every model at this cutoff, by group; the answer above does not "
-                           "change with it.")
-overall, by_group = nec_table({m: s[judge] for m, s in ds.scores.items()}, delta, threshold=threshold,
-                              groups=groups)
-st.plotly_chart(figures.nec_error_figure(overall.assign(label=overall["option"]),
-                                         title=f"NEC beside the error rate at the cutoff {threshold:.2f}"),
-                key="nec_bar")
-show_table(overall, "nec", key="nec_table")
-if len(by_group):
-    with st.expander("By group"):
-        show_table(by_group, "nec_by_group", key="nec_group_table")
+@st.fragment
+def explore() -> None:
+    """A cutoff to look at: reruns alone when its slider moves (the answer above does not move)."""
+    st.subheader("Explore another cutoff")
+    lo = min(float(s[judge].min()) for s in ds.scores.values())
+    hi = max(float(s[judge].max()) for s in ds.scores.values())
+    start = float(np.clip(rec.threshold, lo, hi)) if np.isfinite(rec.threshold) else (lo + hi) / 2
+    threshold = st.slider("Cutoff", min_value=min(lo, 0.0) if ds.probabilities else lo,
+                          max_value=max(hi, 1.0) if ds.probabilities else hi, value=round(start, 2), step=0.01,
+                          key="threshold", bind="query-params",
+                          help="NEC and the error rate of every model at this cutoff, by group; the answer above "
+                               "does not change with it.")
+    overall, by_group = nec_table({m: s[judge] for m, s in ds.scores.items()}, delta, threshold=threshold,
+                                  groups=groups)
+    st.plotly_chart(figures.nec_error_figure(overall.assign(label=overall["option"]),
+                                             title=f"NEC beside the error rate at the cutoff {threshold:.2f}"),
+                    key="nec_bar")
+    show_table(overall, "nec", key="nec_table")
+    if len(by_group):
+        with st.expander("By group"):
+            show_table(by_group, "nec_by_group", key="nec_group_table")
+
+
+explore()

@@ -66,8 +66,9 @@ def texts(at: AppTest) -> str:
 
 
 def unescape(markdown: str) -> str:
-    """What a reader sees of Markdown source whose user text was backslash-escaped."""
-    return re.sub(r"\\(.)", r"\1", markdown)
+    """What a reader sees of Markdown source whose user text was backslash-escaped (the
+    invisible word joiners that keep links from being auto-linked read as nothing)."""
+    return re.sub(r"\\(.)", r"\1", markdown).replace(words.WORD_JOINER, "")
 
 
 def charts(at: AppTest) -> list[dict]:
@@ -297,7 +298,7 @@ def test_value_page_before_and_after_calibration_uses_the_validation_split():
     assert row["temperature (fitted on validation)"] == pytest.approx(t)
     after = value_table({"m": value_sweep(te["label"], costlib.apply_temperature(te["score_overconfident"], t))},
                         k=2.0)
-    assert row["value at τ* after"] == pytest.approx(after["value at tau*"].iloc[0])
+    assert row["worth at τ* after"] == pytest.approx(after["value at tau*"].iloc[0])  # a right answer is worth $1
 
 
 def edit_matrix(at: AppTest, row: int, col: str, value: float) -> None:

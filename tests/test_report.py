@@ -357,3 +357,33 @@ def test_load_policy_rejects_bad_fields(audit):
         load_policy(_edited(audit, data={"name": "x", "sha256": "abc", "n_rows": 1}))
     with pytest.raises(DataError, match="no prices"):
         load_policy(_edited(audit, thresholds=[{"group": "Martian", "threshold": 0.5}]))
+
+
+@pytest.mark.parametrize("mutate, words", [
+    (lambda d: "[" * 100_000, "nested too deeply"),
+    (lambda d: {**d, "prices": [{"group": "Other", "c_fp": [1, 2], "c_fn": 1}]}, "must be a number"),
+    (lambda d: {**d, "prices": [{"group": ["x"], "c_fp": 1, "c_fn": 1}]}, "group that is not a name"),
+    (lambda d: {**d, "abstain_bands": 5}, '"abstain_bands" must be a list'),
+    (lambda d: json.dumps(d).replace('"schema_version": 2', '"schema_version": ' + "9" * 5000), "too long"),
+    (lambda d: {**d, "prices": [{"group": "Other", "c_fp": 1e12, "c_fn": 1}]}, "must be from 0 to"),
+])
+def test_hostile_policies_get_a_sentence(audit, mutate, words):
+    d = policy_dict(audit)
+    out = mutate(d)
+    text = out if isinstance(out, str) else json.dumps(out)
+    with pytest.raises(DataError, match=words):
+        load_policy(text)
+
+
+def test_load_policy_reads_1e400_as_a_sentence_and_a_bom_as_nothing(audit):
+    text = policy_json(audit)
+    with pytest.raises(DataError, match="finite"):
+        load_policy(text.replace('"c_fp": 5.0', '"c_fp": 1e400', 1))
+    assert load_policy(b"\xef\xbb\xbf" + text.encode())["rule"] == audit.recommendation.rule
+
+
+def test_out_of_range_settings_in_a_policy_fall_back_with_a_note(audit):
+    d = policy_dict(audit)
+    back = load_policy(json.dumps({**d, "unit": "x" * 500, "volume": 1e308, "fairness_tolerance": 5}))
+    assert back["unit"] == "$" and back["volume"] == 10_000 and back["fairness_tolerance"] == 0.05
+    assert len(back["notes"]) == 3 and all("instead" in n for n in back["notes"])

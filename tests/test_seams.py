@@ -119,6 +119,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "net_benefit": "test_seams.py::test_net_benefit_at_t_1_and_beyond",
         "net_benefit_curves": "test_seams.py::test_net_benefit_at_t_1_and_beyond (same checks)",
         "ratio_range": "reads sensitivity_grid, which validates",
+        "rate_spread": "test_audit.py::test_fair_thresholds_equal_brute_force (against rates from the counts)",
         "fair_thresholds": "test_audit.py::test_bad_arguments_are_value_errors (criterion)",
         "fair_cutoffs": "test_seams.py::test_equal_opportunity_names_the_group_without_positives",
         "no_model_baseline": "test_decision.py::test_no_model_baseline_ties_go_to_flag_nobody_and_weights_count",

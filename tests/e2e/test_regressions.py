@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from e2e_server import AppServer
-from e2e_support import goto, grid_rows, nav, nav_titles, step, upload, use_these_columns, wait_for_chart
+from e2e_support import goto, grid_rows, nav, nav_titles, pick, step, upload, use_these_columns, wait_for_chart
 
 pytestmark = pytest.mark.browser
 
@@ -109,3 +109,29 @@ def test_unit_and_volume_survive_a_page_switch(page, app_url):
     assert "a month)" in page.locator('[data-testid="stMainBlockContainer"]').inner_text()
     nav(page, "Costs & groups")
     assert settings() == ("$", "10000")
+
+
+def test_links_in_user_text_are_not_links_anywhere(page, app_url, tmp_path):
+    """A group named like a link became a clickable link: as an <a> in the Costs legend and
+    ticks (Plotly renders HTML) and, auto-linked, in escaped Markdown sentences."""
+    hostile = '<a href="https://example.org/x">Click to verify</a>'
+    bare = "see https://example.org/y or www.example.org"
+    rng = np.random.default_rng(3)
+    n = 300
+    p = rng.random(n).round(3)
+    path = tmp_path / "links.csv"
+    pd.DataFrame({"label": (rng.random(n) < p).astype(int), "score": p, "grp": rng.choice([hostile, bare], n),
+                  "split": rng.choice(["train", "test"], n)}).to_csv(path, index=False)
+    goto(page, app_url + "/")
+    upload(page, path)
+    pick(page, "Group column (optional, for per-group prices)", "grp")
+    use_these_columns(page)
+    page.get_by_text("Loaded “links.csv”").wait_for()
+    nav(page, "Costs & groups")
+    page.get_by_text("Different prices per group", exact=True).click()
+    step(page)
+    wait_for_chart(page)
+    links = page.locator('[data-testid="stMain"] a').evaluate_all("els => els.map(e => e.href)")
+    assert not [h for h in links if "example.org" in h], links
+    assert page.locator(".js-plotly-plot a").count() == 0
+    assert "Click to verify" in page.locator('[data-testid="stMain"]').inner_text()  # shown, as text
