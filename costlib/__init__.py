@@ -19,6 +19,7 @@ from costlib.costs import (
     rule_cutoffs,
 )
 from costlib.decision import no_model_baseline, recommend, sweep_model
+from costlib.elicit import optimal_cutoffs_by_ratio
 from costlib.instance import (
     delta_from_rating,
     delta_from_threshold,
@@ -69,6 +70,7 @@ __all__ = [
     "no_model_baseline",
     "nec_curve",
     "normalized_excess_cost",
+    "optimal_cutoffs_by_ratio",
     "optimal_threshold",
     "optimal_value",
     "recommend",

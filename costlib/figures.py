@@ -440,9 +440,12 @@ def sensitivity_figure(
     c_fn: float | None = None,
     unit: str = "",
     title: str = "Which option is cheapest at each pair of prices",
+    bracket: tuple[float, float] | None = None,
 ) -> go.Figure:
     """Categorical map of `audit.sensitivity_grid`'s ``best`` over (c_fp, c_fn), log axes with
-    readable ticks, the current prices marked. The two decisions without a model are grey."""
+    readable ticks, the current prices marked (and, with `bracket` = (low, high) ratios from
+    Find my prices, the range of c_fn those answers allow at this c_fp). The two decisions
+    without a model are grey."""
     options = list(dict.fromkeys(grid["option"]))
     no_model = [o for o in (R.NOBODY, R.EVERYONE) if o in options]
     options = no_model + [o for o in options if o not in no_model]
@@ -479,6 +482,11 @@ def sensitivity_figure(
                 hovertemplate="your prices<br>c_fp %{x:.3g}<br>c_fn %{y:.3g}<extra></extra>",
             )
         )
+    if bracket is not None and c_fp:
+        fig.add_trace(go.Scatter(x=[c_fp, c_fp], y=[c_fp * bracket[0], c_fp * bracket[1]], mode="lines+markers",
+                                 name="your answers' range", line={"color": "black", "width": 3},
+                                 marker={"symbol": "line-ew", "size": 14, "line": {"width": 2}},
+                                 hovertemplate="from your answers<br>c_fn %{y:.3g}<extra></extra>"))
     ticks = _log_ticks(wide.columns.to_numpy(dtype=float))
     fig.update_xaxes(type="log", tickvals=ticks, ticktext=[_tick(t, unit) for t in ticks])
     fig.update_yaxes(type="log", tickvals=ticks, ticktext=[_tick(t, unit) for t in ticks])
@@ -577,6 +585,32 @@ def rule_bars_figure(
         )
     fig.update_layout(barmode="group")
     return _layout(fig, title, "group", f"cost per case ({unit})" if unit else "cost per case")
+
+
+def ratio_pieces_figure(table: pd.DataFrame, *, low: float, high: float, names: tuple[str, str],
+                        title: str = "The best cutoff for every price ratio (train rows)") -> go.Figure:
+    """The cost-optimal cutoff against the ratio c_fn / c_fp (log axis), exact pieces drawn
+    as steps, with the bracket of the answers so far shaded. `table`: `elicit.pieces`."""
+    fig = _new_figure()
+    finite = table[np.isfinite(table["threshold"])]
+    xs, ys = [], []
+    for row in finite.itertuples():
+        xs += [max(row.ratio_low, 1e-9), row.ratio_high, None]
+        ys += [row.threshold, row.threshold, None]
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line={"color": _color(0), "width": 3},
+                             name="best cutoff", hovertemplate="ratio %{x:.3g}<br>cutoff %{y:.4g}<extra></extra>"))
+    nobody = table[~np.isfinite(table["threshold"])]
+    for row in nobody.itertuples():
+        fig.add_trace(go.Scatter(x=[max(row.ratio_low, 1e-9), row.ratio_high], y=[1.02, 1.02], mode="lines",
+                                 line={"color": NOBODY_COLOR, "dash": "dash"}, name="flag nobody",
+                                 hovertemplate="ratio %{x:.3g}: flag nobody<extra></extra>"))
+    fig.add_shape(type="rect", xref="x", yref="paper", x0=low, x1=high, y0=0, y1=1, fillcolor=_color(2),
+                  opacity=0.15, line={"width": 0}, layer="below")
+    _rule_line(fig, x=float(np.sqrt(low * high)), line={"color": _color(2), "dash": "dot", "width": 1},
+               text=f"your range: {low:.3g} to {high:.3g}", position="top right")
+    fig.update_xaxes(type="log")
+    return _layout(fig, title, f"how many times worse {names[0]} is than {names[1]} (c_fn / c_fp)",
+                   "cutoff (flag a case when its score is at least this)")
 
 
 def mark_x(fig: go.Figure, x: float, *, text: str | None = None) -> go.Figure:

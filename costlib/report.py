@@ -248,6 +248,7 @@ class Audit:
     mean_prices: tuple[float, float]
     curves: pd.DataFrame = field(default_factory=pd.DataFrame)
     notes: tuple[str, ...] = ()
+    price_questions: dict | None = None
 
     @property
     def results(self) -> D.RuleResults:
@@ -287,7 +288,7 @@ def build_audit(models: D.ModelSweeps | Mapping[str, D.ModelSweeps], costs, *, u
                 criteria: Sequence[str] = tuple(_audit.FAIRNESS_CRITERIA), n_resamples: int = 1000, seed: int = 0,
                 data_name: str = "", fingerprint: str = "", n_rows: int | None = None,
                 data_notes: Sequence[str] = (), created: str | None = None,
-                maps: PriceMaps | None = None) -> Audit:
+                maps: PriceMaps | None = None, price_questions: Mapping | None = None) -> Audit:
     """Compute one audit from cached sweeps: the recommendation, every rule with intervals,
     fairness-constrained cutoffs, the price maps and the data summary.
 
@@ -303,6 +304,8 @@ def build_audit(models: D.ModelSweeps | Mapping[str, D.ModelSweeps], costs, *, u
     n_resamples, seed : the bootstrap
     maps : PriceMaps, optional
         Reuse price maps computed earlier (they do not depend on the prices).
+    price_questions : dict, optional
+        `elicit.record` of the questions that set the prices (shown in the report).
 
     Returns
     -------
@@ -359,6 +362,7 @@ def build_audit(models: D.ModelSweeps | Mapping[str, D.ModelSweeps], costs, *, u
         created=created or _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"), version=__version__,
         fairness=long, fairness_summary=summary, data_summary=by_group, data_overall=overall, maps=maps,
         ratio_range=leader, mean_prices=mp, curves=D.cost_curves(ms, prices), notes=tuple(dict.fromkeys(notes)),
+        price_questions=dict(price_questions) if price_questions else None,
     )
 
 
@@ -589,6 +593,23 @@ def _fairness_tables_text(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
     return summary, long
 
 
+def _questions_html(a: Audit) -> str:
+    """How the prices were chosen (Find my prices): the questions, the answers, the range."""
+    q = a.price_questions
+    if not q:
+        return "<p>The prices were set directly, not from questions.</p>"
+    answers = pd.DataFrame([{"question": r.get("question", ""),
+                             "answer": {"miss": "the miss is worse", "alarm": "the false alarms are worse",
+                                        "same": "about the same"}.get(r.get("answer"), r.get("answer"))}
+                            for r in q.get("answers", [])])
+    outcomes = q.get("outcomes", {})
+    text = (f"The prices come from {len(answers)} answers: {outcomes.get('miss', 'a miss')} costs between "
+            f"{q.get('ratio_low', float('nan')):.3g} and {q.get('ratio_high', float('nan')):.3g} times "
+            f"{outcomes.get('false_alarm', 'a false alarm')}; the prices use the middle of that range, "
+            f"{q.get('ratio_chosen', float('nan')):.3g}.")
+    return "<h3>How the prices were chosen</h3>" + _paragraphs([text]) + (_table_html(answers) if len(answers) else "")
+
+
 def audit_html(audit: Audit) -> str:
     """A self-contained HTML audit report: no network is needed to open it.
 
@@ -612,7 +633,7 @@ def audit_html(audit: Audit) -> str:
         f'<p class="meta">costlib {_e(a.version)} · created {_e(a.created)} · data sha256 '
         f"{_e(a.fingerprint or '(none)')}</p>",
         '<section id="settings"><h2>Settings</h2>', _table_html(_settings_table(a)),
-        "<h3>Prices per group</h3>", _table_html(_prices_table(a)), "</section>",
+        "<h3>Prices per group</h3>", _table_html(_prices_table(a)), _questions_html(a), "</section>",
         '<section id="data"><h2>Data</h2>',
         "<p>Cases, positives and the mean score per group, on the training rows (where the cutoffs are fitted) "
         "and the test rows (where they are judged).</p>",

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 CURRENCY_SYMBOLS = ("$", "€", "£", "¥", "₹", "CHF")
 
@@ -420,3 +421,52 @@ def nec_verdict(rec) -> Verdict:
             + (f" ({iv.replace('95% interval', '95% interval of the difference')})" if iv else "")
             + f". Its error rate is {rec.error_rate:.3f} (ratio {ratio:.2f}): {where}.")
     return Verdict("warning" if rec.status == D.UNCLEAR or (iv and rec.saving_low <= 0) else "success", head)
+
+
+def bracket_verdict(bracket, table: pd.DataFrame, *, sweep, price: float, unit: str = "",
+                    volume: float | None = None) -> Verdict:
+    """What the answers so far mean for the decision (Find my prices): the bracket, the
+    cutoffs in play, and what choosing wrong would cost at its ends (the value of the next
+    question)."""
+    from costlib import elicit
+
+    miss, alarm = bracket.names
+    lo, hi = bracket.low, bracket.high
+    span = f"{miss} costs between {lo:.3g} and {hi:.3g} times {alarm}"
+    t_mid = table["threshold"].iloc[int(np.searchsorted(table["ratio_high"].to_numpy(), bracket.middle))
+                                    if bracket.middle <= table["ratio_high"].iloc[-1] else -1]
+    cut = cutoffs_short({"": t_mid}, grouped=False)
+    if len(table) == 1:
+        head = (f"Any ratio from {lo:.3g} to {hi:.3g} gives the same cutoff ({cut}): more precision would not "
+                "change what you ship." + (" Use these prices." if bracket.answers else ""))
+        return Verdict("success", head, (f"So far: {span}.",) if bracket.answers else ())
+    ends = [(r, elicit.regret(sweep, t_mid, r) * price) for r in (lo, hi)]
+    worst = max(x for _, x in ends)
+    moves = (f"Within it the best cutoff moves from {cutoffs_short({'': table['threshold'].iloc[0]}, grouped=False)} "
+             f"to {cutoffs_short({'': table['threshold'].iloc[-1]}, grouped=False)} ({len(table)} cutoffs).")
+    regrets = (f"Shipping the cutoff for the middle of the range ({cut}) costs, if the truth is at the low end, "
+               f"{per_case_and_month(ends[0][1], volume, unit)} more than the best cutoff there, and at the high end "
+               f"{per_case_and_month(ends[1][1], volume, unit)}.")
+    if bracket.settled is not None:
+        return Verdict("success", f"Settled: {span}. {moves} {regrets}", ())
+    if not bracket.answers:
+        return Verdict("info", f"Before any answer the ratio could be anything from {lo:g} to {hi:g}. {moves}",
+                       (regrets,))
+    return Verdict("info", f"So far: {span}. {moves}",
+                   (regrets, f"The next question is worth up to {money(worst, unit)} per case: it halves the range."))
+
+
+def answers_sentence(record: dict, table: pd.DataFrame) -> str:
+    """Where the prices came from (Find my prices) and whether the decision holds over the
+    range the answers allow: `table` is `elicit.pieces` over that range."""
+    miss, alarm = record["outcomes"]["miss"], record["outcomes"]["false_alarm"]
+    lo, hi = record["ratio_low"], record["ratio_high"]
+    head = (f"Your prices come from {len(record['answers'])} answers: {miss} costs between {lo:.3g} and {hi:.3g} "
+            f"times {alarm} (set to the middle, {record['ratio_chosen']:.3g}).")
+    if len(table) == 1:
+        same = cutoffs_short({"": table["threshold"].iloc[0]}, grouped=False)
+        return head + f" Over that whole range the best cutoff is the same ({same}): the decision is robust to it."
+    first = cutoffs_short({"": table["threshold"].iloc[0]}, grouped=False)
+    last = cutoffs_short({"": table["threshold"].iloc[-1]}, grouped=False)
+    return head + (f" Within that range the best cutoff moves from {first} to {last}: the decision depends on where "
+                   "in it the truth lies (Find my prices says what a wrong guess costs).")

@@ -30,6 +30,8 @@ UPLOAD = "upload"
 DEFAULT_SAMPLE = "compas"
 MEMO_SIZE = 48
 DATA_PAGE = "pages/data.py"
+COSTS_PAGE = "pages/costs.py"
+PRICES_PAGE = "pages/prices.py"
 
 
 # ---------------------------------------------------------------------------------------

@@ -4,11 +4,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from costlib import decision, figures, policy, report, settings, words
+from costlib import decision, elicit, figures, policy, report, settings, words
 from costlib import rules as R
 from costlib.audit import FAIRNESS_CRITERIA
 from costlib.errors import DataError
 from pages._common import (
+    PRICES_PAGE,
     group_names,
     keep,
     memo,
@@ -72,10 +73,12 @@ def audit_for(costs: dict) -> report.Audit:
     """The full audit (fairness rules, maps, intervals) at these prices: for the downloads."""
     key = tuple(sorted((str(g), p) for g, p in costs.items()))
     criteria = tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else ()
-    return memo("audit", ds, (key, criteria, setting("fair_tol"), resamples, unit, volume), lambda: report.build_audit(
-        models, costs, unit=unit, volume=volume, fairness_tolerance=setting("fair_tol"), criteria=criteria,
-        n_resamples=resamples, data_name=ds.name, fingerprint=ds.fingerprint, n_rows=ds.n_rows,
-        data_notes=ds.notes))
+    questions = setting("price_questions")
+    return memo("audit", ds, (key, criteria, setting("fair_tol"), resamples, unit, volume, repr(questions)),
+                lambda: report.build_audit(
+                    models, costs, unit=unit, volume=volume, fairness_tolerance=setting("fair_tol"), criteria=criteria,
+                    n_resamples=resamples, data_name=ds.name, fingerprint=ds.fingerprint, n_rows=ds.n_rows,
+                    data_notes=ds.notes, price_questions=questions))
 
 
 def show_verdict(verdict: words.Verdict) -> None:
@@ -87,6 +90,9 @@ def show_verdict(verdict: words.Verdict) -> None:
 @st.fragment
 def live_answer() -> None:
     """Prices in, one answer out: this part reruns alone when a price moves."""
+    record = setting("price_questions")
+    if not record:
+        st.page_link(PRICES_PAGE, label="Not sure about your prices? Answer a few questions", icon="❓")
     costs = price_book(names, unit)
     if all(a + b == 0 for a, b in costs.values()):
         st.warning("Every price is 0: no decision costs anything, so there is nothing to choose.")
@@ -94,6 +100,10 @@ def live_answer() -> None:
     rec = recommendation(costs)
     st.subheader("What to ship")
     show_verdict(words.recommendation_verdict(rec, unit=unit, volume=volume))
+    ratio_now = next(iter(costs.values()))[1] / max(next(iter(costs.values()))[0], 1e-300)
+    if record and abs(ratio_now / record["ratio_chosen"] - 1) < 1e-6:
+        span = elicit.pieces(models[rec.model].fit_pooled, record["ratio_low"], record["ratio_high"])
+        say("info", words.answers_sentence(record, span))
     base = R.rule_words(rec.baseline)
     flagged = rec.results.overall.loc[rec.rule, "flagged_rate"]
     m = st.columns(4)
@@ -142,7 +152,8 @@ def live_answer() -> None:
     r1, r2 = st.columns(2)
     r1.download_button("Download the audit report (HTML)", data=lambda: report.audit_html(audit_for(costs)).encode(),
                        file_name="cost_audit.html", mime="text/html", key="dl_report", on_click="ignore")
-    r2.download_button("Download the policy (JSON)", data=lambda: policy.policy_json(audit_for(costs)).encode(),
+    r2.download_button("Download the policy (JSON)", data=lambda: policy.policy_json(
+        audit_for(costs), price_questions=setting("price_questions")).encode(),
                        file_name="cost_policy.json", mime="application/json", key="dl_policy", on_click="ignore")
 
     drawn_for = st.session_state.get("_costs_drawn_for")
@@ -232,7 +243,9 @@ maps = memo("maps", ds, (report.price_scale(*mp),), lambda: report.price_maps(mo
 leader = memo("ratio_range", ds, mp, lambda: report._audit.ratio_range(maps.train, maps.test, c_fp=mp[0], c_fn=mp[1]))
 say("markdown", report.sensitivity_sentence(leader, mp, unit))
 c1, c2 = st.columns(2)
-c1.plotly_chart(figures.sensitivity_figure(maps.sensitivity, c_fp=mp[0], c_fn=mp[1], unit=unit),
+record = setting("price_questions")
+c1.plotly_chart(figures.sensitivity_figure(maps.sensitivity, c_fp=mp[0], c_fn=mp[1], unit=unit,
+                                           bracket=(record["ratio_low"], record["ratio_high"]) if record else None),
                 key="sensitivity_chart")
 if len(maps.net_benefit):
     c2.plotly_chart(figures.net_benefit_figure(maps.net_benefit, price_threshold=mp[0] / (mp[0] + mp[1])),

@@ -79,6 +79,9 @@ def _builders():
                                                                  title=HOSTILE),
         "net_benefit_figure": lambda: figures.net_benefit_figure(nb, price_threshold=0.3, title=HOSTILE),
         "rule_bars_figure": lambda: figures.rule_bars_figure(rec.results.by_group, unit=HOSTILE, title=HOSTILE),
+        "ratio_pieces_figure": lambda: figures.ratio_pieces_figure(
+            pd.DataFrame({"ratio_low": [0.1, 1.0], "ratio_high": [1.0, 10.0], "threshold": [np.inf, 0.4]}),
+            low=0.5, high=2.0, names=(HOSTILE, HOSTILE), title=HOSTILE),
         "mark_x": lambda: figures.mark_x(figures.line_figure(lines, x="t", y="y", color="m", title="t",
                                                              x_title="x", y_title="y"), 0.1, text=HOSTILE),
     }

@@ -353,6 +353,8 @@ CALLS = {
                                      costlib.min_cost_decisions(a(S), a([[0, 1], [3, 0]]))),
     "nec_curve": lambda a: costlib.nec_curve(a(S), a(D)),
     "normalized_excess_cost": lambda a: costlib.normalized_excess_cost(a(PRED), a(D)),
+    "optimal_cutoffs_by_ratio": lambda a: costlib.optimal_cutoffs_by_ratio(a(Y), a(S), ratio_low=0.1, ratio_high=10,
+                                                                           sample_weight=a(W), groups=a(G)),
     "optimal_threshold": lambda a: costlib.optimal_threshold(a(Y), a(S), c_fp=1, c_fn=3,
                                                              sample_weight=a(W)),
     "optimal_value": lambda a: (costlib.optimal_value(a(Y), a(S), k=2),

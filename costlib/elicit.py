@@ -1,0 +1,273 @@
+"""Find my prices: from a few "which is worse?" answers to a range of cost ratios, and
+whether the decision depends on where in that range the truth lies.
+
+Only the ratio r = c_fn / c_fp moves the cost-optimal cutoff. Over a range of ratios the
+optimum is a short list of pieces, read off the upper concave hull of a sweep's
+(flagged, true positives) points: with c_fp = 1 and c_fn = r the best cutoff maximises
+``TP - q (TP + FP)`` with ``q = 1 / (1 + r)``, so the hull's slopes s are exactly where the
+optimum changes, at ``r = 1 / s - 1``. No grid.
+
+The conversation brackets r by bisection on a log scale: "Which is worse: 1 missed case, or
+N false alarms?" An answer halves the bracket (in log terms); "about the same" stops it.
+After each answer the pieces over the bracket say whether more precision could change what
+is shipped: one piece over the whole bracket, and the question stops.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+from sklearn.isotonic import isotonic_regression
+
+from costlib import _validation as v
+from costlib.sweep import Sweep, group_codes, threshold_sweep, tie_tolerance
+
+RANGE = (1e-3, 1e3)  # the ratios the questions can reach: 1:1000 to 1000:1
+PRECISION = 1.5  # stop when the bracket's high / low is at most this
+MISS, SAME, ALARM = "miss", "same", "alarm"  # the three answers: which is worse
+PIECE_COLUMNS = ["ratio_low", "ratio_high", "threshold"]
+
+
+# ---------------------------------------------------------------------------------------
+# Exact pieces
+
+
+def _breaks(sweep: Sweep) -> tuple[np.ndarray, np.ndarray]:
+    """(vertex indices, ratios where the optimum moves to the next vertex) of a sweep.
+
+    Vertex 0 is threshold +inf (flag nobody). vertex[k] is optimal for ratios in
+    (ratio[k - 1], ratio[k]] (ratio[-1] is 0, ratio[last] is +inf); at a break the tie goes
+    to the larger threshold, which is the lower-ratio piece's.
+    """
+    da = np.diff(sweep.flagged)
+    dc = np.diff(sweep.tp)
+    if da.size == 0:
+        return np.array([0]), np.array([np.inf])
+    slopes = isotonic_regression(dc / da, sample_weight=da, increasing=False)
+    # the end of each block of equal pooled slopes is a hull vertex; its slope sets the break
+    ends = np.flatnonzero(np.concatenate((slopes[1:] != slopes[:-1], [True])))
+    block_slopes = slopes[ends]
+    vertices = np.concatenate(([0], ends + 1))
+    with np.errstate(divide="ignore"):
+        ratios = np.where(block_slopes > 0, 1.0 / block_slopes - 1.0, np.inf)
+    # a block of slope 1 (only positives added) costs nothing to flag: it is taken at r = 0,
+    # so the vertex before it is never optimal for a positive ratio
+    ratios = np.maximum(ratios, 0.0)
+    return vertices, np.concatenate((ratios, [np.inf]))
+
+
+def pieces(sweep: Sweep, ratio_low: float, ratio_high: float) -> pd.DataFrame:
+    """`optimal_cutoffs_by_ratio` on a cached sweep (no rows are read)."""
+    lo = v.as_price(ratio_low, "ratio_low")
+    hi = v.as_price(ratio_high, "ratio_high")
+    if not lo <= hi:
+        raise ValueError(f"ratio_low must not exceed ratio_high: got {lo!r} and {hi!r}")
+    if sweep.positives <= 0 or sweep.negatives <= 0:
+        v.warn_degenerate("only one class present: no cutoff to fit at any ratio; NaN")
+        return pd.DataFrame([[lo, hi, float("nan")]], columns=PIECE_COLUMNS)
+    vertices, ratios = _breaks(sweep)
+    lows = np.concatenate(([0.0], ratios[:-1]))
+    rows = []
+    for k, vertex in enumerate(vertices):
+        a, b = lows[k], ratios[k]  # vertex k is optimal on (a, b] (vertex 0 also at r = 0)
+        if b < lo or a > hi or (a == hi and rows) or (b <= a and k > 0):
+            continue  # outside the range, or never strictly optimal (two breaks coincide)
+        rows.append([max(a, lo), min(b, hi), float(sweep.thresholds[vertex])])
+        if b >= hi:
+            break
+    return _merge_equal(_check_ties(pd.DataFrame(rows, columns=PIECE_COLUMNS), sweep))
+
+
+def _check_ties(frame: pd.DataFrame, sweep: Sweep) -> pd.DataFrame:
+    """Pieces are read off floating-point slopes; at each inner break the two neighbours'
+    costs decide, with the one tie rule of `argbest`: a tie goes to the larger cutoff (the
+    left piece); when the right piece is strictly cheaper at the break, it starts there."""
+    frame = frame.copy()
+    for i in range(len(frame) - 1):
+        r = frame.at[i, "ratio_high"]
+        a, b = sweep.index_at(frame.at[i, "threshold"]), sweep.index_at(frame.at[i + 1, "threshold"])
+        cost_a = (sweep.fp[a] + r * sweep.fn[a]) / sweep.total
+        cost_b = (sweep.fp[b] + r * sweep.fn[b]) / sweep.total
+        if cost_b < cost_a - tie_tolerance(cost_a):
+            frame.at[i, "ratio_high"] = frame.at[i + 1, "ratio_low"] = np.nextafter(r, 0)
+    return frame
+
+
+def _merge_equal(frame: pd.DataFrame) -> pd.DataFrame:
+    if len(frame) < 2:
+        return frame.reset_index(drop=True)
+    same = frame["threshold"].to_numpy()
+    start = np.concatenate(([True], same[1:] != same[:-1]))
+    groups = np.cumsum(start) - 1
+    return frame.groupby(groups).agg(ratio_low=("ratio_low", "first"), ratio_high=("ratio_high", "last"),
+                                     threshold=("threshold", "first")).reset_index(drop=True)
+
+
+def optimal_cutoffs_by_ratio(y_true, y_score, *, ratio_low, ratio_high, sample_weight=None,
+                             groups=None) -> pd.DataFrame:
+    """The exact cost-optimal cutoffs for every ratio r = c_fn / c_fp in [ratio_low, ratio_high].
+
+    One row per piece, sorted by ratio, covering the range without gaps: piece i covers
+    (ratio_low_i, ratio_high_i] (the first also its left end), and for every r in it
+    ``optimal_threshold(..., c_fp=1, c_fn=r)`` returns its ``threshold`` (``inf``: flag
+    nobody). With `groups`, the same per group, with a leading ``group`` column.
+
+    Examples
+    --------
+    >>> optimal_cutoffs_by_ratio([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9],
+    ...                          ratio_low=0.1, ratio_high=10)
+       ratio_low  ratio_high  threshold
+    0        0.1         2.0       0.80
+    1        2.0        10.0       0.35
+    """
+    if groups is None:
+        return pieces(threshold_sweep(y_true, y_score, sample_weight=sample_weight), ratio_low, ratio_high)
+    y, s = v.binary_pair(y_true, y_score)
+    w = v.as_weight(sample_weight, "sample_weight", len(y))
+    codes, names = group_codes(groups, len(y))
+    frames = []
+    for i, name in enumerate(names):
+        sel = codes == i
+        part = pieces(threshold_sweep(y[sel], s[sel], sample_weight=None if w is None else w[sel]),
+                      ratio_low, ratio_high)
+        part.insert(0, "group", name)
+        frames.append(part)
+    return pd.concat(frames, ignore_index=True)
+
+
+def break_even_range(sweep: Sweep) -> tuple[float, float]:
+    """(low, high): the ratios r = c_fn / c_fp at which the best cutoff beats both decisions
+    without a model (flag nobody, flag everyone) on these rows. (nan, nan) when it never does.
+
+    The cheapest cost is the lower envelope of one line per cutoff; flagging nobody and
+    flagging everyone are its first and last vertices, so the model helps exactly while an
+    interior vertex is optimal: above the first break and below the last.
+    """
+    if sweep.positives <= 0 or sweep.negatives <= 0:
+        return float("nan"), float("nan")
+    vertices, ratios = _breaks(sweep)
+    last = sweep.thresholds.size - 1
+    inner = [k for k, vertex in enumerate(vertices) if 0 < vertex < last]
+    if not inner:
+        return float("nan"), float("nan")
+    low = ratios[inner[0] - 1] if inner[0] > 0 else 0.0
+    return float(low), float(ratios[inner[-1]])
+
+
+def regret(sweep: Sweep, threshold: float, ratio: float) -> float:
+    """Extra cost per case (in units of c_fp) of shipping `threshold` when the truth is
+    ``c_fn = ratio * c_fp``, over the best cutoff at that ratio, on these rows."""
+    if sweep.total <= 0:
+        return float("nan")
+    cost = (sweep.fp + ratio * sweep.fn) / sweep.total
+    return float(cost[sweep.index_at(threshold)] - cost.min())
+
+
+# ---------------------------------------------------------------------------------------
+# The questions
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """Where the ratio r = c_fn / c_fp lies after the answers so far.
+
+    answers   ((N, answer), ...): "Which is worse: 1 miss, or N false alarms?" answered
+              MISS (one miss is worse: r > N), ALARM (N alarms are worse: r < N) or SAME
+    settled   None while the questions go on; "same" (an answer said about the same),
+              "precise" (high / low <= PRECISION) or "robust" (set by the page when one
+              cutoff is optimal over the whole bracket)
+    """
+
+    low: float = RANGE[0]
+    high: float = RANGE[1]
+    answers: tuple = ()
+    settled: str | None = None
+    names: tuple[str, str] = field(default=("a missed case", "a false alarm"))
+
+    @property
+    def middle(self) -> float:
+        """The geometric middle: what the price book is set to."""
+        return math.sqrt(self.low * self.high)
+
+    def settle(self, reason: str) -> Bracket:
+        return replace(self, settled=reason)
+
+
+def _nice(x: float) -> float:
+    """Two significant digits (so that the question reads '30', '0.25', '1,200')."""
+    if x <= 0 or not math.isfinite(x):
+        return x
+    digits = 1 - int(math.floor(math.log10(x)))
+    return round(x, digits)
+
+
+def next_n(bracket: Bracket) -> float:
+    """The N of the next question: near the bracket's geometric middle, strictly inside it."""
+    n = _nice(bracket.middle)
+    if not bracket.low < n < bracket.high:
+        n = bracket.middle
+    return n
+
+
+def answer(bracket: Bracket, n: float, choice: str) -> Bracket:
+    """The bracket after answering the question about `n` with MISS, ALARM or SAME."""
+    if choice not in (MISS, SAME, ALARM):
+        raise ValueError(f"choice must be one of {[MISS, SAME, ALARM]}: got {choice!r}")
+    n = v.as_price(n, "n")
+    answers = (*bracket.answers, (n, choice))
+    if choice == SAME:
+        width = math.sqrt(PRECISION)
+        return replace(bracket, low=n / width, high=n * width, answers=answers, settled=SAME)
+    low, high = (n, bracket.high) if choice == MISS else (bracket.low, n)
+    out = replace(bracket, low=low, high=high, answers=answers, settled=None)
+    return out.settle("precise") if high / low <= PRECISION * (1 + 1e-12) else out
+
+
+def back(bracket: Bracket) -> Bracket:
+    """The bracket before the last answer (going back)."""
+    out = Bracket(names=bracket.names)
+    for n, choice in bracket.answers[:-1]:
+        out = answer(out, n, choice)
+    return out
+
+
+def question(bracket: Bracket, n: float) -> tuple[str, str, str]:
+    """(question, the 'miss is worse' answer, the 'alarms are worse' answer) in the user's words.
+
+    Below 1 the question turns around, so that it always counts whole-ish cases: "1 miss or
+    4 alarms" at N = 4, "5 misses or 1 alarm" at N = 0.2.
+    """
+    miss, alarm = bracket.names
+    if n >= 1:
+        many = f"{_count(n)} × {alarm}"
+        return (f"Which is worse: 1 × {miss}, or {many}?", f"1 × {miss} is worse", f"{many} is worse")
+    many = f"{_count(1 / n)} × {miss}"
+    return (f"Which is worse: {many}, or 1 × {alarm}?", f"{many} is worse", f"1 × {alarm} is worse")
+
+
+def _count(x: float) -> str:
+    x = _nice(x)
+    return f"{x:,.0f}" if x >= 10 or float(x).is_integer() else f"{x:g}"
+
+
+def record(bracket: Bracket, *, cutoffs: pd.DataFrame | None = None, money: float | None = None,
+           unit: str = "") -> dict:
+    """What the policy file and the report keep of the conversation (JSON-ready)."""
+    out = {
+        "outcomes": {"miss": bracket.names[0], "false_alarm": bracket.names[1]},
+        "answers": [{"n": float(n), "answer": choice, "question": question(bracket, n)[0]}
+                    for n, choice in bracket.answers],
+        "ratio_low": float(bracket.low), "ratio_high": float(bracket.high), "ratio_chosen": float(bracket.middle),
+        "settled": bracket.settled,
+    }
+    if money is not None:
+        out["false_alarm_price"] = float(money)
+        out["unit"] = unit
+    if cutoffs is not None:
+        out["cutoffs_in_range"] = [{"ratio_low": float(r.ratio_low), "ratio_high": float(r.ratio_high),
+                                    "threshold": None if not np.isfinite(r.threshold) else float(r.threshold)}
+                                   for r in cutoffs.itertuples()]
+    return out

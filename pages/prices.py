@@ -1,0 +1,132 @@
+"""Find my prices: a few "which is worse?" questions that bracket the cost ratio, stopping as
+soon as more precision would not change the cutoff to ship."""
+
+import streamlit as st
+
+from costlib import decision, elicit, figures, settings, words
+from costlib.elicit import ALARM, MISS, SAME
+from pages._common import (
+    COSTS_PAGE,
+    group_names,
+    label,
+    model_sweeps,
+    say,
+    set_setting,
+    setting,
+    setup,
+    show_table,
+    stored_costs,
+)
+
+MULTIPLIERS = {0.25: "a quarter as bad", 0.5: "half as bad", 1.0: "as bad", 2.0: "twice as bad", 4.0: "4 times as bad"}
+
+ds, unit, volume = setup(
+    "Find my prices",
+    "You may not know what a false alarm or a missed case costs, but you can say which of two outcomes is worse. "
+    "A few such answers bracket the ratio between the two prices; the questions stop as soon as more precision "
+    "would not change the cutoff to ship.",
+    needs="binary",
+)
+names = group_names(ds)
+models = model_sweeps(ds)
+costs = stored_costs(names)
+rec = decision.recommend(models, costs, n_resamples=0)
+sweep = models[rec.model].fit_pooled  # the cutoffs are fitted on these rows
+
+st.subheader("Name the two mistakes")
+c1, c2, c3 = st.columns(3)
+miss = c1.text_input("A missed case is", value="a missed case", max_chars=60, key="name_miss",
+                     help="In your own words, for example “a missed fraud”.")
+alarm = c2.text_input("A false alarm is", value="a false alarm", max_chars=60, key="name_alarm",
+                      help="In your own words, for example “a blocked honest customer”.")
+first_price = next(iter(costs.values()))[0] or 1.0
+money = c3.number_input(f"One false alarm costs you ({unit or 'your unit'}), if you know", min_value=0.0,
+                        max_value=settings.PRICE_MAX, value=float(first_price), step=0.5, format="%g",
+                        key="alarm_price", help="Optional: sets the scale. Only the ratio moves the cutoff.")
+names_now = (miss.strip() or "a missed case", alarm.strip() or "a false alarm")
+
+bracket: elicit.Bracket = st.session_state.get("_bracket") or elicit.Bracket(names=names_now)
+if bracket.names != names_now:
+    bracket = elicit.Bracket(low=bracket.low, high=bracket.high, answers=bracket.answers, settled=bracket.settled,
+                             names=names_now)
+table = elicit.pieces(sweep, bracket.low, bracket.high)
+if bracket.settled is None and len(table) == 1:
+    bracket = bracket.settle("robust")
+st.session_state["_bracket"] = bracket
+
+
+def answered(n: float, choice: str) -> None:
+    st.session_state["_bracket"] = elicit.answer(st.session_state["_bracket"], n, choice)
+
+
+def go_back() -> None:
+    st.session_state["_bracket"] = elicit.back(st.session_state["_bracket"])
+
+
+def start_over() -> None:
+    st.session_state["_bracket"] = elicit.Bracket(names=names_now)
+
+
+st.subheader("Which is worse?")
+if bracket.settled is None:
+    n = elicit.next_n(bracket)
+    q, worse_miss, worse_alarm = elicit.question(bracket, n)
+    say("markdown", f"Question {len(bracket.answers) + 1}: {q}", bold=True)
+    b1, b2, b3 = st.columns(3)
+    b1.button(label(worse_miss, 80), key="ans_miss", on_click=answered, args=(n, MISS), width="stretch")
+    b2.button("About the same", key="ans_same", on_click=answered, args=(n, SAME), width="stretch")
+    b3.button(label(worse_alarm, 80), key="ans_alarm", on_click=answered, args=(n, ALARM), width="stretch")
+nav1, nav2, _ = st.columns([1, 1, 4])
+nav1.button("Go back", key="ans_back", on_click=go_back, disabled=not bracket.answers)
+nav2.button("Start over", key="ans_restart", on_click=start_over, disabled=not bracket.answers)
+
+verdict = words.bracket_verdict(bracket, table, sweep=sweep, price=money, unit=unit, volume=volume)
+say(verdict.kind, verdict.headline)
+for line in verdict.details:
+    say("caption", line)
+shown = table.assign(
+    ratio=[f"{lo:.3g} to {hi:.3g}" for lo, hi in zip(table["ratio_low"], table["ratio_high"], strict=True)],
+    cutoff=[words.cutoffs_short({"": t}, grouped=False) for t in table["threshold"]],
+)[["ratio", "cutoff"]].rename(columns={"ratio": f"{names_now[0]} costs … times {names_now[1]}",
+                                       "cutoff": "best cutoff (train rows)"})
+full = elicit.pieces(sweep, *elicit.RANGE)
+st.plotly_chart(figures.ratio_pieces_figure(full, low=bracket.low, high=bracket.high, names=names_now),
+                key="ratio_chart")
+with st.expander("The cutoffs in play, by ratio"):
+    show_table(shown, "cutoffs_by_ratio", key="pieces")
+
+multipliers = {}
+if len(names) > 1:
+    with st.expander("Do misses cost differently in different groups?"):
+        st.caption("One question per group; the false alarm keeps its price everywhere.")
+        for i, g in enumerate(names):
+            multipliers[g] = st.select_slider(f"{label(names_now[0])} in {label(g)} is … as one elsewhere",
+                                              options=list(MULTIPLIERS), value=1.0, key=f"mult_{i}",
+                                              format_func=MULTIPLIERS.get)
+
+
+def use_prices() -> None:
+    b = st.session_state["_bracket"]
+    c_fp = float(money) if money > 0 else 1.0
+    c_fn = min(c_fp * b.middle, settings.PRICE_MAX)
+    set_setting("c_fp", c_fp)
+    set_setting("c_fn", c_fn)
+    per_group = any(m != 1.0 for m in multipliers.values())
+    set_setting("per_group", per_group)
+    for i, g in enumerate(names):
+        set_setting(f"c_fp_{i}", c_fp)
+        set_setting(f"c_fn_{i}", min(c_fn * multipliers.get(g, 1.0), settings.PRICE_MAX))
+    record = elicit.record(b, cutoffs=elicit.pieces(sweep, b.low, b.high), money=c_fp, unit=unit)
+    if per_group:
+        record["group_multipliers"] = {str(g): m for g, m in multipliers.items()}
+    set_setting("price_questions", record)
+    st.session_state["_go_costs"] = True
+
+
+st.button("Use these prices", type="primary", key="use_prices", on_click=use_prices,
+          disabled=not bracket.answers,
+          help="Sets a false alarm to the price above and a miss to the middle of the bracket, on every page.")
+if st.session_state.pop("_go_costs", False):
+    st.switch_page(COSTS_PAGE)
+if setting("price_questions"):
+    st.caption("Your current prices came from these questions; answering again replaces them.")

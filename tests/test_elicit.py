@@ -1,0 +1,137 @@
+"""Find my prices: exact pieces over a ratio range, the break-even range, the bisection."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import costlib
+from costlib import elicit
+from costlib.elicit import ALARM, MISS, SAME, Bracket
+
+rows = st.lists(st.tuples(st.integers(0, 1), st.integers(0, 9), st.integers(1, 3)), min_size=2, max_size=30)
+
+
+def _brute(y, s, w, r):
+    """The cheapest cutoff at c_fp = 1, c_fn = r, trying +inf and every distinct score on the
+    rows themselves; ties go to the larger cutoff."""
+    best_t, best_c = None, None
+    for t in [math.inf, *sorted(set(s), reverse=True)]:
+        flagged = s >= t
+        c = (np.sum(w * (flagged & (y == 0))) + r * np.sum(w * (~flagged & (y == 1)))) / np.sum(w)
+        if best_c is None or c < best_c - 1e-12 * max(1.0, abs(best_c)):
+            best_t, best_c = t, c
+    return best_t
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=rows, bounds=st.tuples(st.floats(-3, 3), st.floats(-3, 3)), probes=st.lists(st.floats(0, 1), max_size=6))
+def test_pieces_equal_brute_force_at_many_ratios(data, bounds, probes):
+    y = np.array([d[0] for d in data])
+    s = np.array([d[1] for d in data]) / 9
+    w = np.array([d[2] for d in data], dtype=float)
+    if y.min() == y.max():
+        return
+    lo, hi = sorted(10.0 ** np.array(bounds))
+    table = costlib.optimal_cutoffs_by_ratio(y, s, ratio_low=lo, ratio_high=hi, sample_weight=w)
+    # the pieces cover [lo, hi] without gaps, sorted
+    assert table["ratio_low"].iloc[0] == lo and table["ratio_high"].iloc[-1] == hi
+    np.testing.assert_array_equal(table["ratio_low"].iloc[1:], table["ratio_high"].iloc[:-1])
+    for i, piece in enumerate(table.itertuples()):
+        ratios = [piece.ratio_high] + [piece.ratio_low * (piece.ratio_high / piece.ratio_low) ** u
+                                        for u in probes if piece.ratio_low > 0]
+        if i == 0:
+            ratios.append(piece.ratio_low)
+        for r in ratios:
+            if piece.ratio_low < r <= piece.ratio_high or (i == 0 and r == piece.ratio_low):
+                assert _brute(y, s, w, r) == piece.threshold, (r, table)
+
+
+def test_pieces_per_group_equal_each_groups_own_pieces():
+    rng = np.random.default_rng(2)
+    y, s, g = rng.integers(0, 2, 300), rng.integers(0, 20, 300) / 19, rng.choice(["a", "b"], 300)
+    both = costlib.optimal_cutoffs_by_ratio(y, s, ratio_low=0.05, ratio_high=20, groups=g)
+    for name in ("a", "b"):
+        own = costlib.optimal_cutoffs_by_ratio(y[g == name], s[g == name], ratio_low=0.05, ratio_high=20)
+        np.testing.assert_array_equal(both[both["group"] == name].drop(columns="group").to_numpy(), own.to_numpy())
+
+
+def test_worked_example():
+    # y = [0, 0, 1, 1, 0, 1], p = [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], c_fp = 1, c_fn = r. Per cutoff:
+    # 0.9: 2r; 0.8: r; 0.65: 1 + r; 0.4: 2 + r; 0.35: 2; 0.1: 3; nobody: 3r. So 0.8 is cheapest
+    # while r <= 2 (at r = 2 it ties with 0.35 and the larger cutoff wins), 0.35 above.
+    table = costlib.optimal_cutoffs_by_ratio([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9],
+                                             ratio_low=0.5, ratio_high=4)
+    assert table.to_dict("list") == {"ratio_low": [0.5, 2.0], "ratio_high": [2.0, 4.0], "threshold": [0.8, 0.35]}
+    # Without a model: flag nobody 3r, flag everyone 3. The model's best is r (r <= 2) or 2:
+    # below both at every r > 0, so it beats them everywhere.
+    assert elicit.break_even_range(costlib.threshold_sweep([0, 0, 1, 1, 0, 1],
+                                                           [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])) == (0.0, math.inf)
+    # Reversed scores (y = [0, 1], p = [0.9, 0.1]): the only inner cutoff 0.9 costs 1 + r, more
+    # than flagging nobody (r) and flagging everyone (1): the model never helps.
+    assert all(math.isnan(x) for x in elicit.break_even_range(costlib.threshold_sweep([0, 1], [0.9, 0.1])))
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=rows, r=st.floats(-3, 3))
+def test_break_even_range_is_where_the_best_cutoff_beats_both_no_model_choices(data, r):
+    y = np.array([d[0] for d in data])
+    s = np.array([d[1] for d in data]) / 9
+    if y.min() == y.max():
+        return
+    r = 10.0**r
+    sw = costlib.threshold_sweep(y, s)
+    low, high = elicit.break_even_range(sw)
+    cost = (sw.fp + r * sw.fn) / sw.total
+    baseline = min(r * sw.positives, sw.negatives) / sw.total
+    beats = cost.min() < baseline - 1e-12 * max(1.0, baseline)
+    if math.isnan(low):
+        assert not beats
+    elif low < r < high:
+        assert beats
+    elif r < low * (1 - 1e-9) or r > high * (1 + 1e-9):
+        assert not beats
+
+
+@pytest.mark.parametrize("truth", list(np.geomspace(1e-3, 1e3, 61)) + [1.0, 3.0, 0.2, 999.0])
+def test_bisection_brackets_any_true_ratio_within_a_factor_of_1_5_in_at_most_6_answers(truth):
+    b = Bracket()
+    asked = 0
+    while b.settled is None:
+        n = elicit.next_n(b)
+        assert b.low < n < b.high
+        b = elicit.answer(b, n, MISS if truth > n else ALARM)  # an honest answerer
+        asked += 1
+    assert b.settled == "precise" and b.high / b.low <= elicit.PRECISION * (1 + 1e-9)
+    assert b.low <= truth <= b.high
+    assert 4 <= asked <= 6, asked
+
+
+def test_about_the_same_stops_and_going_back_undoes_one_answer():
+    b = elicit.answer(Bracket(), 1.0, MISS)
+    b2 = elicit.answer(b, elicit.next_n(b), ALARM)
+    assert elicit.back(b2) == b
+    same = elicit.answer(b2, 10, SAME)
+    assert same.settled == SAME and same.low == pytest.approx(10 / math.sqrt(1.5))
+    assert elicit.back(same) == b2
+
+
+def test_questions_are_in_the_users_words_and_count_whole_cases():
+    b = Bracket(names=("a missed fraud", "a blocked honest customer"))
+    assert elicit.question(b, 30)[0] == "Which is worse: 1 × a missed fraud, or 30 × a blocked honest customer?"
+    assert elicit.question(b, 0.2)[0] == "Which is worse: 5 × a missed fraud, or 1 × a blocked honest customer?"
+    with pytest.raises(ValueError, match="choice must be one of"):
+        elicit.answer(b, 3, "dunno")
+
+
+def test_one_class_is_one_nan_piece_with_a_warning():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        t = costlib.optimal_cutoffs_by_ratio([1, 1], [0.2, 0.3], ratio_low=1, ratio_high=2)
+    assert len(t) == 1 and math.isnan(t["threshold"].iloc[0])
+    assert any(issubclass(w.category, costlib.DegenerateWarning) for w in caught)
