@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
 from collections.abc import Sequence
 
@@ -125,12 +124,7 @@ def format_table(table: pd.DataFrame) -> str:
 def _read(path: str):
     from costlib import loading
 
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise DataError(f'The file "{path}" cannot be read: {exc.strerror or exc}.') from None
-    name = os.path.basename(path) or path
+    data, name = loading.read_path(path)  # regular files only, size checked; DataError otherwise
     return data, name, loading.read_table(data, name), loading.fingerprint(data)
 
 
