@@ -1377,3 +1377,19 @@ def test_two_million_rows_load() -> None:
     ds = prepare(df, guess_mapping(df), name="big.csv", fingerprint=fingerprint(data))
     assert ds.n_rows == n and set(ds.groups[:2]) == {"A", "B"}
     assert math.isclose(float(ds.scores["score"].mean()), float(df["score"].mean()))
+
+
+def test_no_loading_function_is_longer_than_60_lines() -> None:
+    """Issue 12: the loader stays in small parts (a docstring does not count)."""
+    import ast
+    from pathlib import Path
+
+    long = []
+    for path in sorted(Path(loading.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                body = node.body[1:] if ast.get_docstring(node) else node.body
+                lines = body[-1].end_lineno - body[0].lineno + 1 if body else 0
+                if lines > 60:
+                    long.append(f"{path.name}:{node.name} ({lines} lines)")
+    assert not long, long
