@@ -52,11 +52,11 @@ BIG_DATA_PATH = (
 )
 MSG_TOO_BIG_PARQUET = (
     'The file "{name}" holds {rows} rows, about {size} once read into memory, more than '
-    "the {budget} that one upload may use here. " + BIG_DATA_PATH
+    "the {budget} that one uploaded table may take here. " + BIG_DATA_PATH
 )
 MSG_TOO_BIG_CSV = (
     'The file "{name}" is too big to read here: its first {rows} rows already take {size} '
-    "in memory, more than the {budget} that one upload may use. " + BIG_DATA_PATH
+    "in memory, more than the {budget} that one uploaded table may take. " + BIG_DATA_PATH
 )
 MSG_FILE_TOO_BIG = 'The file "{name}" is {size}, more than the {budget} that one upload may use here. ' + BIG_DATA_PATH
 MSG_NOT_REGULAR = '"{name}" is {kind}, not a regular file; give the path of a CSV or Parquet file.'
