@@ -35,8 +35,22 @@ def _formula_like(text: str) -> bool:
 
 
 def neutralise(value: object) -> object:
-    """`value` with a leading apostrophe when it is text a spreadsheet would run; else unchanged.
+    """One cell, neutralised: text a spreadsheet would run as a formula gets a leading apostrophe.
 
+    Parameters
+    ----------
+    value : object
+        A cell; only text is ever changed.
+
+    Returns
+    -------
+    object
+        "'" + value for text starting (after spaces or invisible characters) with = + - @ or
+        their full-width or small forms, or with a tab, CR or line feed, unless it is a plain
+        number such as "-3.5"; otherwise `value` itself.
+
+    Examples
+    --------
     >>> neutralise("=HYPERLINK(\\"http://x\\")"), neutralise(" =1+1"), neutralise("＝1+1")
     ('\\'=HYPERLINK("http://x")', "' =1+1", "'＝1+1")
     >>> neutralise("-3.5"), neutralise(-3.5), neutralise("ok")
@@ -48,12 +62,25 @@ def neutralise(value: object) -> object:
 
 
 def safe_cells(df: pd.DataFrame) -> pd.DataFrame:
-    """A copy of `df` whose text cells, column names and index labels are `neutralise`d.
+    """A copy of a table that is safe to display: text cells, column names and index labels
+    `neutralise`d.
 
-    Give this to ``st.dataframe`` for a table that holds user text: its toolbar's
-    "Download as CSV" then exports neutralised cells. Numeric, boolean and date columns are
-    unchanged, so they still sort and format as numbers.
+    Give this to ``st.dataframe`` for a table that holds user text: Streamlit's toolbar
+    "Download as CSV" exports the displayed cells verbatim, which are then already safe.
 
+    Parameters
+    ----------
+    df : DataFrame
+        The table to show; it is not changed.
+
+    Returns
+    -------
+    DataFrame
+        A copy; numeric, boolean and date columns are unchanged, so they still sort and
+        format as numbers.
+
+    Examples
+    --------
     >>> safe_cells(pd.DataFrame({"=g": ["@x", "a"], "n": [-1, 2]})).to_dict("list")
     {"'=g": ["'@x", 'a'], 'n': [-1, 2]}
     """
@@ -86,11 +113,21 @@ def _safe_index(index: pd.Index) -> pd.Index:
 
 
 def safe_csv(df: pd.DataFrame) -> bytes:
-    """UTF-8 CSV bytes for a download, with spreadsheet formulas neutralised (`neutralise`).
+    """UTF-8 CSV bytes for a download, with spreadsheet formulas neutralised.
 
-    Numeric columns are written unchanged (a negative number stays a number). A non-default
-    index is written as ordinary columns.
+    Parameters
+    ----------
+    df : DataFrame
+        The table; a non-default index is written as ordinary columns.
 
+    Returns
+    -------
+    bytes
+        CSV whose text cells and column names went through `neutralise`; numeric columns
+        are written unchanged (a negative number stays a number).
+
+    Examples
+    --------
     >>> safe_csv(pd.DataFrame({"name": ["=1+1", "ok"], "x": [-1.5, 2.0]})).decode()
     "name,x\\n'=1+1,-1.5\\nok,2.0\\n"
     """
@@ -105,10 +142,23 @@ PREVIEW_COLUMNS = 50  # a preview of a wider table shows its first columns only
 
 
 def preview(df: pd.DataFrame, filename: str) -> tuple[pd.DataFrame, str]:
-    """The first rows of an uploaded table to show (cells `safe_cells`), and their caption.
+    """The first rows of an uploaded table, safe to show, and their caption.
 
-    A table wider than PREVIEW_COLUMNS is shown by its first columns, and the caption says so.
+    Parameters
+    ----------
+    df : DataFrame
+        A table from `read_table`.
+    filename : str
+        The file's name (shown through `display_name`).
 
+    Returns
+    -------
+    (DataFrame, str)
+        The first PREVIEW_ROWS rows and at most PREVIEW_COLUMNS columns through `safe_cells`,
+        and a caption with the table's size that says when columns were left out.
+
+    Examples
+    --------
     >>> head, caption = preview(pd.DataFrame({"a": range(9)}), "x.csv")
     >>> head.shape, caption
     ((5, 1), '"x.csv": 9 rows, 1 columns. First rows:')

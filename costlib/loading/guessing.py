@@ -63,11 +63,22 @@ _GUESS_SAMPLE = 20_000
 def class_names_for(columns: Sequence[str]) -> tuple[str, ...]:
     """The class each multiclass probability column stands for, from the column names.
 
-    The longest prefix the names share, cut back to its last "_", "(", " " or ":", is
-    dropped, and a closing ")" with it; when that would leave two classes with one name,
-    the full column names are the class names. The loader, its guess and the Data page all
-    use this function.
+    The loader, its guess and the Data page all name classes with this function.
 
+    Parameters
+    ----------
+    columns : sequence of str
+        The probability columns, one per class.
+
+    Returns
+    -------
+    tuple of str
+        One name per column: the name without the longest prefix all names share, cut back
+        to its last "_", "(", " " or ":" (and without a closing ")"); the full column names
+        when that would leave two classes with one name, or with a single column.
+
+    Examples
+    --------
     >>> class_names_for(["prob_spam", "prob_sport", "prob_news"])
     ('spam', 'sport', 'news')
     >>> class_names_for(["p(billing)", "p(tech)"])
@@ -300,10 +311,29 @@ def _guess_positive(names: list[str]) -> str | None:
 
 
 def label_values(df: pd.DataFrame, column: str) -> list[str]:
-    """Distinct non-missing values of `column` as text (at most 50, the most frequent), for a picker.
+    """Distinct non-missing values of a label column as text, for a "which is positive?" picker.
 
-    Numbers come in numeric order, other text in case-blind order.
+    Parameters
+    ----------
+    df : DataFrame
+        A table from `read_table`.
+    column : str
+        The label column.
 
+    Returns
+    -------
+    list of str
+        At most MAX_LABEL_VALUES values (the most frequent), as `prepare` compares them:
+        stripped text, 1.0 as "1"; numbers in numeric order, other text in case-blind order.
+        Blank cells and NA-like text ("NA", "null", ...) are left out.
+
+    Raises
+    ------
+    DataError
+        When `column` is not a column of `df`.
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> label_values(pd.DataFrame({"y": ["yes", " no", None, "NA"]}), "y")
     ['no', 'yes']
@@ -327,9 +357,30 @@ def label_values(df: pd.DataFrame, column: str) -> list[str]:
 
 
 def offered_columns(columns: Sequence[str], guess: ColumnMapping, limit: int = MAX_COLUMNS_OFFERED) -> list[str]:
-    """The columns a mapping form lists: all of them, or for a wider table the guessed ones
-    and then the table's first columns, `limit` in all (a form with 100,000 options in each
-    of a dozen lists takes minutes to draw). A column not listed can still be typed in.
+    """The columns a mapping form lists for each role.
+
+    A form with 100,000 options in each of a dozen lists takes minutes to draw, so a table
+    wider than `limit` offers its guessed columns and then its first ones (a column not
+    listed can still be typed in; NOTE_WIDE says so).
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The table's columns.
+    guess : ColumnMapping
+        The guess (`guess_mapping`): its columns come first.
+    limit : int, default MAX_COLUMNS_OFFERED
+        How many columns to offer.
+
+    Returns
+    -------
+    list of str
+        All columns when there are at most `limit`, else `limit` of them.
+
+    Examples
+    --------
+    >>> offered_columns(["a", "b", "c", "d"], ColumnMapping(label="d"), limit=2)
+    ['d', 'a']
     """
     columns = [str(c) for c in columns]
     if len(columns) <= limit:

@@ -306,14 +306,26 @@ _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\
 
 
 def display_name(filename: object, limit: int = MAX_NAME_CHARS) -> str:
-    """A file name made safe to show in a sentence.
+    """A file name made safe to show in a sentence; every sentence of the loader uses it.
 
-    Control characters, line breaks, right-to-left overrides and other invisible format
-    characters each become "?" (so "report\\u202etxt.exe" cannot display as "reportexe.txt"),
-    runs of spaces become one, and a name longer than `limit` characters is shortened in
-    the middle, keeping its end (the extension). Markdown and HTML escaping are left to the
-    place that draws the sentence.
+    Parameters
+    ----------
+    filename : object
+        The name as the browser or the command line gave it.
+    limit : int, default MAX_NAME_CHARS
+        The longest name shown.
 
+    Returns
+    -------
+    str
+        The name with control characters, line breaks, right-to-left overrides and other
+        invisible format characters each shown as "?" (so "report\\u202etxt.exe" cannot
+        display as "reportexe.txt"), runs of spaces as one, and a name longer than `limit`
+        shortened in the middle, keeping its end (the extension). Markdown and HTML
+        escaping are left to the place that draws the sentence.
+
+    Examples
+    --------
     >>> display_name("scores\\u202ev.csv")
     'scores?v.csv'
     >>> len(display_name("a" * 5000 + ".csv"))

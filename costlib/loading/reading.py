@@ -75,7 +75,19 @@ _CATEGORY_SHARE = 4  # text with at most one distinct value per this many cells 
 
 
 def upload_memory_budget() -> int:
-    """The budget in bytes: $COSTLIB_UPLOAD_MEMORY_MB, else DEFAULT_UPLOAD_MEMORY_MB (in MB)."""
+    """Peak memory one upload may take while it is read and prepared, in bytes.
+
+    Returns
+    -------
+    int
+        $COSTLIB_UPLOAD_MEMORY_MB (in MB) when it is a positive number, else
+        DEFAULT_UPLOAD_MEMORY_MB (with a warning when the variable is set but not a number).
+
+    Examples
+    --------
+    >>> upload_memory_budget() >= 1 << 20
+    True
+    """
     raw = os.environ.get(UPLOAD_MEMORY_ENV, "").strip()
     mb = float(DEFAULT_UPLOAD_MEMORY_MB)
     if raw:
@@ -89,7 +101,18 @@ def upload_memory_budget() -> int:
 
 
 def table_budget() -> int:
-    """Bytes the parsed table may take: the upload budget over PEAK_PER_TABLE_BYTE."""
+    """Bytes the parsed table may take: `upload_memory_budget()` // PEAK_PER_TABLE_BYTE.
+
+    Returns
+    -------
+    int
+        Parquet whose footer promises more, and CSV whose chunks add up to more, are refused.
+
+    Examples
+    --------
+    >>> table_budget() * PEAK_PER_TABLE_BYTE <= upload_memory_budget()
+    True
+    """
     return upload_memory_budget() // PEAK_PER_TABLE_BYTE
 
 
@@ -101,6 +124,18 @@ def table_budget() -> int:
 def fingerprint(data: bytes) -> str:
     """SHA-256 of the uploaded bytes, as hex (the key for caches and reports).
 
+    Parameters
+    ----------
+    data : bytes
+        The file's content.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+
+    Examples
+    --------
     >>> fingerprint(b"abc")[:16]
     'ba7816bf8f01cfea'
     """
