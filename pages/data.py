@@ -1,6 +1,5 @@
 """Data: pick a built-in sample or upload predictions, map the columns, see what was loaded."""
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -257,37 +256,13 @@ if upload is not None:
 
 st.subheader("What is loaded")
 if ds is not None:
-    m = st.columns(4)
-    m[0].metric("Rows", f"{ds.n_rows:,}")
-    if ds.y is not None:
-        m[1].metric("Positives", f"{int(ds.y.sum()):,} ({ds.y.mean():.1%})")
-    if ds.groups is not None:
-        m[2].metric("Groups", f"{len(pd.unique(ds.groups))}")
-    if ds.split is not None:
-        m[3].metric("Splits", f"{len(pd.unique(ds.split))}")
-        st.caption(
-            "Rows per split: "
-            + ", ".join(
-                f"{r} {int((ds.split == r).sum()):,}" for r in ("train", "validation", "test") if (ds.split == r).any()
-            )
-        )
-    summary = []
-    for name, s in ds.scores.items():
-        summary.append(
-            {
-                "model (score column)": name,
-                "min": float(np.min(s)),
-                "max": float(np.max(s)),
-                "distinct values": int(len(np.unique(s))),
-            }
-        )
-    if summary:
-        st.dataframe(loading.safe_cells(pd.DataFrame(summary)), hide_index=True)
-    if ds.groups is not None:
-        g = pd.Series(ds.groups).value_counts().rename_axis("group").reset_index(name="rows")
-        if ds.y is not None:
-            g["positive share"] = [float(ds.y[ds.groups == x].mean()) for x in g["group"]]
-        st.dataframe(loading.safe_cells(g), hide_index=True)
+    for slot, metric in zip(st.columns(4), loading.summary_metrics(ds), strict=True):
+        if metric is not None:
+            slot.metric(*metric)
+    if loading.split_sentence(ds):
+        st.caption(loading.split_sentence(ds))
+    for table in loading.summary_tables(ds):
+        st.dataframe(table, hide_index=True)
     if ds.class_names:
         say("caption", "Classes: " + ", ".join(ds.class_names))
     for note in ds.notes:

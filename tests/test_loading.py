@@ -1393,3 +1393,27 @@ def test_no_loading_function_is_longer_than_60_lines() -> None:
                 if lines > 60:
                     long.append(f"{path.name}:{node.name} ({lines} lines)")
     assert not long, long
+
+
+def test_summary_tables_count_rows_and_the_positive_share_per_group() -> None:
+    df = pd.DataFrame(
+        {
+            "label": [1, 0, 1, 1, 0],
+            "score": [0.9, 0.1, 0.8, 0.7, 0.2],
+            "g": ["a", "a", "b", "b", "=x"],
+            "split": ["train", "test", "train", "train", "test"],
+        }
+    )
+    ds = prepare(
+        df, ColumnMapping(label="label", scores=("score",), group="g", split="split"), name="t", fingerprint=""
+    )
+    scores, groups = loading.summary_tables(ds)
+    assert scores.iloc[0].tolist() == ["score", 0.1, 0.9, 5]
+    # a: 2 rows, 1 positive -> 0.5; b: 2 rows, 2 positives -> 1.0; "=x" (neutralised): 1 row, none
+    assert groups.set_index("group").to_dict("index") == {
+        "a": {"rows": 2, "positive share": 0.5},
+        "b": {"rows": 2, "positive share": 1.0},
+        "'=x": {"rows": 1, "positive share": 0.0},
+    }
+    assert loading.split_sentence(ds) == "Rows per split: train 3, test 2"
+    assert loading.summary_metrics(ds) == [("Rows", "5"), ("Positives", "3 (60.0%)"), ("Groups", "3"), ("Splits", "2")]

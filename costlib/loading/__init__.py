@@ -25,7 +25,8 @@ The parts:
 - `cells`: one column's cells as categories or numbers;
 - `guessing`: `guess_mapping`, `label_values`, `class_names_for`, `offered_columns`;
 - `roles`: validating each column role; `preparing`: `prepare` and `apply_fixes`;
-- `export`: `safe_csv` and `safe_cells` (spreadsheet formulas neutralised).
+- `export`: `safe_csv` and `safe_cells` (spreadsheet formulas neutralised), `preview`;
+- `summary`: what the Data page says about a loaded dataset.
 """
 
 from costlib.loading.export import PREVIEW_COLUMNS, neutralise, preview, safe_cells, safe_csv
@@ -65,6 +66,7 @@ from costlib.loading.roles import (
     MISSING_GROUP,
     SUM_TOLERANCE,
 )
+from costlib.loading.summary import split_sentence, summary_metrics, summary_tables
 
 __all__ = [
     "ACTION_DROP_LABELS",
@@ -98,6 +100,9 @@ __all__ = [
     "read_table",
     "safe_cells",
     "safe_csv",
+    "split_sentence",
+    "summary_metrics",
+    "summary_tables",
     "table_budget",
     "upload_memory_budget",
 ]
