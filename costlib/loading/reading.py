@@ -410,8 +410,8 @@ def _concat(chunks: list[pd.DataFrame]) -> pd.DataFrame:
     Column by column, letting go of each column's pieces once they are joined, so the peak is
     the table plus one column rather than twice the table.
     """
-    if len(chunks) == 1:
-        return chunks[0]
+    if len(chunks) <= 1:
+        return chunks[0] if chunks else pd.DataFrame()  # no chunk at all: _tidy says the file is empty
     header = chunks[0].columns
     pieces = [[c.iloc[:, j] for j in range(c.shape[1])] for c in chunks]
     chunks.clear()
