@@ -190,6 +190,7 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
     return mapping
 
 
+loaded_slot = None
 if upload is not None:
     shown_name = loading.display_name(upload.name)
     digests = st.session_state.setdefault("_digests", {})
@@ -250,8 +251,7 @@ if upload is not None:
                     st.session_state["_widget_updates"] = {mk("scale"): use.score_scale}
                 st.session_state["_loaded"] = f"Loaded “{shown_name}”. The other pages now use it."
                 st.rerun()
-        if st.session_state.get("_loaded"):
-            say("success", st.session_state.pop("_loaded"))
+        loaded_slot = st.empty()  # filled at the end, once the summary below shows the new data
 
 
 st.subheader("What is loaded")
@@ -267,3 +267,5 @@ if ds is not None:
         say("caption", "Classes: " + ", ".join(ds.class_names))
     for note in ds.notes:
         say("info", note)
+if loaded_slot is not None and st.session_state.get("_loaded"):
+    say("success", st.session_state.pop("_loaded"), where=loaded_slot)
