@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -115,12 +114,7 @@ def format_table(audit) -> str:
 def _read(path: str):
     from costlib import loading
 
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise DataError(f'The file "{path}" cannot be read: {exc.strerror or exc}.') from None
-    name = os.path.basename(path) or path
+    data, name = loading.read_path(path)  # regular files only, size checked; DataError otherwise
     return data, name, loading.read_table(data, name), loading.fingerprint(data)
 
 

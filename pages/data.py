@@ -1,8 +1,5 @@
 """Data: pick a built-in sample or upload predictions, map the columns, see what was loaded."""
 
-import os
-
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -37,12 +34,23 @@ page_header(
 st.page_link("pages/costs.py", label="Find the cost-optimal threshold for the loaded data →", icon="⚖️")
 
 
+ds = current_dataset()  # draws the sidebar's data choice; its key "data" holds the choice
+in_use = st.session_state.get("data") if ds is not None else None
+
 st.subheader("Built-in samples")
 for key, sample in SAMPLES.items():
     c1, c2 = st.columns([4, 1])
     c1.markdown(f"**{sample.title}**  \n{sample.description}")
     c1.caption(sample.attribution)
-    c2.button("Use this sample", key=f"use_{key}", on_click=choose_data, args=(key,))
+    used = key == in_use
+    c2.button(
+        "In use" if used else "Use this sample",
+        key=f"use_{key}",
+        on_click=choose_data,
+        args=(key,),
+        disabled=used,
+        help="The other pages use this sample now." if used else None,
+    )
 
 st.subheader("Upload your predictions")
 st.caption(
@@ -53,9 +61,9 @@ st.caption(
 upload = st.file_uploader("CSV or Parquet file", type=["csv", "tsv", "txt", "parquet", "pq"], key="uploader")
 
 
-def choice(label: str, options: list[str], guess: str | None, key: str, **kw) -> str | None:
+def choice(label: str, options: list[str], guess: str | None, key: str, where=st, **kw) -> str | None:
     opts = [NONE, *options]
-    value = st.selectbox(label, opts, index=opts.index(guess) if guess in opts else 0, key=key, **kw)
+    value = where.selectbox(label, opts, index=opts.index(guess) if guess in opts else 0, key=key, **kw)
     return None if value == NONE else value
 
 
@@ -70,13 +78,15 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
     Their keys carry the file's fingerprint: a new file gets new widgets seeded with its own
     guess (deleting the old keys does not reset widgets the browser still shows).
     """
-    cols = [str(c) for c in df.columns]
     # Every column is offered for every role: a text column mapped as scores gets a sentence
-    # naming its bad rows, which helps more than a column that silently is not offered.
+    # naming its bad rows, which helps more than a column that silently is not offered. A very
+    # wide file offers the guessed columns and its first ones; any other can be typed in.
+    cols = loading.offered_columns(df.columns, guess)
+    wide = len(cols) < df.shape[1]
     numeric = cols
     c1, c2 = st.columns(2)
     with c1:
-        label = choice("Label column (the true outcome)", cols, guess.label, mk("label"))
+        label = choice("Label column (the true outcome)", cols, guess.label, mk("label"), accept_new_options=wide)
         positive = None
         if label is not None:
             try:
@@ -96,19 +106,23 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
             numeric,
             default=[s for s in guess.scores if s in numeric],
             key=mk("scores"),
+            accept_new_options=wide,
         )
-        scale = st.radio(
-            "The scores are",
-            list(SCALES),
-            format_func=SCALES.get,
-            key=mk("scale"),
-            index=list(SCALES).index(guess.score_scale),
-            horizontal=True,
-        )
+        if mk("scale") not in st.session_state:  # seeded here, not by index=, so a fix can set it
+            st.session_state[mk("scale")] = guess.score_scale
+        scale = st.radio("The scores are", list(SCALES), format_func=SCALES.get, key=mk("scale"), horizontal=True)
     with c2:
-        group = choice("Group column (optional, for per-group prices)", cols, guess.group, mk("group"))
-        split = choice("Split column (optional: train / validation / test)", cols, guess.split, mk("split"))
-        weight = choice("Weight column (optional)", numeric, guess.weight, mk("weight"))
+        group = choice(
+            "Group column (optional, for per-group prices)", cols, guess.group, mk("group"), accept_new_options=wide
+        )
+        split = choice(
+            "Split column (optional: train / validation / test)",
+            cols,
+            guess.split,
+            mk("split"),
+            accept_new_options=wide,
+        )
+        weight = choice("Weight column (optional)", numeric, guess.weight, mk("weight"), accept_new_options=wide)
     st.markdown("**Instance-level costs (optional)**")
     guessed_source = (
         "annotator votes"
@@ -131,15 +145,19 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
     extra: dict = {}
     d1, d2 = st.columns(2)
     if source == "delta column":
-        extra["delta"] = choice("Delta column (sign = label, size = price)", numeric, guess.delta, mk("delta"))
+        extra["delta"] = choice(
+            "Delta column (sign = label, size = price)", numeric, guess.delta, mk("delta"), accept_new_options=wide
+        )
     elif source == "annotator votes":
-        extra["votes_yes"] = choice("Votes for the positive class", numeric, guess.votes_yes, mk("yes"))
-        extra["votes_no"] = choice("Votes against", numeric, guess.votes_no, mk("no"))
+        extra["votes_yes"] = choice(
+            "Votes for the positive class", numeric, guess.votes_yes, mk("yes"), accept_new_options=wide
+        )
+        extra["votes_no"] = choice("Votes against", numeric, guess.votes_no, mk("no"), accept_new_options=wide)
     elif source == "rating":
-        extra["rating"] = d1.selectbox("Rating column", numeric, key=mk("rating"))
+        extra["rating"] = d1.selectbox("Rating column", numeric, key=mk("rating"), accept_new_options=wide)
         extra["rating_midpoint"] = d2.number_input("Neutral midpoint of the scale", value=3.0, key=mk("mid"))
     elif source == "measurement and threshold":
-        extra["measurement"] = d1.selectbox("Measurement column", numeric, key=mk("measure"))
+        extra["measurement"] = d1.selectbox("Measurement column", numeric, key=mk("measure"), accept_new_options=wide)
         extra["measurement_threshold"] = d2.number_input("Threshold (positive when above)", value=0.0, key=mk("tau"))
     st.markdown("**Multiclass (optional)**")
     m1, m2 = st.columns(2)
@@ -148,19 +166,13 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         numeric,
         default=[c for c in guess.class_probs if c in numeric],
         key=mk("probs"),
+        accept_new_options=wide,
     )
-    class_label = m2.selectbox(
-        "Multiclass label column",
-        [NONE, *cols],
-        key=mk("class_label"),
-        index=([NONE, *cols].index(guess.class_label) if guess.class_label in cols else 0),
+    class_label = choice(
+        "Multiclass label column", cols, guess.class_label, mk("class_label"), where=m2, accept_new_options=wide
     )
-    class_names: tuple[str, ...] = ()
-    if class_probs:
-        prefix = os.path.commonprefix(class_probs) if len(class_probs) > 1 else ""
-        class_names = tuple(c[len(prefix) :] or c for c in class_probs)
-        if guess.class_probs == tuple(class_probs) and guess.class_names:
-            class_names = guess.class_names
+    class_names = loading.class_names_for(class_probs)
+    if class_names:
         say("caption", "Classes: " + ", ".join(class_names), where=m1)
     mapping = ColumnMapping(
         label=label,
@@ -170,7 +182,7 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         group=group,
         split=split,
         weight=weight,
-        class_label=None if class_label == NONE else class_label,
+        class_label=class_label,
         class_probs=tuple(class_probs),
         class_names=class_names,
         **extra,
@@ -178,16 +190,9 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
     return mapping
 
 
-def _fix_option(fix: str) -> str:
-    text = fix.lower()
-    if "drop" in text:
-        return "drop_missing_labels"
-    if "group" in text:
-        return "top_groups"
-    return "renormalise"
-
-
+loaded_slot = None
 if upload is not None:
+    shown_name = loading.display_name(upload.name)
     digests = st.session_state.setdefault("_digests", {})
     data = upload.getvalue()
     if upload.file_id not in digests:
@@ -207,77 +212,60 @@ if upload is not None:
                 del st.session_state[key]
             st.session_state["_mapping_for"] = digest
             st.session_state["_guess"] = loading.guess_mapping(df)
-            st.session_state.pop("_fixes", None)
-            st.session_state.pop("_load_error", None)
-        say("caption", f"“{upload.name}”: {len(df):,} rows, {df.shape[1]} columns. First rows:")
-        st.dataframe(df.head(5), hide_index=True)
+            for key in ("_fixes", "_load_error", "_widget_updates"):
+                st.session_state.pop(key, None)
+        st.session_state.update(st.session_state.pop("_widget_updates", None) or {})  # set by a fix that was used
+        head, caption = loading.preview(df, upload.name)
+        say("caption", caption)
+        st.dataframe(head, hide_index=True)
         for note in df.attrs.get("notes", []):
             say("info", note)
+        if df.shape[1] > loading.MAX_COLUMNS_OFFERED:
+            say("info", loading.NOTE_WIDE.format(name=shown_name, count=df.shape[1], shown=loading.MAX_COLUMNS_OFFERED))
         if st.session_state.get("_load_error"):
             say("error", st.session_state["_load_error"], icon="⚠️")
             if st.session_state.get("upload_dataset") is not None:
                 say("caption", f"Your previous data, “{st.session_state['upload_dataset'].name}”, is still loaded.")
         with st.form("mapping"):
             mapping = mapping_form(df, st.session_state["_guess"])
+            # offered fixes, by their fixed word (DataError.fix_action), never by their words
             fixes = st.session_state.get("_fixes", {})
-            options = {}
-            if "drop_missing_labels" in fixes:
-                options["drop_missing_labels"] = st.checkbox(fixes["drop_missing_labels"], key="fix_drop")
-            if "top_groups" in fixes:
-                options["top_groups"] = 10 if st.checkbox(fixes["top_groups"], key="fix_top") else None
-            if "renormalise" in fixes:
-                options["renormalise"] = st.checkbox(fixes["renormalise"], key="fix_renorm")
+            ticked = [action for action, words in fixes.items() if st.checkbox(words, key=f"fix_{action}")]
             submitted = st.form_submit_button("Use these columns", type="primary")
         if submitted:
+            use, options = loading.apply_fixes(mapping, ticked)
             try:
-                ds = build_dataset_cached(
-                    df, digest, upload.name, mapping, tuple(sorted((k, v) for k, v in options.items() if v))
-                )
+                ds_new = build_dataset_cached(df, digest, upload.name, use, tuple(sorted(options.items())))
             except DataError as err:
                 st.session_state["_load_error"] = err.message
-                if err.fix:
-                    st.session_state.setdefault("_fixes", {})[_fix_option(err.fix)] = (
+                if err.fix_action:
+                    st.session_state.setdefault("_fixes", {})[err.fix_action] = (
                         f"Fix it: {err.fix} (tick, then press “Use these columns” again)"
                     )
                 st.rerun()
             else:
-                replace_upload(ds)
-                st.session_state.pop("_fixes", None)
-                st.session_state.pop("_load_error", None)
-                say("success", f"Loaded “{upload.name}”. The other pages now use it.")
+                replace_upload(ds_new)
+                for key in ("_fixes", "_load_error"):
+                    st.session_state.pop(key, None)
+                if use.score_scale != mapping.score_scale:  # the form shows what was used
+                    st.session_state["_widget_updates"] = {mk("scale"): use.score_scale}
+                st.session_state["_loaded"] = f"Loaded “{shown_name}”. The other pages now use it."
+                st.rerun()
+        loaded_slot = st.empty()  # filled at the end, once the summary below shows the new data
 
 
 st.subheader("What is loaded")
-ds = current_dataset()
 if ds is not None:
-    m = st.columns(4)
-    m[0].metric("Rows", f"{ds.n_rows:,}")
-    if ds.y is not None:
-        m[1].metric("Positives", f"{int(ds.y.sum()):,} ({ds.y.mean():.1%})")
-    if ds.groups is not None:
-        m[2].metric("Groups", f"{len(pd.unique(ds.groups))}")
-    if ds.split is not None:
-        m[3].metric("Splits", f"{len(pd.unique(ds.split))}")
-        st.caption("Rows per split: " + ", ".join(
-            f"{r} {int((ds.split == r).sum()):,}" for r in ("train", "validation", "test") if (ds.split == r).any()))
-    summary = []
-    for name, s in ds.scores.items():
-        summary.append(
-            {
-                "model (score column)": name,
-                "min": float(np.min(s)),
-                "max": float(np.max(s)),
-                "distinct values": int(len(np.unique(s))),
-            }
-        )
-    if summary:
-        st.dataframe(pd.DataFrame(summary), hide_index=True)
-    if ds.groups is not None:
-        g = pd.Series(ds.groups).value_counts().rename_axis("group").reset_index(name="rows")
-        if ds.y is not None:
-            g["positive share"] = [float(ds.y[ds.groups == x].mean()) for x in g["group"]]
-        st.dataframe(g, hide_index=True)
+    for slot, metric in zip(st.columns(4), loading.summary_metrics(ds), strict=True):
+        if metric is not None:
+            slot.metric(*metric)
+    if loading.split_sentence(ds):
+        st.caption(loading.split_sentence(ds))
+    for table in loading.summary_tables(ds):
+        st.dataframe(table, hide_index=True)
     if ds.class_names:
         say("caption", "Classes: " + ", ".join(ds.class_names))
     for note in ds.notes:
         say("info", note)
+if loaded_slot is not None and st.session_state.get("_loaded"):
+    say("success", st.session_state.pop("_loaded"), where=loaded_slot)

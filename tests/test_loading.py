@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+import doctest
+import importlib
 import io
 import math
+import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import hypothesis
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -189,11 +194,11 @@ CASES = [
         "quote.csv",
         expect=("quote.csv", "line 3", "never closed"),
     ),
-    Case(
+    Case(  # a repeated name whose columns differ loads; only mapping that name is refused
         "duplicate_columns",
         b"label,score, score\n1,0.2,0.3\n0,0.1,0.4\n",
         "dup.csv",
-        expect=("dup.csv", '"score"', "columns 2 and 3", "repeats"),
+        expect=("dup.csv", '"score"', "columns 2 and 3", "repeats", '"score (column 2)" or "score (column 3)"'),
         column="score",
     ),
     # -- encodings and separators that must load ----------------------------------------
@@ -278,9 +283,7 @@ CASES = [
     ),
     Case(
         "label_one_zero_strings",
-        bf.parquet_bytes(
-            {"label": pa.array(["1", "0", "0", "1"], pa.string()), "score": [0.9, 0.2, 0.4, 0.6]}
-        ),
+        bf.parquet_bytes({"label": pa.array(["1", "0", "0", "1"], pa.string()), "score": [0.9, 0.2, 0.4, 0.6]}),
         "strings.parquet",
         check=_check_y([1, 0, 0, 1]),
     ),
@@ -302,9 +305,7 @@ CASES = [
     # -- scores -------------------------------------------------------------------------
     Case(
         "scores_as_text",
-        bf.csv_bytes(
-            ["label", "score"], [(1, 0.9), (0, "high"), (1, 0.3), (0, "n/a"), (1, "0.4.1")]
-        ),
+        bf.csv_bytes(["label", "score"], [(1, 0.9), (0, "high"), (1, 0.3), (0, "n/a"), (1, "0.4.1")]),
         "preds.csv",
         expect=(
             'In "preds.csv", column "score" has 3 values that are not numbers: '
@@ -521,9 +522,7 @@ CASES = [
     # -- Parquet ------------------------------------------------------------------------
     Case(
         "parquet_loads",
-        bf.parquet_bytes(
-            {"label": [1, 0, 0, 1], "score": [0.9, 0.1, 0.3, 0.7], "group": ["a", "b", "a", "b"]}
-        ),
+        bf.parquet_bytes({"label": [1, 0, 0, 1], "score": [0.9, 0.1, 0.3, 0.7], "group": ["a", "b", "a", "b"]}),
         "preds.parquet",
         mapping=ColumnMapping(label="label", scores=("score",), group="group"),
         check=_check_parquet,
@@ -567,6 +566,7 @@ def test_upload_table(case: Case) -> None:
         assert f'"{case.column}"' in err.message
     if case.fix is not None:
         assert err.fix is not None and case.fix in err.fix
+    assert (err.fix is None) == (err.fix_action is None)  # words and action come together
     assert str(err) == err.message
     assert "Traceback" not in err.message and "C error" not in err.message
 
@@ -624,9 +624,7 @@ def test_rating_and_measurement_give_delta() -> None:
     df = read_table(bf.csv_bytes(["rating", "z"], [(1, 0.5), (5, 2.0), (3, 1.2)]), "r.csv")
     ds = prepare(df, ColumnMapping(rating="rating", rating_midpoint=3), name="r", fingerprint="")
     assert ds.delta.tolist() == [-2.0, 2.0, 0.0]
-    ds = prepare(
-        df, ColumnMapping(measurement="z", measurement_threshold=1.0), name="r", fingerprint=""
-    )
+    ds = prepare(df, ColumnMapping(measurement="z", measurement_threshold=1.0), name="r", fingerprint="")
     np.testing.assert_allclose(ds.delta, [-0.5, 1.0, 0.2])
 
 
@@ -638,9 +636,7 @@ def test_read_table_notes_reach_dataset() -> None:
 
 
 def test_missing_group_values_become_a_named_group() -> None:
-    data = bf.csv_bytes(
-        ["label", "score", "group"], [(1, 0.9, "A"), (0, 0.2, None), (1, 0.4, "A"), (0, 0.1, "B")]
-    )
+    data = bf.csv_bytes(["label", "score", "group"], [(1, 0.9, "A"), (0, 0.2, None), (1, 0.4, "A"), (0, 0.1, "B")])
     ds = load(data, "g.csv", ColumnMapping(label="label", scores=("score",), group="group"))
     assert ds.groups.tolist() == ["A", "(missing)", "A", "B"]
     assert any("row 2" in n and "(missing)" in n for n in ds.notes)
@@ -653,9 +649,7 @@ def test_positive_value_flips_numeric_labels() -> None:
 
 
 def test_fingerprint_is_sha256_hex() -> None:
-    assert fingerprint(b"abc") == (
-        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-    )
+    assert fingerprint(b"abc") == ("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
 
 
 # ---------------------------------------------------------------------------------------
@@ -761,8 +755,183 @@ def test_safe_csv_header_and_index() -> None:
     assert text.splitlines()[1] == "'@row,a"
 
 
+def test_safe_csv_neutralises_spaces_invisible_and_full_width_starts() -> None:
+    cells = [
+        " =1+1",  # a leading space: spreadsheets trim it and run the formula
+        "\u00a0=1+1",  # a no-break space
+        "\u200b=1+1",  # a zero-width space
+        '＝HYPERLINK("http://x")',  # full-width equals sign
+        "﹦1",  # small equals sign
+        "＋cmd",  # full-width plus
+        "＠SUM(A1)",  # full-width at
+        "－2+3",  # full-width minus
+        "\n=1",
+    ]
+    plain = ["-3.5", " -3.5", "a=b", "x", "－3.5", "ok =1"]
+    back = pd.read_csv(
+        io.StringIO(safe_csv(pd.DataFrame({"v": cells + plain})).decode()), keep_default_na=False, dtype=str
+    )["v"].tolist()
+    assert back == ["'" + c for c in cells] + plain
+
+
+def test_safe_cells_makes_a_displayed_table_safe_for_the_toolbar_export() -> None:
+    df = pd.DataFrame(
+        {"group": pd.Categorical(["=cmd|'/C calc'!A0", "plain"]), "＝x": ["@home", "ok"], "n": [-1.5, 2.0]},
+        index=pd.Index(["+a", "b"], name="=i"),
+    )
+    safe = loading.safe_cells(df)
+    assert safe["group"].tolist() == ["'=cmd|'/C calc'!A0", "plain"]
+    assert list(safe.columns) == ["group", "'＝x", "n"] and safe["'＝x"].tolist() == ["'@home", "ok"]
+    assert safe.index.tolist() == ["'+a", "b"] and safe.index.name == "'=i"
+    assert safe["n"].dtype == np.float64 and safe["n"].tolist() == [-1.5, 2.0]  # numbers stay numbers
+    assert df["group"].tolist()[0].startswith("=")  # the caller's frame is not changed
+
+
 # ---------------------------------------------------------------------------------------
-# Fuzz tests: nothing but a DataFrame / Dataset or a DataError ever comes out
+# Fixes carry a machine-readable action
+# ---------------------------------------------------------------------------------------
+
+CASE = {c.id: c for c in CASES}
+
+
+@pytest.mark.parametrize(
+    "case_id, action",
+    [
+        ("missing_labels", loading.ACTION_DROP_LABELS),
+        ("group_300_values", loading.ACTION_TOP_GROUPS),
+        ("multiclass_not_summing", loading.ACTION_RENORMALISE),
+        ("probabilities_outside_01", loading.ACTION_LOGIT),
+    ],
+)
+def test_an_offered_fix_names_its_action_and_the_action_repairs_the_file(case_id, action) -> None:
+    case = CASE[case_id]
+    with pytest.raises(DataError) as info:
+        load(case.data, case.filename, case.mapping)
+    assert info.value.fix_action == action and info.value.fix
+    mapping, options = loading.apply_fixes(case.mapping, [info.value.fix_action])
+    ds = load(case.data, case.filename, mapping, **options)
+    assert ds.n_rows > 0
+
+
+def test_the_logit_fix_reads_the_scores_as_log_odds() -> None:
+    case = CASE["probabilities_outside_01"]
+    mapping, options = loading.apply_fixes(case.mapping, [loading.ACTION_LOGIT])
+    assert mapping.score_scale == "logit" and options == {}
+    ds = load(case.data, case.filename, mapping)
+    # sigmoid by hand: 1 / (1 + e^-x) for the scores 0.3, 2.5, -0.1, -1.2
+    np.testing.assert_allclose(ds.scores["score"], [1 / (1 + math.exp(-x)) for x in (0.3, 2.5, -0.1, -1.2)])
+    assert ds.probabilities and ds.mapping.score_scale == "logit"
+
+
+def test_apply_fixes_refuses_an_unknown_action() -> None:
+    with pytest.raises(ValueError, match="actions holds 'read the scores as log-odds'"):
+        loading.apply_fixes(BASIC, ["read the scores as log-odds"])
+    assert loading.apply_fixes(BASIC, []) == (BASIC, {})
+    assert set(loading.ACTIONS) == {"drop_missing_labels", "top_groups", "renormalise", "logit_scale"}
+
+
+# ---------------------------------------------------------------------------------------
+# Multiclass class names: one function for the loader, its guess and the Data page
+# ---------------------------------------------------------------------------------------
+
+
+def test_class_names_keep_whole_words() -> None:
+    # os.path.commonprefix(["prob_spam", "prob_sport"]) is "prob_sp": cutting it gives "am", "ort"
+    assert loading.class_names_for(["prob_spam", "prob_sport"]) == ("spam", "sport")
+    assert loading.class_names_for(["p_billing", "p_tech", "p_sales"]) == ("billing", "tech", "sales")
+    assert loading.class_names_for(["p(cat)", "p(dog)"]) == ("cat", "dog")
+    assert loading.class_names_for(["spam", "sport"]) == ("spam", "sport")  # no separator: whole names
+    assert loading.class_names_for(["x_a", "y_a"]) == ("x_a", "y_a")
+    assert loading.class_names_for([]) == ()
+
+
+def test_guess_and_prepare_name_the_classes_alike() -> None:
+    df = pd.DataFrame(
+        {
+            "topic": ["spam", "sport", "spam"],
+            "prob_spam": [0.8, 0.1, 0.6],
+            "prob_sport": [0.1, 0.8, 0.2],
+            "prob_stocks": [0.1, 0.1, 0.2],
+        }
+    )
+    guess = guess_mapping(df)
+    assert guess.class_names == ("spam", "sport", "stocks")
+    ds = prepare(df, dataclasses.replace(guess, class_names=()), name="t", fingerprint="")
+    assert ds.class_names == guess.class_names and ds.y_class.tolist() == [0, 1, 0]
+
+
+# ---------------------------------------------------------------------------------------
+# Column names the header repeats
+# ---------------------------------------------------------------------------------------
+
+
+def test_identical_repeated_columns_are_kept_once_with_a_note() -> None:
+    data = b"label,score,score,group\n1,0.9,0.9,a\n0,0.2,0.2,b\n"
+    df = read_table(data, "join.csv")
+    assert list(df.columns) == ["label", "score", "group"]
+    assert any(
+        'repeats the name "score" (columns 2 and 3)' in n and "one copy was kept" in n for n in df.attrs["notes"]
+    )
+    ds = load(data, "join.csv", BASIC)
+    assert ds.scores["score"].tolist() == [0.9, 0.2]
+
+
+def test_differing_repeated_columns_get_names_that_tell_them_apart() -> None:
+    data = b"label,score,extra,extra,extra\n1,0.9,x,y,x\n0,0.2,z,w,z\n"
+    df = read_table(data, "join.csv")
+    # columns 3 and 5 are identical: one copy of them is kept, beside column 4
+    assert list(df.columns) == ["label", "score", "extra (column 3)", "extra (column 4)"]
+    assert df["extra (column 4)"].tolist() == ["y", "w"]
+    note = " ".join(df.attrs["notes"])
+    assert '"extra" (columns 3, 4 and 5)' in note and '"extra (column 3)" and "extra (column 4)"' in note
+    ds = load(data, "join.csv", BASIC)  # the repeated column is not needed: the file loads
+    assert ds.y.tolist() == [1, 0]
+    ds = load(data, "join.csv", ColumnMapping(label="label", scores=("score",), group="extra (column 4)"))
+    assert ds.groups.tolist() == ["y", "w"]
+    with pytest.raises(DataError) as info:
+        load(data, "join.csv", ColumnMapping(label="label", scores=("score",), group="extra"))
+    assert info.value.column == "extra"
+    assert 'choose "extra (column 3)" or "extra (column 4)"' in info.value.message
+
+
+def test_repeated_names_in_parquet_and_in_a_frame_given_to_prepare() -> None:
+    table = pa.Table.from_arrays(
+        [pa.array([1, 0]), pa.array([0.9, 0.1]), pa.array([0.3, 0.4])], names=["label", "score", "score"]
+    )
+    buf = io.BytesIO()
+    import pyarrow.parquet as pq
+
+    pq.write_table(table, buf)
+    df = read_table(buf.getvalue(), "dup.parquet")
+    assert list(df.columns) == ["label", "score (column 2)", "score (column 3)"]
+    frame = pd.DataFrame([[1, 0.9, 0.3], [0, 0.1, 0.4]], columns=["label", "score", "score"])
+    with pytest.raises(DataError, match=r'choose "score \(column 2\)" or "score \(column 3\)"'):
+        prepare(frame, BASIC, name="frame", fingerprint="")
+    ds = prepare(frame, ColumnMapping(label="label", scores=("score (column 3)",)), name="frame", fingerprint="")
+    assert ds.scores["score (column 3)"].tolist() == [0.3, 0.4]
+
+
+def test_a_disambiguated_name_never_collides_with_a_real_one() -> None:
+    data = b"label,score (column 3),score,score\n1,5,0.9,0.1\n0,6,0.2,0.3\n"
+    df = read_table(data, "x.csv")
+    assert len(set(df.columns)) == 4 and df["score (column 3)"].tolist() == [5, 6]
+    assert df["score (column 3) (2)"].tolist() == [0.9, 0.2]
+
+
+# ---------------------------------------------------------------------------------------
+# The loader's own docstring examples
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", sorted(m.name for m in pkgutil.iter_modules(loading.__path__)))
+def test_loading_doctests(module) -> None:
+    result = doctest.testmod(importlib.import_module(f"costlib.loading.{module}"), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+# ---------------------------------------------------------------------------------------
+# Noise: nothing but a DataFrame / Dataset or a DataError ever comes out (mostly errors;
+# the fuzz tests below reach the success path)
 # ---------------------------------------------------------------------------------------
 
 CSVISH = st.text(alphabet=',;\t|"\n\r 0123456789.-eaNAyestrTFu\u00e9=', max_size=300)
@@ -777,7 +946,8 @@ CSVISH = st.text(alphabet=',;\t|"\n\r 0123456789.-eaNAyestrTFu\u00e9=', max_size
     ),
     filename=st.sampled_from(["x.csv", "x.tsv", "x.parquet", "x.txt", "x", "X.CSV"]),
 )
-def test_read_table_fuzz(data: bytes, filename: str) -> None:
+def test_read_table_noise(data: bytes, filename: str) -> None:
+    """Random bytes: a DataFrame or a DataError naming the file, never a traceback."""
     try:
         df = read_table(data, filename)
     except DataError as err:
@@ -851,7 +1021,8 @@ def frames_and_mappings(draw):
 
 
 @given(frames_and_mappings())
-def test_prepare_fuzz(args) -> None:
+def test_prepare_noise(args) -> None:
+    """Random cells and mappings: a Dataset or a DataError naming the file, never a traceback."""
     df, mapping, kwargs = args
     try:
         ds = prepare(df, mapping, name="fuzz.csv", fingerprint="f", **kwargs)
@@ -885,6 +1056,315 @@ def test_prepare_fuzz(args) -> None:
 
 
 # ---------------------------------------------------------------------------------------
+# Fuzz tests: mostly valid tables, some with one targeted corruption. A valid table must
+# load and give back exactly what was written; a corrupted one a sentence about that
+# corruption (or, where the corruption is harmless, a table). `hypothesis.event` records
+# how each example ended: pytest --hypothesis-show-statistics shows the shares.
+# ---------------------------------------------------------------------------------------
+
+NAME_PIECES = ["label", "score", "Zürich", "group", "naïve", "x", "日本", "<b>b</b>", "=cmd", "a b", "é_1"]
+WORDS = ["apple", "Zürich", "São Paulo", "<i>x</i>", "=SUM(A1)", "@home", "naïve", "日本語", "a b c"]
+SEPS = [",", ";", "\t", "|"]
+
+
+@st.composite
+def written_tables(draw):
+    """(bytes, filename, names, expected columns): a CSV or Parquet file and what it holds."""
+    n = draw(st.integers(1, 25))
+    k = draw(st.integers(2, 5))
+    pieces = draw(st.lists(st.sampled_from(NAME_PIECES), min_size=k, max_size=k))
+    names = [f"{p} {i}" if i else p for i, p in enumerate(pieces)]  # distinct, never a number
+    columns = {}
+    for name in names:
+        kind = draw(st.sampled_from(["int", "float", "text", "bool"]))
+        if kind == "int":
+            cells = draw(st.lists(st.integers(-(10**12), 10**12), min_size=n, max_size=n))
+        elif kind == "float":
+            finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
+            cells = draw(st.lists(st.one_of(finite, st.none()), min_size=n, max_size=n))
+        elif kind == "text":
+            cells = draw(st.lists(st.one_of(st.sampled_from(WORDS), st.none()), min_size=n, max_size=n))
+            if all(c is None for c in cells):
+                cells[0] = "apple"
+        else:
+            cells = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+        columns[name] = (kind, cells)
+    if draw(st.integers(0, 4)) == 0:
+        return _parquet_file(names, columns), "upload.parquet", names, columns
+    return (*_csv_file(draw, names, columns), names, columns)
+
+
+def _parquet_file(names, columns) -> bytes:
+    types = {"int": pa.int64(), "float": pa.float64(), "text": pa.string(), "bool": pa.bool_()}
+    arrays = [pa.array(columns[c][1], types[columns[c][0]]) for c in names]
+    buf = io.BytesIO()
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_arrays(arrays, names=names), buf)
+    return buf.getvalue()
+
+
+def _csv_file(draw, names, columns) -> tuple[bytes, str]:
+    import csv
+
+    sep = draw(st.sampled_from(SEPS))
+    comma = sep != "," and draw(st.booleans())  # decimal comma
+    newline = draw(st.sampled_from(["\n", "\r\n"]))
+    buf = io.StringIO()
+    writer = csv.writer(buf, delimiter=sep, lineterminator=newline, quoting=csv.QUOTE_MINIMAL)
+    writer.writerow(names)
+    for i in range(len(columns[names[0]][1])):
+        row = []
+        for c in names:
+            v = columns[c][1][i]
+            text = "" if v is None else repr(v) if isinstance(v, float) else str(v)
+            row.append(text.replace(".", ",") if comma and isinstance(v, float) else text)
+        writer.writerow(row)
+    text = buf.getvalue()
+    encodings = ["utf-8", "utf-8-sig", "utf-16"]
+    try:
+        text.encode("cp1252")
+        encodings.append("cp1252")
+    except UnicodeEncodeError:
+        pass
+    encoding = draw(st.sampled_from(encodings))
+    return text.encode(encoding), draw(st.sampled_from(["upload.csv", "upload.txt", "upload.tsv", "upload"]))
+
+
+def assert_same_table(df: pd.DataFrame, names: list[str], columns: dict) -> None:
+    """`df` holds exactly the cells that were written."""
+    assert list(df.columns) == names
+    assert len(df) == len(columns[names[0]][1])
+    for c in names:
+        kind, cells = columns[c]
+        for got, want in zip(df[c].tolist(), cells, strict=True):
+            if want is None:
+                assert pd.isna(got), (c, got)
+            elif kind == "float":
+                assert float(got) == want, (c, got, want)
+            elif kind == "int":
+                assert int(got) == want, (c, got, want)
+            elif kind == "bool":
+                assert bool(got) is want, (c, got, want)
+            else:
+                assert got == want, (c, got, want)
+
+
+CORRUPTIONS = ["ragged line", "unclosed quote", "NUL bytes", "no data rows", "PNG", "cut short", "repeat a column"]
+
+
+def corrupt(data: bytes, filename: str, how: str, draw) -> tuple[bytes, tuple[str, ...]]:
+    """`data` with one corruption, and words the error must contain ('' when it may load)."""
+    if filename.endswith(".parquet"):
+        cut = draw(st.integers(8, max(8, len(data) - 8)))
+        return data[:cut], ("Parquet",)
+    text, encoding = _decode(data)
+    lines = text.splitlines(keepends=True)
+    sep = next((s for s in SEPS if s in lines[0]), ",")
+    if how == "ragged line" and len(lines) > 1:
+        i = draw(st.integers(1, len(lines) - 1))
+        lines[i] = lines[i].rstrip("\r\n") + sep + "extra" + sep + "more" + "\n"
+        return "".join(lines).encode(encoding), (f"line {i + 1} of the file", "fields")
+    if how == "unclosed quote" and len(lines) > 1:
+        i = draw(st.integers(1, len(lines) - 1))
+        lines[i] = '"' + lines[i]
+        return "".join(lines).encode(encoding), ("",)
+    if how == "NUL bytes" and encoding != "utf-16":
+        at = draw(st.integers(0, len(data)))
+        return data[:at] + b"\x00\x00" + data[at:], ("binary data",)
+    if how == "no data rows":
+        return lines[0].encode(encoding), ("no data rows",)
+    if how == "PNG":
+        return bf.png_bytes() + data, ("PNG image",)
+    if how == "repeat a column":
+        rows = [line.rstrip("\r\n") for line in lines]
+        return "\n".join(r + sep + r.split(sep)[0] for r in rows).encode(encoding) + b"\n", ("",)
+    cut = draw(st.integers(1, max(1, len(data) - 1)))
+    return data[:cut], ("",)
+
+
+def _decode(data: bytes) -> tuple[str, str]:
+    for encoding in ("utf-16",) if data[:2] in (b"\xff\xfe", b"\xfe\xff") else ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(encoding), "utf-16" if encoding == "utf-16" else "utf-8"
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1"), "latin-1"
+
+
+@given(table=written_tables(), how=st.sampled_from([None] * len(CORRUPTIONS) + CORRUPTIONS), data=st.data())
+def test_read_table_fuzz(table, how, data) -> None:
+    raw, filename, names, columns = table
+    if how is None:
+        df = read_table(raw, filename)
+        hypothesis.event("valid table: loaded")
+        assert_same_table(df, names, columns)
+        return
+    raw, words = corrupt(raw, filename, how, data.draw)
+    try:
+        df = read_table(raw, filename)
+    except DataError as err:
+        hypothesis.event(f"{how}: DataError")
+        assert f'"{filename}"' in err.message and "Traceback" not in err.message
+        for w in words:
+            assert w in err.message, (how, err.message)
+        return
+    hypothesis.event(f"{how}: loaded")
+    assert words in (("",), ("Parquet",)) or how == "ragged line" and "extra" in df.to_string(), (how, df)
+    assert len(df) > 0 and len(set(df.columns)) == len(df.columns)
+    assert all(c == c.strip() for c in df.columns)
+
+
+@st.composite
+def valid_frames(draw):
+    """A table any user could upload, its mapping and what prepare must make of it."""
+    n = draw(st.integers(2, 40))
+    y = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+    y[0], y[-1] = 1, 0  # both classes
+    words = draw(st.sampled_from([None, ("yes", "no"), ("spam", "ham"), ("True", "False")]))
+    label = y if words is None else [words[0] if v else words[1] for v in y]
+    score = draw(st.lists(st.floats(0, 1), min_size=n, max_size=n))
+    df = pd.DataFrame({"label": label, "score": score})
+    m = ColumnMapping(
+        label="label", positive=None if words in (None, ("True", "False")) else words[0], scores=("score",)
+    )
+    if draw(st.booleans()):
+        df["group"] = draw(st.lists(st.sampled_from(["north", "south", " east ", "<b>w</b>"]), min_size=n, max_size=n))
+        m = dataclasses.replace(m, group="group")
+    if draw(st.booleans()):
+        df["split"] = draw(st.lists(st.sampled_from(sorted(loading.SPLIT_ALIASES)), min_size=n, max_size=n))
+        m = dataclasses.replace(m, split="split")
+    if draw(st.booleans()):
+        df["weight"] = draw(st.lists(st.floats(0.5, 5), min_size=n, max_size=n))
+        m = dataclasses.replace(m, weight="weight")
+    if draw(st.booleans()):
+        yes = draw(st.lists(st.integers(0, 5), min_size=n, max_size=n))
+        df["n_yes"], df["n_no"] = yes, [5 - v for v in yes]  # 5 - v == v never: delta is never all 0
+        m = dataclasses.replace(m, votes_yes="n_yes", votes_no="n_no")
+    if draw(st.booleans()):
+        raw = np.array(draw(st.lists(st.lists(st.integers(1, 9), min_size=3, max_size=3), min_size=n, max_size=n)))
+        probs = raw / raw.sum(axis=1, keepdims=True)
+        for j, c in enumerate(("prob_spam", "prob_sport", "prob_news")):
+            df[c] = probs[:, j]
+        df["topic"] = draw(st.lists(st.sampled_from(["spam", "sport", "news"]), min_size=n, max_size=n))
+        m = dataclasses.replace(m, class_probs=("prob_spam", "prob_sport", "prob_news"), class_label="topic")
+    return df, m
+
+
+def assert_prepared(ds: Dataset, df: pd.DataFrame, m: ColumnMapping) -> None:
+    """Every array against the table, computed here the slow way."""
+    n = len(df)
+    assert ds.n_rows == n
+    positive = {None: "1", "yes": "yes", "spam": "spam"}.get(m.positive, m.positive)
+    words = [str(v).strip() for v in df["label"]]
+    want_y = [1 if w == positive or (positive == "1" and w == "True") else 0 for w in words]
+    assert ds.y.dtype == np.int8 and ds.y.tolist() == want_y
+    assert ds.scores["score"].tolist() == df["score"].tolist()
+    if m.group:
+        assert ds.groups.tolist() == [g.strip() for g in df["group"]]
+    if m.split:
+        assert ds.split.tolist() == [loading.SPLIT_ALIASES[v] for v in df["split"]]
+    if m.weight:
+        assert ds.weight.tolist() == df["weight"].tolist()
+    if m.votes_yes:
+        # delta from votes: log((yes + 1) / (no + 1)), as in _check_votes above
+        want = [math.log((a + 1) / (b + 1)) for a, b in zip(df["n_yes"], df["n_no"], strict=True)]
+        np.testing.assert_allclose(ds.delta, want, rtol=1e-12)
+    if m.class_probs:
+        assert ds.class_names == ("spam", "sport", "news")
+        np.testing.assert_array_equal(ds.class_probs, df[list(m.class_probs)].to_numpy())
+        assert ds.y_class.tolist() == [ds.class_names.index(t) for t in df["topic"]]
+
+
+def _break(df: pd.DataFrame, m: ColumnMapping, how: str, row: int):
+    """(table, mapping, column named, words the message must hold, fix action offered or None)."""
+    df = df.copy()
+    at = f"row {row + 1}"
+    if how == "text score":
+        df["score"] = df["score"].astype(object)
+        df.loc[row, "score"] = "high"
+        return df, m, "score", (at, '"high"', "not numbers"), None
+    if how == "blank score":
+        df.loc[row, "score"] = np.nan
+        return df, m, "score", (at, "empty"), None
+    if how == "score above 1":
+        df.loc[row, "score"] = 1.5
+        return df, m, "score", (at, "outside [0, 1]"), loading.ACTION_LOGIT
+    if how == "blank label":
+        df["label"] = df["label"].astype(object)
+        df.loc[row, "label"] = None
+        return df, m, "label", (at, "no label"), loading.ACTION_DROP_LABELS
+    if how == "one class":
+        df["label"] = df["label"].iloc[0]
+        return df, m, "label", ("only one value",), None
+    if how == "negative weight" and m.weight:
+        df.loc[row, "weight"] = -1.0
+        return df, m, "weight", (at, "negative"), None
+    if how == "unknown split" and m.split:
+        df.loc[row, "split"] = "trian"
+        return df, m, "split", (at, '"trian"'), None
+    if how == "probabilities off" and m.class_probs:
+        df.loc[row, list(m.class_probs)] *= 0.5  # the row sums to 0.5, each cell still in [0, 1]
+        return df, m, "prob_spam", (at, "do not sum to 1"), loading.ACTION_RENORMALISE
+    if how == "negative votes" and m.votes_yes:
+        df.loc[row, "n_no"] = -1
+        return df, m, "n_no", (at, "negative vote"), None
+    # "missing column", and the breaks above whose column this table lacks
+    return df, dataclasses.replace(m, scores=("scroe",)), "scroe", ('"scroe"', "does not exist"), None
+
+
+BREAKS = [
+    "text score",
+    "blank score",
+    "score above 1",
+    "blank label",
+    "one class",
+    "negative weight",
+    "unknown split",
+    "probabilities off",
+    "negative votes",
+    "missing column",
+]
+
+
+@given(table=valid_frames(), how=st.sampled_from([None] * len(BREAKS) + BREAKS), data=st.data())
+def test_prepare_fuzz(table, how, data) -> None:
+    df, m = table
+    if how is None:
+        ds = prepare(df, m, name="fuzz.csv", fingerprint="f")
+        hypothesis.event("valid table: prepared")
+        assert_prepared(ds, df, m)
+        return
+    row = data.draw(st.integers(0, len(df) - 1))
+    bad, m2, column, words, action = _break(df, m, how, row)
+    how = "missing column" if column == "scroe" else how
+    with pytest.raises(DataError) as info:
+        prepare(bad, m2, name="fuzz.csv", fingerprint="f")
+    err = info.value
+    assert '"fuzz.csv"' in err.message and err.column == column, (how, err.message)
+    for w in words:
+        assert w in err.message, (how, err.message)
+    assert err.fix_action == action, (how, err.message)
+    if action is None:
+        hypothesis.event(f"{how}: DataError")
+        return
+    fixed, options = loading.apply_fixes(m2, [action])
+    try:
+        ds = prepare(bad, fixed, name="fuzz.csv", fingerprint="f", **options)
+    except DataError as again:  # dropping the blank label may leave a single class
+        assert how == "blank label" and "only one value" in again.message, again.message
+        hypothesis.event(f"{how}: fixed, then one class left")
+        return
+    hypothesis.event(f"{how}: fixed and prepared")
+    if how == "score above 1":  # the scores were read as log-odds
+        np.testing.assert_allclose(ds.scores["score"], 1 / (1 + np.exp(-bad["score"].to_numpy(float))))
+    if how == "blank label":
+        assert ds.n_rows == len(df) - 1 and f"row {row + 1}" in " ".join(ds.notes)
+    if how == "probabilities off":
+        np.testing.assert_allclose(ds.class_probs.sum(axis=1), 1.0)
+
+
+# ---------------------------------------------------------------------------------------
 # Size: 2,000,000 rows stay quick (unmarked, so it runs in the normal suite; ~1 s here)
 # ---------------------------------------------------------------------------------------
 
@@ -897,3 +1377,43 @@ def test_two_million_rows_load() -> None:
     ds = prepare(df, guess_mapping(df), name="big.csv", fingerprint=fingerprint(data))
     assert ds.n_rows == n and set(ds.groups[:2]) == {"A", "B"}
     assert math.isclose(float(ds.scores["score"].mean()), float(df["score"].mean()))
+
+
+def test_no_loading_function_is_longer_than_60_lines() -> None:
+    """Issue 12: the loader stays in small parts (a docstring does not count)."""
+    import ast
+    from pathlib import Path
+
+    long = []
+    for path in sorted(Path(loading.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                body = node.body[1:] if ast.get_docstring(node) else node.body
+                lines = body[-1].end_lineno - body[0].lineno + 1 if body else 0
+                if lines > 60:
+                    long.append(f"{path.name}:{node.name} ({lines} lines)")
+    assert not long, long
+
+
+def test_summary_tables_count_rows_and_the_positive_share_per_group() -> None:
+    df = pd.DataFrame(
+        {
+            "label": [1, 0, 1, 1, 0],
+            "score": [0.9, 0.1, 0.8, 0.7, 0.2],
+            "g": ["a", "a", "b", "b", "=x"],
+            "split": ["train", "test", "train", "train", "test"],
+        }
+    )
+    ds = prepare(
+        df, ColumnMapping(label="label", scores=("score",), group="g", split="split"), name="t", fingerprint=""
+    )
+    scores, groups = loading.summary_tables(ds)
+    assert scores.iloc[0].tolist() == ["score", 0.1, 0.9, 5]
+    # a: 2 rows, 1 positive -> 0.5; b: 2 rows, 2 positives -> 1.0; "=x" (neutralised): 1 row, none
+    assert groups.set_index("group").to_dict("index") == {
+        "a": {"rows": 2, "positive share": 0.5},
+        "b": {"rows": 2, "positive share": 1.0},
+        "'=x": {"rows": 1, "positive share": 0.0},
+    }
+    assert loading.split_sentence(ds) == "Rows per split: train 3, test 2"
+    assert loading.summary_metrics(ds) == [("Rows", "5"), ("Positives", "3 (60.0%)"), ("Groups", "3"), ("Splits", "2")]

@@ -1,0 +1,108 @@
+"""Reading an uploaded table and turning it into a validated `Dataset`.
+
+Pure Python (no Streamlit). The steps are::
+
+    data = uploaded bytes                          # or read_path(path) on the command line
+    df = read_table(data, filename)               # CSV or Parquet -> DataFrame
+    mapping = guess_mapping(df)                   # a first guess the user may edit
+    ds = prepare(df, mapping, name=filename, fingerprint=fingerprint(data))
+
+Every problem with the user's file is raised as a `DataError` whose message is a sentence
+naming the file, the column and the first offending rows (1-based data row numbers: the
+first row under the header is row 1). Fixes are offered in `DataError.fix` (words) and
+`DataError.fix_action` (a word from `ACTIONS`), and applied only when asked for
+(`apply_fixes`), always with a note in `Dataset.notes`. Parquet is read with pyarrow only;
+nothing is ever unpickled or evaluated. Tables larger than the memory budget
+(`upload_memory_budget`, $COSTLIB_UPLOAD_MEMORY_MB) are refused before they are read whole.
+
+The parts:
+
+- `messages`: every sentence (the MSG_, NOTE_ and FIX_ templates tests match on),
+  `display_name` for file names, and the one helper that fills a "these rows are bad" sentence;
+- `sniffing`: binary or text, encoding, separator, the header line;
+- `reading`: `read_table`, `read_path`, `fingerprint` and the memory budget;
+- `repeated`: column names a header repeats;
+- `cells`: one column's cells as categories or numbers;
+- `guessing`: `guess_mapping`, `label_values`, `class_names_for`, `offered_columns`;
+- `roles`: validating each column role; `preparing`: `prepare` and `apply_fixes`;
+- `export`: `safe_csv` and `safe_cells` (spreadsheet formulas neutralised), `preview`;
+- `summary`: what the Data page says about a loaded dataset.
+"""
+
+from costlib.loading.export import PREVIEW_COLUMNS, neutralise, preview, safe_cells, safe_csv
+from costlib.loading.guessing import (
+    MAX_COLUMNS_OFFERED,
+    MAX_LABEL_VALUES,
+    SPLIT_ALIASES,
+    class_names_for,
+    guess_mapping,
+    label_values,
+    offered_columns,
+)
+from costlib.loading.messages import *  # noqa: F403  (the MSG_, NOTE_ and FIX_ templates)
+from costlib.loading.messages import BIG_DATA_PATH, display_name
+from costlib.loading.preparing import (
+    ACTION_DROP_LABELS,
+    ACTION_LOGIT,
+    ACTIONS,
+    apply_fixes,
+    prepare,
+)
+from costlib.loading.reading import (
+    DEFAULT_UPLOAD_MEMORY_MB,
+    PEAK_PER_TABLE_BYTE,
+    UPLOAD_MEMORY_ENV,
+    fingerprint,
+    read_path,
+    read_table,
+    table_budget,
+    upload_memory_budget,
+)
+from costlib.loading.roles import (
+    ACTION_RENORMALISE,
+    ACTION_TOP_GROUPS,
+    DEFAULT_TOP_GROUPS,
+    MAX_GROUPS,
+    MISSING_GROUP,
+    SUM_TOLERANCE,
+)
+from costlib.loading.summary import split_sentence, summary_metrics, summary_tables
+
+__all__ = [
+    "ACTION_DROP_LABELS",
+    "ACTION_LOGIT",
+    "ACTION_RENORMALISE",
+    "ACTION_TOP_GROUPS",
+    "BIG_DATA_PATH",
+    "DEFAULT_TOP_GROUPS",
+    "DEFAULT_UPLOAD_MEMORY_MB",
+    "ACTIONS",
+    "MAX_COLUMNS_OFFERED",
+    "MAX_GROUPS",
+    "MAX_LABEL_VALUES",
+    "MISSING_GROUP",
+    "PEAK_PER_TABLE_BYTE",
+    "PREVIEW_COLUMNS",
+    "SPLIT_ALIASES",
+    "SUM_TOLERANCE",
+    "UPLOAD_MEMORY_ENV",
+    "apply_fixes",
+    "class_names_for",
+    "display_name",
+    "fingerprint",
+    "guess_mapping",
+    "label_values",
+    "neutralise",
+    "offered_columns",
+    "preview",
+    "prepare",
+    "read_path",
+    "read_table",
+    "safe_cells",
+    "safe_csv",
+    "split_sentence",
+    "summary_metrics",
+    "summary_tables",
+    "table_budget",
+    "upload_memory_budget",
+]

@@ -1,0 +1,413 @@
+"""A first guess at the column roles, the label values to offer, the class names, and which
+columns a mapping form lists for a very wide file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from costlib.dataset import ColumnMapping
+from costlib.errors import DataError
+from costlib.loading.cells import (
+    NA_TOKENS,
+    as_float,
+    binary_default,
+    categories,
+    counts,
+    norm_name,
+    sorted_values,
+    to_float,
+)
+from costlib.loading.messages import MSG_MISSING_COLUMN, available, q
+
+SPLIT_ALIASES = {
+    "train": "train",
+    "training": "train",
+    "fit": "train",
+    "val": "validation",
+    "valid": "validation",
+    "validation": "validation",
+    "calib": "validation",
+    "calibration": "validation",
+    "dev": "validation",
+    "test": "test",
+    "testing": "test",
+    "holdout": "test",
+    "eval": "test",
+}
+MAX_LABEL_VALUES = 50
+MAX_COLUMNS_OFFERED = 500  # a mapping form lists at most this many columns per role
+
+_LABEL_NAMES = (
+    "label", "y", "target", "outcome", "class", "y_true", "truth", "ground_truth",
+    "actual", "labels", "two_year_recid", "is_recid",
+)  # fmt: skip
+_SCORE_PREFIXES = ("score", "prob", "p_", "pred", "model", "yhat", "y_hat", "y_score", "y_pred")
+_SCORE_SUFFIXES = ("_score", "_prob", "_proba")
+_GROUP_NAMES = (
+    "group", "race", "sex", "gender", "segment", "channel", "ethnicity", "region",
+    "age_group", "cohort",
+)  # fmt: skip
+_SPLIT_NAMES = ("split", "fold", "set", "partition", "subset")
+_WEIGHT_NAMES = ("weight", "weights", "w", "sample_weight", "case_weight")
+_DELTA_NAMES = ("delta", "margin", "instance_margin")
+_YES_NAMES = ("n_yes", "votes_yes", "yes_votes", "yes", "votes_for", "n_for", "votes_pos")
+_NO_NAMES = ("n_no", "votes_no", "no_votes", "no", "votes_against", "n_against", "votes_neg")
+_CLASS_PREFIXES = ("p_", "prob_", "proba_", "probability_")
+_POSITIVE_WORDS = {"yes": "no", "y": "n", "true": "false", "positive": "negative", "pos": "neg"}
+_GUESS_SAMPLE = 20_000
+
+
+def class_names_for(columns: Sequence[str]) -> tuple[str, ...]:
+    """The class each multiclass probability column stands for, from the column names.
+
+    The loader, its guess and the Data page all name classes with this function.
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The probability columns, one per class.
+
+    Returns
+    -------
+    tuple of str
+        One name per column: the name without the longest prefix all names share, cut back
+        to its last "_", "(", " " or ":" (and without a closing ")"); the full column names
+        when that would leave two classes with one name, or with a single column.
+
+    Examples
+    --------
+    >>> class_names_for(["prob_spam", "prob_sport", "prob_news"])
+    ('spam', 'sport', 'news')
+    >>> class_names_for(["p(billing)", "p(tech)"])
+    ('billing', 'tech')
+    """
+    columns = [str(c) for c in columns]
+    if not columns:
+        return ()
+    lo, hi = min(columns), max(columns)
+    i = 0
+    while i < min(len(lo), len(hi)) and lo[i] == hi[i]:
+        i += 1
+    prefix = lo[:i] if len(columns) > 1 else ""
+    cut = max(prefix.rfind("_"), prefix.rfind("("), prefix.rfind(" "), prefix.rfind(":"))
+    prefix = prefix[: cut + 1] if cut >= 0 else ""
+    names = [c[len(prefix) :].rstrip(")") or c for c in columns]
+    if len(set(names)) != len(names):
+        names = list(columns)
+    return tuple(names)
+
+
+# ---------------------------------------------------------------------------------------
+# guess_mapping
+# ---------------------------------------------------------------------------------------
+
+
+class _Columns:
+    """The table's columns, their normalised names and which are taken by a role so far.
+
+    A column's Series is made only when its content is looked at: for a table of 100,000
+    numeric columns, the dtypes and the names decide almost everything.
+    """
+
+    def __init__(self, df: pd.DataFrame):
+        self.df = df
+        self.names = [str(c) for c in df.columns]
+        self.position = {c: i for i, c in reversed(list(enumerate(self.names)))}
+        self.norm = {c: norm_name(c) for c in self.names}
+        self.by_norm: dict[str, str] = {}
+        for c in self.names:
+            self.by_norm.setdefault(self.norm[c], c)
+        self.numeric = {c: _mostly_numeric(dtype, self, c) for c, dtype in zip(self.names, df.dtypes, strict=True)}
+        self.used: set[str] = set()
+
+    def col(self, c: str) -> pd.Series:
+        return self.df.iloc[:, self.position[c]]
+
+    def find(self, wanted: Sequence[str], numeric_only: bool = False) -> str | None:
+        for want in wanted:
+            c = self.by_norm.get(want)
+            if c is not None and c not in self.used and (self.numeric[c] or not numeric_only):
+                return c
+        return None
+
+    def take(self, *columns: str | None) -> None:
+        self.used.update(c for c in columns if c)
+
+
+def guess_mapping(df: pd.DataFrame) -> ColumnMapping:
+    """A first guess at the column roles from names and contents (the user may edit it).
+
+    Parameters
+    ----------
+    df : DataFrame
+        A table from `read_table`.
+
+    Returns
+    -------
+    ColumnMapping
+        Multiclass probabilities (three or more columns named p_..., prob_... whose rows sum
+        to 1) and their label, a binary label and its positive value, score columns and
+        their scale, group, split, weight and an instance cost (delta or votes), each when a
+        column's name and content suggest it.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> m = guess_mapping(pd.DataFrame({"label": [0, 1], "score": [0.2, 0.9]}))
+    >>> m.label, m.scores, m.score_scale
+    ('label', ('score',), 'probability')
+    """
+    cols = _Columns(df)
+    class_probs, class_names = _guess_class_probs(cols)
+    class_label = _guess_class_label(cols, class_names) if class_probs else None
+    label, positive = _guess_label(cols)
+    scores, scale = _guess_scores(cols)
+    group = cols.find(_GROUP_NAMES)
+    if group is None:
+        group = next((c for c in cols.names if cols.norm[c].startswith("group") and c not in cols.used), None)
+    cols.take(group)
+    split = _guess_split(cols)
+    weight = cols.find(_WEIGHT_NAMES, numeric_only=True)
+    cols.take(weight)
+    delta, votes_yes, votes_no = _guess_delta(cols)
+    return ColumnMapping(
+        label=label,
+        positive=positive,
+        scores=scores,
+        score_scale=scale,
+        group=group,
+        split=split,
+        weight=weight,
+        delta=delta,
+        votes_yes=votes_yes,
+        votes_no=votes_no,
+        class_label=class_label,
+        class_probs=class_probs,
+        class_names=class_names,
+    )
+
+
+def _mostly_numeric(dtype, cols: _Columns, c: str) -> bool:
+    if pd.api.types.is_bool_dtype(dtype):
+        return False
+    if pd.api.types.is_numeric_dtype(dtype) and dtype.kind != "c":
+        return True
+    _, not_number, missing = as_float(cols.col(c).iloc[:_GUESS_SAMPLE])
+    present = (~missing).sum()
+    return bool(present > 0 and not_number.sum() <= 0.1 * present)
+
+
+def _guess_class_probs(cols: _Columns) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """>= 3 numeric columns sharing a class prefix, in [0, 1], rows summing to 1."""
+    for prefix in _CLASS_PREFIXES:
+        found = [c for c in cols.names if cols.norm[c].startswith(prefix) and cols.numeric[c]]
+        found = [c for c in found if len(cols.norm[c]) > len(prefix)]
+        if len(found) < 3:
+            continue
+        block = np.column_stack([as_float(cols.col(c).iloc[:_GUESS_SAMPLE])[0] for c in found])
+        ok = np.all(np.isfinite(block), axis=1)
+        if not ok.any():
+            continue
+        inside = np.all((block[ok] >= 0) & (block[ok] <= 1))
+        sums = block[ok].sum(axis=1)
+        if inside and np.mean(np.abs(sums - 1) <= 1e-2) >= 0.95:
+            cols.take(*found)
+            return tuple(found), class_names_for(found)
+    return (), ()
+
+
+def _label_candidates(cols: _Columns) -> list[str]:
+    found = [cols.by_norm[n] for n in _LABEL_NAMES if n in cols.by_norm]
+    return found + [c for c in cols.names if cols.norm[c].startswith("is_") and c not in found]
+
+
+def _guess_class_label(cols: _Columns, class_names: tuple[str, ...]) -> str | None:
+    """The first column whose values are all among the class names (label-like names first)."""
+    lowered = {n.lower() for n in class_names}
+    first = _label_candidates(cols)
+    for c in first + [c for c in cols.names if c not in first]:
+        if c in cols.used:
+            continue
+        _, names = categories(cols.col(c).iloc[:_GUESS_SAMPLE], NA_TOKENS)
+        if len(names) >= 2 and all(n.lower() in lowered for n in names):
+            cols.take(c)
+            return c
+    return None
+
+
+def _guess_label(cols: _Columns) -> tuple[str | None, str | None]:
+    for c in _label_candidates(cols):
+        if c in cols.used or len(categories(cols.col(c).iloc[:_GUESS_SAMPLE], NA_TOKENS)[1]) > 2:
+            continue
+        _, names = categories(cols.col(c), NA_TOKENS)
+        if 1 <= len(names) <= 2:
+            cols.take(c)
+            return c, _guess_positive(names)
+    return None, None
+
+
+def _guess_scores(cols: _Columns) -> tuple[tuple[str, ...], str]:
+    scores = [
+        c
+        for c in cols.names
+        if c not in cols.used
+        and cols.numeric[c]
+        and (cols.norm[c].startswith(_SCORE_PREFIXES) or cols.norm[c].endswith(_SCORE_SUFFIXES))
+    ]
+    cols.take(*scores)
+    scale = "probability"
+    for c in scores:
+        values = as_float(cols.col(c))[0]
+        finite = values[np.isfinite(values)]
+        if finite.size and (finite.min() < 0 or finite.max() > 1):
+            scale = "raw"
+    return tuple(scores), scale
+
+
+def _guess_split(cols: _Columns) -> str | None:
+    for want in _SPLIT_NAMES:
+        c = cols.by_norm.get(want)
+        if c is None or c in cols.used:
+            continue
+        _, names = categories(cols.col(c))
+        if names and all(n.lower() in SPLIT_ALIASES for n in names):
+            cols.take(c)
+            return c
+    return None
+
+
+def _guess_delta(cols: _Columns) -> tuple[str | None, str | None, str | None]:
+    """(delta, votes_yes, votes_no): a delta column, else a pair of vote columns."""
+    delta = cols.find(_DELTA_NAMES, numeric_only=True)
+    if delta:
+        cols.take(delta)
+        return delta, None, None
+    yes = cols.find(_YES_NAMES, numeric_only=True)
+    no = cols.find(_NO_NAMES, numeric_only=True)
+    if yes is None or no is None or yes == no:
+        return None, None, None
+    return None, yes, no
+
+
+def _guess_positive(names: list[str]) -> str | None:
+    if len(names) != 2 or binary_default(names) is not None:
+        return None
+    low = [n.lower() for n in names]
+    for i, word in enumerate(low):
+        if _POSITIVE_WORDS.get(word) == low[1 - i]:
+            return names[i]
+    floats = [to_float(n) for n in names]
+    if sorted(floats) == [-1.0, 1.0]:
+        return names[floats.index(1.0)]
+    return None
+
+
+# ---------------------------------------------------------------------------------------
+# label_values and the columns a form offers
+# ---------------------------------------------------------------------------------------
+
+
+def label_values(df: pd.DataFrame, column: str) -> list[str]:
+    """Distinct non-missing values of a label column as text, for a "which is positive?" picker.
+
+    Parameters
+    ----------
+    df : DataFrame
+        A table from `read_table`.
+    column : str
+        The label column.
+
+    Returns
+    -------
+    list of str
+        At most MAX_LABEL_VALUES values (the most frequent), as `prepare` compares them:
+        stripped text, 1.0 as "1"; numbers in numeric order, other text in case-blind order.
+        Blank cells and NA-like text ("NA", "null", ...) are left out.
+
+    Raises
+    ------
+    DataError
+        When `column` is not a column of `df`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> label_values(pd.DataFrame({"y": ["yes", " no", None, "NA"]}), "y")
+    ['no', 'yes']
+    """
+    lookup = {str(c): i for i, c in enumerate(df.columns)}
+    if column not in lookup:
+        raise DataError(
+            MSG_MISSING_COLUMN.format(
+                name="the table",
+                what=f"the column {q(column)} chosen as the label",
+                verb="does",
+                available=available([str(c) for c in df.columns]),
+            ),
+            column=column,
+        )
+    codes, names = categories(df.iloc[:, lookup[column]], NA_TOKENS)
+    if len(names) > MAX_LABEL_VALUES:
+        keep = np.argsort(-counts(codes, len(names)), kind="stable")[:MAX_LABEL_VALUES]
+        names = [names[i] for i in keep]
+    return sorted_values(names)
+
+
+def offered_columns(columns: Sequence[str], guess: ColumnMapping, limit: int = MAX_COLUMNS_OFFERED) -> list[str]:
+    """The columns a mapping form lists for each role.
+
+    A form with 100,000 options in each of a dozen lists takes minutes to draw, so a table
+    wider than `limit` offers its guessed columns and then its first ones (a column not
+    listed can still be typed in; NOTE_WIDE says so).
+
+    Parameters
+    ----------
+    columns : sequence of str
+        The table's columns.
+    guess : ColumnMapping
+        The guess (`guess_mapping`): its columns come first.
+    limit : int, default MAX_COLUMNS_OFFERED
+        How many columns to offer.
+
+    Returns
+    -------
+    list of str
+        All columns when there are at most `limit`, else `limit` of them.
+
+    Examples
+    --------
+    >>> offered_columns(["a", "b", "c", "d"], ColumnMapping(label="d"), limit=2)
+    ['d', 'a']
+    """
+    columns = [str(c) for c in columns]
+    if len(columns) <= limit:
+        return columns
+    guessed = [
+        c
+        for c in (
+            guess.label,
+            *guess.scores,
+            guess.group,
+            guess.split,
+            guess.weight,
+            guess.delta,
+            guess.votes_yes,
+            guess.votes_no,
+            guess.rating,
+            guess.measurement,
+            guess.class_label,
+            *guess.class_probs,
+        )  # fmt: skip
+        if c
+    ]
+    offered = list(dict.fromkeys(guessed))
+    chosen = set(offered)
+    for c in columns:
+        if len(offered) >= limit:
+            break
+        if c not in chosen:
+            offered.append(c)
+    return offered

@@ -1,0 +1,350 @@
+"""Every sentence the loader says, and the one helper that fills a "these rows are bad" sentence.
+
+Templates are module constants (tests match on their fixed words); fields are filled with
+`str.format`. Row numbers are 1-based data rows: the first row under the header is row 1.
+A file's name reaches a sentence only through `display_name`.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+import numpy as np
+
+# ---------------------------------------------------------------------------------------
+# read_table and read_path
+# ---------------------------------------------------------------------------------------
+
+MSG_EMPTY = 'The file "{name}" is empty: it holds no text at all.'
+MSG_HEADER_ONLY = 'The file "{name}" has column names ({columns}) but no data rows.'
+MSG_NOT_A_TABLE = 'The file "{name}" is not a table: {what}. Upload a CSV or Parquet file.'
+MSG_NOT_PARQUET = (
+    'The file "{name}" is named like a Parquet file but is not one (it does not start '
+    'with the Parquet marker "PAR1"); upload the original file, or a CSV.'
+)
+MSG_BAD_PARQUET = 'The file "{name}" could not be read as Parquet: {reason}.'
+MSG_NESTED_COLUMNS = (
+    'In "{name}", {columns} hold nested values (lists, structs or maps), which cannot '
+    "be used as table cells; flatten or drop them before uploading."
+)
+MSG_ONE_COLUMN = (
+    'The file "{name}" was read as a single column ("{column}") because no comma, '
+    'semicolon, tab or "|" separates its values; {reason}. Save it with one of those '
+    "separators between columns."
+)
+MSG_PARSE_FIELDS = (
+    'In "{name}", line {line} of the file has {saw} fields where the header has '
+    "{expected}: a value probably contains the separator {sep} without quotes, or the "
+    "line has a stray separator."
+)
+MSG_PARSE_QUOTE = (
+    'In "{name}", a quote opened on line {line} of the file is never closed, so the '
+    "rest of the file reads as one value."
+)
+MSG_PARSE = 'The file "{name}" could not be read as a table: {reason}.'
+MSG_HEADER_TOO_LONG = (
+    'The first line of "{name}" (the column names) is longer than {limit}; a table this wide cannot be explored here.'
+)
+BIG_DATA_PATH = (
+    "Files this big belong to the big-data path (DuckDB), which reads them where they are "
+    "instead of into one session's memory."
+)
+MSG_TOO_BIG_PARQUET = (
+    'The file "{name}" holds {rows} rows, about {size} once read into memory, more than '
+    "the {budget} that one uploaded table may take here. " + BIG_DATA_PATH
+)
+MSG_TOO_BIG_CSV = (
+    'The file "{name}" is too big to read here: its first {rows} rows already take {size} '
+    "in memory, more than the {budget} that one uploaded table may take. " + BIG_DATA_PATH
+)
+MSG_FILE_TOO_BIG = 'The file "{name}" is {size}, more than the {budget} that one upload may use here. ' + BIG_DATA_PATH
+MSG_NOT_REGULAR = '"{name}" is {kind}, not a regular file; give the path of a CSV or Parquet file.'
+MSG_CANNOT_READ = 'The file "{name}" cannot be read: {reason}.'
+
+# prepare: columns and roles
+MSG_NO_ROWS = 'The table "{name}" has no rows.'
+MSG_NOTHING_MAPPED = (
+    'In "{name}", no column is chosen for a label, a score, a delta or multiclass probabilities; choose at least one.'
+)
+MSG_MISSING_COLUMN = 'In "{name}", {what} {verb} not exist; the columns are {available}.'
+MSG_AMBIGUOUS_COLUMN = (
+    'In "{name}", the header repeats the name "{column}" ({positions}) for columns that '
+    'hold different values, so "{column}" could mean any of them; choose {choices}.'
+)
+MSG_BAD_SCALE = 'In "{name}", the score scale "{scale}" is not one of "probability", "logit" or "raw".'
+
+# prepare: numbers
+MSG_NOT_NUMBERS = 'In "{name}", column "{column}" has {count} {values} that {are} not numbers: {rows}.'
+MSG_DECIMAL_COMMA_HINT = (
+    " They look like numbers written with a decimal comma; save the file with "
+    "decimal points, or separate its columns with semicolons."
+)
+MSG_MISSING_NUMBERS = 'In "{name}", column "{column}" has {count} empty {values} (blank or NaN): {rows}.'
+MSG_INFINITE = 'In "{name}", column "{column}" has {count} infinite {values}: {rows}.'
+MSG_OUTSIDE_01 = (
+    'In "{name}", column "{column}" has {count} {values} outside [0, 1] '
+    "(smallest {low}, largest {high}): {rows}. A probability must lie between 0 and 1; "
+    'if these scores are log-odds choose the "logit" scale, for other real-valued '
+    'scores choose "raw".'
+)
+
+# prepare: labels
+MSG_LABEL_MISSING = 'In "{name}", column "{column}" has no label (blank or NA) in {count} {row_word}: {rows}.'
+MSG_LABEL_ALL_MISSING = 'In "{name}", column "{column}" has no label in any of its {n} rows.'
+MSG_LABEL_ONE_CLASS = (
+    'In "{name}", column "{column}" has only one value, {value}, in all {n} rows '
+    "(rows 1 to {last}); a binary label needs both a positive and a negative class."
+)
+MSG_LABEL_MANY = 'In "{name}", column "{column}" has {k} distinct values where a binary label needs 2: {listing}.'
+MSG_LABEL_NEEDS_POSITIVE = (
+    'In "{name}", column "{column}" holds the values {a} and {b} (first at rows {row_a} '
+    "and {row_b}); choose which one means positive."
+)
+MSG_POSITIVE_NOT_FOUND = (
+    'In "{name}", the positive value {positive} does not occur in column "{column}"; its '
+    "values are {a} (first at row {row_a}) and {b} (first at row {row_b})."
+)
+
+# prepare: other roles
+MSG_WEIGHT_NEGATIVE = 'In "{name}", column "{column}" has {count} negative {values}: {rows}.'
+MSG_WEIGHT_ZERO = 'In "{name}", column "{column}" is 0 in all {n} rows (rows 1 to {last}): no row would count.'
+MSG_SPLIT_UNKNOWN = (
+    'In "{name}", column "{column}" has {count} {values} that {are} not a split name: '
+    "{rows}. Use train (or training, fit), validation (or val, valid, calib, "
+    "calibration, dev) or test (or testing, holdout, eval)."
+)
+MSG_GROUP_TOO_MANY = (
+    'In "{name}", column "{column}" has {k} distinct groups (largest: {largest}); at most {limit} can be compared.'
+)
+MSG_DELTA_SOURCES = 'In "{name}", delta is chosen from more than one source ({sources}); choose one.'
+MSG_DELTA_ZERO = (
+    'In "{name}", the delta from {source} is 0 in all {n} rows (rows 1 to {last}): there is nothing to weigh.'
+)
+MSG_DELTA_OVERFLOW = 'In "{name}", the delta from {source} is too large to represent in {count} {row_word}: {rows}.'
+MSG_VOTES_INCOMPLETE = (
+    'In "{name}", only the "{given}" vote column is chosen ("{column}"); choose the "{other}" vote column too.'
+)
+MSG_VOTES_NEGATIVE = 'In "{name}", column "{column}" has {count} negative vote {counts}: {rows}.'
+MSG_VOTES_NOT_INTEGER = 'In "{name}", column "{column}" has {count} vote {counts} that {are} not whole numbers: {rows}.'
+MSG_NEEDS_NUMBER = (
+    'In "{name}", column "{column}" is chosen as {role} but the {what} is {value}; enter a finite number.'
+)
+MSG_CLASS_TOO_FEW = 'In "{name}", multiclass needs at least 2 probability columns; only {columns} {is_are} chosen.'
+MSG_CLASS_NAMES_COUNT = (
+    'In "{name}", {k} class names are given for {m} probability columns ({columns}); give one name per column.'
+)
+MSG_CLASS_NAMES_REPEAT = 'In "{name}", the class names repeat {repeated}; give each class its own name.'
+MSG_CLASS_SUM = (
+    'In "{name}", the class probabilities in columns {columns} do not sum to 1 '
+    "(within {tol:g}) in {count} {row_word}: {rows}."
+)
+MSG_CLASS_SUM_ZERO = (
+    'In "{name}", the class probabilities in columns {columns} are all 0 in {count} '
+    "{row_word}, so they cannot be renormalised: {rows}."
+)
+MSG_CLASS_UNKNOWN = (
+    'In "{name}", column "{column}" has {count} {values} that {are} not among the classes {classes}: {rows}.'
+)
+
+# notes (sentences collected in df.attrs["notes"] and Dataset.notes)
+NOTE_ENCODING = (
+    'The file "{name}" is not UTF-8 text, so it was read as {encoding}; check that accented letters look right.'
+)
+NOTE_UTF16 = 'The file "{name}" is UTF-16 text; it was read as such.'
+NOTE_DECIMAL_COMMA = (
+    'The file "{name}" is separated by {sep} and writes numbers with a decimal comma '
+    '("0,25"); they were read as numbers (0.25).'
+)
+NOTE_HEADER_NUMBERS = (
+    'The first line of "{name}" looks like numbers ({cells}), not column names; it was '
+    "read as the header, so its values are not part of the data."
+)
+NOTE_EMPTY_COLUMNS = (
+    'In "{name}", {count} empty {columns} without a name (from separators at the end of lines) {were} left out.'
+)
+NOTE_REPEATED_SAME = (
+    'In "{name}", the header repeats the name "{column}" ({positions}) and those columns '
+    "hold the same values; one copy was kept."
+)
+NOTE_REPEATED_DIFFERENT = (
+    'In "{name}", the header repeats the name "{column}" ({positions}) for columns that '
+    "hold different values; they are kept as {kept}."
+)
+NOTE_DROPPED_LABELS = (
+    'In "{name}", {count} {row_word} with no label in column "{column}" {were} dropped ({rows}); {kept} rows remain.'
+)
+NOTE_TOP_GROUPS = (
+    'In "{name}", column "{column}" has {k} groups; the {top} largest were kept and the '
+    'other {rest} ({rest_rows} rows) were put together as "{other}".'
+)
+NOTE_ONE_ROW_GROUP = (
+    'In "{name}", {groups} in column "{column}" {has_have} a single row ({rows}); no '
+    "interval can be computed for {it_them}."
+)
+NOTE_MISSING_GROUP = (
+    'In "{name}", column "{column}" is blank in {count} {values} ({rows}); they form the group "{missing}".'
+)
+NOTE_RENORMALISED = (
+    'In "{name}", {count} {row_word} of the class probabilities {were} renormalised to sum '
+    "to 1 (the largest gap from 1 was {gap:.3g})."
+)
+NOTE_WIDE = (
+    'The file "{name}" has {count:,} columns; each list below offers {shown:,} of them (the '
+    "guessed ones first, then the first columns of the file). Type the exact name of any "
+    "other column into a list to use it."
+)
+NOTE_PREVIEW = '"{name}": {rows:,} rows, {columns:,} columns. First rows:'
+NOTE_PREVIEW_WIDE = '"{name}": {rows:,} rows, {columns:,} columns. First rows of the first {shown:,} columns:'
+
+# fixes offered with a DataError (DataError.fix), applied only when asked for
+FIX_DROP_LABELS = "drop the {count} {row_word} with a missing label"
+FIX_TOP_GROUPS = "keep the {top} largest groups and put the rest in 'Other'"
+FIX_RENORMALISE = "renormalise each row to sum to 1"
+FIX_LOGIT = "read the scores as log-odds (the logit scale, mapped by the sigmoid)"
+
+SHOW = 5  # offending rows quoted in a message
+MAX_NAME_CHARS = 120  # a file name longer than this is shortened in the middle
+
+# ---------------------------------------------------------------------------------------
+# Small text helpers
+# ---------------------------------------------------------------------------------------
+
+
+def plural(n: int, one: str, many: str) -> str:
+    return one if n == 1 else many
+
+
+def plural_words(n: int) -> dict[str, str]:
+    """The words a template agrees with a count `n`: {values}, {row_word}, {are}, {were}, ..."""
+    return {
+        "values": plural(n, "value", "values"),
+        "row_word": plural(n, "row", "rows"),
+        "are": plural(n, "is", "are"),
+        "were": plural(n, "was", "were"),
+        "counts": plural(n, "count", "counts"),
+        "columns_word": plural(n, "column", "columns"),
+    }
+
+
+def join(items: Sequence[str], last: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    items = list(items)
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def q(value: object, limit: int = 40) -> str:
+    """A value quoted for a message, shortened if long."""
+    text = str(value)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return '"' + text.replace('"', "'") + '"'
+
+
+def num(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def size(n_bytes: float) -> str:
+    """'1.6 GB', '380 MB', '12 kB' (decimal units, as file managers show them)."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.3g} {unit}"
+    return f"{int(n_bytes)} bytes"
+
+
+def rows_phrase(rownums: Sequence[int], count: int, texts: Sequence[str] | None = None) -> str:
+    """'rows 4, 9 and 17 ("high", "n/a", "0.4.1")'; more than five: '(first 5 of 40)'."""
+    shown = [str(int(r)) for r in list(rownums)[:SHOW]]
+    phrase = ("row " if count == 1 else "rows ") + join(shown)
+    if count > SHOW:
+        phrase += f" (first {SHOW} of {count})"
+    if texts is not None:
+        phrase += " (" + ", ".join(q(t) for t in list(texts)[:SHOW]) + ")"
+    return phrase
+
+
+def rows_sentence(
+    template: str,
+    *,
+    name: str,
+    rownums: Sequence[int] | np.ndarray,
+    count: int,
+    texts: Sequence[str] | None = None,
+    **fields: object,
+) -> str:
+    """`template` filled for some bad rows: the file's name, their count (with the words that
+    agree with it) and the first rows (`rownums`, 1-based), with their cells when given.
+
+    The one place a "these rows are bad" sentence is put together.
+    """
+    words = {**plural_words(count), **fields}
+    return template.format(name=name, count=count, rows=rows_phrase(rownums, count, texts), **words)
+
+
+def cols_phrase(columns: Sequence[str]) -> str:
+    columns = list(columns)
+    return plural(len(columns), "column ", "columns ") + join([q(c) for c in columns])
+
+
+def positions_phrase(positions: Sequence[int]) -> str:
+    """'columns 2 and 40' for 1-based column positions."""
+    return "columns " + join([str(p) for p in positions])
+
+
+def available(columns: Sequence[str], limit: int = 20) -> str:
+    cols = [q(c) for c in list(columns)[:limit]]
+    more = f" and {len(columns) - limit:,} more" if len(columns) > limit else ""
+    return ", ".join(cols) + more
+
+
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def display_name(filename: object, limit: int = MAX_NAME_CHARS) -> str:
+    """A file name made safe to show in a sentence; every sentence of the loader uses it.
+
+    Parameters
+    ----------
+    filename : object
+        The name as the browser or the command line gave it.
+    limit : int, default MAX_NAME_CHARS
+        The longest name shown.
+
+    Returns
+    -------
+    str
+        The name with control characters, line breaks, right-to-left overrides and other
+        invisible format characters each shown as "?" (so "report\\u202etxt.exe" cannot
+        display as "reportexe.txt"), runs of spaces as one, and a name longer than `limit`
+        shortened in the middle, keeping its end (the extension). Markdown and HTML
+        escaping are left to the place that draws the sentence.
+
+    Examples
+    --------
+    >>> display_name("scores\\u202ev.csv")
+    'scores?v.csv'
+    >>> len(display_name("a" * 5000 + ".csv"))
+    120
+    """
+    text = "".join("?" if _hidden(ch) else ch for ch in str(filename))
+    text = " ".join(text.split()) or "?"
+    if len(text) > limit:
+        tail = min(24, limit // 3)
+        text = text[: limit - tail - 1] + "…" + text[-tail:]
+    return text
+
+
+def _hidden(ch: str) -> bool:
+    if ch in _BIDI:
+        return True
+    cat = unicodedata.category(ch)
+    return cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") and ch not in " \t"
+
+
+# `from costlib.loading.messages import *` gives the templates only (costlib.loading re-exports them)
+__all__ = [n for n in list(globals()) if n.startswith(("MSG_", "NOTE_", "FIX_"))]

@@ -1,0 +1,306 @@
+"""`prepare`: the mapped columns of a table, validated, as a `Dataset`; and the fixes it offers.
+
+A fix is offered with a `DataError` as words (`DataError.fix`) and as a fixed word
+(`DataError.fix_action`, one of `ACTIONS`). `apply_fixes` turns the words a user ticked
+into the mapping and the options `prepare` takes, so a page never reads the English text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+
+import numpy as np
+import pandas as pd
+from scipy.special import expit
+
+from costlib.dataset import ColumnMapping, Dataset
+from costlib.errors import DataError
+from costlib.loading import roles
+from costlib.loading.cells import NA_TOKENS, categories
+from costlib.loading.messages import (
+    FIX_DROP_LABELS,
+    FIX_LOGIT,
+    MSG_BAD_SCALE,
+    MSG_LABEL_ALL_MISSING,
+    MSG_LABEL_MISSING,
+    MSG_MISSING_COLUMN,
+    MSG_NO_ROWS,
+    MSG_NOTHING_MAPPED,
+    NOTE_DROPPED_LABELS,
+    available,
+    display_name,
+    join,
+    plural,
+    q,
+)
+from costlib.loading.repeated import ambiguous_error, resolve_repeated
+from costlib.loading.roles import ACTION_RENORMALISE, ACTION_TOP_GROUPS, DEFAULT_TOP_GROUPS, Table
+
+ACTION_DROP_LABELS = "drop_missing_labels"
+ACTION_LOGIT = "logit_scale"
+SCALES = ("probability", "logit", "raw")
+
+Fix = Callable[[ColumnMapping, dict], tuple[ColumnMapping, dict]]
+_FIXES: dict[str, Fix] = {
+    ACTION_DROP_LABELS: lambda m, o: (m, {**o, "drop_missing_labels": True}),
+    ACTION_TOP_GROUPS: lambda m, o: (m, {**o, "top_groups": DEFAULT_TOP_GROUPS}),
+    ACTION_RENORMALISE: lambda m, o: (m, {**o, "renormalise": True}),
+    ACTION_LOGIT: lambda m, o: (dataclasses.replace(m, score_scale="logit"), o),
+}
+ACTIONS = tuple(_FIXES)
+"""The fixed words a `DataError.fix_action` can hold."""
+
+
+def apply_fixes(mapping: ColumnMapping, actions: Iterable[str]) -> tuple[ColumnMapping, dict]:
+    """The mapping and the `prepare` options that carry out the fixes named by `actions`.
+
+    Parameters
+    ----------
+    mapping : ColumnMapping
+        The columns as the user mapped them.
+    actions : iterable of str
+        Words from `ACTIONS` (the `fix_action` of errors the user chose to fix).
+
+    Returns
+    -------
+    (ColumnMapping, dict)
+        The mapping to use (the "logit_scale" fix reads the scores as log-odds) and keyword
+        options for `prepare` (drop_missing_labels, top_groups, renormalise).
+
+    Raises
+    ------
+    ValueError
+        When an action is not one of `ACTIONS`.
+
+    Examples
+    --------
+    >>> m, options = apply_fixes(ColumnMapping(label="y", scores=("s",)), ["logit_scale", "top_groups"])
+    >>> m.score_scale, options
+    ('logit', {'top_groups': 10})
+    """
+    options: dict = {}
+    for action in actions:
+        fix = _FIXES.get(action)
+        if fix is None:
+            raise ValueError(f"actions holds {action!r}, which is not one of {', '.join(map(repr, ACTIONS))}")
+        mapping, options = fix(mapping, options)
+    return mapping, options
+
+
+def prepare(
+    df: pd.DataFrame,
+    mapping: ColumnMapping,
+    *,
+    name: str,
+    fingerprint: str,
+    drop_missing_labels: bool = False,
+    top_groups: int | None = None,
+    renormalise: bool = False,
+) -> Dataset:
+    """Validate the mapped columns of `df` and build the `Dataset` arrays.
+
+    Parameters
+    ----------
+    df : DataFrame
+        A table from `read_table` (or any DataFrame).
+    mapping : ColumnMapping
+        Which column plays which role.
+    name : str
+        The file's name, for sentences (shown through `display_name`).
+    fingerprint : str
+        The sha256 of the file's bytes (`fingerprint`), kept on the Dataset.
+    drop_missing_labels : bool, default False
+        Drop rows whose label (or class label) is blank, with a note.
+    top_groups : int, optional
+        Keep this many largest groups; the rest become "Other", with a note.
+    renormalise : bool, default False
+        Divide each row of class probabilities by its sum, with a note.
+
+    Returns
+    -------
+    Dataset
+        Labels as int8 0/1, scores as float64 (probabilities unless the scale is "raw"),
+        groups and split as text, weight and delta as float64, multiclass arrays; notes.
+
+    Raises
+    ------
+    DataError
+        A sentence naming the file, the column and the first offending rows. When a stated
+        rule would repair the data, ``fix`` says so in words and ``fix_action`` in a word
+        from `ACTIONS` (see `apply_fixes`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": ["yes", "no", "yes"], "s": [0.9, 0.2, 0.6]})
+    >>> ds = prepare(df, ColumnMapping(label="y", positive="yes", scores=("s",)), name="t.csv", fingerprint="")
+    >>> ds.y.tolist(), ds.mapping.positive
+    ([1, 0, 1], 'yes')
+    """
+    t = Table(_unique_columns(df, display_name(name)), display_name(name))
+    m = mapping
+    _check_mapping(t, m)
+    y, positive, class_codes, class_label_names = _labels(t, m, drop_missing_labels)
+    scores = {c: _scores(t, c, m.score_scale) for c in dict.fromkeys(m.scores or ())}
+    weight = roles.weight(t, m.weight) if m.weight else None
+    groups = roles.groups(t, m.group, top_groups) if m.group else None
+    split = roles.split(t, m.split) if m.split else None
+    delta = roles.delta(t, m)
+    y_class, class_probs, class_names = _multiclass(t, m, class_codes, class_label_names, renormalise)
+    resolved = dataclasses.replace(
+        mapping, positive=positive if m.label else mapping.positive, scores=tuple(scores), class_names=class_names
+    )
+    return Dataset(
+        name=t.name,
+        fingerprint=fingerprint,
+        n_rows=t.n,
+        mapping=resolved,
+        y=y,
+        scores=scores,
+        probabilities=m.score_scale != "raw",
+        groups=groups,
+        split=split,
+        weight=weight,
+        delta=delta,
+        y_class=y_class,
+        class_probs=class_probs,
+        class_names=class_names,
+        notes=tuple(t.notes),
+    )
+
+
+def _unique_columns(df: pd.DataFrame, name: str) -> pd.DataFrame:
+    """`df` itself, or for a table whose column names repeat, one with names told apart."""
+    names = [str(c).strip() for c in df.columns]
+    if len(set(names)) == len(names):
+        return df
+    notes = list(df.attrs.get("notes") or [])
+    out = resolve_repeated(df, names, name, notes)
+    out.attrs["notes"] = notes
+    return out
+
+
+def _roles(m: ColumnMapping) -> list[tuple[str, str]]:
+    """(role in words, column) for every mapped column."""
+    found = [("the label", m.label)] + [("a score", c) for c in dict.fromkeys(m.scores or ())]
+    found += [
+        ("the group", m.group),
+        ("the split", m.split),
+        ("the weight", m.weight),
+        ("the delta", m.delta),
+        ("the yes votes", m.votes_yes),
+        ("the no votes", m.votes_no),
+        ("the rating", m.rating),
+        ("the measurement", m.measurement),
+        ("the class label", m.class_label),
+    ]
+    found += [("a class probability", c) for c in m.class_probs or ()]
+    return [(role, str(c)) for role, c in found if c]
+
+
+def _check_mapping(t: Table, m: ColumnMapping) -> None:
+    """Something is mapped, every mapped column exists (and is not ambiguous), rows, a scale."""
+    mapped = _roles(m)
+    if not [c for role, c in mapped if role not in ("the group", "the split", "the weight")]:
+        raise DataError(MSG_NOTHING_MAPPED.format(name=t.name))
+    gone: dict[str, str] = {}
+    for role, c in mapped:
+        if c not in t.lookup:
+            gone.setdefault(c, role)
+    for c in gone:
+        err = ambiguous_error(t.df, c, t.name)
+        if err is not None:
+            raise err
+    if gone:
+        if len(gone) == 1:
+            c, role = next(iter(gone.items()))
+            what = f"the column {q(c)} chosen as {role}"
+        else:
+            what = "the columns " + join([f"{q(c)} ({role})" for c, role in gone.items()])
+        raise DataError(
+            MSG_MISSING_COLUMN.format(
+                name=t.name, what=what, verb="does" if len(gone) == 1 else "do", available=available(list(t.lookup))
+            ),
+            column=next(iter(gone)),
+        )
+    if t.n == 0:
+        raise DataError(MSG_NO_ROWS.format(name=t.name))
+    if m.score_scale not in SCALES:
+        raise DataError(MSG_BAD_SCALE.format(name=t.name, scale=m.score_scale))
+
+
+def _labels(
+    t: Table, m: ColumnMapping, drop_missing: bool
+) -> tuple[np.ndarray | None, str | None, np.ndarray | None, list[str] | None]:
+    """(y, positive, class codes, class label names), rows with no label dropped if asked.
+
+    Labels come first: dropping rows with a missing label changes every other column.
+    """
+    coded: dict[str, tuple[np.ndarray, list[str]]] = {}
+    for column in dict.fromkeys(c for c in (m.label, m.class_label) if c):
+        coded[column] = categories(t.col(column), NA_TOKENS)
+    drop = _missing_labels(t, {c: codes < 0 for c, (codes, _) in coded.items()}, drop_missing)
+    if drop is not None:
+        coded = {c: (codes[~drop], names) for c, (codes, names) in coded.items()}
+    y = positive = None
+    if m.label:
+        codes, names = roles.compact(*coded[m.label])
+        y, positive = roles.binary_labels(t, m.label, codes, names, m.positive)
+    if m.class_label:
+        codes, names = roles.compact(*coded[m.class_label])
+        return y, positive, codes, names
+    return y, positive, None, None
+
+
+def _missing_labels(t: Table, missing: dict[str, np.ndarray], drop_missing: bool) -> np.ndarray | None:
+    """The rows to drop for a missing label (with a note), None when none; or DataError."""
+    drop = np.zeros(t.n, dtype=bool)
+    for column, miss in missing.items():
+        k = int(miss.sum())
+        if k == 0:
+            continue
+        if k == t.n:
+            raise DataError(MSG_LABEL_ALL_MISSING.format(name=t.name, column=column, n=t.n), column=column)
+        if not drop_missing:
+            raise DataError(
+                t.bad(MSG_LABEL_MISSING, column, miss),
+                fix=FIX_DROP_LABELS.format(count=k, row_word=plural(k, "row", "rows")),
+                fix_action=ACTION_DROP_LABELS,
+                column=column,
+            )
+        drop |= miss
+    if not drop.any():
+        return None
+    columns = [c for c, miss in missing.items() if miss.any()]
+    if drop.all():
+        raise DataError(MSG_LABEL_ALL_MISSING.format(name=t.name, column=columns[0], n=t.n))
+    note = t.bad(NOTE_DROPPED_LABELS, " / ".join(columns), drop, kept=t.n - int(drop.sum()))
+    t.keep(~drop)
+    t.notes.append(note)
+    return drop
+
+
+def _scores(t: Table, column: str, scale: str) -> np.ndarray:
+    if scale == "probability":
+        return roles.probabilities(t, column, fix=FIX_LOGIT, fix_action=ACTION_LOGIT)
+    values = roles.numbers(t, column)
+    return expit(values) if scale == "logit" else values
+
+
+def _multiclass(
+    t: Table,
+    m: ColumnMapping,
+    class_codes: np.ndarray | None,
+    class_label_names: list[str] | None,
+    renormalise: bool,
+) -> tuple[np.ndarray | None, np.ndarray | None, tuple[str, ...]]:
+    """(y_class, class_probs, class_names) from the probability columns and the class label."""
+    y_class = block = None
+    class_names: tuple[str, ...] = tuple(m.class_names or ())
+    if m.class_probs:
+        block, class_names = roles.class_probs(t, list(m.class_probs), class_names, renormalise)
+    if m.class_label:
+        assert class_codes is not None and class_label_names is not None
+        y_class, class_names = roles.class_labels(t, m.class_label, class_codes, class_label_names, class_names)
+    return y_class, block, class_names

@@ -1,0 +1,514 @@
+"""Validating each column role and turning it into the array a `Dataset` holds.
+
+Every function takes the `Table` being prepared and raises a `DataError` naming the file,
+the column and the first offending rows, or returns the validated array. Fixes that a
+function can offer carry `fix` (words) and `fix_action` (a fixed word; see preparing.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from costlib.dataset import ColumnMapping
+from costlib.errors import DataError
+from costlib.instance import delta_from_rating, delta_from_threshold, delta_from_votes
+from costlib.loading.cells import (
+    DECIMAL_COMMA_RE,
+    as_float,
+    binary_default,
+    categories,
+    cell_text,
+    code_dtype,
+    counts,
+    first_rows,
+    first_true,
+    is_missing,
+    match_value,
+    to_float,
+)
+from costlib.loading.guessing import SPLIT_ALIASES, class_names_for
+from costlib.loading.messages import (
+    FIX_RENORMALISE,
+    FIX_TOP_GROUPS,
+    MSG_CLASS_NAMES_COUNT,
+    MSG_CLASS_NAMES_REPEAT,
+    MSG_CLASS_SUM,
+    MSG_CLASS_SUM_ZERO,
+    MSG_CLASS_TOO_FEW,
+    MSG_CLASS_UNKNOWN,
+    MSG_DECIMAL_COMMA_HINT,
+    MSG_DELTA_OVERFLOW,
+    MSG_DELTA_SOURCES,
+    MSG_DELTA_ZERO,
+    MSG_GROUP_TOO_MANY,
+    MSG_INFINITE,
+    MSG_LABEL_MANY,
+    MSG_LABEL_NEEDS_POSITIVE,
+    MSG_LABEL_ONE_CLASS,
+    MSG_MISSING_NUMBERS,
+    MSG_NEEDS_NUMBER,
+    MSG_NOT_NUMBERS,
+    MSG_OUTSIDE_01,
+    MSG_POSITIVE_NOT_FOUND,
+    MSG_SPLIT_UNKNOWN,
+    MSG_VOTES_INCOMPLETE,
+    MSG_VOTES_NEGATIVE,
+    MSG_VOTES_NOT_INTEGER,
+    MSG_WEIGHT_NEGATIVE,
+    MSG_WEIGHT_ZERO,
+    NOTE_MISSING_GROUP,
+    NOTE_ONE_ROW_GROUP,
+    NOTE_RENORMALISED,
+    NOTE_TOP_GROUPS,
+    SHOW,
+    join,
+    num,
+    plural,
+    q,
+    rows_sentence,
+)
+
+MAX_GROUPS = 20
+DEFAULT_TOP_GROUPS = 10
+SUM_TOLERANCE = 1e-3
+MISSING_GROUP = "(missing)"
+ACTION_TOP_GROUPS = "top_groups"
+ACTION_RENORMALISE = "renormalise"
+
+
+class Table:
+    """The table being prepared: its name, its notes and which of its rows are still kept.
+
+    Row numbers in sentences are the file's own (1-based data rows), also after rows were
+    dropped; columns read through `col` hold the kept rows only.
+    """
+
+    def __init__(self, df: pd.DataFrame, name: str):
+        self.df = df
+        self.name = name
+        self.n = len(df)
+        self.notes: list[str] = list(df.attrs.get("notes", []) or [])
+        self.lookup = {str(c): i for i, c in enumerate(df.columns)}
+        self._kept: np.ndarray | None = None  # positions of the kept rows, once rows are dropped
+
+    def col(self, column: str) -> pd.Series:
+        s = self.df.iloc[:, self.lookup[column]]
+        return s if self._kept is None else s.iloc[self._kept]
+
+    def keep(self, mask: np.ndarray) -> None:
+        kept = np.flatnonzero(mask)
+        self._kept = kept if self._kept is None else self._kept[kept]
+        self.n = len(self._kept)
+
+    def rownums(self, idx: np.ndarray) -> np.ndarray:
+        """The file's row numbers of the kept rows at positions `idx`."""
+        idx = np.asarray(idx, dtype=np.int64)
+        return (idx if self._kept is None else self._kept[idx]) + 1
+
+    @property
+    def last(self) -> int:
+        return int(self.rownums(np.array([self.n - 1]))[0])
+
+    def bad(
+        self,
+        template: str,
+        column: str | None,
+        mask: np.ndarray,
+        *,
+        values: np.ndarray | None = None,
+        value_prefix: str = "",
+        cells: bool = False,
+        **fields: object,
+    ) -> str:
+        """`template` filled for the rows in `mask`: their count, the first rows and, when
+        asked, their `values` (formatted as numbers) or their cells in `column`."""
+        idx = first_true(mask, SHOW)
+        texts = None
+        if values is not None:
+            texts = [value_prefix + num(v) for v in values[idx]]
+        elif cells and column is not None:
+            texts = self.texts(column, idx)
+        return rows_sentence(
+            template,
+            name=self.name,
+            rownums=self.rownums(idx),
+            count=int(np.count_nonzero(mask)),
+            texts=texts,
+            column=column,
+            **fields,
+        )
+
+    def texts(self, column: str, idx: np.ndarray) -> list[str]:
+        values = self.col(column).iloc[idx].tolist()
+        return [cell_text(v) if not is_missing(v) else "" for v in values]
+
+
+# ---------------------------------------------------------------------------------------
+# Numbers
+# ---------------------------------------------------------------------------------------
+
+
+def numbers(t: Table, column: str) -> np.ndarray:
+    """The column as a new float64 array, or DataError naming text, blank and infinite cells."""
+    values, not_number, missing = as_float(t.col(column))
+    if not_number.any():
+        msg = t.bad(MSG_NOT_NUMBERS, column, not_number, cells=True)
+        if any(DECIMAL_COMMA_RE.match(x) for x in t.texts(column, first_true(not_number, SHOW))):
+            msg += MSG_DECIMAL_COMMA_HINT
+        raise DataError(msg, column=column)
+    if missing.any():
+        raise DataError(t.bad(MSG_MISSING_NUMBERS, column, missing), column=column)
+    inf = np.isinf(values)
+    if inf.any():
+        raise DataError(t.bad(MSG_INFINITE, column, inf, values=values), column=column)
+    return values
+
+
+def check_number(t: Table, column: str, role: str, what: str, value: object) -> float:
+    """A setting that goes with a column (a midpoint, a threshold) as a finite float."""
+    x = to_float(value) if value is not None else math.nan
+    if not math.isfinite(x):
+        shown = "not given" if value is None else q(value)
+        raise DataError(
+            MSG_NEEDS_NUMBER.format(name=t.name, column=column, role=role, what=what, value=shown), column=column
+        )
+    return x
+
+
+def probabilities(t: Table, column: str, **error: object) -> np.ndarray:
+    """The column as numbers in [0, 1], or DataError (with `error`'s fix, if any)."""
+    values = numbers(t, column)
+    outside = (values < 0) | (values > 1)
+    if outside.any():
+        msg = t.bad(MSG_OUTSIDE_01, column, outside, values=values, low=num(values.min()), high=num(values.max()))
+        raise DataError(msg, column=column, **error)  # type: ignore[arg-type]
+    return values
+
+
+# ---------------------------------------------------------------------------------------
+# Labels
+# ---------------------------------------------------------------------------------------
+
+
+def binary_labels(
+    t: Table, column: str, codes: np.ndarray, names: list[str], positive: str | None
+) -> tuple[np.ndarray, str]:
+    """int8 0/1 labels from the label's codes, and the value that means positive."""
+    k = len(names)
+    first = first_rows(codes, k)
+    if k == 1:
+        raise DataError(
+            MSG_LABEL_ONE_CLASS.format(name=t.name, column=column, value=q(names[0]), n=t.n, last=t.last),
+            column=column,
+        )
+    if k > 2:
+        raise DataError(_many_labels(t, column, codes, names, first), column=column)
+    a, b = names
+    where = {"a": q(a), "b": q(b), "row_a": t.rownums(first[:1])[0], "row_b": t.rownums(first[1:2])[0]}
+    if positive is None or str(positive).strip() == "":
+        chosen = binary_default(names)
+        if chosen is None:
+            raise DataError(MSG_LABEL_NEEDS_POSITIVE.format(name=t.name, column=column, **where), column=column)
+    else:
+        chosen = match_value(str(positive).strip(), names)
+        if chosen is None:
+            raise DataError(
+                MSG_POSITIVE_NOT_FOUND.format(name=t.name, column=column, positive=q(positive), **where),
+                column=column,
+            )
+    return (codes == names.index(chosen)).astype(np.int8), chosen
+
+
+def _many_labels(t: Table, column: str, codes: np.ndarray, names: list[str], first: np.ndarray) -> str:
+    k = len(names)
+    n_of = counts(codes, k)
+    order = np.argsort(-n_of, kind="stable")
+    parts = [_count_and_first(t, names[i], n_of[i], first[i]) for i in order[:10]]
+    listing = join(parts) + (f" and {k - 10} more" if k > 10 else "")
+    return MSG_LABEL_MANY.format(name=t.name, column=column, k=k, listing=listing)
+
+
+def _count_and_first(t: Table, value: str, count: int, first: int) -> str:
+    """'"maybe" (3 rows, first at row 12)'."""
+    return f"{q(value)} ({count} {plural(int(count), 'row', 'rows')}, first at row {t.rownums(np.array([first]))[0]})"
+
+
+def compact(codes: np.ndarray, names: list[str]) -> tuple[np.ndarray, list[str]]:
+    """Drop names no longer used (after rows were dropped), keeping appearance order."""
+    present = counts(codes, len(names)) > 0
+    if present.all():
+        return codes, names
+    lut = np.append(np.cumsum(present) - 1, -1).astype(code_dtype(int(present.sum())))
+    return lut[codes], [n for n, p in zip(names, present, strict=True) if p]
+
+
+# ---------------------------------------------------------------------------------------
+# Weight, split and groups
+# ---------------------------------------------------------------------------------------
+
+
+def weight(t: Table, column: str) -> np.ndarray:
+    w = numbers(t, column)
+    neg = w < 0
+    if neg.any():
+        raise DataError(t.bad(MSG_WEIGHT_NEGATIVE, column, neg, values=w), column=column)
+    if not (w > 0).any():
+        raise DataError(MSG_WEIGHT_ZERO.format(name=t.name, column=column, n=t.n, last=t.last), column=column)
+    return w
+
+
+def split(t: Table, column: str) -> np.ndarray:
+    """The split role of each row ("train", "validation", "test"), or DataError."""
+    codes, names = categories(t.col(column))
+    roles = [SPLIT_ALIASES.get(n.lower()) for n in names]
+    bad_code = np.array([r is None for r in roles] + [True], dtype=bool)  # the last: missing
+    bad = bad_code[codes]
+    if bad.any():
+        raise DataError(t.bad(MSG_SPLIT_UNKNOWN, column, bad, cells=True), column=column)
+    return np.array(roles, dtype=object)[codes]
+
+
+def groups(t: Table, column: str, top_groups: int | None) -> np.ndarray:
+    """Group names (str) per row: blanks become a group of their own; with `top_groups`,
+    the smaller groups are put together; more than MAX_GROUPS groups is a DataError."""
+    codes, names = categories(t.col(column))
+    codes, names = _missing_group(t, column, codes, names)
+    if top_groups is not None:
+        codes, names = _top_groups(t, column, codes, names, max(1, int(top_groups)))
+    elif len(names) > MAX_GROUPS:
+        raise _too_many_groups(t, column, codes, names)
+    _note_one_row_groups(t, column, codes, names)
+    return np.array(names, dtype=object)[codes]
+
+
+def _missing_group(t: Table, column: str, codes: np.ndarray, names: list[str]) -> tuple[np.ndarray, list[str]]:
+    missing = codes < 0
+    if not missing.any():
+        return codes, names
+    label = MISSING_GROUP
+    while label in names:
+        label = "(" + label + ")"
+    t.notes.append(t.bad(NOTE_MISSING_GROUP, column, missing, missing=label))
+    codes = codes.astype(code_dtype(len(names) + 1), copy=False)
+    codes[missing] = len(names)
+    return codes, names + [label]
+
+
+def _top_groups(t: Table, column: str, codes: np.ndarray, names: list[str], top: int) -> tuple[np.ndarray, list[str]]:
+    k = len(names)
+    if k <= top:
+        return codes, names
+    n_of = counts(codes, k)
+    keep = np.zeros(k, dtype=bool)
+    keep[np.argsort(-n_of, kind="stable")[:top]] = True
+    kept_names = [names[i] for i in range(k) if keep[i]]
+    other = "Other"
+    while other in kept_names:
+        other += " (rest)"
+    lut = np.where(keep, np.cumsum(keep) - 1, len(kept_names)).astype(code_dtype(top + 1))
+    t.notes.append(
+        NOTE_TOP_GROUPS.format(
+            name=t.name, column=column, k=k, top=top, rest=k - top, rest_rows=int(n_of[~keep].sum()), other=other
+        )
+    )
+    return lut[codes], kept_names + [other]
+
+
+def _too_many_groups(t: Table, column: str, codes: np.ndarray, names: list[str]) -> DataError:
+    k = len(names)
+    n_of = counts(codes, k)
+    first = first_rows(codes, k)
+    largest = ", ".join(_count_and_first(t, names[i], n_of[i], first[i]) for i in np.argsort(-n_of, kind="stable")[:3])
+    return DataError(
+        MSG_GROUP_TOO_MANY.format(name=t.name, column=column, k=k, largest=largest, limit=MAX_GROUPS),
+        fix=FIX_TOP_GROUPS.format(top=DEFAULT_TOP_GROUPS),
+        fix_action=ACTION_TOP_GROUPS,
+        column=column,
+    )
+
+
+def _note_one_row_groups(t: Table, column: str, codes: np.ndarray, names: list[str]) -> None:
+    k = len(names)
+    single = [i for i, c in enumerate(counts(codes, k)) if c == 1]
+    if not single:
+        return
+    first = first_rows(codes, k)
+    shown = [q(names[i]) for i in single[:SHOW]]
+    more = f" and {len(single) - SHOW} more" if len(single) > SHOW else ""
+    t.notes.append(
+        rows_sentence(
+            NOTE_ONE_ROW_GROUP,
+            name=t.name,
+            rownums=np.sort(t.rownums(first[single])),
+            count=len(single),
+            groups=plural(len(single), "group ", "groups ") + join(shown) + more,
+            column=column,
+            has_have=plural(len(single), "has", "have"),
+            it_them=plural(len(single), "it", "them"),
+        )
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Delta: from a column, votes, a rating or a measurement
+# ---------------------------------------------------------------------------------------
+
+
+def delta(t: Table, m: ColumnMapping) -> np.ndarray | None:
+    """Signed instance margins from the one source the mapping names, or None."""
+    sources = []
+    if m.delta:
+        sources.append(f"column {q(m.delta)}")
+    if m.votes_yes or m.votes_no:
+        sources.append("votes")
+    if m.rating:
+        sources.append(f"rating {q(m.rating)}")
+    if m.measurement:
+        sources.append(f"measurement {q(m.measurement)}")
+    if not sources:
+        return None
+    if len(sources) > 1:
+        raise DataError(MSG_DELTA_SOURCES.format(name=t.name, sources=join(sources)))
+    if m.delta:
+        values, source, column = numbers(t, m.delta), f"column {q(m.delta)}", m.delta
+    elif m.votes_yes or m.votes_no:
+        values, source, column = _delta_from_votes(t, m)
+    else:
+        values, source, column = _delta_from_scale(t, m)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        raise DataError(t.bad(MSG_DELTA_OVERFLOW, column, bad, source=source), column=column)
+    if not np.any(values != 0):
+        raise DataError(MSG_DELTA_ZERO.format(name=t.name, source=source, n=t.n, last=t.last), column=column)
+    return np.ascontiguousarray(values, dtype=np.float64)
+
+
+def _delta_from_votes(t: Table, m: ColumnMapping) -> tuple[np.ndarray, str, str]:
+    if not (m.votes_yes and m.votes_no):
+        given, other = ("yes", "no") if m.votes_yes else ("no", "yes")
+        column = m.votes_yes or m.votes_no
+        raise DataError(
+            MSG_VOTES_INCOMPLETE.format(name=t.name, given=given, other=other, column=column), column=column
+        )
+    votes = []
+    for column in (m.votes_yes, m.votes_no):
+        v = numbers(t, column)
+        neg = v < 0
+        if neg.any():
+            raise DataError(t.bad(MSG_VOTES_NEGATIVE, column, neg, values=v), column=column)
+        frac = v != np.floor(v)
+        if frac.any():
+            raise DataError(t.bad(MSG_VOTES_NOT_INTEGER, column, frac, values=v), column=column)
+        votes.append(v)
+    return delta_from_votes(votes[0], votes[1]), f"votes {q(m.votes_yes)} and {q(m.votes_no)}", m.votes_yes
+
+
+def _delta_from_scale(t: Table, m: ColumnMapping) -> tuple[np.ndarray, str, str]:
+    """A rating minus its midpoint, or a measurement minus its threshold."""
+    if m.rating:
+        mid = check_number(t, m.rating, "the rating", "midpoint", m.rating_midpoint)
+        with np.errstate(over="ignore", invalid="ignore"):
+            values = delta_from_rating(numbers(t, m.rating), mid)
+        return values, f"rating {q(m.rating)} minus {num(mid)}", m.rating
+    assert m.measurement
+    tau = check_number(t, m.measurement, "the measurement", "threshold", m.measurement_threshold)
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = delta_from_threshold(numbers(t, m.measurement), tau)
+    return values, f"measurement {q(m.measurement)} minus {num(tau)}", m.measurement
+
+
+# ---------------------------------------------------------------------------------------
+# Multiclass
+# ---------------------------------------------------------------------------------------
+
+
+def class_probs(
+    t: Table, columns: list[str], names: tuple[str, ...], renormalise: bool
+) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The (n, K) probability block and the class names, checked (and renormalised if asked)."""
+    names = _class_names(t, columns, names)
+    block = np.empty((t.n, len(columns)), dtype=np.float64)
+    for j, c in enumerate(columns):
+        block[:, j] = probabilities(t, c)
+    sums = block.sum(axis=1)
+    off = np.abs(sums - 1.0) > SUM_TOLERANCE
+    if off.any():
+        _renormalise(t, columns, block, sums, off, renormalise)
+    return block, names
+
+
+def _shown(columns: Sequence[str]) -> str:
+    return join([q(c) for c in columns[:6]]) + (" …" if len(columns) > 6 else "")
+
+
+def _class_names(t: Table, columns: list[str], names: tuple[str, ...]) -> tuple[str, ...]:
+    if len(columns) < 2:
+        raise DataError(
+            MSG_CLASS_TOO_FEW.format(name=t.name, columns=_shown(columns), is_are="is"),
+            column=columns[0] if columns else None,
+        )
+    if len(set(columns)) != len(columns):
+        again = [c for c in dict.fromkeys(columns) if columns.count(c) > 1]
+        raise DataError(
+            MSG_CLASS_NAMES_REPEAT.format(name=t.name, repeated=join([q(c) for c in again])), column=again[0]
+        )
+    names = tuple(str(n).strip() for n in (names or class_names_for(columns)))
+    if len(names) != len(columns):
+        raise DataError(
+            MSG_CLASS_NAMES_COUNT.format(name=t.name, k=len(names), m=len(columns), columns=_shown(columns))
+        )
+    if len(set(names)) != len(names):
+        again = [n for n in dict.fromkeys(names) if names.count(n) > 1]
+        raise DataError(MSG_CLASS_NAMES_REPEAT.format(name=t.name, repeated=join([q(n) for n in again])))
+    return names
+
+
+def _renormalise(
+    t: Table, columns: list[str], block: np.ndarray, sums: np.ndarray, off: np.ndarray, renormalise: bool
+) -> None:
+    fields = {"columns": _shown(columns), "tol": SUM_TOLERANCE}
+    if not renormalise:
+        raise DataError(
+            t.bad(MSG_CLASS_SUM, columns[0], off, values=sums, value_prefix="sum ", **fields),
+            fix=FIX_RENORMALISE,
+            fix_action=ACTION_RENORMALISE,
+            column=columns[0],
+        )
+    zero = sums <= 0
+    if zero.any():
+        raise DataError(t.bad(MSG_CLASS_SUM_ZERO, columns[0], zero, **fields), column=columns[0])
+    k = int(off.sum())
+    gap = float(np.max(np.abs(sums[off] - 1.0)))
+    block[off] /= sums[off, None]
+    t.notes.append(
+        NOTE_RENORMALISED.format(
+            name=t.name, count=k, row_word=plural(k, "row", "rows"), gap=gap, were=plural(k, "was", "were")
+        )
+    )
+
+
+def class_labels(
+    t: Table, column: str, codes: np.ndarray, labels: list[str], names: tuple[str, ...]
+) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Class index per row (int64) into the class names (sorted labels when none are given)."""
+    if not names:
+        floats = [to_float(n) for n in labels]
+        if all(math.isfinite(f) for f in floats):
+            names = tuple(n for _, n in sorted(zip(floats, labels, strict=True)))
+        else:
+            names = tuple(sorted(labels))
+    index = {n: i for i, n in enumerate(names)}
+    lut = np.full(len(labels) + 1, -1, dtype=np.int64)
+    for i, lab in enumerate(labels):
+        hit = match_value(lab, list(names))
+        lut[i] = index[hit] if hit is not None else -1
+    y = lut[codes]
+    bad = y < 0
+    if bad.any():
+        classes = join([q(n) for n in names[:10]]) + (" …" if len(names) > 10 else "")
+        raise DataError(t.bad(MSG_CLASS_UNKNOWN, column, bad, cells=True, classes=classes), column=column)
+    return y, names

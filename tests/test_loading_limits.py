@@ -1,0 +1,284 @@
+"""Hostile files at the loader's edges: memory bombs, a session's memory, files that are not
+files, very wide tables and file names that would mislead when shown (issue 14)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from costlib import loading
+from costlib.dataset import ColumnMapping
+from costlib.errors import DataError
+from costlib.loading import display_name, read_path, read_table
+
+ROOT = Path(__file__).resolve().parents[1]
+BASIC = ColumnMapping(label="label", scores=("score",))
+
+
+def bomb(rows: int) -> bytes:
+    """The issue's recipe: many rows of two repeated values, compressed to almost nothing."""
+    buf = io.BytesIO()
+    schema = pa.schema([("label", pa.int64()), ("score", pa.float64())])
+    chunk = 1 << 20
+    with pq.ParquetWriter(buf, schema, compression="zstd") as writer:
+        for start in range(0, rows, chunk):
+            k = min(chunk, rows - start)
+            writer.write_table(pa.table({"label": np.zeros(k, np.int64), "score": np.full(k, 0.5)}, schema=schema))
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------------------
+# Memory bombs: refused from the Parquet footer, or while a CSV is read in chunks
+# ---------------------------------------------------------------------------------------
+
+
+def test_a_parquet_bomb_is_refused_from_its_footer_before_any_data_is_read(monkeypatch) -> None:
+    data = bomb(100_000_000)
+    assert len(data) < 2_000_000  # under 2 MB on disk, 1.6 GB in memory
+
+    def no_data(*args, **kwargs):
+        raise AssertionError("the data pages were read")
+
+    for method in ("read", "read_row_group", "read_row_groups", "iter_batches"):
+        monkeypatch.setattr(pq.ParquetFile, method, no_data)
+    with pytest.raises(DataError) as info:
+        read_table(data, "bomb.parquet")
+    msg = info.value.message
+    assert '"bomb.parquet" holds 100,000,000 rows, about 1.6 GB once read into memory' in msg
+    assert "DuckDB" in msg and "big-data path" in msg
+
+
+def test_the_budget_is_a_setting(monkeypatch) -> None:
+    monkeypatch.delenv(loading.UPLOAD_MEMORY_ENV, raising=False)
+    assert loading.upload_memory_budget() == loading.DEFAULT_UPLOAD_MEMORY_MB << 20
+    monkeypatch.setenv(loading.UPLOAD_MEMORY_ENV, "64")
+    assert loading.upload_memory_budget() == 64 << 20
+    assert loading.table_budget() == (64 << 20) // loading.PEAK_PER_TABLE_BYTE
+    monkeypatch.setenv(loading.UPLOAD_MEMORY_ENV, "lots")
+    with pytest.warns(UserWarning, match="COSTLIB_UPLOAD_MEMORY_MB='lots' is not a number"):
+        assert loading.upload_memory_budget() == loading.DEFAULT_UPLOAD_MEMORY_MB << 20
+
+
+def test_a_parquet_file_over_a_smaller_budget_is_refused(monkeypatch) -> None:
+    monkeypatch.setenv(loading.UPLOAD_MEMORY_ENV, "16")  # the table may take 4 MB
+    with pytest.raises(
+        DataError, match=r"holds 1,000,000 rows, about 16 MB once read into memory, more than the 4.19 MB"
+    ):
+        read_table(bomb(1_000_000), "p.parquet")
+    assert len(read_table(bomb(100_000), "p.parquet")) == 100_000
+
+
+def test_a_csv_over_the_budget_is_refused_while_it_is_read(monkeypatch) -> None:
+    monkeypatch.setenv(loading.UPLOAD_MEMORY_ENV, "16")  # the table may take 4 MB
+    # 2,000,000 rows of "1,0.5": 12 MB of text, 18 MB in memory (int8 label + float64 score)
+    data = b"label,score\n" + b"1,0.5\n0,0.5\n" * 1_000_000
+    with pytest.raises(DataError) as info:
+        read_table(data, "long.csv")
+    msg = info.value.message
+    assert msg.startswith('The file "long.csv" is too big to read here: its first ') and "DuckDB" in msg
+    rows_read = int(msg.split("its first ")[1].split(" rows")[0].replace(",", ""))
+    assert 0 < rows_read < 2_000_000  # refused part way, not after reading everything
+
+
+def test_a_large_table_is_stored_compactly_and_reads_back_exactly() -> None:
+    rng = np.random.default_rng(3)
+    n = 50_000
+    y, s, g = rng.integers(0, 2, n), rng.random(n), rng.choice(["north", "south", "east"], n)
+    body = "".join(f"{a},{b!r},{c}\n" for a, b, c in zip(y.tolist(), s.tolist(), g.tolist(), strict=True))
+    df = read_table(("label,score,group\n" + body).encode(), "big.csv")
+    assert df["label"].dtype == np.int8 and df["score"].dtype == np.float64
+    assert str(df["group"].dtype) == "category"
+    ds = loading.prepare(
+        df, ColumnMapping(label="label", scores=("score",), group="group"), name="big.csv", fingerprint=""
+    )
+    assert ds.y.tolist() == y.tolist() and ds.scores["score"].tolist() == s.tolist()
+    assert ds.groups.tolist() == g.tolist()
+
+
+MEMORY_CHILD = """
+import json, sys
+sys.path.insert(0, {root!r})
+from benchmarks.loading import child_memory
+print(json.dumps(child_memory({rows})))
+"""
+
+
+def test_peak_memory_of_a_ten_million_row_upload_is_about_four_times_what_the_session_keeps() -> None:
+    # A fresh process: VmHWM (the kernel's peak of resident memory) is reset after the CSV's
+    # bytes are made, then read_table and prepare run. The session needs labels as int8, scores
+    # as float64 and groups as 1-byte codes: 10 bytes a row.
+    code = MEMORY_CHILD.format(root=str(ROOT), rows=10_000_000)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["n_rows"] == 10_000_000
+    assert result["peak_bytes"] <= 4.0 * result["needed_bytes"], result
+
+
+# ---------------------------------------------------------------------------------------
+# read_path: regular files only, with a size check
+# ---------------------------------------------------------------------------------------
+
+
+def test_read_path_reads_a_regular_file(tmp_path) -> None:
+    path = tmp_path / "preds.csv"
+    path.write_bytes(b"label,score\n1,0.5\n")
+    assert read_path(path) == (b"label,score\n1,0.5\n", "preds.csv")
+    assert read_path(str(path)) == (b"label,score\n1,0.5\n", "preds.csv")
+
+
+def test_read_path_refuses_a_device_without_reading_it(monkeypatch) -> None:
+    def no_open(*args, **kwargs):
+        raise AssertionError("the device was opened")
+
+    monkeypatch.setattr(os, "open", no_open)
+    with pytest.raises(DataError, match=r'^"/dev/zero" is a device, not a regular file; give the path'):
+        read_path("/dev/zero")
+
+
+def test_read_path_refuses_a_pipe_and_does_not_hang(tmp_path) -> None:
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    outcome: list = []
+
+    def attempt():
+        try:
+            read_path(fifo)
+            outcome.append("read")
+        except DataError as err:
+            outcome.append(err.message)
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(timeout=10)
+    if worker.is_alive():  # unblock the stuck open() so the test run can go on
+        with open(fifo, "wb"):
+            pass
+        pytest.fail("read_path blocked on a FIFO")
+    assert "is a pipe (FIFO), not a regular file" in outcome[0]
+
+
+def test_read_path_refuses_folders_missing_files_and_files_over_the_limit(tmp_path) -> None:
+    with pytest.raises(DataError, match="is a folder, not a regular file"):
+        read_path(tmp_path)
+    with pytest.raises(DataError, match=r"cannot be read: No such file or directory\.$"):
+        read_path(tmp_path / "nope.csv")
+    big = tmp_path / "big.csv"
+    big.write_bytes(b"x" * 2000)
+    with pytest.raises(DataError) as info:
+        read_path(big, max_bytes=1000)
+    assert "is 2 kB, more than the 1 kB that one upload may use here" in info.value.message
+    assert "DuckDB" in info.value.message
+
+
+def _limit_memory() -> None:  # in the child: a reader that slurps /dev/zero fails fast, not the machine
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+
+def _cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "costlib", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        preexec_fn=_limit_memory,
+    )
+
+
+def test_the_command_line_refuses_dev_zero_and_a_pipe_with_a_sentence(tmp_path) -> None:
+    args = ["--label", "label", "--score", "score", "--c-fp", "1", "--c-fn", "1"]
+    r = _cli("audit", "/dev/zero", *args)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert '"/dev/zero" is a device, not a regular file' in r.stderr
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    r = _cli("audit", str(fifo), *args, timeout=30)  # a hang is a TimeoutExpired failure
+    assert r.returncode == 2 and "is a pipe (FIFO), not a regular file" in r.stderr
+
+
+# ---------------------------------------------------------------------------------------
+# Very wide tables
+# ---------------------------------------------------------------------------------------
+
+
+def wide_csv(k: int) -> bytes:
+    header = ",".join(f"c{i}" for i in range(k))
+    return (header + "\n" + ",".join(str(i % 7) for i in range(k)) + "\n").encode()
+
+
+def test_a_header_longer_than_the_sample_is_not_cut_in_the_middle_of_a_name() -> None:
+    data = wide_csv(15_000)
+    assert data.index(b"\n") > 1 << 16  # the header alone is longer than 64 KiB
+    df = read_table(data, "wide.csv")
+    assert list(df.columns) == [f"c{i}" for i in range(15_000)]
+
+
+def test_one_hundred_thousand_columns_are_not_a_false_duplicate() -> None:
+    df = read_table(wide_csv(100_000), "wide.csv")
+    assert df.shape == (1, 100_000) and df.columns[-1] == "c99999"
+
+
+def test_a_header_over_the_limit_is_a_sentence(monkeypatch) -> None:
+    monkeypatch.setattr(loading.sniffing, "MAX_HEADER_BYTES", 1000)
+    with pytest.raises(DataError, match=r'The first line of "w.csv" \(the column names\) is longer than 1 kB'):
+        read_table(wide_csv(1000), "w.csv")
+
+
+def test_a_wide_table_offers_the_guessed_columns_and_then_its_first_ones() -> None:
+    columns = [f"c{i}" for i in range(2000)] + ["label", "score"]
+    guess = ColumnMapping(label="label", scores=("score",), group="c1500")
+    offered = loading.offered_columns(columns, guess, limit=10)
+    assert offered == ["label", "score", "c1500", "c0", "c1", "c2", "c3", "c4", "c5", "c6"]
+    assert loading.offered_columns(columns[:5], guess, limit=10) == columns[:5]
+    msg = loading.NOTE_WIDE.format(name="w.csv", count=100_000, shown=500)
+    assert "has 100,000 columns; each list below offers 500 of them" in msg
+
+
+# ---------------------------------------------------------------------------------------
+# File names shown in sentences
+# ---------------------------------------------------------------------------------------
+
+
+def test_display_name_shows_control_and_bidi_characters_as_question_marks() -> None:
+    assert display_name("invoice\u202efdp.csv") == "invoice?fdp.csv"  # would show as "invoicevsc.pdf"
+    assert display_name("a\u2066b\u200fc\u061cd.csv") == "a?b?c?d.csv"
+    assert display_name("two\nlines\r.csv") == "two?lines?.csv"
+    assert display_name("tab\tand   spaces.csv") == "tab and spaces.csv"
+    assert display_name("Zürich 日本.csv") == "Zürich 日本.csv"
+    assert display_name("") == "?"
+
+
+def test_display_name_shortens_a_long_name_keeping_its_end() -> None:
+    shown = display_name("x" * 5000 + "_final.csv")
+    assert len(shown) == loading.messages.MAX_NAME_CHARS
+    assert shown.startswith("xxx") and shown.endswith("…" + ("x" * 14) + "_final.csv")
+
+
+def test_every_sentence_names_the_file_safely() -> None:
+    for name in ("evil\u202evsc.csv", "y" * 5000 + ".csv"):
+        shown = display_name(name)
+        with pytest.raises(DataError) as info:
+            read_table(b"", name)
+        assert info.value.message == loading.MSG_EMPTY.format(name=shown)
+        df = read_table(b"label,score\n1,2\n0,3\n", name)
+        with pytest.raises(DataError) as info:
+            loading.prepare(df, BASIC, name=name, fingerprint="")
+        assert f'In "{shown}", column "score"' in info.value.message
+        assert "\u202e" not in info.value.message and len(info.value.message) < 400
+    ds = loading.prepare(
+        read_table(b"label,score\n1,0.2\n0,0.3\n", "a\u202eb.csv"), BASIC, name="a\u202eb.csv", fingerprint=""
+    )
+    assert ds.name == "a?b.csv"
