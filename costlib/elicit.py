@@ -68,31 +68,59 @@ def pieces(sweep: Sweep, ratio_low: float, ratio_high: float) -> pd.DataFrame:
     if sweep.positives <= 0 or sweep.negatives <= 0:
         v.warn_degenerate("only one class present: no cutoff to fit at any ratio; NaN")
         return pd.DataFrame([[lo, hi, float("nan")]], columns=PIECE_COLUMNS)
+    full = _line(sweep)
+    # piece k covers (ratio_low, ratio_high]; the first piece kept also covers its left end
+    inside = (full["ratio_high"] >= lo) & ((full["ratio_low"] < hi) | (full.index == 0))
+    first = int(np.argmax(inside.to_numpy())) if inside.any() else len(full) - 1
+    if first > 0 and full.at[first - 1, "ratio_high"] == lo:
+        first -= 1  # lo is a break: it belongs to the left piece (ties go to the larger cutoff)
+    out = full[inside | (full.index == first)].loc[first:, PIECE_COLUMNS].copy()
+    out = out[(out["ratio_low"] < hi) | (out.index == first)]
+    out["ratio_low"] = out["ratio_low"].clip(lower=lo)
+    out["ratio_high"] = out["ratio_high"].clip(upper=hi)
+    out.iloc[0, out.columns.get_loc("ratio_low")] = lo
+    out.iloc[-1, out.columns.get_loc("ratio_high")] = hi
+    return _merge_equal(out.reset_index(drop=True))
+
+
+def _line(sweep: Sweep) -> pd.DataFrame:
+    """Every piece over ratios [0, inf), breaks placed by the one tie rule (`_check_ties`)."""
     vertices, ratios = _breaks(sweep)
     lows = np.concatenate(([0.0], ratios[:-1]))
-    rows = []
-    for k, vertex in enumerate(vertices):
-        a, b = lows[k], ratios[k]  # vertex k is optimal on (a, b] (vertex 0 also at r = 0)
-        if b < lo or a > hi or (a == hi and rows) or (b <= a and k > 0):
-            continue  # outside the range, or never strictly optimal (two breaks coincide)
-        rows.append([max(a, lo), min(b, hi), float(sweep.thresholds[vertex])])
-        if b >= hi:
-            break
-    return _merge_equal(_check_ties(pd.DataFrame(rows, columns=PIECE_COLUMNS), sweep))
+    keep = (ratios > lows) | (np.arange(ratios.size) == 0)  # two breaks at one ratio: never strictly best
+    full = pd.DataFrame({"ratio_low": lows[keep], "ratio_high": ratios[keep],
+                         "threshold": sweep.thresholds[vertices[keep]].astype(float),
+                         "vertex": vertices[keep]})
+    return _check_ties(full, sweep)
 
 
 def _check_ties(frame: pd.DataFrame, sweep: Sweep) -> pd.DataFrame:
-    """Pieces are read off floating-point slopes; at each inner break the two neighbours'
-    costs decide, with the one tie rule of `argbest`: a tie goes to the larger cutoff (the
-    left piece); when the right piece is strictly cheaper at the break, it starts there."""
+    """Pieces are read off floating-point slopes; the one tie rule (`argbest`: costs within
+    `tie_tolerance` of the best tie, and a tie goes to the larger cutoff, the left piece)
+    decides where each inner break really is: the largest ratio at which the left piece's
+    cutoff is still chosen over the right one's. Found by bisection near the computed break
+    (the two costs are linear in the ratio, so the choice flips once)."""
     frame = frame.copy()
     for i in range(len(frame) - 1):
-        r = frame.at[i, "ratio_high"]
+        r0 = float(frame.at[i, "ratio_high"])
         a, b = sweep.index_at(frame.at[i, "threshold"]), sweep.index_at(frame.at[i + 1, "threshold"])
-        cost_a = (sweep.fp[a] + r * sweep.fn[a]) / sweep.total
-        cost_b = (sweep.fp[b] + r * sweep.fn[b]) / sweep.total
-        if cost_b < cost_a - tie_tolerance(cost_a):
-            frame.at[i, "ratio_high"] = frame.at[i + 1, "ratio_low"] = np.nextafter(r, 0)
+
+        def left_wins(r, a=a, b=b):
+            cost_a = (sweep.fp[a] + r * sweep.fn[a]) / sweep.total
+            cost_b = (sweep.fp[b] + r * sweep.fn[b]) / sweep.total
+            best = min(cost_a, cost_b)
+            return cost_a <= best + tie_tolerance(best)
+
+        lo, hi = (r0, r0 * (1 + 1e-6) + 1e-300) if left_wins(r0) else (r0 * (1 - 1e-6), r0)
+        if not left_wins(lo) or left_wins(hi):
+            continue  # the computed break is as good as floating point gets here
+        for _ in range(200):  # the largest float at which the left cutoff still wins
+            mid = lo + (hi - lo) / 2
+            if mid in (lo, hi):
+                break
+            lo, hi = (mid, hi) if left_wins(mid) else (lo, mid)
+        frame.at[i, "ratio_high"] = frame.at[i + 1, "ratio_low"] = min(max(lo, frame.at[i, "ratio_low"]),
+                                                                      frame.at[i + 1, "ratio_high"])
     return frame
 
 
@@ -148,13 +176,12 @@ def break_even_range(sweep: Sweep) -> tuple[float, float]:
     """
     if sweep.positives <= 0 or sweep.negatives <= 0:
         return float("nan"), float("nan")
-    vertices, ratios = _breaks(sweep)
+    line = _line(sweep)
     last = sweep.thresholds.size - 1
-    inner = [k for k, vertex in enumerate(vertices) if 0 < vertex < last]
-    if not inner:
+    inner = line[(line["vertex"] > 0) & (line["vertex"] < last)]
+    if inner.empty:
         return float("nan"), float("nan")
-    low = ratios[inner[0] - 1] if inner[0] > 0 else 0.0
-    return float(low), float(ratios[inner[-1]])
+    return float(inner["ratio_low"].iloc[0]), float(inner["ratio_high"].iloc[-1])
 
 
 def regret(sweep: Sweep, threshold: float, ratio: float) -> float:
@@ -224,6 +251,15 @@ def answer(bracket: Bracket, n: float, choice: str) -> Bracket:
     low, high = (n, bracket.high) if choice == MISS else (bracket.low, n)
     out = replace(bracket, low=low, high=high, answers=answers, settled=None)
     return out.settle("precise") if high / low <= PRECISION * (1 + 1e-12) else out
+
+
+def settle_if_robust(bracket: Bracket, sweep: Sweep) -> tuple[Bracket, pd.DataFrame]:
+    """(bracket, pieces over it): the stop rule. When one cutoff is optimal over the whole
+    bracket, more precision cannot change what is shipped: the bracket settles as "robust"."""
+    table = pieces(sweep, bracket.low, bracket.high)
+    if bracket.settled is None and len(table) == 1:
+        bracket = bracket.settle("robust")
+    return bracket, table
 
 
 def back(bracket: Bracket) -> Bracket:

@@ -592,18 +592,18 @@ def ratio_pieces_figure(table: pd.DataFrame, *, low: float, high: float, names: 
     """The cost-optimal cutoff against the ratio c_fn / c_fp (log axis), exact pieces drawn
     as steps, with the bracket of the answers so far shaded. `table`: `elicit.pieces`."""
     fig = _new_figure()
-    finite = table[np.isfinite(table["threshold"])]
-    xs, ys = [], []
-    for row in finite.itertuples():
-        xs += [max(row.ratio_low, 1e-9), row.ratio_high, None]
-        ys += [row.threshold, row.threshold, None]
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line={"color": _color(0), "width": 3},
-                             name="best cutoff", hovertemplate="ratio %{x:.3g}<br>cutoff %{y:.4g}<extra></extra>"))
-    nobody = table[~np.isfinite(table["threshold"])]
-    for row in nobody.itertuples():
-        fig.add_trace(go.Scatter(x=[max(row.ratio_low, 1e-9), row.ratio_high], y=[1.02, 1.02], mode="lines",
+    left = max(float(table["ratio_low"].iloc[0]), 1e-9)
+    xs = [max(x, left) for x in table["ratio_low"]] + [float(table["ratio_high"].iloc[-1])]
+    ts = table["threshold"].to_numpy(dtype=float)
+    ys = [t if np.isfinite(t) else None for t in ts] + [ts[-1] if np.isfinite(ts[-1]) else None]
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line={"color": _color(0), "width": 3, "shape": "hv"},
+                             connectgaps=False, name="best cutoff",
+                             hovertemplate="ratio %{x:.3g}<br>cutoff %{y:.4g}<extra></extra>"))
+    for row in table[~np.isfinite(table["threshold"])].itertuples():
+        fig.add_trace(go.Scatter(x=[max(row.ratio_low, left), row.ratio_high], y=[1.02, 1.02], mode="lines",
                                  line={"color": NOBODY_COLOR, "dash": "dash"}, name="flag nobody",
                                  hovertemplate="ratio %{x:.3g}: flag nobody<extra></extra>"))
+    fig.update_xaxes(range=[np.log10(left), np.log10(float(table["ratio_high"].iloc[-1]))])
     fig.add_shape(type="rect", xref="x", yref="paper", x0=low, x1=high, y0=0, y1=1, fillcolor=_color(2),
                   opacity=0.15, line={"width": 0}, layer="below")
     _rule_line(fig, x=float(np.sqrt(low * high)), line={"color": _color(2), "dash": "dot", "width": 1},

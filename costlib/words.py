@@ -172,7 +172,7 @@ def md_escape(text: str) -> str:
     return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
 
 
-_LABEL_KEEP = re.compile(r"[^\w\s\-',;/%?.]")
+_LABEL_KEEP = re.compile(r"[^\w\s\-',;/%?.×…]")
 
 
 def label(text: str, limit: int = 40) -> str:

@@ -49,9 +49,7 @@ bracket: elicit.Bracket = st.session_state.get("_bracket") or elicit.Bracket(nam
 if bracket.names != names_now:
     bracket = elicit.Bracket(low=bracket.low, high=bracket.high, answers=bracket.answers, settled=bracket.settled,
                              names=names_now)
-table = elicit.pieces(sweep, bracket.low, bracket.high)
-if bracket.settled is None and len(table) == 1:
-    bracket = bracket.settle("robust")
+bracket, table = elicit.settle_if_robust(bracket, sweep)
 st.session_state["_bracket"] = bracket
 
 

@@ -601,3 +601,47 @@ def test_raw_scores_are_refused_by_the_probability_pages_with_a_sentence():
     at.switch_page("pages/costs.py").run()  # cost pages take any real score
     assert "cost_chart" in chart_keys(at)
     assert "so the charts below use" not in texts(at)
+
+
+def test_find_my_prices_conversation_with_going_back_lands_on_costs_with_the_bracket():
+    from costlib import elicit
+
+    at = open_app("compas", "pages/prices.py")
+    at.text_input(key="name_miss").set_value("a missed reoffence").run()
+    at.text_input(key="name_alarm").set_value("a needless detention").run()
+    assert "Which is worse: 1 × a missed reoffence, or 1 × a needless detention?" in texts(at)
+    at.button(key="ans_miss").click().run()  # 1 miss is worse than 1 alarm: r > 1
+    assert_no_exception(at)
+    b = at.session_state["_bracket"]
+    assert (b.low, b.high) == (1.0, 1000.0)
+    n = elicit.next_n(b)
+    at.button(key="ans_alarm").click().run()  # n alarms are worse: r < n
+    assert (at.session_state["_bracket"].low, at.session_state["_bracket"].high) == (1.0, n)
+    at.button(key="ans_back").click().run()  # going back undoes only that answer
+    assert at.session_state["_bracket"] == b
+    truth = 4.0
+    while at.session_state["_bracket"].settled is None:
+        n = elicit.next_n(at.session_state["_bracket"])
+        at.button(key="ans_miss" if truth > n else "ans_alarm").click().run()
+        assert_no_exception(at)
+    b = at.session_state["_bracket"]
+    assert b.low <= truth <= b.high and len(b.answers) <= 6
+    # the stop rule: one cutoff over the bracket, or the bracket is within a factor of 1.5
+    df = sample_frame("compas")
+    tr = df[df["split"] == "train"]
+    span = costlib.optimal_cutoffs_by_ratio(tr["two_year_recid"], tr["p_recid"], ratio_low=b.low, ratio_high=b.high)
+    assert b.settled == "robust" and len(span) == 1 or b.high / b.low <= 1.5 + 1e-9
+    at.button(key="use_prices").click().run()
+    assert_no_exception(at)
+    at.switch_page("pages/costs.py").run()  # (AppTest does not follow st.switch_page by itself)
+    assert_no_exception(at)
+    assert at.select_slider(key="s_c_fp").value == 1.0
+    assert at.select_slider(key="s_c_fn").value == pytest.approx(b.middle)
+    assert "Your prices come from" in texts(at) and "a missed reoffence" in texts(at)
+    assert at.session_state["_keep_price_questions"]["ratio_chosen"] == pytest.approx(b.middle)
+
+
+def test_costs_page_offers_the_questions_before_the_sliders():
+    at = open_app("compas", "pages/costs.py")
+    links = [p.proto.label for p in at.get("page_link")]
+    assert "Not sure about your prices? Answer a few questions" in links

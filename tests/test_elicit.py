@@ -67,7 +67,12 @@ def test_worked_example():
     # while r <= 2 (at r = 2 it ties with 0.35 and the larger cutoff wins), 0.35 above.
     table = costlib.optimal_cutoffs_by_ratio([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9],
                                              ratio_low=0.5, ratio_high=4)
-    assert table.to_dict("list") == {"ratio_low": [0.5, 2.0], "ratio_high": [2.0, 4.0], "threshold": [0.8, 0.35]}
+    assert table["threshold"].tolist() == [0.8, 0.35]
+    # the break is 2 up to the tie tolerance (1e-12 of a cost): costs that close tie, and a
+    # tie goes to the larger cutoff, so the break sits at the top of that band
+    np.testing.assert_allclose(table[["ratio_low", "ratio_high"]].to_numpy(), [[0.5, 2.0], [2.0, 4.0]], rtol=1e-10)
+    assert table["ratio_high"].iloc[0] >= 2.0 and costlib.optimal_threshold(
+        [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], c_fp=1, c_fn=table["ratio_high"].iloc[0])[0] == 0.8
     # Without a model: flag nobody 3r, flag everyone 3. The model's best is r (r <= 2) or 2:
     # below both at every r > 0, so it beats them everywhere.
     assert elicit.break_even_range(costlib.threshold_sweep([0, 0, 1, 1, 0, 1],
@@ -90,9 +95,11 @@ def test_break_even_range_is_where_the_best_cutoff_beats_both_no_model_choices(d
     cost = (sw.fp + r * sw.fn) / sw.total
     baseline = min(r * sw.positives, sw.negatives) / sw.total
     beats = cost.min() < baseline - 1e-12 * max(1.0, baseline)
+    # within 1e-9 of an end the model and the baseline cost the same up to the tie tolerance:
+    # either answer is a tie there, so the ends are not probed
     if math.isnan(low):
         assert not beats
-    elif low < r < high:
+    elif low * (1 + 1e-9) < r < high * (1 - 1e-9):
         assert beats
     elif r < low * (1 - 1e-9) or r > high * (1 + 1e-9):
         assert not beats
@@ -135,3 +142,37 @@ def test_one_class_is_one_nan_piece_with_a_warning():
         t = costlib.optimal_cutoffs_by_ratio([1, 1], [0.2, 0.3], ratio_low=1, ratio_high=2)
     assert len(t) == 1 and math.isnan(t["threshold"].iloc[0])
     assert any(issubclass(w.category, costlib.DegenerateWarning) for w in caught)
+
+
+@pytest.mark.parametrize("truth", [0.002, 0.3, 1.0, 2.7, 40.0, 800.0])
+def test_the_questions_stop_exactly_when_one_cutoff_covers_the_bracket(truth):
+    rng = np.random.default_rng(int(truth * 1000))
+    y, s = rng.integers(0, 2, 400), rng.integers(0, 12, 400) / 11
+    sw = costlib.threshold_sweep(y, s)
+    b = Bracket()
+    while True:
+        b, table = elicit.settle_if_robust(b, sw)
+        one = len(costlib.optimal_cutoffs_by_ratio(y, s, ratio_low=b.low, ratio_high=b.high)) == 1
+        assert (b.settled == "robust") == (one and b.settled != "precise"), (b, table)
+        if b.settled:
+            break
+        n = elicit.next_n(b)
+        b = elicit.answer(b, n, MISS if truth > n else ALARM)
+
+
+def test_the_record_round_trips_through_a_policy_file():
+    from costlib.decision import sweep_model
+    from costlib.policy import load_policy, policy_json
+    from costlib.report import audit_html, build_audit
+
+    b = Bracket(names=("a missed fraud", "a blocked <b>honest</b> customer"))
+    for n, choice in ((1.0, MISS), (30.0, ALARM), (5.5, MISS)):
+        b = elicit.answer(b, n, choice)
+    record = elicit.record(b, money=2.0, unit="$")
+    audit = build_audit(sweep_model([0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.3, 0.7, 0.6, 0.2]), (2.0, 2.0 * b.middle),
+                        n_resamples=20, price_questions=record)
+    back = load_policy(policy_json(audit, price_questions=record))
+    assert back["price_questions"] == record
+    assert [a["answer"] for a in back["price_questions"]["answers"]] == [MISS, ALARM, MISS]
+    html = audit_html(audit)
+    assert "How the prices were chosen" in html and "&lt;b&gt;honest&lt;/b&gt;" in html
