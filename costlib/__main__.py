@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from costlib import cli_train
 from costlib.dataset import ColumnMapping
 from costlib.errors import DataError
 
@@ -60,6 +61,7 @@ def _positive_int(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m costlib", description="costlib: what a classifier's mistakes cost.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    cli_train.add_parser(sub)
     p = sub.add_parser("audit", help="rules table, verdict, HTML report and JSON policy for one scored file",
                        description="Fit every cutoff rule on the train rows, judge it on the test rows, print "
                                    "the rules table and the verdict.")
@@ -220,6 +222,8 @@ def run_audit(args) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "train":
+        return cli_train.run(args)
     if args.command != "audit":
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
