@@ -61,7 +61,7 @@ def train_seed(_X, _delta, data_key: str, methods: tuple, seed: int, random_stat
     results = compare_training(_X, _delta, methods=methods, seeds=[seed], random_state=random_state, n_jobs=N_JOBS)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateWarning)
-        r2 = cost_predictability(_X, _delta, seeds=[seed], random_state=random_state)
+        r2 = cost_predictability(_X, _delta, seeds=[seed], random_state=random_state, n_jobs=N_JOBS)
     return results, float(r2["r2"].iloc[0])
 
 
@@ -84,46 +84,79 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
         except DataError as err:
             show_error(err)
             return None
-        st.session_state["_train_table"] = (up.name, digest, df)
+        st.session_state["_train_table"] = (up.name, digest, df, loading.guess_mapping(df))
     if "_train_table" not in st.session_state:
         st.info("Upload a table to train on it.")
         return None
-    name, digest, df = st.session_state["_train_table"]
+    name, digest, df, guess = st.session_state["_train_table"]
     cols = [str(c) for c in df.columns]
+    numeric = [c for c in cols if pd.api.types.is_numeric_dtype(df[c])]
+
+    def pick(label: str, role: str, guessed: str | None, fallback: int = 0) -> str:
+        index = cols.index(guessed) if guessed in cols else min(fallback, len(cols) - 1)
+        return st.selectbox(label, cols, index=index, key=f"train_{role}_{tag}")
+
     tag = digest[:12]  # a new file gets new widgets, seeded from its own columns
+    seeded = (
+        "annotator votes"
+        if guess.votes_yes and guess.votes_no
+        else "rating"
+        if guess.rating
+        else "measurement and threshold"
+        if guess.measurement
+        else "delta column"
+    )
     c1, c2 = st.columns(2)
     with c1:
-        source = st.radio("Each case's price δ comes from", SOURCES, key=f"train_src_{tag}", horizontal=True)
+        source = st.radio(
+            "Each case's price δ comes from",
+            SOURCES,
+            index=SOURCES.index(seeded),
+            key=f"train_src_{tag}",
+            horizontal=True,
+        )
         choices: dict = {}
         if source == "annotator votes":
-            yes = st.selectbox("Votes for the positive class", cols, key=f"train_yes_{tag}")
-            no = st.selectbox("Votes against", cols, key=f"train_no_{tag}", index=min(1, len(cols) - 1))
+            yes = pick("Votes for the positive class", "yes", guess.votes_yes)
+            no = pick("Votes against", "no", guess.votes_no, fallback=1)
             choices["votes"], used = (yes, no), {yes, no}
         elif source == "measurement and threshold":
-            col = st.selectbox("Measurement column", cols, key=f"train_z_{tag}")
-            tau = st.number_input("Threshold τ (positive above it)", value=0.0, key=f"train_tau_{tag}")
+            col = pick("Measurement column", "z", guess.measurement)
+            tau = st.number_input(
+                "Threshold τ (positive above it)",
+                value=float(guess.measurement_threshold or 0.0),
+                key=f"train_tau_{tag}",
+            )
             choices["threshold"], used = (col, float(tau)), {col}
         elif source == "rating":
-            col = st.selectbox("Rating column", cols, key=f"train_rating_{tag}")
-            mid = st.number_input("Neutral midpoint of the scale", value=3.0, key=f"train_mid_{tag}")
+            col = pick("Rating column", "rating", guess.rating)
+            mid = st.number_input(
+                "Neutral midpoint of the scale", value=float(guess.rating_midpoint or 3.0), key=f"train_mid_{tag}"
+            )
             choices["rating"], used = (col, float(mid)), {col}
         else:
-            col = st.selectbox("Delta column (sign = label, size = price)", cols, key=f"train_delta_{tag}")
+            col = pick("Delta column (sign = label, size = price)", "delta", guess.delta)
             choices["delta"], used = col, {col}
     with c2:
-        kind = st.radio("The model learns from", FEATURE_KINDS, key=f"train_kind_{tag}", horizontal=True)
+        texts = [c for c in cols if c not in used and c not in numeric]
+        features = [c for c in numeric if c not in used]
+        kind = st.radio(
+            "The model learns from",
+            FEATURE_KINDS,
+            index=int(bool(texts) and not features),
+            key=f"train_kind_{tag}",
+            horizontal=True,
+        )
         if kind == FEATURE_KINDS[0]:
-            numeric = [c for c in cols if c not in used and pd.api.types.is_numeric_dtype(df[c])]
             choices["features"] = tuple(
                 st.multiselect(
                     "Feature columns",
                     [c for c in cols if c not in used],
-                    default=numeric[: training_data.MAX_FEATURE_COLUMNS],
+                    default=features[: training_data.MAX_FEATURE_COLUMNS],
                     key=f"train_features_{tag}",
                 )
             )
         else:
-            texts = [c for c in cols if c not in used and not pd.api.types.is_numeric_dtype(df[c])]
             choices["text"] = st.selectbox(
                 "Text column", [*texts, *[c for c in cols if c not in texts]], key=f"train_text_{tag}"
             )
@@ -263,7 +296,23 @@ with c2:
 for note in training_words.result_notes(results):
     say("caption", note)
 
+
+def number_formats(frame: pd.DataFrame) -> dict:
+    """Four decimals for shares, a signed percent for changes; the CSV keeps every digit."""
+    out = {}
+    for col in frame.columns:
+        if col.startswith("nec_change"):
+            out[col] = st.column_config.NumberColumn(col, format="percent")
+        elif col.startswith(("nec", "error_rate", "delta_mae")):
+            out[col] = st.column_config.NumberColumn(col, format="%.4f")
+    return out
+
+
 st.subheader("By way of training")
-show_table(summary, "training_summary", key="train_summary")
+st.caption(
+    "Means over seeds with 95% t intervals (low, high); nec_change is the relative change in NEC against "
+    "standard training, paired by seed; delta_mae is the regression's mean absolute error in δ."
+)
+show_table(summary, "training_summary", key="train_summary", column_config=number_formats(summary))
 with st.expander("Every seed"):
-    show_table(results, "training_results", key="train_results")
+    show_table(results, "training_results", key="train_results", column_config=number_formats(results))
