@@ -333,8 +333,10 @@ def _estimators(estimator, methods: Sequence[str]):
         extra = set(estimator) - {"classifier", "regressor"}
         if extra:
             raise ValueError(MSG_ESTIMATOR_KEYS.format(keys=sorted(map(str, extra))))
-        clf = estimator.get("classifier") or _default_classifier()
-        reg = estimator.get("regressor") or _default_regressor()
+        clf = estimator.get("classifier")
+        reg = estimator.get("regressor")
+        clf = _default_classifier() if clf is None else clf
+        reg = _default_regressor() if reg is None else reg
     elif hasattr(estimator, "fit") and not is_regressor(estimator):
         if needs_reg:
             raise ValueError(MSG_NEEDS_REGRESSOR)
