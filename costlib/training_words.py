@@ -106,6 +106,12 @@ def training_verdict(summary: pd.DataFrame) -> str:
     )
 
 
+def _two(x: float) -> str:
+    """Two decimals without a negative zero: '-0.00' reads as '0.00'."""
+    text = f"{x:.2f}"
+    return "0.00" if text == "-0.00" else text
+
+
 def predictability_sentence(r2: float, low: float, high: float) -> str:
     """What the held-out R^2 of |delta| from the features implies for training with costs.
 
@@ -117,7 +123,7 @@ def predictability_sentence(r2: float, low: float, high: float) -> str:
             "Whether the features predict the costs is unknown here: every test row costs the same, so there "
             "is nothing to explain."
         )
-    interval = f"held-out R² {r2:.2f}" + ("" if _isnan(low) else f" [{low:.2f}, {high:.2f}]")
+    interval = f"held-out R² {_two(r2)}" + ("" if _isnan(low) else f" [{_two(low)}, {_two(high)}]")
     if r2 < R2_NONE:
         return (
             f"The features explain almost none of the costs ({interval}): training with costs has nothing to "

@@ -236,7 +236,8 @@ use_pre = (
     and seeds == pre.settings["seeds"]
     and pre.settings["random_state"] == RANDOM_STATE
 )
-auto = choice in ("predictable", "unpredictable")  # about a second: trained without asking
+# The synthetic controls take about a second: trained without asking, unless the user stopped them.
+auto = choice in ("predictable", "unpredictable") and st.session_state.get("_train_stopped") != run_key
 
 if use_pre:
     results, r2 = pre.results, pre.predictability["r2"]

@@ -592,6 +592,10 @@ def test_predictability_sentence_tiers(r2, phrase):
     assert phrase in training_words.predictability_sentence(r2, r2 - 0.02, r2 + 0.02)
 
 
+def test_predictability_sentence_has_no_negative_zero():
+    assert "(held-out R² -0.01 [-0.01, 0.00])" in training_words.predictability_sentence(-0.006, -0.011, -0.004)
+
+
 def test_figures_draw_intervals_and_escape_user_text(small_comparison):
     _, _, got = small_comparison
     s = costlib.training_summary(got)
