@@ -403,8 +403,7 @@ def _run_one(X, d, train, test, method: str, clf, reg, random_state: int, seed: 
     X_test = X[test]
     d_test = d[test]
     mae = math.nan
-    with warnings.catch_warnings(), _one_blas_thread():
-        warnings.simplefilter("ignore", category=DeprecationWarning)
+    with _one_blas_thread():
         if method == "regression":
             model = _prepared(reg, random_state, seed).fit(X_fit, d[fit_rows])
             pred_delta = np.asarray(model.predict(X_test), dtype=np.float64).ravel()

@@ -312,7 +312,9 @@ def number_formats(frame: pd.DataFrame) -> dict:
 st.subheader("By way of training")
 st.caption(
     "Means over seeds with 95% t intervals (low, high); nec_change is the relative change in NEC against "
-    "standard training, paired by seed; delta_mae is the regression's mean absolute error in δ."
+    "standard training, paired by seed; delta_mae is the regression's mean absolute error in δ. The seeds "
+    "re-split the same rows, so these intervals show the noise of the splits and fits, and are narrower than "
+    "new data would give."
 )
 show_table(summary, "training_summary", key="train_summary", column_config=number_formats(summary))
 with st.expander("Every seed"):
