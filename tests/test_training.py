@@ -636,7 +636,9 @@ def test_precomputed_result_is_what_compare_training_gives_now():
     data = training_data.tweets_sample()
     live = costlib.compare_training(data.X, data.delta, seeds=[0], n_jobs=2)
     shipped = pre.results[pre.results["seed"] == 0].reset_index(drop=True)
-    pd.testing.assert_frame_equal(live, shipped, check_dtype=False)
+    pd.testing.assert_frame_equal(live, shipped, check_dtype=False, check_exact=True)
+    r2 = costlib.cost_predictability(data.X, data.delta, seeds=[0])["r2"].item()
+    assert r2 == pytest.approx(pre.predictability["r2"].iloc[0], rel=1e-9)
 
 
 def table(n=120, seed=0, **extra):
