@@ -12,6 +12,7 @@ st.navigation(
         st.Page("pages/matrix.py", title="Cost matrix", icon="🧮", url_path="matrix"),
         st.Page("pages/instance.py", title="Instance costs", icon="🗳️", url_path="instance"),
         st.Page("pages/calibration.py", title="Calibration", icon="🎯", url_path="calibration"),
+        st.Page("pages/train.py", title="Train with costs", icon="🏋️", url_path="train"),
     ],
     position="top",
 ).run()

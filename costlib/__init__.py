@@ -30,6 +30,15 @@ from costlib.instance import (
 )
 from costlib.multiclass import expected_cost_matrix, min_cost_decisions
 from costlib.sweep import GroupedSweep, Sweep, grouped_sweep, threshold_sweep
+from costlib.training import (
+    compare_training,
+    cost_predictability,
+    synthetic_costs,
+    t_interval,
+    training_rows,
+    training_split,
+    training_summary,
+)
 from costlib.value import (
     class_thresholds,
     cost_sensitive_error,
@@ -51,8 +60,10 @@ __all__ = [
     "apply_temperature",
     "class_thresholds",
     "compare_rules",
+    "compare_training",
     "cost_curve",
     "cost_optimal_thresholds",
+    "cost_predictability",
     "cost_sensitive_error",
     "cost_sensitive_value",
     "delta_from_rating",
@@ -77,7 +88,12 @@ __all__ = [
     "reliability",
     "rule_cutoffs",
     "sweep_model",
+    "synthetic_costs",
+    "t_interval",
     "threshold_sweep",
+    "training_rows",
+    "training_split",
+    "training_summary",
     "value_against_k",
     "value_curve",
     "value_score",

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from costlib import settings
+from costlib import cli_train, settings
 from costlib.dataset import ColumnMapping
 from costlib.errors import DataError
 
@@ -65,6 +65,7 @@ def _seed(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m costlib", description="costlib: what a classifier's mistakes cost.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    cli_train.add_parser(sub)
     p = sub.add_parser("audit", help="rules table, verdict, HTML report and JSON policy for one scored file",
                        description="Fit every cutoff rule on the train rows, judge it on the test rows, print "
                                    "the rules table and the verdict.")
@@ -219,6 +220,8 @@ def _print_text(args, audit, ds, name, train, test, costs, sensitivity_sentence)
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "train":
+        return cli_train.run(args)
     if args.command != "audit":
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT

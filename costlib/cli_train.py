@@ -1,0 +1,255 @@
+"""Command line: ``python -m costlib train FILE (--features COLS | --text COL) (--votes YES,NO |
+--delta COL | --threshold COL,TAU | --rating COL,MID) [--methods ...] [--seeds N] [--json]``.
+
+Trains the model family every chosen way (`costlib.compare_training`), then prints the table
+of NEC and error rate per method with intervals, the change against standard training, how
+predictable the costs are, and the verdict: the same numbers and words as the "Train with
+costs" page. ``--json`` prints one JSON object instead. Exit codes: 0 ok; 2 for bad input or
+bad arguments (one sentence on standard error, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+
+import pandas as pd
+
+from costlib.errors import DataError
+from costlib.training import METHODS
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+
+def _columns(text: str) -> list[str]:
+    cols = [c.strip() for c in text.split(",")]
+    if not all(cols):
+        raise argparse.ArgumentTypeError(f"expected column names separated by commas, got {text!r}")
+    return cols
+
+
+def _pair(kind: str):
+    def parse(text: str) -> tuple[str, float]:
+        column, sep, value = text.rpartition(",")
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if not sep or not column.strip() or not math.isfinite(number):
+            raise argparse.ArgumentTypeError(
+                f"expected COLUMN,{kind} with a finite number (for example score,0.5), got {text!r}"
+            )
+        return column.strip(), number
+
+    return parse
+
+
+def _votes(text: str) -> tuple[str, str]:
+    cols = _columns(text)
+    if len(cols) != 2:
+        raise argparse.ArgumentTypeError(f"expected YES,NO: two vote columns separated by a comma, got {text!r}")
+    return cols[0], cols[1]
+
+
+def _seeds(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of seeds, got {text!r}") from None
+    if not 1 <= n <= 1000:
+        raise argparse.ArgumentTypeError(f"expected between 1 and 1000 seeds, got {text!r}")
+    return n
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Register the ``train`` command on `subparsers` (an argparse subparsers action)."""
+    p = subparsers.add_parser(
+        "train",
+        help="train one model family seven ways with instance costs and compare them by NEC",
+        description="Train standard, |delta|-weighted, upsampled, top-k%% filtered and delta-regression models on "
+        "the same splits and compare their normalized excess cost (NEC) and error rate on test rows.",
+    )
+    p.add_argument("file", metavar="FILE", help="CSV or Parquet file with one row per case")
+    feats = p.add_mutually_exclusive_group(required=True)
+    feats.add_argument(
+        "--features",
+        type=_columns,
+        action="append",
+        metavar="COLS",
+        help="numeric feature columns, separated by commas (repeatable)",
+    )
+    feats.add_argument("--text", metavar="COL", help="one text column (TF-IDF of words and word pairs)")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument(
+        "--votes", type=_votes, metavar="YES,NO", help="annotator vote columns: delta = ln((yes+1)/(no+1))"
+    )
+    src.add_argument("--delta", metavar="COL", help="a column holding delta itself (sign = label, size = price)")
+    src.add_argument("--threshold", type=_pair("TAU"), metavar="COL,TAU", help="a measurement: delta = COL - TAU")
+    src.add_argument("--rating", type=_pair("MID"), metavar="COL,MID", help="a rating: delta = COL - MID")
+    p.add_argument(
+        "--methods",
+        nargs="+",
+        type=_columns,
+        metavar="METHOD",
+        help=f"methods to compare, from {', '.join(METHODS)} (default: all)",
+    )
+    p.add_argument("--seeds", type=_seeds, default=10, metavar="N", help="number of seeds (default 10)")
+    p.add_argument("--random-state", type=int, default=0, metavar="S", help="fixes every split and draw (default 0)")
+    p.add_argument("--jobs", type=int, default=-1, metavar="J", help="parallel fits (default -1: every core)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    return p
+
+
+def _fmt(x, digits: int = 4, *, sign: bool = False, percent: bool = False) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    if percent:
+        return f"{100 * x:+.1f}%" if sign else f"{100 * x:.1f}%"
+    return f"{x:.{digits}f}"
+
+
+def format_table(summary: pd.DataFrame) -> str:
+    """The summary as fixed-width text, rounded for reading."""
+    out = pd.DataFrame(
+        {
+            "method": summary["method"].astype(str),
+            "seeds": summary["seeds"].astype(int),
+            "NEC": summary["nec"].map(_fmt),
+            "low": summary["nec_low"].map(_fmt),
+            "high": summary["nec_high"].map(_fmt),
+            "error rate": summary["error_rate"].map(_fmt),
+            "err low": summary["error_rate_low"].map(_fmt),
+            "err high": summary["error_rate_high"].map(_fmt),
+            "NEC vs standard": summary["nec_change"].map(lambda x: _fmt(x, sign=True, percent=True)),
+            "chg low": summary["nec_change_low"].map(lambda x: _fmt(x, sign=True, percent=True)),
+            "chg high": summary["nec_change_high"].map(lambda x: _fmt(x, sign=True, percent=True)),
+            "MAE of δ": summary["delta_mae"].map(_fmt),
+        }
+    )
+    return out.to_string(index=False)
+
+
+def _clean(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if hasattr(x, "item"):
+        return _clean(x.item())
+    return x
+
+
+def _read(path: str):
+    from costlib import loading
+
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise DataError(f'The file "{path}" cannot be read: {exc.strerror or exc}.') from None
+    name = os.path.basename(path) or path
+    return name, loading.read_table(data, name), loading.fingerprint(data)
+
+
+def _methods(groups) -> tuple[str, ...]:
+    if not groups:
+        return METHODS
+    names = [m for group in groups for m in group]
+    bad = [m for m in names if m not in METHODS]
+    if bad:
+        raise DataError(f'--methods: "{bad[0]}" is not a method; choose from {", ".join(METHODS)}.')
+    return tuple(dict.fromkeys(names))
+
+
+def compute(args):
+    """(TrainingData, summary, predictability (mean, low, high), verdict, predictability sentence)."""
+    from costlib import training_data
+    from costlib.training import compare_training, cost_predictability, t_interval, training_summary
+    from costlib.training_words import predictability_sentence, training_verdict
+
+    methods = _methods(args.methods)
+    name, df, fp = _read(args.file)
+    features = [c for group in (args.features or []) for c in group]
+    data = training_data.from_table(
+        df,
+        name=name,
+        fingerprint=fp,
+        features=features,
+        text=args.text,
+        delta=args.delta,
+        votes=args.votes,
+        threshold=args.threshold,
+        rating=args.rating,
+    )
+    results = compare_training(
+        data.X, data.delta, methods=methods, seeds=args.seeds, random_state=args.random_state, n_jobs=args.jobs
+    )
+    summary = training_summary(results)
+    r2 = cost_predictability(data.X, data.delta, seeds=args.seeds, random_state=args.random_state, n_jobs=args.jobs)
+    import warnings
+
+    from costlib import DegenerateWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateWarning)
+        pred = t_interval(r2["r2"])
+    return data, results, summary, pred, training_verdict(summary), predictability_sentence(*pred)
+
+
+def run(args) -> int:
+    """Run the ``train`` command; print the result; return the exit status."""
+    try:
+        data, results, summary, pred, verdict, pred_words = compute(args)
+    except DataError as exc:
+        print(exc.message, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ValueError as exc:  # costlib's checks on illegal arguments: a sentence naming the argument
+        print(str(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    n_zero = int(results["n_zero_delta"].iloc[0])
+    first = results.iloc[0]
+    if args.json:
+        out = {
+            "data": {
+                "file": data.name,
+                "rows": data.n_rows,
+                "rows_left_out_delta_zero": n_zero,
+                "features": data.features,
+                "delta": data.source,
+                "n_train": int(first["n_train"]),
+                "n_validation": int(first["n_validation"]),
+                "n_test": int(first["n_test"]),
+            },
+            "settings": {
+                "methods": summary["method"].tolist(),
+                "seeds": int(args.seeds),
+                "random_state": int(args.random_state),
+                "interval": "95% t interval over seeds",
+            },
+            "methods": [{k: _clean(v) for k, v in row.items()} for row in summary.to_dict(orient="records")],
+            "predictability": {
+                "r2": _clean(pred[0]),
+                "low": _clean(pred[1]),
+                "high": _clean(pred[2]),
+                "sentence": pred_words,
+            },
+            "verdict": verdict,
+            "notes": list(data.notes),
+        }
+        print(json.dumps(out, ensure_ascii=False))
+        return EXIT_OK
+    left_out = f"; {n_zero:,} rows with delta 0 left out" if n_zero else ""
+    print(f"costlib train on {data.name}: {data.n_rows:,} rows{left_out}; {data.features}; delta from {data.source}.")
+    print(
+        f"Each of {args.seeds} seeds: {int(first['n_train']):,} train, {int(first['n_validation']):,} validation "
+        f"(set aside), {int(first['n_test']):,} test rows, stratified; 95% t intervals over seeds."
+    )
+    print()
+    print(format_table(summary))
+    print()
+    print(pred_words)
+    print(verdict)
+    for note in data.notes:
+        print(f"note: {note}", file=sys.stderr)
+    return EXIT_OK

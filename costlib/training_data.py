@@ -1,0 +1,374 @@
+"""Data for training with instance costs: the tweets sample, the synthetic controls, a user's table.
+
+Each loader returns a `TrainingData`: features X (dense or CSR), signed margins delta, and a
+content key that identifies both (for caches). Bad tables get `DataError` sentences naming
+the file, the column and what to do. Pure python: no streamlit here.
+
+The tweets sample (``samples/offensive_training.npz``, built by
+``scripts/make_training_sample.py``) holds term counts without the words and the annotator
+votes; no tweet text is shipped, so none can be shown.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass, field
+from importlib import resources
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from costlib import loading
+from costlib.dataset import ColumnMapping
+from costlib.errors import DataError
+from costlib.instance import delta_from_votes
+from costlib.training import SYNTHETIC_FEATURES, SYNTHETIC_N, check_trainable, synthetic_costs
+
+TWEETS_FILE = "offensive_training.npz"
+PRECOMPUTED_FILE = "offensive_training_result.json"
+PRECOMPUTED_SEEDS = 10
+TWEETS_TITLE = "Offensive language (Davidson et al. 2017 tweets)"
+TWEETS_ATTRIBUTION = (
+    "Davidson et al. 2017, t-davidson/hate-speech-and-offensive-language, MIT (c) 2017 Tom Davidson. "
+    "Shipped as word counts without the words; the tweets themselves are never shown."
+)
+TWEETS_CONTENT_NOTE = (
+    "Content note: the source tweets contain hateful, racist, sexist and otherwise offensive language. "
+    "Only counts of words and word pairs are shipped, without the words, and no tweet text is shown anywhere."
+)
+SYNTHETIC_TITLES = {
+    True: "Synthetic control: costs predictable from the features",
+    False: "Synthetic control: costs not predictable (shuffled)",
+}
+SYNTHETIC_SEED = 20240505
+
+MAX_FEATURE_COLUMNS = 1_000
+MAX_DENSE_CELLS = 20_000_000
+MAX_TEXT_FEATURES = 100_000
+MAX_EMPTY_TEXT_SHARE = 0.5
+TEXT_NGRAMS = (1, 2)
+TEXT_MIN_DF = 2
+
+MSG_NO_FEATURES = (
+    'In "{name}", no feature column is chosen: choose numeric feature columns, or one text column, for the '
+    "model to learn from."
+)
+MSG_BOTH_FEATURES = 'In "{name}", choose either numeric feature columns or one text column, not both.'
+MSG_FEATURE_MISSING = 'In "{name}", {what} {verb} not exist; the columns are {available}.'
+MSG_FEATURE_IS_SOURCE = (
+    'In "{name}", the column "{column}" is both a feature and the source of delta: the model would be shown '
+    "the answer. Leave it out of the features."
+)
+MSG_TOO_MANY_FEATURES = (
+    'In "{name}", {k:,} feature columns are chosen; at most {limit:,} can be used. Keep the columns you '
+    "expect to matter, drop identifiers and near-copies of other columns, or summarise them (for example "
+    "with PCA) before uploading."
+)
+MSG_TOO_MANY_CELLS = (
+    'In "{name}", {rows:,} rows x {k:,} feature columns make {cells:,} numbers, more than the {limit:,} '
+    "this comparison trains on. Choose fewer feature columns, or upload a random sample of the rows."
+)
+MSG_TEXT_EMPTY = (
+    'In "{name}", the text column "{column}" is empty in {count:,} of {n:,} rows ({share:.0%}); '
+    "a text model needs text in most rows. Choose another column, or drop the rows without text."
+)
+MSG_TEXT_NO_TERMS = (
+    'In "{name}", no word in the text column "{column}" occurs in two or more rows, so the text gives the '
+    "model nothing to learn from. Choose another column."
+)
+MSG_NO_SOURCE = (
+    'In "{name}", no source of delta is chosen: choose annotator votes, a measurement and a threshold, a '
+    "rating and its midpoint, or a delta column."
+)
+MSG_TWO_SOURCES = 'In "{name}", delta is chosen from more than one source ({sources}); choose one.'
+
+NOTE_EMPTY_TEXT = (
+    '{count:,} {rows} of "{column}" {are} empty; {they} get no word features (the model sees only its intercept there).'
+)
+NOTE_TEXT_CAPPED = (
+    'The text column "{column}" has {total:,} words and word pairs that occur in two or more rows; the '
+    "{kept:,} most frequent are used."
+)
+
+
+@dataclass(frozen=True, eq=False)
+class TrainingData:
+    """Features and signed margins ready for `costlib.compare_training`.
+
+    key        content key (sha256 hex) of X, delta and how they were made: use it for caches
+    name       what the data is called on screen
+    X          float64 ndarray (n, p) or scipy CSR matrix
+    delta      float64 signed margins (zeros included; compare_training leaves them out)
+    features   one phrase saying what X is ("44,319 TF-IDF word and word-pair features")
+    source     one phrase saying where delta comes from
+    notes      sentences about what was done to the data
+    """
+
+    key: str
+    name: str
+    X: np.ndarray | sp.csr_matrix
+    delta: np.ndarray
+    features: str
+    source: str
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.delta.size)
+
+    @property
+    def n_features(self) -> int:
+        return int(self.X.shape[1])
+
+
+def _key(*parts: object) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(repr(part).encode("utf-8"))
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+def _tfidf(counts: sp.csr_matrix) -> sp.csr_matrix:
+    """The published TF-IDF of term counts: sublinear tf, smoothed idf, rows scaled to unit length."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+
+    return TfidfTransformer(sublinear_tf=True).fit_transform(counts.astype(np.float64)).tocsr()
+
+
+def tweets_sample() -> TrainingData:
+    """The Davidson et al. tweets as published: TF-IDF features, delta from annotator votes.
+
+    delta = ln((n_yes + 1) / (n_no + 1)) with n_yes = hate speech + offensive votes and n_no
+    = "neither" votes; 17 tied rows have delta = 0 and are left out by the comparison.
+    """
+    raw = (resources.files("costlib") / "samples" / TWEETS_FILE).read_bytes()
+    with np.load(io.BytesIO(raw), allow_pickle=False) as z:
+        shape = tuple(int(s) for s in z["shape"])
+        counts = sp.csr_matrix((z["data"], z["indices"].astype(np.int32), z["indptr"]), shape=shape)
+        n_yes, n_no = z["n_yes"].astype(np.int64), z["n_no"].astype(np.int64)
+    return TrainingData(
+        key=_key("tweets", hashlib.sha256(raw).hexdigest()),
+        name=TWEETS_TITLE,
+        X=_tfidf(counts),
+        delta=delta_from_votes(n_yes, n_no),
+        features=f"{shape[1]:,} TF-IDF word and word-pair features",
+        source="annotator votes: δ = ln((offensive or hateful votes + 1) / (neither votes + 1))",
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Precomputed:
+    """The default comparison on the tweets sample, computed by scripts/make_training_sample.py.
+
+    settings  methods, seeds, random_state and estimator it was computed with
+    versions  scikit-learn, numpy and scipy versions it was computed with
+    results   compare_training's output; predictability: cost_predictability's output
+    """
+
+    settings: dict
+    versions: dict
+    results: pd.DataFrame
+    predictability: pd.DataFrame
+
+
+def tweets_precomputed() -> Precomputed | None:
+    """The shipped precomputed result for `tweets_sample`, or None if it was made from other data."""
+    import json
+
+    folder = resources.files("costlib") / "samples"
+    doc = json.loads((folder / PRECOMPUTED_FILE).read_text(encoding="utf-8"))
+    if doc.get("sample_sha256") != hashlib.sha256((folder / TWEETS_FILE).read_bytes()).hexdigest():
+        return None
+
+    def frame(part: dict) -> pd.DataFrame:
+        out = pd.DataFrame(part["rows"], columns=part["columns"])
+        return out.fillna(np.nan).infer_objects()
+
+    settings = dict(doc["settings"])
+    settings["methods"] = tuple(settings["methods"])
+    return Precomputed(
+        settings=settings,
+        versions=dict(doc["versions"]),
+        results=frame(doc["results"]),
+        predictability=frame(doc["predictability"]),
+    )
+
+
+def synthetic_sample(*, predictable: bool) -> TrainingData:
+    """A synthetic control (`costlib.training.synthetic_costs`, fixed seed)."""
+    X, delta = synthetic_costs(SYNTHETIC_N, predictable=predictable, random_state=SYNTHETIC_SEED)
+    how = "a price that grows with feature x1" if predictable else "prices shuffled across rows"
+    return TrainingData(
+        key=_key("synthetic", predictable, SYNTHETIC_N, SYNTHETIC_FEATURES, SYNTHETIC_SEED),
+        name=SYNTHETIC_TITLES[predictable],
+        X=X,
+        delta=delta,
+        features=f"{SYNTHETIC_FEATURES} numeric features (independent normals)",
+        source=f"a synthetic margin times {how}",
+    )
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return one if n == 1 else many
+
+
+def text_features(texts, *, name: str, column: str) -> tuple[sp.csr_matrix, list[str]]:
+    """TF-IDF of a text column as published (words and word pairs in at least two rows).
+
+    Empty cells (blank or missing) get an all-zero row. Returns (X, notes).
+    """
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    s = pd.Series(texts, dtype=object)
+    missing = s.isna().to_numpy()
+    text = s.where(~missing, "").astype(str).str.strip()
+    empty = missing | (text == "").to_numpy()
+    n, k = len(s), int(empty.sum())
+    if n == 0 or k / n > MAX_EMPTY_TEXT_SHARE:
+        raise DataError(
+            MSG_TEXT_EMPTY.format(name=name, column=column, count=k, n=n, share=k / n if n else 1.0), column=column
+        )
+    notes = []
+    if k:
+        notes.append(
+            NOTE_EMPTY_TEXT.format(
+                count=k,
+                rows=_plural(k, "row", "rows"),
+                column=column,
+                are=_plural(k, "is", "are"),
+                they=_plural(k, "it", "they"),
+            )
+        )
+    try:
+        counts = CountVectorizer(ngram_range=TEXT_NGRAMS, min_df=TEXT_MIN_DF).fit_transform(text.to_numpy()).tocsr()
+    except ValueError:  # empty vocabulary, or nothing left after min_df
+        raise DataError(MSG_TEXT_NO_TERMS.format(name=name, column=column), column=column) from None
+    if counts.shape[1] > MAX_TEXT_FEATURES:
+        freq = np.asarray(counts.sum(axis=0)).ravel()
+        top = np.sort(np.argsort(-freq, kind="stable")[:MAX_TEXT_FEATURES])
+        notes.append(NOTE_TEXT_CAPPED.format(column=column, total=counts.shape[1], kept=MAX_TEXT_FEATURES))
+        counts = counts[:, top]
+    return _tfidf(counts), notes
+
+
+def from_table(
+    df: pd.DataFrame,
+    *,
+    name: str,
+    fingerprint: str,
+    features=(),
+    text: str | None = None,
+    delta: str | None = None,
+    votes: tuple[str, str] | None = None,
+    threshold: tuple[str, float] | None = None,
+    rating: tuple[str, float] | None = None,
+) -> TrainingData:
+    """Features (numeric columns or one text column) and delta (one source) from a user's table.
+
+    `fingerprint` is the file's sha256 (`costlib.loading.fingerprint`). Exactly one delta
+    source: a `delta` column, `votes` = (yes column, no column), `threshold` = (measurement
+    column, tau) or `rating` = (rating column, midpoint); delta is made by
+    `costlib.loading.prepare`, hence by `costlib.instance.delta_from_*`, with its sentences.
+    Raises DataError for every problem, naming `name` and the column.
+    """
+    features = tuple(dict.fromkeys(str(c) for c in (features or ())))
+    if text is not None and features:
+        raise DataError(MSG_BOTH_FEATURES.format(name=name))
+    if text is None and not features:
+        raise DataError(MSG_NO_FEATURES.format(name=name))
+    sources = [
+        (label, value)
+        for label, value in (
+            ("a delta column", delta),
+            ("votes", votes),
+            ("a measurement and threshold", threshold),
+            ("a rating", rating),
+        )
+        if value is not None
+    ]
+    if not sources:
+        raise DataError(MSG_NO_SOURCE.format(name=name))
+    if len(sources) > 1:
+        raise DataError(MSG_TWO_SOURCES.format(name=name, sources=", ".join(s for s, _ in sources)))
+    mapping = ColumnMapping(
+        delta=delta,
+        votes_yes=votes[0] if votes else None,
+        votes_no=votes[1] if votes else None,
+        measurement=threshold[0] if threshold else None,
+        measurement_threshold=threshold[1] if threshold else None,
+        rating=rating[0] if rating else None,
+        rating_midpoint=rating[1] if rating else None,
+    )
+    source_cols = {c for c in (delta, *(votes or ()), threshold and threshold[0], rating and rating[0]) if c}
+    present = [str(c) for c in df.columns]
+    wanted = list(features) if text is None else [text]
+    gone = [c for c in wanted if c not in present]
+    if gone:
+        role = "a feature" if text is None else "the text"
+        what = (
+            f'the column "{gone[0]}" chosen as {role}'
+            if len(gone) == 1
+            else "the columns " + ", ".join(f'"{c}"' for c in gone[:10]) + f" chosen as {role}s"
+        )
+        shown = ", ".join(f'"{c}"' for c in present[:20]) + (
+            f" and {len(present) - 20} more" if len(present) > 20 else ""
+        )
+        raise DataError(
+            MSG_FEATURE_MISSING.format(name=name, what=what, verb="does" if len(gone) == 1 else "do", available=shown),
+            column=gone[0],
+        )
+    for c in wanted:
+        if c in source_cols:
+            raise DataError(MSG_FEATURE_IS_SOURCE.format(name=name, column=c), column=c)
+    if len(features) > MAX_FEATURE_COLUMNS:
+        raise DataError(MSG_TOO_MANY_FEATURES.format(name=name, k=len(features), limit=MAX_FEATURE_COLUMNS))
+    if features and len(df) * len(features) > MAX_DENSE_CELLS:
+        raise DataError(
+            MSG_TOO_MANY_CELLS.format(
+                name=name, rows=len(df), k=len(features), cells=len(df) * len(features), limit=MAX_DENSE_CELLS
+            )
+        )
+
+    if features:  # numbers checked by loading.prepare (the same sentences as for scores)
+        mapping = ColumnMapping(
+            scores=features,
+            score_scale="raw",
+            **{
+                k: getattr(mapping, k)
+                for k in (
+                    "delta",
+                    "votes_yes",
+                    "votes_no",
+                    "measurement",
+                    "measurement_threshold",
+                    "rating",
+                    "rating_midpoint",
+                )
+            },
+        )
+    ds = loading.prepare(df, mapping, name=name, fingerprint=fingerprint)
+    notes = list(ds.notes)
+    check_trainable(ds.delta, what=f'the delta of "{name}"')
+    if features:
+        X = np.column_stack([ds.scores[c] for c in features])
+        what = f"{len(features):,} numeric feature {_plural(len(features), 'column', 'columns')}"
+    else:
+        column = df.columns[present.index(text)]
+        X, text_notes = text_features(df[column].to_numpy(dtype=object), name=name, column=text)
+        notes += text_notes
+        what = f'{X.shape[1]:,} TF-IDF word and word-pair features of the text column "{text}"'
+    src = mapping
+    source = (
+        f'delta column "{src.delta}"'
+        if src.delta
+        else f'votes "{src.votes_yes}" against "{src.votes_no}": δ = ln((yes + 1) / (no + 1))'
+        if src.votes_yes
+        else f'measurement "{src.measurement}" minus {src.measurement_threshold:g}'
+        if src.measurement
+        else f'rating "{src.rating}" minus {src.rating_midpoint:g}'
+    )
+    key = _key("table", fingerprint, features, text, delta, votes, threshold, rating)
+    return TrainingData(key=key, name=name, X=X, delta=ds.delta, features=what, source=source, notes=tuple(notes))

@@ -1,0 +1,137 @@
+"""Plotly figures for training with instance costs; each takes a computed summary and returns a Figure.
+
+`training_figure` draws NEC and error rate per method with their intervals over seeds (the
+published figure's form); `change_figure` draws each method's relative change in NEC against
+standard training, paired by seed. Text from users (the data's name) is escaped for Plotly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from costlib.figures import NOBODY_COLOR, PALETTE
+from costlib.training_words import method_label
+from costlib.words import plain
+
+BETTER, WORSE, NEUTRAL = "#2e933c", "#d1495b", "#7a7a7a"
+
+
+def _figure(title: str, x_title: str, y_title: str, *, height: int = 460) -> go.Figure:
+    fig = go.Figure(layout={"template": {}})
+    fig.update_layout(
+        title=title,
+        xaxis_title=x_title,
+        yaxis_title=y_title,
+        legend={"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0},
+        margin={"l": 60, "r": 20, "t": 60, "b": 110},
+        height=height,
+        hovermode="closest",
+    )
+    return fig
+
+
+def _errors(mean: pd.Series, low: pd.Series, high: pd.Series) -> dict | None:
+    """error_y / error_x spec from an interval; None when no interval is known (one seed)."""
+    up = (high - mean).to_numpy(dtype=float)
+    down = (mean - low).to_numpy(dtype=float)
+    if np.isnan(up).all():
+        return None
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": np.nan_to_num(up).tolist(),
+        "arrayminus": np.nan_to_num(down).tolist(),
+        "thickness": 1.5,
+        "width": 5,
+    }
+
+
+def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: float = 0.95) -> go.Figure:
+    """Grouped bars per method: NEC and error rate on the test rows, mean over seeds and interval.
+
+    `summary` is `costlib.training.training_summary`'s output.
+    """
+    methods = summary["method"].astype(str).tolist()
+    seeds = int(summary["seeds"].max()) if len(summary) else 0
+    fig = _figure(
+        plain(title or "NEC and error rate by way of training"),
+        "",
+        f"on the test rows (mean of {seeds} seeds, {level:.0%} interval)",
+    )
+    for i, (col, name) in enumerate((("nec", "NEC (mistakes weighted by |δ|)"), ("error_rate", "error rate"))):
+        hover = [f"{plain(method_label(m))}<br>{name}: {x:.4f}" for m, x in zip(methods, summary[col], strict=True)]
+        fig.add_trace(
+            go.Bar(
+                x=methods,
+                y=summary[col],
+                name=name,
+                marker_color=PALETTE[1 - i],
+                error_y=_errors(summary[col], summary[f"{col}_low"], summary[f"{col}_high"]),
+                hovertext=hover,
+                hoverinfo="text",
+            )
+        )
+    fig.update_layout(barmode="group")
+    fig.update_yaxes(rangemode="tozero")
+    return fig
+
+
+def change_figure(summary: pd.DataFrame, *, level: float = 0.95) -> go.Figure:
+    """Relative change in NEC against standard training per method (paired by seed), with intervals.
+
+    Green: lower beyond the noise (the whole interval below 0); red: higher beyond the noise;
+    grey: not distinguishable from standard training.
+    """
+    rows = summary[summary["method"] != "standard"]
+    methods = rows["method"].astype(str).tolist()
+    change = 100 * rows["nec_change"]
+    low, high = 100 * rows["nec_change_low"], 100 * rows["nec_change_high"]
+    colors = [BETTER if h < 0 else WORSE if lo > 0 else NEUTRAL for lo, h in zip(low, high, strict=True)]
+    hover = [
+        f"{plain(method_label(m))}<br>NEC change: {c:+.1f}%" + ("" if np.isnan(lo) else f" [{lo:+.1f}%, {h:+.1f}%]")
+        for m, c, lo, h in zip(methods, change, low, high, strict=True)
+    ]
+    fig = _figure(
+        "Change in NEC against standard training",
+        f"NEC change, % ({level:.0%} interval, paired by seed)",
+        "",
+        height=max(300, 90 + 48 * len(methods)),
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=change,
+            y=methods,
+            mode="markers",
+            marker={"size": 12, "color": colors},
+            showlegend=False,
+            error_x=_errors(change, low, high),
+            hovertext=hover,
+            hoverinfo="text",
+        )
+    )
+    fig.add_shape(
+        type="line",
+        xref="x",
+        yref="paper",
+        x0=0,
+        x1=0,
+        y0=0,
+        y1=1,
+        line={"color": NOBODY_COLOR, "dash": "dash"},
+        layer="below",
+    )
+    fig.add_annotation(
+        x=0,
+        y=1,
+        xref="x",
+        yref="paper",
+        text="standard training",
+        showarrow=False,
+        yanchor="bottom",
+        font={"color": NOBODY_COLOR},
+    )
+    fig.update_yaxes(autorange="reversed")
+    fig.update_layout(margin={"l": 90, "r": 20, "t": 60, "b": 60})
+    return fig

@@ -1,0 +1,43 @@
+"""A user opens "Train with costs", trains the tweets sample with 2 seeds, watches it run, reads the verdict."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from e2e_support import alert_texts, chart_titles, full_screenshot, goto, nav, number_input, wait_for_chart
+
+import costlib
+from costlib import training_data, training_words
+
+pytestmark = pytest.mark.browser
+
+SEEDS_LABEL = "Seeds (random 80/10/10 splits)"
+
+
+def test_train_two_seeds_shows_progress_then_the_chart_and_the_verdict(page, app_url):
+    goto(page, app_url)
+    nav(page, "Train with costs")  # the first visit already shows a chart: the precomputed comparison
+    assert any(t.startswith("NEC and error rate on Offensive language") for t in chart_titles(page))
+    assert any("Precomputed result" in t for t in alert_texts(page))
+
+    number_input(page, SEEDS_LABEL).fill("2")
+    page.get_by_role("button", name="Train and compare").click()
+    progress = page.locator('[data-testid="stProgress"]').first
+    progress.wait_for(state="visible", timeout=30_000)  # shown while the seeds train
+    assert re.search(r"Training: [01] of 2 seeds done", page.locator("body").inner_text())
+    full_screenshot(page, "train-running")
+
+    wait_for_chart(page, timeout=180)
+    assert page.locator('[data-testid="stProgress"]').count() == 0  # gone once finished
+    data = training_data.tweets_sample()
+    want = training_words.training_verdict(
+        costlib.training_summary(costlib.compare_training(data.X, data.delta, seeds=2, n_jobs=2))
+    )
+    alerts = alert_texts(page)
+    assert want in alerts, alerts
+    assert not any("Precomputed result" in t for t in alerts)
+    assert any(t.startswith("NEC and error rate on Offensive language") for t in chart_titles(page))
+    assert "Change in NEC against standard training" in chart_titles(page)
+    assert "Trained 2 seeds here in" in page.locator("body").inner_text()
+    full_screenshot(page, "train-two-seeds")

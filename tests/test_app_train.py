@@ -1,0 +1,149 @@
+"""Headless AppTest of the "Train with costs" page: it runs, settings change, the numbers shown are costlib's."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit import config
+from streamlit.testing.v1 import AppTest
+
+import costlib
+from costlib import loading, training_data, training_words
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+PAGE = "pages/train.py"
+SUBMIT = "Train and compare"
+
+
+@pytest.fixture(autouse=True)
+def _full_errors():
+    config.set_option("client.showErrorDetails", "full")
+    yield
+
+
+def open_page(data: str | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.run()
+    at.switch_page(PAGE).run()
+    assert_ok(at)
+    if data:
+        at.radio(key="train_data").set_value(data).run()
+        assert_ok(at)
+    return at
+
+
+def assert_ok(at: AppTest) -> None:
+    assert not [e.message for e in at.exception], [e.message for e in at.exception]
+
+
+def unescape(markdown: str) -> str:
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def verdict(at: AppTest) -> str:
+    shown = [unescape(x.value).strip("*") for x in [*at.success, *at.info]]
+    found = [s for s in shown if s.startswith(("On this data", "No method beats", "With one seed"))]
+    assert len(found) == 1, shown
+    return found[0]
+
+
+def chart_keys(at: AppTest) -> list[str]:
+    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+
+
+def submit(at: AppTest, *, seeds: int | None = None, methods=None) -> AppTest:
+    if seeds is not None:
+        at.number_input(key="train_seeds").set_value(seeds)
+    if methods is not None:
+        at.multiselect(key="train_methods").set_value(list(methods))
+    next(b for b in at.button if b.label == SUBMIT).click().run()
+    assert_ok(at)
+    return at
+
+
+def expected(X, delta, *, methods=costlib.training.METHODS, seeds=10):
+    return costlib.training_summary(costlib.compare_training(X, delta, methods=methods, seeds=seeds))
+
+
+def test_first_visit_shows_the_precomputed_tweets_result_with_its_settings():
+    at = open_page()
+    pre = training_data.tweets_precomputed()
+    assert verdict(at) == training_words.training_verdict(costlib.training_summary(pre.results))
+    titles = chart_keys(at)
+    assert titles[0].startswith("NEC and error rate on Offensive language")
+    assert "Change in NEC against standard training" in titles
+    info = " ".join(unescape(x.value) for x in at.info)
+    assert "Precomputed result" in info and "10 seeds" in info and "scikit-learn" in info
+    captions = " ".join(unescape(c.value) for c in at.caption)
+    assert "Content note" in captions and "24,783 rows" in captions
+    # the summary table is the precomputed summary, digit for digit
+    table = at.dataframe[0].value
+    want = costlib.training_summary(pre.results)
+    np.testing.assert_allclose(table["nec"], want["nec"], rtol=1e-12)
+
+
+def test_synthetic_control_trains_by_itself_and_a_new_seed_count_reuses_finished_seeds():
+    at = open_page("predictable")
+    data = training_data.synthetic_sample(predictable=True)
+    assert verdict(at) == training_words.training_verdict(expected(data.X, data.delta))
+    submit(at, seeds=12)  # seeds 0..9 were finished in this session: only 10 and 11 are trained
+    captions = [unescape(c.value) for c in at.caption]
+    assert "Trained 2 seeds here in" in " ".join(captions) and "(10 were already done)" in " ".join(captions)
+    assert verdict(at) == training_words.training_verdict(expected(data.X, data.delta, seeds=12))
+    metric = at.metric[0]
+    r2 = costlib.cost_predictability(data.X, data.delta, seeds=12)["r2"].mean()
+    assert metric.value == f"{r2:.2f}"
+
+
+def test_methods_can_be_chosen_and_the_unpredictable_control_says_so():
+    at = open_page("unpredictable")
+    submit(at, seeds=4, methods=["regression", "standard"])
+    data = training_data.synthetic_sample(predictable=False)
+    want = expected(data.X, data.delta, methods=("standard", "regression"), seeds=4)
+    assert verdict(at) == training_words.training_verdict(want)
+    assert at.dataframe[0].value["method"].tolist() == ["standard", "regression"]  # the page's order
+    assert "almost none" in " ".join(unescape(m.value) for m in at.markdown)
+
+
+def uploaded(at: AppTest, frame: pd.DataFrame, name: str) -> AppTest:
+    at.radio(key="train_data").set_value("upload").run()
+    at.file_uploader(key="train_uploader").upload(name, frame.to_csv(index=False).encode(), "text/csv").run()
+    assert_ok(at)
+    return at
+
+
+def widget_key(frame: pd.DataFrame, role: str) -> str:
+    """The page's widget key for `role` and this table (widget keys carry the file's sha256)."""
+    return f"train_{role}_{loading.fingerprint(frame.to_csv(index=False).encode())[:12]}"
+
+
+def test_an_uploaded_table_is_trained_on_press_and_matches_costlib():
+    X, delta = costlib.synthetic_costs(600, random_state=4)
+    frame = pd.DataFrame(X[:, :3], columns=["x0", "x1", "x2"]).assign(margin=delta)
+    at = uploaded(open_page(), frame, "<b>my</b> *cases*.csv")
+    assert at.radio(key=widget_key(frame, "src")).value == "delta column"  # guessed from the name "margin"
+    assert at.selectbox(key=widget_key(frame, "delta")).value == "margin"
+    assert at.multiselect(key=widget_key(frame, "features")).value == ["x0", "x1", "x2"]
+    assert "Press **Train and compare**" in " ".join(x.value for x in at.info)
+    assert not at.get("plotly_chart")
+    submit(at, seeds=3)
+    assert verdict(at) == training_words.training_verdict(expected(X[:, :3], delta, seeds=3))
+    # the file name is user text: escaped in Markdown, and in the chart title
+    assert any(c.value.startswith(r"Your file\: \<b\>my\</b\> \*cases\*\.csv") for c in at.caption)
+    assert chart_keys(at)[0] == "NEC and error rate on &lt;b&gt;my&lt;/b&gt; *cases*.csv"
+
+
+def test_an_untrainable_upload_gets_a_sentence_not_a_traceback():
+    frame = pd.DataFrame({"f": np.arange(50.0), "margin": np.r_[np.zeros(4), np.ones(46)]})
+    at = uploaded(open_page(), frame, "one class.csv")
+    errors = [unescape(e.value) for e in at.error]
+    assert errors == [
+        'the delta of "one class.csv" is positive in all 46 rows after leaving out the 4 rows where '
+        "it is 0: training needs both positive (delta > 0) and negative (delta < 0) rows."
+    ]
+    assert not at.get("plotly_chart")
