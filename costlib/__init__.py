@@ -30,15 +30,7 @@ from costlib.instance import (
 )
 from costlib.multiclass import expected_cost_matrix, min_cost_decisions
 from costlib.sweep import GroupedSweep, Sweep, grouped_sweep, threshold_sweep
-from costlib.training import (
-    compare_training,
-    cost_predictability,
-    synthetic_costs,
-    t_interval,
-    training_rows,
-    training_split,
-    training_summary,
-)
+from costlib.training import compare_training, cost_predictability, training_summary
 from costlib.value import (
     class_thresholds,
     cost_sensitive_error,
@@ -88,11 +80,7 @@ __all__ = [
     "reliability",
     "rule_cutoffs",
     "sweep_model",
-    "synthetic_costs",
-    "t_interval",
     "threshold_sweep",
-    "training_rows",
-    "training_split",
     "training_summary",
     "value_against_k",
     "value_curve",

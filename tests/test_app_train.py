@@ -123,7 +123,7 @@ def widget_key(frame: pd.DataFrame, role: str) -> str:
 
 
 def test_an_uploaded_table_is_trained_on_press_and_matches_costlib():
-    X, delta = costlib.synthetic_costs(600, random_state=4)
+    X, delta = costlib.training.synthetic_costs(600, random_state=4)
     frame = pd.DataFrame(X[:, :3], columns=["x0", "x1", "x2"]).assign(margin=delta)
     at = uploaded(open_page(), frame, "<b>my</b> *cases*.csv")
     assert at.radio(key=widget_key(frame, "src")).value == "delta column"  # guessed from the name "margin"

@@ -155,7 +155,7 @@ def test_split_sizes_by_hand():
     # class 0: 15 rows -> test round(1.5) = 2 (halves round up), validation 2, train 11
     # class 1: 24 rows -> test round(2.4) = 2, validation 2, train 20
     y = [0] * 15 + [1] * 24
-    train, val, test = costlib.training_split(y, seed=3)
+    train, val, test = tr.training_split(y, seed=3)
     assert (len(train), len(val), len(test)) == (31, 4, 4)
     yy = np.array(y)
     assert (yy[test] == 0).sum() == 2 and (yy[val] == 0).sum() == 2
@@ -165,7 +165,7 @@ def test_split_sizes_by_hand():
 def test_split_matches_the_stated_rule(n0, n1, seed, random_state):
     rng = np.random.default_rng(n0 * 1000 + n1)
     y = rng.permutation(np.array([0] * n0 + [1] * n1))
-    got = costlib.training_split(y, seed=seed, random_state=random_state)
+    got = tr.training_split(y, seed=seed, random_state=random_state)
     want = ref_split(y, seed, random_state)
     for g, w in zip(got, want, strict=True):
         assert_array_equal(g, w)
@@ -177,10 +177,10 @@ def test_split_matches_the_stated_rule(n0, n1, seed, random_state):
 
 def test_split_depends_on_seed_and_random_state_only():
     y = [0] * 30 + [1] * 30
-    a = costlib.training_split(y, seed=1, random_state=7)
-    assert all(np.array_equal(p, q) for p, q in zip(a, costlib.training_split(y, seed=1, random_state=7), strict=True))
-    assert not np.array_equal(a[2], costlib.training_split(y, seed=2, random_state=7)[2])
-    assert not np.array_equal(a[2], costlib.training_split(y, seed=1, random_state=8)[2])
+    a = tr.training_split(y, seed=1, random_state=7)
+    assert all(np.array_equal(p, q) for p, q in zip(a, tr.training_split(y, seed=1, random_state=7), strict=True))
+    assert not np.array_equal(a[2], tr.training_split(y, seed=2, random_state=7)[2])
+    assert not np.array_equal(a[2], tr.training_split(y, seed=1, random_state=8)[2])
 
 
 # --------------------------------------------------------------------------------------
@@ -193,11 +193,11 @@ def test_tdown_rows_by_hand():
     # so tdown30 keeps 8, 9, 10; the 30th at 2.7 -> 3.7, so tdown70 keeps 4..10; the median is 5.5.
     y = [1] * 10
     cost = list(range(1, 11))
-    assert costlib.training_rows("tdown30", y, cost)[0].tolist() == [7, 8, 9]
-    assert costlib.training_rows("tdown50", y, cost)[0].tolist() == [5, 6, 7, 8, 9]
-    assert costlib.training_rows("tdown70", y, cost)[0].tolist() == [3, 4, 5, 6, 7, 8, 9]
+    assert tr.training_rows("tdown30", y, cost)[0].tolist() == [7, 8, 9]
+    assert tr.training_rows("tdown50", y, cost)[0].tolist() == [5, 6, 7, 8, 9]
+    assert tr.training_rows("tdown70", y, cost)[0].tolist() == [3, 4, 5, 6, 7, 8, 9]
     # ties at the cut are all kept: costs [1, 2, 2, 2]; 70th percentile = 2 -> keeps the three 2s
-    assert costlib.training_rows("tdown30", [0] * 4, [1, 2, 2, 2])[0].tolist() == [1, 2, 3]
+    assert tr.training_rows("tdown30", [0] * 4, [1, 2, 2, 2])[0].tolist() == [1, 2, 3]
 
 
 @given(
@@ -207,7 +207,7 @@ def test_tdown_rows_by_hand():
 def test_tdown_keeps_exactly_the_rows_at_or_above_each_class_percentile(rows, method):
     y = [r[0] for r in rows]
     cost = [float(r[1]) for r in rows]
-    got, weight = costlib.training_rows(method, y, cost)
+    got, weight = tr.training_rows(method, y, cost)
     assert weight is None
     assert got.tolist() == ref_tdown_rows(y, cost, int(method[5:]))
 
@@ -216,7 +216,7 @@ def test_tdown_keeps_exactly_the_rows_at_or_above_each_class_percentile(rows, me
 def test_p_up_keeps_class_sizes_and_draws_within_each_class(rows, seed):
     y = np.array([r[0] for r in rows])
     cost = [r[1] for r in rows]
-    got, weight = costlib.training_rows("p_up", y, cost, rng=np.random.default_rng(seed))
+    got, weight = tr.training_rows("p_up", y, cost, rng=np.random.default_rng(seed))
     assert weight is None
     assert got.tolist() == ref_p_up_rows(y, cost, np.random.default_rng(seed))
     for cls in (False, True):
@@ -228,7 +228,7 @@ def test_p_up_draws_dearer_rows_more_often():
     # 3000 / 4000 = 0.75 (sd of the share over 2,000 draws: sqrt(0.75 * 0.25 / 2000) = 0.0097)
     y = [1] * 2000
     cost = [1.0] * 1000 + [3.0] * 1000
-    rows, _ = costlib.training_rows("p_up", y, cost, rng=np.random.default_rng(11))
+    rows, _ = tr.training_rows("p_up", y, cost, rng=np.random.default_rng(11))
     share = np.mean(rows >= 1000)
     assert abs(share - 0.75) < 0.05
     per_row = np.bincount(rows, minlength=2000)
@@ -239,7 +239,7 @@ def test_p_up_draws_dearer_rows_more_often():
 def test_weights_are_proportional_to_cost_with_mean_one(rows):
     y = [r[0] for r in rows]
     cost = np.array([r[1] for r in rows])
-    got, w = costlib.training_rows("weighted", y, cost)
+    got, w = tr.training_rows("weighted", y, cost)
     assert got.tolist() == list(range(len(rows)))
     assert w.mean() == pytest.approx(1.0, rel=1e-12)
     assert_allclose(w * cost.mean(), cost, rtol=1e-12)
@@ -248,7 +248,7 @@ def test_weights_are_proportional_to_cost_with_mean_one(rows):
 @pytest.mark.parametrize("size", [0.1, 0.7, 1.0, 2.302585092994046])
 def test_equal_costs_give_weights_of_exactly_one(size):
     # 0.1 * 3 / 3 != 0.1 in floating point, so the weights must be exactly 1, not cost / mean
-    _, w = costlib.training_rows("weighted", [0, 1, 1], [size] * 3)
+    _, w = tr.training_rows("weighted", [0, 1, 1], [size] * 3)
     assert w.tolist() == [1.0, 1.0, 1.0]
 
 
@@ -445,14 +445,14 @@ def test_untrainable_delta_gets_sentences():
 
 def test_t_interval_by_hand():
     # [1, 2, 3]: mean 2, sd 1, t(0.975, 2 df) = 4.302653 (t table) -> half width 4.302653 / sqrt(3) = 2.484138
-    mean, low, high = costlib.t_interval([1.0, 2.0, 3.0])
+    mean, low, high = tr.t_interval([1.0, 2.0, 3.0])
     assert mean == 2.0
     assert low == pytest.approx(2 - 2.484138, abs=1e-6)
     assert high == pytest.approx(2 + 2.484138, abs=1e-6)
     with pytest.warns(DegenerateWarning):
-        assert costlib.t_interval([0.4])[1:] == (pytest.approx(math.nan, nan_ok=True),) * 2
+        assert tr.t_interval([0.4])[1:] == (pytest.approx(math.nan, nan_ok=True),) * 2
     with pytest.raises(ValueError, match="level must be"):
-        costlib.t_interval([1, 2], level=95)
+        tr.t_interval([1, 2], level=95)
 
 
 def test_summary_by_hand():
@@ -514,19 +514,19 @@ def test_predictability_is_a_held_out_r2_on_the_shared_split():
 
 
 def test_synthetic_controls_share_labels_and_prices_but_not_where_the_prices_sit():
-    Xp, dp = costlib.synthetic_costs(2000, predictable=True, random_state=9)
-    Xu, du = costlib.synthetic_costs(2000, predictable=False, random_state=9)
+    Xp, dp = tr.synthetic_costs(2000, predictable=True, random_state=9)
+    Xu, du = tr.synthetic_costs(2000, predictable=False, random_state=9)
     assert_array_equal(Xp, Xu)
     assert_array_equal(np.sign(dp), np.sign(du))
     assert_array_equal(np.sort(np.abs(dp)), np.sort(np.abs(du)))
     assert not np.array_equal(np.abs(dp), np.abs(du))
-    assert_array_equal(costlib.synthetic_costs(50, random_state=1)[1], costlib.synthetic_costs(50, random_state=1)[1])
+    assert_array_equal(tr.synthetic_costs(50, random_state=1)[1], tr.synthetic_costs(50, random_state=1)[1])
 
 
 def test_weighting_pays_on_the_predictable_control_only():
     verdicts = {}
     for predictable in (True, False):
-        X, delta = costlib.synthetic_costs(3000, predictable=predictable, random_state=2)
+        X, delta = tr.synthetic_costs(3000, predictable=predictable, random_state=2)
         s = costlib.training_summary(costlib.compare_training(X, delta, methods=("standard", "weighted"), seeds=6))
         r2 = costlib.cost_predictability(X, delta, seeds=3)["r2"].mean()
         verdicts[predictable] = (s.set_index("method").loc["weighted"], r2)

@@ -13,7 +13,8 @@ from e2e_support import goto, grid_rows, nav, nav_titles, pick, step, upload, us
 
 pytestmark = pytest.mark.browser
 
-TITLES = ["Data", "Costs & groups", "Value", "Cost matrix", "Instance costs", "Calibration", "Train with costs"]
+TITLES = ["Data", "Costs & groups", "Find my prices", "Value", "Cost matrix", "Instance costs", "Calibration",
+          "Train with costs"]
 
 
 def test_deep_link_on_a_fresh_server_shows_the_app_navigation(new_page, chromium_path, tmp_path):
