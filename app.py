@@ -1,18 +1,23 @@
-"""costlib dashboard: page config and navigation only (the pages live in pages/)."""
+"""costlib dashboard: page config and navigation only.
+
+The pages live in views/, not pages/: Streamlit treats a folder named pages/ beside the main
+script as its legacy multipage app and lists the files in it until the first st.navigation
+runs, which broke deep links on a fresh server.
+"""
 
 import streamlit as st
 
 st.set_page_config(page_title="What mistakes cost", page_icon="⚖️", layout="wide")
 st.navigation(
     [
-        st.Page("pages/data.py", title="Data", url_path="data", default=True),
-        st.Page("pages/costs.py", title="Costs & groups", url_path="costs"),
-        st.Page("pages/prices.py", title="Find my prices", url_path="prices"),
-        st.Page("pages/value.py", title="Value", url_path="value"),
-        st.Page("pages/matrix.py", title="Cost matrix", url_path="matrix"),
-        st.Page("pages/instance.py", title="Instance costs", url_path="instance"),
-        st.Page("pages/calibration.py", title="Calibration", url_path="calibration"),
-        st.Page("pages/train.py", title="Train with costs", url_path="train"),
+        st.Page("views/data.py", title="Data", url_path="data", default=True),
+        st.Page("views/costs.py", title="Costs & groups", url_path="costs"),
+        st.Page("views/prices.py", title="Find my prices", url_path="prices"),
+        st.Page("views/value.py", title="Value", url_path="value"),
+        st.Page("views/matrix.py", title="Cost matrix", url_path="matrix"),
+        st.Page("views/instance.py", title="Instance costs", url_path="instance"),
+        st.Page("views/calibration.py", title="Calibration", url_path="calibration"),
+        st.Page("views/train.py", title="Train with costs", url_path="train"),
     ],
     position="top",
 ).run()

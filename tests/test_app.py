@@ -18,21 +18,21 @@ from costlib.value import value_sweep, value_table
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "costlib" / "samples"
-PAGES = ["pages/data.py", "pages/costs.py", "pages/value.py", "pages/matrix.py", "pages/instance.py",
-         "pages/calibration.py"]
+PAGES = ["views/data.py", "views/costs.py", "views/value.py", "views/matrix.py", "views/instance.py",
+         "views/calibration.py"]
 # Which pages draw charts for which sample (the others explain which sample to use instead).
 MAIN_CHARTS = {
-    "pages/costs.py": {"cost_chart", "sensitivity_chart", "net_benefit_chart"},
-    "pages/value.py": {"value_tau_chart", "value_k_chart"},
-    "pages/calibration.py": {"reliability"},
-    "pages/matrix.py": {"confusion_chart", "contribution_chart"},
-    "pages/instance.py": {"nec_bar", "delta_hist", "nec_curve"},
+    "views/costs.py": {"cost_chart", "sensitivity_chart", "net_benefit_chart"},
+    "views/value.py": {"value_tau_chart", "value_k_chart"},
+    "views/calibration.py": {"reliability"},
+    "views/matrix.py": {"confusion_chart", "contribution_chart"},
+    "views/instance.py": {"nec_bar", "delta_hist", "nec_curve"},
 }
 CHARTS = {
-    "compas": ["pages/costs.py", "pages/value.py", "pages/calibration.py"],
-    "screening": ["pages/costs.py", "pages/value.py", "pages/calibration.py"],
-    "tickets": ["pages/matrix.py"],
-    "offensive": ["pages/costs.py", "pages/value.py", "pages/calibration.py", "pages/instance.py"],
+    "compas": ["views/costs.py", "views/value.py", "views/calibration.py"],
+    "screening": ["views/costs.py", "views/value.py", "views/calibration.py"],
+    "tickets": ["views/matrix.py"],
+    "offensive": ["views/costs.py", "views/value.py", "views/calibration.py", "views/instance.py"],
 }
 
 
@@ -91,7 +91,7 @@ def figure(at: AppTest, i: int):
 
 
 def mk(at: AppTest, role: str) -> str:
-    """The mapping widget's key for the file currently uploaded (see pages/data.py)."""
+    """The mapping widget's key for the file currently uploaded (see views/data.py)."""
     return f"map_{role}_{at.session_state['_mapping_for'][:12]}"
 
 
@@ -114,7 +114,7 @@ def sample_frame(key: str) -> pd.DataFrame:
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_shows_its_charts_on_every_sample(sample, page):
     at = open_app(sample, page)
-    if page == "pages/data.py":
+    if page == "views/data.py":
         assert not chart_keys(at)
         return
     assert MAIN_CHARTS[page] <= chart_keys(at)
@@ -125,7 +125,7 @@ def test_every_page_shows_its_charts_on_every_sample(sample, page):
 
 
 def test_the_fallback_button_switches_the_whole_app():
-    at = open_app("compas", "pages/matrix.py")
+    at = open_app("compas", "views/matrix.py")
     at.button(key="fallback_switch").click().run()
     assert_no_exception(at)
     assert at.query_params["data"] == "tickets"
@@ -146,7 +146,7 @@ def verdict_box(at: AppTest) -> str:
 
 
 def test_costs_page_moving_c_fn_moves_the_answer_and_it_equals_costlib():
-    at = open_app("compas", "pages/costs.py")
+    at = open_app("compas", "views/costs.py")
     df, ms = compas_model()
     tr = df[df["split"] == "train"]
 
@@ -172,7 +172,7 @@ def test_costs_page_moving_c_fn_moves_the_answer_and_it_equals_costlib():
 
 
 def test_exact_prices_typed_in_the_popover_reach_the_slider_and_the_link():
-    at = open_app("compas", "pages/costs.py")
+    at = open_app("compas", "views/costs.py")
     at.number_input(key="n_c_fp").set_value(1.7).run()
     assert_no_exception(at)
     assert at.select_slider(key="s_c_fp").value == 1.7
@@ -183,13 +183,13 @@ def test_exact_prices_typed_in_the_popover_reach_the_slider_and_the_link():
 
 
 def test_offensive_verdict_is_measured_against_flag_everyone():
-    at = open_app("offensive", "pages/costs.py")
+    at = open_app("offensive", "views/costs.py")
     box = verdict_box(at)
     assert "against flagging everyone" in box and "flagging nobody" not in box
 
 
 def test_costs_page_per_group_prices():
-    at = open_app("compas", "pages/costs.py")
+    at = open_app("compas", "views/costs.py")
     at.toggle(key="per_group").set_value(True).run()
     groups = sorted(sample_frame("compas")["race"].unique())
     at.select_slider(key="s_c_fp_0").set_value(5.0).run()
@@ -205,7 +205,7 @@ def test_costs_page_per_group_prices():
 
 
 def test_when_the_model_adds_nothing_the_page_says_so_once():
-    at = open_app("compas", "pages/costs.py", c_fp=20, c_fn=1)
+    at = open_app("compas", "views/costs.py", c_fp=20, c_fn=1)
     assert at.select_slider(key="s_c_fp").value == 20
     box = verdict_box(at)
     assert "The model adds nothing at these prices" in box and "flags nobody" in box
@@ -213,7 +213,7 @@ def test_when_the_model_adds_nothing_the_page_says_so_once():
 
 
 def test_a_price_from_a_link_is_bounded_like_its_slider():
-    at = open_app("compas", "pages/costs.py", c_fp="1e308", c_fn="nan")
+    at = open_app("compas", "views/costs.py", c_fp="1e308", c_fn="nan")
     assert_no_exception(at)
     assert at.select_slider(key="s_c_fp").value == 1.0 and at.select_slider(key="s_c_fn").value == 3.0
     notes = "\n".join(unescape(w.value) for w in at.warning)
@@ -222,9 +222,9 @@ def test_a_price_from_a_link_is_bounded_like_its_slider():
 
 def test_no_page_names_two_different_best_rules():
     """Every page has one answer box; no other text on it calls a different rule the best."""
-    for sample, page in (("compas", "pages/costs.py"), ("screening", "pages/costs.py"),
-                         ("screening", "pages/value.py"), ("tickets", "pages/matrix.py"),
-                         ("offensive", "pages/instance.py")):
+    for sample, page in (("compas", "views/costs.py"), ("screening", "views/costs.py"),
+                         ("screening", "views/value.py"), ("tickets", "views/matrix.py"),
+                         ("offensive", "views/instance.py")):
         at = open_app(sample, page)
         boxes = [x for x in (*at.success, *at.warning, *at.error) if "per case" in x.value or "NEC" in x.value]
         assert len(boxes) == 1, (sample, page, [b.value for b in boxes])
@@ -234,7 +234,7 @@ def test_no_page_names_two_different_best_rules():
 
 
 def test_value_page_k_follows_the_prices_and_its_slider_moves_the_answer():
-    at = open_app("screening", "pages/value.py", c_fp=1, c_fn=5)
+    at = open_app("screening", "views/value.py", c_fp=1, c_fn=5)
     df = sample_frame("screening")
     tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
     models = ("score_calibrated", "score_overconfident")
@@ -264,7 +264,7 @@ def test_value_page_k_follows_the_prices_and_its_slider_moves_the_answer():
 
 
 def test_value_page_baseline_is_the_better_of_handing_over_and_answering_everything():
-    at = open_app("screening", "pages/value.py", c_fp=1, c_fn=1)  # k = 1
+    at = open_app("screening", "views/value.py", c_fp=1, c_fn=1)  # k = 1
     df = sample_frame("screening")
     te = df[df["split"] == "test"]
     # answering everything with the recommended model: value 2 * accuracy - 1 (k = 1); handing over: 0
@@ -275,7 +275,7 @@ def test_value_page_baseline_is_the_better_of_handing_over_and_answering_everyth
 
 
 def test_value_page_acceptance_rules_use_the_price_book():
-    at = open_app("screening", "pages/value.py", c_fp=2, c_fn=4)
+    at = open_app("screening", "views/value.py", c_fp=2, c_fn=4)
     at.number_input(key="k_tp").set_value(3.0).run()
     assert_no_exception(at)
     df = sample_frame("screening")
@@ -289,7 +289,7 @@ def test_value_page_acceptance_rules_use_the_price_book():
 
 
 def test_value_page_before_and_after_calibration_uses_the_validation_split():
-    at = open_app("screening", "pages/value.py")
+    at = open_app("screening", "views/value.py")
     df = sample_frame("screening")
     val, te = df[df["split"] == "validation"], df[df["split"] == "test"]
     comp = [t.value for t in at.dataframe if "temperature (fitted on validation)" in t.value.columns][0]
@@ -312,7 +312,7 @@ def _matrix_cost(at: AppTest, policy: str) -> str:
 
 
 def test_cost_matrix_edit_changes_expected_cost():
-    at = open_app("tickets", "pages/matrix.py", abstain_on="false")
+    at = open_app("tickets", "views/matrix.py", abstain_on="false")
     df = sample_frame("tickets")
     te = df[df["split"] == "test"]
     names = ["billing", "technical", "security"]
@@ -334,7 +334,7 @@ def test_cost_matrix_edit_changes_expected_cost():
 
 
 def test_instance_page_recommends_the_nec_optimal_cutoff_fitted_on_train():
-    at = open_app("offensive", "pages/instance.py")
+    at = open_app("offensive", "views/instance.py")
     df = sample_frame("offensive")
     tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
     d_tr = costlib.delta_from_votes(tr["n_yes"], tr["n_no"])
@@ -361,7 +361,7 @@ def verdict_box_nec(at: AppTest) -> str:
 
 
 def test_calibration_page_reports_the_fitted_temperature():
-    at = open_app("screening", "pages/calibration.py", model="score_overconfident")
+    at = open_app("screening", "views/calibration.py", model="score_overconfident")
     df = sample_frame("screening")
     val = df[df["split"] == "validation"]
     t = costlib.fit_temperature(val["label"], val["score_overconfident"])
@@ -377,7 +377,7 @@ def test_calibration_page_reports_the_fitted_temperature():
 def test_calibration_page_at_every_bins_value(sample):
     from sklearn.calibration import calibration_curve
 
-    at = open_app(sample, "pages/calibration.py")
+    at = open_app(sample, "views/calibration.py")
     df = sample_frame(sample)
     te = df[df["split"] == "test"]
     label, score = {"compas": ("two_year_recid", "p_recid"), "screening": ("label", "score_calibrated"),
@@ -392,12 +392,12 @@ def test_calibration_page_at_every_bins_value(sample):
 
 
 def test_data_page_switches_sample_and_the_choice_follows_to_other_pages():
-    at = open_app("compas", "pages/data.py")
+    at = open_app("compas", "views/data.py")
     at.button(key="use_tickets").click().run()
     assert_no_exception(at)
     assert at.query_params["data"] == "tickets"
-    at.switch_page("pages/matrix.py").run()
-    assert MAIN_CHARTS["pages/matrix.py"] <= chart_keys(at)
+    at.switch_page("views/matrix.py").run()
+    assert MAIN_CHARTS["views/matrix.py"] <= chart_keys(at)
     assert "so the charts below use" not in texts(at)
 
 
@@ -408,7 +408,7 @@ def test_upload_csv_maps_columns_and_every_page_uses_it():
     y = np.where(rng.random(n) < p, "yes", "no")
     frame = pd.DataFrame({"outcome": y, "model_a": p.round(4), "segment": rng.choice(["north", "south"], n),
                           "split": rng.choice(["train", "test"], n)})
-    at = open_app("compas", "pages/data.py")
+    at = open_app("compas", "views/data.py")
     at.file_uploader(key="uploader").upload("preds.csv", frame.to_csv(index=False).encode(), "text/csv").run()
     assert_no_exception(at)
     at.selectbox(key=mk(at, "positive")).set_value("yes")
@@ -416,7 +416,7 @@ def test_upload_csv_maps_columns_and_every_page_uses_it():
     submit.click().run()
     assert_no_exception(at)
     assert "Loaded “preds.csv”" in texts(at)
-    at.switch_page("pages/costs.py").run()
+    at.switch_page("views/costs.py").run()
     assert_no_exception(at)
     assert "cost_chart" in chart_keys(at)
     yy = (y == "yes").astype(int)
@@ -428,7 +428,7 @@ def test_upload_csv_maps_columns_and_every_page_uses_it():
 
 
 def test_broken_upload_is_a_sentence_and_the_previous_data_stays():
-    at = open_app("compas", "pages/data.py")
+    at = open_app("compas", "views/data.py")
     bad = b"label,score\n1,0.3\n0,high\n1,0.9\n0,n/a\n"
     at.file_uploader(key="uploader").upload("broken.csv", bad, "text/csv").run()
     assert_no_exception(at)
@@ -440,13 +440,13 @@ def test_broken_upload_is_a_sentence_and_the_previous_data_stays():
     assert "broken.csv" in msg and '"score"' in msg
     assert re.search(r"rows? 2", msg)
     assert "Traceback" not in texts(at)
-    at.switch_page("pages/costs.py").run()
+    at.switch_page("views/costs.py").run()
     assert_no_exception(at)
     assert "cost_chart" in chart_keys(at)  # COMPAS is still loaded
 
 
 def test_costs_page_fairness_rules_equal_costlib_and_can_be_switched_off():
-    at = open_app("compas", "pages/costs.py")
+    at = open_app("compas", "views/costs.py")
     table = [t.value for t in at.dataframe if "price of fairness per case" in t.value.columns][0]
     assert list(table["rule"]) == [f"fair: {c}" for c in costlib.audit.FAIRNESS_CRITERIA]
     df = sample_frame("compas")
@@ -483,7 +483,7 @@ def test_hostile_names_are_escaped_everywhere_they_are_shown(hostile):
     p = rng.random(n).round(3)
     frame = pd.DataFrame({"label": (rng.random(n) < p).astype(int), hostile: p,
                           "grp": rng.choice([hostile, "plain"], n), "split": rng.choice(["train", "test"], n)})
-    at = open_app("compas", "pages/data.py")
+    at = open_app("compas", "views/data.py")
     at.file_uploader(key="uploader").upload(f"{hostile}.csv", frame.to_csv(index=False).encode(), "text/csv").run()
     at.multiselect(key=mk(at, "scores")).set_value([hostile])
     at.selectbox(key=mk(at, "group")).set_value("grp")
@@ -515,7 +515,7 @@ def test_policy_download_restores_the_prices_in_a_fresh_session():
     groups = sorted(df["race"].unique())
     costs = {g: (5.0 if g == "African-American" else 7.5, 3.0) for g in groups}
     audit = build_audit(ms, costs, unit="€", volume=2500, n_resamples=100)
-    at = open_app("compas", "pages/costs.py")
+    at = open_app("compas", "views/costs.py")
     at.file_uploader(key="policy_upload").upload("policy.json", policy_json(audit).encode(), "application/json").run()
     assert_no_exception(at)
     assert "Restored the prices of the policy" in texts(at)
@@ -529,14 +529,14 @@ def test_policy_download_restores_the_prices_in_a_fresh_session():
 def test_a_foreign_or_hostile_policy_file_is_a_sentence():
     for bad in (b'{"hello": 1}', b"[" * 100_000, b'\xef\xbb\xbf{"schema": "costlib.policy", "schema_version": '
                 + b"9" * 5000 + b"}"):
-        at = open_app("compas", "pages/costs.py")
+        at = open_app("compas", "views/costs.py")
         at.file_uploader(key="policy_upload").upload("policy.json", bad, "application/json").run()
         assert_no_exception(at)
         assert any("policy" in unescape(e.value).lower() for e in at.error)
 
 
 def test_cost_matrix_says_when_the_model_is_no_better_than_no_model():
-    at = open_app("tickets", "pages/matrix.py", abstain_on="false")
+    at = open_app("tickets", "views/matrix.py", abstain_on="false")
     # every decision costs 1 whatever the truth: a model cannot beat deciding the same for everyone
     at.session_state["cost_matrix"] = {
         "edited_rows": {0: {"decide billing": 1.0}, 1: {"decide technical": 1.0},
@@ -551,22 +551,22 @@ def test_cost_matrix_says_when_the_model_is_no_better_than_no_model():
 
 
 def test_unit_volume_and_data_choice_survive_page_switches():
-    at = open_app("compas", "pages/costs.py")
+    at = open_app("compas", "views/costs.py")
     at.text_input(key="unit").set_value("€").run()
     at.number_input(key="volume").set_value(2500).run()
-    at.switch_page("pages/value.py").run()
+    at.switch_page("views/value.py").run()
     assert_no_exception(at)
     assert at.text_input(key="unit").value == "€"
     assert at.number_input(key="volume").value == 2500
     assert at.query_params["unit"] == "€" and at.query_params["volume"] == "2500"
     assert "a month)" in texts(at) and "€" in texts(at)
-    at.switch_page("pages/costs.py").run()
+    at.switch_page("views/costs.py").run()
     assert at.text_input(key="unit").value == "€"
     assert at.selectbox(key="data").value == "compas"
 
 
 def test_a_new_upload_gets_fresh_mapping_widgets_seeded_from_its_own_columns():
-    at = open_app("compas", "pages/data.py")
+    at = open_app("compas", "views/data.py")
     first = pd.DataFrame({"label": [0, 1, 0, 1] * 10, "old_score": np.linspace(0, 1, 40)})
     second = pd.DataFrame({"label": [1, 0] * 20, "new_score": np.linspace(1, 0, 40)})
     at.file_uploader(key="uploader").upload("a.csv", first.to_csv(index=False).encode(), "text/csv").run()
@@ -579,7 +579,7 @@ def test_a_new_upload_gets_fresh_mapping_widgets_seeded_from_its_own_columns():
 
 
 def test_without_a_group_column_the_cutoff_is_not_worded_as_flag_everyone():
-    at = open_app("offensive", "pages/costs.py")
+    at = open_app("offensive", "views/costs.py")
     box = verdict_box(at)
     assert "flag a case when its score is at least" in box
     assert "flags everyone at a score" not in box and "fitted on the all rows" not in texts(at)
@@ -588,17 +588,17 @@ def test_without_a_group_column_the_cutoff_is_not_worded_as_flag_everyone():
 def test_raw_scores_are_refused_by_the_probability_pages_with_a_sentence():
     rng = np.random.default_rng(9)
     frame = pd.DataFrame({"label": rng.integers(0, 2, 100), "margin": rng.normal(0, 3, 100).round(3)})
-    at = open_app("compas", "pages/data.py")
+    at = open_app("compas", "views/data.py")
     at.file_uploader(key="uploader").upload("raw.csv", frame.to_csv(index=False).encode(), "text/csv").run()
     at.multiselect(key=mk(at, "scores")).set_value(["margin"])
     at.radio(key=mk(at, "scale")).set_value("raw")
     [b for b in at.button if b.label == "Use these columns"][0].click().run()
     assert_no_exception(at)
-    for page in ("pages/value.py", "pages/calibration.py"):
+    for page in ("views/value.py", "views/calibration.py"):
         at.switch_page(page).run()
         assert_no_exception(at)
         assert "scores that are probabilities" in texts(at)  # and it draws on a sample that has them
-    at.switch_page("pages/costs.py").run()  # cost pages take any real score
+    at.switch_page("views/costs.py").run()  # cost pages take any real score
     assert "cost_chart" in chart_keys(at)
     assert "so the charts below use" not in texts(at)
 
@@ -606,7 +606,7 @@ def test_raw_scores_are_refused_by_the_probability_pages_with_a_sentence():
 def test_find_my_prices_conversation_with_going_back_lands_on_costs_with_the_bracket():
     from costlib import elicit
 
-    at = open_app("compas", "pages/prices.py")
+    at = open_app("compas", "views/prices.py")
     at.text_input(key="name_miss").set_value("a missed reoffence").run()
     at.text_input(key="name_alarm").set_value("a needless detention").run()
     assert "Which is worse: 1 × a missed reoffence, or 1 × a needless detention?" in texts(at)
@@ -633,7 +633,7 @@ def test_find_my_prices_conversation_with_going_back_lands_on_costs_with_the_bra
     assert b.settled == "robust" and len(span) == 1 or b.high / b.low <= 1.5 + 1e-9
     at.button(key="use_prices").click().run()
     assert_no_exception(at)
-    at.switch_page("pages/costs.py").run()  # (AppTest does not follow st.switch_page by itself)
+    at.switch_page("views/costs.py").run()  # (AppTest does not follow st.switch_page by itself)
     assert_no_exception(at)
     assert at.select_slider(key="s_c_fp").value == 1.0
     assert at.select_slider(key="s_c_fn").value == pytest.approx(b.middle)
@@ -642,6 +642,6 @@ def test_find_my_prices_conversation_with_going_back_lands_on_costs_with_the_bra
 
 
 def test_costs_page_offers_the_questions_before_the_sliders():
-    at = open_app("compas", "pages/costs.py")
+    at = open_app("compas", "views/costs.py")
     links = [p.proto.label for p in at.get("page_link")]
     assert "Not sure about your prices? Answer a few questions" in links

@@ -16,7 +16,7 @@ import costlib
 from costlib import loading, training_data, training_words
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-PAGE = "pages/train.py"
+PAGE = "views/train.py"
 SUBMIT = "Train and compare"
 
 

@@ -27,7 +27,7 @@ def data_page() -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params["data"] = "compas"
     at.run()
-    at.switch_page("pages/data.py").run()
+    at.switch_page("views/data.py").run()
     assert_ok(at)
     return at
 

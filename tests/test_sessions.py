@@ -56,10 +56,10 @@ def test_replacing_uploads_keeps_memory_bounded():
     at.run()
     for i in range(10):
         upload(at, f"file{i}.csv", frame(10 + i, n=200 + i))
-        at.switch_page("pages/costs.py").run()
-        at.switch_page("pages/value.py").run()
-        at.switch_page("pages/data.py").run()
-    from pages._common import MEMO_SIZE
+        at.switch_page("views/costs.py").run()
+        at.switch_page("views/value.py").run()
+        at.switch_page("views/data.py").run()
+    from views._common import MEMO_SIZE
 
     assert len(at.session_state["_memo"]) <= MEMO_SIZE
     assert len(at.session_state["_digests"]) == 1  # only the current upload's digest is kept

@@ -5,7 +5,7 @@ import streamlit as st
 
 from costlib import decision, elicit, figures, settings, words
 from costlib.elicit import ALARM, MISS, SAME
-from pages._common import (
+from views._common import (
     COSTS_PAGE,
     group_names,
     label,

@@ -6,7 +6,7 @@ import streamlit as st
 
 from costlib import figures, words
 from costlib.multiclass import confusion, recommend_matrix
-from pages._common import memo, rows, say, setup, show_table
+from views._common import memo, rows, say, setup, show_table
 
 ds, unit, volume = setup(
     "Cost matrix",

@@ -10,7 +10,7 @@ from costlib import DegenerateWarning, loading, training_data, training_words
 from costlib.errors import DataError
 from costlib.training import METHODS, compare_training, cost_predictability, t_interval, training_summary
 from costlib.training_figures import change_figure, training_figure
-from pages._common import page_header, read_table_cached, say, show_error, show_table
+from views._common import page_header, read_table_cached, say, show_error, show_table
 
 RANDOM_STATE = 0
 N_JOBS = -1  # every core: the fits of one seed run side by side in worker processes

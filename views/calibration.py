@@ -13,7 +13,7 @@ from costlib.calibration import (
     fit_temperature,
 )
 from costlib.value import k_from_prices, value_sweep, value_table
-from pages._common import group_names, memo, model_picker, rows, say, setting, setup, show_table, stored_costs
+from views._common import group_names, memo, model_picker, rows, say, setting, setup, show_table, stored_costs
 
 ds, unit, volume = setup(
     "Calibration",

@@ -6,7 +6,7 @@ import streamlit as st
 
 from costlib import figures, settings, value, words
 from costlib.calibration import apply_temperature, fit_temperature
-from pages._common import (
+from views._common import (
     ensure_setting,
     group_names,
     keep,

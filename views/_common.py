@@ -29,9 +29,9 @@ from costlib.words import label, md_escape, money
 UPLOAD = "upload"
 DEFAULT_SAMPLE = "compas"
 MEMO_SIZE = 48
-DATA_PAGE = "pages/data.py"
-COSTS_PAGE = "pages/costs.py"
-PRICES_PAGE = "pages/prices.py"
+DATA_PAGE = "views/data.py"
+COSTS_PAGE = "views/costs.py"
+PRICES_PAGE = "views/prices.py"
 
 
 # ---------------------------------------------------------------------------------------
@@ -331,28 +331,8 @@ def show_error(err: DataError) -> None:
 
 
 def page_header(title: str, what: str) -> None:
-    ensure_navigation()
     st.title(title)
     st.caption(what)
-
-
-def ensure_navigation() -> None:
-    """Send a page that Streamlit ran on its own back through app.py's navigation.
-
-    A folder named pages/ beside app.py makes Streamlit start in its legacy multipage mode,
-    which it leaves only once some session has run st.navigation. Until then, the first
-    visitor of a shared deep link (/costs?...) gets this page run directly: no page config,
-    the file list as navigation. Clearing that flag and rerunning runs app.py, whose
-    navigation resolves the same URL to the same page with its settings intact. Only a
-    session's first run is redirected: a later run (a button click) must not be replayed.
-    """
-    from streamlit.runtime.pages_manager import PagesManager
-
-    first_run = "_navigation_checked" not in st.session_state
-    st.session_state["_navigation_checked"] = True
-    if first_run and PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        st.rerun()
 
 
 # ---------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from costlib import loading
 from costlib.dataset import ColumnMapping
 from costlib.errors import DataError
 from costlib.samples_registry import SAMPLES
-from pages._common import (
+from views._common import (
     build_dataset_cached,
     choose_data,
     current_dataset,
@@ -31,7 +31,7 @@ page_header(
     "Start with a built-in sample (one is already loaded) or upload your own predictions. Then open "
     "Costs & groups to find the cheapest threshold.",
 )
-st.page_link("pages/costs.py", label="Find the cost-optimal threshold for the loaded data →", icon="⚖️")
+st.page_link("views/costs.py", label="Find the cost-optimal threshold for the loaded data →", icon="⚖️")
 
 
 ds = current_dataset()  # draws the sidebar's data choice; its key "data" holds the choice

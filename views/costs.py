@@ -8,7 +8,7 @@ from costlib import decision, elicit, figures, policy, report, settings, words
 from costlib import rules as R
 from costlib.audit import FAIRNESS_CRITERIA
 from costlib.errors import DataError
-from pages._common import (
+from views._common import (
     PRICES_PAGE,
     group_names,
     keep,

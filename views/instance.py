@@ -6,7 +6,7 @@ import streamlit as st
 
 from costlib import figures, words
 from costlib.instance import delta_source_words, nec_sweep, nec_table, recommend_nec
-from pages._common import memo, rows, say, setup, show_table
+from views._common import memo, rows, say, setup, show_table
 
 ds, unit, volume = setup(
     "Instance costs",
