@@ -27,6 +27,7 @@ from costlib.instance import (
     normalized_excess_cost,
 )
 from costlib.multiclass import expected_cost_matrix, min_cost_decisions
+from costlib.scale import scan_compare_rules, scan_group_costs, scan_grouped_sweep, scan_optimal_thresholds
 from costlib.sweep import GroupedSweep, Sweep, grouped_sweep, threshold_sweep
 from costlib.value import (
     class_thresholds,
@@ -71,6 +72,10 @@ __all__ = [
     "optimal_value",
     "reliability",
     "rule_cutoffs",
+    "scan_compare_rules",
+    "scan_group_costs",
+    "scan_grouped_sweep",
+    "scan_optimal_thresholds",
     "threshold_sweep",
     "value_against_k",
     "value_curve",
