@@ -92,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help='rule whose cutoffs the policy records (default "cost-optimal")')
     p.add_argument("--fail-if-worse-than-nobody", action="store_true",
                    help="exit 1 when the best rule is no cheaper than flagging nobody")
+    from costlib import aggregates
+
+    aggregates.add_parser(sub)
     return parser
 
 
@@ -220,6 +223,10 @@ def run_audit(args) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "aggregate":
+        from costlib import aggregates
+
+        return aggregates.run(args)
     if args.command != "audit":
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
