@@ -105,15 +105,30 @@ MSG_COSTS = "costs must be a (c_fp, c_fn) pair or a mapping from each group to a
 # --------------------------------------------------------------------------------------
 
 
-def bin_sql(column: str, bits: int) -> str:
+def exponent_sql(a: str) -> str:
+    """SQL for the binary exponent of the positive float `a`, clamped to the exponents doubles have."""
+    return f"LEAST(GREATEST(FLOOR(LOG2({a})), -1074), 1023)"
+
+
+def _pow2_sql(e: str) -> str:
+    # 2**e exactly: by an integer shift where it fits (cheaper than POWER), else POWER (exact too)
+    one = "CAST(1 AS BIGINT)"
+    return (
+        f"(CASE WHEN {e} >= 0 AND {e} < 62 THEN CAST({one} << CAST({e} AS INTEGER) AS DOUBLE) "
+        f"WHEN {e} < 0 AND {e} > -62 THEN 1e0 / CAST({one} << CAST(-{e} AS INTEGER) AS DOUBLE) "
+        f"ELSE POWER(2e0, {e}) END)"
+    )
+
+
+def bin_sql(column: str, bits: int, *, a: str | None = None, e: str | None = None) -> str:
     """SQL for the bin of each finite score in `column`: monotone, exact, engine-independent.
 
     A positive score x = 2**e * (1 + f) with 0 <= f < 1 is in bin
     ``(e + 1100) * 2**bits + floor(f * 2**bits)``; a negative score in minus the bin of -x,
     minus 1; zero in bin 0. So larger scores never get smaller bins, and each binade (the
     scores between two powers of two) is cut into ``2**bits`` equal parts: bins follow the
-    scores' scale whether they are probabilities, logits or unbounded amounts. With
-    ``bits`` a multiple of 8, the bins of one level are exact unions of the next level's.
+    scores' scale whether they are probabilities, logits or unbounded amounts. The bins of a
+    level are exact unions of the bins of any finer level (:func:`bin_parent`).
 
     The exponent comes from ``FLOOR(LOG2(x))``, which may be off by one for x within a few
     units in the last place of a power of two (Spark computes log2 as a quotient of
@@ -122,16 +137,31 @@ def bin_sql(column: str, bits: int) -> str:
     multiplication by ``2**bits`` are exact in floating point, so no rounding enters.
     The exponent is clamped to [-1074, 1023], the only exponents finite doubles have (log2 of
     the largest double rounds up to 1024). The callers keep NaN, infinite and missing
-    scores out (they are refused).
+    scores out (they are refused). `a` and `e` name columns that already hold ``ABS(column)``
+    and its exponent (:func:`exponent_sql`), so that a query computes them once per row.
 
     >>> bin_sql("s", 8)[:21]
     'CASE WHEN s > 0 THEN '
     """
     k = 1 << bits
-    x = f"ABS({column})"
-    e = f"LEAST(GREATEST(FLOOR(LOG2({x})), -1074), 1023)"  # no finite double has another exponent
-    positive = f"CAST(({e} + 1100) * {k} + FLOOR(({x} / POWER(2e0, {e}) - 1e0) * {k}) AS BIGINT)"
-    return f"CASE WHEN {column} > 0 THEN {positive} WHEN {column} < 0 THEN -{positive} - 1 ELSE 0 END"
+    a = a or f"ABS({column})"
+    e = e or exponent_sql(a)
+    positive = f"CAST(({e} + 1100) * {k} + FLOOR(({a} / {_pow2_sql(e)} - 1e0) * {k}) AS BIGINT)"
+    return f"CASE WHEN {column} > 0 THEN {positive} WHEN {column} < 0 THEN -{positive} - 1 WHEN {column} = 0 THEN 0 END"
+
+
+def binned(inner: str, columns: list[str], bins: dict[str, int], *, guard: bool = False) -> str:
+    """A subquery with `columns` of the query `inner` (which must include ``s``) and one bin column
+    per entry of `bins` (name -> bits), the exponent computed once per row. With `guard`, the
+    bins of missing, NaN and infinite scores are NULL (so that they can be counted and refused).
+    """
+    cols = ", ".join(columns)
+    a = f"CASE WHEN ABS(s) <= {MAX_DOUBLE} THEN ABS(s) END" if guard else "ABS(s)"
+    exprs = ", ".join(f"{bin_sql('s', bits, a='a', e='e')} AS {name}" for name, bits in bins.items())
+    return (
+        f"(SELECT {cols}, {exprs} FROM (SELECT {cols}, a, {exponent_sql('a')} AS e FROM "
+        f"(SELECT {cols}, {a} AS a FROM ({inner}) AS t0) AS t1) AS t2)"
+    )
 
 
 def bin_numpy(scores, bits: int) -> np.ndarray:
@@ -225,6 +255,18 @@ class _Scan:
     def weighted(self) -> bool:
         return self.roles.weight is not None
 
+    @property
+    def keys(self) -> list[str]:
+        """The key columns worth grouping by (a constant split or group is left out)."""
+        return [k for k, role in (("sp", self.roles.split), ("g", self.roles.group)) if role]
+
+    def with_keys(self, tab: pa.Table) -> pa.Table:
+        """Add the constant key columns a query left out (sp = 0, g = 0)."""
+        for k in ("sp", "g"):
+            if k not in tab.column_names:
+                tab = tab.append_column(k, pa.array(np.zeros(tab.num_rows, dtype=np.int32)))
+        return tab
+
     def close(self):
         for view in (self.rows, self.src):
             self.eng.drop(view)
@@ -290,10 +332,18 @@ def _open(source, engine: str, roles: _Roles) -> _Scan:
             g = q(roles.group)
         sp = _split_sql(q(roles.split)) if roles.split else "0"
         w = f"CAST({q(roles.weight)} AS DOUBLE)" if roles.weight else "1e0"
+        label_kind = kinds[roles.label]
+        y = (
+            f"CAST({q(roles.label)} AS TINYINT)"
+            if label_kind == KIND_BOOL
+            else f"CAST({q(roles.label)} AS DOUBLE)"
+            if label_kind == KIND_DECIMAL
+            else q(roles.label)
+        )
         rows = unique_name("rows")
         eng.execute(
             f"CREATE OR REPLACE TEMPORARY VIEW {rows} AS SELECT {sp} AS sp, {g} AS g, "
-            f"CAST({q(roles.label)} AS DOUBLE) AS y, CAST({q(roles.score)} AS DOUBLE) AS s, {w} AS w FROM {src}"
+            f"{y} AS y, CAST({q(roles.score)} AS DOUBLE) AS s, {w} AS w FROM {src}"
         )
         return _Scan(eng, rows, src, roles, words, "float" if group_kind == KIND_DECIMAL else group_kind)
     except BaseException:
@@ -453,6 +503,12 @@ def bin_top(b, bits: int) -> np.ndarray:
 
 def bin_range(b, bits: int) -> tuple[float, float]:
     """Scores (lo, hi) such that every score in the bins `b` of level `bits` lies in [lo, hi]."""
+    lo, hi = bin_edges(b, bits)
+    return float(lo.min()), float(hi.max())
+
+
+def bin_edges(b, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per bin, scores (lo, hi) with every score of the bin in [lo, hi] (a bound one float step wide)."""
     b = np.asarray(b, dtype=np.int64)
     pos = np.where(b > 0, b, -b - 1)
     e = (pos >> bits) - 1100
@@ -464,7 +520,14 @@ def bin_range(b, bits: int) -> tuple[float, float]:
     high = np.nextafter(high, np.inf)
     lo = np.where(b > 0, low, np.where(b < 0, -high, 0.0))
     hi = np.where(b > 0, high, np.where(b < 0, -low, 0.0))
-    return float(lo.min()), float(hi.max())
+    return lo, hi
+
+
+def bin_parent(b, bits: int, parent_bits: int) -> np.ndarray:
+    """The bin of level `parent_bits` that holds bin `b` of the finer level `bits` (bins nest exactly)."""
+    b = np.asarray(b, dtype=np.int64)
+    pos = np.where(b > 0, b, -b - 1) >> (bits - parent_bits)
+    return np.where(b > 0, pos, np.where(b < 0, -pos - 1, 0))
 
 
 @dataclass
@@ -515,16 +578,17 @@ def _pass1(scan: _Scan) -> pa.Table:
     Without weights, labels and scores are checked from the keys themselves (a label that is
     not 0/1 is its own key, a bad score has no bin), so the pass is a plain count.
     """
-    b = f"CASE WHEN ABS(s) <= {MAX_DOUBLE} THEN {bin_sql('s', LEVELS[0])} END"
+    keys = ", ".join(scan.keys + ["y", "b"])
+    cols = scan.keys + ["y", "s"] + (["w"] if scan.weighted else [])
+    rows = binned(f"SELECT {', '.join(cols)} FROM {scan.rows}", cols, {"b": LEVELS[0]}, guard=True)
     if not scan.weighted:
-        return scan.eng.sql_arrow(
-            f"SELECT sp, g, y, b, COUNT(*) AS n FROM (SELECT sp, g, y, {b} AS b FROM {scan.rows}) AS t "
-            "GROUP BY sp, g, y, b"
+        return scan.with_keys(scan.eng.sql_arrow(f"SELECT {keys}, COUNT(*) AS n FROM {rows} AS t GROUP BY {keys}"))
+    return scan.with_keys(
+        scan.eng.sql_arrow(
+            f"SELECT {keys}, COUNT(*) AS n, SUM(CASE WHEN w > 0 THEN w ELSE 0e0 END) AS w, "
+            f"COUNT(CASE WHEN w > 0 THEN 1 END) AS n_pos_w, {_checks(True, labels=False)} "
+            f"FROM {rows} AS t GROUP BY {keys}"
         )
-    return scan.eng.sql_arrow(
-        f"SELECT sp, g, y, b, COUNT(*) AS n, SUM(CASE WHEN w > 0 THEN w ELSE 0e0 END) AS w, "
-        f"COUNT(CASE WHEN w > 0 THEN 1 END) AS n_pos_w, {_checks(True, labels=False)} "
-        f"FROM (SELECT sp, g, y, w, {b} AS b FROM {scan.rows}) AS t GROUP BY sp, g, y, b"
     )
 
 
@@ -547,30 +611,66 @@ def _is_exact(scan: _Scan, frame: pd.DataFrame) -> bool:
     return int(frame["frac_w"].sum()) == 0 and float(frame["w"].sum()) < TWO_53
 
 
-def _survivor_table(units: _Units, state: dict) -> tuple[pa.Table, list]:
-    """The alive cells of every unit as a small table to join (and which (unit, cell) each id is)."""
-    ids = [(u, j) for u, cells in state.items() for j in np.flatnonzero(cells.alive)]
-    unit_idx = np.array([u for u, _ in ids], dtype=np.int64)
-    keys = units.keys.take(pa.array(unit_idx))
+def _bands(units: _Units, state: dict, level: int) -> tuple[pa.Table, tuple[float, float]]:
+    """Per unit with alive cells, the score band [lo, hi] that holds them (a small table to join),
+    and the band of all units (a cheap filter the engine applies first)."""
+    us, lo, hi = [], [], []
+    for u, cells in state.items():
+        if cells.alive.any():
+            a, b = bin_edges(cells.b[cells.alive], LEVELS[level])
+            us.append(u)
+            lo.append(float(a.min()))
+            hi.append(float(b.max()))
+    keys = units.keys.take(pa.array(np.asarray(us, dtype=np.int64)))
     table = pa.table(
         {
-            "cid": pa.array(np.arange(len(ids), dtype=np.int64)),
+            "u": pa.array(np.asarray(us, dtype=np.int64)),
             "sp": keys.column("sp"),
             "g": keys.column("g"),
-            "b": pa.array(np.array([state[u].b[j] for u, j in ids], dtype=np.int64)),
+            "lo": pa.array(np.asarray(lo, dtype=np.float64)),
+            "hi": pa.array(np.asarray(hi, dtype=np.float64)),
         }
     )
-    return table, ids
+    return table, (min(lo), max(hi))
 
 
-def _join(scan: _Scan, surv: str, table: pa.Table, level: int) -> str:
-    """FROM ... WHERE for the rows of the alive cells (the score range first: cheap, and Parquet
-    row groups outside it are skipped)."""
-    lo, hi = bin_range(table.column("b").to_numpy(), LEVELS[level])
-    return (
-        f"FROM {scan.rows} r JOIN {surv} c ON r.sp = c.sp AND r.g = c.g AND {bin_sql('r.s', LEVELS[level])} = c.b "
-        f"WHERE r.w > 0 AND r.s >= {_lit(lo)} AND r.s <= {_lit(hi)}"
+def _band_query(
+    scan: _Scan, select: str, group_by: str, units: _Units, state: dict, level: int, bins: dict | None = None
+) -> pd.DataFrame:
+    """``SELECT {select} ... GROUP BY {group_by}`` over the rows in their unit's band, whose columns
+    are u (the unit), y, s, w and the `bins` (name -> bits)."""
+    table, (lo, hi) = _bands(units, state, level)
+    name = unique_name("band")
+    scan.eng.register(name, table)
+    on = " AND ".join(f"r.{k} = c.{k}" for k in scan.keys) or "TRUE"
+    inner = (
+        f"SELECT c.u AS u, r.y AS y, r.s AS s, r.w AS w FROM {scan.rows} r JOIN {name} c ON {on} "
+        f"WHERE r.w > 0 AND r.s >= {_lit(lo)} AND r.s <= {_lit(hi)} AND r.s >= c.lo AND r.s <= c.hi"
     )
+    rows = binned(inner, ["u", "y", "s", "w"], bins) if bins else f"({inner})"
+    try:
+        return scan.eng.sql(f"SELECT {select} FROM {rows} AS t GROUP BY {group_by}")
+    finally:
+        scan.eng.drop(name)
+
+
+def _alive_index(state: dict, units: np.ndarray, bins: np.ndarray) -> np.ndarray:
+    """For each (unit, bin), the position of that alive cell in its unit, or -1 (not alive)."""
+    out = np.full(units.size, -1, dtype=np.int64)
+    order = np.argsort(units, kind="stable")
+    sorted_units = units[order]
+    for u, cells in state.items():
+        a, b = np.searchsorted(sorted_units, [u, u + 1])
+        if a == b or not cells.alive.any():
+            continue
+        sel = order[a:b]
+        alive = np.flatnonzero(cells.alive)
+        by_bin = np.argsort(cells.b[alive])
+        keys = cells.b[alive][by_bin]
+        at = np.minimum(np.searchsorted(keys, bins[sel]), keys.size - 1)
+        hit = keys[at] == bins[sel]
+        out[sel[hit]] = alive[by_bin][at[hit]]
+    return out
 
 
 def _prune_all(state: dict, prices: dict, exact: bool) -> int:
@@ -584,28 +684,25 @@ def _prune_all(state: dict, prices: dict, exact: bool) -> int:
 
 
 def _refine(scan: _Scan, units: _Units, state: dict, level: int) -> None:
-    """Split every alive cell into the next level's bins (one pass over the alive cells' rows)."""
-    table, ids = _survivor_table(units, state)
-    surv = unique_name("surv")
-    scan.eng.register(surv, table)
-    finer = bin_sql("r.s", LEVELS[level + 1])
-    try:
-        frame = scan.eng.sql(
-            f"SELECT c.cid AS cid, r.y AS y, {finer} AS b, COUNT(*) AS n, SUM(r.w) AS w "
-            f"{_join(scan, surv, table, level)} GROUP BY c.cid, r.y, {finer}"
-        )
-    finally:
-        scan.eng.drop(surv)
-    children = _cells_frame(frame, "cid", LEVELS[level + 1])
-    parent_unit = np.array([u for u, _ in ids], dtype=np.int64)
-    children = children.assign(unit=parent_unit[children["cid"].to_numpy(dtype=np.int64)])
-    by_unit = dict(tuple(children.groupby("unit", sort=False)))
-    for u, cells in state.items():
+    """Split every alive cell into the next level's bins (one pass over the rows in the units' bands).
+
+    The engine counts the rows of each unit's band by finer bin; numpy keeps the finer bins
+    whose parent (the bins nest exactly) is an alive cell.
+    """
+    frame = _band_query(
+        scan, "u, y, b, COUNT(*) AS n, SUM(w) AS w", "u, y, b", units, state, level, bins={"b": LEVELS[level + 1]}
+    )
+    u = frame["u"].to_numpy(dtype=np.int64)
+    parent = bin_parent(frame["b"].to_numpy(dtype=np.int64), LEVELS[level + 1], LEVELS[level])
+    frame = frame[_alive_index(state, u, parent) >= 0]
+    children = _cells_frame(frame, "u", LEVELS[level + 1])
+    by_unit = dict(tuple(children.groupby("u", sort=False)))
+    for unit, cells in state.items():
         old = cells.frame(~cells.alive).assign(alive=False)
-        new = by_unit.get(u)
+        new = by_unit.get(unit)
         if new is not None:
             old = pd.concat([old, new[["top", "pos", "neg", "n", "b"]].assign(alive=True)], ignore_index=True)
-        state[u] = _Cells.from_frame(old)
+        state[unit] = _Cells.from_frame(old)
 
 
 def _final(scan: _Scan, units: _Units, state: dict, level: int) -> dict:
@@ -613,37 +710,44 @@ def _final(scan: _Scan, units: _Units, state: dict, level: int) -> dict:
     out: dict = {u: (np.zeros(0), np.zeros(0), np.zeros(0)) for u in state}
     if not any(c.alive.any() for c in state.values()):
         return out
-    table, ids = _survivor_table(units, state)
-    surv = unique_name("surv")
-    scan.eng.register(surv, table)
-    try:
-        frame = scan.eng.sql(
-            f"SELECT c.cid AS cid, r.s AS s, SUM(CASE WHEN r.y = 1 THEN r.w ELSE 0e0 END) AS pos, "
-            f"SUM(CASE WHEN r.y = 0 THEN r.w ELSE 0e0 END) AS neg {_join(scan, surv, table, level)} "
-            f"GROUP BY c.cid, r.s"
-        )
-    finally:
-        scan.eng.drop(surv)
-    cid = frame["cid"].to_numpy(dtype=np.int64)
+    frame = _band_query(
+        scan,
+        "u, s, SUM(CASE WHEN y = 1 THEN w ELSE 0e0 END) AS pos, SUM(CASE WHEN y = 0 THEN w ELSE 0e0 END) AS neg",
+        "u, s",
+        units,
+        state,
+        level,
+    )
+    u = frame["u"].to_numpy(dtype=np.int64)
     s = frame["s"].to_numpy(dtype=np.float64) + 0.0  # -0.0 and 0.0 are one threshold, shown as 0.0
-    pos = frame["pos"].to_numpy(dtype=np.float64)
-    neg = frame["neg"].to_numpy(dtype=np.float64)
-    order = np.lexsort((-s, cid))
-    cid, s, pos, neg = cid[order], s[order], pos[order], neg[order]
-    starts = np.searchsorted(cid, np.arange(len(ids) + 1))
-    per_unit: dict = {}
-    for k, (u, j) in enumerate(ids):
-        per_unit.setdefault(u, []).append((j, slice(starts[k], starts[k + 1])))
-    for u, parts in per_unit.items():
-        cells = state[u]
-        pos_above = np.concatenate(([0.0], np.cumsum(cells.pos)[:-1]))
-        neg_above = np.concatenate(([0.0], np.cumsum(cells.neg)[:-1]))
-        ts, tps, fps = [], [], []
-        for j, sl in sorted(parts):
-            ts.append(s[sl])
-            tps.append(pos_above[j] + np.cumsum(pos[sl]))
-            fps.append(neg_above[j] + np.cumsum(neg[sl]))
-        out[u] = (np.concatenate(ts), np.concatenate(tps), np.concatenate(fps))
+    cell = _alive_index(state, u, bin_numpy(s, LEVELS[level]))
+    keep = cell >= 0
+    u, s, cell = u[keep], s[keep], cell[keep]
+    pos = frame["pos"].to_numpy(dtype=np.float64)[keep]
+    neg = frame["neg"].to_numpy(dtype=np.float64)[keep]
+    order = np.lexsort((-s, u))
+    u, s, cell, pos, neg = u[order], s[order], cell[order], pos[order], neg[order]
+    starts = np.concatenate(([0], np.flatnonzero(np.diff(u)) + 1, [u.size]))
+    for a, b in zip(starts[:-1], starts[1:], strict=True):
+        cells = state[int(u[a])]
+        # offsets: everything in the cells above each row's cell, plus the rows above it in its own cell
+        pos_above = np.concatenate(([0.0], np.cumsum(cells.pos)[:-1]))[cell[a:b]]
+        neg_above = np.concatenate(([0.0], np.cumsum(cells.neg)[:-1]))[cell[a:b]]
+        c = cell[a:b]
+        first = np.concatenate(([True], c[1:] != c[:-1]))
+        tp = _cumsum_within(pos[a:b], first) + pos_above
+        fp = _cumsum_within(neg[a:b], first) + neg_above
+        out[int(u[a])] = (s[a:b], tp, fp)
+    return out
+
+
+def _cumsum_within(x: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Cumulative sums restarting where `first` is True (runs of one cell), each run summed on its own."""
+    out = np.empty_like(x)
+    starts = np.flatnonzero(first)
+    ends = np.concatenate((starts[1:], [x.size]))
+    for a, b in zip(starts, ends, strict=True):
+        out[a:b] = np.cumsum(x[a:b])
     return out
 
 

@@ -477,7 +477,7 @@ def test_bad_input_gets_a_sentence():
     df = frame("ties", n=200, groups=2)
     bad(df, r'score="nope": the DataFrame has no column "nope"; its columns are "y", "s"', score="nope")
     bad(df.assign(y=df["y"].astype(str)), 'label="y": column "y" of the DataFrame holds text')
-    bad(df.assign(y=df["y"] * 2), r'column "y" \(label\) has \d+ rows whose label is not 0/1.*found 2\.0')
+    bad(df.assign(y=df["y"] * 2), r'column "y" \(label\) has \d+ rows whose label is not 0/1.*found 2\)')
     s = df["s"].copy()
     s.iloc[[3, 7]] = [np.nan, np.inf]
     bad(df.assign(s=s), r'column "s" \(score\) has 2 rows whose score is missing, NaN or infinite')
