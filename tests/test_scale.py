@@ -26,7 +26,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from costlib import DegenerateWarning, scale
 from costlib.aggregates import aggregate, load_aggregate
-from costlib.costs import compare_rules, group_costs, optimal_threshold
+from costlib.costs import ALL_GROUPS, compare_rules, group_costs, optimal_threshold, rules_table
 from costlib.errors import DataError
 from costlib.sweep import argbest, grouped_sweep, threshold_sweep
 
@@ -358,6 +358,23 @@ def test_compare_rules_equal_in_memory(kind):
         (df["y"][train], df["s"][train], df["g"][train]), (df["y"][test], df["s"][test], df["g"][test]), costs=prices
     )
     pd.testing.assert_frame_equal(got, want)
+
+
+def test_compare_rules_with_weights_equal_the_rules_table_rows():
+    df = frame("ties", groups=3, seed=4)
+    df["split"] = np.where(np.arange(len(df)) % 2 == 0, "train", "test")
+    prices = {g: (1, 2 + g) for g in range(3)}
+    got = scale.scan_compare_rules(df, label="y", score="s", group="g", split="split", weight="w", costs=prices)
+    tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
+    want = rules_table(
+        (tr["y"], tr["s"], tr["g"]),
+        (te["y"], te["s"], te["g"]),
+        costs=prices,
+        sample_weight_train=tr["w"],
+        sample_weight_test=te["w"],
+    )
+    want = want[want["group"] != ALL_GROUPS][got.columns.tolist()].reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, want.astype({"group": got["group"].dtype}))
 
 
 def test_compare_rules_group_missing_from_train_is_nan():
