@@ -964,34 +964,56 @@ def _key_type(kind: str | None) -> pa.DataType:
     )
 
 
-def _judge(scan: _Scan, cutoffs: list[dict], keys: pa.Array, where: str = "") -> pd.DataFrame:
+def _judge(scan: _Scan, cutoffs: list, keys: pa.Array, where: str = "") -> pd.DataFrame:
     """Per group (of the rows matching `where`): weighted n, and flagged, fp, fn at each cutoff set.
 
     `keys` are group values in the engine's type; ``cutoffs[i][k]`` is the cutoff of cutoff set
-    i for the k-th key. Groups not among the keys come back with ``matched == 0``.
+    i for the k-th key. Groups not among the keys come back with ``matched == 0``. The engine
+    groups the rows by (split, group, label, flagged at each cutoff set) -- a few keys, no sums
+    of conditions -- and the sums are taken here; a bad score has no "flagged" key, a bad
+    label is its own key, so the same pass checks the rows.
     """
     cols = {"g": keys}
     for i, cut in enumerate(cutoffs):
         cols[f"t{i}"] = pa.array(np.asarray(cut, dtype=np.float64))
-    table = pa.table(cols)
     name = unique_name("cut")
-    scan.eng.register(name, table)
-    sums = []
-    for i in range(len(cutoffs)):
-        t = f"c.t{i}"
-        sums += [
-            f"SUM(CASE WHEN r.s >= {t} THEN r.w ELSE 0e0 END) AS flagged{i}",
-            f"SUM(CASE WHEN r.s >= {t} AND r.y = 0 THEN r.w ELSE 0e0 END) AS fp{i}",
-            f"SUM(CASE WHEN r.s < {t} AND r.y = 1 THEN r.w ELSE 0e0 END) AS fn{i}",
-        ]
+    scan.eng.register(name, pa.table(cols))
+    flags = [
+        f"CASE WHEN ABS(r.s) <= {MAX_DOUBLE} THEN (CASE WHEN c.g IS NULL THEN 2 WHEN r.s >= c.t{i} THEN 1 ELSE 0 END) "
+        f"END AS f{i}"
+        for i in range(len(cutoffs))
+    ]
+    fs = [f"f{i}" for i in range(len(cutoffs))]
+    keys_sql = ", ".join(["sp", "g", "y", *fs])
+    weight = (", SUM(w) AS w, " + _checks(True, labels=False)) if scan.weighted else ""
+    inner = (
+        f"SELECT r.sp AS sp, r.g AS g, r.y AS y, r.w AS w, {', '.join(flags)} "
+        f"FROM {scan.rows} r LEFT JOIN {name} c ON r.g = c.g {where}"
+    )
     try:
-        return scan.eng.sql(
-            f"SELECT r.sp AS sp, r.g AS g, COUNT(*) AS n_rows, SUM(r.w) AS n, COUNT(c.g) AS matched, "
-            f"{', '.join(sums)}, {_checks(scan.weighted, 'r.')} "
-            f"FROM {scan.rows} r LEFT JOIN {name} c ON r.g = c.g {where} GROUP BY r.sp, r.g"
-        )
+        frame = scan.eng.sql(f"SELECT {keys_sql}, COUNT(*) AS n_rows{weight} FROM ({inner}) AS t GROUP BY {keys_sql}")
     finally:
         scan.eng.drop(name)
+    w = frame["w"].to_numpy(dtype=np.float64) if scan.weighted else frame["n_rows"].to_numpy(dtype=np.float64)
+    y = frame["y"]
+    parts = {
+        "n_rows": frame["n_rows"].to_numpy(),
+        "n": w,
+        "bad_y": np.where(y.isin([0, 1]), 0, frame["n_rows"]),
+        "bad_s": np.where(frame["f0"].isna(), frame["n_rows"], 0),
+        "matched": np.where(frame["f0"] == 2, 0, frame["n_rows"]),
+    }
+    if scan.weighted:
+        parts["neg_w"] = frame["neg_w"].to_numpy()
+        parts["bad_w"] = frame["bad_w"].to_numpy()
+    for i, f in enumerate(fs):
+        flagged = (frame[f] == 1).to_numpy()
+        kept = (frame[f] == 0).to_numpy()
+        parts[f"flagged{i}"] = np.where(flagged, w, 0.0)
+        parts[f"fp{i}"] = np.where(flagged & (y == 0).to_numpy(), w, 0.0)
+        parts[f"fn{i}"] = np.where(kept & (y == 1).to_numpy(), w, 0.0)
+    out = pd.DataFrame(parts).assign(sp=frame["sp"].to_numpy(), g=frame["g"].to_numpy())
+    return out.groupby(["sp", "g"], sort=False, dropna=False).sum().reset_index()
 
 
 def _cost_table(
