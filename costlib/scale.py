@@ -372,10 +372,6 @@ def _checks(weighted: bool, prefix: str = "", *, labels: bool = True) -> str:
     return ", ".join(parts)
 
 
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n:,} {one if n == 1 else many}"
-
-
 def _examples(scan: _Scan, column: str, condition: str, view: str | None = None) -> str:
     """Up to five distinct offending values, for a sentence (only on the error path)."""
     found = scan.eng.sql(f"SELECT DISTINCT {column} AS v FROM {view or scan.rows} WHERE {condition} LIMIT 5")[
@@ -469,9 +465,6 @@ class _Units:
     keys: pa.Table  # columns sp, g, in the engine's own types (for joins)
     sp: list
     g: list
-
-    def index(self) -> dict:
-        return {(s, g): i for i, (s, g) in enumerate(zip(self.sp, self.g, strict=True))}
 
 
 def _units(tab: pa.Table) -> tuple[_Units, np.ndarray]:
