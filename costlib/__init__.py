@@ -29,6 +29,7 @@ from costlib.instance import (
     normalized_excess_cost,
 )
 from costlib.multiclass import expected_cost_matrix, min_cost_decisions
+from costlib.scale import scan_compare_rules, scan_group_costs, scan_grouped_sweep, scan_optimal_thresholds
 from costlib.sweep import GroupedSweep, Sweep, grouped_sweep, threshold_sweep
 from costlib.training import compare_training, cost_predictability, training_summary
 from costlib.value import (
@@ -79,6 +80,10 @@ __all__ = [
     "recommend",
     "reliability",
     "rule_cutoffs",
+    "scan_compare_rules",
+    "scan_group_costs",
+    "scan_grouped_sweep",
+    "scan_optimal_thresholds",
     "sweep_model",
     "threshold_sweep",
     "training_summary",

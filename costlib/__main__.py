@@ -101,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print only the decision summary, as one JSON object, on standard output")
     p.add_argument("--fail-if-worse-than-nobody", action="store_true",
                    help="exit 1 when the model should not decide: no cheaper than the best choice without it")
+    from costlib import aggregates
+
+    aggregates.add_parser(sub)
     return parser
 
 
@@ -222,6 +225,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "train":
         return cli_train.run(args)
+    if args.command == "aggregate":
+        from costlib import aggregates
+
+        return aggregates.run(args)
     if args.command != "audit":
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT

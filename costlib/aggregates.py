@@ -1,0 +1,500 @@
+"""Compute where the rows live, explore on a laptop: the sweeps' sufficient statistics in one file.
+
+``python -m costlib aggregate SOURCE --label COL --score COL [--group COL] [--split COL]
+[--weight COL] [--engine duckdb|spark] [--max-thresholds N] --out agg.parquet`` reads the rows
+once (through DuckDB or Spark) and writes, per split, group and distinct score, the number
+and the weight of the positive and negative rows. That is everything a cost sweep needs: the
+file is small (one row per distinct score, not per case), and :func:`load_aggregate` turns it
+back into the :class:`costlib.sweep.GroupedSweep` objects that the in-memory code computes from
+the rows, exactly. When a (split, group) has more distinct scores than ``--max-thresholds``
+allows in total, the scores are pooled into fine bins (the lowest score of each bin is kept as
+its threshold): every threshold in the file is still exact, the ones strictly inside a bin are
+missing, and the file's metadata states how far that can move FP and FN.
+
+The file is Parquet. Its footer carries, under the key ``costlib.aggregate``, a JSON object:
+the format and version, the column roles, whether the sweeps are exact (else the bin width
+and the bound), and the provenance: source, files (path, size, modification time), engine,
+row count, creation time (UTC), costlib version and a SHA-256 fingerprint of the statistics,
+which the loader checks (a file changed after it was written is refused).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from costlib.errors import DataError
+
+FORMAT = "costlib-aggregate"
+VERSION = 1
+META_KEY = b"costlib.aggregate"
+DEFAULT_MAX_THRESHOLDS = 10_000_000
+COLUMNS = ("split", "group", "score", "pos_rows", "neg_rows", "pos_weight", "neg_weight")
+_MAX_META = 1 << 20  # bytes of footer metadata we are willing to parse
+
+MSG_NOT_PARQUET = (
+    'The file "{name}" is not a Parquet file ({reason}); an aggregate is written by python -m costlib aggregate.'
+)
+MSG_NOT_AGGREGATE = (
+    'The file "{name}" is a Parquet file but not a costlib aggregate (its footer has no costlib metadata); '
+    "make one with python -m costlib aggregate SOURCE --label ... --score ... --out FILE."
+)
+MSG_BAD_META = 'The file "{name}" has costlib metadata that cannot be read ({reason}); write it again.'
+MSG_VERSION = (
+    'The file "{name}" is a costlib aggregate of version {version}; this costlib reads version {ours}. '
+    "Write it again with this version."
+)
+MSG_BAD_COLUMN = 'The file "{name}" is a costlib aggregate whose column "{column}" {problem}; write it again.'
+MSG_FINGERPRINT = (
+    'The file "{name}" does not match its own fingerprint: its statistics were changed after it was written. '
+    "Write it again from the source."
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Aggregate:
+    """Sufficient statistics of the sweeps, with where they came from.
+
+    ``stats`` is a :class:`costlib.scale.ScoreStats` (sorted numpy arrays: split and group
+    codes, score, ``pos_rows, neg_rows, pos_weight, neg_weight``); ``table`` shows it as a
+    DataFrame. ``meta`` is the JSON object stored in the file's footer.
+    """
+
+    stats: object
+    meta: dict
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def exact(self) -> bool:
+        """True when every distinct score is a threshold (the sweeps equal the in-memory ones)."""
+        return bool(self.meta["exact"])
+
+    @property
+    def provenance(self) -> dict:
+        """Source, files, engine, rows, created (UTC), costlib version and fingerprint."""
+        return self.meta["provenance"]
+
+    @property
+    def columns(self) -> dict:
+        """The column roles the statistics were computed with (label, score, group, split, weight)."""
+        return self.meta["columns"]
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """One row per (split, group, score): ``split, group, score, pos_rows, neg_rows, pos_weight, neg_weight``."""
+        if "table" not in self._cache:
+            self._cache["table"] = self.stats.frame()
+        return self._cache["table"]
+
+    @property
+    def sweeps(self) -> dict:
+        """``{split: GroupedSweep}``: split ``"train"``, ``"validation"``, ``"test"``, or ``None``
+        (no split column). Without a group column each sweep's one group is ``None``."""
+        if "sweeps" not in self._cache:
+            self._cache["sweeps"] = {(k or None): s for k, s in self.stats.sweeps().items()}
+        return self._cache["sweeps"]
+
+    def sweep(self, split: str | None = None):
+        """The GroupedSweep of one split (``None``: the data has no split column)."""
+        if split not in self.sweeps:
+            have = ", ".join(repr(s) for s in self.sweeps)
+            raise ValueError(f"split must be one of {have}: got {split!r}")
+        return self.sweeps[split]
+
+    def to_parquet(self, path) -> None:
+        """Write the file (statistics plus the metadata in the footer)."""
+        import pyarrow.parquet as pq
+
+        pq.write_table(_arrow(self.stats, self.meta), path, compression="zstd")
+
+
+def _present(meta: dict) -> list[str]:
+    cols = meta["columns"]
+    out = [c for c in ("split", "group") if cols.get(c)]
+    out += ["score", "pos_rows", "neg_rows"]
+    if cols.get("weight"):
+        out += ["pos_weight", "neg_weight"]
+    return out
+
+
+def _arrow(stats, meta: dict):
+    import pyarrow as pa
+
+    arrays = {}
+    for c in _present(meta):
+        if c in ("split", "group"):
+            names = stats.splits if c == "split" else stats.groups
+            codes = stats.split if c == "split" else stats.group
+            arrays[c] = pa.DictionaryArray.from_arrays(pa.array(codes, type=pa.int32()), pa.array(list(names)))
+        else:
+            arrays[c] = pa.array(getattr(stats, c))
+    out = pa.table(arrays)
+    return out.replace_schema_metadata({META_KEY: json.dumps(meta, sort_keys=True).encode("utf-8")})
+
+
+def fingerprint(stats, meta: dict) -> str:
+    """SHA-256 of the statistics in canonical order (names as JSON, arrays as little-endian bytes)."""
+    h = hashlib.sha256()
+    for c in _present(meta):
+        h.update(c.encode("utf-8") + b"\x00")
+        if c in ("split", "group"):
+            names = stats.splits if c == "split" else stats.groups
+            codes = stats.split if c == "split" else stats.group
+            h.update(json.dumps([_plain(x) for x in names]).encode("utf-8") + b"\x00")
+            h.update(np.ascontiguousarray(codes, dtype="<i4").tobytes())
+        elif c in ("pos_rows", "neg_rows"):
+            h.update(np.ascontiguousarray(getattr(stats, c), dtype="<i8").tobytes())
+        else:
+            h.update(np.ascontiguousarray(getattr(stats, c), dtype="<f8").tobytes())
+    return h.hexdigest()
+
+
+def _plain(x):
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def _bound_statement(bits: int, rows: int, weight: float, weighted: bool) -> str:
+    what = f"{weight:.17g} in weight ({rows:,} rows)" if weighted else f"{rows:,} rows"
+    return (
+        f"Scores were pooled into {2**bits:,} bins per binade ({bits} mantissa bits); each threshold is the lowest "
+        "score of its bin, and the counts at every threshold are exact. Cutoffs strictly inside a bin are missing: "
+        f"their FP and FN differ from those at the nearest threshold by at most one bin, here at most {what}, so "
+        f"their cost differs by at most max(c_fp, c_fn) times that."
+    )
+
+
+def aggregate(
+    source,
+    *,
+    label,
+    score,
+    group=None,
+    weight=None,
+    split=None,
+    engine="duckdb",
+    max_thresholds: int | None = DEFAULT_MAX_THRESHOLDS,
+) -> Aggregate:
+    """Read the rows once and return their sufficient statistics (see the module docstring).
+
+    Exact (every distinct score is kept) unless the (split, group, score) rows would number
+    more than about `max_thresholds` (None: no limit); then fine bins, with the bound in ``meta``.
+
+    >>> q = "SELECT * FROM (VALUES (0, 0.2), (1, 0.2), (1, 0.9)) t(y, p)"
+    >>> agg = aggregate(q, label="y", score="p")
+    >>> s = agg.sweep()[None]
+    >>> s.thresholds.tolist(), s.tp.tolist(), s.fp.tolist(), agg.exact
+    ([inf, 0.9, 0.2], [0.0, 1.0, 2.0], [0.0, 0.0, 1.0], True)
+    """
+    from costlib import __version__
+    from costlib.engines import describe_source, files_of
+    from costlib.scale import score_stats
+
+    stats = score_stats(
+        source,
+        label=label,
+        score=score,
+        group=group,
+        weight=weight,
+        split=split,
+        engine=engine,
+        max_thresholds=max_thresholds,
+    )
+    source_text = source if isinstance(source, str) else describe_source(source)
+    meta = {
+        "format": FORMAT,
+        "version": VERSION,
+        "columns": {"label": label, "score": score, "group": group, "split": split, "weight": weight},
+        "exact": stats.bits is None,
+        "bits": stats.bits,
+        "bound": None
+        if stats.bits is None
+        else {
+            "largest_bin_rows": stats.largest_bin_rows,
+            "largest_bin_weight": stats.largest_bin_weight,
+            "statement": _bound_statement(
+                stats.bits, stats.largest_bin_rows, stats.largest_bin_weight, weight is not None
+            ),
+        },
+        "thresholds": len(stats),
+        "provenance": {
+            "source": source_text[:2000],
+            "files": files_of(source) if isinstance(source, str | os.PathLike | list | tuple) else [],
+            "engine": engine,
+            "rows": stats.rows,
+            "created": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "costlib": __version__,
+        },
+    }
+    meta["provenance"]["fingerprint"] = fingerprint(stats, meta)
+    return Aggregate(stats, meta)
+
+
+# --------------------------------------------------------------------------------------
+# Loading: footer first, then the data, refusing anything that is not an aggregate
+# --------------------------------------------------------------------------------------
+
+
+def load_aggregate(path_or_bytes, *, name: str | None = None) -> Aggregate:
+    """Read an aggregate file (a path or the file's bytes) back; refuse anything else with a sentence.
+
+    The footer is read first: a file that is not Parquet, or Parquet without costlib's
+    metadata, or of another version, is refused before any data is read. Then the columns
+    are checked (types, finite scores, non-negative counts, known split names, no repeated
+    (split, group, score)) and the fingerprint is recomputed. `name` is the file name used
+    in sentences (default: the path, or "the uploaded file").
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if isinstance(path_or_bytes, bytes | bytearray | memoryview):
+        data = bytes(path_or_bytes)
+        shown = name or "the uploaded file"
+
+        def handle():
+            return pa.BufferReader(data)
+    else:
+        path = os.fspath(path_or_bytes)
+        shown = name or path
+
+        def handle():
+            return path
+
+    try:
+        pf = pq.ParquetFile(handle())
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        raise DataError(MSG_NOT_PARQUET.format(name=shown, reason=_reason(exc))) from None
+    raw = (pf.schema_arrow.metadata or {}).get(META_KEY)
+    if raw is None:
+        raise DataError(MSG_NOT_AGGREGATE.format(name=shown))
+    meta = _parse_meta(raw, shown)
+    expected = _present(meta)
+    names = pf.schema_arrow.names
+    for c in expected:
+        if c not in names:
+            raise DataError(MSG_BAD_COLUMN.format(name=shown, column=c, problem="is missing"))
+    try:
+        coded = [c for c in ("split", "group") if c in expected]
+        table = pq.ParquetFile(handle(), read_dictionary=coded).read(columns=expected)
+    except (OSError, pa.ArrowException, ValueError) as exc:
+        raise DataError(MSG_NOT_PARQUET.format(name=shown, reason=_reason(exc))) from None
+    stats = _check_table(table, meta, shown)
+    if fingerprint(stats, meta) != meta["provenance"].get("fingerprint"):
+        raise DataError(MSG_FINGERPRINT.format(name=shown))
+    return Aggregate(stats, meta)
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return (text[0] if text else type(exc).__name__).rstrip(".")[:200]
+
+
+def _parse_meta(raw: bytes, shown: str) -> dict:
+    if len(raw) > _MAX_META:
+        raise DataError(MSG_BAD_META.format(name=shown, reason="it is larger than 1 MB"))
+    try:
+        meta = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(MSG_BAD_META.format(name=shown, reason=f"not JSON: {_reason(exc)}")) from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise DataError(MSG_NOT_AGGREGATE.format(name=shown))
+    if meta.get("version") != VERSION:
+        raise DataError(MSG_VERSION.format(name=shown, version=meta.get("version"), ours=VERSION))
+    cols = meta.get("columns")
+    prov = meta.get("provenance")
+    if (
+        not isinstance(cols, dict)
+        or not isinstance(prov, dict)
+        or not isinstance(meta.get("exact"), bool)
+        or any(not isinstance(cols.get(k), str) for k in ("label", "score"))
+        or any(cols.get(k) is not None and not isinstance(cols.get(k), str) for k in ("group", "split", "weight"))
+        or not isinstance(prov.get("fingerprint"), str)
+        or not isinstance(prov.get("rows"), int)
+    ):
+        raise DataError(MSG_BAD_META.format(name=shown, reason="fields are missing or of the wrong type"))
+    return meta
+
+
+def _codes(table, column: str, shown: str) -> tuple[np.ndarray, list]:
+    """Per-row codes and the names they index, from a (dictionary-encoded) column."""
+    arr = table.column(column)
+    if arr.null_count:
+        raise DataError(
+            MSG_BAD_COLUMN.format(name=shown, column=column, problem=f"has {arr.null_count:,} missing values")
+        )
+    values = arr.to_pandas()
+    if not isinstance(values.dtype, pd.CategoricalDtype):
+        values = values.astype("category")
+    return values.cat.codes.to_numpy(dtype=np.int64), list(values.cat.categories)
+
+
+def _check_table(table, meta: dict, shown: str):
+    import pyarrow as pa
+
+    from costlib.scale import ScoreStats, _group_order
+
+    cols = meta["columns"]
+    n = table.num_rows
+
+    def bad(column, problem):
+        return DataError(MSG_BAD_COLUMN.format(name=shown, column=column, problem=problem))
+
+    def numbers(column, kind):
+        arr = table.column(column)
+        if arr.null_count:
+            raise bad(column, f"has {arr.null_count:,} missing values")
+        ok = pa.types.is_integer(arr.type) if kind == "int" else pa.types.is_floating(arr.type)
+        if not ok:
+            raise bad(column, f"holds {arr.type} instead of {'whole numbers' if kind == 'int' else 'numbers'}")
+        return arr.to_numpy()
+
+    score = numbers("score", "float").astype(np.float64)
+    pos_rows = numbers("pos_rows", "int").astype(np.int64)
+    neg_rows = numbers("neg_rows", "int").astype(np.int64)
+    for c, x in (("pos_rows", pos_rows), ("neg_rows", neg_rows)):
+        if (x < 0).any():
+            raise bad(c, "has negative counts")
+    if cols.get("weight"):
+        pos_w = numbers("pos_weight", "float").astype(np.float64)
+        neg_w = numbers("neg_weight", "float").astype(np.float64)
+        for c, w in (("pos_weight", pos_w), ("neg_weight", neg_w)):
+            if not np.isfinite(w).all() or (w < 0).any():
+                raise bad(c, "has negative or non-finite weights")
+    else:
+        pos_w, neg_w = pos_rows.astype(np.float64), neg_rows.astype(np.float64)
+    if not np.isfinite(score).all():
+        raise bad("score", "has missing or infinite scores")
+    if cols.get("split"):
+        split, splits = _codes(table, "split", shown)
+        if any(s not in ("train", "validation", "test") for s in splits):
+            raise bad("split", "has values other than train, validation and test")
+    else:
+        split, splits = np.zeros(n, dtype=np.int64), [""]
+    if cols.get("group"):
+        group, found = _codes(table, "group", shown)
+        names = _group_order(found)
+        where = {g: i for i, g in enumerate(names)}
+        group = np.array([where[g] for g in found], dtype=np.int64)[group] if len(found) else group
+    else:
+        group, names = np.zeros(n, dtype=np.int64), [None]
+    if meta["provenance"]["rows"] != int(pos_rows.sum() + neg_rows.sum()):
+        raise bad("pos_rows", f"does not add up to the {meta['provenance']['rows']:,} rows the metadata states")
+    stats = ScoreStats.build(
+        splits=tuple(splits),
+        split=split,
+        groups=tuple(names),
+        group=group,
+        score=score,
+        pos_rows=pos_rows,
+        neg_rows=neg_rows,
+        pos_weight=pos_w,
+        neg_weight=neg_w,
+        weighted=bool(cols.get("weight")),
+        rows=meta["provenance"]["rows"],
+        **(
+            {
+                "bits": meta["bits"],
+                "largest_bin_rows": meta["bound"]["largest_bin_rows"],
+                "largest_bin_weight": meta["bound"]["largest_bin_weight"],
+            }
+            if meta.get("bound")
+            else {}
+        ),
+    )
+    same = (np.diff(stats.split) == 0) & (np.diff(stats.group) == 0) & (np.diff(stats.score) == 0)
+    if same.any():
+        raise bad("score", "repeats a (split, group, score)")
+    return stats
+
+
+# --------------------------------------------------------------------------------------
+# The command: python -m costlib aggregate
+# --------------------------------------------------------------------------------------
+
+
+def _positive_count(text: str) -> int:
+    import argparse
+
+    try:
+        n = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {text!r}")
+    return n
+
+
+def add_parser(subparsers) -> None:
+    """Register ``aggregate`` on the ``python -m costlib`` sub-command parser."""
+    p = subparsers.add_parser(
+        "aggregate",
+        help="write the sweeps' sufficient statistics (counts per group and score) of a big source to Parquet",
+        description="Read a big source once (DuckDB or Spark) and write the counts per split, group and distinct "
+        "score to a small Parquet file that costlib loads back as exact sweeps.",
+    )
+    p.add_argument(
+        "source",
+        metavar="SOURCE",
+        help="Parquet or CSV path or glob (quote globs), or a query (DuckDB SQL, or Spark SQL with --engine spark)",
+    )
+    p.add_argument("--label", required=True, metavar="COL", help="binary label column (0/1 or true/false)")
+    p.add_argument("--score", required=True, metavar="COL", help="score column (higher = more likely positive)")
+    p.add_argument("--group", metavar="COL", help="group column")
+    p.add_argument("--split", metavar="COL", help="column with train / validation / test per row")
+    p.add_argument("--weight", metavar="COL", help="non-negative case weights")
+    p.add_argument(
+        "--engine",
+        choices=("duckdb", "spark"),
+        default="duckdb",
+        help="where to compute (default duckdb; spark runs locally unless a session is configured)",
+    )
+    p.add_argument(
+        "--max-thresholds",
+        type=_positive_count,
+        default=DEFAULT_MAX_THRESHOLDS,
+        metavar="N",
+        help=f"keep every distinct score while there are at most N in all (default {DEFAULT_MAX_THRESHOLDS:,}); "
+        "beyond that, pool scores into fine bins and state the bound in the file",
+    )
+    p.add_argument("--out", required=True, metavar="OUT.parquet", help="where to write the aggregate")
+
+
+def run(args) -> int:
+    """Run ``aggregate``: 0 when the file is written, 2 with one sentence on stderr for bad input."""
+    try:
+        agg = aggregate(
+            args.source,
+            label=args.label,
+            score=args.score,
+            group=args.group,
+            weight=args.weight,
+            split=args.split,
+            engine=args.engine,
+            max_thresholds=args.max_thresholds,
+        )
+        try:
+            agg.to_parquet(args.out)
+        except OSError as exc:
+            raise DataError(f'The output file "{args.out}" cannot be written: {exc.strerror or exc}.') from None
+    except ValueError as exc:  # DataError included: a sentence naming the column or argument
+        print(getattr(exc, "message", None) or str(exc), file=sys.stderr)
+        return 2
+    prov = agg.provenance
+    groups = len(agg.stats.groups)
+    splits = [s for s in agg.stats.splits if s]
+    how = "exact: every distinct score is a threshold" if agg.exact else "scores pooled into fine bins"
+    split_words = f" in splits {', '.join(splits)}" if splits else ""
+    print(
+        f"Wrote {args.out}: {prov['rows']:,} rows, {groups:,} {'group' if groups == 1 else 'groups'}{split_words}, "
+        f"{agg.meta['thresholds']:,} thresholds ({how})."
+    )
+    if not agg.exact:
+        print(agg.meta["bound"]["statement"])
+    print(f"Fingerprint {prov['fingerprint']}.")
+    return 0

@@ -1,0 +1,416 @@
+"""Where the rows live: DuckDB (embedded, the default) or Spark, behind the same few calls.
+
+costlib's out-of-core code (:mod:`costlib.scale`) needs only this from an engine:
+
+- ``sql(text) -> pandas.DataFrame``: run a query whose result is small (bins, groups);
+- ``register(name, table)`` / ``drop(name)``: a small pyarrow table (survivors, cutoffs)
+  as a view that queries can join;
+- ``columns(view)``: the names and types of a view's columns, to check the column roles;
+- ``quote(name)``: a user's column name as an identifier.
+
+The SQL text that :mod:`costlib.scale` sends is the same for both engines; only the
+identifiers in the first view (the user's column names) are quoted differently. Sources:
+a Parquet or CSV path or glob (or a list of them), a query string (DuckDB SQL, or Spark SQL
+with ``engine="spark"``), a pandas DataFrame or pyarrow Table, or a ``pyspark.sql.DataFrame``.
+
+DuckDB runs with a memory limit (``COSTLIB_DUCKDB_MEMORY_LIMIT``, default ``1GB``) and a
+temporary directory of its own for what does not fit (``COSTLIB_DUCKDB_TEMP``, default a new
+directory under the system's temporary directory, removed on close), so the rows are never
+held in memory. Spark, when costlib has to start it (a path given with ``engine="spark"``),
+runs in local mode with quiet logs and no console progress bars; a DataFrame's own session
+is used as it is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import re
+import shutil
+import tempfile
+import uuid
+import warnings
+from collections.abc import Sequence
+
+import pandas as pd
+
+from costlib.errors import DataError
+
+ENGINES = ("duckdb", "spark")
+MSG_ENGINE = "engine must be one of {valid}: got {value!r}"
+MSG_SOURCE_TYPE = (
+    "source must be a Parquet or CSV path or glob, a list of paths, a query string, a pandas DataFrame, "
+    "a pyarrow Table or (with engine='spark') a pyspark DataFrame: got {kind}"
+)
+MSG_NO_FILE = 'The source "{path}" does not exist (no file matches it).'
+MSG_FILE_KIND = (
+    'The source "{path}" is neither a Parquet file (.parquet, .pq) nor a CSV file (.csv, .tsv, .txt, '
+    "optionally compressed): name the format by its extension, or pass a query that reads it."
+)
+MSG_SOURCE_FAILED = "The source {what} could not be read: {reason}"
+MSG_QUERY_FAILED = "{engine} could not run costlib's query on the source: {reason}"
+MSG_SPARK_MISSING = (
+    'engine="spark" needs the pyspark package (and a Java runtime): install pyspark, or use engine="duckdb".'
+)
+
+_QUERY_START = re.compile(r"^\s*(\(|select\b|with\b|from\b|values\b|table\b|pivot\b|unpivot\b|summarize\b)", re.I)
+_PARQUET = (".parquet", ".pq", ".parq")
+_CSV = (".csv", ".tsv", ".txt")
+_COMPRESSED = (".gz", ".zst", ".bz2", ".xz")
+
+# column kinds as costlib sees them
+KIND_BOOL, KIND_INT, KIND_FLOAT, KIND_DECIMAL, KIND_TEXT, KIND_OTHER = (
+    "bool",
+    "int",
+    "float",
+    "decimal",
+    "text",
+    "other",
+)
+
+
+def _kind(type_name: str) -> str:
+    t = type_name.strip().lower()
+    if t in ("boolean", "bool"):
+        return KIND_BOOL
+    if t in (
+        "tinyint",
+        "smallint",
+        "integer",
+        "int",
+        "bigint",
+        "hugeint",
+        "utinyint",
+        "usmallint",
+        "uinteger",
+        "ubigint",
+        "uhugeint",
+        "long",
+        "short",
+        "byte",
+    ):
+        return KIND_INT
+    if t in ("float", "double", "real"):
+        return KIND_FLOAT
+    if t.startswith("decimal"):
+        return KIND_DECIMAL
+    if t in ("varchar", "string", "text") or t.startswith(("varchar", "char")):
+        return KIND_TEXT
+    return KIND_OTHER
+
+
+def unique_name(prefix: str) -> str:
+    """A view name no user table can have (one per call, so calls never collide)."""
+    return f"costlib_{prefix}_{uuid.uuid4().hex[:12]}"
+
+
+def _sql_string(text: str) -> str:
+    """A string literal for both engines' SQL (no backslashes allowed: Spark reads them as escapes)."""
+    if "\\" in text:
+        raise DataError(f'The source path "{text}" contains a backslash; use forward slashes.')
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _file_kind(path: str) -> str:
+    name = path.lower()
+    for ext in _COMPRESSED:
+        if name.endswith(ext):
+            name = name[: -len(ext)]
+    if name.endswith(_PARQUET):
+        return "parquet"
+    if name.endswith(_CSV):
+        return "csv"
+    raise DataError(MSG_FILE_KIND.format(path=path))
+
+
+def _paths(source) -> list[str] | None:
+    """The paths of a path-like source (None when the source is a query or an object)."""
+    if isinstance(source, os.PathLike):
+        return [os.fspath(source)]
+    if isinstance(source, str):
+        return None if _QUERY_START.match(source) else [source]
+    if isinstance(source, Sequence) and source and all(isinstance(p, str | os.PathLike) for p in source):
+        return [os.fspath(p) for p in source]
+    return None
+
+
+def _check_paths(paths: list[str]) -> str:
+    """Every path must match a file (remote URLs are left to the engine); returns the common kind."""
+    kinds = {_file_kind(p) for p in paths}
+    if len(kinds) > 1:
+        raise DataError("The source mixes Parquet and CSV files; give files of one format.")
+    for p in paths:
+        if "://" in p:
+            continue
+        if not glob.glob(p) if glob.has_magic(p) else not os.path.isfile(p):
+            raise DataError(MSG_NO_FILE.format(path=p))
+    return kinds.pop()
+
+
+def describe_source(source) -> str:
+    """Words for the source, for sentences and provenance."""
+    paths = _paths(source)
+    if paths is not None:
+        return ", ".join(f'"{p}"' for p in paths)
+    if isinstance(source, str):
+        return "the query"
+    return f"the {type(source).__name__}"
+
+
+def files_of(source) -> list[dict]:
+    """Name, size and modification time of every local file a path source reads (provenance)."""
+    out = []
+    for p in _paths(source) or []:
+        if "://" in p:
+            continue
+        for f in sorted(glob.glob(p)) if glob.has_magic(p) else [p]:
+            st = os.stat(f)
+            out.append({"path": os.path.abspath(f), "bytes": st.st_size, "modified": int(st.st_mtime)})
+    return out
+
+
+class DuckDBEngine:
+    """DuckDB in this process, with a memory limit and a spill directory of its own."""
+
+    name = "duckdb"
+
+    def __init__(self):
+        import duckdb
+
+        self._tmp = os.environ.get("COSTLIB_DUCKDB_TEMP") or tempfile.mkdtemp(prefix="costlib-duckdb-")
+        self._own_tmp = "COSTLIB_DUCKDB_TEMP" not in os.environ
+        config = {
+            "memory_limit": os.environ.get("COSTLIB_DUCKDB_MEMORY_LIMIT", "1GB"),
+            "temp_directory": self._tmp,
+            "preserve_insertion_order": False,
+        }
+        self.con = duckdb.connect(":memory:", config=config)
+        self._error = duckdb.Error
+
+    @staticmethod
+    def quote(name: str) -> str:
+        return '"' + str(name).replace('"', '""') + '"'
+
+    def sql_arrow(self, text: str):
+        try:
+            return self.con.sql(text).to_arrow_table()
+        except self._error as exc:
+            raise DataError(MSG_QUERY_FAILED.format(engine="DuckDB", reason=_first_line(exc))) from None
+
+    def sql(self, text: str) -> pd.DataFrame:
+        return self.sql_arrow(text).to_pandas()
+
+    def execute(self, text: str) -> None:
+        try:
+            self.con.execute(text)
+        except self._error as exc:
+            raise DataError(MSG_QUERY_FAILED.format(engine="DuckDB", reason=_first_line(exc))) from None
+
+    def register(self, name: str, table) -> None:
+        self.con.register(name, table)
+
+    def drop(self, name: str) -> None:
+        with contextlib.suppress(Exception):
+            self.con.unregister(name)
+        with contextlib.suppress(Exception):
+            self.con.execute(f"DROP VIEW IF EXISTS {name}")
+
+    def columns(self, view: str) -> list[tuple[str, str]]:
+        rel = self.con.sql(f"SELECT * FROM {view} LIMIT 0")
+        return [(c, _kind(str(t))) for c, t in zip(rel.columns, rel.types, strict=True)]
+
+    def open(self, source) -> str:
+        """A view over the source's rows; its name."""
+        view = unique_name("src")
+        paths = _paths(source)
+        if paths is not None:
+            kind = _check_paths(paths)
+            arg = "[" + ", ".join(_sql_string(p) for p in paths) + "]"
+            reader = f"read_parquet({arg})" if kind == "parquet" else f"read_csv({arg}, header = true)"
+            body = f"SELECT * FROM {reader}"
+        elif isinstance(source, str):
+            body = source.strip().rstrip(";")
+        elif isinstance(source, pd.DataFrame):
+            import pyarrow as pa
+
+            self.register(view + "_data", pa.Table.from_pandas(source, preserve_index=False))
+            body = f"SELECT * FROM {view}_data"
+        elif type(source).__module__.startswith("pyarrow") and hasattr(source, "schema"):
+            self.register(view + "_data", source)
+            body = f"SELECT * FROM {view}_data"
+        else:
+            raise ValueError(MSG_SOURCE_TYPE.format(kind=type(source).__name__))
+        try:
+            self.con.execute(f"CREATE OR REPLACE TEMPORARY VIEW {view} AS {body}")
+            self.columns(view)
+        except self._error as exc:
+            raise DataError(MSG_SOURCE_FAILED.format(what=describe_source(source), reason=_first_line(exc))) from None
+        return view
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.con.close()
+        if self._own_tmp:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    line = text[0] if text else type(exc).__name__
+    return line if line.endswith(".") else line + "."
+
+
+@contextlib.contextmanager
+def quiet_spark():
+    """pyspark warns that it does not fully support pandas >= 3 on every conversion; costlib
+    converts through Arrow and is tested with this pandas, so the warning is noise here."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*PySpark does not yet fully support pandas.*")
+        warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+        yield
+
+
+_LOG4J = """rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
+logger.apache.name = org.apache
+logger.apache.level = error
+logger.jetty.name = org.sparkproject
+logger.jetty.level = error
+"""
+
+
+def spark_session(master: str | None = None):
+    """The active Spark session, or a new quiet local one (``local[*]`` unless `master` says).
+
+    Quiet: errors only in the log, no console progress bars, no web UI, the driver bound to
+    the loopback address.
+    """
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise ValueError(MSG_SPARK_MISSING) from None
+    with quiet_spark():
+        active = SparkSession.getActiveSession()
+        if active is not None and master is None:
+            return active
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+        conf_dir = tempfile.mkdtemp(prefix="costlib-spark-")
+        log4j = os.path.join(conf_dir, "log4j2.properties")
+        with open(log4j, "w", encoding="utf-8") as fh:
+            fh.write(_LOG4J)
+        session = (
+            SparkSession.builder.master(master or "local[*]")
+            .appName("costlib")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", str(max(2, 2 * (os.cpu_count() or 1))))
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{log4j}")
+            .getOrCreate()
+        )
+        session.sparkContext.setLogLevel("ERROR")
+        return session
+
+
+def _is_spark_frame(source) -> bool:
+    return type(source).__module__.startswith("pyspark.sql") and hasattr(source, "sparkSession")
+
+
+class SparkEngine:
+    """A Spark session (the DataFrame's own, or a quiet local one costlib starts)."""
+
+    name = "spark"
+
+    def __init__(self, source=None):
+        self.spark = source.sparkSession if _is_spark_frame(source) else spark_session()
+        self._views: list[str] = []
+
+    @staticmethod
+    def quote(name: str) -> str:
+        return "`" + str(name).replace("`", "``") + "`"
+
+    def sql_arrow(self, text: str):
+        with quiet_spark():
+            try:
+                return self.spark.sql(text).toArrow()
+            except Exception as exc:  # AnalysisException, Py4JJavaError: say it in one sentence
+                raise DataError(MSG_QUERY_FAILED.format(engine="Spark", reason=_first_line(exc))) from None
+
+    def sql(self, text: str) -> pd.DataFrame:
+        return self.sql_arrow(text).to_pandas()
+
+    def execute(self, text: str) -> None:
+        with quiet_spark():
+            try:
+                self.spark.sql(text)
+            except Exception as exc:
+                raise DataError(MSG_QUERY_FAILED.format(engine="Spark", reason=_first_line(exc))) from None
+
+    def register(self, name: str, table) -> None:
+        with quiet_spark():
+            self.spark.createDataFrame(table).createOrReplaceTempView(name)
+        self._views.append(name)
+
+    def drop(self, name: str) -> None:
+        with contextlib.suppress(Exception):
+            self.spark.catalog.dropTempView(name)
+
+    def columns(self, view: str) -> list[tuple[str, str]]:
+        return [(c, _kind(t)) for c, t in self.spark.table(view).dtypes]
+
+    def open(self, source) -> str:
+        view = unique_name("src")
+        paths = _paths(source)
+        with quiet_spark():
+            try:
+                if _is_spark_frame(source):
+                    df = source
+                elif paths is not None:
+                    kind = _check_paths(paths)
+                    reader = self.spark.read
+                    df = (
+                        reader.parquet(*paths)
+                        if kind == "parquet"
+                        else reader.csv(paths, header=True, inferSchema=True)
+                    )
+                elif isinstance(source, str):
+                    df = self.spark.sql(source.strip().rstrip(";"))
+                elif isinstance(source, pd.DataFrame):
+                    import pyarrow as pa
+
+                    df = self.spark.createDataFrame(pa.Table.from_pandas(source, preserve_index=False))
+                elif type(source).__module__.startswith("pyarrow") and hasattr(source, "schema"):
+                    df = self.spark.createDataFrame(source)
+                else:
+                    raise ValueError(MSG_SOURCE_TYPE.format(kind=type(source).__name__))
+            except (DataError, ValueError):
+                raise
+            except Exception as exc:  # AnalysisException, Py4JJavaError: the engine's own words
+                raise DataError(
+                    MSG_SOURCE_FAILED.format(what=describe_source(source), reason=_first_line(exc))
+                ) from None
+            df.createOrReplaceTempView(view)
+        self._views.append(view)
+        return view
+
+    def close(self) -> None:
+        for v in self._views:
+            self.drop(v)
+
+
+def connect(engine: str, source):
+    """The engine object for `engine` ("duckdb" or "spark") and `source`."""
+    if engine not in ENGINES:
+        raise ValueError(MSG_ENGINE.format(valid=list(ENGINES), value=engine))
+    if engine == "duckdb":
+        if _is_spark_frame(source):
+            raise ValueError('source is a pyspark DataFrame: pass engine="spark" to compute on Spark.')
+        return DuckDBEngine()
+    return SparkEngine(source)

@@ -1,0 +1,104 @@
+"""The same out-of-core answers on Spark (local mode): equal to the in-memory kernel and to DuckDB.
+
+One SparkSession (``local[2]``) serves every test here; the tests share an xdist group so that
+``pytest -n 2`` starts one JVM, not two. Spark needs Java; the README's test command installs a
+Java runtime where ``java`` is missing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+from numpy.testing import assert_array_equal
+
+from costlib import scale
+from costlib.aggregates import aggregate, load_aggregate
+from costlib.costs import compare_rules
+from costlib.engines import quiet_spark, spark_session
+from costlib.errors import DataError
+from costlib.sweep import grouped_sweep
+from tests.test_scale import assert_same_optimum, assert_same_sweep, expected_optimum, frame, special_scores
+
+pytestmark = pytest.mark.xdist_group("spark")
+
+
+@pytest.fixture(scope="session")
+def spark():
+    session = spark_session("local[2]")
+    yield session
+    session.stop()
+
+
+def to_spark(spark, df: pd.DataFrame):
+    with quiet_spark():
+        return spark.createDataFrame(pa.Table.from_pandas(df, preserve_index=False))
+
+
+def test_bins_in_spark_equal_the_float_parts_computed_in_numpy(spark):
+    # Spark's LOG2 is a quotient of logarithms (off by one near some powers of two): the bins must not care
+    x = special_scores()
+    rows = to_spark(spark, pd.DataFrame({"s": x}))
+    rows.createOrReplaceTempView("costlib_test_bins")
+    bins = ", ".join(f"{scale.bin_sql('s', bits)} AS b{bits}" for bits in scale.LEVELS)
+    got = spark.sql(f"SELECT {bins} FROM costlib_test_bins").toArrow()
+    for bits in scale.LEVELS:
+        assert_array_equal(got.column(f"b{bits}").to_numpy(), scale.bin_numpy(x, bits))
+
+
+def test_spark_answers_equal_in_memory(spark):
+    # weighted optimum, weighted sweeps per split, and the (unweighted) rules table: every query shape
+    df = frame("ties", n=4000, groups=10, seed=7)
+    df["split"] = np.where(np.arange(len(df)) % 3 == 0, "test", "train")
+    sdf = to_spark(spark, df)
+    got = scale.scan_optimal_thresholds(sdf, label="y", score="s", group="g", weight="w", costs=(1, 3), engine="spark")
+    assert_same_optimum(got, expected_optimum(df, 1, 3, "w"))
+    sweeps = scale.scan_grouped_sweep(sdf, label="y", score="s", group="g", split="split", weight="w", engine="spark")
+    for role in ("train", "test"):
+        m = df["split"] == role
+        assert_same_sweep(sweeps[role], grouped_sweep(df["y"][m], df["s"][m], df["g"][m], sample_weight=df["w"][m]))
+    prices = {g: (1, 1 + g) for g in range(10)}
+    got = scale.scan_compare_rules(sdf, label="y", score="s", group="g", split="split", costs=prices, engine="spark")
+    tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
+    want = compare_rules((tr["y"], tr["s"], tr["g"]), (te["y"], te["s"], te["g"]), costs=prices)
+    pd.testing.assert_frame_equal(got, want)
+
+
+def test_spark_refinement_rounds_equal_in_memory(spark, monkeypatch):
+    monkeypatch.setattr(scale, "ROW_LIMIT", 0)  # every level of refinement runs on Spark
+    df = frame("gaps", n=4000, groups=4, seed=8)
+    got = scale.scan_optimal_thresholds(
+        to_spark(spark, df), label="y", score="s", group="g", weight="w", costs=(2, 3), engine="spark"
+    )
+    assert_same_optimum(got, expected_optimum(df, 2, 3, "w"))
+
+
+def test_spark_unbounded_scores_and_real_weights(spark):
+    df = frame("lognormal", n=3000, groups=3, seed=4)
+    sdf = to_spark(spark, df)
+    got = scale.scan_optimal_thresholds(sdf, label="y", score="s", group="g", weight="wr", costs=(1, 2), engine="spark")
+    assert_same_optimum(got, expected_optimum(df, 1, 2, "wr"), exact=False)
+    duck = scale.scan_optimal_thresholds(df, label="y", score="s", group="g", weight="wr", costs=(1, 2))
+    assert got["threshold"].tolist() == duck["threshold"].tolist()
+
+
+def test_spark_reads_a_path_and_aggregates(spark, tmp_path):
+    df = frame("signed", n=2000, groups=2, seed=9)
+    df.to_parquet(tmp_path / "rows.parquet")
+    agg = aggregate(str(tmp_path / "rows.parquet"), label="y", score="s", group="g", engine="spark")
+    agg.to_parquet(tmp_path / "agg.parquet")
+    back = load_aggregate(tmp_path / "agg.parquet")
+    assert back.exact and back.provenance["engine"] == "spark"
+    assert_same_sweep(back.sweep(), grouped_sweep(df["y"], df["s"], df["g"]))
+
+
+def test_spark_bad_input_gets_a_sentence(spark):
+    df = frame("ties", n=300, groups=2)
+    sdf = to_spark(spark, df.assign(y=df["y"] * 3))
+    with pytest.raises(DataError, match=r'column "y" \(label\) has \d+ rows whose label is not 0/1'):
+        scale.scan_optimal_thresholds(sdf, label="y", score="s", costs=(1, 1), engine="spark")
+    with pytest.raises(DataError, match='score="p": the DataFrame has no column "p"'):
+        scale.scan_optimal_thresholds(sdf, label="y", score="p", costs=(1, 1), engine="spark")
+    with pytest.raises(ValueError, match='pass engine="spark"'):
+        scale.scan_optimal_thresholds(sdf, label="y", score="s", costs=(1, 1))
