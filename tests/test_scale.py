@@ -26,7 +26,14 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from costlib import DegenerateWarning, scale
 from costlib.aggregates import aggregate, load_aggregate
-from costlib.costs import ALL_GROUPS, compare_rules, group_costs, optimal_threshold, rules_table
+from costlib.costs import (
+    RULE_COLUMNS,
+    compare_rules,
+    cost_optimal_thresholds,
+    group_costs,
+    optimal_threshold,
+    rule_cutoffs,
+)
 from costlib.errors import DataError
 from costlib.sweep import argbest, grouped_sweep, threshold_sweep
 
@@ -360,20 +367,21 @@ def test_compare_rules_equal_in_memory(kind):
     pd.testing.assert_frame_equal(got, want)
 
 
-def test_compare_rules_with_weights_equal_the_rules_table_rows():
+def test_compare_rules_with_weights_equal_the_in_memory_pieces_with_weights():
     df = frame("ties", groups=3, seed=4)
     df["split"] = np.where(np.arange(len(df)) % 2 == 0, "train", "test")
     prices = {g: (1, 2 + g) for g in range(3)}
     got = scale.scan_compare_rules(df, label="y", score="s", group="g", split="split", weight="w", costs=prices)
     tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
-    want = rules_table(
-        (tr["y"], tr["s"], tr["g"]),
-        (te["y"], te["s"], te["g"]),
-        costs=prices,
-        sample_weight_train=tr["w"],
-        sample_weight_test=te["w"],
-    )
-    want = want[want["group"] != ALL_GROUPS][got.columns.tolist()].reset_index(drop=True)
+    # the in-memory rules with weights: cutoffs fitted on the weighted train rows, each judged
+    # by group_costs on the weighted test rows
+    optimal = cost_optimal_thresholds(tr["y"], tr["s"], tr["g"], costs=prices, sample_weight=tr["w"])
+    frames = []
+    for rule, cut in rule_cutoffs(sorted(te["g"].unique()), costs=prices, optimal=optimal).items():
+        table = group_costs(te["y"], te["s"], te["g"], costs=prices, thresholds=cut, sample_weight=te["w"])
+        table.insert(0, "rule", rule)
+        frames.append(table[RULE_COLUMNS])
+    want = pd.concat(frames, ignore_index=True)[got.columns.tolist()]
     pd.testing.assert_frame_equal(got, want.astype({"group": got["group"].dtype}))
 
 
