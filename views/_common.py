@@ -81,6 +81,13 @@ def remembered(key: str, default, parse=str, valid=None, bound: settings.Bound |
     st.session_state[key] = st.session_state[f"_keep_{key}"]
 
 
+def _seed(widget: str, value) -> None:
+    """Give the widget `widget` this value, only when it differs: writing a widget's state
+    sends the value back to the browser, which would undo key presses made meanwhile."""
+    if widget not in st.session_state or st.session_state[widget] != value:
+        st.session_state[widget] = value
+
+
 def ensure_setting(key: str, default, parse=str, valid=None, bound: settings.Bound | None = None) -> None:
     """Read a remembered setting from the URL once per session (see `remembered`), no widget."""
     store = f"_keep_{key}"
@@ -363,7 +370,7 @@ def _price_slider(key: str, label: str, unit: str, where, help: str | None = Non
     """A price on a log-like slider (exact values typed elsewhere are added to its stops)."""
     value = float(st.session_state[f"_keep_{key}"])
     options = PRICE_STOPS if value in PRICE_STOPS else sorted({*PRICE_STOPS, value})
-    st.session_state[f"s_{key}"] = value
+    _seed(f"s_{key}", value)
     where.select_slider(label, options=options, key=f"s_{key}", format_func=lambda x: money(x, unit),
                         on_change=_store, args=(f"s_{key}", key), help=help)
     st.query_params[key] = f"{value:g}"
@@ -371,7 +378,7 @@ def _price_slider(key: str, label: str, unit: str, where, help: str | None = Non
 
 
 def _price_box(key: str, label: str, where) -> None:
-    st.session_state[f"n_{key}"] = float(st.session_state[f"_keep_{key}"])
+    _seed(f"n_{key}", float(st.session_state[f"_keep_{key}"]))
     where.number_input(label, min_value=0.0, max_value=settings.PRICE_MAX, step=0.5, format="%g", key=f"n_{key}",
                        on_change=_store, args=(f"n_{key}", key))
 
@@ -408,7 +415,7 @@ def price_book(names: list, unit: str) -> dict:
         for i, g in enumerate(names if per_group else []):
             _price_box(f"c_fp_{i}", f"{group_label(g)}: false positive", st)
             _price_box(f"c_fn_{i}", f"{group_label(g)}: false negative", st)
-    st.session_state["per_group"] = per_group
+    _seed("per_group", per_group)
     st.toggle("Different prices per group", key="per_group", on_change=keep, args=("per_group",),
               disabled=len(names) < 2, help="Give each group its own pair of prices.")
     st.query_params["per_group"] = str(per_group).lower()

@@ -75,7 +75,8 @@ def live_value() -> None:
     override = setting("k")
     k = float(override) if override is not None else float(min(derived, 20.0))
     options = K_OPTIONS if k in K_OPTIONS else sorted({*K_OPTIONS, k})
-    st.session_state["k"] = k
+    if st.session_state.get("k") != k:  # only when k came from elsewhere: keeps key presses
+        st.session_state["k"] = k
     c3.select_slider("k: how much worse is a wrong answer than a right one is good?", options=options, key="k",
                      on_change=pick_k, format_func=lambda x: f"{x:g}",
                      help="k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts.")

@@ -170,6 +170,11 @@ def grid_rows(page: Page, grid: Locator | int = 0) -> list[dict[str, str]]:
     loc.scroll_into_view_if_needed()
     scroller = loc.locator(".dvn-scroller").first
     got = loc.evaluate(_GRID_JS)
+    for _ in range(100):  # the grid fills its accessible table a moment after it is drawn
+        if "1" in got["rows"] and got["count"]:
+            break
+        page.wait_for_timeout(50)
+        got = loc.evaluate(_GRID_JS)
     seen: dict[str, list[str]] = dict(got["rows"])
     count = got["count"]
     top, height, full = scroller.evaluate("el => [el.scrollTop, el.clientHeight, el.scrollHeight]")
