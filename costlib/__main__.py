@@ -97,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", metavar="OUT.json", help="write the JSON policy file here")
     p.add_argument("--rule", metavar="RULE",
                    help="rule whose cutoffs the policy records (default: the recommended rule)")
+    p.add_argument("--engine", choices=("duckdb", "spark"),
+                   help="read FILE where it lives (a Parquet or CSV path or glob) with DuckDB or Spark instead of "
+                        "loading it into memory: exact, and memory does not grow with the rows")
     p.add_argument("--json", action="store_true",
                    help="print only the decision summary, as one JSON object, on standard output")
     p.add_argument("--fail-if-worse-than-nobody", action="store_true",
@@ -135,12 +138,39 @@ def _prices(args, names: Sequence, column: str | None) -> dict:
     return {g: tuple(p) for g, p in costs.items()}
 
 
+def _scan_models(args, scores: list[str]) -> tuple[dict, int, str]:
+    """The models' sweeps computed by DuckDB or Spark where FILE lives (no rows in memory)."""
+    from costlib import scale
+    from costlib.decision import model_from_sweeps
+
+    if args.positive:
+        raise DataError("--positive is not available with --engine: the label column must hold 0/1 (or true/false).")
+    models, n = {}, 0
+    for c in scores:
+        sweeps = scale.scan_grouped_sweep(args.file, label=args.label, score=c, group=args.group, split=args.split,
+                                          engine=args.engine)
+        if args.split:
+            missing = [role for role in ("train", "test") if role not in sweeps]
+            if missing:
+                raise DataError(f'The split column "{args.split}" has no {missing[0]} rows; the audit fits the rules '
+                                "on train rows and judges them on test rows.", column=args.split)
+            fit, judge = sweeps["train"], sweeps["test"]
+            n = int(round(sum(float(g.positives.sum() + g.negatives.sum()) for g in sweeps.values())))
+        else:
+            fit, judge = sweeps, None
+            n = int(round(float(fit.positives.sum() + fit.negatives.sum())))
+        models[c] = model_from_sweeps(fit, judge, name=c)
+    return models, n, str(args.file)
+
+
 def run_audit(args) -> int:
     from costlib import loading
     from costlib.decision import sweep_model
     from costlib.policy import policy_json
     from costlib.report import audit_html, build_audit, sensitivity_sentence
 
+    if args.engine:
+        return _run_scanned(args)
     data, name, df, fp = _read(args.file)
     scores = list(dict.fromkeys(args.score))
     mapping = ColumnMapping(label=args.label, positive=args.positive, scores=tuple(scores), score_scale=args.scale,
@@ -182,6 +212,44 @@ def run_audit(args) -> int:
     else:
         _print_text(args, audit, ds, name, train, test, costs, sensitivity_sentence)
     for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.fail_if_worse_than_nobody and audit.model_is_useless:
+        return EXIT_WORSE_THAN_NOBODY
+    return EXIT_OK
+
+
+def _run_scanned(args) -> int:
+    """`audit --engine`: the same audit from sweeps computed where the file lives."""
+    from costlib.policy import policy_json
+    from costlib.report import audit_html, build_audit, sensitivity_sentence
+
+    scores = list(dict.fromkeys(args.score))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        models, n_rows, name = _scan_models(args, scores)
+        names = list(next(iter(models.values())).groups)
+        costs = _prices(args, names, args.group)
+        audit = build_audit(models, costs, unit=args.unit, volume=args.volume, fairness_tolerance=args.tolerance,
+                            n_resamples=args.resamples, seed=args.seed, data_name=name, n_rows=n_rows)
+    rule = args.rule or audit.recommendation.rule
+    if rule not in audit.cutoffs:
+        raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs)
+                        + ".")
+    _write(args.report, lambda: audit_html(audit))
+    _write(args.policy, lambda: policy_json(audit, rule))
+    if args.json:
+        print(json.dumps(audit.recommendation.summary(), allow_nan=False))
+    else:
+        print(f"costlib audit of {', '.join(scores)} on {name}: {n_rows:,} rows, read with {args.engine}.")
+        print()
+        print(audit.verdict.headline)
+        for line in audit.verdict.details:
+            print(f"  {line}")
+        print()
+        print(format_table(audit))
+        print()
+        print(sensitivity_sentence(audit.ratio_range, audit.mean_prices, audit.unit))
+    for note in [*audit.notes, *(str(w.message) for w in caught)]:
         print(f"note: {note}", file=sys.stderr)
     if args.fail_if_worse_than_nobody and audit.model_is_useless:
         return EXIT_WORSE_THAN_NOBODY

@@ -66,6 +66,8 @@ class Dataset:
     delta       float64 signed instance margins (from delta, votes, rating or measurement)
     y_class     int64 class index into `class_names` for multiclass, or None
     class_probs float64 (n_rows, K) probabilities, or None
+    sweeps      model name -> `decision.ModelSweeps` for data known only by its counts (an
+                aggregate file, a big file read through DuckDB): no rows at all; None for tables
     """
 
     name: str
@@ -83,6 +85,12 @@ class Dataset:
     class_probs: np.ndarray | None = None
     class_names: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    sweeps: dict | None = None
+
+    @property
+    def counts_only(self) -> bool:
+        """True for data known by its counts only: pages that need rows say so."""
+        return self.sweeps is not None
 
     def rows(self, role: str) -> np.ndarray:
         """Boolean mask of the rows in split `role`; every row when there is no split."""

@@ -697,3 +697,71 @@ def cost_curves(ms: ModelSweeps, prices: Prices) -> pd.DataFrame:
                 "cost_per_case": sw.errors_cost(prices.c_fp[i], prices.c_fn[i]) / sw.total,
             }))
     return pd.concat(frames, ignore_index=True)
+
+
+# ---------------------------------------------------------------------------------------
+# Sweeps computed elsewhere (DuckDB, Spark, an aggregate file)
+
+
+def pool(gs: GroupedSweep) -> Sweep:
+    """One sweep of all groups together, exactly, from a grouped sweep (no rows needed).
+
+    Its thresholds are every group's distinct scores; the counts at each are the sum of the
+    groups' counts at that cutoff.
+    """
+    finite = gs.thresholds[np.isfinite(gs.thresholds)]
+    t = np.concatenate(([np.inf], np.unique(finite)[::-1]))
+    tp, fp = np.zeros(t.size), np.zeros(t.size)
+    for g in gs.groups:
+        sw = gs[g]
+        j = sw.index_at(t)
+        tp += sw.tp[j]
+        fp += sw.fp[j]
+    return Sweep(t, tp, fp, float(gs.positives.sum()), float(gs.negatives.sum()))
+
+
+def _align(gs: GroupedSweep, names: tuple) -> GroupedSweep:
+    """`gs` over the groups `names` (a group it lacks gets the empty sweep)."""
+    if tuple(gs.groups) == tuple(names):
+        return gs
+    parts = []
+    for name in names:
+        if name in gs.groups:
+            sw = gs[name]
+            parts.append((sw.thresholds, sw.tp, sw.fp, sw.positives, sw.negatives))
+        else:
+            parts.append((np.array([np.inf]), np.zeros(1), np.zeros(1), 0.0, 0.0))
+    sizes = [p[0].size for p in parts]
+    return GroupedSweep(tuple(names), np.concatenate(([0], np.cumsum(sizes))).astype(np.int64),
+                        np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+                        np.concatenate([p[2] for p in parts]), np.array([p[3] for p in parts], dtype=float),
+                        np.array([p[4] for p in parts], dtype=float))
+
+
+def model_from_sweeps(fit: GroupedSweep, judge: GroupedSweep | None = None, *, name: str = "score",
+                      weighted: bool = False) -> ModelSweeps:
+    """`ModelSweeps` from grouped sweeps computed elsewhere (`scale.scan_grouped_sweep`, an
+    aggregate file): the same answers as `sweep_model` on the rows they came from.
+
+    `judge` None means the cutoffs are judged on the rows they are fitted on. A group named
+    None (no group column) becomes ``"everyone"``.
+    """
+    def rename(gs):
+        if gs.groups == (None,):
+            return GroupedSweep((SINGLE_GROUP,), gs.offsets, gs.thresholds, gs.tp, gs.fp, gs.positives,
+                                gs.negatives)
+        return gs
+
+    fit = rename(fit)
+    judge = fit if judge is None else rename(judge)
+    names = tuple(sorted(set(fit.groups) | set(judge.groups), key=str))
+    grouped = names != (SINGLE_GROUP,)
+    fit, judge_aligned = _align(fit, names), _align(judge, names)
+    same = judge is fit or judge_aligned is fit
+    scores = fit.thresholds[np.isfinite(fit.thresholds)]
+    probabilities = bool(scores.size == 0 or (scores.min() >= 0 and scores.max() <= 1))
+    fit_pooled = pool(fit)
+    return ModelSweeps(name=str(name), fit=fit, judge=judge_aligned, fit_pooled=fit_pooled,
+                       judge_pooled=fit_pooled if same else pool(judge_aligned),
+                       judged_on="all" if same else "test", probabilities=probabilities, weighted=weighted,
+                       grouped=grouped)

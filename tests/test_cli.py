@@ -161,3 +161,11 @@ def test_bad_arguments_exit_2(capsys, args):
 
 def test_no_command_exits_2(capsys):
     assert main([]) == 2
+
+
+def test_engine_duckdb_gives_the_same_decision_summary_as_memory():
+    args = ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--split", "split", "--group", "race",
+            "--c-fp", "1", "--c-fn", "2", "--c-fp-group", "Caucasian=3", "--resamples", "50", "--json"]
+    memory, duck = _run(*args), _run(*args, "--engine", "duckdb")
+    assert memory.returncode == duck.returncode == 0, duck.stderr
+    assert json.loads(memory.stdout) == json.loads(duck.stdout)

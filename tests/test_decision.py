@@ -267,3 +267,20 @@ def test_bad_arguments_name_the_argument():
         D.recommend(ms, (1, 1), n_resamples=3)
     with pytest.raises(ValueError, match="fit must be a boolean mask"):
         D.sweep_model([0, 1], [0.1, 0.2], fit=[1, 0])
+
+
+def test_model_from_sweeps_equals_sweep_model_on_the_rows():
+    rng = np.random.default_rng(8)
+    n = 2000
+    y, s, g = rng.integers(0, 2, n), rng.integers(0, 50, n) / 49, rng.choice(["a", "b", "c"], n)
+    fit = rng.random(n) < 0.5
+    ms = D.sweep_model(y, s, g, fit=fit, judge=~fit)
+    other = D.model_from_sweeps(costlib.grouped_sweep(y[fit], s[fit], g[fit]),
+                                costlib.grouped_sweep(y[~fit], s[~fit], g[~fit]))
+    for a, b in ((ms.fit_pooled, other.fit_pooled), (ms.judge_pooled, other.judge_pooled)):
+        np.testing.assert_array_equal(a.thresholds, b.thresholds)
+        np.testing.assert_array_equal(a.tp, b.tp)
+        np.testing.assert_array_equal(a.fp, b.fp)
+    for costs in ((1, 3), {"a": (1, 2), "b": (3, 1), "c": (1, 1)}):
+        ra, rb = D.recommend(ms, costs, n_resamples=200), D.recommend(other, costs, n_resamples=200)
+        assert ra.summary() == rb.summary() and ra.saving_low == rb.saving_low

@@ -196,8 +196,13 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
     if needs and not has_role(ds, needs):
         hint, sample = NEEDS[needs]
         c1, c2 = st.columns([4, 1], vertical_alignment="center")
-        say("info", f"“{ds.name}” lacks {hint}, which this page needs, so the charts below use the built-in sample "
-                    f"“{SAMPLES[sample].title}”.", where=c1)
+        if ds.counts_only:
+            sentence = (f"“{ds.name}” holds counts, not rows, and this page needs each case's score and label, so the "
+                        f"charts below use the built-in sample “{SAMPLES[sample].title}”.")
+        else:
+            sentence = (f"“{ds.name}” lacks {hint}, which this page needs, so the charts below use the built-in "
+                        f"sample “{SAMPLES[sample].title}”.")
+        say("info", sentence, where=c1)
         c2.button("Use this sample everywhere", key="fallback_switch", on_click=choose_data, args=(sample,),
                   help=f"Makes “{SAMPLES[sample].title}” the data of every page.", width="stretch")
         return load_sample(sample)
@@ -205,6 +210,8 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
 
 
 def has_role(ds: Dataset, role: str) -> bool:
+    if ds.counts_only:
+        return role == "binary"
     if role == "binary":
         return ds.y is not None and bool(ds.scores)
     if role == "probabilities":
@@ -454,11 +461,15 @@ def stored_costs(names: list) -> dict:
 
 
 def group_names(ds: Dataset) -> list:
+    if ds.counts_only:
+        return list(next(iter(ds.sweeps.values())).groups)
     return [SINGLE_GROUP] if ds.groups is None else sorted(pd.unique(ds.groups).tolist(), key=str)
 
 
 def model_sweeps(ds: Dataset) -> dict:
     """{model: decision.ModelSweeps} for every score column, fitted on train, judged on test."""
+    if ds.counts_only:
+        return dict(ds.sweeps)
     fit, judge = rows(ds, "fit"), rows(ds, "judge")
     return {m: memo("model_sweeps", ds, (m,), lambda m=m: sweep_model(
         ds.y, ds.scores[m], ds.groups, fit=fit, judge=judge, sample_weight=ds.weight, name=m,

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from costlib import loading
+from costlib import bigdata, loading
 from costlib.dataset import ColumnMapping
 from costlib.errors import DataError
 from costlib.samples_registry import SAMPLES
@@ -254,6 +254,58 @@ if upload is not None:
         loaded_slot = st.empty()  # filled at the end, once the summary below shows the new data
 
 
+st.subheader("Big data: counts instead of rows")
+st.caption("For files too big to upload (the upload limit is 200 MB, and a 10-million-row CSV is near it; Parquet is "
+           "five times smaller and reads faster): compute the counts where the data lives with "
+           "`python -m costlib aggregate SOURCE --label … --score … --out counts.parquet` (DuckDB or Spark), then load "
+           "that file here. Costs & groups and Find my prices work on counts, exactly; pages that need each case say "
+           "so.")
+agg_file = st.file_uploader("Aggregate file (.parquet, from python -m costlib aggregate)", type=["parquet"],
+                            key="aggregate_upload")
+if agg_file is not None and st.session_state.get("_aggregate_id") != agg_file.file_id:
+    try:
+        ds_agg = bigdata.dataset_from_aggregate(agg_file.getvalue(), name=loading.display_name(agg_file.name))
+    except DataError as err:
+        show_error(err)
+    else:
+        st.session_state["_aggregate_id"] = agg_file.file_id
+        replace_upload(ds_agg)
+        st.session_state["_loaded"] = f"Loaded the counts in “{loading.display_name(agg_file.name)}”."
+        st.rerun()
+folder = bigdata.data_folder()
+if folder is not None:
+    files = bigdata.list_files(folder)
+    if files:
+        with st.form("data_folder"):
+            say("markdown", f"Files in this server's data folder ({len(files)}), read where they lie through DuckDB:")
+            picked = st.selectbox("File", files, key="folder_file")
+            try:
+                names = bigdata.columns_of(bigdata.safe_path(folder, picked))
+            except DataError as err:
+                show_error(err)
+                names = []
+            c1, c2, c3, c4 = st.columns(4)
+            label_col = c1.selectbox("Label column (0/1)", names, key="folder_label")
+            score_cols = c2.multiselect("Score columns", names, key="folder_scores")
+            group_col = c3.selectbox("Group column", [NONE, *names], key="folder_group")
+            split_col = c4.selectbox("Split column", [NONE, *names], key="folder_split")
+            opened = st.form_submit_button("Open with DuckDB")
+        if opened:
+            try:
+                ds_big = bigdata.dataset_from_file(
+                    bigdata.safe_path(folder, picked), label=label_col, scores=list(score_cols) or [],
+                    group=None if group_col == NONE else group_col, split=None if split_col == NONE else split_col)
+                if not score_cols:
+                    raise DataError("Choose at least one score column.")
+            except DataError as err:
+                show_error(err)
+            else:
+                replace_upload(ds_big)
+                st.session_state["_loaded"] = f"Opened “{picked}” through DuckDB. The count pages now use it."
+                st.rerun()
+    else:
+        st.caption("The server's data folder has no Parquet or CSV files.")
+
 st.subheader("What is loaded")
 if ds is not None:
     for slot, metric in zip(st.columns(4), loading.summary_metrics(ds), strict=True):
@@ -267,5 +319,5 @@ if ds is not None:
         say("caption", "Classes: " + ", ".join(ds.class_names))
     for note in ds.notes:
         say("info", note)
-if loaded_slot is not None and st.session_state.get("_loaded"):
-    say("success", st.session_state.pop("_loaded"), where=loaded_slot)
+if st.session_state.get("_loaded"):
+    say("success", st.session_state.pop("_loaded"), where=loaded_slot if loaded_slot is not None else st)

@@ -1,0 +1,133 @@
+"""Big data on the dashboard: counts, not rows.
+
+Two ways in, both ending in a `Dataset` that holds each model's sweeps (`decision.ModelSweeps`)
+and no rows, so that every page that needs only counts (Costs & groups, Find my prices, the
+sensitivity map, net benefit, fairness-constrained cutoffs) works at any size, exactly:
+
+- an aggregate file written by ``python -m costlib aggregate`` on a warehouse or cluster
+  (`dataset_from_aggregate`);
+- a Parquet or CSV file in the deployment's data folder (``COSTLIB_DATA_DIR``), read where
+  it lies by DuckDB (`dataset_from_file`). Only files directly in that folder are offered,
+  by name; a name with a path in it, a hidden file or a link that leads out of the folder is
+  refused (`safe_path`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from costlib import decision
+from costlib.dataset import ColumnMapping, Dataset
+from costlib.errors import DataError
+
+DATA_DIR_ENV = "COSTLIB_DATA_DIR"
+SUFFIXES = (".parquet", ".pq", ".csv")
+MSG_OUTSIDE = 'The file "{name}" is not one of the files in the data folder; choose one from the list.'
+
+
+def data_folder() -> Path | None:
+    """The deployment's data folder (``COSTLIB_DATA_DIR``), or None when not set or missing."""
+    raw = os.environ.get(DATA_DIR_ENV, "").strip()
+    if not raw:
+        return None
+    folder = Path(raw).expanduser()
+    return folder.resolve() if folder.is_dir() else None
+
+
+def list_files(folder: Path) -> list[str]:
+    """The Parquet and CSV files directly in `folder` (names only, sorted), never a link that
+    leads out of it, never a hidden file."""
+    out = []
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if entry.name.startswith(".") or entry.suffix.lower() not in SUFFIXES:
+            continue
+        try:
+            safe_path(folder, entry.name)
+        except DataError:
+            continue
+        out.append(entry.name)
+    return out
+
+
+def safe_path(folder: Path, name: str) -> Path:
+    """The file `name` directly in `folder`, or DataError: no separators, no "..", no hidden
+    files, and the real path (links resolved) must be a regular file inside the folder."""
+    text = str(name)
+    if not text or text in (".", "..") or "/" in text or "\\" in text or "\0" in text or text.startswith("."):
+        raise DataError(MSG_OUTSIDE.format(name=text[:80]))
+    root = Path(folder).resolve()
+    path = (root / text).resolve()
+    if path.parent != root or not path.is_file() or path.suffix.lower() not in SUFFIXES:
+        raise DataError(MSG_OUTSIDE.format(name=text[:80]))
+    return path
+
+
+def columns_of(path: Path) -> list[str]:
+    """The column names of a Parquet file (read from its footer) or a CSV file (its header)."""
+    import pyarrow.parquet as pq
+
+    if path.suffix.lower() in (".parquet", ".pq"):
+        try:
+            return list(pq.ParquetFile(path).schema_arrow.names)
+        except Exception as exc:  # noqa: BLE001 - any unreadable footer is one sentence
+            raise DataError(f'The file "{path.name}" could not be read as Parquet: {exc}.') from None
+    import csv
+
+    with open(path, newline="", encoding="utf-8", errors="replace") as fh:
+        header = next(csv.reader([fh.readline()]), [])
+    return [h.strip() for h in header]
+
+
+def _dataset(name: str, fingerprint: str, n_rows: int, mapping: ColumnMapping, models: dict,
+             notes: tuple[str, ...]) -> Dataset:
+    return Dataset(name=name, fingerprint=fingerprint, n_rows=n_rows, mapping=mapping, sweeps=models, notes=notes,
+                   probabilities=all(m.probabilities for m in models.values()))
+
+
+def _models_from(sweeps: dict, score: str, split: bool, weighted: bool):
+    if split:
+        missing = [role for role in ("train", "test") if role not in sweeps]
+        if missing:
+            raise DataError(f"The split column has no {missing[0]} rows: the cutoffs are fitted on train rows and "
+                            "judged on test rows. Leave the split out to fit and judge on all rows.")
+        return decision.model_from_sweeps(sweeps["train"], sweeps["test"], name=score, weighted=weighted)
+    return decision.model_from_sweeps(sweeps, None, name=score, weighted=weighted)
+
+
+def dataset_from_file(path: Path, *, label: str, scores: list[str], group: str | None = None,
+                      split: str | None = None, weight: str | None = None) -> Dataset:
+    """Read a file through DuckDB into a counts-only `Dataset` (one `ModelSweeps` per score)."""
+    from costlib import scale
+
+    models = {}
+    n_rows = 0
+    for score in scores:
+        sweeps = scale.scan_grouped_sweep(str(path), label=label, score=score, group=group, weight=weight,
+                                          split=split)
+        parts = sweeps.values() if split else [sweeps]
+        n_rows = int(round(sum(float(g.positives.sum() + g.negatives.sum()) for g in parts)))
+        models[score] = _models_from(sweeps, score, split is not None, weight is not None)
+    mapping = ColumnMapping(label=label, scores=tuple(scores), group=group, split=split, weight=weight)
+    note = f"“{path.name}” is read where it lies, through DuckDB: the pages work on its exact counts, not its rows."
+    return _dataset(path.name, f"file:{path.name}:{path.stat().st_mtime_ns}", n_rows, mapping, models, (note,))
+
+
+def dataset_from_aggregate(data: bytes, *, name: str) -> Dataset:
+    """An aggregate file (from ``python -m costlib aggregate``) as a counts-only `Dataset`."""
+    from costlib.aggregates import load_aggregate
+
+    agg = load_aggregate(data, name=name)
+    roles = agg.columns
+    sweeps = agg.sweeps
+    score = roles.get("score") or "score"
+    split = None not in sweeps
+    models = {score: _models_from(sweeps if split else sweeps[None], score, split, bool(roles.get("weight")))}
+    prov = agg.provenance
+    notes = [f"“{name}” holds counts computed from {prov.get('rows', 0):,} rows of {prov.get('source', 'a source')} "
+             f"with {prov.get('engine', 'an engine')} on {prov.get('created', 'an unknown date')}."]
+    if not agg.exact:
+        notes.append(agg.meta.get("bound") or "The scores were pooled into bins: cutoffs are exact at bin edges only.")
+    mapping = ColumnMapping(label=roles.get("label"), scores=(score,), group=roles.get("group"), split=roles.get("split"),
+                            weight=roles.get("weight"))
+    return _dataset(name, str(prov.get("fingerprint", "")), int(prov.get("rows", 0)), mapping, models, tuple(notes))

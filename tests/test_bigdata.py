@@ -1,0 +1,104 @@
+"""Big data on the dashboard: a data folder read through DuckDB, aggregate files, counts-only pages."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from costlib import bigdata, decision, words
+from costlib.errors import DataError
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+
+
+@pytest.fixture
+def folder(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    rng = np.random.default_rng(0)
+    n = 3000
+    s = rng.random(n).round(3)
+    df = pd.DataFrame({"y": (rng.random(n) < s).astype(int), "s": s, "g": rng.choice(["a", "b"], n),
+                       "split": rng.choice(["train", "test"], n)})
+    df.to_parquet(data / "scores.parquet")
+    df.to_csv(data / "scores.csv", index=False)
+    (data / "notes.txt").write_text("not a table")
+    (data / ".hidden.csv").write_text("y,s\n1,0.5\n")
+    (data / "sub").mkdir()
+    outside = tmp_path / "secret.csv"
+    outside.write_text("y,s\n1,0.5\n")
+    os.symlink(outside, data / "link.csv")
+    return data, df
+
+
+def test_the_data_folder_offers_only_its_own_tables(folder):
+    data, _ = folder
+    assert bigdata.list_files(data) == ["scores.csv", "scores.parquet"]
+    for bad in ("../secret.csv", "/etc/passwd", ".hidden.csv", "link.csv", "sub", "notes.txt", "scores.parquet/..",
+                "..", ""):
+        with pytest.raises(DataError, match="is not one of the files in the data folder"):
+            bigdata.safe_path(data, bad)
+    assert bigdata.safe_path(data, "scores.parquet") == (data / "scores.parquet").resolve()
+
+
+@pytest.mark.parametrize("name", ["scores.parquet", "scores.csv"])
+def test_a_file_read_through_duckdb_gives_the_in_memory_answer(folder, name):
+    data, df = folder
+    ds = bigdata.dataset_from_file(bigdata.safe_path(data, name), label="y", scores=["s"], group="g", split="split")
+    fit = (df["split"] == "train").to_numpy()
+    want = decision.recommend(decision.sweep_model(df["y"], df["s"], df["g"], fit=fit, judge=~fit), (1, 3),
+                              n_resamples=300)
+    got = decision.recommend(ds.sweeps, (1, 3), n_resamples=300)
+    assert got.summary() == want.summary()
+    assert (got.saving_low, got.saving_high) == (want.saving_low, want.saving_high)
+    assert ds.counts_only and ds.n_rows == len(df)
+
+
+def test_an_aggregate_file_loads_on_the_data_page_and_costs_answers_from_it(folder, tmp_path):
+    data, df = folder
+    out = tmp_path / "agg.parquet"
+    r = subprocess.run([sys.executable, "-m", "costlib", "aggregate", str(data / "scores.parquet"), "--label", "y",
+                        "--score", "s", "--group", "g", "--split", "split", "--out", str(out)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["data"] = "compas"
+    at.run()
+    at.file_uploader(key="aggregate_upload").upload("agg.parquet", out.read_bytes(), "application/octet-stream").run()
+    assert not at.exception
+    at.switch_page("views/costs.py").run()
+    assert not at.exception
+    fit = (df["split"] == "train").to_numpy()
+    rec = decision.recommend({"s": decision.sweep_model(df["y"], df["s"], df["g"], fit=fit, judge=~fit, name="s")},
+                             (1, 3), n_resamples=1000)
+    boxes = [x.value for x in (*at.success, *at.warning, *at.error) if "per case" in x.value]
+    assert boxes == [words.md_escape(words.recommendation_verdict(rec, unit="$", volume=10_000).headline)]
+    at.switch_page("views/value.py").run()  # a page that needs rows says so and draws on a sample
+    assert any("holds counts, not rows" in x.value.replace("\\", "") for x in at.info)
+
+
+def test_the_data_page_opens_a_folder_file_with_duckdb(folder, monkeypatch):
+    data, df = folder
+    monkeypatch.setenv(bigdata.DATA_DIR_ENV, str(data))
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["data"] = "compas"
+    at.run()
+    at.selectbox(key="folder_file").set_value("scores.parquet")
+    at.selectbox(key="folder_label").set_value("y")
+    at.multiselect(key="folder_scores").set_value(["s"])
+    at.selectbox(key="folder_group").set_value("g")
+    at.selectbox(key="folder_split").set_value("split")
+    [b for b in at.button if b.label == "Open with DuckDB"][0].click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.session_state["upload_dataset"].counts_only
+    at.switch_page("views/costs.py").run()
+    assert not at.exception
+    assert "cost_chart" in {c.key for c in at.get("plotly_chart")}
