@@ -128,6 +128,6 @@ def dataset_from_aggregate(data: bytes, *, name: str) -> Dataset:
              f"with {prov.get('engine', 'an engine')} on {prov.get('created', 'an unknown date')}."]
     if not agg.exact:
         notes.append(agg.meta.get("bound") or "The scores were pooled into bins: cutoffs are exact at bin edges only.")
-    mapping = ColumnMapping(label=roles.get("label"), scores=(score,), group=roles.get("group"), split=roles.get("split"),
-                            weight=roles.get("weight"))
+    mapping = ColumnMapping(label=roles.get("label"), scores=(score,), group=roles.get("group"),
+                            split=roles.get("split"), weight=roles.get("weight"))
     return _dataset(name, str(prov.get("fingerprint", "")), int(prov.get("rows", 0)), mapping, models, tuple(notes))
