@@ -74,17 +74,19 @@ PAGES = {
 }
 
 
-def make_csv(rows: int, path: Path, seed: int = 0) -> Path:
-    """label, two score columns, group, split and annotator votes; ~35 bytes a row."""
+def make_table(rows: int, path: Path, seed: int = 0) -> Path:
+    """label, two score columns, group, split and annotator votes (CSV ~35 bytes a row, or Parquet)."""
     rng = np.random.default_rng(seed)
+    parts = []
     with open(path, "w", newline="") as f:
-        f.write("label,score_a,score_b,group,split,n_yes,n_no\n")
+        if path.suffix == ".csv":
+            f.write("label,score_a,score_b,group,split,n_yes,n_no\n")
         for start in range(0, rows, 1_000_000):
             n = min(1_000_000, rows - start)
             y = rng.integers(0, 2, n)
             z = 2 * y - 1
             yes = rng.binomial(3, np.where(y == 1, 0.8, 0.2))
-            pd.DataFrame({
+            part = pd.DataFrame({
                 "label": y,
                 "score_a": np.round(1 / (1 + np.exp(-(1.5 * z + rng.normal(0, 1.2, n)))), 4),
                 "score_b": np.round(1 / (1 + np.exp(-(1.0 * z + rng.normal(0, 1.0, n)))), 4),
@@ -92,7 +94,13 @@ def make_csv(rows: int, path: Path, seed: int = 0) -> Path:
                 "split": rng.choice(np.array(["train", "test"]), n),
                 "n_yes": np.where(y == 1, np.maximum(yes, 2), np.minimum(yes, 1)),
                 "n_no": 3 - np.where(y == 1, np.maximum(yes, 2), np.minimum(yes, 1)),
-            }).to_csv(f, header=False, index=False, float_format="%.4f")
+            })
+            if path.suffix == ".csv":
+                part.to_csv(f, header=False, index=False, float_format="%.4f")
+            else:
+                parts.append(part)
+    if parts:
+        pd.concat(parts, ignore_index=True).to_parquet(path, index=False)
     return path
 
 
@@ -127,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--moves", type=int, default=15)
     ap.add_argument("--json", type=Path, help="also write the figures here")
     ap.add_argument("--pages", nargs="*", default=list(PAGES), choices=list(PAGES), help="the pages to time")
+    ap.add_argument("--parquet", action="store_true", help="upload Parquet instead of CSV (what 1e7 rows needs)")
     args = ap.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -166,9 +175,10 @@ def main(argv: list[str] | None = None) -> int:
                 ctx.close()
 
             if args.rows:
-                csv = Path(tempfile.gettempdir()) / f"costlib_latency_{args.rows}.csv"
+                suffix = ".parquet" if args.parquet else ".csv"
+                csv = Path(tempfile.gettempdir()) / f"costlib_latency_{args.rows}{suffix}"
                 if not csv.exists():
-                    make_csv(args.rows, csv)
+                    make_table(args.rows, csv)
                 ctx, page = fresh()
                 goto(page, app.url + "/")
                 t = time.perf_counter()
@@ -176,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
                 use_these_columns(page, timeout=900)
                 page.get_by_text(f"Loaded “{csv.name}”").wait_for()
                 results["upload_and_map_s"] = round(time.perf_counter() - t, 1)
+                results["server_peak_rss_mb"] = {"after mapping": app.peak_rss_mb()}
                 for name, (path, label) in PAGES.items():
                     if name not in args.pages:
                         continue
@@ -186,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
                     measure(page, label, 2)
                     ms = measure(page, label, args.moves)
                     results["median_ms"][f"{name} ({args.rows:,} rows)"] = median(ms)
+                    results["server_peak_rss_mb"][f"after {name}"] = app.peak_rss_mb()
                 ctx.close()
             browser.close()
     finally:
@@ -197,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:>32}: median {ms:7.1f} ms  = {ms / floor:5.2f} x the yardstick")
     if "upload_and_map_s" in results:
         print(f"upload and mapping: {results['upload_and_map_s']} s; first visits (s): {results['first_visit_s']}")
+        print(f"server peak memory (MB): {results['server_peak_rss_mb']}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
     return 0

@@ -57,11 +57,12 @@ from costlib.loading.repeated import AMBIGUOUS, resolve_repeated
 # The memory budget
 # ---------------------------------------------------------------------------------------
 
-DEFAULT_UPLOAD_MEMORY_MB = 2048
+DEFAULT_UPLOAD_MEMORY_MB = 4096
 """Peak memory one upload may take while it is read and prepared, in MB (2**20 bytes).
 
-The default keeps a session well under a quarter of a 24 GB machine. Override it with the
-environment variable named by `UPLOAD_MEMORY_ENV`.
+The default takes a 10-million-row table of a few columns (about 1 GB parsed) and keeps a
+session under a quarter of a 24 GB machine. Override it with the environment variable named
+by `UPLOAD_MEMORY_ENV`.
 """
 UPLOAD_MEMORY_ENV = "COSTLIB_UPLOAD_MEMORY_MB"
 PEAK_PER_TABLE_BYTE = 4

@@ -96,6 +96,17 @@ class AppServer:
         raise RuntimeError(f"streamlit did not answer ok on /_stcore/health within "
                            f"{SERVER_START_TIMEOUT:.0f}s. Server output:\n{last}")
 
+    def peak_rss_mb(self) -> float:
+        """The server process's peak resident memory so far (VmHWM), in MB (Linux)."""
+        try:
+            with open(f"/proc/{self.proc.pid}/status") as fh:
+                for line in fh:
+                    if line.startswith("VmHWM:"):
+                        return round(int(line.split()[1]) / 1024, 1)
+        except OSError:
+            pass
+        return float("nan")
+
     def stop(self) -> None:
         if self.proc is not None:
             _stop(self.proc)
