@@ -86,15 +86,17 @@ def make_table(rows: int, path: Path, seed: int = 0) -> Path:
             y = rng.integers(0, 2, n)
             z = 2 * y - 1
             yes = rng.binomial(3, np.where(y == 1, 0.8, 0.2))
-            part = pd.DataFrame({
-                "label": y,
-                "score_a": np.round(1 / (1 + np.exp(-(1.5 * z + rng.normal(0, 1.2, n)))), 4),
-                "score_b": np.round(1 / (1 + np.exp(-(1.0 * z + rng.normal(0, 1.0, n)))), 4),
-                "group": rng.choice(np.array(["A", "B", "C"]), n),
-                "split": rng.choice(np.array(["train", "test"]), n),
-                "n_yes": np.where(y == 1, np.maximum(yes, 2), np.minimum(yes, 1)),
-                "n_no": 3 - np.where(y == 1, np.maximum(yes, 2), np.minimum(yes, 1)),
-            })
+            part = pd.DataFrame(
+                {
+                    "label": y,
+                    "score_a": np.round(1 / (1 + np.exp(-(1.5 * z + rng.normal(0, 1.2, n)))), 4),
+                    "score_b": np.round(1 / (1 + np.exp(-(1.0 * z + rng.normal(0, 1.0, n)))), 4),
+                    "group": rng.choice(np.array(["A", "B", "C"]), n),
+                    "split": rng.choice(np.array(["train", "test"]), n),
+                    "n_yes": np.where(y == 1, np.maximum(yes, 2), np.minimum(yes, 1)),
+                    "n_no": 3 - np.where(y == 1, np.maximum(yes, 2), np.minimum(yes, 1)),
+                }
+            )
             if path.suffix == ".csv":
                 part.to_csv(f, header=False, index=False, float_format="%.4f")
             else:

@@ -29,8 +29,16 @@ from playwright.async_api import async_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 ARM_JS = """() => {
   const chart = document.querySelector('[data-testid="stPlotlyChart"]');
@@ -55,9 +63,27 @@ def free_port() -> int:
 
 def start_server(port: int) -> subprocess.Popen:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.fileWatcherType",
+            "none",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.time() + 60
     while time.time() < deadline:
         try:
@@ -105,8 +131,12 @@ async def main_async(args) -> None:
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             started = time.perf_counter()
-            await asyncio.gather(*(session(browser, f"http://127.0.0.1:{port}", args.moves, args.sample, latencies,
-                                           errors) for _ in range(args.sessions)))
+            await asyncio.gather(
+                *(
+                    session(browser, f"http://127.0.0.1:{port}", args.moves, args.sample, latencies, errors)
+                    for _ in range(args.sessions)
+                )
+            )
             wall = time.perf_counter() - started
             await browser.close()
     finally:
@@ -116,8 +146,10 @@ async def main_async(args) -> None:
     print(f"sessions {args.sessions}, moves each {args.moves}, sample {args.sample}, wall {wall:.1f} s")
     print(f"redraws measured {len(latencies)} of {args.sessions * args.moves}; errors {len(errors)}")
     if latencies:
-        print(f"key press to redraw: median {statistics.median(latencies):.0f} ms, p95 {q[18]:.0f} ms, "
-              f"max {max(latencies):.0f} ms")
+        print(
+            f"key press to redraw: median {statistics.median(latencies):.0f} ms, p95 {q[18]:.0f} ms, "
+            f"max {max(latencies):.0f} ms"
+        )
     for e in errors[:10]:
         print("error:", e)
     if errors:

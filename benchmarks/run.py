@@ -214,8 +214,13 @@ def bench_size(n: int, repeat: int, log) -> dict:
                 cpu[name] = min(cpu[name], c)
         log(f"  n={n:.0e} round {rnd + 1}/{r} done (load average {_loadavg()})")
     res = {
-        "n": n, "repeat": r, "repeat_roc": r_roc, "repeat_naive": r_naive, "positives": int(y.sum()),
-        "time": t, "cpu_time": cpu,
+        "n": n,
+        "repeat": r,
+        "repeat_roc": r_roc,
+        "repeat_naive": r_naive,
+        "positives": int(y.sum()),
+        "time": t,
+        "cpu_time": cpu,
     }
 
     q = res["ratio"] = {}
@@ -379,12 +384,16 @@ def main(argv=None):
         "repeat": a.repeat,
         "label_dtype": "bool",
     }
-    log(f"costlib benchmark {meta['date']}  numpy {meta['numpy']}  sklearn {meta['sklearn']}  "
-        f"cpus {meta['cpus']}  sweep.py {meta['costlib_sweep_py_sha256']}")
+    log(
+        f"costlib benchmark {meta['date']}  numpy {meta['numpy']}  sklearn {meta['sklearn']}  "
+        f"cpus {meta['cpus']}  sweep.py {meta['costlib_sweep_py_sha256']}"
+    )
     meta["loadavg_start"] = _loadavg()
     if meta["loadavg_start"] > 0.5 * (os.cpu_count() or 1):
-        log(f"  warning: load average {meta['loadavg_start']} on {os.cpu_count()} cpus: other processes "
-            "are running, times are inflated and noisy (ratios within a run are interleaved)")
+        log(
+            f"  warning: load average {meta['loadavg_start']} on {os.cpu_count()} cpus: other processes "
+            "are running, times are inflated and noisy (ratios within a run are interleaved)"
+        )
     check_exactness(log)
     results = [bench_size(n, a.repeat, log) for n in sizes]
     memory = []
@@ -393,8 +402,10 @@ def main(argv=None):
         for wt in (False, True):
             for ldt in ("bool", "int64"):
                 memory.append(measure_memory(n_mem, wt, ldt))
-                log(f"  memory n={n_mem:.0e} weighted={wt} labels={ldt}: "
-                    f"{memory[-1]['extra_rss_over_input']:.2f}x input")
+                log(
+                    f"  memory n={n_mem:.0e} weighted={wt} labels={ldt}: "
+                    f"{memory[-1]['extra_rss_over_input']:.2f}x input"
+                )
     targets = evaluate_targets(results, memory)
     print_report(results, memory, targets, log)
     meta["loadavg_end"] = _loadavg()

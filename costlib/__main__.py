@@ -66,44 +66,87 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m costlib", description="costlib: what a classifier's mistakes cost.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     cli_train.add_parser(sub)
-    p = sub.add_parser("audit", help="rules table, verdict, HTML report and JSON policy for one scored file",
-                       description="Fit every cutoff rule on the train rows, judge it on the test rows, print "
-                                   "the rules table and the verdict.")
+    p = sub.add_parser(
+        "audit",
+        help="rules table, verdict, HTML report and JSON policy for one scored file",
+        description="Fit every cutoff rule on the train rows, judge it on the test rows, print "
+        "the rules table and the verdict.",
+    )
     p.add_argument("file", metavar="FILE", help="CSV or Parquet file with one row per case")
     p.add_argument("--label", required=True, metavar="COL", help="binary label column")
-    p.add_argument("--score", required=True, action="append", metavar="COL",
-                   help="score column (higher = more likely positive); repeat to compare models in the "
-                        "sensitivity map (the first one is audited)")
-    p.add_argument("--scale", default="probability", choices=("probability", "logit", "raw"),
-                   help="how to read the scores (default: probability)")
+    p.add_argument(
+        "--score",
+        required=True,
+        action="append",
+        metavar="COL",
+        help="score column (higher = more likely positive); repeat to compare models in the "
+        "sensitivity map (the first one is audited)",
+    )
+    p.add_argument(
+        "--scale",
+        default="probability",
+        choices=("probability", "logit", "raw"),
+        help="how to read the scores (default: probability)",
+    )
     p.add_argument("--group", metavar="COL", help="group column for per-group prices and the fairness audit")
     p.add_argument("--split", metavar="COL", help="column with train / test per row")
     p.add_argument("--positive", metavar="VALUE", help="the label value meaning positive, when labels are words")
     p.add_argument("--c-fp", required=True, type=_price, metavar="X", help="price of a false positive")
     p.add_argument("--c-fn", required=True, type=_price, metavar="Y", help="price of a false negative")
-    p.add_argument("--c-fp-group", action="append", default=[], type=_group_price, metavar="GROUP=X",
-                   help="price of a false positive for one group (repeatable)")
-    p.add_argument("--c-fn-group", action="append", default=[], type=_group_price, metavar="GROUP=Y",
-                   help="price of a false negative for one group (repeatable)")
+    p.add_argument(
+        "--c-fp-group",
+        action="append",
+        default=[],
+        type=_group_price,
+        metavar="GROUP=X",
+        help="price of a false positive for one group (repeatable)",
+    )
+    p.add_argument(
+        "--c-fn-group",
+        action="append",
+        default=[],
+        type=_group_price,
+        metavar="GROUP=Y",
+        help="price of a false negative for one group (repeatable)",
+    )
     p.add_argument("--unit", default="", metavar="U", help='unit of the prices, e.g. "$" or "minutes"')
-    p.add_argument("--volume", type=_bounded(settings.VOLUME), metavar="N",
-                   help="cases a month (for the monthly figures)")
-    p.add_argument("--tolerance", type=_bounded(settings.TOLERANCE), default=0.05, metavar="T",
-                   help="fairness tolerance: largest gap between groups' rates, 0 to 0.5 (default 0.05)")
-    p.add_argument("--resamples", type=_bounded(settings.RESAMPLES), default=1000, metavar="N",
-                   help="bootstrap resamples for the intervals (default 1000)")
+    p.add_argument(
+        "--volume", type=_bounded(settings.VOLUME), metavar="N", help="cases a month (for the monthly figures)"
+    )
+    p.add_argument(
+        "--tolerance",
+        type=_bounded(settings.TOLERANCE),
+        default=0.05,
+        metavar="T",
+        help="fairness tolerance: largest gap between groups' rates, 0 to 0.5 (default 0.05)",
+    )
+    p.add_argument(
+        "--resamples",
+        type=_bounded(settings.RESAMPLES),
+        default=1000,
+        metavar="N",
+        help="bootstrap resamples for the intervals (default 1000)",
+    )
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="bootstrap seed (default 0)")
     p.add_argument("--report", metavar="OUT.html", help="write the self-contained HTML audit report here")
     p.add_argument("--policy", metavar="OUT.json", help="write the JSON policy file here")
-    p.add_argument("--rule", metavar="RULE",
-                   help="rule whose cutoffs the policy records (default: the recommended rule)")
-    p.add_argument("--engine", choices=("duckdb", "spark"),
-                   help="read FILE where it lives (a Parquet or CSV path or glob) with DuckDB or Spark instead of "
-                        "loading it into memory: exact, and memory does not grow with the rows")
-    p.add_argument("--json", action="store_true",
-                   help="print only the decision summary, as one JSON object, on standard output")
-    p.add_argument("--fail-if-worse-than-nobody", action="store_true",
-                   help="exit 1 when the model should not decide: no cheaper than the best choice without it")
+    p.add_argument(
+        "--rule", metavar="RULE", help="rule whose cutoffs the policy records (default: the recommended rule)"
+    )
+    p.add_argument(
+        "--engine",
+        choices=("duckdb", "spark"),
+        help="read FILE where it lives (a Parquet or CSV path or glob) with DuckDB or Spark instead of "
+        "loading it into memory: exact, and memory does not grow with the rows",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print only the decision summary, as one JSON object, on standard output"
+    )
+    p.add_argument(
+        "--fail-if-worse-than-nobody",
+        action="store_true",
+        help="exit 1 when the model should not decide: no cheaper than the best choice without it",
+    )
     from costlib import aggregates
 
     aggregates.add_parser(sub)
@@ -114,8 +157,11 @@ def format_table(audit) -> str:
     """The rules, all groups together and then by group, as fixed-width text."""
     from costlib.report import rules_by_group_table, rules_overall_table
 
-    return (rules_overall_table(audit.results, audit.unit).to_string(index=False) + "\n\nBy group:\n"
-            + rules_by_group_table(audit.results, audit.unit).to_string(index=False))
+    return (
+        rules_overall_table(audit.results, audit.unit).to_string(index=False)
+        + "\n\nBy group:\n"
+        + rules_by_group_table(audit.results, audit.unit).to_string(index=False)
+    )
 
 
 def _read(path: str):
@@ -132,8 +178,7 @@ def _prices(args, names: Sequence, column: str | None) -> dict:
             if group not in costs:
                 where = f'column "{column}"' if column else "the data (no --group column was given)"
                 shown = ", ".join(f'"{g}"' for g in names)
-                raise DataError(f'{flag} names the group "{group}", which is not in {where}; the groups are '
-                                f"{shown}.")
+                raise DataError(f'{flag} names the group "{group}", which is not in {where}; the groups are {shown}.')
             costs[group][idx] = price
     return {g: tuple(p) for g, p in costs.items()}
 
@@ -147,13 +192,17 @@ def _scan_models(args, scores: list[str]) -> tuple[dict, int, str]:
         raise DataError("--positive is not available with --engine: the label column must hold 0/1 (or true/false).")
     models, n = {}, 0
     for c in scores:
-        sweeps = scale.scan_grouped_sweep(args.file, label=args.label, score=c, group=args.group, split=args.split,
-                                          engine=args.engine)
+        sweeps = scale.scan_grouped_sweep(
+            args.file, label=args.label, score=c, group=args.group, split=args.split, engine=args.engine
+        )
         if args.split:
             missing = [role for role in ("train", "test") if role not in sweeps]
             if missing:
-                raise DataError(f'The split column "{args.split}" has no {missing[0]} rows; the audit fits the rules '
-                                "on train rows and judges them on test rows.", column=args.split)
+                raise DataError(
+                    f'The split column "{args.split}" has no {missing[0]} rows; the audit fits the rules '
+                    "on train rows and judges them on test rows.",
+                    column=args.split,
+                )
             fit, judge = sweeps["train"], sweeps["test"]
             n = int(round(sum(float(g.positives.sum() + g.negatives.sum()) for g in sweeps.values())))
         else:
@@ -173,37 +222,69 @@ def run_audit(args) -> int:
         return _run_scanned(args)
     data, name, df, fp = _read(args.file)
     scores = list(dict.fromkeys(args.score))
-    mapping = ColumnMapping(label=args.label, positive=args.positive, scores=tuple(scores), score_scale=args.scale,
-                            group=args.group, split=args.split)
+    mapping = ColumnMapping(
+        label=args.label,
+        positive=args.positive,
+        scores=tuple(scores),
+        score_scale=args.scale,
+        group=args.group,
+        split=args.split,
+    )
     ds = loading.prepare(df, mapping, name=name, fingerprint=fp)
     notes = list(ds.notes)
     if args.split:
         train, test = ds.rows("train"), ds.rows("test")
         for role, mask in (("train", train), ("test", test)):
             if not mask.any():
-                raise DataError(f'In "{name}", the split column "{args.split}" has no {role} rows; the audit '
-                                "fits the rules on train rows and judges them on test rows.", column=args.split)
+                raise DataError(
+                    f'In "{name}", the split column "{args.split}" has no {role} rows; the audit '
+                    "fits the rules on train rows and judges them on test rows.",
+                    column=args.split,
+                )
         other = int((~train & ~test).sum())
         if other:
             notes.append(f"{other:,} validation rows are not used by the audit.")
     else:
         train = test = np.ones(ds.n_rows, dtype=bool)
-        print(f"warning: no --split column, so the rules are fitted and judged on the same {ds.n_rows:,} rows, "
-              "which flatters the fitted and fairness-constrained rules.", file=sys.stderr)
+        print(
+            f"warning: no --split column, so the rules are fitted and judged on the same {ds.n_rows:,} rows, "
+            "which flatters the fitted and fairness-constrained rules.",
+            file=sys.stderr,
+        )
     names = sorted(set(ds.groups.tolist()), key=str) if ds.groups is not None else [SINGLE_GROUP]
     costs = _prices(args, names, args.group)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        models = {c: sweep_model(ds.y, ds.scores[c], ds.groups, fit=train, judge=test, name=c,
-                                 sample_weight=ds.weight, probabilities=ds.probabilities) for c in scores}
-        audit = build_audit(models, costs, unit=args.unit, volume=args.volume, fairness_tolerance=args.tolerance,
-                            n_resamples=args.resamples, seed=args.seed, data_name=name, fingerprint=fp,
-                            n_rows=ds.n_rows, data_notes=notes)
+        models = {
+            c: sweep_model(
+                ds.y,
+                ds.scores[c],
+                ds.groups,
+                fit=train,
+                judge=test,
+                name=c,
+                sample_weight=ds.weight,
+                probabilities=ds.probabilities,
+            )
+            for c in scores
+        }
+        audit = build_audit(
+            models,
+            costs,
+            unit=args.unit,
+            volume=args.volume,
+            fairness_tolerance=args.tolerance,
+            n_resamples=args.resamples,
+            seed=args.seed,
+            data_name=name,
+            fingerprint=fp,
+            n_rows=ds.n_rows,
+            data_notes=notes,
+        )
     notes = list(audit.notes) + [str(w.message) for w in caught if str(w.message) not in audit.notes]
     rule = args.rule or audit.recommendation.rule
     if rule not in audit.cutoffs:
-        raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs)
-                        + ".")
+        raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs) + ".")
     policy = policy_json(audit, rule) if args.policy else None  # may refuse a rule with NaN cutoffs
     _write(args.report, lambda: audit_html(audit))
     _write(args.policy, lambda: policy)
@@ -229,12 +310,20 @@ def _run_scanned(args) -> int:
         models, n_rows, name = _scan_models(args, scores)
         names = list(next(iter(models.values())).groups)
         costs = _prices(args, names, args.group)
-        audit = build_audit(models, costs, unit=args.unit, volume=args.volume, fairness_tolerance=args.tolerance,
-                            n_resamples=args.resamples, seed=args.seed, data_name=name, n_rows=n_rows)
+        audit = build_audit(
+            models,
+            costs,
+            unit=args.unit,
+            volume=args.volume,
+            fairness_tolerance=args.tolerance,
+            n_resamples=args.resamples,
+            seed=args.seed,
+            data_name=name,
+            n_rows=n_rows,
+        )
     rule = args.rule or audit.recommendation.rule
     if rule not in audit.cutoffs:
-        raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs)
-                        + ".")
+        raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs) + ".")
     _write(args.report, lambda: audit_html(audit))
     _write(args.policy, lambda: policy_json(audit, rule))
     if args.json:
@@ -269,8 +358,11 @@ def _write(path: str | None, text) -> None:
 def _print_text(args, audit, ds, name, train, test, costs, sensitivity_sentence) -> None:
     models = ", ".join(audit.recommendation.models["model"])
     prices = "; ".join(f"{g}: c_fp {p[0]:g}, c_fn {p[1]:g}" for g, p in costs.items())
-    split = (f"fitted on {int(train.sum()):,} train rows, judged on {int(test.sum()):,} test rows" if args.split
-             else f"fitted and judged on all {ds.n_rows:,} rows")
+    split = (
+        f"fitted on {int(train.sum()):,} train rows, judged on {int(test.sum()):,} test rows"
+        if args.split
+        else f"fitted and judged on all {ds.n_rows:,} rows"
+    )
     unit = f" (in {args.unit})" if args.unit else ""
     print(f"costlib audit of {models} on {name}: {ds.n_rows:,} rows, {split}.")
     print(f"Prices{unit}: {prices}.")
@@ -309,8 +401,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
     except MemoryError:
-        print("costlib ran out of memory: the input is too large for this machine (see the big-data path in "
-              "the README).", file=sys.stderr)
+        print(
+            "costlib ran out of memory: the input is too large for this machine (see the big-data path in the README).",
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
 
 

@@ -63,9 +63,7 @@ def as_float_1d(x, name: str, *, allow_empty: bool = True) -> np.ndarray:
     finite = np.isfinite(arr)
     if not finite.all():
         bad = np.flatnonzero(~finite)
-        raise ValueError(
-            MSG_NONFINITE.format(name=name, count=bad.size, index=int(bad[0]), value=arr[bad[0]].item())
-        )
+        raise ValueError(MSG_NONFINITE.format(name=name, count=bad.size, index=int(bad[0]), value=arr[bad[0]].item()))
     return arr
 
 
@@ -80,7 +78,9 @@ def as_probability(x, name: str) -> np.ndarray:
             bad = np.argwhere(~np.isfinite(arr))[0]
             raise ValueError(
                 MSG_NONFINITE.format(
-                    name=name, count=int((~np.isfinite(arr)).sum()), index=tuple(bad.tolist()),
+                    name=name,
+                    count=int((~np.isfinite(arr)).sum()),
+                    index=tuple(bad.tolist()),
                     value=arr[tuple(bad)].item(),
                 )
             )

@@ -109,8 +109,16 @@ def _check_level(level: float, n_resamples: int) -> None:
         raise ValueError(f"n_resamples must be a whole number of at least 10: got {n_resamples!r}")
 
 
-def ratio_interval(num, den, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95,
-                   seed: int = 0, scale: float = 1.0) -> tuple[Interval, np.ndarray]:
+def ratio_interval(
+    num,
+    den,
+    *,
+    strata=None,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    level: float = 0.95,
+    seed: int = 0,
+    scale: float = 1.0,
+) -> tuple[Interval, np.ndarray]:
     """Percentile interval for scale * sum(num) / sum(den), resampling rows within strata.
 
     Returns the interval and the resampled statistics (for paired or derived intervals).
@@ -139,16 +147,26 @@ def ratio_interval(num, den, *, strata=None, n_resamples: int = DEFAULT_RESAMPLE
     return _percentile(samples, estimate, level), samples
 
 
-def mean_interval(values, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95,
-                  seed: int = 0, scale: float = 1.0) -> tuple[Interval, np.ndarray]:
+def mean_interval(
+    values, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95, seed: int = 0, scale: float = 1.0
+) -> tuple[Interval, np.ndarray]:
     """Percentile interval for scale * mean(values), rows resampled within strata."""
     values = v.as_float_1d(values, "values")
-    return ratio_interval(values, np.ones_like(values), strata=strata, n_resamples=n_resamples, level=level,
-                          seed=seed, scale=scale)
+    return ratio_interval(
+        values, np.ones_like(values), strata=strata, n_resamples=n_resamples, level=level, seed=seed, scale=scale
+    )
 
 
-def paired_difference_interval(cost_a, cost_b, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES,
-                               level: float = 0.95, seed: int = 0, scale: float = 1.0) -> Interval:
+def paired_difference_interval(
+    cost_a,
+    cost_b,
+    *,
+    strata=None,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    level: float = 0.95,
+    seed: int = 0,
+    scale: float = 1.0,
+) -> Interval:
     """Interval for mean(cost_a) - mean(cost_b) on the same rows (paired resampling).
 
     Two rules or two models judged on the same test rows: resampling rows keeps each row's
@@ -161,8 +179,17 @@ def paired_difference_interval(cost_a, cost_b, *, strata=None, n_resamples: int 
     return iv
 
 
-def value_interval(y_true, y_prob, *, k: float, tau: float | None = None, reject_value: float = 0.0,
-                   n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95, seed: int = 0) -> Interval:
+def value_interval(
+    y_true,
+    y_prob,
+    *,
+    k: float,
+    tau: float | None = None,
+    reject_value: float = 0.0,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    level: float = 0.95,
+    seed: int = 0,
+) -> Interval:
     """Interval for the value per case at confidence threshold tau (default k / (k + 1))."""
     from costlib.value import predictions, value_threshold
 
@@ -175,15 +202,17 @@ def value_interval(y_true, y_prob, *, k: float, tau: float | None = None, reject
     return iv
 
 
-def nec_interval(y_pred, delta, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95,
-                 seed: int = 0) -> Interval:
+def nec_interval(
+    y_pred, delta, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95, seed: int = 0
+) -> Interval:
     """Interval for NEC = sum |delta| [wrong] / sum |delta| (a ratio of sums)."""
     pred = v.as_binary(y_pred, "y_pred")
     d = v.as_float_1d(delta, "delta")
     v.same_length(pred, d, "y_pred", "delta")
     size = np.abs(d)
-    iv, _ = ratio_interval(size * (pred != (d > 0)), size, strata=strata, n_resamples=n_resamples, level=level,
-                           seed=seed)
+    iv, _ = ratio_interval(
+        size * (pred != (d > 0)), size, strata=strata, n_resamples=n_resamples, level=level, seed=seed
+    )
     return iv
 
 
@@ -226,7 +255,7 @@ class _RangeArgmin:
         width = 1
         while 2 * width <= m:
             prev = self.levels[-1]
-            self.levels.append(self._better(prev[: m - 2 * width + 1], prev[width: m - width + 1]))
+            self.levels.append(self._better(prev[: m - 2 * width + 1], prev[width : m - width + 1]))
             width *= 2
 
     def _better(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -263,8 +292,9 @@ class FairCutoffs:
         return float(max(vals) - min(vals)) if vals else float("nan")
 
 
-def fair_thresholds(y_true, y_score, groups, *, costs: Mapping, criterion: str, tolerance: float = 0.02,
-                    sample_weight=None) -> FairCutoffs:
+def fair_thresholds(
+    y_true, y_score, groups, *, costs: Mapping, criterion: str, tolerance: float = 0.02, sample_weight=None
+) -> FairCutoffs:
     """Per-group cutoffs minimising total cost subject to every group's rate lying within
     `tolerance` of every other's (all rates in one window [L, L + tolerance]).
 
@@ -316,7 +346,8 @@ def fair_cutoffs(gs, prices, *, criterion: str, tolerance: float) -> FairCutoffs
         what = denominators.get(FAIRNESS_CRITERIA[criterion], "") if gs[undefined[0]].total > 0 else ""
         v.warn_degenerate(
             f"{criterion} compares the {FAIRNESS_CRITERIA[criterion]}, which group {undefined[0]!r} does not have "
-            f"(it has no {what + ' ' if what else ''}cases on the fitting rows): the fair rule is NaN")
+            f"(it has no {what + ' ' if what else ''}cases on the fitting rows): the fair rule is NaN"
+        )
         return FairCutoffs(criterion, tol, nan, nan, float("nan"))
     starts = np.unique(np.concatenate([g[1][np.isfinite(g[1])] for g in per_group]))
     total = np.zeros(starts.size)
@@ -357,17 +388,21 @@ def _fair_two_rates(gs, prices, criterion: str, tol: float) -> FairCutoffs:
         sw = gs[name]
         if sw.positives <= 0 or sw.negatives <= 0:
             what = "positive" if sw.positives <= 0 else "negative"
-            v.warn_degenerate(f"{criterion} compares the {FAIRNESS_CRITERIA[criterion]}, which group {name!r} does "
-                              f"not have (it has no {what} cases on the fitting rows): the fair rule is NaN")
+            v.warn_degenerate(
+                f"{criterion} compares the {FAIRNESS_CRITERIA[criterion]}, which group {name!r} does "
+                f"not have (it has no {what} cases on the fitting rows): the fair rule is NaN"
+            )
             return FairCutoffs(criterion, tol, nan, nan, float("nan"))
         cost = sw.errors_cost(prices.c_fp[i], prices.c_fn[i])
         parts.append((sw, sw.rate(first), sw.rate(second), cost, _RangeArgmin(cost, np.arange(cost.size))))
     starts1 = np.unique(np.concatenate([p[1] for p in parts]))
     starts2 = np.unique(np.concatenate([p[2] for p in parts]))
     if starts1.size * starts2.size > MAX_WINDOW_PAIRS:
-        v.warn_degenerate(f"{criterion} is searched exactly over every pair of rate windows, and these scores give "
-                          f"{starts1.size:,} x {starts2.size:,} pairs (more than {MAX_WINDOW_PAIRS:,}): round or bin "
-                          "the scores to fewer distinct values; the fair rule is NaN")
+        v.warn_degenerate(
+            f"{criterion} is searched exactly over every pair of rate windows, and these scores give "
+            f"{starts1.size:,} x {starts2.size:,} pairs (more than {MAX_WINDOW_PAIRS:,}): round or bin "
+            "the scores to fewer distinct values; the fair rule is NaN"
+        )
         return FairCutoffs(criterion, tol, nan, nan, float("nan"))
     shape = (starts1.size, starts2.size)
     total = np.zeros(shape)
@@ -438,16 +473,22 @@ def sensitivity_grid(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp_values
         cut = cost_optimal_for_ratios(train, a, b)
         j = test.index_at(np.where(np.isnan(cut), np.inf, cut))
         cost = (test.fp[j] * a + test.fn[j] * b) / n
-        frames.append(pd.DataFrame({"c_fp": a, "c_fn": b, "option": name,
-                                    "cost_per_case": np.where(np.isnan(cut), np.nan, cost)}))
+        frames.append(
+            pd.DataFrame({"c_fp": a, "c_fn": b, "option": name, "cost_per_case": np.where(np.isnan(cut), np.nan, cost)})
+        )
     long = pd.concat(frames, ignore_index=True)
-    best = (long.dropna(subset=["cost_per_case"]).sort_values(["c_fp", "c_fn", "cost_per_case"], kind="stable")
-            .drop_duplicates(["c_fp", "c_fn"]).set_index(["c_fp", "c_fn"])["option"])
+    best = (
+        long.dropna(subset=["cost_per_case"])
+        .sort_values(["c_fp", "c_fn", "cost_per_case"], kind="stable")
+        .drop_duplicates(["c_fp", "c_fn"])
+        .set_index(["c_fp", "c_fn"])["option"]
+    )
     return long.join(best.rename("best"), on=["c_fp", "c_fn"])
 
 
-def ratio_range(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp: float, c_fn: float,
-                ratios=None) -> tuple[str, float, float]:
+def ratio_range(
+    train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp: float, c_fn: float, ratios=None
+) -> tuple[str, float, float]:
     """(leader, low, high): the best option at these prices and the range of c_fn : c_fp
     ratios (on a fine log grid from 1:1000 to 1000:1) over which it stays best."""
     if ratios is None:
@@ -495,8 +536,9 @@ def net_benefit_curves(sweeps: Mapping, thresholds) -> pd.DataFrame:
     "flag nobody" (0 by definition)."""
     t = np.asarray(thresholds, dtype=np.float64)
     any_sweep = next(iter(sweeps.values()))
-    frames = [pd.DataFrame({"threshold": t, "option": name, "net_benefit": net_benefit(s, t)})
-              for name, s in sweeps.items()]
+    frames = [
+        pd.DataFrame({"threshold": t, "option": name, "net_benefit": net_benefit(s, t)}) for name, s in sweeps.items()
+    ]
     n = any_sweep.total if any_sweep.total > 0 else np.nan
     with np.errstate(divide="ignore", invalid="ignore"):
         everyone = (any_sweep.positives - any_sweep.negatives * np.where(t == 1.0, np.nan, t / (1.0 - t))) / n

@@ -79,32 +79,48 @@ def columns_of(path: Path) -> list[str]:
     return [h.strip() for h in header]
 
 
-def _dataset(name: str, fingerprint: str, n_rows: int, mapping: ColumnMapping, models: dict,
-             notes: tuple[str, ...]) -> Dataset:
-    return Dataset(name=name, fingerprint=fingerprint, n_rows=n_rows, mapping=mapping, sweeps=models, notes=notes,
-                   probabilities=all(m.probabilities for m in models.values()))
+def _dataset(
+    name: str, fingerprint: str, n_rows: int, mapping: ColumnMapping, models: dict, notes: tuple[str, ...]
+) -> Dataset:
+    return Dataset(
+        name=name,
+        fingerprint=fingerprint,
+        n_rows=n_rows,
+        mapping=mapping,
+        sweeps=models,
+        notes=notes,
+        probabilities=all(m.probabilities for m in models.values()),
+    )
 
 
 def _models_from(sweeps: dict, score: str, split: bool, weighted: bool):
     if split:
         missing = [role for role in ("train", "test") if role not in sweeps]
         if missing:
-            raise DataError(f"The split column has no {missing[0]} rows: the cutoffs are fitted on train rows and "
-                            "judged on test rows. Leave the split out to fit and judge on all rows.")
+            raise DataError(
+                f"The split column has no {missing[0]} rows: the cutoffs are fitted on train rows and "
+                "judged on test rows. Leave the split out to fit and judge on all rows."
+            )
         return decision.model_from_sweeps(sweeps["train"], sweeps["test"], name=score, weighted=weighted)
     return decision.model_from_sweeps(sweeps, None, name=score, weighted=weighted)
 
 
-def dataset_from_file(path: Path, *, label: str, scores: list[str], group: str | None = None,
-                      split: str | None = None, weight: str | None = None) -> Dataset:
+def dataset_from_file(
+    path: Path,
+    *,
+    label: str,
+    scores: list[str],
+    group: str | None = None,
+    split: str | None = None,
+    weight: str | None = None,
+) -> Dataset:
     """Read a file through DuckDB into a counts-only `Dataset` (one `ModelSweeps` per score)."""
     from costlib import scale
 
     models = {}
     n_rows = 0
     for score in scores:
-        sweeps = scale.scan_grouped_sweep(str(path), label=label, score=score, group=group, weight=weight,
-                                          split=split)
+        sweeps = scale.scan_grouped_sweep(str(path), label=label, score=score, group=group, weight=weight, split=split)
         parts = sweeps.values() if split else [sweeps]
         n_rows = int(round(sum(float(g.positives.sum() + g.negatives.sum()) for g in parts)))
         models[score] = _models_from(sweeps, score, split is not None, weight is not None)
@@ -124,10 +140,17 @@ def dataset_from_aggregate(data: bytes, *, name: str) -> Dataset:
     split = None not in sweeps
     models = {score: _models_from(sweeps if split else sweeps[None], score, split, bool(roles.get("weight")))}
     prov = agg.provenance
-    notes = [f"“{name}” holds counts computed from {prov.get('rows', 0):,} rows of {prov.get('source', 'a source')} "
-             f"with {prov.get('engine', 'an engine')} on {prov.get('created', 'an unknown date')}."]
+    notes = [
+        f"“{name}” holds counts computed from {prov.get('rows', 0):,} rows of {prov.get('source', 'a source')} "
+        f"with {prov.get('engine', 'an engine')} on {prov.get('created', 'an unknown date')}."
+    ]
     if not agg.exact:
         notes.append(agg.meta.get("bound") or "The scores were pooled into bins: cutoffs are exact at bin edges only.")
-    mapping = ColumnMapping(label=roles.get("label"), scores=(score,), group=roles.get("group"),
-                            split=roles.get("split"), weight=roles.get("weight"))
+    mapping = ColumnMapping(
+        label=roles.get("label"),
+        scores=(score,),
+        group=roles.get("group"),
+        split=roles.get("split"),
+        weight=roles.get("weight"),
+    )
     return _dataset(name, str(prov.get("fingerprint", "")), int(prov.get("rows", 0)), mapping, models, tuple(notes))

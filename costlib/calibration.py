@@ -70,13 +70,15 @@ def fit_temperature(y_true, y_prob) -> float:
         return float("nan")
     z = _logits(p)
     lo, hi = np.log(T_BOUNDS[0]), np.log(T_BOUNDS[1])
-    res = minimize_scalar(lambda lt: _log_loss(y, z, np.exp(lt)), bounds=(lo, hi), method="bounded",
-                          options={"xatol": 1e-6})
+    res = minimize_scalar(
+        lambda lt: _log_loss(y, z, np.exp(lt)), bounds=(lo, hi), method="bounded", options={"xatol": 1e-6}
+    )
     if res.x >= hi - 1e-3 or res.x <= lo + 1e-3:
         side = "flattening them ever further (T toward 100)" if res.x > 0 else "sharpening them ever further"
         v.warn_degenerate(
             "fit_temperature found no temperature: the log loss keeps falling by " + side + ", which happens "
-            "when the scores carry no information (all equal) or rank the cases backwards; temperature is NaN")
+            "when the scores carry no information (all equal) or rank the cases backwards; temperature is NaN"
+        )
         return float("nan")
     return float(np.exp(res.x))
 

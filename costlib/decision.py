@@ -99,8 +99,17 @@ class ModelSweeps:
         return total
 
 
-def sweep_model(y_true, y_score, groups=None, *, fit=None, judge=None, sample_weight=None, name: str = "score",
-                probabilities: bool | None = None) -> ModelSweeps:
+def sweep_model(
+    y_true,
+    y_score,
+    groups=None,
+    *,
+    fit=None,
+    judge=None,
+    sample_weight=None,
+    name: str = "score",
+    probabilities: bool | None = None,
+) -> ModelSweeps:
     """Validate one model's rows once and sort them once (see the module docstring).
 
     Parameters
@@ -145,19 +154,27 @@ def sweep_model(y_true, y_score, groups=None, *, fit=None, judge=None, sample_we
         if mask is None:
             return sweep_by_codes(y, s, codes, names, w), Sweep(*_sweep_core(y, s.copy(), w))
         ww = None if w is None else w[mask]
-        return (sweep_by_codes(y[mask], s[mask], codes[mask], names, ww),
-                Sweep(*_sweep_core(y[mask], s[mask], ww)))
+        return (sweep_by_codes(y[mask], s[mask], codes[mask], names, ww), Sweep(*_sweep_core(y[mask], s[mask], ww)))
 
     fit_g, fit_p = part(fit_mask)
     same = (fit_mask is None and judge_mask is None) or (
-        fit_mask is not None and judge_mask is not None and np.array_equal(fit_mask, judge_mask))
+        fit_mask is not None and judge_mask is not None and np.array_equal(fit_mask, judge_mask)
+    )
     if same:
         judge_g, judge_p, judged_on = fit_g, fit_p, "all"
     else:
         (judge_g, judge_p), judged_on = part(judge_mask), "test"
-    return ModelSweeps(name=str(name), fit=fit_g, judge=judge_g, fit_pooled=fit_p, judge_pooled=judge_p,
-                       judged_on=judged_on, probabilities=bool(probabilities), weighted=w is not None,
-                       grouped=groups is not None)
+    return ModelSweeps(
+        name=str(name),
+        fit=fit_g,
+        judge=judge_g,
+        fit_pooled=fit_p,
+        judge_pooled=judge_p,
+        judged_on=judged_on,
+        probabilities=bool(probabilities),
+        weighted=w is not None,
+        grouped=groups is not None,
+    )
 
 
 def _mask(mask, n: int, name: str):
@@ -309,8 +326,9 @@ class Resamples:
         return self.fp * prices.c_fp + self.fn * prices.c_fn
 
 
-def cell_bootstrap(sweep: GroupedSweep, cutoffs: Mapping[str, np.ndarray], *, n_resamples: int = DEFAULT_RESAMPLES,
-                   seed: int = 0) -> Resamples:
+def cell_bootstrap(
+    sweep: GroupedSweep, cutoffs: Mapping[str, np.ndarray], *, n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0
+) -> Resamples:
     """Exact row bootstrap of every rule's FP and FN, drawn from counts (stratified by group).
 
     Within a group, the cutoffs of all rules cut the scores into a few cells; a row's
@@ -394,8 +412,14 @@ class RuleResults:
         return est, lo, hi
 
 
-def evaluate_rules(ms: ModelSweeps, prices: Prices, cutoffs: Mapping[str, np.ndarray], *,
-                   n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> RuleResults:
+def evaluate_rules(
+    ms: ModelSweeps,
+    prices: Prices,
+    cutoffs: Mapping[str, np.ndarray],
+    *,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> RuleResults:
     """Judge every rule on ``ms.judge``: counts, costs and (unweighted rows) intervals."""
     counts = count_rules(ms.judge, cutoffs)
     cost = counts.cost(prices)  # (rules, groups)
@@ -413,21 +437,37 @@ def evaluate_rules(ms: ModelSweeps, prices: Prices, cutoffs: Mapping[str, np.nda
             lo = hi = float("nan")
             if boot is not None and n_g[g_i] > 0:
                 lo, hi = _interval(boot[:, r_i, g_i] / n_g[g_i])
-            rows.append((rule, g, n_g[g_i], float(cutoffs[rule][g_i]), v.safe_divide(flagged[r_i, g_i], n_g[g_i]),
-                         counts.fp[r_i, g_i], counts.fn[r_i, g_i], v.safe_divide(cost[r_i, g_i], n_g[g_i]), lo, hi))
-    by_group = pd.DataFrame(rows, columns=["rule", "group", "n", "threshold", "flagged_rate", "fp", "fn",
-                                           "cost_per_case", "low", "high"])
+            rows.append(
+                (
+                    rule,
+                    g,
+                    n_g[g_i],
+                    float(cutoffs[rule][g_i]),
+                    v.safe_divide(flagged[r_i, g_i], n_g[g_i]),
+                    counts.fp[r_i, g_i],
+                    counts.fn[r_i, g_i],
+                    v.safe_divide(cost[r_i, g_i], n_g[g_i]),
+                    lo,
+                    hi,
+                )
+            )
+    by_group = pd.DataFrame(
+        rows, columns=["rule", "group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_case", "low", "high"]
+    )
     if not ms.weighted:
         by_group["n"] = by_group["n"].round().astype(np.int64)
     with np.errstate(invalid="ignore"):
         overall_cost = cost.sum(axis=1) / total_n if total_n > 0 else np.full(len(rules), np.nan)
-    overall = pd.DataFrame({
-        "n": total_n,
-        "flagged_rate": v.safe_divide(flagged.sum(axis=1), np.full(len(rules), total_n)),
-        "fp": counts.fp.sum(axis=1),
-        "fn": counts.fn.sum(axis=1),
-        "cost_per_case": overall_cost,
-    }, index=pd.Index(rules, name="rule"))
+    overall = pd.DataFrame(
+        {
+            "n": total_n,
+            "flagged_rate": v.safe_divide(flagged.sum(axis=1), np.full(len(rules), total_n)),
+            "fp": counts.fp.sum(axis=1),
+            "fn": counts.fn.sum(axis=1),
+            "cost_per_case": overall_cost,
+        },
+        index=pd.Index(rules, name="rule"),
+    )
     baseline = _baseline_rule(overall)
     total_cost = {}
     if boot is not None and total_n > 0:
@@ -448,8 +488,14 @@ def evaluate_rules(ms: ModelSweeps, prices: Prices, cutoffs: Mapping[str, np.nda
         vs_hi.append(d_hi)
     overall["low"], overall["high"] = low, high
     overall["vs_baseline"], overall["vs_low"], overall["vs_high"] = vs, vs_lo, vs_hi
-    return RuleResults(by_group, overall, baseline, {r: dict(zip(ms.groups, cutoffs[r].tolist(), strict=True))
-                                                      for r in rules}, res, total_cost)
+    return RuleResults(
+        by_group,
+        overall,
+        baseline,
+        {r: dict(zip(ms.groups, cutoffs[r].tolist(), strict=True)) for r in rules},
+        res,
+        total_cost,
+    )
 
 
 def _baseline_rule(overall: pd.DataFrame) -> str:
@@ -509,9 +555,11 @@ class Recommendation:
     def summary(self) -> dict:
         """The decision summary of the contract (``python -m costlib audit --json``)."""
         return {
-            "recommended": {"rule": R.rule_words(self.rule), "cutoffs": {str(g): _json_cut(t) for g, t in
-                                                                         self.cutoffs.items()},
-                            "cost_per_case": _json_num(self.cost)},
+            "recommended": {
+                "rule": R.rule_words(self.rule),
+                "cutoffs": {str(g): _json_cut(t) for g, t in self.cutoffs.items()},
+                "cost_per_case": _json_num(self.cost),
+            },
             "baseline": {"rule": self.baseline, "cost_per_case": _json_num(self.baseline_cost)},
             "saving_per_case": _json_num(self.saving),
             "judged_on": self.judged_on,
@@ -542,8 +590,14 @@ def _choose_rule(res: RuleResults) -> tuple[str, tuple | None]:
     return (R.COST_OPTIMAL if lo > 0 else R.SINGLE), (est, lo, hi)
 
 
-def recommend(models: ModelSweeps | Mapping[str, ModelSweeps], costs, *, n_resamples: int = DEFAULT_RESAMPLES,
-              seed: int = 0, extra_rules: Mapping[str, Mapping] | None = None) -> Recommendation:
+def recommend(
+    models: ModelSweeps | Mapping[str, ModelSweeps],
+    costs,
+    *,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+    extra_rules: Mapping[str, Mapping] | None = None,
+) -> Recommendation:
     """The one answer: which model and cutoff(s) to ship at these prices, against the
     cheaper no-model decision, with 95% intervals (see the module docstring).
 
@@ -587,8 +641,14 @@ def recommend(models: ModelSweeps | Mapping[str, ModelSweeps], costs, *, n_resam
         fit_counts = count_rules(ms.fit, {rule: cutoffs[rule]})
         fit_total = float(np.sum(fit_counts.cost(prices)) / max(ms.fit_pooled.total, 1e-300))
         chosen[name] = (rule, gain, res, cutoffs)
-        table.append({"model": name, "rule": rule, "fit_cost_per_case": fit_total,
-                      "cost_per_case": float(res.overall.loc[rule, "cost_per_case"])})
+        table.append(
+            {
+                "model": name,
+                "rule": rule,
+                "fit_cost_per_case": fit_total,
+                "cost_per_case": float(res.overall.loc[rule, "cost_per_case"]),
+            }
+        )
     per_model = pd.DataFrame(table)
     usable = per_model[np.isfinite(per_model["fit_cost_per_case"]) & np.isfinite(per_model["cost_per_case"])]
     name = str(usable.loc[usable["fit_cost_per_case"].idxmin(), "model"]) if len(usable) else next(iter(models))
@@ -618,18 +678,34 @@ def recommend(models: ModelSweeps | Mapping[str, ModelSweeps], costs, *, n_resam
             cheaper.append((other, e, lo, hi))
     cheaper.sort(key=lambda t: t[1])
     return Recommendation(
-        model=name, rule=rule, cutoffs=dict(zip(ms.groups, cutoffs[rule].tolist(), strict=True)), cost=cost,
-        cost_low=float(overall.loc[rule, "low"]), cost_high=float(overall.loc[rule, "high"]),
-        baseline=res.baseline, baseline_cost=base_cost, saving=-d, saving_low=-d_hi, saving_high=-d_lo,
-        status=status, no_model_action=action, group_gain=gain, cheaper_by_chance=cheaper, results=res,
-        models=per_model, prices=prices, judged_on=ms.judged_on, n_fit=float(ms.fit_pooled.total),
-        n_judged=float(ms.judge_pooled.total), grouped=ms.grouped and len(ms.groups) > 1,
+        model=name,
+        rule=rule,
+        cutoffs=dict(zip(ms.groups, cutoffs[rule].tolist(), strict=True)),
+        cost=cost,
+        cost_low=float(overall.loc[rule, "low"]),
+        cost_high=float(overall.loc[rule, "high"]),
+        baseline=res.baseline,
+        baseline_cost=base_cost,
+        saving=-d,
+        saving_low=-d_hi,
+        saving_high=-d_lo,
+        status=status,
+        no_model_action=action,
+        group_gain=gain,
+        cheaper_by_chance=cheaper,
+        results=res,
+        models=per_model,
+        prices=prices,
+        judged_on=ms.judged_on,
+        n_fit=float(ms.fit_pooled.total),
+        n_judged=float(ms.judge_pooled.total),
+        grouped=ms.grouped and len(ms.groups) > 1,
         intervals=res.resamples is not None,
     )
 
 
 def _no_model_action(ms: ModelSweeps, cut: np.ndarray) -> str | None:
-    """"flag nobody" / "flag everyone" when the cutoffs use no score at all on the fitting
+    """ "flag nobody" / "flag everyone" when the cutoffs use no score at all on the fitting
     rows (every group's cutoff flags all of it or none of it), else None."""
     actions = set()
     for i, g in enumerate(ms.groups):
@@ -682,20 +758,33 @@ def cost_curves(ms: ModelSweeps, prices: Prices) -> pd.DataFrame:
     cutoff (each group at its own prices); then one line per group (its own cost per case).
     Every line's first row is threshold +inf (flag nobody)."""
     pooled = ms.judge_pooled
-    frames = [pd.DataFrame({
-        "line": None, "threshold": pooled.thresholds,
-        "flagged_rate": v.safe_divide(pooled.flagged, np.full(pooled.flagged.shape, pooled.total)),
-        "cost_per_case": v.safe_divide(ms.single_cost(prices, "judge"), np.full(pooled.flagged.shape, pooled.total)),
-    })]
+    frames = [
+        pd.DataFrame(
+            {
+                "line": None,
+                "threshold": pooled.thresholds,
+                "flagged_rate": v.safe_divide(pooled.flagged, np.full(pooled.flagged.shape, pooled.total)),
+                "cost_per_case": v.safe_divide(
+                    ms.single_cost(prices, "judge"), np.full(pooled.flagged.shape, pooled.total)
+                ),
+            }
+        )
+    ]
     if ms.grouped and len(ms.groups) > 1:
         for i, g in enumerate(ms.groups):
             sw = ms.judge[g]
             if sw.total <= 0:
                 continue
-            frames.append(pd.DataFrame({
-                "line": g, "threshold": sw.thresholds, "flagged_rate": sw.flagged / sw.total,
-                "cost_per_case": sw.errors_cost(prices.c_fp[i], prices.c_fn[i]) / sw.total,
-            }))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "line": g,
+                        "threshold": sw.thresholds,
+                        "flagged_rate": sw.flagged / sw.total,
+                        "cost_per_case": sw.errors_cost(prices.c_fp[i], prices.c_fn[i]) / sw.total,
+                    }
+                )
+            )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -732,24 +821,30 @@ def _align(gs: GroupedSweep, names: tuple) -> GroupedSweep:
         else:
             parts.append((np.array([np.inf]), np.zeros(1), np.zeros(1), 0.0, 0.0))
     sizes = [p[0].size for p in parts]
-    return GroupedSweep(tuple(names), np.concatenate(([0], np.cumsum(sizes))).astype(np.int64),
-                        np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-                        np.concatenate([p[2] for p in parts]), np.array([p[3] for p in parts], dtype=float),
-                        np.array([p[4] for p in parts], dtype=float))
+    return GroupedSweep(
+        tuple(names),
+        np.concatenate(([0], np.cumsum(sizes))).astype(np.int64),
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+        np.array([p[3] for p in parts], dtype=float),
+        np.array([p[4] for p in parts], dtype=float),
+    )
 
 
-def model_from_sweeps(fit: GroupedSweep, judge: GroupedSweep | None = None, *, name: str = "score",
-                      weighted: bool = False) -> ModelSweeps:
+def model_from_sweeps(
+    fit: GroupedSweep, judge: GroupedSweep | None = None, *, name: str = "score", weighted: bool = False
+) -> ModelSweeps:
     """`ModelSweeps` from grouped sweeps computed elsewhere (`scale.scan_grouped_sweep`, an
     aggregate file): the same answers as `sweep_model` on the rows they came from.
 
     `judge` None means the cutoffs are judged on the rows they are fitted on. A group named
     None (no group column) becomes ``"everyone"``.
     """
+
     def rename(gs):
         if gs.groups == (None,):
-            return GroupedSweep((SINGLE_GROUP,), gs.offsets, gs.thresholds, gs.tp, gs.fp, gs.positives,
-                                gs.negatives)
+            return GroupedSweep((SINGLE_GROUP,), gs.offsets, gs.thresholds, gs.tp, gs.fp, gs.positives, gs.negatives)
         return gs
 
     fit = rename(fit)
@@ -761,7 +856,14 @@ def model_from_sweeps(fit: GroupedSweep, judge: GroupedSweep | None = None, *, n
     scores = fit.thresholds[np.isfinite(fit.thresholds)]
     probabilities = bool(scores.size == 0 or (scores.min() >= 0 and scores.max() <= 1))
     fit_pooled = pool(fit)
-    return ModelSweeps(name=str(name), fit=fit, judge=judge_aligned, fit_pooled=fit_pooled,
-                       judge_pooled=fit_pooled if same else pool(judge_aligned),
-                       judged_on="all" if same else "test", probabilities=probabilities, weighted=weighted,
-                       grouped=grouped)
+    return ModelSweeps(
+        name=str(name),
+        fit=fit,
+        judge=judge_aligned,
+        fit_pooled=fit_pooled,
+        judge_pooled=fit_pooled if same else pool(judge_aligned),
+        judged_on="all" if same else "test",
+        probabilities=probabilities,
+        weighted=weighted,
+        grouped=grouped,
+    )

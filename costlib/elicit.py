@@ -88,9 +88,14 @@ def _line(sweep: Sweep) -> pd.DataFrame:
     vertices, ratios = _breaks(sweep)
     lows = np.concatenate(([0.0], ratios[:-1]))
     keep = (ratios > lows) | (np.arange(ratios.size) == 0)  # two breaks at one ratio: never strictly best
-    full = pd.DataFrame({"ratio_low": lows[keep], "ratio_high": ratios[keep],
-                         "threshold": sweep.thresholds[vertices[keep]].astype(float),
-                         "vertex": vertices[keep]})
+    full = pd.DataFrame(
+        {
+            "ratio_low": lows[keep],
+            "ratio_high": ratios[keep],
+            "threshold": sweep.thresholds[vertices[keep]].astype(float),
+            "vertex": vertices[keep],
+        }
+    )
     return _check_ties(full, sweep)
 
 
@@ -119,8 +124,9 @@ def _check_ties(frame: pd.DataFrame, sweep: Sweep) -> pd.DataFrame:
             if mid in (lo, hi):
                 break
             lo, hi = (mid, hi) if left_wins(mid) else (lo, mid)
-        frame.at[i, "ratio_high"] = frame.at[i + 1, "ratio_low"] = min(max(lo, frame.at[i, "ratio_low"]),
-                                                                      frame.at[i + 1, "ratio_high"])
+        frame.at[i, "ratio_high"] = frame.at[i + 1, "ratio_low"] = min(
+            max(lo, frame.at[i, "ratio_low"]), frame.at[i + 1, "ratio_high"]
+        )
     return frame
 
 
@@ -130,12 +136,16 @@ def _merge_equal(frame: pd.DataFrame) -> pd.DataFrame:
     same = frame["threshold"].to_numpy()
     start = np.concatenate(([True], same[1:] != same[:-1]))
     groups = np.cumsum(start) - 1
-    return frame.groupby(groups).agg(ratio_low=("ratio_low", "first"), ratio_high=("ratio_high", "last"),
-                                     threshold=("threshold", "first")).reset_index(drop=True)
+    return (
+        frame.groupby(groups)
+        .agg(ratio_low=("ratio_low", "first"), ratio_high=("ratio_high", "last"), threshold=("threshold", "first"))
+        .reset_index(drop=True)
+    )
 
 
-def optimal_cutoffs_by_ratio(y_true, y_score, *, ratio_low, ratio_high, sample_weight=None,
-                             groups=None) -> pd.DataFrame:
+def optimal_cutoffs_by_ratio(
+    y_true, y_score, *, ratio_low, ratio_high, sample_weight=None, groups=None
+) -> pd.DataFrame:
     """The exact cost-optimal cutoffs for every ratio r = c_fn / c_fp in [ratio_low, ratio_high].
 
     One row per piece, sorted by ratio, covering the range without gaps: piece i covers
@@ -159,8 +169,9 @@ def optimal_cutoffs_by_ratio(y_true, y_score, *, ratio_low, ratio_high, sample_w
     frames = []
     for i, name in enumerate(names):
         sel = codes == i
-        part = pieces(threshold_sweep(y[sel], s[sel], sample_weight=None if w is None else w[sel]),
-                      ratio_low, ratio_high)
+        part = pieces(
+            threshold_sweep(y[sel], s[sel], sample_weight=None if w is None else w[sel]), ratio_low, ratio_high
+        )
         part.insert(0, "group", name)
         frames.append(part)
     return pd.concat(frames, ignore_index=True)
@@ -289,21 +300,30 @@ def _count(x: float) -> str:
     return f"{x:,.0f}" if x >= 10 or float(x).is_integer() else f"{x:g}"
 
 
-def record(bracket: Bracket, *, cutoffs: pd.DataFrame | None = None, money: float | None = None,
-           unit: str = "") -> dict:
+def record(
+    bracket: Bracket, *, cutoffs: pd.DataFrame | None = None, money: float | None = None, unit: str = ""
+) -> dict:
     """What the policy file and the report keep of the conversation (JSON-ready)."""
     out = {
         "outcomes": {"miss": bracket.names[0], "false_alarm": bracket.names[1]},
-        "answers": [{"n": float(n), "answer": choice, "question": question(bracket, n)[0]}
-                    for n, choice in bracket.answers],
-        "ratio_low": float(bracket.low), "ratio_high": float(bracket.high), "ratio_chosen": float(bracket.middle),
+        "answers": [
+            {"n": float(n), "answer": choice, "question": question(bracket, n)[0]} for n, choice in bracket.answers
+        ],
+        "ratio_low": float(bracket.low),
+        "ratio_high": float(bracket.high),
+        "ratio_chosen": float(bracket.middle),
         "settled": bracket.settled,
     }
     if money is not None:
         out["false_alarm_price"] = float(money)
         out["unit"] = unit
     if cutoffs is not None:
-        out["cutoffs_in_range"] = [{"ratio_low": float(r.ratio_low), "ratio_high": float(r.ratio_high),
-                                    "threshold": None if not np.isfinite(r.threshold) else float(r.threshold)}
-                                   for r in cutoffs.itertuples()]
+        out["cutoffs_in_range"] = [
+            {
+                "ratio_low": float(r.ratio_low),
+                "ratio_high": float(r.ratio_high),
+                "threshold": None if not np.isfinite(r.threshold) else float(r.threshold),
+            }
+            for r in cutoffs.itertuples()
+        ]
     return out

@@ -131,8 +131,14 @@ def markers_frame(rec) -> pd.DataFrame:
         if rule in res.cutoffs:
             cut = list(res.cutoffs[rule].values())
             if cut and all(c == cut[0] for c in cut) and np.isfinite(cut[0]):
-                rows.append({"line": None, "rule": rule, "threshold": cut[0],
-                             "cost_per_case": float(res.overall.loc[rule, "cost_per_case"])})
+                rows.append(
+                    {
+                        "line": None,
+                        "rule": rule,
+                        "threshold": cut[0],
+                        "cost_per_case": float(res.overall.loc[rule, "cost_per_case"]),
+                    }
+                )
     if rec.grouped and R.COST_OPTIMAL in res.cutoffs:
         part = res.by_group[res.by_group["rule"] == R.COST_OPTIMAL]
         for g, t, c in zip(part["group"], part["threshold"], part["cost_per_case"], strict=True):
@@ -165,31 +171,59 @@ def cost_curve_figure(
         finite = part[np.isfinite(part["threshold"])]
         x, y = thin_curve(finite["threshold"].to_numpy(), finite["cost_per_case"].to_numpy())
         name = "everyone, one cutoff" if line is None else plain(f"group {line} (its own cost per case)")
-        fig.add_trace(go.Scatter(
-            x=x, y=y, mode="lines", name=name, legendgroup=name,
-            line={"shape": "hv", "color": _color(0) if line is None else _color(i), "width": 3 if line is None else 1},
-            opacity=1.0 if line is None else 0.6,
-            hovertemplate="cutoff %{x:.4g}<br>cost per case %{y:.4g}<extra>%{fullData.name}</extra>",
-        ))
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=y,
+                mode="lines",
+                name=name,
+                legendgroup=name,
+                line={
+                    "shape": "hv",
+                    "color": _color(0) if line is None else _color(i),
+                    "width": 3 if line is None else 1,
+                },
+                opacity=1.0 if line is None else 0.6,
+                hovertemplate="cutoff %{x:.4g}<br>cost per case %{y:.4g}<extra>%{fullData.name}</extra>",
+            )
+        )
     if markers is not None:
         for rule, level in markers.attrs.get("levels", {}).items():
             color = NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR
-            _rule_line(fig, y=level, line={"dash": "dash", "color": color, "width": 1},
-                       text=f"{R.rule_words(rule)} (no model): {money(level, unit)}",
-                       position="top left" if rule == R.NOBODY else "bottom right")
+            _rule_line(
+                fig,
+                y=level,
+                line={"dash": "dash", "color": color, "width": 1},
+                text=f"{R.rule_words(rule)} (no model): {money(level, unit)}",
+                position="top left" if rule == R.NOBODY else "bottom right",
+            )
         recommended = markers.attrs.get("recommended")
         for rule, part in markers.groupby("rule", sort=False):
             label = R.rule_words(str(rule)) + (" (recommended)" if rule == recommended else "")
             on_groups = part["line"].notna().any()
-            fig.add_trace(go.Scatter(
-                x=part["threshold"], y=part["cost_per_case"], mode="markers", name=plain(label),
-                marker={"symbol": RULE_SYMBOLS.get(str(rule), "x"), "size": 15 if rule == recommended else 11,
+            fig.add_trace(
+                go.Scatter(
+                    x=part["threshold"],
+                    y=part["cost_per_case"],
+                    mode="markers",
+                    name=plain(label),
+                    marker={
+                        "symbol": RULE_SYMBOLS.get(str(rule), "x"),
+                        "size": 15 if rule == recommended else 11,
                         "color": "#111" if rule == recommended else "white",
-                        "line": {"width": 2, "color": [_color(0) if g is None else _color(lines.index(g))
-                                                       if g in lines else "#000" for g in part["line"]]}},
-                text=[plain(g) if on_groups and g is not None else "everyone" for g in part["line"]],
-                hovertemplate="%{fullData.name} (%{text})<br>cutoff %{x:.4g}<br>cost per case %{y:.4g}<extra></extra>",
-            ))
+                        "line": {
+                            "width": 2,
+                            "color": [
+                                _color(0) if g is None else _color(lines.index(g)) if g in lines else "#000"
+                                for g in part["line"]
+                            ],
+                        },
+                    },
+                    text=[plain(g) if on_groups and g is not None else "everyone" for g in part["line"]],
+                    hovertemplate="%{fullData.name} (%{text})<br>cutoff %{x:.4g}<br>"
+                    "cost per case %{y:.4g}<extra></extra>",
+                )
+            )
     ylabel = f"cost per case ({unit})" if unit else "cost per case"
     _layout(fig, title, "cutoff (flag a case when its score is at least this)", ylabel)
     return fig
@@ -298,13 +332,21 @@ def value_k_figure(
     if flips is not None:
         for i, (_, row) in enumerate(flips.iterrows()):
             # only the first flip is labelled: close flips would print their labels on each other
-            _rule_line(fig, x=row["k"], line={"color": "#999", "width": 1},
-                       text=f"at τ*, {row['leader']} is worth more from k ≈ {row['k']:.2g}" if i == 0 else None,
-                       position="top right")
+            _rule_line(
+                fig,
+                x=row["k"],
+                line={"color": "#999", "width": 1},
+                text=f"at τ*, {row['leader']} is worth more from k ≈ {row['k']:.2g}" if i == 0 else None,
+                position="top right",
+            )
     if current_k is not None:
         _rule_line(fig, x=current_k, line={"color": "#000", "dash": "dot", "width": 1})
-    return _layout(fig, title, "k: how much worse a wrong answer is than a right one is good",
-                   f"worth per case ({unit})" if unit else "value per case (right answers)")
+    return _layout(
+        fig,
+        title,
+        "k: how much worse a wrong answer is than a right one is good",
+        f"worth per case ({unit})" if unit else "value per case (right answers)",
+    )
 
 
 def heatmap_figure(
@@ -347,8 +389,9 @@ def delta_histogram(delta, *, groups=None, title: str = "Instance costs: distrib
     else:
         g = np.asarray(groups)
         for i, name in enumerate(pd.unique(g)):
-            fig.add_trace(go.Histogram(x=d[g == name], nbinsx=60, name=plain(name), marker_color=_color(i),
-                                       opacity=0.6))
+            fig.add_trace(
+                go.Histogram(x=d[g == name], nbinsx=60, name=plain(name), marker_color=_color(i), opacity=0.6)
+            )
         fig.update_layout(barmode="overlay")
     _rule_line(
         fig,
@@ -388,8 +431,7 @@ def line_figure(
     for i, (name, part) in enumerate(frame.groupby(color, sort=False)):
         part = part[np.isfinite(part[x])]
         xs, ys = thin_curve(part[x].to_numpy(), part[y].to_numpy())
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line={"shape": "hv", "color": _color(i)},
-                                 name=plain(name)))
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line={"shape": "hv", "color": _color(i)}, name=plain(name)))
     if baseline is not None:
         _rule_line(fig, y=baseline, line={"dash": "dash", "color": NOBODY_COLOR}, text=baseline_label)
     return _layout(fig, title, x_title, y_title)
@@ -450,7 +492,8 @@ def sensitivity_figure(
     no_model = [o for o in (R.NOBODY, R.EVERYONE) if o in options]
     options = no_model + [o for o in options if o not in no_model]
     colors = [NOBODY_COLOR, EVERYONE_COLOR][: len(no_model)] + [
-        PALETTE[i % len(PALETTE)] for i in range(len(options) - len(no_model))]
+        PALETTE[i % len(PALETTE)] for i in range(len(options) - len(no_model))
+    ]
     best = grid.drop_duplicates(["c_fp", "c_fn"])
     wide = best.pivot(index="c_fn", columns="c_fp", values="best")
     code = wide.apply(lambda col: col.map({o: i for i, o in enumerate(options)})).to_numpy(dtype=float)
@@ -461,7 +504,8 @@ def sensitivity_figure(
             x=wide.columns.to_numpy(),
             y=wide.index.to_numpy(),
             text=np.vectorize(lambda o: plain(R.rule_words(o)) if isinstance(o, str) else "", otypes=[object])(
-                wide.to_numpy()),
+                wide.to_numpy()
+            ),
             colorscale=_categorical_scale(colors),
             zmin=-0.5,
             zmax=len(options) - 0.5,
@@ -483,10 +527,17 @@ def sensitivity_figure(
             )
         )
     if bracket is not None and c_fp:
-        fig.add_trace(go.Scatter(x=[c_fp, c_fp], y=[c_fp * bracket[0], c_fp * bracket[1]], mode="lines+markers",
-                                 name="your answers' range", line={"color": "black", "width": 3},
-                                 marker={"symbol": "line-ew", "size": 14, "line": {"width": 2}},
-                                 hovertemplate="from your answers<br>c_fn %{y:.3g}<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=[c_fp, c_fp],
+                y=[c_fp * bracket[0], c_fp * bracket[1]],
+                mode="lines+markers",
+                name="your answers' range",
+                line={"color": "black", "width": 3},
+                marker={"symbol": "line-ew", "size": 14, "line": {"width": 2}},
+                hovertemplate="from your answers<br>c_fn %{y:.3g}<extra></extra>",
+            )
+        )
     ticks = _log_ticks(wide.columns.to_numpy(dtype=float))
     fig.update_xaxes(type="log", tickvals=ticks, ticktext=[_tick(t, unit) for t in ticks])
     fig.update_yaxes(type="log", tickvals=ticks, ticktext=[_tick(t, unit) for t in ticks])
@@ -499,7 +550,7 @@ def _log_ticks(values: np.ndarray) -> list[float]:
     lo, hi = float(np.min(values)), float(np.max(values))
     ticks = []
     for e in range(int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi))) + 1):
-        for m in ((1, 2, 5) if hi / lo <= 1e3 else (1,)):
+        for m in (1, 2, 5) if hi / lo <= 1e3 else (1,):
             t = m * 10.0**e
             if lo * (1 - 1e-9) <= t <= hi * (1 + 1e-9):
                 ticks.append(t)
@@ -536,8 +587,11 @@ def net_benefit_figure(
     for option, line in styles.items():
         part = curves[curves["option"] == option]
         if len(part):
-            fig.add_trace(go.Scatter(x=part["threshold"], y=part["net_benefit"], mode="lines",
-                                     name=R.rule_words(option), line=line))
+            fig.add_trace(
+                go.Scatter(
+                    x=part["threshold"], y=part["net_benefit"], mode="lines", name=R.rule_words(option), line=line
+                )
+            )
     if len(curves):
         top = float(np.nanmax(curves["net_benefit"].to_numpy(float)))
         fig.update_yaxes(range=[-0.05 - 0.1 * abs(top), 1.15 * max(top, 0.01)])
@@ -564,8 +618,9 @@ def rule_bars_figure(
         y = part["cost_per_case"].to_numpy(float)
         low = part["low"].to_numpy(float) if "low" in part else np.full_like(y, np.nan)
         high = part["high"].to_numpy(float) if "high" in part else np.full_like(y, np.nan)
-        color = NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR if rule == R.EVERYONE else \
-            PALETTE[i % len(PALETTE)]
+        color = (
+            NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR if rule == R.EVERYONE else PALETTE[i % len(PALETTE)]
+        )
         fig.add_trace(
             go.Bar(
                 x=[plain(g) for g in part["group"]],
@@ -587,8 +642,14 @@ def rule_bars_figure(
     return _layout(fig, title, "group", f"cost per case ({unit})" if unit else "cost per case")
 
 
-def ratio_pieces_figure(table: pd.DataFrame, *, low: float, high: float, names: tuple[str, str],
-                        title: str = "The best cutoff for every price ratio (train rows)") -> go.Figure:
+def ratio_pieces_figure(
+    table: pd.DataFrame,
+    *,
+    low: float,
+    high: float,
+    names: tuple[str, str],
+    title: str = "The best cutoff for every price ratio (train rows)",
+) -> go.Figure:
     """The cost-optimal cutoff against the ratio c_fn / c_fp (log axis), exact pieces drawn
     as steps, with the bracket of the answers so far shaded. `table`: `elicit.pieces`."""
     fig = _new_figure()
@@ -596,21 +657,56 @@ def ratio_pieces_figure(table: pd.DataFrame, *, low: float, high: float, names: 
     xs = [max(x, left) for x in table["ratio_low"]] + [float(table["ratio_high"].iloc[-1])]
     ts = table["threshold"].to_numpy(dtype=float)
     ys = [t if np.isfinite(t) else None for t in ts] + [ts[-1] if np.isfinite(ts[-1]) else None]
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line={"color": _color(0), "width": 3, "shape": "hv"},
-                             connectgaps=False, name="best cutoff",
-                             hovertemplate="ratio %{x:.3g}<br>cutoff %{y:.4g}<extra></extra>"))
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=ys,
+            mode="lines",
+            line={"color": _color(0), "width": 3, "shape": "hv"},
+            connectgaps=False,
+            name="best cutoff",
+            hovertemplate="ratio %{x:.3g}<br>cutoff %{y:.4g}<extra></extra>",
+        )
+    )
     for row in table[~np.isfinite(table["threshold"])].itertuples():
-        fig.add_trace(go.Scatter(x=[max(row.ratio_low, left), row.ratio_high], y=[1.02, 1.02], mode="lines",
-                                 line={"color": NOBODY_COLOR, "dash": "dash"}, name="flag nobody",
-                                 hovertemplate="ratio %{x:.3g}: flag nobody<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=[max(row.ratio_low, left), row.ratio_high],
+                y=[1.02, 1.02],
+                mode="lines",
+                line={"color": NOBODY_COLOR, "dash": "dash"},
+                name="flag nobody",
+                hovertemplate="ratio %{x:.3g}: flag nobody<extra></extra>",
+            )
+        )
     fig.update_xaxes(range=[np.log10(left), np.log10(float(table["ratio_high"].iloc[-1]))])
-    fig.add_shape(type="rect", xref="x", yref="paper", x0=low, x1=high, y0=0, y1=1, fillcolor=_color(2),
-                  opacity=0.15, line={"width": 0}, layer="below")
-    _rule_line(fig, x=float(np.sqrt(low * high)), line={"color": _color(2), "dash": "dot", "width": 1},
-               text=f"your range: {low:.3g} to {high:.3g}", position="top right")
+    fig.add_shape(
+        type="rect",
+        xref="x",
+        yref="paper",
+        x0=low,
+        x1=high,
+        y0=0,
+        y1=1,
+        fillcolor=_color(2),
+        opacity=0.15,
+        line={"width": 0},
+        layer="below",
+    )
+    _rule_line(
+        fig,
+        x=float(np.sqrt(low * high)),
+        line={"color": _color(2), "dash": "dot", "width": 1},
+        text=f"your range: {low:.3g} to {high:.3g}",
+        position="top right",
+    )
     fig.update_xaxes(type="log")
-    return _layout(fig, title, f"how many times worse {names[0]} is than {names[1]} (c_fn / c_fp)",
-                   "cutoff (flag a case when its score is at least this)")
+    return _layout(
+        fig,
+        title,
+        f"how many times worse {names[0]} is than {names[1]} (c_fn / c_fp)",
+        "cutoff (flag a case when its score is at least this)",
+    )
 
 
 def mark_x(fig: go.Figure, x: float, *, text: str | None = None) -> go.Figure:

@@ -115,8 +115,11 @@ def nec_table(models: dict, delta, *, threshold: float, groups=None) -> tuple[pd
     no group name is reserved for the total.
     """
     d = v.as_float_1d(delta, "delta")
-    candidates = {**{m: v.as_float_1d(s, f"models[{m!r}]") >= threshold for m, s in models.items()},
-                  "flag nobody": np.zeros(d.size, dtype=bool), "flag everyone": np.ones(d.size, dtype=bool)}
+    candidates = {
+        **{m: v.as_float_1d(s, f"models[{m!r}]") >= threshold for m, s in models.items()},
+        "flag nobody": np.zeros(d.size, dtype=bool),
+        "flag everyone": np.ones(d.size, dtype=bool),
+    }
     g = None
     if groups is not None:
         g = np.asarray(groups, dtype=object)
@@ -130,8 +133,9 @@ def nec_table(models: dict, delta, *, threshold: float, groups=None) -> tuple[pd
                 sel = g == name
                 by_group.append({"option": option, "group": name, **_nec_row(d[sel], pred[sel])})
     columns = ["n", "error rate", "NEC", "error rate / NEC"]
-    return pd.DataFrame(overall, columns=["option", *columns]), pd.DataFrame(by_group,
-                                                                            columns=["option", "group", *columns])
+    return pd.DataFrame(overall, columns=["option", *columns]), pd.DataFrame(
+        by_group, columns=["option", "group", *columns]
+    )
 
 
 def _nec_row(d: np.ndarray, pred: np.ndarray) -> dict:
@@ -164,8 +168,9 @@ class NecRecommendation:
     judged_on: str
 
 
-def recommend_nec(models: dict, delta, *, fit=None, judge=None, n_resamples: int = 1000,
-                  seed: int = 0) -> NecRecommendation:
+def recommend_nec(
+    models: dict, delta, *, fit=None, judge=None, n_resamples: int = 1000, seed: int = 0
+) -> NecRecommendation:
     """The model and cutoff with the lowest NEC on the fitting rows, judged on the judged rows.
 
     NEC is the cost sweep with labels delta > 0, weights |delta| and both prices 1, so this
@@ -176,8 +181,9 @@ def recommend_nec(models: dict, delta, *, fit=None, judge=None, n_resamples: int
     from costlib.audit import ratio_interval
 
     d = v.as_float_1d(delta, "delta")
-    sweeps = {m: D.sweep_model(d > 0, s, fit=fit, judge=judge, sample_weight=np.abs(d), name=m)
-              for m, s in models.items()}
+    sweeps = {
+        m: D.sweep_model(d > 0, s, fit=fit, judge=judge, sample_weight=np.abs(d), name=m) for m, s in models.items()
+    }
     rec = D.recommend(sweeps, (1.0, 1.0), n_resamples=0)
     mask = np.ones(d.size, dtype=bool) if judge is None else np.asarray(judge, dtype=bool)
     t = rec.cutoffs[D.SINGLE_GROUP]
@@ -191,9 +197,18 @@ def recommend_nec(models: dict, delta, *, fit=None, judge=None, n_resamples: int
         iv, _ = ratio_interval(size * (wrong_base.astype(float) - wrong), size, n_resamples=n_resamples, seed=seed)
         lo, hi = iv.low, iv.high
     return NecRecommendation(
-        model=rec.model, threshold=float(t), nec=rec.cost, error_rate=float(np.mean(wrong)) if dd.size else np.nan,
-        baseline=rec.baseline, baseline_nec=rec.baseline_cost, saving=rec.saving, saving_low=lo, saving_high=hi,
-        status=rec.status, judged_on=rec.judged_on)
+        model=rec.model,
+        threshold=float(t),
+        nec=rec.cost,
+        error_rate=float(np.mean(wrong)) if dd.size else np.nan,
+        baseline=rec.baseline,
+        baseline_nec=rec.baseline_cost,
+        saving=rec.saving,
+        saving_low=lo,
+        saving_high=hi,
+        status=rec.status,
+        judged_on=rec.judged_on,
+    )
 
 
 def delta_source_words(mapping) -> str:

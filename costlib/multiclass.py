@@ -138,8 +138,9 @@ class MatrixRecommendation:
     decisions: dict
 
 
-def recommend_matrix(y_true, y_prob, cost_matrix, *, class_names, abstain_cost=None, y_fit=None,
-                     n_resamples: int = 1000, seed: int = 0) -> MatrixRecommendation:
+def recommend_matrix(
+    y_true, y_prob, cost_matrix, *, class_names, abstain_cost=None, y_fit=None, n_resamples: int = 1000, seed: int = 0
+) -> MatrixRecommendation:
     """Compare argmax, the cheapest decision and (with an abstain price) the cheapest decision
     or hand over, against the single cheapest decision for everyone (chosen on `y_fit`, the
     fitting rows; handing every case over is one such decision when abstaining is allowed).
@@ -172,9 +173,15 @@ def recommend_matrix(y_true, y_prob, cost_matrix, *, class_names, abstain_cost=N
         r = per_row(d)
         costs[name] = r
         answered = d >= 0
-        rows.append({"policy": name, "uses the model": name in policies, "cost per case": float(r.mean()),
-                     "handed over": float(np.mean(~answered)),
-                     "accuracy of answers": float(np.mean(d[answered] == y[answered])) if answered.any() else np.nan})
+        rows.append(
+            {
+                "policy": name,
+                "uses the model": name in policies,
+                "cost per case": float(r.mean()),
+                "handed over": float(np.mean(~answered)),
+                "accuracy of answers": float(np.mean(d[answered] == y[answered])) if answered.any() else np.nan,
+            }
+        )
     table = pd.DataFrame(rows)
     base = min(baselines, key=lambda b: (costs[b].mean(), b != f"always decide {names[fixed]}"))
     policy = CHEAPEST_OR_ABSTAIN if h is not None else CHEAPEST
@@ -184,5 +191,15 @@ def recommend_matrix(y_true, y_prob, cost_matrix, *, class_names, abstain_cost=N
         if other != policy and costs[other].mean() < costs[policy].mean() - 1e-12:
             d = paired_difference_interval(costs[other], costs[policy], n_resamples=n_resamples, seed=seed)
             cheaper.append((other, d.estimate, d.low, d.high))
-    return MatrixRecommendation(policy, float(costs[policy].mean()), base, float(costs[base].mean()), iv.estimate,
-                                iv.low, iv.high, cheaper, table, {**policies, **baselines})
+    return MatrixRecommendation(
+        policy,
+        float(costs[policy].mean()),
+        base,
+        float(costs[base].mean()),
+        iv.estimate,
+        iv.low,
+        iv.high,
+        cheaper,
+        table,
+        {**policies, **baselines},
+    )

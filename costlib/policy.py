@@ -54,8 +54,9 @@ def _json_value(x):
     return x.item() if hasattr(x, "item") and not isinstance(x, (str, bytes)) else x
 
 
-def policy_dict(audit, rule: str | None = None, *, abstain_bands: Sequence[Mapping] = (),
-                price_questions: Mapping | None = None) -> dict:
+def policy_dict(
+    audit, rule: str | None = None, *, abstain_bands: Sequence[Mapping] = (), price_questions: Mapping | None = None
+) -> dict:
     """The policy that `rule` (default: the recommended rule) sets, as JSON-ready data.
 
     Raises ValueError for a rule the audit does not have or whose cutoffs are NaN.
@@ -71,8 +72,9 @@ def policy_dict(audit, rule: str | None = None, *, abstain_bands: Sequence[Mappi
         raise ValueError(f"the rule {rule!r} has no cutoff for group {bad[0]!r} (NaN): it cannot be a policy")
     from costlib.words import cutoffs_text
 
-    bands = [{"group": _json_value(b["group"]), "low": float(b["low"]), "high": float(b["high"])}
-             for b in abstain_bands]
+    bands = [
+        {"group": _json_value(b["group"]), "low": float(b["low"]), "high": float(b["high"])} for b in abstain_bands
+    ]
     overall = audit.results.overall.loc[rule]
     out = {
         "schema": POLICY_SCHEMA,
@@ -83,16 +85,22 @@ def policy_dict(audit, rule: str | None = None, *, abstain_bands: Sequence[Mappi
         "model": rec.model,
         "unit": audit.unit,
         "volume": audit.volume,
-        "prices": [{"group": _json_value(g), "c_fp": float(p[0]), "c_fn": float(p[1])}
-                   for g, p in audit.costs.items()],
+        "prices": [{"group": _json_value(g), "c_fp": float(p[0]), "c_fn": float(p[1])} for g, p in audit.costs.items()],
         "rule": rule,
         "rule_words": R.rule_words(rule),
-        "thresholds": [{"group": _json_value(g), "threshold": _json_cutoff(t),
-                        "meaning": cutoffs_text({g: float(t)}, grouped=False)} for g, t in cut.items()],
+        "thresholds": [
+            {
+                "group": _json_value(g),
+                "threshold": _json_cutoff(t),
+                "meaning": cutoffs_text({g: float(t)}, grouped=False),
+            }
+            for g, t in cut.items()
+        ],
         "abstain_bands": bands,
         "fairness_tolerance": audit.fairness_tolerance,
-        "cost_per_case": {k: (None if not math.isfinite(overall[k]) else float(overall[k]))
-                          for k in ("cost_per_case", "low", "high")},
+        "cost_per_case": {
+            k: (None if not math.isfinite(overall[k]) else float(overall[k])) for k in ("cost_per_case", "low", "high")
+        },
         "decision": rec.summary(),
         "verdict": audit.verdict.headline,
         "model_is_useless": audit.model_is_useless,
@@ -212,8 +220,9 @@ def load_policy(text: str | bytes) -> dict:
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise _bad(f'"schema_version" must be a whole number from 1, got {_show(version)}')
     if version > POLICY_SCHEMA_VERSION:
-        raise _bad(f"it has schema version {version}, newer than this costlib reads ({POLICY_SCHEMA_VERSION}); "
-                   "upgrade costlib")
+        raise _bad(
+            f"it has schema version {version}, newer than this costlib reads ({POLICY_SCHEMA_VERSION}); upgrade costlib"
+        )
     rule = policy.get("rule")
     if not isinstance(rule, str) or not rule or len(rule) > MAX_TEXT:
         raise _bad('"rule" must name the rule that produced the cutoffs')
@@ -233,8 +242,10 @@ def load_policy(text: str | bytes) -> dict:
     for i, r in enumerate(_records(policy, "prices")):
         g = _group(r, f"prices[{i}]")
         where = f'prices[{i}] (group "{g}")'
-        prices[g] = (_number(r.get("c_fp"), where + " c_fp", bound=settings.PRICE),
-                     _number(r.get("c_fn"), where + " c_fn", bound=settings.PRICE))
+        prices[g] = (
+            _number(r.get("c_fp"), where + " c_fp", bound=settings.PRICE),
+            _number(r.get("c_fn"), where + " c_fn", bound=settings.PRICE),
+        )
     thresholds = {}
     for i, r in enumerate(_records(policy, "thresholds")):
         g = _group(r, f"thresholds[{i}]")
@@ -269,13 +280,22 @@ def load_policy(text: str | bytes) -> dict:
     if questions is not None and not isinstance(questions, dict):
         raise _bad('"price_questions" must be a record')
     return {
-        "schema": POLICY_SCHEMA, "schema_version": version, "rule": rule, "prices": prices,
-        "thresholds": thresholds, "abstain_bands": bands, "volume": volume, "unit": unit,
+        "schema": POLICY_SCHEMA,
+        "schema_version": version,
+        "rule": rule,
+        "prices": prices,
+        "thresholds": thresholds,
+        "abstain_bands": bands,
+        "volume": volume,
+        "unit": unit,
         "fairness_tolerance": tolerance,
         "data": {"name": name, "sha256": sha, "n_rows": n_rows},
-        "model": _text(policy, "model"), "verdict": _text(policy, "verdict"),
-        "costlib_version": _text(policy, "costlib_version"), "created": _text(policy, "created"),
-        "price_questions": questions, "notes": notes,
+        "model": _text(policy, "model"),
+        "verdict": _text(policy, "verdict"),
+        "costlib_version": _text(policy, "costlib_version"),
+        "created": _text(policy, "created"),
+        "price_questions": questions,
+        "notes": notes,
     }
 
 

@@ -57,8 +57,17 @@ __all__ = [
     "sensitivity_sentence",
 ]
 
-REPORT_SECTIONS = ("settings", "data", "verdict", "rules", "fairness", "sensitivity", "net-benefit", "charts",
-                   "limitations")
+REPORT_SECTIONS = (
+    "settings",
+    "data",
+    "verdict",
+    "rules",
+    "fairness",
+    "sensitivity",
+    "net-benefit",
+    "charts",
+    "limitations",
+)
 SENSITIVITY_SPAN = np.geomspace(0.01, 100.0, 25)  # the map's prices, times the scale of the user's prices
 RATIO_LIMITS = (1e-3, 1e3)  # the c_fn : c_fp range searched by audit.ratio_range
 NET_BENEFIT_THRESHOLDS = np.round(np.linspace(0.01, 0.99, 99), 10)
@@ -76,7 +85,6 @@ LIMITATIONS = (
     "Intervals are 95% percentile bootstrap intervals over the test rows, resampled within each group; they "
     "do not cover the uncertainty of fitting the cutoffs on the training rows, nor a change in the population.",
 )
-
 
 
 # ---------------------------------------------------------------------------------------
@@ -115,8 +123,11 @@ def price_maps(models: Mapping[str, D.ModelSweeps], *, scale: float = 1.0) -> Pr
     grid_values = scale * SENSITIVITY_SPAN
     grid = _audit.sensitivity_grid(train, test, c_fp_values=grid_values, c_fn_values=grid_values)
     probabilities = all(ms.probabilities for ms in models.values())
-    nb = (_audit.net_benefit_curves(test, NET_BENEFIT_THRESHOLDS) if probabilities
-          else pd.DataFrame(columns=["threshold", "option", "net_benefit"]))
+    nb = (
+        _audit.net_benefit_curves(test, NET_BENEFIT_THRESHOLDS)
+        if probabilities
+        else pd.DataFrame(columns=["threshold", "option", "net_benefit"])
+    )
     return PriceMaps(grid, nb, float(scale), train, test)
 
 
@@ -140,8 +151,9 @@ def _rate_at(sw, criterion: str, t: float) -> float:
     return float(_audit._rates(sw, criterion)[sw.index_at(t)])
 
 
-def fairness_tables(ms: D.ModelSweeps, prices: D.Prices, fits: Mapping, results: D.RuleResults,
-                    tolerance: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+def fairness_tables(
+    ms: D.ModelSweeps, prices: D.Prices, fits: Mapping, results: D.RuleResults, tolerance: float
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(long, summary) for the fairness section, read off the sweeps.
 
     long     ``criterion, group, threshold, rate_train, rate_test``
@@ -150,8 +162,7 @@ def fairness_tables(ms: D.ModelSweeps, prices: D.Prices, fits: Mapping, results:
              price_per_case_test`` (the price is the extra cost over the best cutoff per group)
     """
     long, rows = [], []
-    fit_opt = D.count_rules(ms.fit, {R.COST_OPTIMAL: np.array([results.cutoffs[R.COST_OPTIMAL][g]
-                                                                 for g in ms.groups])})
+    fit_opt = D.count_rules(ms.fit, {R.COST_OPTIMAL: np.array([results.cutoffs[R.COST_OPTIMAL][g] for g in ms.groups])})
     n_fit = ms.fit_pooled.total if ms.fit_pooled.total > 0 else float("nan")
     opt_train = float(np.sum(fit_opt.cost(prices)) / n_fit)
     for c, fit in fits.items():
@@ -170,35 +181,72 @@ def fairness_tables(ms: D.ModelSweeps, prices: D.Prices, fits: Mapping, results:
             train_cost = float(np.sum(counts.cost(prices)) / n_fit)
         test_price = float("nan")
         if rule in results.overall.index:
-            test_price = float(results.overall.loc[rule, "cost_per_case"]
-                               - results.overall.loc[R.COST_OPTIMAL, "cost_per_case"])
-        rows.append({
-            "rule": rule, "rate": _audit.FAIRNESS_CRITERIA[c], "tolerance": tolerance, "feasible": feasible,
-            "spread_train": spread_tr, "spread_test": spread_te,
-            "within_tolerance_on_test": bool(spread_te <= tolerance + 1e-12) if feasible else False,
-            "cost_per_case_train": train_cost, "price_per_case_train": train_cost - opt_train,
-            "price_per_case_test": test_price,
-        })
-    columns = ["rule", "rate", "tolerance", "feasible", "spread_train", "spread_test", "within_tolerance_on_test",
-               "cost_per_case_train", "price_per_case_train", "price_per_case_test"]
-    return (pd.DataFrame(long, columns=["criterion", "group", "threshold", "rate_train", "rate_test"]),
-            pd.DataFrame(rows, columns=columns))
+            test_price = float(
+                results.overall.loc[rule, "cost_per_case"] - results.overall.loc[R.COST_OPTIMAL, "cost_per_case"]
+            )
+        rows.append(
+            {
+                "rule": rule,
+                "rate": _audit.FAIRNESS_CRITERIA[c],
+                "tolerance": tolerance,
+                "feasible": feasible,
+                "spread_train": spread_tr,
+                "spread_test": spread_te,
+                "within_tolerance_on_test": bool(spread_te <= tolerance + 1e-12) if feasible else False,
+                "cost_per_case_train": train_cost,
+                "price_per_case_train": train_cost - opt_train,
+                "price_per_case_test": test_price,
+            }
+        )
+    columns = [
+        "rule",
+        "rate",
+        "tolerance",
+        "feasible",
+        "spread_train",
+        "spread_test",
+        "within_tolerance_on_test",
+        "cost_per_case_train",
+        "price_per_case_train",
+        "price_per_case_test",
+    ]
+    return (
+        pd.DataFrame(long, columns=["criterion", "group", "threshold", "rate_train", "rate_test"]),
+        pd.DataFrame(rows, columns=columns),
+    )
 
 
 def data_summary(ms: D.ModelSweeps) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(by_group, overall): cases, positives, positive share and mean score per split, read
     off the sweeps. by_group has ``split, group, ...``; overall is indexed by split."""
     rows, overall = [], []
-    splits = (("train", ms.fit, ms.fit_pooled), ("test", ms.judge, ms.judge_pooled)) if ms.judged_on == "test" \
+    splits = (
+        (("train", ms.fit, ms.fit_pooled), ("test", ms.judge, ms.judge_pooled))
+        if ms.judged_on == "test"
         else (("all", ms.fit, ms.fit_pooled),)
+    )
     for split, grouped, pooled in splits:
         for g in grouped.groups:
             sw = grouped[g]
-            rows.append({"split": split, "group": g, "n": sw.total, "positives": sw.positives,
-                         "positive_share": v.safe_divide(sw.positives, sw.total), "mean_score": sw.mean_score()})
-        overall.append({"split": split, "n": pooled.total, "positives": pooled.positives,
-                        "positive_share": v.safe_divide(pooled.positives, pooled.total),
-                        "mean_score": pooled.mean_score()})
+            rows.append(
+                {
+                    "split": split,
+                    "group": g,
+                    "n": sw.total,
+                    "positives": sw.positives,
+                    "positive_share": v.safe_divide(sw.positives, sw.total),
+                    "mean_score": sw.mean_score(),
+                }
+            )
+        overall.append(
+            {
+                "split": split,
+                "n": pooled.total,
+                "positives": pooled.positives,
+                "positive_share": v.safe_divide(pooled.positives, pooled.total),
+                "mean_score": pooled.mean_score(),
+            }
+        )
     return pd.DataFrame(rows), pd.DataFrame(overall).set_index("split")
 
 
@@ -283,12 +331,24 @@ def mean_prices(ms: D.ModelSweeps, prices: D.Prices) -> tuple[float, float]:
     return float(np.average(prices.c_fp, weights=w)), float(np.average(prices.c_fn, weights=w))
 
 
-def build_audit(models: D.ModelSweeps | Mapping[str, D.ModelSweeps], costs, *, unit: str = "",
-                volume: float | None = None, fairness_tolerance: float = 0.05,
-                criteria: Sequence[str] = tuple(_audit.FAIRNESS_CRITERIA), n_resamples: int = 1000, seed: int = 0,
-                data_name: str = "", fingerprint: str = "", n_rows: int | None = None,
-                data_notes: Sequence[str] = (), created: str | None = None,
-                maps: PriceMaps | None = None, price_questions: Mapping | None = None) -> Audit:
+def build_audit(
+    models: D.ModelSweeps | Mapping[str, D.ModelSweeps],
+    costs,
+    *,
+    unit: str = "",
+    volume: float | None = None,
+    fairness_tolerance: float = 0.05,
+    criteria: Sequence[str] = tuple(_audit.FAIRNESS_CRITERIA),
+    n_resamples: int = 1000,
+    seed: int = 0,
+    data_name: str = "",
+    fingerprint: str = "",
+    n_rows: int | None = None,
+    data_notes: Sequence[str] = (),
+    created: str | None = None,
+    maps: PriceMaps | None = None,
+    price_questions: Mapping | None = None,
+) -> Audit:
     """Compute one audit from cached sweeps: the recommendation, every rule with intervals,
     fairness-constrained cutoffs, the price maps and the data summary.
 
@@ -330,8 +390,9 @@ def build_audit(models: D.ModelSweeps | Mapping[str, D.ModelSweeps], costs, *, u
         first = D.recommend(models, costs, n_resamples=0, seed=seed)
         ms = models[first.model]
         prices = first.prices
-        fair, fits = fairness_rules(ms, prices, criteria=criteria if ms.grouped and len(ms.groups) > 1 else (),
-                                    tolerance=tol)
+        fair, fits = fairness_rules(
+            ms, prices, criteria=criteria if ms.grouped and len(ms.groups) > 1 else (), tolerance=tol
+        )
         rec = D.recommend({ms.name: ms}, costs, n_resamples=n_resamples, seed=seed, extra_rules=fair)
         rec = dataclasses.replace(rec, models=first.models)
         long, summary = fairness_tables(ms, prices, fits, rec.results, tol)
@@ -350,18 +411,39 @@ def build_audit(models: D.ModelSweeps | Mapping[str, D.ModelSweeps], costs, *, u
     for rule in partial.index[partial.to_numpy()]:
         notes.append(f"The rule “{R.rule_words(rule)}” has no cutoff for some group, so its overall cost is not shown.")
     if not all(m.probabilities for m in models.values()):
-        notes.append("The scores are not all in [0, 1], so the 0.5 and formula cutoffs and net benefit (which read "
-                     "a score as a probability) are not shown.")
+        notes.append(
+            "The scores are not all in [0, 1], so the 0.5 and formula cutoffs and net benefit (which read "
+            "a score as a probability) are not shown."
+        )
     unit, _ = settings.check_unit(unit or "", default="")
     return Audit(
-        recommendation=rec, verdict=recommendation_verdict(rec, unit=unit, volume=volume), costs=prices.as_dict(),
-        unit=unit, volume=volume, fairness_tolerance=tol, criteria=criteria, n_resamples=int(n_resamples),
-        seed=int(seed), data_name=str(data_name), fingerprint=str(fingerprint),
-        n_rows=int(n_rows if n_rows is not None else round(ms.fit_pooled.total + (
-            ms.judge_pooled.total if ms.judged_on == "test" else 0))),
-        created=created or _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"), version=__version__,
-        fairness=long, fairness_summary=summary, data_summary=by_group, data_overall=overall, maps=maps,
-        ratio_range=leader, mean_prices=mp, curves=D.cost_curves(ms, prices), notes=tuple(dict.fromkeys(notes)),
+        recommendation=rec,
+        verdict=recommendation_verdict(rec, unit=unit, volume=volume),
+        costs=prices.as_dict(),
+        unit=unit,
+        volume=volume,
+        fairness_tolerance=tol,
+        criteria=criteria,
+        n_resamples=int(n_resamples),
+        seed=int(seed),
+        data_name=str(data_name),
+        fingerprint=str(fingerprint),
+        n_rows=int(
+            n_rows
+            if n_rows is not None
+            else round(ms.fit_pooled.total + (ms.judge_pooled.total if ms.judged_on == "test" else 0))
+        ),
+        created=created or _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        version=__version__,
+        fairness=long,
+        fairness_summary=summary,
+        data_summary=by_group,
+        data_overall=overall,
+        maps=maps,
+        ratio_range=leader,
+        mean_prices=mp,
+        curves=D.cost_curves(ms, prices),
+        notes=tuple(dict.fromkeys(notes)),
         price_questions=dict(price_questions) if price_questions else None,
     )
 
@@ -371,8 +453,7 @@ def sensitivity_sentence(ratio_range: tuple[str, float, float], mean: tuple[floa
     leader, lo, hi = ratio_range
     c_fp, c_fn = mean
     ratio = c_fn / c_fp if c_fp > 0 else math.inf
-    leader = (f"“{R.rule_words(leader)}”" if leader in R.BASELINES
-              else f"the model “{leader}” at its best single cutoff")
+    leader = f"“{R.rule_words(leader)}”" if leader in R.BASELINES else f"the model “{leader}” at its best single cutoff"
     low_edge, high_edge = lo <= RATIO_LIMITS[0] * (1 + 1e-9), hi >= RATIO_LIMITS[1] * (1 - 1e-9)
     if low_edge and high_edge:
         span = f"at every ratio from 1:{RATIO_LIMITS[1]:,.0f} to {RATIO_LIMITS[1]:,.0f}:1"
@@ -383,9 +464,11 @@ def sensitivity_sentence(ratio_range: tuple[str, float, float], mean: tuple[floa
     else:
         span = f"while a false negative costs between {lo:.3g} and {hi:.3g} times a false positive"
     ratio_text = f"{ratio:.3g}" if math.isfinite(ratio) else "infinitely many"
-    return (f"At your prices (a false negative costs {ratio_text} times a false positive: "
-            f"{money(c_fn, unit)} against {money(c_fp, unit)}), the cheapest option on the test rows is "
-            f"{leader}; it stays the cheapest {span}.")
+    return (
+        f"At your prices (a false negative costs {ratio_text} times a false positive: "
+        f"{money(c_fn, unit)} against {money(c_fp, unit)}), the cheapest option on the test rows is "
+        f"{leader}; it stays the cheapest {span}."
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -399,10 +482,15 @@ def audit_figures(audit: Audit) -> dict:
     mp = audit.mean_prices
     return {
         "sensitivity": sensitivity_figure(audit.maps.sensitivity, c_fp=mp[0], c_fn=mp[1], unit=audit.unit),
-        "net_benefit": net_benefit_figure(audit.maps.net_benefit,
-                                          price_threshold=mp[0] / (mp[0] + mp[1]) if sum(mp) > 0 else None),
-        "cost_curve": cost_curve_figure(audit.curves, markers_frame(audit.recommendation), unit=audit.unit,
-                                        title="Cost per case against the cutoff (test rows)"),
+        "net_benefit": net_benefit_figure(
+            audit.maps.net_benefit, price_threshold=mp[0] / (mp[0] + mp[1]) if sum(mp) > 0 else None
+        ),
+        "cost_curve": cost_curve_figure(
+            audit.curves,
+            markers_frame(audit.recommendation),
+            unit=audit.unit,
+            title="Cost per case against the cutoff (test rows)",
+        ),
         "rule_bars": rule_bars_figure(audit.results.by_group, unit=audit.unit),
     }
 
@@ -426,8 +514,9 @@ def _fmt(x) -> str:
 
 
 def _table_html(frame: pd.DataFrame) -> str:
-    body = frame.to_html(escape=True, index=False, na_rep="–", border=0, classes="tbl",
-                         formatters={c: _fmt for c in frame.columns})
+    body = frame.to_html(
+        escape=True, index=False, na_rep="–", border=0, classes="tbl", formatters={c: _fmt for c in frame.columns}
+    )
     return f'<div class="scroll">{body}</div>'
 
 
@@ -442,8 +531,13 @@ class _Figures:
         self.included = False
 
     def __call__(self, fig: go.Figure) -> str:
-        out = pio.to_html(fig, full_html=False, include_plotlyjs=not self.included,
-                          config={"displaylogo": False, "responsive": True}, default_height="520px")
+        out = pio.to_html(
+            fig,
+            full_html=False,
+            include_plotlyjs=not self.included,
+            config={"displaylogo": False, "responsive": True},
+            default_height="520px",
+        )
         self.included = True
         return f'<div class="fig">{out}</div>'
 
@@ -462,8 +556,6 @@ table.tbl th{background:#f3f5f8}
 .useless{border-left-color:#d1495b;background:#fcf3f4}
 .meta{color:#555;font-size:.85rem}.fig{margin:1rem 0}
 """
-
-
 
 
 def _cutoff_cell(t: float) -> str:
@@ -497,48 +589,55 @@ def rules_overall_table(results: D.RuleResults, unit: str = "") -> pd.DataFrame:
     o = results.overall
     m = _money_cell(unit)
     base = R.rule_words(results.baseline)
-    return pd.DataFrame({
-        "rule": [R.rule_words(r) for r in o.index],
-        "flagged": [_share(x) for x in o["flagged_rate"]],
-        "cost per case": [m(x) for x in o["cost_per_case"]],
-        "95% interval": [_iv(a, b, m) for a, b in zip(o["low"], o["high"], strict=True)],
-        f"saving against {base}": [m(-x) for x in o["vs_baseline"]],
-        "95% interval of the saving": [_iv(-b, -a, m) for a, b in zip(o["vs_low"], o["vs_high"], strict=True)],
-    })
+    return pd.DataFrame(
+        {
+            "rule": [R.rule_words(r) for r in o.index],
+            "flagged": [_share(x) for x in o["flagged_rate"]],
+            "cost per case": [m(x) for x in o["cost_per_case"]],
+            "95% interval": [_iv(a, b, m) for a, b in zip(o["low"], o["high"], strict=True)],
+            f"saving against {base}": [m(-x) for x in o["vs_baseline"]],
+            "95% interval of the saving": [_iv(-b, -a, m) for a, b in zip(o["vs_low"], o["vs_high"], strict=True)],
+        }
+    )
 
 
 def rules_by_group_table(results: D.RuleResults, unit: str = "") -> pd.DataFrame:
     """Each rule's cutoff and cost in each group (report and page)."""
     t = results.by_group
     m = _money_cell(unit)
-    return pd.DataFrame({
-        "rule": [R.rule_words(r) for r in t["rule"]],
-        "group": t["group"].astype(str),
-        "cutoff": [_cutoff_cell(x) for x in t["threshold"]],
-        "cases": [_count(x) for x in t["n"]],
-        "flagged": [_share(x) for x in t["flagged_rate"]],
-        "false positives": [_count(x) for x in t["fp"]],
-        "false negatives": [_count(x) for x in t["fn"]],
-        "cost per case": [m(x) for x in t["cost_per_case"]],
-        "95% interval": [_iv(a, b, m) for a, b in zip(t["low"], t["high"], strict=True)],
-    })
+    return pd.DataFrame(
+        {
+            "rule": [R.rule_words(r) for r in t["rule"]],
+            "group": t["group"].astype(str),
+            "cutoff": [_cutoff_cell(x) for x in t["threshold"]],
+            "cases": [_count(x) for x in t["n"]],
+            "flagged": [_share(x) for x in t["flagged_rate"]],
+            "false positives": [_count(x) for x in t["fp"]],
+            "false negatives": [_count(x) for x in t["fn"]],
+            "cost per case": [m(x) for x in t["cost_per_case"]],
+            "95% interval": [_iv(a, b, m) for a, b in zip(t["low"], t["high"], strict=True)],
+        }
+    )
 
 
 def _settings_table(a: Audit) -> pd.DataFrame:
-    return pd.DataFrame([
-        ("data", a.data_name or "(unnamed)"),
-        ("data fingerprint (sha256)", a.fingerprint or "(none)"),
-        ("rows", number(a.n_rows, 0)),
-        ("model (score column)", a.model_name),
-        ("unit", a.unit or "(none)"),
-        ("cases a month", number(a.volume, 0) if a.volume else "(not given)"),
-        ("fairness tolerance", f"{a.fairness_tolerance:g}"),
-        ("fairness criteria", ", ".join(a.criteria) or "(none)"),
-        ("bootstrap resamples", number(a.n_resamples, 0)),
-        ("seed", str(a.seed)),
-        ("costlib version", a.version),
-        ("created", a.created),
-    ], columns=["setting", "value"])
+    return pd.DataFrame(
+        [
+            ("data", a.data_name or "(unnamed)"),
+            ("data fingerprint (sha256)", a.fingerprint or "(none)"),
+            ("rows", number(a.n_rows, 0)),
+            ("model (score column)", a.model_name),
+            ("unit", a.unit or "(none)"),
+            ("cases a month", number(a.volume, 0) if a.volume else "(not given)"),
+            ("fairness tolerance", f"{a.fairness_tolerance:g}"),
+            ("fairness criteria", ", ".join(a.criteria) or "(none)"),
+            ("bootstrap resamples", number(a.n_resamples, 0)),
+            ("seed", str(a.seed)),
+            ("costlib version", a.version),
+            ("created", a.created),
+        ],
+        columns=["setting", "value"],
+    )
 
 
 def _prices_table(a: Audit) -> pd.DataFrame:
@@ -546,20 +645,28 @@ def _prices_table(a: Audit) -> pd.DataFrame:
     rows = []
     for g, (c_fp, c_fn) in a.costs.items():
         formula = c_fp / (c_fp + c_fn) if c_fp + c_fn > 0 else float("nan")
-        rows.append({"group": str(g), "false positive costs": m(c_fp), "false negative costs": m(c_fn),
-                     "formula cutoff c_fp/(c_fp+c_fn)": "–" if math.isnan(formula) else f"{formula:.4g}"})
+        rows.append(
+            {
+                "group": str(g),
+                "false positive costs": m(c_fp),
+                "false negative costs": m(c_fn),
+                "formula cutoff c_fp/(c_fp+c_fn)": "–" if math.isnan(formula) else f"{formula:.4g}",
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def _data_tables(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
     def fmt(frame: pd.DataFrame) -> pd.DataFrame:
-        return pd.DataFrame({
-            **({"group": frame["group"].astype(str)} if "group" in frame else {}),
-            "cases": [_count(x) for x in frame["n"]],
-            "positives": [_count(x) for x in frame["positives"]],
-            "positive share": [_share(x) for x in frame["positive_share"]],
-            "mean score": ["–" if not np.isfinite(x) else f"{x:.4g}" for x in frame["mean_score"]],
-        })
+        return pd.DataFrame(
+            {
+                **({"group": frame["group"].astype(str)} if "group" in frame else {}),
+                "cases": [_count(x) for x in frame["n"]],
+                "positives": [_count(x) for x in frame["positives"]],
+                "positive share": [_share(x) for x in frame["positive_share"]],
+                "mean score": ["–" if not np.isfinite(x) else f"{x:.4g}" for x in frame["mean_score"]],
+            }
+        )
 
     by_group = a.data_summary
     overall = a.data_overall.reset_index()
@@ -573,23 +680,28 @@ def _data_tables(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
 def _fairness_tables_text(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
     m = _money_cell(a.unit)
     s = a.fairness_summary
-    summary = pd.DataFrame({
-        "rule": [R.rule_words(r) for r in s["rule"]],
-        "rate made equal": s["rate"],
-        "feasible": ["yes" if x else "no" for x in s["feasible"]],
-        "largest gap (train)": [_share(x) for x in s["spread_train"]],
-        "largest gap (test)": [_share(x) for x in s["spread_test"]],
-        "within tolerance on test": ["yes" if x else "no" for x in s["within_tolerance_on_test"]],
-        "price per case (train)": [m(x) for x in s["price_per_case_train"]],
-        "price per case (test)": [m(x) for x in s["price_per_case_test"]],
-    })
+    summary = pd.DataFrame(
+        {
+            "rule": [R.rule_words(r) for r in s["rule"]],
+            "rate made equal": s["rate"],
+            "feasible": ["yes" if x else "no" for x in s["feasible"]],
+            "largest gap (train)": [_share(x) for x in s["spread_train"]],
+            "largest gap (test)": [_share(x) for x in s["spread_test"]],
+            "within tolerance on test": ["yes" if x else "no" for x in s["within_tolerance_on_test"]],
+            "price per case (train)": [m(x) for x in s["price_per_case_train"]],
+            "price per case (test)": [m(x) for x in s["price_per_case_test"]],
+        }
+    )
     f = a.fairness
-    long = pd.DataFrame({
-        "criterion": f["criterion"], "group": f["group"].astype(str),
-        "cutoff": [_cutoff_cell(x) for x in f["threshold"]],
-        "rate (train)": [_share(x) for x in f["rate_train"]],
-        "rate (test)": [_share(x) for x in f["rate_test"]],
-    })
+    long = pd.DataFrame(
+        {
+            "criterion": f["criterion"],
+            "group": f["group"].astype(str),
+            "cutoff": [_cutoff_cell(x) for x in f["threshold"]],
+            "rate (train)": [_share(x) for x in f["rate_train"]],
+            "rate (test)": [_share(x) for x in f["rate_test"]],
+        }
+    )
     return summary, long
 
 
@@ -598,15 +710,26 @@ def _questions_html(a: Audit) -> str:
     q = a.price_questions
     if not q:
         return "<p>The prices were set directly, not from questions.</p>"
-    answers = pd.DataFrame([{"question": r.get("question", ""),
-                             "answer": {"miss": "the miss is worse", "alarm": "the false alarms are worse",
-                                        "same": "about the same"}.get(r.get("answer"), r.get("answer"))}
-                            for r in q.get("answers", [])])
+    answers = pd.DataFrame(
+        [
+            {
+                "question": r.get("question", ""),
+                "answer": {
+                    "miss": "the miss is worse",
+                    "alarm": "the false alarms are worse",
+                    "same": "about the same",
+                }.get(r.get("answer"), r.get("answer")),
+            }
+            for r in q.get("answers", [])
+        ]
+    )
     outcomes = q.get("outcomes", {})
-    text = (f"The prices come from {len(answers)} answers: {outcomes.get('miss', 'a miss')} costs between "
-            f"{q.get('ratio_low', float('nan')):.3g} and {q.get('ratio_high', float('nan')):.3g} times "
-            f"{outcomes.get('false_alarm', 'a false alarm')}; the prices use the middle of that range, "
-            f"{q.get('ratio_chosen', float('nan')):.3g}.")
+    text = (
+        f"The prices come from {len(answers)} answers: {outcomes.get('miss', 'a miss')} costs between "
+        f"{q.get('ratio_low', float('nan')):.3g} and {q.get('ratio_high', float('nan')):.3g} times "
+        f"{outcomes.get('false_alarm', 'a false alarm')}; the prices use the middle of that range, "
+        f"{q.get('ratio_chosen', float('nan')):.3g}."
+    )
     return "<h3>How the prices were chosen</h3>" + _paragraphs([text]) + (_table_html(answers) if len(answers) else "")
 
 
@@ -632,47 +755,64 @@ def audit_html(audit: Audit) -> str:
         f"<h1>{_e(title)}</h1>",
         f'<p class="meta">costlib {_e(a.version)} · created {_e(a.created)} · data sha256 '
         f"{_e(a.fingerprint or '(none)')}</p>",
-        '<section id="settings"><h2>Settings</h2>', _table_html(_settings_table(a)),
-        "<h3>Prices per group</h3>", _table_html(_prices_table(a)), _questions_html(a), "</section>",
+        '<section id="settings"><h2>Settings</h2>',
+        _table_html(_settings_table(a)),
+        "<h3>Prices per group</h3>",
+        _table_html(_prices_table(a)),
+        _questions_html(a),
+        "</section>",
         '<section id="data"><h2>Data</h2>',
         "<p>Cases, positives and the mean score per group, on the training rows (where the cutoffs are fitted) "
         "and the test rows (where they are judged).</p>",
-        _table_html(data_groups), "<h3>All groups together</h3>", _table_html(data_overall),
+        _table_html(data_groups),
+        "<h3>All groups together</h3>",
+        _table_html(data_overall),
         (("<h3>Notes</h3>" + _paragraphs(a.notes)) if a.notes else ""),
         "</section>",
         '<section id="verdict"><h2>Recommendation</h2>',
         f'<p class="verdict{" useless" if a.model_is_useless else ""}">{_e(a.verdict.headline)}</p>',
-        _paragraphs(a.verdict.details), "</section>",
+        _paragraphs(a.verdict.details),
+        "</section>",
         '<section id="rules"><h2>Rules</h2>',
         "<p>Each rule fitted on the training rows and judged on the test rows, all groups together, with 95% "
         "bootstrap intervals (test rows resampled within each group). The saving is measured against the cheaper "
         "decision without a model, on the same resamples.</p>",
         _table_html(rules_overall_table(a.results, a.unit)),
-        "<h3>By group</h3>", _table_html(rules_by_group_table(a.results, a.unit)), "</section>",
+        "<h3>By group</h3>",
+        _table_html(rules_by_group_table(a.results, a.unit)),
+        "</section>",
         '<section id="fairness"><h2>Fairness-constrained cutoffs</h2>',
         f"<p>Each constrained rule is the cheapest set of per-group cutoffs on the training rows that keeps every "
         f"group's rate within {a.fairness_tolerance:g} of every other's. Its price is what it costs beyond the "
         "best cutoff per group; on the test rows the rates may drift apart again.</p>",
-        _table_html(fair_summary) if len(fair_summary) else
-        "<p>No fairness criterion applies (one group, or none chosen).</p>",
+        _table_html(fair_summary)
+        if len(fair_summary)
+        else "<p>No fairness criterion applies (one group, or none chosen).</p>",
         _table_html(fair_long) if len(fair_long) else "",
         "</section>",
         '<section id="sensitivity"><h2>Sensitivity to the prices</h2>',
         f"<p>{_e(sensitivity)}</p>",
         "<p>The map uses one price pair for everyone (each model at its best single cutoff fitted on the training "
         "rows, judged on the test rows) and shows which option is cheapest at each pair.</p>",
-        figure(figs["sensitivity"]), "</section>",
+        figure(figs["sensitivity"]),
+        "</section>",
         '<section id="net-benefit"><h2>Net benefit</h2>',
         "<p>Decision curve on the test rows: net benefit TP/n − FP/n · t/(1 − t) of flagging at threshold t, "
         "against flagging everyone and flagging nobody. A threshold t stands for the price ratio "
         "c_fp : c_fn = t : (1 − t).</p>",
-        (figure(figs["net_benefit"]) if len(a.maps.net_benefit)
-         else "<p>Not shown: the scores are not probabilities.</p>"),
+        (
+            figure(figs["net_benefit"])
+            if len(a.maps.net_benefit)
+            else "<p>Not shown: the scores are not probabilities.</p>"
+        ),
         "</section>",
         '<section id="charts"><h2>Charts</h2>',
-        figure(figs["cost_curve"]), figure(figs["rule_bars"]),
+        figure(figs["cost_curve"]),
+        figure(figs["rule_bars"]),
         "</section>",
-        '<section id="limitations"><h2>Limitations</h2>', _paragraphs(LIMITATIONS), "</section>",
+        '<section id="limitations"><h2>Limitations</h2>',
+        _paragraphs(LIMITATIONS),
+        "</section>",
         "</body></html>",
     ]
     return "\n".join(parts)

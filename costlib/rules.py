@@ -51,8 +51,11 @@ def rule_words(rule: str) -> str:
 def rule_help(rule: str) -> str:
     """One sentence on what `rule` does."""
     if rule.startswith(FAIR_PREFIX):
-        return ("The cheapest per-group cutoffs that keep every group's " + rule[len(FAIR_PREFIX):]
-                + " within the tolerance of every other group's.")
+        return (
+            "The cheapest per-group cutoffs that keep every group's "
+            + rule[len(FAIR_PREFIX) :]
+            + " within the tolerance of every other group's."
+        )
     return _HELP.get(rule, "")
 
 

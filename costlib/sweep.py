@@ -72,9 +72,7 @@ class Sweep:
         return int(idx) if idx.ndim == 0 else idx
 
     def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            {"threshold": self.thresholds, "tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn}
-        )
+        return pd.DataFrame({"threshold": self.thresholds, "tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn})
 
     # -- pricing: every price-dependent number is read off the cached counts here --------
 
@@ -254,9 +252,7 @@ class GroupedSweep:
     def __getitem__(self, group) -> Sweep:
         g = self.groups.index(group)
         sl = slice(self.offsets[g], self.offsets[g + 1])
-        return Sweep(
-            self.thresholds[sl], self.tp[sl], self.fp[sl], float(self.positives[g]), float(self.negatives[g])
-        )
+        return Sweep(self.thresholds[sl], self.tp[sl], self.fp[sl], float(self.positives[g]), float(self.negatives[g]))
 
     def __iter__(self):
         return iter(self.groups)
@@ -416,8 +412,10 @@ def best_indices(sweep: Sweep, c_fp, c_fn) -> np.ndarray:
     while True:  # step back over vertices that tie with the best (rarely more than once)
         prev = np.where(j > 0, block_start[np.maximum(j - 1, 0)], j)
         cost_prev = cost_at(prev)
-        ties = (prev < j) & (cost_prev <= np.minimum(best, cost_prev) + TIE_TOLERANCE * np.maximum(
-            1.0, np.abs(np.minimum(best, cost_prev))))
+        ties = (prev < j) & (
+            cost_prev
+            <= np.minimum(best, cost_prev) + TIE_TOLERANCE * np.maximum(1.0, np.abs(np.minimum(best, cost_prev)))
+        )
         if not ties.any():
             return j.astype(np.int64)
         best = np.where(ties, np.minimum(best, cost_prev), best)

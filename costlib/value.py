@@ -139,8 +139,9 @@ def optimal_value(y_true, y_prob, *, k, reject_value=0.0) -> tuple[float, float]
     return float(taus[j]), float(values[j])
 
 
-def value_against_k(y_true, y_prob, ks, *, reject_value=0.0, sweep: Sweep | None = None,
-                    fit_sweep: Sweep | None = None) -> pd.DataFrame:
+def value_against_k(
+    y_true, y_prob, ks, *, reject_value=0.0, sweep: Sweep | None = None, fit_sweep: Sweep | None = None
+) -> pd.DataFrame:
     """Value against k without a loop over k, in long format ``k, tau, value, rule``.
 
     rule ``"optimal"``: the data-optimal tau at each k. Maximising
@@ -171,8 +172,14 @@ def value_against_k(y_true, y_prob, ks, *, reject_value=0.0, sweep: Sweep | None
     for rule, tau in (("optimal", tau_opt), ("tau*", tau_formula)):
         j = sweep.index_at(tau)  # the judged rows' decisions at that tau
         frames.append(
-            pd.DataFrame({"k": ks, "tau": taus[j] if fit_sweep is None and rule == "optimal" else tau,
-                          "value": _value_from_counts(c[j], w[j], n, ks, r), "rule": rule})
+            pd.DataFrame(
+                {
+                    "k": ks,
+                    "tau": taus[j] if fit_sweep is None and rule == "optimal" else tau,
+                    "value": _value_from_counts(c[j], w[j], n, ks, r),
+                    "rule": rule,
+                }
+            )
         )
     frames.append(pd.DataFrame({"k": ks, "tau": np.inf, "value": r, "rule": "no model"}))
     return pd.concat(frames, ignore_index=True)
@@ -258,8 +265,13 @@ def ranking_flips(frame: pd.DataFrame, *, rule: str = "optimal") -> pd.DataFrame
         return pd.DataFrame(columns=["k", "leader", "previous"])
     leader = wide.idxmax(axis=1)
     changed = leader.ne(leader.shift()) & leader.shift().notna()
-    return pd.DataFrame({"k": leader.index[changed], "leader": leader[changed].to_numpy(),
-                         "previous": leader.shift()[changed].to_numpy()}).reset_index(drop=True)
+    return pd.DataFrame(
+        {
+            "k": leader.index[changed],
+            "leader": leader[changed].to_numpy(),
+            "previous": leader.shift()[changed].to_numpy(),
+        }
+    ).reset_index(drop=True)
 
 
 def classification_table(y_true, models: dict, *, k_fp: float = 1.0, k_fn: float = 1.0) -> pd.DataFrame:
@@ -271,12 +283,14 @@ def classification_table(y_true, models: dict, *, k_fp: float = 1.0, k_fn: float
     out = []
     for name, p in models.items():
         pred = v.as_probability(p, f"models[{name!r}]") >= 0.5
-        out.append({
-            "model": name,
-            "accuracy": float(accuracy_score(y, pred)) if y.size else float("nan"),
-            "F1": float(f1_score(y, pred, zero_division=0.0)),
-            "cost-sensitive error": cost_sensitive_error(y, pred, k_fp=k_fp, k_fn=k_fn),
-        })
+        out.append(
+            {
+                "model": name,
+                "accuracy": float(accuracy_score(y, pred)) if y.size else float("nan"),
+                "F1": float(f1_score(y, pred, zero_division=0.0)),
+                "cost-sensitive error": cost_sensitive_error(y, pred, k_fp=k_fp, k_fn=k_fn),
+            }
+        )
     return pd.DataFrame(out)
 
 
@@ -299,13 +313,15 @@ def value_table(sweeps: dict, *, k: float, reject_value: float = 0.0, fit_sweeps
             fit = fit_sweeps[name]
             tau_fit = fit.thresholds[argbest(sweep_value(fit, k, reject_value), maximize=True)]
             j_best = sweep.index_at(tau_fit)
-        out.append({
-            "model": name,
-            "value at tau*": float(values[j_star]),
-            "reject rate at tau*": float(1.0 - sweep.flagged[j_star] / sweep.total) if sweep.total else np.nan,
-            "best tau": float(sweep.thresholds[j_best]),
-            "value at best tau": float(values[j_best]),
-        })
+        out.append(
+            {
+                "model": name,
+                "value at tau*": float(values[j_star]),
+                "reject rate at tau*": float(1.0 - sweep.flagged[j_star] / sweep.total) if sweep.total else np.nan,
+                "best tau": float(sweep.thresholds[j_best]),
+                "value at best tau": float(values[j_best]),
+            }
+        )
     return pd.DataFrame(out)
 
 
@@ -366,12 +382,26 @@ class ValueRecommendation:
 def _grouped(sweep: Sweep):
     from costlib.sweep import GroupedSweep
 
-    return GroupedSweep(("all",), np.array([0, sweep.thresholds.size]), sweep.thresholds, sweep.tp, sweep.fp,
-                        np.array([sweep.positives]), np.array([sweep.negatives]))
+    return GroupedSweep(
+        ("all",),
+        np.array([0, sweep.thresholds.size]),
+        sweep.thresholds,
+        sweep.tp,
+        sweep.fp,
+        np.array([sweep.positives]),
+        np.array([sweep.negatives]),
+    )
 
 
-def recommend_value(judge_sweeps: dict, *, k: float, reject_value: float = 0.0, fit_sweeps: dict | None = None,
-                    n_resamples: int = 1000, seed: int = 0) -> ValueRecommendation:
+def recommend_value(
+    judge_sweeps: dict,
+    *,
+    k: float,
+    reject_value: float = 0.0,
+    fit_sweeps: dict | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> ValueRecommendation:
     """Best model and confidence threshold, fitted on `fit_sweeps` (train) and judged on
     `judge_sweeps` (test), against the better of "hand everything over" (every case gets the
     reject value) and "answer everything" (accept at every confidence); ties: hand over.
@@ -389,10 +419,18 @@ def recommend_value(judge_sweeps: dict, *, k: float, reject_value: float = 0.0, 
         fit = fit_sweeps[name]
         j_fit = argbest(sweep_value(fit, k, r), maximize=True)
         tau = float(fit.thresholds[j_fit]) if j_fit >= 0 else float("nan")
-        rows.append({"model": name, "tau": tau, "fit_value": float(sweep_value(fit, k, r)[j_fit]) if j_fit >= 0
-                     else float("nan"),
-                     "value": float(sweep_value(sweep, k, r)[sweep.index_at(tau)]) if np.isfinite(tau) or tau == np.inf
-                     else float("nan"), "fit_j": j_fit, "fit_last": fit.thresholds.size - 1})
+        rows.append(
+            {
+                "model": name,
+                "tau": tau,
+                "fit_value": float(sweep_value(fit, k, r)[j_fit]) if j_fit >= 0 else float("nan"),
+                "value": float(sweep_value(sweep, k, r)[sweep.index_at(tau)])
+                if np.isfinite(tau) or tau == np.inf
+                else float("nan"),
+                "fit_j": j_fit,
+                "fit_last": fit.thresholds.size - 1,
+            }
+        )
     models = pd.DataFrame(rows)
     best = models.loc[models["fit_value"].idxmax()] if models["fit_value"].notna().any() else models.iloc[0]
     name = str(best["model"])
@@ -404,8 +442,12 @@ def recommend_value(judge_sweeps: dict, *, k: float, reject_value: float = 0.0, 
     baseline, base_value = (ANSWER_ALL, answer_all) if answer_all > hand_over else (HAND_OVER, hand_over)
     value = float(values[sweep.index_at(tau)])
     tau_star = value_threshold(k)
-    cutoffs = {"chosen": np.array([tau]), "formula": np.array([tau_star]), HAND_OVER: np.array([np.inf]),
-               ANSWER_ALL: np.array([-np.inf])}
+    cutoffs = {
+        "chosen": np.array([tau]),
+        "formula": np.array([tau_star]),
+        HAND_OVER: np.array([np.inf]),
+        ANSWER_ALL: np.array([-np.inf]),
+    }
     lo = hi = f_lo = f_hi = float("nan")
     if n_resamples and sweep.total > 0:
         res = D.cell_bootstrap(_grouped(sweep), cutoffs, n_resamples=n_resamples, seed=seed)
@@ -428,10 +470,21 @@ def recommend_value(judge_sweeps: dict, *, k: float, reject_value: float = 0.0, 
         status = D.SAVES
     accepted = sweep.flagged[sweep.index_at(tau)] if np.isfinite(value) else np.nan
     return ValueRecommendation(
-        model=name, tau=tau, value=value, reject_rate=float(1 - accepted / sweep.total) if sweep.total else np.nan,
-        baseline=baseline, baseline_value=base_value, gain=gain, gain_low=lo, gain_high=hi, status=status,
-        formula_value=float(values[sweep.index_at(tau_star)]), formula_gain_low=f_lo, formula_gain_high=f_hi,
-        judged_on="test" if fit_sweeps is not judge_sweeps else "all", n_judged=float(sweep.total),
+        model=name,
+        tau=tau,
+        value=value,
+        reject_rate=float(1 - accepted / sweep.total) if sweep.total else np.nan,
+        baseline=baseline,
+        baseline_value=base_value,
+        gain=gain,
+        gain_low=lo,
+        gain_high=hi,
+        status=status,
+        formula_value=float(values[sweep.index_at(tau_star)]),
+        formula_gain_low=f_lo,
+        formula_gain_high=f_hi,
+        judged_on="test" if fit_sweeps is not judge_sweeps else "all",
+        n_judged=float(sweep.total),
         models=models[["model", "tau", "fit_value", "value"]],
     )
 
@@ -449,6 +502,12 @@ def acceptance_rules_table(y_true, models: dict, *, k_tp: float, k_fp: float, k_
     for name, p in models.items():
         for rule in ACCEPTANCE_RULES:
             r = cost_sensitive_value(y_true, p, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, rule=rule)
-            out.append({"model": name, "acceptance rule": ACCEPTANCE_WORDS[rule], "value per case": r.value,
-                        "handed over": r.reject_rate})
+            out.append(
+                {
+                    "model": name,
+                    "acceptance rule": ACCEPTANCE_WORDS[rule],
+                    "value per case": r.value,
+                    "handed over": r.reject_rate,
+                }
+            )
     return pd.DataFrame(out)

@@ -46,7 +46,7 @@ def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
     if digits is None:
         a = abs(amount)
         digits = 2 if a >= 0.1 or a == 0 else min(6, 1 + math.ceil(-math.log10(a)))
-    if abs(amount) < 0.5 * 10 ** -digits:
+    if abs(amount) < 0.5 * 10**-digits:
         amount = 0.0  # no "-$0.00"
     sign = "-" if amount < 0 else ""
     body = number(amount, digits)
@@ -91,8 +91,9 @@ def interval(low: float, high: float, unit: str = "") -> str:
     return f"95% interval {money(low, unit)} to {money(high, unit)}"
 
 
-def value_recommendation_verdict(rec, *, k: float, worth: float = 1.0, unit: str = "",
-                                 volume: float | None = None) -> Verdict:
+def value_recommendation_verdict(
+    rec, *, k: float, worth: float = 1.0, unit: str = "", volume: float | None = None
+) -> Verdict:
     """The Value page's one answer (a `value.ValueRecommendation`), in money when a right
     answer has a worth (`worth` in `unit`), per case and per month."""
     from costlib import decision as D
@@ -100,43 +101,59 @@ def value_recommendation_verdict(rec, *, k: float, worth: float = 1.0, unit: str
     def cash(x: float) -> str:
         return per_case_and_month(x * worth, volume, unit)
 
-    base = {"hand everything over": "handing every case to a person",
-            "answer everything": "letting the model answer every case"}[rec.baseline]
+    base = {
+        "hand everything over": "handing every case to a person",
+        "answer everything": "letting the model answer every case",
+    }[rec.baseline]
     many = len(rec.models) > 1
     who = f"{rec.model} (the best of your {len(rec.models)} models on the train rows)" if many else "the model"
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
     details = []
     if np.isfinite(rec.formula_value) and rec.formula_value > rec.value + 1e-12:
         f_iv = interval(rec.formula_gain_low * worth, rec.formula_gain_high * worth, unit)
-        details.append(f"On the test rows the formula threshold τ* = k/(k+1) = {k / (k + 1):.3f} came out "
-                       f"{money((rec.formula_value - rec.value) * worth, unit)} per case better"
-                       + (f" ({f_iv.replace('95% interval', '95% interval of the difference')})" if f_iv else "")
-                       + ": the recommendation stays the threshold fitted on the train rows.")
-    details.append(split_sentence(rec.judged_on, float("nan"), rec.n_judged) if rec.judged_on == "all" else
-                   f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows.")
+        details.append(
+            f"On the test rows the formula threshold τ* = k/(k+1) = {k / (k + 1):.3f} came out "
+            f"{money((rec.formula_value - rec.value) * worth, unit)} per case better"
+            + (f" ({f_iv.replace('95% interval', '95% interval of the difference')})" if f_iv else "")
+            + ": the recommendation stays the threshold fitted on the train rows."
+        )
+    details.append(
+        split_sentence(rec.judged_on, float("nan"), rec.n_judged)
+        if rec.judged_on == "all"
+        else f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows."
+    )
     if rec.status == D.NO_ANSWER:
         return Verdict("warning", "Not enough data to value the model.", tuple(details))
     if rec.status == D.ADDS_NOTHING:
         if rec.tau == math.inf:
-            head = (f"At k = {k:g} every answer loses on the train rows: hand every case to a person "
-                    f"({cash(rec.baseline_value)}). The model should not answer on its own at this price of a "
-                    "wrong answer.")
+            head = (
+                f"At k = {k:g} every answer loses on the train rows: hand every case to a person "
+                f"({cash(rec.baseline_value)}). The model should not answer on its own at this price of a "
+                "wrong answer."
+            )
             return Verdict("error", head, tuple(details))
-        head = (f"At k = {k:g} the reject option adds nothing: the best threshold on the train rows accepts every "
-                f"answer, so let {who} answer every case ({cash(rec.value)}).")
+        head = (
+            f"At k = {k:g} the reject option adds nothing: the best threshold on the train rows accepts every "
+            f"answer, so let {who} answer every case ({cash(rec.value)})."
+        )
         return Verdict("info", head, tuple(details))
     if rec.status == D.WORSE:
-        head = (f"At k = {k:g} answering only when confident is worth no more than {base} ({cash(rec.baseline_value)}) "
-                f"on the test rows: keep {base}.")
+        head = (
+            f"At k = {k:g} answering only when confident is worth no more than {base} ({cash(rec.baseline_value)}) "
+            f"on the test rows: keep {base}."
+        )
         return Verdict("error", head, tuple(details))
-    how = (f"Let {who} answer when its confidence is at least {rec.tau:.3f} and hand the other "
-           f"{rec.reject_rate:.0%} of cases to a person")
+    how = (
+        f"Let {who} answer when its confidence is at least {rec.tau:.3f} and hand the other "
+        f"{rec.reject_rate:.0%} of cases to a person"
+    )
     if rec.status == D.UNCLEAR:
-        head = (f"{how}: it is worth {cash(rec.value)}, {money(rec.gain * worth, unit)} per case more than {base}, "
-                f"but the {iv} includes zero: on this data it is not clearly better.")
+        head = (
+            f"{how}: it is worth {cash(rec.value)}, {money(rec.gain * worth, unit)} per case more than {base}, "
+            f"but the {iv} includes zero: on this data it is not clearly better."
+        )
         return Verdict("warning", head, tuple(details))
-    head = (f"{how}. It is worth {cash(rec.value)}, {cash(rec.gain)} more than {base}"
-            + (f" ({iv})." if iv else "."))
+    head = f"{how}. It is worth {cash(rec.value)}, {cash(rec.gain)} more than {base}" + (f" ({iv})." if iv else ".")
     return Verdict("success", head, tuple(details))
 
 
@@ -248,6 +265,7 @@ def cutoffs_text(cutoffs: dict, *, grouped: bool, verb: bool = True) -> str:
 
 def cutoffs_short(cutoffs: dict, *, grouped: bool) -> str:
     """A rule's cutoffs for a table cell: '≥ 0.323', 'nobody', 'A ≥ 0.62 · B: nobody'."""
+
     def one(t: float) -> str:
         if math.isnan(t):
             return "none"
@@ -267,10 +285,14 @@ def cutoffs_short(cutoffs: dict, *, grouped: bool) -> str:
 
 def split_sentence(judged_on: str, n_fit: float, n_judged: float) -> str:
     if judged_on == "test":
-        return (f"Cutoffs are fitted on the {number(n_fit, 0)} train rows and judged on the {number(n_judged, 0)} "
-                "test rows.")
-    return (f"This data has no train/test split, so cutoffs are fitted and judged on the same {number(n_judged, 0)} "
-            "rows, which flatters the model. Map a split column on the Data page to avoid that.")
+        return (
+            f"Cutoffs are fitted on the {number(n_fit, 0)} train rows and judged on the {number(n_judged, 0)} "
+            "test rows."
+        )
+    return (
+        f"This data has no train/test split, so cutoffs are fitted and judged on the same {number(n_judged, 0)} "
+        "rows, which flatters the model. Map a split column on the Data page to avoid that."
+    )
 
 
 def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
@@ -287,8 +309,11 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
     models = rec.models
     who = "the model"
     if len(models) > 1:
-        who = f"{rec.model} (the cheaper of your {len(models)} models on the train rows)" if rec.judged_on == "test" \
+        who = (
+            f"{rec.model} (the cheaper of your {len(models)} models on the train rows)"
+            if rec.judged_on == "test"
             else f"{rec.model} (the cheapest of your {len(models)} models)"
+        )
     how = cutoffs_text(rec.cutoffs, grouped=rec.grouped)
     one_or_many = ""
     if rec.grouped:
@@ -296,29 +321,41 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
     saving_iv = interval(rec.saving_low, rec.saving_high, unit)
     base_cost = per_case_and_month(rec.baseline_cost, volume, unit)
     if rec.status == D.NO_ANSWER:
-        return Verdict("warning", "No cutoff can be fitted on these rows (each group needs both outcomes on the "
-                                  "train rows).", _details(rec, unit, volume))
+        return Verdict(
+            "warning",
+            "No cutoff can be fitted on these rows (each group needs both outcomes on the train rows).",
+            _details(rec, unit, volume),
+        )
     if rec.status == D.ADDS_NOTHING:
         action = {"flag nobody": "flags nobody", "flag everyone": "flags everybody"}.get(
-            rec.no_model_action, "flags either everybody or nobody in each group")
-        head = (f"The model adds nothing at these prices: its cheapest cutoff on the train rows {action}, which "
-                f"needs no model. The cheapest choice without a model is {base}: {base_cost}.")
+            rec.no_model_action, "flags either everybody or nobody in each group"
+        )
+        head = (
+            f"The model adds nothing at these prices: its cheapest cutoff on the train rows {action}, which "
+            f"needs no model. The cheapest choice without a model is {base}: {base_cost}."
+        )
         return Verdict("error", head, _details(rec, unit, volume))
     if rec.status == D.WORSE:
-        head = (f"Do not let the model decide at these prices: its best cutoff ({how}) costs "
-                f"{per_case_and_month(rec.cost, volume, unit)} on the {_judged(rec)} rows, "
-                f"{money(-rec.saving, unit)} per case more than {base} ({money(rec.baseline_cost, unit)} per case), "
-                "which needs no model.")
+        head = (
+            f"Do not let the model decide at these prices: its best cutoff ({how}) costs "
+            f"{per_case_and_month(rec.cost, volume, unit)} on the {_judged(rec)} rows, "
+            f"{money(-rec.saving, unit)} per case more than {base} ({money(rec.baseline_cost, unit)} per case), "
+            "which needs no model."
+        )
         return Verdict("error", head, _details(rec, unit, volume))
     saving = per_case_and_month(rec.saving, volume, unit)
     cost = per_case_and_month(rec.cost, volume, unit)
     if rec.status == D.UNCLEAR:
-        head = (f"Best cutoff: {how}. It costs {cost} and saves {saving} against {base}, the cheaper choice "
-                f"without a model, but the {saving_iv} includes zero: on this data {who} is not clearly better "
-                f"than {base}.")
+        head = (
+            f"Best cutoff: {how}. It costs {cost} and saves {saving} against {base}, the cheaper choice "
+            f"without a model, but the {saving_iv} includes zero: on this data {who} is not clearly better "
+            f"than {base}."
+        )
         return Verdict("warning", head, _details(rec, unit, volume))
-    head = (f"Ship {who}{one_or_many}: {how}. It costs {cost} and saves {saving} against {base}, the cheaper "
-            f"choice without a model" + (f" ({saving_iv})." if saving_iv else "."))
+    head = (
+        f"Ship {who}{one_or_many}: {how}. It costs {cost} and saves {saving} against {base}, the cheaper "
+        f"choice without a model" + (f" ({saving_iv})." if saving_iv else ".")
+    )
     return Verdict("success", head, _details(rec, unit, volume))
 
 
@@ -336,22 +373,32 @@ def _details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
         iv = interval(lo, hi, unit)
         iv = f" ({iv})" if iv else ""
         if rec.rule == R.COST_OPTIMAL:
-            out.append(f"Per-group cutoffs save {money(est, unit)} per case over one cutoff for everyone{iv}. They "
-                       "treat groups differently by design: read the fairness section before shipping them.")
+            out.append(
+                f"Per-group cutoffs save {money(est, unit)} per case over one cutoff for everyone{iv}. They "
+                "treat groups differently by design: read the fairness section before shipping them."
+            )
         elif per_group and all(t == rec.cutoffs.get(g) for g, t in per_group.items()):
             out.append("Fitted group by group, every group gets this same cutoff: no group is treated differently.")
         else:
-            gain = f"would save {money(est, unit)} per case" if est > 0 else \
-                f"would cost {money(-est, unit)} per case more"
-            out.append(f"Per-group cutoffs ({cutoffs_text(per_group, grouped=True, verb=False)}) {gain}{iv}: not "
-                       "clearly better, so one cutoff for everyone is recommended. Per-group cutoffs would treat "
-                       "groups differently.")
+            gain = (
+                f"would save {money(est, unit)} per case"
+                if est > 0
+                else f"would cost {money(-est, unit)} per case more"
+            )
+            out.append(
+                f"Per-group cutoffs ({cutoffs_text(per_group, grouped=True, verb=False)}) {gain}{iv}: not "
+                "clearly better, so one cutoff for everyone is recommended. Per-group cutoffs would treat "
+                "groups differently."
+            )
     for rule, est, lo, hi in rec.cheaper_by_chance[:2]:
         iv = interval(lo, hi, unit)
-        out.append(f"On the {_judged(rec)} rows, “{R.rule_words(rule)}” came out {money(-est, unit)} per case "
-                   f"cheaper" + (f" ({iv.replace('95% interval', '95% interval of the difference')})" if iv else "")
-                   + ": the recommendation stays the cutoff fitted on the train rows, since picking the rule that "
-                     "looks cheapest on the judged rows would flatter it.")
+        out.append(
+            f"On the {_judged(rec)} rows, “{R.rule_words(rule)}” came out {money(-est, unit)} per case "
+            f"cheaper"
+            + (f" ({iv.replace('95% interval', '95% interval of the difference')})" if iv else "")
+            + ": the recommendation stays the cutoff fitted on the train rows, since picking the rule that "
+            "looks cheapest on the judged rows would flatter it."
+        )
     if not rec.intervals:
         out.append("No intervals: the rows carry weights, and resampling weighted rows is not supported yet.")
     out.append(split_sentence(rec.judged_on, rec.n_fit, rec.n_judged))
@@ -361,22 +408,31 @@ def _details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
 def calibration_verdict(model: str, temperature: float, fit_on: str, ece_before: float, ece_after: float) -> Verdict:
     """Whether to rescale a model's probabilities, in words (the Calibration page's answer)."""
     if math.isnan(temperature):
-        return Verdict("warning", f"No temperature can be fitted for {model} on the {fit_on} rows: its scores carry "
-                                  "no information a rescaling could sharpen or soften (all equal, one outcome only, or "
-                                  "ranked backwards). Keep the probabilities as they are, and check the scores.")
+        return Verdict(
+            "warning",
+            f"No temperature can be fitted for {model} on the {fit_on} rows: its scores carry "
+            "no information a rescaling could sharpen or soften (all equal, one outcome only, or "
+            "ranked backwards). Keep the probabilities as they are, and check the scores.",
+        )
     if abs(math.log(temperature)) < 0.05:
         direction = "close to calibrated already (T is within 5% of 1)"
     elif temperature > 1:
         direction = "overconfident: the fit softens its probabilities"
     else:
         direction = "underconfident: the fit sharpens its probabilities"
-    head = (f"T = {temperature:.3f} (fitted on the {fit_on} rows): {model} is {direction}. The expected calibration "
-            f"error on the judged rows goes from {ece_before:.3f} to {ece_after:.3f}.")
+    head = (
+        f"T = {temperature:.3f} (fitted on the {fit_on} rows): {model} is {direction}. The expected calibration "
+        f"error on the judged rows goes from {ece_before:.3f} to {ece_after:.3f}."
+    )
     if ece_after > ece_before:
-        return Verdict("warning", head + " Temperature scaling does not help on these rows: keep the original "
-                                         "probabilities.")
-    return Verdict("success", head + " Use the rescaled probabilities wherever a formula threshold (c_fp/(c_fp+c_fn) "
-                                     "or τ* = k/(k+1)) is applied.")
+        return Verdict(
+            "warning", head + " Temperature scaling does not help on these rows: keep the original probabilities."
+        )
+    return Verdict(
+        "success",
+        head + " Use the rescaled probabilities wherever a formula threshold (c_fp/(c_fp+c_fn) "
+        "or τ* = k/(k+1)) is applied.",
+    )
 
 
 def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
@@ -385,21 +441,28 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
     details = []
     for other, est, lo, hi in rec.cheaper_by_chance:
         d_iv = interval(lo, hi, unit)
-        details.append(f"On the test rows “{other}” came out {money(-est, unit)} per case cheaper"
-                       + (f" ({d_iv.replace('95% interval', '95% interval of the difference')})" if d_iv else "")
-                       + ": the recommendation stays the decision the prices ask for under the model's "
-                         "probabilities, which does not depend on which rows it is judged on.")
+        details.append(
+            f"On the test rows “{other}” came out {money(-est, unit)} per case cheaper"
+            + (f" ({d_iv.replace('95% interval', '95% interval of the difference')})" if d_iv else "")
+            + ": the recommendation stays the decision the prices ask for under the model's "
+            "probabilities, which does not depend on which rows it is judged on."
+        )
     if rec.saving <= 1e-12 * max(1.0, abs(rec.baseline_cost)):
-        head = (f"At these prices the model's best policy (“{rec.policy}”, {money(rec.cost, unit)} per case) is no "
-                f"cheaper than “{rec.baseline}” ({per_case_and_month(rec.baseline_cost, volume, unit)}), which needs "
-                "no model: the model should not decide these cases.")
+        head = (
+            f"At these prices the model's best policy (“{rec.policy}”, {money(rec.cost, unit)} per case) is no "
+            f"cheaper than “{rec.baseline}” ({per_case_and_month(rec.baseline_cost, volume, unit)}), which needs "
+            "no model: the model should not decide these cases."
+        )
         return Verdict("error", head, tuple(details))
-    head = (f"Ship “{rec.policy}”: it costs {per_case_and_month(rec.cost, volume, unit)} and saves "
-            f"{per_case_and_month(rec.saving, volume, unit)} against “{rec.baseline}”, the cheapest choice without a "
-            "model")
+    head = (
+        f"Ship “{rec.policy}”: it costs {per_case_and_month(rec.cost, volume, unit)} and saves "
+        f"{per_case_and_month(rec.saving, volume, unit)} against “{rec.baseline}”, the cheapest choice without a "
+        "model"
+    )
     if iv and rec.saving_low <= 0:
-        return Verdict("warning", head + f", but the {iv} includes zero: on this data it is not clearly better.",
-                       tuple(details))
+        return Verdict(
+            "warning", head + f", but the {iv} includes zero: on this data it is not clearly better.", tuple(details)
+        )
     return Verdict("success", head + (f" ({iv})." if iv else "."), tuple(details))
 
 
@@ -410,21 +473,32 @@ def nec_verdict(rec) -> Verdict:
     base = _BASELINE_WORDS.get(rec.baseline, rec.baseline)
     iv = interval(rec.saving_low, rec.saving_high)
     ratio = rec.error_rate / rec.nec if rec.nec > 0 else float("nan")
-    where = ("its mistakes sit on ambiguous, cheap cases" if ratio > 1 else
-             "its mistakes sit on clear-cut, expensive cases" if ratio < 1 else "its mistakes are of average price")
+    where = (
+        "its mistakes sit on ambiguous, cheap cases"
+        if ratio > 1
+        else "its mistakes sit on clear-cut, expensive cases"
+        if ratio < 1
+        else "its mistakes are of average price"
+    )
     fitted = "fitted on the train rows" if rec.judged_on == "test" else "fitted and judged on the same rows"
     if rec.status in (D.ADDS_NOTHING, D.WORSE, D.NO_ANSWER):
-        return Verdict("error", f"No cutoff of {rec.model} beats {base} in NEC ({rec.baseline_nec:.3f}): weighted by "
-                                "each case's own price, the model should not decide these cases.")
-    head = (f"Flag a case when {rec.model}'s score is at least {rec.threshold:.4g} ({fitted}): NEC {rec.nec:.3f} "
-            f"against {rec.baseline_nec:.3f} for {base}, the cheaper choice without a model"
-            + (f" ({iv.replace('95% interval', '95% interval of the difference')})" if iv else "")
-            + f". Its error rate is {rec.error_rate:.3f} (ratio {ratio:.2f}): {where}.")
+        return Verdict(
+            "error",
+            f"No cutoff of {rec.model} beats {base} in NEC ({rec.baseline_nec:.3f}): weighted by "
+            "each case's own price, the model should not decide these cases.",
+        )
+    head = (
+        f"Flag a case when {rec.model}'s score is at least {rec.threshold:.4g} ({fitted}): NEC {rec.nec:.3f} "
+        f"against {rec.baseline_nec:.3f} for {base}, the cheaper choice without a model"
+        + (f" ({iv.replace('95% interval', '95% interval of the difference')})" if iv else "")
+        + f". Its error rate is {rec.error_rate:.3f} (ratio {ratio:.2f}): {where}."
+    )
     return Verdict("warning" if rec.status == D.UNCLEAR or (iv and rec.saving_low <= 0) else "success", head)
 
 
-def bracket_verdict(bracket, table: pd.DataFrame, *, sweep, price: float, unit: str = "",
-                    volume: float | None = None) -> Verdict:
+def bracket_verdict(
+    bracket, table: pd.DataFrame, *, sweep, price: float, unit: str = "", volume: float | None = None
+) -> Verdict:
     """What the answers so far mean for the decision (Find my prices): the bracket, the
     cutoffs in play, and what choosing wrong would cost at its ends (the value of the next
     question)."""
@@ -433,27 +507,40 @@ def bracket_verdict(bracket, table: pd.DataFrame, *, sweep, price: float, unit: 
     miss, alarm = bracket.names
     lo, hi = bracket.low, bracket.high
     span = f"{miss} costs between {lo:.3g} and {hi:.3g} times {alarm}"
-    t_mid = table["threshold"].iloc[int(np.searchsorted(table["ratio_high"].to_numpy(), bracket.middle))
-                                    if bracket.middle <= table["ratio_high"].iloc[-1] else -1]
+    t_mid = table["threshold"].iloc[
+        int(np.searchsorted(table["ratio_high"].to_numpy(), bracket.middle))
+        if bracket.middle <= table["ratio_high"].iloc[-1]
+        else -1
+    ]
     cut = cutoffs_short({"": t_mid}, grouped=False)
     if len(table) == 1:
-        head = (f"Any ratio from {lo:.3g} to {hi:.3g} gives the same cutoff ({cut}): more precision would not "
-                "change what you ship." + (" Use these prices." if bracket.answers else ""))
+        head = (
+            f"Any ratio from {lo:.3g} to {hi:.3g} gives the same cutoff ({cut}): more precision would not "
+            "change what you ship." + (" Use these prices." if bracket.answers else "")
+        )
         return Verdict("success", head, (f"So far: {span}.",) if bracket.answers else ())
     ends = [(r, elicit.regret(sweep, t_mid, r) * price) for r in (lo, hi)]
     worst = max(x for _, x in ends)
-    moves = (f"Within it the best cutoff moves from {cutoffs_short({'': table['threshold'].iloc[0]}, grouped=False)} "
-             f"to {cutoffs_short({'': table['threshold'].iloc[-1]}, grouped=False)} ({len(table)} cutoffs).")
-    regrets = (f"Shipping the cutoff for the middle of the range ({cut}) costs, if the truth is at the low end, "
-               f"{per_case_and_month(ends[0][1], volume, unit)} more than the best cutoff there, and at the high end "
-               f"{per_case_and_month(ends[1][1], volume, unit)}.")
+    moves = (
+        f"Within it the best cutoff moves from {cutoffs_short({'': table['threshold'].iloc[0]}, grouped=False)} "
+        f"to {cutoffs_short({'': table['threshold'].iloc[-1]}, grouped=False)} ({len(table)} cutoffs)."
+    )
+    regrets = (
+        f"Shipping the cutoff for the middle of the range ({cut}) costs, if the truth is at the low end, "
+        f"{per_case_and_month(ends[0][1], volume, unit)} more than the best cutoff there, and at the high end "
+        f"{per_case_and_month(ends[1][1], volume, unit)}."
+    )
     if bracket.settled is not None:
         return Verdict("success", f"Settled: {span}. {moves} {regrets}", ())
     if not bracket.answers:
-        return Verdict("info", f"Before any answer the ratio could be anything from {lo:g} to {hi:g}. {moves}",
-                       (regrets,))
-    return Verdict("info", f"So far: {span}. {moves}",
-                   (regrets, f"The next question is worth up to {money(worst, unit)} per case: it halves the range."))
+        return Verdict(
+            "info", f"Before any answer the ratio could be anything from {lo:g} to {hi:g}. {moves}", (regrets,)
+        )
+    return Verdict(
+        "info",
+        f"So far: {span}. {moves}",
+        (regrets, f"The next question is worth up to {money(worst, unit)} per case: it halves the range."),
+    )
 
 
 def answers_sentence(record: dict, table: pd.DataFrame) -> str:
@@ -461,12 +548,16 @@ def answers_sentence(record: dict, table: pd.DataFrame) -> str:
     range the answers allow: `table` is `elicit.pieces` over that range."""
     miss, alarm = record["outcomes"]["miss"], record["outcomes"]["false_alarm"]
     lo, hi = record["ratio_low"], record["ratio_high"]
-    head = (f"Your prices come from {len(record['answers'])} answers: {miss} costs between {lo:.3g} and {hi:.3g} "
-            f"times {alarm} (set to the middle, {record['ratio_chosen']:.3g}).")
+    head = (
+        f"Your prices come from {len(record['answers'])} answers: {miss} costs between {lo:.3g} and {hi:.3g} "
+        f"times {alarm} (set to the middle, {record['ratio_chosen']:.3g})."
+    )
     if len(table) == 1:
         same = cutoffs_short({"": table["threshold"].iloc[0]}, grouped=False)
         return head + f" Over that whole range the best cutoff is the same ({same}): the decision is robust to it."
     first = cutoffs_short({"": table["threshold"].iloc[0]}, grouped=False)
     last = cutoffs_short({"": table["threshold"].iloc[-1]}, grouped=False)
-    return head + (f" Within that range the best cutoff moves from {first} to {last}: the decision depends on where "
-                   "in it the truth lies (Find my prices says what a wrong guess costs).")
+    return head + (
+        f" Within that range the best cutoff moves from {first} to {last}: the decision depends on where "
+        "in it the truth lies (Find my prices says what a wrong guess costs)."
+    )

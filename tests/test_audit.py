@@ -60,9 +60,13 @@ def _own_rates(sw, criterion) -> list[np.ndarray]:
     with np.errstate(divide="ignore", invalid="ignore"):
         tpr = sw.tp / sw.positives if sw.positives else np.full(sw.tp.shape, np.nan)
         fpr = sw.fp / sw.negatives if sw.negatives else np.full(sw.fp.shape, np.nan)
-    return {"demographic parity": [(sw.tp + sw.fp) / sw.total], "equal opportunity": [tpr],
-            "equal false positive rate": [fpr], "equal accuracy": [(sw.tp + sw.tn) / sw.total],
-            "equalized odds": [tpr, fpr]}[criterion]
+    return {
+        "demographic parity": [(sw.tp + sw.fp) / sw.total],
+        "equal opportunity": [tpr],
+        "equal false positive rate": [fpr],
+        "equal accuracy": [(sw.tp + sw.tn) / sw.total],
+        "equalized odds": [tpr, fpr],
+    }[criterion]
 
 
 def brute_fair(y, s, g, costs, criterion, tol):
@@ -115,7 +119,8 @@ def test_fair_thresholds_equal_brute_force(data, criterion, tol, prices):
     chosen = np.array(chosen)
     assert (chosen.max(axis=0) - chosen.min(axis=0)).max() <= tol + 1e-12
     assert audit.rate_spread({n: gs[n] for n in gs.groups}, fit.thresholds, criterion) == pytest.approx(
-        (chosen.max(axis=0) - chosen.min(axis=0)).max())
+        (chosen.max(axis=0) - chosen.min(axis=0)).max()
+    )
     assert total / len(y) == pytest.approx(fit.cost)
 
 
@@ -175,7 +180,8 @@ def test_sensitivity_grid_best_is_the_cheapest_option():
     for (_fp, fn), part in grid.groupby(["c_fp", "c_fn"]):
         cheapest = part.loc[part["cost_per_case"].idxmin()]
         assert part["best"].iloc[0] == cheapest["option"] or (
-            part[part["option"] == part["best"].iloc[0]]["cost_per_case"].iloc[0] == cheapest["cost_per_case"])
+            part[part["option"] == part["best"].iloc[0]]["cost_per_case"].iloc[0] == cheapest["cost_per_case"]
+        )
         nobody = part[part["option"] == "flag nobody"]["cost_per_case"].iloc[0]
         assert nobody == pytest.approx(fn * y[~tr].mean())
     leader, lo, hi = audit.ratio_range(sweeps_tr, sweeps_te, c_fp=1.0, c_fn=3.0)

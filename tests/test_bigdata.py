@@ -26,8 +26,14 @@ def folder(tmp_path):
     rng = np.random.default_rng(0)
     n = 3000
     s = rng.random(n).round(3)
-    df = pd.DataFrame({"y": (rng.random(n) < s).astype(int), "s": s, "g": rng.choice(["a", "b"], n),
-                       "split": rng.choice(["train", "test"], n)})
+    df = pd.DataFrame(
+        {
+            "y": (rng.random(n) < s).astype(int),
+            "s": s,
+            "g": rng.choice(["a", "b"], n),
+            "split": rng.choice(["train", "test"], n),
+        }
+    )
     df.to_parquet(data / "scores.parquet")
     df.to_csv(data / "scores.csv", index=False)
     (data / "notes.txt").write_text("not a table")
@@ -42,8 +48,17 @@ def folder(tmp_path):
 def test_the_data_folder_offers_only_its_own_tables(folder):
     data, _ = folder
     assert bigdata.list_files(data) == ["scores.csv", "scores.parquet"]
-    for bad in ("../secret.csv", "/etc/passwd", ".hidden.csv", "link.csv", "sub", "notes.txt", "scores.parquet/..",
-                "..", ""):
+    for bad in (
+        "../secret.csv",
+        "/etc/passwd",
+        ".hidden.csv",
+        "link.csv",
+        "sub",
+        "notes.txt",
+        "scores.parquet/..",
+        "..",
+        "",
+    ):
         with pytest.raises(DataError, match="is not one of the files in the data folder"):
             bigdata.safe_path(data, bad)
     assert bigdata.safe_path(data, "scores.parquet") == (data / "scores.parquet").resolve()
@@ -54,8 +69,9 @@ def test_a_file_read_through_duckdb_gives_the_in_memory_answer(folder, name):
     data, df = folder
     ds = bigdata.dataset_from_file(bigdata.safe_path(data, name), label="y", scores=["s"], group="g", split="split")
     fit = (df["split"] == "train").to_numpy()
-    want = decision.recommend(decision.sweep_model(df["y"], df["s"], df["g"], fit=fit, judge=~fit), (1, 3),
-                              n_resamples=300)
+    want = decision.recommend(
+        decision.sweep_model(df["y"], df["s"], df["g"], fit=fit, judge=~fit), (1, 3), n_resamples=300
+    )
     got = decision.recommend(ds.sweeps, (1, 3), n_resamples=300)
     assert got.summary() == want.summary()
     assert (got.saving_low, got.saving_high) == (want.saving_low, want.saving_high)
@@ -65,9 +81,29 @@ def test_a_file_read_through_duckdb_gives_the_in_memory_answer(folder, name):
 def test_an_aggregate_file_loads_on_the_data_page_and_costs_answers_from_it(folder, tmp_path):
     data, df = folder
     out = tmp_path / "agg.parquet"
-    r = subprocess.run([sys.executable, "-m", "costlib", "aggregate", str(data / "scores.parquet"), "--label", "y",
-                        "--score", "s", "--group", "g", "--split", "split", "--out", str(out)], cwd=ROOT,
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "costlib",
+            "aggregate",
+            str(data / "scores.parquet"),
+            "--label",
+            "y",
+            "--score",
+            "s",
+            "--group",
+            "g",
+            "--split",
+            "split",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params["data"] = "compas"
@@ -77,8 +113,9 @@ def test_an_aggregate_file_loads_on_the_data_page_and_costs_answers_from_it(fold
     at.switch_page("views/costs.py").run()
     assert not at.exception
     fit = (df["split"] == "train").to_numpy()
-    rec = decision.recommend({"s": decision.sweep_model(df["y"], df["s"], df["g"], fit=fit, judge=~fit, name="s")},
-                             (1, 3), n_resamples=1000)
+    rec = decision.recommend(
+        {"s": decision.sweep_model(df["y"], df["s"], df["g"], fit=fit, judge=~fit, name="s")}, (1, 3), n_resamples=1000
+    )
     boxes = [x.value for x in (*at.success, *at.warning, *at.error) if "per case" in x.value]
     assert boxes == [words.md_escape(words.recommendation_verdict(rec, unit="$", volume=10_000).headline)]
     at.switch_page("views/value.py").run()  # a page that needs rows says so and draws on a sample

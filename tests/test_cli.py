@@ -17,26 +17,63 @@ from costlib.report import REPORT_SECTIONS, load_policy
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = "costlib/samples/compas.csv"
-BASE = ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--split", "split", "--group", "race",
-        "--resamples", "200"]
+BASE = [
+    "audit",
+    SAMPLE,
+    "--label",
+    "two_year_recid",
+    "--score",
+    "p_recid",
+    "--split",
+    "split",
+    "--group",
+    "race",
+    "--resamples",
+    "200",
+]
 USELESS = "The model adds nothing at these prices"
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "costlib", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "costlib", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_audit_prints_the_table_and_writes_report_and_policy(tmp_path):
     report, policy = tmp_path / "audit.html", tmp_path / "policy.json"
-    r = _run(*BASE, "--c-fp", "5", "--c-fn", "3", "--c-fp-group", "Caucasian=8", "--report", str(report),
-             "--policy", str(policy), "--fail-if-worse-than-nobody")
+    r = _run(
+        *BASE,
+        "--c-fp",
+        "5",
+        "--c-fn",
+        "3",
+        "--c-fp-group",
+        "Caucasian=8",
+        "--report",
+        str(report),
+        "--policy",
+        str(policy),
+        "--fail-if-worse-than-nobody",
+    )
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stderr
     out = r.stdout
-    for word in ("cutoff 0.5", "formula c_fp/(c_fp+c_fn)", "best single cutoff", "best cutoff per group",
-                 "flag nobody", "flag everyone", "fair: demographic parity", "fair: equal accuracy", "By group:",
-                 "African-American", "cost per case", "saving against flag nobody", "Ship the model"):
+    for word in (
+        "cutoff 0.5",
+        "formula c_fp/(c_fp+c_fn)",
+        "best single cutoff",
+        "best cutoff per group",
+        "flag nobody",
+        "flag everyone",
+        "fair: demographic parity",
+        "fair: equal accuracy",
+        "By group:",
+        "African-American",
+        "cost per case",
+        "saving against flag nobody",
+        "Ship the model",
+    ):
         assert word in out, word
     assert "Caucasian: c_fp 8, c_fn 3" in out
     html = report.read_text(encoding="utf-8")
@@ -81,8 +118,21 @@ def test_same_prices_without_the_flag_exit_0(capsys, monkeypatch):
 
 def test_without_split_warns_and_uses_every_row(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
-    code, out, err = _main(capsys, "audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fp", "2",
-                           "--c-fn", "1", "--resamples", "50")
+    code, out, err = _main(
+        capsys,
+        "audit",
+        SAMPLE,
+        "--label",
+        "two_year_recid",
+        "--score",
+        "p_recid",
+        "--c-fp",
+        "2",
+        "--c-fn",
+        "1",
+        "--resamples",
+        "50",
+    )
     assert code == 0
     assert "warning: no --split column" in err
     assert "everyone" in out and "all 6,172 rows" in out
@@ -107,8 +157,23 @@ def _brute_summary(df, c_fp: float, c_fn: float) -> dict:
 
 @pytest.mark.parametrize("c_fp, c_fn", [(1, 3), (1, 1), (20, 1)])
 def test_json_is_the_decision_summary_and_nothing_else(c_fp, c_fn):
-    r = _run("audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--split", "split",
-             "--c-fp", str(c_fp), "--c-fn", str(c_fn), "--resamples", "50", "--json")
+    r = _run(
+        "audit",
+        SAMPLE,
+        "--label",
+        "two_year_recid",
+        "--score",
+        "p_recid",
+        "--split",
+        "split",
+        "--c-fp",
+        str(c_fp),
+        "--c-fn",
+        str(c_fn),
+        "--resamples",
+        "50",
+        "--json",
+    )
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout)  # one JSON object and nothing else on standard output
     assert set(got) == {"recommended", "baseline", "saving_per_case", "judged_on", "n"}
@@ -121,11 +186,17 @@ def test_json_is_the_decision_summary_and_nothing_else(c_fp, c_fn):
     assert got["judged_on"] == "test" and got["n"] == expected["n"]
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--c-fp", "5", "--c-fn", "3", "--c-fp-group", "Martian=3"], 'names the group "Martian"'),
-    (["--c-fp", "5", "--c-fn", "3", "--policy", "p.json", "--rule", "no such rule"], '"no such rule" is not one of'),
-    (["--c-fp", "5", "--c-fn", "3", "--report", "/dev/full"], 'The output file "/dev/full" cannot be written'),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--c-fp", "5", "--c-fn", "3", "--c-fp-group", "Martian=3"], 'names the group "Martian"'),
+        (
+            ["--c-fp", "5", "--c-fn", "3", "--policy", "p.json", "--rule", "no such rule"],
+            '"no such rule" is not one of',
+        ),
+        (["--c-fp", "5", "--c-fn", "3", "--report", "/dev/full"], 'The output file "/dev/full" cannot be written'),
+    ],
+)
 def test_bad_settings_exit_2(capsys, monkeypatch, tmp_path, args, words):
     monkeypatch.chdir(ROOT)
     code, _, err = _main(capsys, *BASE, *args)
@@ -133,22 +204,62 @@ def test_bad_settings_exit_2(capsys, monkeypatch, tmp_path, args, words):
 
 
 def test_missing_file_exits_2(capsys, tmp_path):
-    code, _, err = _main(capsys, "audit", str(tmp_path / "nope.csv"), "--label", "y", "--score", "s", "--c-fp", "1",
-                         "--c-fn", "1")
+    code, _, err = _main(
+        capsys, "audit", str(tmp_path / "nope.csv"), "--label", "y", "--score", "s", "--c-fp", "1", "--c-fn", "1"
+    )
     assert code == 2 and "cannot be read" in err
 
 
-@pytest.mark.parametrize("args", [
-    ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fp", "-1", "--c-fn", "1"],
-    ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fn", "1"],
-    ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fp", "1", "--c-fn", "1",
-     "--c-fp-group", "nogroupprice"],
-    ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fp", "1e308", "--c-fn", "1"],
-    ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fp", "1", "--c-fn", "1",
-     "--tolerance", "5"],
-    ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fp", "1", "--c-fn", "1",
-     "--seed", "-1"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fp", "-1", "--c-fn", "1"],
+        ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fn", "1"],
+        [
+            "audit",
+            SAMPLE,
+            "--label",
+            "two_year_recid",
+            "--score",
+            "p_recid",
+            "--c-fp",
+            "1",
+            "--c-fn",
+            "1",
+            "--c-fp-group",
+            "nogroupprice",
+        ],
+        ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fp", "1e308", "--c-fn", "1"],
+        [
+            "audit",
+            SAMPLE,
+            "--label",
+            "two_year_recid",
+            "--score",
+            "p_recid",
+            "--c-fp",
+            "1",
+            "--c-fn",
+            "1",
+            "--tolerance",
+            "5",
+        ],
+        [
+            "audit",
+            SAMPLE,
+            "--label",
+            "two_year_recid",
+            "--score",
+            "p_recid",
+            "--c-fp",
+            "1",
+            "--c-fn",
+            "1",
+            "--seed",
+            "-1",
+        ],
+    ],
+)
 def test_bad_arguments_exit_2(capsys, args):
     with pytest.raises(SystemExit) as exc:
         main(args)
@@ -164,8 +275,27 @@ def test_no_command_exits_2(capsys):
 
 
 def test_engine_duckdb_gives_the_same_decision_summary_as_memory():
-    args = ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--split", "split", "--group", "race",
-            "--c-fp", "1", "--c-fn", "2", "--c-fp-group", "Caucasian=3", "--resamples", "50", "--json"]
+    args = [
+        "audit",
+        SAMPLE,
+        "--label",
+        "two_year_recid",
+        "--score",
+        "p_recid",
+        "--split",
+        "split",
+        "--group",
+        "race",
+        "--c-fp",
+        "1",
+        "--c-fn",
+        "2",
+        "--c-fp-group",
+        "Caucasian=3",
+        "--resamples",
+        "50",
+        "--json",
+    ]
     memory, duck = _run(*args), _run(*args, "--engine", "duckdb")
     assert memory.returncode == duck.returncode == 0, duck.stderr
     assert json.loads(memory.stdout) == json.loads(duck.stdout)

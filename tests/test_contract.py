@@ -183,9 +183,7 @@ def test_example_cost_sensitive_value():
 
 def test_example_cost_sensitive_error():
     # predictions [0, 0, 0, 1, 1, 1]: FN = row 3, FP = row 5 -> (3 * 1 + 1 * 1) / 6
-    assert costlib.cost_sensitive_error(Y, [0, 0, 0, 1, 1, 1], k_fp=1, k_fn=3) == pytest.approx(
-        4 / 6
-    )
+    assert costlib.cost_sensitive_error(Y, [0, 0, 0, 1, 1, 1], k_fp=1, k_fn=3) == pytest.approx(4 / 6)
 
 
 # --------------------------------------------------------------------------------------
@@ -199,11 +197,8 @@ def test_example_group_costs():
     #   flagged 0.4 and 0.35: flagged_rate 2/3, FP 1 (0.4), FN 0 -> 100 * 1 / 3
     # group b: y [1, 0, 1], p [0.8, 0.65, 0.9], prices (1, 2), cutoff 0.85
     #   flagged 0.9: flagged_rate 1/3, FP 0, FN 1 (0.8) -> 100 * 2 / 3
-    df = costlib.group_costs(
-        Y, P, groups, costs={"a": (1, 3), "b": (1, 2)}, thresholds={"a": 0.25, "b": 0.85}
-    )
-    assert list(df.columns) == ["group", "n", "threshold", "flagged_rate", "fp", "fn",
-                                "cost_per_100"]
+    df = costlib.group_costs(Y, P, groups, costs={"a": (1, 3), "b": (1, 2)}, thresholds={"a": 0.25, "b": 0.85})
+    assert list(df.columns) == ["group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_100"]
     assert list(df["group"]) == ["a", "b"]
     assert_array_equal(df["n"], [3, 3])
     assert_array_equal(df["threshold"], [0.25, 0.85])
@@ -266,8 +261,7 @@ def test_min_cost_decision_is_not_the_most_probable_class():
 
 def test_deltas_and_nec_by_hand():
     # ln((3 + 1) / (0 + 1)) = ln 4; ln(1 / 4); ln(2 / 2) = 0
-    assert_allclose(costlib.delta_from_votes([3, 0, 1], [0, 3, 1]),
-                    [math.log(4), -math.log(4), 0.0], atol=1e-15)
+    assert_allclose(costlib.delta_from_votes([3, 0, 1], [0, 3, 1]), [math.log(4), -math.log(4), 0.0], atol=1e-15)
     assert_allclose(costlib.delta_from_threshold([3.0, 5.5], 4), [-1.0, 1.5])
     assert_allclose(costlib.delta_from_rating([1, 5, 3], 3), [-2, 2, 0])
     # delta [2, -1, 0.5, -0.5] -> labels [1, 0, 1, 0]; y_pred [1, 1, 0, 0]
@@ -364,8 +358,7 @@ def test_value_at_k1_binary_is_two_accuracy_minus_one(data):
     st.data(),
 )
 def test_nec_equals_error_rate_when_all_deltas_have_equal_size(y_pred, size, data):
-    signs = data.draw(st.lists(st.sampled_from([-1, 1]), min_size=len(y_pred),
-                               max_size=len(y_pred)))
+    signs = data.draw(st.lists(st.sampled_from([-1, 1]), min_size=len(y_pred), max_size=len(y_pred)))
     delta = [s * size for s in signs]
     nec = costlib.normalized_excess_cost(y_pred, delta)
     wrong = [int(p != (d > 0)) for p, d in zip(y_pred, delta, strict=True)]
@@ -380,8 +373,7 @@ def test_compare_rules_flag_nobody_costs_c_fn_times_positive_share(data):
     y = data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
     p = data.draw(st.lists(EIGHTHS, min_size=n, max_size=n))
     g = data.draw(st.lists(st.sampled_from(groups_all), min_size=n, max_size=n))
-    costs = {name: (data.draw(st.integers(0, 5)), data.draw(st.integers(1, 5)))
-             for name in groups_all}
+    costs = {name: (data.draw(st.integers(0, 5)), data.draw(st.integers(1, 5))) for name in groups_all}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateWarning)  # a train group may be one-class
         df = costlib.compare_rules((y, p, g), (y, p, g), costs=costs)
@@ -405,7 +397,9 @@ def _expected_value_per_case(p, prices, rule):
 
 
 @given(
-    k_tp=st.integers(0, 6), k_fp=st.integers(1, 6), k_fn=st.integers(0, 6),
+    k_tp=st.integers(0, 6),
+    k_fp=st.integers(1, 6),
+    k_fn=st.integers(0, 6),
     p=st.integers(0, 64).map(lambda i: i / 64),
 )
 def test_bayes_is_never_worse_than_paper_in_expectation_per_case(k_tp, k_fp, k_fn, p):
@@ -427,8 +421,9 @@ def test_bayes_beats_paper_on_simulated_calibrated_labels():
     bayes = costlib.cost_sensitive_value(y, p, **prices, rule="bayes").value
     paper = costlib.cost_sensitive_value(y, p, **prices, rule="paper").value
     # exact expectation from p directly (per distinct p through the API, then averaged)
-    e_case = {q: (_expected_value_per_case(q, prices, "bayes"),
-                  _expected_value_per_case(q, prices, "paper")) for q in grid}
+    e_case = {
+        q: (_expected_value_per_case(q, prices, "bayes"), _expected_value_per_case(q, prices, "paper")) for q in grid
+    }
     e_bayes = float(np.mean([e_case[q][0] for q in p]))
     e_paper = float(np.mean([e_case[q][1] for q in p]))
     assert e_bayes > e_paper + 0.01
@@ -492,16 +487,14 @@ def test_apply_temperature_by_hand():
     # multiclass (0.8, 0.2): softmax(log p / 2) = (sqrt 0.8, sqrt 0.2) / sum = (2/3, 1/3)
     assert_allclose(costlib.apply_temperature([[0.8, 0.2]], 2), [[2 / 3, 1 / 3]], rtol=1e-9)
     # (0.5, 0.25, 0.25), T = 0.5: squares (0.25, 0.0625, 0.0625) / 0.375 = (2/3, 1/6, 1/6)
-    assert_allclose(costlib.apply_temperature([[0.5, 0.25, 0.25]], 0.5),
-                    [[2 / 3, 1 / 6, 1 / 6]], rtol=1e-9)
+    assert_allclose(costlib.apply_temperature([[0.5, 0.25, 0.25]], 0.5), [[2 / 3, 1 / 6, 1 / 6]], rtol=1e-9)
 
 
 # away from 0.5 by more than rounding: sigmoid(-1e-17) is 0.5 in floating point
 NOT_HALF = st.floats(0, 1).filter(lambda q: abs(q - 0.5) > 1e-9)
 
 
-@given(st.lists(st.tuples(st.integers(0, 1), EIGHTHS | NOT_HALF), min_size=1, max_size=30),
-       st.floats(0.05, 20))
+@given(st.lists(st.tuples(st.integers(0, 1), EIGHTHS | NOT_HALF), min_size=1, max_size=30), st.floats(0.05, 20))
 def test_temperature_keeps_binary_decisions_and_accuracy(rows, temperature):
     y = [r[0] for r in rows]
     p = np.array([r[1] for r in rows])
@@ -547,9 +540,7 @@ def test_apply_temperature_keeps_certain_probabilities(temperature):
 # Docstring examples
 # --------------------------------------------------------------------------------------
 
-MODULES = sorted(
-    ["costlib"] + [f"costlib.{m.name}" for m in pkgutil.iter_modules(costlib.__path__)]
-)
+MODULES = sorted(["costlib"] + [f"costlib.{m.name}" for m in pkgutil.iter_modules(costlib.__path__)])
 
 
 @pytest.mark.parametrize("name", MODULES)

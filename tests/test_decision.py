@@ -62,8 +62,11 @@ def test_rules_equal_brute_force_on_rows(data, prices, split_seed):
         sel = gf == name
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", costlib.DegenerateWarning)
-            expected, _ = costlib.optimal_threshold(yf[sel], sf[sel], c_fp=present[name][0], c_fn=present[name][1]) \
-                if sel.any() else (np.nan, np.nan)
+            expected, _ = (
+                costlib.optimal_threshold(yf[sel], sf[sel], c_fp=present[name][0], c_fn=present[name][1])
+                if sel.any()
+                else (np.nan, np.nan)
+            )
         np.testing.assert_equal(cut[R.COST_OPTIMAL][i], expected)
     # judged on the other rows: counts equal the rows' counts, rule by rule and group by group
     counts = D.count_rules(ms.judge, cut)
@@ -227,10 +230,12 @@ def test_paired_difference_of_identical_rules_is_exactly_zero_and_weighted_data_
     rng = np.random.default_rng(0)
     y, s = rng.integers(0, 2, 300), rng.random(300)
     ms = D.sweep_model(y, s)
-    res = D.evaluate_rules(ms, D.prices_for(ms.groups, (1, 2)), {"a": np.array([0.5]), "b": np.array([0.5]),
-                                                                  R.NOBODY: np.array([np.inf]),
-                                                                  R.EVERYONE: np.array([-np.inf])},
-                           n_resamples=200)
+    res = D.evaluate_rules(
+        ms,
+        D.prices_for(ms.groups, (1, 2)),
+        {"a": np.array([0.5]), "b": np.array([0.5]), R.NOBODY: np.array([np.inf]), R.EVERYONE: np.array([-np.inf])},
+        n_resamples=200,
+    )
     assert res.paired("a", "b") == (0.0, 0.0, 0.0)
     weighted = D.sweep_model(y, s, sample_weight=np.full(300, 2.0))
     rec = D.recommend(weighted, (1, 2), n_resamples=200)
@@ -275,8 +280,9 @@ def test_model_from_sweeps_equals_sweep_model_on_the_rows():
     y, s, g = rng.integers(0, 2, n), rng.integers(0, 50, n) / 49, rng.choice(["a", "b", "c"], n)
     fit = rng.random(n) < 0.5
     ms = D.sweep_model(y, s, g, fit=fit, judge=~fit)
-    other = D.model_from_sweeps(costlib.grouped_sweep(y[fit], s[fit], g[fit]),
-                                costlib.grouped_sweep(y[~fit], s[~fit], g[~fit]))
+    other = D.model_from_sweeps(
+        costlib.grouped_sweep(y[fit], s[fit], g[fit]), costlib.grouped_sweep(y[~fit], s[~fit], g[~fit])
+    )
     for a, b in ((ms.fit_pooled, other.fit_pooled), (ms.judge_pooled, other.judge_pooled)):
         np.testing.assert_array_equal(a.thresholds, b.thresholds)
         np.testing.assert_array_equal(a.tp, b.tp)

@@ -43,8 +43,9 @@ def test_pieces_equal_brute_force_at_many_ratios(data, bounds, probes):
     assert table["ratio_low"].iloc[0] == lo and table["ratio_high"].iloc[-1] == hi
     np.testing.assert_array_equal(table["ratio_low"].iloc[1:], table["ratio_high"].iloc[:-1])
     for i, piece in enumerate(table.itertuples()):
-        ratios = [piece.ratio_high] + [piece.ratio_low * (piece.ratio_high / piece.ratio_low) ** u
-                                        for u in probes if piece.ratio_low > 0]
+        ratios = [piece.ratio_high] + [
+            piece.ratio_low * (piece.ratio_high / piece.ratio_low) ** u for u in probes if piece.ratio_low > 0
+        ]
         if i == 0:
             ratios.append(piece.ratio_low)
         for r in ratios:
@@ -65,18 +66,26 @@ def test_worked_example():
     # y = [0, 0, 1, 1, 0, 1], p = [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], c_fp = 1, c_fn = r. Per cutoff:
     # 0.9: 2r; 0.8: r; 0.65: 1 + r; 0.4: 2 + r; 0.35: 2; 0.1: 3; nobody: 3r. So 0.8 is cheapest
     # while r <= 2 (at r = 2 it ties with 0.35 and the larger cutoff wins), 0.35 above.
-    table = costlib.optimal_cutoffs_by_ratio([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9],
-                                             ratio_low=0.5, ratio_high=4)
+    table = costlib.optimal_cutoffs_by_ratio(
+        [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], ratio_low=0.5, ratio_high=4
+    )
     assert table["threshold"].tolist() == [0.8, 0.35]
     # the break is 2 up to the tie tolerance (1e-12 of a cost): costs that close tie, and a
     # tie goes to the larger cutoff, so the break sits at the top of that band
     np.testing.assert_allclose(table[["ratio_low", "ratio_high"]].to_numpy(), [[0.5, 2.0], [2.0, 4.0]], rtol=1e-10)
-    assert table["ratio_high"].iloc[0] >= 2.0 and costlib.optimal_threshold(
-        [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], c_fp=1, c_fn=table["ratio_high"].iloc[0])[0] == 0.8
+    assert (
+        table["ratio_high"].iloc[0] >= 2.0
+        and costlib.optimal_threshold(
+            [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], c_fp=1, c_fn=table["ratio_high"].iloc[0]
+        )[0]
+        == 0.8
+    )
     # Without a model: flag nobody 3r, flag everyone 3. The model's best is r (r <= 2) or 2:
     # below both at every r > 0, so it beats them everywhere.
-    assert elicit.break_even_range(costlib.threshold_sweep([0, 0, 1, 1, 0, 1],
-                                                           [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])) == (0.0, math.inf)
+    assert elicit.break_even_range(costlib.threshold_sweep([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])) == (
+        0.0,
+        math.inf,
+    )
     # Reversed scores (y = [0, 1], p = [0.9, 0.1]): the only inner cutoff 0.9 costs 1 + r, more
     # than flagging nobody (r) and flagging everyone (1): the model never helps.
     assert all(math.isnan(x) for x in elicit.break_even_range(costlib.threshold_sweep([0, 1], [0.9, 0.1])))
@@ -169,8 +178,12 @@ def test_the_record_round_trips_through_a_policy_file():
     for n, choice in ((1.0, MISS), (30.0, ALARM), (5.5, MISS)):
         b = elicit.answer(b, n, choice)
     record = elicit.record(b, money=2.0, unit="$")
-    audit = build_audit(sweep_model([0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.3, 0.7, 0.6, 0.2]), (2.0, 2.0 * b.middle),
-                        n_resamples=20, price_questions=record)
+    audit = build_audit(
+        sweep_model([0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.3, 0.7, 0.6, 0.2]),
+        (2.0, 2.0 * b.middle),
+        n_resamples=20,
+        price_questions=record,
+    )
     back = load_policy(policy_json(audit, price_questions=record))
     assert back["price_questions"] == record
     assert [a["answer"] for a in back["price_questions"]["answers"]] == [MISS, ALARM, MISS]

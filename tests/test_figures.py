@@ -52,45 +52,80 @@ def _builders():
     ms = _model()
     rec = decision.recommend(ms, (1, 2), n_resamples=50)
     curves = decision.cost_curves(ms, rec.prices)
-    grid = pd.DataFrame({"c_fp": [1.0, 1.0, 2.0, 2.0], "c_fn": [1.0, 2.0, 1.0, 2.0], "option": HOSTILE,
-                         "cost_per_case": 0.1, "best": [HOSTILE, R.NOBODY, R.EVERYONE, HOSTILE]})
+    grid = pd.DataFrame(
+        {
+            "c_fp": [1.0, 1.0, 2.0, 2.0],
+            "c_fn": [1.0, 2.0, 1.0, 2.0],
+            "option": HOSTILE,
+            "cost_per_case": 0.1,
+            "best": [HOSTILE, R.NOBODY, R.EVERYONE, HOSTILE],
+        }
+    )
     nb = pd.DataFrame({"threshold": [0.1, 0.2], "option": HOSTILE, "net_benefit": [0.1, 0.05]})
     k_frame = pd.DataFrame({"model": HOSTILE, "k": [0.0, 1.0], "value": [0.5, 0.2], "rule": "optimal"})
     flips = pd.DataFrame({"k": [0.5], "leader": [HOSTILE], "previous": ["plain"]})
     table = pd.DataFrame({"label": [HOSTILE], "error rate": [0.1], "NEC": [0.05]})
     lines = pd.DataFrame({"t": [0.1, 0.2], "y": [0.3, 0.2], "m": HOSTILE})
     return {
-        "cost_curve_figure": lambda: figures.cost_curve_figure(curves, figures.markers_frame(rec), unit=HOSTILE,
-                                                               title=HOSTILE),
-        "value_tau_figure": lambda: figures.value_tau_figure([np.inf, 0.9, 0.6], [0.0, 0.2, 0.1], tau_star=0.5,
-                                                             tau_opt=0.9, value_opt=0.2, label=HOSTILE,
-                                                             title=HOSTILE, unit=HOSTILE),
-        "value_k_figure": lambda: figures.value_k_figure(k_frame, flips=flips, current_k=1.0, title=HOSTILE,
-                                                         unit=HOSTILE),
-        "heatmap_figure": lambda: figures.heatmap_figure([[1, 2], [3, 4]], [HOSTILE, "b"], title=HOSTILE,
-                                                         colorbar=HOSTILE, row_title=HOSTILE, col_title=HOSTILE),
+        "cost_curve_figure": lambda: figures.cost_curve_figure(
+            curves, figures.markers_frame(rec), unit=HOSTILE, title=HOSTILE
+        ),
+        "value_tau_figure": lambda: figures.value_tau_figure(
+            [np.inf, 0.9, 0.6],
+            [0.0, 0.2, 0.1],
+            tau_star=0.5,
+            tau_opt=0.9,
+            value_opt=0.2,
+            label=HOSTILE,
+            title=HOSTILE,
+            unit=HOSTILE,
+        ),
+        "value_k_figure": lambda: figures.value_k_figure(
+            k_frame, flips=flips, current_k=1.0, title=HOSTILE, unit=HOSTILE
+        ),
+        "heatmap_figure": lambda: figures.heatmap_figure(
+            [[1, 2], [3, 4]], [HOSTILE, "b"], title=HOSTILE, colorbar=HOSTILE, row_title=HOSTILE, col_title=HOSTILE
+        ),
         "delta_histogram": lambda: figures.delta_histogram([-1, 1, 2], groups=[HOSTILE, "b", "b"], title=HOSTILE),
         "nec_error_figure": lambda: figures.nec_error_figure(table, title=HOSTILE),
-        "line_figure": lambda: figures.line_figure(lines, x="t", y="y", color="m", title=HOSTILE, x_title=HOSTILE,
-                                                   y_title=HOSTILE, baseline=0.2, baseline_label=HOSTILE),
+        "line_figure": lambda: figures.line_figure(
+            lines,
+            x="t",
+            y="y",
+            color="m",
+            title=HOSTILE,
+            x_title=HOSTILE,
+            y_title=HOSTILE,
+            baseline=0.2,
+            baseline_label=HOSTILE,
+        ),
         "reliability_figure": lambda: figures.reliability_figure(
-            [(HOSTILE, np.array([0.2, 0.8]), np.array([0.3, 0.7]), np.array([5, 6]))], title=HOSTILE),
-        "sensitivity_figure": lambda: figures.sensitivity_figure(grid, c_fp=1.0, c_fn=2.0, unit=HOSTILE,
-                                                                 title=HOSTILE),
+            [(HOSTILE, np.array([0.2, 0.8]), np.array([0.3, 0.7]), np.array([5, 6]))], title=HOSTILE
+        ),
+        "sensitivity_figure": lambda: figures.sensitivity_figure(grid, c_fp=1.0, c_fn=2.0, unit=HOSTILE, title=HOSTILE),
         "net_benefit_figure": lambda: figures.net_benefit_figure(nb, price_threshold=0.3, title=HOSTILE),
         "rule_bars_figure": lambda: figures.rule_bars_figure(rec.results.by_group, unit=HOSTILE, title=HOSTILE),
         "ratio_pieces_figure": lambda: figures.ratio_pieces_figure(
             pd.DataFrame({"ratio_low": [0.1, 1.0], "ratio_high": [1.0, 10.0], "threshold": [np.inf, 0.4]}),
-            low=0.5, high=2.0, names=(HOSTILE, HOSTILE), title=HOSTILE),
-        "mark_x": lambda: figures.mark_x(figures.line_figure(lines, x="t", y="y", color="m", title="t",
-                                                             x_title="x", y_title="y"), 0.1, text=HOSTILE),
+            low=0.5,
+            high=2.0,
+            names=(HOSTILE, HOSTILE),
+            title=HOSTILE,
+        ),
+        "mark_x": lambda: figures.mark_x(
+            figures.line_figure(lines, x="t", y="y", color="m", title="t", x_title="x", y_title="y"), 0.1, text=HOSTILE
+        ),
     }
 
 
 def test_every_figure_builder_is_covered():
-    public = {name for name, fn in inspect.getmembers(figures, inspect.isfunction)
-              if fn.__module__ == figures.__name__ and not name.startswith("_")
-              and (name.endswith(("_figure", "_histogram")) or name == "mark_x")}
+    public = {
+        name
+        for name, fn in inspect.getmembers(figures, inspect.isfunction)
+        if fn.__module__ == figures.__name__
+        and not name.startswith("_")
+        and (name.endswith(("_figure", "_histogram")) or name == "mark_x")
+    }
     assert public <= set(_builders()), sorted(public - set(_builders()))
 
 

@@ -34,8 +34,14 @@ def rows(draw, *, min_size=1, max_size=25, scores=SCORES):
     def col(strategy):
         return draw(st.lists(strategy, min_size=n, max_size=n))
 
-    return {"y": col(st.integers(0, 1)), "s": col(scores), "p": col(EIGHTHS),
-            "w": col(WEIGHTS), "g": col(GROUPS), "d": col(DELTAS)}
+    return {
+        "y": col(st.integers(0, 1)),
+        "s": col(scores),
+        "p": col(EIGHTHS),
+        "w": col(WEIGHTS),
+        "g": col(GROUPS),
+        "d": col(DELTAS),
+    }
 
 
 def take(data, order):
@@ -112,8 +118,7 @@ def _row_results(d):
         "nec": costlib.normalized_excess_cost(pred, delta),
         "error_rate": costlib.error_rate(pred, delta),
         "nec_curve": costlib.nec_curve(s, delta),
-        "group_costs": costlib.group_costs(y, s, g, costs=COSTS,
-                                           thresholds={"a": 0.5, "b": 0.25, "c": 3.0}),
+        "group_costs": costlib.group_costs(y, s, g, costs=COSTS, thresholds={"a": 0.5, "b": 0.25, "c": 3.0}),
         "cost_optimal_thresholds": costlib.cost_optimal_thresholds(y, s, g, costs=COSTS),
         "compare_rules": costlib.compare_rules((y, s, g), (y, s, g), costs=COSTS),
     }
@@ -132,9 +137,10 @@ def test_row_shuffle_changes_nothing(data, draw):
 @given(st.data())
 def test_row_shuffle_multiclass(draw):
     n = draw.draw(st.integers(1, 20))
-    probs = [[c / 8 for c in np.bincount(draw.draw(st.lists(st.integers(0, 2), min_size=8,
-                                                             max_size=8)), minlength=3)]
-             for _ in range(n)]
+    probs = [
+        [c / 8 for c in np.bincount(draw.draw(st.lists(st.integers(0, 2), min_size=8, max_size=8)), minlength=3)]
+        for _ in range(n)
+    ]
     y = draw.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
     order = draw.draw(st.permutations(range(n)))
     cost = [[0, 1, 4], [2, 0, 1], [3, 3, 0]]
@@ -159,10 +165,9 @@ def test_row_shuffle_multiclass(draw):
 def test_row_shuffle_fit_temperature():
     rng = np.random.default_rng(3)
     p = rng.uniform(0.01, 0.99, size=2000)
-    y = (rng.random(p.size) < p ** 1.5).astype(int)
+    y = (rng.random(p.size) < p**1.5).astype(int)
     order = rng.permutation(p.size)
-    assert costlib.fit_temperature(y[order], p[order]) == pytest.approx(
-        costlib.fit_temperature(y, p), rel=1e-5)
+    assert costlib.fit_temperature(y[order], p[order]) == pytest.approx(costlib.fit_temperature(y, p), rel=1e-5)
 
 
 # --------------------------------------------------------------------------------------
@@ -216,8 +221,7 @@ def test_increasing_transform_keeps_every_decision(name, data):
 
     cut = {"a": 0.25, "b": np.inf, "c": -0.5}
     ra = costlib.group_costs(y, s, g, costs=COSTS, thresholds=cut)
-    rb = costlib.group_costs(y, fs, g, costs=COSTS,
-                             thresholds={k: float(_map(f, v)) for k, v in cut.items()})
+    rb = costlib.group_costs(y, fs, g, costs=COSTS, thresholds={k: float(_map(f, v)) for k, v in cut.items()})
     for col in ("n", "flagged_rate", "fp", "fn", "cost_per_100"):
         assert_array_equal(rb[col], ra[col], err_msg=col)
 
@@ -246,12 +250,15 @@ def test_zero_weight_equals_dropped_row(data):
     y, s, w, g = data["y"], data["s"], data["w"], data["g"]
     ky, ks, kw, kg = kept["y"], kept["s"], kept["w"], kept["g"]
 
-    assert_same(costlib.threshold_sweep(y, s, sample_weight=w),
-                costlib.threshold_sweep(ky, ks, sample_weight=kw))
-    assert_same(quiet(costlib.cost_curve, y, s, c_fp=2, c_fn=1, sample_weight=w),
-                quiet(costlib.cost_curve, ky, ks, c_fp=2, c_fn=1, sample_weight=kw))
-    assert_same(quiet(costlib.optimal_threshold, y, s, c_fp=1, c_fn=1, sample_weight=w),
-                quiet(costlib.optimal_threshold, ky, ks, c_fp=1, c_fn=1, sample_weight=kw))
+    assert_same(costlib.threshold_sweep(y, s, sample_weight=w), costlib.threshold_sweep(ky, ks, sample_weight=kw))
+    assert_same(
+        quiet(costlib.cost_curve, y, s, c_fp=2, c_fn=1, sample_weight=w),
+        quiet(costlib.cost_curve, ky, ks, c_fp=2, c_fn=1, sample_weight=kw),
+    )
+    assert_same(
+        quiet(costlib.optimal_threshold, y, s, c_fp=1, c_fn=1, sample_weight=w),
+        quiet(costlib.optimal_threshold, ky, ks, c_fp=1, c_fn=1, sample_weight=kw),
+    )
 
     full = costlib.grouped_sweep(y, s, g, sample_weight=w)
     if keep:
@@ -277,8 +284,7 @@ def test_zero_delta_equals_dropped_row_for_nec(data):
     s, d = data["s"], data["d"]
     pred = [int(q >= 0.5) for q in data["s"]]
     ks, kd, kp = [s[i] for i in keep], [d[i] for i in keep], [pred[i] for i in keep]
-    assert_same(quiet(costlib.normalized_excess_cost, pred, d),
-                quiet(costlib.normalized_excess_cost, kp, kd))
+    assert_same(quiet(costlib.normalized_excess_cost, pred, d), quiet(costlib.normalized_excess_cost, kp, kd))
     assert_same(quiet(costlib.nec_curve, s, d), quiet(costlib.nec_curve, ks, kd))
 
 
@@ -293,8 +299,7 @@ G = ["a", "b", "a", "b", "a", "b", "a", "b"]
 PRED = [0, 1, 0, 1, 1, 1, 0, 0]
 D = [-1.0, 0.5, 2.0, 0.0, -0.25, 3.0, 1.0, -2.0]
 Y3 = [0, 2, 1, 1, 0, 2]
-P3 = [[0.5, 0.25, 0.25], [0.125, 0.375, 0.5], [0.25, 0.5, 0.25], [0.6, 0.3, 0.1],
-      [0.2, 0.2, 0.6], [0.1, 0.1, 0.8]]
+P3 = [[0.5, 0.25, 0.25], [0.125, 0.375, 0.5], [0.25, 0.5, 0.25], [0.6, 0.3, 0.1], [0.2, 0.2, 0.6], [0.1, 0.1, 0.8]]
 C3 = [[0, 1, 4], [2, 0, 1], [3, 3, 0]]
 CONF = [[5, 1, 0], [2, 4, 1], [0, 1, 3]]
 COST2 = {"a": (1, 3), "b": (2, 1)}
@@ -319,56 +324,56 @@ CONVERTERS = {"list": as_list, "numpy": as_array, "pandas": as_pandas}
 
 # Every public function that takes arrays, called through a converter `a`.
 CALLS = {
-    "apply_temperature": lambda a: (costlib.apply_temperature(a(S), 1.7),
-                                    costlib.apply_temperature(a(P3), 0.6)),
-    "compare_rules": lambda a: costlib.compare_rules((a(Y[:5]), a(S[:5]), a(G[:5])),
-                                                     (a(Y), a(S), a(G)), costs=COST2),
+    "apply_temperature": lambda a: (costlib.apply_temperature(a(S), 1.7), costlib.apply_temperature(a(P3), 0.6)),
+    "compare_rules": lambda a: costlib.compare_rules((a(Y[:5]), a(S[:5]), a(G[:5])), (a(Y), a(S), a(G)), costs=COST2),
     "cost_curve": lambda a: costlib.cost_curve(a(Y), a(S), c_fp=1, c_fn=2, sample_weight=a(W)),
     "cost_optimal_thresholds": lambda a: costlib.cost_optimal_thresholds(
-        a(Y), a(S), a(G), costs=COST2, sample_weight=a(W)),
-    "cost_sensitive_error": lambda a: costlib.cost_sensitive_error(a(Y), a(PRED), k_fp=1,
-                                                                   k_fn=2),
+        a(Y), a(S), a(G), costs=COST2, sample_weight=a(W)
+    ),
+    "cost_sensitive_error": lambda a: costlib.cost_sensitive_error(a(Y), a(PRED), k_fp=1, k_fn=2),
     "cost_sensitive_value": lambda a: [
-        costlib.cost_sensitive_value(a(Y), a(S), k_tp=2, k_fp=1, k_fn=3, rule=rule)
-        for rule in ("paper", "bayes")],
+        costlib.cost_sensitive_value(a(Y), a(S), k_tp=2, k_fp=1, k_fn=3, rule=rule) for rule in ("paper", "bayes")
+    ],
     "delta_from_rating": lambda a: costlib.delta_from_rating(a([1, 5, 3, 4]), 3),
     "delta_from_threshold": lambda a: costlib.delta_from_threshold(a([1.5, 7.0, 3.0]), 3.5),
     "delta_from_votes": lambda a: costlib.delta_from_votes(a([3, 0, 2]), a([1, 4, 2])),
     "error_rate": lambda a: costlib.error_rate(a(PRED), a(D)),
-    "expected_calibration_error": lambda a: costlib.expected_calibration_error(a(Y), a(S),
-                                                                               n_bins=4),
+    "expected_calibration_error": lambda a: costlib.expected_calibration_error(a(Y), a(S), n_bins=4),
     "expected_cost": lambda a: costlib.expected_cost(a(Y), a(PRED), c_fp=1, c_fn=3),
     "expected_cost_matrix": lambda a: costlib.expected_cost_matrix(a(CONF), a(C3)),
-    "fit_temperature": lambda a: (costlib.fit_temperature(a(Y), a(S)),
-                                  costlib.fit_temperature(a(Y3), a(P3))),
-    "group_costs": lambda a: costlib.group_costs(a(Y), a(S), a(G), costs=COST2,
-                                                 thresholds={"a": 0.4, "b": 0.7},
-                                                 sample_weight=a(W)),
+    "fit_temperature": lambda a: (costlib.fit_temperature(a(Y), a(S)), costlib.fit_temperature(a(Y3), a(P3))),
+    "group_costs": lambda a: costlib.group_costs(
+        a(Y), a(S), a(G), costs=COST2, thresholds={"a": 0.4, "b": 0.7}, sample_weight=a(W)
+    ),
     "grouped_sweep": lambda a: costlib.grouped_sweep(a(Y), a(S), a(G), sample_weight=a(W)),
     "no_model_baseline": lambda a: costlib.no_model_baseline(a(Y), c_fp=1, c_fn=3, sample_weight=a(W)),
-    "recommend": lambda a: _summary(costlib.recommend(costlib.sweep_model(a(Y), a(S), a(G), sample_weight=a(W)),
-                                                      COST2, n_resamples=0)),
+    "recommend": lambda a: _summary(
+        costlib.recommend(costlib.sweep_model(a(Y), a(S), a(G), sample_weight=a(W)), COST2, n_resamples=0)
+    ),
     "sweep_model": lambda a: costlib.sweep_model(a(Y), a(S), a(G)).judge,
-    "min_cost_decisions": lambda a: (costlib.min_cost_decisions(a(P3), a(C3), abstain_cost=1),
-                                     costlib.min_cost_decisions(a(S), a([[0, 1], [3, 0]]))),
+    "min_cost_decisions": lambda a: (
+        costlib.min_cost_decisions(a(P3), a(C3), abstain_cost=1),
+        costlib.min_cost_decisions(a(S), a([[0, 1], [3, 0]])),
+    ),
     "nec_curve": lambda a: costlib.nec_curve(a(S), a(D)),
     "normalized_excess_cost": lambda a: costlib.normalized_excess_cost(a(PRED), a(D)),
-    "optimal_cutoffs_by_ratio": lambda a: costlib.optimal_cutoffs_by_ratio(a(Y), a(S), ratio_low=0.1, ratio_high=10,
-                                                                           sample_weight=a(W), groups=a(G)),
-    "optimal_threshold": lambda a: costlib.optimal_threshold(a(Y), a(S), c_fp=1, c_fn=3,
-                                                             sample_weight=a(W)),
-    "optimal_value": lambda a: (costlib.optimal_value(a(Y), a(S), k=2),
-                                costlib.optimal_value(a(Y3), a(P3), k=1, reject_value=0.1)),
+    "optimal_cutoffs_by_ratio": lambda a: costlib.optimal_cutoffs_by_ratio(
+        a(Y), a(S), ratio_low=0.1, ratio_high=10, sample_weight=a(W), groups=a(G)
+    ),
+    "optimal_threshold": lambda a: costlib.optimal_threshold(a(Y), a(S), c_fp=1, c_fn=3, sample_weight=a(W)),
+    "optimal_value": lambda a: (
+        costlib.optimal_value(a(Y), a(S), k=2),
+        costlib.optimal_value(a(Y3), a(P3), k=1, reject_value=0.1),
+    ),
     "reliability": lambda a: costlib.reliability(a(Y), a(S), n_bins=4),
-    "rule_cutoffs": lambda a: costlib.rule_cutoffs(a(["a", "b"]), costs=COST2,
-                                                   optimal={"a": 0.4, "b": 0.8}),
+    "rule_cutoffs": lambda a: costlib.rule_cutoffs(a(["a", "b"]), costs=COST2, optimal={"a": 0.4, "b": 0.8}),
     "threshold_sweep": lambda a: costlib.threshold_sweep(a(Y), a(S), sample_weight=a(W)),
-    "value_against_k": lambda a: (costlib.value_against_k(a(Y), a(S), a([0, 1, 3])),
-                                  costlib.value_against_k(a(Y3), a(P3), a([0.5, 2]))),
-    "value_curve": lambda a: (costlib.value_curve(a(Y), a(S), k=2),
-                              costlib.value_curve(a(Y3), a(P3), k=2)),
-    "value_score": lambda a: (costlib.value_score(a(Y), a(S), k=2),
-                              costlib.value_score(a(Y3), a(P3), k=1, tau=0.5)),
+    "value_against_k": lambda a: (
+        costlib.value_against_k(a(Y), a(S), a([0, 1, 3])),
+        costlib.value_against_k(a(Y3), a(P3), a([0.5, 2])),
+    ),
+    "value_curve": lambda a: (costlib.value_curve(a(Y), a(S), k=2), costlib.value_curve(a(Y3), a(P3), k=2)),
+    "value_score": lambda a: (costlib.value_score(a(Y), a(S), k=2), costlib.value_score(a(Y3), a(P3), k=1, tau=0.5)),
 }
 SCALAR_ONLY = {"class_thresholds", "elkan_threshold", "value_threshold"}
 # Feature matrices (X, 2-D) and long result tables: their lists / arrays / Series / sparse
@@ -385,8 +390,7 @@ def _summary(rec):
 
 
 def test_every_public_function_is_covered():
-    public = {name for name in costlib.__all__
-              if inspect.isfunction(getattr(costlib, name))}
+    public = {name for name in costlib.__all__ if inspect.isfunction(getattr(costlib, name))}
     assert set(CALLS) | SCALAR_ONLY | TRAINING | SCAN == public
 
 
@@ -401,9 +405,9 @@ def test_lists_arrays_and_pandas_give_identical_results(name, kind):
 def test_scalar_functions_accept_numpy_scalars():
     assert costlib.elkan_threshold(np.int64(1), np.float64(3)) == costlib.elkan_threshold(1, 3)
     assert costlib.value_threshold(np.int32(2)) == costlib.value_threshold(2)
-    assert costlib.class_thresholds(k_tp=np.float32(2), k_fp=np.int64(1),
-                                    k_fn=np.int8(3)) == costlib.class_thresholds(k_tp=2, k_fp=1,
-                                                                                 k_fn=3)
+    assert costlib.class_thresholds(k_tp=np.float32(2), k_fp=np.int64(1), k_fn=np.int8(3)) == costlib.class_thresholds(
+        k_tp=2, k_fp=1, k_fn=3
+    )
 
 
 def test_boolean_labels_equal_integer_labels():

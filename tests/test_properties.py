@@ -224,8 +224,7 @@ def ref_cs_value(y, p, k_tp, k_fp, k_fn, rule):
 def ref_min_cost(rows, cost, h):
     out = []
     for row in rows:
-        exp = [sum(Fraction(row[i]) * Fraction(cost[i][j]) for i in range(len(row)))
-               for j in range(len(cost))]
+        exp = [sum(Fraction(row[i]) * Fraction(cost[i][j]) for i in range(len(row))) for j in range(len(cost))]
         best = 0
         for j in range(1, len(exp)):
             if exp[j] < exp[best]:
@@ -258,9 +257,17 @@ def ref_group_costs(y, s, g, costs, thresholds):
         flagged = [i for i in idx if s[i] >= t]
         fp = sum(1 for i in flagged if y[i] == 0)
         fn = sum(1 for i in idx if s[i] < t and y[i] == 1)
-        rows.append({"group": name, "n": len(idx), "threshold": t,
-                     "flagged_rate": len(flagged) / len(idx), "fp": fp, "fn": fn,
-                     "cost_per_100": 100 * (fp * c_fp + fn * c_fn) / len(idx)})
+        rows.append(
+            {
+                "group": name,
+                "n": len(idx),
+                "threshold": t,
+                "flagged_rate": len(flagged) / len(idx),
+                "fp": fp,
+                "fn": fn,
+                "cost_per_100": 100 * (fp * c_fp + fn * c_fn) / len(idx),
+            }
+        )
     return rows
 
 
@@ -296,8 +303,7 @@ def test_threshold_sweep_matches_brute_force(data):
 @given(scored(scores=st.floats(-1e6, 1e6, allow_subnormal=False) | SCORES), st.data())
 def test_threshold_sweep_with_fractional_weights(data, draw):
     y, s, _, _ = data
-    w = draw.draw(st.lists(st.sampled_from([0.0, 0.1, 0.5, 1.7, 2.25]), min_size=len(y),
-                           max_size=len(y)))
+    w = draw.draw(st.lists(st.sampled_from([0.0, 0.1, 0.5, 1.7, 2.25]), min_size=len(y), max_size=len(y)))
     got = costlib.threshold_sweep(y, s, sample_weight=w)
     ref = ref_sweep(y, s, w)
     assert_array_equal(got.thresholds, ref["thresholds"])
@@ -340,8 +346,7 @@ def test_optimal_threshold_and_its_tie_rule(data, c_fp, c_fn):
     y, s, w, _ = data
     ref_t, ref_cost = ref_optimal_threshold(y, s, w, c_fp, c_fn)
     degenerate = isinstance(ref_t, float) and math.isnan(ref_t)
-    t, cost = call(degenerate, costlib.optimal_threshold, y, s, c_fp=c_fp, c_fn=c_fn,
-                   sample_weight=w)
+    t, cost = call(degenerate, costlib.optimal_threshold, y, s, c_fp=c_fp, c_fn=c_fn, sample_weight=w)
     if degenerate:
         assert math.isnan(t) and math.isnan(cost)
     else:
@@ -363,8 +368,7 @@ def test_value_score_matches_brute_force(data, k, draw):
     tau_used = k / (k + 1) if tau is None else tau
     ref = ref_value(y, p, k, tau_used, reject_value)
     nothing_accepted = ref[1] == 1.0
-    r = call(nothing_accepted, costlib.value_score, y, p, k=k, tau=tau,
-             reject_value=reject_value)
+    r = call(nothing_accepted, costlib.value_score, y, p, k=k, tau=tau, reject_value=reject_value)
     assert same_number(r.value, ref[0], rel=1e-12)
     assert same_number(r.reject_rate, ref[1])
     assert same_number(r.accepted_accuracy, ref[2])
@@ -397,8 +401,11 @@ def test_optimal_value_and_its_tie_rule(data, k, reject_value):
     assert value == pytest.approx(best / len(y), rel=1e-12, abs=1e-15)
 
 
-@given(value_data(), st.lists(st.integers(0, 6) | st.floats(0, 30), min_size=1, max_size=6),
-       st.sampled_from([0.0, 0.0, -1.0, 0.5, 1.5]))
+@given(
+    value_data(),
+    st.lists(st.integers(0, 6) | st.floats(0, 30), min_size=1, max_size=6),
+    st.sampled_from([0.0, 0.0, -1.0, 0.5, 1.5]),
+)
 def test_value_against_k_optimal_rule(data, ks, reject_value):
     y, p = data
     df = call(False, costlib.value_against_k, y, p, ks, reject_value=reject_value)
@@ -414,8 +421,11 @@ def test_value_against_k_optimal_rule(data, ks, reject_value):
         assert at_tau.value == pytest.approx(brute, abs=1e-9)
 
 
-@given(value_data(), st.lists(st.integers(0, 6) | st.floats(0, 30), min_size=1, max_size=6),
-       st.sampled_from([0.0, 0.0, -1.0, 0.5]))
+@given(
+    value_data(),
+    st.lists(st.integers(0, 6) | st.floats(0, 30), min_size=1, max_size=6),
+    st.sampled_from([0.0, 0.0, -1.0, 0.5]),
+)
 def test_value_against_k_formula_and_no_model_rules(data, ks, reject_value):
     y, p = data
     df = call(False, costlib.value_against_k, y, p, ks, reject_value=reject_value)
@@ -453,8 +463,7 @@ def test_cost_sensitive_value_paper_rule(data):
     y, p, k_tp, k_fp, k_fn = data
     assume(k_tp + k_fp > 0)  # tau_pos = k_fp / (k_tp + k_fp) must exist
     value, reject = ref_cs_value(y, p, k_tp, k_fp, k_fn, "paper")
-    r = call(False, costlib.cost_sensitive_value, y, p, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn,
-             rule="paper")
+    r = call(False, costlib.cost_sensitive_value, y, p, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, rule="paper")
     assert r.value == pytest.approx(float(value), rel=1e-12, abs=1e-15)
     assert r.reject_rate == pytest.approx(float(reject), rel=1e-12, abs=1e-15)
 
@@ -500,8 +509,9 @@ def test_expected_cost_matches_brute_force(data, c_fp, c_fn):
     y, s, _, _ = data
     assume(len(y) > 0)
     y_pred = [int(si >= 0.25) for si in s]
-    cost = sum(c_fp if (yi, pi) == (0, 1) else c_fn if (yi, pi) == (1, 0) else 0
-               for yi, pi in zip(y, y_pred, strict=True))
+    cost = sum(
+        c_fp if (yi, pi) == (0, 1) else c_fn if (yi, pi) == (1, 0) else 0 for yi, pi in zip(y, y_pred, strict=True)
+    )
     got = call(False, costlib.expected_cost, y, y_pred, c_fp=c_fp, c_fn=c_fn)
     assert got == pytest.approx(cost / len(y), rel=1e-12, abs=1e-15)
 
@@ -515,8 +525,7 @@ def test_expected_cost_matches_brute_force(data, c_fp, c_fn):
 def test_min_cost_decisions_matches_brute_force(data):
     _, rows = data.draw(class_probs())
     k = len(rows[0])
-    cost = data.draw(st.lists(st.lists(st.integers(0, 5), min_size=k, max_size=k),
-                              min_size=k, max_size=k))
+    cost = data.draw(st.lists(st.lists(st.integers(0, 5), min_size=k, max_size=k), min_size=k, max_size=k))
     h = data.draw(st.none() | st.integers(0, 6) | st.sampled_from([0.5, 1.25, 2.5]))
     got = call(False, costlib.min_cost_decisions, rows, cost, abstain_cost=h)
     assert got.dtype.kind == "i"
@@ -526,8 +535,7 @@ def test_min_cost_decisions_matches_brute_force(data):
 @given(st.data())
 def test_min_cost_decisions_binary_1d(data):
     p = data.draw(st.lists(EIGHTHS, min_size=1, max_size=25))
-    cost = data.draw(st.lists(st.lists(st.integers(0, 5), min_size=2, max_size=2),
-                              min_size=2, max_size=2))
+    cost = data.draw(st.lists(st.lists(st.integers(0, 5), min_size=2, max_size=2), min_size=2, max_size=2))
     h = data.draw(st.none() | st.integers(0, 6))
     got = call(False, costlib.min_cost_decisions, p, cost, abstain_cost=h)
     assert got.tolist() == ref_min_cost([[1 - q, q] for q in p], cost, h)
@@ -536,10 +544,8 @@ def test_min_cost_decisions_binary_1d(data):
 @given(st.data())
 def test_expected_cost_matrix_matches_brute_force(data):
     k = data.draw(st.integers(1, 4))
-    confusion = data.draw(st.lists(st.lists(st.integers(0, 5), min_size=k, max_size=k),
-                                   min_size=k, max_size=k))
-    cost = data.draw(st.lists(st.lists(st.floats(0, 10), min_size=k, max_size=k),
-                              min_size=k, max_size=k))
+    confusion = data.draw(st.lists(st.lists(st.integers(0, 5), min_size=k, max_size=k), min_size=k, max_size=k))
+    cost = data.draw(st.lists(st.lists(st.floats(0, 10), min_size=k, max_size=k), min_size=k, max_size=k))
     total = sum(map(sum, confusion))
     got = call(total == 0, costlib.expected_cost_matrix, confusion, cost)
     if total == 0:
@@ -575,8 +581,7 @@ def test_nec_curve_matches_brute_force(data):
     s = data.draw(st.lists(SCORES, min_size=n, max_size=n))
     delta = data.draw(st.lists(DELTAS, min_size=n, max_size=n))
     # the cost sweep with weights |delta|: rows with delta 0 weigh nothing and are left out
-    thresholds = [INF] + sorted({si for si, d in zip(s, delta, strict=True) if d != 0},
-                                reverse=True)
+    thresholds = [INF] + sorted({si for si, d in zip(s, delta, strict=True) if d != 0}, reverse=True)
     want = [ref_nec([int(si >= t) for si in s], delta) for t in thresholds]
     degenerate = all(d == 0 for d in delta)
     t, nec = call(degenerate, costlib.nec_curve, s, delta)
@@ -588,8 +593,7 @@ def test_nec_curve_matches_brute_force(data):
 def test_delta_sources_match_their_formulas(yes, data):
     no = data.draw(st.lists(st.integers(0, 20), min_size=len(yes), max_size=len(yes)))
     got = costlib.delta_from_votes(yes, no)
-    assert_allclose(got, [math.log((a + 1) / (b + 1)) for a, b in zip(yes, no, strict=True)],
-                    rtol=1e-12, atol=1e-15)
+    assert_allclose(got, [math.log((a + 1) / (b + 1)) for a, b in zip(yes, no, strict=True)], rtol=1e-12, atol=1e-15)
     # more yes than no votes <=> positive label
     assert_array_equal(np.asarray(got) > 0, [a > b for a, b in zip(yes, no, strict=True)])
     z = data.draw(st.lists(st.floats(-50, 50), min_size=1, max_size=10))
@@ -612,13 +616,11 @@ def test_group_costs_matches_brute_force(data, draw):
     costs = {name: draw.draw(PRICES) for name in names}
     cut = {name: draw.draw(SCORES | st.sampled_from([INF, -INF, 0.3])) for name in names}
     df = call(False, costlib.group_costs, y, s, g, costs=costs, thresholds=cut)
-    assert list(df.columns) == ["group", "n", "threshold", "flagged_rate", "fp", "fn",
-                                "cost_per_100"]
+    assert list(df.columns) == ["group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_100"]
     assert_rows(df, ref_group_costs(y, s, g, costs, cut))
 
 
-@given(scored(min_size=1, weights=False, groups=True),
-       scored(min_size=1, weights=False, groups=True), st.data())
+@given(scored(min_size=1, weights=False, groups=True), scored(min_size=1, weights=False, groups=True), st.data())
 def test_compare_rules_matches_brute_force(train, test, draw):
     y_tr, s_tr, _, g_tr = train
     y_te, s_te, _, g_te = test
@@ -632,24 +634,28 @@ def test_compare_rules_matches_brute_force(train, test, draw):
         cutoffs["flag nobody"][name] = INF
         # fitted on the training rows of the group, then judged on its test rows
         idx = [i for i in range(len(y_tr)) if g_tr[i] == name]
-        t, _ = ref_optimal_threshold([y_tr[i] for i in idx], [s_tr[i] for i in idx], None,
-                                     c_fp, c_fn)
+        t, _ = ref_optimal_threshold([y_tr[i] for i in idx], [s_tr[i] for i in idx], None, c_fp, c_fn)
         cutoffs["cost-optimal"][name] = t
         degenerate |= isinstance(t, float) and math.isnan(t)
     for name in sorted(set(g_tr) - set(g_te)):  # fitted but not judged: may still warn
         idx = [i for i in range(len(y_tr)) if g_tr[i] == name]
         degenerate |= len({y_tr[i] for i in idx}) < 2
-    df = call(degenerate, costlib.compare_rules, (y_tr, s_tr, g_tr), (y_te, s_te, g_te),
-              costs=costs)
+    df = call(degenerate, costlib.compare_rules, (y_tr, s_tr, g_tr), (y_te, s_te, g_te), costs=costs)
     assert list(df.columns) == ["rule", "group", "threshold", "flagged_rate", "cost_per_100"]
     want = []
     for rule, cut in cutoffs.items():
         for row in ref_group_costs(y_te, s_te, g_te, costs, cut):
             if isinstance(row["threshold"], float) and math.isnan(row["threshold"]):
                 row.update(flagged_rate=math.nan, cost_per_100=math.nan)
-            want.append({"rule": rule, "group": row["group"], "threshold": row["threshold"],
-                         "flagged_rate": row["flagged_rate"],
-                         "cost_per_100": row["cost_per_100"]})
+            want.append(
+                {
+                    "rule": rule,
+                    "group": row["group"],
+                    "threshold": row["threshold"],
+                    "flagged_rate": row["flagged_rate"],
+                    "cost_per_100": row["cost_per_100"],
+                }
+            )
     assert_rows(df, want)
 
 
@@ -660,12 +666,12 @@ def test_cost_optimal_thresholds_per_group(data, draw):
     want, degenerate = {}, False
     for name in sorted(set(g)):
         idx = [i for i in range(len(y)) if g[i] == name]
-        t, _ = ref_optimal_threshold([y[i] for i in idx], [s[i] for i in idx],
-                                     None if w is None else [w[i] for i in idx], *costs[name])
+        t, _ = ref_optimal_threshold(
+            [y[i] for i in idx], [s[i] for i in idx], None if w is None else [w[i] for i in idx], *costs[name]
+        )
         want[name] = t
         degenerate |= isinstance(t, float) and math.isnan(t)
-    got = call(degenerate, costlib.cost_optimal_thresholds, y, s, g, costs=costs,
-               sample_weight=w)
+    got = call(degenerate, costlib.cost_optimal_thresholds, y, s, g, costs=costs, sample_weight=w)
     assert set(got) == set(want)
     for name, t in want.items():
         if isinstance(t, float) and math.isnan(t):

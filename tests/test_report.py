@@ -47,15 +47,29 @@ def compas():
 
 
 def _model(df: pd.DataFrame, score: str = "p_recid"):
-    return sweep_model(df["two_year_recid"], df[score], df["race"], fit=(df["split"] == "train").to_numpy(),
-                       judge=(df["split"] == "test").to_numpy(), name=score)
+    return sweep_model(
+        df["two_year_recid"],
+        df[score],
+        df["race"],
+        fit=(df["split"] == "train").to_numpy(),
+        judge=(df["split"] == "test").to_numpy(),
+        name=score,
+    )
 
 
 @pytest.fixture(scope="module")
 def audit(compas):
-    return build_audit(_model(compas["frame"]), COSTS, unit="$", volume=1000, n_resamples=200,
-                       fairness_tolerance=TOL, data_name="compas.csv", fingerprint=fingerprint(SAMPLE.read_bytes()),
-                       n_rows=6172)
+    return build_audit(
+        _model(compas["frame"]),
+        COSTS,
+        unit="$",
+        volume=1000,
+        n_resamples=200,
+        fairness_tolerance=TOL,
+        data_name="compas.csv",
+        fingerprint=fingerprint(SAMPLE.read_bytes()),
+        n_rows=6172,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -318,8 +332,13 @@ def test_policy_abstain_bands_round_trip(audit):
 def test_policy_refuses_unknown_or_nan_rules(audit):
     with pytest.raises(ValueError, match="rule must be one of"):
         policy_dict(audit, "no such rule")
-    results = dataclasses.replace(audit.results, cutoffs={**audit.cutoffs, "fair: equal accuracy": {
-        "African-American": 0.5, "Caucasian": float("nan"), "Other": 0.5}})
+    results = dataclasses.replace(
+        audit.results,
+        cutoffs={
+            **audit.cutoffs,
+            "fair: equal accuracy": {"African-American": 0.5, "Caucasian": float("nan"), "Other": 0.5},
+        },
+    )
     broken = dataclasses.replace(audit, recommendation=dataclasses.replace(audit.recommendation, results=results))
     with pytest.raises(ValueError, match="Caucasian"):
         policy_dict(broken, "fair: equal accuracy")
@@ -331,14 +350,17 @@ def _edited(audit, **changes) -> str:
     return json.dumps(d)
 
 
-@pytest.mark.parametrize("text, words", [
-    ("", "not JSON"),
-    ("this is not json", "not JSON"),
-    (b"\x89PNG\r\n\x1a\n\x00\x00", "not UTF-8"),
-    ("[1, 2, 3]", "not a costlib policy"),
-    ('{"prices": {"a": 1}}', "not a costlib policy"),
-    ('{"schema": "something.else", "rule": "x"}', "not a costlib policy"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "not JSON"),
+        ("this is not json", "not JSON"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "not UTF-8"),
+        ("[1, 2, 3]", "not a costlib policy"),
+        ('{"prices": {"a": 1}}', "not a costlib policy"),
+        ('{"schema": "something.else", "rule": "x"}', "not a costlib policy"),
+    ],
+)
 def test_load_policy_rejects_garbage_and_foreign_json(text, words):
     with pytest.raises(DataError, match=words):
         load_policy(text)
@@ -359,14 +381,17 @@ def test_load_policy_rejects_bad_fields(audit):
         load_policy(_edited(audit, thresholds=[{"group": "Martian", "threshold": 0.5}]))
 
 
-@pytest.mark.parametrize("mutate, words", [
-    (lambda d: "[" * 100_000, "nested too deeply"),
-    (lambda d: {**d, "prices": [{"group": "Other", "c_fp": [1, 2], "c_fn": 1}]}, "must be a number"),
-    (lambda d: {**d, "prices": [{"group": ["x"], "c_fp": 1, "c_fn": 1}]}, "group that is not a name"),
-    (lambda d: {**d, "abstain_bands": 5}, '"abstain_bands" must be a list'),
-    (lambda d: json.dumps(d).replace('"schema_version": 2', '"schema_version": ' + "9" * 5000), "too long"),
-    (lambda d: {**d, "prices": [{"group": "Other", "c_fp": 1e12, "c_fn": 1}]}, "must be from 0 to"),
-])
+@pytest.mark.parametrize(
+    "mutate, words",
+    [
+        (lambda d: "[" * 100_000, "nested too deeply"),
+        (lambda d: {**d, "prices": [{"group": "Other", "c_fp": [1, 2], "c_fn": 1}]}, "must be a number"),
+        (lambda d: {**d, "prices": [{"group": ["x"], "c_fp": 1, "c_fn": 1}]}, "group that is not a name"),
+        (lambda d: {**d, "abstain_bands": 5}, '"abstain_bands" must be a list'),
+        (lambda d: json.dumps(d).replace('"schema_version": 2', '"schema_version": ' + "9" * 5000), "too long"),
+        (lambda d: {**d, "prices": [{"group": "Other", "c_fp": 1e12, "c_fn": 1}]}, "must be from 0 to"),
+    ],
+)
 def test_hostile_policies_get_a_sentence(audit, mutate, words):
     d = policy_dict(audit)
     out = mutate(d)

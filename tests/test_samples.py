@@ -35,8 +35,7 @@ def mapped_columns(m: ColumnMapping) -> set[str]:
     cols: set[str] = set()
     for f in fields(m):
         v = getattr(m, f.name)
-        if f.name in ("positive", "score_scale", "rating_midpoint", "measurement_threshold",
-                      "class_names"):
+        if f.name in ("positive", "score_scale", "rating_midpoint", "measurement_threshold", "class_names"):
             continue
         if isinstance(v, tuple):
             cols.update(v)

@@ -47,16 +47,26 @@ def test_cost_optimal_for_ratios_breaks_exact_ties_like_optimal_threshold():
 
 def test_group_costs_warns_for_a_group_of_zero_weight():
     with pytest.warns(DegenerateWarning, match="group 'b' has total weight 0"):
-        t = costlib.group_costs([0, 1, 0, 1], [0.2, 0.7, 0.4, 0.9], ["a", "a", "b", "b"],
-                                costs={"a": (1, 1), "b": (1, 1)}, thresholds={"a": 0.5, "b": 0.5},
-                                sample_weight=[1, 1, 0, 0])
+        t = costlib.group_costs(
+            [0, 1, 0, 1],
+            [0.2, 0.7, 0.4, 0.9],
+            ["a", "a", "b", "b"],
+            costs={"a": (1, 1), "b": (1, 1)},
+            thresholds={"a": 0.5, "b": 0.5},
+            sample_weight=[1, 1, 0, 0],
+        )
     assert math.isnan(t.set_index("group").loc["b", "cost_per_100"])
 
 
 def test_equal_opportunity_names_the_group_without_positives():
     with pytest.warns(DegenerateWarning, match=re.escape("group 'b' does not have (it has no positive cases")):
-        fit = audit.fair_thresholds([0, 1, 0, 0], [0.2, 0.7, 0.4, 0.9], ["a", "a", "b", "b"],
-                                    costs={"a": (1, 1), "b": (1, 1)}, criterion="equal opportunity")
+        fit = audit.fair_thresholds(
+            [0, 1, 0, 0],
+            [0.2, 0.7, 0.4, 0.9],
+            ["a", "a", "b", "b"],
+            costs={"a": (1, 1), "b": (1, 1)},
+            criterion="equal opportunity",
+        )
     assert all(math.isnan(t) for t in fit.thresholds.values())
 
 
@@ -79,24 +89,43 @@ def test_delta_sources_accept_scalars_as_numpy_does():
 
 
 AUDIT_ERRORS = {
-    "mean_interval non-integer resamples": (lambda: audit.mean_interval([1.0, 2.0], n_resamples=10.5),
-                                            "n_resamples must be a whole number of at least 10: got 10.5"),
+    "mean_interval non-integer resamples": (
+        lambda: audit.mean_interval([1.0, 2.0], n_resamples=10.5),
+        "n_resamples must be a whole number of at least 10: got 10.5",
+    ),
     "mean_interval level": (lambda: audit.mean_interval([1.0], level=True), "level must lie strictly"),
-    "sensitivity_grid empty": (lambda: audit.sensitivity_grid({}, {}, c_fp_values=[1], c_fn_values=[1]),
-                               "train_sweeps and test_sweeps must map the same"),
-    "sensitivity_grid negative": (lambda: audit.sensitivity_grid(
-        {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])}, {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
-        c_fp_values=[-1], c_fn_values=[1]), "c_fp_values must be non-negative"),
-    "fair criterion": (lambda: audit.fair_thresholds([0, 1], [0.1, 0.9], ["a", "a"], costs={"a": (1, 1)},
-                                                     criterion="bogus"), "criterion must be one of"),
-    "recommend costs for a missing group": (lambda: decision.recommend(
-        decision.sweep_model([0, 1, 0, 1], [0.1, 0.9, 0.2, 0.8], ["a", "a", "b", "b"]), {"a": (1, 1)}),
-        "costs has no entry for group 'b'"),
+    "sensitivity_grid empty": (
+        lambda: audit.sensitivity_grid({}, {}, c_fp_values=[1], c_fn_values=[1]),
+        "train_sweeps and test_sweeps must map the same",
+    ),
+    "sensitivity_grid negative": (
+        lambda: audit.sensitivity_grid(
+            {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
+            {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
+            c_fp_values=[-1],
+            c_fn_values=[1],
+        ),
+        "c_fp_values must be non-negative",
+    ),
+    "fair criterion": (
+        lambda: audit.fair_thresholds([0, 1], [0.1, 0.9], ["a", "a"], costs={"a": (1, 1)}, criterion="bogus"),
+        "criterion must be one of",
+    ),
+    "recommend costs for a missing group": (
+        lambda: decision.recommend(
+            decision.sweep_model([0, 1, 0, 1], [0.1, 0.9, 0.2, 0.8], ["a", "a", "b", "b"]), {"a": (1, 1)}
+        ),
+        "costs has no entry for group 'b'",
+    ),
     "sweep_model mask": (lambda: decision.sweep_model([0, 1], [0.1, 0.9], fit=[True]), "fit must be a boolean mask"),
-    "build_audit criterion": (lambda: report.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1, 1),
-                                                         criteria=("bogus",)), "criterion must be one of"),
-    "build_audit volume": (lambda: report.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1, 1),
-                                                      volume=-5), "volume must be non-negative"),
+    "build_audit criterion": (
+        lambda: report.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1, 1), criteria=("bogus",)),
+        "criterion must be one of",
+    ),
+    "build_audit volume": (
+        lambda: report.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1, 1), volume=-5),
+        "volume must be non-negative",
+    ),
 }
 
 
@@ -119,6 +148,8 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "net_benefit": "test_seams.py::test_net_benefit_at_t_1_and_beyond",
         "net_benefit_curves": "test_seams.py::test_net_benefit_at_t_1_and_beyond (same checks)",
         "ratio_range": "reads sensitivity_grid, which validates",
+        "model_from_sweeps": "test_decision.py::test_model_from_sweeps_equals_sweep_model_on_the_rows",
+        "pool": "test_decision.py::test_model_from_sweeps_equals_sweep_model_on_the_rows (pooled sweeps equal)",
         "rate_spread": "test_audit.py::test_fair_thresholds_equal_brute_force (against rates from the counts)",
         "fair_thresholds": "test_audit.py::test_bad_arguments_are_value_errors (criterion)",
         "fair_cutoffs": "test_seams.py::test_equal_opportunity_names_the_group_without_positives",
@@ -129,11 +160,17 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "count_rules": "reads validated sweeps only",
         "cell_bootstrap": "reads validated sweeps only",
         "cost_curves": "reads validated sweeps only",
-        "audit_html": "reads an Audit", "audit_figures": "reads an Audit",
-        "fairness_rules": "reads fair_cutoffs", "fairness_tables": "reads validated sweeps only",
-        "price_maps": "reads sensitivity_grid", "price_scale": "plain arithmetic on prices",
-        "data_summary": "reads validated sweeps only", "mean_prices": "reads validated sweeps only",
-        "sensitivity_sentence": "words", "rules_overall_table": "words", "rules_by_group_table": "words",
+        "audit_html": "reads an Audit",
+        "audit_figures": "reads an Audit",
+        "fairness_rules": "reads fair_cutoffs",
+        "fairness_tables": "reads validated sweeps only",
+        "price_maps": "reads sensitivity_grid",
+        "price_scale": "plain arithmetic on prices",
+        "data_summary": "reads validated sweeps only",
+        "mean_prices": "reads validated sweeps only",
+        "sensitivity_sentence": "words",
+        "rules_overall_table": "words",
+        "rules_by_group_table": "words",
         "policy_dict": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
         "policy_json": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
         "load_policy": "test_report.py::test_load_policy_rejects_bad_fields",

@@ -64,14 +64,12 @@ def test_value_against_k_fitted_on_other_rows_equals_value_at_their_best_tau(fit
     yf, pf = np.array([r[0] for r in fit]), np.array([r[1] / 8 for r in fit])
     yj, pj = np.array([r[0] for r in judge]), np.array([r[1] / 8 for r in judge])
     ks = np.array([0.0, 0.5, 1.0, 3.0, 9.0])
-    out = value_against_k(None, None, ks, reject_value=reject, sweep=value_sweep(yj, pj),
-                          fit_sweep=value_sweep(yf, pf))
+    out = value_against_k(None, None, ks, reject_value=reject, sweep=value_sweep(yj, pj), fit_sweep=value_sweep(yf, pf))
     chosen = out[out["rule"] == "optimal"]
     for k, tau, value in zip(ks, chosen["tau"], chosen["value"], strict=True):
         _, best_fit = costlib.optimal_value(yf, pf, k=k, reject_value=reject)
         # the tau chosen is one of the best on the fitting rows ...
-        assert costlib.value_score(yf, pf, k=k, tau=tau, reject_value=reject).value == pytest.approx(best_fit,
-                                                                                                     abs=1e-9)
+        assert costlib.value_score(yf, pf, k=k, tau=tau, reject_value=reject).value == pytest.approx(best_fit, abs=1e-9)
         # ... and the value shown is that tau's value on the judged rows
         want = costlib.value_score(yj, pj, k=k, tau=tau, reject_value=reject).value
         assert value == pytest.approx(want, abs=1e-12)

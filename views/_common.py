@@ -149,8 +149,10 @@ def replace_upload(ds: Dataset) -> None:
 
 NEEDS = {  # role -> (what it is, in words; the sample that has it)
     "binary": ("a binary label and at least one score column", "compas"),
-    "probabilities": ("a binary label and scores that are probabilities (raw scores can be mapped as logits on "
-                      "the Data page)", "screening"),
+    "probabilities": (
+        "a binary label and scores that are probabilities (raw scores can be mapped as logits on the Data page)",
+        "screening",
+    ),
     "multiclass": ("multiclass probability columns", "tickets"),
     "delta": ("an instance cost (delta, votes, rating or a measurement)", "offensive"),
 }
@@ -197,14 +199,24 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
         hint, sample = NEEDS[needs]
         c1, c2 = st.columns([4, 1], vertical_alignment="center")
         if ds.counts_only:
-            sentence = (f"“{ds.name}” holds counts, not rows, and this page needs each case's score and label, so the "
-                        f"charts below use the built-in sample “{SAMPLES[sample].title}”.")
+            sentence = (
+                f"“{ds.name}” holds counts, not rows, and this page needs each case's score and label, so the "
+                f"charts below use the built-in sample “{SAMPLES[sample].title}”."
+            )
         else:
-            sentence = (f"“{ds.name}” lacks {hint}, which this page needs, so the charts below use the built-in "
-                        f"sample “{SAMPLES[sample].title}”.")
+            sentence = (
+                f"“{ds.name}” lacks {hint}, which this page needs, so the charts below use the built-in "
+                f"sample “{SAMPLES[sample].title}”."
+            )
         say("info", sentence, where=c1)
-        c2.button("Use this sample everywhere", key="fallback_switch", on_click=choose_data, args=(sample,),
-                  help=f"Makes “{SAMPLES[sample].title}” the data of every page.", width="stretch")
+        c2.button(
+            "Use this sample everywhere",
+            key="fallback_switch",
+            on_click=choose_data,
+            args=(sample,),
+            help=f"Makes “{SAMPLES[sample].title}” the data of every page.",
+            width="stretch",
+        )
         return load_sample(sample)
     return ds
 
@@ -378,16 +390,31 @@ def _price_slider(key: str, label: str, unit: str, where, help: str | None = Non
     value = float(st.session_state[f"_keep_{key}"])
     options = PRICE_STOPS if value in PRICE_STOPS else sorted({*PRICE_STOPS, value})
     _seed(f"s_{key}", value)
-    where.select_slider(label, options=options, key=f"s_{key}", format_func=lambda x: money(x, unit),
-                        on_change=_store, args=(f"s_{key}", key), help=help)
+    where.select_slider(
+        label,
+        options=options,
+        key=f"s_{key}",
+        format_func=lambda x: money(x, unit),
+        on_change=_store,
+        args=(f"s_{key}", key),
+        help=help,
+    )
     st.query_params[key] = f"{value:g}"
     return value
 
 
 def _price_box(key: str, label: str, where) -> None:
     _seed(f"n_{key}", float(st.session_state[f"_keep_{key}"]))
-    where.number_input(label, min_value=0.0, max_value=settings.PRICE_MAX, step=0.5, format="%g", key=f"n_{key}",
-                       on_change=_store, args=(f"n_{key}", key))
+    where.number_input(
+        label,
+        min_value=0.0,
+        max_value=settings.PRICE_MAX,
+        step=0.5,
+        format="%g",
+        key=f"n_{key}",
+        on_change=_store,
+        args=(f"n_{key}", key),
+    )
 
 
 def group_label(name) -> str:
@@ -423,15 +450,23 @@ def price_book(names: list, unit: str) -> dict:
             _price_box(f"c_fp_{i}", f"{group_label(g)}: false positive", st)
             _price_box(f"c_fn_{i}", f"{group_label(g)}: false negative", st)
     _seed("per_group", per_group)
-    st.toggle("Different prices per group", key="per_group", on_change=keep, args=("per_group",),
-              disabled=len(names) < 2, help="Give each group its own pair of prices.")
+    st.toggle(
+        "Different prices per group",
+        key="per_group",
+        on_change=keep,
+        args=("per_group",),
+        disabled=len(names) < 2,
+        help="Give each group its own pair of prices.",
+    )
     st.query_params["per_group"] = str(per_group).lower()
     costs = {g: (c_fp, c_fn) for g in names}
     if per_group:
         for i, g in enumerate(names):
             a, b = st.columns(2)
-            costs[g] = (_price_slider(f"c_fp_{i}", f"{group_label(g)}: a false positive costs", unit, a),
-                        _price_slider(f"c_fn_{i}", f"{group_label(g)}: a false negative costs", unit, b))
+            costs[g] = (
+                _price_slider(f"c_fp_{i}", f"{group_label(g)}: a false positive costs", unit, a),
+                _price_slider(f"c_fn_{i}", f"{group_label(g)}: a false negative costs", unit, b),
+            )
     return costs
 
 
@@ -441,9 +476,11 @@ def price_caption(costs: dict, unit: str) -> str:
     if len(pairs) == 1:
         c_fp, c_fn = next(iter(pairs))
         return f"a false positive costs {money(c_fp, unit)} and a false negative {money(c_fn, unit)}"
-    return "prices differ by group: " + "; ".join(
-        f"{group_label(g)}: {money(a, unit)} / {money(b, unit)}" for g, (a, b) in list(costs.items())[:4]) + (
-        "…" if len(costs) > 4 else "")
+    return (
+        "prices differ by group: "
+        + "; ".join(f"{group_label(g)}: {money(a, unit)} / {money(b, unit)}" for g, (a, b) in list(costs.items())[:4])
+        + ("…" if len(costs) > 4 else "")
+    )
 
 
 def stored_costs(names: list) -> dict:
@@ -471,9 +508,24 @@ def model_sweeps(ds: Dataset) -> dict:
     if ds.counts_only:
         return dict(ds.sweeps)
     fit, judge = rows(ds, "fit"), rows(ds, "judge")
-    return {m: memo("model_sweeps", ds, (m,), lambda m=m: sweep_model(
-        ds.y, ds.scores[m], ds.groups, fit=fit, judge=judge, sample_weight=ds.weight, name=m,
-        probabilities=ds.probabilities)) for m in ds.scores}
+    return {
+        m: memo(
+            "model_sweeps",
+            ds,
+            (m,),
+            lambda m=m: sweep_model(
+                ds.y,
+                ds.scores[m],
+                ds.groups,
+                fit=fit,
+                judge=judge,
+                sample_weight=ds.weight,
+                name=m,
+                probabilities=ds.probabilities,
+            ),
+        )
+        for m in ds.scores
+    }
 
 
 def setup(title: str, what: str, *, needs: str | None = None):

@@ -23,8 +23,15 @@ ds, unit, volume = setup(
     needs="probabilities",
 )
 model = model_picker(ds)
-bins = st.columns([1, 1])[0].slider("Bins", min_value=5, max_value=30, value=10, key="bins", bind="query-params",
-                                    help="Equal-width bins of the predicted probability (scikit-learn's binning).")
+bins = st.columns([1, 1])[0].slider(
+    "Bins",
+    min_value=5,
+    max_value=30,
+    value=10,
+    key="bins",
+    bind="query-params",
+    help="Equal-width bins of the predicted probability (scikit-learn's binning).",
+)
 costs = stored_costs(group_names(ds))
 c_fp, c_fn = np.mean([p_[0] for p_ in costs.values()]), np.mean([p_[1] for p_ in costs.values()])
 worth = float(setting("gain", 1.0)) or 1.0
@@ -32,8 +39,10 @@ k = setting("k") if setting("k") is not None else min(20.0, k_from_prices(c_fp, 
 fit_rows, judge = rows(ds, "calibrate"), rows(ds, "judge")
 fit_on = "validation" if ds.has_role("validation") else "train" if ds.has_role("train") else "same"
 if fit_on == "same":
-    st.warning("No validation or train split: the temperature is fitted and judged on the same rows, which flatters "
-               "it. Map a split column on the Data page.")
+    st.warning(
+        "No validation or train split: the temperature is fitted and judged on the same rows, which flatters "
+        "it. Map a split column on the Data page."
+    )
 y, p = ds.y[judge], ds.scores[model][judge]
 t = memo("temperature", ds, (model,), lambda: fit_temperature(ds.y[fit_rows], ds.scores[model][fit_rows]))
 p_cal = memo("calibrated", ds, (model,), lambda: apply_temperature(p, t)) if np.isfinite(t) else p
@@ -43,8 +52,12 @@ verdict = words.calibration_verdict(model, t, fit_on, ece_before, ece_after)
 say(verdict.kind, verdict.headline)
 m = st.columns(5)
 m[0].metric("Temperature T", f"{t:.3f}" if np.isfinite(t) else "none")
-m[1].metric("ECE before", f"{ece_before:.4f}", help="Expected calibration error: the average gap between the "
-            "predicted probability and the observed share of positives, weighted by the cases in each bin.")
+m[1].metric(
+    "ECE before",
+    f"{ece_before:.4f}",
+    help="Expected calibration error: the average gap between the "
+    "predicted probability and the observed share of positives, weighted by the cases in each bin.",
+)
 m[2].metric("ECE after", f"{ece_after:.4f}", delta=f"{ece_after - ece_before:+.4f}", delta_color="inverse")
 brier_help = "Mean squared difference between probability and outcome (lower is better)."
 m[3].metric("Brier before", f"{brier_score(y, p):.4f}", help=brier_help)
@@ -57,15 +70,19 @@ st.plotly_chart(figures.reliability_figure(curves, title=f"Reliability diagram, 
 before = memo("value_sweep", ds, (model,), lambda: value_sweep(y, p))
 after = memo("value_sweep_cal_page", ds, (model,), lambda: value_sweep(y, p_cal))
 vt = pd.concat([value_table({"before": before}, k=k), value_table({"after": after}, k=k)], ignore_index=True)
-view = pd.DataFrame({
-    "probabilities": vt["model"],
-    "worth per case at τ*": vt["value at tau*"].map(lambda x: words.money(x * worth, unit)),
-    "handed over at τ*": vt["reject rate at tau*"].map(words.percent),
-    "worth at the best τ (same rows)": vt["value at best tau"].map(lambda x: words.money(x * worth, unit)),
-})
+view = pd.DataFrame(
+    {
+        "probabilities": vt["model"],
+        "worth per case at τ*": vt["value at tau*"].map(lambda x: words.money(x * worth, unit)),
+        "handed over at τ*": vt["reject rate at tau*"].map(words.percent),
+        "worth at the best τ (same rows)": vt["value at best tau"].map(lambda x: words.money(x * worth, unit)),
+    }
+)
 show_table(view, "value_before_after", key="cal_value")
 gain = (vt.loc[1, "value at tau*"] - vt.loc[0, "value at tau*"]) * worth
-st.caption(f"At your prices (k = {k:.3g}, a right answer worth {words.money(worth, unit)}; set on Costs & groups and "
-           f"Value), calibration changes the worth per case at τ* = k/(k+1) by {words.money(gain, unit)}; the best "
-           "value over all thresholds hardly moves, because the ranking is unchanged. Handing every case over is "
-           "worth 0.")
+st.caption(
+    f"At your prices (k = {k:.3g}, a right answer worth {words.money(worth, unit)}; set on Costs & groups and "
+    f"Value), calibration changes the worth per case at τ* = k/(k+1) by {words.money(gain, unit)}; the best "
+    "value over all thresholds hardly moves, because the ranking is unchanged. Handing every case over is "
+    "worth 0."
+)

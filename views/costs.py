@@ -59,9 +59,16 @@ def restore_policy() -> None:
         set_setting("volume", int(saved["volume"]))
     same = saved["data"].get("sha256") == ds.fingerprint
     st.session_state["_policy_message"] = (
-        "success", f"Restored the prices of the policy (rule “{R.rule_words(saved['rule'])}”)."
-        + ("" if same else " The policy was made on other data (its fingerprint differs), so the cutoffs shown are "
-                           "refitted on this data.") + "".join(" " + n for n in saved["notes"]))
+        "success",
+        f"Restored the prices of the policy (rule “{R.rule_words(saved['rule'])}”)."
+        + (
+            ""
+            if same
+            else " The policy was made on other data (its fingerprint differs), so the cutoffs shown are "
+            "refitted on this data."
+        )
+        + "".join(" " + n for n in saved["notes"]),
+    )
 
 
 def recommendation(costs: dict) -> decision.Recommendation:
@@ -74,11 +81,25 @@ def audit_for(costs: dict) -> report.Audit:
     key = tuple(sorted((str(g), p) for g, p in costs.items()))
     criteria = tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else ()
     questions = setting("price_questions")
-    return memo("audit", ds, (key, criteria, setting("fair_tol"), resamples, unit, volume, repr(questions)),
-                lambda: report.build_audit(
-                    models, costs, unit=unit, volume=volume, fairness_tolerance=setting("fair_tol"), criteria=criteria,
-                    n_resamples=resamples, data_name=ds.name, fingerprint=ds.fingerprint, n_rows=ds.n_rows,
-                    data_notes=ds.notes, price_questions=questions))
+    return memo(
+        "audit",
+        ds,
+        (key, criteria, setting("fair_tol"), resamples, unit, volume, repr(questions)),
+        lambda: report.build_audit(
+            models,
+            costs,
+            unit=unit,
+            volume=volume,
+            fairness_tolerance=setting("fair_tol"),
+            criteria=criteria,
+            n_resamples=resamples,
+            data_name=ds.name,
+            fingerprint=ds.fingerprint,
+            n_rows=ds.n_rows,
+            data_notes=ds.notes,
+            price_questions=questions,
+        ),
+    )
 
 
 def show_verdict(verdict: words.Verdict) -> None:
@@ -107,29 +128,53 @@ def live_answer() -> None:
     base = R.rule_words(rec.baseline)
     flagged = rec.results.overall.loc[rec.rule, "flagged_rate"]
     m = st.columns(4)
-    m[0].metric("Cost per case", words.money(rec.cost, unit),
-                help="On the judged (test) rows, with the recommended cutoff.")
-    m[1].metric("Best without the model", words.money(rec.baseline_cost, unit),
-                help=f"Per case, {base}: the cheaper of flagging nobody and flagging everyone.")
-    m[2].metric("Saving per case", words.money(rec.saving, unit),
-                help=f"Against {base}, the cheaper choice without a model.")
-    m[3].metric("Saving a month", words.money(rec.saving * volume, unit) if volume else "set a volume",
-                help=f"Saving per case times {volume:,.0f} cases a month (set in the sidebar). The recommended "
-                     f"cutoff flags {flagged:.1%} of cases.")
+    m[0].metric(
+        "Cost per case", words.money(rec.cost, unit), help="On the judged (test) rows, with the recommended cutoff."
+    )
+    m[1].metric(
+        "Best without the model",
+        words.money(rec.baseline_cost, unit),
+        help=f"Per case, {base}: the cheaper of flagging nobody and flagging everyone.",
+    )
+    m[2].metric(
+        "Saving per case", words.money(rec.saving, unit), help=f"Against {base}, the cheaper choice without a model."
+    )
+    m[3].metric(
+        "Saving a month",
+        words.money(rec.saving * volume, unit) if volume else "set a volume",
+        help=f"Saving per case times {volume:,.0f} cases a month (set in the sidebar). The recommended "
+        f"cutoff flags {flagged:.1%} of cases.",
+    )
 
     shown_model = rec.model
     if len(models) > 1:
-        shown_model = st.columns([1, 2])[0].selectbox("Curve of the model", list(models),
-                                                      index=list(models).index(rec.model),
-                                   key="curve_model", help="The recommendation compares every model; pick whose "
-                                                           "cost curve to draw.")
-    shown = rec if shown_model == rec.model else memo(
-        "recommend_one", ds, (shown_model, rec.prices.key(), resamples),
-        lambda: decision.recommend({shown_model: models[shown_model]}, costs, n_resamples=resamples))
+        shown_model = st.columns([1, 2])[0].selectbox(
+            "Curve of the model",
+            list(models),
+            index=list(models).index(rec.model),
+            key="curve_model",
+            help="The recommendation compares every model; pick whose cost curve to draw.",
+        )
+    shown = (
+        rec
+        if shown_model == rec.model
+        else memo(
+            "recommend_one",
+            ds,
+            (shown_model, rec.prices.key(), resamples),
+            lambda: decision.recommend({shown_model: models[shown_model]}, costs, n_resamples=resamples),
+        )
+    )
     curves = decision.cost_curves(models[shown_model], rec.prices)
-    st.plotly_chart(figures.cost_curve_figure(curves, figures.markers_frame(shown), unit=unit,
-                                              title=f"Cost per case against the cutoff, {shown_model} (test rows)"),
-                    key="cost_chart")
+    st.plotly_chart(
+        figures.cost_curve_figure(
+            curves,
+            figures.markers_frame(shown),
+            unit=unit,
+            title=f"Cost per case against the cutoff, {shown_model} (test rows)",
+        ),
+        key="cost_chart",
+    )
 
     st.subheader("Every rule, all groups together")
     table = memo("rules_view", ds, (rec.prices.key(), resamples, unit), lambda: _rules_view(rec))
@@ -140,21 +185,36 @@ def live_answer() -> None:
         for rule in rec.results.overall.index:
             if not R.is_fair(rule):
                 st.markdown(f"**{words.md_escape(R.rule_words(rule))}**: {words.md_escape(R.rule_help(rule))}")
-        st.markdown("**95% interval**: the range the cost (or saving) would fall in for 95 of 100 new samples like "
-                    "the test rows (bootstrap: the test rows resampled with replacement within each group). A saving "
-                    "whose interval includes zero could be chance.")
+        st.markdown(
+            "**95% interval**: the range the cost (or saving) would fall in for 95 of 100 new samples like "
+            "the test rows (bootstrap: the test rows resampled with replacement within each group). A saving "
+            "whose interval includes zero could be chance."
+        )
 
     st.subheader("Report and policy")
-    st.caption("The report is one HTML file that opens offline: settings, data per group, the recommendation, every "
-               "rule with intervals, fairness-constrained cutoffs, the sensitivity map and the limitations. The "
-               "policy is a JSON file with the prices, the recommended cutoffs and the data fingerprint, for the "
-               "system that applies the decisions.")
+    st.caption(
+        "The report is one HTML file that opens offline: settings, data per group, the recommendation, every "
+        "rule with intervals, fairness-constrained cutoffs, the sensitivity map and the limitations. The "
+        "policy is a JSON file with the prices, the recommended cutoffs and the data fingerprint, for the "
+        "system that applies the decisions."
+    )
     r1, r2 = st.columns(2)
-    r1.download_button("Download the audit report (HTML)", data=lambda: report.audit_html(audit_for(costs)).encode(),
-                       file_name="cost_audit.html", mime="text/html", key="dl_report", on_click="ignore")
-    r2.download_button("Download the policy (JSON)", data=lambda: policy.policy_json(
-        audit_for(costs), price_questions=setting("price_questions")).encode(),
-                       file_name="cost_policy.json", mime="application/json", key="dl_policy", on_click="ignore")
+    r1.download_button(
+        "Download the audit report (HTML)",
+        data=lambda: report.audit_html(audit_for(costs)).encode(),
+        file_name="cost_audit.html",
+        mime="text/html",
+        key="dl_report",
+        on_click="ignore",
+    )
+    r2.download_button(
+        "Download the policy (JSON)",
+        data=lambda: policy.policy_json(audit_for(costs), price_questions=setting("price_questions")).encode(),
+        file_name="cost_policy.json",
+        mime="application/json",
+        key="dl_policy",
+        on_click="ignore",
+    )
 
     drawn_for = st.session_state.get("_costs_drawn_for")
     if drawn_for is not None and drawn_for != rec.prices.key():
@@ -168,16 +228,19 @@ def _rules_view(rec: decision.Recommendation) -> pd.DataFrame:
     table = report.rules_overall_table(rec.results, unit)
     cut = [words.cutoffs_short(rec.results.cutoffs[r], grouped=rec.grouped) for r in rec.results.overall.index]
     table.insert(1, "cutoff", cut)
-    table["rule"] = [w + (" (recommended)" if r == rec.rule else "")
-                     for w, r in zip(table["rule"], rec.results.overall.index, strict=True)]
+    table["rule"] = [
+        w + (" (recommended)" if r == rec.rule else "")
+        for w, r in zip(table["rule"], rec.results.overall.index, strict=True)
+    ]
     return table
 
 
 head, restore = st.columns([4, 1], vertical_alignment="bottom")
 head.subheader("Your prices")
 with restore.popover("Restore a saved policy", width="stretch"):
-    st.file_uploader("Policy file (JSON) downloaded from this page", type=["json"], key="policy_upload",
-                     on_change=restore_policy)
+    st.file_uploader(
+        "Policy file (JSON) downloaded from this page", type=["json"], key="policy_upload", on_change=restore_policy
+    )
 if "_policy_message" in st.session_state:
     kind, message = st.session_state.pop("_policy_message")
     say(kind, message)
@@ -196,46 +259,85 @@ ms = models[rec.model]
 for_prices = f"For the prices {price_caption(costs, unit)}."
 
 st.subheader("Fairness-constrained cutoffs")
-say("caption", for_prices + " Each constrained rule is the cheapest set of per-group cutoffs on the train rows that "
+say(
+    "caption",
+    for_prices + " Each constrained rule is the cheapest set of per-group cutoffs on the train rows that "
     "keeps every group's rate within the tolerance of every other group's; its price is what it costs beyond the "
-    "best cutoff per group.")
+    "best cutoff per group.",
+)
 if len(names) < 2:
     st.caption("This data has one group: there is nothing to equalise. Map a group column on the Data page.")
 else:
     f1, f2, f3 = st.columns([1, 1, 2])
     fair_on = f1.toggle("Fairness rules", key="fair", on_change=keep, args=("fair",))
-    tol = f2.number_input("Tolerance (largest gap in the rate)", min_value=0.0, max_value=0.5, step=0.01,
-                          key="fair_tol", on_change=keep, args=("fair_tol",))
+    tol = f2.number_input(
+        "Tolerance (largest gap in the rate)",
+        min_value=0.0,
+        max_value=0.5,
+        step=0.01,
+        key="fair_tol",
+        on_change=keep,
+        args=("fair_tol",),
+    )
     remembered("fair_criteria", tuple(FAIRNESS_CRITERIA), valid=lambda v: set(v) <= set(FAIRNESS_CRITERIA))
-    criteria = f3.multiselect("Criteria", list(FAIRNESS_CRITERIA), key="fair_criteria", on_change=keep,
-                              args=("fair_criteria",), format_func=lambda c: f"{c} (equal {FAIRNESS_CRITERIA[c]})")
+    criteria = f3.multiselect(
+        "Criteria",
+        list(FAIRNESS_CRITERIA),
+        key="fair_criteria",
+        on_change=keep,
+        args=("fair_criteria",),
+        format_func=lambda c: f"{c} (equal {FAIRNESS_CRITERIA[c]})",
+    )
     for key in ("fair", "fair_tol"):
         st.query_params[key] = str(setting(key)).lower() if key == "fair" else f"{setting(key):g}"
     if fair_on and criteria:
-        fair, fits = memo("fair", ds, (rec.model, rec.prices.key(), tuple(criteria), tol),
-                          lambda: report.fairness_rules(ms, rec.prices, criteria=criteria, tolerance=tol))
+        fair, fits = memo(
+            "fair",
+            ds,
+            (rec.model, rec.prices.key(), tuple(criteria), tol),
+            lambda: report.fairness_rules(ms, rec.prices, criteria=criteria, tolerance=tol),
+        )
         cutoffs = decision.rule_cutoffs(ms, rec.prices)
-        res = memo("fair_results", ds, (rec.model, rec.prices.key(), tuple(criteria), tol, resamples), lambda: (
-            decision.evaluate_rules(ms, rec.prices, {R.COST_OPTIMAL: cutoffs[R.COST_OPTIMAL], R.NOBODY:
-                                    cutoffs[R.NOBODY], R.EVERYONE: cutoffs[R.EVERYONE],
-                                    **{r: np.array([c.get(g, np.nan) for g in ms.groups]) for r, c in fair.items()}},
-                                    n_resamples=resamples)))
+        res = memo(
+            "fair_results",
+            ds,
+            (rec.model, rec.prices.key(), tuple(criteria), tol, resamples),
+            lambda: decision.evaluate_rules(
+                ms,
+                rec.prices,
+                {
+                    R.COST_OPTIMAL: cutoffs[R.COST_OPTIMAL],
+                    R.NOBODY: cutoffs[R.NOBODY],
+                    R.EVERYONE: cutoffs[R.EVERYONE],
+                    **{r: np.array([c.get(g, np.nan) for g in ms.groups]) for r, c in fair.items()},
+                },
+                n_resamples=resamples,
+            ),
+        )
         long, summary = report.fairness_tables(ms, rec.prices, fits, res, tol)
-        view = pd.DataFrame({
-            "rule": [R.rule_words(r) for r in summary["rule"]],
-            "cutoffs": [words.cutoffs_short(res.cutoffs[r], grouped=True) if f else "infeasible"
-                        for r, f in zip(summary["rule"], summary["feasible"], strict=True)],
-            "largest gap (train → test)": [f"{a:.1%} → {b:.1%}" if np.isfinite(a) else "–"
-                                           for a, b in zip(summary["spread_train"], summary["spread_test"],
-                                                           strict=True)],
-            "cost per case": [words.money(res.overall.loc[r, "cost_per_case"], unit) for r in summary["rule"]],
-            "price of fairness per case": [words.money(x, unit) if np.isfinite(x) else "–"
-                                                                 for x in summary["price_per_case_test"]],
-        })
+        view = pd.DataFrame(
+            {
+                "rule": [R.rule_words(r) for r in summary["rule"]],
+                "cutoffs": [
+                    words.cutoffs_short(res.cutoffs[r], grouped=True) if f else "infeasible"
+                    for r, f in zip(summary["rule"], summary["feasible"], strict=True)
+                ],
+                "largest gap (train → test)": [
+                    f"{a:.1%} → {b:.1%}" if np.isfinite(a) else "–"
+                    for a, b in zip(summary["spread_train"], summary["spread_test"], strict=True)
+                ],
+                "cost per case": [words.money(res.overall.loc[r, "cost_per_case"], unit) for r in summary["rule"]],
+                "price of fairness per case": [
+                    words.money(x, unit) if np.isfinite(x) else "–" for x in summary["price_per_case_test"]
+                ],
+            }
+        )
         show_table(view, "fairness", key="fairness")
-        st.caption("The price of fairness is the extra cost per case over the best cutoff per group. Per-group "
-                   "cutoffs treat groups differently by design; these rules choose the differences that equalise one "
-                   "rate. Judged on the test rows; gaps can reopen there.")
+        st.caption(
+            "The price of fairness is the extra cost per case over the best cutoff per group. Per-group "
+            "cutoffs treat groups differently by design; these rules choose the differences that equalise one "
+            "rate. Judged on the test rows; gaps can reopen there."
+        )
 
 st.subheader("How much do the prices matter?")
 mp = report.mean_prices(ms, rec.prices)
@@ -244,16 +346,29 @@ leader = memo("ratio_range", ds, mp, lambda: report._audit.ratio_range(maps.trai
 say("markdown", report.sensitivity_sentence(leader, mp, unit))
 c1, c2 = st.columns(2)
 record = setting("price_questions")
-c1.plotly_chart(figures.sensitivity_figure(maps.sensitivity, c_fp=mp[0], c_fn=mp[1], unit=unit,
-                                           bracket=(record["ratio_low"], record["ratio_high"]) if record else None),
-                key="sensitivity_chart")
+c1.plotly_chart(
+    figures.sensitivity_figure(
+        maps.sensitivity,
+        c_fp=mp[0],
+        c_fn=mp[1],
+        unit=unit,
+        bracket=(record["ratio_low"], record["ratio_high"]) if record else None,
+    ),
+    key="sensitivity_chart",
+)
 if len(maps.net_benefit):
-    c2.plotly_chart(figures.net_benefit_figure(maps.net_benefit, price_threshold=mp[0] / (mp[0] + mp[1])),
-                    key="net_benefit_chart")
+    c2.plotly_chart(
+        figures.net_benefit_figure(maps.net_benefit, price_threshold=mp[0] / (mp[0] + mp[1])), key="net_benefit_chart"
+    )
 else:
     c2.caption("Net benefit reads a score as a probability; these scores are not probabilities.")
 
 with st.expander("Interval settings"):
-    st.select_slider("Bootstrap resamples for the 95% intervals (test rows, resampled within each group)",
-                     options=RESAMPLE_OPTIONS, key="resamples", on_change=keep, args=("resamples",))
+    st.select_slider(
+        "Bootstrap resamples for the 95% intervals (test rows, resampled within each group)",
+        options=RESAMPLE_OPTIONS,
+        key="resamples",
+        on_change=keep,
+        args=("resamples",),
+    )
     st.query_params["resamples"] = str(resamples)

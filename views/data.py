@@ -255,13 +255,16 @@ if upload is not None:
 
 
 st.subheader("Big data: counts instead of rows")
-st.caption("For files too big to upload (the upload limit is 200 MB, and a 10-million-row CSV is near it; Parquet is "
-           "five times smaller and reads faster): compute the counts where the data lives with "
-           "`python -m costlib aggregate SOURCE --label … --score … --out counts.parquet` (DuckDB or Spark), then load "
-           "that file here. Costs & groups and Find my prices work on counts, exactly; pages that need each case say "
-           "so.")
-agg_file = st.file_uploader("Aggregate file (.parquet, from python -m costlib aggregate)", type=["parquet"],
-                            key="aggregate_upload")
+st.caption(
+    "For files too big to upload (the upload limit is 200 MB, and a 10-million-row CSV is near it; Parquet is "
+    "five times smaller and reads faster): compute the counts where the data lives with "
+    "`python -m costlib aggregate SOURCE --label … --score … --out counts.parquet` (DuckDB or Spark), then load "
+    "that file here. Costs & groups and Find my prices work on counts, exactly; pages that need each case say "
+    "so."
+)
+agg_file = st.file_uploader(
+    "Aggregate file (.parquet, from python -m costlib aggregate)", type=["parquet"], key="aggregate_upload"
+)
 if agg_file is not None and st.session_state.get("_aggregate_id") != agg_file.file_id:
     try:
         ds_agg = bigdata.dataset_from_aggregate(agg_file.getvalue(), name=loading.display_name(agg_file.name))
@@ -293,8 +296,12 @@ if folder is not None:
         if opened:
             try:
                 ds_big = bigdata.dataset_from_file(
-                    bigdata.safe_path(folder, picked), label=label_col, scores=list(score_cols) or [],
-                    group=None if group_col == NONE else group_col, split=None if split_col == NONE else split_col)
+                    bigdata.safe_path(folder, picked),
+                    label=label_col,
+                    scores=list(score_cols) or [],
+                    group=None if group_col == NONE else group_col,
+                    split=None if split_col == NONE else split_col,
+                )
                 if not score_cols:
                     raise DataError("Choose at least one score column.")
             except DataError as err:

@@ -22,22 +22,33 @@ rec = memo("nec_rec", ds, (), lambda: recommend_nec(ds.scores, ds.delta, fit=fit
 st.subheader("What to ship")
 verdict = words.nec_verdict(rec)
 say(verdict.kind, verdict.headline)
-say("caption", f"δ comes from {delta_source_words(ds.mapping)}. Positive (δ > 0) for "
-    f"{int((delta > 0).sum()):,} of {len(delta):,} judged cases.")
+say(
+    "caption",
+    f"δ comes from {delta_source_words(ds.mapping)}. Positive (δ > 0) for "
+    f"{int((delta > 0).sum()):,} of {len(delta):,} judged cases.",
+)
 
 curves = []
 for m, s in ds.scores.items():
     sw = memo("nec_sweep", ds, (m,), lambda s=s: nec_sweep(s[judge], delta))
     curves.append(pd.DataFrame({"threshold": sw.thresholds, "NEC": (sw.fp + sw.fn) / sw.total, "model": m}))
 curves = pd.concat(curves, ignore_index=True)
-fig = figures.line_figure(curves, x="threshold", y="NEC", color="model", title="NEC against the cutoff (test rows)",
-                          x_title="cutoff (flag a case when its score is at least this)", y_title="NEC",
-                          baseline=rec.baseline_nec,
-                          baseline_label=f"{rec.baseline} (no model): {rec.baseline_nec:.3f}")
+fig = figures.line_figure(
+    curves,
+    x="threshold",
+    y="NEC",
+    color="model",
+    title="NEC against the cutoff (test rows)",
+    x_title="cutoff (flag a case when its score is at least this)",
+    y_title="NEC",
+    baseline=rec.baseline_nec,
+    baseline_label=f"{rec.baseline} (no model): {rec.baseline_nec:.3f}",
+)
 figures.mark_x(fig, rec.threshold, text=f"recommended: {rec.threshold:.3g}")
 c1, c2 = st.columns(2)
 c1.plotly_chart(fig, key="nec_curve")
 c2.plotly_chart(figures.delta_histogram(delta, groups=groups), key="delta_hist")
+
 
 @st.fragment
 def explore() -> None:
@@ -46,16 +57,26 @@ def explore() -> None:
     lo = min(float(s[judge].min()) for s in ds.scores.values())
     hi = max(float(s[judge].max()) for s in ds.scores.values())
     start = float(np.clip(rec.threshold, lo, hi)) if np.isfinite(rec.threshold) else (lo + hi) / 2
-    threshold = st.slider("Cutoff", min_value=min(lo, 0.0) if ds.probabilities else lo,
-                          max_value=max(hi, 1.0) if ds.probabilities else hi, value=round(start, 2), step=0.01,
-                          key="threshold", bind="query-params",
-                          help="NEC and the error rate of every model at this cutoff, by group; the answer above "
-                               "does not change with it.")
-    overall, by_group = nec_table({m: s[judge] for m, s in ds.scores.items()}, delta, threshold=threshold,
-                                  groups=groups)
-    st.plotly_chart(figures.nec_error_figure(overall.assign(label=overall["option"]),
-                                             title=f"NEC beside the error rate at the cutoff {threshold:.2f}"),
-                    key="nec_bar")
+    threshold = st.slider(
+        "Cutoff",
+        min_value=min(lo, 0.0) if ds.probabilities else lo,
+        max_value=max(hi, 1.0) if ds.probabilities else hi,
+        value=round(start, 2),
+        step=0.01,
+        key="threshold",
+        bind="query-params",
+        help="NEC and the error rate of every model at this cutoff, by group; the answer above "
+        "does not change with it.",
+    )
+    overall, by_group = nec_table(
+        {m: s[judge] for m, s in ds.scores.items()}, delta, threshold=threshold, groups=groups
+    )
+    st.plotly_chart(
+        figures.nec_error_figure(
+            overall.assign(label=overall["option"]), title=f"NEC beside the error rate at the cutoff {threshold:.2f}"
+        ),
+        key="nec_bar",
+    )
     show_table(overall, "nec", key="nec_table")
     if len(by_group):
         with st.expander("By group"):

@@ -72,9 +72,7 @@ if not np.isfinite(c_mat).all() or (c_mat < 0).any():
 st.query_params["C"] = ";".join(",".join(f"{x:g}" for x in r) for r in c_mat)
 
 a1, a2 = st.columns([1, 1], vertical_alignment="bottom")
-use_abstain = a1.toggle(
-    "Allow handing a case to a person", value=True, key="abstain_on", bind="query-params"
-)
+use_abstain = a1.toggle("Allow handing a case to a person", value=True, key="abstain_on", bind="query-params")
 h = a2.number_input(
     f"Price of handing a case over ({unit or 'your unit'})",
     min_value=0.0,
@@ -90,8 +88,14 @@ judge = rows(ds, "judge")
 y = ds.y_class[judge]
 p = ds.class_probs[judge]
 fit = rows(ds, "calibrate")
-rec = memo("matrix_rec", ds, (c_mat.tobytes(), h if use_abstain else None), lambda: recommend_matrix(
-    y, p, c_mat, class_names=names, abstain_cost=h if use_abstain else None, y_fit=ds.y_class[fit]))
+rec = memo(
+    "matrix_rec",
+    ds,
+    (c_mat.tobytes(), h if use_abstain else None),
+    lambda: recommend_matrix(
+        y, p, c_mat, class_names=names, abstain_cost=h if use_abstain else None, y_fit=ds.y_class[fit]
+    ),
+)
 st.subheader("What to ship")
 verdict = words.matrix_verdict(rec, unit=unit, volume=volume)
 say(verdict.kind, verdict.headline)
@@ -100,30 +104,43 @@ for line in verdict.details:
 m = st.columns(3)
 m[0].metric("Cost per case", words.money(rec.cost, unit), help=f"“{rec.policy}” on the test rows.")
 m[1].metric("Best without the model", words.money(rec.baseline_cost, unit), help=f"“{rec.baseline}”.")
-m[2].metric("Saving a month", words.money(rec.saving * volume, unit) if volume else "set a volume",
-            help=f"Saving per case times {volume:,.0f} cases a month.")
+m[2].metric(
+    "Saving a month",
+    words.money(rec.saving * volume, unit) if volume else "set a volume",
+    help=f"Saving per case times {volume:,.0f} cases a month.",
+)
 show_table(
-    rec.table.assign(**{
-        "cost per case": rec.table["cost per case"].map(lambda x: words.money(x, unit)),
-        "handed over": rec.table["handed over"].map(words.percent),
-        "accuracy of answers": rec.table["accuracy of answers"].map(words.percent),
-        "uses the model": rec.table["uses the model"].map({True: "yes", False: "no"}),
-    }),
+    rec.table.assign(
+        **{
+            "cost per case": rec.table["cost per case"].map(lambda x: words.money(x, unit)),
+            "handed over": rec.table["handed over"].map(words.percent),
+            "accuracy of answers": rec.table["accuracy of answers"].map(words.percent),
+            "uses the model": rec.table["uses the model"].map({True: "yes", False: "no"}),
+        }
+    ),
     "policies",
     key="policies",
 )
 
-shown = st.radio("Heatmaps for", [x for x in rec.decisions if rec.table.set_index("policy").loc[x, "uses the model"]],
-                 horizontal=True, key="heat_policy")
+shown = st.radio(
+    "Heatmaps for",
+    [x for x in rec.decisions if rec.table.set_index("policy").loc[x, "uses the model"]],
+    horizontal=True,
+    key="heat_policy",
+)
 conf = confusion(y, rec.decisions[shown], k)
 n = len(y)
 cols = st.columns(2)
-cols[0].plotly_chart(figures.heatmap_figure(conf, names, title=f"Confusion ({shown})", colorbar="cases"),
-                     key="confusion_chart")
+cols[0].plotly_chart(
+    figures.heatmap_figure(conf, names, title=f"Confusion ({shown})", colorbar="cases"), key="confusion_chart"
+)
 cols[1].plotly_chart(
-    figures.heatmap_figure(conf * c_mat / max(n, 1), names, title="Cost contribution per case (N·C / n)",
-                           colorbar=unit or "cost"),
+    figures.heatmap_figure(
+        conf * c_mat / max(n, 1), names, title="Cost contribution per case (N·C / n)", colorbar=unit or "cost"
+    ),
     key="contribution_chart",
 )
-st.caption(f"Cases handed over ({(rec.decisions[shown] < 0).sum():,}) are priced separately at "
-           f"{words.money(h, unit)} each and are not in the heatmaps.")
+st.caption(
+    f"Cases handed over ({(rec.decisions[shown] < 0).sum():,}) are priced separately at "
+    f"{words.money(h, unit)} each and are not in the heatmaps."
+)

@@ -35,20 +35,38 @@ sweep = models[rec.model].fit_pooled  # the cutoffs are fitted on these rows
 
 st.subheader("Name the two mistakes")
 c1, c2, c3 = st.columns(3)
-miss = c1.text_input("A missed case is", value="a missed case", max_chars=60, key="name_miss",
-                     help="In your own words, for example “a missed fraud”.")
-alarm = c2.text_input("A false alarm is", value="a false alarm", max_chars=60, key="name_alarm",
-                      help="In your own words, for example “a blocked honest customer”.")
+miss = c1.text_input(
+    "A missed case is",
+    value="a missed case",
+    max_chars=60,
+    key="name_miss",
+    help="In your own words, for example “a missed fraud”.",
+)
+alarm = c2.text_input(
+    "A false alarm is",
+    value="a false alarm",
+    max_chars=60,
+    key="name_alarm",
+    help="In your own words, for example “a blocked honest customer”.",
+)
 first_price = next(iter(costs.values()))[0] or 1.0
-money = c3.number_input(f"One false alarm costs you ({unit or 'your unit'}), if you know", min_value=0.0,
-                        max_value=settings.PRICE_MAX, value=float(first_price), step=0.5, format="%g",
-                        key="alarm_price", help="Optional: sets the scale. Only the ratio moves the cutoff.")
+money = c3.number_input(
+    f"One false alarm costs you ({unit or 'your unit'}), if you know",
+    min_value=0.0,
+    max_value=settings.PRICE_MAX,
+    value=float(first_price),
+    step=0.5,
+    format="%g",
+    key="alarm_price",
+    help="Optional: sets the scale. Only the ratio moves the cutoff.",
+)
 names_now = (miss.strip() or "a missed case", alarm.strip() or "a false alarm")
 
 bracket: elicit.Bracket = st.session_state.get("_bracket") or elicit.Bracket(names=names_now)
 if bracket.names != names_now:
-    bracket = elicit.Bracket(low=bracket.low, high=bracket.high, answers=bracket.answers, settled=bracket.settled,
-                             names=names_now)
+    bracket = elicit.Bracket(
+        low=bracket.low, high=bracket.high, answers=bracket.answers, settled=bracket.settled, names=names_now
+    )
 bracket, table = elicit.settle_if_robust(bracket, sweep)
 st.session_state["_bracket"] = bracket
 
@@ -85,11 +103,13 @@ for line in verdict.details:
 shown = table.assign(
     ratio=[f"{lo:.3g} to {hi:.3g}" for lo, hi in zip(table["ratio_low"], table["ratio_high"], strict=True)],
     cutoff=[words.cutoffs_short({"": t}, grouped=False) for t in table["threshold"]],
-)[["ratio", "cutoff"]].rename(columns={"ratio": f"{names_now[0]} costs … times {names_now[1]}",
-                                       "cutoff": "best cutoff (train rows)"})
+)[["ratio", "cutoff"]].rename(
+    columns={"ratio": f"{names_now[0]} costs … times {names_now[1]}", "cutoff": "best cutoff (train rows)"}
+)
 full = elicit.pieces(sweep, *elicit.RANGE)
-st.plotly_chart(figures.ratio_pieces_figure(full, low=bracket.low, high=bracket.high, names=names_now),
-                key="ratio_chart")
+st.plotly_chart(
+    figures.ratio_pieces_figure(full, low=bracket.low, high=bracket.high, names=names_now), key="ratio_chart"
+)
 with st.expander("The cutoffs in play, by ratio"):
     show_table(shown, "cutoffs_by_ratio", key="pieces")
 
@@ -98,9 +118,13 @@ if len(names) > 1:
     with st.expander("Do misses cost differently in different groups?"):
         st.caption("One question per group; the false alarm keeps its price everywhere.")
         for i, g in enumerate(names):
-            multipliers[g] = st.select_slider(f"{label(names_now[0])} in {label(g)} is … as one elsewhere",
-                                              options=list(MULTIPLIERS), value=1.0, key=f"mult_{i}",
-                                              format_func=MULTIPLIERS.get)
+            multipliers[g] = st.select_slider(
+                f"{label(names_now[0])} in {label(g)} is … as one elsewhere",
+                options=list(MULTIPLIERS),
+                value=1.0,
+                key=f"mult_{i}",
+                format_func=MULTIPLIERS.get,
+            )
 
 
 def use_prices() -> None:
@@ -121,9 +145,14 @@ def use_prices() -> None:
     st.session_state["_go_costs"] = True
 
 
-st.button("Use these prices", type="primary", key="use_prices", on_click=use_prices,
-          disabled=not bracket.answers,
-          help="Sets a false alarm to the price above and a miss to the middle of the bracket, on every page.")
+st.button(
+    "Use these prices",
+    type="primary",
+    key="use_prices",
+    on_click=use_prices,
+    disabled=not bracket.answers,
+    help="Sets a false alarm to the price above and a miss to the middle of the bracket, on every page.",
+)
 if st.session_state.pop("_go_costs", False):
     st.switch_page(COSTS_PAGE)
 if setting("price_questions"):

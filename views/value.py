@@ -21,11 +21,13 @@ from views._common import (
     stored_costs,
 )
 
-K_OPTIONS = sorted({
-    *np.round(np.arange(0, 2.0001, 0.05), 2),
-    *np.round(np.arange(2.25, 5.0001, 0.25), 2),
-    *np.round(np.arange(5.5, 20.0001, 0.5), 2),
-})
+K_OPTIONS = sorted(
+    {
+        *np.round(np.arange(0, 2.0001, 0.05), 2),
+        *np.round(np.arange(2.25, 5.0001, 0.25), 2),
+        *np.round(np.arange(5.5, 20.0001, 0.5), 2),
+    }
+)
 K_GRID = np.linspace(0, 20, 201)
 
 ds, unit, volume = setup(
@@ -42,8 +44,10 @@ y = ds.y[judge]
 sweeps = {m: memo("value_sweep", ds, (m,), lambda m=m: value.value_sweep(y, ds.scores[m][judge])) for m in ds.scores}
 fit_sweeps = None
 if split:
-    fit_sweeps = {m: memo("value_sweep_fit", ds, (m,), lambda m=m: value.value_sweep(ds.y[fit], ds.scores[m][fit]))
-                  for m in ds.scores}
+    fit_sweeps = {
+        m: memo("value_sweep_fit", ds, (m,), lambda m=m: value.value_sweep(ds.y[fit], ds.scores[m][fit]))
+        for m in ds.scores
+    }
 
 
 def reset_k() -> None:
@@ -59,15 +63,32 @@ def live_value() -> None:
     """The worth of a right answer and k in, one answer out: reruns alone when they move."""
     st.subheader("Your prices")
     remembered("gain", 1.0, bound=settings.GAIN)
-    remembered("reject_worth", 0.0, bound=settings.Bound("the worth of a handed-over case", -settings.PRICE_MAX,
-                                                          settings.PRICE_MAX, 0.0))
+    remembered(
+        "reject_worth",
+        0.0,
+        bound=settings.Bound("the worth of a handed-over case", -settings.PRICE_MAX, settings.PRICE_MAX, 0.0),
+    )
     c1, c2, c3 = st.columns([1, 1, 2])
-    worth = c1.number_input(f"A right answer is worth ({unit or 'your unit'})", min_value=0.0,
-                            max_value=settings.PRICE_MAX, step=0.5, format="%g", key="gain", on_change=keep,
-                            args=("gain",), help="What the business gains when the model answers a case correctly.")
-    reject_worth = c2.number_input(f"A case handed over is worth ({unit or 'your unit'})", step=0.5, format="%g",
-                                   key="reject_worth", on_change=keep, args=("reject_worth",),
-                                   help="0: a person handles it at no gain or loss (the default).")
+    worth = c1.number_input(
+        f"A right answer is worth ({unit or 'your unit'})",
+        min_value=0.0,
+        max_value=settings.PRICE_MAX,
+        step=0.5,
+        format="%g",
+        key="gain",
+        on_change=keep,
+        args=("gain",),
+        help="What the business gains when the model answers a case correctly.",
+    )
+    reject_worth = c2.number_input(
+        f"A case handed over is worth ({unit or 'your unit'})",
+        step=0.5,
+        format="%g",
+        key="reject_worth",
+        on_change=keep,
+        args=("reject_worth",),
+        help="0: a person handles it at no gain or loss (the default).",
+    )
     st.query_params["gain"], st.query_params["reject_worth"] = f"{worth:g}", f"{reject_worth:g}"
     derived = value.k_from_prices(c_fp, c_fn, worth) if worth > 0 else 20.0
     # k follows the prices until the slider moves; the moved value is the setting "k" (and ?k=)
@@ -77,21 +98,30 @@ def live_value() -> None:
     options = K_OPTIONS if k in K_OPTIONS else sorted({*K_OPTIONS, k})
     if st.session_state.get("k") != k:  # only when k came from elsewhere: keeps key presses
         st.session_state["k"] = k
-    c3.select_slider("k: how much worse is a wrong answer than a right one is good?", options=options, key="k",
-                     on_change=pick_k, format_func=lambda x: f"{x:g}",
-                     help="k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts.")
+    c3.select_slider(
+        "k: how much worse is a wrong answer than a right one is good?",
+        options=options,
+        key="k",
+        on_change=pick_k,
+        format_func=lambda x: f"{x:g}",
+        help="k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts.",
+    )
     if override is not None:
         st.query_params["k"] = f"{k:g}"
         c3.button("Back to k from my prices", key="k_reset", on_click=reset_k)
     else:
         st.query_params.pop("k", None)
-    say("caption", f"k = {derived:.3g} follows from your prices: a wrong answer costs on average "
+    say(
+        "caption",
+        f"k = {derived:.3g} follows from your prices: a wrong answer costs on average "
         f"{words.money((c_fp + c_fn) / 2, unit)} (the mean of a false positive's {words.money(c_fp, unit)} and a false "
         f"negative's {words.money(c_fn, unit)}, set on Costs & groups) and a right answer earns "
-        f"{words.money(worth, unit)}." + ("" if override is None else f" You moved the slider to k = {k:g}."))
+        f"{words.money(worth, unit)}." + ("" if override is None else f" You moved the slider to k = {k:g}."),
+    )
     r = reject_worth / worth if worth > 0 else 0.0
-    rec = memo("value_rec", ds, (k, r), lambda: value.recommend_value(sweeps, k=k, reject_value=r,
-                                                                        fit_sweeps=fit_sweeps))
+    rec = memo(
+        "value_rec", ds, (k, r), lambda: value.recommend_value(sweeps, k=k, reject_value=r, fit_sweeps=fit_sweeps)
+    )
     st.subheader("What to ship")
     verdict = words.value_recommendation_verdict(rec, k=k, worth=worth, unit=unit, volume=volume)
     say(verdict.kind, verdict.headline)
@@ -99,25 +129,44 @@ def live_value() -> None:
         say("caption", line)
     base = {"hand everything over": "hand everything over", "answer everything": "answer everything"}[rec.baseline]
     m = st.columns(4)
-    m[0].metric("Worth per case", words.money(rec.value * worth, unit),
-                help="On the test rows, answering from the recommended confidence threshold.")
-    m[1].metric("Best without a reject option", words.money(rec.baseline_value * worth, unit),
-                help=f"Per case, {base}: the better of handing every case over and answering every case.")
-    m[2].metric("Gain a month", words.money(rec.gain * worth * volume, unit) if volume else "set a volume",
-                help=f"Gain per case times {volume:,.0f} cases a month.")
-    m[3].metric("Handed to a person", f"{rec.reject_rate:.0%}",
-                help="Share of cases whose confidence is below the recommended threshold.")
+    m[0].metric(
+        "Worth per case",
+        words.money(rec.value * worth, unit),
+        help="On the test rows, answering from the recommended confidence threshold.",
+    )
+    m[1].metric(
+        "Best without a reject option",
+        words.money(rec.baseline_value * worth, unit),
+        help=f"Per case, {base}: the better of handing every case over and answering every case.",
+    )
+    m[2].metric(
+        "Gain a month",
+        words.money(rec.gain * worth * volume, unit) if volume else "set a volume",
+        help=f"Gain per case times {volume:,.0f} cases a month.",
+    )
+    m[3].metric(
+        "Handed to a person",
+        f"{rec.reject_rate:.0%}",
+        help="Share of cases whose confidence is below the recommended threshold.",
+    )
     model = rec.model
     if len(sweeps) > 1:
-        model = st.columns([1, 2])[0].selectbox("Curve of the model", list(sweeps),
-                                                index=list(sweeps).index(rec.model), key="value_model")
+        model = st.columns([1, 2])[0].selectbox(
+            "Curve of the model", list(sweeps), index=list(sweeps).index(rec.model), key="value_model"
+        )
     sweep = sweeps[model]
     row = rec.models.set_index("model").loc[model]
     fig = figures.value_tau_figure(
-        sweep.thresholds, value.sweep_value(sweep, k, r) * worth, tau_star=value.value_threshold(k),
-        tau_opt=float(row["tau"]), value_opt=float(row["value"]) * worth, reject_value=r * worth, label=model,
+        sweep.thresholds,
+        value.sweep_value(sweep, k, r) * worth,
+        tau_star=value.value_threshold(k),
+        tau_opt=float(row["tau"]),
+        value_opt=float(row["value"]) * worth,
+        reject_value=r * worth,
+        label=model,
         title=f"Worth per case against the confidence threshold, {model} (k = {k:g}, test rows)",
-        unit=unit)
+        unit=unit,
+    )
     st.plotly_chart(fig, key="value_tau_chart")
     st.session_state["_value_k"] = (k, r)
 
@@ -127,61 +176,124 @@ live_value()
 k, r = st.session_state.get("_value_k", (2.0, 0.0))
 worth = float(setting("gain", 1.0))
 st.subheader("Which model is worth more depends on k")
-long = pd.concat([memo("value_k", ds, (m, r), lambda m=m: value.value_against_k(
-    None, None, K_GRID, reject_value=r, sweep=sweeps[m], fit_sweep=None if fit_sweeps is None else fit_sweeps[m]))
-    .assign(model=m) for m in sweeps], ignore_index=True)
+long = pd.concat(
+    [
+        memo(
+            "value_k",
+            ds,
+            (m, r),
+            lambda m=m: value.value_against_k(
+                None,
+                None,
+                K_GRID,
+                reject_value=r,
+                sweep=sweeps[m],
+                fit_sweep=None if fit_sweeps is None else fit_sweeps[m],
+            ),
+        ).assign(model=m)
+        for m in sweeps
+    ],
+    ignore_index=True,
+)
 flips = value.ranking_flips(long, rule="tau*") if len(sweeps) > 1 else None
-st.plotly_chart(figures.value_k_figure(long.assign(value=long["value"] * worth), flips=flips, current_k=k,
-                                       unit=unit), key="value_k_chart")
-say("caption", f"Worth per case when a right answer earns {words.money(worth, unit)}. Solid: each model at its best "
+st.plotly_chart(
+    figures.value_k_figure(long.assign(value=long["value"] * worth), flips=flips, current_k=k, unit=unit),
+    key="value_k_chart",
+)
+say(
+    "caption",
+    f"Worth per case when a right answer earns {words.money(worth, unit)}. Solid: each model at its best "
     "threshold (fitted on train when there is a split); dotted: at the formula threshold τ* = k/(k+1), which trusts "
-    "the probabilities; dashed: hand everything over. The black dotted line is your k.")
+    "the probabilities; dashed: hand everything over. The black dotted line is your k.",
+)
 
 with st.expander("Separate prices per outcome: a right positive worth more than a right negative"):
-    say("caption", "In units of a right negative answer (worth 1). From your prices: a false positive costs "
+    say(
+        "caption",
+        "In units of a right negative answer (worth 1). From your prices: a false positive costs "
         f"{words.money(c_fp, unit)} and a false negative {words.money(c_fn, unit)}; with a right answer worth "
-        f"{words.money(setting('gain', 1.0), unit)}, that is k_fp and k_fn below.")
+        f"{words.money(setting('gain', 1.0), unit)}, that is k_fp and k_fn below.",
+    )
     worth = float(setting("gain", 1.0)) or 1.0
     c = st.columns(3)
     k_tp = c[0].number_input("A true positive is worth (k_tp)", min_value=0.0, value=1.0, step=0.5, key="k_tp")
-    k_fp = c[1].number_input("A false positive costs (k_fp)", min_value=0.0, value=float(c_fp / worth), step=0.5,
-                             key="k_fp")
-    k_fn = c[2].number_input("A false negative costs (k_fn)", min_value=0.0, value=float(c_fn / worth), step=0.5,
-                             key="k_fn")
-    cs = value.acceptance_rules_table(y, {mm: ds.scores[mm][judge] for mm in ds.scores}, k_tp=k_tp, k_fp=k_fp,
-                                      k_fn=k_fn)
-    show_table(cs, "acceptance_rules", key="cs", column_config={
-        "handed over": st.column_config.NumberColumn(format="percent")})
-    say("caption", "“By class thresholds” answers a positive when p ≥ k_fp/(k_tp + k_fp) and a negative when "
+    k_fp = c[1].number_input(
+        "A false positive costs (k_fp)", min_value=0.0, value=float(c_fp / worth), step=0.5, key="k_fp"
+    )
+    k_fn = c[2].number_input(
+        "A false negative costs (k_fn)", min_value=0.0, value=float(c_fn / worth), step=0.5, key="k_fn"
+    )
+    cs = value.acceptance_rules_table(
+        y, {mm: ds.scores[mm][judge] for mm in ds.scores}, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn
+    )
+    show_table(
+        cs, "acceptance_rules", key="cs", column_config={"handed over": st.column_config.NumberColumn(format="percent")}
+    )
+    say(
+        "caption",
+        "“By class thresholds” answers a positive when p ≥ k_fp/(k_tp + k_fp) and a negative when "
         "1 − p ≥ k_fn/(1 + k_fn); “by expected value” takes, case by case, the action whose expected value is "
-        "highest. They differ when a right positive is worth more than a right negative.")
+        "highest. They differ when a right positive is worth more than a right negative.",
+    )
 
 with st.expander("Models side by side at the cutoff 0.5 (no reject option)"):
-    cls = memo("classification", ds, (c_fp, c_fn), lambda: value.classification_table(
-        y, {mm: ds.scores[mm][judge] for mm in ds.scores}, k_fp=c_fp, k_fn=c_fn))
+    cls = memo(
+        "classification",
+        ds,
+        (c_fp, c_fn),
+        lambda: value.classification_table(y, {mm: ds.scores[mm][judge] for mm in ds.scores}, k_fp=c_fp, k_fn=c_fn),
+    )
     show_table(cls, "models", key="models")
-    st.caption("Accuracy, F1 and the price of the errors per case use the cutoff 0.5 and ignore the reject option, "
-               "so they can rank models differently from value.")
+    st.caption(
+        "Accuracy, F1 and the price of the errors per case use the cutoff 0.5 and ignore the reject option, "
+        "so they can rank models differently from value."
+    )
 
 st.subheader("Before and after calibration")
 if ds.has_role("validation"):
     val = rows(ds, "calibrate")
-    temps = {mm: memo("temperature", ds, (mm,), lambda mm=mm: fit_temperature(ds.y[val], ds.scores[mm][val]))
-             for mm in ds.scores}
-    cal_sweeps = {mm: memo("value_sweep_cal", ds, (mm,), lambda mm=mm: value.value_sweep(
-        y, apply_temperature(ds.scores[mm][judge], temps[mm]))) for mm in ds.scores if np.isfinite(temps[mm])}
+    temps = {
+        mm: memo("temperature", ds, (mm,), lambda mm=mm: fit_temperature(ds.y[val], ds.scores[mm][val]))
+        for mm in ds.scores
+    }
+    cal_sweeps = {
+        mm: memo(
+            "value_sweep_cal",
+            ds,
+            (mm,),
+            lambda mm=mm: value.value_sweep(y, apply_temperature(ds.scores[mm][judge], temps[mm])),
+        )
+        for mm in ds.scores
+        if np.isfinite(temps[mm])
+    }
     before = value.value_table(sweeps, k=k, reject_value=r).set_index("model")
     after = value.value_table(cal_sweeps, k=k, reject_value=r).set_index("model")
-    comp = pd.DataFrame({
-        "temperature (fitted on validation)": pd.Series(temps),
-        "worth at τ* before": before["value at tau*"] * worth,
-        "worth at τ* after": after["value at tau*"] * worth,
-    }).rename_axis("model").reset_index()
-    show_table(comp, "calibration_value", key="cal", column_config={
-        c: st.column_config.NumberColumn(f"{c} ({unit or 'per case'})", format="%.4f")
-        for c in ("worth at τ* before", "worth at τ* after")})
-    st.caption("Worth per case. Temperature scaling keeps each model's ranking but fixes what τ* = k/(k+1) assumes: "
-               "calibrated probabilities.")
+    comp = (
+        pd.DataFrame(
+            {
+                "temperature (fitted on validation)": pd.Series(temps),
+                "worth at τ* before": before["value at tau*"] * worth,
+                "worth at τ* after": after["value at tau*"] * worth,
+            }
+        )
+        .rename_axis("model")
+        .reset_index()
+    )
+    show_table(
+        comp,
+        "calibration_value",
+        key="cal",
+        column_config={
+            c: st.column_config.NumberColumn(f"{c} ({unit or 'per case'})", format="%.4f")
+            for c in ("worth at τ* before", "worth at τ* after")
+        },
+    )
+    st.caption(
+        "Worth per case. Temperature scaling keeps each model's ranking but fixes what τ* = k/(k+1) assumes: "
+        "calibrated probabilities."
+    )
 else:
-    st.caption("This data has no validation split, so there is nothing held out to calibrate on. Map a split column "
-               "with 'validation' rows on the Data page to see value before and after temperature scaling.")
+    st.caption(
+        "This data has no validation split, so there is nothing held out to calibrate on. Map a split column "
+        "with 'validation' rows on the Data page to see value before and after temperature scaling."
+    )

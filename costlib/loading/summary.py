@@ -20,9 +20,12 @@ def summary_metrics(ds: Dataset) -> list[tuple[str, str] | None]:
     if ds.counts_only:
         ms = next(iter(ds.sweeps.values()))
         pos = ms.fit_pooled.positives + (ms.judge_pooled.positives if ms.judged_on == "test" else 0.0)
-        return [("Rows", f"{ds.n_rows:,}"), ("Positives", f"{pos:,.0f} ({pos / max(ds.n_rows, 1):.1%})"),
-                ("Groups", f"{len(ms.groups)}") if ms.grouped else None,
-                ("Splits", "2") if ms.judged_on == "test" else None]
+        return [
+            ("Rows", f"{ds.n_rows:,}"),
+            ("Positives", f"{pos:,.0f} ({pos / max(ds.n_rows, 1):.1%})"),
+            ("Groups", f"{len(ms.groups)}") if ms.grouped else None,
+            ("Splits", "2") if ms.judged_on == "test" else None,
+        ]
     return [
         ("Rows", f"{ds.n_rows:,}"),
         None if ds.y is None else ("Positives", f"{int(ds.y.sum()):,} ({ds.y.mean():.1%})"),
@@ -50,14 +53,23 @@ def summary_tables(ds: Dataset) -> list[pd.DataFrame]:
         rows = []
         for name, ms in ds.sweeps.items():
             t = ms.fit_pooled.thresholds[1:]
-            rows.append({"model (score column)": name, "min": float(t.min()) if t.size else np.nan,
-                         "max": float(t.max()) if t.size else np.nan, "distinct values": int(t.size)})
+            rows.append(
+                {
+                    "model (score column)": name,
+                    "min": float(t.min()) if t.size else np.nan,
+                    "max": float(t.max()) if t.size else np.nan,
+                    "distinct values": int(t.size),
+                }
+            )
         tables.append(safe_cells(pd.DataFrame(rows)))
         ms = next(iter(ds.sweeps.values()))
         if ms.grouped:
-            g = pd.DataFrame({"group": list(ms.groups),
-                              "rows": [ms.fit[x].total + (ms.judge[x].total if ms.judged_on == "test" else 0)
-                                       for x in ms.groups]})
+            g = pd.DataFrame(
+                {
+                    "group": list(ms.groups),
+                    "rows": [ms.fit[x].total + (ms.judge[x].total if ms.judged_on == "test" else 0) for x in ms.groups],
+                }
+            )
             pos = [ms.fit[x].positives + (ms.judge[x].positives if ms.judged_on == "test" else 0) for x in ms.groups]
             g["positive share"] = np.asarray(pos) / np.maximum(g["rows"].to_numpy(float), 1e-300)
             tables.append(safe_cells(g))

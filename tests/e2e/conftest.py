@@ -39,8 +39,10 @@ def require_chromium() -> str:
     """The Chromium path, or a skip (a failure when COSTLIB_REQUIRE_BROWSER=1)."""
     if os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK):
         return CHROMIUM
-    reason = (f"the browser journeys need Chromium at {CHROMIUM} (apt-get install chromium); "
-              "Playwright's bundled browsers are not used")
+    reason = (
+        f"the browser journeys need Chromium at {CHROMIUM} (apt-get install chromium); "
+        "Playwright's bundled browsers are not used"
+    )
     if os.environ.get("COSTLIB_REQUIRE_BROWSER") == "1":
         pytest.fail(f"COSTLIB_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
     pytest.skip(reason)

@@ -70,14 +70,34 @@ class AppServer:
         last = ""
         for _ in range(attempts):
             port = _free_port()
-            cmd = [sys.executable, "-m", "streamlit", "run", self.script, "--server.headless", "true",
-                   "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false",
-                   "--server.address", "127.0.0.1", "--server.port", str(port), *self.extra_args]
+            cmd = [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                self.script,
+                "--server.headless",
+                "true",
+                "--server.fileWatcherType",
+                "none",
+                "--browser.gatherUsageStats",
+                "false",
+                "--server.address",
+                "127.0.0.1",
+                "--server.port",
+                str(port),
+                *self.extra_args,
+            ]
             env = {**os.environ, "PYTHONUNBUFFERED": "1"}
             with open(self.log_path, "ab") as log:
                 self.proc = subprocess.Popen(
-                    cmd, cwd=self.cwd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                    env=env, start_new_session=False,
+                    cmd,
+                    cwd=self.cwd,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL,
+                    env=env,
+                    start_new_session=False,
                     preexec_fn=_die_with_parent if _PRCTL is not None else None,
                 )
             atexit.register(_stop, self.proc)
@@ -93,8 +113,9 @@ class AppServer:
                 time.sleep(0.2)
             last = self.log_tail()
             _stop(self.proc)  # exited (port taken?) or too slow: try another port
-        raise RuntimeError(f"streamlit did not answer ok on /_stcore/health within "
-                           f"{SERVER_START_TIMEOUT:.0f}s. Server output:\n{last}")
+        raise RuntimeError(
+            f"streamlit did not answer ok on /_stcore/health within {SERVER_START_TIMEOUT:.0f}s. Server output:\n{last}"
+        )
 
     def peak_rss_mb(self) -> float:
         """The server process's peak resident memory so far (VmHWM), in MB (Linux)."""

@@ -43,8 +43,13 @@ def wait_for_app(page: Page, *, settle: float = 0.4, timeout: float = 30.0) -> N
     state = {}
     while True:
         state = page.evaluate(_APP_STATE_JS)
-        busy = (state["script"] != "notRunning" or state["running"] or state["stale"] or state["spinner"]
-                or state["connection"] not in (None, "CONNECTED"))
+        busy = (
+            state["script"] != "notRunning"
+            or state["running"]
+            or state["stale"]
+            or state["spinner"]
+            or state["connection"] not in (None, "CONNECTED")
+        )
         now = time.monotonic()
         if busy:
             quiet_since = None
@@ -61,12 +66,11 @@ def assert_no_error(page: Page, where: str = "") -> None:
     """Fail if the page shows a Streamlit exception box or the word Traceback anywhere."""
     exc = page.locator('[data-testid="stException"]')
     if exc.count():
-        raise AppError(f"Streamlit shows an exception{' ' + where if where else ''}: "
-                       f"{exc.first.inner_text()[:1500]}")
+        raise AppError(f"Streamlit shows an exception{' ' + where if where else ''}: {exc.first.inner_text()[:1500]}")
     text = page.locator("body").inner_text()
     if "Traceback" in text:
         i = text.index("Traceback")
-        raise AppError(f"the page shows a traceback{' ' + where if where else ''}: {text[i:i + 1500]}")
+        raise AppError(f"the page shows a traceback{' ' + where if where else ''}: {text[i : i + 1500]}")
 
 
 def step(page: Page, where: str = "", *, settle: float = 0.4, timeout: float = 30.0) -> None:
@@ -198,8 +202,9 @@ def grid_rows(page: Page, grid: Locator | int = 0) -> list[dict[str, str]]:
 
 def grid_after(page: Page, heading: str) -> Locator:
     """The first st.dataframe after the subheader `heading`."""
-    return page.locator(f'xpath=//h3[contains(normalize-space(.), "{heading}")]/following::'
-                        f'div[@data-testid="stDataFrame"][1]')
+    return page.locator(
+        f'xpath=//h3[contains(normalize-space(.), "{heading}")]/following::div[@data-testid="stDataFrame"][1]'
+    )
 
 
 def data_choice(page: Page) -> str:
@@ -252,8 +257,9 @@ def upload(page: Page, path: Path, *, timeout: float = 30.0) -> None:
     """
     page.set_input_files("input[type=file]", str(path))
     main = page.locator('[data-testid="stMainBlockContainer"]')
-    main.locator('[data-testid="stCaptionContainer"], [data-testid="stAlert"]',
-                 has_text=path.name).first.wait_for(timeout=timeout * 1000)
+    main.locator('[data-testid="stCaptionContainer"], [data-testid="stAlert"]', has_text=path.name).first.wait_for(
+        timeout=timeout * 1000
+    )
     step(page, f"after uploading {path.name}", timeout=timeout)
 
 

@@ -28,8 +28,12 @@ def test_answer_the_questions_and_land_on_costs_with_the_prices_set(page, app_ur
         n = elicit.next_n(b)
         assert "a missed fraud" in text.inner_text()
         choice = elicit.MISS if truth > n else elicit.ALARM
-        page.get_by_role("button", name=re.compile(r"^1 × a missed fraud is worse$" if choice == elicit.MISS
-                                                   else r"× a false alarm is worse$")).click()
+        page.get_by_role(
+            "button",
+            name=re.compile(
+                r"^1 × a missed fraud is worse$" if choice == elicit.MISS else r"× a false alarm is worse$"
+            ),
+        ).click()
         step(page, "after an answer")
         b = elicit.answer(b, n, choice)
     full_screenshot(page, "test_find_my_prices-answered")

@@ -27,10 +27,15 @@ def sample_model(key: str, score: str) -> decision.ModelSweeps:
     """The sample's sweeps, built as the page builds them: fitted on train, judged on test."""
     sample = SAMPLES[key]
     data = sample_bytes(key)
-    ds = loading.prepare(loading.read_table(data, sample.filename), sample.mapping, name=sample.title,
-                         fingerprint=loading.fingerprint(data))
-    return decision.sweep_model(ds.y, ds.scores[score], ds.groups, fit=ds.rows("train"), judge=ds.rows("test"),
-                                name=score)
+    ds = loading.prepare(
+        loading.read_table(data, sample.filename),
+        sample.mapping,
+        name=sample.title,
+        fingerprint=loading.fingerprint(data),
+    )
+    return decision.sweep_model(
+        ds.y, ds.scores[score], ds.groups, fit=ds.rows("train"), judge=ds.rows("test"), name=score
+    )
 
 
 def headline(costs, key: str = "compas", scores=("p_recid",)) -> tuple[str, decision.Recommendation]:
@@ -46,8 +51,7 @@ def answer(page) -> str:
 
 
 def metric(page, label: str) -> str:
-    box = page.locator('[data-testid="stMetric"]', has=page.locator('[data-testid="stMetricLabel"]',
-                                                                     has_text=label))
+    box = page.locator('[data-testid="stMetric"]', has=page.locator('[data-testid="stMetricLabel"]', has_text=label))
     return box.locator('[data-testid="stMetricValue"]').first.inner_text().strip()
 
 

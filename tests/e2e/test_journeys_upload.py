@@ -46,19 +46,21 @@ def rich_csv(path: Path, n: int = 900, seed: int = 7) -> Path:
     probs = np.round(probs, 4)
     probs[:, 2] = np.round(1 - probs[:, 0] - probs[:, 1], 4)
     yes = np.where(y == 1, rng.integers(2, 4, n), rng.integers(0, 2, n))
-    df = pd.DataFrame({
-        "label": y,
-        "score_calibrated": np.round(1 / (1 + np.exp(-(2 * y - 1 + noise))), 4),
-        "score_sharp": np.round(1 / (1 + np.exp(-3 * (2 * y - 1 + 1.3 * noise))), 4),
-        "group": rng.choice(["north", "south", "east"], n),
-        "split": rng.choice(["train", "validation", "test"], n, p=[0.5, 0.2, 0.3]),
-        "n_yes": yes,
-        "n_no": 3 - yes,
-        "true_class": true_class,
-        "p_billing": probs[:, 0],
-        "p_technical": probs[:, 1],
-        "p_security": probs[:, 2],
-    })
+    df = pd.DataFrame(
+        {
+            "label": y,
+            "score_calibrated": np.round(1 / (1 + np.exp(-(2 * y - 1 + noise))), 4),
+            "score_sharp": np.round(1 / (1 + np.exp(-3 * (2 * y - 1 + 1.3 * noise))), 4),
+            "group": rng.choice(["north", "south", "east"], n),
+            "split": rng.choice(["train", "validation", "test"], n, p=[0.5, 0.2, 0.3]),
+            "n_yes": yes,
+            "n_no": 3 - yes,
+            "true_class": true_class,
+            "p_billing": probs[:, 0],
+            "p_technical": probs[:, 1],
+            "p_security": probs[:, 2],
+        }
+    )
     df.to_csv(path, index=False)
     return path
 
@@ -94,8 +96,13 @@ def scores_csv(path: Path, *, bad_rows: tuple[int, ...] = (), n: int = 60, seed:
     """label, risk_score, group; the 1-based data rows in `bad_rows` get text instead of a score."""
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, n)
-    df = pd.DataFrame({"label": y, "risk_score": np.round(np.clip(0.4 * y + rng.uniform(0, 0.6, n), 0, 1), 3),
-                       "group": rng.choice(["a", "b"], n)})
+    df = pd.DataFrame(
+        {
+            "label": y,
+            "risk_score": np.round(np.clip(0.4 * y + rng.uniform(0, 0.6, n), 0, 1), 3),
+            "group": rng.choice(["a", "b"], n),
+        }
+    )
     df["risk_score"] = df["risk_score"].astype(object)
     for row, text in zip(bad_rows, ("high", "n/a?", "0.4.1"), strict=False):
         df.loc[row - 1, "risk_score"] = text
@@ -157,12 +164,14 @@ def test_hostile_strings_are_shown_as_text(page, app_url, tmp_path):
     n = 240
     y = rng.integers(0, 2, n)
     label_col, score_col = f"outcome {IMG}", f"score {SCRIPT}"
-    df = pd.DataFrame({
-        label_col: np.where(y == 1, f"bad {SCRIPT}", f"ok {IMG}"),
-        score_col: np.round(np.clip(0.45 * y + rng.uniform(0, 0.55, n), 0, 1), 3),
-        "group": rng.choice([SCRIPT, IMG, "plain"], n),
-        "split": rng.choice(["train", "test"], n),
-    })
+    df = pd.DataFrame(
+        {
+            label_col: np.where(y == 1, f"bad {SCRIPT}", f"ok {IMG}"),
+            score_col: np.round(np.clip(0.45 * y + rng.uniform(0, 0.55, n), 0, 1), 3),
+            "group": rng.choice([SCRIPT, IMG, "plain"], n),
+            "split": rng.choice(["train", "test"], n),
+        }
+    )
     path = tmp_path / "hostile.csv"
     df.to_csv(path, index=False)
 

@@ -70,15 +70,20 @@ def tickets_policy_costs(c: np.ndarray, abstain: float = 1.0) -> dict[str, float
     """costlib's expected cost per case of each policy on the ticket sample's test rows."""
     sample = SAMPLES["tickets"]
     data = sample_bytes("tickets")
-    ds = loading.prepare(loading.read_table(data, sample.filename), sample.mapping, name=sample.title,
-                         fingerprint=loading.fingerprint(data))
+    ds = loading.prepare(
+        loading.read_table(data, sample.filename),
+        sample.mapping,
+        name=sample.title,
+        fingerprint=loading.fingerprint(data),
+    )
     judge = ds.rows("test")
     y, p = ds.y_class[judge], ds.class_probs[judge]
     return {
         "most probable class": decision_cost(y, np.argmax(p, axis=1), c, abstain_cost=abstain),
         "cheapest decision": decision_cost(y, min_cost_decisions(p, c), c, abstain_cost=abstain),
-        "cheapest decision, or hand over": decision_cost(y, min_cost_decisions(p, c, abstain_cost=abstain), c,
-                                                         abstain_cost=abstain),
+        "cheapest decision, or hand over": decision_cost(
+            y, min_cost_decisions(p, c, abstain_cost=abstain), c, abstain_cost=abstain
+        ),
     }
 
 

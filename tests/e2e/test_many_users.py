@@ -24,8 +24,10 @@ def test_two_sessions_uploading_at_once_each_see_their_own_file(new_page, app_ur
     # Same file name, different content: a cache keyed by name would show one user the other's data.
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    files = [predictions(tmp_path / "a" / "predictions.csv", 300, 1),
-             predictions(tmp_path / "b" / "predictions.csv", 700, 2)]
+    files = [
+        predictions(tmp_path / "a" / "predictions.csv", 300, 1),
+        predictions(tmp_path / "b" / "predictions.csv", 700, 2),
+    ]
     pages = [new_page(), new_page()]
     for page in pages:
         goto(page, app_url + "/")

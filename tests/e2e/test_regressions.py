@@ -13,8 +13,16 @@ from e2e_support import goto, grid_rows, nav, nav_titles, pick, step, upload, us
 
 pytestmark = pytest.mark.browser
 
-TITLES = ["Data", "Costs & groups", "Find my prices", "Value", "Cost matrix", "Instance costs", "Calibration",
-          "Train with costs"]
+TITLES = [
+    "Data",
+    "Costs & groups",
+    "Find my prices",
+    "Value",
+    "Cost matrix",
+    "Instance costs",
+    "Calibration",
+    "Train with costs",
+]
 
 
 def test_deep_link_on_a_fresh_server_shows_the_app_navigation(new_page, chromium_path, tmp_path):
@@ -69,8 +77,14 @@ def test_a_replaced_upload_gets_a_fresh_column_mapping(new_page, app_url, tmp_pa
     first, second = tmp_path / "first.csv", tmp_path / "second.csv"
     rng = np.random.default_rng(2)
     y = rng.integers(0, 2, 80)
-    pd.DataFrame({"label": y, "score_a": rng.uniform(0, 1, 80).round(3), "score_b": rng.uniform(0, 1, 80).round(3),
-                  "split": rng.choice(["train", "test"], 80)}).to_csv(first, index=False)
+    pd.DataFrame(
+        {
+            "label": y,
+            "score_a": rng.uniform(0, 1, 80).round(3),
+            "score_b": rng.uniform(0, 1, 80).round(3),
+            "split": rng.choice(["train", "test"], 80),
+        }
+    ).to_csv(first, index=False)
     pd.DataFrame({"label": y, "model_score": rng.uniform(0, 1, 80).round(3)}).to_csv(second, index=False)
     box = "Score columns (one per model; higher = more likely positive)"
     for attempt in range(3):
@@ -84,7 +98,8 @@ def test_a_replaced_upload_gets_a_fresh_column_mapping(new_page, app_url, tmp_pa
         shown = page.locator('[data-testid="stMultiSelect"]', has=page.get_by_text(box, exact=True)).inner_text()
         split = page.get_by_role("combobox", name="Split column (optional: train / validation / test)").input_value()
         assert "model_score" in shown and "score_a" not in shown and split == "(none)", (
-            f"attempt {attempt + 1}: the form for second.csv shows {shown!r}, split {split!r}")
+            f"attempt {attempt + 1}: the form for second.csv shows {shown!r}, split {split!r}"
+        )
         use_these_columns(page)
         page.get_by_text("Loaded “second.csv”").wait_for()
         models = grid_rows(page, page.locator('[data-testid="stDataFrame"]', has_text="model (score column)"))
@@ -101,8 +116,10 @@ def test_unit_and_volume_survive_a_page_switch(page, app_url):
     sidebar = page.locator('[data-testid="stSidebar"]')
 
     def settings():
-        return (sidebar.get_by_label("Unit of your prices", exact=True).input_value(),
-                sidebar.get_by_label("Cases per month", exact=True).input_value())
+        return (
+            sidebar.get_by_label("Unit of your prices", exact=True).input_value(),
+            sidebar.get_by_label("Cases per month", exact=True).input_value(),
+        )
 
     assert settings() == ("$", "10000")
     nav(page, "Value")
@@ -121,8 +138,14 @@ def test_links_in_user_text_are_not_links_anywhere(page, app_url, tmp_path):
     n = 300
     p = rng.random(n).round(3)
     path = tmp_path / "links.csv"
-    pd.DataFrame({"label": (rng.random(n) < p).astype(int), "score": p, "grp": rng.choice([hostile, bare], n),
-                  "split": rng.choice(["train", "test"], n)}).to_csv(path, index=False)
+    pd.DataFrame(
+        {
+            "label": (rng.random(n) < p).astype(int),
+            "score": p,
+            "grp": rng.choice([hostile, bare], n),
+            "split": rng.choice(["train", "test"], n),
+        }
+    ).to_csv(path, index=False)
     goto(page, app_url + "/")
     upload(page, path)
     pick(page, "Group column (optional, for per-group prices)", "grp")
