@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "e2e"))
 
 from e2e_server import CHROMIUM, CHROMIUM_ARGS, AppServer  # noqa: E402
-from e2e_support import goto, step, upload, use_these_columns, wait_for_app  # noqa: E402
+from e2e_support import goto, nav, step, upload, use_these_columns, wait_for_app  # noqa: E402
 
 ARM_JS = """() => {
   // Resolves window.__quietResult with (last change of the page after the key press) - (key press):
@@ -65,12 +65,12 @@ ARM_JS = """() => {
   }, 16);
 }"""
 
-# page path, the slider's label (None: the first slider), the data to load
+# page path, the slider's label (None: the first slider), the page's title in the navigation
 PAGES = {
-    "costs": ("/costs", "A false negative costs"),
-    "value": ("/value", None),
-    "calibration": ("/calibration", "Bins"),
-    "instance": ("/instance", "Cutoff"),
+    "costs": ("/costs", "A false negative costs", "Costs & groups"),
+    "value": ("/value", None, "Value"),
+    "calibration": ("/calibration", "Bins", "Calibration"),
+    "instance": ("/instance", "Cutoff", "Instance costs"),
 }
 
 
@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
             results["median_ms"]["yardstick"] = median(base)
             ctx.close()
 
-            for name, (path, label) in PAGES.items():
+            for name, (path, label, _) in PAGES.items():
                 if name not in args.pages:
                     continue
                 ctx, page = fresh()
@@ -189,11 +189,11 @@ def main(argv: list[str] | None = None) -> int:
                 page.get_by_text(f"Loaded “{csv.name}”").wait_for()
                 results["upload_and_map_s"] = round(time.perf_counter() - t, 1)
                 results["server_peak_rss_mb"] = {"after mapping": app.peak_rss_mb()}
-                for name, (path, label) in PAGES.items():
+                for name, (_, label, title) in PAGES.items():
                     if name not in args.pages:
                         continue
                     t = time.perf_counter()
-                    goto(page, f"{app.url}{path}?data=upload", chart=True)
+                    nav(page, title, timeout=900)  # in the same session: a reload would forget the upload
                     step(page, "first visit", timeout=900)
                     results.setdefault("first_visit_s", {})[name] = round(time.perf_counter() - t, 1)
                     measure(page, label, 2)

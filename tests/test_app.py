@@ -686,3 +686,27 @@ def test_costs_page_offers_the_questions_before_the_sliders():
     at = open_app("compas", "views/costs.py")
     links = [p.proto.label for p in at.get("page_link")]
     assert "Not sure about your prices? Answer a few questions" in links
+
+
+def test_tables_show_formula_cells_neutralised_so_the_toolbar_export_is_safe_too():
+    rng = np.random.default_rng(6)
+    n = 200
+    p = rng.random(n).round(3)
+    evil = '=HYPERLINK("http://example.invalid","x")'
+    frame = pd.DataFrame(
+        {
+            "label": (rng.random(n) < p).astype(int),
+            "score": p,
+            "grp": rng.choice([evil, "plain"], n),
+            "split": rng.choice(["train", "test"], n),
+        }
+    )
+    at = open_app("compas", "views/data.py")
+    at.file_uploader(key="uploader").upload("f.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    at.selectbox(key=mk(at, "group")).set_value("grp")
+    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    at.switch_page("views/costs.py").run()
+    assert_no_exception(at)
+    shown = [t.value for t in at.dataframe if "group" in t.value.columns]
+    cells = {str(c) for table in shown for c in table["group"]}
+    assert evil not in cells and "'" + evil in cells

@@ -38,13 +38,15 @@ PRICES_PAGE = "views/prices.py"
 # Loading (cached by content)
 
 
-@st.cache_data(max_entries=8, ttl=3600, show_spinner="Reading the file…")
+# Shared across sessions (by content, so nobody sees another's data), and bounded: a parsed
+# table may take up to a quarter of the upload budget, so only two are kept, for ten minutes.
+@st.cache_data(max_entries=2, ttl=600, show_spinner="Reading the file…")
 def read_table_cached(_data: bytes, digest: str, filename: str) -> pd.DataFrame:
     """The parsed table for these bytes; `digest` (sha256) is the cache key, not the name."""
     return loading.read_table(_data, filename)
 
 
-@st.cache_data(max_entries=8, ttl=3600, show_spinner="Checking the columns…")
+@st.cache_data(max_entries=2, ttl=600, show_spinner="Checking the columns…")
 def build_dataset_cached(_df: pd.DataFrame, digest: str, name: str, mapping: ColumnMapping, options: tuple) -> Dataset:
     return loading.prepare(_df, mapping, name=name, fingerprint=digest, **dict(options))
 
@@ -331,8 +333,10 @@ def model_picker(ds: Dataset, label: str = "Model (score column)", key: str = "m
 
 
 def show_table(df: pd.DataFrame, name: str, *, key: str, column_config: dict | None = None) -> None:
-    """A table with a CSV download (user text neutralised against formula injection)."""
-    st.dataframe(df, hide_index=True, column_config=column_config, width="stretch")
+    """A table with a CSV download. User text is neutralised against formula injection in both
+    exports: this button's (`safe_csv`) and the table toolbar's own "Download as CSV", which
+    writes what the table displays (`safe_cells`)."""
+    st.dataframe(loading.safe_cells(df), hide_index=True, column_config=column_config, width="stretch")
     st.download_button(
         "Download this table (CSV)",
         data=loading.safe_csv(df),
