@@ -3,9 +3,9 @@
 Pages stay thin: they read widgets, call costlib through `memo`, and hand figures to
 `st.plotly_chart`. Nothing here computes a formula.
 
-Where data lives. A parsed table is built once by a `st.cache_data` function keyed by the
-file's sha256 (never its name), then kept in this session's state, so a rerun (a slider
-move) does not unpickle a copy. Sweeps and other per-dataset results go through `memo`: a
+Where data lives. A parsed table is built once per session, keyed by the file's sha256
+(never its name), and kept in this session's state (two at most), so a rerun (a slider
+move) neither re-parses nor unpickles a copy. Sweeps and other per-dataset results go through `memo`: a
 small per-session LRU keyed by the dataset's identity and plain hashable arguments. Nothing
 user-specific sits in module globals or in `st.cache_resource`.
 """
@@ -38,17 +38,33 @@ PRICES_PAGE = "views/prices.py"
 # Loading (cached by content)
 
 
-# Shared across sessions (by content, so nobody sees another's data), and bounded: a parsed
-# table may take up to a quarter of the upload budget, so only two are kept, for ten minutes.
-@st.cache_data(max_entries=2, ttl=600, show_spinner="Reading the file…")
-def read_table_cached(_data: bytes, digest: str, filename: str) -> pd.DataFrame:
-    """The parsed table for these bytes; `digest` (sha256) is the cache key, not the name."""
-    return loading.read_table(_data, filename)
+PARSED_KEEP = 2  # parsed tables a session keeps (by content): the upload being mapped and one more
 
 
-@st.cache_data(max_entries=2, ttl=600, show_spinner="Checking the columns…")
-def build_dataset_cached(_df: pd.DataFrame, digest: str, name: str, mapping: ColumnMapping, options: tuple) -> Dataset:
-    return loading.prepare(_df, mapping, name=name, fingerprint=digest, **dict(options))
+def read_table_cached(data: bytes, digest: str, filename: str) -> pd.DataFrame:
+    """The parsed table for these bytes, parsed once per session; `digest` (the sha256 of the
+    content, never the name) is the key. Kept in the session, not in `st.cache_data`: that
+    cache pickles a copy in and hands a fresh copy out on every rerun, two more tables in
+    memory per session for a file near the upload limit."""
+    store = st.session_state.setdefault("_parsed", OrderedDict())
+    if digest not in store:
+        with st.spinner("Reading the file…"):
+            store[digest] = loading.read_table(data, filename)
+        while len(store) > PARSED_KEEP:
+            store.popitem(last=False)
+    return store[digest]
+
+
+def build_dataset_cached(df: pd.DataFrame, digest: str, name: str, mapping: ColumnMapping, options: tuple) -> Dataset:
+    """`loading.prepare` once per (content, mapping, options) in this session."""
+    key = ("_prepared", digest, name, mapping, options)
+    store = st.session_state.setdefault("_prepared", OrderedDict())
+    if key not in store:
+        with st.spinner("Checking the columns…"):
+            store[key] = loading.prepare(df, mapping, name=name, fingerprint=digest, **dict(options))
+        while len(store) > PARSED_KEEP:
+            store.popitem(last=False)
+    return store[key]
 
 
 def load_sample(key: str) -> Dataset:
