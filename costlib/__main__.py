@@ -20,7 +20,10 @@ import numpy as np
 
 from costlib import cli_train, settings
 from costlib.dataset import ColumnMapping
+from costlib.decision import model_from_sweeps, sweep_model
 from costlib.errors import DataError
+from costlib.policy import policy_json
+from costlib.report import audit_html, build_audit, sensitivity_sentence
 
 EXIT_OK, EXIT_WORSE_THAN_NOBODY, EXIT_BAD_INPUT = 0, 1, 2
 SINGLE_GROUP = "everyone"
@@ -186,7 +189,6 @@ def _prices(args, names: Sequence, column: str | None) -> dict:
 def _scan_models(args, scores: list[str]) -> tuple[dict, int, str]:
     """The models' sweeps computed by DuckDB or Spark where FILE lives (no rows in memory)."""
     from costlib import scale
-    from costlib.decision import model_from_sweeps
 
     if args.positive:
         raise DataError("--positive is not available with --engine: the label column must hold 0/1 (or true/false).")
@@ -213,15 +215,54 @@ def _scan_models(args, scores: list[str]) -> tuple[dict, int, str]:
 
 
 def run_audit(args) -> int:
-    from costlib import loading
-    from costlib.decision import sweep_model
-    from costlib.policy import policy_json
-    from costlib.report import audit_html, build_audit, sensitivity_sentence
-
-    if args.engine:
-        return _run_scanned(args)
-    data, name, df, fp = _read(args.file)
+    """`audit`: the models' sweeps (from the rows in memory, or with --engine where FILE
+    lives), then one audit, one printout, the report and the policy."""
     scores = list(dict.fromkeys(args.score))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if args.engine:
+            models, n_rows, name = _scan_models(args, scores)
+            fp, notes, header = "", [], f"{n_rows:,} rows, read with {args.engine}"
+        else:
+            models, n_rows, name, fp, notes, header = _memory_models(args, scores)
+        names = list(next(iter(models.values())).groups)
+        costs = _prices(args, names, args.group)
+        audit = build_audit(
+            models,
+            costs,
+            unit=args.unit,
+            volume=args.volume,
+            fairness_tolerance=args.tolerance,
+            n_resamples=args.resamples,
+            seed=args.seed,
+            data_name=name,
+            fingerprint=fp,
+            n_rows=n_rows,
+            data_notes=notes,
+        )
+    notes = list(audit.notes) + [str(w.message) for w in caught if str(w.message) not in audit.notes]
+    rule = args.rule or audit.recommendation.rule
+    if rule not in audit.cutoffs:
+        raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs) + ".")
+    policy = policy_json(audit, rule) if args.policy else None  # may refuse a rule with NaN cutoffs
+    _write(args.report, lambda: audit_html(audit))
+    _write(args.policy, lambda: policy)
+    if args.json:
+        print(json.dumps(audit.recommendation.summary(), allow_nan=False))
+    else:
+        _print_text(args, audit, name, header, costs)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.fail_if_worse_than_nobody and audit.model_is_useless:
+        return EXIT_WORSE_THAN_NOBODY
+    return EXIT_OK
+
+
+def _memory_models(args, scores: list[str]):
+    """(models, rows, name, fingerprint, notes, header) from FILE read into memory."""
+    from costlib import loading
+
+    data, name, df, fp = _read(args.file)
     mapping = ColumnMapping(
         label=args.label,
         positive=args.positive,
@@ -244,105 +285,31 @@ def run_audit(args) -> int:
         other = int((~train & ~test).sum())
         if other:
             notes.append(f"{other:,} validation rows are not used by the audit.")
+        header = (
+            f"{ds.n_rows:,} rows, fitted on {int(train.sum()):,} train rows, judged on {int(test.sum()):,} test rows"
+        )
     else:
         train = test = np.ones(ds.n_rows, dtype=bool)
+        header = f"{ds.n_rows:,} rows, fitted and judged on all {ds.n_rows:,} rows"
         print(
             f"warning: no --split column, so the rules are fitted and judged on the same {ds.n_rows:,} rows, "
             "which flatters the fitted and fairness-constrained rules.",
             file=sys.stderr,
         )
-    names = sorted(set(ds.groups.tolist()), key=str) if ds.groups is not None else [SINGLE_GROUP]
-    costs = _prices(args, names, args.group)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        models = {
-            c: sweep_model(
-                ds.y,
-                ds.scores[c],
-                ds.groups,
-                fit=train,
-                judge=test,
-                name=c,
-                sample_weight=ds.weight,
-                probabilities=ds.probabilities,
-            )
-            for c in scores
-        }
-        audit = build_audit(
-            models,
-            costs,
-            unit=args.unit,
-            volume=args.volume,
-            fairness_tolerance=args.tolerance,
-            n_resamples=args.resamples,
-            seed=args.seed,
-            data_name=name,
-            fingerprint=fp,
-            n_rows=ds.n_rows,
-            data_notes=notes,
+    models = {
+        c: sweep_model(
+            ds.y,
+            ds.scores[c],
+            ds.groups,
+            fit=train,
+            judge=test,
+            name=c,
+            sample_weight=ds.weight,
+            probabilities=ds.probabilities,
         )
-    notes = list(audit.notes) + [str(w.message) for w in caught if str(w.message) not in audit.notes]
-    rule = args.rule or audit.recommendation.rule
-    if rule not in audit.cutoffs:
-        raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs) + ".")
-    policy = policy_json(audit, rule) if args.policy else None  # may refuse a rule with NaN cutoffs
-    _write(args.report, lambda: audit_html(audit))
-    _write(args.policy, lambda: policy)
-    if args.json:
-        print(json.dumps(audit.recommendation.summary(), allow_nan=False))
-    else:
-        _print_text(args, audit, ds, name, train, test, costs, sensitivity_sentence)
-    for note in notes:
-        print(f"note: {note}", file=sys.stderr)
-    if args.fail_if_worse_than_nobody and audit.model_is_useless:
-        return EXIT_WORSE_THAN_NOBODY
-    return EXIT_OK
-
-
-def _run_scanned(args) -> int:
-    """`audit --engine`: the same audit from sweeps computed where the file lives."""
-    from costlib.policy import policy_json
-    from costlib.report import audit_html, build_audit, sensitivity_sentence
-
-    scores = list(dict.fromkeys(args.score))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        models, n_rows, name = _scan_models(args, scores)
-        names = list(next(iter(models.values())).groups)
-        costs = _prices(args, names, args.group)
-        audit = build_audit(
-            models,
-            costs,
-            unit=args.unit,
-            volume=args.volume,
-            fairness_tolerance=args.tolerance,
-            n_resamples=args.resamples,
-            seed=args.seed,
-            data_name=name,
-            n_rows=n_rows,
-        )
-    rule = args.rule or audit.recommendation.rule
-    if rule not in audit.cutoffs:
-        raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs) + ".")
-    _write(args.report, lambda: audit_html(audit))
-    _write(args.policy, lambda: policy_json(audit, rule))
-    if args.json:
-        print(json.dumps(audit.recommendation.summary(), allow_nan=False))
-    else:
-        print(f"costlib audit of {', '.join(scores)} on {name}: {n_rows:,} rows, read with {args.engine}.")
-        print()
-        print(audit.verdict.headline)
-        for line in audit.verdict.details:
-            print(f"  {line}")
-        print()
-        print(format_table(audit))
-        print()
-        print(sensitivity_sentence(audit.ratio_range, audit.mean_prices, audit.unit))
-    for note in [*audit.notes, *(str(w.message) for w in caught)]:
-        print(f"note: {note}", file=sys.stderr)
-    if args.fail_if_worse_than_nobody and audit.model_is_useless:
-        return EXIT_WORSE_THAN_NOBODY
-    return EXIT_OK
+        for c in scores
+    }
+    return models, ds.n_rows, name, fp, notes, header
 
 
 def _write(path: str | None, text) -> None:
@@ -355,16 +322,11 @@ def _write(path: str | None, text) -> None:
         raise DataError(f'The output file "{path}" cannot be written: {exc.strerror or exc}.') from None
 
 
-def _print_text(args, audit, ds, name, train, test, costs, sensitivity_sentence) -> None:
+def _print_text(args, audit, name: str, header: str, costs: dict) -> None:
     models = ", ".join(audit.recommendation.models["model"])
     prices = "; ".join(f"{g}: c_fp {p[0]:g}, c_fn {p[1]:g}" for g, p in costs.items())
-    split = (
-        f"fitted on {int(train.sum()):,} train rows, judged on {int(test.sum()):,} test rows"
-        if args.split
-        else f"fitted and judged on all {ds.n_rows:,} rows"
-    )
     unit = f" (in {args.unit})" if args.unit else ""
-    print(f"costlib audit of {models} on {name}: {ds.n_rows:,} rows, {split}.")
+    print(f"costlib audit of {models} on {name}: {header}.")
     print(f"Prices{unit}: {prices}.")
     print()
     print(audit.verdict.headline)
