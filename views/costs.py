@@ -76,21 +76,21 @@ def recommendation(costs: dict) -> decision.Recommendation:
     return memo("recommend", ds, (key, resamples), lambda: decision.recommend(models, costs, n_resamples=resamples))
 
 
-def audit_for(costs: dict) -> report.Audit:
-    """The full audit (fairness rules, maps, intervals) at these prices: for the downloads."""
-    key = tuple(sorted((str(g), p) for g, p in costs.items()))
+def audit_maker(costs: dict):
+    """A function that builds the full audit (fairness rules, maps, intervals) at these prices,
+    for the downloads. Everything it needs is read now, in the script: Streamlit runs a
+    download's callable outside the script, where the session's state cannot be read."""
     criteria = tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else ()
-    questions = setting("price_questions")
-    return memo(
-        "audit",
-        ds,
-        (key, criteria, setting("fair_tol"), resamples, unit, volume, repr(questions)),
-        lambda: report.build_audit(
+    tolerance, questions = float(setting("fair_tol", 0.05)), setting("price_questions")
+    frozen = dict(costs)
+
+    def build() -> report.Audit:
+        return report.build_audit(
             models,
-            costs,
+            frozen,
             unit=unit,
             volume=volume,
-            fairness_tolerance=setting("fair_tol"),
+            fairness_tolerance=tolerance,
             criteria=criteria,
             n_resamples=resamples,
             data_name=ds.name,
@@ -98,8 +98,9 @@ def audit_for(costs: dict) -> report.Audit:
             n_rows=ds.n_rows,
             data_notes=ds.notes,
             price_questions=questions,
-        ),
-    )
+        )
+
+    return build, questions
 
 
 def show_verdict(verdict: words.Verdict) -> None:
@@ -176,21 +177,6 @@ def live_answer() -> None:
         key="cost_chart",
     )
 
-    st.subheader("Every rule, all groups together")
-    table = memo("rules_view", ds, (rec.prices.key(), resamples, unit), lambda: _rules_view(rec))
-    show_table(table, "rules", key="rules")
-    with st.expander("By group: each rule's cutoff, flagged share and cost"):
-        show_table(report.rules_by_group_table(rec.results, unit), "rules_by_group", key="rules_by_group")
-    with st.expander("What the rules and the intervals mean"):
-        for rule in rec.results.overall.index:
-            if not R.is_fair(rule):
-                st.markdown(f"**{words.md_escape(R.rule_words(rule))}**: {words.md_escape(R.rule_help(rule))}")
-        st.markdown(
-            "**95% interval**: the range the cost (or saving) would fall in for 95 of 100 new samples like "
-            "the test rows (bootstrap: the test rows resampled with replacement within each group). A saving "
-            "whose interval includes zero could be chance."
-        )
-
     st.subheader("Report and policy")
     st.caption(
         "The report is one HTML file that opens offline: settings, data per group, the recommendation, every "
@@ -198,10 +184,11 @@ def live_answer() -> None:
         "policy is a JSON file with the prices, the recommended cutoffs and the data fingerprint, for the "
         "system that applies the decisions."
     )
+    build, questions = audit_maker(costs)
     r1, r2 = st.columns(2)
     r1.download_button(
         "Download the audit report (HTML)",
-        data=lambda: report.audit_html(audit_for(costs)).encode(),
+        data=lambda: report.audit_html(build()).encode(),
         file_name="cost_audit.html",
         mime="text/html",
         key="dl_report",
@@ -209,7 +196,7 @@ def live_answer() -> None:
     )
     r2.download_button(
         "Download the policy (JSON)",
-        data=lambda: policy.policy_json(audit_for(costs), price_questions=setting("price_questions")).encode(),
+        data=lambda: policy.policy_json(build(), price_questions=questions).encode(),
         file_name="cost_policy.json",
         mime="application/json",
         key="dl_policy",
@@ -219,7 +206,11 @@ def live_answer() -> None:
     drawn_for = st.session_state.get("_costs_drawn_for")
     if drawn_for is not None and drawn_for != rec.prices.key():
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
-        say("info", "The fairness and sensitivity sections below are still for the previous prices.", where=c1)
+        say(
+            "info",
+            "The rules table, the fairness and the sensitivity sections below are still for the previous prices.",
+            where=c1,
+        )
         if c2.button("Update them for these prices", key="refresh_below"):
             st.rerun(scope="app")
 
@@ -257,6 +248,23 @@ live_answer()
 rec = recommendation(costs)
 ms = models[rec.model]
 for_prices = f"For the prices {price_caption(costs, unit)}."
+
+st.subheader("Every rule, all groups together")
+say("caption", for_prices + " Judged on the test rows; the same intervals as above.")
+table = memo("rules_view", ds, (rec.prices.key(), resamples, unit), lambda: _rules_view(rec))
+show_table(table, "rules", key="rules")
+with st.expander("By group: each rule's cutoff, flagged share and cost"):
+    show_table(report.rules_by_group_table(rec.results, unit), "rules_by_group", key="rules_by_group")
+with st.expander("What the rules and the intervals mean"):
+    for rule in rec.results.overall.index:
+        if not R.is_fair(rule):
+            st.markdown(f"**{words.md_escape(R.rule_words(rule))}**: {words.md_escape(R.rule_help(rule))}")
+    st.markdown(
+        "**95% interval**: the range the cost (or saving) would fall in for 95 of 100 new samples like "
+        "the test rows (bootstrap: the test rows resampled with replacement within each group). A saving "
+        "whose interval includes zero could be chance."
+    )
+
 
 st.subheader("Fairness-constrained cutoffs")
 say(

@@ -123,3 +123,33 @@ def test_offensive_language_is_measured_against_flagging_everyone(page, app_url)
     assert rec.baseline == "flag everyone"
     assert answer(page) == text and "against flagging everyone" in text
     full_screenshot(page, "test_offensive_language_is_measured_against_flagging_everyone")
+
+
+def test_the_report_and_the_policy_download_for_the_prices_on_screen(page, app_url, tmp_path):
+    import json
+
+    from costlib.policy import load_policy
+
+    goto(page, app_url + "/costs?data=compas&c_fp=2&c_fn=5", chart=True)
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download the policy (JSON)").click()
+    path = tmp_path / "policy.json"
+    info.value.save_as(path)
+    policy = load_policy(path.read_bytes())
+    assert set(policy["prices"].values()) == {(2.0, 5.0)}
+    text, rec = headline((2.0, 5.0))
+    assert json.loads(path.read_text())["decision"] == rec.summary()
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download the audit report (HTML)").click()
+    report = tmp_path / "report.html"
+    info.value.save_as(report)
+    html = report.read_text(encoding="utf-8")
+    assert "Cost audit" in html and "The prices were set directly, not from questions." in html
+    offline = page.context.new_page()
+    offline.route(
+        "**/*", lambda route: route.abort() if not route.request.url.startswith("file:") else route.continue_()
+    )
+    offline.goto(report.as_uri())
+    offline.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=30_000)
+    assert offline.locator(".js-plotly-plot").count() == 4
+    full_screenshot(offline, "test_the_report_offline")
