@@ -20,7 +20,7 @@ import pandas as pd
 
 from costlib import _validation as v
 from costlib import rules as R
-from costlib.sweep import Sweep, best_indices, group_codes, grouped_sweep
+from costlib.sweep import TIE_TOLERANCE, Sweep, best_indices, group_codes, grouped_sweep
 
 DEFAULT_RESAMPLES = 2000
 MAX_CATEGORIES = 512
@@ -477,13 +477,16 @@ def sensitivity_grid(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp_values
             pd.DataFrame({"c_fp": a, "c_fn": b, "option": name, "cost_per_case": np.where(np.isnan(cut), np.nan, cost)})
         )
     long = pd.concat(frames, ignore_index=True)
-    best = (
-        long.dropna(subset=["cost_per_case"])
-        .sort_values(["c_fp", "c_fn", "cost_per_case"], kind="stable")
-        .drop_duplicates(["c_fp", "c_fn"])
-        .set_index(["c_fp", "c_fn"])["option"]
-    )
-    return long.join(best.rename("best"), on=["c_fp", "c_fn"])
+    # the cheapest option at each pair, ties (within the one tie tolerance) to the first option:
+    # the decisions without a model come first, so a model that only matches them never wins
+    costs = np.stack([f["cost_per_case"].to_numpy(float) for f in frames])  # (options, pairs)
+    finite = np.where(np.isfinite(costs), costs, np.inf)
+    lowest = finite.min(axis=0)
+    tol = TIE_TOLERANCE * np.maximum(1.0, np.abs(lowest))
+    first = np.argmax(finite <= lowest + tol, axis=0)
+    names = np.array([f["option"].iloc[0] for f in frames], dtype=object)
+    long["best"] = np.tile(names[first], len(frames))
+    return long
 
 
 def ratio_range(

@@ -600,7 +600,7 @@ def net_benefit_figure(
             fig,
             x=price_threshold,
             line={"color": "#000", "dash": "dot", "width": 1},
-            text=f"your prices: t = {price_threshold:.3f}",
+            text=f"formula cutoff for your prices, c_fp/(c_fp+c_fn) = {price_threshold:.3f}",
             position="top right",
         )
     return _layout(fig, title, "threshold probability t (flag if score ≥ t)", "net benefit per case")

@@ -99,11 +99,17 @@ def remembered(key: str, default, parse=str, valid=None, bound: settings.Bound |
     st.session_state[key] = st.session_state[f"_keep_{key}"]
 
 
-def _seed(widget: str, value) -> None:
-    """Give the widget `widget` this value, only when it differs: writing a widget's state
-    sends the value back to the browser, which would undo key presses made meanwhile."""
-    if widget not in st.session_state or st.session_state[widget] != value:
+def _seed(widget: str, value, signature=None) -> None:
+    """Give the widget `widget` this value when it differs, or when the widget is drawn with
+    other options or labels than last time (`signature`): Streamlit then makes a new widget,
+    which would start from its default. Writing a widget's state otherwise is avoided, since
+    it sends the value back to the browser and would undo key presses made meanwhile."""
+    sig_key = f"_sig_{widget}"
+    changed = signature is not None and st.session_state.get(sig_key) != signature
+    if changed or widget not in st.session_state or st.session_state[widget] != value:
         st.session_state[widget] = value
+    if signature is not None:
+        st.session_state[sig_key] = signature
 
 
 def ensure_setting(key: str, default, parse=str, valid=None, bound: settings.Bound | None = None) -> None:
@@ -409,7 +415,7 @@ def _price_slider(key: str, label: str, unit: str, where, help: str | None = Non
     """A price on a log-like slider (exact values typed elsewhere are added to its stops)."""
     value = float(st.session_state[f"_keep_{key}"])
     options = PRICE_STOPS if value in PRICE_STOPS else sorted({*PRICE_STOPS, value})
-    _seed(f"s_{key}", value)
+    _seed(f"s_{key}", value, signature=(unit, len(options), label))
     where.select_slider(
         label,
         options=options,

@@ -366,7 +366,8 @@ c1.plotly_chart(
 )
 if len(maps.net_benefit):
     c2.plotly_chart(
-        figures.net_benefit_figure(maps.net_benefit, price_threshold=mp[0] / (mp[0] + mp[1])), key="net_benefit_chart"
+        figures.net_benefit_figure(maps.net_benefit, price_threshold=mp[0] / (mp[0] + mp[1]) if sum(mp) > 0 else None),
+        key="net_benefit_chart",
     )
 else:
     c2.caption("Net benefit reads a score as a probability; these scores are not probabilities.")

@@ -159,3 +159,23 @@ def test_links_in_user_text_are_not_links_anywhere(page, app_url, tmp_path):
     assert not [h for h in links if "example.org" in h], links
     assert page.locator(".js-plotly-plot a").count() == 0
     assert "Click to verify" in page.locator('[data-testid="stMain"]').inner_text()  # shown, as text
+
+
+def test_changing_the_unit_keeps_the_prices(page, app_url):
+    """Typing a new unit in the sidebar set both price sliders to 0 (the sliders' labels carry
+    the unit, so Streamlit made new sliders that started from their first stop), and the
+    next change crashed the net-benefit chart on a division by zero."""
+    goto(page, app_url + "/costs?data=screening", chart=True)
+    unit = page.locator('[data-testid="stSidebar"]').get_by_label("Unit of your prices", exact=True)
+    unit.fill("hours")
+    unit.press("Enter")
+    step(page, "after the unit")
+    wait_for_chart(page)
+    sliders = page.get_by_role("slider").evaluate_all("els => els.map(e => e.getAttribute('aria-valuetext'))")
+    assert sliders[:2] == ["1.00 hours", "3.00 hours"], sliders
+    volume = page.locator('[data-testid="stSidebar"]').get_by_label("Cases per month", exact=True)
+    volume.fill("250000")
+    volume.press("Enter")
+    step(page, "after the volume")
+    wait_for_chart(page)
+    assert "c_fp=1&c_fn=3" in page.evaluate("location.href")
