@@ -1417,3 +1417,26 @@ def test_summary_tables_count_rows_and_the_positive_share_per_group() -> None:
     }
     assert loading.split_sentence(ds) == "Rows per split: train 3, test 2"
     assert loading.summary_metrics(ds) == [("Rows", "5"), ("Positives", "3 (60.0%)"), ("Groups", "3"), ("Splits", "2")]
+
+
+def test_one_stray_score_is_not_offered_the_log_odds_fix_that_would_rescale_every_score():
+    from costlib.dataset import ColumnMapping
+    from costlib.errors import DataError
+
+    rng = np.random.default_rng(0)
+    p = rng.random(50).round(3)
+    p[7] = 1.7
+    df = pd.DataFrame({"y": rng.integers(0, 2, 50), "s": p})
+    with pytest.raises(DataError) as err:
+        loading.prepare(df, ColumnMapping(label="y", scores=("s",)), name="f.csv", fingerprint="x")
+    assert err.value.fix_action is None and "Only a few rows are outside [0, 1]" in err.value.message
+    df["s"] = rng.normal(0, 3, 50)  # most values outside: another scale, and the fix is offered
+    with pytest.raises(DataError) as err:
+        loading.prepare(df, ColumnMapping(label="y", scores=("s",)), name="f.csv", fingerprint="x")
+    assert err.value.fix_action == "logit_scale"
+
+
+def test_the_positive_class_picker_prefers_a_positive_looking_value():
+    assert loading.likely_positive(["maybe", "no", "yes"]) == "yes"
+    assert loading.likely_positive(["Negative", "Positive"]) == "Positive"
+    assert loading.likely_positive(["cat", "dog"]) is None

@@ -99,7 +99,11 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
                     "Which label value is the positive class?",
                     values,
                     key=mk("positive"),
-                    index=values.index(guess.positive) if guess.positive in values else 0,
+                    index=values.index(guess.positive)
+                    if guess.positive in values
+                    else values.index(loading.likely_positive(values))
+                    if loading.likely_positive(values) in values
+                    else 0,
                 )
         scores = st.multiselect(
             "Score columns (one per model; higher = more likely positive)",

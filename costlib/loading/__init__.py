@@ -37,6 +37,7 @@ from costlib.loading.guessing import (
     class_names_for,
     guess_mapping,
     label_values,
+    likely_positive,
     offered_columns,
 )
 from costlib.loading.messages import *  # noqa: F403  (the MSG_, NOTE_ and FIX_ templates)
@@ -92,6 +93,7 @@ __all__ = [
     "fingerprint",
     "guess_mapping",
     "label_values",
+    "likely_positive",
     "neutralise",
     "offered_columns",
     "preview",

@@ -310,6 +310,20 @@ def _guess_positive(names: list[str]) -> str | None:
 # ---------------------------------------------------------------------------------------
 
 
+def likely_positive(values: list[str]) -> str | None:
+    """The value of a word label that most likely means "positive" ("yes", "true", "1",
+    "positive", "pos", "y", a value starting with "pos"), or None when none looks like it.
+
+    >>> likely_positive(["maybe", "no", "yes"])
+    'yes'
+    """
+    lowered = {str(v).strip().lower(): v for v in values}
+    for word in (*_POSITIVE_WORDS, "1", "1.0"):
+        if word in lowered:
+            return lowered[word]
+    return next((v for k, v in lowered.items() if k.startswith("pos")), None)
+
+
 def label_values(df: pd.DataFrame, column: str) -> list[str]:
     """Distinct non-missing values of a label column as text, for a "which is positive?" picker.
 

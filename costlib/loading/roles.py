@@ -180,11 +180,22 @@ def check_number(t: Table, column: str, role: str, what: str, value: object) -> 
 
 
 def probabilities(t: Table, column: str, **error: object) -> np.ndarray:
-    """The column as numbers in [0, 1], or DataError (with `error`'s fix, if any)."""
+    """The column as numbers in [0, 1], or DataError.
+
+    `error`'s fix (reading the scores as log-odds) is offered only when most values lie
+    outside [0, 1]: then the column is on another scale. A few stray values are errors in
+    those rows, and rescaling the whole column would corrupt every other score.
+    """
     values = numbers(t, column)
     outside = (values < 0) | (values > 1)
     if outside.any():
         msg = t.bad(MSG_OUTSIDE_01, column, outside, values=values, low=num(values.min()), high=num(values.max()))
+        if outside.mean() <= 0.5:
+            msg += (
+                " Only a few rows are outside [0, 1]: correct them in the file (or leave them out), or map the "
+                "column as raw scores if it is not a probability."
+            )
+            error = {}
         raise DataError(msg, column=column, **error)  # type: ignore[arg-type]
     return values
 
