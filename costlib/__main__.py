@@ -330,12 +330,16 @@ def _print_text(args, audit, name: str, header: str, costs: dict) -> None:
     print(f"Prices{unit}: {prices}.")
     print()
     print(audit.verdict.headline)
-    for line in audit.verdict.details:
+    for line in (*audit.verdict.details, *audit.verdict.asides):
         print(f"  {line}")
     print()
     print(format_table(audit))
     print()
-    print(sensitivity_sentence(audit.ratio_range, audit.mean_prices, audit.unit))
+    print(
+        sensitivity_sentence(
+            audit.ratio_range, audit.mean_prices, audit.unit, blended=not audit.recommendation.prices.uniform
+        )
+    )
     if args.report:
         print(f"Report written to {args.report}.")
     if args.policy:

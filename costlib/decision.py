@@ -551,6 +551,7 @@ class Recommendation:
     n_judged: float
     grouped: bool
     intervals: bool
+    lowest: dict = field(default_factory=dict)  # {group: lowest score on the fitting rows}
 
     def summary(self) -> dict:
         """The decision summary of the contract (``python -m costlib audit --json``)."""
@@ -701,6 +702,7 @@ def recommend(
         n_judged=float(ms.judge_pooled.total),
         grouped=ms.grouped and len(ms.groups) > 1,
         intervals=res.resamples is not None,
+        lowest={g: float(ms.fit[g].thresholds[-1]) for g in ms.groups if ms.fit[g].thresholds.size > 1},
     )
 
 

@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from costlib import rules as R
-from costlib.words import money, plain
+from costlib.words import money, plain, ratio_text
 
 PALETTE = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#c26b2d"]
 NOBODY_COLOR = "#555555"
@@ -455,8 +455,9 @@ def reliability_figure(
                 y=frac_pos,
                 mode="lines+markers",
                 name=plain(name),
-                marker={"size": size, "color": _color(i)},
-                line={"color": _color(i)},
+                # later curves (after rescaling) dotted and see-through: the first one stays visible
+                marker={"size": size if i == 0 else size * 0.7, "color": _color(i), "opacity": 1.0 if i == 0 else 0.7},
+                line={"color": _color(i), "dash": "solid" if i == 0 else "dot"},
                 customdata=counts,
                 hovertemplate="predicted %{x:.3f}<br>observed %{y:.3f}<br>cases %{customdata}"
                 "<extra>%{fullData.name}</extra>",
@@ -697,7 +698,7 @@ def ratio_pieces_figure(
         fig,
         x=float(np.sqrt(low * high)),
         line={"color": _color(2), "dash": "dot", "width": 1},
-        text=f"your range: {low:.3g} to {high:.3g}",
+        text=f"your range: {ratio_text(low)} to {ratio_text(high)}",
         position="top right",
     )
     fig.update_xaxes(type="log")

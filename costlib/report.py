@@ -448,7 +448,9 @@ def build_audit(
     )
 
 
-def sensitivity_sentence(ratio_range: tuple[str, float, float], mean: tuple[float, float], unit: str = "") -> str:
+def sensitivity_sentence(
+    ratio_range: tuple[str, float, float], mean: tuple[float, float], unit: str = "", *, blended: bool = False
+) -> str:
     """Which option is cheapest at the mean prices and over which c_fn : c_fp ratios it stays so."""
     leader, lo, hi = ratio_range
     c_fp, c_fn = mean
@@ -464,8 +466,9 @@ def sensitivity_sentence(ratio_range: tuple[str, float, float], mean: tuple[floa
     else:
         span = f"while a false negative costs between {lo:.3g} and {hi:.3g} times a false positive"
     ratio_text = f"{ratio:.3g}" if math.isfinite(ratio) else "infinitely many"
+    which = "your prices, averaged over the groups by their test rows" if blended else "your prices"
     return (
-        f"At your prices (a false negative costs {ratio_text} times a false positive: "
+        f"At {which} (a false negative costs {ratio_text} times a false positive: "
         f"{money(c_fn, unit)} against {money(c_fp, unit)}), the cheapest option on the test rows is "
         f"{leader}; it stays the cheapest {span}."
     )
@@ -746,7 +749,9 @@ def audit_html(audit: Audit) -> str:
     title = f"Cost audit: {a.model_name}" + (f" on {a.data_name}" if a.data_name else "")
     data_groups, data_overall = _data_tables(a)
     fair_summary, fair_long = _fairness_tables_text(a)
-    sensitivity = sensitivity_sentence(a.ratio_range, a.mean_prices, a.unit)
+    sensitivity = sensitivity_sentence(
+        a.ratio_range, a.mean_prices, a.unit, blended=not a.recommendation.prices.uniform
+    )
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -772,6 +777,7 @@ def audit_html(audit: Audit) -> str:
         '<section id="verdict"><h2>Recommendation</h2>',
         f'<p class="verdict{" useless" if a.model_is_useless else ""}">{_e(a.verdict.headline)}</p>',
         _paragraphs(a.verdict.details),
+        ("<h3>Why not another rule?</h3>" + _paragraphs(a.verdict.asides)) if a.verdict.asides else "",
         "</section>",
         '<section id="rules"><h2>Rules</h2>',
         "<p>Each rule fitted on the training rows and judged on the test rows, all groups together, with 95% "

@@ -34,18 +34,19 @@ def number(x: float, digits: int = 2) -> str:
 def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
     """'$3.10', '3.10 minutes', '-$0.50', '$0.016', '$12.3 million' or '3.10' (no unit).
 
-    Without `digits`, amounts under 1 keep two significant digits, so a small saving never
-    reads as '$0.00'.
+    Without `digits`: two decimals from 1 up, three below 1 (and at least two significant
+    digits), so that amounts on one page subtract as they read ('$0.545 - $0.529 = $0.016')
+    and a small saving never reads as '$0.00'.
 
     >>> money(-0.5, "$"), money(3.1, "minutes"), money(1.23e7, "€"), money(0.0159, "$")
-    ('-$0.50', '3.10 minutes', '€12.3 million', '$0.016')
+    ('-$0.500', '3.10 minutes', '€12.3 million', '$0.016')
     """
     if amount is None or (isinstance(amount, float) and math.isnan(amount)):
         return "n/a"
     unit = (unit or "").strip()
     if digits is None:
         a = abs(amount)
-        digits = 2 if a >= 0.1 or a == 0 else min(6, 1 + math.ceil(-math.log10(a)))
+        digits = 2 if a >= 1 or a == 0 else min(6, max(3, 1 + math.ceil(-math.log10(a))))
     if abs(amount) < 0.5 * 10**-digits:
         amount = 0.0  # no "-$0.00"
     sign = "-" if amount < 0 else ""
@@ -108,53 +109,55 @@ def value_recommendation_verdict(
     many = len(rec.models) > 1
     who = f"{rec.model} (the best of your {len(rec.models)} models on the train rows)" if many else "the model"
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
-    details = []
+    asides = []
     if np.isfinite(rec.formula_value) and rec.formula_value > rec.value + 1e-12:
         f_iv = interval(rec.formula_gain_low * worth, rec.formula_gain_high * worth, unit)
-        details.append(
-            f"On the test rows the formula threshold τ* = k/(k+1) = {k / (k + 1):.3f} came out "
-            f"{money((rec.formula_value - rec.value) * worth, unit)} per case better"
+        asides.append(
+            f"The formula threshold τ* = k/(k+1) = {k / (k + 1):.3f} came out "
+            f"{money((rec.formula_value - rec.value) * worth, unit)} per case better on the test rows"
             + (f" ({f_iv.replace('95% interval', '95% interval of the difference')})" if f_iv else "")
-            + ": the recommendation stays the threshold fitted on the train rows."
+            + ". The recommendation is the threshold fitted on the train rows: picking whichever looks best on "
+            "the rows it is judged on would flatter it."
         )
-    details.append(
+    details = [
         split_sentence(rec.judged_on, float("nan"), rec.n_judged)
         if rec.judged_on == "all"
         else f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows."
-    )
+    ]
     if rec.status == D.NO_ANSWER:
-        return Verdict("warning", "Not enough data to value the model.", tuple(details))
+        return Verdict("warning", "Not enough data to value the model.", tuple(details), tuple(asides))
     if rec.status == D.ADDS_NOTHING:
         if rec.tau == math.inf:
             head = (
-                f"At k = {k:g} every answer loses on the train rows: hand every case to a person "
+                f"At k = {k:.3g} every answer loses on the train rows: hand every case to a person "
                 f"({cash(rec.baseline_value)}). The model should not answer on its own at this price of a "
                 "wrong answer."
             )
-            return Verdict("error", head, tuple(details))
+            return Verdict("error", head, tuple(details), tuple(asides))
         head = (
-            f"At k = {k:g} the reject option adds nothing: the best threshold on the train rows accepts every "
-            f"answer, so let {who} answer every case ({cash(rec.value)})."
+            f"At k = {k:.3g} the reject option adds nothing: the best threshold on the train rows accepts "
+            f"every answer, so let {who} answer every case ({cash(rec.value)})."
         )
-        return Verdict("info", head, tuple(details))
+        return Verdict("info", head, tuple(details), tuple(asides))
     if rec.status == D.WORSE:
         head = (
-            f"At k = {k:g} answering only when confident is worth no more than {base} ({cash(rec.baseline_value)}) "
-            f"on the test rows: keep {base}."
+            f"At k = {k:.3g} answering only when confident is worth no more than {base} "
+            f"({cash(rec.baseline_value)}) on the test rows: keep {base}."
         )
-        return Verdict("error", head, tuple(details))
+        return Verdict("error", head, tuple(details), tuple(asides))
     how = (
         f"Let {who} answer when its confidence is at least {rec.tau:.3f} and hand the other "
         f"{rec.reject_rate:.0%} of cases to a person"
     )
+    against = f"against {cash(rec.baseline_value)} for {base}"
     if rec.status == D.UNCLEAR:
         head = (
-            f"{how}: it is worth {cash(rec.value)}, {money(rec.gain * worth, unit)} per case more than {base}, "
-            f"but the {iv} includes zero: on this data it is not clearly better."
+            f"{how}: it is worth {cash(rec.value)}, {against}, but the {iv} of the gain includes zero: on "
+            "this data it is not clearly better."
         )
-        return Verdict("warning", head, tuple(details))
-    head = f"{how}. It is worth {cash(rec.value)}, {cash(rec.gain)} more than {base}" + (f" ({iv})." if iv else ".")
-    return Verdict("success", head, tuple(details))
+        return Verdict("warning", head, tuple(details), tuple(asides))
+    head = f"{how}. It is worth {cash(rec.value)}, {against}" + (f" ({iv} of the gain)." if iv else ".")
+    return Verdict("success", head, tuple(details), tuple(asides))
 
 
 def cutoff(threshold: float) -> str:
@@ -224,6 +227,7 @@ class Verdict:
     kind: str
     headline: str
     details: tuple[str, ...] = ()
+    asides: tuple[str, ...] = ()  # "why not another rule?": shown folded, not beside the answer
 
 
 _BASELINE_WORDS = {"flag nobody": "flagging nobody", "flag everyone": "flagging everyone"}
@@ -263,24 +267,29 @@ def cutoffs_text(cutoffs: dict, *, grouped: bool, verb: bool = True) -> str:
     return flag + joined
 
 
-def cutoffs_short(cutoffs: dict, *, grouped: bool) -> str:
-    """A rule's cutoffs for a table cell: '≥ 0.323', 'nobody', 'A ≥ 0.62 · B: nobody'."""
+def cutoffs_short(cutoffs: dict, *, grouped: bool, lowest: dict | None = None) -> str:
+    """A rule's cutoffs for a table cell: '≥ 0.323', 'nobody', 'everyone', 'A: ≥ 0.62 · B: nobody'.
 
-    def one(t: float) -> str:
+    `lowest` ({group: lowest score on the fitting rows}) names a cutoff at or below a group's
+    lowest score for what it is: everyone in that group is flagged.
+    """
+
+    def one(g, t: float) -> str:
         if math.isnan(t):
             return "none"
         if t == math.inf:
             return "nobody"
-        if t == -math.inf:
+        if t == -math.inf or (lowest is not None and g in lowest and t <= lowest[g]):
             return "everyone"
         return f"≥ {_cut(t)}"
 
-    values = list(cutoffs.values())
-    if not values:
+    items = list(cutoffs.items())
+    if not items:
         return ""
-    if not grouped or all(t == values[0] for t in values):
-        return one(values[0])
-    return " · ".join(f"{g}: {one(t)}" for g, t in cutoffs.items())
+    shown = [one(g, t) for g, t in items]
+    if not grouped or all(x == shown[0] for x in shown):
+        return shown[0]
+    return " · ".join(f"{g}: {x}" for (g, _), x in zip(items, shown, strict=True))
 
 
 def split_sentence(judged_on: str, n_fit: float, n_judged: float) -> str:
@@ -334,7 +343,7 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
             f"The model adds nothing at these prices: its cheapest cutoff on the train rows {action}, which "
             f"needs no model. The cheapest choice without a model is {base}: {base_cost}."
         )
-        return Verdict("error", head, _details(rec, unit, volume))
+        return Verdict("error", head, _details(rec, unit, volume), _asides(rec, unit))
     if rec.status == D.WORSE:
         head = (
             f"Do not let the model decide at these prices: its best cutoff ({how}) costs "
@@ -342,7 +351,7 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
             f"{money(-rec.saving, unit)} per case more than {base} ({money(rec.baseline_cost, unit)} per case), "
             "which needs no model."
         )
-        return Verdict("error", head, _details(rec, unit, volume))
+        return Verdict("error", head, _details(rec, unit, volume), _asides(rec, unit))
     saving = per_case_and_month(rec.saving, volume, unit)
     cost = per_case_and_month(rec.cost, volume, unit)
     if rec.status == D.UNCLEAR:
@@ -351,12 +360,12 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
             f"without a model, but the {saving_iv} includes zero: on this data {who} is not clearly better "
             f"than {base}."
         )
-        return Verdict("warning", head, _details(rec, unit, volume))
+        return Verdict("warning", head, _details(rec, unit, volume), _asides(rec, unit))
     head = (
         f"Ship {who}{one_or_many}: {how}. It costs {cost} and saves {saving} against {base}, the cheaper "
         f"choice without a model" + (f" ({saving_iv})." if saving_iv else ".")
     )
-    return Verdict("success", head, _details(rec, unit, volume))
+    return Verdict("success", head, _details(rec, unit, volume), _asides(rec, unit))
 
 
 def _judged(rec) -> str:
@@ -378,30 +387,42 @@ def _details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
                 "treat groups differently by design: read the fairness section before shipping them."
             )
         elif per_group and all(t == rec.cutoffs.get(g) for g, t in per_group.items()):
-            out.append("Fitted group by group, every group gets this same cutoff: no group is treated differently.")
+            out.append(
+                "Fitting each group on its own gives every group this same cutoff, so per-group cutoffs "
+                "would change nothing."
+            )
         else:
             gain = (
                 f"would save {money(est, unit)} per case"
                 if est > 0
                 else f"would cost {money(-est, unit)} per case more"
             )
+            shown = cutoffs_short(per_group, grouped=True, lowest=rec.lowest)
             out.append(
-                f"Per-group cutoffs ({cutoffs_text(per_group, grouped=True, verb=False)}) {gain}{iv}: not "
-                "clearly better, so one cutoff for everyone is recommended. Per-group cutoffs would treat "
-                "groups differently."
+                f"Per-group cutoffs ({shown}) {gain}{iv}: not clearly better, so one cutoff for everyone is "
+                "recommended. Per-group cutoffs would treat groups differently."
             )
-    for rule, est, lo, hi in rec.cheaper_by_chance[:2]:
-        iv = interval(lo, hi, unit)
-        out.append(
-            f"On the {_judged(rec)} rows, “{R.rule_words(rule)}” came out {money(-est, unit)} per case "
-            f"cheaper"
-            + (f" ({iv.replace('95% interval', '95% interval of the difference')})" if iv else "")
-            + ": the recommendation stays the cutoff fitted on the train rows, since picking the rule that "
-            "looks cheapest on the judged rows would flatter it."
-        )
     if not rec.intervals:
         out.append("No intervals: the rows carry weights, and resampling weighted rows is not supported yet.")
     out.append(split_sentence(rec.judged_on, rec.n_fit, rec.n_judged))
+    return tuple(out)
+
+
+def _asides(rec, unit: str) -> tuple[str, ...]:
+    """Rules that came out cheaper than the recommended one on the judged rows, and why the
+    recommendation stays (shown folded under the answer, never beside it)."""
+    from costlib import rules as R
+
+    out = []
+    for rule, est, lo, hi in rec.cheaper_by_chance[:3]:
+        iv = interval(lo, hi, unit)
+        out.append(
+            f"“{R.rule_words(rule)}” came out {money(-est, unit)} per case cheaper on the {_judged(rec)} rows"
+            + (f" ({iv.replace('95% interval', '95% interval of the difference')})" if iv else "")
+            + ". Picking whichever rule looks cheapest on the rows it is judged on would flatter it; the "
+            "recommendation is the cutoff fitted on the train rows"
+            + (", and the difference is within the noise." if iv and lo <= 0 <= hi else ".")
+        )
     return tuple(out)
 
 
@@ -413,6 +434,15 @@ def calibration_verdict(model: str, temperature: float, fit_on: str, ece_before:
             f"No temperature can be fitted for {model} on the {fit_on} rows: its scores carry "
             "no information a rescaling could sharpen or soften (all equal, one outcome only, or "
             "ranked backwards). Keep the probabilities as they are, and check the scores.",
+        )
+    if abs(math.log(temperature)) < 0.05 and ece_before > 0.05:
+        return Verdict(
+            "warning",
+            f"{model} is not calibrated (expected calibration error {ece_before:.3f} on the judged rows), but one "
+            f"temperature cannot fix it: the best fit on the {fit_on} rows is T = {temperature:.3f}, which changes "
+            "almost nothing. Its probabilities are off in a way that rescaling does not correct (for example too "
+            "high everywhere): do not trust the formula cutoffs for it; the cutoffs fitted on data do not need "
+            "calibration.",
         )
     if abs(math.log(temperature)) < 0.05:
         direction = "close to calibrated already (T is within 5% of 1)"
@@ -496,6 +526,13 @@ def nec_verdict(rec) -> Verdict:
     return Verdict("warning" if rec.status == D.UNCLEAR or (iv and rec.saving_low <= 0) else "success", head)
 
 
+def ratio_text(x: float) -> str:
+    """A price ratio as people read it: '0.001', '4.6', '105', '1,000' (never '1e+03')."""
+    if not math.isfinite(x):
+        return "any"
+    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}" if x >= 0.01 else f"{x:.2g}"
+
+
 def bracket_verdict(
     bracket, table: pd.DataFrame, *, sweep, price: float, unit: str = "", volume: float | None = None
 ) -> Verdict:
@@ -506,40 +543,47 @@ def bracket_verdict(
 
     miss, alarm = bracket.names
     lo, hi = bracket.low, bracket.high
-    span = f"{miss} costs between {lo:.3g} and {hi:.3g} times {alarm}"
-    t_mid = table["threshold"].iloc[
-        int(np.searchsorted(table["ratio_high"].to_numpy(), bracket.middle))
-        if bracket.middle <= table["ratio_high"].iloc[-1]
-        else -1
-    ]
-    cut = cutoffs_short({"": t_mid}, grouped=False)
+    lowest = {"": float(sweep.thresholds[-1])} if sweep.thresholds.size > 1 else None
+
+    def cut(t: float) -> str:
+        text = cutoffs_short({"": t}, grouped=False, lowest=lowest)
+        return {"everyone": "flag everyone (no model needed)", "nobody": "flag nobody (no model needed)"}.get(
+            text, f"flag at {text}"
+        )
+
+    span = f"{miss} costs between {ratio_text(lo)} and {ratio_text(hi)} times {alarm}"
+    ratios = table["ratio_high"].to_numpy()
+    mid = int(min(np.searchsorted(ratios, bracket.middle), len(table) - 1))
+    t_mid = table["threshold"].iloc[mid]
     if len(table) == 1:
         head = (
-            f"Any ratio from {lo:.3g} to {hi:.3g} gives the same cutoff ({cut}): more precision would not "
-            "change what you ship." + (" Use these prices." if bracket.answers else "")
+            f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same decision, {cut(t_mid)}: more "
+            "precision would not change what you ship." + (" Use these prices." if bracket.answers else "")
         )
         return Verdict("success", head, (f"So far: {span}.",) if bracket.answers else ())
-    ends = [(r, elicit.regret(sweep, t_mid, r) * price) for r in (lo, hi)]
-    worst = max(x for _, x in ends)
     moves = (
-        f"Within it the best cutoff moves from {cutoffs_short({'': table['threshold'].iloc[0]}, grouped=False)} "
-        f"to {cutoffs_short({'': table['threshold'].iloc[-1]}, grouped=False)} ({len(table)} cutoffs)."
+        f"Within this range the best decision moves from {cut(table['threshold'].iloc[0])} to "
+        f"{cut(table['threshold'].iloc[-1])} ({len(table)} cutoffs)."
     )
-    regrets = (
-        f"Shipping the cutoff for the middle of the range ({cut}) costs, if the truth is at the low end, "
-        f"{per_case_and_month(ends[0][1], volume, unit)} more than the best cutoff there, and at the high end "
-        f"{per_case_and_month(ends[1][1], volume, unit)}."
-    )
-    if bracket.settled is not None:
-        return Verdict("success", f"Settled: {span}. {moves} {regrets}", ())
     if not bracket.answers:
         return Verdict(
-            "info", f"Before any answer the ratio could be anything from {lo:g} to {hi:g}. {moves}", (regrets,)
+            "info",
+            f"Before any answer the ratio could be anything from {ratio_text(lo)} to "
+            f"{ratio_text(hi)}. Answer the question above.",
+            (moves,),
         )
+    ends = [elicit.regret(sweep, t_mid, r) * price for r in (lo, hi)]
+    regrets = (
+        f"Shipping the decision for the middle of the range ({cut(t_mid)}) costs, if the truth is at the low "
+        f"end, {per_case_and_month(ends[0], volume, unit)} more than the best decision there, and at the high "
+        f"end {per_case_and_month(ends[1], volume, unit)}."
+    )
+    if bracket.settled is not None:
+        return Verdict("success", f"Settled: {span}. {moves}", (regrets,))
     return Verdict(
         "info",
         f"So far: {span}. {moves}",
-        (regrets, f"The next question is worth up to {money(worst, unit)} per case: it halves the range."),
+        (regrets, f"The next question is worth up to {money(max(ends), unit)} per case: it halves the range."),
     )
 
 

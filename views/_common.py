@@ -497,15 +497,16 @@ def price_book(names: list, unit: str) -> dict:
 
 
 def price_caption(costs: dict, unit: str) -> str:
-    """'A false positive costs $1.00 and a false negative $3.00' (or 'Prices differ by group')."""
+    """'For your prices: a false positive costs $1.00 and a false negative $3.00.' (or the prices per group)."""
     pairs = set(costs.values())
     if len(pairs) == 1:
         c_fp, c_fn = next(iter(pairs))
-        return f"a false positive costs {money(c_fp, unit)} and a false negative {money(c_fn, unit)}"
+        return f"For your prices: a false positive costs {money(c_fp, unit)} and a false negative {money(c_fn, unit)}."
     return (
-        "prices differ by group: "
+        "For your prices, which differ by group (false positive / false negative): "
         + "; ".join(f"{group_label(g)}: {money(a, unit)} / {money(b, unit)}" for g, (a, b) in list(costs.items())[:4])
         + ("…" if len(costs) > 4 else "")
+        + "."
     )
 
 

@@ -58,7 +58,12 @@ m[1].metric(
     help="Expected calibration error: the average gap between the "
     "predicted probability and the observed share of positives, weighted by the cases in each bin.",
 )
-m[2].metric("ECE after", f"{ece_after:.4f}", delta=f"{ece_after - ece_before:+.4f}", delta_color="inverse")
+m[2].metric(
+    "ECE after",
+    f"{ece_after:.4f}",
+    delta=f"{ece_after - ece_before:+.4f}" if abs(ece_after - ece_before) >= 5e-5 else None,
+    delta_color="inverse",
+)
 brier_help = "Mean squared difference between probability and outcome (lower is better)."
 m[3].metric("Brier before", f"{brier_score(y, p):.4f}", help=brier_help)
 m[4].metric("Brier after", f"{brier_score(y, p_cal):.4f}", help=brier_help)

@@ -107,6 +107,10 @@ def show_verdict(verdict: words.Verdict) -> None:
     say(verdict.kind, verdict.headline)
     for line in verdict.details:
         say("caption", line)
+    if verdict.asides:
+        with st.expander("Why not another rule?"):
+            for line in verdict.asides:
+                say("caption", line)
 
 
 @st.fragment
@@ -247,7 +251,7 @@ live_answer()
 
 rec = recommendation(costs)
 ms = models[rec.model]
-for_prices = f"For the prices {price_caption(costs, unit)}."
+for_prices = price_caption(costs, unit)
 
 st.subheader("Every rule, all groups together")
 say("caption", for_prices + " Judged on the test rows; the same intervals as above.")
@@ -351,7 +355,7 @@ st.subheader("How much do the prices matter?")
 mp = report.mean_prices(ms, rec.prices)
 maps = memo("maps", ds, (report.price_scale(*mp),), lambda: report.price_maps(models, scale=report.price_scale(*mp)))
 leader = memo("ratio_range", ds, mp, lambda: report._audit.ratio_range(maps.train, maps.test, c_fp=mp[0], c_fn=mp[1]))
-say("markdown", report.sensitivity_sentence(leader, mp, unit))
+say("markdown", report.sensitivity_sentence(leader, mp, unit, blended=not rec.prices.uniform))
 c1, c2 = st.columns(2)
 record = setting("price_questions")
 c1.plotly_chart(

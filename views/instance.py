@@ -61,8 +61,9 @@ def explore() -> None:
         "Cutoff",
         min_value=min(lo, 0.0) if ds.probabilities else lo,
         max_value=max(hi, 1.0) if ds.probabilities else hi,
-        value=round(start, 2),
-        step=0.01,
+        value=round(start, 4),  # starts at the recommended cutoff, so the table matches the answer above
+        step=0.0001,
+        format="%.4f",
         key="threshold",
         bind="query-params",
         help="NEC and the error rate of every model at this cutoff, by group; the answer above "

@@ -100,9 +100,13 @@ verdict = words.bracket_verdict(bracket, table, sweep=sweep, price=money, unit=u
 say(verdict.kind, verdict.headline)
 for line in verdict.details:
     say("caption", line)
+lowest = {"": float(sweep.thresholds[-1])} if sweep.thresholds.size > 1 else None
 shown = table.assign(
-    ratio=[f"{lo:.3g} to {hi:.3g}" for lo, hi in zip(table["ratio_low"], table["ratio_high"], strict=True)],
-    cutoff=[words.cutoffs_short({"": t}, grouped=False) for t in table["threshold"]],
+    ratio=[
+        f"{words.ratio_text(lo)} to {words.ratio_text(hi)}"
+        for lo, hi in zip(table["ratio_low"], table["ratio_high"], strict=True)
+    ],
+    cutoff=[words.cutoffs_short({"": t}, grouped=False, lowest=lowest) for t in table["threshold"]],
 )[["ratio", "cutoff"]].rename(
     columns={"ratio": f"{names_now[0]} costs … times {names_now[1]}", "cutoff": "best cutoff (train rows)"}
 )

@@ -103,7 +103,7 @@ def live_value() -> None:
         options=options,
         key="k",
         on_change=pick_k,
-        format_func=lambda x: f"{x:g}",
+        format_func=lambda x: f"{x:.3g}",
         help="k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts.",
     )
     if override is not None:
@@ -127,6 +127,10 @@ def live_value() -> None:
     say(verdict.kind, verdict.headline)
     for line in verdict.details:
         say("caption", line)
+    if verdict.asides:
+        with st.expander("Why not the formula threshold?"):
+            for line in verdict.asides:
+                say("caption", line)
     base = {"hand everything over": "hand everything over", "answer everything": "answer everything"}[rec.baseline]
     m = st.columns(4)
     m[0].metric(
@@ -135,14 +139,14 @@ def live_value() -> None:
         help="On the test rows, answering from the recommended confidence threshold.",
     )
     m[1].metric(
-        "Best without a reject option",
-        words.money(rec.baseline_value * worth, unit),
-        help=f"Per case, {base}: the better of handing every case over and answering every case.",
+        "Worth a month",
+        words.money(rec.value * worth * volume, unit) if volume else "set a volume",
+        help=f"Worth per case times {volume:,.0f} cases a month.",
     )
     m[2].metric(
-        "Gain a month",
-        words.money(rec.gain * worth * volume, unit) if volume else "set a volume",
-        help=f"Gain per case times {volume:,.0f} cases a month.",
+        "Gain per case",
+        words.money(rec.gain * worth, unit),
+        help=f"Against {base}: the better of handing every case to a person and letting the model answer every case.",
     )
     m[3].metric(
         "Handed to a person",
@@ -164,7 +168,7 @@ def live_value() -> None:
         value_opt=float(row["value"]) * worth,
         reject_value=r * worth,
         label=model,
-        title=f"Worth per case against the confidence threshold, {model} (k = {k:g}, test rows)",
+        title=f"Worth per case against the confidence threshold, {model} (k = {k:.3g}, test rows)",
         unit=unit,
     )
     st.plotly_chart(fig, key="value_tau_chart")
