@@ -336,7 +336,7 @@ def value_k_figure(
                 fig,
                 x=row["k"],
                 line={"color": "#999", "width": 1},
-                text=f"at τ*, {row['leader']} is worth more from k ≈ {row['k']:.2g}" if i == 0 else None,
+                text=f"the models' order at τ* changes at k ≈ {row['k']:.2g}" if i == 0 else None,
                 position="top right",
             )
     if current_k is not None:

@@ -37,7 +37,7 @@ from costlib import rules as R
 from costlib import settings
 from costlib.figures import cost_curve_figure, net_benefit_figure, rule_bars_figure, sensitivity_figure
 from costlib.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
-from costlib.words import Verdict, money, number, recommendation_verdict
+from costlib.words import Verdict, cutoffs_short, money, number, recommendation_verdict
 
 __all__ = [
     "POLICY_SCHEMA",
@@ -604,6 +604,32 @@ def rules_overall_table(results: D.RuleResults, unit: str = "") -> pd.DataFrame:
     )
 
 
+def rules_numbers(results: D.RuleResults, *, by_group: bool = False) -> pd.DataFrame:
+    """The rules tables as numbers, for a spreadsheet: the rule in words beside its id, costs in
+    the user's unit per case (savings positive), no currency signs or rounding."""
+    if by_group:
+        t = results.by_group.copy()
+        t.insert(0, "rule_words", [R.rule_words(r) for r in t["rule"]])
+        return t.rename(columns={"low": "cost_low_95", "high": "cost_high_95"})
+    o = results.overall
+    return pd.DataFrame(
+        {
+            "rule_words": [R.rule_words(r) for r in o.index],
+            "rule": list(o.index),
+            "n": o["n"].to_numpy(),
+            "flagged_rate": o["flagged_rate"].to_numpy(),
+            "false_positives": o["fp"].to_numpy(),
+            "false_negatives": o["fn"].to_numpy(),
+            "cost_per_case": o["cost_per_case"].to_numpy(),
+            "cost_low_95": o["low"].to_numpy(),
+            "cost_high_95": o["high"].to_numpy(),
+            f"saving_per_case_vs_{results.baseline}": -o["vs_baseline"].to_numpy(),
+            "saving_low_95": -o["vs_high"].to_numpy(),
+            "saving_high_95": -o["vs_low"].to_numpy(),
+        }
+    )
+
+
 def rules_by_group_table(results: D.RuleResults, unit: str = "") -> pd.DataFrame:
     """Each rule's cutoff and cost in each group (report and page)."""
     t = results.by_group
@@ -678,6 +704,34 @@ def _data_tables(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
     o = fmt(overall)
     o.insert(0, "rows", overall["split"].to_numpy())
     return g, o
+
+
+def fairness_overview_table(
+    summary: pd.DataFrame, results: D.RuleResults, unit: str = "", *, tolerance: float
+) -> pd.DataFrame:
+    """The fairness rules as the Costs page shows them: cutoffs, the gap on train and test,
+    whether the test gap stays within the tolerance, the cost and the price of fairness."""
+    m = _money_cell(unit)
+    cost = results.overall["cost_per_case"]
+    return pd.DataFrame(
+        {
+            "rule": [R.rule_words(r) for r in summary["rule"]],
+            "cutoffs": [
+                cutoffs_short(results.cutoffs[r], grouped=True) if f else "no cutoffs meet it"
+                for r, f in zip(summary["rule"], summary["feasible"], strict=True)
+            ],
+            "largest gap (train → test)": [
+                f"{a:.1%} → {b:.1%}" if np.isfinite(a) and np.isfinite(b) else "–"
+                for a, b in zip(summary["spread_train"], summary["spread_test"], strict=True)
+            ],
+            f"within {100 * tolerance:.3g}% on test": [
+                ("yes" if w else "no") if f else "–"
+                for w, f in zip(summary["within_tolerance_on_test"], summary["feasible"], strict=True)
+            ],
+            "cost per case": [m(cost.get(r, np.nan)) for r in summary["rule"]],
+            "price of fairness per case": [m(x) for x in summary["price_per_case_test"]],
+        }
+    )
 
 
 def _fairness_tables_text(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -13,18 +13,20 @@ import pandas as pd
 import pytest
 
 from costlib import rules as R
-from costlib import threshold_sweep
+from costlib import threshold_sweep, words
 from costlib.audit import FAIRNESS_CRITERIA
 from costlib.decision import sweep_model
 from costlib.errors import DataError
-from costlib.loading import fingerprint
+from costlib.loading import fingerprint, safe_csv
 from costlib.report import (
     REPORT_SECTIONS,
     audit_html,
     build_audit,
+    fairness_overview_table,
     load_policy,
     policy_dict,
     policy_json,
+    rules_numbers,
 )
 
 SAMPLE = Path(__file__).resolve().parents[1] / "costlib" / "samples" / "compas.csv"
@@ -111,6 +113,38 @@ def test_results_have_every_rule_and_group_and_keep_the_overall_apart(audit):
     assert list(overall.index) == [*STANDARD, *FAIR_RULES]
     for col in ("low", "high", "vs_baseline", "vs_low", "vs_high"):
         assert col in overall.columns
+
+
+def test_rules_numbers_export_plain_numbers_that_agree_with_the_results(audit):
+    overall = audit.results.overall
+    table = rules_numbers(audit.results)
+    assert list(table["rule"]) == list(overall.index)
+    saving = f"saving_per_case_vs_{audit.results.baseline}"
+    for col in ("cost_per_case", "cost_low_95", saving, "saving_low_95", "saving_high_95"):
+        assert pd.api.types.is_float_dtype(table[col]), col
+    np.testing.assert_allclose(table[saving], -overall["vs_baseline"].to_numpy())
+    ok = np.isfinite(table["saving_low_95"])
+    assert (table["saving_low_95"][ok] <= table[saving][ok] + 1e-12).all()
+    assert (table[saving][ok] <= table["saving_high_95"][ok] + 1e-12).all()
+    # a spreadsheet reads the negative savings as numbers: no formula guard, no currency text
+    text = safe_csv(table).decode()
+    assert "'-" not in text and "$" not in text
+    assert (table[saving] < 0).any()
+    by_group = rules_numbers(audit.results, by_group=True)
+    assert len(by_group) == len(audit.results.by_group)
+    np.testing.assert_allclose(by_group["cost_per_case"], audit.results.by_group["cost_per_case"])
+
+
+def test_fairness_overview_says_whether_the_test_gap_holds(audit):
+    s = audit.fairness_summary
+    view = fairness_overview_table(s, audit.results, "$", tolerance=TOL)
+    assert list(view["rule"]) == [R.rule_words(r) for r in s["rule"]]
+    within = view[f"within {100 * TOL:.3g}% on test"]
+    for shown, feasible, gap in zip(within, s["feasible"], s["spread_test"], strict=True):
+        assert shown == ("–" if not feasible else "yes" if gap <= TOL + 1e-12 else "no")
+    assert not view.isna().any().any()
+    for shown, x in zip(view["price of fairness per case"], s["price_per_case_test"], strict=True):
+        assert shown == ("–" if not np.isfinite(x) else words.money(x, "$"))
 
 
 def test_overall_costs_equal_the_rows(audit, compas):

@@ -170,6 +170,8 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "mean_prices": "reads validated sweeps only",
         "sensitivity_sentence": "words",
         "rules_overall_table": "words",
+        "fairness_overview_table": "test_report.py::test_fairness_overview_says_whether_the_test_gap_holds",
+        "rules_numbers": "test_report.py::test_rules_numbers_export_plain_numbers_that_agree_with_the_results",
         "rules_by_group_table": "words",
         "policy_dict": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
         "policy_json": "test_report.py::test_policy_refuses_unknown_or_nan_rules",

@@ -354,14 +354,22 @@ def model_picker(ds: Dataset, label: str = "Model (score column)", key: str = "m
     return st.selectbox(label, models, key=key, bind="query-params")
 
 
-def show_table(df: pd.DataFrame, name: str, *, key: str, column_config: dict | None = None) -> None:
-    """A table with a CSV download. User text is neutralised against formula injection in both
-    exports: this button's (`safe_csv`) and the table toolbar's own "Download as CSV", which
-    writes what the table displays (`safe_cells`)."""
+def show_table(
+    df: pd.DataFrame,
+    name: str,
+    *,
+    key: str,
+    column_config: dict | None = None,
+    export: pd.DataFrame | None = None,
+) -> None:
+    """A table with a CSV download: `export` (the same table as plain numbers) when given, so a
+    spreadsheet gets numbers rather than "$1.00" text. User text is neutralised against formula
+    injection in both exports: this button's (`safe_csv`) and the table toolbar's own
+    "Download as CSV", which writes what the table displays (`safe_cells`)."""
     st.dataframe(loading.safe_cells(df), hide_index=True, column_config=column_config, width="stretch")
     st.download_button(
         "Download this table (CSV)",
-        data=loading.safe_csv(df),
+        data=loading.safe_csv(df if export is None else export),
         file_name=f"{name}.csv",
         mime="text/csv",
         key=f"dl_{key}",

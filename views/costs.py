@@ -256,9 +256,14 @@ for_prices = price_caption(costs, unit)
 st.subheader("Every rule, all groups together")
 say("caption", for_prices + " Judged on the test rows; the same intervals as above.")
 table = memo("rules_view", ds, (rec.prices.key(), resamples, unit), lambda: _rules_view(rec))
-show_table(table, "rules", key="rules")
+show_table(table, "rules", key="rules", export=report.rules_numbers(rec.results))
 with st.expander("By group: each rule's cutoff, flagged share and cost"):
-    show_table(report.rules_by_group_table(rec.results, unit), "rules_by_group", key="rules_by_group")
+    show_table(
+        report.rules_by_group_table(rec.results, unit),
+        "rules_by_group",
+        key="rules_by_group",
+        export=report.rules_numbers(rec.results, by_group=True),
+    )
 with st.expander("What the rules and the intervals mean"):
     for rule in rec.results.overall.index:
         if not R.is_fair(rule):
@@ -327,28 +332,14 @@ else:
             ),
         )
         long, summary = report.fairness_tables(ms, rec.prices, fits, res, tol)
-        view = pd.DataFrame(
-            {
-                "rule": [R.rule_words(r) for r in summary["rule"]],
-                "cutoffs": [
-                    words.cutoffs_short(res.cutoffs[r], grouped=True) if f else "infeasible"
-                    for r, f in zip(summary["rule"], summary["feasible"], strict=True)
-                ],
-                "largest gap (train → test)": [
-                    f"{a:.1%} → {b:.1%}" if np.isfinite(a) else "–"
-                    for a, b in zip(summary["spread_train"], summary["spread_test"], strict=True)
-                ],
-                "cost per case": [words.money(res.overall.loc[r, "cost_per_case"], unit) for r in summary["rule"]],
-                "price of fairness per case": [
-                    words.money(x, unit) if np.isfinite(x) else "–" for x in summary["price_per_case_test"]
-                ],
-            }
-        )
-        show_table(view, "fairness", key="fairness")
+        view = report.fairness_overview_table(summary, res, unit, tolerance=tol)
+        show_table(view, "fairness", key="fairness", export=summary)
         st.caption(
             "The price of fairness is the extra cost per case over the best cutoff per group. Per-group "
             "cutoffs treat groups differently by design; these rules choose the differences that equalise one "
-            "rate. Judged on the test rows; gaps can reopen there."
+            "rate. Both are chosen on the train rows and judged on the test rows, so a gap can reopen there, "
+            "and a negative price means the constrained rule happened to cost less on these test rows (by "
+            "chance: on the train rows it costs at least as much)."
         )
 
 st.subheader("How much do the prices matter?")

@@ -298,14 +298,19 @@ for note in training_words.result_notes(results):
     say("caption", note)
 
 
-def number_formats(frame: pd.DataFrame) -> dict:
-    """Four decimals for shares, a signed percent for changes; the CSV keeps every digit."""
-    out = {}
+def shown(frame: pd.DataFrame) -> pd.DataFrame:
+    """The table as read: four decimals for shares and errors, a signed percent for changes,
+    "–" where a number does not apply (a change against itself, a classifier's δ error). The CSV
+    download keeps every digit."""
+    out = frame.copy()
     for col in frame.columns:
         if col.startswith("nec_change"):
-            out[col] = st.column_config.NumberColumn(col, format="percent")
+            fmt = "{:+.1%}"
         elif col.startswith(("nec", "error_rate", "delta_mae")):
-            out[col] = st.column_config.NumberColumn(col, format="%.4f")
+            fmt = "{:.4f}"
+        else:
+            continue
+        out[col] = [fmt.format(x) if pd.notna(x) else "–" for x in frame[col]]
     return out
 
 
@@ -316,6 +321,6 @@ st.caption(
     "re-split the same rows, so these intervals show the noise of the splits and fits, and are narrower than "
     "new data would give."
 )
-show_table(summary, "training_summary", key="train_summary", column_config=number_formats(summary))
+show_table(shown(summary), "training_summary", key="train_summary", export=summary)
 with st.expander("Every seed"):
-    show_table(results, "training_results", key="train_results", column_config=number_formats(results))
+    show_table(shown(results), "training_results", key="train_results", export=results)
