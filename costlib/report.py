@@ -709,17 +709,14 @@ def _data_tables(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
 def fairness_overview_table(
     summary: pd.DataFrame, results: D.RuleResults, unit: str = "", *, tolerance: float
 ) -> pd.DataFrame:
-    """The fairness rules as the Costs page shows them: cutoffs, the gap on train and test,
-    whether the test gap stays within the tolerance, the cost and the price of fairness."""
+    """The fairness rules as the Costs page shows them: the gap on train and test, whether the
+    test gap stays within the tolerance, the cost, the price of fairness and (last: the widest)
+    the cutoffs."""
     m = _money_cell(unit)
     cost = results.overall["cost_per_case"]
     return pd.DataFrame(
         {
             "rule": [R.rule_words(r) for r in summary["rule"]],
-            "cutoffs": [
-                cutoffs_short(results.cutoffs[r], grouped=True) if f else "no cutoffs meet it"
-                for r, f in zip(summary["rule"], summary["feasible"], strict=True)
-            ],
             "largest gap (train → test)": [
                 f"{a:.1%} → {b:.1%}" if np.isfinite(a) and np.isfinite(b) else "–"
                 for a, b in zip(summary["spread_train"], summary["spread_test"], strict=True)
@@ -730,6 +727,10 @@ def fairness_overview_table(
             ],
             "cost per case": [m(cost.get(r, np.nan)) for r in summary["rule"]],
             "price of fairness per case": [m(x) for x in summary["price_per_case_test"]],
+            "cutoffs": [
+                cutoffs_short(results.cutoffs[r], grouped=True) if f else "no cutoffs meet it"
+                for r, f in zip(summary["rule"], summary["feasible"], strict=True)
+            ],
         }
     )
 

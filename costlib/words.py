@@ -32,14 +32,18 @@ def number(x: float, digits: int = 2) -> str:
 
 
 def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
-    """'$3.10', '3.10 minutes', '-$0.50', '$0.016', '$12.3 million' or '3.10' (no unit).
+    """'$3.10', '3.10 minutes', '−$0.50', '$0.016', '$12.3 million' or '3.10' (no unit).
 
     Without `digits`: two decimals from 1 up, three below 1 (and at least two significant
     digits), so that amounts on one page subtract as they read ('$0.545 - $0.529 = $0.016')
     and a small saving never reads as '$0.00'.
 
     >>> money(-0.5, "$"), money(3.1, "minutes"), money(1.23e7, "€"), money(0.0159, "$")
-    ('-$0.500', '3.10 minutes', '€12.3 million', '$0.016')
+    ('−$0.500', '3.10 minutes', '€12.3 million', '$0.016')
+
+    A negative amount takes the minus sign (U+2212), not a hyphen: it reads the same, and a
+    spreadsheet does not take a cell that starts with it for a formula, so tables need no
+    formula guard ("'-$0.50") on their money cells.
     """
     if amount is None or (isinstance(amount, float) and math.isnan(amount)):
         return "n/a"
@@ -49,7 +53,7 @@ def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
         digits = 2 if a >= 1 or a == 0 else min(6, max(3, 1 + math.ceil(-math.log10(a))))
     if abs(amount) < 0.5 * 10**-digits:
         amount = 0.0  # no "-$0.00"
-    sign = "-" if amount < 0 else ""
+    sign = "\u2212" if amount < 0 else ""
     body = number(amount, digits)
     if not unit:
         return f"{sign}{body}"
