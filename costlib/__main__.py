@@ -161,7 +161,7 @@ def format_table(audit) -> str:
     from costlib.report import rules_by_group_table, rules_overall_table
 
     return (
-        rules_overall_table(audit.results, audit.unit).to_string(index=False)
+        rules_overall_table(audit.recommendation, audit.unit).to_string(index=False)
         + "\n\nBy group:\n"
         + rules_by_group_table(audit.results, audit.unit).to_string(index=False)
     )

@@ -21,6 +21,7 @@ import dataclasses
 import datetime as _dt
 import html as _html
 import math
+import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -512,15 +513,37 @@ def _fmt(x) -> str:
             return "–"
         if math.isinf(x):
             return "∞" if x > 0 else "−∞"
-        return number(x, 2) if abs(x) >= 1e4 else f"{x:.4g}"
+        return number(x, 2) if abs(x) >= 1e4 else f"{x:.4g}".replace("-", "\u2212")
     return str(x)
 
 
-def _table_html(frame: pd.DataFrame) -> str:
-    body = frame.to_html(
-        escape=True, index=False, na_rep="–", border=0, classes="tbl", formatters={c: _fmt for c in frame.columns}
-    )
-    return f'<div class="scroll">{body}</div>'
+_NUMERIC_CELL = re.compile(r"^[−\-+]?[^\w\s]{0,3}\s?[\d.,]+|^[–∞−]+$|^≥ ")
+
+
+def _numeric_column(cells: list[str]) -> bool:
+    """A column reads as numbers (right-aligned) when every filled cell starts like one:
+    '1,234', '$0.53', '−$0.02 to $0.04', '35.6%', '≥ 0.323', '–'."""
+    filled = [c for c in cells if c and c != "–"]
+    return bool(filled) and all(_NUMERIC_CELL.match(c) for c in filled)
+
+
+def _row_of(rec: D.Recommendation) -> int | None:
+    rules = list(rec.results.overall.index)
+    return rules.index(rec.rule) if rec.rule in rules else None
+
+
+def _table_html(frame: pd.DataFrame, *, highlight: int | None = None) -> str:
+    """An escaped HTML table: text columns left-aligned, number columns right-aligned, and row
+    `highlight` (the recommended rule) marked."""
+    cells = {c: [_fmt(x) for x in frame[c]] for c in frame.columns}
+    num = {c: _numeric_column(v) for c, v in cells.items()}
+    head = "".join(f'<th class="{"num" if num[c] else "txt"}">{_e(str(c))}</th>' for c in frame.columns)
+    rows = []
+    for i in range(len(frame)):
+        tds = "".join(f'<td class="{"num" if num[c] else "txt"}">{_e(cells[c][i])}</td>' for c in frame.columns)
+        rows.append(f'<tr class="pick">{tds}</tr>' if i == highlight else f"<tr>{tds}</tr>")
+    table = f'<table class="tbl"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return f'<div class="scroll">{table}</div>'
 
 
 def _paragraphs(texts: Sequence[str]) -> str:
@@ -550,8 +573,9 @@ body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:2re
 color:#222;padding:0 1rem}
 h1{font-size:1.6rem}h2{font-size:1.25rem;border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2rem}
 table.tbl{border-collapse:collapse;font-size:.85rem;margin:.5rem 0}
-table.tbl th,table.tbl td{border:1px solid #ddd;padding:.2rem .5rem;text-align:right}
-table.tbl td:first-child{text-align:left}
+table.tbl th,table.tbl td{border:1px solid #ddd;padding:.2rem .5rem}
+table.tbl .num{text-align:right;white-space:nowrap}table.tbl .txt{text-align:left}
+table.tbl tr.pick td{background:#eaf2fb;font-weight:600}
 .scroll{overflow-x:auto}
 @media print{.scroll{overflow:visible}.fig{break-inside:avoid}}
 table.tbl th{background:#f3f5f8}
@@ -587,14 +611,17 @@ def _iv(lo, hi, fmt) -> str:
     return "–" if not (np.isfinite(lo) and np.isfinite(hi)) else f"{fmt(lo)} to {fmt(hi)}"
 
 
-def rules_overall_table(results: D.RuleResults, unit: str = "") -> pd.DataFrame:
-    """The rules, all groups together, as a person reads them (report and page)."""
+def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
+    """The rules, all groups together, as a person reads them (page, report and command line):
+    each rule's cutoff, the recommended one marked."""
+    results = rec.results
     o = results.overall
     m = _money_cell(unit)
     base = R.rule_words(results.baseline)
     return pd.DataFrame(
         {
-            "rule": [R.rule_words(r) for r in o.index],
+            "rule": [R.rule_words(r) + (" (recommended)" if r == rec.rule else "") for r in o.index],
+            "cutoff": [cutoffs_short(results.cutoffs[r], grouped=rec.grouped, lowest=rec.lowest) for r in o.index],
             "flagged": [_share(x) for x in o["flagged_rate"]],
             "cost per case": [m(x) for x in o["cost_per_case"]],
             "95% interval": [_iv(a, b, m) for a, b in zip(o["low"], o["high"], strict=True)],
@@ -838,7 +865,7 @@ def audit_html(audit: Audit) -> str:
         "<p>Each rule fitted on the training rows and judged on the test rows, all groups together, with 95% "
         "bootstrap intervals (test rows resampled within each group). The saving is measured against the cheaper "
         "decision without a model, on the same resamples.</p>",
-        _table_html(rules_overall_table(a.results, a.unit)),
+        _table_html(rules_overall_table(a.recommendation, a.unit), highlight=_row_of(a.recommendation)),
         "<h3>By group</h3>",
         _table_html(rules_by_group_table(a.results, a.unit)),
         "</section>",

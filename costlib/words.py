@@ -20,15 +20,20 @@ _SCALES = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
 
 
 def number(x: float, digits: int = 2) -> str:
-    """A readable amount: '1,234.50', '12.3 million', '4.2 × 10^15' (never 300 digits)."""
+    """A readable amount: '1,234.50', '12.3 million', '4.2 × 10^15', '−3.00' (never 300 digits).
+
+    >>> number(1234.5), number(-3, 2), number(1.23e7), number(-4.2e15)
+    ('1,234.50', '−3.00', '12.3 million', '−4.2 × 10^15')
+    """
     a = abs(x)
+    sign = "\u2212" if x < 0 and round(a, digits) > 0 else ""
     if a >= 1e15:
         mantissa, exponent = f"{a:.1e}".split("e")
-        return f"{mantissa} × 10^{int(exponent)}"
+        return f"{sign}{mantissa} × 10^{int(exponent)}"
     for size, name in _SCALES:
         if a >= size:
-            return f"{a / size:,.3g} {name}"
-    return f"{a:,.{digits}f}"
+            return f"{sign}{a / size:,.3g} {name}"
+    return f"{sign}{a:,.{digits}f}"
 
 
 def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
@@ -54,7 +59,7 @@ def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
     if abs(amount) < 0.5 * 10**-digits:
         amount = 0.0  # no "-$0.00"
     sign = "\u2212" if amount < 0 else ""
-    body = number(amount, digits)
+    body = number(abs(amount), digits)
     if not unit:
         return f"{sign}{body}"
     if unit in CURRENCY_SYMBOLS:

@@ -1289,7 +1289,10 @@ def _break(df: pd.DataFrame, m: ColumnMapping, how: str, row: int):
         return df, m, "score", (at, "empty"), None
     if how == "score above 1":
         df.loc[row, "score"] = 1.5
-        return df, m, "score", (at, "outside [0, 1]"), loading.ACTION_LOGIT
+        scores = df["score"].astype(float)
+        # the log-odds fix is offered only when most scores are outside [0, 1] (another scale)
+        stray = ((scores < 0) | (scores > 1)).mean() <= 0.5
+        return df, m, "score", (at, "outside [0, 1]"), None if stray else loading.ACTION_LOGIT
     if how == "blank label":
         df["label"] = df["label"].astype(object)
         df.loc[row, "label"] = None

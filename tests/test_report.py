@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import html as _html
 import json
 import math
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -304,6 +306,15 @@ def test_report_embeds_plotly_once_and_loads_nothing(report):
     assert sum("Plotly.newPlot" in s for s in p.scripts) == 4  # every chart drawn
     assert not [u for u in p.urls if u.lower().lstrip().startswith(("http:", "https:", "//"))]
     assert "link" not in p.tags and "iframe" not in p.tags
+
+
+def test_report_marks_the_recommended_rule_and_aligns_numbers_right(report, audit):
+    picked = re.findall(r'<tr class="pick">(.*?)</tr>', report)
+    assert len(picked) == 1
+    cells = re.findall(r'<td class="(num|txt)">(.*?)</td>', picked[0])
+    assert cells[0] == ("txt", _html.escape(R.rule_words(audit.recommendation.rule)) + " (recommended)")
+    money_cells = [text for kind, text in cells if text.startswith("$")]
+    assert money_cells and all(kind == "num" for kind, text in cells if text.startswith("$"))
 
 
 def test_report_escapes_user_strings():

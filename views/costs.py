@@ -1,7 +1,6 @@
 """Costs & groups: which cutoff to ship, and what it saves against the best choice without a model."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from costlib import decision, elicit, figures, policy, report, settings, words
@@ -219,17 +218,6 @@ def live_answer() -> None:
             st.rerun(scope="app")
 
 
-def _rules_view(rec: decision.Recommendation) -> pd.DataFrame:
-    table = report.rules_overall_table(rec.results, unit)
-    cut = [words.cutoffs_short(rec.results.cutoffs[r], grouped=rec.grouped) for r in rec.results.overall.index]
-    table.insert(1, "cutoff", cut)
-    table["rule"] = [
-        w + (" (recommended)" if r == rec.rule else "")
-        for w, r in zip(table["rule"], rec.results.overall.index, strict=True)
-    ]
-    return table
-
-
 head, restore = st.columns([4, 1], vertical_alignment="bottom")
 head.subheader("Your prices")
 with restore.popover("Restore a saved policy", width="stretch"):
@@ -255,7 +243,7 @@ for_prices = price_caption(costs, unit)
 
 st.subheader("Every rule, all groups together")
 say("caption", for_prices + " Judged on the test rows; the same intervals as above.")
-table = memo("rules_view", ds, (rec.prices.key(), resamples, unit), lambda: _rules_view(rec))
+table = memo("rules_view", ds, (rec.prices.key(), resamples, unit), lambda: report.rules_overall_table(rec, unit))
 show_table(table, "rules", key="rules", export=report.rules_numbers(rec.results))
 with st.expander("By group: each rule's cutoff, flagged share and cost"):
     show_table(
