@@ -9,6 +9,10 @@ JSON has no infinity: a cutoff of +inf (flag nobody) is written as the string ``
 and -inf (flag everyone) as ``"-inf"``. Prices and cutoffs are lists of records
 ``{"group": ..., ...}`` so that group names keep their JSON type.
 
+Versions: 2 added the decision summary; 3 writes the rule's cost on the judged rows as
+``"cost_per_case": {"estimate", "low_95", "high_95", "judged_on"}`` (2 repeated the key
+inside). Reading accepts every version up to the current one: it uses prices and cutoffs only.
+
 Reading is defensive: a policy comes from a person's disk and may be anything. The text is
 checked against one schema (types, ranges, sizes, nesting) before any field is used, and
 every problem is a `DataError` sentence.
@@ -25,7 +29,7 @@ from costlib import settings
 from costlib.errors import DataError
 
 POLICY_SCHEMA = "costlib.policy"
-POLICY_SCHEMA_VERSION = 2
+POLICY_SCHEMA_VERSION = 3
 MAX_BYTES = 1_000_000
 MAX_RECORDS = 10_000
 MAX_TEXT = 500
@@ -99,7 +103,11 @@ def policy_dict(
         "abstain_bands": bands,
         "fairness_tolerance": audit.fairness_tolerance,
         "cost_per_case": {
-            k: (None if not math.isfinite(overall[k]) else float(overall[k])) for k in ("cost_per_case", "low", "high")
+            **{
+                name: (None if not math.isfinite(overall[k]) else float(overall[k]))
+                for name, k in (("estimate", "cost_per_case"), ("low_95", "low"), ("high_95", "high"))
+            },
+            "judged_on": rec.judged_on,
         },
         "decision": rec.summary(),
         "verdict": audit.verdict.headline,

@@ -21,6 +21,7 @@ from costlib.decision import sweep_model
 from costlib.errors import DataError
 from costlib.loading import fingerprint, safe_csv
 from costlib.report import (
+    POLICY_SCHEMA_VERSION,
     REPORT_SECTIONS,
     audit_html,
     build_audit,
@@ -360,6 +361,9 @@ def test_policy_round_trip(audit, rule):
     assert back["abstain_bands"] == [] and back["notes"] == []
     assert back["verdict"] == audit.verdict.headline
     assert raw["decision"] == audit.recommendation.summary()
+    cost = raw["cost_per_case"]
+    assert cost["estimate"] == pytest.approx(audit.results.overall.loc[rule, "cost_per_case"])
+    assert cost["low_95"] <= cost["estimate"] <= cost["high_95"] and cost["judged_on"] == "test"
 
 
 def test_policy_writes_inf_as_text(audit):
@@ -433,7 +437,12 @@ def test_load_policy_rejects_bad_fields(audit):
         (lambda d: {**d, "prices": [{"group": "Other", "c_fp": [1, 2], "c_fn": 1}]}, "must be a number"),
         (lambda d: {**d, "prices": [{"group": ["x"], "c_fp": 1, "c_fn": 1}]}, "group that is not a name"),
         (lambda d: {**d, "abstain_bands": 5}, '"abstain_bands" must be a list'),
-        (lambda d: json.dumps(d).replace('"schema_version": 2', '"schema_version": ' + "9" * 5000), "too long"),
+        (
+            lambda d: json.dumps(d).replace(
+                f'"schema_version": {POLICY_SCHEMA_VERSION}', '"schema_version": ' + "9" * 5000
+            ),
+            "too long",
+        ),
         (lambda d: {**d, "prices": [{"group": "Other", "c_fp": 1e12, "c_fn": 1}]}, "must be from 0 to"),
     ],
 )
