@@ -386,6 +386,18 @@ def say(kind: str, text: str, *, bold: bool = False, where=None, **kwargs) -> No
     getattr(where or st, kind)(f"**{body}**" if bold else body, **kwargs)
 
 
+def show_verdict(verdict, asides_title: str = "Why not another rule?") -> None:
+    """A page's one answer (`words.Verdict`): the headline in its colour, the details as
+    captions, and the other rules' story folded away under `asides_title`."""
+    say(verdict.kind, verdict.headline)
+    for line in verdict.details:
+        say("caption", line)
+    if verdict.asides:
+        with st.expander(asides_title):
+            for line in verdict.asides:
+                say("caption", line)
+
+
 def show_error(err: DataError) -> None:
     say("error", err.message, icon="⚠️")
 

@@ -13,7 +13,17 @@ from costlib.calibration import (
     fit_temperature,
 )
 from costlib.value import k_from_prices, value_sweep, value_table
-from views._common import group_names, memo, model_picker, rows, say, setting, setup, show_table, stored_costs
+from views._common import (
+    group_names,
+    memo,
+    model_picker,
+    rows,
+    setting,
+    setup,
+    show_table,
+    show_verdict,
+    stored_costs,
+)
 
 ds, unit, volume = setup(
     "Calibration",
@@ -49,7 +59,7 @@ p_cal = memo("calibrated", ds, (model,), lambda: apply_temperature(p, t)) if np.
 ece_before = expected_calibration_error(y, p, n_bins=bins)
 ece_after = expected_calibration_error(y, p_cal, n_bins=bins)
 verdict = words.calibration_verdict(model, t, fit_on, ece_before, ece_after)
-say(verdict.kind, verdict.headline)
+show_verdict(verdict)
 m = st.columns(5)
 m[0].metric("Temperature T", f"{t:.3f}" if np.isfinite(t) else "none")
 m[1].metric(

@@ -21,6 +21,7 @@ from views._common import (
     setting,
     setup,
     show_table,
+    show_verdict,
     stored_costs,
 )
 
@@ -100,16 +101,6 @@ def audit_maker(costs: dict):
         )
 
     return build, questions
-
-
-def show_verdict(verdict: words.Verdict) -> None:
-    say(verdict.kind, verdict.headline)
-    for line in verdict.details:
-        say("caption", line)
-    if verdict.asides:
-        with st.expander("Why not another rule?"):
-            for line in verdict.asides:
-                say("caption", line)
 
 
 @st.fragment

@@ -6,7 +6,7 @@ import streamlit as st
 
 from costlib import figures, words
 from costlib.instance import delta_source_words, nec_sweep, nec_table, recommend_nec
-from views._common import memo, rows, say, setup, show_table
+from views._common import memo, rows, say, setup, show_table, show_verdict
 
 ds, unit, volume = setup(
     "Instance costs",
@@ -21,7 +21,7 @@ groups = None if ds.groups is None else ds.groups[judge]
 rec = memo("nec_rec", ds, (), lambda: recommend_nec(ds.scores, ds.delta, fit=fit, judge=judge))
 st.subheader("What to ship")
 verdict = words.nec_verdict(rec)
-say(verdict.kind, verdict.headline)
+show_verdict(verdict)
 say(
     "caption",
     f"δ comes from {delta_source_words(ds.mapping)}. Positive (δ > 0) for "

@@ -6,7 +6,7 @@ import streamlit as st
 
 from costlib import figures, words
 from costlib.multiclass import confusion, recommend_matrix
-from views._common import memo, rows, say, setup, show_table
+from views._common import memo, rows, say, setup, show_table, show_verdict
 
 ds, unit, volume = setup(
     "Cost matrix",
@@ -98,9 +98,7 @@ rec = memo(
 )
 st.subheader("What to ship")
 verdict = words.matrix_verdict(rec, unit=unit, volume=volume)
-say(verdict.kind, verdict.headline)
-for line in verdict.details:
-    say("caption", line)
+show_verdict(verdict)
 m = st.columns(3)
 m[0].metric("Cost per case", words.money(rec.cost, unit), help=f"“{rec.policy}” on the test rows.")
 m[1].metric("Best without the model", words.money(rec.baseline_cost, unit), help=f"“{rec.baseline}”.")

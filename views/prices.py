@@ -15,6 +15,7 @@ from views._common import (
     setting,
     setup,
     show_table,
+    show_verdict,
     stored_costs,
 )
 
@@ -97,9 +98,7 @@ nav1.button("Go back", key="ans_back", on_click=go_back, disabled=not bracket.an
 nav2.button("Start over", key="ans_restart", on_click=start_over, disabled=not bracket.answers)
 
 verdict = words.bracket_verdict(bracket, table, sweep=sweep, price=money, unit=unit, volume=volume)
-say(verdict.kind, verdict.headline)
-for line in verdict.details:
-    say("caption", line)
+show_verdict(verdict)
 lowest = {"": float(sweep.thresholds[-1])} if sweep.thresholds.size > 1 else None
 shown = table.assign(
     ratio=[

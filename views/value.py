@@ -18,6 +18,7 @@ from views._common import (
     setting,
     setup,
     show_table,
+    show_verdict,
     stored_costs,
 )
 
@@ -124,13 +125,7 @@ def live_value() -> None:
     )
     st.subheader("What to ship")
     verdict = words.value_recommendation_verdict(rec, k=k, worth=worth, unit=unit, volume=volume)
-    say(verdict.kind, verdict.headline)
-    for line in verdict.details:
-        say("caption", line)
-    if verdict.asides:
-        with st.expander("Why not the formula threshold?"):
-            for line in verdict.asides:
-                say("caption", line)
+    show_verdict(verdict, "Why not the formula threshold?")
     base = {"hand everything over": "hand everything over", "answer everything": "answer everything"}[rec.baseline]
     m = st.columns(4)
     m[0].metric(
