@@ -112,14 +112,35 @@ def slider(page, label: str | None):
     return page.locator('[data-testid="stSlider"]', has=page.get_by_text(label, exact=True)).get_by_role("slider")
 
 
+def moved(s, before: str | None, within: float = 5.0) -> bool:
+    """Whether the slider's value left `before` within `within` seconds."""
+    end = time.perf_counter() + within
+    while time.perf_counter() < end:
+        if s.input_value() != before:
+            return True
+        time.sleep(0.01)
+    return False
+
+
 def measure(page, label: str | None, moves: int) -> list[float]:
     s = slider(page, label)
     s.scroll_into_view_if_needed()
     s.focus()
     out = []
     for _ in range(moves):
-        page.evaluate(ARM_JS)
-        page.keyboard.press("ArrowRight")
+        # a slider already at its end would not move (and nothing would change): turn back.
+        # (k follows the prices, so after the Costs page's moves the Value slider can start at 20)
+        at_end = s.evaluate("e => Number(e.value) >= Number(e.max)")
+        before = s.input_value()
+        for _attempt in range(3):
+            page.evaluate(ARM_JS)
+            page.keyboard.press("ArrowLeft" if at_end else "ArrowRight")
+            # a key press that missed the slider (focus lost to a rerun) would leave nothing to wait for
+            if moved(s, before):
+                break
+            s.focus()
+        else:
+            raise RuntimeError("the slider did not move on three key presses in a row")
         page.wait_for_function("() => window.__quietResult !== undefined", timeout=300_000, polling=20)
         out.append(page.evaluate("() => window.__quietResult"))
         wait_for_app(page, settle=0.3, timeout=300)

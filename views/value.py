@@ -222,8 +222,13 @@ with st.expander("Separate prices per outcome: a right positive worth more than 
     k_fn = c[2].number_input(
         "A false negative costs (k_fn)", min_value=0.0, value=float(c_fn / worth), step=0.5, key="k_fn"
     )
-    cs = value.acceptance_rules_table(
-        y, {mm: ds.scores[mm][judge] for mm in ds.scores}, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn
+    cs = memo(
+        "acceptance_rules",
+        ds,
+        (k_tp, k_fp, k_fn),
+        lambda: value.acceptance_rules_table(
+            y, {mm: ds.scores[mm][judge] for mm in ds.scores}, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn
+        ),
     )
     show_table(
         cs, "acceptance_rules", key="cs", column_config={"handed over": st.column_config.NumberColumn(format="percent")}
