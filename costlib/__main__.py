@@ -186,17 +186,26 @@ def _prices(args, names: Sequence, column: str | None) -> dict:
     return {g: tuple(p) for g, p in costs.items()}
 
 
-def _scan_models(args, scores: list[str]) -> tuple[dict, int, str]:
+def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str]]:
     """The models' sweeps computed by DuckDB or Spark where FILE lives (no rows in memory)."""
-    from costlib import scale
+    from costlib.aggregates import DEFAULT_MAX_THRESHOLDS
+    from costlib.bigdata import scan_sweeps
 
     if args.positive:
         raise DataError("--positive is not available with --engine: the label column must hold 0/1 (or true/false).")
-    models, n = {}, 0
+    models, n, notes = {}, 0, []
     for c in scores:
-        sweeps = scale.scan_grouped_sweep(
-            args.file, label=args.label, score=c, group=args.group, split=args.split, engine=args.engine
+        sweeps, bound = scan_sweeps(
+            args.file,
+            label=args.label,
+            score=c,
+            group=args.group,
+            split=args.split,
+            engine=args.engine,
+            max_thresholds=DEFAULT_MAX_THRESHOLDS,
         )
+        if bound:
+            notes.append(f"{c}: {bound}")
         if args.split:
             missing = [role for role in ("train", "test") if role not in sweeps]
             if missing:
@@ -211,7 +220,7 @@ def _scan_models(args, scores: list[str]) -> tuple[dict, int, str]:
             fit, judge = sweeps, None
             n = int(round(float(fit.positives.sum() + fit.negatives.sum())))
         models[c] = model_from_sweeps(fit, judge, name=c)
-    return models, n, str(args.file)
+    return models, n, str(args.file), notes
 
 
 def run_audit(args) -> int:
@@ -221,8 +230,8 @@ def run_audit(args) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         if args.engine:
-            models, n_rows, name = _scan_models(args, scores)
-            fp, notes, header = "", [], f"{n_rows:,} rows, read with {args.engine}"
+            models, n_rows, name, notes = _scan_models(args, scores)
+            fp, header = "", f"{n_rows:,} rows, read with {args.engine}"
         else:
             models, n_rows, name, fp, notes, header = _memory_models(args, scores)
         names = list(next(iter(models.values())).groups)

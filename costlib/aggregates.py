@@ -160,16 +160,6 @@ def _plain(x):
     return x.item() if isinstance(x, np.generic) else x
 
 
-def _bound_statement(bits: int, rows: int, weight: float, weighted: bool) -> str:
-    what = f"{weight:.17g} in weight ({rows:,} rows)" if weighted else f"{rows:,} rows"
-    return (
-        f"Scores were pooled into {2**bits:,} bins per binade ({bits} mantissa bits); each threshold is the lowest "
-        "score of its bin, and the counts at every threshold are exact. Cutoffs strictly inside a bin are missing: "
-        f"their FP and FN differ from those at the nearest threshold by at most one bin, here at most {what}, so "
-        f"their cost differs by at most max(c_fp, c_fn) times that."
-    )
-
-
 def aggregate(
     source,
     *,
@@ -218,9 +208,7 @@ def aggregate(
         else {
             "largest_bin_rows": stats.largest_bin_rows,
             "largest_bin_weight": stats.largest_bin_weight,
-            "statement": _bound_statement(
-                stats.bits, stats.largest_bin_rows, stats.largest_bin_weight, weight is not None
-            ),
+            "statement": stats.bound_statement(),
         },
         "thresholds": len(stats),
         "provenance": {

@@ -23,6 +23,9 @@ from costlib.errors import DataError
 
 DATA_DIR_ENV = "COSTLIB_DATA_DIR"
 SUFFIXES = (".parquet", ".pq", ".csv")
+# Distinct (split, group, score) cells a data-folder file may bring into the server before its
+# scores are pooled into fine bins (about 200 bytes each at peak: ~0.4 GB per score column).
+FOLDER_MAX_THRESHOLDS = 2_000_000
 MSG_OUTSIDE = 'The file "{name}" is not one of the files in the data folder; choose one from the list.'
 
 
@@ -105,6 +108,43 @@ def _models_from(sweeps: dict, score: str, split: bool, weighted: bool):
     return decision.model_from_sweeps(sweeps, None, name=score, weighted=weighted)
 
 
+def scan_sweeps(
+    source,
+    *,
+    label: str,
+    score: str,
+    group: str | None = None,
+    split: str | None = None,
+    weight: str | None = None,
+    engine: str = "duckdb",
+    max_thresholds: int | None = FOLDER_MAX_THRESHOLDS,
+) -> tuple[object, str | None]:
+    """One score column's grouped sweeps computed where the rows live, and what was pooled.
+
+    Returns ``(sweeps, bound)``: ``sweeps`` as `scale.scan_grouped_sweep` gives them (a dict
+    by split when `split` is given), exact when the (split, group, score) cells number at
+    most about `max_thresholds`; beyond that fine bins, so that memory stays bounded by
+    `max_thresholds` whatever the number of rows, and ``bound`` says in words how far a
+    cutoff inside a bin can be (None when exact).
+    """
+    from costlib import scale
+
+    stats = scale.score_stats(
+        source,
+        label=label,
+        score=score,
+        group=group,
+        weight=weight,
+        split=split,
+        engine=engine,
+        max_thresholds=max_thresholds,
+    )
+    sweeps = stats.sweeps()
+    if split is None:
+        sweeps = sweeps[""] if "" in sweeps else scale._empty_sweep()
+    return sweeps, stats.bound_statement()
+
+
 def dataset_from_file(
     path: Path,
     *,
@@ -115,18 +155,27 @@ def dataset_from_file(
     weight: str | None = None,
 ) -> Dataset:
     """Read a file through DuckDB into a counts-only `Dataset` (one `ModelSweeps` per score)."""
-    from costlib import scale
-
     models = {}
     n_rows = 0
+    notes = [f"“{path.name}” is read where it lies, through DuckDB: the pages work on its counts, not its rows."]
     for score in scores:
-        sweeps = scale.scan_grouped_sweep(str(path), label=label, score=score, group=group, weight=weight, split=split)
+        sweeps, bound = scan_sweeps(
+            str(path),
+            label=label,
+            score=score,
+            group=group,
+            weight=weight,
+            split=split,
+            max_thresholds=FOLDER_MAX_THRESHOLDS,
+        )
         parts = sweeps.values() if split else [sweeps]
         n_rows = int(round(sum(float(g.positives.sum() + g.negatives.sum()) for g in parts)))
         models[score] = _models_from(sweeps, score, split is not None, weight is not None)
+        if bound:
+            notes.append(f"{score}: {bound}")
     mapping = ColumnMapping(label=label, scores=tuple(scores), group=group, split=split, weight=weight)
-    note = f"“{path.name}” is read where it lies, through DuckDB: the pages work on its exact counts, not its rows."
-    return _dataset(path.name, f"file:{path.name}:{path.stat().st_mtime_ns}", n_rows, mapping, models, (note,))
+    fingerprint = f"file:{path.name}:{path.stat().st_mtime_ns}"
+    return _dataset(path.name, fingerprint, n_rows, mapping, models, tuple(notes))
 
 
 def dataset_from_aggregate(data: bytes, *, name: str) -> Dataset:
@@ -145,7 +194,8 @@ def dataset_from_aggregate(data: bytes, *, name: str) -> Dataset:
         f"with {prov.get('engine', 'an engine')} on {prov.get('created', 'an unknown date')}."
     ]
     if not agg.exact:
-        notes.append(agg.meta.get("bound") or "The scores were pooled into bins: cutoffs are exact at bin edges only.")
+        bound = agg.meta.get("bound") or {}
+        notes.append(bound.get("statement") or "The scores were pooled into bins: cutoffs are exact at bin edges only.")
     mapping = ColumnMapping(
         label=roles.get("label"),
         scores=(score,),

@@ -1274,6 +1274,19 @@ class ScoreStats:
             }
         )
 
+    def bound_statement(self) -> str | None:
+        """None when exact; else, in words, how far a cutoff inside a bin can be from the counts."""
+        if self.bits is None:
+            return None
+        rows, weight = self.largest_bin_rows, self.largest_bin_weight
+        what = f"{weight:.17g} in weight ({rows:,} rows)" if self.weighted else f"{rows:,} rows"
+        return (
+            f"Scores were pooled into {2**self.bits:,} bins per binade ({self.bits} mantissa bits); each threshold is "
+            "the lowest score of its bin, and the counts at every threshold are exact. Cutoffs strictly inside a bin "
+            f"are missing: their FP and FN differ from those at the nearest threshold by at most one bin, here at "
+            f"most {what}, so their cost differs by at most max(c_fp, c_fn) times that."
+        )
+
     def sweeps(self) -> dict:
         """``{split name: GroupedSweep}`` (``""`` without a split column), exactly as the kernel builds them.
 

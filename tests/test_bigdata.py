@@ -139,3 +139,34 @@ def test_the_data_page_opens_a_folder_file_with_duckdb(folder, monkeypatch):
     at.switch_page("views/costs.py").run()
     assert not at.exception
     assert "cost_chart" in {c.key for c in at.get("plotly_chart")}
+
+
+def test_a_binned_aggregate_states_its_bound_in_words(tmp_path):
+    from costlib.aggregates import aggregate
+
+    rng = np.random.default_rng(1)
+    n = 4000
+    df = pd.DataFrame({"y": rng.integers(0, 2, n), "s": rng.lognormal(0, 2, n), "g": rng.choice(["a", "b"], n)})
+    agg = aggregate(df, label="y", score="s", group="g", max_thresholds=300)
+    agg.to_parquet(tmp_path / "b.parquet")
+    ds = bigdata.dataset_from_aggregate((tmp_path / "b.parquet").read_bytes(), name="b.parquet")
+    assert not agg.exact
+    assert agg.meta["bound"]["statement"] in ds.notes  # the sentence, not the dict it sits in
+    assert all(isinstance(note, str) for note in ds.notes)
+
+
+def test_a_folder_file_with_more_scores_than_the_budget_is_pooled_and_says_so(folder, monkeypatch):
+    data, df = folder
+    exact = bigdata.dataset_from_file(data / "scores.parquet", label="y", scores=["s"], group="g")
+    assert len(exact.notes) == 1  # exact: the note says only where the counts come from
+    monkeypatch.setattr(bigdata, "FOLDER_MAX_THRESHOLDS", 200)
+    pooled = bigdata.dataset_from_file(data / "scores.parquet", label="y", scores=["s"], group="g")
+    assert any("bins per binade" in note for note in pooled.notes)
+    whole, kept = exact.sweeps["s"].fit, pooled.sweeps["s"].fit
+    for g in whole.groups:
+        assert len(kept[g].thresholds) < len(whole[g].thresholds)
+        # every kept threshold is a real one, with the exact counts there
+        idx = whole[g].index_at(kept[g].thresholds)
+        np.testing.assert_array_equal(whole[g].thresholds[idx], kept[g].thresholds)
+        np.testing.assert_array_equal(whole[g].tp[idx], kept[g].tp)
+    assert pooled.n_rows == exact.n_rows == len(df)
