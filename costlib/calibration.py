@@ -120,6 +120,32 @@ def expected_calibration_error(y_true, y_prob, *, n_bins: int = 10) -> float:
     return float(np.sum(counts * np.abs(frac_pos - mean_pred)) / counts.sum())
 
 
+def ece_by_chance(y_prob, *, n_bins: int = 10, level: float = 0.95, n_draws: int = 400, seed: int = 0) -> float:
+    """The ECE a perfectly calibrated model would still show on these scores, by chance.
+
+    The `level` quantile of the ECE when each case's outcome is drawn as a coin with its own
+    predicted probability: per bin, the positives are drawn Binomial(count, mean predicted).
+    (The true count is a sum of unequal coins, whose variance is at most the binomial's, so
+    this errs towards calling a gap noise.) An observed ECE below it is within the noise of
+    the number of cases and bins.
+
+    >>> round(ece_by_chance([0.2] * 50 + [0.8] * 50, n_bins=10), 3) > 0.05
+    True
+    """
+    p = v.as_probability(y_prob, "y_prob")
+    if not 0 < float(level) < 1:
+        raise ValueError(f"level must be strictly between 0 and 1: got {level!r}")
+    if int(n_draws) < 1:
+        raise ValueError(f"n_draws must be at least 1: got {n_draws!r}")
+    mean_pred, _, counts = calibration_bins(np.zeros(p.size, dtype=np.int8), p, n_bins=n_bins)
+    if counts.sum() == 0:
+        return float("nan")
+    rng = np.random.default_rng(seed)
+    drawn = rng.binomial(counts, mean_pred, size=(int(n_draws), counts.size)) / counts
+    ece = np.abs(drawn - mean_pred) @ counts / counts.sum()
+    return float(np.quantile(ece, level))
+
+
 def brier_score(y_true, y_prob) -> float:
     """Mean squared difference between the probability and the outcome (scikit-learn's)."""
     from sklearn.metrics import brier_score_loss

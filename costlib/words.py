@@ -101,6 +101,15 @@ def interval(low: float, high: float, unit: str = "") -> str:
     return f"95% interval {money(low, unit)} to {money(high, unit)}"
 
 
+def cheaper_by(difference: float, low: float, high: float, unit: str = "") -> str:
+    """'$0.09 per case cheaper (95% interval of how much cheaper $0.05 to $0.12)' from a cost
+    difference (other minus recommended, negative when the other is cheaper) and its interval."""
+    iv = interval(-high, -low, unit)
+    return f"{money(-difference, unit)} per case cheaper" + (
+        f" ({iv.replace('95% interval', '95% interval of how much cheaper')})" if iv else ""
+    )
+
+
 def value_recommendation_verdict(
     rec, *, k: float, worth: float = 1.0, unit: str = "", volume: float | None = None
 ) -> Verdict:
@@ -426,8 +435,7 @@ def _asides(rec, unit: str) -> tuple[str, ...]:
     for rule, est, lo, hi in rec.cheaper_by_chance[:3]:
         iv = interval(lo, hi, unit)
         out.append(
-            f"“{R.rule_words(rule)}” came out {money(-est, unit)} per case cheaper on the {_judged(rec)} rows"
-            + (f" ({iv.replace('95% interval', '95% interval of the difference')})" if iv else "")
+            f"“{R.rule_words(rule)}” came out {cheaper_by(est, lo, hi, unit)} on the {_judged(rec)} rows"
             + ". Picking whichever rule looks cheapest on the rows it is judged on would flatter it; the "
             "recommendation is the cutoff fitted on the train rows"
             + (", and the difference is within the noise." if iv and lo <= 0 <= hi else ".")
@@ -435,8 +443,21 @@ def _asides(rec, unit: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def calibration_verdict(model: str, temperature: float, fit_on: str, ece_before: float, ece_after: float) -> Verdict:
-    """Whether to rescale a model's probabilities, in words (the Calibration page's answer)."""
+def calibration_verdict(
+    model: str,
+    temperature: float,
+    fit_on: str,
+    ece_before: float,
+    ece_after: float,
+    *,
+    ece_chance: float = float("nan"),
+) -> Verdict:
+    """Whether to rescale a model's probabilities, in words (the Calibration page's answer).
+
+    `ece_chance` (`calibration.ece_by_chance`) is the ECE a calibrated model would show on
+    these rows by chance: a model is called miscalibrated only above it (and above 0.05).
+    """
+    noise = "" if math.isnan(ece_chance) else f"; a calibrated model would show up to {ece_chance:.3f} by chance"
     if math.isnan(temperature):
         return Verdict(
             "warning",
@@ -444,10 +465,12 @@ def calibration_verdict(model: str, temperature: float, fit_on: str, ece_before:
             "no information a rescaling could sharpen or soften (all equal, one outcome only, or "
             "ranked backwards). Keep the probabilities as they are, and check the scores.",
         )
-    if abs(math.log(temperature)) < 0.05 and ece_before > 0.05:
+    beyond_chance = ece_before > 0.05 and not ece_before <= ece_chance
+    if abs(math.log(temperature)) < 0.05 and beyond_chance:
         return Verdict(
             "warning",
-            f"{model} is not calibrated (expected calibration error {ece_before:.3f} on the judged rows), but one "
+            f"{model} is not calibrated (expected calibration error {ece_before:.3f} on the judged rows{noise}), "
+            "but one "
             f"temperature cannot fix it: the best fit on the {fit_on} rows is T = {temperature:.3f}, which changes "
             "almost nothing. Its probabilities are off in a way that rescaling does not correct (for example too "
             "high everywhere): do not trust the formula cutoffs for it; the cutoffs fitted on data do not need "
@@ -461,7 +484,7 @@ def calibration_verdict(model: str, temperature: float, fit_on: str, ece_before:
         direction = "underconfident: the fit sharpens its probabilities"
     head = (
         f"T = {temperature:.3f} (fitted on the {fit_on} rows): {model} is {direction}. The expected calibration "
-        f"error on the judged rows goes from {ece_before:.3f} to {ece_after:.3f}."
+        f"error on the judged rows goes from {ece_before:.3f} to {ece_after:.3f}{noise}."
     )
     if ece_after > ece_before:
         return Verdict(
@@ -479,10 +502,8 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
     iv = interval(rec.saving_low, rec.saving_high, unit)
     details = []
     for other, est, lo, hi in rec.cheaper_by_chance:
-        d_iv = interval(lo, hi, unit)
         details.append(
-            f"On the test rows “{other}” came out {money(-est, unit)} per case cheaper"
-            + (f" ({d_iv.replace('95% interval', '95% interval of the difference')})" if d_iv else "")
+            f"On the test rows “{other}” came out {cheaper_by(est, lo, hi, unit)}"
             + ": the recommendation stays the decision the prices ask for under the model's "
             "probabilities, which does not depend on which rows it is judged on."
         )

@@ -152,3 +152,15 @@ def test_an_untrainable_upload_gets_a_sentence_not_a_traceback():
         "it is 0: training needs both positive (delta > 0) and negative (delta < 0) rows."
     ]
     assert not at.get("plotly_chart")
+
+
+def test_the_summary_table_shows_changes_as_percents_without_formula_guards():
+    at = open_page()
+    table = next(df.value for df in at.dataframe if "nec_change" in df.value.columns)
+    cells = table.set_index("method")["nec_change"]
+    assert cells["standard"] == "–"  # a change against itself does not apply
+    pre = costlib.training_summary(training_data.tweets_precomputed().results).set_index("method")
+    for method, cell in cells.drop("standard").items():
+        assert not cell.startswith(("'", "+", "-")), cell  # no apostrophe from the formula guard
+        want = pre.loc[method, "nec_change"]
+        assert float(cell.replace("\u2212", "-").rstrip("%")) == pytest.approx(100 * want, abs=0.05)

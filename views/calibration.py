@@ -9,6 +9,7 @@ from costlib.calibration import (
     apply_temperature,
     brier_score,
     calibration_bins,
+    ece_by_chance,
     expected_calibration_error,
     fit_temperature,
 )
@@ -58,7 +59,8 @@ t = memo("temperature", ds, (model,), lambda: fit_temperature(ds.y[fit_rows], ds
 p_cal = memo("calibrated", ds, (model,), lambda: apply_temperature(p, t)) if np.isfinite(t) else p
 ece_before = expected_calibration_error(y, p, n_bins=bins)
 ece_after = expected_calibration_error(y, p_cal, n_bins=bins)
-verdict = words.calibration_verdict(model, t, fit_on, ece_before, ece_after)
+chance = memo("ece_by_chance", ds, (model, bins), lambda: ece_by_chance(p, n_bins=bins))
+verdict = words.calibration_verdict(model, t, fit_on, ece_before, ece_after, ece_chance=chance)
 show_verdict(verdict)
 m = st.columns(5)
 m[0].metric("Temperature T", f"{t:.3f}" if np.isfinite(t) else "none")

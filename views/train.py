@@ -299,18 +299,18 @@ for note in training_words.result_notes(results):
 
 
 def shown(frame: pd.DataFrame) -> pd.DataFrame:
-    """The table as read: four decimals for shares and errors, a signed percent for changes,
-    "–" where a number does not apply (a change against itself, a classifier's δ error). The CSV
+    """The table as read: four decimals for shares and errors, a percent for changes (a decrease
+    with the minus sign U+2212, which no spreadsheet reads as a formula), "–" where a number does
+    not apply (standard training's change against itself, a classifier's δ error). The CSV
     download keeps every digit."""
     out = frame.copy()
+    itself = frame["method"].eq("standard") if "method" in frame else pd.Series(False, index=frame.index)
     for col in frame.columns:
         if col.startswith("nec_change"):
-            fmt = "{:+.1%}"
+            cells = [f"{x:.1%}".replace("-", "\u2212") if pd.notna(x) else "–" for x in frame[col]]
+            out[col] = ["–" if same else c for same, c in zip(itself, cells, strict=True)]
         elif col.startswith(("nec", "error_rate", "delta_mae")):
-            fmt = "{:.4f}"
-        else:
-            continue
-        out[col] = [fmt.format(x) if pd.notna(x) else "–" for x in frame[col]]
+            out[col] = [f"{x:.4f}" if pd.notna(x) else "–" for x in frame[col]]
     return out
 
 
