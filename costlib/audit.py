@@ -445,13 +445,16 @@ def cost_optimal_for_ratios(sweep: Sweep, c_fp, c_fn) -> np.ndarray:
 
 
 def sensitivity_grid(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp_values, c_fn_values) -> pd.DataFrame:
-    """Which option is cheapest at every (c_fp, c_fn) of a grid: each model at its cost-optimal
+    """Which option is best at every (c_fp, c_fn) of a grid: each model at its cost-optimal
     cutoff fitted on train and judged on test, or one of the two decisions without a model.
 
-    Long format ``c_fp, c_fn, option, cost_per_case`` plus a ``best`` column naming the
-    cheapest option at that point; ties go to the options without a model ("flag nobody"
-    first, then "flag everyone"): they need no model. Price independent work only: the
-    sweeps are read, never rows.
+    Long format ``c_fp, c_fn, option, cost_per_case`` (on the test rows) plus a ``best``
+    column naming the option chosen at that point, as `decision.recommend` chooses: among
+    the models, the one cheapest on the train rows (a model that merely looks cheaper on the
+    rows it is judged on is not picked); then it or the cheaper decision without a model,
+    whichever is cheaper on the test rows. Ties go to the options without a model ("flag
+    nobody" first, then "flag everyone"): they need no model. Price independent work only:
+    the sweeps are read, never rows.
     """
     if not train_sweeps or set(train_sweeps) != set(test_sweeps):
         raise ValueError("train_sweeps and test_sweeps must map the same (non-empty) model names to sweeps")
@@ -468,18 +471,28 @@ def sensitivity_grid(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp_values
         pd.DataFrame({"c_fp": a, "c_fn": b, "option": R.NOBODY, "cost_per_case": any_test.positives * b / n}),
         pd.DataFrame({"c_fp": a, "c_fn": b, "option": R.EVERYONE, "cost_per_case": any_test.negatives * a / n}),
     ]
+    fit_costs = []
     for name, train in train_sweeps.items():
         test = test_sweeps[name]
         cut = cost_optimal_for_ratios(train, a, b)
-        j = test.index_at(np.where(np.isnan(cut), np.inf, cut))
+        at = np.where(np.isnan(cut), np.inf, cut)
+        j, jt = test.index_at(at), train.index_at(at)
         cost = (test.fp[j] * a + test.fn[j] * b) / n
+        fit = (train.fp[jt] * a + train.fn[jt] * b) / (train.total if train.total > 0 else np.nan)
+        fit_costs.append(np.where(np.isnan(cut), np.nan, fit))
         frames.append(
             pd.DataFrame({"c_fp": a, "c_fn": b, "option": name, "cost_per_case": np.where(np.isnan(cut), np.nan, cost)})
         )
     long = pd.concat(frames, ignore_index=True)
-    # the cheapest option at each pair, ties (within the one tie tolerance) to the first option:
-    # the decisions without a model come first, so a model that only matches them never wins
+    # the model that competes at each pair: the cheapest on train (ties to the first model)
+    fit_costs = np.stack(fit_costs)  # (models, pairs)
+    pick = np.argmin(np.where(np.isfinite(fit_costs), fit_costs, np.inf), axis=0)
+    # then the cheapest option on test at each pair, ties (within the one tie tolerance) to the
+    # first option: the decisions without a model come first, so a model that only matches
+    # them never wins
     costs = np.stack([f["cost_per_case"].to_numpy(float) for f in frames])  # (options, pairs)
+    others = np.arange(len(frames) - 2)[:, None] != pick[None, :]
+    costs[2:][others] = np.inf
     finite = np.where(np.isfinite(costs), costs, np.inf)
     lowest = finite.min(axis=0)
     tol = TIE_TOLERANCE * np.maximum(1.0, np.abs(lowest))

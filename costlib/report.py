@@ -38,7 +38,7 @@ from costlib import rules as R
 from costlib import settings
 from costlib.figures import cost_curve_figure, net_benefit_figure, rule_bars_figure, sensitivity_figure
 from costlib.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
-from costlib.words import Verdict, cutoffs_short, money, number, recommendation_verdict
+from costlib.words import Verdict, cutoffs_short, money, number, ratio_text, recommendation_verdict
 
 __all__ = [
     "POLICY_SCHEMA",
@@ -452,7 +452,9 @@ def build_audit(
 def sensitivity_sentence(
     ratio_range: tuple[str, float, float], mean: tuple[float, float], unit: str = "", *, blended: bool = False
 ) -> str:
-    """Which option is cheapest at the mean prices and over which c_fn : c_fp ratios it stays so."""
+    """Which option is the answer at the mean prices (`audit.sensitivity_grid`'s choice: the
+    model cheapest on train, or the cheaper decision without a model on test) and over which
+    c_fn : c_fp ratios it stays the answer."""
     leader, lo, hi = ratio_range
     c_fp, c_fn = mean
     ratio = c_fn / c_fp if c_fp > 0 else math.inf
@@ -461,17 +463,16 @@ def sensitivity_sentence(
     if low_edge and high_edge:
         span = f"at every ratio from 1:{RATIO_LIMITS[1]:,.0f} to {RATIO_LIMITS[1]:,.0f}:1"
     elif high_edge:
-        span = f"while a false negative costs at least {lo:.3g} times a false positive"
+        span = f"while a false negative costs at least {ratio_text(lo)} times a false positive"
     elif low_edge:
-        span = f"while a false negative costs at most {hi:.3g} times a false positive"
+        span = f"while a false negative costs at most {ratio_text(hi)} times a false positive"
     else:
-        span = f"while a false negative costs between {lo:.3g} and {hi:.3g} times a false positive"
-    ratio_text = f"{ratio:.3g}" if math.isfinite(ratio) else "infinitely many"
+        span = f"while a false negative costs between {ratio_text(lo)} and {ratio_text(hi)} times a false positive"
+    shown = ratio_text(ratio) if math.isfinite(ratio) else "infinitely many"
     which = "your prices, averaged over the groups by their test rows" if blended else "your prices"
     return (
-        f"At {which} (a false negative costs {ratio_text} times a false positive: "
-        f"{money(c_fn, unit)} against {money(c_fp, unit)}), the cheapest option on the test rows is "
-        f"{leader}; it stays the cheapest {span}."
+        f"At {which} (a false negative costs {shown} times a false positive: "
+        f"{money(c_fn, unit)} against {money(c_fp, unit)}), the answer is {leader}; it stays the answer {span}."
     )
 
 

@@ -168,22 +168,42 @@ def test_cost_optimal_for_ratios_equals_optimal_threshold_for_each_price_pair():
         assert cost == pytest.approx(cost_ref, abs=1e-12)
 
 
-def test_sensitivity_grid_best_is_the_cheapest_option():
-    rng = np.random.default_rng(8)
-    y = rng.random(800) < 0.25
-    a = np.clip(y * 0.3 + rng.random(800) * 0.7, 0, 1)
-    b = np.clip(y * 0.5 + rng.random(800) * 0.5, 0, 1)
-    tr = rng.random(800) < 0.5
-    sweeps_tr = {"a": costlib.threshold_sweep(y[tr], a[tr]), "b": costlib.threshold_sweep(y[tr], b[tr])}
-    sweeps_te = {"a": costlib.threshold_sweep(y[~tr], a[~tr]), "b": costlib.threshold_sweep(y[~tr], b[~tr])}
-    grid = audit.sensitivity_grid(sweeps_tr, sweeps_te, c_fp_values=[0.5, 1, 5], c_fn_values=[0.5, 2, 20])
-    for (_fp, fn), part in grid.groupby(["c_fp", "c_fn"]):
-        cheapest = part.loc[part["cost_per_case"].idxmin()]
-        assert part["best"].iloc[0] == cheapest["option"] or (
-            part[part["option"] == part["best"].iloc[0]]["cost_per_case"].iloc[0] == cheapest["cost_per_case"]
-        )
-        nobody = part[part["option"] == "flag nobody"]["cost_per_case"].iloc[0]
-        assert nobody == pytest.approx(fn * y[~tr].mean())
+def brute_cost(y, s, t, c_fp, c_fn):
+    flagged = s >= t
+    return (c_fp * np.sum(flagged & ~y) + c_fn * np.sum(~flagged & y)) / y.size
+
+
+@pytest.mark.parametrize("seed", [8, 9, 10])
+def test_sensitivity_grid_picks_the_model_as_recommend_does(seed):
+    """Among models the one cheapest on train (as `recommend`), then against the two decisions
+    without a model on test; brute force per pair."""
+    rng = np.random.default_rng(seed)
+    n = 800
+    y = rng.random(n) < 0.25
+    tr = rng.random(n) < 0.5
+    # "a" is sharp on the train rows and noisy on the test rows, "b" the other way round
+    a = 1 / (1 + np.exp(-(3 * y - 1.5 + rng.normal(0, np.where(tr, 0.5, 2.5)))))
+    b = 1 / (1 + np.exp(-(3 * y - 1.5 + rng.normal(0, np.where(tr, 2.5, 0.5)))))
+    scores = {"a": a, "b": b}
+    sweeps_tr = {m: costlib.threshold_sweep(y[tr], s[tr]) for m, s in scores.items()}
+    sweeps_te = {m: costlib.threshold_sweep(y[~tr], s[~tr]) for m, s in scores.items()}
+    fps, fns = [0.5, 1, 5], [0.5, 2, 20]
+    grid = audit.sensitivity_grid(sweeps_tr, sweeps_te, c_fp_values=fps, c_fn_values=fns)
+    test_beats_train = 0
+    for (fp, fn), part in grid.groupby(["c_fp", "c_fn"]):
+        costs = part.set_index("option")["cost_per_case"]
+        cuts = {m: costlib.optimal_threshold(y[tr], s[tr], c_fp=fp, c_fn=fn)[0] for m, s in scores.items()}
+        fit = {m: brute_cost(y[tr], s[tr], cuts[m], fp, fn) for m, s in scores.items()}
+        model = min(scores, key=lambda m: (fit[m], list(scores).index(m)))
+        test_beats_train += costs.drop(["flag nobody", "flag everyone"]).idxmin() != model
+        for m, s in scores.items():
+            assert costs[m] == pytest.approx(brute_cost(y[~tr], s[~tr], cuts[m], fp, fn), abs=1e-12)
+        assert costs["flag nobody"] == pytest.approx(fn * y[~tr].mean())
+        options = {"flag nobody": costs["flag nobody"], "flag everyone": costs["flag everyone"], model: costs[model]}
+        lowest = min(options.values())
+        want = next(o for o, c in options.items() if c <= lowest + 1e-9)
+        assert part["best"].iloc[0] == want
+    assert test_beats_train > 0  # the data do separate "cheapest on test" from "cheapest on train"
     leader, lo, hi = audit.ratio_range(sweeps_tr, sweeps_te, c_fp=1.0, c_fn=3.0)
     assert lo <= 3.0 <= hi
     at_three = audit.sensitivity_grid(sweeps_tr, sweeps_te, c_fp_values=[1.0], c_fn_values=[3.0])
