@@ -734,6 +734,17 @@ def _data_tables(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
     return g, o
 
 
+def _within(summary: pd.DataFrame) -> list[str]:
+    """ "yes"/"no" per fairness rule, "–" where the test gap cannot be measured (a group without
+    the cases the rate needs on the test rows) or no cutoffs meet the constraint."""
+    return [
+        ("yes" if w else "no") if f and np.isfinite(gap) else "–"
+        for w, f, gap in zip(
+            summary["within_tolerance_on_test"], summary["feasible"], summary["spread_test"], strict=True
+        )
+    ]
+
+
 def fairness_overview_table(
     summary: pd.DataFrame, results: D.RuleResults, unit: str = "", *, tolerance: float
 ) -> pd.DataFrame:
@@ -746,13 +757,10 @@ def fairness_overview_table(
         {
             "rule": [R.rule_words(r) for r in summary["rule"]],
             "largest gap (train → test)": [
-                f"{a:.1%} → {b:.1%}" if np.isfinite(a) and np.isfinite(b) else "–"
+                f"{_share(a)} → {_share(b)}" if np.isfinite(a) or np.isfinite(b) else "–"
                 for a, b in zip(summary["spread_train"], summary["spread_test"], strict=True)
             ],
-            f"within {100 * tolerance:.3g}% on test": [
-                ("yes" if w else "no") if f else "–"
-                for w, f in zip(summary["within_tolerance_on_test"], summary["feasible"], strict=True)
-            ],
+            f"within {100 * tolerance:.3g}% on test": _within(summary),
             "cost per case": [m(cost.get(r, np.nan)) for r in summary["rule"]],
             "price of fairness per case": [m(x) for x in summary["price_per_case_test"]],
             "cutoffs": [
@@ -773,7 +781,7 @@ def _fairness_tables_text(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
             "feasible": ["yes" if x else "no" for x in s["feasible"]],
             "largest gap (train)": [_share(x) for x in s["spread_train"]],
             "largest gap (test)": [_share(x) for x in s["spread_test"]],
-            "within tolerance on test": ["yes" if x else "no" for x in s["within_tolerance_on_test"]],
+            "within tolerance on test": _within(s),
             "price per case (train)": [m(x) for x in s["price_per_case_train"]],
             "price per case (test)": [m(x) for x in s["price_per_case_test"]],
         }

@@ -466,3 +466,15 @@ def test_out_of_range_settings_in_a_policy_fall_back_with_a_note(audit):
     back = load_policy(json.dumps({**d, "unit": "x" * 500, "volume": 1e308, "fairness_tolerance": 5}))
     assert back["unit"] == "$" and back["volume"] == 10_000 and back["fairness_tolerance"] == 0.05
     assert len(back["notes"]) == 3 and all("instead" in n for n in back["notes"])
+
+
+def test_a_test_gap_that_cannot_be_measured_is_not_called_out_of_tolerance(audit):
+    s = audit.fairness_summary.copy()
+    feasible = s.index[s["feasible"]][0]
+    s.loc[feasible, "spread_test"] = np.nan  # e.g. a test group without positives for equal opportunity
+    s.loc[feasible, "within_tolerance_on_test"] = False
+    view = fairness_overview_table(s, audit.results, "$", tolerance=TOL)
+    row = view.loc[feasible]
+    assert row[f"within {100 * TOL:.3g}% on test"] == "–"
+    train_gap = s.loc[feasible, "spread_train"]
+    assert row["largest gap (train → test)"] == f"{100 * train_gap:.1f}% → –"  # the train gap still shows
