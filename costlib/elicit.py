@@ -16,6 +16,7 @@ is shipped: one piece over the whole bracket, and the question stops.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -298,6 +299,30 @@ def question(bracket: Bracket, n: float) -> tuple[str, str, str]:
 def _count(x: float) -> str:
     x = _nice(x)
     return f"{x:,.0f}" if x >= 10 or float(x).is_integer() else f"{x:g}"
+
+
+def in_force(record: Mapping | None, costs: Mapping) -> dict | None:
+    """The questions' `record` as of now: with ``in_force`` (whether every group's price ratio
+    c_fn / c_fp is still the one the answers set: the bracket's middle, times the group's
+    multiplier) and ``ratio_now`` (the ratio of the first group). None without a record.
+
+    A report or policy must not say "the prices come from these answers" after the prices
+    were moved by hand; it says what the answers gave and that the prices were changed.
+
+    >>> rec = {"ratio_chosen": 4.0, "ratio_low": 3.0, "ratio_high": 5.0}
+    >>> in_force(rec, {"a": (1.0, 4.0)})["in_force"], in_force(rec, {"a": (1.0, 6.0)})["in_force"]
+    (True, False)
+    """
+    if not record:
+        return None
+    multipliers = record.get("group_multipliers") or {}
+    chosen = float(record["ratio_chosen"])
+    ratios = {str(g): (c_fn / c_fp if c_fp > 0 else math.inf) for g, (c_fp, c_fn) in costs.items()}
+    same = all(
+        math.isfinite(r) and abs(r / (chosen * float(multipliers.get(g, 1.0))) - 1) < 1e-6 for g, r in ratios.items()
+    )
+    now = next(iter(ratios.values()), math.nan)
+    return {**record, "in_force": bool(same), "ratio_now": now if math.isfinite(now) else None}
 
 
 def record(

@@ -127,6 +127,84 @@ def policy_json(audit, rule: str | None = None, **kwargs) -> str:
 # Reading
 
 
+def _questions(q) -> dict | None:
+    """The record of the price questions (`elicit.record`), checked field by field: it is
+    shown in the report and used to mark the bracket, so every field has its type and range."""
+    if q is None:
+        return None
+    if not isinstance(q, dict):
+        raise _bad('"price_questions" must be a record')
+    out = {}
+    for key in ("ratio_low", "ratio_high", "ratio_chosen"):
+        x = q.get(key)
+        if not _positive(x):
+            raise _bad(f'"price_questions" needs "{key}", a positive number: got {_show(x)}')
+        out[key] = float(x)
+    if not out["ratio_low"] <= out["ratio_chosen"] <= out["ratio_high"]:
+        raise _bad('"price_questions" must have ratio_low <= ratio_chosen <= ratio_high')
+    outcomes = q.get("outcomes", {})
+    answers = q.get("answers", [])
+    if not isinstance(outcomes, dict) or not all(
+        isinstance(outcomes.get(k, ""), str) and len(outcomes.get(k, "")) <= MAX_TEXT for k in ("miss", "false_alarm")
+    ):
+        raise _bad('"price_questions" has "outcomes" that are not two short texts')
+    if not isinstance(answers, list) or len(answers) > 100:
+        raise _bad('"price_questions" has "answers" that are not a list of at most 100 answers')
+    out["outcomes"] = {k: outcomes[k] for k in ("miss", "false_alarm") if k in outcomes}
+    out["answers"] = []
+    for a in answers:
+        if not (
+            isinstance(a, dict)
+            and isinstance(a.get("question", ""), str)
+            and len(a.get("question", "")) <= MAX_TEXT
+            and a.get("answer") in ("miss", "alarm", "same")
+            and _positive(a.get("n", 1.0))
+        ):
+            raise _bad('"price_questions" has an answer that is not a question and "miss", "alarm" or "same"')
+        out["answers"].append({"n": float(a.get("n", 1.0)), "answer": a["answer"], "question": a.get("question", "")})
+    for key, ok in (
+        ("settled", lambda x: x is None or (isinstance(x, str) and len(x) <= MAX_TEXT)),
+        ("in_force", lambda x: isinstance(x, bool)),
+        ("false_alarm_price", _positive),
+        ("ratio_now", lambda x: x is None or _positive(x)),
+        ("unit", lambda x: isinstance(x, str) and len(x) <= MAX_TEXT),
+    ):
+        if key in q:
+            if not ok(q[key]):
+                raise _bad(f'"price_questions" has a "{key}" of the wrong kind: {_show(q[key])}')
+            out[key] = q[key]
+    pieces = q.get("cutoffs_in_range")
+    if pieces is not None:
+        if not isinstance(pieces, list) or len(pieces) > MAX_RECORDS:
+            raise _bad('"price_questions" has "cutoffs_in_range" that are not a list')
+        out["cutoffs_in_range"] = []
+        for r in pieces:
+            t = r.get("threshold") if isinstance(r, dict) else "missing"
+            if not (
+                isinstance(r, dict)
+                and _positive(r.get("ratio_low"))
+                and _positive(r.get("ratio_high"))
+                and (t is None or (not isinstance(t, bool) and isinstance(t, int | float) and math.isfinite(t)))
+            ):
+                raise _bad('"price_questions" has a cutoff range that is not two ratios and a cutoff')
+            out["cutoffs_in_range"].append(
+                {"ratio_low": float(r["ratio_low"]), "ratio_high": float(r["ratio_high"]), "threshold": t}
+            )
+    multipliers = q.get("group_multipliers")
+    if multipliers is not None:
+        if not isinstance(multipliers, dict) or len(multipliers) > MAX_RECORDS:
+            raise _bad('"price_questions" has "group_multipliers" that are not a record')
+        for m in multipliers.values():
+            if not _positive(m):
+                raise _bad(f'"price_questions" has a group multiplier that is not a positive number: {_show(m)}')
+        out["group_multipliers"] = {str(g)[:MAX_TEXT]: float(m) for g, m in multipliers.items()}
+    return out
+
+
+def _positive(x) -> bool:
+    return not isinstance(x, bool) and isinstance(x, int | float) and math.isfinite(x) and x > 0
+
+
 def _bad(reason: str) -> DataError:
     return DataError(f"This is not a usable costlib policy file: {reason}.")
 
@@ -284,9 +362,7 @@ def load_policy(text: str | bytes) -> dict:
     if tolerance is not None:
         tolerance, note = settings.check(settings.TOLERANCE, tolerance if not isinstance(tolerance, bool) else None)
         notes += [note] if note else []
-    questions = policy.get("price_questions")
-    if questions is not None and not isinstance(questions, dict):
-        raise _bad('"price_questions" must be a record')
+    questions = _questions(policy.get("price_questions"))
     return {
         "schema": POLICY_SCHEMA,
         "schema_version": version,

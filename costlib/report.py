@@ -818,12 +818,23 @@ def _questions_html(a: Audit) -> str:
         ]
     )
     outcomes = q.get("outcomes", {})
-    text = (
-        f"The prices come from {len(answers)} answers: {outcomes.get('miss', 'a miss')} costs between "
-        f"{q.get('ratio_low', float('nan')):.3g} and {q.get('ratio_high', float('nan')):.3g} times "
-        f"{outcomes.get('false_alarm', 'a false alarm')}; the prices use the middle of that range, "
-        f"{q.get('ratio_chosen', float('nan')):.3g}."
+    span = (
+        f"{outcomes.get('miss', 'a miss')} costs between {ratio_text(q.get('ratio_low', math.nan))} and "
+        f"{ratio_text(q.get('ratio_high', math.nan))} times {outcomes.get('false_alarm', 'a false alarm')}"
     )
+    if q.get("in_force", True):
+        text = (
+            f"The prices come from {len(answers)} answers: {span}; the prices use the middle of that range, "
+            f"{ratio_text(q.get('ratio_chosen', math.nan))}."
+        )
+    else:
+        now = q.get("ratio_now")
+        text = (
+            f"{len(answers)} answers gave: {span} (middle {ratio_text(q.get('ratio_chosen', math.nan))}). The prices "
+            "were then changed by hand"
+            + (f" to a ratio of {ratio_text(now)}" if now is not None else "")
+            + ", so they do not come from these answers."
+        )
     return "<h3>How the prices were chosen</h3>" + _paragraphs([text]) + (_table_html(answers) if len(answers) else "")
 
 

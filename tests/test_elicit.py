@@ -189,3 +189,62 @@ def test_the_record_round_trips_through_a_policy_file():
     assert [a["answer"] for a in back["price_questions"]["answers"]] == [MISS, ALARM, MISS]
     html = audit_html(audit)
     assert "How the prices were chosen" in html and "&lt;b&gt;honest&lt;/b&gt;" in html
+
+
+def _small_audit(prices, record):
+    from costlib.decision import sweep_model
+    from costlib.report import build_audit
+
+    return build_audit(
+        sweep_model([0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.3, 0.7, 0.6, 0.2]), prices, n_resamples=20, price_questions=record
+    )
+
+
+def test_prices_moved_after_the_questions_are_not_said_to_come_from_them():
+    from costlib.report import audit_html
+
+    b = Bracket(names=("a miss", "a false alarm"))
+    for n, choice in ((1.0, MISS), (30.0, ALARM), (5.5, MISS)):
+        b = elicit.answer(b, n, choice)
+    record = elicit.record(b, money=2.0, unit="$")
+    kept = elicit.in_force(record, {"everyone": (2.0, 2.0 * b.middle)})
+    moved = elicit.in_force(record, {"everyone": (2.0, 50.0)})
+    assert kept["in_force"] and not moved["in_force"] and moved["ratio_now"] == 25.0
+    assert "The prices come from 3 answers" in audit_html(_small_audit((2.0, 2.0 * b.middle), kept))
+    html = audit_html(_small_audit((2.0, 50.0), moved))
+    assert "The prices come from" not in html
+    assert "changed by hand to a ratio of 25" in html
+    # per-group multipliers: each group's ratio is the middle times its multiplier
+    record["group_multipliers"] = {"a": 1.0, "b": 2.0}
+    assert elicit.in_force(record, {"a": (1.0, b.middle), "b": (1.0, 2 * b.middle)})["in_force"]
+    assert not elicit.in_force(record, {"a": (1.0, b.middle), "b": (1.0, b.middle)})["in_force"]
+    assert elicit.in_force(None, {"a": (1.0, 1.0)}) is None
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"ratio_chosen": "4"}, '"ratio_chosen", a positive number'),
+        ({"ratio_low": -1.0}, '"ratio_low", a positive number'),
+        ({"ratio_chosen": 1e9}, "ratio_low <= ratio_chosen <= ratio_high"),
+        ({"answers": "miss"}, '"answers" that are not a list'),
+        ({"answers": [{"answer": "maybe"}]}, "an answer that is not"),
+        ({"outcomes": {"miss": ["x"]}}, '"outcomes" that are not two short texts'),
+        ({"group_multipliers": {"a": -2.0}}, "group multiplier that is not a positive number"),
+        ({"cutoffs_in_range": [{"ratio_low": 1, "ratio_high": 2, "threshold": "0.5"}]}, "a cutoff range"),
+        ({"in_force": "yes"}, '"in_force" of the wrong kind'),
+    ],
+)
+def test_a_policy_with_bad_price_questions_gets_a_sentence(change, words):
+    import json
+
+    from costlib.errors import DataError
+    from costlib.policy import load_policy, policy_json
+
+    b = elicit.answer(Bracket(names=("a miss", "a false alarm")), 1.0, MISS)
+    record = elicit.record(b)
+    text = json.loads(policy_json(_small_audit((1.0, b.middle), record), price_questions=record))
+    text["price_questions"].update(change)
+    with pytest.raises(DataError, match="not a usable costlib policy file") as err:
+        load_policy(json.dumps(text))
+    assert words in str(err.value)

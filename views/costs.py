@@ -55,6 +55,13 @@ def restore_policy() -> None:
     for key, value in plan.items():
         set_setting(key, value)
     set_setting("unit", saved["unit"])
+    # the questions behind the saved prices, if any (whether they still set the prices is
+    # worked out wherever they are shown: elicit.in_force)
+    questions = saved.get("price_questions")
+    set_setting(
+        "price_questions",
+        {k: v for k, v in questions.items() if k not in ("in_force", "ratio_now")} if questions else None,
+    )
     if saved.get("volume") is not None:
         set_setting("volume", int(saved["volume"]))
     same = saved["data"].get("sha256") == ds.fingerprint
@@ -81,7 +88,7 @@ def audit_maker(costs: dict):
     for the downloads. Everything it needs is read now, in the script: Streamlit runs a
     download's callable outside the script, where the session's state cannot be read."""
     criteria = tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else ()
-    tolerance, questions = float(setting("fair_tol", 0.05)), setting("price_questions")
+    tolerance, questions = float(setting("fair_tol", 0.05)), elicit.in_force(setting("price_questions"), costs)
     frozen = dict(costs)
 
     def build() -> report.Audit:
@@ -116,8 +123,7 @@ def live_answer() -> None:
     rec = recommendation(costs)
     st.subheader("What to ship")
     show_verdict(words.recommendation_verdict(rec, unit=unit, volume=volume))
-    ratio_now = next(iter(costs.values()))[1] / max(next(iter(costs.values()))[0], 1e-300)
-    if record and abs(ratio_now / record["ratio_chosen"] - 1) < 1e-6:
+    if record and elicit.in_force(record, costs)["in_force"]:
         span = elicit.pieces(models[rec.model].fit_pooled, record["ratio_low"], record["ratio_high"])
         say("info", words.answers_sentence(record, span))
     base = R.rule_words(rec.baseline)
@@ -327,14 +333,14 @@ maps = memo("maps", ds, (report.price_scale(*mp),), lambda: report.price_maps(mo
 leader = memo("ratio_range", ds, mp, lambda: report._audit.ratio_range(maps.train, maps.test, c_fp=mp[0], c_fn=mp[1]))
 say("markdown", report.sensitivity_sentence(leader, mp, unit, blended=not rec.prices.uniform))
 c1, c2 = st.columns(2)
-record = setting("price_questions")
+record = elicit.in_force(setting("price_questions"), costs)
 c1.plotly_chart(
     figures.sensitivity_figure(
         maps.sensitivity,
         c_fp=mp[0],
         c_fn=mp[1],
         unit=unit,
-        bracket=(record["ratio_low"], record["ratio_high"]) if record else None,
+        bracket=(record["ratio_low"], record["ratio_high"]) if record and record["in_force"] else None,
     ),
     key="sensitivity_chart",
 )
