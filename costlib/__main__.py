@@ -163,7 +163,7 @@ def format_table(audit) -> str:
     return (
         rules_overall_table(audit.recommendation, audit.unit).to_string(index=False)
         + "\n\nBy group:\n"
-        + rules_by_group_table(audit.results, audit.unit).to_string(index=False)
+        + rules_by_group_table(audit.results, audit.unit, lowest=audit.recommendation.lowest).to_string(index=False)
     )
 
 

@@ -586,14 +586,12 @@ table.tbl th{background:#f3f5f8}
 """
 
 
-def _cutoff_cell(t: float) -> str:
+def _cutoff_cell(t: float, group=None, lowest: dict | None = None) -> str:
+    """One group's cutoff as the other tables write it (`words.cutoffs_short`), with "none
+    (infeasible)" where no cutoff meets a constraint."""
     if t is None or math.isnan(t):
         return "none (infeasible)"
-    if t == math.inf:
-        return "flag nobody"
-    if t == -math.inf:
-        return "flag everyone"
-    return f"≥ {t:.4g}"
+    return cutoffs_short({group: float(t)}, grouped=False, lowest=lowest)
 
 
 def _money_cell(unit: str):
@@ -658,15 +656,17 @@ def rules_numbers(results: D.RuleResults, *, by_group: bool = False) -> pd.DataF
     )
 
 
-def rules_by_group_table(results: D.RuleResults, unit: str = "") -> pd.DataFrame:
-    """Each rule's cutoff and cost in each group (report and page)."""
+def rules_by_group_table(results: D.RuleResults, unit: str = "", *, lowest: dict | None = None) -> pd.DataFrame:
+    """Each rule's cutoff and cost in each group (report and page). `lowest` is
+    `Recommendation.lowest`: a cutoff at or below a group's lowest fitted score reads "everyone",
+    as in the overall table."""
     t = results.by_group
     m = _money_cell(unit)
     return pd.DataFrame(
         {
             "rule": [R.rule_words(r) for r in t["rule"]],
             "group": t["group"].astype(str),
-            "cutoff": [_cutoff_cell(x) for x in t["threshold"]],
+            "cutoff": [_cutoff_cell(x, g, lowest) for x, g in zip(t["threshold"], t["group"], strict=True)],
             "cases": [_count(x) for x in t["n"]],
             "flagged": [_share(x) for x in t["flagged_rate"]],
             "false positives": [_count(x) for x in t["fp"]],
@@ -887,7 +887,7 @@ def audit_html(audit: Audit) -> str:
         "decision without a model, on the same resamples.</p>",
         _table_html(rules_overall_table(a.recommendation, a.unit), highlight=_row_of(a.recommendation)),
         "<h3>By group</h3>",
-        _table_html(rules_by_group_table(a.results, a.unit)),
+        _table_html(rules_by_group_table(a.results, a.unit, lowest=a.recommendation.lowest)),
         "</section>",
         '<section id="fairness"><h2>Fairness-constrained cutoffs</h2>',
         f"<p>Each constrained rule is the cheapest set of per-group cutoffs on the training rows that keeps every "

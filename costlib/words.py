@@ -617,20 +617,24 @@ def bracket_verdict(
     )
 
 
-def answers_sentence(record: dict, table: pd.DataFrame) -> str:
+def answers_sentence(record: dict, table: pd.DataFrame, *, lowest_score: float | None = None) -> str:
     """Where the prices came from (Find my prices) and whether the decision holds over the
-    range the answers allow: `table` is `elicit.pieces` over that range."""
+    range the answers allow: `table` is `elicit.pieces` over that range; a cutoff at or below
+    `lowest_score` (the lowest fitted score) reads "everyone"."""
     miss, alarm = record["outcomes"]["miss"], record["outcomes"]["false_alarm"]
     lo, hi = record["ratio_low"], record["ratio_high"]
     head = (
-        f"Your prices come from {len(record['answers'])} answers: {miss} costs between {lo:.3g} and {hi:.3g} "
-        f"times {alarm} (set to the middle, {record['ratio_chosen']:.3g})."
+        f"Your prices come from {len(record['answers'])} answers: {miss} costs between {ratio_text(lo)} and "
+        f"{ratio_text(hi)} times {alarm} (set to the middle, {ratio_text(record['ratio_chosen'])})."
     )
+    lowest = None if lowest_score is None else {"": lowest_score}
+
+    def cut(i: int) -> str:
+        return cutoffs_short({"": table["threshold"].iloc[i]}, grouped=False, lowest=lowest)
+
     if len(table) == 1:
-        same = cutoffs_short({"": table["threshold"].iloc[0]}, grouped=False)
-        return head + f" Over that whole range the best cutoff is the same ({same}): the decision is robust to it."
-    first = cutoffs_short({"": table["threshold"].iloc[0]}, grouped=False)
-    last = cutoffs_short({"": table["threshold"].iloc[-1]}, grouped=False)
+        return head + f" Over that whole range the best cutoff is the same ({cut(0)}): the decision is robust to it."
+    first, last = cut(0), cut(-1)
     return head + (
         f" Within that range the best cutoff moves from {first} to {last}: the decision depends on where "
         "in it the truth lies (Find my prices says what a wrong guess costs)."

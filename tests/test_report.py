@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from costlib import decision as D
 from costlib import rules as R
 from costlib import threshold_sweep, words
 from costlib.audit import FAIRNESS_CRITERIA
@@ -478,3 +479,22 @@ def test_a_test_gap_that_cannot_be_measured_is_not_called_out_of_tolerance(audit
     assert row[f"within {100 * TOL:.3g}% on test"] == "–"
     train_gap = s.loc[feasible, "spread_train"]
     assert row["largest gap (train → test)"] == f"{100 * train_gap:.1f}% → –"  # the train gap still shows
+
+
+def test_a_cutoff_that_flags_everyone_reads_everyone_in_every_table():
+    from costlib.report import rules_by_group_table, rules_overall_table
+
+    rng = np.random.default_rng(3)
+    n = 600
+    y = rng.random(n) < 0.5
+    s = rng.random(n)  # no signal: at these prices the best cutoff flags everyone
+    g = rng.choice(["a", "b"], n)
+    fit = rng.random(n) < 0.5
+    ms = D.sweep_model(y, s, g, fit=fit, judge=~fit)
+    rec = D.recommend(ms, (1.0, 500.0), n_resamples=0)  # a miss costs 500 false alarms: flag everyone
+    overall = rules_overall_table(rec, "$").set_index("rule")
+    single = overall.filter(like=R.rule_words(R.SINGLE), axis=0)["cutoff"].iloc[0]
+    assert single == "everyone"
+    by_group = rules_by_group_table(rec.results, "$", lowest=rec.lowest)
+    cells = by_group[by_group["rule"] == R.rule_words(R.SINGLE)]["cutoff"]
+    assert set(cells) == {"everyone"}  # not "≥ 0.0123" beside "everyone" in the overall table

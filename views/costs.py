@@ -124,8 +124,10 @@ def live_answer() -> None:
     st.subheader("What to ship")
     show_verdict(words.recommendation_verdict(rec, unit=unit, volume=volume))
     if record and elicit.in_force(record, costs)["in_force"]:
-        span = elicit.pieces(models[rec.model].fit_pooled, record["ratio_low"], record["ratio_high"])
-        say("info", words.answers_sentence(record, span))
+        fitted = models[rec.model].fit_pooled
+        span = elicit.pieces(fitted, record["ratio_low"], record["ratio_high"])
+        lowest = float(fitted.thresholds[-1]) if fitted.thresholds.size > 1 else None
+        say("info", words.answers_sentence(record, span, lowest_score=lowest))
     base = R.rule_words(rec.baseline)
     flagged = rec.results.overall.loc[rec.rule, "flagged_rate"]
     m = st.columns(4)
@@ -244,7 +246,7 @@ table = memo("rules_view", ds, (rec.prices.key(), resamples, unit), lambda: repo
 show_table(table, "rules", key="rules", export=report.rules_numbers(rec.results))
 with st.expander("By group: each rule's cutoff, flagged share and cost"):
     show_table(
-        report.rules_by_group_table(rec.results, unit),
+        report.rules_by_group_table(rec.results, unit, lowest=rec.lowest),
         "rules_by_group",
         key="rules_by_group",
         export=report.rules_numbers(rec.results, by_group=True),
