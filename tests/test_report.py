@@ -498,3 +498,20 @@ def test_a_cutoff_that_flags_everyone_reads_everyone_in_every_table():
     by_group = rules_by_group_table(rec.results, "$", lowest=rec.lowest)
     cells = by_group[by_group["rule"] == R.rule_words(R.SINGLE)]["cutoff"]
     assert set(cells) == {"everyone"}  # not "≥ 0.0123" beside "everyone" in the overall table
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_older_policy_versions_still_load(audit, version):
+    """Version 2 kept the cost as cost_per_case inside cost_per_case; version 1 had neither the
+    decision summary nor the cost. Both hold the prices and cutoffs, which is what is read."""
+    new = json.loads(policy_json(audit))
+    old = dict(new, schema_version=version)
+    if version == 2:
+        c = new["cost_per_case"]
+        old["cost_per_case"] = {"cost_per_case": c["estimate"], "low": c["low_95"], "high": c["high_95"]}
+    else:
+        old = {k: v for k, v in old.items() if k not in ("decision", "cost_per_case")}
+    back, now = load_policy(json.dumps(old)), load_policy(json.dumps(new))
+    assert back["schema_version"] == version
+    for key in ("rule", "prices", "thresholds", "unit", "volume"):
+        assert back[key] == now[key], key

@@ -1,5 +1,7 @@
 """Instance costs: each case has its own price of being wrong; NEC weighs mistakes by it."""
 
+import math
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -57,11 +59,14 @@ def explore() -> None:
     lo = min(float(s[judge].min()) for s in ds.scores.values())
     hi = max(float(s[judge].max()) for s in ds.scores.values())
     start = float(np.clip(rec.threshold, lo, hi)) if np.isfinite(rec.threshold) else (lo + hi) / 2
+    low_end = min(lo, 0.0) if ds.probabilities else lo
     threshold = st.slider(
         "Cutoff",
-        min_value=min(lo, 0.0) if ds.probabilities else lo,
+        min_value=low_end,
         max_value=max(hi, 1.0) if ds.probabilities else hi,
-        value=round(start, 4),  # starts at the recommended cutoff, so the table matches the answer above
+        # starts at the recommended cutoff, rounded down to the slider's step so that every case the
+        # answer above flags (score >= cutoff) is flagged here too and the table matches it
+        value=max(math.floor(start * 1e4) / 1e4, low_end),
         step=0.0001,
         format="%.4f",
         key="threshold",
