@@ -18,7 +18,7 @@ from costlib.aggregates import aggregate, load_aggregate
 from costlib.costs import compare_rules
 from costlib.engines import quiet_spark, spark_session
 from costlib.errors import DataError
-from costlib.sweep import grouped_sweep
+from costlib.sweep import grouped_sweep, threshold_sweep
 from tests.test_scale import assert_same_optimum, assert_same_sweep, expected_optimum, frame, special_scores
 
 pytestmark = pytest.mark.xdist_group("spark")
@@ -102,3 +102,40 @@ def test_spark_bad_input_gets_a_sentence(spark):
         scale.scan_optimal_thresholds(sdf, label="y", score="p", costs=(1, 1), engine="spark")
     with pytest.raises(ValueError, match='pass engine="spark"'):
         scale.scan_optimal_thresholds(sdf, label="y", score="s", costs=(1, 1))
+
+
+def test_spark_edge_cases_equal_in_memory(spark):
+    """One group, no group column, every score equal, and a group with one class only."""
+    one = frame("ties", n=800, groups=1, seed=11)
+    equal = frame("equal", n=800, groups=3, seed=12)
+    one_class = frame("ties", n=1200, groups=3, seed=13)
+    one_class.loc[one_class["g"] == 0, "y"] = 0  # group 0 has no positives
+    for df, costs in ((one, (1, 3)), (equal, (2, 1)), (one_class, (1, 4))):
+        got = scale.scan_optimal_thresholds(
+            to_spark(spark, df), label="y", score="s", group="g", weight="w", costs=costs, engine="spark"
+        )
+        assert_same_optimum(got, expected_optimum(df, *costs, "w"))
+        duck = scale.scan_optimal_thresholds(df, label="y", score="s", group="g", weight="w", costs=costs)
+        pd.testing.assert_frame_equal(got, duck)
+    whole = scale.scan_grouped_sweep(to_spark(spark, one), label="y", score="s", engine="spark")
+    want = threshold_sweep(one["y"], one["s"])
+    assert whole.groups == (None,)
+    for field in ("thresholds", "tp", "fp"):
+        assert_array_equal(getattr(whole[None], field), getattr(want, field))
+
+
+def test_the_audit_command_on_spark_gives_the_duckdb_summary(spark, capsys):
+    """`python -m costlib audit --engine spark`, run in this process so that it finds the session."""
+    import json
+    from pathlib import Path
+
+    from costlib.__main__ import main
+
+    sample = str(Path(__file__).resolve().parents[1] / "costlib" / "samples" / "compas.csv")
+    args = ["audit", sample, "--label", "two_year_recid", "--score", "p_recid", "--split", "split"]
+    args += ["--group", "race", "--c-fp", "1", "--c-fn", "2", "--resamples", "50", "--json"]
+    out = {}
+    for engine in ("spark", "duckdb"):
+        assert main([*args, "--engine", engine]) == 0
+        out[engine] = json.loads(capsys.readouterr().out)
+    assert out["spark"] == out["duckdb"]
