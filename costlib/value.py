@@ -111,6 +111,36 @@ def value_sweep(y_true, y_prob) -> Sweep:
     return Sweep(thresholds, tp, fp, n_pos, n_neg)
 
 
+def value_sweep_from_counts(sweep: Sweep) -> Sweep:
+    """`value_sweep` from a cost sweep of binary probabilities (counts, not rows).
+
+    Each distinct score s of `sweep` holds ``pos`` positives and ``neg`` negatives (the steps
+    of tp and fp). Its cases are answered positive when s >= 0.5 (right for the ``pos``) and
+    negative otherwise (right for the ``neg``), with confidence max(s, 1 - s): the same value
+    sweep as `value_sweep` on the rows, exactly, for data that exist only as counts (an
+    aggregate file, a table read through DuckDB).
+
+    >>> y, p = [0, 1, 1, 0, 1], [0.1, 0.9, 0.4, 0.6, 0.9]
+    >>> from costlib import threshold_sweep
+    >>> a, b = value_sweep(y, p), value_sweep_from_counts(threshold_sweep(y, p))
+    >>> a.thresholds.tolist() == b.thresholds.tolist(), a.tp.tolist() == b.tp.tolist(), b.fp.tolist()
+    (True, True, [0.0, 0.0, 2.0])
+    """
+    s = sweep.thresholds[1:]
+    if s.size and (s.min() < 0 or s.max() > 1):
+        raise ValueError(f"sweep must be of probabilities in [0, 1]: its scores run from {s.min()!r} to {s.max()!r}")
+    pos, neg = np.diff(sweep.tp), np.diff(sweep.fp)
+    says_positive = s >= 0.5
+    right = np.where(says_positive, pos, neg)
+    wrong = np.where(says_positive, neg, pos)
+    conf = np.maximum(s, 1.0 - s)
+    labels = np.concatenate((np.ones(s.size, dtype=bool), np.zeros(s.size, dtype=bool)))
+    thresholds, tp, fp, n_pos, n_neg = _sweep_core(
+        labels, np.concatenate((conf, conf)), np.concatenate((right, wrong)).astype(np.float64)
+    )
+    return Sweep(thresholds, tp, fp, n_pos, n_neg)
+
+
 def sweep_value(sweep: Sweep, k: float, reject_value: float = 0.0) -> np.ndarray:
     if sweep.total <= 0:
         v.warn_degenerate("no cases: value is NaN")

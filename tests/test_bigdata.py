@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from costlib import bigdata, decision, words
+from costlib import bigdata, decision, value, words
 from costlib.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,7 +118,19 @@ def test_an_aggregate_file_loads_on_the_data_page_and_costs_answers_from_it(fold
     )
     boxes = [x.value for x in (*at.success, *at.warning, *at.error) if "per case" in x.value]
     assert boxes == [words.md_escape(words.recommendation_verdict(rec, unit="$", volume=10_000).headline)]
-    at.switch_page("views/value.py").run()  # a page that needs rows says so and draws on a sample
+    # Value reads its sweeps from the counts: the same answer as from the rows
+    at.switch_page("views/value.py").run()
+    assert not at.exception
+    assert not any("holds counts, not rows" in x.value.replace("\\", "") for x in at.info)
+    k = float(at.session_state["k"])
+    tr, te = df[fit], df[~fit]
+    want = value.recommend_value(
+        {"s": value.value_sweep(te["y"], te["s"])}, k=k, fit_sweeps={"s": value.value_sweep(tr["y"], tr["s"])}
+    )
+    headline = words.value_recommendation_verdict(want, k=k, worth=1.0, unit="$", volume=10_000).headline
+    shown = [x.value for x in (*at.success, *at.warning, *at.info, *at.error)]
+    assert words.md_escape(headline) in shown
+    at.switch_page("views/calibration.py").run()  # a page that needs rows says so and draws on a sample
     assert any("holds counts, not rows" in x.value.replace("\\", "") for x in at.info)
 
 

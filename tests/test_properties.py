@@ -384,6 +384,22 @@ def test_value_curve_matches_brute_force(data, k, reject_value):
 
 
 @given(value_data(), st.integers(0, 5), st.sampled_from([0, 0, -1, 1, 2]))
+def test_value_from_counts_is_value_from_rows(data, k, reject_value):
+    """Data that exist only as counts (an aggregate, DuckDB) get the same value curve."""
+    y, p = data
+    assume(np.ndim(p) == 1)
+    from costlib.value import sweep_value, value_sweep, value_sweep_from_counts
+
+    rows, counts = value_sweep(y, p), value_sweep_from_counts(costlib.threshold_sweep(y, p))
+    assert_array_equal(counts.thresholds, rows.thresholds)
+    assert_array_equal(counts.tp, rows.tp)
+    assert_array_equal(counts.fp, rows.fp)
+    assert (counts.positives, counts.negatives) == (rows.positives, rows.negatives)
+    _, ref_values = ref_value_curve(y, p, k, reject_value)
+    assert_allclose(sweep_value(counts, k, reject_value), ref_values, rtol=1e-12, atol=1e-12)
+
+
+@given(value_data(), st.integers(0, 5), st.sampled_from([0, 0, -1, 1, 2]))
 def test_optimal_value_and_its_tie_rule(data, k, reject_value):
     y, p = data
     # exact: with integer k and reject_value, n * V is an integer at every tau

@@ -177,6 +177,10 @@ NEEDS = {  # role -> (what it is, in words; the sample that has it)
         "a binary label and scores that are probabilities (raw scores can be mapped as logits on the Data page)",
         "screening",
     ),
+    "value": (
+        "a binary label and scores that are probabilities (raw scores can be mapped as logits on the Data page)",
+        "screening",
+    ),
     "multiclass": ("multiclass probability columns", "tickets"),
     "delta": ("an instance cost (delta, votes, rating or a measurement)", "offensive"),
 }
@@ -246,8 +250,10 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
 
 
 def has_role(ds: Dataset, role: str) -> bool:
-    if ds.counts_only:
-        return role == "binary"
+    if ds.counts_only:  # sweeps only: what can be read from counts per distinct score
+        return role == "binary" or (role == "value" and ds.probabilities)
+    if role == "value":
+        return has_role(ds, "probabilities")
     if role == "binary":
         return ds.y is not None and bool(ds.scores)
     if role == "probabilities":

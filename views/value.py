@@ -11,6 +11,7 @@ from views._common import (
     group_names,
     keep,
     memo,
+    model_sweeps,
     remembered,
     rows,
     say,
@@ -35,20 +36,38 @@ ds, unit, volume = setup(
     "Value",
     "A model that answers only when it is confident enough and hands the rest to a person. What is that worth "
     "per case and per month, against handing everything over or letting the model answer everything?",
-    needs="probabilities",
+    needs="value",
 )
 costs = stored_costs(group_names(ds))
 c_fp, c_fn = np.mean([p[0] for p in costs.values()]), np.mean([p[1] for p in costs.values()])
-judge, fit = rows(ds, "judge"), rows(ds, "fit")
-split = ds.has_role("train") and ds.has_role("test")
-y = ds.y[judge]
-sweeps = {m: memo("value_sweep", ds, (m,), lambda m=m: value.value_sweep(y, ds.scores[m][judge])) for m in ds.scores}
-fit_sweeps = None
-if split:
-    fit_sweeps = {
-        m: memo("value_sweep_fit", ds, (m,), lambda m=m: value.value_sweep(ds.y[fit], ds.scores[m][fit]))
-        for m in ds.scores
+if ds.counts_only:  # an aggregate file or a table read through DuckDB: the value sweeps come from the counts
+    counted = model_sweeps(ds)
+    sweeps = {
+        m: memo("value_sweep", ds, (m,), lambda ms=ms: value.value_sweep_from_counts(ms.judge_pooled))
+        for m, ms in counted.items()
     }
+    split = all(ms.judged_on == "test" for ms in counted.values())
+    fit_sweeps = (
+        {
+            m: memo("value_sweep_fit", ds, (m,), lambda ms=ms: value.value_sweep_from_counts(ms.fit_pooled))
+            for m, ms in counted.items()
+        }
+        if split
+        else None
+    )
+else:
+    judge, fit = rows(ds, "judge"), rows(ds, "fit")
+    split = ds.has_role("train") and ds.has_role("test")
+    y = ds.y[judge]
+    sweeps = {
+        m: memo("value_sweep", ds, (m,), lambda m=m: value.value_sweep(y, ds.scores[m][judge])) for m in ds.scores
+    }
+    fit_sweeps = None
+    if split:
+        fit_sweeps = {
+            m: memo("value_sweep_fit", ds, (m,), lambda m=m: value.value_sweep(ds.y[fit], ds.scores[m][fit]))
+            for m in ds.scores
+        }
 
 
 def reset_k() -> None:
@@ -205,6 +224,14 @@ say(
     "threshold (fitted on train when there is a split); dotted: at the formula threshold τ* = k/(k+1), which trusts "
     "the probabilities; dashed: hand everything over. The black dotted line is your k.",
 )
+
+if ds.counts_only:
+    say(
+        "caption",
+        f"“{ds.name}” holds counts, not rows: separate prices per outcome, the models side by side at the cutoff "
+        "0.5 and calibration need each case's score and label, so they are not shown for it.",
+    )
+    st.stop()
 
 with st.expander("Separate prices per outcome: a right positive worth more than a right negative"):
     say(
