@@ -2,7 +2,8 @@
 
 Two ways in, both ending in a `Dataset` that holds each model's sweeps (`decision.ModelSweeps`)
 and no rows, so that every page that needs only counts (Costs & groups, Find my prices, the
-sensitivity map, net benefit, fairness-constrained cutoffs) works at any size, exactly:
+sensitivity map, net benefit, fairness-constrained cutoffs, Value for probabilities) works at
+any size, exactly (or within a stated bound, once the distinct scores outnumber a budget):
 
 - an aggregate file written by ``python -m costlib aggregate`` on a warehouse or cluster
   (`dataset_from_aggregate`);
