@@ -346,7 +346,12 @@ def _print_text(args, audit, name: str, header: str, costs: dict) -> None:
     print()
     print(
         sensitivity_sentence(
-            audit.ratio_range, audit.mean_prices, audit.unit, blended=not audit.recommendation.prices.uniform
+            audit.ratio_range,
+            audit.mean_prices,
+            audit.unit,
+            blended=not audit.recommendation.prices.uniform,
+            break_even=audit.break_even,
+            model=audit.model_name,
         )
     )
     if args.report:

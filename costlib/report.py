@@ -36,6 +36,7 @@ from costlib import audit as _audit
 from costlib import decision as D
 from costlib import rules as R
 from costlib import settings
+from costlib.elicit import break_even_range
 from costlib.figures import cost_curve_figure, net_benefit_figure, rule_bars_figure, sensitivity_figure
 from costlib.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
 from costlib.words import Verdict, cutoffs_short, money, number, ratio_text, recommendation_verdict
@@ -270,6 +271,9 @@ class Audit:
     curves            `decision.cost_curves` of the recommended model (test rows)
     ratio_range       (leader, low, high) of `audit.ratio_range` at `mean_prices`
     mean_prices       (c_fp, c_fn) weighted by the test rows of each group
+    break_even        (low, high) `elicit.break_even_range` of the recommended model on the
+                      fitting rows: the c_fn : c_fp ratios at which it beats both decisions
+                      without a model (exact)
     notes             sentences on degenerate input (a group with one class, an infeasible
                       constraint)
     """
@@ -298,6 +302,7 @@ class Audit:
     curves: pd.DataFrame = field(default_factory=pd.DataFrame)
     notes: tuple[str, ...] = ()
     price_questions: dict | None = None
+    break_even: tuple[float, float] = (math.nan, math.nan)
 
     @property
     def results(self) -> D.RuleResults:
@@ -446,15 +451,23 @@ def build_audit(
         curves=D.cost_curves(ms, prices),
         notes=tuple(dict.fromkeys(notes)),
         price_questions=dict(price_questions) if price_questions else None,
+        break_even=break_even_range(ms.fit_pooled),
     )
 
 
 def sensitivity_sentence(
-    ratio_range: tuple[str, float, float], mean: tuple[float, float], unit: str = "", *, blended: bool = False
+    ratio_range: tuple[str, float, float],
+    mean: tuple[float, float],
+    unit: str = "",
+    *,
+    blended: bool = False,
+    break_even: tuple[float, float] | None = None,
+    model: str = "the model",
 ) -> str:
     """Which option is the answer at the mean prices (`audit.sensitivity_grid`'s choice: the
     model cheapest on train, or the cheaper decision without a model on test) and over which
-    c_fn : c_fp ratios it stays the answer."""
+    c_fn : c_fp ratios it stays the answer; with `break_even` (`elicit.break_even_range` of
+    `model` on its fitting rows), the exact ratios at which the model can pay at all."""
     leader, lo, hi = ratio_range
     c_fp, c_fn = mean
     ratio = c_fn / c_fp if c_fp > 0 else math.inf
@@ -473,6 +486,21 @@ def sensitivity_sentence(
     return (
         f"At {which} (a false negative costs {shown} times a false positive: "
         f"{money(c_fn, unit)} against {money(c_fp, unit)}), the answer is {leader}; it stays the answer {span}."
+    ) + ("" if break_even is None else " " + break_even_words(break_even, model))
+
+
+def break_even_words(break_even: tuple[float, float], model: str = "the model") -> str:
+    """'On the train rows “m” beats both choices without a model only while a false negative
+    costs between 0.45 and 12 times a false positive.' (exact: `elicit.break_even_range`)."""
+    lo, hi = break_even
+    shown = f"“{model}”"
+    if math.isnan(lo):
+        return f"On the rows it is fitted on, {shown} never beats both choices without a model, at any ratio."
+    return (
+        f"On the rows it is fitted on, {shown} beats both choices without a model only while a false negative "
+        f"costs between {ratio_text(lo)} and {ratio_text(hi)} times a false positive"
+        + ("" if math.isfinite(hi) else " (at least that much, with no upper end)")
+        + "."
     )
 
 
@@ -852,7 +880,12 @@ def audit_html(audit: Audit) -> str:
     data_groups, data_overall = _data_tables(a)
     fair_summary, fair_long = _fairness_tables_text(a)
     sensitivity = sensitivity_sentence(
-        a.ratio_range, a.mean_prices, a.unit, blended=not a.recommendation.prices.uniform
+        a.ratio_range,
+        a.mean_prices,
+        a.unit,
+        blended=not a.recommendation.prices.uniform,
+        break_even=a.break_even,
+        model=a.model_name,
     )
     parts = [
         "<!DOCTYPE html>",

@@ -515,3 +515,23 @@ def test_older_policy_versions_still_load(audit, version):
     assert back["schema_version"] == version
     for key in ("rule", "prices", "thresholds", "unit", "volume"):
         assert back[key] == now[key], key
+
+
+def test_the_break_even_range_is_exact_and_said_in_the_report(compas, audit, report):
+    from costlib.elicit import break_even_range
+    from costlib.report import break_even_words
+
+    sweep = _model(compas["frame"]).fit_pooled
+    lo, hi = audit.break_even
+    assert (lo, hi) == break_even_range(sweep) and 0 < lo < hi < math.inf
+    # brute force on the fitting rows: inside the range the best cutoff beats both choices without a model
+    for r in np.geomspace(lo / 4, hi * 4, 41):
+        cost = sweep.fp + r * sweep.fn
+        best = cost.min()
+        beats = best < min(cost[0], cost[-1]) - 1e-9 * max(1.0, best)
+        if lo * 1.0001 < r < hi / 1.0001:
+            assert beats, r
+        elif r < lo / 1.0001 or r > hi * 1.0001:
+            assert not beats, r
+    sentence = break_even_words(audit.break_even, audit.model_name)
+    assert sentence in " ".join(_parse(report).text).replace("\n", " ")

@@ -333,7 +333,13 @@ st.subheader("How much do the prices matter?")
 mp = report.mean_prices(ms, rec.prices)
 maps = memo("maps", ds, (report.price_scale(*mp),), lambda: report.price_maps(models, scale=report.price_scale(*mp)))
 leader = memo("ratio_range", ds, mp, lambda: report._audit.ratio_range(maps.train, maps.test, c_fp=mp[0], c_fn=mp[1]))
-say("markdown", report.sensitivity_sentence(leader, mp, unit, blended=not rec.prices.uniform))
+break_even = memo("break_even", ds, (rec.model,), lambda: elicit.break_even_range(ms.fit_pooled))
+say(
+    "markdown",
+    report.sensitivity_sentence(
+        leader, mp, unit, blended=not rec.prices.uniform, break_even=break_even, model=rec.model
+    ),
+)
 c1, c2 = st.columns(2)
 record = elicit.in_force(setting("price_questions"), costs)
 c1.plotly_chart(
