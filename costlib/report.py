@@ -863,6 +863,14 @@ def _questions_html(a: Audit) -> str:
             + (f" to a ratio of {ratio_text(now)}" if now is not None else "")
             + ", so they do not come from these answers."
         )
+    multipliers = q.get("group_multipliers") or {}
+    if any(m != 1.0 for m in multipliers.values()):
+        miss = str(outcomes.get("miss", "a miss"))
+        text += (
+            f" {miss[:1].upper() + miss[1:]} was said to cost more or less in some groups: "
+            + "; ".join(f"{g} × {ratio_text(float(m))}" for g, m in multipliers.items())
+            + "."
+        )
     return "<h3>How the prices were chosen</h3>" + _paragraphs([text]) + (_table_html(answers) if len(answers) else "")
 
 

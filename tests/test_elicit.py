@@ -215,6 +215,9 @@ def test_prices_moved_after_the_questions_are_not_said_to_come_from_them():
     assert "The prices come from" not in html
     assert "changed by hand to a ratio of 25" in html
     # per-group multipliers: each group's ratio is the middle times its multiplier
+    record["group_multipliers"] = {"a": 1.0, "<b>b</b>": 2.0}
+    html = audit_html(_small_audit((2.0, 2.0 * b.middle), elicit.in_force(record, {"everyone": (2.0, 2 * b.middle)})))
+    assert "A miss was said to cost more or less in some groups: a × 1; &lt;b&gt;b&lt;/b&gt; × 2." in html
     record["group_multipliers"] = {"a": 1.0, "b": 2.0}
     assert elicit.in_force(record, {"a": (1.0, b.middle), "b": (1.0, 2 * b.middle)})["in_force"]
     assert not elicit.in_force(record, {"a": (1.0, b.middle), "b": (1.0, b.middle)})["in_force"]

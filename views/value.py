@@ -187,8 +187,21 @@ def live_value() -> None:
     )
     st.plotly_chart(fig, key="value_tau_chart")
     st.session_state["_value_k"] = (k, r)
+    drawn = st.session_state.get("_value_k_drawn")
+    if not st.session_state.get("_value_full_run") and drawn is not None and drawn != (k, r):
+        c1, c2 = st.columns([3, 1], vertical_alignment="center")
+        say(
+            "info",
+            f"The chart of value against k and the tables below are still for k = {drawn[0]:.3g}.",
+            where=c1,
+        )
+        if c2.button("Update them for this k", key="value_refresh_below"):
+            st.rerun(scope="app")
 
 
+# A full run draws everything for the k of this run; a k move reruns only the fragment, which
+# then sees that the sections below were drawn for another k.
+st.session_state["_value_full_run"] = True
 live_value()
 
 k, r = st.session_state.get("_value_k", (2.0, 0.0))
@@ -218,6 +231,7 @@ st.plotly_chart(
     figures.value_k_figure(long.assign(value=long["value"] * worth), flips=flips, current_k=k, unit=unit),
     key="value_k_chart",
 )
+st.session_state["_value_k_drawn"], st.session_state["_value_full_run"] = (k, r), False
 say(
     "caption",
     f"Worth per case when a right answer earns {words.money(worth, unit)}. Solid: each model at its best "
@@ -257,8 +271,16 @@ with st.expander("Separate prices per outcome: a right positive worth more than 
             y, {mm: ds.scores[mm][judge] for mm in ds.scores}, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn
         ),
     )
+    # in the user's unit: k_* are in units of a right negative answer, which is worth `worth`
+    cs = cs.assign(**{"value per case": cs["value per case"] * worth})
     show_table(
-        cs, "acceptance_rules", key="cs", column_config={"handed over": st.column_config.NumberColumn(format="percent")}
+        cs,
+        "acceptance_rules",
+        key="cs",
+        column_config={
+            "value per case": st.column_config.NumberColumn(f"worth per case ({unit or 'your unit'})", format="%.4f"),
+            "handed over": st.column_config.NumberColumn(format="percent"),
+        },
     )
     say(
         "caption",
@@ -274,7 +296,16 @@ with st.expander("Models side by side at the cutoff 0.5 (no reject option)"):
         (c_fp, c_fn),
         lambda: value.classification_table(y, {mm: ds.scores[mm][judge] for mm in ds.scores}, k_fp=c_fp, k_fn=c_fn),
     )
-    show_table(cls, "models", key="models")
+    show_table(
+        cls,
+        "models",
+        key="models",
+        column_config={
+            "cost-sensitive error": st.column_config.NumberColumn(
+                f"price of the errors per case ({unit or 'your unit'})", format="%.4f"
+            )
+        },
+    )
     st.caption(
         "Accuracy, F1 and the price of the errors per case use the cutoff 0.5 and ignore the reject option, "
         "so they can rank models differently from value."

@@ -57,6 +57,13 @@ def test_value_slider_keyboard_and_shared_url(page, new_page, app_url):
     assert slider.get_attribute("aria-valuetext") == "1.95"
     title = value_title(page)
     full_screenshot(page, "test_value_slider_keyboard_and_shared_url")
+    # a k move redraws only the answer; the sections below say they were drawn for k = 2 until updated
+    stale = page.get_by_text("are still for k = 2.")
+    stale.wait_for()
+    page.get_by_role("button", name="Update them for this k").click()
+    step(page, "after updating the sections below")
+    stale.wait_for(state="detached")
+    assert value_title(page) == title
 
     # The link, opened by someone else (a new context: no cookies, a new session), shows the same k.
     other = new_page()
