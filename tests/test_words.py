@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
 from costlib import words
 from costlib.calibration import ece_by_chance, expected_calibration_error
@@ -51,3 +52,34 @@ def test_a_miscalibrated_model_is_still_called_so():
     v = words.calibration_verdict("m", 1.0, "validation", ece, ece, ece_chance=chance)
     assert ece > chance and v.kind == "warning" and "not calibrated" in v.headline
     assert f"up to {chance:.3f} by chance" in v.headline
+
+
+def test_scores_exactly_on_bin_edges_fall_in_the_bin_below_as_in_scikit_learn():
+    """One binning for the curve, the counts and the ECE, scikit-learn's: a score on an inner
+    edge belongs to the bin below it."""
+    from sklearn.calibration import calibration_curve
+
+    from costlib.calibration import calibration_bins
+
+    rng = np.random.default_rng(5)
+    for n_bins in (2, 3, 5, 8, 10, 16, 24, 30):
+        edges = np.linspace(0, 1, n_bins + 1)
+        p = np.concatenate((edges, rng.choice(edges, 200), rng.random(100)))  # many scores exactly on edges
+        y = (rng.random(p.size) < p).astype(int)
+        mean_pred, observed, counts = calibration_bins(y, p, n_bins=n_bins)
+        want_obs, want_pred = calibration_curve(y, p, n_bins=n_bins, strategy="uniform")
+        np.testing.assert_allclose(mean_pred, want_pred, rtol=1e-12)
+        np.testing.assert_allclose(observed, want_obs, rtol=1e-12)
+        # brute force: bin i holds edges[i] < p <= edges[i + 1] (and p = 0 in the first)
+        ids = np.array([max(0, int(np.searchsorted(edges, x, side="left")) - 1) for x in p])
+        brute = np.bincount(ids, minlength=n_bins)
+        np.testing.assert_array_equal(counts, brute[brute > 0])
+        ece = (
+            sum(
+                abs(y[ids == b].mean() - p[ids == b].mean()) * np.sum(ids == b)
+                for b in range(n_bins)
+                if np.any(ids == b)
+            )
+            / p.size
+        )
+        assert expected_calibration_error(y, p, n_bins=n_bins) == pytest.approx(ece, abs=1e-12)
