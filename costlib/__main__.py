@@ -48,6 +48,13 @@ def _bounded(bound):
 _price = _bounded(settings.PRICE)
 
 
+def _unit(text: str) -> str:
+    value, problem = settings.check_unit(text, default="")
+    if problem:
+        raise argparse.ArgumentTypeError(problem.split(";")[0])
+    return value
+
+
 def _group_price(text: str) -> tuple[str, float]:
     group, sep, value = text.rpartition("=")
     if not sep or not group:
@@ -112,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="GROUP=Y",
         help="price of a false negative for one group (repeatable)",
     )
-    p.add_argument("--unit", default="", metavar="U", help='unit of the prices, e.g. "$" or "minutes"')
+    p.add_argument("--unit", default="", type=_unit, metavar="U", help='unit of the prices, e.g. "$" or "minutes"')
     p.add_argument(
         "--volume", type=_bounded(settings.VOLUME), metavar="N", help="cases a month (for the monthly figures)"
     )

@@ -226,6 +226,17 @@ def test_a_price_from_a_link_is_bounded_like_its_slider():
     assert "a price must be a number from 0 to 1,000,000,000: got 1e308" in notes
 
 
+def test_a_unit_k_or_resamples_from_a_link_that_cannot_be_used_falls_back_with_a_note():
+    at = open_app("compas", "views/costs.py", unit="x" * 500, resamples="12")
+    assert_no_exception(at)
+    notes = "\n".join(unescape(w.value) for w in at.warning)
+    assert "The link's unit “" + "x" * 40 + "…” is not one this page can use, so $ is used instead." in notes
+    assert "The link's resamples “12” is not one this page can use, so 1000 is used instead." in notes
+    at = open_app("compas", "views/value.py", k="55")
+    assert_no_exception(at)
+    assert "The link's k “55” is not one this page can use" in "\n".join(unescape(w.value) for w in at.warning)
+
+
 def test_no_page_names_two_different_best_rules():
     """Every page has one answer box; no other text on it calls a different rule the best."""
     for sample, page in (

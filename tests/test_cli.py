@@ -258,6 +258,7 @@ def test_missing_file_exits_2(capsys, tmp_path):
             "--seed",
             "-1",
         ],
+        ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--c-fp", "1", "--unit", "x" * 40],
     ],
 )
 def test_bad_arguments_exit_2(capsys, args):
@@ -268,6 +269,8 @@ def test_bad_arguments_exit_2(capsys, args):
     assert "error:" in err and "Traceback" not in err
     if any(a in args for a in ("1e308", "--tolerance", "--seed")):
         assert "must be a" in err  # the sentence names the bound, not a raw numpy warning
+    if "--unit" in args:
+        assert "the unit must be at most 12 plain characters" in err
 
 
 def test_no_command_exits_2(capsys):

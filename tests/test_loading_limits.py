@@ -20,6 +20,7 @@ from costlib import loading
 from costlib.dataset import ColumnMapping
 from costlib.errors import DataError
 from costlib.loading import display_name, read_path, read_table
+from costlib.loading.reading import frame_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 BASIC = ColumnMapping(label="label", scores=("score",))
@@ -282,3 +283,31 @@ def test_every_sentence_names_the_file_safely() -> None:
         read_table(b"label,score\n1,0.2\n0,0.3\n", "a\u202eb.csv"), BASIC, name="a\u202eb.csv", fingerprint=""
     )
     assert ds.name == "a?b.csv"
+
+
+def test_a_text_bomb_reads_as_a_category_not_a_string_per_row() -> None:
+    # 2,000,000 rows of one 100-character string: 40 KB of Parquet, 200 MB as a string per row
+    rows = 2_000_000
+    buf = io.BytesIO()
+    pq.write_table(
+        pa.table({"label": np.zeros(rows, np.int8), "note": pa.array(["x" * 100] * rows)}), buf, compression="zstd"
+    )
+    assert len(buf.getvalue()) < 100_000
+    df = read_table(buf.getvalue(), "notes.parquet")
+    assert len(df) == rows and str(df["note"].dtype) == "category"
+    assert frame_bytes(df) < 20_000_000
+
+
+def test_text_that_decodes_past_the_budget_is_refused_while_it_is_read(monkeypatch) -> None:
+    monkeypatch.setenv(loading.UPLOAD_MEMORY_ENV, "64")  # the table may take 16 MB
+    # 500,000 different 100-character strings that share their prefixes: a small file whose
+    # footer promises 12 MB (16 bytes a text cell), 50 MB once decoded
+    rows = 500_000
+    buf = io.BytesIO()
+    table = pa.table({"label": np.zeros(rows, np.int8), "id": pa.array([f"{i:0100d}" for i in range(rows)])})
+    pq.write_table(table, buf, use_dictionary=False, column_encoding={"id": "DELTA_BYTE_ARRAY", "label": "PLAIN"})
+    assert len(buf.getvalue()) < 5_000_000
+    with pytest.raises(DataError) as info:
+        read_table(buf.getvalue(), "ids.parquet")
+    msg = info.value.message
+    assert msg.startswith('The file "ids.parquet" holds 500,000 rows whose first ') and "DuckDB" in msg

@@ -126,8 +126,15 @@ def ensure_setting(key: str, default, parse=str, valid=None, bound: settings.Bou
             else:
                 try:
                     value = parse(raw)
+                    ok = valid is None or valid(value)
                 except ValueError:
+                    ok = False
+                if not ok:
                     value = default
+                    shown = raw if len(raw) <= 40 else raw[:40] + "…"
+                    st.session_state.setdefault("_setting_notes", []).append(
+                        f"The link's {key} “{shown}” is not one this page can use, so {default!s} is used instead."
+                    )
         st.session_state[store] = value if valid is None or valid(value) else default
 
 

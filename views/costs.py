@@ -19,6 +19,7 @@ from views._common import (
     say,
     set_setting,
     setting,
+    setting_notes,
     setup,
     show_table,
     show_verdict,
@@ -39,6 +40,7 @@ remembered("fair", len(names) > 1, parse=lambda v: v.lower() == "true")
 remembered("fair_tol", 0.05, bound=settings.TOLERANCE)
 remembered("resamples", 1000, parse=int, valid=lambda v: v in RESAMPLE_OPTIONS)
 resamples = int(setting("resamples"))
+setting_notes()  # the settings above, from a link
 
 
 def restore_policy() -> None:

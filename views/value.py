@@ -17,6 +17,7 @@ from views._common import (
     say,
     set_setting,
     setting,
+    setting_notes,
     setup,
     show_table,
     show_verdict,
@@ -113,6 +114,7 @@ def live_value() -> None:
     derived = value.k_from_prices(c_fp, c_fn, worth) if worth > 0 else 20.0
     # k follows the prices until the slider moves; the moved value is the setting "k" (and ?k=)
     ensure_setting("k", None, parse=float, valid=lambda v: v is None or 0 <= v <= 20)
+    setting_notes()
     override = setting("k")
     k = float(override) if override is not None else float(min(derived, 20.0))
     options = K_OPTIONS if k in K_OPTIONS else sorted({*K_OPTIONS, k})

@@ -54,6 +54,11 @@ MSG_TOO_BIG_PARQUET = (
     'The file "{name}" holds {rows} rows, about {size} once read into memory, more than '
     "the {budget} that one uploaded table may take here. " + BIG_DATA_PATH
 )
+MSG_TOO_BIG_PARQUET_READ = (
+    'The file "{name}" holds {rows} rows whose first {read} already take {size} once read (its text is '
+    "longer than the file's summary can tell), more than the {budget} that one uploaded table may take here. "
+    + BIG_DATA_PATH
+)
 MSG_TOO_BIG_CSV = (
     'The file "{name}" is too big to read here: its first {rows} rows already take {size} '
     "in memory, more than the {budget} that one uploaded table may take. " + BIG_DATA_PATH

@@ -40,6 +40,7 @@ from costlib.loading.messages import (
     MSG_PARSE_QUOTE,
     MSG_TOO_BIG_CSV,
     MSG_TOO_BIG_PARQUET,
+    MSG_TOO_BIG_PARQUET_READ,
     NOTE_DECIMAL_COMMA,
     NOTE_EMPTY_COLUMNS,
     NOTE_ENCODING,
@@ -514,13 +515,26 @@ def _read_parquet(data: bytes, name: str) -> pd.DataFrame:
     if nested:
         raise DataError(MSG_NESTED_COLUMNS.format(name=name, columns=cols_phrase(nested)), column=nested[0])
     _check_parquet_budget(meta, schema, name)
+    text = [f.name for f in schema if _is_text_type(f.type)]
     try:
-        table = pfile.read()
+        # text is read dictionary-encoded (a category in pandas): a column repeating one long
+        # string takes its indices and one copy of the string, not a copy per row
+        if _prefix_coded(meta):
+            # DELTA_BYTE_ARRAY stores each string as the change from the one before: a few bytes
+            # can decode to long strings, so the footer's sizes say nothing; count while reading
+            table = _read_batches(pfile, name)
+        else:
+            # every other encoding's decoded text is in the footer's uncompressed size, which the
+            # budget check read; text comes dictionary-encoded (a category in pandas), so a column
+            # repeating one long string takes its indices and one copy, not a copy per row
+            table = (pq.ParquetFile(pa.BufferReader(data), read_dictionary=text) if text else pfile).read()
         for i, f in enumerate(table.schema):
             if pa.types.is_decimal(f.type):
                 table = table.set_column(i, f.name, table.column(i).cast(pa.float64()))
         df = table.to_pandas(self_destruct=True, split_blocks=True)
         del table
+    except DataError:
+        raise
     except Exception:
         raise DataError(MSG_BAD_PARQUET.format(name=name, reason="its contents could not be decoded")) from None
     if not isinstance(df.index, pd.RangeIndex):
@@ -530,6 +544,64 @@ def _read_parquet(data: bytes, name: str) -> pd.DataFrame:
     df = _compact(df, _compact_plan(df, final=True))
     notes: list[str] = []
     return _tidy(resolve_repeated(df, [str(c).strip() for c in df.columns], name, notes), name, notes)
+
+
+PARQUET_BATCH_ROWS = 1 << 16
+
+
+def _is_text_type(typ) -> bool:
+    import pyarrow as pa
+
+    return (
+        pa.types.is_string(typ)
+        or pa.types.is_large_string(typ)
+        or pa.types.is_binary(typ)
+        or (pa.types.is_large_binary(typ))
+    )
+
+
+def _prefix_coded(meta) -> bool:
+    """Whether any column chunk is DELTA_BYTE_ARRAY-encoded (prefix-coded text)."""
+    return any(
+        "DELTA_BYTE_ARRAY" in meta.row_group(i).column(j).encodings
+        for i in range(meta.num_row_groups)
+        for j in range(meta.num_columns)
+    )
+
+
+def _read_batches(pfile, name: str):
+    """The file's table, read PARQUET_BATCH_ROWS rows at a time while counting what it takes:
+    refused as soon as that passes the table budget. For prefix-coded text the footer cannot
+    say how long the cells decode (a few hundred kilobytes can hold millions of long strings);
+    the count can. A dictionary shared by successive batches is counted once."""
+    import pyarrow as pa
+
+    budget, used, rows = table_budget(), 0, 0
+    seen: set[int] = set()
+    batches = []
+    for batch in pfile.iter_batches(batch_size=PARQUET_BATCH_ROWS, use_threads=True):
+        for column in batch.columns:
+            if pa.types.is_dictionary(column.type):
+                used += column.indices.nbytes
+                address = column.dictionary.buffers()[-1].address if column.dictionary.buffers()[-1] else 0
+                if address not in seen:
+                    seen.add(address)
+                    used += column.dictionary.nbytes
+            else:
+                used += column.nbytes
+        rows += batch.num_rows
+        if used > budget:
+            raise DataError(
+                MSG_TOO_BIG_PARQUET_READ.format(
+                    name=name,
+                    rows=f"{pfile.metadata.num_rows:,}",
+                    read=f"{rows:,}",
+                    size=size(used),
+                    budget=size(budget),
+                )
+            )
+        batches.append(batch)
+    return pa.Table.from_batches(batches, schema=pfile.schema_arrow if not batches else batches[0].schema)
 
 
 def _is_nested(typ) -> bool:
