@@ -144,6 +144,9 @@ def as_weight(w, name: str, n: int, other: str = "y_true") -> np.ndarray | None:
     return arr
 
 
+PRICE_LIMIT = 1e100  # prices times counts of up to 1e200 cases stay finite
+
+
 def as_price(value, name: str, *, allow_negative: bool = False) -> float:
     try:
         out = float(value)
@@ -153,6 +156,11 @@ def as_price(value, name: str, *, allow_negative: bool = False) -> float:
         raise ValueError(MSG_NOT_FINITE_PRICE.format(name=name, value=value))
     if out < 0 and not allow_negative:
         raise ValueError(MSG_NEGATIVE.format(name=name, value=value))
+    if abs(out) > PRICE_LIMIT:
+        raise ValueError(
+            f"{name} must be at most {PRICE_LIMIT:g} in size (a total of such prices over many cases would "
+            f"overflow): got {value!r}; a price only matters relative to the others, so scale them down"
+        )
     return out
 
 

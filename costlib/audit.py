@@ -127,6 +127,8 @@ def ratio_interval(
     num = v.as_float_1d(num, "num")
     den = v.as_float_1d(den, "den")
     v.same_length(num, den, "num", "den")
+    if num.size == 0:
+        v.warn_degenerate("no cases: the interval is NaN")
     rng = np.random.default_rng(seed)
     if strata is None:
         codes = np.zeros(num.size, dtype=np.int64)
@@ -231,6 +233,8 @@ def _rates(sweep: Sweep, criterion: str) -> np.ndarray:
 def rate_spread(sweeps: Mapping, cutoffs: Mapping, criterion: str) -> float:
     """The largest gap between groups in the rate(s) a criterion equalises, at these cutoffs
     (for equalized odds, the larger of the two gaps). NaN when no group has the rate."""
+    if criterion not in FAIRNESS_CRITERIA:
+        raise ValueError(f"criterion must be one of {list(FAIRNESS_CRITERIA)}: got {criterion!r}")
     gaps = []
     for name in TWO_RATES.get(criterion, (FAIRNESS_CRITERIA[criterion],)):
         vals = []
@@ -507,6 +511,7 @@ def ratio_range(
 ) -> tuple[str, float, float]:
     """(leader, low, high): the best option at these prices and the range of c_fn : c_fp
     ratios (on a fine log grid from 1:1000 to 1000:1) over which it stays best."""
+    c_fp, c_fn = v.as_price(c_fp, "c_fp"), v.as_price(c_fn, "c_fn")
     if ratios is None:
         ratios = np.geomspace(1e-3, 1e3, 4001)
     r0 = c_fn / c_fp if c_fp > 0 else np.inf

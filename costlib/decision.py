@@ -290,10 +290,18 @@ class Counts:
         return self.fp * prices.c_fp + self.fn * prices.c_fn
 
 
+def _check_cutoffs(cutoffs: Mapping, k: int) -> None:
+    """Each rule's cutoffs: one number per group."""
+    for rule, cut in cutoffs.items():
+        if np.shape(cut) != (k,):
+            raise ValueError(f"cutoffs[{rule!r}] must hold one cutoff per group ({k}): got shape {np.shape(cut)}")
+
+
 def count_rules(sweep: GroupedSweep, cutoffs: Mapping[str, np.ndarray]) -> Counts:
     """What every rule's cutoffs select in every group of `sweep` (no rows are read)."""
     rules = tuple(cutoffs)
     k = len(sweep.groups)
+    _check_cutoffs(cutoffs, k)
     shape = (len(rules), k)
     tp, fp = np.zeros(shape), np.zeros(shape)
     cut = np.array([cutoffs[r] for r in rules], dtype=np.float64).reshape(shape)
@@ -340,6 +348,9 @@ def cell_bootstrap(
     """
     rules = tuple(cutoffs)
     k = len(sweep.groups)
+    _check_cutoffs(cutoffs, k)
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) or n_resamples < 1:
+        raise ValueError(f"n_resamples must be a whole number of at least 1: got {n_resamples!r}")
     b = int(n_resamples)
     usable = np.array([[not np.isnan(cutoffs[r][i]) for i in range(k)] for r in rules]).reshape(len(rules), k)
     fp = np.where(usable, 0.0, np.nan)[None].repeat(b, axis=0)

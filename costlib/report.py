@@ -111,6 +111,7 @@ class PriceMaps:
 
 def price_scale(c_fp: float, c_fn: float) -> float:
     """A round number near the geometric mean of the prices, so the map moves rarely."""
+    c_fp, c_fn = v.as_price(c_fp, "c_fp"), v.as_price(c_fn, "c_fn")
     positive = [x for x in (c_fp, c_fn) if x > 0]
     if not positive:
         return 1.0
@@ -334,7 +335,8 @@ def mean_prices(ms: D.ModelSweeps, prices: D.Prices) -> tuple[float, float]:
     w = np.array([ms.judge[g].total for g in ms.groups], dtype=float)
     if w.sum() <= 0:
         w = np.ones_like(w)
-    return float(np.average(prices.c_fp, weights=w)), float(np.average(prices.c_fn, weights=w))
+    w = w / w.sum()  # shares first: prices times raw counts could overflow
+    return float(np.dot(prices.c_fp, w)), float(np.dot(prices.c_fn, w))
 
 
 def build_audit(

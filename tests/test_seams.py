@@ -126,6 +126,36 @@ AUDIT_ERRORS = {
         lambda: report.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1, 1), volume=-5),
         "volume must be non-negative",
     ),
+    "build_audit huge prices": (
+        lambda: report.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1e308, 1e308)),
+        "must be at most 1e+100 in size",
+    ),
+    "rate_spread criterion": (
+        lambda: audit.rate_spread({"a": costlib.threshold_sweep([0, 1], [0.1, 0.9])}, {"a": 0.5}, "bogus"),
+        "criterion must be one of",
+    ),
+    "count_rules short cutoffs": (
+        lambda: decision.count_rules(
+            decision.sweep_model([0, 1, 0, 1], [0.1, 0.9, 0.2, 0.8], ["a", "a", "b", "b"]).fit, {"x": np.array([0.5])}
+        ),
+        "cutoffs['x'] must hold one cutoff per group (2)",
+    ),
+    "cell_bootstrap resamples": (
+        lambda: decision.cell_bootstrap(
+            decision.sweep_model([0, 1], [0.1, 0.9]).fit, {"x": np.array([0.5])}, n_resamples=10.5
+        ),
+        "n_resamples must be a whole number of at least 1: got 10.5",
+    ),
+    "ratio_range negative": (
+        lambda: audit.ratio_range(
+            {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
+            {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
+            c_fp=-1,
+            c_fn=1,
+        ),
+        "c_fp must be non-negative",
+    ),
+    "price_scale nan": (lambda: report.price_scale(1.0, float("nan")), "c_fn must be a finite number"),
 }
 
 
@@ -147,25 +177,20 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "cost_optimal_for_ratios": "test_seams.py::test_cost_optimal_for_ratios_breaks_exact_ties",
         "net_benefit": "test_seams.py::test_net_benefit_at_t_1_and_beyond",
         "net_benefit_curves": "test_seams.py::test_net_benefit_at_t_1_and_beyond (same checks)",
-        "ratio_range": "reads sensitivity_grid, which validates",
         "model_from_sweeps": "test_decision.py::test_model_from_sweeps_equals_sweep_model_on_the_rows",
         "pool": "test_decision.py::test_model_from_sweeps_equals_sweep_model_on_the_rows (pooled sweeps equal)",
-        "rate_spread": "test_audit.py::test_fair_thresholds_equal_brute_force (against rates from the counts)",
         "fair_thresholds": "test_audit.py::test_bad_arguments_are_value_errors (criterion)",
         "fair_cutoffs": "test_seams.py::test_equal_opportunity_names_the_group_without_positives",
         "no_model_baseline": "test_decision.py::test_no_model_baseline_ties_go_to_flag_nobody_and_weights_count",
         "prices_for": "test_decision.py::test_bad_arguments_name_the_argument",
         "evaluate_rules": "reads prices_for and count_rules",
         "rule_cutoffs": "reads prices_for",
-        "count_rules": "reads validated sweeps only",
-        "cell_bootstrap": "reads validated sweeps only",
         "cost_curves": "reads validated sweeps only",
         "audit_html": "reads an Audit",
         "audit_figures": "reads an Audit",
         "fairness_rules": "reads fair_cutoffs",
         "fairness_tables": "reads validated sweeps only",
         "price_maps": "reads sensitivity_grid",
-        "price_scale": "plain arithmetic on prices",
         "data_summary": "reads validated sweeps only",
         "mean_prices": "reads validated sweeps only",
         "sensitivity_sentence": "words",
