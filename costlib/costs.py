@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from costlib import _validation as v
+from costlib import rules as R
 from costlib.rules import CONTRACT_RULES
 from costlib.sweep import Sweep, group_codes, grouped_sweep, threshold_sweep
 
@@ -189,10 +190,10 @@ def rule_cutoffs(names, *, costs, optimal: Mapping) -> dict[str, dict]:
             v.warn_degenerate(f"group {name!r} has no training rows: its cost-optimal cutoff is NaN")
         fitted[name] = optimal.get(name, np.nan)
     return {
-        "threshold 0.5": {name: 0.5 for name in names},
-        "elkan": {name: elkan_threshold(c_fp[i], c_fn[i]) for i, name in enumerate(names)},
-        "cost-optimal": fitted,
-        "flag nobody": {name: np.inf for name in names},
+        R.THRESHOLD_05: {name: 0.5 for name in names},
+        R.ELKAN: {name: elkan_threshold(c_fp[i], c_fn[i]) for i, name in enumerate(names)},
+        R.COST_OPTIMAL: fitted,
+        R.NOBODY: {name: np.inf for name in names},
     }
 
 

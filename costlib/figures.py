@@ -676,8 +676,8 @@ def ratio_pieces_figure(
                 y=[1.02, 1.02],
                 mode="lines",
                 line={"color": NOBODY_COLOR, "dash": "dash"},
-                name="flag nobody",
-                hovertemplate="ratio %{x:.3g}: flag nobody<extra></extra>",
+                name=R.NOBODY,
+                hovertemplate=f"ratio %{{x:.3g}}: {R.NOBODY}<extra></extra>",
             )
         )
     fig.update_xaxes(range=[np.log10(left), np.log10(float(table["ratio_high"].iloc[-1]))])

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from costlib import _validation as v
+from costlib import rules as R
 from costlib.sweep import Sweep, _sweep_core
 
 
@@ -117,8 +118,8 @@ def nec_table(models: dict, delta, *, threshold: float, groups=None) -> tuple[pd
     d = v.as_float_1d(delta, "delta")
     candidates = {
         **{m: v.as_float_1d(s, f"models[{m!r}]") >= threshold for m, s in models.items()},
-        "flag nobody": np.zeros(d.size, dtype=bool),
-        "flag everyone": np.ones(d.size, dtype=bool),
+        R.NOBODY: np.zeros(d.size, dtype=bool),
+        R.EVERYONE: np.ones(d.size, dtype=bool),
     }
     g = None
     if groups is not None:
@@ -189,7 +190,7 @@ def recommend_nec(
     t = rec.cutoffs[D.SINGLE_GROUP]
     dd = d[mask]
     pred = v.as_float_1d(models[rec.model], "scores")[mask] >= t
-    base_pred = np.full(dd.size, rec.baseline == "flag everyone")
+    base_pred = np.full(dd.size, rec.baseline == R.EVERYONE)
     size = np.abs(dd)
     wrong, wrong_base = pred != (dd > 0), base_pred != (dd > 0)
     lo = hi = float("nan")

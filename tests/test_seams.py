@@ -211,3 +211,37 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
                 public.add(name)
     missing = sorted(public - covered - set(elsewhere) - {"recommend", "sweep_model", "build_audit"})
     assert not missing, missing
+
+
+def test_nec_table_keeps_the_total_apart_from_a_group_named_all():
+    from costlib.instance import nec_table
+
+    rng = np.random.default_rng(4)
+    n = 300
+    d = rng.normal(0, 1, n)
+    d[d == 0] = 0.1
+    s = rng.random(n)
+    g = rng.choice(["all", "overall", "b"], n)
+    overall, by_group = nec_table({"m": s}, d, threshold=0.5, groups=g)
+    assert list(overall["option"]) == ["m", "flag nobody", "flag everyone"]  # one total row per option
+    assert set(by_group["group"]) == {"all", "overall", "b"}
+    for option, pred in (("m", s >= 0.5), ("flag nobody", np.zeros(n, bool)), ("flag everyone", np.ones(n, bool))):
+        wrong = pred != (d > 0)
+        row = overall.set_index("option").loc[option]
+        assert row["NEC"] == pytest.approx(np.abs(d)[wrong].sum() / np.abs(d).sum())
+        assert row["error rate"] == pytest.approx(wrong.mean())
+        part = by_group[(by_group["option"] == option) & (by_group["group"] == "all")].iloc[0]
+        sel = g == "all"
+        assert part["NEC"] == pytest.approx(np.abs(d[sel])[wrong[sel]].sum() / np.abs(d[sel]).sum())
+        assert part["n"] == sel.sum()
+
+
+def test_brier_score_is_the_mean_squared_gap():
+    from costlib.calibration import brier_score
+
+    rng = np.random.default_rng(6)
+    p = rng.random(500)
+    y = (rng.random(500) < p).astype(int)
+    assert brier_score(y, p) == pytest.approx(np.mean((p - y) ** 2), abs=1e-15)
+    with pytest.raises(ValueError, match="y_prob"):
+        brier_score([0, 1], [0.2, 1.5])
