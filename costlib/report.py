@@ -492,14 +492,16 @@ def sensitivity_sentence(
 
 
 def break_even_words(break_even: tuple[float, float], model: str = "the model") -> str:
-    """'On the train rows “m” beats both choices without a model only while a false negative
-    costs between 0.45 and 12 times a false positive.' (exact: `elicit.break_even_range`)."""
+    """'On the train rows, where its cutoffs are fitted, “m” can beat both choices without a
+    model only while a false negative costs between 0.45 and 12 times a false positive.'
+    (exact: `elicit.break_even_range`)."""
     lo, hi = break_even
     shown = f"“{model}”"
     if math.isnan(lo):
-        return f"On the rows it is fitted on, {shown} never beats both choices without a model, at any ratio."
+        return f"On the rows its cutoffs are fitted on, {shown} never beats both choices without a model."
     return (
-        f"On the rows it is fitted on, {shown} beats both choices without a model only while a false negative "
+        f"On the rows its cutoffs are fitted on, {shown} can beat both choices without a model only while a false "
+        "negative "
         f"costs between {ratio_text(lo)} and {ratio_text(hi)} times a false positive"
         + ("" if math.isfinite(hi) else " (at least that much, with no upper end)")
         + "."
@@ -776,7 +778,7 @@ def _within(summary: pd.DataFrame) -> list[str]:
 
 
 def fairness_overview_table(
-    summary: pd.DataFrame, results: D.RuleResults, unit: str = "", *, tolerance: float
+    summary: pd.DataFrame, results: D.RuleResults, unit: str = "", *, tolerance: float, lowest: dict | None = None
 ) -> pd.DataFrame:
     """The fairness rules as the Costs page shows them: the gap on train and test, whether the
     test gap stays within the tolerance, the cost, the price of fairness and (last: the widest)
@@ -794,11 +796,34 @@ def fairness_overview_table(
             "cost per case": [m(cost.get(r, np.nan)) for r in summary["rule"]],
             "price of fairness per case": [m(x) for x in summary["price_per_case_test"]],
             "cutoffs": [
-                cutoffs_short(results.cutoffs[r], grouped=True) if f else "no cutoffs meet it"
+                _one_or_per_group(results.cutoffs[r], lowest) if f else "no cutoffs meet it"
                 for r, f in zip(summary["rule"], summary["feasible"], strict=True)
             ],
         }
     )
+
+
+def _one_or_per_group(cutoffs: dict, lowest: dict | None = None) -> str:
+    """A rule's cutoffs in one short cell: the cutoff when every group shares it, else a
+    pointer to `fairness_cutoffs_table` (a list of groups does not fit a cell)."""
+    shown = cutoffs_short(cutoffs, grouped=True, lowest=lowest)
+    return shown if " · " not in shown else "one per group (table below)"
+
+
+def fairness_cutoffs_table(
+    summary: pd.DataFrame, results: D.RuleResults, *, lowest: dict | None = None
+) -> pd.DataFrame:
+    """Each fairness rule's cutoff in each group: a row per rule, a column per group."""
+    rows = []
+    for rule, feasible in zip(summary["rule"], summary["feasible"], strict=True):
+        cut = results.cutoffs[rule]
+        rows.append(
+            {
+                "rule": R.rule_words(rule),
+                **{str(g): _cutoff_cell(cut.get(g, math.nan), g, lowest) if feasible else "–" for g in cut},
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def _fairness_tables_text(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -821,7 +846,9 @@ def _fairness_tables_text(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
         {
             "criterion": f["criterion"],
             "group": f["group"].astype(str),
-            "cutoff": [_cutoff_cell(x) for x in f["threshold"]],
+            "cutoff": [
+                _cutoff_cell(x, g, a.recommendation.lowest) for x, g in zip(f["threshold"], f["group"], strict=True)
+            ],
             "rate (train)": [_share(x) for x in f["rate_train"]],
             "rate (test)": [_share(x) for x in f["rate_test"]],
         }

@@ -24,6 +24,22 @@ METHOD_LABELS = {
 R2_NONE, R2_SOME = 0.05, 0.20
 
 
+# the columns of `training.training_summary` as the page shows them
+COLUMN_WORDS = {
+    "method": "way of training",
+    "nec": "NEC",
+    "nec_low": "NEC low",
+    "nec_high": "NEC high",
+    "error_rate": "error rate",
+    "error_rate_low": "error rate low",
+    "error_rate_high": "error rate high",
+    "nec_change": "NEC change vs standard",
+    "nec_change_low": "change low",
+    "nec_change_high": "change high",
+    "delta_mae": "δ error (regression)",
+}
+
+
 def method_label(method: str) -> str:
     """'|δ|-weighted training' for 'weighted' (unknown names are returned as they are)."""
     return METHOD_LABELS.get(method, str(method))

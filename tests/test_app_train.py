@@ -84,12 +84,12 @@ def test_first_visit_shows_the_precomputed_tweets_result_with_its_settings():
     # the summary table is the precomputed summary, as read: no empty ("None") cells
     table = at.dataframe[0].value
     want = costlib.training_summary(pre.results)
-    assert table["nec"].tolist() == [f"{x:.4f}" for x in want["nec"]]
+    assert table["NEC"].tolist() == [f"{x:.4f}" for x in want["nec"]]
     assert not table.isna().any().any()
     gaps = want.isna()
-    assert gaps.any().any()  # the change of standard training against itself does not apply
+    assert gaps.any().any()  # a δ error for a classifier does not apply
     for col in want.columns[gaps.any()]:
-        assert (table[col][gaps[col]] == "–").all(), col
+        assert (table[training_words.COLUMN_WORDS.get(col, col)][gaps[col]] == "–").all(), col
 
 
 def test_synthetic_control_trains_by_itself_and_a_new_seed_count_reuses_finished_seeds():
@@ -111,7 +111,8 @@ def test_methods_can_be_chosen_and_the_unpredictable_control_says_so():
     data = training_data.synthetic_sample(predictable=False)
     want = expected(data.X, data.delta, methods=("standard", "regression"), seeds=4)
     assert verdict(at) == training_words.training_verdict(want)
-    assert at.dataframe[0].value["method"].tolist() == ["standard", "regression"]  # the page's order
+    shown = at.dataframe[0].value["way of training"].tolist()
+    assert shown == [training_words.method_label(m) for m in ("standard", "regression")]  # the page's order
     assert "almost none" in " ".join(unescape(m.value) for m in at.markdown)
 
 
@@ -156,11 +157,13 @@ def test_an_untrainable_upload_gets_a_sentence_not_a_traceback():
 
 def test_the_summary_table_shows_changes_as_percents_without_formula_guards():
     at = open_page()
-    table = next(df.value for df in at.dataframe if "nec_change" in df.value.columns)
-    cells = table.set_index("method")["nec_change"]
-    assert cells["standard"] == "–"  # a change against itself does not apply
+    table = next(df.value for df in at.dataframe if "NEC change vs standard" in df.value.columns)
+    cells = table.set_index("way of training")["NEC change vs standard"]
+    label = {training_words.method_label(m): m for m in costlib.training.METHODS}
+    assert cells[training_words.method_label("standard")] == "–"  # a change against itself does not apply
     pre = costlib.training_summary(training_data.tweets_precomputed().results).set_index("method")
-    for method, cell in cells.drop("standard").items():
+    for shown_method, cell in cells.drop(training_words.method_label("standard")).items():
+        method = label[shown_method]
         assert not cell.startswith(("'", "+", "-")), cell  # no apostrophe from the formula guard
         want = pre.loc[method, "nec_change"]
         assert float(cell.replace("\u2212", "-").rstrip("%")) == pytest.approx(100 * want, abs=0.05)

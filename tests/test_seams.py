@@ -196,6 +196,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "sensitivity_sentence": "words",
         "break_even_words": "words (test_report.py::test_the_break_even_range_is_exact_and_said_in_the_report)",
         "rules_overall_table": "words",
+        "fairness_cutoffs_table": "words (test_report.py::test_fairness_overview_says_whether_the_test_gap_holds)",
         "fairness_overview_table": "test_report.py::test_fairness_overview_says_whether_the_test_gap_holds",
         "rules_numbers": "test_report.py::test_rules_numbers_export_plain_numbers_that_agree_with_the_results",
         "rules_by_group_table": "words",

@@ -225,7 +225,7 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
                 "Choose a sample in the sidebar or upload a file on the Data page first. "
                 "(Uploaded data is never part of a shared link: it stays in your session.)"
             )
-            st.page_link(DATA_PAGE, label="Go to the Data page", icon="📂")
+            st.page_link(DATA_PAGE, label="Go to the Data page", icon=":material/folder_open:")
             return None
     else:
         ds = load_sample(choice)
@@ -412,7 +412,7 @@ def show_verdict(verdict, asides_title: str = "Why not another rule?") -> None:
 
 
 def show_error(err: DataError) -> None:
-    say("error", err.message, icon="⚠️")
+    say("error", err.message, icon=":material/warning:")
 
 
 def page_header(title: str, what: str) -> None:

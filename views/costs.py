@@ -117,7 +117,7 @@ def live_answer() -> None:
     """Prices in, one answer out: this part reruns alone when a price moves."""
     record = setting("price_questions")
     if not record:
-        st.page_link(PRICES_PAGE, label="Not sure about your prices? Answer a few questions", icon="❓")
+        st.page_link(PRICES_PAGE, label="Not sure about your prices? Answer a few questions", icon=":material/help:")
     costs = price_book(names, unit)
     if all(a + b == 0 for a, b in costs.values()):
         st.warning("Every price is 0: no decision costs anything, so there is nothing to choose.")
@@ -321,8 +321,14 @@ else:
             ),
         )
         long, summary = report.fairness_tables(ms, rec.prices, fits, res, tol)
-        view = report.fairness_overview_table(summary, res, unit, tolerance=tol)
+        view = report.fairness_overview_table(summary, res, unit, tolerance=tol, lowest=rec.lowest)
         show_table(view, "fairness", key="fairness", export=summary)
+        with st.expander("Each fairness rule's cutoff in each group"):
+            show_table(
+                report.fairness_cutoffs_table(summary, res, lowest=rec.lowest),
+                "fairness_cutoffs",
+                key="fairness_cutoffs",
+            )
         st.caption(
             "The price of fairness is the extra cost per case over the best cutoff per group. Per-group "
             "cutoffs treat groups differently by design; these rules choose the differences that equalise one "

@@ -31,7 +31,7 @@ page_header(
     "Start with a built-in sample (one is already loaded) or upload your own predictions. Then open "
     "Costs & groups to find the cheapest threshold.",
 )
-st.page_link("views/costs.py", label="Find the cost-optimal threshold for the loaded data →", icon="⚖️")
+st.page_link("views/costs.py", label="Find the cost-optimal threshold for the loaded data →", icon=":material/balance:")
 
 
 ds = current_dataset()  # draws the sidebar's data choice; its key "data" holds the choice
@@ -227,7 +227,7 @@ if upload is not None:
         if df.shape[1] > loading.MAX_COLUMNS_OFFERED:
             say("info", loading.NOTE_WIDE.format(name=shown_name, count=df.shape[1], shown=loading.MAX_COLUMNS_OFFERED))
         if st.session_state.get("_load_error"):
-            say("error", st.session_state["_load_error"], icon="⚠️")
+            say("error", st.session_state["_load_error"], icon=":material/warning:")
             if st.session_state.get("upload_dataset") is not None:
                 say("caption", f"Your previous data, “{st.session_state['upload_dataset'].name}”, is still loaded.")
         with st.form("mapping"):

@@ -311,13 +311,16 @@ def shown(frame: pd.DataFrame) -> pd.DataFrame:
             out[col] = ["–" if same else c for same, c in zip(itself, cells, strict=True)]
         elif col.startswith(("nec", "error_rate", "delta_mae")):
             out[col] = [f"{x:.4f}" if pd.notna(x) else "–" for x in frame[col]]
-    return out
+    if "method" in out:
+        out["method"] = [training_words.method_label(m) for m in out["method"]]
+    return out.rename(columns=training_words.COLUMN_WORDS)
 
 
 st.subheader("By way of training")
 st.caption(
-    "Means over seeds with 95% t intervals (low, high); nec_change is the relative change in NEC against "
-    "standard training, paired by seed; delta_mae is the regression's mean absolute error in δ. The seeds "
+    "Means over seeds with 95% t intervals (low, high); the NEC change is relative to standard training, "
+    "paired by seed; the δ error is the regression's mean absolute error in δ. The CSV keeps the column names "
+    "of costlib.training_summary and every digit. The seeds "
     "re-split the same rows, so these intervals show the noise of the splits and fits, and are narrower than "
     "new data would give."
 )
