@@ -23,7 +23,7 @@ from costlib.dataset import ColumnMapping
 from costlib.decision import model_from_sweeps, sweep_model
 from costlib.errors import DataError
 from costlib.policy import policy_json
-from costlib.report import audit_html, build_audit, sensitivity_sentence
+from costlib.report import audit_html, build_audit
 
 EXIT_OK, EXIT_WORSE_THAN_NOBODY, EXIT_BAD_INPUT = 0, 1, 2
 SINGLE_GROUP = "everyone"
@@ -351,16 +351,7 @@ def _print_text(args, audit, name: str, header: str, costs: dict) -> None:
     print()
     print(format_table(audit))
     print()
-    print(
-        sensitivity_sentence(
-            audit.ratio_range,
-            audit.mean_prices,
-            audit.unit,
-            blended=not audit.recommendation.prices.uniform,
-            break_even=audit.break_even,
-            model=audit.model_name,
-        )
-    )
+    print(audit.sensitivity)
     if args.report:
         print(f"Report written to {args.report}.")
     if args.policy:

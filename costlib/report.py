@@ -322,6 +322,18 @@ class Audit:
         return self.recommendation.model
 
     @property
+    def sensitivity(self) -> str:
+        """How much the prices matter, in words (`sensitivity_sentence` for this audit)."""
+        return sensitivity_sentence(
+            self.ratio_range,
+            self.mean_prices,
+            self.unit,
+            blended=not self.recommendation.prices.uniform,
+            break_even=self.break_even,
+            model=self.model_name,
+        )
+
+    @property
     def groups(self) -> tuple:
         return self.recommendation.prices.groups
 
@@ -916,14 +928,7 @@ def audit_html(audit: Audit) -> str:
     title = f"Cost audit: {a.model_name}" + (f" on {a.data_name}" if a.data_name else "")
     data_groups, data_overall = _data_tables(a)
     fair_summary, fair_long = _fairness_tables_text(a)
-    sensitivity = sensitivity_sentence(
-        a.ratio_range,
-        a.mean_prices,
-        a.unit,
-        blended=not a.recommendation.prices.uniform,
-        break_even=a.break_even,
-        model=a.model_name,
-    )
+    sensitivity = a.sensitivity
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
