@@ -208,6 +208,22 @@ def test_costs_page_per_group_prices():
     rec = D.recommend(ms, costs, n_resamples=1000)
     assert metric(at, "Cost per case") == words.money(rec.cost, "$")
     assert verdict_box(at) == words.recommendation_verdict(rec, unit="$", volume=10_000).headline
+    # by brute force on the rows: the best one cutoff on train at each group's prices, priced on test
+    df = sample_frame("compas")
+    c_fp, c_fn = (
+        df["race"].map({g: c[0] for g, c in costs.items()}),
+        df["race"].map({g: c[1] for g, c in costs.items()}),
+    )
+
+    def cost(rows, t):
+        flagged, y = rows["p_recid"] >= t, rows["two_year_recid"] == 1
+        return float((c_fp[rows.index] * (flagged & ~y) + c_fn[rows.index] * (~flagged & y)).sum() / len(rows))
+
+    tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
+    candidates = sorted(set(tr["p_recid"]) | {np.inf}, reverse=True)
+    best = min(candidates, key=lambda t: (round(cost(tr, t), 12), -t))  # ties to the larger cutoff
+    assert rec.rule == "best single cutoff" and set(rec.cutoffs.values()) == {best}
+    assert metric(at, "Cost per case") == words.money(cost(te, best), "$")
 
 
 def test_when_the_model_adds_nothing_the_page_says_so_once():
