@@ -429,9 +429,11 @@ def rule_cutoffs(names, *, costs, optimal: Mapping) -> dict[str, dict]:
 
     Examples
     --------
-    >>> rule_cutoffs(["a", "b"], costs={"a": (1, 3), "b": (1, 1)}, optimal={"a": 0.35, "b": 0.8})
-    {'threshold 0.5': {'a': 0.5, 'b': 0.5}, 'elkan': {'a': 0.25, 'b': 0.5}, 'cost-optimal': {'a': 0.35, 'b': 0.8},
-     'flag nobody': {'a': inf, 'b': inf}}
+    >>> cut = rule_cutoffs(["a", "b"], costs={"a": (1, 3), "b": (1, 1)}, optimal={"a": 0.35, "b": 0.8})
+    >>> list(cut)
+    ['threshold 0.5', 'elkan', 'cost-optimal', 'flag nobody']
+    >>> cut["elkan"], cut["flag nobody"]
+    ({'a': 0.25, 'b': 0.5}, {'a': inf, 'b': inf})
     """
     c_fp, c_fn = _prices(costs, tuple(names))
     fitted = {}

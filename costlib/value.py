@@ -499,9 +499,9 @@ def cost_sensitive_value(y_true, y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> C
     Examples
     --------
     >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9]
-    >>> cost_sensitive_value(y, p, k_tp=2, k_fp=1, k_fn=3)
-    CostSensitiveValue(value=0.6666666666666666, reject_rate=0.3333333333333333, tau_pos=0.3333333333333333,
-                       tau_neg=0.75)
+    >>> r = cost_sensitive_value(y, p, k_tp=2, k_fp=1, k_fn=3)
+    >>> r.value, r.reject_rate, r.tau_pos, r.tau_neg
+    (0.6666666666666666, 0.3333333333333333, 0.3333333333333333, 0.75)
     >>> cost_sensitive_value(y, p, k_tp=2, k_fp=1, k_fn=3, rule="bayes").value
     0.8333333333333334
     """
