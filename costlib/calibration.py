@@ -23,7 +23,34 @@ def _logits(p: np.ndarray) -> np.ndarray:
 
 def apply_temperature(y_prob, temperature):
     """Binary: sigmoid(logit(p) / T); multiclass: softmax(log p / T). T = 1 changes nothing,
-    and a certain probability (0 or 1) stays certain at every T."""
+    and a certain probability (0 or 1) stays certain at every T.
+
+    Parameters
+    ----------
+    y_prob : array-like of shape (n,) or (n, K)
+        Probabilities in [0, 1]: 1-D is the probability of class 1, 2-D holds one column per
+        class (K >= 2).
+    temperature : float
+        T > 0. T > 1 flattens the probabilities towards 0.5 (or 1/K), T < 1 sharpens them.
+
+    Returns
+    -------
+    numpy.ndarray
+        The rescaled probabilities, of the same shape as `y_prob`; the ranking is unchanged.
+
+    Raises
+    ------
+    ValueError
+        If `y_prob` is not 1-D or 2-D with K >= 2 columns, is not finite or has values outside
+        [0, 1], or if `temperature` is not a positive finite number.
+
+    Examples
+    --------
+    >>> apply_temperature([0.2, 0.5, 0.9], 2.0)
+    array([0.33333333, 0.5       , 0.75      ])
+    >>> apply_temperature([[0.2, 0.8]], 2.0)
+    array([[0.33333333, 0.66666667]])
+    """
     p = v.as_probability(y_prob, "y_prob")
     t = float(temperature)
     if not np.isfinite(t) or t <= 0:
@@ -53,6 +80,33 @@ def fit_temperature(y_true, y_prob) -> float:
     better), or when the log loss has no minimum inside the bounds (scores that carry no
     information, such as all 0.5, or that rank the cases backwards): there is then no
     temperature to fit, and the bound is not an answer.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False) when `y_prob` is 1-D; class indices 0..K-1 when
+        `y_prob` is 2-D.
+    y_prob : array-like of shape (n,) or (n, K)
+        Held-out probabilities in [0, 1]: 1-D is the probability of class 1, 2-D one column
+        per class.
+
+    Returns
+    -------
+    float
+        The fitted temperature T, to pass to `apply_temperature`; NaN when there is none.
+
+    Raises
+    ------
+    ValueError
+        If `y_prob` is not 1-D or 2-D with K >= 2 columns, is not finite or lies outside
+        [0, 1]; if `y_true` is not binary (1-D) or not class indices 0..K-1 (2-D); or if the
+        lengths differ.
+
+    Warns
+    -----
+    DegenerateWarning
+        When `y_true` is empty or holds one class only, or when the minimum sits at a bound
+        of the search; T is then NaN.
 
     Examples
     --------
@@ -107,12 +161,79 @@ def calibration_bins(y_true, y_prob, *, n_bins: int = 10):
 
 
 def reliability(y_true, y_prob, *, n_bins: int = 10):
-    """(mean predicted, observed rate, count) per non-empty bin: `calibration_bins`."""
+    """(mean predicted, observed rate, count) per non-empty bin: `calibration_bins`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False).
+    y_prob : array-like of shape (n,)
+        Predicted probabilities of class 1, in [0, 1].
+    n_bins : int, default=10
+        Number of equal-width bins over [0, 1] (edges ``linspace(0, 1, n_bins + 1)``; a
+        score on an inner edge falls in the bin below).
+
+    Returns
+    -------
+    mean_predicted : numpy.ndarray
+        Mean predicted probability in each non-empty bin, in bin order.
+    observed_rate : numpy.ndarray
+        Share of positives in each of those bins.
+    count : numpy.ndarray of int
+        Number of cases in each of those bins. Empty bins are left out of all three arrays.
+
+    Raises
+    ------
+    ValueError
+        If `y_true` is not binary, `y_prob` is not finite or lies outside [0, 1], the lengths
+        differ, or `n_bins` is below 1.
+
+    Warns
+    -----
+    DegenerateWarning
+        When there are no cases; three empty arrays are returned.
+
+    Examples
+    --------
+    >>> reliability([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], n_bins=2)
+    (array([0.28333333, 0.78333333]), array([0.33333333, 0.66666667]), array([3, 3]))
+    """
     return calibration_bins(y_true, y_prob, n_bins=n_bins)
 
 
 def expected_calibration_error(y_true, y_prob, *, n_bins: int = 10) -> float:
-    """ECE: sum over equal-width bins of (bin share) * |observed rate - mean predicted|."""
+    """ECE: sum over equal-width bins of (bin share) * |observed rate - mean predicted|.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False).
+    y_prob : array-like of shape (n,)
+        Predicted probabilities of class 1, in [0, 1].
+    n_bins : int, default=10
+        Number of equal-width bins over [0, 1], binned as in `reliability`.
+
+    Returns
+    -------
+    float
+        The ECE, between 0 (calibrated in every bin) and 1; NaN when there are no cases.
+
+    Raises
+    ------
+    ValueError
+        If `y_true` is not binary, `y_prob` is not finite or lies outside [0, 1], the lengths
+        differ, or `n_bins` is below 1.
+
+    Warns
+    -----
+    DegenerateWarning
+        When there are no cases; the ECE is then NaN.
+
+    Examples
+    --------
+    >>> expected_calibration_error([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], n_bins=2)
+    0.08333333333333333
+    """
     mean_pred, frac_pos, counts = calibration_bins(y_true, y_prob, n_bins=n_bins)
     if counts.sum() == 0:
         v.warn_degenerate("no cases: ECE is NaN")

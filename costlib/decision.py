@@ -746,6 +746,35 @@ def no_model_baseline(y_true, *, c_fp, c_fn, sample_weight=None) -> tuple[str, f
     Flagging nobody costs ``c_fn`` per positive case, flagging everyone ``c_fp`` per
     negative case; ties go to ``"flag nobody"``. NaN (with a warning) without cases.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False).
+    c_fp : float
+        Price of a false positive; finite, >= 0.
+    c_fn : float
+        Price of a false negative; finite, >= 0.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative finite case weights; None weighs every case 1.
+
+    Returns
+    -------
+    rule : str
+        ``"flag nobody"`` or ``"flag everyone"``.
+    cost_per_case : float
+        Its cost per case; NaN when there are no cases (the rule is then ``"flag nobody"``).
+
+    Raises
+    ------
+    ValueError
+        If `y_true` is not 1-D and binary, a price is not a finite number in [0, 1e100], or
+        `sample_weight` is negative, not finite or of another length.
+
+    Warns
+    -----
+    DegenerateWarning
+        When there are no cases (total weight 0); the cost is then NaN.
+
     Examples
     --------
     >>> no_model_baseline([0, 0, 1, 1, 0, 1], c_fp=1, c_fn=3)

@@ -154,6 +154,40 @@ def optimal_cutoffs_by_ratio(
     ``optimal_threshold(..., c_fp=1, c_fn=r)`` returns its ``threshold`` (``inf``: flag
     nobody). With `groups`, the same per group, with a leading ``group`` column.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False).
+    y_score : array-like of shape (n,)
+        Finite real scores; flag iff score >= threshold.
+    ratio_low : float
+        Lowest ratio c_fn / c_fp of the range; finite, >= 0.
+    ratio_high : float
+        Highest ratio of the range; finite, >= `ratio_low`.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative finite case weights; None weighs every case 1.
+    groups : array-like of shape (n,), optional
+        Group of each case; None treats all rows as one group.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``ratio_low, ratio_high, threshold`` (with `groups`: ``group`` first, groups
+        in sorted order), one row per piece. A group with one class only gets a single row
+        over the whole range with threshold NaN.
+
+    Raises
+    ------
+    ValueError
+        If `y_true` is not 1-D and binary, `y_score` is not 1-D, numeric and finite,
+        `groups` is not 1-D, the lengths differ, `sample_weight` is negative or not finite,
+        a ratio is not a finite number in [0, 1e100], or `ratio_low` exceeds `ratio_high`.
+
+    Warns
+    -----
+    DegenerateWarning
+        When the rows (or a group's rows) hold one class only: no cutoff to fit, NaN.
+
     Examples
     --------
     >>> optimal_cutoffs_by_ratio([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9],

@@ -35,6 +35,27 @@ def delta_from_votes(n_yes, n_no):
 
     Scalars give a scalar, as in numpy.
 
+    Parameters
+    ----------
+    n_yes : float or array-like of shape (n,)
+        Votes for the positive class; finite, >= 0.
+    n_no : float or array-like of shape (n,)
+        Votes for the negative class; finite, >= 0. Broadcast against `n_yes` (a scalar
+        with an array gives an array).
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        delta per case: > 0 when the yes votes outnumber the no votes, 0 on a tie.
+
+    Raises
+    ------
+    ValueError
+        If a count is not numeric and finite, is not a scalar or 1-D, is negative, or the two
+        arrays differ in length.
+
+    Examples
+    --------
     >>> delta_from_votes([3, 0], [0, 3]).round(4).tolist()
     [1.3863, -1.3863]
     >>> round(float(delta_from_votes(9, 1)), 4)
@@ -52,12 +73,62 @@ def delta_from_votes(n_yes, n_no):
 
 
 def delta_from_threshold(z, tau):
-    """delta = z - tau: a measurement and the threshold that defines the positive class."""
+    """delta = z - tau: a measurement and the threshold that defines the positive class.
+
+    Parameters
+    ----------
+    z : float or array-like of shape (n,)
+        The measurements; finite.
+    tau : float
+        The threshold: a case is positive iff z > tau. Finite, any sign, at most 1e100 in size.
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        delta = z - tau per case (a scalar for a scalar `z`).
+
+    Raises
+    ------
+    ValueError
+        If `z` is not numeric, finite and a scalar or 1-D, or `tau` is not a finite number.
+
+    Examples
+    --------
+    >>> delta_from_threshold([5.0, 7.5, 6.0], 6.0)
+    array([-1. ,  1.5,  0. ])
+    >>> float(delta_from_threshold(7, 6))
+    1.0
+    """
     return _numbers(z, "z") - v.as_price(tau, "tau", allow_negative=True)
 
 
 def delta_from_rating(rating, midpoint):
-    """delta = rating - midpoint (orient the scale so that positive means the positive class)."""
+    """delta = rating - midpoint (orient the scale so that positive means the positive class).
+
+    Parameters
+    ----------
+    rating : float or array-like of shape (n,)
+        The ratings; finite.
+    midpoint : float
+        The neutral point of the scale; a rating at it gives delta 0 (no label, no cost).
+        Finite, any sign, at most 1e100 in size.
+
+    Returns
+    -------
+    numpy.ndarray or numpy.float64
+        delta = rating - midpoint per case (a scalar for a scalar `rating`).
+
+    Raises
+    ------
+    ValueError
+        If `rating` is not numeric, finite and a scalar or 1-D, or `midpoint` is not a finite
+        number.
+
+    Examples
+    --------
+    >>> delta_from_rating([1, 3, 5], 3)
+    array([-2.,  0.,  2.])
+    """
     return _numbers(rating, "rating") - v.as_price(midpoint, "midpoint", allow_negative=True)
 
 
@@ -69,7 +140,36 @@ def _pred_delta(y_pred, delta):
 
 
 def normalized_excess_cost(y_pred, delta) -> float:
-    """sum |delta| over mistakes / sum |delta| (NaN with a warning when every delta is 0)."""
+    """sum |delta| over mistakes / sum |delta| (NaN with a warning when every delta is 0).
+
+    Parameters
+    ----------
+    y_pred : array-like of shape (n,)
+        Binary decisions (1 = positive).
+    delta : array-like of shape (n,)
+        Signed margins, finite: the label is delta > 0, the price of a mistake |delta|.
+
+    Returns
+    -------
+    float
+        NEC in [0, 1]: 0 perfect, 1 every mistake made; NaN when every delta is 0.
+
+    Raises
+    ------
+    ValueError
+        If `y_pred` is not 1-D and binary, `delta` is not 1-D, numeric and finite, or the
+        lengths differ.
+
+    Warns
+    -----
+    DegenerateWarning
+        When every delta is 0 (or there are no cases); NEC is then NaN.
+
+    Examples
+    --------
+    >>> normalized_excess_cost([1, 1, 0, 0], [2.0, -0.5, 0.5, -1.0])
+    0.25
+    """
     pred, d = _pred_delta(y_pred, delta)
     size = np.abs(d)
     total = size.sum()
@@ -81,7 +181,37 @@ def normalized_excess_cost(y_pred, delta) -> float:
 
 
 def error_rate(y_pred, delta) -> float:
-    """Share of cases whose decision disagrees with the sign of delta."""
+    """Share of cases whose decision disagrees with the sign of delta.
+
+    Parameters
+    ----------
+    y_pred : array-like of shape (n,)
+        Binary decisions (1 = positive).
+    delta : array-like of shape (n,)
+        Signed margins, finite: the label is delta > 0, the price of a mistake |delta|.
+
+    Returns
+    -------
+    float
+        The error rate, in [0, 1]; NaN when there are no cases. A case with delta 0 counts
+        as negative.
+
+    Raises
+    ------
+    ValueError
+        If `y_pred` is not 1-D and binary, `delta` is not 1-D, numeric and finite, or the
+        lengths differ.
+
+    Warns
+    -----
+    DegenerateWarning
+        When there are no cases; the error rate is then NaN.
+
+    Examples
+    --------
+    >>> error_rate([1, 1, 0, 0], [2.0, -0.5, 0.5, -1.0])
+    0.5
+    """
     pred, d = _pred_delta(y_pred, delta)
     if d.size == 0:
         v.warn_degenerate("no cases: error rate is NaN")
@@ -99,7 +229,40 @@ def nec_sweep(y_score, delta) -> Sweep:
 
 
 def nec_curve(y_score, delta):
-    """(thresholds, nec): NEC when flagging iff score >= threshold, at every distinct score."""
+    """(thresholds, nec): NEC when flagging iff score >= threshold, at every distinct score.
+
+    The cost sweep with labels delta > 0, weights |delta| and both prices 1.
+
+    Parameters
+    ----------
+    y_score : array-like of shape (n,)
+        Finite real scores.
+    delta : array-like of shape (n,)
+        Signed margins, finite: the label is delta > 0, the price of a mistake |delta|.
+
+    Returns
+    -------
+    thresholds : numpy.ndarray
+        Descending; ``thresholds[0]`` is inf (nobody flagged), the last entry flags everybody.
+    nec : numpy.ndarray
+        NEC when flagging iff score >= ``thresholds[i]``; all NaN when every delta is 0.
+
+    Raises
+    ------
+    ValueError
+        If `y_score` or `delta` is not 1-D, numeric and finite, or the lengths differ.
+
+    Warns
+    -----
+    DegenerateWarning
+        When every delta is 0 (or there are no cases); every NEC is then NaN.
+
+    Examples
+    --------
+    >>> t, nec = nec_curve([0.9, 0.7, 0.4, 0.2], [2.0, -0.5, 0.5, -1.0])
+    >>> t.tolist(), nec.tolist()
+    ([inf, 0.9, 0.7, 0.4, 0.2], [0.625, 0.125, 0.25, 0.125, 0.375])
+    """
     sweep = nec_sweep(y_score, delta)
     if sweep.total <= 0:
         v.warn_degenerate("every delta is 0: NEC is NaN")

@@ -39,6 +39,31 @@ def confusion(y_true, y_pred, n_classes: int, *, sample_weight=None) -> np.ndarr
 def expected_cost_matrix(confusion, cost_matrix) -> float:
     """sum_ij N[i, j] C[i, j] / sum_ij N[i, j]: expected cost per case.
 
+    Parameters
+    ----------
+    confusion : array-like of shape (K, K)
+        Counts (or weights) N[i, j] of cases of true class i decided as j; finite, >= 0.
+    cost_matrix : array-like of shape (K, K)
+        Prices C[i, j] of deciding j when the truth is i; finite, >= 0.
+
+    Returns
+    -------
+    float
+        Cost per case; NaN when the confusion matrix sums to 0.
+
+    Raises
+    ------
+    ValueError
+        If either matrix is not square, they differ in size, or an entry is negative or not
+        finite.
+
+    Warns
+    -----
+    DegenerateWarning
+        When the confusion matrix is empty (sums to 0); the cost is then NaN.
+
+    Examples
+    --------
     >>> expected_cost_matrix([[5, 1], [2, 2]], [[0, 1], [4, 0]])
     0.9
     """
@@ -75,6 +100,38 @@ def min_cost_decisions(y_prob, cost_matrix, *, abstain_cost=None) -> np.ndarray:
 
     With `abstain_cost` h the system answers only when its cheapest answer costs strictly
     less than h, and returns -1 (abstain) otherwise. 1-D `y_prob` is P(class 1).
+
+    Parameters
+    ----------
+    y_prob : array-like of shape (n,) or (n, K)
+        Probabilities in [0, 1]: 1-D is P(class 1) (then K = 2), 2-D one column per class.
+    cost_matrix : array-like of shape (K, K)
+        Prices C[i, j] of deciding j when the truth is i; finite, >= 0.
+    abstain_cost : float, optional
+        Price h of abstaining (handing the case over); finite, >= 0. None never abstains.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n,)
+        The chosen column per case, -1 where the system abstains.
+
+    Raises
+    ------
+    ValueError
+        If `y_prob` is not 1-D or 2-D with K >= 2 columns, not finite or outside [0, 1];
+        `cost_matrix` is not K x K with finite non-negative entries; or `abstain_cost` is not
+        a finite number in [0, 1e100].
+
+    Examples
+    --------
+    The most probable class of the first case is 0, but deciding 1 is cheaper:
+
+    >>> p = [[0.6, 0.3, 0.1], [0.2, 0.5, 0.3]]
+    >>> C = [[0, 1, 1], [5, 0, 1], [5, 1, 0]]
+    >>> min_cost_decisions(p, C)
+    array([1, 1])
+    >>> min_cost_decisions(p, C, abstain_cost=0.6)
+    array([-1,  1])
     """
     exp = expected_costs(y_prob, cost_matrix)
     choice = np.argmin(exp, axis=1)

@@ -1068,6 +1068,48 @@ def scan_group_costs(source, *, label, score, group, costs, thresholds, weight=N
     its cutoff (flag iff score >= it; ``inf`` flags nobody). With ``group=None`` the one
     group is ``None`` and `thresholds` may be a single number.
 
+    Parameters
+    ----------
+    source : str, path, list of paths, pandas.DataFrame, pyarrow.Table or pyspark DataFrame
+        A Parquet or CSV path or glob, a DuckDB query (Spark SQL with ``engine="spark"``),
+        an in-memory table, or a Spark DataFrame (with ``engine="spark"``).
+    label, score : str
+        Column names: the binary label (0/1 or true/false) and the score (any finite number).
+    group : str or None
+        Column name of the group; None treats all rows as one group, named ``None``.
+    costs : (c_fp, c_fn) or mapping
+        Prices for everyone, or a mapping from each group to its ``(c_fp, c_fn)``.
+    thresholds : mapping or float
+        ``{group: cutoff}`` with an entry for every group in the rows; a single number when
+        `group` is None.
+    weight : str, optional
+        Column name of non-negative case weights; None weighs every row 1.
+    engine : {"duckdb", "spark"}, default="duckdb"
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``group, n, threshold, flagged_rate, fp, fn, cost_per_100``, one row per group
+        in sorted order; ``n`` is an int count without weights and the total weight with them.
+
+    Raises
+    ------
+    ValueError
+        Illegal arguments (a role that is not a column name, two roles naming one column,
+        `costs` neither a pair nor a mapping, a missing group or a price that is not a finite
+        number in [0, 1e100], `thresholds` not a mapping, lacking a group or holding a cutoff
+        that is not a number); :class:`costlib.errors.DataError` (a ValueError) for a
+        missing column, a column of the wrong type, labels that are not binary, missing or
+        non-finite scores, negative or non-finite weights or missing groups, with a sentence
+        naming the column.
+
+    Warns
+    -----
+    DegenerateWarning
+        When a group's cutoff is NaN; its row is then NaN.
+
+    Examples
+    --------
     >>> q = "SELECT * FROM (VALUES (0, 0.1, 'a'), (1, 0.8, 'a'), (1, 0.3, 'b'), (0, 0.6, 'b')) t(y, p, g)"
     >>> t = scan_group_costs(q, label="y", score="p", group="g", costs=(1, 2), thresholds={"a": 0.5, "b": 0.5})
     >>> t["group"].tolist(), t["fp"].tolist(), t["fn"].tolist(), t["cost_per_100"].tolist()
@@ -1111,6 +1153,61 @@ def scan_compare_rules(
     ``rule, group, threshold, flagged_rate, cost_per_100``. Equal to
     ``compare_rules((y_train, s_train, g_train), (y_test, s_test, g_test), costs=costs)``
     on the same rows (with weights: the per-group rows of :func:`costlib.costs.rules_table`).
+
+    Parameters
+    ----------
+    source : str, path, list of paths, pandas.DataFrame, pyarrow.Table or pyspark DataFrame
+        A Parquet or CSV path or glob, a DuckDB query (Spark SQL with ``engine="spark"``),
+        an in-memory table, or a Spark DataFrame (with ``engine="spark"``).
+    label, score : str
+        Column names: the binary label (0/1 or true/false) and the score (any finite number).
+    costs : (c_fp, c_fn) or mapping
+        Prices for everyone, or a mapping from each group to its ``(c_fp, c_fn)``.
+    group : str, optional
+        Column name of the group; None treats all rows as one group, named ``None``.
+    split : str, optional
+        Column name of the split (train / validation / test); None fits and judges on all rows.
+    weight : str, optional
+        Column name of non-negative case weights; None weighs every row 1.
+    engine : {"duckdb", "spark"}, default="duckdb"
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``rule, group, threshold, flagged_rate, cost_per_100``, one row per (rule,
+        group) of the test rows, costs judged on the test rows.
+
+    Raises
+    ------
+    ValueError
+        Illegal arguments (a role that is not a column name, two roles naming one column,
+        `costs` neither a pair nor a mapping, a missing group or a price that is not a finite
+        number in [0, 1e100]); :class:`costlib.errors.DataError` (a ValueError) for a
+        missing column, a column of the wrong type, labels that are not binary, missing or
+        non-finite scores, negative or non-finite weights, missing groups, split values that
+        are not split names, or no train or no test rows, with a sentence naming the column.
+
+    Warns
+    -----
+    DegenerateWarning
+        When a test group has no train rows or one class only in them (its cost-optimal
+        cutoff is NaN), or both of a group's prices are 0 (its Elkan cutoff is NaN).
+
+    Examples
+    --------
+    >>> q = ("SELECT * FROM (VALUES (0, 0.3, 'a', 'train'), (1, 0.6, 'a', 'train'), (0, 0.2, 'b', 'train'), "
+    ...      "(1, 0.7, 'b', 'train'), (0, 0.4, 'a', 'test'), (1, 0.5, 'a', 'test'), (1, 0.9, 'b', 'test'), "
+    ...      "(0, 0.8, 'b', 'test')) t(y, p, g, s)")
+    >>> scan_compare_rules(q, label="y", score="p", group="g", split="s", costs=(1, 3))
+                rule group  threshold  flagged_rate  cost_per_100
+    0  threshold 0.5     a       0.50           0.5           0.0
+    1  threshold 0.5     b       0.50           1.0          50.0
+    2          elkan     a       0.25           1.0          50.0
+    3          elkan     b       0.25           1.0          50.0
+    4   cost-optimal     a       0.60           0.0         150.0
+    5   cost-optimal     b       0.70           1.0          50.0
+    6    flag nobody     a        inf           0.0         150.0
+    7    flag nobody     b        inf           0.0         150.0
     """
     _check_costs_arg(costs)
     roles = _Roles(label=label, score=score, group=group, weight=weight, split=split)
@@ -1438,10 +1535,50 @@ def scan_grouped_sweep(source, *, label, score, group=None, weight=None, split=N
     ``"validation"``, ``"test"``, in that order) to the GroupedSweep of its rows. Memory
     grows with the number of distinct scores (that is the size of the answer), not rows.
 
+    Parameters
+    ----------
+    source : str, path, list of paths, pandas.DataFrame, pyarrow.Table or pyspark DataFrame
+        A Parquet or CSV path or glob, a DuckDB query (Spark SQL with ``engine="spark"``),
+        an in-memory table, or a Spark DataFrame (with ``engine="spark"``).
+    label, score : str
+        Column names: the binary label (0/1 or true/false) and the score (any finite number).
+    group : str, optional
+        Column name of the group; None treats all rows as one group, named ``None``.
+    weight : str, optional
+        Column name of non-negative case weights; None weighs every row 1.
+    split : str, optional
+        Column name of the split (train / validation / test); None sweeps all rows together.
+    engine : {"duckdb", "spark"}, default="duckdb"
+
+    Returns
+    -------
+    GroupedSweep or dict
+        Without `split`, the GroupedSweep of all rows; with it, ``{split: GroupedSweep}``
+        for each split present.
+
+    Raises
+    ------
+    ValueError
+        Illegal arguments (a role that is not a column name, two roles naming one column);
+        :class:`costlib.errors.DataError` (a ValueError) for a missing column, a column of
+        the wrong type, labels that are not binary, missing or non-finite scores, negative or
+        non-finite weights, missing groups or split values that are not split names, with a
+        sentence naming the column.
+
+    Warns
+    -----
+    DegenerateWarning
+        When there are no rows (without `split`); the sweep is then empty.
+
+    Examples
+    --------
     >>> q = "SELECT * FROM (VALUES (0, 0.2, 'a'), (1, 0.2, 'a'), (1, 0.9, 'a'), (0, 0.5, 'b')) t(y, p, g)"
     >>> gs = scan_grouped_sweep(q, label="y", score="p", group="g")
     >>> gs.groups, gs["a"].thresholds.tolist(), gs["a"].tp.tolist(), gs["a"].fp.tolist()
     (('a', 'b'), [inf, 0.9, 0.2], [0.0, 1.0, 2.0], [0.0, 0.0, 1.0])
+    >>> q = "SELECT * FROM (VALUES (0, 0.2, 'train'), (1, 0.7, 'train'), (1, 0.9, 'test')) t(y, p, s)"
+    >>> {k: gs[None].thresholds.tolist() for k, gs in scan_grouped_sweep(q, label="y", score="p", split="s").items()}
+    {'train': [inf, 0.7, 0.2], 'test': [inf, 0.9]}
     """
     stats = score_stats(source, label=label, score=score, group=group, weight=weight, split=split, engine=engine)
     sweeps = stats.sweeps()

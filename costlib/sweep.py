@@ -226,6 +226,35 @@ def threshold_sweep(y_true, y_score, *, sample_weight=None) -> Sweep:
     nobody flagged; the last entry flags everybody) and ``tp``, ``fp``, ``fn``, ``tn``:
     weighted counts when flagging iff ``score >= thresholds[j]``. Rows with weight 0 are
     left out, exactly as if they were dropped. O(n log n); no loop over thresholds.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False).
+    y_score : array-like of shape (n,)
+        Finite real scores (not necessarily probabilities).
+    sample_weight : array-like of shape (n,), optional
+        Non-negative finite case weights; None weighs every case 1.
+
+    Returns
+    -------
+    Sweep
+        ``thresholds``, ``tp`` and ``fp`` arrays of one length (``fn`` and ``tn`` derived),
+        plus the total ``positives`` and ``negatives`` weight.
+
+    Raises
+    ------
+    ValueError
+        If `y_true` is not 1-D and binary, `y_score` is not 1-D, numeric and finite,
+        `sample_weight` is negative, not finite or of another length, or the lengths differ.
+
+    Examples
+    --------
+    >>> s = threshold_sweep([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])
+    >>> s.thresholds.tolist()
+    [inf, 0.9, 0.8, 0.65, 0.4, 0.35, 0.1]
+    >>> s.fp.tolist(), s.fn.tolist()
+    ([0.0, 0.0, 0.0, 1.0, 2.0, 2.0, 3.0], [3.0, 2.0, 1.0, 1.0, 1.0, 0.0, 0.0])
     """
     y, s = v.binary_pair(y_true, y_score)
     w = v.as_weight(sample_weight, "sample_weight", len(y))
@@ -296,6 +325,42 @@ def grouped_sweep(y_true, y_score, groups, *, sample_weight=None) -> GroupedSwee
 
     Groups are sorted by name; ``result[name]`` is that group's `Sweep`, equal to
     ``threshold_sweep`` on the group's rows.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False).
+    y_score : array-like of shape (n,)
+        Finite real scores.
+    groups : array-like of shape (n,)
+        Group of each case (any sortable values).
+    sample_weight : array-like of shape (n,), optional
+        Non-negative finite case weights; None weighs every case 1.
+
+    Returns
+    -------
+    GroupedSweep
+        The groups' sweeps end to end; ``result.groups`` lists the names, ``result[name]``
+        gives one group's `Sweep`.
+
+    Raises
+    ------
+    ValueError
+        If `y_true` is not 1-D and binary, `y_score` is not 1-D, numeric and finite, `groups`
+        is not 1-D, `sample_weight` is negative or not finite, or the lengths differ.
+
+    Warns
+    -----
+    DegenerateWarning
+        When there are no cases (no groups, every sweep empty).
+
+    Examples
+    --------
+    >>> gs = grouped_sweep([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], ["a", "a", "a", "b", "b", "b"])
+    >>> gs.groups
+    ('a', 'b')
+    >>> gs["a"].thresholds.tolist(), gs["a"].tp.tolist(), gs["a"].fp.tolist()
+    ([inf, 0.4, 0.35, 0.1], [0.0, 0.0, 1.0, 1.0], [0.0, 1.0, 1.0, 2.0])
     """
     y, s = v.binary_pair(y_true, y_score)
     w = v.as_weight(sample_weight, "sample_weight", len(y))

@@ -546,6 +546,42 @@ def cost_predictability(X, delta, *, seeds=10, estimator=None, random_state=0, n
 
     Returns a DataFrame with columns ``seed, r2, n_train, n_test``.
 
+    Parameters
+    ----------
+    X : array-like of shape (n, p) or scipy sparse matrix
+        Features, one row per case; finite numbers.
+    delta : array-like of shape (n,)
+        Signed margins; |delta| is the target. Rows with delta == 0 are left out, as in
+        `compare_training`.
+    seeds : int or sequence of int, default=10
+        Number of seeds (seeds 0 .. seeds - 1) or the distinct non-negative seed numbers.
+    estimator : regressor, optional
+        Any object with ``fit`` and ``predict``; None means ridge regression (alpha = 1).
+    random_state : int or None, default=0
+        Fixes every split (the same splits as `compare_training` with this random_state).
+    n_jobs : int or None, default=None
+        Parallel fits (joblib; None = 1, -1 = all cores). The result does not depend on it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per seed, columns ``seed, r2, n_train, n_test``.
+
+    Raises
+    ------
+    ValueError
+        If `seeds` or `random_state` is not valid, `delta` is not 1-D, numeric and finite, `X`
+        is not 2-D with finite numbers and as many rows as `delta`, or `estimator` has no
+        ``fit``; `costlib.errors.DataError` (a ValueError) when delta is 0 everywhere, has one
+        class, or a class has fewer than `MIN_ROWS_PER_CLASS` rows.
+
+    Warns
+    -----
+    DegenerateWarning
+        When every test row of a seed has the same |delta|; that seed's R^2 is NaN.
+
+    Examples
+    --------
     >>> X, delta = synthetic_costs(2000, predictable=True, random_state=3)
     >>> bool(cost_predictability(X, delta, seeds=2)["r2"].min() > 0.2)
     True
@@ -608,6 +644,30 @@ def training_summary(results: pd.DataFrame, *, level: float = 0.95) -> pd.DataFr
     ``delta_mae`` is the mean over seeds of the regression's mean absolute error (NaN for the
     other methods). Methods keep their order of first appearance.
 
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Long format with at least the columns ``method, seed, nec, error_rate`` (and
+        optionally ``delta_mae``): the output of `compare_training`.
+    level : float, default=0.95
+        Confidence level of the t intervals, strictly between 0 and 1.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per method with columns ``method, seeds, nec, nec_low, nec_high, error_rate,
+        error_rate_low, error_rate_high, nec_change, nec_change_low, nec_change_high,
+        delta_mae``. With fewer than two seeds the interval ends are NaN (no warning is
+        raised here).
+
+    Raises
+    ------
+    ValueError
+        If `results` lacks one of the required columns, or `level` is not a number strictly
+        between 0 and 1.
+
+    Examples
+    --------
     >>> r = pd.DataFrame({"method": ["standard", "weighted"] * 2, "seed": [0, 0, 1, 1],
     ...                   "nec": [0.2, 0.1, 0.4, 0.3], "error_rate": [0.2, 0.3, 0.2, 0.3]})
     >>> training_summary(r).set_index("method").loc["weighted", "nec_change"].round(4)

@@ -44,6 +44,23 @@ class CostSensitiveValue:
 def value_threshold(k) -> float:
     """Break-even confidence for a calibrated model: tau* = k / (k + 1).
 
+    Parameters
+    ----------
+    k : float
+        How much a wrong answer costs, in units of the worth of a right one; finite, >= 0.
+
+    Returns
+    -------
+    float
+        tau* in [0, 1): accept an answer iff its confidence >= tau*.
+
+    Raises
+    ------
+    ValueError
+        If `k` is not a finite number, is negative or is above 1e100.
+
+    Examples
+    --------
     >>> value_threshold(2)
     0.6666666666666666
     """
@@ -79,6 +96,41 @@ def value_score(y_true, y_prob, *, k, tau=None, reject_value=0.0) -> ValueResult
     Returns ``value``, ``reject_rate`` and ``accepted_accuracy`` (NaN, with a warning,
     when nothing is accepted; the value is then ``reject_value``).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False) when `y_prob` is 1-D; class indices 0..K-1 when it
+        is 2-D.
+    y_prob : array-like of shape (n,) or (n, K)
+        Probabilities in [0, 1]: 1-D is the probability of class 1, 2-D one column per class.
+    k : float
+        How much a wrong answer costs, in units of the worth of a right one; finite, >= 0.
+    tau : float, optional
+        Confidence threshold: a prediction is accepted iff its confidence >= tau (inf rejects
+        all). None means tau* = ``value_threshold(k)``.
+    reject_value : float, default=0.0
+        Value of a rejected (handed over) case, in the same units; finite, any sign.
+
+    Returns
+    -------
+    ValueResult
+        ``value`` (per case), ``reject_rate``, ``accepted_accuracy`` and the ``tau`` used.
+
+    Raises
+    ------
+    ValueError
+        If `y_prob` is not 1-D or 2-D with K >= 2 columns, not finite or outside [0, 1];
+        `y_true` is not binary (1-D) or not class indices 0..K-1 (2-D); the lengths differ;
+        or `k`, `reject_value` or `tau` is not a valid number (`k` negative, `tau` NaN).
+
+    Warns
+    -----
+    DegenerateWarning
+        When there are no cases (value, reject rate and accuracy are NaN) or nothing is
+        accepted (accepted accuracy is NaN).
+
+    Examples
+    --------
     >>> r = value_score([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], k=2)
     >>> round(r.value, 4), r.reject_rate
     (0.5, 0.5)
@@ -153,6 +205,43 @@ def value_curve(y_true, y_prob, *, k, reject_value=0.0):
 
     ``taus[0] == inf`` rejects everything (value = reject_value: the "no model" line);
     the last tau accepts everything.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False) when `y_prob` is 1-D; class indices 0..K-1 when it
+        is 2-D.
+    y_prob : array-like of shape (n,) or (n, K)
+        Probabilities in [0, 1]: 1-D is the probability of class 1, 2-D one column per class.
+    k : float
+        How much a wrong answer costs, in units of the worth of a right one; finite, >= 0.
+    reject_value : float, default=0.0
+        Value of a rejected (handed over) case, in the same units; finite, any sign.
+
+    Returns
+    -------
+    taus : numpy.ndarray
+        Descending confidence thresholds, ``taus[0] == inf``.
+    values : numpy.ndarray
+        Value per case when accepting iff confidence >= ``taus[i]``.
+
+    Raises
+    ------
+    ValueError
+        If `y_prob` is not 1-D or 2-D with K >= 2 columns, not finite or outside [0, 1];
+        `y_true` is not binary (1-D) or not class indices 0..K-1 (2-D); the lengths differ;
+        or `k` or `reject_value` is not a valid number (`k` negative).
+
+    Warns
+    -----
+    DegenerateWarning
+        When there are no cases; every value is then NaN.
+
+    Examples
+    --------
+    >>> taus, values = value_curve([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], k=2)
+    >>> taus.tolist(), values.tolist()
+    ([inf, 0.9, 0.8, 0.65, 0.6], [0.0, 0.3333333333333333, 0.5, -0.16666666666666666, 0.0])
     """
     k = v.as_price(k, "k")
     reject_value = v.as_price(reject_value, "reject_value", allow_negative=True)
@@ -161,7 +250,44 @@ def value_curve(y_true, y_prob, *, k, reject_value=0.0):
 
 
 def optimal_value(y_true, y_prob, *, k, reject_value=0.0) -> tuple[float, float]:
-    """(tau, value) maximising value over every confidence threshold; ties to larger tau."""
+    """(tau, value) maximising value over every confidence threshold; ties to larger tau.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False) when `y_prob` is 1-D; class indices 0..K-1 when it
+        is 2-D.
+    y_prob : array-like of shape (n,) or (n, K)
+        Probabilities in [0, 1]: 1-D is the probability of class 1, 2-D one column per class.
+    k : float
+        How much a wrong answer costs, in units of the worth of a right one; finite, >= 0.
+    reject_value : float, default=0.0
+        Value of a rejected (handed over) case, in the same units; finite, any sign.
+
+    Returns
+    -------
+    tau : float
+        The best confidence threshold on these rows: a confidence, or inf (reject all).
+    value : float
+        Value per case at that threshold. Both are NaN when there are no cases.
+
+    Raises
+    ------
+    ValueError
+        If `y_prob` is not 1-D or 2-D with K >= 2 columns, not finite or outside [0, 1];
+        `y_true` is not binary (1-D) or not class indices 0..K-1 (2-D); the lengths differ;
+        or `k` or `reject_value` is not a valid number (`k` negative).
+
+    Warns
+    -----
+    DegenerateWarning
+        When there are no cases: (nan, nan).
+
+    Examples
+    --------
+    >>> optimal_value([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], k=2)
+    (0.8, 0.5)
+    """
     taus, values = value_curve(y_true, y_prob, k=k, reject_value=reject_value)
     j = argbest(values, maximize=True)
     if j < 0:
@@ -183,6 +309,52 @@ def value_against_k(
     rule ``"tau*"``: the formula threshold k / (k + 1); rule ``"no model"``: reject all.
     With `fit_sweep` (the value sweep of other rows, a training split), the optimal tau is
     chosen on those rows and judged on these, so the curve does not flatter itself.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False) when `y_prob` is 1-D; class indices 0..K-1 when it
+        is 2-D.
+    y_prob : array-like of shape (n,) or (n, K)
+        Probabilities in [0, 1]: 1-D is the probability of class 1, 2-D one column per class.
+        Both are ignored when `sweep` is given.
+    ks : array-like of shape (m,)
+        Values of k, finite and >= 0.
+    reject_value : float, default=0.0
+        Value of a rejected (handed over) case, in the same units; finite, any sign.
+    sweep : Sweep, optional
+        A value sweep of these rows computed before (``value_sweep``); None computes it.
+    fit_sweep : Sweep, optional
+        The value sweep of other rows (a training split) on which the optimal tau is chosen;
+        None chooses it on the judged rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``k, tau, value, rule``: the rows of rule ``"optimal"`` (one per k, in the
+        order of `ks`), then ``"tau*"``, then ``"no model"`` (tau inf, value reject_value).
+
+    Raises
+    ------
+    ValueError
+        If `ks` is not 1-D and finite or has a negative entry, `reject_value` is not a finite
+        number, or (without `sweep`) `y_true` and `y_prob` are invalid as in `value_score`.
+
+    Warns
+    -----
+    DegenerateWarning
+        When there are no cases; the values are then NaN.
+
+    Examples
+    --------
+    >>> value_against_k([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], [0, 2])
+         k       tau     value      rule
+    0  0.0  0.600000  0.666667   optimal
+    1  2.0  0.800000  0.500000   optimal
+    2  0.0  0.000000  0.666667      tau*
+    3  2.0  0.666667  0.500000      tau*
+    4  0.0       inf  0.000000  no model
+    5  2.0       inf  0.000000  no model
     """
     ks = v.as_float_1d(ks, "ks")
     if (ks < 0).any():
@@ -219,6 +391,37 @@ def class_thresholds(*, k_tp, k_fp, k_fn) -> tuple[float, float]:
     """(tau_pos, tau_neg) = (k_fp / (k_tp + k_fp), k_fn / (1 + k_fn)).
 
     A positive prediction is accepted iff p >= tau_pos, a negative one iff 1 - p >= tau_neg.
+
+    Parameters
+    ----------
+    k_tp : float
+        Worth of a true positive, in units of a correct negative; finite, >= 0.
+    k_fp : float
+        Price of a false positive in those units; finite, >= 0.
+    k_fn : float
+        Price of a false negative in those units; finite, >= 0.
+
+    Returns
+    -------
+    tau_pos : float
+        Acceptance threshold for a positive prediction; NaN when k_tp + k_fp is 0.
+    tau_neg : float
+        Acceptance threshold for a negative prediction.
+
+    Raises
+    ------
+    ValueError
+        If a price is not a finite number, is negative or is above 1e100.
+
+    Warns
+    -----
+    DegenerateWarning
+        When k_tp + k_fp is 0; tau_pos is then NaN.
+
+    Examples
+    --------
+    >>> class_thresholds(k_tp=2, k_fp=1, k_fn=3)
+    (0.3333333333333333, 0.75)
     """
     k_tp = v.as_price(k_tp, "k_tp")
     k_fp = v.as_price(k_fp, "k_fp")
@@ -259,6 +462,48 @@ def cost_sensitive_value(y_true, y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> C
     TP +k_tp, TN +1, FP -k_fp, FN -k_fn, rejected 0; averaged over all n. `rule` is
     ``"paper"`` (predict by p >= 0.5, accept by the class thresholds) or ``"bayes"`` (the
     action of highest expected value per case; ties go to reject).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False).
+    y_prob : array-like of shape (n,)
+        Probabilities of class 1, in [0, 1].
+    k_tp : float
+        Worth of a true positive, in units of a correct negative; finite, >= 0.
+    k_fp : float
+        Price of a false positive in those units; finite, >= 0.
+    k_fn : float
+        Price of a false negative in those units; finite, >= 0.
+    rule : {"paper", "bayes"}, default="paper"
+        The acceptance rule.
+
+    Returns
+    -------
+    CostSensitiveValue
+        ``value`` (per case), ``reject_rate``, and the class thresholds ``tau_pos`` and
+        ``tau_neg`` of `class_thresholds`.
+
+    Raises
+    ------
+    ValueError
+        If `rule` is not one of "paper" and "bayes", `y_true` is not binary, `y_prob` is not
+        1-D, finite and in [0, 1], the lengths differ, or a price is not a finite number in
+        [0, 1e100].
+
+    Warns
+    -----
+    DegenerateWarning
+        When there are no cases (value and reject rate are NaN) or k_tp + k_fp is 0.
+
+    Examples
+    --------
+    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9]
+    >>> r = cost_sensitive_value(y, p, k_tp=2, k_fp=1, k_fn=3)
+    >>> r.value, r.reject_rate, r.tau_pos, r.tau_neg
+    (0.6666666666666666, 0.3333333333333333, 0.3333333333333333, 0.75)
+    >>> cost_sensitive_value(y, p, k_tp=2, k_fp=1, k_fn=3, rule="bayes").value
+    0.8333333333333334
     """
     y = v.as_binary(y_true, "y_true")
     k_tp = v.as_price(k_tp, "k_tp")
@@ -280,7 +525,40 @@ def cost_sensitive_value(y_true, y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> C
 
 
 def cost_sensitive_error(y_true, y_pred, *, k_fp, k_fn) -> float:
-    """(k_fn * FN + k_fp * FP) / n with no rejection."""
+    """(k_fn * FN + k_fp * FP) / n with no rejection.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False).
+    y_pred : array-like of shape (n,)
+        Binary decisions (1 = predicted positive).
+    k_fp : float
+        Price of a false positive; finite, >= 0.
+    k_fn : float
+        Price of a false negative; finite, >= 0.
+
+    Returns
+    -------
+    float
+        The cost-sensitive error per case; NaN when there are no cases.
+
+    Raises
+    ------
+    ValueError
+        If `y_true` or `y_pred` is not 1-D and binary, their lengths differ, or a price is not
+        a finite number in [0, 1e100].
+
+    Warns
+    -----
+    DegenerateWarning
+        When there are no cases; the error is then NaN.
+
+    Examples
+    --------
+    >>> cost_sensitive_error([0, 0, 1, 1, 0, 1], [0, 1, 1, 1, 1, 1], k_fp=1, k_fn=3)
+    0.3333333333333333
+    """
     return priced_errors(y_true, y_pred, k_fp, k_fn, names=("k_fp", "k_fn"), what="cost-sensitive error")
 
 
