@@ -615,19 +615,22 @@ def rule_bars_figure(
     `by_group` is `decision.RuleResults.by_group` (``rule, group, cost_per_case, low, high``).
     """
     fig = _new_figure()
-    for i, (rule, part) in enumerate(by_group.groupby("rule", sort=False)):
+    j = 0  # the rules with a model get the palette in turn; fairness rules are hatched besides
+    for rule, part in by_group.groupby("rule", sort=False):
         y = part["cost_per_case"].to_numpy(float)
         low = part["low"].to_numpy(float) if "low" in part else np.full_like(y, np.nan)
         high = part["high"].to_numpy(float) if "high" in part else np.full_like(y, np.nan)
-        color = (
-            NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR if rule == R.EVERYONE else PALETTE[i % len(PALETTE)]
-        )
+        if rule in (R.NOBODY, R.EVERYONE):
+            color = NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR
+        else:
+            color, j = PALETTE[j % len(PALETTE)], j + 1
         fig.add_trace(
             go.Bar(
                 x=[plain(g) for g in part["group"]],
                 y=y,
                 name=plain(R.rule_words(str(rule))),
                 marker_color=color,
+                marker_pattern_shape="/" if R.is_fair(str(rule)) else "",
                 error_y={
                     "type": "data",
                     "symmetric": False,

@@ -135,3 +135,18 @@ def test_no_user_text_reaches_plotly_as_markup(name):
     assert not raw_tags(fig), raw_tags(fig)[:3]
     # and the text is still there, escaped, for a person to read
     assert "&lt;a href=" in fig.to_json() or "&lt;a href=" in json.dumps(json.loads(fig.to_json()))
+
+
+def test_every_rule_bar_is_told_apart_by_colour_or_hatching():
+    from costlib import rules as R
+    from costlib.figures import rule_bars_figure
+
+    rules = [R.THRESHOLD_05, R.ELKAN, R.SINGLE, R.COST_OPTIMAL, R.NOBODY, R.EVERYONE]
+    rules += [f"fair: {c}" for c in ("demographic parity", "equal opportunity", "equal false positive rate")]
+    rules += ["fair: equal accuracy", "fair: equalized odds"]
+    frame = pd.DataFrame(
+        [{"rule": r, "group": g, "cost_per_case": 0.5, "low": 0.4, "high": 0.6} for r in rules for g in ("a", "b")]
+    )
+    fig = rule_bars_figure(frame, unit="$")
+    looks = [(t.marker.color, t.marker.pattern.shape or "") for t in fig.data]
+    assert len(looks) == len(rules) and len(set(looks)) == len(looks), looks
