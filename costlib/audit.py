@@ -20,6 +20,7 @@ import pandas as pd
 
 from costlib import _validation as v
 from costlib import rules as R
+from costlib.elicit import pieces
 from costlib.sweep import TIE_TOLERANCE, Sweep, best_indices, group_codes, grouped_sweep
 
 DEFAULT_RESAMPLES = 2000
@@ -506,30 +507,103 @@ def sensitivity_grid(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp_values
     return long
 
 
+RATIO_LIMITS = (1e-3, 1e3)  # the c_fn : c_fp range `ratio_range` searches
+
+
 def ratio_range(
     train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp: float, c_fn: float, ratios=None
 ) -> tuple[str, float, float]:
-    """(leader, low, high): the best option at these prices and the range of c_fn : c_fp
-    ratios (on a fine log grid from 1:1000 to 1000:1) over which it stays best."""
+    """(leader, low, high): the best option at these prices (`sensitivity_grid`'s choice)
+    and the range of c_fn : c_fp ratios, from 1:1000 to 1000:1, over which it stays best.
+
+    Exact: every model's cost-optimal cutoff is constant between the breaks of its train
+    sweep's hull, and there every option's cost on train and on test is a line in the
+    ratio, so the choice can change only at those breaks or where two lines cross. The
+    choice is read at one ratio inside each piece between these points; the range runs to
+    the nearest points where it changes. With `ratios` (an array), the choice is read at
+    those ratios instead, as on a grid.
+    """
     c_fp, c_fn = v.as_price(c_fp, "c_fp"), v.as_price(c_fn, "c_fn")
-    if ratios is None:
-        ratios = np.geomspace(1e-3, 1e3, 4001)
     r0 = c_fn / c_fp if c_fp > 0 else np.inf
-    ratios = np.union1d(ratios, [r0] if np.isfinite(r0) else [])
-    grid = sensitivity_grid(train_sweeps, test_sweeps, c_fp_values=[1.0], c_fn_values=ratios)
-    leaders = grid.drop_duplicates(["c_fn"]).set_index("c_fn")["best"].reindex(ratios)
+    if ratios is None:
+        ratios = _ratio_candidates(train_sweeps, test_sweeps, r0)
+        points = np.sqrt(ratios[:-1] * ratios[1:])  # one ratio inside each piece
+    else:
+        ratios = np.union1d(v.as_float_1d(ratios, "ratios"), [r0] if np.isfinite(r0) else [])
+        points = ratios
+    inside = _choices(train_sweeps, test_sweeps, points)
+    grid_like = points is ratios
     if not np.isfinite(r0):
-        return str(leaders.iloc[-1]), float(ratios[-1]), float("inf")
-    i0 = int(np.searchsorted(ratios, r0))
-    leader = leaders.iloc[i0]
-    same = (leaders == leader).to_numpy()
+        last = inside[-1]
+        k = len(inside) - 1
+        while k > 0 and inside[k - 1] == last:
+            k -= 1
+        return str(last), float(ratios[k]), float("inf")
+    leader = _choices(train_sweeps, test_sweeps, np.array([r0]))[0]
+    i0 = int(np.searchsorted(ratios, r0))  # ratios[i0] == r0
+    if grid_like:
+        same = inside == leader
+        lo, hi = i0, i0
+        while lo > 0 and same[lo - 1]:
+            lo -= 1
+        while hi < len(same) - 1 and same[hi + 1]:
+            hi += 1
+        return str(leader), float(ratios[lo]), float(ratios[hi])
+    # piece k spans ratios[k] .. ratios[k + 1]; r0 is the point ratios[i0]
     lo = i0
-    while lo > 0 and same[lo - 1]:
+    while lo > 0 and inside[lo - 1] == leader:
         lo -= 1
     hi = i0
-    while hi < len(same) - 1 and same[hi + 1]:
+    while hi < len(inside) and inside[hi] == leader:
         hi += 1
     return str(leader), float(ratios[lo]), float(ratios[hi])
+
+
+def _choices(train_sweeps: Mapping, test_sweeps: Mapping, ratios: np.ndarray) -> np.ndarray:
+    """`sensitivity_grid`'s choice at c_fp = 1 and each c_fn in `ratios`."""
+    grid = sensitivity_grid(train_sweeps, test_sweeps, c_fp_values=[1.0], c_fn_values=ratios)
+    return grid["best"].to_numpy()[: len(ratios)]
+
+
+def _ratio_candidates(train_sweeps: Mapping, test_sweeps: Mapping, r0: float) -> np.ndarray:
+    """Sorted ratios between which no option's cost changes shape: the limits, r0, each
+    model's hull breaks on train, and every crossing of two cost lines between those."""
+    lo_lim, hi_lim = RATIO_LIMITS
+    if np.isfinite(r0):
+        lo_lim, hi_lim = min(lo_lim, r0), max(hi_lim, r0)
+    points = [lo_lim, hi_lim] + ([r0] if np.isfinite(r0) else [])
+    for train in train_sweeps.values():
+        if train.positives > 0 and train.negatives > 0:
+            cut = pieces(train, lo_lim, hi_lim)
+            points += cut["ratio_low"].tolist() + cut["ratio_high"].tolist()
+    base = np.unique(np.clip(np.asarray(points, dtype=float), lo_lim, hi_lim))
+    mids = np.sqrt(base[:-1] * base[1:])
+    # every option's cost per case as a line a + b r (c_fp = 1, c_fn = r) within each piece
+    any_test = next(iter(test_sweeps.values()))
+    n = any_test.total if any_test.total > 0 else np.nan
+    lines_test = [
+        (np.zeros_like(mids), np.full_like(mids, any_test.positives / n)),  # flag nobody
+        (np.full_like(mids, any_test.negatives / n), np.zeros_like(mids)),  # flag everyone
+    ]
+    lines_train = []
+    for name, train in train_sweeps.items():
+        test = test_sweeps[name]
+        cut = cost_optimal_for_ratios(train, np.ones_like(mids), mids)
+        at = np.where(np.isnan(cut), np.inf, cut)
+        j, jt = test.index_at(at), train.index_at(at)
+        nt = train.total if train.total > 0 else np.nan
+        lines_test.append((test.fp[j] / n, test.fn[j] / n))
+        lines_train.append((train.fp[jt] / nt, train.fn[jt] / nt))
+    crossings = []
+    for lines in (lines_train, lines_test):
+        for i in range(len(lines)):
+            for k in range(i + 1, len(lines)):
+                (a1, b1), (a2, b2) = lines[i], lines[k]
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    r = (a2 - a1) / (b1 - b2)
+                ok = np.isfinite(r) & (r > base[:-1]) & (r < base[1:])
+                crossings.append(r[ok])
+    return np.unique(np.concatenate([base, *crossings]))
 
 
 def net_benefit(sweep: Sweep, thresholds) -> np.ndarray:

@@ -71,7 +71,7 @@ REPORT_SECTIONS = (
     "limitations",
 )
 SENSITIVITY_SPAN = np.geomspace(0.01, 100.0, 25)  # the map's prices, times the scale of the user's prices
-RATIO_LIMITS = (1e-3, 1e3)  # the c_fn : c_fp range searched by audit.ratio_range
+RATIO_LIMITS = _audit.RATIO_LIMITS  # the c_fn : c_fp range searched by audit.ratio_range
 NET_BENEFIT_THRESHOLDS = np.round(np.linspace(0.01, 0.99, 99), 10)
 LIMITATIONS = (
     "The prices are assumptions: they are the reviewer's statement of what a false positive and a false negative "

@@ -265,3 +265,31 @@ def test_bad_arguments_are_value_errors():
         audit.value_interval([0, 1], [0.2, 0.9], k=-1)
     with pytest.raises(ValueError, match="y_pred and delta must have the same length"):
         audit.nec_interval([0, 1], [0.5])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_ratio_range_is_exact(seed):
+    """The leader holds at every ratio inside the range and changes just outside it."""
+    rng = np.random.default_rng(100 + seed)
+    n = int(rng.integers(30, 400))
+    y = rng.random(n) < rng.uniform(0.1, 0.6)
+    tr = rng.random(n) < 0.5
+    scores = {
+        f"m{i}": np.round(np.clip(y * rng.uniform(0, 0.5) + rng.random(n), 0, 1), int(rng.integers(1, 4)))
+        for i in range(int(rng.integers(1, 4)))
+    }
+    train = {m: costlib.threshold_sweep(y[tr], s[tr]) for m, s in scores.items()}
+    test = {m: costlib.threshold_sweep(y[~tr], s[~tr]) for m, s in scores.items()}
+    r0 = float(np.exp(rng.uniform(np.log(0.01), np.log(100))))
+    leader, lo, hi = audit.ratio_range(train, test, c_fp=1.0, c_fn=r0)
+    assert lo <= r0 <= hi
+
+    def choice(r):
+        return audit.sensitivity_grid(train, test, c_fp_values=[1.0], c_fn_values=[r])["best"].iloc[0]
+
+    inside = np.geomspace(lo * (1 + 1e-9), hi * (1 - 1e-9), 300) if hi > lo * (1 + 1e-8) else [r0]
+    assert all(choice(r) == leader for r in inside)
+    if lo > audit.RATIO_LIMITS[0] * (1 + 1e-9):
+        assert choice(lo * (1 - 1e-7)) != leader
+    if hi < audit.RATIO_LIMITS[1] * (1 - 1e-9):
+        assert choice(hi * (1 + 1e-7)) != leader
