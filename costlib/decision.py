@@ -335,7 +335,12 @@ class Resamples:
 
 
 def cell_bootstrap(
-    sweep: GroupedSweep, cutoffs: Mapping[str, np.ndarray], *, n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0
+    sweep: GroupedSweep,
+    cutoffs: Mapping[str, np.ndarray],
+    *,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+    base: Sequence[str] | None = None,
 ) -> Resamples:
     """Exact row bootstrap of every rule's FP and FN, drawn from counts (stratified by group).
 
@@ -345,6 +350,12 @@ def cell_bootstrap(
     which is what is drawn here: O(resamples x cells), independent of n, and exactly the
     distribution the row bootstrap has. For unweighted sweeps only (a weighted row's
     contribution is not a function of its cell): the caller passes weighted data no further.
+
+    `base` names the rules whose cutoffs make the cells of the first draw (default: all).
+    The other rules' cutoffs then split those cells, each drawn count shared out among its
+    parts by a multinomial of its own: the same distribution, and the `base` rules get
+    exactly the resamples they get alone, so adding rules (fairness-constrained ones in the
+    report) never moves the intervals of the standard rules.
     """
     rules = tuple(cutoffs)
     k = len(sweep.groups)
@@ -357,6 +368,7 @@ def cell_bootstrap(
     fn = fp.copy()
     tp = fp.copy()
     n_rows = sweep.positives + sweep.negatives
+    in_base = np.array([base is None or r in base for r in rules], dtype=bool)
     for i, g in enumerate(sweep.groups):
         sw = sweep[g]
         n_g = int(round(n_rows[i]))
@@ -365,13 +377,14 @@ def cell_bootstrap(
         cut = np.array([cutoffs[r][i] for r in rules], dtype=np.float64)
         ok = ~np.isnan(cut)
         j = sw.index_at(np.where(ok, cut, np.inf))
-        edges = np.unique(np.concatenate(([0], j, [sw.thresholds.size - 1])))
-        pos = np.diff(sw.tp[edges])
-        neg = np.diff(sw.fp[edges])
-        counts = np.concatenate((pos, neg))
+        last = sw.thresholds.size - 1
+        coarse = np.unique(np.concatenate(([0], j[in_base], [last])))
+        edges = np.unique(np.concatenate((coarse, j)))
         rng = np.random.default_rng([int(seed), i])
-        draws = rng.multinomial(n_g, counts / counts.sum(), size=b) if counts.sum() > 0 else np.zeros((b, 2 * pos.size))
-        c = pos.size
+        draws = _draw_cells(sw, coarse, n_g, b, rng)
+        if edges.size > coarse.size:
+            draws = _split_cells(sw, coarse, edges, draws, np.random.default_rng([int(seed), i, 1]))
+        c = edges.size - 1
         cum_pos = np.concatenate((np.zeros((b, 1)), np.cumsum(draws[:, :c], axis=1)), axis=1)
         cum_neg = np.concatenate((np.zeros((b, 1)), np.cumsum(draws[:, c:], axis=1)), axis=1)
         at = np.searchsorted(edges, j)  # how many cells lie above each rule's cutoff
@@ -380,6 +393,35 @@ def cell_bootstrap(
         fp[:, ok, i] = cum_neg[:, at][:, ok]
         fn[:, ok, i] = (cum_pos[:, -1:] - tp_b)[:, ok]
     return Resamples(rules, tp, fp, fn, n_rows)
+
+
+def _draw_cells(sw, edges: np.ndarray, n: int, b: int, rng) -> np.ndarray:
+    """(b, 2 cells) multinomial draws of n rows over the (label, cell) counts between `edges`:
+    positives of every cell, then negatives."""
+    counts = np.concatenate((np.diff(sw.tp[edges]), np.diff(sw.fp[edges])))
+    if counts.sum() <= 0:
+        return np.zeros((b, counts.size))
+    return rng.multinomial(n, counts / counts.sum(), size=b)
+
+
+def _split_cells(sw, coarse: np.ndarray, fine: np.ndarray, draws: np.ndarray, rng) -> np.ndarray:
+    """Draws over the `coarse` cells shared out over the `fine` cells (which refine them):
+    each drawn count of a coarse cell is split among its parts by a multinomial with the
+    parts' shares, which gives the fine cells the multinomial distribution of one draw."""
+    b, c = draws.shape[0], coarse.size - 1
+    out = []
+    for label, cum in ((0, sw.tp), (1, sw.fp)):
+        for k in range(c):
+            parts = fine[(fine >= coarse[k]) & (fine <= coarse[k + 1])]
+            sizes = np.diff(cum[parts])
+            drawn = draws[:, label * c + k].astype(np.int64)
+            if sizes.size == 1 or sizes.sum() <= 0:
+                split = np.zeros((b, sizes.size), dtype=np.int64)
+                split[:, 0] = drawn
+            else:
+                split = rng.multinomial(drawn, sizes / sizes.sum())
+            out.append(split)
+    return np.concatenate(out, axis=1)
 
 
 def _interval(samples: np.ndarray, level: float = LEVEL) -> tuple[float, float]:
@@ -430,8 +472,11 @@ def evaluate_rules(
     *,
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: int = 0,
+    base: Sequence[str] | None = None,
 ) -> RuleResults:
-    """Judge every rule on ``ms.judge``: counts, costs and (unweighted rows) intervals."""
+    """Judge every rule on ``ms.judge``: counts, costs and (unweighted rows) intervals.
+
+    `base` (`cell_bootstrap`): the rules whose resamples must not depend on the others."""
     counts = count_rules(ms.judge, cutoffs)
     cost = counts.cost(prices)  # (rules, groups)
     n_g = counts.n[0] if counts.n.size else np.zeros(0)
@@ -439,7 +484,7 @@ def evaluate_rules(
     rules = counts.rules
     res = None
     if n_resamples and not ms.weighted:
-        res = cell_bootstrap(ms.judge, cutoffs, n_resamples=n_resamples, seed=seed)
+        res = cell_bootstrap(ms.judge, cutoffs, n_resamples=n_resamples, seed=seed, base=base)
     boot = res.cost(prices) if res is not None else None  # (B, rules, groups)
     total_n = float(n_g.sum())
     rows = []
@@ -648,7 +693,8 @@ def recommend(
         if ms.groups != first.groups:
             raise ValueError(f"every model must have the same groups: {name!r} has {list(ms.groups)}")
         cutoffs = rule_cutoffs(ms, prices, extra=extra_rules)
-        res = evaluate_rules(ms, prices, cutoffs, n_resamples=n_resamples, seed=seed)
+        standard = [r for r in cutoffs if r not in (extra_rules or {})]  # their intervals match recommend's alone
+        res = evaluate_rules(ms, prices, cutoffs, n_resamples=n_resamples, seed=seed, base=standard)
         rule, gain = _choose_rule(res)
         fit_counts = count_rules(ms.fit, {rule: cutoffs[rule]})
         fit_total = float(np.sum(fit_counts.cost(prices)) / max(ms.fit_pooled.total, 1e-300))

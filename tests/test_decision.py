@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -290,3 +291,47 @@ def test_model_from_sweeps_equals_sweep_model_on_the_rows():
     for costs in ((1, 3), {"a": (1, 2), "b": (3, 1), "c": (1, 1)}):
         ra, rb = D.recommend(ms, costs, n_resamples=200), D.recommend(other, costs, n_resamples=200)
         assert ra.summary() == rb.summary() and ra.saving_low == rb.saving_low
+
+
+def test_split_cells_keep_the_row_bootstrap_distribution_and_the_base_rules_resamples():
+    """Rules outside `base` split the base rules' cells: the base rules keep exactly the
+    resamples they get alone, and every rule (paired differences too) keeps the row
+    bootstrap's distribution."""
+    rng = np.random.default_rng(8)
+    n = 600
+    y, s, g = rng.integers(0, 2, n), rng.random(n), rng.choice(["a", "b"], n)
+    ms = D.sweep_model(y, s, g)
+    prices = D.prices_for(ms.groups, (1.0, 3.0))
+    base = {"r": np.array([0.3, 0.6])}
+    extra = {"x": np.array([0.45, 0.2]), "z": np.array([0.8, 0.55])}
+    alone = D.cell_bootstrap(ms.judge, base, n_resamples=3000, seed=1)
+    both = D.cell_bootstrap(ms.judge, {**base, **extra}, n_resamples=3000, seed=1, base=["r"])
+    for field in ("tp", "fp", "fn"):
+        np.testing.assert_array_equal(getattr(both, field)[:, :1], getattr(alone, field))
+    # the split rules: against a one-stage draw of all the cells, and against the rows
+    one_stage = D.cell_bootstrap(ms.judge, {**base, **extra}, n_resamples=3000, seed=5)
+    cost_split = both.cost(prices).sum(axis=2) / n  # (B, rules)
+    cost_one = one_stage.cost(prices).sum(axis=2) / n
+    row_x = _row_costs(y, s, g, {"a": 0.45, "b": 0.2}, 1.0, 3.0)
+    row_r = _row_costs(y, s, g, {"a": 0.3, "b": 0.6}, 1.0, 3.0)
+    assert cost_split[:, 1].mean() == pytest.approx(row_x.mean(), abs=0.01)
+    assert cost_split[:, 1].std() == pytest.approx(cost_one[:, 1].std(), rel=0.1)
+    diff_split, diff_one = cost_split[:, 1] - cost_split[:, 0], cost_one[:, 1] - cost_one[:, 0]
+    assert diff_split.mean() == pytest.approx((row_x - row_r).mean(), abs=0.01)
+    assert diff_split.std() == pytest.approx(diff_one.std(), rel=0.1)  # the pairing is kept
+
+
+def test_the_report_and_the_page_give_the_same_intervals():
+    """recommend alone (the page) and build_audit with fairness rules (the report)."""
+    from costlib import report
+
+    df = pd.read_csv(Path(__file__).resolve().parents[1] / "costlib" / "samples" / "compas.csv")
+    fit = (df["split"] == "train").to_numpy()
+    ms = D.sweep_model(df["two_year_recid"], df["p_recid"], df["race"], fit=fit, judge=~fit, name="m")
+    page = D.recommend({"m": ms}, (1.0, 3.0), n_resamples=500)
+    audit = report.build_audit(ms, (1.0, 3.0), n_resamples=500)
+    assert (page.saving_low, page.saving_high) == (audit.recommendation.saving_low, audit.recommendation.saving_high)
+    standard = page.results.overall.index
+    pd.testing.assert_frame_equal(
+        page.results.overall, audit.results.overall.loc[standard, page.results.overall.columns]
+    )
