@@ -22,7 +22,7 @@ from costlib import cli_train, settings
 from costlib.dataset import ColumnMapping
 from costlib.decision import model_from_sweeps, sweep_model
 from costlib.errors import DataError
-from costlib.policy import policy_json
+from costlib.policy import default_rule, policy_json
 from costlib.report import audit_html, build_audit
 
 EXIT_OK, EXIT_WORSE_THAN_NOBODY, EXIT_BAD_INPUT = 0, 1, 2
@@ -355,7 +355,7 @@ def _print_text(args, audit, name: str, header: str, costs: dict) -> None:
     if args.report:
         print(f"Report written to {args.report}.")
     if args.policy:
-        print(f'Policy ("{args.rule or audit.recommendation.rule}") written to {args.policy}.')
+        print(f'Policy ("{args.rule or default_rule(audit)}") written to {args.policy}.')
 
 
 def main(argv: Sequence[str] | None = None) -> int:

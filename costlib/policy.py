@@ -58,16 +58,25 @@ def _json_value(x):
     return x.item() if hasattr(x, "item") and not isinstance(x, (str, bytes)) else x
 
 
+def default_rule(audit) -> str:
+    """The rule a policy applies unless told otherwise: what the verdict says to ship. The
+    recommended cutoff(s), or the cheaper decision without a model when the verdict says the
+    model should not decide (it costs more, adds nothing, or has no cutoff)."""
+    rec = audit.recommendation
+    return rec.baseline if audit.model_is_useless else rec.rule
+
+
 def policy_dict(
     audit, rule: str | None = None, *, abstain_bands: Sequence[Mapping] = (), price_questions: Mapping | None = None
 ) -> dict:
-    """The policy that `rule` (default: the recommended rule) sets, as JSON-ready data.
+    """The policy that `rule` (default: `default_rule`, what the verdict says to ship) sets,
+    as JSON-ready data.
 
     Raises ValueError for a rule the audit does not have or whose cutoffs are NaN.
     """
     rec = audit.recommendation
     cutoffs = audit.cutoffs
-    rule = rec.rule if rule is None else rule
+    rule = default_rule(audit) if rule is None else rule
     if rule not in cutoffs:
         raise ValueError(f"rule must be one of {list(cutoffs)}: got {rule!r}")
     cut = cutoffs[rule]

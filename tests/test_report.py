@@ -535,3 +535,21 @@ def test_the_break_even_range_is_exact_and_said_in_the_report(compas, audit, rep
             assert not beats, r
     sentence = break_even_words(audit.break_even, audit.model_name)
     assert sentence in " ".join(_parse(report).text).replace("\n", " ")
+
+
+def test_a_policy_ships_what_the_verdict_says_even_when_the_model_should_not_decide(compas):
+    from costlib import decision as D_
+
+    for c_fn in (3.5, 4.0, 4.5, 6.0):
+        a = build_audit(_model(compas["frame"]), (1.0, c_fn), n_resamples=200)
+        policy = json.loads(policy_json(a))
+        if a.recommendation.status == D_.WORSE:
+            break
+    else:
+        pytest.fail("no price made the model worse than its baseline on COMPAS")
+    assert "not" in a.verdict.headline.lower()
+    base = a.recommendation.baseline
+    assert policy["rule"] == base and policy["model_is_useless"]
+    assert {t["threshold"] for t in policy["thresholds"]} == {"-inf" if base == R.EVERYONE else "inf"}
+    assert policy["decision"]["recommended"]["rule"] == R.rule_words(a.recommendation.rule)  # the contract's summary
+    assert load_policy(json.dumps(policy))["rule"] == base

@@ -185,8 +185,9 @@ def live_answer() -> None:
     st.caption(
         "The report is one HTML file that opens offline: settings, data per group, the recommendation, every "
         "rule with intervals, fairness-constrained cutoffs, the sensitivity map and the limitations. The "
-        "policy is a JSON file with the prices, the recommended cutoffs and the data fingerprint, for the "
-        "system that applies the decisions."
+        "policy is a JSON file with the prices, what to ship (the recommended cutoffs, or the choice without a "
+        "model when the answer says the model should not decide) and the data fingerprint, for the system that "
+        "applies the decisions."
     )
     build, questions = audit_maker(costs)
     r1, r2 = st.columns(2)
