@@ -166,3 +166,25 @@ def test_a_displayed_table_is_safe_for_the_toolbar_download():
     submit(at)
     groups = [t.value for t in at.dataframe if "group" in t.value.columns][0]
     assert set(groups["group"]) == {'\'=HYPERLINK("http://x")', "plain"}
+
+
+def test_an_upload_says_which_pages_use_it_and_a_binary_column_is_taken_as_the_label():
+    from costlib.dataset import ColumnMapping
+    from views._common import loaded_sentence
+
+    data = b"churned,risk_score,region\n" + b"".join(
+        f"{i % 2},{(i % 10) / 10 + 0.05:.2f},{'north' if i % 3 else 'south'}\n".encode() for i in range(60)
+    )
+    df = loading.read_table(data, "churn.csv")
+    guess = loading.guess_mapping(df)
+    assert guess.label == "churned" and guess.scores == ("risk_score",)  # no "label" name needed
+    ds = loading.prepare(df, guess, name="churn.csv", fingerprint="x")
+    kind, text = loaded_sentence(ds, "churn.csv")
+    assert kind == "success"
+    assert text.startswith("Loaded “churn.csv”. Costs & groups, Find my prices, Value and Calibration now use it.")
+    assert "Cost matrix and Instance costs need columns it does not have" in text
+    no_label = loading.prepare(
+        df, ColumnMapping(scores=("risk_score",), group="region"), name="churn.csv", fingerprint="x"
+    )
+    kind, text = loaded_sentence(no_label, "churn.csv")
+    assert kind == "warning" and "no page can use it yet: it lacks a label column with two values" in text

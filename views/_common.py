@@ -240,8 +240,8 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
             )
         else:
             sentence = (
-                f"“{ds.name}” lacks {hint}, which this page needs, so the charts below use the built-in "
-                f"sample “{SAMPLES[sample].title}”."
+                f"“{ds.name}” lacks {missing(ds, needs) or hint}, which this page needs, so the charts below use the "
+                f"built-in sample “{SAMPLES[sample].title}”."
             )
         say("info", sentence, where=c1)
         c2.button(
@@ -254,6 +254,51 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
         )
         return load_sample(sample)
     return ds
+
+
+def missing(ds: Dataset, role: str) -> str:
+    """What exactly `ds` lacks for `role`, in words ("" when the general hint says it best)."""
+    if role not in ("binary", "probabilities", "value") or ds.counts_only:
+        return ""
+    parts = []
+    if ds.y is None:
+        parts.append("a label column with two values")
+    if not ds.scores:
+        parts.append("a score column")
+    if not parts and not ds.probabilities and role != "binary":
+        parts.append("scores that are probabilities (they were read as raw scores)")
+    return " and ".join(parts)
+
+
+# the pages a dataset can feed, with the role each needs
+PAGE_ROLES = (
+    ("Costs & groups", "binary"),
+    ("Find my prices", "binary"),
+    ("Value", "value"),
+    ("Cost matrix", "multiclass"),
+    ("Instance costs", "delta"),
+    ("Calibration", "probabilities"),
+)
+
+
+def loaded_sentence(ds: Dataset, shown_name: str) -> tuple[str, str]:
+    """(kind, sentence) after an upload: which pages now use it, and what the others need."""
+    usable = [page for page, role in PAGE_ROLES if has_role(ds, role)]
+    others = [page for page, role in PAGE_ROLES if not has_role(ds, role)]
+    if not usable:
+        need = missing(ds, "binary") or NEEDS["binary"][0]
+        return "warning", (
+            f"Loaded “{shown_name}”, but no page can use it yet: it lacks {need}. Map the columns again below; "
+            "until then the pages draw on built-in samples."
+        )
+    text = f"Loaded “{shown_name}”. {_listed(usable)} now use it."
+    if others:
+        text += f" {_listed(others)} need columns it does not have, and draw on built-in samples."
+    return "success", text
+
+
+def _listed(pages: list[str]) -> str:
+    return pages[0] if len(pages) == 1 else ", ".join(pages[:-1]) + " and " + pages[-1]
 
 
 def has_role(ds: Dataset, role: str) -> bool:

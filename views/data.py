@@ -11,6 +11,7 @@ from views._common import (
     build_dataset_cached,
     choose_data,
     current_dataset,
+    loaded_sentence,
     page_header,
     read_table_cached,
     replace_upload,
@@ -253,7 +254,7 @@ if upload is not None:
                     st.session_state.pop(key, None)
                 if use.score_scale != mapping.score_scale:  # the form shows what was used
                     st.session_state["_widget_updates"] = {mk("scale"): use.score_scale}
-                st.session_state["_loaded"] = f"Loaded “{shown_name}”. The other pages now use it."
+                st.session_state["_loaded"] = loaded_sentence(ds_new, shown_name)
                 st.rerun()
         loaded_slot = st.empty()  # filled at the end, once the summary below shows the new data
 
@@ -277,7 +278,7 @@ if agg_file is not None and st.session_state.get("_aggregate_id") != agg_file.fi
     else:
         st.session_state["_aggregate_id"] = agg_file.file_id
         replace_upload(ds_agg)
-        st.session_state["_loaded"] = f"Loaded the counts in “{loading.display_name(agg_file.name)}”."
+        st.session_state["_loaded"] = loaded_sentence(ds_agg, loading.display_name(agg_file.name))
         st.rerun()
 folder = bigdata.data_folder()
 if folder is not None:
@@ -312,7 +313,7 @@ if folder is not None:
                 show_error(err)
             else:
                 replace_upload(ds_big)
-                st.session_state["_loaded"] = f"Opened “{picked}” through DuckDB. The count pages now use it."
+                st.session_state["_loaded"] = loaded_sentence(ds_big, picked)
                 st.rerun()
     else:
         st.caption("The server's data folder has no Parquet or CSV files.")
@@ -331,4 +332,6 @@ if ds is not None:
     for note in ds.notes:
         say("info", note)
 if st.session_state.get("_loaded"):
-    say("success", st.session_state.pop("_loaded"), where=loaded_slot if loaded_slot is not None else st)
+    loaded = st.session_state.pop("_loaded")
+    kind, text = loaded if isinstance(loaded, tuple) else ("success", loaded)
+    say(kind, text, where=loaded_slot if loaded_slot is not None else st)

@@ -238,12 +238,27 @@ def _guess_class_label(cols: _Columns, class_names: tuple[str, ...]) -> str | No
     return None
 
 
+_BINARY_VALUES = ({"0", "1"}, {"true", "false"}, {"yes", "no"})
+
+
 def _guess_label(cols: _Columns) -> tuple[str | None, str | None]:
+    """A label-like name with at most two values; else the first column whose values are
+    exactly 0/1, true/false or yes/no (a "churned" or "fraud" column)."""
     for c in _label_candidates(cols):
         if c in cols.used or len(categories(cols.col(c).iloc[:_GUESS_SAMPLE], NA_TOKENS)[1]) > 2:
             continue
         _, names = categories(cols.col(c), NA_TOKENS)
         if 1 <= len(names) <= 2:
+            cols.take(c)
+            return c, _guess_positive(names)
+    for c in cols.names:
+        if c in cols.used:
+            continue
+        _, sample = categories(cols.col(c).iloc[:_GUESS_SAMPLE], NA_TOKENS)
+        if {str(n).strip().lower() for n in sample} not in _BINARY_VALUES:
+            continue
+        _, names = categories(cols.col(c), NA_TOKENS)
+        if {str(n).strip().lower() for n in names} in _BINARY_VALUES:
             cols.take(c)
             return c, _guess_positive(names)
     return None, None

@@ -70,7 +70,7 @@ def test_upload_rich_csv_and_visit_every_page(page, app_url, tmp_path):
     goto(page, app_url + "/")
     upload(page, path)
     use_these_columns(page)
-    page.get_by_text("Loaded “rich_predictions.csv”. The other pages now use it.").wait_for()
+    page.get_by_text("Loaded “rich_predictions.csv”. Costs & groups").wait_for()
     assert data_choice(page) == UPLOADED
     loaded = page.locator('[data-testid="stMetric"]', has_text="Rows")
     assert "900" in loaded.inner_text()

@@ -63,7 +63,7 @@ def test_a_right_to_left_override_in_a_file_name_is_shown_as_a_question_mark(pag
     main = page.locator('[data-testid="stMainBlockContainer"]')
     main.locator('[data-testid="stCaptionContainer"]', has_text="scores?vsc.exe.csv").first.wait_for()
     use_these_columns(page)
-    page.get_by_text("Loaded “scores?vsc.exe.csv”. The other pages now use it.").wait_for()
+    page.get_by_text("Loaded “scores?vsc.exe.csv”. Costs & groups").wait_for()
     # Every sentence of the app's own shows "?"; Streamlit's uploader chip shows the name as the
     # browser gives it, which no page can change.
     ours = main.locator('[data-testid="stCaptionContainer"], [data-testid="stAlert"]').all_inner_texts()
@@ -81,7 +81,7 @@ def test_a_repeated_column_name_loads_and_says_so(page, app_url, tmp_path):
     upload(page, path)
     assert any('repeats the name "score" (columns 2 and 3)' in a for a in alert_texts(page)), alert_texts(page)
     use_these_columns(page)  # the guess maps both copies as two models
-    page.get_by_text("Loaded “joined.csv”. The other pages now use it.").wait_for()
+    page.get_by_text("Loaded “joined.csv”. Costs & groups").wait_for()
     assert_no_error(page)
 
 
@@ -95,5 +95,5 @@ def test_a_very_wide_file_reaches_the_mapping_form_and_says_how_wide_it_is(page,
     upload(page, path, timeout=120)
     assert any(f"has {k + 2:,} columns" in a for a in alert_texts(page)), alert_texts(page)
     use_these_columns(page)
-    page.get_by_text("Loaded “wide.csv”. The other pages now use it.").wait_for()
+    page.get_by_text("Loaded “wide.csv”. Costs & groups").wait_for()
     assert_no_error(page)

@@ -41,7 +41,7 @@ def test_two_sessions_uploading_at_once_each_see_their_own_file(new_page, app_ur
     for page in pages:
         page.get_by_role("button", name="Use these columns").click()
     for page in pages:
-        page.get_by_text("Loaded “predictions.csv”. The other pages now use it.").wait_for()
+        page.get_by_text("Loaded “predictions.csv”. Costs & groups").wait_for()
         step(page, "after loading")
     for page, rows in zip(pages, ("300", "700"), strict=True):
         metric = page.locator('[data-testid="stMetric"]', has_text="Rows").inner_text()
