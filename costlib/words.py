@@ -410,14 +410,16 @@ def _details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
                 "would change nothing."
             )
         else:
-            gain = (
-                f"would save {money(est, unit)} per case"
-                if est > 0
-                else f"would cost {money(-est, unit)} per case more"
-            )
+            if est > 0:
+                gain, verdict = f"would save {money(est, unit)} per case{iv}", "not clearly better"
+            else:  # the interval of how much more they cost: its signs agree with the words
+                more = interval(-hi, -lo, unit)
+                more = f" ({more.replace('95% interval', '95% interval of the extra cost')})" if more else ""
+                gain = f"would cost {money(-est, unit)} per case more{more}"
+                verdict = "worse" if hi < 0 else "not clearly better"
             shown = cutoffs_short(per_group, grouped=True, lowest=rec.lowest)
             out.append(
-                f"Per-group cutoffs ({shown}) {gain}{iv}: not clearly better, so one cutoff for everyone is "
+                f"Per-group cutoffs ({shown}) {gain}: {verdict}, so one cutoff for everyone is "
                 "recommended. Per-group cutoffs would treat groups differently."
             )
     if not rec.intervals:

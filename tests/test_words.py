@@ -83,3 +83,23 @@ def test_scores_exactly_on_bin_edges_fall_in_the_bin_below_as_in_scikit_learn():
             / p.size
         )
         assert expected_calibration_error(y, p, n_bins=n_bins) == pytest.approx(ece, abs=1e-12)
+
+
+def test_per_group_cutoffs_that_cost_more_have_a_positive_interval_of_the_extra_cost():
+    from costlib import rules as R
+
+    rec = SimpleNamespace(
+        grouped=True,
+        group_gain=(-0.041, -0.072, -0.0073),  # the saving of per-group cutoffs: negative, clearly
+        results=SimpleNamespace(cutoffs={R.COST_OPTIMAL: {"a": 0.3, "b": 0.6}}),
+        rule=R.SINGLE,
+        cutoffs={"a": 0.4, "b": 0.4},
+        lowest=None,
+        intervals=True,
+        judged_on="test",
+        n_fit=100,
+        n_judged=100,
+    )
+    text = " ".join(words._details(rec, "$", None))
+    assert "would cost $0.041 per case more (95% interval of the extra cost $0.0073 to $0.072): worse" in text
+    assert f"{MINUS}$" not in text

@@ -25,7 +25,8 @@ ds, unit, volume = setup(
     "Find my prices",
     "You may not know what a false alarm or a missed case costs, but you can say which of two outcomes is worse. "
     "A few such answers bracket the ratio between the two prices; the questions stop as soon as more precision "
-    "would not change the cutoff to ship.",
+    "would not change the cutoff to ship, or once the bracket is narrower than a factor of "
+    f"{elicit.PRECISION:g} (then the answer says what a wrong guess inside it would cost).",
     needs="binary",
 )
 names = group_names(ds)
@@ -84,7 +85,7 @@ def start_over() -> None:
     st.session_state["_bracket"] = elicit.Bracket(names=names_now)
 
 
-st.subheader("Which is worse?")
+st.subheader("Which is worse?" if bracket.settled is None else "Your answers")
 if bracket.settled is None:
     n = elicit.next_n(bracket)
     q, worse_miss, worse_alarm = elicit.question(bracket, n)

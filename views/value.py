@@ -138,7 +138,15 @@ def live_value() -> None:
         f"k = {derived:.3g} follows from your prices: a wrong answer costs on average "
         f"{words.money((c_fp + c_fn) / 2, unit)} (the mean of a false positive's {words.money(c_fp, unit)} and a false "
         f"negative's {words.money(c_fn, unit)}, set on Costs & groups) and a right answer earns "
-        f"{words.money(worth, unit)}." + ("" if override is None else f" You moved the slider to k = {k:g}."),
+        f"{words.money(worth, unit)}."
+        + ("" if override is None else f" You moved the slider to k = {k:g}.")
+        + (
+            f" Your prices are lopsided (a false negative costs {words.ratio_text(c_fn / c_fp)} times a false "
+            "positive): k averages them, and “Separate prices per outcome” below prices each mistake on its own."
+            if c_fp > 0 and not 0.5 <= c_fn / c_fp <= 2
+            else ""
+        )
+        + " Unlike Costs & groups, a case here can be handed to a person, so the two pages can answer differently.",
     )
     r = reject_worth / worth if worth > 0 else 0.0
     rec = memo(
