@@ -664,7 +664,7 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
     return pd.DataFrame(
         {
             "rule": [R.rule_words(r) + (" (recommended)" if r == rec.rule else "") for r in o.index],
-            "cutoff": [cutoffs_short(results.cutoffs[r], grouped=rec.grouped, lowest=rec.lowest) for r in o.index],
+            "cutoff": [_one_or_per_group(results.cutoffs[r], rec.lowest, "see by group") for r in o.index],
             "flagged": [_share(x) for x in o["flagged_rate"]],
             "cost per case": [m(x) for x in o["cost_per_case"]],
             "95% interval": [_iv(a, b, m) for a, b in zip(o["low"], o["high"], strict=True)],
@@ -808,18 +808,23 @@ def fairness_overview_table(
             "cost per case": [m(cost.get(r, np.nan)) for r in summary["rule"]],
             "price of fairness per case": [m(x) for x in summary["price_per_case_test"]],
             "cutoffs": [
-                _one_or_per_group(results.cutoffs[r], lowest) if f else "no cutoffs meet it"
+                _trivially(_one_or_per_group(results.cutoffs[r], lowest)) if f else "no cutoffs meet it"
                 for r, f in zip(summary["rule"], summary["feasible"], strict=True)
             ],
         }
     )
 
 
-def _one_or_per_group(cutoffs: dict, lowest: dict | None = None) -> str:
+def _one_or_per_group(cutoffs: dict, lowest: dict | None = None, where: str = "table below") -> str:
     """A rule's cutoffs in one short cell: the cutoff when every group shares it, else a
-    pointer to `fairness_cutoffs_table` (a list of groups does not fit a cell)."""
+    pointer to the table that lists them (`where`: a list of groups does not fit a cell)."""
     shown = cutoffs_short(cutoffs, grouped=True, lowest=lowest)
-    return shown if " · " not in shown else "one per group (table below)"
+    return shown if " · " not in shown else f"one per group ({where})"
+
+
+def _trivially(cell: str) -> str:
+    """Flagging everyone (or nobody) in every group equalises most rates by doing nothing: say so."""
+    return f"{cell} in every group (equal only trivially)" if cell in ("everyone", "nobody") else cell
 
 
 def fairness_cutoffs_table(

@@ -1443,3 +1443,17 @@ def test_the_positive_class_picker_prefers_a_positive_looking_value():
     assert loading.likely_positive(["maybe", "no", "yes"]) == "yes"
     assert loading.likely_positive(["Negative", "Positive"]) == "Positive"
     assert loading.likely_positive(["cat", "dog"]) is None
+
+
+def test_a_score_column_with_words_is_not_blamed_on_decimal_commas_and_empty_cells_are_named_too():
+    from costlib.dataset import ColumnMapping
+
+    m = ColumnMapping(label="y", scores=("s",))
+    words_df = read_table(b'y,s\n0,high\n1,high\n0,"0,45"\n1,high\n0,\n1,0.5\n', "bad.csv")
+    with pytest.raises(DataError) as info:
+        prepare(words_df, m, name="bad.csv", fingerprint="x")
+    assert "decimal comma" not in info.value.message  # one in four looks like one: not the explanation
+    assert info.value.message.endswith("It also has 1 empty cell (blank or NaN).")
+    commas = read_table(b'y,s\n0,"0,3"\n1,"0,45"\n0,0.2\n', "c.csv")
+    with pytest.raises(DataError, match="decimal comma"):
+        prepare(commas, m, name="c.csv", fingerprint="x")

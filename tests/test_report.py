@@ -553,3 +553,15 @@ def test_a_policy_ships_what_the_verdict_says_even_when_the_model_should_not_dec
     assert {t["threshold"] for t in policy["thresholds"]} == {"-inf" if base == R.EVERYONE else "inf"}
     assert policy["decision"]["recommended"]["rule"] == R.rule_words(a.recommendation.rule)  # the contract's summary
     assert load_policy(json.dumps(policy))["rule"] == base
+
+
+def test_a_fairness_rule_met_by_flagging_everyone_says_it_is_equal_only_trivially(compas):
+    audit = build_audit(_model(compas["frame"]), (1.0, 3.0), n_resamples=50)
+    view = fairness_overview_table(
+        audit.fairness_summary, audit.results, "$", tolerance=TOL, lowest=audit.recommendation.lowest
+    )
+    for rule, cell in zip(audit.fairness_summary["rule"], view["cutoffs"], strict=True):
+        cut = audit.results.cutoffs[rule]
+        everyone = all(t <= audit.recommendation.lowest[g] for g, t in cut.items())
+        assert (cell == "everyone in every group (equal only trivially)") == everyone, (rule, cell)
+    assert "everyone in every group (equal only trivially)" in set(view["cutoffs"])  # demographic parity here

@@ -232,7 +232,7 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
         st.sidebar.caption(SAMPLES[choice].description)
     if needs and not has_role(ds, needs):
         hint, sample = NEEDS[needs]
-        c1, c2 = st.columns([4, 1], vertical_alignment="center")
+        c1, c2 = st.columns([3, 1], vertical_alignment="center")
         if ds.counts_only:
             sentence = (
                 f"“{ds.name}” holds counts, not rows, and this page needs each case's score and label, so the "

@@ -293,7 +293,9 @@ else:
         key="fair_criteria",
         on_change=keep,
         args=("fair_criteria",),
-        format_func=lambda c: f"{c} (equal {FAIRNESS_CRITERIA[c]})",
+        help="What each rule makes equal across groups: "
+        + "; ".join(f"{c}: the {rate}" for c, rate in FAIRNESS_CRITERIA.items())
+        + ".",
     )
     for key in ("fair", "fair_tol"):
         st.query_params[key] = str(setting(key)).lower() if key == "fair" else f"{setting(key):g}"

@@ -85,6 +85,7 @@ MSG_DECIMAL_COMMA_HINT = (
     " They look like numbers written with a decimal comma; save the file with "
     "decimal points, or separate its columns with semicolons."
 )
+MSG_ALSO_EMPTY = " It also has {count} empty {values} (blank or NaN)."
 MSG_MISSING_NUMBERS = 'In "{name}", column "{column}" has {count} empty {values} (blank or NaN): {rows}.'
 MSG_INFINITE = 'In "{name}", column "{column}" has {count} infinite {values}: {rows}.'
 MSG_OUTSIDE_01 = (

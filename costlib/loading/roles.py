@@ -34,6 +34,7 @@ from costlib.loading.guessing import SPLIT_ALIASES, class_names_for
 from costlib.loading.messages import (
     FIX_RENORMALISE,
     FIX_TOP_GROUPS,
+    MSG_ALSO_EMPTY,
     MSG_CLASS_NAMES_COUNT,
     MSG_CLASS_NAMES_REPEAT,
     MSG_CLASS_SUM,
@@ -157,8 +158,11 @@ def numbers(t: Table, column: str) -> np.ndarray:
     values, not_number, missing = as_float(t.col(column))
     if not_number.any():
         msg = t.bad(MSG_NOT_NUMBERS, column, not_number, cells=True)
-        if any(DECIMAL_COMMA_RE.match(x) for x in t.texts(column, first_true(not_number, SHOW))):
+        shown = t.texts(column, first_true(not_number, SHOW))
+        if 2 * sum(bool(DECIMAL_COMMA_RE.match(x)) for x in shown) > len(shown):  # most of them, not one in four
             msg += MSG_DECIMAL_COMMA_HINT
+        if missing.any():  # say everything wrong with the column at once
+            msg += MSG_ALSO_EMPTY.format(count=int(missing.sum()), values="cell" if missing.sum() == 1 else "cells")
         raise DataError(msg, column=column)
     if missing.any():
         raise DataError(t.bad(MSG_MISSING_NUMBERS, column, missing), column=column)
