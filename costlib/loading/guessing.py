@@ -173,6 +173,8 @@ def guess_mapping(df: pd.DataFrame) -> ColumnMapping:
     weight = cols.find(_WEIGHT_NAMES, numeric_only=True)
     cols.take(weight)
     delta, votes_yes, votes_no = _guess_delta(cols)
+    if label is None and not class_probs:
+        label, positive = _guess_binary_label(cols)
     return ColumnMapping(
         label=label,
         positive=positive,
@@ -242,8 +244,7 @@ _BINARY_VALUES = ({"0", "1"}, {"true", "false"}, {"yes", "no"})
 
 
 def _guess_label(cols: _Columns) -> tuple[str | None, str | None]:
-    """A label-like name with at most two values; else the first column whose values are
-    exactly 0/1, true/false or yes/no (a "churned" or "fraud" column)."""
+    """A label-like name with at most two values (`_guess_binary_label` looks at values)."""
     for c in _label_candidates(cols):
         if c in cols.used or len(categories(cols.col(c).iloc[:_GUESS_SAMPLE], NA_TOKENS)[1]) > 2:
             continue
@@ -251,6 +252,12 @@ def _guess_label(cols: _Columns) -> tuple[str | None, str | None]:
         if 1 <= len(names) <= 2:
             cols.take(c)
             return c, _guess_positive(names)
+    return None, None
+
+
+def _guess_binary_label(cols: _Columns) -> tuple[str | None, str | None]:
+    """The first column left whose values are exactly 0/1, true/false or yes/no (a "churned"
+    or "fraud" column): asked last, after every role guessed by its name."""
     for c in cols.names:
         if c in cols.used:
             continue
