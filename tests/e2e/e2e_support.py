@@ -248,18 +248,27 @@ def full_screenshot(page: Page, name: str) -> Path:
 # The Data page
 
 
-def upload(page: Page, path: Path, *, timeout: float = 30.0) -> None:
+def upload(page: Page, path: Path, *, timeout: float = 30.0, shown: str | None = None) -> None:
     """Put `path` into the Data page's file input and wait until the page is about that file.
 
     The rerun starts only after the upload finishes, so "the app is idle" is not enough: wait
     for the preview caption or an error naming the file (the uploader's own chip shortens long
     names). Pressing "Use these columns" in that gap would submit the previous file's form.
     """
-    page.set_input_files("input[type=file]", str(path))
     main = page.locator('[data-testid="stMainBlockContainer"]')
-    main.locator('[data-testid="stCaptionContainer"], [data-testid="stAlert"]', has_text=path.name).first.wait_for(
-        timeout=timeout * 1000
-    )
+    name = shown or path.name  # `shown`: how the page writes the name, when it differs
+    about = main.locator('[data-testid="stCaptionContainer"], [data-testid="stAlert"]', has_text=name).first
+    wait_for_app(page, settle=0.3, timeout=timeout)  # a rerun still drawing the page could replace the input
+    page.set_input_files("input[type=file]", str(path))
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        about.wait_for(timeout=timeout * 500)
+    except PlaywrightTimeout:
+        # the file never reached the uploader (it shows no file): give it once more
+        if page.locator('[data-testid="stFileUploaderFile"]').count() == 0:
+            page.set_input_files("input[type=file]", str(path))
+        about.wait_for(timeout=timeout * 500)
     step(page, f"after uploading {path.name}", timeout=timeout)
 
 

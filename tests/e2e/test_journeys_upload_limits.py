@@ -59,9 +59,8 @@ def test_a_right_to_left_override_in_a_file_name_is_shown_as_a_question_mark(pag
     path = tmp_path / "scores\u202evsc.exe.csv"  # would display as "scoresexe.csv"
     path.write_bytes(b"label,score\n1,0.9\n0,0.2\n1,0.7\n0,0.4\n")
     goto(page, app_url + "/")
-    page.set_input_files("input[type=file]", str(path))
+    upload(page, path, shown="scores?vsc.exe.csv")
     main = page.locator('[data-testid="stMainBlockContainer"]')
-    main.locator('[data-testid="stCaptionContainer"]', has_text="scores?vsc.exe.csv").first.wait_for()
     use_these_columns(page)
     page.get_by_text("Loaded “scores?vsc.exe.csv”. Costs & groups").wait_for()
     # Every sentence of the app's own shows "?"; Streamlit's uploader chip shows the name as the
