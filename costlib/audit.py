@@ -510,9 +510,7 @@ def sensitivity_grid(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp_values
 RATIO_LIMITS = (1e-3, 1e3)  # the c_fn : c_fp range `ratio_range` searches
 
 
-def ratio_range(
-    train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp: float, c_fn: float, ratios=None
-) -> tuple[str, float, float]:
+def ratio_range(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp: float, c_fn: float) -> tuple[str, float, float]:
     """(leader, low, high): the best option at these prices (`sensitivity_grid`'s choice)
     and the range of c_fn : c_fp ratios, from 1:1000 to 1000:1, over which it stays best.
 
@@ -520,19 +518,12 @@ def ratio_range(
     sweep's hull, and there every option's cost on train and on test is a line in the
     ratio, so the choice can change only at those breaks or where two lines cross. The
     choice is read at one ratio inside each piece between these points; the range runs to
-    the nearest points where it changes. With `ratios` (an array), the choice is read at
-    those ratios instead, as on a grid.
+    the nearest points where it changes.
     """
     c_fp, c_fn = v.as_price(c_fp, "c_fp"), v.as_price(c_fn, "c_fn")
     r0 = c_fn / c_fp if c_fp > 0 else np.inf
-    if ratios is None:
-        ratios = _ratio_candidates(train_sweeps, test_sweeps, r0)
-        points = np.sqrt(ratios[:-1] * ratios[1:])  # one ratio inside each piece
-    else:
-        ratios = np.union1d(v.as_float_1d(ratios, "ratios"), [r0] if np.isfinite(r0) else [])
-        points = ratios
-    inside = _choices(train_sweeps, test_sweeps, points)
-    grid_like = points is ratios
+    ratios = _ratio_candidates(train_sweeps, test_sweeps, r0)
+    inside = _choices(train_sweeps, test_sweeps, np.sqrt(ratios[:-1] * ratios[1:]))  # one ratio inside each piece
     if not np.isfinite(r0):
         last = inside[-1]
         k = len(inside) - 1
@@ -541,14 +532,6 @@ def ratio_range(
         return str(last), float(ratios[k]), float("inf")
     leader = _choices(train_sweeps, test_sweeps, np.array([r0]))[0]
     i0 = int(np.searchsorted(ratios, r0))  # ratios[i0] == r0
-    if grid_like:
-        same = inside == leader
-        lo, hi = i0, i0
-        while lo > 0 and same[lo - 1]:
-            lo -= 1
-        while hi < len(same) - 1 and same[hi + 1]:
-            hi += 1
-        return str(leader), float(ratios[lo]), float(ratios[hi])
     # piece k spans ratios[k] .. ratios[k + 1]; r0 is the point ratios[i0]
     lo = i0
     while lo > 0 and inside[lo - 1] == leader:
