@@ -435,12 +435,12 @@ def _asides(rec, unit: str) -> tuple[str, ...]:
 
     out = []
     for rule, est, lo, hi in rec.cheaper_by_chance[:3]:
-        iv = interval(lo, hi, unit)
+        noise = lo is not None and hi is not None and lo <= 0 <= hi  # NaN bounds (no interval) compare False
         out.append(
             f"“{R.rule_words(rule)}” came out {cheaper_by(est, lo, hi, unit)} on the {_judged(rec)} rows"
             + ". Picking whichever rule looks cheapest on the rows it is judged on would flatter it; the "
             "recommendation is the cutoff fitted on the train rows"
-            + (", and the difference is within the noise." if iv and lo <= 0 <= hi else ".")
+            + (", and the difference is within the noise." if noise else ".")
         )
     return tuple(out)
 
