@@ -264,7 +264,7 @@ st.caption(
     "For files too big to upload (the upload limit is 200 MB, and a 10-million-row CSV is near it; Parquet is "
     "five times smaller and reads faster): compute the counts where the data lives with "
     "`python -m costlib aggregate SOURCE --label … --score … --out counts.parquet` (DuckDB or Spark), then load "
-    "that file here. Costs & groups and Find my prices work on counts, exactly; pages that need each case say "
+    "that file here. Costs & groups, Find my prices and Value work on counts, exactly; pages that need each case say "
     "so."
 )
 agg_file = st.file_uploader(
