@@ -275,7 +275,7 @@ say(
 if len(names) < 2:
     st.caption("This data has one group: there is nothing to equalise. Map a group column on the Data page.")
 else:
-    f1, f2, f3 = st.columns([1, 1, 2])
+    f1, f2, _ = st.columns([1, 1, 2])
     fair_on = f1.toggle("Fairness rules", key="fair", on_change=keep, args=("fair",))
     tol = f2.number_input(
         "Tolerance (largest gap in the rate)",
@@ -287,7 +287,7 @@ else:
         args=("fair_tol",),
     )
     remembered("fair_criteria", tuple(FAIRNESS_CRITERIA), valid=lambda v: set(v) <= set(FAIRNESS_CRITERIA))
-    criteria = f3.multiselect(
+    criteria = st.multiselect(  # a row of its own: five criteria fit side by side
         "Criteria",
         list(FAIRNESS_CRITERIA),
         key="fair_criteria",
@@ -337,7 +337,8 @@ else:
             "cutoffs treat groups differently by design; these rules choose the differences that equalise one "
             "rate. Both are chosen on the train rows and judged on the test rows, so a gap can reopen there, "
             "and a negative price means the constrained rule happened to cost less on these test rows (by "
-            "chance: on the train rows it costs at least as much)."
+            "chance: on the train rows it costs at least as much). “Trivially equal”: flagging everyone (or nobody) "
+            "in every group makes the rates equal without using the model."
         )
 
 st.subheader("How much do the prices matter?")
