@@ -31,7 +31,7 @@ import pandas as pd
 
 from costlib import _validation as v
 from costlib import rules as R
-from costlib.sweep import GroupedSweep, Sweep, _sweep_core, argbest, group_codes, sweep_by_codes
+from costlib.sweep import GroupedSweep, Sweep, _sweep_core, argbest, group_codes, sweep_by_codes, thin_index
 
 SINGLE_GROUP = "everyone"  # the one group's name when the data has no group column
 DEFAULT_RESAMPLES = 2000
@@ -840,22 +840,37 @@ def no_model_baseline(y_true, *, c_fp, c_fn, sample_weight=None) -> tuple[str, f
     return (R.EVERYONE, everyone) if everyone < nobody else (R.NOBODY, nobody)
 
 
-def cost_curves(ms: ModelSweeps, prices: Prices) -> pd.DataFrame:
+def cost_curves(ms: ModelSweeps, prices: Prices, *, max_points: int | None = None) -> pd.DataFrame:
     """Cost per case against one cutoff on the judged rows, long format
     ``line, threshold, flagged_rate, cost_per_case``: the line ``None`` is everybody at one
     cutoff (each group at its own prices); then one line per group (its own cost per case).
-    Every line's first row is threshold +inf (flag nobody)."""
-    pooled = ms.judge_pooled
-    frames = [
-        pd.DataFrame(
+    Every line's first row is threshold +inf (flag nobody).
+
+    Exact at every distinct score. With `max_points` (a chart's resolution, as in
+    ``figures.MAX_POINTS``) each line keeps only the points worth drawing (`sweep.thin_index`:
+    every stretch's first, last, lowest and highest), so that a redraw after a price move
+    does not carry a row per distinct score through pandas and Plotly.
+    """
+
+    def line(name, thresholds, flagged_rate, cost_per_case) -> pd.DataFrame:
+        idx = slice(None) if max_points is None else thin_index(cost_per_case, max_points)
+        return pd.DataFrame(
             {
-                "line": None,
-                "threshold": pooled.thresholds,
-                "flagged_rate": v.safe_divide(pooled.flagged, np.full(pooled.flagged.shape, pooled.total)),
-                "cost_per_case": v.safe_divide(
-                    ms.single_cost(prices, "judge"), np.full(pooled.flagged.shape, pooled.total)
-                ),
+                "line": name,
+                "threshold": thresholds[idx],
+                "flagged_rate": flagged_rate[idx],
+                "cost_per_case": cost_per_case[idx],
             }
+        )
+
+    pooled = ms.judge_pooled
+    every = np.full(pooled.flagged.shape, pooled.total)
+    frames = [
+        line(
+            None,
+            pooled.thresholds,
+            v.safe_divide(pooled.flagged, every),
+            v.safe_divide(ms.single_cost(prices, "judge"), every),
         )
     ]
     if ms.grouped and len(ms.groups) > 1:
@@ -864,14 +879,7 @@ def cost_curves(ms: ModelSweeps, prices: Prices) -> pd.DataFrame:
             if sw.total <= 0:
                 continue
             frames.append(
-                pd.DataFrame(
-                    {
-                        "line": g,
-                        "threshold": sw.thresholds,
-                        "flagged_rate": sw.flagged / sw.total,
-                        "cost_per_case": sw.errors_cost(prices.c_fp[i], prices.c_fn[i]) / sw.total,
-                    }
-                )
+                line(g, sw.thresholds, sw.flagged / sw.total, sw.errors_cost(prices.c_fp[i], prices.c_fn[i]) / sw.total)
             )
     return pd.concat(frames, ignore_index=True)
 

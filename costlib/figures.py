@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from costlib import rules as R
+from costlib.sweep import thin_index
 from costlib.words import money, plain, ratio_text
 
 PALETTE = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#c26b2d"]
@@ -26,21 +27,12 @@ def _color(i: int) -> str:
 
 
 def thin_curve(x: np.ndarray, y: np.ndarray, max_points: int = MAX_POINTS):
-    """At most about `max_points` points of (x, y) for drawing, extremes kept."""
+    """At most about `max_points` points of (x, y) for drawing, extremes kept (`sweep.thin_index`)."""
     x = np.asarray(x)
     y = np.asarray(y, dtype=float)
-    n = x.size
-    if n <= max_points:
+    if x.size <= max_points:
         return x, y
-    buckets = max(1, max_points // 4)
-    size = -(-n // buckets)
-    padded = np.full(buckets * size, np.nan)
-    padded[:n] = y
-    padded = padded.reshape(buckets, size)
-    rows = np.arange(buckets) * size
-    lowest = rows + np.argmin(np.where(np.isnan(padded), np.inf, padded), axis=1)
-    highest = rows + np.argmax(np.where(np.isnan(padded), -np.inf, padded), axis=1)
-    idx = np.unique(np.clip(np.concatenate((rows, rows + size - 1, lowest, highest)), 0, n - 1))
+    idx = thin_index(y, max_points)
     return x[idx], y[idx]
 
 

@@ -73,3 +73,51 @@ def test_value_against_k_fitted_on_other_rows_equals_value_at_their_best_tau(fit
         # ... and the value shown is that tau's value on the judged rows
         want = costlib.value_score(yj, pj, k=k, tau=tau, reject_value=reject).value
         assert value == pytest.approx(want, abs=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    ys=st.lists(st.one_of(st.integers(-5, 5).map(float), st.just(float("nan"))), min_size=1, max_size=200),
+    max_points=st.integers(4, 40),
+)
+def test_thin_index_keeps_every_bucket_ends_and_extremes(ys, max_points):
+    y = np.array(ys)
+    idx = sweep_module.thin_index(y, max_points)
+    assert np.all(np.diff(idx) > 0) and idx[0] == 0 and idx[-1] == y.size - 1
+    if y.size <= max_points:
+        np.testing.assert_array_equal(idx, np.arange(y.size))
+        return
+    buckets = max_points // 4
+    assert idx.size <= 4 * buckets
+    size = -(-y.size // buckets)
+    kept = set(idx.tolist())
+    for a in range(0, y.size, size):
+        part = y[a : a + size]
+        assert {a, a + part.size - 1} <= kept
+        finite = part[~np.isnan(part)]
+        if finite.size:  # the bucket's lowest and highest values are drawn
+            drawn = y[[i for i in idx if a <= i < a + size]]
+            assert np.nanmin(drawn) == finite.min() and np.nanmax(drawn) == finite.max()
+
+
+def test_thinned_cost_curves_are_rows_of_the_exact_ones_with_every_line_minimum():
+    rng = np.random.default_rng(3)
+    n = 20_000
+    g = rng.choice(["a", "b", "c"], n)
+    y = rng.random(n) < 0.3
+    s = rng.random(n)
+    ms = costlib.decision.sweep_model(y, s, g)
+    prices = costlib.decision.prices_for(ms.groups, (1.0, 3.0))
+    exact = costlib.decision.cost_curves(ms, prices)
+    thin = costlib.decision.cost_curves(ms, prices, max_points=400)
+    assert len(thin) < len(exact) / 10
+    for line in [None, "a", "b", "c"]:
+        e = exact[exact["line"].isna()] if line is None else exact[exact["line"] == line]
+        t = thin[thin["line"].isna()] if line is None else thin[thin["line"] == line]
+        assert len(t) <= 400
+        merged = t.merge(e, on="threshold", suffixes=("", "_exact"), validate="one_to_one")
+        assert len(merged) == len(t)
+        np.testing.assert_array_equal(merged["cost_per_case"], merged["cost_per_case_exact"])
+        np.testing.assert_array_equal(merged["flagged_rate"], merged["flagged_rate_exact"])
+        assert t["cost_per_case"].min() == e["cost_per_case"].min()
+        assert t["threshold"].iloc[0] == np.inf and t["threshold"].iloc[-1] == e["threshold"].iloc[-1]

@@ -170,7 +170,7 @@ def live_answer() -> None:
             lambda: decision.recommend({shown_model: models[shown_model]}, costs, n_resamples=resamples),
         )
     )
-    curves = decision.cost_curves(models[shown_model], rec.prices)
+    curves = decision.cost_curves(models[shown_model], rec.prices, max_points=figures.MAX_POINTS)
     st.plotly_chart(
         figures.cost_curve_figure(
             curves,
