@@ -70,3 +70,20 @@ def test_replacing_uploads_keeps_memory_bounded():
         assert key[1][0] in samples | {current}
     assert shown_rows(at) == 209
     assert re.search(r"file9\\?\.csv", " ".join(c.value for c in at.sidebar.caption))
+
+
+def test_the_full_collection_after_each_run_skips_what_the_imports_made():
+    # Streamlit runs gc.collect(2) after every script run; without the freeze it walks every object
+    # the imports made (~170,000), which cost more than the rest of a price move (benchmarks/README.md)
+    import subprocess
+    import sys
+
+    code = (
+        "import gc, views._common as c, costlib.figures, costlib.report; gc.collect(2); "
+        "print(gc.get_freeze_count(), len(gc.get_objects()))"
+    )
+    root = Path(APP).parent
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    frozen, walked = map(int, out.stdout.split()[-2:])
+    assert frozen > 50_000, out.stdout
+    assert walked < frozen / 10, out.stdout

@@ -12,6 +12,7 @@ user-specific sits in module globals or in `st.cache_resource`.
 
 from __future__ import annotations
 
+import gc
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -25,6 +26,13 @@ from costlib.decision import SINGLE_GROUP, sweep_model
 from costlib.errors import DataError
 from costlib.samples_registry import SAMPLES, sample_bytes
 from costlib.words import label, md_escape, money
+
+# Streamlit collects garbage in full after every script run (runner.postScriptGC), and a full
+# collection walks every object the imports made: about 170,000 here, 90 to 110 ms, more than
+# everything else a price move costs on the sample (benchmarks/README.md, "Slider latency").
+# Those objects live as long as the server, so they leave the collector's walk once, when this
+# module is first imported; whatever the sessions make is still collected after every run.
+gc.freeze()
 
 UPLOAD = "upload"
 DEFAULT_SAMPLE = "compas"
