@@ -7,6 +7,8 @@ by minimising log loss; it keeps the ranking (accuracy unchanged) and changes va
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.optimize import minimize_scalar
 from scipy.special import expit, log_softmax, logit
@@ -137,27 +139,70 @@ def fit_temperature(y_true, y_prob) -> float:
     return float(np.exp(res.x))
 
 
-def calibration_bins(y_true, y_prob, *, n_bins: int = 10):
-    """(mean predicted, observed rate, count) per non-empty equal-width bin of P(class 1).
+@dataclass(frozen=True, eq=False)
+class BinnedScores:
+    """Labels and probabilities validated once and sorted by probability, so that the
+    equal-width bins of any count are read off the sorted scores: a move of a Bins slider
+    costs a `searchsorted` of the edges and one pass of sums, never a new validation.
 
-    Exactly scikit-learn's binning (`calibration_curve` with ``strategy="uniform"``): edges
+    The binning is scikit-learn's (`calibration_curve` with ``strategy="uniform"``): edges
     ``linspace(0, 1, n_bins + 1)``, a score on an inner edge falls in the bin below. The
     curve, the counts and the ECE all come from these bins.
     """
-    y, p = v.binary_pair(y_true, y_prob, score_name="y_prob", probability=True)
-    n_bins = int(n_bins)
-    if n_bins < 1:
-        raise ValueError(f"n_bins must be at least 1: got {n_bins!r}")
-    if y.size == 0:
-        v.warn_degenerate("no cases: the reliability diagram is empty")
-        return np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64)
-    edges = np.linspace(0.0, 1.0, n_bins + 1)
-    ids = np.searchsorted(edges[1:-1], p)
-    total = np.bincount(ids, minlength=n_bins)
-    sums = np.bincount(ids, weights=p, minlength=n_bins)
-    true = np.bincount(ids, weights=y, minlength=n_bins)
-    keep = total > 0
-    return sums[keep] / total[keep], true[keep] / total[keep], total[keep]
+
+    p: np.ndarray  # probabilities, ascending
+    y: np.ndarray  # float labels (0/1) in the same order
+
+    @classmethod
+    def of(cls, y_true, y_prob) -> BinnedScores:
+        y, p = v.binary_pair(y_true, y_prob, score_name="y_prob", probability=True)
+        order = np.argsort(p, kind="stable")
+        return cls(p=p[order], y=y[order].astype(np.float64))
+
+    def bins(self, n_bins: int = 10) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(mean predicted, observed rate, count) per non-empty bin, in bin order."""
+        n_bins = int(n_bins)
+        if n_bins < 1:
+            raise ValueError(f"n_bins must be at least 1: got {n_bins!r}")
+        if self.p.size == 0:
+            v.warn_degenerate("no cases: the reliability diagram is empty")
+            return np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64)
+        inner = np.linspace(0.0, 1.0, n_bins + 1)[1:-1]
+        ends = np.concatenate((np.searchsorted(self.p, inner, side="right"), [self.p.size]))
+        starts = np.concatenate(([0], ends[:-1]))
+        keep = ends > starts
+        total = (ends - starts)[keep]
+        sums = np.add.reduceat(self.p, starts[keep])  # each non-empty bin runs to the next one's start
+        true = np.add.reduceat(self.y, starts[keep])
+        return sums / total, true / total, total
+
+    def ece(self, n_bins: int = 10) -> float:
+        """Sum over the bins of (bin share) * |observed rate - mean predicted|; NaN without cases."""
+        mean_pred, frac_pos, counts = self.bins(n_bins)
+        if counts.sum() == 0:
+            v.warn_degenerate("no cases: ECE is NaN")
+            return float("nan")
+        return float(np.sum(counts * np.abs(frac_pos - mean_pred)) / counts.sum())
+
+    def ece_by_chance(self, n_bins: int = 10, *, level: float = 0.95, n_draws: int = 400, seed: int = 0) -> float:
+        """`ece_by_chance` of these probabilities (the labels play no part)."""
+        if not 0 < float(level) < 1:
+            raise ValueError(f"level must be strictly between 0 and 1: got {level!r}")
+        if int(n_draws) < 1:
+            raise ValueError(f"n_draws must be at least 1: got {n_draws!r}")
+        mean_pred, _, counts = self.bins(n_bins)
+        if counts.sum() == 0:
+            return float("nan")
+        rng = np.random.default_rng(seed)
+        drawn = rng.binomial(counts, mean_pred, size=(int(n_draws), counts.size)) / counts
+        ece = np.abs(drawn - mean_pred) @ counts / counts.sum()
+        return float(np.quantile(ece, level))
+
+
+def calibration_bins(y_true, y_prob, *, n_bins: int = 10):
+    """(mean predicted, observed rate, count) per non-empty equal-width bin of P(class 1):
+    `BinnedScores.bins` (scikit-learn's binning; a score on an inner edge falls in the bin below)."""
+    return BinnedScores.of(y_true, y_prob).bins(n_bins)
 
 
 def reliability(y_true, y_prob, *, n_bins: int = 10):
@@ -234,11 +279,7 @@ def expected_calibration_error(y_true, y_prob, *, n_bins: int = 10) -> float:
     >>> expected_calibration_error([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], n_bins=2)
     0.08333333333333333
     """
-    mean_pred, frac_pos, counts = calibration_bins(y_true, y_prob, n_bins=n_bins)
-    if counts.sum() == 0:
-        v.warn_degenerate("no cases: ECE is NaN")
-        return float("nan")
-    return float(np.sum(counts * np.abs(frac_pos - mean_pred)) / counts.sum())
+    return BinnedScores.of(y_true, y_prob).ece(n_bins)
 
 
 def ece_by_chance(y_prob, *, n_bins: int = 10, level: float = 0.95, n_draws: int = 400, seed: int = 0) -> float:
@@ -254,17 +295,9 @@ def ece_by_chance(y_prob, *, n_bins: int = 10, level: float = 0.95, n_draws: int
     True
     """
     p = v.as_probability(y_prob, "y_prob")
-    if not 0 < float(level) < 1:
-        raise ValueError(f"level must be strictly between 0 and 1: got {level!r}")
-    if int(n_draws) < 1:
-        raise ValueError(f"n_draws must be at least 1: got {n_draws!r}")
-    mean_pred, _, counts = calibration_bins(np.zeros(p.size, dtype=np.int8), p, n_bins=n_bins)
-    if counts.sum() == 0:
-        return float("nan")
-    rng = np.random.default_rng(seed)
-    drawn = rng.binomial(counts, mean_pred, size=(int(n_draws), counts.size)) / counts
-    ece = np.abs(drawn - mean_pred) @ counts / counts.sum()
-    return float(np.quantile(ece, level))
+    return BinnedScores.of(np.zeros(p.size, dtype=np.int8), p).ece_by_chance(
+        n_bins, level=level, n_draws=n_draws, seed=seed
+    )
 
 
 def brier_score(y_true, y_prob) -> float:

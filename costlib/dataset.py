@@ -8,6 +8,7 @@ values: a page never re-parses a file, it reads these fields.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -93,10 +94,20 @@ class Dataset:
         return self.sweeps is not None
 
     def rows(self, role: str) -> np.ndarray:
-        """Boolean mask of the rows in split `role`; every row when there is no split."""
+        """Boolean mask of the rows in split `role` (read-only); every row when there is no split."""
         if self.split is None:
             return np.ones(self.n_rows, dtype=bool)
-        return self.split == role
+        return self._role_rows[role]
 
     def has_role(self, role: str) -> bool:
-        return self.split is not None and bool(np.any(self.split == role))
+        return self.split is not None and bool(self._role_rows[role].any())
+
+    @cached_property
+    def _role_rows(self) -> dict[str, np.ndarray]:
+        # compared once per dataset: the split column is text, and pages ask on every rerun
+        out = {}
+        for role in SPLIT_ROLES:
+            mask = self.split == role
+            mask.flags.writeable = False
+            out[role] = mask
+        return out

@@ -19,7 +19,7 @@ import pandas as pd
 
 from costlib import _validation as v
 from costlib import rules as R
-from costlib.sweep import Sweep, _sweep_core
+from costlib.sweep import Sweep, _sweep_core, group_codes, sweep_by_codes
 
 
 def _numbers(x, name: str) -> np.ndarray:
@@ -276,37 +276,85 @@ def nec_table(models: dict, delta, *, threshold: float, groups=None) -> tuple[pd
 
     overall has one row per option (``option, n, error rate, NEC, error rate / NEC``);
     by_group one row per (option, group), empty without `groups`. The two are kept apart:
-    no group name is reserved for the total.
+    no group name is reserved for the total. `NecSweeps.table` at one cutoff.
     """
-    d = v.as_float_1d(delta, "delta")
-    candidates = {
-        **{m: v.as_float_1d(s, f"models[{m!r}]") >= threshold for m, s in models.items()},
-        R.NOBODY: np.zeros(d.size, dtype=bool),
-        R.EVERYONE: np.ones(d.size, dtype=bool),
-    }
-    g = None
-    if groups is not None:
-        g = np.asarray(groups, dtype=object)
-        v.same_length(d, g, "delta", "groups")
-    overall, by_group = [], []
-    for option, pred in candidates.items():
-        v.same_length(d, pred, "delta", f"models[{option!r}]")
-        overall.append({"option": option, **_nec_row(d, pred)})
-        if g is not None:
-            for name in sorted(pd.unique(g).tolist(), key=str):
-                sel = g == name
-                by_group.append({"option": option, "group": name, **_nec_row(d[sel], pred[sel])})
-    columns = ["n", "error rate", "NEC", "error rate / NEC"]
-    return pd.DataFrame(overall, columns=["option", *columns]), pd.DataFrame(
-        by_group, columns=["option", "group", *columns]
-    )
+    return NecSweeps.of(models, delta, groups=groups).table(threshold)
 
 
-def _nec_row(d: np.ndarray, pred: np.ndarray) -> dict:
-    total = np.abs(d).sum()
-    err = float(np.mean(pred != (d > 0))) if d.size else float("nan")
-    nec = float(np.abs(d)[pred != (d > 0)].sum() / total) if total > 0 else float("nan")
-    return {"n": int(d.size), "error rate": err, "NEC": nec, "error rate / NEC": err / nec if nec > 0 else float("nan")}
+@dataclass(frozen=True, eq=False)
+class NecSweeps:
+    """Every model's mistakes at any cutoff, by group: two sweeps per model sorted once (the
+    mistakes counted, and weighted by |delta|), so that a move of a cutoff slider reads a
+    few cumulative sums and never touches the rows. `table` gives `nec_table`'s frames.
+    """
+
+    counted: dict  # model -> GroupedSweep of labels delta > 0
+    weighted: dict  # model -> the same, weighted by |delta|
+    groups: tuple  # names, in the order of the tables
+    positives: np.ndarray  # (2, groups): cases with delta > 0, counted and weighted
+    negatives: np.ndarray  # (2, groups): the others
+    grouped: bool
+
+    @classmethod
+    def of(cls, models: dict, delta, *, groups=None) -> NecSweeps:
+        d = v.as_float_1d(delta, "delta")
+        if groups is None:
+            codes, names = np.zeros(d.size, dtype=np.int64), (("all",) if d.size else ())
+        else:
+            codes, names = _order_by_text(*group_codes(groups, d.size, "groups"))
+        y, w = d > 0, np.abs(d)
+        counted, weighted = {}, {}
+        for m, scores in models.items():
+            s = v.as_float_1d(scores, f"models[{m!r}]")
+            v.same_length(d, s, "delta", f"models[{m!r}]")
+            counted[m] = sweep_by_codes(y, s, codes, names)
+            weighted[m] = sweep_by_codes(y, s, codes, names, w)
+        k = len(names)
+        by = [np.bincount(codes[sel], weights=weights, minlength=k) for sel in (y, ~y) for weights in (None, w[sel])]
+        return cls(counted, weighted, names, np.array(by[:2]), np.array(by[2:]), groups is not None)
+
+    def table(self, threshold: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """`nec_table`'s (overall, by_group) when flagging iff score >= `threshold`."""
+        overall, by_group = [], []
+        for option in [*self.counted, R.NOBODY, R.EVERYONE]:
+            # per group: rows, mistakes, |delta| of the mistakes, |delta| of all
+            per = np.array([self._mistakes(option, i, threshold) for i in range(len(self.groups))]).reshape(-1, 4)
+            overall.append({"option": option, **_nec_row(*per.sum(axis=0))})
+            if self.grouped:
+                rows = zip(self.groups, per, strict=True)
+                by_group.extend({"option": option, "group": g, **_nec_row(*row)} for g, row in rows)
+        columns = ["n", "error rate", "NEC", "error rate / NEC"]
+        return pd.DataFrame(overall, columns=["option", *columns]), pd.DataFrame(
+            by_group, columns=["option", "group", *columns]
+        )
+
+    def _mistakes(self, option, i: int, threshold: float) -> tuple[float, float, float, float]:
+        pos, neg = self.positives[:, i], self.negatives[:, i]
+        if option == R.NOBODY:
+            tp, fp = np.zeros(2), np.zeros(2)
+        elif option == R.EVERYONE:
+            tp, fp = pos, neg
+        else:
+            sweeps = [self.counted[option][self.groups[i]], self.weighted[option][self.groups[i]]]
+            at = [sw.index_at(threshold) for sw in sweeps]
+            tp = np.array([sw.tp[j] for sw, j in zip(sweeps, at, strict=True)])
+            fp = np.array([sw.fp[j] for sw, j in zip(sweeps, at, strict=True)])
+        wrong = fp + pos - tp  # flagged without delta > 0, and not flagged with it
+        return pos[0] + neg[0], wrong[0], wrong[1], pos[1] + neg[1]
+
+
+def _order_by_text(codes: np.ndarray, names: tuple) -> tuple[np.ndarray, tuple]:
+    """Codes renumbered so that groups come in the order of their names as text (the tables' order)."""
+    order = sorted(range(len(names)), key=lambda i: str(names[i]))
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[order] = np.arange(len(names))
+    return rank[codes], tuple(names[i] for i in order)
+
+
+def _nec_row(n: float, errors: float, cost: float, total: float) -> dict:
+    err = errors / n if n > 0 else float("nan")
+    nec = cost / total if total > 0 else float("nan")
+    return {"n": int(n), "error rate": err, "NEC": nec, "error rate / NEC": err / nec if nec > 0 else float("nan")}
 
 
 # ---------------------------------------------------------------------------------------

@@ -14,12 +14,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 import costlib
 from costlib import DegenerateWarning
+from costlib import rules as R
 
 INF = math.inf
 
@@ -694,3 +695,54 @@ def test_cost_optimal_thresholds_per_group(data, draw):
             assert math.isnan(got[name])
         else:
             assert got[name] == t
+
+
+def _nec_table_brute(models, d, threshold, groups):
+    """Row by row: every option's mistakes at the cutoff, overall and per group."""
+
+    def row(dd, pred):
+        wrong = pred != (dd > 0)
+        total = np.abs(dd).sum()
+        err = wrong.mean() if dd.size else np.nan
+        nec = np.abs(dd)[wrong].sum() / total if total > 0 else np.nan
+        return [dd.size, err, nec, err / nec if nec > 0 else np.nan]
+
+    options = {m: s >= threshold for m, s in models.items()}
+    options.update({R.NOBODY: np.zeros(d.size, bool), R.EVERYONE: np.ones(d.size, bool)})
+    overall = [[o, *row(d, pred)] for o, pred in options.items()]
+    by_group = []
+    if groups is not None:
+        for o, pred in options.items():
+            for g in sorted(set(groups.tolist()), key=str):
+                sel = groups == g
+                by_group.append([o, g, *row(d[sel], pred[sel])])
+    return overall, by_group
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(-3, 3), st.sampled_from(["b", "a", "c"])),
+        min_size=0,
+        max_size=40,
+    ),
+    threshold=st.sampled_from([-1.0, 0.0, 0.25, 0.5, 0.55, 1.0, 2.0]),
+    grouped=st.booleans(),
+)
+def test_nec_sweeps_read_at_a_cutoff_equal_the_row_by_row_table(rows, threshold, grouped):
+    from costlib.instance import NecSweeps
+
+    a = np.array([r[0] / 6 for r in rows])
+    b = np.array([r[1] / 6 for r in rows])
+    d = np.array([r[2] * 0.5 for r in rows])
+    g = np.array([r[3] for r in rows], dtype=object) if grouped else None
+    sweeps = NecSweeps.of({"a": a, "b": b}, d, groups=g)
+    for t in (threshold, threshold / 2):  # one sweep, read at several cutoffs
+        overall, by_group = sweeps.table(t)
+        want_overall, want_by_group = _nec_table_brute({"a": a, "b": b}, d, t, g)
+        assert overall["option"].tolist() == [w[0] for w in want_overall]
+        np.testing.assert_allclose(overall.iloc[:, 1:].to_numpy(float), [w[1:] for w in want_overall], rtol=1e-12)
+        assert len(by_group) == len(want_by_group)
+        if want_by_group:
+            assert by_group[["option", "group"]].values.tolist() == [w[:2] for w in want_by_group]
+            np.testing.assert_allclose(by_group.iloc[:, 2:].to_numpy(float), [w[2:] for w in want_by_group], rtol=1e-12)

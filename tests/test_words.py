@@ -6,6 +6,8 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from costlib import words
 from costlib.calibration import ece_by_chance, expected_calibration_error
@@ -103,3 +105,25 @@ def test_per_group_cutoffs_that_cost_more_have_a_positive_interval_of_the_extra_
     text = " ".join(words._details(rec, "$", None))
     assert "would cost $0.041 per case more (95% interval of the extra cost $0.0073 to $0.072): worse" in text
     assert f"{MINUS}$" not in text
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    rows=st.lists(st.tuples(st.integers(0, 40), st.booleans()), min_size=1, max_size=80),
+    n_bins=st.integers(1, 30),
+)
+def test_one_sorted_binning_answers_every_bin_count_as_brute_force_does(rows, n_bins):
+    """The Calibration page sorts once and reads any number of bins off the sorted scores
+    (empty bins in between included); each bin holds edges[i] < p <= edges[i + 1]."""
+    from costlib.calibration import BinnedScores
+
+    p = np.array([r[0] / 40 for r in rows])
+    y = np.array([r[1] for r in rows], dtype=int)
+    binned = BinnedScores.of(y, p)
+    edges = np.linspace(0, 1, n_bins + 1)
+    ids = np.array([max(0, int(np.searchsorted(edges, x, side="left")) - 1) for x in p])
+    want = [b for b in range(n_bins) if np.any(ids == b)]
+    mean_pred, observed, counts = binned.bins(n_bins)
+    np.testing.assert_array_equal(counts, [np.sum(ids == b) for b in want])
+    np.testing.assert_allclose(mean_pred, [p[ids == b].mean() for b in want], rtol=1e-12)
+    np.testing.assert_allclose(observed, [y[ids == b].mean() for b in want], rtol=1e-12)

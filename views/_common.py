@@ -613,7 +613,9 @@ def stored_costs(names: list) -> dict:
 def group_names(ds: Dataset) -> list:
     if ds.counts_only:
         return list(next(iter(ds.sweeps.values())).groups)
-    return [SINGLE_GROUP] if ds.groups is None else sorted(pd.unique(ds.groups).tolist(), key=str)
+    if ds.groups is None:
+        return [SINGLE_GROUP]
+    return memo("group_names", ds, (), lambda: sorted(pd.unique(ds.groups).tolist(), key=str))
 
 
 def model_sweeps(ds: Dataset) -> dict:

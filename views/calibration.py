@@ -5,14 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from costlib import figures, words
-from costlib.calibration import (
-    apply_temperature,
-    brier_score,
-    calibration_bins,
-    ece_by_chance,
-    expected_calibration_error,
-    fit_temperature,
-)
+from costlib.calibration import BinnedScores, apply_temperature, brier_score, fit_temperature
 from costlib.value import k_from_prices, value_sweep, value_table
 from views._common import (
     group_names,
@@ -57,9 +50,11 @@ if fit_on == "same":
 y, p = ds.y[judge], ds.scores[model][judge]
 t = memo("temperature", ds, (model,), lambda: fit_temperature(ds.y[fit_rows], ds.scores[model][fit_rows]))
 p_cal = memo("calibrated", ds, (model,), lambda: apply_temperature(p, t)) if np.isfinite(t) else p
-ece_before = expected_calibration_error(y, p, n_bins=bins)
-ece_after = expected_calibration_error(y, p_cal, n_bins=bins)
-chance = memo("ece_by_chance", ds, (model, bins), lambda: ece_by_chance(p, n_bins=bins))
+# sorted once per model: a Bins move reads the bins off the sorted scores
+binned = memo("binned", ds, (model,), lambda: BinnedScores.of(y, p))
+binned_cal = memo("binned_calibrated", ds, (model,), lambda: BinnedScores.of(y, p_cal))
+ece_before, ece_after = binned.ece(bins), binned_cal.ece(bins)
+chance = memo("ece_by_chance", ds, (model, bins), lambda: binned.ece_by_chance(bins))
 verdict = words.calibration_verdict(model, t, fit_on, ece_before, ece_after, ece_chance=chance)
 show_verdict(verdict)
 m = st.columns(5)
@@ -77,11 +72,12 @@ m[2].metric(
     delta_color="inverse",
 )
 brier_help = "Mean squared difference between probability and outcome (lower is better)."
-m[3].metric("Brier before", f"{brier_score(y, p):.4f}", help=brier_help)
-m[4].metric("Brier after", f"{brier_score(y, p_cal):.4f}", help=brier_help)
-curves = [(f"{model} (before)", *calibration_bins(y, p, n_bins=bins))]
+brier = memo("brier", ds, (model,), lambda: (brier_score(y, p), brier_score(y, p_cal)))
+m[3].metric("Brier before", f"{brier[0]:.4f}", help=brier_help)
+m[4].metric("Brier after", f"{brier[1]:.4f}", help=brier_help)
+curves = [(f"{model} (before)", *binned.bins(bins))]
 if np.isfinite(t):
-    curves.append((f"{model} (after T = {t:.2f})", *calibration_bins(y, p_cal, n_bins=bins)))
+    curves.append((f"{model} (after T = {t:.2f})", *binned_cal.bins(bins)))
 st.plotly_chart(figures.reliability_figure(curves, title=f"Reliability diagram, {model}"), key="reliability")
 
 before = memo("value_sweep", ds, (model,), lambda: value_sweep(y, p))

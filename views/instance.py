@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from costlib import figures, words
-from costlib.instance import delta_source_words, nec_sweep, nec_table, recommend_nec
+from costlib.instance import NecSweeps, delta_source_words, nec_sweep, recommend_nec
 from views._common import memo, rows, say, setup, show_table, show_verdict
 
 ds, unit, volume = setup(
@@ -56,8 +56,10 @@ c2.plotly_chart(figures.delta_histogram(delta, groups=groups), key="delta_hist")
 def explore() -> None:
     """A cutoff to look at: reruns alone when its slider moves (the answer above does not move)."""
     st.subheader("Explore another cutoff")
-    lo = min(float(s[judge].min()) for s in ds.scores.values())
-    hi = max(float(s[judge].max()) for s in ds.scores.values())
+    judged = memo("judged_scores", ds, (), lambda: {m: s[judge] for m, s in ds.scores.items()})
+    necs = memo("nec_sweeps", ds, (), lambda: NecSweeps.of(judged, delta, groups=groups))  # a move reads these
+    lo = min(float(s.min()) for s in judged.values())
+    hi = max(float(s.max()) for s in judged.values())
     start = float(np.clip(rec.threshold, lo, hi)) if np.isfinite(rec.threshold) else (lo + hi) / 2
     low_end = min(lo, 0.0) if ds.probabilities else lo
     threshold = st.slider(
@@ -74,9 +76,7 @@ def explore() -> None:
         help="NEC and the error rate of every model at this cutoff, by group; the answer above "
         "does not change with it.",
     )
-    overall, by_group = nec_table(
-        {m: s[judge] for m, s in ds.scores.items()}, delta, threshold=threshold, groups=groups
-    )
+    overall, by_group = necs.table(threshold)
     st.plotly_chart(
         figures.nec_error_figure(
             overall.assign(label=overall["option"]), title=f"NEC beside the error rate at the cutoff {threshold:.2f}"
