@@ -55,10 +55,20 @@ def _rule_line(
     text: str | None = None,
     position: str = "top left",
 ) -> None:
-    """A labelled horizontal (y=) or vertical (x=) line across the plot.
+    """A labelled horizontal (y=) or vertical (x=) line across the plot (`_rule_line_spec`)."""
+    shape, note = _rule_line_spec(x=x, y=y, line=line, text=text, position=position)
+    fig.add_shape(shape)
+    if note:
+        fig.add_annotation(note)
+
+
+def _rule_line_spec(
+    *, x: float | None = None, y: float | None = None, line: dict, text: str | None = None, position: str = "top left"
+) -> tuple[dict, dict | None]:
+    """(shape, annotation or None) of a labelled horizontal (y=) or vertical (x=) line.
 
     Plotly's add_hline/add_vline do the same but spend ~30 ms each on subplot bookkeeping;
-    a page redraws on every slider move, so the shape and its label are added directly.
+    a page redraws on every slider move, so the shape and its label are made directly.
     """
     vertical = x is not None
     shape = (
@@ -66,48 +76,41 @@ def _rule_line(
         if vertical
         else {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": y, "y1": y}
     )
-    fig.add_shape(**shape, line=line, layer="above")
-    if text:
-        text = plain(text)
-        top = position.startswith("top")
-        left = position.endswith("left")
-        if vertical:
-            fig.add_annotation(
-                x=x,
-                y=1 if top else 0,
-                xref="x",
-                yref="paper",
-                text=text,
-                showarrow=False,
-                xanchor="right" if left else "left",
-                yanchor="top" if top else "bottom",
-            )
-        else:
-            fig.add_annotation(
-                x=0 if left else 1,
-                y=y,
-                xref="paper",
-                yref="y",
-                text=text,
-                showarrow=False,
-                xanchor="left" if left else "right",
-                yanchor="bottom" if top else "top",
-            )
+    shape.update(line=line, layer="above")
+    if not text:
+        return shape, None
+    top, left = position.startswith("top"), position.endswith("left")
+    note = {"text": plain(text), "showarrow": False}
+    if vertical:
+        note.update(
+            x=x, y=1 if top else 0, xref="x", yref="paper", xanchor="right" if left else "left",
+            yanchor="top" if top else "bottom",
+        )  # fmt: skip
+    else:
+        note.update(
+            x=0 if left else 1, y=y, xref="paper", yref="y", xanchor="left" if left else "right",
+            yanchor="bottom" if top else "top",
+        )  # fmt: skip
+    return shape, note
 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
     """Title, axis titles (escaped: they may hold user text), legend under the plot."""
-    fig.update_layout(
-        title=plain(title),
-        xaxis_title=plain(x),
-        yaxis_title=plain(y),
-        # the legend goes under the plot: above it, a legend that wraps runs into the title
-        legend={"orientation": "h", "yanchor": "top", "y": -0.22, "x": 0},
-        margin={"l": 60, "r": 20, "t": 60, "b": 130},
-        height=520,
-        hovermode="closest",
-    )
+    fig.update_layout(_layout_spec(title, x, y))
     return fig
+
+
+def _layout_spec(title: str, x: str, y: str) -> dict:
+    return {
+        "title": {"text": plain(title)},
+        "xaxis": {"title": {"text": plain(x)}},
+        "yaxis": {"title": {"text": plain(y)}},
+        # the legend goes under the plot: above it, a legend that wraps runs into the title
+        "legend": {"orientation": "h", "yanchor": "top", "y": -0.22, "x": 0},
+        "margin": {"l": 60, "r": 20, "t": 60, "b": 130},
+        "height": 520,
+        "hovermode": "closest",
+    }
 
 
 RULE_SYMBOLS = {R.THRESHOLD_05: "circle", R.ELKAN: "diamond", R.SINGLE: "star", R.COST_OPTIMAL: "star-triangle-up"}
@@ -156,50 +159,43 @@ def cost_curve_figure(
     cutoffs, and its ``attrs["levels"]`` draws the two decisions without a model (flag
     nobody, flag everyone) as labelled dashed lines.
     """
-    fig = _new_figure()
+    traces = []
     lines = list(dict.fromkeys(curves["line"]))
     for i, line in enumerate(lines):
         part = curves[curves["line"].isna()] if line is None else curves[curves["line"] == line]
         finite = part[np.isfinite(part["threshold"])]
         x, y = thin_curve(finite["threshold"].to_numpy(), finite["cost_per_case"].to_numpy())
         name = "everyone, one cutoff" if line is None else plain(f"group {line} (its own cost per case)")
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=y,
-                mode="lines",
-                name=name,
-                legendgroup=name,
-                line={
+        traces.append(
+            {
+                "type": "scatter",
+                "x": x,
+                "y": y,
+                "mode": "lines",
+                "name": name,
+                "legendgroup": name,
+                "line": {
                     "shape": "hv",
                     "color": _color(0) if line is None else _color(i),
                     "width": 3 if line is None else 1,
                 },
-                opacity=1.0 if line is None else 0.6,
-                hovertemplate="cutoff %{x:.4g}<br>cost per case %{y:.4g}<extra>%{fullData.name}</extra>",
-            )
+                "opacity": 1.0 if line is None else 0.6,
+                "hovertemplate": "cutoff %{x:.4g}<br>cost per case %{y:.4g}<extra>%{fullData.name}</extra>",
+            }
         )
     if markers is not None:
-        for rule, level in markers.attrs.get("levels", {}).items():
-            color = NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR
-            _rule_line(
-                fig,
-                y=level,
-                line={"dash": "dash", "color": color, "width": 1},
-                text=f"{R.rule_words(rule)} (no model): {money(level, unit)}",
-                position="top left" if rule == R.NOBODY else "bottom right",
-            )
         recommended = markers.attrs.get("recommended")
         for rule, part in markers.groupby("rule", sort=False):
             label = R.rule_words(str(rule)) + (" (recommended)" if rule == recommended else "")
             on_groups = part["line"].notna().any()
-            fig.add_trace(
-                go.Scatter(
-                    x=part["threshold"],
-                    y=part["cost_per_case"],
-                    mode="markers",
-                    name=plain(label),
-                    marker={
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": part["threshold"].to_numpy(),
+                    "y": part["cost_per_case"].to_numpy(),
+                    "mode": "markers",
+                    "name": plain(label),
+                    "marker": {
                         "symbol": RULE_SYMBOLS.get(str(rule), "x"),
                         "size": 15 if rule == recommended else 11,
                         "color": "#111" if rule == recommended else "white",
@@ -211,14 +207,27 @@ def cost_curve_figure(
                             ],
                         },
                     },
-                    text=[plain(g) if on_groups and g is not None else "everyone" for g in part["line"]],
-                    hovertemplate="%{fullData.name} (%{text})<br>cutoff %{x:.4g}<br>"
+                    "text": [plain(g) if on_groups and g is not None else "everyone" for g in part["line"]],
+                    "hovertemplate": "%{fullData.name} (%{text})<br>cutoff %{x:.4g}<br>"
                     "cost per case %{y:.4g}<extra></extra>",
-                )
+                }
             )
+    shapes, notes = [], []
+    for rule, level in (markers.attrs.get("levels", {}) if markers is not None else {}).items():
+        color = NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR
+        shape, note = _rule_line_spec(
+            y=level,
+            line={"dash": "dash", "color": color, "width": 1},
+            text=f"{R.rule_words(rule)} (no model): {money(level, unit)}",
+            position="top left" if rule == R.NOBODY else "bottom right",
+        )
+        shapes.append(shape)
+        notes.append(note)
     ylabel = f"cost per case ({unit})" if unit else "cost per case"
-    _layout(fig, title, "cutoff (flag a case when its score is at least this)", ylabel)
-    return fig
+    layout = _layout_spec(title, "cutoff (flag a case when its score is at least this)", ylabel)
+    # one figure from one spec, validated once: a price move redraws this chart, and building
+    # it trace by trace through Plotly's objects cost more than everything else in the move
+    return go.Figure({"data": traces, "layout": {"template": {}, **layout, "shapes": shapes, "annotations": notes}})
 
 
 def value_tau_figure(
