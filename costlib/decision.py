@@ -847,13 +847,15 @@ def cost_curves(ms: ModelSweeps, prices: Prices, *, max_points: int | None = Non
     Every line's first row is threshold +inf (flag nobody).
 
     Exact at every distinct score. With `max_points` (a chart's resolution, as in
-    ``figures.MAX_POINTS``) each line keeps only the points worth drawing (`sweep.thin_index`:
-    every stretch's first, last, lowest and highest), so that a redraw after a price move
-    does not carry a row per distinct score through pandas and Plotly.
+    ``figures.MAX_POINTS``) the line of everybody keeps only the points worth drawing
+    (`sweep.thin_index`: every stretch's first, last, lowest and highest), and each group's
+    line, drawn thin behind it, a quarter as many: a redraw after a price move then carries
+    neither a row per distinct score through pandas nor more points than the chart shows.
     """
 
     def line(name, thresholds, flagged_rate, cost_per_case) -> pd.DataFrame:
-        idx = slice(None) if max_points is None else thin_index(cost_per_case, max_points)
+        most = None if max_points is None else max_points if name is None else max(4, max_points // 4)
+        idx = slice(None) if most is None else thin_index(cost_per_case, most)
         return pd.DataFrame(
             {
                 "line": name,

@@ -114,7 +114,7 @@ def test_thinned_cost_curves_are_rows_of_the_exact_ones_with_every_line_minimum(
     for line in [None, "a", "b", "c"]:
         e = exact[exact["line"].isna()] if line is None else exact[exact["line"] == line]
         t = thin[thin["line"].isna()] if line is None else thin[thin["line"] == line]
-        assert len(t) <= 400
+        assert len(t) <= (400 if line is None else 100)  # group lines are drawn thin: a quarter
         merged = t.merge(e, on="threshold", suffixes=("", "_exact"), validate="one_to_one")
         assert len(merged) == len(t)
         np.testing.assert_array_equal(merged["cost_per_case"], merged["cost_per_case_exact"])
