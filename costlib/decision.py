@@ -433,6 +433,20 @@ def _interval(samples: np.ndarray, level: float = LEVEL) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
+def _intervals(samples: np.ndarray, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """`_interval` of every column of (resamples, m) `samples`, the columns without a
+    non-finite draw in one quantile call (a price move computes a few dozen of them)."""
+    samples = samples.reshape(samples.shape[0], -1)
+    whole = np.isfinite(samples).all(axis=0)
+    lo, hi = np.full(samples.shape[1], np.nan), np.full(samples.shape[1], np.nan)
+    if samples.shape[0] and whole.any():
+        alpha = (1.0 - level) / 2.0
+        lo[whole], hi[whole] = np.quantile(samples[:, whole], [alpha, 1.0 - alpha], axis=0)
+    for j in np.flatnonzero(~whole):
+        lo[j], hi[j] = _interval(samples[:, j], level)
+    return lo, hi
+
+
 # ---------------------------------------------------------------------------------------
 # Judged rules: by group and overall, apart
 
@@ -487,12 +501,15 @@ def evaluate_rules(
         res = cell_bootstrap(ms.judge, cutoffs, n_resamples=n_resamples, seed=seed, base=base)
     boot = res.cost(prices) if res is not None else None  # (B, rules, groups)
     total_n = float(n_g.sum())
+    lows = highs = np.full((len(rules), len(ms.groups)), np.nan)
+    if boot is not None:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            per_case = np.where(n_g > 0, boot / np.where(n_g > 0, n_g, 1.0), np.nan)
+        lows, highs = (x.reshape(len(rules), len(ms.groups)) for x in _intervals(per_case))
     rows = []
     for r_i, rule in enumerate(rules):
         for g_i, g in enumerate(ms.groups):
-            lo = hi = float("nan")
-            if boot is not None and n_g[g_i] > 0:
-                lo, hi = _interval(boot[:, r_i, g_i] / n_g[g_i])
+            lo, hi = float(lows[r_i, g_i]), float(highs[r_i, g_i])
             rows.append(
                 (
                     rule,
@@ -529,21 +546,17 @@ def evaluate_rules(
     if boot is not None and total_n > 0:
         total = boot.sum(axis=2) / total_n  # (B, rules)
         total_cost = {rule: total[:, i] for i, rule in enumerate(rules) if np.isfinite(total[:, i]).all()}
-    low, high, vs, vs_lo, vs_hi = ([] for _ in range(5))
-    for rule in rules:
-        lo, hi = _interval(total_cost[rule]) if rule in total_cost else (float("nan"), float("nan"))
-        low.append(lo)
-        high.append(hi)
-        d = overall.loc[rule, "cost_per_case"] - overall.loc[baseline, "cost_per_case"]
-        if rule in total_cost and baseline in total_cost:
-            d_lo, d_hi = _interval(total_cost[rule] - total_cost[baseline])
-        else:
-            d_lo = d_hi = float("nan")
-        vs.append(d)
-        vs_lo.append(d_lo)
-        vs_hi.append(d_hi)
+    nan = np.full(len(rules), np.nan)
+    low, high, vs_lo, vs_hi = nan, nan, nan, nan
+    if total_cost:
+        # a rule without every draw finite has no entry: its column is NaN, hence no interval
+        draws = np.column_stack([total_cost.get(rule, np.full(n_resamples, np.nan)) for rule in rules])
+        low, high = _intervals(draws)
+        if baseline in total_cost:
+            vs_lo, vs_hi = _intervals(draws - total_cost[baseline][:, None])
     overall["low"], overall["high"] = low, high
-    overall["vs_baseline"], overall["vs_low"], overall["vs_high"] = vs, vs_lo, vs_hi
+    overall["vs_baseline"] = overall["cost_per_case"] - overall.loc[baseline, "cost_per_case"]
+    overall["vs_low"], overall["vs_high"] = vs_lo, vs_hi
     return RuleResults(
         by_group,
         overall,
