@@ -97,10 +97,10 @@ class Dataset:
         """Boolean mask of the rows in split `role` (read-only); every row when there is no split."""
         if self.split is None:
             return np.ones(self.n_rows, dtype=bool)
-        return self._role_rows[role]
+        return self._role_rows[role] if role in SPLIT_ROLES else self.split == role
 
     def has_role(self, role: str) -> bool:
-        return self.split is not None and bool(self._role_rows[role].any())
+        return self.split is not None and bool(self.rows(role).any())
 
     @cached_property
     def _role_rows(self) -> dict[str, np.ndarray]:

@@ -19,7 +19,7 @@ import pandas as pd
 
 from costlib import _validation as v
 from costlib import rules as R
-from costlib.sweep import Sweep, _sweep_core, group_codes, sweep_by_codes
+from costlib.sweep import Sweep, _sweep_core, sweep_by_codes
 
 
 def _numbers(x, name: str) -> np.ndarray:
@@ -301,7 +301,10 @@ class NecSweeps:
         if groups is None:
             codes, names = np.zeros(d.size, dtype=np.int64), (("all",) if d.size else ())
         else:
-            codes, names = _order_by_text(*group_codes(groups, d.size, "groups"))
+            g = np.asarray(groups, dtype=object)
+            v.same_length(d, g, "delta", "groups")
+            codes, uniques = pd.factorize(g, use_na_sentinel=False)  # missing values: one group
+            codes, names = _order_by_text(codes, tuple(uniques.tolist()))
         y, w = d > 0, np.abs(d)
         counted, weighted = {}, {}
         for m, scores in models.items():
@@ -314,9 +317,15 @@ class NecSweeps:
         return cls(counted, weighted, names, np.array(by[:2]), np.array(by[2:]), groups is not None)
 
     def table(self, threshold: float) -> tuple[pd.DataFrame, pd.DataFrame]:
-        """`nec_table`'s (overall, by_group) when flagging iff score >= `threshold`."""
+        """`nec_table`'s (overall, by_group) when flagging iff score >= `threshold`.
+
+        A NaN cutoff flags nobody (no score is >= NaN). A model named like a decision without
+        a model keeps its place and shows that decision, as one table cannot hold both."""
+        threshold = float(threshold)
+        if np.isnan(threshold):
+            threshold = np.inf
         overall, by_group = [], []
-        for option in [*self.counted, R.NOBODY, R.EVERYONE]:
+        for option in dict.fromkeys([*self.counted, R.NOBODY, R.EVERYONE]):
             # per group: rows, mistakes, |delta| of the mistakes, |delta| of all
             per = np.array([self._mistakes(option, i, threshold) for i in range(len(self.groups))]).reshape(-1, 4)
             overall.append({"option": option, **_nec_row(*per.sum(axis=0))})
@@ -329,18 +338,20 @@ class NecSweeps:
         )
 
     def _mistakes(self, option, i: int, threshold: float) -> tuple[float, float, float, float]:
-        pos, neg = self.positives[:, i], self.negatives[:, i]
-        if option == R.NOBODY:
-            tp, fp = np.zeros(2), np.zeros(2)
-        elif option == R.EVERYONE:
-            tp, fp = pos, neg
-        else:
-            sweeps = [self.counted[option][self.groups[i]], self.weighted[option][self.groups[i]]]
-            at = [sw.index_at(threshold) for sw in sweeps]
-            tp = np.array([sw.tp[j] for sw, j in zip(sweeps, at, strict=True)])
-            fp = np.array([sw.fp[j] for sw, j in zip(sweeps, at, strict=True)])
-        wrong = fp + pos - tp  # flagged without delta > 0, and not flagged with it
-        return pos[0] + neg[0], wrong[0], wrong[1], pos[1] + neg[1]
+        """(rows, mistakes, |delta| of the mistakes, |delta| of all) of group i."""
+        if option in (R.NOBODY, R.EVERYONE):
+            pos, neg = self.positives[:, i], self.negatives[:, i]
+            wrong = pos if option == R.NOBODY else neg
+            return pos[0] + neg[0], wrong[0], wrong[1], pos[1] + neg[1]
+        out = []
+        for sweeps in (self.counted, self.weighted):
+            sw = sweeps[option][self.groups[i]]
+            j = sw.index_at(threshold)
+            # the sweep's own totals: its cumulative sums reach them exactly, so a cutoff that
+            # flags every positive leaves no rounding residue (NEC exactly 0, its ratio NaN)
+            out.append((sw.total, float(sw.fp[j]) + (sw.positives - float(sw.tp[j]))))
+        (n, errors), (total, cost) = out
+        return n, errors, cost, total
 
 
 def _order_by_text(codes: np.ndarray, names: tuple) -> tuple[np.ndarray, tuple]:

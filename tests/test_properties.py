@@ -726,20 +726,22 @@ def _nec_table_brute(models, d, threshold, groups):
         min_size=0,
         max_size=40,
     ),
-    threshold=st.sampled_from([-1.0, 0.0, 0.25, 0.5, 0.55, 1.0, 2.0]),
+    threshold=st.sampled_from([-1.0, 0.0, 0.25, 0.5, 0.55, 1.0, 2.0, float("nan")]),
     grouped=st.booleans(),
+    clash=st.booleans(),
 )
-def test_nec_sweeps_read_at_a_cutoff_equal_the_row_by_row_table(rows, threshold, grouped):
+def test_nec_sweeps_read_at_a_cutoff_equal_the_row_by_row_table(rows, threshold, grouped, clash):
     from costlib.instance import NecSweeps
 
     a = np.array([r[0] / 6 for r in rows])
     b = np.array([r[1] / 6 for r in rows])
-    d = np.array([r[2] * 0.5 for r in rows])
+    d = np.array([r[2] * 0.1 for r in rows])  # not dyadic: sums in another order round differently
     g = np.array([r[3] for r in rows], dtype=object) if grouped else None
-    sweeps = NecSweeps.of({"a": a, "b": b}, d, groups=g)
+    models = {"a": a, R.NOBODY if clash else "b": b}  # a model may be named like a decision without one
+    sweeps = NecSweeps.of(models, d, groups=g)
     for t in (threshold, threshold / 2):  # one sweep, read at several cutoffs
         overall, by_group = sweeps.table(t)
-        want_overall, want_by_group = _nec_table_brute({"a": a, "b": b}, d, t, g)
+        want_overall, want_by_group = _nec_table_brute(models, d, t, g)
         assert overall["option"].tolist() == [w[0] for w in want_overall]
         np.testing.assert_allclose(overall.iloc[:, 1:].to_numpy(float), [w[1:] for w in want_overall], rtol=1e-12)
         assert len(by_group) == len(want_by_group)

@@ -32,7 +32,8 @@ from costlib.words import label, md_escape, money
 # everything else a price move costs on the sample (benchmarks/README.md, "Slider latency").
 # Those objects live as long as the server, so they leave the collector's walk once, when this
 # module is first imported; whatever the sessions make is still collected after every run.
-gc.freeze()
+if gc.get_freeze_count() == 0:  # once per process, even if the module is imported again
+    gc.freeze()
 
 UPLOAD = "upload"
 DEFAULT_SAMPLE = "compas"
@@ -615,7 +616,7 @@ def group_names(ds: Dataset) -> list:
         return list(next(iter(ds.sweeps.values())).groups)
     if ds.groups is None:
         return [SINGLE_GROUP]
-    return memo("group_names", ds, (), lambda: sorted(pd.unique(ds.groups).tolist(), key=str))
+    return list(memo("group_names", ds, (), lambda: tuple(sorted(pd.unique(ds.groups).tolist(), key=str))))
 
 
 def model_sweeps(ds: Dataset) -> dict:
