@@ -743,3 +743,26 @@ def test_tables_show_formula_cells_neutralised_so_the_toolbar_export_is_safe_too
     shown = [t.value for t in at.dataframe if "group" in t.value.columns]
     cells = {str(c) for table in shown for c in table["group"]}
     assert evil not in cells and "'" + evil in cells
+
+
+def test_find_my_prices_group_question_prices_a_miss_differently_in_one_group():
+    """The per-group question multiplies only that group's miss price; the alarm keeps its price."""
+    at = open_app("compas", "views/prices.py")
+    at.button(key="ans_miss").click().run()  # one answer is enough to use the prices
+    assert_no_exception(at)
+    middle = at.session_state["_bracket"].middle
+    at.select_slider(key="mult_0").set_value(2.0).run()
+    at.button(key="use_prices").click().run()
+    assert_no_exception(at)
+    at.switch_page("views/costs.py").run()
+    assert_no_exception(at)
+    assert at.toggle(key="per_group").value is True
+    groups = sorted(sample_frame("compas")["race"].unique().tolist(), key=str)
+    assert len(groups) > 1
+    for i in range(len(groups)):
+        assert at.select_slider(key=f"s_c_fp_{i}").value == 1.0
+        want = 2 * middle if i == 0 else middle
+        assert at.select_slider(key=f"s_c_fn_{i}").value == pytest.approx(want)
+    record = at.session_state["_keep_price_questions"]
+    assert record["group_multipliers"][str(groups[0])] == 2.0
+    assert all(record["group_multipliers"][str(g)] == 1.0 for g in groups[1:])
