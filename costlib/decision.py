@@ -543,14 +543,13 @@ def evaluate_rules(
     )
     baseline = _baseline_rule(overall)
     total_cost = {}
-    if boot is not None and total_n > 0:
-        total = boot.sum(axis=2) / total_n  # (B, rules)
-        total_cost = {rule: total[:, i] for i, rule in enumerate(rules) if np.isfinite(total[:, i]).all()}
     nan = np.full(len(rules), np.nan)
     low, high, vs_lo, vs_hi = nan, nan, nan, nan
-    if total_cost:
-        # a rule without every draw finite has no entry: its column is NaN, hence no interval
-        draws = np.column_stack([total_cost.get(rule, np.full(n_resamples, np.nan)) for rule in rules])
+    if boot is not None and total_n > 0:
+        total = boot.sum(axis=2) / total_n  # (B, rules)
+        whole = np.isfinite(total).all(axis=0)
+        total_cost = {rule: total[:, i] for i, rule in enumerate(rules) if whole[i]}
+        draws = np.where(whole, total, np.nan)  # a rule with a non-finite draw has no interval
         low, high = _intervals(draws)
         if baseline in total_cost:
             vs_lo, vs_hi = _intervals(draws - total_cost[baseline][:, None])
