@@ -47,7 +47,7 @@ if fit_on == "same":
         "No validation or train split: the temperature is fitted and judged on the same rows, which flatters "
         "it. Map a split column on the Data page."
     )
-y, p = ds.y[judge], ds.scores[model][judge]
+y, p = memo("judged", ds, (model,), lambda: (ds.y[judge], ds.scores[model][judge]))  # not copied on every move
 t = memo("temperature", ds, (model,), lambda: fit_temperature(ds.y[fit_rows], ds.scores[model][fit_rows]))
 p_cal = memo("calibrated", ds, (model,), lambda: apply_temperature(p, t)) if np.isfinite(t) else p
 # sorted once per model: a Bins move reads the bins off the sorted scores
