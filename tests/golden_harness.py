@@ -136,16 +136,30 @@ def figure(spec: dict) -> dict:
     for t in spec.get("data", []):
         n = t.get("x", t.get("y", t.get("z", [])))
         n = tree(n) if isinstance(n, dict) else n
-        traces.append({"type": t.get("type", "scatter"), "name": text(str(t.get("name", ""))), "points": len(n or []), "digest": digest(t)})
+        traces.append(
+            {
+                "type": t.get("type", "scatter"),
+                "name": text(str(t.get("name", ""))),
+                "points": len(n or []),
+                "digest": digest(t),
+            }
+        )
     layout = dict(spec.get("layout", {}))
     layout.pop("template", None)  # Plotly's theme: the same for every chart, and large
     title = layout.get("title", {})
-    return {"title": text(str(title.get("text", "") if isinstance(title, dict) else title)), "traces": traces, "layout": digest(layout)}
+    return {
+        "title": text(str(title.get("text", "") if isinstance(title, dict) else title)),
+        "traces": traces,
+        "layout": digest(layout),
+    }
 
 
 def frame(df) -> list:
     head = [str(c) for c in df.columns]
-    body = [[text(str(number(v) if isinstance(v, float) else v)) for v in row] for row in df.astype(object).itertuples(index=False)]
+    body = [
+        [text(str(number(v) if isinstance(v, float) else v)) for v in row]
+        for row in df.astype(object).itertuples(index=False)
+    ]
     return [head, *body]
 
 
@@ -273,7 +287,9 @@ def run_cli_case(case: str, workdir: Path) -> dict:
 
     plain = run("--report", str(report), "--policy", str(policy))
     as_json = run("--json")
-    as_json["stdout"] = tree(json.loads("\n".join(as_json["stdout"]))) if as_json["exit"] in (0, 1) else as_json["stdout"]
+    as_json["stdout"] = (
+        tree(json.loads("\n".join(as_json["stdout"]))) if as_json["exit"] in (0, 1) else as_json["stdout"]
+    )
     out = {"case": case, "text": plain, "json": as_json}
     out["report"] = report_summary(report.read_text(encoding="utf-8")) if report.exists() else None
     out["policy"] = tree(json.loads(policy.read_text(encoding="utf-8"))) if policy.exists() else None

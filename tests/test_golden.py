@@ -6,9 +6,8 @@ record again (``python tests/golden_harness.py --record CASE-PREFIX``) and say w
 
 from __future__ import annotations
 
-import pytest
-
 import golden_harness as gh
+import pytest
 
 
 @pytest.mark.parametrize("case", gh.all_cases())
