@@ -87,7 +87,7 @@ def make_bomb(n: int, kind: str) -> bytes:
 
 
 def child_memory(n: int) -> dict:
-    from costlib.dataset import ColumnMapping
+    from costlib.core.dataset import ColumnMapping
     from costlib.loading import fingerprint, prepare, read_table
 
     data = make_csv(n)
@@ -122,7 +122,7 @@ def child_memory(n: int) -> dict:
 
 
 def child_bomb(n: int, kind: str) -> dict:
-    from costlib.errors import DataError
+    from costlib.core.errors import DataError
     from costlib.loading import read_table
 
     data = make_bomb(n, kind)

@@ -370,7 +370,7 @@ def main(argv=None):
     sizes = [10**5, 10**6] if a.quick else [int(float(x)) for x in a.sizes.split(",") if x]
     log = lambda msg: print(msg, flush=True)  # noqa: E731
     t_start = time.perf_counter()
-    sweep_src = (ROOT / "costlib" / "sweep.py").read_bytes()
+    sweep_src = (ROOT / "costlib" / "core" / "sweep.py").read_bytes()
     meta = {
         "date": _dt.datetime.now().isoformat(timespec="seconds"),
         "python": platform.python_version(),

@@ -1,4 +1,4 @@
-"""Benchmark of the out-of-core engines (costlib.scale) against np.sort and in-memory costlib.
+"""Benchmark of the out-of-core engines (costlib.scale.scans) against np.sort and in-memory costlib.
 
     python benchmarks/scale.py --rows 1e7                 # about 2 minutes on an idle 2-core machine
     python benchmarks/scale.py --rows 1e8 --dir /work/tmp-scale   # needs ~1 GB disk and ~11 GB RAM (in memory)
@@ -134,7 +134,7 @@ def child(case: str, path: str, repeat: int) -> dict:
     import numpy as np
     import pyarrow.parquet as pq
 
-    from costlib import scale
+    from costlib.scale import scans as scale
 
     res: dict = {"case": case}
     if case == "sort":
@@ -156,7 +156,7 @@ def child(case: str, path: str, repeat: int) -> dict:
             repeat,
         )
     elif case == "spark":
-        from costlib.engines import spark_session
+        from costlib.scale.engines import spark_session
 
         t0 = time.perf_counter()
         spark = spark_session("local[2]")
@@ -177,7 +177,7 @@ def child(case: str, path: str, repeat: int) -> dict:
         spark.stop()
         return res
     elif case == "memory":
-        from costlib.costs import cost_optimal_thresholds
+        from costlib.binary.costs import cost_optimal_thresholds
 
         t0 = time.perf_counter()
         t = pq.read_table(path)

@@ -49,8 +49,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))  # benchmark the working tree's costlib, not an installed one
 
-from costlib import training as tr  # noqa: E402
-from costlib import training_data  # noqa: E402
+from costlib.training import compare as tr  # noqa: E402
+from costlib.training import data as training_data  # noqa: E402
 
 SYNTHETIC_ROWS = 100_000
 SYNTHETIC_SEED = 20240606

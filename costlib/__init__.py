@@ -5,9 +5,7 @@ one exact sort-once sweep behind every curve. The names below are the public con
 ``shared/spec/costlib.md``.
 """
 
-from costlib._validation import DegenerateWarning
-from costlib.calibration import apply_temperature, expected_calibration_error, fit_temperature, reliability
-from costlib.costs import (
+from costlib.binary.costs import (
     RULES,
     compare_rules,
     cost_curve,
@@ -18,8 +16,11 @@ from costlib.costs import (
     optimal_threshold,
     rule_cutoffs,
 )
-from costlib.decision import no_model_baseline, recommend, sweep_model
-from costlib.elicit import optimal_cutoffs_by_ratio
+from costlib.binary.decision import no_model_baseline, recommend, sweep_model
+from costlib.binary.elicit import optimal_cutoffs_by_ratio
+from costlib.calibration import apply_temperature, expected_calibration_error, fit_temperature, reliability
+from costlib.core.sweep import GroupedSweep, Sweep, grouped_sweep, threshold_sweep
+from costlib.core.validation import DegenerateWarning
 from costlib.instance import (
     delta_from_rating,
     delta_from_threshold,
@@ -29,9 +30,8 @@ from costlib.instance import (
     normalized_excess_cost,
 )
 from costlib.multiclass import expected_cost_matrix, min_cost_decisions
-from costlib.scale import scan_compare_rules, scan_group_costs, scan_grouped_sweep, scan_optimal_thresholds
-from costlib.sweep import GroupedSweep, Sweep, grouped_sweep, threshold_sweep
-from costlib.training import compare_training, cost_predictability, training_summary
+from costlib.scale.scans import scan_compare_rules, scan_group_costs, scan_grouped_sweep, scan_optimal_thresholds
+from costlib.training.compare import compare_training, cost_predictability, training_summary
 from costlib.value import (
     class_thresholds,
     cost_sensitive_error,

@@ -18,12 +18,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from costlib import cli_train, settings
-from costlib.dataset import ColumnMapping
-from costlib.decision import model_from_sweeps, sweep_model
-from costlib.errors import DataError
-from costlib.policy import default_rule, policy_json
-from costlib.report import audit_html, build_audit
+from costlib.binary.decision import model_from_sweeps, sweep_model
+from costlib.cli import train as cli_train
+from costlib.core import settings
+from costlib.core.dataset import ColumnMapping
+from costlib.core.errors import DataError
+from costlib.present.policy import default_rule, policy_json
+from costlib.present.report import audit_html, build_audit
 
 EXIT_OK, EXIT_WORSE_THAN_NOBODY, EXIT_BAD_INPUT = 0, 1, 2
 SINGLE_GROUP = "everyone"
@@ -157,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="exit 1 when the model should not decide: no cheaper than the best choice without it",
     )
-    from costlib import aggregates
+    from costlib.scale import aggregates
 
     aggregates.add_parser(sub)
     return parser
@@ -165,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def format_table(audit) -> str:
     """The rules, all groups together and then by group, as fixed-width text."""
-    from costlib.report import rules_by_group_table, rules_overall_table
+    from costlib.present.report import rules_by_group_table, rules_overall_table
 
     return (
         rules_overall_table(audit.recommendation, audit.unit).to_string(index=False)
@@ -195,8 +196,8 @@ def _prices(args, names: Sequence, column: str | None) -> dict:
 
 def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str]]:
     """The models' sweeps computed by DuckDB or Spark where FILE lives (no rows in memory)."""
-    from costlib.aggregates import DEFAULT_MAX_THRESHOLDS
-    from costlib.bigdata import scan_sweeps
+    from costlib.scale.aggregates import DEFAULT_MAX_THRESHOLDS
+    from costlib.scale.bigdata import scan_sweeps
 
     if args.positive:
         raise DataError("--positive is not available with --engine: the label column must hold 0/1 (or true/false).")
@@ -364,7 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "train":
         return cli_train.run(args)
     if args.command == "aggregate":
-        from costlib import aggregates
+        from costlib.scale import aggregates
 
         return aggregates.run(args)
     if args.command != "audit":

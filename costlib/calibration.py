@@ -13,7 +13,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 from scipy.special import expit, log_softmax, logit
 
-from costlib import _validation as v
+from costlib.core import validation as v
 
 _EPS = 1e-12
 

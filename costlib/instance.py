@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from costlib import _validation as v
-from costlib import rules as R
-from costlib.sweep import Sweep, _sweep_core, sweep_by_codes
+from costlib.core import rules as R
+from costlib.core import validation as v
+from costlib.core.sweep import Sweep, _sweep_core, sweep_by_codes
 
 
 def _numbers(x, name: str) -> np.ndarray:
@@ -400,8 +400,8 @@ def recommend_nec(
     is `decision.recommend` on that sweep; the interval resamples the judged rows (|delta|
     takes many values, so rows are drawn by index).
     """
-    from costlib import decision as D
-    from costlib.audit import ratio_interval
+    from costlib.binary import decision as D
+    from costlib.binary.audit import ratio_interval
 
     d = v.as_float_1d(delta, "delta")
     sweeps = {

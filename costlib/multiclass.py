@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import confusion_matrix as _sk_confusion
 
-from costlib import _validation as v
+from costlib.core import validation as v
 
 MSG_NEGATIVE_MATRIX = "{name} must be non-negative: found {value!r} at row {i}, column {j}"
 
@@ -206,7 +206,7 @@ def recommend_matrix(
     (with the abstain option when there is a price for it): it is what the prices ask for when
     the probabilities are right. Intervals: paired bootstrap of per-row costs.
     """
-    from costlib.audit import paired_difference_interval
+    from costlib.binary.audit import paired_difference_interval
 
     c = as_cost_matrix(cost_matrix, other="y_prob")
     y = v.as_class_index(y_true, "y_true", c.shape[0])

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from costlib import _validation as v
-from costlib.costs import priced_errors
-from costlib.sweep import Sweep, _sweep_core, argbest, hull_best_index
+from costlib.binary.costs import priced_errors
+from costlib.core import validation as v
+from costlib.core.sweep import Sweep, _sweep_core, argbest, hull_best_index
 
 ACCEPTANCE_RULES = ("paper", "bayes")
 
@@ -666,7 +666,7 @@ class ValueRecommendation:
     is worth per case against the better of handing everything over and answering everything.
 
     Values are in units of one right answer (multiply by its worth for money). ``status`` is
-    one of `costlib.decision`'s SAVES, UNCLEAR, WORSE, ADDS_NOTHING.
+    one of `costlib.binary.decision`'s SAVES, UNCLEAR, WORSE, ADDS_NOTHING.
     """
 
     model: str
@@ -688,7 +688,7 @@ class ValueRecommendation:
 
 
 def _grouped(sweep: Sweep):
-    from costlib.sweep import GroupedSweep
+    from costlib.core.sweep import GroupedSweep
 
     return GroupedSweep(
         ("all",),
@@ -717,7 +717,7 @@ def recommend_value(
     The 95% interval of the gain is the exact count bootstrap of `decision.cell_bootstrap`
     over the judged rows (paired with the baseline on the same resamples).
     """
-    from costlib import decision as D
+    from costlib.binary import decision as D
 
     k = v.as_price(k, "k")
     r = v.as_price(reject_value, "reject_value", allow_negative=True)

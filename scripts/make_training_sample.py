@@ -80,8 +80,8 @@ def write_precomputed(data) -> None:
     import scipy
     import sklearn
 
-    from costlib.training import METHODS, compare_training, cost_predictability, training_summary
-    from costlib.training_data import PRECOMPUTED_SEEDS, TWEETS_FILE
+    from costlib.training.compare import METHODS, compare_training, cost_predictability, training_summary
+    from costlib.training.data import PRECOMPUTED_SEEDS, TWEETS_FILE
 
     results = compare_training(data.X, data.delta, methods=METHODS, seeds=PRECOMPUTED_SEEDS, random_state=0, n_jobs=-1)
     r2 = cost_predictability(data.X, data.delta, seeds=PRECOMPUTED_SEEDS, random_state=0)
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{counts.nnz} non-zero counts, {size} bytes"
     )
 
-    from costlib.training_data import tweets_sample
+    from costlib.training.data import tweets_sample
 
     shipped = tweets_sample()
     published = TfidfVectorizer(ngram_range=(1, 2), min_df=2, sublinear_tf=True).fit_transform(text)
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("the shipped counts do not reproduce the published TF-IDF features")
     write_precomputed(shipped)
     if args.check:
-        from costlib.training import compare_training, training_summary
+        from costlib.training.compare import compare_training, training_summary
 
         cols = ["method", "nec", "nec_low", "nec_high", "error_rate", "nec_change", "nec_change_low", "nec_change_high"]
         for label, X in (("TfidfVectorizer on the text", published), ("shipped counts", shipped.X)):

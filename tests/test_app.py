@@ -11,9 +11,10 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 import costlib
-from costlib import decision as D
-from costlib import value, words
-from costlib.samples_registry import SAMPLES
+from costlib import value
+from costlib.binary import decision as D
+from costlib.loading.samples import SAMPLES
+from costlib.present import words
 from costlib.value import value_sweep, value_table
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -496,11 +497,11 @@ def test_broken_upload_is_a_sentence_and_the_previous_data_stays():
 def test_costs_page_fairness_rules_equal_costlib_and_can_be_switched_off():
     at = open_app("compas", "views/costs.py")
     table = [t.value for t in at.dataframe if "price of fairness per case" in t.value.columns][0]
-    assert list(table["rule"]) == [f"fair: {c}" for c in costlib.audit.FAIRNESS_CRITERIA]
+    assert list(table["rule"]) == [f"fair: {c}" for c in costlib.binary.audit.FAIRNESS_CRITERIA]
     df = sample_frame("compas")
     tr = df[df["split"] == "train"]
     costs = {g: (1.0, 3.0) for g in tr["race"].unique()}
-    fc = costlib.audit.fair_thresholds(
+    fc = costlib.binary.audit.fair_thresholds(
         tr["two_year_recid"], tr["p_recid"], tr["race"], costs=costs, criterion="equal opportunity", tolerance=0.05
     )
     shown = table.set_index("rule").loc["fair: equal opportunity", "cutoffs"]
@@ -574,8 +575,8 @@ def test_md_escape_round_trips_through_unescape():
 
 
 def test_policy_download_restores_the_prices_in_a_fresh_session():
-    from costlib.policy import policy_json
-    from costlib.report import build_audit
+    from costlib.present.policy import policy_json
+    from costlib.present.report import build_audit
 
     df, ms = compas_model()
     groups = sorted(df["race"].unique())
@@ -678,7 +679,7 @@ def test_raw_scores_are_refused_by_the_probability_pages_with_a_sentence():
 
 
 def test_find_my_prices_conversation_with_going_back_lands_on_costs_with_the_bracket():
-    from costlib import elicit
+    from costlib.binary import elicit
 
     at = open_app("compas", "views/prices.py")
     at.text_input(key="name_miss").set_value("a missed reoffence").run()

@@ -13,7 +13,9 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 import costlib
-from costlib import loading, training_data, training_words
+from costlib import loading
+from costlib.training import data as training_data
+from costlib.training import words as training_words
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "views/train.py"
@@ -66,7 +68,7 @@ def submit(at: AppTest, *, seeds: int | None = None, methods=None) -> AppTest:
     return at
 
 
-def expected(X, delta, *, methods=costlib.training.METHODS, seeds=10):
+def expected(X, delta, *, methods=costlib.training.compare.METHODS, seeds=10):
     return costlib.training_summary(costlib.compare_training(X, delta, methods=methods, seeds=seeds))
 
 
@@ -129,7 +131,7 @@ def widget_key(frame: pd.DataFrame, role: str) -> str:
 
 
 def test_an_uploaded_table_is_trained_on_press_and_matches_costlib():
-    X, delta = costlib.training.synthetic_costs(600, random_state=4)
+    X, delta = costlib.training.compare.synthetic_costs(600, random_state=4)
     frame = pd.DataFrame(X[:, :3], columns=["x0", "x1", "x2"]).assign(margin=delta)
     at = uploaded(open_page(), frame, "<b>my</b> *cases*.csv")
     assert at.radio(key=widget_key(frame, "src")).value == "delta column"  # guessed from the name "margin"
@@ -159,7 +161,7 @@ def test_the_summary_table_shows_changes_as_percents_without_formula_guards():
     at = open_page()
     table = next(df.value for df in at.dataframe if "NEC change vs standard" in df.value.columns)
     cells = table.set_index("way of training")["NEC change vs standard"]
-    label = {training_words.method_label(m): m for m in costlib.training.METHODS}
+    label = {training_words.method_label(m): m for m in costlib.training.compare.METHODS}
     assert cells[training_words.method_label("standard")] == "–"  # a change against itself does not apply
     pre = costlib.training_summary(training_data.tweets_precomputed().results).set_index("method")
     for shown_method, cell in cells.drop(training_words.method_label("standard")).items():

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costlib
-from costlib import audit
+from costlib.binary import audit
 
 
 def test_interval_coverage_of_a_known_cost_is_about_95_percent():

@@ -12,8 +12,11 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from costlib import bigdata, decision, value, words
-from costlib.errors import DataError
+from costlib import value
+from costlib.binary import decision
+from costlib.core.errors import DataError
+from costlib.present import words
+from costlib.scale import bigdata
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
@@ -154,7 +157,7 @@ def test_the_data_page_opens_a_folder_file_with_duckdb(folder, monkeypatch):
 
 
 def test_a_binned_aggregate_states_its_bound_in_words(tmp_path):
-    from costlib.aggregates import aggregate
+    from costlib.scale.aggregates import aggregate
 
     rng = np.random.default_rng(1)
     n = 4000

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from costlib.__main__ import main
-from costlib.report import REPORT_SECTIONS, load_policy
+from costlib.present.report import REPORT_SECTIONS, load_policy
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = "costlib/samples/compas.csv"

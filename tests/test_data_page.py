@@ -169,7 +169,7 @@ def test_a_displayed_table_is_safe_for_the_toolbar_download():
 
 
 def test_an_upload_says_which_pages_use_it_and_a_binary_column_is_taken_as_the_label():
-    from costlib.dataset import ColumnMapping
+    from costlib.core.dataset import ColumnMapping
     from views._common import loaded_sentence
 
     data = b"churned,risk_score,region\n" + b"".join(

@@ -1,4 +1,4 @@
-"""Sweep once, price many: costlib.decision against slow references that read rows."""
+"""Sweep once, price many: costlib.binary.decision against slow references that read rows."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costlib
-from costlib import decision as D
-from costlib import rules as R
-from costlib.samples_registry import SAMPLES
-from costlib.sweep import argbest, best_indices
+from costlib.binary import decision as D
+from costlib.core import rules as R
+from costlib.core.sweep import argbest, best_indices
+from costlib.loading.samples import SAMPLES
 
 SAMPLE_DIR = costlib.__path__[0] + "/samples/"
 
@@ -249,8 +249,8 @@ def test_a_price_move_reads_only_the_sweeps(monkeypatch):
     rng = np.random.default_rng(1)
     y, s, g = rng.integers(0, 2, 2000), rng.random(2000), rng.choice(["a", "b", "c"], 2000)
     ms = D.sweep_model(y, s, g, fit=rng.random(2000) < 0.5, judge=None)
-    import costlib._validation as val
-    import costlib.sweep as sweep_mod
+    import costlib.core.sweep as sweep_mod
+    import costlib.core.validation as val
 
     def forbidden(*args, **kwargs):
         raise AssertionError("a price move must not touch the rows")
@@ -323,7 +323,7 @@ def test_split_cells_keep_the_row_bootstrap_distribution_and_the_base_rules_resa
 
 def test_the_report_and_the_page_give_the_same_intervals():
     """recommend alone (the page) and build_audit with fairness rules (the report)."""
-    from costlib import report
+    from costlib.present import report
 
     df = pd.read_csv(Path(__file__).resolve().parents[1] / "costlib" / "samples" / "compas.csv")
     fit = (df["split"] == "train").to_numpy()

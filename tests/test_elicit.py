@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costlib
-from costlib import elicit
-from costlib.elicit import ALARM, MISS, SAME, Bracket
+from costlib.binary import elicit
+from costlib.binary.elicit import ALARM, MISS, SAME, Bracket
 
 rows = st.lists(st.tuples(st.integers(0, 1), st.integers(0, 9), st.integers(1, 3)), min_size=2, max_size=30)
 
@@ -170,9 +170,9 @@ def test_the_questions_stop_exactly_when_one_cutoff_covers_the_bracket(truth):
 
 
 def test_the_record_round_trips_through_a_policy_file():
-    from costlib.decision import sweep_model
-    from costlib.policy import load_policy, policy_json
-    from costlib.report import audit_html, build_audit
+    from costlib.binary.decision import sweep_model
+    from costlib.present.policy import load_policy, policy_json
+    from costlib.present.report import audit_html, build_audit
 
     b = Bracket(names=("a missed fraud", "a blocked <b>honest</b> customer"))
     for n, choice in ((1.0, MISS), (30.0, ALARM), (5.5, MISS)):
@@ -192,8 +192,8 @@ def test_the_record_round_trips_through_a_policy_file():
 
 
 def _small_audit(prices, record):
-    from costlib.decision import sweep_model
-    from costlib.report import build_audit
+    from costlib.binary.decision import sweep_model
+    from costlib.present.report import build_audit
 
     return build_audit(
         sweep_model([0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.3, 0.7, 0.6, 0.2]), prices, n_resamples=20, price_questions=record
@@ -201,7 +201,7 @@ def _small_audit(prices, record):
 
 
 def test_prices_moved_after_the_questions_are_not_said_to_come_from_them():
-    from costlib.report import audit_html
+    from costlib.present.report import audit_html
 
     b = Bracket(names=("a miss", "a false alarm"))
     for n, choice in ((1.0, MISS), (30.0, ALARM), (5.5, MISS)):
@@ -241,8 +241,8 @@ def test_prices_moved_after_the_questions_are_not_said_to_come_from_them():
 def test_a_policy_with_bad_price_questions_gets_a_sentence(change, words):
     import json
 
-    from costlib.errors import DataError
-    from costlib.policy import load_policy, policy_json
+    from costlib.core.errors import DataError
+    from costlib.present.policy import load_policy, policy_json
 
     b = elicit.answer(Bracket(names=("a miss", "a false alarm")), 1.0, MISS)
     record = elicit.record(b)

@@ -17,7 +17,7 @@ import pytest
 
 import costlib
 from costlib import DegenerateWarning
-from costlib import _validation as v
+from costlib.core import validation as v
 from costlib.multiclass import MSG_NEGATIVE_MATRIX
 
 Y = [0, 1, 1, 0]

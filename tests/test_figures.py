@@ -11,8 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from costlib import decision, figures
-from costlib import rules as R
+from costlib.binary import decision
+from costlib.core import rules as R
+from costlib.present import figures
 
 HOSTILE = '<a href="https://example.org/x">Click to verify</a><b>bold</b>'
 ALLOWED_TAGS = {"<br>", "<extra>", "</extra>"}  # the builders' own hover markup
@@ -138,8 +139,8 @@ def test_no_user_text_reaches_plotly_as_markup(name):
 
 
 def test_every_rule_bar_is_told_apart_by_colour_or_hatching():
-    from costlib import rules as R
-    from costlib.figures import rule_bars_figure
+    from costlib.core import rules as R
+    from costlib.present.figures import rule_bars_figure
 
     rules = [R.THRESHOLD_05, R.ELKAN, R.SINGLE, R.COST_OPTIMAL, R.NOBODY, R.EVERYONE]
     rules += [f"fair: {c}" for c in ("demographic parity", "equal opportunity", "equal false positive rate")]

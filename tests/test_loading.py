@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from scipy.special import expit
 
 from costlib import loading
-from costlib.dataset import SPLIT_ROLES, ColumnMapping, Dataset
-from costlib.errors import DataError
+from costlib.core.dataset import SPLIT_ROLES, ColumnMapping, Dataset
+from costlib.core.errors import DataError
 from costlib.loading import (
     fingerprint,
     guess_mapping,
@@ -1423,8 +1423,8 @@ def test_summary_tables_count_rows_and_the_positive_share_per_group() -> None:
 
 
 def test_one_stray_score_is_not_offered_the_log_odds_fix_that_would_rescale_every_score():
-    from costlib.dataset import ColumnMapping
-    from costlib.errors import DataError
+    from costlib.core.dataset import ColumnMapping
+    from costlib.core.errors import DataError
 
     rng = np.random.default_rng(0)
     p = rng.random(50).round(3)
@@ -1446,7 +1446,7 @@ def test_the_positive_class_picker_prefers_a_positive_looking_value():
 
 
 def test_a_score_column_with_words_is_not_blamed_on_decimal_commas_and_empty_cells_are_named_too():
-    from costlib.dataset import ColumnMapping
+    from costlib.core.dataset import ColumnMapping
 
     m = ColumnMapping(label="y", scores=("s",))
     words_df = read_table(b'y,s\n0,high\n1,high\n0,"0,45"\n1,high\n0,\n1,0.5\n', "bad.csv")

@@ -17,8 +17,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from costlib import loading
-from costlib.dataset import ColumnMapping
-from costlib.errors import DataError
+from costlib.core.dataset import ColumnMapping
+from costlib.core.errors import DataError
 from costlib.loading import display_name, read_path, read_table
 from costlib.loading.reading import frame_bytes
 

@@ -20,7 +20,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 import costlib
 from costlib import DegenerateWarning
-from costlib import rules as R
+from costlib.core import rules as R
 
 INF = math.inf
 

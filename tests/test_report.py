@@ -14,14 +14,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from costlib import decision as D
-from costlib import rules as R
-from costlib import threshold_sweep, words
-from costlib.audit import FAIRNESS_CRITERIA
-from costlib.decision import sweep_model
-from costlib.errors import DataError
+from costlib import threshold_sweep
+from costlib.binary import decision as D
+from costlib.binary.audit import FAIRNESS_CRITERIA
+from costlib.binary.decision import sweep_model
+from costlib.core import rules as R
+from costlib.core.errors import DataError
 from costlib.loading import fingerprint, safe_csv
-from costlib.report import (
+from costlib.present import words
+from costlib.present.report import (
     POLICY_SCHEMA_VERSION,
     REPORT_SECTIONS,
     audit_html,
@@ -482,7 +483,7 @@ def test_a_test_gap_that_cannot_be_measured_is_not_called_out_of_tolerance(audit
 
 
 def test_a_cutoff_that_flags_everyone_reads_everyone_in_every_table():
-    from costlib.report import rules_by_group_table, rules_overall_table
+    from costlib.present.report import rules_by_group_table, rules_overall_table
 
     rng = np.random.default_rng(3)
     n = 600
@@ -518,8 +519,8 @@ def test_older_policy_versions_still_load(audit, version):
 
 
 def test_the_break_even_range_is_exact_and_said_in_the_report(compas, audit, report):
-    from costlib.elicit import break_even_range
-    from costlib.report import break_even_words
+    from costlib.binary.elicit import break_even_range
+    from costlib.present.report import break_even_words
 
     sweep = _model(compas["frame"]).fit_pooled
     lo, hi = audit.break_even
@@ -538,7 +539,7 @@ def test_the_break_even_range_is_exact_and_said_in_the_report(compas, audit, rep
 
 
 def test_a_policy_ships_what_the_verdict_says_even_when_the_model_should_not_decide(compas):
-    from costlib import decision as D_
+    from costlib.binary import decision as D_
 
     for c_fn in (3.5, 4.0, 4.5, 6.0):
         a = build_audit(_model(compas["frame"]), (1.0, c_fn), n_resamples=200)

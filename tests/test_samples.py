@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from costlib.dataset import SPLIT_ROLES, ColumnMapping
-from costlib.samples_registry import SAMPLES, Sample, sample_bytes
+from costlib.core.dataset import SPLIT_ROLES, ColumnMapping
+from costlib.loading.samples import SAMPLES, Sample, sample_bytes
 
 # Columns a sample carries beyond the ones its mapping names (documented in ATTRIBUTION.md).
 EXTRA_COLUMNS = {

@@ -24,9 +24,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
-from costlib import DegenerateWarning, scale
-from costlib.aggregates import aggregate, load_aggregate
-from costlib.costs import (
+from costlib import DegenerateWarning
+from costlib.binary.costs import (
     RULE_COLUMNS,
     compare_rules,
     cost_optimal_thresholds,
@@ -34,8 +33,10 @@ from costlib.costs import (
     optimal_threshold,
     rule_cutoffs,
 )
-from costlib.errors import DataError
-from costlib.sweep import argbest, grouped_sweep, threshold_sweep
+from costlib.core.errors import DataError
+from costlib.core.sweep import argbest, grouped_sweep, threshold_sweep
+from costlib.scale import scans as scale
+from costlib.scale.aggregates import aggregate, load_aggregate
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,12 +13,12 @@ import pyarrow as pa
 import pytest
 from numpy.testing import assert_array_equal
 
-from costlib import scale
-from costlib.aggregates import aggregate, load_aggregate
-from costlib.costs import compare_rules
-from costlib.engines import quiet_spark, spark_session
-from costlib.errors import DataError
-from costlib.sweep import grouped_sweep, threshold_sweep
+from costlib.binary.costs import compare_rules
+from costlib.core.errors import DataError
+from costlib.core.sweep import grouped_sweep, threshold_sweep
+from costlib.scale import scans as scale
+from costlib.scale.aggregates import aggregate, load_aggregate
+from costlib.scale.engines import quiet_spark, spark_session
 from tests.test_scale import assert_same_optimum, assert_same_sweep, expected_optimum, frame, special_scores
 
 pytestmark = pytest.mark.xdist_group("spark")

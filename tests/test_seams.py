@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 import costlib
-from costlib import DegenerateWarning, audit, decision, report
-from costlib.audit import cost_optimal_for_ratios
+from costlib import DegenerateWarning
+from costlib.binary import audit, decision
+from costlib.binary.audit import cost_optimal_for_ratios
+from costlib.present import report
 
 
 def test_fit_temperature_without_an_interior_minimum_is_nan_with_a_reason():
@@ -208,7 +210,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
     public = set()
     for module in (audit, decision, report):
         for name, fn in inspect.getmembers(module, inspect.isfunction):
-            if not name.startswith("_") and fn.__module__ in (module.__name__, "costlib.policy"):
+            if not name.startswith("_") and fn.__module__ in (module.__name__, "costlib.present.policy"):
                 public.add(name)
     missing = sorted(public - covered - set(elsewhere) - {"recommend", "sweep_model", "build_audit"})
     assert not missing, missing

@@ -79,7 +79,7 @@ def test_the_full_collection_after_each_run_skips_what_the_imports_made():
     import sys
 
     code = (
-        "import gc, views._common as c, costlib.figures, costlib.report; gc.collect(2); "
+        "import gc, views._common as c, costlib.present.figures, costlib.present.report; gc.collect(2); "
         "print(gc.get_freeze_count(), len(gc.get_objects()))"
     )
     root = Path(APP).parent

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costlib
-from costlib import sweep as sweep_module
+from costlib.core import sweep as sweep_module
 
 
 def brute(y, s, w):
@@ -106,10 +106,10 @@ def test_thinned_cost_curves_are_rows_of_the_exact_ones_with_every_line_minimum(
     g = rng.choice(["a", "b", "c"], n)
     y = rng.random(n) < 0.3
     s = rng.random(n)
-    ms = costlib.decision.sweep_model(y, s, g)
-    prices = costlib.decision.prices_for(ms.groups, (1.0, 3.0))
-    exact = costlib.decision.cost_curves(ms, prices)
-    thin = costlib.decision.cost_curves(ms, prices, max_points=400)
+    ms = costlib.binary.decision.sweep_model(y, s, g)
+    prices = costlib.binary.decision.prices_for(ms.groups, (1.0, 3.0))
+    exact = costlib.binary.decision.cost_curves(ms, prices)
+    thin = costlib.binary.decision.cost_curves(ms, prices, max_points=400)
     assert len(thin) < len(exact) / 10
     for line in [None, "a", "b", "c"]:
         e = exact[exact["line"].isna()] if line is None else exact[exact["line"] == line]

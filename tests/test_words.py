@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from costlib import words
 from costlib.calibration import ece_by_chance, expected_calibration_error
+from costlib.present import words
 
 MINUS = "\u2212"
 
@@ -88,7 +88,7 @@ def test_scores_exactly_on_bin_edges_fall_in_the_bin_below_as_in_scikit_learn():
 
 
 def test_per_group_cutoffs_that_cost_more_have_a_positive_interval_of_the_extra_cost():
-    from costlib import rules as R
+    from costlib.core import rules as R
 
     rec = SimpleNamespace(
         grouped=True,

@@ -20,12 +20,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from costlib import loading, settings
-from costlib.dataset import ColumnMapping, Dataset
-from costlib.decision import SINGLE_GROUP, sweep_model
-from costlib.errors import DataError
-from costlib.samples_registry import SAMPLES, sample_bytes
-from costlib.words import label, md_escape, money
+from costlib import loading
+from costlib.binary.decision import SINGLE_GROUP, sweep_model
+from costlib.core import settings
+from costlib.core.dataset import ColumnMapping, Dataset
+from costlib.core.errors import DataError
+from costlib.loading.samples import SAMPLES, sample_bytes
+from costlib.present.words import label, md_escape, money
 
 # Streamlit collects garbage in full after every script run (runner.postScriptGC), and a full
 # collection walks every object the imports made: about 170,000 here, 90 to 110 ms, more than

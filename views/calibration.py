@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from costlib import figures, words
 from costlib.calibration import BinnedScores, apply_temperature, brier_score, fit_temperature
+from costlib.present import figures, words
 from costlib.value import k_from_prices, value_sweep, value_table
 from views._common import (
     group_names,

@@ -3,10 +3,12 @@
 import numpy as np
 import streamlit as st
 
-from costlib import decision, elicit, figures, policy, report, settings, words
-from costlib import rules as R
-from costlib.audit import FAIRNESS_CRITERIA
-from costlib.errors import DataError
+from costlib.binary import decision, elicit
+from costlib.binary.audit import FAIRNESS_CRITERIA
+from costlib.core import rules as R
+from costlib.core import settings
+from costlib.core.errors import DataError
+from costlib.present import figures, policy, report, words
 from views._common import (
     PRICES_PAGE,
     group_names,

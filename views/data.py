@@ -3,10 +3,11 @@
 import pandas as pd
 import streamlit as st
 
-from costlib import bigdata, loading
-from costlib.dataset import ColumnMapping
-from costlib.errors import DataError
-from costlib.samples_registry import SAMPLES
+from costlib import loading
+from costlib.core.dataset import ColumnMapping
+from costlib.core.errors import DataError
+from costlib.loading.samples import SAMPLES
+from costlib.scale import bigdata
 from views._common import (
     build_dataset_cached,
     choose_data,

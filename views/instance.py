@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from costlib import figures, words
 from costlib.instance import NecSweeps, delta_source_words, nec_sweep, recommend_nec
+from costlib.present import figures, words
 from views._common import memo, rows, say, setup, show_table, show_verdict
 
 ds, unit, volume = setup(

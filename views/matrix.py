@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from costlib import figures, words
 from costlib.multiclass import confusion, recommend_matrix
+from costlib.present import figures, words
 from views._common import memo, rows, say, setup, show_table, show_verdict
 
 ds, unit, volume = setup(

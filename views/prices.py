@@ -3,8 +3,10 @@ soon as more precision would not change the cutoff to ship."""
 
 import streamlit as st
 
-from costlib import decision, elicit, figures, settings, words
-from costlib.elicit import ALARM, MISS, SAME
+from costlib.binary import decision, elicit
+from costlib.binary.elicit import ALARM, MISS, SAME
+from costlib.core import settings
+from costlib.present import figures, words
 from views._common import (
     COSTS_PAGE,
     group_names,

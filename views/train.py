@@ -6,10 +6,12 @@ import warnings
 import pandas as pd
 import streamlit as st
 
-from costlib import DegenerateWarning, loading, training_data, training_words
-from costlib.errors import DataError
-from costlib.training import METHODS, compare_training, cost_predictability, t_interval, training_summary
-from costlib.training_figures import change_figure, training_figure
+from costlib import DegenerateWarning, loading
+from costlib.core.errors import DataError
+from costlib.training import data as training_data
+from costlib.training import words as training_words
+from costlib.training.compare import METHODS, compare_training, cost_predictability, t_interval, training_summary
+from costlib.training.figures import change_figure, training_figure
 from views._common import page_header, read_table_cached, say, show_error, show_table
 
 RANDOM_STATE = 0

@@ -4,8 +4,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from costlib import figures, settings, value, words
+from costlib import value
 from costlib.calibration import apply_temperature, fit_temperature
+from costlib.core import settings
+from costlib.present import figures, words
 from views._common import (
     ensure_setting,
     group_names,

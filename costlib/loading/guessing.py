@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from costlib.dataset import ColumnMapping
-from costlib.errors import DataError
+from costlib.core.dataset import ColumnMapping
+from costlib.core.errors import DataError
 from costlib.loading.cells import (
     NA_TOKENS,
     as_float,

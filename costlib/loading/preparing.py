@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from costlib.dataset import ColumnMapping, Dataset
-from costlib.errors import DataError
+from costlib.core.dataset import ColumnMapping, Dataset
+from costlib.core.errors import DataError
 from costlib.loading import roles
 from costlib.loading.cells import NA_TOKENS, categories
 from costlib.loading.messages import (

@@ -21,7 +21,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from costlib.errors import DataError
+from costlib.core.errors import DataError
 from costlib.loading import sniffing as sn
 from costlib.loading.cells import NUMBER_RE
 from costlib.loading.messages import (

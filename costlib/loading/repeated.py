@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from costlib.errors import DataError
+from costlib.core.errors import DataError
 from costlib.loading.messages import (
     MSG_AMBIGUOUS_COLUMN,
     NOTE_REPEATED_DIFFERENT,

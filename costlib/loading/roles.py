@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from costlib.dataset import ColumnMapping
-from costlib.errors import DataError
+from costlib.core.dataset import ColumnMapping
+from costlib.core.errors import DataError
 from costlib.instance import delta_from_rating, delta_from_threshold, delta_from_votes
 from costlib.loading.cells import (
     DECIMAL_COMMA_RE,

@@ -13,7 +13,7 @@ import io
 import re
 from dataclasses import dataclass
 
-from costlib.errors import DataError
+from costlib.core.errors import DataError
 from costlib.loading.cells import DECIMAL_COMMA_RE, DECIMAL_POINT_RE
 from costlib.loading.messages import MSG_HEADER_TOO_LONG, MSG_PARSE_FIELDS, q, size
 

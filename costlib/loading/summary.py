@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from costlib.dataset import SPLIT_ROLES, Dataset
+from costlib.core.dataset import SPLIT_ROLES, Dataset
 from costlib.loading.export import safe_cells
 
 
 def summary_metrics(ds: Dataset) -> list[tuple[str, str] | None]:
     """Four (label, value) slots: rows, positives, groups, splits (None where a role is absent).
 
-    >>> from costlib.dataset import ColumnMapping
+    >>> from costlib.core.dataset import ColumnMapping
     >>> ds = Dataset(name="d", fingerprint="", n_rows=4, mapping=ColumnMapping(), y=np.array([1, 0, 0, 0]))
     >>> summary_metrics(ds)
     [('Rows', '4'), ('Positives', '1 (25.0%)'), None, None]

@@ -7,7 +7,7 @@ import re
 import pytest
 from e2e_support import alert_texts, full_screenshot, goto, step, wait_for_chart
 
-from costlib import elicit
+from costlib.binary import elicit
 
 pytestmark = pytest.mark.browser
 

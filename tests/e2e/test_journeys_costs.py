@@ -14,8 +14,10 @@ from e2e_support import (
     wait_for_chart,
 )
 
-from costlib import decision, loading, words
-from costlib.samples_registry import SAMPLES, sample_bytes
+from costlib import loading
+from costlib.binary import decision
+from costlib.loading.samples import SAMPLES, sample_bytes
+from costlib.present import words
 
 pytestmark = pytest.mark.browser
 
@@ -128,7 +130,7 @@ def test_offensive_language_is_measured_against_flagging_everyone(page, app_url)
 def test_the_report_and_the_policy_download_for_the_prices_on_screen(page, app_url, tmp_path):
     import json
 
-    from costlib.policy import load_policy
+    from costlib.present.policy import load_policy
 
     goto(page, app_url + "/costs?data=compas&c_fp=2&c_fn=5", chart=True)
     with page.expect_download() as info:

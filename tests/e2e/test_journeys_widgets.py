@@ -17,9 +17,9 @@ from e2e_support import (
 )
 
 from costlib import loading
+from costlib.loading.samples import SAMPLES, sample_bytes
 from costlib.multiclass import decision_cost, min_cost_decisions
-from costlib.samples_registry import SAMPLES, sample_bytes
-from costlib.words import money
+from costlib.present.words import money
 
 pytestmark = pytest.mark.browser
 

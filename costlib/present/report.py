@@ -8,7 +8,7 @@ Pure Python (no Streamlit). The steps are::
     text = policy.policy_json(audit)       # the decision, for the system that applies it
 
 Every rule is fitted on the training rows and judged on the test rows; intervals are the
-exact multinomial bootstrap of `costlib.decision.cell_bootstrap`, stratified by group and
+exact multinomial bootstrap of `costlib.binary.decision.cell_bootstrap`, stratified by group and
 seeded. `build_audit` reads sweeps only: the rows were sorted once, by `sweep_model`.
 The pieces it is made of are public too, so that the dashboard can compute them apart
 (the live answer on every price move, the slower fairness search when asked):
@@ -31,15 +31,15 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from costlib import _validation as v
-from costlib import audit as _audit
-from costlib import decision as D
-from costlib import rules as R
-from costlib import settings
-from costlib.elicit import break_even_range
-from costlib.figures import cost_curve_figure, net_benefit_figure, rule_bars_figure, sensitivity_figure
-from costlib.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
-from costlib.words import Verdict, cutoffs_short, money, number, ratio_text, recommendation_verdict
+from costlib.binary import audit as _audit
+from costlib.binary import decision as D
+from costlib.binary.elicit import break_even_range
+from costlib.core import rules as R
+from costlib.core import settings
+from costlib.core import validation as v
+from costlib.present.figures import cost_curve_figure, net_benefit_figure, rule_bars_figure, sensitivity_figure
+from costlib.present.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
+from costlib.present.words import Verdict, cutoffs_short, money, number, ratio_text, recommendation_verdict
 
 __all__ = [
     "POLICY_SCHEMA",
@@ -526,7 +526,7 @@ def break_even_words(break_even: tuple[float, float], model: str = "the model") 
 
 def audit_figures(audit: Audit) -> dict:
     """The report's Plotly figures, built from the audit's computed arrays."""
-    from costlib.figures import markers_frame
+    from costlib.present.figures import markers_frame
 
     mp = audit.mean_prices
     return {

@@ -1,6 +1,6 @@
 """Where the rows live: DuckDB (embedded, the default) or Spark, behind the same few calls.
 
-costlib's out-of-core code (:mod:`costlib.scale`) needs only this from an engine:
+costlib's out-of-core code (:mod:`costlib.scale.scans`) needs only this from an engine:
 
 - ``sql(text) -> pandas.DataFrame``: run a query whose result is small (bins, groups);
 - ``register(name, table)`` / ``drop(name)``: a small pyarrow table (survivors, cutoffs)
@@ -8,7 +8,7 @@ costlib's out-of-core code (:mod:`costlib.scale`) needs only this from an engine
 - ``columns(view)``: the names and types of a view's columns, to check the column roles;
 - ``quote(name)``: a user's column name as an identifier.
 
-The SQL text that :mod:`costlib.scale` sends is the same for both engines; only the
+The SQL text that :mod:`costlib.scale.scans` sends is the same for both engines; only the
 identifiers in the first view (the user's column names) are quoted differently. Sources:
 a Parquet or CSV path or glob (or a list of them), a query string (DuckDB SQL, or Spark SQL
 with ``engine="spark"``), a pandas DataFrame or pyarrow Table, or a ``pyspark.sql.DataFrame``.
@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from costlib.errors import DataError
+from costlib.core.errors import DataError
 
 ENGINES = ("duckdb", "spark")
 MSG_ENGINE = "engine must be one of {valid}: got {value!r}"

@@ -24,11 +24,11 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 
-from costlib import rules as R
-from costlib import settings
-from costlib.errors import DataError
+from costlib.core import rules as R
+from costlib.core import settings
+from costlib.core.errors import DataError
 
-POLICY_SCHEMA = "costlib.policy"
+POLICY_SCHEMA = "costlib.policy"  # the file format's name, not the module's
 POLICY_SCHEMA_VERSION = 3
 MAX_BYTES = 1_000_000
 MAX_RECORDS = 10_000
@@ -83,7 +83,7 @@ def policy_dict(
     bad = [g for g, t in cut.items() if math.isnan(float(t))]
     if bad:
         raise ValueError(f"the rule {rule!r} has no cutoff for group {bad[0]!r} (NaN): it cannot be a policy")
-    from costlib.words import cutoffs_text
+    from costlib.present.words import cutoffs_text
 
     bands = [
         {"group": _json_value(b["group"]), "low": float(b["low"]), "high": float(b["high"])} for b in abstain_bands

@@ -18,16 +18,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from costlib import _validation as v
-from costlib import rules as R
-from costlib.elicit import pieces
-from costlib.sweep import TIE_TOLERANCE, Sweep, best_indices, group_codes, grouped_sweep
+from costlib.binary.elicit import pieces
+from costlib.core import rules as R
+from costlib.core import validation as v
+from costlib.core.sweep import TIE_TOLERANCE, Sweep, best_indices, group_codes, grouped_sweep
 
 DEFAULT_RESAMPLES = 2000
 MAX_CATEGORIES = 512
 CHUNK = 2_000_000  # rows x resamples drawn at once when resampling by index
 
-FAIRNESS_CRITERIA = {  # criterion -> the rate (costlib.sweep.RATES) it equalises across groups
+FAIRNESS_CRITERIA = {  # criterion -> the rate (costlib.core.sweep.RATES) it equalises across groups
     "demographic parity": "flagged rate",
     "equal opportunity": "true positive rate",
     "equal false positive rate": "false positive rate",
@@ -317,7 +317,7 @@ def fair_thresholds(
     >>> fit.thresholds
     {'a': 0.8, 'b': 0.9}
     """
-    from costlib.decision import prices_for
+    from costlib.binary.decision import prices_for
 
     if criterion not in FAIRNESS_CRITERIA:
         raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
-from costlib.dataset import ColumnMapping
+from costlib.core.dataset import ColumnMapping
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,12 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from costlib import _validation as v
-from costlib import rules as R
-from costlib.rules import CONTRACT_RULES
-from costlib.sweep import Sweep, group_codes, grouped_sweep, threshold_sweep
+from costlib.core import rules as R
+from costlib.core import validation as v
+from costlib.core.rules import CONTRACT_RULES
+from costlib.core.sweep import Sweep, group_codes, grouped_sweep, threshold_sweep
 
-RULES = CONTRACT_RULES  # the contract's rule names (their one home is costlib.rules)
+RULES = CONTRACT_RULES  # the contract's rule names (their one home is costlib.core.rules)
 GROUP_COST_COLUMNS = ["group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_100"]
 RULE_COLUMNS = ["rule", "group", "threshold", "flagged_rate", "cost_per_100"]
 

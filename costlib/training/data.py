@@ -21,10 +21,10 @@ import pandas as pd
 import scipy.sparse as sp
 
 from costlib import loading
-from costlib.dataset import ColumnMapping
-from costlib.errors import DataError
+from costlib.core.dataset import ColumnMapping
+from costlib.core.errors import DataError
 from costlib.instance import delta_from_votes
-from costlib.training import SYNTHETIC_FEATURES, SYNTHETIC_N, check_trainable, synthetic_costs
+from costlib.training.compare import SYNTHETIC_FEATURES, SYNTHETIC_N, check_trainable, synthetic_costs
 
 TWEETS_FILE = "offensive_training.npz"
 PRECOMPUTED_FILE = "offensive_training_result.json"
@@ -198,7 +198,7 @@ def tweets_precomputed() -> Precomputed | None:
 
 
 def synthetic_sample(*, predictable: bool) -> TrainingData:
-    """A synthetic control (`costlib.training.synthetic_costs`, fixed seed)."""
+    """A synthetic control (`costlib.training.compare.synthetic_costs`, fixed seed)."""
     X, delta = synthetic_costs(SYNTHETIC_N, predictable=predictable, random_state=SYNTHETIC_SEED)
     how = "a price that grows with feature x1" if predictable else "prices shuffled across rows"
     return TrainingData(

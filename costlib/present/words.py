@@ -115,7 +115,7 @@ def value_recommendation_verdict(
 ) -> Verdict:
     """The Value page's one answer (a `value.ValueRecommendation`), in money when a right
     answer has a worth (`worth` in `unit`), per case and per month."""
-    from costlib import decision as D
+    from costlib.binary import decision as D
 
     def cash(x: float) -> str:
         return per_case_and_month(x * worth, volume, unit)
@@ -329,8 +329,8 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
     against the cheaper decision without a model, with the 95% interval; or says plainly
     that the model should not decide at these prices.
     """
-    from costlib import decision as D
-    from costlib import rules as R
+    from costlib.binary import decision as D
+    from costlib.core import rules as R
 
     base = _BASELINE_WORDS.get(rec.baseline, rec.baseline)
     models = rec.models
@@ -391,7 +391,7 @@ def _judged(rec) -> str:
 
 
 def _details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
-    from costlib import rules as R
+    from costlib.core import rules as R
 
     out = []
     if rec.grouped and rec.group_gain is not None:
@@ -431,7 +431,7 @@ def _details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
 def _asides(rec, unit: str) -> tuple[str, ...]:
     """Rules that came out cheaper than the recommended one on the judged rows, and why the
     recommendation stays (shown folded under the answer, never beside it)."""
-    from costlib import rules as R
+    from costlib.core import rules as R
 
     out = []
     for rule, est, lo, hi in rec.cheaper_by_chance[:3]:
@@ -530,7 +530,7 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
 
 def nec_verdict(rec) -> Verdict:
     """The Instance costs page's one answer (an `instance.NecRecommendation`)."""
-    from costlib import decision as D
+    from costlib.binary import decision as D
 
     base = _BASELINE_WORDS.get(rec.baseline, rec.baseline)
     iv = interval(rec.saving_low, rec.saving_high)
@@ -571,7 +571,7 @@ def bracket_verdict(
     """What the answers so far mean for the decision (Find my prices): the bracket, the
     cutoffs in play, and what choosing wrong would cost at its ends (the value of the next
     question)."""
-    from costlib import elicit
+    from costlib.binary import elicit
 
     miss, alarm = bracket.names
     lo, hi = bracket.low, bracket.high

@@ -18,9 +18,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from costlib import decision
-from costlib.dataset import ColumnMapping, Dataset
-from costlib.errors import DataError
+from costlib.binary import decision
+from costlib.core.dataset import ColumnMapping, Dataset
+from costlib.core.errors import DataError
 
 DATA_DIR_ENV = "COSTLIB_DATA_DIR"
 SUFFIXES = (".parquet", ".pq", ".csv")
@@ -128,7 +128,7 @@ def scan_sweeps(
     `max_thresholds` whatever the number of rows, and ``bound`` says in words how far a
     cutoff inside a bin can be (None when exact).
     """
-    from costlib import scale
+    from costlib.scale import scans as scale
 
     stats = scale.score_stats(
         source,
@@ -181,7 +181,7 @@ def dataset_from_file(
 
 def dataset_from_aggregate(data: bytes, *, name: str) -> Dataset:
     """An aggregate file (from ``python -m costlib aggregate``) as a counts-only `Dataset`."""
-    from costlib.aggregates import load_aggregate
+    from costlib.scale.aggregates import load_aggregate
 
     agg = load_aggregate(data, name=name)
     roles = agg.columns

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from sklearn.isotonic import isotonic_regression
 
-from costlib import _validation as v
+from costlib.core import validation as v
 
 
 @dataclass(frozen=True, eq=False)

@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from costlib.figures import NOBODY_COLOR, PALETTE
-from costlib.training_words import method_label
-from costlib.words import plain
+from costlib.present.figures import NOBODY_COLOR, PALETTE
+from costlib.present.words import plain
+from costlib.training.words import method_label
 
 BETTER, WORSE, NEUTRAL = "#2e933c", "#d1495b", "#7a7a7a"
 
@@ -51,7 +51,7 @@ def _errors(mean: pd.Series, low: pd.Series, high: pd.Series) -> dict | None:
 def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: float = 0.95) -> go.Figure:
     """Grouped bars per method: NEC and error rate on the test rows, mean over seeds and interval.
 
-    `summary` is `costlib.training.training_summary`'s output.
+    `summary` is `costlib.training.compare.training_summary`'s output.
     """
     methods = summary["method"].astype(str).tolist()
     seeds = int(summary["seeds"].max()) if len(summary) else 0

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from costlib import rules as R
-from costlib.sweep import thin_index
-from costlib.words import money, plain, ratio_text
+from costlib.core import rules as R
+from costlib.core.sweep import thin_index
+from costlib.present.words import money, plain, ratio_text
 
 PALETTE = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#c26b2d"]
 NOBODY_COLOR = "#555555"

@@ -21,12 +21,12 @@ How the cost-optimal cutoff is found without holding the rows (bin, bound, refin
    reads only their rows, and pruned again, until their rows fit in ``ROW_LIMIT`` or a round
    stops halving them. Then their distinct scores are fetched and swept exactly, each offset
    by the exact counts above its bin, with ``+inf`` (flag nobody) as a candidate, and the
-   best is chosen by :func:`costlib.sweep.argbest`, as in memory.
+   best is chosen by :func:`costlib.core.sweep.argbest`, as in memory.
 
 Memory does not grow with the number of rows: only bins, survivors and at most about
 ``ROW_LIMIT`` distinct scores reach Python. The bounds and the exact refinement are numpy
 code shared by both engines; an engine only runs SQL (the same text for DuckDB and Spark)
-and registers small tables (:mod:`costlib.engines`).
+and registers small tables (:mod:`costlib.scale.engines`).
 """
 
 from __future__ import annotations
@@ -39,9 +39,12 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from costlib import _validation as v
-from costlib.costs import RULES, rule_cutoffs
-from costlib.engines import (
+from costlib.binary.costs import RULES, rule_cutoffs
+from costlib.core import validation as v
+from costlib.core.errors import DataError
+from costlib.core.sweep import GroupedSweep, argbest
+from costlib.loading import SPLIT_ALIASES
+from costlib.scale.engines import (
     KIND_BOOL,
     KIND_DECIMAL,
     KIND_FLOAT,
@@ -51,9 +54,6 @@ from costlib.engines import (
     describe_source,
     unique_name,
 )
-from costlib.errors import DataError
-from costlib.loading import SPLIT_ALIASES
-from costlib.sweep import GroupedSweep, argbest
 
 LEVELS = (8, 16, 24, 32)  # mantissa bits of the bins in each round (2**32 bins per binade at most)
 ROW_LIMIT = 1 << 20  # survivors' rows at most for the final exact fetch of distinct scores
@@ -185,7 +185,7 @@ def prune(pos, neg, *, c_fp: float, c_fn: float, alive=None, exact: bool = True)
     cover all of one group's rows. `alive` says which cells can still be refined (the
     others are known losers, kept only for their counts); default all. Returns a boolean
     mask of the alive cells to keep. The mask never drops a cell that holds the cutoff
-    :func:`costlib.sweep.argbest` picks on the exact sweep (the cheapest, ties to the
+    :func:`costlib.core.sweep.argbest` picks on the exact sweep (the cheapest, ties to the
     larger threshold): a cell is dropped if even its lower bound ``L_b`` is above the best
     achievable cost plus argbest's tie tolerance, or if it lies entirely below an achievable
     cutoff (+inf or a cell's lowest score) that already costs no more than every lower
@@ -777,19 +777,19 @@ def _optimal_units(scan: _Scan, units: _Units, cells: pd.DataFrame, wanted: dict
         thresholds = np.concatenate(([np.inf], s))
         tp = np.concatenate(([0.0], tp))
         fp = np.concatenate(([0.0], fp))
-        cost = (fp * c_fp + (P - tp) * c_fn) / (P + N)  # exactly as costlib.costs.sweep_cost
+        cost = (fp * c_fp + (P - tp) * c_fn) / (P + N)  # exactly as costlib.binary.costs.sweep_cost
         j = argbest(cost)
         result[u] = (float(thresholds[j]), float(cost[j]))
     return result
 
 
 # --------------------------------------------------------------------------------------
-# Prices and cutoffs per group (validated as in costlib.costs)
+# Prices and cutoffs per group (validated as in costlib.binary.costs)
 # --------------------------------------------------------------------------------------
 
 
 def _price_pairs(costs, names: list) -> dict:
-    """{name: (c_fp, c_fn)} for every group name, validated like costlib.costs."""
+    """{name: (c_fp, c_fn)} for every group name, validated like costlib.binary.costs."""
     if isinstance(costs, Mapping):
         missing = [g for g in names if g not in costs]
         if missing:
@@ -898,7 +898,7 @@ def scan_optimal_thresholds(source, *, label, score, costs, group=None, weight=N
     Raises
     ------
     ValueError
-        Illegal arguments; :class:`costlib.errors.DataError` (a ValueError) for a missing
+        Illegal arguments; :class:`costlib.core.errors.DataError` (a ValueError) for a missing
         column, labels that are not binary, missing or non-finite scores, negative weights,
         with a sentence naming the column.
 
@@ -1012,7 +1012,7 @@ def _judge(scan: _Scan, cutoffs: list, keys: pa.Array, where: str = "") -> pd.Da
 def _cost_table(
     frame: pd.DataFrame, i: int, names: list, shown: list, prices: dict, cut: dict, weighted: bool
 ) -> pd.DataFrame:
-    """One cutoff set's rows of group_costs, computed exactly as costlib.costs.group_costs does."""
+    """One cutoff set's rows of group_costs, computed exactly as costlib.binary.costs.group_costs does."""
     f = frame.set_index("g").loc[names] if len(names) else frame.iloc[:0]
     n = f["n"].to_numpy(dtype=np.float64)
     n_flag = f[f"flagged{i}"].to_numpy(dtype=np.float64).copy()
@@ -1098,7 +1098,7 @@ def scan_group_costs(source, *, label, score, group, costs, thresholds, weight=N
         Illegal arguments (a role that is not a column name, two roles naming one column,
         `costs` neither a pair nor a mapping, a missing group or a price that is not a finite
         number in [0, 1e100], `thresholds` not a mapping, lacking a group or holding a cutoff
-        that is not a number); :class:`costlib.errors.DataError` (a ValueError) for a
+        that is not a number); :class:`costlib.core.errors.DataError` (a ValueError) for a
         missing column, a column of the wrong type, labels that are not binary, missing or
         non-finite scores, negative or non-finite weights or missing groups, with a sentence
         naming the column.
@@ -1152,7 +1152,7 @@ def scan_compare_rules(
     order ``threshold 0.5, elkan, cost-optimal, flag nobody``; columns
     ``rule, group, threshold, flagged_rate, cost_per_100``. Equal to
     ``compare_rules((y_train, s_train, g_train), (y_test, s_test, g_test), costs=costs)``
-    on the same rows (with weights: the per-group rows of :func:`costlib.costs.rules_table`).
+    on the same rows (with weights: the per-group rows of :func:`costlib.binary.costs.rules_table`).
 
     Parameters
     ----------
@@ -1182,7 +1182,7 @@ def scan_compare_rules(
     ValueError
         Illegal arguments (a role that is not a column name, two roles naming one column,
         `costs` neither a pair nor a mapping, a missing group or a price that is not a finite
-        number in [0, 1e100]); :class:`costlib.errors.DataError` (a ValueError) for a
+        number in [0, 1e100]); :class:`costlib.core.errors.DataError` (a ValueError) for a
         missing column, a column of the wrong type, labels that are not binary, missing or
         non-finite scores, negative or non-finite weights, missing groups, split values that
         are not split names, or no train or no test rows, with a sentence naming the column.
@@ -1529,7 +1529,7 @@ def _fitting_bits(scan: _Scan, max_thresholds: int) -> int:
 def scan_grouped_sweep(source, *, label, score, group=None, weight=None, split=None, engine="duckdb"):
     """Every group's exact sweep, computed where the rows live (one pass, grouped by score).
 
-    Returns a :class:`costlib.sweep.GroupedSweep` equal (thresholds and counts) to
+    Returns a :class:`costlib.core.sweep.GroupedSweep` equal (thresholds and counts) to
     ``grouped_sweep(y, s, g, sample_weight=w)`` on the same rows; without `group` its one
     group is ``None``. With `split`, a dict from each split present (``"train"``,
     ``"validation"``, ``"test"``, in that order) to the GroupedSweep of its rows. Memory
@@ -1560,7 +1560,7 @@ def scan_grouped_sweep(source, *, label, score, group=None, weight=None, split=N
     ------
     ValueError
         Illegal arguments (a role that is not a column name, two roles naming one column);
-        :class:`costlib.errors.DataError` (a ValueError) for a missing column, a column of
+        :class:`costlib.core.errors.DataError` (a ValueError) for a missing column, a column of
         the wrong type, labels that are not binary, missing or non-finite scores, negative or
         non-finite weights, missing groups or split values that are not split names, with a
         sentence naming the column.

@@ -41,8 +41,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from costlib import _validation as v
-from costlib.errors import DataError
+from costlib.core import validation as v
+from costlib.core.errors import DataError
 from costlib.instance import error_rate, normalized_excess_cost
 
 METHODS = ("standard", "weighted", "p_up", "tdown30", "tdown50", "tdown70", "regression")
@@ -489,7 +489,7 @@ def compare_training(
     Raises
     ------
     ValueError
-        Illegal arguments (the message names the argument); `costlib.errors.DataError` (a
+        Illegal arguments (the message names the argument); `costlib.core.errors.DataError` (a
         ValueError) when delta is 0 everywhere, has one class, or a class has fewer than
         `MIN_ROWS_PER_CLASS` rows.
 
@@ -572,7 +572,7 @@ def cost_predictability(X, delta, *, seeds=10, estimator=None, random_state=0, n
     ValueError
         If `seeds` or `random_state` is not valid, `delta` is not 1-D, numeric and finite, `X`
         is not 2-D with finite numbers and as many rows as `delta`, or `estimator` has no
-        ``fit``; `costlib.errors.DataError` (a ValueError) when delta is 0 everywhere, has one
+        ``fit``; `costlib.core.errors.DataError` (a ValueError) when delta is 0 everywhere, has one
         class, or a class has fewer than `MIN_ROWS_PER_CLASS` rows.
 
     Warns

@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 from sklearn.isotonic import isotonic_regression
 
-from costlib import _validation as v
-from costlib.sweep import Sweep, group_codes, threshold_sweep, tie_tolerance
+from costlib.core import validation as v
+from costlib.core.sweep import Sweep, group_codes, threshold_sweep, tie_tolerance
 
 RANGE = (1e-3, 1e3)  # the ratios the questions can reach: 1:1000 to 1000:1
 PRECISION = 1.5  # stop when the bracket's high / low is at most this

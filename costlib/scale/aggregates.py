@@ -5,7 +5,7 @@
 once (through DuckDB or Spark) and writes, per split, group and distinct score, the number
 and the weight of the positive and negative rows. That is everything a cost sweep needs: the
 file is small (one row per distinct score, not per case), and :func:`load_aggregate` turns it
-back into the :class:`costlib.sweep.GroupedSweep` objects that the in-memory code computes from
+back into the :class:`costlib.core.sweep.GroupedSweep` objects that the in-memory code computes from
 the rows, exactly. When a (split, group) has more distinct scores than ``--max-thresholds``
 allows in total, the scores are pooled into fine bins (the lowest score of each bin is kept as
 its threshold): every threshold in the file is still exact, the ones strictly inside a bin are
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from costlib.errors import DataError
+from costlib.core.errors import DataError
 
 FORMAT = "costlib-aggregate"
 VERSION = 1
@@ -62,7 +62,7 @@ MSG_FINGERPRINT = (
 class Aggregate:
     """Sufficient statistics of the sweeps, with where they came from.
 
-    ``stats`` is a :class:`costlib.scale.ScoreStats` (sorted numpy arrays: split and group
+    ``stats`` is a :class:`costlib.scale.scans.ScoreStats` (sorted numpy arrays: split and group
     codes, score, ``pos_rows, neg_rows, pos_weight, neg_weight``); ``table`` shows it as a
     DataFrame. ``meta`` is the JSON object stored in the file's footer.
     """
@@ -183,8 +183,8 @@ def aggregate(
     ([inf, 0.9, 0.2], [0.0, 1.0, 2.0], [0.0, 0.0, 1.0], True)
     """
     from costlib import __version__
-    from costlib.engines import describe_source, files_of
-    from costlib.scale import score_stats
+    from costlib.scale.engines import describe_source, files_of
+    from costlib.scale.scans import score_stats
 
     stats = score_stats(
         source,
@@ -325,7 +325,7 @@ def _codes(table, column: str, shown: str) -> tuple[np.ndarray, list]:
 def _check_table(table, meta: dict, shown: str):
     import pyarrow as pa
 
-    from costlib.scale import ScoreStats, _group_order
+    from costlib.scale.scans import ScoreStats, _group_order
 
     cols = meta["columns"]
     n = table.num_rows

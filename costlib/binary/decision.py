@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from costlib import _validation as v
-from costlib import rules as R
-from costlib.sweep import GroupedSweep, Sweep, _sweep_core, argbest, group_codes, sweep_by_codes, thin_index
+from costlib.core import rules as R
+from costlib.core import validation as v
+from costlib.core.sweep import GroupedSweep, Sweep, _sweep_core, argbest, group_codes, sweep_by_codes, thin_index
 
 SINGLE_GROUP = "everyone"  # the one group's name when the data has no group column
 DEFAULT_RESAMPLES = 2000

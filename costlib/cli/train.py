@@ -18,8 +18,8 @@ import sys
 
 import pandas as pd
 
-from costlib.errors import DataError
-from costlib.training import METHODS
+from costlib.core.errors import DataError
+from costlib.training.compare import METHODS
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -164,9 +164,9 @@ def _methods(groups) -> tuple[str, ...]:
 
 def compute(args):
     """(TrainingData, summary, predictability (mean, low, high), verdict, predictability sentence)."""
-    from costlib import training_data
-    from costlib.training import compare_training, cost_predictability, t_interval, training_summary
-    from costlib.training_words import predictability_sentence, training_verdict
+    from costlib.training import data as training_data
+    from costlib.training.compare import compare_training, cost_predictability, t_interval, training_summary
+    from costlib.training.words import predictability_sentence, training_verdict
 
     methods = _methods(args.methods)
     name, df, fp = _read(args.file)

@@ -1,0 +1,1 @@
+"""The command line: audit, train and aggregate."""

@@ -1,0 +1,1 @@
+"""Beyond memory: exact answers where the rows live (DuckDB, Spark), aggregate files and the data folder."""
