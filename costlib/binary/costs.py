@@ -14,50 +14,13 @@ import pandas as pd
 
 from costlib.core import rules as R
 from costlib.core import validation as v
+from costlib.core.prices import elkan_threshold, mistakes_cost
 from costlib.core.rules import CONTRACT_RULES
 from costlib.core.sweep import Sweep, group_codes, grouped_sweep, threshold_sweep
 
 RULES = CONTRACT_RULES  # the contract's rule names (their one home is costlib.core.rules)
 GROUP_COST_COLUMNS = ["group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_100"]
 RULE_COLUMNS = ["rule", "group", "threshold", "flagged_rate", "cost_per_100"]
-
-
-def elkan_threshold(c_fp, c_fn) -> float:
-    """Cost-optimal cutoff for calibrated probabilities: c_fp / (c_fp + c_fn).
-
-    Parameters
-    ----------
-    c_fp : float
-        Price of a false positive (flagging a negative case); finite, >= 0.
-    c_fn : float
-        Price of a false negative (missing a positive case); finite, >= 0.
-
-    Returns
-    -------
-    float
-        The threshold t* in [0, 1]: flag iff p >= t*. NaN when both prices are 0.
-
-    Raises
-    ------
-    ValueError
-        If a price is not a finite number, is negative or is above 1e100.
-
-    Warns
-    -----
-    DegenerateWarning
-        When c_fp + c_fn is 0 (every threshold costs nothing); the threshold is then NaN.
-
-    Examples
-    --------
-    >>> elkan_threshold(1, 3)
-    0.25
-    """
-    c_fp = v.as_price(c_fp, "c_fp")
-    c_fn = v.as_price(c_fn, "c_fn")
-    if c_fp + c_fn == 0:
-        v.warn_degenerate("c_fp + c_fn is 0: every threshold costs nothing; elkan_threshold is NaN")
-        return float("nan")
-    return c_fp / (c_fp + c_fn)
 
 
 def expected_cost(y_true, y_pred, *, c_fp, c_fn) -> float:
@@ -110,7 +73,7 @@ def priced_errors(y_true, y_pred, fp_price, fn_price, *, names: tuple[str, str],
         return float("nan")
     fp = np.count_nonzero(pred & ~y)
     fn = np.count_nonzero(~pred & y)
-    return float((fp * fp_price + fn * fn_price) / y.size)
+    return float(mistakes_cost(fp, fn, fp_price, fn_price) / y.size)
 
 
 def cost_curve(y_true, y_score, *, c_fp, c_fn, sample_weight=None):
@@ -331,7 +294,7 @@ def group_costs(y_true, y_score, groups, *, costs, thresholds, sample_weight=Non
             "flagged_rate": v.safe_divide(n_flag, n),
             "fp": fp,
             "fn": fn,
-            "cost_per_100": 100 * v.safe_divide(fp * c_fp + fn * c_fn, n),
+            "cost_per_100": 100 * v.safe_divide(mistakes_cost(fp, fn, c_fp, c_fn), n),
         },
         columns=GROUP_COST_COLUMNS,
     )

@@ -31,6 +31,7 @@ import pandas as pd
 
 from costlib.core import rules as R
 from costlib.core import validation as v
+from costlib.core.prices import Prices, mistakes_cost, no_model_choice, no_model_costs, prices_for
 from costlib.core.sweep import GroupedSweep, Sweep, _sweep_core, argbest, group_codes, sweep_by_codes, thin_index
 
 SINGLE_GROUP = "everyone"  # the one group's name when the data has no group column
@@ -95,7 +96,7 @@ class ModelSweeps:
         index = self._pooled_index(which)
         for i, g in enumerate(self.groups):
             sw = grouped[g]
-            total += sw.fp[index[i]] * prices.c_fp[i] + sw.fn[index[i]] * prices.c_fn[i]
+            total += mistakes_cost(sw.fp[index[i]], sw.fn[index[i]], prices.c_fp[i], prices.c_fn[i])
         return total
 
 
@@ -187,54 +188,6 @@ def _mask(mask, n: int, name: str):
 
 
 # ---------------------------------------------------------------------------------------
-# The price book
-
-
-@dataclass(frozen=True, eq=False)
-class Prices:
-    """c_fp and c_fn per group, aligned with a `ModelSweeps`' groups."""
-
-    groups: tuple
-    c_fp: np.ndarray
-    c_fn: np.ndarray
-
-    @property
-    def uniform(self) -> bool:
-        return bool(np.all(self.c_fp == self.c_fp[0]) and np.all(self.c_fn == self.c_fn[0])) if self.groups else True
-
-    def as_dict(self) -> dict:
-        return {g: (float(a), float(b)) for g, a, b in zip(self.groups, self.c_fp, self.c_fn, strict=True)}
-
-    def key(self) -> tuple:
-        """A hashable identity (for memoising price-dependent results)."""
-        return tuple(zip(self.groups, self.c_fp.tolist(), self.c_fn.tolist(), strict=True))
-
-
-def prices_for(groups: Sequence, costs) -> Prices:
-    """The price book for `groups` from ``(c_fp, c_fn)`` (everybody) or ``{group: (c_fp, c_fn)}``."""
-    groups = tuple(groups)
-    if isinstance(costs, Mapping):
-        missing = [g for g in groups if g not in costs]
-        if missing:
-            raise ValueError(v.MSG_MISSING_GROUP.format(name="costs", group=missing[0], present=list(groups)))
-        pairs = [_pair(costs[g], f"costs[{g!r}]") for g in groups]
-    else:
-        pair = _pair(costs, "costs")
-        pairs = [pair] * len(groups)
-    c_fp = np.array([p[0] for p in pairs], dtype=np.float64)
-    c_fn = np.array([p[1] for p in pairs], dtype=np.float64)
-    return Prices(groups, c_fp, c_fn)
-
-
-def _pair(value, name: str) -> tuple[float, float]:
-    try:
-        a, b = value
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a (c_fp, c_fn) pair: got {value!r}") from None
-    return v.as_price(a, f"{name} c_fp"), v.as_price(b, f"{name} c_fn")
-
-
-# ---------------------------------------------------------------------------------------
 # Rules, judged
 
 
@@ -287,7 +240,7 @@ class Counts:
 
     def cost(self, prices: Prices) -> np.ndarray:
         """Total price of the mistakes, (rules, groups)."""
-        return self.fp * prices.c_fp + self.fn * prices.c_fn
+        return mistakes_cost(self.fp, self.fn, prices.c_fp, prices.c_fn)
 
 
 def _check_cutoffs(cutoffs: Mapping, k: int) -> None:
@@ -331,7 +284,7 @@ class Resamples:
     n: np.ndarray  # (groups,) rows per group: fixed, the resampling is stratified by group
 
     def cost(self, prices: Prices) -> np.ndarray:
-        return self.fp * prices.c_fp + self.fn * prices.c_fn
+        return mistakes_cost(self.fp, self.fn, prices.c_fp, prices.c_fn)
 
 
 def cell_bootstrap(
@@ -567,9 +520,7 @@ def evaluate_rules(
 
 
 def _baseline_rule(overall: pd.DataFrame) -> str:
-    nobody = overall.loc[R.NOBODY, "cost_per_case"]
-    everyone = overall.loc[R.EVERYONE, "cost_per_case"]
-    return R.EVERYONE if everyone < nobody else R.NOBODY
+    return no_model_choice(overall.loc[R.NOBODY, "cost_per_case"], overall.loc[R.EVERYONE, "cost_per_case"])
 
 
 # ---------------------------------------------------------------------------------------
@@ -847,9 +798,9 @@ def no_model_baseline(y_true, *, c_fp, c_fn, sample_weight=None) -> tuple[str, f
     if total <= 0:
         v.warn_degenerate("no cases: the no-model baseline is NaN")
         return R.NOBODY, float("nan")
-    nobody = c_fn * pos / total
-    everyone = c_fp * (total - pos) / total
-    return (R.EVERYONE, everyone) if everyone < nobody else (R.NOBODY, nobody)
+    nobody, everyone = (x / total for x in no_model_costs(pos, total - pos, c_fp, c_fn))
+    rule = no_model_choice(nobody, everyone)
+    return rule, (everyone if rule == R.EVERYONE else nobody)
 
 
 def cost_curves(ms: ModelSweeps, prices: Prices, *, max_points: int | None = None) -> pd.DataFrame:

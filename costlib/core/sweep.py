@@ -26,6 +26,7 @@ import pandas as pd
 from sklearn.isotonic import isotonic_regression
 
 from costlib.core import validation as v
+from costlib.core.prices import mistakes_cost
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,7 +79,7 @@ class Sweep:
 
     def errors_cost(self, c_fp, c_fn) -> np.ndarray:
         """Total price of the mistakes, ``FP * c_fp + FN * c_fn``, at every threshold."""
-        return self.fp * c_fp + self.fn * c_fn
+        return mistakes_cost(self.fp, self.fn, c_fp, c_fn)
 
     def cost(self, c_fp, c_fn) -> np.ndarray:
         """Cost per case at every threshold; NaN (with a warning) when the total weight is 0.
@@ -471,7 +472,7 @@ def best_indices(sweep: Sweep, c_fp, c_fn) -> np.ndarray:
     block_start = np.maximum.accumulate(np.where(change, np.arange(slopes.size), 0))
 
     def cost_at(idx):
-        return (sweep.fp[idx] * c_fp + sweep.fn[idx] * c_fn) / sweep.total
+        return mistakes_cost(sweep.fp[idx], sweep.fn[idx], c_fp, c_fn) / sweep.total
 
     best = cost_at(j)
     while True:  # step back over vertices that tie with the best (rarely more than once)

@@ -343,12 +343,8 @@ class Audit:
 
 
 def mean_prices(ms: D.ModelSweeps, prices: D.Prices) -> tuple[float, float]:
-    """c_fp and c_fn averaged over the groups, weighted by their judged rows."""
-    w = np.array([ms.judge[g].total for g in ms.groups], dtype=float)
-    if w.sum() <= 0:
-        w = np.ones_like(w)
-    w = w / w.sum()  # shares first: prices times raw counts could overflow
-    return float(np.dot(prices.c_fp, w)), float(np.dot(prices.c_fn, w))
+    """c_fp and c_fn averaged over the groups, weighted by their judged rows (`Prices.mean`)."""
+    return prices.mean([ms.judge[g].total for g in ms.groups])
 
 
 def build_audit(
