@@ -361,13 +361,8 @@ def groups_of(ds: Dataset) -> np.ndarray:
 
 
 def rows(ds: Dataset, purpose: str) -> np.ndarray:
-    """Row mask: "fit" uses train (or every row), "judge" test, "calibrate" validation."""
-    role = {"fit": "train", "judge": "test", "calibrate": "validation"}[purpose]
-    if ds.has_role(role):
-        return ds.rows(role)
-    if purpose == "calibrate" and ds.has_role("train"):
-        return ds.rows("train")
-    return np.ones(ds.n_rows, dtype=bool)
+    """Row mask for `purpose` ("fit", "judge", "calibrate"): see `Dataset.purpose_rows`."""
+    return ds.purpose_rows(purpose)
 
 
 def split_note(ds: Dataset) -> str:

@@ -15,6 +15,10 @@ import numpy as np
 SPLIT_ROLES = ("train", "validation", "test")
 
 
+#: what rows each purpose reads (see `Dataset.purpose_rows`)
+PURPOSE_ROLES = {"fit": "train", "judge": "test", "calibrate": "validation"}
+
+
 @dataclass(frozen=True)
 class ColumnMapping:
     """Which column of the uploaded table plays which role (None: not used).
@@ -101,6 +105,20 @@ class Dataset:
 
     def has_role(self, role: str) -> bool:
         return self.split is not None and bool(self.rows(role).any())
+
+    def purpose_rows(self, purpose: str) -> np.ndarray:
+        """The rows that serve `purpose`, decided here for every page and command.
+
+        "fit" (fit cutoffs and temperatures): the train rows, else every row; "judge" (judge
+        what was fitted): the test rows, else every row; "calibrate" (fit a temperature that
+        pages then judge): the validation rows, else the train rows, else every row.
+        """
+        role = PURPOSE_ROLES[purpose]
+        if self.has_role(role):
+            return self.rows(role)
+        if purpose == "calibrate" and self.has_role("train"):
+            return self.rows("train")
+        return np.ones(self.n_rows, dtype=bool)
 
     @cached_property
     def _role_rows(self) -> dict[str, np.ndarray]:
