@@ -134,6 +134,7 @@ def child(case: str, path: str, repeat: int) -> dict:
     import numpy as np
     import pyarrow.parquet as pq
 
+    from costlib.scale import refining
     from costlib.scale import scans as scale
 
     res: dict = {"case": case}
@@ -141,15 +142,15 @@ def child(case: str, path: str, repeat: int) -> dict:
         s = pq.read_table(path, columns=["score"]).column("score").to_numpy()
         res["time"], _, res["times"] = _best(lambda: np.sort(s), repeat, res)
     elif case == "duckdb":
-        scale.TRACE = []
+        refining.TRACE = []
 
         def run():
-            scale.TRACE.clear()
+            refining.TRACE.clear()
             return scale.scan_optimal_thresholds(path, label="y", score="score", group="group", costs=COSTS)
 
         res["time"], table, res["times"] = _best(run, repeat, res)
         res["thresholds"] = table["threshold"].tolist()
-        res["rounds"] = list(scale.TRACE)
+        res["rounds"] = list(refining.TRACE)
         cut = dict(zip(table["group"], table["threshold"], strict=True))
         res["group_costs_time"], _, _ = _best(
             lambda: scale.scan_group_costs(path, label="y", score="score", group="group", costs=COSTS, thresholds=cut),

@@ -35,6 +35,7 @@ from costlib.binary.costs import (
 )
 from costlib.core.errors import DataError
 from costlib.core.sweep import argbest, grouped_sweep, threshold_sweep
+from costlib.scale import binning, pruning, refining
 from costlib.scale import scans as scale
 from costlib.scale.aggregates import aggregate, load_aggregate
 
@@ -93,7 +94,7 @@ def assert_same_optimum(got: pd.DataFrame, want: dict, *, exact: bool = True):
 @pytest.fixture(params=[1 << 20, 0], ids=["direct", "refined"])
 def row_limit(request, monkeypatch):
     """Default: survivors fetched at once. 0: every level of refinement is exercised."""
-    monkeypatch.setattr(scale, "ROW_LIMIT", request.param)
+    monkeypatch.setattr(refining, "ROW_LIMIT", request.param)
     return request.param
 
 
@@ -118,30 +119,30 @@ def test_bins_in_duckdb_equal_the_float_parts_computed_in_numpy():
     con = duckdb.connect()
     con.register("t", pa.table({"s": x}))
     order = np.argsort(x, kind="stable")
-    for bits in scale.LEVELS:
-        got = con.sql(f"SELECT {scale.bin_sql('s', bits)} AS b FROM t").fetchnumpy()["b"]
-        want = scale.bin_numpy(x, bits)
+    for bits in binning.LEVELS:
+        got = con.sql(f"SELECT {binning.bin_sql('s', bits)} AS b FROM t").fetchnumpy()["b"]
+        want = binning.bin_numpy(x, bits)
         assert_array_equal(got, want)
         assert (np.diff(want[order]) >= 0).all()  # monotone: larger scores never get smaller bins
 
 
 def test_bin_numpy_by_hand():
     # 0.75 = 2**-1 * 1.5: exponent -1, mantissa fraction 0.5 -> (-1 + 1100) * 256 + 128
-    assert scale.bin_numpy([0.75], 8).tolist() == [1099 * 256 + 128]
+    assert binning.bin_numpy([0.75], 8).tolist() == [1099 * 256 + 128]
     # -0.75 is minus that, minus 1; zero (either sign) is bin 0
-    assert scale.bin_numpy([-0.75, 0.0, -0.0], 8).tolist() == [-(1099 * 256 + 128) - 1, 0, 0]
+    assert binning.bin_numpy([-0.75, 0.0, -0.0], 8).tolist() == [-(1099 * 256 + 128) - 1, 0, 0]
 
 
 @given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=2, max_size=50))
 def test_bins_are_monotone_and_nest(xs):
     x = np.sort(np.array(xs))
-    coarse = scale.bin_numpy(x, 8)
-    fine = scale.bin_numpy(x, 16)
+    coarse = binning.bin_numpy(x, 8)
+    fine = binning.bin_numpy(x, 16)
     assert (np.diff(coarse) >= 0).all()
     assert (np.diff(fine) >= 0).all()
     # the order key of a fine bin lies inside its coarse bin's key range
-    assert (scale.bin_top(fine, 16) <= scale.bin_top(coarse, 8)).all()
-    lo, hi = scale.bin_range(coarse, 8)
+    assert (binning.bin_top(fine, 16) <= binning.bin_top(coarse, 8)).all()
+    lo, hi = binning.bin_range(coarse, 8)
     assert lo <= x.min() and x.max() <= hi
 
 
@@ -176,7 +177,7 @@ def test_pruning_keeps_the_cutoff_brute_force_picks(rows, width, c_fp, c_fn):
     cells = np.unique(cell_of[keep_rows])[::-1]
     pos = np.array([w[(cell_of == c) & y].sum() for c in cells])
     neg = np.array([w[(cell_of == c) & ~y].sum() for c in cells])
-    kept = scale.prune(pos, neg, c_fp=c_fp, c_fn=c_fn)
+    kept = pruning.prune(pos, neg, c_fp=c_fp, c_fn=c_fn)
     # candidates that survive: +inf and every distinct score inside a kept cell
     survives = np.array([True] + [bool(kept[np.flatnonzero(cells == t // width)[0]]) for t in cutoffs[1:]])
     assert survives[best], (cutoffs[best], cells, kept)
@@ -194,7 +195,7 @@ def test_pruning_keeps_the_cutoff_brute_force_picks(rows, width, c_fp, c_fn):
 def test_pruning_with_real_weights_keeps_every_cell_within_the_margin(pos, neg, c_fp, c_fn):
     k = min(len(pos), len(neg))
     pos, neg = np.array(pos[:k]), np.array(neg[:k])
-    kept = scale.prune(pos, neg, c_fp=c_fp, c_fn=c_fn, exact=False)
+    kept = pruning.prune(pos, neg, c_fp=c_fp, c_fn=c_fn, exact=False)
     total = pos.sum() + neg.sum()
     if total == 0:
         return
@@ -216,13 +217,13 @@ def test_pruning_by_hand():
     # edge costs (flag down to the cell's lowest score): 1, 2, 4, 9; +inf costs 4: UB = 1
     # lower bounds: cell0: fp 0 + fn 4-0-3 = 1; cell1: 0 + (4-3-1) = 0; cell2: 1 + 0 = 1; cell3: 3 + 0 = 3
     # keep L <= UB: cells 0, 1, 2; cell 3 (L = 3) can never win
-    assert scale.prune([3, 1, 0, 0], [0, 1, 2, 5], c_fp=1, c_fn=1).tolist() == [True, True, True, False]
+    assert pruning.prune([3, 1, 0, 0], [0, 1, 2, 5], c_fp=1, c_fn=1).tolist() == [True, True, True, False]
     # with free false positives (c_fp = 0) the cost is FN: lower bounds 1, 0, 0, 0 and edges 1, 0, 0, 0,
     # so UB = 0 drops cell0; cell1's edge already costs the lowest bound (0), so the cells below it
     # cannot win the tie (it goes to the larger cutoff): only cell1 is searched
-    assert scale.prune([3, 1, 0, 0], [0, 1, 2, 5], c_fp=0, c_fn=1).tolist() == [False, True, False, False]
+    assert pruning.prune([3, 1, 0, 0], [0, 1, 2, 5], c_fp=0, c_fn=1).tolist() == [False, True, False, False]
     # free false negatives: +inf (flag nobody) costs 0 and wins every tie: nothing is kept
-    assert not scale.prune([3, 1, 0, 0], [0, 1, 2, 5], c_fp=1, c_fn=0).any()
+    assert not pruning.prune([3, 1, 0, 0], [0, 1, 2, 5], c_fp=1, c_fn=0).any()
 
 
 # --------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from numpy.testing import assert_array_equal
 from costlib.binary.costs import compare_rules
 from costlib.core.errors import DataError
 from costlib.core.sweep import grouped_sweep, threshold_sweep
+from costlib.scale import binning, refining
 from costlib.scale import scans as scale
 from costlib.scale.aggregates import aggregate, load_aggregate
 from costlib.scale.engines import quiet_spark, spark_session
@@ -41,10 +42,10 @@ def test_bins_in_spark_equal_the_float_parts_computed_in_numpy(spark):
     x = special_scores()
     rows = to_spark(spark, pd.DataFrame({"s": x}))
     rows.createOrReplaceTempView("costlib_test_bins")
-    bins = ", ".join(f"{scale.bin_sql('s', bits)} AS b{bits}" for bits in scale.LEVELS)
+    bins = ", ".join(f"{binning.bin_sql('s', bits)} AS b{bits}" for bits in binning.LEVELS)
     got = spark.sql(f"SELECT {bins} FROM costlib_test_bins").toArrow()
-    for bits in scale.LEVELS:
-        assert_array_equal(got.column(f"b{bits}").to_numpy(), scale.bin_numpy(x, bits))
+    for bits in binning.LEVELS:
+        assert_array_equal(got.column(f"b{bits}").to_numpy(), binning.bin_numpy(x, bits))
 
 
 def test_spark_answers_equal_in_memory(spark):
@@ -66,7 +67,7 @@ def test_spark_answers_equal_in_memory(spark):
 
 
 def test_spark_refinement_rounds_equal_in_memory(spark, monkeypatch):
-    monkeypatch.setattr(scale, "ROW_LIMIT", 0)  # every level of refinement runs on Spark
+    monkeypatch.setattr(refining, "ROW_LIMIT", 0)  # every level of refinement runs on Spark
     df = frame("gaps", n=4000, groups=4, seed=8)
     got = scale.scan_optimal_thresholds(
         to_spark(spark, df), label="y", score="s", group="g", weight="w", costs=(2, 3), engine="spark"

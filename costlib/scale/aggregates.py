@@ -62,7 +62,7 @@ MSG_FINGERPRINT = (
 class Aggregate:
     """Sufficient statistics of the sweeps, with where they came from.
 
-    ``stats`` is a :class:`costlib.scale.scans.ScoreStats` (sorted numpy arrays: split and group
+    ``stats`` is a :class:`costlib.scale.stats.ScoreStats` (sorted numpy arrays: split and group
     codes, score, ``pos_rows, neg_rows, pos_weight, neg_weight``); ``table`` shows it as a
     DataFrame. ``meta`` is the JSON object stored in the file's footer.
     """
@@ -184,7 +184,7 @@ def aggregate(
     """
     from costlib import __version__
     from costlib.scale.engines import describe_source, files_of
-    from costlib.scale.scans import score_stats
+    from costlib.scale.stats import score_stats
 
     stats = score_stats(
         source,
@@ -325,7 +325,8 @@ def _codes(table, column: str, shown: str) -> tuple[np.ndarray, list]:
 def _check_table(table, meta: dict, shown: str):
     import pyarrow as pa
 
-    from costlib.scale.scans import ScoreStats, _group_order
+    from costlib.scale.rows import group_order
+    from costlib.scale.stats import ScoreStats
 
     cols = meta["columns"]
     n = table.num_rows
@@ -366,7 +367,7 @@ def _check_table(table, meta: dict, shown: str):
         split, splits = np.zeros(n, dtype=np.int64), [""]
     if cols.get("group"):
         group, found = _codes(table, "group", shown)
-        names = _group_order(found)
+        names = group_order(found)
         where = {g: i for i, g in enumerate(names)}
         group = np.array([where[g] for g in found], dtype=np.int64)[group] if len(found) else group
     else:

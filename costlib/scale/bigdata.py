@@ -122,15 +122,15 @@ def scan_sweeps(
 ) -> tuple[object, str | None]:
     """One score column's grouped sweeps computed where the rows live, and what was pooled.
 
-    Returns ``(sweeps, bound)``: ``sweeps`` as `scale.scan_grouped_sweep` gives them (a dict
+    Returns ``(sweeps, bound)``: ``sweeps`` as `costlib.scale.scans.scan_grouped_sweep` gives them (a dict
     by split when `split` is given), exact when the (split, group, score) cells number at
     most about `max_thresholds`; beyond that fine bins, so that memory stays bounded by
     `max_thresholds` whatever the number of rows, and ``bound`` says in words how far a
     cutoff inside a bin can be (None when exact).
     """
-    from costlib.scale import scans as scale
+    from costlib.scale.stats import score_stats
 
-    stats = scale.score_stats(
+    stats = score_stats(
         source,
         label=label,
         score=score,
@@ -140,10 +140,7 @@ def scan_sweeps(
         engine=engine,
         max_thresholds=max_thresholds,
     )
-    sweeps = stats.sweeps()
-    if split is None:
-        sweeps = sweeps[""] if "" in sweeps else scale._empty_sweep()
-    return sweeps, stats.bound_statement()
+    return stats.as_sweeps(split is not None), stats.bound_statement()
 
 
 def dataset_from_file(

@@ -1,6 +1,6 @@
 """Where the rows live: DuckDB (embedded, the default) or Spark, behind the same few calls.
 
-costlib's out-of-core code (:mod:`costlib.scale.scans`) needs only this from an engine:
+costlib's out-of-core code (:mod:`costlib.scale.scans` and the modules it uses) needs only this from an engine:
 
 - ``sql(text) -> pandas.DataFrame``: run a query whose result is small (bins, groups);
 - ``register(name, table)`` / ``drop(name)``: a small pyarrow table (survivors, cutoffs)
@@ -54,6 +54,7 @@ MSG_SPARK_MISSING = (
     'engine="spark" needs the pyspark package (and a Java runtime): install pyspark, or use engine="duckdb".'
 )
 
+MAX_DOUBLE = "1.7976931348623157e308"  # the largest finite double: ABS(x) <= it is false for NaN and infinity
 _QUERY_START = re.compile(r"^\s*(\(|select\b|with\b|from\b|values\b|table\b|pivot\b|unpivot\b|summarize\b)", re.I)
 _PARQUET = (".parquet", ".pq", ".parq")
 _CSV = (".csv", ".tsv", ".txt")
@@ -103,6 +104,16 @@ def _kind(type_name: str) -> str:
 def unique_name(prefix: str) -> str:
     """A view name no user table can have (one per call, so calls never collide)."""
     return f"costlib_{prefix}_{uuid.uuid4().hex[:12]}"
+
+
+def sql_double(x: float) -> str:
+    """A DOUBLE literal for both engines (a bare 0.5 is a DECIMAL to some SQL dialects).
+
+    >>> sql_double(0.5), sql_double(1e300)
+    ('(0.5e0)', '(1e+300)')
+    """
+    text = repr(float(x))
+    return f"({text if 'e' in text or 'inf' in text or 'nan' in text else text + 'e0'})"
 
 
 def _sql_string(text: str) -> str:

@@ -1,0 +1,140 @@
+"""The bins of the scores: a monotone, exact function of the float, in SQL and in numpy.
+
+The bin of a score is its binary exponent and the first ``bits`` bits of its mantissa
+(:func:`bin_sql`), computed exactly in SQL, identical in every pass and engine; numpy computes
+the same bins from the float's exact parts (:func:`bin_numpy`). The bins of a level are exact
+unions of the bins of any finer level (:func:`bin_parent`), so the cost search of
+:mod:`costlib.scale.refining` can split the surviving bins of one pass into finer bins in the
+next, and order bins of different levels by score without float edges (:func:`bin_top`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from costlib.scale.engines import MAX_DOUBLE
+
+LEVELS = (8, 16, 24, 32)  # mantissa bits of the bins in each round (2**32 bins per binade at most)
+
+
+def exponent_sql(a: str) -> str:
+    """SQL for the binary exponent of the positive float `a`, clamped to the exponents doubles have."""
+    return f"LEAST(GREATEST(FLOOR(LOG2({a})), -1074), 1023)"
+
+
+def _pow2_sql(e: str) -> str:
+    # 2**e exactly: by an integer shift where it fits (cheaper than POWER), else POWER (exact too)
+    one = "CAST(1 AS BIGINT)"
+    return (
+        f"(CASE WHEN {e} >= 0 AND {e} < 62 THEN CAST({one} << CAST({e} AS INTEGER) AS DOUBLE) "
+        f"WHEN {e} < 0 AND {e} > -62 THEN 1e0 / CAST({one} << CAST(-{e} AS INTEGER) AS DOUBLE) "
+        f"ELSE POWER(2e0, {e}) END)"
+    )
+
+
+def bin_sql(column: str, bits: int, *, a: str | None = None, e: str | None = None) -> str:
+    """SQL for the bin of each finite score in `column`: monotone, exact, engine-independent.
+
+    A positive score x = 2**e * (1 + f) with 0 <= f < 1 is in bin
+    ``(e + 1100) * 2**bits + floor(f * 2**bits)``; a negative score in minus the bin of -x,
+    minus 1; zero in bin 0. So larger scores never get smaller bins, and each binade (the
+    scores between two powers of two) is cut into ``2**bits`` equal parts: bins follow the
+    scores' scale whether they are probabilities, logits or unbounded amounts. The bins of a
+    level are exact unions of the bins of any finer level (:func:`bin_parent`).
+
+    The exponent comes from ``FLOOR(LOG2(x))``, which may be off by one for x within a few
+    units in the last place of a power of two (Spark computes log2 as a quotient of
+    logarithms); the formula gives the same bin either way, because ``x / 2**e - 1`` is then
+    just below 0 or exactly 1. Division by a power of two, subtraction of 1 and
+    multiplication by ``2**bits`` are exact in floating point, so no rounding enters.
+    The exponent is clamped to [-1074, 1023], the only exponents finite doubles have (log2 of
+    the largest double rounds up to 1024). The callers keep NaN, infinite and missing
+    scores out (they are refused). `a` and `e` name columns that already hold ``ABS(column)``
+    and its exponent (:func:`exponent_sql`), so that a query computes them once per row.
+
+    >>> bin_sql("s", 8)[:21]
+    'CASE WHEN s > 0 THEN '
+    """
+    k = 1 << bits
+    a = a or f"ABS({column})"
+    e = e or exponent_sql(a)
+    positive = f"CAST(({e} + 1100) * {k} + FLOOR(({a} / {_pow2_sql(e)} - 1e0) * {k}) AS BIGINT)"
+    return f"CASE WHEN {column} > 0 THEN {positive} WHEN {column} < 0 THEN -{positive} - 1 WHEN {column} = 0 THEN 0 END"
+
+
+def binned(inner: str, columns: list[str], bins: dict[str, int], *, guard: bool = False) -> str:
+    """A subquery with `columns` of the query `inner` (which must include ``s``) and one bin column
+    per entry of `bins` (name -> bits), the exponent computed once per row. With `guard`, the
+    bins of missing, NaN and infinite scores are NULL (so that they can be counted and refused).
+    """
+    cols = ", ".join(columns)
+    a = f"CASE WHEN ABS(s) <= {MAX_DOUBLE} THEN ABS(s) END" if guard else "ABS(s)"
+    exprs = ", ".join(f"{bin_sql('s', bits, a='a', e='e')} AS {name}" for name, bits in bins.items())
+    return (
+        f"(SELECT {cols}, {exprs} FROM (SELECT {cols}, a, {exponent_sql('a')} AS e FROM "
+        f"(SELECT {cols}, {a} AS a FROM ({inner}) AS t0) AS t1) AS t2)"
+    )
+
+
+def bin_numpy(scores, bits: int) -> np.ndarray:
+    """The same bins as :func:`bin_sql`, computed in numpy from the float's exact parts (tests)."""
+    s = np.asarray(scores, dtype=np.float64)
+    mant, exp = np.frexp(np.abs(s))  # |s| = mant * 2**exp with 0.5 <= mant < 1
+    k = 1 << bits
+    pos = (exp.astype(np.int64) - 1 + 1100) * k + np.floor((2 * mant - 1) * k).astype(np.int64)
+    return np.where(s > 0, pos, np.where(s < 0, -pos - 1, 0))
+
+
+def bin_top(b, bits: int) -> np.ndarray:
+    """The largest finest-level bin inside bin `b` of level `bits` (an exact integer order key).
+
+    Bins of different levels are disjoint once refined, so sorting cells by this key sorts
+    them by score, exactly (no float edges involved).
+    """
+    b = np.asarray(b, dtype=np.int64)
+    finest = LEVELS[-1]
+    pos = np.where(b > 0, b, -b - 1)
+    start = (pos >> bits << finest) + ((pos & ((1 << bits) - 1)) << (finest - bits))
+    return np.where(b > 0, start + (1 << (finest - bits)) - 1, np.where(b < 0, -start - 1, 0))
+
+
+def bin_range(b, bits: int) -> tuple[float, float]:
+    """Scores (lo, hi) such that every score in the bins `b` of level `bits` lies in [lo, hi]."""
+    lo, hi = bin_edges(b, bits)
+    return float(lo.min()), float(hi.max())
+
+
+def bin_edges(b, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per bin, scores (lo, hi) with every score of the bin in [lo, hi] (a bound one float step wide)."""
+    b = np.asarray(b, dtype=np.int64)
+    pos = np.where(b > 0, b, -b - 1)
+    e = (pos >> bits) - 1100
+    m = pos & ((1 << bits) - 1)
+    with np.errstate(over="ignore"):  # the top bin's upper edge is 2**1024: inf is a fine bound
+        low = np.ldexp(((1 << bits) + m).astype(np.float64), (e - bits).astype(np.int64))
+        high = np.ldexp(((1 << bits) + m + 1).astype(np.float64), (e - bits).astype(np.int64))
+    low = np.nextafter(low, 0.0)  # a subnormal edge may round: widen by one step
+    high = np.nextafter(high, np.inf)
+    lo = np.where(b > 0, low, np.where(b < 0, -high, 0.0))
+    hi = np.where(b > 0, high, np.where(b < 0, -low, 0.0))
+    return lo, hi
+
+
+def bin_parent(b, bits: int, parent_bits: int) -> np.ndarray:
+    """The bin of level `parent_bits` that holds bin `b` of the finer level `bits` (bins nest exactly)."""
+    b = np.asarray(b, dtype=np.int64)
+    pos = np.where(b > 0, b, -b - 1) >> (bits - parent_bits)
+    return np.where(b > 0, pos, np.where(b < 0, -pos - 1, 0))
+
+
+__all__ = [
+    "LEVELS",
+    "bin_edges",
+    "bin_numpy",
+    "bin_parent",
+    "bin_range",
+    "bin_sql",
+    "bin_top",
+    "binned",
+    "exponent_sql",
+]

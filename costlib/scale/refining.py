@@ -1,0 +1,251 @@
+"""Cost-optimal cutoffs where the rows live: bin, bound, refine, then fetch the survivors' scores.
+
+How the cost-optimal cutoff is found without holding the rows:
+
+1. One pass counts the weight of each (group, label, score bin) (:class:`Pass1`); the bins are
+   those of :mod:`costlib.scale.binning`.
+2. The bins that cannot hold the optimum, nor a cutoff tied with it, are dropped by the cost
+   bounds of :mod:`costlib.scale.pruning`. Typically a few dozen bins per group survive.
+3. The surviving bins are split into finer bins (8 more mantissa bits) by a second pass that
+   reads only their rows, and pruned again, until their rows fit in ``ROW_LIMIT`` or a round
+   stops halving them. Then their distinct scores are fetched and swept exactly, each offset
+   by the exact counts above its bin, with ``+inf`` (flag nobody) as a candidate, and the
+   best is chosen by :func:`costlib.core.sweep.argbest`, as in memory (:func:`optimal_units`).
+
+Memory does not grow with the number of rows: only bins, survivors and at most about
+``ROW_LIMIT`` distinct scores reach Python. The bounds and the exact refinement are numpy
+code shared by both engines; an engine only runs SQL (the same text for DuckDB and Spark)
+and registers small tables (:mod:`costlib.scale.engines`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from costlib.core import validation as v
+from costlib.core.sweep import argbest
+from costlib.scale.binning import LEVELS, bin_edges, bin_numpy, bin_parent, binned
+from costlib.scale.engines import sql_double, unique_name
+from costlib.scale.pruning import Cells, alive_index, cells_frame, prune_all
+from costlib.scale.rows import TWO_53, Scan, Units, checks_sql, find_units, validate
+
+ROW_LIMIT = 1 << 20  # survivors' rows at most for the final exact fetch of distinct scores
+TRACE: list | None = None  # set to a list to record each round (benchmarks report what survives)
+
+
+def _pass1(scan: Scan) -> pa.Table:
+    """Rows per (split, group, label, bin); with weights also the positive weight and the checks.
+
+    Without weights, labels and scores are checked from the keys themselves (a label that is
+    not 0/1 is its own key, a bad score has no bin), so the pass is a plain count.
+    """
+    keys = ", ".join(scan.keys + ["y", "b"])
+    cols = scan.keys + ["y", "s"] + (["w"] if scan.weighted else [])
+    rows = binned(f"SELECT {', '.join(cols)} FROM {scan.rows}", cols, {"b": LEVELS[0]}, guard=True)
+    if not scan.weighted:
+        return scan.with_keys(scan.eng.sql_arrow(f"SELECT {keys}, COUNT(*) AS n FROM {rows} AS t GROUP BY {keys}"))
+    return scan.with_keys(
+        scan.eng.sql_arrow(
+            f"SELECT {keys}, COUNT(*) AS n, SUM(CASE WHEN w > 0 THEN w ELSE 0e0 END) AS w, "
+            f"COUNT(CASE WHEN w > 0 THEN 1 END) AS n_pos_w, {checks_sql(True, labels=False)} "
+            f"FROM {rows} AS t GROUP BY {keys}"
+        )
+    )
+
+
+def _pass1_frame(scan: Scan, tab: pa.Table) -> pd.DataFrame:
+    frame = tab.to_pandas()
+    frame["n_rows"] = frame["n"]
+    frame["bad_y"] = np.where(frame["y"].isin([0.0, 1.0]), 0, frame["n"])
+    frame["bad_s"] = np.where(frame["b"].notna(), 0, frame["n"])
+    if not scan.weighted:
+        frame["w"] = frame["n"].astype(np.float64)
+    else:
+        frame["n"] = frame["n_pos_w"]  # rows that count (weight > 0), as the refinement passes count them
+    return frame
+
+
+def _is_exact(scan: Scan, frame: pd.DataFrame) -> bool:
+    """Integer counts (no weights, or integer weights summing below 2**53) add up exactly."""
+    if not scan.weighted:
+        return True
+    return int(frame["frac_w"].sum()) == 0 and float(frame["w"].sum()) < TWO_53
+
+
+def _bands(units: Units, state: dict, level: int) -> tuple[pa.Table, tuple[float, float]]:
+    """Per unit with alive cells, the score band [lo, hi] that holds them (a small table to join),
+    and the band of all units (a cheap filter the engine applies first)."""
+    us, lo, hi = [], [], []
+    for u, cells in state.items():
+        if cells.alive.any():
+            a, b = bin_edges(cells.b[cells.alive], LEVELS[level])
+            us.append(u)
+            lo.append(float(a.min()))
+            hi.append(float(b.max()))
+    keys = units.keys.take(pa.array(np.asarray(us, dtype=np.int64)))
+    table = pa.table(
+        {
+            "u": pa.array(np.asarray(us, dtype=np.int64)),
+            "sp": keys.column("sp"),
+            "g": keys.column("g"),
+            "lo": pa.array(np.asarray(lo, dtype=np.float64)),
+            "hi": pa.array(np.asarray(hi, dtype=np.float64)),
+        }
+    )
+    return table, (min(lo), max(hi))
+
+
+def _band_query(
+    scan: Scan, select: str, group_by: str, units: Units, state: dict, level: int, bins: dict | None = None
+) -> pd.DataFrame:
+    """``SELECT {select} ... GROUP BY {group_by}`` over the rows in their unit's band, whose columns
+    are u (the unit), y, s, w and the `bins` (name -> bits)."""
+    table, (lo, hi) = _bands(units, state, level)
+    name = unique_name("band")
+    scan.eng.register(name, table)
+    on = " AND ".join(f"r.{k} = c.{k}" for k in scan.keys) or "TRUE"
+    inner = (
+        f"SELECT c.u AS u, r.y AS y, r.s AS s, r.w AS w FROM {scan.rows} r JOIN {name} c ON {on} "
+        f"WHERE r.w > 0 AND r.s >= {sql_double(lo)} AND r.s <= {sql_double(hi)} AND r.s >= c.lo AND r.s <= c.hi"
+    )
+    rows = binned(inner, ["u", "y", "s", "w"], bins) if bins else f"({inner})"
+    try:
+        return scan.eng.sql(f"SELECT {select} FROM {rows} AS t GROUP BY {group_by}")
+    finally:
+        scan.eng.drop(name)
+
+
+def _refine(scan: Scan, units: Units, state: dict, level: int) -> None:
+    """Split every alive cell into the next level's bins (one pass over the rows in the units' bands).
+
+    The engine counts the rows of each unit's band by finer bin; numpy keeps the finer bins
+    whose parent (the bins nest exactly) is an alive cell.
+    """
+    frame = _band_query(
+        scan, "u, y, b, COUNT(*) AS n, SUM(w) AS w", "u, y, b", units, state, level, bins={"b": LEVELS[level + 1]}
+    )
+    u = frame["u"].to_numpy(dtype=np.int64)
+    parent = bin_parent(frame["b"].to_numpy(dtype=np.int64), LEVELS[level + 1], LEVELS[level])
+    frame = frame[alive_index(state, u, parent) >= 0]
+    children = cells_frame(frame, "u", LEVELS[level + 1])
+    by_unit = dict(tuple(children.groupby("u", sort=False)))
+    for unit, cells in state.items():
+        old = cells.frame(~cells.alive).assign(alive=False)
+        new = by_unit.get(unit)
+        if new is not None:
+            old = pd.concat([old, new[["top", "pos", "neg", "n", "b"]].assign(alive=True)], ignore_index=True)
+        state[unit] = Cells.from_frame(old)
+
+
+def _final(scan: Scan, units: Units, state: dict, level: int) -> dict:
+    """Distinct scores of the alive cells: {unit: (scores desc, tp, fp)} exact at each score."""
+    out: dict = {u: (np.zeros(0), np.zeros(0), np.zeros(0)) for u in state}
+    if not any(c.alive.any() for c in state.values()):
+        return out
+    frame = _band_query(
+        scan,
+        "u, s, SUM(CASE WHEN y = 1 THEN w ELSE 0e0 END) AS pos, SUM(CASE WHEN y = 0 THEN w ELSE 0e0 END) AS neg",
+        "u, s",
+        units,
+        state,
+        level,
+    )
+    u = frame["u"].to_numpy(dtype=np.int64)
+    s = frame["s"].to_numpy(dtype=np.float64) + 0.0  # -0.0 and 0.0 are one threshold, shown as 0.0
+    cell = alive_index(state, u, bin_numpy(s, LEVELS[level]))
+    keep = cell >= 0
+    u, s, cell = u[keep], s[keep], cell[keep]
+    pos = frame["pos"].to_numpy(dtype=np.float64)[keep]
+    neg = frame["neg"].to_numpy(dtype=np.float64)[keep]
+    order = np.lexsort((-s, u))
+    u, s, cell, pos, neg = u[order], s[order], cell[order], pos[order], neg[order]
+    starts = np.concatenate(([0], np.flatnonzero(np.diff(u)) + 1, [u.size]))
+    for a, b in zip(starts[:-1], starts[1:], strict=True):
+        cells = state[int(u[a])]
+        # offsets: everything in the cells above each row's cell, plus the rows above it in its own cell
+        pos_above = np.concatenate(([0.0], np.cumsum(cells.pos)[:-1]))[cell[a:b]]
+        neg_above = np.concatenate(([0.0], np.cumsum(cells.neg)[:-1]))[cell[a:b]]
+        c = cell[a:b]
+        first = np.concatenate(([True], c[1:] != c[:-1]))
+        tp = _cumsum_within(pos[a:b], first) + pos_above
+        fp = _cumsum_within(neg[a:b], first) + neg_above
+        out[int(u[a])] = (s[a:b], tp, fp)
+    return out
+
+
+def _cumsum_within(x: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Cumulative sums restarting where `first` is True (runs of one cell), each run summed on its own."""
+    out = np.empty_like(x)
+    starts = np.flatnonzero(first)
+    ends = np.concatenate((starts[1:], [x.size]))
+    for a, b in zip(starts, ends, strict=True):
+        out[a:b] = np.cumsum(x[a:b])
+    return out
+
+
+def optimal_units(scan: Scan, units: Units, cells: pd.DataFrame, wanted: dict, exact: bool) -> dict:
+    """{unit: (threshold, cost_per_case)} for the units in `wanted` ({unit: (c_fp, c_fn)})."""
+    totals = cells.groupby("unit")[["pos", "neg"]].sum()
+    result, state = {}, {}
+    for u in wanted:
+        P = float(totals["pos"].get(u, 0.0))
+        N = float(totals["neg"].get(u, 0.0))
+        if P <= 0 or N <= 0:
+            v.warn_degenerate(
+                f"only one class present (positives weight {P:g}, negatives weight {N:g}): no threshold to fit; NaN"
+            )
+            result[u] = (float("nan"), float("nan"))
+            continue
+        state[u] = Cells.from_frame(cells[cells["unit"] == u])
+    level, prev = 0, math.inf
+    while state:
+        rows = prune_all(state, wanted, exact)
+        if TRACE is not None:
+            cells = sum(int(c.alive.sum()) for c in state.values())
+            TRACE.append({"round": level + 1, "bits": LEVELS[level], "alive_cells": cells, "alive_rows": rows})
+        if rows <= ROW_LIMIT or level + 1 >= len(LEVELS) or rows > prev / 2:
+            break
+        prev = rows
+        _refine(scan, units, state, level)
+        level += 1
+    candidates = _final(scan, units, state, level) if state else {}
+    for u, cells in state.items():
+        c_fp, c_fn = wanted[u]
+        s, tp, fp = candidates[u]
+        P, N = float(cells.pos.sum()), float(cells.neg.sum())
+        thresholds = np.concatenate(([np.inf], s))
+        tp = np.concatenate(([0.0], tp))
+        fp = np.concatenate(([0.0], fp))
+        cost = (fp * c_fp + (P - tp) * c_fn) / (P + N)  # exactly as costlib.binary.costs.sweep_cost
+        j = argbest(cost)
+        result[u] = (float(thresholds[j]), float(cost[j]))
+    return result
+
+
+@dataclass
+class Pass1:
+    """Pass 1 over all rows, validated: per (split, group, label, bin) counts and the units."""
+
+    frame: pd.DataFrame
+    units: Units
+    exact: bool
+
+    @classmethod
+    def run(cls, scan: Scan) -> Pass1:
+        tab = _pass1(scan)
+        frame = _pass1_frame(scan, tab)
+        validate(scan, frame)
+        units, codes = find_units(tab)
+        frame["unit"] = codes
+        return cls(frame, units, _is_exact(scan, frame))
+
+    def units_of(self, role: str) -> list[int]:
+        return [u for u in range(len(self.units.sp)) if self.units.sp[u] == role]
+
+
+__all__ = ["ROW_LIMIT", "TRACE", "Pass1", "optimal_units"]
