@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from costlib.binary.costs import GROUP_COST_COLUMNS
 from costlib.core import validation as v
+from costlib.core.prices import mistakes_cost
 from costlib.scale.engines import KIND_BOOL, KIND_INT, KIND_TEXT, MAX_DOUBLE, unique_name
 from costlib.scale.rows import Scan, checks_sql
 
@@ -128,7 +129,7 @@ def cost_table(
             "flagged_rate": v.safe_divide(n_flag, n),
             "fp": fp,
             "fn": fn,
-            "cost_per_100": 100 * v.safe_divide(fp * c_fp + fn * c_fn, n),
+            "cost_per_100": 100 * v.safe_divide(mistakes_cost(fp, fn, c_fp, c_fn), n),
         },
         columns=GROUP_COST_COLUMNS,
     )

@@ -15,12 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from costlib.core.prices import mistakes_cost, no_model_costs
+from costlib.core.sweep import tie_tolerance
 from costlib.scale.binning import bin_top
-
-
-def _tolerance(cost_pc: float) -> float:
-    """argbest's tie tolerance at cost `cost_pc` (twice it: pruning must keep every tie)."""
-    return 2e-12 * max(1.0, abs(cost_pc))
 
 
 def prune(pos, neg, *, c_fp: float, c_fn: float, alive=None, exact: bool = True) -> np.ndarray:
@@ -52,13 +49,13 @@ def prune(pos, neg, *, c_fp: float, c_fn: float, alive=None, exact: bool = True)
     pos_above = np.concatenate(([0.0], np.cumsum(pos)[:-1]))
     neg_above = np.concatenate(([0.0], np.cumsum(neg)[:-1]))
     fn_low = P - pos_above - pos  # false negatives when every positive of the cell is flagged
-    lower = neg_above * c_fp + fn_low * c_fn  # same operand order as the in-memory cost
-    edge = (neg_above + neg) * c_fp + fn_low * c_fn  # the cutoff at the cell's lowest score
-    nobody = 0.0 * c_fp + P * c_fn
-    err = 0.0 if exact else 1e-8 * (c_fp * N + c_fn * P)
+    lower = mistakes_cost(neg_above, fn_low, c_fp, c_fn)  # the in-memory cost formula
+    edge = mistakes_cost(neg_above + neg, fn_low, c_fp, c_fn)  # the cutoff at the cell's lowest score
+    nobody, everyone = no_model_costs(P, N, c_fp, c_fn)
+    err = 0.0 if exact else 1e-8 * (everyone + nobody)
     ub = min(nobody, float(edge.min()))
     ub_pc = ub / total
-    keep = alive & (lower / total <= ub_pc + _tolerance(ub_pc) + 2 * err / total)
+    keep = alive & (lower / total <= ub_pc + 2 * tie_tolerance(ub_pc) + 2 * err / total)  # twice: keep every tie
     floor = min(nobody, float(lower.min()))
     if nobody + 2 * err <= floor:  # flagging nobody is already as cheap as anything can be
         return np.zeros(pos.size, dtype=bool)

@@ -27,8 +27,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from costlib.core import validation as v
-from costlib.core.sweep import argbest
+from costlib.binary.costs import best_on_sweep
+from costlib.core.sweep import Sweep
 from costlib.scale.binning import LEVELS, bin_edges, bin_numpy, bin_parent, binned
 from costlib.scale.engines import sql_double, unique_name
 from costlib.scale.pruning import Cells, alive_index, cells_frame, prune_all
@@ -195,11 +195,8 @@ def optimal_units(scan: Scan, units: Units, cells: pd.DataFrame, wanted: dict, e
     for u in wanted:
         P = float(totals["pos"].get(u, 0.0))
         N = float(totals["neg"].get(u, 0.0))
-        if P <= 0 or N <= 0:
-            v.warn_degenerate(
-                f"only one class present (positives weight {P:g}, negatives weight {N:g}): no threshold to fit; NaN"
-            )
-            result[u] = (float("nan"), float("nan"))
+        if P <= 0 or N <= 0:  # one class: no threshold to fit, NaN with the in-memory sweep's warning
+            result[u] = best_on_sweep(Sweep(np.array([np.inf]), np.zeros(1), np.zeros(1), P, N), *wanted[u])
             continue
         state[u] = Cells.from_frame(cells[cells["unit"] == u])
     level, prev = 0, math.inf
@@ -218,12 +215,9 @@ def optimal_units(scan: Scan, units: Units, cells: pd.DataFrame, wanted: dict, e
         c_fp, c_fn = wanted[u]
         s, tp, fp = candidates[u]
         P, N = float(cells.pos.sum()), float(cells.neg.sum())
-        thresholds = np.concatenate(([np.inf], s))
-        tp = np.concatenate(([0.0], tp))
-        fp = np.concatenate(([0.0], fp))
-        cost = (fp * c_fp + (P - tp) * c_fn) / (P + N)  # exactly as costlib.binary.costs.sweep_cost
-        j = argbest(cost)
-        result[u] = (float(thresholds[j]), float(cost[j]))
+        # the candidates' sweep: +inf, then the survivors' distinct scores with exact counts
+        sweep = Sweep(np.concatenate(([np.inf], s)), np.concatenate(([0.0], tp)), np.concatenate(([0.0], fp)), P, N)
+        result[u] = best_on_sweep(sweep, c_fp, c_fn)  # the in-memory choice: argbest of the cost per case
     return result
 
 
