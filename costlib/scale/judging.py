@@ -9,16 +9,19 @@ the rows, each group's cases by label and by whether each cutoff set flags them;
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from costlib.binary.costs import GROUP_COST_COLUMNS
 from costlib.core import validation as v
 from costlib.core.prices import mistakes_cost
 from costlib.scale.engines import KIND_BOOL, KIND_INT, KIND_TEXT, MAX_DOUBLE, unique_name
 from costlib.scale.rows import Scan, checks_sql
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def typed_keys(values: list, kind: str | None) -> tuple[list, list]:
@@ -47,10 +50,14 @@ def typed_keys(values: list, kind: str | None) -> tuple[list, list]:
     return out, orig
 
 
-def key_type(kind: str | None) -> pa.DataType:
-    return {KIND_TEXT: pa.string(), KIND_BOOL: pa.bool_(), KIND_INT: pa.int64(), "float": pa.float64()}.get(
+def key_array(keys: list, kind: str | None) -> pa.Array:
+    """`keys` (from `typed_keys`) as an arrow array of the type of a group column of `kind`."""
+    import pyarrow as pa
+
+    dtype = {KIND_TEXT: pa.string(), KIND_BOOL: pa.bool_(), KIND_INT: pa.int64(), "float": pa.float64()}.get(
         kind, pa.int64()
     )
+    return pa.array(keys, type=dtype)
 
 
 def judge(scan: Scan, cutoffs: list, keys: pa.Array, where: str = "") -> pd.DataFrame:
@@ -62,6 +69,8 @@ def judge(scan: Scan, cutoffs: list, keys: pa.Array, where: str = "") -> pd.Data
     of conditions -- and the sums are taken here; a bad score has no "flagged" key, a bad
     label is its own key, so the same pass checks the rows.
     """
+    import pyarrow as pa
+
     cols = {"g": keys}
     for i, cut in enumerate(cutoffs):
         cols[f"t{i}"] = pa.array(np.asarray(cut, dtype=np.float64))
@@ -155,4 +164,4 @@ def cutoff_values(thresholds, shown: list) -> dict:
     return out
 
 
-__all__ = ["cost_table", "cutoff_values", "judge", "key_type", "typed_keys"]
+__all__ = ["cost_table", "cutoff_values", "judge", "key_array", "typed_keys"]

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from costlib.binary.costs import best_on_sweep
 from costlib.core.sweep import Sweep
@@ -33,6 +33,9 @@ from costlib.scale.binning import LEVELS, bin_edges, bin_numpy, bin_parent, binn
 from costlib.scale.engines import sql_double, unique_name
 from costlib.scale.pruning import Cells, alive_index, cells_frame, prune_all
 from costlib.scale.rows import TWO_53, Scan, Units, checks_sql, find_units, validate
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 ROW_LIMIT = 1 << 20  # survivors' rows at most for the final exact fetch of distinct scores
 TRACE: list | None = None  # set to a list to record each round (benchmarks report what survives)
@@ -80,6 +83,8 @@ def _is_exact(scan: Scan, frame: pd.DataFrame) -> bool:
 def _bands(units: Units, state: dict, level: int) -> tuple[pa.Table, tuple[float, float]]:
     """Per unit with alive cells, the score band [lo, hi] that holds them (a small table to join),
     and the band of all units (a cheap filter the engine applies first)."""
+    import pyarrow as pa
+
     us, lo, hi = [], [], []
     for u, cells in state.items():
         if cells.alive.any():

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from costlib.core.errors import DataError
-from costlib.loading import SPLIT_ALIASES
 from costlib.scale.engines import (
     KIND_BOOL,
     KIND_DECIMAL,
@@ -31,6 +30,9 @@ from costlib.scale.engines import (
     describe_source,
     unique_name,
 )
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 TWO_53 = 9007199254740992.0
 SPLIT_CODE = {"": 0, "train": 1, "validation": 2, "test": 3}  # integer keys: cheaper to group and join
@@ -98,6 +100,8 @@ class Scan:
 
     def with_keys(self, tab: pa.Table) -> pa.Table:
         """Add the constant key columns a query left out (sp = 0, g = 0)."""
+        import pyarrow as pa
+
         for k in ("sp", "g"):
             if k not in tab.column_names:
                 tab = tab.append_column(k, pa.array(np.zeros(tab.num_rows, dtype=np.int32)))
@@ -114,6 +118,9 @@ class Scan:
 
 
 def _split_sql(expr: str) -> str:
+    """SQL for the split code (`SPLIT_CODE`) of each row's split name, NULL for a name that is not one."""
+    from costlib.loading import SPLIT_ALIASES  # the one list of split names (imported when a split is read)
+
     roles: dict[str, list[str]] = {}
     for alias, role in SPLIT_ALIASES.items():
         roles.setdefault(role, []).append(alias)
@@ -295,9 +302,17 @@ class Units:
     sp: list
     g: list
 
+    def group_keys(self, units: list[int]):
+        """The group values of `units` in the engine's own type (an arrow array, to join on)."""
+        import pyarrow as pa
+
+        return self.keys.column("g").take(pa.array(units, type=pa.int64()))
+
 
 def find_units(tab: pa.Table) -> tuple[Units, np.ndarray]:
     """Distinct (sp, g) of an arrow result and, for each of its rows, the unit's index."""
+    import pyarrow as pa
+
     keys = tab.select(["sp", "g"])
     frame = pd.DataFrame(
         {"sp": [SPLIT_NAME.get(c) for c in keys.column("sp").to_pylist()], "g": keys.column("g").to_pylist()}

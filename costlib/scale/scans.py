@@ -23,13 +23,12 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from costlib.binary.costs import RULE_COLUMNS, RULES, rule_cutoffs
 from costlib.core import validation as v
 from costlib.core.errors import DataError
 from costlib.scale.binning import LEVELS
-from costlib.scale.judging import cost_table, cutoff_values, judge, key_type, typed_keys
+from costlib.scale.judging import cost_table, cutoff_values, judge, key_array, typed_keys
 from costlib.scale.pruning import cells_frame
 from costlib.scale.refining import Pass1, optimal_units
 from costlib.scale.rows import SPLIT_CODE, Roles, Scan, group_order, validate, with_scan
@@ -212,7 +211,7 @@ def scan_group_costs(source, *, label, score, group, costs, thresholds, weight=N
             except (TypeError, ValueError):
                 return np.nan
 
-        frame = judge(scan, [[as_float(cut_in[k]) for k in orig]], pa.array(keys, type=key_type(scan.group_kind)))
+        frame = judge(scan, [[as_float(cut_in[k]) for k in orig]], key_array(keys, scan.group_kind))
         validate(scan, frame)
         data_names = group_order(frame["g"].tolist())
         shown = [scan.group_name(g) for g in data_names]
@@ -310,7 +309,7 @@ def scan_compare_rules(
         pairs = _price_pairs(costs, shown_test)
         cutoffs = rule_cutoffs(shown_test, costs=_as_mapping(pairs), optimal=optimal)
         by_name = {units.g[u]: u for u in test_units}
-        keys = units.keys.column("g").take(pa.array([by_name[g] for g in test_names], type=pa.int64()))
+        keys = units.group_keys([by_name[g] for g in test_names])
         sets = [[float(cutoffs[r][scan.group_name(g)]) for g in test_names] for r in RULES]
         where = f"WHERE r.sp = {SPLIT_CODE[test]}"
         judged = judge(scan, sets, keys, where)

@@ -12,15 +12,18 @@ statistics state how far that can move a cutoff.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 from costlib.core import validation as v
 from costlib.core.sweep import GroupedSweep
 from costlib.scale.binning import LEVELS, bin_sql
 from costlib.scale.rows import SPLIT_CODE, SPLIT_NAME, Roles, Scan, checks_sql, validate, with_scan
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def _is_sorted(*keys: np.ndarray) -> bool:
