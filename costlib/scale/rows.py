@@ -28,13 +28,14 @@ from costlib.scale.engines import (
     MAX_DOUBLE,
     connect,
     describe_source,
+    sql_double,
     unique_name,
 )
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-TWO_53 = 9007199254740992.0
+TWO_53 = 9007199254740992.0  # 2**53: integer weights below it add up exactly in any order
 SPLIT_CODE = {"": 0, "train": 1, "validation": 2, "test": 3}  # integer keys: cheaper to group and join
 SPLIT_NAME = {c: s for s, c in SPLIT_CODE.items()}
 
@@ -198,23 +199,22 @@ def open_scan(source, engine: str, roles: Roles) -> Scan:
         raise
 
 
-def checks_sql(weighted: bool, prefix: str = "", *, labels: bool = True) -> str:
+def checks_sql(weighted: bool, *, labels: bool = True) -> str:
     """Aggregates that count the rows each check refuses (validated in numpy afterwards)."""
-    y, s, w = f"{prefix}y", f"{prefix}s", f"{prefix}w"
     parts = (
         [
-            f"COUNT(CASE WHEN {y} = 0 OR {y} = 1 THEN NULL ELSE 1 END) AS bad_y",
-            f"COUNT(CASE WHEN ABS({s}) <= {MAX_DOUBLE} THEN NULL ELSE 1 END) AS bad_s",
+            "COUNT(CASE WHEN y = 0 OR y = 1 THEN NULL ELSE 1 END) AS bad_y",
+            f"COUNT(CASE WHEN ABS(s) <= {MAX_DOUBLE} THEN NULL ELSE 1 END) AS bad_s",
         ]
         if labels
         else []
     )
     if weighted:
         parts += [
-            f"COUNT(CASE WHEN {w} < 0 THEN 1 END) AS neg_w",
-            f"COUNT(CASE WHEN {w} >= 0 AND {w} <= {MAX_DOUBLE} THEN NULL WHEN {w} < 0 THEN NULL ELSE 1 END) AS bad_w",
-            f"COUNT(CASE WHEN NOT ({w} >= 0 AND {w} < 9007199254740992e0) THEN 1 "
-            f"WHEN {w} = FLOOR({w}) THEN NULL ELSE 1 END) AS frac_w",
+            "COUNT(CASE WHEN w < 0 THEN 1 END) AS neg_w",
+            f"COUNT(CASE WHEN w >= 0 AND w <= {MAX_DOUBLE} THEN NULL WHEN w < 0 THEN NULL ELSE 1 END) AS bad_w",
+            f"COUNT(CASE WHEN NOT (w >= 0 AND w < {sql_double(TWO_53)}) THEN 1 "
+            "WHEN w = FLOOR(w) THEN NULL ELSE 1 END) AS frac_w",
         ]
     return ", ".join(parts)
 

@@ -65,17 +65,6 @@ def _price_pairs(costs, names: list) -> dict:
     return {g: pair for g in names}
 
 
-def _check_costs_arg(costs) -> None:
-    if isinstance(costs, Mapping):
-        return
-    try:
-        a, b = costs
-    except (TypeError, ValueError):
-        raise ValueError(MSG_COSTS.format(value=costs)) from None
-    v.as_price(a, "costs c_fp")
-    v.as_price(b, "costs c_fn")
-
-
 def _fit(scan: Scan, p1: Pass1, costs, role: str) -> tuple[dict, list]:
     """({group: (threshold, cost_per_case)}, group names in order) fitted on the rows of split `role`."""
     mine = p1.units_of(role)
@@ -124,7 +113,7 @@ def scan_optimal_thresholds(source, *, label, score, costs, group=None, weight=N
     >>> scan_optimal_thresholds(q, label="y", score="p", costs=(1, 3)).round(4).to_dict("records")
     [{'group': None, 'threshold': 0.35, 'cost_per_case': 0.3333}]
     """
-    _check_costs_arg(costs)
+    _price_pairs(costs, [])  # the prices are checked before any pass over the rows
     roles = Roles(label=label, score=score, group=group, weight=weight)
 
     def body(scan):
@@ -197,7 +186,7 @@ def scan_group_costs(source, *, label, score, group, costs, thresholds, weight=N
     >>> t["group"].tolist(), t["fp"].tolist(), t["fn"].tolist(), t["cost_per_100"].tolist()
     (['a', 'b'], [0.0, 1.0], [0.0, 1.0], [0.0, 150.0])
     """
-    _check_costs_arg(costs)
+    _price_pairs(costs, [])  # the prices are checked before any pass over the rows
     roles = Roles(label=label, score=score, group=group, weight=weight)
 
     def body(scan):
@@ -291,7 +280,7 @@ def scan_compare_rules(
     6    flag nobody     a        inf           0.0         150.0
     7    flag nobody     b        inf           0.0         150.0
     """
-    _check_costs_arg(costs)
+    _price_pairs(costs, [])  # the prices are checked before any pass over the rows
     roles = Roles(label=label, score=score, group=group, weight=weight, split=split)
 
     def body(scan):
@@ -307,7 +296,7 @@ def scan_compare_rules(
         shown_test = [scan.group_name(g) for g in test_names]
         optimal = {scan.group_name(g): found[g][0] for g in train_names}
         pairs = _price_pairs(costs, shown_test)
-        cutoffs = rule_cutoffs(shown_test, costs=_as_mapping(pairs), optimal=optimal)
+        cutoffs = rule_cutoffs(shown_test, costs=pairs, optimal=optimal)
         by_name = {units.g[u]: u for u in test_units}
         keys = units.group_keys([by_name[g] for g in test_names])
         sets = [[float(cutoffs[r][scan.group_name(g)]) for g in test_names] for r in RULES]
@@ -321,10 +310,6 @@ def scan_compare_rules(
         return pd.concat(frames, ignore_index=True)
 
     return with_scan(source, engine, roles, body)
-
-
-def _as_mapping(pairs: dict) -> dict:
-    return {g: tuple(p) for g, p in pairs.items()}
 
 
 def scan_grouped_sweep(source, *, label, score, group=None, weight=None, split=None, engine="duckdb"):
