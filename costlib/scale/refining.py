@@ -80,6 +80,27 @@ def _is_exact(scan: Scan, frame: pd.DataFrame) -> bool:
     return int(frame["frac_w"].sum()) == 0 and float(frame["w"].sum()) < TWO_53
 
 
+@dataclass
+class Pass1:
+    """Pass 1 over all rows, validated: per (split, group, label, bin) counts and the units."""
+
+    frame: pd.DataFrame
+    units: Units
+    exact: bool
+
+    @classmethod
+    def run(cls, scan: Scan) -> Pass1:
+        tab = _pass1(scan)
+        frame = _pass1_frame(scan, tab)
+        validate(scan, frame)
+        units, codes = find_units(tab)
+        frame["unit"] = codes
+        return cls(frame, units, _is_exact(scan, frame))
+
+    def units_of(self, role: str) -> list[int]:
+        return [u for u in range(len(self.units.sp)) if self.units.sp[u] == role]
+
+
 def _bands(units: Units, state: dict, level: int) -> tuple[pa.Table, tuple[float, float]]:
     """Per unit with alive cells, the score band [lo, hi] that holds them (a small table to join),
     and the band of all units (a cheap filter the engine applies first)."""
@@ -224,27 +245,6 @@ def optimal_units(scan: Scan, units: Units, cells: pd.DataFrame, wanted: dict, e
         sweep = Sweep(np.concatenate(([np.inf], s)), np.concatenate(([0.0], tp)), np.concatenate(([0.0], fp)), P, N)
         result[u] = best_on_sweep(sweep, c_fp, c_fn)  # the in-memory choice: argbest of the cost per case
     return result
-
-
-@dataclass
-class Pass1:
-    """Pass 1 over all rows, validated: per (split, group, label, bin) counts and the units."""
-
-    frame: pd.DataFrame
-    units: Units
-    exact: bool
-
-    @classmethod
-    def run(cls, scan: Scan) -> Pass1:
-        tab = _pass1(scan)
-        frame = _pass1_frame(scan, tab)
-        validate(scan, frame)
-        units, codes = find_units(tab)
-        frame["unit"] = codes
-        return cls(frame, units, _is_exact(scan, frame))
-
-    def units_of(self, role: str) -> list[int]:
-        return [u for u in range(len(self.units.sp)) if self.units.sp[u] == role]
 
 
 __all__ = ["ROW_LIMIT", "TRACE", "Pass1", "optimal_units"]
