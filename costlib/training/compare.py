@@ -39,7 +39,6 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from costlib.core import validation as v
 from costlib.core.errors import DataError
@@ -170,6 +169,8 @@ def _check_level(level) -> float:
 
 def _check_x(X, n: int):
     """X as a float64 ndarray or CSR matrix with `n` rows and finite values."""
+    import scipy.sparse as sp
+
     if sp.issparse(X):
         X = sp.csr_matrix(X)
         if X.dtype.kind not in "biuf":
