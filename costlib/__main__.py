@@ -16,8 +16,6 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-import numpy as np
-
 from costlib.binary.decision import model_from_sweeps, sweep_model
 from costlib.cli import train as cli_train
 from costlib.core import settings
@@ -291,22 +289,22 @@ def _memory_models(args, scores: list[str]):
     ds = loading.prepare(df, mapping, name=name, fingerprint=fp)
     notes = list(ds.notes)
     if args.split:
-        train, test = ds.rows("train"), ds.rows("test")
-        for role, mask in (("train", train), ("test", test)):
-            if not mask.any():
+        for role in ("train", "test"):
+            if not ds.has_role(role):
                 raise DataError(
                     f'In "{name}", the split column "{args.split}" has no {role} rows; the audit '
                     "fits the rules on train rows and judges them on test rows.",
                     column=args.split,
                 )
-        other = int((~train & ~test).sum())
+    fit, judge = ds.purpose_rows("fit"), ds.purpose_rows("judge")  # the train and test rows, else every row
+    if args.split:
+        other = int((~fit & ~judge).sum())
         if other:
             notes.append(f"{other:,} validation rows are not used by the audit.")
         header = (
-            f"{ds.n_rows:,} rows, fitted on {int(train.sum()):,} train rows, judged on {int(test.sum()):,} test rows"
+            f"{ds.n_rows:,} rows, fitted on {int(fit.sum()):,} train rows, judged on {int(judge.sum()):,} test rows"
         )
     else:
-        train = test = np.ones(ds.n_rows, dtype=bool)
         header = f"{ds.n_rows:,} rows, fitted and judged on all {ds.n_rows:,} rows"
         print(
             f"warning: no --split column, so the rules are fitted and judged on the same {ds.n_rows:,} rows, "
@@ -318,8 +316,8 @@ def _memory_models(args, scores: list[str]):
             ds.y,
             ds.scores[c],
             ds.groups,
-            fit=train,
-            judge=test,
+            fit=fit,
+            judge=judge,
             name=c,
             sample_weight=ds.weight,
             probabilities=ds.probabilities,
