@@ -67,7 +67,7 @@ _EXPORTS = {
     # training with instance costs
     "compare_training": "costlib.training.compare",
     "cost_predictability": "costlib.training.compare",
-    "training_summary": "costlib.training.compare",
+    "training_summary": "costlib.training.summary",
     # value of a selective classifier
     "CostSensitiveValue": "costlib.value",
     "ValueResult": "costlib.value",

@@ -24,7 +24,8 @@ from costlib import loading
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.instance import delta_from_votes
-from costlib.training.compare import SYNTHETIC_FEATURES, SYNTHETIC_N, check_trainable, synthetic_costs
+from costlib.training.compare import check_trainable
+from costlib.training.synthetic import SYNTHETIC_FEATURES, SYNTHETIC_N, synthetic_costs
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -203,7 +204,7 @@ def tweets_precomputed() -> Precomputed | None:
 
 
 def synthetic_sample(*, predictable: bool) -> TrainingData:
-    """A synthetic control (`costlib.training.compare.synthetic_costs`, fixed seed)."""
+    """A synthetic control (`costlib.training.synthetic.synthetic_costs`, fixed seed)."""
     X, delta = synthetic_costs(SYNTHETIC_N, predictable=predictable, random_state=SYNTHETIC_SEED)
     how = "a price that grows with feature x1" if predictable else "prices shuffled across rows"
     return TrainingData(
