@@ -46,7 +46,6 @@ from costlib.training.synthetic import SYNTHETIC_FEATURES, SYNTHETIC_N, syntheti
 
 METHODS = ("standard", "weighted", "p_up", "tdown30", "tdown50", "tdown70", "regression")
 TDOWN = {"tdown30": 30, "tdown50": 50, "tdown70": 70}
-CLASSIFIER_METHODS = tuple(m for m in METHODS if m != "regression")
 
 SPLIT = (0.8, 0.1, 0.1)  # train / validation / test, per class
 MIN_ROWS_PER_CLASS = 10  # so that 10% of a class is at least one row
