@@ -102,7 +102,7 @@ def fit_tasks(X, delta):
     """The 70 fits of the comparison: (method, seed, X rows, targets, weights, estimator)."""
     keep = delta != 0
     X, d = X[np.flatnonzero(keep)], delta[keep]
-    clf, reg = tr._estimators(None, tr.METHODS)
+    clf, reg = tr.estimators(None, tr.METHODS)
     tasks = []
     for s in range(SEEDS):
         train, _, _ = tr.training_split(d > 0, seed=s)
@@ -121,7 +121,7 @@ def time_fits(X, tasks) -> tuple[tuple, tuple, dict]:
 
     per_method: dict[str, float] = {}
     wall = cpu = 0.0
-    with tr._one_blas_thread():
+    with tr.one_blas_thread():
         first = next(t for t in tasks if t[0] == "standard" and t[1] == 0)
         ones = [_time(lambda t=first: clone(t[5]).fit(X[t[2]], t[3])) for _ in range(3)]
         one = (min(w for w, _ in ones), min(c for _, c in ones))
@@ -193,7 +193,7 @@ def _memory_child(name: str, what: str) -> dict:
     worker_base = {pid: _pid_status(pid, "VmRSS:") for pid in workers}
     tracemalloc.start()
     if what == "one standard fit":  # as a user would: select the training rows, fit
-        with tr._one_blas_thread():
+        with tr.one_blas_thread():
             LogisticRegression(C=1.0, max_iter=1000).fit(Xk[rows], y_fit)
     else:
         tr.compare_training(X, delta, seeds=SEEDS, n_jobs=1 if what == "full, 1 job" else 2)

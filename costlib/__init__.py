@@ -3,92 +3,99 @@
 One decision table underneath everything (rows: the truth; columns: what the system does);
 one exact sort-once sweep behind every curve. The names below are the public contract of
 ``shared/spec/costlib.md``.
+
+``import costlib`` is light: every public name is imported from its module the first time it
+is used (PEP 562), so scikit-learn, SciPy, DuckDB, pyarrow, Plotly and Streamlit load only
+when a name that needs them does. `_EXPORTS` is the one table: the public name -> the module
+that holds it; ``__all__`` and ``dir(costlib)`` are read from it.
 """
 
-from costlib.binary.costs import (
-    RULES,
-    compare_rules,
-    cost_curve,
-    cost_optimal_thresholds,
-    elkan_threshold,
-    expected_cost,
-    group_costs,
-    optimal_threshold,
-    rule_cutoffs,
-)
-from costlib.binary.decision import no_model_baseline, recommend, sweep_model
-from costlib.binary.elicit import optimal_cutoffs_by_ratio
-from costlib.calibration import apply_temperature, expected_calibration_error, fit_temperature, reliability
-from costlib.core.sweep import GroupedSweep, Sweep, grouped_sweep, threshold_sweep
-from costlib.core.validation import DegenerateWarning
-from costlib.instance import (
-    delta_from_rating,
-    delta_from_threshold,
-    delta_from_votes,
-    error_rate,
-    nec_curve,
-    normalized_excess_cost,
-)
-from costlib.multiclass import expected_cost_matrix, min_cost_decisions
-from costlib.scale.scans import scan_compare_rules, scan_group_costs, scan_grouped_sweep, scan_optimal_thresholds
-from costlib.training.compare import compare_training, cost_predictability, training_summary
-from costlib.value import (
-    class_thresholds,
-    cost_sensitive_error,
-    cost_sensitive_value,
-    optimal_value,
-    value_against_k,
-    value_curve,
-    value_score,
-    value_threshold,
-)
+from __future__ import annotations
+
+import importlib
+import importlib.util
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "RULES",
-    "DegenerateWarning",
-    "GroupedSweep",
-    "Sweep",
-    "apply_temperature",
-    "class_thresholds",
-    "compare_rules",
-    "compare_training",
-    "cost_curve",
-    "cost_optimal_thresholds",
-    "cost_predictability",
-    "cost_sensitive_error",
-    "cost_sensitive_value",
-    "delta_from_rating",
-    "delta_from_threshold",
-    "delta_from_votes",
-    "elkan_threshold",
-    "error_rate",
-    "expected_calibration_error",
-    "expected_cost",
-    "expected_cost_matrix",
-    "fit_temperature",
-    "group_costs",
-    "grouped_sweep",
-    "min_cost_decisions",
-    "no_model_baseline",
-    "nec_curve",
-    "normalized_excess_cost",
-    "optimal_cutoffs_by_ratio",
-    "optimal_threshold",
-    "optimal_value",
-    "recommend",
-    "reliability",
-    "rule_cutoffs",
-    "scan_compare_rules",
-    "scan_group_costs",
-    "scan_grouped_sweep",
-    "scan_optimal_thresholds",
-    "sweep_model",
-    "threshold_sweep",
-    "training_summary",
-    "value_against_k",
-    "value_curve",
-    "value_score",
-    "value_threshold",
-]
+#: public name -> the module it is imported from (on first use)
+_EXPORTS = {
+    # binary costs, groups and rules
+    "RULES": "costlib.binary.costs",
+    "compare_rules": "costlib.binary.costs",
+    "cost_curve": "costlib.binary.costs",
+    "cost_optimal_thresholds": "costlib.binary.costs",
+    "elkan_threshold": "costlib.binary.costs",
+    "expected_cost": "costlib.binary.costs",
+    "group_costs": "costlib.binary.costs",
+    "optimal_threshold": "costlib.binary.costs",
+    "rule_cutoffs": "costlib.binary.costs",
+    # the decision summary
+    "ModelSweeps": "costlib.binary.decision",
+    "Recommendation": "costlib.binary.decision",
+    "no_model_baseline": "costlib.binary.decision",
+    "recommend": "costlib.binary.decision",
+    "sweep_model": "costlib.binary.decision",
+    "optimal_cutoffs_by_ratio": "costlib.binary.elicit",
+    # calibration
+    "apply_temperature": "costlib.calibration",
+    "expected_calibration_error": "costlib.calibration",
+    "fit_temperature": "costlib.calibration",
+    "reliability": "costlib.calibration",
+    # the sweep, prices, errors and warnings
+    "GroupedSweep": "costlib.core.sweep",
+    "Sweep": "costlib.core.sweep",
+    "grouped_sweep": "costlib.core.sweep",
+    "threshold_sweep": "costlib.core.sweep",
+    "Prices": "costlib.core.prices",
+    "DataError": "costlib.core.errors",
+    "DegenerateWarning": "costlib.core.validation",
+    # instance-level costs
+    "delta_from_rating": "costlib.instance",
+    "delta_from_threshold": "costlib.instance",
+    "delta_from_votes": "costlib.instance",
+    "error_rate": "costlib.instance",
+    "nec_curve": "costlib.instance",
+    "normalized_excess_cost": "costlib.instance",
+    # multiclass
+    "expected_cost_matrix": "costlib.multiclass",
+    "min_cost_decisions": "costlib.multiclass",
+    # beyond memory
+    "scan_compare_rules": "costlib.scale.scans",
+    "scan_group_costs": "costlib.scale.scans",
+    "scan_grouped_sweep": "costlib.scale.scans",
+    "scan_optimal_thresholds": "costlib.scale.scans",
+    # training with instance costs
+    "compare_training": "costlib.training.compare",
+    "cost_predictability": "costlib.training.compare",
+    "training_summary": "costlib.training.summary",
+    # value of a selective classifier
+    "CostSensitiveValue": "costlib.value",
+    "ValueResult": "costlib.value",
+    "class_thresholds": "costlib.value",
+    "cost_sensitive_error": "costlib.value",
+    "cost_sensitive_value": "costlib.value",
+    "optimal_value": "costlib.value",
+    "value_against_k": "costlib.value",
+    "value_curve": "costlib.value",
+    "value_score": "costlib.value",
+    "value_threshold": "costlib.value",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    """Import a public name (or a subpackage such as ``costlib.loading``) on first use."""
+    module = _EXPORTS.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(module), name)
+    elif not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        value = importlib.import_module(f"{__name__}.{name}")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # later look-ups do not come here again
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

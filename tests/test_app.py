@@ -11,6 +11,7 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 import costlib
+import costlib.binary.audit
 from costlib import value
 from costlib.binary import decision as D
 from costlib.loading.samples import SAMPLES

@@ -20,7 +20,7 @@ from costlib import loading
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.loading import display_name, read_path, read_table
-from costlib.loading.reading import frame_bytes
+from costlib.loading.frames import frame_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 BASIC = ColumnMapping(label="label", scores=("score",))

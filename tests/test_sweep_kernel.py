@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costlib
+import costlib.binary.decision
 from costlib.core import sweep as sweep_module
 
 

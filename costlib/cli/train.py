@@ -165,7 +165,8 @@ def _methods(groups) -> tuple[str, ...]:
 def compute(args):
     """(TrainingData, summary, predictability (mean, low, high), verdict, predictability sentence)."""
     from costlib.training import data as training_data
-    from costlib.training.compare import compare_training, cost_predictability, t_interval, training_summary
+    from costlib.training.compare import compare_training, cost_predictability
+    from costlib.training.summary import t_interval, training_summary
     from costlib.training.words import predictability_sentence, training_verdict
 
     methods = _methods(args.methods)

@@ -19,8 +19,6 @@ FAIR_PREFIX = "fair: "
 CONTRACT_RULES = (THRESHOLD_05, ELKAN, COST_OPTIMAL, NOBODY)
 #: the two no-model decisions; the cheaper one is the baseline every saving is measured against
 BASELINES = (NOBODY, EVERYONE)
-#: the rules that use the model and are fitted on data
-FITTED = (SINGLE, COST_OPTIMAL)
 
 _WORDS = {
     THRESHOLD_05: "cutoff 0.5",

@@ -144,6 +144,27 @@ def as_weight(w, name: str, n: int, other: str = "y_true") -> np.ndarray | None:
     return arr
 
 
+MSG_RANDOM_STATE = "random_state must be None or a non-negative whole number: got {value!r}"
+
+
+def is_whole(x) -> bool:
+    """True for an integer (Python or numpy), False for a bool or anything else.
+
+    >>> is_whole(3), is_whole(np.int64(3)), is_whole(True), is_whole(3.0)
+    (True, True, False, False)
+    """
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def as_random_state(random_state) -> int:
+    """A non-negative whole-number seed; None draws one from the operating system's entropy."""
+    if random_state is None:
+        return int(np.random.SeedSequence().generate_state(1)[0])
+    if not is_whole(random_state) or random_state < 0:
+        raise ValueError(MSG_RANDOM_STATE.format(value=random_state))
+    return int(random_state)
+
+
 PRICE_LIMIT = 1e100  # prices times counts of up to 1e200 cases stay finite
 
 

@@ -20,7 +20,8 @@ The parts:
 - `messages`: every sentence (the MSG_, NOTE_ and FIX_ templates tests match on),
   `display_name` for file names, and the one helper that fills a "these rows are bad" sentence;
 - `sniffing`: binary or text, encoding, separator, the header line;
-- `reading`: `read_table`, `read_path`, `fingerprint` and the memory budget;
+- `reading`: `read_table` (CSV here, Parquet in `parquet`), `read_path`, `fingerprint`;
+- `budget`: the memory budget; `frames`: tables stored compactly and tidied while they are read;
 - `repeated`: column names a header repeats;
 - `cells`: one column's cells as categories or numbers;
 - `guessing`: `guess_mapping`, `label_values`, `class_names_for`, `offered_columns`;
@@ -29,6 +30,13 @@ The parts:
 - `summary`: what the Data page says about a loaded dataset.
 """
 
+from costlib.loading.budget import (
+    DEFAULT_UPLOAD_MEMORY_MB,
+    PEAK_PER_TABLE_BYTE,
+    UPLOAD_MEMORY_ENV,
+    table_budget,
+    upload_memory_budget,
+)
 from costlib.loading.export import PREVIEW_COLUMNS, neutralise, preview, safe_cells, safe_csv
 from costlib.loading.guessing import (
     MAX_COLUMNS_OFFERED,
@@ -49,16 +57,7 @@ from costlib.loading.preparing import (
     apply_fixes,
     prepare,
 )
-from costlib.loading.reading import (
-    DEFAULT_UPLOAD_MEMORY_MB,
-    PEAK_PER_TABLE_BYTE,
-    UPLOAD_MEMORY_ENV,
-    fingerprint,
-    read_path,
-    read_table,
-    table_budget,
-    upload_memory_budget,
-)
+from costlib.loading.reading import fingerprint, read_path, read_table
 from costlib.loading.roles import (
     ACTION_RENORMALISE,
     ACTION_TOP_GROUPS,

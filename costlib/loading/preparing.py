@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 import pandas as pd
-from scipy.special import expit
 
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
@@ -285,7 +284,11 @@ def _scores(t: Table, column: str, scale: str) -> np.ndarray:
     if scale == "probability":
         return roles.probabilities(t, column, fix=FIX_LOGIT, fix_action=ACTION_LOGIT)
     values = roles.numbers(t, column)
-    return expit(values) if scale == "logit" else values
+    if scale != "logit":
+        return values
+    from scipy.special import expit
+
+    return expit(values)
 
 
 def _multiclass(

@@ -2,10 +2,10 @@
 
 `read_table` never lets a parser traceback through: every problem becomes a `DataError`
 sentence naming the file. Parquet is read with pyarrow only, after its footer (row count
-and sizes) has been checked against the budget; CSV is read in chunks and the budget is
-checked after each one. Large tables are stored compactly while they are read (integer
-columns in the smallest integer type, repetitive text as categories), so a session keeps
-little more than the numbers it needs. Nothing is ever unpickled or evaluated.
+and sizes) has been checked against the budget (`costlib.loading.parquet`); CSV is read here
+in chunks and the budget (`costlib.loading.budget`) is checked after each one. Both store
+large tables compactly while they are read (`costlib.loading.frames`). Nothing is ever
+unpickled or evaluated.
 """
 
 from __future__ import annotations
@@ -18,19 +18,17 @@ import re
 import stat
 import warnings
 
-import numpy as np
 import pandas as pd
 
 from costlib.core.errors import DataError
 from costlib.loading import sniffing as sn
+from costlib.loading.budget import table_budget, upload_memory_budget
 from costlib.loading.cells import NUMBER_RE
+from costlib.loading.frames import compact, compact_plan, concat, frame_bytes, tidy
 from costlib.loading.messages import (
-    MSG_BAD_PARQUET,
     MSG_CANNOT_READ,
     MSG_EMPTY,
     MSG_FILE_TOO_BIG,
-    MSG_HEADER_ONLY,
-    MSG_NESTED_COLUMNS,
     MSG_NOT_A_TABLE,
     MSG_NOT_PARQUET,
     MSG_NOT_REGULAR,
@@ -39,86 +37,19 @@ from costlib.loading.messages import (
     MSG_PARSE_FIELDS,
     MSG_PARSE_QUOTE,
     MSG_TOO_BIG_CSV,
-    MSG_TOO_BIG_PARQUET,
-    MSG_TOO_BIG_PARQUET_READ,
     NOTE_DECIMAL_COMMA,
-    NOTE_EMPTY_COLUMNS,
     NOTE_ENCODING,
     NOTE_HEADER_NUMBERS,
     NOTE_UTF16,
-    cols_phrase,
     display_name,
-    plural,
     q,
     size,
 )
-from costlib.loading.repeated import AMBIGUOUS, resolve_repeated
-
-# ---------------------------------------------------------------------------------------
-# The memory budget
-# ---------------------------------------------------------------------------------------
-
-DEFAULT_UPLOAD_MEMORY_MB = 4096
-"""Peak memory one upload may take while it is read and prepared, in MB (2**20 bytes).
-
-The default takes a 10-million-row table of a few columns (about 1 GB parsed) and keeps a
-session under a quarter of a 24 GB machine. Override it with the environment variable named
-by `UPLOAD_MEMORY_ENV`.
-"""
-UPLOAD_MEMORY_ENV = "COSTLIB_UPLOAD_MEMORY_MB"
-PEAK_PER_TABLE_BYTE = 4
-"""Peak memory of read_table + prepare per byte of the parsed table (measured: about 3.3,
-see benchmarks/loading.py); the table may therefore take a quarter of the budget."""
+from costlib.loading.parquet import read_parquet
+from costlib.loading.repeated import resolve_repeated
 
 _PARQUET_EXT = (".parquet", ".pq", ".parq")
-_COMPACT_ROWS = 10_000  # tables with fewer rows are left exactly as pandas reads them
 _CHUNK_BYTES = 8 << 20  # text parsed per chunk
-_CATEGORY_SHARE = 4  # text with at most one distinct value per this many cells becomes categorical
-
-
-def upload_memory_budget() -> int:
-    """Peak memory one upload may take while it is read and prepared, in bytes.
-
-    Returns
-    -------
-    int
-        $COSTLIB_UPLOAD_MEMORY_MB (in MB) when it is a positive number, else
-        DEFAULT_UPLOAD_MEMORY_MB (with a warning when the variable is set but not a number).
-
-    Examples
-    --------
-    >>> upload_memory_budget() >= 1 << 20
-    True
-    """
-    raw = os.environ.get(UPLOAD_MEMORY_ENV, "").strip()
-    mb = float(DEFAULT_UPLOAD_MEMORY_MB)
-    if raw:
-        try:
-            mb = float(raw)
-        except ValueError:
-            warnings.warn(f"{UPLOAD_MEMORY_ENV}={raw!r} is not a number of MB; using {mb:g}", stacklevel=2)
-        if not mb > 0 or mb == float("inf"):
-            mb = float(DEFAULT_UPLOAD_MEMORY_MB)
-    return int(mb * (1 << 20))
-
-
-def table_budget() -> int:
-    """Bytes the parsed table may take: `upload_memory_budget()` // PEAK_PER_TABLE_BYTE.
-
-    Returns
-    -------
-    int
-        Parquet whose footer promises more, and CSV whose chunks add up to more, are refused.
-
-    Examples
-    --------
-    >>> table_budget() * PEAK_PER_TABLE_BYTE <= upload_memory_budget()
-    True
-    """
-    return upload_memory_budget() // PEAK_PER_TABLE_BYTE
-
-
-# ---------------------------------------------------------------------------------------
 # read_table and read_path
 # ---------------------------------------------------------------------------------------
 
@@ -183,7 +114,7 @@ def read_table(data: bytes, filename: str) -> pd.DataFrame:
     if sn.is_blank(data):
         raise DataError(MSG_EMPTY.format(name=name))
     if data[:4] == b"PAR1":
-        return _read_parquet(data, name)
+        return read_parquet(data, name)
     what = sn.binary_kind(data)
     if what is not None:
         raise DataError(MSG_NOT_A_TABLE.format(name=name, what=what))
@@ -279,7 +210,7 @@ def _read_csv(data: bytes, name: str, ext: str) -> pd.DataFrame:
         notes.append(NOTE_DECIMAL_COMMA.format(name=name, sep=sn.SEP_NAMES[sample.sep]))
     chunk_rows = max(1_000, int(_CHUNK_BYTES / sample.bytes_per_line))
     df = _parse_chunks(source, name, sample.sep, decimal, encoding, chunk_rows)
-    df = _tidy(_name_columns(df, sample.header, name, notes), name, notes)
+    df = tidy(_name_columns(df, sample.header, name, notes), name, notes)
     if len(df.columns) == 1:
         reason = sn.one_column_reason(str(df.columns[0]))
         if reason is not None:
@@ -329,8 +260,8 @@ def _parse_chunks(source: io.IOBase, name: str, sep: str, decimal: str, encoding
             with reader:
                 for chunk in reader:
                     if plan is None:
-                        plan = _compact_plan(chunk, final=len(chunk) < chunk_rows)
-                    chunk = _compact(chunk, plan)
+                        plan = compact_plan(chunk, final=len(chunk) < chunk_rows)
+                    chunk = compact(chunk, plan)
                     held += frame_bytes(chunk)
                     rows += len(chunk)
                     if held > budget:
@@ -342,100 +273,7 @@ def _parse_chunks(source: io.IOBase, name: str, sep: str, decimal: str, encoding
         raise
     except Exception as exc:  # pandas raises several types; none may reach the user
         raise _parser_error(exc, name, sep) from None
-    return _concat(chunks)
-
-
-def frame_bytes(df: pd.DataFrame) -> int:
-    """Bytes `df`'s columns take: by dtype for fixed-width columns, counted cell by cell only
-    for text (pandas' deep memory_usage takes seconds on a table of 100,000 columns)."""
-    fixed = 0
-    text = []
-    for j, dtype in enumerate(df.dtypes):
-        if isinstance(dtype, np.dtype) and dtype.kind != "O":
-            fixed += dtype.itemsize
-        else:
-            text.append(j)
-    total = fixed * len(df)
-    if text:
-        total += int(df.iloc[:, text].memory_usage(deep=True, index=False).sum())
-    return total
-
-
-def _compact_plan(first: pd.DataFrame, final: bool) -> dict[int, bool]:
-    """Which text columns to keep as categories, decided on the first chunk (all chunks agree).
-
-    Nothing is changed for a table small enough to be read in one chunk of fewer than
-    _COMPACT_ROWS rows: what pandas reads is what the caller gets.
-    """
-    if final and len(first) < _COMPACT_ROWS:
-        return {}
-    plan = {}
-    for j in range(first.shape[1]):
-        s = first.iloc[:, j]
-        if _is_text(s):
-            plan[j] = s.nunique(dropna=True) * _CATEGORY_SHARE <= len(s)
-        elif pd.api.types.is_integer_dtype(s.dtype):
-            plan[j] = False
-    return plan
-
-
-def _is_text(s: pd.Series) -> bool:
-    return s.dtype == object or isinstance(s.dtype, pd.StringDtype)
-
-
-def _compact(chunk: pd.DataFrame, plan: dict[int, bool]) -> pd.DataFrame:
-    """Integers in the smallest integer type; planned text columns as categories (in place)."""
-    for j in plan:
-        s = chunk.iloc[:, j]
-        if pd.api.types.is_integer_dtype(s.dtype) and len(s):
-            small = _smallest_int(s.to_numpy())
-            if small is not None:
-                chunk.isetitem(j, small)
-        elif plan[j] and _is_text(s):
-            chunk.isetitem(j, s.astype("category"))
-    return chunk
-
-
-def _smallest_int(values: np.ndarray) -> np.ndarray | None:
-    """`values` in a smaller integer type that holds them all, or None."""
-    lo, hi = values.min(), values.max()
-    for dtype in (np.int8, np.int16, np.int32):
-        info = np.iinfo(dtype)
-        if values.dtype.itemsize > info.bits // 8 and info.min <= lo and hi <= info.max:
-            return values.astype(dtype)
-    return None
-
-
-def _concat(chunks: list[pd.DataFrame]) -> pd.DataFrame:
-    """The chunks as one table; categorical pieces of a column are united, not widened to text.
-
-    Column by column, letting go of each column's pieces once they are joined, so the peak is
-    the table plus one column rather than twice the table.
-    """
-    if len(chunks) <= 1:
-        return chunks[0] if chunks else pd.DataFrame()  # no chunk at all: _tidy says the file is empty
-    header = chunks[0].columns
-    pieces = [[c.iloc[:, j] for j in range(c.shape[1])] for c in chunks]
-    chunks.clear()
-    columns = {}
-    for j in range(len(header)):
-        column = [p[j] for p in pieces]
-        for p in pieces:
-            p[j] = None
-        if all(isinstance(p.dtype, pd.CategoricalDtype) for p in column):
-            columns[j] = pd.Series(pd.api.types.union_categoricals(column, ignore_order=True), copy=False)
-        else:
-            columns[j] = pd.concat([_uncategorise(p) for p in column], ignore_index=True)
-        del column
-    out = pd.concat(columns, axis=1)
-    out.columns = header
-    return out
-
-
-def _uncategorise(s: pd.Series) -> pd.Series:
-    if isinstance(s.dtype, pd.CategoricalDtype):
-        return s.astype(s.cat.categories.dtype)
-    return s
+    return concat(chunks)
 
 
 def _parser_error(exc: Exception, name: str, sep: str) -> DataError:
@@ -469,186 +307,8 @@ def _name_columns(df: pd.DataFrame, header: list[str] | None, name: str, notes: 
     return resolve_repeated(df, names, name, notes)
 
 
-def _tidy(df: pd.DataFrame, name: str, notes: list[str]) -> pd.DataFrame:
-    """Drop unnamed empty columns (separators at the ends of lines), require columns and rows.
-
-    The result's attrs hold `notes` (the same list: later notes still reach it) and the
-    repeated names `resolve_repeated` left ambiguous.
-    """
-    ambiguous = df.attrs.get(AMBIGUOUS)
-    names = [str(c) for c in df.columns]
-    empty_unnamed = [c for c in names if c.startswith("Unnamed: ") and len(df) > 0 and df[c].isna().all()]
-    if empty_unnamed and len(empty_unnamed) < len(names):
-        df = df.drop(columns=empty_unnamed)
-        k = len(empty_unnamed)
-        notes.append(
-            NOTE_EMPTY_COLUMNS.format(
-                name=name, count=k, columns=plural(k, "column", "columns"), were=plural(k, "was", "were")
-            )
-        )
-    if len(df.columns) == 0:
-        raise DataError(MSG_EMPTY.format(name=name))
-    if len(df) == 0:
-        cols = ", ".join(q(c) for c in list(df.columns)[:8])
-        if len(df.columns) > 8:
-            cols += ", …"
-        raise DataError(MSG_HEADER_ONLY.format(name=name, columns=cols))
-    df.attrs = {"notes": notes, **({AMBIGUOUS: ambiguous} if ambiguous else {})}
-    return df
-
-
-# ---------------------------------------------------------------------------------------
-# Parquet
-# ---------------------------------------------------------------------------------------
-
-
-def _read_parquet(data: bytes, name: str) -> pd.DataFrame:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        pfile = pq.ParquetFile(pa.BufferReader(data))
-        schema, meta = pfile.schema_arrow, pfile.metadata
-    except Exception:
-        raise DataError(MSG_BAD_PARQUET.format(name=name, reason="it is damaged or cut short")) from None
-    nested = [f.name for f in schema if _is_nested(f.type)]
-    if nested:
-        raise DataError(MSG_NESTED_COLUMNS.format(name=name, columns=cols_phrase(nested)), column=nested[0])
-    _check_parquet_budget(meta, schema, name)
-    text = [f.name for f in schema if _is_text_type(f.type)]
-    try:
-        # text is read dictionary-encoded (a category in pandas): a column repeating one long
-        # string takes its indices and one copy of the string, not a copy per row
-        if _prefix_coded(meta):
-            # DELTA_BYTE_ARRAY stores each string as the change from the one before: a few bytes
-            # can decode to long strings, so the footer's sizes say nothing; count while reading
-            table = _read_batches(pfile, name)
-        else:
-            # every other encoding's decoded text is in the footer's uncompressed size, which the
-            # budget check read; text comes dictionary-encoded (a category in pandas), so a column
-            # repeating one long string takes its indices and one copy, not a copy per row
-            table = (pq.ParquetFile(pa.BufferReader(data), read_dictionary=text) if text else pfile).read()
-        for i, f in enumerate(table.schema):
-            if pa.types.is_decimal(f.type):
-                table = table.set_column(i, f.name, table.column(i).cast(pa.float64()))
-        df = table.to_pandas(self_destruct=True, split_blocks=True)
-        del table
-    except DataError:
-        raise
-    except Exception:
-        raise DataError(MSG_BAD_PARQUET.format(name=name, reason="its contents could not be decoded")) from None
-    if not isinstance(df.index, pd.RangeIndex):
-        df = df.reset_index()
-    if isinstance(df.columns, pd.MultiIndex):
-        df.columns = ["_".join(str(x) for x in c if str(x)) for c in df.columns]
-    df = _compact(df, _compact_plan(df, final=True))
-    notes: list[str] = []
-    return _tidy(resolve_repeated(df, [str(c).strip() for c in df.columns], name, notes), name, notes)
-
-
-PARQUET_BATCH_ROWS = 1 << 16
-
-
-def _is_text_type(typ) -> bool:
-    import pyarrow as pa
-
-    return (
-        pa.types.is_string(typ)
-        or pa.types.is_large_string(typ)
-        or pa.types.is_binary(typ)
-        or (pa.types.is_large_binary(typ))
-    )
-
-
-def _prefix_coded(meta) -> bool:
-    """Whether any column chunk is DELTA_BYTE_ARRAY-encoded (prefix-coded text)."""
-    return any(
-        "DELTA_BYTE_ARRAY" in meta.row_group(i).column(j).encodings
-        for i in range(meta.num_row_groups)
-        for j in range(meta.num_columns)
-    )
-
-
-def _read_batches(pfile, name: str):
-    """The file's table, read PARQUET_BATCH_ROWS rows at a time while counting what it takes:
-    refused as soon as that passes the table budget. For prefix-coded text the footer cannot
-    say how long the cells decode (a few hundred kilobytes can hold millions of long strings);
-    the count can. A dictionary shared by successive batches is counted once."""
-    import pyarrow as pa
-
-    budget, used, rows = table_budget(), 0, 0
-    seen: set[int] = set()
-    batches = []
-    for batch in pfile.iter_batches(batch_size=PARQUET_BATCH_ROWS, use_threads=True):
-        for column in batch.columns:
-            if pa.types.is_dictionary(column.type):
-                used += column.indices.nbytes
-                address = column.dictionary.buffers()[-1].address if column.dictionary.buffers()[-1] else 0
-                if address not in seen:
-                    seen.add(address)
-                    used += column.dictionary.nbytes
-            else:
-                used += column.nbytes
-        rows += batch.num_rows
-        if used > budget:
-            raise DataError(
-                MSG_TOO_BIG_PARQUET_READ.format(
-                    name=name,
-                    rows=f"{pfile.metadata.num_rows:,}",
-                    read=f"{rows:,}",
-                    size=size(used),
-                    budget=size(budget),
-                )
-            )
-        batches.append(batch)
-    return pa.Table.from_batches(batches, schema=pfile.schema_arrow if not batches else batches[0].schema)
-
-
-def _is_nested(typ) -> bool:
-    import pyarrow as pa
-
-    return pa.types.is_nested(typ) or (pa.types.is_dictionary(typ) and pa.types.is_nested(typ.value_type))
-
-
-def _check_parquet_budget(meta, schema, name: str) -> None:
-    """Refuse, from the footer alone, a file whose table would not fit the budget."""
-    estimate = parquet_memory_estimate(meta, schema)
-    budget = table_budget()
-    if estimate > budget:
-        raise DataError(
-            MSG_TOO_BIG_PARQUET.format(name=name, rows=f"{meta.num_rows:,}", size=size(estimate), budget=size(budget))
-        )
-
-
-def parquet_memory_estimate(meta, schema) -> int:
-    """Bytes the table will take in memory, from the footer: rows x the width of each column's
-    type (text counted at 16 bytes a cell), or the uncompressed size if that is larger."""
-    import pyarrow as pa
-
-    width = 0
-    for f in schema:
-        typ = f.type.index_type if pa.types.is_dictionary(f.type) else f.type
-        if pa.types.is_boolean(typ):
-            width += 1
-        elif pa.types.is_decimal(typ):
-            width += 8
-        else:
-            try:
-                width += max(1, typ.bit_width // 8)
-            except ValueError:  # variable width: strings, binary
-                width += 16
-    uncompressed = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
-    return max(int(meta.num_rows) * width, int(uncompressed))
-
-
 __all__ = [
-    "DEFAULT_UPLOAD_MEMORY_MB",
-    "PEAK_PER_TABLE_BYTE",
-    "UPLOAD_MEMORY_ENV",
     "fingerprint",
-    "parquet_memory_estimate",
     "read_path",
     "read_table",
-    "table_budget",
-    "upload_memory_budget",
 ]

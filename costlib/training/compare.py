@@ -25,29 +25,27 @@ for the split and 1 for p_up's draw, so seed ``s`` gives the same rows whatever 
 seeds and methods are: a result can be computed, cached and resumed seed by seed.
 
 Decisions: 1[p >= 0.5] for the classifiers (p the predicted probability of the positive
-class), 1[delta-hat > 0] for `regression`. Intervals over seeds are Student t intervals.
-Seeds share their data, so such an interval treats overlapping test sets as independent:
-it is the usual report (and the published one), but it is narrower than a new sample of
-data would give.
+class), 1[delta-hat > 0] for `regression`. The summary over seeds (mean and Student t
+interval per method) is `costlib.training.summary`; the synthetic controls are
+`costlib.training.synthetic` (both importable from here too).
 """
 
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from costlib.core import validation as v
 from costlib.core.errors import DataError
 from costlib.instance import error_rate, normalized_excess_cost
+from costlib.training.summary import t_interval, training_summary  # noqa: F401  (importable from here, as before)
+from costlib.training.synthetic import SYNTHETIC_FEATURES, SYNTHETIC_N, synthetic_costs  # noqa: F401  (as before)
 
 METHODS = ("standard", "weighted", "p_up", "tdown30", "tdown50", "tdown70", "regression")
 TDOWN = {"tdown30": 30, "tdown50": 50, "tdown70": 70}
-CLASSIFIER_METHODS = tuple(m for m in METHODS if m != "regression")
 
 SPLIT = (0.8, 0.1, 0.1)  # train / validation / test, per class
 MIN_ROWS_PER_CLASS = 10  # so that 10% of a class is at least one row
@@ -65,26 +63,11 @@ RESULT_COLUMNS = (
     "n_test",
     "n_zero_delta",
 )
-SUMMARY_COLUMNS = (
-    "method",
-    "seeds",
-    "nec",
-    "nec_low",
-    "nec_high",
-    "error_rate",
-    "error_rate_low",
-    "error_rate_high",
-    "nec_change",
-    "nec_change_low",
-    "nec_change_high",
-    "delta_mae",
-)
 
 # Illegal arguments (ValueError naming the argument).
 MSG_METHODS = "methods must be a non-empty sequence of names from {valid}: got {value!r}"
 MSG_METHODS_REPEAT = "methods names {value!r} more than once"
 MSG_SEEDS = "seeds must be a positive whole number or a sequence of distinct non-negative whole numbers: got {value!r}"
-MSG_RANDOM_STATE = "random_state must be None or a non-negative whole number: got {value!r}"
 MSG_X_SHAPE = "X must be 2-D (rows x features): got an array of shape {shape}"
 MSG_X_EMPTY = "X has no feature columns (shape {shape})"
 MSG_X_NONFINITE = "X has {count} values that are not finite (NaN or infinite): first at row {row}, column {col}"
@@ -101,7 +84,6 @@ MSG_NO_WEIGHTS = (
     "estimator {name} does not accept sample_weight in fit, which method 'weighted' needs: leave "
     "'weighted' out of methods or use an estimator that accepts weights"
 )
-MSG_LEVEL = "level must be a number strictly between 0 and 1: got {value!r}"
 
 # Data that cannot be trained on (DataError, a ValueError; `what` names the argument or file).
 MSG_ALL_ZERO = "{what} is 0 in all {n} rows: no row has a label or a cost, so there is nothing to train on."
@@ -133,43 +115,23 @@ def _check_methods(methods) -> tuple[str, ...]:
     return out
 
 
-def _whole(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
 def _check_seeds(seeds) -> tuple[int, ...]:
-    if _whole(seeds):
+    if v.is_whole(seeds):
         if seeds < 1:
             raise ValueError(MSG_SEEDS.format(value=seeds))
         return tuple(range(int(seeds)))
     if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Iterable):
         raise ValueError(MSG_SEEDS.format(value=seeds))
     out = tuple(seeds)
-    if not out or not all(_whole(s) and s >= 0 for s in out) or len(set(out)) != len(out):
+    if not out or not all(v.is_whole(s) and s >= 0 for s in out) or len(set(out)) != len(out):
         raise ValueError(MSG_SEEDS.format(value=seeds))
     return tuple(int(s) for s in out)
 
 
-def _check_random_state(random_state) -> int:
-    if random_state is None:
-        return int(np.random.SeedSequence().generate_state(1)[0])
-    if not _whole(random_state) or random_state < 0:
-        raise ValueError(MSG_RANDOM_STATE.format(value=random_state))
-    return int(random_state)
-
-
-def _check_level(level) -> float:
-    try:
-        out = float(level)
-    except (TypeError, ValueError):
-        raise ValueError(MSG_LEVEL.format(value=level)) from None
-    if not 0 < out < 1:
-        raise ValueError(MSG_LEVEL.format(value=level))
-    return out
-
-
 def _check_x(X, n: int):
     """X as a float64 ndarray or CSR matrix with `n` rows and finite values."""
+    import scipy.sparse as sp
+
     if sp.issparse(X):
         X = sp.csr_matrix(X)
         if X.dtype.kind not in "biuf":
@@ -249,7 +211,7 @@ def training_split(y, *, seed: int, random_state: int = 0) -> tuple[np.ndarray, 
     [24, 3, 3]
     """
     y = v.as_binary(y, "y")
-    rng = seed_rng(_check_random_state(random_state), seed, STREAM_SPLIT)
+    rng = seed_rng(v.as_random_state(random_state), seed, STREAM_SPLIT)
     parts: list[list[np.ndarray]] = [[], [], []]
     for cls in (False, True):
         idx = np.flatnonzero(y == cls)
@@ -321,7 +283,7 @@ def _default_regressor():
     return Ridge(alpha=1.0)
 
 
-def _estimators(estimator, methods: Sequence[str]):
+def estimators(estimator, methods: Sequence[str]):
     """(classifier, regressor) prototypes (unfitted; cloned for every fit)."""
     from sklearn.base import is_classifier, is_regressor
 
@@ -403,7 +365,7 @@ def _run_one(X, d, train, test, method: str, clf, reg, random_state: int, seed: 
     X_test = X[test]
     d_test = d[test]
     mae = math.nan
-    with _one_blas_thread():
+    with one_blas_thread():
         if method == "regression":
             model = _prepared(reg, random_state, seed).fit(X_fit, d[fit_rows])
             pred_delta = np.asarray(model.predict(X_test), dtype=np.float64).ravel()
@@ -424,7 +386,7 @@ def _run_one(X, d, train, test, method: str, clf, reg, random_state: int, seed: 
     }
 
 
-def _one_blas_thread():
+def one_blas_thread():
     """One BLAS thread per fit: the comparison runs fits side by side (n_jobs) instead.
 
     Measured on 2 cores: a small logistic regression took 55 ms with two OpenBLAS threads and
@@ -502,10 +464,10 @@ def compare_training(
     """
     methods = _check_methods(methods)
     seed_list = _check_seeds(seeds)
-    random_state = _check_random_state(random_state)
+    random_state = v.as_random_state(random_state)
     d = v.as_float_1d(delta, "delta")
     X = _check_x(X, d.size)
-    clf, reg = _estimators(estimator, methods)
+    clf, reg = estimators(estimator, methods)
     keep = check_trainable(d)
     n_zero = int((~keep).sum())
     if n_zero:
@@ -526,7 +488,7 @@ def compare_training(
 
 def _r2_one(X, d, train, test, reg, random_state: int, seed: int) -> dict:
     cost = np.abs(d)
-    with _one_blas_thread():
+    with one_blas_thread():
         model = _prepared(reg, random_state, seed).fit(X[train], cost[train])
         pred = np.asarray(model.predict(X[test]), dtype=np.float64).ravel()
     truth = cost[test]
@@ -587,7 +549,7 @@ def cost_predictability(X, delta, *, seeds=10, estimator=None, random_state=0, n
     True
     """
     seed_list = _check_seeds(seeds)
-    random_state = _check_random_state(random_state)
+    random_state = v.as_random_state(random_state)
     d = v.as_float_1d(delta, "delta")
     X = _check_x(X, d.size)
     reg = estimator if estimator is not None else _default_regressor()
@@ -605,136 +567,3 @@ def cost_predictability(X, delta, *, seeds=10, estimator=None, random_state=0, n
     out["n_train"] = [len(splits[s][0]) for s in out["seed"]]
     out["n_test"] = [len(splits[s][2]) for s in out["seed"]]
     return out
-
-
-# ---------------------------------------------------------------------------------------
-# Public: intervals and the summary
-
-
-def t_interval(values, *, level: float = 0.95) -> tuple[float, float, float]:
-    """(mean, low, high): the Student t interval for the mean of `values` (NaNs dropped).
-
-    With fewer than two values the interval is (NaN, NaN), with a DegenerateWarning.
-
-    >>> tuple(round(x, 4) for x in t_interval([1.0, 2.0, 3.0]))
-    (2.0, -0.4841, 4.4841)
-    """
-    from scipy import stats
-
-    level = _check_level(level)
-    x = np.asarray(values, dtype=np.float64).ravel()
-    x = x[~np.isnan(x)]
-    if x.size == 0:
-        v.warn_degenerate("no values: the mean and its interval are NaN")
-        return math.nan, math.nan, math.nan
-    mean = float(x.mean())
-    if x.size < 2:
-        v.warn_degenerate("one value: no interval (it needs at least two seeds)")
-        return mean, math.nan, math.nan
-    half = float(stats.t.ppf(0.5 + level / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
-    return mean, mean - half, mean + half
-
-
-def training_summary(results: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
-    """Per method: mean and t interval over seeds of NEC, of error rate, and of the change in NEC.
-
-    ``nec_change`` is the relative change against standard training, paired by seed: the
-    mean over seeds of nec(method, s) / nec(standard, s) - 1 (-0.31 = 31% lower), with its
-    own t interval; NaN when `results` has no standard rows (0 for standard itself).
-    ``delta_mae`` is the mean over seeds of the regression's mean absolute error (NaN for the
-    other methods). Methods keep their order of first appearance.
-
-    Parameters
-    ----------
-    results : pandas.DataFrame
-        Long format with at least the columns ``method, seed, nec, error_rate`` (and
-        optionally ``delta_mae``): the output of `compare_training`.
-    level : float, default=0.95
-        Confidence level of the t intervals, strictly between 0 and 1.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per method with columns ``method, seeds, nec, nec_low, nec_high, error_rate,
-        error_rate_low, error_rate_high, nec_change, nec_change_low, nec_change_high,
-        delta_mae``. With fewer than two seeds the interval ends are NaN (no warning is
-        raised here).
-
-    Raises
-    ------
-    ValueError
-        If `results` lacks one of the required columns, or `level` is not a number strictly
-        between 0 and 1.
-
-    Examples
-    --------
-    >>> r = pd.DataFrame({"method": ["standard", "weighted"] * 2, "seed": [0, 0, 1, 1],
-    ...                   "nec": [0.2, 0.1, 0.4, 0.3], "error_rate": [0.2, 0.3, 0.2, 0.3]})
-    >>> training_summary(r).set_index("method").loc["weighted", "nec_change"].round(4)
-    np.float64(-0.375)
-    """
-    missing = {"method", "seed", "nec", "error_rate"} - set(results.columns)
-    if missing:
-        raise ValueError(f"results lacks the columns {sorted(missing)}; pass compare_training's output")
-    level = _check_level(level)
-    std = results[results["method"] == "standard"].set_index("seed")["nec"]
-    out = []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", v.DegenerateWarning)
-        for method in pd.unique(results["method"]):
-            r = results[results["method"] == method]
-            nec = t_interval(r["nec"], level=level)
-            err = t_interval(r["error_rate"], level=level)
-            if std.empty:
-                change = (math.nan,) * 3
-            else:
-                base = std.reindex(r["seed"]).to_numpy()
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    rel = np.where(base > 0, r["nec"].to_numpy() / np.where(base > 0, base, 1.0) - 1.0, np.nan)
-                change = t_interval(rel, level=level)
-            mae = float(r["delta_mae"].mean()) if "delta_mae" in r and r["delta_mae"].notna().any() else math.nan
-            out.append((method, int(r["seed"].nunique()), *nec, *err, *change, mae))
-    return pd.DataFrame(out, columns=list(SUMMARY_COLUMNS))
-
-
-# ---------------------------------------------------------------------------------------
-# Public: synthetic controls
-
-SYNTHETIC_N = 5000
-SYNTHETIC_FEATURES = 10
-SYNTHETIC_KAPPA = 1.0  # cost = exp(kappa * x2) in the predictable control
-
-
-def synthetic_costs(
-    n: int = SYNTHETIC_N, *, predictable: bool = True, n_features: int = SYNTHETIC_FEATURES, random_state: int = 0
-) -> tuple[np.ndarray, np.ndarray]:
-    """(X, delta): a seeded control whose costs are (or are not) predictable from the features.
-
-    Features are independent standard normals x0, x1, ..., x_{p-1} (p >= 3). Where x1 > 0
-    (the dear half) the label follows x0; where x1 <= 0 (the cheap half) it follows x2; the
-    signed margin before pricing is m = x0 + 0.5 e (dear half) or x2 + 0.5 e (cheap half),
-    e standard normal noise. A linear model cannot follow both halves and has to compromise.
-
-    - ``predictable=True``: delta = m * exp(x1): a case's price grows with x1, which the model
-      sees, so cost-aware training can move the compromise towards the dear half.
-    - ``predictable=False``: the same labels (signs) and the same multiset of prices |delta|,
-      but the prices are shuffled across rows: independent of the features and the label, so
-      pricing can only add noise.
-
-    >>> X, d = synthetic_costs(1000, random_state=0)
-    >>> X.shape, bool((d > 0).mean() > 0.4)
-    ((1000, 10), True)
-    """
-    if not _whole(n) or n < 1:
-        raise ValueError(f"n must be a positive whole number: got {n!r}")
-    if not _whole(n_features) or n_features < 3:
-        raise ValueError(f"n_features must be a whole number at least 3: got {n_features!r}")
-    rng = np.random.default_rng(_check_random_state(random_state))
-    X = rng.standard_normal((int(n), int(n_features)))
-    noise = rng.standard_normal(int(n))
-    dear = X[:, 1] > 0
-    margin = np.where(dear, X[:, 0], X[:, 2]) + 0.5 * noise
-    size = np.abs(margin) * np.exp(SYNTHETIC_KAPPA * X[:, 1])
-    if not predictable:
-        size = size[rng.permutation(int(n))]
-    return X, np.where(margin > 0, size, -size)

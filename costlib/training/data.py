@@ -15,16 +15,20 @@ import hashlib
 import io
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from costlib import loading
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.instance import delta_from_votes
-from costlib.training.compare import SYNTHETIC_FEATURES, SYNTHETIC_N, check_trainable, synthetic_costs
+from costlib.training.compare import check_trainable
+from costlib.training.synthetic import SYNTHETIC_FEATURES, SYNTHETIC_N, synthetic_costs
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 TWEETS_FILE = "offensive_training.npz"
 PRECOMPUTED_FILE = "offensive_training_result.json"
@@ -144,6 +148,8 @@ def tweets_sample() -> TrainingData:
     delta = ln((n_yes + 1) / (n_no + 1)) with n_yes = hate speech + offensive votes and n_no
     = "neither" votes; 17 tied rows have delta = 0 and are left out by the comparison.
     """
+    import scipy.sparse as sp
+
     raw = (resources.files("costlib") / "samples" / TWEETS_FILE).read_bytes()
     with np.load(io.BytesIO(raw), allow_pickle=False) as z:
         shape = tuple(int(s) for s in z["shape"])
@@ -198,7 +204,7 @@ def tweets_precomputed() -> Precomputed | None:
 
 
 def synthetic_sample(*, predictable: bool) -> TrainingData:
-    """A synthetic control (`costlib.training.compare.synthetic_costs`, fixed seed)."""
+    """A synthetic control (`costlib.training.synthetic.synthetic_costs`, fixed seed)."""
     X, delta = synthetic_costs(SYNTHETIC_N, predictable=predictable, random_state=SYNTHETIC_SEED)
     how = "a price that grows with feature x1" if predictable else "prices shuffled across rows"
     return TrainingData(

@@ -51,7 +51,7 @@ def _errors(mean: pd.Series, low: pd.Series, high: pd.Series) -> dict | None:
 def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: float = 0.95) -> go.Figure:
     """Grouped bars per method: NEC and error rate on the test rows, mean over seeds and interval.
 
-    `summary` is `costlib.training.compare.training_summary`'s output.
+    `summary` is `costlib.training.summary.training_summary`'s output.
     """
     methods = summary["method"].astype(str).tolist()
     seeds = int(summary["seeds"].max()) if len(summary) else 0

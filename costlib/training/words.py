@@ -1,6 +1,6 @@
 """Plain-words sentences for training with instance costs, built from computed numbers.
 
-The verdict reads `costlib.training.compare.training_summary`'s table; the predictability sentence
+The verdict reads `costlib.training.summary.training_summary`'s table; the predictability sentence
 reads the held-out R^2 of |delta| from `costlib.training.compare.cost_predictability`. Pages, the
 command line and tests all use these functions, so the words are the same everywhere.
 """

@@ -1,0 +1,369 @@
+"""The ``audit`` command: ``python -m costlib audit FILE --label COL --score COL --c-fp X --c-fn Y ...``
+
+Prints the recommendation in words and the rules table (fitted on the train split, judged
+on the test split); with ``--json``, exactly one JSON object, the decision summary of the
+contract, and nothing else on standard output. Writes the HTML report and the JSON policy
+when asked. Exit codes: 0 ok; 1 only with ``--fail-if-worse-than-nobody`` when the model
+should not decide (no cheaper than the best decision without it); 2 for bad input or bad
+arguments (one sentence on stderr, never a traceback).
+
+The audit itself (the sweeps, the report, the policy) is imported when the command runs, so
+that registering the command costs nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from collections.abc import Sequence
+
+from costlib.core import settings
+from costlib.core.dataset import ColumnMapping
+from costlib.core.errors import DataError
+
+EXIT_OK, EXIT_WORSE_THAN_NOBODY, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _bounded(bound):
+    def parse(text: str):
+        value, problem = settings.check(bound, text)
+        if problem:
+            raise argparse.ArgumentTypeError(problem.split(";")[0])
+        return value
+
+    return parse
+
+
+_price = _bounded(settings.PRICE)
+
+
+def _unit(text: str) -> str:
+    value, problem = settings.check_unit(text, default="")
+    if problem:
+        raise argparse.ArgumentTypeError(problem.split(";")[0])
+    return value
+
+
+def _group_price(text: str) -> tuple[str, float]:
+    group, sep, value = text.rpartition("=")
+    if not sep or not group:
+        raise argparse.ArgumentTypeError(f"expected GROUP=PRICE (for example Caucasian=8), got {text!r}")
+    return group, _price(value)
+
+
+def _seed(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the seed must be a whole number from 0, got {text!r}") from None
+    if not 0 <= n < 2**32:
+        raise argparse.ArgumentTypeError(f"the seed must be a whole number from 0 to {2**32 - 1}, got {text!r}")
+    return n
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Register the ``audit`` command on `subparsers` (an argparse subparsers action)."""
+    p = subparsers.add_parser(
+        "audit",
+        help="rules table, verdict, HTML report and JSON policy for one scored file",
+        description="Fit every cutoff rule on the train rows, judge it on the test rows, print "
+        "the rules table and the verdict.",
+    )
+    p.add_argument("file", metavar="FILE", help="CSV or Parquet file with one row per case")
+    p.add_argument("--label", required=True, metavar="COL", help="binary label column")
+    p.add_argument(
+        "--score",
+        required=True,
+        action="append",
+        metavar="COL",
+        help="score column (higher = more likely positive); repeat to compare models in the "
+        "sensitivity map (the first one is audited)",
+    )
+    p.add_argument(
+        "--scale",
+        default="probability",
+        choices=("probability", "logit", "raw"),
+        help="how to read the scores (default: probability)",
+    )
+    p.add_argument("--group", metavar="COL", help="group column for per-group prices and the fairness audit")
+    p.add_argument("--split", metavar="COL", help="column with train / test per row")
+    p.add_argument("--positive", metavar="VALUE", help="the label value meaning positive, when labels are words")
+    p.add_argument("--c-fp", required=True, type=_price, metavar="X", help="price of a false positive")
+    p.add_argument("--c-fn", required=True, type=_price, metavar="Y", help="price of a false negative")
+    p.add_argument(
+        "--c-fp-group",
+        action="append",
+        default=[],
+        type=_group_price,
+        metavar="GROUP=X",
+        help="price of a false positive for one group (repeatable)",
+    )
+    p.add_argument(
+        "--c-fn-group",
+        action="append",
+        default=[],
+        type=_group_price,
+        metavar="GROUP=Y",
+        help="price of a false negative for one group (repeatable)",
+    )
+    p.add_argument("--unit", default="", type=_unit, metavar="U", help='unit of the prices, e.g. "$" or "minutes"')
+    p.add_argument(
+        "--volume", type=_bounded(settings.VOLUME), metavar="N", help="cases a month (for the monthly figures)"
+    )
+    p.add_argument(
+        "--tolerance",
+        type=_bounded(settings.TOLERANCE),
+        default=0.05,
+        metavar="T",
+        help="fairness tolerance: largest gap between groups' rates, 0 to 0.5 (default 0.05)",
+    )
+    p.add_argument(
+        "--resamples",
+        type=_bounded(settings.RESAMPLES),
+        default=1000,
+        metavar="N",
+        help="bootstrap resamples for the intervals (default 1000)",
+    )
+    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="bootstrap seed (default 0)")
+    p.add_argument("--report", metavar="OUT.html", help="write the self-contained HTML audit report here")
+    p.add_argument("--policy", metavar="OUT.json", help="write the JSON policy file here")
+    p.add_argument(
+        "--rule", metavar="RULE", help="rule whose cutoffs the policy records (default: the recommended rule)"
+    )
+    p.add_argument(
+        "--engine",
+        choices=("duckdb", "spark"),
+        help="read FILE where it lives (a Parquet or CSV path or glob) with DuckDB or Spark instead of "
+        "loading it into memory: exact, and memory does not grow with the rows",
+    )
+    p.add_argument(
+        "--json", action="store_true", help="print only the decision summary, as one JSON object, on standard output"
+    )
+    p.add_argument(
+        "--fail-if-worse-than-nobody",
+        action="store_true",
+        help="exit 1 when the model should not decide: no cheaper than the best choice without it",
+    )
+    return p
+
+
+def run(args) -> int:
+    """Run the ``audit`` command; print the result; return the exit status."""
+    try:
+        return run_audit(args)
+    except DataError as exc:
+        print(exc.message, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ValueError as exc:  # costlib's own checks on illegal input: a sentence naming the argument
+        print(str(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except MemoryError:
+        print(
+            "costlib ran out of memory: the input is too large for this machine (see the big-data path in the README).",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+
+
+def format_table(audit) -> str:
+    """The rules, all groups together and then by group, as fixed-width text."""
+    from costlib.present.report import rules_by_group_table, rules_overall_table
+
+    return (
+        rules_overall_table(audit.recommendation, audit.unit).to_string(index=False)
+        + "\n\nBy group:\n"
+        + rules_by_group_table(audit.results, audit.unit, lowest=audit.recommendation.lowest).to_string(index=False)
+    )
+
+
+def _read(path: str):
+    from costlib import loading
+
+    data, name = loading.read_path(path)  # regular files only, size checked; DataError otherwise
+    return data, name, loading.read_table(data, name), loading.fingerprint(data)
+
+
+def _prices(args, names: Sequence, column: str | None) -> dict:
+    costs = {g: [args.c_fp, args.c_fn] for g in names}
+    for flag, pairs, idx in (("--c-fp-group", args.c_fp_group, 0), ("--c-fn-group", args.c_fn_group, 1)):
+        for group, price in pairs:
+            if group not in costs:
+                where = f'column "{column}"' if column else "the data (no --group column was given)"
+                shown = ", ".join(f'"{g}"' for g in names)
+                raise DataError(f'{flag} names the group "{group}", which is not in {where}; the groups are {shown}.')
+            costs[group][idx] = price
+    return {g: tuple(p) for g, p in costs.items()}
+
+
+def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str]]:
+    """The models' sweeps computed by DuckDB or Spark where FILE lives (no rows in memory)."""
+    from costlib.binary.decision import model_from_sweeps
+    from costlib.scale.aggregates import DEFAULT_MAX_THRESHOLDS
+    from costlib.scale.bigdata import scan_sweeps
+
+    if args.positive:
+        raise DataError("--positive is not available with --engine: the label column must hold 0/1 (or true/false).")
+    models, n, notes = {}, 0, []
+    for c in scores:
+        sweeps, bound = scan_sweeps(
+            args.file,
+            label=args.label,
+            score=c,
+            group=args.group,
+            split=args.split,
+            engine=args.engine,
+            max_thresholds=DEFAULT_MAX_THRESHOLDS,
+        )
+        if bound:
+            notes.append(f"{c}: {bound}")
+        if args.split:
+            missing = [role for role in ("train", "test") if role not in sweeps]
+            if missing:
+                raise DataError(
+                    f'The split column "{args.split}" has no {missing[0]} rows; the audit fits the rules '
+                    "on train rows and judges them on test rows.",
+                    column=args.split,
+                )
+            fit, judge = sweeps["train"], sweeps["test"]
+            n = int(round(sum(float(g.positives.sum() + g.negatives.sum()) for g in sweeps.values())))
+        else:
+            fit, judge = sweeps, None
+            n = int(round(float(fit.positives.sum() + fit.negatives.sum())))
+        models[c] = model_from_sweeps(fit, judge, name=c)
+    return models, n, str(args.file), notes
+
+
+def run_audit(args) -> int:
+    """`audit`: the models' sweeps (from the rows in memory, or with --engine where FILE
+    lives), then one audit, one printout, the report and the policy."""
+    from costlib.present.policy import policy_json
+    from costlib.present.report import audit_html, build_audit
+
+    scores = list(dict.fromkeys(args.score))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if args.engine:
+            models, n_rows, name, notes = _scan_models(args, scores)
+            fp, header = "", f"{n_rows:,} rows, read with {args.engine}"
+        else:
+            models, n_rows, name, fp, notes, header = _memory_models(args, scores)
+        names = list(next(iter(models.values())).groups)
+        costs = _prices(args, names, args.group)
+        audit = build_audit(
+            models,
+            costs,
+            unit=args.unit,
+            volume=args.volume,
+            fairness_tolerance=args.tolerance,
+            n_resamples=args.resamples,
+            seed=args.seed,
+            data_name=name,
+            fingerprint=fp,
+            n_rows=n_rows,
+            data_notes=notes,
+        )
+    notes = list(audit.notes) + [str(w.message) for w in caught if str(w.message) not in audit.notes]
+    rule = args.rule or audit.recommendation.rule
+    if rule not in audit.cutoffs:
+        raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs) + ".")
+    policy = policy_json(audit, rule) if args.policy else None  # may refuse a rule with NaN cutoffs
+    _write(args.report, lambda: audit_html(audit))
+    _write(args.policy, lambda: policy)
+    if args.json:
+        print(json.dumps(audit.recommendation.summary(), allow_nan=False))
+    else:
+        _print_text(args, audit, name, header, costs)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.fail_if_worse_than_nobody and audit.model_is_useless:
+        return EXIT_WORSE_THAN_NOBODY
+    return EXIT_OK
+
+
+def _memory_models(args, scores: list[str]):
+    """(models, rows, name, fingerprint, notes, header) from FILE read into memory."""
+    from costlib import loading
+    from costlib.binary.decision import sweep_model
+
+    data, name, df, fp = _read(args.file)
+    mapping = ColumnMapping(
+        label=args.label,
+        positive=args.positive,
+        scores=tuple(scores),
+        score_scale=args.scale,
+        group=args.group,
+        split=args.split,
+    )
+    ds = loading.prepare(df, mapping, name=name, fingerprint=fp)
+    notes = list(ds.notes)
+    if args.split:
+        for role in ("train", "test"):
+            if not ds.has_role(role):
+                raise DataError(
+                    f'In "{name}", the split column "{args.split}" has no {role} rows; the audit '
+                    "fits the rules on train rows and judges them on test rows.",
+                    column=args.split,
+                )
+    fit, judge = ds.purpose_rows("fit"), ds.purpose_rows("judge")  # the train and test rows, else every row
+    if args.split:
+        other = int((~fit & ~judge).sum())
+        if other:
+            notes.append(f"{other:,} validation rows are not used by the audit.")
+        header = (
+            f"{ds.n_rows:,} rows, fitted on {int(fit.sum()):,} train rows, judged on {int(judge.sum()):,} test rows"
+        )
+    else:
+        header = f"{ds.n_rows:,} rows, fitted and judged on all {ds.n_rows:,} rows"
+        print(
+            f"warning: no --split column, so the rules are fitted and judged on the same {ds.n_rows:,} rows, "
+            "which flatters the fitted and fairness-constrained rules.",
+            file=sys.stderr,
+        )
+    models = {
+        c: sweep_model(
+            ds.y,
+            ds.scores[c],
+            ds.groups,
+            fit=fit,
+            judge=judge,
+            name=c,
+            sample_weight=ds.weight,
+            probabilities=ds.probabilities,
+        )
+        for c in scores
+    }
+    return models, ds.n_rows, name, fp, notes, header
+
+
+def _write(path: str | None, text) -> None:
+    if not path:
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text())
+    except OSError as exc:
+        raise DataError(f'The output file "{path}" cannot be written: {exc.strerror or exc}.') from None
+
+
+def _print_text(args, audit, name: str, header: str, costs: dict) -> None:
+    from costlib.present.policy import default_rule
+
+    models = ", ".join(audit.recommendation.models["model"])
+    prices = "; ".join(f"{g}: c_fp {p[0]:g}, c_fn {p[1]:g}" for g, p in costs.items())
+    unit = f" (in {args.unit})" if args.unit else ""
+    print(f"costlib audit of {models} on {name}: {header}.")
+    print(f"Prices{unit}: {prices}.")
+    print()
+    print(audit.verdict.headline)
+    for line in (*audit.verdict.details, *audit.verdict.asides):
+        print(f"  {line}")
+    print()
+    print(format_table(audit))
+    print()
+    print(audit.sensitivity)
+    if args.report:
+        print(f"Report written to {args.report}.")
+    if args.policy:
+        print(f'Policy ("{args.rule or default_rule(audit)}") written to {args.policy}.')

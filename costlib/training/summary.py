@@ -1,0 +1,129 @@
+"""The summary of a training comparison: mean and Student t interval over seeds, per method.
+
+Seeds share their data, so an interval over seeds treats overlapping test sets as
+independent: it is the usual report (and the published one), but it is narrower than a new
+sample of data would give.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from costlib.core import validation as v
+
+SUMMARY_COLUMNS = (
+    "method",
+    "seeds",
+    "nec",
+    "nec_low",
+    "nec_high",
+    "error_rate",
+    "error_rate_low",
+    "error_rate_high",
+    "nec_change",
+    "nec_change_low",
+    "nec_change_high",
+    "delta_mae",
+)
+
+MSG_LEVEL = "level must be a number strictly between 0 and 1: got {value!r}"
+
+
+def check_level(level) -> float:
+    try:
+        out = float(level)
+    except (TypeError, ValueError):
+        raise ValueError(MSG_LEVEL.format(value=level)) from None
+    if not 0 < out < 1:
+        raise ValueError(MSG_LEVEL.format(value=level))
+    return out
+
+
+def t_interval(values, *, level: float = 0.95) -> tuple[float, float, float]:
+    """(mean, low, high): the Student t interval for the mean of `values` (NaNs dropped).
+
+    With fewer than two values the interval is (NaN, NaN), with a DegenerateWarning.
+
+    >>> tuple(round(x, 4) for x in t_interval([1.0, 2.0, 3.0]))
+    (2.0, -0.4841, 4.4841)
+    """
+    from scipy import stats
+
+    level = check_level(level)
+    x = np.asarray(values, dtype=np.float64).ravel()
+    x = x[~np.isnan(x)]
+    if x.size == 0:
+        v.warn_degenerate("no values: the mean and its interval are NaN")
+        return math.nan, math.nan, math.nan
+    mean = float(x.mean())
+    if x.size < 2:
+        v.warn_degenerate("one value: no interval (it needs at least two seeds)")
+        return mean, math.nan, math.nan
+    half = float(stats.t.ppf(0.5 + level / 2, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
+    return mean, mean - half, mean + half
+
+
+def training_summary(results: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
+    """Per method: mean and t interval over seeds of NEC, of error rate, and of the change in NEC.
+
+    ``nec_change`` is the relative change against standard training, paired by seed: the
+    mean over seeds of nec(method, s) / nec(standard, s) - 1 (-0.31 = 31% lower), with its
+    own t interval; NaN when `results` has no standard rows (0 for standard itself).
+    ``delta_mae`` is the mean over seeds of the regression's mean absolute error (NaN for the
+    other methods). Methods keep their order of first appearance.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Long format with at least the columns ``method, seed, nec, error_rate`` (and
+        optionally ``delta_mae``): the output of `compare_training`.
+    level : float, default=0.95
+        Confidence level of the t intervals, strictly between 0 and 1.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per method with columns ``method, seeds, nec, nec_low, nec_high, error_rate,
+        error_rate_low, error_rate_high, nec_change, nec_change_low, nec_change_high,
+        delta_mae``. With fewer than two seeds the interval ends are NaN (no warning is
+        raised here).
+
+    Raises
+    ------
+    ValueError
+        If `results` lacks one of the required columns, or `level` is not a number strictly
+        between 0 and 1.
+
+    Examples
+    --------
+    >>> r = pd.DataFrame({"method": ["standard", "weighted"] * 2, "seed": [0, 0, 1, 1],
+    ...                   "nec": [0.2, 0.1, 0.4, 0.3], "error_rate": [0.2, 0.3, 0.2, 0.3]})
+    >>> training_summary(r).set_index("method").loc["weighted", "nec_change"].round(4)
+    np.float64(-0.375)
+    """
+    missing = {"method", "seed", "nec", "error_rate"} - set(results.columns)
+    if missing:
+        raise ValueError(f"results lacks the columns {sorted(missing)}; pass compare_training's output")
+    level = check_level(level)
+    std = results[results["method"] == "standard"].set_index("seed")["nec"]
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", v.DegenerateWarning)
+        for method in pd.unique(results["method"]):
+            r = results[results["method"] == method]
+            nec = t_interval(r["nec"], level=level)
+            err = t_interval(r["error_rate"], level=level)
+            if std.empty:
+                change = (math.nan,) * 3
+            else:
+                base = std.reindex(r["seed"]).to_numpy()
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    rel = np.where(base > 0, r["nec"].to_numpy() / np.where(base > 0, base, 1.0) - 1.0, np.nan)
+                change = t_interval(rel, level=level)
+            mae = float(r["delta_mae"].mean()) if "delta_mae" in r and r["delta_mae"].notna().any() else math.nan
+            out.append((method, int(r["seed"].nunique()), *nec, *err, *change, mae))
+    return pd.DataFrame(out, columns=list(SUMMARY_COLUMNS))

@@ -1,0 +1,149 @@
+"""``import costlib`` is light, and the public names are all there.
+
+Every public name is imported on first use (PEP 562), so ``import costlib`` loads no heavy
+library; the entry points, training and loading modules import scikit-learn, SciPy, DuckDB,
+pyarrow, Plotly, Streamlit and Spark only inside the functions that use them. Each check runs
+in a fresh interpreter: this process has imported everything already.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+HEAVY = ("sklearn", "scipy", "duckdb", "pyarrow", "plotly", "streamlit", "pyspark")
+
+# The contract's names (shared/spec/costlib.md) that exist today; the capacity, watch and
+# hand-off sections are not built yet.
+CONTRACT = (
+    "threshold_sweep",
+    "elkan_threshold",
+    "expected_cost",
+    "cost_curve",
+    "optimal_threshold",
+    "group_costs",
+    "compare_rules",
+    "no_model_baseline",
+    "scan_optimal_thresholds",
+    "scan_group_costs",
+    "optimal_cutoffs_by_ratio",
+    "value_threshold",
+    "value_score",
+    "value_curve",
+    "optimal_value",
+    "class_thresholds",
+    "cost_sensitive_value",
+    "cost_sensitive_error",
+    "expected_cost_matrix",
+    "min_cost_decisions",
+    "delta_from_votes",
+    "delta_from_threshold",
+    "delta_from_rating",
+    "normalized_excess_cost",
+    "error_rate",
+    "compare_training",
+    "fit_temperature",
+    "apply_temperature",
+)
+
+# The types the public functions return, and the error type of bad user data.
+TYPES = (
+    "Sweep",
+    "GroupedSweep",
+    "ModelSweeps",
+    "Recommendation",
+    "ValueResult",
+    "CostSensitiveValue",
+    "Prices",
+    "DataError",
+    "DegenerateWarning",
+)
+
+# The modules of the entry points, training and loading: each may import a heavy library
+# only inside the function that uses it (the figures module draws with Plotly).
+LIGHT_PACKAGES = ("costlib.cli", "costlib.training", "costlib.loading")
+LIGHT_MODULES = (
+    "costlib",
+    "costlib.__main__",
+    "costlib.core.dataset",
+    "costlib.core.errors",
+    "costlib.core.rules",
+    "costlib.core.validation",
+)
+NOT_CHECKED = ("costlib.loading.export", "costlib.loading.messages")
+ALLOWED = {"costlib.training.figures": ("plotly",)}
+
+
+def _python(code: str) -> str:
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_import_costlib_loads_nothing_heavy_and_every_name_resolves():
+    out = json.loads(
+        _python(
+            "import json, sys\n"
+            "import costlib\n"
+            f"heavy = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})\n"
+            "missing = [n for n in costlib.__all__ if getattr(costlib, n, None) is None]\n"
+            "print(json.dumps({'heavy': heavy, 'missing': missing, 'all': costlib.__all__, 'dir': dir(costlib)}))\n"
+        )
+    )
+    assert out["heavy"] == [], f"import costlib loads {out['heavy']}"
+    assert out["missing"] == []
+    assert set(out["all"]) <= set(out["dir"])
+    assert len(out["all"]) == len(set(out["all"]))
+
+
+def test_all_covers_the_contract_and_the_returned_types():
+    import costlib
+
+    missing = [n for n in (*CONTRACT, *TYPES) if n not in costlib.__all__]
+    assert missing == [], f"costlib.__all__ lacks {missing}"
+    for name in (*CONTRACT, *TYPES):
+        exec(f"from costlib import {name}", {})
+    assert isinstance(costlib.DataError("x"), ValueError)
+    assert costlib.value_score([0, 1], [0.2, 0.9], k=1).__class__ is costlib.ValueResult
+
+
+def test_subpackages_stay_reachable_as_attributes():
+    out = _python("import costlib\nprint(costlib.loading.__name__, costlib.training.__name__)\n")
+    assert out.split() == ["costlib.loading", "costlib.training"]
+
+
+def test_entry_training_and_loading_modules_import_nothing_heavy():
+    """No module here runs an import of a heavy library while it is being imported.
+
+    Every import statement is watched (``builtins.__import__``), not only the first load of a
+    library, so a heavy import is caught even when another module had loaded it already.
+    """
+    out = json.loads(
+        _python(
+            "import builtins, importlib, json, pkgutil\n"
+            f"heavy, packages, modules, skip = {HEAVY!r}, {LIGHT_PACKAGES!r}, {LIGHT_MODULES!r}, {NOT_CHECKED!r}\n"
+            "names = list(modules)\n"
+            "for p in packages:\n"
+            "    names.append(p)\n"
+            "    names += [m.name for m in pkgutil.iter_modules(importlib.util.find_spec(p).submodule_search_locations,"
+            " p + '.')]\n"
+            "names = [n for n in names if n not in skip]\n"
+            "seen, real = [], builtins.__import__\n"
+            "def watch(name, globals=None, locals=None, fromlist=(), level=0):\n"
+            "    who = (globals or {}).get('__name__')\n"
+            "    if level == 0 and who in names and name.split('.')[0] in heavy:\n"
+            "        seen.append([who, name])\n"
+            "    return real(name, globals, locals, fromlist, level)\n"
+            "builtins.__import__ = watch\n"
+            "for n in names:\n"
+            "    importlib.import_module(n)\n"
+            "print(json.dumps({'names': names, 'seen': seen}))\n"
+        )
+    )
+    assert "costlib.cli.train" in out["names"] and "costlib.loading.preparing" in out["names"]
+    bad = [(who, name) for who, name in out["seen"] if name.split(".")[0] not in ALLOWED.get(who, ())]
+    assert bad == [], f"these modules import a heavy library when imported: {bad}"
