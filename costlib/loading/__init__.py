@@ -29,7 +29,7 @@ The parts:
 - `summary`: what the Data page says about a loaded dataset.
 """
 
-from costlib.loading.export import PREVIEW_COLUMNS, neutralise, preview, safe_cells, safe_csv
+from costlib.loading.export import PREVIEW_COLUMNS, preview
 from costlib.loading.guessing import (
     MAX_COLUMNS_OFFERED,
     MAX_LABEL_VALUES,
@@ -41,7 +41,7 @@ from costlib.loading.guessing import (
     offered_columns,
 )
 from costlib.loading.messages import *  # noqa: F403  (the MSG_, NOTE_ and FIX_ templates)
-from costlib.loading.messages import BIG_DATA_PATH, display_name
+from costlib.loading.messages import BIG_DATA_PATH
 from costlib.loading.preparing import (
     ACTION_DROP_LABELS,
     ACTION_LOGIT,
@@ -68,6 +68,7 @@ from costlib.loading.roles import (
     SUM_TOLERANCE,
 )
 from costlib.loading.summary import split_sentence, summary_metrics, summary_tables
+from costlib.present.escaping import display_name, neutralise, safe_cells, safe_csv
 
 __all__ = [
     "ACTION_DROP_LABELS",

@@ -47,12 +47,12 @@ from costlib.loading.messages import (
     NOTE_HEADER_NUMBERS,
     NOTE_UTF16,
     cols_phrase,
-    display_name,
     plural,
     q,
     size,
 )
 from costlib.loading.repeated import AMBIGUOUS, resolve_repeated
+from costlib.present.escaping import display_name
 
 # ---------------------------------------------------------------------------------------
 # The memory budget

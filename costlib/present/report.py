@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
-import html as _html
 import math
 import re
 import warnings
@@ -37,6 +36,7 @@ from costlib.binary.elicit import break_even_range
 from costlib.core import rules as R
 from costlib.core import settings
 from costlib.core import validation as v
+from costlib.present.escaping import html_escape
 from costlib.present.figures import cost_curve_figure, net_benefit_figure, rule_bars_figure, sensitivity_figure
 from costlib.present.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
 from costlib.present.words import Verdict, cutoffs_short, money, number, ratio_text, recommendation_verdict
@@ -540,10 +540,6 @@ def audit_figures(audit: Audit) -> dict:
     }
 
 
-def _e(text) -> str:
-    return _html.escape(str(text), quote=True)
-
-
 def _fmt(x) -> str:
     if isinstance(x, (bool, np.bool_)):
         return "yes" if x else "no"
@@ -578,17 +574,19 @@ def _table_html(frame: pd.DataFrame, *, highlight: int | None = None) -> str:
     `highlight` (the recommended rule) marked."""
     cells = {c: [_fmt(x) for x in frame[c]] for c in frame.columns}
     num = {c: _numeric_column(v) for c, v in cells.items()}
-    head = "".join(f'<th class="{"num" if num[c] else "txt"}">{_e(str(c))}</th>' for c in frame.columns)
+    head = "".join(f'<th class="{"num" if num[c] else "txt"}">{html_escape(str(c))}</th>' for c in frame.columns)
     rows = []
     for i in range(len(frame)):
-        tds = "".join(f'<td class="{"num" if num[c] else "txt"}">{_e(cells[c][i])}</td>' for c in frame.columns)
+        tds = "".join(
+            f'<td class="{"num" if num[c] else "txt"}">{html_escape(cells[c][i])}</td>' for c in frame.columns
+        )
         rows.append(f'<tr class="pick">{tds}</tr>' if i == highlight else f"<tr>{tds}</tr>")
     table = f'<table class="tbl"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     return f'<div class="scroll">{table}</div>'
 
 
 def _paragraphs(texts: Sequence[str]) -> str:
-    return "".join(f"<p>{_e(t)}</p>" for t in texts)
+    return "".join(f"<p>{html_escape(t)}</p>" for t in texts)
 
 
 class _Figures:
@@ -934,10 +932,10 @@ def audit_html(audit: Audit) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
-        f"<h1>{_e(title)}</h1>",
-        f'<p class="meta">costlib {_e(a.version)} · created {_e(a.created)} · data sha256 '
-        f"{_e(a.fingerprint or '(none)')}</p>",
+        f"<title>{html_escape(title)}</title><style>{CSS}</style></head><body>",
+        f"<h1>{html_escape(title)}</h1>",
+        f'<p class="meta">costlib {html_escape(a.version)} · created {html_escape(a.created)} · data sha256 '
+        f"{html_escape(a.fingerprint or '(none)')}</p>",
         '<section id="settings"><h2>Settings</h2>',
         _table_html(_settings_table(a)),
         "<h3>Prices per group</h3>",
@@ -953,7 +951,7 @@ def audit_html(audit: Audit) -> str:
         (("<h3>Notes</h3>" + _paragraphs(a.notes)) if a.notes else ""),
         "</section>",
         '<section id="verdict"><h2>Recommendation</h2>',
-        f'<p class="verdict{" useless" if a.model_is_useless else ""}">{_e(a.verdict.headline)}</p>',
+        f'<p class="verdict{" useless" if a.model_is_useless else ""}">{html_escape(a.verdict.headline)}</p>',
         _paragraphs(a.verdict.details),
         ("<h3>Why not another rule?</h3>" + _paragraphs(a.verdict.asides)) if a.verdict.asides else "",
         "</section>",
@@ -975,7 +973,7 @@ def audit_html(audit: Audit) -> str:
         _table_html(fair_long) if len(fair_long) else "",
         "</section>",
         '<section id="sensitivity"><h2>Sensitivity to the prices</h2>',
-        f"<p>{_e(sensitivity)}</p>",
+        f"<p>{html_escape(sensitivity)}</p>",
         "<p>The map uses one price pair for everyone (each model at its best single cutoff fitted on the training "
         "rows, judged on the test rows) and shows which option is cheapest at each pair.</p>",
         figure(figs["sensitivity"]),

@@ -7,11 +7,12 @@ are built here from computed numbers so that tests can check them and pages stay
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+from costlib.present.escaping import WORD_JOINER, md_escape  # noqa: F401 (re-exported: pages and tests read words.md_escape)
 
 CURRENCY_SYMBOLS = ("$", "€", "£", "¥", "₹", "CHF")
 
@@ -185,52 +186,6 @@ def cutoff(threshold: float) -> str:
     if threshold == math.inf:
         return "flag nobody"
     return f"{threshold:.4g}"
-
-
-_MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:=&")
-
-
-_AUTOLINK = re.compile(r"(?i)(://|www\.|@)")
-WORD_JOINER = "\u2060"  # invisible, and breaks what a Markdown renderer would auto-link
-
-
-def md_escape(text: str) -> str:
-    """Text shown literally by a Markdown renderer (Streamlit's included).
-
-    Every Markdown, HTML, LaTeX ($...$), emoji-shortcode (:name:) and colour-directive
-    character is backslash-escaped, so a user's column name, group, file name or unit is
-    shown as typed and never renders as a link, an image, math or HTML. Text that a
-    renderer would auto-link (``https://...``, ``www.``, ``name@host``) gets an invisible
-    word joiner inside the pattern, so it reads the same and is not a link.
-
-    >>> md_escape("a_b <b>")
-    'a\\\\_b \\\\<b\\\\>'
-    """
-    text = _AUTOLINK.sub(lambda m: m.group(0)[0] + WORD_JOINER + m.group(0)[1:], str(text))
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
-
-
-_LABEL_KEEP = re.compile(r"[^\w\s\-',;/%?.×…]")
-
-
-def label(text: str, limit: int = 40) -> str:
-    """User text inside a widget label: Streamlit renders labels as Markdown, and the label is
-    also the input's accessible name, so backslash escapes would be read aloud. Characters
-    that Markdown or HTML could act on become "·" and auto-link patterns are broken by an
-    invisible word joiner; long names are cut with "…".
-
-    >>> label("**bold** <a href=x>")
-    '··bold·· ·a href·x·'
-    """
-    text = str(text)
-    text = text if len(text) <= limit else text[: limit - 1] + "…"
-    text = _LABEL_KEEP.sub("·", text)
-    return re.sub(r"(?i)www\.", lambda m: m.group(0)[0] + WORD_JOINER + m.group(0)[1:], text)
-
-
-def plain(text: str) -> str:
-    """User text for Plotly titles, legends and hovers (which read a few HTML tags)."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 # ---------------------------------------------------------------------------------------
