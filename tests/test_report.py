@@ -483,7 +483,7 @@ def test_a_test_gap_that_cannot_be_measured_is_not_called_out_of_tolerance(audit
 
 
 def test_a_cutoff_that_flags_everyone_reads_everyone_in_every_table():
-    from costlib.present.report import rules_by_group_table, rules_overall_table
+    from costlib.present.tables import rules_by_group_table, rules_overall_table
 
     rng = np.random.default_rng(3)
     n = 600
