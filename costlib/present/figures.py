@@ -15,8 +15,8 @@ import plotly.graph_objects as go
 
 from costlib.core import rules as R
 from costlib.core.sweep import thin_index
+from costlib.present.amounts import money, ratio_text
 from costlib.present.escaping import plain
-from costlib.present.words import money, ratio_text
 
 PALETTE = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#c26b2d"]
 NOBODY_COLOR = "#555555"

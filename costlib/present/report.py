@@ -37,6 +37,7 @@ from costlib.core import rules as R
 from costlib.core import settings
 from costlib.core import validation as v
 from costlib.core.prices import elkan_threshold
+from costlib.present.amounts import number, ratio_text
 from costlib.present.escaping import html_escape
 from costlib.present.figures import (
     cost_curve_figure,
@@ -58,7 +59,7 @@ from costlib.present.tables import (  # the shared tables: the page and the CLI 
     share_cell,
     within_cells,
 )
-from costlib.present.words import Verdict, money, number, ratio_text, recommendation_verdict
+from costlib.present.words import Verdict, recommendation_verdict, sensitivity_sentence
 
 __all__ = [
     "POLICY_SCHEMA",
@@ -481,57 +482,6 @@ def build_audit(
         notes=tuple(dict.fromkeys(notes)),
         price_questions=dict(price_questions) if price_questions else None,
         break_even=break_even_range(ms.fit_pooled),
-    )
-
-
-def sensitivity_sentence(
-    ratio_range: tuple[str, float, float],
-    mean: tuple[float, float],
-    unit: str = "",
-    *,
-    blended: bool = False,
-    break_even: tuple[float, float] | None = None,
-    model: str = "the model",
-) -> str:
-    """Which option is the answer at the mean prices (`audit.sensitivity_grid`'s choice: the
-    model cheapest on train, or the cheaper decision without a model on test) and over which
-    c_fn : c_fp ratios it stays the answer; with `break_even` (`elicit.break_even_range` of
-    `model` on its fitting rows), the exact ratios at which the model can pay at all."""
-    leader, lo, hi = ratio_range
-    c_fp, c_fn = mean
-    ratio = c_fn / c_fp if c_fp > 0 else math.inf
-    leader = f"“{R.rule_words(leader)}”" if leader in R.BASELINES else f"the model “{leader}” at its best single cutoff"
-    low_edge, high_edge = lo <= RATIO_LIMITS[0] * (1 + 1e-9), hi >= RATIO_LIMITS[1] * (1 - 1e-9)
-    if low_edge and high_edge:
-        span = f"at every ratio from 1:{RATIO_LIMITS[1]:,.0f} to {RATIO_LIMITS[1]:,.0f}:1"
-    elif high_edge:
-        span = f"while a false negative costs at least {ratio_text(lo)} times a false positive"
-    elif low_edge:
-        span = f"while a false negative costs at most {ratio_text(hi)} times a false positive"
-    else:
-        span = f"while a false negative costs between {ratio_text(lo)} and {ratio_text(hi)} times a false positive"
-    shown = ratio_text(ratio) if math.isfinite(ratio) else "infinitely many"
-    which = "your prices, averaged over the groups by their test rows" if blended else "your prices"
-    return (
-        f"At {which} (a false negative costs {shown} times a false positive: "
-        f"{money(c_fn, unit)} against {money(c_fp, unit)}), the answer is {leader}; it stays the answer {span}."
-    ) + ("" if break_even is None else " " + break_even_words(break_even, model))
-
-
-def break_even_words(break_even: tuple[float, float], model: str = "the model") -> str:
-    """'On the train rows, where its cutoffs are fitted, “m” can beat both choices without a
-    model only while a false negative costs between 0.45 and 12 times a false positive.'
-    (exact: `elicit.break_even_range`)."""
-    lo, hi = break_even
-    shown = f"“{model}”"
-    if math.isnan(lo):
-        return f"On the rows its cutoffs are fitted on, {shown} never beats both choices without a model."
-    return (
-        f"On the rows its cutoffs are fitted on, {shown} can beat both choices without a model only while a false "
-        "negative "
-        f"costs between {ratio_text(lo)} and {ratio_text(hi)} times a false positive"
-        + ("" if math.isfinite(hi) else " (at least that much, with no upper end)")
-        + "."
     )
 
 

@@ -17,7 +17,8 @@ import pandas as pd
 
 from costlib.binary import decision as D
 from costlib.core import rules as R
-from costlib.present.words import cutoffs_short, money, number, percent
+from costlib.present.amounts import money, number, percent
+from costlib.present.words import cutoffs_short
 
 
 def cutoff_cell(t: float, group=None, lowest: dict | None = None) -> str:
