@@ -38,14 +38,14 @@ from costlib.core import settings
 from costlib.core import validation as v
 from costlib.core.prices import elkan_threshold
 from costlib.present.amounts import number, ratio_text
-from costlib.present.escaping import html_escape
-from costlib.present.figures import (
+from costlib.present.cost_figures import (
     cost_curve_figure,
     markers_frame,
     net_benefit_figure,
     rule_bars_figure,
     sensitivity_figure,
 )
+from costlib.present.escaping import html_escape
 from costlib.present.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
 from costlib.present.tables import (  # the shared tables: the page and the CLI read them as report.<name>
     count_cell,

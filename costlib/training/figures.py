@@ -12,7 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from costlib.present.escaping import plain
-from costlib.present.figures import NOBODY_COLOR, PALETTE
+from costlib.present.plotting import NOBODY_COLOR, PALETTE
 from costlib.training.words import method_label
 
 BETTER, WORSE, NEUTRAL = "#2e933c", "#d1495b", "#7a7a7a"
