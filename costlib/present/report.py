@@ -59,7 +59,7 @@ from costlib.present.tables import (  # the shared tables: the page and the CLI 
     share_cell,
     within_cells,
 )
-from costlib.present.words import Verdict, recommendation_verdict, sensitivity_sentence
+from costlib.present.words import Verdict, ratio_between, recommendation_verdict, sensitivity_sentence
 
 __all__ = [
     "POLICY_SCHEMA",
@@ -697,9 +697,11 @@ def _questions_html(a: Audit) -> str:
         ]
     )
     outcomes = q.get("outcomes", {})
-    span = (
-        f"{outcomes.get('miss', 'a miss')} costs between {ratio_text(q.get('ratio_low', math.nan))} and "
-        f"{ratio_text(q.get('ratio_high', math.nan))} times {outcomes.get('false_alarm', 'a false alarm')}"
+    span = ratio_between(
+        outcomes.get("miss", "a miss"),
+        outcomes.get("false_alarm", "a false alarm"),
+        q.get("ratio_low", math.nan),
+        q.get("ratio_high", math.nan),
     )
     if q.get("in_force", True):
         text = (

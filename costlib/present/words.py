@@ -104,6 +104,15 @@ def cutoffs_short(cutoffs: dict, *, grouped: bool, lowest: dict | None = None) -
     return " · ".join(f"{g}: {x}" for (g, _), x in zip(items, shown, strict=True))
 
 
+def ratio_between(worse: str, than: str, low: float, high: float) -> str:
+    """A range of the price ratio in words: 'a miss costs between 2 and 5 times a false alarm'.
+
+    >>> ratio_between("a miss", "a false alarm", 2, 5)
+    'a miss costs between 2 and 5 times a false alarm'
+    """
+    return f"{worse} costs between {ratio_text(low)} and {ratio_text(high)} times {than}"
+
+
 def split_sentence(judged_on: str, n_fit: float, n_judged: float) -> str:
     if judged_on == "test":
         return (
@@ -438,7 +447,7 @@ def bracket_verdict(
             text, f"flag at {text}"
         )
 
-    span = f"{miss} costs between {ratio_text(lo)} and {ratio_text(hi)} times {alarm}"
+    span = ratio_between(miss, alarm, lo, hi)
     ratios = table["ratio_high"].to_numpy()
     mid = int(min(np.searchsorted(ratios, bracket.middle), len(table) - 1))
     t_mid = table["threshold"].iloc[mid]
@@ -502,7 +511,7 @@ def sensitivity_sentence(
     elif low_edge:
         span = f"while a false negative costs at most {ratio_text(hi)} times a false positive"
     else:
-        span = f"while a false negative costs between {ratio_text(lo)} and {ratio_text(hi)} times a false positive"
+        span = "while " + ratio_between("a false negative", "a false positive", lo, hi)
     shown = ratio_text(ratio) if math.isfinite(ratio) else "infinitely many"
     which = "your prices, averaged over the groups by their test rows" if blended else "your prices"
     return (
@@ -520,9 +529,8 @@ def break_even_words(break_even: tuple[float, float], model: str = "the model") 
     if math.isnan(lo):
         return f"On the rows its cutoffs are fitted on, {shown} never beats both choices without a model."
     return (
-        f"On the rows its cutoffs are fitted on, {shown} can beat both choices without a model only while a false "
-        "negative "
-        f"costs between {ratio_text(lo)} and {ratio_text(hi)} times a false positive"
+        f"On the rows its cutoffs are fitted on, {shown} can beat both choices without a model only while "
+        + ratio_between("a false negative", "a false positive", lo, hi)
         + ("" if math.isfinite(hi) else " (at least that much, with no upper end)")
         + "."
     )
@@ -535,8 +543,8 @@ def answers_sentence(record: dict, table: pd.DataFrame, *, lowest_score: float |
     miss, alarm = record["outcomes"]["miss"], record["outcomes"]["false_alarm"]
     lo, hi = record["ratio_low"], record["ratio_high"]
     head = (
-        f"Your prices come from {len(record['answers'])} answers: {miss} costs between {ratio_text(lo)} and "
-        f"{ratio_text(hi)} times {alarm} (set to the middle, {ratio_text(record['ratio_chosen'])})."
+        f"Your prices come from {len(record['answers'])} answers: {ratio_between(miss, alarm, lo, hi)} "
+        f"(set to the middle, {ratio_text(record['ratio_chosen'])})."
     )
     lowest = None if lowest_score is None else {"": lowest_score}
 
