@@ -83,20 +83,24 @@ def per_case_and_month(per_case: float, volume: float | None, unit: str = "") ->
     return f"{money(per_case, unit)} per case" + (f" ({month})" if month else "")
 
 
-def interval(low: float, high: float, unit: str = "") -> str:
-    """'95% interval $0.07 to $0.18' (or '' when not computed)."""
+def interval(low: float, high: float, unit: str = "", *, of: str = "") -> str:
+    """'95% interval $0.07 to $0.18', or with `of` saying what it is the interval of, '95%
+    interval of the difference $0.07 to $0.18' (or '' when not computed).
+
+    >>> interval(0.07, 0.18, "$"), interval(-1, 2, of="the difference")
+    ('95% interval $0.070 to $0.180', '95% interval of the difference −1.00 to 2.00')
+    """
     if low is None or high is None or math.isnan(low) or math.isnan(high):
         return ""
-    return f"95% interval {money(low, unit)} to {money(high, unit)}"
+    what = f"95% interval of {of}" if of else "95% interval"
+    return f"{what} {money(low, unit)} to {money(high, unit)}"
 
 
 def cheaper_by(difference: float, low: float, high: float, unit: str = "") -> str:
     """'$0.09 per case cheaper (95% interval of how much cheaper $0.05 to $0.12)' from a cost
     difference (other minus recommended, negative when the other is cheaper) and its interval."""
-    iv = interval(-high, -low, unit)
-    return f"{money(-difference, unit)} per case cheaper" + (
-        f" ({iv.replace('95% interval', '95% interval of how much cheaper')})" if iv else ""
-    )
+    iv = interval(-high, -low, unit, of="how much cheaper")
+    return f"{money(-difference, unit)} per case cheaper" + (f" ({iv})" if iv else "")
 
 
 def ratio_text(x: float) -> str:

@@ -216,8 +216,8 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
             if est > 0:
                 gain, verdict = f"would save {money(est, unit)} per case{iv}", "not clearly better"
             else:  # the interval of how much more they cost: its signs agree with the words
-                more = interval(-hi, -lo, unit)
-                more = f" ({more.replace('95% interval', '95% interval of the extra cost')})" if more else ""
+                more = interval(-hi, -lo, unit, of="the extra cost")
+                more = f" ({more})" if more else ""
                 gain = f"would cost {money(-est, unit)} per case more{more}"
                 verdict = "worse" if hi < 0 else "not clearly better"
             shown = cutoffs_short(per_group, grouped=True, lowest=rec.lowest)
@@ -267,11 +267,11 @@ def value_recommendation_verdict(
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
     asides = []
     if np.isfinite(rec.formula_value) and rec.formula_value > rec.value + 1e-12:
-        f_iv = interval(rec.formula_gain_low * worth, rec.formula_gain_high * worth, unit)
+        f_iv = interval(rec.formula_gain_low * worth, rec.formula_gain_high * worth, unit, of="the difference")
         asides.append(
             f"The formula threshold τ* = k/(k+1) = {k / (k + 1):.3f} came out "
             f"{money((rec.formula_value - rec.value) * worth, unit)} per case better on the test rows"
-            + (f" ({f_iv.replace('95% interval', '95% interval of the difference')})" if f_iv else "")
+            + (f" ({f_iv})" if f_iv else "")
             + ". The recommendation is the threshold fitted on the train rows: picking whichever looks best on "
             "the rows it is judged on would flatter it."
         )
@@ -404,7 +404,7 @@ def nec_verdict(rec) -> Verdict:
     from costlib.binary import decision as D
 
     base = _BASELINE_WORDS.get(rec.baseline, rec.baseline)
-    iv = interval(rec.saving_low, rec.saving_high)
+    iv = interval(rec.saving_low, rec.saving_high, of="the difference")
     ratio = rec.error_rate / rec.nec if rec.nec > 0 else float("nan")
     where = (
         "its mistakes sit on ambiguous, cheap cases"
@@ -423,7 +423,7 @@ def nec_verdict(rec) -> Verdict:
     head = (
         f"Flag a case when {rec.model}'s score is at least {rec.threshold:.4g} ({fitted}): NEC {rec.nec:.3f} "
         f"against {rec.baseline_nec:.3f} for {base}, the cheaper choice without a model"
-        + (f" ({iv.replace('95% interval', '95% interval of the difference')})" if iv else "")
+        + (f" ({iv})" if iv else "")
         + f". Its error rate is {rec.error_rate:.3f} (ratio {ratio:.2f}): {where}."
     )
     return Verdict("warning" if rec.status == D.UNCLEAR or (iv and rec.saving_low <= 0) else "success", head)
