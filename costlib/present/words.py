@@ -248,6 +248,10 @@ def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# ---------------------------------------------------------------------------------------
+# The other pages' answers: Value, Calibration, Cost matrix, Instance costs, Find my prices
+
+
 def value_recommendation_verdict(
     rec, *, k: float, worth: float = 1.0, unit: str = "", volume: float | None = None
 ) -> Verdict:
@@ -481,6 +485,10 @@ def bracket_verdict(
         f"So far: {span}. {moves}",
         (regrets, f"The next question is worth up to {money(max(ends), unit)} per case: it halves the range."),
     )
+
+
+# ---------------------------------------------------------------------------------------
+# How much the prices matter
 
 
 def sensitivity_sentence(
