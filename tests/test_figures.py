@@ -13,7 +13,7 @@ import pytest
 
 from costlib.binary import decision
 from costlib.core import rules as R
-from costlib.present import figures
+from costlib.present import cost_figures, figures, plotting
 
 HOSTILE = '<a href="https://example.org/x">Click to verify</a><b>bold</b>'
 ALLOWED_TAGS = {"<br>", "<extra>", "</extra>"}  # the builders' own hover markup
@@ -123,7 +123,7 @@ def test_every_figure_builder_is_covered():
     public = {
         name
         for name, fn in inspect.getmembers(figures, inspect.isfunction)
-        if fn.__module__ == figures.__name__
+        if fn.__module__ in (figures.__name__, cost_figures.__name__, plotting.__name__)
         and not name.startswith("_")
         and (name.endswith(("_figure", "_histogram")) or name == "mark_x")
     }

@@ -483,7 +483,7 @@ def test_a_test_gap_that_cannot_be_measured_is_not_called_out_of_tolerance(audit
 
 
 def test_a_cutoff_that_flags_everyone_reads_everyone_in_every_table():
-    from costlib.present.report import rules_by_group_table, rules_overall_table
+    from costlib.present.tables import rules_by_group_table, rules_overall_table
 
     rng = np.random.default_rng(3)
     n = 600
@@ -520,7 +520,7 @@ def test_older_policy_versions_still_load(audit, version):
 
 def test_the_break_even_range_is_exact_and_said_in_the_report(compas, audit, report):
     from costlib.binary.elicit import break_even_range
-    from costlib.present.report import break_even_words
+    from costlib.present.words import break_even_words
 
     sweep = _model(compas["frame"]).fit_pooled
     lo, hi = audit.break_even

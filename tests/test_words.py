@@ -17,7 +17,7 @@ MINUS = "\u2212"
 
 def test_a_cheaper_rule_is_cheaper_by_a_positive_amount_with_a_positive_interval():
     rec = SimpleNamespace(cheaper_by_chance=[("best single cutoff", -0.086, -0.116, -0.054)], judged_on="test")
-    (aside,) = words._asides(rec, "$")
+    (aside,) = words.recommendation_asides(rec, "$")
     assert "$0.086 per case cheaper" in aside
     assert "how much cheaper $0.054 to $0.116" in aside  # not "-$0.116 to -$0.054" beside "$0.086 cheaper"
     assert MINUS not in aside and "-$" not in aside
@@ -26,7 +26,7 @@ def test_a_cheaper_rule_is_cheaper_by_a_positive_amount_with_a_positive_interval
 
 def test_an_interval_that_includes_zero_is_called_noise():
     rec = SimpleNamespace(cheaper_by_chance=[("best cutoff per group", -0.01, -0.03, 0.02)], judged_on="test")
-    (aside,) = words._asides(rec, "$")
+    (aside,) = words.recommendation_asides(rec, "$")
     assert f"{MINUS}$0.020 to $0.030" in aside and "within the noise" in aside
 
 
@@ -102,7 +102,7 @@ def test_per_group_cutoffs_that_cost_more_have_a_positive_interval_of_the_extra_
         n_fit=100,
         n_judged=100,
     )
-    text = " ".join(words._details(rec, "$", None))
+    text = " ".join(words.recommendation_details(rec, "$", None))
     assert "would cost $0.041 per case more (95% interval of the extra cost $0.0073 to $0.072): worse" in text
     assert f"{MINUS}$" not in text
 

@@ -26,7 +26,8 @@ from costlib.core import settings
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
 from costlib.loading.samples import SAMPLES, sample_bytes
-from costlib.present.words import label, md_escape, money
+from costlib.present.amounts import money
+from costlib.present.escaping import label, md_escape
 
 # Streamlit collects garbage in full after every script run (runner.postScriptGC), and a full
 # collection walks every object the imports made: about 170,000 here, 90 to 110 ms, more than

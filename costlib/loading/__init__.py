@@ -26,7 +26,7 @@ The parts:
 - `cells`: one column's cells as categories or numbers;
 - `guessing`: `guess_mapping`, `label_values`, `class_names_for`, `offered_columns`;
 - `roles`: validating each column role; `preparing`: `prepare` and `apply_fixes`;
-- `export`: `safe_csv` and `safe_cells` (spreadsheet formulas neutralised), `preview`;
+- `export`: `preview` (the escaping of cells, `safe_csv` and `safe_cells`, is `costlib.present.escaping`);
 - `summary`: what the Data page says about a loaded dataset.
 """
 
@@ -37,7 +37,7 @@ from costlib.loading.budget import (
     table_budget,
     upload_memory_budget,
 )
-from costlib.loading.export import PREVIEW_COLUMNS, neutralise, preview, safe_cells, safe_csv
+from costlib.loading.export import PREVIEW_COLUMNS, preview
 from costlib.loading.guessing import (
     MAX_COLUMNS_OFFERED,
     MAX_LABEL_VALUES,
@@ -49,7 +49,7 @@ from costlib.loading.guessing import (
     offered_columns,
 )
 from costlib.loading.messages import *  # noqa: F403  (the MSG_, NOTE_ and FIX_ templates)
-from costlib.loading.messages import BIG_DATA_PATH, display_name
+from costlib.loading.messages import BIG_DATA_PATH
 from costlib.loading.preparing import (
     ACTION_DROP_LABELS,
     ACTION_LOGIT,
@@ -67,6 +67,7 @@ from costlib.loading.roles import (
     SUM_TOLERANCE,
 )
 from costlib.loading.summary import split_sentence, summary_metrics, summary_tables
+from costlib.present.escaping import display_name, neutralise, safe_cells, safe_csv
 
 __all__ = [
     "ACTION_DROP_LABELS",

@@ -2,15 +2,16 @@
 
 Templates are module constants (tests match on their fixed words); fields are filled with
 `str.format`. Row numbers are 1-based data rows: the first row under the header is row 1.
-A file's name reaches a sentence only through `display_name`.
+A file's name reaches a sentence only through `costlib.present.escaping.display_name`.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 import numpy as np
+
+from costlib.present.escaping import MAX_NAME_CHARS  # noqa: F401 (re-exported: tests read messages.MAX_NAME_CHARS)
 
 # ---------------------------------------------------------------------------------------
 # read_table and read_path
@@ -210,7 +211,6 @@ FIX_RENORMALISE = "renormalise each row to sum to 1"
 FIX_LOGIT = "read the scores as log-odds (the logit scale, mapped by the sigmoid)"
 
 SHOW = 5  # offending rows quoted in a message
-MAX_NAME_CHARS = 120  # a file name longer than this is shortened in the middle
 
 # ---------------------------------------------------------------------------------------
 # Small text helpers
@@ -306,50 +306,6 @@ def available(columns: Sequence[str], limit: int = 20) -> str:
     cols = [q(c) for c in list(columns)[:limit]]
     more = f" and {len(columns) - limit:,} more" if len(columns) > limit else ""
     return ", ".join(cols) + more
-
-
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def display_name(filename: object, limit: int = MAX_NAME_CHARS) -> str:
-    """A file name made safe to show in a sentence; every sentence of the loader uses it.
-
-    Parameters
-    ----------
-    filename : object
-        The name as the browser or the command line gave it.
-    limit : int, default MAX_NAME_CHARS
-        The longest name shown.
-
-    Returns
-    -------
-    str
-        The name with control characters, line breaks, right-to-left overrides and other
-        invisible format characters each shown as "?" (so "report\\u202etxt.exe" cannot
-        display as "reportexe.txt"), runs of spaces as one, and a name longer than `limit`
-        shortened in the middle, keeping its end (the extension). Markdown and HTML
-        escaping are left to the place that draws the sentence.
-
-    Examples
-    --------
-    >>> display_name("scores\\u202ev.csv")
-    'scores?v.csv'
-    >>> len(display_name("a" * 5000 + ".csv"))
-    120
-    """
-    text = "".join("?" if _hidden(ch) else ch for ch in str(filename))
-    text = " ".join(text.split()) or "?"
-    if len(text) > limit:
-        tail = min(24, limit // 3)
-        text = text[: limit - tail - 1] + "…" + text[-tail:]
-    return text
-
-
-def _hidden(ch: str) -> bool:
-    if ch in _BIDI:
-        return True
-    cat = unicodedata.category(ch)
-    return cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") and ch not in " \t"
 
 
 # `from costlib.loading.messages import *` gives the templates only (costlib.loading re-exports them)

@@ -28,13 +28,13 @@ from costlib.loading.messages import (
     MSG_NOTHING_MAPPED,
     NOTE_DROPPED_LABELS,
     available,
-    display_name,
     join,
     plural,
     q,
 )
 from costlib.loading.repeated import ambiguous_error, resolve_repeated
 from costlib.loading.roles import ACTION_RENORMALISE, ACTION_TOP_GROUPS, DEFAULT_TOP_GROUPS, Table
+from costlib.present.escaping import display_name
 
 ACTION_DROP_LABELS = "drop_missing_labels"
 ACTION_LOGIT = "logit_scale"

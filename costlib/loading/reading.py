@@ -41,12 +41,12 @@ from costlib.loading.messages import (
     NOTE_ENCODING,
     NOTE_HEADER_NUMBERS,
     NOTE_UTF16,
-    display_name,
     q,
     size,
 )
 from costlib.loading.parquet import read_parquet
 from costlib.loading.repeated import resolve_repeated
+from costlib.present.escaping import display_name
 
 _PARQUET_EXT = (".parquet", ".pq", ".parq")
 _CHUNK_BYTES = 8 << 20  # text parsed per chunk

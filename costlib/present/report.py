@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
-import html as _html
 import math
 import re
 import warnings
@@ -37,9 +36,30 @@ from costlib.binary.elicit import break_even_range
 from costlib.core import rules as R
 from costlib.core import settings
 from costlib.core import validation as v
-from costlib.present.figures import cost_curve_figure, net_benefit_figure, rule_bars_figure, sensitivity_figure
+from costlib.core.prices import elkan_threshold
+from costlib.present.amounts import number, ratio_text
+from costlib.present.cost_figures import (
+    cost_curve_figure,
+    markers_frame,
+    net_benefit_figure,
+    rule_bars_figure,
+    sensitivity_figure,
+)
+from costlib.present.escaping import html_escape
 from costlib.present.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
-from costlib.present.words import Verdict, cutoffs_short, money, number, ratio_text, recommendation_verdict
+from costlib.present.tables import (  # the shared tables: the page and the CLI read them as report.<name>
+    count_cell,
+    cutoff_cell,
+    fairness_cutoffs_table,  # noqa: F401
+    fairness_overview_table,  # noqa: F401
+    money_cell,
+    rules_by_group_table,
+    rules_numbers,  # noqa: F401
+    rules_overall_table,
+    share_cell,
+    within_cells,
+)
+from costlib.present.words import Verdict, ratio_between, recommendation_verdict, sensitivity_sentence
 
 __all__ = [
     "POLICY_SCHEMA",
@@ -465,70 +485,17 @@ def build_audit(
     )
 
 
-def sensitivity_sentence(
-    ratio_range: tuple[str, float, float],
-    mean: tuple[float, float],
-    unit: str = "",
-    *,
-    blended: bool = False,
-    break_even: tuple[float, float] | None = None,
-    model: str = "the model",
-) -> str:
-    """Which option is the answer at the mean prices (`audit.sensitivity_grid`'s choice: the
-    model cheapest on train, or the cheaper decision without a model on test) and over which
-    c_fn : c_fp ratios it stays the answer; with `break_even` (`elicit.break_even_range` of
-    `model` on its fitting rows), the exact ratios at which the model can pay at all."""
-    leader, lo, hi = ratio_range
-    c_fp, c_fn = mean
-    ratio = c_fn / c_fp if c_fp > 0 else math.inf
-    leader = f"“{R.rule_words(leader)}”" if leader in R.BASELINES else f"the model “{leader}” at its best single cutoff"
-    low_edge, high_edge = lo <= RATIO_LIMITS[0] * (1 + 1e-9), hi >= RATIO_LIMITS[1] * (1 - 1e-9)
-    if low_edge and high_edge:
-        span = f"at every ratio from 1:{RATIO_LIMITS[1]:,.0f} to {RATIO_LIMITS[1]:,.0f}:1"
-    elif high_edge:
-        span = f"while a false negative costs at least {ratio_text(lo)} times a false positive"
-    elif low_edge:
-        span = f"while a false negative costs at most {ratio_text(hi)} times a false positive"
-    else:
-        span = f"while a false negative costs between {ratio_text(lo)} and {ratio_text(hi)} times a false positive"
-    shown = ratio_text(ratio) if math.isfinite(ratio) else "infinitely many"
-    which = "your prices, averaged over the groups by their test rows" if blended else "your prices"
-    return (
-        f"At {which} (a false negative costs {shown} times a false positive: "
-        f"{money(c_fn, unit)} against {money(c_fp, unit)}), the answer is {leader}; it stays the answer {span}."
-    ) + ("" if break_even is None else " " + break_even_words(break_even, model))
-
-
-def break_even_words(break_even: tuple[float, float], model: str = "the model") -> str:
-    """'On the train rows, where its cutoffs are fitted, “m” can beat both choices without a
-    model only while a false negative costs between 0.45 and 12 times a false positive.'
-    (exact: `elicit.break_even_range`)."""
-    lo, hi = break_even
-    shown = f"“{model}”"
-    if math.isnan(lo):
-        return f"On the rows its cutoffs are fitted on, {shown} never beats both choices without a model."
-    return (
-        f"On the rows its cutoffs are fitted on, {shown} can beat both choices without a model only while a false "
-        "negative "
-        f"costs between {ratio_text(lo)} and {ratio_text(hi)} times a false positive"
-        + ("" if math.isfinite(hi) else " (at least that much, with no upper end)")
-        + "."
-    )
-
-
 # ---------------------------------------------------------------------------------------
 # Figures and HTML report
 
 
 def audit_figures(audit: Audit) -> dict:
     """The report's Plotly figures, built from the audit's computed arrays."""
-    from costlib.present.figures import markers_frame
-
     mp = audit.mean_prices
     return {
         "sensitivity": sensitivity_figure(audit.maps.sensitivity, c_fp=mp[0], c_fn=mp[1], unit=audit.unit),
         "net_benefit": net_benefit_figure(
-            audit.maps.net_benefit, price_threshold=mp[0] / (mp[0] + mp[1]) if sum(mp) > 0 else None
+            audit.maps.net_benefit, price_threshold=elkan_threshold(*mp) if sum(mp) > 0 else None
         ),
         "cost_curve": cost_curve_figure(
             audit.curves,
@@ -538,10 +505,6 @@ def audit_figures(audit: Audit) -> dict:
         ),
         "rule_bars": rule_bars_figure(audit.results.by_group, unit=audit.unit),
     }
-
-
-def _e(text) -> str:
-    return _html.escape(str(text), quote=True)
 
 
 def _fmt(x) -> str:
@@ -578,17 +541,19 @@ def _table_html(frame: pd.DataFrame, *, highlight: int | None = None) -> str:
     `highlight` (the recommended rule) marked."""
     cells = {c: [_fmt(x) for x in frame[c]] for c in frame.columns}
     num = {c: _numeric_column(v) for c, v in cells.items()}
-    head = "".join(f'<th class="{"num" if num[c] else "txt"}">{_e(str(c))}</th>' for c in frame.columns)
+    head = "".join(f'<th class="{"num" if num[c] else "txt"}">{html_escape(str(c))}</th>' for c in frame.columns)
     rows = []
     for i in range(len(frame)):
-        tds = "".join(f'<td class="{"num" if num[c] else "txt"}">{_e(cells[c][i])}</td>' for c in frame.columns)
+        tds = "".join(
+            f'<td class="{"num" if num[c] else "txt"}">{html_escape(cells[c][i])}</td>' for c in frame.columns
+        )
         rows.append(f'<tr class="pick">{tds}</tr>' if i == highlight else f"<tr>{tds}</tr>")
     table = f'<table class="tbl"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     return f'<div class="scroll">{table}</div>'
 
 
 def _paragraphs(texts: Sequence[str]) -> str:
-    return "".join(f"<p>{_e(t)}</p>" for t in texts)
+    return "".join(f"<p>{html_escape(t)}</p>" for t in texts)
 
 
 class _Figures:
@@ -626,97 +591,6 @@ table.tbl th{background:#f3f5f8}
 """
 
 
-def _cutoff_cell(t: float, group=None, lowest: dict | None = None) -> str:
-    """One group's cutoff as the other tables write it (`words.cutoffs_short`), with "none
-    (infeasible)" where no cutoff meets a constraint."""
-    if t is None or math.isnan(t):
-        return "none (infeasible)"
-    return cutoffs_short({group: float(t)}, grouped=False, lowest=lowest)
-
-
-def _money_cell(unit: str):
-    return lambda x: "–" if x is None or not np.isfinite(x) else money(float(x), unit)
-
-
-def _share(x) -> str:
-    return "–" if x is None or not np.isfinite(x) else f"{100 * float(x):.1f}%"
-
-
-def _count(x) -> str:
-    return "–" if x is None or not np.isfinite(x) else number(float(x), 0 if float(x).is_integer() else 2)
-
-
-def _iv(lo, hi, fmt) -> str:
-    return "–" if not (np.isfinite(lo) and np.isfinite(hi)) else f"{fmt(lo)} to {fmt(hi)}"
-
-
-def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
-    """The rules, all groups together, as a person reads them (page, report and command line):
-    each rule's cutoff, the recommended one marked."""
-    results = rec.results
-    o = results.overall
-    m = _money_cell(unit)
-    base = R.rule_words(results.baseline)
-    return pd.DataFrame(
-        {
-            "rule": [R.rule_words(r) + (" (recommended)" if r == rec.rule else "") for r in o.index],
-            "cutoff": [_one_or_per_group(results.cutoffs[r], rec.lowest, "see by group") for r in o.index],
-            "flagged": [_share(x) for x in o["flagged_rate"]],
-            "cost per case": [m(x) for x in o["cost_per_case"]],
-            "95% interval": [_iv(a, b, m) for a, b in zip(o["low"], o["high"], strict=True)],
-            f"saving against {base}": [m(-x) for x in o["vs_baseline"]],
-            "95% interval of the saving": [_iv(-b, -a, m) for a, b in zip(o["vs_low"], o["vs_high"], strict=True)],
-        }
-    )
-
-
-def rules_numbers(results: D.RuleResults, *, by_group: bool = False) -> pd.DataFrame:
-    """The rules tables as numbers, for a spreadsheet: the rule in words beside its id, costs in
-    the user's unit per case (savings positive), no currency signs or rounding."""
-    if by_group:
-        t = results.by_group.copy()
-        t.insert(0, "rule_words", [R.rule_words(r) for r in t["rule"]])
-        return t.rename(columns={"low": "cost_low_95", "high": "cost_high_95"})
-    o = results.overall
-    return pd.DataFrame(
-        {
-            "rule_words": [R.rule_words(r) for r in o.index],
-            "rule": list(o.index),
-            "n": o["n"].to_numpy(),
-            "flagged_rate": o["flagged_rate"].to_numpy(),
-            "false_positives": o["fp"].to_numpy(),
-            "false_negatives": o["fn"].to_numpy(),
-            "cost_per_case": o["cost_per_case"].to_numpy(),
-            "cost_low_95": o["low"].to_numpy(),
-            "cost_high_95": o["high"].to_numpy(),
-            f"saving_per_case_vs_{results.baseline}": -o["vs_baseline"].to_numpy(),
-            "saving_low_95": -o["vs_high"].to_numpy(),
-            "saving_high_95": -o["vs_low"].to_numpy(),
-        }
-    )
-
-
-def rules_by_group_table(results: D.RuleResults, unit: str = "", *, lowest: dict | None = None) -> pd.DataFrame:
-    """Each rule's cutoff and cost in each group (report and page). `lowest` is
-    `Recommendation.lowest`: a cutoff at or below a group's lowest fitted score reads "everyone",
-    as in the overall table."""
-    t = results.by_group
-    m = _money_cell(unit)
-    return pd.DataFrame(
-        {
-            "rule": [R.rule_words(r) for r in t["rule"]],
-            "group": t["group"].astype(str),
-            "cutoff": [_cutoff_cell(x, g, lowest) for x, g in zip(t["threshold"], t["group"], strict=True)],
-            "cases": [_count(x) for x in t["n"]],
-            "flagged": [_share(x) for x in t["flagged_rate"]],
-            "false positives": [_count(x) for x in t["fp"]],
-            "false negatives": [_count(x) for x in t["fn"]],
-            "cost per case": [m(x) for x in t["cost_per_case"]],
-            "95% interval": [_iv(a, b, m) for a, b in zip(t["low"], t["high"], strict=True)],
-        }
-    )
-
-
 def _settings_table(a: Audit) -> pd.DataFrame:
     return pd.DataFrame(
         [
@@ -738,10 +612,10 @@ def _settings_table(a: Audit) -> pd.DataFrame:
 
 
 def _prices_table(a: Audit) -> pd.DataFrame:
-    m = _money_cell(a.unit)
+    m = money_cell(a.unit)
     rows = []
     for g, (c_fp, c_fn) in a.costs.items():
-        formula = c_fp / (c_fp + c_fn) if c_fp + c_fn > 0 else float("nan")
+        formula = elkan_threshold(c_fp, c_fn) if c_fp + c_fn > 0 else float("nan")
         rows.append(
             {
                 "group": str(g),
@@ -758,9 +632,9 @@ def _data_tables(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
         return pd.DataFrame(
             {
                 **({"group": frame["group"].astype(str)} if "group" in frame else {}),
-                "cases": [_count(x) for x in frame["n"]],
-                "positives": [_count(x) for x in frame["positives"]],
-                "positive share": [_share(x) for x in frame["positive_share"]],
+                "cases": [count_cell(x) for x in frame["n"]],
+                "positives": [count_cell(x) for x in frame["positives"]],
+                "positive share": [share_cell(x) for x in frame["positive_share"]],
                 "mean score": ["–" if not np.isfinite(x) else f"{x:.4g}" for x in frame["mean_score"]],
             }
         )
@@ -774,82 +648,17 @@ def _data_tables(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
     return g, o
 
 
-def _within(summary: pd.DataFrame) -> list[str]:
-    """ "yes"/"no" per fairness rule, "–" where the test gap cannot be measured (a group without
-    the cases the rate needs on the test rows) or no cutoffs meet the constraint."""
-    return [
-        ("yes" if w else "no") if f and np.isfinite(gap) else "–"
-        for w, f, gap in zip(
-            summary["within_tolerance_on_test"], summary["feasible"], summary["spread_test"], strict=True
-        )
-    ]
-
-
-def fairness_overview_table(
-    summary: pd.DataFrame, results: D.RuleResults, unit: str = "", *, tolerance: float, lowest: dict | None = None
-) -> pd.DataFrame:
-    """The fairness rules as the Costs page shows them: the gap on train and test, whether the
-    test gap stays within the tolerance, the cost, the price of fairness and (last: the widest)
-    the cutoffs."""
-    m = _money_cell(unit)
-    cost = results.overall["cost_per_case"]
-    return pd.DataFrame(
-        {
-            "rule": [R.rule_words(r) for r in summary["rule"]],
-            "largest gap (train → test)": [
-                f"{_share(a)} → {_share(b)}" if np.isfinite(a) or np.isfinite(b) else "–"
-                for a, b in zip(summary["spread_train"], summary["spread_test"], strict=True)
-            ],
-            f"within {100 * tolerance:.3g}% on test": _within(summary),
-            "cost per case": [m(cost.get(r, np.nan)) for r in summary["rule"]],
-            "price of fairness per case": [m(x) for x in summary["price_per_case_test"]],
-            "cutoffs": [
-                _trivially(_one_or_per_group(results.cutoffs[r], lowest)) if f else "no cutoffs meet it"
-                for r, f in zip(summary["rule"], summary["feasible"], strict=True)
-            ],
-        }
-    )
-
-
-def _one_or_per_group(cutoffs: dict, lowest: dict | None = None, where: str = "table below") -> str:
-    """A rule's cutoffs in one short cell: the cutoff when every group shares it, else a
-    pointer to the table that lists them (`where`: a list of groups does not fit a cell)."""
-    shown = cutoffs_short(cutoffs, grouped=True, lowest=lowest)
-    return shown if " · " not in shown else f"one per group ({where})"
-
-
-def _trivially(cell: str) -> str:
-    """Flagging everyone (or nobody) in every group equalises most rates by doing nothing: say so."""
-    return f"{cell} (trivially equal)" if cell in ("everyone", "nobody") else cell
-
-
-def fairness_cutoffs_table(
-    summary: pd.DataFrame, results: D.RuleResults, *, lowest: dict | None = None
-) -> pd.DataFrame:
-    """Each fairness rule's cutoff in each group: a row per rule, a column per group."""
-    rows = []
-    for rule, feasible in zip(summary["rule"], summary["feasible"], strict=True):
-        cut = results.cutoffs[rule]
-        rows.append(
-            {
-                "rule": R.rule_words(rule),
-                **{str(g): _cutoff_cell(cut.get(g, math.nan), g, lowest) if feasible else "–" for g in cut},
-            }
-        )
-    return pd.DataFrame(rows)
-
-
 def _fairness_tables_text(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
-    m = _money_cell(a.unit)
+    m = money_cell(a.unit)
     s = a.fairness_summary
     summary = pd.DataFrame(
         {
             "rule": [R.rule_words(r) for r in s["rule"]],
             "rate made equal": s["rate"],
             "feasible": ["yes" if x else "no" for x in s["feasible"]],
-            "largest gap (train)": [_share(x) for x in s["spread_train"]],
-            "largest gap (test)": [_share(x) for x in s["spread_test"]],
-            "within tolerance on test": _within(s),
+            "largest gap (train)": [share_cell(x) for x in s["spread_train"]],
+            "largest gap (test)": [share_cell(x) for x in s["spread_test"]],
+            "within tolerance on test": within_cells(s),
             "price per case (train)": [m(x) for x in s["price_per_case_train"]],
             "price per case (test)": [m(x) for x in s["price_per_case_test"]],
         }
@@ -860,10 +669,10 @@ def _fairness_tables_text(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
             "criterion": f["criterion"],
             "group": f["group"].astype(str),
             "cutoff": [
-                _cutoff_cell(x, g, a.recommendation.lowest) for x, g in zip(f["threshold"], f["group"], strict=True)
+                cutoff_cell(x, g, a.recommendation.lowest) for x, g in zip(f["threshold"], f["group"], strict=True)
             ],
-            "rate (train)": [_share(x) for x in f["rate_train"]],
-            "rate (test)": [_share(x) for x in f["rate_test"]],
+            "rate (train)": [share_cell(x) for x in f["rate_train"]],
+            "rate (test)": [share_cell(x) for x in f["rate_test"]],
         }
     )
     return summary, long
@@ -888,9 +697,11 @@ def _questions_html(a: Audit) -> str:
         ]
     )
     outcomes = q.get("outcomes", {})
-    span = (
-        f"{outcomes.get('miss', 'a miss')} costs between {ratio_text(q.get('ratio_low', math.nan))} and "
-        f"{ratio_text(q.get('ratio_high', math.nan))} times {outcomes.get('false_alarm', 'a false alarm')}"
+    span = ratio_between(
+        outcomes.get("miss", "a miss"),
+        outcomes.get("false_alarm", "a false alarm"),
+        q.get("ratio_low", math.nan),
+        q.get("ratio_high", math.nan),
     )
     if q.get("in_force", True):
         text = (
@@ -934,10 +745,10 @@ def audit_html(audit: Audit) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
-        f"<h1>{_e(title)}</h1>",
-        f'<p class="meta">costlib {_e(a.version)} · created {_e(a.created)} · data sha256 '
-        f"{_e(a.fingerprint or '(none)')}</p>",
+        f"<title>{html_escape(title)}</title><style>{CSS}</style></head><body>",
+        f"<h1>{html_escape(title)}</h1>",
+        f'<p class="meta">costlib {html_escape(a.version)} · created {html_escape(a.created)} · data sha256 '
+        f"{html_escape(a.fingerprint or '(none)')}</p>",
         '<section id="settings"><h2>Settings</h2>',
         _table_html(_settings_table(a)),
         "<h3>Prices per group</h3>",
@@ -953,7 +764,7 @@ def audit_html(audit: Audit) -> str:
         (("<h3>Notes</h3>" + _paragraphs(a.notes)) if a.notes else ""),
         "</section>",
         '<section id="verdict"><h2>Recommendation</h2>',
-        f'<p class="verdict{" useless" if a.model_is_useless else ""}">{_e(a.verdict.headline)}</p>',
+        f'<p class="verdict{" useless" if a.model_is_useless else ""}">{html_escape(a.verdict.headline)}</p>',
         _paragraphs(a.verdict.details),
         ("<h3>Why not another rule?</h3>" + _paragraphs(a.verdict.asides)) if a.verdict.asides else "",
         "</section>",
@@ -975,7 +786,7 @@ def audit_html(audit: Audit) -> str:
         _table_html(fair_long) if len(fair_long) else "",
         "</section>",
         '<section id="sensitivity"><h2>Sensitivity to the prices</h2>',
-        f"<p>{_e(sensitivity)}</p>",
+        f"<p>{html_escape(sensitivity)}</p>",
         "<p>The map uses one price pair for everyone (each model at its best single cutoff fitted on the training "
         "rows, judged on the test rows) and shows which option is cheapest at each pair.</p>",
         figure(figs["sensitivity"]),

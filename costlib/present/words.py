@@ -1,237 +1,31 @@
 """Plain-words sentences for people who set prices, not statistics.
 
-Every page states in one sentence what its numbers mean for the decision; the sentences
-are built here from computed numbers so that tests can check them and pages stay thin.
+Every page states in one sentence what its numbers mean for the decision (a `Verdict`: the
+answer, the sentences under it and the asides folded away); the sentences are built here from
+computed numbers so that tests can check them and pages stay thin. The amounts inside them
+are formatted by `costlib.present.amounts`; user text is escaped where a sentence is drawn
+(`costlib.present.escaping`). `money`, `percent`, `ratio_text`, `md_escape` and `WORD_JOINER`
+are re-exported here: the pages read them as ``words.money``.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-CURRENCY_SYMBOLS = ("$", "€", "£", "¥", "₹", "CHF")
-
-
-_SCALES = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
-
-
-def number(x: float, digits: int = 2) -> str:
-    """A readable amount: '1,234.50', '12.3 million', '4.2 × 10^15', '−3.00' (never 300 digits).
-
-    >>> number(1234.5), number(-3, 2), number(1.23e7), number(-4.2e15)
-    ('1,234.50', '−3.00', '12.3 million', '−4.2 × 10^15')
-    """
-    a = abs(x)
-    sign = "\u2212" if x < 0 and round(a, digits) > 0 else ""
-    if a >= 1e15:
-        mantissa, exponent = f"{a:.1e}".split("e")
-        return f"{sign}{mantissa} × 10^{int(exponent)}"
-    for size, name in _SCALES:
-        if a >= size:
-            return f"{sign}{a / size:,.3g} {name}"
-    return f"{sign}{a:,.{digits}f}"
-
-
-def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
-    """'$3.10', '3.10 minutes', '−$0.50', '$0.016', '$12.3 million' or '3.10' (no unit).
-
-    Without `digits`: two decimals from 1 up, three below 1 (and at least two significant
-    digits), so that amounts on one page subtract as they read ('$0.545 - $0.529 = $0.016')
-    and a small saving never reads as '$0.00'.
-
-    >>> money(-0.5, "$"), money(3.1, "minutes"), money(1.23e7, "€"), money(0.0159, "$")
-    ('−$0.500', '3.10 minutes', '€12.3 million', '$0.016')
-
-    A negative amount takes the minus sign (U+2212), not a hyphen: it reads the same, and a
-    spreadsheet does not take a cell that starts with it for a formula, so tables need no
-    formula guard ("'-$0.50") on their money cells.
-    """
-    if amount is None or (isinstance(amount, float) and math.isnan(amount)):
-        return "n/a"
-    unit = (unit or "").strip()
-    if digits is None:
-        a = abs(amount)
-        digits = 2 if a >= 1 or a == 0 else min(6, max(3, 1 + math.ceil(-math.log10(a))))
-    if abs(amount) < 0.5 * 10**-digits:
-        amount = 0.0  # no "-$0.00"
-    sign = "\u2212" if amount < 0 else ""
-    body = number(abs(amount), digits)
-    if not unit:
-        return f"{sign}{body}"
-    if unit in CURRENCY_SYMBOLS:
-        return f"{sign}{unit}{body}"
-    return f"{sign}{body} {unit}"
-
-
-def percent(x, digits: int = 1) -> str:
-    """'82.9%', or '–' when there is no share to show (never 'None' or 'nan')."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "–"
-    return f"{100 * float(x):.{digits}f}%"
-
-
-def per_month(per_case: float, volume: float | None, unit: str = "") -> str:
-    """' (about $3,100.00 a month at 1,000 cases a month)' or '' without a volume."""
-    if not volume or volume <= 0 or per_case is None or math.isnan(per_case):
-        return ""
-    return f" (about {money(per_case * volume, unit)} a month at {number(volume, 0)} cases a month)"
-
-
-def a_month(per_case: float, volume: float | None, unit: str = "") -> str:
-    """'$3,100.00 a month' (per case times the monthly volume), or '' without a volume."""
-    if not volume or volume <= 0 or per_case is None or math.isnan(per_case):
-        return ""
-    return f"{money(per_case * volume, unit)} a month"
-
-
-def per_case_and_month(per_case: float, volume: float | None, unit: str = "") -> str:
-    """'$0.53 per case ($5,290.00 a month)' or '$0.53 per case'."""
-    month = a_month(per_case, volume, unit)
-    return f"{money(per_case, unit)} per case" + (f" ({month})" if month else "")
-
-
-def interval(low: float, high: float, unit: str = "") -> str:
-    """'95% interval $0.07 to $0.18' (or '' when not computed)."""
-    if low is None or high is None or math.isnan(low) or math.isnan(high):
-        return ""
-    return f"95% interval {money(low, unit)} to {money(high, unit)}"
-
-
-def cheaper_by(difference: float, low: float, high: float, unit: str = "") -> str:
-    """'$0.09 per case cheaper (95% interval of how much cheaper $0.05 to $0.12)' from a cost
-    difference (other minus recommended, negative when the other is cheaper) and its interval."""
-    iv = interval(-high, -low, unit)
-    return f"{money(-difference, unit)} per case cheaper" + (
-        f" ({iv.replace('95% interval', '95% interval of how much cheaper')})" if iv else ""
-    )
-
-
-def value_recommendation_verdict(
-    rec, *, k: float, worth: float = 1.0, unit: str = "", volume: float | None = None
-) -> Verdict:
-    """The Value page's one answer (a `value.ValueRecommendation`), in money when a right
-    answer has a worth (`worth` in `unit`), per case and per month."""
-    from costlib.binary import decision as D
-
-    def cash(x: float) -> str:
-        return per_case_and_month(x * worth, volume, unit)
-
-    base = {
-        "hand everything over": "handing every case to a person",
-        "answer everything": "letting the model answer every case",
-    }[rec.baseline]
-    many = len(rec.models) > 1
-    who = f"{rec.model} (the best of your {len(rec.models)} models on the train rows)" if many else "the model"
-    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
-    asides = []
-    if np.isfinite(rec.formula_value) and rec.formula_value > rec.value + 1e-12:
-        f_iv = interval(rec.formula_gain_low * worth, rec.formula_gain_high * worth, unit)
-        asides.append(
-            f"The formula threshold τ* = k/(k+1) = {k / (k + 1):.3f} came out "
-            f"{money((rec.formula_value - rec.value) * worth, unit)} per case better on the test rows"
-            + (f" ({f_iv.replace('95% interval', '95% interval of the difference')})" if f_iv else "")
-            + ". The recommendation is the threshold fitted on the train rows: picking whichever looks best on "
-            "the rows it is judged on would flatter it."
-        )
-    details = [
-        split_sentence(rec.judged_on, float("nan"), rec.n_judged)
-        if rec.judged_on == "all"
-        else f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows."
-    ]
-    if rec.status == D.NO_ANSWER:
-        return Verdict("warning", "Not enough data to value the model.", tuple(details), tuple(asides))
-    if rec.status == D.ADDS_NOTHING:
-        if rec.tau == math.inf:
-            head = (
-                f"At k = {k:.3g} every answer loses on the train rows: hand every case to a person "
-                f"({cash(rec.baseline_value)}). The model should not answer on its own at this price of a "
-                "wrong answer."
-            )
-            return Verdict("error", head, tuple(details), tuple(asides))
-        head = (
-            f"At k = {k:.3g} the reject option adds nothing: the best threshold on the train rows accepts "
-            f"every answer, so let {who} answer every case ({cash(rec.value)})."
-        )
-        return Verdict("info", head, tuple(details), tuple(asides))
-    if rec.status == D.WORSE:
-        head = (
-            f"At k = {k:.3g} answering only when confident is worth no more than {base} "
-            f"({cash(rec.baseline_value)}) on the test rows: keep {base}."
-        )
-        return Verdict("error", head, tuple(details), tuple(asides))
-    how = (
-        f"Let {who} answer when its confidence is at least {rec.tau:.3f} and hand the other "
-        f"{rec.reject_rate:.0%} of cases to a person"
-    )
-    against = f"against {cash(rec.baseline_value)} for {base}"
-    if rec.status == D.UNCLEAR:
-        head = (
-            f"{how}: it is worth {cash(rec.value)}, {against}, but the {iv} of the gain includes zero: on "
-            "this data it is not clearly better."
-        )
-        return Verdict("warning", head, tuple(details), tuple(asides))
-    head = f"{how}. It is worth {cash(rec.value)}, {against}" + (f" ({iv} of the gain)." if iv else ".")
-    return Verdict("success", head, tuple(details), tuple(asides))
-
-
-def cutoff(threshold: float) -> str:
-    """A cutoff as text: '0.4742', 'flag nobody' (+inf) or 'varies by group' (NaN)."""
-    if threshold is None or (isinstance(threshold, float) and math.isnan(threshold)):
-        return "varies by group"
-    if threshold == math.inf:
-        return "flag nobody"
-    return f"{threshold:.4g}"
-
-
-_MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:=&")
-
-
-_AUTOLINK = re.compile(r"(?i)(://|www\.|@)")
-WORD_JOINER = "\u2060"  # invisible, and breaks what a Markdown renderer would auto-link
-
-
-def md_escape(text: str) -> str:
-    """Text shown literally by a Markdown renderer (Streamlit's included).
-
-    Every Markdown, HTML, LaTeX ($...$), emoji-shortcode (:name:) and colour-directive
-    character is backslash-escaped, so a user's column name, group, file name or unit is
-    shown as typed and never renders as a link, an image, math or HTML. Text that a
-    renderer would auto-link (``https://...``, ``www.``, ``name@host``) gets an invisible
-    word joiner inside the pattern, so it reads the same and is not a link.
-
-    >>> md_escape("a_b <b>")
-    'a\\\\_b \\\\<b\\\\>'
-    """
-    text = _AUTOLINK.sub(lambda m: m.group(0)[0] + WORD_JOINER + m.group(0)[1:], str(text))
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
-
-
-_LABEL_KEEP = re.compile(r"[^\w\s\-',;/%?.×…]")
-
-
-def label(text: str, limit: int = 40) -> str:
-    """User text inside a widget label: Streamlit renders labels as Markdown, and the label is
-    also the input's accessible name, so backslash escapes would be read aloud. Characters
-    that Markdown or HTML could act on become "·" and auto-link patterns are broken by an
-    invisible word joiner; long names are cut with "…".
-
-    >>> label("**bold** <a href=x>")
-    '··bold·· ·a href·x·'
-    """
-    text = str(text)
-    text = text if len(text) <= limit else text[: limit - 1] + "…"
-    text = _LABEL_KEEP.sub("·", text)
-    return re.sub(r"(?i)www\.", lambda m: m.group(0)[0] + WORD_JOINER + m.group(0)[1:], text)
-
-
-def plain(text: str) -> str:
-    """User text for Plotly titles, legends and hovers (which read a few HTML tags)."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
+from costlib.present.amounts import (  # percent and ratio_text are also re-exported: pages read words.percent
+    cheaper_by,
+    interval,
+    money,
+    number,
+    per_case_and_month,
+    percent,  # noqa: F401
+    ratio_text,
+)
+from costlib.present.escaping import WORD_JOINER, md_escape  # noqa: F401 (re-exported: pages and tests read words.md_escape)
 
 # ---------------------------------------------------------------------------------------
 # The recommendation, in words
@@ -310,6 +104,15 @@ def cutoffs_short(cutoffs: dict, *, grouped: bool, lowest: dict | None = None) -
     return " · ".join(f"{g}: {x}" for (g, _), x in zip(items, shown, strict=True))
 
 
+def ratio_between(worse: str, than: str, low: float, high: float) -> str:
+    """A range of the price ratio in words: 'a miss costs between 2 and 5 times a false alarm'.
+
+    >>> ratio_between("a miss", "a false alarm", 2, 5)
+    'a miss costs between 2 and 5 times a false alarm'
+    """
+    return f"{worse} costs between {ratio_text(low)} and {ratio_text(high)} times {than}"
+
+
 def split_sentence(judged_on: str, n_fit: float, n_judged: float) -> str:
     if judged_on == "test":
         return (
@@ -351,7 +154,7 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
         return Verdict(
             "warning",
             "No cutoff can be fitted on these rows (each group needs both outcomes on the train rows).",
-            _details(rec, unit, volume),
+            recommendation_details(rec, unit, volume),
         )
     if rec.status == D.ADDS_NOTHING:
         action = {"flag nobody": "flags nobody", "flag everyone": "flags everybody"}.get(
@@ -361,7 +164,7 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
             f"The model adds nothing at these prices: its cheapest cutoff on the train rows {action}, which "
             f"needs no model. The cheapest choice without a model is {base}: {base_cost}."
         )
-        return Verdict("error", head, _details(rec, unit, volume), _asides(rec, unit))
+        return Verdict("error", head, recommendation_details(rec, unit, volume), recommendation_asides(rec, unit))
     if rec.status == D.WORSE:
         head = (
             f"Do not let the model decide at these prices: its best cutoff ({how}) costs "
@@ -369,7 +172,7 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
             f"{money(-rec.saving, unit)} per case more than {base} ({money(rec.baseline_cost, unit)} per case), "
             "which needs no model."
         )
-        return Verdict("error", head, _details(rec, unit, volume), _asides(rec, unit))
+        return Verdict("error", head, recommendation_details(rec, unit, volume), recommendation_asides(rec, unit))
     saving = per_case_and_month(rec.saving, volume, unit)
     cost = per_case_and_month(rec.cost, volume, unit)
     if rec.status == D.UNCLEAR:
@@ -378,19 +181,19 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
             f"without a model, but the {saving_iv} includes zero: on this data {who} is not clearly better "
             f"than {base}."
         )
-        return Verdict("warning", head, _details(rec, unit, volume), _asides(rec, unit))
+        return Verdict("warning", head, recommendation_details(rec, unit, volume), recommendation_asides(rec, unit))
     head = (
         f"Ship {who}{one_or_many}: {how}. It costs {cost} and saves {saving} against {base}, the cheaper "
         f"choice without a model" + (f" ({saving_iv})." if saving_iv else ".")
     )
-    return Verdict("success", head, _details(rec, unit, volume), _asides(rec, unit))
+    return Verdict("success", head, recommendation_details(rec, unit, volume), recommendation_asides(rec, unit))
 
 
 def _judged(rec) -> str:
     return "test" if rec.judged_on == "test" else "same"
 
 
-def _details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
+def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
     from costlib.core import rules as R
 
     out = []
@@ -413,8 +216,8 @@ def _details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
             if est > 0:
                 gain, verdict = f"would save {money(est, unit)} per case{iv}", "not clearly better"
             else:  # the interval of how much more they cost: its signs agree with the words
-                more = interval(-hi, -lo, unit)
-                more = f" ({more.replace('95% interval', '95% interval of the extra cost')})" if more else ""
+                more = interval(-hi, -lo, unit, of="the extra cost")
+                more = f" ({more})" if more else ""
                 gain = f"would cost {money(-est, unit)} per case more{more}"
                 verdict = "worse" if hi < 0 else "not clearly better"
             shown = cutoffs_short(per_group, grouped=True, lowest=rec.lowest)
@@ -428,7 +231,7 @@ def _details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _asides(rec, unit: str) -> tuple[str, ...]:
+def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
     """Rules that came out cheaper than the recommended one on the judged rows, and why the
     recommendation stays (shown folded under the answer, never beside it)."""
     from costlib.core import rules as R
@@ -443,6 +246,78 @@ def _asides(rec, unit: str) -> tuple[str, ...]:
             + (", and the difference is within the noise." if noise else ".")
         )
     return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------
+# The other pages' answers: Value, Calibration, Cost matrix, Instance costs, Find my prices
+
+
+def value_recommendation_verdict(
+    rec, *, k: float, worth: float = 1.0, unit: str = "", volume: float | None = None
+) -> Verdict:
+    """The Value page's one answer (a `value.ValueRecommendation`), in money when a right
+    answer has a worth (`worth` in `unit`), per case and per month."""
+    from costlib.binary import decision as D
+
+    def cash(x: float) -> str:
+        return per_case_and_month(x * worth, volume, unit)
+
+    base = {
+        "hand everything over": "handing every case to a person",
+        "answer everything": "letting the model answer every case",
+    }[rec.baseline]
+    many = len(rec.models) > 1
+    who = f"{rec.model} (the best of your {len(rec.models)} models on the train rows)" if many else "the model"
+    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
+    asides = []
+    if np.isfinite(rec.formula_value) and rec.formula_value > rec.value + 1e-12:
+        f_iv = interval(rec.formula_gain_low * worth, rec.formula_gain_high * worth, unit, of="the difference")
+        asides.append(
+            f"The formula threshold τ* = k/(k+1) = {k / (k + 1):.3f} came out "
+            f"{money((rec.formula_value - rec.value) * worth, unit)} per case better on the test rows"
+            + (f" ({f_iv})" if f_iv else "")
+            + ". The recommendation is the threshold fitted on the train rows: picking whichever looks best on "
+            "the rows it is judged on would flatter it."
+        )
+    details = [
+        split_sentence(rec.judged_on, float("nan"), rec.n_judged)
+        if rec.judged_on == "all"
+        else f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows."
+    ]
+    if rec.status == D.NO_ANSWER:
+        return Verdict("warning", "Not enough data to value the model.", tuple(details), tuple(asides))
+    if rec.status == D.ADDS_NOTHING:
+        if rec.tau == math.inf:
+            head = (
+                f"At k = {k:.3g} every answer loses on the train rows: hand every case to a person "
+                f"({cash(rec.baseline_value)}). The model should not answer on its own at this price of a "
+                "wrong answer."
+            )
+            return Verdict("error", head, tuple(details), tuple(asides))
+        head = (
+            f"At k = {k:.3g} the reject option adds nothing: the best threshold on the train rows accepts "
+            f"every answer, so let {who} answer every case ({cash(rec.value)})."
+        )
+        return Verdict("info", head, tuple(details), tuple(asides))
+    if rec.status == D.WORSE:
+        head = (
+            f"At k = {k:.3g} answering only when confident is worth no more than {base} "
+            f"({cash(rec.baseline_value)}) on the test rows: keep {base}."
+        )
+        return Verdict("error", head, tuple(details), tuple(asides))
+    how = (
+        f"Let {who} answer when its confidence is at least {rec.tau:.3f} and hand the other "
+        f"{rec.reject_rate:.0%} of cases to a person"
+    )
+    against = f"against {cash(rec.baseline_value)} for {base}"
+    if rec.status == D.UNCLEAR:
+        head = (
+            f"{how}: it is worth {cash(rec.value)}, {against}, but the {iv} of the gain includes zero: on "
+            "this data it is not clearly better."
+        )
+        return Verdict("warning", head, tuple(details), tuple(asides))
+    head = f"{how}. It is worth {cash(rec.value)}, {against}" + (f" ({iv} of the gain)." if iv else ".")
+    return Verdict("success", head, tuple(details), tuple(asides))
 
 
 def calibration_verdict(
@@ -533,7 +408,7 @@ def nec_verdict(rec) -> Verdict:
     from costlib.binary import decision as D
 
     base = _BASELINE_WORDS.get(rec.baseline, rec.baseline)
-    iv = interval(rec.saving_low, rec.saving_high)
+    iv = interval(rec.saving_low, rec.saving_high, of="the difference")
     ratio = rec.error_rate / rec.nec if rec.nec > 0 else float("nan")
     where = (
         "its mistakes sit on ambiguous, cheap cases"
@@ -552,17 +427,10 @@ def nec_verdict(rec) -> Verdict:
     head = (
         f"Flag a case when {rec.model}'s score is at least {rec.threshold:.4g} ({fitted}): NEC {rec.nec:.3f} "
         f"against {rec.baseline_nec:.3f} for {base}, the cheaper choice without a model"
-        + (f" ({iv.replace('95% interval', '95% interval of the difference')})" if iv else "")
+        + (f" ({iv})" if iv else "")
         + f". Its error rate is {rec.error_rate:.3f} (ratio {ratio:.2f}): {where}."
     )
     return Verdict("warning" if rec.status == D.UNCLEAR or (iv and rec.saving_low <= 0) else "success", head)
-
-
-def ratio_text(x: float) -> str:
-    """A price ratio as people read it: '0.001', '4.6', '105', '1,000' (never '1e+03')."""
-    if not math.isfinite(x):
-        return "any"
-    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}" if x >= 0.01 else f"{x:.2g}"
 
 
 def bracket_verdict(
@@ -583,7 +451,7 @@ def bracket_verdict(
             text, f"flag at {text}"
         )
 
-    span = f"{miss} costs between {ratio_text(lo)} and {ratio_text(hi)} times {alarm}"
+    span = ratio_between(miss, alarm, lo, hi)
     ratios = table["ratio_high"].to_numpy()
     mid = int(min(np.searchsorted(ratios, bracket.middle), len(table) - 1))
     t_mid = table["threshold"].iloc[mid]
@@ -619,6 +487,63 @@ def bracket_verdict(
     )
 
 
+# ---------------------------------------------------------------------------------------
+# How much the prices matter
+
+
+def sensitivity_sentence(
+    ratio_range: tuple[str, float, float],
+    mean: tuple[float, float],
+    unit: str = "",
+    *,
+    blended: bool = False,
+    break_even: tuple[float, float] | None = None,
+    model: str = "the model",
+) -> str:
+    """Which option is the answer at the mean prices (`audit.sensitivity_grid`'s choice: the
+    model cheapest on train, or the cheaper decision without a model on test) and over which
+    c_fn : c_fp ratios it stays the answer; with `break_even` (`elicit.break_even_range` of
+    `model` on its fitting rows), the exact ratios at which the model can pay at all."""
+    from costlib.binary.audit import RATIO_LIMITS
+    from costlib.core import rules as R
+
+    leader, lo, hi = ratio_range
+    c_fp, c_fn = mean
+    ratio = c_fn / c_fp if c_fp > 0 else math.inf
+    leader = f"“{R.rule_words(leader)}”" if leader in R.BASELINES else f"the model “{leader}” at its best single cutoff"
+    low_edge, high_edge = lo <= RATIO_LIMITS[0] * (1 + 1e-9), hi >= RATIO_LIMITS[1] * (1 - 1e-9)
+    if low_edge and high_edge:
+        span = f"at every ratio from 1:{RATIO_LIMITS[1]:,.0f} to {RATIO_LIMITS[1]:,.0f}:1"
+    elif high_edge:
+        span = f"while a false negative costs at least {ratio_text(lo)} times a false positive"
+    elif low_edge:
+        span = f"while a false negative costs at most {ratio_text(hi)} times a false positive"
+    else:
+        span = "while " + ratio_between("a false negative", "a false positive", lo, hi)
+    shown = ratio_text(ratio) if math.isfinite(ratio) else "infinitely many"
+    which = "your prices, averaged over the groups by their test rows" if blended else "your prices"
+    return (
+        f"At {which} (a false negative costs {shown} times a false positive: "
+        f"{money(c_fn, unit)} against {money(c_fp, unit)}), the answer is {leader}; it stays the answer {span}."
+    ) + ("" if break_even is None else " " + break_even_words(break_even, model))
+
+
+def break_even_words(break_even: tuple[float, float], model: str = "the model") -> str:
+    """'On the train rows, where its cutoffs are fitted, “m” can beat both choices without a
+    model only while a false negative costs between 0.45 and 12 times a false positive.'
+    (exact: `elicit.break_even_range`)."""
+    lo, hi = break_even
+    shown = f"“{model}”"
+    if math.isnan(lo):
+        return f"On the rows its cutoffs are fitted on, {shown} never beats both choices without a model."
+    return (
+        f"On the rows its cutoffs are fitted on, {shown} can beat both choices without a model only while "
+        + ratio_between("a false negative", "a false positive", lo, hi)
+        + ("" if math.isfinite(hi) else " (at least that much, with no upper end)")
+        + "."
+    )
+
+
 def answers_sentence(record: dict, table: pd.DataFrame, *, lowest_score: float | None = None) -> str:
     """Where the prices came from (Find my prices) and whether the decision holds over the
     range the answers allow: `table` is `elicit.pieces` over that range; a cutoff at or below
@@ -626,8 +551,8 @@ def answers_sentence(record: dict, table: pd.DataFrame, *, lowest_score: float |
     miss, alarm = record["outcomes"]["miss"], record["outcomes"]["false_alarm"]
     lo, hi = record["ratio_low"], record["ratio_high"]
     head = (
-        f"Your prices come from {len(record['answers'])} answers: {miss} costs between {ratio_text(lo)} and "
-        f"{ratio_text(hi)} times {alarm} (set to the middle, {ratio_text(record['ratio_chosen'])})."
+        f"Your prices come from {len(record['answers'])} answers: {ratio_between(miss, alarm, lo, hi)} "
+        f"(set to the middle, {ratio_text(record['ratio_chosen'])})."
     )
     lowest = None if lowest_score is None else {"": lowest_score}
 

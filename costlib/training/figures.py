@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from costlib.present.figures import NOBODY_COLOR, PALETTE
-from costlib.present.words import plain
+from costlib.present.escaping import plain
+from costlib.present.plotting import NOBODY_COLOR, PALETTE
 from costlib.training.words import method_label
 
 BETTER, WORSE, NEUTRAL = "#2e933c", "#d1495b", "#7a7a7a"

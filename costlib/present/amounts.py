@@ -1,0 +1,110 @@
+"""Amounts as people read them: numbers, money, shares, per case and per month, intervals and
+price ratios ('1,234.50', '−$0.500', '$12.3 million', '82.9%', '95% interval $0.07 to $0.18').
+
+The sentences, the tables and the charts format their amounts with these functions, so that
+one amount reads the same wherever it appears.
+"""
+
+from __future__ import annotations
+
+import math
+
+CURRENCY_SYMBOLS = ("$", "€", "£", "¥", "₹", "CHF")
+
+
+_SCALES = ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"))
+
+
+def number(x: float, digits: int = 2) -> str:
+    """A readable amount: '1,234.50', '12.3 million', '4.2 × 10^15', '−3.00' (never 300 digits).
+
+    >>> number(1234.5), number(-3, 2), number(1.23e7), number(-4.2e15)
+    ('1,234.50', '−3.00', '12.3 million', '−4.2 × 10^15')
+    """
+    a = abs(x)
+    sign = "\u2212" if x < 0 and round(a, digits) > 0 else ""
+    if a >= 1e15:
+        mantissa, exponent = f"{a:.1e}".split("e")
+        return f"{sign}{mantissa} × 10^{int(exponent)}"
+    for size, name in _SCALES:
+        if a >= size:
+            return f"{sign}{a / size:,.3g} {name}"
+    return f"{sign}{a:,.{digits}f}"
+
+
+def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
+    """'$3.10', '3.10 minutes', '−$0.50', '$0.016', '$12.3 million' or '3.10' (no unit).
+
+    Without `digits`: two decimals from 1 up, three below 1 (and at least two significant
+    digits), so that amounts on one page subtract as they read ('$0.545 - $0.529 = $0.016')
+    and a small saving never reads as '$0.00'.
+
+    >>> money(-0.5, "$"), money(3.1, "minutes"), money(1.23e7, "€"), money(0.0159, "$")
+    ('−$0.500', '3.10 minutes', '€12.3 million', '$0.016')
+
+    A negative amount takes the minus sign (U+2212), not a hyphen: it reads the same, and a
+    spreadsheet does not take a cell that starts with it for a formula, so tables need no
+    formula guard ("'-$0.50") on their money cells.
+    """
+    if amount is None or (isinstance(amount, float) and math.isnan(amount)):
+        return "n/a"
+    unit = (unit or "").strip()
+    if digits is None:
+        a = abs(amount)
+        digits = 2 if a >= 1 or a == 0 else min(6, max(3, 1 + math.ceil(-math.log10(a))))
+    if abs(amount) < 0.5 * 10**-digits:
+        amount = 0.0  # no "-$0.00"
+    sign = "\u2212" if amount < 0 else ""
+    body = number(abs(amount), digits)
+    if not unit:
+        return f"{sign}{body}"
+    if unit in CURRENCY_SYMBOLS:
+        return f"{sign}{unit}{body}"
+    return f"{sign}{body} {unit}"
+
+
+def percent(x, digits: int = 1) -> str:
+    """'82.9%', or '–' when there is no share to show (never 'None' or 'nan')."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return f"{100 * float(x):.{digits}f}%"
+
+
+def a_month(per_case: float, volume: float | None, unit: str = "") -> str:
+    """'$3,100.00 a month' (per case times the monthly volume), or '' without a volume."""
+    if not volume or volume <= 0 or per_case is None or math.isnan(per_case):
+        return ""
+    return f"{money(per_case * volume, unit)} a month"
+
+
+def per_case_and_month(per_case: float, volume: float | None, unit: str = "") -> str:
+    """'$0.53 per case ($5,290.00 a month)' or '$0.53 per case'."""
+    month = a_month(per_case, volume, unit)
+    return f"{money(per_case, unit)} per case" + (f" ({month})" if month else "")
+
+
+def interval(low: float, high: float, unit: str = "", *, of: str = "") -> str:
+    """'95% interval $0.07 to $0.18', or with `of` saying what it is the interval of, '95%
+    interval of the difference $0.07 to $0.18' (or '' when not computed).
+
+    >>> interval(0.07, 0.18, "$"), interval(-1, 2, of="the difference")
+    ('95% interval $0.070 to $0.180', '95% interval of the difference −1.00 to 2.00')
+    """
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return ""
+    what = f"95% interval of {of}" if of else "95% interval"
+    return f"{what} {money(low, unit)} to {money(high, unit)}"
+
+
+def cheaper_by(difference: float, low: float, high: float, unit: str = "") -> str:
+    """'$0.09 per case cheaper (95% interval of how much cheaper $0.05 to $0.12)' from a cost
+    difference (other minus recommended, negative when the other is cheaper) and its interval."""
+    iv = interval(-high, -low, unit, of="how much cheaper")
+    return f"{money(-difference, unit)} per case cheaper" + (f" ({iv})" if iv else "")
+
+
+def ratio_text(x: float) -> str:
+    """A price ratio as people read it: '0.001', '4.6', '105', '1,000' (never '1e+03')."""
+    if not math.isfinite(x):
+        return "any"
+    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}" if x >= 0.01 else f"{x:.2g}"

@@ -1,0 +1,394 @@
+"""The cost figures: cost per case against the cutoff, which option is cheapest at each pair of
+prices, net benefit, the rules' costs per group and the best cutoff for every price ratio
+(the Costs and Find my prices pages and the audit report). Each takes computed results and
+returns a Figure; none shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from costlib.core import rules as R
+from costlib.present.amounts import money, ratio_text
+from costlib.present.escaping import plain
+from costlib.present.plotting import (
+    EVERYONE_COLOR,
+    NOBODY_COLOR,
+    apply_layout,
+    figure_without_template,
+    layout_spec,
+    palette_color,
+    rule_line,
+    rule_line_spec,
+    thin_curve,
+)
+
+RULE_SYMBOLS = {R.THRESHOLD_05: "circle", R.ELKAN: "diamond", R.SINGLE: "star", R.COST_OPTIMAL: "star-triangle-up"}
+
+
+def markers_frame(rec) -> pd.DataFrame:
+    """The points a cost curve marks, from a `decision.Recommendation`: long format
+    ``line, rule, threshold, cost_per_case`` (line None: everybody at one cutoff)."""
+    res = rec.results
+    rows = []
+    for rule in (R.THRESHOLD_05, R.ELKAN, R.SINGLE):
+        if rule in res.cutoffs:
+            cut = list(res.cutoffs[rule].values())
+            if cut and all(c == cut[0] for c in cut) and np.isfinite(cut[0]):
+                rows.append(
+                    {
+                        "line": None,
+                        "rule": rule,
+                        "threshold": cut[0],
+                        "cost_per_case": float(res.overall.loc[rule, "cost_per_case"]),
+                    }
+                )
+    if rec.grouped and R.COST_OPTIMAL in res.cutoffs:
+        part = res.by_group[res.by_group["rule"] == R.COST_OPTIMAL]
+        for g, t, c in zip(part["group"], part["threshold"], part["cost_per_case"], strict=True):
+            if np.isfinite(t):
+                rows.append({"line": g, "rule": R.COST_OPTIMAL, "threshold": t, "cost_per_case": c})
+    frame = pd.DataFrame(rows, columns=["line", "rule", "threshold", "cost_per_case"])
+    frame.attrs["recommended"] = rec.rule
+    frame.attrs["levels"] = {rule: float(res.overall.loc[rule, "cost_per_case"]) for rule in R.BASELINES}
+    return frame
+
+
+def cost_curve_figure(
+    curves: pd.DataFrame,
+    markers: pd.DataFrame | None = None,
+    *,
+    unit: str = "",
+    title: str = "Cost per case against the cutoff",
+) -> go.Figure:
+    """Cost per case against one cutoff (flag iff score >= cutoff), exact at every score.
+
+    `curves` is `decision.cost_curves`: the line None (everybody at one cutoff) drawn thick;
+    one thin line per group. `markers` (`markers_frame`) marks the 0.5, formula and fitted
+    cutoffs, and its ``attrs["levels"]`` draws the two decisions without a model (flag
+    nobody, flag everyone) as labelled dashed lines.
+    """
+    traces = []
+    lines = list(dict.fromkeys(curves["line"]))
+    for i, line in enumerate(lines):
+        part = curves[curves["line"].isna()] if line is None else curves[curves["line"] == line]
+        finite = part[np.isfinite(part["threshold"])]
+        x, y = thin_curve(finite["threshold"].to_numpy(), finite["cost_per_case"].to_numpy())
+        name = "everyone, one cutoff" if line is None else plain(f"group {line} (its own cost per case)")
+        traces.append(
+            {
+                "type": "scatter",
+                "x": x,
+                "y": y,
+                "mode": "lines",
+                "name": name,
+                "legendgroup": name,
+                "line": {
+                    "shape": "hv",
+                    "color": palette_color(0) if line is None else palette_color(i),
+                    "width": 3 if line is None else 1,
+                },
+                "opacity": 1.0 if line is None else 0.6,
+                "hovertemplate": "cutoff %{x:.4g}<br>cost per case %{y:.4g}<extra>%{fullData.name}</extra>",
+            }
+        )
+    if markers is not None:
+        recommended = markers.attrs.get("recommended")
+        for rule, part in markers.groupby("rule", sort=False):
+            label = R.rule_words(str(rule)) + (" (recommended)" if rule == recommended else "")
+            on_groups = part["line"].notna().any()
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": part["threshold"].to_numpy(),
+                    "y": part["cost_per_case"].to_numpy(),
+                    "mode": "markers",
+                    "name": plain(label),
+                    "marker": {
+                        "symbol": RULE_SYMBOLS.get(str(rule), "x"),
+                        "size": 15 if rule == recommended else 11,
+                        "color": "#111" if rule == recommended else "white",
+                        "line": {
+                            "width": 2,
+                            "color": [
+                                palette_color(0)
+                                if g is None
+                                else palette_color(lines.index(g))
+                                if g in lines
+                                else "#000"
+                                for g in part["line"]
+                            ],
+                        },
+                    },
+                    "text": [plain(g) if on_groups and g is not None else "everyone" for g in part["line"]],
+                    "hovertemplate": "%{fullData.name} (%{text})<br>cutoff %{x:.4g}<br>"
+                    "cost per case %{y:.4g}<extra></extra>",
+                }
+            )
+    shapes, notes = [], []
+    for rule, level in (markers.attrs.get("levels", {}) if markers is not None else {}).items():
+        color = NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR
+        shape, note = rule_line_spec(
+            y=level,
+            line={"dash": "dash", "color": color, "width": 1},
+            text=f"{R.rule_words(rule)} (no model): {money(level, unit)}",
+            position="top left" if rule == R.NOBODY else "bottom right",
+        )
+        shapes.append(shape)
+        notes.append(note)
+    ylabel = f"cost per case ({unit})" if unit else "cost per case"
+    layout = layout_spec(title, "cutoff (flag a case when its score is at least this)", ylabel)
+    # one figure from one spec, validated once: a price move redraws this chart, and building
+    # it trace by trace through Plotly's objects cost more than everything else in the move
+    return go.Figure({"data": traces, "layout": {"template": {}, **layout, "shapes": shapes, "annotations": notes}})
+
+
+def _categorical_scale(colors: Sequence[str]) -> list:
+    k = len(colors)
+    scale = []
+    for i, col in enumerate(colors):
+        scale += [[i / k, col], [(i + 1) / k, col]]
+    return scale
+
+
+def sensitivity_figure(
+    grid: pd.DataFrame,
+    *,
+    c_fp: float | None = None,
+    c_fn: float | None = None,
+    unit: str = "",
+    title: str = "Which option is cheapest at each pair of prices",
+    bracket: tuple[float, float] | None = None,
+) -> go.Figure:
+    """Categorical map of `audit.sensitivity_grid`'s ``best`` over (c_fp, c_fn), log axes with
+    readable ticks, the current prices marked (and, with `bracket` = (low, high) ratios from
+    Find my prices, the range of c_fn those answers allow at this c_fp). The two decisions
+    without a model are grey."""
+    options = list(dict.fromkeys(grid["option"]))
+    no_model = [o for o in (R.NOBODY, R.EVERYONE) if o in options]
+    options = no_model + [o for o in options if o not in no_model]
+    colors = [NOBODY_COLOR, EVERYONE_COLOR][: len(no_model)] + [
+        palette_color(i) for i in range(len(options) - len(no_model))
+    ]
+    best = grid.drop_duplicates(["c_fp", "c_fn"])
+    wide = best.pivot(index="c_fn", columns="c_fp", values="best")
+    code = wide.apply(lambda col: col.map({o: i for i, o in enumerate(options)})).to_numpy(dtype=float)
+    shown = [plain(R.rule_words(o)) for o in options]
+    fig = figure_without_template(
+        go.Heatmap(
+            z=code,
+            x=wide.columns.to_numpy(),
+            y=wide.index.to_numpy(),
+            text=np.vectorize(lambda o: plain(R.rule_words(o)) if isinstance(o, str) else "", otypes=[object])(
+                wide.to_numpy()
+            ),
+            colorscale=_categorical_scale(colors),
+            zmin=-0.5,
+            zmax=len(options) - 0.5,
+            colorbar={"title": "cheapest", "tickvals": list(range(len(options))), "ticktext": shown},
+            hovertemplate="c_fp %{x:.3g}<br>c_fn %{y:.3g}<br>cheapest: %{text}<extra></extra>",
+        )
+    )
+    if c_fp is not None and c_fn is not None and c_fp > 0 and c_fn > 0:
+        fig.add_trace(
+            go.Scatter(
+                x=[c_fp],
+                y=[c_fn],
+                mode="markers+text",
+                name="your prices",
+                marker={"symbol": "x", "size": 14, "color": "black"},
+                text=["your prices"],
+                textposition="top right",
+                hovertemplate="your prices<br>c_fp %{x:.3g}<br>c_fn %{y:.3g}<extra></extra>",
+            )
+        )
+    if bracket is not None and c_fp:
+        fig.add_trace(
+            go.Scatter(
+                x=[c_fp, c_fp],
+                y=[c_fp * bracket[0], c_fp * bracket[1]],
+                mode="lines+markers",
+                name="your answers' range",
+                line={"color": "black", "width": 3},
+                marker={"symbol": "line-ew", "size": 14, "line": {"width": 2}},
+                hovertemplate="from your answers<br>c_fn %{y:.3g}<extra></extra>",
+            )
+        )
+    ticks = _log_ticks(wide.columns.to_numpy(dtype=float))
+    fig.update_xaxes(type="log", tickvals=ticks, ticktext=[_tick(t, unit) for t in ticks])
+    fig.update_yaxes(type="log", tickvals=ticks, ticktext=[_tick(t, unit) for t in ticks])
+    suffix = f" ({unit})" if unit else ""
+    return apply_layout(
+        fig, title, "price of a false positive, c_fp" + suffix, "price of a false negative, c_fn" + suffix
+    )
+
+
+def _log_ticks(values: np.ndarray) -> list[float]:
+    """Powers of ten (and 2 and 5 times them when the span is short) inside the values' range."""
+    lo, hi = float(np.min(values)), float(np.max(values))
+    ticks = []
+    for e in range(int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi))) + 1):
+        for m in (1, 2, 5) if hi / lo <= 1e3 else (1,):
+            t = m * 10.0**e
+            if lo * (1 - 1e-9) <= t <= hi * (1 + 1e-9):
+                ticks.append(t)
+    return ticks
+
+
+def _tick(t: float, unit: str) -> str:
+    text = f"{t:,.0f}" if t >= 1 else f"{t:g}"
+    return plain(f"{unit}{text}" if unit in ("$", "€", "£", "¥", "₹") else text)
+
+
+def net_benefit_figure(
+    curves: pd.DataFrame,
+    *,
+    price_threshold: float | None = None,
+    title: str = "Net benefit against the threshold (test rows)",
+) -> go.Figure:
+    """Decision curves: each model, "flag everyone" and "flag nobody" (0), with the threshold
+    that the current prices stand for (c_fp / (c_fp + c_fn)) marked."""
+    fig = figure_without_template()
+    models = [o for o in dict.fromkeys(curves["option"]) if o not in R.BASELINES]
+    for i, m in enumerate(models):
+        part = curves[curves["option"] == m]
+        fig.add_trace(
+            go.Scatter(
+                x=part["threshold"],
+                y=part["net_benefit"],
+                mode="lines",
+                name=plain(m),
+                line={"color": palette_color(i)},
+            )
+        )
+    styles = {R.EVERYONE: {"color": EVERYONE_COLOR, "dash": "dot"}, R.NOBODY: {"color": NOBODY_COLOR, "dash": "dash"}}
+    for option, line in styles.items():
+        part = curves[curves["option"] == option]
+        if len(part):
+            fig.add_trace(
+                go.Scatter(
+                    x=part["threshold"], y=part["net_benefit"], mode="lines", name=R.rule_words(option), line=line
+                )
+            )
+    if len(curves):
+        top = float(np.nanmax(curves["net_benefit"].to_numpy(float)))
+        fig.update_yaxes(range=[-0.05 - 0.1 * abs(top), 1.15 * max(top, 0.01)])
+    if price_threshold is not None and np.isfinite(price_threshold):
+        rule_line(
+            fig,
+            x=price_threshold,
+            line={"color": "#000", "dash": "dot", "width": 1},
+            text=f"formula cutoff for your prices, c_fp/(c_fp+c_fn) = {price_threshold:.3f}",
+            position="top right",
+        )
+    return apply_layout(fig, title, "threshold probability t (flag if score ≥ t)", "net benefit per case")
+
+
+def rule_bars_figure(
+    by_group: pd.DataFrame, *, unit: str = "", title: str = "Cost per case per group and rule, with 95% intervals"
+) -> go.Figure:
+    """Grouped bars of cost per case (x: group, one bar per rule) with the bootstrap intervals.
+
+    `by_group` is `decision.RuleResults.by_group` (``rule, group, cost_per_case, low, high``).
+    """
+    fig = figure_without_template()
+    j = 0  # the rules with a model get the palette in turn; fairness rules are hatched besides
+    for rule, part in by_group.groupby("rule", sort=False):
+        y = part["cost_per_case"].to_numpy(float)
+        low = part["low"].to_numpy(float) if "low" in part else np.full_like(y, np.nan)
+        high = part["high"].to_numpy(float) if "high" in part else np.full_like(y, np.nan)
+        if rule in (R.NOBODY, R.EVERYONE):
+            color = NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR
+        else:
+            color, j = palette_color(j), j + 1
+        fig.add_trace(
+            go.Bar(
+                x=[plain(g) for g in part["group"]],
+                y=y,
+                name=plain(R.rule_words(str(rule))),
+                marker_color=color,
+                marker_pattern_shape="/" if R.is_fair(str(rule)) else "",
+                error_y={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": np.nan_to_num(high - y),
+                    "arrayminus": np.nan_to_num(y - low),
+                },
+                customdata=np.column_stack([low, high]),
+                hovertemplate="%{fullData.name}<br>%{x}: %{y:.3g} [%{customdata[0]:.3g}, %{customdata[1]:.3g}]"
+                "<extra></extra>",
+            )
+        )
+    fig.update_layout(barmode="group")
+    return apply_layout(fig, title, "group", f"cost per case ({unit})" if unit else "cost per case")
+
+
+def ratio_pieces_figure(
+    table: pd.DataFrame,
+    *,
+    low: float,
+    high: float,
+    names: tuple[str, str],
+    title: str = "The best cutoff for every price ratio (train rows)",
+) -> go.Figure:
+    """The cost-optimal cutoff against the ratio c_fn / c_fp (log axis), exact pieces drawn
+    as steps, with the bracket of the answers so far shaded. `table`: `elicit.pieces`."""
+    fig = figure_without_template()
+    left = max(float(table["ratio_low"].iloc[0]), 1e-9)
+    xs = [max(x, left) for x in table["ratio_low"]] + [float(table["ratio_high"].iloc[-1])]
+    ts = table["threshold"].to_numpy(dtype=float)
+    ys = [t if np.isfinite(t) else None for t in ts] + [ts[-1] if np.isfinite(ts[-1]) else None]
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=ys,
+            mode="lines",
+            line={"color": palette_color(0), "width": 3, "shape": "hv"},
+            connectgaps=False,
+            name="best cutoff",
+            hovertemplate="ratio %{x:.3g}<br>cutoff %{y:.4g}<extra></extra>",
+        )
+    )
+    for row in table[~np.isfinite(table["threshold"])].itertuples():
+        fig.add_trace(
+            go.Scatter(
+                x=[max(row.ratio_low, left), row.ratio_high],
+                y=[1.02, 1.02],
+                mode="lines",
+                line={"color": NOBODY_COLOR, "dash": "dash"},
+                name=R.NOBODY,
+                hovertemplate=f"ratio %{{x:.3g}}: {R.NOBODY}<extra></extra>",
+            )
+        )
+    fig.update_xaxes(range=[np.log10(left), np.log10(float(table["ratio_high"].iloc[-1]))])
+    fig.add_shape(
+        type="rect",
+        xref="x",
+        yref="paper",
+        x0=low,
+        x1=high,
+        y0=0,
+        y1=1,
+        fillcolor=palette_color(2),
+        opacity=0.15,
+        line={"width": 0},
+        layer="below",
+    )
+    rule_line(
+        fig,
+        x=float(np.sqrt(low * high)),
+        line={"color": palette_color(2), "dash": "dot", "width": 1},
+        text=f"your range: {ratio_text(low)} to {ratio_text(high)}",
+        position="top right",
+    )
+    fig.update_xaxes(type="log")
+    return apply_layout(
+        fig,
+        title,
+        f"how many times worse {names[0]} is than {names[1]} (c_fn / c_fp)",
+        "cutoff (flag a case when its score is at least this)",
+    )

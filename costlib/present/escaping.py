@@ -1,0 +1,270 @@
+"""Every way user text is made safe to show: one function per place it is shown.
+
+A user's column, group, model and file names and the unit reach many surfaces, and each
+surface acts on different characters. Use the function of the surface the text goes to,
+at the moment it goes there (a sentence is built from raw text and escaped once, whole):
+
+- Markdown (``st.markdown``, ``st.caption``, a box's text): `md_escape`;
+- a widget's label (rendered as Markdown and read aloud as the input's name): `label`;
+- Plotly titles, legends, axis titles and hovers: `plain`;
+- HTML (the audit report): `html_escape`;
+- CSV: `neutralise` for one cell, `safe_cells` for a table on screen (Streamlit's toolbar
+  "Download as CSV" exports the displayed cells verbatim), `safe_csv` for a download;
+- a file's name inside a sentence: `display_name` (then the surface's own escape).
+
+This module imports nothing else from costlib at import time (the loader and every page
+import it), so it can be used from anywhere.
+"""
+
+from __future__ import annotations
+
+import html as _html
+import re
+import unicodedata
+
+import pandas as pd
+
+# ---------------------------------------------------------------------------------------
+# Markdown and widget labels
+
+_MD_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:=&")
+_AUTOLINK = re.compile(r"(?i)(://|www\.|@)")
+WORD_JOINER = "\u2060"  # invisible, and breaks what a Markdown renderer would auto-link
+
+
+def md_escape(text: str) -> str:
+    """Text shown literally by a Markdown renderer (Streamlit's included).
+
+    Every Markdown, HTML, LaTeX ($...$), emoji-shortcode (:name:) and colour-directive
+    character is backslash-escaped, so a user's column name, group, file name or unit is
+    shown as typed and never renders as a link, an image, math or HTML. Text that a
+    renderer would auto-link (``https://...``, ``www.``, ``name@host``) gets an invisible
+    word joiner inside the pattern, so it reads the same and is not a link.
+
+    >>> md_escape("a_b <b>")
+    'a\\\\_b \\\\<b\\\\>'
+    """
+    text = _AUTOLINK.sub(lambda m: m.group(0)[0] + WORD_JOINER + m.group(0)[1:], str(text))
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
+
+
+_LABEL_KEEP = re.compile(r"[^\w\s\-',;/%?.×…]")
+
+
+def label(text: str, limit: int = 40) -> str:
+    """User text inside a widget label: Streamlit renders labels as Markdown, and the label is
+    also the input's accessible name, so backslash escapes would be read aloud. Characters
+    that Markdown or HTML could act on become "·" and auto-link patterns are broken by an
+    invisible word joiner; long names are cut with "…".
+
+    >>> label("**bold** <a href=x>")
+    '··bold·· ·a href·x·'
+    """
+    text = str(text)
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    text = _LABEL_KEEP.sub("·", text)
+    return re.sub(r"(?i)www\.", lambda m: m.group(0)[0] + WORD_JOINER + m.group(0)[1:], text)
+
+
+# ---------------------------------------------------------------------------------------
+# Plotly and HTML
+
+
+def plain(text: str) -> str:
+    """User text for Plotly titles, legends and hovers (which read a few HTML tags).
+
+    >>> plain("<b>A & B</b>")
+    '&lt;b&gt;A &amp; B&lt;/b&gt;'
+    """
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def html_escape(text) -> str:
+    """Any value as text inside HTML, quotes included (an element's text or an attribute).
+
+    >>> html_escape('<a href="x">')
+    '&lt;a href=&quot;x&quot;&gt;'
+    """
+    return _html.escape(str(text), quote=True)
+
+
+# ---------------------------------------------------------------------------------------
+# CSV: spreadsheet formulas in user text are neutralised
+#
+# A cell a spreadsheet would run as a formula gets a leading apostrophe, so it shows as the
+# text it is. That is a cell starting with = + - @ (or their full-width and small forms,
+# such as "＝"), also after leading spaces or invisible characters, and a cell starting with
+# a tab or a carriage return. A plain number such as "-3.5" is left alone.
+#
+# `safe_csv` is the app's own download; `safe_cells` makes what a table *displays* safe for
+# Streamlit's built-in toolbar "Download as CSV", which exports the displayed cells verbatim.
+
+_FORMULA_START = ("=", "+", "-", "@")
+_CONTROL_START = ("\t", "\r", "\n")
+
+
+def _formula_like(text: str) -> bool:
+    # imported here, not at the top: costlib.loading imports this module, and NUMBER_RE ("text
+    # that reads as a number") has its one home in the loader's cell parsing
+    from costlib.loading.cells import NUMBER_RE
+
+    if text.startswith(_CONTROL_START):
+        return True
+    folded = unicodedata.normalize("NFKC", text)  # "＝" -> "=", "﹢" -> "+", non-breaking space -> " "
+    i = 0
+    while i < len(folded) and (folded[i].isspace() or unicodedata.category(folded[i]) in ("Cc", "Cf")):
+        i += 1
+    if i > 0 and folded[i:].startswith(_CONTROL_START):
+        return True
+    return folded[i:].startswith(_FORMULA_START) and not NUMBER_RE.match(folded[i:])
+
+
+def neutralise(value: object) -> object:
+    """One cell, neutralised: text a spreadsheet would run as a formula gets a leading apostrophe.
+
+    Parameters
+    ----------
+    value : object
+        A cell; only text is ever changed.
+
+    Returns
+    -------
+    object
+        "'" + value for text starting (after spaces or invisible characters) with = + - @ or
+        their full-width or small forms, or with a tab, CR or line feed, unless it is a plain
+        number such as "-3.5"; otherwise `value` itself.
+
+    Examples
+    --------
+    >>> neutralise("=HYPERLINK(\\"http://x\\")"), neutralise(" =1+1"), neutralise("＝1+1")
+    ('\\'=HYPERLINK("http://x")', "' =1+1", "'＝1+1")
+    >>> neutralise("-3.5"), neutralise(-3.5), neutralise("ok")
+    ('-3.5', -3.5, 'ok')
+    """
+    if isinstance(value, str) and _formula_like(value):
+        return "'" + value
+    return value
+
+
+def safe_cells(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of a table that is safe to display: text cells, column names and index labels
+    `neutralise`d.
+
+    Give this to ``st.dataframe`` for a table that holds user text: Streamlit's toolbar
+    "Download as CSV" exports the displayed cells verbatim, which are then already safe.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table to show; it is not changed.
+
+    Returns
+    -------
+    DataFrame
+        A copy; numeric, boolean and date columns are unchanged, so they still sort and
+        format as numbers.
+
+    Examples
+    --------
+    >>> safe_cells(pd.DataFrame({"=g": ["@x", "a"], "n": [-1, 2]})).to_dict("list")
+    {"'=g": ["'@x", 'a'], 'n': [-1, 2]}
+    """
+    out = df.copy()
+    for i in range(out.shape[1]):
+        s = out.iloc[:, i]
+        if _holds_no_text(s.dtype):
+            continue
+        out.isetitem(i, s.astype(object).map(neutralise))
+    out.columns = _safe_index(out.columns)
+    out.index = _safe_index(out.index)
+    return out
+
+
+def _holds_no_text(dtype) -> bool:
+    """True for columns that cannot hold text: numbers, booleans, dates."""
+    if isinstance(dtype, pd.CategoricalDtype):
+        return False
+    return pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype) or dtype.kind in "mM"
+
+
+def _safe_index(index: pd.Index) -> pd.Index:
+    if isinstance(index, pd.MultiIndex):
+        return pd.MultiIndex.from_tuples(
+            [tuple(neutralise(x) for x in t) for t in index], names=[neutralise(n) for n in index.names]
+        )
+    if isinstance(index, pd.RangeIndex) or _holds_no_text(index.dtype):
+        return index.rename(neutralise(index.name))
+    return pd.Index([neutralise(x) for x in index], name=neutralise(index.name))
+
+
+def safe_csv(df: pd.DataFrame) -> bytes:
+    """UTF-8 CSV bytes for a download, with spreadsheet formulas neutralised.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table; a non-default index is written as ordinary columns.
+
+    Returns
+    -------
+    bytes
+        CSV whose text cells and column names went through `neutralise`; numeric columns
+        are written unchanged (a negative number stays a number).
+
+    Examples
+    --------
+    >>> safe_csv(pd.DataFrame({"name": ["=1+1", "ok"], "x": [-1.5, 2.0]})).decode()
+    "name,x\\n'=1+1,-1.5\\nok,2.0\\n"
+    """
+    out = df if isinstance(df.index, pd.RangeIndex) else df.reset_index()
+    out = safe_cells(out)
+    out.columns = [neutralise(str(c)) for c in out.columns]
+    return out.to_csv(index=False, lineterminator="\n").encode("utf-8")
+
+
+# ---------------------------------------------------------------------------------------
+# File names in sentences
+
+MAX_NAME_CHARS = 120  # a file name longer than this is shortened in the middle
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def display_name(filename: object, limit: int = MAX_NAME_CHARS) -> str:
+    """A file name made safe to show in a sentence; every sentence of the loader uses it.
+
+    Parameters
+    ----------
+    filename : object
+        The name as the browser or the command line gave it.
+    limit : int, default MAX_NAME_CHARS
+        The longest name shown.
+
+    Returns
+    -------
+    str
+        The name with control characters, line breaks, right-to-left overrides and other
+        invisible format characters each shown as "?" (so "report\\u202etxt.exe" cannot
+        display as "reportexe.txt"), runs of spaces as one, and a name longer than `limit`
+        shortened in the middle, keeping its end (the extension). Markdown and HTML
+        escaping are left to the place that draws the sentence.
+
+    Examples
+    --------
+    >>> display_name("scores\\u202ev.csv")
+    'scores?v.csv'
+    >>> len(display_name("a" * 5000 + ".csv"))
+    120
+    """
+    text = "".join("?" if _hidden(ch) else ch for ch in str(filename))
+    text = " ".join(text.split()) or "?"
+    if len(text) > limit:
+        tail = min(24, limit // 3)
+        text = text[: limit - tail - 1] + "…" + text[-tail:]
+    return text
+
+
+def _hidden(ch: str) -> bool:
+    if ch in _BIDI:
+        return True
+    cat = unicodedata.category(ch)
+    return cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") and ch not in " \t"

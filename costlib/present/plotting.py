@@ -1,0 +1,119 @@
+"""What every figure builder shares: the palette, thinning a curve for drawing, an empty
+figure, a labelled line across the plot and the layout (titles escaped, legend underneath).
+
+Curves are computed exactly over every distinct score; for drawing, a curve with more
+points than a screen has pixels is thinned by `thin_curve`, which keeps each bucket's
+first, last, lowest and highest point, so every step and extreme stays visible.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from costlib.core.sweep import thin_index
+from costlib.present.escaping import plain
+
+PALETTE = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#c26b2d"]
+NOBODY_COLOR = "#555555"
+EVERYONE_COLOR = "#999999"
+MAX_POINTS = 4000
+
+
+def palette_color(i: int) -> str:
+    """The i-th colour of `PALETTE`, cycling: the colour of the i-th model, group or rule."""
+    return PALETTE[i % len(PALETTE)]
+
+
+def thin_curve(x: np.ndarray, y: np.ndarray, max_points: int = MAX_POINTS):
+    """At most about `max_points` points of (x, y) for drawing, extremes kept (`sweep.thin_index`)."""
+    x = np.asarray(x)
+    y = np.asarray(y, dtype=float)
+    if x.size <= max_points:
+        return x, y
+    idx = thin_index(y, max_points)
+    return x[idx], y[idx]
+
+
+def figure_without_template(*data) -> go.Figure:
+    """An empty figure without Plotly's default template.
+
+    Copying the default template costs ~20 ms per figure, and a page redraws its figures on
+    every slider move; Streamlit applies its own theme in the app, and plotly.js's defaults
+    serve the offline report.
+    """
+    return go.Figure(data=list(data), layout={"template": {}})
+
+
+def rule_line(
+    fig: go.Figure,
+    *,
+    x: float | None = None,
+    y: float | None = None,
+    line: dict,
+    text: str | None = None,
+    position: str = "top left",
+) -> None:
+    """A labelled horizontal (y=) or vertical (x=) line across the plot (`rule_line_spec`)."""
+    shape, note = rule_line_spec(x=x, y=y, line=line, text=text, position=position)
+    fig.add_shape(shape)
+    if note:
+        fig.add_annotation(note)
+
+
+def rule_line_spec(
+    *, x: float | None = None, y: float | None = None, line: dict, text: str | None = None, position: str = "top left"
+) -> tuple[dict, dict | None]:
+    """(shape, annotation or None) of a labelled horizontal (y=) or vertical (x=) line.
+
+    Plotly's add_hline/add_vline do the same but spend ~30 ms each on subplot bookkeeping;
+    a page redraws on every slider move, so the shape and its label are made directly.
+    """
+    vertical = x is not None
+    shape = (
+        {"type": "line", "xref": "x", "yref": "paper", "x0": x, "x1": x, "y0": 0, "y1": 1}
+        if vertical
+        else {"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": y, "y1": y}
+    )
+    shape.update(line=line, layer="above")
+    if not text:
+        return shape, None
+    top, left = position.startswith("top"), position.endswith("left")
+    note = {"text": plain(text), "showarrow": False}
+    if vertical:
+        note.update(
+            x=x, y=1 if top else 0, xref="x", yref="paper", xanchor="right" if left else "left",
+            yanchor="top" if top else "bottom",
+        )  # fmt: skip
+    else:
+        note.update(
+            x=0 if left else 1, y=y, xref="paper", yref="y", xanchor="left" if left else "right",
+            yanchor="bottom" if top else "top",
+        )  # fmt: skip
+    return shape, note
+
+
+def apply_layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
+    """Title, axis titles (escaped: they may hold user text), legend under the plot."""
+    fig.update_layout(layout_spec(title, x, y))
+    return fig
+
+
+def layout_spec(title: str, x: str, y: str) -> dict:
+    """The layout every figure shares, as a dict (for figures built from one spec at once)."""
+    return {
+        "title": {"text": plain(title)},
+        "xaxis": {"title": {"text": plain(x)}},
+        "yaxis": {"title": {"text": plain(y)}},
+        # the legend goes under the plot: above it, a legend that wraps runs into the title
+        "legend": {"orientation": "h", "yanchor": "top", "y": -0.22, "x": 0},
+        "margin": {"l": 60, "r": 20, "t": 60, "b": 130},
+        "height": 520,
+        "hovermode": "closest",
+    }
+
+
+def mark_x(fig: go.Figure, x: float, *, text: str | None = None) -> go.Figure:
+    """Mark a position on the x axis (the current threshold) with a dotted vertical line."""
+    rule_line(fig, x=x, line={"dash": "dot", "color": "#000", "width": 1}, text=text)
+    return fig

@@ -1,0 +1,182 @@
+"""The rules and fairness tables as a person reads them, shared by the Costs page, the audit
+report and the command line.
+
+Each table is a DataFrame of text cells (money in the user's unit, shares in percent, "–"
+where there is nothing to show); `rules_numbers` is the same rules table as plain numbers,
+for a spreadsheet. The one-cell formatters (`cutoff_cell`, `money_cell`, `share_cell`,
+`count_cell`, `within_cells`) are public so that the report's own tables write cells the
+same way.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from costlib.binary import decision as D
+from costlib.core import rules as R
+from costlib.present.amounts import money, number, percent
+from costlib.present.words import cutoffs_short
+
+
+def cutoff_cell(t: float, group=None, lowest: dict | None = None) -> str:
+    """One group's cutoff as the other tables write it (`words.cutoffs_short`), with "none
+    (infeasible)" where no cutoff meets a constraint."""
+    if t is None or math.isnan(t):
+        return "none (infeasible)"
+    return cutoffs_short({group: float(t)}, grouped=False, lowest=lowest)
+
+
+def money_cell(unit: str):
+    """A formatter of money cells in `unit`: '$0.53', '−$0.02', or '–' where there is no amount."""
+    return lambda x: "–" if x is None or not np.isfinite(x) else money(float(x), unit)
+
+
+def share_cell(x) -> str:
+    """A share as a cell: '35.6%', or '–' where there is no share."""
+    return "–" if x is None or not np.isfinite(x) else percent(x)
+
+
+def count_cell(x) -> str:
+    """A count as a cell: '1,234' (weighted counts keep two decimals), or '–'."""
+    return "–" if x is None or not np.isfinite(x) else number(float(x), 0 if float(x).is_integer() else 2)
+
+
+def _interval_cell(lo, hi, fmt) -> str:
+    return "–" if not (np.isfinite(lo) and np.isfinite(hi)) else f"{fmt(lo)} to {fmt(hi)}"
+
+
+def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
+    """The rules, all groups together, as a person reads them (page, report and command line):
+    each rule's cutoff, the recommended one marked."""
+    results = rec.results
+    o = results.overall
+    m = money_cell(unit)
+    base = R.rule_words(results.baseline)
+    return pd.DataFrame(
+        {
+            "rule": [R.rule_words(r) + (" (recommended)" if r == rec.rule else "") for r in o.index],
+            "cutoff": [_one_or_per_group(results.cutoffs[r], rec.lowest, "see by group") for r in o.index],
+            "flagged": [share_cell(x) for x in o["flagged_rate"]],
+            "cost per case": [m(x) for x in o["cost_per_case"]],
+            "95% interval": [_interval_cell(a, b, m) for a, b in zip(o["low"], o["high"], strict=True)],
+            f"saving against {base}": [m(-x) for x in o["vs_baseline"]],
+            "95% interval of the saving": [
+                _interval_cell(-b, -a, m) for a, b in zip(o["vs_low"], o["vs_high"], strict=True)
+            ],
+        }
+    )
+
+
+def rules_numbers(results: D.RuleResults, *, by_group: bool = False) -> pd.DataFrame:
+    """The rules tables as numbers, for a spreadsheet: the rule in words beside its id, costs in
+    the user's unit per case (savings positive), no currency signs or rounding."""
+    if by_group:
+        t = results.by_group.copy()
+        t.insert(0, "rule_words", [R.rule_words(r) for r in t["rule"]])
+        return t.rename(columns={"low": "cost_low_95", "high": "cost_high_95"})
+    o = results.overall
+    return pd.DataFrame(
+        {
+            "rule_words": [R.rule_words(r) for r in o.index],
+            "rule": list(o.index),
+            "n": o["n"].to_numpy(),
+            "flagged_rate": o["flagged_rate"].to_numpy(),
+            "false_positives": o["fp"].to_numpy(),
+            "false_negatives": o["fn"].to_numpy(),
+            "cost_per_case": o["cost_per_case"].to_numpy(),
+            "cost_low_95": o["low"].to_numpy(),
+            "cost_high_95": o["high"].to_numpy(),
+            f"saving_per_case_vs_{results.baseline}": -o["vs_baseline"].to_numpy(),
+            "saving_low_95": -o["vs_high"].to_numpy(),
+            "saving_high_95": -o["vs_low"].to_numpy(),
+        }
+    )
+
+
+def rules_by_group_table(results: D.RuleResults, unit: str = "", *, lowest: dict | None = None) -> pd.DataFrame:
+    """Each rule's cutoff and cost in each group (report and page). `lowest` is
+    `Recommendation.lowest`: a cutoff at or below a group's lowest fitted score reads "everyone",
+    as in the overall table."""
+    t = results.by_group
+    m = money_cell(unit)
+    return pd.DataFrame(
+        {
+            "rule": [R.rule_words(r) for r in t["rule"]],
+            "group": t["group"].astype(str),
+            "cutoff": [cutoff_cell(x, g, lowest) for x, g in zip(t["threshold"], t["group"], strict=True)],
+            "cases": [count_cell(x) for x in t["n"]],
+            "flagged": [share_cell(x) for x in t["flagged_rate"]],
+            "false positives": [count_cell(x) for x in t["fp"]],
+            "false negatives": [count_cell(x) for x in t["fn"]],
+            "cost per case": [m(x) for x in t["cost_per_case"]],
+            "95% interval": [_interval_cell(a, b, m) for a, b in zip(t["low"], t["high"], strict=True)],
+        }
+    )
+
+
+def within_cells(summary: pd.DataFrame) -> list[str]:
+    """ "yes"/"no" per fairness rule, "–" where the test gap cannot be measured (a group without
+    the cases the rate needs on the test rows) or no cutoffs meet the constraint."""
+    return [
+        ("yes" if w else "no") if f and np.isfinite(gap) else "–"
+        for w, f, gap in zip(
+            summary["within_tolerance_on_test"], summary["feasible"], summary["spread_test"], strict=True
+        )
+    ]
+
+
+def fairness_overview_table(
+    summary: pd.DataFrame, results: D.RuleResults, unit: str = "", *, tolerance: float, lowest: dict | None = None
+) -> pd.DataFrame:
+    """The fairness rules as the Costs page shows them: the gap on train and test, whether the
+    test gap stays within the tolerance, the cost, the price of fairness and (last: the widest)
+    the cutoffs."""
+    m = money_cell(unit)
+    cost = results.overall["cost_per_case"]
+    return pd.DataFrame(
+        {
+            "rule": [R.rule_words(r) for r in summary["rule"]],
+            "largest gap (train → test)": [
+                f"{share_cell(a)} → {share_cell(b)}" if np.isfinite(a) or np.isfinite(b) else "–"
+                for a, b in zip(summary["spread_train"], summary["spread_test"], strict=True)
+            ],
+            f"within {100 * tolerance:.3g}% on test": within_cells(summary),
+            "cost per case": [m(cost.get(r, np.nan)) for r in summary["rule"]],
+            "price of fairness per case": [m(x) for x in summary["price_per_case_test"]],
+            "cutoffs": [
+                _trivially(_one_or_per_group(results.cutoffs[r], lowest)) if f else "no cutoffs meet it"
+                for r, f in zip(summary["rule"], summary["feasible"], strict=True)
+            ],
+        }
+    )
+
+
+def _one_or_per_group(cutoffs: dict, lowest: dict | None = None, where: str = "table below") -> str:
+    """A rule's cutoffs in one short cell: the cutoff when every group shares it, else a
+    pointer to the table that lists them (`where`: a list of groups does not fit a cell)."""
+    shown = cutoffs_short(cutoffs, grouped=True, lowest=lowest)
+    return shown if " · " not in shown else f"one per group ({where})"
+
+
+def _trivially(cell: str) -> str:
+    """Flagging everyone (or nobody) in every group equalises most rates by doing nothing: say so."""
+    return f"{cell} (trivially equal)" if cell in ("everyone", "nobody") else cell
+
+
+def fairness_cutoffs_table(
+    summary: pd.DataFrame, results: D.RuleResults, *, lowest: dict | None = None
+) -> pd.DataFrame:
+    """Each fairness rule's cutoff in each group: a row per rule, a column per group."""
+    rows = []
+    for rule, feasible in zip(summary["rule"], summary["feasible"], strict=True):
+        cut = results.cutoffs[rule]
+        rows.append(
+            {
+                "rule": R.rule_words(rule),
+                **{str(g): cutoff_cell(cut.get(g, math.nan), g, lowest) if feasible else "–" for g in cut},
+            }
+        )
+    return pd.DataFrame(rows)
