@@ -20,6 +20,8 @@ import pandas as pd
 from costlib.core import rules as R
 from costlib.core import validation as v
 from costlib.core.sweep import Sweep, _sweep_core, sweep_by_codes
+from costlib.stats.bootstrap import DEFAULT_RESAMPLES, ratio_interval
+from costlib.stats.intervals import LEVEL, Interval
 
 
 def _numbers(x, name: str) -> np.ndarray:
@@ -401,7 +403,6 @@ def recommend_nec(
     takes many values, so rows are drawn by index).
     """
     from costlib.binary import decision as D
-    from costlib.binary.audit import ratio_interval
 
     d = v.as_float_1d(delta, "delta")
     sweeps = {
@@ -443,3 +444,17 @@ def delta_source_words(mapping) -> str:
     if mapping.measurement:
         return "a measurement: δ = z − threshold"
     return "the delta column"
+
+
+def nec_interval(
+    y_pred, delta, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = LEVEL, seed: int = 0
+) -> Interval:
+    """Interval for NEC = sum |delta| [wrong] / sum |delta| (a ratio of sums)."""
+    pred = v.as_binary(y_pred, "y_pred")
+    d = v.as_float_1d(delta, "delta")
+    v.same_length(pred, d, "y_pred", "delta")
+    size = np.abs(d)
+    iv, _ = ratio_interval(
+        size * (pred != (d > 0)), size, strata=strata, n_resamples=n_resamples, level=level, seed=seed
+    )
+    return iv

@@ -206,7 +206,7 @@ def recommend_matrix(
     (with the abstain option when there is a price for it): it is what the prices ask for when
     the probabilities are right. Intervals: paired bootstrap of per-row costs.
     """
-    from costlib.binary.audit import paired_difference_interval
+    from costlib.stats.bootstrap import paired_difference_interval
 
     c = as_cost_matrix(cost_matrix, other="y_prob")
     y = v.as_class_index(y_true, "y_true", c.shape[0])

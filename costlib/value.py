@@ -21,6 +21,8 @@ import pandas as pd
 from costlib.binary.costs import priced_errors
 from costlib.core import validation as v
 from costlib.core.sweep import Sweep, _sweep_core, argbest, hull_best_index
+from costlib.stats.bootstrap import DEFAULT_RESAMPLES, cell_bootstrap, mean_interval
+from costlib.stats.intervals import LEVEL, Interval, percentile_interval
 
 ACCEPTANCE_RULES = ("paper", "bayes")
 
@@ -150,6 +152,27 @@ def value_score(y_true, y_prob, *, k, tau=None, reject_value=0.0) -> ValueResult
         v.warn_degenerate(f"no prediction has confidence >= tau = {tau:g}: accepted accuracy is NaN")
     value = float(_value_from_counts(n_correct, n_acc - n_correct, n, k, reject_value))
     return ValueResult(value, 1.0 - n_acc / n, float(v.safe_divide(n_correct, n_acc)), tau)
+
+
+def value_interval(
+    y_true,
+    y_prob,
+    *,
+    k: float,
+    tau: float | None = None,
+    reject_value: float = 0.0,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    level: float = LEVEL,
+    seed: int = 0,
+) -> Interval:
+    """Interval for the value per case at confidence threshold tau (default k / (k + 1))."""
+    k = v.as_price(k, "k")
+    tau = value_threshold(k) if tau is None else v.as_threshold(tau, "tau")
+    correct, conf = predictions(y_true, y_prob)
+    accepted = conf >= tau
+    per_row = np.where(accepted, np.where(correct, 1.0, -k), reject_value)
+    iv, _ = mean_interval(per_row, n_resamples=n_resamples, level=level, seed=seed)
+    return iv
 
 
 def value_sweep(y_true, y_prob) -> Sweep:
@@ -714,7 +737,7 @@ def recommend_value(
     `judge_sweeps` (test), against the better of "hand everything over" (every case gets the
     reject value) and "answer everything" (accept at every confidence); ties: hand over.
 
-    The 95% interval of the gain is the exact count bootstrap of `decision.cell_bootstrap`
+    The 95% interval of the gain is the exact count bootstrap of `costlib.stats.bootstrap.cell_bootstrap`
     over the judged rows (paired with the baseline on the same resamples).
     """
     from costlib.binary import decision as D
@@ -758,12 +781,12 @@ def recommend_value(
     }
     lo = hi = f_lo = f_hi = float("nan")
     if n_resamples and sweep.total > 0:
-        res = D.cell_bootstrap(_grouped(sweep), cutoffs, n_resamples=n_resamples, seed=seed)
+        res = cell_bootstrap(_grouped(sweep), cutoffs, n_resamples=n_resamples, seed=seed)
         n = sweep.total
         per_rule = (res.tp[:, :, 0] - k * res.fp[:, :, 0] + r * (n - res.tp[:, :, 0] - res.fp[:, :, 0])) / n
         base = per_rule[:, list(cutoffs).index(baseline)]
-        lo, hi = D._interval(per_rule[:, 0] - base)
-        f_lo, f_hi = D._interval(per_rule[:, 1] - per_rule[:, 0])
+        lo, hi = percentile_interval(per_rule[:, 0] - base)
+        f_lo, f_hi = percentile_interval(per_rule[:, 1] - per_rule[:, 0])
     gain = value - base_value
     j = int(best["fit_j"])
     if not np.isfinite(value):

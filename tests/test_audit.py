@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costlib
+from costlib import instance, value
 from costlib.binary import audit
+from costlib.stats import bootstrap
 
 
 def test_interval_coverage_of_a_known_cost_is_about_95_percent():
@@ -21,7 +23,7 @@ def test_interval_coverage_of_a_known_cost_is_about_95_percent():
         rng = np.random.default_rng(1000 + rep)
         u = rng.random(400)
         cost = np.where(u < 0.1, 2.0, np.where(u < 0.15, 5.0, 0.0))
-        iv, _ = audit.mean_interval(cost, n_resamples=400, seed=rep)
+        iv, _ = bootstrap.mean_interval(cost, n_resamples=400, seed=rep)
         covered += iv.low <= truth <= iv.high
     # binomial(200, 0.95) lies in [181, 197] with probability > 99.5%
     assert 181 <= covered <= 197, covered
@@ -30,7 +32,7 @@ def test_interval_coverage_of_a_known_cost_is_about_95_percent():
 def test_multinomial_bootstrap_matches_index_resampling():
     rng = np.random.default_rng(0)
     values = rng.choice([0.0, 1.0, 3.0], size=300, p=[0.7, 0.2, 0.1])
-    _, exact = audit.mean_interval(values, n_resamples=4000, seed=1)
+    _, exact = bootstrap.mean_interval(values, n_resamples=4000, seed=1)
     idx = np.random.default_rng(2).integers(0, values.size, size=(4000, values.size))
     by_index = values[idx].mean(axis=1)
     assert exact.mean() == pytest.approx(by_index.mean(), abs=0.01)
@@ -40,7 +42,7 @@ def test_multinomial_bootstrap_matches_index_resampling():
 def test_many_distinct_values_fall_back_to_index_resampling():
     rng = np.random.default_rng(0)
     values = rng.normal(size=2000)  # > MAX_CATEGORIES distinct values
-    iv, samples = audit.mean_interval(values, n_resamples=300, seed=0)
+    iv, samples = bootstrap.mean_interval(values, n_resamples=300, seed=0)
     assert samples.shape == (300,)
     assert iv.low < values.mean() < iv.high
     se = values.std() / np.sqrt(values.size)
@@ -50,7 +52,7 @@ def test_many_distinct_values_fall_back_to_index_resampling():
 def test_paired_difference_of_identical_rules_is_exactly_zero():
     rng = np.random.default_rng(0)
     cost = rng.choice([0.0, 1.0, 4.0], size=500)
-    iv = audit.paired_difference_interval(cost, cost, n_resamples=200)
+    iv = bootstrap.paired_difference_interval(cost, cost, n_resamples=200)
     assert (iv.estimate, iv.low, iv.high) == (0.0, 0.0, 0.0)
     assert iv.includes_zero()
 
@@ -240,12 +242,12 @@ def test_nec_and_value_intervals_contain_their_estimates():
     rng = np.random.default_rng(3)
     delta = rng.choice([-2.0, -0.5, 0.3, 1.5], size=600)
     pred = rng.random(600) < 0.5
-    iv = audit.nec_interval(pred, delta, n_resamples=300)
+    iv = instance.nec_interval(pred, delta, n_resamples=300)
     assert iv.low <= iv.estimate <= iv.high
     assert iv.estimate == pytest.approx(costlib.normalized_excess_cost(pred, delta))
     y = rng.random(600) < 0.4
     p = rng.random(600)
-    v = audit.value_interval(y, p, k=2.0, n_resamples=300)
+    v = value.value_interval(y, p, k=2.0, n_resamples=300)
     assert v.estimate == pytest.approx(costlib.value_score(y, p, k=2.0).value)
     assert v.low <= v.estimate <= v.high
 
@@ -254,17 +256,17 @@ def test_bad_arguments_are_value_errors():
     with pytest.raises(ValueError, match="criterion must be one of"):
         audit.fair_thresholds([0, 1], [0.1, 0.9], ["a", "b"], costs={"a": (1, 1), "b": (1, 1)}, criterion="nope")
     with pytest.raises(ValueError, match="level must lie strictly between 0 and 1"):
-        audit.mean_interval([1.0, 2.0], level=1.5)
+        bootstrap.mean_interval([1.0, 2.0], level=1.5)
     with pytest.raises(ValueError, match="n_resamples must be a whole number of at least 10"):
-        audit.mean_interval([1.0, 2.0], n_resamples=3)
+        bootstrap.mean_interval([1.0, 2.0], n_resamples=3)
     with pytest.raises(ValueError, match="num and den must have the same length"):
-        audit.ratio_interval([1.0, 2.0], [1.0])
+        bootstrap.ratio_interval([1.0, 2.0], [1.0])
     with pytest.raises(ValueError, match="cost_a and cost_b must have the same length"):
-        audit.paired_difference_interval([1.0, 2.0], [1.0])
+        bootstrap.paired_difference_interval([1.0, 2.0], [1.0])
     with pytest.raises(ValueError, match="k must be non-negative"):
-        audit.value_interval([0, 1], [0.2, 0.9], k=-1)
+        value.value_interval([0, 1], [0.2, 0.9], k=-1)
     with pytest.raises(ValueError, match="y_pred and delta must have the same length"):
-        audit.nec_interval([0, 1], [0.5])
+        instance.nec_interval([0, 1], [0.5])
 
 
 @pytest.mark.parametrize("seed", range(12))

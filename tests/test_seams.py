@@ -15,6 +15,7 @@ from costlib import DegenerateWarning
 from costlib.binary import audit, decision
 from costlib.binary.audit import cost_optimal_for_ratios
 from costlib.present import report
+from costlib.stats import bootstrap, intervals
 
 
 def test_fit_temperature_without_an_interior_minimum_is_nan_with_a_reason():
@@ -92,10 +93,10 @@ def test_delta_sources_accept_scalars_as_numpy_does():
 
 AUDIT_ERRORS = {
     "mean_interval non-integer resamples": (
-        lambda: audit.mean_interval([1.0, 2.0], n_resamples=10.5),
+        lambda: bootstrap.mean_interval([1.0, 2.0], n_resamples=10.5),
         "n_resamples must be a whole number of at least 10: got 10.5",
     ),
-    "mean_interval level": (lambda: audit.mean_interval([1.0], level=True), "level must lie strictly"),
+    "mean_interval level": (lambda: bootstrap.mean_interval([1.0], level=True), "level must lie strictly"),
     "sensitivity_grid empty": (
         lambda: audit.sensitivity_grid({}, {}, c_fp_values=[1], c_fn_values=[1]),
         "train_sweeps and test_sweeps must map the same",
@@ -143,7 +144,7 @@ AUDIT_ERRORS = {
         "cutoffs['x'] must hold one cutoff per group (2)",
     ),
     "cell_bootstrap resamples": (
-        lambda: decision.cell_bootstrap(
+        lambda: bootstrap.cell_bootstrap(
             decision.sweep_model([0, 1], [0.1, 0.9]).fit, {"x": np.array([0.5])}, n_resamples=10.5
         ),
         "n_resamples must be a whole number of at least 1: got 10.5",
@@ -205,10 +206,20 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "policy_dict": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
         "policy_json": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
         "load_policy": "test_report.py::test_load_policy_rejects_bad_fields",
+        "check_level": "test_audit.py::test_bad_arguments_are_value_errors (level, resamples)",
+        "check_resamples": "the 'cell_bootstrap resamples' case above",
+        "check_cutoffs": "the 'count_rules' case above",
+        "percentile_interval": "reads bootstrap draws only",
+        "percentile_intervals": "reads bootstrap draws only",
+        "draw_counts": "reads validated counts only (cell_bootstrap, ratio_interval)",
+        "draw_cells": "reads validated sweeps only (cell_bootstrap)",
+        "split_cells": "reads validated sweeps only (cell_bootstrap)",
+        "categories": "reads validated arrays only (ratio_interval)",
+        "resampled_sums": "reads validated arrays only (ratio_interval)",
     }
     covered = {name for case in AUDIT_ERRORS for name in re.findall(r"\w+", case)}
     public = set()
-    for module in (audit, decision, report):
+    for module in (audit, decision, report, bootstrap, intervals):
         for name, fn in inspect.getmembers(module, inspect.isfunction):
             if not name.startswith("_") and fn.__module__ in (module.__name__, "costlib.present.policy"):
                 public.add(name)

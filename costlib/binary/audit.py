@@ -1,13 +1,6 @@
-"""Audit-grade answers: bootstrap intervals, fairness-constrained cutoffs, price sensitivity
-and net benefit.
+"""Audit-grade answers: fairness-constrained cutoffs, price sensitivity and net benefit.
 
-Intervals. Every quantity here is a mean (or a ratio of sums) of a per-row value that
-takes few distinct values (a row costs 0, c_fp or c_fn; a value is +1, -k or the reject
-value). Resampling n rows with replacement then only changes how many rows fall in each
-distinct value, and those counts are multinomial: drawing them is an exact bootstrap in
-O(resamples x distinct values), independent of n. When a per-row value has too many
-distinct values (continuous instance costs), rows are resampled by index in chunks.
-Intervals are percentile intervals, stratified by group, seeded.
+(The bootstrap intervals live in `costlib.stats`.)
 """
 
 from __future__ import annotations
@@ -21,11 +14,7 @@ import pandas as pd
 from costlib.binary.elicit import pieces
 from costlib.core import rules as R
 from costlib.core import validation as v
-from costlib.core.sweep import TIE_TOLERANCE, Sweep, best_indices, group_codes, grouped_sweep
-
-DEFAULT_RESAMPLES = 2000
-MAX_CATEGORIES = 512
-CHUNK = 2_000_000  # rows x resamples drawn at once when resampling by index
+from costlib.core.sweep import TIE_TOLERANCE, Sweep, best_indices, grouped_sweep
 
 FAIRNESS_CRITERIA = {  # criterion -> the rate (costlib.core.sweep.RATES) it equalises across groups
     "demographic parity": "flagged rate",
@@ -37,186 +26,6 @@ FAIRNESS_CRITERIA = {  # criterion -> the rate (costlib.core.sweep.RATES) it equ
 TWO_RATES = {"equalized odds": ("true positive rate", "false positive rate")}  # both within the tolerance
 MAX_WINDOW_PAIRS = 4_000_000  # equalized odds: (TPR start, FPR start) pairs searched exactly
 MSG_CRITERION = "criterion must be one of {valid}: got {value!r}"
-
-
-@dataclass(frozen=True)
-class Interval:
-    estimate: float
-    low: float
-    high: float
-    level: float
-
-    def includes_zero(self) -> bool:
-        return bool(self.low <= 0.0 <= self.high)
-
-    def __str__(self) -> str:
-        return f"[{self.low:.4g}, {self.high:.4g}]"
-
-
-def _categories(num: np.ndarray, den: np.ndarray):
-    """(distinct (num, den) pairs, their counts), or (None, None) past MAX_CATEGORIES.
-
-    Hash-based (pandas.factorize), linear in n: a sort-based np.unique(axis=0) took most of
-    an audit's time at a million rows.
-    """
-    a_codes, a_vals = pd.factorize(num)
-    if a_vals.size > MAX_CATEGORIES:
-        return None, None
-    b_codes, b_vals = pd.factorize(den)
-    if b_vals.size > MAX_CATEGORIES:
-        return None, None
-    joint = a_codes.astype(np.int64) * b_vals.size + b_codes
-    counts = np.bincount(joint, minlength=a_vals.size * b_vals.size)
-    present = np.flatnonzero(counts)
-    if present.size > MAX_CATEGORIES:
-        return None, None
-    cats = np.column_stack((np.asarray(a_vals)[present // b_vals.size], np.asarray(b_vals)[present % b_vals.size]))
-    return cats.astype(np.float64), counts[present]
-
-
-def _resampled_sums(num: np.ndarray, den: np.ndarray, n_resamples: int, rng: np.random.Generator):
-    """(B,) resampled sums of `num` and `den` over rows drawn with replacement."""
-    n = num.size
-    if n == 0:
-        return np.full(n_resamples, np.nan), np.full(n_resamples, np.nan)
-    cats, counts = _categories(num, den)
-    if cats is not None:
-        draws = rng.multinomial(n, counts / n, size=n_resamples)  # (B, categories)
-        return draws @ cats[:, 0], draws @ cats[:, 1]
-    out_num = np.empty(n_resamples)
-    out_den = np.empty(n_resamples)
-    step = max(1, CHUNK // n)
-    for start in range(0, n_resamples, step):
-        stop = min(n_resamples, start + step)
-        idx = rng.integers(0, n, size=(stop - start, n))
-        out_num[start:stop] = num[idx].sum(axis=1)
-        out_den[start:stop] = den[idx].sum(axis=1)
-    return out_num, out_den
-
-
-def _percentile(samples: np.ndarray, estimate: float, level: float) -> Interval:
-    alpha = (1.0 - level) / 2.0
-    finite = samples[np.isfinite(samples)]
-    if finite.size == 0 or not np.isfinite(estimate):
-        return Interval(float(estimate), float("nan"), float("nan"), level)
-    lo, hi = np.quantile(finite, [alpha, 1.0 - alpha])
-    return Interval(float(estimate), float(lo), float(hi), level)
-
-
-def _check_level(level: float, n_resamples: int) -> None:
-    if isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating)) or not 0 < level < 1:
-        raise ValueError(f"level must lie strictly between 0 and 1: got {level!r}")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 10:
-        raise ValueError(f"n_resamples must be a whole number of at least 10: got {n_resamples!r}")
-
-
-def ratio_interval(
-    num,
-    den,
-    *,
-    strata=None,
-    n_resamples: int = DEFAULT_RESAMPLES,
-    level: float = 0.95,
-    seed: int = 0,
-    scale: float = 1.0,
-) -> tuple[Interval, np.ndarray]:
-    """Percentile interval for scale * sum(num) / sum(den), resampling rows within strata.
-
-    Returns the interval and the resampled statistics (for paired or derived intervals).
-    """
-    _check_level(level, n_resamples)
-    num = v.as_float_1d(num, "num")
-    den = v.as_float_1d(den, "den")
-    v.same_length(num, den, "num", "den")
-    if num.size == 0:
-        v.warn_degenerate("no cases: the interval is NaN")
-    rng = np.random.default_rng(seed)
-    if strata is None:
-        codes = np.zeros(num.size, dtype=np.int64)
-        k = 1
-    else:
-        codes, names = group_codes(strata, num.size, "strata")
-        k = len(names)
-    tot_num = np.zeros(n_resamples)
-    tot_den = np.zeros(n_resamples)
-    for g in range(k):
-        sel = codes == g
-        a, b = _resampled_sums(num[sel], den[sel], n_resamples, rng)
-        tot_num += a
-        tot_den += b
-    with np.errstate(divide="ignore", invalid="ignore"):
-        samples = scale * tot_num / tot_den
-    estimate = scale * float(v.safe_divide(num.sum(), den.sum()))
-    return _percentile(samples, estimate, level), samples
-
-
-def mean_interval(
-    values, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95, seed: int = 0, scale: float = 1.0
-) -> tuple[Interval, np.ndarray]:
-    """Percentile interval for scale * mean(values), rows resampled within strata."""
-    values = v.as_float_1d(values, "values")
-    return ratio_interval(
-        values, np.ones_like(values), strata=strata, n_resamples=n_resamples, level=level, seed=seed, scale=scale
-    )
-
-
-def paired_difference_interval(
-    cost_a,
-    cost_b,
-    *,
-    strata=None,
-    n_resamples: int = DEFAULT_RESAMPLES,
-    level: float = 0.95,
-    seed: int = 0,
-    scale: float = 1.0,
-) -> Interval:
-    """Interval for mean(cost_a) - mean(cost_b) on the same rows (paired resampling).
-
-    Two rules or two models judged on the same test rows: resampling rows keeps each row's
-    pair together, which is what makes small differences distinguishable.
-    """
-    a = v.as_float_1d(cost_a, "cost_a")
-    b = v.as_float_1d(cost_b, "cost_b")
-    v.same_length(a, b, "cost_a", "cost_b")
-    iv, _ = mean_interval(a - b, strata=strata, n_resamples=n_resamples, level=level, seed=seed, scale=scale)
-    return iv
-
-
-def value_interval(
-    y_true,
-    y_prob,
-    *,
-    k: float,
-    tau: float | None = None,
-    reject_value: float = 0.0,
-    n_resamples: int = DEFAULT_RESAMPLES,
-    level: float = 0.95,
-    seed: int = 0,
-) -> Interval:
-    """Interval for the value per case at confidence threshold tau (default k / (k + 1))."""
-    from costlib.value import predictions, value_threshold
-
-    k = v.as_price(k, "k")
-    tau = value_threshold(k) if tau is None else v.as_threshold(tau, "tau")
-    correct, conf = predictions(y_true, y_prob)
-    accepted = conf >= tau
-    per_row = np.where(accepted, np.where(correct, 1.0, -k), reject_value)
-    iv, _ = mean_interval(per_row, n_resamples=n_resamples, level=level, seed=seed)
-    return iv
-
-
-def nec_interval(
-    y_pred, delta, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95, seed: int = 0
-) -> Interval:
-    """Interval for NEC = sum |delta| [wrong] / sum |delta| (a ratio of sums)."""
-    pred = v.as_binary(y_pred, "y_pred")
-    d = v.as_float_1d(delta, "delta")
-    v.same_length(pred, d, "y_pred", "delta")
-    size = np.abs(d)
-    iv, _ = ratio_interval(
-        size * (pred != (d > 0)), size, strata=strata, n_resamples=n_resamples, level=level, seed=seed
-    )
-    return iv
 
 
 # ---------------------------------------------------------------------------------------
@@ -628,16 +437,10 @@ def net_benefit_curves(sweeps: Mapping, thresholds) -> pd.DataFrame:
 __all__ = [
     "FAIRNESS_CRITERIA",
     "FairCutoffs",
-    "Interval",
     "cost_optimal_for_ratios",
     "fair_thresholds",
-    "mean_interval",
-    "nec_interval",
     "net_benefit",
     "net_benefit_curves",
-    "paired_difference_interval",
-    "ratio_interval",
     "ratio_range",
     "sensitivity_grid",
-    "value_interval",
 ]

@@ -8,8 +8,8 @@ work is split in two:
    are judged on (test). This is the only function here that reads rows.
 2. Everything that depends on the prices reads those sweeps: the cutoff of every rule
    (`rule_cutoffs`), what each rule costs per group and overall (`evaluate_rules`), the
-   bootstrap intervals (`cell_bootstrap`, exact multinomial resampling of the judged rows'
-   counts between cutoffs: its cost does not grow with the number of rows) and the
+   bootstrap intervals (`costlib.stats.bootstrap.cell_bootstrap`, exact multinomial resampling
+   of the judged rows' counts between cutoffs: its cost does not grow with the number of rows) and the
    recommendation itself (`recommend`). A price move is vector arithmetic over cached
    arrays: no sort, no validation of rows, no resampling of rows.
 
@@ -33,10 +33,10 @@ from costlib.core import rules as R
 from costlib.core import validation as v
 from costlib.core.prices import Prices, mistakes_cost, no_model_choice, no_model_costs, prices_for
 from costlib.core.sweep import GroupedSweep, Sweep, _sweep_core, argbest, group_codes, sweep_by_codes, thin_index
+from costlib.stats.bootstrap import DEFAULT_RESAMPLES, Resamples, cell_bootstrap, check_cutoffs
+from costlib.stats.intervals import percentile_interval, percentile_intervals
 
 SINGLE_GROUP = "everyone"  # the one group's name when the data has no group column
-DEFAULT_RESAMPLES = 2000
-LEVEL = 0.95
 
 # Outcomes of a recommendation (Recommendation.status)
 SAVES = "saves"  # cheaper than the baseline, interval excludes zero
@@ -243,18 +243,11 @@ class Counts:
         return mistakes_cost(self.fp, self.fn, prices.c_fp, prices.c_fn)
 
 
-def _check_cutoffs(cutoffs: Mapping, k: int) -> None:
-    """Each rule's cutoffs: one number per group."""
-    for rule, cut in cutoffs.items():
-        if np.shape(cut) != (k,):
-            raise ValueError(f"cutoffs[{rule!r}] must hold one cutoff per group ({k}): got shape {np.shape(cut)}")
-
-
 def count_rules(sweep: GroupedSweep, cutoffs: Mapping[str, np.ndarray]) -> Counts:
     """What every rule's cutoffs select in every group of `sweep` (no rows are read)."""
     rules = tuple(cutoffs)
     k = len(sweep.groups)
-    _check_cutoffs(cutoffs, k)
+    check_cutoffs(cutoffs, k)
     shape = (len(rules), k)
     tp, fp = np.zeros(shape), np.zeros(shape)
     cut = np.array([cutoffs[r] for r in rules], dtype=np.float64).reshape(shape)
@@ -267,137 +260,6 @@ def count_rules(sweep: GroupedSweep, cutoffs: Mapping[str, np.ndarray]) -> Count
     fn = np.broadcast_to(sweep.positives, shape) - tp
     nan = np.where(usable, 1.0, np.nan)
     return Counts(rules, tuple(sweep.groups), n, tp * nan, fp * nan, fn * nan, usable)
-
-
-# ---------------------------------------------------------------------------------------
-# Intervals from counts
-
-
-@dataclass(frozen=True, eq=False)
-class Resamples:
-    """Bootstrap resamples of the judged rows' mistakes: arrays (B, rules, groups)."""
-
-    rules: tuple
-    tp: np.ndarray
-    fp: np.ndarray
-    fn: np.ndarray
-    n: np.ndarray  # (groups,) rows per group: fixed, the resampling is stratified by group
-
-    def cost(self, prices: Prices) -> np.ndarray:
-        return mistakes_cost(self.fp, self.fn, prices.c_fp, prices.c_fn)
-
-
-def cell_bootstrap(
-    sweep: GroupedSweep,
-    cutoffs: Mapping[str, np.ndarray],
-    *,
-    n_resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
-    base: Sequence[str] | None = None,
-) -> Resamples:
-    """Exact row bootstrap of every rule's FP and FN, drawn from counts (stratified by group).
-
-    Within a group, the cutoffs of all rules cut the scores into a few cells; a row's
-    outcome under every rule depends only on its label and its cell. Resampling the group's
-    n rows with replacement therefore draws the (label, cell) counts from one multinomial,
-    which is what is drawn here: O(resamples x cells), independent of n, and exactly the
-    distribution the row bootstrap has. For unweighted sweeps only (a weighted row's
-    contribution is not a function of its cell): the caller passes weighted data no further.
-
-    `base` names the rules whose cutoffs make the cells of the first draw (default: all).
-    The other rules' cutoffs then split those cells, each drawn count shared out among its
-    parts by a multinomial of its own: the same distribution, and the `base` rules get
-    exactly the resamples they get alone, so adding rules (fairness-constrained ones in the
-    report) never moves the intervals of the standard rules.
-    """
-    rules = tuple(cutoffs)
-    k = len(sweep.groups)
-    _check_cutoffs(cutoffs, k)
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) or n_resamples < 1:
-        raise ValueError(f"n_resamples must be a whole number of at least 1: got {n_resamples!r}")
-    b = int(n_resamples)
-    usable = np.array([[not np.isnan(cutoffs[r][i]) for i in range(k)] for r in rules]).reshape(len(rules), k)
-    fp = np.where(usable, 0.0, np.nan)[None].repeat(b, axis=0)
-    fn = fp.copy()
-    tp = fp.copy()
-    n_rows = sweep.positives + sweep.negatives
-    in_base = np.array([base is None or r in base for r in rules], dtype=bool)
-    for i, g in enumerate(sweep.groups):
-        sw = sweep[g]
-        n_g = int(round(n_rows[i]))
-        if n_g == 0:
-            continue
-        cut = np.array([cutoffs[r][i] for r in rules], dtype=np.float64)
-        ok = ~np.isnan(cut)
-        j = sw.index_at(np.where(ok, cut, np.inf))
-        last = sw.thresholds.size - 1
-        coarse = np.unique(np.concatenate(([0], j[in_base], [last])))
-        edges = np.unique(np.concatenate((coarse, j)))
-        rng = np.random.default_rng([int(seed), i])
-        draws = _draw_cells(sw, coarse, n_g, b, rng)
-        if edges.size > coarse.size:
-            draws = _split_cells(sw, coarse, edges, draws, np.random.default_rng([int(seed), i, 1]))
-        c = edges.size - 1
-        cum_pos = np.concatenate((np.zeros((b, 1)), np.cumsum(draws[:, :c], axis=1)), axis=1)
-        cum_neg = np.concatenate((np.zeros((b, 1)), np.cumsum(draws[:, c:], axis=1)), axis=1)
-        at = np.searchsorted(edges, j)  # how many cells lie above each rule's cutoff
-        tp_b = cum_pos[:, at]
-        tp[:, ok, i] = tp_b[:, ok]
-        fp[:, ok, i] = cum_neg[:, at][:, ok]
-        fn[:, ok, i] = (cum_pos[:, -1:] - tp_b)[:, ok]
-    return Resamples(rules, tp, fp, fn, n_rows)
-
-
-def _draw_cells(sw, edges: np.ndarray, n: int, b: int, rng) -> np.ndarray:
-    """(b, 2 cells) multinomial draws of n rows over the (label, cell) counts between `edges`:
-    positives of every cell, then negatives."""
-    counts = np.concatenate((np.diff(sw.tp[edges]), np.diff(sw.fp[edges])))
-    if counts.sum() <= 0:
-        return np.zeros((b, counts.size))
-    return rng.multinomial(n, counts / counts.sum(), size=b)
-
-
-def _split_cells(sw, coarse: np.ndarray, fine: np.ndarray, draws: np.ndarray, rng) -> np.ndarray:
-    """Draws over the `coarse` cells shared out over the `fine` cells (which refine them):
-    each drawn count of a coarse cell is split among its parts by a multinomial with the
-    parts' shares, which gives the fine cells the multinomial distribution of one draw."""
-    b, c = draws.shape[0], coarse.size - 1
-    out = []
-    for label, cum in ((0, sw.tp), (1, sw.fp)):
-        for k in range(c):
-            parts = fine[(fine >= coarse[k]) & (fine <= coarse[k + 1])]
-            sizes = np.diff(cum[parts])
-            drawn = draws[:, label * c + k].astype(np.int64)
-            if sizes.size == 1 or sizes.sum() <= 0:
-                split = np.zeros((b, sizes.size), dtype=np.int64)
-                split[:, 0] = drawn
-            else:
-                split = rng.multinomial(drawn, sizes / sizes.sum())
-            out.append(split)
-    return np.concatenate(out, axis=1)
-
-
-def _interval(samples: np.ndarray, level: float = LEVEL) -> tuple[float, float]:
-    finite = samples[np.isfinite(samples)]
-    if finite.size == 0:
-        return float("nan"), float("nan")
-    alpha = (1.0 - level) / 2.0
-    lo, hi = np.quantile(finite, [alpha, 1.0 - alpha])
-    return float(lo), float(hi)
-
-
-def _intervals(samples: np.ndarray, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
-    """`_interval` of every column of (resamples, m) `samples`, the columns without a
-    non-finite draw in one quantile call (a price move computes a few dozen of them)."""
-    samples = samples.reshape(samples.shape[0], -1)
-    whole = np.isfinite(samples).all(axis=0)
-    lo, hi = np.full(samples.shape[1], np.nan), np.full(samples.shape[1], np.nan)
-    if samples.shape[0] and whole.any():
-        alpha = (1.0 - level) / 2.0
-        lo[whole], hi[whole] = np.quantile(samples[:, whole], [alpha, 1.0 - alpha], axis=0)
-    for j in np.flatnonzero(~whole):
-        lo[j], hi[j] = _interval(samples[:, j], level)
-    return lo, hi
 
 
 # ---------------------------------------------------------------------------------------
@@ -428,7 +290,7 @@ class RuleResults:
         est = float(self.overall.loc[rule, "cost_per_case"] - self.overall.loc[other, "cost_per_case"])
         if rule not in self.total_cost or other not in self.total_cost:
             return est, float("nan"), float("nan")
-        lo, hi = _interval(self.total_cost[rule] - self.total_cost[other])
+        lo, hi = percentile_interval(self.total_cost[rule] - self.total_cost[other])
         return est, lo, hi
 
 
@@ -458,7 +320,7 @@ def evaluate_rules(
     if boot is not None:
         with np.errstate(invalid="ignore", divide="ignore"):
             per_case = np.where(n_g > 0, boot / np.where(n_g > 0, n_g, 1.0), np.nan)
-        lows, highs = (x.reshape(len(rules), len(ms.groups)) for x in _intervals(per_case))
+        lows, highs = (x.reshape(len(rules), len(ms.groups)) for x in percentile_intervals(per_case))
     rows = []
     for r_i, rule in enumerate(rules):
         for g_i, g in enumerate(ms.groups):
@@ -503,9 +365,9 @@ def evaluate_rules(
         whole = np.isfinite(total).all(axis=0)
         total_cost = {rule: total[:, i] for i, rule in enumerate(rules) if whole[i]}
         draws = np.where(whole, total, np.nan)  # a rule with a non-finite draw has no interval
-        low, high = _intervals(draws)
+        low, high = percentile_intervals(draws)
         if baseline in total_cost:
-            vs_lo, vs_hi = _intervals(draws - total_cost[baseline][:, None])
+            vs_lo, vs_hi = percentile_intervals(draws - total_cost[baseline][:, None])
     overall["low"], overall["high"] = low, high
     overall["vs_baseline"] = overall["cost_per_case"] - overall.loc[baseline, "cost_per_case"]
     overall["vs_low"], overall["vs_high"] = vs_lo, vs_hi
