@@ -12,8 +12,8 @@ import pytest
 
 import costlib
 from costlib import DegenerateWarning
-from costlib.binary import audit, decision
-from costlib.binary.audit import cost_optimal_for_ratios
+from costlib.binary import audit, decision, fairness, sensitivity
+from costlib.binary.sensitivity import cost_optimal_for_ratios
 from costlib.present import report
 from costlib.stats import bootstrap, intervals
 
@@ -63,7 +63,7 @@ def test_group_costs_warns_for_a_group_of_zero_weight():
 
 def test_equal_opportunity_names_the_group_without_positives():
     with pytest.warns(DegenerateWarning, match=re.escape("group 'b' does not have (it has no positive cases")):
-        fit = audit.fair_thresholds(
+        fit = fairness.fair_thresholds(
             [0, 1, 0, 0],
             [0.2, 0.7, 0.4, 0.9],
             ["a", "a", "b", "b"],
@@ -78,10 +78,10 @@ def test_net_benefit_at_t_1_and_beyond():
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)  # no raw numpy warning
         with pytest.warns(DegenerateWarning, match="undefined at t = 1"):
-            nb = audit.net_benefit(sw, [0.5, 1.0])
+            nb = sensitivity.net_benefit(sw, [0.5, 1.0])
     assert nb[0] == pytest.approx((2 - 0) / 3) and math.isnan(nb[1])
     with pytest.raises(ValueError, match="thresholds has values outside"):
-        audit.net_benefit(sw, [0.5, 1.5])
+        sensitivity.net_benefit(sw, [0.5, 1.5])
 
 
 def test_delta_sources_accept_scalars_as_numpy_does():
@@ -98,11 +98,11 @@ AUDIT_ERRORS = {
     ),
     "mean_interval level": (lambda: bootstrap.mean_interval([1.0], level=True), "level must lie strictly"),
     "sensitivity_grid empty": (
-        lambda: audit.sensitivity_grid({}, {}, c_fp_values=[1], c_fn_values=[1]),
+        lambda: sensitivity.sensitivity_grid({}, {}, c_fp_values=[1], c_fn_values=[1]),
         "train_sweeps and test_sweeps must map the same",
     ),
     "sensitivity_grid negative": (
-        lambda: audit.sensitivity_grid(
+        lambda: sensitivity.sensitivity_grid(
             {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
             {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
             c_fp_values=[-1],
@@ -111,7 +111,7 @@ AUDIT_ERRORS = {
         "c_fp_values must be non-negative",
     ),
     "fair criterion": (
-        lambda: audit.fair_thresholds([0, 1], [0.1, 0.9], ["a", "a"], costs={"a": (1, 1)}, criterion="bogus"),
+        lambda: fairness.fair_thresholds([0, 1], [0.1, 0.9], ["a", "a"], costs={"a": (1, 1)}, criterion="bogus"),
         "criterion must be one of",
     ),
     "recommend costs for a missing group": (
@@ -134,7 +134,7 @@ AUDIT_ERRORS = {
         "must be at most 1e+100 in size",
     ),
     "rate_spread criterion": (
-        lambda: audit.rate_spread({"a": costlib.threshold_sweep([0, 1], [0.1, 0.9])}, {"a": 0.5}, "bogus"),
+        lambda: fairness.rate_spread({"a": costlib.threshold_sweep([0, 1], [0.1, 0.9])}, {"a": 0.5}, "bogus"),
         "criterion must be one of",
     ),
     "count_rules short cutoffs": (
@@ -150,7 +150,7 @@ AUDIT_ERRORS = {
         "n_resamples must be a whole number of at least 1: got 10.5",
     ),
     "ratio_range negative": (
-        lambda: audit.ratio_range(
+        lambda: sensitivity.ratio_range(
             {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
             {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
             c_fp=-1,
@@ -192,6 +192,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "audit_html": "reads an Audit",
         "audit_figures": "reads an Audit",
         "fairness_rules": "reads fair_cutoffs",
+        "fairness_results": "reads fairness_rules and recommend (test_audit.py::test_fairness_results_are_the_audits)",
         "fairness_tables": "reads validated sweeps only",
         "price_maps": "reads sensitivity_grid",
         "data_summary": "reads validated sweeps only",
@@ -219,7 +220,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
     }
     covered = {name for case in AUDIT_ERRORS for name in re.findall(r"\w+", case)}
     public = set()
-    for module in (audit, decision, report, bootstrap, intervals):
+    for module in (audit, decision, fairness, sensitivity, report, bootstrap, intervals):
         for name, fn in inspect.getmembers(module, inspect.isfunction):
             if not name.startswith("_") and fn.__module__ in (module.__name__, "costlib.present.policy"):
                 public.add(name)
