@@ -12,7 +12,7 @@ import pytest
 
 import costlib
 from costlib import DegenerateWarning
-from costlib.binary import audit, decision, fairness, sensitivity
+from costlib.binary import audit, decision, fairness, model_sweeps, sensitivity
 from costlib.binary.sensitivity import cost_optimal_for_ratios
 from costlib.present import report
 from costlib.stats import bootstrap, intervals
@@ -220,7 +220,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
     }
     covered = {name for case in AUDIT_ERRORS for name in re.findall(r"\w+", case)}
     public = set()
-    for module in (audit, decision, fairness, sensitivity, report, bootstrap, intervals):
+    for module in (audit, decision, model_sweeps, fairness, sensitivity, report, bootstrap, intervals):
         for name, fn in inspect.getmembers(module, inspect.isfunction):
             if not name.startswith("_") and fn.__module__ in (module.__name__, "costlib.present.policy"):
                 public.add(name)

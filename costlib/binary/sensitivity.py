@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from costlib.binary.decision import ModelSweeps
 from costlib.binary.elicit import pieces
+from costlib.binary.model_sweeps import ModelSweeps
 from costlib.core import rules as R
 from costlib.core import validation as v
 from costlib.core.sweep import TIE_TOLERANCE, Sweep, best_indices
