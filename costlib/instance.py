@@ -19,7 +19,7 @@ import pandas as pd
 
 from costlib.core import rules as R
 from costlib.core import validation as v
-from costlib.core.sweep import Sweep, _sweep_core, sweep_by_codes
+from costlib.core.sweep import Sweep, sweep_arrays, sweep_by_codes
 from costlib.stats.bootstrap import DEFAULT_RESAMPLES, ratio_interval
 from costlib.stats.intervals import LEVEL, Interval
 
@@ -226,7 +226,7 @@ def nec_sweep(y_score, delta) -> Sweep:
     s = v.as_float_1d(y_score, "y_score")
     d = v.as_float_1d(delta, "delta")
     v.same_length(s, d, "y_score", "delta")
-    thresholds, tp, fp, n_pos, n_neg = _sweep_core(d > 0, s, np.abs(d))
+    thresholds, tp, fp, n_pos, n_neg = sweep_arrays(d > 0, s, np.abs(d))
     return Sweep(thresholds, tp, fp, n_pos, n_neg)
 
 

@@ -256,7 +256,7 @@ def test_a_price_move_reads_only_the_sweeps(monkeypatch):
     def forbidden(*args, **kwargs):
         raise AssertionError("a price move must not touch the rows")
 
-    monkeypatch.setattr(sweep_mod, "_sweep_core", forbidden)
+    monkeypatch.setattr(sweep_mod, "sweep_arrays", forbidden)
     monkeypatch.setattr(val, "binary_pair", forbidden)
     monkeypatch.setattr(np, "argsort", forbidden)
     for costs in ((1, 3), (2, 1), {"a": (1, 3), "b": (2, 2), "c": (5, 1)}):

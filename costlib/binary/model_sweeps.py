@@ -16,7 +16,7 @@ import pandas as pd
 
 from costlib.core import validation as v
 from costlib.core.prices import Prices, mistakes_cost
-from costlib.core.sweep import GroupedSweep, Sweep, _sweep_core, group_codes, sweep_by_codes, thin_index
+from costlib.core.sweep import GroupedSweep, Sweep, group_codes, sweep_arrays, sweep_by_codes, thin_index
 
 SINGLE_GROUP = "everyone"  # the one group's name when the data has no group column
 
@@ -128,9 +128,9 @@ def sweep_model(
 
     def part(mask):
         if mask is None:
-            return sweep_by_codes(y, s, codes, names, w), Sweep(*_sweep_core(y, s.copy(), w))
+            return sweep_by_codes(y, s, codes, names, w), Sweep(*sweep_arrays(y, s.copy(), w))
         ww = None if w is None else w[mask]
-        return (sweep_by_codes(y[mask], s[mask], codes[mask], names, ww), Sweep(*_sweep_core(y[mask], s[mask], ww)))
+        return (sweep_by_codes(y[mask], s[mask], codes[mask], names, ww), Sweep(*sweep_arrays(y[mask], s[mask], ww)))
 
     fit_g, fit_p = part(fit_mask)
     same = (fit_mask is None and judge_mask is None) or (

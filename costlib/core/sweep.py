@@ -176,8 +176,9 @@ def _merge_by_rank(pos: np.ndarray, neg: np.ndarray):
     return merged, is_pos
 
 
-def _sweep_core(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
-    """thresholds (desc, inf first), tp, fp, P, N for bool labels y and finite scores s."""
+def sweep_arrays(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
+    """thresholds (desc, inf first), tp, fp, P, N for bool labels y and finite scores s, validated
+    by the caller (the kernel of every sweep: `threshold_sweep`, `sweep_by_codes`, the value and NEC sweeps)."""
     if w is not None:
         keep = w > 0
         if not keep.all():
@@ -259,7 +260,7 @@ def threshold_sweep(y_true, y_score, *, sample_weight=None) -> Sweep:
     """
     y, s = v.binary_pair(y_true, y_score)
     w = v.as_weight(sample_weight, "sample_weight", len(y))
-    thresholds, tp, fp, n_pos, n_neg = _sweep_core(y, s, w)
+    thresholds, tp, fp, n_pos, n_neg = sweep_arrays(y, s, w)
     return Sweep(thresholds, tp, fp, n_pos, n_neg)
 
 
@@ -389,7 +390,7 @@ def sweep_by_codes(y: np.ndarray, s: np.ndarray, codes: np.ndarray, names: tuple
         w = None if w is None else w[order]
         bounds = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=k))))
         slices = [slice(bounds[g], bounds[g + 1]) for g in range(k)]
-    parts = [_sweep_core(y[sl], s[sl], None if w is None else w[sl]) for sl in slices]
+    parts = [sweep_arrays(y[sl], s[sl], None if w is None else w[sl]) for sl in slices]
     sizes = [p[0].size for p in parts]
     return GroupedSweep(
         groups=tuple(names),

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core import validation as v
-from costlib.core.sweep import Sweep, _sweep_core, argbest, hull_best_index
+from costlib.core.sweep import Sweep, argbest, hull_best_index, sweep_arrays
 from costlib.stats.bootstrap import DEFAULT_RESAMPLES, mean_interval
 from costlib.stats.intervals import LEVEL, Interval
 
@@ -171,7 +171,7 @@ def value_sweep(y_true, y_prob) -> Sweep:
     iff confidence >= ``thresholds[j]`` (``thresholds[0] = inf``: reject all).
     """
     correct, conf = predictions(y_true, y_prob)
-    thresholds, tp, fp, n_pos, n_neg = _sweep_core(correct, conf, None)
+    thresholds, tp, fp, n_pos, n_neg = sweep_arrays(correct, conf, None)
     return Sweep(thresholds, tp, fp, n_pos, n_neg)
 
 
@@ -199,7 +199,7 @@ def value_sweep_from_counts(sweep: Sweep) -> Sweep:
     wrong = np.where(says_positive, neg, pos)
     conf = np.maximum(s, 1.0 - s)
     labels = np.concatenate((np.ones(s.size, dtype=bool), np.zeros(s.size, dtype=bool)))
-    thresholds, tp, fp, n_pos, n_neg = _sweep_core(
+    thresholds, tp, fp, n_pos, n_neg = sweep_arrays(
         labels, np.concatenate((conf, conf)), np.concatenate((right, wrong)).astype(np.float64)
     )
     return Sweep(thresholds, tp, fp, n_pos, n_neg)
