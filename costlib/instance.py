@@ -19,6 +19,7 @@ import pandas as pd
 
 from costlib.core import rules as R
 from costlib.core import validation as v
+from costlib.core.prices import no_model_costs
 from costlib.core.sweep import Sweep, sweep_arrays, sweep_by_codes
 from costlib.stats.bootstrap import DEFAULT_RESAMPLES, ratio_interval
 from costlib.stats.intervals import LEVEL, Interval
@@ -343,7 +344,8 @@ class NecSweeps:
         """(rows, mistakes, |delta| of the mistakes, |delta| of all) of group i."""
         if option in (R.NOBODY, R.EVERYONE):
             pos, neg = self.positives[:, i], self.negatives[:, i]
-            wrong = pos if option == R.NOBODY else neg
+            nobody, everyone = no_model_costs(pos, neg, 1.0, 1.0)  # (rows, |delta|) of the mistakes: each costs 1
+            wrong = nobody if option == R.NOBODY else everyone
             return pos[0] + neg[0], wrong[0], wrong[1], pos[1] + neg[1]
         out = []
         for sweeps in (self.counted, self.weighted):

@@ -39,7 +39,7 @@ from costlib.binary.model_sweeps import (  # noqa: F401 (re-exported: callers re
 )
 from costlib.core import rules as R
 from costlib.core import validation as v
-from costlib.core.prices import Prices, mistakes_cost, no_model_choice, no_model_costs, prices_for
+from costlib.core.prices import Prices, elkan_cutoffs, mistakes_cost, no_model_choice, no_model_costs, prices_for
 from costlib.core.sweep import GroupedSweep, argbest
 from costlib.stats.bootstrap import DEFAULT_RESAMPLES, Resamples, cell_bootstrap, check_cutoffs
 from costlib.stats.intervals import percentile_interval, percentile_intervals
@@ -68,8 +68,7 @@ def rule_cutoffs(ms: ModelSweeps, prices: Prices, *, extra: Mapping[str, Mapping
     out = {}
     if ms.probabilities:
         out[R.THRESHOLD_05] = np.full(k, 0.5)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out[R.ELKAN] = np.where(prices.c_fp + prices.c_fn > 0, prices.c_fp / (prices.c_fp + prices.c_fn), np.nan)
+        out[R.ELKAN] = elkan_cutoffs(prices.c_fp, prices.c_fn)
     pooled = ms.fit_pooled
     if pooled.positives > 0 and pooled.negatives > 0:
         single = float(pooled.thresholds[argbest(ms.single_cost(prices) / pooled.total)])

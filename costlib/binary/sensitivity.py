@@ -19,6 +19,7 @@ from costlib.binary.elicit import pieces
 from costlib.binary.model_sweeps import ModelSweeps
 from costlib.core import rules as R
 from costlib.core import validation as v
+from costlib.core.prices import no_model_costs
 from costlib.core.sweep import TIE_TOLERANCE, Sweep, best_indices
 
 SENSITIVITY_SPAN = np.geomspace(0.01, 100.0, 25)  # the map's prices, times the scale of the user's prices
@@ -58,9 +59,10 @@ def sensitivity_grid(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp_values
     a, b = fp_grid.ravel(), fn_grid.ravel()
     any_test = next(iter(test_sweeps.values()))
     n = any_test.total if any_test.total > 0 else np.nan
+    nobody, everyone = no_model_costs(any_test.positives, any_test.negatives, a, b)
     frames = [
-        pd.DataFrame({"c_fp": a, "c_fn": b, "option": R.NOBODY, "cost_per_case": any_test.positives * b / n}),
-        pd.DataFrame({"c_fp": a, "c_fn": b, "option": R.EVERYONE, "cost_per_case": any_test.negatives * a / n}),
+        pd.DataFrame({"c_fp": a, "c_fn": b, "option": R.NOBODY, "cost_per_case": nobody / n}),
+        pd.DataFrame({"c_fp": a, "c_fn": b, "option": R.EVERYONE, "cost_per_case": everyone / n}),
     ]
     fit_costs = []
     for name, train in train_sweeps.items():

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from costlib.core import rules as R
 from costlib.core import validation as v
+from costlib.core.prices import no_model_choice
 from costlib.core.sweep import Sweep, argbest
 from costlib.stats.bootstrap import cell_bootstrap
 from costlib.stats.intervals import percentile_interval
@@ -125,7 +127,9 @@ def recommend_value(
     values = sweep_value(sweep, k, r)
     hand_over = float(r)
     answer_all = float(values[-1])
-    baseline, base_value = (ANSWER_ALL, answer_all) if answer_all > hand_over else (HAND_OVER, hand_over)
+    # value is negative cost: the no-model choice between handing over (flag nobody) and answering all
+    answers = no_model_choice(-hand_over, -answer_all) == R.EVERYONE
+    baseline, base_value = (ANSWER_ALL, answer_all) if answers else (HAND_OVER, hand_over)
     value = float(values[sweep.index_at(tau)])
     tau_star = value_threshold(k)
     cutoffs = {
