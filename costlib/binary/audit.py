@@ -32,6 +32,7 @@ from costlib.core.prices import Prices
 if TYPE_CHECKING:
     from costlib.present.words import Verdict
 
+# FAIRNESS_CRITERIA, RATIO_LIMITS and ratio_range are re-exported: views/costs.py and present/report.py read them here
 __all__ = ["FAIRNESS_CRITERIA", "RATIO_LIMITS", "Audit", "build_audit", "data_summary", "mean_prices", "ratio_range"]
 
 
@@ -86,7 +87,7 @@ class Audit:
     data_overall      the same per split, for all groups together
     maps              `PriceMaps`: the sensitivity map and net benefit
     curves            `decision.cost_curves` of the recommended model (test rows)
-    ratio_range       (leader, low, high) of `audit.ratio_range` at `mean_prices`
+    ratio_range       (leader, low, high) of `sensitivity.ratio_range` at `mean_prices`
     mean_prices       (c_fp, c_fn) weighted by the test rows of each group
     break_even        (low, high) `elicit.break_even_range` of the recommended model on the
                       fitting rows: the c_fn : c_fp ratios at which it beats both decisions
@@ -194,7 +195,7 @@ def build_audit(
     unit, volume : the unit of the prices and the cases a month (for the sentences)
     fairness_tolerance : float
         Largest gap allowed between groups' rates in a fairness-constrained rule.
-    criteria : the fairness criteria (keys of `audit.FAIRNESS_CRITERIA`)
+    criteria : the fairness criteria (keys of `fairness.FAIRNESS_CRITERIA`)
     n_resamples, seed : the bootstrap
     maps : PriceMaps, optional
         Reuse price maps computed earlier (they do not depend on the prices).

@@ -255,7 +255,7 @@ def _fair_two_rates(gs, prices, criterion: str, tol: float) -> FairCutoffs:
 def fairness_rules(ms: ModelSweeps, prices: Prices, *, criteria: Sequence[str], tolerance: float):
     """({"fair: <criterion>": {group: cutoff}}, {criterion: FairCutoffs}) on the fitting rows.
 
-    The exact constrained search of `audit.fair_cutoffs` per criterion; an infeasible
+    The exact constrained search of `fair_cutoffs` per criterion; an infeasible
     criterion gives NaN cutoffs and a `DegenerateWarning` naming the cause.
     """
     rules, fits = {}, {}

@@ -221,8 +221,8 @@ def net_benefit_curves(sweeps: Mapping, thresholds) -> pd.DataFrame:
 class PriceMaps:
     """How the cheapest option changes with the prices, for one or more models.
 
-    sensitivity  `audit.sensitivity_grid` over ``scale * SENSITIVITY_SPAN`` on both axes
-    net_benefit  `audit.net_benefit_curves` on the judged rows (empty unless probabilities)
+    sensitivity  `sensitivity_grid` over ``scale * SENSITIVITY_SPAN`` on both axes
+    net_benefit  `net_benefit_curves` on the judged rows (empty unless probabilities)
     scale        the geometric mean of the prices the grid is centred on
     """
 
