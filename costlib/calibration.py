@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize_scalar
-from scipy.special import expit, log_softmax, logit
 
 from costlib.core import validation as v
 
@@ -19,6 +17,8 @@ _EPS = 1e-12
 
 
 def _logits(p: np.ndarray) -> np.ndarray:
+    from scipy.special import logit
+
     clipped = np.clip(p, _EPS, 1.0 - _EPS)
     return logit(clipped) if p.ndim == 1 else np.log(clipped)
 
@@ -53,6 +53,8 @@ def apply_temperature(y_prob, temperature):
     >>> apply_temperature([[0.2, 0.8]], 2.0)
     array([[0.33333333, 0.66666667]])
     """
+    from scipy.special import expit, log_softmax, logit
+
     p = v.as_probability(y_prob, "y_prob")
     t = float(temperature)
     if not np.isfinite(t) or t <= 0:
@@ -67,6 +69,8 @@ def _log_loss(y, z, t):
         zt = z / t
         # -[y log s(zt) + (1 - y) log(1 - s(zt))], computed stably
         return float(np.mean(np.logaddexp(0.0, -zt) * y + np.logaddexp(0.0, zt) * (1 - y)))
+    from scipy.special import log_softmax
+
     lsm = log_softmax(z / t, axis=1)
     return float(-np.mean(lsm[np.arange(len(y)), y]))
 
@@ -124,6 +128,8 @@ def fit_temperature(y_true, y_prob) -> float:
     if y.size == 0 or np.unique(y).size < 2:
         v.warn_degenerate("fit_temperature needs both outcomes in y_true: temperature is NaN")
         return float("nan")
+    from scipy.optimize import minimize_scalar
+
     z = _logits(p)
     lo, hi = np.log(T_BOUNDS[0]), np.log(T_BOUNDS[1])
     res = minimize_scalar(

@@ -19,7 +19,10 @@ import pandas as pd
 
 from costlib.core import rules as R
 from costlib.core import validation as v
-from costlib.core.sweep import Sweep, _sweep_core, sweep_by_codes
+from costlib.core.prices import no_model_costs
+from costlib.core.sweep import Sweep, sweep_arrays, sweep_by_codes
+from costlib.stats.bootstrap import DEFAULT_RESAMPLES, ratio_interval
+from costlib.stats.intervals import LEVEL, Interval
 
 
 def _numbers(x, name: str) -> np.ndarray:
@@ -224,7 +227,7 @@ def nec_sweep(y_score, delta) -> Sweep:
     s = v.as_float_1d(y_score, "y_score")
     d = v.as_float_1d(delta, "delta")
     v.same_length(s, d, "y_score", "delta")
-    thresholds, tp, fp, n_pos, n_neg = _sweep_core(d > 0, s, np.abs(d))
+    thresholds, tp, fp, n_pos, n_neg = sweep_arrays(d > 0, s, np.abs(d))
     return Sweep(thresholds, tp, fp, n_pos, n_neg)
 
 
@@ -341,7 +344,8 @@ class NecSweeps:
         """(rows, mistakes, |delta| of the mistakes, |delta| of all) of group i."""
         if option in (R.NOBODY, R.EVERYONE):
             pos, neg = self.positives[:, i], self.negatives[:, i]
-            wrong = pos if option == R.NOBODY else neg
+            nobody, everyone = no_model_costs(pos, neg, 1.0, 1.0)  # (rows, |delta|) of the mistakes: each costs 1
+            wrong = nobody if option == R.NOBODY else everyone
             return pos[0] + neg[0], wrong[0], wrong[1], pos[1] + neg[1]
         out = []
         for sweeps in (self.counted, self.weighted):
@@ -401,7 +405,6 @@ def recommend_nec(
     takes many values, so rows are drawn by index).
     """
     from costlib.binary import decision as D
-    from costlib.binary.audit import ratio_interval
 
     d = v.as_float_1d(delta, "delta")
     sweeps = {
@@ -443,3 +446,17 @@ def delta_source_words(mapping) -> str:
     if mapping.measurement:
         return "a measurement: δ = z − threshold"
     return "the delta column"
+
+
+def nec_interval(
+    y_pred, delta, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = LEVEL, seed: int = 0
+) -> Interval:
+    """Interval for NEC = sum |delta| [wrong] / sum |delta| (a ratio of sums)."""
+    pred = v.as_binary(y_pred, "y_pred")
+    d = v.as_float_1d(delta, "delta")
+    v.same_length(pred, d, "y_pred", "delta")
+    size = np.abs(d)
+    iv, _ = ratio_interval(
+        size * (pred != (d > 0)), size, strata=strata, n_resamples=n_resamples, level=level, seed=seed
+    )
+    return iv

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import confusion_matrix as _sk_confusion
 
 from costlib.core import validation as v
 
@@ -33,7 +32,9 @@ def confusion(y_true, y_pred, n_classes: int, *, sample_weight=None) -> np.ndarr
     v.same_length(y, pred, "y_true", "y_pred")
     keep = pred >= 0
     w = None if sample_weight is None else v.as_weight(sample_weight, "sample_weight", len(y))[keep]
-    return _sk_confusion(y[keep], pred[keep], labels=np.arange(n_classes), sample_weight=w).astype(np.float64)
+    from sklearn.metrics import confusion_matrix
+
+    return confusion_matrix(y[keep], pred[keep], labels=np.arange(n_classes), sample_weight=w).astype(np.float64)
 
 
 def expected_cost_matrix(confusion, cost_matrix) -> float:
@@ -206,7 +207,7 @@ def recommend_matrix(
     (with the abstain option when there is a price for it): it is what the prices ask for when
     the probabilities are right. Intervals: paired bootstrap of per-row costs.
     """
-    from costlib.binary.audit import paired_difference_interval
+    from costlib.stats.bootstrap import paired_difference_interval
 
     c = as_cost_matrix(cost_matrix, other="y_prob")
     y = v.as_class_index(y_true, "y_true", c.shape[0])

@@ -502,7 +502,7 @@ def test_costs_page_fairness_rules_equal_costlib_and_can_be_switched_off():
     df = sample_frame("compas")
     tr = df[df["split"] == "train"]
     costs = {g: (1.0, 3.0) for g in tr["race"].unique()}
-    fc = costlib.binary.audit.fair_thresholds(
+    fc = costlib.binary.fairness.fair_thresholds(
         tr["two_year_recid"], tr["p_recid"], tr["race"], costs=costs, criterion="equal opportunity", tolerance=0.05
     )
     shown = table.set_index("rule").loc["fair: equal opportunity", "cutoffs"]

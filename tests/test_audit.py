@@ -3,12 +3,15 @@
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costlib
-from costlib.binary import audit
+from costlib import instance, value
+from costlib.binary import fairness, sensitivity
+from costlib.stats import bootstrap
 
 
 def test_interval_coverage_of_a_known_cost_is_about_95_percent():
@@ -21,7 +24,7 @@ def test_interval_coverage_of_a_known_cost_is_about_95_percent():
         rng = np.random.default_rng(1000 + rep)
         u = rng.random(400)
         cost = np.where(u < 0.1, 2.0, np.where(u < 0.15, 5.0, 0.0))
-        iv, _ = audit.mean_interval(cost, n_resamples=400, seed=rep)
+        iv, _ = bootstrap.mean_interval(cost, n_resamples=400, seed=rep)
         covered += iv.low <= truth <= iv.high
     # binomial(200, 0.95) lies in [181, 197] with probability > 99.5%
     assert 181 <= covered <= 197, covered
@@ -30,7 +33,7 @@ def test_interval_coverage_of_a_known_cost_is_about_95_percent():
 def test_multinomial_bootstrap_matches_index_resampling():
     rng = np.random.default_rng(0)
     values = rng.choice([0.0, 1.0, 3.0], size=300, p=[0.7, 0.2, 0.1])
-    _, exact = audit.mean_interval(values, n_resamples=4000, seed=1)
+    _, exact = bootstrap.mean_interval(values, n_resamples=4000, seed=1)
     idx = np.random.default_rng(2).integers(0, values.size, size=(4000, values.size))
     by_index = values[idx].mean(axis=1)
     assert exact.mean() == pytest.approx(by_index.mean(), abs=0.01)
@@ -40,7 +43,7 @@ def test_multinomial_bootstrap_matches_index_resampling():
 def test_many_distinct_values_fall_back_to_index_resampling():
     rng = np.random.default_rng(0)
     values = rng.normal(size=2000)  # > MAX_CATEGORIES distinct values
-    iv, samples = audit.mean_interval(values, n_resamples=300, seed=0)
+    iv, samples = bootstrap.mean_interval(values, n_resamples=300, seed=0)
     assert samples.shape == (300,)
     assert iv.low < values.mean() < iv.high
     se = values.std() / np.sqrt(values.size)
@@ -50,7 +53,7 @@ def test_many_distinct_values_fall_back_to_index_resampling():
 def test_paired_difference_of_identical_rules_is_exactly_zero():
     rng = np.random.default_rng(0)
     cost = rng.choice([0.0, 1.0, 4.0], size=500)
-    iv = audit.paired_difference_interval(cost, cost, n_resamples=200)
+    iv = bootstrap.paired_difference_interval(cost, cost, n_resamples=200)
     assert (iv.estimate, iv.low, iv.high) == (0.0, 0.0, 0.0)
     assert iv.includes_zero()
 
@@ -91,7 +94,7 @@ def brute_fair(y, s, g, costs, criterion, tol):
 @settings(max_examples=60, deadline=None)
 @given(
     data=st.lists(st.tuples(st.booleans(), st.integers(0, 6), st.sampled_from("abc")), min_size=4, max_size=18),
-    criterion=st.sampled_from(list(audit.FAIRNESS_CRITERIA)),
+    criterion=st.sampled_from(list(fairness.FAIRNESS_CRITERIA)),
     tol=st.sampled_from([0.0, 0.1, 0.25]),
     prices=st.tuples(st.integers(0, 3), st.integers(1, 3)),
 )
@@ -101,7 +104,7 @@ def test_fair_thresholds_equal_brute_force(data, criterion, tol, prices):
     g = np.array([d[2] for d in data])
     costs = {name: (float(prices[0] + i), float(prices[1])) for i, name in enumerate("abc")}
     with _quiet():
-        fit = audit.fair_thresholds(y, s, g, costs=costs, criterion=criterion, tolerance=tol)
+        fit = fairness.fair_thresholds(y, s, g, costs=costs, criterion=criterion, tolerance=tol)
     want = brute_fair(y, s, g, costs, criterion, tol)
     if np.isinf(want):
         assert np.isnan(fit.cost)
@@ -118,7 +121,7 @@ def test_fair_thresholds_equal_brute_force(data, criterion, tol, prices):
         total += sw.fp[j] * costs[name][0] + sw.fn[j] * costs[name][1]
     chosen = np.array(chosen)
     assert (chosen.max(axis=0) - chosen.min(axis=0)).max() <= tol + 1e-12
-    assert audit.rate_spread({n: gs[n] for n in gs.groups}, fit.thresholds, criterion) == pytest.approx(
+    assert fairness.rate_spread({n: gs[n] for n in gs.groups}, fit.thresholds, criterion) == pytest.approx(
         (chosen.max(axis=0) - chosen.min(axis=0)).max()
     )
     assert total / len(y) == pytest.approx(fit.cost)
@@ -146,11 +149,11 @@ def test_fair_cost_is_never_below_the_unconstrained_optimum_on_the_fitting_rows(
     optimal = costlib.cost_optimal_thresholds(y, p, g, costs=costs)
     best = costlib.group_costs(y, p, g, costs=costs, thresholds=optimal)
     best_total = float((best["fp"] * [1.0, 2.0] + best["fn"] * [4.0, 3.0]).sum() / n)
-    for criterion in audit.FAIRNESS_CRITERIA:
-        fit = audit.fair_thresholds(y, p, g, costs=costs, criterion=criterion, tolerance=0.02)
+    for criterion in fairness.FAIRNESS_CRITERIA:
+        fit = fairness.fair_thresholds(y, p, g, costs=costs, criterion=criterion, tolerance=0.02)
         assert fit.cost >= best_total - 1e-12
         gs = costlib.grouped_sweep(y, p, g)
-        assert audit.rate_spread({n: gs[n] for n in gs.groups}, fit.thresholds, criterion) <= 0.02 + 1e-12
+        assert fairness.rate_spread({n: gs[n] for n in gs.groups}, fit.thresholds, criterion) <= 0.02 + 1e-12
 
 
 def test_cost_optimal_for_ratios_equals_optimal_threshold_for_each_price_pair():
@@ -160,7 +163,7 @@ def test_cost_optimal_for_ratios_equals_optimal_threshold_for_each_price_pair():
     sweep = costlib.threshold_sweep(y, s)
     c_fp = np.array([0.1, 1.0, 1.0, 3.0, 10.0, 1.0])
     c_fn = np.array([1.0, 1.0, 3.0, 1.0, 1.0, 50.0])
-    got = audit.cost_optimal_for_ratios(sweep, c_fp, c_fn)
+    got = sensitivity.cost_optimal_for_ratios(sweep, c_fp, c_fn)
     for a, b, t in zip(c_fp, c_fn, got, strict=True):
         t_ref, cost_ref = costlib.optimal_threshold(y, s, c_fp=a, c_fn=b)
         j = sweep.index_at(t)
@@ -188,7 +191,7 @@ def test_sensitivity_grid_picks_the_model_as_recommend_does(seed):
     sweeps_tr = {m: costlib.threshold_sweep(y[tr], s[tr]) for m, s in scores.items()}
     sweeps_te = {m: costlib.threshold_sweep(y[~tr], s[~tr]) for m, s in scores.items()}
     fps, fns = [0.5, 1, 5], [0.5, 2, 20]
-    grid = audit.sensitivity_grid(sweeps_tr, sweeps_te, c_fp_values=fps, c_fn_values=fns)
+    grid = sensitivity.sensitivity_grid(sweeps_tr, sweeps_te, c_fp_values=fps, c_fn_values=fns)
     test_beats_train = 0
     for (fp, fn), part in grid.groupby(["c_fp", "c_fn"]):
         costs = part.set_index("option")["cost_per_case"]
@@ -204,9 +207,9 @@ def test_sensitivity_grid_picks_the_model_as_recommend_does(seed):
         want = next(o for o, c in options.items() if c <= lowest + 1e-9)
         assert part["best"].iloc[0] == want
     assert test_beats_train > 0  # the data do separate "cheapest on test" from "cheapest on train"
-    leader, lo, hi = audit.ratio_range(sweeps_tr, sweeps_te, c_fp=1.0, c_fn=3.0)
+    leader, lo, hi = sensitivity.ratio_range(sweeps_tr, sweeps_te, c_fp=1.0, c_fn=3.0)
     assert lo <= 3.0 <= hi
-    at_three = audit.sensitivity_grid(sweeps_tr, sweeps_te, c_fp_values=[1.0], c_fn_values=[3.0])
+    at_three = sensitivity.sensitivity_grid(sweeps_tr, sweeps_te, c_fp_values=[1.0], c_fn_values=[3.0])
     assert at_three["best"].iloc[0] == leader
 
 
@@ -217,7 +220,7 @@ def test_saving_over_flag_nobody_at_elkan_threshold_is_c_fn_times_net_benefit(c_
     p = np.clip(y * 0.3 + rng.random(2000) * 0.7, 0, 1)
     sweep = costlib.threshold_sweep(y, p)
     t = costlib.elkan_threshold(c_fp, c_fn)
-    nb = audit.net_benefit(sweep, t)
+    nb = sensitivity.net_benefit(sweep, t)
     # cost(nobody) - cost(t) = (P c_fn - FP c_fp - FN c_fn) / n = (TP c_fn - FP c_fp) / n = c_fn * NB(t)
     nobody = costlib.expected_cost(y, np.zeros_like(y), c_fp=c_fp, c_fn=c_fn)
     at_t = costlib.expected_cost(y, p >= t, c_fp=c_fp, c_fn=c_fn)
@@ -227,7 +230,7 @@ def test_saving_over_flag_nobody_at_elkan_threshold_is_c_fn_times_net_benefit(c_
 def test_net_benefit_curves_reference_lines():
     y = np.array([1, 0, 1, 0, 0])
     p = np.array([0.9, 0.2, 0.6, 0.4, 0.7])
-    curves = audit.net_benefit_curves({"m": costlib.threshold_sweep(y, p)}, [0.5])
+    curves = sensitivity.net_benefit_curves({"m": costlib.threshold_sweep(y, p)}, [0.5])
     everybody = curves[curves["option"] == "flag everyone"]["net_benefit"].iloc[0]
     # flag everybody at t = 0.5: TP/n - FP/n * 1 = 2/5 - 3/5
     assert everybody == pytest.approx(-0.2)
@@ -240,31 +243,31 @@ def test_nec_and_value_intervals_contain_their_estimates():
     rng = np.random.default_rng(3)
     delta = rng.choice([-2.0, -0.5, 0.3, 1.5], size=600)
     pred = rng.random(600) < 0.5
-    iv = audit.nec_interval(pred, delta, n_resamples=300)
+    iv = instance.nec_interval(pred, delta, n_resamples=300)
     assert iv.low <= iv.estimate <= iv.high
     assert iv.estimate == pytest.approx(costlib.normalized_excess_cost(pred, delta))
     y = rng.random(600) < 0.4
     p = rng.random(600)
-    v = audit.value_interval(y, p, k=2.0, n_resamples=300)
+    v = value.value_interval(y, p, k=2.0, n_resamples=300)
     assert v.estimate == pytest.approx(costlib.value_score(y, p, k=2.0).value)
     assert v.low <= v.estimate <= v.high
 
 
 def test_bad_arguments_are_value_errors():
     with pytest.raises(ValueError, match="criterion must be one of"):
-        audit.fair_thresholds([0, 1], [0.1, 0.9], ["a", "b"], costs={"a": (1, 1), "b": (1, 1)}, criterion="nope")
+        fairness.fair_thresholds([0, 1], [0.1, 0.9], ["a", "b"], costs={"a": (1, 1), "b": (1, 1)}, criterion="nope")
     with pytest.raises(ValueError, match="level must lie strictly between 0 and 1"):
-        audit.mean_interval([1.0, 2.0], level=1.5)
+        bootstrap.mean_interval([1.0, 2.0], level=1.5)
     with pytest.raises(ValueError, match="n_resamples must be a whole number of at least 10"):
-        audit.mean_interval([1.0, 2.0], n_resamples=3)
+        bootstrap.mean_interval([1.0, 2.0], n_resamples=3)
     with pytest.raises(ValueError, match="num and den must have the same length"):
-        audit.ratio_interval([1.0, 2.0], [1.0])
+        bootstrap.ratio_interval([1.0, 2.0], [1.0])
     with pytest.raises(ValueError, match="cost_a and cost_b must have the same length"):
-        audit.paired_difference_interval([1.0, 2.0], [1.0])
+        bootstrap.paired_difference_interval([1.0, 2.0], [1.0])
     with pytest.raises(ValueError, match="k must be non-negative"):
-        audit.value_interval([0, 1], [0.2, 0.9], k=-1)
+        value.value_interval([0, 1], [0.2, 0.9], k=-1)
     with pytest.raises(ValueError, match="y_pred and delta must have the same length"):
-        audit.nec_interval([0, 1], [0.5])
+        instance.nec_interval([0, 1], [0.5])
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -281,15 +284,39 @@ def test_ratio_range_is_exact(seed):
     train = {m: costlib.threshold_sweep(y[tr], s[tr]) for m, s in scores.items()}
     test = {m: costlib.threshold_sweep(y[~tr], s[~tr]) for m, s in scores.items()}
     r0 = float(np.exp(rng.uniform(np.log(0.01), np.log(100))))
-    leader, lo, hi = audit.ratio_range(train, test, c_fp=1.0, c_fn=r0)
+    leader, lo, hi = sensitivity.ratio_range(train, test, c_fp=1.0, c_fn=r0)
     assert lo <= r0 <= hi
 
     def choice(r):
-        return audit.sensitivity_grid(train, test, c_fp_values=[1.0], c_fn_values=[r])["best"].iloc[0]
+        return sensitivity.sensitivity_grid(train, test, c_fp_values=[1.0], c_fn_values=[r])["best"].iloc[0]
 
     inside = np.geomspace(lo * (1 + 1e-9), hi * (1 - 1e-9), 300) if hi > lo * (1 + 1e-8) else [r0]
     assert all(choice(r) == leader for r in inside)
-    if lo > audit.RATIO_LIMITS[0] * (1 + 1e-9):
+    if lo > sensitivity.RATIO_LIMITS[0] * (1 + 1e-9):
         assert choice(lo * (1 - 1e-7)) != leader
-    if hi < audit.RATIO_LIMITS[1] * (1 - 1e-9):
+    if hi < sensitivity.RATIO_LIMITS[1] * (1 - 1e-9):
         assert choice(hi * (1 + 1e-7)) != leader
+
+
+def test_fairness_results_are_the_audits():
+    """One fairness rule set: the page's `fairness_results` is what `build_audit` shows."""
+    from costlib.binary.audit import build_audit
+    from costlib.binary.decision import sweep_model
+
+    rng = np.random.default_rng(3)
+    n = 400
+    g = rng.choice(["a", "b"], n)
+    y = (rng.random(n) < np.where(g == "a", 0.3, 0.5)).astype(int)
+    s = np.clip(0.35 * y + rng.random(n) * 0.7, 0, 1)
+    split = rng.random(n) < 0.5
+    ms = sweep_model(y, s, g, fit=split, judge=~split)
+    a = build_audit(ms, (1.0, 2.0), n_resamples=100, fairness_tolerance=0.1)
+    fr = fairness.fairness_results(
+        ms, a.recommendation.prices, criteria=a.criteria, tolerance=0.1, n_resamples=100, seed=0
+    )
+    assert set(fr.rules) == {"fair: " + c for c in a.criteria}
+    assert set(fr.fits) == set(a.criteria)
+    pd.testing.assert_frame_equal(fr.results.overall, a.results.overall)
+    pd.testing.assert_frame_equal(fr.results.by_group, a.results.by_group)
+    pd.testing.assert_frame_equal(fr.summary, a.fairness_summary)
+    pd.testing.assert_frame_equal(fr.fairness, a.fairness)

@@ -16,6 +16,7 @@ from costlib.binary import decision as D
 from costlib.core import rules as R
 from costlib.core.sweep import argbest, best_indices
 from costlib.loading.samples import SAMPLES
+from costlib.stats import bootstrap
 
 SAMPLE_DIR = costlib.__path__[0] + "/samples/"
 
@@ -205,7 +206,7 @@ def test_cell_bootstrap_has_the_row_bootstrap_distribution():
     ms = D.sweep_model(y, s, g)
     prices = D.prices_for(ms.groups, (1.0, 3.0))
     cut = {"r": np.array([0.3, 0.6])}
-    res = D.cell_bootstrap(ms.judge, cut, n_resamples=3000, seed=1)
+    res = bootstrap.cell_bootstrap(ms.judge, cut, n_resamples=3000, seed=1)
     boot = res.cost(prices)[:, 0, :].sum(axis=1) / n
     # reference: resample the rows themselves, stratified by group
     row_cost = _row_costs(y, s, g, {"a": 0.3, "b": 0.6}, 1.0, 3.0)
@@ -255,7 +256,7 @@ def test_a_price_move_reads_only_the_sweeps(monkeypatch):
     def forbidden(*args, **kwargs):
         raise AssertionError("a price move must not touch the rows")
 
-    monkeypatch.setattr(sweep_mod, "_sweep_core", forbidden)
+    monkeypatch.setattr(sweep_mod, "sweep_arrays", forbidden)
     monkeypatch.setattr(val, "binary_pair", forbidden)
     monkeypatch.setattr(np, "argsort", forbidden)
     for costs in ((1, 3), (2, 1), {"a": (1, 3), "b": (2, 2), "c": (5, 1)}):
@@ -304,12 +305,12 @@ def test_split_cells_keep_the_row_bootstrap_distribution_and_the_base_rules_resa
     prices = D.prices_for(ms.groups, (1.0, 3.0))
     base = {"r": np.array([0.3, 0.6])}
     extra = {"x": np.array([0.45, 0.2]), "z": np.array([0.8, 0.55])}
-    alone = D.cell_bootstrap(ms.judge, base, n_resamples=3000, seed=1)
-    both = D.cell_bootstrap(ms.judge, {**base, **extra}, n_resamples=3000, seed=1, base=["r"])
+    alone = bootstrap.cell_bootstrap(ms.judge, base, n_resamples=3000, seed=1)
+    both = bootstrap.cell_bootstrap(ms.judge, {**base, **extra}, n_resamples=3000, seed=1, base=["r"])
     for field in ("tp", "fp", "fn"):
         np.testing.assert_array_equal(getattr(both, field)[:, :1], getattr(alone, field))
     # the split rules: against a one-stage draw of all the cells, and against the rows
-    one_stage = D.cell_bootstrap(ms.judge, {**base, **extra}, n_resamples=3000, seed=5)
+    one_stage = bootstrap.cell_bootstrap(ms.judge, {**base, **extra}, n_resamples=3000, seed=5)
     cost_split = both.cost(prices).sum(axis=2) / n  # (B, rules)
     cost_one = one_stage.cost(prices).sum(axis=2) / n
     row_x = _row_costs(y, s, g, {"a": 0.45, "b": 0.2}, 1.0, 3.0)

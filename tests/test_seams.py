@@ -12,9 +12,10 @@ import pytest
 
 import costlib
 from costlib import DegenerateWarning
-from costlib.binary import audit, decision
-from costlib.binary.audit import cost_optimal_for_ratios
+from costlib.binary import audit, decision, fairness, model_sweeps, sensitivity
+from costlib.binary.sensitivity import cost_optimal_for_ratios
 from costlib.present import report
+from costlib.stats import bootstrap, intervals
 
 
 def test_fit_temperature_without_an_interior_minimum_is_nan_with_a_reason():
@@ -62,7 +63,7 @@ def test_group_costs_warns_for_a_group_of_zero_weight():
 
 def test_equal_opportunity_names_the_group_without_positives():
     with pytest.warns(DegenerateWarning, match=re.escape("group 'b' does not have (it has no positive cases")):
-        fit = audit.fair_thresholds(
+        fit = fairness.fair_thresholds(
             [0, 1, 0, 0],
             [0.2, 0.7, 0.4, 0.9],
             ["a", "a", "b", "b"],
@@ -77,10 +78,10 @@ def test_net_benefit_at_t_1_and_beyond():
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)  # no raw numpy warning
         with pytest.warns(DegenerateWarning, match="undefined at t = 1"):
-            nb = audit.net_benefit(sw, [0.5, 1.0])
+            nb = sensitivity.net_benefit(sw, [0.5, 1.0])
     assert nb[0] == pytest.approx((2 - 0) / 3) and math.isnan(nb[1])
     with pytest.raises(ValueError, match="thresholds has values outside"):
-        audit.net_benefit(sw, [0.5, 1.5])
+        sensitivity.net_benefit(sw, [0.5, 1.5])
 
 
 def test_delta_sources_accept_scalars_as_numpy_does():
@@ -92,16 +93,16 @@ def test_delta_sources_accept_scalars_as_numpy_does():
 
 AUDIT_ERRORS = {
     "mean_interval non-integer resamples": (
-        lambda: audit.mean_interval([1.0, 2.0], n_resamples=10.5),
+        lambda: bootstrap.mean_interval([1.0, 2.0], n_resamples=10.5),
         "n_resamples must be a whole number of at least 10: got 10.5",
     ),
-    "mean_interval level": (lambda: audit.mean_interval([1.0], level=True), "level must lie strictly"),
+    "mean_interval level": (lambda: bootstrap.mean_interval([1.0], level=True), "level must lie strictly"),
     "sensitivity_grid empty": (
-        lambda: audit.sensitivity_grid({}, {}, c_fp_values=[1], c_fn_values=[1]),
+        lambda: sensitivity.sensitivity_grid({}, {}, c_fp_values=[1], c_fn_values=[1]),
         "train_sweeps and test_sweeps must map the same",
     ),
     "sensitivity_grid negative": (
-        lambda: audit.sensitivity_grid(
+        lambda: sensitivity.sensitivity_grid(
             {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
             {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
             c_fp_values=[-1],
@@ -110,7 +111,7 @@ AUDIT_ERRORS = {
         "c_fp_values must be non-negative",
     ),
     "fair criterion": (
-        lambda: audit.fair_thresholds([0, 1], [0.1, 0.9], ["a", "a"], costs={"a": (1, 1)}, criterion="bogus"),
+        lambda: fairness.fair_thresholds([0, 1], [0.1, 0.9], ["a", "a"], costs={"a": (1, 1)}, criterion="bogus"),
         "criterion must be one of",
     ),
     "recommend costs for a missing group": (
@@ -133,7 +134,7 @@ AUDIT_ERRORS = {
         "must be at most 1e+100 in size",
     ),
     "rate_spread criterion": (
-        lambda: audit.rate_spread({"a": costlib.threshold_sweep([0, 1], [0.1, 0.9])}, {"a": 0.5}, "bogus"),
+        lambda: fairness.rate_spread({"a": costlib.threshold_sweep([0, 1], [0.1, 0.9])}, {"a": 0.5}, "bogus"),
         "criterion must be one of",
     ),
     "count_rules short cutoffs": (
@@ -143,13 +144,13 @@ AUDIT_ERRORS = {
         "cutoffs['x'] must hold one cutoff per group (2)",
     ),
     "cell_bootstrap resamples": (
-        lambda: decision.cell_bootstrap(
+        lambda: bootstrap.cell_bootstrap(
             decision.sweep_model([0, 1], [0.1, 0.9]).fit, {"x": np.array([0.5])}, n_resamples=10.5
         ),
         "n_resamples must be a whole number of at least 1: got 10.5",
     ),
     "ratio_range negative": (
-        lambda: audit.ratio_range(
+        lambda: sensitivity.ratio_range(
             {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
             {"m": costlib.threshold_sweep([0, 1], [0.1, 0.9])},
             c_fp=-1,
@@ -191,6 +192,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "audit_html": "reads an Audit",
         "audit_figures": "reads an Audit",
         "fairness_rules": "reads fair_cutoffs",
+        "fairness_results": "reads fairness_rules and recommend (test_audit.py::test_fairness_results_are_the_audits)",
         "fairness_tables": "reads validated sweeps only",
         "price_maps": "reads sensitivity_grid",
         "data_summary": "reads validated sweeps only",
@@ -205,10 +207,20 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "policy_dict": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
         "policy_json": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
         "load_policy": "test_report.py::test_load_policy_rejects_bad_fields",
+        "check_level": "test_audit.py::test_bad_arguments_are_value_errors (level, resamples)",
+        "check_resamples": "the 'cell_bootstrap resamples' case above",
+        "check_cutoffs": "the 'count_rules' case above",
+        "percentile_interval": "reads bootstrap draws only",
+        "percentile_intervals": "reads bootstrap draws only",
+        "draw_counts": "reads validated counts only (cell_bootstrap, ratio_interval)",
+        "draw_cells": "reads validated sweeps only (cell_bootstrap)",
+        "split_cells": "reads validated sweeps only (cell_bootstrap)",
+        "categories": "reads validated arrays only (ratio_interval)",
+        "resampled_sums": "reads validated arrays only (ratio_interval)",
     }
     covered = {name for case in AUDIT_ERRORS for name in re.findall(r"\w+", case)}
     public = set()
-    for module in (audit, decision, report):
+    for module in (audit, decision, model_sweeps, fairness, sensitivity, report, bootstrap, intervals):
         for name, fn in inspect.getmembers(module, inspect.isfunction):
             if not name.startswith("_") and fn.__module__ in (module.__name__, "costlib.present.policy"):
                 public.add(name)

@@ -122,3 +122,21 @@ def test_thinned_cost_curves_are_rows_of_the_exact_ones_with_every_line_minimum(
         np.testing.assert_array_equal(merged["flagged_rate"], merged["flagged_rate_exact"])
         assert t["cost_per_case"].min() == e["cost_per_case"].min()
         assert t["threshold"].iloc[0] == np.inf and t["threshold"].iloc[-1] == e["threshold"].iloc[-1]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    steps=st.lists(st.tuples(st.integers(1, 9).map(float), st.floats(0, 20, allow_nan=False)), min_size=1, max_size=60),
+    weighted=st.booleans(),
+)
+def test_hull_slopes_are_scikit_learns_decreasing_isotonic_regression_bit_for_bit(steps, weighted):
+    """`sweep.hull_slopes` (imported lazily, so that importing costlib loads no SciPy) is the
+    weighted decreasing isotonic regression scikit-learn's `isotonic_regression` gave before."""
+    from sklearn.isotonic import isotonic_regression
+
+    da = np.array([w if weighted else 1.0 for w, _ in steps])
+    dc = np.array([min(c, w if weighted else 1.0) for w, c in steps])  # a sweep's step gains at most its width
+    got = sweep_module.hull_slopes(da, dc)
+    want = isotonic_regression(dc / da, sample_weight=da, increasing=False)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert np.all(np.diff(got) <= 0)

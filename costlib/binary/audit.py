@@ -1,643 +1,282 @@
-"""Audit-grade answers: bootstrap intervals, fairness-constrained cutoffs, price sensitivity
-and net benefit.
+"""The audit of one decision as one record: `Audit`, computed from cached sweeps by `build_audit`.
 
-Intervals. Every quantity here is a mean (or a ratio of sums) of a per-row value that
-takes few distinct values (a row costs 0, c_fp or c_fn; a value is +1, -k or the reject
-value). Resampling n rows with replacement then only changes how many rows fall in each
-distinct value, and those counts are multinomial: drawing them is an exact bootstrap in
-O(resamples x distinct values), independent of n. When a per-row value has too many
-distinct values (continuous instance costs), rows are resampled by index in chunks.
-Intervals are percentile intervals, stratified by group, seeded.
+The record holds the recommendation (every rule fitted on the training rows and judged on the
+test rows, with the exact multinomial bootstrap intervals of `costlib.stats.bootstrap`), the
+fairness-constrained rules (`binary.fairness`), the price maps and the ratio range
+(`binary.sensitivity`) and the data summary. `build_audit` reads sweeps only: the rows were
+sorted once, by `decision.sweep_model`. How the record is shown (HTML, policy file, words)
+is `costlib.present`'s job.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+import dataclasses
+import datetime as _dt
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
 import pandas as pd
 
-from costlib.binary.elicit import pieces
+from costlib.binary import decision as D
+from costlib.binary.elicit import break_even_range
+from costlib.binary.fairness import FAIRNESS_CRITERIA, MSG_CRITERION, fairness_results
+from costlib.binary.sensitivity import RATIO_LIMITS, PriceMaps, price_maps, price_scale, ratio_range
 from costlib.core import rules as R
+from costlib.core import settings
 from costlib.core import validation as v
-from costlib.core.sweep import TIE_TOLERANCE, Sweep, best_indices, group_codes, grouped_sweep
+from costlib.core.prices import Prices
 
-DEFAULT_RESAMPLES = 2000
-MAX_CATEGORIES = 512
-CHUNK = 2_000_000  # rows x resamples drawn at once when resampling by index
+if TYPE_CHECKING:
+    from costlib.present.words import Verdict
 
-FAIRNESS_CRITERIA = {  # criterion -> the rate (costlib.core.sweep.RATES) it equalises across groups
-    "demographic parity": "flagged rate",
-    "equal opportunity": "true positive rate",
-    "equal false positive rate": "false positive rate",
-    "equal accuracy": "accuracy",
-    "equalized odds": "true and false positive rates",
-}
-TWO_RATES = {"equalized odds": ("true positive rate", "false positive rate")}  # both within the tolerance
-MAX_WINDOW_PAIRS = 4_000_000  # equalized odds: (TPR start, FPR start) pairs searched exactly
-MSG_CRITERION = "criterion must be one of {valid}: got {value!r}"
+# FAIRNESS_CRITERIA, RATIO_LIMITS and ratio_range are re-exported: views/costs.py and present/report.py read them here
+__all__ = ["FAIRNESS_CRITERIA", "RATIO_LIMITS", "Audit", "build_audit", "data_summary", "mean_prices", "ratio_range"]
 
 
-@dataclass(frozen=True)
-class Interval:
-    estimate: float
-    low: float
-    high: float
-    level: float
-
-    def includes_zero(self) -> bool:
-        return bool(self.low <= 0.0 <= self.high)
-
-    def __str__(self) -> str:
-        return f"[{self.low:.4g}, {self.high:.4g}]"
-
-
-def _categories(num: np.ndarray, den: np.ndarray):
-    """(distinct (num, den) pairs, their counts), or (None, None) past MAX_CATEGORIES.
-
-    Hash-based (pandas.factorize), linear in n: a sort-based np.unique(axis=0) took most of
-    an audit's time at a million rows.
-    """
-    a_codes, a_vals = pd.factorize(num)
-    if a_vals.size > MAX_CATEGORIES:
-        return None, None
-    b_codes, b_vals = pd.factorize(den)
-    if b_vals.size > MAX_CATEGORIES:
-        return None, None
-    joint = a_codes.astype(np.int64) * b_vals.size + b_codes
-    counts = np.bincount(joint, minlength=a_vals.size * b_vals.size)
-    present = np.flatnonzero(counts)
-    if present.size > MAX_CATEGORIES:
-        return None, None
-    cats = np.column_stack((np.asarray(a_vals)[present // b_vals.size], np.asarray(b_vals)[present % b_vals.size]))
-    return cats.astype(np.float64), counts[present]
-
-
-def _resampled_sums(num: np.ndarray, den: np.ndarray, n_resamples: int, rng: np.random.Generator):
-    """(B,) resampled sums of `num` and `den` over rows drawn with replacement."""
-    n = num.size
-    if n == 0:
-        return np.full(n_resamples, np.nan), np.full(n_resamples, np.nan)
-    cats, counts = _categories(num, den)
-    if cats is not None:
-        draws = rng.multinomial(n, counts / n, size=n_resamples)  # (B, categories)
-        return draws @ cats[:, 0], draws @ cats[:, 1]
-    out_num = np.empty(n_resamples)
-    out_den = np.empty(n_resamples)
-    step = max(1, CHUNK // n)
-    for start in range(0, n_resamples, step):
-        stop = min(n_resamples, start + step)
-        idx = rng.integers(0, n, size=(stop - start, n))
-        out_num[start:stop] = num[idx].sum(axis=1)
-        out_den[start:stop] = den[idx].sum(axis=1)
-    return out_num, out_den
-
-
-def _percentile(samples: np.ndarray, estimate: float, level: float) -> Interval:
-    alpha = (1.0 - level) / 2.0
-    finite = samples[np.isfinite(samples)]
-    if finite.size == 0 or not np.isfinite(estimate):
-        return Interval(float(estimate), float("nan"), float("nan"), level)
-    lo, hi = np.quantile(finite, [alpha, 1.0 - alpha])
-    return Interval(float(estimate), float(lo), float(hi), level)
-
-
-def _check_level(level: float, n_resamples: int) -> None:
-    if isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating)) or not 0 < level < 1:
-        raise ValueError(f"level must lie strictly between 0 and 1: got {level!r}")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 10:
-        raise ValueError(f"n_resamples must be a whole number of at least 10: got {n_resamples!r}")
-
-
-def ratio_interval(
-    num,
-    den,
-    *,
-    strata=None,
-    n_resamples: int = DEFAULT_RESAMPLES,
-    level: float = 0.95,
-    seed: int = 0,
-    scale: float = 1.0,
-) -> tuple[Interval, np.ndarray]:
-    """Percentile interval for scale * sum(num) / sum(den), resampling rows within strata.
-
-    Returns the interval and the resampled statistics (for paired or derived intervals).
-    """
-    _check_level(level, n_resamples)
-    num = v.as_float_1d(num, "num")
-    den = v.as_float_1d(den, "den")
-    v.same_length(num, den, "num", "den")
-    if num.size == 0:
-        v.warn_degenerate("no cases: the interval is NaN")
-    rng = np.random.default_rng(seed)
-    if strata is None:
-        codes = np.zeros(num.size, dtype=np.int64)
-        k = 1
-    else:
-        codes, names = group_codes(strata, num.size, "strata")
-        k = len(names)
-    tot_num = np.zeros(n_resamples)
-    tot_den = np.zeros(n_resamples)
-    for g in range(k):
-        sel = codes == g
-        a, b = _resampled_sums(num[sel], den[sel], n_resamples, rng)
-        tot_num += a
-        tot_den += b
-    with np.errstate(divide="ignore", invalid="ignore"):
-        samples = scale * tot_num / tot_den
-    estimate = scale * float(v.safe_divide(num.sum(), den.sum()))
-    return _percentile(samples, estimate, level), samples
-
-
-def mean_interval(
-    values, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95, seed: int = 0, scale: float = 1.0
-) -> tuple[Interval, np.ndarray]:
-    """Percentile interval for scale * mean(values), rows resampled within strata."""
-    values = v.as_float_1d(values, "values")
-    return ratio_interval(
-        values, np.ones_like(values), strata=strata, n_resamples=n_resamples, level=level, seed=seed, scale=scale
+def data_summary(ms: D.ModelSweeps) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(by_group, overall): cases, positives, positive share and mean score per split, read
+    off the sweeps. by_group has ``split, group, ...``; overall is indexed by split."""
+    rows, overall = [], []
+    splits = (
+        (("train", ms.fit, ms.fit_pooled), ("test", ms.judge, ms.judge_pooled))
+        if ms.judged_on == "test"
+        else (("all", ms.fit, ms.fit_pooled),)
     )
-
-
-def paired_difference_interval(
-    cost_a,
-    cost_b,
-    *,
-    strata=None,
-    n_resamples: int = DEFAULT_RESAMPLES,
-    level: float = 0.95,
-    seed: int = 0,
-    scale: float = 1.0,
-) -> Interval:
-    """Interval for mean(cost_a) - mean(cost_b) on the same rows (paired resampling).
-
-    Two rules or two models judged on the same test rows: resampling rows keeps each row's
-    pair together, which is what makes small differences distinguishable.
-    """
-    a = v.as_float_1d(cost_a, "cost_a")
-    b = v.as_float_1d(cost_b, "cost_b")
-    v.same_length(a, b, "cost_a", "cost_b")
-    iv, _ = mean_interval(a - b, strata=strata, n_resamples=n_resamples, level=level, seed=seed, scale=scale)
-    return iv
-
-
-def value_interval(
-    y_true,
-    y_prob,
-    *,
-    k: float,
-    tau: float | None = None,
-    reject_value: float = 0.0,
-    n_resamples: int = DEFAULT_RESAMPLES,
-    level: float = 0.95,
-    seed: int = 0,
-) -> Interval:
-    """Interval for the value per case at confidence threshold tau (default k / (k + 1))."""
-    from costlib.value import predictions, value_threshold
-
-    k = v.as_price(k, "k")
-    tau = value_threshold(k) if tau is None else v.as_threshold(tau, "tau")
-    correct, conf = predictions(y_true, y_prob)
-    accepted = conf >= tau
-    per_row = np.where(accepted, np.where(correct, 1.0, -k), reject_value)
-    iv, _ = mean_interval(per_row, n_resamples=n_resamples, level=level, seed=seed)
-    return iv
-
-
-def nec_interval(
-    y_pred, delta, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95, seed: int = 0
-) -> Interval:
-    """Interval for NEC = sum |delta| [wrong] / sum |delta| (a ratio of sums)."""
-    pred = v.as_binary(y_pred, "y_pred")
-    d = v.as_float_1d(delta, "delta")
-    v.same_length(pred, d, "y_pred", "delta")
-    size = np.abs(d)
-    iv, _ = ratio_interval(
-        size * (pred != (d > 0)), size, strata=strata, n_resamples=n_resamples, level=level, seed=seed
-    )
-    return iv
-
-
-# ---------------------------------------------------------------------------------------
-# Fairness-constrained cutoffs
-
-
-def _rates(sweep: Sweep, criterion: str) -> np.ndarray:
-    """The rate a fairness criterion equalises, at every threshold of `sweep` (for equalized
-    odds, the true positive rate; `rate_spreads` checks both)."""
-    if criterion not in FAIRNESS_CRITERIA:
-        raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
-    return sweep.rate(TWO_RATES.get(criterion, (FAIRNESS_CRITERIA[criterion],))[0])
-
-
-def rate_spread(sweeps: Mapping, cutoffs: Mapping, criterion: str) -> float:
-    """The largest gap between groups in the rate(s) a criterion equalises, at these cutoffs
-    (for equalized odds, the larger of the two gaps). NaN when no group has the rate."""
-    if criterion not in FAIRNESS_CRITERIA:
-        raise ValueError(f"criterion must be one of {list(FAIRNESS_CRITERIA)}: got {criterion!r}")
-    gaps = []
-    for name in TWO_RATES.get(criterion, (FAIRNESS_CRITERIA[criterion],)):
-        vals = []
-        for g, sw in sweeps.items():
-            t = cutoffs.get(g, float("nan"))
-            if sw.total > 0 and not np.isnan(t):
-                r = sw.rate(name)[sw.index_at(t)]
-                if np.isfinite(r):
-                    vals.append(float(r))
-        gaps.append(max(vals) - min(vals) if vals else float("nan"))
-    return float(max(gaps)) if gaps else float("nan")
-
-
-class _RangeArgmin:
-    """Sparse table: argmin of `cost` over any index range [lo, hi) in O(1) (ties: lowest `rank`)."""
-
-    def __init__(self, cost: np.ndarray, rank: np.ndarray):
-        self.cost = cost
-        self.rank = rank
-        m = cost.size
-        self.levels = [np.arange(m, dtype=np.int64)]
-        width = 1
-        while 2 * width <= m:
-            prev = self.levels[-1]
-            self.levels.append(self._better(prev[: m - 2 * width + 1], prev[width : m - width + 1]))
-            width *= 2
-
-    def _better(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        ca, cb = self.cost[a], self.cost[b]
-        take_b = (cb < ca) | ((cb == ca) & (self.rank[b] < self.rank[a]))
-        return np.where(take_b, b, a)
-
-    def query(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-        """Index of the best entry in each [lo, hi); -1 where the range is empty."""
-        length = hi - lo
-        ok = length > 0
-        level = np.zeros_like(length)
-        level[ok] = np.floor(np.log2(length[ok])).astype(np.int64)
-        out = np.full(lo.shape, -1, dtype=np.int64)
-        for lv in np.unique(level[ok]):
-            sel = ok & (level == lv)
-            table = self.levels[lv]
-            out[sel] = self._better(table[lo[sel]], table[hi[sel] - (1 << lv)])
-        return out
-
-
-@dataclass(frozen=True)
-class FairCutoffs:
-    criterion: str
-    tolerance: float
-    thresholds: dict
-    rates: dict
-    cost: float  # total cost per case on the fitting rows
-
-    def spread(self) -> float:
-        """The largest gap in `rates` (for equalized odds, `rates` holds the true positive
-        rates only: `rate_spread` checks both)."""
-        vals = [r for r in self.rates.values() if np.isfinite(r)]
-        return float(max(vals) - min(vals)) if vals else float("nan")
-
-
-def fair_thresholds(
-    y_true, y_score, groups, *, costs: Mapping, criterion: str, tolerance: float = 0.02, sample_weight=None
-) -> FairCutoffs:
-    """Per-group cutoffs minimising total cost subject to every group's rate lying within
-    `tolerance` of every other's (all rates in one window [L, L + tolerance]).
-
-    Exact: the best window can start at one of the groups' achievable rates, and for each
-    candidate start every group takes its cheapest cutoff whose rate falls in the window
-    (a range-minimum query over its sweep sorted by rate). No threshold grid. Rates are
-    "demographic parity" (flagged share), "equal opportunity" (true positive rate), "equal
-    false positive rate" and "equal accuracy". Infeasible: NaN cutoffs and a warning that
-    names the cause.
-
-    Examples
-    --------
-    >>> fit = fair_thresholds([0, 1, 0, 1], [0.2, 0.8, 0.3, 0.9], ["a", "a", "b", "b"],
-    ...                       costs={"a": (1, 1), "b": (1, 1)}, criterion="demographic parity", tolerance=0.0)
-    >>> fit.thresholds
-    {'a': 0.8, 'b': 0.9}
-    """
-    from costlib.binary.decision import prices_for
-
-    if criterion not in FAIRNESS_CRITERIA:
-        raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
-    tol = v.as_price(tolerance, "tolerance")
-    gs = grouped_sweep(y_true, y_score, groups, sample_weight=sample_weight)
-    return fair_cutoffs(gs, prices_for(gs.groups, costs), criterion=criterion, tolerance=tol)
-
-
-def fair_cutoffs(gs, prices, *, criterion: str, tolerance: float) -> FairCutoffs:
-    """`fair_thresholds` on cached sweeps: `gs` a `GroupedSweep`, `prices` a `decision.Prices`
-    aligned with its groups. No rows are read."""
-    if criterion not in FAIRNESS_CRITERIA:
-        raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
-    tol = v.as_price(tolerance, "tolerance")
-    if criterion in TWO_RATES:
-        return _fair_two_rates(gs, prices, criterion, tol)
-    per_group = []
-    undefined = []
-    for i, name in enumerate(gs.groups):
-        sw = gs[name]
-        rate = _rates(sw, criterion)
-        if not np.isfinite(rate).any():
-            undefined.append(name)
-        cost = sw.errors_cost(prices.c_fp[i], prices.c_fn[i])
-        order = np.argsort(rate, kind="stable")
-        rank = np.arange(rate.size)  # sweep index: lower = larger threshold (tie preference)
-        per_group.append((sw, rate, cost, order, _RangeArgmin(cost[order], rank[order]), rate[order]))
-    nan = {name: float("nan") for name in gs.groups}
-    if undefined:
-        denominators = {"true positive rate": "positive", "false positive rate": "negative"}
-        what = denominators.get(FAIRNESS_CRITERIA[criterion], "") if gs[undefined[0]].total > 0 else ""
-        v.warn_degenerate(
-            f"{criterion} compares the {FAIRNESS_CRITERIA[criterion]}, which group {undefined[0]!r} does not have "
-            f"(it has no {what + ' ' if what else ''}cases on the fitting rows): the fair rule is NaN"
-        )
-        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
-    starts = np.unique(np.concatenate([g[1][np.isfinite(g[1])] for g in per_group]))
-    total = np.zeros(starts.size)
-    picks = []
-    for _sw, _rate, cost, order, rmq, rate_sorted in per_group:
-        lo = np.searchsorted(rate_sorted, starts, side="left")
-        hi = np.searchsorted(rate_sorted, starts + tol * (1 + 1e-12) + 1e-15, side="right")
-        best = rmq.query(lo, hi)
-        feasible = best >= 0
-        total = np.where(feasible, total + np.where(feasible, cost[order][np.maximum(best, 0)], 0.0), np.inf)
-        picks.append(np.where(feasible, order[np.maximum(best, 0)], -1))
-    n_total = float(sum(g[0].total for g in per_group))
-    if not np.isfinite(total).any():
-        v.warn_degenerate(f"no cutoffs satisfy {criterion} within {tol:g}: the fair rule is NaN")
-        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
-    j = int(np.argmin(total))
-    thresholds, rates = {}, {}
-    for (sw, rate, *_), name, pick in zip(per_group, gs.groups, picks, strict=True):
-        thresholds[name] = float(sw.thresholds[pick[j]])
-        rates[name] = float(rate[pick[j]])
-    return FairCutoffs(criterion, tol, thresholds, rates, float(total[j] / n_total) if n_total else float("nan"))
-
-
-def _fair_two_rates(gs, prices, criterion: str, tol: float) -> FairCutoffs:
-    """Equalized odds, exactly: every group's true positive rate in one window [L1, L1 + tol]
-    and its false positive rate in one window [L2, L2 + tol].
-
-    Both rates are non-decreasing along a sweep, so each window is a range of sweep indices
-    and so is their intersection; the cheapest cutoff in it is a range-minimum query. An
-    optimal choice has L1 and L2 at the smallest chosen rates, which are achievable rates,
-    so every (achievable TPR, achievable FPR) pair is a candidate. Too many pairs for an
-    exact search (more than MAX_WINDOW_PAIRS) is said, not approximated.
-    """
-    first, second = TWO_RATES[criterion]
-    nan = {name: float("nan") for name in gs.groups}
-    parts = []
-    for i, name in enumerate(gs.groups):
-        sw = gs[name]
-        if sw.positives <= 0 or sw.negatives <= 0:
-            what = "positive" if sw.positives <= 0 else "negative"
-            v.warn_degenerate(
-                f"{criterion} compares the {FAIRNESS_CRITERIA[criterion]}, which group {name!r} does "
-                f"not have (it has no {what} cases on the fitting rows): the fair rule is NaN"
+    for split, grouped, pooled in splits:
+        for g in grouped.groups:
+            sw = grouped[g]
+            rows.append(
+                {
+                    "split": split,
+                    "group": g,
+                    "n": sw.total,
+                    "positives": sw.positives,
+                    "positive_share": v.safe_divide(sw.positives, sw.total),
+                    "mean_score": sw.mean_score(),
+                }
             )
-            return FairCutoffs(criterion, tol, nan, nan, float("nan"))
-        cost = sw.errors_cost(prices.c_fp[i], prices.c_fn[i])
-        parts.append((sw, sw.rate(first), sw.rate(second), cost, _RangeArgmin(cost, np.arange(cost.size))))
-    starts1 = np.unique(np.concatenate([p[1] for p in parts]))
-    starts2 = np.unique(np.concatenate([p[2] for p in parts]))
-    if starts1.size * starts2.size > MAX_WINDOW_PAIRS:
-        v.warn_degenerate(
-            f"{criterion} is searched exactly over every pair of rate windows, and these scores give "
-            f"{starts1.size:,} x {starts2.size:,} pairs (more than {MAX_WINDOW_PAIRS:,}): round or bin "
-            "the scores to fewer distinct values; the fair rule is NaN"
+        overall.append(
+            {
+                "split": split,
+                "n": pooled.total,
+                "positives": pooled.positives,
+                "positive_share": v.safe_divide(pooled.positives, pooled.total),
+                "mean_score": pooled.mean_score(),
+            }
         )
-        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
-    shape = (starts1.size, starts2.size)
-    total = np.zeros(shape)
-    picks = []
-    eps = tol * (1 + 1e-12) + 1e-15
-    for _sw, r1, r2, cost, rmq in parts:
-        a1 = np.searchsorted(r1, starts1, side="left")[:, None]
-        b1 = np.searchsorted(r1, starts1 + eps, side="right")[:, None]
-        a2 = np.searchsorted(r2, starts2, side="left")[None, :]
-        b2 = np.searchsorted(r2, starts2 + eps, side="right")[None, :]
-        lo, hi = np.maximum(a1, a2), np.minimum(b1, b2)
-        best = rmq.query(lo.ravel(), np.maximum(hi, lo).ravel()).reshape(shape)
-        feasible = best >= 0
-        total = np.where(feasible, total + cost[np.maximum(best, 0)], np.inf)
-        picks.append(best)
-    if not np.isfinite(total).any():
-        v.warn_degenerate(f"no cutoffs satisfy {criterion} within {tol:g}: the fair rule is NaN")
-        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
-    j = np.unravel_index(int(np.argmin(total)), shape)
-    thresholds, rates = {}, {}
-    for (sw, r1, *_), name, pick in zip(parts, gs.groups, picks, strict=True):
-        thresholds[name] = float(sw.thresholds[pick[j]])
-        rates[name] = float(r1[pick[j]])
-    n_total = float(sum(p[0].total for p in parts))
-    return FairCutoffs(criterion, tol, thresholds, rates, float(total[j] / n_total))
+    return pd.DataFrame(rows), pd.DataFrame(overall).set_index("split")
 
 
 # ---------------------------------------------------------------------------------------
-# Sensitivity to prices and net benefit
+# The audit value
 
 
-def cost_optimal_for_ratios(sweep: Sweep, c_fp, c_fn) -> np.ndarray:
-    """Cost-optimal cutoff of one sweep for many price pairs at once (vectorised).
+@dataclass(frozen=True, eq=False)
+class Audit:
+    """Everything one audit shows, computed from cached sweeps (see the module docstring).
 
-    The same answer, ties included, as `optimal_threshold` at each pair (`sweep.best_indices`);
-    NaN where the sweep holds one class only.
+    recommendation    `decision.Recommendation` (its ``results`` judge every rule, fairness
+                      rules included, on the test rows, by group and overall apart)
+    verdict           `words.Verdict`: the one answer in words
+    fairness          long format ``criterion, group, threshold, rate_train, rate_test``
+    fairness_summary  per criterion (see `fairness_tables`)
+    data_summary      ``split, group, n, positives, positive_share, mean_score``
+    data_overall      the same per split, for all groups together
+    maps              `PriceMaps`: the sensitivity map and net benefit
+    curves            `decision.cost_curves` of the recommended model (test rows)
+    ratio_range       (leader, low, high) of `sensitivity.ratio_range` at `mean_prices`
+    mean_prices       (c_fp, c_fn) weighted by the test rows of each group
+    break_even        (low, high) `elicit.break_even_range` of the recommended model on the
+                      fitting rows: the c_fn : c_fp ratios at which it beats both decisions
+                      without a model (exact)
+    notes             sentences on degenerate input (a group with one class, an infeasible
+                      constraint)
     """
-    j = best_indices(sweep, c_fp, c_fn)
-    return np.where(j >= 0, sweep.thresholds[np.maximum(j, 0)], np.nan)
 
+    recommendation: D.Recommendation
+    verdict: Verdict
+    costs: dict
+    unit: str
+    volume: float | None
+    fairness_tolerance: float
+    criteria: tuple[str, ...]
+    n_resamples: int
+    seed: int
+    data_name: str
+    fingerprint: str
+    n_rows: int
+    created: str
+    version: str
+    fairness: pd.DataFrame
+    fairness_summary: pd.DataFrame
+    data_summary: pd.DataFrame
+    data_overall: pd.DataFrame
+    maps: PriceMaps
+    ratio_range: tuple[str, float, float]
+    mean_prices: tuple[float, float]
+    curves: pd.DataFrame = field(default_factory=pd.DataFrame)
+    notes: tuple[str, ...] = ()
+    price_questions: dict | None = None
+    break_even: tuple[float, float] = (math.nan, math.nan)
 
-def sensitivity_grid(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp_values, c_fn_values) -> pd.DataFrame:
-    """Which option is best at every (c_fp, c_fn) of a grid: each model at its cost-optimal
-    cutoff fitted on train and judged on test, or one of the two decisions without a model.
+    @property
+    def results(self) -> D.RuleResults:
+        return self.recommendation.results
 
-    Long format ``c_fp, c_fn, option, cost_per_case`` (on the test rows) plus a ``best``
-    column naming the option chosen at that point, as `decision.recommend` chooses: among
-    the models, the one cheapest on the train rows (a model that merely looks cheaper on the
-    rows it is judged on is not picked); then it or the cheaper decision without a model,
-    whichever is cheaper on the test rows. Ties go to the options without a model ("flag
-    nobody" first, then "flag everyone"): they need no model. Price independent work only:
-    the sweeps are read, never rows.
-    """
-    if not train_sweeps or set(train_sweeps) != set(test_sweeps):
-        raise ValueError("train_sweeps and test_sweeps must map the same (non-empty) model names to sweeps")
-    fp_vals = v.as_float_1d(c_fp_values, "c_fp_values")
-    fn_vals = v.as_float_1d(c_fn_values, "c_fn_values")
-    for name, vals in (("c_fp_values", fp_vals), ("c_fn_values", fn_vals)):
-        if vals.size and vals.min() < 0:
-            raise ValueError(v.MSG_NEGATIVE.format(name=name, value=vals.min().item()))
-    fp_grid, fn_grid = np.meshgrid(fp_vals, fn_vals, indexing="ij")
-    a, b = fp_grid.ravel(), fn_grid.ravel()
-    any_test = next(iter(test_sweeps.values()))
-    n = any_test.total if any_test.total > 0 else np.nan
-    frames = [
-        pd.DataFrame({"c_fp": a, "c_fn": b, "option": R.NOBODY, "cost_per_case": any_test.positives * b / n}),
-        pd.DataFrame({"c_fp": a, "c_fn": b, "option": R.EVERYONE, "cost_per_case": any_test.negatives * a / n}),
-    ]
-    fit_costs = []
-    for name, train in train_sweeps.items():
-        test = test_sweeps[name]
-        cut = cost_optimal_for_ratios(train, a, b)
-        at = np.where(np.isnan(cut), np.inf, cut)
-        j, jt = test.index_at(at), train.index_at(at)
-        cost = (test.fp[j] * a + test.fn[j] * b) / n
-        fit = (train.fp[jt] * a + train.fn[jt] * b) / (train.total if train.total > 0 else np.nan)
-        fit_costs.append(np.where(np.isnan(cut), np.nan, fit))
-        frames.append(
-            pd.DataFrame({"c_fp": a, "c_fn": b, "option": name, "cost_per_case": np.where(np.isnan(cut), np.nan, cost)})
+    @property
+    def cutoffs(self) -> dict:
+        return self.results.cutoffs
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return tuple(self.cutoffs)
+
+    @property
+    def model_name(self) -> str:
+        return self.recommendation.model
+
+    @property
+    def sensitivity(self) -> str:
+        """How much the prices matter, in words (`sensitivity_sentence` for this audit)."""
+        from costlib.present.report import sensitivity_sentence  # words about the record: the one upward import
+
+        return sensitivity_sentence(
+            self.ratio_range,
+            self.mean_prices,
+            self.unit,
+            blended=not self.recommendation.prices.uniform,
+            break_even=self.break_even,
+            model=self.model_name,
         )
-    long = pd.concat(frames, ignore_index=True)
-    # the model that competes at each pair: the cheapest on train (ties to the first model)
-    fit_costs = np.stack(fit_costs)  # (models, pairs)
-    pick = np.argmin(np.where(np.isfinite(fit_costs), fit_costs, np.inf), axis=0)
-    # then the cheapest option on test at each pair, ties (within the one tie tolerance) to the
-    # first option: the decisions without a model come first, so a model that only matches
-    # them never wins
-    costs = np.stack([f["cost_per_case"].to_numpy(float) for f in frames])  # (options, pairs)
-    others = np.arange(len(frames) - 2)[:, None] != pick[None, :]
-    costs[2:][others] = np.inf
-    finite = np.where(np.isfinite(costs), costs, np.inf)
-    lowest = finite.min(axis=0)
-    tol = TIE_TOLERANCE * np.maximum(1.0, np.abs(lowest))
-    first = np.argmax(finite <= lowest + tol, axis=0)
-    names = np.array([f["option"].iloc[0] for f in frames], dtype=object)
-    long["best"] = np.tile(names[first], len(frames))
-    return long
+
+    @property
+    def groups(self) -> tuple:
+        return self.recommendation.prices.groups
+
+    @property
+    def model_is_useless(self) -> bool:
+        return self.recommendation.status in (D.WORSE, D.ADDS_NOTHING, D.NO_ANSWER)
 
 
-RATIO_LIMITS = (1e-3, 1e3)  # the c_fn : c_fp range `ratio_range` searches
+def mean_prices(ms: D.ModelSweeps, prices: Prices) -> tuple[float, float]:
+    """c_fp and c_fn averaged over the groups, weighted by their judged rows (`Prices.mean`)."""
+    return prices.mean([ms.judge[g].total for g in ms.groups])
 
 
-def ratio_range(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp: float, c_fn: float) -> tuple[str, float, float]:
-    """(leader, low, high): the best option at these prices (`sensitivity_grid`'s choice)
-    and the range of c_fn : c_fp ratios, from 1:1000 to 1000:1, over which it stays best.
+def build_audit(
+    models: D.ModelSweeps | Mapping[str, D.ModelSweeps],
+    costs,
+    *,
+    unit: str = "",
+    volume: float | None = None,
+    fairness_tolerance: float = 0.05,
+    criteria: Sequence[str] = tuple(FAIRNESS_CRITERIA),
+    n_resamples: int = 1000,
+    seed: int = 0,
+    data_name: str = "",
+    fingerprint: str = "",
+    n_rows: int | None = None,
+    data_notes: Sequence[str] = (),
+    created: str | None = None,
+    maps: PriceMaps | None = None,
+    price_questions: Mapping | None = None,
+) -> Audit:
+    """Compute one audit from cached sweeps: the recommendation, every rule with intervals,
+    fairness-constrained cutoffs, the price maps and the data summary.
 
-    Exact: every model's cost-optimal cutoff is constant between the breaks of its train
-    sweep's hull, and there every option's cost on train and on test is a line in the
-    ratio, so the choice can change only at those breaks or where two lines cross. The
-    choice is read at one ratio inside each piece between these points; the range runs to
-    the nearest points where it changes.
+    Parameters
+    ----------
+    models : ModelSweeps or {name: ModelSweeps}
+        One or more models' sweeps (`decision.sweep_model`): the rows are not read again.
+    costs : (c_fp, c_fn) or {group: (c_fp, c_fn)}
+    unit, volume : the unit of the prices and the cases a month (for the sentences)
+    fairness_tolerance : float
+        Largest gap allowed between groups' rates in a fairness-constrained rule.
+    criteria : the fairness criteria (keys of `fairness.FAIRNESS_CRITERIA`)
+    n_resamples, seed : the bootstrap
+    maps : PriceMaps, optional
+        Reuse price maps computed earlier (they do not depend on the prices).
+    price_questions : dict, optional
+        `elicit.record` of the questions that set the prices (shown in the report).
+
+    Returns
+    -------
+    Audit
+        Degenerate input (a group with one class, an infeasible constraint) gives NaN rows
+        and a sentence in ``notes``, never an exception.
     """
-    c_fp, c_fn = v.as_price(c_fp, "c_fp"), v.as_price(c_fn, "c_fn")
-    r0 = c_fn / c_fp if c_fp > 0 else np.inf
-    ratios = _ratio_candidates(train_sweeps, test_sweeps, r0)
-    inside = _choices(train_sweeps, test_sweeps, np.sqrt(ratios[:-1] * ratios[1:]))  # one ratio inside each piece
-    if not np.isfinite(r0):
-        last = inside[-1]
-        k = len(inside) - 1
-        while k > 0 and inside[k - 1] == last:
-            k -= 1
-        return str(last), float(ratios[k]), float("inf")
-    leader = _choices(train_sweeps, test_sweeps, np.array([r0]))[0]
-    i0 = int(np.searchsorted(ratios, r0))  # ratios[i0] == r0
-    # piece k spans ratios[k] .. ratios[k + 1]; r0 is the point ratios[i0]
-    lo = i0
-    while lo > 0 and inside[lo - 1] == leader:
-        lo -= 1
-    hi = i0
-    while hi < len(inside) and inside[hi] == leader:
-        hi += 1
-    return str(leader), float(ratios[lo]), float(ratios[hi])
+    from costlib import __version__
+    from costlib.present.words import recommendation_verdict  # words about the record: the one upward import
 
-
-def _choices(train_sweeps: Mapping, test_sweeps: Mapping, ratios: np.ndarray) -> np.ndarray:
-    """`sensitivity_grid`'s choice at c_fp = 1 and each c_fn in `ratios`."""
-    grid = sensitivity_grid(train_sweeps, test_sweeps, c_fp_values=[1.0], c_fn_values=ratios)
-    return grid["best"].to_numpy()[: len(ratios)]
-
-
-def _ratio_candidates(train_sweeps: Mapping, test_sweeps: Mapping, r0: float) -> np.ndarray:
-    """Sorted ratios between which no option's cost changes shape: the limits, r0, each
-    model's hull breaks on train, and every crossing of two cost lines between those."""
-    lo_lim, hi_lim = RATIO_LIMITS
-    if np.isfinite(r0):
-        lo_lim, hi_lim = min(lo_lim, r0), max(hi_lim, r0)
-    points = [lo_lim, hi_lim] + ([r0] if np.isfinite(r0) else [])
-    for train in train_sweeps.values():
-        if train.positives > 0 and train.negatives > 0:
-            cut = pieces(train, lo_lim, hi_lim)
-            points += cut["ratio_low"].tolist() + cut["ratio_high"].tolist()
-    base = np.unique(np.clip(np.asarray(points, dtype=float), lo_lim, hi_lim))
-    mids = np.sqrt(base[:-1] * base[1:])
-    # every option's cost per case as a line a + b r (c_fp = 1, c_fn = r) within each piece
-    any_test = next(iter(test_sweeps.values()))
-    n = any_test.total if any_test.total > 0 else np.nan
-    lines_test = [
-        (np.zeros_like(mids), np.full_like(mids, any_test.positives / n)),  # flag nobody
-        (np.full_like(mids, any_test.negatives / n), np.zeros_like(mids)),  # flag everyone
-    ]
-    lines_train = []
-    for name, train in train_sweeps.items():
-        test = test_sweeps[name]
-        cut = cost_optimal_for_ratios(train, np.ones_like(mids), mids)
-        at = np.where(np.isnan(cut), np.inf, cut)
-        j, jt = test.index_at(at), train.index_at(at)
-        nt = train.total if train.total > 0 else np.nan
-        lines_test.append((test.fp[j] / n, test.fn[j] / n))
-        lines_train.append((train.fp[jt] / nt, train.fn[jt] / nt))
-    crossings = []
-    for lines in (lines_train, lines_test):
-        for i in range(len(lines)):
-            for k in range(i + 1, len(lines)):
-                (a1, b1), (a2, b2) = lines[i], lines[k]
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    r = (a2 - a1) / (b1 - b2)
-                ok = np.isfinite(r) & (r > base[:-1]) & (r < base[1:])
-                crossings.append(r[ok])
-    return np.unique(np.concatenate([base, *crossings]))
-
-
-def net_benefit(sweep: Sweep, thresholds) -> np.ndarray:
-    """Decision-curve net benefit ``TP/n - FP/n * t/(1 - t)`` when flagging iff p >= t.
-
-    `thresholds` are probabilities in [0, 1]; at t = 1 net benefit is undefined (the odds
-    are infinite): NaN with a `DegenerateWarning`.
-    """
-    t = np.asarray(thresholds, dtype=np.float64)
-    if t.size and (not np.isfinite(t).all() or t.min() < 0 or t.max() > 1):
-        raise ValueError(v.MSG_PROBABILITY.format(name="thresholds", lo=np.nanmin(t).item(), hi=np.nanmax(t).item()))
-    at_one = t == 1.0
-    if at_one.any():
-        v.warn_degenerate("net benefit is undefined at t = 1 (the odds t / (1 - t) are infinite): NaN there")
-    if sweep.total <= 0:
-        v.warn_degenerate("no cases: net benefit is NaN")
-        return np.full(t.shape, np.nan)
-    j = sweep.index_at(t)
-    odds = np.where(at_one, np.nan, t / np.where(at_one, 2.0, 1.0 - t))
-    return (sweep.tp[j] - sweep.fp[j] * odds) / sweep.total
-
-
-def net_benefit_curves(sweeps: Mapping, thresholds) -> pd.DataFrame:
-    """Long format ``threshold, option, net_benefit``: every model, "flag everyone" and
-    "flag nobody" (0 by definition)."""
-    t = np.asarray(thresholds, dtype=np.float64)
-    any_sweep = next(iter(sweeps.values()))
-    frames = [
-        pd.DataFrame({"threshold": t, "option": name, "net_benefit": net_benefit(s, t)}) for name, s in sweeps.items()
-    ]
-    n = any_sweep.total if any_sweep.total > 0 else np.nan
-    with np.errstate(divide="ignore", invalid="ignore"):
-        everyone = (any_sweep.positives - any_sweep.negatives * np.where(t == 1.0, np.nan, t / (1.0 - t))) / n
-    frames.append(pd.DataFrame({"threshold": t, "option": R.EVERYONE, "net_benefit": everyone}))
-    frames.append(pd.DataFrame({"threshold": t, "option": R.NOBODY, "net_benefit": 0.0}))
-    return pd.concat(frames, ignore_index=True)
-
-
-__all__ = [
-    "FAIRNESS_CRITERIA",
-    "FairCutoffs",
-    "Interval",
-    "cost_optimal_for_ratios",
-    "fair_thresholds",
-    "mean_interval",
-    "nec_interval",
-    "net_benefit",
-    "net_benefit_curves",
-    "paired_difference_interval",
-    "ratio_interval",
-    "ratio_range",
-    "sensitivity_grid",
-    "value_interval",
-]
+    if isinstance(models, D.ModelSweeps):
+        models = {models.name: models}
+    criteria = tuple(criteria)
+    for c in criteria:
+        if c not in FAIRNESS_CRITERIA:
+            raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=c))
+    tol = v.as_price(fairness_tolerance, "fairness_tolerance")
+    if volume is not None:
+        volume = float(v.as_price(volume, "volume"))
+    notes: list[str] = list(data_notes)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = D.recommend(models, costs, n_resamples=0, seed=seed)
+        ms = models[first.model]
+        prices = first.prices
+        fair = fairness_results(ms, prices, criteria=criteria, tolerance=tol, n_resamples=n_resamples, seed=seed)
+        rec = dataclasses.replace(fair.recommendation, models=first.models)
+        long, summary = fair.fairness, fair.summary
+        if maps is None:
+            mp = mean_prices(ms, prices)
+            maps = price_maps(models, scale=price_scale(*mp))
+        mp = mean_prices(ms, prices)
+        leader = ratio_range(maps.train, maps.test, c_fp=mp[0], c_fn=mp[1])
+        by_group, overall = data_summary(ms)
+    for w_ in caught:
+        if issubclass(w_.category, v.DegenerateWarning):
+            notes.append(str(w_.message))
+        else:
+            warnings.warn_explicit(w_.message, w_.category, w_.filename, w_.lineno)
+    partial = rec.results.by_group.groupby("rule", sort=False)["cost_per_case"].apply(lambda c: bool(c.isna().any()))
+    for rule in partial.index[partial.to_numpy()]:
+        notes.append(f"The rule “{R.rule_words(rule)}” has no cutoff for some group, so its overall cost is not shown.")
+    if not all(m.probabilities for m in models.values()):
+        notes.append(
+            "The scores are not all in [0, 1], so the 0.5 and formula cutoffs and net benefit (which read "
+            "a score as a probability) are not shown."
+        )
+    unit, _ = settings.check_unit(unit or "", default="")
+    return Audit(
+        recommendation=rec,
+        verdict=recommendation_verdict(rec, unit=unit, volume=volume),
+        costs=prices.as_dict(),
+        unit=unit,
+        volume=volume,
+        fairness_tolerance=tol,
+        criteria=criteria,
+        n_resamples=int(n_resamples),
+        seed=int(seed),
+        data_name=str(data_name),
+        fingerprint=str(fingerprint),
+        n_rows=int(
+            n_rows
+            if n_rows is not None
+            else round(ms.fit_pooled.total + (ms.judge_pooled.total if ms.judged_on == "test" else 0))
+        ),
+        created=created or _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        version=__version__,
+        fairness=long,
+        fairness_summary=summary,
+        data_summary=by_group,
+        data_overall=overall,
+        maps=maps,
+        ratio_range=leader,
+        mean_prices=mp,
+        curves=D.cost_curves(ms, prices),
+        notes=tuple(dict.fromkeys(notes)),
+        price_questions=dict(price_questions) if price_questions else None,
+        break_even=break_even_range(ms.fit_pooled),
+    )

@@ -3,15 +3,15 @@
 Sorting is the expensive part of every answer here, and prices do not change it. So the
 work is split in two:
 
-1. `sweep_model` validates one model's rows once and sorts them once into exact sweeps:
-   per group and pooled, on the rows the cutoffs are fitted on (train) and the rows they
-   are judged on (test). This is the only function here that reads rows.
+1. `costlib.binary.model_sweeps.sweep_model` validates one model's rows once and sorts them
+   once into exact sweeps (`ModelSweeps`, re-exported here with `sweep_model`,
+   `model_from_sweeps`, `pool` and `cost_curves` for the callers of ``decision.*``).
 2. Everything that depends on the prices reads those sweeps: the cutoff of every rule
    (`rule_cutoffs`), what each rule costs per group and overall (`evaluate_rules`), the
-   bootstrap intervals (`cell_bootstrap`, exact multinomial resampling of the judged rows'
-   counts between cutoffs: its cost does not grow with the number of rows) and the
-   recommendation itself (`recommend`). A price move is vector arithmetic over cached
-   arrays: no sort, no validation of rows, no resampling of rows.
+   bootstrap intervals (`costlib.stats.bootstrap.cell_bootstrap`, exact multinomial resampling
+   of the judged rows' counts between cutoffs: its cost does not grow with the number of
+   rows) and the recommendation itself (`recommend`). A price move is vector arithmetic over
+   cached arrays: no sort, no validation of rows, no resampling of rows.
 
 The recommendation is always measured against the best thing one could do without the
 model: flag nobody or flag everyone, whichever is cheaper on the judged rows (ties: flag
@@ -29,14 +29,20 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from costlib.binary.model_sweeps import (  # noqa: F401 (re-exported: callers read decision.*)
+    SINGLE_GROUP,
+    ModelSweeps,
+    cost_curves,
+    model_from_sweeps,
+    pool,
+    sweep_model,
+)
 from costlib.core import rules as R
 from costlib.core import validation as v
-from costlib.core.prices import Prices, mistakes_cost, no_model_choice, no_model_costs, prices_for
-from costlib.core.sweep import GroupedSweep, Sweep, _sweep_core, argbest, group_codes, sweep_by_codes, thin_index
-
-SINGLE_GROUP = "everyone"  # the one group's name when the data has no group column
-DEFAULT_RESAMPLES = 2000
-LEVEL = 0.95
+from costlib.core.prices import Prices, elkan_cutoffs, mistakes_cost, no_model_choice, no_model_costs, prices_for
+from costlib.core.sweep import GroupedSweep, argbest
+from costlib.stats.bootstrap import DEFAULT_RESAMPLES, Resamples, cell_bootstrap, check_cutoffs
+from costlib.stats.intervals import percentile_interval, percentile_intervals
 
 # Outcomes of a recommendation (Recommendation.status)
 SAVES = "saves"  # cheaper than the baseline, interval excludes zero
@@ -44,147 +50,6 @@ UNCLEAR = "not distinguishable"  # cheaper on these rows, interval includes zero
 WORSE = "worse"  # no cheaper than the baseline on the judged rows
 ADDS_NOTHING = "adds nothing"  # the best cutoffs flag everybody or nobody: no model needed
 NO_ANSWER = "no answer"  # degenerate data: nothing could be fitted
-
-
-# ---------------------------------------------------------------------------------------
-# Sweep once
-
-
-@dataclass(frozen=True, eq=False)
-class ModelSweeps:
-    """One model's exact sweeps: per group and pooled, on the fitting and the judged rows.
-
-    ``fit`` and ``judge`` are `GroupedSweep` values over the same list of groups (a group
-    with no rows in a split has the empty sweep). ``judged_on`` is ``"test"`` when the
-    cutoffs are fitted on other rows than they are judged on, ``"all"`` when both are all
-    rows (which flatters every fitted rule).
-    """
-
-    name: str
-    fit: GroupedSweep
-    judge: GroupedSweep
-    fit_pooled: Sweep
-    judge_pooled: Sweep
-    judged_on: str
-    probabilities: bool
-    weighted: bool
-    grouped: bool
-
-    @property
-    def groups(self) -> tuple:
-        return self.fit.groups
-
-    def _pooled_index(self, which: str) -> np.ndarray:
-        """(groups, pooled thresholds): each group's sweep index at every pooled cutoff of
-        the `which` rows ("fit" or "judge"). Built once per split, on the first price book
-        with different prices per group: with it, the cost of one cutoff for everybody at
-        per-group prices is a weighted sum of arrays."""
-        cache = self.__dict__.setdefault("_index_cache", {})
-        if which not in cache:
-            grouped, pooled = (self.fit, self.fit_pooled) if which == "fit" else (self.judge, self.judge_pooled)
-            t = pooled.thresholds
-            cache[which] = np.stack([grouped[g].index_at(t).astype(np.int32) for g in self.groups])
-        return cache[which]
-
-    def single_cost(self, prices: Prices, which: str = "fit") -> np.ndarray:
-        """Total price of the mistakes for one cutoff for everybody, at every pooled threshold
-        of the `which` rows ("fit" or "judge"), each group at its own prices."""
-        grouped, pooled = (self.fit, self.fit_pooled) if which == "fit" else (self.judge, self.judge_pooled)
-        if prices.uniform:
-            return pooled.errors_cost(prices.c_fp[0], prices.c_fn[0])
-        total = np.zeros(pooled.thresholds.size)
-        index = self._pooled_index(which)
-        for i, g in enumerate(self.groups):
-            sw = grouped[g]
-            total += mistakes_cost(sw.fp[index[i]], sw.fn[index[i]], prices.c_fp[i], prices.c_fn[i])
-        return total
-
-
-def sweep_model(
-    y_true,
-    y_score,
-    groups=None,
-    *,
-    fit=None,
-    judge=None,
-    sample_weight=None,
-    name: str = "score",
-    probabilities: bool | None = None,
-) -> ModelSweeps:
-    """Validate one model's rows once and sort them once (see the module docstring).
-
-    Parameters
-    ----------
-    y_true, y_score : array-like of shape (n,)
-        Binary labels and scores (flag iff score >= cutoff).
-    groups : array-like of shape (n,), optional
-        Group of each row; without it every row is in the group ``"everyone"``.
-    fit, judge : boolean masks of shape (n,), optional
-        The rows the cutoffs are fitted on and the rows they are judged on (both default
-        to every row).
-    sample_weight : array-like of shape (n,), optional
-    name : str
-        The model's name, shown in sentences.
-    probabilities : bool, optional
-        Whether the scores are probabilities (then the 0.5 and formula rules apply);
-        by default, whether every score lies in [0, 1].
-
-    Returns
-    -------
-    ModelSweeps
-
-    Examples
-    --------
-    >>> ms = sweep_model([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])
-    >>> ms.groups, ms.judged_on, ms.fit_pooled.thresholds.tolist()
-    (('everyone',), 'all', [inf, 0.9, 0.8, 0.65, 0.4, 0.35, 0.1])
-    """
-    y, s = v.binary_pair(y_true, y_score)
-    n = len(y)
-    w = v.as_weight(sample_weight, "sample_weight", n)
-    if groups is None:
-        codes, names = np.zeros(n, dtype=np.int64), (SINGLE_GROUP,)
-    else:
-        codes, names = group_codes(groups, n)
-    fit_mask = _mask(fit, n, "fit")
-    judge_mask = _mask(judge, n, "judge")
-    if probabilities is None:
-        probabilities = bool(n == 0 or (s.min() >= 0 and s.max() <= 1))
-
-    def part(mask):
-        if mask is None:
-            return sweep_by_codes(y, s, codes, names, w), Sweep(*_sweep_core(y, s.copy(), w))
-        ww = None if w is None else w[mask]
-        return (sweep_by_codes(y[mask], s[mask], codes[mask], names, ww), Sweep(*_sweep_core(y[mask], s[mask], ww)))
-
-    fit_g, fit_p = part(fit_mask)
-    same = (fit_mask is None and judge_mask is None) or (
-        fit_mask is not None and judge_mask is not None and np.array_equal(fit_mask, judge_mask)
-    )
-    if same:
-        judge_g, judge_p, judged_on = fit_g, fit_p, "all"
-    else:
-        (judge_g, judge_p), judged_on = part(judge_mask), "test"
-    return ModelSweeps(
-        name=str(name),
-        fit=fit_g,
-        judge=judge_g,
-        fit_pooled=fit_p,
-        judge_pooled=judge_p,
-        judged_on=judged_on,
-        probabilities=bool(probabilities),
-        weighted=w is not None,
-        grouped=groups is not None,
-    )
-
-
-def _mask(mask, n: int, name: str):
-    if mask is None:
-        return None
-    arr = np.asarray(mask)
-    if arr.dtype != bool or arr.shape != (n,):
-        raise ValueError(f"{name} must be a boolean mask of {n} rows: got {arr.dtype} of shape {arr.shape}")
-    return None if arr.all() else arr
 
 
 # ---------------------------------------------------------------------------------------
@@ -203,8 +68,7 @@ def rule_cutoffs(ms: ModelSweeps, prices: Prices, *, extra: Mapping[str, Mapping
     out = {}
     if ms.probabilities:
         out[R.THRESHOLD_05] = np.full(k, 0.5)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out[R.ELKAN] = np.where(prices.c_fp + prices.c_fn > 0, prices.c_fp / (prices.c_fp + prices.c_fn), np.nan)
+        out[R.ELKAN] = elkan_cutoffs(prices.c_fp, prices.c_fn)
     pooled = ms.fit_pooled
     if pooled.positives > 0 and pooled.negatives > 0:
         single = float(pooled.thresholds[argbest(ms.single_cost(prices) / pooled.total)])
@@ -243,18 +107,11 @@ class Counts:
         return mistakes_cost(self.fp, self.fn, prices.c_fp, prices.c_fn)
 
 
-def _check_cutoffs(cutoffs: Mapping, k: int) -> None:
-    """Each rule's cutoffs: one number per group."""
-    for rule, cut in cutoffs.items():
-        if np.shape(cut) != (k,):
-            raise ValueError(f"cutoffs[{rule!r}] must hold one cutoff per group ({k}): got shape {np.shape(cut)}")
-
-
 def count_rules(sweep: GroupedSweep, cutoffs: Mapping[str, np.ndarray]) -> Counts:
     """What every rule's cutoffs select in every group of `sweep` (no rows are read)."""
     rules = tuple(cutoffs)
     k = len(sweep.groups)
-    _check_cutoffs(cutoffs, k)
+    check_cutoffs(cutoffs, k)
     shape = (len(rules), k)
     tp, fp = np.zeros(shape), np.zeros(shape)
     cut = np.array([cutoffs[r] for r in rules], dtype=np.float64).reshape(shape)
@@ -267,137 +124,6 @@ def count_rules(sweep: GroupedSweep, cutoffs: Mapping[str, np.ndarray]) -> Count
     fn = np.broadcast_to(sweep.positives, shape) - tp
     nan = np.where(usable, 1.0, np.nan)
     return Counts(rules, tuple(sweep.groups), n, tp * nan, fp * nan, fn * nan, usable)
-
-
-# ---------------------------------------------------------------------------------------
-# Intervals from counts
-
-
-@dataclass(frozen=True, eq=False)
-class Resamples:
-    """Bootstrap resamples of the judged rows' mistakes: arrays (B, rules, groups)."""
-
-    rules: tuple
-    tp: np.ndarray
-    fp: np.ndarray
-    fn: np.ndarray
-    n: np.ndarray  # (groups,) rows per group: fixed, the resampling is stratified by group
-
-    def cost(self, prices: Prices) -> np.ndarray:
-        return mistakes_cost(self.fp, self.fn, prices.c_fp, prices.c_fn)
-
-
-def cell_bootstrap(
-    sweep: GroupedSweep,
-    cutoffs: Mapping[str, np.ndarray],
-    *,
-    n_resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
-    base: Sequence[str] | None = None,
-) -> Resamples:
-    """Exact row bootstrap of every rule's FP and FN, drawn from counts (stratified by group).
-
-    Within a group, the cutoffs of all rules cut the scores into a few cells; a row's
-    outcome under every rule depends only on its label and its cell. Resampling the group's
-    n rows with replacement therefore draws the (label, cell) counts from one multinomial,
-    which is what is drawn here: O(resamples x cells), independent of n, and exactly the
-    distribution the row bootstrap has. For unweighted sweeps only (a weighted row's
-    contribution is not a function of its cell): the caller passes weighted data no further.
-
-    `base` names the rules whose cutoffs make the cells of the first draw (default: all).
-    The other rules' cutoffs then split those cells, each drawn count shared out among its
-    parts by a multinomial of its own: the same distribution, and the `base` rules get
-    exactly the resamples they get alone, so adding rules (fairness-constrained ones in the
-    report) never moves the intervals of the standard rules.
-    """
-    rules = tuple(cutoffs)
-    k = len(sweep.groups)
-    _check_cutoffs(cutoffs, k)
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) or n_resamples < 1:
-        raise ValueError(f"n_resamples must be a whole number of at least 1: got {n_resamples!r}")
-    b = int(n_resamples)
-    usable = np.array([[not np.isnan(cutoffs[r][i]) for i in range(k)] for r in rules]).reshape(len(rules), k)
-    fp = np.where(usable, 0.0, np.nan)[None].repeat(b, axis=0)
-    fn = fp.copy()
-    tp = fp.copy()
-    n_rows = sweep.positives + sweep.negatives
-    in_base = np.array([base is None or r in base for r in rules], dtype=bool)
-    for i, g in enumerate(sweep.groups):
-        sw = sweep[g]
-        n_g = int(round(n_rows[i]))
-        if n_g == 0:
-            continue
-        cut = np.array([cutoffs[r][i] for r in rules], dtype=np.float64)
-        ok = ~np.isnan(cut)
-        j = sw.index_at(np.where(ok, cut, np.inf))
-        last = sw.thresholds.size - 1
-        coarse = np.unique(np.concatenate(([0], j[in_base], [last])))
-        edges = np.unique(np.concatenate((coarse, j)))
-        rng = np.random.default_rng([int(seed), i])
-        draws = _draw_cells(sw, coarse, n_g, b, rng)
-        if edges.size > coarse.size:
-            draws = _split_cells(sw, coarse, edges, draws, np.random.default_rng([int(seed), i, 1]))
-        c = edges.size - 1
-        cum_pos = np.concatenate((np.zeros((b, 1)), np.cumsum(draws[:, :c], axis=1)), axis=1)
-        cum_neg = np.concatenate((np.zeros((b, 1)), np.cumsum(draws[:, c:], axis=1)), axis=1)
-        at = np.searchsorted(edges, j)  # how many cells lie above each rule's cutoff
-        tp_b = cum_pos[:, at]
-        tp[:, ok, i] = tp_b[:, ok]
-        fp[:, ok, i] = cum_neg[:, at][:, ok]
-        fn[:, ok, i] = (cum_pos[:, -1:] - tp_b)[:, ok]
-    return Resamples(rules, tp, fp, fn, n_rows)
-
-
-def _draw_cells(sw, edges: np.ndarray, n: int, b: int, rng) -> np.ndarray:
-    """(b, 2 cells) multinomial draws of n rows over the (label, cell) counts between `edges`:
-    positives of every cell, then negatives."""
-    counts = np.concatenate((np.diff(sw.tp[edges]), np.diff(sw.fp[edges])))
-    if counts.sum() <= 0:
-        return np.zeros((b, counts.size))
-    return rng.multinomial(n, counts / counts.sum(), size=b)
-
-
-def _split_cells(sw, coarse: np.ndarray, fine: np.ndarray, draws: np.ndarray, rng) -> np.ndarray:
-    """Draws over the `coarse` cells shared out over the `fine` cells (which refine them):
-    each drawn count of a coarse cell is split among its parts by a multinomial with the
-    parts' shares, which gives the fine cells the multinomial distribution of one draw."""
-    b, c = draws.shape[0], coarse.size - 1
-    out = []
-    for label, cum in ((0, sw.tp), (1, sw.fp)):
-        for k in range(c):
-            parts = fine[(fine >= coarse[k]) & (fine <= coarse[k + 1])]
-            sizes = np.diff(cum[parts])
-            drawn = draws[:, label * c + k].astype(np.int64)
-            if sizes.size == 1 or sizes.sum() <= 0:
-                split = np.zeros((b, sizes.size), dtype=np.int64)
-                split[:, 0] = drawn
-            else:
-                split = rng.multinomial(drawn, sizes / sizes.sum())
-            out.append(split)
-    return np.concatenate(out, axis=1)
-
-
-def _interval(samples: np.ndarray, level: float = LEVEL) -> tuple[float, float]:
-    finite = samples[np.isfinite(samples)]
-    if finite.size == 0:
-        return float("nan"), float("nan")
-    alpha = (1.0 - level) / 2.0
-    lo, hi = np.quantile(finite, [alpha, 1.0 - alpha])
-    return float(lo), float(hi)
-
-
-def _intervals(samples: np.ndarray, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
-    """`_interval` of every column of (resamples, m) `samples`, the columns without a
-    non-finite draw in one quantile call (a price move computes a few dozen of them)."""
-    samples = samples.reshape(samples.shape[0], -1)
-    whole = np.isfinite(samples).all(axis=0)
-    lo, hi = np.full(samples.shape[1], np.nan), np.full(samples.shape[1], np.nan)
-    if samples.shape[0] and whole.any():
-        alpha = (1.0 - level) / 2.0
-        lo[whole], hi[whole] = np.quantile(samples[:, whole], [alpha, 1.0 - alpha], axis=0)
-    for j in np.flatnonzero(~whole):
-        lo[j], hi[j] = _interval(samples[:, j], level)
-    return lo, hi
 
 
 # ---------------------------------------------------------------------------------------
@@ -428,7 +154,7 @@ class RuleResults:
         est = float(self.overall.loc[rule, "cost_per_case"] - self.overall.loc[other, "cost_per_case"])
         if rule not in self.total_cost or other not in self.total_cost:
             return est, float("nan"), float("nan")
-        lo, hi = _interval(self.total_cost[rule] - self.total_cost[other])
+        lo, hi = percentile_interval(self.total_cost[rule] - self.total_cost[other])
         return est, lo, hi
 
 
@@ -458,7 +184,7 @@ def evaluate_rules(
     if boot is not None:
         with np.errstate(invalid="ignore", divide="ignore"):
             per_case = np.where(n_g > 0, boot / np.where(n_g > 0, n_g, 1.0), np.nan)
-        lows, highs = (x.reshape(len(rules), len(ms.groups)) for x in _intervals(per_case))
+        lows, highs = (x.reshape(len(rules), len(ms.groups)) for x in percentile_intervals(per_case))
     rows = []
     for r_i, rule in enumerate(rules):
         for g_i, g in enumerate(ms.groups):
@@ -503,9 +229,9 @@ def evaluate_rules(
         whole = np.isfinite(total).all(axis=0)
         total_cost = {rule: total[:, i] for i, rule in enumerate(rules) if whole[i]}
         draws = np.where(whole, total, np.nan)  # a rule with a non-finite draw has no interval
-        low, high = _intervals(draws)
+        low, high = percentile_intervals(draws)
         if baseline in total_cost:
-            vs_lo, vs_hi = _intervals(draws - total_cost[baseline][:, None])
+            vs_lo, vs_hi = percentile_intervals(draws - total_cost[baseline][:, None])
     overall["low"], overall["high"] = low, high
     overall["vs_baseline"] = overall["cost_per_case"] - overall.loc[baseline, "cost_per_case"]
     overall["vs_low"], overall["vs_high"] = vs_lo, vs_hi
@@ -801,130 +527,3 @@ def no_model_baseline(y_true, *, c_fp, c_fn, sample_weight=None) -> tuple[str, f
     nobody, everyone = (x / total for x in no_model_costs(pos, total - pos, c_fp, c_fn))
     rule = no_model_choice(nobody, everyone)
     return rule, (everyone if rule == R.EVERYONE else nobody)
-
-
-def cost_curves(ms: ModelSweeps, prices: Prices, *, max_points: int | None = None) -> pd.DataFrame:
-    """Cost per case against one cutoff on the judged rows, long format
-    ``line, threshold, flagged_rate, cost_per_case``: the line ``None`` is everybody at one
-    cutoff (each group at its own prices); then one line per group (its own cost per case).
-    Every line's first row is threshold +inf (flag nobody).
-
-    Exact at every distinct score. With `max_points` (a chart's resolution, as in
-    ``figures.MAX_POINTS``) the line of everybody keeps only the points worth drawing
-    (`sweep.thin_index`: every stretch's first, last, lowest and highest), and each group's
-    line, drawn thin behind it, a quarter as many: a redraw after a price move then carries
-    neither a row per distinct score through pandas nor more points than the chart shows.
-    """
-
-    def line(name, thresholds, flagged_rate, cost_per_case) -> pd.DataFrame:
-        most = None if max_points is None else max_points if name is None else max(4, max_points // 4)
-        idx = slice(None) if most is None else thin_index(cost_per_case, most)
-        return pd.DataFrame(
-            {
-                "line": name,
-                "threshold": thresholds[idx],
-                "flagged_rate": flagged_rate[idx],
-                "cost_per_case": cost_per_case[idx],
-            }
-        )
-
-    pooled = ms.judge_pooled
-    every = np.full(pooled.flagged.shape, pooled.total)
-    frames = [
-        line(
-            None,
-            pooled.thresholds,
-            v.safe_divide(pooled.flagged, every),
-            v.safe_divide(ms.single_cost(prices, "judge"), every),
-        )
-    ]
-    if ms.grouped and len(ms.groups) > 1:
-        for i, g in enumerate(ms.groups):
-            sw = ms.judge[g]
-            if sw.total <= 0:
-                continue
-            frames.append(
-                line(g, sw.thresholds, sw.flagged / sw.total, sw.errors_cost(prices.c_fp[i], prices.c_fn[i]) / sw.total)
-            )
-    return pd.concat(frames, ignore_index=True)
-
-
-# ---------------------------------------------------------------------------------------
-# Sweeps computed elsewhere (DuckDB, Spark, an aggregate file)
-
-
-def pool(gs: GroupedSweep) -> Sweep:
-    """One sweep of all groups together, exactly, from a grouped sweep (no rows needed).
-
-    Its thresholds are every group's distinct scores; the counts at each are the sum of the
-    groups' counts at that cutoff.
-    """
-    finite = gs.thresholds[np.isfinite(gs.thresholds)]
-    t = np.concatenate(([np.inf], np.unique(finite)[::-1]))
-    tp, fp = np.zeros(t.size), np.zeros(t.size)
-    for g in gs.groups:
-        sw = gs[g]
-        j = sw.index_at(t)
-        tp += sw.tp[j]
-        fp += sw.fp[j]
-    return Sweep(t, tp, fp, float(gs.positives.sum()), float(gs.negatives.sum()))
-
-
-def _align(gs: GroupedSweep, names: tuple) -> GroupedSweep:
-    """`gs` over the groups `names` (a group it lacks gets the empty sweep)."""
-    if tuple(gs.groups) == tuple(names):
-        return gs
-    parts = []
-    for name in names:
-        if name in gs.groups:
-            sw = gs[name]
-            parts.append((sw.thresholds, sw.tp, sw.fp, sw.positives, sw.negatives))
-        else:
-            parts.append((np.array([np.inf]), np.zeros(1), np.zeros(1), 0.0, 0.0))
-    sizes = [p[0].size for p in parts]
-    return GroupedSweep(
-        tuple(names),
-        np.concatenate(([0], np.cumsum(sizes))).astype(np.int64),
-        np.concatenate([p[0] for p in parts]),
-        np.concatenate([p[1] for p in parts]),
-        np.concatenate([p[2] for p in parts]),
-        np.array([p[3] for p in parts], dtype=float),
-        np.array([p[4] for p in parts], dtype=float),
-    )
-
-
-def model_from_sweeps(
-    fit: GroupedSweep, judge: GroupedSweep | None = None, *, name: str = "score", weighted: bool = False
-) -> ModelSweeps:
-    """`ModelSweeps` from grouped sweeps computed elsewhere (`scale.scan_grouped_sweep`, an
-    aggregate file): the same answers as `sweep_model` on the rows they came from.
-
-    `judge` None means the cutoffs are judged on the rows they are fitted on. A group named
-    None (no group column) becomes ``"everyone"``.
-    """
-
-    def rename(gs):
-        if gs.groups == (None,):
-            return GroupedSweep((SINGLE_GROUP,), gs.offsets, gs.thresholds, gs.tp, gs.fp, gs.positives, gs.negatives)
-        return gs
-
-    fit = rename(fit)
-    judge = fit if judge is None else rename(judge)
-    names = tuple(sorted(set(fit.groups) | set(judge.groups), key=str))
-    grouped = names != (SINGLE_GROUP,)
-    fit, judge_aligned = _align(fit, names), _align(judge, names)
-    same = judge is fit or judge_aligned is fit
-    scores = fit.thresholds[np.isfinite(fit.thresholds)]
-    probabilities = bool(scores.size == 0 or (scores.min() >= 0 and scores.max() <= 1))
-    fit_pooled = pool(fit)
-    return ModelSweeps(
-        name=str(name),
-        fit=fit,
-        judge=judge_aligned,
-        fit_pooled=fit_pooled,
-        judge_pooled=fit_pooled if same else pool(judge_aligned),
-        judged_on="all" if same else "test",
-        probabilities=probabilities,
-        weighted=weighted,
-        grouped=grouped,
-    )

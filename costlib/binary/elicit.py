@@ -21,10 +21,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
-from sklearn.isotonic import isotonic_regression
 
 from costlib.core import validation as v
-from costlib.core.sweep import Sweep, group_codes, threshold_sweep, tie_tolerance
+from costlib.core.sweep import Sweep, group_codes, hull_slopes, threshold_sweep, tie_tolerance
 
 RANGE = (1e-3, 1e3)  # the ratios the questions can reach: 1:1000 to 1000:1
 PRECISION = 1.5  # stop when the bracket's high / low is at most this
@@ -47,7 +46,7 @@ def _breaks(sweep: Sweep) -> tuple[np.ndarray, np.ndarray]:
     dc = np.diff(sweep.tp)
     if da.size == 0:
         return np.array([0]), np.array([np.inf])
-    slopes = isotonic_regression(dc / da, sample_weight=da, increasing=False)
+    slopes = hull_slopes(da, dc)
     # the end of each block of equal pooled slopes is a hull vertex; its slope sets the break
     ends = np.flatnonzero(np.concatenate((slopes[1:] != slopes[:-1], [True])))
     block_slopes = slopes[ends]

@@ -5,8 +5,8 @@ decision, the scans where the rows live, the bootstrap, Find my prices and the p
 
 - `mistakes_cost`: ``FP * c_fp + FN * c_fn`` (the total price of the mistakes; divide by the
   cases for the cost per case);
-- `elkan_threshold`: the cutoff that prices imply for calibrated probabilities,
-  ``c_fp / (c_fp + c_fn)`` (Elkan, 2001);
+- `elkan_threshold` (`elkan_cutoffs` for arrays of prices): the cutoff that prices imply for
+  calibrated probabilities, ``c_fp / (c_fp + c_fn)`` (Elkan, 2001);
 - `no_model_costs` and `no_model_choice`: the best one can do without a model, flag nobody
   (every positive is missed) or flag everyone (every negative is a false alarm), whichever is
   cheaper, ties to flag nobody;
@@ -72,6 +72,17 @@ def elkan_threshold(c_fp, c_fn) -> float:
         v.warn_degenerate("c_fp + c_fn is 0: every threshold costs nothing; elkan_threshold is NaN")
         return float("nan")
     return c_fp / (c_fp + c_fn)
+
+
+def elkan_cutoffs(c_fp: np.ndarray, c_fn: np.ndarray) -> np.ndarray:
+    """`elkan_threshold` of every (validated) price pair at once: NaN, without a warning, where
+    both prices are 0 (the caller says why).
+
+    >>> elkan_cutoffs(np.array([1.0, 0.0]), np.array([3.0, 0.0])).tolist()
+    [0.25, nan]
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(c_fp + c_fn > 0, c_fp / (c_fp + c_fn), np.nan)
 
 
 def no_model_costs(positives, negatives, c_fp, c_fn):

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from sklearn.isotonic import isotonic_regression
 
 from costlib.core import validation as v
 from costlib.core.prices import mistakes_cost
@@ -176,8 +175,9 @@ def _merge_by_rank(pos: np.ndarray, neg: np.ndarray):
     return merged, is_pos
 
 
-def _sweep_core(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
-    """thresholds (desc, inf first), tp, fp, P, N for bool labels y and finite scores s."""
+def sweep_arrays(y: np.ndarray, s: np.ndarray, w: np.ndarray | None):
+    """thresholds (desc, inf first), tp, fp, P, N for bool labels y and finite scores s, validated
+    by the caller (the kernel of every sweep: `threshold_sweep`, `sweep_by_codes`, the value and NEC sweeps)."""
     if w is not None:
         keep = w > 0
         if not keep.all():
@@ -259,7 +259,7 @@ def threshold_sweep(y_true, y_score, *, sample_weight=None) -> Sweep:
     """
     y, s = v.binary_pair(y_true, y_score)
     w = v.as_weight(sample_weight, "sample_weight", len(y))
-    thresholds, tp, fp, n_pos, n_neg = _sweep_core(y, s, w)
+    thresholds, tp, fp, n_pos, n_neg = sweep_arrays(y, s, w)
     return Sweep(thresholds, tp, fp, n_pos, n_neg)
 
 
@@ -389,7 +389,7 @@ def sweep_by_codes(y: np.ndarray, s: np.ndarray, codes: np.ndarray, names: tuple
         w = None if w is None else w[order]
         bounds = np.concatenate(([0], np.cumsum(np.bincount(codes, minlength=k))))
         slices = [slice(bounds[g], bounds[g + 1]) for g in range(k)]
-    parts = [_sweep_core(y[sl], s[sl], None if w is None else w[sl]) for sl in slices]
+    parts = [sweep_arrays(y[sl], s[sl], None if w is None else w[sl]) for sl in slices]
     sizes = [p[0].size for p in parts]
     return GroupedSweep(
         groups=tuple(names),
@@ -423,6 +423,23 @@ def argbest(values: np.ndarray, *, maximize: bool = False) -> int:
     return int(np.flatnonzero(vals <= best + tie_tolerance(best))[0])
 
 
+def hull_slopes(da: np.ndarray, dc: np.ndarray) -> np.ndarray:
+    """The slopes of the upper concave hull of a sweep's steps: the antitonic (decreasing,
+    pool adjacent violators) regression of the step slopes ``dc / da`` weighted by the step
+    widths `da`. Equal neighbouring slopes are one pooled block: its end is a hull vertex.
+
+    SciPy's PAVA, imported here on first use (it is what scikit-learn's `isotonic_regression`
+    calls), so that importing costlib does not load SciPy.
+
+    >>> hull_slopes(np.array([1.0, 1.0, 2.0]), np.array([0.0, 1.0, 2.0])).tolist()
+    [0.75, 0.75, 0.75]
+    """
+    from scipy.optimize import isotonic_regression
+
+    y = np.asarray(dc / da, dtype=np.float64)
+    return np.asarray(isotonic_regression(y, weights=da, increasing=False).x, dtype=np.float64)
+
+
 def hull_best_index(accepted: np.ndarray, gained: np.ndarray, q) -> np.ndarray:
     """For every q, the smallest index j maximising ``gained[j] - q * accepted[j]``.
 
@@ -440,7 +457,7 @@ def hull_best_index(accepted: np.ndarray, gained: np.ndarray, q) -> np.ndarray:
     dc = np.diff(gained)
     if da.size == 0:
         return np.zeros(np.shape(q), dtype=np.int64)
-    slopes = isotonic_regression(dc / da, sample_weight=da, increasing=False)
+    slopes = hull_slopes(da, dc)
     return np.searchsorted(-slopes, -np.asarray(q, dtype=np.float64), side="left")
 
 
@@ -465,7 +482,7 @@ def best_indices(sweep: Sweep, c_fp, c_fn) -> np.ndarray:
     da, dc = np.diff(accepted), np.diff(sweep.tp)
     if da.size == 0:
         return np.zeros(shape, dtype=np.int64)
-    slopes = isotonic_regression(dc / da, sample_weight=da, increasing=False)
+    slopes = hull_slopes(da, dc)
     j = np.searchsorted(-slopes, -q, side="left")
     # the vertex before j: the start of the pooled block that holds slope j - 1
     change = np.concatenate(([True], slopes[1:] != slopes[:-1]))

@@ -17,13 +17,9 @@ The pieces it is made of are public too, so that the dashboard can compute them 
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as _dt
 import math
 import re
-import warnings
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -32,10 +28,7 @@ import plotly.io as pio
 
 from costlib.binary import audit as _audit
 from costlib.binary import decision as D
-from costlib.binary.elicit import break_even_range
 from costlib.core import rules as R
-from costlib.core import settings
-from costlib.core import validation as v
 from costlib.core.prices import elkan_threshold
 from costlib.present.amounts import number, ratio_text
 from costlib.present.cost_figures import (
@@ -59,7 +52,7 @@ from costlib.present.tables import (  # the shared tables: the page and the CLI 
     share_cell,
     within_cells,
 )
-from costlib.present.words import Verdict, ratio_between, recommendation_verdict, sensitivity_sentence
+from costlib.present.words import ratio_between, sensitivity_sentence
 
 __all__ = [
     "POLICY_SCHEMA",
@@ -90,9 +83,7 @@ REPORT_SECTIONS = (
     "charts",
     "limitations",
 )
-SENSITIVITY_SPAN = np.geomspace(0.01, 100.0, 25)  # the map's prices, times the scale of the user's prices
 RATIO_LIMITS = _audit.RATIO_LIMITS  # the c_fn : c_fp range searched by audit.ratio_range
-NET_BENEFIT_THRESHOLDS = np.round(np.linspace(0.01, 0.99, 99), 10)
 LIMITATIONS = (
     "The prices are assumptions: they are the reviewer's statement of what a false positive and a false negative "
     "cost, not facts measured from the data. The sensitivity map shows how far they may move before the "
@@ -111,379 +102,11 @@ LIMITATIONS = (
 
 # ---------------------------------------------------------------------------------------
 # Pieces: the price-independent maps, fairness, the data summary
+# (the audit record and its pieces live in costlib.binary; re-exported for the callers)
 
-
-@dataclass(frozen=True, eq=False)
-class PriceMaps:
-    """How the cheapest option changes with the prices, for one or more models.
-
-    sensitivity  `audit.sensitivity_grid` over ``scale * SENSITIVITY_SPAN`` on both axes
-    net_benefit  `audit.net_benefit_curves` on the judged rows (empty unless probabilities)
-    scale        the geometric mean of the prices the grid is centred on
-    """
-
-    sensitivity: pd.DataFrame
-    net_benefit: pd.DataFrame
-    scale: float
-    train: dict
-    test: dict
-
-
-def price_scale(c_fp: float, c_fn: float) -> float:
-    """A round number near the geometric mean of the prices, so the map moves rarely."""
-    c_fp, c_fn = v.as_price(c_fp, "c_fp"), v.as_price(c_fn, "c_fn")
-    positive = [x for x in (c_fp, c_fn) if x > 0]
-    if not positive:
-        return 1.0
-    gm = math.exp(sum(math.log(x) for x in positive) / len(positive))
-    return float(10.0 ** round(math.log10(gm)))
-
-
-def price_maps(models: Mapping[str, D.ModelSweeps], *, scale: float = 1.0) -> PriceMaps:
-    """The sensitivity map and the net-benefit curves: they read pooled sweeps only."""
-    train = {name: ms.fit_pooled for name, ms in models.items()}
-    test = {name: ms.judge_pooled for name, ms in models.items()}
-    grid_values = scale * SENSITIVITY_SPAN
-    grid = _audit.sensitivity_grid(train, test, c_fp_values=grid_values, c_fn_values=grid_values)
-    probabilities = all(ms.probabilities for ms in models.values())
-    nb = (
-        _audit.net_benefit_curves(test, NET_BENEFIT_THRESHOLDS)
-        if probabilities
-        else pd.DataFrame(columns=["threshold", "option", "net_benefit"])
-    )
-    return PriceMaps(grid, nb, float(scale), train, test)
-
-
-def fairness_rules(ms: D.ModelSweeps, prices: D.Prices, *, criteria: Sequence[str], tolerance: float):
-    """({"fair: <criterion>": {group: cutoff}}, {criterion: FairCutoffs}) on the fitting rows.
-
-    The exact constrained search of `audit.fair_cutoffs` per criterion; an infeasible
-    criterion gives NaN cutoffs and a `DegenerateWarning` naming the cause.
-    """
-    rules, fits = {}, {}
-    for c in criteria:
-        fit = _audit.fair_cutoffs(ms.fit, prices, criterion=c, tolerance=tolerance)
-        fits[c] = fit
-        rules[R.FAIR_PREFIX + c] = dict(fit.thresholds)
-    return rules, fits
-
-
-def _rate_at(sw, criterion: str, t: float) -> float:
-    if math.isnan(t) or sw.total <= 0:
-        return float("nan")
-    return float(_audit._rates(sw, criterion)[sw.index_at(t)])
-
-
-def fairness_tables(
-    ms: D.ModelSweeps, prices: D.Prices, fits: Mapping, results: D.RuleResults, tolerance: float
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(long, summary) for the fairness section, read off the sweeps.
-
-    long     ``criterion, group, threshold, rate_train, rate_test``
-    summary  per criterion: ``rule, rate, tolerance, feasible, spread_train, spread_test,
-             within_tolerance_on_test, cost_per_case_train, price_per_case_train,
-             price_per_case_test`` (the price is the extra cost over the best cutoff per group)
-    """
-    long, rows = [], []
-    fit_opt = D.count_rules(ms.fit, {R.COST_OPTIMAL: np.array([results.cutoffs[R.COST_OPTIMAL][g] for g in ms.groups])})
-    n_fit = ms.fit_pooled.total if ms.fit_pooled.total > 0 else float("nan")
-    opt_train = float(np.sum(fit_opt.cost(prices)) / n_fit)
-    for c, fit in fits.items():
-        rule = R.FAIR_PREFIX + c
-        cut = {g: float(fit.thresholds.get(g, float("nan"))) for g in ms.groups}
-        rate_tr = [_rate_at(ms.fit[g], c, cut[g]) for g in ms.groups]
-        rate_te = [_rate_at(ms.judge[g], c, cut[g]) for g in ms.groups]
-        for g, a, b in zip(ms.groups, rate_tr, rate_te, strict=True):
-            long.append({"criterion": c, "group": g, "threshold": cut[g], "rate_train": a, "rate_test": b})
-        feasible = all(not math.isnan(t) for t in cut.values())
-        spread_tr = _audit.rate_spread({g: ms.fit[g] for g in ms.groups}, cut, c)
-        spread_te = _audit.rate_spread({g: ms.judge[g] for g in ms.groups}, cut, c)
-        train_cost = float("nan")
-        if feasible:
-            counts = D.count_rules(ms.fit, {rule: np.array([cut[g] for g in ms.groups])})
-            train_cost = float(np.sum(counts.cost(prices)) / n_fit)
-        test_price = float("nan")
-        if rule in results.overall.index:
-            test_price = float(
-                results.overall.loc[rule, "cost_per_case"] - results.overall.loc[R.COST_OPTIMAL, "cost_per_case"]
-            )
-        rows.append(
-            {
-                "rule": rule,
-                "rate": _audit.FAIRNESS_CRITERIA[c],
-                "tolerance": tolerance,
-                "feasible": feasible,
-                "spread_train": spread_tr,
-                "spread_test": spread_te,
-                "within_tolerance_on_test": bool(spread_te <= tolerance + 1e-12) if feasible else False,
-                "cost_per_case_train": train_cost,
-                "price_per_case_train": train_cost - opt_train,
-                "price_per_case_test": test_price,
-            }
-        )
-    columns = [
-        "rule",
-        "rate",
-        "tolerance",
-        "feasible",
-        "spread_train",
-        "spread_test",
-        "within_tolerance_on_test",
-        "cost_per_case_train",
-        "price_per_case_train",
-        "price_per_case_test",
-    ]
-    return (
-        pd.DataFrame(long, columns=["criterion", "group", "threshold", "rate_train", "rate_test"]),
-        pd.DataFrame(rows, columns=columns),
-    )
-
-
-def data_summary(ms: D.ModelSweeps) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(by_group, overall): cases, positives, positive share and mean score per split, read
-    off the sweeps. by_group has ``split, group, ...``; overall is indexed by split."""
-    rows, overall = [], []
-    splits = (
-        (("train", ms.fit, ms.fit_pooled), ("test", ms.judge, ms.judge_pooled))
-        if ms.judged_on == "test"
-        else (("all", ms.fit, ms.fit_pooled),)
-    )
-    for split, grouped, pooled in splits:
-        for g in grouped.groups:
-            sw = grouped[g]
-            rows.append(
-                {
-                    "split": split,
-                    "group": g,
-                    "n": sw.total,
-                    "positives": sw.positives,
-                    "positive_share": v.safe_divide(sw.positives, sw.total),
-                    "mean_score": sw.mean_score(),
-                }
-            )
-        overall.append(
-            {
-                "split": split,
-                "n": pooled.total,
-                "positives": pooled.positives,
-                "positive_share": v.safe_divide(pooled.positives, pooled.total),
-                "mean_score": pooled.mean_score(),
-            }
-        )
-    return pd.DataFrame(rows), pd.DataFrame(overall).set_index("split")
-
-
-# ---------------------------------------------------------------------------------------
-# The audit value
-
-
-@dataclass(frozen=True, eq=False)
-class Audit:
-    """Everything one audit shows, computed from cached sweeps (see the module docstring).
-
-    recommendation    `decision.Recommendation` (its ``results`` judge every rule, fairness
-                      rules included, on the test rows, by group and overall apart)
-    verdict           `words.Verdict`: the one answer in words
-    fairness          long format ``criterion, group, threshold, rate_train, rate_test``
-    fairness_summary  per criterion (see `fairness_tables`)
-    data_summary      ``split, group, n, positives, positive_share, mean_score``
-    data_overall      the same per split, for all groups together
-    maps              `PriceMaps`: the sensitivity map and net benefit
-    curves            `decision.cost_curves` of the recommended model (test rows)
-    ratio_range       (leader, low, high) of `audit.ratio_range` at `mean_prices`
-    mean_prices       (c_fp, c_fn) weighted by the test rows of each group
-    break_even        (low, high) `elicit.break_even_range` of the recommended model on the
-                      fitting rows: the c_fn : c_fp ratios at which it beats both decisions
-                      without a model (exact)
-    notes             sentences on degenerate input (a group with one class, an infeasible
-                      constraint)
-    """
-
-    recommendation: D.Recommendation
-    verdict: Verdict
-    costs: dict
-    unit: str
-    volume: float | None
-    fairness_tolerance: float
-    criteria: tuple[str, ...]
-    n_resamples: int
-    seed: int
-    data_name: str
-    fingerprint: str
-    n_rows: int
-    created: str
-    version: str
-    fairness: pd.DataFrame
-    fairness_summary: pd.DataFrame
-    data_summary: pd.DataFrame
-    data_overall: pd.DataFrame
-    maps: PriceMaps
-    ratio_range: tuple[str, float, float]
-    mean_prices: tuple[float, float]
-    curves: pd.DataFrame = field(default_factory=pd.DataFrame)
-    notes: tuple[str, ...] = ()
-    price_questions: dict | None = None
-    break_even: tuple[float, float] = (math.nan, math.nan)
-
-    @property
-    def results(self) -> D.RuleResults:
-        return self.recommendation.results
-
-    @property
-    def cutoffs(self) -> dict:
-        return self.results.cutoffs
-
-    @property
-    def rules(self) -> tuple[str, ...]:
-        return tuple(self.cutoffs)
-
-    @property
-    def model_name(self) -> str:
-        return self.recommendation.model
-
-    @property
-    def sensitivity(self) -> str:
-        """How much the prices matter, in words (`sensitivity_sentence` for this audit)."""
-        return sensitivity_sentence(
-            self.ratio_range,
-            self.mean_prices,
-            self.unit,
-            blended=not self.recommendation.prices.uniform,
-            break_even=self.break_even,
-            model=self.model_name,
-        )
-
-    @property
-    def groups(self) -> tuple:
-        return self.recommendation.prices.groups
-
-    @property
-    def model_is_useless(self) -> bool:
-        return self.recommendation.status in (D.WORSE, D.ADDS_NOTHING, D.NO_ANSWER)
-
-
-def mean_prices(ms: D.ModelSweeps, prices: D.Prices) -> tuple[float, float]:
-    """c_fp and c_fn averaged over the groups, weighted by their judged rows (`Prices.mean`)."""
-    return prices.mean([ms.judge[g].total for g in ms.groups])
-
-
-def build_audit(
-    models: D.ModelSweeps | Mapping[str, D.ModelSweeps],
-    costs,
-    *,
-    unit: str = "",
-    volume: float | None = None,
-    fairness_tolerance: float = 0.05,
-    criteria: Sequence[str] = tuple(_audit.FAIRNESS_CRITERIA),
-    n_resamples: int = 1000,
-    seed: int = 0,
-    data_name: str = "",
-    fingerprint: str = "",
-    n_rows: int | None = None,
-    data_notes: Sequence[str] = (),
-    created: str | None = None,
-    maps: PriceMaps | None = None,
-    price_questions: Mapping | None = None,
-) -> Audit:
-    """Compute one audit from cached sweeps: the recommendation, every rule with intervals,
-    fairness-constrained cutoffs, the price maps and the data summary.
-
-    Parameters
-    ----------
-    models : ModelSweeps or {name: ModelSweeps}
-        One or more models' sweeps (`decision.sweep_model`): the rows are not read again.
-    costs : (c_fp, c_fn) or {group: (c_fp, c_fn)}
-    unit, volume : the unit of the prices and the cases a month (for the sentences)
-    fairness_tolerance : float
-        Largest gap allowed between groups' rates in a fairness-constrained rule.
-    criteria : the fairness criteria (keys of `audit.FAIRNESS_CRITERIA`)
-    n_resamples, seed : the bootstrap
-    maps : PriceMaps, optional
-        Reuse price maps computed earlier (they do not depend on the prices).
-    price_questions : dict, optional
-        `elicit.record` of the questions that set the prices (shown in the report).
-
-    Returns
-    -------
-    Audit
-        Degenerate input (a group with one class, an infeasible constraint) gives NaN rows
-        and a sentence in ``notes``, never an exception.
-    """
-    from costlib import __version__
-
-    if isinstance(models, D.ModelSweeps):
-        models = {models.name: models}
-    criteria = tuple(criteria)
-    for c in criteria:
-        if c not in _audit.FAIRNESS_CRITERIA:
-            raise ValueError(_audit.MSG_CRITERION.format(valid=list(_audit.FAIRNESS_CRITERIA), value=c))
-    tol = v.as_price(fairness_tolerance, "fairness_tolerance")
-    if volume is not None:
-        volume = float(v.as_price(volume, "volume"))
-    notes: list[str] = list(data_notes)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        first = D.recommend(models, costs, n_resamples=0, seed=seed)
-        ms = models[first.model]
-        prices = first.prices
-        fair, fits = fairness_rules(
-            ms, prices, criteria=criteria if ms.grouped and len(ms.groups) > 1 else (), tolerance=tol
-        )
-        rec = D.recommend({ms.name: ms}, costs, n_resamples=n_resamples, seed=seed, extra_rules=fair)
-        rec = dataclasses.replace(rec, models=first.models)
-        long, summary = fairness_tables(ms, prices, fits, rec.results, tol)
-        if maps is None:
-            mp = mean_prices(ms, prices)
-            maps = price_maps(models, scale=price_scale(*mp))
-        mp = mean_prices(ms, prices)
-        leader = _audit.ratio_range(maps.train, maps.test, c_fp=mp[0], c_fn=mp[1])
-        by_group, overall = data_summary(ms)
-    for w_ in caught:
-        if issubclass(w_.category, v.DegenerateWarning):
-            notes.append(str(w_.message))
-        else:
-            warnings.warn_explicit(w_.message, w_.category, w_.filename, w_.lineno)
-    partial = rec.results.by_group.groupby("rule", sort=False)["cost_per_case"].apply(lambda c: bool(c.isna().any()))
-    for rule in partial.index[partial.to_numpy()]:
-        notes.append(f"The rule “{R.rule_words(rule)}” has no cutoff for some group, so its overall cost is not shown.")
-    if not all(m.probabilities for m in models.values()):
-        notes.append(
-            "The scores are not all in [0, 1], so the 0.5 and formula cutoffs and net benefit (which read "
-            "a score as a probability) are not shown."
-        )
-    unit, _ = settings.check_unit(unit or "", default="")
-    return Audit(
-        recommendation=rec,
-        verdict=recommendation_verdict(rec, unit=unit, volume=volume),
-        costs=prices.as_dict(),
-        unit=unit,
-        volume=volume,
-        fairness_tolerance=tol,
-        criteria=criteria,
-        n_resamples=int(n_resamples),
-        seed=int(seed),
-        data_name=str(data_name),
-        fingerprint=str(fingerprint),
-        n_rows=int(
-            n_rows
-            if n_rows is not None
-            else round(ms.fit_pooled.total + (ms.judge_pooled.total if ms.judged_on == "test" else 0))
-        ),
-        created=created or _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        version=__version__,
-        fairness=long,
-        fairness_summary=summary,
-        data_summary=by_group,
-        data_overall=overall,
-        maps=maps,
-        ratio_range=leader,
-        mean_prices=mp,
-        curves=D.cost_curves(ms, prices),
-        notes=tuple(dict.fromkeys(notes)),
-        price_questions=dict(price_questions) if price_questions else None,
-        break_even=break_even_range(ms.fit_pooled),
-    )
-
+from costlib.binary.audit import Audit, build_audit, data_summary, mean_prices  # noqa: E402, F401
+from costlib.binary.fairness import fairness_rules, fairness_tables  # noqa: E402, F401
+from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale  # noqa: E402, F401
 
 # ---------------------------------------------------------------------------------------
 # Figures and HTML report

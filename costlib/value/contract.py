@@ -18,11 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from costlib.binary.costs import priced_errors
 from costlib.core import validation as v
-from costlib.core.sweep import Sweep, _sweep_core, argbest, hull_best_index
-
-ACCEPTANCE_RULES = ("paper", "bayes")
+from costlib.core.sweep import Sweep, argbest, hull_best_index, sweep_arrays
+from costlib.stats.bootstrap import DEFAULT_RESAMPLES, mean_interval
+from costlib.stats.intervals import LEVEL, Interval
 
 
 @dataclass(frozen=True)
@@ -31,14 +30,6 @@ class ValueResult:
     reject_rate: float
     accepted_accuracy: float
     tau: float
-
-
-@dataclass(frozen=True)
-class CostSensitiveValue:
-    value: float
-    reject_rate: float
-    tau_pos: float
-    tau_neg: float
 
 
 def value_threshold(k) -> float:
@@ -152,6 +143,27 @@ def value_score(y_true, y_prob, *, k, tau=None, reject_value=0.0) -> ValueResult
     return ValueResult(value, 1.0 - n_acc / n, float(v.safe_divide(n_correct, n_acc)), tau)
 
 
+def value_interval(
+    y_true,
+    y_prob,
+    *,
+    k: float,
+    tau: float | None = None,
+    reject_value: float = 0.0,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    level: float = LEVEL,
+    seed: int = 0,
+) -> Interval:
+    """Interval for the value per case at confidence threshold tau (default k / (k + 1))."""
+    k = v.as_price(k, "k")
+    tau = value_threshold(k) if tau is None else v.as_threshold(tau, "tau")
+    correct, conf = predictions(y_true, y_prob)
+    accepted = conf >= tau
+    per_row = np.where(accepted, np.where(correct, 1.0, -k), reject_value)
+    iv, _ = mean_interval(per_row, n_resamples=n_resamples, level=level, seed=seed)
+    return iv
+
+
 def value_sweep(y_true, y_prob) -> Sweep:
     """The cost kernel with label = "answer is correct" and score = confidence.
 
@@ -159,7 +171,7 @@ def value_sweep(y_true, y_prob) -> Sweep:
     iff confidence >= ``thresholds[j]`` (``thresholds[0] = inf``: reject all).
     """
     correct, conf = predictions(y_true, y_prob)
-    thresholds, tp, fp, n_pos, n_neg = _sweep_core(correct, conf, None)
+    thresholds, tp, fp, n_pos, n_neg = sweep_arrays(correct, conf, None)
     return Sweep(thresholds, tp, fp, n_pos, n_neg)
 
 
@@ -187,7 +199,7 @@ def value_sweep_from_counts(sweep: Sweep) -> Sweep:
     wrong = np.where(says_positive, neg, pos)
     conf = np.maximum(s, 1.0 - s)
     labels = np.concatenate((np.ones(s.size, dtype=bool), np.zeros(s.size, dtype=bool)))
-    thresholds, tp, fp, n_pos, n_neg = _sweep_core(
+    thresholds, tp, fp, n_pos, n_neg = sweep_arrays(
         labels, np.concatenate((conf, conf)), np.concatenate((right, wrong)).astype(np.float64)
     )
     return Sweep(thresholds, tp, fp, n_pos, n_neg)
@@ -387,181 +399,6 @@ def value_against_k(
     return pd.concat(frames, ignore_index=True)
 
 
-def class_thresholds(*, k_tp, k_fp, k_fn) -> tuple[float, float]:
-    """(tau_pos, tau_neg) = (k_fp / (k_tp + k_fp), k_fn / (1 + k_fn)).
-
-    A positive prediction is accepted iff p >= tau_pos, a negative one iff 1 - p >= tau_neg.
-
-    Parameters
-    ----------
-    k_tp : float
-        Worth of a true positive, in units of a correct negative; finite, >= 0.
-    k_fp : float
-        Price of a false positive in those units; finite, >= 0.
-    k_fn : float
-        Price of a false negative in those units; finite, >= 0.
-
-    Returns
-    -------
-    tau_pos : float
-        Acceptance threshold for a positive prediction; NaN when k_tp + k_fp is 0.
-    tau_neg : float
-        Acceptance threshold for a negative prediction.
-
-    Raises
-    ------
-    ValueError
-        If a price is not a finite number, is negative or is above 1e100.
-
-    Warns
-    -----
-    DegenerateWarning
-        When k_tp + k_fp is 0; tau_pos is then NaN.
-
-    Examples
-    --------
-    >>> class_thresholds(k_tp=2, k_fp=1, k_fn=3)
-    (0.3333333333333333, 0.75)
-    """
-    k_tp = v.as_price(k_tp, "k_tp")
-    k_fp = v.as_price(k_fp, "k_fp")
-    k_fn = v.as_price(k_fn, "k_fn")
-    if k_tp + k_fp == 0:
-        v.warn_degenerate("k_tp + k_fp is 0: tau_pos is NaN")
-        tau_pos = float("nan")
-    else:
-        tau_pos = k_fp / (k_tp + k_fp)
-    return tau_pos, k_fn / (1.0 + k_fn)
-
-
-def cost_sensitive_actions(y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> np.ndarray:
-    """Per case: 1 accept a positive prediction, 0 accept a negative one, -1 reject."""
-    if rule not in ACCEPTANCE_RULES:
-        raise ValueError(v.MSG_RULE.format(valid=list(ACCEPTANCE_RULES), value=rule))
-    p = v.as_probability(y_prob, "y_prob")
-    if p.ndim != 1:
-        raise ValueError(v.MSG_NDIM.format(name="y_prob", shape=p.shape))
-    tau_pos, tau_neg = class_thresholds(k_tp=k_tp, k_fp=k_fp, k_fn=k_fn)
-    action = np.full(p.shape, -1, dtype=np.int8)
-    if rule == "paper":
-        pos = p >= 0.5
-        action[pos & (p >= tau_pos)] = 1
-        action[~pos & (1.0 - p >= tau_neg)] = 0
-    else:
-        ev_pos = p * k_tp - (1.0 - p) * k_fp
-        ev_neg = (1.0 - p) - p * k_fn
-        # ties with reject go to reject; a tie between the two answers goes to negative
-        action[(ev_neg > 0) & (ev_neg >= ev_pos)] = 0
-        action[(ev_pos > 0) & (ev_pos > ev_neg)] = 1
-    return action
-
-
-def cost_sensitive_value(y_true, y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> CostSensitiveValue:
-    """Value per case with prices per outcome (units of a correct negative).
-
-    TP +k_tp, TN +1, FP -k_fp, FN -k_fn, rejected 0; averaged over all n. `rule` is
-    ``"paper"`` (predict by p >= 0.5, accept by the class thresholds) or ``"bayes"`` (the
-    action of highest expected value per case; ties go to reject).
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n,)
-        Binary labels (0/1 or True/False).
-    y_prob : array-like of shape (n,)
-        Probabilities of class 1, in [0, 1].
-    k_tp : float
-        Worth of a true positive, in units of a correct negative; finite, >= 0.
-    k_fp : float
-        Price of a false positive in those units; finite, >= 0.
-    k_fn : float
-        Price of a false negative in those units; finite, >= 0.
-    rule : {"paper", "bayes"}, default="paper"
-        The acceptance rule.
-
-    Returns
-    -------
-    CostSensitiveValue
-        ``value`` (per case), ``reject_rate``, and the class thresholds ``tau_pos`` and
-        ``tau_neg`` of `class_thresholds`.
-
-    Raises
-    ------
-    ValueError
-        If `rule` is not one of "paper" and "bayes", `y_true` is not binary, `y_prob` is not
-        1-D, finite and in [0, 1], the lengths differ, or a price is not a finite number in
-        [0, 1e100].
-
-    Warns
-    -----
-    DegenerateWarning
-        When there are no cases (value and reject rate are NaN) or k_tp + k_fp is 0.
-
-    Examples
-    --------
-    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9]
-    >>> r = cost_sensitive_value(y, p, k_tp=2, k_fp=1, k_fn=3)
-    >>> r.value, r.reject_rate, r.tau_pos, r.tau_neg
-    (0.6666666666666666, 0.3333333333333333, 0.3333333333333333, 0.75)
-    >>> cost_sensitive_value(y, p, k_tp=2, k_fp=1, k_fn=3, rule="bayes").value
-    0.8333333333333334
-    """
-    y = v.as_binary(y_true, "y_true")
-    k_tp = v.as_price(k_tp, "k_tp")
-    k_fp = v.as_price(k_fp, "k_fp")
-    k_fn = v.as_price(k_fn, "k_fn")
-    action = cost_sensitive_actions(y_prob, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, rule=rule)
-    v.same_length(y, action, "y_true", "y_prob")
-    tau_pos, tau_neg = class_thresholds(k_tp=k_tp, k_fp=k_fp, k_fn=k_fn)
-    n = y.size
-    if n == 0:
-        v.warn_degenerate("no cases: value is NaN")
-        return CostSensitiveValue(float("nan"), float("nan"), tau_pos, tau_neg)
-    tp = np.count_nonzero((action == 1) & y)
-    fp = np.count_nonzero((action == 1) & ~y)
-    tn = np.count_nonzero((action == 0) & ~y)
-    fn = np.count_nonzero((action == 0) & y)
-    value = (k_tp * tp + tn - k_fp * fp - k_fn * fn) / n
-    return CostSensitiveValue(float(value), float(np.count_nonzero(action == -1) / n), tau_pos, tau_neg)
-
-
-def cost_sensitive_error(y_true, y_pred, *, k_fp, k_fn) -> float:
-    """(k_fn * FN + k_fp * FP) / n with no rejection.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n,)
-        Binary labels (0/1 or True/False).
-    y_pred : array-like of shape (n,)
-        Binary decisions (1 = predicted positive).
-    k_fp : float
-        Price of a false positive; finite, >= 0.
-    k_fn : float
-        Price of a false negative; finite, >= 0.
-
-    Returns
-    -------
-    float
-        The cost-sensitive error per case; NaN when there are no cases.
-
-    Raises
-    ------
-    ValueError
-        If `y_true` or `y_pred` is not 1-D and binary, their lengths differ, or a price is not
-        a finite number in [0, 1e100].
-
-    Warns
-    -----
-    DegenerateWarning
-        When there are no cases; the error is then NaN.
-
-    Examples
-    --------
-    >>> cost_sensitive_error([0, 0, 1, 1, 0, 1], [0, 1, 1, 1, 1, 1], k_fp=1, k_fn=3)
-    0.3333333333333333
-    """
-    return priced_errors(y_true, y_pred, k_fp, k_fn, names=("k_fp", "k_fn"), what="cost-sensitive error")
-
-
 def ranking_flips(frame: pd.DataFrame, *, rule: str = "optimal") -> pd.DataFrame:
     """Where the best model changes along k: ``k, leader, previous`` (first k of each change).
 
@@ -580,26 +417,6 @@ def ranking_flips(frame: pd.DataFrame, *, rule: str = "optimal") -> pd.DataFrame
             "previous": leader.shift()[changed].to_numpy(),
         }
     ).reset_index(drop=True)
-
-
-def classification_table(y_true, models: dict, *, k_fp: float = 1.0, k_fn: float = 1.0) -> pd.DataFrame:
-    """Per model, at the usual cutoff p >= 0.5 with no reject option: accuracy, F1 and
-    cost-sensitive error (k_fn * FN + k_fp * FP) / n. `models` maps names to probabilities."""
-    from sklearn.metrics import accuracy_score, f1_score
-
-    y = v.as_binary(y_true, "y_true")
-    out = []
-    for name, p in models.items():
-        pred = v.as_probability(p, f"models[{name!r}]") >= 0.5
-        out.append(
-            {
-                "model": name,
-                "accuracy": float(accuracy_score(y, pred)) if y.size else float("nan"),
-                "F1": float(f1_score(y, pred, zero_division=0.0)),
-                "cost-sensitive error": cost_sensitive_error(y, pred, k_fp=k_fp, k_fn=k_fn),
-            }
-        )
-    return pd.DataFrame(out)
 
 
 def value_table(sweeps: dict, *, k: float, reject_value: float = 0.0, fit_sweeps: dict | None = None) -> pd.DataFrame:
@@ -630,192 +447,4 @@ def value_table(sweeps: dict, *, k: float, reject_value: float = 0.0, fit_sweeps
                 "value at best tau": float(values[j_best]),
             }
         )
-    return pd.DataFrame(out)
-
-
-# ---------------------------------------------------------------------------------------
-# The recommendation of the Value page
-
-HAND_OVER = "hand everything over"
-ANSWER_ALL = "answer everything"
-VALUE_BASELINES = (HAND_OVER, ANSWER_ALL)
-
-
-def k_from_prices(c_fp, c_fn, gain) -> float:
-    """k from the price book: the average price of a wrong answer over the worth of a right one.
-
-    The Value page prices every wrong answer alike; ``(c_fp + c_fn) / 2`` is what a wrong
-    answer costs when false positives and false negatives are equally common, and `gain` is
-    what a right answer earns, in the same unit.
-
-    >>> k_from_prices(1, 3, 1)
-    2.0
-    """
-    c_fp = v.as_price(c_fp, "c_fp")
-    c_fn = v.as_price(c_fn, "c_fn")
-    gain = v.as_price(gain, "gain")
-    if gain <= 0:
-        v.warn_degenerate("a right answer is worth 0: k is infinite, so every answer loses")
-        return float("inf")
-    return (c_fp + c_fn) / 2.0 / gain
-
-
-@dataclass(frozen=True, eq=False)
-class ValueRecommendation:
-    """The Value page's one answer: which model answers, from which confidence, and what it
-    is worth per case against the better of handing everything over and answering everything.
-
-    Values are in units of one right answer (multiply by its worth for money). ``status`` is
-    one of `costlib.binary.decision`'s SAVES, UNCLEAR, WORSE, ADDS_NOTHING.
-    """
-
-    model: str
-    tau: float
-    value: float
-    reject_rate: float
-    baseline: str
-    baseline_value: float
-    gain: float
-    gain_low: float
-    gain_high: float
-    status: str
-    formula_value: float
-    formula_gain_low: float
-    formula_gain_high: float
-    judged_on: str
-    n_judged: float
-    models: pd.DataFrame
-
-
-def _grouped(sweep: Sweep):
-    from costlib.core.sweep import GroupedSweep
-
-    return GroupedSweep(
-        ("all",),
-        np.array([0, sweep.thresholds.size]),
-        sweep.thresholds,
-        sweep.tp,
-        sweep.fp,
-        np.array([sweep.positives]),
-        np.array([sweep.negatives]),
-    )
-
-
-def recommend_value(
-    judge_sweeps: dict,
-    *,
-    k: float,
-    reject_value: float = 0.0,
-    fit_sweeps: dict | None = None,
-    n_resamples: int = 1000,
-    seed: int = 0,
-) -> ValueRecommendation:
-    """Best model and confidence threshold, fitted on `fit_sweeps` (train) and judged on
-    `judge_sweeps` (test), against the better of "hand everything over" (every case gets the
-    reject value) and "answer everything" (accept at every confidence); ties: hand over.
-
-    The 95% interval of the gain is the exact count bootstrap of `decision.cell_bootstrap`
-    over the judged rows (paired with the baseline on the same resamples).
-    """
-    from costlib.binary import decision as D
-
-    k = v.as_price(k, "k")
-    r = v.as_price(reject_value, "reject_value", allow_negative=True)
-    fit_sweeps = fit_sweeps or judge_sweeps
-    rows = []
-    for name, sweep in judge_sweeps.items():
-        fit = fit_sweeps[name]
-        j_fit = argbest(sweep_value(fit, k, r), maximize=True)
-        tau = float(fit.thresholds[j_fit]) if j_fit >= 0 else float("nan")
-        rows.append(
-            {
-                "model": name,
-                "tau": tau,
-                "fit_value": float(sweep_value(fit, k, r)[j_fit]) if j_fit >= 0 else float("nan"),
-                "value": float(sweep_value(sweep, k, r)[sweep.index_at(tau)])
-                if np.isfinite(tau) or tau == np.inf
-                else float("nan"),
-                "fit_j": j_fit,
-                "fit_last": fit.thresholds.size - 1,
-            }
-        )
-    models = pd.DataFrame(rows)
-    best = models.loc[models["fit_value"].idxmax()] if models["fit_value"].notna().any() else models.iloc[0]
-    name = str(best["model"])
-    sweep = judge_sweeps[name]
-    tau = float(best["tau"])
-    values = sweep_value(sweep, k, r)
-    hand_over = float(r)
-    answer_all = float(values[-1])
-    baseline, base_value = (ANSWER_ALL, answer_all) if answer_all > hand_over else (HAND_OVER, hand_over)
-    value = float(values[sweep.index_at(tau)])
-    tau_star = value_threshold(k)
-    cutoffs = {
-        "chosen": np.array([tau]),
-        "formula": np.array([tau_star]),
-        HAND_OVER: np.array([np.inf]),
-        ANSWER_ALL: np.array([-np.inf]),
-    }
-    lo = hi = f_lo = f_hi = float("nan")
-    if n_resamples and sweep.total > 0:
-        res = D.cell_bootstrap(_grouped(sweep), cutoffs, n_resamples=n_resamples, seed=seed)
-        n = sweep.total
-        per_rule = (res.tp[:, :, 0] - k * res.fp[:, :, 0] + r * (n - res.tp[:, :, 0] - res.fp[:, :, 0])) / n
-        base = per_rule[:, list(cutoffs).index(baseline)]
-        lo, hi = D._interval(per_rule[:, 0] - base)
-        f_lo, f_hi = D._interval(per_rule[:, 1] - per_rule[:, 0])
-    gain = value - base_value
-    j = int(best["fit_j"])
-    if not np.isfinite(value):
-        status = D.NO_ANSWER
-    elif j == 0 or j == int(best["fit_last"]):
-        status = D.ADDS_NOTHING
-    elif gain <= 1e-12 * max(1.0, abs(base_value)):
-        status = D.WORSE
-    elif np.isfinite(lo) and lo <= 0:
-        status = D.UNCLEAR
-    else:
-        status = D.SAVES
-    accepted = sweep.flagged[sweep.index_at(tau)] if np.isfinite(value) else np.nan
-    return ValueRecommendation(
-        model=name,
-        tau=tau,
-        value=value,
-        reject_rate=float(1 - accepted / sweep.total) if sweep.total else np.nan,
-        baseline=baseline,
-        baseline_value=base_value,
-        gain=gain,
-        gain_low=lo,
-        gain_high=hi,
-        status=status,
-        formula_value=float(values[sweep.index_at(tau_star)]),
-        formula_gain_low=f_lo,
-        formula_gain_high=f_hi,
-        judged_on="test" if fit_sweeps is not judge_sweeps else "all",
-        n_judged=float(sweep.total),
-        models=models[["model", "tau", "fit_value", "value"]],
-    )
-
-
-ACCEPTANCE_WORDS = {"paper": "by class thresholds", "bayes": "by expected value"}
-
-
-def acceptance_rules_table(y_true, models: dict, *, k_tp: float, k_fp: float, k_fn: float) -> pd.DataFrame:
-    """Per model and acceptance rule: value per case and the share handed over.
-
-    Columns ``model, acceptance rule, value per case, handed over``; the rules are named in
-    words (`ACCEPTANCE_WORDS`: "paper" is "by class thresholds", "bayes" "by expected value").
-    """
-    out = []
-    for name, p in models.items():
-        for rule in ACCEPTANCE_RULES:
-            r = cost_sensitive_value(y_true, p, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, rule=rule)
-            out.append(
-                {
-                    "model": name,
-                    "acceptance rule": ACCEPTANCE_WORDS[rule],
-                    "value per case": r.value,
-                    "handed over": r.reject_rate,
-                }
-            )
     return pd.DataFrame(out)

@@ -1,0 +1,93 @@
+"""The one percentile interval and the one check of an interval's arguments.
+
+Every interval in costlib is a percentile interval of bootstrap draws: the draws that are
+finite, cut at (1 - level) / 2 from either end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+LEVEL = 0.95  # the level of every interval unless a caller asks otherwise
+MIN_RESAMPLES = 10  # fewer draws than this cannot make a percentile interval
+
+
+@dataclass(frozen=True)
+class Interval:
+    """An estimate with its percentile interval at `level`.
+
+    >>> iv = Interval(0.5, 0.25, 0.75, 0.95)
+    >>> str(iv), iv.includes_zero()
+    ('[0.25, 0.75]', False)
+    """
+
+    estimate: float
+    low: float
+    high: float
+    level: float
+
+    def includes_zero(self) -> bool:
+        return bool(self.low <= 0.0 <= self.high)
+
+    def __str__(self) -> str:
+        return f"[{self.low:.4g}, {self.high:.4g}]"
+
+
+def percentile_interval(samples: np.ndarray, level: float = LEVEL) -> tuple[float, float]:
+    """(low, high): the percentile interval of the finite `samples` (NaN, NaN without any).
+
+    >>> percentile_interval(np.array([1.0, 2.0, np.nan, 3.0]), level=0.5)
+    (1.5, 2.5)
+    """
+    finite = samples[np.isfinite(samples)]
+    if finite.size == 0:
+        return float("nan"), float("nan")
+    alpha = (1.0 - level) / 2.0
+    lo, hi = np.quantile(finite, [alpha, 1.0 - alpha])
+    return float(lo), float(hi)
+
+
+def percentile_intervals(samples: np.ndarray, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """`percentile_interval` of every column of (resamples, m) `samples`, the columns without a
+    non-finite draw in one quantile call (a price move computes a few dozen of them).
+
+    >>> lo, hi = percentile_intervals(np.array([[1.0, 1.0], [2.0, np.nan], [3.0, 3.0]]), level=0.5)
+    >>> lo.tolist(), hi.tolist()
+    ([1.5, 1.5], [2.5, 2.5])
+    """
+    samples = samples.reshape(samples.shape[0], -1)
+    whole = np.isfinite(samples).all(axis=0)
+    lo, hi = np.full(samples.shape[1], np.nan), np.full(samples.shape[1], np.nan)
+    if samples.shape[0] and whole.any():
+        alpha = (1.0 - level) / 2.0
+        lo[whole], hi[whole] = np.quantile(samples[:, whole], [alpha, 1.0 - alpha], axis=0)
+    for j in np.flatnonzero(~whole):
+        lo[j], hi[j] = percentile_interval(samples[:, j], level)
+    return lo, hi
+
+
+def check_resamples(n_resamples, minimum: int = MIN_RESAMPLES) -> None:
+    """`n_resamples` must be a whole number of at least `minimum` (ValueError naming it otherwise).
+
+    >>> check_resamples(10.5, minimum=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_resamples must be a whole number of at least 1: got 10.5
+    """
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) or n_resamples < minimum:
+        raise ValueError(f"n_resamples must be a whole number of at least {minimum}: got {n_resamples!r}")
+
+
+def check_level(level: float, n_resamples: int) -> None:
+    """The arguments of an interval: `level` strictly between 0 and 1, at least 10 resamples.
+
+    >>> check_level(1.5, 100)
+    Traceback (most recent call last):
+    ...
+    ValueError: level must lie strictly between 0 and 1: got 1.5
+    """
+    if isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating)) or not 0 < level < 1:
+        raise ValueError(f"level must lie strictly between 0 and 1: got {level!r}")
+    check_resamples(n_resamples)

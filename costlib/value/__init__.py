@@ -1,0 +1,72 @@
+"""The value of a selective classifier (answer when confident, hand the rest to a person).
+
+- `contract`: value per case, its exact sweep over the acceptance threshold, `value_against_k`;
+- `cost_sensitive`: prices per outcome and class thresholds;
+- `recommendation`: the Value page's one answer (`recommend_value`).
+
+Every public name is importable from ``costlib.value``.
+"""
+
+from costlib.value.contract import (
+    ValueResult,
+    optimal_value,
+    predictions,
+    ranking_flips,
+    sweep_value,
+    value_against_k,
+    value_curve,
+    value_interval,
+    value_score,
+    value_sweep,
+    value_sweep_from_counts,
+    value_table,
+    value_threshold,
+)
+from costlib.value.cost_sensitive import (
+    ACCEPTANCE_RULES,
+    ACCEPTANCE_WORDS,
+    CostSensitiveValue,
+    acceptance_rules_table,
+    class_thresholds,
+    classification_table,
+    cost_sensitive_actions,
+    cost_sensitive_error,
+    cost_sensitive_value,
+)
+from costlib.value.recommendation import (
+    ANSWER_ALL,
+    HAND_OVER,
+    ValueRecommendation,
+    k_from_prices,
+    recommend_value,
+)
+
+__all__ = [
+    "ACCEPTANCE_RULES",
+    "ACCEPTANCE_WORDS",
+    "ANSWER_ALL",
+    "HAND_OVER",
+    "CostSensitiveValue",
+    "ValueRecommendation",
+    "ValueResult",
+    "acceptance_rules_table",
+    "class_thresholds",
+    "classification_table",
+    "cost_sensitive_actions",
+    "cost_sensitive_error",
+    "cost_sensitive_value",
+    "k_from_prices",
+    "optimal_value",
+    "predictions",
+    "ranking_flips",
+    "recommend_value",
+    "sweep_value",
+    "value_against_k",
+    "value_curve",
+    "value_interval",
+    "value_score",
+    "value_sweep",
+    "value_sweep_from_counts",
+    "value_table",
+    "value_threshold",
+]

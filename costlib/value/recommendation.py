@@ -1,0 +1,179 @@
+"""The Value page's one answer: which model answers, from which confidence, and what it is
+worth per case against the better of handing everything over and answering everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from costlib.core import rules as R
+from costlib.core import validation as v
+from costlib.core.prices import no_model_choice
+from costlib.core.sweep import Sweep, argbest
+from costlib.stats.bootstrap import cell_bootstrap
+from costlib.stats.intervals import percentile_interval
+from costlib.value.contract import sweep_value, value_threshold
+
+HAND_OVER = "hand everything over"
+ANSWER_ALL = "answer everything"
+
+
+def k_from_prices(c_fp, c_fn, gain) -> float:
+    """k from the price book: the average price of a wrong answer over the worth of a right one.
+
+    The Value page prices every wrong answer alike; ``(c_fp + c_fn) / 2`` is what a wrong
+    answer costs when false positives and false negatives are equally common, and `gain` is
+    what a right answer earns, in the same unit.
+
+    >>> k_from_prices(1, 3, 1)
+    2.0
+    """
+    c_fp = v.as_price(c_fp, "c_fp")
+    c_fn = v.as_price(c_fn, "c_fn")
+    gain = v.as_price(gain, "gain")
+    if gain <= 0:
+        v.warn_degenerate("a right answer is worth 0: k is infinite, so every answer loses")
+        return float("inf")
+    return (c_fp + c_fn) / 2.0 / gain
+
+
+@dataclass(frozen=True, eq=False)
+class ValueRecommendation:
+    """The Value page's one answer: which model answers, from which confidence, and what it
+    is worth per case against the better of handing everything over and answering everything.
+
+    Values are in units of one right answer (multiply by its worth for money). ``status`` is
+    one of `costlib.binary.decision`'s SAVES, UNCLEAR, WORSE, ADDS_NOTHING.
+    """
+
+    model: str
+    tau: float
+    value: float
+    reject_rate: float
+    baseline: str
+    baseline_value: float
+    gain: float
+    gain_low: float
+    gain_high: float
+    status: str
+    formula_value: float
+    formula_gain_low: float
+    formula_gain_high: float
+    judged_on: str
+    n_judged: float
+    models: pd.DataFrame
+
+
+def _grouped(sweep: Sweep):
+    from costlib.core.sweep import GroupedSweep
+
+    return GroupedSweep(
+        ("all",),
+        np.array([0, sweep.thresholds.size]),
+        sweep.thresholds,
+        sweep.tp,
+        sweep.fp,
+        np.array([sweep.positives]),
+        np.array([sweep.negatives]),
+    )
+
+
+def recommend_value(
+    judge_sweeps: dict,
+    *,
+    k: float,
+    reject_value: float = 0.0,
+    fit_sweeps: dict | None = None,
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> ValueRecommendation:
+    """Best model and confidence threshold, fitted on `fit_sweeps` (train) and judged on
+    `judge_sweeps` (test), against the better of "hand everything over" (every case gets the
+    reject value) and "answer everything" (accept at every confidence); ties: hand over.
+
+    The 95% interval of the gain is the exact count bootstrap of `costlib.stats.bootstrap.cell_bootstrap`
+    over the judged rows (paired with the baseline on the same resamples).
+    """
+    from costlib.binary import decision as D
+
+    k = v.as_price(k, "k")
+    r = v.as_price(reject_value, "reject_value", allow_negative=True)
+    fit_sweeps = fit_sweeps or judge_sweeps
+    rows = []
+    for name, sweep in judge_sweeps.items():
+        fit = fit_sweeps[name]
+        j_fit = argbest(sweep_value(fit, k, r), maximize=True)
+        tau = float(fit.thresholds[j_fit]) if j_fit >= 0 else float("nan")
+        rows.append(
+            {
+                "model": name,
+                "tau": tau,
+                "fit_value": float(sweep_value(fit, k, r)[j_fit]) if j_fit >= 0 else float("nan"),
+                "value": float(sweep_value(sweep, k, r)[sweep.index_at(tau)])
+                if np.isfinite(tau) or tau == np.inf
+                else float("nan"),
+                "fit_j": j_fit,
+                "fit_last": fit.thresholds.size - 1,
+            }
+        )
+    models = pd.DataFrame(rows)
+    best = models.loc[models["fit_value"].idxmax()] if models["fit_value"].notna().any() else models.iloc[0]
+    name = str(best["model"])
+    sweep = judge_sweeps[name]
+    tau = float(best["tau"])
+    values = sweep_value(sweep, k, r)
+    hand_over = float(r)
+    answer_all = float(values[-1])
+    # value is negative cost: the no-model choice between handing over (flag nobody) and answering all
+    answers = no_model_choice(-hand_over, -answer_all) == R.EVERYONE
+    baseline, base_value = (ANSWER_ALL, answer_all) if answers else (HAND_OVER, hand_over)
+    value = float(values[sweep.index_at(tau)])
+    tau_star = value_threshold(k)
+    cutoffs = {
+        "chosen": np.array([tau]),
+        "formula": np.array([tau_star]),
+        HAND_OVER: np.array([np.inf]),
+        ANSWER_ALL: np.array([-np.inf]),
+    }
+    lo = hi = f_lo = f_hi = float("nan")
+    if n_resamples and sweep.total > 0:
+        res = cell_bootstrap(_grouped(sweep), cutoffs, n_resamples=n_resamples, seed=seed)
+        n = sweep.total
+        per_rule = (res.tp[:, :, 0] - k * res.fp[:, :, 0] + r * (n - res.tp[:, :, 0] - res.fp[:, :, 0])) / n
+        base = per_rule[:, list(cutoffs).index(baseline)]
+        lo, hi = percentile_interval(per_rule[:, 0] - base)
+        f_lo, f_hi = percentile_interval(per_rule[:, 1] - per_rule[:, 0])
+    gain = value - base_value
+    j = int(best["fit_j"])
+    if not np.isfinite(value):
+        status = D.NO_ANSWER
+    elif j == 0 or j == int(best["fit_last"]):
+        status = D.ADDS_NOTHING
+    elif gain <= 1e-12 * max(1.0, abs(base_value)):
+        status = D.WORSE
+    elif np.isfinite(lo) and lo <= 0:
+        status = D.UNCLEAR
+    else:
+        status = D.SAVES
+    accepted = sweep.flagged[sweep.index_at(tau)] if np.isfinite(value) else np.nan
+    return ValueRecommendation(
+        model=name,
+        tau=tau,
+        value=value,
+        reject_rate=float(1 - accepted / sweep.total) if sweep.total else np.nan,
+        baseline=baseline,
+        baseline_value=base_value,
+        gain=gain,
+        gain_low=lo,
+        gain_high=hi,
+        status=status,
+        formula_value=float(values[sweep.index_at(tau_star)]),
+        formula_gain_low=f_lo,
+        formula_gain_high=f_hi,
+        judged_on="test" if fit_sweeps is not judge_sweeps else "all",
+        n_judged=float(sweep.total),
+        models=models[["model", "tau", "fit_value", "value"]],
+    )
