@@ -17,8 +17,8 @@ nothing is ever unpickled or evaluated. Tables larger than the memory budget
 
 The parts:
 
-- `messages`: every sentence (the MSG_, NOTE_ and FIX_ templates tests match on)
-  and the one helper that fills a "these rows are bad" sentence (file names in them: `costlib.present.escaping.display_name`);
+- `messages`: every sentence (the MSG_, NOTE_ and FIX_ templates tests match on) and the one
+  helper that fills a "these rows are bad" sentence (file names in them: `escaping.display_name`);
 - `sniffing`: binary or text, encoding, separator, the header line;
 - `reading`: `read_table` (CSV here, Parquet in `parquet`), `read_path`, `fingerprint`;
 - `budget`: the memory budget; `frames`: tables stored compactly and tidied while they are read;

@@ -62,7 +62,7 @@ MSG_FINGERPRINT = (
 class Aggregate:
     """Sufficient statistics of the sweeps, with where they came from.
 
-    ``stats`` is a :class:`costlib.scale.stats.ScoreStats` (sorted numpy arrays: split and group
+    ``stats`` is a :class:`costlib.scale.score_stats.ScoreStats` (sorted numpy arrays: split and group
     codes, score, ``pos_rows, neg_rows, pos_weight, neg_weight``); ``table`` shows it as a
     DataFrame. ``meta`` is the JSON object stored in the file's footer.
     """
@@ -184,7 +184,7 @@ def aggregate(
     """
     from costlib import __version__
     from costlib.scale.engines import describe_source, files_of
-    from costlib.scale.stats import score_stats
+    from costlib.scale.score_stats import score_stats
 
     stats = score_stats(
         source,
@@ -326,7 +326,7 @@ def _check_table(table, meta: dict, shown: str):
     import pyarrow as pa
 
     from costlib.scale.rows import group_order
-    from costlib.scale.stats import ScoreStats
+    from costlib.scale.score_stats import ScoreStats
 
     cols = meta["columns"]
     n = table.num_rows

@@ -128,7 +128,7 @@ def scan_sweeps(
     `max_thresholds` whatever the number of rows, and ``bound`` says in words how far a
     cutoff inside a bin can be (None when exact).
     """
-    from costlib.scale.stats import score_stats
+    from costlib.scale.score_stats import score_stats
 
     stats = score_stats(
         source,

@@ -11,7 +11,7 @@ are added in another order, so costs agree to rounding).
 - `scan_group_costs`: each group's costs at given cutoffs, in one pass (:mod:`costlib.scale.judging`);
 - `scan_compare_rules`: the rules table, fitted on the train rows and judged on the test rows;
 - `scan_grouped_sweep`: every group's exact sweep, from the counts per distinct score
-  (:mod:`costlib.scale.stats`).
+  (:mod:`costlib.scale.score_stats`).
 
 Every one of them opens the source as a view of normalised, checked rows (:mod:`costlib.scale.rows`)
 through an engine, DuckDB or Spark (:mod:`costlib.scale.engines`).
@@ -32,7 +32,7 @@ from costlib.scale.judging import cost_table, cutoff_values, judge, key_array, t
 from costlib.scale.pruning import cells_frame
 from costlib.scale.refining import Pass1, optimal_units
 from costlib.scale.rows import SPLIT_CODE, Roles, Scan, group_order, validate, with_scan
-from costlib.scale.stats import score_stats
+from costlib.scale.score_stats import score_stats
 
 OPTIMAL_COLUMNS = ["group", "threshold", "cost_per_case"]
 MSG_NO_SPLIT_ROWS = (
