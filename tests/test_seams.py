@@ -14,7 +14,7 @@ import costlib
 from costlib import DegenerateWarning
 from costlib.binary import audit, decision, fairness, model_sweeps, sensitivity
 from costlib.binary.sensitivity import cost_optimal_for_ratios
-from costlib.present import report
+from costlib.present import report, tables
 from costlib.stats import bootstrap, intervals
 
 
@@ -204,6 +204,11 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "fairness_overview_table": "test_report.py::test_fairness_overview_says_whether_the_test_gap_holds",
         "rules_numbers": "test_report.py::test_rules_numbers_export_plain_numbers_that_agree_with_the_results",
         "rules_by_group_table": "words",
+        "count_cell": "words (a table cell)",
+        "cutoff_cell": "words (a table cell)",
+        "money_cell": "words (a table cell)",
+        "share_cell": "words (a table cell)",
+        "within_cells": "words (test_report.py::test_fairness_overview_says_whether_the_test_gap_holds)",
         "policy_dict": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
         "policy_json": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
         "load_policy": "test_report.py::test_load_policy_rejects_bad_fields",
@@ -220,7 +225,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
     }
     covered = {name for case in AUDIT_ERRORS for name in re.findall(r"\w+", case)}
     public = set()
-    for module in (audit, decision, model_sweeps, fairness, sensitivity, report, bootstrap, intervals):
+    for module in (audit, decision, model_sweeps, fairness, sensitivity, report, tables, bootstrap, intervals):
         for name, fn in inspect.getmembers(module, inspect.isfunction):
             if not name.startswith("_") and fn.__module__ in (module.__name__, "costlib.present.policy"):
                 public.add(name)
