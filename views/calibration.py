@@ -7,17 +7,12 @@ import streamlit as st
 from costlib.calibration import BinnedScores, apply_temperature, brier_score, fit_temperature
 from costlib.present import figures, words
 from costlib.value import k_from_prices, value_sweep, value_table
-from views._common import (
-    group_names,
-    memo,
-    model_picker,
-    rows,
-    setting,
-    setup,
-    show_table,
-    show_verdict,
-    stored_costs,
-)
+from views._ui.data import group_names, model_picker, rows
+from views._ui.display import show_table, show_verdict
+from views._ui.memo import memo
+from views._ui.page import setup
+from views._ui.prices import stored_costs
+from views._ui.state import setting
 
 ds, unit, volume = setup(
     "Calibration",

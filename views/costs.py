@@ -9,24 +9,12 @@ from costlib.core import rules as R
 from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.present import figures, policy, report, words
-from views._common import (
-    PRICES_PAGE,
-    group_names,
-    keep,
-    memo,
-    model_sweeps,
-    price_book,
-    price_caption,
-    remembered,
-    say,
-    set_setting,
-    setting,
-    setting_notes,
-    setup,
-    show_table,
-    show_verdict,
-    stored_costs,
-)
+from views._ui.data import PRICES_PAGE, group_names, model_sweeps
+from views._ui.display import say, show_table, show_verdict
+from views._ui.memo import memo
+from views._ui.page import setup
+from views._ui.prices import price_book, price_caption, stored_costs
+from views._ui.state import keep, remembered, set_setting, setting, setting_notes
 
 ds, unit, volume = setup(
     "Costs & groups",

@@ -8,17 +8,10 @@ from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.loading.samples import SAMPLES
 from costlib.scale import bigdata
-from views._common import (
-    build_dataset_cached,
-    choose_data,
-    current_dataset,
-    loaded_sentence,
-    page_header,
-    read_table_cached,
-    replace_upload,
-    say,
-    show_error,
-)
+from views._ui.data import choose_data, current_dataset, replace_upload
+from views._ui.display import page_header, say, show_error
+from views._ui.loading import build_dataset_cached, read_table_cached
+from views._ui.roles import loaded_sentence
 
 NONE = "(none)"
 SCALES = {

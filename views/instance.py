@@ -8,7 +8,10 @@ import streamlit as st
 
 from costlib.instance import NecSweeps, delta_source_words, nec_sweep, recommend_nec
 from costlib.present import figures, words
-from views._common import memo, rows, say, setup, show_table, show_verdict
+from views._ui.data import rows
+from views._ui.display import say, show_table, show_verdict
+from views._ui.memo import memo
+from views._ui.page import setup
 
 ds, unit, volume = setup(
     "Instance costs",

@@ -6,7 +6,10 @@ import streamlit as st
 
 from costlib.multiclass import confusion, recommend_matrix
 from costlib.present import figures, words
-from views._common import memo, rows, say, setup, show_table, show_verdict
+from views._ui.data import rows
+from views._ui.display import say, show_table, show_verdict
+from views._ui.memo import memo
+from views._ui.page import setup
 
 ds, unit, volume = setup(
     "Cost matrix",

@@ -7,19 +7,12 @@ from costlib.binary import decision, elicit
 from costlib.binary.elicit import ALARM, MISS, SAME
 from costlib.core import settings
 from costlib.present import figures, words
-from views._common import (
-    COSTS_PAGE,
-    group_names,
-    label,
-    model_sweeps,
-    say,
-    set_setting,
-    setting,
-    setup,
-    show_table,
-    show_verdict,
-    stored_costs,
-)
+from costlib.present.words import label
+from views._ui.data import COSTS_PAGE, group_names, model_sweeps
+from views._ui.display import say, show_table, show_verdict
+from views._ui.page import setup
+from views._ui.prices import stored_costs
+from views._ui.state import set_setting, setting
 
 MULTIPLIERS = {0.25: "a quarter as bad", 0.5: "half as bad", 1.0: "as bad", 2.0: "twice as bad", 4.0: "4 times as bad"}
 

@@ -12,7 +12,8 @@ from costlib.training import data as training_data
 from costlib.training import words as training_words
 from costlib.training.compare import METHODS, compare_training, cost_predictability, t_interval, training_summary
 from costlib.training.figures import change_figure, training_figure
-from views._common import page_header, read_table_cached, say, show_error, show_table
+from views._ui.display import page_header, say, show_error, show_table
+from views._ui.loading import read_table_cached
 
 RANDOM_STATE = 0
 N_JOBS = -1  # every core: the fits of one seed run side by side in worker processes

@@ -8,23 +8,12 @@ from costlib import value
 from costlib.calibration import apply_temperature, fit_temperature
 from costlib.core import settings
 from costlib.present import figures, words
-from views._common import (
-    ensure_setting,
-    group_names,
-    keep,
-    memo,
-    model_sweeps,
-    remembered,
-    rows,
-    say,
-    set_setting,
-    setting,
-    setting_notes,
-    setup,
-    show_table,
-    show_verdict,
-    stored_costs,
-)
+from views._ui.data import group_names, model_sweeps, rows
+from views._ui.display import say, show_table, show_verdict
+from views._ui.memo import memo
+from views._ui.page import setup
+from views._ui.prices import stored_costs
+from views._ui.state import ensure_setting, keep, remembered, set_setting, setting, setting_notes
 
 K_OPTIONS = sorted(
     {
