@@ -1,4 +1,5 @@
-"""The bounds of every setting a person can give: prices, volume, unit, tolerance, resamples.
+"""The bounds of every setting a person can give: prices, volume, unit, tolerance, resamples, k,
+the cost matrix.
 
 A setting arrives from a widget, a shared link (?c_fp=...), a policy file or the command
 line. All of them go through `check`, so a link or a file can never hold a value its widget
@@ -28,8 +29,10 @@ PRICE = Bound("a price", 0.0, PRICE_MAX, 1.0)
 VOLUME = Bound("the cases per month", 0.0, VOLUME_MAX, 10_000, integer=True)
 TOLERANCE = Bound("the fairness tolerance", 0.0, 0.5, 0.05)
 RESAMPLES = Bound("the bootstrap resamples", 10, 20_000, 1000, integer=True)
-K = Bound("k", 0.0, 1000.0, 2.0)
+K = Bound("k", 0.0, 20.0, 2.0)  # Value's slider: how much worse a wrong answer is than a right one is good
 GAIN = Bound("the worth of a correct answer", 0.0, PRICE_MAX, 1.0)
+REJECT_WORTH = Bound("the worth of a handed-over case", -PRICE_MAX, PRICE_MAX, 0.0)
+RESAMPLE_OPTIONS = (200, 500, 1000, 2000, 5000)  # the dashboard's choices, within RESAMPLES
 
 MSG_OUT_OF_RANGE = "{what} must be a number from {low} to {high}: got {value}; using {default} instead."
 
