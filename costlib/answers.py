@@ -28,6 +28,7 @@ from costlib.core.prices import prices_for
 from costlib.instance import NecSweeps, delta_source_words, nec_curve, recommend_nec
 from costlib.multiclass import confusion, recommend_matrix
 from costlib.present import figures, words
+from costlib.training import words as training_words
 
 # ---------------------------------------------------------------------------------------
 # Instance costs
@@ -589,3 +590,21 @@ def matrix_heatmaps(ds: Dataset, rec, policy: str, c_mat: np.ndarray, abstain_co
         f"{words.money(abstain_cost, unit)} each and are not in the heatmaps."
     )
     return confusion_fig, cost_fig, caption
+
+
+def training_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The training table as read: four decimals for shares and errors, a percent for changes (a
+    decrease with the minus sign U+2212, which no spreadsheet reads as a formula), "–" where a
+    number does not apply (standard training's change against itself, a classifier's δ error).
+    The CSV download keeps every digit."""
+    out = frame.copy()
+    itself = frame["method"].eq("standard") if "method" in frame else pd.Series(False, index=frame.index)
+    for col in frame.columns:
+        if col.startswith("nec_change"):
+            cells = [f"{x:.1%}".replace("-", "\u2212") if pd.notna(x) else "–" for x in frame[col]]
+            out[col] = ["–" if same else c for same, c in zip(itself, cells, strict=True)]
+        elif col.startswith(("nec", "error_rate", "delta_mae")):
+            out[col] = [f"{x:.4f}" if pd.notna(x) else "–" for x in frame[col]]
+    if "method" in out:
+        out["method"] = [training_words.method_label(m) for m in out["method"]]
+    return out.rename(columns=training_words.COLUMN_WORDS)
