@@ -804,3 +804,26 @@ def prices_from_answers(bracket, sweep, *, money: float, unit: str, names: Seque
         record["group_multipliers"] = {str(g): m for g, m in multipliers.items()}
     out["price_questions"] = record
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# Data
+
+
+def classes_sentence(class_names: Sequence[str]) -> str:
+    """'Classes: a, b, c'."""
+    return "Classes: " + ", ".join(class_names)
+
+
+def previous_upload_sentence(name: str, what: str = "file") -> str:
+    """The upload `name` still in use after a new one failed (`what`: "file" or "data")."""
+    return f"Your previous {what}, “{name}”, is still loaded."
+
+
+def fix_offer(fix: str) -> str:
+    """The tick box that applies a `DataError`'s fix."""
+    return f"Fix it: {fix} (tick, then press “Use these columns” again)"
+
+
+def data_folder_sentence(n_files: int) -> str:
+    return f"Files in this server's data folder ({n_files}), read where they lie through DuckDB:"
