@@ -15,7 +15,7 @@ from views._ui.memo import memo
 from views._ui.page import setup
 from views._ui.policy import policy_uploader
 from views._ui.prices import price_book, price_caption, stored_costs
-from views._ui.state import keep, remembered, setting, setting_notes
+from views._ui.state import keep, mirror, remembered, setting, setting_notes
 
 ds, unit, volume = setup(
     "Costs & groups",
@@ -204,8 +204,8 @@ else:
         + "; ".join(f"{c}: the {rate}" for c, rate in FAIRNESS_CRITERIA.items())
         + ".",
     )
-    for key in ("fair", "fair_tol"):
-        st.query_params[key] = str(setting(key)).lower() if key == "fair" else f"{setting(key):g}"
+    mirror("fair")
+    mirror("fair_tol", float(setting("fair_tol")))
     if fair_on and criteria:
         fair, fits = memo(
             "fair",
@@ -277,4 +277,4 @@ with st.expander("Interval settings"):
         on_change=keep,
         args=("resamples",),
     )
-    st.query_params["resamples"] = str(resamples)
+    mirror("resamples", resamples)

@@ -11,7 +11,7 @@ from views._ui.display import say, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
 from views._ui.prices import stored_costs
-from views._ui.state import ensure_setting, keep, remembered, set_setting, setting, setting_notes
+from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes
 
 K_MAX = settings.K.high
 K_OPTIONS = sorted(
@@ -70,7 +70,8 @@ def worth_inputs(c1, c2) -> tuple[float, float]:
         args=("reject_worth",),
         help="0: a person handles it at no gain or loss (the default).",
     )
-    st.query_params["gain"], st.query_params["reject_worth"] = f"{worth:g}", f"{reject_worth:g}"
+    mirror("gain", float(worth))
+    mirror("reject_worth", float(reject_worth))
     return worth, reject_worth
 
 
@@ -91,11 +92,9 @@ def k_slider(where, worth: float) -> answers.KChoice:
         format_func=lambda x: f"{x:.3g}",
         help="k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts.",
     )
+    mirror("k", k if choice.moved else None)
     if choice.moved:
-        st.query_params["k"] = f"{k:g}"
         where.button("Back to k from my prices", key="k_reset", on_click=reset_k)
-    else:
-        st.query_params.pop("k", None)
     return choice
 
 

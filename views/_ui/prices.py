@@ -11,7 +11,7 @@ import streamlit as st
 
 from costlib.core import settings
 from costlib.present.words import label, money
-from views._ui.state import ensure_setting, keep, seed
+from views._ui.state import ensure_setting, keep, mirror, seed
 
 
 def price_stops() -> list[float]:
@@ -50,7 +50,7 @@ def price_slider(key: str, text: str, unit: str, where, help: str | None = None)
         args=(f"s_{key}", key),
         help=help,
     )
-    st.query_params[key] = f"{value:g}"
+    mirror(key, value)
     return value
 
 
@@ -100,7 +100,7 @@ def price_book(names: list, unit: str) -> dict:
         disabled=len(names) < 2,
         help="Give each group its own pair of prices.",
     )
-    st.query_params["per_group"] = str(per_group).lower()
+    mirror("per_group", per_group)
     costs = {g: (c_fp, c_fn) for g in names}
     if per_group:
         for i, g in enumerate(names):

@@ -85,6 +85,29 @@ def set_setting(key: str, value) -> None:
     st.session_state[f"_keep_{key}"] = value
 
 
-def mirror(key: str) -> None:
-    """Write the setting `key` back to the URL."""
-    st.query_params[key] = str(st.session_state[f"_keep_{key}"])
+_STORED = object()
+
+
+def link_text(value) -> str | None:
+    """How a setting's value is written in the URL: "true"/"false", a float as ``%g``, else str().
+
+    >>> link_text(True), link_text(2.5), link_text(1e6), link_text(10_000), link_text("€")
+    ('true', '2.5', '1e+06', '10000', '€')
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def mirror(key: str, value=_STORED) -> None:
+    """Write the setting `key` (or `value`, what the page uses of it) back to the URL as
+    `link_text`; a setting that is None leaves the URL."""
+    text = link_text(st.session_state[f"_keep_{key}"] if value is _STORED else value)
+    if text is None:
+        st.query_params.pop(key, None)
+    else:
+        st.query_params[key] = text
