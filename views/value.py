@@ -1,27 +1,16 @@
 """Value: what the model is worth when it may hand cases to a person."""
 
-import numpy as np
 import streamlit as st
 
 from costlib import answers, value
-from costlib.core import settings
 from costlib.present import words
+from views._ui import value_inputs
 from views._ui.data import group_names
 from views._ui.display import say, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
 from views._ui.prices import stored_costs
-from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes
-
-K_MAX = settings.K.high
-K_OPTIONS = sorted(
-    {
-        *np.round(np.arange(0, 2.0001, 0.05), 2),
-        *np.round(np.arange(2.25, 5.0001, 0.25), 2),
-        *np.round(np.arange(5.5, K_MAX + 0.0001, 0.5), 2),
-    }
-)
-K_GRID = np.linspace(settings.K.low, K_MAX, 201)
+from views._ui.state import setting
 
 ds, unit, volume = setup(
     "Value",
@@ -35,76 +24,13 @@ cases = memo("judged_cases", ds, tuple(names), lambda: answers.judged_cases(ds, 
 sweeps = memo("value_sweeps", ds, (), lambda: answers.value_sweeps(ds))
 
 
-def reset_k() -> None:
-    set_setting("k", None)
-
-
-def pick_k() -> None:
-    set_setting("k", float(st.session_state["k"]))
-
-
-def worth_inputs(c1, c2) -> tuple[float, float]:
-    """The worth of a right answer and of a handed-over case, remembered and in the URL."""
-    remembered("gain", 1.0, bound=settings.GAIN)
-    remembered("reject_worth", 0.0, bound=settings.REJECT_WORTH)
-    your_unit = unit or "your unit"
-    worth = c1.number_input(
-        f"A right answer is worth ({your_unit})",
-        min_value=settings.GAIN.low,
-        max_value=settings.GAIN.high,
-        step=0.5,
-        format="%g",
-        key="gain",
-        on_change=keep,
-        args=("gain",),
-        help="What the business gains when the model answers a case correctly.",
-    )
-    reject_worth = c2.number_input(
-        f"A case handed over is worth ({your_unit})",
-        min_value=settings.REJECT_WORTH.low,
-        max_value=settings.REJECT_WORTH.high,
-        step=0.5,
-        format="%g",
-        key="reject_worth",
-        on_change=keep,
-        args=("reject_worth",),
-        help="0: a person handles it at no gain or loss (the default).",
-    )
-    mirror("gain", float(worth))
-    mirror("reject_worth", float(reject_worth))
-    return worth, reject_worth
-
-
-def k_slider(where, worth: float) -> answers.KChoice:
-    """k follows the prices until the slider moves; the moved value is the setting "k" (and ?k=)."""
-    ensure_setting("k", None, parse=float, valid=lambda v: v is None or settings.K.low <= v <= K_MAX)
-    setting_notes()
-    choice = answers.value_k(costs, cases, worth, setting("k"), K_MAX)
-    k = choice.k
-    options = K_OPTIONS if k in K_OPTIONS else sorted({*K_OPTIONS, k})
-    if st.session_state.get("k") != k:  # only when k came from elsewhere: keeps key presses
-        st.session_state["k"] = k
-    where.select_slider(
-        "k: how much worse is a wrong answer than a right one is good?",
-        options=options,
-        key="k",
-        on_change=pick_k,
-        format_func=lambda x: f"{x:.3g}",
-        help="k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts.",
-    )
-    mirror("k", k if choice.moved else None)
-    if choice.moved:
-        where.button("Back to k from my prices", key="k_reset", on_click=reset_k)
-    return choice
-
-
 @st.fragment
 def live_value() -> None:
     """The worth of a right answer and k in, one answer out: reruns alone when they move."""
     st.subheader("Your prices")
     c1, c2, c3 = st.columns([1, 1, 2])
-    worth, reject_worth = worth_inputs(c1, c2)
-    choice = k_slider(c3, worth)
+    worth, reject_worth = value_inputs.worth_inputs(c1, c2, unit)
+    choice = value_inputs.k_slider(c3, worth, costs, cases)
     k = choice.k
     say("caption", answers.value_k_sentence(choice, worth, unit))
     r = reject_worth / worth if worth > 0 else 0.0
@@ -145,7 +71,7 @@ live_value()
 k, r = st.session_state.get("_value_k", (2.0, 0.0))
 worth = float(setting("gain", 1.0))
 st.subheader("Which model is worth more depends on k")
-against_k = memo("value_k", ds, (r,), lambda: answers.value_against_k(sweeps, K_GRID, reject_value=r))
+against_k = memo("value_k", ds, (r,), lambda: answers.value_against_k(sweeps, value_inputs.K_GRID, reject_value=r))
 st.plotly_chart(answers.value_k_figure(against_k, k=k, worth=worth, unit=unit), key="value_k_chart")
 st.session_state["_value_k_drawn"], st.session_state["_value_full_run"] = (k, r), False
 say("caption", answers.value_k_caption(worth, unit))
@@ -154,7 +80,7 @@ if ds.counts_only:
     say("caption", answers.counts_only_value_sentence(ds.name))
     st.stop()
 
-choice = answers.value_k(costs, cases, worth, None, K_MAX)  # the mean prices, for the tables below
+choice = answers.value_k(costs, cases, worth, None, value_inputs.K_MAX)  # the mean prices, for the tables below
 with st.expander("Separate prices per outcome: a right positive worth more than a right negative"):
     say("caption", answers.per_outcome_sentence(choice, setting("gain", 1.0), unit))
     worth = float(setting("gain", 1.0)) or 1.0
