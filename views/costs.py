@@ -8,12 +8,12 @@ from costlib.binary import decision, elicit
 from costlib.binary.audit import FAIRNESS_CRITERIA
 from costlib.core import rules as R
 from costlib.core import settings
-from costlib.present import figures, policy, report, words
+from costlib.present import figures, report, words
 from views._ui.data import PRICES_PAGE, group_names, model_sweeps
 from views._ui.display import say, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
-from views._ui.policy import policy_uploader
+from views._ui.policy import downloads, policy_uploader
 from views._ui.prices import price_book, price_caption, stored_costs
 from views._ui.state import keep, mirror, remembered, setting, setting_notes
 
@@ -36,40 +36,6 @@ setting_notes()  # the settings above, from a link
 def recommendation(costs: dict) -> decision.Recommendation:
     key = tuple(sorted((str(g), p) for g, p in costs.items()))
     return memo("recommend", ds, (key, resamples), lambda: decision.recommend(models, costs, n_resamples=resamples))
-
-
-def downloads(costs: dict) -> None:
-    """The report and the policy at these prices, built only when a button is pressed."""
-    criteria = tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else ()
-    questions = elicit.in_force(setting("price_questions"), costs)
-    build = answers.audit_maker(
-        models,
-        costs,
-        ds,
-        unit=unit,
-        volume=volume,
-        fairness_tolerance=float(setting("fair_tol", settings.TOLERANCE.default)),
-        criteria=criteria,
-        n_resamples=resamples,
-        price_questions=questions,
-    )
-    r1, r2 = st.columns(2)
-    r1.download_button(
-        "Download the audit report (HTML)",
-        data=lambda: report.audit_html(build()).encode(),
-        file_name="cost_audit.html",
-        mime="text/html",
-        key="dl_report",
-        on_click="ignore",
-    )
-    r2.download_button(
-        "Download the policy (JSON)",
-        data=lambda: policy.policy_json(build(), price_questions=questions).encode(),
-        file_name="cost_policy.json",
-        mime="application/json",
-        key="dl_policy",
-        on_click="ignore",
-    )
 
 
 @st.fragment
@@ -124,7 +90,17 @@ def live_answer() -> None:
 
     st.subheader("Report and policy")
     st.caption(answers.REPORT_AND_POLICY)
-    downloads(costs)
+    downloads(
+        models,
+        costs,
+        ds,
+        unit=unit,
+        volume=volume,
+        resamples=resamples,
+        criteria=tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else (),
+        tolerance=float(setting("fair_tol", settings.TOLERANCE.default)),
+        questions=elicit.in_force(setting("price_questions"), costs),
+    )
 
     drawn_for = st.session_state.get("_costs_drawn_for")
     if drawn_for is not None and drawn_for != rec.prices.key():

@@ -1,4 +1,5 @@
-"""Restoring a downloaded policy: its prices, unit, volume and questions back into the settings."""
+"""The audit's files: downloading the report and the policy, and restoring a downloaded policy
+(its prices, unit, volume and questions back into the settings)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import streamlit as st
 
 from costlib import answers
 from costlib.core.errors import DataError
-from costlib.present import policy
+from costlib.present import policy, report
 from views._ui.display import say
 from views._ui.state import set_setting
 
@@ -53,3 +54,37 @@ def policy_uploader(where, names: list, fingerprint: str) -> None:
     if MESSAGE in st.session_state:
         kind, message = st.session_state.pop(MESSAGE)
         say(kind, message)
+
+
+def downloads(
+    models: dict, costs: dict, ds, *, unit: str, volume: float, resamples: int, criteria, tolerance, questions
+) -> None:
+    """The report and the policy at these prices, built only when a button is pressed."""
+    build = answers.audit_maker(
+        models,
+        costs,
+        ds,
+        unit=unit,
+        volume=volume,
+        fairness_tolerance=tolerance,
+        criteria=criteria,
+        n_resamples=resamples,
+        price_questions=questions,
+    )
+    r1, r2 = st.columns(2)
+    r1.download_button(
+        "Download the audit report (HTML)",
+        data=lambda: report.audit_html(build()).encode(),
+        file_name="cost_audit.html",
+        mime="text/html",
+        key="dl_report",
+        on_click="ignore",
+    )
+    r2.download_button(
+        "Download the policy (JSON)",
+        data=lambda: policy.policy_json(build(), price_questions=questions).encode(),
+        file_name="cost_policy.json",
+        mime="application/json",
+        key="dl_policy",
+        on_click="ignore",
+    )
