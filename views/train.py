@@ -1,22 +1,21 @@
 """Train with costs: does training with each case's own price beat standard training on this data?"""
 
-import time
 import warnings
 
 import pandas as pd
 import streamlit as st
 
 from costlib import DegenerateWarning, answers
+from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.training import data as training_data
 from costlib.training import words as training_words
 from costlib.training.compare import METHODS, t_interval, training_summary
 from costlib.training.figures import change_figure, training_figure
 from views._ui.display import page_header, say, show_error, show_table
-from views._ui.training import built_in, from_table_cached, precomputed, train_seed, upload_choices
+from views._ui.training import built_in, from_table_cached, training_results, upload_choices
 
 RANDOM_STATE = 0
-MAX_SEEDS = 50
 DATA = {
     "tweets": training_data.TWEETS_TITLE,
     "predictable": training_data.SYNTHETIC_TITLES[True],
@@ -69,9 +68,9 @@ with st.form("train_settings"):
     seeds = int(
         f2.number_input(
             "Seeds (random 80/10/10 splits)",
-            min_value=1,
-            max_value=MAX_SEEDS,
-            value=10,
+            min_value=int(settings.SEEDS.low),
+            max_value=int(settings.SEEDS.high),
+            value=int(settings.SEEDS.default),
             step=1,
             key="train_seeds",
             bind="query-params",
@@ -83,65 +82,7 @@ methods = tuple(m for m in METHODS if m in methods)  # the page's order, whateve
 if not methods:
     st.info("Choose at least one way of training.")
     st.stop()
-run_key = (data.key, methods, seeds, RANDOM_STATE)
-requested: set = st.session_state.setdefault("_train_requested", set())
-if submitted:
-    requested.add(run_key)
-
-
-def stop(key: tuple) -> None:
-    st.session_state["_train_requested"].discard(key)
-    st.session_state["_train_stopped"] = key
-
-
-# Finished seeds of this session, per data, methods and random state: a stopped run resumes.
-store: dict = st.session_state.setdefault("_train_done", {})
-done: dict = store.setdefault((data.key, methods, RANDOM_STATE), {})
-pre = precomputed() if choice == "tweets" else None
-use_pre = (
-    pre is not None
-    and run_key not in requested
-    and methods == pre.settings["methods"]
-    and seeds == pre.settings["seeds"]
-    and pre.settings["random_state"] == RANDOM_STATE
-)
-# The synthetic controls take about a second: trained without asking, unless the user stopped them.
-auto = choice in ("predictable", "unpredictable") and st.session_state.get("_train_stopped") != run_key
-
-if use_pre:
-    results, r2 = pre.results, pre.predictability["r2"]
-    say("info", training_words.precomputed_sentence(pre.settings, pre.versions))
-else:
-    todo = [s for s in range(seeds) if s not in done]
-    if todo and (auto or run_key in requested):
-        st.session_state.pop("_train_stopped", None)
-        stop_slot, bar_slot = st.empty(), st.empty()
-        stop_slot.button(
-            "Stop training",
-            key="train_stop",
-            on_click=stop,
-            args=(run_key,),
-            help="Finished seeds are kept: press Train and compare again to resume.",
-        )
-        start = time.perf_counter()
-        for s in todo:
-            finished = sum(t in done for t in range(seeds))
-            bar_slot.progress(finished / seeds, text=training_words.progress_sentence(finished, seeds))
-            done[s] = train_seed(data.X, data.delta, data.key, methods, s, RANDOM_STATE)
-        bar_slot.empty()
-        stop_slot.empty()
-        say("caption", training_words.timing_sentence(len(todo), seeds, time.perf_counter() - start))
-    have = [s for s in range(seeds) if s in done]
-    if not have:
-        if st.session_state.get("_train_stopped") == run_key:
-            say("warning", training_words.stopped_sentence(0, seeds))
-        else:
-            st.info("Press **Train and compare** to train with these settings.")
-        st.stop()
-    if len(have) < seeds:
-        say("warning", training_words.stopped_sentence(len(have), seeds))
-    results = pd.concat([done[s][0] for s in have], ignore_index=True)
-    r2 = pd.Series([done[s][1] for s in have])
+results, r2 = training_results(data, choice, methods, seeds, submitted=submitted, random_state=RANDOM_STATE)
 
 summary = training_summary(results)
 with warnings.catch_warnings():

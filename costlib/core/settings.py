@@ -35,6 +35,7 @@ K = Bound("k", 0.0, 20.0, 2.0)  # Value's slider: how much worse a wrong answer 
 GAIN = Bound("the worth of a correct answer", 0.0, PRICE_MAX, 1.0)
 REJECT_WORTH = Bound("the worth of a handed-over case", -PRICE_MAX, PRICE_MAX, 0.0)
 RESAMPLE_OPTIONS = (200, 500, 1000, 2000, 5000)  # the dashboard's choices, within RESAMPLES
+SEEDS = Bound("the seeds", 1, 50, 10, integer=True)  # Train with costs: random splits to train on
 
 MSG_OUT_OF_RANGE = "{what} must be a number from {low} to {high}: got {value}; using {default} instead."
 

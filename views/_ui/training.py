@@ -3,6 +3,7 @@ the widgets that map an uploaded table."""
 
 from __future__ import annotations
 
+import time
 import warnings
 
 import pandas as pd
@@ -11,6 +12,7 @@ import streamlit as st
 from costlib import DegenerateWarning, loading
 from costlib.core.errors import DataError
 from costlib.training import data as training_data
+from costlib.training import words as training_words
 from costlib.training.compare import compare_training, cost_predictability
 from views._ui.display import say, show_error
 from views._ui.loading import read_table_cached
@@ -145,3 +147,69 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
             )
     say("caption", f"Your file: {name} ({len(df):,} rows).")
     return name, digest, df, tuple(sorted(choices.items()))
+
+
+def stop(key: tuple) -> None:
+    """The Stop button's on_click: the run `key` is no longer requested, and was stopped."""
+    st.session_state["_train_requested"].discard(key)
+    st.session_state["_train_stopped"] = key
+
+
+def training_results(data, choice: str, methods: tuple, seeds: int, *, submitted: bool, random_state: int):
+    """(results, cost-predictability R^2 per seed) of the seeds trained so far in this session (or
+    the precomputed ones), training what is missing when asked; stops the page while nothing is
+    trained. Finished seeds are kept per data, methods and random state: a stopped run resumes."""
+    run_key = (data.key, methods, seeds, random_state)
+    requested: set = st.session_state.setdefault("_train_requested", set())
+    if submitted:
+        requested.add(run_key)
+
+    # Finished seeds of this session, per data, methods and random state: a stopped run resumes.
+    store: dict = st.session_state.setdefault("_train_done", {})
+    done: dict = store.setdefault((data.key, methods, random_state), {})
+    pre = precomputed() if choice == "tweets" else None
+    use_pre = (
+        pre is not None
+        and run_key not in requested
+        and methods == pre.settings["methods"]
+        and seeds == pre.settings["seeds"]
+        and pre.settings["random_state"] == random_state
+    )
+    # The synthetic controls take about a second: trained without asking, unless the user stopped them.
+    auto = choice in ("predictable", "unpredictable") and st.session_state.get("_train_stopped") != run_key
+
+    if use_pre:
+        results, r2 = pre.results, pre.predictability["r2"]
+        say("info", training_words.precomputed_sentence(pre.settings, pre.versions))
+    else:
+        todo = [s for s in range(seeds) if s not in done]
+        if todo and (auto or run_key in requested):
+            st.session_state.pop("_train_stopped", None)
+            stop_slot, bar_slot = st.empty(), st.empty()
+            stop_slot.button(
+                "Stop training",
+                key="train_stop",
+                on_click=stop,
+                args=(run_key,),
+                help="Finished seeds are kept: press Train and compare again to resume.",
+            )
+            start = time.perf_counter()
+            for s in todo:
+                finished = sum(t in done for t in range(seeds))
+                bar_slot.progress(finished / seeds, text=training_words.progress_sentence(finished, seeds))
+                done[s] = train_seed(data.X, data.delta, data.key, methods, s, random_state)
+            bar_slot.empty()
+            stop_slot.empty()
+            say("caption", training_words.timing_sentence(len(todo), seeds, time.perf_counter() - start))
+        have = [s for s in range(seeds) if s in done]
+        if not have:
+            if st.session_state.get("_train_stopped") == run_key:
+                say("warning", training_words.stopped_sentence(0, seeds))
+            else:
+                st.info("Press **Train and compare** to train with these settings.")
+            st.stop()
+        if len(have) < seeds:
+            say("warning", training_words.stopped_sentence(len(have), seeds))
+        results = pd.concat([done[s][0] for s in have], ignore_index=True)
+        r2 = pd.Series([done[s][1] for s in have])
+    return results, r2
