@@ -59,7 +59,7 @@ def test_replacing_uploads_keeps_memory_bounded():
         at.switch_page("views/costs.py").run()
         at.switch_page("views/value.py").run()
         at.switch_page("views/data.py").run()
-    from views._common import MEMO_SIZE
+    from views._ui.memo import MEMO_SIZE
 
     assert len(at.session_state["_memo"]) <= MEMO_SIZE
     assert len(at.session_state["_digests"]) == 1  # only the current upload's digest is kept
@@ -79,7 +79,7 @@ def test_the_full_collection_after_each_run_skips_what_the_imports_made():
     import sys
 
     code = (
-        "import gc, views._common as c, costlib.present.figures, costlib.present.report; gc.collect(2); "
+        "import gc, views._ui as c, costlib.present.figures, costlib.present.report; gc.collect(2); "
         "print(gc.get_freeze_count(), len(gc.get_objects()))"
     )
     root = Path(APP).parent

@@ -3,30 +3,19 @@
 import numpy as np
 import streamlit as st
 
+from costlib import answers
 from costlib.binary import decision, elicit
 from costlib.binary.audit import FAIRNESS_CRITERIA
 from costlib.core import rules as R
 from costlib.core import settings
-from costlib.core.errors import DataError
-from costlib.present import figures, policy, report, words
-from views._common import (
-    PRICES_PAGE,
-    group_names,
-    keep,
-    memo,
-    model_sweeps,
-    price_book,
-    price_caption,
-    remembered,
-    say,
-    set_setting,
-    setting,
-    setting_notes,
-    setup,
-    show_table,
-    show_verdict,
-    stored_costs,
-)
+from costlib.present import figures, report, words
+from views._ui.data import PRICES_PAGE, group_names, model_sweeps
+from views._ui.display import say, show_table, show_verdict
+from views._ui.memo import memo
+from views._ui.page import setup
+from views._ui.policy import downloads, policy_uploader
+from views._ui.prices import price_book, price_caption, stored_costs
+from views._ui.state import keep, mirror, remembered, setting, setting_notes
 
 ds, unit, volume = setup(
     "Costs & groups",
@@ -37,81 +26,16 @@ ds, unit, volume = setup(
 names = group_names(ds)
 models = model_sweeps(ds)  # sorted once per data set and model; every price move reads these
 
-RESAMPLE_OPTIONS = [200, 500, 1000, 2000, 5000]
 remembered("fair", len(names) > 1, parse=lambda v: v.lower() == "true")
-remembered("fair_tol", 0.05, bound=settings.TOLERANCE)
-remembered("resamples", 1000, parse=int, valid=lambda v: v in RESAMPLE_OPTIONS)
+remembered("fair_tol", settings.TOLERANCE.default, bound=settings.TOLERANCE)
+remembered("resamples", settings.RESAMPLES.default, parse=int, valid=lambda v: v in settings.RESAMPLE_OPTIONS)
 resamples = int(setting("resamples"))
 setting_notes()  # the settings above, from a link
-
-
-def restore_policy() -> None:
-    """Put a downloaded policy's prices, unit and volume back into the price book."""
-    upload = st.session_state.get("policy_upload")
-    if upload is None:
-        return
-    try:
-        saved = policy.load_policy(upload.getvalue())
-        plan = policy.prices_for(saved, names)
-    except DataError as err:
-        st.session_state["_policy_message"] = ("error", err.message)
-        return
-    for key, value in plan.items():
-        set_setting(key, value)
-    set_setting("unit", saved["unit"])
-    # the questions behind the saved prices, if any (whether they still set the prices is
-    # worked out wherever they are shown: elicit.in_force)
-    questions = saved.get("price_questions")
-    set_setting(
-        "price_questions",
-        {k: v for k, v in questions.items() if k not in ("in_force", "ratio_now")} if questions else None,
-    )
-    if saved.get("volume") is not None:
-        set_setting("volume", int(saved["volume"]))
-    same = saved["data"].get("sha256") == ds.fingerprint
-    st.session_state["_policy_message"] = (
-        "success",
-        f"Restored the prices of the policy (rule “{R.rule_words(saved['rule'])}”)."
-        + (
-            ""
-            if same
-            else " The policy was made on other data (its fingerprint differs), so the cutoffs shown are "
-            "refitted on this data."
-        )
-        + "".join(" " + n for n in saved["notes"]),
-    )
 
 
 def recommendation(costs: dict) -> decision.Recommendation:
     key = tuple(sorted((str(g), p) for g, p in costs.items()))
     return memo("recommend", ds, (key, resamples), lambda: decision.recommend(models, costs, n_resamples=resamples))
-
-
-def audit_maker(costs: dict):
-    """A function that builds the full audit (fairness rules, maps, intervals) at these prices,
-    for the downloads. Everything it needs is read now, in the script: Streamlit runs a
-    download's callable outside the script, where the session's state cannot be read."""
-    criteria = tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else ()
-    tolerance, questions = float(setting("fair_tol", 0.05)), elicit.in_force(setting("price_questions"), costs)
-    frozen = dict(costs)
-
-    def build() -> report.Audit:
-        return report.build_audit(
-            models,
-            frozen,
-            unit=unit,
-            volume=volume,
-            fairness_tolerance=tolerance,
-            criteria=criteria,
-            n_resamples=resamples,
-            data_name=ds.name,
-            fingerprint=ds.fingerprint,
-            n_rows=ds.n_rows,
-            data_notes=ds.notes,
-            price_questions=questions,
-        )
-
-    return build, questions
 
 
 @st.fragment
@@ -127,31 +51,12 @@ def live_answer() -> None:
     rec = recommendation(costs)
     st.subheader("What to ship")
     show_verdict(words.recommendation_verdict(rec, unit=unit, volume=volume))
-    if record and elicit.in_force(record, costs)["in_force"]:
-        fitted = models[rec.model].fit_pooled
-        span = elicit.pieces(fitted, record["ratio_low"], record["ratio_high"])
-        lowest = float(fitted.thresholds[-1]) if fitted.thresholds.size > 1 else None
-        say("info", words.answers_sentence(record, span, lowest_score=lowest))
-    base = R.rule_words(rec.baseline)
-    flagged = rec.results.overall.loc[rec.rule, "flagged_rate"]
-    m = st.columns(4)
-    m[0].metric(
-        "Cost per case", words.money(rec.cost, unit), help="On the judged (test) rows, with the recommended cutoff."
-    )
-    m[1].metric(
-        "Best without the model",
-        words.money(rec.baseline_cost, unit),
-        help=f"Per case, {base}: the cheaper of flagging nobody and flagging everyone.",
-    )
-    m[2].metric(
-        "Saving per case", words.money(rec.saving, unit), help=f"Against {base}, the cheaper choice without a model."
-    )
-    m[3].metric(
-        "Saving a month",
-        words.money(rec.saving * volume, unit) if volume else "set a volume",
-        help=f"Saving per case times {volume:,.0f} cases a month (set in the sidebar). The recommended "
-        f"cutoff flags {flagged:.1%} of cases.",
-    )
+    sentence = answers.price_questions_sentence(models, rec, record, costs)
+    if sentence is not None:
+        say("info", sentence)
+    metrics = answers.costs_metrics(rec, unit=unit, volume=volume)
+    for slot, metric in zip(st.columns(len(metrics)), metrics, strict=True):
+        slot.metric(**metric)
 
     shown_model = rec.model
     if len(models) > 1:
@@ -184,30 +89,17 @@ def live_answer() -> None:
     )
 
     st.subheader("Report and policy")
-    st.caption(
-        "The report is one HTML file that opens offline: settings, data per group, the recommendation, every "
-        "rule with intervals, fairness-constrained cutoffs, the sensitivity map and the limitations. The "
-        "policy is a JSON file with the prices, what to ship (the recommended cutoffs, or the choice without a "
-        "model when the answer says the model should not decide) and the data fingerprint, for the system that "
-        "applies the decisions."
-    )
-    build, questions = audit_maker(costs)
-    r1, r2 = st.columns(2)
-    r1.download_button(
-        "Download the audit report (HTML)",
-        data=lambda: report.audit_html(build()).encode(),
-        file_name="cost_audit.html",
-        mime="text/html",
-        key="dl_report",
-        on_click="ignore",
-    )
-    r2.download_button(
-        "Download the policy (JSON)",
-        data=lambda: policy.policy_json(build(), price_questions=questions).encode(),
-        file_name="cost_policy.json",
-        mime="application/json",
-        key="dl_policy",
-        on_click="ignore",
+    st.caption(answers.REPORT_AND_POLICY)
+    downloads(
+        models,
+        costs,
+        ds,
+        unit=unit,
+        volume=volume,
+        resamples=resamples,
+        criteria=tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else (),
+        tolerance=float(setting("fair_tol", settings.TOLERANCE.default)),
+        questions=elicit.in_force(setting("price_questions"), costs),
     )
 
     drawn_for = st.session_state.get("_costs_drawn_for")
@@ -224,13 +116,7 @@ def live_answer() -> None:
 
 head, restore = st.columns([4, 1], vertical_alignment="bottom")
 head.subheader("Your prices")
-with restore.popover("Restore a saved policy", width="stretch"):
-    st.file_uploader(
-        "Policy file (JSON) downloaded from this page", type=["json"], key="policy_upload", on_change=restore_policy
-    )
-if "_policy_message" in st.session_state:
-    kind, message = st.session_state.pop("_policy_message")
-    say(kind, message)
+policy_uploader(restore, names, ds.fingerprint)
 
 # A full run draws everything for the prices of this run; a price move reruns only the
 # fragment, which then sees that the sections below were drawn for other prices.
@@ -257,14 +143,9 @@ with st.expander("By group: each rule's cutoff, flagged share and cost"):
         export=report.rules_numbers(rec.results, by_group=True),
     )
 with st.expander("What the rules and the intervals mean"):
-    for rule in rec.results.overall.index:
-        if not R.is_fair(rule):
-            st.markdown(f"**{words.md_escape(R.rule_words(rule))}**: {words.md_escape(R.rule_help(rule))}")
-    st.markdown(
-        "**95% interval**: the range the cost (or saving) would fall in for 95 of 100 new samples like "
-        "the test rows (bootstrap: the test rows resampled with replacement within each group). A saving "
-        "whose interval includes zero could be chance."
-    )
+    for line in answers.rule_meanings(rec):
+        st.markdown(line)
+    st.markdown(answers.INTERVAL_MEANING)
 
 
 st.subheader("Fairness-constrained cutoffs")
@@ -281,8 +162,8 @@ else:
     fair_on = f1.toggle("Fairness rules", key="fair", on_change=keep, args=("fair",))
     tol = f2.number_input(
         "Tolerance (largest gap in the rate)",
-        min_value=0.0,
-        max_value=0.5,
+        min_value=settings.TOLERANCE.low,
+        max_value=settings.TOLERANCE.high,
         step=0.01,
         key="fair_tol",
         on_change=keep,
@@ -299,8 +180,8 @@ else:
         + "; ".join(f"{c}: the {rate}" for c, rate in FAIRNESS_CRITERIA.items())
         + ".",
     )
-    for key in ("fair", "fair_tol"):
-        st.query_params[key] = str(setting(key)).lower() if key == "fair" else f"{setting(key):g}"
+    mirror("fair")
+    mirror("fair_tol", float(setting("fair_tol")))
     if fair_on and criteria:
         fair, fits = memo(
             "fair",
@@ -345,41 +226,31 @@ else:
 
 st.subheader("How much do the prices matter?")
 mp = report.mean_prices(ms, rec.prices)
-maps = memo("maps", ds, (report.price_scale(*mp),), lambda: report.price_maps(models, scale=report.price_scale(*mp)))
-leader = memo("ratio_range", ds, mp, lambda: report._audit.ratio_range(maps.train, maps.test, c_fp=mp[0], c_fn=mp[1]))
+maps = memo("maps", ds, (report.price_scale(*mp),), lambda: answers.price_maps(models, rec))
 break_even = memo("break_even", ds, (rec.model,), lambda: elicit.break_even_range(ms.fit_pooled))
-say(
-    "markdown",
-    report.sensitivity_sentence(
-        leader, mp, unit, blended=not rec.prices.uniform, break_even=break_even, model=rec.model
-    ),
+sens = memo(
+    "sensitivity",
+    ds,
+    (mp, rec.model, unit, rec.prices.uniform),
+    lambda: answers.sensitivity(models, rec, maps, unit=unit, break_even=break_even),
 )
+say("markdown", sens.sentence)
 c1, c2 = st.columns(2)
 record = elicit.in_force(setting("price_questions"), costs)
-c1.plotly_chart(
-    figures.sensitivity_figure(
-        maps.sensitivity,
-        c_fp=mp[0],
-        c_fn=mp[1],
-        unit=unit,
-        bracket=(record["ratio_low"], record["ratio_high"]) if record and record["in_force"] else None,
-    ),
-    key="sensitivity_chart",
-)
-if len(maps.net_benefit):
-    c2.plotly_chart(
-        figures.net_benefit_figure(maps.net_benefit, price_threshold=mp[0] / (mp[0] + mp[1]) if sum(mp) > 0 else None),
-        key="net_benefit_chart",
-    )
+bracket = (record["ratio_low"], record["ratio_high"]) if record and record["in_force"] else None
+c1.plotly_chart(sens.sensitivity_figure(unit, bracket), key="sensitivity_chart")
+net_benefit = sens.net_benefit_figure()
+if net_benefit is not None:
+    c2.plotly_chart(net_benefit, key="net_benefit_chart")
 else:
-    c2.caption("Net benefit reads a score as a probability; these scores are not probabilities.")
+    c2.caption(answers.NET_BENEFIT_NEEDS_PROBABILITIES)
 
 with st.expander("Interval settings"):
     st.select_slider(
         "Bootstrap resamples for the 95% intervals (test rows, resampled within each group)",
-        options=RESAMPLE_OPTIONS,
+        options=list(settings.RESAMPLE_OPTIONS),
         key="resamples",
         on_change=keep,
         args=("resamples",),
     )
-    st.query_params["resamples"] = str(resamples)
+    mirror("resamples", resamples)

@@ -1,32 +1,17 @@
 """Data: pick a built-in sample or upload predictions, map the columns, see what was loaded."""
 
-import pandas as pd
 import streamlit as st
 
-from costlib import loading
-from costlib.core.dataset import ColumnMapping
+from costlib import answers, loading
 from costlib.core.errors import DataError
 from costlib.loading.samples import SAMPLES
 from costlib.scale import bigdata
-from views._common import (
-    build_dataset_cached,
-    choose_data,
-    current_dataset,
-    loaded_sentence,
-    page_header,
-    read_table_cached,
-    replace_upload,
-    say,
-    show_error,
-)
-
-NONE = "(none)"
-SCALES = {
-    "probability": "probabilities in [0, 1]",
-    "logit": "logits (mapped by the sigmoid)",
-    "raw": "raw scores (cost pages only)",
-}
-DELTA_SOURCES = ["none", "delta column", "annotator votes", "rating", "measurement and threshold"]
+from views._ui.data import choose_data, current_dataset, replace_upload
+from views._ui.display import page_header, say, show_error
+from views._ui.folder import data_folder
+from views._ui.loading import build_dataset_cached, read_table_cached
+from views._ui.mapping import mapping_form, mk
+from views._ui.roles import loaded_sentence
 
 page_header(
     "Data",
@@ -63,139 +48,6 @@ st.caption(
 upload = st.file_uploader("CSV or Parquet file", type=["csv", "tsv", "txt", "parquet", "pq"], key="uploader")
 
 
-def choice(label: str, options: list[str], guess: str | None, key: str, where=st, **kw) -> str | None:
-    opts = [NONE, *options]
-    value = where.selectbox(label, opts, index=opts.index(guess) if guess in opts else 0, key=key, **kw)
-    return None if value == NONE else value
-
-
-def mk(role: str) -> str:
-    """The widget key of a mapping role for the current file."""
-    return f"map_{role}_{st.session_state['_mapping_for'][:12]}"
-
-
-def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
-    """Widgets for every column role, seeded with the guess.
-
-    Their keys carry the file's fingerprint: a new file gets new widgets seeded with its own
-    guess (deleting the old keys does not reset widgets the browser still shows).
-    """
-    # Every column is offered for every role: a text column mapped as scores gets a sentence
-    # naming its bad rows, which helps more than a column that silently is not offered. A very
-    # wide file offers the guessed columns and its first ones; any other can be typed in.
-    cols = loading.offered_columns(df.columns, guess)
-    wide = len(cols) < df.shape[1]
-    numeric = cols
-    c1, c2 = st.columns(2)
-    with c1:
-        label = choice("Label column (the true outcome)", cols, guess.label, mk("label"), accept_new_options=wide)
-        positive = None
-        if label is not None:
-            try:
-                values = loading.label_values(df, label)
-            except DataError as err:
-                show_error(err)
-                values = []
-            if values and set(values) - {"0", "1", "0.0", "1.0", "True", "False", "true", "false"}:
-                positive = st.selectbox(
-                    "Which label value is the positive class?",
-                    values,
-                    key=mk("positive"),
-                    index=values.index(guess.positive)
-                    if guess.positive in values
-                    else values.index(loading.likely_positive(values))
-                    if loading.likely_positive(values) in values
-                    else 0,
-                )
-        scores = st.multiselect(
-            "Score columns (one per model; higher = more likely positive)",
-            numeric,
-            default=[s for s in guess.scores if s in numeric],
-            key=mk("scores"),
-            accept_new_options=wide,
-        )
-        if mk("scale") not in st.session_state:  # seeded here, not by index=, so a fix can set it
-            st.session_state[mk("scale")] = guess.score_scale
-        scale = st.radio("The scores are", list(SCALES), format_func=SCALES.get, key=mk("scale"), horizontal=True)
-    with c2:
-        group = choice(
-            "Group column (optional, for per-group prices)", cols, guess.group, mk("group"), accept_new_options=wide
-        )
-        split = choice(
-            "Split column (optional: train / validation / test)",
-            cols,
-            guess.split,
-            mk("split"),
-            accept_new_options=wide,
-        )
-        weight = choice("Weight column (optional)", numeric, guess.weight, mk("weight"), accept_new_options=wide)
-    st.markdown("**Instance-level costs (optional)**")
-    guessed_source = (
-        "annotator votes"
-        if guess.votes_yes
-        else "delta column"
-        if guess.delta
-        else "rating"
-        if guess.rating
-        else "measurement and threshold"
-        if guess.measurement
-        else "none"
-    )
-    source = st.radio(
-        "Each case's own price comes from",
-        DELTA_SOURCES,
-        horizontal=True,
-        key=mk("delta_src"),
-        index=DELTA_SOURCES.index(guessed_source),
-    )
-    extra: dict = {}
-    d1, d2 = st.columns(2)
-    if source == "delta column":
-        extra["delta"] = choice(
-            "Delta column (sign = label, size = price)", numeric, guess.delta, mk("delta"), accept_new_options=wide
-        )
-    elif source == "annotator votes":
-        extra["votes_yes"] = choice(
-            "Votes for the positive class", numeric, guess.votes_yes, mk("yes"), accept_new_options=wide
-        )
-        extra["votes_no"] = choice("Votes against", numeric, guess.votes_no, mk("no"), accept_new_options=wide)
-    elif source == "rating":
-        extra["rating"] = d1.selectbox("Rating column", numeric, key=mk("rating"), accept_new_options=wide)
-        extra["rating_midpoint"] = d2.number_input("Neutral midpoint of the scale", value=3.0, key=mk("mid"))
-    elif source == "measurement and threshold":
-        extra["measurement"] = d1.selectbox("Measurement column", numeric, key=mk("measure"), accept_new_options=wide)
-        extra["measurement_threshold"] = d2.number_input("Threshold (positive when above)", value=0.0, key=mk("tau"))
-    st.markdown("**Multiclass (optional)**")
-    m1, m2 = st.columns(2)
-    class_probs = m1.multiselect(
-        "Probability columns, one per class",
-        numeric,
-        default=[c for c in guess.class_probs if c in numeric],
-        key=mk("probs"),
-        accept_new_options=wide,
-    )
-    class_label = choice(
-        "Multiclass label column", cols, guess.class_label, mk("class_label"), where=m2, accept_new_options=wide
-    )
-    class_names = loading.class_names_for(class_probs)
-    if class_names:
-        say("caption", "Classes: " + ", ".join(class_names), where=m1)
-    mapping = ColumnMapping(
-        label=label,
-        positive=positive,
-        scores=tuple(scores),
-        score_scale=scale,
-        group=group,
-        split=split,
-        weight=weight,
-        class_label=class_label,
-        class_probs=tuple(class_probs),
-        class_names=class_names,
-        **extra,
-    )
-    return mapping
-
-
 loaded_slot = None
 if upload is not None:
     shown_name = loading.display_name(upload.name)
@@ -210,7 +62,7 @@ if upload is not None:
     except DataError as err:
         show_error(err)
         if st.session_state.get("upload_dataset") is not None:
-            say("caption", f"Your previous file, “{st.session_state['upload_dataset'].name}”, is still loaded.")
+            say("caption", answers.previous_upload_sentence(st.session_state["upload_dataset"].name, "file"))
         df = None
     if df is not None:
         if st.session_state.get("_mapping_for") != digest:
@@ -231,7 +83,7 @@ if upload is not None:
         if st.session_state.get("_load_error"):
             say("error", st.session_state["_load_error"], icon=":material/warning:")
             if st.session_state.get("upload_dataset") is not None:
-                say("caption", f"Your previous data, “{st.session_state['upload_dataset'].name}”, is still loaded.")
+                say("caption", answers.previous_upload_sentence(st.session_state["upload_dataset"].name, "data"))
         with st.form("mapping"):
             mapping = mapping_form(df, st.session_state["_guess"])
             # offered fixes, by their fixed word (DataError.fix_action), never by their words
@@ -245,9 +97,7 @@ if upload is not None:
             except DataError as err:
                 st.session_state["_load_error"] = err.message
                 if err.fix_action:
-                    st.session_state.setdefault("_fixes", {})[err.fix_action] = (
-                        f"Fix it: {err.fix} (tick, then press “Use these columns” again)"
-                    )
+                    st.session_state.setdefault("_fixes", {})[err.fix_action] = answers.fix_offer(err.fix)
                 st.rerun()
             else:
                 replace_upload(ds_new)
@@ -281,43 +131,7 @@ if agg_file is not None and st.session_state.get("_aggregate_id") != agg_file.fi
         replace_upload(ds_agg)
         st.session_state["_loaded"] = loaded_sentence(ds_agg, loading.display_name(agg_file.name))
         st.rerun()
-folder = bigdata.data_folder()
-if folder is not None:
-    files = bigdata.list_files(folder)
-    if files:
-        with st.form("data_folder"):
-            say("markdown", f"Files in this server's data folder ({len(files)}), read where they lie through DuckDB:")
-            picked = st.selectbox("File", files, key="folder_file")
-            try:
-                names = bigdata.columns_of(bigdata.safe_path(folder, picked))
-            except DataError as err:
-                show_error(err)
-                names = []
-            c1, c2, c3, c4 = st.columns(4)
-            label_col = c1.selectbox("Label column (0/1)", names, key="folder_label")
-            score_cols = c2.multiselect("Score columns", names, key="folder_scores")
-            group_col = c3.selectbox("Group column", [NONE, *names], key="folder_group")
-            split_col = c4.selectbox("Split column", [NONE, *names], key="folder_split")
-            opened = st.form_submit_button("Open with DuckDB")
-        if opened:
-            try:
-                ds_big = bigdata.dataset_from_file(
-                    bigdata.safe_path(folder, picked),
-                    label=label_col,
-                    scores=list(score_cols) or [],
-                    group=None if group_col == NONE else group_col,
-                    split=None if split_col == NONE else split_col,
-                )
-                if not score_cols:
-                    raise DataError("Choose at least one score column.")
-            except DataError as err:
-                show_error(err)
-            else:
-                replace_upload(ds_big)
-                st.session_state["_loaded"] = loaded_sentence(ds_big, picked)
-                st.rerun()
-    else:
-        st.caption("The server's data folder has no Parquet or CSV files.")
+data_folder()
 
 st.subheader("What is loaded")
 if ds is not None:
@@ -329,7 +143,7 @@ if ds is not None:
     for table in loading.summary_tables(ds):
         st.dataframe(table, hide_index=True)
     if ds.class_names:
-        say("caption", "Classes: " + ", ".join(ds.class_names))
+        say("caption", answers.classes_sentence(ds.class_names))
     for note in ds.notes:
         say("info", note)
 if st.session_state.get("_loaded"):

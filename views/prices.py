@@ -3,23 +3,17 @@ soon as more precision would not change the cutoff to ship."""
 
 import streamlit as st
 
+from costlib import answers
 from costlib.binary import decision, elicit
 from costlib.binary.elicit import ALARM, MISS, SAME
 from costlib.core import settings
 from costlib.present import figures, words
-from views._common import (
-    COSTS_PAGE,
-    group_names,
-    label,
-    model_sweeps,
-    say,
-    set_setting,
-    setting,
-    setup,
-    show_table,
-    show_verdict,
-    stored_costs,
-)
+from costlib.present.escaping import label
+from views._ui.data import COSTS_PAGE, group_names, model_sweeps
+from views._ui.display import say, show_table, show_verdict
+from views._ui.page import setup
+from views._ui.prices import stored_costs
+from views._ui.state import set_setting, setting
 
 MULTIPLIERS = {0.25: "a quarter as bad", 0.5: "half as bad", 1.0: "as bad", 2.0: "twice as bad", 4.0: "4 times as bad"}
 
@@ -64,7 +58,7 @@ money = c3.number_input(
     key="alarm_price",
     help="Optional: sets the scale. Only the ratio moves the cutoff.",
 )
-names_now = (miss.strip() or "a missed case", alarm.strip() or "a false alarm")
+names_now = answers.mistake_names(miss, alarm)
 
 bracket: elicit.Bracket = st.session_state.get("_bracket") or elicit.Bracket(names=names_now)
 if bracket.names != names_now:
@@ -91,7 +85,7 @@ st.subheader("Which is worse?" if bracket.settled is None else "Your answers")
 if bracket.settled is None:
     n = elicit.next_n(bracket)
     q, worse_miss, worse_alarm = elicit.question(bracket, n)
-    say("markdown", f"Question {len(bracket.answers) + 1}: {q}", bold=True)
+    say("markdown", answers.question_sentence(bracket, q), bold=True)
     b1, b2, b3 = st.columns(3)
     b1.button(label(worse_miss, 80), key="ans_miss", on_click=answered, args=(n, MISS), width="stretch")
     b2.button("About the same", key="ans_same", on_click=answered, args=(n, SAME), width="stretch")
@@ -102,16 +96,7 @@ nav2.button("Start over", key="ans_restart", on_click=start_over, disabled=not b
 
 verdict = words.bracket_verdict(bracket, table, sweep=sweep, price=money, unit=unit, volume=volume)
 show_verdict(verdict)
-lowest = {"": float(sweep.thresholds[-1])} if sweep.thresholds.size > 1 else None
-shown = table.assign(
-    ratio=[
-        f"{words.ratio_text(lo)} to {words.ratio_text(hi)}"
-        for lo, hi in zip(table["ratio_low"], table["ratio_high"], strict=True)
-    ],
-    cutoff=[words.cutoffs_short({"": t}, grouped=False, lowest=lowest) for t in table["threshold"]],
-)[["ratio", "cutoff"]].rename(
-    columns={"ratio": f"{names_now[0]} costs … times {names_now[1]}", "cutoff": "best cutoff (train rows)"}
-)
+shown = answers.bracket_table(table, sweep, names_now)
 full = elicit.pieces(sweep, *elicit.RANGE)
 st.plotly_chart(
     figures.ratio_pieces_figure(full, low=bracket.low, high=bracket.high, names=names_now), key="ratio_chart"
@@ -125,7 +110,7 @@ if len(names) > 1:
         st.caption("One question per group; the false alarm keeps its price everywhere.")
         for i, g in enumerate(names):
             multipliers[g] = st.select_slider(
-                f"{label(names_now[0])} in {label(g)} is … as one elsewhere",
+                answers.group_multiplier_label(names_now[0], g),
                 options=list(MULTIPLIERS),
                 value=1.0,
                 key=f"mult_{i}",
@@ -134,20 +119,11 @@ if len(names) > 1:
 
 
 def use_prices() -> None:
-    b = st.session_state["_bracket"]
-    c_fp = float(money) if money > 0 else 1.0
-    c_fn = min(c_fp * b.middle, settings.PRICE_MAX)
-    set_setting("c_fp", c_fp)
-    set_setting("c_fn", c_fn)
-    per_group = any(m != 1.0 for m in multipliers.values())
-    set_setting("per_group", per_group)
-    for i, g in enumerate(names):
-        set_setting(f"c_fp_{i}", c_fp)
-        set_setting(f"c_fn_{i}", min(c_fn * multipliers.get(g, 1.0), settings.PRICE_MAX))
-    record = elicit.record(b, cutoffs=elicit.pieces(sweep, b.low, b.high), money=c_fp, unit=unit)
-    if per_group:
-        record["group_multipliers"] = {str(g): m for g, m in multipliers.items()}
-    set_setting("price_questions", record)
+    plan = answers.prices_from_answers(
+        st.session_state["_bracket"], sweep, money=money, unit=unit, names=names, multipliers=multipliers
+    )
+    for key, value in plan.items():
+        set_setting(key, value)
     st.session_state["_go_costs"] = True
 
 

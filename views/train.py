@@ -1,30 +1,27 @@
 """Train with costs: does training with each case's own price beat standard training on this data?"""
 
-import time
 import warnings
 
 import pandas as pd
 import streamlit as st
 
-from costlib import DegenerateWarning, loading
+from costlib import DegenerateWarning, answers
+from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.training import data as training_data
 from costlib.training import words as training_words
-from costlib.training.compare import METHODS, compare_training, cost_predictability, t_interval, training_summary
+from costlib.training.compare import METHODS, t_interval, training_summary
 from costlib.training.figures import change_figure, training_figure
-from views._common import page_header, read_table_cached, say, show_error, show_table
+from views._ui.display import page_header, say, show_error, show_table
+from views._ui.training import built_in, from_table_cached, training_results, upload_choices
 
 RANDOM_STATE = 0
-N_JOBS = -1  # every core: the fits of one seed run side by side in worker processes
-MAX_SEEDS = 50
 DATA = {
     "tweets": training_data.TWEETS_TITLE,
     "predictable": training_data.SYNTHETIC_TITLES[True],
     "unpredictable": training_data.SYNTHETIC_TITLES[False],
     "upload": "Your own table",
 }
-SOURCES = ["annotator votes", "measurement and threshold", "rating", "delta column"]
-FEATURE_KINDS = ["numeric columns", "one text column"]
 
 page_header(
     "Train with costs",
@@ -33,137 +30,6 @@ page_header(
     "them by normalized excess cost (NEC: mistakes weighted by |δ|) and error rate on held-out rows. Find "
     "out whether pricing each case gives a better model on your data before you spend a training budget.",
 )
-
-
-# ---------------------------------------------------------------------------------------
-# Cached loading and training (keyed by content, never by a file name)
-
-
-@st.cache_resource(show_spinner="Loading the sample…")
-def built_in(choice: str) -> training_data.TrainingData:
-    """Shipped or generated data (no user data here): one read-only copy for every session."""
-    if choice == "tweets":
-        return training_data.tweets_sample()
-    return training_data.synthetic_sample(predictable=choice == "predictable")
-
-
-@st.cache_resource(show_spinner=False)
-def precomputed() -> training_data.Precomputed | None:
-    return training_data.tweets_precomputed()
-
-
-@st.cache_data(max_entries=4, ttl=3600, show_spinner="Building the features…")
-def from_table_cached(_df: pd.DataFrame, digest: str, name: str, choices: tuple) -> training_data.TrainingData:
-    return training_data.from_table(_df, name=name, fingerprint=digest, **dict(choices))
-
-
-@st.cache_data(max_entries=2000, ttl=24 * 3600, show_spinner=False)
-def train_seed(_X, _delta, data_key: str, methods: tuple, seed: int, random_state: int):
-    """One seed's comparison and cost-predictability R^2 (a cancelled run keeps finished seeds)."""
-    results = compare_training(_X, _delta, methods=methods, seeds=[seed], random_state=random_state, n_jobs=N_JOBS)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DegenerateWarning)
-        r2 = cost_predictability(_X, _delta, seeds=[seed], random_state=random_state, n_jobs=N_JOBS)
-    return results, float(r2["r2"].iloc[0])
-
-
-# ---------------------------------------------------------------------------------------
-# Data
-
-
-def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
-    """The uploaded table and the column choices for it, or None (with a sentence) until complete."""
-    st.caption(
-        "A CSV or Parquet file with one row per case: numeric feature columns or one text column, and the "
-        "source of each case's price δ. The file stays in your session."
-    )
-    up = st.file_uploader("CSV or Parquet table", type=["csv", "tsv", "txt", "parquet", "pq"], key="train_uploader")
-    if up is not None:
-        raw = up.getvalue()
-        digest = loading.fingerprint(raw)
-        try:
-            df = read_table_cached(raw, digest, up.name)
-        except DataError as err:
-            show_error(err)
-            return None
-        st.session_state["_train_table"] = (up.name, digest, df, loading.guess_mapping(df))
-    if "_train_table" not in st.session_state:
-        st.info("Upload a table to train on it.")
-        return None
-    name, digest, df, guess = st.session_state["_train_table"]
-    cols = [str(c) for c in df.columns]
-    numeric = [c for c in cols if pd.api.types.is_numeric_dtype(df[c])]
-
-    def pick(label: str, role: str, guessed: str | None, fallback: int = 0) -> str:
-        index = cols.index(guessed) if guessed in cols else min(fallback, len(cols) - 1)
-        return st.selectbox(label, cols, index=index, key=f"train_{role}_{tag}")
-
-    tag = digest[:12]  # a new file gets new widgets, seeded from its own columns
-    seeded = (
-        "annotator votes"
-        if guess.votes_yes and guess.votes_no
-        else "rating"
-        if guess.rating
-        else "measurement and threshold"
-        if guess.measurement
-        else "delta column"
-    )
-    c1, c2 = st.columns(2)
-    with c1:
-        source = st.radio(
-            "Each case's price δ comes from",
-            SOURCES,
-            index=SOURCES.index(seeded),
-            key=f"train_src_{tag}",
-            horizontal=True,
-        )
-        choices: dict = {}
-        if source == "annotator votes":
-            yes = pick("Votes for the positive class", "yes", guess.votes_yes)
-            no = pick("Votes against", "no", guess.votes_no, fallback=1)
-            choices["votes"], used = (yes, no), {yes, no}
-        elif source == "measurement and threshold":
-            col = pick("Measurement column", "z", guess.measurement)
-            tau = st.number_input(
-                "Threshold τ (positive above it)",
-                value=float(guess.measurement_threshold or 0.0),
-                key=f"train_tau_{tag}",
-            )
-            choices["threshold"], used = (col, float(tau)), {col}
-        elif source == "rating":
-            col = pick("Rating column", "rating", guess.rating)
-            mid = st.number_input(
-                "Neutral midpoint of the scale", value=float(guess.rating_midpoint or 3.0), key=f"train_mid_{tag}"
-            )
-            choices["rating"], used = (col, float(mid)), {col}
-        else:
-            col = pick("Delta column (sign = label, size = price)", "delta", guess.delta)
-            choices["delta"], used = col, {col}
-    with c2:
-        texts = [c for c in cols if c not in used and c not in numeric]
-        features = [c for c in numeric if c not in used]
-        kind = st.radio(
-            "The model learns from",
-            FEATURE_KINDS,
-            index=int(bool(texts) and not features),
-            key=f"train_kind_{tag}",
-            horizontal=True,
-        )
-        if kind == FEATURE_KINDS[0]:
-            choices["features"] = tuple(
-                st.multiselect(
-                    "Feature columns",
-                    [c for c in cols if c not in used],
-                    default=features[: training_data.MAX_FEATURE_COLUMNS],
-                    key=f"train_features_{tag}",
-                )
-            )
-        else:
-            choices["text"] = st.selectbox(
-                "Text column", [*texts, *[c for c in cols if c not in texts]], key=f"train_text_{tag}"
-            )
-    say("caption", f"Your file: {name} ({len(df):,} rows).")
-    return name, digest, df, tuple(sorted(choices.items()))
 
 
 choice = st.radio("Data", list(DATA), format_func=DATA.get, key="train_data", horizontal=True, bind="query-params")
@@ -202,9 +68,9 @@ with st.form("train_settings"):
     seeds = int(
         f2.number_input(
             "Seeds (random 80/10/10 splits)",
-            min_value=1,
-            max_value=MAX_SEEDS,
-            value=10,
+            min_value=int(settings.SEEDS.low),
+            max_value=int(settings.SEEDS.high),
+            value=int(settings.SEEDS.default),
             step=1,
             key="train_seeds",
             bind="query-params",
@@ -216,73 +82,14 @@ methods = tuple(m for m in METHODS if m in methods)  # the page's order, whateve
 if not methods:
     st.info("Choose at least one way of training.")
     st.stop()
-run_key = (data.key, methods, seeds, RANDOM_STATE)
-requested: set = st.session_state.setdefault("_train_requested", set())
-if submitted:
-    requested.add(run_key)
-
-
-def stop(key: tuple) -> None:
-    st.session_state["_train_requested"].discard(key)
-    st.session_state["_train_stopped"] = key
-
-
-# Finished seeds of this session, per data, methods and random state: a stopped run resumes.
-store: dict = st.session_state.setdefault("_train_done", {})
-done: dict = store.setdefault((data.key, methods, RANDOM_STATE), {})
-pre = precomputed() if choice == "tweets" else None
-use_pre = (
-    pre is not None
-    and run_key not in requested
-    and methods == pre.settings["methods"]
-    and seeds == pre.settings["seeds"]
-    and pre.settings["random_state"] == RANDOM_STATE
-)
-# The synthetic controls take about a second: trained without asking, unless the user stopped them.
-auto = choice in ("predictable", "unpredictable") and st.session_state.get("_train_stopped") != run_key
-
-if use_pre:
-    results, r2 = pre.results, pre.predictability["r2"]
-    say("info", training_words.precomputed_sentence(pre.settings, pre.versions))
-else:
-    todo = [s for s in range(seeds) if s not in done]
-    if todo and (auto or run_key in requested):
-        st.session_state.pop("_train_stopped", None)
-        stop_slot, bar_slot = st.empty(), st.empty()
-        stop_slot.button(
-            "Stop training",
-            key="train_stop",
-            on_click=stop,
-            args=(run_key,),
-            help="Finished seeds are kept: press Train and compare again to resume.",
-        )
-        start = time.perf_counter()
-        for s in todo:
-            finished = sum(t in done for t in range(seeds))
-            bar_slot.progress(finished / seeds, text=training_words.progress_sentence(finished, seeds))
-            done[s] = train_seed(data.X, data.delta, data.key, methods, s, RANDOM_STATE)
-        bar_slot.empty()
-        stop_slot.empty()
-        say("caption", training_words.timing_sentence(len(todo), seeds, time.perf_counter() - start))
-    have = [s for s in range(seeds) if s in done]
-    if not have:
-        if st.session_state.get("_train_stopped") == run_key:
-            say("warning", training_words.stopped_sentence(0, seeds))
-        else:
-            st.info("Press **Train and compare** to train with these settings.")
-        st.stop()
-    if len(have) < seeds:
-        say("warning", training_words.stopped_sentence(len(have), seeds))
-    results = pd.concat([done[s][0] for s in have], ignore_index=True)
-    r2 = pd.Series([done[s][1] for s in have])
+results, r2 = training_results(data, choice, methods, seeds, submitted=submitted, random_state=RANDOM_STATE)
 
 summary = training_summary(results)
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DegenerateWarning)
     r2_mean, r2_low, r2_high = t_interval(r2)
 verdict = training_words.training_verdict(summary)
-better = summary.loc[summary["method"] != "standard", "nec_change_high"].lt(0).any()
-say("success" if better else "info", verdict, bold=True)
+say(answers.training_verdict_kind(summary), verdict, bold=True)
 
 c1, c2 = st.columns([3, 2])
 c1.plotly_chart(training_figure(summary, title=f"NEC and error rate on {data.name}"), key="train_chart")
@@ -300,24 +107,6 @@ for note in training_words.result_notes(results):
     say("caption", note)
 
 
-def shown(frame: pd.DataFrame) -> pd.DataFrame:
-    """The table as read: four decimals for shares and errors, a percent for changes (a decrease
-    with the minus sign U+2212, which no spreadsheet reads as a formula), "–" where a number does
-    not apply (standard training's change against itself, a classifier's δ error). The CSV
-    download keeps every digit."""
-    out = frame.copy()
-    itself = frame["method"].eq("standard") if "method" in frame else pd.Series(False, index=frame.index)
-    for col in frame.columns:
-        if col.startswith("nec_change"):
-            cells = [f"{x:.1%}".replace("-", "\u2212") if pd.notna(x) else "–" for x in frame[col]]
-            out[col] = ["–" if same else c for same, c in zip(itself, cells, strict=True)]
-        elif col.startswith(("nec", "error_rate", "delta_mae")):
-            out[col] = [f"{x:.4f}" if pd.notna(x) else "–" for x in frame[col]]
-    if "method" in out:
-        out["method"] = [training_words.method_label(m) for m in out["method"]]
-    return out.rename(columns=training_words.COLUMN_WORDS)
-
-
 st.subheader("By way of training")
 st.caption(
     "Means over seeds with 95% t intervals (low, high); the NEC change is relative to standard training, "
@@ -326,6 +115,6 @@ st.caption(
     "re-split the same rows, so these intervals show the noise of the splits and fits, and are narrower than "
     "new data would give."
 )
-show_table(shown(summary), "training_summary", key="train_summary", export=summary)
+show_table(answers.training_table(summary), "training_summary", key="train_summary", export=summary)
 with st.expander("Every seed"):
-    show_table(shown(results), "training_results", key="train_results", export=results)
+    show_table(answers.training_table(results), "training_results", key="train_results", export=results)

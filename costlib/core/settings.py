@@ -1,4 +1,5 @@
-"""The bounds of every setting a person can give: prices, volume, unit, tolerance, resamples.
+"""The bounds of every setting a person can give: prices, volume, unit, tolerance, resamples, k,
+the cost matrix.
 
 A setting arrives from a widget, a shared link (?c_fp=...), a policy file or the command
 line. All of them go through `check`, so a link or a file can never hold a value its widget
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -28,8 +31,11 @@ PRICE = Bound("a price", 0.0, PRICE_MAX, 1.0)
 VOLUME = Bound("the cases per month", 0.0, VOLUME_MAX, 10_000, integer=True)
 TOLERANCE = Bound("the fairness tolerance", 0.0, 0.5, 0.05)
 RESAMPLES = Bound("the bootstrap resamples", 10, 20_000, 1000, integer=True)
-K = Bound("k", 0.0, 1000.0, 2.0)
+K = Bound("k", 0.0, 20.0, 2.0)  # Value's slider: how much worse a wrong answer is than a right one is good
 GAIN = Bound("the worth of a correct answer", 0.0, PRICE_MAX, 1.0)
+REJECT_WORTH = Bound("the worth of a handed-over case", -PRICE_MAX, PRICE_MAX, 0.0)
+RESAMPLE_OPTIONS = (200, 500, 1000, 2000, 5000)  # the dashboard's choices, within RESAMPLES
+SEEDS = Bound("the seeds", 1, 50, 10, integer=True)  # Train with costs: random splits to train on
 
 MSG_OUT_OF_RANGE = "{what} must be a number from {low} to {high}: got {value}; using {default} instead."
 
@@ -73,3 +79,38 @@ def check_unit(value, *, default: str = "$") -> tuple[str, str | None]:
             f"the unit must be at most {UNIT_MAX_CHARS} plain characters: got {shown!r}; using {default!r} instead."
         )
     return text, None
+
+
+def matrix_in_bound(m, bound: Bound = PRICE) -> bool:
+    """Whether every cell of the price matrix `m` is a number within `bound` (no empty cell)."""
+    m = np.asarray(m, dtype=float)
+    return bool(np.isfinite(m).all() and ((m >= bound.low) & (m <= bound.high)).all())
+
+
+def check_matrix(text, size: int, *, bound: Bound = PRICE):
+    """(matrix, None) from the link form "0,1,1;1,0,1;10,10,0" of a `size` x `size` price matrix,
+    every cell within `bound`; (None, a sentence) when it is not one; (None, None) when absent.
+
+    >>> check_matrix("0,1;2,0", 2)[0].tolist()
+    [[0.0, 1.0], [2.0, 0.0]]
+    >>> check_matrix("0,1;-2,0", 2)[1]
+    'the cost matrix must be 2 rows of 2 prices from 0 to 1,000,000,000: got 0,1;-2,0; using the default instead.'
+    """
+    if not text:
+        return None, None
+    try:
+        m = np.array([[float(x) for x in r.split(",")] for r in str(text).split(";")])
+    except ValueError:
+        m = None
+    if m is None or m.shape != (size, size) or not matrix_in_bound(m, bound):
+        shown = str(text) if len(str(text)) <= 40 else str(text)[:37] + "…"
+        return None, (
+            f"the cost matrix must be {size} rows of {size} prices from {_show(bound.low)} to {_show(bound.high)}: "
+            f"got {shown}; using the default instead."
+        )
+    return m, None
+
+
+def matrix_link(m) -> str:
+    """The link form of a price matrix (what `check_matrix` reads)."""
+    return ";".join(",".join(f"{x:g}" for x in r) for r in m)

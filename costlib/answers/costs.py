@@ -1,0 +1,150 @@
+"""The answer of the Costs & groups page."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from costlib.binary import audit, elicit
+from costlib.core import rules as R
+from costlib.core.dataset import Dataset
+from costlib.present import figures, report, words
+
+
+def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
+    """The Costs & groups page's four numbers (keyword arguments of each metric)."""
+    base = R.rule_words(rec.baseline)
+    flagged = rec.results.overall.loc[rec.rule, "flagged_rate"]
+    return (
+        {
+            "label": "Cost per case",
+            "value": words.money(rec.cost, unit),
+            "help": "On the judged (test) rows, with the recommended cutoff.",
+        },
+        {
+            "label": "Best without the model",
+            "value": words.money(rec.baseline_cost, unit),
+            "help": f"Per case, {base}: the cheaper of flagging nobody and flagging everyone.",
+        },
+        {
+            "label": "Saving per case",
+            "value": words.money(rec.saving, unit),
+            "help": f"Against {base}, the cheaper choice without a model.",
+        },
+        {
+            "label": "Saving a month",
+            "value": words.money(rec.saving * volume, unit) if volume else "set a volume",
+            "help": f"Saving per case times {volume:,.0f} cases a month (set in the sidebar). The recommended "
+            f"cutoff flags {flagged:.1%} of cases.",
+        },
+    )
+
+
+def price_questions_sentence(models: Mapping, rec, record: Mapping | None, costs: Mapping) -> str | None:
+    """What the answers on Find my prices say about the cutoff, while they still set the prices (else None)."""
+    if not (record and elicit.in_force(record, costs)["in_force"]):
+        return None
+    fitted = models[rec.model].fit_pooled
+    span = elicit.pieces(fitted, record["ratio_low"], record["ratio_high"])
+    lowest = float(fitted.thresholds[-1]) if fitted.thresholds.size > 1 else None
+    return words.answers_sentence(record, span, lowest_score=lowest)
+
+
+def audit_maker(models: Mapping, costs: Mapping, ds: Dataset, **options):
+    """A function that builds the full audit (`report.build_audit`) at these prices, for the
+    downloads: everything it needs is given now (a download's callable runs where the
+    session's state cannot be read)."""
+    frozen = dict(costs)
+
+    def build() -> report.Audit:
+        return report.build_audit(
+            models,
+            frozen,
+            data_name=ds.name,
+            fingerprint=ds.fingerprint,
+            n_rows=ds.n_rows,
+            data_notes=ds.notes,
+            **options,
+        )
+
+    return build
+
+
+def policy_restored_sentence(saved: Mapping, fingerprint: str) -> str:
+    """What restoring the downloaded policy `saved` did, on the data of `fingerprint`."""
+    same = saved["data"].get("sha256") == fingerprint
+    return (
+        f"Restored the prices of the policy (rule “{R.rule_words(saved['rule'])}”)."
+        + (
+            ""
+            if same
+            else " The policy was made on other data (its fingerprint differs), so the cutoffs shown are "
+            "refitted on this data."
+        )
+        + "".join(" " + n for n in saved["notes"])
+    )
+
+
+REPORT_AND_POLICY = (
+    "The report is one HTML file that opens offline: settings, data per group, the recommendation, every "
+    "rule with intervals, fairness-constrained cutoffs, the sensitivity map and the limitations. The "
+    "policy is a JSON file with the prices, what to ship (the recommended cutoffs, or the choice without a "
+    "model when the answer says the model should not decide) and the data fingerprint, for the system that "
+    "applies the decisions."
+)
+INTERVAL_MEANING = (
+    "**95% interval**: the range the cost (or saving) would fall in for 95 of 100 new samples like "
+    "the test rows (bootstrap: the test rows resampled with replacement within each group). A saving "
+    "whose interval includes zero could be chance."
+)
+
+
+def rule_meanings(rec) -> list[str]:
+    """One Markdown line per rule of `rec` (fairness rules aside): its name in bold and what it does."""
+    return [
+        f"**{words.md_escape(R.rule_words(rule))}**: {words.md_escape(R.rule_help(rule))}"
+        for rule in rec.results.overall.index
+        if not R.is_fair(rule)
+    ]
+
+
+@dataclass(frozen=True, eq=False)
+class Sensitivity:
+    """How much the prices matter: the sentence, the maps and the prices they are drawn at."""
+
+    sentence: str
+    maps: object  # report.PriceMaps
+    mean_prices: tuple[float, float]
+
+    def sensitivity_figure(self, unit: str, bracket):
+        return figures.sensitivity_figure(
+            self.maps.sensitivity, c_fp=self.mean_prices[0], c_fn=self.mean_prices[1], unit=unit, bracket=bracket
+        )
+
+    def net_benefit_figure(self):
+        """The net benefit figure, or None when the scores are not probabilities."""
+        if not len(self.maps.net_benefit):
+            return None
+        mp = self.mean_prices
+        return figures.net_benefit_figure(
+            self.maps.net_benefit, price_threshold=mp[0] / (mp[0] + mp[1]) if sum(mp) > 0 else None
+        )
+
+
+NET_BENEFIT_NEEDS_PROBABILITIES = "Net benefit reads a score as a probability; these scores are not probabilities."
+
+
+def price_maps(models: Mapping, rec):
+    """The price maps of every model around the mean prices of `rec` (`report.price_maps`)."""
+    mp = report.mean_prices(models[rec.model], rec.prices)
+    return report.price_maps(models, scale=report.price_scale(*mp))
+
+
+def sensitivity(models: Mapping, rec, maps, *, unit: str, break_even) -> Sensitivity:
+    """How much the prices matter at `rec`'s prices; `break_even` is `elicit.break_even_range` of the model."""
+    mp = report.mean_prices(models[rec.model], rec.prices)
+    leader = audit.ratio_range(maps.train, maps.test, c_fp=mp[0], c_fn=mp[1])
+    sentence = report.sensitivity_sentence(
+        leader, mp, unit, blended=not rec.prices.uniform, break_even=break_even, model=rec.model
+    )
+    return Sensitivity(sentence, maps, mp)

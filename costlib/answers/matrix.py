@@ -1,0 +1,104 @@
+"""The answer of the Cost matrix page."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from costlib.core.dataset import Dataset
+from costlib.multiclass import confusion, recommend_matrix
+from costlib.present import figures, words
+
+
+def default_matrix(names: Sequence[str]) -> np.ndarray:
+    """Every mistake costs 1; in the tickets sample a missed security ticket costs 10.
+
+    >>> default_matrix(["a", "security"]).tolist()
+    [[0.0, 1.0], [10.0, 0.0]]
+    """
+    names = list(names)
+    c = np.ones((len(names), len(names))) - np.eye(len(names))
+    if "security" in names:  # the sample's story: a missed security ticket is expensive
+        c[names.index("security"), :] = 10.0
+        c[names.index("security"), names.index("security")] = 0.0
+    return c
+
+
+MATRIX_CELLS_REFUSED = (
+    "Every price must be a number of 0 or more; empty or negative cells are not allowed. "
+    "The last valid matrix is used until this is fixed."
+)
+
+
+def matrix_prices_caption(unit: str) -> str:
+    return (
+        f"Rows: the true class. Columns: the decision. Prices in {unit or 'your unit'}; the diagonal is "
+        "usually 0. Edit a cell to reprice."
+    )
+
+
+def matrix_answer(ds: Dataset, c_mat: np.ndarray, abstain_cost: float | None):
+    """`multiclass.recommend_matrix` on the judged rows (the abstain price fitted on the calibration rows)."""
+    judge, fit = ds.purpose_rows("judge"), ds.purpose_rows("calibrate")
+    return recommend_matrix(
+        ds.y_class[judge],
+        ds.class_probs[judge],
+        c_mat,
+        class_names=list(ds.class_names),
+        abstain_cost=abstain_cost,
+        y_fit=ds.y_class[fit],
+    )
+
+
+def matrix_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
+    return (
+        {"label": "Cost per case", "value": words.money(rec.cost, unit), "help": f"“{rec.policy}” on the test rows."},
+        {
+            "label": "Best without the model",
+            "value": words.money(rec.baseline_cost, unit),
+            "help": f"“{rec.baseline}”.",
+        },
+        {
+            "label": "Saving a month",
+            "value": words.money(rec.saving * volume, unit) if volume else "set a volume",
+            "help": f"Saving per case times {volume:,.0f} cases a month.",
+        },
+    )
+
+
+def matrix_table(rec, unit: str) -> pd.DataFrame:
+    """The policies compared, as read (money, percents, yes/no)."""
+    return rec.table.assign(
+        **{
+            "cost per case": rec.table["cost per case"].map(lambda x: words.money(x, unit)),
+            "handed over": rec.table["handed over"].map(words.percent),
+            "accuracy of answers": rec.table["accuracy of answers"].map(words.percent),
+            "uses the model": rec.table["uses the model"].map({True: "yes", False: "no"}),
+        }
+    )
+
+
+def matrix_policies_with_model(rec) -> list[str]:
+    """The policies that use the model (those a heatmap can show)."""
+    uses = rec.table.set_index("policy")["uses the model"]
+    return [x for x in rec.decisions if uses.loc[x]]
+
+
+def matrix_heatmaps(ds: Dataset, rec, policy: str, c_mat: np.ndarray, abstain_cost: float, unit: str):
+    """(confusion heatmap, cost contribution heatmap, caption) of `policy` on the judged rows."""
+    names = list(ds.class_names)
+    y = ds.y_class[ds.purpose_rows("judge")]
+    decided = rec.decisions[policy]
+    conf = confusion(y, decided, len(names))
+    n = len(y)
+    confusion_fig = figures.heatmap_figure(conf, names, title=f"Confusion ({policy})", colorbar="cases")
+    cost_fig = figures.heatmap_figure(
+        conf * c_mat / max(n, 1), names, title="Cost contribution per case (N·C / n)", colorbar=unit or "cost"
+    )
+    caption = (
+        f"Cases handed over ({(decided < 0).sum():,}) are priced separately at "
+        f"{words.money(abstain_cost, unit)} each and are not in the heatmaps."
+    )
+    return confusion_fig, cost_fig, caption

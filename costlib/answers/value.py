@@ -1,0 +1,278 @@
+"""The answer of the Value (and the k that Calibration reads too) page."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from costlib import value
+from costlib.calibration import apply_temperature, fit_temperature
+from costlib.core.dataset import Dataset
+from costlib.core.prices import prices_for
+from costlib.present import figures, words
+
+
+def judged_cases(ds: Dataset, names: Sequence) -> list[float]:
+    """Each group's judged cases (weighted when the data has weights), in the order of `names`.
+
+    The weights `mean_price` gives the groups: the same as the report's (a `ModelSweeps`'
+    judged totals).
+    """
+    if ds.counts_only:
+        ms = next(iter(ds.sweeps.values()))
+        return [float(ms.judge[g].total) for g in names]
+    judge = ds.purpose_rows("judge")
+    w = np.ones(int(judge.sum())) if ds.weight is None else np.asarray(ds.weight, dtype=float)[judge]
+    if ds.groups is None:
+        return [float(w.sum())] * len(names)
+    counts = pd.Series(w).groupby(pd.Series(ds.groups[judge], dtype=object)).sum()
+    return [float(counts.get(g, 0.0)) for g in names]
+
+
+def mean_price(costs: Mapping, cases: Sequence[float] | None = None) -> tuple[float, float]:
+    """c_fp and c_fn of the price book `costs` ({group: (c_fp, c_fn)}), averaged over the groups
+    weighted by their judged `cases` (`Prices.mean`); the prices themselves when every group has
+    the same.
+
+    >>> mean_price({"a": (1.0, 3.0), "b": (3.0, 1.0)}, [3, 1])
+    (1.5, 2.5)
+    >>> mean_price({"a": (2.0, 7.0), "b": (2.0, 7.0)}, [3, 1])
+    (2.0, 7.0)
+    """
+    prices = prices_for(list(costs), dict(costs))
+    if prices.uniform:
+        return float(prices.c_fp[0]), float(prices.c_fn[0])
+    return prices.mean(cases)
+
+
+@dataclass(frozen=True)
+class KChoice:
+    """The k a page uses: from the price book (`derived`), unless the Value slider moved it."""
+
+    c_fp: float  # the mean prices behind `derived`
+    c_fn: float
+    derived: float  # k that follows from the prices (not capped)
+    k: float  # the k in use
+    moved: bool  # True when `k` is the slider's, not the prices'
+    per_group: bool  # True when the prices differ by group (then c_fp and c_fn are their means)
+
+
+def value_k(costs: Mapping, cases: Sequence[float] | None, worth: float, moved_k, k_max: float) -> KChoice:
+    """k = the mean price of a wrong answer over the worth of a right one, at most `k_max`
+    (`value.k_from_prices`); `moved_k` (the slider's value, or None) wins when given.
+
+    >>> value_k({"": (1.0, 3.0)}, None, 1.0, None, 20.0).k
+    2.0
+    """
+    c_fp, c_fn = mean_price(costs, cases)
+    derived = value.k_from_prices(c_fp, c_fn, worth) if worth > 0 else k_max
+    k = float(moved_k) if moved_k is not None else float(min(derived, k_max))
+    per_group = not prices_for(list(costs), dict(costs)).uniform
+    return KChoice(c_fp, c_fn, derived, k, moved_k is not None, per_group)
+
+
+def _mean_words(choice: KChoice) -> str:
+    return ", each averaged over the groups weighted by their judged cases" if choice.per_group else ""
+
+
+def value_k_sentence(choice: KChoice, worth: float, unit: str) -> str:
+    """Where the Value page's k comes from, in words."""
+    c_fp, c_fn = choice.c_fp, choice.c_fn
+    return (
+        f"k = {choice.derived:.3g} follows from your prices: a wrong answer costs on average "
+        f"{words.money((c_fp + c_fn) / 2, unit)} (the mean of a false positive's {words.money(c_fp, unit)} and a false "
+        f"negative's {words.money(c_fn, unit)}{_mean_words(choice)}, set on Costs & groups) and a right answer earns "
+        f"{words.money(worth, unit)}."
+        + ("" if not choice.moved else f" You moved the slider to k = {choice.k:g}.")
+        + (
+            f" Your prices are lopsided (a false negative costs {words.ratio_text(c_fn / c_fp)} times a false "
+            "positive): k averages them, and “Separate prices per outcome” below prices each mistake on its own."
+            if c_fp > 0 and not 0.5 <= c_fn / c_fp <= 2
+            else ""
+        )
+        + " Unlike Costs & groups, a case here can be handed to a person, so the two pages can answer differently."
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class ValueSweeps:
+    """Every model's value sweep on the judged rows, and on the fitting rows when there is a split."""
+
+    judge: dict
+    fit: dict | None
+
+
+def value_sweeps(ds: Dataset) -> ValueSweeps:
+    """The value sweeps of every score column: from the counts for an aggregate, else from the rows."""
+    if ds.counts_only:  # an aggregate file or a table read through DuckDB: the value sweeps come from the counts
+        counted = dict(ds.sweeps)
+        split = all(ms.judged_on == "test" for ms in counted.values())
+        judge = {m: value.value_sweep_from_counts(ms.judge_pooled) for m, ms in counted.items()}
+        fit = {m: value.value_sweep_from_counts(ms.fit_pooled) for m, ms in counted.items()} if split else None
+        return ValueSweeps(judge, fit)
+    judged, fitted = ds.purpose_rows("judge"), ds.purpose_rows("fit")
+    y = ds.y[judged]
+    judge = {m: value.value_sweep(y, s[judged]) for m, s in ds.scores.items()}
+    fit = None
+    if ds.has_role("train") and ds.has_role("test"):
+        fit = {m: value.value_sweep(ds.y[fitted], s[fitted]) for m, s in ds.scores.items()}
+    return ValueSweeps(judge, fit)
+
+
+def value_lag_sentence(drawn_k: float) -> str:
+    return f"The chart of value against k and the tables below are still for k = {drawn_k:.3g}."
+
+
+def value_k_caption(worth: float, unit: str) -> str:
+    return (
+        f"Worth per case when a right answer earns {words.money(worth, unit)}. Solid: each model at its best "
+        "threshold (fitted on train when there is a split); dotted: at the formula threshold τ* = k/(k+1), which "
+        "trusts the probabilities; dashed: hand everything over. The black dotted line is your k."
+    )
+
+
+def counts_only_value_sentence(name: str) -> str:
+    return (
+        f"“{name}” holds counts, not rows: separate prices per outcome, the models side by side at the cutoff "
+        "0.5 and calibration need each case's score and label, so they are not shown for it."
+    )
+
+
+def per_outcome_sentence(choice: KChoice, worth: float, unit: str) -> str:
+    return (
+        "In units of a right negative answer (worth 1). From your prices: a false positive costs "
+        f"{words.money(choice.c_fp, unit)} and a false negative {words.money(choice.c_fn, unit)}; with a right answer "
+        f"worth {words.money(worth, unit)}, that is k_fp and k_fn below."
+    )
+
+
+def value_calibration_table(ds: Dataset, sweeps: ValueSweeps, *, k: float, reject_value: float, worth: float):
+    """Each model's temperature (fitted on the validation rows) and its worth at tau* before and after."""
+    val, judge = ds.purpose_rows("calibrate"), ds.purpose_rows("judge")
+    y = ds.y[judge]
+    temps = {m: fit_temperature(ds.y[val], s[val]) for m, s in ds.scores.items()}
+    cal = {
+        m: value.value_sweep(y, apply_temperature(s[judge], temps[m]))
+        for m, s in ds.scores.items()
+        if np.isfinite(temps[m])
+    }
+    before = value.value_table(sweeps.judge, k=k, reject_value=reject_value).set_index("model")
+    after = value.value_table(cal, k=k, reject_value=reject_value).set_index("model")
+    return (
+        pd.DataFrame(
+            {
+                "temperature (fitted on validation)": pd.Series(temps),
+                "worth at τ* before": before["value at tau*"] * worth,
+                "worth at τ* after": after["value at tau*"] * worth,
+            }
+        )
+        .rename_axis("model")
+        .reset_index()
+    )
+
+
+def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict, ...]:
+    """The Value page's four numbers (keyword arguments of each metric), in the user's unit."""
+    return (
+        {
+            "label": "Worth per case",
+            "value": words.money(rec.value * worth, unit),
+            "help": "On the test rows, answering from the recommended confidence threshold.",
+        },
+        {
+            "label": "Worth a month",
+            "value": words.money(rec.value * worth * volume, unit) if volume else "set a volume",
+            "help": f"Worth per case times {volume:,.0f} cases a month.",
+        },
+        {
+            "label": "Gain per case",
+            "value": words.money(rec.gain * worth, unit),
+            "help": f"Against {rec.baseline}: the better of handing every case to a person and letting the model "
+            "answer every case.",
+        },
+        {
+            "label": "Handed to a person",
+            "value": f"{rec.reject_rate:.0%}",
+            "help": "Share of cases whose confidence is below the recommended threshold.",
+        },
+    )
+
+
+def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_value: float, worth: float, unit: str):
+    """Worth per case against the confidence threshold of `model`, with tau* and the best tau marked."""
+    sweep = sweeps.judge[model]
+    row = rec.models.set_index("model").loc[model]
+    return figures.value_tau_figure(
+        sweep.thresholds,
+        value.sweep_value(sweep, k, reject_value) * worth,
+        tau_star=value.value_threshold(k),
+        tau_opt=float(row["tau"]),
+        value_opt=float(row["value"]) * worth,
+        reject_value=reject_value * worth,
+        label=model,
+        title=f"Worth per case against the confidence threshold, {model} (k = {k:.3g}, test rows)",
+        unit=unit,
+    )
+
+
+def value_against_k(sweeps: ValueSweeps, grid, *, reject_value: float) -> tuple[pd.DataFrame, object]:
+    """(every model's value at each k of `grid`, the k where the ranking flips or None)."""
+    long = pd.concat(
+        [
+            value.value_against_k(
+                None,
+                None,
+                grid,
+                reject_value=reject_value,
+                sweep=sweeps.judge[m],
+                fit_sweep=None if sweeps.fit is None else sweeps.fit[m],
+            ).assign(model=m)
+            for m in sweeps.judge
+        ],
+        ignore_index=True,
+    )
+    return long, value.ranking_flips(long, rule="tau*") if len(sweeps.judge) > 1 else None
+
+
+def value_k_figure(against_k: tuple, *, k: float, worth: float, unit: str):
+    """Which model is worth more at each k (`value_against_k`), in the user's unit, your k marked."""
+    long, flips = against_k
+    return figures.value_k_figure(long.assign(value=long["value"] * worth), flips=flips, current_k=k, unit=unit)
+
+
+def acceptance_table(ds: Dataset, *, k_tp: float, k_fp: float, k_fn: float, worth: float) -> pd.DataFrame:
+    """`value.acceptance_rules_table` on the judged rows, its value per case in the user's unit
+    (k_* are in units of a right negative answer, which is worth `worth`)."""
+    judge = ds.purpose_rows("judge")
+    cs = value.acceptance_rules_table(
+        ds.y[judge], {m: s[judge] for m, s in ds.scores.items()}, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn
+    )
+    return cs.assign(**{"value per case": cs["value per case"] * worth})
+
+
+def classification_table(ds: Dataset, *, c_fp: float, c_fn: float) -> pd.DataFrame:
+    """`value.classification_table` of every model on the judged rows."""
+    judge = ds.purpose_rows("judge")
+    return value.classification_table(ds.y[judge], {m: s[judge] for m, s in ds.scores.items()}, k_fp=c_fp, k_fn=c_fn)
+
+
+ACCEPTANCE_RULES_NOTE = (
+    "“By class thresholds” answers a positive when p ≥ k_fp/(k_tp + k_fp) and a negative when "
+    "1 − p ≥ k_fn/(1 + k_fn); “by expected value” takes, case by case, the action whose expected value is "
+    "highest. They differ when a right positive is worth more than a right negative."
+)
+CLASSIFICATION_NOTE = (
+    "Accuracy, F1 and the price of the errors per case use the cutoff 0.5 and ignore the reject option, "
+    "so they can rank models differently from value."
+)
+CALIBRATION_VALUE_NOTE = (
+    "Worth per case. Temperature scaling keeps each model's ranking but fixes what τ* = k/(k+1) assumes: "
+    "calibrated probabilities."
+)
+NO_VALIDATION_NOTE = (
+    "This data has no validation split, so there is nothing held out to calibrate on. Map a split column "
+    "with 'validation' rows on the Data page to see value before and after temperature scaling."
+)

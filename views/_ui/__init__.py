@@ -1,0 +1,31 @@
+"""What every page shares, one module per job.
+
+- `state`: the settings pages share, remembered across pages and mirrored in the URL;
+- `display`: how a page shows sentences, tables, verdicts and errors;
+- `loading`: parsing an upload or a sample once per session, keyed by content;
+- `memo`: the per-session, bounded memo of results per dataset;
+- `data`: which dataset the pages use (the sidebar's choice, with a fallback sample), its
+  groups and sweeps;
+- `roles`: what a dataset can feed (the pages' needs) and the sentences about it;
+- `prices`: the price book (c_fp and c_fn, per group when asked) and its caption;
+- `page`: what every page starts with (`setup`).
+
+Pages stay thin: they read widgets, call costlib through `memo`, and hand figures to
+`st.plotly_chart`. Nothing here computes a formula.
+
+Streamlit collects garbage in full after every script run (runner.postScriptGC), and a full
+collection walks every object the imports made: about 170,000 here, 90 to 110 ms, more than
+everything else a price move costs on the sample (benchmarks/README.md, "Slider latency").
+Those objects live as long as the server, so they leave the collector's walk once, when this
+package is first imported (after the imports of its modules); whatever the sessions make is
+still collected after every run.
+"""
+
+from __future__ import annotations
+
+import gc
+
+from views._ui import data, display, loading, memo, page, prices, roles, state  # noqa: F401  (frozen below)
+
+if gc.get_freeze_count() == 0:  # once per process, even if the package is imported again
+    gc.freeze()

@@ -1,0 +1,142 @@
+"""Which dataset the pages use: the sidebar's choice (mirrored in the URL as ?data=...), the
+upload, the fallback sample of a page whose needs the data lacks, and its groups and sweeps."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from costlib.binary.decision import SINGLE_GROUP, sweep_model
+from costlib.core.dataset import Dataset
+from costlib.loading.samples import SAMPLES
+from costlib.present.escaping import md_escape
+from views._ui.display import say
+from views._ui.loading import load_sample
+from views._ui.memo import forget, memo
+from views._ui.roles import NEEDS, fallback_sentence, has_role
+from views._ui.state import keep, mirror, remembered, set_setting
+
+UPLOAD = "upload"
+DEFAULT_SAMPLE = "compas"
+DATA_PAGE = "views/data.py"
+COSTS_PAGE = "views/costs.py"
+PRICES_PAGE = "views/prices.py"
+
+
+def data_choice_label(key: str) -> str:
+    # Labels are fixed strings: a label that changed with the upload would make a new widget.
+    return "Your uploaded file" if key == UPLOAD else SAMPLES[key].title
+
+
+def choose_data(key: str) -> None:
+    """Make `key` (a sample key or UPLOAD) the data every page uses."""
+    set_setting("data", key)
+
+
+def replace_upload(ds: Dataset) -> None:
+    """Make `ds` this session's uploaded data and forget what was memoised for the old one."""
+    old = st.session_state.get("upload_dataset")
+    st.session_state["upload_dataset"] = ds
+    if old is not None and old.fingerprint != ds.fingerprint:
+        forget(old)
+    choose_data(UPLOAD)
+
+
+def current_dataset(*, needs: str | None = None) -> Dataset | None:
+    """The dataset chosen in the sidebar (mirrored in the URL as ?data=...).
+
+    A fresh session given ?data=upload has no file yet: the page says so and returns None.
+    `needs` names a role ("binary", "probabilities", "multiclass", "delta") the page
+    requires. A dataset without it does not leave the page empty: the page shows its charts
+    on a built-in sample that has the role, says so above them, and offers one click to make
+    that sample the data of the whole app.
+    """
+    options = [*SAMPLES, UPLOAD]
+    # Remembered across pages and mirrored in the URL by hand (a bound selectbox would put the
+    # display label in the URL).
+    remembered("data", DEFAULT_SAMPLE, valid=lambda v: v in options)
+    choice = st.sidebar.selectbox(
+        "Data",
+        options,
+        key="data",
+        format_func=data_choice_label,
+        on_change=keep,
+        args=("data",),
+        help="A built-in sample, or the file you uploaded on the Data page.",
+    )
+    mirror("data")
+    if choice == UPLOAD:
+        ds = st.session_state.get("upload_dataset")
+        if ds is not None:
+            st.sidebar.caption(md_escape(f"Your file: {ds.name} ({ds.n_rows:,} rows)"))
+        else:
+            st.info(
+                "Choose a sample in the sidebar or upload a file on the Data page first. "
+                "(Uploaded data is never part of a shared link: it stays in your session.)"
+            )
+            st.page_link(DATA_PAGE, label="Go to the Data page", icon=":material/folder_open:")
+            return None
+    else:
+        ds = load_sample(choice)
+        st.sidebar.caption(SAMPLES[choice].description)
+    if needs and not has_role(ds, needs):
+        sample = NEEDS[needs][1]
+        c1, c2 = st.columns([3, 1], vertical_alignment="center")
+        say("info", fallback_sentence(ds, needs, SAMPLES[sample].title), where=c1)
+        c2.button(
+            "Use this sample everywhere",
+            key="fallback_switch",
+            on_click=choose_data,
+            args=(sample,),
+            help=f"Makes “{SAMPLES[sample].title}” the data of every page.",
+            width="stretch",
+        )
+        return load_sample(sample)
+    return ds
+
+
+def rows(ds: Dataset, purpose: str):
+    """Row mask for `purpose` ("fit", "judge", "calibrate"): see `Dataset.purpose_rows`."""
+    return ds.purpose_rows(purpose)
+
+
+def group_names(ds: Dataset) -> list:
+    """The groups of `ds`, sorted (one group `SINGLE_GROUP` when no group column is mapped)."""
+    if ds.counts_only:
+        return list(next(iter(ds.sweeps.values())).groups)
+    if ds.groups is None:
+        return [SINGLE_GROUP]
+    return list(memo("group_names", ds, (), lambda: tuple(sorted(pd.unique(ds.groups).tolist(), key=str))))
+
+
+def model_sweeps(ds: Dataset) -> dict:
+    """{model: decision.ModelSweeps} for every score column, fitted on train, judged on test."""
+    if ds.counts_only:
+        return dict(ds.sweeps)
+    fit, judge = rows(ds, "fit"), rows(ds, "judge")
+    return {
+        m: memo(
+            "model_sweeps",
+            ds,
+            (m,),
+            lambda m=m: sweep_model(
+                ds.y,
+                ds.scores[m],
+                ds.groups,
+                fit=fit,
+                judge=judge,
+                sample_weight=ds.weight,
+                name=m,
+                probabilities=ds.probabilities,
+            ),
+        )
+        for m in ds.scores
+    }
+
+
+def model_picker(ds: Dataset, label: str = "Model (score column)", key: str = "model") -> str:
+    """The score column to show (no widget when there is one)."""
+    models = list(ds.scores)
+    if len(models) == 1:
+        return models[0]
+    return st.selectbox(label, models, key=key, bind="query-params")

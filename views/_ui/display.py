@@ -1,0 +1,63 @@
+"""How a page shows things: sentences (escaped), tables with a CSV download, verdicts, errors."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from costlib import loading
+from costlib.core.errors import DataError
+from costlib.present.escaping import md_escape
+
+
+def show_table(
+    df: pd.DataFrame,
+    name: str,
+    *,
+    key: str,
+    column_config: dict | None = None,
+    export: pd.DataFrame | None = None,
+) -> None:
+    """A table with a CSV download: `export` (the same table as plain numbers) when given, so a
+    spreadsheet gets numbers rather than "$1.00" text. User text is neutralised against formula
+    injection in both exports: this button's (`safe_csv`) and the table toolbar's own
+    "Download as CSV", which writes what the table displays (`safe_cells`)."""
+    st.dataframe(loading.safe_cells(df), hide_index=True, column_config=column_config, width="stretch")
+    st.download_button(
+        "Download this table (CSV)",
+        data=loading.safe_csv(df if export is None else export),
+        file_name=f"{name}.csv",
+        mime="text/csv",
+        key=f"dl_{key}",
+        on_click="ignore",
+    )
+
+
+def say(kind: str, text: str, *, bold: bool = False, where=None, **kwargs) -> None:
+    """Show a sentence that may hold user text (names, units): escaped, never rendered.
+
+    `kind` is the Streamlit call: "markdown", "caption", "success", "info", "warning", "error".
+    """
+    body = md_escape(text)
+    getattr(where or st, kind)(f"**{body}**" if bold else body, **kwargs)
+
+
+def show_verdict(verdict, asides_title: str = "Why not another rule?") -> None:
+    """A page's one answer (`words.Verdict`): the headline in its colour, the details as
+    captions, and the other rules' story folded away under `asides_title`."""
+    say(verdict.kind, verdict.headline)
+    for line in verdict.details:
+        say("caption", line)
+    if verdict.asides:
+        with st.expander(asides_title):
+            for line in verdict.asides:
+                say("caption", line)
+
+
+def show_error(err: DataError) -> None:
+    say("error", err.message, icon=":material/warning:")
+
+
+def page_header(title: str, what: str) -> None:
+    st.title(title)
+    st.caption(what)

@@ -1,0 +1,54 @@
+"""The Data page's server folder: a file read where it lies through DuckDB (no upload)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from costlib import answers
+from costlib.core.errors import DataError
+from costlib.scale import bigdata
+from views._ui.data import replace_upload
+from views._ui.display import say, show_error
+from views._ui.mapping import NONE
+from views._ui.roles import loaded_sentence
+
+
+def data_folder() -> None:
+    """The form that opens a file of the server's data folder (nothing when there is no folder)."""
+    folder = bigdata.data_folder()
+    if folder is not None:
+        files = bigdata.list_files(folder)
+        if files:
+            with st.form("data_folder"):
+                say("markdown", answers.data_folder_sentence(len(files)))
+                picked = st.selectbox("File", files, key="folder_file")
+                try:
+                    names = bigdata.columns_of(bigdata.safe_path(folder, picked))
+                except DataError as err:
+                    show_error(err)
+                    names = []
+                c1, c2, c3, c4 = st.columns(4)
+                label_col = c1.selectbox("Label column (0/1)", names, key="folder_label")
+                score_cols = c2.multiselect("Score columns", names, key="folder_scores")
+                group_col = c3.selectbox("Group column", [NONE, *names], key="folder_group")
+                split_col = c4.selectbox("Split column", [NONE, *names], key="folder_split")
+                opened = st.form_submit_button("Open with DuckDB")
+            if opened:
+                try:
+                    ds_big = bigdata.dataset_from_file(
+                        bigdata.safe_path(folder, picked),
+                        label=label_col,
+                        scores=list(score_cols) or [],
+                        group=None if group_col == NONE else group_col,
+                        split=None if split_col == NONE else split_col,
+                    )
+                    if not score_cols:
+                        raise DataError("Choose at least one score column.")
+                except DataError as err:
+                    show_error(err)
+                else:
+                    replace_upload(ds_big)
+                    st.session_state["_loaded"] = loaded_sentence(ds_big, picked)
+                    st.rerun()
+        else:
+            st.caption("The server's data folder has no Parquet or CSV files.")

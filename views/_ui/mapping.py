@@ -1,0 +1,152 @@
+"""The Data page's column mapping: one widget per column role, seeded with the guess."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from costlib import answers, loading
+from costlib.core.dataset import ColumnMapping
+from costlib.core.errors import DataError
+from views._ui.display import say, show_error
+
+NONE = "(none)"
+SCALES = {
+    "probability": "probabilities in [0, 1]",
+    "logit": "logits (mapped by the sigmoid)",
+    "raw": "raw scores (cost pages only)",
+}
+DELTA_SOURCES = ["none", "delta column", "annotator votes", "rating", "measurement and threshold"]
+
+
+def choice(label: str, options: list[str], guess: str | None, key: str, where=st, **kw) -> str | None:
+    opts = [NONE, *options]
+    value = where.selectbox(label, opts, index=opts.index(guess) if guess in opts else 0, key=key, **kw)
+    return None if value == NONE else value
+
+
+def mk(role: str) -> str:
+    """The widget key of a mapping role for the current file."""
+    return f"map_{role}_{st.session_state['_mapping_for'][:12]}"
+
+
+def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
+    """Widgets for every column role, seeded with the guess.
+
+    Their keys carry the file's fingerprint: a new file gets new widgets seeded with its own
+    guess (deleting the old keys does not reset widgets the browser still shows).
+    """
+    # Every column is offered for every role: a text column mapped as scores gets a sentence
+    # naming its bad rows, which helps more than a column that silently is not offered. A very
+    # wide file offers the guessed columns and its first ones; any other can be typed in.
+    cols = loading.offered_columns(df.columns, guess)
+    wide = len(cols) < df.shape[1]
+    numeric = cols
+    c1, c2 = st.columns(2)
+    with c1:
+        label = choice("Label column (the true outcome)", cols, guess.label, mk("label"), accept_new_options=wide)
+        positive = None
+        if label is not None:
+            try:
+                values = loading.label_values(df, label)
+            except DataError as err:
+                show_error(err)
+                values = []
+            if values and set(values) - {"0", "1", "0.0", "1.0", "True", "False", "true", "false"}:
+                positive = st.selectbox(
+                    "Which label value is the positive class?",
+                    values,
+                    key=mk("positive"),
+                    index=values.index(guess.positive)
+                    if guess.positive in values
+                    else values.index(loading.likely_positive(values))
+                    if loading.likely_positive(values) in values
+                    else 0,
+                )
+        scores = st.multiselect(
+            "Score columns (one per model; higher = more likely positive)",
+            numeric,
+            default=[s for s in guess.scores if s in numeric],
+            key=mk("scores"),
+            accept_new_options=wide,
+        )
+        if mk("scale") not in st.session_state:  # seeded here, not by index=, so a fix can set it
+            st.session_state[mk("scale")] = guess.score_scale
+        scale = st.radio("The scores are", list(SCALES), format_func=SCALES.get, key=mk("scale"), horizontal=True)
+    with c2:
+        group = choice(
+            "Group column (optional, for per-group prices)", cols, guess.group, mk("group"), accept_new_options=wide
+        )
+        split = choice(
+            "Split column (optional: train / validation / test)",
+            cols,
+            guess.split,
+            mk("split"),
+            accept_new_options=wide,
+        )
+        weight = choice("Weight column (optional)", numeric, guess.weight, mk("weight"), accept_new_options=wide)
+    st.markdown("**Instance-level costs (optional)**")
+    guessed_source = (
+        "annotator votes"
+        if guess.votes_yes
+        else "delta column"
+        if guess.delta
+        else "rating"
+        if guess.rating
+        else "measurement and threshold"
+        if guess.measurement
+        else "none"
+    )
+    source = st.radio(
+        "Each case's own price comes from",
+        DELTA_SOURCES,
+        horizontal=True,
+        key=mk("delta_src"),
+        index=DELTA_SOURCES.index(guessed_source),
+    )
+    extra: dict = {}
+    d1, d2 = st.columns(2)
+    if source == "delta column":
+        extra["delta"] = choice(
+            "Delta column (sign = label, size = price)", numeric, guess.delta, mk("delta"), accept_new_options=wide
+        )
+    elif source == "annotator votes":
+        extra["votes_yes"] = choice(
+            "Votes for the positive class", numeric, guess.votes_yes, mk("yes"), accept_new_options=wide
+        )
+        extra["votes_no"] = choice("Votes against", numeric, guess.votes_no, mk("no"), accept_new_options=wide)
+    elif source == "rating":
+        extra["rating"] = d1.selectbox("Rating column", numeric, key=mk("rating"), accept_new_options=wide)
+        extra["rating_midpoint"] = d2.number_input("Neutral midpoint of the scale", value=3.0, key=mk("mid"))
+    elif source == "measurement and threshold":
+        extra["measurement"] = d1.selectbox("Measurement column", numeric, key=mk("measure"), accept_new_options=wide)
+        extra["measurement_threshold"] = d2.number_input("Threshold (positive when above)", value=0.0, key=mk("tau"))
+    st.markdown("**Multiclass (optional)**")
+    m1, m2 = st.columns(2)
+    class_probs = m1.multiselect(
+        "Probability columns, one per class",
+        numeric,
+        default=[c for c in guess.class_probs if c in numeric],
+        key=mk("probs"),
+        accept_new_options=wide,
+    )
+    class_label = choice(
+        "Multiclass label column", cols, guess.class_label, mk("class_label"), where=m2, accept_new_options=wide
+    )
+    class_names = loading.class_names_for(class_probs)
+    if class_names:
+        say("caption", answers.classes_sentence(class_names), where=m1)
+    mapping = ColumnMapping(
+        label=label,
+        positive=positive,
+        scores=tuple(scores),
+        score_scale=scale,
+        group=group,
+        split=split,
+        weight=weight,
+        class_label=class_label,
+        class_probs=tuple(class_probs),
+        class_names=class_names,
+        **extra,
+    )
+    return mapping

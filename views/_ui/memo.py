@@ -1,0 +1,46 @@
+"""The per-session memo: results per dataset, bounded, keyed by the dataset's content.
+
+Sweeps and other per-dataset results go through `memo`: a small per-session LRU keyed by the
+dataset's identity and plain hashable arguments. Nothing user-specific sits in module globals
+or in `st.cache_resource`.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+
+import streamlit as st
+
+from costlib.core.dataset import Dataset
+
+MEMO_SIZE = 48
+
+
+def dataset_key(ds: Dataset) -> tuple:
+    """What identifies a dataset's content for memoised results."""
+    return (ds.fingerprint, ds.mapping, ds.n_rows, ds.notes)
+
+
+def memo(name: str, ds: Dataset, args: tuple, compute: Callable):
+    """compute(), remembered for this session under (name, dataset identity, args).
+
+    `args` must be hashable and hold everything `compute` depends on besides the dataset.
+    """
+    store: OrderedDict = st.session_state.setdefault("_memo", OrderedDict())
+    key = (name, dataset_key(ds), args)
+    if key in store:
+        store.move_to_end(key)
+        return store[key]
+    value = compute()
+    store[key] = value
+    while len(store) > MEMO_SIZE:
+        store.popitem(last=False)
+    return value
+
+
+def forget(ds: Dataset) -> None:
+    """Drop what was memoised for the content of `ds`."""
+    store = st.session_state.get("_memo", {})
+    for key in [k for k in store if k[1][0] == ds.fingerprint]:
+        del store[key]

@@ -1,0 +1,53 @@
+"""What every page starts with: its header, the data, the unit and volume, the link's notes."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from costlib.core import settings
+from views._ui.data import current_dataset, group_names
+from views._ui.display import page_header
+from views._ui.prices import stored_costs
+from views._ui.state import keep, mirror, remembered, setting_notes
+
+
+def unit_and_volume() -> tuple[str, float]:
+    """The money unit ("$", "minutes") and monthly volume, mirrored in the URL, bounded."""
+    remembered("unit", "$", valid=lambda v: settings.check_unit(v)[1] is None)
+    remembered("volume", 10_000, bound=settings.VOLUME)
+    with st.sidebar:
+        unit = st.text_input(
+            "Unit of your prices",
+            key="unit",
+            on_change=keep,
+            args=("unit",),
+            max_chars=settings.UNIT_MAX_CHARS,
+            help="What one price unit is: $, €, minutes, hours…",
+        )
+        volume = st.number_input(
+            "Cases per month",
+            min_value=0,
+            max_value=int(settings.VOLUME_MAX),
+            step=1_000,
+            key="volume",
+            on_change=keep,
+            args=("volume",),
+            help="Used to show cost and value per month.",
+        )
+    mirror("unit")
+    mirror("volume")
+    unit, _ = settings.check_unit(unit)
+    return unit, float(volume)
+
+
+def setup(title: str, what: str, *, needs: str | None = None):
+    """What every page starts with: header, data choice (with the fallback sample), unit and
+    volume, and any out-of-range setting from the link. Stops the page without data."""
+    page_header(title, what)
+    ds = current_dataset(needs=needs)
+    if ds is None:
+        st.stop()
+    unit, volume = unit_and_volume()
+    stored_costs(group_names(ds))  # reads the price book from the link, so its notes show here
+    setting_notes()
+    return ds, unit, volume

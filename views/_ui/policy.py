@@ -1,0 +1,90 @@
+"""The audit's files: downloading the report and the policy, and restoring a downloaded policy
+(its prices, unit, volume and questions back into the settings)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from costlib import answers
+from costlib.core.errors import DataError
+from costlib.present import policy, report
+from views._ui.display import say
+from views._ui.state import set_setting
+
+MESSAGE = "_policy_message"
+
+
+def restore_policy(names: list, fingerprint: str) -> None:
+    """The policy uploader's on_change: put the policy's prices, unit and volume back into the
+    price book of the groups `names` (the data's fingerprint says whether the data is the same)."""
+    upload = st.session_state.get("policy_upload")
+    if upload is None:
+        return
+    try:
+        saved = policy.load_policy(upload.getvalue())
+        plan = policy.prices_for(saved, names)
+    except DataError as err:
+        st.session_state[MESSAGE] = ("error", err.message)
+        return
+    for key, value in plan.items():
+        set_setting(key, value)
+    set_setting("unit", saved["unit"])
+    # the questions behind the saved prices, if any (whether they still set the prices is
+    # worked out wherever they are shown: elicit.in_force)
+    questions = saved.get("price_questions")
+    set_setting(
+        "price_questions",
+        {k: v for k, v in questions.items() if k not in ("in_force", "ratio_now")} if questions else None,
+    )
+    if saved.get("volume") is not None:
+        set_setting("volume", int(saved["volume"]))
+    st.session_state[MESSAGE] = ("success", answers.policy_restored_sentence(saved, fingerprint))
+
+
+def policy_uploader(where, names: list, fingerprint: str) -> None:
+    """The "Restore a saved policy" popover, and what the last restore did."""
+    with where.popover("Restore a saved policy", width="stretch"):
+        st.file_uploader(
+            "Policy file (JSON) downloaded from this page",
+            type=["json"],
+            key="policy_upload",
+            on_change=restore_policy,
+            args=(names, fingerprint),
+        )
+    if MESSAGE in st.session_state:
+        kind, message = st.session_state.pop(MESSAGE)
+        say(kind, message)
+
+
+def downloads(
+    models: dict, costs: dict, ds, *, unit: str, volume: float, resamples: int, criteria, tolerance, questions
+) -> None:
+    """The report and the policy at these prices, built only when a button is pressed."""
+    build = answers.audit_maker(
+        models,
+        costs,
+        ds,
+        unit=unit,
+        volume=volume,
+        fairness_tolerance=tolerance,
+        criteria=criteria,
+        n_resamples=resamples,
+        price_questions=questions,
+    )
+    r1, r2 = st.columns(2)
+    r1.download_button(
+        "Download the audit report (HTML)",
+        data=lambda: report.audit_html(build()).encode(),
+        file_name="cost_audit.html",
+        mime="text/html",
+        key="dl_report",
+        on_click="ignore",
+    )
+    r2.download_button(
+        "Download the policy (JSON)",
+        data=lambda: policy.policy_json(build(), price_questions=questions).encode(),
+        file_name="cost_policy.json",
+        mime="application/json",
+        key="dl_policy",
+        on_click="ignore",
+    )

@@ -1,0 +1,137 @@
+"""The price book: c_fp and c_fn (per group when asked), set once, read by every page.
+
+Two sliders (a false positive, a false negative), an exact-entry popover, and, with the
+toggle on, one pair per group. Values are remembered across pages and mirrored in the URL
+(?c_fp=1&c_fn=3&per_group=true&c_fp_0=...); a value from the URL is bounded like the slider.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from costlib.core import settings
+from costlib.present.amounts import money
+from costlib.present.escaping import label
+from views._ui.state import ensure_setting, keep, mirror, seed
+
+
+def price_stops() -> list[float]:
+    """Slider stops from 0.01 to 10,000: 1, 1.5, 2, 2.5, 3, 4, 5, 6, 7.5 times each power of 10."""
+    stops = [0.0]
+    for e in range(-2, 4):
+        stops += [round(m * 10.0**e, 6) for m in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 7.5)]
+    return stops + [10_000.0]
+
+
+PRICE_STOPS = price_stops()  # spans 1:1,000,000 to 1,000,000:1 in ratio
+
+
+def store_price(widget: str, key: str) -> None:
+    """A price widget's on_change: its value becomes the price `key`."""
+    st.session_state[f"_keep_{key}"] = float(st.session_state[widget])
+
+
+def remember_price(key: str, default: float) -> float:
+    """The price `key` of this session (read from the link once, bounded like the slider)."""
+    ensure_setting(key, default, bound=settings.PRICE)
+    return float(st.session_state[f"_keep_{key}"])
+
+
+def price_slider(key: str, text: str, unit: str, where, help: str | None = None) -> float:
+    """A price on a log-like slider (exact values typed elsewhere are added to its stops)."""
+    value = float(st.session_state[f"_keep_{key}"])
+    options = PRICE_STOPS if value in PRICE_STOPS else sorted({*PRICE_STOPS, value})
+    seed(f"s_{key}", value, signature=(unit, len(options), text))
+    where.select_slider(
+        text,
+        options=options,
+        key=f"s_{key}",
+        format_func=lambda x: money(x, unit),
+        on_change=store_price,
+        args=(f"s_{key}", key),
+        help=help,
+    )
+    mirror(key, value)
+    return value
+
+
+def price_box(key: str, text: str, where) -> None:
+    """The exact entry of the price `key`."""
+    seed(f"n_{key}", float(st.session_state[f"_keep_{key}"]))
+    where.number_input(
+        text,
+        min_value=0.0,
+        max_value=settings.PRICE_MAX,
+        step=0.5,
+        format="%g",
+        key=f"n_{key}",
+        on_change=store_price,
+        args=(f"n_{key}", key),
+    )
+
+
+def price_book(names: list, unit: str) -> dict:
+    """Draw the price sliders and return {group: (c_fp, c_fn)}."""
+    c_fp = remember_price("c_fp", 1.0)
+    c_fn = remember_price("c_fn", 3.0)
+    ensure_setting("per_group", False, parse=lambda v: v.lower() == "true")
+    per_group = bool(st.session_state["_keep_per_group"]) and len(names) > 1
+    if per_group:
+        for i in range(len(names)):
+            remember_price(f"c_fp_{i}", c_fp)
+            remember_price(f"c_fn_{i}", c_fn)
+    c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
+    help_fp = "What it costs to flag a case that turns out negative (a false alarm)."
+    help_fn = "What it costs to miss a case that turns out positive."
+    if not per_group:
+        c_fp = price_slider("c_fp", "A false positive costs", unit, c1, help_fp)
+        c_fn = price_slider("c_fn", "A false negative costs", unit, c2, help_fn)
+    with c3.popover("Type exact prices", width="stretch"):
+        price_box("c_fp", "False positive", st)
+        price_box("c_fn", "False negative", st)
+        for i, g in enumerate(names if per_group else []):
+            price_box(f"c_fp_{i}", f"{label(g)}: false positive", st)
+            price_box(f"c_fn_{i}", f"{label(g)}: false negative", st)
+    seed("per_group", per_group)
+    st.toggle(
+        "Different prices per group",
+        key="per_group",
+        on_change=keep,
+        args=("per_group",),
+        disabled=len(names) < 2,
+        help="Give each group its own pair of prices.",
+    )
+    mirror("per_group", per_group)
+    costs = {g: (c_fp, c_fn) for g in names}
+    if per_group:
+        for i, g in enumerate(names):
+            a, b = st.columns(2)
+            costs[g] = (
+                price_slider(f"c_fp_{i}", f"{label(g)}: a false positive costs", unit, a),
+                price_slider(f"c_fn_{i}", f"{label(g)}: a false negative costs", unit, b),
+            )
+    return costs
+
+
+def stored_costs(names: list) -> dict:
+    """The price book's {group: (c_fp, c_fn)} without drawing widgets (for pages that only read it)."""
+    c_fp = remember_price("c_fp", 1.0)
+    c_fn = remember_price("c_fn", 3.0)
+    ensure_setting("per_group", False, parse=lambda v: v.lower() == "true")
+    if not st.session_state["_keep_per_group"] or len(names) < 2:
+        return {g: (c_fp, c_fn) for g in names}
+    return {g: (remember_price(f"c_fp_{i}", c_fp), remember_price(f"c_fn_{i}", c_fn)) for i, g in enumerate(names)}
+
+
+def price_caption(costs: dict, unit: str) -> str:
+    """'For your prices: a false positive costs $1.00 and a false negative $3.00.' (or the prices per group)."""
+    pairs = set(costs.values())
+    if len(pairs) == 1:
+        c_fp, c_fn = next(iter(pairs))
+        return f"For your prices: a false positive costs {money(c_fp, unit)} and a false negative {money(c_fn, unit)}."
+    return (
+        "For your prices, which differ by group (false positive / false negative): "
+        + "; ".join(f"{label(g)}: {money(a, unit)} / {money(b, unit)}" for g, (a, b) in list(costs.items())[:4])
+        + ("…" if len(costs) > 4 else "")
+        + "."
+    )

@@ -1,0 +1,94 @@
+"""What a dataset can feed: the role each page needs, and the sentences about what is missing."""
+
+from __future__ import annotations
+
+from costlib.core.dataset import Dataset
+
+NEEDS = {  # role -> (what it is, in words; the sample that has it)
+    "binary": ("a binary label and at least one score column", "compas"),
+    "probabilities": (
+        "a binary label and scores that are probabilities (raw scores can be mapped as logits on the Data page)",
+        "screening",
+    ),
+    "value": (
+        "a binary label and scores that are probabilities (raw scores can be mapped as logits on the Data page)",
+        "screening",
+    ),
+    "multiclass": ("multiclass probability columns", "tickets"),
+    "delta": ("an instance cost (delta, votes, rating or a measurement)", "offensive"),
+}
+
+# the pages a dataset can feed, with the role each needs
+PAGE_ROLES = (
+    ("Costs & groups", "binary"),
+    ("Find my prices", "binary"),
+    ("Value", "value"),
+    ("Cost matrix", "multiclass"),
+    ("Instance costs", "delta"),
+    ("Calibration", "probabilities"),
+)
+
+
+def has_role(ds: Dataset, role: str) -> bool:
+    """Whether `ds` has what a page of `role` needs (a key of `NEEDS`)."""
+    if ds.counts_only:  # sweeps only: what can be read from counts per distinct score
+        return role == "binary" or (role == "value" and ds.probabilities)
+    if role == "value":
+        return has_role(ds, "probabilities")
+    if role == "binary":
+        return ds.y is not None and bool(ds.scores)
+    if role == "probabilities":
+        return has_role(ds, "binary") and ds.probabilities
+    if role == "multiclass":
+        return ds.class_probs is not None and ds.y_class is not None
+    if role == "delta":
+        return ds.delta is not None and bool(ds.scores)
+    raise KeyError(role)
+
+
+def missing(ds: Dataset, role: str) -> str:
+    """What exactly `ds` lacks for `role`, in words ("" when the general hint says it best)."""
+    if role not in ("binary", "probabilities", "value") or ds.counts_only:
+        return ""
+    parts = []
+    if ds.y is None:
+        parts.append("a label column with two values")
+    if not ds.scores:
+        parts.append("a score column")
+    if not parts and not ds.probabilities and role != "binary":
+        parts.append("scores that are probabilities (they were read as raw scores)")
+    return " and ".join(parts)
+
+
+def fallback_sentence(ds: Dataset, role: str, sample_title: str) -> str:
+    """Why the charts of a page that needs `role` use the sample `sample_title` instead of `ds`."""
+    if ds.counts_only:
+        return (
+            f"“{ds.name}” holds counts, not rows, and this page needs each case's score and label, so the "
+            f"charts below use the built-in sample “{sample_title}”."
+        )
+    return (
+        f"“{ds.name}” lacks {missing(ds, role) or NEEDS[role][0]}, which this page needs, so the charts below use the "
+        f"built-in sample “{sample_title}”."
+    )
+
+
+def loaded_sentence(ds: Dataset, shown_name: str) -> tuple[str, str]:
+    """(kind, sentence) after an upload: which pages now use it, and what the others need."""
+    usable = [page for page, role in PAGE_ROLES if has_role(ds, role)]
+    others = [page for page, role in PAGE_ROLES if not has_role(ds, role)]
+    if not usable:
+        need = missing(ds, "binary") or NEEDS["binary"][0]
+        return "warning", (
+            f"Loaded “{shown_name}”, but no page can use it yet: it lacks {need}. Map the columns again below; "
+            "until then the pages draw on built-in samples."
+        )
+    text = f"Loaded “{shown_name}”. {listed(usable)} now use it."
+    if others:
+        text += f" {listed(others)} need columns it does not have, and draw on built-in samples."
+    return "success", text
+
+
+def listed(pages: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    return pages[0] if len(pages) == 1 else ", ".join(pages[:-1]) + " and " + pages[-1]

@@ -1,0 +1,85 @@
+"""Value's settings: the worth of a right answer and of a handed-over case, and k (the prices'
+until its slider moves), all remembered across pages and mirrored in the URL, bounded by
+`settings.GAIN`, `settings.REJECT_WORTH` and `settings.K`."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from costlib import answers
+from costlib.core import settings
+from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes
+
+K_MAX = settings.K.high
+K_OPTIONS = sorted(
+    {
+        *np.round(np.arange(0, 2.0001, 0.05), 2),
+        *np.round(np.arange(2.25, 5.0001, 0.25), 2),
+        *np.round(np.arange(5.5, K_MAX + 0.0001, 0.5), 2),
+    }
+)
+K_GRID = np.linspace(settings.K.low, K_MAX, 201)
+
+
+def reset_k() -> None:
+    set_setting("k", None)
+
+
+def pick_k() -> None:
+    set_setting("k", float(st.session_state["k"]))
+
+
+def worth_inputs(c1, c2, unit: str) -> tuple[float, float]:
+    """The worth of a right answer and of a handed-over case, remembered and in the URL."""
+    remembered("gain", settings.GAIN.default, bound=settings.GAIN)
+    remembered("reject_worth", settings.REJECT_WORTH.default, bound=settings.REJECT_WORTH)
+    your_unit = unit or "your unit"
+    worth = c1.number_input(
+        f"A right answer is worth ({your_unit})",
+        min_value=settings.GAIN.low,
+        max_value=settings.GAIN.high,
+        step=0.5,
+        format="%g",
+        key="gain",
+        on_change=keep,
+        args=("gain",),
+        help="What the business gains when the model answers a case correctly.",
+    )
+    reject_worth = c2.number_input(
+        f"A case handed over is worth ({your_unit})",
+        min_value=settings.REJECT_WORTH.low,
+        max_value=settings.REJECT_WORTH.high,
+        step=0.5,
+        format="%g",
+        key="reject_worth",
+        on_change=keep,
+        args=("reject_worth",),
+        help="0: a person handles it at no gain or loss (the default).",
+    )
+    mirror("gain", float(worth))
+    mirror("reject_worth", float(reject_worth))
+    return worth, reject_worth
+
+
+def k_slider(where, worth: float, costs: dict, cases: list) -> answers.KChoice:
+    """k follows the prices until the slider moves; the moved value is the setting "k" (and ?k=)."""
+    ensure_setting("k", None, parse=float, valid=lambda v: v is None or settings.K.low <= v <= K_MAX)
+    setting_notes()
+    choice = answers.value_k(costs, cases, worth, setting("k"), K_MAX)
+    k = choice.k
+    options = K_OPTIONS if k in K_OPTIONS else sorted({*K_OPTIONS, k})
+    if st.session_state.get("k") != k:  # only when k came from elsewhere: keeps key presses
+        st.session_state["k"] = k
+    where.select_slider(
+        "k: how much worse is a wrong answer than a right one is good?",
+        options=options,
+        key="k",
+        on_change=pick_k,
+        format_func=lambda x: f"{x:.3g}",
+        help="k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts.",
+    )
+    mirror("k", k if choice.moved else None)
+    if choice.moved:
+        where.button("Back to k from my prices", key="k_reset", on_click=reset_k)
+    return choice
