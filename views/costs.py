@@ -1,12 +1,10 @@
 """Costs & groups: which cutoff to ship, and what it saves against the best choice without a model."""
 
-import numpy as np
 import streamlit as st
 
 from costlib import answers
 from costlib.binary import decision, elicit
-from costlib.binary.audit import FAIRNESS_CRITERIA
-from costlib.core import rules as R
+from costlib.binary.fairness import FAIRNESS_CRITERIA, fairness_results
 from costlib.core import settings
 from costlib.present import figures, report, words
 from views._ui.data import PRICES_PAGE, group_names, model_sweeps
@@ -183,30 +181,13 @@ else:
     mirror("fair")
     mirror("fair_tol", float(setting("fair_tol")))
     if fair_on and criteria:
-        fair, fits = memo(
-            "fair",
-            ds,
-            (rec.model, rec.prices.key(), tuple(criteria), tol),
-            lambda: report.fairness_rules(ms, rec.prices, criteria=criteria, tolerance=tol),
-        )
-        cutoffs = decision.rule_cutoffs(ms, rec.prices)
-        res = memo(
-            "fair_results",
+        fairness = memo(
+            "fairness",
             ds,
             (rec.model, rec.prices.key(), tuple(criteria), tol, resamples),
-            lambda: decision.evaluate_rules(
-                ms,
-                rec.prices,
-                {
-                    R.COST_OPTIMAL: cutoffs[R.COST_OPTIMAL],
-                    R.NOBODY: cutoffs[R.NOBODY],
-                    R.EVERYONE: cutoffs[R.EVERYONE],
-                    **{r: np.array([c.get(g, np.nan) for g in ms.groups]) for r, c in fair.items()},
-                },
-                n_resamples=resamples,
-            ),
+            lambda: fairness_results(ms, rec.prices, criteria=criteria, tolerance=tol, n_resamples=resamples),
         )
-        long, summary = report.fairness_tables(ms, rec.prices, fits, res, tol)
+        summary, res = fairness.summary, fairness.results
         view = report.fairness_overview_table(summary, res, unit, tolerance=tol, lowest=rec.lowest)
         show_table(view, "fairness", key="fairness", export=summary)
         with st.expander("Each fairness rule's cutoff in each group"):
