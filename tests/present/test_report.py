@@ -34,7 +34,7 @@ from costlib.present.report import (
     rules_numbers,
 )
 
-SAMPLE = Path(__file__).resolve().parents[1] / "costlib" / "samples" / "compas.csv"
+SAMPLE = Path(__file__).resolve().parents[2] / "costlib" / "samples" / "compas.csv"
 COSTS = {"African-American": (5.0, 3.0), "Caucasian": (8.0, 3.0), "Other": (5.0, 3.0)}
 FAIR_RULES = tuple(f"fair: {c}" for c in FAIRNESS_CRITERIA)
 STANDARD = (R.THRESHOLD_05, R.ELKAN, R.SINGLE, R.COST_OPTIMAL, R.NOBODY, R.EVERYONE)

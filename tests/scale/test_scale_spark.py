@@ -20,7 +20,7 @@ from costlib.scale import binning, refining
 from costlib.scale import scans as scale
 from costlib.scale.aggregates import aggregate, load_aggregate
 from costlib.scale.engines import quiet_spark, spark_session
-from tests.test_scale import assert_same_optimum, assert_same_sweep, expected_optimum, frame, special_scores
+from tests.scale.test_scale import assert_same_optimum, assert_same_sweep, expected_optimum, frame, special_scores
 
 pytestmark = pytest.mark.xdist_group("spark")
 
@@ -132,7 +132,7 @@ def test_the_audit_command_on_spark_gives_the_duckdb_summary(spark, capsys):
 
     from costlib.__main__ import main
 
-    sample = str(Path(__file__).resolve().parents[1] / "costlib" / "samples" / "compas.csv")
+    sample = str(Path(__file__).resolve().parents[2] / "costlib" / "samples" / "compas.csv")
     args = ["audit", sample, "--label", "two_year_recid", "--score", "p_recid", "--split", "split"]
     args += ["--group", "race", "--c-fp", "1", "--c-fn", "2", "--resamples", "50", "--json"]
     out = {}

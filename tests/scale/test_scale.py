@@ -4,7 +4,7 @@ optimum; aggregate files round-trip; bad input gets a sentence.
 Equality means equality: thresholds and counts compared with ``==`` / ``assert_array_equal``
 (integer weights add up exactly in any order). Only real-valued weights, summed in another order
 by the engine, are compared with ``allclose`` on costs (thresholds still equal). The Spark engine
-runs the same checks in tests/test_scale_spark.py.
+runs the same checks in tests/scale/test_scale_spark.py.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from costlib.scale import binning, pruning, refining
 from costlib.scale import scans as scale
 from costlib.scale.aggregates import aggregate, load_aggregate
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # --------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from costlib.core.errors import DataError
 from costlib.loading import display_name, read_path, read_table
 from costlib.loading.frames import frame_bytes
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BASIC = ColumnMapping(label="label", scores=("score",))
 
 

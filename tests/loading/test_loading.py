@@ -33,7 +33,7 @@ from costlib.loading import (
 )
 
 try:  # tests/ is a plain directory; be robust if it becomes a package
-    from tests import bad_files as bf
+    from tests.loading import bad_files as bf
 except ImportError:  # pragma: no cover
     import bad_files as bf  # type: ignore[no-redef]
 

@@ -8,7 +8,7 @@ import pandas as pd
 from streamlit import config
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 def upload(at: AppTest, name: str, frame: pd.DataFrame) -> None:

@@ -377,10 +377,10 @@ CALLS = {
 }
 SCALAR_ONLY = {"class_thresholds", "elkan_threshold", "value_threshold"}
 # Feature matrices (X, 2-D) and long result tables: their lists / arrays / Series / sparse
-# equivalence is tested in tests/test_training.py::test_inputs_as_lists_arrays_and_series_alike
+# equivalence is tested in tests/training/test_training.py::test_inputs_as_lists_arrays_and_series_alike
 # and test_sparse_and_dense_features_give_the_same_comparison.
 TRAINING = {"compare_training", "cost_predictability", "training_summary"}
-# Sources (files, queries, Spark frames) rather than arrays: tests/test_scale.py checks each
+# Sources (files, queries, Spark frames) rather than arrays: tests/scale/test_scale.py checks each
 # scan_* against the in-memory function on pandas frames, Parquet and CSV alike.
 SCAN = {"scan_compare_rules", "scan_group_costs", "scan_grouped_sweep", "scan_optimal_thresholds"}
 

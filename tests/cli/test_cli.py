@@ -15,7 +15,7 @@ import pytest
 from costlib.__main__ import main
 from costlib.present.report import REPORT_SECTIONS, load_policy
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = "costlib/samples/compas.csv"
 BASE = [
     "audit",

@@ -18,8 +18,8 @@ from costlib.loading.samples import SAMPLES
 from costlib.present import words
 from costlib.value import value_sweep, value_table
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
-SAMPLE_DIR = Path(__file__).resolve().parents[1] / "costlib" / "samples"
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+SAMPLE_DIR = Path(__file__).resolve().parents[2] / "costlib" / "samples"
 PAGES = [
     "views/data.py",
     "views/costs.py",

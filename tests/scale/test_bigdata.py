@@ -18,7 +18,7 @@ from costlib.core.errors import DataError
 from costlib.present import words
 from costlib.scale import bigdata
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 
 

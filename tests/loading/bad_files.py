@@ -1,7 +1,7 @@
 """Good and bad upload files, made in code (no binary fixtures in the repository).
 
 Each builder returns the bytes a user might drag into the Data page. Shared by
-tests/test_loading.py and usable by page tests (AppTest `file_uploader(...).upload`).
+tests/loading/test_loading.py and usable by page tests (AppTest `file_uploader(...).upload`).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from costlib.training import data as training_data
 from costlib.training import figures as training_figures
 from costlib.training import words as training_words
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # --------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from costlib import loading
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 @pytest.fixture(autouse=True)

@@ -326,7 +326,7 @@ def test_the_report_and_the_page_give_the_same_intervals():
     """recommend alone (the page) and build_audit with fairness rules (the report)."""
     from costlib.present import report
 
-    df = pd.read_csv(Path(__file__).resolve().parents[1] / "costlib" / "samples" / "compas.csv")
+    df = pd.read_csv(Path(__file__).resolve().parents[2] / "costlib" / "samples" / "compas.csv")
     fit = (df["split"] == "train").to_numpy()
     ms = D.sweep_model(df["two_year_recid"], df["p_recid"], df["race"], fit=fit, judge=~fit, name="m")
     page = D.recommend({"m": ms}, (1.0, 3.0), n_resamples=500)

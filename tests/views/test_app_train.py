@@ -17,7 +17,7 @@ from costlib import loading
 from costlib.training import data as training_data
 from costlib.training import words as training_words
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "views/train.py"
 SUBMIT = "Train and compare"
 
