@@ -3,10 +3,11 @@
 import streamlit as st
 
 from costlib import answers
-from costlib.binary import decision, elicit
+from costlib.answers import audit
+from costlib.binary import decision, elicit, sensitivity
 from costlib.binary.fairness import FAIRNESS_CRITERIA, fairness_results
 from costlib.core import settings
-from costlib.present import figures, report, words
+from costlib.present import figures, tables, words
 from views._ui.data import PRICES_PAGE, group_names, model_sweeps
 from views._ui.display import say, show_table, show_verdict
 from views._ui.memo import memo
@@ -131,14 +132,14 @@ for_prices = price_caption(costs, unit)
 
 st.subheader("Every rule, all groups together")
 say("caption", for_prices + " Judged on the test rows; the same intervals as above.")
-table = memo("rules_view", ds, (rec.prices.key(), resamples, unit), lambda: report.rules_overall_table(rec, unit))
-show_table(table, "rules", key="rules", export=report.rules_numbers(rec.results))
+table = memo("rules_view", ds, (rec.prices.key(), resamples, unit), lambda: tables.rules_overall_table(rec, unit))
+show_table(table, "rules", key="rules", export=tables.rules_numbers(rec.results))
 with st.expander("By group: each rule's cutoff, flagged share and cost"):
     show_table(
-        report.rules_by_group_table(rec.results, unit, lowest=rec.lowest),
+        tables.rules_by_group_table(rec.results, unit, lowest=rec.lowest),
         "rules_by_group",
         key="rules_by_group",
-        export=report.rules_numbers(rec.results, by_group=True),
+        export=tables.rules_numbers(rec.results, by_group=True),
     )
 with st.expander("What the rules and the intervals mean"):
     for line in answers.rule_meanings(rec):
@@ -188,11 +189,11 @@ else:
             lambda: fairness_results(ms, rec.prices, criteria=criteria, tolerance=tol, n_resamples=resamples),
         )
         summary, res = fairness.summary, fairness.results
-        view = report.fairness_overview_table(summary, res, unit, tolerance=tol, lowest=rec.lowest)
+        view = tables.fairness_overview_table(summary, res, unit, tolerance=tol, lowest=rec.lowest)
         show_table(view, "fairness", key="fairness", export=summary)
         with st.expander("Each fairness rule's cutoff in each group"):
             show_table(
-                report.fairness_cutoffs_table(summary, res, lowest=rec.lowest),
+                tables.fairness_cutoffs_table(summary, res, lowest=rec.lowest),
                 "fairness_cutoffs",
                 key="fairness_cutoffs",
             )
@@ -206,8 +207,8 @@ else:
         )
 
 st.subheader("How much do the prices matter?")
-mp = report.mean_prices(ms, rec.prices)
-maps = memo("maps", ds, (report.price_scale(*mp),), lambda: answers.price_maps(models, rec))
+mp = audit.mean_prices(ms, rec.prices)
+maps = memo("maps", ds, (sensitivity.price_scale(*mp),), lambda: answers.price_maps(models, rec))
 break_even = memo("break_even", ds, (rec.model,), lambda: elicit.break_even_range(ms.fit_pooled))
 sens = memo(
     "sensitivity",

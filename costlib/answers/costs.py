@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from costlib.binary import audit, elicit
+from costlib.answers import audit
+from costlib.binary import elicit
+from costlib.binary.sensitivity import price_maps as binary_maps
+from costlib.binary.sensitivity import price_scale, ratio_range
 from costlib.core import rules as R
 from costlib.core.dataset import Dataset
-from costlib.present import figures, report, words
+from costlib.present import figures, words
 
 
 def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
@@ -51,13 +54,13 @@ def price_questions_sentence(models: Mapping, rec, record: Mapping | None, costs
 
 
 def audit_maker(models: Mapping, costs: Mapping, ds: Dataset, **options):
-    """A function that builds the full audit (`report.build_audit`) at these prices, for the
+    """A function that builds the full audit (`audit.build_audit`) at these prices, for the
     downloads: everything it needs is given now (a download's callable runs where the
     session's state cannot be read)."""
     frozen = dict(costs)
 
-    def build() -> report.Audit:
-        return report.build_audit(
+    def build() -> audit.Audit:
+        return audit.build_audit(
             models,
             frozen,
             data_name=ds.name,
@@ -113,7 +116,7 @@ class Sensitivity:
     """How much the prices matter: the sentence, the maps and the prices they are drawn at."""
 
     sentence: str
-    maps: object  # report.PriceMaps
+    maps: object  # sensitivity.PriceMaps
     mean_prices: tuple[float, float]
 
     def sensitivity_figure(self, unit: str, bracket):
@@ -135,16 +138,16 @@ NET_BENEFIT_NEEDS_PROBABILITIES = "Net benefit reads a score as a probability; t
 
 
 def price_maps(models: Mapping, rec):
-    """The price maps of every model around the mean prices of `rec` (`report.price_maps`)."""
-    mp = report.mean_prices(models[rec.model], rec.prices)
-    return report.price_maps(models, scale=report.price_scale(*mp))
+    """The price maps of every model around the mean prices of `rec` (`sensitivity.price_maps`)."""
+    mp = audit.mean_prices(models[rec.model], rec.prices)
+    return binary_maps(models, scale=price_scale(*mp))
 
 
 def sensitivity(models: Mapping, rec, maps, *, unit: str, break_even) -> Sensitivity:
     """How much the prices matter at `rec`'s prices; `break_even` is `elicit.break_even_range` of the model."""
-    mp = report.mean_prices(models[rec.model], rec.prices)
-    leader = audit.ratio_range(maps.train, maps.test, c_fp=mp[0], c_fn=mp[1])
-    sentence = report.sensitivity_sentence(
+    mp = audit.mean_prices(models[rec.model], rec.prices)
+    leader = ratio_range(maps.train, maps.test, c_fp=mp[0], c_fn=mp[1])
+    sentence = words.sensitivity_sentence(
         leader, mp, unit, blended=not rec.prices.uniform, break_even=break_even, model=rec.model
     )
     return Sensitivity(sentence, maps, mp)

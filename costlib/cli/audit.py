@@ -169,7 +169,7 @@ def run(args) -> int:
 
 def format_table(audit) -> str:
     """The rules, all groups together and then by group, as fixed-width text."""
-    from costlib.present.report import rules_by_group_table, rules_overall_table
+    from costlib.present.tables import rules_by_group_table, rules_overall_table
 
     return (
         rules_overall_table(audit.recommendation, audit.unit).to_string(index=False)
@@ -238,8 +238,9 @@ def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str]]:
 def run_audit(args) -> int:
     """`audit`: the models' sweeps (from the rows in memory, or with --engine where FILE
     lives), then one audit, one printout, the report and the policy."""
+    from costlib.answers.audit import build_audit
     from costlib.present.policy import policy_json
-    from costlib.present.report import audit_html, build_audit
+    from costlib.present.report import audit_html
 
     scores = list(dict.fromkeys(args.score))
     with warnings.catch_warnings(record=True) as caught:

@@ -1,4 +1,4 @@
-"""The audit of one decision as one value, and a self-contained HTML report of it.
+"""The self-contained HTML report of an audit (`costlib.answers.audit.Audit`).
 
 Pure Python (no Streamlit). The steps are::
 
@@ -7,12 +7,10 @@ Pure Python (no Streamlit). The steps are::
     html = audit_html(audit)               # one file, opens offline (plotly.js embedded once)
     text = policy.policy_json(audit)       # the decision, for the system that applies it
 
-Every rule is fitted on the training rows and judged on the test rows; intervals are the
-exact multinomial bootstrap of `costlib.binary.decision.cell_bootstrap`, stratified by group and
-seeded. `build_audit` reads sweeps only: the rows were sorted once, by `sweep_model`.
-The pieces it is made of are public too, so that the dashboard can compute them apart
-(the live answer on every price move, the slower fairness search when asked):
-`decision.recommend`, `fairness_rules`, `fairness_tables`, `price_maps`, `data_summary`.
+`build_audit` (in `costlib.answers.audit`) reads sweeps only: the rows were sorted once, by
+`sweep_model`; its intervals are the exact multinomial bootstrap of `costlib.stats.bootstrap`.
+This module only shows the record: the tables come from `present.tables`, the words from
+`present.words`, the figures from `present.cost_figures`.
 """
 
 from __future__ import annotations
@@ -20,13 +18,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from costlib.binary import audit as _audit
 from costlib.binary import decision as D
 from costlib.core import rules as R
 from costlib.core.prices import elkan_threshold
@@ -52,24 +50,19 @@ from costlib.present.tables import (  # the shared tables: the page and the CLI 
     share_cell,
     within_cells,
 )
-from costlib.present.words import ratio_between, sensitivity_sentence
+from costlib.present.words import ratio_between
+
+if TYPE_CHECKING:  # the record this module shows (costlib.answers builds it from costlib.binary)
+    from costlib.answers.audit import Audit
 
 __all__ = [
     "POLICY_SCHEMA",
     "POLICY_SCHEMA_VERSION",
     "REPORT_SECTIONS",
-    "Audit",
-    "PriceMaps",
     "audit_html",
-    "build_audit",
-    "data_summary",
-    "fairness_rules",
-    "fairness_tables",
     "load_policy",
     "policy_dict",
     "policy_json",
-    "price_maps",
-    "sensitivity_sentence",
 ]
 
 REPORT_SECTIONS = (
@@ -83,7 +76,6 @@ REPORT_SECTIONS = (
     "charts",
     "limitations",
 )
-RATIO_LIMITS = _audit.RATIO_LIMITS  # the c_fn : c_fp range searched by audit.ratio_range
 LIMITATIONS = (
     "The prices are assumptions: they are the reviewer's statement of what a false positive and a false negative "
     "cost, not facts measured from the data. The sensitivity map shows how far they may move before the "
@@ -99,14 +91,6 @@ LIMITATIONS = (
     "do not cover the uncertainty of fitting the cutoffs on the training rows, nor a change in the population.",
 )
 
-
-# ---------------------------------------------------------------------------------------
-# Pieces: the price-independent maps, fairness, the data summary
-# (the audit record and its pieces live in costlib.binary; re-exported for the callers)
-
-from costlib.binary.audit import Audit, build_audit, data_summary, mean_prices  # noqa: E402, F401
-from costlib.binary.fairness import fairness_rules, fairness_tables  # noqa: E402, F401
-from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale  # noqa: E402, F401
 
 # ---------------------------------------------------------------------------------------
 # Figures and HTML report

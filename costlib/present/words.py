@@ -504,7 +504,7 @@ def sensitivity_sentence(
     model cheapest on train, or the cheaper decision without a model on test) and over which
     c_fn : c_fp ratios it stays the answer; with `break_even` (`elicit.break_even_range` of
     `model` on its fitting rows), the exact ratios at which the model can pay at all."""
-    from costlib.binary.audit import RATIO_LIMITS
+    from costlib.binary.sensitivity import RATIO_LIMITS
     from costlib.core import rules as R
 
     leader, lo, hi = ratio_range

@@ -300,7 +300,7 @@ def test_ratio_range_is_exact(seed):
 
 def test_fairness_results_are_the_audits():
     """One fairness rule set: the page's `fairness_results` is what `build_audit` shows."""
-    from costlib.binary.audit import build_audit
+    from costlib.answers.audit import build_audit
     from costlib.binary.decision import sweep_model
 
     rng = np.random.default_rng(3)

@@ -324,13 +324,13 @@ def test_split_cells_keep_the_row_bootstrap_distribution_and_the_base_rules_resa
 
 def test_the_report_and_the_page_give_the_same_intervals():
     """recommend alone (the page) and build_audit with fairness rules (the report)."""
-    from costlib.present import report
+    from costlib.answers.audit import build_audit
 
     df = pd.read_csv(Path(__file__).resolve().parents[2] / "costlib" / "samples" / "compas.csv")
     fit = (df["split"] == "train").to_numpy()
     ms = D.sweep_model(df["two_year_recid"], df["p_recid"], df["race"], fit=fit, judge=~fit, name="m")
     page = D.recommend({"m": ms}, (1.0, 3.0), n_resamples=500)
-    audit = report.build_audit(ms, (1.0, 3.0), n_resamples=500)
+    audit = build_audit(ms, (1.0, 3.0), n_resamples=500)
     assert (page.saving_low, page.saving_high) == (audit.recommendation.saving_low, audit.recommendation.saving_high)
     standard = page.results.overall.index
     pd.testing.assert_frame_equal(

@@ -170,9 +170,10 @@ def test_the_questions_stop_exactly_when_one_cutoff_covers_the_bracket(truth):
 
 
 def test_the_record_round_trips_through_a_policy_file():
+    from costlib.answers.audit import build_audit
     from costlib.binary.decision import sweep_model
     from costlib.present.policy import load_policy, policy_json
-    from costlib.present.report import audit_html, build_audit
+    from costlib.present.report import audit_html
 
     b = Bracket(names=("a missed fraud", "a blocked <b>honest</b> customer"))
     for n, choice in ((1.0, MISS), (30.0, ALARM), (5.5, MISS)):
@@ -192,8 +193,8 @@ def test_the_record_round_trips_through_a_policy_file():
 
 
 def _small_audit(prices, record):
+    from costlib.answers.audit import build_audit
     from costlib.binary.decision import sweep_model
-    from costlib.present.report import build_audit
 
     return build_audit(
         sweep_model([0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.3, 0.7, 0.6, 0.2]), prices, n_resamples=20, price_questions=record

@@ -12,7 +12,8 @@ import pytest
 
 import costlib
 from costlib import DegenerateWarning
-from costlib.binary import audit, decision, fairness, model_sweeps, sensitivity
+from costlib.answers import audit
+from costlib.binary import decision, fairness, model_sweeps, sensitivity
 from costlib.binary.sensitivity import cost_optimal_for_ratios
 from costlib.present import report, tables
 from costlib.stats import bootstrap, intervals
@@ -122,15 +123,15 @@ AUDIT_ERRORS = {
     ),
     "sweep_model mask": (lambda: decision.sweep_model([0, 1], [0.1, 0.9], fit=[True]), "fit must be a boolean mask"),
     "build_audit criterion": (
-        lambda: report.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1, 1), criteria=("bogus",)),
+        lambda: audit.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1, 1), criteria=("bogus",)),
         "criterion must be one of",
     ),
     "build_audit volume": (
-        lambda: report.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1, 1), volume=-5),
+        lambda: audit.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1, 1), volume=-5),
         "volume must be non-negative",
     ),
     "build_audit huge prices": (
-        lambda: report.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1e308, 1e308)),
+        lambda: audit.build_audit(decision.sweep_model([0, 1], [0.1, 0.9]), (1e308, 1e308)),
         "must be at most 1e+100 in size",
     ),
     "rate_spread criterion": (
@@ -158,7 +159,7 @@ AUDIT_ERRORS = {
         ),
         "c_fp must be non-negative",
     ),
-    "price_scale nan": (lambda: report.price_scale(1.0, float("nan")), "c_fn must be a finite number"),
+    "price_scale nan": (lambda: sensitivity.price_scale(1.0, float("nan")), "c_fn must be a finite number"),
 }
 
 

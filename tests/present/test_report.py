@@ -15,9 +15,10 @@ import pandas as pd
 import pytest
 
 from costlib import threshold_sweep
+from costlib.answers.audit import build_audit
 from costlib.binary import decision as D
-from costlib.binary.audit import FAIRNESS_CRITERIA
 from costlib.binary.decision import sweep_model
+from costlib.binary.fairness import FAIRNESS_CRITERIA
 from costlib.core import rules as R
 from costlib.core.errors import DataError
 from costlib.loading import fingerprint, safe_csv
@@ -26,13 +27,11 @@ from costlib.present.report import (
     POLICY_SCHEMA_VERSION,
     REPORT_SECTIONS,
     audit_html,
-    build_audit,
-    fairness_overview_table,
     load_policy,
     policy_dict,
     policy_json,
-    rules_numbers,
 )
+from costlib.present.tables import fairness_overview_table, rules_numbers
 
 SAMPLE = Path(__file__).resolve().parents[2] / "costlib" / "samples" / "compas.csv"
 COSTS = {"African-American": (5.0, 3.0), "Caucasian": (8.0, 3.0), "Other": (5.0, 3.0)}

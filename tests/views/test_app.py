@@ -11,7 +11,7 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 import costlib
-import costlib.binary.audit
+import costlib.binary.fairness
 from costlib import value
 from costlib.binary import decision as D
 from costlib.loading.samples import SAMPLES
@@ -498,7 +498,7 @@ def test_broken_upload_is_a_sentence_and_the_previous_data_stays():
 def test_costs_page_fairness_rules_equal_costlib_and_can_be_switched_off():
     at = open_app("compas", "views/costs.py")
     table = [t.value for t in at.dataframe if "price of fairness per case" in t.value.columns][0]
-    assert list(table["rule"]) == [f"fair: {c}" for c in costlib.binary.audit.FAIRNESS_CRITERIA]
+    assert list(table["rule"]) == [f"fair: {c}" for c in costlib.binary.fairness.FAIRNESS_CRITERIA]
     df = sample_frame("compas")
     tr = df[df["split"] == "train"]
     costs = {g: (1.0, 3.0) for g in tr["race"].unique()}
@@ -576,8 +576,8 @@ def test_md_escape_round_trips_through_unescape():
 
 
 def test_policy_download_restores_the_prices_in_a_fresh_session():
+    from costlib.answers.audit import build_audit
     from costlib.present.policy import policy_json
-    from costlib.present.report import build_audit
 
     df, ms = compas_model()
     groups = sorted(df["race"].unique())

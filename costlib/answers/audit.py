@@ -4,8 +4,9 @@ The record holds the recommendation (every rule fitted on the training rows and 
 test rows, with the exact multinomial bootstrap intervals of `costlib.stats.bootstrap`), the
 fairness-constrained rules (`binary.fairness`), the price maps and the ratio range
 (`binary.sensitivity`) and the data summary. `build_audit` reads sweeps only: the rows were
-sorted once, by `decision.sweep_model`. How the record is shown (HTML, policy file, words)
-is `costlib.present`'s job.
+sorted once, by `decision.sweep_model`. It is the answer of the Costs page and of the audit
+command; its numbers come from `costlib.binary`, its words from `costlib.present.words`, and
+`costlib.present.report` and `costlib.present.policy` show it as HTML and as a policy file.
 """
 
 from __future__ import annotations
@@ -16,24 +17,20 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from costlib.binary import decision as D
 from costlib.binary.elicit import break_even_range
 from costlib.binary.fairness import FAIRNESS_CRITERIA, MSG_CRITERION, fairness_results
-from costlib.binary.sensitivity import RATIO_LIMITS, PriceMaps, price_maps, price_scale, ratio_range
+from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale, ratio_range
 from costlib.core import rules as R
 from costlib.core import settings
 from costlib.core import validation as v
 from costlib.core.prices import Prices
+from costlib.present.words import Verdict, recommendation_verdict, sensitivity_sentence
 
-if TYPE_CHECKING:
-    from costlib.present.words import Verdict
-
-# FAIRNESS_CRITERIA, RATIO_LIMITS and ratio_range are re-exported: views/costs.py and present/report.py read them here
-__all__ = ["FAIRNESS_CRITERIA", "RATIO_LIMITS", "Audit", "build_audit", "data_summary", "mean_prices", "ratio_range"]
+__all__ = ["Audit", "build_audit", "data_summary", "mean_prices"]
 
 
 def data_summary(ms: D.ModelSweeps) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -141,7 +138,6 @@ class Audit:
     @property
     def sensitivity(self) -> str:
         """How much the prices matter, in words (`sensitivity_sentence` for this audit)."""
-        from costlib.present.report import sensitivity_sentence  # words about the record: the one upward import
 
         return sensitivity_sentence(
             self.ratio_range,
@@ -209,7 +205,6 @@ def build_audit(
         and a sentence in ``notes``, never an exception.
     """
     from costlib import __version__
-    from costlib.present.words import recommendation_verdict  # words about the record: the one upward import
 
     if isinstance(models, D.ModelSweeps):
         models = {models.name: models}
