@@ -7,8 +7,8 @@ from costlib import answers
 from costlib.binary import decision, elicit
 from costlib.binary.elicit import ALARM, MISS, SAME
 from costlib.core import settings
+from costlib.core.escaping import label
 from costlib.present import figures, words
-from costlib.present.escaping import label
 from views._ui.data import COSTS_PAGE, group_names, model_sweeps
 from views._ui.display import say, show_table, show_verdict
 from views._ui.page import setup

@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from costlib.binary import elicit
-from costlib.core import settings
-from costlib.present import escaping, words
+from costlib.core import escaping, settings
+from costlib.present import words
 
 MISS_NAME, ALARM_NAME = "a missed case", "a false alarm"
 

@@ -7,9 +7,16 @@ the message templates are module constants so that tests match on them.
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
+
+#: text that reads as one plain number (the loader parses it as one; a CSV cell like it is no formula)
+NUMBER_RE = re.compile(
+    r"^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$|^\s*[-+]?(?:inf|infinity|nan)\s*$",
+    re.IGNORECASE,
+)
 
 MSG_LENGTH = "{a} and {b} must have the same length: got {na} and {nb}"
 MSG_NDIM = "{name} must be 1-D: got an array of shape {shape}"

@@ -26,10 +26,11 @@ The parts:
 - `cells`: one column's cells as categories or numbers;
 - `guessing`: `guess_mapping`, `label_values`, `class_names_for`, `offered_columns`;
 - `roles`: validating each column role; `preparing`: `prepare` and `apply_fixes`;
-- `export`: `preview` (the escaping of cells, `safe_csv` and `safe_cells`, is `costlib.present.escaping`);
+- `export`: `preview` (the escaping of cells, `safe_csv` and `safe_cells`, is `costlib.core.escaping`);
 - `summary`: what the Data page says about a loaded dataset.
 """
 
+from costlib.core.escaping import display_name, neutralise, safe_cells, safe_csv
 from costlib.loading.budget import (
     DEFAULT_UPLOAD_MEMORY_MB,
     PEAK_PER_TABLE_BYTE,
@@ -67,7 +68,6 @@ from costlib.loading.roles import (
     SUM_TOLERANCE,
 )
 from costlib.loading.summary import split_sentence, summary_metrics, summary_tables
-from costlib.present.escaping import display_name, neutralise, safe_cells, safe_csv
 
 __all__ = [
     "ACTION_DROP_LABELS",

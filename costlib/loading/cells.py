@@ -19,10 +19,6 @@ _NAN_TEXT = frozenset({"nan", "-nan", "+nan"})
 
 DECIMAL_COMMA_RE = re.compile(r"^\s*[-+]?\d*,\d+(?:[eE][-+]?\d+)?\s*$")
 DECIMAL_POINT_RE = re.compile(r"^\s*[-+]?\d*\.\d+(?:[eE][-+]?\d+)?\s*$")
-NUMBER_RE = re.compile(
-    r"^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$|^\s*[-+]?(?:inf|infinity|nan)\s*$",
-    re.IGNORECASE,
-)
 _FEW_CODES = 32  # up to this many categories, counting is k passes over the codes
 
 

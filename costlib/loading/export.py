@@ -1,16 +1,16 @@
 """What the Data page shows of an uploaded table: its first rows, safe to display, and a caption.
 
-The cells go through `costlib.present.escaping.safe_cells` (spreadsheet formulas in user text
+The cells go through `costlib.core.escaping.safe_cells` (spreadsheet formulas in user text
 neutralised, so Streamlit's toolbar "Download as CSV" exports safe cells), and the file's
-name through `costlib.present.escaping.display_name`.
+name through `costlib.core.escaping.display_name`.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
+from costlib.core.escaping import display_name, safe_cells
 from costlib.loading.messages import NOTE_PREVIEW, NOTE_PREVIEW_WIDE
-from costlib.present.escaping import display_name, safe_cells
 
 PREVIEW_ROWS = 5
 PREVIEW_COLUMNS = 50  # a preview of a wider table shows its first columns only

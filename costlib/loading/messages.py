@@ -2,7 +2,7 @@
 
 Templates are module constants (tests match on their fixed words); fields are filled with
 `str.format`. Row numbers are 1-based data rows: the first row under the header is row 1.
-A file's name reaches a sentence only through `costlib.present.escaping.display_name`.
+A file's name reaches a sentence only through `costlib.core.escaping.display_name`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from costlib.present.escaping import MAX_NAME_CHARS  # noqa: F401 (re-exported: tests read messages.MAX_NAME_CHARS)
+from costlib.core.escaping import MAX_NAME_CHARS  # noqa: F401 (re-exported: tests read messages.MAX_NAME_CHARS)
 
 # ---------------------------------------------------------------------------------------
 # read_table and read_path

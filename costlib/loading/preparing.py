@@ -15,6 +15,7 @@ import pandas as pd
 
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
+from costlib.core.escaping import display_name
 from costlib.loading import roles
 from costlib.loading.cells import NA_TOKENS, categories
 from costlib.loading.messages import (
@@ -34,7 +35,6 @@ from costlib.loading.messages import (
 )
 from costlib.loading.repeated import ambiguous_error, resolve_repeated
 from costlib.loading.roles import ACTION_RENORMALISE, ACTION_TOP_GROUPS, DEFAULT_TOP_GROUPS, Table
-from costlib.present.escaping import display_name
 
 ACTION_DROP_LABELS = "drop_missing_labels"
 ACTION_LOGIT = "logit_scale"

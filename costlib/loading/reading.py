@@ -21,9 +21,10 @@ import warnings
 import pandas as pd
 
 from costlib.core.errors import DataError
+from costlib.core.escaping import display_name
+from costlib.core.validation import NUMBER_RE
 from costlib.loading import sniffing as sn
 from costlib.loading.budget import table_budget, upload_memory_budget
-from costlib.loading.cells import NUMBER_RE
 from costlib.loading.frames import compact, compact_plan, concat, frame_bytes, tidy
 from costlib.loading.messages import (
     MSG_CANNOT_READ,
@@ -46,7 +47,6 @@ from costlib.loading.messages import (
 )
 from costlib.loading.parquet import read_parquet
 from costlib.loading.repeated import resolve_repeated
-from costlib.present.escaping import display_name
 
 _PARQUET_EXT = (".parquet", ".pq", ".parq")
 _CHUNK_BYTES = 8 << 20  # text parsed per chunk

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core.dataset import SPLIT_ROLES, Dataset
-from costlib.present.escaping import safe_cells
+from costlib.core.escaping import safe_cells
 
 
 def summary_metrics(ds: Dataset) -> list[tuple[str, str] | None]:

@@ -13,8 +13,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from costlib.core import rules as R
+from costlib.core.escaping import plain
 from costlib.present.amounts import money, ratio_text
-from costlib.present.escaping import plain
 from costlib.present.plotting import (
     EVERYONE_COLOR,
     NOBODY_COLOR,

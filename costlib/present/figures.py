@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from costlib.core.escaping import plain
 from costlib.present.amounts import money
 from costlib.present.cost_figures import (  # noqa: F401 (re-exported: the pages read figures.cost_curve_figure)
     cost_curve_figure,
@@ -22,7 +23,6 @@ from costlib.present.cost_figures import (  # noqa: F401 (re-exported: the pages
     rule_bars_figure,
     sensitivity_figure,
 )
-from costlib.present.escaping import plain
 from costlib.present.plotting import (  # noqa: F401 (re-exported: the pages read figures.MAX_POINTS, figures.mark_x)
     MAX_POINTS,
     NOBODY_COLOR,

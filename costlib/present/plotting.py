@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from costlib.core.escaping import plain
 from costlib.core.sweep import thin_index
-from costlib.present.escaping import plain
 
 PALETTE = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#c26b2d"]
 NOBODY_COLOR = "#555555"

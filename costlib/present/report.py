@@ -27,6 +27,7 @@ import plotly.io as pio
 
 from costlib.binary import decision as D
 from costlib.core import rules as R
+from costlib.core.escaping import html_escape
 from costlib.core.prices import elkan_threshold
 from costlib.present.amounts import number, ratio_text
 from costlib.present.cost_figures import (
@@ -36,7 +37,6 @@ from costlib.present.cost_figures import (
     rule_bars_figure,
     sensitivity_figure,
 )
-from costlib.present.escaping import html_escape
 from costlib.present.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
 from costlib.present.tables import (  # the shared tables: the page and the CLI read them as report.<name>
     count_cell,

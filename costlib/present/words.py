@@ -4,7 +4,7 @@ Every page states in one sentence what its numbers mean for the decision (a `Ver
 answer, the sentences under it and the asides folded away); the sentences are built here from
 computed numbers so that tests can check them and pages stay thin. The amounts inside them
 are formatted by `costlib.present.amounts`; user text is escaped where a sentence is drawn
-(`costlib.present.escaping`). `money`, `percent`, `ratio_text`, `md_escape` and `WORD_JOINER`
+(`costlib.core.escaping`). `money`, `percent`, `ratio_text`, `md_escape` and `WORD_JOINER`
 are re-exported here: the pages read them as ``words.money``.
 """
 
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from costlib.core.escaping import WORD_JOINER, md_escape  # noqa: F401 (re-exported: pages and tests read words.md_escape)
 from costlib.present.amounts import (  # percent and ratio_text are also re-exported: pages read words.percent
     cheaper_by,
     interval,
@@ -25,7 +26,6 @@ from costlib.present.amounts import (  # percent and ratio_text are also re-expo
     percent,  # noqa: F401
     ratio_text,
 )
-from costlib.present.escaping import WORD_JOINER, md_escape  # noqa: F401 (re-exported: pages and tests read words.md_escape)
 
 # ---------------------------------------------------------------------------------------
 # The recommendation, in words

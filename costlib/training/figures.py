@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from costlib.present.escaping import plain
+from costlib.core.escaping import plain
 from costlib.present.plotting import NOBODY_COLOR, PALETTE
 from costlib.training.words import method_label
 

@@ -8,8 +8,8 @@ import streamlit as st
 
 from costlib.binary.decision import SINGLE_GROUP, sweep_model
 from costlib.core.dataset import Dataset
+from costlib.core.escaping import md_escape
 from costlib.loading.samples import SAMPLES
-from costlib.present.escaping import md_escape
 from views._ui.display import say
 from views._ui.loading import load_sample
 from views._ui.memo import forget, memo

@@ -7,7 +7,7 @@ import streamlit as st
 
 from costlib import loading
 from costlib.core.errors import DataError
-from costlib.present.escaping import md_escape
+from costlib.core.escaping import md_escape
 
 
 def show_table(

@@ -10,8 +10,8 @@ from __future__ import annotations
 import streamlit as st
 
 from costlib.core import settings
+from costlib.core.escaping import label
 from costlib.present.amounts import money
-from costlib.present.escaping import label
 from views._ui.state import ensure_setting, keep, mirror, seed
 
 

@@ -12,8 +12,8 @@ at the moment it goes there (a sentence is built from raw text and escaped once,
   "Download as CSV" exports the displayed cells verbatim), `safe_csv` for a download;
 - a file's name inside a sentence: `display_name` (then the surface's own escape).
 
-This module imports nothing else from costlib at import time (the loader and every page
-import it), so it can be used from anywhere.
+It lives in `costlib.core` because every layer draws user text (the loader's sentences, the
+figures, the report, the pages); it imports nothing above `core`.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ import re
 import unicodedata
 
 import pandas as pd
+
+from costlib.core.validation import NUMBER_RE
 
 # ---------------------------------------------------------------------------------------
 # Markdown and widget labels
@@ -104,10 +106,6 @@ _CONTROL_START = ("\t", "\r", "\n")
 
 
 def _formula_like(text: str) -> bool:
-    # imported here, not at the top: costlib.loading imports this module, and NUMBER_RE ("text
-    # that reads as a number") has its one home in the loader's cell parsing
-    from costlib.loading.cells import NUMBER_RE
-
     if text.startswith(_CONTROL_START):
         return True
     folded = unicodedata.normalize("NFKC", text)  # "＝" -> "=", "﹢" -> "+", non-breaking space -> " "
