@@ -1,4 +1,5 @@
-"""The self-contained HTML report of an audit (`costlib.answers.audit.Audit`).
+"""The self-contained HTML report of an audit (`costlib.answers.audit.Audit`, named ``audit`` or
+``a`` below: this module reads its attributes and imports nothing above ``present``).
 
 Pure Python (no Streamlit). The steps are::
 
@@ -18,7 +19,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -51,9 +51,6 @@ from costlib.present.tables import (  # the shared tables: the page and the CLI 
     within_cells,
 )
 from costlib.present.words import ratio_between
-
-if TYPE_CHECKING:  # the record this module shows (costlib.answers builds it from costlib.binary)
-    from costlib.answers.audit import Audit
 
 __all__ = [
     "POLICY_SCHEMA",
@@ -96,7 +93,7 @@ LIMITATIONS = (
 # Figures and HTML report
 
 
-def audit_figures(audit: Audit) -> dict:
+def audit_figures(audit) -> dict:
     """The report's Plotly figures, built from the audit's computed arrays."""
     mp = audit.mean_prices
     return {
@@ -198,7 +195,7 @@ table.tbl th{background:#f3f5f8}
 """
 
 
-def _settings_table(a: Audit) -> pd.DataFrame:
+def _settings_table(a) -> pd.DataFrame:
     return pd.DataFrame(
         [
             ("data", a.data_name or "(unnamed)"),
@@ -218,7 +215,7 @@ def _settings_table(a: Audit) -> pd.DataFrame:
     )
 
 
-def _prices_table(a: Audit) -> pd.DataFrame:
+def _prices_table(a) -> pd.DataFrame:
     m = money_cell(a.unit)
     rows = []
     for g, (c_fp, c_fn) in a.costs.items():
@@ -234,7 +231,7 @@ def _prices_table(a: Audit) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _data_tables(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _data_tables(a) -> tuple[pd.DataFrame, pd.DataFrame]:
     def fmt(frame: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(
             {
@@ -255,7 +252,7 @@ def _data_tables(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
     return g, o
 
 
-def _fairness_tables_text(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _fairness_tables_text(a) -> tuple[pd.DataFrame, pd.DataFrame]:
     m = money_cell(a.unit)
     s = a.fairness_summary
     summary = pd.DataFrame(
@@ -285,7 +282,7 @@ def _fairness_tables_text(a: Audit) -> tuple[pd.DataFrame, pd.DataFrame]:
     return summary, long
 
 
-def _questions_html(a: Audit) -> str:
+def _questions_html(a) -> str:
     """How the prices were chosen (Find my prices): the questions, the answers, the range."""
     q = a.price_questions
     if not q:
@@ -334,7 +331,7 @@ def _questions_html(a: Audit) -> str:
     return "<h3>How the prices were chosen</h3>" + _paragraphs([text]) + (_table_html(answers) if len(answers) else "")
 
 
-def audit_html(audit: Audit) -> str:
+def audit_html(audit) -> str:
     """A self-contained HTML audit report: no network is needed to open it.
 
     Sections (element ids) ``REPORT_SECTIONS``; plotly.js is embedded once; every user string
