@@ -3,25 +3,20 @@
 import streamlit as st
 
 from costlib import answers
-from costlib.answers import audit
-from costlib.binary import decision, elicit, sensitivity
-from costlib.binary.fairness import FAIRNESS_CRITERIA, fairness_results
+from costlib.binary import decision, elicit
+from costlib.binary.fairness import FAIRNESS_CRITERIA
 from costlib.core import settings
-from costlib.present import figures, tables, words
+from costlib.present import figures, words
+from views._ui.costs_sections import fairness_section, resamples_setting, rules_section, sensitivity_section
 from views._ui.data import PRICES_PAGE, group_names, model_sweeps
-from views._ui.display import say, show_table, show_verdict
+from views._ui.display import say, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
 from views._ui.policy import downloads, policy_uploader
 from views._ui.prices import price_book, price_caption, stored_costs
-from views._ui.state import keep, mirror, remembered, setting, setting_notes
+from views._ui.state import remembered, setting, setting_notes
 
-ds, unit, volume = setup(
-    "Costs & groups",
-    "Set what a false positive and a false negative cost. The page answers which cutoff to ship and what it "
-    "saves against the cheaper choice without a model (flag nobody, or flag everyone), live as you move the prices.",
-    needs="binary",
-)
+ds, unit, volume = setup("Costs & groups", answers.COSTS_PAGE_WHAT, needs="binary")
 names = group_names(ds)
 models = model_sweeps(ds)  # sorted once per data set and model; every price move reads these
 
@@ -45,7 +40,7 @@ def live_answer() -> None:
         st.page_link(PRICES_PAGE, label="Not sure about your prices? Answer a few questions", icon=":material/help:")
     costs = price_book(names, unit)
     if all(a + b == 0 for a, b in costs.values()):
-        st.warning("Every price is 0: no decision costs anything, so there is nothing to choose.")
+        st.warning(answers.ALL_PRICES_ZERO)
         return
     rec = recommendation(costs)
     st.subheader("What to ship")
@@ -104,11 +99,7 @@ def live_answer() -> None:
     drawn_for = st.session_state.get("_costs_drawn_for")
     if drawn_for is not None and drawn_for != rec.prices.key():
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
-        say(
-            "info",
-            "The rules table, the fairness and the sensitivity sections below are still for the previous prices.",
-            where=c1,
-        )
+        say("info", answers.SECTIONS_FOR_OLD_PRICES, where=c1)
         if c2.button("Update them for these prices", key="refresh_below"):
             st.rerun(scope="app")
 
@@ -130,109 +121,7 @@ rec = recommendation(costs)
 ms = models[rec.model]
 for_prices = price_caption(costs, unit)
 
-st.subheader("Every rule, all groups together")
-say("caption", for_prices + " Judged on the test rows; the same intervals as above.")
-table = memo("rules_view", ds, (rec.prices.key(), resamples, unit), lambda: tables.rules_overall_table(rec, unit))
-show_table(table, "rules", key="rules", export=tables.rules_numbers(rec.results))
-with st.expander("By group: each rule's cutoff, flagged share and cost"):
-    show_table(
-        tables.rules_by_group_table(rec.results, unit, lowest=rec.lowest),
-        "rules_by_group",
-        key="rules_by_group",
-        export=tables.rules_numbers(rec.results, by_group=True),
-    )
-with st.expander("What the rules and the intervals mean"):
-    for line in answers.rule_meanings(rec):
-        st.markdown(line)
-    st.markdown(answers.INTERVAL_MEANING)
-
-
-st.subheader("Fairness-constrained cutoffs")
-say(
-    "caption",
-    for_prices + " Each constrained rule is the cheapest set of per-group cutoffs on the train rows that "
-    "keeps every group's rate within the tolerance of every other group's; its price is what it costs beyond the "
-    "best cutoff per group.",
-)
-if len(names) < 2:
-    st.caption("This data has one group: there is nothing to equalise. Map a group column on the Data page.")
-else:
-    f1, f2, _ = st.columns([1, 1, 2])
-    fair_on = f1.toggle("Fairness rules", key="fair", on_change=keep, args=("fair",))
-    tol = f2.number_input(
-        "Tolerance (largest gap in the rate)",
-        min_value=settings.TOLERANCE.low,
-        max_value=settings.TOLERANCE.high,
-        step=0.01,
-        key="fair_tol",
-        on_change=keep,
-        args=("fair_tol",),
-    )
-    remembered("fair_criteria", tuple(FAIRNESS_CRITERIA), valid=lambda v: set(v) <= set(FAIRNESS_CRITERIA))
-    criteria = st.multiselect(  # a row of its own: five criteria fit side by side
-        "Criteria",
-        list(FAIRNESS_CRITERIA),
-        key="fair_criteria",
-        on_change=keep,
-        args=("fair_criteria",),
-        help="What each rule makes equal across groups: "
-        + "; ".join(f"{c}: the {rate}" for c, rate in FAIRNESS_CRITERIA.items())
-        + ".",
-    )
-    mirror("fair")
-    mirror("fair_tol", float(setting("fair_tol")))
-    if fair_on and criteria:
-        fairness = memo(
-            "fairness",
-            ds,
-            (rec.model, rec.prices.key(), tuple(criteria), tol, resamples),
-            lambda: fairness_results(ms, rec.prices, criteria=criteria, tolerance=tol, n_resamples=resamples),
-        )
-        summary, res = fairness.summary, fairness.results
-        view = tables.fairness_overview_table(summary, res, unit, tolerance=tol, lowest=rec.lowest)
-        show_table(view, "fairness", key="fairness", export=summary)
-        with st.expander("Each fairness rule's cutoff in each group"):
-            show_table(
-                tables.fairness_cutoffs_table(summary, res, lowest=rec.lowest),
-                "fairness_cutoffs",
-                key="fairness_cutoffs",
-            )
-        st.caption(
-            "The price of fairness is the extra cost per case over the best cutoff per group. Per-group "
-            "cutoffs treat groups differently by design; these rules choose the differences that equalise one "
-            "rate. Both are chosen on the train rows and judged on the test rows, so a gap can reopen there, "
-            "and a negative price means the constrained rule happened to cost less on these test rows (by "
-            "chance: on the train rows it costs at least as much). “Trivially equal”: flagging everyone (or nobody) "
-            "in every group makes the rates equal without using the model."
-        )
-
-st.subheader("How much do the prices matter?")
-mp = audit.mean_prices(ms, rec.prices)
-maps = memo("maps", ds, (sensitivity.price_scale(*mp),), lambda: answers.price_maps(models, rec))
-break_even = memo("break_even", ds, (rec.model,), lambda: elicit.break_even_range(ms.fit_pooled))
-sens = memo(
-    "sensitivity",
-    ds,
-    (mp, rec.model, unit, rec.prices.uniform),
-    lambda: answers.sensitivity(models, rec, maps, unit=unit, break_even=break_even),
-)
-say("markdown", sens.sentence)
-c1, c2 = st.columns(2)
-record = elicit.in_force(setting("price_questions"), costs)
-bracket = (record["ratio_low"], record["ratio_high"]) if record and record["in_force"] else None
-c1.plotly_chart(sens.sensitivity_figure(unit, bracket), key="sensitivity_chart")
-net_benefit = sens.net_benefit_figure()
-if net_benefit is not None:
-    c2.plotly_chart(net_benefit, key="net_benefit_chart")
-else:
-    c2.caption(answers.NET_BENEFIT_NEEDS_PROBABILITIES)
-
-with st.expander("Interval settings"):
-    st.select_slider(
-        "Bootstrap resamples for the 95% intervals (test rows, resampled within each group)",
-        options=list(settings.RESAMPLE_OPTIONS),
-        key="resamples",
-        on_change=keep,
-        args=("resamples",),
-    )
-    mirror("resamples", resamples)
+rules_section(ds, rec, unit=unit, for_prices=for_prices, resamples=resamples)
+fairness_section(ds, ms, rec, names, unit=unit, for_prices=for_prices, resamples=resamples)
+sensitivity_section(ds, models, ms, rec, costs, unit=unit)
+resamples_setting(resamples)

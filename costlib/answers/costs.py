@@ -134,6 +134,36 @@ class Sensitivity:
         )
 
 
+COSTS_PAGE_WHAT = (
+    "Set what a false positive and a false negative cost. The page answers which cutoff to ship and what it "
+    "saves against the cheaper choice without a model (flag nobody, or flag everyone), live as you move the prices."
+)
+ALL_PRICES_ZERO = "Every price is 0: no decision costs anything, so there is nothing to choose."
+SECTIONS_FOR_OLD_PRICES = (
+    "The rules table, the fairness and the sensitivity sections below are still for the previous prices."
+)
+RULES_JUDGED = " Judged on the test rows; the same intervals as above."
+FAIRNESS_WHAT = (
+    " Each constrained rule is the cheapest set of per-group cutoffs on the train rows that "
+    "keeps every group's rate within the tolerance of every other group's; its price is what it costs beyond the "
+    "best cutoff per group."
+)
+FAIRNESS_ONE_GROUP = "This data has one group: there is nothing to equalise. Map a group column on the Data page."
+FAIRNESS_PRICE = (
+    "The price of fairness is the extra cost per case over the best cutoff per group. Per-group "
+    "cutoffs treat groups differently by design; these rules choose the differences that equalise one "
+    "rate. Both are chosen on the train rows and judged on the test rows, so a gap can reopen there, "
+    "and a negative price means the constrained rule happened to cost less on these test rows (by "
+    "chance: on the train rows it costs at least as much). “Trivially equal”: flagging everyone (or nobody) "
+    "in every group makes the rates equal without using the model."
+)
+
+
+def criteria_help(criteria: Mapping[str, str]) -> str:
+    """The criteria picker's help: what each rule makes equal across groups."""
+    return "What each rule makes equal across groups: " + "; ".join(f"{c}: the {r}" for c, r in criteria.items()) + "."
+
+
 NET_BENEFIT_NEEDS_PROBABILITIES = "Net benefit reads a score as a probability; these scores are not probabilities."
 
 

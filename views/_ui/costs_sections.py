@@ -1,0 +1,119 @@
+"""The slower sections of Costs & groups, drawn on a full run for the prices of that run: every
+rule's table, the fairness-constrained cutoffs, how much the prices matter, the interval setting."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from costlib import answers
+from costlib.answers import audit
+from costlib.binary import elicit, sensitivity
+from costlib.binary.fairness import FAIRNESS_CRITERIA, fairness_results
+from costlib.core import settings
+from costlib.present import tables
+from views._ui.display import say, show_table
+from views._ui.memo import memo
+from views._ui.state import keep, mirror, remembered, setting
+
+
+def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> None:
+    """Every rule, all groups together and by group, and what the rules and intervals mean."""
+    st.subheader("Every rule, all groups together")
+    say("caption", for_prices + answers.RULES_JUDGED)
+    table = memo("rules_view", ds, (rec.prices.key(), resamples, unit), lambda: tables.rules_overall_table(rec, unit))
+    show_table(table, "rules", key="rules", export=tables.rules_numbers(rec.results))
+    with st.expander("By group: each rule's cutoff, flagged share and cost"):
+        show_table(
+            tables.rules_by_group_table(rec.results, unit, lowest=rec.lowest),
+            "rules_by_group",
+            key="rules_by_group",
+            export=tables.rules_numbers(rec.results, by_group=True),
+        )
+    with st.expander("What the rules and the intervals mean"):
+        for line in answers.rule_meanings(rec):
+            st.markdown(line)
+        st.markdown(answers.INTERVAL_MEANING)
+
+
+def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, resamples: int) -> None:
+    """The fairness-constrained cutoffs (`fairness_results`, the set the report reads too)."""
+    st.subheader("Fairness-constrained cutoffs")
+    say("caption", for_prices + answers.FAIRNESS_WHAT)
+    if len(names) < 2:
+        st.caption(answers.FAIRNESS_ONE_GROUP)
+        return
+    f1, f2, _ = st.columns([1, 1, 2])
+    fair_on = f1.toggle("Fairness rules", key="fair", on_change=keep, args=("fair",))
+    tol = f2.number_input(
+        "Tolerance (largest gap in the rate)",
+        min_value=settings.TOLERANCE.low,
+        max_value=settings.TOLERANCE.high,
+        step=0.01,
+        key="fair_tol",
+        on_change=keep,
+        args=("fair_tol",),
+    )
+    remembered("fair_criteria", tuple(FAIRNESS_CRITERIA), valid=lambda v: set(v) <= set(FAIRNESS_CRITERIA))
+    criteria = st.multiselect(  # a row of its own: five criteria fit side by side
+        "Criteria",
+        list(FAIRNESS_CRITERIA),
+        key="fair_criteria",
+        on_change=keep,
+        args=("fair_criteria",),
+        help=answers.criteria_help(FAIRNESS_CRITERIA),
+    )
+    mirror("fair")
+    mirror("fair_tol", float(setting("fair_tol")))
+    if not (fair_on and criteria):
+        return
+    fairness = memo(
+        "fairness",
+        ds,
+        (rec.model, rec.prices.key(), tuple(criteria), tol, resamples),
+        lambda: fairness_results(ms, rec.prices, criteria=criteria, tolerance=tol, n_resamples=resamples),
+    )
+    summary, res = fairness.summary, fairness.results
+    view = tables.fairness_overview_table(summary, res, unit, tolerance=tol, lowest=rec.lowest)
+    show_table(view, "fairness", key="fairness", export=summary)
+    with st.expander("Each fairness rule's cutoff in each group"):
+        show_table(
+            tables.fairness_cutoffs_table(summary, res, lowest=rec.lowest), "fairness_cutoffs", key="fairness_cutoffs"
+        )
+    st.caption(answers.FAIRNESS_PRICE)
+
+
+def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:
+    """How much the prices matter: the sentence, the sensitivity map and net benefit."""
+    st.subheader("How much do the prices matter?")
+    mp = audit.mean_prices(ms, rec.prices)
+    maps = memo("maps", ds, (sensitivity.price_scale(*mp),), lambda: answers.price_maps(models, rec))
+    break_even = memo("break_even", ds, (rec.model,), lambda: elicit.break_even_range(ms.fit_pooled))
+    sens = memo(
+        "sensitivity",
+        ds,
+        (mp, rec.model, unit, rec.prices.uniform),
+        lambda: answers.sensitivity(models, rec, maps, unit=unit, break_even=break_even),
+    )
+    say("markdown", sens.sentence)
+    c1, c2 = st.columns(2)
+    record = elicit.in_force(setting("price_questions"), costs)
+    bracket = (record["ratio_low"], record["ratio_high"]) if record and record["in_force"] else None
+    c1.plotly_chart(sens.sensitivity_figure(unit, bracket), key="sensitivity_chart")
+    net_benefit = sens.net_benefit_figure()
+    if net_benefit is not None:
+        c2.plotly_chart(net_benefit, key="net_benefit_chart")
+    else:
+        c2.caption(answers.NET_BENEFIT_NEEDS_PROBABILITIES)
+
+
+def resamples_setting(resamples: int) -> None:
+    """The bootstrap's resample count, folded away."""
+    with st.expander("Interval settings"):
+        st.select_slider(
+            "Bootstrap resamples for the 95% intervals (test rows, resampled within each group)",
+            options=list(settings.RESAMPLE_OPTIONS),
+            key="resamples",
+            on_change=keep,
+            args=("resamples",),
+        )
+        mirror("resamples", resamples)
