@@ -38,14 +38,11 @@ from costlib.present.cost_figures import (
     sensitivity_figure,
 )
 from costlib.present.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
-from costlib.present.tables import (  # the shared tables: the page and the CLI read them as report.<name>
+from costlib.present.tables import (
     count_cell,
     cutoff_cell,
-    fairness_cutoffs_table,  # noqa: F401
-    fairness_overview_table,  # noqa: F401
     money_cell,
     rules_by_group_table,
-    rules_numbers,  # noqa: F401
     rules_overall_table,
     share_cell,
     within_cells,
