@@ -15,6 +15,7 @@ from e2e_support import (
     wait_for_chart,
     wait_for_url,
 )
+from playwright.sync_api import expect
 
 from costlib import loading
 from costlib.loading.samples import SAMPLES, sample_bytes
@@ -107,12 +108,16 @@ def edit_cell(page, grid, row: int, col: int, value: str) -> None:
     n_rows = int(grid.locator('table[role="grid"]').get_attribute("aria-rowcount"))
     row_h = box["height"] / n_rows  # header + rows, all the same height here
     page.mouse.click(box["x"] + 8, box["y"] + row_h * 1.5)  # the index cell of the first row
-    for _ in range(row):
+    selected = grid.locator('td[aria-selected="true"]').first
+    expect(selected).to_have_attribute("id", "glide-cell-0-0")
+    # one key at a time, each waited for: under load a key pressed before the grid has moved
+    # the selection is lost, and the edit would land in another cell
+    for r in range(1, row + 1):
         page.keyboard.press("ArrowDown")
-    for _ in range(col + 1):
+        expect(selected).to_have_attribute("id", f"glide-cell-0-{r}")
+    for c in range(1, col + 2):
         page.keyboard.press("ArrowRight")
-    selected = grid.locator('td[aria-selected="true"]').first.get_attribute("id")
-    assert selected == f"glide-cell-{col + 1}-{row}", selected
+        expect(selected).to_have_attribute("id", f"glide-cell-{c}-{row}")
     page.keyboard.press("Enter")  # opens the cell editor
     editor = page.locator("input.gdg-input, textarea.gdg-input").first
     editor.wait_for()
