@@ -244,6 +244,16 @@ def test_a_price_from_a_link_is_bounded_like_its_slider():
     assert "a price must be a number from 0 to 1,000,000,000: got 1e308" in notes
 
 
+def test_a_typed_price_goes_into_the_link_whole():
+    """A link reproduces the view: a price with more than six digits is not rounded on its way
+    into the URL (it was written with %g: 1234567 became 1.23457e+06)."""
+    at = open_app("compas", "views/costs.py", c_fp="1234567", c_fn="0.125")
+    assert at.query_params["c_fp"] == "1234567" and at.query_params["c_fn"] == "0.125"
+    at.number_input(key="n_c_fn").set_value(2.0000001).run()
+    assert_no_exception(at)
+    assert at.query_params["c_fn"] == "2.0000001"
+
+
 def test_a_unit_k_or_resamples_from_a_link_that_cannot_be_used_falls_back_with_a_note():
     at = open_app("compas", "views/costs.py", unit="x" * 500, resamples="12")
     assert_no_exception(at)

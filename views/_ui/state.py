@@ -89,17 +89,18 @@ _STORED = object()
 
 
 def link_text(value) -> str | None:
-    """How a setting's value is written in the URL: "true"/"false", a float as ``%g``, else str().
+    """How a setting's value is written in the URL: "true"/"false", a float to 15 significant
+    digits (so a link gives back the price that was typed, not one rounded to 6), else str().
 
-    >>> link_text(True), link_text(2.5), link_text(1e6), link_text(10_000), link_text("€")
-    ('true', '2.5', '1e+06', '10000', '€')
+    >>> link_text(True), link_text(2.5), link_text(1234567.0), link_text(10_000), link_text("€")
+    ('true', '2.5', '1234567', '10000', '€')
     """
     if value is None:
         return None
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, float):
-        return f"{value:g}"
+        return f"{value:.15g}"
     return str(value)
 
 
