@@ -69,16 +69,16 @@ _EXPORTS = {
     "cost_predictability": "costlib.training.compare",
     "training_summary": "costlib.training.summary",
     # value of a selective classifier
-    "CostSensitiveValue": "costlib.value",
-    "ValueResult": "costlib.value",
-    "class_thresholds": "costlib.value",
-    "cost_sensitive_error": "costlib.value",
-    "cost_sensitive_value": "costlib.value",
-    "optimal_value": "costlib.value",
-    "value_against_k": "costlib.value",
-    "value_curve": "costlib.value",
-    "value_score": "costlib.value",
-    "value_threshold": "costlib.value",
+    "CostSensitiveValue": "costlib.value.cost_sensitive",
+    "ValueResult": "costlib.value.contract",
+    "class_thresholds": "costlib.value.cost_sensitive",
+    "cost_sensitive_error": "costlib.value.cost_sensitive",
+    "cost_sensitive_value": "costlib.value.cost_sensitive",
+    "optimal_value": "costlib.value.contract",
+    "value_against_k": "costlib.value.contract",
+    "value_curve": "costlib.value.contract",
+    "value_score": "costlib.value.contract",
+    "value_threshold": "costlib.value.contract",
 }
 
 __all__ = sorted(_EXPORTS)

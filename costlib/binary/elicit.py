@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core import validation as v
+from costlib.core.prices import mistakes_cost
 from costlib.core.sweep import Sweep, group_codes, hull_slopes, threshold_sweep, tie_tolerance
 
 RANGE = (1e-3, 1e3)  # the ratios the questions can reach: 1:1000 to 1000:1
@@ -111,8 +112,8 @@ def _check_ties(frame: pd.DataFrame, sweep: Sweep) -> pd.DataFrame:
         a, b = sweep.index_at(frame.at[i, "threshold"]), sweep.index_at(frame.at[i + 1, "threshold"])
 
         def left_wins(r, a=a, b=b):
-            cost_a = (sweep.fp[a] + r * sweep.fn[a]) / sweep.total
-            cost_b = (sweep.fp[b] + r * sweep.fn[b]) / sweep.total
+            cost_a = mistakes_cost(sweep.fp[a], sweep.fn[a], 1.0, r) / sweep.total  # in units of c_fp
+            cost_b = mistakes_cost(sweep.fp[b], sweep.fn[b], 1.0, r) / sweep.total
             best = min(cost_a, cost_b)
             return cost_a <= best + tie_tolerance(best)
 
@@ -234,7 +235,7 @@ def regret(sweep: Sweep, threshold: float, ratio: float) -> float:
     ``c_fn = ratio * c_fp``, over the best cutoff at that ratio, on these rows."""
     if sweep.total <= 0:
         return float("nan")
-    cost = (sweep.fp + ratio * sweep.fn) / sweep.total
+    cost = mistakes_cost(sweep.fp, sweep.fn, 1.0, ratio) / sweep.total
     return float(cost[sweep.index_at(threshold)] - cost.min())
 
 

@@ -19,7 +19,7 @@ from costlib.binary.elicit import pieces
 from costlib.binary.model_sweeps import ModelSweeps
 from costlib.core import rules as R
 from costlib.core import validation as v
-from costlib.core.prices import no_model_costs
+from costlib.core.prices import mistakes_cost, no_model_costs
 from costlib.core.sweep import TIE_TOLERANCE, Sweep, best_indices
 
 SENSITIVITY_SPAN = np.geomspace(0.01, 100.0, 25)  # the map's prices, times the scale of the user's prices
@@ -70,8 +70,8 @@ def sensitivity_grid(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp_values
         cut = cost_optimal_for_ratios(train, a, b)
         at = np.where(np.isnan(cut), np.inf, cut)
         j, jt = test.index_at(at), train.index_at(at)
-        cost = (test.fp[j] * a + test.fn[j] * b) / n
-        fit = (train.fp[jt] * a + train.fn[jt] * b) / (train.total if train.total > 0 else np.nan)
+        cost = mistakes_cost(test.fp[j], test.fn[j], a, b) / n
+        fit = mistakes_cost(train.fp[jt], train.fn[jt], a, b) / (train.total if train.total > 0 else np.nan)
         fit_costs.append(np.where(np.isnan(cut), np.nan, fit))
         frames.append(
             pd.DataFrame({"c_fp": a, "c_fn": b, "option": name, "cost_per_case": np.where(np.isnan(cut), np.nan, cost)})

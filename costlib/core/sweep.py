@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core import validation as v
-from costlib.core.prices import mistakes_cost
+from costlib.core.prices import elkan_cutoffs, mistakes_cost
 
 
 @dataclass(frozen=True, eq=False)
@@ -476,8 +476,7 @@ def best_indices(sweep: Sweep, c_fp, c_fn) -> np.ndarray:
     if sweep.positives <= 0 or sweep.negatives <= 0:
         return np.full(shape, -1, dtype=np.int64)
     c_fp, c_fn = np.broadcast_to(c_fp, shape), np.broadcast_to(c_fn, shape)
-    total = c_fp + c_fn
-    q = np.divide(c_fp, total, out=np.ones(shape), where=total > 0)  # both 0: every cutoff ties
+    q = np.nan_to_num(elkan_cutoffs(c_fp, c_fn), nan=1.0)  # both prices 0: every cutoff ties
     accepted = sweep.flagged
     da, dc = np.diff(accepted), np.diff(sweep.tp)
     if da.size == 0:
