@@ -24,7 +24,7 @@ class CalibrationFit:
     binned: BinnedScores  # the judged scores, sorted once
     binned_cal: BinnedScores
     brier: tuple[float, float]  # before, after
-    before: object  # value.ValueSweep of the judged rows, before
+    before: object  # value.value_sweep of the judged rows (a Sweep), before
     after: object  # and after
 
 

@@ -259,7 +259,7 @@ def _align(gs: GroupedSweep, names: tuple) -> GroupedSweep:
 def model_from_sweeps(
     fit: GroupedSweep, judge: GroupedSweep | None = None, *, name: str = "score", weighted: bool = False
 ) -> ModelSweeps:
-    """`ModelSweeps` from grouped sweeps computed elsewhere (`scale.scan_grouped_sweep`, an
+    """`ModelSweeps` from grouped sweeps computed elsewhere (`scale.scans.scan_grouped_sweep`, an
     aggregate file): the same answers as `sweep_model` on the rows they came from.
 
     `judge` None means the cutoffs are judged on the rows they are fitted on. A group named

@@ -164,7 +164,7 @@ def sensitivity_figure(
     title: str = "Which option is cheapest at each pair of prices",
     bracket: tuple[float, float] | None = None,
 ) -> go.Figure:
-    """Categorical map of `audit.sensitivity_grid`'s ``best`` over (c_fp, c_fn), log axes with
+    """Categorical map of `binary.sensitivity.sensitivity_grid`'s ``best`` over (c_fp, c_fn), log axes with
     readable ticks, the current prices marked (and, with `bracket` = (low, high) ratios from
     Find my prices, the range of c_fn those answers allow at this c_fp). The two decisions
     without a model are grey."""

@@ -500,7 +500,7 @@ def sensitivity_sentence(
     break_even: tuple[float, float] | None = None,
     model: str = "the model",
 ) -> str:
-    """Which option is the answer at the mean prices (`audit.sensitivity_grid`'s choice: the
+    """Which option is the answer at the mean prices (`binary.sensitivity.sensitivity_grid`'s choice: the
     model cheapest on train, or the cheaper decision without a model on test) and over which
     c_fn : c_fp ratios it stays the answer; with `break_even` (`elicit.break_even_range` of
     `model` on its fitting rows), the exact ratios at which the model can pay at all."""

@@ -223,7 +223,7 @@ def scan_compare_rules(
     order ``threshold 0.5, elkan, cost-optimal, flag nobody``; columns
     ``rule, group, threshold, flagged_rate, cost_per_100``. Equal to
     ``compare_rules((y_train, s_train, g_train), (y_test, s_test, g_test), costs=costs)``
-    on the same rows (with weights: the per-group rows of :func:`costlib.binary.costs.rules_table`).
+    on the same rows (with weights: `compare_rules` on the weighted rows).
 
     Parameters
     ----------

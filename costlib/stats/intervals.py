@@ -80,14 +80,25 @@ def check_resamples(n_resamples, minimum: int = MIN_RESAMPLES) -> None:
         raise ValueError(f"n_resamples must be a whole number of at least {minimum}: got {n_resamples!r}")
 
 
-def check_level(level: float, n_resamples: int) -> None:
-    """The arguments of an interval: `level` strictly between 0 and 1, at least 10 resamples.
+MSG_LEVEL = "level must be a number strictly between 0 and 1: got {value!r}"
 
-    >>> check_level(1.5, 100)
+
+def as_level(level) -> float:
+    """The confidence level of an interval, checked: a number strictly between 0 and 1.
+
+    The one check of a level, for the bootstrap's intervals and the t intervals over seeds.
+
+    >>> as_level(1.5)
     Traceback (most recent call last):
     ...
-    ValueError: level must lie strictly between 0 and 1: got 1.5
+    ValueError: level must be a number strictly between 0 and 1: got 1.5
     """
     if isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating)) or not 0 < level < 1:
-        raise ValueError(f"level must lie strictly between 0 and 1: got {level!r}")
+        raise ValueError(MSG_LEVEL.format(value=level))
+    return float(level)
+
+
+def check_level(level: float, n_resamples: int) -> None:
+    """The arguments of a bootstrap interval: `level` (`as_level`), at least 10 resamples."""
+    as_level(level)
     check_resamples(n_resamples)

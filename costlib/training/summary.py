@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core import validation as v
+from costlib.stats.intervals import as_level
 
 SUMMARY_COLUMNS = (
     "method",
@@ -30,18 +31,6 @@ SUMMARY_COLUMNS = (
     "delta_mae",
 )
 
-MSG_LEVEL = "level must be a number strictly between 0 and 1: got {value!r}"
-
-
-def check_level(level) -> float:
-    try:
-        out = float(level)
-    except (TypeError, ValueError):
-        raise ValueError(MSG_LEVEL.format(value=level)) from None
-    if not 0 < out < 1:
-        raise ValueError(MSG_LEVEL.format(value=level))
-    return out
-
 
 def t_interval(values, *, level: float = 0.95) -> tuple[float, float, float]:
     """(mean, low, high): the Student t interval for the mean of `values` (NaNs dropped).
@@ -53,7 +42,7 @@ def t_interval(values, *, level: float = 0.95) -> tuple[float, float, float]:
     """
     from scipy import stats
 
-    level = check_level(level)
+    level = as_level(level)
     x = np.asarray(values, dtype=np.float64).ravel()
     x = x[~np.isnan(x)]
     if x.size == 0:
@@ -108,7 +97,7 @@ def training_summary(results: pd.DataFrame, *, level: float = 0.95) -> pd.DataFr
     missing = {"method", "seed", "nec", "error_rate"} - set(results.columns)
     if missing:
         raise ValueError(f"results lacks the columns {sorted(missing)}; pass compare_training's output")
-    level = check_level(level)
+    level = as_level(level)
     std = results[results["method"] == "standard"].set_index("seed")["nec"]
     out = []
     with warnings.catch_warnings():

@@ -24,7 +24,7 @@ METHOD_LABELS = {
 R2_NONE, R2_SOME = 0.05, 0.20
 
 
-# the columns of `training.training_summary` as the page shows them
+# the columns of `training.summary.training_summary` as the page shows them
 COLUMN_WORDS = {
     "method": "way of training",
     "nec": "NEC",

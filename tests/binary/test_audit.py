@@ -256,7 +256,7 @@ def test_nec_and_value_intervals_contain_their_estimates():
 def test_bad_arguments_are_value_errors():
     with pytest.raises(ValueError, match="criterion must be one of"):
         fairness.fair_thresholds([0, 1], [0.1, 0.9], ["a", "b"], costs={"a": (1, 1), "b": (1, 1)}, criterion="nope")
-    with pytest.raises(ValueError, match="level must lie strictly between 0 and 1"):
+    with pytest.raises(ValueError, match="level must be a number strictly between 0 and 1"):
         bootstrap.mean_interval([1.0, 2.0], level=1.5)
     with pytest.raises(ValueError, match="n_resamples must be a whole number of at least 10"):
         bootstrap.mean_interval([1.0, 2.0], n_resamples=3)

@@ -97,7 +97,7 @@ AUDIT_ERRORS = {
         lambda: bootstrap.mean_interval([1.0, 2.0], n_resamples=10.5),
         "n_resamples must be a whole number of at least 10: got 10.5",
     ),
-    "mean_interval level": (lambda: bootstrap.mean_interval([1.0], level=True), "level must lie strictly"),
+    "mean_interval level": (lambda: bootstrap.mean_interval([1.0], level=True), "level must be a number strictly between 0 and 1: got True"),
     "sensitivity_grid empty": (
         lambda: sensitivity.sensitivity_grid({}, {}, c_fp_values=[1], c_fn_values=[1]),
         "train_sweeps and test_sweeps must map the same",
@@ -214,6 +214,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "policy_json": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
         "load_policy": "test_report.py::test_load_policy_rejects_bad_fields",
         "check_level": "test_audit.py::test_bad_arguments_are_value_errors (level, resamples)",
+        "as_level": "test_audit.py::test_bad_arguments_are_value_errors (level)",
         "check_resamples": "the 'cell_bootstrap resamples' case above",
         "check_cutoffs": "the 'count_rules' case above",
         "percentile_interval": "reads bootstrap draws only",
