@@ -1,17 +1,16 @@
 """Train with costs: does training with each case's own price beat standard training on this data?"""
 
-import warnings
-
 import pandas as pd
 import streamlit as st
 
-from costlib import DegenerateWarning, answers
+from costlib import answers
 from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.training import data as training_data
 from costlib.training import words as training_words
-from costlib.training.compare import METHODS, t_interval, training_summary
+from costlib.training.compare import METHODS
 from costlib.training.figures import change_figure, training_figure
+from costlib.training.summary import predictability_interval, training_summary
 from views._ui.display import page_header, say, show_error, show_table
 from views._ui.training import built_in, from_table_cached, training_results, upload_choices
 
@@ -85,9 +84,7 @@ if not methods:
 results, r2 = training_results(data, choice, methods, seeds, submitted=submitted, random_state=RANDOM_STATE)
 
 summary = training_summary(results)
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DegenerateWarning)
-    r2_mean, r2_low, r2_high = t_interval(r2)
+r2_mean, r2_low, r2_high = predictability_interval(r2)
 verdict = training_words.training_verdict(summary)
 say(answers.training_verdict_kind(summary), verdict, bold=True)
 

@@ -166,7 +166,7 @@ def compute(args):
     """(TrainingData, summary, predictability (mean, low, high), verdict, predictability sentence)."""
     from costlib.training import data as training_data
     from costlib.training.compare import compare_training, cost_predictability
-    from costlib.training.summary import t_interval, training_summary
+    from costlib.training.summary import predictability_interval, training_summary
     from costlib.training.words import predictability_sentence, training_verdict
 
     methods = _methods(args.methods)
@@ -188,13 +188,7 @@ def compute(args):
     )
     summary = training_summary(results)
     r2 = cost_predictability(data.X, data.delta, seeds=args.seeds, random_state=args.random_state, n_jobs=args.jobs)
-    import warnings
-
-    from costlib import DegenerateWarning
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DegenerateWarning)
-        pred = t_interval(r2["r2"])
+    pred = predictability_interval(r2["r2"])
     return data, results, summary, pred, training_verdict(summary), predictability_sentence(*pred)
 
 

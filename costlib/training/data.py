@@ -24,6 +24,7 @@ from costlib import loading
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.instance import delta_from_votes
+from costlib.loading.messages import MSG_DELTA_SOURCES, MSG_MISSING_COLUMN, plural
 from costlib.training.compare import check_trainable
 from costlib.training.synthetic import SYNTHETIC_FEATURES, SYNTHETIC_N, synthetic_costs
 
@@ -60,7 +61,6 @@ MSG_NO_FEATURES = (
     "model to learn from."
 )
 MSG_BOTH_FEATURES = 'In "{name}", choose either numeric feature columns or one text column, not both.'
-MSG_FEATURE_MISSING = 'In "{name}", {what} {verb} not exist; the columns are {available}.'
 MSG_FEATURE_IS_SOURCE = (
     'In "{name}", the column "{column}" is both a feature and the source of delta: the model would be shown '
     "the answer. Leave it out of the features."
@@ -86,7 +86,6 @@ MSG_NO_SOURCE = (
     'In "{name}", no source of delta is chosen: choose annotator votes, a measurement and a threshold, a '
     "rating and its midpoint, or a delta column."
 )
-MSG_TWO_SOURCES = 'In "{name}", delta is chosen from more than one source ({sources}); choose one.'
 
 NOTE_EMPTY_TEXT = (
     '{count:,} {rows} of "{column}" {are} empty; {they} get no word features (the model sees only its intercept there).'
@@ -217,10 +216,6 @@ def synthetic_sample(*, predictable: bool) -> TrainingData:
     )
 
 
-def _plural(n: int, one: str, many: str) -> str:
-    return one if n == 1 else many
-
-
 def text_features(texts, *, name: str, column: str) -> tuple[sp.csr_matrix, list[str]]:
     """TF-IDF of a text column as published (words and word pairs in at least two rows).
 
@@ -242,10 +237,10 @@ def text_features(texts, *, name: str, column: str) -> tuple[sp.csr_matrix, list
         notes.append(
             NOTE_EMPTY_TEXT.format(
                 count=k,
-                rows=_plural(k, "row", "rows"),
+                rows=plural(k, "row", "rows"),
                 column=column,
-                are=_plural(k, "is", "are"),
-                they=_plural(k, "it", "they"),
+                are=plural(k, "is", "are"),
+                they=plural(k, "it", "they"),
             )
         )
     try:
@@ -298,7 +293,7 @@ def from_table(
     if not sources:
         raise DataError(MSG_NO_SOURCE.format(name=name))
     if len(sources) > 1:
-        raise DataError(MSG_TWO_SOURCES.format(name=name, sources=", ".join(s for s, _ in sources)))
+        raise DataError(MSG_DELTA_SOURCES.format(name=name, sources=", ".join(s for s, _ in sources)))
     mapping = ColumnMapping(
         delta=delta,
         votes_yes=votes[0] if votes else None,
@@ -323,7 +318,7 @@ def from_table(
             f" and {len(present) - 20} more" if len(present) > 20 else ""
         )
         raise DataError(
-            MSG_FEATURE_MISSING.format(name=name, what=what, verb="does" if len(gone) == 1 else "do", available=shown),
+            MSG_MISSING_COLUMN.format(name=name, what=what, verb="does" if len(gone) == 1 else "do", available=shown),
             column=gone[0],
         )
     for c in wanted:
@@ -360,7 +355,7 @@ def from_table(
     check_trainable(ds.delta, what=f'the delta of "{name}"')
     if features:
         X = np.column_stack([ds.scores[c] for c in features])
-        what = f"{len(features):,} numeric feature {_plural(len(features), 'column', 'columns')}"
+        what = f"{len(features):,} numeric feature {plural(len(features), 'column', 'columns')}"
     else:
         column = df.columns[present.index(text)]
         X, text_notes = text_features(df[column].to_numpy(dtype=object), name=name, column=text)

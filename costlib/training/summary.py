@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core import validation as v
+from costlib.core.validation import DegenerateWarning
 from costlib.stats.intervals import as_level
 
 SUMMARY_COLUMNS = (
@@ -116,3 +117,16 @@ def training_summary(results: pd.DataFrame, *, level: float = 0.95) -> pd.DataFr
             mae = float(r["delta_mae"].mean()) if "delta_mae" in r and r["delta_mae"].notna().any() else math.nan
             out.append((method, int(r["seed"].nunique()), *nec, *err, *change, mae))
     return pd.DataFrame(out, columns=list(SUMMARY_COLUMNS))
+
+
+def predictability_interval(r2) -> tuple[float, float, float]:
+    """(mean, low, high) of the held-out R^2 of |delta| over seeds (`cost_predictability`): the
+    t interval, NaN bounds without a warning when there is one seed (the page and the command
+    line then show the mean alone).
+
+    >>> predictability_interval([0.5])[0]
+    0.5
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateWarning)
+        return t_interval(r2)

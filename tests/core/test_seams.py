@@ -97,7 +97,10 @@ AUDIT_ERRORS = {
         lambda: bootstrap.mean_interval([1.0, 2.0], n_resamples=10.5),
         "n_resamples must be a whole number of at least 10: got 10.5",
     ),
-    "mean_interval level": (lambda: bootstrap.mean_interval([1.0], level=True), "level must be a number strictly between 0 and 1: got True"),
+    "mean_interval level": (
+        lambda: bootstrap.mean_interval([1.0], level=True),
+        "level must be a number strictly between 0 and 1: got True",
+    ),
     "sensitivity_grid empty": (
         lambda: sensitivity.sensitivity_grid({}, {}, c_fp_values=[1], c_fn_values=[1]),
         "train_sweeps and test_sweeps must map the same",
