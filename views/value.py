@@ -3,6 +3,7 @@
 import streamlit as st
 
 from costlib import answers, value
+from costlib.core import settings
 from costlib.present import words
 from views._ui import value_inputs
 from views._ui.data import group_names
@@ -33,7 +34,7 @@ def live_value() -> None:
     choice = value_inputs.k_slider(c3, worth, costs, cases)
     k = choice.k
     say("caption", answers.value_k_sentence(choice, worth, unit))
-    r = reject_worth / worth if worth > 0 else 0.0
+    r = answers.reject_value_of(reject_worth, worth)
     rec = memo(
         "value_rec",
         ds,
@@ -68,7 +69,7 @@ def live_value() -> None:
 st.session_state["_value_full_run"] = True
 live_value()
 
-k, r = st.session_state.get("_value_k", (2.0, 0.0))
+k, r = st.session_state.get("_value_k", (settings.K.default, 0.0))
 worth = float(setting("gain", 1.0))
 st.subheader("Which model is worth more depends on k")
 against_k = memo("value_k", ds, (r,), lambda: answers.value_against_k(sweeps, value_inputs.K_GRID, reject_value=r))
@@ -83,15 +84,12 @@ if ds.counts_only:
 choice = answers.value_k(costs, cases, worth, None, value_inputs.K_MAX)  # the mean prices, for the tables below
 with st.expander("Separate prices per outcome: a right positive worth more than a right negative"):
     say("caption", answers.per_outcome_sentence(choice, setting("gain", 1.0), unit))
-    worth = float(setting("gain", 1.0)) or 1.0
+    worth = answers.worth_unit(float(setting("gain", 1.0)))
+    k_fp_default, k_fn_default = answers.outcome_prices(choice, worth)
     c = st.columns(3)
     k_tp = c[0].number_input("A true positive is worth (k_tp)", min_value=0.0, value=1.0, step=0.5, key="k_tp")
-    k_fp = c[1].number_input(
-        "A false positive costs (k_fp)", min_value=0.0, value=float(choice.c_fp / worth), step=0.5, key="k_fp"
-    )
-    k_fn = c[2].number_input(
-        "A false negative costs (k_fn)", min_value=0.0, value=float(choice.c_fn / worth), step=0.5, key="k_fn"
-    )
+    k_fp = c[1].number_input("A false positive costs (k_fp)", min_value=0.0, value=k_fp_default, step=0.5, key="k_fp")
+    k_fn = c[2].number_input("A false negative costs (k_fn)", min_value=0.0, value=k_fn_default, step=0.5, key="k_fn")
     cs = memo(
         "acceptance_rules",
         ds,

@@ -78,7 +78,9 @@ from costlib.answers.value import (
     counts_only_value_sentence,
     judged_cases,
     mean_price,
+    outcome_prices,
     per_outcome_sentence,
+    reject_value_of,
     value_against_k,
     value_calibration_table,
     value_k,
@@ -89,6 +91,7 @@ from costlib.answers.value import (
     value_metrics,
     value_sweeps,
     value_tau_figure,
+    worth_unit,
 )
 
 __all__ = [
@@ -107,6 +110,9 @@ __all__ = [
     "value_k_caption",
     "counts_only_value_sentence",
     "per_outcome_sentence",
+    "outcome_prices",
+    "reject_value_of",
+    "worth_unit",
     "value_calibration_table",
     "value_metrics",
     "value_tau_figure",

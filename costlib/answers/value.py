@@ -141,7 +141,25 @@ def counts_only_value_sentence(name: str) -> str:
     )
 
 
+def reject_value_of(reject_worth: float, worth: float) -> float:
+    """A handed-over case's worth in units of a right answer's (0 when a right answer is worth 0)."""
+    return reject_worth / worth if worth > 0 else 0.0
+
+
+def worth_unit(worth: float) -> float:
+    """The worth the per-outcome prices are counted in: a right answer's, or 1 when it is set to 0."""
+    return float(worth) if worth > 0 else 1.0
+
+
+def outcome_prices(choice: KChoice, worth: float) -> tuple[float, float]:
+    """(k_fp, k_fn): the mean prices of a false positive and a false negative in units of
+    `worth_unit(worth)`, the defaults of the per-outcome inputs."""
+    unit_worth = worth_unit(worth)
+    return float(choice.c_fp / unit_worth), float(choice.c_fn / unit_worth)
+
+
 def per_outcome_sentence(choice: KChoice, worth: float, unit: str) -> str:
+    worth = worth_unit(worth)  # the sentence names the worth the prices below are counted in
     return (
         "In units of a right negative answer (worth 1). From your prices: a false positive costs "
         f"{words.money(choice.c_fp, unit)} and a false negative {words.money(choice.c_fn, unit)}; with a right answer "

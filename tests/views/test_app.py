@@ -340,6 +340,16 @@ def test_value_page_acceptance_rules_use_the_price_book():
         assert got == pytest.approx(want, abs=1e-12)
 
 
+def test_value_page_per_outcome_prices_say_the_worth_they_are_counted_in():
+    """A right answer worth 0 cannot be the unit of the per-outcome prices: they are counted in
+    units of 1, and the sentence above them says so (it said "worth $0.00" beside k_fp = c_fp / 1)."""
+    for gain, unit_worth in (("2", 2.0), ("0", 1.0)):
+        at = open_app("screening", "views/value.py", c_fp=3, c_fn=5, gain=gain)
+        assert at.number_input(key="k_fp").value == pytest.approx(3.0 / unit_worth)
+        assert at.number_input(key="k_fn").value == pytest.approx(5.0 / unit_worth)
+        assert f"with a right answer worth {words.money(unit_worth, '$')}, that is k_fp" in texts(at)
+
+
 def test_value_page_before_and_after_calibration_uses_the_validation_split():
     at = open_app("screening", "views/value.py")
     df = sample_frame("screening")
