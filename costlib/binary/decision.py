@@ -56,7 +56,7 @@ NO_ANSWER = "no answer"  # degenerate data: nothing could be fitted
 # Rules, judged
 
 
-def rule_cutoffs(ms: ModelSweeps, prices: Prices, *, extra: Mapping[str, Mapping] | None = None) -> dict:
+def model_rule_cutoffs(ms: ModelSweeps, prices: Prices, *, extra: Mapping[str, Mapping] | None = None) -> dict:
     """``{rule: cutoffs}`` (one float per group, in ``ms.groups`` order) for every rule.
 
     The 0.5 and formula rules only when the scores are probabilities; ``best single cutoff``
@@ -381,7 +381,7 @@ def recommend(
     for name, ms in models.items():
         if ms.groups != first.groups:
             raise ValueError(f"every model must have the same groups: {name!r} has {list(ms.groups)}")
-        cutoffs = rule_cutoffs(ms, prices, extra=extra_rules)
+        cutoffs = model_rule_cutoffs(ms, prices, extra=extra_rules)
         standard = [r for r in cutoffs if r not in (extra_rules or {})]  # their intervals match recommend's alone
         res = evaluate_rules(ms, prices, cutoffs, n_resamples=n_resamples, seed=seed, base=standard)
         rule, gain = _choose_rule(res)

@@ -56,7 +56,7 @@ def test_rules_equal_brute_force_on_rows(data, prices, split_seed):
     p = D.prices_for(ms.groups, present)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", costlib.DegenerateWarning)
-        cut = D.rule_cutoffs(ms, p)
+        cut = D.model_rule_cutoffs(ms, p)
     yf, sf, gf = y[fit], s[fit], g[fit]
     if len(yf) and 0 < yf.sum() < len(yf):
         assert cut[R.SINGLE][0] == _brute_single(yf, sf, gf, present)

@@ -192,6 +192,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "prices_for": "test_decision.py::test_bad_arguments_name_the_argument",
         "evaluate_rules": "reads prices_for and count_rules",
         "rule_cutoffs": "reads prices_for",
+        "model_rule_cutoffs": "reads prices_for (the same rules per group of one model's sweeps)",
         "cost_curves": "reads validated sweeps only",
         "audit_html": "reads an Audit",
         "audit_figures": "reads an Audit",
