@@ -13,7 +13,7 @@ from views._ui.display import say, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
 from views._ui.policy import downloads, policy_uploader
-from views._ui.prices import price_book, price_caption, stored_costs
+from views._ui.prices import price_book, stored_costs
 from views._ui.state import remembered, setting, setting_notes
 
 ds, unit, volume = setup("Costs & groups", answers.COSTS_PAGE_WHAT, needs="binary")
@@ -119,7 +119,7 @@ live_answer()
 
 rec = recommendation(costs)
 ms = models[rec.model]
-for_prices = price_caption(costs, unit)
+for_prices = answers.price_caption(costs, unit)
 
 rules_section(ds, rec, unit=unit, for_prices=for_prices, resamples=resamples)
 fairness_section(ds, ms, rec, names, unit=unit, for_prices=for_prices, resamples=resamples)

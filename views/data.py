@@ -3,6 +3,7 @@
 import streamlit as st
 
 from costlib import answers, loading
+from costlib.answers.roles import loaded_sentence
 from costlib.core.errors import DataError
 from costlib.loading.samples import SAMPLES
 from costlib.scale import bigdata
@@ -11,7 +12,6 @@ from views._ui.display import page_header, say, show_error
 from views._ui.folder import data_folder
 from views._ui.loading import build_dataset_cached, read_table_cached
 from views._ui.mapping import mapping_form, mk
-from views._ui.roles import loaded_sentence
 
 page_header(
     "Data",

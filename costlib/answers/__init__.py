@@ -12,7 +12,7 @@ no sentence is made in a page. Each function returns plain objects (tables, figu
 - `costs`: Costs & groups, its metrics, the audit for the downloads and the sensitivity section;
 - `prices`: Find my prices, the table of cutoffs by ratio and `prices_from_answers`;
 - `training`: Train with costs, the verdict's colour and the table as read;
-- `data`: the Data page's sentences.
+- `data`: the Data page's sentences; `roles`: what a dataset can feed, the role each page needs;
 """
 
 from costlib.answers.calibration import (
@@ -39,6 +39,7 @@ from costlib.answers.costs import (
     costs_metrics,
     criteria_help,
     policy_restored_sentence,
+    price_caption,
     price_maps,
     price_questions_sentence,
     rule_meanings,
@@ -146,6 +147,7 @@ __all__ = [
     "policy_restored_sentence",
     "REPORT_AND_POLICY",
     "INTERVAL_MEANING",
+    "price_caption",
     "ALL_PRICES_ZERO",
     "COSTS_PAGE_WHAT",
     "FAIRNESS_ONE_GROUP",

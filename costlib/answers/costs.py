@@ -9,6 +9,7 @@ from costlib.answers import audit
 from costlib.binary import elicit
 from costlib.binary.sensitivity import price_maps as binary_maps
 from costlib.binary.sensitivity import price_scale, ratio_range
+from costlib.core import escaping
 from costlib.core import rules as R
 from costlib.core.dataset import Dataset
 from costlib.present import figures, words
@@ -181,3 +182,21 @@ def sensitivity(models: Mapping, rec, maps, *, unit: str, break_even) -> Sensiti
         leader, mp, unit, blended=not rec.prices.uniform, break_even=break_even, model=rec.model
     )
     return Sensitivity(sentence, maps, mp)
+
+
+def price_caption(costs: dict, unit: str) -> str:
+    """'For your prices: a false positive costs $1.00 and a false negative $3.00.' (or the prices per group)."""
+    pairs = set(costs.values())
+    if len(pairs) == 1:
+        c_fp, c_fn = next(iter(pairs))
+        fp, fn = words.money(c_fp, unit), words.money(c_fn, unit)
+        return f"For your prices: a false positive costs {fp} and a false negative {fn}."
+    return (
+        "For your prices, which differ by group (false positive / false negative): "
+        + "; ".join(
+            f"{escaping.label(g)}: {words.money(a, unit)} / {words.money(b, unit)}"
+            for g, (a, b) in list(costs.items())[:4]
+        )
+        + ("…" if len(costs) > 4 else "")
+        + "."
+    )

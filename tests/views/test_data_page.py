@@ -169,8 +169,8 @@ def test_a_displayed_table_is_safe_for_the_toolbar_download():
 
 
 def test_an_upload_says_which_pages_use_it_and_a_binary_column_is_taken_as_the_label():
+    from costlib.answers.roles import loaded_sentence
     from costlib.core.dataset import ColumnMapping
-    from views._ui.roles import loaded_sentence
 
     data = b"churned,risk_score,region\n" + b"".join(
         f"{i % 2},{(i % 10) / 10 + 0.05:.2f},{'north' if i % 3 else 'south'}\n".encode() for i in range(60)

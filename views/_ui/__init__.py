@@ -6,8 +6,7 @@
 - `memo`: the per-session, bounded memo of results per dataset;
 - `data`: which dataset the pages use (the sidebar's choice, with a fallback sample), its
   groups and sweeps;
-- `roles`: what a dataset can feed (the pages' needs) and the sentences about it;
-- `prices`: the price book (c_fp and c_fn, per group when asked) and its caption;
+- `prices`: the price book (c_fp and c_fn, per group when asked);
 - `page`: what every page starts with (`setup`).
 
 Pages stay thin: they read widgets, call costlib through `memo`, and hand figures to
@@ -25,7 +24,7 @@ from __future__ import annotations
 
 import gc
 
-from views._ui import data, display, loading, memo, page, prices, roles, state  # noqa: F401  (frozen below)
+from views._ui import data, display, loading, memo, page, prices, state  # noqa: F401  (frozen below)
 
 if gc.get_freeze_count() == 0:  # once per process, even if the package is imported again
     gc.freeze()

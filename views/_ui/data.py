@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from costlib.answers.roles import NEEDS, fallback_sentence, has_role
 from costlib.binary.decision import SINGLE_GROUP, sweep_model
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import md_escape
@@ -13,7 +14,6 @@ from costlib.loading.samples import SAMPLES
 from views._ui.display import say
 from views._ui.loading import load_sample
 from views._ui.memo import forget, memo
-from views._ui.roles import NEEDS, fallback_sentence, has_role
 from views._ui.state import keep, mirror, remembered, set_setting
 
 UPLOAD = "upload"

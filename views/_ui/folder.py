@@ -5,12 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from costlib import answers
+from costlib.answers.roles import loaded_sentence
 from costlib.core.errors import DataError
 from costlib.scale import bigdata
 from views._ui.data import replace_upload
 from views._ui.display import say, show_error
 from views._ui.mapping import NONE
-from views._ui.roles import loaded_sentence
 
 
 def data_folder() -> None:

@@ -121,17 +121,3 @@ def stored_costs(names: list) -> dict:
     if not st.session_state["_keep_per_group"] or len(names) < 2:
         return {g: (c_fp, c_fn) for g in names}
     return {g: (remember_price(f"c_fp_{i}", c_fp), remember_price(f"c_fn_{i}", c_fn)) for i, g in enumerate(names)}
-
-
-def price_caption(costs: dict, unit: str) -> str:
-    """'For your prices: a false positive costs $1.00 and a false negative $3.00.' (or the prices per group)."""
-    pairs = set(costs.values())
-    if len(pairs) == 1:
-        c_fp, c_fn = next(iter(pairs))
-        return f"For your prices: a false positive costs {money(c_fp, unit)} and a false negative {money(c_fn, unit)}."
-    return (
-        "For your prices, which differ by group (false positive / false negative): "
-        + "; ".join(f"{label(g)}: {money(a, unit)} / {money(b, unit)}" for g, (a, b) in list(costs.items())[:4])
-        + ("…" if len(costs) > 4 else "")
-        + "."
-    )

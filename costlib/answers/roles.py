@@ -1,19 +1,18 @@
-"""What a dataset can feed: the role each page needs, and the sentences about what is missing."""
+"""What a dataset can feed: the role each page needs, and the sentences about what is missing
+(the Data page and every page's fallback to a built-in sample read them)."""
 
 from __future__ import annotations
 
 from costlib.core.dataset import Dataset
 
+_PROBABILITIES = (
+    "a binary label and scores that are probabilities (raw scores can be mapped as logits on the Data page)",
+    "screening",
+)
 NEEDS = {  # role -> (what it is, in words; the sample that has it)
     "binary": ("a binary label and at least one score column", "compas"),
-    "probabilities": (
-        "a binary label and scores that are probabilities (raw scores can be mapped as logits on the Data page)",
-        "screening",
-    ),
-    "value": (
-        "a binary label and scores that are probabilities (raw scores can be mapped as logits on the Data page)",
-        "screening",
-    ),
+    "probabilities": _PROBABILITIES,
+    "value": _PROBABILITIES,
     "multiclass": ("multiclass probability columns", "tickets"),
     "delta": ("an instance cost (delta, votes, rating or a measurement)", "offensive"),
 }
