@@ -26,7 +26,7 @@ if st.session_state.get("matrix_start_key") != start_key:
     st.session_state["matrix_start_key"] = start_key
     linked, note = settings.check_matrix(st.query_params.get("C"), len(names))
     if note:
-        say("warning", f"The link's C: {note}")
+        say("warning", settings.link_note("C", note))
     st.session_state["matrix_start"] = answers.default_matrix(names) if linked is None else linked
     st.session_state.pop("cost_matrix", None)
 start = st.session_state["matrix_start"]

@@ -24,6 +24,10 @@ from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 
 EXIT_OK, EXIT_WORSE_THAN_NOBODY, EXIT_BAD_INPUT = 0, 1, 2
+MSG_SPLIT_ROLE = (
+    'the split column "{split}" has no {role} rows; the audit fits the rules on train rows '
+    "and judges them on test rows."
+)
 
 
 def _bounded(bound):
@@ -221,11 +225,8 @@ def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str]]:
         if args.split:
             missing = [role for role in ("train", "test") if role not in sweeps]
             if missing:
-                raise DataError(
-                    f'The split column "{args.split}" has no {missing[0]} rows; the audit fits the rules '
-                    "on train rows and judges them on test rows.",
-                    column=args.split,
-                )
+                sentence = MSG_SPLIT_ROLE.format(split=args.split, role=missing[0])
+                raise DataError(sentence[:1].upper() + sentence[1:], column=args.split)
             fit, judge = sweeps["train"], sweeps["test"]
             n = int(round(sum(float(g.positives.sum() + g.negatives.sum()) for g in sweeps.values())))
         else:
@@ -302,11 +303,8 @@ def _memory_models(args, scores: list[str]):
     if args.split:
         for role in ("train", "test"):
             if not ds.has_role(role):
-                raise DataError(
-                    f'In "{name}", the split column "{args.split}" has no {role} rows; the audit '
-                    "fits the rules on train rows and judges them on test rows.",
-                    column=args.split,
-                )
+                sentence = MSG_SPLIT_ROLE.format(split=args.split, role=role)
+                raise DataError(f'In "{name}", {sentence}', column=args.split)
     fit, judge = ds.purpose_rows("fit"), ds.purpose_rows("judge")  # the train and test rows, else every row
     if args.split:
         other = int((~fit & ~judge).sum())

@@ -114,3 +114,22 @@ def check_matrix(text, size: int, *, bound: Bound = PRICE):
 def matrix_link(m) -> str:
     """The link form of a price matrix (what `check_matrix` reads)."""
     return ";".join(",".join(f"{x:g}" for x in r) for r in m)
+
+
+def link_note(key: str, note: str) -> str:
+    """What a page says when the link's value of `key` was out of its bound (`note`, from `check`).
+
+    >>> link_note("c_fp", "a price must be a number from 0 to 1,000,000,000: got 1e308; 1 is used instead.")
+    "The link's c_fp: a price must be a number from 0 to 1,000,000,000: got 1e308; 1 is used instead."
+    """
+    return f"The link's {key}: {note}"
+
+
+def link_refused(key: str, raw: str, default) -> str:
+    """What a page says when the link's value of `key` is not one it can use (shown to 40 characters).
+
+    >>> link_refused("resamples", "12", 1000)
+    "The link's resamples “12” is not one this page can use, so 1000 is used instead."
+    """
+    shown = raw if len(raw) <= 40 else raw[:40] + "…"
+    return f"The link's {key} “{shown}” is not one this page can use, so {default!s} is used instead."

@@ -48,7 +48,7 @@ def ensure_setting(key: str, default, parse=str, valid=None, bound: settings.Bou
             if bound is not None:
                 value, note = settings.check(bound, raw, default=default)
                 if note:
-                    st.session_state.setdefault("_setting_notes", []).append(f"The link's {key}: {note}")
+                    st.session_state.setdefault("_setting_notes", []).append(settings.link_note(key, note))
             else:
                 try:
                     value = parse(raw)
@@ -57,10 +57,7 @@ def ensure_setting(key: str, default, parse=str, valid=None, bound: settings.Bou
                     ok = False
                 if not ok:
                     value = default
-                    shown = raw if len(raw) <= 40 else raw[:40] + "…"
-                    st.session_state.setdefault("_setting_notes", []).append(
-                        f"The link's {key} “{shown}” is not one this page can use, so {default!s} is used instead."
-                    )
+                    st.session_state.setdefault("_setting_notes", []).append(settings.link_refused(key, raw, default))
         st.session_state[store] = value if valid is None or valid(value) else default
 
 
