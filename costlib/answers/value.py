@@ -34,18 +34,15 @@ def judged_cases(ds: Dataset, names: Sequence) -> list[float]:
 
 def mean_price(costs: Mapping, cases: Sequence[float] | None = None) -> tuple[float, float]:
     """c_fp and c_fn of the price book `costs` ({group: (c_fp, c_fn)}), averaged over the groups
-    weighted by their judged `cases` (`Prices.mean`); the prices themselves when every group has
-    the same.
+    weighted by their judged `cases` (`Prices.mean`: the prices themselves when every group has
+    the same).
 
     >>> mean_price({"a": (1.0, 3.0), "b": (3.0, 1.0)}, [3, 1])
     (1.5, 2.5)
     >>> mean_price({"a": (2.0, 7.0), "b": (2.0, 7.0)}, [3, 1])
     (2.0, 7.0)
     """
-    prices = prices_for(list(costs), dict(costs))
-    if prices.uniform:
-        return float(prices.c_fp[0]), float(prices.c_fn[0])
-    return prices.mean(cases)
+    return prices_for(list(costs), dict(costs)).mean(cases)
 
 
 @dataclass(frozen=True)
@@ -67,11 +64,11 @@ def value_k(costs: Mapping, cases: Sequence[float] | None, worth: float, moved_k
     >>> value_k({"": (1.0, 3.0)}, None, 1.0, None, 20.0).k
     2.0
     """
-    c_fp, c_fn = mean_price(costs, cases)
+    prices = prices_for(list(costs), dict(costs))
+    c_fp, c_fn = prices.mean(cases)
     derived = value.k_from_prices(c_fp, c_fn, worth) if worth > 0 else k_max
     k = float(moved_k) if moved_k is not None else float(min(derived, k_max))
-    per_group = not prices_for(list(costs), dict(costs)).uniform
-    return KChoice(c_fp, c_fn, derived, k, moved_k is not None, per_group)
+    return KChoice(c_fp, c_fn, derived, k, moved_k is not None, not prices.uniform)
 
 
 def _mean_words(choice: KChoice) -> str:

@@ -130,7 +130,11 @@ class Prices:
 
         >>> prices_for(("a", "b"), {"a": (1, 3), "b": (3, 1)}).mean([3, 1])
         (1.5, 2.5)
+        >>> prices_for(("a", "b"), (0.1, 0.7)).mean([3, 1])  # one price for everyone: that price, exactly
+        (0.1, 0.7)
         """
+        if self.groups and self.uniform:
+            return float(self.c_fp[0]), float(self.c_fn[0])
         w = np.ones(len(self.groups)) if cases is None else np.asarray(cases, dtype=float)
         if w.sum() <= 0:
             w = np.ones_like(w)
