@@ -169,7 +169,7 @@ def frame(df) -> list:
 
 def _element(node) -> dict | None:
     kind = node.type
-    if kind in ("plotly_chart",):
+    if kind == "plotly_chart":
         return {"plotly_chart": figure(json.loads(node.proto.spec)), "key": node.key}
     if kind in ("dataframe", "arrow_data_frame", "table", "arrow_table"):
         try:
@@ -293,8 +293,7 @@ def run_cli_case(case: str, workdir: Path) -> dict:
     out = {"case": case, "text": plain, "json": as_json}
     out["report"] = report_summary(report.read_text(encoding="utf-8")) if report.exists() else None
     out["policy"] = tree(json.loads(policy.read_text(encoding="utf-8"))) if policy.exists() else None
-    for key in ("text",):
-        out[key]["stdout"] = [line.replace(str(workdir), "<tmp>") for line in out[key]["stdout"]]
+    plain["stdout"] = [line.replace(str(workdir), "<tmp>") for line in plain["stdout"]]  # where it wrote
     return out
 
 
