@@ -22,6 +22,7 @@ recommendation says so.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from costlib.binary import honest as H
 from costlib.binary.model_sweeps import (  # noqa: F401 (re-exported: callers read decision.*)
     SINGLE_GROUP,
     ModelSweeps,
@@ -51,6 +53,8 @@ WORSE = "worse"  # no cheaper than the baseline on the judged rows
 ADDS_NOTHING = "adds nothing"  # the best cutoffs flag everybody or nobody: no model needed
 NO_ANSWER = "no answer"  # degenerate data: nothing could be fitted
 
+FITTED = (R.SINGLE, R.COST_OPTIMAL)  # the rules whose cutoffs are chosen on data (judged honestly)
+
 
 # ---------------------------------------------------------------------------------------
 # Rules, judged
@@ -61,7 +65,8 @@ def model_rule_cutoffs(ms: ModelSweeps, prices: Prices, *, extra: Mapping[str, M
 
     The 0.5 and formula rules only when the scores are probabilities; ``best single cutoff``
     and ``cost-optimal`` (best cutoff per group) are fitted on ``ms.fit``; a group with
-    one class on the fitting rows has no cost-optimal cutoff (NaN, with a warning).
+    fewer than `honest.MIN_CLASS_ROWS` positives or negatives on the fitting rows gets the
+    best single cutoff (it is pooled: its own cutoff would be a guess).
     `extra` adds rules given as ``{rule: {group: cutoff}}``.
     """
     k = len(ms.groups)
@@ -76,12 +81,13 @@ def model_rule_cutoffs(ms: ModelSweeps, prices: Prices, *, extra: Mapping[str, M
         v.warn_degenerate("the fitting rows hold one class only: there is no best single cutoff (NaN)")
         single = float("nan")
     out[R.SINGLE] = np.full(k, single)
-    per_group = np.full(k, np.nan)
+    per_group = np.full(k, single)
+    own = H.own_cutoff(ms.fit.positives, ms.fit.negatives)
     for i, g in enumerate(ms.groups):
-        sw = ms.fit[g]
-        j = sw.best(prices.c_fp[i], prices.c_fn[i])
-        if j >= 0:
-            per_group[i] = sw.thresholds[j]
+        if own[i]:
+            sw = ms.fit[g]
+            j = sw.best(prices.c_fp[i], prices.c_fn[i])
+            per_group[i] = sw.thresholds[j] if j >= 0 else np.nan
     out[R.COST_OPTIMAL] = per_group
     out[R.NOBODY] = np.full(k, np.inf)
     out[R.EVERYONE] = np.full(k, -np.inf)
@@ -148,11 +154,20 @@ class RuleResults:
     cutoffs: dict
     resamples: Resamples | None = None
     total_cost: dict = field(default_factory=dict)  # rule -> (B,) resampled cost per case
+    refit: dict = field(default_factory=dict)  # fitted rule or "baseline" -> (B,) refit bootstrap cost per case
+    estimate: str = H.TEST  # how the fitted rules are judged (`honest.Honest.estimate`)
 
     def paired(self, rule: str, other: str) -> tuple[float, float, float]:
-        """(estimate, low, high) of cost per case of `rule` minus that of `other`."""
+        """(estimate, low, high) of cost per case of `rule` minus that of `other`.
+
+        A fitted rule's resamples refit it (`honest`); a fixed rule's hold its cutoffs. The two
+        are different resamplings, so a fitted rule pairs only with another fitted rule or the
+        baseline (otherwise the interval is NaN)."""
         est = float(self.overall.loc[rule, "cost_per_case"] - self.overall.loc[other, "cost_per_case"])
-        if rule not in self.total_cost or other not in self.total_cost:
+        a, b = (self.refit.get("baseline" if r == self.baseline else r) for r in (rule, other))
+        if a is not None and b is not None and (rule in self.refit or other in self.refit):
+            return (est, *percentile_interval(a - b))
+        if rule in FITTED or other in FITTED or rule not in self.total_cost or other not in self.total_cost:
             return est, float("nan"), float("nan")
         lo, hi = percentile_interval(self.total_cost[rule] - self.total_cost[other])
         return est, lo, hi
@@ -245,6 +260,49 @@ def evaluate_rules(
     )
 
 
+def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResults:
+    """`res` with its fitted rules judged honestly (`honest.judge`): their costs cross-fitted
+    when the cutoffs were fitted on the judged rows, their intervals from the refit bootstrap
+    (which repeats the fit), paired with the baseline on the same resamples."""
+    fitted = [r for r in FITTED if r in res.overall.index]
+    if not fitted or (honest.crossfit is None and honest.refits is None):
+        return dataclasses.replace(res, estimate=honest.estimate)
+    by_group, overall = res.by_group.copy(), res.overall.copy()
+    cf = honest.crossfit
+    refit = {}
+    if honest.refits is not None:
+        rf = honest.refits
+        refit = {"baseline": rf.baseline, R.SINGLE: rf.single, R.COST_OPTIMAL: rf.per_group}
+    for rule in fitted:
+        rows = (by_group["rule"] == rule).to_numpy()
+        n_g = by_group.loc[rows, "n"].to_numpy(dtype=np.float64)
+        if cf is not None:
+            c = cf.single if rule == R.SINGLE else cf.per_group
+            nan = 1.0 if cf.fitted else np.nan
+            fp, fn, tp = c["fp"] * nan, c["fn"] * nan, c["tp"] * nan
+            cost = mistakes_cost(fp, fn, prices.c_fp, prices.c_fn)
+            by_group.loc[rows, "fp"], by_group.loc[rows, "fn"] = fp, fn
+            by_group.loc[rows, "flagged_rate"] = v.safe_divide(tp + fp, n_g)
+            by_group.loc[rows, "cost_per_case"] = v.safe_divide(cost, n_g)
+            total = float(n_g.sum())
+            overall.loc[rule, ["fp", "fn"]] = fp.sum(), fn.sum()
+            overall.loc[rule, "flagged_rate"] = v.safe_divide((tp + fp).sum(), total)
+            overall.loc[rule, "cost_per_case"] = v.safe_divide(cost.sum(), total)
+        if refit:
+            per_g = rf.single_by_group if rule == R.SINGLE else rf.per_group_by_group
+            by_group.loc[rows, "low"], by_group.loc[rows, "high"] = percentile_intervals(per_g)
+            overall.loc[rule, ["low", "high"]] = percentile_interval(refit[rule])
+            overall.loc[rule, ["vs_low", "vs_high"]] = percentile_interval(refit[rule] - refit["baseline"])
+        else:
+            by_group.loc[rows, ["low", "high"]] = np.nan
+            overall.loc[rule, ["low", "high", "vs_low", "vs_high"]] = np.nan
+    overall["vs_baseline"] = overall["cost_per_case"] - overall.loc[res.baseline, "cost_per_case"]
+    total_cost = {r: x for r, x in res.total_cost.items() if r not in FITTED}
+    return dataclasses.replace(
+        res, by_group=by_group, overall=overall, total_cost=total_cost, refit=refit, estimate=honest.estimate
+    )
+
+
 def _baseline_rule(overall: pd.DataFrame) -> str:
     return no_model_choice(overall.loc[R.NOBODY, "cost_per_case"], overall.loc[R.EVERYONE, "cost_per_case"])
 
@@ -297,6 +355,18 @@ class Recommendation:
     grouped: bool
     intervals: bool
     lowest: dict = field(default_factory=dict)  # {group: lowest score on the fitting rows}
+    estimate: str = H.TEST  # how the fitted rules were judged (`honest.Honest.estimate`)
+    pooled: tuple = ()  # groups too small for a cutoff of their own (they get the single cutoff)
+
+    @property
+    def verdict(self) -> str:
+        """One of `rules.VERDICTS`: the answer in three words, the same on every surface."""
+        return R.verdict_of(self.status)
+
+    @property
+    def ship_model(self) -> bool:
+        """True only when the whole 95% interval of the honest saving is above zero."""
+        return self.status == SAVES
 
     def summary(self) -> dict:
         """The decision summary of the contract (``python -m costlib audit --json``)."""
@@ -365,8 +435,15 @@ def recommend(
     --------
     >>> ms = sweep_model([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])
     >>> rec = recommend(ms, (1, 3), n_resamples=0)
-    >>> rec.cutoffs, round(rec.cost, 4), rec.baseline, round(rec.saving, 4)
-    ({'everyone': 0.35}, 0.3333, 'flag everyone', 0.1667)
+    >>> rec.cutoffs, rec.baseline, round(rec.baseline_cost, 4)
+    ({'everyone': 0.35}, 'flag everyone', 0.5)
+
+    On its six rows the cutoff 0.35 costs 1/3 per case, but that is where it was picked;
+    judged by cutoffs fitted without each row (cross-fitted), it costs more than flagging
+    everyone:
+
+    >>> rec.estimate, round(rec.cost, 4), rec.verdict
+    ('cross-fitted', 0.8333, 'do not let the model decide')
     """
     if isinstance(models, ModelSweeps):
         models = {models.name: models}
@@ -384,6 +461,7 @@ def recommend(
         cutoffs = model_rule_cutoffs(ms, prices, extra=extra_rules)
         standard = [r for r in cutoffs if r not in (extra_rules or {})]  # their intervals match recommend's alone
         res = evaluate_rules(ms, prices, cutoffs, n_resamples=n_resamples, seed=seed, base=standard)
+        res = judge_fitted(res, prices, H.judge(ms, prices, n_resamples=n_resamples, seed=seed))
         rule, gain = _choose_rule(res)
         fit_counts = count_rules(ms.fit, {rule: cutoffs[rule]})
         fit_total = float(np.sum(fit_counts.cost(prices)) / max(ms.fit_pooled.total, 1e-300))
@@ -412,7 +490,7 @@ def recommend(
         status = ADDS_NOTHING
     elif cost >= base_cost - 1e-12 * max(1.0, abs(base_cost)):
         status = WORSE
-    elif np.isfinite(d_hi) and d_hi >= 0:
+    elif not (np.isfinite(d_hi) and d_hi < 0):  # no interval, or one that reaches zero
         status = UNCLEAR
     else:
         status = SAVES
@@ -447,7 +525,9 @@ def recommend(
         n_fit=float(ms.fit_pooled.total),
         n_judged=float(ms.judge_pooled.total),
         grouped=ms.grouped and len(ms.groups) > 1,
-        intervals=res.resamples is not None,
+        intervals=bool(res.refit),
+        estimate=res.estimate,
+        pooled=H.pooled_groups(ms.fit) if ms.grouped and len(ms.groups) > 1 else (),
         lowest={g: float(ms.fit[g].thresholds[-1]) for g in ms.groups if ms.fit[g].thresholds.size > 1},
     )
 

@@ -59,3 +59,24 @@ def rule_help(rule: str) -> str:
 
 def is_fair(rule: str) -> bool:
     return rule.startswith(FAIR_PREFIX)
+
+
+# ---------------------------------------------------------------------------------------
+# The three verdicts: every answer is one of them, worded the same on every surface
+
+SHIP = "ship the model"  # the honest 95% interval of its saving is above zero
+NOT_CLEARLY = "not clearly better"  # cheaper on these rows, but the interval reaches zero: keep the no-model choice
+DO_NOT = "do not let the model decide"  # it costs more than (or is) the no-model choice, or nothing could be fitted
+VERDICTS = (SHIP, NOT_CLEARLY, DO_NOT)
+
+# the status of a recommendation (every page's `status`) -> its verdict
+_VERDICT_OF = {"saves": SHIP, "not distinguishable": NOT_CLEARLY}
+
+
+def verdict_of(status: str) -> str:
+    """The verdict of a recommendation's status (`binary.decision.SAVES` and the others).
+
+    >>> verdict_of("saves"), verdict_of("worse")
+    ('ship the model', 'do not let the model decide')
+    """
+    return _VERDICT_OF.get(status, DO_NOT)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
+from unittest.mock import patch
 
 import numpy as np
 import pandas as pd
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 import costlib
 from costlib.binary import decision as D
+from costlib.binary import honest as H
 from costlib.core import rules as R
 from costlib.core.sweep import argbest, best_indices
 from costlib.loading.samples import SAMPLES
@@ -44,8 +46,13 @@ price = st.integers(0, 6)
 
 
 @settings(max_examples=80, deadline=None)
-@given(data=rows, prices=st.lists(st.tuples(price, price), min_size=3, max_size=3), split_seed=st.integers(0, 9))
-def test_rules_equal_brute_force_on_rows(data, prices, split_seed):
+@given(
+    data=rows,
+    prices=st.lists(st.tuples(price, price), min_size=3, max_size=3),
+    split_seed=st.integers(0, 9),
+    min_rows=st.sampled_from([1, 2, 3]),
+)
+def test_rules_equal_brute_force_on_rows(data, prices, split_seed, min_rows):
     y = np.array([d[0] for d in data])
     s = np.array([d[1] for d in data]) / 7.0
     g = np.array([d[2] for d in data])
@@ -54,20 +61,23 @@ def test_rules_equal_brute_force_on_rows(data, prices, split_seed):
     present = {k: costs[k] for k in np.unique(g)}
     ms = D.sweep_model(y, s, g, fit=fit, judge=~fit)
     p = D.prices_for(ms.groups, present)
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), patch.object(H, "MIN_CLASS_ROWS", min_rows):
         warnings.simplefilter("ignore", costlib.DegenerateWarning)
         cut = D.model_rule_cutoffs(ms, p)
     yf, sf, gf = y[fit], s[fit], g[fit]
+    single = np.nan
     if len(yf) and 0 < yf.sum() < len(yf):
-        assert cut[R.SINGLE][0] == _brute_single(yf, sf, gf, present)
+        single = _brute_single(yf, sf, gf, present)
+        assert cut[R.SINGLE][0] == single
     for i, name in enumerate(ms.groups):
         sel = gf == name
+        own = yf[sel].sum() >= min_rows and (1 - yf[sel]).sum() >= min_rows
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", costlib.DegenerateWarning)
             expected, _ = (
                 costlib.optimal_threshold(yf[sel], sf[sel], c_fp=present[name][0], c_fn=present[name][1])
-                if sel.any()
-                else (np.nan, np.nan)
+                if own
+                else (single, np.nan)  # too few of a class on the fit rows: the cutoff for everyone
             )
         np.testing.assert_equal(cut[R.COST_OPTIMAL][i], expected)
     # judged on the other rows: counts equal the rows' counts, rule by rule and group by group
@@ -118,10 +128,14 @@ def test_worked_example_of_the_spec():
     ms = D.sweep_model([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])
     rec = D.recommend(ms, (1, 3), n_resamples=0)
     assert rec.cutoffs == {"everyone": 0.35}
-    assert rec.cost == pytest.approx(2 / 6)
+    in_sample = D.count_rules(ms.judge, {"r": np.array([0.35])}).cost(rec.prices)
+    assert float(in_sample.sum()) / 6 == pytest.approx(2 / 6)
     assert (rec.baseline, rec.baseline_cost) == ("flag everyone", pytest.approx(0.5))
-    assert rec.saving == pytest.approx(1 / 6)
-    assert rec.judged_on == "all" and rec.status == D.SAVES
+    # fitted and judged on the same six rows: the cost shown is cross-fitted, and without an
+    # interval the model is at best not clearly better
+    assert rec.judged_on == "all" and rec.estimate == H.CROSS_FITTED
+    assert rec.saving == pytest.approx(rec.baseline_cost - rec.cost)
+    assert not rec.ship_model and rec.verdict in (R.NOT_CLEARLY, R.DO_NOT)
     assert costlib.no_model_baseline([0, 0, 1, 1, 0, 1], c_fp=1, c_fn=3) == ("flag everyone", 0.5)
 
 
@@ -241,8 +255,11 @@ def test_paired_difference_of_identical_rules_is_exactly_zero_and_weighted_data_
     assert res.paired("a", "b") == (0.0, 0.0, 0.0)
     weighted = D.sweep_model(y, s, sample_weight=np.full(300, 2.0))
     rec = D.recommend(weighted, (1, 2), n_resamples=200)
-    assert not rec.intervals and np.isnan(rec.saving_low)
-    assert rec.cost == pytest.approx(D.recommend(ms, (1, 2), n_resamples=0).cost)
+    assert not rec.intervals and np.isnan(rec.saving_low) and not rec.ship_model
+    # weighted rows cannot be dealt into folds: judged on the rows they were fitted on, and said so
+    assert rec.estimate == H.SAME_ROWS
+    in_sample = D.count_rules(ms.judge, {"r": np.array([rec.cutoffs["everyone"]])}).cost(rec.prices)
+    assert rec.cost == pytest.approx(float(in_sample.sum()) / 300)
 
 
 def test_a_price_move_reads_only_the_sweeps(monkeypatch):

@@ -191,6 +191,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "no_model_baseline": "test_decision.py::test_no_model_baseline_ties_go_to_flag_nobody_and_weights_count",
         "prices_for": "test_decision.py::test_bad_arguments_name_the_argument",
         "evaluate_rules": "reads prices_for and count_rules",
+        "judge_fitted": "reads a RuleResults and honest.judge (tests/binary/test_honest.py)",
         "rule_cutoffs": "reads prices_for",
         "model_rule_cutoffs": "reads prices_for (the same rules per group of one model's sweeps)",
         "cost_curves": "reads validated sweeps only",

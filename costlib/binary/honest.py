@@ -1,0 +1,428 @@
+"""Honest estimates: a cutoff chosen on data is judged on data it has not seen.
+
+Picking the cheapest of every distinct score (and one per group) makes noise look like a
+saving when the same rows pick and judge. Two things here keep it out of every answer:
+
+- **Cross-fitting** (no split column): the rows of each group and class are dealt into
+  `FOLDS` folds; each fold is judged by the cutoffs fitted on the other folds, at full
+  resolution (every distinct score), so each row is judged by cutoffs fitted without it.
+  Rows with the same group, label and score are interchangeable for every cost, so the
+  deal is drawn from the sweep's counts (a multivariate hypergeometric per fold): the same
+  distribution as dealing rows, and it works from counts computed anywhere (DuckDB, Spark,
+  an aggregate file).
+- **A refit bootstrap** for the intervals: each resample refits the cutoffs on its in-bag
+  rows and judges them on the rows it left out (no split) or on a resample of the test rows
+  (a split), so the luck of the pick is inside the interval. It is the Poisson bootstrap (each
+  row drawn Poisson(1) times) on cells: the candidate cutoffs of a resample are at most
+  `MAX_CELLS` quantiles of the fitting rows' scores (every distinct score when there are
+  fewer), and a row's part in every cost depends only on its group, label and cell, so the
+  draws are exact per cell: the number of rows drawn v times is multinomial with Poisson(1)
+  probabilities, which gives both the in-bag weight and the rows left out.
+
+Draws and folds do not depend on the prices: they are made once per model and cached, and a
+price move only reweights them (vector arithmetic over cached arrays).
+
+A group needs at least `MIN_CLASS_ROWS` positives and as many negatives among the rows a
+cutoff is fitted on to get a cutoff of its own; below that it gets the cutoff for everyone
+(its own would be a guess from a handful of people).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from costlib.core import validation as v
+from costlib.core.prices import Prices, mistakes_cost
+from costlib.core.sweep import GroupedSweep, Sweep, argbest
+
+FOLDS = 5
+MIN_CLASS_ROWS = 20  # positives and negatives a group needs among its fit rows for a cutoff of its own
+MAX_CELLS = 256  # candidate cutoffs of a refit, at most (quantiles of the fitting rows' scores)
+MIN_CELLS = 48
+REFIT_RESAMPLES = 2000  # at most this many refits (enough for a 95% percentile interval)
+CELL_BUDGET = 1_500_000  # resamples x groups x cells kept in memory per model
+CHUNK = 250  # resamples priced at once
+POISSON_TOP = 12  # the draws count rows drawn 0..11 times, and then 12 or more times
+POISSON_TAIL = 40
+
+
+# ---------------------------------------------------------------------------------------
+# Who gets a cutoff of their own
+
+
+def own_cutoff(positives, negatives) -> np.ndarray:
+    """Whether groups with these counts on their fit rows get a cutoff of their own."""
+    return (np.asarray(positives) >= MIN_CLASS_ROWS) & (np.asarray(negatives) >= MIN_CLASS_ROWS)
+
+
+def pooled_groups(gs: GroupedSweep) -> tuple:
+    """The groups of `gs` (fit rows) too small for a cutoff of their own."""
+    ok = own_cutoff(gs.positives, gs.negatives)
+    return tuple(g for g, keep in zip(gs.groups, ok, strict=True) if not keep)
+
+
+# ---------------------------------------------------------------------------------------
+# Folds: dealt from the counts
+
+
+@dataclass(frozen=True, eq=False)
+class Folds:
+    """`FOLDS` stratified folds of a grouped sweep's rows, as cumulative counts on its grid.
+
+    ``tp[k]`` and ``fp[k]`` run along ``gs.thresholds`` (every group's sweep end to end);
+    ``pooled_tp[k]`` along the pooled thresholds; positives and negatives are (K, groups).
+    """
+
+    tp: np.ndarray
+    fp: np.ndarray
+    positives: np.ndarray
+    negatives: np.ndarray
+    pooled_tp: np.ndarray
+    pooled_fp: np.ndarray
+
+
+def _deal(levels: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
+    """(k, levels) counts: the rows of each level dealt into k folds of (nearly) equal size."""
+    n = int(levels.sum())
+    sizes = np.full(k, n // k, dtype=np.int64)
+    sizes[rng.permutation(k)[: n % k]] += 1
+    out = np.zeros((k, levels.size), dtype=np.int64)
+    remaining = levels.copy()
+    for f in range(k - 1):
+        if sizes[f] > 0:
+            out[f] = rng.multivariate_hypergeometric(remaining, int(sizes[f]))
+            remaining -= out[f]
+    out[k - 1] = remaining
+    return out
+
+
+def integer_counts(gs: GroupedSweep) -> bool:
+    """Whether every count of `gs` is a whole number (unweighted rows: folds can be dealt)."""
+    return bool(np.all(gs.tp == np.round(gs.tp)) and np.all(gs.fp == np.round(gs.fp)))
+
+
+def make_folds(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, *, k: int = FOLDS, seed: int = 0) -> Folds:
+    """Deal the rows of `gs` into `k` folds, stratified by group and label (seeded).
+
+    `index` is each group's sweep index at every pooled threshold (`ModelSweeps._pooled_index`).
+    """
+    g_n = len(gs.groups)
+    total = gs.thresholds.size
+    dtype = np.int32 if max(float(gs.positives.sum()), float(gs.negatives.sum())) < 2**31 else np.int64
+    tp = np.zeros((k, total), dtype=dtype)
+    fp = np.zeros((k, total), dtype=dtype)
+    pos = np.zeros((k, g_n))
+    neg = np.zeros((k, g_n))
+    for i in range(g_n):
+        lo, hi = int(gs.offsets[i]), int(gs.offsets[i + 1])
+        for label, cum, out, tot in ((1, gs.tp, tp, pos), (0, gs.fp, fp, neg)):
+            levels = np.round(np.diff(cum[lo:hi])).astype(np.int64)
+            dealt = _deal(levels, k, np.random.default_rng([int(seed), i, label]))
+            out[:, lo + 1 : hi] = np.cumsum(dealt, axis=1)
+            tot[:, i] = dealt.sum(axis=1)
+    p_tp = np.zeros((k, pooled.thresholds.size), dtype=dtype)
+    p_fp = np.zeros_like(p_tp)
+    for i in range(g_n):
+        at = int(gs.offsets[i]) + index[i]
+        p_tp += tp[:, at]
+        p_fp += fp[:, at]
+    return Folds(tp, fp, pos, neg, p_tp, p_fp)
+
+
+# ---------------------------------------------------------------------------------------
+# Cross-fitting: every fold judged by cutoffs fitted on the others
+
+
+@dataclass(frozen=True, eq=False)
+class CrossFit:
+    """The fitted rules judged by cross-fitting: counts summed over the folds, (groups,).
+
+    ``single`` and ``per_group`` are dicts with ``tp``, ``fp``, ``fn`` arrays (one per group).
+    """
+
+    single: dict
+    per_group: dict
+    fitted: bool  # False when some fold could not be fitted (one class on its other folds)
+
+
+def cross_fit(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, folds: Folds, prices: Prices) -> CrossFit:
+    """Judge the best single cutoff and the best cutoff per group by cross-fitting (exact)."""
+    g_n = len(gs.groups)
+    k = folds.tp.shape[0]
+    out = {name: {"tp": np.zeros(g_n), "fp": np.zeros(g_n), "fn": np.zeros(g_n)} for name in ("single", "group")}
+    fitted = True
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", v.DegenerateWarning)
+        for f in range(k):
+            c_tp = gs.tp - folds.tp[f]
+            c_fp = gs.fp - folds.fp[f]
+            c_pos = gs.positives - folds.positives[f]
+            c_neg = gs.negatives - folds.negatives[f]
+            if prices.uniform:
+                comp = Sweep(
+                    pooled.thresholds,
+                    pooled.tp - folds.pooled_tp[f],
+                    pooled.fp - folds.pooled_fp[f],
+                    float(c_pos.sum()),
+                    float(c_neg.sum()),
+                )
+                j_single = comp.best(prices.c_fp[0], prices.c_fn[0])
+            else:
+                cost = np.zeros(pooled.thresholds.size)
+                for i in range(g_n):
+                    at = int(gs.offsets[i]) + index[i]
+                    cost += mistakes_cost(c_fp[at], c_pos[i] - c_tp[at], prices.c_fp[i], prices.c_fn[i])
+                both = c_pos.sum() > 0 and c_neg.sum() > 0
+                j_single = argbest(cost / max(float(c_pos.sum() + c_neg.sum()), 1e-300)) if both else -1
+            if j_single < 0:
+                fitted = False
+                continue
+            own = own_cutoff(c_pos, c_neg)
+            for i in range(g_n):
+                lo, hi = int(gs.offsets[i]), int(gs.offsets[i + 1])
+                at_single = lo + int(index[i][j_single])
+                at_group = at_single
+                if own[i]:
+                    sw = Sweep(gs.thresholds[lo:hi], c_tp[lo:hi], c_fp[lo:hi], float(c_pos[i]), float(c_neg[i]))
+                    at_group = lo + sw.best(prices.c_fp[i], prices.c_fn[i])
+                for name, at in (("single", at_single), ("group", at_group)):
+                    t_p = float(folds.tp[f, at])
+                    out[name]["tp"][i] += t_p
+                    out[name]["fp"][i] += float(folds.fp[f, at])
+                    out[name]["fn"][i] += float(folds.positives[f, i]) - t_p
+    return CrossFit(out["single"], out["group"], fitted)
+
+
+# ---------------------------------------------------------------------------------------
+# The refit bootstrap on cells
+
+
+def cell_edges(pooled: Sweep, max_cells: int) -> np.ndarray:
+    """Candidate cutoffs of a refit: +inf, then at most ``max_cells - 1`` of the fitting
+    rows' distinct scores at even steps of the rows flagged, then -inf (flag everyone)."""
+    t = pooled.thresholds
+    scores = t[1:]
+    if scores.size > max_cells - 1:
+        flagged = pooled.flagged[1:]
+        targets = flagged[-1] * np.arange(1, max_cells) / max_cells
+        pick = np.unique(np.minimum(np.searchsorted(flagged, targets), scores.size - 1))
+        scores = scores[pick]
+    return np.concatenate(([np.inf], scores, [-np.inf]))
+
+
+def _cells(gs: GroupedSweep, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(groups, cells) rows of each label between consecutive `edges` (positives, negatives)."""
+    pos = np.zeros((len(gs.groups), edges.size - 1))
+    neg = np.zeros_like(pos)
+    for i, g in enumerate(gs.groups):
+        sw = gs[g]
+        j = sw.index_at(edges)
+        pos[i] = np.diff(sw.tp[j])
+        neg[i] = np.diff(sw.fp[j])
+    return np.round(pos), np.round(neg)
+
+
+_P = np.array([math.exp(-1) / math.factorial(v) for v in range(POISSON_TOP)])
+_P = np.append(_P, 1.0 - _P.sum())  # drawn POISSON_TOP times or more
+_TAIL_VALUES = np.arange(POISSON_TOP, POISSON_TAIL)
+_TAIL_P = np.array([1.0 / math.factorial(v) for v in _TAIL_VALUES])
+_TAIL_P /= _TAIL_P.sum()
+
+
+def poisson_cells(m: np.ndarray, b: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """For cells of `m` rows each, `b` Poisson(1) bootstraps: (in-bag weight, rows left out),
+    arrays (b, *m.shape). Exact: a small cell draws each of its rows; in a big one, how many
+    rows are drawn 0, 1, 2, ... times is multinomial (cheaper than drawing every row)."""
+    flat = np.round(m.ravel()).astype(np.int64)
+    weight = np.zeros((b, flat.size))
+    left = np.zeros((b, flat.size))
+    small = np.flatnonzero((flat > 0) & (flat <= POISSON_TOP + 1))
+    if small.size:
+        sizes = flat[small]
+        draws = rng.poisson(1.0, size=(b, int(sizes.sum())))
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+        weight[:, small] = np.add.reduceat(draws, starts, axis=1)
+        left[:, small] = np.add.reduceat((draws == 0).astype(np.int64), starts, axis=1)
+    big = np.flatnonzero(flat > POISSON_TOP + 1)
+    if big.size:
+        counts = rng.multinomial(np.broadcast_to(flat[big], (b, big.size)), _P)  # (b, cells, values)
+        weight[:, big] = counts[..., :POISSON_TOP] @ np.arange(POISSON_TOP, dtype=np.float64)
+        left[:, big] = counts[..., 0]
+        tail = counts[..., POISSON_TOP]
+        for r, c in zip(*np.nonzero(tail), strict=True):  # rows drawn 12 times or more: about 1 in 10**8
+            weight[r, big[c]] += rng.choice(_TAIL_VALUES, size=int(tail[r, c]), p=_TAIL_P).sum()
+    return weight.reshape(b, *m.shape), left.reshape(b, *m.shape)
+
+
+@dataclass(frozen=True, eq=False)
+class RefitDraws:
+    """Price-free draws of the refit bootstrap: counts flagged at every candidate cutoff,
+    arrays (B, groups, edges), cumulated once so that a price book only reweights them.
+
+    fit_tp, fit_fp        in-bag weights of the fitting rows flagged at each edge
+    fit_rows              (B, groups, 2) positive and negative rows drawn at least once (which
+                          groups are big enough for a cutoff of their own is decided on them)
+    judge_tp, judge_fp    the same for the rows each refit is judged on: those left out of the
+                          bag (no split) or the test rows resampled (a split)
+    """
+
+    edges: np.ndarray
+    fit_tp: np.ndarray
+    fit_fp: np.ndarray
+    fit_rows: np.ndarray
+    judge_tp: np.ndarray
+    judge_fp: np.ndarray
+
+    @property
+    def resamples(self) -> int:
+        return self.fit_tp.shape[0]
+
+
+def refit_size(n_resamples: int, n_groups: int) -> tuple[int, int]:
+    """(resamples, cells) of the refit bootstrap within `CELL_BUDGET`."""
+    b = min(int(n_resamples), REFIT_RESAMPLES)
+    cells = int(np.clip(CELL_BUDGET // max(1, b * n_groups), MIN_CELLS, MAX_CELLS))
+    if b * n_groups * cells > CELL_BUDGET:
+        b = max(200, min(b, CELL_BUDGET // (n_groups * cells)))
+    return b, cells
+
+
+def _cumulate(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    zero = np.zeros((*pos.shape[:-1], 1))
+    f32 = np.float32  # whole numbers below 2**24 per group and resample: exact, and half the memory
+    tp = np.concatenate((zero, np.cumsum(pos, axis=-1)), axis=-1).astype(f32)
+    fp = np.concatenate((zero, np.cumsum(neg, axis=-1)), axis=-1).astype(f32)
+    return tp, fp
+
+
+def refit_draws(fit: GroupedSweep, judge: GroupedSweep | None, pooled: Sweep, *, n_resamples: int, seed: int):
+    """The draws of the refit bootstrap (`RefitDraws`); `judge` None: no split (out of bag)."""
+    b, cells = refit_size(n_resamples, len(fit.groups))
+    edges = cell_edges(pooled, cells)
+    f_pos, f_neg = _cells(fit, edges)
+    t_pos, t_neg = (None, None) if judge is None else _cells(judge, edges)
+    shape = (b, len(fit.groups), edges.size)
+    out = {k: np.empty(shape, dtype=np.float32) for k in ("ftp", "ffp", "jtp", "jfp")}
+    rows = np.empty((b, len(fit.groups), 2), dtype=np.float32)
+    for start in range(0, b, CHUNK):
+        size = min(CHUNK, b - start)
+        sl = slice(start, start + size)
+        rng = np.random.default_rng([int(seed), 20, start])
+        in_pos, out_pos = poisson_cells(f_pos, size, rng)
+        in_neg, out_neg = poisson_cells(f_neg, size, rng)
+        if judge is None:
+            rows[sl, :, 0] = (f_pos[None] - out_pos).sum(axis=-1)
+            rows[sl, :, 1] = (f_neg[None] - out_neg).sum(axis=-1)
+            j_pos, j_neg = out_pos, out_neg
+        else:
+            rows[sl, :, 0], rows[sl, :, 1] = in_pos.sum(axis=-1), in_neg.sum(axis=-1)
+            j_pos = rng.poisson(np.broadcast_to(t_pos, (size, *t_pos.shape))).astype(np.float64)
+            j_neg = rng.poisson(np.broadcast_to(t_neg, (size, *t_neg.shape))).astype(np.float64)
+        out["ftp"][sl], out["ffp"][sl] = _cumulate(in_pos, in_neg)
+        out["jtp"][sl], out["jfp"][sl] = _cumulate(j_pos, j_neg)
+    return RefitDraws(edges, out["ftp"], out["ffp"], rows, out["jtp"], out["jfp"])
+
+
+@dataclass(frozen=True, eq=False)
+class Refits:
+    """What each resample's refitted rules cost on its judged rows, per case: arrays (B,)
+    (``*_by_group``: (B, groups), per case of the group)."""
+
+    baseline: np.ndarray
+    single: np.ndarray
+    per_group: np.ndarray
+    single_by_group: np.ndarray
+    per_group_by_group: np.ndarray
+
+
+def price_refits(d: RefitDraws, prices: Prices) -> Refits:
+    """Refit both fitted rules and the no-model choice on every resample, and judge them."""
+    c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
+    parts = {k: [] for k in ("baseline", "single", "per_group", "single_g", "group_g")}
+    for start in range(0, d.resamples, CHUNK):
+        sl = slice(start, start + CHUNK)
+        tp, fp = d.fit_tp[sl], d.fit_fp[sl]
+        p_in, n_in = tp[..., -1], fp[..., -1]
+        cost_in = mistakes_cost(fp, p_in[..., None] - tp, c_fp[..., None], c_fn[..., None])  # (b, groups, edges)
+        e_single = np.argmin(cost_in.sum(axis=1), axis=1)  # ties: the first, the larger cutoff
+        own = own_cutoff(d.fit_rows[sl, :, 0], d.fit_rows[sl, :, 1])
+        e_group = np.where(own, np.argmin(cost_in, axis=2), e_single[:, None])
+        tp_j, fp_j = d.judge_tp[sl], d.judge_fp[sl]
+        p_j, n_j = tp_j[..., -1].astype(np.float64), fp_j[..., -1].astype(np.float64)
+
+        def judged(e):
+            at = np.broadcast_to(e, p_j.shape)[..., None]
+            tp_e = np.take_along_axis(tp_j, at, 2)[..., 0]
+            fp_e = np.take_along_axis(fp_j, at, 2)[..., 0]
+            return mistakes_cost(fp_e, p_j - tp_e, c_fp, c_fn)  # (b, groups)
+
+        single_g, group_g = judged(e_single[:, None]), judged(e_group)
+        n_g = p_j + n_j
+        total = n_g.sum(axis=1)
+        everyone = (n_in * c_fp).sum(axis=1) < (p_in * c_fn).sum(axis=1)  # the no-model choice, in the bag
+        base = np.where(everyone, (n_j * c_fp).sum(axis=1), (p_j * c_fn).sum(axis=1))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            parts["baseline"].append(base / total)
+            parts["single"].append(single_g.sum(axis=1) / total)
+            parts["per_group"].append(group_g.sum(axis=1) / total)
+            parts["single_g"].append(single_g / n_g)
+            parts["group_g"].append(group_g / n_g)
+    cat = {k: np.concatenate(x) for k, x in parts.items()}
+    return Refits(cat["baseline"], cat["single"], cat["per_group"], cat["single_g"], cat["group_g"])
+
+
+# ---------------------------------------------------------------------------------------
+# One model's honest judgement at one price book
+
+CROSS_FITTED, TEST, SAME_ROWS = "cross-fitted", "test", "same rows"
+
+
+@dataclass(frozen=True, eq=False)
+class Honest:
+    """How the fitted rules of one model are judged at one price book.
+
+    estimate   CROSS_FITTED (no split: every row judged by cutoffs fitted without it), TEST
+               (a split: fitted on train, judged on test) or SAME_ROWS (weighted rows without
+               a split: no honest estimate exists here, and the answer says so)
+    crossfit   `CrossFit` (for CROSS_FITTED), else None
+    refits     `Refits` of the refit bootstrap, or None (no intervals)
+    """
+
+    estimate: str
+    crossfit: CrossFit | None
+    refits: Refits | None
+
+
+def _cached(ms, key, make):
+    cache = ms.__dict__.setdefault("_honest_cache", {})
+    if key not in cache:
+        cache[key] = make()
+    return cache[key]
+
+
+def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0) -> Honest:
+    """The honest judgement of `ms` (a `ModelSweeps`): folds and draws are made on the first
+    call and cached on `ms`; later price books only reweight them."""
+    counted = not ms.weighted and integer_counts(ms.fit) and (ms.judged_on == "test" or integer_counts(ms.judge))
+    crossfit = None
+    if ms.judged_on == "all":
+        if not counted:
+            return Honest(SAME_ROWS, None, None)
+        index = ms._pooled_index("fit")
+        folds = _cached(ms, ("folds", int(seed)), lambda: make_folds(ms.fit, ms.fit_pooled, index, seed=seed))
+        crossfit = cross_fit(ms.fit, ms.fit_pooled, index, folds, prices)
+    estimate = CROSS_FITTED if crossfit is not None else TEST
+    refits = None
+    if n_resamples and counted:
+        judge_rows = None if ms.judged_on == "all" else ms.judge
+        draws = _cached(
+            ms,
+            ("draws", int(n_resamples), int(seed)),
+            lambda: refit_draws(ms.fit, judge_rows, ms.fit_pooled, n_resamples=n_resamples, seed=seed),
+        )
+        refits = price_refits(draws, prices)
+    return Honest(estimate, crossfit, refits)
