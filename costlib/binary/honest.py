@@ -339,6 +339,14 @@ class Refits:
     per_group_by_group: np.ndarray
 
 
+def _cost_at(tp: np.ndarray, fp: np.ndarray, edge: np.ndarray, c_fp, c_fn) -> np.ndarray:
+    """(b, groups) price of the mistakes at each resample's and group's chosen `edge`."""
+    at = np.broadcast_to(edge, tp.shape[:2])[..., None]
+    tp_e = np.take_along_axis(tp, at, 2)[..., 0].astype(np.float64)
+    fp_e = np.take_along_axis(fp, at, 2)[..., 0].astype(np.float64)
+    return mistakes_cost(fp_e, tp[..., -1].astype(np.float64) - tp_e, c_fp, c_fn)
+
+
 def price_refits(d: RefitDraws, prices: Prices) -> Refits:
     """Refit both fitted rules and the no-model choice on every resample, and judge them."""
     c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
@@ -354,13 +362,8 @@ def price_refits(d: RefitDraws, prices: Prices) -> Refits:
         tp_j, fp_j = d.judge_tp[sl], d.judge_fp[sl]
         p_j, n_j = tp_j[..., -1].astype(np.float64), fp_j[..., -1].astype(np.float64)
 
-        def judged(e):
-            at = np.broadcast_to(e, p_j.shape)[..., None]
-            tp_e = np.take_along_axis(tp_j, at, 2)[..., 0]
-            fp_e = np.take_along_axis(fp_j, at, 2)[..., 0]
-            return mistakes_cost(fp_e, p_j - tp_e, c_fp, c_fn)  # (b, groups)
-
-        single_g, group_g = judged(e_single[:, None]), judged(e_group)
+        single_g = _cost_at(tp_j, fp_j, e_single[:, None], c_fp, c_fn)
+        group_g = _cost_at(tp_j, fp_j, e_group, c_fp, c_fn)
         n_g = p_j + n_j
         total = n_g.sum(axis=1)
         everyone = (n_in * c_fp).sum(axis=1) < (p_in * c_fn).sum(axis=1)  # the no-model choice, in the bag
