@@ -118,6 +118,31 @@ class Audit:
     notes: tuple[str, ...] = ()
     price_questions: dict | None = None
     break_even: tuple[float, float] = (math.nan, math.nan)
+    columns: dict = field(default_factory=dict)  # `data_columns`: which column played which role
+
+    @property
+    def data_dictionary(self) -> dict:
+        """What the record judged: the file and its sha256, the label column and its positive
+        value, the audited score column and its scale, the group and split columns (and the
+        split's values read as train and test)."""
+        c = self.columns
+        split = c.get("split")
+        return {
+            "file": self.data_name,
+            "sha256": self.fingerprint,
+            "label": c.get("label"),
+            "positive": c.get("positive", 1),
+            "score": self.model_name,
+            "scale": c.get("scale"),
+            "group": c.get("group"),
+            "split": split,
+            "train": c.get("train", "train" if split else None),
+            "test": c.get("test", "test" if split else None),
+        }
+
+    def summary(self) -> dict:
+        """The decision summary (``--json``), with this record's data dictionary."""
+        return self.recommendation.summary(self.data_dictionary, self.n_rows)
 
     @property
     def results(self) -> D.RuleResults:
@@ -179,6 +204,7 @@ def build_audit(
     created: str | None = None,
     maps: PriceMaps | None = None,
     price_questions: Mapping | None = None,
+    columns: Mapping | None = None,
 ) -> Audit:
     """Compute one audit from cached sweeps: the recommendation, every rule with intervals,
     fairness-constrained cutoffs, the price maps and the data summary.
@@ -197,6 +223,8 @@ def build_audit(
         Reuse price maps computed earlier (they do not depend on the prices).
     price_questions : dict, optional
         `elicit.record` of the questions that set the prices (shown in the report).
+    columns : dict, optional
+        `data_columns`: which column played which role (the record's data dictionary).
 
     Returns
     -------
@@ -274,4 +302,16 @@ def build_audit(
         notes=tuple(dict.fromkeys(notes)),
         price_questions=dict(price_questions) if price_questions else None,
         break_even=break_even_range(ms.fit_pooled),
+        columns={"scale": "probability" if ms.probabilities else "raw", **dict(columns or {})},
     )
+
+
+def data_columns(mapping, *, scale: str | None = None) -> dict:
+    """The roles of a `ColumnMapping` that a record names (`Audit.data_dictionary`)."""
+    return {
+        "label": mapping.label,
+        "positive": mapping.positive if mapping.positive is not None else 1,
+        "scale": scale or mapping.score_scale,
+        "group": mapping.group,
+        "split": mapping.split,
+    }

@@ -68,6 +68,7 @@ def audit_maker(models: Mapping, costs: Mapping, ds: Dataset, **options):
             fingerprint=ds.fingerprint,
             n_rows=ds.n_rows,
             data_notes=ds.notes,
+            columns=audit.data_columns(ds.mapping) if ds.mapping.label else None,
             **options,
         )
 

@@ -357,6 +357,7 @@ class Recommendation:
     lowest: dict = field(default_factory=dict)  # {group: lowest score on the fitting rows}
     estimate: str = H.TEST  # how the fitted rules were judged (`honest.Honest.estimate`)
     pooled: tuple = ()  # groups too small for a cutoff of their own (they get the single cutoff)
+    weighted: bool = False  # the rows carry weights (no intervals, no cross-fitting)
 
     @property
     def verdict(self) -> str:
@@ -368,8 +369,15 @@ class Recommendation:
         """True only when the whole 95% interval of the honest saving is above zero."""
         return self.status == SAVES
 
-    def summary(self) -> dict:
-        """The decision summary of the contract (``python -m costlib audit --json``)."""
+    def summary(self, data: Mapping | None = None, n_rows: int | None = None) -> dict:
+        """The decision summary of the contract (``python -m costlib audit --json``).
+
+        `data` is the record's data dictionary (`answers.audit.data_dictionary`); `n_rows` the
+        rows of the data (default: the rows fitted on and judged on). Costs are rounded to 12
+        significant digits (no float noise); cutoffs are written exactly.
+        """
+        lo, hi = self.saving_low, self.saving_high
+        rows = n_rows if n_rows is not None else self.n_judged + (self.n_fit if self.judged_on == "test" else 0)
         return {
             "recommended": {
                 "rule": R.rule_words(self.rule),
@@ -380,11 +388,38 @@ class Recommendation:
             "saving_per_case": _json_num(self.saving),
             "judged_on": self.judged_on,
             "n": int(round(self.n_judged)),
+            "ship_model": self.ship_model,
+            "saving_interval": [_json_num(lo), _json_num(hi)],
+            "verdict": self.verdict,
+            "model": self.model,
+            "estimate": self.estimate,
+            "pooled_groups": [str(g) for g in self.pooled],
+            "n_rows": int(round(rows)),
+            "n_judged": int(round(self.n_judged)),
+            "data": dict(data) if data is not None else None,
         }
 
 
+def rule_verdict(rec: Recommendation, rule: str) -> tuple[str, float, float, float]:
+    """(verdict, saving, low, high) of shipping `rule` instead of the recommendation: the
+    recommended rule has the recommendation's verdict; another rule (a fairness-constrained
+    one a policy records) saves ``baseline - its cost`` on the judged rows, with its interval,
+    and is shipped only when all of that interval is above zero."""
+    if rule == rec.rule:
+        return rec.verdict, rec.saving, rec.saving_low, rec.saving_high
+    o = rec.results.overall
+    if rule not in o.index:
+        raise ValueError(f"rule must be one of {list(o.index)}: got {rule!r}")
+    saving = float(-o.loc[rule, "vs_baseline"])
+    low, high = float(-o.loc[rule, "vs_high"]), float(-o.loc[rule, "vs_low"])
+    if rule in R.BASELINES or not math.isfinite(saving) or saving <= 1e-12 * max(1.0, abs(rec.baseline_cost)):
+        return R.DO_NOT, saving, low, high
+    return (R.SHIP if math.isfinite(low) and low > 0 else R.NOT_CLEARLY), saving, low, high
+
+
 def _json_num(x: float):
-    return None if x is None or not math.isfinite(x) else float(x)
+    """A cost for JSON: None when not finite, else rounded to 12 significant digits."""
+    return None if x is None or not math.isfinite(x) else float(f"{float(x):.12g}") + 0.0  # no -0.0
 
 
 def _json_cut(t: float):
@@ -527,6 +562,7 @@ def recommend(
         grouped=ms.grouped and len(ms.groups) > 1,
         intervals=bool(res.refit),
         estimate=res.estimate,
+        weighted=ms.weighted,
         pooled=H.pooled_groups(ms.fit) if ms.grouped and len(ms.groups) > 1 else (),
         lowest={g: float(ms.fit[g].thresholds[-1]) for g in ms.groups if ms.fit[g].thresholds.size > 1},
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -239,7 +240,7 @@ def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str]]:
 def run_audit(args) -> int:
     """`audit`: the models' sweeps (from the rows in memory, or with --engine where FILE
     lives), then one audit, one printout, the report and the policy."""
-    from costlib.answers.audit import build_audit
+    from costlib.answers.audit import build_audit, data_columns
     from costlib.present.policy import policy_json
     from costlib.present.report import audit_html
 
@@ -247,8 +248,12 @@ def run_audit(args) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         if args.engine:
+            from costlib import loading
+
             models, n_rows, name, notes = _scan_models(args, scores)
-            fp, header = "", f"{n_rows:,} rows, read with {args.engine}"
+            fp, header = loading.file_fingerprint(args.file), f"{n_rows:,} rows, read with {args.engine}"
+            if fp:  # one file: named as the in-memory path names it
+                name = loading.display_name(os.path.basename(args.file))
         else:
             models, n_rows, name, fp, notes, header = _memory_models(args, scores)
         names = list(next(iter(models.values())).groups)
@@ -265,6 +270,10 @@ def run_audit(args) -> int:
             fingerprint=fp,
             n_rows=n_rows,
             data_notes=notes,
+            columns=data_columns(
+                ColumnMapping(label=args.label, positive=args.positive, group=args.group, split=args.split),
+                scale=args.scale if not args.engine else None,
+            ),
         )
     notes = list(audit.notes) + [str(w.message) for w in caught if str(w.message) not in audit.notes]
     rule = args.rule or audit.recommendation.rule
@@ -274,7 +283,7 @@ def run_audit(args) -> int:
     _write(args.report, lambda: audit_html(audit))
     _write(args.policy, lambda: policy)
     if args.json:
-        print(json.dumps(audit.recommendation.summary(), allow_nan=False))
+        print(json.dumps(audit.summary(), allow_nan=False))
     else:
         _print_text(args, audit, name, header, costs)
     for note in notes:
@@ -316,8 +325,9 @@ def _memory_models(args, scores: list[str]):
     else:
         header = f"{ds.n_rows:,} rows, fitted and judged on all {ds.n_rows:,} rows"
         print(
-            f"warning: no --split column, so the rules are fitted and judged on the same {ds.n_rows:,} rows, "
-            "which flatters the fitted and fairness-constrained rules.",
+            f"note: no --split column, so the fitted cutoffs are judged by cross-fitting on the {ds.n_rows:,} rows "
+            "(each row by a cutoff fitted without it); the fairness-constrained rules are fitted and judged on the "
+            "same rows, which flatters them.",
             file=sys.stderr,
         )
     models = {

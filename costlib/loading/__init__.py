@@ -58,7 +58,7 @@ from costlib.loading.preparing import (
     apply_fixes,
     prepare,
 )
-from costlib.loading.reading import fingerprint, read_path, read_table
+from costlib.loading.reading import file_fingerprint, fingerprint, read_path, read_table
 from costlib.loading.roles import (
     ACTION_RENORMALISE,
     ACTION_TOP_GROUPS,
@@ -90,6 +90,7 @@ __all__ = [
     "apply_fixes",
     "class_names_for",
     "display_name",
+    "file_fingerprint",
     "fingerprint",
     "guess_mapping",
     "label_values",

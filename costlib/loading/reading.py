@@ -75,6 +75,22 @@ def fingerprint(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def file_fingerprint(path: str | os.PathLike) -> str:
+    """`fingerprint` of a regular file's bytes, read in chunks (a file too big to hold in
+    memory, which DuckDB or Spark reads where it lives); "" for anything else (a glob, a
+    folder of parts): the record then names the path only."""
+    try:
+        if not os.path.isfile(path):
+            return ""
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for chunk in iter(lambda: fh.read(_CHUNK_BYTES), b""):
+                h.update(chunk)
+        return h.hexdigest()
+    except OSError:
+        return ""
+
+
 def read_table(data: bytes, filename: str) -> pd.DataFrame:
     """Read CSV or Parquet bytes into a DataFrame; notes go to ``df.attrs["notes"]``.
 

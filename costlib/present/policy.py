@@ -11,7 +11,10 @@ and -inf (flag everyone) as ``"-inf"``. Prices and cutoffs are lists of records
 
 Versions: 2 added the decision summary; 3 writes the rule's cost on the judged rows as
 ``"cost_per_case": {"estimate", "low_95", "high_95", "judged_on"}`` (2 repeated the key
-inside). Reading accepts every version up to the current one: it uses prices and cutoffs only.
+inside); 4 names what it judged (``data``: the data dictionary), gives the verdict of the rule
+it records (one of the three, `rules.VERDICTS`; ``headline`` in words), the groups pooled into
+the cutoff for everyone, and a ``review`` record (reviewer, date, decision) for the person who
+signs it. Reading accepts every version up to the current one: it uses prices and cutoffs only.
 
 Reading is defensive: a policy comes from a person's disk and may be anything. The text is
 checked against one schema (types, ranges, sizes, nesting) before any field is used, and
@@ -29,7 +32,7 @@ from costlib.core import settings
 from costlib.core.errors import DataError
 
 POLICY_SCHEMA = "costlib.policy"  # the file format's name, not the module's
-POLICY_SCHEMA_VERSION = 3
+POLICY_SCHEMA_VERSION = 4
 MAX_BYTES = 1_000_000
 MAX_RECORDS = 10_000
 MAX_TEXT = 500
@@ -83,7 +86,10 @@ def policy_dict(
     bad = [g for g, t in cut.items() if math.isnan(float(t))]
     if bad:
         raise ValueError(f"the rule {rule!r} has no cutoff for group {bad[0]!r} (NaN): it cannot be a policy")
-    from costlib.present.words import cutoffs_text
+    from costlib.binary.decision import rule_verdict
+    from costlib.present.words import cutoffs_text, rule_verdict_sentence
+
+    verdict = rule_verdict(rec, rule)[0]
 
     bands = [
         {"group": _json_value(b["group"]), "low": float(b["low"]), "high": float(b["high"])} for b in abstain_bands
@@ -94,7 +100,7 @@ def policy_dict(
         "schema_version": POLICY_SCHEMA_VERSION,
         "costlib_version": audit.version,
         "created": audit.created,
-        "data": {"name": audit.data_name, "sha256": audit.fingerprint, "n_rows": audit.n_rows},
+        "data": {"name": audit.data_name, "n_rows": audit.n_rows, **audit.data_dictionary},
         "model": rec.model,
         "unit": audit.unit,
         "volume": audit.volume,
@@ -118,9 +124,12 @@ def policy_dict(
             },
             "judged_on": rec.judged_on,
         },
-        "decision": rec.summary(),
-        "verdict": audit.verdict.headline,
+        "decision": audit.summary(),
+        "verdict": verdict,
+        "headline": audit.verdict.headline if rule == rec.rule else rule_verdict_sentence(rec, rule, audit.unit),
+        "pooled_groups": [_json_value(g) for g in rec.pooled],
         "model_is_useless": audit.model_is_useless,
+        "review": dict.fromkeys(REVIEW_FIELDS),
     }
     if price_questions:
         out["price_questions"] = dict(price_questions)
@@ -207,6 +216,24 @@ def _questions(q) -> dict | None:
             if not _positive(m):
                 raise _bad(f'"price_questions" has a group multiplier that is not a positive number: {_show(m)}')
         out["group_multipliers"] = {str(g)[:MAX_TEXT]: float(m) for g, m in multipliers.items()}
+    return out
+
+
+REVIEW_FIELDS = ("reviewer", "date", "decision")
+
+
+def _review(r) -> dict:
+    """The reviewer's record (who signed, when, what they decided): short texts or null."""
+    if r is None:
+        return dict.fromkeys(REVIEW_FIELDS)
+    if not isinstance(r, dict):
+        raise _bad('"review" must be a record with "reviewer", "date" and "decision"')
+    out = {}
+    for key in REVIEW_FIELDS:
+        x = r.get(key)
+        if x is not None and not (isinstance(x, str) and len(x) <= MAX_TEXT):
+            raise _bad(f'"review" has a "{key}" that is not a short text: {_show(x)}')
+        out[key] = x
     return out
 
 
@@ -385,6 +412,8 @@ def load_policy(text: str | bytes) -> dict:
         "data": {"name": name, "sha256": sha, "n_rows": n_rows},
         "model": _text(policy, "model"),
         "verdict": _text(policy, "verdict"),
+        "headline": _text(policy, "headline"),
+        "review": _review(policy.get("review")),
         "costlib_version": _text(policy, "costlib_version"),
         "created": _text(policy, "created"),
         "price_questions": questions,

@@ -113,11 +113,38 @@ def ratio_between(worse: str, than: str, low: float, high: float) -> str:
     return f"{worse} costs between {ratio_text(low)} and {ratio_text(high)} times {than}"
 
 
-def split_sentence(judged_on: str, n_fit: float, n_judged: float) -> str:
+def verdict_head(verdict: str) -> str:
+    """The first words of every answer: one of the three verdicts (`rules.VERDICTS`), the same
+    on every page, in the report, the policy and the command line.
+
+    >>> verdict_head("not clearly better")
+    'Not clearly better'
+    """
+    return verdict[:1].upper() + verdict[1:]
+
+
+def verdict_kind(verdict: str) -> str:
+    """How a verdict is shown: success (ship), warning (not clearly better) or error (do not)."""
+    from costlib.core import rules as R
+
+    return {R.SHIP: "success", R.NOT_CLEARLY: "warning"}.get(verdict, "error")
+
+
+def split_sentence(judged_on: str, n_fit: float, n_judged: float, estimate: str = "test") -> str:
+    """How the fitted cutoffs were judged, in one sentence (`honest.Honest.estimate`)."""
+    from costlib.binary import honest as H
+
     if judged_on == "test":
         return (
             f"Cutoffs are fitted on the {number(n_fit, 0)} train rows and judged on the {number(n_judged, 0)} "
-            "test rows."
+            "test rows; the interval repeats the fit on resampled train rows."
+        )
+    if estimate == H.CROSS_FITTED:
+        return (
+            f"This data has no train/test split: the cutoff to ship is fitted on all {number(n_judged, 0)} rows, "
+            f"and what it costs is cross-fitted (each row judged by a cutoff fitted on the other "
+            f"{H.FOLDS - 1} of {H.FOLDS} parts of the rows), so picking it does not flatter it. The interval "
+            "refits the cutoff on each resample and judges it on the rows the resample left out."
         )
     return (
         f"This data has no train/test split, so cutoffs are fitted and judged on the same {number(n_judged, 0)} "
@@ -125,12 +152,23 @@ def split_sentence(judged_on: str, n_fit: float, n_judged: float) -> str:
     )
 
 
+def pooled_sentence(pooled, minimum: int) -> str:
+    """Which groups get the cutoff for everyone because they are too small for their own."""
+    names = ", ".join(f"“{g}”" for g in pooled[:8]) + (f" and {len(pooled) - 8} more" if len(pooled) > 8 else "")
+    return (
+        f"{names} {'has' if len(pooled) == 1 else 'have'} fewer than {minimum} positives or {minimum} negatives "
+        f"among {'its' if len(pooled) == 1 else 'their'} fit rows, so per-group cutoffs give "
+        f"{'it' if len(pooled) == 1 else 'them'} the cutoff for everyone: a cutoff of "
+        f"{'its' if len(pooled) == 1 else 'their'} own would be a guess from a handful of cases."
+    )
+
+
 def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
     """The one answer of a `decision.Recommendation`, for a product manager.
 
-    Names the rule and its cutoff(s), what it costs per case and per month, and what it saves
-    against the cheaper decision without a model, with the 95% interval; or says plainly
-    that the model should not decide at these prices.
+    Starts with its verdict (`verdict_head`); names the rule and its cutoff(s), what it costs per
+    case and per month, and what it saves against the cheaper decision without a model, with
+    the 95% interval; or says plainly why the model should not decide at these prices.
     """
     from costlib.binary import decision as D
     from costlib.core import rules as R
@@ -150,50 +188,86 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
         one_or_many = " with per-group cutoffs" if rec.rule == R.COST_OPTIMAL else " with one cutoff for everyone"
     saving_iv = interval(rec.saving_low, rec.saving_high, unit)
     base_cost = per_case_and_month(rec.baseline_cost, volume, unit)
+    head = verdict_head(rec.verdict)
+    kind = verdict_kind(rec.verdict)
+    details = recommendation_details(rec, unit, volume)
+    asides = recommendation_asides(rec, unit)
     if rec.status == D.NO_ANSWER:
         return Verdict(
-            "warning",
-            "No cutoff can be fitted on these rows (each group needs both outcomes on the train rows).",
-            recommendation_details(rec, unit, volume),
+            kind,
+            f"{head}: no cutoff can be fitted on these rows (each group needs both outcomes on the train rows). "
+            f"Keep {base}: {base_cost}.",
+            details,
         )
     if rec.status == D.ADDS_NOTHING:
         action = {"flag nobody": "flags nobody", "flag everyone": "flags everybody"}.get(
             rec.no_model_action, "flags either everybody or nobody in each group"
         )
-        head = (
-            f"The model adds nothing at these prices: its cheapest cutoff on the train rows {action}, which "
-            f"needs no model. The cheapest choice without a model is {base}: {base_cost}."
+        return Verdict(
+            kind,
+            f"{head}: its cheapest cutoff on the train rows {action}, which needs no model. Keep {base}: {base_cost}.",
+            details,
+            asides,
         )
-        return Verdict("error", head, recommendation_details(rec, unit, volume), recommendation_asides(rec, unit))
     if rec.status == D.WORSE:
-        head = (
-            f"Do not let the model decide at these prices: its best cutoff ({how}) costs "
-            f"{per_case_and_month(rec.cost, volume, unit)} on the {_judged(rec)} rows, "
-            f"{money(-rec.saving, unit)} per case more than {base} ({money(rec.baseline_cost, unit)} per case), "
-            "which needs no model."
+        return Verdict(
+            kind,
+            f"{head}: its best cutoff ({how}) costs {per_case_and_month(rec.cost, volume, unit)} on the "
+            f"{_judged(rec)} rows, {money(-rec.saving, unit)} per case more than {base} "
+            f"({money(rec.baseline_cost, unit)} per case), which needs no model.",
+            details,
+            asides,
         )
-        return Verdict("error", head, recommendation_details(rec, unit, volume), recommendation_asides(rec, unit))
     saving = per_case_and_month(rec.saving, volume, unit)
     cost = per_case_and_month(rec.cost, volume, unit)
     if rec.status == D.UNCLEAR:
-        head = (
-            f"Best cutoff: {how}. It costs {cost} and saves {saving} against {base}, the cheaper choice "
-            f"without a model, but the {saving_iv} includes zero: on this data {who} is not clearly better "
-            f"than {base}."
+        why = (
+            f"the {saving_iv} includes zero, so the saving could be chance"
+            if saving_iv
+            else "there is no interval to tell it from chance"
         )
-        return Verdict("warning", head, recommendation_details(rec, unit, volume), recommendation_asides(rec, unit))
-    head = (
-        f"Ship {who}{one_or_many}: {how}. It costs {cost} and saves {saving} against {base}, the cheaper "
-        f"choice without a model" + (f" ({saving_iv})." if saving_iv else ".")
+        return Verdict(
+            kind,
+            f"{head}: keep {base} ({base_cost}). The best cutoff of {who} ({how}) would save {saving}, but {why}.",
+            details,
+            asides,
+        )
+    return Verdict(
+        kind,
+        f"{head}{one_or_many}: {how}. It costs {cost} and saves {saving} against {base}, the cheaper choice "
+        "without a model" + (f" ({saving_iv})." if saving_iv else "."),
+        details,
+        asides,
     )
-    return Verdict("success", head, recommendation_details(rec, unit, volume), recommendation_asides(rec, unit))
+
+
+def rule_verdict_sentence(rec, rule: str, unit: str = "") -> str:
+    """The verdict of shipping `rule` rather than the recommendation (a policy that records a
+    fairness-constrained rule), in one sentence that starts with the verdict."""
+    from costlib.binary.decision import rule_verdict
+    from costlib.core import rules as R
+
+    verdict, saving, low, high = rule_verdict(rec, rule)
+    base = _BASELINE_WORDS.get(rec.baseline, rec.baseline)
+    iv = interval(low, high, unit)
+    what = (
+        f"the rule “{R.rule_words(rule)}” saves {money(saving, unit)} per case against {base}"
+        if saving > 0
+        else f"the rule “{R.rule_words(rule)}” costs {money(-saving, unit)} per case more than {base}"
+    )
+    return f"{verdict_head(verdict)}: {what} on the {_judged(rec)} rows" + (f" ({iv})." if iv else ".")
 
 
 def _judged(rec) -> str:
-    return "test" if rec.judged_on == "test" else "same"
+    from costlib.binary import honest as H
+
+    if rec.judged_on == "test":
+        return "test"
+    return "cross-fitted" if rec.estimate == H.CROSS_FITTED else "same"
 
 
 def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
+    from costlib.binary import honest as H
     from costlib.core import rules as R
 
     out = []
@@ -225,9 +299,16 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
                 f"Per-group cutoffs ({shown}) {gain}: {verdict}, so one cutoff for everyone is "
                 "recommended. Per-group cutoffs would treat groups differently."
             )
+    if rec.pooled:
+        out.append(pooled_sentence(rec.pooled, H.MIN_CLASS_ROWS))
     if not rec.intervals:
-        out.append("No intervals: the rows carry weights, and resampling weighted rows is not supported yet.")
-    out.append(split_sentence(rec.judged_on, rec.n_fit, rec.n_judged))
+        out.append(
+            "No intervals: the rows carry weights, and resampling weighted rows is not supported yet, so the "
+            "model is at best not clearly better."
+            if rec.weighted
+            else "No intervals were asked for (0 resamples), so the model is at best not clearly better."
+        )
+    out.append(split_sentence(rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate))
     return tuple(out)
 
 

@@ -31,7 +31,7 @@ BASE = [
     "--resamples",
     "200",
 ]
-USELESS = "The model adds nothing at these prices"
+USELESS = "Do not let the model decide: its cheapest cutoff on the train rows flags nobody"
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
@@ -134,7 +134,7 @@ def test_without_split_warns_and_uses_every_row(capsys, monkeypatch):
         "50",
     )
     assert code == 0
-    assert "warning: no --split column" in err
+    assert "note: no --split column, so the fitted cutoffs are judged by cross-fitting" in err
     assert "everyone" in out and "all 6,172 rows" in out
 
 
@@ -176,14 +176,41 @@ def test_json_is_the_decision_summary_and_nothing_else(c_fp, c_fn):
     )
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout)  # one JSON object and nothing else on standard output
-    assert set(got) == {"recommended", "baseline", "saving_per_case", "judged_on", "n"}
+    assert set(got) == {
+        *("recommended", "baseline", "saving_per_case", "judged_on", "n"),  # the contract's first keys
+        *("ship_model", "saving_interval", "verdict", "model", "n_rows", "n_judged", "data"),  # its added keys
+        *("estimate", "pooled_groups"),
+    }
     expected = _brute_summary(pd.read_csv(ROOT / SAMPLE), c_fp, c_fn)
     cut = expected["cutoff"]
     assert got["recommended"]["cutoffs"] == {"everyone": None if cut == float("inf") else cut}
     assert got["recommended"]["cost_per_case"] == pytest.approx(expected["cost"])
     assert got["baseline"] == {"rule": expected["baseline"][0], "cost_per_case": pytest.approx(expected["baseline"][1])}
     assert got["saving_per_case"] == pytest.approx(expected["saving"])
-    assert got["judged_on"] == "test" and got["n"] == expected["n"]
+    assert got["judged_on"] == "test" and got["n"] == expected["n"] == got["n_judged"]
+    low, high = got["saving_interval"]
+    assert got["ship_model"] == (low > 0)
+    verdict = (
+        "ship the model"
+        if got["ship_model"]
+        else "not clearly better"
+        if got["saving_per_case"] > 0
+        else "do not let the model decide"
+    )
+    assert got["verdict"] == verdict
+    assert got["model"] == "p_recid" and got["n_rows"] == len(pd.read_csv(ROOT / SAMPLE))
+    assert got["data"] == {
+        "file": Path(SAMPLE).name,
+        "label": "two_year_recid",
+        "positive": 1,
+        "score": "p_recid",
+        "scale": "probability",
+        "group": None,
+        "split": "split",
+        "train": "train",
+        "test": "test",
+        "sha256": hashlib.sha256((ROOT / SAMPLE).read_bytes()).hexdigest(),
+    }
 
 
 @pytest.mark.parametrize(
@@ -301,4 +328,4 @@ def test_engine_duckdb_gives_the_same_decision_summary_as_memory():
     ]
     memory, duck = _run(*args), _run(*args, "--engine", "duckdb")
     assert memory.returncode == duck.returncode == 0, duck.stderr
-    assert json.loads(memory.stdout) == json.loads(duck.stdout)
+    assert json.loads(memory.stdout) == json.loads(duck.stdout)  # the data dictionary too: file name, sha256

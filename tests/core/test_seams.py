@@ -192,6 +192,8 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "prices_for": "test_decision.py::test_bad_arguments_name_the_argument",
         "evaluate_rules": "reads prices_for and count_rules",
         "judge_fitted": "reads a RuleResults and honest.judge (tests/binary/test_honest.py)",
+        "rule_verdict": "reads a Recommendation (test_report.py::test_policy_round_trip)",
+        "data_columns": "reads a ColumnMapping (test_cli.py::test_json_is_the_decision_summary_and_nothing_else)",
         "rule_cutoffs": "reads prices_for",
         "model_rule_cutoffs": "reads prices_for (the same rules per group of one model's sweeps)",
         "cost_curves": "reads validated sweeps only",

@@ -17,10 +17,11 @@ import pytest
 from costlib import threshold_sweep
 from costlib.answers.audit import build_audit
 from costlib.binary import decision as D
-from costlib.binary.decision import sweep_model
+from costlib.binary.decision import rule_verdict, sweep_model
 from costlib.binary.fairness import FAIRNESS_CRITERIA
 from costlib.core import rules as R
 from costlib.core.errors import DataError
+from costlib.core.rules import VERDICTS
 from costlib.loading import fingerprint, safe_csv
 from costlib.present import words
 from costlib.present.report import (
@@ -32,6 +33,7 @@ from costlib.present.report import (
     policy_json,
 )
 from costlib.present.tables import fairness_overview_table, rules_numbers
+from costlib.present.words import verdict_head
 
 SAMPLE = Path(__file__).resolve().parents[2] / "costlib" / "samples" / "compas.csv"
 COSTS = {"African-American": (5.0, 3.0), "Caucasian": (8.0, 3.0), "Other": (5.0, 3.0)}
@@ -75,6 +77,7 @@ def audit(compas):
         data_name="compas.csv",
         fingerprint=fingerprint(SAMPLE.read_bytes()),
         n_rows=6172,
+        columns={"label": "two_year_recid", "group": "race", "split": "split"},
     )
 
 
@@ -360,8 +363,14 @@ def test_policy_round_trip(audit, rule):
     assert back["data"]["n_rows"] == 6172
     assert back["costlib_version"] == audit.version
     assert back["abstain_bands"] == [] and back["notes"] == []
-    assert back["verdict"] == audit.verdict.headline
-    assert raw["decision"] == audit.recommendation.summary()
+    # the verdict describes the rule the policy records, which may not be the recommended one
+    assert back["verdict"] == rule_verdict(audit.recommendation, rule)[0]
+    assert back["verdict"] in VERDICTS and back["headline"].startswith(verdict_head(back["verdict"]))
+    if rule == audit.recommendation.rule:
+        assert back["headline"] == audit.verdict.headline
+    assert raw["decision"] == audit.summary()
+    assert raw["data"]["label"] == "two_year_recid" and raw["data"]["score"] == audit.recommendation.model
+    assert back["review"] == {"reviewer": None, "date": None, "decision": None}
     cost = raw["cost_per_case"]
     assert cost["estimate"] == pytest.approx(audit.results.overall.loc[rule, "cost_per_case"])
     assert cost["low_95"] <= cost["estimate"] <= cost["high_95"] and cost["judged_on"] == "test"

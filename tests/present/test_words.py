@@ -101,6 +101,8 @@ def test_per_group_cutoffs_that_cost_more_have_a_positive_interval_of_the_extra_
         judged_on="test",
         n_fit=100,
         n_judged=100,
+        pooled=(),
+        estimate="test",
     )
     text = " ".join(words.recommendation_details(rec, "$", None))
     assert "would cost $0.041 per case more (95% interval of the extra cost $0.0073 to $0.072): worse" in text

@@ -73,7 +73,7 @@ def test_a_file_read_through_duckdb_gives_the_in_memory_answer(folder, name):
     ds = bigdata.dataset_from_file(bigdata.safe_path(data, name), label="y", scores=["s"], group="g", split="split")
     fit = (df["split"] == "train").to_numpy()
     want = decision.recommend(
-        decision.sweep_model(df["y"], df["s"], df["g"], fit=fit, judge=~fit), (1, 3), n_resamples=300
+        decision.sweep_model(df["y"], df["s"], df["g"], fit=fit, judge=~fit, name="s"), (1, 3), n_resamples=300
     )
     got = decision.recommend(ds.sweeps, (1, 3), n_resamples=300)
     assert got.summary() == want.summary()
