@@ -45,7 +45,7 @@ def live_answer() -> None:
     rec = recommendation(costs)
     st.subheader("What to ship")
     show_verdict(words.recommendation_verdict(rec, unit=unit, volume=volume))
-    sentence = answers.price_questions_sentence(models, rec, record, costs)
+    sentence = answers.price_questions_sentence(models, rec, record, costs, n_resamples=resamples)
     if sentence is not None:
         say("info", sentence)
     metrics = answers.costs_metrics(rec, unit=unit, volume=volume)

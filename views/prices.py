@@ -4,7 +4,7 @@ soon as more precision would not change the cutoff to ship."""
 import streamlit as st
 
 from costlib import answers
-from costlib.binary import decision, elicit
+from costlib.binary import decision, elicit, robust
 from costlib.binary.elicit import ALARM, MISS, SAME
 from costlib.core import settings
 from costlib.core.escaping import label
@@ -21,7 +21,8 @@ ds, unit, volume = setup(
     "Find my prices",
     "You may not know what a false alarm or a missed case costs, but you can say which of two outcomes is worse. "
     "A few such answers bracket the ratio between the two prices; the questions stop as soon as more precision "
-    "would not change the cutoff to ship, or once the bracket is narrower than a factor of "
+    "would change neither the cutoff to ship nor the verdict (ship the model or not), or once the bracket is "
+    "narrower than a factor of "
     f"{elicit.PRECISION:g} (then the answer says what a wrong guess inside it would cost).",
     needs="binary",
 )
@@ -65,7 +66,8 @@ if bracket.names != names_now:
     bracket = elicit.Bracket(
         low=bracket.low, high=bracket.high, answers=bracket.answers, settled=bracket.settled, names=names_now
     )
-bracket, table = elicit.settle_if_robust(bracket, sweep)
+resamples = int(setting("resamples", settings.RESAMPLES.default))
+bracket, table, span = robust.settle(bracket, sweep, models, n_resamples=resamples)
 st.session_state["_bracket"] = bracket
 
 
@@ -94,7 +96,7 @@ nav1, nav2, _ = st.columns([1, 1, 4])
 nav1.button("Go back", key="ans_back", on_click=go_back, disabled=not bracket.answers)
 nav2.button("Start over", key="ans_restart", on_click=start_over, disabled=not bracket.answers)
 
-verdict = words.bracket_verdict(bracket, table, sweep=sweep, price=money, unit=unit, volume=volume)
+verdict = words.bracket_verdict(bracket, table, sweep=sweep, price=money, unit=unit, volume=volume, span=span)
 show_verdict(verdict)
 shown = answers.bracket_table(table, sweep, names_now)
 full = elicit.pieces(sweep, *elicit.RANGE)

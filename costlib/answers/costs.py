@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from costlib.answers import audit
-from costlib.binary import elicit
+from costlib.binary import elicit, robust
 from costlib.binary.sensitivity import price_maps as binary_maps
 from costlib.binary.sensitivity import price_scale, ratio_range
 from costlib.core import escaping
@@ -44,14 +44,20 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
     )
 
 
-def price_questions_sentence(models: Mapping, rec, record: Mapping | None, costs: Mapping) -> str | None:
-    """What the answers on Find my prices say about the cutoff, while they still set the prices (else None)."""
+def price_questions_sentence(
+    models: Mapping, rec, record: Mapping | None, costs: Mapping, *, n_resamples: int = 0
+) -> str | None:
+    """What the answers on Find my prices say about the cutoff and the verdict, while they
+    still set the prices (else None)."""
     if not (record and elicit.in_force(record, costs)["in_force"]):
         return None
     fitted = models[rec.model].fit_pooled
-    span = elicit.pieces(fitted, record["ratio_low"], record["ratio_high"])
+    table = elicit.pieces(fitted, record["ratio_low"], record["ratio_high"])
+    span = None
+    if len(table) == 1 and n_resamples:
+        span = robust.cached_span(models, record["ratio_low"], record["ratio_high"], n_resamples=n_resamples)
     lowest = float(fitted.thresholds[-1]) if fitted.thresholds.size > 1 else None
-    return words.answers_sentence(record, span, lowest_score=lowest)
+    return words.answers_sentence(record, table, lowest_score=lowest, span=span)
 
 
 def audit_maker(models: Mapping, costs: Mapping, ds: Dataset, **options):

@@ -107,9 +107,24 @@ def cutoffs_short(cutoffs: dict, *, grouped: bool, lowest: dict | None = None) -
 def ratio_between(worse: str, than: str, low: float, high: float) -> str:
     """A range of the price ratio in words: 'a miss costs between 2 and 5 times a false alarm'.
 
+    An open end is said as such, never as "0" or "any":
+
     >>> ratio_between("a miss", "a false alarm", 2, 5)
     'a miss costs between 2 and 5 times a false alarm'
+    >>> ratio_between("a miss", "a false alarm", 2, float("inf"))
+    'a miss costs at least 2 times a false alarm'
+    >>> ratio_between("a miss", "a false alarm", 0, 5)
+    'a miss costs at most 5 times a false alarm'
+    >>> ratio_between("a miss", "a false alarm", 0, float("inf"))
+    'a miss costs any multiple of a false alarm'
     """
+    open_low, open_high = not low > 0, not math.isfinite(high)
+    if open_low and open_high:
+        return f"{worse} costs any multiple of {than}"
+    if open_high:
+        return f"{worse} costs at least {ratio_text(low)} times {than}"
+    if open_low:
+        return f"{worse} costs at most {ratio_text(high)} times {than}"
     return f"{worse} costs between {ratio_text(low)} and {ratio_text(high)} times {than}"
 
 
@@ -514,12 +529,27 @@ def nec_verdict(rec) -> Verdict:
     return Verdict("warning" if rec.status == D.UNCLEAR or (iv and rec.saving_low <= 0) else "success", head)
 
 
+def verdict_flips(span) -> str:
+    """Where the verdict changes inside a range of ratios (`robust.VerdictSpan`), in words."""
+    parts = [
+        f"at a ratio of about {ratio_text(r)} it goes from “{below}” to “{above}”" for r, below, above in span.flips
+    ]
+    return "; ".join(parts)
+
+
 def bracket_verdict(
-    bracket, table: pd.DataFrame, *, sweep, price: float, unit: str = "", volume: float | None = None
+    bracket,
+    table: pd.DataFrame,
+    *,
+    sweep,
+    price: float,
+    unit: str = "",
+    volume: float | None = None,
+    span=None,
 ) -> Verdict:
     """What the answers so far mean for the decision (Find my prices): the bracket, the
-    cutoffs in play, and what choosing wrong would cost at its ends (the value of the next
-    question)."""
+    cutoffs in play, whether the verdict holds across it (`span`, a `robust.VerdictSpan`), and
+    what choosing wrong would cost at its ends (the value of the next question)."""
     from costlib.binary import elicit
 
     miss, alarm = bracket.names
@@ -532,16 +562,24 @@ def bracket_verdict(
             text, f"flag at {text}"
         )
 
-    span = ratio_between(miss, alarm, lo, hi)
+    between = ratio_between(miss, alarm, lo, hi)
     ratios = table["ratio_high"].to_numpy()
     mid = int(min(np.searchsorted(ratios, bracket.middle), len(table) - 1))
     t_mid = table["threshold"].iloc[mid]
+    if len(table) == 1 and (span is None or span.holds):
+        verdict = f" and the verdict “{span.pieces[0][2]}”" if span is not None else ""
+        head = (
+            f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same decision, {cut(t_mid)}{verdict}: "
+            "more precision would not change what you ship." + (" Use these prices." if bracket.answers else "")
+        )
+        return Verdict("success", head, (f"So far: {between}.",) if bracket.answers else ())
     if len(table) == 1:
         head = (
-            f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same decision, {cut(t_mid)}: more "
-            "precision would not change what you ship." + (" Use these prices." if bracket.answers else "")
+            f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same cutoff, {cut(t_mid)}, but not the "
+            f"same verdict: {verdict_flips(span)}. "
+            + ("The next question narrows it down." if bracket.settled is None else "Settle the price with care.")
         )
-        return Verdict("success", head, (f"So far: {span}.",) if bracket.answers else ())
+        return Verdict("warning", head, (f"So far: {between}.",) if bracket.answers else ())
     moves = (
         f"Within this range the best decision moves from {cut(table['threshold'].iloc[0])} to "
         f"{cut(table['threshold'].iloc[-1])} ({len(table)} cutoffs)."
@@ -560,10 +598,10 @@ def bracket_verdict(
         f"end {per_case_and_month(ends[1], volume, unit)}."
     )
     if bracket.settled is not None:
-        return Verdict("success", f"Settled: {span}. {moves}", (regrets,))
+        return Verdict("success", f"Settled: {between}. {moves}", (regrets,))
     return Verdict(
         "info",
-        f"So far: {span}. {moves}",
+        f"So far: {between}. {moves}",
         (regrets, f"The next question is worth up to {money(max(ends), unit)} per case: it halves the range."),
     )
 
@@ -617,18 +655,20 @@ def break_even_words(break_even: tuple[float, float], model: str = "the model") 
     shown = f"“{model}”"
     if math.isnan(lo):
         return f"On the rows its cutoffs are fitted on, {shown} never beats both choices without a model."
+    if not lo > 0 and not math.isfinite(hi):
+        return f"On the rows its cutoffs are fitted on, {shown} can beat both choices without a model at any prices."
     return (
         f"On the rows its cutoffs are fitted on, {shown} can beat both choices without a model only while "
         + ratio_between("a false negative", "a false positive", lo, hi)
-        + ("" if math.isfinite(hi) else " (at least that much, with no upper end)")
         + "."
     )
 
 
-def answers_sentence(record: dict, table: pd.DataFrame, *, lowest_score: float | None = None) -> str:
+def answers_sentence(record: dict, table: pd.DataFrame, *, lowest_score: float | None = None, span=None) -> str:
     """Where the prices came from (Find my prices) and whether the decision holds over the
-    range the answers allow: `table` is `elicit.pieces` over that range; a cutoff at or below
-    `lowest_score` (the lowest fitted score) reads "everyone"."""
+    range the answers allow: `table` is `elicit.pieces` over that range, `span` the verdicts
+    over it (`robust.VerdictSpan`); a cutoff at or below `lowest_score` (the lowest fitted
+    score) reads "everyone". The decision is called robust only when both hold."""
     miss, alarm = record["outcomes"]["miss"], record["outcomes"]["false_alarm"]
     lo, hi = record["ratio_low"], record["ratio_high"]
     head = (
@@ -640,8 +680,16 @@ def answers_sentence(record: dict, table: pd.DataFrame, *, lowest_score: float |
     def cut(i: int) -> str:
         return cutoffs_short({"": table["threshold"].iloc[i]}, grouped=False, lowest=lowest)
 
+    if len(table) == 1 and span is not None and not span.holds:
+        return head + (
+            f" Over that whole range the best cutoff is the same ({cut(0)}), but the verdict is not: "
+            f"{verdict_flips(span)}."
+        )
     if len(table) == 1:
-        return head + f" Over that whole range the best cutoff is the same ({cut(0)}): the decision is robust to it."
+        verdict = f" and the verdict (“{span.pieces[0][2]}”) are" if span is not None else " is"
+        return (
+            head + f" Over that whole range the best cutoff ({cut(0)}){verdict} the same: the decision is robust to it."
+        )
     first, last = cut(0), cut(-1)
     return head + (
         f" Within that range the best cutoff moves from {first} to {last}: the decision depends on where "
