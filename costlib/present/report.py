@@ -26,6 +26,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from costlib.binary import decision as D
+from costlib.binary.honest import MIN_CLASS_ROWS
 from costlib.core import rules as R
 from costlib.core.escaping import html_escape
 from costlib.core.prices import elkan_threshold
@@ -47,7 +48,7 @@ from costlib.present.tables import (
     share_cell,
     within_cells,
 )
-from costlib.present.words import ratio_between
+from costlib.present.words import ratio_between, split_sentence
 
 __all__ = [
     "POLICY_SCHEMA",
@@ -69,20 +70,24 @@ REPORT_SECTIONS = (
     "net-benefit",
     "charts",
     "limitations",
+    "review",
 )
 LIMITATIONS = (
     "The prices are assumptions: they are the reviewer's statement of what a false positive and a false negative "
     "cost, not facts measured from the data. The sensitivity map shows how far they may move before the "
     "cheapest option changes; a decision should hold over the whole range of prices that are defensible.",
     "Formula thresholds (Elkan's c_fp / (c_fp + c_fn) and the net-benefit odds) assume calibrated scores; "
-    "on a miscalibrated model they are wrong by as much as the calibration error. The cost-optimal and "
-    "fairness-constrained cutoffs are fitted on the training rows and judged on the test rows, so they do not "
-    "need calibration, but they carry sampling error: read the intervals.",
+    "on a miscalibrated model they are wrong by as much as the calibration error. The cutoffs fitted on data "
+    "(cost-optimal and fairness-constrained) do not need calibration, but they carry sampling error: read the "
+    "intervals.",
     "Labels may be proxies: a recorded outcome (an arrest, a diagnosis, a complaint) measures what was "
     "observed, which may differ between groups from what happened. Costs and fairness rates computed against "
     "a proxy label inherit its bias.",
-    "Intervals are 95% percentile bootstrap intervals over the test rows, resampled within each group; they "
-    "do not cover the uncertainty of fitting the cutoffs on the training rows, nor a change in the population.",
+    "Intervals are 95% percentile bootstrap intervals. For the rules fitted on data (the best single cutoff and "
+    "the best cutoff per group) each resample fits the cutoffs again and judges them on rows the fit did not "
+    "see, so the luck of picking the cheapest of many cutoffs is inside the interval; for the other rules the "
+    "cutoffs are held and the judged rows resampled within each group. No interval covers a change in the "
+    "population after the data was collected.",
 )
 
 
@@ -189,6 +194,8 @@ table.tbl th{background:#f3f5f8}
 .verdict{font-size:1.1rem;font-weight:600;padding:.6rem;border-left:4px solid #1f5fa8;background:#f3f7fc}
 .useless{border-left-color:#d1495b;background:#fcf3f4}
 .meta{color:#555;font-size:.85rem}.fig{margin:1rem 0}
+table.review{border-collapse:collapse;margin:.5rem 0}table.review th{text-align:left;padding:.6rem 1rem .6rem 0}
+table.review td.blank{border-bottom:1px solid #444;min-width:24rem}
 """
 
 
@@ -210,6 +217,56 @@ def _settings_table(a) -> pd.DataFrame:
         ],
         columns=["setting", "value"],
     )
+
+
+def _record_table(a) -> pd.DataFrame:
+    """What the audit judged: the data dictionary, the rules compared and the groups pooled."""
+    d = a.data_dictionary
+    rec = a.recommendation
+    split = d["split"]
+    rows = [
+        ("file", d["file"] or "(unnamed)"),
+        ("sha256", d["sha256"] or "(not computed)"),
+        ("label column", d["label"] or "(not named)"),
+        ("positive value", str(d["positive"])),
+        ("score column (the model audited)", d["score"]),
+        ("score scale", d["scale"] or "(not named)"),
+        ("group column", d["group"] or "(none: everyone is one group)"),
+        (
+            "split column",
+            f"{split} (train rows: “{d['train']}”, test rows: “{d['test']}”)"
+            if split
+            else "(none: fitted rules are cross-fitted)",
+        ),
+        ("models compared", ", ".join(map(str, rec.models["model"]))),
+        ("rules compared", ", ".join(R.rule_words(r) for r in rec.results.overall.index)),
+        (
+            "groups given the cutoff for everyone",
+            ", ".join(map(str, rec.pooled)) + f" (fewer than {MIN_CLASS_ROWS} positives or negatives on the fit rows)"
+            if rec.pooled
+            else "(none)",
+        ),
+        ("how the fitted rules were judged", _judged_sentence(rec)),
+    ]
+    return pd.DataFrame(rows, columns=["what", "value"])
+
+
+def _judged_sentence(rec) -> str:
+    return split_sentence(rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate)
+
+
+REVIEW_NOTE = (
+    "To be filled in by the reviewer who signs this audit. The policy file keeps the same three fields "
+    "(review.reviewer, review.date, review.decision), so the system that applies the cutoffs can check that "
+    "the policy was signed."
+)
+
+
+def _review_html() -> str:
+    cells = "".join(
+        f"<tr><th>{name}</th><td class='blank'>&nbsp;</td></tr>" for name in ("Reviewer", "Date", "Decision")
+    )
+    return f"<p>{html_escape(REVIEW_NOTE)}</p><table class='review'>{cells}</table>"
 
 
 def _prices_table(a) -> pd.DataFrame:
@@ -352,6 +409,8 @@ def audit_html(audit) -> str:
         f"{html_escape(a.fingerprint or '(none)')}</p>",
         '<section id="settings"><h2>Settings</h2>',
         _table_html(_settings_table(a)),
+        "<h3>What was judged</h3>",
+        _table_html(_record_table(a)),
         "<h3>Prices per group</h3>",
         _table_html(_prices_table(a)),
         _questions_html(a),
@@ -370,9 +429,9 @@ def audit_html(audit) -> str:
         ("<h3>Why not another rule?</h3>" + _paragraphs(a.verdict.asides)) if a.verdict.asides else "",
         "</section>",
         '<section id="rules"><h2>Rules</h2>',
-        "<p>Each rule fitted on the training rows and judged on the test rows, all groups together, with 95% "
-        "bootstrap intervals (test rows resampled within each group). The saving is measured against the cheaper "
-        "decision without a model, on the same resamples.</p>",
+        f"<p>{html_escape(_judged_sentence(a.recommendation))} "
+        "All groups together, with 95% bootstrap intervals; the saving is measured against the cheaper decision "
+        "without a model, on the same resamples.</p>",
         _table_html(rules_overall_table(a.recommendation, a.unit), highlight=_row_of(a.recommendation)),
         "<h3>By group</h3>",
         _table_html(rules_by_group_table(a.results, a.unit, lowest=a.recommendation.lowest)),
@@ -408,6 +467,9 @@ def audit_html(audit) -> str:
         "</section>",
         '<section id="limitations"><h2>Limitations</h2>',
         _paragraphs(LIMITATIONS),
+        "</section>",
+        '<section id="review"><h2>Review</h2>',
+        _review_html(),
         "</section>",
         "</body></html>",
     ]

@@ -574,3 +574,14 @@ def test_a_fairness_rule_met_by_flagging_everyone_says_it_is_equal_only_triviall
         everyone = all(t <= audit.recommendation.lowest[g] for g, t in cut.items())
         assert (cell == "everyone (trivially equal)") == everyone, (rule, cell)
     assert "everyone (trivially equal)" in set(view["cutoffs"])  # demographic parity here
+
+
+def test_the_report_says_what_it_judged_and_has_a_place_to_sign(report, audit):
+    text = " ".join(_parse(report).text)
+    d = audit.data_dictionary
+    for words_ in ("What was judged", "label column", "two_year_recid", "positive value", "split column"):
+        assert words_ in text
+    assert d["score"] == "p_recid" and "score column (the model audited) p_recid" in re.sub(r"\s+", " ", text)
+    assert "race" in text and "train rows: “train”" in text
+    assert 'id="review"' in report and all(f"<th>{f}</th>" in report for f in ("Reviewer", "Date", "Decision"))
+    assert "review.reviewer" in text  # the policy keeps the same fields
