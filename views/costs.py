@@ -12,7 +12,7 @@ from views._ui.data import PRICES_PAGE, group_names, model_sweeps
 from views._ui.display import say, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
-from views._ui.policy import downloads, policy_uploader
+from views._ui.policy import audit_builder, downloads, fair_policy_download, policy_uploader
 from views._ui.prices import price_book, stored_costs
 from views._ui.state import remembered, setting, setting_notes
 
@@ -122,6 +122,27 @@ ms = models[rec.model]
 for_prices = answers.price_caption(costs, unit)
 
 rules_section(ds, rec, unit=unit, for_prices=for_prices, resamples=resamples)
-fairness_section(ds, ms, rec, names, unit=unit, for_prices=for_prices, resamples=resamples)
+questions = elicit.in_force(setting("price_questions"), costs)
+fair_build = audit_builder(
+    models,
+    costs,
+    ds,
+    unit=unit,
+    volume=volume,
+    resamples=resamples,
+    criteria=tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))),
+    tolerance=float(setting("fair_tol", settings.TOLERANCE.default)),
+    questions=questions,
+)
+fairness_section(
+    ds,
+    ms,
+    rec,
+    names,
+    unit=unit,
+    for_prices=for_prices,
+    resamples=resamples,
+    fair_policy=lambda rules: fair_policy_download(fair_build, rules, questions),
+)
 sensitivity_section(ds, models, ms, rec, costs, unit=unit)
 resamples_setting(resamples)

@@ -156,6 +156,26 @@ FAIRNESS_WHAT = (
     "keeps every group's rate within the tolerance of every other group's; its price is what it costs beyond the "
     "best cutoff per group."
 )
+GROUP_RATES_WHAT = (
+    " What the recommended cutoffs do to each group on the judged rows, with 95% intervals (the same resampling as "
+    "the costs), and the largest gap between groups. A group with few positives or negatives has wide intervals: "
+    "read its rates as a guess."
+)
+FAIR_POLICY_HELP = (
+    "A policy file that records the chosen fairness rule's cutoffs instead of the recommended ones; its verdict "
+    "describes that rule (what it saves against the best choice without a model, with its interval)."
+)
+
+
+def group_rates_view(ms, rec):
+    """The per-group rates of the model's recommended rule (`fairness.group_rates`), as shown."""
+    from costlib.binary.fairness import group_rates
+    from costlib.binary.honest import MIN_CLASS_ROWS
+    from costlib.present.tables import group_rates_table
+
+    return group_rates_table(*group_rates(ms, rec.results, rec.rule), MIN_CLASS_ROWS)
+
+
 FAIRNESS_ONE_GROUP = "This data has one group: there is nothing to equalise. Map a group column on the Data page."
 FAIRNESS_PRICE = (
     "The price of fairness is the extra cost per case over the best cutoff per group. Per-group "

@@ -279,7 +279,8 @@ def fairness_tables(
 
     long     ``criterion, group, threshold, rate_train, rate_test``
     summary  per criterion: ``rule, rate, tolerance, feasible, spread_train, spread_test,
-             within_tolerance_on_test, cost_per_case_train, price_per_case_train,
+             spread_test_low, spread_test_high`` (95% interval of the test gap),
+             ``within_tolerance_on_test, cost_per_case_train, price_per_case_train,
              price_per_case_test`` (the price is the extra cost over the best cutoff per group)
     """
     long, rows = [], []
@@ -305,6 +306,7 @@ def fairness_tables(
             test_price = float(
                 results.overall.loc[rule, "cost_per_case"] - results.overall.loc[R.COST_OPTIMAL, "cost_per_case"]
             )
+        spread_lo, spread_hi = spread_interval(results, rule, c) if feasible else (float("nan"), float("nan"))
         rows.append(
             {
                 "rule": rule,
@@ -313,6 +315,8 @@ def fairness_tables(
                 "feasible": feasible,
                 "spread_train": spread_tr,
                 "spread_test": spread_te,
+                "spread_test_low": spread_lo,
+                "spread_test_high": spread_hi,
                 "within_tolerance_on_test": bool(spread_te <= tolerance + 1e-12) if feasible else False,
                 "cost_per_case_train": train_cost,
                 "price_per_case_train": train_cost - opt_train,
@@ -326,6 +330,8 @@ def fairness_tables(
         "feasible",
         "spread_train",
         "spread_test",
+        "spread_test_low",
+        "spread_test_high",
         "within_tolerance_on_test",
         "cost_per_case_train",
         "price_per_case_train",
@@ -376,3 +382,88 @@ def fairness_results(
     rec = recommend({ms.name: ms}, prices.as_dict(), n_resamples=n_resamples, seed=seed, extra_rules=rules)
     long, summary = fairness_tables(ms, prices, fits, rec.results, tolerance)
     return FairnessResults(rules, fits, rec, long, summary)
+
+
+# ---------------------------------------------------------------------------------------
+# Per-group rates with intervals: what an auditor reads
+
+GROUP_RATES = ("flagged rate", "true positive rate", "false positive rate")
+
+
+def _resampled_rates(res, rule: str) -> dict:
+    """{rate: (B, groups)} of one rule on the judged rows' resamples (`RuleResults.resamples`)."""
+    r = res.resamples
+    i = r.rules.index(rule)
+    tp, fp, fn = r.tp[:, i, :], r.fp[:, i, :], r.fn[:, i, :]
+    n = np.broadcast_to(r.n, tp.shape)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return {
+            "flagged rate": (tp + fp) / n,
+            "true positive rate": tp / (tp + fn),
+            "false positive rate": fp / (n - tp - fn),
+            "accuracy": (n - fp - fn) / n,
+        }
+
+
+def _gap(rates: np.ndarray) -> np.ndarray:
+    """The largest gap between groups (NaN-aware along the last axis); NaN with fewer than two."""
+    with np.errstate(invalid="ignore"):
+        ok = np.isfinite(rates)
+        hi = np.where(ok, rates, -np.inf).max(axis=-1)
+        lo = np.where(ok, rates, np.inf).min(axis=-1)
+        return np.where(ok.sum(axis=-1) >= 2, hi - lo, np.nan)
+
+
+def group_rates(ms: ModelSweeps, results: RuleResults, rule: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(by group, gaps) of one rule on the judged rows, with 95% intervals from the same
+    resampling as the costs (`RuleResults.resamples`; NaN bounds without resamples).
+
+    by group  ``group, n, positives, negatives, small`` (fewer than `honest.MIN_CLASS_ROWS`
+              positives or negatives among its fit rows: its rates are a guess) and, for each
+              of `GROUP_RATES`, the rate and ``<rate> low`` / ``<rate> high``
+    gaps      per rate: ``rate, gap, low, high`` (the largest gap between the groups)
+    """
+    from costlib.binary.honest import own_cutoff
+    from costlib.stats.intervals import percentile_interval, percentile_intervals
+
+    cut = results.cutoffs[rule]
+    small = ~own_cutoff(ms.fit.positives, ms.fit.negatives)
+    draws = _resampled_rates(results, rule) if results.resamples is not None else None
+    rows = {
+        "group": list(ms.groups),
+        "n": [ms.judge[g].total for g in ms.groups],
+        "positives": [ms.judge[g].positives for g in ms.groups],
+        "negatives": [ms.judge[g].negatives for g in ms.groups],
+        "small": small.tolist(),
+    }
+    gaps = []
+    for rate in GROUP_RATES:
+        est = np.array([_rate_of(ms.judge[g], rate, float(cut[g])) for g in ms.groups])
+        rows[rate] = est
+        lo = hi = np.full(len(ms.groups), np.nan)
+        g_lo = g_hi = float("nan")
+        if draws is not None:
+            lo, hi = percentile_intervals(draws[rate])
+            g_lo, g_hi = percentile_interval(_gap(draws[rate]))
+        rows[f"{rate} low"], rows[f"{rate} high"] = lo, hi
+        gaps.append({"rate": rate, "gap": float(_gap(est)), "low": g_lo, "high": g_hi})
+    return pd.DataFrame(rows), pd.DataFrame(gaps, columns=["rate", "gap", "low", "high"])
+
+
+def _rate_of(sw: Sweep, rate: str, t: float) -> float:
+    if math.isnan(t) or sw.total <= 0:
+        return float("nan")
+    return float(sw.rate(rate)[sw.index_at(t)])
+
+
+def spread_interval(results: RuleResults, rule: str, criterion: str) -> tuple[float, float]:
+    """95% interval of the largest gap between groups in the rate(s) `criterion` equalises, on
+    the judged rows' resamples (equalized odds: the larger of its two gaps)."""
+    from costlib.stats.intervals import percentile_interval
+
+    if results.resamples is None or rule not in results.resamples.rules:
+        return float("nan"), float("nan")
+    draws = _resampled_rates(results, rule)
+    names = TWO_RATES.get(criterion, (FAIRNESS_CRITERIA[criterion],))
+    gap = np.fmax.reduce([_gap(draws[n]) for n in names]) if len(names) > 1 else _gap(draws[names[0]])
+    return percentile_interval(gap)

@@ -140,8 +140,14 @@ def fairness_overview_table(
         {
             "rule": [R.rule_words(r) for r in summary["rule"]],
             "largest gap (train → test)": [
-                f"{share_cell(a)} → {share_cell(b)}" if np.isfinite(a) or np.isfinite(b) else "–"
-                for a, b in zip(summary["spread_train"], summary["spread_test"], strict=True)
+                f"{share_cell(a)} → {_rate_with_interval(b, lo, hi)}" if np.isfinite(a) or np.isfinite(b) else "–"
+                for a, b, lo, hi in zip(
+                    summary["spread_train"],
+                    summary["spread_test"],
+                    summary.get("spread_test_low", summary["spread_test"] * np.nan),
+                    summary.get("spread_test_high", summary["spread_test"] * np.nan),
+                    strict=True,
+                )
             ],
             f"within {100 * tolerance:.3g}% on test": within_cells(summary),
             "cost per case": [m(cost.get(r, np.nan)) for r in summary["rule"]],
@@ -179,4 +185,33 @@ def fairness_cutoffs_table(
                 **{str(g): cutoff_cell(cut.get(g, math.nan), g, lowest) if feasible else "–" for g in cut},
             }
         )
+    return pd.DataFrame(rows)
+
+
+def _rate_with_interval(x, lo, hi) -> str:
+    cell = share_cell(x)
+    return (
+        cell
+        if not (np.isfinite(lo) and np.isfinite(hi)) or cell == "–"
+        else f"{cell} ({share_cell(lo)} to {share_cell(hi)})"
+    )
+
+
+def group_rates_table(by_group: pd.DataFrame, gaps: pd.DataFrame, minimum: int) -> pd.DataFrame:
+    """Per-group rates of one rule with 95% intervals (`fairness.group_rates`), the largest gap
+    between the groups as the last row, and a note beside a group too small to read."""
+    from costlib.binary.fairness import GROUP_RATES
+
+    rows = []
+    for d in by_group.to_dict("records"):
+        rows.append(
+            {
+                "group": str(d["group"]),
+                "cases": count_cell(d["n"]),
+                **{rate: _rate_with_interval(d[rate], d[f"{rate} low"], d[f"{rate} high"]) for rate in GROUP_RATES},
+                "note": f"fewer than {minimum} positives or negatives on the fit rows: a guess" if d["small"] else "",
+            }
+        )
+    gap = {g["rate"]: _rate_with_interval(g["gap"], g["low"], g["high"]) for g in gaps.to_dict("records")}
+    rows.append({"group": "largest gap between groups", "cases": "", **gap, "note": ""})
     return pd.DataFrame(rows)

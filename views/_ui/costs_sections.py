@@ -35,8 +35,17 @@ def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> Non
         st.markdown(answers.INTERVAL_MEANING)
 
 
-def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, resamples: int) -> None:
-    """The fairness-constrained cutoffs (`fairness_results`, the set the report reads too)."""
+def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, resamples: int, fair_policy) -> None:
+    """Per-group rates of what is recommended, then the fairness-constrained cutoffs
+    (`fairness_results`, the set the report reads too); `fair_policy(rule)` offers the policy
+    file of one fairness rule."""
+    if len(names) >= 2:
+        st.subheader("Rates per group")
+        say("caption", for_prices + " " + answers.GROUP_RATES_WHAT)
+        view = memo(
+            "group_rates", ds, (rec.model, rec.prices.key(), resamples), lambda: answers.group_rates_view(ms, rec)
+        )
+        show_table(view, "group_rates", key="group_rates")
     st.subheader("Fairness-constrained cutoffs")
     say("caption", for_prices + answers.FAIRNESS_WHAT)
     if len(names) < 2:
@@ -80,6 +89,9 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
             tables.fairness_cutoffs_table(summary, res, lowest=rec.lowest), "fairness_cutoffs", key="fairness_cutoffs"
         )
     st.caption(answers.FAIRNESS_PRICE)
+    feasible = [r for r, f in zip(summary["rule"], summary["feasible"], strict=True) if f]
+    if feasible:
+        fair_policy(feasible)
 
 
 def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:

@@ -56,11 +56,9 @@ def policy_uploader(where, names: list, fingerprint: str) -> None:
         say(kind, message)
 
 
-def downloads(
-    models: dict, costs: dict, ds, *, unit: str, volume: float, resamples: int, criteria, tolerance, questions
-) -> None:
-    """The report and the policy at these prices, built only when a button is pressed."""
-    build = answers.audit_maker(
+def audit_builder(models: dict, costs: dict, ds, *, unit, volume, resamples, criteria, tolerance, questions):
+    """`answers.audit_maker` with the page's settings: the audit the downloads read."""
+    return answers.audit_maker(
         models,
         costs,
         ds,
@@ -70,6 +68,45 @@ def downloads(
         criteria=criteria,
         n_resamples=resamples,
         price_questions=questions,
+    )
+
+
+def fair_policy_download(build, rules: list, questions) -> None:
+    """A picker of one fairness rule and the download of its policy (`build` makes the audit)."""
+    from costlib.core import rules as R
+
+    c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
+    rule = c1.selectbox(
+        "Policy for a fairness rule",
+        rules,
+        format_func=R.rule_words,
+        key="fair_policy_rule",
+        help=answers.FAIR_POLICY_HELP,
+    )
+    c2.download_button(
+        "Download its policy (JSON)",
+        data=lambda: policy.policy_json(build(), rule, price_questions=questions).encode(),
+        file_name="cost_policy_fair.json",
+        mime="application/json",
+        key="dl_fair_policy",
+        on_click="ignore",
+    )
+
+
+def downloads(
+    models: dict, costs: dict, ds, *, unit: str, volume: float, resamples: int, criteria, tolerance, questions
+) -> None:
+    """The report and the policy at these prices, built only when a button is pressed."""
+    build = audit_builder(
+        models,
+        costs,
+        ds,
+        unit=unit,
+        volume=volume,
+        resamples=resamples,
+        criteria=criteria,
+        tolerance=tolerance,
+        questions=questions,
     )
     r1, r2 = st.columns(2)
     r1.download_button(
