@@ -22,7 +22,7 @@ import pandas as pd
 
 from costlib.binary import decision as D
 from costlib.binary.elicit import break_even_range
-from costlib.binary.fairness import FAIRNESS_CRITERIA, MSG_CRITERION, fairness_results
+from costlib.binary.fairness import FAIRNESS_CRITERIA, MSG_CRITERION, fairness_results, group_rates
 from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale, ratio_range
 from costlib.core import rules as R
 from costlib.core import settings
@@ -119,6 +119,7 @@ class Audit:
     price_questions: dict | None = None
     break_even: tuple[float, float] = (math.nan, math.nan)
     columns: dict = field(default_factory=dict)  # `data_columns`: which column played which role
+    group_rates: tuple = ()  # `fairness.group_rates` of the recommended rule: (by group, gaps)
 
     @property
     def data_dictionary(self) -> dict:
@@ -303,6 +304,7 @@ def build_audit(
         price_questions=dict(price_questions) if price_questions else None,
         break_even=break_even_range(ms.fit_pooled),
         columns={"scale": "probability" if ms.probabilities else "raw", **dict(columns or {})},
+        group_rates=group_rates(ms, rec.results, rec.rule) if len(ms.groups) > 1 else (),
     )
 
 

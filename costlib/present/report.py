@@ -42,6 +42,7 @@ from costlib.present.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_po
 from costlib.present.tables import (
     count_cell,
     cutoff_cell,
+    group_rates_table,
     money_cell,
     rules_by_group_table,
     rules_overall_table,
@@ -437,6 +438,14 @@ def audit_html(audit) -> str:
         _table_html(rules_by_group_table(a.results, a.unit, lowest=a.recommendation.lowest)),
         "</section>",
         '<section id="fairness"><h2>Fairness-constrained cutoffs</h2>',
+        (
+            "<h3>Rates per group of what is recommended</h3><p>On the judged rows, with 95% intervals (the same "
+            "resampling as the costs), and the largest gap between groups.</p>"
+            + _table_html(group_rates_table(*a.group_rates, MIN_CLASS_ROWS))
+            if a.group_rates
+            else ""
+        ),
+        "<h3>Constrained rules</h3>",
         f"<p>Each constrained rule is the cheapest set of per-group cutoffs on the training rows that keeps every "
         f"group's rate within {a.fairness_tolerance:g} of every other's. Its price is what it costs beyond the "
         "best cutoff per group; on the test rows the rates may drift apart again.</p>",

@@ -585,3 +585,11 @@ def test_the_report_says_what_it_judged_and_has_a_place_to_sign(report, audit):
     assert "race" in text and "train rows: “train”" in text
     assert 'id="review"' in report and all(f"<th>{f}</th>" in report for f in ("Reviewer", "Date", "Decision"))
     assert "review.reviewer" in text  # the policy keeps the same fields
+
+
+def test_the_report_shows_each_groups_rates_with_intervals(report, audit):
+    by_group, gaps = audit.group_rates
+    assert list(by_group["group"]) == list(audit.groups)
+    text = " ".join(_parse(report).text)
+    assert "Rates per group of what is recommended" in text and "largest gap between groups" in text
+    assert words.percent(gaps["gap"].iloc[0]) in text
