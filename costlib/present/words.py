@@ -354,6 +354,7 @@ def value_recommendation_verdict(
     """The Value page's one answer (a `value.ValueRecommendation`), in money when a right
     answer has a worth (`worth` in `unit`), per case and per month."""
     from costlib.binary import decision as D
+    from costlib.core import rules as R
 
     def cash(x: float) -> str:
         return per_case_and_month(x * worth, volume, unit)
@@ -380,25 +381,26 @@ def value_recommendation_verdict(
         if rec.judged_on == "all"
         else f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows."
     ]
+    head = verdict_head(R.verdict_of(rec.status))
     if rec.status == D.NO_ANSWER:
-        return Verdict("warning", "Not enough data to value the model.", tuple(details), tuple(asides))
+        return Verdict("error", f"{head}: there is not enough data to value it.", tuple(details), tuple(asides))
     if rec.status == D.ADDS_NOTHING:
         if rec.tau == math.inf:
             head = (
-                f"At k = {k:.3g} every answer loses on the train rows: hand every case to a person "
+                f"{head}: at k = {k:.3g} every answer loses on the train rows, so hand every case to a person "
                 f"({cash(rec.baseline_value)}). The model should not answer on its own at this price of a "
                 "wrong answer."
             )
             return Verdict("error", head, tuple(details), tuple(asides))
         head = (
-            f"At k = {k:.3g} the reject option adds nothing: the best threshold on the train rows accepts "
-            f"every answer, so let {who} answer every case ({cash(rec.value)})."
+            f"{head} which cases to hand over: at k = {k:.3g} the reject option adds nothing (the best threshold on "
+            f"the train rows accepts every answer), so let {who} answer every case ({cash(rec.value)})."
         )
-        return Verdict("info", head, tuple(details), tuple(asides))
+        return Verdict("error", head, tuple(details), tuple(asides))
     if rec.status == D.WORSE:
         head = (
-            f"At k = {k:.3g} answering only when confident is worth no more than {base} "
-            f"({cash(rec.baseline_value)}) on the test rows: keep {base}."
+            f"{head}: at k = {k:.3g} answering only when confident is worth no more than {base} "
+            f"({cash(rec.baseline_value)}) on the test rows, so keep {base}."
         )
         return Verdict("error", head, tuple(details), tuple(asides))
     how = (
@@ -407,12 +409,12 @@ def value_recommendation_verdict(
     )
     against = f"against {cash(rec.baseline_value)} for {base}"
     if rec.status == D.UNCLEAR:
-        head = (
-            f"{how}: it is worth {cash(rec.value)}, {against}, but the {iv} of the gain includes zero: on "
-            "this data it is not clearly better."
-        )
+        why = f"the {iv} of the gain includes zero" if iv else "there is no interval to tell the gain from chance"
+        head = f"{head}: keep {base}. {how} would be worth {cash(rec.value)}, {against}, but {why}."
         return Verdict("warning", head, tuple(details), tuple(asides))
-    head = f"{how}. It is worth {cash(rec.value)}, {against}" + (f" ({iv} of the gain)." if iv else ".")
+    head = f"{head}: {how[:1].lower() + how[1:]}. It is worth {cash(rec.value)}, {against}" + (
+        f" ({iv} of the gain)." if iv else "."
+    )
     return Verdict("success", head, tuple(details), tuple(asides))
 
 
@@ -472,6 +474,8 @@ def calibration_verdict(
 
 def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
     """The Cost matrix page's one answer (a `multiclass.MatrixRecommendation`)."""
+    from costlib.core import rules as R
+
     iv = interval(rec.saving_low, rec.saving_high, unit)
     details = []
     for other, est, lo, hi in rec.cheaper_by_chance:
@@ -482,26 +486,27 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
         )
     if rec.saving <= 1e-12 * max(1.0, abs(rec.baseline_cost)):
         head = (
-            f"At these prices the model's best policy (“{rec.policy}”, {money(rec.cost, unit)} per case) is no "
-            f"cheaper than “{rec.baseline}” ({per_case_and_month(rec.baseline_cost, volume, unit)}), which needs "
-            "no model: the model should not decide these cases."
+            f"{verdict_head(R.DO_NOT)}: at these prices its best policy (“{rec.policy}”, {money(rec.cost, unit)} "
+            f"per case) is no cheaper than “{rec.baseline}” ({per_case_and_month(rec.baseline_cost, volume, unit)}), "
+            "which needs no model."
         )
         return Verdict("error", head, tuple(details))
-    head = (
-        f"Ship “{rec.policy}”: it costs {per_case_and_month(rec.cost, volume, unit)} and saves "
+    saves = (
+        f"“{rec.policy}” costs {per_case_and_month(rec.cost, volume, unit)} and saves "
         f"{per_case_and_month(rec.saving, volume, unit)} against “{rec.baseline}”, the cheapest choice without a "
         "model"
     )
-    if iv and rec.saving_low <= 0:
-        return Verdict(
-            "warning", head + f", but the {iv} includes zero: on this data it is not clearly better.", tuple(details)
-        )
-    return Verdict("success", head + (f" ({iv})." if iv else "."), tuple(details))
+    if not iv or rec.saving_low <= 0:
+        why = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"
+        head = f"{verdict_head(R.NOT_CLEARLY)}: keep “{rec.baseline}”. {saves[:1].upper() + saves[1:]}, but {why}."
+        return Verdict("warning", head, tuple(details))
+    return Verdict("success", f"{verdict_head(R.SHIP)}: ship {saves} ({iv}).", tuple(details))
 
 
 def nec_verdict(rec) -> Verdict:
     """The Instance costs page's one answer (an `instance.NecRecommendation`)."""
     from costlib.binary import decision as D
+    from costlib.core import rules as R
 
     base = _BASELINE_WORDS.get(rec.baseline, rec.baseline)
     iv = interval(rec.saving_low, rec.saving_high, of="the difference")
@@ -517,16 +522,19 @@ def nec_verdict(rec) -> Verdict:
     if rec.status in (D.ADDS_NOTHING, D.WORSE, D.NO_ANSWER):
         return Verdict(
             "error",
-            f"No cutoff of {rec.model} beats {base} in NEC ({rec.baseline_nec:.3f}): weighted by "
-            "each case's own price, the model should not decide these cases.",
+            f"{verdict_head(R.DO_NOT)}: no cutoff of {rec.model} beats {base} in NEC ({rec.baseline_nec:.3f}), "
+            "weighted by each case's own price.",
         )
-    head = (
-        f"Flag a case when {rec.model}'s score is at least {rec.threshold:.4g} ({fitted}): NEC {rec.nec:.3f} "
+    unclear = rec.status == D.UNCLEAR or not iv or rec.saving_low <= 0
+    how = (
+        f"flag a case when {rec.model}'s score is at least {rec.threshold:.4g} ({fitted}): NEC {rec.nec:.3f} "
         f"against {rec.baseline_nec:.3f} for {base}, the cheaper choice without a model"
         + (f" ({iv})" if iv else "")
         + f". Its error rate is {rec.error_rate:.3f} (ratio {ratio:.2f}): {where}."
     )
-    return Verdict("warning" if rec.status == D.UNCLEAR or (iv and rec.saving_low <= 0) else "success", head)
+    if unclear:
+        return Verdict("warning", f"{verdict_head(R.NOT_CLEARLY)}: keep {base}. The best cutoff would {how}")
+    return Verdict("success", f"{verdict_head(R.SHIP)}: {how}")
 
 
 def verdict_flips(span) -> str:
