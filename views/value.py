@@ -127,7 +127,7 @@ with st.expander("Models side by side at the cutoff 0.5 (no reject option)"):
     st.caption(answers.CLASSIFICATION_NOTE)
 
 st.subheader("Before and after calibration")
-if ds.has_role("validation"):
+if answers.calibration_rows(ds):
     comp = memo(
         "value_calibration",
         ds,
@@ -144,5 +144,9 @@ if ds.has_role("validation"):
         },
     )
     st.caption(answers.CALIBRATION_VALUE_NOTE)
+    for m in ds.scores:
+        advice = memo("calibration_advice", ds, (m,), lambda m=m: answers.calibration_advice_line(ds, m))
+        if advice:
+            say("caption", advice)
 else:
     st.caption(answers.NO_VALIDATION_NOTE)

@@ -20,8 +20,10 @@ from costlib.answers.calibration import (
     NO_SPLIT_TO_CALIBRATE,
     CalibrationAnswer,
     CalibrationFit,
+    calibration_advice_line,
     calibration_answer,
     calibration_fit,
+    calibration_rows,
 )
 from costlib.answers.costs import (
     ALL_PRICES_ZERO,
@@ -130,6 +132,8 @@ __all__ = [
     "NO_VALIDATION_NOTE",
     "CalibrationFit",
     "calibration_fit",
+    "calibration_advice_line",
+    "calibration_rows",
     "NO_SPLIT_TO_CALIBRATE",
     "BRIER_HELP",
     "CalibrationAnswer",

@@ -9,7 +9,7 @@ import pandas as pd
 
 from costlib import value
 from costlib.answers.value import KChoice
-from costlib.calibration import BinnedScores, apply_temperature, brier_score, fit_temperature
+from costlib.calibration import BinnedScores, apply_temperature, brier_score, calibration_advice, fit_temperature
 from costlib.core.dataset import Dataset
 from costlib.present import figures, words
 
@@ -113,3 +113,23 @@ def calibration_answer(
         "over is worth 0."
     )
     return CalibrationAnswer(verdict, metrics, figure, table, caption)
+
+
+def calibration_rows(ds: Dataset) -> str | None:
+    """The held-out rows a temperature is fitted on, the same on every page: "validation", else
+    "train" (rows other than the judged ones), else None (no split: nothing is held out)."""
+    return "validation" if ds.has_role("validation") else "train" if ds.has_role("train") else None
+
+
+def calibration_advice_line(ds: Dataset, model: str, *, bins: int = 10) -> str | None:
+    """The calibration advice for `model` (`calibration.calibration_advice`, the one test), in
+    one sentence for the Value and Costs pages; None when its scores are not probabilities."""
+    if not ds.probabilities or model not in ds.scores:
+        return None
+    fit = calibration_fit(ds, model)
+    chance = fit.binned.ece_by_chance(bins)
+    advice = calibration_advice(fit.t, fit.binned.ece(bins), fit.binned_cal.ece(bins), chance)
+    where = f"fitted on the {fit.fit_on} rows" if fit.fit_on != "same" else "fitted and judged on the same rows"
+    return f"Calibration of {model} (temperature {where}; Calibration page): " + words.calibration_advice_sentence(
+        advice
+    )

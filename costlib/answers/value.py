@@ -165,8 +165,10 @@ def per_outcome_sentence(choice: KChoice, worth: float, unit: str) -> str:
 
 
 def value_calibration_table(ds: Dataset, sweeps: ValueSweeps, *, k: float, reject_value: float, worth: float):
-    """Each model's temperature (fitted on the validation rows) and its worth at tau* before and after."""
+    """Each model's temperature (fitted on the held-out rows: validation, else train, as on the
+    Calibration page) and its worth at tau* before and after."""
     val, judge = ds.purpose_rows("calibrate"), ds.purpose_rows("judge")
+    where = "validation" if ds.has_role("validation") else "train"
     y = ds.y[judge]
     temps = {m: fit_temperature(ds.y[val], s[val]) for m, s in ds.scores.items()}
     cal = {
@@ -179,7 +181,7 @@ def value_calibration_table(ds: Dataset, sweeps: ValueSweeps, *, k: float, rejec
     return (
         pd.DataFrame(
             {
-                "temperature (fitted on validation)": pd.Series(temps),
+                f"temperature (fitted on the {where} rows)": pd.Series(temps),
                 "worth at τ* before": before["value at tau*"] * worth,
                 "worth at τ* after": after["value at tau*"] * worth,
             }
@@ -288,6 +290,6 @@ CALIBRATION_VALUE_NOTE = (
     "calibrated probabilities."
 )
 NO_VALIDATION_NOTE = (
-    "This data has no validation split, so there is nothing held out to calibrate on. Map a split column "
-    "with 'validation' rows on the Data page to see value before and after temperature scaling."
+    "This data has no split, so no rows are held out from the judged rows to calibrate on. Map a split column "
+    "(validation or train rows) on the Data page to see value before and after temperature scaling."
 )

@@ -427,21 +427,24 @@ def calibration_verdict(
     *,
     ece_chance: float = float("nan"),
 ) -> Verdict:
-    """Whether to rescale a model's probabilities, in words (the Calibration page's answer).
+    """Whether to rescale a model's probabilities, in words (the Calibration page's answer),
+    from the one test (`calibration.calibration_advice`: the error against what chance gives).
 
     `ece_chance` (`calibration.ece_by_chance`) is the ECE a calibrated model would show on
     these rows by chance: a model is called miscalibrated only above it (and above 0.05).
     """
+    from costlib import calibration as C
+
+    advice = C.calibration_advice(temperature, ece_before, ece_after, ece_chance)
     noise = "" if math.isnan(ece_chance) else f"; a calibrated model would show up to {ece_chance:.3f} by chance"
-    if math.isnan(temperature):
+    if advice == C.NO_FIT:
         return Verdict(
             "warning",
             f"No temperature can be fitted for {model} on the {fit_on} rows: its scores carry "
             "no information a rescaling could sharpen or soften (all equal, one outcome only, or "
             "ranked backwards). Keep the probabilities as they are, and check the scores.",
         )
-    beyond_chance = ece_before > 0.05 and not ece_before <= ece_chance
-    if abs(math.log(temperature)) < 0.05 and beyond_chance:
+    if advice == C.CANNOT_FIX:
         return Verdict(
             "warning",
             f"{model} is not calibrated (expected calibration error {ece_before:.3f} on the judged rows{noise}), "
@@ -461,15 +464,25 @@ def calibration_verdict(
         f"T = {temperature:.3f} (fitted on the {fit_on} rows): {model} is {direction}. The expected calibration "
         f"error on the judged rows goes from {ece_before:.3f} to {ece_after:.3f}{noise}."
     )
-    if ece_after > ece_before:
-        return Verdict(
-            "warning", head + " Temperature scaling does not help on these rows: keep the original probabilities."
-        )
     return Verdict(
-        "success",
-        head + " Use the rescaled probabilities wherever a formula threshold (c_fp/(c_fp+c_fn) "
-        "or τ* = k/(k+1)) is applied.",
+        "success" if advice == C.RESCALE else "info" if advice == C.KEEP else "warning",
+        head + " " + calibration_advice_sentence(advice),
     )
+
+
+def calibration_advice_sentence(advice: str) -> str:
+    """The advice of `calibration.calibration_advice` in one sentence (the same on every page)."""
+    from costlib import calibration as C
+
+    return {
+        C.RESCALE: "Use the rescaled probabilities wherever a formula threshold (c_fp/(c_fp+c_fn) or τ* = k/(k+1)) "
+        "is applied.",
+        C.KEEP: "That is within what chance gives a calibrated model here: keep the original probabilities.",
+        C.NOT_HELPING: "Temperature scaling does not help on these rows: keep the original probabilities.",
+        C.CANNOT_FIX: "One temperature cannot fix its probabilities: do not trust the formula cutoffs for it; the "
+        "cutoffs fitted on data do not need calibration.",
+        C.NO_FIT: "No temperature can be fitted: keep the probabilities as they are, and check the scores.",
+    }[advice]
 
 
 def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:

@@ -354,10 +354,10 @@ def test_value_page_before_and_after_calibration_uses_the_validation_split():
     at = open_app("screening", "views/value.py")
     df = sample_frame("screening")
     val, te = df[df["split"] == "validation"], df[df["split"] == "test"]
-    comp = [t.value for t in at.dataframe if "temperature (fitted on validation)" in t.value.columns][0]
+    comp = [t.value for t in at.dataframe if "temperature (fitted on the validation rows)" in t.value.columns][0]
     t = costlib.fit_temperature(val["label"], val["score_overconfident"])
     row = comp[comp["model"] == "score_overconfident"].iloc[0]
-    assert row["temperature (fitted on validation)"] == pytest.approx(t)
+    assert row["temperature (fitted on the validation rows)"] == pytest.approx(t)
     after = value_table({"m": value_sweep(te["label"], costlib.apply_temperature(te["score_overconfident"], t))}, k=2.0)
     assert row["worth at τ* after"] == pytest.approx(after["value at tau*"].iloc[0])  # a right answer is worth $1
 
@@ -788,3 +788,22 @@ def test_find_my_prices_group_question_prices_a_miss_differently_in_one_group():
     record = at.session_state["_keep_price_questions"]
     assert record["group_multipliers"][str(groups[0])] == 2.0
     assert all(record["group_multipliers"][str(g)] == 1.0 for g in groups[1:])
+
+
+def test_calibration_advice_is_one_sentence_on_calibration_value_and_costs():
+    """The one calibration test: the Calibration page's advice at its default bins, the Value
+    page and the Costs page say the same thing about the same rows."""
+    from costlib import answers, loading
+    from costlib.loading.samples import SAMPLES, sample_bytes
+
+    sample = SAMPLES["screening"]
+    data = sample_bytes("screening")
+    ds = loading.prepare(loading.read_table(data, sample.filename), sample.mapping, name="s", fingerprint="f")
+    cal = open_app("screening", "views/calibration.py")
+    cal.selectbox(key="model").set_value("score_overconfident").run()
+    line = answers.calibration_advice_line(ds, "score_overconfident")
+    assert line.split("): ", 1)[1] in texts(cal)
+    assert line in texts(open_app("screening", "views/value.py"))
+    costs = open_app("screening", "views/costs.py")
+    lines = [answers.calibration_advice_line(ds, m) for m in ("score_calibrated", "score_overconfident")]
+    assert any(x in texts(costs) for x in lines)  # the recommended model's advice

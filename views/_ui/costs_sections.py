@@ -29,6 +29,9 @@ def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> Non
             key="rules_by_group",
             export=tables.rules_numbers(rec.results, by_group=True),
         )
+    advice = memo("calibration_advice", ds, (rec.model,), lambda: answers.calibration_advice_line(ds, rec.model))
+    if advice and not ds.counts_only:
+        say("caption", advice)
     with st.expander("What the rules and the intervals mean"):
         for line in answers.rule_meanings(rec):
             st.markdown(line)
