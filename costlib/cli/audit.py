@@ -4,7 +4,8 @@ Prints the recommendation in words and the rules table (fitted on the train spli
 on the test split); with ``--json``, exactly one JSON object, the decision summary of the
 contract, and nothing else on standard output. Writes the HTML report and the JSON policy
 when asked. Exit codes: 0 ok; 1 only with ``--fail-if-worse-than-nobody`` when the model
-should not decide (no cheaper than the best decision without it); 2 for bad input or bad
+should not decide (no cheaper than the best decision without it), or with
+``--fail-unless-ship`` when the verdict is not "ship the model"; 2 for bad input or bad
 arguments (one sentence on stderr, after the flag it is about; never a traceback).
 
 The audit itself (the sweeps, the report, the policy) is imported when the command runs, so
@@ -25,7 +26,7 @@ from costlib.core import settings
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 
-EXIT_OK, EXIT_WORSE_THAN_NOBODY, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAILED_CHECK, EXIT_BAD_INPUT = 0, 1, 2  # 1: --fail-if-worse-than-nobody or --fail-unless-ship
 FLAGS = {"positive": "--positive", "score_scale": "--scale"}
 """The flags of the `ColumnMapping` settings that the loader's sentences ask for (`loading.prepare`)."""
 MSG_SPLIT_ROLE = (
@@ -88,8 +89,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         required=True,
         action="append",
         metavar="COL",
-        help="score column (higher = more likely positive); repeat to compare models in the "
-        "sensitivity map (the first one is audited)",
+        help="score column (higher = more likely positive); repeat to compare models: the audit "
+        'recommends the one cheapest on the fitting rows (the JSON names it in "model") and the '
+        "sensitivity map shows them all",
     )
     p.add_argument(
         "--scale",
@@ -155,6 +157,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "--fail-if-worse-than-nobody",
         action="store_true",
         help="exit 1 when the model should not decide: no cheaper than the best choice without it",
+    )
+    p.add_argument(
+        "--fail-unless-ship",
+        action="store_true",
+        help='exit 1 unless the verdict is "ship the model": the whole 95%% interval of the saving is above zero',
     )
     return p
 
@@ -312,7 +319,9 @@ def run_audit(args) -> int:
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     if args.fail_if_worse_than_nobody and audit.model_is_useless:
-        return EXIT_WORSE_THAN_NOBODY
+        return EXIT_FAILED_CHECK
+    if args.fail_unless_ship and not audit.recommendation.ship_model:
+        return EXIT_FAILED_CHECK
     return EXIT_OK
 
 
