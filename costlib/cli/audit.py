@@ -4,8 +4,9 @@ Prints the recommendation in words and the rules table (fitted on the train spli
 on the test split); with ``--json``, exactly one JSON object, the decision summary of the
 contract, and nothing else on standard output. Writes the HTML report and the JSON policy
 when asked. Exit codes: 0 ok; 1 only with ``--fail-if-worse-than-nobody`` when the model
-should not decide (no cheaper than the best decision without it); 2 for bad input or bad
-arguments (one sentence on stderr, never a traceback).
+should not decide (no cheaper than the best decision without it), or with
+``--fail-unless-ship`` when the verdict is not "ship the model"; 2 for bad input or bad
+arguments (one sentence on stderr, after the flag it is about; never a traceback).
 
 The audit itself (the sweeps, the report, the policy) is imported when the command runs, so
 that registering the command costs nothing.
@@ -20,15 +21,20 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+from costlib.cli.refusals import MSG_BIG_DATA, MSG_OUT_OF_MEMORY, column_flags, refusal
 from costlib.core import settings
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 
-EXIT_OK, EXIT_WORSE_THAN_NOBODY, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAILED_CHECK, EXIT_BAD_INPUT = 0, 1, 2  # 1: --fail-if-worse-than-nobody or --fail-unless-ship
+FLAGS = {"positive": "--positive", "score_scale": "--scale"}
+"""The flags of the `ColumnMapping` settings that the loader's sentences ask for (`loading.prepare`)."""
 MSG_SPLIT_ROLE = (
     'the split column "{split}" has no {role} rows; the audit fits the rules on train rows '
     "and judges them on test rows."
 )
+MSG_CANNOT_WRITE = '{flag}: The output file "{path}" cannot be written: {reason}.'
+MSG_SAME_COLUMN = '{a} and {b} name the same column "{column}"; with --engine each needs a column of its own.'
 
 
 def _bounded(bound):
@@ -83,8 +89,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         required=True,
         action="append",
         metavar="COL",
-        help="score column (higher = more likely positive); repeat to compare models in the "
-        "sensitivity map (the first one is audited)",
+        help="score column (higher = more likely positive); repeat to compare models: the audit "
+        'recommends the one cheapest on the fitting rows (the JSON names it in "model") and the '
+        "sensitivity map shows them all",
     )
     p.add_argument(
         "--scale",
@@ -151,6 +158,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         action="store_true",
         help="exit 1 when the model should not decide: no cheaper than the best choice without it",
     )
+    p.add_argument(
+        "--fail-unless-ship",
+        action="store_true",
+        help='exit 1 unless the verdict is "ship the model": the whole 95%% interval of the saving is above zero',
+    )
     return p
 
 
@@ -159,17 +171,21 @@ def run(args) -> int:
     try:
         return run_audit(args)
     except DataError as exc:
-        print(exc.message, file=sys.stderr)
+        print(refusal(exc, _column_flags(args), big_data=MSG_BIG_DATA), file=sys.stderr)
         return EXIT_BAD_INPUT
     except ValueError as exc:  # costlib's own checks on illegal input: a sentence naming the argument
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
     except MemoryError:
-        print(
-            "costlib ran out of memory: the input is too large for this machine (see the big-data path in the README).",
-            file=sys.stderr,
-        )
+        print(MSG_OUT_OF_MEMORY, file=sys.stderr)
         return EXIT_BAD_INPUT
+
+
+def _column_flags(args) -> dict[str, str]:
+    """{column: the flag that named it}, for the refusals about a column."""
+    return column_flags(
+        [("--label", args.label), ("--score", args.score), ("--group", args.group), ("--split", args.split)]
+    )
 
 
 def format_table(audit) -> str:
@@ -210,6 +226,17 @@ def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str]]:
 
     if args.positive:
         raise DataError("--positive is not available with --engine: the label column must hold 0/1 (or true/false).")
+    named = [
+        ("--label", args.label),
+        *(("--score", c) for c in scores),
+        ("--group", args.group),
+        ("--split", args.split),
+    ]
+    named = [(flag, c) for flag, c in named if c]
+    for i, (a, column) in enumerate(named):
+        for b, other in named[i + 1 :]:
+            if other == column:
+                raise DataError(MSG_SAME_COLUMN.format(a=a, b=b, column=column))
     models, n, notes = {}, 0, []
     for c in scores:
         sweeps, bound = scan_sweeps(
@@ -279,9 +306,12 @@ def run_audit(args) -> int:
     rule = args.rule or audit.recommendation.rule
     if rule not in audit.cutoffs:
         raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs) + ".")
-    policy = policy_json(audit, rule) if args.policy else None  # may refuse a rule with NaN cutoffs
-    _write(args.report, lambda: audit_html(audit))
-    _write(args.policy, lambda: policy)
+    try:
+        policy = policy_json(audit, rule) if args.policy else None
+    except ValueError as exc:  # a rule with no cutoff for some group (NaN) cannot be a policy
+        raise DataError(f"--rule: {exc}; choose another rule.") from None
+    _write(args.report, "--report", lambda: audit_html(audit))
+    _write(args.policy, "--policy", lambda: policy)
     if args.json:
         print(json.dumps(audit.summary(), allow_nan=False))
     else:
@@ -289,7 +319,9 @@ def run_audit(args) -> int:
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     if args.fail_if_worse_than_nobody and audit.model_is_useless:
-        return EXIT_WORSE_THAN_NOBODY
+        return EXIT_FAILED_CHECK
+    if args.fail_unless_ship and not audit.recommendation.ship_model:
+        return EXIT_FAILED_CHECK
     return EXIT_OK
 
 
@@ -307,7 +339,7 @@ def _memory_models(args, scores: list[str]):
         group=args.group,
         split=args.split,
     )
-    ds = loading.prepare(df, mapping, name=name, fingerprint=fp)
+    ds = loading.prepare(df, mapping, name=name, fingerprint=fp, flags=FLAGS)
     notes = list(ds.notes)
     if args.split:
         for role in ("train", "test"):
@@ -346,14 +378,14 @@ def _memory_models(args, scores: list[str]):
     return models, ds.n_rows, name, fp, notes, header
 
 
-def _write(path: str | None, text) -> None:
+def _write(path: str | None, flag: str, text) -> None:
     if not path:
         return
     try:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text())
     except OSError as exc:
-        raise DataError(f'The output file "{path}" cannot be written: {exc.strerror or exc}.') from None
+        raise DataError(MSG_CANNOT_WRITE.format(flag=flag, path=path, reason=exc.strerror or exc)) from None
 
 
 def _print_text(args, audit, name: str, header: str, costs: dict) -> None:

@@ -5,7 +5,8 @@ Trains the model family every chosen way (`costlib.compare_training`), then prin
 of NEC and error rate per method with intervals, the change against standard training, how
 predictable the costs are, and the verdict: the same numbers and words as the "Train with
 costs" page. ``--json`` prints one JSON object instead. Exit codes: 0 ok; 2 for bad input or
-bad arguments (one sentence on standard error, never a traceback).
+bad arguments (one sentence on standard error, after the flag whose column it is about; never
+a traceback).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import sys
 
 import pandas as pd
 
+from costlib.cli.refusals import column_flags, refusal
 from costlib.core.errors import DataError
 from costlib.training.compare import METHODS
 
@@ -64,12 +66,34 @@ def _seeds(text: str) -> int:
     return n
 
 
+def _random_state(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0, got {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0, got {text!r}")
+    return n
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n == 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of parallel fits other than 0 (-1: every core), got {text!r}"
+        )
+    return n
+
+
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Register the ``train`` command on `subparsers` (an argparse subparsers action)."""
     p = subparsers.add_parser(
         "train",
         help="train one model family seven ways with instance costs and compare them by NEC",
-        description="Train standard, |delta|-weighted, upsampled, top-k%% filtered and delta-regression models on "
+        description="Train standard, |delta|-weighted, upsampled, top-k% filtered and delta-regression models on "
         "the same splits and compare their normalized excess cost (NEC) and error rate on test rows.",
     )
     p.add_argument("file", metavar="FILE", help="CSV or Parquet file with one row per case")
@@ -97,8 +121,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help=f"methods to compare, from {', '.join(METHODS)} (default: all)",
     )
     p.add_argument("--seeds", type=_seeds, default=10, metavar="N", help="number of seeds (default 10)")
-    p.add_argument("--random-state", type=int, default=0, metavar="S", help="fixes every split and draw (default 0)")
-    p.add_argument("--jobs", type=int, default=-1, metavar="J", help="parallel fits (default -1: every core)")
+    p.add_argument(
+        "--random-state", type=_random_state, default=0, metavar="S", help="fixes every split and draw (default 0)"
+    )
+    p.add_argument(
+        "--jobs", type=_jobs, default=-1, metavar="J", help="parallel fits (default -1: every core; -2: all but one)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     return p
 
@@ -192,12 +220,26 @@ def compute(args):
     return data, results, summary, pred, training_verdict(summary), predictability_sentence(*pred)
 
 
+def _column_flags(args) -> dict[str, str]:
+    """{column: the flag that named it}, for the refusals about a column."""
+    return column_flags(
+        [
+            ("--features", [c for group in (args.features or []) for c in group]),
+            ("--text", args.text),
+            ("--votes", args.votes),
+            ("--delta", args.delta),
+            ("--threshold", args.threshold and args.threshold[0]),
+            ("--rating", args.rating and args.rating[0]),
+        ]
+    )
+
+
 def run(args) -> int:
     """Run the ``train`` command; print the result; return the exit status."""
     try:
         data, results, summary, pred, verdict, pred_words = compute(args)
     except DataError as exc:
-        print(exc.message, file=sys.stderr)
+        print(refusal(exc, _column_flags(args)), file=sys.stderr)
         return EXIT_BAD_INPUT
     except ValueError as exc:  # costlib's checks on illegal arguments: a sentence naming the argument
         print(str(exc), file=sys.stderr)

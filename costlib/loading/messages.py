@@ -7,7 +7,7 @@ A file's name reaches a sentence only through `costlib.core.escaping.display_nam
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -68,7 +68,9 @@ MSG_FILE_TOO_BIG = 'The file "{name}" is {size}, more than the {budget} that one
 MSG_NOT_REGULAR = '"{name}" is {kind}, not a regular file; give the path of a CSV or Parquet file.'
 MSG_CANNOT_READ = 'The file "{name}" cannot be read: {reason}.'
 
-# prepare: columns and roles
+# prepare: columns and roles. A sentence that asks for a setting names it in the dashboard's
+# words; its {..._flag} field adds the command line's flag, " (--scale raw)", and is "" on the
+# dashboard (`flag_phrase`, filled from the flags `prepare` is given).
 MSG_NO_ROWS = 'The table "{name}" has no rows.'
 MSG_NOTHING_MAPPED = (
     'In "{name}", no column is chosen for a label, a score, a delta or multiclass probabilities; choose at least one.'
@@ -92,8 +94,12 @@ MSG_INFINITE = 'In "{name}", column "{column}" has {count} infinite {values}: {r
 MSG_OUTSIDE_01 = (
     'In "{name}", column "{column}" has {count} {values} outside [0, 1] '
     "(smallest {low}, largest {high}): {rows}. A probability must lie between 0 and 1; "
-    'if these scores are log-odds choose the "logit" scale, for other real-valued '
-    'scores choose "raw".'
+    'if these scores are log-odds choose the "logit" scale{logit_flag}, for other real-valued '
+    'scores choose "raw"{raw_flag}.'
+)
+MSG_OUTSIDE_01_FEW = (
+    " Only a few rows are outside [0, 1]: correct them in the file (or leave them out), or map the "
+    "column as raw scores{raw_flag} if it is not a probability."
 )
 
 # prepare: labels
@@ -106,10 +112,10 @@ MSG_LABEL_ONE_CLASS = (
 MSG_LABEL_MANY = 'In "{name}", column "{column}" has {k} distinct values where a binary label needs 2: {listing}.'
 MSG_LABEL_NEEDS_POSITIVE = (
     'In "{name}", column "{column}" holds the values {a} and {b} (first at rows {row_a} '
-    "and {row_b}); choose which one means positive."
+    "and {row_b}); choose which one means positive{positive_flag}."
 )
 MSG_POSITIVE_NOT_FOUND = (
-    'In "{name}", the positive value {positive} does not occur in column "{column}"; its '
+    'In "{name}", the positive value {positive}{positive_flag} does not occur in column "{column}"; its '
     "values are {a} (first at row {row_a}) and {b} (first at row {row_b})."
 )
 
@@ -261,6 +267,20 @@ def size(n_bytes: float) -> str:
         if n_bytes >= scale:
             return f"{n_bytes / scale:.3g} {unit}"
     return f"{int(n_bytes)} bytes"
+
+
+def flag_phrase(flags: Mapping[str, str] | None, setting: str, value: str = "") -> str:
+    """' (--scale raw)': the command-line flag that sets `setting` (a `ColumnMapping` field),
+    with the `value` to give it, for a sentence that asks for that setting; '' when `flags`
+    does not name it (the dashboard: the sentence's own words name its widget).
+
+    >>> flag_phrase({"score_scale": "--scale"}, "score_scale", "raw"), flag_phrase(None, "score_scale", "raw")
+    (' (--scale raw)', '')
+    """
+    flag = (flags or {}).get(setting)
+    if not flag:
+        return ""
+    return f" ({flag} {value})" if value else f" ({flag})"
 
 
 def rows_phrase(rownums: Sequence[int], count: int, texts: Sequence[str] | None = None) -> str:

@@ -8,7 +8,7 @@ into the mapping and the options `prepare` takes, so a page never reads the Engl
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -96,6 +96,7 @@ def prepare(
     drop_missing_labels: bool = False,
     top_groups: int | None = None,
     renormalise: bool = False,
+    flags: Mapping[str, str] | None = None,
 ) -> Dataset:
     """Validate the mapped columns of `df` and build the `Dataset` arrays.
 
@@ -115,6 +116,11 @@ def prepare(
         Keep this many largest groups; the rest become "Other", with a note.
     renormalise : bool, default False
         Divide each row of class probabilities by its sum, with a note.
+    flags : mapping, optional
+        The command-line flag of each setting, keyed by `ColumnMapping` field (for example
+        ``{"positive": "--positive", "score_scale": "--scale"}``): a sentence that asks for a
+        setting then names its flag ("choose which one means positive (--positive VALUE)").
+        None (the dashboard): the sentences name the settings in the widgets' words only.
 
     Returns
     -------
@@ -137,7 +143,7 @@ def prepare(
     >>> ds.y.tolist(), ds.mapping.positive
     ([1, 0, 1], 'yes')
     """
-    t = Table(_unique_columns(df, display_name(name)), display_name(name))
+    t = Table(_unique_columns(df, display_name(name)), display_name(name), flags)
     m = mapping
     _check_mapping(t, m)
     y, positive, class_codes, class_label_names = _labels(t, m, drop_missing_labels)

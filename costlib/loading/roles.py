@@ -8,7 +8,7 @@ function can offer carry `fix` (words) and `fix_action` (a fixed word; see prepa
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -54,6 +54,7 @@ from costlib.loading.messages import (
     MSG_NEEDS_NUMBER,
     MSG_NOT_NUMBERS,
     MSG_OUTSIDE_01,
+    MSG_OUTSIDE_01_FEW,
     MSG_POSITIVE_NOT_FOUND,
     MSG_SPLIT_UNKNOWN,
     MSG_VOTES_INCOMPLETE,
@@ -66,6 +67,7 @@ from costlib.loading.messages import (
     NOTE_RENORMALISED,
     NOTE_TOP_GROUPS,
     SHOW,
+    flag_phrase,
     join,
     num,
     plural,
@@ -85,12 +87,15 @@ class Table:
     """The table being prepared: its name, its notes and which of its rows are still kept.
 
     Row numbers in sentences are the file's own (1-based data rows), also after rows were
-    dropped; columns read through `col` hold the kept rows only.
+    dropped; columns read through `col` hold the kept rows only. `flags` names the
+    command-line flag of each setting (a `ColumnMapping` field), for the sentences that ask
+    for one (`flag`); None on the dashboard.
     """
 
-    def __init__(self, df: pd.DataFrame, name: str):
+    def __init__(self, df: pd.DataFrame, name: str, flags: Mapping[str, str] | None = None):
         self.df = df
         self.name = name
+        self.flags = dict(flags or {})
         self.n = len(df)
         self.notes: list[str] = list(df.attrs.get("notes", []) or [])
         self.lookup = {str(c): i for i, c in enumerate(df.columns)}
@@ -109,6 +114,10 @@ class Table:
         """The file's row numbers of the kept rows at positions `idx`."""
         idx = np.asarray(idx, dtype=np.int64)
         return (idx if self._kept is None else self._kept[idx]) + 1
+
+    def flag(self, setting: str, value: str = "") -> str:
+        """' (--scale raw)' when the command line names `setting`'s flag, else '' (`flag_phrase`)."""
+        return flag_phrase(self.flags, setting, value)
 
     @property
     def last(self) -> int:
@@ -193,12 +202,18 @@ def probabilities(t: Table, column: str, **error: object) -> np.ndarray:
     values = numbers(t, column)
     outside = (values < 0) | (values > 1)
     if outside.any():
-        msg = t.bad(MSG_OUTSIDE_01, column, outside, values=values, low=num(values.min()), high=num(values.max()))
+        msg = t.bad(
+            MSG_OUTSIDE_01,
+            column,
+            outside,
+            values=values,
+            low=num(values.min()),
+            high=num(values.max()),
+            logit_flag=t.flag("score_scale", "logit"),
+            raw_flag=t.flag("score_scale", "raw"),
+        )
         if outside.mean() <= 0.5:
-            msg += (
-                " Only a few rows are outside [0, 1]: correct them in the file (or leave them out), or map the "
-                "column as raw scores if it is not a probability."
-            )
+            msg += MSG_OUTSIDE_01_FEW.format(raw_flag=t.flag("score_scale", "raw"))
             error = {}
         raise DataError(msg, column=column, **error)  # type: ignore[arg-type]
     return values
@@ -227,12 +242,19 @@ def binary_labels(
     if positive is None or str(positive).strip() == "":
         chosen = binary_default(names)
         if chosen is None:
-            raise DataError(MSG_LABEL_NEEDS_POSITIVE.format(name=t.name, column=column, **where), column=column)
+            raise DataError(
+                MSG_LABEL_NEEDS_POSITIVE.format(
+                    name=t.name, column=column, positive_flag=t.flag("positive", "VALUE"), **where
+                ),
+                column=column,
+            )
     else:
         chosen = match_value(str(positive).strip(), names)
         if chosen is None:
             raise DataError(
-                MSG_POSITIVE_NOT_FOUND.format(name=t.name, column=column, positive=q(positive), **where),
+                MSG_POSITIVE_NOT_FOUND.format(
+                    name=t.name, column=column, positive=q(positive), positive_flag=t.flag("positive"), **where
+                ),
                 column=column,
             )
     return (codes == names.index(chosen)).astype(np.int8), chosen

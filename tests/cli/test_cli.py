@@ -329,3 +329,36 @@ def test_engine_duckdb_gives_the_same_decision_summary_as_memory():
     memory, duck = _run(*args), _run(*args, "--engine", "duckdb")
     assert memory.returncode == duck.returncode == 0, duck.stderr
     assert json.loads(memory.stdout) == json.loads(duck.stdout)  # the data dictionary too: file name, sha256
+
+
+@pytest.mark.parametrize(
+    "c_fp, c_fn, verdict, unless_ship, if_worse",
+    [
+        ("1", "2", "ship the model", 0, 0),
+        ("3", "1", "not clearly better", 1, 0),  # saves on the test rows, but the interval reaches 0
+        ("20", "1", "do not let the model decide", 1, 1),
+    ],
+)
+def test_fail_unless_ship_exits_1_unless_the_verdict_is_ship(
+    capsys, monkeypatch, c_fp, c_fn, verdict, unless_ship, if_worse
+):
+    """--fail-unless-ship: exit 1 unless the model ships; --fail-if-worse-than-nobody keeps its
+    meaning (exit 1 only when the model should not decide), so "not clearly better" tells them apart."""
+    monkeypatch.chdir(ROOT)
+    args = ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--split", "split"]
+    args += ["--c-fp", c_fp, "--c-fn", c_fn, "--resamples", "200", "--json"]
+    code, out, _ = _main(capsys, *args, "--fail-unless-ship")
+    summary = json.loads(out)  # the summary is printed whatever the exit code
+    assert summary["verdict"] == verdict and summary["ship_model"] == (verdict == "ship the model")
+    assert code == unless_ship
+    assert _main(capsys, *args, "--fail-if-worse-than-nobody")[0] == if_worse
+    assert _main(capsys, *args, "--fail-unless-ship", "--fail-if-worse-than-nobody")[0] == max(unless_ship, if_worse)
+    assert _main(capsys, *args)[0] == 0
+
+
+def test_score_help_says_which_model_is_audited(capsys):
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    words = " ".join(capsys.readouterr().out.split())
+    assert "the first one is audited" not in words
+    assert 'recommends the one cheapest on the fitting rows (the JSON names it in "model")' in words

@@ -1457,3 +1457,53 @@ def test_a_score_column_with_words_is_not_blamed_on_decimal_commas_and_empty_cel
     commas = read_table(b'y,s\n0,"0,3"\n1,"0,45"\n0,0.2\n', "c.csv")
     with pytest.raises(DataError, match="decimal comma"):
         prepare(commas, m, name="c.csv", fingerprint="x")
+
+
+FLAGS = {"positive": "--positive", "score_scale": "--scale"}
+
+
+@pytest.mark.parametrize(
+    "df, mapping, page, command_line",
+    [
+        (
+            pd.DataFrame({"y": ["no", "yes", "no"], "s": [0.2, 0.5, 0.7]}),
+            ColumnMapping(label="y", scores=("s",)),
+            "choose which one means positive.",
+            "choose which one means positive (--positive VALUE).",
+        ),
+        (
+            pd.DataFrame({"y": ["no", "yes", "no"], "s": [0.2, 0.5, 0.7]}),
+            ColumnMapping(label="y", positive="maybe", scores=("s",)),
+            'the positive value "maybe" does not occur',
+            'the positive value "maybe" (--positive) does not occur',
+        ),
+        (
+            pd.DataFrame({"y": [0, 1, 0], "s": [2.0, 5.0, 7.0]}),  # deciles, not probabilities
+            ColumnMapping(label="y", scores=("s",)),
+            'choose the "logit" scale, for other real-valued scores choose "raw".',
+            'choose the "logit" scale (--scale logit), for other real-valued scores choose "raw" (--scale raw).',
+        ),
+        (
+            pd.DataFrame({"y": [0, 1, 0, 1], "s": [0.2, 0.5, 0.7, 1.5]}),  # one stray value
+            ColumnMapping(label="y", scores=("s",)),
+            "or map the column as raw scores if it is not a probability.",
+            "or map the column as raw scores (--scale raw) if it is not a probability.",
+        ),
+    ],
+)
+def test_a_sentence_asking_for_a_setting_names_its_flag_only_when_given_flags(df, mapping, page, command_line):
+    """One template per sentence: the dashboard's words, and the command line's flag added."""
+    with pytest.raises(DataError) as on_page:
+        prepare(df, mapping, name="d.csv", fingerprint="")
+    with pytest.raises(DataError) as on_command_line:
+        prepare(df, mapping, name="d.csv", fingerprint="", flags=FLAGS)
+    assert page in on_page.value.message and "--" not in on_page.value.message
+    assert command_line in on_command_line.value.message
+    assert (
+        on_command_line.value.message.replace(" (--scale logit)", "")
+        .replace(" (--scale raw)", "")
+        .replace(" (--positive VALUE)", "")
+        .replace(" (--positive)", "")
+        == on_page.value.message
+    )
+    assert on_command_line.value.column == on_page.value.column and on_command_line.value.fix == on_page.value.fix
