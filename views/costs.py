@@ -77,7 +77,7 @@ def live_answer() -> None:
             curves,
             figures.markers_frame(shown),
             unit=unit,
-            title=f"Cost per case against the cutoff, {shown_model} (test rows)",
+            title=answers.cost_chart_title(shown_model, shown),
         ),
         key="cost_chart",
     )

@@ -44,6 +44,13 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
     )
 
 
+def cost_chart_title(model: str, rec) -> str:
+    """The Costs chart's title: which rows its curves are drawn on."""
+    if rec.judged_on == "test":
+        return f"Cost per case against the cutoff, {model} (test rows)"
+    return f"Cost per case against the cutoff, {model} (all rows; the cost stated above is cross-fitted)"
+
+
 def price_questions_sentence(
     models: Mapping, rec, record: Mapping | None, costs: Mapping, *, n_resamples: int = 0
 ) -> str | None:

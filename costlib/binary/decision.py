@@ -155,6 +155,8 @@ class RuleResults:
     resamples: Resamples | None = None
     total_cost: dict = field(default_factory=dict)  # rule -> (B,) resampled cost per case
     refit: dict = field(default_factory=dict)  # fitted rule or "baseline" -> (B,) refit bootstrap cost per case
+    on_curve: dict = field(default_factory=dict)  # fitted rule -> (overall, {group: cost}) on the judged rows'
+    # cost curves (where a chart marks the cutoff) when the cost shown is cross-fitted
     estimate: str = H.TEST  # how the fitted rules are judged (`honest.Honest.estimate`)
 
     def paired(self, rule: str, other: str) -> tuple[float, float, float]:
@@ -269,6 +271,7 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         return dataclasses.replace(res, estimate=honest.estimate)
     by_group, overall = res.by_group.copy(), res.overall.copy()
     cf = honest.crossfit
+    on_curve = {}
     refit = {}
     if honest.refits is not None:
         rf = honest.refits
@@ -277,6 +280,11 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         rows = (by_group["rule"] == rule).to_numpy()
         n_g = by_group.loc[rows, "n"].to_numpy(dtype=np.float64)
         if cf is not None:
+            curve = by_group.loc[rows, ["group", "cost_per_case"]]
+            on_curve[rule] = (
+                float(overall.loc[rule, "cost_per_case"]),
+                dict(zip(curve["group"], curve["cost_per_case"], strict=True)),
+            )
             c = cf.single if rule == R.SINGLE else cf.per_group
             nan = 1.0 if cf.fitted else np.nan
             fp, fn, tp = c["fp"] * nan, c["fn"] * nan, c["tp"] * nan
@@ -299,7 +307,13 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
     overall["vs_baseline"] = overall["cost_per_case"] - overall.loc[res.baseline, "cost_per_case"]
     total_cost = {r: x for r, x in res.total_cost.items() if r not in FITTED}
     return dataclasses.replace(
-        res, by_group=by_group, overall=overall, total_cost=total_cost, refit=refit, estimate=honest.estimate
+        res,
+        by_group=by_group,
+        overall=overall,
+        total_cost=total_cost,
+        refit=refit,
+        estimate=honest.estimate,
+        on_curve=on_curve,
     )
 
 

@@ -32,7 +32,9 @@ RULE_SYMBOLS = {R.THRESHOLD_05: "circle", R.ELKAN: "diamond", R.SINGLE: "star", 
 
 def markers_frame(rec) -> pd.DataFrame:
     """The points a cost curve marks, from a `decision.Recommendation`: long format
-    ``line, rule, threshold, cost_per_case`` (line None: everybody at one cutoff)."""
+    ``line, rule, threshold, cost_per_case`` (line None: everybody at one cutoff). A marker sits
+    on its curve: a cross-fitted rule is marked at its cost on the curve's rows
+    (`RuleResults.on_curve`), not at the cross-fitted cost the answer states."""
     res = rec.results
     rows = []
     for rule in (R.THRESHOLD_05, R.ELKAN, R.SINGLE):
@@ -44,13 +46,16 @@ def markers_frame(rec) -> pd.DataFrame:
                         "line": None,
                         "rule": rule,
                         "threshold": cut[0],
-                        "cost_per_case": float(res.overall.loc[rule, "cost_per_case"]),
+                        "cost_per_case": res.on_curve[rule][0]
+                        if rule in res.on_curve
+                        else float(res.overall.loc[rule, "cost_per_case"]),
                     }
                 )
     if rec.grouped and R.COST_OPTIMAL in res.cutoffs:
         part = res.by_group[res.by_group["rule"] == R.COST_OPTIMAL]
         for g, t, c in zip(part["group"], part["threshold"], part["cost_per_case"], strict=True):
             if np.isfinite(t):
+                c = res.on_curve[R.COST_OPTIMAL][1][g] if R.COST_OPTIMAL in res.on_curve else c
                 rows.append({"line": g, "rule": R.COST_OPTIMAL, "threshold": t, "cost_per_case": c})
     frame = pd.DataFrame(rows, columns=["line", "rule", "threshold", "cost_per_case"])
     frame.attrs["recommended"] = rec.rule

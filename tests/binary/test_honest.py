@@ -224,3 +224,18 @@ def test_a_price_move_reuses_the_folds_and_draws():
         rec = D.recommend(ms, (1, 4), n_resamples=200)
     assert ms.__dict__["_honest_cache"].keys() == cached.keys()
     assert rec.estimate == H.CROSS_FITTED and rec.intervals
+
+
+def test_a_chart_marks_a_cross_fitted_cutoff_on_its_curve():
+    from costlib.present.cost_figures import markers_frame
+
+    y, s, g = _signal(2, 1500)
+    ms = D.sweep_model(y, s, g)
+    rec = D.recommend(ms, (1, 3), n_resamples=0)
+    curves = D.cost_curves(ms, rec.prices)
+    marks = markers_frame(rec)
+    single = marks[(marks["rule"] == R.SINGLE) & marks["line"].isna()].iloc[0]
+    everybody = curves[curves["line"].isna()]
+    on_curve = everybody.loc[everybody["threshold"] == single["threshold"], "cost_per_case"].iloc[0]
+    assert single["cost_per_case"] == on_curve  # the marker sits on the curve it marks
+    assert rec.cost != on_curve  # while the answer states the cross-fitted cost
