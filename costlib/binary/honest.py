@@ -30,12 +30,10 @@ cutoff is fitted on to get a cutoff of its own; below that it gets the cutoff fo
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
-from costlib.core import validation as v
 from costlib.core.prices import Prices, mistakes_cost
 from costlib.core.sweep import GroupedSweep, Sweep, argbest
 
@@ -85,11 +83,20 @@ class Folds:
     pooled_fp: np.ndarray
 
 
+DEAL_ROWS = 50_000_000  # up to this many rows, folds are dealt row by row (fast); beyond, level by level
+
+
 def _deal(levels: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
-    """(k, levels) counts: the rows of each level dealt into k folds of (nearly) equal size."""
+    """(k, levels) counts: the rows of each level dealt into k folds of (nearly) equal size,
+    every dealing equally likely (rows of one level are interchangeable)."""
     n = int(levels.sum())
+    if n <= DEAL_ROWS:
+        fold = (np.arange(n) + int(rng.integers(k))) % k  # which folds get the extra row: random
+        rng.shuffle(fold)
+        level = np.repeat(np.arange(levels.size), levels)
+        return np.bincount(fold * levels.size + level, minlength=k * levels.size).reshape(k, levels.size)
     sizes = np.full(k, n // k, dtype=np.int64)
-    sizes[rng.permutation(k)[: n % k]] += 1
+    sizes[: n % k] += 1
     out = np.zeros((k, levels.size), dtype=np.int64)
     remaining = levels.copy()
     for f in range(k - 1):
@@ -150,50 +157,47 @@ class CrossFit:
 
 
 def cross_fit(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, folds: Folds, prices: Prices) -> CrossFit:
-    """Judge the best single cutoff and the best cutoff per group by cross-fitting (exact)."""
+    """Judge the best single cutoff and the best cutoff per group by cross-fitting (exact).
+
+    A fold's other folds cost what all rows cost minus what the fold costs, at every cutoff:
+    one pass over all rows' costs per price book, then one over each fold's."""
     g_n = len(gs.groups)
     k = folds.tp.shape[0]
+    sizes = np.diff(gs.offsets)
+    c_fp_e, c_fn_e = np.repeat(prices.c_fp, sizes), np.repeat(prices.c_fn, sizes)  # each entry's group prices
+    all_cost = mistakes_cost(gs.fp, np.repeat(gs.positives, sizes) - gs.tp, c_fp_e, c_fn_e)
+    pooled_all = pooled.errors_cost(prices.c_fp[0], prices.c_fn[0]) if prices.uniform else None
     out = {name: {"tp": np.zeros(g_n), "fp": np.zeros(g_n), "fn": np.zeros(g_n)} for name in ("single", "group")}
     fitted = True
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", v.DegenerateWarning)
-        for f in range(k):
-            c_tp = gs.tp - folds.tp[f]
-            c_fp = gs.fp - folds.fp[f]
-            c_pos = gs.positives - folds.positives[f]
-            c_neg = gs.negatives - folds.negatives[f]
-            if prices.uniform:
-                comp = Sweep(
-                    pooled.thresholds,
-                    pooled.tp - folds.pooled_tp[f],
-                    pooled.fp - folds.pooled_fp[f],
-                    float(c_pos.sum()),
-                    float(c_neg.sum()),
-                )
-                j_single = comp.best(prices.c_fp[0], prices.c_fn[0])
-            else:
-                cost = np.zeros(pooled.thresholds.size)
-                for i in range(g_n):
-                    at = int(gs.offsets[i]) + index[i]
-                    cost += mistakes_cost(c_fp[at], c_pos[i] - c_tp[at], prices.c_fp[i], prices.c_fn[i])
-                both = c_pos.sum() > 0 and c_neg.sum() > 0
-                j_single = argbest(cost / max(float(c_pos.sum() + c_neg.sum()), 1e-300)) if both else -1
-            if j_single < 0:
-                fitted = False
-                continue
-            own = own_cutoff(c_pos, c_neg)
+    for f in range(k):
+        c_pos = gs.positives - folds.positives[f]
+        c_neg = gs.negatives - folds.negatives[f]
+        total = float(c_pos.sum() + c_neg.sum())
+        if not (c_pos.sum() > 0 and c_neg.sum() > 0):
+            fitted = False
+            continue
+        fold_cost = mistakes_cost(folds.fp[f], np.repeat(folds.positives[f], sizes) - folds.tp[f], c_fp_e, c_fn_e)
+        comp = all_cost - fold_cost  # the other folds' cost at every cutoff of every group
+        if prices.uniform:
+            fold_pooled = mistakes_cost(
+                folds.pooled_fp[f], folds.positives[f].sum() - folds.pooled_tp[f], prices.c_fp[0], prices.c_fn[0]
+            )
+            single_cost = pooled_all - fold_pooled
+        else:
+            single_cost = np.zeros(pooled.thresholds.size)
             for i in range(g_n):
-                lo, hi = int(gs.offsets[i]), int(gs.offsets[i + 1])
-                at_single = lo + int(index[i][j_single])
-                at_group = at_single
-                if own[i]:
-                    sw = Sweep(gs.thresholds[lo:hi], c_tp[lo:hi], c_fp[lo:hi], float(c_pos[i]), float(c_neg[i]))
-                    at_group = lo + sw.best(prices.c_fp[i], prices.c_fn[i])
-                for name, at in (("single", at_single), ("group", at_group)):
-                    t_p = float(folds.tp[f, at])
-                    out[name]["tp"][i] += t_p
-                    out[name]["fp"][i] += float(folds.fp[f, at])
-                    out[name]["fn"][i] += float(folds.positives[f, i]) - t_p
+                single_cost += comp[int(gs.offsets[i]) + index[i]]
+        j_single = argbest(single_cost / total)
+        own = own_cutoff(c_pos, c_neg)
+        for i in range(g_n):
+            lo, hi = int(gs.offsets[i]), int(gs.offsets[i + 1])
+            at_single = lo + int(index[i][j_single])
+            at_group = lo + argbest(comp[lo:hi] / float(c_pos[i] + c_neg[i])) if own[i] else at_single
+            for name, at in (("single", at_single), ("group", at_group)):
+                t_p = float(folds.tp[f, at])
+                out[name]["tp"][i] += t_p
+                out[name]["fp"][i] += float(folds.fp[f, at])
+                out[name]["fn"][i] += float(folds.positives[f, i]) - t_p
     return CrossFit(out["single"], out["group"], fitted)
 
 
@@ -410,7 +414,11 @@ def _cached(ms, key, make):
 def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0) -> Honest:
     """The honest judgement of `ms` (a `ModelSweeps`): folds and draws are made on the first
     call and cached on `ms`; later price books only reweight them."""
-    counted = not ms.weighted and integer_counts(ms.fit) and (ms.judged_on == "test" or integer_counts(ms.judge))
+    counted = _cached(
+        ms,
+        ("counted",),
+        lambda: not ms.weighted and integer_counts(ms.fit) and (ms.judged_on == "all" or integer_counts(ms.judge)),
+    )
     crossfit = None
     if ms.judged_on == "all":
         if not counted:
