@@ -174,6 +174,13 @@ FAIR_POLICY_HELP = (
 )
 
 
+def pooled_note(rec) -> str:
+    """ " " and which groups the per-group cutoffs give the cutoff for everyone, or ""."""
+    from costlib.binary.honest import MIN_CLASS_ROWS
+
+    return " " + words.pooled_sentence(rec.pooled, MIN_CLASS_ROWS) if rec.pooled else ""
+
+
 def group_rates_view(ms, rec):
     """The per-group rates of the model's recommended rule (`fairness.group_rates`), as shown."""
     from costlib.binary.fairness import group_rates

@@ -50,7 +50,7 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
         )
         show_table(view, "group_rates", key="group_rates")
     st.subheader("Fairness-constrained cutoffs")
-    say("caption", for_prices + answers.FAIRNESS_WHAT)
+    say("caption", for_prices + answers.FAIRNESS_WHAT + answers.pooled_note(rec))
     if len(names) < 2:
         st.caption(answers.FAIRNESS_ONE_GROUP)
         return
