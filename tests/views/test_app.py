@@ -807,3 +807,45 @@ def test_calibration_advice_is_one_sentence_on_calibration_value_and_costs():
     costs = open_app("screening", "views/costs.py")
     lines = [answers.calibration_advice_line(ds, m) for m in ("score_calibrated", "score_overconfident")]
     assert any(x in texts(costs) for x in lines)  # the recommended model's advice
+
+
+@pytest.mark.parametrize("seed, signal, split", [(0, 0.0, False), (1, 0.0, True), (2, 0.5, False), (3, 2.0, True)])
+def test_one_verdict_on_the_page_the_report_the_policy_and_the_json(seed, signal, split, tmp_path, capsys):
+    """Random data (no, weak or clear signal; with and without a split) at random prices: the
+    Costs page, the report, the policy and ``--json`` give the same verdict."""
+    from costlib.__main__ import main
+
+    rng = np.random.default_rng(seed)
+    n = 600
+    y = rng.integers(0, 2, n)
+    p = 1 / (1 + np.exp(-(signal * (2 * y - 1) + rng.normal(0, 1, n))))
+    frame = pd.DataFrame({"outcome": y, "model_a": p.round(4), "segment": rng.choice(["north", "south"], n)})
+    if split:
+        frame["split"] = rng.choice(["train", "test"], n)
+    c_fp, c_fn = (float(x) for x in rng.choice([1, 2, 3], 2))
+    at = open_app("compas", "views/data.py", c_fp=c_fp, c_fn=c_fn)
+    at.file_uploader(key="uploader").upload("preds.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    at.switch_page("views/costs.py").run()
+    assert_no_exception(at)
+    assert (at.select_slider(key="s_c_fp").value, at.select_slider(key="s_c_fn").value) == (c_fp, c_fn)
+    page = verdict_box(at)
+
+    path, report, policy = tmp_path / "preds.csv", tmp_path / "r.html", tmp_path / "p.json"
+    frame.to_csv(path, index=False)
+    args = ["audit", str(path), "--label", "outcome", "--score", "model_a", "--group", "segment"]
+    args += ["--split", "split"] if split else []
+    args += ["--c-fp", str(c_fp), "--c-fn", str(c_fn), "--json", "--report", str(report), "--policy", str(policy)]
+    assert main(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    verdict = summary["verdict"]
+    head = words.verdict_head(verdict)
+    assert page.startswith((head + ":", head + " with")), (page, verdict)
+    saved = json.loads(policy.read_text())
+    assert saved["verdict"] == verdict and saved["decision"]["verdict"] == verdict
+    assert saved["headline"].startswith(head)
+    assert 'class="verdict' in report.read_text() and f">{head}" in report.read_text()
+    if signal == 0.0:
+        assert verdict != "ship the model"  # no signal: never told to ship
+    if signal == 2.0:
+        assert verdict == "ship the model"
