@@ -137,7 +137,11 @@ def best_on_sweep(sweep: Sweep, c_fp: float, c_fn: float) -> tuple[float, float]
 def optimal_threshold(y_true, y_score, *, c_fp, c_fn, sample_weight=None) -> tuple[float, float]:
     """(threshold, cost_per_case) minimising cost over every possible threshold.
 
-    Ties go to the larger threshold (flag fewer). +inf (flag nobody) is a candidate.
+    Ties go to the larger threshold (flag fewer). +inf (flag nobody) is a candidate. The tie
+    rule (`costlib.core.sweep.best_indices`): the cheapest cutoff when a false alarm is priced
+    a relative 1e-12 dearer, of those the larger threshold. So an exact tie, and one lost to
+    rounding, go to the larger threshold, the answer depends on c_fn / c_fp only, and it is,
+    at every ratio, the cutoff of the `optimal_cutoffs_by_ratio` piece holding c_fn / c_fp.
 
     Parameters
     ----------

@@ -2,10 +2,12 @@
 whether the decision depends on where in that range the truth lies.
 
 Only the ratio r = c_fn / c_fp moves the cost-optimal cutoff. Over a range of ratios the
-optimum is a short list of pieces, read off the upper concave hull of a sweep's
-(flagged, true positives) points: with c_fp = 1 and c_fn = r the best cutoff maximises
-``TP - q (TP + FP)`` with ``q = 1 / (1 + r)``, so the hull's slopes s are exactly where the
-optimum changes, at ``r = 1 / s - 1``. No grid.
+optimum is a short list of pieces, read off the sweep's hull (`costlib.core.sweep.Hull`):
+going on from one vertex to the next pays once r exceeds the false positives per true
+positive along that edge. `optimal_threshold` chooses by the same hull with the one tie rule
+of `costlib.core.sweep.best_indices` (a false alarm priced a relative 1e-12 dearer, so a tie
+goes to the larger cutoff), and the pieces' edges are exactly the ratios where that choice
+moves on (``Hull.edges``): the two agree at every ratio, to the last bit. No grid.
 
 The conversation brackets r by bisection on a log scale: "Which is worse: 1 missed case, or
 N false alarms?" An answer halves the bracket (in log terms); "about the same" stops it.
@@ -24,7 +26,7 @@ import pandas as pd
 
 from costlib.core import validation as v
 from costlib.core.prices import mistakes_cost
-from costlib.core.sweep import Sweep, group_codes, hull_slopes, threshold_sweep, tie_tolerance
+from costlib.core.sweep import Sweep, group_codes, threshold_sweep
 
 RANGE = (1e-3, 1e3)  # the ratios the questions can reach: 1:1000 to 1000:1
 PRECISION = 1.5  # stop when the bracket's high / low is at most this
@@ -34,30 +36,6 @@ PIECE_COLUMNS = ["ratio_low", "ratio_high", "threshold"]
 
 # ---------------------------------------------------------------------------------------
 # Exact pieces
-
-
-def _breaks(sweep: Sweep) -> tuple[np.ndarray, np.ndarray]:
-    """(vertex indices, ratios where the optimum moves to the next vertex) of a sweep.
-
-    Vertex 0 is threshold +inf (flag nobody). vertex[k] is optimal for ratios in
-    (ratio[k - 1], ratio[k]] (ratio[-1] is 0, ratio[last] is +inf); at a break the tie goes
-    to the larger threshold, which is the lower-ratio piece's.
-    """
-    da = np.diff(sweep.flagged)
-    dc = np.diff(sweep.tp)
-    if da.size == 0:
-        return np.array([0]), np.array([np.inf])
-    slopes = hull_slopes(da, dc)
-    # the end of each block of equal pooled slopes is a hull vertex; its slope sets the break
-    ends = np.flatnonzero(np.concatenate((slopes[1:] != slopes[:-1], [True])))
-    block_slopes = slopes[ends]
-    vertices = np.concatenate(([0], ends + 1))
-    with np.errstate(divide="ignore"):
-        ratios = np.where(block_slopes > 0, 1.0 / block_slopes - 1.0, np.inf)
-    # a block of slope 1 (only positives added) costs nothing to flag: it is taken at r = 0,
-    # so the vertex before it is never optimal for a positive ratio
-    ratios = np.maximum(ratios, 0.0)
-    return vertices, np.concatenate((ratios, [np.inf]))
 
 
 def pieces(sweep: Sweep, ratio_low: float, ratio_high: float) -> pd.DataFrame:
@@ -70,77 +48,35 @@ def pieces(sweep: Sweep, ratio_low: float, ratio_high: float) -> pd.DataFrame:
         v.warn_degenerate("only one class present: no cutoff to fit at any ratio; NaN")
         return pd.DataFrame([[lo, hi, float("nan")]], columns=PIECE_COLUMNS)
     full = _line(sweep)
-    # piece k covers (ratio_low, ratio_high]; the first piece kept also covers its left end
-    inside = (full["ratio_high"] >= lo) & ((full["ratio_low"] < hi) | (full.index == 0))
-    first = int(np.argmax(inside.to_numpy())) if inside.any() else len(full) - 1
-    if first > 0 and full.at[first - 1, "ratio_high"] == lo:
-        first -= 1  # lo is a break: it belongs to the left piece (ties go to the larger cutoff)
-    out = full[inside | (full.index == first)].loc[first:, PIECE_COLUMNS].copy()
-    out = out[(out["ratio_low"] < hi) | (out.index == first)]
-    out["ratio_low"] = out["ratio_low"].clip(lower=lo)
-    out["ratio_high"] = out["ratio_high"].clip(upper=hi)
-    out.iloc[0, out.columns.get_loc("ratio_low")] = lo
-    out.iloc[-1, out.columns.get_loc("ratio_high")] = hi
-    return _merge_equal(out.reset_index(drop=True))
+    # the pieces holding lo and hi: piece i holds (ratio_low_i, ratio_high_i], an edge
+    # belongs to the piece below it (the first piece also holds its left end, 0)
+    highs = full["ratio_high"].to_numpy()
+    first, last = np.searchsorted(highs, [lo, hi], side="left")
+    out = full.loc[first:last, PIECE_COLUMNS].reset_index(drop=True)
+    out.loc[0, "ratio_low"] = lo
+    out.loc[len(out) - 1, "ratio_high"] = hi
+    return out
 
 
 def _line(sweep: Sweep) -> pd.DataFrame:
-    """Every piece over ratios [0, inf), breaks placed by the one tie rule (`_check_ties`)."""
-    vertices, ratios = _breaks(sweep)
-    lows = np.concatenate(([0.0], ratios[:-1]))
-    keep = (ratios > lows) | (np.arange(ratios.size) == 0)  # two breaks at one ratio: never strictly best
-    full = pd.DataFrame(
+    """Every piece over ratios [0, inf): one row per hull vertex that is chosen at some ratio.
+
+    The choice at (c_fp=1, c_fn=r) is vertex k exactly for r in (edges[k - 1], edges[k]]
+    (``Hull.edges``, the tie rule of `best_indices`), so these are the pieces, edge for edge.
+    A vertex between two equal edges is never chosen and has no row.
+    """
+    hull = sweep.hull
+    lows = np.concatenate(([-np.inf], hull.edges))
+    highs = np.concatenate((hull.edges, [np.inf]))
+    keep = highs > lows
+    keep[: np.searchsorted(highs, 0.0, side="left")] = False  # pieces below ratio 0 (rounding)
+    return pd.DataFrame(
         {
-            "ratio_low": lows[keep],
-            "ratio_high": ratios[keep],
-            "threshold": sweep.thresholds[vertices[keep]].astype(float),
-            "vertex": vertices[keep],
+            "ratio_low": np.maximum(lows[keep], 0.0),
+            "ratio_high": highs[keep],
+            "threshold": sweep.thresholds[hull.vertices[keep]].astype(float),
+            "vertex": hull.vertices[keep],
         }
-    )
-    return _check_ties(full, sweep)
-
-
-def _check_ties(frame: pd.DataFrame, sweep: Sweep) -> pd.DataFrame:
-    """Pieces are read off floating-point slopes; the one tie rule (`argbest`: costs within
-    `tie_tolerance` of the best tie, and a tie goes to the larger cutoff, the left piece)
-    decides where each inner break really is: the largest ratio at which the left piece's
-    cutoff is still chosen over the right one's. Found by bisection near the computed break
-    (the two costs are linear in the ratio, so the choice flips once)."""
-    frame = frame.copy()
-    for i in range(len(frame) - 1):
-        r0 = float(frame.at[i, "ratio_high"])
-        a, b = sweep.index_at(frame.at[i, "threshold"]), sweep.index_at(frame.at[i + 1, "threshold"])
-
-        def left_wins(r, a=a, b=b):
-            cost_a = mistakes_cost(sweep.fp[a], sweep.fn[a], 1.0, r) / sweep.total  # in units of c_fp
-            cost_b = mistakes_cost(sweep.fp[b], sweep.fn[b], 1.0, r) / sweep.total
-            best = min(cost_a, cost_b)
-            return cost_a <= best + tie_tolerance(best)
-
-        lo, hi = (r0, r0 * (1 + 1e-6) + 1e-300) if left_wins(r0) else (r0 * (1 - 1e-6), r0)
-        if not left_wins(lo) or left_wins(hi):
-            continue  # the computed break is as good as floating point gets here
-        for _ in range(200):  # the largest float at which the left cutoff still wins
-            mid = lo + (hi - lo) / 2
-            if mid in (lo, hi):
-                break
-            lo, hi = (mid, hi) if left_wins(mid) else (lo, mid)
-        frame.at[i, "ratio_high"] = frame.at[i + 1, "ratio_low"] = min(
-            max(lo, frame.at[i, "ratio_low"]), frame.at[i + 1, "ratio_high"]
-        )
-    return frame
-
-
-def _merge_equal(frame: pd.DataFrame) -> pd.DataFrame:
-    if len(frame) < 2:
-        return frame.reset_index(drop=True)
-    same = frame["threshold"].to_numpy()
-    start = np.concatenate(([True], same[1:] != same[:-1]))
-    groups = np.cumsum(start) - 1
-    return (
-        frame.groupby(groups)
-        .agg(ratio_low=("ratio_low", "first"), ratio_high=("ratio_high", "last"), threshold=("threshold", "first"))
-        .reset_index(drop=True)
     )
 
 
@@ -152,7 +88,12 @@ def optimal_cutoffs_by_ratio(
     One row per piece, sorted by ratio, covering the range without gaps: piece i covers
     (ratio_low_i, ratio_high_i] (the first also its left end), and for every r in it
     ``optimal_threshold(..., c_fp=1, c_fn=r)`` returns its ``threshold`` (``inf``: flag
-    nobody). With `groups`, the same per group, with a leading ``group`` column.
+    nobody), at every float r, edges included. An edge belongs to the piece below it: at the
+    edge the larger threshold is still chosen. The ties are those of `optimal_threshold`: a
+    false alarm is priced a relative 1e-12 dearer, so where two cutoffs cost exactly the same
+    at r0 the edge sits at r0 * (1 + 1e-12), and a cutoff on a straight stretch between two
+    pieces' cutoffs (tied with both only at r0) is never chosen. With `groups`, the same per
+    group, with a leading ``group`` column.
 
     Parameters
     ----------
@@ -190,11 +131,14 @@ def optimal_cutoffs_by_ratio(
 
     Examples
     --------
-    >>> optimal_cutoffs_by_ratio([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9],
-    ...                          ratio_low=0.1, ratio_high=10)
+    >>> table = optimal_cutoffs_by_ratio([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9],
+    ...                                  ratio_low=0.1, ratio_high=10)
+    >>> table
        ratio_low  ratio_high  threshold
     0        0.1         2.0       0.80
     1        2.0        10.0       0.35
+    >>> float(table["ratio_high"].iloc[0])  # 0.8 and 0.35 tie at r = 2: the tie goes to 0.8
+    2.000000000002
     """
     if groups is None:
         return pieces(threshold_sweep(y_true, y_score, sample_weight=sample_weight), ratio_low, ratio_high)

@@ -20,12 +20,13 @@ the end of each block of equal scores, in chunks so that temporaries stay small.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
 
 from costlib.core import validation as v
-from costlib.core.prices import elkan_cutoffs, mistakes_cost
+from costlib.core.prices import mistakes_cost
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,10 +93,17 @@ class Sweep:
         return self.errors_cost(c_fp, c_fn) / self.total
 
     def best(self, c_fp, c_fn) -> int:
-        """Index of the cheapest threshold (ties: the larger threshold); -1 when there is none.
+        """Index of the cheapest threshold under the one tie rule (`best_indices`); -1 when there
+        is none.
 
-        One class only (no positive or no negative weight) has no threshold to fit: -1 and a
-        `DegenerateWarning`.
+        Ties go to the larger threshold: the cheapest cutoff when a false alarm is priced a
+        relative `TIE_TOLERANCE` (1e-12) dearer, of those the larger threshold. One class only
+        (no positive or no negative weight) has no threshold to fit: -1 and a `DegenerateWarning`.
+
+        Same answer as `best_indices`, without building the `Hull` when it is not needed: if
+        one cutoff is cheaper than every other by more than `CLEAR_WIN` of the cost scale
+        (``c_fp N + c_fn P``), far more than the tie rule or rounding can move, no rule is
+        needed and it is the answer (one pass over the costs); otherwise the hull decides.
         """
         if self.positives <= 0 or self.negatives <= 0:
             v.warn_degenerate(
@@ -103,7 +111,19 @@ class Sweep:
                 f"{self.negatives:g}): no threshold to fit; NaN"
             )
             return -1
-        return argbest(self.errors_cost(c_fp, c_fn) / self.total)
+        if "hull" not in self.__dict__:  # no hull yet: a clear winner does not need one
+            cost = self.errors_cost(c_fp, c_fn)
+            scale = c_fp * self.negatives + c_fn * self.positives
+            near = np.flatnonzero(cost <= cost.min() + CLEAR_WIN * scale)
+            if near.size == 1:
+                return int(near[0])
+        return int(best_indices(self, c_fp, c_fn))
+
+    @cached_property
+    def hull(self) -> Hull:
+        """The `Hull` of this sweep's (flagged, tp) points, computed on first use and kept: every
+        price reads it with one binary search."""
+        return hull_of(self.tp, self.fp)
 
     def rate(self, name: str) -> np.ndarray:
         """One of `RATES` at every threshold (NaN where its denominator is 0)."""
@@ -268,7 +288,8 @@ class GroupedSweep:
     """One exact sweep per group, stored end to end.
 
     Group g's sweep is ``thresholds[offsets[g]:offsets[g + 1]]`` (and the same slice of
-    ``tp`` and ``fp``); ``groups`` holds the group names in sorted order.
+    ``tp`` and ``fp``); ``groups`` holds the group names in sorted order. ``result[name]``
+    hands out the same `Sweep` object every time, so its `Sweep.hull` is computed once.
     """
 
     groups: tuple
@@ -281,8 +302,17 @@ class GroupedSweep:
 
     def __getitem__(self, group) -> Sweep:
         g = self.groups.index(group)
-        sl = slice(self.offsets[g], self.offsets[g + 1])
-        return Sweep(self.thresholds[sl], self.tp[sl], self.fp[sl], float(self.positives[g]), float(self.negatives[g]))
+        if g not in self._sweeps:
+            sl = slice(self.offsets[g], self.offsets[g + 1])
+            self._sweeps[g] = Sweep(
+                self.thresholds[sl], self.tp[sl], self.fp[sl], float(self.positives[g]), float(self.negatives[g])
+            )
+        return self._sweeps[g]
+
+    @cached_property
+    def _sweeps(self) -> dict[int, Sweep]:
+        """Group index -> its `Sweep`, filled by `__getitem__` on first access."""
+        return {}
 
     def __iter__(self):
         return iter(self.groups)
@@ -402,7 +432,8 @@ def sweep_by_codes(y: np.ndarray, s: np.ndarray, codes: np.ndarray, names: tuple
     )
 
 
-TIE_TOLERANCE = 1e-12  # relative: two costs closer than this are a tie (the one tie rule)
+TIE_TOLERANCE = 1e-12  # relative: how close two answers must be to tie (see `best_indices` and `argbest`)
+CLEAR_WIN = 1e-9  # relative to the cost scale: a lead that no tie rule or rounding can undo (`Sweep.best`)
 
 
 def tie_tolerance(best: float) -> float:
@@ -450,8 +481,8 @@ def hull_best_index(accepted: np.ndarray, gained: np.ndarray, q) -> np.ndarray:
     the step widths, so every q is answered by one ``searchsorted``: take every hull step
     whose slope is strictly greater than q (ties stop early, at the larger threshold).
 
-    This one routine answers "best confidence threshold for every k" (value) and "best
-    cutoff for every price ratio" (cost, where q is Elkan's c_fp / (c_fp + c_fn)).
+    It answers "best confidence threshold for every k" (value). The cost sweep's cutoffs
+    are chosen by `best_indices` on the sweep's `Hull`, which also applies the tie rule.
     """
     da = np.diff(accepted)
     dc = np.diff(gained)
@@ -461,47 +492,96 @@ def hull_best_index(accepted: np.ndarray, gained: np.ndarray, q) -> np.ndarray:
     return np.searchsorted(-slopes, -np.asarray(q, dtype=np.float64), side="left")
 
 
-def best_indices(sweep: Sweep, c_fp, c_fn) -> np.ndarray:
-    """`Sweep.best` for many price pairs at once (broadcast), with the same tie rule.
+@dataclass(frozen=True, eq=False)
+class Hull:
+    """The cutoffs of a sweep that can be cost-optimal, and the price ratios at which each is.
 
-    Minimising ``FP c_fp + FN c_fn`` is maximising ``TP - q (TP + FP)`` with Elkan's
-    ``q = c_fp / (c_fp + c_fn)``, so one hull search (`hull_best_index`) answers every pair.
-    The hull stops at the first vertex whose next slope is not above q; because slopes are
-    computed in floating point, the vertex before it is taken instead when its cost per case
-    ties (within `tie_tolerance`), exactly as `argbest` would. -1 where one class is absent.
+    Seen as points (TP_j, FP_j), the candidates are the vertices of the lower convex hull
+    (equivalently, of the upper concave hull of (flagged_j, TP_j)); a cutoff on a straight
+    stretch between two vertices is never the only cheapest one.
+
+    vertices  indices into the sweep, ascending: ``vertices[0] == 0`` (threshold +inf, nobody
+              flagged), the last one flags everybody
+    ratios    ``ratios[k]``: the false positives per true positive added along the edge from
+              ``vertices[k]`` to ``vertices[k + 1]``, strictly increasing (+inf for an edge
+              that adds negatives only). Going on along edge k pays exactly when
+              c_fn / c_fp > ratios[k].
+    edges     the ratios c_fn / c_fp at which the choice moves on (`best_indices`):
+              ``ratios * (1 + TIE_TOLERANCE)``, the one place the tie rule is applied
+    """
+
+    vertices: np.ndarray
+    ratios: np.ndarray
+    edges: np.ndarray
+
+
+def hull_of(tp: np.ndarray, fp: np.ndarray) -> Hull:
+    """The `Hull` of a sweep's counts (j ascending, thresholds descending).
+
+    A point that adds no weight repeats the one before it (whose threshold is larger) and is
+    left out. The pooled adjacent violators regression of the step slopes (SciPy's PAVA, as
+    in `hull_slopes`) gives the corners: the ends of its pooled blocks. Each edge's ratio is
+    then read off its two end points' own counts (``dFP / dTP``: exact for whole-number
+    counts, so that two equal ratios compare equal), and a corner whose ratio does not rise
+    is dropped, until every ratio rises. O(n), once per sweep (`Sweep.hull` keeps it).
+
+    >>> h = hull_of(np.array([0.0, 1, 1, 2, 2]), np.array([0.0, 0, 1, 1, 2]))
+    >>> h.vertices.tolist(), h.ratios.tolist()
+    ([0, 1, 3, 4], [0.0, 1.0, inf])
+    """
+    from scipy.optimize import isotonic_regression
+
+    tp = np.asarray(tp, dtype=np.float64)
+    fp = np.asarray(fp, dtype=np.float64)
+    flagged = tp + fp
+    steps = np.diff(flagged)
+    keep = None
+    if not (steps > 0).all():  # steps without weight (cross-fitting leaves some): keep each first point
+        keep = np.flatnonzero(np.concatenate(([True], flagged[1:] > np.maximum.accumulate(flagged)[:-1])))
+        tp, fp, flagged = tp[keep], fp[keep], flagged[keep]
+        steps = np.diff(flagged)
+    if steps.size == 0:
+        return Hull(np.zeros(1, dtype=np.int64), np.zeros(0), np.zeros(0))
+    unit = bool((steps == 1.0).all())  # one case per step: PAVA's default weights, without the copy
+    fit = isotonic_regression(np.diff(tp) / steps, weights=None if unit else steps, increasing=False)
+    corners = np.asarray(fit.blocks, dtype=np.int64)  # point indices: 0, the ends of the blocks
+    with np.errstate(divide="ignore", invalid="ignore"):
+        while True:
+            ratios = np.diff(fp[corners]) / np.diff(tp[corners])
+            flat = np.flatnonzero(~(ratios[1:] > ratios[:-1])) + 1  # corners whose ratio does not rise
+            if flat.size == 0:
+                break
+            corners = np.delete(corners, flat)
+    vertices = corners if keep is None else keep[corners]
+    return Hull(vertices, ratios, ratios * (1.0 + TIE_TOLERANCE))
+
+
+def best_indices(sweep: Sweep, c_fp, c_fn) -> np.ndarray:
+    """`Sweep.best` for many price pairs at once (broadcast): the one tie rule of the cost sweep.
+
+    Only the ratio r = c_fn / c_fp matters: the cheapest cutoff is the vertex of the sweep's
+    `Hull` reached by going on along every edge that pays, ``ratios[k] < r``. The tie rule:
+    a false alarm is priced a relative `TIE_TOLERANCE` (1e-12) dearer, so an edge is taken
+    only when ``r > ratios[k] * (1 + 1e-12)`` (``Hull.edges``): an exact tie, and a tie lost
+    to rounding in the prices or the weights, go to the larger threshold, and only a vertex
+    is ever chosen. As r grows the choice moves on one vertex at a time, exactly at
+    ``Hull.edges``, which are therefore the piece edges of `optimal_cutoffs_by_ratio`: no
+    cutoff wins a sliver of ratios in between. c_fp = 0 (r = inf): every edge that adds a
+    positive; both prices 0: every cutoff ties, +inf (index 0). -1 where one class is absent.
+
+    >>> s = threshold_sweep([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])
+    >>> s.thresholds[best_indices(s, [1, 1, 1], [1, 2, 3])].tolist()  # r = 2: 0.8 and 0.35 tie
+    [0.8, 0.8, 0.35]
     """
     c_fp = np.asarray(c_fp, dtype=np.float64)
     c_fn = np.asarray(c_fn, dtype=np.float64)
     shape = np.broadcast(c_fp, c_fn).shape
     if sweep.positives <= 0 or sweep.negatives <= 0:
         return np.full(shape, -1, dtype=np.int64)
-    c_fp, c_fn = np.broadcast_to(c_fp, shape), np.broadcast_to(c_fn, shape)
-    q = np.nan_to_num(elkan_cutoffs(c_fp, c_fn), nan=1.0)  # both prices 0: every cutoff ties
-    accepted = sweep.flagged
-    da, dc = np.diff(accepted), np.diff(sweep.tp)
-    if da.size == 0:
-        return np.zeros(shape, dtype=np.int64)
-    slopes = hull_slopes(da, dc)
-    j = np.searchsorted(-slopes, -q, side="left")
-    # the vertex before j: the start of the pooled block that holds slope j - 1
-    change = np.concatenate(([True], slopes[1:] != slopes[:-1]))
-    block_start = np.maximum.accumulate(np.where(change, np.arange(slopes.size), 0))
-
-    def cost_at(idx):
-        return mistakes_cost(sweep.fp[idx], sweep.fn[idx], c_fp, c_fn) / sweep.total
-
-    best = cost_at(j)
-    while True:  # step back over vertices that tie with the best (rarely more than once)
-        prev = np.where(j > 0, block_start[np.maximum(j - 1, 0)], j)
-        cost_prev = cost_at(prev)
-        ties = (prev < j) & (
-            cost_prev
-            <= np.minimum(best, cost_prev) + TIE_TOLERANCE * np.maximum(1.0, np.abs(np.minimum(best, cost_prev)))
-        )
-        if not ties.any():
-            return j.astype(np.int64)
-        best = np.where(ties, np.minimum(best, cost_prev), best)
-        j = np.where(ties, prev, j)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.nan_to_num(c_fn / c_fp, nan=0.0, posinf=np.inf)  # both prices 0: every cutoff ties
+    hull = sweep.hull
+    return hull.vertices[np.searchsorted(hull.edges, ratio, side="left")]
 
 
 def thin_index(y: np.ndarray, max_points: int) -> np.ndarray:
