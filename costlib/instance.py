@@ -422,6 +422,9 @@ def recommend_nec(
     if n_resamples and size.sum() > 0:
         iv, _ = ratio_interval(size * (wrong_base.astype(float) - wrong), size, n_resamples=n_resamples, seed=seed)
         lo, hi = iv.low, iv.high
+    status = rec.status
+    if status in (D.SAVES, D.UNCLEAR):  # the interval is this one (NEC's rows carry |delta| as weights)
+        status = D.SAVES if np.isfinite(lo) and lo > 0 else D.UNCLEAR
     return NecRecommendation(
         model=rec.model,
         threshold=float(t),
@@ -432,7 +435,7 @@ def recommend_nec(
         saving=rec.saving,
         saving_low=lo,
         saving_high=hi,
-        status=rec.status,
+        status=status,
         judged_on=rec.judged_on,
     )
 

@@ -16,14 +16,40 @@ from costlib.present import figures, words
 
 
 def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
-    """The Costs & groups page's four numbers (keyword arguments of each metric)."""
+    """The Costs & groups page's four numbers (keyword arguments of each metric): what the
+    verdict says to do first, so that a verdict that does not ship the model never shows the
+    model's cost as the cost per case."""
     base = R.rule_words(rec.baseline)
     flagged = rec.results.overall.loc[rec.rule, "flagged_rate"]
+    estimate = "cross-fitted on all rows" if rec.estimate == "cross-fitted" else "on the judged (test) rows"
+    if not rec.ship_model:
+        return (
+            {
+                "label": f"Cost per case ({base})",
+                "value": words.money(rec.baseline_cost, unit),
+                "help": f"What the verdict says to do: {base}, the cheaper of flagging nobody and flagging everyone.",
+            },
+            {
+                "label": "The model's best cutoff",
+                "value": words.money(rec.cost, unit),
+                "help": f"Per case, {estimate}; the verdict does not ship it.",
+            },
+            {
+                "label": "It would save per case",
+                "value": words.money(rec.saving, unit),
+                "help": "Not a saving you can count on: its 95% interval reaches zero or below (see the verdict).",
+            },
+            {
+                "label": "Saving a month",
+                "value": words.money(0.0, unit),
+                "help": f"Nothing is saved by keeping {base}; it needs no model.",
+            },
+        )
     return (
         {
             "label": "Cost per case",
             "value": words.money(rec.cost, unit),
-            "help": "On the judged (test) rows, with the recommended cutoff.",
+            "help": f"With the recommended cutoff, {estimate}.",
         },
         {
             "label": "Best without the model",
@@ -111,8 +137,10 @@ REPORT_AND_POLICY = (
     "applies the decisions."
 )
 INTERVAL_MEANING = (
-    "**95% interval**: the range the cost (or saving) would fall in for 95 of 100 new samples like "
-    "the test rows (bootstrap: the test rows resampled with replacement within each group). A saving "
+    "**95% interval**: the range the cost (or saving) would fall in for 95 of 100 new samples like these rows. "
+    "For the cutoffs fitted on data (the best single cutoff, the best cutoff per group) every resample fits the "
+    "cutoff again and judges it on rows the fit did not see, so the luck of picking it is inside the interval; "
+    "for the other rules the cutoffs are held and the judged rows are resampled within each group. A saving "
     "whose interval includes zero could be chance."
 )
 
@@ -155,7 +183,8 @@ COSTS_PAGE_WHAT = (
 )
 ALL_PRICES_ZERO = "Every price is 0: no decision costs anything, so there is nothing to choose."
 SECTIONS_FOR_OLD_PRICES = (
-    "The rules table, the fairness and the sensitivity sections below are still for the previous prices."
+    "Everything below this point (the rules table, the rates per group, the fairness and the sensitivity "
+    "sections) is still for the previous prices."
 )
 RULES_JUDGED = " Judged on the test rows; the same intervals as above."
 FAIRNESS_WHAT = (
@@ -164,7 +193,7 @@ FAIRNESS_WHAT = (
     "best cutoff per group."
 )
 GROUP_RATES_WHAT = (
-    " What the recommended cutoffs do to each group on the judged rows, with 95% intervals (the same resampling as "
+    " What the model's best cutoffs do to each group on the judged rows, with 95% intervals (the same resampling as "
     "the costs), and the largest gap between groups. A group with few positives or negatives has wide intervals: "
     "read its rates as a guess."
 )

@@ -379,6 +379,12 @@ class Recommendation:
         return R.verdict_of(self.status)
 
     @property
+    def shipped_rule(self) -> str:
+        """What the verdict says to apply: the recommended rule when the model ships, else the
+        cheaper decision without a model (the rules table, the chart and the policy mark it)."""
+        return self.rule if self.ship_model else self.baseline
+
+    @property
     def ship_model(self) -> bool:
         """True only when the whole 95% interval of the honest saving is above zero."""
         return self.status == SAVES
@@ -492,7 +498,7 @@ def recommend(
     everyone:
 
     >>> rec.estimate, round(rec.cost, 4), rec.verdict
-    ('cross-fitted', 0.8333, 'do not let the model decide')
+    ('cross-fitted', 0.6667, 'do not let the model decide')
     """
     if isinstance(models, ModelSweeps):
         models = {models.name: models}

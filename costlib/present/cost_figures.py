@@ -58,7 +58,7 @@ def markers_frame(rec) -> pd.DataFrame:
                 c = res.on_curve[R.COST_OPTIMAL][1][g] if R.COST_OPTIMAL in res.on_curve else c
                 rows.append({"line": g, "rule": R.COST_OPTIMAL, "threshold": t, "cost_per_case": c})
     frame = pd.DataFrame(rows, columns=["line", "rule", "threshold", "cost_per_case"])
-    frame.attrs["recommended"] = rec.rule
+    frame.attrs["recommended"] = rec.shipped_rule  # the baseline when the verdict is not "ship the model"
     frame.attrs["levels"] = {rule: float(res.overall.loc[rule, "cost_per_case"]) for rule in R.BASELINES}
     return frame
 
@@ -135,12 +135,14 @@ def cost_curve_figure(
                 }
             )
     shapes, notes = [], []
+    recommended = markers.attrs.get("recommended") if markers is not None else None
     for rule, level in (markers.attrs.get("levels", {}) if markers is not None else {}).items():
         color = NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR
         shape, note = rule_line_spec(
             y=level,
             line={"dash": "dash", "color": color, "width": 1},
-            text=f"{R.rule_words(rule)} (no model): {money(level, unit)}",
+            text=f"{R.rule_words(rule)} (no model{', recommended' if rule == recommended else ''}): "
+            f"{money(level, unit)}",
             position="top left" if rule == R.NOBODY else "bottom right",
         )
         shapes.append(shape)

@@ -63,10 +63,9 @@ def _json_value(x):
 
 def default_rule(audit) -> str:
     """The rule a policy applies unless told otherwise: what the verdict says to ship. The
-    recommended cutoff(s), or the cheaper decision without a model when the verdict says the
-    model should not decide (it costs more, adds nothing, or has no cutoff)."""
-    rec = audit.recommendation
-    return rec.baseline if audit.model_is_useless else rec.rule
+    recommended cutoff(s) when the verdict is "ship the model"; otherwise the cheaper decision
+    without a model (`Recommendation.shipped_rule`)."""
+    return audit.recommendation.shipped_rule
 
 
 def policy_dict(

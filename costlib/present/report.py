@@ -140,7 +140,7 @@ def _numeric_column(cells: list[str]) -> bool:
 
 def _row_of(rec: D.Recommendation) -> int | None:
     rules = list(rec.results.overall.index)
-    return rules.index(rec.rule) if rec.rule in rules else None
+    return rules.index(rec.shipped_rule) if rec.shipped_rule in rules else None
 
 
 def _table_html(frame: pd.DataFrame, *, highlight: int | None = None) -> str:

@@ -57,7 +57,7 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
     base = R.rule_words(results.baseline)
     return pd.DataFrame(
         {
-            "rule": [R.rule_words(r) + (" (recommended)" if r == rec.rule else "") for r in o.index],
+            "rule": [R.rule_words(r) + (" (recommended)" if r == rec.shipped_rule else "") for r in o.index],
             "cutoff": [_one_or_per_group(results.cutoffs[r], rec.lowest, "see by group") for r in o.index],
             "flagged": [share_cell(x) for x in o["flagged_rate"]],
             "cost per case": [m(x) for x in o["cost_per_case"]],

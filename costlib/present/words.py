@@ -193,9 +193,9 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
     who = "the model"
     if len(models) > 1:
         who = (
-            f"{rec.model} (the cheaper of your {len(models)} models on the train rows)"
+            f"“{rec.model}” (the cheaper of your {len(models)} models on the train rows)"
             if rec.judged_on == "test"
-            else f"{rec.model} (the cheapest of your {len(models)} models)"
+            else f"“{rec.model}” (the cheapest of your {len(models)} models)"
         )
     how = cutoffs_text(rec.cutoffs, grouped=rec.grouped)
     one_or_many = ""
@@ -247,9 +247,10 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
             details,
             asides,
         )
+    named = f" {who}" if len(models) > 1 else ""
     return Verdict(
         kind,
-        f"{head}{one_or_many}: {how}. It costs {cost} and saves {saving} against {base}, the cheaper choice "
+        f"{head}{named}{one_or_many}: {how}. It costs {cost} and saves {saving} against {base}, the cheaper choice "
         "without a model" + (f" ({saving_iv})." if saving_iv else "."),
         details,
         asides,
@@ -265,11 +266,15 @@ def rule_verdict_sentence(rec, rule: str, unit: str = "") -> str:
     verdict, saving, low, high = rule_verdict(rec, rule)
     base = _BASELINE_WORDS.get(rec.baseline, rec.baseline)
     iv = interval(low, high, unit)
+    tiny = abs(saving) <= 1e-9 * max(1.0, abs(rec.baseline_cost))
     what = (
-        f"the rule “{R.rule_words(rule)}” saves {money(saving, unit)} per case against {base}"
+        f"the rule “{R.rule_words(rule)}” costs the same as {base}, which needs no model"
+        if tiny
+        else f"the rule “{R.rule_words(rule)}” saves {money(saving, unit)} per case against {base}"
         if saving > 0
         else f"the rule “{R.rule_words(rule)}” costs {money(-saving, unit)} per case more than {base}"
     )
+    iv = "" if tiny else iv
     return f"{verdict_head(verdict)}: {what} on the {_judged(rec)} rows" + (f" ({iv})." if iv else ".")
 
 

@@ -593,3 +593,18 @@ def test_the_report_shows_each_groups_rates_with_intervals(report, audit):
     text = " ".join(_parse(report).text)
     assert "Rates per group of what is recommended" in text and "largest gap between groups" in text
     assert words.percent(gaps["gap"].iloc[0]) in text
+
+
+def test_a_policy_records_the_no_model_choice_unless_the_verdict_ships():
+    rng = np.random.default_rng(4)
+    n = 800
+    y, s, g = rng.integers(0, 2, n), rng.random(n), rng.choice(["a", "b"], n)
+    a = build_audit(sweep_model(y, s, g), (1, 1), n_resamples=200)  # no signal: never shipped
+    rec = a.recommendation
+    assert not rec.ship_model and rec.shipped_rule == rec.baseline
+    saved = policy_dict(a)
+    assert saved["rule"] == rec.baseline and saved["verdict"] != R.SHIP
+    from costlib.present.tables import rules_overall_table
+
+    marked = [r for r in rules_overall_table(rec)["rule"] if r.endswith("(recommended)")]
+    assert marked == [R.rule_words(rec.baseline) + " (recommended)"]

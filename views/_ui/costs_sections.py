@@ -125,7 +125,7 @@ def resamples_setting(resamples: int) -> None:
     """The bootstrap's resample count, folded away."""
     with st.expander("Interval settings"):
         st.select_slider(
-            "Bootstrap resamples for the 95% intervals (test rows, resampled within each group)",
+            "Bootstrap resamples for the 95% intervals (each one refits the fitted cutoffs)",
             options=list(settings.RESAMPLE_OPTIONS),
             key="resamples",
             on_change=keep,
