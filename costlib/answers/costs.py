@@ -203,6 +203,12 @@ FAIR_POLICY_HELP = (
 )
 
 
+def fair_rule_choice(rule: str, within: bool) -> str:
+    """A fairness rule as the policy picker offers it: its name, and a warning when its gap
+    does not stay within the tolerance on the test rows."""
+    return R.rule_words(rule) + ("" if within else " (its gap is not within the tolerance on the test rows)")
+
+
 def pooled_note(rec) -> str:
     """ " " and which groups the per-group cutoffs give the cutoff for everyone, or ""."""
     from costlib.binary.honest import MIN_CLASS_ROWS

@@ -92,7 +92,11 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
             tables.fairness_cutoffs_table(summary, res, lowest=rec.lowest), "fairness_cutoffs", key="fairness_cutoffs"
         )
     st.caption(answers.FAIRNESS_PRICE)
-    feasible = [r for r, f in zip(summary["rule"], summary["feasible"], strict=True) if f]
+    feasible = {
+        r: bool(w)
+        for r, f, w in zip(summary["rule"], summary["feasible"], summary["within_tolerance_on_test"], strict=True)
+        if f
+    }
     if feasible:
         fair_policy(feasible)
 

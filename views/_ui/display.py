@@ -9,6 +9,9 @@ from costlib import loading
 from costlib.core.errors import DataError
 from costlib.core.escaping import md_escape
 
+ROW_PX = 35  # the height of a table row (and of its header) in Streamlit's grid
+TABLE_ROWS = 30
+
 
 def show_table(
     df: pd.DataFrame,
@@ -22,7 +25,9 @@ def show_table(
     spreadsheet gets numbers rather than "$1.00" text. User text is neutralised against formula
     injection in both exports: this button's (`safe_csv`) and the table toolbar's own
     "Download as CSV", which writes what the table displays (`safe_cells`)."""
-    st.dataframe(loading.safe_cells(df), hide_index=True, column_config=column_config, width="stretch")
+    # tall enough for every row up to TABLE_ROWS (Streamlit's default shows about ten and scrolls)
+    height = ROW_PX * (min(len(df), TABLE_ROWS) + 1) + 3 if len(df) > 10 else "auto"
+    st.dataframe(loading.safe_cells(df), hide_index=True, column_config=column_config, width="stretch", height=height)
     st.download_button(
         "Download this table (CSV)",
         data=loading.safe_csv(df if export is None else export),

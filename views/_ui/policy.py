@@ -71,15 +71,14 @@ def audit_builder(models: dict, costs: dict, ds, *, unit, volume, resamples, cri
     )
 
 
-def fair_policy_download(build, rules: list, questions) -> None:
-    """A picker of one fairness rule and the download of its policy (`build` makes the audit)."""
-    from costlib.core import rules as R
-
+def fair_policy_download(build, rules: dict, questions) -> None:
+    """A picker of one fairness rule and the download of its policy (`build` makes the audit);
+    `rules` maps each rule to whether its gap stays within the tolerance on the test rows."""
     c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
     rule = c1.selectbox(
         "Policy for a fairness rule",
-        rules,
-        format_func=R.rule_words,
+        list(rules),
+        format_func=lambda r: answers.fair_rule_choice(r, rules[r]),
         key="fair_policy_rule",
         help=answers.FAIR_POLICY_HELP,
     )
