@@ -32,6 +32,21 @@ def recommendation(costs: dict) -> decision.Recommendation:
     return memo("recommend", ds, (key, resamples), lambda: decision.recommend(models, costs, n_resamples=resamples))
 
 
+def audit_for(costs: dict, criteria: tuple):
+    """The audit the downloads build at these prices (only when a button is pressed)."""
+    return audit_builder(
+        models,
+        costs,
+        ds,
+        unit=unit,
+        volume=volume,
+        resamples=resamples,
+        criteria=criteria,
+        tolerance=float(setting("fair_tol", settings.TOLERANCE.default)),
+        questions=elicit.in_force(setting("price_questions"), costs),
+    )
+
+
 @st.fragment
 def live_answer() -> None:
     """Prices in, one answer out: this part reruns alone when a price moves."""
@@ -84,17 +99,8 @@ def live_answer() -> None:
 
     st.subheader("Report and policy")
     st.caption(answers.REPORT_AND_POLICY)
-    downloads(
-        models,
-        costs,
-        ds,
-        unit=unit,
-        volume=volume,
-        resamples=resamples,
-        criteria=tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else (),
-        tolerance=float(setting("fair_tol", settings.TOLERANCE.default)),
-        questions=elicit.in_force(setting("price_questions"), costs),
-    )
+    criteria = tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else ()
+    downloads(audit_for(costs, criteria), questions=elicit.in_force(setting("price_questions"), costs))
 
     drawn_for = st.session_state.get("_costs_drawn_for")
     if drawn_for is not None and drawn_for != rec.prices.key():
@@ -123,17 +129,7 @@ for_prices = answers.price_caption(costs, unit)
 
 rules_section(ds, rec, unit=unit, for_prices=for_prices, resamples=resamples)
 questions = elicit.in_force(setting("price_questions"), costs)
-fair_build = audit_builder(
-    models,
-    costs,
-    ds,
-    unit=unit,
-    volume=volume,
-    resamples=resamples,
-    criteria=tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))),
-    tolerance=float(setting("fair_tol", settings.TOLERANCE.default)),
-    questions=questions,
-)
+fair_build = audit_for(costs, tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))))
 fairness_section(
     ds,
     ms,

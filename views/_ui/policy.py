@@ -92,21 +92,8 @@ def fair_policy_download(build, rules: dict, questions) -> None:
     )
 
 
-def downloads(
-    models: dict, costs: dict, ds, *, unit: str, volume: float, resamples: int, criteria, tolerance, questions
-) -> None:
-    """The report and the policy at these prices, built only when a button is pressed."""
-    build = audit_builder(
-        models,
-        costs,
-        ds,
-        unit=unit,
-        volume=volume,
-        resamples=resamples,
-        criteria=criteria,
-        tolerance=tolerance,
-        questions=questions,
-    )
+def downloads(build, *, questions) -> None:
+    """The report and the policy of the audit `build` makes, built only when a button is pressed."""
     r1, r2 = st.columns(2)
     r1.download_button(
         "Download the audit report (HTML)",
