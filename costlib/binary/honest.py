@@ -44,8 +44,9 @@ MIN_CELLS = 48
 REFIT_RESAMPLES = 2000  # at most this many refits (enough for a 95% percentile interval)
 CELL_BUDGET = 1_500_000  # resamples x groups x cells kept in memory per model
 CHUNK = 250  # resamples priced at once
-POISSON_TOP = 12  # the draws count rows drawn 0..11 times, and then 12 or more times
-POISSON_TAIL = 40
+POISSON_TOP = 4  # a big cell's draw counts its rows drawn 0..3 times, then those drawn 4 or more times
+POISSON_TAIL = 40  # (whose counts are drawn one by one: about 2% of the rows)
+SMALL_CELL = 12  # a cell of at most this many rows draws each row
 
 
 # ---------------------------------------------------------------------------------------
@@ -240,25 +241,29 @@ _TAIL_P /= _TAIL_P.sum()
 def poisson_cells(m: np.ndarray, b: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """For cells of `m` rows each, `b` Poisson(1) bootstraps: (in-bag weight, rows left out),
     arrays (b, *m.shape). Exact: a small cell draws each of its rows; in a big one, how many
-    rows are drawn 0, 1, 2, ... times is multinomial (cheaper than drawing every row)."""
+    rows are drawn 0, 1, 2, 3 and 4 or more times is multinomial, and each of the few rows drawn
+    4 or more times gets its count from the Poisson law above 3."""
     flat = np.round(m.ravel()).astype(np.int64)
     weight = np.zeros((b, flat.size))
     left = np.zeros((b, flat.size))
-    small = np.flatnonzero((flat > 0) & (flat <= POISSON_TOP + 1))
+    small = np.flatnonzero((flat > 0) & (flat <= SMALL_CELL))
     if small.size:
         sizes = flat[small]
         draws = rng.poisson(1.0, size=(b, int(sizes.sum())))
         starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
         weight[:, small] = np.add.reduceat(draws, starts, axis=1)
         left[:, small] = np.add.reduceat((draws == 0).astype(np.int64), starts, axis=1)
-    big = np.flatnonzero(flat > POISSON_TOP + 1)
+    big = np.flatnonzero(flat > SMALL_CELL)
     if big.size:
         counts = rng.multinomial(np.broadcast_to(flat[big], (b, big.size)), _P)  # (b, cells, values)
-        weight[:, big] = counts[..., :POISSON_TOP] @ np.arange(POISSON_TOP, dtype=np.float64)
+        part = counts[..., :POISSON_TOP] @ np.arange(POISSON_TOP, dtype=np.float64)
+        tail = counts[..., POISSON_TOP].ravel()
+        if tail.any():  # each row drawn 4 or more times: its count, from the law above 3
+            values = rng.choice(_TAIL_VALUES, size=int(tail.sum()), p=_TAIL_P)
+            owner = np.repeat(np.arange(tail.size), tail)
+            part += np.bincount(owner, weights=values, minlength=tail.size).reshape(part.shape)
+        weight[:, big] = part
         left[:, big] = counts[..., 0]
-        tail = counts[..., POISSON_TOP]
-        for r, c in zip(*np.nonzero(tail), strict=True):  # rows drawn 12 times or more: about 1 in 10**8
-            weight[r, big[c]] += rng.choice(_TAIL_VALUES, size=int(tail[r, c]), p=_TAIL_P).sum()
     return weight.reshape(b, *m.shape), left.reshape(b, *m.shape)
 
 
