@@ -388,6 +388,16 @@ def _write(path: str | None, flag: str, text) -> None:
         raise DataError(MSG_CANNOT_WRITE.format(flag=flag, path=path, reason=exc.strerror or exc)) from None
 
 
+def record_line(d: dict) -> str:
+    """What the audit judged, in one line (the record's data dictionary)."""
+    split = f'split "{d["split"]}" (train "{d["train"]}", test "{d["test"]}")' if d["split"] else "no split"
+    group = f'group "{d["group"]}"' if d["group"] else "no group"
+    return (
+        f'Judged: label "{d["label"]}" (positive: {d["positive"]}), score "{d["score"]}" ({d["scale"]}), '
+        f"{group}, {split}; sha256 {d['sha256'] or '(not computed)'}."
+    )
+
+
 def _print_text(args, audit, name: str, header: str, costs: dict) -> None:
     from costlib.present.policy import default_rule
 
@@ -395,6 +405,7 @@ def _print_text(args, audit, name: str, header: str, costs: dict) -> None:
     prices = "; ".join(f"{g}: c_fp {p[0]:g}, c_fn {p[1]:g}" for g, p in costs.items())
     unit = f" (in {args.unit})" if args.unit else ""
     print(f"costlib audit of {models} on {name}: {header}.")
+    print(record_line(audit.data_dictionary))
     print(f"Prices{unit}: {prices}.")
     print()
     print(audit.verdict.headline)

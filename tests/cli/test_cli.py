@@ -136,6 +136,7 @@ def test_without_split_warns_and_uses_every_row(capsys, monkeypatch):
     assert code == 0
     assert "note: no --split column, so the fitted cutoffs are judged by cross-fitting" in err
     assert "everyone" in out and "all 6,172 rows" in out
+    assert 'Judged: label "two_year_recid" (positive: 1), score "p_recid" (probability), no group, no split' in out
 
 
 def _brute_summary(df, c_fp: float, c_fn: float) -> dict:
