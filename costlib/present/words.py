@@ -669,7 +669,9 @@ def sensitivity_sentence(
     which = "your prices, averaged over the groups by their test rows" if blended else "your prices"
     return (
         f"At {which} (a false negative costs {shown} times a false positive: "
-        f"{money(c_fn, unit)} against {money(c_fp, unit)}), the answer is {leader}; it stays the answer {span}."
+        f"{money(c_fn, unit)} against {money(c_fp, unit)}), the cheapest option on the test rows is {leader}; it "
+        f"stays the cheapest {span}. Whether it is clearly cheaper than the choice without a model is the verdict "
+        "above, which also counts the luck of picking the cutoff."
     ) + ("" if break_even is None else " " + break_even_words(break_even, model))
 
 
