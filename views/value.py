@@ -132,7 +132,13 @@ if answers.calibration_rows(ds):
         "value_calibration",
         ds,
         (k, r, worth),
-        lambda: answers.value_calibration_table(ds, sweeps, k=k, reject_value=r, worth=worth),
+        lambda: answers.value_calibration_table(
+            memo("calibrated_sweeps", ds, (), lambda: answers.calibrated_sweeps(ds)),
+            sweeps,
+            k=k,
+            reject_value=r,
+            worth=worth,
+        ),
     )
     show_table(
         comp,

@@ -164,11 +164,19 @@ def per_outcome_sentence(choice: KChoice, worth: float, unit: str) -> str:
     )
 
 
-def value_calibration_table(ds: Dataset, sweeps: ValueSweeps, *, k: float, reject_value: float, worth: float):
-    """Each model's temperature (fitted on the held-out rows: validation, else train, as on the
-    Calibration page) and its worth at tau* before and after."""
+@dataclass(frozen=True, eq=False)
+class CalibratedSweeps:
+    """Each model's temperature, fitted on the held-out rows (validation, else train, as on the
+    Calibration page), and the judged rows' value sweep of its rescaled probabilities: made
+    once per data set, so that a k move only reads them."""
+
+    rows: str
+    temperatures: dict
+    sweeps: dict
+
+
+def calibrated_sweeps(ds: Dataset) -> CalibratedSweeps:
     val, judge = ds.purpose_rows("calibrate"), ds.purpose_rows("judge")
-    where = "validation" if ds.has_role("validation") else "train"
     y = ds.y[judge]
     temps = {m: fit_temperature(ds.y[val], s[val]) for m, s in ds.scores.items()}
     cal = {
@@ -176,12 +184,19 @@ def value_calibration_table(ds: Dataset, sweeps: ValueSweeps, *, k: float, rejec
         for m, s in ds.scores.items()
         if np.isfinite(temps[m])
     }
+    return CalibratedSweeps("validation" if ds.has_role("validation") else "train", temps, cal)
+
+
+def value_calibration_table(
+    cal: CalibratedSweeps, sweeps: ValueSweeps, *, k: float, reject_value: float, worth: float
+) -> pd.DataFrame:
+    """Each model's temperature and its worth at tau* before and after (`calibrated_sweeps`)."""
     before = value.value_table(sweeps.judge, k=k, reject_value=reject_value).set_index("model")
-    after = value.value_table(cal, k=k, reject_value=reject_value).set_index("model")
+    after = value.value_table(cal.sweeps, k=k, reject_value=reject_value).set_index("model")
     return (
         pd.DataFrame(
             {
-                f"temperature (fitted on the {where} rows)": pd.Series(temps),
+                f"temperature (fitted on the {cal.rows} rows)": pd.Series(cal.temperatures),
                 "worth at τ* before": before["value at tau*"] * worth,
                 "worth at τ* after": after["value at tau*"] * worth,
             }
