@@ -243,7 +243,7 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
         )
         return Verdict(
             kind,
-            f"{head}: keep {base} ({base_cost}). The best cutoff of {who} ({how}) would save {saving}, but {why}.",
+            f"{head}: keep {base}, at {base_cost}. The best cutoff of {who} ({how}) would save {saving}, but {why}.",
             details,
             asides,
         )
