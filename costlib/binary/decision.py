@@ -273,7 +273,7 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
     cf = honest.crossfit
     on_curve = {}
     refit = {}
-    if honest.refits is not None:
+    if honest.refits is not None and (cf is None or cf.fitted):  # no cross-fitted cost: no interval either
         rf = honest.refits
         refit = {"baseline": rf.baseline, R.SINGLE: rf.single, R.COST_OPTIMAL: rf.per_group}
     for rule in fitted:
@@ -508,6 +508,8 @@ def recommend(
     prices = prices_for(first.groups, costs)
     if int(n_resamples) != 0 and int(n_resamples) < 10:
         raise ValueError(f"n_resamples must be 0 or at least 10: got {n_resamples!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be a whole number from 0: got {seed!r}")
     chosen = {}
     table = []
     for name, ms in models.items():

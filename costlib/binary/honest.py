@@ -272,9 +272,9 @@ class RefitDraws:
     """Price-free draws of the refit bootstrap: counts flagged at every candidate cutoff,
     arrays (B, groups, edges), cumulated once so that a price book only reweights them.
 
-    fit_tp, fit_fp        in-bag weights of the fitting rows flagged at each edge
-    fit_rows              (B, groups, 2) positive and negative rows drawn at least once (which
-                          groups are big enough for a cutoff of their own is decided on them)
+    fit_tp, fit_fp        in-bag weights of the fitting rows flagged at each edge (the last edge:
+                          the group's in-bag positives and negatives, on which it is decided
+                          whether the group is big enough for a cutoff of its own)
     judge_tp, judge_fp    the same for the rows each refit is judged on: those left out of the
                           bag (no split) or the test rows resampled (a split)
     """
@@ -282,7 +282,6 @@ class RefitDraws:
     edges: np.ndarray
     fit_tp: np.ndarray
     fit_fp: np.ndarray
-    fit_rows: np.ndarray
     judge_tp: np.ndarray
     judge_fp: np.ndarray
 
@@ -296,7 +295,7 @@ def refit_size(n_resamples: int, n_groups: int) -> tuple[int, int]:
     b = min(int(n_resamples), REFIT_RESAMPLES)
     cells = int(np.clip(CELL_BUDGET // max(1, b * n_groups), MIN_CELLS, MAX_CELLS))
     if b * n_groups * cells > CELL_BUDGET:
-        b = max(200, min(b, CELL_BUDGET // (n_groups * cells)))
+        b = min(b, max(200, CELL_BUDGET // (n_groups * cells)))
     return b, cells
 
 
@@ -316,7 +315,6 @@ def refit_draws(fit: GroupedSweep, judge: GroupedSweep | None, pooled: Sweep, *,
     t_pos, t_neg = (None, None) if judge is None else _cells(judge, edges)
     shape = (b, len(fit.groups), edges.size)
     out = {k: np.empty(shape, dtype=np.float32) for k in ("ftp", "ffp", "jtp", "jfp")}
-    rows = np.empty((b, len(fit.groups), 2), dtype=np.float32)
     for start in range(0, b, CHUNK):
         size = min(CHUNK, b - start)
         sl = slice(start, start + size)
@@ -324,16 +322,13 @@ def refit_draws(fit: GroupedSweep, judge: GroupedSweep | None, pooled: Sweep, *,
         in_pos, out_pos = poisson_cells(f_pos, size, rng)
         in_neg, out_neg = poisson_cells(f_neg, size, rng)
         if judge is None:
-            rows[sl, :, 0] = (f_pos[None] - out_pos).sum(axis=-1)
-            rows[sl, :, 1] = (f_neg[None] - out_neg).sum(axis=-1)
             j_pos, j_neg = out_pos, out_neg
         else:
-            rows[sl, :, 0], rows[sl, :, 1] = in_pos.sum(axis=-1), in_neg.sum(axis=-1)
             j_pos = rng.poisson(np.broadcast_to(t_pos, (size, *t_pos.shape))).astype(np.float64)
             j_neg = rng.poisson(np.broadcast_to(t_neg, (size, *t_neg.shape))).astype(np.float64)
         out["ftp"][sl], out["ffp"][sl] = _cumulate(in_pos, in_neg)
         out["jtp"][sl], out["jfp"][sl] = _cumulate(j_pos, j_neg)
-    return RefitDraws(edges, out["ftp"], out["ffp"], rows, out["jtp"], out["jfp"])
+    return RefitDraws(edges, out["ftp"], out["ffp"], out["jtp"], out["jfp"])
 
 
 @dataclass(frozen=True, eq=False)
@@ -366,7 +361,7 @@ def price_refits(d: RefitDraws, prices: Prices) -> Refits:
         p_in, n_in = tp[..., -1], fp[..., -1]
         cost_in = mistakes_cost(fp, p_in[..., None] - tp, c_fp[..., None], c_fn[..., None])  # (b, groups, edges)
         e_single = np.argmin(cost_in.sum(axis=1), axis=1)  # ties: the first, the larger cutoff
-        own = own_cutoff(d.fit_rows[sl, :, 0], d.fit_rows[sl, :, 1])
+        own = own_cutoff(p_in, n_in)  # on the in-bag weight (about the rows fitted on), with or without a split
         e_group = np.where(own, np.argmin(cost_in, axis=2), e_single[:, None])
         tp_j, fp_j = d.judge_tp[sl], d.judge_fp[sl]
         p_j, n_j = tp_j[..., -1].astype(np.float64), fp_j[..., -1].astype(np.float64)
@@ -375,8 +370,9 @@ def price_refits(d: RefitDraws, prices: Prices) -> Refits:
         group_g = _cost_at(tp_j, fp_j, e_group, c_fp, c_fn)
         n_g = p_j + n_j
         total = n_g.sum(axis=1)
-        everyone = (n_in * c_fp).sum(axis=1) < (p_in * c_fn).sum(axis=1)  # the no-model choice, in the bag
-        base = np.where(everyone, (n_j * c_fp).sum(axis=1), (p_j * c_fn).sum(axis=1))
+        # the no-model choice made as the point estimate makes it: the cheaper on the judged rows (ties: nobody)
+        everyone_j, nobody_j = (n_j * c_fp).sum(axis=1), (p_j * c_fn).sum(axis=1)
+        base = np.where(everyone_j < nobody_j, everyone_j, nobody_j)
         with np.errstate(invalid="ignore", divide="ignore"):
             parts["baseline"].append(base / total)
             parts["single"].append(single_g.sum(axis=1) / total)

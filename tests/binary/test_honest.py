@@ -239,3 +239,24 @@ def test_a_chart_marks_a_cross_fitted_cutoff_on_its_curve():
     on_curve = everybody.loc[everybody["threshold"] == single["threshold"], "cost_per_case"].iloc[0]
     assert single["cost_per_case"] == on_curve  # the marker sits on the curve it marks
     assert rec.cost != on_curve  # while the answer states the cross-fitted cost
+
+
+def test_the_saving_interval_is_about_the_saving_it_reports():
+    """The refit bootstrap prices the same no-model choice as the point estimate (the cheaper on
+    the judged rows), so the interval holds the saving it is the interval of."""
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        n = 400
+        y = rng.random(n) < 0.3
+        s, g = rng.random(n) + y * 0.5, np.where(rng.random(n) < 0.5, "a", "b")
+        half = np.arange(n) < 200
+        for kw in ({}, {"fit": half, "judge": ~half}):
+            rec = D.recommend(D.sweep_model(y, s, g, **kw), (1, 2), n_resamples=400, seed=seed)
+            assert rec.saving_low <= rec.saving <= rec.saving_high, (seed, kw.keys(), rec.saving_low, rec.saving)
+
+
+def test_no_cross_fit_means_no_interval_and_a_bad_seed_is_refused():
+    rec = D.recommend(D.sweep_model([0, 1], [0.1, 0.4]), (1, 2), n_resamples=50)
+    assert rec.status == D.NO_ANSWER and rec.summary()["saving_interval"] == [None, None]
+    with pytest.raises(ValueError, match="seed must be a whole number from 0"):
+        D.recommend(D.sweep_model([0, 1, 0, 1], [0.1, 0.4, 0.3, 0.8]), (1, 2), n_resamples=0, seed=-1)
