@@ -27,7 +27,7 @@ def group_multiplier_label(miss: str, group) -> str:
 
 
 def bracket_table(table: pd.DataFrame, sweep, names: tuple[str, str]) -> pd.DataFrame:
-    """The cutoffs in play (`elicit.settle_if_robust`'s table) as read: a ratio range and the cutoff."""
+    """The cutoffs in play (`robust.settle`'s table) as read: a ratio range and the cutoff."""
     lowest = {"": float(sweep.thresholds[-1])} if sweep.thresholds.size > 1 else None
     return table.assign(
         ratio=[

@@ -30,7 +30,7 @@ def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> Non
             export=tables.rules_numbers(rec.results, by_group=True),
         )
     advice = memo("calibration_advice", ds, (rec.model,), lambda: answers.calibration_advice_line(ds, rec.model))
-    if advice and not ds.counts_only:
+    if advice:
         say("caption", advice)
     with st.expander("What the rules and the intervals mean"):
         for line in answers.rule_meanings(rec):
