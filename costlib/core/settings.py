@@ -36,6 +36,9 @@ GAIN = Bound("the worth of a correct answer", 0.0, PRICE_MAX, 1.0)
 REJECT_WORTH = Bound("the worth of a handed-over case", -PRICE_MAX, PRICE_MAX, 0.0)
 RESAMPLE_OPTIONS = (200, 500, 1000, 2000, 5000)  # the dashboard's choices, within RESAMPLES
 SEEDS = Bound("the seeds", 1, 50, 10, integer=True)  # Train with costs: random splits to train on
+#: how many cases a month the people who act on the model can take (Costs: review; Value: hand-overs);
+#: no setting means no limit, and the pages divide a cap by the volume to get the share of the cases
+CAPACITY = Bound("the cases a month your team can take", 0.0, VOLUME_MAX, 1000, integer=True)
 
 MSG_OUT_OF_RANGE = "{what} must be a number from {low} to {high}: got {value}; using {default} instead."
 
