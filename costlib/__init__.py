@@ -29,6 +29,10 @@ _EXPORTS = {
     "group_costs": "costlib.binary.costs",
     "optimal_threshold": "costlib.binary.costs",
     "rule_cutoffs": "costlib.binary.costs",
+    # decisions under capacity
+    "capacity_curve": "costlib.binary.capacity",
+    "optimal_cutoffs_within": "costlib.binary.capacity",
+    "optimal_threshold_within": "costlib.binary.capacity",
     # the decision summary
     "ModelSweeps": "costlib.binary.model_sweeps",
     "Recommendation": "costlib.binary.decision",

@@ -192,6 +192,17 @@ def as_price(value, name: str, *, allow_negative: bool = False) -> float:
     return out
 
 
+def as_share(value, name: str) -> float:
+    """A share of the cases: a finite number from 0 to 1 (a capacity, `costlib.binary.capacity`)."""
+    try:
+        out = float(value)
+    except (TypeError, ValueError, OverflowError):
+        out = float("nan")
+    if isinstance(value, bool) or not (0.0 <= out <= 1.0):
+        raise ValueError(f"{name} must be a share of the cases, a number from 0 to 1: got {value!r}")
+    return out
+
+
 def as_threshold(value, name: str) -> float:
     """A cutoff: any real number or +-inf, never NaN."""
     try:

@@ -1,0 +1,413 @@
+"""Decisions under capacity: at most so many cases flagged.
+
+A team can review only so many cases. A capacity is a share of the cases (0 to 1; the pages
+take cases per month and divide by the volume). Flagging fewer never breaks a cap, so every
+answer here is read off the sweeps that were sorted once (no re-sort when a price or the cap
+moves):
+
+- **one cutoff** (`within_index`): the cheapest threshold whose flagged weight is within the
+  cap; the unlimited optimum (the sweep's one tie rule) when it fits, else the cheapest of the
+  thresholds that fit, ties to the larger threshold;
+- **the capacity curve** (`curve_index`): for every distinct flagged share of the sweep, the
+  cheapest cost reachable within it (a running minimum, exact). Its slope is the price of
+  capacity: what one more reviewed case saves;
+- **one cutoff per group under one cap** (`cutoffs_within`): a multiple-choice knapsack. The
+  convex hull of each group's sweep solves it at the hull's breakpoints: with one shared price
+  of capacity (a Lagrange multiplier, in the unit of the prices per flagged case), each group
+  takes every hull edge whose saving per flagged case is above it. Edges are taken in order of
+  that saving while they fit; what is left of the cap is then filled, group by group, by the
+  cheapest point of the group's own sweep that still fits. The Lagrangian gives a lower bound
+  on the optimum, so the answer states how far above the optimum it can be (`GroupCut.gap`,
+  0 when it is proven optimal).
+
+A cap is compared with a relative tolerance of `CAP_TOLERANCE`, so that 400 cases of 1,000
+fit a cap of 0.4 however the share was rounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from costlib.core import validation as v
+from costlib.core.prices import Prices, prices_for
+from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest, grouped_sweep, threshold_sweep
+
+CAP_TOLERANCE = 1e-12
+
+
+def cap_limit(share: float, total: float) -> float:
+    """The most weight that may be flagged out of `total` under a cap of `share`."""
+    return float(share) * float(total) * (1.0 + CAP_TOLERANCE)
+
+
+def binds(share: float | None) -> bool:
+    """Whether a cap can bind at all (None or a share of 1 or more: no cap)."""
+    return share is not None and float(share) < 1.0
+
+
+# ---------------------------------------------------------------------------------------
+# One cutoff within a cap, and the capacity curve
+
+
+def within_index(cost: np.ndarray, flagged: np.ndarray, share: float, total: float, best: int) -> int:
+    """Index of the cheapest entry of `cost` whose `flagged` weight (non-decreasing) fits the
+    cap: `best` (the unlimited optimum under the sweep's tie rule) when it fits, else the
+    cheapest that fits, ties to the lowest index (the larger threshold)."""
+    last = int(np.searchsorted(flagged, cap_limit(share, total), side="right")) - 1
+    if 0 <= best <= last:
+        return int(best)
+    return argbest(cost[: max(last, 0) + 1])
+
+
+def curve_index(cost: np.ndarray, best: int) -> np.ndarray:
+    """For every entry j of a sweep (flagged ascending), the index of the cheapest entry among
+    0..j (ties to the lowest index, the larger threshold); `best` from j = `best` on, so that
+    the curve ends at the unlimited optimum of the sweep's tie rule.
+
+    The cheapest among 0..j is a running minimum; its index is the first "record" (an entry
+    cheaper than every one before it) within the tie tolerance of that minimum: records get
+    cheaper as they go, so one `searchsorted` finds it for every j."""
+    cost = np.asarray(cost, dtype=np.float64)
+    run = np.minimum.accumulate(cost)
+    records = np.flatnonzero(np.concatenate(([True], cost[1:] < run[:-1])))
+    reach = run + TIE_TOLERANCE * np.maximum(1.0, np.abs(run))
+    idx = records[np.searchsorted(-cost[records], -reach, side="left")]
+    if best >= 0:
+        idx[best:] = best
+    return idx
+
+
+def _one_class(sweep: Sweep) -> bool:
+    return sweep.positives <= 0 or sweep.negatives <= 0
+
+
+def optimal_threshold_within(y_true, y_score, *, c_fp, c_fn, max_flagged, sample_weight=None) -> tuple[float, float]:
+    """(threshold, cost_per_case): the cheapest cutoff that flags at most `max_flagged` of the cases.
+
+    Flagging fewer never breaks a cap, so this is the cheapest threshold whose flagged share
+    is at most the cap, read off the same exact sweep as `optimal_threshold` (ties to the
+    larger threshold). When the unlimited optimum fits the cap, it is the answer.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or True/False).
+    y_score : array-like of shape (n,)
+        Finite real scores; flag iff score >= threshold.
+    c_fp, c_fn : float
+        Prices of a false positive and of a false negative; finite, >= 0.
+    max_flagged : float
+        The capacity: the largest share of the cases (weighted) that may be flagged, 0 to 1.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative finite case weights; None weighs every case 1.
+
+    Returns
+    -------
+    threshold : float
+        The cheapest cutoff within the cap: a score, or inf (flag nobody); NaN when there is none.
+    cost_per_case : float
+        Its cost per case; NaN when there is no threshold to fit.
+
+    Raises
+    ------
+    ValueError
+        As `optimal_threshold`, and when `max_flagged` is not a number from 0 to 1.
+
+    Warns
+    -----
+    DegenerateWarning
+        When only one class has positive weight and the cap is above 0: (nan, nan).
+
+    Examples
+    --------
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9]
+    >>> optimal_threshold_within(y, s, c_fp=1, c_fn=3, max_flagged=1.0)  # the cap does not bind
+    (0.35, 0.3333333333333333)
+    >>> optimal_threshold_within(y, s, c_fp=1, c_fn=3, max_flagged=0.4)  # at most 2 of the 6
+    (0.8, 0.5)
+    >>> optimal_threshold_within(y, s, c_fp=1, c_fn=3, max_flagged=0)
+    (inf, 1.5)
+    """
+    c_fp = v.as_price(c_fp, "c_fp")
+    c_fn = v.as_price(c_fn, "c_fn")
+    share = v.as_share(max_flagged, "max_flagged")
+    sweep = threshold_sweep(y_true, y_score, sample_weight=sample_weight)
+    if share == 0 and sweep.total > 0:
+        return float("inf"), float(sweep.cost(c_fp, c_fn)[0])
+    best = sweep.best(c_fp, c_fn)
+    if best < 0:
+        return float("nan"), float("nan")
+    cost = sweep.cost(c_fp, c_fn)
+    j = within_index(cost, sweep.flagged, share, sweep.total, best)
+    return float(sweep.thresholds[j]), float(cost[j])
+
+
+def capacity_frame(sweep: Sweep, c_fp: float, c_fn: float, best: int | None = None) -> pd.DataFrame:
+    """The capacity curve of one sweep (`capacity_curve`); `best` defaults to the sweep's own
+    unlimited optimum. One class only: NaN beyond the first row (with a warning)."""
+    cost = sweep.cost(c_fp, c_fn)
+    share = v.safe_divide(sweep.flagged, np.full(sweep.flagged.shape, sweep.total))
+    best = sweep.best(c_fp, c_fn) if best is None else best
+    idx = curve_index(cost, best)
+    frame = pd.DataFrame({"flagged_share": share, "threshold": sweep.thresholds[idx], "cost_per_case": cost[idx]})
+    if best < 0:  # one class: nothing to fit beyond flagging nobody
+        frame.loc[1:, ["threshold", "cost_per_case"]] = np.nan
+    distinct = np.concatenate(([True], np.diff(sweep.flagged) > 0))  # steps without weight repeat a share
+    return frame[distinct].reset_index(drop=True)
+
+
+def capacity_curve(y_true, y_score, *, c_fp, c_fn, sample_weight=None) -> pd.DataFrame:
+    """The cheapest cost per case reachable within every capacity, and the cutoff that reaches it.
+
+    One row per distinct flagged share of the exact sweep, in ascending order, with columns
+    ``flagged_share, threshold, cost_per_case``: ``cost_per_case`` is the cost of
+    `optimal_threshold_within` at a cap of that share, so it never rises as the share grows,
+    and it reaches the unlimited optimum at the optimum's share. Its slope is the price of
+    capacity: what one more reviewed case saves.
+
+    Parameters
+    ----------
+    y_true, y_score, c_fp, c_fn, sample_weight
+        As `optimal_threshold`.
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Warns
+    -----
+    DegenerateWarning
+        When only one class has positive weight: NaN beyond the first row (flag nobody).
+
+    Examples
+    --------
+    >>> capacity_curve([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9], c_fp=1, c_fn=3).round(3)
+       flagged_share  threshold  cost_per_case
+    0          0.000        inf          1.500
+    1          0.167       0.90          1.000
+    2          0.333       0.80          0.500
+    3          0.500       0.80          0.500
+    4          0.667       0.80          0.500
+    5          0.833       0.35          0.333
+    6          1.000       0.35          0.333
+    """
+    c_fp = v.as_price(c_fp, "c_fp")
+    c_fn = v.as_price(c_fn, "c_fn")
+    return capacity_frame(threshold_sweep(y_true, y_score, sample_weight=sample_weight), c_fp, c_fn)
+
+
+# ---------------------------------------------------------------------------------------
+# One cutoff per group under one cap
+
+
+@dataclass(frozen=True, eq=False)
+class GroupCut:
+    """One cutoff per group under one cap (`cutoffs_within`).
+
+    index     each group's sweep index (arrays of the groups' own sweeps)
+    cost      total price of the mistakes (not per case)
+    flagged   total weight flagged
+    lam       the shared price of capacity at the answer (price per flagged case; 0 when the
+              cap does not bind)
+    gap       how far above the optimum the answer can be, in total price (0: proven optimal)
+    """
+
+    index: np.ndarray
+    cost: float
+    flagged: float
+    lam: float
+    gap: float
+
+    @property
+    def proven(self) -> bool:
+        return self.gap <= 1e-9 * max(1.0, abs(self.cost))
+
+
+def _edge_savings(sw: Sweep, c_fp: float, c_fn: float) -> np.ndarray:
+    """For each edge of the sweep's hull, its saving per flagged case: the price of capacity
+    below which a group takes it. Going on along an edge of ratio r (false positives per true
+    positive) pays at a price of capacity lam when (c_fn - lam) / (c_fp + lam) > r."""
+    e = sw.hull.edges
+    with np.errstate(invalid="ignore", over="ignore"):
+        lam = (c_fn - e * c_fp) / (1.0 + e)
+    return np.where(np.isinf(e), -c_fp, lam)
+
+
+def cutoffs_within(
+    sweeps: Sequence[Sweep], c_fp: np.ndarray, c_fn: np.ndarray, limit: float, start: np.ndarray | None = None
+) -> GroupCut:
+    """One sweep index per group, at most `limit` weight flagged in total (see the module
+    docstring). `start` (optional) fixes groups: a group whose entry is >= 0 keeps that index
+    (its flagged weight counts against the cap); -1 lets a group choose."""
+    k = len(sweeps)
+    fixed = np.full(k, -1, dtype=np.int64) if start is None else np.asarray(start, dtype=np.int64)
+    chosen = np.where(fixed >= 0, fixed, 0)
+    costs = [sw.errors_cost(c_fp[i], c_fn[i]) for i, sw in enumerate(sweeps)]
+    room = limit - sum(float(sweeps[i].flagged[chosen[i]]) for i in range(k) if fixed[i] >= 0)
+    lam_p, df_p, g_p, k_p = [], [], [], []
+    for i, sw in enumerate(sweeps):
+        if fixed[i] >= 0 or sw.thresholds.size < 2:
+            continue
+        lam = _edge_savings(sw, float(c_fp[i]), float(c_fn[i]))
+        pays = np.flatnonzero(lam > 0)  # lam falls along the hull: these are its first edges
+        lam_p.append(lam[pays])
+        df_p.append(np.diff(sw.flagged[sw.hull.vertices])[pays])
+        g_p.append(np.full(pays.size, i))
+        k_p.append(pays)
+    if lam_p:
+        lam, df, grp, edge = (np.concatenate(x) for x in (lam_p, df_p, g_p, k_p))
+    else:
+        lam, df, grp, edge = (np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    order = np.lexsort((edge, grp, -lam))  # most saving per flagged case first; a group's edges in order
+    lam, df, grp, edge = lam[order], df[order], grp[order], edge[order]
+    cum = np.cumsum(df)
+    first = int(np.searchsorted(cum, room, side="right"))  # edges taken before the first that does not fit
+    taken = np.bincount(grp[:first], minlength=k)
+    vert = [sw.hull.vertices for sw in sweeps]
+    for i in range(k):
+        if fixed[i] < 0 and sweeps[i].thresholds.size >= 2:
+            chosen[i] = vert[i][taken[i]]
+    if first == lam.size:  # the cap does not bind: every edge that pays fits
+        total = float(sum(costs[i][chosen[i]] for i in range(k)))
+        flagged = float(sum(sweeps[i].flagged[chosen[i]] for i in range(k)))
+        return GroupCut(chosen, total, flagged, 0.0, 0.0)
+    lam_star = float(lam[first])
+    used = float(cum[first - 1]) if first > 0 else 0.0
+    total_prefix = float(sum(costs[i][chosen[i]] for i in range(k)))
+    lower = total_prefix - lam_star * (room - used)  # Lagrangian bound at the breakpoint
+    # fill what is left: go on with each group's next edges while they fit (a group that
+    # misses one edge stops there), then let each stopped group take the cheapest point of
+    # its own sweep that still fits
+    blocked: list[int] = []
+    for pos in range(first, lam.size):
+        g = int(grp[pos])
+        if g in blocked:
+            continue
+        if used + df[pos] <= room:
+            used += float(df[pos])
+            chosen[g] = vert[g][edge[pos] + 1]
+        else:
+            blocked.append(g)
+    for g in blocked:
+        fl = sweeps[g].flagged
+        here = int(chosen[g])
+        last = int(np.searchsorted(fl, fl[here] + (room - used), side="right")) - 1
+        if last > here:
+            j = here + argbest(costs[g][here : last + 1])
+            used += float(fl[j] - fl[here])
+            chosen[g] = j
+    total = float(sum(costs[i][chosen[i]] for i in range(k)))
+    flagged = float(sum(sweeps[i].flagged[chosen[i]] for i in range(k)))
+    return GroupCut(chosen, total, flagged, lam_star, max(0.0, total - lower))
+
+
+def single_within(single_cost: np.ndarray, pooled: Sweep, share: float) -> int:
+    """Index into the pooled thresholds of the cheapest cutoff for everybody within the cap;
+    `single_cost` is its total price at every pooled threshold (`ModelSweeps.single_cost`)."""
+    total = pooled.total
+    per_case = single_cost / total if total > 0 else single_cost
+    return within_index(per_case, pooled.flagged, share, total, argbest(per_case))
+
+
+def group_within(grouped, pooled: Sweep, index: np.ndarray, prices: Prices, share: float, own=None):
+    """(cutoffs per group, `GroupCut`) under one cap: groups that are not `own` (too small for
+    a cutoff of their own) keep the best single cutoff within the cap, the others share what
+    is left; never worse than the best single cutoff within the cap (then its `GroupCut`,
+    with the knapsack's gap bound). `index` is each group's sweep index at every pooled
+    threshold (`ModelSweeps._pooled_index`)."""
+    groups = grouped.groups
+    sweeps = [grouped[g] for g in groups]
+    single_cost = np.zeros(pooled.thresholds.size)
+    for i, sw in enumerate(sweeps):
+        single_cost += sw.errors_cost(prices.c_fp[i], prices.c_fn[i])[index[i]]
+    j = single_within(single_cost, pooled, share)
+    at_single = np.array([int(index[i][j]) for i in range(len(sweeps))], dtype=np.int64)
+    own = np.ones(len(sweeps), dtype=bool) if own is None else np.asarray(own, dtype=bool)
+    cut = cutoffs_within(sweeps, prices.c_fp, prices.c_fn, cap_limit(share, pooled.total), np.where(own, -1, at_single))
+    if float(single_cost[j]) < cut.cost - 1e-12 * max(1.0, abs(cut.cost)):
+        flagged = float(pooled.flagged[j])
+        cut = GroupCut(
+            at_single, float(single_cost[j]), flagged, cut.lam, max(0.0, cut.gap - (cut.cost - single_cost[j]))
+        )
+    thresholds = np.array([float(sweeps[i].thresholds[cut.index[i]]) for i in range(len(sweeps))])
+    return thresholds, cut
+
+
+def optimal_cutoffs_within(y_true, y_score, groups, *, costs, max_flagged) -> pd.DataFrame:
+    """One cutoff per group, each group at its own prices, flagging at most `max_flagged` of
+    all cases together.
+
+    The exact problem is a knapsack (which group spends the review capacity); the convex hull
+    of each group's sweep solves it at the hull's breakpoints, with one shared price of
+    capacity, and what the breakpoint leaves of the cap is filled group by group (see
+    `costlib.binary.capacity`). The answer is never worse than the best single cutoff within
+    the cap, and ``attrs["gap"]`` bounds how far above the optimum its cost per case can be
+    (0 when it is proven optimal, ``attrs["proven"]``).
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,)
+        Binary labels and finite real scores; flag iff score >= the group's cutoff.
+    groups : array-like of shape (n,)
+        Group of each case (groups are sorted by name).
+    costs : Mapping
+        ``{group: (c_fp, c_fn)}`` with an entry for every group; prices finite and >= 0.
+    max_flagged : float
+        The capacity: the largest share of all cases that may be flagged, 0 to 1.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group: ``group, threshold, flagged, cost_per_case`` (``flagged``: the
+        share of *all* cases this group's cutoff flags, so the column sums to at most the
+        cap; ``cost_per_case``: per case of the group). ``attrs``: ``cost_per_case`` and
+        ``flagged_share`` of all cases together, ``gap`` (per case of all cases),
+        ``proven`` and ``price_of_capacity`` (the shared price per flagged case at the answer).
+
+    Examples
+    --------
+    >>> out = optimal_cutoffs_within([0, 1, 1, 0, 1, 0], [0.2, 0.9, 0.6, 0.3, 0.7, 0.5],
+    ...                              ["a", "a", "a", "b", "b", "b"],
+    ...                              costs={"a": (1, 3), "b": (1, 3)}, max_flagged=0.5)
+    >>> out[["group", "threshold", "flagged"]].round(3)
+      group  threshold  flagged
+    0     a        0.6    0.333
+    1     b        0.7    0.167
+    >>> out.attrs["proven"]
+    True
+    """
+    from costlib.binary.costs import _prices
+    from costlib.binary.model_sweeps import model_from_sweeps
+
+    share = v.as_share(max_flagged, "max_flagged")
+    gs = grouped_sweep(y_true, y_score, groups)
+    c_fp, c_fn = _prices(costs, gs.groups)
+    ms = model_from_sweeps(gs)
+    prices = prices_for(gs.groups, {g: (c_fp[i], c_fn[i]) for i, g in enumerate(gs.groups)})
+    thresholds, cut = group_within(ms.fit, ms.fit_pooled, ms._pooled_index("fit"), prices, share)
+    total = ms.fit_pooled.total
+    rows = []
+    for i, g in enumerate(gs.groups):
+        sw = gs[g]
+        j = int(cut.index[i])
+        rows.append(
+            (
+                g,
+                thresholds[i],
+                v.safe_divide(sw.flagged[j], total),
+                v.safe_divide(sw.errors_cost(c_fp[i], c_fn[i])[j], sw.total),
+            )
+        )
+    out = pd.DataFrame(rows, columns=["group", "threshold", "flagged", "cost_per_case"])
+    out.attrs.update(
+        cost_per_case=v.safe_divide(cut.cost, total),
+        flagged_share=v.safe_divide(cut.flagged, total),
+        gap=v.safe_divide(cut.gap, total),
+        proven=cut.proven,
+        price_of_capacity=cut.lam,
+    )
+    return out
