@@ -305,36 +305,53 @@ def cutoffs_within(
     return GroupCut(chosen, total, flagged, lam_star, max(0.0, total - lower))
 
 
-def single_within(single_cost: np.ndarray, pooled: Sweep, share: float) -> int:
+def single_within(single_cost: np.ndarray, flagged: np.ndarray, total: float, share: float) -> int:
     """Index into the pooled thresholds of the cheapest cutoff for everybody within the cap;
-    `single_cost` is its total price at every pooled threshold (`ModelSweeps.single_cost`)."""
-    total = pooled.total
+    `single_cost` is its total price and `flagged` the weight it flags at every pooled
+    threshold (`ModelSweeps.single_cost`), `total` all the weight."""
     per_case = single_cost / total if total > 0 else single_cost
-    return within_index(per_case, pooled.flagged, share, total, argbest(per_case))
+    return within_index(per_case, flagged, share, total, argbest(per_case))
 
 
-def group_within(grouped, pooled: Sweep, index: np.ndarray, prices: Prices, share: float, own=None):
-    """(cutoffs per group, `GroupCut`) under one cap: groups that are not `own` (too small for
-    a cutoff of their own) keep the best single cutoff within the cap, the others share what
-    is left; never worse than the best single cutoff within the cap (then its `GroupCut`,
+def group_within(sweeps: Sequence[Sweep], index: np.ndarray, prices: Prices, share: float, own=None):
+    """(j, `GroupCut`) under one cap: j indexes the pooled thresholds of the best single cutoff
+    within the cap; the `GroupCut` gives each group its cutoff. Groups that are not `own` (too
+    small for a cutoff of their own) keep the single cutoff, the others share what is left of
+    the cap; the answer is never worse than the single cutoff (then the `GroupCut` holds it,
     with the knapsack's gap bound). `index` is each group's sweep index at every pooled
     threshold (`ModelSweeps._pooled_index`)."""
-    groups = grouped.groups
-    sweeps = [grouped[g] for g in groups]
-    single_cost = np.zeros(pooled.thresholds.size)
+    k = len(sweeps)
+    single_cost = np.zeros(index.shape[1])
+    flagged = np.zeros(index.shape[1])
     for i, sw in enumerate(sweeps):
         single_cost += sw.errors_cost(prices.c_fp[i], prices.c_fn[i])[index[i]]
-    j = single_within(single_cost, pooled, share)
-    at_single = np.array([int(index[i][j]) for i in range(len(sweeps))], dtype=np.int64)
-    own = np.ones(len(sweeps), dtype=bool) if own is None else np.asarray(own, dtype=bool)
-    cut = cutoffs_within(sweeps, prices.c_fp, prices.c_fn, cap_limit(share, pooled.total), np.where(own, -1, at_single))
-    if float(single_cost[j]) < cut.cost - 1e-12 * max(1.0, abs(cut.cost)):
-        flagged = float(pooled.flagged[j])
-        cut = GroupCut(
-            at_single, float(single_cost[j]), flagged, cut.lam, max(0.0, cut.gap - (cut.cost - single_cost[j]))
-        )
-    thresholds = np.array([float(sweeps[i].thresholds[cut.index[i]]) for i in range(len(sweeps))])
-    return thresholds, cut
+        flagged += sw.flagged[index[i]]
+    total = float(sum(sw.total for sw in sweeps))
+    j = single_within(single_cost, flagged, total, share)
+    at_single = np.array([int(index[i][j]) for i in range(k)], dtype=np.int64)
+    own = np.ones(k, dtype=bool) if own is None else np.asarray(own, dtype=bool)
+    cut = cutoffs_within(sweeps, prices.c_fp, prices.c_fn, cap_limit(share, total), np.where(own, -1, at_single))
+    best_single = float(single_cost[j])
+    if best_single < cut.cost - 1e-12 * max(1.0, abs(cut.cost)):
+        cut = GroupCut(at_single, best_single, float(flagged[j]), cut.lam, max(0.0, cut.gap - (cut.cost - best_single)))
+    return j, cut
+
+
+def fitted_within(ms, prices: Prices, share: float, own=None) -> tuple[float, np.ndarray, GroupCut]:
+    """(single cutoff, cutoff per group, `GroupCut`) of `ms` (a `ModelSweeps`) within the cap,
+    fitted on its fitting rows; kept on `ms` per price book, cap and `own` (a price move or a
+    second reader costs nothing more)."""
+    own_key = None if own is None else tuple(bool(x) for x in own)
+    key = (prices.key(), float(share), own_key)
+    cache = ms.__dict__.setdefault("_within_cache", {})
+    if key not in cache:
+        sweeps = [ms.fit[g] for g in ms.groups]
+        j, cut = group_within(sweeps, ms._pooled_index("fit"), prices, share, own)
+        per_group = np.array([float(sw.thresholds[cut.index[i]]) for i, sw in enumerate(sweeps)])
+        if len(cache) > 64:
+            cache.clear()
+        cache[key] = (float(ms.fit_pooled.thresholds[j]), per_group, cut)
+    return cache[key]
 
 
 def optimal_cutoffs_within(y_true, y_score, groups, *, costs, max_flagged) -> pd.DataFrame:
@@ -388,7 +405,7 @@ def optimal_cutoffs_within(y_true, y_score, groups, *, costs, max_flagged) -> pd
     c_fp, c_fn = _prices(costs, gs.groups)
     ms = model_from_sweeps(gs)
     prices = prices_for(gs.groups, {g: (c_fp[i], c_fn[i]) for i, g in enumerate(gs.groups)})
-    thresholds, cut = group_within(ms.fit, ms.fit_pooled, ms._pooled_index("fit"), prices, share)
+    _, thresholds, cut = fitted_within(ms, prices, share)
     total = ms.fit_pooled.total
     rows = []
     for i, g in enumerate(gs.groups):

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from costlib.binary import capacity as C
 from costlib.binary import honest as H
 from costlib.binary.model_sweeps import (  # noqa: F401 (re-exported: callers read decision.*)
     SINGLE_GROUP,
@@ -60,13 +61,16 @@ FITTED = (R.SINGLE, R.COST_OPTIMAL)  # the rules whose cutoffs are chosen on dat
 # Rules, judged
 
 
-def model_rule_cutoffs(ms: ModelSweeps, prices: Prices, *, extra: Mapping[str, Mapping] | None = None) -> dict:
+def model_rule_cutoffs(
+    ms: ModelSweeps, prices: Prices, *, extra: Mapping[str, Mapping] | None = None, capacity: float | None = None
+) -> dict:
     """``{rule: cutoffs}`` (one float per group, in ``ms.groups`` order) for every rule.
 
     The 0.5 and formula rules only when the scores are probabilities; ``best single cutoff``
     and ``cost-optimal`` (best cutoff per group) are fitted on ``ms.fit``; a group with
     fewer than `honest.MIN_CLASS_ROWS` positives or negatives on the fitting rows gets the
-    best single cutoff (it is pooled: its own cutoff would be a guess).
+    best single cutoff (it is pooled: its own cutoff would be a guess). Under a `capacity`
+    (a share of the cases) both fitted rules are fitted within it (`capacity.fitted_within`).
     `extra` adds rules given as ``{rule: {group: cutoff}}``.
     """
     k = len(ms.groups)
@@ -89,6 +93,10 @@ def model_rule_cutoffs(ms: ModelSweeps, prices: Prices, *, extra: Mapping[str, M
             j = sw.best(prices.c_fp[i], prices.c_fn[i])
             per_group[i] = sw.thresholds[j] if j >= 0 else np.nan
     out[R.COST_OPTIMAL] = per_group
+    if C.binds(capacity) and np.isfinite(single):
+        within, per_group_within, _ = C.fitted_within(ms, prices, capacity, own)
+        out[R.SINGLE] = np.full(k, within)
+        out[R.COST_OPTIMAL] = per_group_within
     out[R.NOBODY] = np.full(k, np.inf)
     out[R.EVERYONE] = np.full(k, -np.inf)
     for rule, cut in (extra or {}).items():
@@ -183,19 +191,36 @@ def evaluate_rules(
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: int = 0,
     base: Sequence[str] | None = None,
+    capacity: float | None = None,
 ) -> RuleResults:
     """Judge every rule on ``ms.judge``: counts, costs and (unweighted rows) intervals.
 
-    `base` (`cell_bootstrap`): the rules whose resamples must not depend on the others."""
+    `base` (`cell_bootstrap`): the rules whose resamples must not depend on the others.
+    Under a `capacity` below 1 (a share of the cases), ``flag at random`` is judged too: a
+    share `capacity` of every group flagged without a model (its expected counts, and on each
+    resample the same mixture of flagging nobody and everyone), and the baseline is the
+    cheaper of it and flagging nobody (flagging everyone does not fit)."""
     counts = count_rules(ms.judge, cutoffs)
     cost = counts.cost(prices)  # (rules, groups)
     n_g = counts.n[0] if counts.n.size else np.zeros(0)
-    flagged = counts.tp + counts.fp
+    tp, fp, fn = counts.tp, counts.fp, counts.fn
     rules = counts.rules
     res = None
     if n_resamples and not ms.weighted:
         res = cell_bootstrap(ms.judge, cutoffs, n_resamples=n_resamples, seed=seed, base=base)
     boot = res.cost(prices) if res is not None else None  # (B, rules, groups)
+    cut_of = {r: np.asarray(cutoffs[r], dtype=np.float64) for r in rules}
+    if C.binds(capacity):
+        c = float(capacity)
+        pos, neg = ms.judge.positives, ms.judge.negatives
+        tp, fp, fn = (np.vstack((x, row)) for x, row in ((tp, c * pos), (fp, c * neg), (fn, (1 - c) * pos)))
+        cost = np.vstack((cost, mistakes_cost(c * neg, (1 - c) * pos, prices.c_fp, prices.c_fn)))
+        if boot is not None:
+            mix = (1 - c) * boot[:, rules.index(R.NOBODY)] + c * boot[:, rules.index(R.EVERYONE)]
+            boot = np.concatenate((boot, mix[:, None]), axis=1)
+        rules = (*rules, R.AT_RANDOM)
+        cut_of[R.AT_RANDOM] = np.full(len(ms.groups), np.nan)
+    flagged = tp + fp
     total_n = float(n_g.sum())
     lows = highs = np.full((len(rules), len(ms.groups)), np.nan)
     if boot is not None:
@@ -211,10 +236,10 @@ def evaluate_rules(
                     rule,
                     g,
                     n_g[g_i],
-                    float(cutoffs[rule][g_i]),
+                    float(cut_of[rule][g_i]),
                     v.safe_divide(flagged[r_i, g_i], n_g[g_i]),
-                    counts.fp[r_i, g_i],
-                    counts.fn[r_i, g_i],
+                    fp[r_i, g_i],
+                    fn[r_i, g_i],
                     v.safe_divide(cost[r_i, g_i], n_g[g_i]),
                     lo,
                     hi,
@@ -231,13 +256,13 @@ def evaluate_rules(
         {
             "n": total_n,
             "flagged_rate": v.safe_divide(flagged.sum(axis=1), np.full(len(rules), total_n)),
-            "fp": counts.fp.sum(axis=1),
-            "fn": counts.fn.sum(axis=1),
+            "fp": fp.sum(axis=1),
+            "fn": fn.sum(axis=1),
             "cost_per_case": overall_cost,
         },
         index=pd.Index(rules, name="rule"),
     )
-    baseline = _baseline_rule(overall)
+    baseline = _baseline_rule(overall, capacity)
     total_cost = {}
     nan = np.full(len(rules), np.nan)
     low, high, vs_lo, vs_hi = nan, nan, nan, nan
@@ -256,7 +281,7 @@ def evaluate_rules(
         by_group,
         overall,
         baseline,
-        {r: dict(zip(ms.groups, cutoffs[r].tolist(), strict=True)) for r in rules},
+        {r: dict(zip(ms.groups, cut_of[r].tolist(), strict=True)) for r in rules},
         res,
         total_cost,
     )
@@ -317,8 +342,13 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
     )
 
 
-def _baseline_rule(overall: pd.DataFrame) -> str:
-    return no_model_choice(overall.loc[R.NOBODY, "cost_per_case"], overall.loc[R.EVERYONE, "cost_per_case"])
+def _baseline_rule(overall: pd.DataFrame, capacity: float | None = None) -> str:
+    """The cheaper decision without a model (ties: flag nobody); under a capacity below 1,
+    flagging at random up to it takes the place of flagging everyone (which does not fit)."""
+    other = R.AT_RANDOM if C.binds(capacity) else R.EVERYONE
+    if no_model_choice(overall.loc[R.NOBODY, "cost_per_case"], overall.loc[other, "cost_per_case"]) == R.NOBODY:
+        return R.NOBODY
+    return other
 
 
 # ---------------------------------------------------------------------------------------
@@ -372,6 +402,8 @@ class Recommendation:
     estimate: str = H.TEST  # how the fitted rules were judged (`honest.Honest.estimate`)
     pooled: tuple = ()  # groups too small for a cutoff of their own (they get the single cutoff)
     weighted: bool = False  # the rows carry weights (no intervals, no cross-fitting)
+    capacity: float | None = None  # the largest share of the cases that may be flagged (None: no limit)
+    capacity_gap: float = 0.0  # per case: how far above the optimum within the cap the cutoffs can be
 
     @property
     def verdict(self) -> str:
@@ -468,9 +500,15 @@ def recommend(
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: int = 0,
     extra_rules: Mapping[str, Mapping] | None = None,
+    capacity: float | None = None,
 ) -> Recommendation:
     """The one answer: which model and cutoff(s) to ship at these prices, against the
     cheaper no-model decision, with 95% intervals (see the module docstring).
+
+    Under a `capacity` (the largest share of the cases that may be flagged) the fitted rules
+    are fitted within it, every fold and resample of the honest estimate refits them within
+    it, and the no-model choice is the cheaper of flagging nobody and flagging a share up to
+    the cap at random (`evaluate_rules`).
 
     Parameters
     ----------
@@ -481,6 +519,8 @@ def recommend(
         Bootstrap resamples for the intervals (0: no intervals).
     extra_rules : {rule: {group: cutoff}}, optional
         More rules to judge beside the standard ones (fairness-constrained cutoffs).
+    capacity : float, optional
+        The largest share of the cases the team can review (0 to 1); None: no limit.
 
     Returns
     -------
@@ -510,15 +550,17 @@ def recommend(
         raise ValueError(f"n_resamples must be 0 or at least 10: got {n_resamples!r}")
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ValueError(f"seed must be a whole number from 0: got {seed!r}")
+    if capacity is not None:
+        capacity = v.as_share(capacity, "capacity")
     chosen = {}
     table = []
     for name, ms in models.items():
         if ms.groups != first.groups:
             raise ValueError(f"every model must have the same groups: {name!r} has {list(ms.groups)}")
-        cutoffs = model_rule_cutoffs(ms, prices, extra=extra_rules)
+        cutoffs = model_rule_cutoffs(ms, prices, extra=extra_rules, capacity=capacity)
         standard = [r for r in cutoffs if r not in (extra_rules or {})]  # their intervals match recommend's alone
-        res = evaluate_rules(ms, prices, cutoffs, n_resamples=n_resamples, seed=seed, base=standard)
-        res = judge_fitted(res, prices, H.judge(ms, prices, n_resamples=n_resamples, seed=seed))
+        res = evaluate_rules(ms, prices, cutoffs, n_resamples=n_resamples, seed=seed, base=standard, capacity=capacity)
+        res = judge_fitted(res, prices, H.judge(ms, prices, n_resamples=n_resamples, seed=seed, capacity=capacity))
         rule, gain = _choose_rule(res)
         fit_counts = count_rules(ms.fit, {rule: cutoffs[rule]})
         fit_total = float(np.sum(fit_counts.cost(prices)) / max(ms.fit_pooled.total, 1e-300))
@@ -555,6 +597,8 @@ def recommend(
     for other in overall.index:
         if other in (rule, *R.BASELINES) or not np.isfinite(overall.loc[other, "cost_per_case"]):
             continue
+        if over_capacity(overall, other, capacity):
+            continue
         e, lo, hi = res.paired(other, rule)
         if e < -1e-12 * max(1.0, abs(cost)):
             cheaper.append((other, e, lo, hi))
@@ -587,7 +631,26 @@ def recommend(
         weighted=ms.weighted,
         pooled=H.pooled_groups(ms.fit) if ms.grouped and len(ms.groups) > 1 else (),
         lowest={g: float(ms.fit[g].thresholds[-1]) for g in ms.groups if ms.fit[g].thresholds.size > 1},
+        capacity=capacity if C.binds(capacity) else None,
+        capacity_gap=_capacity_gap(ms, prices, capacity, rule),
     )
+
+
+def over_capacity(overall: pd.DataFrame, rule: str, capacity: float | None) -> bool:
+    """Whether `rule` flags more of the judged rows than a capacity allows (the fitted rules,
+    fitted within it, may go a little over it on rows they were not fitted on: they do not count)."""
+    if not C.binds(capacity) or rule in FITTED or rule == R.AT_RANDOM:
+        return False
+    return bool(overall.loc[rule, "flagged_rate"] > float(capacity) * (1 + C.CAP_TOLERANCE))
+
+
+def _capacity_gap(ms: ModelSweeps, prices: Prices, capacity: float | None, rule: str) -> float:
+    """How far above the optimum within the cap the per-group cutoffs can be, per case (0 when
+    proven optimal, for one cutoff and without a cap)."""
+    if rule != R.COST_OPTIMAL or not C.binds(capacity) or ms.fit_pooled.total <= 0:
+        return 0.0
+    own = H.own_cutoff(ms.fit.positives, ms.fit.negatives)
+    return float(C.fitted_within(ms, prices, capacity, own)[2].gap / ms.fit_pooled.total)
 
 
 def _no_model_action(ms: ModelSweeps, cut: np.ndarray) -> str | None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from costlib.binary import capacity as C
 from costlib.core.prices import Prices, mistakes_cost
 from costlib.core.sweep import GroupedSweep, Sweep, argbest
 
@@ -157,11 +158,14 @@ class CrossFit:
     fitted: bool  # False when some fold could not be fitted (one class on its other folds)
 
 
-def cross_fit(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, folds: Folds, prices: Prices) -> CrossFit:
+def cross_fit(
+    gs: GroupedSweep, pooled: Sweep, index: np.ndarray, folds: Folds, prices: Prices, capacity: float | None = None
+) -> CrossFit:
     """Judge the best single cutoff and the best cutoff per group by cross-fitting (exact).
 
     A fold's other folds cost what all rows cost minus what the fold costs, at every cutoff:
-    one pass over all rows' costs per price book, then one over each fold's."""
+    one pass over all rows' costs per price book, then one over each fold's. Under a
+    `capacity` both rules are fitted within it on the other folds (`capacity.group_within`)."""
     g_n = len(gs.groups)
     k = folds.tp.shape[0]
     sizes = np.diff(gs.offsets)
@@ -190,10 +194,26 @@ def cross_fit(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, folds: Folds, 
                 single_cost += comp[int(gs.offsets[i]) + index[i]]
         j_single = argbest(single_cost / total)
         own = own_cutoff(c_pos, c_neg)
+        within = None
+        if C.binds(capacity):
+            other = [
+                Sweep(
+                    gs.thresholds[lo:hi],
+                    (gs.tp[lo:hi] - folds.tp[f, lo:hi]).astype(np.float64),
+                    (gs.fp[lo:hi] - folds.fp[f, lo:hi]).astype(np.float64),
+                    float(c_pos[i]),
+                    float(c_neg[i]),
+                )
+                for i, (lo, hi) in enumerate(zip(gs.offsets[:-1].tolist(), gs.offsets[1:].tolist(), strict=True))
+            ]
+            j_single, within = C.group_within(other, index, prices, capacity, own)
         for i in range(g_n):
             lo, hi = int(gs.offsets[i]), int(gs.offsets[i + 1])
             at_single = lo + int(index[i][j_single])
-            at_group = lo + argbest(comp[lo:hi] / float(c_pos[i] + c_neg[i])) if own[i] else at_single
+            if within is not None:
+                at_group = lo + int(within.index[i])
+            else:
+                at_group = lo + argbest(comp[lo:hi] / float(c_pos[i] + c_neg[i])) if own[i] else at_single
             for name, at in (("single", at_single), ("group", at_group)):
                 t_p = float(folds.tp[f, at])
                 out[name]["tp"][i] += t_p
@@ -351,18 +371,67 @@ def _cost_at(tp: np.ndarray, fp: np.ndarray, edge: np.ndarray, c_fp, c_fn) -> np
     return mistakes_cost(fp_e, tp[..., -1].astype(np.float64) - tp_e, c_fp, c_fn)
 
 
-def price_refits(d: RefitDraws, prices: Prices) -> Refits:
-    """Refit both fitted rules and the no-model choice on every resample, and judge them."""
+LAMBDA_STEPS = 30  # bisection steps for the price of capacity of a refit under a cap
+
+
+def _refit_within(cost_in: np.ndarray, flagged: np.ndarray, own: np.ndarray, e_single: np.ndarray, limit, top: float):
+    """(b, groups) edges of the per-group cutoffs of each resample under its cap `limit` (b,):
+    groups that are not `own` keep the single cutoff `e_single`; the others take the cheapest
+    edge at a shared price of capacity, the smallest that fits (bisection up to `top`, a price
+    at which nobody is worth flagging); never worse than the single cutoff."""
+    b = cost_in.shape[0]
+    fixed_flag = np.where(own, 0.0, np.take_along_axis(flagged, e_single[:, None, None], 2)[..., 0]).sum(axis=1)
+    room = limit - fixed_flag
+
+    def pick(lam):
+        e = np.argmin(cost_in + lam[:, None, None] * flagged, axis=2)  # ties: the first, the larger cutoff
+        e = np.where(own, e, e_single[:, None])
+        used = np.where(own, np.take_along_axis(flagged, e[..., None], 2)[..., 0], 0.0).sum(axis=1)
+        return e, used
+
+    e, used = pick(np.zeros(b))
+    over = np.flatnonzero(used > room)
+    if over.size:
+        sub_cost, sub_flag = cost_in[over], flagged[over]
+        lo, hi = np.zeros(over.size), np.full(over.size, top)
+        for _ in range(LAMBDA_STEPS):
+            mid = (lo + hi) / 2
+            e_mid = np.argmin(sub_cost + mid[:, None, None] * sub_flag, axis=2)
+            e_mid = np.where(own[over], e_mid, e_single[over, None])
+            f = np.where(own[over], np.take_along_axis(sub_flag, e_mid[..., None], 2)[..., 0], 0.0).sum(axis=1)
+            fits = f <= room[over]
+            hi, lo = np.where(fits, mid, hi), np.where(fits, lo, mid)
+        e_hi = np.argmin(sub_cost + hi[:, None, None] * sub_flag, axis=2)
+        e[over] = np.where(own[over], e_hi, e_single[over, None])
+    group_cost = np.take_along_axis(cost_in, e[..., None], 2)[..., 0].sum(axis=1)
+    single_cost = np.take_along_axis(cost_in, np.broadcast_to(e_single[:, None, None], (*cost_in.shape[:2], 1)), 2)
+    worse = group_cost > single_cost[..., 0].sum(axis=1)
+    return np.where(worse[:, None], e_single[:, None], e)
+
+
+def price_refits(d: RefitDraws, prices: Prices, capacity: float | None = None) -> Refits:
+    """Refit both fitted rules and the no-model choice on every resample, and judge them
+    (within a `capacity` when one is given: the rules are refitted within it on the in-bag
+    weight, and the no-model choice may flag a share up to it at random)."""
     c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
+    capped = C.binds(capacity)
+    top = 2.0 * float(np.max(prices.c_fp) + np.max(prices.c_fn)) + 1.0
     parts = {k: [] for k in ("baseline", "single", "per_group", "single_g", "group_g")}
     for start in range(0, d.resamples, CHUNK):
         sl = slice(start, start + CHUNK)
         tp, fp = d.fit_tp[sl], d.fit_fp[sl]
         p_in, n_in = tp[..., -1], fp[..., -1]
         cost_in = mistakes_cost(fp, p_in[..., None] - tp, c_fp[..., None], c_fn[..., None])  # (b, groups, edges)
-        e_single = np.argmin(cost_in.sum(axis=1), axis=1)  # ties: the first, the larger cutoff
         own = own_cutoff(p_in, n_in)  # on the in-bag weight (about the rows fitted on), with or without a split
-        e_group = np.where(own, np.argmin(cost_in, axis=2), e_single[:, None])
+        if capped:
+            flagged = (tp + fp).astype(np.float64)
+            pooled_flag = flagged.sum(axis=1)  # (b, edges)
+            limit = C.cap_limit(capacity, 1.0) * pooled_flag[:, -1]
+            e_single = np.argmin(np.where(pooled_flag <= limit[:, None], cost_in.sum(axis=1), np.inf), axis=1)
+            e_group = _refit_within(cost_in, flagged, own, e_single, limit, top)
+        else:
+            e_single = np.argmin(cost_in.sum(axis=1), axis=1)  # ties: the first, the larger cutoff
+            e_group = np.where(own, np.argmin(cost_in, axis=2), e_single[:, None])
         tp_j, fp_j = d.judge_tp[sl], d.judge_fp[sl]
         p_j, n_j = tp_j[..., -1].astype(np.float64), fp_j[..., -1].astype(np.float64)
 
@@ -372,6 +441,8 @@ def price_refits(d: RefitDraws, prices: Prices) -> Refits:
         total = n_g.sum(axis=1)
         # the no-model choice made as the point estimate makes it: the cheaper on the judged rows (ties: nobody)
         everyone_j, nobody_j = (n_j * c_fp).sum(axis=1), (p_j * c_fn).sum(axis=1)
+        if capped:  # flagging everyone does not fit: a share up to the cap at random
+            everyone_j = (1 - capacity) * nobody_j + capacity * everyone_j
         base = np.where(everyone_j < nobody_j, everyone_j, nobody_j)
         with np.errstate(invalid="ignore", divide="ignore"):
             parts["baseline"].append(base / total)
@@ -412,9 +483,9 @@ def _cached(ms, key, make):
     return cache[key]
 
 
-def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0) -> Honest:
+def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: float | None = None) -> Honest:
     """The honest judgement of `ms` (a `ModelSweeps`): folds and draws are made on the first
-    call and cached on `ms`; later price books only reweight them."""
+    call and cached on `ms`; later price books (and caps) only reweight them."""
     counted = _cached(
         ms,
         ("counted",),
@@ -426,7 +497,7 @@ def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0) -> Honest:
             return Honest(SAME_ROWS, None, None)
         index = ms._pooled_index("fit")
         folds = _cached(ms, ("folds", int(seed)), lambda: make_folds(ms.fit, ms.fit_pooled, index, seed=seed))
-        crossfit = cross_fit(ms.fit, ms.fit_pooled, index, folds, prices)
+        crossfit = cross_fit(ms.fit, ms.fit_pooled, index, folds, prices, capacity)
     estimate = CROSS_FITTED if crossfit is not None else TEST
     refits = None
     if n_resamples and counted:
@@ -436,5 +507,5 @@ def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0) -> Honest:
             ("draws", int(n_resamples), int(seed)),
             lambda: refit_draws(ms.fit, judge_rows, ms.fit_pooled, n_resamples=n_resamples, seed=seed),
         )
-        refits = price_refits(draws, prices)
+        refits = price_refits(draws, prices, capacity)
     return Honest(estimate, crossfit, refits)

@@ -13,12 +13,14 @@ COST_OPTIMAL = "cost-optimal"  # the contract's name for the best cutoff of each
 SINGLE = "best single cutoff"
 NOBODY = "flag nobody"
 EVERYONE = "flag everyone"
+AT_RANDOM = "flag at random"  # under a capacity: as many cases as the team can take, picked without a model
 FAIR_PREFIX = "fair: "
 
 #: the rules of the contract's `compare_rules`, in its order
 CONTRACT_RULES = (THRESHOLD_05, ELKAN, COST_OPTIMAL, NOBODY)
-#: the two no-model decisions; the cheaper one is the baseline every saving is measured against
-BASELINES = (NOBODY, EVERYONE)
+#: the no-model decisions; the cheapest one is the baseline every saving is measured against (flag at
+#: random only under a capacity, where flagging everyone does not fit: a share up to the cap, picked at random)
+BASELINES = (NOBODY, EVERYONE, AT_RANDOM)
 
 _WORDS = {
     THRESHOLD_05: "cutoff 0.5",
@@ -27,6 +29,7 @@ _WORDS = {
     SINGLE: "best single cutoff",
     NOBODY: "flag nobody",
     EVERYONE: "flag everyone",
+    AT_RANDOM: "flag at random up to capacity",
 }
 
 _HELP = {
@@ -38,6 +41,8 @@ _HELP = {
     SINGLE: "One cutoff for everybody: the one that is cheapest on the fitting rows.",
     NOBODY: "No model: nobody is flagged, every positive case is missed.",
     EVERYONE: "No model: everybody is flagged, every negative case is a false alarm.",
+    AT_RANDOM: "No model: as many cases as the team can review, picked at random (what any model must beat "
+    "when flagging everyone does not fit the capacity).",
 }
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from costlib.binary import decision as D
 from costlib.core import rules as R
 from costlib.core.escaping import plain
 from costlib.present.amounts import money, ratio_text
@@ -59,7 +60,11 @@ def markers_frame(rec) -> pd.DataFrame:
                 rows.append({"line": g, "rule": R.COST_OPTIMAL, "threshold": t, "cost_per_case": c})
     frame = pd.DataFrame(rows, columns=["line", "rule", "threshold", "cost_per_case"])
     frame.attrs["recommended"] = rec.shipped_rule  # the baseline when the verdict is not "ship the model"
-    frame.attrs["levels"] = {rule: float(res.overall.loc[rule, "cost_per_case"]) for rule in R.BASELINES}
+    frame.attrs["levels"] = {  # the no-model choices that fit the capacity (flag everyone does not under one)
+        rule: float(res.overall.loc[rule, "cost_per_case"])
+        for rule in R.BASELINES
+        if rule in res.overall.index and not D.over_capacity(res.overall, rule, rec.capacity)
+    }
     return frame
 
 

@@ -210,3 +210,79 @@ def test_a_cap_shared_by_two_groups_goes_where_it_saves_most():
     optimum, _ = brute_groups(y, s, g, costs, 0.4)
     assert out.attrs["cost_per_case"] == pytest.approx(float(optimum))
     assert out["flagged"].sum() <= 0.4 + 1e-12
+
+
+# ---------------------------------------------------------------------------------------
+# The recommendation within a cap: honest, against the best one can do without a model
+
+
+def _rows(seed: int, n: int, *, signal: float, base_rate: float = 0.5, groups=("a",)):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < base_rate).astype(int)
+    s = 1 / (1 + np.exp(-(signal * (2 * y - 1) + rng.normal(0, 1, n))))
+    g = rng.choice(list(groups), n)
+    return y, s.round(4), g
+
+
+def test_capped_recommendation_ships_the_cutoff_of_optimal_threshold_within():
+    from costlib.binary import decision as D
+    from costlib.core import rules as R
+
+    y, s, g = _rows(1, 3000, signal=1.5)
+    ms = D.sweep_model(y, s)
+    rec = D.recommend(ms, (1, 3), n_resamples=200, capacity=0.2)
+    t, cost = costlib.optimal_threshold_within(y, s, c_fp=1, c_fn=3, max_flagged=0.2)
+    assert rec.rule == R.SINGLE and rec.cutoffs["everyone"] == t
+    assert rec.capacity == 0.2 and rec.ship_model
+    assert (s >= t).mean() <= 0.2
+    unlimited = D.recommend(ms, (1, 3), n_resamples=200)
+    assert (s >= unlimited.cutoffs["everyone"]).mean() > 0.2, "the cap binds here"
+    assert rec.cost > unlimited.cost  # a binding cap costs something
+    # a fixed rule that flags more than the cap is never offered instead
+    assert all(r not in (R.THRESHOLD_05, R.ELKAN) for r, *_ in rec.cheaper_by_chance)
+
+
+def test_under_a_cap_no_signal_is_not_sold_as_a_saving_over_flagging_at_random():
+    """Positives cost so much that flagging everyone is the cheaper choice without a model,
+    but it does not fit the cap: flagging a random 30% saves against flagging nobody, and a
+    model without signal does no better than that, so it must not ship."""
+    from costlib.binary import decision as D
+    from costlib.core import rules as R
+
+    ships = 0
+    for seed in range(20):
+        y, s, _ = _rows(seed, 1500, signal=0.0, base_rate=0.4)
+        rec = D.recommend(D.sweep_model(y, s), (1, 4), n_resamples=200, seed=seed, capacity=0.3)
+        assert rec.baseline == R.AT_RANDOM
+        nobody = rec.results.overall.loc[R.NOBODY, "cost_per_case"]
+        assert rec.cost < nobody, "against flagging nobody the model would look like a saving"
+        ships += rec.ship_model
+    assert ships <= 1, ships
+
+
+def test_under_a_cap_a_clear_signal_ships_against_flagging_at_random():
+    from costlib.binary import decision as D
+    from costlib.core import rules as R
+
+    y, s, _ = _rows(3, 1500, signal=1.2, base_rate=0.4)
+    rec = D.recommend(D.sweep_model(y, s), (1, 4), n_resamples=200, capacity=0.3)
+    assert rec.baseline == R.AT_RANDOM and rec.ship_model
+    random = rec.results.overall.loc[R.AT_RANDOM]
+    assert random["flagged_rate"] == pytest.approx(0.3)
+    assert random["cost_per_case"] == pytest.approx(0.7 * 4 * y.mean() + 0.3 * (1 - y.mean()))
+
+
+def test_per_group_cutoffs_under_one_cap_share_it():
+    from costlib.binary import decision as D
+    from costlib.core import rules as R
+
+    y, s, g = _rows(5, 4000, signal=1.0, groups=("a", "b", "c"))
+    ms = D.sweep_model(y, s, g)
+    costs = {"a": (1, 6), "b": (1, 2), "c": (1, 4)}
+    rec = D.recommend(ms, costs, n_resamples=200, capacity=0.25)
+    cut = rec.results.cutoffs[R.COST_OPTIMAL]
+    flagged = sum(((s >= cut[name]) & (g == name)).sum() for name in ms.groups)
+    assert flagged <= 0.25 * len(y)
+    want = costlib.optimal_cutoffs_within(y, s, g, costs=costs, max_flagged=0.25)
+    assert [cut[name] for name in want["group"]] == want["threshold"].tolist()
+    assert rec.capacity_gap == (want.attrs["gap"] if rec.rule == R.COST_OPTIMAL else 0.0)

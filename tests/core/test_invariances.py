@@ -107,6 +107,10 @@ def _row_results(d):
         "grouped_sweep": costlib.grouped_sweep(y, s, g, sample_weight=w),
         "cost_curve": costlib.cost_curve(y, s, c_fp=1, c_fn=3, sample_weight=w),
         "optimal_threshold": costlib.optimal_threshold(y, s, c_fp=2, c_fn=3),
+        "optimal_threshold_within": costlib.optimal_threshold_within(
+            y, s, c_fp=2, c_fn=3, max_flagged=0.4, sample_weight=w
+        ),
+        "capacity_curve": costlib.capacity_curve(y, s, c_fp=2, c_fn=3, sample_weight=w),
         "expected_cost": costlib.expected_cost(y, pred, c_fp=1, c_fn=3),
         "value_score": costlib.value_score(y, p, k=2),
         "value_curve": costlib.value_curve(y, p, k=3, reject_value=0.5),
@@ -361,6 +365,11 @@ CALLS = {
         a(Y), a(S), ratio_low=0.1, ratio_high=10, sample_weight=a(W), groups=a(G)
     ),
     "optimal_threshold": lambda a: costlib.optimal_threshold(a(Y), a(S), c_fp=1, c_fn=3, sample_weight=a(W)),
+    "optimal_threshold_within": lambda a: costlib.optimal_threshold_within(
+        a(Y), a(S), c_fp=1, c_fn=3, max_flagged=0.3, sample_weight=a(W)
+    ),
+    "capacity_curve": lambda a: costlib.capacity_curve(a(Y), a(S), c_fp=1, c_fn=3, sample_weight=a(W)),
+    "optimal_cutoffs_within": lambda a: costlib.optimal_cutoffs_within(a(Y), a(S), a(G), costs=COST2, max_flagged=0.3),
     "optimal_value": lambda a: (
         costlib.optimal_value(a(Y), a(S), k=2),
         costlib.optimal_value(a(Y3), a(P3), k=1, reject_value=0.1),
