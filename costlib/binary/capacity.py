@@ -146,17 +146,16 @@ def optimal_threshold_within(y_true, y_score, *, c_fp, c_fn, max_flagged, sample
     return float(sweep.thresholds[j]), float(cost[j])
 
 
-def capacity_frame(sweep: Sweep, c_fp: float, c_fn: float, best: int | None = None) -> pd.DataFrame:
-    """The capacity curve of one sweep (`capacity_curve`); `best` defaults to the sweep's own
-    unlimited optimum. One class only: NaN beyond the first row (with a warning)."""
-    cost = sweep.cost(c_fp, c_fn)
-    share = v.safe_divide(sweep.flagged, np.full(sweep.flagged.shape, sweep.total))
-    best = sweep.best(c_fp, c_fn) if best is None else best
+def curve_frame(thresholds, cost, flagged, total: float, best: int) -> pd.DataFrame:
+    """The capacity curve (`capacity_curve`) of one sweep's arrays: its `thresholds`, `cost`
+    per case and `flagged` weight at every entry, all the weight `total`, and its unlimited
+    optimum `best` (-1: one class only, NaN beyond the first row)."""
+    share = v.safe_divide(flagged, np.full(np.shape(flagged), total))
     idx = curve_index(cost, best)
-    frame = pd.DataFrame({"flagged_share": share, "threshold": sweep.thresholds[idx], "cost_per_case": cost[idx]})
+    frame = pd.DataFrame({"flagged_share": share, "threshold": thresholds[idx], "cost_per_case": cost[idx]})
     if best < 0:  # one class: nothing to fit beyond flagging nobody
         frame.loc[1:, ["threshold", "cost_per_case"]] = np.nan
-    distinct = np.concatenate(([True], np.diff(sweep.flagged) > 0))  # steps without weight repeat a share
+    distinct = np.concatenate(([True], np.diff(flagged) > 0))  # steps without weight repeat a share
     return frame[distinct].reset_index(drop=True)
 
 
@@ -197,7 +196,9 @@ def capacity_curve(y_true, y_score, *, c_fp, c_fn, sample_weight=None) -> pd.Dat
     """
     c_fp = v.as_price(c_fp, "c_fp")
     c_fn = v.as_price(c_fn, "c_fn")
-    return capacity_frame(threshold_sweep(y_true, y_score, sample_weight=sample_weight), c_fp, c_fn)
+    sweep = threshold_sweep(y_true, y_score, sample_weight=sample_weight)
+    best = sweep.best(c_fp, c_fn)
+    return curve_frame(sweep.thresholds, sweep.cost(c_fp, c_fn), sweep.flagged, sweep.total, best)
 
 
 # ---------------------------------------------------------------------------------------
@@ -428,3 +429,60 @@ def optimal_cutoffs_within(y_true, y_score, groups, *, costs, max_flagged) -> pd
         price_of_capacity=cut.lam,
     )
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# The price of capacity: what more (or less) review capacity is worth
+
+
+@dataclass(frozen=True, eq=False)
+class PriceOfCapacity:
+    """The capacity curve of one model on its judged rows, one cutoff for everybody at these
+    prices (each group at its own), read for a staffing decision.
+
+    share           the cap (share of the cases)
+    curve           `capacity_curve`'s frame: flagged_share, threshold, cost_per_case
+    per_extra_case  what one more reviewed case saves, in the unit of the prices: the slope of
+                    the curve's lower convex hull at the cap (0 where more saves nothing)
+    enough          the smallest share at which the curve reaches its lowest cost (the
+                    unlimited optimum's share): capacity beyond it saves nothing
+    """
+
+    share: float
+    curve: pd.DataFrame
+    per_extra_case: float
+    enough: float
+
+    def cost_within(self, share: float) -> float:
+        """Cost per case of the cheapest cutoff within a cap of `share` (the curve, exactly)."""
+        shares = self.curve["flagged_share"].to_numpy()
+        i = int(np.searchsorted(shares, float(share) * (1 + CAP_TOLERANCE), side="right")) - 1
+        return float(self.curve["cost_per_case"].iloc[max(i, 0)])
+
+    def saving_from(self, extra: float) -> float:
+        """Per case: what `extra` more share of capacity than the cap saves (exact, on the curve)."""
+        return self.cost_within(self.share) - self.cost_within(min(1.0, self.share + extra))
+
+
+def price_of_capacity(ms, prices: Prices, share: float) -> PriceOfCapacity:
+    """`PriceOfCapacity` of `ms` (a `ModelSweeps`) at a cap of `share`, read off its judged
+    rows' sweep (no sort: the sweeps were sorted once)."""
+    from costlib.core.sweep import hull_slopes
+
+    pooled = ms.judge_pooled
+    total = pooled.total
+    cost = v.safe_divide(ms.single_cost(prices, "judge"), np.full(pooled.thresholds.shape, total))
+    best = argbest(cost) if pooled.positives > 0 and pooled.negatives > 0 else -1
+    curve = curve_frame(pooled.thresholds, cost, pooled.flagged, total, best)
+    shares = curve["flagged_share"].to_numpy()
+    costs = curve["cost_per_case"].to_numpy()
+    per_extra = 0.0
+    enough = float(shares[int(np.argmin(np.where(np.isfinite(costs), costs, np.inf)))]) if costs.size else 0.0
+    if shares.size > 1 and np.isfinite(costs).all():
+        # the convex hull of cost against flagged: its slopes rise (the negated curve's fall)
+        slopes = -hull_slopes(np.diff(shares), -np.diff(costs))
+        step = int(
+            np.clip(np.searchsorted(shares, float(share) * (1 + CAP_TOLERANCE), side="right") - 1, 0, slopes.size - 1)
+        )
+        per_extra = max(0.0, -float(slopes[step])) if share < enough else 0.0
+    return PriceOfCapacity(float(share), curve, per_extra, enough)
