@@ -43,6 +43,7 @@ from costlib.value.cost_sensitive import (
 from costlib.value.recommendation import (
     ANSWER_ALL,
     HAND_OVER,
+    ValueCapacity,
     ValueRecommendation,
     k_from_prices,
     recommend_value,
@@ -54,6 +55,7 @@ __all__ = [
     "ANSWER_ALL",
     "HAND_OVER",
     "CostSensitiveValue",
+    "ValueCapacity",
     "ValueRecommendation",
     "ValueResult",
     "acceptance_rules_table",

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core import validation as v
-from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest, hull_best_index, sweep_arrays
+from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest, hull_best_index, hull_slopes, sweep_arrays
 from costlib.stats.bootstrap import DEFAULT_RESAMPLES, mean_interval
 from costlib.stats.intervals import LEVEL, Interval
 
@@ -426,8 +426,8 @@ def value_capacity_curve(sweep: Sweep, *, k: float, reject_value: float = 0.0) -
     ascending order (row 0 answers everything; the last row hands everything over): the best
     value per case that hands over at most that share, and the threshold that reaches it (ties
     to the larger tau), exactly as `best_index_within` at that share. The value is a running
-    maximum, so it never falls as the cap grows; its slope (`value_of_capacity`) is what one
-    more case handed over is worth.
+    maximum, so it never falls as the cap grows; the slope of its hull (`value_of_capacity`) is
+    what one more case handed over is worth.
 
     >>> s = value_sweep([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])
     >>> curve = value_capacity_curve(s, k=2)
@@ -450,32 +450,56 @@ def value_capacity_curve(sweep: Sweep, *, k: float, reject_value: float = 0.0) -
 
 
 def value_of_capacity(curve: pd.DataFrame, max_reject: float) -> float:
-    """What one more case handed over is worth at the cap `max_reject`: the slope of the best
-    value within a cap (`value_capacity_curve`) from the cap to the next share at which it rises.
+    """What one more case handed over is worth at the cap `max_reject`: the price of capacity.
+
+    The best value within a cap (`value_capacity_curve`) rises in steps; its least concave
+    majorant (the hull) is what a cap is worth when every case of capacity counts alike, with
+    diminishing returns. The answer is the hull's slope from the cap to the right: the antitonic
+    (pool adjacent violators) regression of the curve's step slopes weighted by the step widths
+    (`hull_slopes`, the kernel `value_against_k` uses), read at the step that holds the cap.
 
     In value per case for each unit of reject share, which is the same as the value a month of
-    one more case a month handed over (the volume cancels). 0 when no larger cap is worth more
-    (the cap does not bind); NaN without cases.
+    one more case a month handed over (the volume cancels). Never negative; 0 when no larger cap
+    is worth more (the cap does not bind); NaN without cases.
+
+    Parameters
+    ----------
+    curve : pandas.DataFrame
+        `value_capacity_curve` of a value sweep.
+    max_reject : float
+        The cap, a share of the cases in [0, 1].
+
+    Returns
+    -------
+    float
+        The slope, in units of one right answer per case handed over.
+
+    Raises
+    ------
+    ValueError
+        If `max_reject` is not a number in [0, 1].
+
+    Examples
+    --------
+    Within 2 of the 6 cases the best hands over 1 (value 0); handing over 3 is worth 0.5 per
+    case. The hull runs from answering everything (0 handed over, value 0) to handing over 3
+    (value 0.5): 0.5 per case over a share of 1/2, so 1.0 for each case of the share.
 
     >>> s = value_sweep([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])
     >>> curve = value_capacity_curve(s, k=2)
     >>> round(value_of_capacity(curve, 2 / 6), 12), value_of_capacity(curve, 0.5)
-    (1.5, 0.0)
-
-    Within 2 of 6 the best hands over 1 (value 0); handing over 3 is worth 0.5 per case, so the
-    2 more cases (a share of 1/3) are worth 0.5 / (1/3) = 1.5 each.
+    (1.0, 0.0)
     """
     max_reject = as_share(max_reject, "max_reject")
     share = curve["reject_share"].to_numpy()
     value = curve["value"].to_numpy()
-    if not np.isfinite(value).any():
+    if not np.isfinite(value).all():
         return float("nan")
-    i = max(int(np.searchsorted(share, max_reject + TIE_TOLERANCE, side="right")) - 1, 0)  # as `rejected_within`
-    rises = np.flatnonzero(value[i + 1 :] > value[i] + TIE_TOLERANCE * max(1.0, abs(value[i])))
-    if rises.size == 0:
+    i = int(np.searchsorted(share, max_reject + TIE_TOLERANCE, side="right")) - 1  # as `rejected_within`
+    if share.size < 2 or i >= share.size - 1:
         return 0.0
-    j = i + 1 + int(rises[0])
-    return float((value[j] - value[i]) / (share[j] - share[i]))
+    slopes = hull_slopes(np.diff(share), np.diff(value))
+    return float(max(slopes[max(i, 0)], 0.0))
 
 
 def value_against_k(

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 import warnings
+from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -147,17 +149,33 @@ def test_the_capacity_curve_is_the_best_within_every_distinct_reject_count(data,
 
 
 @given(capped(), *PRICES)
-def test_the_price_of_capacity_is_the_slope_to_the_next_rise(data, k, reject_value):
+def test_the_price_of_capacity_is_the_slope_of_the_hull_at_the_cap(data, k, reject_value):
     y, p, cap, most = data
-    n = len(y)
     curve = value_capacity_curve(value_sweep(y, p), k=k, reject_value=reject_value)
+    # the best n * value within every distinct reject count (the running maximum, by brute force)
     counts = sorted({rejected for _, _, rejected in ref_candidates(y, p, k, reject_value)})
-    here = max(c for c in counts if c <= most)
-    now = ref_best_within(y, p, k, reject_value, here)[1]
-    later = [(c, ref_best_within(y, p, k, reject_value, c)[1]) for c in counts if c > here]
-    rises = [(c, total) for c, total in later if total > now]
-    want = 0.0 if not rises else (rises[0][1] - now) / n / ((rises[0][0] - here) / n)
-    assert value_of_capacity(curve, cap) == pytest.approx(want, rel=1e-9, abs=1e-12)
+    best = [ref_best_within(y, p, k, reject_value, c)[1] for c in counts]
+    here = max(i for i, c in enumerate(counts) if c <= most)
+    if here == len(counts) - 1:
+        want = Fraction(0)
+    else:
+        # the least concave majorant's slope on the step (here, here + 1), by the min-max formula of
+        # antitonic regression: min over starts a <= here of max over ends e > here of the chord's slope
+        # (in n * value per case handed over: the n's cancel)
+        want = min(
+            max(Fraction(best[e] - best[a], counts[e] - counts[a]) for e in range(here + 1, len(counts)))
+            for a in range(here + 1)
+        )
+    assert value_of_capacity(curve, cap) == pytest.approx(float(max(want, 0)), rel=1e-9, abs=1e-12)
+
+
+@given(value_data(), *PRICES, st.lists(st.floats(0, 1), min_size=2, max_size=8))
+def test_the_price_of_capacity_never_rises_as_the_cap_grows(data, k, reject_value, caps):
+    y, p = data
+    curve = value_capacity_curve(value_sweep(y, p), k=k, reject_value=reject_value)
+    prices = [value_of_capacity(curve, c) for c in sorted(caps)]
+    assert all(b <= a + 1e-9 for a, b in zip(prices, prices[1:], strict=False)), prices
+    assert all(x >= 0 for x in prices)
 
 
 def test_worked_example_a_cap_moves_the_threshold_down():
@@ -170,10 +188,11 @@ def test_worked_example_a_cap_moves_the_threshold_down():
     assert optimal_value_within(y, p, k=2, max_reject=3 / 6) == (0.8, 0.5)
     assert optimal_value_within(y, p, k=2, max_reject=2 / 6) == (0.6, 0.0)
     assert optimal_value_within(y, p, k=2, max_reject=0) == (0.6, 0.0)
-    # from handing over 1 (value 0) to 3 (value 0.5): 2 more cases of 6 are worth 0.5 per case,
-    # 0.5 / (2 / 6) = 1.5 for each case of the share
+    # the hull runs from handing over 0 (value 0) to 3 of 6 (value 0.5): 0.5 per case over a share
+    # of 1/2, so 0.5 / (3 / 6) = 1.0 for each case of the share; beyond 3 nothing gains
     curve = value_capacity_curve(value_sweep(y, p), k=2)
-    assert value_of_capacity(curve, 2 / 6) == pytest.approx(1.5)
+    assert value_of_capacity(curve, 2 / 6) == pytest.approx(1.0)
+    assert value_of_capacity(curve, 0) == pytest.approx(1.0)
     assert value_of_capacity(curve, 0.5) == 0.0
 
 
@@ -214,3 +233,44 @@ def test_lists_arrays_and_series_alike():
     want = optimal_value_within(y, p, k=2, max_reject=0.4)
     assert optimal_value_within(np.array(y), np.array(p), k=2, max_reject=0.4) == want
     assert optimal_value_within(pd.Series(y), pd.Series(p), k=2, max_reject=np.float64(0.4)) == want
+
+
+def _screening():
+    import pandas as pd
+
+    df = pd.read_csv(Path(__file__).resolve().parents[2] / "costlib" / "samples" / "screening_two_models.csv")
+    tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
+    models = ("score_calibrated", "score_overconfident")
+    judge = {m: value_sweep(te["label"], te[m]) for m in models}
+    fit = {m: value_sweep(tr["label"], tr[m]) for m in models}
+    return tr, judge, fit
+
+
+@pytest.mark.parametrize("cap", [0.0, 0.04, 0.1, 0.5])
+def test_recommend_value_within_a_cap_fits_the_threshold_within_it_on_the_train_rows(cap):
+    from costlib.value import ANSWER_ALL, recommend_value
+
+    tr, judge, fit = _screening()
+    rec = recommend_value(judge, k=2, fit_sweeps=fit, max_reject=cap, n_resamples=50)
+    fitted = {m: optimal_value_within(tr["label"], tr[m], k=2, max_reject=cap) for m in judge}
+    assert rec.model == max(fitted, key=lambda m: fitted[m][1])
+    assert rec.tau == fitted[rec.model][0]
+    assert rec.capacity.fit_reject_rate <= cap + 1e-12
+    assert rec.baseline == ANSWER_ALL  # people cannot take every case
+    free = recommend_value(judge, k=2, fit_sweeps=fit, n_resamples=0)
+    assert rec.capacity.unlimited.tau == free.tau and rec.capacity.unlimited.model == free.model
+    assert rec.capacity.binding == (rec.capacity.unlimited_fit_reject_rate > cap)
+    assert rec.capacity.price >= 0
+
+
+def test_recommend_value_with_a_cap_of_one_is_the_answer_without_a_cap():
+    from costlib.value import recommend_value
+
+    _, judge, fit = _screening()
+    free = recommend_value(judge, k=2, fit_sweeps=fit, n_resamples=50)
+    assert free.capacity is None
+    one = recommend_value(judge, k=2, fit_sweeps=fit, n_resamples=50, max_reject=1)
+    for field in ("model", "tau", "value", "reject_rate", "baseline", "baseline_value", "gain", "status"):
+        assert getattr(one, field) == getattr(free, field), field
+    assert one.gain_low == free.gain_low and one.gain_high == free.gain_high
+    assert not one.capacity.binding and one.capacity.price == 0.0
