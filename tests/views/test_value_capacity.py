@@ -45,10 +45,10 @@ def texts(at: AppTest) -> str:
     return re.sub(r"\\(.)", r"\1", "\n".join(parts)).replace(words.WORD_JOINER, "")
 
 
-def star_tau(at: AppTest) -> float:
-    """The x of the recommended threshold's star on the value-against-tau chart."""
+def star_tau(at: AppTest, name: str = STAR) -> float:
+    """The x of the marker `name` (the recommended threshold's star) on the value-against-tau chart."""
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    (trace,) = [t for t in spec["data"] if t.get("name") == STAR]
+    (trace,) = [t for t in spec["data"] if t.get("name") == name]
     x = trace["x"]
     if isinstance(x, dict):  # a typed array
         x = np.frombuffer(base64.b64decode(x["bdata"]), dtype=x["dtype"])
@@ -90,8 +90,9 @@ def test_a_limit_of_400_a_month_moves_the_answer_to_the_best_threshold_within_it
     assert rec.capacity.binding  # unlimited, the best threshold hands over about a fifth of the cases
     assert rec.tau == tau
     assert star_tau(at) == tau
-    shown = texts(at)
     free = rec.capacity.unlimited
+    assert star_tau(at, "best without the limit on hand-overs") == free.tau  # the hollow star
+    shown = texts(at)
     less = words.money((free.value - rec.value) * 10_000, "$")
     assert (
         f"People can take 400 cases a month; the best threshold on the train rows would hand over "
@@ -124,6 +125,8 @@ def test_a_limit_above_what_the_best_hands_over_does_not_bind():
     assert not rec.capacity.binding
     assert "the limit does not bind, so the answer is the same as without it" in texts(at)
     assert star_tau(at) == tau == rec.capacity.unlimited.tau
+    names = [t.get("name") for t in json.loads(at.get("plotly_chart")[0].proto.spec)["data"]]
+    assert "best without the limit on hand-overs" not in names  # one star when the limit changes nothing
 
 
 def test_a_limit_without_a_volume_says_to_set_one():
