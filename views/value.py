@@ -3,6 +3,7 @@
 import streamlit as st
 
 from costlib import answers, value
+from costlib.answers import value as value_answers
 from costlib.core import settings
 from costlib.present import words
 from views._ui import value_inputs
@@ -35,11 +36,13 @@ def live_value() -> None:
     k = choice.k
     say("caption", answers.value_k_sentence(choice, worth, unit))
     r = answers.reject_value_of(reject_worth, worth)
+    cap = value_inputs.capacity_inputs(*st.columns([1, 1, 2], vertical_alignment="bottom")[:2])
+    share = value_answers.value_cap_share(cap, volume)
     rec = memo(
         "value_rec",
         ds,
-        (k, r),
-        lambda: value.recommend_value(sweeps.judge, k=k, reject_value=r, fit_sweeps=sweeps.fit),
+        (k, r, share),
+        lambda: value.recommend_value(sweeps.judge, k=k, reject_value=r, fit_sweeps=sweeps.fit, max_reject=share),
     )
     st.subheader("What to ship")
     verdict = words.value_recommendation_verdict(rec, k=k, worth=worth, unit=unit, volume=volume)
@@ -48,6 +51,10 @@ def live_value() -> None:
         st.columns(4), answers.value_metrics(rec, worth=worth, unit=unit, volume=volume), strict=True
     ):
         slot.metric(**metric)
+    if cap is not None and share is None:
+        say("info", value_answers.VALUE_CAP_NO_VOLUME)
+    elif rec.capacity is not None:
+        say("info", value_answers.value_capacity_sentence(rec, cap=cap, volume=volume, worth=worth, unit=unit))
     model = rec.model
     if len(sweeps.judge) > 1:
         model = st.columns([1, 2])[0].selectbox(

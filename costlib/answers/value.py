@@ -233,11 +233,84 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
     )
 
 
+VALUE_CAP_LABEL = "People can take at most N cases a month"
+VALUE_CAP_HELP = (
+    "The people who take the handed-over cases are a queue with a size. With a limit, the answer is the best "
+    "threshold that hands over at most this many of the cases a month (set under Cases per month)."
+)
+VALUE_CAP_NO_VOLUME = (
+    "Set the cases per month (in the sidebar) to use the limit: it is a share of them. Until then the answer "
+    "ignores it."
+)
+
+
+def value_cap_share(cap: float | None, volume: float) -> float | None:
+    """The share of the cases people can take: `cap` cases a month over `volume` cases a month,
+    at most 1; None without a cap or without a volume (no share to take).
+
+    >>> value_cap_share(400, 10_000), value_cap_share(20_000, 10_000), value_cap_share(400, 0)
+    (0.04, 1.0, None)
+    """
+    if cap is None or not volume or volume <= 0:
+        return None
+    return min(float(cap) / float(volume), 1.0)
+
+
+def _cases(x: float) -> str:
+    return words.number(x, 0)
+
+
+def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, unit: str) -> str:
+    """What the limit of `cap` hand-overs a month changes (`rec.capacity`, from
+    `value.recommend_value` with a cap), and what one more case a month people take is worth."""
+    c = rec.capacity
+    u = c.unlimited
+    split = rec.judged_on == "test"
+    on_fit, on_judged = (" on the train rows", " on the test rows") if split else ("", "")
+    many = len(rec.models) > 1
+    who_u = f"{u.model} " if many else ""
+    who = rec.model if many else "the model"
+    if not c.binding:
+        return (
+            f"People can take {_cases(cap)} cases a month, and the best threshold{on_fit} hands over "
+            f"{_cases(c.unlimited_fit_reject_rate * volume)} a month ({who_u}at confidence ≥ {u.tau:.3f}): the limit "
+            "does not bind, so the answer is the same as without it."
+        )
+    less = (u.value - rec.value) * worth * volume
+    cost = (
+        f"worth {words.money(less, unit)} less a month than without the limit{on_judged}"
+        if less > 0
+        else f"worth no less a month than without the limit{on_judged}"
+    )
+    lines = [
+        f"People can take {_cases(cap)} cases a month; the best threshold{on_fit} would hand over "
+        f"{_cases(c.unlimited_fit_reject_rate * volume)} ({who_u}at confidence ≥ {u.tau:.3f}). Within "
+        f"{_cases(cap)}, let {who} answer at confidence ≥ {rec.tau:.3f}: {cost}."
+    ]
+    judged = rec.reject_rate * volume
+    if split and judged > cap * (1 + 1e-9):
+        lines.append(
+            f"On the test rows that threshold hands over {_cases(judged)} a month, more than {_cases(cap)}: a "
+            "threshold chosen on the train rows keeps the limit there, and other rows come out a little above or "
+            "below it."
+        )
+    if np.isfinite(c.price):
+        lines.append(
+            f"Each extra case a month that people can take would be worth about {words.money(c.price * worth, unit)} "
+            f"a month{on_fit}; the returns shrink as the limit grows."
+            if c.price > 0
+            else f"One more case a month that people can take would be worth nothing more{on_fit}."
+        )
+    return " ".join(lines)
+
+
 def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_value: float, worth: float, unit: str):
-    """Worth per case against the confidence threshold of `model`, with tau* and the best tau marked."""
+    """Worth per case against the confidence threshold of `model`, with tau* and the best tau marked;
+    with a limit on the cases handed over (`rec.capacity`), the star is the best within it and a
+    hollow star marks the best without it when the limit binds."""
     sweep = sweeps.judge[model]
     row = rec.models.set_index("model").loc[model]
-    return figures.value_tau_figure(
+    fig = figures.value_tau_figure(
         sweep.thresholds,
         value.sweep_value(sweep, k, reject_value) * worth,
         tau_star=value.value_threshold(k),
@@ -248,6 +321,19 @@ def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_v
         title=f"Worth per case against the confidence threshold, {model} (k = {k:.3g}, test rows)",
         unit=unit,
     )
+    c = rec.capacity
+    if c is not None and c.binding:
+        free = c.unlimited.models.set_index("model").loc[model]
+        if np.isfinite(free["tau"]) and free["tau"] != row["tau"]:
+            fig.add_scatter(
+                x=[float(free["tau"])],
+                y=[float(free["value"]) * worth],
+                mode="markers",
+                name="best without the limit on hand-overs",
+                marker={"symbol": "star-open", "size": 16, "color": "#111"},
+                hovertemplate="threshold %{x:.4g}<br>worth %{y:.4g}<extra></extra>",
+            )
+    return fig
 
 
 def value_against_k(sweeps: ValueSweeps, grid, *, reject_value: float) -> tuple[pd.DataFrame, object]:

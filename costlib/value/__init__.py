@@ -1,6 +1,7 @@
 """The value of a selective classifier (answer when confident, hand the rest to a person).
 
-- `contract`: value per case, its exact sweep over the acceptance threshold, `value_against_k`;
+- `contract`: value per case, its exact sweep over the acceptance threshold, `value_against_k`, and
+  the best threshold within a cap on the cases handed over (`optimal_value_within`);
 - `cost_sensitive`: prices per outcome and class thresholds;
 - `recommendation`: the Value page's one answer (`recommend_value`).
 
@@ -9,13 +10,19 @@ Every public name is importable from ``costlib.value``.
 
 from costlib.value.contract import (
     ValueResult,
+    as_share,
+    best_index_within,
     optimal_value,
+    optimal_value_within,
     predictions,
     ranking_flips,
+    rejected_within,
     sweep_value,
     value_against_k,
+    value_capacity_curve,
     value_curve,
     value_interval,
+    value_of_capacity,
     value_score,
     value_sweep,
     value_sweep_from_counts,
@@ -36,6 +43,7 @@ from costlib.value.cost_sensitive import (
 from costlib.value.recommendation import (
     ANSWER_ALL,
     HAND_OVER,
+    ValueCapacity,
     ValueRecommendation,
     k_from_prices,
     recommend_value,
@@ -47,6 +55,7 @@ __all__ = [
     "ANSWER_ALL",
     "HAND_OVER",
     "CostSensitiveValue",
+    "ValueCapacity",
     "ValueRecommendation",
     "ValueResult",
     "acceptance_rules_table",
@@ -56,13 +65,19 @@ __all__ = [
     "cost_sensitive_error",
     "cost_sensitive_value",
     "k_from_prices",
+    "as_share",
+    "best_index_within",
     "optimal_value",
+    "optimal_value_within",
     "predictions",
     "ranking_flips",
     "recommend_value",
+    "rejected_within",
     "sweep_value",
     "value_against_k",
+    "value_capacity_curve",
     "value_curve",
+    "value_of_capacity",
     "value_interval",
     "value_score",
     "value_sweep",

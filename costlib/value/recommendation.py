@@ -12,10 +12,17 @@ import pandas as pd
 from costlib.core import rules as R
 from costlib.core import validation as v
 from costlib.core.prices import no_model_choice
-from costlib.core.sweep import Sweep, argbest
+from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest
 from costlib.stats.bootstrap import cell_bootstrap
 from costlib.stats.intervals import percentile_interval
-from costlib.value.contract import sweep_value, value_threshold
+from costlib.value.contract import (
+    as_share,
+    best_index_within,
+    sweep_value,
+    value_capacity_curve,
+    value_of_capacity,
+    value_threshold,
+)
 
 HAND_OVER = "hand everything over"
 ANSWER_ALL = "answer everything"
@@ -65,6 +72,27 @@ class ValueRecommendation:
     judged_on: str
     n_judged: float
     models: pd.DataFrame
+    capacity: ValueCapacity | None = None  # with a cap on the cases handed over (`recommend_value`'s max_reject)
+
+
+@dataclass(frozen=True, eq=False)
+class ValueCapacity:
+    """What a cap on the cases handed to a person changes (`recommend_value` with `max_reject`).
+
+    ``unlimited`` is the answer without the cap (no interval); ``binding`` says whether it hands
+    over more than the cap on the fitting rows, where the thresholds are chosen. ``fit_reject_rate``
+    and ``unlimited_fit_reject_rate`` are the two thresholds' shares handed over on those rows
+    (the capped one's is within the cap there; on the judged rows it can come out a little
+    above). ``price`` is `value_of_capacity` on the fitting rows of the recommended model: what
+    one more case a month handed over is worth a month, in units of one right answer.
+    """
+
+    max_reject: float
+    binding: bool
+    unlimited: ValueRecommendation
+    fit_reject_rate: float
+    unlimited_fit_reject_rate: float
+    price: float
 
 
 def _grouped(sweep: Sweep):
@@ -89,6 +117,7 @@ def recommend_value(
     fit_sweeps: dict | None = None,
     n_resamples: int = 1000,
     seed: int = 0,
+    max_reject: float | None = None,
 ) -> ValueRecommendation:
     """Best model and confidence threshold, fitted on `fit_sweeps` (train) and judged on
     `judge_sweeps` (test), against the better of "hand everything over" (every case gets the
@@ -96,16 +125,24 @@ def recommend_value(
 
     The 95% interval of the gain is the exact count bootstrap of `costlib.stats.bootstrap.cell_bootstrap`
     over the judged rows (paired with the baseline on the same resamples).
+
+    With `max_reject` (a share in [0, 1]: the cases a month people can take over the cases a
+    month), each model's threshold is the best that hands over at most that share of the fitting
+    rows (`best_index_within`), the best model is the best within the cap, and handing everything
+    over is a baseline only when the cap allows it (a cap of 1). ``capacity`` then holds the
+    answer without the cap and the price of capacity (`ValueCapacity`); None without a cap.
     """
     from costlib.binary import decision as D
 
     k = v.as_price(k, "k")
     r = v.as_price(reject_value, "reject_value", allow_negative=True)
+    cap = None if max_reject is None else as_share(max_reject, "max_reject")
     fit_sweeps = fit_sweeps or judge_sweeps
     rows = []
     for name, sweep in judge_sweeps.items():
         fit = fit_sweeps[name]
-        j_fit = argbest(sweep_value(fit, k, r), maximize=True)
+        fit_values = sweep_value(fit, k, r)
+        j_fit = argbest(fit_values, maximize=True) if cap is None else best_index_within(fit, fit_values, cap)
         tau = float(fit.thresholds[j_fit]) if j_fit >= 0 else float("nan")
         rows.append(
             {
@@ -128,7 +165,8 @@ def recommend_value(
     hand_over = float(r)
     answer_all = float(values[-1])
     # value is negative cost: the no-model choice between handing over (flag nobody) and answering all
-    answers = no_model_choice(-hand_over, -answer_all) == R.EVERYONE
+    can_hand_all = cap is None or cap >= 1.0 - TIE_TOLERANCE
+    answers = not can_hand_all or no_model_choice(-hand_over, -answer_all) == R.EVERYONE
     baseline, base_value = (ANSWER_ALL, answer_all) if answers else (HAND_OVER, hand_over)
     value = float(values[sweep.index_at(tau)])
     tau_star = value_threshold(k)
@@ -159,6 +197,23 @@ def recommend_value(
     else:
         status = D.SAVES
     accepted = sweep.flagged[sweep.index_at(tau)] if np.isfinite(value) else np.nan
+    capacity = None
+    if cap is not None:
+        unlimited = recommend_value(judge_sweeps, k=k, reject_value=r, fit_sweeps=fit_sweeps, n_resamples=0)
+        fit, fit_u = fit_sweeps[name], fit_sweeps[unlimited.model]
+
+        def fit_share(s: Sweep, t: float) -> float:
+            return float(1.0 - s.flagged[s.index_at(t)] / s.total) if s.total > 0 and not np.isnan(t) else np.nan
+
+        unlimited_share = fit_share(fit_u, unlimited.tau)
+        capacity = ValueCapacity(
+            max_reject=cap,
+            binding=bool(unlimited_share > cap + TIE_TOLERANCE),
+            unlimited=unlimited,
+            fit_reject_rate=fit_share(fit, tau),
+            unlimited_fit_reject_rate=unlimited_share,
+            price=value_of_capacity(value_capacity_curve(fit, k=k, reject_value=r), cap),
+        )
     return ValueRecommendation(
         model=name,
         tau=tau,
@@ -176,4 +231,5 @@ def recommend_value(
         judged_on="test" if fit_sweeps is not judge_sweeps else "all",
         n_judged=float(sweep.total),
         models=models[["model", "tau", "fit_value", "value"]],
+        capacity=capacity,
     )

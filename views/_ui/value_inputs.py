@@ -1,6 +1,7 @@
-"""Value's settings: the worth of a right answer and of a handed-over case, and k (the prices'
-until its slider moves), all remembered across pages and mirrored in the URL, bounded by
-`settings.GAIN`, `settings.REJECT_WORTH` and `settings.K`."""
+"""Value's settings: the worth of a right answer and of a handed-over case, k (the prices'
+until its slider moves) and the cases a month people can take, all remembered across pages and
+mirrored in the URL, bounded by `settings.GAIN`, `settings.REJECT_WORTH`, `settings.K` and
+`settings.CAPACITY`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import numpy as np
 import streamlit as st
 
 from costlib import answers
+from costlib.answers import value as value_answers
 from costlib.core import settings
 from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes
 
@@ -83,3 +85,30 @@ def k_slider(where, worth: float, costs: dict, cases: list) -> answers.KChoice:
     if choice.moved:
         where.button("Back to k from my prices", key="k_reset", on_click=reset_k)
     return choice
+
+
+def capacity_inputs(c1, c2) -> float | None:
+    """The cases a month people can take (?value_cap_on=true&value_cap=400), or None without a
+    limit (the default)."""
+    remembered("value_cap_on", False, parse=lambda v: v.lower() == "true")
+    remembered("value_cap", settings.CAPACITY.default, bound=settings.CAPACITY)
+    on = c1.toggle(
+        value_answers.VALUE_CAP_LABEL,
+        key="value_cap_on",
+        on_change=keep,
+        args=("value_cap_on",),
+        help=value_answers.VALUE_CAP_HELP,
+    )
+    cap = c2.number_input(
+        "Cases a month people can take (N)",
+        min_value=int(settings.CAPACITY.low),
+        max_value=int(settings.CAPACITY.high),
+        step=100,
+        key="value_cap",
+        on_change=keep,
+        args=("value_cap",),
+        disabled=not on,
+    )
+    mirror("value_cap_on")
+    mirror("value_cap")
+    return float(cap) if on else None
