@@ -33,6 +33,7 @@ _EXPORTS = {
     "capacity_curve": "costlib.binary.capacity",
     "optimal_cutoffs_within": "costlib.binary.capacity",
     "optimal_threshold_within": "costlib.binary.capacity",
+    "optimal_value_within": "costlib.value.contract",
     # the decision summary
     "ModelSweeps": "costlib.binary.model_sweeps",
     "Recommendation": "costlib.binary.decision",

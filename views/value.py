@@ -3,7 +3,6 @@
 import streamlit as st
 
 from costlib import answers, value
-from costlib.answers import value as value_answers
 from costlib.core import settings
 from costlib.present import words
 from views._ui import value_inputs
@@ -37,7 +36,7 @@ def live_value() -> None:
     say("caption", answers.value_k_sentence(choice, worth, unit))
     r = answers.reject_value_of(reject_worth, worth)
     cap = value_inputs.capacity_inputs(*st.columns([1, 1, 2], vertical_alignment="bottom")[:2])
-    share = value_answers.value_cap_share(cap, volume)
+    share = answers.value_cap_share(cap, volume)
     rec = memo(
         "value_rec",
         ds,
@@ -52,9 +51,9 @@ def live_value() -> None:
     ):
         slot.metric(**metric)
     if cap is not None and share is None:
-        say("info", value_answers.VALUE_CAP_NO_VOLUME)
+        say("info", answers.VALUE_CAP_NO_VOLUME)
     elif rec.capacity is not None:
-        say("info", value_answers.value_capacity_sentence(rec, cap=cap, volume=volume, worth=worth, unit=unit))
+        say("info", answers.value_capacity_sentence(rec, cap=cap, volume=volume, worth=worth, unit=unit))
     model = rec.model
     if len(sweeps.judge) > 1:
         model = st.columns([1, 2])[0].selectbox(

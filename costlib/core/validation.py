@@ -192,14 +192,18 @@ def as_price(value, name: str, *, allow_negative: bool = False) -> float:
     return out
 
 
+MSG_SHARE = "{name} must be a share of the cases in [0, 1]: got {value!r}"
+
+
 def as_share(value, name: str) -> float:
-    """A share of the cases: a finite number from 0 to 1 (a capacity, `costlib.binary.capacity`)."""
+    """A share of the cases, a number in [0, 1]: a capacity (flagged, `costlib.binary.capacity`)
+    or a reject rate (handed over, `costlib.value`)."""
     try:
         out = float(value)
     except (TypeError, ValueError, OverflowError):
         out = float("nan")
-    if isinstance(value, bool) or not (0.0 <= out <= 1.0):
-        raise ValueError(f"{name} must be a share of the cases, a number from 0 to 1: got {value!r}")
+    if isinstance(value, bool) or not (0.0 <= out <= 1.0):  # also refuses NaN
+        raise ValueError(MSG_SHARE.format(name=name, value=value))
     return out
 
 

@@ -10,7 +10,6 @@ Every public name is importable from ``costlib.value``.
 
 from costlib.value.contract import (
     ValueResult,
-    as_share,
     best_index_within,
     optimal_value,
     optimal_value_within,
@@ -65,7 +64,6 @@ __all__ = [
     "cost_sensitive_error",
     "cost_sensitive_value",
     "k_from_prices",
-    "as_share",
     "best_index_within",
     "optimal_value",
     "optimal_value_within",

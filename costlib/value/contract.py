@@ -307,21 +307,6 @@ def optimal_value(y_true, y_prob, *, k, reject_value=0.0) -> tuple[float, float]
     return float(taus[j]), float(values[j])
 
 
-#: a cap on the share of cases handed to a person (kept here until `costlib.core.validation` holds it)
-MSG_SHARE = "{name} must be a share of the cases in [0, 1]: got {value!r}"
-
-
-def as_share(value, name: str) -> float:
-    """A share of the cases, a number in [0, 1] (a reject rate, a capacity over the volume)."""
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(MSG_SHARE.format(name=name, value=value)) from None
-    if not 0.0 <= out <= 1.0:  # also refuses NaN
-        raise ValueError(MSG_SHARE.format(name=name, value=value))
-    return out
-
-
 def rejected_within(sweep: Sweep, max_reject: float) -> np.ndarray:
     """Whether each index of the value sweep `sweep` hands over at most the share `max_reject`.
 
@@ -408,7 +393,7 @@ def optimal_value_within(y_true, y_prob, *, k, max_reject, reject_value=0.0) -> 
     >>> optimal_value_within(y, p, k=2, max_reject=2 / 6)
     (0.6, 0.0)
     """
-    max_reject = as_share(max_reject, "max_reject")
+    max_reject = v.as_share(max_reject, "max_reject")
     k = v.as_price(k, "k")
     reject_value = v.as_price(reject_value, "reject_value", allow_negative=True)
     sweep = value_sweep(y_true, y_prob)
@@ -490,7 +475,7 @@ def value_of_capacity(curve: pd.DataFrame, max_reject: float) -> float:
     >>> round(value_of_capacity(curve, 2 / 6), 12), value_of_capacity(curve, 0.5)
     (1.0, 0.0)
     """
-    max_reject = as_share(max_reject, "max_reject")
+    max_reject = v.as_share(max_reject, "max_reject")
     share = curve["reject_share"].to_numpy()
     value = curve["value"].to_numpy()
     if not np.isfinite(value).all():

@@ -16,7 +16,6 @@ from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest
 from costlib.stats.bootstrap import cell_bootstrap
 from costlib.stats.intervals import percentile_interval
 from costlib.value.contract import (
-    as_share,
     best_index_within,
     sweep_value,
     value_capacity_curve,
@@ -136,7 +135,7 @@ def recommend_value(
 
     k = v.as_price(k, "k")
     r = v.as_price(reject_value, "reject_value", allow_negative=True)
-    cap = None if max_reject is None else as_share(max_reject, "max_reject")
+    cap = None if max_reject is None else v.as_share(max_reject, "max_reject")
     fit_sweeps = fit_sweeps or judge_sweeps
     rows = []
     for name, sweep in judge_sweeps.items():

@@ -369,6 +369,7 @@ CALLS = {
         a(Y), a(S), c_fp=1, c_fn=3, max_flagged=0.3, sample_weight=a(W)
     ),
     "capacity_curve": lambda a: costlib.capacity_curve(a(Y), a(S), c_fp=1, c_fn=3, sample_weight=a(W)),
+    "optimal_value_within": lambda a: costlib.optimal_value_within(a(Y), a(S), k=2, max_reject=0.4),
     "optimal_cutoffs_within": lambda a: costlib.optimal_cutoffs_within(a(Y), a(S), a(G), costs=COST2, max_flagged=0.3),
     "optimal_value": lambda a: (
         costlib.optimal_value(a(Y), a(S), k=2),

@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from numpy.testing import assert_array_equal
 
 from costlib import DegenerateWarning
+from costlib.core.validation import MSG_SHARE
 from costlib.value import sweep_value, value_sweep
 from costlib.value.contract import (
-    MSG_SHARE,
     best_index_within,
     optimal_value,
     optimal_value_within,

@@ -9,7 +9,6 @@ import numpy as np
 import streamlit as st
 
 from costlib import answers
-from costlib.answers import value as value_answers
 from costlib.core import settings
 from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes
 
@@ -93,11 +92,11 @@ def capacity_inputs(c1, c2) -> float | None:
     remembered("value_cap_on", False, parse=lambda v: v.lower() == "true")
     remembered("value_cap", settings.CAPACITY.default, bound=settings.CAPACITY)
     on = c1.toggle(
-        value_answers.VALUE_CAP_LABEL,
+        answers.VALUE_CAP_LABEL,
         key="value_cap_on",
         on_change=keep,
         args=("value_cap_on",),
-        help=value_answers.VALUE_CAP_HELP,
+        help=answers.VALUE_CAP_HELP,
     )
     cap = c2.number_input(
         "Cases a month people can take (N)",
