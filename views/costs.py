@@ -6,7 +6,7 @@ from costlib import answers
 from costlib.binary import decision, elicit
 from costlib.binary.fairness import FAIRNESS_CRITERIA
 from costlib.core import settings
-from costlib.present import figures, words
+from costlib.present import capacity_words, figures, words
 from views._ui.costs_sections import fairness_section, resamples_setting, rules_section, sensitivity_section
 from views._ui.data import PRICES_PAGE, group_names, model_sweeps
 from views._ui.display import say, show_verdict
@@ -14,7 +14,7 @@ from views._ui.memo import memo
 from views._ui.page import setup
 from views._ui.policy import audit_builder, downloads, fair_policy_download, policy_uploader
 from views._ui.prices import price_book, stored_costs
-from views._ui.state import remembered, setting, setting_notes
+from views._ui.state import keep, mirror, remembered, setting, setting_notes
 
 ds, unit, volume = setup("Costs & groups", answers.COSTS_PAGE_WHAT, needs="binary")
 names = group_names(ds)
@@ -24,12 +24,21 @@ remembered("fair", len(names) > 1, parse=lambda v: v.lower() == "true")
 remembered("fair_tol", settings.TOLERANCE.default, bound=settings.TOLERANCE)
 remembered("resamples", settings.RESAMPLES.default, parse=int, valid=lambda v: v in settings.RESAMPLE_OPTIONS)
 resamples = int(setting("resamples"))
+remembered("cap_on", False, parse=lambda v: v.lower() == "true")
+remembered("cap", settings.CAPACITY.default, bound=settings.CAPACITY)
+cap = int(setting("cap")) if setting("cap_on") else None
+share = capacity_words.cap_share(cap, volume)  # the review limit as a share of the cases (None: no limit)
 setting_notes()  # the settings above, from a link
 
 
-def recommendation(costs: dict) -> decision.Recommendation:
+def recommendation(costs: dict, capacity: float | None = share) -> decision.Recommendation:
     key = tuple(sorted((str(g), p) for g, p in costs.items()))
-    return memo("recommend", ds, (key, resamples), lambda: decision.recommend(models, costs, n_resamples=resamples))
+    return memo(
+        "recommend",
+        ds,
+        (key, resamples, capacity),
+        lambda: decision.recommend(models, costs, n_resamples=resamples, capacity=capacity),
+    )
 
 
 def audit_for(costs: dict, criteria: tuple):
@@ -44,6 +53,8 @@ def audit_for(costs: dict, criteria: tuple):
         criteria=criteria,
         tolerance=float(setting("fair_tol", settings.TOLERANCE.default)),
         questions=elicit.in_force(setting("price_questions"), costs),
+        capacity=share,
+        cap=cap,
     )
 
 
@@ -66,6 +77,16 @@ def live_answer() -> None:
     metrics = answers.costs_metrics(rec, unit=unit, volume=volume)
     for slot, metric in zip(st.columns(len(metrics)), metrics, strict=True):
         slot.metric(**metric)
+    unlimited = view = None
+    if share is not None:
+        unlimited = recommendation(costs, None)
+        view = memo(
+            "capacity_view",
+            ds,
+            (rec.prices.key(), resamples, share, unit, volume),
+            lambda: answers.capacity_view(models, rec, unlimited, volume=volume, unit=unit),
+        )
+        say("info", view.sentence)
 
     shown_model = rec.model
     if len(models) > 1:
@@ -87,15 +108,23 @@ def live_answer() -> None:
         )
     )
     curves = decision.cost_curves(models[shown_model], rec.prices, max_points=figures.MAX_POINTS)
+    by_flagged = st.toggle(capacity_words.X_AS_FLAGGED, key="cost_x_flagged", disabled=not volume)
     st.plotly_chart(
         figures.cost_curve_figure(
             curves,
-            figures.markers_frame(shown),
+            figures.markers_frame(shown, models[shown_model], unlimited if shown is rec else None),
             unit=unit,
             title=answers.cost_chart_title(shown_model, shown),
+            per_month=volume if by_flagged and volume else None,
+            cap=share,
         ),
         key="cost_chart",
     )
+    if view is not None:
+        st.subheader(capacity_words.PRICE_TITLE)
+        st.caption(capacity_words.PRICE_WHAT)
+        st.plotly_chart(view.figure, key="capacity_chart")
+        say("markdown", view.price_sentence)
 
     st.subheader("Report and policy")
     st.caption(answers.REPORT_AND_POLICY)
@@ -113,6 +142,22 @@ def live_answer() -> None:
 head, restore = st.columns([4, 1], vertical_alignment="bottom")
 head.subheader("Your prices")
 policy_uploader(restore, names, ds.fingerprint)
+limit_on, limit_at, _ = st.columns([1.3, 1.2, 1.5], vertical_alignment="bottom")
+limit_on.toggle(capacity_words.CAP_TOGGLE, key="cap_on", on_change=keep, args=("cap_on",), help=capacity_words.CAP_HELP)
+if setting("cap_on"):
+    limit_at.number_input(
+        capacity_words.CAP_LABEL,
+        min_value=int(settings.CAPACITY.low),
+        max_value=int(settings.CAPACITY.high),
+        step=50,
+        key="cap",
+        on_change=keep,
+        args=("cap",),
+    )
+    if share is None:
+        say("info", capacity_words.CAP_NEEDS_VOLUME)
+mirror("cap_on")
+mirror("cap", cap)
 
 # A full run draws everything for the prices of this run; a price move reruns only the
 # fragment, which then sees that the sections below were drawn for other prices.

@@ -120,6 +120,9 @@ class Audit:
     break_even: tuple[float, float] = (math.nan, math.nan)
     columns: dict = field(default_factory=dict)  # `data_columns`: which column played which role
     group_rates: tuple = ()  # `fairness.group_rates` of the recommended rule: (by group, gaps)
+    capacity_cases: float | None = None  # the review limit in cases a month, as given (None: a share or no limit)
+    unlimited: D.Recommendation | None = None  # under a capacity: the recommendation without it
+    price_of_capacity: object = None  # under a capacity: `capacity.PriceOfCapacity`
 
     @property
     def data_dictionary(self) -> dict:
@@ -142,8 +145,45 @@ class Audit:
         }
 
     def summary(self) -> dict:
-        """The decision summary (``--json``), with this record's data dictionary."""
-        return self.recommendation.summary(self.data_dictionary, self.n_rows)
+        """The decision summary (``--json``), with this record's data dictionary; under a
+        capacity, the answer is the one within it, and the ``capacity`` and
+        ``within_capacity`` blocks say what the cap is, what the best cutoff without it would
+        flag and cost, and what more capacity would save."""
+        out = self.recommendation.summary(self.data_dictionary, self.n_rows)
+        out["capacity"] = self.capacity_record
+        out["within_capacity"] = self.within_capacity
+        return out
+
+    @property
+    def capacity_record(self) -> dict | None:
+        """The review limit: ``{"max_flagged": share, "cases_per_month": N or None}`` (None: no limit)."""
+        share = self.recommendation.capacity
+        if share is None:
+            return None
+        return {"max_flagged": _num(share), "cases_per_month": self.capacity_cases}
+
+    @property
+    def within_capacity(self) -> dict | None:
+        """The answer within the cap beside the one without it (None without a cap)."""
+        rec, free, price = self.recommendation, self.unlimited, self.price_of_capacity
+        if rec.capacity is None or free is None:
+            return None
+        from costlib.present.capacity_words import flagged_share
+
+        return {
+            "binding": flagged_share(free) > rec.capacity * (1 + 1e-12),
+            "flagged_share": _num(flagged_share(rec)),
+            "unlimited": {
+                "rule": R.rule_words(free.rule),
+                "cutoffs": {str(g): D.json_cut(t) for g, t in free.cutoffs.items()},
+                "cost_per_case": _num(free.cost),
+                "flagged_share": _num(flagged_share(free)),
+            },
+            "extra_cost_per_case": _num(rec.cost - free.cost),
+            "gap_per_case": _num(rec.capacity_gap),
+            "saving_per_extra_case": _num(price.per_extra_case) if price is not None else None,
+            "enough_share": _num(price.enough) if price is not None else None,
+        }
 
     @property
     def results(self) -> D.RuleResults:
@@ -206,6 +246,8 @@ def build_audit(
     maps: PriceMaps | None = None,
     price_questions: Mapping | None = None,
     columns: Mapping | None = None,
+    capacity: float | None = None,
+    capacity_cases: float | None = None,
 ) -> Audit:
     """Compute one audit from cached sweeps: the recommendation, every rule with intervals,
     fairness-constrained cutoffs, the price maps and the data summary.
@@ -226,6 +268,9 @@ def build_audit(
         `elicit.record` of the questions that set the prices (shown in the report).
     columns : dict, optional
         `data_columns`: which column played which role (the record's data dictionary).
+    capacity, capacity_cases : optional
+        A review limit: the largest share of the cases that may be flagged (the answer is then
+        the one within it, `decision.recommend`), and the cases a month it was given as.
 
     Returns
     -------
@@ -247,11 +292,19 @@ def build_audit(
     notes: list[str] = list(data_notes)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        first = D.recommend(models, costs, n_resamples=0, seed=seed)
+        first = D.recommend(models, costs, n_resamples=0, seed=seed, capacity=capacity)
         ms = models[first.model]
         prices = first.prices
-        fair = fairness_results(ms, prices, criteria=criteria, tolerance=tol, n_resamples=n_resamples, seed=seed)
+        fair = fairness_results(
+            ms, prices, criteria=criteria, tolerance=tol, n_resamples=n_resamples, seed=seed, capacity=capacity
+        )
         rec = dataclasses.replace(fair.recommendation, models=first.models)
+        unlimited = price = None
+        if rec.capacity is not None:
+            from costlib.binary.capacity import price_of_capacity
+
+            unlimited = D.recommend(models, costs, n_resamples=0, seed=seed)
+            price = price_of_capacity(ms, prices, rec.capacity)
         long, summary = fair.fairness, fair.summary
         if maps is None:
             mp = mean_prices(ms, prices)
@@ -305,7 +358,15 @@ def build_audit(
         break_even=break_even_range(ms.fit_pooled),
         columns={"scale": "probability" if ms.probabilities else "raw", **dict(columns or {})},
         group_rates=group_rates(ms, rec.results, rec.rule) if len(ms.groups) > 1 else (),
+        capacity_cases=float(capacity_cases) if capacity_cases is not None and rec.capacity is not None else None,
+        unlimited=unlimited,
+        price_of_capacity=price,
     )
+
+
+def _num(x):
+    """A number for a JSON record: None when not finite, else 12 significant digits."""
+    return D.json_number(x)
 
 
 def data_columns(mapping, *, scale: str | None = None) -> dict:

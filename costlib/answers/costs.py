@@ -22,12 +22,17 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
     base = R.rule_words(rec.baseline)
     flagged = rec.results.overall.loc[rec.rule, "flagged_rate"]
     estimate = "cross-fitted on all rows" if rec.estimate == "cross-fitted" else "on the judged (test) rows"
+    choices = (
+        "the cheaper of flagging nobody and flagging cases at random up to your review limit"
+        if rec.capacity is not None
+        else "the cheaper of flagging nobody and flagging everyone"
+    )
     if not rec.ship_model:
         return (
             {
                 "label": f"Cost per case ({base})",
                 "value": words.money(rec.baseline_cost, unit),
-                "help": f"What the verdict says to do: {base}, the cheaper of flagging nobody and flagging everyone.",
+                "help": f"What the verdict says to do: {base}, {choices}.",
             },
             {
                 "label": "The model's best cutoff",
@@ -54,7 +59,7 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
         {
             "label": "Best without the model",
             "value": words.money(rec.baseline_cost, unit),
-            "help": f"Per case, {base}: the cheaper of flagging nobody and flagging everyone.",
+            "help": f"Per case, {base}: {choices}.",
         },
         {
             "label": "Saving per case",
@@ -275,4 +280,29 @@ def price_caption(costs: dict, unit: str) -> str:
         )
         + ("…" if len(costs) > 4 else "")
         + "."
+    )
+
+
+@dataclass(frozen=True)
+class CapacityView:
+    """The Costs page's capacity section: the cap beside the unlimited optimum, and the price of
+    capacity (its sentence and chart)."""
+
+    sentence: str
+    price_sentence: str
+    figure: object
+    price: object
+
+
+def capacity_view(models: Mapping, rec, unlimited, *, volume: float | None, unit: str) -> CapacityView:
+    """`CapacityView` of a recommendation within a cap (`rec`) and the one without it."""
+    from costlib.binary import capacity
+    from costlib.present import capacity_words
+
+    price = capacity.price_of_capacity(models[rec.model], rec.prices, rec.capacity)
+    return CapacityView(
+        capacity_words.within_sentence(rec, unlimited, volume=volume, unit=unit),
+        capacity_words.price_sentence(price, volume=volume, unit=unit, unlimited=unlimited),
+        figures.capacity_figure(price, volume=volume, unit=unit),
+        price,
     )

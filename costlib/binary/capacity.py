@@ -437,20 +437,21 @@ def optimal_cutoffs_within(y_true, y_score, groups, *, costs, max_flagged) -> pd
 
 @dataclass(frozen=True, eq=False)
 class PriceOfCapacity:
-    """The capacity curve of one model on its judged rows, one cutoff for everybody at these
-    prices (each group at its own), read for a staffing decision.
+    """The capacity curve of one model on the rows its cutoffs are fitted on, one cutoff for
+    everybody at these prices (each group at its own), read for a staffing decision.
 
-    share           the cap (share of the cases)
-    curve           `capacity_curve`'s frame: flagged_share, threshold, cost_per_case
-    per_extra_case  what one more reviewed case saves, in the unit of the prices: the slope of
-                    the curve's lower convex hull at the cap (0 where more saves nothing)
-    enough          the smallest share at which the curve reaches its lowest cost (the
-                    unlimited optimum's share): capacity beyond it saves nothing
+    share    the cap (share of the cases)
+    curve    `capacity_curve`'s frame: flagged_share, threshold, cost_per_case (exact)
+    hull     the curve's lower convex hull at every row of `curve` (cost per case): the cost
+             reachable within each capacity, its ups and downs smoothed the way a team that
+             mixes two neighbouring cutoffs would; its slope is the price of capacity
+    enough   the smallest share at which the curve reaches its lowest cost (the unlimited
+             optimum's share): capacity beyond it saves nothing
     """
 
     share: float
     curve: pd.DataFrame
-    per_extra_case: float
+    hull: np.ndarray
     enough: float
 
     def cost_within(self, share: float) -> float:
@@ -459,30 +460,52 @@ class PriceOfCapacity:
         i = int(np.searchsorted(shares, float(share) * (1 + CAP_TOLERANCE), side="right")) - 1
         return float(self.curve["cost_per_case"].iloc[max(i, 0)])
 
+    def smooth_cost(self, share: float) -> float:
+        """Cost per case on the hull at `share` (interpolated between its corners)."""
+        return float(np.interp(float(share), self.curve["flagged_share"].to_numpy(), self.hull))
+
+    @property
+    def per_extra_case(self) -> float:
+        """What one more reviewed case saves at the cap, in the unit of the prices: minus the
+        hull's slope just above the cap (0 at or beyond `enough`)."""
+        if self.share >= self.enough or self.curve.shape[0] < 2:
+            return 0.0
+        shares = self.curve["flagged_share"].to_numpy()
+        j = int(
+            np.clip(np.searchsorted(shares, self.share * (1 + CAP_TOLERANCE), side="right") - 1, 0, shares.size - 2)
+        )
+        return max(0.0, -float((self.hull[j + 1] - self.hull[j]) / (shares[j + 1] - shares[j])))
+
     def saving_from(self, extra: float) -> float:
-        """Per case: what `extra` more share of capacity than the cap saves (exact, on the curve)."""
-        return self.cost_within(self.share) - self.cost_within(min(1.0, self.share + extra))
+        """Per case: about what `extra` more share of capacity than the cap saves (on the hull)."""
+        return self.smooth_cost(self.share) - self.smooth_cost(min(1.0, self.share + extra))
+
+
+def lower_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The lower convex hull of the points (x, y) (x strictly increasing) at every x: the
+    slopes of its pieces rise, so they are the isotonic (increasing) regression of the step
+    slopes weighted by the step widths (SciPy's PAVA, as `sweep.hull_slopes`)."""
+    from costlib.core.sweep import hull_slopes
+
+    if x.size < 2:
+        return y.astype(np.float64)
+    dx = np.diff(x)
+    slopes = -hull_slopes(dx, -np.diff(y))  # the negated curve's concave hull, negated back
+    return np.concatenate(([y[0]], y[0] + np.cumsum(slopes * dx)))
 
 
 def price_of_capacity(ms, prices: Prices, share: float) -> PriceOfCapacity:
-    """`PriceOfCapacity` of `ms` (a `ModelSweeps`) at a cap of `share`, read off its judged
-    rows' sweep (no sort: the sweeps were sorted once)."""
-    from costlib.core.sweep import hull_slopes
-
-    pooled = ms.judge_pooled
+    """`PriceOfCapacity` of `ms` (a `ModelSweeps`) at a cap of `share`, read off the sweep of
+    its fitting rows (no sort: the sweeps were sorted once)."""
+    pooled = ms.fit_pooled
     total = pooled.total
-    cost = v.safe_divide(ms.single_cost(prices, "judge"), np.full(pooled.thresholds.shape, total))
+    cost = v.safe_divide(ms.single_cost(prices, "fit"), np.full(pooled.thresholds.shape, total))
     best = argbest(cost) if pooled.positives > 0 and pooled.negatives > 0 else -1
     curve = curve_frame(pooled.thresholds, cost, pooled.flagged, total, best)
     shares = curve["flagged_share"].to_numpy()
     costs = curve["cost_per_case"].to_numpy()
-    per_extra = 0.0
-    enough = float(shares[int(np.argmin(np.where(np.isfinite(costs), costs, np.inf)))]) if costs.size else 0.0
-    if shares.size > 1 and np.isfinite(costs).all():
-        # the convex hull of cost against flagged: its slopes rise (the negated curve's fall)
-        slopes = -hull_slopes(np.diff(shares), -np.diff(costs))
-        step = int(
-            np.clip(np.searchsorted(shares, float(share) * (1 + CAP_TOLERANCE), side="right") - 1, 0, slopes.size - 1)
-        )
-        per_extra = max(0.0, -float(slopes[step])) if share < enough else 0.0
-    return PriceOfCapacity(float(share), curve, per_extra, enough)
+    finite = np.isfinite(costs)
+    if not finite.all():  # one class: only flagging nobody has a cost
+        return PriceOfCapacity(float(share), curve, np.where(finite, costs, costs[0]), 0.0)
+    enough = float(shares[argbest(costs)])
+    return PriceOfCapacity(float(share), curve, lower_hull(shares, costs), enough)

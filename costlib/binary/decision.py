@@ -433,15 +433,15 @@ class Recommendation:
         return {
             "recommended": {
                 "rule": R.rule_words(self.rule),
-                "cutoffs": {str(g): _json_cut(t) for g, t in self.cutoffs.items()},
-                "cost_per_case": _json_num(self.cost),
+                "cutoffs": {str(g): json_cut(t) for g, t in self.cutoffs.items()},
+                "cost_per_case": json_number(self.cost),
             },
-            "baseline": {"rule": self.baseline, "cost_per_case": _json_num(self.baseline_cost)},
-            "saving_per_case": _json_num(self.saving),
+            "baseline": {"rule": self.baseline, "cost_per_case": json_number(self.baseline_cost)},
+            "saving_per_case": json_number(self.saving),
             "judged_on": self.judged_on,
             "n": int(round(self.n_judged)),
             "ship_model": self.ship_model,
-            "saving_interval": [_json_num(lo), _json_num(hi)],
+            "saving_interval": [json_number(lo), json_number(hi)],
             "verdict": self.verdict,
             "model": self.model,
             "estimate": self.estimate,
@@ -469,12 +469,12 @@ def rule_verdict(rec: Recommendation, rule: str) -> tuple[str, float, float, flo
     return (R.SHIP if math.isfinite(low) and low > 0 else R.NOT_CLEARLY), saving, low, high
 
 
-def _json_num(x: float):
+def json_number(x: float):
     """A cost for JSON: None when not finite, else rounded to 12 significant digits."""
     return None if x is None or not math.isfinite(x) else float(f"{float(x):.12g}") + 0.0  # no -0.0
 
 
-def _json_cut(t: float):
+def json_cut(t: float):
     return None if t is None or math.isnan(t) or t == math.inf else float(t)
 
 

@@ -368,7 +368,14 @@ class FairnessResults:
 
 
 def fairness_results(
-    ms: ModelSweeps, prices: Prices, *, criteria: Sequence[str], tolerance: float, n_resamples: int, seed: int = 0
+    ms: ModelSweeps,
+    prices: Prices,
+    *,
+    criteria: Sequence[str],
+    tolerance: float,
+    n_resamples: int,
+    seed: int = 0,
+    capacity: float | None = None,
 ) -> FairnessResults:
     """The one fairness rule set: fair cutoffs per criterion (`fairness_rules`), every rule
     judged with them (`decision.recommend` with ``extra_rules``) and the fairness tables.
@@ -379,7 +386,9 @@ def fairness_results(
     rules, fits = fairness_rules(
         ms, prices, criteria=criteria if ms.grouped and len(ms.groups) > 1 else (), tolerance=tolerance
     )
-    rec = recommend({ms.name: ms}, prices.as_dict(), n_resamples=n_resamples, seed=seed, extra_rules=rules)
+    rec = recommend(
+        {ms.name: ms}, prices.as_dict(), n_resamples=n_resamples, seed=seed, extra_rules=rules, capacity=capacity
+    )
     long, summary = fairness_tables(ms, prices, fits, rec.results, tolerance)
     return FairnessResults(rules, fits, rec, long, summary)
 

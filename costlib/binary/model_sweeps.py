@@ -168,7 +168,8 @@ def _mask(mask, n: int, name: str):
 
 def cost_curves(ms: ModelSweeps, prices: Prices, *, max_points: int | None = None) -> pd.DataFrame:
     """Cost per case against one cutoff on the judged rows, long format
-    ``line, threshold, flagged_rate, cost_per_case``: the line ``None`` is everybody at one
+    ``line, threshold, flagged_rate, flagged_share, cost_per_case`` (``flagged_rate``: of the
+    line's own cases; ``flagged_share``: of all judged cases): the line ``None`` is everybody at one
     cutoff (each group at its own prices); then one line per group (its own cost per case).
     Every line's first row is threshold +inf (flag nobody).
 
@@ -179,7 +180,7 @@ def cost_curves(ms: ModelSweeps, prices: Prices, *, max_points: int | None = Non
     neither a row per distinct score through pandas nor more points than the chart shows.
     """
 
-    def line(name, thresholds, flagged_rate, cost_per_case) -> pd.DataFrame:
+    def line(name, thresholds, flagged_rate, flagged_share, cost_per_case) -> pd.DataFrame:
         most = None if max_points is None else max_points if name is None else max(4, max_points // 4)
         idx = slice(None) if most is None else thin_index(cost_per_case, most)
         return pd.DataFrame(
@@ -187,6 +188,7 @@ def cost_curves(ms: ModelSweeps, prices: Prices, *, max_points: int | None = Non
                 "line": name,
                 "threshold": thresholds[idx],
                 "flagged_rate": flagged_rate[idx],
+                "flagged_share": flagged_share[idx],
                 "cost_per_case": cost_per_case[idx],
             }
         )
@@ -198,6 +200,7 @@ def cost_curves(ms: ModelSweeps, prices: Prices, *, max_points: int | None = Non
             None,
             pooled.thresholds,
             v.safe_divide(pooled.flagged, every),
+            v.safe_divide(pooled.flagged, every),
             v.safe_divide(ms.single_cost(prices, "judge"), every),
         )
     ]
@@ -207,7 +210,13 @@ def cost_curves(ms: ModelSweeps, prices: Prices, *, max_points: int | None = Non
             if sw.total <= 0:
                 continue
             frames.append(
-                line(g, sw.thresholds, sw.flagged / sw.total, sw.errors_cost(prices.c_fp[i], prices.c_fn[i]) / sw.total)
+                line(
+                    g,
+                    sw.thresholds,
+                    sw.flagged / sw.total,
+                    sw.flagged / pooled.total,
+                    sw.errors_cost(prices.c_fp[i], prices.c_fn[i]) / sw.total,
+                )
             )
     return pd.concat(frames, ignore_index=True)
 

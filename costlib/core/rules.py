@@ -29,7 +29,7 @@ _WORDS = {
     SINGLE: "best single cutoff",
     NOBODY: "flag nobody",
     EVERYONE: "flag everyone",
-    AT_RANDOM: "flag at random up to capacity",
+    AT_RANDOM: "flag at random up to your review limit",
 }
 
 _HELP = {

@@ -28,14 +28,26 @@ from costlib.present.plotting import (
     thin_curve,
 )
 
-RULE_SYMBOLS = {R.THRESHOLD_05: "circle", R.ELKAN: "diamond", R.SINGLE: "star", R.COST_OPTIMAL: "star-triangle-up"}
+PRICE_TITLE_TEXT = "Cost against review capacity (one cutoff for everybody, on the rows it is fitted on)"
+WITHOUT_LIMIT = "best cutoff without a limit"  # the unlimited optimum, marked when a capacity binds
+RULE_SYMBOLS = {
+    R.THRESHOLD_05: "circle",
+    R.ELKAN: "diamond",
+    R.SINGLE: "star",
+    R.COST_OPTIMAL: "star-triangle-up",
+    WITHOUT_LIMIT: "star-open",
+}
 
 
-def markers_frame(rec) -> pd.DataFrame:
+def markers_frame(rec, ms=None, unlimited=None) -> pd.DataFrame:
     """The points a cost curve marks, from a `decision.Recommendation`: long format
     ``line, rule, threshold, cost_per_case`` (line None: everybody at one cutoff). A marker sits
     on its curve: a cross-fitted rule is marked at its cost on the curve's rows
-    (`RuleResults.on_curve`), not at the cross-fitted cost the answer states."""
+    (`RuleResults.on_curve`), not at the cross-fitted cost the answer states. With `ms` (the
+    model's sweeps) each marker also has ``flagged_share``, the share of all judged cases its
+    cutoff flags on its line (so that an x axis of cases flagged keeps it on its point); with
+    `unlimited` (the recommendation without the capacity of `rec`) its best single cutoff is
+    marked too, as `WITHOUT_LIMIT`."""
     res = rec.results
     rows = []
     for rule in (R.THRESHOLD_05, R.ELKAN, R.SINGLE):
@@ -58,7 +70,19 @@ def markers_frame(rec) -> pd.DataFrame:
             if np.isfinite(t):
                 c = res.on_curve[R.COST_OPTIMAL][1][g] if R.COST_OPTIMAL in res.on_curve else c
                 rows.append({"line": g, "rule": R.COST_OPTIMAL, "threshold": t, "cost_per_case": c})
+    if unlimited is not None and rec.capacity is not None and R.SINGLE in unlimited.results.cutoffs:
+        t = next(iter(unlimited.results.cutoffs[R.SINGLE].values()), float("nan"))
+        if np.isfinite(t) and ms is not None:
+            cost = ms.single_cost(rec.prices, "judge")[ms.judge_pooled.index_at(t)] / ms.judge_pooled.total
+            rows.append({"line": None, "rule": WITHOUT_LIMIT, "threshold": t, "cost_per_case": float(cost)})
     frame = pd.DataFrame(rows, columns=["line", "rule", "threshold", "cost_per_case"])
+    if ms is not None:
+        total = ms.judge_pooled.total
+        sweeps = [ms.judge_pooled if pd.isna(g) else ms.judge[g] for g in frame["line"]]
+        frame["flagged_share"] = [
+            float(sw.flagged[sw.index_at(t)]) / total if total > 0 else np.nan
+            for sw, t in zip(sweeps, frame["threshold"], strict=True)
+        ]
     frame.attrs["recommended"] = rec.shipped_rule  # the baseline when the verdict is not "ship the model"
     frame.attrs["levels"] = {  # the no-model choices that fit the capacity (flag everyone does not under one)
         rule: float(res.overall.loc[rule, "cost_per_case"])
@@ -74,20 +98,30 @@ def cost_curve_figure(
     *,
     unit: str = "",
     title: str = "Cost per case against the cutoff",
+    per_month: float | None = None,
+    cap: float | None = None,
 ) -> go.Figure:
     """Cost per case against one cutoff (flag iff score >= cutoff), exact at every score.
 
     `curves` is `decision.cost_curves`: the line None (everybody at one cutoff) drawn thick;
     one thin line per group. `markers` (`markers_frame`) marks the 0.5, formula and fitted
-    cutoffs, and its ``attrs["levels"]`` draws the two decisions without a model (flag
-    nobody, flag everyone) as labelled dashed lines.
+    cutoffs, and its ``attrs["levels"]`` draws the decisions without a model (flag nobody,
+    flag everyone, or under a capacity flag at random) as labelled dashed lines.
+
+    `per_month` (the cases a month) reads the x axis as cases flagged a month instead of the
+    cutoff (every line and marker at its ``flagged_share`` times it); `cap` (a share of the
+    cases) marks a capacity with a dotted line, at that many cases flagged or, on the cutoff
+    axis, at the lowest cutoff of everybody's line that stays within it.
     """
+    flagged_x = per_month is not None and "flagged_share" in curves and (markers is None or "flagged_share" in markers)
+    xcol = "flagged_share" if flagged_x else "threshold"
+    scale = float(per_month) if flagged_x else 1.0
     traces = []
     lines = list(dict.fromkeys(curves["line"]))
     for i, line in enumerate(lines):
         part = curves[curves["line"].isna()] if line is None else curves[curves["line"] == line]
-        finite = part[np.isfinite(part["threshold"])]
-        x, y = thin_curve(finite["threshold"].to_numpy(), finite["cost_per_case"].to_numpy())
+        finite = part if flagged_x else part[np.isfinite(part["threshold"])]
+        x, y = thin_curve(finite[xcol].to_numpy() * scale, finite["cost_per_case"].to_numpy())
         name = "everyone, one cutoff" if line is None else plain(f"group {line} (its own cost per case)")
         traces.append(
             {
@@ -98,12 +132,13 @@ def cost_curve_figure(
                 "name": name,
                 "legendgroup": name,
                 "line": {
-                    "shape": "hv",
+                    "shape": "linear" if flagged_x else "hv",
                     "color": palette_color(0) if line is None else palette_color(i),
                     "width": 3 if line is None else 1,
                 },
                 "opacity": 1.0 if line is None else 0.6,
-                "hovertemplate": "cutoff %{x:.4g}<br>cost per case %{y:.4g}<extra>%{fullData.name}</extra>",
+                "hovertemplate": ("flagged %{x:,.0f} a month" if flagged_x else "cutoff %{x:.4g}")
+                + "<br>cost per case %{y:.4g}<extra>%{fullData.name}</extra>",
             }
         )
     if markers is not None:
@@ -114,7 +149,7 @@ def cost_curve_figure(
             traces.append(
                 {
                     "type": "scatter",
-                    "x": part["threshold"].to_numpy(),
+                    "x": part[xcol].to_numpy() * scale,
                     "y": part["cost_per_case"].to_numpy(),
                     "mode": "markers",
                     "name": plain(label),
@@ -135,14 +170,17 @@ def cost_curve_figure(
                         },
                     },
                     "text": [plain(g) if on_groups and g is not None else "everyone" for g in part["line"]],
-                    "hovertemplate": "%{fullData.name} (%{text})<br>cutoff %{x:.4g}<br>"
-                    "cost per case %{y:.4g}<extra></extra>",
+                    "hovertemplate": "%{fullData.name} (%{text})<br>"
+                    + ("flagged %{x:,.0f} a month" if flagged_x else "cutoff %{x:.4g}")
+                    + "<br>cost per case %{y:.4g}<extra></extra>",
                 }
             )
     shapes, notes = [], []
     recommended = markers.attrs.get("recommended") if markers is not None else None
     for rule, level in (markers.attrs.get("levels", {}) if markers is not None else {}).items():
         color = NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR
+        if rule == R.AT_RANDOM:
+            color = EVERYONE_COLOR
         shape, note = rule_line_spec(
             y=level,
             line={"dash": "dash", "color": color, "width": 1},
@@ -152,11 +190,32 @@ def cost_curve_figure(
         )
         shapes.append(shape)
         notes.append(note)
+    if cap is not None:
+        at = _cap_x(curves, cap) if not flagged_x else cap * scale
+        if at is not None:
+            shape, note = rule_line_spec(
+                x=at,
+                line={"dash": "dot", "color": "#000", "width": 1.5},
+                text="your review limit",
+                position="top right",
+            )
+            shapes.append(shape)
+            notes.append(note)
     ylabel = f"cost per case ({unit})" if unit else "cost per case"
-    layout = layout_spec(title, "cutoff (flag a case when its score is at least this)", ylabel)
+    xlabel = "cases flagged a month" if flagged_x else "cutoff (flag a case when its score is at least this)"
+    layout = layout_spec(title, xlabel, ylabel)
     # one figure from one spec, validated once: a price move redraws this chart, and building
     # it trace by trace through Plotly's objects cost more than everything else in the move
     return go.Figure({"data": traces, "layout": {"template": {}, **layout, "shapes": shapes, "annotations": notes}})
+
+
+def _cap_x(curves: pd.DataFrame, cap: float) -> float | None:
+    """The lowest cutoff of everybody's line that flags no more than `cap` of the cases."""
+    if "flagged_share" not in curves:
+        return None
+    line = curves[curves["line"].isna()]
+    fits = line[(line["flagged_share"] <= cap * (1 + 1e-12)) & np.isfinite(line["threshold"])]
+    return float(fits["threshold"].min()) if len(fits) else None
 
 
 def _categorical_scale(colors: Sequence[str]) -> list:
@@ -403,4 +462,46 @@ def ratio_pieces_figure(
         title,
         f"how many times worse {names[0]} is than {names[1]} (c_fn / c_fp)",
         "cutoff (flag a case when its score is at least this)",
+    )
+
+
+def capacity_figure(price, *, volume: float | None, unit: str = "") -> go.Figure:
+    """The price of capacity (`capacity.PriceOfCapacity`): the cheapest cost reachable within
+    each capacity, against the capacity, in cases and cost a month when a volume is known (else
+    the share of cases and the cost per case); the cap and the unlimited optimum marked."""
+    curve = price.curve
+    scale = float(volume) if volume else 1.0
+    x, y = thin_curve(curve["flagged_share"].to_numpy() * scale, curve["cost_per_case"].to_numpy() * scale)
+    x_name = "review capacity (cases a month)" if volume else "review capacity (share of the cases)"
+    y_name = "cost a month" if volume else "cost per case"
+    y_name += f" ({unit})" if unit else ""
+    best = price.cost_within(price.enough) * scale
+    traces = [
+        {
+            "type": "scatter",
+            "x": x,
+            "y": y,
+            "mode": "lines",
+            "name": "cheapest within each capacity",
+            "line": {"shape": "hv", "color": palette_color(0), "width": 3},
+            "hovertemplate": "capacity %{x:,.4g}<br>cost %{y:,.4g}<extra></extra>",
+        },
+        {
+            "type": "scatter",
+            "x": [price.enough * scale],
+            "y": [best],
+            "mode": "markers",
+            "name": "best cutoff without a limit",
+            "marker": {"symbol": "star-open", "size": 15, "color": "#111"},
+            "hovertemplate": "without a limit: capacity %{x:,.4g}, cost %{y:,.4g}<extra></extra>",
+        },
+    ]
+    shape, note = rule_line_spec(
+        x=price.share * scale,
+        line={"dash": "dot", "color": "#000", "width": 1},
+        text=f"your limit: {money(price.cost_within(price.share) * scale, unit)}",
+    )
+    layout = layout_spec(PRICE_TITLE_TEXT, x_name, y_name)
+    return go.Figure(
+        {"data": traces, "layout": {"template": {}, **layout, "shapes": [shape], "annotations": [note] if note else []}}
     )

@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from costlib.core.escaping import plain
 from costlib.present.amounts import money
 from costlib.present.cost_figures import (  # noqa: F401 (re-exported: the pages read figures.cost_curve_figure)
+    capacity_figure,
     cost_curve_figure,
     markers_frame,
     net_benefit_figure,

@@ -32,7 +32,7 @@ from costlib.core import settings
 from costlib.core.errors import DataError
 
 POLICY_SCHEMA = "costlib.policy"  # the file format's name, not the module's
-POLICY_SCHEMA_VERSION = 4
+POLICY_SCHEMA_VERSION = 5  # 5: a review limit ("capacity"), and "random_share" for flagging at random within it
 MAX_BYTES = 1_000_000
 MAX_RECORDS = 10_000
 MAX_TEXT = 500
@@ -82,6 +82,10 @@ def policy_dict(
     if rule not in cutoffs:
         raise ValueError(f"rule must be one of {list(cutoffs)}: got {rule!r}")
     cut = cutoffs[rule]
+    random_share = None
+    if rule == R.AT_RANDOM:  # no cutoff: the score is not used, a share up to the review limit is picked at random
+        random_share = float(rec.capacity)
+        cut = dict.fromkeys(cut, math.inf)
     bad = [g for g, t in cut.items() if math.isnan(float(t))]
     if bad:
         raise ValueError(f"the rule {rule!r} has no cutoff for group {bad[0]!r} (NaN): it cannot be a policy")
@@ -110,10 +114,14 @@ def policy_dict(
             {
                 "group": _json_value(g),
                 "threshold": _json_cutoff(t),
-                "meaning": cutoffs_text({g: float(t)}, grouped=False),
+                "meaning": cutoffs_text({g: float(t)}, grouped=False)
+                if random_share is None
+                else f"no cutoff: flag a random {random_share:.4g} of the cases, without the model",
             }
             for g, t in cut.items()
         ],
+        "random_share": random_share,
+        "capacity": audit.capacity_record,
         "abstain_bands": bands,
         "fairness_tolerance": audit.fairness_tolerance,
         "cost_per_case": {
@@ -398,6 +406,12 @@ def load_policy(text: str | bytes) -> dict:
         tolerance, note = settings.check(settings.TOLERANCE, tolerance if not isinstance(tolerance, bool) else None)
         notes += [note] if note else []
     questions = _questions(policy.get("price_questions"))
+    random_share = policy.get("random_share")
+    if random_share is not None:
+        random_share = _number(random_share, '"random_share"')
+        if not 0 <= random_share <= 1:
+            raise _bad(f'"random_share" must be a share of the cases from 0 to 1, got {_show(random_share)}')
+    capacity = _capacity(policy.get("capacity"), notes)
     return {
         "schema": POLICY_SCHEMA,
         "schema_version": version,
@@ -416,8 +430,26 @@ def load_policy(text: str | bytes) -> dict:
         "costlib_version": _text(policy, "costlib_version"),
         "created": _text(policy, "created"),
         "price_questions": questions,
+        "random_share": random_share,
+        "capacity": capacity,
         "notes": notes,
     }
+
+
+def _capacity(record, notes: list) -> dict | None:
+    """A policy's review limit, checked: ``{"max_flagged": share, "cases_per_month": N or None}``."""
+    if record is None:
+        return None
+    if not isinstance(record, dict):
+        raise _bad('"capacity" must be a record with "max_flagged" (a share) and "cases_per_month"')
+    share = _number(record.get("max_flagged"), '"capacity.max_flagged"')
+    if not 0 <= share <= 1:
+        raise _bad(f'"capacity.max_flagged" must be a share of the cases from 0 to 1, got {_show(share)}')
+    n = record.get("cases_per_month")
+    if n is not None:
+        n, note = settings.check(settings.CAPACITY, n if not isinstance(n, bool) else None)
+        notes += [note] if note else []
+    return {"max_flagged": share, "cases_per_month": n}
 
 
 def prices_for(saved: Mapping, names: Sequence) -> dict:

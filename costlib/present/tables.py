@@ -57,8 +57,18 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
     base = R.rule_words(results.baseline)
     return pd.DataFrame(
         {
-            "rule": [R.rule_words(r) + (" (recommended)" if r == rec.shipped_rule else "") for r in o.index],
-            "cutoff": [_one_or_per_group(results.cutoffs[r], rec.lowest, "see by group") for r in o.index],
+            "rule": [
+                R.rule_words(r)
+                + (" (recommended)" if r == rec.shipped_rule else "")
+                + (" (over your review limit)" if D.over_capacity(o, r, rec.capacity) else "")
+                for r in o.index
+            ],
+            "cutoff": [
+                f"a random {percent(rec.capacity)}"
+                if r == R.AT_RANDOM
+                else _one_or_per_group(results.cutoffs[r], rec.lowest, "see by group")
+                for r in o.index
+            ],
             "flagged": [share_cell(x) for x in o["flagged_rate"]],
             "cost per case": [m(x) for x in o["cost_per_case"]],
             "95% interval": [_interval_cell(a, b, m) for a, b in zip(o["low"], o["high"], strict=True)],
@@ -106,7 +116,10 @@ def rules_by_group_table(results: D.RuleResults, unit: str = "", *, lowest: dict
         {
             "rule": [R.rule_words(r) for r in t["rule"]],
             "group": t["group"].astype(str),
-            "cutoff": [cutoff_cell(x, g, lowest) for x, g in zip(t["threshold"], t["group"], strict=True)],
+            "cutoff": [
+                "at random" if r == R.AT_RANDOM else cutoff_cell(x, g, lowest)
+                for r, x, g in zip(t["rule"], t["threshold"], t["group"], strict=True)
+            ],
             "cases": [count_cell(x) for x in t["n"]],
             "flagged": [share_cell(x) for x in t["flagged_rate"]],
             "false positives": [count_cell(x) for x in t["fp"]],

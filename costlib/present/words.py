@@ -42,7 +42,11 @@ class Verdict:
     asides: tuple[str, ...] = ()  # "why not another rule?": shown folded, not beside the answer
 
 
-_BASELINE_WORDS = {"flag nobody": "flagging nobody", "flag everyone": "flagging everyone"}
+_BASELINE_WORDS = {
+    "flag nobody": "flagging nobody",
+    "flag everyone": "flagging everyone",
+    "flag at random": "flagging cases at random up to your review limit",
+}
 
 
 def _cut(t: float) -> str:

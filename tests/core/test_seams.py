@@ -195,6 +195,8 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "group_rates": "tests/binary/test_fairness_rates.py (against the rows; the gap's coverage)",
         "spread_interval": "reads RuleResults resamples (the fairness summary in test_report.py)",
         "group_rates_table": "words (tests/binary/test_fairness_rates.py)",
+        "json_number": "formats a checked number (tests/cli/test_cli.py reads the JSON)",
+        "json_cut": "formats a checked cutoff (tests/cli/test_cli.py reads the JSON)",
         "over_capacity": "reads judged rules only (tests/binary/test_capacity.py::test_capped_recommendation)",
         "rule_verdict": "reads a Recommendation (test_report.py::test_policy_round_trip)",
         "data_columns": "reads a ColumnMapping (test_cli.py::test_json_is_the_decision_summary_and_nothing_else)",

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from costlib.binary import decision
+from costlib.binary.capacity import price_of_capacity
 from costlib.core import rules as R
 from costlib.present import cost_figures, figures, plotting
 
@@ -52,6 +53,7 @@ def _model():
 def _builders():
     ms = _model()
     rec = decision.recommend(ms, (1, 2), n_resamples=50)
+    capped = decision.recommend(ms, (1, 2), n_resamples=50, capacity=0.2)
     curves = decision.cost_curves(ms, rec.prices)
     grid = pd.DataFrame(
         {
@@ -70,6 +72,17 @@ def _builders():
     return {
         "cost_curve_figure": lambda: figures.cost_curve_figure(
             curves, figures.markers_frame(rec), unit=HOSTILE, title=HOSTILE
+        ),
+        "cost_curve_figure, cases flagged a month, under a cap": lambda: figures.cost_curve_figure(
+            curves,
+            figures.markers_frame(capped, ms, rec),
+            unit=HOSTILE,
+            title=HOSTILE,
+            per_month=10_000,
+            cap=0.2,
+        ),
+        "capacity_figure": lambda: figures.capacity_figure(
+            price_of_capacity(ms, rec.prices, 0.2), volume=10_000, unit=HOSTILE
         ),
         "value_tau_figure": lambda: figures.value_tau_figure(
             [np.inf, 0.9, 0.6],

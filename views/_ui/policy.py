@@ -38,6 +38,13 @@ def restore_policy(names: list, fingerprint: str) -> None:
     )
     if saved.get("volume") is not None:
         set_setting("volume", int(saved["volume"]))
+    cap = saved.get("capacity")
+    cap_cases = None if cap is None else cap["cases_per_month"]
+    if cap is not None and cap_cases is None and saved.get("volume"):
+        cap_cases = round(cap["max_flagged"] * saved["volume"])
+    set_setting("cap_on", cap_cases is not None)
+    if cap_cases is not None:
+        set_setting("cap", int(cap_cases))
     st.session_state[MESSAGE] = ("success", answers.policy_restored_sentence(saved, fingerprint))
 
 
@@ -56,8 +63,11 @@ def policy_uploader(where, names: list, fingerprint: str) -> None:
         say(kind, message)
 
 
-def audit_builder(models: dict, costs: dict, ds, *, unit, volume, resamples, criteria, tolerance, questions):
-    """`answers.audit_maker` with the page's settings: the audit the downloads read."""
+def audit_builder(
+    models: dict, costs: dict, ds, *, unit, volume, resamples, criteria, tolerance, questions, capacity=None, cap=None
+):
+    """`answers.audit_maker` with the page's settings: the audit the downloads read (`capacity`:
+    the review limit as a share of the cases, `cap` as the cases a month it was given as)."""
     return answers.audit_maker(
         models,
         costs,
@@ -68,6 +78,8 @@ def audit_builder(models: dict, costs: dict, ds, *, unit, volume, resamples, cri
         criteria=criteria,
         n_resamples=resamples,
         price_questions=questions,
+        capacity=capacity,
+        capacity_cases=cap if capacity is not None else None,
     )
 
 
