@@ -15,6 +15,7 @@ that registering the command costs nothing.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -48,6 +49,31 @@ def _bounded(bound):
 
 
 _price = _bounded(settings.PRICE)
+MSG_LIMIT_NEEDS_VOLUME = (
+    "--max-flagged {n:g} is a number of cases a month: give --volume (the cases a month) too, or give the limit "
+    "as a share of the cases from 0 to 1."
+)
+
+
+def _limit(text: str) -> float:
+    """--max-flagged: cases a month or a share; which one is decided with --volume (`capacity_of`)."""
+    value, problem = settings.check(dataclasses.replace(settings.CAPACITY, integer=False), text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem.split(";")[0])
+    return float(value)
+
+
+def capacity_of(args) -> float | None:
+    """The review limit of --max-flagged as a share of the cases (None: no limit)."""
+    from costlib.present.capacity_words import cap_share
+
+    if args.max_flagged is None:
+        return None
+    if args.volume:
+        return cap_share(args.max_flagged, args.volume)
+    if args.max_flagged > 1:
+        raise DataError(MSG_LIMIT_NEEDS_VOLUME.format(n=args.max_flagged))
+    return float(args.max_flagged)
 
 
 def _unit(text: str) -> str:
@@ -123,6 +149,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--unit", default="", type=_unit, metavar="U", help='unit of the prices, e.g. "$" or "minutes"')
     p.add_argument(
         "--volume", type=_bounded(settings.VOLUME), metavar="N", help="cases a month (for the monthly figures)"
+    )
+    p.add_argument(
+        "--max-flagged",
+        type=_limit,
+        metavar="N",
+        help="review limit: at most N cases flagged a month (with --volume), or a share of the cases from 0 to 1; "
+        "the answer is then the cheapest cutoff within it",
     )
     p.add_argument(
         "--tolerance",
@@ -285,6 +318,7 @@ def run_audit(args) -> int:
             models, n_rows, name, fp, notes, header = _memory_models(args, scores)
         names = list(next(iter(models.values())).groups)
         costs = _prices(args, names, args.group)
+        share = capacity_of(args)
         audit = build_audit(
             models,
             costs,
@@ -301,9 +335,13 @@ def run_audit(args) -> int:
                 ColumnMapping(label=args.label, positive=args.positive, group=args.group, split=args.split),
                 scale=args.scale if not args.engine else None,
             ),
+            capacity=share,
+            capacity_cases=args.max_flagged if args.volume else None,
         )
     notes = list(audit.notes) + [str(w.message) for w in caught if str(w.message) not in audit.notes]
-    rule = args.rule or audit.recommendation.rule
+    from costlib.present.policy import default_rule
+
+    rule = args.rule or default_rule(audit)  # what the verdict says to apply, as the page's policy
     if rule not in audit.cutoffs:
         raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs) + ".")
     try:
@@ -411,6 +449,18 @@ def _print_text(args, audit, name: str, header: str, costs: dict) -> None:
     print(audit.verdict.headline)
     for line in (*audit.verdict.details, *audit.verdict.asides):
         print(f"  {line}")
+    if audit.unlimited is not None:
+        from costlib.present import capacity_words
+
+        print()
+        print(
+            "Review limit: "
+            + capacity_words.within_sentence(audit.recommendation, audit.unlimited, volume=args.volume, unit=args.unit)
+        )
+        price = capacity_words.price_sentence(
+            audit.price_of_capacity, volume=args.volume, unit=args.unit, unlimited=audit.unlimited
+        )
+        print(f"  {price}")
     print()
     print(format_table(audit))
     print()

@@ -30,8 +30,10 @@ from costlib.binary.honest import MIN_CLASS_ROWS
 from costlib.core import rules as R
 from costlib.core.escaping import html_escape
 from costlib.core.prices import elkan_threshold
-from costlib.present.amounts import number, ratio_text
+from costlib.present import capacity_words
+from costlib.present.amounts import number, percent, ratio_text
 from costlib.present.cost_figures import (
+    capacity_figure,
     cost_curve_figure,
     markers_frame,
     net_benefit_figure,
@@ -65,6 +67,7 @@ REPORT_SECTIONS = (
     "settings",
     "data",
     "verdict",
+    "capacity",
     "rules",
     "fairness",
     "sensitivity",
@@ -109,8 +112,14 @@ def audit_figures(audit) -> dict:
             markers_frame(audit.recommendation),
             unit=audit.unit,
             title="Cost per case against the cutoff (test rows)",
+            cap=audit.recommendation.capacity,
         ),
         "rule_bars": rule_bars_figure(audit.results.by_group, unit=audit.unit),
+        **(
+            {"capacity": capacity_figure(audit.price_of_capacity, volume=audit.volume, unit=audit.unit)}
+            if audit.price_of_capacity is not None
+            else {}
+        ),
     }
 
 
@@ -209,6 +218,7 @@ def _settings_table(a) -> pd.DataFrame:
             ("model (score column)", a.model_name),
             ("unit", a.unit or "(none)"),
             ("cases a month", number(a.volume, 0) if a.volume else "(not given)"),
+            ("review limit", _limit_text(a)),
             ("fairness tolerance", f"{a.fairness_tolerance:g}"),
             ("fairness criteria", ", ".join(a.criteria) or "(none)"),
             ("bootstrap resamples", number(a.n_resamples, 0)),
@@ -218,6 +228,24 @@ def _settings_table(a) -> pd.DataFrame:
         ],
         columns=["setting", "value"],
     )
+
+
+def _limit_text(a) -> str:
+    record = a.capacity_record
+    if record is None:
+        return "(none)"
+    share = percent(record["max_flagged"])
+    n = record["cases_per_month"]
+    return f"{number(n, 0)} cases a month ({share} of the cases)" if n is not None else f"{share} of the cases"
+
+
+def _capacity_html(a, figure, figs: dict) -> str:
+    """The review limit: the answer within it beside the best without it, and the price of capacity."""
+    if a.unlimited is None:
+        return "<p>No review limit was set: the answer is the best cutoff whatever it flags.</p>"
+    within = capacity_words.within_sentence(a.recommendation, a.unlimited, volume=a.volume, unit=a.unit)
+    price = capacity_words.price_sentence(a.price_of_capacity, volume=a.volume, unit=a.unit, unlimited=a.unlimited)
+    return _paragraphs([within, price]) + f"<p>{html_escape(capacity_words.PRICE_WHAT)}</p>" + figure(figs["capacity"])
 
 
 def _record_table(a) -> pd.DataFrame:
@@ -428,6 +456,9 @@ def audit_html(audit) -> str:
         f'<p class="verdict{" useless" if a.model_is_useless else ""}">{html_escape(a.verdict.headline)}</p>',
         _paragraphs(a.verdict.details),
         ("<h3>Why not another rule?</h3>" + _paragraphs(a.verdict.asides)) if a.verdict.asides else "",
+        "</section>",
+        '<section id="capacity"><h2>Review limit</h2>',
+        _capacity_html(a, figure, figs),
         "</section>",
         '<section id="rules"><h2>Rules</h2>',
         f"<p>{html_escape(_judged_sentence(a.recommendation))} "

@@ -181,7 +181,9 @@ def test_json_is_the_decision_summary_and_nothing_else(c_fp, c_fn):
         *("recommended", "baseline", "saving_per_case", "judged_on", "n"),  # the contract's first keys
         *("ship_model", "saving_interval", "verdict", "model", "n_rows", "n_judged", "data"),  # its added keys
         *("estimate", "pooled_groups"),
+        *("capacity", "within_capacity"),  # null without --max-flagged
     }
+    assert got["capacity"] is None and got["within_capacity"] is None
     expected = _brute_summary(pd.read_csv(ROOT / SAMPLE), c_fp, c_fn)
     cut = expected["cutoff"]
     assert got["recommended"]["cutoffs"] == {"everyone": None if cut == float("inf") else cut}
