@@ -92,7 +92,8 @@ def policy_dict(
     from costlib.binary.decision import rule_verdict
     from costlib.present.words import cutoffs_text, rule_verdict_sentence
 
-    verdict = rule_verdict(rec, rule)[0]
+    shipped = rule in (rec.rule, rec.shipped_rule)  # what the recommendation says: its own verdict and headline
+    verdict = rec.verdict if shipped else rule_verdict(rec, rule)[0]
 
     bands = [
         {"group": _json_value(b["group"]), "low": float(b["low"]), "high": float(b["high"])} for b in abstain_bands
@@ -133,7 +134,7 @@ def policy_dict(
         },
         "decision": audit.summary(),
         "verdict": verdict,
-        "headline": audit.verdict.headline if rule == rec.rule else rule_verdict_sentence(rec, rule, audit.unit),
+        "headline": audit.verdict.headline if shipped else rule_verdict_sentence(rec, rule, audit.unit),
         "pooled_groups": [_json_value(g) for g in rec.pooled],
         "model_is_useless": audit.model_is_useless,
         "review": dict.fromkeys(REVIEW_FIELDS),

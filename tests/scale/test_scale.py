@@ -655,3 +655,23 @@ def test_cli_aggregate_bad_input_exits_2_with_one_sentence(tmp_path):
     assert r.returncode == 2 and "not 0/1" in r.stderr and "Traceback" not in r.stderr
     r = run_cli("aggregate", str(src), "--label", "y", "--score", "s")  # no --out
     assert r.returncode == 2 and "--out" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_an_aggregate_gives_the_in_memory_answer_within_a_review_limit(tmp_path):
+    """The capacity answers need only the counts: an aggregate file answers as the rows do."""
+    from costlib.binary import decision as D
+    from costlib.binary.capacity import price_of_capacity
+
+    df = frame("ties", groups=3)
+    path = tmp_path / "agg.parquet"
+    aggregate(df, label="y", score="s", group="g").to_parquet(path)
+    back = load_aggregate(path)
+    counts = D.model_from_sweeps(back.sweep("all") if "all" in back.sweeps else next(iter(back.sweeps.values())))
+    rows = D.sweep_model(df["y"], df["s"], df["g"])
+    costs = {g: (1.0, 2.0 + i) for i, g in enumerate(rows.groups)}
+    a = D.recommend(counts, costs, n_resamples=100, capacity=0.25)
+    b = D.recommend(rows, costs, n_resamples=100, capacity=0.25)
+    assert a.cutoffs == b.cutoffs and a.verdict == b.verdict and a.baseline == b.baseline
+    assert a.cost == b.cost and (a.saving_low, a.saving_high) == (b.saving_low, b.saving_high)
+    pa_, pb = price_of_capacity(counts, a.prices, 0.25), price_of_capacity(rows, b.prices, 0.25)
+    assert pa_.curve.equals(pb.curve) and pa_.per_extra_case == pb.per_extra_case

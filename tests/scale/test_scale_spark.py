@@ -140,3 +140,21 @@ def test_the_audit_command_on_spark_gives_the_duckdb_summary(spark, capsys):
         assert main([*args, "--engine", engine]) == 0
         out[engine] = json.loads(capsys.readouterr().out)
     assert out["spark"] == out["duckdb"]
+
+
+def test_the_answer_within_a_review_limit_on_spark_is_the_duckdb_one(spark, capsys):
+    import json
+    from pathlib import Path
+
+    from costlib.__main__ import main
+
+    sample = str(Path(__file__).resolve().parents[2] / "costlib" / "samples" / "compas.csv")
+    args = ["audit", sample, "--label", "two_year_recid", "--score", "p_recid", "--split", "split"]
+    args += ["--group", "race", "--c-fp", "1", "--c-fn", "3", "--resamples", "50", "--json"]
+    args += ["--volume", "10000", "--max-flagged", "1500"]
+    out = {}
+    for engine in ("spark", "duckdb"):
+        assert main([*args, "--engine", engine]) == 0
+        out[engine] = json.loads(capsys.readouterr().out)
+    assert out["spark"] == out["duckdb"]
+    assert out["spark"]["within_capacity"]["binding"]

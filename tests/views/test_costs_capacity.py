@@ -1,0 +1,97 @@
+"""Costs & groups under a review limit, headless: the setting (off by default, in the link), the
+answer within it equal to costlib's, the chart read against cases flagged a month with every
+marker on its point, and the price of capacity."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import costlib
+from costlib.binary import decision as D
+from costlib.binary.capacity import price_of_capacity
+from costlib.present import capacity_words
+from tests.views.test_app import compas_model, figure, open_app, texts, verdict_box
+
+
+def _train():
+    df, ms = compas_model()
+    return df[df["split"] == "train"], ms
+
+
+def test_off_by_default():
+    at = open_app("compas", "views/costs.py")
+    assert at.toggle(key="cap_on").value is False
+    assert "cap" not in at.query_params and at.query_params["cap_on"] == "false"
+    assert "capacity_chart" not in {c.key for c in at.get("plotly_chart")}
+
+
+def test_a_limit_gives_the_cheapest_cutoff_within_it_and_the_price_of_capacity():
+    at = open_app("compas", "views/costs.py")
+    at.toggle(key="cap_on").set_value(True).run()
+    at.number_input(key="cap").set_value(2000).run()
+    assert not at.exception
+    tr, ms = _train()
+    t, _ = costlib.optimal_threshold_within(tr["two_year_recid"], tr["p_recid"], c_fp=1, c_fn=3, max_flagged=0.2)
+    rec = D.recommend(ms, (1.0, 3.0), n_resamples=1000, capacity=0.2)
+    assert set(rec.cutoffs.values()) == {t}  # one cutoff for everyone: the cheapest within the limit
+    assert f"at least {t:.4g}" in verdict_box(at)
+    shown = texts(at)
+    free = D.recommend(ms, (1.0, 3.0), n_resamples=1000)
+    assert capacity_words.within_sentence(rec, free, volume=10_000, unit="$") in shown
+    price = price_of_capacity(ms, rec.prices, 0.2)
+    assert capacity_words.price_sentence(price, volume=10_000, unit="$", unlimited=free) in shown
+    assert "One more case a month that your team reviews saves about" in shown
+    assert at.query_params["cap_on"] == "true" and at.query_params["cap"] == "2000"
+    keys = [c.key for c in at.get("plotly_chart")]
+    assert "capacity_chart" in keys
+    cap_fig = figure(at, keys.index("capacity_chart"))
+    costs = np.asarray(cap_fig.data[0].y, dtype=float)
+    assert (np.diff(costs) <= 1e-9 * max(1.0, float(np.abs(costs).max()))).all(), "more capacity never costs more"
+    assert any(s.get("x0") == 2000 for s in cap_fig.layout["shapes"])  # the limit is marked
+
+
+def test_the_x_axis_reads_cases_flagged_a_month_and_every_marker_stays_on_its_point():
+    at = open_app("compas", "views/costs.py", cap_on="true", cap="2000")
+    at.toggle(key="cost_x_flagged").set_value(True).run()
+    assert not at.exception
+    keys = [c.key for c in at.get("plotly_chart")]
+    fig = figure(at, keys.index("cost_chart"))
+    assert fig.layout["xaxis"]["title"]["text"] == "cases flagged a month"
+    line = fig.data[0]
+    xs, ys = np.asarray(line.x, dtype=float), np.asarray(line.y, dtype=float)
+    markers = [t for t in fig.data if getattr(t, "mode", "") == "markers"]
+    assert markers
+    everyone = [t for t in markers if "everyone" in list(np.atleast_1d(getattr(t, "text", ["everyone"])))]
+    for trace in everyone:
+        for x, y in zip(np.atleast_1d(trace.x), np.atleast_1d(trace.y), strict=True):
+            # on the line of everybody: the line passes through (x, y) (markers sit on curve points)
+            near = np.isclose(xs, float(x), rtol=1e-9, atol=1e-6)
+            assert near.any() and np.isclose(ys[near], float(y), rtol=1e-9).any(), (trace.name, x, y)
+    assert any(s.get("x0") == 2000 for s in fig.layout["shapes"])  # the limit, at 2,000 a month
+
+
+def test_a_limit_from_a_link_is_bounded_and_needs_a_volume():
+    at = open_app("compas", "views/costs.py", cap_on="true", cap="-5")
+    assert not at.exception
+    assert "the cases a month your team can take must be a number from 0" in texts(at)
+    at = open_app("compas", "views/costs.py", cap_on="true", cap="500", volume="0")
+    assert capacity_words.CAP_NEEDS_VOLUME in texts(at)
+
+
+def test_a_limit_that_does_not_bind_costs_nothing():
+    at = open_app("compas", "views/costs.py", cap_on="true", cap="9500")
+    assert "so the limit costs nothing" in texts(at)
+    assert "Your limit already covers what the best cutoff flags" in texts(at)
+
+
+def test_a_policy_with_a_limit_restores_it():
+    from costlib.answers.audit import build_audit
+    from costlib.present.policy import policy_json
+
+    _, ms = _train()
+    audit = build_audit(ms, (1.0, 3.0), volume=10_000, n_resamples=100, capacity=0.15, capacity_cases=1500)
+    at = open_app("compas", "views/costs.py")
+    at.file_uploader(key="policy_upload").upload("policy.json", policy_json(audit).encode(), "application/json").run()
+    assert not at.exception
+    assert at.toggle(key="cap_on").value is True and at.number_input(key="cap").value == 1500
+    assert "Your team can review 1,500 cases a month." in texts(at)
