@@ -233,7 +233,8 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
     )
 
 
-VALUE_CAP_LABEL = "People can take at most N cases a month"
+VALUE_CAP_LABEL = "Limit the hand-overs people can take"
+VALUE_CAP_NUMBER = "Hand-overs people can take a month"
 VALUE_CAP_HELP = (
     "The people who take the handed-over cases are a queue with a size. With a limit, the answer is the best "
     "threshold that hands over at most this many of the cases a month (set under Cases per month)."

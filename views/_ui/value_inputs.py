@@ -99,7 +99,7 @@ def capacity_inputs(c1, c2) -> float | None:
         help=answers.VALUE_CAP_HELP,
     )
     cap = c2.number_input(
-        "Cases a month people can take (N)",
+        answers.VALUE_CAP_NUMBER,
         min_value=int(settings.CAPACITY.low),
         max_value=int(settings.CAPACITY.high),
         step=100,
