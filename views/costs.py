@@ -103,8 +103,10 @@ def live_answer() -> None:
         else memo(
             "recommend_one",
             ds,
-            (shown_model, rec.prices.key(), resamples),
-            lambda: decision.recommend({shown_model: models[shown_model]}, costs, n_resamples=resamples),
+            (shown_model, rec.prices.key(), resamples, share),
+            lambda: decision.recommend(
+                {shown_model: models[shown_model]}, costs, n_resamples=resamples, capacity=share
+            ),
         )
     )
     curves = decision.cost_curves(models[shown_model], rec.prices, max_points=figures.MAX_POINTS)

@@ -156,7 +156,7 @@ def cost_curve_figure(
                     "marker": {
                         "symbol": RULE_SYMBOLS.get(str(rule), "x"),
                         "size": 15 if rule == recommended else 11,
-                        "color": "#111" if rule == recommended else "white",
+                        "color": "#111" if rule in (recommended, WITHOUT_LIMIT) else "white",
                         "line": {
                             "width": 2,
                             "color": [

@@ -20,7 +20,12 @@ def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> Non
     """Every rule, all groups together and by group, and what the rules and intervals mean."""
     st.subheader("Every rule, all groups together")
     say("caption", for_prices + answers.RULES_JUDGED)
-    table = memo("rules_view", ds, (rec.prices.key(), resamples, unit), lambda: tables.rules_overall_table(rec, unit))
+    table = memo(
+        "rules_view",
+        ds,
+        (rec.prices.key(), resamples, unit, rec.capacity),
+        lambda: tables.rules_overall_table(rec, unit),
+    )
     show_table(table, "rules", key="rules", export=tables.rules_numbers(rec.results))
     with st.expander("By group: each rule's cutoff, flagged share and cost"):
         show_table(
@@ -46,7 +51,10 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
         st.subheader("Rates per group")
         say("caption", for_prices + " " + answers.GROUP_RATES_WHAT)
         view = memo(
-            "group_rates", ds, (rec.model, rec.prices.key(), resamples), lambda: answers.group_rates_view(ms, rec)
+            "group_rates",
+            ds,
+            (rec.model, rec.prices.key(), resamples, rec.capacity),
+            lambda: answers.group_rates_view(ms, rec),
         )
         show_table(view, "group_rates", key="group_rates")
     st.subheader("Fairness-constrained cutoffs")
@@ -81,8 +89,10 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
     fairness = memo(
         "fairness",
         ds,
-        (rec.model, rec.prices.key(), tuple(criteria), tol, resamples),
-        lambda: fairness_results(ms, rec.prices, criteria=criteria, tolerance=tol, n_resamples=resamples),
+        (rec.model, rec.prices.key(), tuple(criteria), tol, resamples, rec.capacity),
+        lambda: fairness_results(
+            ms, rec.prices, criteria=criteria, tolerance=tol, n_resamples=resamples, capacity=rec.capacity
+        ),
     )
     summary, res = fairness.summary, fairness.results
     view = tables.fairness_overview_table(summary, res, unit, tolerance=tol, lowest=rec.lowest)
