@@ -158,6 +158,25 @@ class CrossFit:
     fitted: bool  # False when some fold could not be fitted (one class on its other folds)
 
 
+def _other_folds(gs: GroupedSweep, folds: Folds, f: int) -> list[Sweep]:
+    """Each group's sweep of the rows outside fold `f` (price-free: kept on `folds`, with the
+    hulls the capacity fit reads, so that a price move does not rebuild them)."""
+    cache = folds.__dict__.setdefault("_other", {})
+    if f not in cache:
+        bounds = zip(gs.offsets[:-1].tolist(), gs.offsets[1:].tolist(), strict=True)
+        cache[f] = [
+            Sweep(
+                gs.thresholds[lo:hi],
+                (gs.tp[lo:hi] - folds.tp[f, lo:hi]).astype(np.float64),
+                (gs.fp[lo:hi] - folds.fp[f, lo:hi]).astype(np.float64),
+                float(gs.positives[i] - folds.positives[f, i]),
+                float(gs.negatives[i] - folds.negatives[f, i]),
+            )
+            for i, (lo, hi) in enumerate(bounds)
+        ]
+    return cache[f]
+
+
 def cross_fit(
     gs: GroupedSweep, pooled: Sweep, index: np.ndarray, folds: Folds, prices: Prices, capacity: float | None = None
 ) -> CrossFit:
@@ -196,17 +215,7 @@ def cross_fit(
         own = own_cutoff(c_pos, c_neg)
         within = None
         if C.binds(capacity):
-            other = [
-                Sweep(
-                    gs.thresholds[lo:hi],
-                    (gs.tp[lo:hi] - folds.tp[f, lo:hi]).astype(np.float64),
-                    (gs.fp[lo:hi] - folds.fp[f, lo:hi]).astype(np.float64),
-                    float(c_pos[i]),
-                    float(c_neg[i]),
-                )
-                for i, (lo, hi) in enumerate(zip(gs.offsets[:-1].tolist(), gs.offsets[1:].tolist(), strict=True))
-            ]
-            j_single, within = C.group_within(other, index, prices, capacity, own)
+            j_single, within = C.group_within(_other_folds(gs, folds, f), index, prices, capacity, own)
         for i in range(g_n):
             lo, hi = int(gs.offsets[i]), int(gs.offsets[i + 1])
             at_single = lo + int(index[i][j_single])
@@ -371,7 +380,7 @@ def _cost_at(tp: np.ndarray, fp: np.ndarray, edge: np.ndarray, c_fp, c_fn) -> np
     return mistakes_cost(fp_e, tp[..., -1].astype(np.float64) - tp_e, c_fp, c_fn)
 
 
-LAMBDA_STEPS = 30  # bisection steps for the price of capacity of a refit under a cap
+LAMBDA_STEPS = 22  # bisection steps for the price of capacity of a refit under a cap (to 2**-22 of the top)
 
 
 def _refit_within(cost_in: np.ndarray, flagged: np.ndarray, own: np.ndarray, e_single: np.ndarray, limit, top: float):
@@ -392,16 +401,17 @@ def _refit_within(cost_in: np.ndarray, flagged: np.ndarray, own: np.ndarray, e_s
     e, used = pick(np.zeros(b))
     over = np.flatnonzero(used > room)
     if over.size:
-        sub_cost, sub_flag = cost_in[over], flagged[over]
+        sub_flag = flagged[over]
+        cost32, flag32 = cost_in[over].astype(np.float32), sub_flag.astype(np.float32)  # half the memory
         lo, hi = np.zeros(over.size), np.full(over.size, top)
         for _ in range(LAMBDA_STEPS):
             mid = (lo + hi) / 2
-            e_mid = np.argmin(sub_cost + mid[:, None, None] * sub_flag, axis=2)
+            e_mid = np.argmin(cost32 + mid.astype(np.float32)[:, None, None] * flag32, axis=2)
             e_mid = np.where(own[over], e_mid, e_single[over, None])
             f = np.where(own[over], np.take_along_axis(sub_flag, e_mid[..., None], 2)[..., 0], 0.0).sum(axis=1)
             fits = f <= room[over]
             hi, lo = np.where(fits, mid, hi), np.where(fits, lo, mid)
-        e_hi = np.argmin(sub_cost + hi[:, None, None] * sub_flag, axis=2)
+        e_hi = np.argmin(cost32 + hi.astype(np.float32)[:, None, None] * flag32, axis=2)  # as the search saw it
         e[over] = np.where(own[over], e_hi, e_single[over, None])
     group_cost = np.take_along_axis(cost_in, e[..., None], 2)[..., 0].sum(axis=1)
     single_cost = np.take_along_axis(cost_in, np.broadcast_to(e_single[:, None, None], (*cost_in.shape[:2], 1)), 2)
