@@ -123,6 +123,7 @@ class Audit:
     capacity_cases: float | None = None  # the review limit in cases a month, as given (None: a share or no limit)
     unlimited: D.Recommendation | None = None  # under a capacity: the recommendation without it
     price_of_capacity: object = None  # under a capacity: `capacity.PriceOfCapacity`
+    limit: object = None  # under a capacity: `capacity.Limit` (what the limit does, on the fitting rows)
 
     @property
     def data_dictionary(self) -> dict:
@@ -165,25 +166,36 @@ class Audit:
     @property
     def within_capacity(self) -> dict | None:
         """The answer within the cap beside the one without it (None without a cap)."""
-        rec, free, price = self.recommendation, self.unlimited, self.price_of_capacity
-        if rec.capacity is None or free is None:
+        rec, free, price, limit = self.recommendation, self.unlimited, self.price_of_capacity, self.limit
+        if rec.capacity is None or free is None or limit is None:
             return None
-        from costlib.present.capacity_words import flagged_share
-
         return {
-            "binding": flagged_share(free) > rec.capacity * (1 + 1e-12),
-            "flagged_share": _num(flagged_share(rec)),
+            "binding": limit.binding,
+            "flagged_share": _num(limit.within_flagged),
+            "flagged_share_judged": _num(limit.within_judged),
             "unlimited": {
                 "rule": R.rule_words(free.rule),
                 "cutoffs": {str(g): D.json_cut(t) for g, t in free.cutoffs.items()},
                 "cost_per_case": _num(free.cost),
-                "flagged_share": _num(flagged_share(free)),
+                "flagged_share": _num(limit.unlimited_flagged),
+                "verdict": free.verdict,
             },
             "extra_cost_per_case": _num(rec.cost - free.cost),
             "gap_per_case": _num(rec.capacity_gap),
             "saving_per_extra_case": _num(price.per_extra_case) if price is not None else None,
             "enough_share": _num(price.enough) if price is not None else None,
         }
+
+    @property
+    def capacity_sentences(self) -> tuple[str, str]:
+        """What the record says of its review limit (`capacity_words.limit_sentences`); empty without one."""
+        if self.limit is None:
+            return "", ""
+        from costlib.present.capacity_words import limit_sentences
+
+        return limit_sentences(
+            self.recommendation, self.unlimited, self.limit, self.price_of_capacity, volume=self.volume, unit=self.unit
+        )
 
     @property
     def results(self) -> D.RuleResults:
@@ -299,12 +311,13 @@ def build_audit(
             ms, prices, criteria=criteria, tolerance=tol, n_resamples=n_resamples, seed=seed, capacity=capacity
         )
         rec = dataclasses.replace(fair.recommendation, models=first.models)
-        unlimited = price = None
-        if rec.capacity is not None:
-            from costlib.binary.capacity import price_of_capacity
+        unlimited = price = limit = None
+        if rec.capacity is not None:  # the answer without the limit, as the page shows it beside
+            from costlib.binary.capacity import limit_facts, price_of_capacity
 
-            unlimited = D.recommend(models, costs, n_resamples=0, seed=seed)
+            unlimited = D.recommend(models, costs, n_resamples=n_resamples, seed=seed)
             price = price_of_capacity(ms, prices, rec.capacity)
+            limit = limit_facts(models, rec, unlimited)
         long, summary = fair.fairness, fair.summary
         if maps is None:
             mp = mean_prices(ms, prices)
@@ -361,6 +374,7 @@ def build_audit(
         capacity_cases=float(capacity_cases) if capacity_cases is not None and rec.capacity is not None else None,
         unlimited=unlimited,
         price_of_capacity=price,
+        limit=limit,
     )
 
 

@@ -300,9 +300,6 @@ def capacity_view(models: Mapping, rec, unlimited, *, volume: float | None, unit
     from costlib.present import capacity_words
 
     price = capacity.price_of_capacity(models[rec.model], rec.prices, rec.capacity)
-    return CapacityView(
-        capacity_words.within_sentence(rec, unlimited, volume=volume, unit=unit),
-        capacity_words.price_sentence(price, volume=volume, unit=unit, unlimited=unlimited),
-        figures.capacity_figure(price, volume=volume, unit=unit),
-        price,
-    )
+    limit = capacity.limit_facts(models, rec, unlimited)
+    within, price_words = capacity_words.limit_sentences(rec, unlimited, limit, price, volume=volume, unit=unit)
+    return CapacityView(within, price_words, figures.capacity_figure(price, volume=volume, unit=unit), price)

@@ -280,30 +280,27 @@ def cutoffs_within(
     used = float(cum[first - 1]) if first > 0 else 0.0
     total_prefix = float(sum(costs[i][chosen[i]] for i in range(k)))
     lower = total_prefix - lam_star * (room - used)  # Lagrangian bound at the breakpoint
-    # fill what is left: go on with each group's next edges while they fit (a group that
-    # misses one edge stops there), then let each stopped group take the cheapest point of
-    # its own sweep that still fits
-    blocked: list[int] = []
-    for pos in range(first, lam.size):
-        g = int(grp[pos])
-        if g in blocked:
-            continue
-        if used + df[pos] <= room:
-            used += float(df[pos])
-            chosen[g] = vert[g][edge[pos] + 1]
-        else:
-            blocked.append(g)
-    for g in blocked:
-        fl = sweeps[g].flagged
+    # fill what is left (an edge that does not fit whole may fit in part: a point inside it)
+    used = fill(costs, [sw.flagged for sw in sweeps], chosen, np.flatnonzero(fixed < 0), room, used)
+    total = float(sum(costs[i][chosen[i]] for i in range(k)))
+    flagged = float(sum(sweeps[i].flagged[chosen[i]] for i in range(k)))
+    return GroupCut(chosen, total, flagged, lam_star, max(0.0, total - lower))
+
+
+def fill(costs, flagged, chosen: np.ndarray, free, room: float, used: float) -> float:
+    """What the breakpoint leaves of the cap, filled group by group (in the groups' order): each
+    free group moves to the cheapest point of its own sweep, at or beyond its current one, that
+    still fits (ties: the larger threshold). Updates `chosen`; returns the weight used. The refit
+    bootstrap repeats this on its cells (`honest._refit_within`)."""
+    for g in free:
+        fl = flagged[g]
         here = int(chosen[g])
         last = int(np.searchsorted(fl, fl[here] + (room - used), side="right")) - 1
         if last > here:
             j = here + argbest(costs[g][here : last + 1])
             used += float(fl[j] - fl[here])
             chosen[g] = j
-    total = float(sum(costs[i][chosen[i]] for i in range(k)))
-    flagged = float(sum(sweeps[i].flagged[chosen[i]] for i in range(k)))
-    return GroupCut(chosen, total, flagged, lam_star, max(0.0, total - lower))
+    return used
 
 
 def single_within(single_cost: np.ndarray, flagged: np.ndarray, total: float, share: float) -> int:
@@ -314,19 +311,27 @@ def single_within(single_cost: np.ndarray, flagged: np.ndarray, total: float, sh
     return within_index(per_case, flagged, share, total, argbest(per_case))
 
 
-def group_within(sweeps: Sequence[Sweep], index: np.ndarray, prices: Prices, share: float, own=None):
-    """(j, `GroupCut`) under one cap: j indexes the pooled thresholds of the best single cutoff
-    within the cap; the `GroupCut` gives each group its cutoff. Groups that are not `own` (too
-    small for a cutoff of their own) keep the single cutoff, the others share what is left of
-    the cap; the answer is never worse than the single cutoff (then the `GroupCut` holds it,
-    with the knapsack's gap bound). `index` is each group's sweep index at every pooled
-    threshold (`ModelSweeps._pooled_index`)."""
+def group_within(
+    sweeps: Sequence[Sweep],
+    index: np.ndarray,
+    prices: Prices,
+    share: float,
+    own=None,
+    *,
+    single_cost: np.ndarray,
+    flagged: np.ndarray,
+):
+    """(j, `GroupCut`, single) under one cap: j indexes the pooled thresholds of the best single
+    cutoff within the cap; the `GroupCut` gives each group its sweep index. Groups that are not
+    `own` (too small for a cutoff of their own) keep the single cutoff, the others share what is
+    left of the cap; the answer is never worse than the single cutoff: `single` is True when it
+    is that cutoff for everybody (the `GroupCut` then holds it, with the knapsack's gap bound).
+
+    `index` is each group's sweep index at every pooled threshold (`ModelSweeps._pooled_index`);
+    `single_cost` and `flagged` are the total price and weight of one cutoff for everybody at
+    every pooled threshold (`ModelSweeps.single_cost`, the pooled sweep's flagged): made once by
+    the caller, not once per group here."""
     k = len(sweeps)
-    single_cost = np.zeros(index.shape[1])
-    flagged = np.zeros(index.shape[1])
-    for i, sw in enumerate(sweeps):
-        single_cost += sw.errors_cost(prices.c_fp[i], prices.c_fn[i])[index[i]]
-        flagged += sw.flagged[index[i]]
     total = float(sum(sw.total for sw in sweeps))
     j = single_within(single_cost, flagged, total, share)
     at_single = np.array([int(index[i][j]) for i in range(k)], dtype=np.int64)
@@ -334,24 +339,40 @@ def group_within(sweeps: Sequence[Sweep], index: np.ndarray, prices: Prices, sha
     cut = cutoffs_within(sweeps, prices.c_fp, prices.c_fn, cap_limit(share, total), np.where(own, -1, at_single))
     best_single = float(single_cost[j])
     if best_single < cut.cost - 1e-12 * max(1.0, abs(cut.cost)):
-        cut = GroupCut(at_single, best_single, float(flagged[j]), cut.lam, max(0.0, cut.gap - (cut.cost - best_single)))
-    return j, cut
+        gap = max(0.0, cut.gap - (cut.cost - best_single))
+        return j, GroupCut(at_single, best_single, float(flagged[j]), cut.lam, gap), True
+    return j, cut, False
 
 
 def fitted_within(ms, prices: Prices, share: float, own=None) -> tuple[float, np.ndarray, GroupCut]:
     """(single cutoff, cutoff per group, `GroupCut`) of `ms` (a `ModelSweeps`) within the cap,
     fitted on its fitting rows; kept on `ms` per price book, cap and `own` (a price move or a
-    second reader costs nothing more)."""
+    second reader costs nothing more). A group that keeps the single cutoff gets the single
+    cutoff itself (a pooled threshold), as the rule without a cap gives it."""
     own_key = None if own is None else tuple(bool(x) for x in own)
     key = (prices.key(), float(share), own_key)
     cache = ms.__dict__.setdefault("_within_cache", {})
     if key not in cache:
         sweeps = [ms.fit[g] for g in ms.groups]
-        j, cut = group_within(sweeps, ms._pooled_index("fit"), prices, share, own)
-        per_group = np.array([float(sw.thresholds[cut.index[i]]) for i, sw in enumerate(sweeps)])
+        j, cut, single = group_within(
+            sweeps,
+            ms._pooled_index("fit"),
+            prices,
+            share,
+            own,
+            single_cost=ms.single_cost(prices),
+            flagged=ms.fit_pooled.flagged,
+        )
+        t_single = float(ms.fit_pooled.thresholds[j])
+        pinned = np.ones(len(sweeps), dtype=bool) if single or own is None else ~np.asarray(own, dtype=bool)
+        if own is None and not single:
+            pinned[:] = False
+        per_group = np.array(
+            [t_single if pinned[i] else float(sw.thresholds[cut.index[i]]) for i, sw in enumerate(sweeps)]
+        )
         if len(cache) > 64:
             cache.clear()
-        cache[key] = (float(ms.fit_pooled.thresholds[j]), per_group, cut)
+        cache[key] = (t_single, per_group, cut)
     return cache[key]
 
 
@@ -509,3 +530,47 @@ def price_of_capacity(ms, prices: Prices, share: float) -> PriceOfCapacity:
         return PriceOfCapacity(float(share), curve, np.where(finite, costs, costs[0]), 0.0)
     enough = float(shares[argbest(costs)])
     return PriceOfCapacity(float(share), curve, lower_hull(shares, costs), enough)
+
+
+# ---------------------------------------------------------------------------------------
+# What a limit does to an answer: decided once, on the rows the cutoffs are fitted on
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A review limit beside the answer without it, in shares of the cases.
+
+    share             the cap
+    binding           the answer without the limit flags more than the cap on the fitting rows
+    unlimited_flagged the share of the fitting rows the answer without the limit flags
+    within_flagged    the share of the fitting rows the answer within the limit flags (at most the cap)
+    within_judged     the share of the judged rows it flags: about what it flags of new cases
+    """
+
+    share: float
+    binding: bool
+    unlimited_flagged: float
+    within_flagged: float
+    within_judged: float
+
+
+def flagged_share(grouped, cutoffs) -> float:
+    """The share of a `GroupedSweep`'s weight that ``{group: cutoff}`` flags."""
+    total = float(np.sum(grouped.positives) + np.sum(grouped.negatives))
+    flagged = sum(float(grouped[g].flagged[grouped[g].index_at(cutoffs[g])]) for g in grouped.groups)
+    return flagged / total if total > 0 else float("nan")
+
+
+def limit_facts(models, rec, unlimited) -> Limit:
+    """`Limit` of a recommendation within a cap (`rec`) and the one without it, of the models
+    ``{name: ModelSweeps}`` they chose from. Both answers' model cutoffs are read (what the model
+    would flag, whatever the verdict), on the fitting rows."""
+    free = flagged_share(models[unlimited.model].fit, unlimited.cutoffs)
+    ms = models[rec.model]
+    return Limit(
+        share=float(rec.capacity),
+        binding=bool(free > cap_limit(rec.capacity, 1.0)),
+        unlimited_flagged=free,
+        within_flagged=flagged_share(ms.fit, rec.cutoffs),
+        within_judged=flagged_share(ms.judge, rec.cutoffs),
+    )

@@ -215,7 +215,10 @@ def cross_fit(
         own = own_cutoff(c_pos, c_neg)
         within = None
         if C.binds(capacity):
-            j_single, within = C.group_within(_other_folds(gs, folds, f), index, prices, capacity, own)
+            flagged = pooled.flagged - (folds.pooled_tp[f] + folds.pooled_fp[f])  # the other folds' own
+            j_single, within, _ = C.group_within(
+                _other_folds(gs, folds, f), index, prices, capacity, own, single_cost=single_cost, flagged=flagged
+            )
         for i in range(g_n):
             lo, hi = int(gs.offsets[i]), int(gs.offsets[i + 1])
             at_single = lo + int(index[i][j_single])
@@ -380,41 +383,49 @@ def _cost_at(tp: np.ndarray, fp: np.ndarray, edge: np.ndarray, c_fp, c_fn) -> np
     return mistakes_cost(fp_e, tp[..., -1].astype(np.float64) - tp_e, c_fp, c_fn)
 
 
-LAMBDA_STEPS = 22  # bisection steps for the price of capacity of a refit under a cap (to 2**-22 of the top)
+LAMBDA_STEPS = 24  # bisection steps for the price of capacity of a refit under a cap (to 2**-24 of the top)
 
 
 def _refit_within(cost_in: np.ndarray, flagged: np.ndarray, own: np.ndarray, e_single: np.ndarray, limit, top: float):
-    """(b, groups) edges of the per-group cutoffs of each resample under its cap `limit` (b,):
-    groups that are not `own` keep the single cutoff `e_single`; the others take the cheapest
-    edge at a shared price of capacity, the smallest that fits (bisection up to `top`, a price
-    at which nobody is worth flagging); never worse than the single cutoff."""
-    b = cost_in.shape[0]
+    """(b, groups) edges of the per-group cutoffs of each resample under its cap `limit` (b,),
+    the procedure of `capacity.cutoffs_within` on the cells: groups that are not `own` keep the
+    single cutoff `e_single`; the others take the cheapest edge at a shared price of capacity,
+    the smallest that fits (bisection up to `top`, a price at which nobody is worth flagging);
+    what that leaves of the cap is filled group by group (`capacity.fill`); never worse than the
+    single cutoff."""
+    b, g_n = cost_in.shape[:2]
     fixed_flag = np.where(own, 0.0, np.take_along_axis(flagged, e_single[:, None, None], 2)[..., 0]).sum(axis=1)
     room = limit - fixed_flag
 
-    def pick(lam):
-        e = np.argmin(cost_in + lam[:, None, None] * flagged, axis=2)  # ties: the first, the larger cutoff
-        e = np.where(own, e, e_single[:, None])
-        used = np.where(own, np.take_along_axis(flagged, e[..., None], 2)[..., 0], 0.0).sum(axis=1)
+    def pick(lam, rows=slice(None)):
+        e = np.argmin(cost_in[rows] + lam[:, None, None] * flagged[rows], axis=2)  # ties: the larger cutoff
+        e = np.where(own[rows], e, e_single[rows, None])
+        used = np.where(own[rows], np.take_along_axis(flagged[rows], e[..., None], 2)[..., 0], 0.0).sum(axis=1)
         return e, used
 
     e, used = pick(np.zeros(b))
     over = np.flatnonzero(used > room)
     if over.size:
-        sub_flag = flagged[over]
-        cost32, flag32 = cost_in[over].astype(np.float32), sub_flag.astype(np.float32)  # half the memory
         lo, hi = np.zeros(over.size), np.full(over.size, top)
         for _ in range(LAMBDA_STEPS):
             mid = (lo + hi) / 2
-            e_mid = np.argmin(cost32 + mid.astype(np.float32)[:, None, None] * flag32, axis=2)
-            e_mid = np.where(own[over], e_mid, e_single[over, None])
-            f = np.where(own[over], np.take_along_axis(sub_flag, e_mid[..., None], 2)[..., 0], 0.0).sum(axis=1)
-            fits = f <= room[over]
+            fits = pick(mid, over)[1] <= room[over]
             hi, lo = np.where(fits, mid, hi), np.where(fits, lo, mid)
-        e_hi = np.argmin(cost32 + hi.astype(np.float32)[:, None, None] * flag32, axis=2)  # as the search saw it
-        e[over] = np.where(own[over], e_hi, e_single[over, None])
+        e[over], used[over] = pick(hi, over)
+        # the fill, group by group: the cheapest edge at or beyond the current one that still fits
+        for g in range(g_n):
+            here = e[over, g]
+            at = np.take_along_axis(flagged[over, g], here[:, None], 1)[:, 0]
+            fits = (flagged[over, g] - at[:, None] <= (room[over] - used[over])[:, None]) & (
+                np.arange(flagged.shape[2]) >= here[:, None]
+            )
+            fits &= own[over, g][:, None]
+            best = np.argmin(np.where(fits, cost_in[over, g], np.inf), axis=1)
+            best = np.where(fits.any(axis=1), best, here)
+            used[over] += np.take_along_axis(flagged[over, g], best[:, None], 1)[:, 0] - at
+            e[over, g] = best
     group_cost = np.take_along_axis(cost_in, e[..., None], 2)[..., 0].sum(axis=1)
-    single_cost = np.take_along_axis(cost_in, np.broadcast_to(e_single[:, None, None], (*cost_in.shape[:2], 1)), 2)
+    single_cost = np.take_along_axis(cost_in, np.broadcast_to(e_single[:, None, None], (b, g_n, 1)), 2)
     worse = group_cost > single_cost[..., 0].sum(axis=1)
     return np.where(worse[:, None], e_single[:, None], e)
 

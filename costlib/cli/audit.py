@@ -450,16 +450,9 @@ def _print_text(args, audit, name: str, header: str, costs: dict) -> None:
     for line in (*audit.verdict.details, *audit.verdict.asides):
         print(f"  {line}")
     if audit.unlimited is not None:
-        from costlib.present import capacity_words
-
+        within, price = audit.capacity_sentences
         print()
-        print(
-            "Review limit: "
-            + capacity_words.within_sentence(audit.recommendation, audit.unlimited, volume=args.volume, unit=args.unit)
-        )
-        price = capacity_words.price_sentence(
-            audit.price_of_capacity, volume=args.volume, unit=args.unit, unlimited=audit.unlimited
-        )
+        print(f"Review limit: {within}")
         print(f"  {price}")
     print()
     print(format_table(audit))

@@ -54,61 +54,75 @@ def _amount(per_case: float, volume: float | None, unit: str) -> str:
     return f"{money(per_case * volume, unit)} a month" if volume else f"{money(per_case, unit)} per case"
 
 
-def flagged_share(rec, rule: str | None = None) -> float:
-    """The share of the judged cases the recommendation's `rule` (default: its own) flags."""
-    return float(rec.results.overall.loc[rule or rec.rule, "flagged_rate"])
-
-
-def within_sentence(rec, unlimited, *, volume: float | None, unit: str = "") -> str:
-    """The cap beside the unlimited optimum: "Your team can review 400 cases a month. Without a
-    limit the best cutoff would flag 1,150 a month; within 400, flag a case when its score is
-    at least 0.71 (about 396 a month), which costs $X a month more than without a limit."."""
-    share = rec.capacity
-    if share is None:
+def within_sentence(rec, unlimited, limit, *, volume: float | None, unit: str = "") -> str:
+    """The cap beside the unlimited optimum (`capacity.Limit`, decided on the fitting rows):
+    "Your team can review 400 cases a month. Without a limit the best cutoff would flag about
+    1,150 a month; within the limit, flag a case when its score is at least 0.71 (about 396 a
+    month), which costs $X a month more than without a limit."."""
+    if rec.capacity is None:
         return ""
-    cap = _cap_words(share, volume)
-    free = flagged_share(unlimited)
+    cap = _cap_words(limit.share, volume)
     free_how = cutoffs_text(unlimited.cutoffs, grouped=unlimited.grouped)
-    if free <= share * (1 + 1e-12):
-        return (
-            f"Your team can review {cap}. The best cutoff without a limit ({free_how}) flags about "
-            f"{cases(free, volume)}, within that, so the limit costs nothing."
+    free = cases(limit.unlimited_flagged, volume)
+    if not limit.binding:
+        out = (
+            f"Your team can review {cap}. The best cutoff without a limit ({free_how}) flags about {free}, within "
+            "that, so the limit costs the model nothing."
         )
-    how = cutoffs_text(rec.cutoffs, grouped=rec.grouped)
-    extra = rec.cost - unlimited.cost
-    out = (
-        f"Your team can review {cap}. Without a limit the best cutoff ({free_how}) would flag about "
-        f"{cases(free, volume)}; within the limit, {how} (about {cases(flagged_share(rec), volume)} on the "
-        f"judged rows), which costs {_amount(extra, volume, unit)} more than without a limit."
-    )
-    if rec.rule == R.COST_OPTIMAL and rec.capacity_gap > 1e-12 * max(1.0, abs(rec.cost)):
+    else:
+        how = cutoffs_text(rec.cutoffs, grouped=rec.grouped)
+        extra = rec.cost - unlimited.cost
+        out = (
+            f"Your team can review {cap}. Without a limit the best cutoff ({free_how}) would flag about {free}; "
+            f"within the limit, {how} (about {cases(limit.within_flagged, volume)} on the rows it is fitted on, "
+            f"{cases(limit.within_judged, volume)} on the judged rows: new cases will vary a little), which costs "
+            f"{_amount(extra, volume, unit)} more than without a limit."
+        )
+    if rec.rule == R.COST_OPTIMAL and rec.grouped:
+        nobody = [str(g) for g, t in rec.cutoffs.items() if t == math.inf]
+        out += " Per-group cutoffs spend the limit where a flag saves the most"
         out += (
-            f" The per-group cutoffs share the limit; the best possible split of it between the groups is at most "
-            f"{_amount(rec.capacity_gap, volume, unit)} cheaper."
+            f", so {', '.join(f'“{g}”' for g in nobody)} {'gets' if len(nobody) == 1 else 'get'} no flags at all."
+            if nobody
+            else "."
+        )
+        if rec.capacity_gap > 1e-12 * max(1.0, abs(rec.cost)):
+            out += (
+                f" The best possible split of the limit between the groups is at most "
+                f"{_amount(rec.capacity_gap, volume, unit)} cheaper on the fitting rows."
+            )
+    if rec.baseline == R.AT_RANDOM and unlimited.baseline == R.EVERYONE:
+        out += (
+            " Without a model you could not flag everyone within the limit, so the model is measured against "
+            "flagging cases at random up to it."
         )
     return out
 
 
-def price_sentence(price, *, volume: float | None, unit: str = "", unlimited=None) -> str:
+def limit_sentences(rec, unlimited, limit, price, *, volume: float | None, unit: str = "") -> tuple[str, str]:
+    """(`within_sentence`, `price_sentence`): what the page, the report and the command line say
+    of a review limit."""
+    return (
+        within_sentence(rec, unlimited, limit, volume=volume, unit=unit),
+        price_sentence(price, limit, volume=volume, unit=unit),
+    )
+
+
+def price_sentence(price, limit, *, volume: float | None, unit: str = "") -> str:
     """What more capacity is worth: "One more case a month saves about $2.10 a month; 100 more,
     about $150 a month; beyond 1,150 a month, more capacity saves nothing." (per case without a
-    volume). `unlimited` (the recommendation without the cap) says how many the best cutoff
-    without a limit flags, as the sentence beside it does."""
+    volume), from the capacity curve of the fitting rows (`capacity.PriceOfCapacity`)."""
     if not math.isfinite(price.per_extra_case):
         return ""
-    enough = flagged_share(unlimited) if unlimited is not None else price.enough
-    if price.share >= price.enough * (1 - 1e-12):
-        return (
-            f"Your limit already covers what the best cutoff flags (about {cases(enough, volume)}): more capacity "
-            "saves nothing at these prices."
-        )
+    enough = cases(price.enough, volume)
+    if not limit.binding or price.share >= price.enough * (1 - 1e-12):
+        return f"Your limit already covers what the best cutoff flags (about {enough}): more capacity saves nothing."
     one = money(price.per_extra_case, unit)
     if volume:
         hundred = price.saving_from(100 / volume) * volume
         return (
             f"One more case a month that your team reviews saves about {one} a month; 100 more, about "
-            f"{money(hundred, unit)} a month; beyond about {cases(enough, volume)} (what the best cutoff without a "
-            "limit flags), more capacity saves nothing."
+            f"{money(hundred, unit)} a month; beyond about {enough} (where one cutoff for everybody stops "
+            "saving), more capacity saves nothing."
         )
-    beyond = cases(enough, volume)
-    return f"Each extra case reviewed saves about {one}; beyond {beyond}, more capacity saves nothing."
+    return f"Each extra case reviewed saves about {one}; beyond {enough}, more capacity saves nothing."

@@ -70,7 +70,7 @@ def markers_frame(rec, ms=None, unlimited=None) -> pd.DataFrame:
             if np.isfinite(t):
                 c = res.on_curve[R.COST_OPTIMAL][1][g] if R.COST_OPTIMAL in res.on_curve else c
                 rows.append({"line": g, "rule": R.COST_OPTIMAL, "threshold": t, "cost_per_case": c})
-    if unlimited is not None and rec.capacity is not None and R.SINGLE in unlimited.results.cutoffs:
+    if unlimited is not None and rec.capacity is not None and unlimited.rule == R.SINGLE:
         t = next(iter(unlimited.results.cutoffs[R.SINGLE].values()), float("nan"))
         if np.isfinite(t) and ms is not None:
             cost = ms.single_cost(rec.prices, "judge")[ms.judge_pooled.index_at(t)] / ms.judge_pooled.total
@@ -197,7 +197,7 @@ def cost_curve_figure(
                 x=at,
                 line={"dash": "dot", "color": "#000", "width": 1.5},
                 text="your review limit",
-                position="top right",
+                position="bottom right",
             )
             shapes.append(shape)
             notes.append(note)
@@ -491,15 +491,16 @@ def capacity_figure(price, *, volume: float | None, unit: str = "") -> go.Figure
             "x": [price.enough * scale],
             "y": [best],
             "mode": "markers",
-            "name": "best cutoff without a limit",
+            "name": "where more capacity stops saving (one cutoff for everybody)",
             "marker": {"symbol": "star-open", "size": 15, "color": "#111"},
-            "hovertemplate": "without a limit: capacity %{x:,.4g}, cost %{y:,.4g}<extra></extra>",
+            "hovertemplate": "more saves nothing from here: capacity %{x:,.4g}, cost %{y:,.4g}<extra></extra>",
         },
     ]
     shape, note = rule_line_spec(
         x=price.share * scale,
         line={"dash": "dot", "color": "#000", "width": 1},
-        text=f"your limit: {money(price.cost_within(price.share) * scale, unit)}",
+        text="your review limit",
+        position="bottom left",
     )
     layout = layout_spec(PRICE_TITLE_TEXT, x_name, y_name)
     return go.Figure(

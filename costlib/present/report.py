@@ -243,9 +243,11 @@ def _capacity_html(a, figure, figs: dict) -> str:
     """The review limit: the answer within it beside the best without it, and the price of capacity."""
     if a.unlimited is None:
         return "<p>No review limit was set: the answer is the best cutoff whatever it flags.</p>"
-    within = capacity_words.within_sentence(a.recommendation, a.unlimited, volume=a.volume, unit=a.unit)
-    price = capacity_words.price_sentence(a.price_of_capacity, volume=a.volume, unit=a.unit, unlimited=a.unlimited)
-    return _paragraphs([within, price]) + f"<p>{html_escape(capacity_words.PRICE_WHAT)}</p>" + figure(figs["capacity"])
+    return (
+        _paragraphs(list(a.capacity_sentences))
+        + f"<p>{html_escape(capacity_words.PRICE_WHAT)}</p>"
+        + figure(figs["capacity"])
+    )
 
 
 def _record_table(a) -> pd.DataFrame:

@@ -286,3 +286,33 @@ def test_per_group_cutoffs_under_one_cap_share_it():
     want = costlib.optimal_cutoffs_within(y, s, g, costs=costs, max_flagged=0.25)
     assert [cut[name] for name in want["group"]] == want["threshold"].tolist()
     assert rec.capacity_gap == (want.attrs["gap"] if rec.rule == R.COST_OPTIMAL else 0.0)
+
+
+@pytest.mark.parametrize("cap", [0.1, 0.25, 0.4])
+def test_a_refit_repeats_the_capped_fit_it_judges(cap):
+    """On a "resample" that draws every row once, the refit bootstrap's per-group cutoffs under
+    the cap cost what the shipped ones (`fitted_within`) cost: the interval is about the same
+    procedure (every distinct score is a cell here, so nothing is lost to cells)."""
+    from costlib.binary import decision as D
+    from costlib.binary import honest as H
+    from costlib.binary.capacity import fitted_within
+
+    rng = np.random.default_rng(11)
+    n = 1200
+    g = rng.choice(["a", "b", "c"], n)
+    y = rng.integers(0, 2, n)
+    strength = np.select([g == "a", g == "b"], [2.5, 0.3], 1.0)
+    s = np.round(1 / (1 + np.exp(-(strength * (2 * y - 1) + rng.normal(0, 1, n)))), 2)  # < 100 distinct scores
+    ms = D.sweep_model(y, s, g)
+    prices = D.prices_for(ms.groups, {"a": (1.0, 3.0), "b": (1.0, 5.0), "c": (2.0, 4.0)})
+    edges = H.cell_edges(ms.fit_pooled, H.MAX_CELLS)
+    assert edges.size == ms.fit_pooled.thresholds.size + 1  # every distinct score is a cell
+    pos, neg = H._cells(ms.fit, edges)
+    tp, fp = H._cumulate(pos[None], neg[None])
+    draws = H.RefitDraws(edges, tp, fp, tp, fp)
+    refit = H.price_refits(draws, prices, cap)
+    own = H.own_cutoff(ms.fit.positives, ms.fit.negatives)
+    _, per_group, cut = fitted_within(ms, prices, cap, own)
+    shipped = D.count_rules(ms.fit, {"x": per_group}).cost(prices).sum() / n
+    assert refit.per_group[0] == pytest.approx(shipped, rel=1e-9)
+    assert cut.cost / n == pytest.approx(shipped, rel=1e-9)

@@ -10,7 +10,7 @@ from test_journeys_costs import VOLUME, answer, sample_model
 
 from costlib import answers
 from costlib.binary import decision
-from costlib.binary.capacity import price_of_capacity
+from costlib.binary.capacity import limit_facts, price_of_capacity
 from costlib.present import capacity_words, words
 
 pytestmark = pytest.mark.browser
@@ -22,10 +22,10 @@ def _expected(cap: int):
     rec = decision.recommend(ms, (1.0, 3.0), n_resamples=1000, capacity=share)
     free = decision.recommend(ms, (1.0, 3.0), n_resamples=1000)
     price = price_of_capacity(ms, rec.prices, share)
+    limit = limit_facts({"p_recid": ms}, rec, free)
     return (
         words.recommendation_verdict(rec, unit="$", volume=VOLUME).headline,
-        capacity_words.within_sentence(rec, free, volume=VOLUME, unit="$"),
-        capacity_words.price_sentence(price, volume=VOLUME, unit="$", unlimited=free),
+        *capacity_words.limit_sentences(rec, free, limit, price, volume=VOLUME, unit="$"),
     )
 
 

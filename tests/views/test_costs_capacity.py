@@ -8,7 +8,7 @@ import numpy as np
 
 import costlib
 from costlib.binary import decision as D
-from costlib.binary.capacity import price_of_capacity
+from costlib.binary.capacity import limit_facts, price_of_capacity
 from costlib.present import capacity_words
 from tests.views.test_app import compas_model, figure, open_app, texts, verdict_box
 
@@ -37,9 +37,10 @@ def test_a_limit_gives_the_cheapest_cutoff_within_it_and_the_price_of_capacity()
     assert f"at least {t:.4g}" in verdict_box(at)
     shown = texts(at)
     free = D.recommend(ms, (1.0, 3.0), n_resamples=1000)
-    assert capacity_words.within_sentence(rec, free, volume=10_000, unit="$") in shown
     price = price_of_capacity(ms, rec.prices, 0.2)
-    assert capacity_words.price_sentence(price, volume=10_000, unit="$", unlimited=free) in shown
+    limit = limit_facts({"p_recid": ms}, rec, free)
+    within, price_words = capacity_words.limit_sentences(rec, free, limit, price, volume=10_000, unit="$")
+    assert within in shown and price_words in shown
     assert "One more case a month that your team reviews saves about" in shown
     assert at.query_params["cap_on"] == "true" and at.query_params["cap"] == "2000"
     # every section below is drawn for the limit too: one answer on the page
@@ -88,7 +89,7 @@ def test_a_limit_from_a_link_is_bounded_and_needs_a_volume():
 
 def test_a_limit_that_does_not_bind_costs_nothing():
     at = open_app("compas", "views/costs.py", cap_on="true", cap="9500")
-    assert "so the limit costs nothing" in texts(at)
+    assert "so the limit costs the model nothing" in texts(at)
     assert "Your limit already covers what the best cutoff flags" in texts(at)
 
 
