@@ -28,6 +28,8 @@ remembered("cap_on", False, parse=lambda v: v.lower() == "true")
 remembered("cap", settings.CAPACITY.default, bound=settings.CAPACITY)
 cap = int(setting("cap")) if setting("cap_on") else None
 share = capacity_words.cap_share(cap, volume)  # the review limit as a share of the cases (None: no limit)
+covers_all = share is not None and share >= 1  # a limit of every case a month is no limit
+share = None if covers_all else share
 setting_notes()  # the settings above, from a link
 
 
@@ -156,7 +158,9 @@ if setting("cap_on"):
         on_change=keep,
         args=("cap",),
     )
-    if share is None:
+    if covers_all:
+        say("info", capacity_words.covers_all(cap, volume))
+    elif share is None:
         say("info", capacity_words.CAP_NEEDS_VOLUME)
 mirror("cap_on")
 mirror("cap", cap)

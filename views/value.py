@@ -4,7 +4,7 @@ import streamlit as st
 
 from costlib import answers, value
 from costlib.core import settings
-from costlib.present import words
+from costlib.present import capacity_words, words
 from views._ui import value_inputs
 from views._ui.data import group_names
 from views._ui.display import say, show_table, show_verdict
@@ -36,7 +36,7 @@ def live_value() -> None:
     say("caption", answers.value_k_sentence(choice, worth, unit))
     r = answers.reject_value_of(reject_worth, worth)
     cap = value_inputs.capacity_inputs(*st.columns([1, 1, 2], vertical_alignment="bottom")[:2])
-    share = answers.value_cap_share(cap, volume)
+    share = capacity_words.cap_share(cap, volume)
     rec = memo(
         "value_rec",
         ds,

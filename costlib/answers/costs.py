@@ -30,7 +30,7 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
     if not rec.ship_model:
         return (
             {
-                "label": f"Cost per case ({base})",
+                "label": f"Cost per case ({base})" if len(base) <= 16 else "Cost per case, no model",
                 "value": words.money(rec.baseline_cost, unit),
                 "help": f"What the verdict says to do: {base}, {choices}.",
             },

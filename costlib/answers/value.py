@@ -245,18 +245,6 @@ VALUE_CAP_NO_VOLUME = (
 )
 
 
-def value_cap_share(cap: float | None, volume: float) -> float | None:
-    """The share of the cases people can take: `cap` cases a month over `volume` cases a month,
-    at most 1; None without a cap or without a volume (no share to take).
-
-    >>> value_cap_share(400, 10_000), value_cap_share(20_000, 10_000), value_cap_share(400, 0)
-    (0.04, 1.0, None)
-    """
-    if cap is None or not volume or volume <= 0:
-        return None
-    return min(float(cap) / float(volume), 1.0)
-
-
 def _cases(x: float) -> str:
     return words.number(x, 0)
 

@@ -55,6 +55,12 @@ MSG_LIMIT_NEEDS_VOLUME = (
 )
 
 
+MSG_LIMIT_FRACTION = (
+    "With --volume, --max-flagged is a whole number of cases a month: got {n:g}. For that share of the cases, "
+    "give --max-flagged {cases:,.0f}, or leave out --volume."
+)
+
+
 def _limit(text: str) -> float:
     """--max-flagged: cases a month or a share; which one is decided with --volume (`capacity_of`)."""
     value, problem = settings.check(dataclasses.replace(settings.CAPACITY, integer=False), text)
@@ -70,6 +76,8 @@ def capacity_of(args) -> float | None:
     if args.max_flagged is None:
         return None
     if args.volume:
+        if not float(args.max_flagged).is_integer():
+            raise DataError(MSG_LIMIT_FRACTION.format(n=args.max_flagged, cases=args.max_flagged * args.volume))
         return cap_share(args.max_flagged, args.volume)
     if args.max_flagged > 1:
         raise DataError(MSG_LIMIT_NEEDS_VOLUME.format(n=args.max_flagged))

@@ -29,7 +29,7 @@ _WORDS = {
     SINGLE: "best single cutoff",
     NOBODY: "flag nobody",
     EVERYONE: "flag everyone",
-    AT_RANDOM: "flag at random up to your review limit",
+    AT_RANDOM: "flag at random",
 }
 
 _HELP = {
@@ -41,8 +41,8 @@ _HELP = {
     SINGLE: "One cutoff for everybody: the one that is cheapest on the fitting rows.",
     NOBODY: "No model: nobody is flagged, every positive case is missed.",
     EVERYONE: "No model: everybody is flagged, every negative case is a false alarm.",
-    AT_RANDOM: "No model: as many cases as the team can review, picked at random (what any model must beat "
-    "when flagging everyone does not fit the capacity).",
+    AT_RANDOM: "No model: as many cases as your review limit allows, picked at random (what any model must beat "
+    "when flagging everyone does not fit the limit).",
 }
 
 

@@ -24,6 +24,24 @@ CAP_HELP = (
 CAP_NEEDS_VOLUME = (
     "A limit in cases a month needs the number of cases a month (set it in the sidebar); the answer below has no limit."
 )
+
+
+def covers_all(cap_cases: float, volume: float) -> str:
+    """What a limit of at least the whole volume means."""
+    return (
+        f"Your team can review {number(cap_cases, 0)} cases a month, at least the {number(volume, 0)} cases a month "
+        "there are: no limit applies."
+    )
+
+
+WITHOUT_LIMIT_NOTE = (
+    "This section is about the answer without your review limit: which choice is cheapest at each pair of "
+    "prices when any number of cases can be flagged."
+)
+FAIR_WITHOUT_LIMIT = (
+    " These cutoffs are fitted without your review limit; a rule that flags more than it is marked and has no "
+    "policy to download."
+)
 X_AS_FLAGGED = "Read the x axis as cases flagged a month"
 PRICE_TITLE = "The price of capacity"
 PRICE_WHAT = (
@@ -33,7 +51,12 @@ PRICE_WHAT = (
 
 
 def cap_share(cap_cases: float | None, volume: float | None) -> float | None:
-    """A cap in cases a month as a share of the cases (at most 1); None without a cap or a volume."""
+    """A cap in cases a month as a share of the cases (at most 1); None without a cap or a volume
+    (Costs: cases reviewed; Value: cases handed over).
+
+    >>> cap_share(400, 10_000), cap_share(20_000, 10_000), cap_share(400, 0)
+    (0.04, 1.0, None)
+    """
     if cap_cases is None or not volume or volume <= 0:
         return None
     return min(1.0, float(cap_cases) / float(volume))

@@ -44,6 +44,13 @@ def count_cell(x) -> str:
     return "–" if x is None or not np.isfinite(x) else number(float(x), 0 if float(x).is_integer() else 2)
 
 
+def _expected(x, rule: str) -> str:
+    """A count as a cell; flagging at random has expected counts: 'about 151'."""
+    if rule == R.AT_RANDOM and x is not None and np.isfinite(x):
+        return "about " + number(round(float(x)), 0)
+    return count_cell(x)
+
+
 def _interval_cell(lo, hi, fmt) -> str:
     return "–" if not (np.isfinite(lo) and np.isfinite(hi)) else f"{fmt(lo)} to {fmt(hi)}"
 
@@ -122,8 +129,8 @@ def rules_by_group_table(results: D.RuleResults, unit: str = "", *, lowest: dict
             ],
             "cases": [count_cell(x) for x in t["n"]],
             "flagged": [share_cell(x) for x in t["flagged_rate"]],
-            "false positives": [count_cell(x) for x in t["fp"]],
-            "false negatives": [count_cell(x) for x in t["fn"]],
+            "false positives": [_expected(x, r) for x, r in zip(t["fp"], t["rule"], strict=True)],
+            "false negatives": [_expected(x, r) for x, r in zip(t["fn"], t["rule"], strict=True)],
             "cost per case": [m(x) for x in t["cost_per_case"]],
             "95% interval": [_interval_cell(a, b, m) for a, b in zip(t["low"], t["high"], strict=True)],
         }
@@ -142,16 +149,26 @@ def within_cells(summary: pd.DataFrame) -> list[str]:
 
 
 def fairness_overview_table(
-    summary: pd.DataFrame, results: D.RuleResults, unit: str = "", *, tolerance: float, lowest: dict | None = None
+    summary: pd.DataFrame,
+    results: D.RuleResults,
+    unit: str = "",
+    *,
+    tolerance: float,
+    lowest: dict | None = None,
+    capacity: float | None = None,
 ) -> pd.DataFrame:
-    """The fairness rules as the Costs page shows them: the gap on train and test, whether the
+    """The fairness rules as the Costs page shows them (a rule that flags more than a review
+    limit `capacity` marked so): the gap on train and test, whether the
     test gap stays within the tolerance, the cost, the price of fairness and (last: the widest)
     the cutoffs."""
     m = money_cell(unit)
     cost = results.overall["cost_per_case"]
     return pd.DataFrame(
         {
-            "rule": [R.rule_words(r) for r in summary["rule"]],
+            "rule": [
+                R.rule_words(r) + (" (over your review limit)" if D.over_capacity(results.overall, r, capacity) else "")
+                for r in summary["rule"]
+            ],
             "largest gap (train → test)": [
                 f"{share_cell(a)} → {_rate_with_interval(b, lo, hi)}" if np.isfinite(a) or np.isfinite(b) else "–"
                 for a, b, lo, hi in zip(

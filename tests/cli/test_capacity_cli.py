@@ -57,6 +57,8 @@ def test_a_limit_in_cases_without_a_volume_is_refused_with_a_sentence(capsys, mo
     _, err = capsys.readouterr()
     assert code == 2
     assert "--max-flagged 400 is a number of cases a month: give --volume" in err
+    assert main([*ARGS, "--max-flagged", "0.3", "--volume", "10000"]) == 2
+    assert "give --max-flagged 3,000, or leave out --volume" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_:
         main([*ARGS, "--max-flagged", "-3"])
     assert exit_.value.code == 2

@@ -8,9 +8,10 @@ import streamlit as st
 from costlib import answers
 from costlib.answers import audit
 from costlib.binary import elicit, sensitivity
+from costlib.binary.decision import over_capacity
 from costlib.binary.fairness import FAIRNESS_CRITERIA, fairness_results
 from costlib.core import settings
-from costlib.present import tables
+from costlib.present import capacity_words, tables
 from views._ui.display import say, show_table
 from views._ui.memo import memo
 from views._ui.state import keep, mirror, remembered, setting
@@ -58,7 +59,8 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
         )
         show_table(view, "group_rates", key="group_rates")
     st.subheader("Fairness-constrained cutoffs")
-    say("caption", for_prices + answers.FAIRNESS_WHAT + answers.pooled_note(rec))
+    limit_note = capacity_words.FAIR_WITHOUT_LIMIT if rec.capacity is not None else ""
+    say("caption", for_prices + answers.FAIRNESS_WHAT + answers.pooled_note(rec) + limit_note)
     if len(names) < 2:
         st.caption(answers.FAIRNESS_ONE_GROUP)
         return
@@ -95,17 +97,18 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
         ),
     )
     summary, res = fairness.summary, fairness.results
-    view = tables.fairness_overview_table(summary, res, unit, tolerance=tol, lowest=rec.lowest)
+    view = tables.fairness_overview_table(summary, res, unit, tolerance=tol, lowest=rec.lowest, capacity=rec.capacity)
     show_table(view, "fairness", key="fairness", export=summary)
     with st.expander("Each fairness rule's cutoff in each group"):
         show_table(
             tables.fairness_cutoffs_table(summary, res, lowest=rec.lowest), "fairness_cutoffs", key="fairness_cutoffs"
         )
     st.caption(answers.FAIRNESS_PRICE)
+    over = res.overall
     feasible = {
         r: bool(w)
         for r, f, w in zip(summary["rule"], summary["feasible"], summary["within_tolerance_on_test"], strict=True)
-        if f
+        if f and not over_capacity(over, r, rec.capacity)
     }
     if feasible:
         fair_policy(feasible)
@@ -114,6 +117,8 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
 def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:
     """How much the prices matter: the sentence, the sensitivity map and net benefit."""
     st.subheader("How much do the prices matter?")
+    if rec.capacity is not None:
+        st.caption(capacity_words.WITHOUT_LIMIT_NOTE)
     mp = audit.mean_prices(ms, rec.prices)
     maps = memo("maps", ds, (sensitivity.price_scale(*mp),), lambda: answers.price_maps(models, rec))
     break_even = memo("break_even", ds, (rec.model,), lambda: elicit.break_even_range(ms.fit_pooled))

@@ -40,8 +40,9 @@ def restore_policy(names: list, fingerprint: str) -> None:
         set_setting("volume", int(saved["volume"]))
     cap = saved.get("capacity")
     cap_cases = None if cap is None else cap["cases_per_month"]
-    if cap is not None and cap_cases is None and saved.get("volume"):
-        cap_cases = round(cap["max_flagged"] * saved["volume"])
+    volume = saved.get("volume") or st.session_state.get("_keep_volume")  # a share needs the cases a month
+    if cap is not None and cap_cases is None and volume:
+        cap_cases = round(cap["max_flagged"] * float(volume))
     set_setting("cap_on", cap_cases is not None)
     if cap_cases is not None:
         set_setting("cap", int(cap_cases))
