@@ -371,6 +371,7 @@ def value_recommendation_verdict(
     base = {
         "hand everything over": "handing every case to a person",
         "answer everything": "letting the model answer every case",
+        "hand over at random": "handing cases to a person at random, up to what people can take",
     }[rec.baseline]
     many = len(rec.models) > 1
     who = f"{rec.model} (the best of your {len(rec.models)} models on the train rows)" if many else "the model"

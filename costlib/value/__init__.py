@@ -41,6 +41,7 @@ from costlib.value.cost_sensitive import (
 )
 from costlib.value.recommendation import (
     ANSWER_ALL,
+    HAND_AT_RANDOM,
     HAND_OVER,
     ValueCapacity,
     ValueRecommendation,
@@ -52,6 +53,7 @@ __all__ = [
     "ACCEPTANCE_RULES",
     "ACCEPTANCE_WORDS",
     "ANSWER_ALL",
+    "HAND_AT_RANDOM",
     "HAND_OVER",
     "CostSensitiveValue",
     "ValueCapacity",

@@ -25,6 +25,7 @@ from costlib.value.contract import (
 
 HAND_OVER = "hand everything over"
 ANSWER_ALL = "answer everything"
+HAND_AT_RANDOM = "hand over at random"  # under a cap: a share up to it handed over without a model
 
 
 def k_from_prices(c_fp, c_fn, gain) -> float:
@@ -163,10 +164,17 @@ def recommend_value(
     values = sweep_value(sweep, k, r)
     hand_over = float(r)
     answer_all = float(values[-1])
-    # value is negative cost: the no-model choice between handing over (flag nobody) and answering all
+    # value is negative cost: the no-model choice between handing over (flag nobody) and answering all;
+    # under a cap that does not allow handing everything over, between answering all and handing a
+    # share up to the cap at random (worth cap * r + (1 - cap) * answering all: a model without
+    # signal does no better, so it is what the model must beat)
     can_hand_all = cap is None or cap >= 1.0 - TIE_TOLERANCE
-    answers = not can_hand_all or no_model_choice(-hand_over, -answer_all) == R.EVERYONE
-    baseline, base_value = (ANSWER_ALL, answer_all) if answers else (HAND_OVER, hand_over)
+    if can_hand_all:
+        answers = no_model_choice(-hand_over, -answer_all) == R.EVERYONE
+        baseline, base_value = (ANSWER_ALL, answer_all) if answers else (HAND_OVER, hand_over)
+    else:
+        at_random = cap * hand_over + (1 - cap) * answer_all
+        baseline, base_value = (HAND_AT_RANDOM, at_random) if at_random > answer_all else (ANSWER_ALL, answer_all)
     value = float(values[sweep.index_at(tau)])
     tau_star = value_threshold(k)
     cutoffs = {
@@ -180,7 +188,10 @@ def recommend_value(
         res = cell_bootstrap(_grouped(sweep), cutoffs, n_resamples=n_resamples, seed=seed)
         n = sweep.total
         per_rule = (res.tp[:, :, 0] - k * res.fp[:, :, 0] + r * (n - res.tp[:, :, 0] - res.fp[:, :, 0])) / n
-        base = per_rule[:, list(cutoffs).index(baseline)]
+        if baseline == HAND_AT_RANDOM:
+            base = cap * r + (1 - cap) * per_rule[:, list(cutoffs).index(ANSWER_ALL)]
+        else:
+            base = per_rule[:, list(cutoffs).index(baseline)]
         lo, hi = percentile_interval(per_rule[:, 0] - base)
         f_lo, f_hi = percentile_interval(per_rule[:, 1] - per_rule[:, 0])
     gain = value - base_value

@@ -248,7 +248,7 @@ def _screening():
 
 @pytest.mark.parametrize("cap", [0.0, 0.04, 0.1, 0.5])
 def test_recommend_value_within_a_cap_fits_the_threshold_within_it_on_the_train_rows(cap):
-    from costlib.value import ANSWER_ALL, recommend_value
+    from costlib.value import ANSWER_ALL, HAND_AT_RANDOM, recommend_value
 
     tr, judge, fit = _screening()
     rec = recommend_value(judge, k=2, fit_sweeps=fit, max_reject=cap, n_resamples=50)
@@ -256,7 +256,10 @@ def test_recommend_value_within_a_cap_fits_the_threshold_within_it_on_the_train_
     assert rec.model == max(fitted, key=lambda m: fitted[m][1])
     assert rec.tau == fitted[rec.model][0]
     assert rec.capacity.fit_reject_rate <= cap + 1e-12
-    assert rec.baseline == ANSWER_ALL  # people cannot take every case
+    # people cannot take every case: the no-model choice is answering all, or handing a share up
+    # to the cap over at random when a hand-over is worth more than an answer
+    answer_all = sweep_value(judge[rec.model], 2, 0.0)[-1]
+    assert rec.baseline == (ANSWER_ALL if answer_all >= 0 or cap == 0 else HAND_AT_RANDOM)
     free = recommend_value(judge, k=2, fit_sweeps=fit, n_resamples=0)
     assert rec.capacity.unlimited.tau == free.tau and rec.capacity.unlimited.model == free.model
     assert rec.capacity.binding == (rec.capacity.unlimited_fit_reject_rate > cap)
@@ -274,3 +277,31 @@ def test_recommend_value_with_a_cap_of_one_is_the_answer_without_a_cap():
         assert getattr(one, field) == getattr(free, field), field
     assert one.gain_low == free.gain_low and one.gain_high == free.gain_high
     assert not one.capacity.binding and one.capacity.price == 0.0
+
+
+def test_under_a_hand_over_cap_a_model_without_signal_is_not_sold_as_a_gain():
+    """A wrong answer costs three right ones, so handing a case over (worth 0) beats answering it
+    blind, but people can take only 30% of the cases: handing 30% over at random gains against
+    answering everything, and a model without signal does no better than that, so it must not ship."""
+    from costlib.binary import decision as D
+    from costlib.value import HAND_AT_RANDOM, recommend_value
+
+    ships = 0
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        n = 3000
+        y, p = rng.integers(0, 2, n), rng.random(n)
+        fit = rng.random(n) < 0.5
+        rec = recommend_value(
+            {"m": value_sweep(y[~fit], p[~fit])},
+            k=3,
+            fit_sweeps={"m": value_sweep(y[fit], p[fit])},
+            max_reject=0.3,
+            n_resamples=200,
+            seed=seed,
+        )
+        assert rec.baseline == HAND_AT_RANDOM
+        answer_all = sweep_value(value_sweep(y[~fit], p[~fit]), 3, 0.0)[-1]
+        assert rec.value > answer_all, "against answering everything the model would look like a gain"
+        ships += rec.status == D.SAVES
+    assert ships <= 1, ships

@@ -44,9 +44,7 @@ def test_a_limit_gives_the_cheapest_cutoff_within_it_and_the_price_of_capacity()
     assert "One more case a month that your team reviews saves about" in shown
     assert at.query_params["cap_on"] == "true" and at.query_params["cap"] == "2000"
     # every section below is drawn for the limit too: one answer on the page
-    rules = [
-        t.value for t in at.dataframe if "saving against flag at random" in t.value.columns
-    ]
+    rules = [t.value for t in at.dataframe if "saving against flag at random" in t.value.columns]
     assert rules, [list(t.value.columns) for t in at.dataframe][:3]
     recommended = [r for r in rules[0]["rule"] if "(recommended)" in r]
     assert recommended == ["best single cutoff (recommended)"]
