@@ -271,10 +271,15 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
         if less > 0
         else f"worth no less a month than without the limit{on_judged}"
     )
+    within = (
+        f"the best is to let {who} answer every case (no threshold that hands over so few does better): {cost}"
+        if not c.fit_reject_rate > 0
+        else f"let {who} answer at confidence ≥ {rec.tau:.3f}: {cost}"
+    )
     lines = [
         f"People can take {_cases(cap)} cases a month; the best threshold{on_fit} would hand over "
         f"{_cases(c.unlimited_fit_reject_rate * volume)} ({who_u}at confidence ≥ {u.tau:.3f}). Within "
-        f"{_cases(cap)}, let {who} answer at confidence ≥ {rec.tau:.3f}: {cost}."
+        f"{_cases(cap)}, {within}."
     ]
     judged = rec.reject_rate * volume
     if split and judged > cap * (1 + 1e-9):

@@ -94,12 +94,18 @@ def within_sentence(rec, unlimited, limit, *, volume: float | None, unit: str = 
         )
     else:
         how = cutoffs_text(rec.cutoffs, grouped=rec.grouped)
-        extra = rec.cost - unlimited.cost
+        extra = _amount(rec.cost - unlimited.cost, volume, unit)
+        within = (
+            "the model's best is to flag nobody (its highest scores come in blocks bigger than the limit, or "
+            f"flagging them does not pay), which costs {extra} more than without a limit"
+            if limit.within_flagged <= 0
+            else f"{how} (about {cases(limit.within_flagged, volume)} on the rows it is fitted on, "
+            f"{cases(limit.within_judged, volume)} on the judged rows: new cases will vary a little), which costs "
+            f"{extra} more than without a limit"
+        )
         out = (
             f"Your team can review {cap}. Without a limit the best cutoff ({free_how}) would flag about {free}; "
-            f"within the limit, {how} (about {cases(limit.within_flagged, volume)} on the rows it is fitted on, "
-            f"{cases(limit.within_judged, volume)} on the judged rows: new cases will vary a little), which costs "
-            f"{_amount(extra, volume, unit)} more than without a limit."
+            f"within the limit, {within}."
         )
     if rec.rule == R.COST_OPTIMAL and rec.grouped:
         nobody = [str(g) for g, t in rec.cutoffs.items() if t == math.inf]
