@@ -233,7 +233,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
     )
 
 
-VALUE_CAP_LABEL = "Limit the hand-overs people can take"
+VALUE_CAP_LABEL = "Limit hand-overs"
 VALUE_CAP_NUMBER = "Hand-overs people can take a month"
 VALUE_CAP_HELP = (
     "The people who take the handed-over cases are a queue with a size. With a limit, the answer is the best "
@@ -314,6 +314,8 @@ def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_v
         label=model,
         title=f"Worth per case against the confidence threshold, {model} (k = {k:.3g}, test rows)",
         unit=unit,
+        # under a limit, handing everything over does not fit: draw the choice without a model it leaves
+        no_model=(rec.baseline, rec.baseline_value * worth) if rec.capacity is not None else None,
     )
     c = rec.capacity
     if c is not None and c.binding:

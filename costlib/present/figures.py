@@ -48,9 +48,11 @@ def value_tau_figure(
     label: str = "model",
     title: str = "Value per case against the confidence threshold",
     unit: str = "",
+    no_model: tuple[str, float] | None = None,
 ) -> go.Figure:
     """Value against tau, with tau* and the fitted threshold marked and the "hand everything
-    over" line. `values` are in `unit` per case (or in right answers without a unit)."""
+    over" line (or `no_model`, (words, worth): the choice without a model that a limit on
+    hand-overs leaves). `values` are in `unit` per case (or in right answers without a unit)."""
     taus = np.asarray(taus)
     values = np.asarray(values)
     finite = np.isfinite(taus)
@@ -66,11 +68,12 @@ def value_tau_figure(
             hovertemplate="threshold %{x:.4g}<br>worth %{y:.4g}<extra></extra>",
         )
     )
+    words, level = no_model if no_model is not None else ("hand everything over", reject_value)
     rule_line(
         fig,
-        y=reject_value,
+        y=level,
         line={"dash": "dash", "color": NOBODY_COLOR},
-        text=f"hand everything over: {money(reject_value, unit)}",
+        text=f"{words}: {money(level, unit)}",
         position="bottom left",
     )
     rule_line(
