@@ -95,7 +95,12 @@ def price_questions_sentence(
     if len(table) == 1 and n_resamples:
         span = robust.cached_span(models, record["ratio_low"], record["ratio_high"], n_resamples=n_resamples)
     lowest = float(fitted.thresholds[-1]) if fitted.thresholds.size > 1 else None
-    return words.answers_sentence(record, table, lowest_score=lowest, span=span)
+    sentence = words.answers_sentence(record, table, lowest_score=lowest, span=span)
+    if rec.capacity is not None:
+        from costlib.present.capacity_words import ANSWERS_WITHOUT_LIMIT
+
+        sentence += " " + ANSWERS_WITHOUT_LIMIT
+    return sentence
 
 
 def audit_maker(models: Mapping, costs: Mapping, ds: Dataset, **options):

@@ -38,6 +38,7 @@ WITHOUT_LIMIT_NOTE = (
     "This section is about the answer without your review limit: which choice is cheapest at each pair of "
     "prices when any number of cases can be flagged."
 )
+ANSWERS_WITHOUT_LIMIT = "(What your answers say is about the cutoff without your review limit.)"
 FAIR_WITHOUT_LIMIT = (
     " These cutoffs are fitted without your review limit; a rule that flags more than it is marked and has no "
     "policy to download."
