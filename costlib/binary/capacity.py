@@ -385,7 +385,9 @@ def optimal_cutoffs_within(y_true, y_score, groups, *, costs, max_flagged) -> pd
     capacity, and what the breakpoint leaves of the cap is filled group by group (see
     `costlib.binary.capacity`). The answer is never worse than the best single cutoff within
     the cap, and ``attrs["gap"]`` bounds how far above the optimum its cost per case can be
-    (0 when it is proven optimal, ``attrs["proven"]``).
+    (0 when it is proven optimal, ``attrs["proven"]``). A group with one class still gets the
+    cheapest cutoff within the cap (what flagging its cases costs is known), where
+    `cost_optimal_thresholds` has no cutoff to fit; no cases at all: an empty frame, NaN attrs.
 
     Parameters
     ----------
@@ -424,6 +426,12 @@ def optimal_cutoffs_within(y_true, y_score, groups, *, costs, max_flagged) -> pd
 
     share = v.as_share(max_flagged, "max_flagged")
     gs = grouped_sweep(y_true, y_score, groups)
+    columns = ["group", "threshold", "flagged", "cost_per_case"]
+    if not gs.groups:  # no cases (grouped_sweep has warned): nothing to flag
+        out = pd.DataFrame(columns=columns)
+        nan = float("nan")
+        out.attrs.update(cost_per_case=nan, flagged_share=nan, gap=nan, proven=False, price_of_capacity=nan)
+        return out
     c_fp, c_fn = _prices(costs, gs.groups)
     ms = model_from_sweeps(gs)
     prices = prices_for(gs.groups, {g: (c_fp[i], c_fn[i]) for i, g in enumerate(gs.groups)})
@@ -441,7 +449,7 @@ def optimal_cutoffs_within(y_true, y_score, groups, *, costs, max_flagged) -> pd
                 v.safe_divide(sw.errors_cost(c_fp[i], c_fn[i])[j], sw.total),
             )
         )
-    out = pd.DataFrame(rows, columns=["group", "threshold", "flagged", "cost_per_case"])
+    out = pd.DataFrame(rows, columns=columns)
     out.attrs.update(
         cost_per_case=v.safe_divide(cut.cost, total),
         flagged_share=v.safe_divide(cut.flagged, total),

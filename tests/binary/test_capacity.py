@@ -316,3 +316,10 @@ def test_a_refit_repeats_the_capped_fit_it_judges(cap):
     shipped = D.count_rules(ms.fit, {"x": per_group}).cost(prices).sum() / n
     assert refit.per_group[0] == pytest.approx(shipped, rel=1e-9)
     assert cut.cost / n == pytest.approx(shipped, rel=1e-9)
+
+
+def test_no_cases_give_an_empty_answer_with_a_warning():
+    with pytest.warns(DegenerateWarning):
+        out = costlib.optimal_cutoffs_within([], [], [], costs={}, max_flagged=0.5)
+    assert out.empty and list(out.columns) == ["group", "threshold", "flagged", "cost_per_case"]
+    assert math.isnan(out.attrs["cost_per_case"])
