@@ -69,6 +69,10 @@ _EXPORTS = {
     "scan_group_costs": "costlib.scale.scans",
     "scan_grouped_sweep": "costlib.scale.scans",
     "scan_optimal_thresholds": "costlib.scale.scans",
+    # watching a shipped policy
+    "cost_by_period": "costlib.watch.periods",
+    "estimate_prior": "costlib.watch.shift",
+    "expected_cost_unlabelled": "costlib.watch.shift",
     # training with instance costs
     "compare_training": "costlib.training.compare",
     "cost_predictability": "costlib.training.compare",

@@ -307,6 +307,7 @@ P3 = [[0.5, 0.25, 0.25], [0.125, 0.375, 0.5], [0.25, 0.5, 0.25], [0.6, 0.3, 0.1]
 C3 = [[0, 1, 4], [2, 0, 1], [3, 3, 0]]
 CONF = [[5, 1, 0], [2, 4, 1], [0, 1, 3]]
 COST2 = {"a": (1, 3), "b": (2, 1)}
+DATES = ["2026-01-03", "2026-01-09", "2026-02-01", "2026-02-11", "2026-03-01", "2026-03-02", "2026-03-09", "2026-03-30"]
 
 
 def as_list(x):
@@ -369,6 +370,13 @@ CALLS = {
         a(Y), a(S), c_fp=1, c_fn=3, max_flagged=0.3, sample_weight=a(W)
     ),
     "capacity_curve": lambda a: costlib.capacity_curve(a(Y), a(S), c_fp=1, c_fn=3, sample_weight=a(W)),
+    "cost_by_period": lambda a: costlib.cost_by_period(
+        a(Y), a(S), a(DATES), c_fp=1, c_fn=2, cutoff=0.5, sample_weight=a(W)
+    ),
+    "estimate_prior": lambda a: costlib.estimate_prior(a(S), train_prior=0.4),
+    "expected_cost_unlabelled": lambda a: costlib.expected_cost_unlabelled(
+        a(S), cutoff=0.5, c_fp=1, c_fn=2, prior=0.3, train_prior=0.4
+    ),
     "optimal_value_within": lambda a: costlib.optimal_value_within(a(Y), a(S), k=2, max_reject=0.4),
     "optimal_cutoffs_within": lambda a: costlib.optimal_cutoffs_within(a(Y), a(S), a(G), costs=COST2, max_flagged=0.3),
     "optimal_value": lambda a: (

@@ -1,0 +1,155 @@
+"""Watching a shipped policy, the contract functions: `cost_by_period` against a brute-force loop
+over periods and cutoffs, and the label-free estimates (`estimate_prior`, `expected_cost_unlabelled`)
+on simulated label shift, where the truth is known."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from costlib import DegenerateWarning
+from costlib.watch.periods import cost_by_period
+from costlib.watch.shift import estimate_prior, expected_cost_unlabelled
+
+DAYS = pd.date_range("2026-01-01", "2026-04-30", freq="D")
+
+
+def _brute(y, s, t, c_fp, c_fn, cutoff, freq):
+    """Per period: (period, n, shipped cost, best cutoff, best cost), in Fractions; ties to the larger cutoff."""
+    out = []
+    periods = pd.PeriodIndex(pd.to_datetime(t), freq=freq)
+    for period in sorted(set(periods)):
+        rows = [i for i in range(len(y)) if periods[i] == period]
+        n = len(rows)
+
+        def cost(cut, rows=rows, n=n):
+            fp = sum(1 for i in rows if s[i] >= cut and y[i] == 0)
+            fn = sum(1 for i in rows if s[i] < cut and y[i] == 1)
+            return Fraction(fp * c_fp + fn * c_fn, n)
+
+        candidates = [math.inf, *sorted({s[i] for i in rows}, reverse=True)]
+        best_t, best = None, None
+        for cut in candidates:
+            c = cost(cut)
+            if best is None or c < best:
+                best_t, best = cut, c
+        one_class = len({y[i] for i in rows}) < 2
+        out.append((str(period), n, cost(cutoff), math.nan if one_class else best_t, None if one_class else best))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 1), st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), st.integers(0, len(DAYS) - 1)),
+        min_size=1,
+        max_size=40,
+    ),
+    st.integers(0, 5),
+    st.integers(0, 5),
+    st.sampled_from([0.3, 0.5, 0.75, math.inf]),
+    st.sampled_from(["M", "W", "D"]),
+)
+def test_cost_by_period_is_the_shipped_cost_and_each_periods_best(rows, c_fp, c_fn, cutoff, freq):
+    y = [r[0] for r in rows]
+    s = [r[1] for r in rows]
+    t = [DAYS[r[2]] for r in rows]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateWarning)
+        got = cost_by_period(y, s, t, c_fp=c_fp, c_fn=c_fn, cutoff=cutoff, freq=freq)
+    want = _brute(y, s, t, c_fp, c_fn, cutoff, freq)
+    assert got["period"].tolist() == [w[0] for w in want]
+    assert got["n"].tolist() == [w[1] for w in want]
+    for row, (_, _, shipped, best_t, best) in zip(got.itertuples(), want, strict=True):
+        assert row.cost_per_case == pytest.approx(float(shipped), abs=1e-12)
+        if best is None:
+            assert math.isnan(row.best_cost_per_case)
+            continue
+        assert row.best_threshold == best_t
+        assert row.best_cost_per_case == pytest.approx(float(best), abs=1e-12)
+        assert row.regret_per_case >= 0
+        assert row.regret_per_case == pytest.approx(float(shipped - best), abs=1e-12)
+
+
+def test_per_group_cutoffs_have_a_regret_against_each_groups_best():
+    rng = np.random.default_rng(2)
+    n = 2000
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.random(n) * 0.6 + 0.4 * y, 2)
+    g = rng.choice(["a", "b"], n)
+    t = rng.choice(DAYS, n)
+    out = cost_by_period(y, s, t, c_fp=1, c_fn=2, cutoff={"a": 0.5, "b": 0.3}, groups=g)
+    assert (out["regret_per_case"] >= 0).all()
+    assert set(out["best_threshold"].iloc[0]) == {"a", "b"}
+    with pytest.raises(ValueError, match="groups"):
+        cost_by_period(y, s, t, c_fp=1, c_fn=2, cutoff={"a": 0.5, "b": 0.3})
+
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"times": ["not a date"] * 3}, "times must be dates"),
+        ({"times": ["2026-01-01", None, "2026-01-02"]}, "missing date"),
+        ({"freq": "Q"}, "freq must be one of"),
+        ({"times": ["2026-01-01"] * 2}, "times has 2 entries"),
+    ],
+)
+def test_bad_times_are_refused_with_a_sentence(kwargs, words):
+    args = {"times": ["2026-01-01", "2026-01-02", "2026-02-01"], "freq": "M", **kwargs}
+    with pytest.raises(ValueError, match=words):
+        cost_by_period([0, 1, 1], [0.1, 0.9, 0.5], args["times"], c_fp=1, c_fn=1, cutoff=0.5, freq=args["freq"])
+
+
+# ---------------------------------------------------------------------------------------
+# Label shift: the class-conditional scores stay, the base rate moves
+
+
+def _shifted(prior: float, n: int, train_prior: float, seed: int):
+    """Cases with base rate `prior`, scored by a model calibrated at `train_prior`."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < prior).astype(int)
+    x = rng.normal(np.where(y == 1, 1.0, -1.0), 1.0)
+    p = 1 / (1 + np.exp(-(2 * x + math.log(train_prior / (1 - train_prior)))))  # the Bayes posterior at train_prior
+    return y, p
+
+
+@pytest.mark.parametrize("prior", [0.05, 0.2, 0.3, 0.6])
+def test_the_em_finds_a_shifted_base_rate(prior):
+    y, p = _shifted(prior, 40_000, 0.3, seed=1)
+    got = estimate_prior(p, train_prior=0.3)
+    assert got == pytest.approx(y.mean(), abs=0.01)
+    if abs(prior - 0.3) > 0.1:
+        assert abs(p.mean() - y.mean()) > 2 * abs(got - y.mean())  # the plain mean of p is pulled back
+
+
+@pytest.mark.parametrize("prior", [0.1, 0.3, 0.55])
+def test_the_label_free_cost_is_within_a_few_percent_of_the_measured_one(prior):
+    y, p = _shifted(prior, 40_000, 0.3, seed=4)
+    cutoff, c_fp, c_fn = 0.25, 1.0, 3.0
+    flagged = p >= cutoff
+    measured = float(np.mean(np.where(flagged, (y == 0) * c_fp, (y == 1) * c_fn)))
+    moved = expected_cost_unlabelled(
+        p, cutoff=cutoff, c_fp=c_fp, c_fn=c_fn, prior=estimate_prior(p, train_prior=0.3), train_prior=0.3
+    )
+    assert moved == pytest.approx(measured, rel=0.04)
+    if prior != 0.3:
+        unmoved = expected_cost_unlabelled(p, cutoff=cutoff, c_fp=c_fp, c_fn=c_fn)
+        assert abs(unmoved - measured) > abs(moved - measured)  # moving to the new base rate is what helps
+
+
+def test_label_free_arguments_are_checked():
+    with pytest.raises(ValueError, match="give both"):
+        expected_cost_unlabelled([0.2], cutoff=0.5, c_fp=1, c_fn=1, prior=0.3)
+    with pytest.raises(ValueError, match="train_prior must be a base rate"):
+        estimate_prior([0.2], train_prior=1.0)
+    with pytest.raises(ValueError, match="y_prob"):
+        estimate_prior([1.2], train_prior=0.5)
+    with pytest.warns(DegenerateWarning):
+        assert math.isnan(estimate_prior([], train_prior=0.5))
