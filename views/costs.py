@@ -118,7 +118,7 @@ def live_answer() -> None:
             curves,
             figures.markers_frame(shown, models[shown_model], unlimited if shown is rec else None),
             unit=unit,
-            title=answers.cost_chart_title(shown_model, shown),
+            title=answers.cost_chart_title(shown_model, shown, by_flagged=bool(by_flagged and volume)),
             per_month=volume if by_flagged and volume else None,
             cap=share,
         ),

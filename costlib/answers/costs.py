@@ -75,11 +75,12 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
     )
 
 
-def cost_chart_title(model: str, rec) -> str:
-    """The Costs chart's title: which rows its curves are drawn on."""
+def cost_chart_title(model: str, rec, *, by_flagged: bool = False) -> str:
+    """The Costs chart's title: what its x axis reads and which rows its curves are drawn on."""
+    against = "cases flagged a month" if by_flagged else "the cutoff"
     if rec.judged_on == "test":
-        return f"Cost per case against the cutoff, {model} (test rows)"
-    return f"Cost per case against the cutoff, {model} (all rows; the cost stated above is cross-fitted)"
+        return f"Cost per case against {against}, {model} (test rows)"
+    return f"Cost per case against {against}, {model} (all rows; the cost stated above is cross-fitted)"
 
 
 def price_questions_sentence(
