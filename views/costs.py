@@ -10,11 +10,12 @@ from costlib.present import capacity_words, figures, words
 from views._ui.costs_sections import fairness_section, resamples_setting, rules_section, sensitivity_section
 from views._ui.data import PRICES_PAGE, group_names, model_sweeps
 from views._ui.display import say, show_verdict
+from views._ui.limit import limit_inputs, limit_setting
 from views._ui.memo import memo
 from views._ui.page import setup
 from views._ui.policy import audit_builder, downloads, fair_policy_download, policy_uploader
 from views._ui.prices import price_book, stored_costs
-from views._ui.state import keep, mirror, remembered, setting, setting_notes
+from views._ui.state import remembered, setting, setting_notes
 
 ds, unit, volume = setup("Costs & groups", answers.COSTS_PAGE_WHAT, needs="binary")
 names = group_names(ds)
@@ -24,9 +25,7 @@ remembered("fair", len(names) > 1, parse=lambda v: v.lower() == "true")
 remembered("fair_tol", settings.TOLERANCE.default, bound=settings.TOLERANCE)
 remembered("resamples", settings.RESAMPLES.default, parse=int, valid=lambda v: v in settings.RESAMPLE_OPTIONS)
 resamples = int(setting("resamples"))
-remembered("cap_on", False, parse=lambda v: v.lower() == "true")
-remembered("cap", settings.CAPACITY.default, bound=settings.CAPACITY)
-cap = int(setting("cap")) if setting("cap_on") else None
+cap = limit_setting("cap")  # the cases a month the team can review (None: no limit)
 share = capacity_words.cap_share(cap, volume)  # the review limit as a share of the cases (None: no limit)
 covers_all = share is not None and share >= 1  # a limit of every case a month is no limit
 share = None if covers_all else share
@@ -147,23 +146,18 @@ head, restore = st.columns([4, 1], vertical_alignment="bottom")
 head.subheader("Your prices")
 policy_uploader(restore, names, ds.fingerprint)
 limit_on, limit_at, _ = st.columns([1.3, 1.2, 1.5], vertical_alignment="bottom")
-limit_on.toggle(capacity_words.CAP_TOGGLE, key="cap_on", on_change=keep, args=("cap_on",), help=capacity_words.CAP_HELP)
-if setting("cap_on"):
-    limit_at.number_input(
-        capacity_words.CAP_LABEL,
-        min_value=int(settings.CAPACITY.low),
-        max_value=int(settings.CAPACITY.high),
-        step=50,
-        key="cap",
-        on_change=keep,
-        args=("cap",),
-    )
-    if covers_all:
-        say("info", capacity_words.covers_all(cap, volume))
-    elif share is None:
-        say("info", capacity_words.CAP_NEEDS_VOLUME)
-mirror("cap_on")
-mirror("cap", cap)
+limit_inputs(
+    limit_on,
+    limit_at,
+    key="cap",
+    toggle=capacity_words.CAP_TOGGLE,
+    number=capacity_words.CAP_LABEL,
+    help=capacity_words.CAP_HELP,
+)
+if covers_all:
+    say("info", capacity_words.covers_all(cap, volume))
+elif cap is not None and share is None:
+    say("info", capacity_words.CAP_NEEDS_VOLUME)
 
 # A full run draws everything for the prices of this run; a price move reruns only the
 # fragment, which then sees that the sections below were drawn for other prices.

@@ -10,6 +10,7 @@ import streamlit as st
 
 from costlib import answers
 from costlib.core import settings
+from views._ui.limit import limit_inputs
 from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes
 
 K_MAX = settings.K.high
@@ -89,25 +90,12 @@ def k_slider(where, worth: float, costs: dict, cases: list) -> answers.KChoice:
 def capacity_inputs(c1, c2) -> float | None:
     """The cases a month people can take (?value_cap_on=true&value_cap=400), or None without a
     limit (the default)."""
-    remembered("value_cap_on", False, parse=lambda v: v.lower() == "true")
-    remembered("value_cap", settings.CAPACITY.default, bound=settings.CAPACITY)
-    on = c1.toggle(
-        answers.VALUE_CAP_LABEL,
-        key="value_cap_on",
-        on_change=keep,
-        args=("value_cap_on",),
+    cap = limit_inputs(
+        c1,
+        c2,
+        key="value_cap",
+        toggle=answers.VALUE_CAP_LABEL,
+        number=answers.VALUE_CAP_NUMBER,
         help=answers.VALUE_CAP_HELP,
     )
-    cap = c2.number_input(
-        answers.VALUE_CAP_NUMBER,
-        min_value=int(settings.CAPACITY.low),
-        max_value=int(settings.CAPACITY.high),
-        step=100,
-        key="value_cap",
-        on_change=keep,
-        args=("value_cap",),
-        disabled=not on,
-    )
-    mirror("value_cap_on")
-    mirror("value_cap")
-    return float(cap) if on else None
+    return None if cap is None else float(cap)
