@@ -1,7 +1,8 @@
-"""Command line: ``python -m costlib COMMAND ...``, with the commands ``audit``, ``train`` and ``aggregate``.
+"""Command line: ``python -m costlib COMMAND ...``, with the commands ``audit``, ``train``, ``aggregate``
+and ``watch``.
 
 This module only builds the parser and dispatches: each command lives in its own module
-(`costlib.cli.audit`, `costlib.cli.train`, `costlib.scale.aggregates`), which registers its
+(`costlib.cli.audit`, `costlib.cli.train`, `costlib.scale.aggregates`, `costlib.cli.watch`), which registers its
 arguments (``add_parser``) and runs them (``run``). Exit codes: those of the command; 2 for
 bad arguments or no command (argparse's usage message on stderr, never a traceback).
 """
@@ -32,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     from costlib.scale import aggregates
 
     aggregates.add_parser(sub)
+    from costlib.cli import watch
+
+    watch.add_parser(sub)
     return parser
 
 
@@ -44,6 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from costlib.scale import aggregates
 
         return aggregates.run(args)
+    if args.command == "watch":
+        from costlib.cli import watch
+
+        return watch.run(args)
     if args.command != "audit":
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT

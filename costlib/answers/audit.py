@@ -124,6 +124,7 @@ class Audit:
     unlimited: D.Recommendation | None = None  # under a capacity: the recommendation without it
     price_of_capacity: object = None  # under a capacity: `capacity.PriceOfCapacity`
     limit: object = None  # under a capacity: `capacity.Limit` (what the limit does, on the fitting rows)
+    base_rate: float = math.nan  # the share of positives on the fitting rows (the label-free watch starts there)
 
     @property
     def data_dictionary(self) -> dict:
@@ -375,6 +376,7 @@ def build_audit(
         unlimited=unlimited,
         price_of_capacity=price,
         limit=limit,
+        base_rate=float(ms.fit_pooled.positives / ms.fit_pooled.total) if ms.fit_pooled.total > 0 else math.nan,
     )
 
 

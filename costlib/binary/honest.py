@@ -238,9 +238,10 @@ def cross_fit(
 # The refit bootstrap on cells
 
 
-def cell_edges(pooled: Sweep, max_cells: int) -> np.ndarray:
+def cell_edges(pooled: Sweep, max_cells: int, include=()) -> np.ndarray:
     """Candidate cutoffs of a refit: +inf, then at most ``max_cells - 1`` of the fitting
-    rows' distinct scores at even steps of the rows flagged, then -inf (flag everyone)."""
+    rows' distinct scores at even steps of the rows flagged, then -inf (flag everyone); and the
+    cutoffs `include` (a fixed rule to judge on the same draws, exactly), all descending."""
     t = pooled.thresholds
     scores = t[1:]
     if scores.size > max_cells - 1:
@@ -248,7 +249,11 @@ def cell_edges(pooled: Sweep, max_cells: int) -> np.ndarray:
         targets = flagged[-1] * np.arange(1, max_cells) / max_cells
         pick = np.unique(np.minimum(np.searchsorted(flagged, targets), scores.size - 1))
         scores = scores[pick]
-    return np.concatenate(([np.inf], scores, [-np.inf]))
+    edges = np.concatenate(([np.inf], scores, [-np.inf]))
+    extra = np.asarray(list(include), dtype=np.float64)
+    if extra.size:
+        edges = np.unique(np.concatenate((edges, extra[~np.isnan(extra)])))[::-1]
+    return edges
 
 
 def _cells(gs: GroupedSweep, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -339,10 +344,13 @@ def _cumulate(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return tp, fp
 
 
-def refit_draws(fit: GroupedSweep, judge: GroupedSweep | None, pooled: Sweep, *, n_resamples: int, seed: int):
-    """The draws of the refit bootstrap (`RefitDraws`); `judge` None: no split (out of bag)."""
+def refit_draws(
+    fit: GroupedSweep, judge: GroupedSweep | None, pooled: Sweep, *, n_resamples: int, seed: int, include=()
+):
+    """The draws of the refit bootstrap (`RefitDraws`); `judge` None: no split (out of bag).
+    `include`: cutoffs that must be edges (`cell_edges`)."""
     b, cells = refit_size(n_resamples, len(fit.groups))
-    edges = cell_edges(pooled, cells)
+    edges = cell_edges(pooled, cells, include)
     f_pos, f_neg = _cells(fit, edges)
     t_pos, t_neg = (None, None) if judge is None else _cells(judge, edges)
     shape = (b, len(fit.groups), edges.size)
@@ -375,7 +383,7 @@ class Refits:
     per_group_by_group: np.ndarray
 
 
-def _cost_at(tp: np.ndarray, fp: np.ndarray, edge: np.ndarray, c_fp, c_fn) -> np.ndarray:
+def cost_at(tp: np.ndarray, fp: np.ndarray, edge: np.ndarray, c_fp, c_fn) -> np.ndarray:
     """(b, groups) price of the mistakes at each resample's and group's chosen `edge`."""
     at = np.broadcast_to(edge, tp.shape[:2])[..., None]
     tp_e = np.take_along_axis(tp, at, 2)[..., 0].astype(np.float64)
@@ -456,8 +464,8 @@ def price_refits(d: RefitDraws, prices: Prices, capacity: float | None = None) -
         tp_j, fp_j = d.judge_tp[sl], d.judge_fp[sl]
         p_j, n_j = tp_j[..., -1].astype(np.float64), fp_j[..., -1].astype(np.float64)
 
-        single_g = _cost_at(tp_j, fp_j, e_single[:, None], c_fp, c_fn)
-        group_g = _cost_at(tp_j, fp_j, e_group, c_fp, c_fn)
+        single_g = cost_at(tp_j, fp_j, e_single[:, None], c_fp, c_fn)
+        group_g = cost_at(tp_j, fp_j, e_group, c_fp, c_fn)
         n_g = p_j + n_j
         total = n_g.sum(axis=1)
         # the no-model choice made as the point estimate makes it: the cheaper on the judged rows (ties: nobody)

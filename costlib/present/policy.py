@@ -32,7 +32,7 @@ from costlib.core import settings
 from costlib.core.errors import DataError
 
 POLICY_SCHEMA = "costlib.policy"  # the file format's name, not the module's
-POLICY_SCHEMA_VERSION = 5  # 5: a review limit ("capacity"), and "random_share" for flagging at random within it
+POLICY_SCHEMA_VERSION = 5  # 5: a review limit ("capacity"), "random_share" (flag at random within it), "base_rate"
 MAX_BYTES = 1_000_000
 MAX_RECORDS = 10_000
 MAX_TEXT = 500
@@ -123,6 +123,7 @@ def policy_dict(
         ],
         "random_share": random_share,
         "capacity": audit.capacity_record,
+        "base_rate": None if not math.isfinite(audit.base_rate) else float(audit.base_rate),
         "abstain_bands": bands,
         "fairness_tolerance": audit.fairness_tolerance,
         "cost_per_case": {
@@ -413,6 +414,11 @@ def load_policy(text: str | bytes) -> dict:
         if not 0 <= random_share <= 1:
             raise _bad(f'"random_share" must be a share of the cases from 0 to 1, got {_show(random_share)}')
     capacity = _capacity(policy.get("capacity"), notes)
+    base_rate = policy.get("base_rate")
+    if base_rate is not None:
+        base_rate = _number(base_rate, '"base_rate"')
+        if not 0 <= base_rate <= 1:
+            raise _bad(f'"base_rate" must be a share of the cases from 0 to 1, got {_show(base_rate)}')
     return {
         "schema": POLICY_SCHEMA,
         "schema_version": version,
@@ -433,6 +439,7 @@ def load_policy(text: str | bytes) -> dict:
         "price_questions": questions,
         "random_share": random_share,
         "capacity": capacity,
+        "base_rate": base_rate,
         "notes": notes,
     }
 

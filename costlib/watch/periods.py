@@ -25,6 +25,9 @@ def as_periods(times, freq: str, n: int) -> pd.PeriodIndex:
     """`times` (dates, date strings or timestamps) as calendar periods of `freq` ("M", "W" or "D")."""
     if freq not in FREQS:
         raise ValueError(f"freq must be one of {list(FREQS)} (month, week, day): got {freq!r}")
+    values = np.asarray(times)
+    if values.dtype.kind in "biuf":  # numbers would be read as nanoseconds since 1970
+        raise ValueError("times must be dates (such as 2026-01-31), not numbers")
     try:
         with warnings.catch_warnings():  # pandas' note that it parses element by element
             warnings.simplefilter("ignore", UserWarning)

@@ -99,6 +99,7 @@ def test_per_group_cutoffs_have_a_regret_against_each_groups_best():
         ({"times": ["2026-01-01", None, "2026-01-02"]}, "missing date"),
         ({"freq": "Q"}, "freq must be one of"),
         ({"times": ["2026-01-01"] * 2}, "times has 2 entries"),
+        ({"times": [20260101, 20260102, 20260201]}, "not numbers"),
     ],
 )
 def test_bad_times_are_refused_with_a_sentence(kwargs, words):
@@ -153,3 +154,26 @@ def test_label_free_arguments_are_checked():
         estimate_prior([1.2], train_prior=0.5)
     with pytest.warns(DegenerateWarning):
         assert math.isnan(estimate_prior([], train_prior=0.5))
+
+
+def test_alerts_fire_beyond_the_noise_only():
+    """Stable months (the shipped cutoff is the population's best) alert in at most 1 of 20; months
+    whose base rate fell from 0.3 to 0.05 alert in every one of them."""
+    from costlib.watch.alerts import judge_period
+
+    def month(seed, prior):
+        y, p = _shifted(prior, 1500, 0.3, seed)
+        return y, np.round(p, 3), np.full(y.size, "all")
+
+    stable = [
+        judge_period(*month(m, 0.3), costs={"all": (1, 3)}, cutoffs={"all": 0.25}, n_resamples=300, seed=m)
+        for m in range(20)
+    ]
+    assert sum(j.alert for j in stable) <= 1
+    assert all(j.regret < j.shipped for j in stable)  # honest: the regret is not the period's own flattering best
+    shifted = [
+        judge_period(*month(100 + m, 0.05), costs={"all": (1, 3)}, cutoffs={"all": 0.25}, n_resamples=300, seed=m)
+        for m in range(8)
+    ]
+    assert all(j.alert for j in shifted)
+    assert all(j.low > 0 and j.best["all"] > 0.25 for j in shifted)  # fewer positives: the best cutoff rises

@@ -1,0 +1,96 @@
+"""python -m costlib watch POLICY FILE ...: per period, the shipped cutoff's cost beside the
+period's own best, alerts only beyond the noise, label-free estimates where outcomes are not in."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from costlib.__main__ import main
+from costlib.answers.audit import build_audit
+from costlib.binary import decision as D
+from costlib.present.policy import policy_json
+
+
+def _cases(rng, n, prior, month):
+    """Cases of a model calibrated at a base rate of 0.3 (label shift: only the base rate moves)."""
+    y = (rng.random(n) < prior).astype(int)
+    x = rng.normal(np.where(y == 1, 1.0, -1.0), 1.0)
+    p = 1 / (1 + np.exp(-(2 * x + np.log(0.3 / 0.7))))
+    days = pd.to_timedelta(rng.integers(0, 27, n), unit="D")
+    return pd.DataFrame({"y": y, "p": p.round(4), "when": pd.Timestamp(month) + days})
+
+
+@pytest.fixture
+def shipped(tmp_path):
+    rng = np.random.default_rng(0)
+    train = _cases(rng, 3000, 0.3, "2025-12-01")
+    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=100, volume=10_000)
+    path = tmp_path / "policy.json"
+    path.write_text(policy_json(audit))
+    return path, rng
+
+
+def _run(capsys, *args):
+    code = main(["watch", *map(str, args), "--resamples", "300", "--json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out else None), err
+
+
+def test_stable_months_keep_the_cutoff(shipped, tmp_path, capsys):
+    policy, rng = shipped
+    data = tmp_path / "stable.csv"
+    pd.concat([_cases(rng, 1200, 0.3, f"2026-{m:02d}-01") for m in range(1, 13)]).to_csv(data, index=False)
+    code, report, err = _run(capsys, policy, data, "--time", "when", "--score", "p", "--label", "y")
+    assert code == 0, err
+    assert len(report["periods"]) == 12 and not any(p["alert"] for p in report["periods"])
+    assert all(p["measured"] and p["labelled"] == p["n"] == 1200 for p in report["periods"])
+
+
+def test_a_shift_alerts_from_its_month_and_the_months_without_outcomes_are_estimated(shipped, tmp_path, capsys):
+    policy, rng = shipped
+    frames = [_cases(rng, 1200, 0.3 if m < 7 else 0.08, f"2026-{m:02d}-01") for m in range(1, 13)]
+    df = pd.concat(frames, ignore_index=True)
+    truth = df.copy()
+    df["y"] = df["y"].astype("Int64")
+    df.loc[df["when"] >= "2026-10-01", "y"] = pd.NA  # the newest months have no outcomes yet
+    data = tmp_path / "shift.csv"
+    df.to_csv(data, index=False)
+    code, report, err = _run(capsys, policy, data, "--time", "when", "--score", "p", "--label", "y")
+    assert code == 1, err  # an alert: a scheduled job pages someone
+    periods = {p["period"]: p for p in report["periods"]}
+    assert [p for p, r in periods.items() if r["alert"]][0] == "2026-07"
+    assert not any(r["alert"] for p, r in periods.items() if p < "2026-07")
+    late = periods["2026-11"]
+    assert not late["measured"] and late["regret_interval"] == [None, None]
+    assert late["base_rate"] == pytest.approx(0.08, abs=0.03)  # the EM finds the new base rate
+    # the label-free cost is close to what the outcomes will say
+    rows = truth[(truth["when"] >= "2026-11-01") & (truth["when"] < "2026-12-01")]
+    cut = json.loads(policy.read_text())["thresholds"][0]["threshold"]
+    flagged = rows["p"] >= cut
+    measured = float(np.mean(np.where(flagged, (rows["y"] == 0) * 1.0, (rows["y"] == 1) * 3.0)))
+    assert late["cost_per_case"] == pytest.approx(measured, rel=0.15)
+    text_code = main(["watch", str(policy), str(data), "--time", "when", "--score", "p", "--label", "y"])
+    out = capsys.readouterr().out
+    assert text_code == 1 and "Refit: since 2026-07 the shipped cutoff costs" in out
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--time", "nope", "--score", "p"], '--time: "cases.csv" has no column "nope"'),
+        (["--time", "when", "--score", "p", "--label", "bad"], 'column "bad" must hold 0 or 1'),
+        (["--time", "p", "--score", "p"], "--time: In"),
+    ],
+)
+def test_bad_input_gets_a_sentence_and_exit_2(shipped, tmp_path, capsys, args, words):
+    policy, rng = shipped
+    df = _cases(rng, 50, 0.3, "2026-01-01")
+    df["bad"] = "maybe"
+    data = tmp_path / "cases.csv"
+    df.to_csv(data, index=False)
+    code, _, err = _run(capsys, policy, data, *args)
+    assert code == 2 and words in err, err
