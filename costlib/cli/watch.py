@@ -13,25 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 
-import numpy as np
-import pandas as pd
-
 from costlib.cli.audit import _bounded, _seed
+from costlib.cli.refusals import column_flags, refusal
 from costlib.core import settings
 from costlib.core.errors import DataError
 
 EXIT_OK, EXIT_ALERT, EXIT_BAD_INPUT = 0, 1, 2
-MSG_NO_BASE_RATE = (
-    "The policy does not record the base rate its model was fitted at (policies before schema 5), so the periods "
-    "without outcomes cannot be estimated: give --label for them, or write the policy again with this costlib."
-)
-ASSUMPTION = (
-    "Periods without outcomes are estimated from the scores: that assumes calibrated probabilities and a shift in "
-    "the base rate only."
-)
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -65,7 +54,10 @@ def run(args) -> int:
     try:
         report = watch(args)
     except DataError as exc:
-        print(exc.message, file=sys.stderr)
+        flags = column_flags(
+            [("--time", args.time), ("--score", args.score), ("--label", args.label), ("--group", args.group)]
+        )
+        print(refusal(exc, flags), file=sys.stderr)
         return EXIT_BAD_INPUT
     except ValueError as exc:
         print(str(exc), file=sys.stderr)
@@ -77,148 +69,31 @@ def run(args) -> int:
     return EXIT_ALERT if any(p["alert"] for p in report["periods"]) else EXIT_OK
 
 
-def _labels(raw: pd.Series, name: str, column: str) -> np.ndarray:
-    """0/1 labels as floats, NaN where the outcome is not known yet."""
-    text = raw.astype("string").str.strip().str.lower()
-    known = {"1": 1.0, "0": 0.0, "1.0": 1.0, "0.0": 0.0, "true": 1.0, "false": 0.0}
-    out = text.map(lambda x: known.get(x, math.nan) if isinstance(x, str) and x != "" else math.nan)
-    bad = text.notna() & (text != "") & out.isna()
-    if bad.any():
-        i = int(np.flatnonzero(bad.to_numpy())[0])
-        raise DataError(
-            f'In "{name}", column "{column}" must hold 0 or 1 (or be empty where the outcome is not known yet): '
-            f"row {i + 2} holds {raw.iloc[i]!r}."
-        )
-    return out.to_numpy(dtype=np.float64)
-
-
 def watch(args) -> dict:
-    """The report of ``watch`` as JSON-ready data."""
+    """The report of ``watch`` as JSON-ready data (`costlib.watch.report.watch_report`), with
+    the files it read."""
     from costlib import loading
     from costlib.present.policy import load_policy
-    from costlib.watch.alerts import judge_period
-    from costlib.watch.periods import as_periods
-    from costlib.watch.shift import estimate_prior, expected_cost_unlabelled, move_to_prior
+    from costlib.watch.report import watch_report
 
     data, policy_name = loading.read_path(args.policy)
     policy = load_policy(data)
     raw, name = loading.read_path(args.file)
-    df = loading.read_table(raw, name)
-    for flag, column in (
-        ("--time", args.time),
-        ("--score", args.score),
-        ("--label", args.label),
-        ("--group", args.group),
-    ):
-        if column is not None and column not in df.columns:
-            shown = ", ".join(f'"{c}"' for c in list(df.columns)[:12])
-            raise DataError(f'{flag}: "{name}" has no column "{column}"; its columns are {shown}.')
-    scores = pd.to_numeric(df[args.score], errors="coerce").to_numpy(dtype=np.float64)
-    if not np.isfinite(scores).all():
-        i = int(np.flatnonzero(~np.isfinite(scores))[0])
-        raise DataError(f'--score: In "{name}", column "{args.score}" must hold numbers: row {i + 2} holds '
-                        f"{df[args.score].iloc[i]!r}.")  # fmt: skip
-    try:
-        periods = as_periods(df[args.time].to_numpy(), args.freq, len(df))
-    except ValueError as exc:
-        raise DataError(f'--time: In "{name}", column "{args.time}": {exc}.') from None
-    groups = df[args.group].astype(str).to_numpy() if args.group else None
-    thresholds = {str(g): t for g, t in policy["thresholds"].items()}
-    prices = {str(g): p for g, p in policy["prices"].items()}
-    if groups is None:
-        if len(thresholds) != 1:
-            raise DataError(
-                f"The policy has cutoffs per group ({', '.join(map(str, thresholds))}): give --group, the column they "
-                "are for."
-            )
-        only = next(iter(thresholds))
-        groups = np.full(len(df), only, dtype=object)
-    unknown = sorted(set(groups) - set(thresholds))
-    if unknown:
-        raise DataError(f'--group: the group "{unknown[0]}" is in "{name}" but not in the policy.')
-    labels = _labels(df[args.label], name, args.label) if args.label else np.full(len(df), np.nan)
-    base = policy.get("base_rate")
-    codes, uniques = pd.factorize(periods, sort=True)
-    rows = []
-    for k, period in enumerate(uniques):
-        sel = codes == k
-        known = sel & ~np.isnan(labels)
-        g, s = groups[sel], scores[sel]
-        row = {"period": str(period), "n": int(sel.sum()), "labelled": int(known.sum())}
-        if known.sum() and len(set(labels[known])) == 2:
-            j = judge_period(
-                labels[known].astype(int),
-                scores[known],
-                groups[known],
-                costs=prices,
-                cutoffs=thresholds,
-                n_resamples=args.resamples,
-                seed=args.seed,
-            )
-            row.update(
-                measured=True,
-                cost_per_case=j.shipped,
-                best_threshold=_cuts(j.best),
-                regret_per_case=j.regret,
-                regret_interval=[j.low, j.high],
-                base_rate=float(labels[known].mean()),
-                alert=j.alert,
-            )
-        else:
-            if base is None:
-                raise DataError(MSG_NO_BASE_RATE)
-            if s.size and (s.min() < 0 or s.max() > 1):
-                raise DataError(f'--score: "{args.score}" is not a probability in [0, 1]: it cannot be estimated.')
-            prior = estimate_prior(s, train_prior=base)
-            spent = best_spent = 0.0
-            best = {}
-            for name_g in sorted(set(g)):
-                m = g == name_g
-                c_fp, c_fn = prices[name_g]
-                spent += m.sum() * expected_cost_unlabelled(
-                    s[m], cutoff=thresholds[name_g], c_fp=c_fp, c_fn=c_fn, prior=prior, train_prior=base
-                )
-                # the best cutoff on the moved probabilities: flag when p' >= c_fp / (c_fp + c_fn)
-                tau = c_fp / (c_fp + c_fn) if c_fp + c_fn > 0 else 1.0
-                moved = move_to_prior(s[m], prior, base)
-                best[name_g] = float(np.min(s[m][moved >= tau])) if (moved >= tau).any() else math.inf
-                best_spent += m.sum() * expected_cost_unlabelled(
-                    s[m], cutoff=best[name_g], c_fp=c_fp, c_fn=c_fn, prior=prior, train_prior=base
-                )
-            row.update(
-                measured=False,
-                cost_per_case=spent / sel.sum(),
-                best_threshold=_cuts(best),
-                regret_per_case=max(0.0, (spent - best_spent) / sel.sum()),
-                regret_interval=[None, None],
-                base_rate=prior,
-                alert=False,
-            )
-        rows.append(row)
-    for row in rows:
-        for key in ("cost_per_case", "regret_per_case", "base_rate"):
-            row[key] = _num(row[key])
-        row["regret_interval"] = [_num(x) for x in row["regret_interval"]]
-    return {
-        "policy": {
-            "file": policy_name,
-            "rule": policy["rule"],
-            "cutoffs": _cuts(thresholds),
-            "unit": policy["unit"],
-            "volume": policy["volume"],
-        },
-        "data": {"file": name, "sha256": loading.fingerprint(raw), "time": args.time, "score": args.score},
-        "freq": args.freq,
-        "periods": rows,
-    }
-
-
-def _num(x):
-    return None if x is None or not math.isfinite(float(x)) else float(f"{float(x):.12g}") + 0.0
-
-
-def _cuts(cutoffs: dict) -> dict:
-    return {str(g): (None if t == math.inf else float(t)) for g, t in cutoffs.items()}
+    report = watch_report(
+        policy,
+        loading.read_table(raw, name),
+        name=name,
+        time=args.time,
+        score=args.score,
+        label=args.label,
+        group=args.group,
+        freq=args.freq,
+        n_resamples=args.resamples,
+        seed=args.seed,
+    )
+    report["policy"]["file"] = policy_name
+    report["data"]["sha256"] = loading.fingerprint(raw)
+    return report
 
 
 def _print_text(report: dict) -> None:
@@ -248,4 +123,6 @@ def _print_text(report: dict) -> None:
     else:
         print("Keep the cutoff: no period costs more than its own best beyond the noise.")
     if any(not p["measured"] for p in periods):
+        from costlib.watch.report import ASSUMPTION
+
         print(f"note: {ASSUMPTION}", file=sys.stderr)

@@ -83,7 +83,7 @@ def test_a_shift_alerts_from_its_month_and_the_months_without_outcomes_are_estim
     [
         (["--time", "nope", "--score", "p"], '--time: "cases.csv" has no column "nope"'),
         (["--time", "when", "--score", "p", "--label", "bad"], 'column "bad" must hold 0 or 1'),
-        (["--time", "p", "--score", "p"], "--time: In"),
+        (["--time", "p", "--score", "p"], 'column "p": times must be dates'),
     ],
 )
 def test_bad_input_gets_a_sentence_and_exit_2(shipped, tmp_path, capsys, args, words):
