@@ -18,6 +18,7 @@ st.navigation(
         st.Page("views/instance.py", title="Instance costs", url_path="instance"),
         st.Page("views/calibration.py", title="Calibration", url_path="calibration"),
         st.Page("views/train.py", title="Train with costs", url_path="train"),
+        st.Page("views/watch.py", title="Watch", url_path="watch"),
     ],
     position="top",
 ).run()

@@ -110,8 +110,30 @@ from costlib.answers.value import (
     value_tau_figure,
     worth_unit,
 )
+from costlib.answers.watch import (
+    CASES_LABEL,
+    NO_COLUMN,
+    POLICY_LABEL,
+    SAMPLE_COLUMNS,
+    SAMPLE_NOTE,
+    WatchAnswer,
+    read_cases,
+    read_policy,
+    sample_inputs,
+    watch_answer,
+)
 
 __all__ = [
+    "CASES_LABEL",
+    "NO_COLUMN",
+    "POLICY_LABEL",
+    "SAMPLE_COLUMNS",
+    "SAMPLE_NOTE",
+    "WatchAnswer",
+    "read_cases",
+    "read_policy",
+    "sample_inputs",
+    "watch_answer",
     "InstanceAnswer",
     "instance_answer",
     "instance_figures",

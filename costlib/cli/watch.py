@@ -112,16 +112,9 @@ def _print_text(report: dict) -> None:
             f"{money(p['cost_per_case'], unit)} ({how}); refitting would save {money(p['regret_per_case'], unit)} "
             f"per case{iv_text}; base rate {p['base_rate']:.3f}{flag}"
         )
-    alerts = [p for p in periods if p["alert"]]
-    if alerts:
-        first = alerts[0]
-        print(
-            f"Refit: since {first['period']} the shipped cutoff costs {money(first['regret_per_case'], unit)} per case "
-            f"more than the period's best ({money(first['regret_per_case'] * first['n'], unit)} over its "
-            f"{first['n']:,} cases), beyond the noise."
-        )
-    else:
-        print("Keep the cutoff: no period costs more than its own best beyond the noise.")
+    from costlib.present.watch_words import watch_verdict
+
+    print(watch_verdict(report, unit=unit, volume=report["policy"]["volume"]).headline)
     if any(not p["measured"] for p in periods):
         from costlib.watch.report import ASSUMPTION
 

@@ -285,3 +285,59 @@ def reliability_figure(
     fig.update_xaxes(range=[0, 1])
     fig.update_yaxes(range=[0, 1])
     return apply_layout(fig, title, "mean predicted probability", "observed share positive")
+
+
+def watch_figure(report: dict, *, unit: str = "") -> go.Figure:
+    """Cost per case of the shipped cutoff in each period beside the period's own best (shipped
+    minus what refitting would save), measured periods filled, estimated ones hollow, alerts
+    marked; from `costlib.watch.report.watch_report`."""
+    periods = report["periods"]
+    x = [p["period"] for p in periods]
+    shipped = [p["cost_per_case"] for p in periods]
+    best = [
+        None
+        if p["cost_per_case"] is None or p["regret_per_case"] is None
+        else p["cost_per_case"] - p["regret_per_case"]
+        for p in periods
+    ]
+    measured = [p["measured"] for p in periods]
+    fig = figure_without_template()
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=shipped,
+            mode="lines+markers",
+            name="the shipped cutoff",
+            line={"color": palette_color(0), "width": 3},
+            marker={
+                "size": 10,
+                "symbol": ["circle" if m else "circle-open" for m in measured],
+                "color": palette_color(0),
+            },
+            hovertemplate="%{x}: %{y:.4g} per case<extra>the shipped cutoff</extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=best,
+            mode="lines",
+            name="refitted on the period (cross-fitted; estimated where hollow)",
+            line={"color": palette_color(1), "dash": "dash"},
+            hovertemplate="%{x}: %{y:.4g} per case<extra>refitted</extra>",
+        )
+    )
+    alerts = [p for p in periods if p["alert"]]
+    if alerts:
+        fig.add_trace(
+            go.Scatter(
+                x=[p["period"] for p in alerts],
+                y=[p["cost_per_case"] for p in alerts],
+                mode="markers",
+                name="alert: beyond the noise",
+                marker={"symbol": "x", "size": 14, "color": "#c62828"},
+                hovertemplate="%{x}: alert<extra></extra>",
+            )
+        )
+    ylabel = f"cost per case ({unit})" if unit else "cost per case"
+    return apply_layout(fig, "The shipped cutoff, period by period", "period", ylabel)

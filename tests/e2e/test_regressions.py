@@ -22,6 +22,7 @@ TITLES = [
     "Instance costs",
     "Calibration",
     "Train with costs",
+    "Watch",
 ]
 
 

@@ -27,8 +27,13 @@ def memo(name: str, ds: Dataset, args: tuple, compute: Callable):
 
     `args` must be hashable and hold everything `compute` depends on besides the dataset.
     """
+    return remember((name, dataset_key(ds), args), compute)
+
+
+def remember(key: tuple, compute: Callable):
+    """compute(), remembered for this session under `key` (hashable; for a file, its content's
+    fingerprint, never its name): the one bounded store `memo` uses too."""
     store: OrderedDict = st.session_state.setdefault("_memo", OrderedDict())
-    key = (name, dataset_key(ds), args)
     if key in store:
         store.move_to_end(key)
         return store[key]

@@ -1,0 +1,26 @@
+"""A product manager opens Watch on a first visit: the built-in year says from which month the
+shipped cutoff stopped holding, and what it costs."""
+
+from __future__ import annotations
+
+import pytest
+from e2e_support import alert_texts, chart_titles, full_screenshot, goto, nav
+
+from costlib import answers
+from costlib.present.watch_words import watch_verdict
+from costlib.watch.report import watch_report
+from costlib.watch.sample import shipped_policy, watch_year
+
+pytestmark = pytest.mark.browser
+
+
+def test_watch_says_since_when_the_cutoff_no_longer_holds(page, app_url):
+    goto(page, app_url + "/")
+    nav(page, "Watch")
+    report = watch_report(
+        shipped_policy(), watch_year(), name="the built-in year", n_resamples=500, **answers.SAMPLE_COLUMNS
+    )
+    want = watch_verdict(report, unit="$", volume=1500).headline
+    assert want in alert_texts(page)
+    assert "The shipped cutoff, period by period" in chart_titles(page)
+    full_screenshot(page, "watch_sample")
