@@ -65,3 +65,23 @@ st.subheader("What to do")
 show_verdict(answer.verdict)
 st.plotly_chart(answer.figure, key="watch_chart")
 show_table(answer.table, "watch_periods", key="watch_periods")
+
+if any(p["alert"] for p in answer.report["periods"]) and columns.get("label"):
+    st.subheader("Refit")
+    st.caption(answers.REFIT_WHAT)
+    if st.button(answers.REFIT_BUTTON, key="watch_refit") or st.session_state.get("_watch_refit") == key:
+        st.session_state["_watch_refit"] = key
+        text, sentence = remember(
+            ("watch_refit", key),
+            lambda: answers.refit_on_recent(policy, df, name=name, columns=columns, report=answer.report, unit=unit),
+        )
+        say("info", sentence)
+        if text is not None:
+            st.download_button(
+                "Download the refitted policy (JSON)",
+                data=text.encode(),
+                file_name="cost_policy_refitted.json",
+                mime="application/json",
+                key="dl_watch_refit",
+                on_click="ignore",
+            )

@@ -62,3 +62,50 @@ def watch_answer(
         watch_table(report, unit),
         figures.watch_figure(report, unit=unit),
     )
+
+
+REFIT_MONTHS = 3  # the refit is fitted on the latest periods with outcomes
+REFIT_BUTTON = "Refit on the latest months with outcomes"
+REFIT_WHAT = (
+    "Fits the cutoff again at the policy's prices on the latest three periods whose outcomes are known, judges it "
+    "as Costs & groups does (honest estimate and verdict), and gives its policy file to ship or to restore on "
+    "Costs & groups."
+)
+
+
+def refit_on_recent(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, report: dict, unit: str):
+    """(policy JSON text, sentence) of the cutoffs refitted at the policy's prices on the latest
+    `REFIT_MONTHS` periods with outcomes (the full audit: honest estimate, verdict, record), or
+    (None, sentence) when there are none."""
+    import numpy as np
+
+    from costlib.answers.audit import build_audit, data_columns
+    from costlib.binary.decision import sweep_model
+    from costlib.core.dataset import ColumnMapping
+    from costlib.present.policy import policy_json
+    from costlib.watch.periods import as_periods
+    from costlib.watch.report import labels_of
+
+    recent = [p["period"] for p in report["periods"] if p["measured"]][-REFIT_MONTHS:]
+    if not recent:
+        return None, "No period has outcomes yet: there is nothing to refit on."
+    periods = as_periods(df[columns["time"]].to_numpy(), report["freq"], len(df)).astype(str)
+    y = labels_of(df[columns["label"]], name, columns["label"])
+    rows = np.isin(periods, recent) & ~np.isnan(y)
+    groups = df[columns["group"]].astype(str).to_numpy()[rows] if columns.get("group") else None
+    ms = sweep_model(y[rows].astype(int), df[columns["score"]].to_numpy(dtype=float)[rows], groups)
+    costs = {g: policy["prices"].get(g, next(iter(policy["prices"].values()))) for g in ms.groups}
+    audit = build_audit(
+        ms,
+        costs if groups is not None else next(iter(policy["prices"].values())),
+        unit=unit,
+        volume=policy.get("volume"),
+        n_resamples=500,
+        data_name=f"{name}, {recent[0]} to {recent[-1]}",
+        columns=data_columns(ColumnMapping(label=columns["label"], group=columns.get("group"))),
+    )
+    span = recent[0] if len(recent) == 1 else f"{recent[0]} to {recent[-1]}"
+    sentence = (
+        f"Refitted on {span} ({int(rows.sum()):,} cases with outcomes) at the policy's prices: {audit.verdict.headline}"
+    )
+    return policy_json(audit), sentence

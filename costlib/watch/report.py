@@ -31,7 +31,7 @@ ASSUMPTION = (
 )
 
 
-def _labels(raw: pd.Series, name: str, column: str) -> np.ndarray:
+def labels_of(raw: pd.Series, name: str, column: str) -> np.ndarray:
     """0/1 labels as floats, NaN where the outcome is not known yet."""
     text = raw.astype("string").str.strip().str.lower()
     known = {"1": 1.0, "0": 0.0, "1.0": 1.0, "0.0": 0.0, "true": 1.0, "false": 0.0}
@@ -91,7 +91,7 @@ def watch_report(
     unknown = sorted(set(groups) - set(thresholds))
     if unknown:
         raise DataError(f'The group "{unknown[0]}" is in "{name}" but not in the policy.', column=group)
-    labels = _labels(df[label], name, label) if label else np.full(len(df), np.nan)
+    labels = labels_of(df[label], name, label) if label else np.full(len(df), np.nan)
     base = policy.get("base_rate")
     codes, uniques = pd.factorize(periods, sort=True)
     rows = []

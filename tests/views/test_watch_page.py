@@ -70,3 +70,23 @@ def test_a_file_that_is_not_a_policy_gets_a_sentence():
     at.file_uploader(key="watch_cases").upload("c.csv", b"when,p\n2026-01-01,0.5\n", "text/csv").run()
     assert_no_exception(at)
     assert any("not a costlib policy" in unescape(e.value) for e in at.error)
+
+
+def test_refit_on_the_latest_months_gives_a_policy_with_its_verdict():
+    from costlib.present.policy import load_policy
+
+    at = open_app("compas", "views/watch.py")
+    [b for b in at.button if b.key == "watch_refit"][0].click().run()
+    assert_no_exception(at)
+    info = [unescape(x.value) for x in at.info if x.value.startswith("Refitted")]
+    assert info and info[0].startswith("Refitted on 2026-07 to 2026-09 (4,500 cases with outcomes)")
+    text, _ = answers.refit_on_recent(
+        shipped_policy(),
+        watch_year(),
+        name="the built-in year",
+        columns=answers.SAMPLE_COLUMNS,
+        report=watch_report(shipped_policy(), watch_year(), name="x", n_resamples=100, **answers.SAMPLE_COLUMNS),
+        unit="$",
+    )
+    refitted = load_policy(text)
+    assert refitted["thresholds"]["everyone"] > shipped_policy()["thresholds"]["everyone"]  # fewer positives: higher
