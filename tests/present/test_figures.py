@@ -81,6 +81,27 @@ def _builders():
             per_month=10_000,
             cap=0.2,
         ),
+        "watch_figure": lambda: figures.watch_figure(
+            {
+                "periods": [
+                    {
+                        "period": "2026-01",
+                        "cost_per_case": 0.3,
+                        "regret_per_case": 0.1,
+                        "measured": True,
+                        "alert": True,
+                    },
+                    {
+                        "period": "2026-02",
+                        "cost_per_case": 0.2,
+                        "regret_per_case": None,
+                        "measured": False,
+                        "alert": False,
+                    },
+                ]
+            },
+            unit=HOSTILE,
+        ),
         "capacity_figure": lambda: figures.capacity_figure(
             price_of_capacity(ms, rec.prices, 0.2), volume=10_000, unit=HOSTILE
         ),
