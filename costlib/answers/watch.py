@@ -55,10 +55,11 @@ def watch_answer(
     from costlib.watch.report import watch_report
 
     report = watch_report(policy, df, name=name, freq=freq, n_resamples=n_resamples, **columns)
-    per_month = policy.get("volume") or volume
+    unit = policy.get("unit") or unit  # the policy's prices are in its unit
+    per_month = policy.get("volume") or volume  # as the command line says it
     return WatchAnswer(
         report,
-        watch_verdict(report, unit=unit, volume=per_month if freq == "M" else None),
+        watch_verdict(report, unit=unit, volume=per_month),
         watch_table(report, unit),
         figures.watch_figure(report, unit=unit),
     )

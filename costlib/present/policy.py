@@ -123,7 +123,7 @@ def policy_dict(
         ],
         "random_share": random_share,
         "capacity": audit.capacity_record,
-        "base_rate": None if not math.isfinite(audit.base_rate) else float(audit.base_rate),
+        "base_rate": float(audit.base_rate) if 0 < audit.base_rate < 1 else None,  # (0, 1): what the EM starts from
         "abstain_bands": bands,
         "fairness_tolerance": audit.fairness_tolerance,
         "cost_per_case": {
@@ -417,8 +417,8 @@ def load_policy(text: str | bytes) -> dict:
     base_rate = policy.get("base_rate")
     if base_rate is not None:
         base_rate = _number(base_rate, '"base_rate"')
-        if not 0 <= base_rate <= 1:
-            raise _bad(f'"base_rate" must be a share of the cases from 0 to 1, got {_show(base_rate)}')
+        if not 0 < base_rate < 1:
+            raise _bad(f'"base_rate" must be a share of the cases strictly between 0 and 1, got {_show(base_rate)}')
     return {
         "schema": POLICY_SCHEMA,
         "schema_version": version,

@@ -29,30 +29,46 @@ def _amount(per_case: float, n: float, volume: float | None, unit: str) -> str:
 
 
 def watch_verdict(report: dict, *, unit: str = "", volume: float | None = None) -> Verdict:
-    """The one answer of a watch report (`costlib.watch.report.watch_report`)."""
+    """The one answer of a watch report (`costlib.watch.report.watch_report`). Amounts are a
+    month (`volume` cases) for monthly periods, else per case; "since" is where the latest
+    unbroken run of alerting periods with outcomes starts."""
     periods = report["periods"]
     word = FREQS.get(report.get("freq", "M"), "period")
-    alerts = [p for p in periods if p["alert"]]
-    estimated = [p["period"] for p in periods if not p["measured"]]
+    volume = volume if report.get("freq", "M") == "M" else None
     cuts = report["policy"]["cutoffs"]
-    shipped = {g: (float("inf") if t is None else t) for g, t in cuts.items()}
+    shipped = {g: (float("inf") if t is None else float(t)) for g, t in cuts.items()}
     details = [f"The policy ships: {cutoffs_text(shipped, grouped=len(shipped) > 1)}.", HONEST]
+    estimated = [p for p in periods if not p["measured"]]
     if estimated:
-        span = estimated[0] if len(estimated) == 1 else f"{estimated[0]} to {estimated[-1]}"
-        details.append(f"{span}: no outcomes yet. {ASSUMPTION}")
+        names = [p["period"] for p in estimated]
+        span = names[0] if len(names) == 1 else f"{names[0]} to {names[-1]}"
+        saves = [p["regret_per_case"] for p in estimated if p["regret_per_case"]]
+        about = ""
+        if saves:
+            mean = _amount(sum(saves) / len(saves), estimated[-1]["n"], volume, unit)
+            about = f" Refitting is estimated to save about {mean} there, until their outcomes say."
+        details.append(f"{span}: no outcomes yet, so not judged for an alert. {ASSUMPTION}{about}")
+    measured = [p for p in periods if p["measured"]]
+    run = []
+    for p in measured:  # the latest unbroken run of alerts
+        run = [*run, p] if p["alert"] else []
+    alerts = [p for p in measured if p["alert"]]
     if not alerts:
         return Verdict(
-            "success",
-            f"Keep the cutoff: no {word} costs more than its own best cutoff beyond the noise.",
+            "success" if not estimated else "warning",
+            f"Keep the cutoff{' for now' if estimated else ''}: no {word} with outcomes costs more than its own "
+            "best cutoff beyond the noise.",
             tuple(details),
         )
-    first = alerts[0]
+    first = run[0] if run else alerts[-1]
     low, high = first["regret_interval"]
     n = first["n"]
     scale, per = (volume, " a month") if volume else (1.0, " per case")
     iv = f" (95% interval {money(low * scale, unit)} to {money(high * scale, unit)}{per})" if low is not None else ""
-    later = len(alerts) - 1
-    more = f"; {later} later {word}{'s' if later != 1 else ''} alert too" if later else ""
+    later = len(run) - 1
+    more = f"; the {later} {word}{'s' if later != 1 else ''} after it alert too" if later > 0 else ""
+    if not run:  # alerts earlier, but the latest period with outcomes is within the noise again
+        more = f"; the latest {word} with outcomes ({measured[-1]['period']}) is within the noise again"
     return Verdict(
         "error",
         f"Refit: since {first['period']} the shipped cutoff costs {_amount(first['regret_per_case'], n, volume, unit)} "

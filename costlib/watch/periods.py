@@ -31,9 +31,13 @@ def as_periods(times, freq: str, n: int) -> pd.PeriodIndex:
     try:
         with warnings.catch_warnings():  # pandas' note that it parses element by element
             warnings.simplefilter("ignore", UserWarning)
-            stamps = pd.to_datetime(pd.Series(np.asarray(times, dtype=object)), errors="raise")
+            raw = pd.Series(np.asarray(times, dtype=object))
+            try:
+                stamps = pd.to_datetime(raw, errors="raise")
+            except ValueError:  # offsets that differ between rows: read all of them in UTC
+                stamps = pd.to_datetime(raw, errors="raise", utc=True)
     except (ValueError, TypeError, OverflowError) as err:
-        raise ValueError(f"times must be dates: {err}") from None
+        raise ValueError(f"times must be dates: {str(err).rstrip('.')}") from None
     if len(stamps) != n:
         raise ValueError(f"times has {len(stamps)} entries but y_true has {n}")
     missing = np.flatnonzero(stamps.isna().to_numpy())

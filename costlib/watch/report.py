@@ -100,7 +100,17 @@ def watch_report(
         known = sel & ~np.isnan(labels)
         g, s = groups[sel], scores[sel]
         row = {"period": str(period), "n": int(sel.sum()), "labelled": int(known.sum())}
-        if known.sum() and len(set(labels[known])) == 2:
+        if known.sum() and len(set(labels[known])) == 1:  # outcomes of one class: the cost is measured, no best
+            row.update(
+                measured=True,
+                cost_per_case=_shipped_cost(labels[known], scores[known], groups[known], prices, thresholds),
+                best_threshold={},
+                regret_per_case=None,
+                regret_interval=[None, None],
+                base_rate=float(labels[known].mean()),
+                alert=False,
+            )
+        elif known.sum():
             j = judge_period(
                 labels[known].astype(int),
                 scores[known],
@@ -156,7 +166,7 @@ def watch_report(
         rows.append(row)
     for row in rows:
         for key in ("cost_per_case", "regret_per_case", "base_rate"):
-            row[key] = _num(row[key])
+            row[key] = None if row[key] is None else _num(row[key])
         row["regret_interval"] = [_num(x) for x in row["regret_interval"]]
     return {
         "policy": {
@@ -176,4 +186,16 @@ def _num(x):
 
 
 def _cuts(cutoffs: dict) -> dict:
-    return {str(g): (None if t == math.inf else float(t)) for g, t in cutoffs.items()}
+    """Cutoffs for JSON: null flags nobody (as in the decision summary), "-inf" flags everyone."""
+    return {str(g): (None if t == math.inf else "-inf" if t == -math.inf else float(t)) for g, t in cutoffs.items()}
+
+
+def _shipped_cost(y, s, g, prices: Mapping, cutoffs: Mapping) -> float:
+    """Cost per case of the shipped cutoffs on labelled rows (each group at its prices)."""
+    total = 0.0
+    for name in set(g):
+        m = g == name
+        c_fp, c_fn = prices[name]
+        flagged = s[m] >= cutoffs[name]
+        total += float(np.sum(flagged & (y[m] == 0)) * c_fp + np.sum(~flagged & (y[m] == 1)) * c_fn)
+    return total / len(y)

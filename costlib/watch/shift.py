@@ -131,4 +131,6 @@ def estimate_prior(y_prob, *, train_prior) -> float:
             prior = new
             break
         prior = new
+    else:
+        v.warn_degenerate(f"the base rate's EM did not settle in {EM_STEPS:,} steps: the estimate is rough")
     return float(min(1.0, max(0.0, prior)))

@@ -17,7 +17,7 @@ from tests.views.test_app import assert_no_exception, open_app, texts, unescape
 
 
 def _box(at) -> str:
-    boxes = [unescape(x.value) for x in (*at.success, *at.error) if x.value.startswith(("Keep", "Refit"))]
+    boxes = [unescape(x.value) for x in (*at.success, *at.warning, *at.error) if x.value.startswith(("Keep", "Refit"))]
     assert len(boxes) == 1, boxes
     return boxes[0]
 
@@ -61,7 +61,7 @@ def test_an_uploaded_policy_and_cases_are_watched_with_the_columns_chosen():
     at.selectbox(key="watch_score").set_value("p").run()
     at.selectbox(key="watch_label").set_value("y").run()
     assert_no_exception(at)
-    assert _box(at) == "Keep the cutoff: no month costs more than its own best cutoff beyond the noise."
+    assert _box(at) == "Keep the cutoff: no month with outcomes costs more than its own best cutoff beyond the noise."
 
 
 def test_a_file_that_is_not_a_policy_gets_a_sentence():

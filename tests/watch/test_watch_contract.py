@@ -177,3 +177,70 @@ def test_alerts_fire_beyond_the_noise_only():
     ]
     assert all(j.alert for j in shifted)
     assert all(j.low > 0 and j.best["all"] > 0.25 for j in shifted)  # fewer positives: the best cutoff rises
+
+
+def _policy(cut=0.25, base_rate=0.3):
+    return {
+        "thresholds": {"everyone": cut},
+        "prices": {"everyone": (1.0, 3.0)},
+        "rule": "best single cutoff",
+        "unit": "$",
+        "volume": 1000,
+        "base_rate": base_rate,
+    }
+
+
+def test_a_month_whose_outcomes_are_of_one_class_is_measured_and_a_flag_everyone_policy_writes_json():
+    import json
+
+    from costlib.watch.report import watch_report
+
+    df = pd.DataFrame({"t": ["2026-01-03"] * 5, "p": [0.1, 0.2, 0.3, 0.6, 0.9], "y": [0, 0, 0, 0, 0]})
+    report = watch_report(_policy(cut=-math.inf), df, name="f", time="t", score="p", label="y", n_resamples=50)
+    (row,) = report["periods"]
+    assert row["measured"] and row["cost_per_case"] == 1.0 and row["base_rate"] == 0.0  # every case a false alarm
+    assert row["regret_per_case"] is None and not row["alert"]
+    assert json.loads(json.dumps(report, allow_nan=False))["policy"]["cutoffs"] == {"everyone": "-inf"}
+
+
+def test_since_is_where_the_latest_run_of_alerts_starts():
+    from costlib.present.watch_words import watch_verdict
+
+    def period(name, alert, measured=True):
+        iv = [0.01, 0.05] if alert else [-0.01, 0.02]
+        row = {"period": name, "n": 1000, "alert": alert, "measured": measured, "regret_per_case": 0.03}
+        return {**row, "regret_interval": iv}
+
+    report = {
+        "freq": "M",
+        "policy": {"cutoffs": {"everyone": 0.25}},
+        "periods": [
+            period("2026-01", True),
+            period("2026-02", False),
+            period("2026-03", True),
+            period("2026-04", True),
+        ],
+    }
+    assert watch_verdict(report, unit="$", volume=1000).headline.startswith("Refit: since 2026-03")
+    report["periods"].append(period("2026-05", False))
+    assert "the latest month with outcomes (2026-05) is within the noise again" in watch_verdict(report).headline
+    quiet = {**report, "periods": [period("2026-01", False), period("2026-02", False, measured=False)]}
+    verdict = watch_verdict(quiet, unit="$", volume=1000)
+    assert verdict.headline.startswith("Keep the cutoff for now") and verdict.kind == "warning"
+    assert any("estimated to save about $30.00 a month" in d for d in verdict.details)
+
+
+def test_a_policy_base_rate_of_zero_or_one_is_refused():
+    import json as _json
+
+    from costlib.answers.audit import build_audit
+    from costlib.binary import decision as D
+    from costlib.core.errors import DataError
+    from costlib.present.policy import load_policy, policy_json
+    from costlib.watch.sample import shipped_policy  # noqa: F401 (a policy file to break)
+
+    audit = build_audit(D.sweep_model([0, 1, 0, 1], [0.1, 0.9, 0.2, 0.8]), (1, 1), n_resamples=0)
+    text = _json.loads(policy_json(audit))
+    text["base_rate"] = 0.0
+    with pytest.raises(DataError, match="strictly between 0 and 1"):
+        load_policy(_json.dumps(text))
