@@ -92,6 +92,7 @@ def watch_report(
     if unknown:
         raise DataError(f'The group "{unknown[0]}" is in "{name}" but not in the policy.', column=group)
     labels = labels_of(df[label], name, label) if label else np.full(len(df), np.nan)
+    per_group = len(set(thresholds.values())) > 1  # the policy ships cutoffs per group: its refit is per group
     base = policy.get("base_rate")
     codes, uniques = pd.factorize(periods, sort=True)
     rows = []
@@ -141,12 +142,16 @@ def watch_report(
             prior = estimate_prior(s, train_prior=base)
             spent = best_spent = 0.0
             best = {}
+            if not per_group:  # one cutoff for everybody, as the policy ships: the best one on the moved p
+                best, best_spent = _best_single_expected(s, g, prices, prior, base)
             for name_g in sorted(set(g)):
                 m = g == name_g
                 c_fp, c_fn = prices[name_g]
                 spent += m.sum() * expected_cost_unlabelled(
                     s[m], cutoff=thresholds[name_g], c_fp=c_fp, c_fn=c_fn, prior=prior, train_prior=base
                 )
+                if not per_group:
+                    continue
                 # the best cutoff on the moved probabilities: flag when p' >= c_fp / (c_fp + c_fn)
                 tau = c_fp / (c_fp + c_fn) if c_fp + c_fn > 0 else 1.0
                 moved = move_to_prior(s[m], prior, base)
@@ -188,6 +193,24 @@ def _num(x):
 def _cuts(cutoffs: dict) -> dict:
     """Cutoffs for JSON: null flags nobody (as in the decision summary), "-inf" flags everyone."""
     return {str(g): (None if t == math.inf else "-inf" if t == -math.inf else float(t)) for g, t in cutoffs.items()}
+
+
+def _best_single_expected(s, g, prices: Mapping, prior: float, base: float) -> tuple[dict, float]:
+    """({group: cutoff}, total expected cost) of the best cutoff for everybody on probabilities
+    moved to `prior` (each group at its prices): one sort, cumulative sums, ties to the larger
+    cutoff."""
+    moved = move_to_prior(s, prior, base)
+    c_fp = np.array([prices[x][0] for x in g], dtype=np.float64)
+    c_fn = np.array([prices[x][1] for x in g], dtype=np.float64)
+    order = np.argsort(-s, kind="stable")
+    s_o = s[order]
+    alarm = np.concatenate(([0.0], np.cumsum((1 - moved[order]) * c_fp[order])))  # flagging the first k
+    miss = np.concatenate(([0.0], np.cumsum(moved[order] * c_fn[order])))
+    cost = alarm + (miss[-1] - miss)  # k flagged, the rest missed
+    ends = np.concatenate(([0], np.flatnonzero(np.diff(s_o) != 0) + 1, [s_o.size]))  # whole blocks of equal scores
+    k = ends[int(np.argmin(cost[ends]))]
+    cut = float(s_o[k - 1]) if k > 0 else math.inf
+    return dict.fromkeys(sorted(set(g)), cut), float(cost[k])
 
 
 def _shipped_cost(y, s, g, prices: Mapping, cutoffs: Mapping) -> float:

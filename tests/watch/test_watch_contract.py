@@ -244,3 +244,28 @@ def test_a_policy_base_rate_of_zero_or_one_is_refused():
     text["base_rate"] = 0.0
     with pytest.raises(DataError, match="strictly between 0 and 1"):
         load_policy(_json.dumps(text))
+
+
+def test_months_without_outcomes_refit_the_rule_the_policy_ships():
+    """One cutoff for everybody is refitted as one cutoff (at each group's prices); on one group
+    it is the formula cutoff on the moved probabilities, which is the best there."""
+    from costlib.watch.report import watch_report
+
+    y, p = _shifted(0.1, 4000, 0.3, seed=9)
+    g = np.where(np.arange(p.size) % 2 == 0, "a", "b")
+    df = pd.DataFrame({"t": "2026-03-10", "p": np.round(p, 4), "g": g})
+    policy = {**_policy(), "thresholds": {"a": 0.25, "b": 0.25}, "prices": {"a": (1.0, 3.0), "b": (1.0, 6.0)}}
+    (row,) = watch_report(policy, df, name="f", time="t", score="p", group="g", n_resamples=0)["periods"]
+    assert not row["measured"] and len(set(row["best_threshold"].values())) == 1
+    one = {**_policy(), "prices": {"everyone": (1.0, 3.0)}}
+    (single,) = watch_report(one, df.drop(columns="g"), name="f", time="t", score="p", n_resamples=0)["periods"]
+    prior = estimate_prior(np.round(p, 4), train_prior=0.3)
+    best = single["best_threshold"]["everyone"]
+    at_best = expected_cost_unlabelled(np.round(p, 4), cutoff=best, c_fp=1, c_fn=3, prior=prior, train_prior=0.3)
+    for other in (0.2, 0.3, 0.5, 0.7):  # no cutoff does better on the moved probabilities
+        assert (
+            at_best
+            <= expected_cost_unlabelled(np.round(p, 4), cutoff=other, c_fp=1, c_fn=3, prior=prior, train_prior=0.3)
+            + 1e-12
+        )
+    assert single["regret_per_case"] == pytest.approx(single["cost_per_case"] - at_best, abs=1e-9)
