@@ -60,6 +60,9 @@ try:
 except DataError as err:
     show_error(err)
     st.stop()
+except ValueError as err:  # a policy that does not fit the cases (a group without a cutoff): its sentence
+    say("error", str(err))
+    st.stop()
 
 st.subheader("What to do")
 show_verdict(answer.verdict)

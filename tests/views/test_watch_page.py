@@ -90,3 +90,18 @@ def test_refit_on_the_latest_months_gives_a_policy_with_its_verdict():
     )
     refitted = load_policy(text)
     assert refitted["thresholds"]["everyone"] > shipped_policy()["thresholds"]["everyone"]  # fewer positives: higher
+
+
+def test_a_policy_for_other_groups_gets_a_sentence_not_a_traceback():
+    rng = np.random.default_rng(5)
+    train = _stable(rng, 1)
+    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=0, volume=1000)
+    cases = _stable(rng, 2).assign(region=lambda d: np.where(np.arange(len(d)) % 2, "north", "south"))
+    at = open_app("compas", "views/watch.py")
+    at.file_uploader(key="watch_policy").upload("p.json", policy_json(audit).encode(), "application/json").run()
+    at.file_uploader(key="watch_cases").upload("c.csv", cases.to_csv(index=False).encode(), "text/csv").run()
+    at.selectbox(key="watch_time").set_value("when").run()
+    at.selectbox(key="watch_score").set_value("p").run()
+    at.selectbox(key="watch_group").set_value("region").run()
+    assert_no_exception(at)
+    assert any("not in the policy" in unescape(e.value) for e in at.error)
