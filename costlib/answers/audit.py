@@ -162,7 +162,7 @@ class Audit:
         share = self.recommendation.capacity
         if share is None:
             return None
-        return {"max_flagged": _num(share), "cases_per_month": self.capacity_cases}
+        return {"max_flagged": D.json_number(share), "cases_per_month": self.capacity_cases}
 
     @property
     def within_capacity(self) -> dict | None:
@@ -172,19 +172,19 @@ class Audit:
             return None
         return {
             "binding": limit.binding,
-            "flagged_share": _num(limit.within_flagged),
-            "flagged_share_judged": _num(limit.within_judged),
+            "flagged_share": D.json_number(limit.within_flagged),
+            "flagged_share_judged": D.json_number(limit.within_judged),
             "unlimited": {
                 "rule": R.rule_words(free.rule),
                 "cutoffs": {str(g): D.json_cut(t) for g, t in free.cutoffs.items()},
-                "cost_per_case": _num(free.cost),
-                "flagged_share": _num(limit.unlimited_flagged),
+                "cost_per_case": D.json_number(free.cost),
+                "flagged_share": D.json_number(limit.unlimited_flagged),
                 "verdict": free.verdict,
             },
-            "extra_cost_per_case": _num(rec.cost - free.cost),
-            "gap_per_case": _num(rec.capacity_gap),
-            "saving_per_extra_case": _num(price.per_extra_case) if price is not None else None,
-            "enough_share": _num(price.enough) if price is not None else None,
+            "extra_cost_per_case": D.json_number(rec.cost - free.cost),
+            "gap_per_case": D.json_number(rec.capacity_gap),
+            "saving_per_extra_case": D.json_number(price.per_extra_case) if price is not None else None,
+            "enough_share": D.json_number(price.enough) if price is not None else None,
         }
 
     @property
@@ -378,11 +378,6 @@ def build_audit(
         limit=limit,
         base_rate=float(ms.fit_pooled.positives / ms.fit_pooled.total) if ms.fit_pooled.total > 0 else math.nan,
     )
-
-
-def _num(x):
-    """A number for a JSON record: None when not finite, else 12 significant digits."""
-    return D.json_number(x)
 
 
 def data_columns(mapping, *, scale: str | None = None) -> dict:

@@ -486,7 +486,7 @@ class PriceOfCapacity:
     def cost_within(self, share: float) -> float:
         """Cost per case of the cheapest cutoff within a cap of `share` (the curve, exactly)."""
         shares = self.curve["flagged_share"].to_numpy()
-        i = int(np.searchsorted(shares, float(share) * (1 + CAP_TOLERANCE), side="right")) - 1
+        i = int(np.searchsorted(shares, cap_limit(share, 1.0), side="right")) - 1
         return float(self.curve["cost_per_case"].iloc[max(i, 0)])
 
     def smooth_cost(self, share: float) -> float:
@@ -500,9 +500,7 @@ class PriceOfCapacity:
         if self.share >= self.enough or self.curve.shape[0] < 2:
             return 0.0
         shares = self.curve["flagged_share"].to_numpy()
-        j = int(
-            np.clip(np.searchsorted(shares, self.share * (1 + CAP_TOLERANCE), side="right") - 1, 0, shares.size - 2)
-        )
+        j = int(np.clip(np.searchsorted(shares, cap_limit(self.share, 1.0), side="right") - 1, 0, shares.size - 2))
         return max(0.0, -float((self.hull[j + 1] - self.hull[j]) / (shares[j + 1] - shares[j])))
 
     def saving_from(self, extra: float) -> float:

@@ -641,7 +641,7 @@ def over_capacity(overall: pd.DataFrame, rule: str, capacity: float | None) -> b
     fitted within it, may go a little over it on rows they were not fitted on: they do not count)."""
     if not C.binds(capacity) or rule in FITTED or rule == R.AT_RANDOM:
         return False
-    return bool(overall.loc[rule, "flagged_rate"] > float(capacity) * (1 + C.CAP_TOLERANCE))
+    return bool(overall.loc[rule, "flagged_rate"] > C.cap_limit(capacity, 1.0))
 
 
 def _capacity_gap(ms: ModelSweeps, prices: Prices, capacity: float | None, rule: str) -> float:

@@ -13,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from costlib.binary import decision as D
+from costlib.binary.capacity import cap_limit
 from costlib.core import rules as R
 from costlib.core.escaping import plain
 from costlib.present.amounts import money, ratio_text
@@ -214,7 +215,7 @@ def _cap_x(curves: pd.DataFrame, cap: float) -> float | None:
     if "flagged_share" not in curves:
         return None
     line = curves[curves["line"].isna()]
-    fits = line[(line["flagged_share"] <= cap * (1 + 1e-12)) & np.isfinite(line["threshold"])]
+    fits = line[(line["flagged_share"] <= cap_limit(cap, 1.0)) & np.isfinite(line["threshold"])]
     return float(fits["threshold"].min()) if len(fits) else None
 
 

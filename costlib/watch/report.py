@@ -16,6 +16,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from costlib.binary.decision import json_number
 from costlib.core.errors import DataError
 from costlib.watch.alerts import judge_period
 from costlib.watch.periods import as_periods
@@ -171,8 +172,8 @@ def watch_report(
         rows.append(row)
     for row in rows:
         for key in ("cost_per_case", "regret_per_case", "base_rate"):
-            row[key] = None if row[key] is None else _num(row[key])
-        row["regret_interval"] = [_num(x) for x in row["regret_interval"]]
+            row[key] = None if row[key] is None else json_number(row[key])
+        row["regret_interval"] = [json_number(x) for x in row["regret_interval"]]
     return {
         "policy": {
             "rule": policy["rule"],
@@ -184,10 +185,6 @@ def watch_report(
         "freq": freq,
         "periods": rows,
     }
-
-
-def _num(x):
-    return None if x is None or not math.isfinite(float(x)) else float(f"{float(x):.12g}") + 0.0
 
 
 def _cuts(cutoffs: dict) -> dict:
