@@ -48,6 +48,11 @@ def read_cases(data: bytes, name: str) -> pd.DataFrame:
     return loading.read_table(data, name)
 
 
+def policy_unit(policy: dict, unit: str) -> str:
+    """The unit amounts are said in: the policy's (its prices are in it), else the page's."""
+    return policy.get("unit") or unit
+
+
 def watch_answer(
     policy: dict, df: pd.DataFrame, *, name: str, columns: dict, freq: str, n_resamples: int, unit: str, volume: float
 ) -> WatchAnswer:
@@ -55,7 +60,7 @@ def watch_answer(
     from costlib.watch.report import watch_report
 
     report = watch_report(policy, df, name=name, freq=freq, n_resamples=n_resamples, **columns)
-    unit = policy.get("unit") or unit  # the policy's prices are in its unit
+    unit = policy_unit(policy, unit)
     per_month = policy.get("volume") or volume  # as the command line says it
     return WatchAnswer(
         report,
@@ -99,7 +104,7 @@ def refit_on_recent(policy: dict, df: pd.DataFrame, *, name: str, columns: dict,
     audit = build_audit(
         ms,
         costs if groups is not None else next(iter(policy["prices"].values())),
-        unit=unit,
+        unit=policy_unit(policy, unit),
         volume=policy.get("volume"),
         n_resamples=500,
         data_name=f"{name}, {recent[0]} to {recent[-1]}",

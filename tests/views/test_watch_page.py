@@ -49,17 +49,21 @@ def _stable(tmp_rng, months=6):
     return pd.concat(frames, ignore_index=True)
 
 
+def _upload(audit, cases: pd.DataFrame, **chosen):
+    """The Watch page with a policy and a file of cases uploaded, and the columns `chosen` picked."""
+    at = open_app("compas", "views/watch.py")
+    at.file_uploader(key="watch_policy").upload("p.json", policy_json(audit).encode(), "application/json").run()
+    at.file_uploader(key="watch_cases").upload("c.csv", cases.to_csv(index=False).encode(), "text/csv").run()
+    for key, column in chosen.items():
+        at.selectbox(key=f"watch_{key}").set_value(column).run()
+    return at
+
+
 def test_an_uploaded_policy_and_cases_are_watched_with_the_columns_chosen():
     rng = np.random.default_rng(3)
     train = _stable(rng, 1)
     audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=100, volume=1000)
-    cases = _stable(rng, 6)
-    at = open_app("compas", "views/watch.py")
-    at.file_uploader(key="watch_policy").upload("p.json", policy_json(audit).encode(), "application/json").run()
-    at.file_uploader(key="watch_cases").upload("cases.csv", cases.to_csv(index=False).encode(), "text/csv").run()
-    at.selectbox(key="watch_time").set_value("when").run()
-    at.selectbox(key="watch_score").set_value("p").run()
-    at.selectbox(key="watch_label").set_value("y").run()
+    at = _upload(audit, _stable(rng, 6), time="when", score="p", label="y")
     assert_no_exception(at)
     assert _box(at) == "Keep the cutoff: no month with outcomes costs more than its own best cutoff beyond the noise."
 
@@ -97,11 +101,6 @@ def test_a_policy_for_other_groups_gets_a_sentence_not_a_traceback():
     train = _stable(rng, 1)
     audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=0, volume=1000)
     cases = _stable(rng, 2).assign(region=lambda d: np.where(np.arange(len(d)) % 2, "north", "south"))
-    at = open_app("compas", "views/watch.py")
-    at.file_uploader(key="watch_policy").upload("p.json", policy_json(audit).encode(), "application/json").run()
-    at.file_uploader(key="watch_cases").upload("c.csv", cases.to_csv(index=False).encode(), "text/csv").run()
-    at.selectbox(key="watch_time").set_value("when").run()
-    at.selectbox(key="watch_score").set_value("p").run()
-    at.selectbox(key="watch_group").set_value("region").run()
+    at = _upload(audit, cases, time="when", score="p", group="region")
     assert_no_exception(at)
     assert any("not in the policy" in unescape(e.value) for e in at.error)
