@@ -16,8 +16,7 @@ import numpy as np
 
 from costlib.core import validation as v
 
-EM_TOLERANCE = 1e-10  # the base rate's change between two EM steps at which it has converged
-EM_STEPS = 10_000
+BISECTION_STEPS = 64  # halvings of [0, 1]: past the last bit of a float64 base rate
 
 
 def _rate(value, name: str, *, open_ends: bool) -> float:
@@ -91,10 +90,18 @@ def expected_cost_unlabelled(y_prob, *, cutoff, c_fp, c_fn, prior=None, train_pr
 
 
 def estimate_prior(y_prob, *, train_prior) -> float:
-    """The base rate of new cases, from their calibrated probabilities, by the EM of Saerens,
-    Latinne and Decaestecker (2002): start at `train_prior`, move every probability to the
-    current estimate, take their mean as the next estimate, until it changes by less than
-    `EM_TOLERANCE`.
+    """The base rate of new cases, from their calibrated probabilities: the fixed point of the
+    EM of Saerens, Latinne and Decaestecker (2002), which moves every probability to the
+    current estimate and takes their mean as the next.
+
+    That fixed point is where the slope of the EM's likelihood in the base rate q,
+    ``sum((a - b) / (q a + (1 - q) b))`` with ``a = p / train_prior`` and
+    ``b = (1 - p) / (1 - train_prior)``, is zero; the slope falls as q rises (the likelihood is
+    concave), so the fixed point is found by bisection to the last bit, in `BISECTION_STEPS`
+    passes over the cases. The EM's own steps reach the same point but can take thousands of
+    passes when the scores carry little signal. When the slope keeps one sign, the estimate is
+    0 or 1 (every case looks like one class); when it is zero everywhere (every probability
+    equals `train_prior`), it stays `train_prior`.
 
     It assumes what the module docstring says: calibrated scores, and a shift in the base rate
     only. Under that assumption it is consistent; the mean of the unmoved probabilities is not
@@ -122,15 +129,24 @@ def estimate_prior(y_prob, *, train_prior) -> float:
     if p.size == 0:
         v.warn_degenerate("no cases: the base rate is NaN")
         return float("nan")
-    prior = pi_t
-    for _ in range(EM_STEPS):
-        if not 0.0 < prior < 1.0:  # every case certain one way: the base rate is that
+    a, b = p / pi_t, (1.0 - p) / (1.0 - pi_t)
+
+    def slope(q: float) -> float:
+        den = q * a + (1.0 - q) * b
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return float(np.sum(np.where(den > 0, (a - b) / np.where(den > 0, den, 1.0), np.sign(a - b) * np.inf)))
+
+    at_0, at_1 = slope(0.0), slope(1.0)
+    if at_0 <= 0 <= at_1:  # flat: every probability equals the model's base rate, which then stays
+        return pi_t
+    if at_0 <= 0:
+        return 0.0
+    if at_1 >= 0:
+        return 1.0
+    low, high = 0.0, 1.0
+    for _ in range(BISECTION_STEPS):
+        mid = 0.5 * (low + high)
+        if mid in (low, high):
             break
-        new = float(np.mean(move_to_prior(p, prior, pi_t)))
-        if abs(new - prior) < EM_TOLERANCE:
-            prior = new
-            break
-        prior = new
-    else:
-        v.warn_degenerate(f"the base rate's EM did not settle in {EM_STEPS:,} steps: the estimate is rough")
-    return float(min(1.0, max(0.0, prior)))
+        low, high = (mid, high) if slope(mid) > 0 else (low, mid)
+    return float(0.5 * (low + high))

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from costlib import DegenerateWarning
 from costlib.watch.periods import cost_by_period
-from costlib.watch.shift import estimate_prior, expected_cost_unlabelled
+from costlib.watch.shift import estimate_prior, expected_cost_unlabelled, move_to_prior
 
 DAYS = pd.date_range("2026-01-01", "2026-04-30", freq="D")
 
@@ -143,6 +143,42 @@ def test_the_label_free_cost_is_within_a_few_percent_of_the_measured_one(prior):
     if prior != 0.3:
         unmoved = expected_cost_unlabelled(p, cutoff=cutoff, c_fp=c_fp, c_fn=c_fn)
         assert abs(unmoved - measured) > abs(moved - measured)  # moving to the new base rate is what helps
+
+
+def _em(p: np.ndarray, train_prior: float, steps: int = 200_000) -> float:
+    """The paper's EM, step by step: move to the estimate, take the mean, until it stops moving."""
+    q = train_prior
+    for _ in range(steps):
+        new = float(np.mean(move_to_prior(p, q, train_prior)))
+        if abs(new - q) < 1e-14 or not 0 < new < 1:
+            return new
+        q = new
+    return q
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.floats(0.0, 1.0), min_size=1, max_size=30),
+    st.floats(0.05, 0.95),
+)
+def test_the_base_rate_is_the_ems_fixed_point(p, train_prior):
+    p = np.array(p)
+    got = estimate_prior(p, train_prior=train_prior)
+    assert 0.0 <= got <= 1.0
+    if 0 < got < 1:  # a fixed point: moving to it and taking the mean gives it back
+        assert float(np.mean(move_to_prior(p, got, train_prior))) == (pytest.approx(got, abs=1e-9))
+    if np.all(p == p[0]) and abs(p[0] - train_prior) < 1e-12:
+        return  # flat: any base rate is a fixed point; the model's is kept
+    assert got == pytest.approx(_em(p, train_prior), abs=2e-5)  # where the EM's own steps end
+
+
+def test_a_weak_model_settles_where_the_em_does_in_few_passes():
+    """Scores with little signal: the EM's steps crawl (thousands of passes); the bisection lands on the same point."""
+    rng = np.random.default_rng(3)
+    y = rng.random(5_000) < 0.3
+    z = rng.normal(0.1 * y, 1.0)
+    p = 1 / (1 + np.exp(-(0.1 * z - 0.005)))  # calibrated at 0.5, almost no signal
+    assert estimate_prior(p, train_prior=0.5) == pytest.approx(_em(p, 0.5), abs=1e-6)
 
 
 def test_label_free_arguments_are_checked():
