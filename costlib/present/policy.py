@@ -369,6 +369,12 @@ def load_policy(text: str | bytes) -> dict:
     n_rows = data.get("n_rows")
     if n_rows is not None and (isinstance(n_rows, bool) or not isinstance(n_rows, int) or n_rows < 0):
         raise _bad(f'"data.n_rows" must be a whole number, got {_show(n_rows)}')
+    roles = {}
+    for role in ("label", "positive", "scale", "group", "split"):  # the data dictionary: which column was what
+        x = data.get(role)
+        if x is not None and (isinstance(x, bool) or not isinstance(x, (str, int)) or len(str(x)) > MAX_TEXT):
+            raise _bad(f'"data.{role}" must be a column name or value (text), got {_show(x)}')
+        roles[role] = None if x is None else str(x) if isinstance(x, str) else int(x)
     prices = {}
     for i, r in enumerate(_records(policy, "prices")):
         g = _group(r, f"prices[{i}]")
@@ -429,7 +435,7 @@ def load_policy(text: str | bytes) -> dict:
         "volume": volume,
         "unit": unit,
         "fairness_tolerance": tolerance,
-        "data": {"name": name, "sha256": sha, "n_rows": n_rows},
+        "data": {"name": name, "sha256": sha, "n_rows": n_rows, **roles},
         "model": _text(policy, "model"),
         "verdict": _text(policy, "verdict"),
         "headline": _text(policy, "headline"),

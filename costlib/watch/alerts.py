@@ -26,14 +26,19 @@ from costlib.stats.intervals import percentile_interval
 
 @dataclass(frozen=True)
 class PeriodJudgement:
-    """One period's labelled rows judged against the shipped cutoffs.
+    """One period's rows judged against the shipped cutoffs.
 
-    shipped  cost per case of the shipped cutoffs on the period's rows
-    refit    cost per case of refitting on the period, cross-fitted (NaN when a fold has one class)
-    regret   shipped minus refit: what refitting would save per case (honest: it can be below zero)
-    low, high  its 95% interval (refit bootstrap)
-    best     the period's own best cutoff(s), fitted on all its rows: ``{group: cutoff}``
-    alert    the whole interval is above zero
+    shipped   cost per case of the shipped policy on the period's rows
+    refit     cost per case of refitting on the period, cross-fitted (NaN without an honest
+              estimate: weighted rows, or a fold with one class)
+    regret    shipped minus refit: what refitting would save per case (honest: it can be below zero)
+    low, high  its 95% interval (refit bootstrap; NaN without one)
+    best      the period's own best cutoff(s), fitted on all its rows: ``{group: cutoff}``
+              (empty when the rows hold one class)
+    best_cost  cost per case of `best` on the same rows (it flatters: the regret is judged on `refit`)
+    flagged   share of the cases the shipped policy flags
+    by_group  ``{group: (cases, share flagged, cost per case)}`` of the shipped policy
+    alert     the whole interval is above zero
     """
 
     shipped: float
@@ -42,48 +47,97 @@ class PeriodJudgement:
     low: float
     high: float
     best: dict
+    best_cost: float
+    flagged: float
+    by_group: dict
     alert: bool
 
 
 def judge_period(
-    y_true, y_score, groups, *, costs: Mapping, cutoffs: Mapping, n_resamples: int = 1000, seed: int = 0
+    y_true,
+    y_score,
+    groups,
+    *,
+    costs: Mapping,
+    cutoffs: Mapping,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    sample_weight=None,
+    capacity: float | None = None,
+    random_share: float | None = None,
 ) -> PeriodJudgement:
-    """`PeriodJudgement` of one period's labelled rows.
+    """`PeriodJudgement` of one period's rows.
 
     `costs` maps each group to (c_fp, c_fn) and `cutoffs` each group to its shipped cutoff; when
     the shipped cutoffs differ by group, the refit is the best cutoff of each group (a group too
     small for its own gets the one for everybody, `honest.MIN_CLASS_ROWS`), else one cutoff for
-    everybody.
+    everybody. `capacity` (a share of the cases, the policy's review limit): the refit is fitted
+    within it. `random_share`: the policy flags that share of the cases at random, without the
+    model (its cutoffs are then all +inf). `sample_weight`: weighted rows (the label-free months
+    are their cases twice, as a positive of weight p and a negative of weight 1 - p) have no
+    honest estimate: `refit`, `regret` and the interval are NaN.
     """
-    ms = D.sweep_model(y_true, y_score, groups, probabilities=False)
+    ms = D.sweep_model(y_true, y_score, groups, sample_weight=sample_weight, probabilities=False)
     missing = [g for g in ms.groups if g not in cutoffs or g not in costs]
     if missing:
         raise ValueError(f"the policy has no cutoff or prices for the group {missing[0]!r}")
     prices = prices_for(ms.groups, {g: costs[g] for g in ms.groups})
     cut = np.array([float(cutoffs[g]) for g in ms.groups])
     per_group = len(set(cut.tolist())) > 1
-    total = float(ms.judge_pooled.total)
-    shipped = float(D.count_rules(ms.judge, {"shipped": cut}).cost(prices).sum() / total)
-    fitted = D.model_rule_cutoffs(ms, prices)
-    best_cut = fitted[R.COST_OPTIMAL if per_group else R.SINGLE]
-    best = {g: float(t) for g, t in zip(ms.groups, best_cut, strict=True)}
-    honest = H.judge(ms, prices, n_resamples=0, seed=seed)
+    counts = D.count_rules(
+        ms.judge, {"shipped": cut, "nobody": np.full(cut.size, math.inf), "all": np.full(cut.size, -math.inf)}
+    )
+    cost = counts.cost(prices)  # (rules, groups)
+    n_g = counts.n[0]
+    if random_share is None:
+        spent_g, flagged_g = cost[0], (counts.tp[0] + counts.fp[0])
+    else:
+        spent_g, flagged_g = (1 - random_share) * cost[1] + random_share * cost[2], random_share * n_g
+    total = float(n_g.sum())
+    shipped = float(spent_g.sum() / total)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        by_group = {
+            g: (float(n_g[i]), float(flagged_g[i] / n_g[i]), float(spent_g[i] / n_g[i]))
+            for i, g in enumerate(ms.groups)
+        }
+    two_classes = ms.fit_pooled.positives > 0 and ms.fit_pooled.negatives > 0
+    best, best_cost = {}, math.nan
+    if two_classes:
+        fitted = D.model_rule_cutoffs(ms, prices, capacity=capacity)
+        best_cut = fitted[R.COST_OPTIMAL if per_group else R.SINGLE]
+        best = {g: float(t) for g, t in zip(ms.groups, best_cut, strict=True)}
+        best_cost = float(D.count_rules(ms.judge, {"best": best_cut}).cost(prices).sum() / total)
     refit = regret = low = high = math.nan
-    cf = honest.crossfit
-    if cf is not None and cf.fitted:
-        counts = cf.per_group if per_group else cf.single
-        refit = float(mistakes_cost(counts["fp"], counts["fn"], prices.c_fp, prices.c_fn).sum() / total)
-        regret = shipped - refit
-    if n_resamples and cf is not None:
-        draws = H.refit_draws(ms.fit, None, ms.fit_pooled, n_resamples=n_resamples, seed=seed, include=cut)
-        refits = H.price_refits(draws, prices)
-        at = np.searchsorted(-draws.edges, -cut)  # each shipped cutoff's own edge (edges run high to low)
-        c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
-        spent = H.cost_at(draws.judge_tp, draws.judge_fp, at[None, :], c_fp, c_fn).sum(axis=1)
-        judged = (draws.judge_tp[..., -1] + draws.judge_fp[..., -1]).astype(np.float64).sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            diff = spent / judged - (refits.per_group if per_group else refits.single)
-        if np.isfinite(diff).all() and math.isfinite(regret):
-            low, high = percentile_interval(diff)
+    if two_classes and not ms.weighted:
+        honest = H.judge(ms, prices, n_resamples=0, seed=seed, capacity=capacity)
+        cf = honest.crossfit
+        if cf is not None and cf.fitted:
+            kept = cf.per_group if per_group else cf.single
+            refit = float(mistakes_cost(kept["fp"], kept["fn"], prices.c_fp, prices.c_fn).sum() / total)
+            regret = shipped - refit
+        if n_resamples and cf is not None and math.isfinite(regret):
+            low, high = _regret_interval(ms, prices, cut, per_group, n_resamples, seed, capacity, random_share)
     alert = bool(math.isfinite(low) and low > 0)
-    return PeriodJudgement(shipped, refit, regret, low, high, best, alert)
+    flagged = float(flagged_g.sum() / total)
+    return PeriodJudgement(shipped, refit, regret, low, high, best, best_cost, flagged, by_group, alert)
+
+
+def _regret_interval(ms, prices, cut, per_group: bool, n_resamples: int, seed: int, capacity, random_share):
+    """The 95% interval of shipped minus refit over the refit bootstrap: the fit repeated in bag,
+    both judged on the same rows out of bag, the shipped cutoffs as exact cells."""
+    draws = H.refit_draws(ms.fit, None, ms.fit_pooled, n_resamples=n_resamples, seed=seed, include=cut)
+    refits = H.price_refits(draws, prices, capacity)
+    c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
+    if random_share is None:
+        at = np.searchsorted(-draws.edges, -cut)  # each shipped cutoff's own edge (edges run high to low)
+        spent = H.cost_at(draws.judge_tp, draws.judge_fp, at[None, :], c_fp, c_fn).sum(axis=1)
+    else:  # edge 0 flags nobody, the last flags everyone
+        nobody = H.cost_at(draws.judge_tp, draws.judge_fp, np.zeros((1, cut.size), dtype=int), c_fp, c_fn)
+        everyone = H.cost_at(draws.judge_tp, draws.judge_fp, np.full((1, cut.size), draws.edges.size - 1), c_fp, c_fn)
+        spent = ((1 - random_share) * nobody + random_share * everyone).sum(axis=1)
+    judged = (draws.judge_tp[..., -1] + draws.judge_fp[..., -1]).astype(np.float64).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        diff = spent / judged - (refits.per_group if per_group else refits.single)
+    if not np.isfinite(diff).all():
+        return math.nan, math.nan
+    return percentile_interval(diff)

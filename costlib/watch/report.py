@@ -20,7 +20,7 @@ from costlib.binary.decision import json_number
 from costlib.core.errors import DataError
 from costlib.watch.alerts import judge_period
 from costlib.watch.periods import as_periods
-from costlib.watch.shift import estimate_prior, expected_cost_unlabelled, move_to_prior
+from costlib.watch.shift import estimate_prior, move_to_prior
 
 MSG_NO_BASE_RATE = (
     "The policy does not record the base rate its model was fitted at (policies before schema 5), so the periods "
@@ -32,12 +32,27 @@ ASSUMPTION = (
 )
 
 
-def labels_of(raw: pd.Series, name: str, column: str) -> np.ndarray:
-    """0/1 labels as floats, NaN where the outcome is not known yet."""
+def labels_of(raw: pd.Series, name: str, column: str, positive=None) -> np.ndarray:
+    """0/1 labels as floats, NaN where the outcome is not known yet (an empty cell). The label
+    values are 0/1 (or true/false), or words with `positive` (the policy's ``data.positive``:
+    that word is 1, the one other word 0)."""
     text = raw.astype("string").str.strip().str.lower()
+    filled = text.notna() & (text != "")
+    word = None if positive is None else str(positive).strip().lower()
+    if word not in (None, "1", "true", "1.0"):
+        seen = sorted(set(text[filled].unique().tolist()))
+        others = [x for x in seen if x != word]
+        if len(others) > 1:
+            raise DataError(
+                f'In "{name}", column "{column}" must hold two outcomes, "{positive}" (the policy\'s positive one) and '
+                f"one other, or be empty where the outcome is not known yet: it holds {len(seen)} "
+                f"({', '.join(repr(x) for x in seen[:4])}{', …' if len(seen) > 4 else ''}).",
+                column=column,
+            )
+        return np.where(filled, (text == word).fillna(False).to_numpy(dtype=bool), np.nan).astype(np.float64)
     known = {"1": 1.0, "0": 0.0, "1.0": 1.0, "0.0": 0.0, "true": 1.0, "false": 0.0}
     out = text.map(lambda x: known.get(x, math.nan) if isinstance(x, str) and x != "" else math.nan)
-    bad = text.notna() & (text != "") & out.isna()
+    bad = filled & out.isna()
     if bad.any():
         i = int(np.flatnonzero(bad.to_numpy())[0])
         raise DataError(
@@ -92,87 +107,55 @@ def watch_report(
     unknown = sorted(set(groups) - set(thresholds))
     if unknown:
         raise DataError(f'The group "{unknown[0]}" is in "{name}" but not in the policy.', column=group)
-    labels = labels_of(df[label], name, label) if label else np.full(len(df), np.nan)
-    per_group = len(set(thresholds.values())) > 1  # the policy ships cutoffs per group: its refit is per group
+    data = policy.get("data") or {}
+    labels = labels_of(df[label], name, label, positive=data.get("positive")) if label else np.full(len(df), np.nan)
     base = policy.get("base_rate")
+    cap = (policy.get("capacity") or {}).get("max_flagged")
+    options = {"costs": prices, "cutoffs": thresholds, "capacity": cap, "random_share": policy.get("random_share")}
     codes, uniques = pd.factorize(periods, sort=True)
     rows = []
     for k, period in enumerate(uniques):
         sel = codes == k
         known = sel & ~np.isnan(labels)
-        g, s = groups[sel], scores[sel]
         row = {"period": str(period), "n": int(sel.sum()), "labelled": int(known.sum())}
-        if known.sum() and len(set(labels[known])) == 1:  # outcomes of one class: the cost is measured, no best
-            row.update(
-                measured=True,
-                cost_per_case=_shipped_cost(labels[known], scores[known], groups[known], prices, thresholds),
-                best_threshold={},
-                regret_per_case=None,
-                regret_interval=[None, None],
-                base_rate=float(labels[known].mean()),
-                alert=False,
-            )
-        elif known.sum():
+        if known.any():  # measured on the rows whose outcome is known
             j = judge_period(
-                labels[known].astype(int),
-                scores[known],
-                groups[known],
-                costs=prices,
-                cutoffs=thresholds,
-                n_resamples=n_resamples,
-                seed=seed,
+                labels[known].astype(int), scores[known], groups[known], n_resamples=n_resamples, seed=seed, **options
             )
-            row.update(
-                measured=True,
-                cost_per_case=j.shipped,
-                best_threshold=_cuts(j.best),
-                regret_per_case=j.regret,
-                regret_interval=[j.low, j.high],
-                base_rate=float(labels[known].mean()),
-                alert=j.alert,
+            rate = float(labels[known].mean())
+        else:  # estimated: each case twice, a positive of weight p' and a negative of weight 1 - p'
+            rate = _estimated_rate(scores[sel], base, name, score)
+            moved = move_to_prior(scores[sel], rate, base)
+            j = judge_period(
+                np.repeat([1, 0], row["n"]),
+                np.tile(scores[sel], 2),
+                np.tile(groups[sel], 2),
+                sample_weight=np.concatenate((moved, 1.0 - moved)),
+                n_resamples=0,
+                **options,
             )
-        else:
-            if base is None:
-                raise DataError(MSG_NO_BASE_RATE)
-            if s.size and (s.min() < 0 or s.max() > 1):
-                raise DataError(
-                    f'In "{name}", column "{score}" is not a probability in [0, 1]: the periods without outcomes '
-                    "cannot be estimated from it.",
-                    column=score,
-                )
-            prior = estimate_prior(s, train_prior=base)
-            spent = best_spent = 0.0
-            best = {}
-            if not per_group:  # one cutoff for everybody, as the policy ships: the best one on the moved p
-                best, best_spent = _best_single_expected(s, g, prices, prior, base)
-            for name_g in sorted(set(g)):
-                m = g == name_g
-                c_fp, c_fn = prices[name_g]
-                spent += m.sum() * expected_cost_unlabelled(
-                    s[m], cutoff=thresholds[name_g], c_fp=c_fp, c_fn=c_fn, prior=prior, train_prior=base
-                )
-                if not per_group:
-                    continue
-                # the best cutoff on the moved probabilities: flag when p' >= c_fp / (c_fp + c_fn)
-                tau = c_fp / (c_fp + c_fn) if c_fp + c_fn > 0 else 1.0
-                moved = move_to_prior(s[m], prior, base)
-                best[name_g] = float(np.min(s[m][moved >= tau])) if (moved >= tau).any() else math.inf
-                best_spent += m.sum() * expected_cost_unlabelled(
-                    s[m], cutoff=best[name_g], c_fp=c_fp, c_fn=c_fn, prior=prior, train_prior=base
-                )
-            row.update(
-                measured=False,
-                cost_per_case=spent / sel.sum(),
-                best_threshold=_cuts(best),
-                regret_per_case=max(0.0, (spent - best_spent) / sel.sum()),
-                regret_interval=[None, None],
-                base_rate=prior,
-                alert=False,
-            )
+        measured = known.any()
+        regret = j.regret if measured else (max(0.0, j.shipped - j.best_cost) if j.best else math.nan)
+        row.update(
+            measured=bool(measured),
+            cost_per_case=j.shipped,
+            best_threshold=_cuts(j.best),
+            regret_per_case=regret,
+            regret_interval=[j.low, j.high],
+            base_rate=rate,
+            flagged_share=j.flagged,
+            alert=j.alert,
+            groups={
+                str(g): {"n": json_number(n), "flagged_share": json_number(f), "cost_per_case": json_number(c)}
+                for g, (n, f, c) in j.by_group.items()
+            }
+            if len(j.by_group) > 1
+            else {},
+        )
         rows.append(row)
     for row in rows:
-        for key in ("cost_per_case", "regret_per_case", "base_rate"):
-            row[key] = None if row[key] is None else json_number(row[key])
+        for key in ("cost_per_case", "regret_per_case", "base_rate", "flagged_share"):
+            row[key] = json_number(row[key])
         row["regret_interval"] = [json_number(x) for x in row["regret_interval"]]
     return {
         "policy": {
@@ -180,6 +163,8 @@ def watch_report(
             "cutoffs": _cuts(thresholds),
             "unit": policy["unit"],
             "volume": policy["volume"],
+            "capacity": cap,
+            "random_share": policy.get("random_share"),
         },
         "data": {"file": name, "time": time, "score": score, "label": label, "group": group},
         "freq": freq,
@@ -192,30 +177,15 @@ def _cuts(cutoffs: dict) -> dict:
     return {str(g): (None if t == math.inf else "-inf" if t == -math.inf else float(t)) for g, t in cutoffs.items()}
 
 
-def _best_single_expected(s, g, prices: Mapping, prior: float, base: float) -> tuple[dict, float]:
-    """({group: cutoff}, total expected cost) of the best cutoff for everybody on probabilities
-    moved to `prior` (each group at its prices): one sort, cumulative sums, ties to the larger
-    cutoff."""
-    moved = move_to_prior(s, prior, base)
-    c_fp = np.array([prices[x][0] for x in g], dtype=np.float64)
-    c_fn = np.array([prices[x][1] for x in g], dtype=np.float64)
-    order = np.argsort(-s, kind="stable")
-    s_o = s[order]
-    alarm = np.concatenate(([0.0], np.cumsum((1 - moved[order]) * c_fp[order])))  # flagging the first k
-    miss = np.concatenate(([0.0], np.cumsum(moved[order] * c_fn[order])))
-    cost = alarm + (miss[-1] - miss)  # k flagged, the rest missed
-    ends = np.concatenate(([0], np.flatnonzero(np.diff(s_o) != 0) + 1, [s_o.size]))  # whole blocks of equal scores
-    k = ends[int(np.argmin(cost[ends]))]
-    cut = float(s_o[k - 1]) if k > 0 else math.inf
-    return dict.fromkeys(sorted(set(g)), cut), float(cost[k])
-
-
-def _shipped_cost(y, s, g, prices: Mapping, cutoffs: Mapping) -> float:
-    """Cost per case of the shipped cutoffs on labelled rows (each group at its prices)."""
-    total = 0.0
-    for name in set(g):
-        m = g == name
-        c_fp, c_fn = prices[name]
-        flagged = s[m] >= cutoffs[name]
-        total += float(np.sum(flagged & (y[m] == 0)) * c_fp + np.sum(~flagged & (y[m] == 1)) * c_fn)
-    return total / len(y)
+def _estimated_rate(s: np.ndarray, base: float | None, name: str, score: str) -> float:
+    """The base rate of a period without outcomes (`estimate_prior`), or DataError when the
+    policy has no base rate or the scores are not probabilities."""
+    if base is None:
+        raise DataError(MSG_NO_BASE_RATE)
+    if s.size and (s.min() < 0 or s.max() > 1):
+        raise DataError(
+            f'In "{name}", column "{score}" is not a probability in [0, 1]: the periods without outcomes cannot be '
+            "estimated from it.",
+            column=score,
+        )
+    return estimate_prior(s, train_prior=base)

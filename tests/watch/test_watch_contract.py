@@ -305,3 +305,77 @@ def test_months_without_outcomes_refit_the_rule_the_policy_ships():
             + 1e-12
         )
     assert single["regret_per_case"] == pytest.approx(single["cost_per_case"] - at_best, abs=1e-9)
+
+
+def _grouped_month(seed: int, n: int = 600):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.3).astype(int)
+    p = np.round(np.clip(rng.normal(0.25 + 0.4 * y, 0.2), 0, 1), 3)
+    g = np.where(rng.random(n) < 0.4, "north", "south")
+    return pd.DataFrame({"t": "2026-05-14", "p": p, "y": y, "g": g})
+
+
+def test_each_groups_cases_flagged_share_and_cost_are_counted_row_by_row():
+    from costlib.watch.report import watch_report
+
+    df = _grouped_month(21)
+    policy = {
+        **_policy(),
+        "thresholds": {"north": 0.4, "south": 0.5},
+        "prices": {"north": (1.0, 3.0), "south": (2.0, 5.0)},
+    }
+    (row,) = watch_report(policy, df, name="f", time="t", score="p", label="y", group="g", n_resamples=0)["periods"]
+    total = 0.0
+    for name, sub in df.groupby("g"):
+        flag = sub["p"] >= policy["thresholds"][name]
+        c_fp, c_fn = policy["prices"][name]
+        spent = float(((flag & (sub["y"] == 0)) * c_fp + (~flag & (sub["y"] == 1)) * c_fn).sum())
+        total += spent
+        got = row["groups"][name]
+        assert got["n"] == len(sub)
+        assert got["flagged_share"] == pytest.approx(flag.mean(), abs=1e-12)
+        assert got["cost_per_case"] == pytest.approx(spent / len(sub), abs=1e-12)
+    assert row["cost_per_case"] == pytest.approx(total / len(df), abs=1e-12)
+    flagged = np.mean(df["p"] >= df["g"].map(policy["thresholds"]))
+    assert row["flagged_share"] == pytest.approx(flagged, abs=1e-12)
+
+
+def test_a_policy_with_a_review_limit_is_refitted_within_it_and_a_random_share_costs_its_expectation():
+    from costlib.watch.report import watch_report
+
+    df = _grouped_month(5, 800)
+    capped = {**_policy(cut=0.45), "capacity": {"max_flagged": 0.1, "cases_per_month": None}}
+    (free,) = watch_report(_policy(cut=0.45), df, name="f", time="t", score="p", label="y", n_resamples=0)["periods"]
+    (row,) = watch_report(capped, df, name="f", time="t", score="p", label="y", n_resamples=0)["periods"]
+    best = row["best_threshold"]["everyone"]
+    assert np.mean(df["p"] >= best) <= 0.1 + 1e-9  # the period's own best fits the review limit
+    assert np.mean(df["p"] >= free["best_threshold"]["everyone"]) > 0.1  # without the limit it would not
+    r = 0.1
+    at_random = {**capped, "thresholds": {"everyone": math.inf}, "random_share": r, "rule": "flag at random"}
+    (rand,) = watch_report(at_random, df, name="f", time="t", score="p", label="y", n_resamples=0)["periods"]
+    pos, neg = int(df["y"].sum()), int((df["y"] == 0).sum())
+    expected = ((1 - r) * pos * 3.0 + r * (pos * 0.0 + neg * 1.0)) / len(df)  # nobody flagged, or a random r of all
+    assert rand["cost_per_case"] == pytest.approx(expected, abs=1e-12)
+    assert rand["flagged_share"] == pytest.approx(r)
+    with_draws = watch_report(at_random, df, name="f", time="t", score="p", label="y", n_resamples=200)["periods"][0]
+    low, high = with_draws["regret_interval"]
+    assert low <= with_draws["regret_per_case"] <= high
+
+
+def test_outcomes_in_words_are_read_with_the_policys_positive_value_and_partly_labelled_months_are_measured_on_them():
+    from costlib.core.errors import DataError
+    from costlib.watch.report import watch_report
+
+    df = _grouped_month(8, 300)
+    words = df.assign(y=np.where(df["y"] == 1, "Default", "repaid").astype(object))
+    words.loc[::3, "y"] = None  # a third of the outcomes not in yet
+    policy = {**_policy(), "data": {"positive": "default"}}
+    (row,) = watch_report(policy, words, name="f", time="t", score="p", label="y", n_resamples=0)["periods"]
+    known = df.iloc[[i for i in range(len(df)) if i % 3]]
+    flag = known["p"] >= 0.25
+    spent = ((flag & (known["y"] == 0)) * 1.0 + (~flag & (known["y"] == 1)) * 3.0).mean()
+    assert row["measured"] and row["labelled"] == len(known) and row["n"] == len(df)
+    assert row["cost_per_case"] == pytest.approx(spent, abs=1e-12)
+    with pytest.raises(DataError, match="two outcomes"):
+        odd = words.assign(y=words["y"].where(words.index != 1, "maybe"))  # a third kind of outcome
+        watch_report(policy, odd, name="f", time="t", score="p", label="y", n_resamples=0)
