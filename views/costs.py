@@ -10,10 +10,10 @@ from costlib.present import capacity_words, figures, words
 from views._ui.costs_sections import fairness_section, resamples_setting, rules_section, sensitivity_section
 from views._ui.data import PRICES_PAGE, group_names, model_sweeps
 from views._ui.display import say, show_verdict
-from views._ui.limit import limit_inputs, limit_setting
+from views._ui.limit import limit_inputs
 from views._ui.memo import memo
 from views._ui.page import setup
-from views._ui.policy import audit_builder, downloads, fair_policy_download, policy_uploader
+from views._ui.policy import downloads, fair_policy_download, policy_uploader, session_audit, session_limit
 from views._ui.prices import price_book, stored_costs
 from views._ui.state import remembered, setting, setting_notes
 
@@ -25,10 +25,7 @@ remembered("fair", len(names) > 1, parse=lambda v: v.lower() == "true")
 remembered("fair_tol", settings.TOLERANCE.default, bound=settings.TOLERANCE)
 remembered("resamples", settings.RESAMPLES.default, parse=int, valid=lambda v: v in settings.RESAMPLE_OPTIONS)
 resamples = int(setting("resamples"))
-cap = limit_setting("cap")  # the cases a month the team can review (None: no limit)
-share = capacity_words.cap_share(cap, volume)  # the review limit as a share of the cases (None: no limit)
-covers_all = share is not None and share >= 1  # a limit of every case a month is no limit
-share = None if covers_all else share
+cap, share, covers_all = session_limit(volume)  # the review limit: cases a month, as a share (None: no limit)
 setting_notes()  # the settings above, from a link
 
 
@@ -44,19 +41,7 @@ def recommendation(costs: dict, capacity: float | None = share) -> decision.Reco
 
 def audit_for(costs: dict, criteria: tuple):
     """The audit the downloads build at these prices (only when a button is pressed)."""
-    return audit_builder(
-        models,
-        costs,
-        ds,
-        unit=unit,
-        volume=volume,
-        resamples=resamples,
-        criteria=criteria,
-        tolerance=float(setting("fair_tol", settings.TOLERANCE.default)),
-        questions=elicit.in_force(setting("price_questions"), costs),
-        capacity=share,
-        cap=cap,
-    )
+    return session_audit(models, costs, ds, unit=unit, volume=volume, criteria=criteria, share=share, cap=cap)
 
 
 @st.fragment

@@ -4,14 +4,18 @@ import hashlib
 
 import streamlit as st
 
-from costlib import answers
+from costlib import answers, loading
 from costlib.core.errors import DataError
 from costlib.present import watch_words
+from costlib.scale import bigdata
 from costlib.watch.periods import FREQS
 from costlib.watch.sample import TITLE
+from views._ui.data import COSTS_PAGE, current_dataset, group_names, model_sweeps, replace_upload
 from views._ui.display import page_header, say, show_error, show_table, show_verdict
-from views._ui.memo import remember
-from views._ui.page import unit_and_volume
+from views._ui.memo import dataset_key, remember
+from views._ui.page import HANDOFF, unit_and_volume
+from views._ui.policy import session_audit, session_limit, set_policy_prices
+from views._ui.prices import stored_costs
 
 page_header("Watch", watch_words.WATCH_WHAT)
 unit, volume = unit_and_volume()
@@ -22,21 +26,62 @@ def _content(upload) -> tuple[bytes, str]:
     return data, hashlib.sha256(data).hexdigest()  # remembered by content, never by file name
 
 
+def _current_policy():
+    """The policy Costs & groups recommends now, for the data in the sidebar (remembered)."""
+    ds = current_dataset(needs="binary")
+    if ds is None:
+        st.stop()
+    costs = stored_costs(group_names(ds))
+    cap, share, _ = session_limit(volume)
+    build = session_audit(model_sweeps(ds), costs, ds, unit=unit, volume=volume, criteria=(), share=share, cap=cap)
+    key = ("watch_current", dataset_key(ds), tuple(sorted((str(g), p) for g, p in costs.items())), share, unit)
+    return remember(key, lambda: answers.current_policy(build)), key
+
+
+def _cases(where):
+    """(table, name, key) of the newer cases: an upload, or a data-folder file's columns; None until given."""
+    folder = bigdata.data_folder()
+    files = bigdata.list_files(folder) if folder is not None else []
+    kinds = [answers.CASES_UPLOADED, answers.CASES_FOLDER] if files else [answers.CASES_UPLOADED]
+    kind = where.radio("Newer cases", kinds, horizontal=True, key="watch_from")
+    if kind == answers.CASES_UPLOADED:
+        upload = where.file_uploader(answers.CASES_LABEL, type=["csv", "parquet"], key="watch_cases")
+        if upload is None:
+            return None
+        data, digest = _content(upload)
+        name = loading.display_name(upload.name)
+        return remember(("watch_cases", digest), lambda: answers.read_cases(data, upload.name)), name, digest
+    picked = where.selectbox("File", files, key="watch_folder_file")
+    path = bigdata.safe_path(folder, picked)
+    names = bigdata.columns_of(path)
+    chosen = where.multiselect(answers.FOLDER_COLUMNS, names, key="watch_folder_cols")
+    if not chosen:
+        return None
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime_ns, tuple(chosen))
+    return remember(("watch_folder", key), lambda: answers.folder_cases(path, chosen)), picked, key
+
+
 c1, c2 = st.columns(2)
-policy_upload = c1.file_uploader(answers.POLICY_LABEL, type=["json"], key="watch_policy")
-cases_upload = c2.file_uploader(answers.CASES_LABEL, type=["csv", "parquet"], key="watch_cases")
-source = ("sample",)
+which = c1.radio(
+    "The cutoff to watch", answers.POLICY_SOURCES, horizontal=True, key="watch_which", help=answers.POLICY_SOURCE_HELP
+)
+policy_upload = None
+if which == answers.FROM_FILE:
+    policy_upload = c1.file_uploader(answers.POLICY_LABEL, type=["json"], key="watch_policy")
 try:
-    if policy_upload is None or cases_upload is None:
+    cases = _cases(c2)
+    if cases is None or (which == answers.FROM_FILE and policy_upload is None):
         policy, df = remember(("watch_sample",), answers.sample_inputs)
-        name, columns = "the built-in year", dict(answers.SAMPLE_COLUMNS)
+        name, columns, source = "the built-in year", dict(answers.SAMPLE_COLUMNS), ("sample",)
         say("info", answers.SAMPLE_NOTE.format(title=TITLE))
     else:
-        p_data, p_key = _content(policy_upload)
-        c_data, c_key = _content(cases_upload)
-        policy = remember(("watch_policy", p_key), lambda: answers.read_policy(p_data))
-        name = cases_upload.name
-        df = remember(("watch_cases", c_key), lambda: answers.read_cases(c_data, name))
+        df, name, c_key = cases
+        if which == answers.FROM_FILE:
+            p_data, p_key = _content(policy_upload)
+            policy = remember(("watch_policy", p_key), lambda: answers.read_policy(p_data))
+        else:
+            policy, p_key = _current_policy()
         source = (p_key, c_key)
         options = list(df.columns)
         s1, s2, s3, s4 = st.columns(4)
@@ -68,23 +113,23 @@ st.subheader("What to do")
 show_verdict(answer.verdict)
 st.plotly_chart(answer.figure, key="watch_chart")
 show_table(answer.table, "watch_periods", key="watch_periods")
+if answer.groups is not None:
+    st.subheader("Group by group")
+    st.caption(watch_words.GROUPS_WHAT)
+    show_table(answer.groups, "watch_groups", key="watch_groups")
 
 if any(p["alert"] for p in answer.report["periods"]) and columns.get("label"):
     st.subheader("Refit")
     st.caption(answers.REFIT_WHAT)
-    if st.button(answers.REFIT_BUTTON, key="watch_refit") or st.session_state.get("_watch_refit") == key:
-        st.session_state["_watch_refit"] = key
-        text, sentence = remember(
-            ("watch_refit", key),
-            lambda: answers.refit_on_recent(policy, df, name=name, columns=columns, report=answer.report, unit=unit),
-        )
-        say("info", sentence)
-        if text is not None:
-            st.download_button(
-                "Download the refitted policy (JSON)",
-                data=text.encode(),
-                file_name="cost_policy_refitted.json",
-                mime="application/json",
-                key="dl_watch_refit",
-                on_click="ignore",
-            )
+    if st.button(answers.REFIT_BUTTON, key="watch_refit"):
+        try:
+            refit = answers.refit_inputs(policy, df, name=name, columns=columns, report=answer.report)
+            digest = hashlib.sha256(repr(key).encode() + refit.frame.to_csv(index=False).encode()).hexdigest()
+            ds_new = loading.prepare(refit.frame, refit.mapping, name=refit.name, fingerprint=digest)
+            set_policy_prices(refit.policy, group_names(ds_new))
+        except DataError as err:
+            show_error(err)
+        else:
+            replace_upload(ds_new)
+            st.session_state[HANDOFF] = refit.sentence
+            st.switch_page(COSTS_PAGE)

@@ -7,13 +7,16 @@ from dataclasses import dataclass
 import pandas as pd
 
 from costlib.present import figures
-from costlib.present.watch_words import watch_table, watch_verdict
+from costlib.present.watch_words import watch_group_table, watch_table, watch_verdict
 
 #: the columns of the built-in sample (`costlib.watch.sample.watch_year`)
-SAMPLE_COLUMNS = {"time": "decided", "score": "score", "label": "outcome", "group": None}
+SAMPLE_COLUMNS = {"time": "decided", "score": "score", "label": "outcome", "group": "region"}
 NO_COLUMN = "(none)"
 POLICY_LABEL = "Policy file (JSON) from Costs & groups or audit --policy"
 CASES_LABEL = "Newer cases (CSV or Parquet) with a date column"
+CASES_UPLOADED, CASES_FOLDER = "An uploaded file", "A file in the server's data folder"
+FOLDER_COLUMNS = "Its columns to read (date, score, outcome, group)"
+MSG_NOTHING_TO_REFIT = "No period has outcomes yet: there is nothing to refit on."
 SAMPLE_NOTE = (
     "Showing the built-in sample: {title}. Upload a policy and a file of newer cases to watch your own cutoff."
 )
@@ -25,6 +28,7 @@ class WatchAnswer:
     verdict: object
     table: pd.DataFrame
     figure: object
+    groups: pd.DataFrame | None  # per period and group; None without groups
 
 
 def sample_inputs(seed: int = 7) -> tuple[dict, pd.DataFrame]:
@@ -67,51 +71,81 @@ def watch_answer(
         watch_verdict(report, unit=unit, volume=per_month),
         watch_table(report, unit),
         figures.watch_figure(report, unit=unit),
+        watch_group_table(report, unit),
     )
 
 
 REFIT_MONTHS = 3  # the refit is fitted on the latest periods with outcomes
-REFIT_BUTTON = "Refit on the latest months with outcomes"
+REFIT_BUTTON = "Refit on the latest months with outcomes, on Costs & groups"
 REFIT_WHAT = (
-    "Fits the cutoff again at the policy's prices on the latest three periods whose outcomes are known, judges it "
-    "as Costs & groups does (honest estimate and verdict), and gives its policy file to ship or to restore on "
-    "Costs & groups."
+    "Opens Costs & groups on the cases of the latest three periods whose outcomes are known, at the policy's "
+    "prices (and review limit): the cutoff it recommends there is the refit, judged honestly, with its verdict, "
+    "report and policy file. The data you had loaded stays one click away in the sidebar."
+)
+FROM_FILE = "A policy file"
+FROM_COSTS = "What Costs & groups recommends now"
+POLICY_SOURCES = (FROM_FILE, FROM_COSTS)
+POLICY_SOURCE_HELP = (
+    "A policy file downloaded from Costs & groups (or written by audit --policy), or the cutoff Costs & groups "
+    "recommends now for the data in the sidebar at your prices and review limit."
 )
 
 
-def refit_on_recent(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, report: dict, unit: str):
-    """(policy JSON text, sentence) of the cutoffs refitted at the policy's prices on the latest
-    `REFIT_MONTHS` periods with outcomes (the full audit: honest estimate, verdict, record), or
-    (None, sentence) when there are none."""
+@dataclass(frozen=True)
+class Refit:
+    """What the refit hands to Costs & groups: the rows, their columns, the prices per group."""
+
+    frame: pd.DataFrame
+    mapping: object  # core.dataset.ColumnMapping
+    name: str
+    policy: dict  # the policy, with its prices for every group of `frame`
+    sentence: str
+
+
+def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, report: dict) -> Refit:
+    """The cases with outcomes of the latest `REFIT_MONTHS` periods with outcomes, as a table for
+    Costs & groups to refit on (`loading.prepare` reads it as an upload); DataError when no
+    period has outcomes."""
     import numpy as np
 
-    from costlib.answers.audit import build_audit, data_columns
-    from costlib.binary.decision import sweep_model
+    from costlib.binary.decision import SINGLE_GROUP
     from costlib.core.dataset import ColumnMapping
-    from costlib.present.policy import policy_json
+    from costlib.core.errors import DataError
     from costlib.watch.periods import as_periods
     from costlib.watch.report import labels_of
 
     recent = [p["period"] for p in report["periods"] if p["measured"]][-REFIT_MONTHS:]
     if not recent:
-        return None, "No period has outcomes yet: there is nothing to refit on."
+        raise DataError(MSG_NOTHING_TO_REFIT)
     periods = as_periods(df[columns["time"]].to_numpy(), report["freq"], len(df)).astype(str)
-    y = labels_of(df[columns["label"]], name, columns["label"])
+    y = labels_of(df[columns["label"]], name, columns["label"], positive=(policy.get("data") or {}).get("positive"))
     rows = np.isin(periods, recent) & ~np.isnan(y)
-    groups = df[columns["group"]].astype(str).to_numpy()[rows] if columns.get("group") else None
-    ms = sweep_model(y[rows].astype(int), df[columns["score"]].to_numpy(dtype=float)[rows], groups)
-    costs = {g: policy["prices"].get(g, next(iter(policy["prices"].values()))) for g in ms.groups}
-    audit = build_audit(
-        ms,
-        costs if groups is not None else next(iter(policy["prices"].values())),
-        unit=policy_unit(policy, unit),
-        volume=policy.get("volume"),
-        n_resamples=500,
-        data_name=f"{name}, {recent[0]} to {recent[-1]}",
-        columns=data_columns(ColumnMapping(label=columns["label"], group=columns.get("group"))),
-    )
+    keep = [c for c in (columns["score"], columns.get("group")) if c]
+    frame = df.loc[rows, keep].reset_index(drop=True)
+    frame.insert(0, "outcome", y[rows].astype(int))
+    if columns.get("group") and set(policy["prices"]) == {SINGLE_GROUP}:  # one price book for every group
+        prices = dict.fromkeys(sorted(frame[columns["group"]].astype(str).unique()), policy["prices"][SINGLE_GROUP])
+        policy = {**policy, "prices": prices}
     span = recent[0] if len(recent) == 1 else f"{recent[0]} to {recent[-1]}"
+    mapping = ColumnMapping(label="outcome", scores=(columns["score"],), group=columns.get("group"))
     sentence = (
-        f"Refitted on {span} ({int(rows.sum()):,} cases with outcomes) at the policy's prices: {audit.verdict.headline}"
+        f"Costs & groups now shows {span} of {name} ({len(frame):,} cases with outcomes) at the policy's prices: "
+        "its recommended cutoff is the refit."
     )
-    return policy_json(audit), sentence
+    return Refit(frame, mapping, f"{name}, {span}", policy, sentence)
+
+
+def current_policy(build) -> dict:
+    """The policy Costs & groups would download now (`build` makes its audit), read back as a
+    policy file is (`present.policy.load_policy`), so that both ways in are watched alike."""
+    from costlib.present.policy import load_policy, policy_json
+
+    return load_policy(policy_json(build()))
+
+
+def folder_cases(path, columns: list[str]) -> pd.DataFrame:
+    """Only the `columns` of a file in the data folder, read where it lies by DuckDB, within the
+    upload memory budget (a sentence when they would not fit)."""
+    from costlib.scale.bigdata import read_columns
+
+    return read_columns(path, columns)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from costlib.binary.capacity import cap_limit
 from costlib.present.amounts import money, number, percent
 from costlib.present.words import Verdict, cutoffs_text
 from costlib.watch.periods import FREQS
@@ -28,6 +29,14 @@ def _amount(per_case: float, n: float, volume: float | None, unit: str) -> str:
     return f"{money(per_case, unit)} per case ({money(per_case * n, unit)} over its {number(n, 0)} cases)"
 
 
+def _ships(policy: dict, shipped: dict) -> str:
+    cap = policy.get("capacity")
+    limit = f", within a review limit of {percent(cap)} of the cases" if cap is not None else ""
+    if policy.get("random_share") is not None:
+        return f"The policy flags a random {percent(policy['random_share'])} of the cases, without the model{limit}."
+    return f"The policy ships: {cutoffs_text(shipped, grouped=len(shipped) > 1)}{limit}."
+
+
 def watch_verdict(report: dict, *, unit: str = "", volume: float | None = None) -> Verdict:
     """The one answer of a watch report (`costlib.watch.report.watch_report`). Amounts are a
     month (`volume` cases) for monthly periods, else per case; "since" is where the latest
@@ -37,7 +46,15 @@ def watch_verdict(report: dict, *, unit: str = "", volume: float | None = None) 
     volume = volume if report.get("freq", "M") == "M" else None
     cuts = report["policy"]["cutoffs"]
     shipped = {g: (float("inf") if t is None else float(t)) for g, t in cuts.items()}
-    details = [f"The policy ships: {cutoffs_text(shipped, grouped=len(shipped) > 1)}.", HONEST]
+    details = [_ships(report["policy"], shipped), HONEST]
+    partly = [p for p in periods if p["measured"] and p["labelled"] < p["n"]]
+    if partly:
+        names = ", ".join(f"{p['period']} ({percent(p['labelled'] / p['n'])})" for p in partly[-3:])
+        details.append(
+            f"Outcomes are in for part of the cases of {names}: those {word}s are measured on the cases whose "
+            "outcome is known. If the outcomes of some kinds of case arrive later (a default takes months), those "
+            "are not yet a fair sample."
+        )
     estimated = [p for p in periods if not p["measured"]]
     if estimated:
         names = [p["period"] for p in estimated]
@@ -77,17 +94,34 @@ def watch_verdict(report: dict, *, unit: str = "", volume: float | None = None) 
     )
 
 
+OVER_LIMIT = " (over the review limit)"
+
+
+def _how(p: dict) -> str:
+    if not p["measured"]:
+        return "estimated"
+    if p["labelled"] < p["n"]:
+        return f"measured on {percent(p['labelled'] / p['n'])} of the cases"
+    return "measured"
+
+
+def _flagged(share, cap) -> str:
+    if share is None:
+        return "–"
+    return percent(share) + (OVER_LIMIT if cap is not None and share > cap_limit(cap, 1.0) else "")
+
+
 def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
     """The periods as a person reads them: text cells, "–" where there is nothing to show."""
+    cap = report["policy"].get("capacity")
     rows = []
     for p in report["periods"]:
         low, high = p["regret_interval"]
         best = p["best_threshold"]
+        one = len(set(best.values())) <= 1  # one cutoff for everybody: said once
         cut = ", ".join(
-            f"{g}: {'nobody' if t is None else f'≥ {t:.4g}'}"
-            if len(best) > 1
-            else ("nobody" if t is None else f"≥ {t:.4g}")
-            for g, t in best.items()
+            ("nobody" if t is None else f"≥ {t:.4g}") if one else f"{g}: {'nobody' if t is None else f'≥ {t:.4g}'}"
+            for g, t in (list(best.items())[:1] if one else best.items())
         )
         rows.append(
             {
@@ -95,8 +129,9 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
                 "cases": number(p["n"], 0),
                 "with outcomes": number(p["labelled"], 0),
                 "cost per case": money(p["cost_per_case"], unit) if p["cost_per_case"] is not None else "–",
-                "how": "measured" if p["measured"] else "estimated",
-                "its own best cutoff": cut,
+                "how": _how(p),
+                "flagged": _flagged(p.get("flagged_share"), cap),
+                "its own best cutoff": cut or "–",
                 "refitting would save per case": money(p["regret_per_case"], unit)
                 if p["regret_per_case"] is not None
                 else "–",
@@ -106,3 +141,28 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+GROUPS_WHAT = (
+    "The shipped cutoffs group by group: how many of each group's cases were judged (those with outcomes, where "
+    "there are any), what share of them was flagged and what the mistakes cost per case (measured or estimated, as "
+    "in the table above)."
+)
+
+
+def watch_group_table(report: dict, unit: str = "") -> pd.DataFrame | None:
+    """Per period and group: cases, share flagged and cost per case at the shipped cutoffs; None
+    without groups."""
+    rows = [
+        {
+            "period": p["period"],
+            "group": g,
+            "cases judged": number(x["n"], 0),
+            "flagged": percent(x["flagged_share"]) if x["flagged_share"] is not None else "–",
+            "cost per case": money(x["cost_per_case"], unit) if x["cost_per_case"] is not None else "–",
+            "how": _how(p),
+        }
+        for p in report["periods"]
+        for g, x in p.get("groups", {}).items()
+    ]
+    return pd.DataFrame(rows) if rows else None

@@ -18,6 +18,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pandas as pd
+
 from costlib.binary import decision
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
@@ -202,3 +204,33 @@ def dataset_from_aggregate(data: bytes, *, name: str) -> Dataset:
         weight=roles.get("weight"),
     )
     return _dataset(name, str(prov.get("fingerprint", "")), int(prov.get("rows", 0)), mapping, models, tuple(notes))
+
+
+BYTES_PER_CELL = 48  # what one read cell takes in pandas at most (a short text; a number takes 8)
+
+
+def read_columns(path: Path, columns: list[str]) -> pd.DataFrame:
+    """Only `columns` of a data-folder file, read where it lies by DuckDB, refused with a
+    sentence before any row is read when they would not fit the upload memory budget
+    (`loading.budget.table_budget`) at `BYTES_PER_CELL` a cell."""
+    from costlib.loading.budget import table_budget
+    from costlib.scale.engines import connect
+
+    engine = connect("duckdb", str(path))
+    try:
+        view = engine.open(str(path))
+        have = [c for c, _ in engine.columns(view)]
+        missing = [c for c in columns if c not in have]
+        if missing:
+            raise DataError(f'The file "{path.name}" has no column "{missing[0]}".', column=missing[0])
+        n = int(engine.sql(f"SELECT count(*) AS n FROM {view}")["n"].iloc[0])
+        need = n * len(columns) * BYTES_PER_CELL
+        if need > table_budget():
+            raise DataError(
+                f'The file "{path.name}" has {n:,} rows: its {len(columns)} columns would take about '
+                f"{need / 2**20:,.0f} MB here, past this server's budget of {table_budget() / 2**20:,.0f} MB for one "
+                "table. Watch a shorter span of time (one file per quarter, say)."
+            )
+        return engine.sql(f"SELECT {', '.join(engine.quote(c) for c in columns)} FROM {view}")
+    finally:
+        engine.close()

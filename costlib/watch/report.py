@@ -16,7 +16,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from costlib.binary.decision import json_number
+from costlib.binary.decision import SINGLE_GROUP, json_number
 from costlib.core.errors import DataError
 from costlib.watch.alerts import judge_period
 from costlib.watch.periods import as_periods
@@ -104,6 +104,10 @@ def watch_report(
             )
         only = next(iter(thresholds))
         groups = np.full(len(df), only, dtype=object)
+    if group and set(thresholds) == {SINGLE_GROUP}:  # one cutoff for everybody: it applies to every group
+        names = sorted(set(groups))
+        thresholds = dict.fromkeys(names, thresholds[SINGLE_GROUP])
+        prices = dict.fromkeys(names, prices[SINGLE_GROUP])
     unknown = sorted(set(groups) - set(thresholds))
     if unknown:
         raise DataError(f'The group "{unknown[0]}" is in "{name}" but not in the policy.', column=group)

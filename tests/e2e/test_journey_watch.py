@@ -4,7 +4,7 @@ shipped cutoff stopped holding, and what it costs."""
 from __future__ import annotations
 
 import pytest
-from e2e_support import alert_texts, chart_titles, full_screenshot, goto, nav
+from e2e_support import alert_texts, chart_titles, data_choice, full_screenshot, goto, nav, step, wait_for_url
 
 from costlib import answers
 from costlib.present.watch_words import watch_verdict
@@ -24,3 +24,10 @@ def test_watch_says_since_when_the_cutoff_no_longer_holds(page, app_url):
     assert want in alert_texts(page)
     assert "The shipped cutoff, period by period" in chart_titles(page)
     full_screenshot(page, "watch_sample")
+    page.get_by_role("button", name=answers.REFIT_BUTTON).click()
+    wait_for_url(page, "costs")
+    step(page, "refit on Costs")
+    texts = " ".join(alert_texts(page))
+    assert "Costs & groups now shows 2026-07 to 2026-09 of the built-in year" in texts
+    assert "Your uploaded file" in data_choice(page)
+    full_screenshot(page, "watch_refit_costs")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from costlib import answers
 from costlib.answers.audit import build_audit
@@ -76,31 +77,72 @@ def test_a_file_that_is_not_a_policy_gets_a_sentence():
     assert any("not a costlib policy" in unescape(e.value) for e in at.error)
 
 
-def test_refit_on_the_latest_months_gives_a_policy_with_its_verdict():
-    from costlib.present.policy import load_policy
-
+def test_refit_opens_costs_on_the_latest_months_with_outcomes_at_the_policys_prices():
     at = open_app("compas", "views/watch.py")
     [b for b in at.button if b.key == "watch_refit"][0].click().run()
     assert_no_exception(at)
-    info = [unescape(x.value) for x in at.info if x.value.startswith("Refitted")]
-    assert info and info[0].startswith("Refitted on 2026-07 to 2026-09 (4,500 cases with outcomes)")
-    text, _ = answers.refit_on_recent(
-        shipped_policy(),
-        watch_year(),
-        name="the built-in year",
-        columns=answers.SAMPLE_COLUMNS,
-        report=watch_report(shipped_policy(), watch_year(), name="x", n_resamples=100, **answers.SAMPLE_COLUMNS),
-        unit="$",
-    )
-    refitted = load_policy(text)
-    assert refitted["thresholds"]["everyone"] > shipped_policy()["thresholds"]["everyone"]  # fewer positives: higher
+    ds = at.session_state["upload_dataset"]
+    assert at.session_state["data"] == "upload" and ds.name == "the built-in year, 2026-07 to 2026-09"
+    df = watch_year()
+    recent = df[(df["decided"] >= "2026-07-01") & df["outcome"].notna()]
+    assert ds.n_rows == len(recent) and sorted(pd.unique(ds.groups)) == ["north", "south"]
+    assert float(ds.y.mean()) == pytest.approx(float(recent["outcome"].mean()))
+    c_fp, c_fn = shipped_policy()["prices"]["everyone"]
+    assert (at.session_state["_keep_c_fp"], at.session_state["_keep_c_fn"]) == (c_fp, c_fn)
+    shown = texts(at)
+    assert "Costs & groups now shows 2026-07 to 2026-09 of the built-in year (3,938 cases with outcomes)" in shown
 
 
 def test_a_policy_for_other_groups_gets_a_sentence_not_a_traceback():
     rng = np.random.default_rng(5)
     train = _stable(rng, 1)
-    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=0, volume=1000)
+    groups = np.where(np.arange(len(train)) % 2, "a", "b")
+    audit = build_audit(D.sweep_model(train["y"], train["p"], groups), {"a": (1, 3), "b": (1, 5)}, n_resamples=0)
     cases = _stable(rng, 2).assign(region=lambda d: np.where(np.arange(len(d)) % 2, "north", "south"))
     at = _upload(audit, cases, time="when", score="p", group="region")
     assert_no_exception(at)
     assert any("not in the policy" in unescape(e.value) for e in at.error)
+
+
+def _cases_upload(at, cases: pd.DataFrame, **chosen):
+    at.file_uploader(key="watch_cases").upload("c.csv", cases.to_csv(index=False).encode(), "text/csv").run()
+    for key, column in chosen.items():
+        at.selectbox(key=f"watch_{key}").set_value(column).run()
+    return at
+
+
+def test_the_cutoff_costs_recommends_now_is_watched_as_its_policy_file_would_be():
+
+    at = open_app("compas", "views/watch.py")
+    at.radio(key="watch_which").set_value(answers.FROM_COSTS).run()
+    rng = np.random.default_rng(12)
+    cases = _stable(rng, 3).rename(columns={"p": "decile_score"})
+    cases["decile_score"] = (cases["decile_score"] * 10).round()
+    cases["race"] = np.array(["African-American", "Caucasian", "Other"])[np.arange(len(cases)) % 3]
+    _cases_upload(at, cases, time="when", score="decile_score", label="y", group="race")
+    assert_no_exception(at)
+    answer = [v for k, v in at.session_state["_memo"].items() if k[0] == "watch_answer"][-1]
+    policy = [v for k, v in at.session_state["_memo"].items() if k[0] == "watch_current"][-1]
+    assert policy["data"]["name"] == at.session_state["_samples"]["compas"].name  # the sidebar's data
+    as_json = {g: (None if t == np.inf else "-inf" if t == -np.inf else t) for g, t in policy["thresholds"].items()}
+    assert answer.report["policy"]["cutoffs"] == as_json
+    assert len(answer.report["periods"]) == 3
+    assert _box(at).startswith(("Keep", "Refit"))
+
+
+def test_a_data_folder_file_is_read_by_its_chosen_columns(tmp_path, monkeypatch):
+    rng = np.random.default_rng(13)
+    train = _stable(rng, 1)
+    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=100, volume=1000)
+    _stable(rng, 4).assign(extra="ignored").to_parquet(tmp_path / "cases.parquet")
+    monkeypatch.setenv("COSTLIB_DATA_DIR", str(tmp_path))
+    at = open_app("compas", "views/watch.py")
+    at.file_uploader(key="watch_policy").upload("p.json", policy_json(audit).encode(), "application/json").run()
+    at.radio(key="watch_from").set_value(answers.CASES_FOLDER).run()
+    at.multiselect(key="watch_folder_cols").set_value(["when", "p", "y"]).run()
+    for key, column in {"time": "when", "score": "p", "label": "y"}.items():
+        at.selectbox(key=f"watch_{key}").set_value(column).run()
+    assert_no_exception(at)
+    table = [t.value for t in at.dataframe if "refitting would save per case" in t.value.columns][0]
+    assert list(table["period"]) == ["2026-01", "2026-02", "2026-03", "2026-04"]
+    assert _box(at).startswith("Keep the cutoff")

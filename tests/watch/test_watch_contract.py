@@ -244,7 +244,8 @@ def test_since_is_where_the_latest_run_of_alerts_starts():
 
     def period(name, alert, measured=True):
         iv = [0.01, 0.05] if alert else [-0.01, 0.02]
-        row = {"period": name, "n": 1000, "alert": alert, "measured": measured, "regret_per_case": 0.03}
+        row = {"period": name, "n": 1000, "labelled": 1000 * measured, "alert": alert, "measured": measured}
+        row["regret_per_case"] = 0.03
         return {**row, "regret_interval": iv}
 
     report = {

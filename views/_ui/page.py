@@ -6,7 +6,7 @@ import streamlit as st
 
 from costlib.core import settings
 from views._ui.data import current_dataset, group_names
-from views._ui.display import page_header
+from views._ui.display import page_header, say
 from views._ui.prices import stored_costs
 from views._ui.state import keep, mirror, remembered, setting_notes
 
@@ -40,10 +40,16 @@ def unit_and_volume() -> tuple[str, float]:
     return unit, float(volume)
 
 
+HANDOFF = "_handoff"  # a sentence a page leaves for the page it opens (what it brought there)
+
+
 def setup(title: str, what: str, *, needs: str | None = None):
-    """What every page starts with: header, data choice (with the fallback sample), unit and
-    volume, and any out-of-range setting from the link. Stops the page without data."""
+    """What every page starts with: header, what the page before brought here, data choice
+    (with the fallback sample), unit and volume, and any out-of-range setting from the link.
+    Stops the page without data."""
     page_header(title, what)
+    if HANDOFF in st.session_state:
+        say("info", st.session_state.pop(HANDOFF))
     ds = current_dataset(needs=needs)
     if ds is None:
         st.stop()

@@ -6,10 +6,13 @@ from __future__ import annotations
 import streamlit as st
 
 from costlib import answers
+from costlib.binary import elicit
+from costlib.core import settings
 from costlib.core.errors import DataError
-from costlib.present import policy, report
+from costlib.present import capacity_words, policy, report
 from views._ui.display import say
-from views._ui.state import set_setting
+from views._ui.limit import limit_setting
+from views._ui.state import set_setting, setting
 
 MESSAGE = "_policy_message"
 
@@ -22,10 +25,18 @@ def restore_policy(names: list, fingerprint: str) -> None:
         return
     try:
         saved = policy.load_policy(upload.getvalue())
-        plan = policy.prices_for(saved, names)
+        set_policy_prices(saved, names)
     except DataError as err:
         st.session_state[MESSAGE] = ("error", err.message)
         return
+    st.session_state[MESSAGE] = ("success", answers.policy_restored_sentence(saved, fingerprint))
+
+
+def set_policy_prices(saved: dict, names: list) -> None:
+    """Make the settings those of the loaded policy `saved` for the groups `names`: its prices,
+    unit, volume, price questions and review limit (DataError, nothing changed, when it lacks a
+    group)."""
+    plan = policy.prices_for(saved, names)
     for key, value in plan.items():
         set_setting(key, value)
     set_setting("unit", saved["unit"])
@@ -46,7 +57,33 @@ def restore_policy(names: list, fingerprint: str) -> None:
     set_setting("cap_on", cap_cases is not None)
     if cap_cases is not None:
         set_setting("cap", int(cap_cases))
-    st.session_state[MESSAGE] = ("success", answers.policy_restored_sentence(saved, fingerprint))
+
+
+def session_limit(volume: float) -> tuple[int | None, float | None, bool]:
+    """(the review limit in cases a month or None, as a share of the cases or None, whether it
+    covers every case) of this session's settings."""
+    cap = limit_setting("cap")  # the cases a month the team can review (None: no limit)
+    share = capacity_words.cap_share(cap, volume)
+    covers_all = share is not None and share >= 1  # a limit of every case a month is no limit
+    return cap, (None if covers_all else share), covers_all
+
+
+def session_audit(models: dict, costs: dict, ds, *, unit, volume, criteria: tuple, share, cap):
+    """The audit of this session's settings (resamples, fairness tolerance, price questions) at
+    `costs` within the review limit `share`: what the downloads of Costs & groups build."""
+    return audit_builder(
+        models,
+        costs,
+        ds,
+        unit=unit,
+        volume=volume,
+        resamples=int(setting("resamples", settings.RESAMPLES.default)),
+        criteria=criteria,
+        tolerance=float(setting("fair_tol", settings.TOLERANCE.default)),
+        questions=elicit.in_force(setting("price_questions"), costs),
+        capacity=share,
+        cap=cap,
+    )
 
 
 def policy_uploader(where, names: list, fingerprint: str) -> None:
