@@ -111,17 +111,9 @@ except ValueError as err:  # a policy that does not fit the cases (a group witho
 
 st.subheader("What to do")
 show_verdict(answer.verdict)
-st.plotly_chart(answer.figure, key="watch_chart")
-show_table(answer.table, "watch_periods", key="watch_periods")
-if answer.groups is not None:
-    st.subheader("Group by group")
-    st.caption(watch_words.GROUPS_WHAT)
-    show_table(answer.groups, "watch_groups", key="watch_groups")
-
 if any(p["alert"] for p in answer.report["periods"]) and columns.get("label"):
-    st.subheader("Refit")
     st.caption(answers.REFIT_WHAT)
-    if st.button(answers.REFIT_BUTTON, key="watch_refit"):
+    if st.button(answers.REFIT_BUTTON, key="watch_refit", type="primary"):
         try:
             refit = answers.refit_inputs(policy, df, name=name, columns=columns, report=answer.report)
             digest = hashlib.sha256(repr(key).encode() + refit.frame.to_csv(index=False).encode()).hexdigest()
@@ -133,3 +125,9 @@ if any(p["alert"] for p in answer.report["periods"]) and columns.get("label"):
             replace_upload(ds_new)
             st.session_state[HANDOFF] = refit.sentence
             st.switch_page(COSTS_PAGE)
+st.plotly_chart(answer.figure, key="watch_chart")
+show_table(answer.table, "watch_periods", key="watch_periods", column_config=watch_words.NARROW)
+if answer.groups is not None:
+    st.subheader("Group by group")
+    st.caption(watch_words.GROUPS_WHAT)
+    show_table(answer.groups, "watch_groups", key="watch_groups")

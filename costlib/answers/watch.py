@@ -7,7 +7,13 @@ from dataclasses import dataclass
 import pandas as pd
 
 from costlib.present import figures
-from costlib.present.watch_words import watch_group_table, watch_table, watch_verdict
+from costlib.present.watch_words import (
+    VOLUME_OF_POLICY,
+    VOLUME_OF_SIDEBAR,
+    watch_group_table,
+    watch_table,
+    watch_verdict,
+)
 
 #: the columns of the built-in sample (`costlib.watch.sample.watch_year`)
 SAMPLE_COLUMNS = {"time": "decided", "score": "score", "label": "outcome", "group": "region"}
@@ -66,9 +72,10 @@ def watch_answer(
     report = watch_report(policy, df, name=name, freq=freq, n_resamples=n_resamples, **columns)
     unit = policy_unit(policy, unit)
     per_month = policy.get("volume") or volume  # as the command line says it
+    basis = VOLUME_OF_POLICY if policy.get("volume") else VOLUME_OF_SIDEBAR
     return WatchAnswer(
         report,
-        watch_verdict(report, unit=unit, volume=per_month),
+        watch_verdict(report, unit=unit, volume=per_month, volume_from=basis),
         watch_table(report, unit),
         figures.watch_figure(report, unit=unit),
         watch_group_table(report, unit),

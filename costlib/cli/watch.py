@@ -112,9 +112,9 @@ def _print_text(report: dict) -> None:
             f"{money(p['cost_per_case'], unit)} ({how}); refitting would save {money(p['regret_per_case'], unit)} "
             f"per case{iv_text}; base rate {p['base_rate']:.3f}{flag}"
         )
-    from costlib.present.watch_words import watch_verdict
+    from costlib.present.watch_words import VOLUME_OF_POLICY, watch_verdict
 
-    print(watch_verdict(report, unit=unit, volume=report["policy"]["volume"]).headline)
+    print(watch_verdict(report, unit=unit, volume=report["policy"]["volume"], volume_from=VOLUME_OF_POLICY).headline)
     if any(not p["measured"] for p in periods):
         from costlib.watch.report import ASSUMPTION
 

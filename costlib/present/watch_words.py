@@ -37,16 +37,23 @@ def _ships(policy: dict, shipped: dict) -> str:
     return f"The policy ships: {cutoffs_text(shipped, grouped=len(shipped) > 1)}{limit}."
 
 
-def watch_verdict(report: dict, *, unit: str = "", volume: float | None = None) -> Verdict:
+VOLUME_OF_POLICY = "the policy's volume"
+VOLUME_OF_SIDEBAR = "the cases per month in the sidebar"
+
+
+def watch_verdict(report: dict, *, unit: str = "", volume: float | None = None, volume_from: str = "") -> Verdict:
     """The one answer of a watch report (`costlib.watch.report.watch_report`). Amounts are a
-    month (`volume` cases) for monthly periods, else per case; "since" is where the latest
-    unbroken run of alerting periods with outcomes starts."""
+    month (`volume` cases, which `volume_from` names) for monthly periods, else per case;
+    "since" is where the latest unbroken run of alerting periods with outcomes starts."""
     periods = report["periods"]
     word = FREQS.get(report.get("freq", "M"), "period")
     volume = volume if report.get("freq", "M") == "M" else None
     cuts = report["policy"]["cutoffs"]
     shipped = {g: (float("inf") if t is None else float(t)) for g, t in cuts.items()}
     details = [_ships(report["policy"], shipped), HONEST]
+    if volume:
+        basis = f" ({volume_from})" if volume_from else ""
+        details.append(f"Amounts a month are at {number(volume, 0)} cases a month{basis}.")
     partly = [p for p in periods if p["measured"] and p["labelled"] < p["n"]]
     if partly:
         names = ", ".join(f"{p['period']} ({percent(p['labelled'] / p['n'])})" for p in partly[-3:])
@@ -101,7 +108,7 @@ def _how(p: dict) -> str:
     if not p["measured"]:
         return "estimated"
     if p["labelled"] < p["n"]:
-        return f"measured on {percent(p['labelled'] / p['n'])} of the cases"
+        return f"partly ({percent(p['labelled'] / p['n'], 0)})"
     return "measured"
 
 
@@ -109,6 +116,11 @@ def _flagged(share, cap) -> str:
     if share is None:
         return "–"
     return percent(share) + (OVER_LIMIT if cap is not None and share > cap_limit(cap, 1.0) else "")
+
+
+#: the table's short columns, drawn narrow so that all of them fit the page
+NARROW = {c: {"width": "small"} for c in ("period", "cases", "flagged", "base rate", "alert")}
+SAVES = "refitting would save per case (95% interval)"
 
 
 def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
@@ -123,21 +135,20 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
             ("nobody" if t is None else f"≥ {t:.4g}") if one else f"{g}: {'nobody' if t is None else f'≥ {t:.4g}'}"
             for g, t in (list(best.items())[:1] if one else best.items())
         )
+        save = money(p["regret_per_case"], unit) if p["regret_per_case"] is not None else "–"
+        if low is not None:
+            save += f" ({money(low, unit)} to {money(high, unit)})"
         rows.append(
             {
                 "period": p["period"],
                 "cases": number(p["n"], 0),
-                "with outcomes": number(p["labelled"], 0),
-                "cost per case": money(p["cost_per_case"], unit) if p["cost_per_case"] is not None else "–",
                 "how": _how(p),
+                "cost per case": money(p["cost_per_case"], unit) if p["cost_per_case"] is not None else "–",
                 "flagged": _flagged(p.get("flagged_share"), cap),
                 "its own best cutoff": cut or "–",
-                "refitting would save per case": money(p["regret_per_case"], unit)
-                if p["regret_per_case"] is not None
-                else "–",
-                "95% interval": f"{money(low, unit)} to {money(high, unit)}" if low is not None else "–",
+                SAVES: save,
                 "base rate": percent(p["base_rate"]) if p["base_rate"] is not None else "–",
-                "alert": "yes" if p["alert"] else "no",
+                "alert": "yes" if p["alert"] else "no" if p["measured"] else "not judged",
             }
         )
     return pd.DataFrame(rows)

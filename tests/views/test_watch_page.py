@@ -10,6 +10,7 @@ import pytest
 from costlib import answers
 from costlib.answers.audit import build_audit
 from costlib.binary import decision as D
+from costlib.present import watch_words
 from costlib.present.policy import policy_json
 from costlib.present.watch_words import watch_verdict
 from costlib.watch.report import watch_report
@@ -32,7 +33,7 @@ def test_the_built_in_year_says_refit_from_the_month_of_the_shift():
     assert _box(at) == want.headline
     assert want.headline.startswith("Refit: since 2026-07")
     assert "watch_chart" in {c.key for c in at.get("plotly_chart")}
-    table = [t.value for t in at.dataframe if "refitting would save per case" in t.value.columns][0]
+    table = [t.value for t in at.dataframe if watch_words.SAVES in t.value.columns][0]
     assert len(table) == 12 and list(table["alert"]).count("yes") == sum(p["alert"] for p in report["periods"])
     assert "no outcomes yet" in texts(at)
     assert (table["how"] == "estimated").sum() == 3
@@ -143,6 +144,6 @@ def test_a_data_folder_file_is_read_by_its_chosen_columns(tmp_path, monkeypatch)
     for key, column in {"time": "when", "score": "p", "label": "y"}.items():
         at.selectbox(key=f"watch_{key}").set_value(column).run()
     assert_no_exception(at)
-    table = [t.value for t in at.dataframe if "refitting would save per case" in t.value.columns][0]
+    table = [t.value for t in at.dataframe if watch_words.SAVES in t.value.columns][0]
     assert list(table["period"]) == ["2026-01", "2026-02", "2026-03", "2026-04"]
     assert _box(at).startswith("Keep the cutoff")
