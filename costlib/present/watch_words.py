@@ -104,7 +104,8 @@ def watch_verdict(report: dict, *, unit: str = "", volume: float | None = None, 
 OVER_LIMIT = " (over the review limit)"
 
 
-def _how(p: dict) -> str:
+def how_measured(p: dict) -> str:
+    """How a period's cost is known: "measured", "partly (63%)" (on its cases with outcomes) or "estimated"."""
     if not p["measured"]:
         return "estimated"
     if p["labelled"] < p["n"]:
@@ -142,7 +143,7 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
             {
                 "period": p["period"],
                 "cases": number(p["n"], 0),
-                "how": _how(p),
+                "how": how_measured(p),
                 "cost per case": money(p["cost_per_case"], unit) if p["cost_per_case"] is not None else "–",
                 "flagged": _flagged(p.get("flagged_share"), cap),
                 "its own best cutoff": cut or "–",
@@ -171,7 +172,7 @@ def watch_group_table(report: dict, unit: str = "") -> pd.DataFrame | None:
             "cases judged": number(x["n"], 0),
             "flagged": percent(x["flagged_share"]) if x["flagged_share"] is not None else "–",
             "cost per case": money(x["cost_per_case"], unit) if x["cost_per_case"] is not None else "–",
-            "how": _how(p),
+            "how": how_measured(p),
         }
         for p in report["periods"]
         for g, x in p.get("groups", {}).items()

@@ -185,3 +185,17 @@ def test_a_folder_file_with_more_scores_than_the_budget_is_pooled_and_says_so(fo
         np.testing.assert_array_equal(whole[g].thresholds[idx], kept[g].thresholds)
         np.testing.assert_array_equal(whole[g].tp[idx], kept[g].tp)
     assert pooled.n_rows == exact.n_rows == len(df)
+
+
+def test_a_folder_files_chosen_columns_are_read_alone_and_refused_past_the_budget(tmp_path, monkeypatch):
+    from costlib.loading.budget import UPLOAD_MEMORY_ENV
+
+    path = tmp_path / "cases.parquet"
+    pd.DataFrame({"when": ["2026-01-01"] * 3, "p": [0.1, 0.5, 0.9], "other": ["x", "y", "z"]}).to_parquet(path)
+    got = bigdata.read_columns(path, ["when", "p"])
+    assert list(got.columns) == ["when", "p"] and got["p"].tolist() == [0.1, 0.5, 0.9]
+    with pytest.raises(DataError, match='no column "nope"'):
+        bigdata.read_columns(path, ["nope"])
+    monkeypatch.setenv(UPLOAD_MEMORY_ENV, "0.0001")  # about 100 bytes: three rows of two columns pass it
+    with pytest.raises(DataError, match="has 3 rows: its 2 columns would take about"):
+        bigdata.read_columns(path, ["when", "p"])
