@@ -110,7 +110,8 @@ def _print_text(report: dict) -> None:
         flag = "  ALERT" if p["alert"] else ""
         print(
             f"  {p['period']}: {p['n']:,} cases, {p['labelled']:,} with outcomes; cost per case "
-            f"{money(p['cost_per_case'], unit)} ({how}); flagged {percent(p['flagged_share'])}; refitting would save {money(p['regret_per_case'], unit)} "
+            f"{money(p['cost_per_case'], unit)} ({how}); flagged {percent(p['flagged_share'])}; "
+            f"refitting would save {money(p['regret_per_case'], unit)} "
             f"per case{iv_text}; base rate {p['base_rate']:.3f}{flag}"
         )
     print(watch_verdict(report, unit=unit, volume=report["policy"]["volume"], volume_from=VOLUME_OF_POLICY).headline)
