@@ -51,10 +51,31 @@ def read_policy(data: bytes) -> dict:
     return load_policy(data)
 
 
-def read_cases(data: bytes, name: str) -> pd.DataFrame:
-    """An uploaded file of newer cases (CSV or Parquet, read with the upload checks)."""
-    from costlib import loading
+MSG_AGGREGATE = (
+    'The file "{name}" is a costlib aggregate: it holds counts of scores without the date of each case, and Watch '
+    "needs the dates to tell the months apart. Give the cases themselves (a date, score and outcome column), or "
+    "a data-folder file."
+)
 
+
+def read_cases(data: bytes, name: str) -> pd.DataFrame:
+    """An uploaded file of newer cases (CSV or Parquet, read with the upload checks); an
+    aggregate file is refused with a sentence from its footer, before any data is read."""
+    from costlib import loading
+    from costlib.core.errors import DataError
+    from costlib.scale.aggregates import META_KEY
+
+    if data[:4] == b"PAR1":
+        import io
+
+        import pyarrow.parquet as pq
+
+        try:
+            meta = pq.ParquetFile(io.BytesIO(data)).schema_arrow.metadata or {}
+        except Exception:  # noqa: BLE001 - an unreadable footer is the reader's sentence below
+            meta = {}
+        if META_KEY in meta:
+            raise DataError(MSG_AGGREGATE.format(name=loading.display_name(name)))
     return loading.read_table(data, name)
 
 

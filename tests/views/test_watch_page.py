@@ -147,3 +147,18 @@ def test_a_data_folder_file_is_read_by_its_chosen_columns(tmp_path, monkeypatch)
     table = [t.value for t in at.dataframe if watch_words.SAVES in t.value.columns][0]
     assert list(table["period"]) == ["2026-01", "2026-02", "2026-03", "2026-04"]
     assert _box(at).startswith("Keep the cutoff")
+
+
+def test_an_aggregate_file_as_the_cases_gets_a_sentence(tmp_path):
+    from costlib.scale.aggregates import aggregate
+
+    rng = np.random.default_rng(2)
+    train = _stable(rng, 1)
+    aggregate(train, label="y", score="p").to_parquet(tmp_path / "counts.parquet")
+    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=0, volume=1000)
+    at = open_app("compas", "views/watch.py")
+    at.file_uploader(key="watch_policy").upload("p.json", policy_json(audit).encode(), "application/json").run()
+    data = (tmp_path / "counts.parquet").read_bytes()
+    at.file_uploader(key="watch_cases").upload("counts.parquet", data, "application/octet-stream").run()
+    assert_no_exception(at)
+    assert any("is a costlib aggregate" in unescape(e.value) for e in at.error)
