@@ -1,8 +1,9 @@
-"""Command line: ``python -m costlib COMMAND ...``, with the commands ``audit``, ``train``, ``aggregate``
-and ``watch``.
+"""Command line: ``python -m costlib COMMAND ...``, with the commands ``audit``, ``train``, ``aggregate``,
+``watch`` and ``dashboard``.
 
 This module only builds the parser and dispatches: each command lives in its own module
-(`costlib.cli.audit`, `costlib.cli.train`, `costlib.scale.aggregates`, `costlib.cli.watch`), which registers its
+(`costlib.cli.audit`, `costlib.cli.train`, `costlib.scale.aggregates`, `costlib.cli.watch`,
+`costlib.cli.dashboard`), which registers its
 arguments (``add_parser``) and runs them (``run``). Exit codes: those of the command; 2 for
 bad arguments or no command (argparse's usage message on stderr, never a traceback).
 """
@@ -33,13 +34,19 @@ def build_parser() -> argparse.ArgumentParser:
     from costlib.scale import aggregates
 
     aggregates.add_parser(sub)
-    from costlib.cli import watch
+    from costlib.cli import dashboard, watch
 
     watch.add_parser(sub)
+    dashboard.add_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["dashboard"] and not {"-h", "--help"} & set(argv[1:]):  # Streamlit's flags, passed through
+        from costlib.cli import dashboard
+
+        return dashboard.run(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "train":

@@ -159,3 +159,34 @@ def test_no_module_imports_a_heavy_library_when_imported():
     )
     bad = [(who, name) for who, name in out["seen"] if name.split(".")[0] not in ALLOWED.get(who, ())]
     assert bad == [], f"these modules import a heavy library when imported: {bad}"
+
+
+def test_a_fresh_servers_first_costs_run_does_not_import_scikit_learn():
+    """The first Costs run of a fresh interpreter (as the first visitor's) loads no scikit-learn,
+    and the dashboard command's warm-up (`costlib.cli.dashboard.warm`) loads what that run needs
+    and no scikit-learn either."""
+    out = json.loads(
+        _python(
+            "import json, sys\n"
+            "from streamlit.testing.v1 import AppTest\n"
+            "at = AppTest.from_file('app.py', default_timeout=300)\n"
+            "at.query_params['data'] = 'compas'\n"
+            "at.run(); at.switch_page('views/costs.py').run()\n"
+            "run = sorted(m for m in sys.modules if m.startswith('costlib') or m.split('.')[0] in ('sklearn', 'scipy'))\n"
+            "print(json.dumps({'exceptions': [e.message for e in at.exception], 'modules': run}))\n"
+        )
+    )
+    assert out["exceptions"] == []
+    assert not [m for m in out["modules"] if m.startswith("sklearn")], "the first Costs run imports scikit-learn"
+    warmed = json.loads(
+        _python(
+            "import json, sys\n"
+            "from costlib.cli.dashboard import warm\n"
+            "warm()\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('costlib') or m.split('.')[0] in "
+            "('sklearn', 'scipy'))))\n"
+        )
+    )
+    assert not [m for m in warmed if m.startswith("sklearn")]
+    needed = {m for m in out["modules"] if m.startswith(("costlib.answers", "costlib.binary", "costlib.present"))}
+    assert needed - set(warmed) == set(), "the warm-up misses modules the first Costs run imports"

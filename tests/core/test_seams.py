@@ -278,5 +278,8 @@ def test_brier_score_is_the_mean_squared_gap():
     p = rng.random(500)
     y = (rng.random(500) < p).astype(int)
     assert brier_score(y, p) == pytest.approx(np.mean((p - y) ** 2), abs=1e-15)
+    from sklearn.metrics import brier_score_loss
+
+    assert brier_score(y, p) == pytest.approx(brier_score_loss(y, p), abs=1e-15)
     with pytest.raises(ValueError, match="y_prob"):
         brier_score([0, 1], [0.2, 1.5])

@@ -58,11 +58,20 @@ def _stop(proc: subprocess.Popen) -> None:
 class AppServer:
     """`streamlit run app.py` on a free loopback port; `url` is its root, `log` its output."""
 
-    def __init__(self, log_path: Path, *, cwd: Path = REPO, extra_args: tuple[str, ...] = (), script: str = "app.py"):
+    def __init__(
+        self,
+        log_path: Path,
+        *,
+        cwd: Path = REPO,
+        extra_args: tuple[str, ...] = (),
+        script: str = "app.py",
+        warm: bool = False,
+    ):
         self.log_path = log_path
         self.cwd = cwd
         self.extra_args = list(extra_args)
         self.script = script
+        self.warm = warm  # start it as `python -m costlib dashboard` (imports warmed) instead of `streamlit run`
         self.proc: subprocess.Popen | None = None
         self.url = ""
 
@@ -70,12 +79,10 @@ class AppServer:
         last = ""
         for _ in range(attempts):
             port = _free_port()
+            launch = ["-m", "costlib", "dashboard"] if self.warm else ["-m", "streamlit", "run", self.script]
             cmd = [
                 sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                self.script,
+                *launch,
                 "--server.headless",
                 "true",
                 "--server.fileWatcherType",
