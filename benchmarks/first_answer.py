@@ -74,9 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, ts in times.items():
         med = statistics.median(ts)
         out["median_s"][name], out["ratio"][name] = round(med, 2), round(med / floor, 2)
-        print(
-            f"{name:>44}: median {med:5.2f} s  = {med / floor:4.2f} x the yardstick  ({', '.join(f'{t:.2f}' for t in ts)})"
-        )
+        runs = ", ".join(f"{t:.2f}" for t in ts)
+        print(f"{name:>44}: median {med:5.2f} s  = {med / floor:4.2f} x the yardstick  ({runs})")
     if args.json:
         args.json.write_text(json.dumps(out, indent=2) + "\n")
     return 0

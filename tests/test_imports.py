@@ -172,7 +172,8 @@ def test_a_fresh_servers_first_costs_run_does_not_import_scikit_learn():
             "at = AppTest.from_file('app.py', default_timeout=300)\n"
             "at.query_params['data'] = 'compas'\n"
             "at.run(); at.switch_page('views/costs.py').run()\n"
-            "run = sorted(m for m in sys.modules if m.startswith('costlib') or m.split('.')[0] in ('sklearn', 'scipy'))\n"
+            "run = sorted(m for m in sys.modules if m.startswith('costlib') or m.split('.')[0] in "
+            "('sklearn', 'scipy'))\n"
             "print(json.dumps({'exceptions': [e.message for e in at.exception], 'modules': run}))\n"
         )
     )
