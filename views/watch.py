@@ -14,7 +14,7 @@ from views._ui.data import COSTS_PAGE, current_dataset, group_names, model_sweep
 from views._ui.display import page_header, say, show_error, show_table, show_verdict
 from views._ui.memo import dataset_key, remember
 from views._ui.page import HANDOFF, unit_and_volume
-from views._ui.policy import session_audit, session_limit, set_policy_prices
+from views._ui.policy import session_audit, session_limit, session_settings, set_policy_prices
 from views._ui.prices import stored_costs
 
 page_header("Watch", watch_words.WATCH_WHAT)
@@ -27,14 +27,17 @@ def _content(upload) -> tuple[bytes, str]:
 
 
 def _current_policy():
-    """The policy Costs & groups recommends now, for the data in the sidebar (remembered)."""
+    """The policy Costs & groups recommends now, for the data in the sidebar (remembered by
+    everything the audit reads: data, prices, review limit, volume, unit and the session's
+    interval, fairness and price-question settings)."""
     ds = current_dataset(needs="binary")
     if ds is None:
         st.stop()
     costs = stored_costs(group_names(ds))
     cap, share, _ = session_limit(volume)
     build = session_audit(model_sweeps(ds), costs, ds, unit=unit, volume=volume, criteria=(), share=share, cap=cap)
-    key = ("watch_current", dataset_key(ds), tuple(sorted((str(g), p) for g, p in costs.items())), share, unit)
+    key = ("watch_current", dataset_key(ds), tuple(sorted((str(g), p) for g, p in costs.items())), share, cap)
+    key += (unit, volume, repr(session_settings()))
     return remember(key, lambda: answers.current_policy(build)), key
 
 
@@ -95,7 +98,7 @@ try:
     freq = st.columns([1, 3])[0].selectbox(
         "Periods", list(FREQS), format_func=lambda f: FREQS[f] + "s", key="watch_freq"
     )
-    key = ("watch_answer", source, tuple(sorted(columns.items())), freq, unit, volume)
+    key = ("watch_answer", source, name, tuple(sorted(columns.items())), freq, unit, volume)
     answer = remember(
         key,
         lambda: answers.watch_answer(

@@ -108,7 +108,8 @@ REFIT_BUTTON = "Refit on the latest months with outcomes, on Costs & groups"
 REFIT_WHAT = (
     "Opens Costs & groups on the cases of the latest three periods whose outcomes are known, at the policy's "
     "prices (and review limit): the cutoff it recommends there is the refit, judged honestly, with its verdict, "
-    "report and policy file. The data you had loaded stays one click away in the sidebar."
+    "report and policy file. These months take the place of any file you uploaded on the Data page (the built-in "
+    "samples stay in the sidebar)."
 )
 FROM_FILE = "A policy file"
 FROM_COSTS = "What Costs & groups recommends now"
@@ -136,11 +137,10 @@ def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, re
     period has outcomes."""
     import numpy as np
 
-    from costlib.binary.decision import SINGLE_GROUP
     from costlib.core.dataset import ColumnMapping
     from costlib.core.errors import DataError
     from costlib.watch.periods import as_periods
-    from costlib.watch.report import labels_of
+    from costlib.watch.report import for_groups, labels_of
 
     recent = [p["period"] for p in report["periods"] if p["measured"]][-REFIT_MONTHS:]
     if not recent:
@@ -150,12 +150,14 @@ def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, re
     rows = np.isin(periods, recent) & ~np.isnan(y)
     keep = [c for c in (columns["score"], columns.get("group")) if c]
     frame = df.loc[rows, keep].reset_index(drop=True)
-    frame.insert(0, "outcome", y[rows].astype(int))
-    if columns.get("group") and set(policy["prices"]) == {SINGLE_GROUP}:  # one price book for every group
-        prices = dict.fromkeys(sorted(frame[columns["group"]].astype(str).unique()), policy["prices"][SINGLE_GROUP])
+    label = next(x for x in ("outcome", "outcome (known)", "the outcome") if x not in keep)
+    frame.insert(0, label, y[rows].astype(int))
+    if columns.get("group"):  # a policy with one cutoff for everybody: its prices for every group
+        _, prices = for_groups(policy, sorted(frame[columns["group"]].astype(str).unique()))
         policy = {**policy, "prices": prices}
     span = recent[0] if len(recent) == 1 else f"{recent[0]} to {recent[-1]}"
-    mapping = ColumnMapping(label="outcome", scores=(columns["score"],), group=columns.get("group"))
+    scale = (policy.get("data") or {}).get("scale") or "probability"
+    mapping = ColumnMapping(label=label, scores=(columns["score"],), group=columns.get("group"), score_scale=scale)
     sentence = (
         f"Costs & groups now shows {span} of {name} ({len(frame):,} cases with outcomes) at the policy's prices: "
         "its recommended cutoff is the refit."

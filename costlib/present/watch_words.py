@@ -30,8 +30,12 @@ def _amount(per_case: float, n: float, volume: float | None, unit: str) -> str:
 
 
 def _ships(policy: dict, shipped: dict) -> str:
-    cap = policy.get("capacity")
-    limit = f", within a review limit of {percent(cap)} of the cases" if cap is not None else ""
+    cap, per_month = policy.get("capacity"), policy.get("capacity_cases_per_month")
+    limit = ""
+    if per_month is not None:
+        limit = f", within a review limit of {number(per_month, 0)} cases a month"
+    elif cap is not None:
+        limit = f", within a review limit of {percent(cap)} of the cases"
     if policy.get("random_share") is not None:
         return f"The policy flags a random {percent(policy['random_share'])} of the cases, without the model{limit}."
     return f"The policy ships: {cutoffs_text(shipped, grouped=len(shipped) > 1)}{limit}."
@@ -126,7 +130,6 @@ SAVES = "refitting would save per case (95% interval)"
 
 def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
     """The periods as a person reads them: text cells, "–" where there is nothing to show."""
-    cap = report["policy"].get("capacity")
     rows = []
     for p in report["periods"]:
         low, high = p["regret_interval"]
@@ -145,7 +148,7 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
                 "cases": number(p["n"], 0),
                 "how": how_measured(p),
                 "cost per case": money(p["cost_per_case"], unit) if p["cost_per_case"] is not None else "–",
-                "flagged": _flagged(p.get("flagged_share"), cap),
+                "flagged": _flagged(p.get("flagged_share"), p.get("capacity")),
                 "its own best cutoff": cut or "–",
                 SAVES: save,
                 "base rate": percent(p["base_rate"]) if p["base_rate"] is not None else "–",

@@ -80,7 +80,7 @@ def columns_of(path: Path) -> list[str]:
             raise DataError(f'The file "{path.name}" could not be read as Parquet: {exc}.') from None
     import csv
 
-    with open(path, newline="", encoding="utf-8", errors="replace") as fh:
+    with open(path, newline="", encoding="utf-8-sig", errors="replace") as fh:  # a byte-order mark is no name
         header = next(csv.reader([fh.readline()]), [])
     return [h.strip() for h in header]
 

@@ -33,34 +33,40 @@ ASSUMPTION = (
 
 
 def labels_of(raw: pd.Series, name: str, column: str, positive=None) -> np.ndarray:
-    """0/1 labels as floats, NaN where the outcome is not known yet (an empty cell). The label
-    values are 0/1 (or true/false), or words with `positive` (the policy's ``data.positive``:
-    that word is 1, the one other word 0)."""
-    text = raw.astype("string").str.strip().str.lower()
-    filled = text.notna() & (text != "")
-    word = None if positive is None else str(positive).strip().lower()
-    if word not in (None, "1", "true", "1.0"):
-        seen = sorted(set(text[filled].unique().tolist()))
-        others = [x for x in seen if x != word]
-        if len(others) > 1:
-            raise DataError(
-                f'In "{name}", column "{column}" must hold two outcomes, "{positive}" (the policy\'s positive one) and '
-                f"one other, or be empty where the outcome is not known yet: it holds {len(seen)} "
-                f"({', '.join(repr(x) for x in seen[:4])}{', …' if len(seen) > 4 else ''}).",
-                column=column,
-            )
-        return np.where(filled, (text == word).fillna(False).to_numpy(dtype=bool), np.nan).astype(np.float64)
-    known = {"1": 1.0, "0": 0.0, "1.0": 1.0, "0.0": 0.0, "true": 1.0, "false": 0.0}
-    out = text.map(lambda x: known.get(x, math.nan) if isinstance(x, str) and x != "" else math.nan)
-    bad = filled & out.isna()
-    if bad.any():
-        i = int(np.flatnonzero(bad.to_numpy())[0])
+    """0/1 labels as floats, NaN where the outcome is not known yet: an empty cell or one the
+    Data page reads as missing ("NA", "null", ...). The cells are read as the loader reads a
+    label (`loading.cells`): 0/1 or true/false, or two values of which `positive` (the policy's
+    ``data.positive``, matched as the loader matches it: exactly, case-blind or as a number) is
+    the positive one."""
+    from costlib.loading.cells import NA_TOKENS, binary_default, categories, match_value
+
+    codes, names = categories(raw, NA_TOKENS)
+    if len(names) > 2:
+        shown = ", ".join(repr(x) for x in names[:4]) + (", …" if len(names) > 4 else "")
         raise DataError(
-            f'In "{name}", column "{column}" must hold 0 or 1 (or be empty where the outcome is not known yet): '
-            f"row {i + 2} holds {raw.iloc[i]!r}.",
+            f'In "{name}", column "{column}" must hold two outcomes (or be empty where the outcome is not known yet): '
+            f"it holds {len(names)} ({shown}).",
             column=column,
         )
-    return out.to_numpy(dtype=np.float64)
+    given = positive is not None and str(positive).strip() != ""
+    plain = not given or str(positive).strip().lower() in ("1", "1.0", "true")  # 0/1 or true/false labels
+    chosen = match_value(str(positive).strip(), names) if given else None
+    if chosen is None and plain:
+        chosen = binary_default(names)
+    if chosen is None and names:
+        if not plain and len(names) == 1:
+            chosen = ""  # every known outcome is the other one
+        else:
+            want = "0 or 1 (or true/false)" if plain else f'"{positive}" (the policy\'s positive outcome) and one other'
+            raise DataError(
+                f'In "{name}", column "{column}" must hold {want}, or be empty where the outcome is not known yet: '
+                f"it holds {', '.join(repr(x) for x in names)}.",
+                column=column,
+            )
+    out = np.full(codes.size, np.nan)
+    known = codes >= 0
+    out[known] = (codes[known] == (names.index(chosen) if chosen in names else -2)).astype(np.float64)
+    return out
 
 
 def watch_report(
@@ -93,42 +99,46 @@ def watch_report(
         periods = as_periods(df[time].to_numpy(), freq, len(df))
     except ValueError as exc:
         raise DataError(f'In "{name}", column "{time}": {exc}.', column=time) from None
-    groups = df[group].astype(str).to_numpy() if group else None
-    thresholds = {str(g): t for g, t in policy["thresholds"].items()}
-    prices = {str(g): p for g, p in policy["prices"].items()}
+    groups = _groups_of(df[group], name, group) if group else None
+    data = policy.get("data") or {}
+    scale = data.get("scale") or "probability"
+    if scale == "logit":  # the policy's cutoffs are on the probabilities the log-odds map to, as the loader maps them
+        scores = 1.0 / (1.0 + np.exp(-scores))
+    if groups is None and len(policy["thresholds"]) != 1:
+        raise DataError(
+            f"The policy has cutoffs per group ({', '.join(map(str, policy['thresholds']))}): name the group column "
+            "they are for."
+        )
     if groups is None:
-        if len(thresholds) != 1:
-            raise DataError(
-                f"The policy has cutoffs per group ({', '.join(map(str, thresholds))}): name the group column they "
-                "are for."
-            )
-        only = next(iter(thresholds))
-        groups = np.full(len(df), only, dtype=object)
-    if group and set(thresholds) == {SINGLE_GROUP}:  # one cutoff for everybody: it applies to every group
-        names = sorted(set(groups))
-        thresholds = dict.fromkeys(names, thresholds[SINGLE_GROUP])
-        prices = dict.fromkeys(names, prices[SINGLE_GROUP])
+        groups = np.full(len(df), str(next(iter(policy["thresholds"]))), dtype=object)
+    thresholds, prices = for_groups(policy, sorted(set(groups)))
     unknown = sorted(set(groups) - set(thresholds))
     if unknown:
         raise DataError(f'The group "{unknown[0]}" is in "{name}" but not in the policy.', column=group)
-    data = policy.get("data") or {}
     labels = labels_of(df[label], name, label, positive=data.get("positive")) if label else np.full(len(df), np.nan)
-    base = policy.get("base_rate")
-    cap = (policy.get("capacity") or {}).get("max_flagged")
-    options = {"costs": prices, "cutoffs": thresholds, "capacity": cap, "random_share": policy.get("random_share")}
+    base = policy.get("base_rate") if scale != "raw" else None
+    capacity = policy.get("capacity") or {}
+    options = {"costs": prices, "cutoffs": thresholds, "random_share": policy.get("random_share")}
     codes, uniques = pd.factorize(periods, sort=True)
     rows = []
     for k, period in enumerate(uniques):
         sel = codes == k
         known = sel & ~np.isnan(labels)
         row = {"period": str(period), "n": int(sel.sum()), "labelled": int(known.sum())}
+        row["capacity"] = cap = period_capacity(capacity, freq, row["n"])
         if known.any():  # measured on the rows whose outcome is known
             j = judge_period(
-                labels[known].astype(int), scores[known], groups[known], n_resamples=n_resamples, seed=seed, **options
+                labels[known].astype(int),
+                scores[known],
+                groups[known],
+                n_resamples=n_resamples,
+                seed=seed,
+                capacity=cap,
+                **options,
             )
             rate = float(labels[known].mean())
         else:  # estimated: each case twice, a positive of weight p' and a negative of weight 1 - p'
-            rate = _estimated_rate(scores[sel], base, name, score)
+            rate = _estimated_rate(scores[sel], base, name, score, scale)
             moved = move_to_prior(scores[sel], rate, base)
             j = judge_period(
                 np.repeat([1, 0], row["n"]),
@@ -136,6 +146,7 @@ def watch_report(
                 np.tile(groups[sel], 2),
                 sample_weight=np.concatenate((moved, 1.0 - moved)),
                 n_resamples=0,
+                capacity=cap,
                 **options,
             )
         measured = known.any()
@@ -158,7 +169,7 @@ def watch_report(
         )
         rows.append(row)
     for row in rows:
-        for key in ("cost_per_case", "regret_per_case", "base_rate", "flagged_share"):
+        for key in ("cost_per_case", "regret_per_case", "base_rate", "flagged_share", "capacity"):
             row[key] = json_number(row[key])
         row["regret_interval"] = [json_number(x) for x in row["regret_interval"]]
     return {
@@ -167,8 +178,10 @@ def watch_report(
             "cutoffs": _cuts(thresholds),
             "unit": policy["unit"],
             "volume": policy["volume"],
-            "capacity": cap,
+            "capacity": capacity.get("max_flagged"),
+            "capacity_cases_per_month": capacity.get("cases_per_month"),
             "random_share": policy.get("random_share"),
+            "scale": scale,
         },
         "data": {"file": name, "time": time, "score": score, "label": label, "group": group},
         "freq": freq,
@@ -181,9 +194,54 @@ def _cuts(cutoffs: dict) -> dict:
     return {str(g): (None if t == math.inf else "-inf" if t == -math.inf else float(t)) for g, t in cutoffs.items()}
 
 
-def _estimated_rate(s: np.ndarray, base: float | None, name: str, score: str) -> float:
+PERIOD_MONTHS = {"M": 1.0, "W": 7 / 30.4375, "D": 1 / 30.4375}  # a period's length in months (365.25 / 12 days)
+
+
+def period_capacity(capacity: Mapping, freq: str, n: int) -> float | None:
+    """The share of a period's `n` cases the policy's review limit lets it flag: the cases a
+    month the team can review (for a week or a day, its part of a month) over the period's
+    cases, at most 1; else the limit's share; None without a limit."""
+    per_month = capacity.get("cases_per_month")
+    if per_month is not None and n > 0:
+        return min(1.0, float(per_month) * PERIOD_MONTHS[freq] / n)
+    return capacity.get("max_flagged")
+
+
+def for_groups(policy: Mapping, names) -> tuple[dict, dict]:
+    """({group: cutoff}, {group: (c_fp, c_fn)}) of `policy` for the groups `names`: a policy with
+    one cutoff for everybody applies it, at its prices, to every group."""
+    thresholds = {str(g): t for g, t in policy["thresholds"].items()}
+    prices = {str(g): p for g, p in policy["prices"].items()}
+    if set(thresholds) == {SINGLE_GROUP} and set(names) != {SINGLE_GROUP}:
+        return dict.fromkeys(names, thresholds[SINGLE_GROUP]), dict.fromkeys(names, prices[SINGLE_GROUP])
+    return thresholds, prices
+
+
+def _groups_of(raw: pd.Series, name: str, column: str) -> np.ndarray:
+    """Each case's group as text (read as the loader reads cells); DataError naming the first
+    row without one."""
+    from costlib.loading.cells import NA_TOKENS, categories
+
+    codes, names = categories(raw, NA_TOKENS)
+    if (codes < 0).any():
+        i = int(np.flatnonzero(codes < 0)[0])
+        raise DataError(
+            f'In "{name}", column "{column}" has no group in row {i + 2}: every case needs one.', column=column
+        )
+    return np.asarray(names, dtype=object)[codes]
+
+
+MSG_RAW_SCORES = (
+    "The policy's scores are raw scores, not probabilities, so the periods without outcomes cannot be estimated "
+    "from them: give the outcomes for those periods."
+)
+
+
+def _estimated_rate(s: np.ndarray, base: float | None, name: str, score: str, scale: str) -> float:
     """The base rate of a period without outcomes (`estimate_prior`), or DataError when the
     policy has no base rate or the scores are not probabilities."""
+    if scale == "raw":
+        raise DataError(MSG_RAW_SCORES)
     if base is None:
         raise DataError(MSG_NO_BASE_RATE)
     if s.size and (s.min() < 0 or s.max() > 1):

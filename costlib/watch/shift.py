@@ -16,7 +16,7 @@ import numpy as np
 
 from costlib.core import validation as v
 
-BISECTION_STEPS = 64  # halvings of [0, 1]: past the last bit of a float64 base rate
+BISECTION_STEPS = 64  # passes at most: 64 halvings of [0, 1] are past the last bit of a float64 base rate
 
 
 def _rate(value, name: str, *, open_ends: bool) -> float:
@@ -97,9 +97,10 @@ def estimate_prior(y_prob, *, train_prior) -> float:
     That fixed point is where the slope of the EM's likelihood in the base rate q,
     ``sum((a - b) / (q a + (1 - q) b))`` with ``a = p / train_prior`` and
     ``b = (1 - p) / (1 - train_prior)``, is zero; the slope falls as q rises (the likelihood is
-    concave), so the fixed point is found by bisection to the last bit, in `BISECTION_STEPS`
-    passes over the cases. The EM's own steps reach the same point but can take thousands of
-    passes when the scores carry little signal. When the slope keeps one sign, the estimate is
+    concave), so the fixed point is found by Newton steps on the slope kept inside a bracket
+    that only narrows (a bisection step when a Newton step would leave it), to the last bits of
+    a float64 in a few passes over the cases (at most `BISECTION_STEPS`). The EM's own steps
+    reach the same point but can take thousands of passes when the scores carry little signal. When the slope keeps one sign, the estimate is
     0 or 1 (every case looks like one class); when it is zero everywhere (every probability
     equals `train_prior`), it stays `train_prior`.
 
@@ -130,11 +131,12 @@ def estimate_prior(y_prob, *, train_prior) -> float:
         v.warn_degenerate("no cases: the base rate is NaN")
         return float("nan")
     a, b = p / pi_t, (1.0 - p) / (1.0 - pi_t)
+    d = a - b
 
     def slope(q: float) -> float:
         den = q * a + (1.0 - q) * b
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return float(np.sum(np.where(den > 0, (a - b) / np.where(den > 0, den, 1.0), np.sign(a - b) * np.inf)))
+            return float(np.sum(np.where(den > 0, d / np.where(den > 0, den, 1.0), np.sign(d) * np.inf)))
 
     at_0, at_1 = slope(0.0), slope(1.0)
     if at_0 <= 0 <= at_1:  # flat: every probability equals the model's base rate, which then stays
@@ -143,10 +145,16 @@ def estimate_prior(y_prob, *, train_prior) -> float:
         return 0.0
     if at_1 >= 0:
         return 1.0
-    low, high = 0.0, 1.0
+    # inside (0, 1) every denominator b + q d is above zero: Newton steps on the slope, kept
+    # inside the bracket that the slope's sign narrows (a bisection step when one would leave it)
+    low, high, q = 0.0, 1.0, pi_t
     for _ in range(BISECTION_STEPS):
-        mid = 0.5 * (low + high)
-        if mid in (low, high):
+        r = d / (b + q * d)
+        f, df = float(r.sum()), -float(np.dot(r, r))
+        low, high = (q, high) if f > 0 else (low, q)
+        step = q - f / df if df < 0 else 0.5 * (low + high)
+        q_next = step if low < step < high else 0.5 * (low + high)
+        if q_next == q or high - low <= 4 * np.finfo(float).eps:
             break
-        low, high = (mid, high) if slope(mid) > 0 else (low, mid)
-    return float(0.5 * (low + high))
+        q = q_next
+    return float(q)

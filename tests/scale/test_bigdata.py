@@ -199,3 +199,10 @@ def test_a_folder_files_chosen_columns_are_read_alone_and_refused_past_the_budge
     monkeypatch.setenv(UPLOAD_MEMORY_ENV, "0.0001")  # about 100 bytes: three rows of two columns pass it
     with pytest.raises(DataError, match="has 3 rows: its 2 columns would take about"):
         bigdata.read_columns(path, ["when", "p"])
+
+
+def test_a_folder_csvs_byte_order_mark_is_not_part_of_its_first_column_name(tmp_path):
+    path = tmp_path / "bom.csv"
+    path.write_bytes("\ufeffwhen,p\n2026-01-01,0.5\n".encode())
+    assert bigdata.columns_of(path) == ["when", "p"]
+    assert bigdata.read_columns(path, ["when"]).shape == (1, 1)

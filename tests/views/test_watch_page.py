@@ -162,3 +162,16 @@ def test_an_aggregate_file_as_the_cases_gets_a_sentence(tmp_path):
     at.file_uploader(key="watch_cases").upload("counts.parquet", data, "application/octet-stream").run()
     assert_no_exception(at)
     assert any("is a costlib aggregate" in unescape(e.value) for e in at.error)
+
+
+def test_the_refit_reads_the_scores_on_the_policys_scale():
+    from costlib import loading
+
+    policy = {**shipped_policy(), "data": {"scale": "raw", "positive": 1}}
+    cases = watch_year().assign(score=lambda d: (d["score"] * 10).round() + 1)  # deciles 1 to 11: raw scores
+    report = watch_report(shipped_policy(), watch_year(), name="x", n_resamples=0, **answers.SAMPLE_COLUMNS)
+    refit = answers.refit_inputs(policy, cases, name="x", columns=answers.SAMPLE_COLUMNS, report=report)
+    assert refit.mapping.score_scale == "raw"
+    ds = loading.prepare(refit.frame, refit.mapping, name=refit.name, fingerprint="0" * 64)
+    assert ds.n_rows == len(refit.frame) and float(ds.scores["score"].max()) > 1
+    assert set(refit.policy["prices"]) == {"north", "south"}  # the one price book, for each group

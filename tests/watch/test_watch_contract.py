@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from costlib import DegenerateWarning
+from costlib import DataError, DegenerateWarning
 from costlib.watch.periods import cost_by_period
 from costlib.watch.shift import estimate_prior, expected_cost_unlabelled, move_to_prior
 
@@ -380,3 +380,56 @@ def test_outcomes_in_words_are_read_with_the_policys_positive_value_and_partly_l
     with pytest.raises(DataError, match="two outcomes"):
         odd = words.assign(y=words["y"].where(words.index != 1, "maybe"))  # a third kind of outcome
         watch_report(policy, odd, name="f", time="t", score="p", label="y", n_resamples=0)
+
+
+def test_labels_are_read_as_the_loader_reads_them():
+    from costlib.watch.report import labels_of
+
+    def read(values, positive=None):
+        return labels_of(pd.Series(values, dtype=object), "f", "y", positive=positive).tolist()
+
+    nan = [math.nan]
+    assert str(read(["1", "0", "NA", "null", " "])) == str([1.0, 0.0, *nan * 3])  # the Data page's missing tokens
+    assert read([-1, 1], positive="1") == [0.0, 1.0]
+    assert str(read([0.0, 1.0, math.nan], positive="0")) == str([1.0, 0.0, *nan])  # a float column with gaps
+    assert read([" Default", "repaid"], positive="default") == [1.0, 0.0]
+    assert read(["repaid"], positive="default") == [0.0]  # no defaults yet
+    with pytest.raises(DataError, match="must hold 0 or 1"):
+        read(["maybe"])
+
+
+def test_a_case_without_a_group_is_named_by_its_row():
+    from costlib.watch.report import watch_report
+
+    df = _grouped_month(4, 20)
+    df.loc[7, "g"] = None
+    with pytest.raises(DataError, match='column "g" has no group in row 9'):
+        watch_report(_policy(), df, name="f", time="t", score="p", label="y", group="g", n_resamples=0)
+
+
+def test_the_policys_score_scale_and_review_limit_in_cases_a_month_are_read():
+    from costlib.watch.report import watch_report
+
+    df = _grouped_month(6, 400)
+    logit = np.log(df["p"].clip(1e-6, 1 - 1e-6) / (1 - df["p"].clip(1e-6, 1 - 1e-6)))
+    as_logit = df.assign(p=logit)
+    on_logit = {**_policy(cut=0.4), "data": {"scale": "logit"}}
+    (a,) = watch_report(on_logit, as_logit, name="f", time="t", score="p", label="y", n_resamples=0)["periods"]
+    (b,) = watch_report(
+        _policy(cut=0.4),
+        df.assign(p=df["p"].clip(1e-6, 1 - 1e-6)),
+        name="f",
+        time="t",
+        score="p",
+        label="y",
+        n_resamples=0,
+    )["periods"]
+    assert a["cost_per_case"] == pytest.approx(b["cost_per_case"], abs=1e-12)  # the log-odds read as probabilities
+    raw = {**_policy(cut=0.4), "data": {"scale": "raw"}}
+    with pytest.raises(DataError, match="raw scores, not probabilities"):
+        watch_report(raw, df.drop(columns="y"), name="f", time="t", score="p", n_resamples=0)
+    two = pd.concat([df, df.iloc[:200].assign(t="2026-06-10")], ignore_index=True)  # 400 cases, then 200
+    limited = {**_policy(cut=0.4), "capacity": {"max_flagged": 0.1, "cases_per_month": 40}}
+    may, june = watch_report(limited, two, name="f", time="t", score="p", label="y", n_resamples=0)["periods"]
+    assert may["capacity"] == pytest.approx(0.1) and june["capacity"] == pytest.approx(0.2)  # 40 of 400, 40 of 200
+    assert np.mean(two["p"][:400] >= may["best_threshold"]["everyone"]) <= 0.1 + 1e-9

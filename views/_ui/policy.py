@@ -68,19 +68,29 @@ def session_limit(volume: float) -> tuple[int | None, float | None, bool]:
     return cap, (None if covers_all else share), covers_all
 
 
+def session_settings() -> dict:
+    """The session's settings an audit reads besides the prices and the review limit."""
+    return {
+        "resamples": int(setting("resamples", settings.RESAMPLES.default)),
+        "tolerance": float(setting("fair_tol", settings.TOLERANCE.default)),
+        "questions": setting("price_questions"),
+    }
+
+
 def session_audit(models: dict, costs: dict, ds, *, unit, volume, criteria: tuple, share, cap):
-    """The audit of this session's settings (resamples, fairness tolerance, price questions) at
-    `costs` within the review limit `share`: what the downloads of Costs & groups build."""
+    """The audit of this session's settings (`session_settings`) at `costs` within the review
+    limit `share`: what the downloads of Costs & groups build."""
+    known = session_settings()
     return audit_builder(
         models,
         costs,
         ds,
         unit=unit,
         volume=volume,
-        resamples=int(setting("resamples", settings.RESAMPLES.default)),
+        resamples=known["resamples"],
         criteria=criteria,
-        tolerance=float(setting("fair_tol", settings.TOLERANCE.default)),
-        questions=elicit.in_force(setting("price_questions"), costs),
+        tolerance=known["tolerance"],
+        questions=elicit.in_force(known["questions"], costs),
         capacity=share,
         cap=cap,
     )
