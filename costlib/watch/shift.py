@@ -100,9 +100,9 @@ def estimate_prior(y_prob, *, train_prior) -> float:
     concave), so the fixed point is found by Newton steps on the slope kept inside a bracket
     that only narrows (a bisection step when a Newton step would leave it), to the last bits of
     a float64 in a few passes over the cases (at most `BISECTION_STEPS`). The EM's own steps
-    reach the same point but can take thousands of passes when the scores carry little signal. When the slope keeps one sign, the estimate is
-    0 or 1 (every case looks like one class); when it is zero everywhere (every probability
-    equals `train_prior`), it stays `train_prior`.
+    reach the same point but can take thousands of passes when the scores carry little signal.
+    When the slope keeps one sign, the estimate is 0 or 1 (every case looks like one class);
+    when it is zero everywhere (every probability equals `train_prior`), it stays `train_prior`.
 
     It assumes what the module docstring says: calibrated scores, and a shift in the base rate
     only. Under that assumption it is consistent; the mean of the unmoved probabilities is not
