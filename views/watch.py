@@ -98,12 +98,10 @@ try:
     freq = st.columns([1, 3])[0].selectbox(
         "Periods", list(FREQS), format_func=lambda f: FREQS[f] + "s", key="watch_freq"
     )
-    key = ("watch_answer", source, name, tuple(sorted(columns.items())), freq, unit, volume)
+    key = ("watch_answer", source, name, tuple(sorted(columns.items())), freq, unit)
     answer = remember(
         key,
-        lambda: answers.watch_answer(
-            policy, df, name=name, columns=columns, freq=freq, n_resamples=500, unit=unit, volume=volume
-        ),
+        lambda: answers.watch_answer(policy, df, name=name, columns=columns, freq=freq, n_resamples=500, unit=unit),
     )
 except DataError as err:
     show_error(err)

@@ -7,13 +7,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from costlib.present import figures
-from costlib.present.watch_words import (
-    VOLUME_OF_POLICY,
-    VOLUME_OF_SIDEBAR,
-    watch_group_table,
-    watch_table,
-    watch_verdict,
-)
+from costlib.present.watch_words import watch_group_table, watch_table, watch_verdict
 
 #: the columns of the built-in sample (`costlib.watch.sample.watch_year`)
 SAMPLE_COLUMNS = {"time": "decided", "score": "score", "label": "outcome", "group": "region"}
@@ -85,18 +79,17 @@ def policy_unit(policy: dict, unit: str) -> str:
 
 
 def watch_answer(
-    policy: dict, df: pd.DataFrame, *, name: str, columns: dict, freq: str, n_resamples: int, unit: str, volume: float
+    policy: dict, df: pd.DataFrame, *, name: str, columns: dict, freq: str, n_resamples: int, unit: str
 ) -> WatchAnswer:
-    """The Watch page's answer (`costlib.watch.report.watch_report`, its verdict, table and chart)."""
+    """The Watch page's answer (`costlib.watch.report.watch_report`, its verdict, table and chart);
+    amounts are what the file's own cases cost, in the policy's unit (else `unit`)."""
     from costlib.watch.report import watch_report
 
     report = watch_report(policy, df, name=name, freq=freq, n_resamples=n_resamples, **columns)
     unit = policy_unit(policy, unit)
-    per_month = policy.get("volume") or volume  # as the command line says it
-    basis = VOLUME_OF_POLICY if policy.get("volume") else VOLUME_OF_SIDEBAR
     return WatchAnswer(
         report,
-        watch_verdict(report, unit=unit, volume=per_month, volume_from=basis),
+        watch_verdict(report, unit=unit),
         watch_table(report, unit),
         figures.watch_figure(report, unit=unit),
         watch_group_table(report, unit),
@@ -104,7 +97,7 @@ def watch_answer(
 
 
 REFIT_MONTHS = 3  # the refit is fitted on the latest periods with outcomes
-REFIT_BUTTON = "Refit on the latest months with outcomes, on Costs & groups"
+REFIT_BUTTON = "Refit on the latest periods with outcomes, on Costs & groups"
 REFIT_WHAT = (
     "Opens Costs & groups on the cases of the latest three periods whose outcomes are known, at the policy's "
     "prices (and review limit): the cutoff it recommends there is the refit, judged honestly, with its verdict, "

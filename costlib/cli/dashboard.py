@@ -6,6 +6,12 @@ for the issue on first paint). This command starts the server as ``streamlit run
 would, with the flags given passed through (``--server.port 8502``, ``--server.address
 0.0.0.0``), and imports what the pages use in a background thread while the server starts
 (`WARM_MODULES`), so the first visitor finds them loaded.
+
+It also hands memory back after sessions end: the allocator (glibc) keeps the pages a
+finished session freed, so a server that served ten sessions stays about that much bigger.
+Every `TRIM_SECONDS` a thread asks glibc to return its free pages (``malloc_trim``); in a
+test of 15 Costs sessions in batches of five, that took the process from 311 to 211 MB after
+each batch (it stays about 100 MB lower), with no change to what a session holds.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ WARM_MODULES = (
     "views._ui.costs_sections",
 )
 APP = Path(__file__).resolve().parents[2] / "app.py"
+TRIM_SECONDS = 30.0
 
 
 def add_parser(sub) -> None:
@@ -58,10 +65,29 @@ def warm() -> None:
             continue
 
 
+def trim_forever(every: float = TRIM_SECONDS) -> None:
+    """Every `every` seconds, return the allocator's free pages to the system (glibc's
+    ``malloc_trim``); nothing where there is no glibc."""
+    import ctypes
+    import ctypes.util
+    import time
+
+    name = ctypes.util.find_library("c")
+    try:
+        trim = ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        trim = None
+    while trim is not None:
+        time.sleep(every)
+        trim(0)
+
+
 def run(flags: list[str]) -> int:
-    """Start the server with Streamlit's `flags` and warm it (`warm`) while it starts."""
+    """Start the server with Streamlit's `flags`, warm it (`warm`) while it starts and trim its
+    free memory from then on (`trim_forever`)."""
     from streamlit.web import cli as streamlit_cli
 
     threading.Thread(target=warm, name="costlib-warm", daemon=True).start()
+    threading.Thread(target=trim_forever, name="costlib-trim", daemon=True).start()
     sys.argv = ["streamlit", "run", str(APP), *flags]
     return streamlit_cli.main()

@@ -98,7 +98,7 @@ def watch(args) -> dict:
 
 def _print_text(report: dict) -> None:
     from costlib.present.amounts import money, percent
-    from costlib.present.watch_words import VOLUME_OF_POLICY, how_measured, watch_verdict
+    from costlib.present.watch_words import how_measured, period_label, watch_verdict
 
     unit = report["policy"]["unit"] or ""
     periods = report["periods"]
@@ -109,12 +109,12 @@ def _print_text(report: dict) -> None:
         iv_text = f" (95% interval {money(iv[0], unit)} to {money(iv[1], unit)})" if iv[0] is not None else ""
         flag = "  ALERT" if p["alert"] else ""
         print(
-            f"  {p['period']}: {p['n']:,} cases, {p['labelled']:,} with outcomes; cost per case "
+            f"  {period_label(p['period'])}: {p['n']:,} cases, {p['labelled']:,} with outcomes; cost per case "
             f"{money(p['cost_per_case'], unit)} ({how}); flagged {percent(p['flagged_share'])}; "
             f"refitting would save {money(p['regret_per_case'], unit)} "
             f"per case{iv_text}; base rate {p['base_rate']:.3f}{flag}"
         )
-    print(watch_verdict(report, unit=unit, volume=report["policy"]["volume"], volume_from=VOLUME_OF_POLICY).headline)
+    print(watch_verdict(report, unit=unit).headline)
     if any(not p["measured"] for p in periods):
         from costlib.watch.report import ASSUMPTION
 

@@ -12,21 +12,34 @@ from costlib.watch.periods import FREQS
 from costlib.watch.report import ASSUMPTION
 
 WATCH_WHAT = (
-    "Is the cutoff you shipped still the right one? Each month of newer cases is judged against its own best "
-    "cutoff: measured where the outcomes are known, estimated from the scores where they are not yet. An alert "
-    "means the month's own best beats the shipped cutoff beyond the noise."
-)
-HONEST = (
-    "A month's own best cutoff is fitted on that month, so it always looks at least as good: what refitting would "
-    "save is cross-fitted (each case judged by a cutoff fitted on the month's other cases), and its interval "
-    "repeats that fit on resampled cases."
+    "Is the cutoff you shipped still the right one? Each month (or week, or day) of newer cases is judged against "
+    "its own best cutoff: measured where the outcomes are known, estimated from the scores where they are not yet. "
+    "An alert means the period's own best beats the shipped cutoff beyond the noise."
 )
 
 
-def _amount(per_case: float, n: float, volume: float | None, unit: str) -> str:
-    if volume:
-        return f"{money(per_case * volume, unit)} a month"
-    return f"{money(per_case, unit)} per case ({money(per_case * n, unit)} over its {number(n, 0)} cases)"
+def honest(word: str) -> str:
+    """Why a period's own best cutoff is not taken at its word (`word`: month, week or day)."""
+    return (
+        f"A {word}'s own best cutoff is fitted on that {word}, so it always looks at least as good: what refitting "
+        f"would save is cross-fitted (each case judged by a cutoff fitted on the {word}'s other cases), and its "
+        "interval repeats that fit on resampled cases."
+    )
+
+
+def period_label(period: str) -> str:
+    """A period as a person reads it: "2026-07", "2026-07-14", or "week of 2026-07-13" (a week's
+    first day, not pandas' "2026-07-13/2026-07-19")."""
+    return f"week of {period.split('/')[0]}" if "/" in period else period
+
+
+def _span(periods: list[dict]) -> str:
+    names = [period_label(p["period"]) for p in periods]
+    return names[0] if len(names) == 1 else f"{names[0]} to {names[-1]}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def _ships(policy: dict, shipped: dict) -> str:
@@ -41,42 +54,46 @@ def _ships(policy: dict, shipped: dict) -> str:
     return f"The policy ships: {cutoffs_text(shipped, grouped=len(shipped) > 1)}{limit}."
 
 
-VOLUME_OF_POLICY = "the policy's volume"
-VOLUME_OF_SIDEBAR = "the cases per month in the sidebar"
-
-
-def watch_verdict(report: dict, *, unit: str = "", volume: float | None = None, volume_from: str = "") -> Verdict:
-    """The one answer of a watch report (`costlib.watch.report.watch_report`). Amounts are a
-    month (`volume` cases, which `volume_from` names) for monthly periods, else per case;
-    "since" is where the latest unbroken run of alerting periods with outcomes starts."""
+def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
+    """The one answer of a watch report (`costlib.watch.report.watch_report`), the same on the
+    page and the command line. Amounts are what the file's own cases cost: per period (a month,
+    week or day) the regret per case times the period's cases; "since" is where the latest
+    unbroken run of alerting periods with outcomes starts."""
     periods = report["periods"]
     word = FREQS.get(report.get("freq", "M"), "period")
-    volume = volume if report.get("freq", "M") == "M" else None
     cuts = report["policy"]["cutoffs"]
     shipped = {g: (float("inf") if t is None else float(t)) for g, t in cuts.items()}
-    details = [_ships(report["policy"], shipped), HONEST]
-    if volume:
-        basis = f" ({volume_from})" if volume_from else ""
-        details.append(f"Amounts a month are at {number(volume, 0)} cases a month{basis}.")
+    details = [_ships(report["policy"], shipped), honest(word)]
     partly = [p for p in periods if p["measured"] and p["labelled"] < p["n"]]
     if partly:
-        names = ", ".join(f"{p['period']} ({percent(p['labelled'] / p['n'])})" for p in partly[-3:])
+        names = ", ".join(f"{period_label(p['period'])} ({percent(p['labelled'] / p['n'], 0)})" for p in partly[-3:])
         details.append(
-            f"Outcomes are in for part of the cases of {names}: those {word}s are measured on the cases whose "
-            "outcome is known. If the outcomes of some kinds of case arrive later (a default takes months), those "
-            "are not yet a fair sample."
+            f"Outcomes are in for part of the cases of {names}: measured on the cases whose outcome is known. If the "
+            "outcomes of some kinds of case arrive later (a default takes months), those are not yet a fair sample."
         )
     estimated = [p for p in periods if not p["measured"]]
     if estimated:
-        names = [p["period"] for p in estimated]
-        span = names[0] if len(names) == 1 else f"{names[0]} to {names[-1]}"
-        saves = [p["regret_per_case"] for p in estimated if p["regret_per_case"]]
+        saves = [p for p in estimated if p["regret_per_case"] is not None]
         about = ""
         if saves:
-            mean = _amount(sum(saves) / len(saves), estimated[-1]["n"], volume, unit)
-            about = f" Refitting is estimated to save about {mean} there, until their outcomes say."
-        details.append(f"{span}: no outcomes yet, so not judged for an alert. {ASSUMPTION}{about}")
+            total = sum(p["regret_per_case"] * p["n"] for p in saves)
+            per_case = total / sum(p["n"] for p in saves)
+            about = (
+                f" Refitting is estimated to save about {money(total / len(saves), unit)} a {word} there "
+                f"({money(per_case, unit)} per case), until their outcomes say."
+            )
+        details.append(f"{_span(estimated)}: no outcomes yet, so not judged for an alert. {ASSUMPTION}{about}")
     measured = [p for p in periods if p["measured"]]
+    if not measured:
+        why = (
+            "no outcome column is chosen" if not report.get("data", {}).get("label") else f"no {word} has outcomes yet"
+        )
+        return Verdict(
+            "warning",
+            f"Not judged yet: {why}, so no {word} can alert. Choose the outcome column if the file has one; until "
+            "then the estimates below are all there is.",
+            tuple(details),
+        )
     run = []
     for p in measured:  # the latest unbroken run of alerts
         run = [*run, p] if p["alert"] else []
@@ -91,16 +108,20 @@ def watch_verdict(report: dict, *, unit: str = "", volume: float | None = None, 
     first = run[0] if run else alerts[-1]
     low, high = first["regret_interval"]
     n = first["n"]
-    scale, per = (volume, " a month") if volume else (1.0, " per case")
-    iv = f" (95% interval {money(low * scale, unit)} to {money(high * scale, unit)}{per})" if low is not None else ""
+    since = run or [first]
+    average = sum(p["regret_per_case"] * p["n"] for p in since) / len(since)
+    iv = f", 95% interval {money(low * n, unit)} to {money(high * n, unit)}" if low is not None else ""
+    extra = money(first["regret_per_case"] * n, unit)
+    head = f"{period_label(first['period'])}: {extra} more in its {number(n, 0)} cases{iv}"
     later = len(run) - 1
-    more = f"; the {later} {word}{'s' if later != 1 else ''} after it alert too" if later > 0 else ""
+    more = f"; the {word} after it alerts too" if later == 1 else ""
+    more = f"; the {_plural(later, word)} after it alert too" if later > 1 else more
     if not run:  # alerts earlier, but the latest period with outcomes is within the noise again
-        more = f"; the latest {word} with outcomes ({measured[-1]['period']}) is within the noise again"
+        more = f"; the latest {word} with outcomes ({period_label(measured[-1]['period'])}) is within the noise again"
     return Verdict(
         "error",
-        f"Refit: since {first['period']} the shipped cutoff costs {_amount(first['regret_per_case'], n, volume, unit)} "
-        f"more than the {word}'s best cutoff, beyond the noise{iv}{more}.",
+        f"Refit: since {period_label(first['period'])} the shipped cutoff has cost about {money(average, unit)} a "
+        f"{word} more than each {word}'s own best cutoff, beyond the noise ({head}){more}.",
         tuple(details),
     )
 
@@ -144,7 +165,7 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
             save += f" ({money(low, unit)} to {money(high, unit)})"
         rows.append(
             {
-                "period": p["period"],
+                "period": period_label(p["period"]),
                 "cases": number(p["n"], 0),
                 "how": how_measured(p),
                 "cost per case": money(p["cost_per_case"], unit) if p["cost_per_case"] is not None else "–",
@@ -152,7 +173,7 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
                 "its own best cutoff": cut or "–",
                 SAVES: save,
                 "base rate": percent(p["base_rate"]) if p["base_rate"] is not None else "–",
-                "alert": "yes" if p["alert"] else "no" if p["measured"] else "not judged",
+                "alert": "yes" if p["alert"] else "no" if p["measured"] else "–",
             }
         )
     return pd.DataFrame(rows)
@@ -170,7 +191,7 @@ def watch_group_table(report: dict, unit: str = "") -> pd.DataFrame | None:
     without groups."""
     rows = [
         {
-            "period": p["period"],
+            "period": period_label(p["period"]),
             "group": g,
             "cases judged": number(x["n"], 0),
             "flagged": percent(x["flagged_share"]) if x["flagged_share"] is not None else "–",

@@ -75,7 +75,7 @@ def test_a_shift_alerts_from_its_month_and_the_months_without_outcomes_are_estim
     assert late["cost_per_case"] == pytest.approx(measured, rel=0.15)
     text_code = main(["watch", str(policy), str(data), "--time", "when", "--score", "p", "--label", "y"])
     out = capsys.readouterr().out
-    assert text_code == 1 and "Refit: since 2026-07 the shipped cutoff costs" in out
+    assert text_code == 1 and "Refit: since 2026-07 the shipped cutoff has cost about" in out
 
 
 @pytest.mark.parametrize(

@@ -258,13 +258,42 @@ def test_since_is_where_the_latest_run_of_alerts_starts():
             period("2026-04", True),
         ],
     }
-    assert watch_verdict(report, unit="$", volume=1000).headline.startswith("Refit: since 2026-03")
+    assert watch_verdict(report, unit="$").headline.startswith("Refit: since 2026-03")
     report["periods"].append(period("2026-05", False))
     assert "the latest month with outcomes (2026-05) is within the noise again" in watch_verdict(report).headline
     quiet = {**report, "periods": [period("2026-01", False), period("2026-02", False, measured=False)]}
-    verdict = watch_verdict(quiet, unit="$", volume=1000)
+    verdict = watch_verdict(quiet, unit="$")
     assert verdict.headline.startswith("Keep the cutoff for now") and verdict.kind == "warning"
     assert any("estimated to save about $30.00 a month" in d for d in verdict.details)
+
+
+def test_the_amounts_are_what_the_files_own_cases_cost_and_weeks_are_said_as_weeks():
+    from costlib.present.watch_words import watch_verdict
+
+    def period(name, n, regret, alert=True, measured=True):
+        iv = [regret / 2, regret * 2] if alert else [-0.01, 0.02]
+        row = {"period": name, "n": n, "labelled": n * measured, "alert": alert, "measured": measured}
+        return {**row, "regret_per_case": regret, "regret_interval": iv}
+
+    report = {"freq": "M", "policy": {"cutoffs": {"everyone": 0.25}}, "data": {"label": "y"}}
+    report["periods"] = [period("2026-06", 500, 0.0, False), period("2026-07", 1000, 0.1), period("2026-08", 400, 0.2)]
+    head = watch_verdict(report, unit="$").headline
+    assert "has cost about $90.00 a month more" in head  # (0.1 x 1,000 + 0.2 x 400) / 2 months
+    assert "2026-07: $100.00 more in its 1,000 cases, 95% interval $50.00 to $200.00" in head
+    assert "the month after it alerts too" in head
+    weeks = {**report, "freq": "W"}
+    weeks["periods"] = [
+        period("2026-07-13/2026-07-19", 200, 0.1),
+        period("2026-07-20/2026-07-26", 10, 0.1, False, False),
+    ]
+    verdict = watch_verdict(weeks, unit="$")
+    assert verdict.headline.startswith(
+        "Refit: since week of 2026-07-13 the shipped cutoff has cost about $20.00 a week"
+    )
+    assert "month" not in " ".join((verdict.headline, *verdict.details))
+    blind = {**report, "data": {"label": None}, "periods": [period("2026-07", 1000, 0.1, False, False)]}
+    verdict = watch_verdict(blind, unit="$")
+    assert verdict.kind == "warning" and verdict.headline.startswith("Not judged yet: no outcome column is chosen")
 
 
 def test_a_policy_base_rate_of_zero_or_one_is_refused():
