@@ -72,12 +72,38 @@ which = c1.radio(
 policy_upload = None
 if which == answers.FROM_FILE:
     policy_upload = c1.file_uploader(answers.POLICY_LABEL, type=["json"], key="watch_policy")
+LAST = "_watch_last"  # the session's last own inputs: back on this page after the refit, they are still here
+
+
+def _pick(where, label: str, options: list, guess, key: str, optional: bool = False):
+    choices = [answers.NO_COLUMN, *options] if optional else options
+    index = choices.index(guess) if guess in choices else 0
+    chosen = where.selectbox(label, choices, index=index, key=key)
+    return None if chosen == answers.NO_COLUMN else chosen
+
+
 try:
     cases = _cases(c2)
-    if cases is None or (which == answers.FROM_FILE and policy_upload is None):
-        policy, df = remember(("watch_sample",), answers.sample_inputs)
-        name, columns, source = "the built-in year", dict(answers.SAMPLE_COLUMNS), ("sample",)
-        say("info", answers.SAMPLE_NOTE.format(title=TITLE))
+    given_policy = which == answers.FROM_COSTS or policy_upload is not None
+    if cases is None and given_policy and which == answers.FROM_FILE:
+        say("info", answers.NEEDS_CASES)
+        st.stop()
+    if cases is not None and not given_policy:
+        say("info", answers.NEEDS_POLICY)
+        st.stop()
+    if cases is None:
+        last = st.session_state.get(LAST)
+        if last is not None:
+            policy, df, name, columns, source = last
+            n1, n2 = st.columns([3, 1], vertical_alignment="center")
+            say("info", answers.LAST_NOTE.format(name=name), where=n1)
+            if n2.button(answers.SAMPLE_BUTTON, key="watch_sample_again"):
+                st.session_state.pop(LAST)
+                st.rerun()
+        else:
+            policy, df = remember(("watch_sample",), answers.sample_inputs)
+            name, columns, source = "the built-in year", dict(answers.SAMPLE_COLUMNS), ("sample",)
+            say("info", answers.SAMPLE_NOTE.format(title=TITLE))
     else:
         df, name, c_key = cases
         if which == answers.FROM_FILE:
@@ -87,14 +113,16 @@ try:
             policy, p_key = _current_policy()
         source = (p_key, c_key)
         options = list(df.columns)
+        guess = remember(("watch_guess", c_key, p_key), lambda: answers.guess_columns(df, policy))
         s1, s2, s3, s4 = st.columns(4)
         columns = {
-            "time": s1.selectbox("Date column", options, key="watch_time"),
-            "score": s2.selectbox("Score column", options, key="watch_score"),
-            "label": s3.selectbox("Outcome column", [answers.NO_COLUMN, *options], key="watch_label"),
-            "group": s4.selectbox("Group column", [answers.NO_COLUMN, *options], key="watch_group"),
+            "time": _pick(s1, "Date column", options, guess["time"], "watch_time"),
+            "score": _pick(s2, "Score column", options, guess["score"], "watch_score"),
+            "label": _pick(s3, "Outcome column", options, guess["label"], "watch_label", optional=True),
+            "group": _pick(s4, "Group column", options, guess["group"], "watch_group", optional=True),
         }
-        columns = {k: (None if v == answers.NO_COLUMN else v) for k, v in columns.items()}
+        if columns["time"] == columns["score"]:
+            raise DataError(answers.MSG_SAME_COLUMN.format(column=columns["time"]), column=columns["time"])
     freq = st.columns([1, 3])[0].selectbox(
         "Periods", list(FREQS), format_func=lambda f: FREQS[f] + "s", key="watch_freq"
     )
@@ -103,6 +131,8 @@ try:
         key,
         lambda: answers.watch_answer(policy, df, name=name, columns=columns, freq=freq, n_resamples=500, unit=unit),
     )
+    if cases is not None:  # the session's own inputs answered: kept for when the page is opened again
+        st.session_state[LAST] = (policy, df, name, columns, source)
 except DataError as err:
     show_error(err)
     st.stop()

@@ -20,6 +20,13 @@ MSG_NOTHING_TO_REFIT = "No period has outcomes yet: there is nothing to refit on
 SAMPLE_NOTE = (
     "Showing the built-in sample: {title}. Upload a policy and a file of newer cases to watch your own cutoff."
 )
+NEEDS_POLICY = (
+    "Your cases are in. Now give the policy whose cutoff to watch: upload its file, or choose "
+    "\u201cWhat Costs & groups recommends now\u201d."
+)
+NEEDS_CASES = "The policy is in. Now give the newer cases to watch it on: a CSV or Parquet file with a date column."
+LAST_NOTE = "Showing your last inputs ({name}). Upload others to replace them."
+SAMPLE_BUTTON = "Show the built-in sample instead"
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,48 @@ def read_cases(data: bytes, name: str) -> pd.DataFrame:
         if META_KEY in meta:
             raise DataError(MSG_AGGREGATE.format(name=loading.display_name(name)))
     return loading.read_table(data, name)
+
+
+DATE_WORDS = ("date", "time", "when", "day", "month", "decided", "created", "timestamp", "period")
+
+
+def guess_columns(df: pd.DataFrame, policy: dict | None = None) -> dict:
+    """A first guess at the Watch roles of `df`'s columns: ``{"time", "score", "label",
+    "group"}`` (None where nothing fits). The date is a date-typed column, else the first whose
+    name says so and whose first cells read as dates; the others come from the Data page's guess
+    (`loading.guess_mapping`), or the policy's own column names when `df` has them."""
+    import warnings
+
+    from costlib.loading.guessing import guess_mapping
+
+    time = next((c for c in df.columns if pd.api.types.is_datetime64_any_dtype(df[c])), None)
+    for c in df.columns if time is None else ():
+        if any(w in str(c).lower() for w in DATE_WORDS) and not pd.api.types.is_numeric_dtype(df[c]):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if pd.to_datetime(df[c].head(50), errors="coerce").notna().all():
+                    time = c
+                    break
+    rest = df.drop(columns=[time]) if time is not None else df
+    guess = guess_mapping(rest)
+    data = (policy or {}).get("data") or {}
+    named = {role: data.get(role) if data.get(role) in df.columns else None for role in ("label", "group")}
+    label, group = named["label"] or guess.label, named["group"] or guess.group
+    score = guess.scores[0] if guess.scores else None
+    if score is None:  # the first other column of numbers with more than two values
+        taken = {time, label, group}
+        score = next(
+            (
+                c
+                for c in df.columns
+                if c not in taken and pd.api.types.is_numeric_dtype(df[c]) and df[c].nunique(dropna=True) > 2
+            ),
+            None,
+        )
+    return {"time": time, "score": score, "label": label, "group": group}
+
+
+MSG_SAME_COLUMN = 'The date and the score must be two columns: "{column}" is chosen for both.'
 
 
 def policy_unit(policy: dict, unit: str) -> str:
@@ -132,6 +181,7 @@ def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, re
 
     from costlib.core.dataset import ColumnMapping
     from costlib.core.errors import DataError
+    from costlib.present.amounts import money
     from costlib.watch.periods import as_periods
     from costlib.watch.report import for_groups, labels_of
 
@@ -151,9 +201,12 @@ def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, re
     span = recent[0] if len(recent) == 1 else f"{recent[0]} to {recent[-1]}"
     scale = (policy.get("data") or {}).get("scale") or "probability"
     mapping = ColumnMapping(label=label, scores=(columns["score"],), group=columns.get("group"), score_scale=scale)
+    chosen = [p for p in report["periods"] if p["period"] in recent]
+    spent = sum(p["cost_per_case"] * p["labelled"] for p in chosen) / max(1, sum(p["labelled"] for p in chosen))
     sentence = (
         f"Costs & groups now shows {span} of {name} ({len(frame):,} cases with outcomes) at the policy's prices: "
-        "its recommended cutoff is the refit."
+        f"its recommended cutoff is the refit. The shipped policy cost {money(spent, policy_unit(policy, ''))} per "
+        "case on these cases: compare it with the cost per case below."
     )
     return Refit(frame, mapping, f"{name}, {span}", policy, sentence)
 

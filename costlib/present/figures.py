@@ -291,8 +291,11 @@ def watch_figure(report: dict, *, unit: str = "") -> go.Figure:
     """Cost per case of the shipped cutoff in each period beside the period's own best (shipped
     minus what refitting would save), measured periods filled, estimated ones hollow, alerts
     marked; from `costlib.watch.report.watch_report`."""
+    from costlib.present.watch_words import period_label
+
     periods = report["periods"]
-    x = [p["period"] for p in periods]
+    x = [p["period"].split("/")[0] for p in periods]  # each period at its first day, on a date axis
+    shown = [period_label(p["period"]) for p in periods]
     shipped = [p["cost_per_case"] for p in periods]
     best = [
         None
@@ -307,14 +310,15 @@ def watch_figure(report: dict, *, unit: str = "") -> go.Figure:
             x=x,
             y=shipped,
             mode="lines+markers",
-            name="the shipped cutoff",
+            name="the shipped cutoff (hollow: estimated, no outcomes yet)",
             line={"color": palette_color(0), "width": 3},
             marker={
                 "size": 10,
                 "symbol": ["circle" if m else "circle-open" for m in measured],
                 "color": palette_color(0),
             },
-            hovertemplate="%{x}: %{y:.4g} per case<extra>the shipped cutoff</extra>",
+            customdata=shown,
+            hovertemplate="%{customdata}: %{y:.4g} per case<extra>the shipped cutoff</extra>",
         )
     )
     fig.add_trace(
@@ -322,21 +326,23 @@ def watch_figure(report: dict, *, unit: str = "") -> go.Figure:
             x=x,
             y=best,
             mode="lines",
-            name="refitted on the period (cross-fitted; estimated where hollow)",
+            name="refitted on the period (cross-fitted)",
             line={"color": palette_color(1), "dash": "dash"},
-            hovertemplate="%{x}: %{y:.4g} per case<extra>refitted</extra>",
+            customdata=shown,
+            hovertemplate="%{customdata}: %{y:.4g} per case<extra>refitted</extra>",
         )
     )
     alerts = [p for p in periods if p["alert"]]
     if alerts:
         fig.add_trace(
             go.Scatter(
-                x=[p["period"] for p in alerts],
+                x=[p["period"].split("/")[0] for p in alerts],
                 y=[p["cost_per_case"] for p in alerts],
                 mode="markers",
                 name="alert: beyond the noise",
                 marker={"symbol": "x", "size": 14, "color": "#c62828"},
-                hovertemplate="%{x}: alert<extra></extra>",
+                customdata=[period_label(p["period"]) for p in alerts],
+                hovertemplate="%{customdata}: alert<extra></extra>",
             )
         )
     ylabel = f"cost per case ({unit})" if unit else "cost per case"

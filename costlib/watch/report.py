@@ -104,6 +104,13 @@ def watch_report(
     scale = data.get("scale") or "probability"
     if scale == "logit":  # the policy's cutoffs are on the probabilities the log-odds map to, as the loader maps them
         scores = 1.0 / (1.0 + np.exp(-scores))
+    same = len(set(policy["thresholds"].values())) == 1 and len(set(policy["prices"].values())) == 1
+    if groups is None and same and len(policy["thresholds"]) > 1:  # the same cutoff and prices for every group
+        policy = {
+            **policy,
+            "thresholds": {SINGLE_GROUP: next(iter(policy["thresholds"].values()))},
+            "prices": {SINGLE_GROUP: next(iter(policy["prices"].values()))},
+        }
     if groups is None and len(policy["thresholds"]) != 1:
         raise DataError(
             f"The policy has cutoffs per group ({', '.join(map(str, policy['thresholds']))}): name the group column "

@@ -175,3 +175,33 @@ def test_the_refit_reads_the_scores_on_the_policys_scale():
     ds = loading.prepare(refit.frame, refit.mapping, name=refit.name, fingerprint="0" * 64)
     assert ds.n_rows == len(refit.frame) and float(ds.scores["score"].max()) > 1
     assert set(refit.policy["prices"]) == {"north", "south"}  # the one price book, for each group
+
+
+def test_one_input_alone_says_what_is_missing_and_own_inputs_stay_after_a_visit_elsewhere():
+    rng = np.random.default_rng(4)
+    at = open_app("compas", "views/watch.py")
+    cases = _stable(rng, 3)
+    at.file_uploader(key="watch_cases").upload("c.csv", cases.to_csv(index=False).encode(), "text/csv").run()
+    assert_no_exception(at)
+    assert any(answers.NEEDS_POLICY in unescape(x.value) for x in at.info) and not at.get("plotly_chart")
+    train = _stable(rng, 1)
+    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=50, volume=1000)
+    at.file_uploader(key="watch_policy").upload("p.json", policy_json(audit).encode(), "application/json").run()
+    assert [at.selectbox(key=f"watch_{k}").value for k in ("time", "score", "label")] == ["when", "p", "y"]  # guessed
+    assert _box(at).startswith("Keep the cutoff")
+    at.switch_page("views/costs.py").run()
+    at.switch_page("views/watch.py").run()
+    assert_no_exception(at)
+    assert any("Showing your last inputs (c.csv)" in unescape(x.value) for x in at.info)
+    assert _box(at).startswith("Keep the cutoff")
+    [b for b in at.button if b.key == "watch_sample_again"][0].click().run()
+    assert _box(at).startswith("Refit: since 2026-07")
+
+
+def test_the_same_column_as_date_and_score_gets_a_sentence():
+    rng = np.random.default_rng(9)
+    train = _stable(rng, 1)
+    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=0)
+    at = _upload(audit, _stable(rng, 2), time="when", score="when")
+    assert_no_exception(at)
+    assert any("must be two columns" in unescape(e.value) for e in at.error)

@@ -462,3 +462,16 @@ def test_the_policys_score_scale_and_review_limit_in_cases_a_month_are_read():
     may, june = watch_report(limited, two, name="f", time="t", score="p", label="y", n_resamples=0)["periods"]
     assert may["capacity"] == pytest.approx(0.1) and june["capacity"] == pytest.approx(0.2)  # 40 of 400, 40 of 200
     assert np.mean(two["p"][:400] >= may["best_threshold"]["everyone"]) <= 0.1 + 1e-9
+
+
+def test_a_policy_with_the_same_cutoff_and_prices_for_every_group_needs_no_group_column():
+    from costlib.watch.report import watch_report
+
+    df = _grouped_month(2, 200)
+    same = {**_policy(cut=-math.inf), "thresholds": {"a": -math.inf, "b": -math.inf}}
+    same["prices"] = {"a": (1.0, 3.0), "b": (1.0, 3.0)}
+    (row,) = watch_report(same, df, name="f", time="t", score="p", label="y", n_resamples=0)["periods"]
+    assert row["flagged_share"] == 1.0 and row["cost_per_case"] == pytest.approx(float((df["y"] == 0).mean()))
+    differ = {**same, "prices": {"a": (1.0, 3.0), "b": (2.0, 3.0)}}
+    with pytest.raises(DataError, match="name the group column"):
+        watch_report(differ, df, name="f", time="t", score="p", label="y", n_resamples=0)
