@@ -28,6 +28,7 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
         else "the cheaper of flagging nobody and flagging everyone"
     )
     if not rec.ship_model:
+        more = "save" if rec.saving >= 0 else "cost more"
         return (
             {
                 "label": f"Cost per case ({base})" if len(base) <= 16 else "Cost per case, no model",
@@ -40,14 +41,17 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
                 "help": f"Per case, {estimate}; the verdict does not ship it.",
             },
             {
-                "label": "It would save per case",
-                "value": words.money(rec.saving, unit),
-                "help": "Not a saving you can count on: its 95% interval reaches zero or below (see the verdict).",
+                "label": f"It would {more} per case",
+                "value": words.money(abs(rec.saving), unit),
+                "help": "Not a saving you can count on: its 95% interval reaches zero or below (see the verdict)."
+                if rec.saving >= 0
+                else "The model's best cutoff costs more than the choice without it.",
             },
             {
-                "label": "Saving a month",
-                "value": words.money(0.0, unit),
-                "help": f"Nothing is saved by keeping {base}; it needs no model.",
+                "label": f"It would {more} a month",
+                "value": words.money(abs(rec.saving) * volume, unit) if volume else "–",
+                "help": "The same a month, at your cases a month: nothing changes unless the model ships, and the "
+                "verdict does not ship it.",
             },
         )
     return (
