@@ -7,7 +7,13 @@ from costlib.binary import decision, elicit
 from costlib.binary.fairness import FAIRNESS_CRITERIA
 from costlib.core import settings
 from costlib.present import capacity_words, figures, words
-from views._ui.costs_sections import fairness_section, resamples_setting, rules_section, sensitivity_section
+from views._ui.costs_sections import (
+    details_setting,
+    fairness_section,
+    resamples_setting,
+    rules_section,
+    sensitivity_section,
+)
 from views._ui.data import PRICES_PAGE, group_names, model_sweeps
 from views._ui.display import say, show_verdict
 from views._ui.limit import limit_inputs
@@ -157,18 +163,19 @@ rec = recommendation(costs)
 ms = models[rec.model]
 for_prices = answers.price_caption(costs, unit)
 
-rules_section(ds, rec, unit=unit, for_prices=for_prices, resamples=resamples)
-questions = elicit.in_force(setting("price_questions"), costs)
-fair_build = audit_for(costs, tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))))
-fairness_section(
-    ds,
-    ms,
-    rec,
-    names,
-    unit=unit,
-    for_prices=for_prices,
-    resamples=resamples,
-    fair_policy=lambda rules: fair_policy_download(fair_build, rules, questions),
-)
-sensitivity_section(ds, models, ms, rec, costs, unit=unit)
+if details_setting():
+    rules_section(ds, rec, unit=unit, for_prices=for_prices, resamples=resamples)
+    questions = elicit.in_force(setting("price_questions"), costs)
+    fair_build = audit_for(costs, tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))))
+    fairness_section(
+        ds,
+        ms,
+        rec,
+        names,
+        unit=unit,
+        for_prices=for_prices,
+        resamples=resamples,
+        fair_policy=lambda rules: fair_policy_download(fair_build, rules, questions),
+    )
+    sensitivity_section(ds, models, ms, rec, costs, unit=unit)
 resamples_setting(resamples)

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 import costlib
 import costlib.binary.fairness
-from costlib import value
+from costlib import answers, value
 from costlib.binary import decision as D
 from costlib.loading.samples import SAMPLES
 from costlib.present import words
@@ -30,7 +30,7 @@ PAGES = [
 ]
 # Which pages draw charts for which sample (the others explain which sample to use instead).
 MAIN_CHARTS = {
-    "views/costs.py": {"cost_chart", "sensitivity_chart", "net_benefit_chart"},
+    "views/costs.py": {"cost_chart"},  # the sensitivity map and net benefit are drawn on request
     "views/value.py": {"value_tau_chart", "value_k_chart"},
     "views/calibration.py": {"reliability"},
     "views/matrix.py": {"confusion_chart", "contribution_chart"},
@@ -516,7 +516,7 @@ def test_broken_upload_is_a_sentence_and_the_previous_data_stays():
 
 
 def test_costs_page_fairness_rules_equal_costlib_and_can_be_switched_off():
-    at = open_app("compas", "views/costs.py")
+    at = open_app("compas", "views/costs.py", details="true")
     table = [t.value for t in at.dataframe if "price of fairness per case" in t.value.columns][0]
     assert list(table["rule"]) == [f"fair: {c}" for c in costlib.binary.fairness.FAIRNESS_CRITERIA]
     df = sample_frame("compas")
@@ -761,6 +761,7 @@ def test_tables_show_formula_cells_neutralised_so_the_toolbar_export_is_safe_too
     at.selectbox(key=mk(at, "group")).set_value("grp")
     [b for b in at.button if b.label == "Use these columns"][0].click().run()
     at.switch_page("views/costs.py").run()
+    at.toggle(key="details").set_value(True).run()
     assert_no_exception(at)
     shown = [t.value for t in at.dataframe if "group" in t.value.columns]
     cells = {str(c) for table in shown for c in table["group"]}
@@ -804,7 +805,7 @@ def test_calibration_advice_is_one_sentence_on_calibration_value_and_costs():
     line = answers.calibration_advice_line(ds, "score_overconfident")
     assert line.split("): ", 1)[1] in texts(cal)
     assert line in texts(open_app("screening", "views/value.py"))
-    costs = open_app("screening", "views/costs.py")
+    costs = open_app("screening", "views/costs.py", details="true")
     lines = [answers.calibration_advice_line(ds, m) for m in ("score_calibrated", "score_overconfident")]
     assert any(x in texts(costs) for x in lines)  # the recommended model's advice
 
@@ -849,3 +850,15 @@ def test_one_verdict_on_the_page_the_report_the_policy_and_the_json(seed, signal
         assert verdict != "ship the model"  # no signal: never told to ship
     if signal == 2.0:
         assert verdict == "ship the model"
+
+
+def test_the_slower_costs_sections_are_drawn_on_request_and_the_link_keeps_the_choice():
+    folded = open_app("compas", "views/costs.py")
+    assert chart_keys(folded) == {"cost_chart"} and answers.DETAILS_FOLDED in texts(folded)
+    assert not [t for t in folded.dataframe if "price of fairness per case" in t.value.columns]
+    folded.toggle(key="details").set_value(True).run()
+    assert_no_exception(folded)
+    assert {"sensitivity_chart", "net_benefit_chart"} <= chart_keys(folded)
+    assert folded.query_params["details"] == "true"
+    linked = open_app("compas", "views/costs.py", details="true")
+    assert {"sensitivity_chart", "net_benefit_chart"} <= chart_keys(linked)

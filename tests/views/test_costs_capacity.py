@@ -26,7 +26,7 @@ def test_off_by_default():
 
 
 def test_a_limit_gives_the_cheapest_cutoff_within_it_and_the_price_of_capacity():
-    at = open_app("compas", "views/costs.py")
+    at = open_app("compas", "views/costs.py", details="true")
     at.toggle(key="cap_on").set_value(True).run()
     at.number_input(key="cap").set_value(2000).run()
     assert not at.exception

@@ -140,6 +140,17 @@ def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:
         c2.caption(answers.NET_BENEFIT_NEEDS_PROBABILITIES)
 
 
+def details_setting() -> bool:
+    """Whether the slower sections are drawn (?details=true; off on a first visit, so that a
+    shared link opens to its answer fast): the toggle, kept in the link."""
+    remembered("details", False, parse=lambda v: v.lower() == "true")
+    on = st.toggle(answers.DETAILS_TOGGLE, key="details", on_change=keep, args=("details",), help=answers.DETAILS_HELP)
+    mirror("details")
+    if not on:
+        st.caption(answers.DETAILS_FOLDED)
+    return bool(on)
+
+
 def resamples_setting(resamples: int) -> None:
     """The bootstrap's resample count, folded away."""
     with st.expander("Interval settings"):
