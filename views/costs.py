@@ -8,6 +8,7 @@ from costlib.binary.fairness import FAIRNESS_CRITERIA
 from costlib.core import settings
 from costlib.present import capacity_words, figures, words
 from views._ui.costs_sections import (
+    details_on,
     details_setting,
     fairness_section,
     resamples_setting,
@@ -153,7 +154,10 @@ elif cap is not None and share is None:
 # A full run draws everything for the prices of this run; a price move reruns only the
 # fragment, which then sees that the sections below were drawn for other prices.
 costs = stored_costs(names)
-st.session_state["_costs_drawn_for"] = decision.prices_for(next(iter(models.values())).groups, costs).key()
+if details_on():  # the sections below are drawn for this run's prices: a price move says when they are not
+    st.session_state["_costs_drawn_for"] = decision.prices_for(next(iter(models.values())).groups, costs).key()
+else:
+    st.session_state.pop("_costs_drawn_for", None)
 live_answer()
 
 # ---------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from e2e_support import (
     wait_for_chart,
 )
 
-from costlib import loading
+from costlib import answers, loading
 from costlib.binary import decision
 from costlib.loading.samples import SAMPLES, sample_bytes
 from costlib.present import words
@@ -69,6 +69,9 @@ def test_first_time_user_moves_the_price_slider(page, app_url):
     assert first.get_attribute("aria-valuetext") == "$1.00"  # the first slider on the page is a price
     text, _ = headline((1.0, 3.0))
     assert answer(page) == text
+    assert page.get_by_text("is still for the previous prices").count() == 0
+    page.get_by_text(answers.DETAILS_TOGGLE, exact=True).click()  # the slower sections, on request
+    step(page, "the details drawn")
 
     fn = price_slider(page, "A false negative costs")
     fn.focus()
