@@ -22,6 +22,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+from costlib.cli.outputs import check_outputs, write_text, written
 from costlib.cli.refusals import MSG_BIG_DATA, MSG_OUT_OF_MEMORY, column_flags, refusal
 from costlib.core import settings
 from costlib.core.dataset import ColumnMapping
@@ -34,7 +35,6 @@ MSG_SPLIT_ROLE = (
     'the split column "{split}" has no {role} rows; the audit fits the rules on train rows '
     "and judges them on test rows."
 )
-MSG_CANNOT_WRITE = '{flag}: The output file "{path}" cannot be written: {reason}.'
 MSG_SAME_COLUMN = '{a} and {b} name the same column "{column}"; with --engine each needs a column of its own.'
 
 
@@ -312,6 +312,7 @@ def run_audit(args) -> int:
     from costlib.present.policy import policy_json
     from costlib.present.report import audit_html
 
+    check_outputs([args.file], {"--report": args.report, "--policy": args.policy})  # before any work
     scores = list(dict.fromkeys(args.score))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -356,12 +357,24 @@ def run_audit(args) -> int:
         policy = policy_json(audit, rule) if args.policy else None
     except ValueError as exc:  # a rule with no cutoff for some group (NaN) cannot be a policy
         raise DataError(f"--rule: {exc}; choose another rule.") from None
-    _write(args.report, "--report", lambda: audit_html(audit))
-    _write(args.policy, "--policy", lambda: policy)
+    rule_name = f'Policy ("{rule}")'
+    done = [
+        written(what, path, write_text(path, flag, text()))
+        for what, flag, path, text in (
+            ("Report", "--report", args.report, lambda: audit_html(audit)),
+            (rule_name, "--policy", args.policy, lambda: policy),
+        )
+        if path
+    ]
     if args.json:
         print(json.dumps(audit.summary(), allow_nan=False))
+        for line in done:
+            if "replaced" in line:
+                print(f"note: {line}", file=sys.stderr)
     else:
         _print_text(args, audit, name, header, costs)
+        for line in done:
+            print(line)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     if args.fail_if_worse_than_nobody and audit.model_is_useless:
@@ -424,16 +437,6 @@ def _memory_models(args, scores: list[str]):
     return models, ds.n_rows, name, fp, notes, header
 
 
-def _write(path: str | None, flag: str, text) -> None:
-    if not path:
-        return
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text())
-    except OSError as exc:
-        raise DataError(MSG_CANNOT_WRITE.format(flag=flag, path=path, reason=exc.strerror or exc)) from None
-
-
 def record_line(d: dict) -> str:
     """What the audit judged, in one line (the record's data dictionary)."""
     split = f'split "{d["split"]}" (train "{d["train"]}", test "{d["test"]}")' if d["split"] else "no split"
@@ -445,7 +448,6 @@ def record_line(d: dict) -> str:
 
 
 def _print_text(args, audit, name: str, header: str, costs: dict) -> None:
-    from costlib.present.policy import default_rule
 
     models = ", ".join(audit.recommendation.models["model"])
     prices = "; ".join(f"{g}: c_fp {p[0]:g}, c_fn {p[1]:g}" for g, p in costs.items())
@@ -466,7 +468,3 @@ def _print_text(args, audit, name: str, header: str, costs: dict) -> None:
     print(format_table(audit))
     print()
     print(audit.sensitivity)
-    if args.report:
-        print(f"Report written to {args.report}.")
-    if args.policy:
-        print(f'Policy ("{args.rule or default_rule(audit)}") written to {args.policy}.')

@@ -456,7 +456,10 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     """Run ``aggregate``: 0 when the file is written, 2 with one sentence on stderr for bad input."""
+    from costlib.cli.outputs import check_outputs, write_atomic
+
     try:
+        check_outputs([args.source], {"--out": args.out})  # before the rows are read
         agg = aggregate(
             args.source,
             label=args.label,
@@ -467,10 +470,7 @@ def run(args) -> int:
             engine=args.engine,
             max_thresholds=args.max_thresholds,
         )
-        try:
-            agg.to_parquet(args.out)
-        except OSError as exc:
-            raise DataError(f'The output file "{args.out}" cannot be written: {exc.strerror or exc}.') from None
+        replaced = write_atomic(args.out, "--out", agg.to_parquet)
     except ValueError as exc:  # DataError included: a sentence naming the column or argument
         print(getattr(exc, "message", None) or str(exc), file=sys.stderr)
         return 2
@@ -482,6 +482,7 @@ def run(args) -> int:
     print(
         f"Wrote {args.out}: {prov['rows']:,} rows, {groups:,} {'group' if groups == 1 else 'groups'}{split_words}, "
         f"{agg.meta['thresholds']:,} thresholds ({how})."
+        + (" It replaced the file that was there." if replaced else "")
     )
     if not agg.exact:
         print(agg.meta["bound"]["statement"])

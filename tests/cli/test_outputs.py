@@ -1,0 +1,82 @@
+"""The command line never writes over its own input, never one output over another, never half
+a file; it says when it replaced a file (`costlib.cli.outputs`)."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from costlib.__main__ import main
+from costlib.cli import outputs
+
+
+@pytest.fixture
+def data(tmp_path):
+    rng = np.random.default_rng(1)
+    p = rng.random(300).round(3)
+    path = tmp_path / "data.csv"
+    pd.DataFrame({"y": (rng.random(300) < p).astype(int), "s": p}).to_csv(path, index=False)
+    return path
+
+
+def _audit(data, *extra):
+    return main(
+        ["audit", str(data), "--label", "y", "--score", "s", "--c-fp", "1", "--c-fn", "2", "--resamples", "10", *extra]
+    )
+
+
+@pytest.mark.parametrize("flag", ["--report", "--policy"])
+def test_an_output_that_is_the_input_is_refused_and_the_input_kept(data, capsys, flag):
+    before = data.read_bytes()
+    assert _audit(data, flag, str(data)) == 2
+    assert "is the input file" in capsys.readouterr().err
+    assert data.read_bytes() == before
+
+
+def test_an_output_linked_to_the_input_and_two_outputs_on_one_file_are_refused(data, tmp_path, capsys):
+    link = tmp_path / "report.html"
+    link.symlink_to(data)
+    before = data.read_bytes()
+    assert _audit(data, "--report", str(link)) == 2
+    assert "(through a link)" in capsys.readouterr().err and data.read_bytes() == before
+    same = tmp_path / "out.json"
+    assert _audit(data, "--report", str(same), "--policy", str(same)) == 2
+    assert "--report and --policy name the same file" in capsys.readouterr().err
+    assert not same.exists()
+
+
+def test_a_replaced_file_is_said_and_a_link_is_replaced_not_its_target(data, tmp_path, capsys):
+    keep = tmp_path / "keep.html"
+    keep.write_text("mine")
+    link = tmp_path / "report.html"
+    link.symlink_to(keep)
+    assert _audit(data, "--report", str(link)) == 0
+    out = capsys.readouterr().out
+    assert f"Report written to {link} (it replaced the file that was there)." in out
+    assert keep.read_text() == "mine" and not link.is_symlink() and "<html" in link.read_text().lower()
+    fresh = tmp_path / "new.json"
+    assert _audit(data, "--policy", str(fresh)) == 0
+    assert f"written to {fresh}." in capsys.readouterr().out
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_half_file(tmp_path):
+    old = tmp_path / "out.txt"
+    old.write_text("old")
+
+    def fail(tmp):
+        with open(tmp, "w") as fh:
+            fh.write("half")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(outputs.DataError, match="No space left on device"):
+        outputs.write_atomic(str(old), "--report", fail)
+    assert old.read_text() == "old" and sorted(os.listdir(tmp_path)) == ["out.txt"]
+
+
+def test_aggregate_refuses_to_write_over_its_source(data, capsys):
+    before = data.read_bytes()
+    code = main(["aggregate", str(data), "--label", "y", "--score", "s", "--out", str(data)])
+    assert code == 2 and "is the input file" in capsys.readouterr().err and data.read_bytes() == before
