@@ -30,6 +30,11 @@ SUFFIXES = (".parquet", ".pq", ".csv")
 # scores are pooled into fine bins (about 200 bytes each at peak: ~0.4 GB per score column).
 FOLDER_MAX_THRESHOLDS = 2_000_000
 MSG_OUTSIDE = 'The file "{name}" is not one of the files in the data folder; choose one from the list.'
+GLOB_CHARACTERS = "*?[]{}"
+MSG_GLOB = (
+    'The file "{name}" has a wildcard character (* ? [ ] {{ }}) in its name, which the reader would take as a '
+    "pattern matching other files; rename it to open it."
+)
 
 
 def data_folder() -> Path | None:
@@ -48,6 +53,9 @@ def list_files(folder: Path) -> list[str]:
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         if entry.name.startswith(".") or entry.suffix.lower() not in SUFFIXES:
             continue
+        if any(ch in entry.name for ch in GLOB_CHARACTERS):  # listed, and refused with its sentence when opened
+            out.append(entry.name)
+            continue
         try:
             safe_path(folder, entry.name)
         except DataError:
@@ -62,6 +70,8 @@ def safe_path(folder: Path, name: str) -> Path:
     text = str(name)
     if not text or text in (".", "..") or "/" in text or "\\" in text or "\0" in text or text.startswith("."):
         raise DataError(MSG_OUTSIDE.format(name=text[:80]))
+    if any(ch in text for ch in GLOB_CHARACTERS):  # DuckDB would read the name as a pattern: other files
+        raise DataError(MSG_GLOB.format(name=text[:80]))
     root = Path(folder).resolve()
     path = (root / text).resolve()
     if path.parent != root or not path.is_file() or path.suffix.lower() not in SUFFIXES:

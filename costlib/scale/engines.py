@@ -240,8 +240,8 @@ class DuckDBEngine:
             arg = "[" + ", ".join(_sql_string(p) for p in paths) + "]"
             reader = f"read_parquet({arg})" if kind == "parquet" else f"read_csv({arg}, header = true)"
             body = f"SELECT * FROM {reader}"
-        elif isinstance(source, str):
-            body = source.strip().rstrip(";")
+        elif isinstance(source, str):  # one read-only query: a second statement is a syntax error inside
+            body = f"SELECT * FROM ({source.strip().rstrip(';')})"
         elif isinstance(source, pd.DataFrame):
             import pyarrow as pa
 
@@ -391,8 +391,8 @@ class SparkEngine:
                         if kind == "parquet"
                         else reader.csv(paths, header=True, inferSchema=True)
                     )
-                elif isinstance(source, str):
-                    df = self.spark.sql(source.strip().rstrip(";"))
+                elif isinstance(source, str):  # one read-only query, as on DuckDB
+                    df = self.spark.sql(f"SELECT * FROM ({source.strip().rstrip(';')})")
                 elif isinstance(source, pd.DataFrame):
                     import pyarrow as pa
 

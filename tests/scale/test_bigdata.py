@@ -206,3 +206,29 @@ def test_a_folder_csvs_byte_order_mark_is_not_part_of_its_first_column_name(tmp_
     path.write_bytes("\ufeffwhen,p\n2026-01-01,0.5\n".encode())
     assert bigdata.columns_of(path) == ["when", "p"]
     assert bigdata.read_columns(path, ["when"]).shape == (1, 1)
+
+
+def test_a_folder_file_named_like_a_pattern_is_refused_not_read_as_one(tmp_path):
+    for name in ("a.csv", "b.csv"):
+        (tmp_path / name).write_text("y,s\n0,0.1\n1,0.9\n")
+    (tmp_path / "*.csv").write_text("y,s\n1,0.5\n")
+    assert "*.csv" in bigdata.list_files(tmp_path)  # shown, so that its sentence can be read
+    with pytest.raises(DataError, match="wildcard character"):
+        bigdata.safe_path(tmp_path, "*.csv")
+    with pytest.raises(DataError, match="wildcard character"):
+        bigdata.safe_path(tmp_path, "[ab].csv")
+
+
+def test_a_query_source_runs_one_read_only_statement(tmp_path):
+    from costlib.scale.engines import connect
+
+    target = tmp_path / "x.csv"
+    engine = connect("duckdb", "SELECT 1 AS y")
+    try:
+        with pytest.raises(DataError):
+            engine.open(f"SELECT 1 AS y; COPY (SELECT 42) TO '{target}'")
+        assert not target.exists()  # the second statement never ran
+        view = engine.open("SELECT 1 AS y, 0.5 AS s;")
+        assert engine.sql(f"SELECT * FROM {view}")["y"].tolist() == [1]
+    finally:
+        engine.close()
