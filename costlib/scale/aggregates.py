@@ -430,7 +430,8 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "source",
         metavar="SOURCE",
-        help="Parquet or CSV path or glob (quote globs), or a query (DuckDB SQL, or Spark SQL with --engine spark)",
+        help="Parquet or CSV path or glob (quote globs), or one query, run as SELECT * FROM (query) so that it "
+        "can only read (DuckDB SQL, or Spark SQL with --engine spark)",
     )
     p.add_argument("--label", required=True, metavar="COL", help="binary label column (0/1 or true/false)")
     p.add_argument("--score", required=True, metavar="COL", help="score column (higher = more likely positive)")
