@@ -38,6 +38,8 @@ META_KEY = b"costlib.aggregate"
 DEFAULT_MAX_THRESHOLDS = 10_000_000
 COLUMNS = ("split", "group", "score", "pos_rows", "neg_rows", "pos_weight", "neg_weight")
 _MAX_META = 1 << 20  # bytes of footer metadata we are willing to parse
+MAX_ROWS = 2**53  # rows an aggregate may count in all: every sum of counts stays exact (and far from wrapping)
+MAX_WEIGHT = 1e300  # the weights' total: costs multiply it by prices up to 1e100 and must stay finite
 
 MSG_NOT_PARQUET = (
     'The file "{name}" is not a Parquet file ({reason}); an aggregate is written by python -m costlib aggregate.'
@@ -304,14 +306,36 @@ def _parse_meta(raw: bytes, shown: str) -> dict:
         or any(cols.get(k) is not None and not isinstance(cols.get(k), str) for k in ("group", "split", "weight"))
         or not isinstance(prov.get("fingerprint"), str)
         or not isinstance(prov.get("rows"), int)
+        or isinstance(prov.get("rows"), bool)
+        or not 0 <= prov["rows"] <= MAX_ROWS
     ):
         raise DataError(MSG_BAD_META.format(name=shown, reason="fields are missing or of the wrong type"))
+    bound = meta.get("bound")
+    if bound is not None and (
+        not isinstance(bound, dict)
+        or any(
+            isinstance(bound.get(k), bool) or not isinstance(bound.get(k), (int, float)) or not 0 <= bound[k] < 1e300
+            for k in ("largest_bin_rows", "largest_bin_weight")
+        )
+        or isinstance(meta.get("bits"), bool)
+        or not isinstance(meta.get("bits"), int)
+        or not 0 <= meta["bits"] <= 64
+    ):
+        raise DataError(
+            MSG_BAD_META.format(name=shown, reason='its "bound" or "bits" is missing a field or not a number')
+        )
     return meta
 
 
 def _codes(table, column: str, shown: str) -> tuple[np.ndarray, list]:
-    """Per-row codes and the names they index, from a (dictionary-encoded) column."""
+    """Per-row codes and the names they index, from a (dictionary-encoded) column of text or
+    whole numbers (anything else, such as bytes, dates or lists, is refused with a sentence)."""
+    import pyarrow as pa
+
     arr = table.column(column)
+    kind = arr.type.value_type if pa.types.is_dictionary(arr.type) else arr.type
+    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_integer(kind)):
+        raise DataError(MSG_BAD_COLUMN.format(name=shown, column=column, problem=f"holds {kind} instead of text"))
     if arr.null_count:
         raise DataError(
             MSG_BAD_COLUMN.format(name=shown, column=column, problem=f"has {arr.null_count:,} missing values")
@@ -349,12 +373,18 @@ def _check_table(table, meta: dict, shown: str):
     for c, x in (("pos_rows", pos_rows), ("neg_rows", neg_rows)):
         if (x < 0).any():
             raise bad(c, "has negative counts")
+    if float(pos_rows.sum(dtype=np.float64) + neg_rows.sum(dtype=np.float64)) > MAX_ROWS:  # the int64 sum would wrap
+        raise bad("pos_rows", f"counts more than {MAX_ROWS:,} rows in all (2**53), more than can be counted exactly")
     if cols.get("weight"):
         pos_w = numbers("pos_weight", "float").astype(np.float64)
         neg_w = numbers("neg_weight", "float").astype(np.float64)
         for c, w in (("pos_weight", pos_w), ("neg_weight", neg_w)):
             if not np.isfinite(w).all() or (w < 0).any():
                 raise bad(c, "has negative or non-finite weights")
+        with np.errstate(over="ignore"):
+            total = float(pos_w.sum() + neg_w.sum())
+        if not total < MAX_WEIGHT:
+            raise bad("pos_weight", f"has weights that add up past {MAX_WEIGHT:g}, too large to be summed")
     else:
         pos_w, neg_w = pos_rows.astype(np.float64), neg_rows.astype(np.float64)
     if not np.isfinite(score).all():

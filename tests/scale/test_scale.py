@@ -675,3 +675,47 @@ def test_an_aggregate_gives_the_in_memory_answer_within_a_review_limit(tmp_path)
     assert a.cost == b.cost and (a.saving_low, a.saving_high) == (b.saving_low, b.saving_high)
     pa_, pb = price_of_capacity(counts, a.prices, 0.25), price_of_capacity(rows, b.prices, 0.25)
     assert pa_.curve.equals(pb.curve) and pa_.per_extra_case == pb.per_extra_case
+
+
+def test_aggregates_whose_sums_would_wrap_or_whose_metadata_is_malformed_get_a_sentence(tmp_path):
+    agg = aggregate(frame("ties", n=400, groups=2), label="y", score="s", group="g")
+
+    def write(columns: dict, meta: dict) -> Path:
+        path = tmp_path / "bad.parquet"
+        table = pa.Table.from_pandas(pd.DataFrame(columns))
+        pq.write_table(table.replace_schema_metadata({b"costlib.aggregate": json.dumps(meta).encode()}), path)
+        return path
+
+    base = {"score": agg.stats.score, "pos_rows": agg.stats.pos_rows, "neg_rows": agg.stats.neg_rows}
+    base["group"] = np.asarray(agg.stats.groups, dtype=object)[agg.stats.group]
+    huge = {**base, "pos_rows": np.full(len(agg.stats), 10**18, dtype=np.int64)}  # the int64 sum wraps
+    meta = {**agg.meta, "provenance": {**agg.meta["provenance"], "rows": 2**52}}
+    with pytest.raises(DataError, match="more than can be counted exactly"):
+        load_aggregate(write(huge, meta))
+    wide = {**base, "group": [str(g).encode() for g in base["group"]]}  # bytes, not text
+    with pytest.raises(DataError, match='"group" holds binary instead of text'):
+        load_aggregate(write(wide, agg.meta))
+    stamped = {**base, "group": pd.Timestamp("2026-01-01") + pd.to_timedelta(agg.stats.group, unit="D")}
+    with pytest.raises(DataError, match="instead of text"):
+        load_aggregate(write(stamped, agg.meta))
+    for bound in ("wide", {"largest_bin_rows": 3}):
+        with pytest.raises(DataError, match='its "bound" or "bits"'):
+            load_aggregate(write(base, {**agg.meta, "bound": bound, "bits": 20}))
+
+
+def test_an_aggregate_whose_weights_add_up_past_any_float_gets_a_sentence(tmp_path):
+    df = frame("ties", n=300, groups=1).assign(w=1.0)
+    agg = aggregate(df, label="y", score="s", weight="w")
+    n = len(agg.stats)
+    columns = {
+        "score": agg.stats.score,
+        "pos_rows": agg.stats.pos_rows,
+        "neg_rows": agg.stats.neg_rows,
+        "pos_weight": np.full(n, 1e308),
+        "neg_weight": np.full(n, 1e308),
+    }
+    path = tmp_path / "w.parquet"
+    table = pa.Table.from_pandas(pd.DataFrame(columns))
+    pq.write_table(table.replace_schema_metadata({b"costlib.aggregate": json.dumps(agg.meta).encode()}), path)
+    with pytest.raises(DataError, match="too large to be summed"):
+        load_aggregate(path)
