@@ -31,6 +31,11 @@ SUFFIXES = (".parquet", ".pq", ".csv")
 FOLDER_MAX_THRESHOLDS = 2_000_000
 MSG_OUTSIDE = 'The file "{name}" is not one of the files in the data folder; choose one from the list.'
 GLOB_CHARACTERS = "*?[]{}"
+NOT_A_SIGNATURE = (
+    "The file's fingerprint shows that its counts have not changed by accident since it was written; it is a "
+    "checksum, not a signature: whoever edits the counts can write a matching fingerprint, and the text about "
+    "where they came from with it. Trust an aggregate file as far as you trust whoever handed it to you."
+)
 MSG_GLOB = (
     'The file "{name}" has a wildcard character (* ? [ ] {{ }}) in its name, which the reader would take as a '
     "pattern matching other files; rename it to open it."
@@ -201,7 +206,8 @@ def dataset_from_aggregate(data: bytes, *, name: str) -> Dataset:
     prov = agg.provenance
     notes = [
         f"“{name}” holds counts computed from {prov.get('rows', 0):,} rows of {prov.get('source', 'a source')} "
-        f"with {prov.get('engine', 'an engine')} on {prov.get('created', 'an unknown date')}."
+        f"with {prov.get('engine', 'an engine')} on {prov.get('created', 'an unknown date')}.",
+        NOT_A_SIGNATURE,
     ]
     if not agg.exact:
         bound = agg.meta.get("bound") or {}

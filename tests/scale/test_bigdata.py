@@ -232,3 +232,19 @@ def test_a_query_source_runs_one_read_only_statement(tmp_path):
         assert engine.sql(f"SELECT * FROM {view}")["y"].tolist() == [1]
     finally:
         engine.close()
+
+
+def test_an_aggregate_says_its_fingerprint_is_a_checksum_not_a_signature_on_the_page_and_in_the_report(tmp_path):
+    from costlib.answers.audit import build_audit
+    from costlib.present.report import audit_html
+    from costlib.scale.aggregates import aggregate
+
+    rng = np.random.default_rng(3)
+    p = rng.random(400).round(2)
+    aggregate(pd.DataFrame({"y": (rng.random(400) < p).astype(int), "s": p}), label="y", score="s").to_parquet(
+        tmp_path / "a.parquet"
+    )
+    ds = bigdata.dataset_from_aggregate((tmp_path / "a.parquet").read_bytes(), name="a.parquet")
+    assert bigdata.NOT_A_SIGNATURE in ds.notes  # the Data page shows a dataset's notes
+    audit = build_audit(dict(ds.sweeps), (1.0, 2.0), n_resamples=0, data_notes=ds.notes, data_name=ds.name)
+    assert "it is a checksum, not a signature" in audit_html(audit)
