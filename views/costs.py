@@ -22,7 +22,7 @@ from views._ui.memo import memo
 from views._ui.page import setup
 from views._ui.policy import downloads, fair_policy_download, policy_uploader, session_audit, session_limit
 from views._ui.prices import price_book, stored_costs
-from views._ui.state import remembered, setting, setting_notes
+from views._ui.state import mirror, remembered, setting, setting_notes
 
 ds, unit, volume = setup("Costs & groups", answers.COSTS_PAGE_WHAT, needs="binary")
 names = group_names(ds)
@@ -30,6 +30,8 @@ models = model_sweeps(ds)  # sorted once per data set and model; every price mov
 
 remembered("fair", len(names) > 1, parse=lambda v: v.lower() == "true")
 remembered("fair_tol", settings.TOLERANCE.default, bound=settings.TOLERANCE)
+mirror("fair")  # in the link whether or not the fairness section is drawn: the report reads them
+mirror("fair_tol", float(setting("fair_tol")))
 remembered("resamples", settings.RESAMPLES.default, parse=int, valid=lambda v: v in settings.RESAMPLE_OPTIONS)
 resamples = int(setting("resamples"))
 cap, share, covers_all = session_limit(volume)  # the review limit: cases a month, as a share (None: no limit)

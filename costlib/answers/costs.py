@@ -152,7 +152,8 @@ DETAILS_HELP = (
 )
 DETAILS_FOLDED = (
     "Below, on request: every rule's cost with its interval, the groups' rates and the fairness-constrained "
-    "cutoffs, and how much the prices matter. The report above has all of them."
+    "cutoffs (with the policy file of each fairness rule), and how much the prices matter. The report above has "
+    "all of them."
 )
 REPORT_AND_POLICY = (
     "The report is one HTML file that opens offline: settings, data per group, the recommendation, every "

@@ -359,7 +359,7 @@ def run_audit(args) -> int:
         raise DataError(f"--rule: {exc}; choose another rule.") from None
     rule_name = f'Policy ("{rule}")'
     done = [
-        written(what, path, write_text(path, flag, text()))
+        (path, write_text(path, flag, text()), what)
         for what, flag, path, text in (
             ("Report", "--report", args.report, lambda: audit_html(audit)),
             (rule_name, "--policy", args.policy, lambda: policy),
@@ -368,13 +368,13 @@ def run_audit(args) -> int:
     ]
     if args.json:
         print(json.dumps(audit.summary(), allow_nan=False))
-        for line in done:
-            if "replaced" in line:
-                print(f"note: {line}", file=sys.stderr)
+        for path, replaced, what in done:
+            if replaced:
+                print(f"note: {written(what, path, replaced)}", file=sys.stderr)
     else:
         _print_text(args, audit, name, header, costs)
-        for line in done:
-            print(line)
+        for path, replaced, what in done:
+            print(written(what, path, replaced))
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     if args.fail_if_worse_than_nobody and audit.model_is_useless:

@@ -87,6 +87,7 @@ def run(flags: list[str]) -> int:
     free memory from then on (`trim_forever`)."""
     from streamlit.web import cli as streamlit_cli
 
+    flags = flags[1:] if flags[:1] == ["--"] else flags  # "dashboard -- --server.port 8502" means the same
     threading.Thread(target=warm, name="costlib-warm", daemon=True).start()
     threading.Thread(target=trim_forever, name="costlib-trim", daemon=True).start()
     sys.argv = ["streamlit", "run", str(APP), *flags]

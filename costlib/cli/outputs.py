@@ -1,7 +1,8 @@
 """The files a command writes: never over its own input, never one over another, never half.
 
-`check_outputs` runs before any work: an output that is an input (the same file once links are
-resolved) or another output of the same run is refused with a sentence naming both flags.
+`check_outputs` runs before any work: an output that is an input (the same path, a match of an
+input pattern, the same file through a link or a hard link, or a file an input query names), or
+another output of the same run, or a path with no folder, is refused with a sentence.
 `write_atomic` writes to a temporary file in the output's own folder and renames it into place,
 so a run that fails (a full disk, a kill) leaves the old file or none, never half a new one; an
 output path that is a link is replaced as a file, its target left alone. It says whether a file
@@ -22,37 +23,67 @@ MSG_SAME_OUTPUT = '{a} and {b} name the same file "{path}": one would overwrite 
 MSG_CANNOT_WRITE = '{flag}: The output file "{path}" cannot be written: {reason}.'
 
 
+MSG_NAMED_BY_QUERY = (
+    '{flag} "{path}" is named in the query that reads the rows: writing it could destroy the data; choose another.'
+)
+MSG_NO_FOLDER = '{flag}: The output file "{path}" cannot be written: {reason}.'
+IN_PLACE = ("/dev/", "/proc/")  # devices and process files: written where they are, never renamed over
+
+
 def _same(path: str) -> str:
     return os.path.normcase(os.path.realpath(path))
 
 
 def _input_files(inputs: Iterable[str]) -> dict[str, str]:
-    """{resolved path: as given} of the input files (a glob is expanded)."""
+    """{resolved path: as given} of the input files: the path as given, and what it matches
+    as a pattern (recursively, as DuckDB reads ``**``)."""
     out = {}
     for given in inputs:
         if not isinstance(given, (str, os.PathLike)):
             continue
         text = os.fspath(given)
-        for f in glob.glob(text) if glob.has_magic(text) else [text]:
+        for f in [text, *(glob.glob(text, recursive=True) if glob.has_magic(text) else [])]:
             out[_same(f)] = f
     return out
 
 
+def _is_query(text: str) -> bool:
+    return not os.path.exists(text) and any(ch.isspace() for ch in text.strip())
+
+
 def check_outputs(inputs: Iterable[str], outputs: Mapping[str, str | None]) -> None:
-    """DataError when an output (``{flag: path}``; None: not written) is an input file or the
-    same file as another output."""
+    """DataError when an output (``{flag: path}``; None: not written) is an input file (the same
+    path, a match of its pattern, the same file through a link or a hard link), is named in an
+    input that is a query, is the same file as another output, or is in no folder that exists."""
+    inputs = list(inputs)
     given = _input_files(inputs)
+    queries = [os.fspath(q) for q in inputs if isinstance(q, (str, os.PathLike)) and _is_query(os.fspath(q))]
     seen: dict[str, str] = {}
     for flag, path in outputs.items():
         if not path:
             continue
         real = _same(path)
-        if real in given:
-            what = f'"{given[real]}"' if given[real] == path else f'"{given[real]}" (through a link)'
+        hard = next((g for g in given.values() if os.path.exists(path) and _samefile(path, g)), None)
+        if real in given or hard is not None:
+            source = given.get(real) or hard
+            what = f'"{source}"' if os.path.abspath(source) == os.path.abspath(path) else f'"{source}" (the same file)'
             raise DataError(MSG_OUTPUT_IS_INPUT.format(flag=flag, path=path, what=what))
+        if any(os.path.basename(path) in q for q in queries):
+            raise DataError(MSG_NAMED_BY_QUERY.format(flag=flag, path=path))
         if real in seen:
             raise DataError(MSG_SAME_OUTPUT.format(a=seen[real], b=flag, path=path))
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path) or not os.path.isdir(folder):
+            reason = "it is a folder" if os.path.isdir(path) else f'the folder "{folder}" does not exist'
+            raise DataError(MSG_NO_FOLDER.format(flag=flag, path=path, reason=reason))
         seen[real] = flag
+
+
+def _samefile(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def write_atomic(path: str, flag: str, write: Callable[[str], None]) -> bool:
@@ -60,7 +91,8 @@ def write_atomic(path: str, flag: str, write: Callable[[str], None]) -> bool:
     file was replaced. DataError (the old file untouched) when it cannot be written. A path that
     exists and is not a regular file (a device such as /dev/stdout, a pipe) is written where it
     is: renaming over it would replace the device itself."""
-    if os.path.exists(path) and not os.path.isfile(path):
+    where = os.path.abspath(path)
+    if (os.path.exists(path) and not os.path.isfile(path)) or where.startswith(IN_PLACE):
         try:
             write(path)
         except OSError as exc:
@@ -73,6 +105,7 @@ def write_atomic(path: str, flag: str, write: Callable[[str], None]) -> bool:
         fd, tmp = tempfile.mkstemp(prefix=".costlib-", suffix=".tmp", dir=folder)
         os.close(fd)
         write(tmp)
+        os.chmod(tmp, _mode(path))  # as the file it replaces, else as open() would make it (not mkstemp's 0600)
         os.replace(tmp, path)
         tmp = None
     except OSError as exc:
@@ -81,6 +114,15 @@ def write_atomic(path: str, flag: str, write: Callable[[str], None]) -> bool:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
     return replaced
+
+
+def _mode(path: str) -> int:
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def write_text(path: str, flag: str, text: str) -> bool:

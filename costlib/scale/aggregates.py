@@ -328,13 +328,16 @@ def _parse_meta(raw: bytes, shown: str) -> dict:
 
 
 def _codes(table, column: str, shown: str) -> tuple[np.ndarray, list]:
-    """Per-row codes and the names they index, from a (dictionary-encoded) column of text or
-    whole numbers (anything else, such as bytes, dates or lists, is refused with a sentence)."""
+    """Per-row codes and the names they index, from a (dictionary-encoded) column of text,
+    numbers or booleans, as the command writes them (anything else, such as bytes, dates or
+    lists, is refused with a sentence)."""
     import pyarrow as pa
 
     arr = table.column(column)
     kind = arr.type.value_type if pa.types.is_dictionary(arr.type) else arr.type
-    if not (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_integer(kind)):
+    if not any(
+        test(kind) for test in (pa.types.is_string, pa.types.is_large_string, pa.types.is_integer, pa.types.is_boolean)
+    ) and not pa.types.is_floating(kind):
         raise DataError(MSG_BAD_COLUMN.format(name=shown, column=column, problem=f"holds {kind} instead of text"))
     if arr.null_count:
         raise DataError(
@@ -460,8 +463,8 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "source",
         metavar="SOURCE",
-        help="Parquet or CSV path or glob (quote globs), or one query, run as SELECT * FROM (query) so that it "
-        "can only read (DuckDB SQL, or Spark SQL with --engine spark)",
+        help="Parquet or CSV path or glob (quote globs), or one SELECT query, which can only read (DuckDB SQL, or "
+        "Spark SQL with --engine spark)",
     )
     p.add_argument("--label", required=True, metavar="COL", help="binary label column (0/1 or true/false)")
     p.add_argument("--score", required=True, metavar="COL", help="score column (higher = more likely positive)")

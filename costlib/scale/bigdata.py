@@ -31,6 +31,10 @@ SUFFIXES = (".parquet", ".pq", ".csv")
 FOLDER_MAX_THRESHOLDS = 2_000_000
 MSG_OUTSIDE = 'The file "{name}" is not one of the files in the data folder; choose one from the list.'
 GLOB_CHARACTERS = "*?[]{}"
+MSG_GLOB_FOLDER = (
+    'The data folder "{folder}" has a wildcard character (* ? [ ] {{ }}) in its path, which the reader would take '
+    "as a pattern matching other folders; set COSTLIB_DATA_DIR to a path without them."
+)
 NOT_A_SIGNATURE = (
     "The file's fingerprint shows that its counts have not changed by accident since it was written; it is a "
     "checksum, not a signature: whoever edits the counts can write a matching fingerprint, and the text about "
@@ -77,6 +81,8 @@ def safe_path(folder: Path, name: str) -> Path:
         raise DataError(MSG_OUTSIDE.format(name=text[:80]))
     if any(ch in text for ch in GLOB_CHARACTERS):  # DuckDB would read the name as a pattern: other files
         raise DataError(MSG_GLOB.format(name=text[:80]))
+    if any(ch in str(folder) for ch in GLOB_CHARACTERS):  # the folder's own path, read as a pattern, too
+        raise DataError(MSG_GLOB_FOLDER.format(folder=str(folder)[:200]))
     root = Path(folder).resolve()
     path = (root / text).resolve()
     if path.parent != root or not path.is_file() or path.suffix.lower() not in SUFFIXES:
@@ -85,7 +91,8 @@ def safe_path(folder: Path, name: str) -> Path:
 
 
 def columns_of(path: Path) -> list[str]:
-    """The column names of a Parquet file (read from its footer) or a CSV file (its header)."""
+    """The column names of a Parquet file (read from its footer) or a CSV file (its header, as
+    DuckDB reads it: its delimiter, a byte-order mark dropped, "column1" for a blank name)."""
     import pyarrow.parquet as pq
 
     if path.suffix.lower() in (".parquet", ".pq"):
@@ -93,11 +100,13 @@ def columns_of(path: Path) -> list[str]:
             return list(pq.ParquetFile(path).schema_arrow.names)
         except Exception as exc:  # noqa: BLE001 - any unreadable footer is one sentence
             raise DataError(f'The file "{path.name}" could not be read as Parquet: {exc}.') from None
-    import csv
+    from costlib.scale.engines import connect
 
-    with open(path, newline="", encoding="utf-8-sig", errors="replace") as fh:  # a byte-order mark is no name
-        header = next(csv.reader([fh.readline()]), [])
-    return [h.strip() for h in header]
+    engine = connect("duckdb", str(path))  # the names DuckDB will read: its delimiter, its names for blanks
+    try:
+        return [c for c, _ in engine.columns(engine.open(str(path)))]
+    finally:
+        engine.close()
 
 
 def _dataset(

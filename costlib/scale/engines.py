@@ -49,6 +49,10 @@ MSG_FILE_KIND = (
     "optionally compressed): name the format by its extension, or pass a query that reads it."
 )
 MSG_SOURCE_FAILED = "The source {what} could not be read: {reason}"
+MSG_ONE_QUERY = (
+    "A query source must be one SELECT statement, which can only read; this one has {n} statement(s) or is not a "
+    "SELECT."
+)
 MSG_QUERY_FAILED = "{engine} could not run costlib's query on the source: {reason}"
 MSG_SPARK_MISSING = (
     'engine="spark" needs the pyspark package (and a Java runtime): install pyspark, or use engine="duckdb".'
@@ -240,8 +244,8 @@ class DuckDBEngine:
             arg = "[" + ", ".join(_sql_string(p) for p in paths) + "]"
             reader = f"read_parquet({arg})" if kind == "parquet" else f"read_csv({arg}, header = true)"
             body = f"SELECT * FROM {reader}"
-        elif isinstance(source, str):  # one read-only query: a second statement is a syntax error inside
-            body = f"SELECT * FROM ({source.strip().rstrip(';')})"
+        elif isinstance(source, str):
+            body = self._one_query(source)
         elif isinstance(source, pd.DataFrame):
             import pyarrow as pa
 
@@ -258,6 +262,17 @@ class DuckDBEngine:
         except self._error as exc:
             raise DataError(MSG_SOURCE_FAILED.format(what=describe_source(source), reason=_first_line(exc))) from None
         return view
+
+    def _one_query(self, text: str) -> str:
+        """`text` when it is exactly one SELECT statement (DuckDB's own parser says), else DataError:
+        a query source can only read."""
+        try:
+            statements = self.con.extract_statements(text.strip())
+        except self._error as exc:
+            raise DataError(MSG_SOURCE_FAILED.format(what="query", reason=_first_line(exc))) from None
+        if len(statements) != 1 or statements[0].type.name != "SELECT":
+            raise DataError(MSG_ONE_QUERY.format(n=len(statements)))
+        return text.strip().rstrip(";")
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -391,8 +406,8 @@ class SparkEngine:
                         if kind == "parquet"
                         else reader.csv(paths, header=True, inferSchema=True)
                     )
-                elif isinstance(source, str):  # one read-only query, as on DuckDB
-                    df = self.spark.sql(f"SELECT * FROM ({source.strip().rstrip(';')})")
+                elif isinstance(source, str):  # one read-only query: Spark parses one statement, inside a SELECT
+                    df = self.spark.sql(f"SELECT * FROM (\n{source.strip().rstrip(';')}\n)")
                 elif isinstance(source, pd.DataFrame):
                     import pyarrow as pa
 

@@ -41,7 +41,7 @@ def test_an_output_linked_to_the_input_and_two_outputs_on_one_file_are_refused(d
     link.symlink_to(data)
     before = data.read_bytes()
     assert _audit(data, "--report", str(link)) == 2
-    assert "(through a link)" in capsys.readouterr().err and data.read_bytes() == before
+    assert "(the same file)" in capsys.readouterr().err and data.read_bytes() == before
     same = tmp_path / "out.json"
     assert _audit(data, "--report", str(same), "--policy", str(same)) == 2
     assert "--report and --policy name the same file" in capsys.readouterr().err
@@ -80,3 +80,45 @@ def test_aggregate_refuses_to_write_over_its_source(data, capsys):
     before = data.read_bytes()
     code = main(["aggregate", str(data), "--label", "y", "--score", "s", "--out", str(data)])
     assert code == 2 and "is the input file" in capsys.readouterr().err and data.read_bytes() == before
+
+
+def test_inputs_named_by_brackets_patterns_hard_links_or_a_query_are_kept(tmp_path, data, capsys):
+    odd = tmp_path / "in[1].csv"  # a literal name that is also a pattern
+    odd.write_bytes(data.read_bytes())
+    assert _audit(odd, "--report", str(odd)) == 2 and odd.read_bytes() == data.read_bytes()
+    hard = tmp_path / "hard.csv"
+    os.link(data, hard)
+    assert _audit(data, "--report", str(hard)) == 2 and "(the same file)" in capsys.readouterr().err
+    nested = tmp_path / "g" / "deep"
+    nested.mkdir(parents=True)
+    part = nested / "a.parquet"
+    pd.read_csv(data).to_parquet(part)
+    before = part.read_bytes()
+    pattern = str(tmp_path / "g" / "**" / "*.parquet")
+    code = main(["aggregate", pattern, "--label", "y", "--score", "s", "--out", str(part)])
+    assert code == 2 and part.read_bytes() == before  # DuckDB's ** reads it: so does the check
+    query = f"SELECT * FROM '{part}'"
+    code = main(["aggregate", query, "--label", "y", "--score", "s", "--out", str(part)])
+    assert code == 2 and "is named in the query" in capsys.readouterr().err and part.read_bytes() == before
+
+
+def test_a_replaced_file_keeps_its_permissions_and_a_new_one_gets_the_umasks(tmp_path):
+    old = tmp_path / "shared.html"
+    old.write_text("old")
+    old.chmod(0o644)
+    outputs.write_text(str(old), "--report", "new")
+    assert old.read_text() == "new" and (old.stat().st_mode & 0o777) == 0o644
+    umask = os.umask(0o022)
+    try:
+        fresh = tmp_path / "fresh.html"
+        outputs.write_text(str(fresh), "--report", "x")
+        assert (fresh.stat().st_mode & 0o777) == 0o644
+    finally:
+        os.umask(umask)
+
+
+def test_an_output_in_no_folder_or_that_is_a_folder_is_refused_before_any_work(tmp_path, data, capsys):
+    assert _audit(data, "--report", str(tmp_path / "missing" / "r.html")) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert _audit(data, "--report", str(tmp_path)) == 2
+    assert "it is a folder" in capsys.readouterr().err

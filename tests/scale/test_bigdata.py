@@ -225,11 +225,20 @@ def test_a_query_source_runs_one_read_only_statement(tmp_path):
     target = tmp_path / "x.csv"
     engine = connect("duckdb", "SELECT 1 AS y")
     try:
-        with pytest.raises(DataError):
+        with pytest.raises(DataError, match="one SELECT statement"):
             engine.open(f"SELECT 1 AS y; COPY (SELECT 42) TO '{target}'")
-        assert not target.exists()  # the second statement never ran
-        view = engine.open("SELECT 1 AS y, 0.5 AS s;")
-        assert engine.sql(f"SELECT * FROM {view}")["y"].tolist() == [1]
+        with pytest.raises(DataError):  # closing the wrapper a SELECT * FROM (...) would put around it
+            engine.open(f"SELECT 1 AS a); COPY (SELECT 42 AS x) TO '{target}'; SELECT * FROM (SELECT 1 AS a")
+        with pytest.raises(DataError):  # not a SELECT: not read as a query at all
+            engine.open(f"COPY (SELECT 42) TO '{target}'")
+        assert not target.exists()  # nothing but a read ever ran
+        for query in (
+            "SELECT 1 AS y, 0.5 AS s;",
+            "SELECT 1 AS y -- a note",
+            "WITH t AS (SELECT 1 AS y) SELECT * FROM t",
+        ):
+            view = engine.open(query)
+            assert engine.sql(f"SELECT * FROM {view}")["y"].tolist() == [1]
     finally:
         engine.close()
 
@@ -248,3 +257,14 @@ def test_an_aggregate_says_its_fingerprint_is_a_checksum_not_a_signature_on_the_
     assert bigdata.NOT_A_SIGNATURE in ds.notes  # the Data page shows a dataset's notes
     audit = build_audit(dict(ds.sweeps), (1.0, 2.0), n_resamples=0, data_notes=ds.notes, data_name=ds.name)
     assert "it is a checksum, not a signature" in audit_html(audit)
+
+
+def test_a_data_folder_whose_path_is_a_pattern_is_refused_and_csv_names_are_duckdbs(tmp_path):
+    odd = tmp_path / "[q1]"
+    odd.mkdir()
+    (odd / "a.csv").write_text("y,s\n0,0.1\n")
+    with pytest.raises(DataError, match="wildcard character .* in its path"):
+        bigdata.safe_path(odd, "a.csv")
+    semi = tmp_path / "semi.csv"
+    semi.write_text("label;score\n0;0.1\n1;0.9\n")
+    assert bigdata.columns_of(semi) == ["label", "score"]

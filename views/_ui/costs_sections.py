@@ -84,8 +84,6 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
         args=("fair_criteria",),
         help=answers.criteria_help(FAIRNESS_CRITERIA),
     )
-    mirror("fair")
-    mirror("fair_tol", float(setting("fair_tol")))
     if not (fair_on and criteria):
         return
     fairness = memo(
