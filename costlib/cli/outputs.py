@@ -21,12 +21,9 @@ from costlib.core.errors import DataError
 MSG_OUTPUT_IS_INPUT = '{flag} "{path}" is the input file {what}: writing it would destroy the data; choose another.'
 MSG_SAME_OUTPUT = '{a} and {b} name the same file "{path}": one would overwrite the other; give each its own path.'
 MSG_CANNOT_WRITE = '{flag}: The output file "{path}" cannot be written: {reason}.'
-
-
 MSG_NAMED_BY_QUERY = (
     '{flag} "{path}" is named in the query that reads the rows: writing it could destroy the data; choose another.'
 )
-MSG_NO_FOLDER = '{flag}: The output file "{path}" cannot be written: {reason}.'
 IN_PLACE = ("/dev/", "/proc/")  # devices and process files: written where they are, never renamed over
 
 
@@ -75,7 +72,7 @@ def check_outputs(inputs: Iterable[str], outputs: Mapping[str, str | None]) -> N
         folder = os.path.dirname(os.path.abspath(path))
         if os.path.isdir(path) or not os.path.isdir(folder):
             reason = "it is a folder" if os.path.isdir(path) else f'the folder "{folder}" does not exist'
-            raise DataError(MSG_NO_FOLDER.format(flag=flag, path=path, reason=reason))
+            raise DataError(MSG_CANNOT_WRITE.format(flag=flag, path=path, reason=reason))
         seen[real] = flag
 
 
