@@ -9,6 +9,7 @@ from costlib.present import words
 from views._ui.display import say, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
+from views._ui.state import keep, mirror, remembered, setting_notes
 
 ds, unit, volume = setup(
     "Cost matrix",
@@ -49,16 +50,20 @@ st.query_params["C"] = settings.matrix_link(c_mat)
 
 a1, a2 = st.columns([1, 1], vertical_alignment="bottom")
 use_abstain = a1.toggle("Allow handing a case to a person", value=True, key="abstain_on", bind="query-params")
+remembered("abstain", 1.0, bound=settings.PRICE)  # a link's value is bounded like the widget: a sentence, no box
 h = a2.number_input(
     f"Price of handing a case over ({unit or 'your unit'})",
     min_value=settings.PRICE.low,
-    value=1.0,
+    max_value=settings.PRICE.high,
     step=0.1,
     key="abstain",
-    bind="query-params",
+    on_change=keep,
+    args=("abstain",),
     disabled=not use_abstain,
     help="Answer only when the cheapest answer's expected price is strictly below this.",
 )
+mirror("abstain")
+setting_notes()
 
 abstain = h if use_abstain else None
 rec = memo("matrix_rec", ds, (c_mat.tobytes(), abstain), lambda: answers.matrix_answer(ds, c_mat, abstain))

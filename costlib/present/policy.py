@@ -27,6 +27,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 
+from costlib.binary import elicit
 from costlib.core import rules as R
 from costlib.core import settings
 from costlib.core.errors import DataError
@@ -162,10 +163,14 @@ def _questions(q) -> dict | None:
     if not isinstance(q, dict):
         raise _bad('"price_questions" must be a record')
     out = {}
+    low_end, high_end = elicit.RANGE
     for key in ("ratio_low", "ratio_high", "ratio_chosen"):
         x = q.get(key)
-        if not _positive(x):
-            raise _bad(f'"price_questions" needs "{key}", a positive number: got {_show(x)}')
+        if not _positive(x) or not low_end <= float(x) <= high_end:
+            raise _bad(
+                f'"price_questions" needs "{key}", a ratio the questions can reach ({low_end:g} to {high_end:g}): '
+                f"got {_show(x)}"
+            )
         out[key] = float(x)
     if not out["ratio_low"] <= out["ratio_chosen"] <= out["ratio_high"]:
         raise _bad('"price_questions" must have ratio_low <= ratio_chosen <= ratio_high')
@@ -177,7 +182,8 @@ def _questions(q) -> dict | None:
         raise _bad('"price_questions" has "outcomes" that are not two short texts')
     if not isinstance(answers, list) or len(answers) > 100:
         raise _bad('"price_questions" has "answers" that are not a list of at most 100 answers')
-    out["outcomes"] = {k: outcomes[k] for k in ("miss", "false_alarm") if k in outcomes}
+    named = {"miss": "miss", "false_alarm": "false alarm"}  # what the questions call them when the policy does not
+    out["outcomes"] = {k: outcomes.get(k) or named[k] for k in ("miss", "false_alarm")}
     out["answers"] = []
     for a in answers:
         if not (

@@ -236,9 +236,10 @@ def test_prices_moved_after_the_questions_are_not_said_to_come_from_them():
 @pytest.mark.parametrize(
     "change, words",
     [
-        ({"ratio_chosen": "4"}, '"ratio_chosen", a positive number'),
-        ({"ratio_low": -1.0}, '"ratio_low", a positive number'),
-        ({"ratio_chosen": 1e9}, "ratio_low <= ratio_chosen <= ratio_high"),
+        ({"ratio_chosen": "4"}, '"ratio_chosen", a ratio the questions can reach'),
+        ({"ratio_low": -1.0}, '"ratio_low", a ratio the questions can reach'),
+        ({"ratio_chosen": 0.5}, "ratio_low <= ratio_chosen <= ratio_high"),
+        ({"ratio_low": 1e-200, "ratio_high": 1e200}, '"ratio_low", a ratio the questions can reach (0.001 to 1000)'),
         ({"answers": "miss"}, '"answers" that are not a list'),
         ({"answers": [{"answer": "maybe"}]}, "an answer that is not"),
         ({"outcomes": {"miss": ["x"]}}, '"outcomes" that are not two short texts'),
@@ -260,3 +261,16 @@ def test_a_policy_with_bad_price_questions_gets_a_sentence(change, words):
     with pytest.raises(DataError, match="not a usable costlib policy file") as err:
         load_policy(json.dumps(text))
     assert words in str(err.value)
+
+
+def test_a_policy_whose_questions_name_no_outcomes_still_reads_with_both_names():
+    import json
+
+    from costlib.present.policy import load_policy, policy_json
+
+    b = elicit.answer(Bracket(names=("a miss", "a false alarm")), 1.0, MISS)
+    record = elicit.record(b)
+    text = json.loads(policy_json(_small_audit((1.0, b.middle), record), price_questions=record))
+    text["price_questions"]["outcomes"] = {"false_alarm": "a blocked customer"}  # "miss" left out
+    got = load_policy(json.dumps(text))["price_questions"]["outcomes"]
+    assert got == {"miss": "miss", "false_alarm": "a blocked customer"}

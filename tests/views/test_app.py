@@ -862,3 +862,12 @@ def test_the_slower_costs_sections_are_drawn_on_request_and_the_link_keeps_the_c
     assert folded.query_params["details"] == "true"
     linked = open_app("compas", "views/costs.py", details="true")
     assert {"sensitivity_chart", "net_benefit_chart"} <= chart_keys(linked)
+
+
+def test_a_link_with_an_abstain_price_past_its_bound_gets_a_sentence_not_an_exception():
+    at = open_app("tickets", "views/matrix.py", abstain="1e308")
+    assert_no_exception(at)
+    assert any("abstain" in unescape(w.value) and "1e308" in unescape(w.value) for w in at.warning)
+    assert at.number_input(key="abstain").value == 1.0
+    kept = open_app("tickets", "views/matrix.py", abstain="2.5")
+    assert kept.number_input(key="abstain").value == 2.5 and kept.query_params["abstain"] == "2.5"
