@@ -38,6 +38,18 @@ MSG_SPLIT_ROLE = (
 MSG_SAME_COLUMN = '{a} and {b} name the same column "{column}"; with --engine each needs a column of its own.'
 
 
+def add_bootstrap_flags(p) -> None:
+    """``--resamples N`` and ``--seed S``, the bootstrap's two flags (audit and watch)."""
+    p.add_argument(
+        "--resamples",
+        type=_bounded(settings.RESAMPLES),
+        default=1000,
+        metavar="N",
+        help="bootstrap resamples for the intervals (default 1000)",
+    )
+    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="bootstrap seed (default 0)")
+
+
 def _bounded(bound):
     def parse(text: str):
         value, problem = settings.check(bound, text)
@@ -172,14 +184,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         metavar="T",
         help="fairness tolerance: largest gap between groups' rates, 0 to 0.5 (default 0.05)",
     )
-    p.add_argument(
-        "--resamples",
-        type=_bounded(settings.RESAMPLES),
-        default=1000,
-        metavar="N",
-        help="bootstrap resamples for the intervals (default 1000)",
-    )
-    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="bootstrap seed (default 0)")
+    add_bootstrap_flags(p)
     p.add_argument("--report", metavar="OUT.html", help="write the self-contained HTML audit report here")
     p.add_argument("--policy", metavar="OUT.json", help="write the JSON policy file here")
     p.add_argument(

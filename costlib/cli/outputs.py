@@ -44,17 +44,15 @@ def _input_files(inputs: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def _is_query(text: str) -> bool:
-    return not os.path.exists(text) and any(ch.isspace() for ch in text.strip())
-
-
 def check_outputs(inputs: Iterable[str], outputs: Mapping[str, str | None]) -> None:
     """DataError when an output (``{flag: path}``; None: not written) is an input file (the same
     path, a match of its pattern, the same file through a link or a hard link), is named in an
     input that is a query, is the same file as another output, or is in no folder that exists."""
+    from costlib.scale.engines import is_query  # the engines' own test of a query source
+
     inputs = list(inputs)
-    given = _input_files(inputs)
-    queries = [os.fspath(q) for q in inputs if isinstance(q, (str, os.PathLike)) and _is_query(os.fspath(q))]
+    given = _input_files(q for q in inputs if not is_query(q))
+    queries = [q for q in inputs if is_query(q)]
     seen: dict[str, str] = {}
     for flag, path in outputs.items():
         if not path:

@@ -15,9 +15,8 @@ import argparse
 import json
 import sys
 
-from costlib.cli.audit import _bounded, _seed
+from costlib.cli.audit import add_bootstrap_flags
 from costlib.cli.refusals import column_flags, refusal
-from costlib.core import settings
 from costlib.core.errors import DataError
 
 EXIT_OK, EXIT_ALERT, EXIT_BAD_INPUT = 0, 1, 2
@@ -38,14 +37,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--label", metavar="COL", help="outcome column (0/1); empty where the outcome is not known yet")
     p.add_argument("--group", metavar="COL", help="group column, for a policy with cutoffs per group")
     p.add_argument("--freq", choices=("M", "W", "D"), default="M", help="periods: months (default), weeks or days")
-    p.add_argument(
-        "--resamples",
-        type=_bounded(settings.RESAMPLES),
-        default=1000,
-        metavar="N",
-        help="bootstrap resamples (default 1000)",
-    )
-    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="bootstrap seed (default 0)")
+    add_bootstrap_flags(p)
     p.add_argument("--json", action="store_true", help="print one JSON object on standard output")
     return p
 

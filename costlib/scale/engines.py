@@ -139,12 +139,17 @@ def _file_kind(path: str) -> str:
     raise DataError(MSG_FILE_KIND.format(path=path))
 
 
+def is_query(source) -> bool:
+    """Whether `source` is read as a query (text that starts as SQL does), not as a path."""
+    return isinstance(source, str) and bool(_QUERY_START.match(source))
+
+
 def _paths(source) -> list[str] | None:
     """The paths of a path-like source (None when the source is a query or an object)."""
     if isinstance(source, os.PathLike):
         return [os.fspath(source)]
     if isinstance(source, str):
-        return None if _QUERY_START.match(source) else [source]
+        return None if is_query(source) else [source]
     if isinstance(source, Sequence) and source and all(isinstance(p, str | os.PathLike) for p in source):
         return [os.fspath(p) for p in source]
     return None
