@@ -38,10 +38,6 @@ def _span(periods: list[dict]) -> str:
     return names[0] if len(names) == 1 else f"{names[0]} to {names[-1]}"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 def _ships(policy: dict, shipped: dict) -> str:
     cap, per_month = policy.get("capacity"), policy.get("capacity_cases_per_month")
     limit = ""
@@ -115,7 +111,7 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
     head = f"{period_label(first['period'])}: {extra} more in its {number(n, 0)} cases{iv}"
     later = len(run) - 1
     more = f"; the {word} after it alerts too" if later == 1 else ""
-    more = f"; the {_plural(later, word)} after it alert too" if later > 1 else more
+    more = f"; the {later} {word}s after it alert too" if later > 1 else more
     if not run:  # alerts earlier, but the latest period with outcomes is within the noise again
         more = f"; the latest {word} with outcomes ({period_label(measured[-1]['period'])}) is within the noise again"
     return Verdict(
