@@ -35,6 +35,7 @@ _EXPORTS = {
     "optimal_threshold_within": "costlib.binary.capacity",
     "optimal_value_within": "costlib.value.contract",
     # the decision summary
+    "audit": "costlib.notebook",
     "ModelSweeps": "costlib.binary.model_sweeps",
     "Recommendation": "costlib.binary.decision",
     "no_model_baseline": "costlib.binary.decision",
@@ -77,6 +78,10 @@ _EXPORTS = {
     "compare_training": "costlib.training.compare",
     "cost_predictability": "costlib.training.compare",
     "training_summary": "costlib.training.summary",
+    # the hand-off to the model that serves a policy
+    "apply_policy": "costlib.handoff.policy",
+    "cost_scorer": "costlib.handoff.scorer",
+    "policy_estimator": "costlib.handoff.policy",
     # value of a selective classifier
     "CostSensitiveValue": "costlib.value.cost_sensitive",
     "ValueResult": "costlib.value.contract",

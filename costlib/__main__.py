@@ -1,9 +1,9 @@
-"""Command line: ``python -m costlib COMMAND ...``, with the commands ``audit``, ``train``, ``aggregate``,
-``watch`` and ``dashboard``.
+"""Command line: ``costlib COMMAND ...`` (or ``python -m costlib COMMAND ...``), with the commands
+``audit``, ``train``, ``aggregate``, ``watch``, ``apply`` and ``dashboard``.
 
 This module only builds the parser and dispatches: each command lives in its own module
 (`costlib.cli.audit`, `costlib.cli.train`, `costlib.scale.aggregates`, `costlib.cli.watch`,
-`costlib.cli.dashboard`), which registers its
+`costlib.cli.apply`, `costlib.cli.dashboard`), which registers its
 arguments (``add_parser``) and runs them (``run``). Exit codes: those of the command; 2 for
 bad arguments or no command (argparse's usage message on stderr, never a traceback).
 """
@@ -11,6 +11,7 @@ bad arguments or no command (argparse's usage message on stderr, never a traceba
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -26,17 +27,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
+def program() -> str:
+    """How the command was started: ``costlib`` (the console command pip installs) or
+    ``python -m costlib``."""
+    return "costlib" if os.path.basename(sys.argv[0] or "") == "costlib" else "python -m costlib"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m costlib", description="costlib: what a classifier's mistakes cost.")
+    parser = _Parser(prog=program(), description="costlib: what a classifier's mistakes cost.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     cli_train.add_parser(sub)
     cli_audit.add_parser(sub)
     from costlib.scale import aggregates
 
     aggregates.add_parser(sub)
-    from costlib.cli import dashboard, watch
+    from costlib.cli import apply, dashboard, watch
 
     watch.add_parser(sub)
+    apply.add_parser(sub)
     dashboard.add_parser(sub)
     return parser
 
@@ -59,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from costlib.cli import watch
 
         return watch.run(args)
+    if args.command == "apply":
+        from costlib.cli import apply
+
+        return apply.run(args)
     if args.command != "audit":
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT

@@ -184,7 +184,7 @@ class BinnedScores:
         return sums / total, true / total, total
 
     def ece(self, n_bins: int = 10) -> float:
-        """Sum over the bins of (bin share) * |observed rate - mean predicted|; NaN without cases."""
+        """Sum over the bins of (bin share) * abs(observed rate - mean predicted); NaN without cases."""
         mean_pred, frac_pos, counts = self.bins(n_bins)
         if counts.sum() == 0:
             v.warn_degenerate("no cases: ECE is NaN")
@@ -254,7 +254,7 @@ def reliability(y_true, y_prob, *, n_bins: int = 10):
 
 
 def expected_calibration_error(y_true, y_prob, *, n_bins: int = 10) -> float:
-    """ECE: sum over equal-width bins of (bin share) * |observed rate - mean predicted|.
+    """ECE: sum over equal-width bins of (bin share) * abs(observed rate - mean predicted).
 
     Parameters
     ----------

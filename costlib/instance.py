@@ -1,12 +1,12 @@
 """Instance-level costs: each case carries a signed margin delta.
 
 The sign of delta is the label (positive iff delta > 0) and its size the price of getting
-the case wrong. Normalized excess cost (NEC) weighs each mistake by |delta|::
+the case wrong. Normalized excess cost (NEC) weighs each mistake by abs(delta)::
 
-    NEC = sum_i |delta_i| [wrong_i] / sum_i |delta_i|
+    NEC = sum_i abs(delta_i) [wrong_i] / sum_i abs(delta_i)
 
 It has the error rate's scale (0 perfect, 0.5 coin flip, 1 always wrong) and equals the
-error rate when every |delta| is the same. Error rate / NEC > 1 means the mistakes sit on
+error rate when every abs(delta) is the same. Error rate / NEC > 1 means the mistakes sit on
 ambiguous (cheap) cases.
 """
 
@@ -143,14 +143,14 @@ def _pred_delta(y_pred, delta):
 
 
 def normalized_excess_cost(y_pred, delta) -> float:
-    """sum |delta| over mistakes / sum |delta| (NaN with a warning when every delta is 0).
+    """sum abs(delta) over mistakes / sum abs(delta) (NaN with a warning when every delta is 0).
 
     Parameters
     ----------
     y_pred : array-like of shape (n,)
         Binary decisions (1 = positive).
     delta : array-like of shape (n,)
-        Signed margins, finite: the label is delta > 0, the price of a mistake |delta|.
+        Signed margins, finite: the label is delta > 0, the price of a mistake abs(delta).
 
     Returns
     -------
@@ -191,7 +191,7 @@ def error_rate(y_pred, delta) -> float:
     y_pred : array-like of shape (n,)
         Binary decisions (1 = positive).
     delta : array-like of shape (n,)
-        Signed margins, finite: the label is delta > 0, the price of a mistake |delta|.
+        Signed margins, finite: the label is delta > 0, the price of a mistake abs(delta).
 
     Returns
     -------
@@ -223,7 +223,7 @@ def error_rate(y_pred, delta) -> float:
 
 
 def nec_sweep(y_score, delta) -> Sweep:
-    """The cost kernel with labels delta > 0 and weights |delta|."""
+    """The cost kernel with labels delta > 0 and weights abs(delta)."""
     s = v.as_float_1d(y_score, "y_score")
     d = v.as_float_1d(delta, "delta")
     v.same_length(s, d, "y_score", "delta")
@@ -234,14 +234,14 @@ def nec_sweep(y_score, delta) -> Sweep:
 def nec_curve(y_score, delta):
     """(thresholds, nec): NEC when flagging iff score >= threshold, at every distinct score.
 
-    The cost sweep with labels delta > 0, weights |delta| and both prices 1.
+    The cost sweep with labels delta > 0, weights abs(delta) and both prices 1.
 
     Parameters
     ----------
     y_score : array-like of shape (n,)
         Finite real scores.
     delta : array-like of shape (n,)
-        Signed margins, finite: the label is delta > 0, the price of a mistake |delta|.
+        Signed margins, finite: the label is delta > 0, the price of a mistake abs(delta).
 
     Returns
     -------
@@ -287,12 +287,12 @@ def nec_table(models: dict, delta, *, threshold: float, groups=None) -> tuple[pd
 @dataclass(frozen=True, eq=False)
 class NecSweeps:
     """Every model's mistakes at any cutoff, by group: two sweeps per model sorted once (the
-    mistakes counted, and weighted by |delta|), so that a move of a cutoff slider reads a
+    mistakes counted, and weighted by abs(delta)), so that a move of a cutoff slider reads a
     few cumulative sums and never touches the rows. `table` gives `nec_table`'s frames.
     """
 
     counted: dict  # model -> GroupedSweep of labels delta > 0
-    weighted: dict  # model -> the same, weighted by |delta|
+    weighted: dict  # model -> the same, weighted by abs(delta)
     groups: tuple  # names, in the order of the tables
     positives: np.ndarray  # (2, groups): cases with delta > 0, counted and weighted
     negatives: np.ndarray  # (2, groups): the others
@@ -329,7 +329,7 @@ class NecSweeps:
             threshold = np.inf
         overall, by_group = [], []
         for option in dict.fromkeys([*self.counted, R.NOBODY, R.EVERYONE]):
-            # per group: rows, mistakes, |delta| of the mistakes, |delta| of all
+            # per group: rows, mistakes, abs(delta) of the mistakes, abs(delta) of all
             per = np.array([self._mistakes(option, i, threshold) for i in range(len(self.groups))]).reshape(-1, 4)
             overall.append({"option": option, **_nec_row(*per.sum(axis=0))})
             if self.grouped:
@@ -341,10 +341,10 @@ class NecSweeps:
         )
 
     def _mistakes(self, option, i: int, threshold: float) -> tuple[float, float, float, float]:
-        """(rows, mistakes, |delta| of the mistakes, |delta| of all) of group i."""
+        """(rows, mistakes, abs(delta) of the mistakes, abs(delta) of all) of group i."""
         if option in (R.NOBODY, R.EVERYONE):
             pos, neg = self.positives[:, i], self.negatives[:, i]
-            nobody, everyone = no_model_costs(pos, neg, 1.0, 1.0)  # (rows, |delta|) of the mistakes: each costs 1
+            nobody, everyone = no_model_costs(pos, neg, 1.0, 1.0)  # (rows, abs(delta)) of the mistakes: each costs 1
             wrong = nobody if option == R.NOBODY else everyone
             return pos[0] + neg[0], wrong[0], wrong[1], pos[1] + neg[1]
         out = []
@@ -379,8 +379,8 @@ def _nec_row(n: float, errors: float, cost: float, total: float) -> dict:
 @dataclass(frozen=True, eq=False)
 class NecRecommendation:
     """The NEC-optimal cutoff fitted on the train rows, judged on the test rows, against the
-    cheaper of flagging nobody and flagging everyone (in NEC: the |delta| of the mistakes
-    over the |delta| of all cases), with a 95% interval of the saving."""
+    cheaper of flagging nobody and flagging everyone (in NEC: the abs(delta) of the mistakes
+    over the abs(delta) of all cases), with a 95% interval of the saving."""
 
     model: str
     threshold: float
@@ -400,8 +400,8 @@ def recommend_nec(
 ) -> NecRecommendation:
     """The model and cutoff with the lowest NEC on the fitting rows, judged on the judged rows.
 
-    NEC is the cost sweep with labels delta > 0, weights |delta| and both prices 1, so this
-    is `decision.recommend` on that sweep; the interval resamples the judged rows (|delta|
+    NEC is the cost sweep with labels delta > 0, weights abs(delta) and both prices 1, so this
+    is `decision.recommend` on that sweep; the interval resamples the judged rows (abs(delta)
     takes many values, so rows are drawn by index).
     """
     from costlib.binary import decision as D
@@ -423,7 +423,7 @@ def recommend_nec(
         iv, _ = ratio_interval(size * (wrong_base.astype(float) - wrong), size, n_resamples=n_resamples, seed=seed)
         lo, hi = iv.low, iv.high
     status = rec.status
-    if status in (D.SAVES, D.UNCLEAR):  # the interval is this one (NEC's rows carry |delta| as weights)
+    if status in (D.SAVES, D.UNCLEAR):  # the interval is this one (NEC's rows carry abs(delta) as weights)
         status = D.SAVES if np.isfinite(lo) and lo > 0 else D.UNCLEAR
     return NecRecommendation(
         model=rec.model,
@@ -454,7 +454,7 @@ def delta_source_words(mapping) -> str:
 def nec_interval(
     y_pred, delta, *, strata=None, n_resamples: int = DEFAULT_RESAMPLES, level: float = LEVEL, seed: int = 0
 ) -> Interval:
-    """Interval for NEC = sum |delta| [wrong] / sum |delta| (a ratio of sums)."""
+    """Interval for NEC = sum abs(delta) [wrong] / sum abs(delta) (a ratio of sums)."""
     pred = v.as_binary(y_pred, "y_pred")
     d = v.as_float_1d(delta, "delta")
     v.same_length(pred, d, "y_pred", "delta")

@@ -17,9 +17,17 @@ ROOT = Path(__file__).resolve().parents[1]
 
 HEAVY = ("sklearn", "scipy", "duckdb", "pyarrow", "plotly", "streamlit", "pyspark")
 
-# The contract's names (shared/spec/costlib.md) that exist today; the capacity, watch and
-# hand-off sections are not built yet.
+# The contract's names (shared/spec/costlib.md).
 CONTRACT = (
+    "optimal_threshold_within",
+    "capacity_curve",
+    "optimal_cutoffs_within",
+    "cost_by_period",
+    "expected_cost_unlabelled",
+    "estimate_prior",
+    "cost_scorer",
+    "apply_policy",
+    "policy_estimator",
     "threshold_sweep",
     "elkan_threshold",
     "expected_cost",
@@ -75,11 +83,20 @@ LIGHT_PACKAGES = (
     "costlib.training",
     "costlib.loading",
     "costlib.cli",
+    "costlib.handoff",
 )
-LIGHT_MODULES = ("costlib", "costlib.__main__", "costlib.calibration", "costlib.instance", "costlib.multiclass")
+LIGHT_MODULES = (
+    "costlib",
+    "costlib.__main__",
+    "costlib.calibration",
+    "costlib.instance",
+    "costlib.multiclass",
+    "costlib.notebook",
+)
 NOT_CHECKED = ()
 PLOTS = ("costlib.present.plotting", "costlib.present.cost_figures", "costlib.present.figures")
 ALLOWED = {m: ("plotly",) for m in (*PLOTS, "costlib.present.report", "costlib.training.figures")}
+ALLOWED["costlib.handoff.estimator"] = ("sklearn",)  # it subclasses scikit-learn's estimators
 
 
 def _python(code: str) -> str:

@@ -30,7 +30,7 @@ from costlib.core import validation as v
 from costlib.core.prices import Prices
 from costlib.present.words import Verdict, recommendation_verdict, sensitivity_sentence
 
-__all__ = ["Audit", "build_audit", "data_summary", "mean_prices"]
+__all__ = ["Audit", "build_audit", "data_summary", "dataset_models", "mean_prices"]
 
 
 def data_summary(ms: D.ModelSweeps) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -75,22 +75,24 @@ def data_summary(ms: D.ModelSweeps) -> tuple[pd.DataFrame, pd.DataFrame]:
 class Audit:
     """Everything one audit shows, computed from cached sweeps (see the module docstring).
 
-    recommendation    `decision.Recommendation` (its ``results`` judge every rule, fairness
-                      rules included, on the test rows, by group and overall apart)
-    verdict           `words.Verdict`: the one answer in words
-    fairness          long format ``criterion, group, threshold, rate_train, rate_test``
-    fairness_summary  per criterion (see `fairness_tables`)
-    data_summary      ``split, group, n, positives, positive_share, mean_score``
-    data_overall      the same per split, for all groups together
-    maps              `PriceMaps`: the sensitivity map and net benefit
-    curves            `decision.cost_curves` of the recommended model (test rows)
-    ratio_range       (leader, low, high) of `sensitivity.ratio_range` at `mean_prices`
-    mean_prices       (c_fp, c_fn) weighted by the test rows of each group
-    break_even        (low, high) `elicit.break_even_range` of the recommended model on the
-                      fitting rows: the c_fn : c_fp ratios at which it beats both decisions
-                      without a model (exact)
-    notes             sentences on degenerate input (a group with one class, an infeasible
-                      constraint)
+    Its fields::
+
+        recommendation    `decision.Recommendation` (its ``results`` judge every rule, fairness
+                          rules included, on the test rows, by group and overall apart)
+        verdict           `words.Verdict`: the one answer in words
+        fairness          long format ``criterion, group, threshold, rate_train, rate_test``
+        fairness_summary  per criterion (see `fairness_tables`)
+        data_summary      ``split, group, n, positives, positive_share, mean_score``
+        data_overall      the same per split, for all groups together
+        maps              `PriceMaps`: the sensitivity map and net benefit
+        curves            `decision.cost_curves` of the recommended model (test rows)
+        ratio_range       (leader, low, high) of `sensitivity.ratio_range` at `mean_prices`
+        mean_prices       (c_fp, c_fn) weighted by the test rows of each group
+        break_even        (low, high) `elicit.break_even_range` of the recommended model on the
+                          fitting rows: the c_fn : c_fp ratios at which it beats both decisions
+                          without a model (exact)
+        notes             sentences on degenerate input (a group with one class, an infeasible
+                          constraint)
     """
 
     recommendation: D.Recommendation
@@ -234,6 +236,27 @@ class Audit:
     @property
     def model_is_useless(self) -> bool:
         return self.recommendation.status in (D.WORSE, D.ADDS_NOTHING, D.NO_ANSWER)
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the verdict and the rules table (`present.notebook.audit_card`)."""
+        from costlib.present.notebook import audit_card
+
+        return audit_card(self)
+
+    def policy(self, rule: str | None = None) -> dict:
+        """The policy file's content for `rule` (default: what the verdict says to ship), as
+        `present.policy.policy_dict` writes it: hand it to `apply_policy` or `policy_estimator`,
+        or save it with ``json.dump``."""
+        from costlib.present.policy import policy_dict
+
+        return policy_dict(self, rule)
+
+    def figure(self, name: str = "cost_curve"):
+        """One of the report's Plotly figures: ``"cost_curve"`` (default), ``"rule_bars"``,
+        ``"sensitivity"``, ``"net_benefit"`` or, under a review limit, ``"capacity"``."""
+        from costlib.present.report import audit_figure
+
+        return audit_figure(self, name)
 
 
 def mean_prices(ms: D.ModelSweeps, prices: Prices) -> tuple[float, float]:
@@ -388,4 +411,23 @@ def data_columns(mapping, *, scale: str | None = None) -> dict:
         "scale": scale or mapping.score_scale,
         "group": mapping.group,
         "split": mapping.split,
+    }
+
+
+def dataset_models(ds, scores: Sequence[str]) -> dict:
+    """{score column: `decision.sweep_model`} of a loaded `Dataset`: fitted on its fitting rows,
+    judged on its judging rows (`Dataset.purpose_rows`: train and test, else every row)."""
+    fit, judge = ds.purpose_rows("fit"), ds.purpose_rows("judge")
+    return {
+        c: D.sweep_model(
+            ds.y,
+            ds.scores[c],
+            ds.groups,
+            fit=fit,
+            judge=judge,
+            name=c,
+            sample_weight=ds.weight,
+            probabilities=ds.probabilities,
+        )
+        for c in scores
     }

@@ -359,20 +359,22 @@ def _baseline_rule(overall: pd.DataFrame, capacity: float | None = None) -> str:
 class Recommendation:
     """What to ship, in one value (see the module docstring for how it is chosen).
 
-    model, rule, cutoffs      the recommended model, rule (``best single cutoff`` or
-                              ``cost-optimal``: best cutoff per group) and {group: cutoff}
-    cost, cost_low, cost_high cost per case on the judged rows, with its 95% interval
-    baseline, baseline_cost   the cheaper no-model decision and its cost per case
-    saving, saving_low/high   baseline minus recommended, per case (paired interval)
-    status                    SAVES, UNCLEAR, WORSE, ADDS_NOTHING or NO_ANSWER
-    no_model_action           for ADDS_NOTHING: "flag nobody" or "flag everyone" (what the
-                              fitted cutoffs amount to), or "by group" when they mix
-    group_gain                (estimate, low, high): single minus per-group cost per case
-                              (positive: per-group cutoffs are cheaper); None with one group
-    cheaper_by_chance         [(rule, difference, low, high)]: rules cheaper than the
-                              recommended one on the judged rows (difference < 0)
-    results                   `RuleResults` of the recommended model
-    models                    per model: fit cost of its chosen rule, judged cost, its rule
+    Its fields::
+
+        model, rule, cutoffs      the recommended model, rule (``best single cutoff`` or
+                                  ``cost-optimal``: best cutoff per group) and {group: cutoff}
+        cost, cost_low, cost_high cost per case on the judged rows, with its 95% interval
+        baseline, baseline_cost   the cheaper no-model decision and its cost per case
+        saving, saving_low/high   baseline minus recommended, per case (paired interval)
+        status                    SAVES, UNCLEAR, WORSE, ADDS_NOTHING or NO_ANSWER
+        no_model_action           for ADDS_NOTHING: "flag nobody" or "flag everyone" (what the
+                                  fitted cutoffs amount to), or "by group" when they mix
+        group_gain                (estimate, low, high): single minus per-group cost per case
+                                  (positive: per-group cutoffs are cheaper); None with one group
+        cheaper_by_chance         [(rule, difference, low, high)]: rules cheaper than the
+                                  recommended one on the judged rows (difference < 0)
+        results                   `RuleResults` of the recommended model
+        models                    per model: fit cost of its chosen rule, judged cost, its rule
     """
 
     model: str
@@ -420,6 +422,18 @@ class Recommendation:
     def ship_model(self) -> bool:
         """True only when the whole 95% interval of the honest saving is above zero."""
         return self.status == SAVES
+
+    def _repr_html_(self) -> str:
+        """In a notebook: the verdict and the rules table (`present.notebook.recommendation_card`)."""
+        from costlib.present.notebook import recommendation_card
+
+        return recommendation_card(self)
+
+    def figure(self):
+        """The Plotly bars of every rule's cost per case by group, with their intervals."""
+        from costlib.present.cost_figures import rule_bars_figure
+
+        return rule_bars_figure(self.results.by_group)
 
     def summary(self, data: Mapping | None = None, n_rows: int | None = None) -> dict:
         """The decision summary of the contract (``python -m costlib audit --json``).

@@ -392,7 +392,7 @@ def run_audit(args) -> int:
 def _memory_models(args, scores: list[str]):
     """(models, rows, name, fingerprint, notes, header) from FILE read into memory."""
     from costlib import loading
-    from costlib.binary.decision import sweep_model
+    from costlib.answers.audit import dataset_models
 
     data, name, df, fp = _read(args.file)
     mapping = ColumnMapping(
@@ -426,20 +426,7 @@ def _memory_models(args, scores: list[str]):
             "same rows, which flatters them.",
             file=sys.stderr,
         )
-    models = {
-        c: sweep_model(
-            ds.y,
-            ds.scores[c],
-            ds.groups,
-            fit=fit,
-            judge=judge,
-            name=c,
-            sample_weight=ds.weight,
-            probabilities=ds.probabilities,
-        )
-        for c in scores
-    }
-    return models, ds.n_rows, name, fp, notes, header
+    return dataset_models(ds, scores), ds.n_rows, name, fp, notes, header
 
 
 def record_line(d: dict) -> str:

@@ -39,8 +39,39 @@ WARM_MODULES = (
     "views._ui.data",
     "views._ui.costs_sections",
 )
-APP = Path(__file__).resolve().parents[2] / "app.py"
 TRIM_SECONDS = 30.0
+
+
+def app_path() -> Path:
+    """The dashboard's main script: ``costlib/_app/app.py`` where costlib is installed (the
+    wheel ships ``app.py`` and ``views/`` there), else ``app.py`` beside the ``costlib`` folder
+    of a checkout."""
+    package = Path(__file__).resolve().parents[1]
+    installed = package / "_app" / "app.py"
+    return installed if installed.is_file() else package.parent / "app.py"
+
+
+APP = app_path()
+
+
+def config_flags(config: Path, given: list[str]) -> list[str]:
+    """The settings of the dashboard's ``.streamlit/config.toml`` as ``--section.key=value`` flags,
+    except those `given` already sets. Streamlit reads that file only from the folder it is
+    started in, so without the flags a server started elsewhere would lose them (the upload
+    size, error details hidden, the theme)."""
+    import tomllib
+
+    if not config.is_file():
+        return []
+    settings = tomllib.loads(config.read_text(encoding="utf-8"))
+    named = {flag.split("=", 1)[0] for flag in given if flag.startswith("--")}
+    flags = []
+    for section, values in settings.items():
+        for key, value in values.items():
+            name = f"--{section}.{key}"
+            if name not in named:
+                flags.append(f"{name}={str(value).lower() if isinstance(value, bool) else value}")
+    return flags
 
 
 def add_parser(sub) -> None:
@@ -90,5 +121,5 @@ def run(flags: list[str]) -> int:
     flags = flags[1:] if flags[:1] == ["--"] else flags  # "dashboard -- --server.port 8502" means the same
     threading.Thread(target=warm, name="costlib-warm", daemon=True).start()
     threading.Thread(target=trim_forever, name="costlib-trim", daemon=True).start()
-    sys.argv = ["streamlit", "run", str(APP), *flags]
+    sys.argv = ["streamlit", "run", str(APP), *config_flags(APP.parent / ".streamlit" / "config.toml", flags), *flags]
     return streamlit_cli.main()

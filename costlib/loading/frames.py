@@ -138,3 +138,25 @@ def tidy(df: pd.DataFrame, name: str, notes: list[str]) -> pd.DataFrame:
         raise DataError(MSG_HEADER_ONLY.format(name=name, columns=cols))
     df.attrs = {"notes": notes, **({AMBIGUOUS: ambiguous} if ambiguous else {})}
     return df
+
+
+def require_columns(df: pd.DataFrame, name: str, columns) -> None:
+    """DataError naming the first of `columns` (None: not asked for) that the file `name` lacks,
+    with the columns it has."""
+    for column in columns:
+        if column is not None and column not in df.columns:
+            shown = ", ".join(f'"{c}"' for c in list(df.columns)[:12])
+            raise DataError(f'"{name}" has no column "{column}"; its columns are {shown}.', column=column)
+
+
+def number_column(df: pd.DataFrame, name: str, column: str) -> np.ndarray:
+    """The column `column` of the file `name` as finite floats; DataError naming the first row
+    (as the file numbers it, the header being row 1) that holds anything else."""
+    values = pd.to_numeric(df[column], errors="coerce").to_numpy(dtype=np.float64)
+    if not np.isfinite(values).all():
+        i = int(np.flatnonzero(~np.isfinite(values))[0])
+        raise DataError(
+            f'In "{name}", column "{column}" must hold numbers: row {i + 2} holds {df[column].iloc[i]!r}.',
+            column=column,
+        )
+    return values

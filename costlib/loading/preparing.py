@@ -16,6 +16,7 @@ import pandas as pd
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
 from costlib.core.escaping import display_name
+from costlib.core.scales import SCALES, on_scale
 from costlib.loading import roles
 from costlib.loading.cells import NA_TOKENS, categories
 from costlib.loading.messages import (
@@ -38,7 +39,6 @@ from costlib.loading.roles import ACTION_RENORMALISE, ACTION_TOP_GROUPS, DEFAULT
 
 ACTION_DROP_LABELS = "drop_missing_labels"
 ACTION_LOGIT = "logit_scale"
-SCALES = ("probability", "logit", "raw")
 
 Fix = Callable[[ColumnMapping, dict], tuple[ColumnMapping, dict]]
 _FIXES: dict[str, Fix] = {
@@ -289,12 +289,7 @@ def _missing_labels(t: Table, missing: dict[str, np.ndarray], drop_missing: bool
 def _scores(t: Table, column: str, scale: str) -> np.ndarray:
     if scale == "probability":
         return roles.probabilities(t, column, fix=FIX_LOGIT, fix_action=ACTION_LOGIT)
-    values = roles.numbers(t, column)
-    if scale != "logit":
-        return values
-    from scipy.special import expit
-
-    return expit(values)
+    return on_scale(roles.numbers(t, column), scale)
 
 
 def _multiclass(

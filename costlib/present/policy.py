@@ -14,7 +14,10 @@ Versions: 2 added the decision summary; 3 writes the rule's cost on the judged r
 inside); 4 names what it judged (``data``: the data dictionary), gives the verdict of the rule
 it records (one of the three, `rules.VERDICTS`; ``headline`` in words), the groups pooled into
 the cutoff for everyone, and a ``review`` record (reviewer, date, decision) for the person who
-signs it. Reading accepts every version up to the current one: it uses prices and cutoffs only.
+signs it. 5 adds a review limit (``capacity``), ``random_share`` (flag at random within it) and
+``base_rate``; 6 adds ``pooled_cutoff``: the cutoff of the groups the rule pooled and of groups
+the data did not have (what `costlib.handoff.apply_policy` gives a group it has not seen).
+Reading accepts every version up to the current one.
 
 Reading is defensive: a policy comes from a person's disk and may be anything. The text is
 checked against one schema (types, ranges, sizes, nesting) before any field is used, and
@@ -33,7 +36,7 @@ from costlib.core import settings
 from costlib.core.errors import DataError
 
 POLICY_SCHEMA = "costlib.policy"  # the file format's name, not the module's
-POLICY_SCHEMA_VERSION = 5  # 5: a review limit ("capacity"), "random_share" (flag at random within it), "base_rate"
+POLICY_SCHEMA_VERSION = 6  # 6: "pooled_cutoff" (groups pooled or unseen); 5: "capacity", "random_share", "base_rate"
 MAX_BYTES = 1_000_000
 MAX_RECORDS = 10_000
 MAX_TEXT = 500
@@ -60,6 +63,21 @@ def _json_cutoff(x: float):
 def _json_value(x):
     """A group name or setting as plain JSON (numpy scalars to Python)."""
     return x.item() if hasattr(x, "item") and not isinstance(x, (str, bytes)) else x
+
+
+def pooled_cutoff(audit, rule: str, cut: Mapping) -> float:
+    """The cutoff `rule` gives a group too small for its own, and so a group never seen: the
+    one cutoff when every group has the same; the pooled groups' cutoff when they share one;
+    else the best single cutoff (what the product gives a group it pools). NaN when there is
+    none."""
+    values = {float(t) for t in cut.values()}
+    if len(values) == 1:
+        return values.pop()
+    pooled = {float(cut[g]) for g in audit.recommendation.pooled if g in cut}
+    if len(pooled) == 1:
+        return pooled.pop()
+    single = audit.cutoffs.get(R.SINGLE, {})
+    return float(next(iter(single.values()))) if single else math.nan
 
 
 def default_rule(audit) -> str:
@@ -122,6 +140,7 @@ def policy_dict(
             }
             for g, t in cut.items()
         ],
+        "pooled_cutoff": None if math.isnan(pooled := pooled_cutoff(audit, rule, cut)) else _json_cutoff(pooled),
         "random_share": random_share,
         "capacity": audit.capacity_record,
         "base_rate": float(audit.base_rate) if 0 < audit.base_rate < 1 else None,  # (0, 1): what the EM starts from
@@ -298,9 +317,13 @@ def _parse(text: str | bytes):
         raise _bad(f"it is not JSON a policy can hold: {exc}") from None
 
 
-def _number(value, where: str, *, allow_inf: bool = False, bound: settings.Bound | None = None) -> float:
+def read_number(value, where: str, *, allow_inf: bool = False, bound: settings.Bound | None = None) -> float:
+    """A number field of a policy (`where` names it in the sentence): finite, within `bound`,
+    or ``"inf"`` / ``"-inf"`` when `allow_inf`; DataError otherwise."""
     if allow_inf and value in ("inf", "-inf"):
         return math.inf if value == "inf" else -math.inf
+    if allow_inf and isinstance(value, float) and math.isinf(value):  # a policy given as Python data
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise _bad(f"{where} must be a number, got {_show(value)}")
     x = float(value)
@@ -376,7 +399,7 @@ def load_policy(text: str | bytes) -> dict:
     if n_rows is not None and (isinstance(n_rows, bool) or not isinstance(n_rows, int) or n_rows < 0):
         raise _bad(f'"data.n_rows" must be a whole number, got {_show(n_rows)}')
     roles = {}
-    for role in ("label", "positive", "scale", "group", "split"):  # the data dictionary: which column was what
+    for role in ("label", "positive", "score", "scale", "group", "split"):  # the data dictionary: which column was what
         x = data.get(role)
         if x is not None and (isinstance(x, bool) or not isinstance(x, (str, int)) or len(str(x)) > MAX_TEXT):
             raise _bad(f'"data.{role}" must be a column name or value (text), got {_show(x)}')
@@ -386,13 +409,15 @@ def load_policy(text: str | bytes) -> dict:
         g = _group(r, f"prices[{i}]")
         where = f'prices[{i}] (group "{g}")'
         prices[g] = (
-            _number(r.get("c_fp"), where + " c_fp", bound=settings.PRICE),
-            _number(r.get("c_fn"), where + " c_fn", bound=settings.PRICE),
+            read_number(r.get("c_fp"), where + " c_fp", bound=settings.PRICE),
+            read_number(r.get("c_fn"), where + " c_fn", bound=settings.PRICE),
         )
     thresholds = {}
     for i, r in enumerate(_records(policy, "thresholds")):
         g = _group(r, f"thresholds[{i}]")
-        thresholds[g] = _number(r.get("threshold"), f'thresholds[{i}] (group "{g}")', allow_inf=True)
+        thresholds[g] = read_number(r.get("threshold"), f'thresholds[{i}] (group "{g}")', allow_inf=True)
+    pooled = policy.get("pooled_cutoff")
+    pooled = None if pooled is None else read_number(pooled, '"pooled_cutoff"', allow_inf=True)
     missing = [g for g in thresholds if g not in prices]
     if missing:
         raise _bad(f'the group "{missing[0]}" has a cutoff but no prices')
@@ -403,8 +428,8 @@ def load_policy(text: str | bytes) -> dict:
     for i, b in enumerate(bands_in):
         if not isinstance(b, dict) or "group" not in b:
             raise _bad(f"abstain_bands[{i}] must be a record with group, low and high")
-        low = _number(b.get("low"), f"abstain_bands[{i}] low")
-        high = _number(b.get("high"), f"abstain_bands[{i}] high")
+        low = read_number(b.get("low"), f"abstain_bands[{i}] low")
+        high = read_number(b.get("high"), f"abstain_bands[{i}] high")
         if low > high:
             raise _bad(f"abstain_bands[{i}] has low {low:g} above high {high:g}")
         bands.append({"group": _group(b, f"abstain_bands[{i}]"), "low": low, "high": high})
@@ -422,13 +447,13 @@ def load_policy(text: str | bytes) -> dict:
     questions = _questions(policy.get("price_questions"))
     random_share = policy.get("random_share")
     if random_share is not None:
-        random_share = _number(random_share, '"random_share"')
+        random_share = read_number(random_share, '"random_share"')
         if not 0 <= random_share <= 1:
             raise _bad(f'"random_share" must be a share of the cases from 0 to 1, got {_show(random_share)}')
     capacity = _capacity(policy.get("capacity"), notes)
     base_rate = policy.get("base_rate")
     if base_rate is not None:
-        base_rate = _number(base_rate, '"base_rate"')
+        base_rate = read_number(base_rate, '"base_rate"')
         if not 0 < base_rate < 1:
             raise _bad(f'"base_rate" must be a share of the cases strictly between 0 and 1, got {_show(base_rate)}')
     return {
@@ -437,6 +462,8 @@ def load_policy(text: str | bytes) -> dict:
         "rule": rule,
         "prices": prices,
         "thresholds": thresholds,
+        "pooled_cutoff": pooled,
+        "pooled_groups": _pooled_groups(policy),
         "abstain_bands": bands,
         "volume": volume,
         "unit": unit,
@@ -456,13 +483,21 @@ def load_policy(text: str | bytes) -> dict:
     }
 
 
+def _pooled_groups(policy: dict) -> list:
+    """The groups the policy pooled into one cutoff (version 4 on), each a group name."""
+    groups = policy.get("pooled_groups") or []
+    if not isinstance(groups, list) or len(groups) > MAX_RECORDS:
+        raise _bad('"pooled_groups" must be a list of group names')
+    return [_group({"group": g}, f"pooled_groups[{i}]") for i, g in enumerate(groups)]
+
+
 def _capacity(record, notes: list) -> dict | None:
     """A policy's review limit, checked: ``{"max_flagged": share, "cases_per_month": N or None}``."""
     if record is None:
         return None
     if not isinstance(record, dict):
         raise _bad('"capacity" must be a record with "max_flagged" (a share) and "cases_per_month"')
-    share = _number(record.get("max_flagged"), '"capacity.max_flagged"')
+    share = read_number(record.get("max_flagged"), '"capacity.max_flagged"')
     if not 0 <= share <= 1:
         raise _bad(f'"capacity.max_flagged" must be a share of the cases from 0 to 1, got {_show(share)}')
     n = record.get("cases_per_month")

@@ -99,28 +99,41 @@ LIMITATIONS = (
 # Figures and HTML report
 
 
+_FIGURES = {
+    "sensitivity": lambda a: sensitivity_figure(
+        a.maps.sensitivity, c_fp=a.mean_prices[0], c_fn=a.mean_prices[1], unit=a.unit
+    ),
+    "net_benefit": lambda a: net_benefit_figure(
+        a.maps.net_benefit, price_threshold=elkan_threshold(*a.mean_prices) if sum(a.mean_prices) > 0 else None
+    ),
+    "cost_curve": lambda a: cost_curve_figure(
+        a.curves,
+        markers_frame(a.recommendation),
+        unit=a.unit,
+        title="Cost per case against the cutoff (test rows)",
+        cap=a.recommendation.capacity,
+    ),
+    "rule_bars": lambda a: rule_bars_figure(a.results.by_group, unit=a.unit),
+    "capacity": lambda a: capacity_figure(a.price_of_capacity, volume=a.volume, unit=a.unit),
+}
+
+
+def _figure_names(audit) -> list[str]:
+    return [n for n in _FIGURES if n != "capacity" or audit.price_of_capacity is not None]
+
+
+def audit_figure(audit, name: str = "cost_curve") -> go.Figure:
+    """One of the report's Plotly figures (`audit_figures` names them); ValueError for another name."""
+    names = _figure_names(audit)
+    if name not in names:
+        raise ValueError(f"name must be one of {names}: got {name!r}")
+    return _FIGURES[name](audit)
+
+
 def audit_figures(audit) -> dict:
-    """The report's Plotly figures, built from the audit's computed arrays."""
-    mp = audit.mean_prices
-    return {
-        "sensitivity": sensitivity_figure(audit.maps.sensitivity, c_fp=mp[0], c_fn=mp[1], unit=audit.unit),
-        "net_benefit": net_benefit_figure(
-            audit.maps.net_benefit, price_threshold=elkan_threshold(*mp) if sum(mp) > 0 else None
-        ),
-        "cost_curve": cost_curve_figure(
-            audit.curves,
-            markers_frame(audit.recommendation),
-            unit=audit.unit,
-            title="Cost per case against the cutoff (test rows)",
-            cap=audit.recommendation.capacity,
-        ),
-        "rule_bars": rule_bars_figure(audit.results.by_group, unit=audit.unit),
-        **(
-            {"capacity": capacity_figure(audit.price_of_capacity, volume=audit.volume, unit=audit.unit)}
-            if audit.price_of_capacity is not None
-            else {}
-        ),
-    }
+    """The report's Plotly figures, built from the audit's computed arrays: the sensitivity map,
+    net benefit, the cost curve, the rules' bars and, under a review limit, its price."""
+    return {name: _FIGURES[name](audit) for name in _figure_names(audit)}
 
 
 def _fmt(x) -> str:
@@ -147,12 +160,13 @@ def _numeric_column(cells: list[str]) -> bool:
     return bool(filled) and all(_NUMERIC_CELL.match(c) for c in filled)
 
 
-def _row_of(rec: D.Recommendation) -> int | None:
+def shipped_row(rec: D.Recommendation) -> int | None:
+    """The row of the rules table that holds what the verdict ships (None when it is not there)."""
     rules = list(rec.results.overall.index)
     return rules.index(rec.shipped_rule) if rec.shipped_rule in rules else None
 
 
-def _table_html(frame: pd.DataFrame, *, highlight: int | None = None) -> str:
+def table_html(frame: pd.DataFrame, *, highlight: int | None = None) -> str:
     """An escaped HTML table: text columns left-aligned, number columns right-aligned, and row
     `highlight` (the recommended rule) marked."""
     cells = {c: [_fmt(x) for x in frame[c]] for c in frame.columns}
@@ -413,7 +427,7 @@ def _questions_html(a) -> str:
             + "; ".join(f"{g} × {ratio_text(float(m))}" for g, m in multipliers.items())
             + "."
         )
-    return "<h3>How the prices were chosen</h3>" + _paragraphs([text]) + (_table_html(answers) if len(answers) else "")
+    return "<h3>How the prices were chosen</h3>" + _paragraphs([text]) + (table_html(answers) if len(answers) else "")
 
 
 def audit_html(audit) -> str:
@@ -439,19 +453,19 @@ def audit_html(audit) -> str:
         f'<p class="meta">costlib {html_escape(a.version)} · created {html_escape(a.created)} · data sha256 '
         f"{html_escape(a.fingerprint or '(none)')}</p>",
         '<section id="settings"><h2>Settings</h2>',
-        _table_html(_settings_table(a)),
+        table_html(_settings_table(a)),
         "<h3>What was judged</h3>",
-        _table_html(_record_table(a)),
+        table_html(_record_table(a)),
         "<h3>Prices per group</h3>",
-        _table_html(_prices_table(a)),
+        table_html(_prices_table(a)),
         _questions_html(a),
         "</section>",
         '<section id="data"><h2>Data</h2>',
         "<p>Cases, positives and the mean score per group, on the training rows (where the cutoffs are fitted) "
         "and the test rows (where they are judged).</p>",
-        _table_html(data_groups),
+        table_html(data_groups),
         "<h3>All groups together</h3>",
-        _table_html(data_overall),
+        table_html(data_overall),
         (("<h3>Notes</h3>" + _paragraphs(a.notes)) if a.notes else ""),
         "</section>",
         '<section id="verdict"><h2>Recommendation</h2>',
@@ -466,15 +480,15 @@ def audit_html(audit) -> str:
         f"<p>{html_escape(_judged_sentence(a.recommendation))} "
         "All groups together, with 95% bootstrap intervals; the saving is measured against the cheaper decision "
         "without a model, on the same resamples.</p>",
-        _table_html(rules_overall_table(a.recommendation, a.unit), highlight=_row_of(a.recommendation)),
+        table_html(rules_overall_table(a.recommendation, a.unit), highlight=shipped_row(a.recommendation)),
         "<h3>By group</h3>",
-        _table_html(rules_by_group_table(a.results, a.unit, lowest=a.recommendation.lowest)),
+        table_html(rules_by_group_table(a.results, a.unit, lowest=a.recommendation.lowest)),
         "</section>",
         '<section id="fairness"><h2>Fairness-constrained cutoffs</h2>',
         (
             "<h3>Rates per group of what is recommended</h3><p>On the judged rows, with 95% intervals (the same "
             "resampling as the costs), and the largest gap between groups.</p>"
-            + _table_html(group_rates_table(*a.group_rates, MIN_CLASS_ROWS))
+            + table_html(group_rates_table(*a.group_rates, MIN_CLASS_ROWS))
             if a.group_rates
             else ""
         ),
@@ -482,10 +496,10 @@ def audit_html(audit) -> str:
         f"<p>Each constrained rule is the cheapest set of per-group cutoffs on the training rows that keeps every "
         f"group's rate within {a.fairness_tolerance:g} of every other's. Its price is what it costs beyond the "
         "best cutoff per group; on the test rows the rates may drift apart again.</p>",
-        _table_html(fair_summary)
+        table_html(fair_summary)
         if len(fair_summary)
         else "<p>No fairness criterion applies (one group, or none chosen).</p>",
-        _table_html(fair_long) if len(fair_long) else "",
+        table_html(fair_long) if len(fair_long) else "",
         "</section>",
         '<section id="sensitivity"><h2>Sensitivity to the prices</h2>',
         f"<p>{html_escape(sensitivity)}</p>",

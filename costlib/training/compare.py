@@ -1,17 +1,17 @@
 """Training with instance costs: does pricing each case change the model worth shipping?
 
-Each case carries a signed margin delta: label = delta > 0, price of a mistake = |delta|. Rows
+Each case carries a signed margin delta: label = delta > 0, price of a mistake = abs(delta). Rows
 with delta == 0 carry neither a label nor a cost; they are left out (and counted). The same
 model family is trained seven ways and each model is judged on held-out rows by normalized
 excess cost (NEC) and error rate:
 
 ========== ==============================================================================
 standard   ordinary training on the labels
-weighted   each row's loss weighted by |delta| / mean |delta| of the training rows (equal
+weighted   each row's loss weighted by abs(delta) / mean abs(delta) of the training rows (equal
            costs give weights of exactly 1, hence exactly the standard model)
 p_up       within each class, draw as many rows as the class has, with replacement, with
-           probability proportional to |delta|
-tdownK     within each class keep the rows whose |delta| is at or above the class's
+           probability proportional to abs(delta)
+tdownK     within each class keep the rows whose abs(delta) is at or above the class's
            (100 - K)th percentile (``numpy.percentile``, linear): the costliest K%
            (K = 30, 50, 70); ties at the cut are all kept
 regression regress delta itself (squared error); decide positive iff the prediction > 0
@@ -229,7 +229,7 @@ def training_rows(method: str, y, cost, *, rng: np.random.Generator | None = Non
     """(rows, sample_weight) that `method` fits on, from training rows with labels `y` and costs.
 
     `rows` indexes the given training rows (it may repeat rows for p_up); `sample_weight` is
-    None except for `weighted`. `cost` is |delta| (all > 0). `rng` is used by p_up only.
+    None except for `weighted`. `cost` is abs(delta) (all > 0). `rng` is used by p_up only.
 
     >>> rows, w = training_rows("tdown50", [0, 0, 0, 1, 1, 1], [1.0, 2.0, 3.0, 5.0, 4.0, 6.0])
     >>> rows.tolist(), w
@@ -424,7 +424,7 @@ def compare_training(
     X : array-like of shape (n, p) or scipy sparse matrix
         Features, one row per case.
     delta : array-like of shape (n,)
-        Signed margins: label = delta > 0, price of a mistake = |delta|. Rows with
+        Signed margins: label = delta > 0, price of a mistake = abs(delta). Rows with
         delta == 0 are left out (their count is in column ``n_zero_delta``).
     methods : sequence of str, default all seven
         Any of ``METHODS``, in the order wanted in the result.
@@ -444,7 +444,7 @@ def compare_training(
     -------
     pandas.DataFrame
         One row per (seed, method), seeds outer: columns ``method, seed, nec, error_rate``,
-        ``delta_mae`` (mean |delta-hat - delta| on the test rows, `regression` only, else
+        ``delta_mae`` (mean abs(delta-hat - delta) on the test rows, `regression` only, else
         NaN), ``n_fit`` (rows the method fitted on, repeats counted), ``n_train``,
         ``n_validation``, ``n_test`` and ``n_zero_delta``.
 
@@ -498,11 +498,11 @@ def _r2_one(X, d, train, test, reg, random_state: int, seed: int) -> dict:
 
 
 def cost_predictability(X, delta, *, seeds=10, estimator=None, random_state=0, n_jobs=None) -> pd.DataFrame:
-    """How much of |delta| the features explain on held-out rows: R^2 per seed.
+    """How much of abs(delta) the features explain on held-out rows: R^2 per seed.
 
-    For each seed, the regressor (None: ridge regression, alpha = 1) is fitted to |delta| on
+    For each seed, the regressor (None: ridge regression, alpha = 1) is fitted to abs(delta) on
     that seed's training rows (the same split as `compare_training`) and scored on its test
-    rows: R^2 = 1 - sum (|delta| - prediction)^2 / sum (|delta| - mean)^2 over the test rows
+    rows: R^2 = 1 - sum (abs(delta) - prediction)^2 / sum (abs(delta) - mean)^2 over the test rows
     (below 0 when the fit does worse than the test mean). NaN, with a DegenerateWarning, for
     a seed whose test rows all cost the same.
 
@@ -513,7 +513,7 @@ def cost_predictability(X, delta, *, seeds=10, estimator=None, random_state=0, n
     X : array-like of shape (n, p) or scipy sparse matrix
         Features, one row per case; finite numbers.
     delta : array-like of shape (n,)
-        Signed margins; |delta| is the target. Rows with delta == 0 are left out, as in
+        Signed margins; abs(delta) is the target. Rows with delta == 0 are left out, as in
         `compare_training`.
     seeds : int or sequence of int, default=10
         Number of seeds (seeds 0 .. seeds - 1) or the distinct non-negative seed numbers.
@@ -540,7 +540,7 @@ def cost_predictability(X, delta, *, seeds=10, estimator=None, random_state=0, n
     Warns
     -----
     DegenerateWarning
-        When every test row of a seed has the same |delta|; that seed's R^2 is NaN.
+        When every test row of a seed has the same abs(delta); that seed's R^2 is NaN.
 
     Examples
     --------

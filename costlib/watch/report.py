@@ -18,6 +18,7 @@ import pandas as pd
 
 from costlib.binary.decision import SINGLE_GROUP, json_number
 from costlib.core.errors import DataError
+from costlib.core.scales import on_scale
 from costlib.watch.alerts import judge_period
 from costlib.watch.periods import as_periods
 from costlib.watch.shift import estimate_prior, move_to_prior
@@ -85,16 +86,10 @@ def watch_report(
     """The watch report of the cases `df` (named `name`) under `policy` (`present.policy.load_policy`),
     as JSON-ready data: ``{"policy", "data", "freq", "periods": [...]}``. A problem with the data
     raises `DataError` naming its column."""
-    for column in (time, score, label, group):
-        if column is not None and column not in df.columns:
-            shown = ", ".join(f'"{c}"' for c in list(df.columns)[:12])
-            raise DataError(f'"{name}" has no column "{column}"; its columns are {shown}.', column=column)
-    scores = pd.to_numeric(df[score], errors="coerce").to_numpy(dtype=np.float64)
-    if not np.isfinite(scores).all():
-        i = int(np.flatnonzero(~np.isfinite(scores))[0])
-        raise DataError(
-            f'In "{name}", column "{score}" must hold numbers: row {i + 2} holds {df[score].iloc[i]!r}.', column=score
-        )
+    from costlib.loading.frames import number_column, require_columns
+
+    require_columns(df, name, (time, score, label, group))
+    scores = number_column(df, name, score)
     try:
         periods = as_periods(df[time].to_numpy(), freq, len(df))
     except ValueError as exc:
@@ -102,8 +97,7 @@ def watch_report(
     groups = _groups_of(df[group], name, group) if group else None
     data = policy.get("data") or {}
     scale = data.get("scale") or "probability"
-    if scale == "logit":  # the policy's cutoffs are on the probabilities the log-odds map to, as the loader maps them
-        scores = 1.0 / (1.0 + np.exp(-scores))
+    scores = on_scale(scores, scale)  # the policy's cutoffs are on the scale the loader read the scores on
     same = len(set(policy["thresholds"].values())) == 1 and len(set(policy["prices"].values())) == 1
     if groups is None and same and len(policy["thresholds"]) > 1:  # the same cutoff and prices for every group
         policy = {

@@ -25,7 +25,10 @@ def test_the_dashboard_command_starts_the_server_with_streamlits_flags(tmp_path)
     cmd = [sys.executable, "-m", "costlib", "dashboard", "--server.port", str(port), "--server.address", "127.0.0.1"]
     cmd += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
     with open(tmp_path / "log", "wb") as log:
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}  # until the package installs (the hand-off issue)
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+        }  # the checkout (test_installed.py: the wheel)
         proc = subprocess.Popen(
             cmd, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env
         )

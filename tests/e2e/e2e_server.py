@@ -66,12 +66,14 @@ class AppServer:
         extra_args: tuple[str, ...] = (),
         script: str = "app.py",
         warm: bool = False,
+        command: tuple[str, ...] = (),
     ):
         self.log_path = log_path
         self.cwd = cwd
         self.extra_args = list(extra_args)
         self.script = script
         self.warm = warm  # start it as `python -m costlib dashboard` (imports warmed) instead of `streamlit run`
+        self.command = list(command)  # or this command (an installed `costlib dashboard`), then the flags below
         self.proc: subprocess.Popen | None = None
         self.url = ""
 
@@ -81,8 +83,7 @@ class AppServer:
             port = _free_port()
             launch = ["-m", "costlib", "dashboard"] if self.warm else ["-m", "streamlit", "run", self.script]
             cmd = [
-                sys.executable,
-                *launch,
+                *(self.command or [sys.executable, *launch]),
                 "--server.headless",
                 "true",
                 "--server.fileWatcherType",

@@ -1,0 +1,103 @@
+"""``costlib apply POLICY FILE [--score COL] [--group COL] --out DECISIONS.csv [--json]``: the
+policy's decision for every case of a file (`costlib.handoff.policy.apply_policy`).
+
+The score and group columns default to the ones the policy was chosen on (its data
+dictionary); a different score column is refused, as is a file whose scores are on another
+scale. The decisions file has one row per case, in the file's order: ``row`` (the file's row,
+the header being row 1), the score, the group, the ``cutoff`` applied and ``flagged``
+(``true`` or ``false``). Exit 0 when written, 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+import pandas as pd
+
+from costlib.cli.outputs import check_outputs, write_atomic, written
+from costlib.cli.refusals import column_flags, refusal
+from costlib.core.errors import DataError
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "apply",
+        help="the policy's decision for every case of a file",
+        description=__doc__.split("\n\n")[1],
+    )
+    p.add_argument(
+        "policy", metavar="POLICY", help="the policy file (JSON) written by audit --policy or the Costs page"
+    )
+    p.add_argument("file", metavar="FILE", help="CSV or Parquet file of the cases to decide, one row per case")
+    p.add_argument("--score", metavar="COL", help="score column (default: the one the policy was chosen on)")
+    p.add_argument("--group", metavar="COL", help="group column (default: the policy's, when it has cutoffs per group)")
+    p.add_argument("--out", required=True, metavar="DECISIONS.csv", help="where to write the decisions (CSV)")
+    p.add_argument("--json", action="store_true", help="print a one-line JSON summary on standard output")
+    return p
+
+
+def decide(args) -> tuple[pd.DataFrame, dict]:
+    """(the decisions table, the summary) of ``apply``."""
+    from costlib import loading
+    from costlib.handoff.policy import apply_policy, cutoffs_for, read_policy
+    from costlib.loading.frames import number_column, require_columns
+    from costlib.present.policy import MAX_BYTES, load_policy
+
+    check_outputs([args.policy, args.file], {"--out": args.out})
+    text, policy_name = loading.read_path(args.policy, max_bytes=MAX_BYTES)
+    p = read_policy(load_policy(text))
+    score = args.score or p.score
+    if score is None:
+        raise DataError("The policy does not name its score column: give it with --score COL.")
+    group = args.group or (p.group if p.one_cutoff is None else None)
+    raw, name = loading.read_path(args.file)
+    df = loading.read_table(raw, name)
+    require_columns(df, name, (score, group))
+    scores = number_column(df, name, score)
+    groups = df[group] if group else None
+    flags = apply_policy(p, pd.Series(scores, name=score), groups=groups)  # refuses another score column
+    out = pd.DataFrame({"row": np.arange(2, len(df) + 2), score: df[score].to_numpy()})
+    if group:
+        out[group] = df[group].to_numpy()
+    out["cutoff"] = cutoffs_for(p, groups, len(df))
+    out["flagged"] = np.where(flags, "true", "false")
+    summary = {
+        "policy": {"file": policy_name, "rule": p.rule},
+        "data": {"file": name, "sha256": loading.fingerprint(raw), "n_rows": len(df), "score": score, "group": group},
+        "flagged": int(flags.sum()),
+        "flagged_share": float(flags.mean()) if flags.size else None,
+        "out": args.out,
+    }
+    return out, summary
+
+
+def run(args) -> int:
+    from costlib.core.escaping import safe_csv
+
+    try:
+        table, summary = decide(args)
+
+        def write(path: str) -> None:
+            with open(path, "wb") as fh:
+                fh.write(safe_csv(table))
+
+        replaced = write_atomic(args.out, "--out", write)
+    except DataError as exc:
+        print(refusal(exc, column_flags([("--score", args.score), ("--group", args.group)])), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    summary["replaced"] = replaced
+    if args.json:
+        print(json.dumps(summary, allow_nan=False))
+    else:
+        n, k = summary["data"]["n_rows"], summary["flagged"]
+        share = f" ({k / n:.1%})" if n else ""
+        print(
+            f'The policy "{summary["policy"]["rule"]}" flags {k:,} of {n:,} cases{share} in {summary["data"]["file"]}.'
+        )
+        print(written("Decisions", args.out, replaced))
+    return EXIT_OK

@@ -1,0 +1,347 @@
+"""A policy's decisions for new cases: `apply_policy`, and `policy_estimator`, which puts them
+inside the scikit-learn model that serves them (scikit-learn is imported only then).
+
+A policy is what ``audit --policy`` or the Costs page writes (`costlib.present.policy`), read
+back whole and checked (`load_policy`), or the short form ``{"rule": ..., "cutoffs": {group:
+cutoff}}`` (``{"everyone": t}`` for one cutoff). A case is flagged when its score, read on the
+policy's scale (`costlib.core.scales.on_scale`: log-odds through the sigmoid, as the loader
+read them), is at least its group's cutoff; a cutoff of ``"inf"`` flags nobody in the group,
+``"-inf"`` everyone. A group the policy never saw gets the policy's ``pooled_cutoff``, the
+cutoff of the groups it pooled (too small for a cutoff of their own); a policy without one
+(before schema 6, or a short form without it) refuses such a group with a sentence.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from costlib.binary.model_sweeps import SINGLE_GROUP
+from costlib.core.errors import DataError
+from costlib.core.scales import SCALES, on_scale
+
+MSG_NOT_A_POLICY = (
+    "This is not a policy: give a policy file (its path or its parsed JSON, written by audit --policy or the Costs "
+    'page) or {{"rule": ..., "cutoffs": {{group: cutoff}}}}; got {what}.'
+)
+MSG_RANDOM = (
+    "The policy flags a random {share:.4g} of the cases without the model (its rule is {rule!r}): there is no cutoff "
+    "to apply; draw that share at random."
+)
+MSG_NEEDS_GROUPS = (
+    'The policy has a cutoff per group of "{column}" ({groups}): give each case\'s group (groups=..., or the group '
+    "column)."
+)
+MSG_UNSEEN = (
+    'The group "{group}" is not in the policy, and the policy records no cutoff for groups it has not seen '
+    "(pooled_cutoff, written from schema 6 on): write the policy again with this costlib, or leave these cases out."
+)
+MSG_SCALE = (
+    'The policy\'s cutoffs are for probabilities from 0 to 1 (the column "{column}"), but scores[{index}] is '
+    "{value:g}: these scores are on another scale. Give the scores the policy was chosen on, or a policy chosen "
+    "on these."
+)
+MSG_NOT_FINITE = "Every score must be a finite number: scores[{index}] is {value}."
+MSG_COLUMN = (
+    'The policy was chosen on the score column "{want}", not "{got}": give that column (renamed if it is the same '
+    "score), or a policy chosen on this one."
+)
+MSG_LENGTH = "There are {n_scores:,} scores but {n_groups:,} groups: give one group per case."
+MSG_NO_GROUP = "Case {index} has no group: every case needs one for a policy with cutoffs per group."
+
+
+@dataclass(frozen=True)
+class PolicyCutoffs:
+    """What a policy decides, in the form `apply_policy` applies: a cutoff per group (by the
+    group's name as text), the cutoff for groups it pooled or never saw (None: refused), and
+    the columns and scale the cutoffs are for (its data dictionary)."""
+
+    rule: str
+    cutoffs: dict
+    pooled: float | None = None
+    score: str | None = None
+    scale: str = "probability"
+    group: str | None = None
+    positive: object = None
+    random_share: float | None = None
+
+    @property
+    def one_cutoff(self) -> float | None:
+        """The cutoff when every group, seen or not, has the same one; else None."""
+        values = set(self.cutoffs.values()) | ({self.pooled} if self.pooled is not None else set())
+        return values.pop() if len(values) == 1 else None
+
+    def cutoff_of(self, group) -> float:
+        """The cutoff of `group` (a name; matched as text): its own, else the pooled cutoff;
+        DataError when the policy has neither."""
+        name = str(group)
+        if name in self.cutoffs:
+            return self.cutoffs[name]
+        if self.pooled is None:
+            raise DataError(MSG_UNSEEN.format(group=name))
+        return self.pooled
+
+
+def _short_form(policy: Mapping) -> PolicyCutoffs:
+    from costlib.present.policy import MAX_RECORDS, MAX_TEXT, read_number
+
+    cutoffs = policy.get("cutoffs")
+    if not isinstance(cutoffs, Mapping) or not cutoffs or len(cutoffs) > MAX_RECORDS:
+        raise DataError(f'"cutoffs" must map from 1 to {MAX_RECORDS:,} groups to their cutoffs.')
+    out = {str(g)[:MAX_TEXT]: read_number(t, f'the cutoff of "{g}"', allow_inf=True) for g, t in cutoffs.items()}
+    scale = policy.get("scale", "probability")
+    if scale not in SCALES:
+        raise DataError(f'"scale" must be one of {", ".join(SCALES)}: got {str(scale)[:40]!r}.')
+    pooled = policy.get("pooled_cutoff")
+    pooled = None if pooled is None else read_number(pooled, '"pooled_cutoff"', allow_inf=True)
+    if set(out) == {SINGLE_GROUP} and pooled is None:
+        pooled = out[SINGLE_GROUP]  # one cutoff for everybody
+    text = {k: policy.get(k) if isinstance(policy.get(k), str) else None for k in ("rule", "score", "group")}
+    return PolicyCutoffs(text["rule"] or "", out, pooled, text["score"], scale, text["group"], policy.get("positive"))
+
+
+def read_policy(policy) -> PolicyCutoffs:
+    """`policy` (a path, the parsed JSON of a policy file, what `load_policy` returns, or the
+    short form) as `PolicyCutoffs`; DataError with a sentence for anything else."""
+    from costlib.present.policy import load_policy
+
+    if isinstance(policy, PolicyCutoffs):
+        return policy
+    if isinstance(policy, (str, os.PathLike)):
+        from costlib import loading
+        from costlib.present.policy import MAX_BYTES
+
+        policy = load_policy(loading.read_path(policy, max_bytes=MAX_BYTES)[0])
+    elif isinstance(policy, Mapping) and "cutoffs" in policy and "thresholds" not in policy:
+        return _short_form(policy)
+    elif isinstance(policy, Mapping) and not isinstance(policy.get("thresholds"), dict):
+        try:
+            text = json.dumps(dict(policy), allow_nan=False)
+        except (TypeError, ValueError):
+            raise DataError(MSG_NOT_A_POLICY.format(what="a mapping that is not JSON")) from None
+        policy = load_policy(text)
+    if not isinstance(policy, Mapping) or not isinstance(policy.get("thresholds"), dict):
+        raise DataError(MSG_NOT_A_POLICY.format(what=type(policy).__name__))
+    data = policy.get("data") or {}
+    cutoffs = {str(g): float(t) for g, t in policy["thresholds"].items()}
+    pooled = policy.get("pooled_cutoff")
+    if pooled is None and set(cutoffs) == {SINGLE_GROUP}:
+        pooled = cutoffs[SINGLE_GROUP]  # a policy for data without groups: its cutoff is everybody's
+    return PolicyCutoffs(
+        rule=str(policy.get("rule", "")),
+        cutoffs=cutoffs,
+        pooled=None if pooled is None else float(pooled),
+        score=data.get("score"),
+        scale=data.get("scale") or "probability",
+        group=data.get("group"),
+        positive=data.get("positive"),
+        random_share=policy.get("random_share"),
+    )
+
+
+def _scores(p: PolicyCutoffs, scores) -> np.ndarray:
+    if isinstance(scores, pd.Series) and scores.name is not None and p.score and str(scores.name) != p.score:
+        raise DataError(MSG_COLUMN.format(want=p.score, got=scores.name), column=str(scores.name))
+    try:
+        s = np.asarray(scores, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise DataError("The scores must be numbers, one per case.") from None
+    bad = ~np.isfinite(s)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise DataError(MSG_NOT_FINITE.format(index=i, value=float(s[i])))
+    if p.scale == "probability" and s.size and (s.min() < 0 or s.max() > 1):
+        i = int(np.flatnonzero((s < 0) | (s > 1))[0])
+        raise DataError(MSG_SCALE.format(column=p.score or "score", index=i, value=float(s[i])))
+    return on_scale(s, p.scale)
+
+
+def cutoffs_for(policy, groups, n: int) -> np.ndarray:
+    """Each case's cutoff under `policy`: the one cutoff when `groups` is None (DataError when
+    the policy has a cutoff per group), else its group's (`PolicyCutoffs.cutoff_of`)."""
+    p = read_policy(policy)
+    if groups is None:
+        one = p.one_cutoff
+        if one is None:
+            shown = ", ".join(f'"{g}"' for g in list(p.cutoffs)[:5]) + (", …" if len(p.cutoffs) > 5 else "")
+            raise DataError(MSG_NEEDS_GROUPS.format(column=p.group or "group", groups=shown))
+        return np.full(n, one)
+    g = pd.Series(groups.to_numpy() if isinstance(groups, pd.Series) else np.asarray(groups, dtype=object).ravel())
+    if len(g) != n:
+        raise DataError(MSG_LENGTH.format(n_scores=n, n_groups=len(g)))
+    missing = g.isna().to_numpy()
+    if missing.any():
+        raise DataError(MSG_NO_GROUP.format(index=int(np.flatnonzero(missing)[0])), column=p.group)
+    codes, names = pd.factorize(g.astype(str), sort=False)
+    return np.array([p.cutoff_of(name) for name in names], dtype=np.float64)[codes]
+
+
+def apply_policy(policy, scores, *, groups=None) -> np.ndarray:
+    """The policy's decision for each new case: True where it flags the case.
+
+    Parameters
+    ----------
+    policy : str, os.PathLike or mapping
+        A policy file's path, its parsed JSON, what ``load_policy`` returns, or the short form
+        ``{"rule": ..., "cutoffs": {group: cutoff}}`` (``{"everyone": t}`` for one cutoff).
+    scores : array-like of shape (n,)
+        Each case's score, as in the column the policy was chosen on (log-odds for a policy on
+        the logit scale: they are read through the sigmoid, as the loader read them). A
+        pandas Series with a name must be named as that column.
+    groups : array-like of shape (n,), optional
+        Each case's group, matched to the policy's groups as text; needed when the policy has
+        a cutoff per group. A group the policy pooled or never saw gets its pooled cutoff.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n,)
+        True where ``score >= the case's cutoff``.
+
+    Raises
+    ------
+    DataError
+        With a sentence: the policy is not one; it flags at random (no cutoff); scores that are
+        not finite, or outside [0, 1] for a policy on probabilities; a Series named for another
+        column; no groups for per-group cutoffs, a case without one, or a group the policy never
+        saw and records no pooled cutoff for.
+
+    Examples
+    --------
+    >>> apply_policy({"rule": "cost-optimal", "cutoffs": {"a": 0.3, "b": 0.6}}, [0.5, 0.5], groups=["a", "b"])
+    array([ True, False])
+    """
+    p = read_policy(policy)
+    if p.random_share is not None:
+        raise DataError(MSG_RANDOM.format(share=p.random_share, rule=p.rule))
+    s = _scores(p, scores)
+    return s >= cutoffs_for(p, groups, s.size)
+
+
+# ---------------------------------------------------------------------------------------
+# Inside a scikit-learn model
+
+
+def logit_cutoff(t: float) -> float:
+    """The smallest log-odds x with ``on_scale(x, "logit") >= t`` (-inf when every x has it,
+    +inf when none), so that ``x >= logit_cutoff(t)`` decides exactly as ``sigmoid(x) >= t``
+    for every float x (the sigmoid is monotone in floating point).
+
+    >>> from scipy.special import expit
+    >>> x = logit_cutoff(0.7)
+    >>> bool(expit(x) >= 0.7 > expit(np.nextafter(x, -np.inf)))
+    True
+    >>> logit_cutoff(0.0), logit_cutoff(1.5)
+    (-inf, inf)
+    """
+    from scipy.special import expit, logit
+
+    if expit(-math.inf) >= t:
+        return -math.inf
+    if not expit(math.inf) >= t:
+        return math.inf
+    lo, hi = -800.0, 800.0  # expit(-800) == 0 and expit(800) == 1: f(lo) false, f(hi) true
+    guess = float(logit(t)) if 0 < t < 1 else hi
+    if math.isfinite(guess):  # narrow the bracket around the closed form first
+        for step in (1e-12, 1e-9, 1e-6, 1e-3):
+            a, b = guess - step * max(1.0, abs(guess)), guess + step * max(1.0, abs(guess))
+            if lo < a and not expit(a) >= t and b < hi and expit(b) >= t:
+                lo, hi = a, b
+                break
+    while True:  # the predicate is false at lo and true at hi; stop when they are neighbours
+        mid = lo + (hi - lo) / 2
+        if mid in (lo, hi):
+            return hi
+        lo, hi = (lo, mid) if expit(mid) >= t else (mid, hi)
+
+
+def positive_label(classes, positive):
+    """The class of `classes` that the policy's positive outcome names (matched as the loader
+    matches a value: exactly, or as text); the second class when the policy names none."""
+    classes = list(classes)
+    if len(classes) != 2:
+        raise DataError(f"The model has {len(classes)} classes; a policy decides between two.")
+    if positive is None:
+        return classes[1]
+    for c in classes:
+        if c == positive or str(c) == str(positive):
+            return c
+    raise DataError(
+        f'The policy\'s positive outcome is "{positive}", which is not a class of the model '
+        f"({', '.join(repr(c) for c in classes)})."
+    )
+
+
+def _response_method(p: PolicyCutoffs, given: str | None) -> str:
+    if given is not None:
+        if given not in ("predict_proba", "decision_function"):
+            raise ValueError(f'response_method must be "predict_proba" or "decision_function": got {given!r}')
+        return given
+    return "predict_proba" if p.scale == "probability" else "decision_function"
+
+
+def check_fitted(estimator) -> None:
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
+    try:
+        check_is_fitted(estimator)
+    except NotFittedError:
+        raise DataError(
+            f"The model {type(estimator).__name__} is not fitted: fit it first; the policy decides on its scores."
+        ) from None
+
+
+def policy_estimator(policy, estimator, *, group: str | None = None, response_method: str | None = None):
+    """A fitted scikit-learn classifier whose ``predict`` is what `policy` decides on
+    `estimator`'s scores.
+
+    Parameters
+    ----------
+    policy : str, os.PathLike or mapping
+        As for `apply_policy`.
+    estimator : fitted scikit-learn classifier
+        The model whose positive-class score the policy's cutoffs apply to.
+    group : str, optional
+        The column of ``X`` (a DataFrame) that holds each case's group; needed when the policy
+        has a cutoff per group. The column is handed to `estimator` only if it was fitted on it.
+    response_method : {"predict_proba", "decision_function"}, optional
+        Which score: by default the positive class's probability for a policy on probabilities,
+        the decision function for log-odds and raw scores.
+
+    Returns
+    -------
+    sklearn.model_selection.FixedThresholdClassifier or PolicyClassifier
+        A ``FixedThresholdClassifier`` when the policy has one cutoff for everybody and no
+        `group` is named (on log-odds its threshold is `logit_cutoff`, so it decides exactly as
+        the sigmoid would); else a `PolicyClassifier`. Either predicts the policy's positive
+        class where `apply_policy` flags the case, the other class elsewhere.
+
+    Raises
+    ------
+    DataError
+        As `apply_policy`, and for a model that is not fitted, has other than two classes, or
+        lacks the policy's positive outcome.
+    """
+    p = read_policy(policy)
+    if p.random_share is not None:
+        raise DataError(MSG_RANDOM.format(share=p.random_share, rule=p.rule))
+    check_fitted(estimator)
+    pos = positive_label(estimator.classes_, p.positive)
+    method = _response_method(p, response_method)
+    one = p.one_cutoff
+    if group is None and one is None:
+        cutoffs_for(p, None, 0)  # the sentence that asks for the group column
+    if group is None:
+        from sklearn.model_selection import FixedThresholdClassifier
+
+        threshold = logit_cutoff(one) if p.scale == "logit" and method == "decision_function" else one
+        return FixedThresholdClassifier(estimator, threshold=threshold, pos_label=pos, response_method=method)
+    from costlib.handoff.estimator import PolicyClassifier
+
+    return PolicyClassifier(estimator, policy=p, group=group, response_method=method)

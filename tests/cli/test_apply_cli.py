@@ -1,0 +1,85 @@
+"""``apply``: the decisions file is `apply_policy` row by row, named by the file's rows, and a
+wrong column, scale or output is refused with a sentence before anything is written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import costlib
+from costlib.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPAS = ROOT / "costlib" / "samples" / "compas.csv"
+
+
+@pytest.fixture(scope="module")
+def policy(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("apply") / "policy.json"
+    args = ["audit", str(COMPAS), "--label", "two_year_recid", "--score", "p_recid", "--group", "age_cat"]
+    args += ["--split", "split", "--c-fp", "1", "--c-fn", "3", "--resamples", "20", "--json", "--policy", str(path)]
+    args += ["--rule", "cost-optimal"]
+    assert main(args) == 0
+    return path
+
+
+def test_the_decisions_are_apply_policy_row_by_row(policy, tmp_path, capsys):
+    cases = pd.read_csv(COMPAS).iloc[::3].assign(age_cat=lambda d: d["age_cat"].where(d.index % 7 > 0, "=new group"))
+    cases.to_csv(tmp_path / "cases.csv", index=False)
+    out = tmp_path / "decisions.csv"
+    assert main(["apply", str(policy), str(tmp_path / "cases.csv"), "--out", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    got = pd.read_csv(out)
+    want = costlib.apply_policy(policy, cases["p_recid"], groups=cases["age_cat"])
+    assert list(got.columns) == ["row", "p_recid", "age_cat", "cutoff", "flagged"]
+    assert got["row"].tolist() == list(range(2, len(cases) + 2))
+    assert (got["flagged"].to_numpy() == want).all() and summary["flagged"] == int(want.sum())
+    assert (got["age_cat"] == "'=new group").any()  # a formula-like cell is written harmless
+    unseen = got["age_cat"] == "'=new group"
+    assert (got.loc[unseen, "cutoff"] == json.loads(policy.read_text())["pooled_cutoff"]).all()
+    assert summary["data"]["n_rows"] == len(cases) and summary["replaced"] is False
+
+
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (
+            ["--score", "decile_score"],
+            '--score: The policy was chosen on the score column "p_recid", not "decile_score"',
+        ),
+        (["--group", "sex_x"], '"cases.csv" has no column "sex_x"'),
+    ],
+)
+def test_another_column_is_refused(policy, tmp_path, capsys, extra, words):
+    pd.read_csv(COMPAS).to_csv(tmp_path / "cases.csv", index=False)
+    out = tmp_path / "decisions.csv"
+    assert main(["apply", str(policy), str(tmp_path / "cases.csv"), "--out", str(out), *extra]) == 2
+    assert words in capsys.readouterr().err and not out.exists()
+
+
+def test_scores_on_another_scale_and_an_output_over_the_input_are_refused(policy, tmp_path, capsys):
+    cases = pd.read_csv(COMPAS).assign(p_recid=lambda d: d["decile_score"].astype(float))
+    cases.to_csv(tmp_path / "cases.csv", index=False)
+    assert main(["apply", str(policy), str(tmp_path / "cases.csv"), "--out", str(tmp_path / "d.csv")]) == 2
+    assert "probabilities from 0 to 1" in capsys.readouterr().err
+    before = (tmp_path / "cases.csv").read_bytes()
+    assert main(["apply", str(policy), str(tmp_path / "cases.csv"), "--out", str(tmp_path / "cases.csv")]) == 2
+    assert "is the input file" in capsys.readouterr().err and (tmp_path / "cases.csv").read_bytes() == before
+
+
+def test_a_policy_with_one_cutoff_needs_no_group_column(tmp_path, capsys):
+    path = tmp_path / "one.json"
+    args = ["audit", str(COMPAS), "--label", "two_year_recid", "--score", "p_recid", "--split", "split"]
+    assert main([*args, "--c-fp", "1", "--c-fn", "3", "--resamples", "20", "--policy", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["apply", str(path), str(COMPAS), "--out", str(tmp_path / "d.csv")]) == 0
+    got = pd.read_csv(tmp_path / "d.csv")
+    assert list(got.columns) == ["row", "p_recid", "cutoff", "flagged"]
+    cut = json.loads(path.read_text())["pooled_cutoff"]
+    cut = np.inf if cut == "inf" else -np.inf if cut == "-inf" else cut
+    assert (got["flagged"] == (got["p_recid"] >= cut)).all()
+    assert "flags" in capsys.readouterr().out

@@ -1,0 +1,66 @@
+"""In a notebook an answer shows its verdict and rules table, every user string escaped, and
+gives its Plotly figures; the README's notebook example runs as it is."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+import costlib
+from costlib.present.report import shipped_row
+
+ROOT = Path(__file__).resolve().parents[2]
+HOSTILE_GROUP = '<img src=x onerror="alert(1)">'
+HOSTILE_SCORE = "<script>alert(2)</script>"
+
+
+@pytest.fixture(scope="module")
+def hostile_audit():
+    rng = np.random.default_rng(3)
+    n = 1200
+    s = rng.random(n)
+    rows = pd.DataFrame(
+        {
+            "y": (rng.random(n) < s).astype(int),
+            HOSTILE_SCORE: s,
+            "g": rng.choice([HOSTILE_GROUP, "**bold** $x$"], size=n),
+            "split": np.where(rng.random(n) < 0.5, "train", "test"),
+        }
+    )
+    return costlib.audit(rows, label="y", score=HOSTILE_SCORE, group="g", split="split", c_fp=1, c_fn=2, n_resamples=30)
+
+
+def test_the_card_shows_the_verdict_and_the_rules_and_escapes_every_name(hostile_audit):
+    a = hostile_audit
+    card = a._repr_html_()
+    assert html.escape(a.verdict.headline, quote=False) in card or a.verdict.headline in card
+    assert "<script>alert" not in card and "<img src" not in card and "&lt;script&gt;" in card
+    assert card.count("<tr") == len(a.results.overall) + 1  # the head and one row per rule
+    assert ('class="pick"' in card) == (shipped_row(a.recommendation) is not None)
+    rec_card = a.recommendation._repr_html_()
+    assert "<script>alert" not in rec_card and "Which cutoff to ship" in rec_card
+
+
+def test_every_report_figure_is_one_call_away(hostile_audit):
+    a = hostile_audit
+    for name in ("cost_curve", "rule_bars", "sensitivity", "net_benefit"):
+        assert isinstance(a.figure(name), go.Figure)
+    with pytest.raises(ValueError, match="capacity"):  # only under a review limit
+        a.figure("capacity")
+    assert isinstance(a.recommendation.figure(), go.Figure)
+    assert a.policy()["rule"] == a.recommendation.shipped_rule
+
+
+def test_the_readmes_notebook_example_runs(tmp_path, monkeypatch, capsys):
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = text.split("<!-- notebook-example -->\n```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md (notebook example)", "exec"), {"__name__": "readme"})
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith(("Ship the model", "Not clearly better", "Do not let the model decide"))
+    assert "cost per case at scikit-learn's tuned cutoff" in out
