@@ -34,7 +34,7 @@ import pandas as pd
 
 from costlib.core import validation as v
 from costlib.core.prices import Prices, prices_for
-from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest, grouped_sweep, threshold_sweep
+from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest, grouped_sweep, threshold_sweep, tie_tolerance
 
 CAP_TOLERANCE = 1e-12
 
@@ -74,7 +74,9 @@ def curve_index(cost: np.ndarray, best: int) -> np.ndarray:
     cost = np.asarray(cost, dtype=np.float64)
     run = np.minimum.accumulate(cost)
     records = np.flatnonzero(np.concatenate(([True], cost[1:] < run[:-1])))
-    reach = run + TIE_TOLERANCE * np.maximum(1.0, np.abs(run))
+    finite = np.abs(cost[np.isfinite(cost)])
+    scale = float(finite.max()) if finite.size else 0.0  # as `sweep.argbest`: costs scaled together tie alike
+    reach = run + TIE_TOLERANCE * np.maximum(scale, np.abs(run))
     idx = records[np.searchsorted(-cost[records], -reach, side="left")]
     if best >= 0:
         idx[best:] = best
@@ -338,7 +340,7 @@ def group_within(
     own = np.ones(k, dtype=bool) if own is None else np.asarray(own, dtype=bool)
     cut = cutoffs_within(sweeps, prices.c_fp, prices.c_fn, cap_limit(share, total), np.where(own, -1, at_single))
     best_single = float(single_cost[j])
-    if best_single < cut.cost - 1e-12 * max(1.0, abs(cut.cost)):
+    if best_single < cut.cost - tie_tolerance(cut.cost, prices.scale * total):
         gap = max(0.0, cut.gap - (cut.cost - best_single))
         return j, GroupCut(at_single, best_single, float(flagged[j]), cut.lam, gap), True
     return j, cut, False

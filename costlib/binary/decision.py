@@ -43,7 +43,7 @@ from costlib.binary.model_sweeps import (  # noqa: F401 (re-exported: callers re
 from costlib.core import rules as R
 from costlib.core import validation as v
 from costlib.core.prices import Prices, elkan_cutoffs, mistakes_cost, no_model_choice, no_model_costs, prices_for
-from costlib.core.sweep import GroupedSweep, argbest
+from costlib.core.sweep import GroupedSweep, argbest, tie_tolerance
 from costlib.stats.bootstrap import DEFAULT_RESAMPLES, Resamples, cell_bootstrap, check_cutoffs
 from costlib.stats.intervals import percentile_interval, percentile_intervals
 
@@ -478,7 +478,7 @@ def rule_verdict(rec: Recommendation, rule: str) -> tuple[str, float, float, flo
         raise ValueError(f"rule must be one of {list(o.index)}: got {rule!r}")
     saving = float(-o.loc[rule, "vs_baseline"])
     low, high = float(-o.loc[rule, "vs_high"]), float(-o.loc[rule, "vs_low"])
-    if rule in R.BASELINES or not math.isfinite(saving) or saving <= 1e-12 * max(1.0, abs(rec.baseline_cost)):
+    if rule in R.BASELINES or not math.isfinite(saving) or saving <= tie_tolerance(rec.baseline_cost, rec.prices.scale):
         return R.DO_NOT, saving, low, high
     return (R.SHIP if math.isfinite(low) and low > 0 else R.NOT_CLEARLY), saving, low, high
 
@@ -601,7 +601,7 @@ def recommend(
         status = NO_ANSWER
     elif action is not None:
         status = ADDS_NOTHING
-    elif cost >= base_cost - 1e-12 * max(1.0, abs(base_cost)):
+    elif cost >= base_cost - tie_tolerance(base_cost, prices.scale):
         status = WORSE
     elif not (np.isfinite(d_hi) and d_hi < 0):  # no interval, or one that reaches zero
         status = UNCLEAR
@@ -614,7 +614,7 @@ def recommend(
         if over_capacity(overall, other, capacity):
             continue
         e, lo, hi = res.paired(other, rule)
-        if e < -1e-12 * max(1.0, abs(cost)):
+        if e < -tie_tolerance(cost, prices.scale):
             cheaper.append((other, e, lo, hi))
     cheaper.sort(key=lambda t: t[1])
     return Recommendation(

@@ -88,7 +88,7 @@ def sensitivity_grid(train_sweeps: Mapping, test_sweeps: Mapping, *, c_fp_values
     costs[2:][others] = np.inf
     finite = np.where(np.isfinite(costs), costs, np.inf)
     lowest = finite.min(axis=0)
-    tol = TIE_TOLERANCE * np.maximum(1.0, np.abs(lowest))
+    tol = TIE_TOLERANCE * np.maximum(np.maximum(a, b), np.abs(lowest))  # the pair's prices: `sweep.tie_tolerance`
     first = np.argmax(finite <= lowest + tol, axis=0)
     names = np.array([f["option"].iloc[0] for f in frames], dtype=object)
     long["best"] = np.tile(names[first], len(frames))

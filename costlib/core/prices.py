@@ -118,6 +118,12 @@ class Prices:
     def as_dict(self) -> dict:
         return {g: (float(a), float(b)) for g, a, b in zip(self.groups, self.c_fp, self.c_fn, strict=True)}
 
+    @property
+    def scale(self) -> float:
+        """The largest price: a cost per case is at most this, so two costs per case tie within
+        a relative `sweep.TIE_TOLERANCE` of it (`sweep.tie_tolerance`), whatever the unit."""
+        return float(max(np.max(self.c_fp, initial=0.0), np.max(self.c_fn, initial=0.0)))
+
     def key(self) -> tuple:
         """A hashable identity (for memoising price-dependent results)."""
         return tuple(zip(self.groups, self.c_fp.tolist(), self.c_fn.tolist(), strict=True))

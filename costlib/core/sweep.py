@@ -436,14 +436,17 @@ TIE_TOLERANCE = 1e-12  # relative: how close two answers must be to tie (see `be
 CLEAR_WIN = 1e-9  # relative to the cost scale: a lead that no tie rule or rounding can undo (`Sweep.best`)
 
 
-def tie_tolerance(best: float) -> float:
-    """How close to the best value another value must be to tie with it."""
-    return TIE_TOLERANCE * max(1.0, abs(best)) if np.isfinite(best) else 0.0
+def tie_tolerance(best: float, scale: float = 1.0) -> float:
+    """How close to the best value another value must be to tie with it: a relative
+    `TIE_TOLERANCE` of the larger of `best` and `scale`, the size of the values compared (for a
+    cost per case, `Prices.scale`: then prices scaled together tie alike)."""
+    return TIE_TOLERANCE * max(scale, abs(best)) if np.isfinite(best) else 0.0
 
 
 def argbest(values: np.ndarray, *, maximize: bool = False) -> int:
-    """Index of the best entry; ties (within `tie_tolerance`) go to the lowest index, which
-    on a sweep is the larger threshold. NaN entries never win; -1 when every entry is NaN."""
+    """Index of the best entry; ties (within `tie_tolerance` of the largest finite entry, so
+    that values scaled together tie alike) go to the lowest index, which on a sweep is the
+    larger threshold. NaN entries never win; -1 when every entry is NaN."""
     vals = np.asarray(values, dtype=np.float64)
     if maximize:
         vals = -vals
@@ -451,7 +454,9 @@ def argbest(values: np.ndarray, *, maximize: bool = False) -> int:
     if not finite.any():
         return -1
     best = np.min(vals[finite])
-    return int(np.flatnonzero(vals <= best + tie_tolerance(best))[0])
+    sizes = np.abs(vals[np.isfinite(vals)])
+    scale = float(sizes.max()) if sizes.size else 0.0
+    return int(np.flatnonzero(vals <= best + tie_tolerance(best, scale))[0])
 
 
 def hull_slopes(da: np.ndarray, dc: np.ndarray) -> np.ndarray:
