@@ -22,7 +22,7 @@ MSG_OUTPUT_IS_INPUT = '{flag} "{path}" is the input file {what}: writing it woul
 MSG_SAME_OUTPUT = '{a} and {b} name the same file "{path}": one would overwrite the other; give each its own path.'
 MSG_CANNOT_WRITE = '{flag}: The output file "{path}" cannot be written: {reason}.'
 MSG_NAMED_BY_QUERY = (
-    '{flag} "{path}" is named in the query that reads the rows: writing it could destroy the data; choose another.'
+    '{flag} "{path}" is a file the query that reads the rows reads: writing it would destroy the data; choose another.'
 )
 IN_PLACE = ("/dev/", "/proc/")  # devices and process files: written where they are, never renamed over
 
@@ -32,14 +32,20 @@ def _same(path: str) -> str:
 
 
 def _input_files(inputs: Iterable[str]) -> dict[str, str]:
-    """{resolved path: as given} of the input files: the path as given, and what it matches
-    as a pattern (recursively, as DuckDB reads ``**``)."""
+    """{resolved path: as given} of the input files: the path as given, what it matches as a
+    pattern (DuckDB's own glob: ``**`` and hidden files too), and the files a query source
+    reads (`engines.query_files`: through its patterns and names built with ``||``)."""
+    from costlib.scale.engines import glob_files, is_query, query_files
+
     out = {}
     for given in inputs:
         if not isinstance(given, (str, os.PathLike)):
             continue
         text = os.fspath(given)
-        for f in [text, *(glob.glob(text, recursive=True) if glob.has_magic(text) else [])]:
+        if is_query(text):
+            out.update((_same(f), f) for f in query_files(text))
+            continue
+        for f in [text, *(glob_files(text) if glob.has_magic(text) else [])]:
             out[_same(f)] = f
     return out
 
@@ -51,20 +57,20 @@ def check_outputs(inputs: Iterable[str], outputs: Mapping[str, str | None]) -> N
     from costlib.scale.engines import is_query  # the engines' own test of a query source
 
     inputs = list(inputs)
-    given = _input_files(q for q in inputs if not is_query(q))
-    queries = [q for q in inputs if is_query(q)]
+    queried = set(_input_files(q for q in inputs if is_query(q)))
+    given = _input_files(inputs)
     seen: dict[str, str] = {}
     for flag, path in outputs.items():
         if not path:
             continue
         real = _same(path)
+        if real in queried:
+            raise DataError(MSG_NAMED_BY_QUERY.format(flag=flag, path=path))
         hard = next((g for g in given.values() if os.path.exists(path) and _samefile(path, g)), None)
         if real in given or hard is not None:
             source = given.get(real) or hard
             what = f'"{source}"' if os.path.abspath(source) == os.path.abspath(path) else f'"{source}" (the same file)'
             raise DataError(MSG_OUTPUT_IS_INPUT.format(flag=flag, path=path, what=what))
-        if any(os.path.basename(path) in q for q in queries):
-            raise DataError(MSG_NAMED_BY_QUERY.format(flag=flag, path=path))
         if real in seen:
             raise DataError(MSG_SAME_OUTPUT.format(a=seen[real], b=flag, path=path))
         folder = os.path.dirname(os.path.abspath(path))

@@ -139,6 +139,66 @@ def _file_kind(path: str) -> str:
     raise DataError(MSG_FILE_KIND.format(path=path))
 
 
+#: DuckDB never installs or loads an extension on its own: a query naming an http:// or s3://
+#: file, or a SQLite database, gets a sentence instead of a download
+NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+
+
+def glob_files(pattern: str) -> list[str]:
+    """The files DuckDB reads for the path `pattern` (its own glob: ``**``, and hidden files,
+    which Python's glob skips); the pattern itself when it matches nothing."""
+    import duckdb
+
+    con = duckdb.connect(":memory:", config=NO_EXTENSIONS)
+    try:
+        return [row[0] for row in con.execute("SELECT file FROM glob(?)", [pattern]).fetchall()] or [pattern]
+    except duckdb.Error:
+        return [pattern]
+    finally:
+        con.close()
+
+
+def _literals(query: str) -> list[str]:
+    """The string constants of `query`, as DuckDB's tokenizer finds them ('it''s' -> it's)."""
+    import duckdb
+
+    tokens = duckdb.tokenize(query)
+    out = []
+    for i, (start, kind) in enumerate(tokens):
+        if kind.name == "string_const":
+            end = tokens[i + 1][0] if i + 1 < len(tokens) else len(query)
+            text = query[start:end].strip()
+            if len(text) >= 2 and text[0] == text[-1] == "'":
+                out.append(text[1:-1].replace("''", "'"))
+    return out
+
+
+def query_files(query: str) -> list[str]:
+    """The files a query source reads, as far as can be known before it runs: every file DuckDB
+    opens to bind it (names built with ``||`` included), and every match of each of its string
+    constants read as a path pattern (all the files of a glob, hidden ones included)."""
+    import duckdb
+
+    files = set()
+    for literal in _literals(query):
+        if literal and "\n" not in literal:
+            files.update(f for f in glob_files(literal) if os.path.exists(f))
+    con = duckdb.connect(":memory:", config=NO_EXTENSIONS)
+    try:
+        con.execute("CALL enable_logging('FileSystem')")
+        with contextlib.suppress(duckdb.Error):
+            con.execute("DESCRIBE " + query.strip().rstrip(";"))
+        rows = con.execute(
+            "SELECT DISTINCT json_extract_string(message, '$.path') FROM duckdb_logs WHERE type = 'FileSystem'"
+        ).fetchall()
+        files.update(r[0] for r in rows if r[0])
+    except duckdb.Error:
+        pass
+    finally:
+        con.close()
+    return sorted(files)
+
+
 def is_query(source) -> bool:
     """Whether `source` is read as a query (text that starts as SQL does), not as a path."""
     return isinstance(source, str) and bool(_QUERY_START.match(source))
@@ -204,6 +264,7 @@ class DuckDBEngine:
             "memory_limit": os.environ.get("COSTLIB_DUCKDB_MEMORY_LIMIT", "1GB"),
             "temp_directory": self._tmp,
             "preserve_insertion_order": False,
+            **NO_EXTENSIONS,
         }
         self.con = duckdb.connect(":memory:", config=config)
         self._error = duckdb.Error

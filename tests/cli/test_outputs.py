@@ -4,6 +4,7 @@ a file; it says when it replaced a file (`costlib.cli.outputs`)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -99,7 +100,35 @@ def test_inputs_named_by_brackets_patterns_hard_links_or_a_query_are_kept(tmp_pa
     assert code == 2 and part.read_bytes() == before  # DuckDB's ** reads it: so does the check
     query = f"SELECT * FROM '{part}'"
     code = main(["aggregate", query, "--label", "y", "--score", "s", "--out", str(part)])
-    assert code == 2 and "is named in the query" in capsys.readouterr().err and part.read_bytes() == before
+    assert code == 2 and "a file the query that reads the rows reads" in capsys.readouterr().err
+    assert part.read_bytes() == before
+
+
+def test_files_a_query_reads_through_a_pattern_or_a_built_name_and_hidden_matches_are_kept(
+    tmp_path, data, capsys, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    frame = pd.read_csv(data)
+    frame.to_parquet("part1.parquet")
+    frame.to_parquet(".part2.parquet")  # DuckDB's * matches hidden files; Python's glob does not
+    frame.to_csv("all.csv", index=False)
+    kept = {name: Path(name).read_bytes() for name in ("part1.parquet", ".part2.parquet", "all.csv")}
+    flags = ["--label", "y", "--score", "s"]
+    for source, out in [
+        ("SELECT * FROM '*.parquet'", "part1.parquet"),
+        ("SELECT * FROM read_parquet('part' || '1.parquet')", "part1.parquet"),
+        ("SELECT * FROM 'a*.csv'", "all.csv"),
+        ("*.parquet", ".part2.parquet"),
+    ]:
+        assert main(["aggregate", source, *flags, "--out", out]) == 2, (source, out)
+        assert out in capsys.readouterr().err
+    code = main(["audit", "SELECT * FROM 'a*.csv'", "--engine", "duckdb", *flags, "--c-fp", "1", "--c-fn", "2",
+                 "--policy", "all.csv"])  # fmt: skip
+    assert code == 2
+    assert {name: Path(name).read_bytes() for name in kept} == kept
+    other = tmp_path / "elsewhere"
+    other.mkdir()  # a file of the same name in another folder is not the input: it may be written
+    assert main(["aggregate", "SELECT * FROM 'part1.parquet'", *flags, "--out", str(other / "part1.parquet")]) == 0
 
 
 def test_a_replaced_file_keeps_its_permissions_and_a_new_one_gets_the_umasks(tmp_path):
@@ -122,3 +151,11 @@ def test_an_output_in_no_folder_or_that_is_a_folder_is_refused_before_any_work(t
     assert "does not exist" in capsys.readouterr().err
     assert _audit(data, "--report", str(tmp_path)) == 2
     assert "it is a folder" in capsys.readouterr().err
+
+
+def test_a_query_never_installs_or_loads_an_extension(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))  # where DuckDB would put a downloaded extension
+    monkeypatch.chdir(tmp_path)
+    query = "SELECT 1 AS y, 0.5 AS s FROM read_csv('http://127.0.0.1:9/x.csv')"
+    assert main(["aggregate", query, "--label", "y", "--score", "s", "--out", "agg.parquet"]) == 2
+    assert "httpfs" in capsys.readouterr().err and not (tmp_path / ".duckdb").exists()
