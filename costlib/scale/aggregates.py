@@ -39,7 +39,9 @@ DEFAULT_MAX_THRESHOLDS = 10_000_000
 COLUMNS = ("split", "group", "score", "pos_rows", "neg_rows", "pos_weight", "neg_weight")
 _MAX_META = 1 << 20  # bytes of footer metadata we are willing to parse
 MAX_ROWS = 2**53  # rows an aggregate may count in all: every sum of counts stays exact (and far from wrapping)
-MAX_WEIGHT = 1e300  # the weights' total: costs multiply it by prices up to 1e100 and must stay finite
+MAX_META_TEXT = 2000  # the longest source or bound statement an aggregate may show
+MAX_WEIGHT = float(2**53)  # the weights' total: the bootstrap draws that many cases (a machine integer), and
+# costs multiply it by prices up to 1e100 (finite); 2**53 is also the largest total a double counts exactly
 
 MSG_NOT_PARQUET = (
     'The file "{name}" is not a Parquet file ({reason}); an aggregate is written by python -m costlib aggregate.'
@@ -269,6 +271,10 @@ def load_aggregate(path_or_bytes, *, name: str | None = None) -> Aggregate:
     for c in expected:
         if c not in names:
             raise DataError(MSG_BAD_COLUMN.format(name=shown, column=c, problem="is missing"))
+    for c in ("split", "group"):
+        if c in expected and pa.types.is_nested(pf.schema_arrow.field(c).type):  # read_dictionary fails on these
+            kind = pf.schema_arrow.field(c).type
+            raise DataError(MSG_BAD_COLUMN.format(name=shown, column=c, problem=f"holds {kind} instead of text"))
     try:
         coded = [c for c in ("split", "group") if c in expected]
         table = pq.ParquetFile(handle(), read_dictionary=coded).read(columns=expected)
@@ -292,6 +298,8 @@ def _parse_meta(raw: bytes, shown: str) -> dict:
         meta = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DataError(MSG_BAD_META.format(name=shown, reason=f"not JSON: {_reason(exc)}")) from None
+    except RecursionError:
+        raise DataError(MSG_BAD_META.format(name=shown, reason="it is nested too deeply")) from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise DataError(MSG_NOT_AGGREGATE.format(name=shown))
     if meta.get("version") != VERSION:
@@ -324,6 +332,14 @@ def _parse_meta(raw: bytes, shown: str) -> dict:
         raise DataError(
             MSG_BAD_META.format(name=shown, reason='its "bound" or "bits" is missing a field or not a number')
         )
+    shown_texts = [("provenance.source", prov.get("source")), ("bound.statement", (bound or {}).get("statement"))]
+    for key, text in shown_texts:  # shown on the Data page and in the report: text of a sentence's length
+        if text is not None and (not isinstance(text, str) or len(text) > MAX_META_TEXT):
+            raise DataError(
+                MSG_BAD_META.format(
+                    name=shown, reason=f'its "{key}" is not text of at most {MAX_META_TEXT:,} characters'
+                )
+            )
     return meta
 
 
@@ -346,7 +362,11 @@ def _codes(table, column: str, shown: str) -> tuple[np.ndarray, list]:
     values = arr.to_pandas()
     if not isinstance(values.dtype, pd.CategoricalDtype):
         values = values.astype("category")
-    return values.cat.codes.to_numpy(dtype=np.int64), list(values.cat.categories)
+    codes = values.cat.codes.to_numpy(dtype=np.int64)
+    if (codes < 0).any():  # a float NaN is not a null to Arrow, but it is no group: never a code of another
+        n = int((codes < 0).sum())
+        raise DataError(MSG_BAD_COLUMN.format(name=shown, column=column, problem=f"has {n:,} missing values (NaN)"))
+    return codes, list(values.cat.categories)
 
 
 def _check_table(table, meta: dict, shown: str):

@@ -701,6 +701,25 @@ def test_aggregates_whose_sums_would_wrap_or_whose_metadata_is_malformed_get_a_s
     for bound in ("wide", {"largest_bin_rows": 3}):
         with pytest.raises(DataError, match='its "bound" or "bits"'):
             load_aggregate(write(base, {**agg.meta, "bound": bound, "bits": 20}))
+    listed = {**base, "group": [[str(g)] for g in base["group"]]}  # pyarrow's read_dictionary raised KeyError
+    with pytest.raises(DataError, match='"group" holds list<element: string> instead of text'):
+        load_aggregate(write(listed, agg.meta))
+    bound = {"largest_bin_rows": 3, "largest_bin_weight": 3.0, "statement": ["a", "list"]}
+    with pytest.raises(DataError, match='its "bound.statement" is not text'):
+        load_aggregate(write(base, {**agg.meta, "bound": bound, "bits": 20}))
+    with pytest.raises(DataError, match='its "provenance.source" is not text'):
+        load_aggregate(write(base, {**agg.meta, "provenance": {**agg.meta["provenance"], "source": {"a": 1}}}))
+    deep = tmp_path / "deep.parquet"
+    table = pa.Table.from_pandas(pd.DataFrame(base))
+    pq.write_table(table.replace_schema_metadata({b"costlib.aggregate": b"[" * 100_000 + b"]" * 100_000}), deep)
+    with pytest.raises(DataError, match="nested too deeply"):
+        load_aggregate(deep)
+    floats = pa.table({**{k: pa.array(np.asarray(v)) for k, v in base.items() if k != "group"},
+                       "group": pa.array(np.where(agg.stats.group == 0, np.nan, 1.0))})  # fmt: skip
+    nan_path = tmp_path / "nan.parquet"  # NaN (not null) in Arrow: it is no group, never another one
+    pq.write_table(floats.replace_schema_metadata({b"costlib.aggregate": json.dumps(agg.meta).encode()}), nan_path)
+    with pytest.raises(DataError, match=r'"group" has \d+ missing values \(NaN\)'):
+        load_aggregate(nan_path)
 
 
 def test_an_aggregate_whose_weights_add_up_past_any_float_gets_a_sentence(tmp_path):
@@ -714,8 +733,10 @@ def test_an_aggregate_whose_weights_add_up_past_any_float_gets_a_sentence(tmp_pa
         "pos_weight": np.full(n, 1e308),
         "neg_weight": np.full(n, 1e308),
     }
-    path = tmp_path / "w.parquet"
-    table = pa.Table.from_pandas(pd.DataFrame(columns))
-    pq.write_table(table.replace_schema_metadata({b"costlib.aggregate": json.dumps(agg.meta).encode()}), path)
-    with pytest.raises(DataError, match="too large to be summed"):
-        load_aggregate(path)
+    for weight in (1e308, 1e297):  # 1e297 a cell summed under 1e300 and broke the bootstrap's draw (a C long)
+        columns["pos_weight"] = columns["neg_weight"] = np.full(n, weight)
+        path = tmp_path / "w.parquet"
+        table = pa.Table.from_pandas(pd.DataFrame(columns))
+        pq.write_table(table.replace_schema_metadata({b"costlib.aggregate": json.dumps(agg.meta).encode()}), path)
+        with pytest.raises(DataError, match="too large to be summed"):
+            load_aggregate(path)
