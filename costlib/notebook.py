@@ -28,6 +28,7 @@ def audit(
     scale: str = "probability",
     unit: str = "",
     volume: float | None = None,
+    max_flagged: float | None = None,
     n_resamples: int = 1000,
     seed: int = 0,
 ):
@@ -50,6 +51,9 @@ def audit(
         positive, and how to read the scores (``"probability"``, ``"logit"`` or ``"raw"``).
     unit, volume : optional
         The prices' unit and the cases a month (for the monthly figures).
+    max_flagged : float, optional
+        A review limit: the largest share of the cases that may be flagged (0 to 1); the answer
+        is then the one within it, and ``.figure("capacity")`` shows what more capacity saves.
     n_resamples, seed : the bootstrap of the intervals
 
     Returns
@@ -92,4 +96,5 @@ def audit(
         n_rows=ds.n_rows,
         data_notes=ds.notes,
         columns=data_columns(mapping, scale=scale),
+        capacity=max_flagged,
     )

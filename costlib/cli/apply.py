@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 import numpy as np
@@ -44,13 +45,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def decide(args) -> tuple[pd.DataFrame, dict]:
     """(the decisions table, the summary) of ``apply``."""
     from costlib import loading
-    from costlib.handoff.policy import apply_policy, cutoffs_for, read_policy
-    from costlib.loading.frames import number_column, require_columns
-    from costlib.present.policy import MAX_BYTES, load_policy
+    from costlib.handoff.policy import apply_policy, cutoffs_for, logit_cutoff, read_policy, unseen_groups
+    from costlib.loading.frames import group_column, number_column, require_columns
 
     check_outputs([args.policy, args.file], {"--out": args.out})
-    text, policy_name = loading.read_path(args.policy, max_bytes=MAX_BYTES)
-    p = read_policy(load_policy(text))
+    p = read_policy(args.policy)  # a policy file, or the short form {"rule", "cutoffs"} as a file
+    policy_name = loading.display_name(os.path.basename(args.policy))
     score = args.score or p.score
     if score is None:
         raise DataError("The policy does not name its score column: give it with --score COL.")
@@ -59,18 +59,24 @@ def decide(args) -> tuple[pd.DataFrame, dict]:
     df = loading.read_table(raw, name)
     require_columns(df, name, (score, group))
     scores = number_column(df, name, score)
-    groups = df[group] if group else None
-    flags = apply_policy(p, pd.Series(scores, name=score), groups=groups)  # refuses another score column
+    groups = pd.Series(group_column(df[group], name, group), name=group) if group else None
+    flags = apply_policy(p, pd.Series(scores, name=score), groups=groups)  # refuses another score or group column
     out = pd.DataFrame({"row": np.arange(2, len(df) + 2), score: df[score].to_numpy()})
     if group:
         out[group] = df[group].to_numpy()
-    out["cutoff"] = cutoffs_for(p, groups, len(df))
+    cut = cutoffs_for(p, groups, len(df))
+    # the cutoff in the score's own units: log-odds for a policy on log-odds (the one that decides exactly alike)
+    out["cutoff"] = [logit_cutoff(c) for c in cut] if p.scale == "logit" else cut
     out["flagged"] = np.where(flags, "true", "false")
+    unseen = unseen_groups(p, groups)
+    pooled_rows = int(groups.astype(str).isin(unseen).sum()) if unseen else 0
     summary = {
         "policy": {"file": policy_name, "rule": p.rule},
         "data": {"file": name, "sha256": loading.fingerprint(raw), "n_rows": len(df), "score": score, "group": group},
         "flagged": int(flags.sum()),
         "flagged_share": float(flags.mean()) if flags.size else None,
+        "unseen_groups": unseen[:100],
+        "pooled_cases": pooled_rows,
         "out": args.out,
     }
     return out, summary
@@ -99,5 +105,12 @@ def run(args) -> int:
         print(
             f'The policy "{summary["policy"]["rule"]}" flags {k:,} of {n:,} cases{share} in {summary["data"]["file"]}.'
         )
+        if summary["unseen_groups"]:
+            shown = ", ".join(f'"{g}"' for g in summary["unseen_groups"][:5])
+            more = f" and {len(summary['unseen_groups']) - 5:,} more" if len(summary["unseen_groups"]) > 5 else ""
+            print(
+                f"{summary['pooled_cases']:,} cases are in groups the policy has no cutoff of its own for "
+                f"({shown}{more}): they got its pooled cutoff."
+            )
         print(written("Decisions", args.out, replaced))
     return EXIT_OK

@@ -54,22 +54,52 @@ def app_path() -> Path:
 APP = app_path()
 
 
-def config_flags(config: Path, given: list[str]) -> list[str]:
-    """The settings of the dashboard's ``.streamlit/config.toml`` as ``--section.key=value`` flags,
-    except those `given` already sets. Streamlit reads that file only from the folder it is
-    started in, so without the flags a server started elsewhere would lose them (the upload
-    size, error details hidden, the theme)."""
+def _read_toml(path: Path) -> dict:
     import tomllib
 
-    if not config.is_file():
-        return []
-    settings = tomllib.loads(config.read_text(encoding="utf-8"))
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def env_name(section: str, key: str) -> str:
+    """The environment variable Streamlit reads for ``section.key``.
+
+    >>> env_name("server", "maxUploadSize")
+    'STREAMLIT_SERVER_MAX_UPLOAD_SIZE'
+    """
+    import re
+
+    return "STREAMLIT_" + section.upper() + "_" + re.sub(r"(?<!^)(?=[A-Z])", "_", key).upper()
+
+
+def _set_elsewhere(settings: dict) -> set[str]:
+    """The ``section.key`` of `settings` that the deployment sets itself: in
+    ``~/.streamlit/config.toml``, in ``./.streamlit/config.toml`` of the folder the server starts
+    in, or as an environment variable (`env_name`)."""
+    import os
+
+    out = set()
+    for path in (Path.home() / ".streamlit" / "config.toml", Path.cwd() / ".streamlit" / "config.toml"):
+        out |= {f"{s}.{k}" for s, values in _read_toml(path).items() if isinstance(values, dict) for k in values}
+    return out | {f"{s}.{k}" for s, values in settings.items() for k in values if env_name(s, k) in os.environ}
+
+
+def config_flags(config: Path, given: list[str]) -> list[str]:
+    """The settings of the dashboard's ``.streamlit/config.toml`` as ``--section.key=value`` flags,
+    except those `given` sets and those the deployment sets itself (`_set_elsewhere`: its own
+    config files and ``STREAMLIT_*`` variables, which flags would otherwise override). Streamlit
+    reads that file only from the folder it is started in, so without the flags a server started
+    elsewhere would lose them (the upload size, error details hidden, the theme)."""
+    settings = _read_toml(config)
     named = {flag.split("=", 1)[0] for flag in given if flag.startswith("--")}
+    theirs = _set_elsewhere(settings)
     flags = []
     for section, values in settings.items():
         for key, value in values.items():
             name = f"--{section}.{key}"
-            if name not in named:
+            if name not in named and f"{section}.{key}" not in theirs:
                 flags.append(f"{name}={str(value).lower() if isinstance(value, bool) else value}")
     return flags
 

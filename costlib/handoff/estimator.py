@@ -11,20 +11,22 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 
 from costlib.core.errors import DataError
-from costlib.handoff.policy import apply_policy, check_fitted, positive_label, read_policy
+from costlib.handoff.policy import apply_policy, is_fitted, positive_label, read_policy
 
 
 class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     """A fitted classifier and a policy's per-group cutoffs: ``predict(X)`` flags a case when
     the classifier's score is at least the cutoff of its group, read from the column `group`
     of ``X`` (`apply_policy`). ``fit`` refits a clone of the classifier; the cutoffs stay the
-    policy's."""
+    policy's. `keep_group`: whether the classifier reads the group column too (a feature), so
+    that a clone hands it the same columns as the original."""
 
-    def __init__(self, estimator, *, policy, group: str, response_method: str = "predict_proba"):
+    def __init__(self, estimator, *, policy, group: str, response_method: str = "predict_proba", keep_group=False):
         self.estimator = estimator
         self.policy = policy
         self.group = group
         self.response_method = response_method
+        self.keep_group = keep_group
 
     def _model(self):
         return getattr(self, "estimator_", self.estimator)
@@ -32,23 +34,27 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     def _features(self, X):
         if not isinstance(X, pd.DataFrame) or self.group not in X.columns:
             raise DataError(f'The cases must be a table with the group column "{self.group}".', column=self.group)
-        names = getattr(self._model(), "feature_names_in_", None)
-        return X if names is not None and self.group in list(names) else X.drop(columns=[self.group])
+        return X if self.keep_group else X.drop(columns=[self.group])
 
     def fit(self, X, y, **params):
         self.estimator_ = clone(self.estimator).fit(self._features(X), y, **params)
         return self
 
     def __sklearn_is_fitted__(self) -> bool:
-        check_fitted(self._model())
-        return True
+        return hasattr(self, "estimator_") or is_fitted(self.estimator)
+
+    def _fitted_model(self):
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self)
+        return self._model()
 
     @property
     def classes_(self):
-        return self._model().classes_
+        return self._fitted_model().classes_
 
     def _score(self, X) -> np.ndarray:
-        model, p = self._model(), read_policy(self.policy)
+        model, p = self._fitted_model(), read_policy(self.policy)
         pos = positive_label(model.classes_, p.positive)
         features = self._features(X)
         if self.response_method == "predict_proba":
@@ -58,7 +64,7 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """The policy's positive class where it flags the case, the other class elsewhere."""
-        model, p = self._model(), read_policy(self.policy)
+        model, p = self._fitted_model(), read_policy(self.policy)
         pos = positive_label(model.classes_, p.positive)
         neg = next(c for c in model.classes_ if c != pos)
         flags = apply_policy(p, self._score(X), groups=X[self.group])
@@ -66,8 +72,8 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     def predict_proba(self, X) -> np.ndarray:
         """The classifier's own probabilities (the cutoffs change decisions, not scores)."""
-        return self._model().predict_proba(self._features(X))
+        return self._fitted_model().predict_proba(self._features(X))
 
     def decision_function(self, X) -> np.ndarray:
         """The classifier's own decision function."""
-        return self._model().decision_function(self._features(X))
+        return self._fitted_model().decision_function(self._features(X))

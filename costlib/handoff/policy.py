@@ -53,7 +53,15 @@ MSG_COLUMN = (
     "score), or a policy chosen on this one."
 )
 MSG_LENGTH = "There are {n_scores:,} scores but {n_groups:,} groups: give one group per case."
-MSG_NO_GROUP = "Case {index} has no group: every case needs one for a policy with cutoffs per group."
+MSG_NO_GROUP = "groups[{index}] is missing: every case needs a group for a policy with cutoffs per group."
+MSG_NOT_1D = (
+    "The scores must be one number per case (a 1-D array), not an array of shape {shape}; from predict_proba, "
+    "take the positive class's column."
+)
+MSG_GROUP_COLUMN = (
+    'The policy\'s cutoffs are per group of the column "{want}", not "{got}": give that column, or a policy chosen '
+    'by "{got}".'
+)
 
 
 @dataclass(frozen=True)
@@ -94,7 +102,10 @@ def _short_form(policy: Mapping) -> PolicyCutoffs:
     cutoffs = policy.get("cutoffs")
     if not isinstance(cutoffs, Mapping) or not cutoffs or len(cutoffs) > MAX_RECORDS:
         raise DataError(f'"cutoffs" must map from 1 to {MAX_RECORDS:,} groups to their cutoffs.')
-    out = {str(g)[:MAX_TEXT]: read_number(t, f'the cutoff of "{g}"', allow_inf=True) for g, t in cutoffs.items()}
+    out = {  # a null cutoff flags nobody in its group, as the decision summary writes it
+        str(g)[:MAX_TEXT]: math.inf if t is None else read_number(t, f'the cutoff of "{g}"', allow_inf=True)
+        for g, t in cutoffs.items()
+    }
     scale = policy.get("scale", "probability")
     if scale not in SCALES:
         raise DataError(f'"scale" must be one of {", ".join(SCALES)}: got {str(scale)[:40]!r}.')
@@ -108,19 +119,26 @@ def _short_form(policy: Mapping) -> PolicyCutoffs:
 
 def read_policy(policy) -> PolicyCutoffs:
     """`policy` (a path, the parsed JSON of a policy file, what `load_policy` returns, or the
-    short form) as `PolicyCutoffs`; DataError with a sentence for anything else."""
-    from costlib.present.policy import load_policy
+    short form, as a mapping or a file) as `PolicyCutoffs`; DataError with a sentence for
+    anything else."""
+    from costlib.present.policy import MAX_BYTES, load_policy, read_number
 
     if isinstance(policy, PolicyCutoffs):
         return policy
     if isinstance(policy, (str, os.PathLike)):
         from costlib import loading
-        from costlib.present.policy import MAX_BYTES
 
-        policy = load_policy(loading.read_path(policy, max_bytes=MAX_BYTES)[0])
+        text = loading.read_path(policy, max_bytes=MAX_BYTES)[0]
+        try:
+            parsed = json.loads(text)
+        except (ValueError, RecursionError):
+            parsed = None  # load_policy says what is wrong with it
+        if isinstance(parsed, dict) and "cutoffs" in parsed and "schema" not in parsed:
+            return _short_form(parsed)
+        policy = load_policy(text)
     elif isinstance(policy, Mapping) and "cutoffs" in policy and "thresholds" not in policy:
         return _short_form(policy)
-    elif isinstance(policy, Mapping) and not isinstance(policy.get("thresholds"), dict):
+    elif isinstance(policy, Mapping) and not isinstance(policy.get("thresholds"), dict):  # a file's JSON: check it
         try:
             text = json.dumps(dict(policy), allow_nan=False)
         except (TypeError, ValueError):
@@ -129,7 +147,7 @@ def read_policy(policy) -> PolicyCutoffs:
     if not isinstance(policy, Mapping) or not isinstance(policy.get("thresholds"), dict):
         raise DataError(MSG_NOT_A_POLICY.format(what=type(policy).__name__))
     data = policy.get("data") or {}
-    cutoffs = {str(g): float(t) for g, t in policy["thresholds"].items()}
+    cutoffs = {str(g): read_number(t, f'the cutoff of "{g}"', allow_inf=True) for g, t in policy["thresholds"].items()}
     pooled = policy.get("pooled_cutoff")
     if pooled is None and set(cutoffs) == {SINGLE_GROUP}:
         pooled = cutoffs[SINGLE_GROUP]  # a policy for data without groups: its cutoff is everybody's
@@ -145,13 +163,26 @@ def read_policy(policy) -> PolicyCutoffs:
     )
 
 
+def check_column(p: PolicyCutoffs, role: str, column) -> None:
+    """DataError when `column` (a score or group column's name; None: not named) is not the one
+    the policy was chosen on (its data dictionary), so that decisions are never made on another
+    column by mistake: the apply command, `apply_policy` (a named Series) and the wrapped model
+    all check here."""
+    want = p.score if role == "score" else p.group
+    if column is not None and want and str(column) != str(want):
+        message = MSG_COLUMN if role == "score" else MSG_GROUP_COLUMN
+        raise DataError(message.format(want=want, got=column), column=str(column))
+
+
 def _scores(p: PolicyCutoffs, scores) -> np.ndarray:
-    if isinstance(scores, pd.Series) and scores.name is not None and p.score and str(scores.name) != p.score:
-        raise DataError(MSG_COLUMN.format(want=p.score, got=scores.name), column=str(scores.name))
+    if isinstance(scores, pd.Series):
+        check_column(p, "score", scores.name)
     try:
-        s = np.asarray(scores, dtype=np.float64).reshape(-1)
+        s = np.asarray(scores, dtype=np.float64)
     except (TypeError, ValueError):
         raise DataError("The scores must be numbers, one per case.") from None
+    if s.ndim != 1:
+        raise DataError(MSG_NOT_1D.format(shape=s.shape))
     bad = ~np.isfinite(s)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -172,6 +203,8 @@ def cutoffs_for(policy, groups, n: int) -> np.ndarray:
             shown = ", ".join(f'"{g}"' for g in list(p.cutoffs)[:5]) + (", …" if len(p.cutoffs) > 5 else "")
             raise DataError(MSG_NEEDS_GROUPS.format(column=p.group or "group", groups=shown))
         return np.full(n, one)
+    if isinstance(groups, pd.Series):
+        check_column(p, "group", groups.name)
     g = pd.Series(groups.to_numpy() if isinstance(groups, pd.Series) else np.asarray(groups, dtype=object).ravel())
     if len(g) != n:
         raise DataError(MSG_LENGTH.format(n_scores=n, n_groups=len(g)))
@@ -180,6 +213,16 @@ def cutoffs_for(policy, groups, n: int) -> np.ndarray:
         raise DataError(MSG_NO_GROUP.format(index=int(np.flatnonzero(missing)[0])), column=p.group)
     codes, names = pd.factorize(g.astype(str), sort=False)
     return np.array([p.cutoff_of(name) for name in names], dtype=np.float64)[codes]
+
+
+def unseen_groups(policy, groups) -> list[str]:
+    """The groups of `groups` that the policy has no cutoff of its own for (they get its pooled
+    cutoff), as text, in order of first appearance."""
+    p = read_policy(policy)
+    if groups is None or p.cutoffs.keys() == {SINGLE_GROUP}:
+        return []
+    names = pd.unique(pd.Series(np.asarray(groups, dtype=object).ravel()).dropna().astype(str))
+    return [g for g in names if g not in p.cutoffs]
 
 
 def apply_policy(policy, scores, *, groups=None) -> np.ndarray:
@@ -277,24 +320,49 @@ def positive_label(classes, positive):
     )
 
 
-def _response_method(p: PolicyCutoffs, given: str | None) -> str:
-    if given is not None:
-        if given not in ("predict_proba", "decision_function"):
-            raise ValueError(f'response_method must be "predict_proba" or "decision_function": got {given!r}')
-        return given
-    return "predict_proba" if p.scale == "probability" else "decision_function"
+#: the score a policy's cutoffs are on, by its scale: a probability policy reads predict_proba,
+#: log-odds read decision_function; raw scores may be either (the caller says which)
+RESPONSE = {"probability": "predict_proba", "logit": "decision_function"}
+MSG_RESPONSE = (
+    "The policy's cutoffs are on {scale} scores, which a model gives by {want}, not {given}: leave "
+    "response_method out, or give a policy chosen on {given}'s scores."
+)
 
 
-def check_fitted(estimator) -> None:
+def _response_method(p: PolicyCutoffs, given: str | None, estimator) -> str:
+    """The method whose scores the policy's cutoffs apply to (`RESPONSE`); DataError when `given`
+    contradicts the policy's scale or the model lacks it."""
+    if given is not None and given not in ("predict_proba", "decision_function"):
+        raise ValueError(f'response_method must be "predict_proba" or "decision_function": got {given!r}')
+    want = RESPONSE.get(p.scale)
+    if given is not None and want is not None and given != want:
+        raise DataError(MSG_RESPONSE.format(scale=p.scale, want=want, given=given))
+    method = given or want or "decision_function"
+    if not hasattr(estimator, method):
+        raise DataError(
+            f"The model {type(estimator).__name__} has no {method}, which gives the {p.scale} scores the policy's "
+            "cutoffs are on."
+        )
+    return method
+
+
+def is_fitted(estimator) -> bool:
+    """Whether scikit-learn holds `estimator` fitted (``check_is_fitted``)."""
     from sklearn.exceptions import NotFittedError
     from sklearn.utils.validation import check_is_fitted
 
     try:
         check_is_fitted(estimator)
     except NotFittedError:
+        return False
+    return True
+
+
+def check_fitted(estimator) -> None:
+    if not is_fitted(estimator):
         raise DataError(
             f"The model {type(estimator).__name__} is not fitted: fit it first; the policy decides on its scores."
-        ) from None
+        )
 
 
 def policy_estimator(policy, estimator, *, group: str | None = None, response_method: str | None = None):
@@ -309,39 +377,48 @@ def policy_estimator(policy, estimator, *, group: str | None = None, response_me
         The model whose positive-class score the policy's cutoffs apply to.
     group : str, optional
         The column of ``X`` (a DataFrame) that holds each case's group; needed when the policy
-        has a cutoff per group. The column is handed to `estimator` only if it was fitted on it.
+        has a cutoff per group, and it must be the policy's group column. It is handed to
+        `estimator` when the model was fitted on it (a feature), else dropped.
     response_method : {"predict_proba", "decision_function"}, optional
-        Which score: by default the positive class's probability for a policy on probabilities,
-        the decision function for log-odds and raw scores.
+        Which score: the positive class's probability for a policy on probabilities, the
+        decision function for log-odds (another is refused); either for raw scores (default:
+        the decision function).
 
     Returns
     -------
     sklearn.model_selection.FixedThresholdClassifier or PolicyClassifier
         A ``FixedThresholdClassifier`` when the policy has one cutoff for everybody and no
         `group` is named (on log-odds its threshold is `logit_cutoff`, so it decides exactly as
-        the sigmoid would); else a `PolicyClassifier`. Either predicts the policy's positive
-        class where `apply_policy` flags the case, the other class elsewhere.
+        the sigmoid would); else a `costlib.handoff.estimator.PolicyClassifier`. Either is
+        fitted (``check_is_fitted`` passes) and predicts the policy's positive class where
+        `apply_policy` flags the case, the other class elsewhere.
 
     Raises
     ------
     DataError
-        As `apply_policy`, and for a model that is not fitted, has other than two classes, or
-        lacks the policy's positive outcome.
+        As `apply_policy`, and for a model that is not fitted, has other than two classes,
+        lacks the policy's positive outcome or the method its scores come from, or a group
+        column other than the policy's.
     """
     p = read_policy(policy)
     if p.random_share is not None:
         raise DataError(MSG_RANDOM.format(share=p.random_share, rule=p.rule))
     check_fitted(estimator)
     pos = positive_label(estimator.classes_, p.positive)
-    method = _response_method(p, response_method)
+    method = _response_method(p, response_method, estimator)
+    check_column(p, "group", group)
     one = p.one_cutoff
     if group is None and one is None:
         cutoffs_for(p, None, 0)  # the sentence that asks for the group column
     if group is None:
         from sklearn.model_selection import FixedThresholdClassifier
 
-        threshold = logit_cutoff(one) if p.scale == "logit" and method == "decision_function" else one
-        return FixedThresholdClassifier(estimator, threshold=threshold, pos_label=pos, response_method=method)
+        threshold = logit_cutoff(one) if p.scale == "logit" else one
+        out = FixedThresholdClassifier(estimator, threshold=threshold, pos_label=pos, response_method=method)
+        out.estimator_ = estimator  # fitted already: what fit would set, so check_is_fitted holds
+        return out
     from costlib.handoff.estimator import PolicyClassifier
 
-    return PolicyClassifier(estimator, policy=p, group=group, response_method=method)
+    names = getattr(estimator, "feature_names_in_", None)
+    keep = names is not None and group in list(names)
+    return PolicyClassifier(estimator, policy=p, group=group, response_method=method, keep_group=keep)

@@ -155,8 +155,21 @@ def number_column(df: pd.DataFrame, name: str, column: str) -> np.ndarray:
     values = pd.to_numeric(df[column], errors="coerce").to_numpy(dtype=np.float64)
     if not np.isfinite(values).all():
         i = int(np.flatnonzero(~np.isfinite(values))[0])
-        raise DataError(
-            f'In "{name}", column "{column}" must hold numbers: row {i + 2} holds {df[column].iloc[i]!r}.',
-            column=column,
-        )
+        cell = df[column].iloc[i]
+        shown = "an empty cell" if pd.isna(cell) else repr(cell.item() if hasattr(cell, "item") else cell)
+        raise DataError(f'In "{name}", column "{column}" must hold numbers: row {i + 2} holds {shown}.', column=column)
     return values
+
+
+def group_column(raw: pd.Series, name: str, column: str) -> np.ndarray:
+    """Each case's group as text (read as the loader reads cells: "NA" and empty cells are no
+    group); DataError naming the first row (the file's, the header being row 1) without one."""
+    from costlib.loading.cells import NA_TOKENS, categories
+
+    codes, names = categories(raw, NA_TOKENS)
+    if (codes < 0).any():
+        i = int(np.flatnonzero(codes < 0)[0])
+        raise DataError(
+            f'In "{name}", column "{column}" has no group in row {i + 2}: every case needs one.', column=column
+        )
+    return np.asarray(names, dtype=object)[codes]

@@ -34,6 +34,7 @@ from costlib.binary import elicit
 from costlib.core import rules as R
 from costlib.core import settings
 from costlib.core.errors import DataError
+from costlib.core.scales import SCALES
 
 POLICY_SCHEMA = "costlib.policy"  # the file format's name, not the module's
 POLICY_SCHEMA_VERSION = 6  # 6: "pooled_cutoff" (groups pooled or unseen); 5: "capacity", "random_share", "base_rate"
@@ -65,8 +66,8 @@ def _json_value(x):
     return x.item() if hasattr(x, "item") and not isinstance(x, (str, bytes)) else x
 
 
-def pooled_cutoff(audit, rule: str, cut: Mapping) -> float:
-    """The cutoff `rule` gives a group too small for its own, and so a group never seen: the
+def pooled_cutoff(audit, cut: Mapping) -> float:
+    """The cutoff a rule (its `cut`) gives a group too small for its own, and so a group never seen: the
     one cutoff when every group has the same; the pooled groups' cutoff when they share one;
     else the best single cutoff (what the product gives a group it pools). NaN when there is
     none."""
@@ -140,7 +141,7 @@ def policy_dict(
             }
             for g, t in cut.items()
         ],
-        "pooled_cutoff": None if math.isnan(pooled := pooled_cutoff(audit, rule, cut)) else _json_cutoff(pooled),
+        "pooled_cutoff": None if math.isnan(pooled := pooled_cutoff(audit, cut)) else _json_cutoff(pooled),
         "random_share": random_share,
         "capacity": audit.capacity_record,
         "base_rate": float(audit.base_rate) if 0 < audit.base_rate < 1 else None,  # (0, 1): what the EM starts from
@@ -343,6 +344,14 @@ def _group(record: dict, where: str):
     return g
 
 
+def _once(g, seen: dict, where: str):
+    """`g`, or DataError when `seen` has it already (as JSON's 1 and true are one key here, and
+    as two records for one group would leave the last one silently in force)."""
+    if g in seen or str(g) in {str(k) for k in seen}:
+        raise _bad(f'{where} lists the group "{g}" a second time: give each group one record')
+    return g
+
+
 def _records(policy: dict, key: str) -> list:
     items = policy.get(key)
     if not isinstance(items, list) or not all(isinstance(r, dict) and "group" in r for r in items):
@@ -404,9 +413,11 @@ def load_policy(text: str | bytes) -> dict:
         if x is not None and (isinstance(x, bool) or not isinstance(x, (str, int)) or len(str(x)) > MAX_TEXT):
             raise _bad(f'"data.{role}" must be a column name or value (text), got {_show(x)}')
         roles[role] = None if x is None else str(x) if isinstance(x, str) else int(x)
+    if roles["scale"] is not None and roles["scale"] not in SCALES:
+        raise _bad(f'"data.scale" must be one of {", ".join(SCALES)}, got {_show(roles["scale"])}')
     prices = {}
     for i, r in enumerate(_records(policy, "prices")):
-        g = _group(r, f"prices[{i}]")
+        g = _once(_group(r, f"prices[{i}]"), prices, f"prices[{i}]")
         where = f'prices[{i}] (group "{g}")'
         prices[g] = (
             read_number(r.get("c_fp"), where + " c_fp", bound=settings.PRICE),
@@ -414,8 +425,9 @@ def load_policy(text: str | bytes) -> dict:
         )
     thresholds = {}
     for i, r in enumerate(_records(policy, "thresholds")):
-        g = _group(r, f"thresholds[{i}]")
-        thresholds[g] = read_number(r.get("threshold"), f'thresholds[{i}] (group "{g}")', allow_inf=True)
+        g = _once(_group(r, f"thresholds[{i}]"), thresholds, f"thresholds[{i}]")
+        t = r.get("threshold")  # null flags nobody in the group, as the decision summary writes it
+        thresholds[g] = math.inf if t is None else read_number(t, f'thresholds[{i}] (group "{g}")', allow_inf=True)
     pooled = policy.get("pooled_cutoff")
     pooled = None if pooled is None else read_number(pooled, '"pooled_cutoff"', allow_inf=True)
     missing = [g for g in thresholds if g not in prices]

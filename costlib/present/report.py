@@ -126,7 +126,8 @@ def audit_figure(audit, name: str = "cost_curve") -> go.Figure:
     """One of the report's Plotly figures (`audit_figures` names them); ValueError for another name."""
     names = _figure_names(audit)
     if name not in names:
-        raise ValueError(f"name must be one of {names}: got {name!r}")
+        why = " (the capacity chart needs a review limit)" if name == "capacity" else ""
+        raise ValueError(f"name must be one of {names}: got {name!r}{why}")
     return _FIGURES[name](audit)
 
 

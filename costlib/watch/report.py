@@ -86,7 +86,7 @@ def watch_report(
     """The watch report of the cases `df` (named `name`) under `policy` (`present.policy.load_policy`),
     as JSON-ready data: ``{"policy", "data", "freq", "periods": [...]}``. A problem with the data
     raises `DataError` naming its column."""
-    from costlib.loading.frames import number_column, require_columns
+    from costlib.loading.frames import group_column, number_column, require_columns
 
     require_columns(df, name, (time, score, label, group))
     scores = number_column(df, name, score)
@@ -94,7 +94,7 @@ def watch_report(
         periods = as_periods(df[time].to_numpy(), freq, len(df))
     except ValueError as exc:
         raise DataError(f'In "{name}", column "{time}": {exc}.', column=time) from None
-    groups = _groups_of(df[group], name, group) if group else None
+    groups = group_column(df[group], name, group) if group else None
     data = policy.get("data") or {}
     scale = data.get("scale") or "probability"
     scores = on_scale(scores, scale)  # the policy's cutoffs are on the scale the loader read the scores on
@@ -216,20 +216,6 @@ def for_groups(policy: Mapping, names) -> tuple[dict, dict]:
     if set(thresholds) == {SINGLE_GROUP} and set(names) != {SINGLE_GROUP}:
         return dict.fromkeys(names, thresholds[SINGLE_GROUP]), dict.fromkeys(names, prices[SINGLE_GROUP])
     return thresholds, prices
-
-
-def _groups_of(raw: pd.Series, name: str, column: str) -> np.ndarray:
-    """Each case's group as text (read as the loader reads cells); DataError naming the first
-    row without one."""
-    from costlib.loading.cells import NA_TOKENS, categories
-
-    codes, names = categories(raw, NA_TOKENS)
-    if (codes < 0).any():
-        i = int(np.flatnonzero(codes < 0)[0])
-        raise DataError(
-            f'In "{name}", column "{column}" has no group in row {i + 2}: every case needs one.', column=column
-        )
-    return np.asarray(names, dtype=object)[codes]
 
 
 MSG_RAW_SCORES = (

@@ -83,3 +83,30 @@ def test_a_policy_with_one_cutoff_needs_no_group_column(tmp_path, capsys):
     cut = np.inf if cut == "inf" else -np.inf if cut == "-inf" else cut
     assert (got["flagged"] == (got["p_recid"] >= cut)).all()
     assert "flags" in capsys.readouterr().out
+
+
+def test_a_logit_policy_writes_its_cutoff_in_log_odds_and_unseen_groups_are_counted(tmp_path, capsys):
+    from costlib.handoff.policy import logit_cutoff
+
+    policy = {"rule": "cost-optimal", "cutoffs": {"a": 0.3, "b": 0.6}, "pooled_cutoff": 0.5, "scale": "logit"}
+    policy |= {"score": "z", "group": "g"}
+    (tmp_path / "p.json").write_text(json.dumps(policy))
+    rng = np.random.default_rng(2)
+    cases = pd.DataFrame({"z": rng.normal(size=50), "g": rng.choice(["a", "b", "c"], size=50)})
+    cases.to_csv(tmp_path / "cases.csv", index=False)
+    assert main(["apply", str(tmp_path / "p.json"), str(tmp_path / "cases.csv"), "--out", str(tmp_path / "d.csv")]) == 0
+    out = capsys.readouterr().out
+    got = pd.read_csv(tmp_path / "d.csv")
+    want = {"a": logit_cutoff(0.3), "b": logit_cutoff(0.6), "c": logit_cutoff(0.5)}
+    assert np.allclose(got["cutoff"], got["g"].map(want), rtol=0, atol=0)  # the cutoff in the score's units
+    assert (got["flagged"] == (got["z"] >= got["cutoff"])).all()
+    n_c = int((cases["g"] == "c").sum())
+    assert f'{n_c:,} cases are in groups the policy has no cutoff of its own for ("c")' in out
+
+
+def test_a_case_without_a_group_is_named_by_its_row(policy, tmp_path, capsys):
+    cases = pd.read_csv(COMPAS).head(20)
+    cases.loc[6, "age_cat"] = "NA"  # read as the loader reads a cell: no group
+    cases.to_csv(tmp_path / "cases.csv", index=False)
+    assert main(["apply", str(policy), str(tmp_path / "cases.csv"), "--out", str(tmp_path / "d.csv")]) == 2
+    assert 'column "age_cat" has no group in row 8' in capsys.readouterr().err

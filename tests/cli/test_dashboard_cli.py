@@ -53,3 +53,21 @@ def test_the_help_lists_the_dashboard_command():
         [sys.executable, "-m", "costlib", "dashboard", "--help"], cwd=ROOT, capture_output=True, text=True
     )
     assert r.returncode == 0 and "Streamlit's own flags pass through" in r.stdout
+
+
+def test_the_shipped_settings_go_as_flags_unless_the_deployment_sets_them(tmp_path, monkeypatch):
+    from costlib.cli.dashboard import APP, config_flags
+
+    shipped = APP.parent / ".streamlit" / "config.toml"
+    monkeypatch.chdir(tmp_path)  # started elsewhere: Streamlit would not read the shipped file
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("STREAMLIT_SERVER_MAX_UPLOAD_SIZE", raising=False)
+    flags = config_flags(shipped, [])
+    assert "--client.showErrorDetails=none" in flags and "--server.maxUploadSize=200" in flags
+    assert not [f for f in config_flags(shipped, ["--theme.base", "dark"]) if f.startswith("--theme.base")]
+    monkeypatch.setenv("STREAMLIT_SERVER_MAX_UPLOAD_SIZE", "5")  # the deployer's own limit wins
+    (tmp_path / ".streamlit").mkdir()
+    (tmp_path / ".streamlit" / "config.toml").write_text('[theme]\nbase = "dark"\n')
+    flags = config_flags(shipped, [])
+    assert "--client.showErrorDetails=none" in flags
+    assert not [f for f in flags if f.startswith(("--server.maxUploadSize", "--theme.base"))]

@@ -159,7 +159,7 @@ def test_a_policy_without_a_pooled_cutoff_refuses_an_unseen_group():
     [
         ({"rule": "r", "cutoffs": {"everyone": 0.3}}, [0.2, 1.7], None, "scores\\[1\\] is 1.7: these scores are on"),
         ({"rule": "r", "cutoffs": {"everyone": 0.3}}, [0.2, float("nan")], None, "scores\\[1\\] is nan"),
-        ({"rule": "r", "cutoffs": {"a": 0.3, "b": 0.4}}, [0.2, 0.3], ["a", None], "Case 1 has no group"),
+        ({"rule": "r", "cutoffs": {"a": 0.3, "b": 0.4}}, [0.2, 0.3], ["a", None], "groups\\[1\\] is missing"),
         ({"rule": "r", "cutoffs": {"a": 0.3, "b": 0.4}}, [0.2, 0.3], ["a"], "2 scores but 1 groups"),
         ({"rule": "r", "cutoffs": "0.3"}, [0.2], None, '"cutoffs" must map'),
         ({"rule": "r", "cutoffs": {"everyone": "high"}}, [0.2], None, "must be a number"),
@@ -265,3 +265,73 @@ def test_read_policy_names_the_columns_of_the_data_dictionary(age_audit):
     p = read_policy(json.loads(policy_json(age_audit, "cost-optimal")))
     assert (p.score, p.group, p.scale, p.positive) == ("p_recid", "age_cat", "probability", 1)
     assert p.pooled == age_audit.cutoffs["best single cutoff"]["25 - 45"]
+
+
+def test_a_group_column_that_is_a_feature_of_a_pipeline_survives_cloning_and_cross_validation(age_audit):
+    from sklearn.base import clone
+    from sklearn.compose import ColumnTransformer
+    from sklearn.exceptions import NotFittedError
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+    from sklearn.utils.validation import check_is_fitted
+
+    df = pd.read_csv(COMPAS)
+    X = df[["decile_score", "age_cat"]]
+    encode = ColumnTransformer([("g", OneHotEncoder(), ["age_cat"])], remainder="passthrough")
+    pipe = make_pipeline(encode, LogisticRegression()).fit(X, df["two_year_recid"])
+    policy = age_audit.policy("cost-optimal")
+    policy["data"]["score"] = None  # the pipeline's own score, not the audited column
+    est = costlib.policy_estimator(policy, pipe, group="age_cat")
+    flags = costlib.apply_policy(policy, pipe.predict_proba(X)[:, 1], groups=df["age_cat"])
+    assert (est.predict(X) == flags.astype(int)).all()
+    scores = cross_val_score(est, X, df["two_year_recid"], cv=3, scoring=costlib.cost_scorer(c_fp=1, c_fn=3))
+    assert np.isfinite(scores).all()
+    fresh = clone(est)
+    with pytest.raises(NotFittedError):
+        fresh.predict(X)
+    with pytest.raises(NotFittedError):
+        check_is_fitted(fresh)
+    check_is_fitted(est)
+    check_is_fitted(costlib.policy_estimator({"rule": "r", "cutoffs": {"everyone": 0.5}}, pipe))
+
+
+def test_a_response_method_against_the_policys_scale_or_missing_from_the_model_is_refused():
+    from sklearn.svm import LinearSVC
+
+    X, y = _data(8)
+    model = LogisticRegression().fit(X, y)
+    one = {"rule": "r", "cutoffs": {"everyone": 0.4}}
+    with pytest.raises(DataError, match="which a model gives by predict_proba, not decision_function"):
+        costlib.policy_estimator(one, model, response_method="decision_function")
+    groups = {"rule": "r", "cutoffs": {"a": 0.4, "b": 0.6}, "scale": "logit"}
+    with pytest.raises(DataError, match="by decision_function, not predict_proba"):
+        costlib.policy_estimator(groups, model, group="g", response_method="predict_proba")
+    with pytest.raises(DataError, match="LinearSVC has no predict_proba"):
+        costlib.policy_estimator(one, LinearSVC().fit(X, y))
+    raw = {"rule": "r", "cutoffs": {"everyone": 0.0}, "scale": "raw"}
+    assert (costlib.policy_estimator(raw, model).predict(X) == (model.decision_function(X) >= 0)).all()
+
+
+def test_the_policys_group_column_null_cutoffs_short_files_and_duplicates(age_audit, tmp_path):
+    policy = age_audit.policy("cost-optimal")
+    df = pd.read_csv(COMPAS)
+    with pytest.raises(DataError, match='per group of the column "age_cat", not "race"'):
+        costlib.apply_policy(policy, df["p_recid"], groups=df["race"])
+    model = LogisticRegression().fit(df[["decile_score"]], df["two_year_recid"])
+    with pytest.raises(DataError, match='not "sex"'):
+        costlib.policy_estimator(policy, model, group="sex")
+    short = {"rule": "r", "cutoffs": {"a": None, "b": 0.5}, "pooled_cutoff": 0.5}  # null: nobody, as --json writes
+    assert costlib.apply_policy(short, [1.0, 1.0], groups=["a", "b"]).tolist() == [False, True]
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(short))
+    assert costlib.apply_policy(path, [1.0, 1.0], groups=["a", "b"]).tolist() == [False, True]
+    with pytest.raises(DataError, match="not an array of shape \\(2, 2\\)"):
+        costlib.apply_policy(short, [[0.1, 0.9], [0.2, 0.8]])
+    twice = json.loads(json.dumps(policy))
+    twice["thresholds"].append({**twice["thresholds"][0], "threshold": 0.99})
+    with pytest.raises(DataError, match="a second time"):
+        costlib.apply_policy(twice, df["p_recid"], groups=df["age_cat"])
+    typo = json.loads(json.dumps(policy))
+    typo["data"]["scale"] = "logits"
+    with pytest.raises(DataError, match='"data.scale" must be one of'):
+        costlib.apply_policy(typo, df["p_recid"], groups=df["age_cat"])
