@@ -12,6 +12,7 @@ from costlib.training.compare import METHODS
 from costlib.training.figures import change_figure, training_figure
 from costlib.training.summary import predictability_interval, training_summary
 from views._ui.display import page_header, say, show_error, show_table
+from views._ui.state import ensure_setting, mirror, set_setting, setting, setting_notes
 from views._ui.training import built_in, from_table_cached, training_results, upload_choices
 
 RANDOM_STATE = 0
@@ -54,6 +55,11 @@ say("caption", training_words.data_sentence(data))
 for note in data.notes:
     say("caption", note)
 
+# the seeds come from the link through their bound (Streamlit's own binding would read ?train_seeds=inf raw)
+ensure_setting("train_seeds", int(settings.SEEDS.default), bound=settings.SEEDS)
+if "train_seeds" not in st.session_state:
+    st.session_state["train_seeds"] = int(setting("train_seeds"))
+setting_notes()
 with st.form("train_settings"):
     f1, f2 = st.columns([3, 1])
     methods = f1.multiselect(
@@ -69,13 +75,13 @@ with st.form("train_settings"):
             "Seeds (random 80/10/10 splits)",
             min_value=int(settings.SEEDS.low),
             max_value=int(settings.SEEDS.high),
-            value=int(settings.SEEDS.default),
             step=1,
             key="train_seeds",
-            bind="query-params",
         )
     )
     submitted = st.form_submit_button("Train and compare", type="primary")
+set_setting("train_seeds", seeds)
+mirror("train_seeds")
 
 methods = tuple(m for m in METHODS if m in methods)  # the page's order, whatever the click order
 if not methods:

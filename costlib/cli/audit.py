@@ -363,14 +363,17 @@ def run_audit(args) -> int:
     except ValueError as exc:  # a rule with no cutoff for some group (NaN) cannot be a policy
         raise DataError(f"--rule: {exc}; choose another rule.") from None
     rule_name = f'Policy ("{rule}")'
-    done = [
-        (path, write_text(path, flag, text()), what)
-        for what, flag, path, text in (
-            ("Report", "--report", args.report, lambda: audit_html(audit)),
-            (rule_name, "--policy", args.policy, lambda: policy),
-        )
-        if path
-    ]
+    done = []
+    for what, flag, path, text in (
+        ("Report", "--report", args.report, lambda: audit_html(audit)),
+        (rule_name, "--policy", args.policy, lambda: policy),
+    ):
+        if path:
+            try:
+                done.append((path, write_text(path, flag, text()), what))
+            except DataError as exc:  # say what was written before it: a half-done run is not silent
+                before = "; ".join(written(w, p, r).rstrip(".") for p, r, w in done)
+                raise DataError(exc.message + (f" (Before it: {before}.)" if before else "")) from None
     if args.json:
         print(json.dumps(audit.summary(), allow_nan=False))
         for path, replaced, what in done:

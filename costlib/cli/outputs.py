@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import glob
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
 
@@ -61,8 +62,14 @@ def check_outputs(inputs: Iterable[str], outputs: Mapping[str, str | None]) -> N
     given = _input_files(inputs)
     seen: dict[str, str] = {}
     for flag, path in outputs.items():
-        if not path:
+        if path is None:
             continue
+        if not str(path).strip():
+            raise DataError(MSG_CANNOT_WRITE.format(flag=flag, path=path, reason="the path is empty"))
+        if os.path.exists(path) and stat.S_ISFIFO(os.stat(path).st_mode) and not _same(path).startswith(IN_PLACE):
+            raise DataError(
+                MSG_CANNOT_WRITE.format(flag=flag, path=path, reason="it is a pipe, which would wait for a reader")
+            )
         real = _same(path)
         if real in queried:
             raise DataError(MSG_NAMED_BY_QUERY.format(flag=flag, path=path))

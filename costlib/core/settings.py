@@ -21,19 +21,25 @@ class Bound:
     high: float
     default: float
     integer: bool = False
+    smallest: float = 0.0  # a value other than 0 must be at least this in size (prices: see `PRICE_MIN`)
 
 
 PRICE_MAX = 1e9
+#: the smallest price other than 0: only the ratio of prices matters, and one of 5e-324 makes its
+#: reciprocal, a chart's log axis and a ratio of two such prices infinite
+PRICE_MIN = 1e-9
 VOLUME_MAX = 1e12
 UNIT_MAX_CHARS = 12
 
-PRICE = Bound("a price", 0.0, PRICE_MAX, 1.0)
+PRICE = Bound("a price", 0.0, PRICE_MAX, 1.0, smallest=PRICE_MIN)
 VOLUME = Bound("the cases per month", 0.0, VOLUME_MAX, 10_000, integer=True)
 TOLERANCE = Bound("the fairness tolerance", 0.0, 0.5, 0.05)
 RESAMPLES = Bound("the bootstrap resamples", 10, 20_000, 1000, integer=True)
-K = Bound("k", 0.0, 20.0, 2.0)  # Value's slider: how much worse a wrong answer is than a right one is good
-GAIN = Bound("the worth of a correct answer", 0.0, PRICE_MAX, 1.0)
-REJECT_WORTH = Bound("the worth of a handed-over case", -PRICE_MAX, PRICE_MAX, 0.0)
+K = Bound(
+    "k", 0.0, 20.0, 2.0, smallest=PRICE_MIN
+)  # Value's slider: how much worse a wrong answer is than a right one is good
+GAIN = Bound("the worth of a correct answer", 0.0, PRICE_MAX, 1.0, smallest=PRICE_MIN)
+REJECT_WORTH = Bound("the worth of a handed-over case", -PRICE_MAX, PRICE_MAX, 0.0, smallest=PRICE_MIN)
 RESAMPLE_OPTIONS = (200, 500, 1000, 2000, 5000)  # the dashboard's choices, within RESAMPLES
 SEEDS = Bound("the seeds", 1, 50, 10, integer=True)  # Train with costs: random splits to train on
 #: how many cases a month the people who act on the model can take (Costs: review; Value: hand-overs);
@@ -41,6 +47,10 @@ SEEDS = Bound("the seeds", 1, 50, 10, integer=True)  # Train with costs: random 
 CAPACITY = Bound("the cases a month your team can take", 0.0, VOLUME_MAX, 1000, integer=True)
 
 MSG_OUT_OF_RANGE = "{what} must be a number from {low} to {high}: got {value}; using {default} instead."
+MSG_TOO_SMALL = (
+    "{what} must be 0 or at least {smallest:g} in size: got {value}; using {default} instead (only the ratio of "
+    "the prices matters: scale them all up)."
+)
 
 
 def _show(x: float) -> str:
@@ -66,6 +76,10 @@ def check(bound: Bound, value, *, default=None) -> tuple[float, str | None]:
         return fallback, MSG_OUT_OF_RANGE.format(
             what=bound.name, low=_show(bound.low), high=_show(bound.high), value=shown, default=_show(fallback)
         )
+    if 0 < abs(x) < bound.smallest:
+        return fallback, MSG_TOO_SMALL.format(
+            what=bound.name, smallest=bound.smallest, value=shown, default=_show(fallback)
+        )
     return (int(x) if bound.integer else x), None
 
 
@@ -75,7 +89,8 @@ def check_unit(value, *, default: str = "$") -> tuple[str, str | None]:
         return default, f"the unit must be text: got {type(value).__name__}; using {default!r} instead."
     text = value.strip()
     if len(text) > UNIT_MAX_CHARS or any(
-        ord(ch) < 32 or 0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069 for ch in text
+        ord(ch) < 32 or 0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069 or 0xD800 <= ord(ch) <= 0xDFFF
+        for ch in text
     ):
         shown = text if len(text) <= 20 else text[:17] + "…"
         return default, (
@@ -87,7 +102,8 @@ def check_unit(value, *, default: str = "$") -> tuple[str, str | None]:
 def matrix_in_bound(m, bound: Bound = PRICE) -> bool:
     """Whether every cell of the price matrix `m` is a number within `bound` (no empty cell)."""
     m = np.asarray(m, dtype=float)
-    return bool(np.isfinite(m).all() and ((m >= bound.low) & (m <= bound.high)).all())
+    tiny = (m != 0) & (np.abs(m) < bound.smallest)
+    return bool(np.isfinite(m).all() and ((m >= bound.low) & (m <= bound.high)).all() and not tiny.any())
 
 
 def check_matrix(text, size: int, *, bound: Bound = PRICE):

@@ -247,9 +247,13 @@ def _questions(q) -> dict | None:
     if multipliers is not None:
         if not isinstance(multipliers, dict) or len(multipliers) > MAX_RECORDS:
             raise _bad('"price_questions" has "group_multipliers" that are not a record')
-        for m in multipliers.values():
-            if not _positive(m):
-                raise _bad(f'"price_questions" has a group multiplier that is not a positive number: {_show(m)}')
+        low_end, high_end = elicit.RANGE
+        for m in multipliers.values():  # a ratio the questions can reach, as the chosen ratio is
+            if not _positive(m) or not low_end <= float(m) <= high_end:
+                raise _bad(
+                    f'"price_questions" has a group multiplier that is not a number from {low_end:g} to {high_end:g}: '
+                    f"{_show(m)}"
+                )
         out["group_multipliers"] = {str(g)[:MAX_TEXT]: float(m) for g, m in multipliers.items()}
     return out
 
@@ -341,7 +345,7 @@ def _group(record: dict, where: str):
         raise _bad(f"{where} has a group that is not a name: {_show(g)}")
     if isinstance(g, str) and len(g) > MAX_TEXT:
         raise _bad(f"{where} has a group name of {len(g):,} characters (at most {MAX_TEXT})")
-    return g
+    return _writable(g, f"{where}'s group") if isinstance(g, str) else g
 
 
 def _once(g, seen: dict, where: str):
@@ -367,7 +371,15 @@ def _text(policy: dict, key: str, default: str = "") -> str:
         return default
     if not isinstance(value, str) or len(value) > MAX_TEXT * 20:
         raise _bad(f'"{key}" must be text, got {_show(value)}')
-    return value
+    return _writable(value, f'"{key}"')
+
+
+def _writable(text: str, where: str) -> str:
+    """`text`, or DataError when it holds a lone surrogate (JSON's "\\ud800"): no page, report or
+    terminal can write it as UTF-8."""
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        raise _bad(f"{where} holds a character that is not one (a lone surrogate)")
+    return text
 
 
 def load_policy(text: str | bytes) -> dict:
@@ -395,6 +407,7 @@ def load_policy(text: str | bytes) -> dict:
     rule = policy.get("rule")
     if not isinstance(rule, str) or not rule or len(rule) > MAX_TEXT:
         raise _bad('"rule" must name the rule that produced the cutoffs')
+    _writable(rule, '"rule"')
     data = policy.get("data", {})
     if not isinstance(data, dict):
         raise _bad('"data" must be a record with "name", "sha256" and "n_rows"')

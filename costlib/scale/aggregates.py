@@ -514,6 +514,8 @@ def run(args) -> int:
 
     try:
         check_outputs([args.source], {"--out": args.out})  # before the rows are read
+        if not str(args.out).lower().endswith((".parquet", ".pq", ".parq")) and not str(args.out).startswith("/dev/"):
+            raise DataError(f'--out "{args.out}": an aggregate is a Parquet file; give it a name ending in .parquet.')
         agg = aggregate(
             args.source,
             label=args.label,

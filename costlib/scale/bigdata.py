@@ -23,6 +23,7 @@ import pandas as pd
 from costlib.binary import decision
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
+from costlib.core.escaping import display_name
 
 DATA_DIR_ENV = "COSTLIB_DATA_DIR"
 SUFFIXES = (".parquet", ".pq", ".csv")
@@ -181,7 +182,10 @@ def dataset_from_file(
     """Read a file through DuckDB into a counts-only `Dataset` (one `ModelSweeps` per score)."""
     models = {}
     n_rows = 0
-    notes = [f"“{path.name}” is read where it lies, through DuckDB: the pages work on its counts, not its rows."]
+    notes = [
+        f"“{display_name(path.name)}” is read where it lies, through DuckDB: the pages work on its counts, "
+        "not its rows."
+    ]
     for score in scores:
         sweeps, bound = scan_sweeps(
             str(path),
@@ -199,7 +203,7 @@ def dataset_from_file(
             notes.append(f"{score}: {bound}")
     mapping = ColumnMapping(label=label, scores=tuple(scores), group=group, split=split, weight=weight)
     fingerprint = f"file:{path.name}:{path.stat().st_mtime_ns}"
-    return _dataset(path.name, fingerprint, n_rows, mapping, models, tuple(notes))
+    return _dataset(display_name(path.name), fingerprint, n_rows, mapping, models, tuple(notes))
 
 
 def dataset_from_aggregate(data: bytes, *, name: str) -> Dataset:

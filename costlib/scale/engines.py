@@ -60,6 +60,7 @@ MSG_SPARK_MISSING = (
 
 MAX_DOUBLE = "1.7976931348623157e308"  # the largest finite double: ABS(x) <= it is false for NaN and infinity
 _QUERY_START = re.compile(r"^\s*(\(|select\b|with\b|from\b|values\b|table\b|pivot\b|unpivot\b|summarize\b)", re.I)
+_LEADING_COMMENTS = re.compile(r"^(\s*(--[^\n]*(\n|$)|/\*.*?\*/))*", re.S)  # SQL comments before the query
 _PARQUET = (".parquet", ".pq", ".parq")
 _CSV = (".csv", ".tsv", ".txt")
 _COMPRESSED = (".gz", ".zst", ".bz2", ".xz")
@@ -201,7 +202,9 @@ def query_files(query: str) -> list[str]:
 
 def is_query(source) -> bool:
     """Whether `source` is read as a query (text that starts as SQL does), not as a path."""
-    return isinstance(source, str) and bool(_QUERY_START.match(source))
+    if not isinstance(source, str) or os.path.exists(source):  # a file named "table.csv" is a file
+        return False
+    return bool(_QUERY_START.match(_LEADING_COMMENTS.sub("", source)))
 
 
 def _paths(source) -> list[str] | None:

@@ -159,3 +159,32 @@ def test_a_query_never_installs_or_loads_an_extension(tmp_path, capsys, monkeypa
     query = "SELECT 1 AS y, 0.5 AS s FROM read_csv('http://127.0.0.1:9/x.csv')"
     assert main(["aggregate", query, "--label", "y", "--score", "s", "--out", "agg.parquet"]) == 2
     assert "httpfs" in capsys.readouterr().err and not (tmp_path / ".duckdb").exists()
+
+
+def test_a_pipe_an_empty_path_and_a_half_done_run_are_said(tmp_path, data, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo(tmp_path / "pipe")
+    assert _audit(data, "--report", str(tmp_path / "pipe")) == 2  # it would wait for a reader forever
+    assert "it is a pipe" in capsys.readouterr().err
+    assert _audit(data, "--report", "") == 2 and "the path is empty" in capsys.readouterr().err
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "p.json").mkdir()  # a folder where the policy would go: it cannot be written
+    monkeypatch.setattr("costlib.cli.audit.check_outputs", lambda *a, **k: None)  # get past the early check
+    assert _audit(data, "--report", "r.html", "--policy", str(tmp_path / "locked" / "p.json")) == 2
+    err = capsys.readouterr().err
+    assert "Before it: Report written to r.html" in err and (tmp_path / "r.html").exists()
+
+
+def test_files_named_like_sql_are_files_and_queries_may_start_with_comments(tmp_path, data, monkeypatch):
+    from costlib.scale.engines import is_query
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "table.csv").write_bytes(data.read_bytes())
+    assert not is_query("table.csv") and is_query("table x") and is_query("-- note\nSELECT 1")
+    assert is_query("/* a */ SELECT 1") and not is_query("no such file.csv")
+    assert main(["aggregate", "table.csv", "--label", "y", "--score", "s", "--out", "a.parquet"]) == 0
+    assert (
+        main(["aggregate", "-- mine\nSELECT * FROM 'table.csv'", "--label", "y", "--score", "s", "--out", "b.parquet"])
+        == 0
+    )
+    assert main(["aggregate", "table.csv", "--label", "y", "--score", "s", "--out", "a.csv"]) == 2  # Parquet only

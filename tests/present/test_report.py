@@ -440,6 +440,9 @@ def test_load_policy_rejects_bad_fields(audit):
         load_policy(_edited(audit, thresholds=[{"group": "Martian", "threshold": 0.5}]))
 
 
+QUESTIONS = {"answers": [], "ratio_low": 1.0, "ratio_high": 4.0, "ratio_chosen": 2.0, "settled": "precise"}
+
+
 @pytest.mark.parametrize(
     "mutate, words",
     [
@@ -454,6 +457,13 @@ def test_load_policy_rejects_bad_fields(audit):
             "too long",
         ),
         (lambda d: {**d, "prices": [{"group": "Other", "c_fp": 1e12, "c_fn": 1}]}, "must be from 0 to"),
+        # round three: a record for a group twice (the last won, silently), a lone surrogate (no page
+        # or terminal can write it), a multiplier that underflows the chosen ratio to 0
+        (lambda d: {**d, "prices": d["prices"] + d["prices"][:1]}, "a second time"),
+        (lambda d: {**d, "thresholds": d["thresholds"] + d["thresholds"][:1]}, "a second time"),
+        (lambda d: {**d, "rule": "\ud800"}, "lone surrogate"),
+        (lambda d: {**d, "model": "m\ud800"}, "lone surrogate"),
+        (lambda d: {**d, "price_questions": {**QUESTIONS, "group_multipliers": {"x": 5e-324}}}, "from 0.001 to 1000"),
     ],
 )
 def test_hostile_policies_get_a_sentence(audit, mutate, words):
@@ -469,6 +479,12 @@ def test_load_policy_reads_1e400_as_a_sentence_and_a_bom_as_nothing(audit):
     with pytest.raises(DataError, match="finite"):
         load_policy(text.replace('"c_fp": 5.0', '"c_fp": 1e400', 1))
     assert load_policy(b"\xef\xbb\xbf" + text.encode())["rule"] == audit.recommendation.rule
+
+
+def test_a_unit_with_a_lone_surrogate_falls_back_with_a_note(audit):
+    d = policy_dict(audit)
+    saved = load_policy(json.dumps({**d, "unit": "\ud800"}))
+    assert saved["unit"] == "$" and any("plain characters" in n for n in saved["notes"])
 
 
 def test_out_of_range_settings_in_a_policy_fall_back_with_a_note(audit):

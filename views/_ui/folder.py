@@ -7,6 +7,7 @@ import streamlit as st
 from costlib import answers
 from costlib.answers.roles import loaded_sentence
 from costlib.core.errors import DataError
+from costlib.core.escaping import display_name
 from costlib.scale import bigdata
 from views._ui.data import replace_upload
 from views._ui.display import say, show_error
@@ -21,7 +22,7 @@ def data_folder() -> None:
         if files:
             with st.form("data_folder"):
                 say("markdown", answers.data_folder_sentence(len(files)))
-                picked = st.selectbox("File", files, key="folder_file")
+                picked = st.selectbox("File", files, key="folder_file", format_func=display_name)
                 try:
                     names = bigdata.columns_of(bigdata.safe_path(folder, picked))
                 except DataError as err:

@@ -1,0 +1,39 @@
+"""Links a careless or hostile person writes (issue on hostile input, round three): prices too
+small to be compared, a seed count of infinity. Each gets a sentence and the default, never an
+exception box."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def _open(page: str, params: dict) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=180)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    at.switch_page(page).run()
+    return at
+
+
+@pytest.mark.parametrize(
+    ("page", "params", "words"),
+    [
+        ("views/costs.py", {"data": "compas", "c_fp": "5e-324", "c_fn": "5e-324", "details": "true"}, "at least 1e-09"),
+        ("views/costs.py", {"data": "compas", "c_fp": "5e-324", "c_fn": "1e-323"}, "only the ratio of the prices"),
+        ("views/value.py", {"data": "screening", "gain": "5e-324", "reject_worth": "1e9"}, "at least 1e-09"),
+        ("views/value.py", {"data": "screening", "k": "5e-324", "gain": "5e-324"}, "at least 1e-09"),
+        ("views/train.py", {"train_seeds": "inf"}, "the seeds must be a number from 1 to 50"),
+        ("views/train.py", {"train_seeds": "1e400"}, "the seeds must be a number from 1 to 50"),
+    ],
+)
+def test_a_value_no_widget_would_take_gets_a_sentence_not_an_exception(page, params, words):
+    at = _open(page, params)
+    assert not at.exception, [e.message for e in at.exception]
+    said = [w.value.replace("\\", "") for w in at.warning]  # the sentences are Markdown-escaped
+    assert any(words in s for s in said), said
