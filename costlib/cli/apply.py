@@ -20,6 +20,7 @@ import pandas as pd
 
 from costlib.cli.outputs import check_outputs, write_atomic, written
 from costlib.cli.refusals import column_flags, refusal
+from costlib.cli.watch import add_policy_argument
 from costlib.core.errors import DataError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -31,9 +32,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="the policy's decision for every case of a file",
         description=__doc__.split("\n\n")[1],
     )
-    p.add_argument(
-        "policy", metavar="POLICY", help="the policy file (JSON) written by audit --policy or the Costs page"
-    )
+    add_policy_argument(p)
     p.add_argument("file", metavar="FILE", help="CSV or Parquet file of the cases to decide, one row per case")
     p.add_argument("--score", metavar="COL", help="score column (default: the one the policy was chosen on)")
     p.add_argument("--group", metavar="COL", help="group column (default: the policy's, when it has cutoffs per group)")

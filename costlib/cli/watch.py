@@ -22,15 +22,20 @@ from costlib.core.errors import DataError
 EXIT_OK, EXIT_ALERT, EXIT_BAD_INPUT = 0, 1, 2
 
 
+def add_policy_argument(p) -> None:
+    """The ``POLICY`` argument of the commands that read a policy file (watch, apply)."""
+    p.add_argument(
+        "policy", metavar="POLICY", help="the policy file (JSON) written by audit --policy or the Costs page"
+    )
+
+
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "watch",
         help="is a shipped policy's cutoff still the right one, period by period",
         description=__doc__.split("\n\n")[1],
     )
-    p.add_argument(
-        "policy", metavar="POLICY", help="the policy file (JSON) written by audit --policy or the Costs page"
-    )
+    add_policy_argument(p)
     p.add_argument("file", metavar="FILE", help="CSV or Parquet file of newer cases, one row per case")
     p.add_argument("--time", required=True, metavar="COL", help="date column: when each case was decided")
     p.add_argument("--score", required=True, metavar="COL", help="score column the policy's cutoffs apply to")

@@ -48,7 +48,7 @@ CAPACITY = Bound("the cases a month your team can take", 0.0, VOLUME_MAX, 1000, 
 
 MSG_OUT_OF_RANGE = "{what} must be a number from {low} to {high}: got {value}; using {default} instead."
 MSG_TOO_SMALL = (
-    "{what} must be 0 or at least {smallest:g} in size: got {value}; using {default} instead (only the ratio of "
+    "{what} must be 0 or at least {smallest} in size: got {value}; using {default} instead (only the ratio of "
     "the prices matters: scale them all up)."
 )
 
@@ -77,9 +77,8 @@ def check(bound: Bound, value, *, default=None) -> tuple[float, str | None]:
             what=bound.name, low=_show(bound.low), high=_show(bound.high), value=shown, default=_show(fallback)
         )
     if 0 < abs(x) < bound.smallest:
-        return fallback, MSG_TOO_SMALL.format(
-            what=bound.name, smallest=bound.smallest, value=shown, default=_show(fallback)
-        )
+        smallest = f"{bound.smallest:.12f}".rstrip("0")  # 0.000000001, not 1e-09
+        return fallback, MSG_TOO_SMALL.format(what=bound.name, smallest=smallest, value=shown, default=_show(fallback))
     return (int(x) if bound.integer else x), None
 
 

@@ -14,7 +14,8 @@ COLOURS = {"success": ("#e8f5e9", "#1b5e20"), "warning": ("#fff8e1", "#8a6d00"),
 STYLE = (
     "<style>.costlib-card table{border-collapse:collapse;font-size:.85rem}"
     ".costlib-card th,.costlib-card td{border:1px solid #ddd;padding:.2rem .5rem}"
-    ".costlib-card td.num,.costlib-card th.num{text-align:right}.costlib-card tr.pick{background:#eef4fb;"
+    ".costlib-card td.num,.costlib-card th.num{text-align:right}.costlib-card th.txt{text-align:left}"
+    ".costlib-card tr.pick{background:#eef4fb;"
     "font-weight:600}</style>"
 )
 

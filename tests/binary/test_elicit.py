@@ -243,7 +243,7 @@ def test_prices_moved_after_the_questions_are_not_said_to_come_from_them():
         ({"answers": "miss"}, '"answers" that are not a list'),
         ({"answers": [{"answer": "maybe"}]}, "an answer that is not"),
         ({"outcomes": {"miss": ["x"]}}, '"outcomes" that are not two short texts'),
-        ({"group_multipliers": {"a": -2.0}}, "group multiplier that is not a positive number"),
+        ({"group_multipliers": {"a": -2.0}}, "group multiplier that is not a number from 0.001 to 1000"),
         ({"cutoffs_in_range": [{"ratio_low": 1, "ratio_high": 2, "threshold": "0.5"}]}, "a cutoff range"),
         ({"in_force": "yes"}, '"in_force" of the wrong kind'),
     ],
