@@ -96,9 +96,16 @@ def test_the_installed_dashboard_serves_the_costs_page_from_another_folder(insta
             t.startswith(("Ship the model", "Not clearly better", "Do not let the model decide"))
             for t in alert_texts(page)
         )
-        # the shipped .streamlit settings hold though the server started elsewhere: passed as flags
-        flags = Path(f"/proc/{server.proc.pid}/cmdline").read_bytes().split(b"\0")
-        assert b"--client.showErrorDetails=none" in flags and b"--server.maxUploadSize=200" in flags
+        # the shipped .streamlit settings are in the wheel and become flags for a server started elsewhere
+        code = (
+            "from costlib.cli.dashboard import APP, config_flags; "
+            "print(config_flags(APP.parent / '.streamlit' / 'config.toml', []))"
+        )
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+        env = {k: v for k, v in env.items() if not k.startswith("STREAMLIT_")}
+        python = str(installed / "python")
+        flags = subprocess.run([python, "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env)
+        assert "--client.showErrorDetails=none" in flags.stdout and "--server.maxUploadSize=200" in flags.stdout, flags
         assert "Traceback" not in server.log_tail()
     finally:
         server.stop()
