@@ -46,6 +46,16 @@ SEEDS = Bound("the seeds", 1, 50, 10, integer=True)  # Train with costs: random 
 #: no setting means no limit, and the pages divide a cap by the volume to get the share of the cases
 CAPACITY = Bound("the cases a month your team can take", 0.0, VOLUME_MAX, 1000, integer=True)
 
+#: the most groups a page, the report and the audit compare one by one (fairness tables, a price per
+#: group), whichever way the rows arrive: an upload, a data-folder file, an aggregate or --engine
+MAX_GROUPS = 20
+MSG_GROUP_TOO_MANY = (
+    'In "{name}", column "{column}" has {k} distinct groups (largest: {largest}); at most {limit} can be compared.'
+)
+MSG_GROUPS_TOGETHER = (
+    "Leave the group column out to see every case together, or put the rows into at most {limit} groups first."
+)
+
 MSG_OUT_OF_RANGE = "{what} must be a number from {low} to {high}: got {value}; using {default} instead."
 MSG_TOO_SMALL = (
     "{what} must be 0 or at least {smallest} in size: got {value}; using {default} instead (only the ratio of "

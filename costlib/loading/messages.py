@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from costlib.core.escaping import MAX_NAME_CHARS  # noqa: F401 (re-exported: tests read messages.MAX_NAME_CHARS)
+from costlib.core.settings import MSG_GROUP_TOO_MANY  # noqa: F401 (the loader's sentences read it here)
 
 # ---------------------------------------------------------------------------------------
 # read_table and read_path
@@ -126,9 +127,6 @@ MSG_SPLIT_UNKNOWN = (
     'In "{name}", column "{column}" has {count} {values} that {are} not a split name: '
     "{rows}. Use train (or training, fit), validation (or val, valid, calib, "
     "calibration, dev) or test (or testing, holdout, eval)."
-)
-MSG_GROUP_TOO_MANY = (
-    'In "{name}", column "{column}" has {k} distinct groups (largest: {largest}); at most {limit} can be compared.'
 )
 MSG_DELTA_SOURCES = 'In "{name}", delta is chosen from more than one source ({sources}); choose one.'
 MSG_DELTA_ZERO = (

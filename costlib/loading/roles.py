@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from costlib.core import settings
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.instance import delta_from_rating, delta_from_threshold, delta_from_votes
@@ -75,7 +76,7 @@ from costlib.loading.messages import (
     rows_sentence,
 )
 
-MAX_GROUPS = 20
+MAX_GROUPS = settings.MAX_GROUPS  # one bound on every path (core.settings)
 DEFAULT_TOP_GROUPS = 10
 SUM_TOLERANCE = 1e-3
 MISSING_GROUP = "(missing)"

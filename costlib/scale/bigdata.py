@@ -18,12 +18,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from costlib.binary import decision
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
 from costlib.core.escaping import display_name
+from costlib.core.settings import MAX_GROUPS
 
 DATA_DIR_ENV = "COSTLIB_DATA_DIR"
 SUFFIXES = (".parquet", ".pq", ".csv")
@@ -146,6 +148,7 @@ def scan_sweeps(
     weight: str | None = None,
     engine: str = "duckdb",
     max_thresholds: int | None = FOLDER_MAX_THRESHOLDS,
+    max_groups: int | None = None,
 ) -> tuple[object, str | None]:
     """One score column's grouped sweeps computed where the rows live, and what was pooled.
 
@@ -166,6 +169,7 @@ def scan_sweeps(
         split=split,
         engine=engine,
         max_thresholds=max_thresholds,
+        max_groups=MAX_GROUPS if max_groups is None else max_groups,
     )
     return stats.as_sweeps(split is not None), stats.bound_statement()
 
@@ -212,6 +216,14 @@ def dataset_from_aggregate(data: bytes, *, name: str) -> Dataset:
 
     agg = load_aggregate(data, name=name)
     roles = agg.columns
+    if roles.get("group") and len(agg.stats.groups) > MAX_GROUPS:  # the bound of every other way in
+        from costlib.scale.score_stats import too_many_groups
+
+        names = np.asarray(agg.stats.groups, dtype=object)[agg.stats.group]
+        rows = pd.Series(agg.stats.pos_rows + agg.stats.neg_rows).groupby(names).sum()
+        error = too_many_groups(name, roles["group"], rows, MAX_GROUPS)
+        again = error.message.replace("Leave the group column out", "Write the aggregate again without --group")
+        raise DataError(again, column=roles["group"])
     sweeps = agg.sweeps
     score = roles.get("score") or "score"
     split = None not in sweeps

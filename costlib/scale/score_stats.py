@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core import validation as v
+from costlib.core.errors import DataError
 from costlib.core.sweep import GroupedSweep
 from costlib.scale.binning import LEVELS, bin_sql
 from costlib.scale.rows import SPLIT_CODE, SPLIT_NAME, Roles, Scan, checks_sql, validate, with_scan
@@ -207,19 +208,30 @@ class ScoreStats:
 
 
 def score_stats(
-    source, *, label, score, group=None, weight=None, split=None, engine="duckdb", max_thresholds: int | None = None
+    source,
+    *,
+    label,
+    score,
+    group=None,
+    weight=None,
+    split=None,
+    engine="duckdb",
+    max_thresholds: int | None = None,
+    max_groups: int | None = None,
 ) -> ScoreStats:
     """The sufficient statistics of the sweeps: counts per (split, group, score), or per fine bin.
 
     Distinct scores when there are at most about `max_thresholds` of them (None: always);
     else the finest bins (32, 24, 16 or 8 mantissa bits) whose count is estimated to fit.
+    With `max_groups`, more groups than that are refused with a sentence from the validating
+    pass, before any count is made (`too_many_groups`).
     """
     roles = Roles(label=label, score=score, group=group, weight=weight, split=split)
     if max_thresholds is not None and (
         isinstance(max_thresholds, bool) or not isinstance(max_thresholds, int) or max_thresholds < 1
     ):
         raise ValueError(f"max_thresholds must be a positive whole number or None: got {max_thresholds!r}")
-    return with_scan(source, engine, roles, lambda scan: _score_stats(scan, max_thresholds))
+    return with_scan(source, engine, roles, lambda scan: _score_stats(scan, max_thresholds, max_groups))
 
 
 def _stats_query(scan: Scan, bits: int | None) -> pa.Table:
@@ -248,12 +260,28 @@ def _column(tab: pa.Table, name: str, dtype, default=0) -> np.ndarray:
     return np.full(tab.num_rows, default, dtype=dtype)
 
 
-def _score_stats(scan: Scan, max_thresholds: int | None) -> ScoreStats:
+def too_many_groups(name: str, column: str, rows_by_group: pd.Series, limit: int) -> DataError:
+    """The sentence for more groups than the pages compare one by one (`loading.MAX_GROUPS`), with
+    the largest ones and the way to see every case together."""
+    from costlib.core.settings import MSG_GROUP_TOO_MANY, MSG_GROUPS_TOGETHER
+
+    top = rows_by_group.sort_values(ascending=False, kind="stable").head(3)
+    largest = ", ".join(f'"{g}" ({int(n):,} rows)' for g, n in top.items())
+    name = name[1:-1] if len(name) > 1 and name[0] == name[-1] == '"' else name  # a source described in quotes
+    k = f"{len(rows_by_group):,}"
+    sentence = MSG_GROUP_TOO_MANY.format(name=name, column=column, k=k, largest=largest, limit=limit)
+    return DataError(sentence + " " + MSG_GROUPS_TOGETHER.format(limit=limit), column=column)
+
+
+def _score_stats(scan: Scan, max_thresholds: int | None, max_groups: int | None = None) -> ScoreStats:
     frame = scan.eng.sql(
         f"SELECT sp, g, COUNT(*) AS n_rows, approx_count_distinct(s) AS d, {checks_sql(scan.weighted)} "
         f"FROM {scan.rows} GROUP BY sp, g"
     )
     validate(scan, frame)  # one cheap pass checks every row and estimates the distinct scores
+    if max_groups is not None and scan.roles.group and frame["g"].nunique() > max_groups:
+        by_group = frame.groupby("g", sort=False)["n_rows"].sum()
+        raise too_many_groups(scan.source, scan.roles.group, by_group, max_groups)
     rows = int(frame["n_rows"].sum())
     bits = None
     if max_thresholds is not None and frame["d"].sum() > 1.1 * max_thresholds:  # HLL: within a few percent

@@ -95,6 +95,14 @@ def watch_report(
     except ValueError as exc:
         raise DataError(f'In "{name}", column "{time}": {exc}.', column=time) from None
     groups = group_column(df[group], name, group) if group else None
+    if groups is not None:
+        from costlib.core.settings import MAX_GROUPS
+
+        names, rows = np.unique(groups, return_counts=True)
+        if names.size > MAX_GROUPS:  # the bound of every other way in: a table of 10,000 groups says nothing
+            from costlib.scale.score_stats import too_many_groups
+
+            raise too_many_groups(name, group, pd.Series(rows, index=names), MAX_GROUPS)
     data = policy.get("data") or {}
     scale = data.get("scale") or "probability"
     scores = on_scale(scores, scale)  # the policy's cutoffs are on the scale the loader read the scores on
