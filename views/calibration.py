@@ -9,7 +9,7 @@ from views._ui.display import show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
 from views._ui.prices import stored_costs
-from views._ui.state import setting
+from views._ui.state import note_link, setting
 
 ds, unit, volume = setup(
     "Calibration",
@@ -19,11 +19,12 @@ ds, unit, volume = setup(
     needs="probabilities",
 )
 model = model_picker(ds)
+note_link("bins", settings.BINS)  # the slider reads the link itself: out of range it would say nothing
 bins = st.columns([1, 1])[0].slider(
     "Bins",
-    min_value=5,
-    max_value=30,
-    value=10,
+    min_value=int(settings.BINS.low),
+    max_value=int(settings.BINS.high),
+    value=int(settings.BINS.default),
     key="bins",
     bind="query-params",
     help="Equal-width bins of the predicted probability (scikit-learn's binning).",

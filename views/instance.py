@@ -3,9 +3,11 @@
 import streamlit as st
 
 from costlib import answers
+from costlib.core import settings
 from views._ui.display import say, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
+from views._ui.state import note_link
 
 ds, unit, volume = setup(
     "Instance costs",
@@ -29,6 +31,7 @@ def explore() -> None:
     """A cutoff to look at: reruns alone when its slider moves (the answer above does not move)."""
     st.subheader("Explore another cutoff")
     low, high, start = answer.cutoff_range
+    note_link("threshold", settings.Bound("the cutoff", low, high, start))  # the slider reads the link itself
     threshold = st.slider(
         "Cutoff",
         min_value=low,

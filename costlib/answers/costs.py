@@ -132,8 +132,15 @@ def audit_maker(models: Mapping, costs: Mapping, ds: Dataset, **options):
 def policy_restored_sentence(saved: Mapping, fingerprint: str) -> str:
     """What restoring the downloaded policy `saved` did, on the data of `fingerprint`."""
     same = saved["data"].get("sha256") == fingerprint
+    restored = ["the prices"]
+    restored += ["the unit"] if saved.get("unit_given", True) else []
+    restored += ["the cases a month"] if saved.get("volume") is not None else []
+    restored += ["the review limit"] if saved.get("capacity") is not None else []
+    restored += ["the fairness tolerance"] if saved.get("fairness_tolerance") is not None else []
+    restored += ["the price questions"] if saved.get("price_questions") else []
+    listed = ", ".join(restored[:-1]) + " and " + restored[-1] if len(restored) > 1 else restored[0]
     return (
-        f"Restored the prices of the policy (rule “{R.rule_words(saved['rule'])}”)."
+        f"Restored {listed} of the policy (rule “{R.rule_words(saved['rule'])}”)."
         + (
             ""
             if same

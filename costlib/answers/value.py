@@ -45,6 +45,9 @@ def mean_price(costs: Mapping, cases: Sequence[float] | None = None) -> tuple[fl
     return prices_for(list(costs), dict(costs)).mean(cases)
 
 
+K_FROM_PRICES = "the k that follows from your prices"  # what a refused ?k= falls back to
+
+
 @dataclass(frozen=True)
 class KChoice:
     """The k a page uses: from the price book (`derived`), unless the Value slider moved it."""

@@ -42,6 +42,7 @@ GAIN = Bound("the worth of a correct answer", 0.0, PRICE_MAX, 1.0, smallest=PRIC
 REJECT_WORTH = Bound("the worth of a handed-over case", -PRICE_MAX, PRICE_MAX, 0.0, smallest=PRICE_MIN)
 RESAMPLE_OPTIONS = (200, 500, 1000, 2000, 5000)  # the dashboard's choices, within RESAMPLES
 SEEDS = Bound("the seeds", 1, 50, 10, integer=True)  # Train with costs: random splits to train on
+BINS = Bound("the bins", 5, 30, 10, integer=True)  # Calibration's reliability diagram
 #: how many cases a month the people who act on the model can take (Costs: review; Value: hand-overs);
 #: no setting means no limit, and the pages divide a cap by the volume to get the share of the cases
 CAPACITY = Bound("the cases a month your team can take", 0.0, VOLUME_MAX, 1000, integer=True)

@@ -463,6 +463,7 @@ def load_policy(text: str | bytes) -> dict:
     if volume is not None:
         volume, note = settings.check(settings.VOLUME, volume if not isinstance(volume, bool) else None)
         notes += [note] if note else []
+    unit_given = policy.get("unit") is not None  # no unit: the person's own stays (never replaced by nothing)
     unit, note = settings.check_unit(policy.get("unit", ""), default="$")
     notes += [note] if note else []
     tolerance = policy.get("fairness_tolerance")
@@ -492,6 +493,7 @@ def load_policy(text: str | bytes) -> dict:
         "abstain_bands": bands,
         "volume": volume,
         "unit": unit,
+        "unit_given": unit_given,
         "fairness_tolerance": tolerance,
         "data": {"name": name, "sha256": sha, "n_rows": n_rows, **roles},
         "model": _text(policy, "model"),

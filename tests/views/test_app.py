@@ -595,6 +595,23 @@ def test_md_escape_round_trips_through_unescape():
         assert unescape(words.md_escape(text)) == text
 
 
+def test_a_policy_without_a_unit_keeps_the_persons_unit_and_its_tolerance_is_restored():
+    from costlib.answers.audit import build_audit
+    from costlib.present.policy import policy_dict
+
+    df, ms = compas_model()
+    audit = build_audit(ms, (1.0, 3.0), unit="€", n_resamples=50, fairness_tolerance=0.12)
+    saved = {k: v for k, v in policy_dict(audit).items() if k != "unit"}
+    at = open_app("compas", "views/costs.py")
+    at.text_input(key="unit").input("minutes").run()
+    at.file_uploader(key="policy_upload").upload("p.json", json.dumps(saved).encode(), "application/json").run()
+    assert_no_exception(at)
+    assert at.text_input(key="unit").value == "minutes"  # not replaced by nothing
+    said = texts(at)
+    assert "Restored the prices and the fairness tolerance of the policy" in said, said
+    assert float(at.session_state["_keep_fair_tol"]) == 0.12
+
+
 def test_policy_download_restores_the_prices_in_a_fresh_session():
     from costlib.answers.audit import build_audit
     from costlib.present.policy import policy_json
@@ -606,7 +623,8 @@ def test_policy_download_restores_the_prices_in_a_fresh_session():
     at = open_app("compas", "views/costs.py")
     at.file_uploader(key="policy_upload").upload("policy.json", policy_json(audit).encode(), "application/json").run()
     assert_no_exception(at)
-    assert "Restored the prices of the policy" in texts(at)
+    said = texts(at)
+    assert "Restored the prices, the unit, the cases a month and the fairness tolerance of the policy" in said, said
     assert at.toggle(key="per_group").value is True
     assert [at.select_slider(key=f"s_c_fp_{i}").value for i in range(3)] == [costs[g][0] for g in groups]
     assert at.text_input(key="unit").value == "€"

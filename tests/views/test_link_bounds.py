@@ -33,6 +33,10 @@ SMALL = "at least 0.000000001 in size"
         ("views/value.py", {"data": "screening", "k": "5e-324", "gain": "5e-324"}, SMALL),
         ("views/train.py", {"train_seeds": "inf"}, "the seeds must be a number from 1 to 50"),
         ("views/train.py", {"train_seeds": "1e400"}, "the seeds must be a number from 1 to 50"),
+        # issue 26: values that were dropped without a word
+        ("views/calibration.py", {"data": "compas", "bins": "1000"}, "the bins must be a number from 5 to 30"),
+        ("views/instance.py", {"data": "offensive", "threshold": "nan"}, "the cutoff must be a number from"),
+        ("views/value.py", {"data": "screening", "k": "nan"}, "the k that follows from your prices is used instead"),
     ],
 )
 def test_a_value_no_widget_would_take_gets_a_sentence_not_an_exception(page, params, words):

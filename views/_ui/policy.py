@@ -39,7 +39,10 @@ def set_policy_prices(saved: dict, names: list) -> None:
     plan = policy.prices_for(saved, names)
     for key, value in plan.items():
         set_setting(key, value)
-    set_setting("unit", saved["unit"])
+    if saved.get("unit_given", True):
+        set_setting("unit", saved["unit"])
+    if saved.get("fairness_tolerance") is not None:
+        set_setting("fair_tol", float(saved["fairness_tolerance"]))
     # the questions behind the saved prices, if any (whether they still set the prices is
     # worked out wherever they are shown: elicit.in_force)
     questions = saved.get("price_questions")

@@ -38,8 +38,11 @@ def seed(widget: str, value, signature=None) -> None:
         st.session_state[sig_key] = signature
 
 
-def ensure_setting(key: str, default, parse=str, valid=None, bound: settings.Bound | None = None) -> None:
-    """Read a remembered setting from the URL once per session (see `remembered`), no widget."""
+def ensure_setting(
+    key: str, default, parse=str, valid=None, bound: settings.Bound | None = None, default_words: str | None = None
+) -> None:
+    """Read a remembered setting from the URL once per session (see `remembered`), no widget;
+    `default_words` say what the default is when a link's value is refused (for a default of None)."""
     store = f"_keep_{key}"
     if store not in st.session_state:
         value = default
@@ -57,7 +60,8 @@ def ensure_setting(key: str, default, parse=str, valid=None, bound: settings.Bou
                     ok = False
                 if not ok:
                     value = default
-                    st.session_state.setdefault("_setting_notes", []).append(settings.link_refused(key, raw, default))
+                    shown = default_words if default_words is not None else default
+                    st.session_state.setdefault("_setting_notes", []).append(settings.link_refused(key, raw, shown))
         st.session_state[store] = value if valid is None or valid(value) else default
 
 
@@ -99,6 +103,16 @@ def link_text(value) -> str | None:
     if isinstance(value, float):
         return f"{value:.15g}"
     return str(value)
+
+
+def note_link(key: str, bound: settings.Bound) -> None:
+    """Say when ?key=... is outside `bound` for a widget that reads the link itself
+    (``bind="query-params"``): Streamlit then starts it at its default without a word."""
+    raw = st.query_params.get(key)
+    if raw is not None:
+        _, note = settings.check(bound, raw)
+        if note:
+            say("warning", settings.link_note(key, note))
 
 
 def mirror(key: str, value=_STORED) -> None:

@@ -66,7 +66,13 @@ def worth_inputs(c1, c2, unit: str) -> tuple[float, float]:
 
 def k_slider(where, worth: float, costs: dict, cases: list) -> answers.KChoice:
     """k follows the prices until the slider moves; the moved value is the setting "k" (and ?k=)."""
-    ensure_setting("k", None, parse=float, valid=lambda v: v is None or settings.K.low <= v <= K_MAX)
+    ensure_setting(
+        "k",
+        None,
+        parse=float,
+        valid=lambda v: v is None or settings.K.low <= v <= K_MAX,
+        default_words=answers.K_FROM_PRICES,
+    )
     setting_notes()
     choice = answers.value_k(costs, cases, worth, setting("k"), K_MAX)
     k = choice.k
