@@ -3,7 +3,7 @@
     python benchmarks/groups.py                  # 1e6 rows x 10, 1,000 and 10,000 groups, DuckDB and Spark
     python benchmarks/groups.py --engines duckdb --rows 1e5
 
-Each figure is one run in a fresh interpreter (so the peak, ``ru_maxrss``, is the run's own),
+Each figure is one run in a fresh interpreter (so the peak, its ``VmHWM``, is the run's own),
 against the same interpreter importing costlib and reading nothing (``import``). Rows: labels
 0/1, scores rounded to 6 digits (about a million distinct values), group names ``unit i`` drawn
 uniformly. The scan is `costlib.scan_grouped_sweep` (exact: one cell per group and score); the
@@ -27,13 +27,14 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 
 PROBE = """
-import resource, sys, time, warnings
+import sys, time, warnings
 warnings.filterwarnings("ignore")
 sys.path.insert(0, {root!r})
 import costlib.scale.scans as scans
 t = time.perf_counter()
 {body}
-print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+peak = [int(x.split()[1]) / 1024 for x in open("/proc/self/status") if x.startswith("VmHWM")][0]
+print(time.perf_counter() - t, peak)
 """
 
 SCAN = "gs = scans.scan_grouped_sweep({path!r}, label='y', score='s', group='g', engine={engine!r})"
