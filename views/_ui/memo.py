@@ -30,17 +30,18 @@ def memo(name: str, ds: Dataset, args: tuple, compute: Callable):
     return remember((name, dataset_key(ds), args), compute)
 
 
-def remember(key: tuple, compute: Callable):
+def remember(key: tuple, compute: Callable, *, store: str = "_memo", size: int = MEMO_SIZE):
     """compute(), remembered for this session under `key` (hashable; for a file, its content's
-    fingerprint, never its name): the one bounded store `memo` uses too."""
-    store: OrderedDict = st.session_state.setdefault("_memo", OrderedDict())
-    if key in store:
-        store.move_to_end(key)
-        return store[key]
+    fingerprint, never its name) in the bounded store `store` (least recently used dropped past
+    `size`): the one mechanism `memo` and Train with costs use."""
+    kept: OrderedDict = st.session_state.setdefault(store, OrderedDict())
+    if key in kept:
+        kept.move_to_end(key)
+        return kept[key]
     value = compute()
-    store[key] = value
-    while len(store) > MEMO_SIZE:
-        store.popitem(last=False)
+    kept[key] = value
+    while len(kept) > size:
+        kept.popitem(last=False)
     return value
 
 

@@ -1,5 +1,6 @@
-"""Train with costs: its cached data and training (keyed by content, never by a file name) and
-the widgets that map an uploaded table."""
+"""Train with costs: its data and training, kept per session (keyed by content, never by a file
+name; only the shipped samples are shared between sessions) and the widgets that map an
+uploaded table."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from costlib.training import words as training_words
 from costlib.training.compare import compare_training, cost_predictability
 from views._ui.display import say, show_error
 from views._ui.loading import read_table_cached
+from views._ui.memo import remember
 
 N_JOBS = -1  # every core: the fits of one seed run side by side in worker processes
 SOURCES = ["annotator votes", "measurement and threshold", "rating", "delta column"]
@@ -35,19 +37,35 @@ def precomputed() -> training_data.Precomputed | None:
     return training_data.tweets_precomputed()
 
 
-@st.cache_data(max_entries=4, ttl=3600, show_spinner="Building the features…")
-def from_table_cached(_df: pd.DataFrame, digest: str, name: str, choices: tuple) -> training_data.TrainingData:
-    return training_data.from_table(_df, name=name, fingerprint=digest, **dict(choices))
+FEATURES_KEPT = 2  # an upload's features per session (they can be large: text features of a big table)
+SEEDS_KEPT = 200  # finished seeds per session, so that a cancelled run keeps them (50 seeds, a few settings)
 
 
-@st.cache_data(max_entries=2000, ttl=24 * 3600, show_spinner=False)
-def train_seed(_X, _delta, data_key: str, methods: tuple, seed: int, random_state: int):
-    """One seed's comparison and cost-predictability R^2 (a cancelled run keeps finished seeds)."""
-    results = compare_training(_X, _delta, methods=methods, seeds=[seed], random_state=random_state, n_jobs=N_JOBS)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DegenerateWarning)
-        r2 = cost_predictability(_X, _delta, seeds=[seed], random_state=random_state, n_jobs=N_JOBS)
-    return results, float(r2["r2"].iloc[0])
+def from_table_cached(df: pd.DataFrame, digest: str, name: str, choices: tuple) -> training_data.TrainingData:
+    """The features of an uploaded table, kept in this session only (keyed by its content and
+    the column choices): an upload's features never outlive its session nor reach another one."""
+    with st.spinner("Building the features…"):
+        return remember(
+            ("train_features", digest, name, choices),
+            lambda: training_data.from_table(df, name=name, fingerprint=digest, **dict(choices)),
+            store="_train_features",
+            size=FEATURES_KEPT,
+        )
+
+
+def train_seed(X, delta, data_key: str, methods: tuple, seed: int, random_state: int):
+    """One seed's comparison and cost-predictability R^2, kept in this session (a cancelled run
+    keeps its finished seeds)."""
+
+    def compute():
+        results = compare_training(X, delta, methods=methods, seeds=[seed], random_state=random_state, n_jobs=N_JOBS)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateWarning)
+            r2 = cost_predictability(X, delta, seeds=[seed], random_state=random_state, n_jobs=N_JOBS)
+        return results, float(r2["r2"].iloc[0])
+
+    key = ("train_seed", data_key, methods, seed, random_state)
+    return remember(key, compute, store="_train_seeds", size=SEEDS_KEPT)
 
 
 # ---------------------------------------------------------------------------------------
