@@ -100,16 +100,45 @@ def columns_of(path: Path) -> list[str]:
 
     if path.suffix.lower() in (".parquet", ".pq"):
         try:
-            return list(pq.ParquetFile(path).schema_arrow.names)
+            names = list(pq.ParquetFile(path).schema_arrow.names)
         except Exception as exc:  # noqa: BLE001 - any unreadable footer is one sentence
             raise DataError(f'The file "{path.name}" could not be read as Parquet: {exc}.') from None
+        _no_repeats(path, names)
+        return names
     from costlib.scale.engines import connect
 
     engine = connect("duckdb", str(path))  # the names DuckDB will read: its delimiter, its names for blanks
     try:
-        return [c for c, _ in engine.columns(engine.open(str(path)))]
+        names = [c for c, _ in engine.columns(engine.open(str(path)))]
     finally:
         engine.close()
+    _no_repeats(path, _header_cells(path, names) or names)
+    return names
+
+
+def _header_cells(path: Path, names: list[str]) -> list[str] | None:
+    """The CSV header's own cells (DuckDB renames a repeated name "s" to "s_1"), split on the
+    delimiter that gives DuckDB's number of columns; None when none does."""
+    with open(path, "rb") as fh:
+        first = fh.read(1 << 16).split(b"\n", 1)[0].decode("utf-8", "replace").lstrip("\ufeff").rstrip("\r")
+    for sep in (",", ";", "\t", "|"):
+        cells = [c.strip().strip('"') for c in first.split(sep)]
+        if len(cells) == len(names):
+            return cells
+    return None
+
+
+def _no_repeats(path: Path, names: list[str]) -> None:
+    """DataError when a column name stands twice: the data folder reads a file as it is, and the
+    second column would be silently renamed or shadowed."""
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if name in seen:
+            raise DataError(
+                f'The file "{display_name(path.name)}" has the column name "{name}" twice (columns {seen[name] + 1} '
+                f"and {i + 1}): give each column its own name."
+            )
+        seen[name] = i
 
 
 def _dataset(

@@ -271,6 +271,7 @@ class DuckDBEngine:
         }
         self.con = duckdb.connect(":memory:", config=config)
         self._error = duckdb.Error
+        self.source_words = "the source"  # what `open` read, for sentences
 
     @staticmethod
     def quote(name: str) -> str:
@@ -280,7 +281,7 @@ class DuckDBEngine:
         try:
             return self.con.sql(text).to_arrow_table()
         except self._error as exc:
-            raise DataError(MSG_QUERY_FAILED.format(engine="DuckDB", reason=_first_line(exc))) from None
+            raise DataError(_duckdb_sentence(exc, self.source_words)) from None
 
     def sql(self, text: str) -> pd.DataFrame:
         return self.sql_arrow(text).to_pandas()
@@ -289,7 +290,7 @@ class DuckDBEngine:
         try:
             self.con.execute(text)
         except self._error as exc:
-            raise DataError(MSG_QUERY_FAILED.format(engine="DuckDB", reason=_first_line(exc))) from None
+            raise DataError(_duckdb_sentence(exc, self.source_words)) from None
 
     def register(self, name: str, table) -> None:
         self.con.register(name, table)
@@ -307,6 +308,7 @@ class DuckDBEngine:
     def open(self, source) -> str:
         """A view over the source's rows; its name."""
         view = unique_name("src")
+        self.source_words = describe_source(source)
         paths = _paths(source)
         if paths is not None:
             kind = _check_paths(paths)
@@ -348,6 +350,22 @@ class DuckDBEngine:
             self.con.close()
         if self._own_tmp:
             shutil.rmtree(self._tmp, ignore_errors=True)
+
+
+_CSV_LINE = re.compile(r"CSV Error on Line: (\d+)")
+MSG_CSV_CELL = (
+    "In {source}, line {line:,} cannot be read: a cell there does not fit its column (text in a column of "
+    "numbers, or a row with more or fewer cells than the header). Fix or remove that row."
+)
+
+
+def _duckdb_sentence(exc: BaseException, source: str) -> str:
+    """DuckDB's error as a sentence: a CSV line that does not parse names the line; anything else
+    keeps DuckDB's first line after what failed."""
+    found = _CSV_LINE.search(str(exc))
+    if found:
+        return MSG_CSV_CELL.format(source=source, line=int(found.group(1)))
+    return MSG_QUERY_FAILED.format(engine="DuckDB", reason=_first_line(exc))
 
 
 def _first_line(exc: BaseException) -> str:

@@ -268,3 +268,27 @@ def test_a_data_folder_whose_path_is_a_pattern_is_refused_and_csv_names_are_duck
     semi = tmp_path / "semi.csv"
     semi.write_text("label;score\n0;0.1\n1;0.9\n")
     assert bigdata.columns_of(semi) == ["label", "score"]
+
+
+def test_a_folder_file_with_a_repeated_header_or_a_bad_csv_line_gets_the_projects_sentence(tmp_path):
+    """The upload path names a repeated column and a bad cell; the data folder said nothing (DuckDB
+    renamed the second "s" to "s_1" and the first was used) or DuckDB's own words."""
+    from costlib.scale.bigdata import columns_of, dataset_from_file
+
+    dup = tmp_path / "dup.csv"
+    dup.write_text("y,s,s\n0,0.1,0.9\n1,0.8,0.2\n")
+    with pytest.raises(DataError, match='the column name "s" twice \\(columns 2 and 3\\)'):
+        columns_of(dup)
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table([[0], [0.1], [0.9]], names=["y", "s", "s"]), tmp_path / "dup.parquet")
+    with pytest.raises(DataError, match='"s" twice'):
+        columns_of(tmp_path / "dup.parquet")
+    quoted = tmp_path / "quoted.csv"
+    quoted.write_text('y,"a,b",s\n0,1,0.1\n1,2,0.9\n')  # a delimiter inside a quoted name is not a repeat
+    assert columns_of(quoted) == ["y", "a,b", "s"]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("y,s\n" + "0,0.1\n1,0.9\n" * 15_000 + "0,abc\n")
+    with pytest.raises(DataError, match="line 30,002 cannot be read: a cell there does not fit its column"):
+        dataset_from_file(bad, label="y", scores=["s"])
