@@ -348,11 +348,13 @@ def _group(record: dict, where: str):
     return _writable(g, f"{where}'s group") if isinstance(g, str) else g
 
 
-def _once(g, seen: dict, where: str):
-    """`g`, or DataError when `seen` has it already (as JSON's 1 and true are one key here, and
-    as two records for one group would leave the last one silently in force)."""
-    if g in seen or str(g) in {str(k) for k in seen}:
+def _once(g, records: dict, seen: set, where: str):
+    """`g`, or DataError when the group is met a second time: a key of `records` already (JSON's 1
+    and true are one key here) or a name in `seen` (the names so far, as text: "1" and 1). Two
+    records for one group would leave the last one silently in force. `g`'s name joins `seen`."""
+    if g in records or str(g) in seen:
         raise _bad(f'{where} lists the group "{g}" a second time: give each group one record')
+    seen.add(str(g))
     return g
 
 
@@ -428,17 +430,17 @@ def load_policy(text: str | bytes) -> dict:
         roles[role] = None if x is None else str(x) if isinstance(x, str) else int(x)
     if roles["scale"] is not None and roles["scale"] not in SCALES:
         raise _bad(f'"data.scale" must be one of {", ".join(SCALES)}, got {_show(roles["scale"])}')
-    prices = {}
+    prices, named = {}, set()
     for i, r in enumerate(_records(policy, "prices")):
-        g = _once(_group(r, f"prices[{i}]"), prices, f"prices[{i}]")
+        g = _once(_group(r, f"prices[{i}]"), prices, named, f"prices[{i}]")
         where = f'prices[{i}] (group "{g}")'
         prices[g] = (
             read_number(r.get("c_fp"), where + " c_fp", bound=settings.PRICE),
             read_number(r.get("c_fn"), where + " c_fn", bound=settings.PRICE),
         )
-    thresholds = {}
+    thresholds, named = {}, set()
     for i, r in enumerate(_records(policy, "thresholds")):
-        g = _once(_group(r, f"thresholds[{i}]"), thresholds, f"thresholds[{i}]")
+        g = _once(_group(r, f"thresholds[{i}]"), thresholds, named, f"thresholds[{i}]")
         t = r.get("threshold")  # null flags nobody in the group, as the decision summary writes it
         thresholds[g] = math.inf if t is None else read_number(t, f'thresholds[{i}] (group "{g}")', allow_inf=True)
     pooled = policy.get("pooled_cutoff")
