@@ -58,8 +58,8 @@ def check_outputs(inputs: Iterable[str], outputs: Mapping[str, str | None]) -> N
     from costlib.scale.engines import is_query  # the engines' own test of a query source
 
     inputs = list(inputs)
-    queried = set(_input_files(q for q in inputs if is_query(q)))
-    given = _input_files(inputs)
+    queried = _input_files(q for q in inputs if is_query(q))  # each query is asked of DuckDB once
+    given = {**_input_files(q for q in inputs if not is_query(q)), **queried}
     seen: dict[str, str] = {}
     for flag, path in outputs.items():
         if path is None:

@@ -145,18 +145,21 @@ def _file_kind(path: str) -> str:
 NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
 
 
-def glob_files(pattern: str) -> list[str]:
+def glob_files(pattern: str, con=None) -> list[str]:
     """The files DuckDB reads for the path `pattern` (its own glob: ``**``, and hidden files,
-    which Python's glob skips); the pattern itself when it matches nothing."""
+    which Python's glob skips); the pattern itself when it matches nothing. `con`: a DuckDB
+    connection to ask (None: one of its own)."""
     import duckdb
 
-    con = duckdb.connect(":memory:", config=NO_EXTENSIONS)
+    own = con is None
+    con = duckdb.connect(":memory:", config=NO_EXTENSIONS) if own else con
     try:
         return [row[0] for row in con.execute("SELECT file FROM glob(?)", [pattern]).fetchall()] or [pattern]
     except duckdb.Error:
         return [pattern]
     finally:
-        con.close()
+        if own:
+            con.close()
 
 
 def _literals(query: str) -> list[str]:
@@ -181,11 +184,11 @@ def query_files(query: str) -> list[str]:
     import duckdb
 
     files = set()
-    for literal in _literals(query):
-        if literal and "\n" not in literal:
-            files.update(f for f in glob_files(literal) if os.path.exists(f))
-    con = duckdb.connect(":memory:", config=NO_EXTENSIONS)
+    con = duckdb.connect(":memory:", config=NO_EXTENSIONS)  # one connection: the globs, then the logged bind
     try:
+        for literal in _literals(query):
+            if literal and "\n" not in literal:
+                files.update(f for f in glob_files(literal, con) if os.path.exists(f))
         con.execute("CALL enable_logging('FileSystem')")
         with contextlib.suppress(duckdb.Error):
             con.execute("DESCRIBE " + query.strip().rstrip(";"))
