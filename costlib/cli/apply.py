@@ -44,7 +44,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def decide(args) -> tuple[pd.DataFrame, dict]:
     """(the decisions table, the summary) of ``apply``."""
     from costlib import loading
-    from costlib.handoff.policy import apply_policy, cutoffs_for, logit_cutoff, read_policy, unseen_groups
+    from costlib.handoff.policy import decide, logit_cutoff, read_policy, unseen_groups
     from costlib.loading.frames import group_column, number_column, require_columns
 
     check_outputs([args.policy, args.file], {"--out": args.out})
@@ -59,11 +59,10 @@ def decide(args) -> tuple[pd.DataFrame, dict]:
     require_columns(df, name, (score, group))
     scores = number_column(df, name, score)
     groups = pd.Series(group_column(df[group], name, group), name=group) if group else None
-    flags = apply_policy(p, pd.Series(scores, name=score), groups=groups)  # refuses another score or group column
+    flags, cut = decide(p, pd.Series(scores, name=score), groups=groups)  # refuses another score or group column
     out = pd.DataFrame({"row": np.arange(2, len(df) + 2), score: df[score].to_numpy()})
     if group:
         out[group] = df[group].to_numpy()
-    cut = cutoffs_for(p, groups, len(df))
     # the cutoff in the score's own units: log-odds for a policy on log-odds (the one that decides exactly alike)
     out["cutoff"] = [logit_cutoff(c) for c in cut] if p.scale == "logit" else cut
     out["flagged"] = np.where(flags, "true", "false")

@@ -111,10 +111,18 @@ def _short_form(policy: Mapping) -> PolicyCutoffs:
         raise DataError(f'"scale" must be one of {", ".join(SCALES)}: got {str(scale)[:40]!r}.')
     pooled = policy.get("pooled_cutoff")
     pooled = None if pooled is None else read_number(pooled, '"pooled_cutoff"', allow_inf=True)
-    if set(out) == {SINGLE_GROUP} and pooled is None:
-        pooled = out[SINGLE_GROUP]  # one cutoff for everybody
     text = {k: policy.get(k) if isinstance(policy.get(k), str) else None for k in ("rule", "score", "group")}
-    return PolicyCutoffs(text["rule"] or "", out, pooled, text["score"], scale, text["group"], policy.get("positive"))
+    return PolicyCutoffs(
+        text["rule"] or "", out, _pooled(out, pooled), text["score"], scale, text["group"], policy.get("positive")
+    )
+
+
+def _pooled(cutoffs: dict, pooled: float | None) -> float | None:
+    """The cutoff for groups a policy pooled or never saw: its recorded one, else, for a policy
+    of data without groups (one cutoff, for "everyone"), that cutoff."""
+    if pooled is None and set(cutoffs) == {SINGLE_GROUP}:
+        return cutoffs[SINGLE_GROUP]
+    return None if pooled is None else float(pooled)
 
 
 def read_policy(policy) -> PolicyCutoffs:
@@ -148,13 +156,10 @@ def read_policy(policy) -> PolicyCutoffs:
         raise DataError(MSG_NOT_A_POLICY.format(what=type(policy).__name__))
     data = policy.get("data") or {}
     cutoffs = {str(g): read_number(t, f'the cutoff of "{g}"', allow_inf=True) for g, t in policy["thresholds"].items()}
-    pooled = policy.get("pooled_cutoff")
-    if pooled is None and set(cutoffs) == {SINGLE_GROUP}:
-        pooled = cutoffs[SINGLE_GROUP]  # a policy for data without groups: its cutoff is everybody's
     return PolicyCutoffs(
         rule=str(policy.get("rule", "")),
         cutoffs=cutoffs,
-        pooled=None if pooled is None else float(pooled),
+        pooled=_pooled(cutoffs, policy.get("pooled_cutoff")),
         score=data.get("score"),
         scale=data.get("scale") or "probability",
         group=data.get("group"),
@@ -259,11 +264,18 @@ def apply_policy(policy, scores, *, groups=None) -> np.ndarray:
     >>> apply_policy({"rule": "cost-optimal", "cutoffs": {"a": 0.3, "b": 0.6}}, [0.5, 0.5], groups=["a", "b"])
     array([ True, False])
     """
+    return decide(policy, scores, groups=groups)[0]
+
+
+def decide(policy, scores, *, groups=None) -> tuple[np.ndarray, np.ndarray]:
+    """(flags, cutoffs): `apply_policy`'s decisions and each case's cutoff (on the policy's
+    scale), from one pass, for a caller that shows both (the apply command)."""
     p = read_policy(policy)
     if p.random_share is not None:
         raise DataError(MSG_RANDOM.format(share=p.random_share, rule=p.rule))
     s = _scores(p, scores)
-    return s >= cutoffs_for(p, groups, s.size)
+    cut = cutoffs_for(p, groups, s.size)
+    return s >= cut, cut
 
 
 # ---------------------------------------------------------------------------------------
