@@ -53,9 +53,8 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     def classes_(self):
         return self._fitted_model().classes_
 
-    def _score(self, X) -> np.ndarray:
-        model, p = self._fitted_model(), read_policy(self.policy)
-        pos = positive_label(model.classes_, p.positive)
+    def _score(self, X, model, pos) -> np.ndarray:
+        """The fitted `model`'s score of the positive class `pos` for the cases `X`."""
         features = self._features(X)
         if self.response_method == "predict_proba":
             return model.predict_proba(features)[:, list(model.classes_).index(pos)]
@@ -67,7 +66,7 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         model, p = self._fitted_model(), read_policy(self.policy)
         pos = positive_label(model.classes_, p.positive)
         neg = next(c for c in model.classes_ if c != pos)
-        flags = apply_policy(p, self._score(X), groups=X[self.group])
+        flags = apply_policy(p, self._score(X, model, pos), groups=X[self.group])
         return np.where(flags, pos, neg)
 
     def predict_proba(self, X) -> np.ndarray:
