@@ -7,7 +7,7 @@ from costlib.answers.roles import loaded_sentence
 from costlib.core.errors import DataError
 from costlib.loading.samples import SAMPLES
 from costlib.scale import bigdata
-from views._ui.data import choose_data, current_dataset, replace_upload
+from views._ui.data import choose_data, current_dataset, open_counted, replace_upload
 from views._ui.display import page_header, say, show_error
 from views._ui.folder import data_folder
 from views._ui.loading import build_dataset_cached, read_table_cached
@@ -123,12 +123,13 @@ agg_file = st.file_uploader(
 )
 if agg_file is not None and st.session_state.get("_aggregate_id") != agg_file.file_id:
     try:
-        ds_agg = bigdata.dataset_from_aggregate(agg_file.getvalue(), name=loading.display_name(agg_file.name))
+        shown = loading.display_name(agg_file.name)
+        ds_agg = open_counted(lambda: bigdata.dataset_from_aggregate(agg_file.getvalue(), name=shown), name=shown)
     except DataError as err:
         show_error(err)
     else:
         st.session_state["_aggregate_id"] = agg_file.file_id
-        replace_upload(ds_agg)
+        replace_upload(ds_agg, opened=True)
         st.session_state["_loaded"] = loaded_sentence(ds_agg, loading.display_name(agg_file.name))
         st.rerun()
 data_folder()

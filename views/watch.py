@@ -6,6 +6,8 @@ import streamlit as st
 
 from costlib import answers, loading
 from costlib.core.errors import DataError
+from costlib.loading.ledger import LEDGER, held_bytes
+from costlib.loading.messages import WHAT_READING
 from costlib.present import watch_words
 from costlib.scale import bigdata
 from costlib.watch.periods import FREQS
@@ -13,6 +15,7 @@ from costlib.watch.sample import TITLE
 from views._ui.data import COSTS_PAGE, current_dataset, group_names, model_sweeps, replace_upload
 from views._ui.display import page_header, say, show_error, show_table, show_verdict
 from views._ui.memo import dataset_key, remember
+from views._ui.memory import account
 from views._ui.page import HANDOFF, unit_and_volume
 from views._ui.policy import session_audit, session_limit, session_settings, set_policy_prices
 from views._ui.prices import stored_costs
@@ -53,7 +56,17 @@ def _cases(where):
             return None
         data, digest = _content(upload)
         name = loading.display_name(upload.name)
-        return remember(("watch_cases", digest), lambda: answers.read_cases(data, upload.name)), name, digest
+        limit = LEDGER.allowance(account(), ("_watch_cases", digest))
+        table = remember(
+            digest,
+            lambda: answers.read_cases(data, upload.name, limit=limit),
+            store="_watch_cases",
+            size=CASES_KEPT,
+            weigh=held_bytes,
+            need=limit.peak,
+            what=WHAT_READING.format(name=name),
+        )
+        return table, name, digest
     picked = where.selectbox("File", files, key="watch_folder_file")
     path = bigdata.safe_path(folder, picked)
     names = bigdata.columns_of(path)
@@ -72,6 +85,7 @@ which = c1.radio(
 policy_upload = None
 if which == answers.FROM_FILE:
     policy_upload = c1.file_uploader(answers.POLICY_LABEL, type=["json"], key="watch_policy")
+CASES_KEPT = 2  # uploaded files of newer cases a session keeps parsed (by content)
 LAST = "_watch_last"  # the session's last own inputs: back on this page after the refit, they are still here
 
 

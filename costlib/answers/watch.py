@@ -59,9 +59,10 @@ MSG_AGGREGATE = (
 )
 
 
-def read_cases(data: bytes, name: str) -> pd.DataFrame:
-    """An uploaded file of newer cases (CSV or Parquet, read with the upload checks); an
-    aggregate file is refused with a sentence from its footer, before any data is read."""
+def read_cases(data: bytes, name: str, *, limit=None) -> pd.DataFrame:
+    """An uploaded file of newer cases (CSV or Parquet, read with the upload checks and within
+    `limit`, a `loading.budget.Allowance`); an aggregate file is refused with a sentence from
+    its footer, before any data is read."""
     from costlib import loading
     from costlib.core.errors import DataError
     from costlib.scale.aggregates import META_KEY
@@ -77,7 +78,7 @@ def read_cases(data: bytes, name: str) -> pd.DataFrame:
             meta = {}
         if META_KEY in meta:
             raise DataError(MSG_AGGREGATE.format(name=loading.display_name(name)))
-    return loading.read_table(data, name)
+    return loading.read_table(data, name, limit=limit)
 
 
 DATE_WORDS = ("date", "time", "when", "day", "month", "decided", "created", "timestamp", "period")

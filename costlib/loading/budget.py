@@ -1,13 +1,18 @@
-"""The memory budget of one upload: how much a table may take while it is read and prepared.
+"""Memory budgets: what one upload may take, and what the whole server may take.
 
-The budget is a setting ($COSTLIB_UPLOAD_MEMORY_MB); the readers (`costlib.loading.reading`,
-`costlib.loading.parquet`) refuse a table whose parsed size would pass `table_budget`.
+Two settings. The upload budget ($COSTLIB_UPLOAD_MEMORY_MB) bounds one upload and what it
+leads to: the readers (`costlib.loading.reading`, `costlib.loading.parquet`) refuse a table
+whose parsed size would pass its `Allowance`, and `loading.prepare` refuses a table whose
+pages' work (`work_bytes`: sweeps, cross-fitting, bootstrap) would pass the budget. The
+server budget ($COSTLIB_SERVER_MEMORY_MB, default half the machine's memory) bounds every
+session together; `costlib.loading.ledger` keeps the account.
 """
 
 from __future__ import annotations
 
 import os
 import warnings
+from dataclasses import dataclass
 
 DEFAULT_UPLOAD_MEMORY_MB = 4096
 """Peak memory one upload may take while it is read and prepared, in MB (2**20 bytes).
@@ -36,16 +41,96 @@ def upload_memory_budget() -> int:
     >>> upload_memory_budget() >= 1 << 20
     True
     """
-    raw = os.environ.get(UPLOAD_MEMORY_ENV, "").strip()
-    mb = float(DEFAULT_UPLOAD_MEMORY_MB)
+    return _megabytes(UPLOAD_MEMORY_ENV, DEFAULT_UPLOAD_MEMORY_MB * (1 << 20))
+
+
+def _megabytes(variable: str, default: int) -> int:
+    """The environment variable `variable` read as a positive number of MB, in bytes; `default`
+    (bytes) when it is unset, not a number (with a warning), not positive or infinite."""
+    raw = os.environ.get(variable, "").strip()
     if raw:
         try:
             mb = float(raw)
         except ValueError:
-            warnings.warn(f"{UPLOAD_MEMORY_ENV}={raw!r} is not a number of MB; using {mb:g}", stacklevel=2)
-        if not mb > 0 or mb == float("inf"):
-            mb = float(DEFAULT_UPLOAD_MEMORY_MB)
-    return int(mb * (1 << 20))
+            warnings.warn(f"{variable}={raw!r} is not a number of MB; using {default / (1 << 20):g}", stacklevel=3)
+        else:
+            if mb > 0 and mb != float("inf"):
+                return int(mb * (1 << 20))
+    return int(default)
+
+
+WORK_PER_ROW = 320
+"""Peak bytes the pages' work takes per row and score column of a prepared table: the sweeps,
+cross-fitted cutoffs, fairness intervals and bootstrap the Costs page computes (measured 238
+to 313 with one to three score columns and up to 20 groups: benchmarks/memory.py)."""
+
+SERVER_MEMORY_ENV = "COSTLIB_SERVER_MEMORY_MB"
+
+
+def work_bytes(n_rows: int, n_scores: int) -> int:
+    """Peak bytes the pages' work on a table of `n_rows` rows and `n_scores` score columns takes.
+
+    Examples
+    --------
+    >>> work_bytes(1_000_000, 1) == 1_000_000 * WORK_PER_ROW
+    True
+    """
+    return int(n_rows) * max(1, int(n_scores)) * WORK_PER_ROW
+
+
+def machine_memory() -> int:
+    """Bytes of memory this process may use: the machine's physical memory, or the container's
+    limit (cgroup v2 ``memory.max``, v1 ``memory.limit_in_bytes``) when that is smaller."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            with open(path) as f:
+                raw = f.read().strip()
+        except OSError:
+            continue
+        if raw.isdigit() and 0 < int(raw) < total:
+            total = int(raw)
+    return int(total)
+
+
+def server_memory_budget() -> int:
+    """Bytes every session of a dashboard server may hold together.
+
+    Returns
+    -------
+    int
+        $COSTLIB_SERVER_MEMORY_MB (in MB) when it is a positive number, else half of
+        `machine_memory()`: the rest is for the operating system, Streamlit, the browser
+        connections and the peaks between checks.
+
+    Examples
+    --------
+    >>> 0 < server_memory_budget() <= machine_memory() or bool(os.environ.get(SERVER_MEMORY_ENV))
+    True
+    """
+    return _megabytes(SERVER_MEMORY_ENV, machine_memory() // 2)
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """The peak memory one read and preparation may take, and what sets it.
+
+    ``server`` is False when the upload budget sets it, True when the server's free memory
+    (smaller, because other sessions hold the rest) does; the refusals say which.
+    """
+
+    peak: int
+    server: bool = False
+
+    @property
+    def table(self) -> int:
+        """Bytes the parsed table may take: a `PEAK_PER_TABLE_BYTE`-th of the peak."""
+        return self.peak // PEAK_PER_TABLE_BYTE
+
+
+def upload_allowance() -> Allowance:
+    """The allowance of a read that only the upload budget bounds (the command line, a notebook)."""
+    return Allowance(upload_memory_budget())
 
 
 def table_budget() -> int:

@@ -53,17 +53,35 @@ BIG_DATA_PATH = (
     "instead of into one session's memory."
 )
 MSG_TOO_BIG_PARQUET = (
-    'The file "{name}" holds {rows} rows, about {size} once read into memory, more than '
-    "the {budget} that one uploaded table may take here. " + BIG_DATA_PATH
+    'The file "{name}" holds {rows} rows, about {size} once read into memory, more than {limit}. {advice}'
 )
 MSG_TOO_BIG_PARQUET_READ = (
     'The file "{name}" holds {rows} rows whose first {read} already take {size} once read (its text is '
-    "longer than the file's summary can tell), more than the {budget} that one uploaded table may take here. "
-    + BIG_DATA_PATH
+    "longer than the file's summary can tell), more than {limit}. {advice}"
 )
 MSG_TOO_BIG_CSV = (
     'The file "{name}" is too big to read here: its first {rows} rows already take {size} '
-    "in memory, more than the {budget} that one uploaded table may take. " + BIG_DATA_PATH
+    "in memory, more than {limit}. {advice}"
+)
+LIMIT_UPLOAD = "the {size} that one uploaded table may take here"
+LIMIT_SERVER = "the {size} that a new table may take while this server is this busy"
+BUSY_ADVICE = (
+    "Everyone using this server shares its memory, and most of it is taken now. Nothing you had loaded is lost; "
+    "try again in a few minutes."
+)
+MSG_TOO_MUCH_WORK = (
+    'The table "{name}" has {rows} rows and {scores}: the costs, cutoffs and intervals the pages work out '
+    "from it would take about {need} of memory, more than the {budget} that one upload may use here. " + BIG_DATA_PATH
+)
+# what a refusal of MSG_SERVER_BUSY begins with: the work that did not fit
+WHAT_READING = "Reading “{name}”"
+WHAT_CHECKING = "Checking the columns of “{name}”"
+WHAT_FEATURES = "Building the features of “{name}”"
+WHAT_OPENING = "Opening “{name}”"
+MSG_SERVER_BUSY = (
+    "{what} would need about {need} of memory, and this server has {free} free now: everyone using it shares "
+    "its {budget}, and this session holds {mine} of that. Nothing you had loaded is lost; try again in a few "
+    "minutes, or open a smaller file."
 )
 MSG_FILE_TOO_BIG = 'The file "{name}" is {size}, more than the {budget} that one upload may use here. ' + BIG_DATA_PATH
 MSG_NOT_REGULAR = '"{name}" is {kind}, not a regular file; give the path of a CSV or Parquet file.'
@@ -257,6 +275,15 @@ def q(value: object, limit: int = 40) -> str:
 
 def num(x: float) -> str:
     return f"{x:.6g}"
+
+
+def limit_words(allowance) -> dict[str, str]:
+    """The {limit} and {advice} of a refusal for a table too big for a read's `budget.Allowance`:
+    'the 1 GB that one uploaded table may take here' and the big-data path, or the busy server's
+    words and to try again later."""
+    if allowance.server:
+        return {"limit": LIMIT_SERVER.format(size=size(allowance.table)), "advice": BUSY_ADVICE}
+    return {"limit": LIMIT_UPLOAD.format(size=size(allowance.table)), "advice": BIG_DATA_PATH}
 
 
 def size(n_bytes: float) -> str:

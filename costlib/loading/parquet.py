@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from costlib.core.errors import DataError
-from costlib.loading.budget import table_budget
+from costlib.loading.budget import Allowance, upload_allowance
 from costlib.loading.frames import compact, compact_plan, tidy
 from costlib.loading.messages import (
     MSG_BAD_PARQUET,
@@ -18,12 +18,15 @@ from costlib.loading.messages import (
     MSG_TOO_BIG_PARQUET,
     MSG_TOO_BIG_PARQUET_READ,
     cols_phrase,
+    limit_words,
     size,
 )
 from costlib.loading.repeated import resolve_repeated
 
 
-def read_parquet(data: bytes, name: str) -> pd.DataFrame:
+def read_parquet(data: bytes, name: str, limit: Allowance | None = None) -> pd.DataFrame:
+    """The table of Parquet bytes, refused from its footer (or while it is read, for
+    prefix-coded text) when it would take more than `limit` allows (default: the upload budget)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -35,7 +38,8 @@ def read_parquet(data: bytes, name: str) -> pd.DataFrame:
     nested = [f.name for f in schema if _is_nested(f.type)]
     if nested:
         raise DataError(MSG_NESTED_COLUMNS.format(name=name, columns=cols_phrase(nested)), column=nested[0])
-    _check_parquet_budget(meta, schema, name)
+    limit = limit or upload_allowance()
+    _check_parquet_budget(meta, schema, name, limit)
     text = [f.name for f in schema if _is_text_type(f.type)]
     try:
         # text is read dictionary-encoded (a category in pandas): a column repeating one long
@@ -43,7 +47,7 @@ def read_parquet(data: bytes, name: str) -> pd.DataFrame:
         if _prefix_coded(meta):
             # DELTA_BYTE_ARRAY stores each string as the change from the one before: a few bytes
             # can decode to long strings, so the footer's sizes say nothing; count while reading
-            table = _read_batches(pfile, name)
+            table = _read_batches(pfile, name, limit)
         else:
             # every other encoding's decoded text is in the footer's uncompressed size, which the
             # budget check read; text comes dictionary-encoded (a category in pandas), so a column
@@ -90,14 +94,14 @@ def _prefix_coded(meta) -> bool:
     )
 
 
-def _read_batches(pfile, name: str):
+def _read_batches(pfile, name: str, limit: Allowance):
     """The file's table, read PARQUET_BATCH_ROWS rows at a time while counting what it takes:
     refused as soon as that passes the table budget. For prefix-coded text the footer cannot
     say how long the cells decode (a few hundred kilobytes can hold millions of long strings);
     the count can. A dictionary shared by successive batches is counted once."""
     import pyarrow as pa
 
-    budget, used, rows = table_budget(), 0, 0
+    budget, used, rows = limit.table, 0, 0
     seen: set[int] = set()
     batches = []
     for batch in pfile.iter_batches(batch_size=PARQUET_BATCH_ROWS, use_threads=True):
@@ -118,7 +122,7 @@ def _read_batches(pfile, name: str):
                     rows=f"{pfile.metadata.num_rows:,}",
                     read=f"{rows:,}",
                     size=size(used),
-                    budget=size(budget),
+                    **limit_words(limit),
                 )
             )
         batches.append(batch)
@@ -131,13 +135,12 @@ def _is_nested(typ) -> bool:
     return pa.types.is_nested(typ) or (pa.types.is_dictionary(typ) and pa.types.is_nested(typ.value_type))
 
 
-def _check_parquet_budget(meta, schema, name: str) -> None:
-    """Refuse, from the footer alone, a file whose table would not fit the budget."""
+def _check_parquet_budget(meta, schema, name: str, limit: Allowance) -> None:
+    """Refuse, from the footer alone, a file whose table would not fit `limit`."""
     estimate = parquet_memory_estimate(meta, schema)
-    budget = table_budget()
-    if estimate > budget:
+    if estimate > limit.table:
         raise DataError(
-            MSG_TOO_BIG_PARQUET.format(name=name, rows=f"{meta.num_rows:,}", size=size(estimate), budget=size(budget))
+            MSG_TOO_BIG_PARQUET.format(name=name, rows=f"{meta.num_rows:,}", size=size(estimate), **limit_words(limit))
         )
 
 

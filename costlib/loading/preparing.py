@@ -18,6 +18,7 @@ from costlib.core.errors import DataError
 from costlib.core.escaping import display_name
 from costlib.core.scales import SCALES, on_scale
 from costlib.loading import roles
+from costlib.loading.budget import upload_memory_budget, work_bytes
 from costlib.loading.cells import NA_TOKENS, categories
 from costlib.loading.messages import (
     FIX_DROP_LABELS,
@@ -28,11 +29,13 @@ from costlib.loading.messages import (
     MSG_MISSING_COLUMN,
     MSG_NO_ROWS,
     MSG_NOTHING_MAPPED,
+    MSG_TOO_MUCH_WORK,
     NOTE_DROPPED_LABELS,
     available,
     join,
     plural,
     q,
+    size,
 )
 from costlib.loading.repeated import ambiguous_error, resolve_repeated
 from costlib.loading.roles import ACTION_RENORMALISE, ACTION_TOP_GROUPS, DEFAULT_TOP_GROUPS, Table
@@ -146,6 +149,7 @@ def prepare(
     t = Table(_unique_columns(df, display_name(name)), display_name(name), flags)
     m = mapping
     _check_mapping(t, m)
+    _check_work(t, m)
     y, positive, class_codes, class_label_names = _labels(t, m, drop_missing_labels)
     scores = {c: _scores(t, c, m.score_scale) for c in dict.fromkeys(m.scores or ())}
     weight = roles.weight(t, m.weight) if m.weight else None
@@ -173,6 +177,26 @@ def prepare(
         class_names=class_names,
         notes=tuple(t.notes),
     )
+
+
+def _check_work(t: Table, m: ColumnMapping) -> None:
+    """Refuse, before any column is converted, a table whose pages' work would not fit the
+    upload budget: the budget covers what an upload leads to, not only reading it. A table
+    without labels (the features of Train with costs) leads to no sweeps, and is bounded there."""
+    if not (m.label or m.class_label):
+        return
+    n_scores = len(dict.fromkeys(m.scores or ()))
+    need = work_bytes(t.n, n_scores)
+    if need > upload_memory_budget():
+        raise DataError(
+            MSG_TOO_MUCH_WORK.format(
+                name=t.name,
+                rows=f"{t.n:,}",
+                scores="1 score column" if n_scores <= 1 else f"{n_scores} score columns",
+                need=size(need),
+                budget=size(upload_memory_budget()),
+            )
+        )
 
 
 def _unique_columns(df: pd.DataFrame, name: str) -> pd.DataFrame:

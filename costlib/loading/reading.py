@@ -24,7 +24,7 @@ from costlib.core.errors import DataError
 from costlib.core.escaping import display_name
 from costlib.core.validation import NUMBER_RE
 from costlib.loading import sniffing as sn
-from costlib.loading.budget import table_budget, upload_memory_budget
+from costlib.loading.budget import Allowance, upload_allowance, upload_memory_budget
 from costlib.loading.frames import compact, compact_plan, concat, frame_bytes, tidy
 from costlib.loading.messages import (
     MSG_CANNOT_READ,
@@ -42,6 +42,7 @@ from costlib.loading.messages import (
     NOTE_ENCODING,
     NOTE_HEADER_NUMBERS,
     NOTE_UTF16,
+    limit_words,
     q,
     size,
 )
@@ -91,7 +92,7 @@ def file_fingerprint(path: str | os.PathLike) -> str:
         return ""
 
 
-def read_table(data: bytes, filename: str) -> pd.DataFrame:
+def read_table(data: bytes, filename: str, *, limit: Allowance | None = None) -> pd.DataFrame:
     """Read CSV or Parquet bytes into a DataFrame; notes go to ``df.attrs["notes"]``.
 
     Parameters
@@ -101,6 +102,9 @@ def read_table(data: bytes, filename: str) -> pd.DataFrame:
     filename : str
         The file's name: its extension helps tell the format, and it names the file in
         every sentence (through `display_name`).
+    limit : budget.Allowance, optional
+        How much memory the read may take; default: the upload budget (`upload_allowance`).
+        The dashboard passes a smaller one when the server's free memory is smaller.
 
     Returns
     -------
@@ -129,14 +133,15 @@ def read_table(data: bytes, filename: str) -> pd.DataFrame:
     ext = sn.extension(str(filename))
     if sn.is_blank(data):
         raise DataError(MSG_EMPTY.format(name=name))
+    limit = limit or upload_allowance()
     if data[:4] == b"PAR1":
-        return read_parquet(data, name)
+        return read_parquet(data, name, limit)
     what = sn.binary_kind(data)
     if what is not None:
         raise DataError(MSG_NOT_A_TABLE.format(name=name, what=what))
     if ext in _PARQUET_EXT:
         raise DataError(MSG_NOT_PARQUET.format(name=name))
-    return _read_csv(data, name, ext)
+    return _read_csv(data, name, ext, limit)
 
 
 def read_path(path: str | os.PathLike, *, max_bytes: int | None = None) -> tuple[bytes, str]:
@@ -217,7 +222,7 @@ def _read_at_most(fd: int, limit: int, shown: str) -> bytes:
 # ---------------------------------------------------------------------------------------
 
 
-def _read_csv(data: bytes, name: str, ext: str) -> pd.DataFrame:
+def _read_csv(data: bytes, name: str, ext: str, limit: Allowance) -> pd.DataFrame:
     notes: list[str] = []
     source, encoding, sample = _open_text(data, name, ext, notes)
     sn.check_lines(sample, name)
@@ -225,7 +230,7 @@ def _read_csv(data: bytes, name: str, ext: str) -> pd.DataFrame:
     if decimal == ",":
         notes.append(NOTE_DECIMAL_COMMA.format(name=name, sep=sn.SEP_NAMES[sample.sep]))
     chunk_rows = max(1_000, int(_CHUNK_BYTES / sample.bytes_per_line))
-    df = _parse_chunks(source, name, sample.sep, decimal, encoding, chunk_rows)
+    df = _parse_chunks(source, name, sample.sep, decimal, encoding, chunk_rows, limit)
     df = tidy(_name_columns(df, sample.header, name, notes), name, notes)
     if len(df.columns) == 1:
         reason = sn.one_column_reason(str(df.columns[0]))
@@ -259,9 +264,11 @@ def _open_text(data: bytes, name: str, ext: str, notes: list[str]) -> tuple[io.I
     return io.BytesIO(data), encoding, sample
 
 
-def _parse_chunks(source: io.IOBase, name: str, sep: str, decimal: str, encoding: str, chunk_rows: int) -> pd.DataFrame:
-    """pandas' C parser, chunk by chunk, with the table budget checked after every chunk."""
-    budget = table_budget()
+def _parse_chunks(
+    source: io.IOBase, name: str, sep: str, decimal: str, encoding: str, chunk_rows: int, limit: Allowance
+) -> pd.DataFrame:
+    """pandas' C parser, chunk by chunk, with `limit`'s table size checked after every chunk."""
+    budget = limit.table
     chunks: list[pd.DataFrame] = []
     held = rows = 0
     plan: dict[int, bool] | None = None
@@ -282,7 +289,7 @@ def _parse_chunks(source: io.IOBase, name: str, sep: str, decimal: str, encoding
                     rows += len(chunk)
                     if held > budget:
                         raise DataError(
-                            MSG_TOO_BIG_CSV.format(name=name, rows=f"{rows:,}", size=size(held), budget=size(budget))
+                            MSG_TOO_BIG_CSV.format(name=name, rows=f"{rows:,}", size=size(held), **limit_words(limit))
                         )
                     chunks.append(chunk)
     except DataError:

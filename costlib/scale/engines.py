@@ -256,6 +256,38 @@ def files_of(source) -> list[dict]:
     return out
 
 
+DUCKDB_MEMORY_ENV = "COSTLIB_DUCKDB_MEMORY_LIMIT"
+DUCKDB_MEMORY_DEFAULT = "1GB"
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12, "kib": 2**10, "mib": 2**20}
+_UNITS |= {"gib": 2**30, "tib": 2**40}
+
+
+def duckdb_memory_limit() -> str:
+    """DuckDB's memory limit for one scan, in DuckDB's words ("1GB"): $COSTLIB_DUCKDB_MEMORY_LIMIT
+    when it reads as an amount, else `DUCKDB_MEMORY_DEFAULT`."""
+    raw = os.environ.get(DUCKDB_MEMORY_ENV, "").strip()
+    return raw if raw and _amount(raw) is not None else DUCKDB_MEMORY_DEFAULT
+
+
+def duckdb_memory_bytes() -> int:
+    """`duckdb_memory_limit` in bytes: what a scan may take, which the dashboard's memory ledger
+    reserves while it runs.
+
+    Examples
+    --------
+    >>> _amount("1GB"), _amount("512 MiB"), _amount("lots")
+    (1000000000, 536870912, None)
+    """
+    return _amount(duckdb_memory_limit()) or _amount(DUCKDB_MEMORY_DEFAULT)
+
+
+def _amount(text: str) -> int | None:
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*", text)
+    if m is None or m.group(2).lower() not in _UNITS:
+        return None
+    return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+
+
 class DuckDBEngine:
     """DuckDB in this process, with a memory limit and a spill directory of its own."""
 
@@ -267,7 +299,7 @@ class DuckDBEngine:
         self._tmp = os.environ.get("COSTLIB_DUCKDB_TEMP") or tempfile.mkdtemp(prefix="costlib-duckdb-")
         self._own_tmp = "COSTLIB_DUCKDB_TEMP" not in os.environ
         config = {
-            "memory_limit": os.environ.get("COSTLIB_DUCKDB_MEMORY_LIMIT", "1GB"),
+            "memory_limit": duckdb_memory_limit(),
             "temp_directory": self._tmp,
             "preserve_insertion_order": False,
             **NO_EXTENSIONS,

@@ -24,7 +24,7 @@ from costlib import loading
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.instance import delta_from_votes
-from costlib.loading.messages import MSG_DELTA_SOURCES, MSG_MISSING_COLUMN, plural
+from costlib.loading.messages import MSG_DELTA_SOURCES, MSG_MISSING_COLUMN, plural, size
 from costlib.training.compare import check_trainable
 from costlib.training.synthetic import SYNTHETIC_FEATURES, SYNTHETIC_N, synthetic_costs
 
@@ -55,6 +55,9 @@ MAX_TEXT_FEATURES = 100_000
 MAX_EMPTY_TEXT_SHARE = 0.5
 TEXT_NGRAMS = (1, 2)
 TEXT_MIN_DF = 2
+TEXT_PEAK_PER_BYTE = 56
+"""Peak memory of `text_features` per character of text (measured 47 to 50 with vocabularies of
+50,000 to 2,000,000 words: the word-pair counts before the least frequent are dropped)."""
 
 MSG_NO_FEATURES = (
     'In "{name}", no feature column is chosen: choose numeric feature columns, or one text column, for the '
@@ -73,6 +76,11 @@ MSG_TOO_MANY_FEATURES = (
 MSG_TOO_MANY_CELLS = (
     'In "{name}", {rows:,} rows x {k:,} feature columns make {cells:,} numbers, more than the {limit:,} '
     "this comparison trains on. Choose fewer feature columns, or upload a random sample of the rows."
+)
+MSG_TEXT_TOO_BIG = (
+    'In "{name}", the text column "{column}" holds {chars} characters: its word and word-pair features would '
+    "take about {need} of memory while they are built, more than the {budget} that one upload may use here. "
+    "Upload a random sample of the rows."
 )
 MSG_TEXT_EMPTY = (
     'In "{name}", the text column "{column}" is empty in {count:,} of {n:,} rows ({share:.0%}); '
@@ -255,6 +263,38 @@ def text_features(texts, *, name: str, column: str) -> tuple[sp.csr_matrix, list
     return _tfidf(counts), notes
 
 
+def text_chars(cells: pd.Series) -> int:
+    """Characters in a text column's cells (a categorical's counted from its categories)."""
+    if isinstance(cells.dtype, pd.CategoricalDtype):
+        lengths = cells.cat.categories.astype(str).str.len().to_numpy()
+        codes = cells.cat.codes.to_numpy()
+        return int(lengths[codes[codes >= 0]].sum())
+    return int(cells.dropna().astype(str).str.len().sum())
+
+
+def features_peak(df: pd.DataFrame, choices: dict) -> int:
+    """Peak bytes `from_table(df, **choices)` takes while it builds the features: the text's
+    characters at `TEXT_PEAK_PER_BYTE`, or the numeric features' float64 cells three times
+    (the table's columns, their checked copies, the stacked matrix)."""
+    present = [str(c) for c in df.columns]
+    text = choices.get("text")
+    if text is not None and text in present:
+        return text_chars(df[df.columns[present.index(text)]]) * TEXT_PEAK_PER_BYTE
+    return len(df) * max(1, len(choices.get("features") or ())) * 8 * 3
+
+
+def _check_text_size(cells: pd.Series, *, name: str, column: str) -> None:
+    """Refuse, before the features are built, a text column whose features would not fit the
+    upload budget (`TEXT_PEAK_PER_BYTE` a character)."""
+    chars = text_chars(cells)
+    need, budget = chars * TEXT_PEAK_PER_BYTE, loading.upload_memory_budget()
+    if need > budget:
+        raise DataError(
+            MSG_TEXT_TOO_BIG.format(name=name, column=column, chars=f"{chars:,}", need=size(need), budget=size(budget)),
+            column=column,
+        )
+
+
 def from_table(
     df: pd.DataFrame,
     *,
@@ -358,6 +398,7 @@ def from_table(
         what = f"{len(features):,} numeric feature {plural(len(features), 'column', 'columns')}"
     else:
         column = df.columns[present.index(text)]
+        _check_text_size(df[column], name=name, column=text)
         X, text_notes = text_features(df[column].to_numpy(dtype=object), name=name, column=text)
         notes += text_notes
         what = f'{X.shape[1]:,} TF-IDF word and word-pair features of the text column "{text}"'

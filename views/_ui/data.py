@@ -10,10 +10,15 @@ from costlib.answers.roles import NEEDS, fallback_sentence, has_role
 from costlib.binary.decision import SINGLE_GROUP, sweep_model
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import md_escape
+from costlib.loading.budget import table_budget
+from costlib.loading.ledger import LEDGER
+from costlib.loading.messages import WHAT_OPENING
 from costlib.loading.samples import SAMPLES
+from costlib.scale.engines import duckdb_memory_bytes
 from views._ui.display import say
-from views._ui.loading import load_sample
+from views._ui.loading import dataset_weight, load_sample
 from views._ui.memo import forget, memo
+from views._ui.memory import account
 from views._ui.state import keep, mirror, remembered, set_setting
 
 UPLOAD = "upload"
@@ -21,6 +26,7 @@ DEFAULT_SAMPLE = "compas"
 DATA_PAGE = "views/data.py"
 COSTS_PAGE = "views/costs.py"
 PRICES_PAGE = "views/prices.py"
+OPENED = ("upload", "opened")  # the ledger key of an upload made outside the prepared store
 
 
 def data_choice_label(key: str) -> str:
@@ -33,13 +39,29 @@ def choose_data(key: str) -> None:
     set_setting("data", key)
 
 
-def replace_upload(ds: Dataset) -> None:
-    """Make `ds` this session's uploaded data and forget what was memoised for the old one."""
+def replace_upload(ds: Dataset, *, opened: bool = False) -> None:
+    """Make `ds` this session's uploaded data and forget what was memoised for the old one.
+
+    `opened`: `ds` was made by `open_counted` (a folder file, an aggregate), not in the
+    prepared store, so it is held on the ledger as the session's upload until replaced."""
     old = st.session_state.get("upload_dataset")
     st.session_state["upload_dataset"] = ds
     if old is not None and old.fingerprint != ds.fingerprint:
         forget(old)
+    if opened:
+        LEDGER.hold(account(), OPENED, dataset_weight(ds))
+    else:
+        LEDGER.release(account(), OPENED)
     choose_data(UPLOAD)
+
+
+def open_counted(compute, *, name: str) -> Dataset:
+    """`compute()` (a dataset read where it lies: a data-folder file or an aggregate), admitted
+    on the server's memory ledger for its peak first: DuckDB's memory limit and the counts'
+    budget. Refused with a sentence when the server has not that much free."""
+    need = duckdb_memory_bytes() + table_budget()
+    with LEDGER.reserved(account(), ("opening",), need, what=WHAT_OPENING.format(name=name)):
+        return compute()
 
 
 def current_dataset(*, needs: str | None = None) -> Dataset | None:

@@ -9,7 +9,7 @@ from costlib.answers.roles import loaded_sentence
 from costlib.core.errors import DataError
 from costlib.core.escaping import display_name
 from costlib.scale import bigdata
-from views._ui.data import replace_upload
+from views._ui.data import open_counted, replace_upload
 from views._ui.display import say, show_error
 from views._ui.mapping import NONE
 
@@ -36,19 +36,22 @@ def data_folder() -> None:
                 opened = st.form_submit_button("Open with DuckDB")
             if opened:
                 try:
-                    ds_big = bigdata.dataset_from_file(
-                        bigdata.safe_path(folder, picked),
-                        label=label_col,
-                        scores=list(score_cols) or [],
-                        group=None if group_col == NONE else group_col,
-                        split=None if split_col == NONE else split_col,
-                    )
                     if not score_cols:
                         raise DataError("Choose at least one score column.")
+                    ds_big = open_counted(
+                        lambda: bigdata.dataset_from_file(
+                            bigdata.safe_path(folder, picked),
+                            label=label_col,
+                            scores=list(score_cols),
+                            group=None if group_col == NONE else group_col,
+                            split=None if split_col == NONE else split_col,
+                        ),
+                        name=display_name(picked),
+                    )
                 except DataError as err:
                     show_error(err)
                 else:
-                    replace_upload(ds_big)
+                    replace_upload(ds_big, opened=True)
                     st.session_state["_loaded"] = loaded_sentence(ds_big, picked)
                     st.rerun()
         else:

@@ -1,20 +1,27 @@
-"""Parsing once per session, keyed by content.
+"""Parsing once per session, keyed by content, within the server's memory.
 
 A parsed table is built once per session, keyed by the file's sha256 (never its name), and
 kept in this session's state (two at most), so a rerun (a slider move) neither re-parses nor
 unpickles a copy. Nothing user-specific sits in module globals or in `st.cache_resource`.
+Both the read and the preparation are admitted on the server's memory ledger first: a read
+gets the upload budget or, on a busy server, what is free (`MemoryLedger.allowance`); a
+prepared dataset is admitted with the work it leads to (`loading.budget.work_bytes`).
 """
 
 from __future__ import annotations
-
-from collections import OrderedDict
 
 import pandas as pd
 import streamlit as st
 
 from costlib import loading
 from costlib.core.dataset import ColumnMapping, Dataset
+from costlib.loading.budget import work_bytes
+from costlib.loading.frames import frame_bytes
+from costlib.loading.ledger import LEDGER, held_bytes
+from costlib.loading.messages import WHAT_CHECKING, WHAT_READING
 from costlib.loading.samples import SAMPLES, sample_bytes
+from views._ui.memo import remember
+from views._ui.memory import account
 
 PARSED_KEEP = 2  # parsed tables a session keeps (by content): the upload being mapped and one more
 
@@ -24,25 +31,40 @@ def read_table_cached(data: bytes, digest: str, filename: str) -> pd.DataFrame:
     content, never the name) is the key. Kept in the session, not in `st.cache_data`: that
     cache pickles a copy in and hands a fresh copy out on every rerun, two more tables in
     memory per session for a file near the upload limit."""
-    store = st.session_state.setdefault("_parsed", OrderedDict())
-    if digest not in store:
-        with st.spinner("Reading the file…"):
-            store[digest] = loading.read_table(data, filename)
-        while len(store) > PARSED_KEEP:
-            store.popitem(last=False)
-    return store[digest]
+    limit = LEDGER.allowance(account(), ("_parsed", digest))
+    with st.spinner("Reading the file…"):
+        return remember(
+            digest,
+            lambda: loading.read_table(data, filename, limit=limit),
+            store="_parsed",
+            size=PARSED_KEEP,
+            weigh=held_bytes,
+            need=limit.peak,
+            what=WHAT_READING.format(name=loading.display_name(filename)),
+        )
 
 
 def build_dataset_cached(df: pd.DataFrame, digest: str, name: str, mapping: ColumnMapping, options: tuple) -> Dataset:
-    """`loading.prepare` once per (content, mapping, options) in this session."""
-    key = ("_prepared", digest, name, mapping, options)
-    store = st.session_state.setdefault("_prepared", OrderedDict())
-    if key not in store:
-        with st.spinner("Checking the columns…"):
-            store[key] = loading.prepare(df, mapping, name=name, fingerprint=digest, **dict(options))
-        while len(store) > PARSED_KEEP:
-            store.popitem(last=False)
-    return store[key]
+    """`loading.prepare` once per (content, mapping, options) in this session, admitted with the
+    work the pages will do on it (its sweeps and intervals are memoised without a weight of
+    their own: `dataset_weight` covers them)."""
+    with st.spinner("Checking the columns…"):
+        return remember(
+            (digest, name, mapping, options),
+            lambda: loading.prepare(df, mapping, name=name, fingerprint=digest, **dict(options)),
+            store="_prepared",
+            size=PARSED_KEEP,
+            weigh=dataset_weight,
+            need=frame_bytes(df) + work_bytes(len(df), len(mapping.scores)),
+            what=WHAT_CHECKING.format(name=loading.display_name(name)),
+        )
+
+
+def dataset_weight(ds: Dataset) -> int:
+    """What a prepared dataset holds on the ledger: its arrays and the pages' work on it."""
+    arrays = held_bytes(ds)
+    # counts: the pages' work on them (intervals drawn per cell) is about the sweeps' size again
+    return 2 * arrays if ds.counts_only else arrays + work_bytes(ds.n_rows, len(ds.scores))
 
 
 def load_sample(key: str) -> Dataset:

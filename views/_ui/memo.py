@@ -13,6 +13,8 @@ from collections.abc import Callable
 import streamlit as st
 
 from costlib.core.dataset import Dataset
+from costlib.loading.ledger import LEDGER
+from views._ui.memory import account
 
 MEMO_SIZE = 48
 
@@ -30,18 +32,47 @@ def memo(name: str, ds: Dataset, args: tuple, compute: Callable):
     return remember((name, dataset_key(ds), args), compute)
 
 
-def remember(key: tuple, compute: Callable, *, store: str = "_memo", size: int = MEMO_SIZE):
+def remember(
+    key: tuple,
+    compute: Callable,
+    *,
+    store: str = "_memo",
+    size: int = MEMO_SIZE,
+    weigh: Callable | None = None,
+    need: int = 0,
+    what: str = "",
+):
     """compute(), remembered for this session under `key` (hashable; for a file, its content's
     fingerprint, never its name) in the bounded store `store` (least recently used dropped past
-    `size`): the one mechanism `memo` and Train with costs use."""
+    `size`): the one mechanism the pages' memo, the parsed tables, the prepared datasets and
+    Train with costs use.
+
+    With `weigh`, the value is on the server's memory ledger: `need` bytes (its peak while it is
+    made) are admitted first, so a computation that would not fit beside every session's
+    holdings is refused with a sentence beginning with `what` and nothing already kept is lost;
+    once made, it is held at ``weigh(value)`` bytes until it leaves the store. Without `weigh`,
+    the value is covered by what its dataset was admitted with (`loading.budget.work_bytes`).
+    """
     kept: OrderedDict = st.session_state.setdefault(store, OrderedDict())
     if key in kept:
         kept.move_to_end(key)
         return kept[key]
-    value = compute()
+    if weigh is None:
+        value = compute()
+    else:
+        who, entry = account(), (store, key)
+        LEDGER.admit(who, entry, need, what=what)
+        try:
+            value = compute()
+        except BaseException:
+            LEDGER.release(who, entry)
+            raise
+        LEDGER.hold(who, entry, weigh(value))
     kept[key] = value
     while len(kept) > size:
-        kept.popitem(last=False)
+        old, _ = kept.popitem(last=False)
+        if weigh is not None:
+            LEDGER.release(account(), (store, old))
     return value
 
 

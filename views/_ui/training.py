@@ -12,6 +12,8 @@ import streamlit as st
 
 from costlib import DegenerateWarning, loading
 from costlib.core.errors import DataError
+from costlib.loading.ledger import held_bytes
+from costlib.loading.messages import WHAT_FEATURES
 from costlib.training import data as training_data
 from costlib.training import words as training_words
 from costlib.training.compare import compare_training, cost_predictability
@@ -50,6 +52,9 @@ def from_table_cached(df: pd.DataFrame, digest: str, name: str, choices: tuple) 
             lambda: training_data.from_table(df, name=name, fingerprint=digest, **dict(choices)),
             store="_train_features",
             size=FEATURES_KEPT,
+            weigh=held_bytes,
+            need=training_data.features_peak(df, dict(choices)),
+            what=WHAT_FEATURES.format(name=loading.display_name(name)),
         )
 
 

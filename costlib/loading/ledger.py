@@ -1,0 +1,218 @@
+"""One account of the memory every session of a server holds, against the server budget.
+
+A dashboard server is one process shared by everyone using it. Each session records here
+what its large things take (parsed tables, prepared datasets with the work they lead to,
+training features, the memory DuckDB may use while it scans), under keys of its own; a new
+read or computation is admitted only when it fits beside what all sessions hold, and is
+refused with a sentence otherwise (nothing already held is touched). When a session ends,
+its account is closed and the memory handed back to the operating system (`return_memory`).
+
+The ledger holds byte counts under opaque session ids, never data: no user's content lives
+in it, and nobody can read another session's numbers through it beyond the server's total.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import dataclasses
+import gc
+import sys
+import threading
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+
+import numpy as np
+import pandas as pd
+
+from costlib.core.errors import DataError
+from costlib.loading.budget import Allowance, server_memory_budget, upload_memory_budget
+from costlib.loading.frames import frame_bytes
+from costlib.loading.messages import MSG_SERVER_BUSY, size
+
+
+class MemoryLedger:
+    """Bytes held per session and key, checked against one budget for all sessions.
+
+    Parameters
+    ----------
+    budget : callable, default `budget.server_memory_budget`
+        The server budget in bytes (read at every check, so a changed setting counts).
+
+    Examples
+    --------
+    >>> ledger = MemoryLedger(budget=lambda: 100)
+    >>> ledger.admit("a", "table", 60, what="Reading t.csv")
+    >>> ledger.room()
+    40
+    >>> try:
+    ...     ledger.admit("b", "table", 50, what="Reading u.csv")
+    ... except DataError as err:
+    ...     print(err.message.split(",")[0])
+    Reading u.csv would need about 50 bytes of memory
+    >>> ledger.close("a"); ledger.held()
+    0
+    """
+
+    def __init__(self, budget: Callable[[], int] = server_memory_budget) -> None:
+        self._budget = budget
+        self._held: dict[Hashable, dict[Hashable, int]] = {}
+        self._lock = threading.Lock()
+
+    def budget(self) -> int:
+        """The server budget, in bytes."""
+        return int(self._budget())
+
+    def held(self, account: Hashable | None = None) -> int:
+        """Bytes held by `account`, or by every account together."""
+        with self._lock:
+            if account is not None:
+                return sum(self._held.get(account, {}).values())
+            return sum(sum(keys.values()) for keys in self._held.values())
+
+    def room(self, account: Hashable | None = None, key: Hashable | None = None) -> int:
+        """Bytes still free under the budget, counting what `account` holds under `key` as free
+        (it is what a new value for that key replaces)."""
+        with self._lock:
+            return self._room(account, key)
+
+    def _room(self, account, key) -> int:
+        total = sum(sum(keys.values()) for keys in self._held.values())
+        replaced = self._held.get(account, {}).get(key, 0) if account is not None else 0
+        return self.budget() - total + replaced
+
+    def admit(self, account: Hashable, key: Hashable, nbytes: int, *, what: str) -> None:
+        """Record that `account` holds `nbytes` under `key` (replacing what it held there) when
+        that fits the budget beside every other account; otherwise refuse and change nothing.
+
+        Raises
+        ------
+        DataError
+            `MSG_SERVER_BUSY`, beginning with `what` ("Reading the file “t.csv”").
+        """
+        with self._lock:
+            free = self._room(account, key)
+            if nbytes > free:
+                mine = sum(v for k, v in self._held.get(account, {}).items() if k != key)
+                words = {"need": size(nbytes), "free": size(max(0, free)), "mine": size(mine)}
+                raise DataError(MSG_SERVER_BUSY.format(what=what, budget=size(self.budget()), **words))
+            self._held.setdefault(account, {})[key] = int(nbytes)
+
+    def hold(self, account: Hashable, key: Hashable, nbytes: int) -> None:
+        """Record what `account` holds under `key`, whether or not it fits: for a thing that
+        already exists (a result whose reservation was admitted, measured once it is made)."""
+        with self._lock:
+            self._held.setdefault(account, {})[key] = int(nbytes)
+
+    def release(self, account: Hashable, key: Hashable) -> None:
+        """Forget what `account` held under `key`."""
+        with self._lock:
+            keys = self._held.get(account)
+            if keys is not None:
+                keys.pop(key, None)
+                if not keys:
+                    del self._held[account]
+
+    def close(self, account: Hashable) -> None:
+        """Forget everything `account` held (its session ended)."""
+        with self._lock:
+            self._held.pop(account, None)
+
+    def accounts(self) -> list:
+        """The accounts that hold something."""
+        with self._lock:
+            return list(self._held)
+
+    @contextmanager
+    def reserved(self, account: Hashable, key: Hashable, nbytes: int, *, what: str) -> Iterator[None]:
+        """`admit` `nbytes` under `key` for the duration of the block (a read's or a scan's
+        peak), released afterwards whether the block succeeded or not."""
+        self.admit(account, key, nbytes, what=what)
+        try:
+            yield
+        finally:
+            self.release(account, key)
+
+    def allowance(self, account: Hashable, key: Hashable) -> Allowance:
+        """What a read may take now: the upload budget, or less when the server has less free
+        (`Allowance.server` then says so in the refusal)."""
+        upload, free = upload_memory_budget(), self.room(account, key)
+        return Allowance(upload) if upload <= free else Allowance(max(0, free), server=True)
+
+
+LEDGER = MemoryLedger()
+"""The dashboard server's ledger (one per process: all of its sessions share it)."""
+
+
+def held_bytes(obj, _seen: set | None = None, _depth: int = 0) -> int:
+    """Bytes the arrays and tables reachable from `obj` take, each buffer counted once.
+
+    Follows numpy arrays (their owning buffer), pandas objects (deep memory use), scipy sparse
+    matrices, dataclasses, mappings, sequences and the attributes of costlib's and
+    scikit-learn's objects (a fitted model's arrays). Other objects count ``sys.getsizeof``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = np.zeros(1000)
+    >>> held_bytes({"a": a, "again": a[:10], "b": (np.zeros(10, np.int8),)}) >= 8010
+    True
+    >>> held_bytes({"a": a, "again": a[:10]}) < 8500
+    True
+    """
+    seen = set() if _seen is None else _seen
+    if _depth > 50 or obj is None or isinstance(obj, (bool, int, float, complex)):
+        return 0
+    if isinstance(obj, np.ndarray):
+        root = obj
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        if id(root) in seen:
+            return 0
+        seen.add(id(root))
+        if root.dtype == object:
+            return int(root.nbytes) + sum(held_bytes(x, seen, _depth + 1) for x in root.ravel()[:100_000])
+        return int(root.nbytes)
+    if id(obj) in seen:
+        return 0
+    seen.add(id(obj))
+    if isinstance(obj, pd.DataFrame):
+        return frame_bytes(obj) + int(obj.index.memory_usage(deep=True))
+    if isinstance(obj, (pd.Series, pd.Index)):
+        used = obj.memory_usage(deep=True, index=True)
+        return int(used.sum() if hasattr(used, "sum") else used)
+    if isinstance(obj, (str, bytes, bytearray, memoryview)):
+        return sys.getsizeof(obj)
+    if hasattr(obj, "nnz") and hasattr(obj, "data"):  # scipy sparse
+        return sum(
+            held_bytes(getattr(obj, a, None), seen, _depth + 1) for a in ("data", "indices", "indptr", "row", "col")
+        )
+    if isinstance(obj, dict):
+        return sum(held_bytes(k, seen, _depth + 1) + held_bytes(v, seen, _depth + 1) for k, v in obj.items())
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return sys.getsizeof(obj) + sum(held_bytes(x, seen, _depth + 1) for x in obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return sum(held_bytes(getattr(obj, f.name, None), seen, _depth + 1) for f in dataclasses.fields(obj))
+    module = type(obj).__module__ or ""
+    if module.split(".")[0] in ("costlib", "sklearn") and hasattr(obj, "__dict__"):
+        return sum(held_bytes(v, seen, _depth + 1) for v in vars(obj).values())
+    return sys.getsizeof(obj)
+
+
+_LIBC = ctypes.util.find_library("c")
+
+
+def return_memory() -> bool:
+    """Hand freed memory back to the operating system: collect cycles, then glibc's
+    ``malloc_trim(0)`` (the allocator otherwise keeps freed pages for the process). Returns
+    whether the trim ran (False where the C library has no ``malloc_trim``)."""
+    gc.collect()
+    if not _LIBC:
+        return False
+    try:
+        trim = ctypes.CDLL(_LIBC).malloc_trim
+    except (OSError, AttributeError):
+        return False
+    trim.argtypes = [ctypes.c_size_t]
+    trim(0)
+    return True

@@ -1,0 +1,186 @@
+"""The server's memory ledger and the budgets it keeps: admissions never pass the budget, a
+refusal changes nothing, reservations end with their block, and the upload budget covers the
+work an upload leads to (the pages' sweeps, the training features), on every path."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from costlib import loading
+from costlib.core.dataset import ColumnMapping
+from costlib.core.errors import DataError
+from costlib.loading import budget
+from costlib.loading.ledger import MemoryLedger, held_bytes, return_memory
+from costlib.training import data as training_data
+
+steps = st.lists(
+    st.tuples(
+        st.sampled_from(["admit", "release", "close", "hold"]),
+        st.sampled_from(["a", "b", "c"]),
+        st.sampled_from(["table", "dataset", "features"]),
+        st.integers(0, 150),
+    ),
+    max_size=60,
+)
+
+
+@given(steps)
+@settings(max_examples=300, deadline=None)
+def test_admissions_never_pass_the_budget_and_a_refusal_changes_nothing(ops):
+    ledger = MemoryLedger(budget=lambda: 200)
+    model: dict = {}  # the slow reference: {(account, key): bytes}
+    for op, account, key, n in ops:
+        if op == "admit":
+            others = sum(v for k, v in model.items() if k != (account, key))
+            if others + n > 200:
+                before = dict(model)
+                with pytest.raises(DataError) as err:
+                    ledger.admit(account, key, n, what="Reading “t.csv”")
+                assert err.value.message.startswith("Reading “t.csv” would need about")
+                assert model == before
+            else:
+                ledger.admit(account, key, n, what="x")
+                model[(account, key)] = n
+        elif op == "hold":
+            ledger.hold(account, key, n)
+            model[(account, key)] = n
+        elif op == "release":
+            ledger.release(account, key)
+            model.pop((account, key), None)
+        else:
+            ledger.close(account)
+            model = {k: v for k, v in model.items() if k[0] != account}
+        assert ledger.held() == sum(model.values())
+        for who in "abc":
+            assert ledger.held(who) == sum(v for k, v in model.items() if k[0] == who)
+        assert sorted(ledger.accounts()) == sorted({k[0] for k in model})
+
+
+def test_the_refusal_says_what_was_asked_what_is_free_and_what_this_session_holds():
+    ledger = MemoryLedger(budget=lambda: 10_000_000)
+    ledger.admit("me", "old", 3_000_000, what="x")
+    ledger.admit("other", "t", 6_000_000, what="x")
+    with pytest.raises(DataError) as err:
+        ledger.admit("me", "new", 2_000_000, what="Reading “b.csv”")
+    text = err.value.message
+    assert "2 MB" in text and "1 MB free" in text and "10 MB" in text and "this session holds 3 MB" in text
+    assert "Nothing you had loaded is lost" in text
+
+
+def test_a_value_replacing_its_key_counts_only_once():
+    ledger = MemoryLedger(budget=lambda: 100)
+    ledger.admit("a", "k", 80, what="x")
+    ledger.admit("a", "k", 90, what="x")  # replaces the 80: fits
+    assert ledger.held() == 90 and ledger.room("a", "k") == 100
+
+
+def test_a_reservation_is_released_when_its_block_fails():
+    ledger = MemoryLedger(budget=lambda: 100)
+    with pytest.raises(RuntimeError), ledger.reserved("a", "read", 70, what="x"):
+        assert ledger.held() == 70
+        raise RuntimeError("the read failed")
+    assert ledger.held() == 0
+    with ledger.reserved("a", "read", 100, what="x"):
+        pass
+    assert ledger.held() == 0
+
+
+def test_concurrent_admissions_from_many_threads_never_overbook():
+    ledger = MemoryLedger(budget=lambda: 1000)
+    admitted = []
+
+    def worker(i):
+        try:
+            ledger.admit(f"s{i}", "t", 100, what="x")
+            admitted.append(i)
+        except DataError:
+            pass
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(50)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(admitted) == 10 and ledger.held() == 1000
+
+
+def test_the_allowance_is_the_upload_budget_unless_the_server_has_less_free(monkeypatch):
+    monkeypatch.setenv(budget.UPLOAD_MEMORY_ENV, "64")
+    ledger = MemoryLedger(budget=lambda: 100 << 20)
+    assert ledger.allowance("a", "k") == budget.Allowance(64 << 20)
+    ledger.hold("b", "t", 80 << 20)
+    limit = ledger.allowance("a", "k")
+    assert limit.server and limit.peak == 20 << 20
+
+
+def test_a_read_on_a_busy_server_is_refused_in_the_busy_servers_words():
+    csv = b"label,score\n" + b"1,0.123456789\n0,0.987654321\n" * 50_000
+    with pytest.raises(DataError) as err:
+        loading.read_table(csv, "big.csv", limit=budget.Allowance(400_000, server=True))
+    assert "while this server is this busy" in err.value.message and "big.csv" in err.value.message
+    with pytest.raises(DataError) as err:
+        loading.read_table(csv, "big.csv", limit=budget.Allowance(400_000))
+    assert "that one uploaded table may take here" in err.value.message
+    assert len(loading.read_table(csv, "big.csv")) == 100_000
+
+
+def test_held_bytes_counts_each_buffer_once_and_follows_datasets():
+    a = np.zeros(100_000)
+    assert held_bytes({"a": a, "view": a[10:], "again": [a]}) < a.nbytes + 2_000
+    df = pd.DataFrame({"label": np.arange(1000) % 2, "score": np.zeros(1000)})
+    ds = loading.prepare(df, ColumnMapping(label="label", scores=("score",)), name="t", fingerprint="")
+    assert 9_000 <= held_bytes(ds) <= 30_000
+
+
+def test_the_server_budget_is_half_the_machine_unless_set(monkeypatch):
+    monkeypatch.delenv(budget.SERVER_MEMORY_ENV, raising=False)
+    assert budget.server_memory_budget() == budget.machine_memory() // 2
+    monkeypatch.setenv(budget.SERVER_MEMORY_ENV, "512")
+    assert budget.server_memory_budget() == 512 << 20
+    monkeypatch.setenv(budget.SERVER_MEMORY_ENV, "lots")
+    with pytest.warns(UserWarning, match="not a number"):
+        assert budget.server_memory_budget() == budget.machine_memory() // 2
+
+
+def test_the_upload_budget_covers_the_pages_work_not_only_the_read(monkeypatch):
+    monkeypatch.setenv(budget.UPLOAD_MEMORY_ENV, "64")
+    rows = (64 << 20) // budget.WORK_PER_ROW  # the work of this many rows with one score fills the budget
+    over = pd.DataFrame({"label": np.arange(rows + 1) % 2, "score": np.zeros(rows + 1)})
+    with pytest.raises(DataError) as err:
+        loading.prepare(over, ColumnMapping(label="label", scores=("score",)), name="big.csv", fingerprint="")
+    assert "big.csv" in err.value.message and f"{rows + 1:,} rows" in err.value.message
+    assert "1 score column" in err.value.message
+    fits = over.iloc[: rows // 2]
+    loading.prepare(fits, ColumnMapping(label="label", scores=("score",)), name="ok.csv", fingerprint="")
+    two = over.assign(other=over["score"])  # two score columns: twice the work
+    with pytest.raises(DataError, match="2 score columns"):
+        loading.prepare(
+            two.iloc[: rows // 2 + 1000],
+            ColumnMapping(label="label", scores=("score", "other")),
+            name="t",
+            fingerprint="",
+        )
+
+
+def test_training_text_too_long_for_the_budget_is_refused_before_its_features_are_built(monkeypatch):
+    monkeypatch.setenv(budget.UPLOAD_MEMORY_ENV, "16")
+    chars = (16 << 20) // training_data.TEXT_PEAK_PER_BYTE
+    words = "alpha beta gamma delta " * 20
+    n = chars // len(words) + 2
+    df = pd.DataFrame({"text": [words] * n, "delta": np.linspace(-1, 1, n)})
+    with pytest.raises(DataError) as err:
+        training_data.from_table(df, name="notes.csv", fingerprint="x", text="text", delta="delta")
+    assert "notes.csv" in err.value.message and '"text"' in err.value.message and err.value.column == "text"
+    assert training_data.features_peak(df, {"text": "text"}) > 16 << 20
+    categorical = df.assign(text=df["text"].astype("category"))
+    assert training_data.text_chars(categorical["text"]) == training_data.text_chars(df["text"])
+
+
+def test_return_memory_trims_with_glibc():
+    assert return_memory() is True

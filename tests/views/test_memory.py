@@ -1,0 +1,117 @@
+"""The server's memory budget, seen from a session: a busy server refuses a new upload with a
+sentence and keeps what the session had; everything large a session keeps is on the ledger and
+in `memory.SESSION_DATA`, which its end drops."""
+
+from __future__ import annotations
+
+import weakref
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit import config
+from streamlit.testing.v1 import AppTest
+
+from costlib.loading import budget
+from costlib.loading.ledger import LEDGER, held_bytes
+from views._ui import memory
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+OTHERS = "another session"
+
+
+@pytest.fixture(autouse=True)
+def _clean_ledger(monkeypatch):
+    config.set_option("client.showErrorDetails", "full")
+    monkeypatch.setenv(budget.SERVER_MEMORY_ENV, "256")
+    for account in LEDGER.accounts():
+        LEDGER.close(account)
+    yield
+    for account in LEDGER.accounts():
+        LEDGER.close(account)
+
+
+def predictions(n: int, seed: int) -> bytes:
+    rng = np.random.default_rng(seed)
+    p = rng.random(n).round(4)
+    return pd.DataFrame({"label": (rng.random(n) < p).astype(int), "score": p}).to_csv(index=False).encode()
+
+
+def data_page() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["data"] = "compas"
+    at.run()
+    at.switch_page("views/data.py").run()
+    assert not at.exception
+    return at
+
+
+def load(at: AppTest, name: str, data: bytes) -> None:
+    at.file_uploader(key="uploader").upload(name, data, "text/csv").run()
+    buttons = [b for b in at.button if b.label == "Use these columns"]
+    if buttons:
+        buttons[0].click().run()
+    assert not at.exception, [e.message for e in at.exception]
+
+
+def errors(at: AppTest) -> str:
+    return "\n".join(e.value.replace("\\", "") for e in at.error)
+
+
+def test_a_busy_server_refuses_a_new_upload_with_a_sentence_and_keeps_what_was_loaded():
+    at = data_page()
+    load(at, "first.csv", predictions(20_000, 1))
+    first = at.session_state["upload_dataset"]
+    assert first.n_rows == 20_000
+    mine = LEDGER.held()
+    assert mine >= budget.work_bytes(20_000, 1)  # the dataset is held with the work it leads to
+    LEDGER.hold(OTHERS, "their tables", LEDGER.budget() - mine - 1_000_000)  # the others fill the server
+    load(at, "second.csv", predictions(50_000, 2))
+    text = errors(at)
+    # refused by the reader (its table allowance is what is free) or by the ledger (the work)
+    assert "second.csv" in text and "this server" in text and "try again in a few minutes" in text, text
+    assert "Nothing you had loaded is lost" in text and "big-data path" not in text
+    assert at.session_state["upload_dataset"] is first  # nothing already loaded is lost
+    assert LEDGER.held(OTHERS) == LEDGER.budget() - mine - 1_000_000  # and nothing of the others is touched
+    LEDGER.close(OTHERS)  # the other sessions end
+    load(at, "second.csv", predictions(50_000, 2))
+    assert at.session_state["upload_dataset"].n_rows == 50_000
+    assert LEDGER.held() <= LEDGER.budget()
+
+
+def test_the_held_bytes_follow_the_store_and_leave_with_an_eviction():
+    at = data_page()
+    for seed in range(4):  # more uploads than a session keeps parsed (two)
+        load(at, f"f{seed}.csv", predictions(5_000, seed))
+    [account] = LEDGER.accounts()
+    stores = {key[0] for key in LEDGER._held[account]}
+    assert stores <= {"_parsed", "_prepared"}
+    parsed = [key for key in LEDGER._held[account] if key[0] == "_parsed"]
+    assert len(parsed) == len(at.session_state["_parsed"]) == 2
+
+
+def test_everything_large_a_session_keeps_is_in_session_data():
+    at = data_page()
+    load(at, "mine.csv", predictions(30_000, 3))
+    at.switch_page("views/costs.py").run()
+    assert not at.exception
+    at.switch_page("views/watch.py").run()
+    cases = pd.DataFrame({"when": "2026-01-15", "p": np.linspace(0, 1, 20_000), "y": np.arange(20_000) % 2})
+    at.file_uploader(key="watch_cases").upload("c.csv", cases.to_csv(index=False).encode(), "text/csv").run()
+    assert not at.exception
+    state = at.session_state._state.filtered_state
+    big = {key for key, value in state.items() if held_bytes(value) > 100_000}
+    assert {"upload_dataset", "_watch_cases"} <= big, big
+    assert big <= set(memory.SESSION_DATA), big - set(memory.SESSION_DATA)
+
+
+def test_the_end_of_a_session_drops_its_data_and_closes_its_account():
+    class State(dict):
+        pass
+
+    state = State({key: np.zeros(10) for key in memory.SESSION_DATA}, unit="minutes")
+    LEDGER.hold("ended", ("_parsed", "d"), 1_000)
+    memory._ended(memory._Session("ended", weakref.ref(state)))
+    assert dict(state) == {"unit": "minutes"}  # settings stay; data goes
+    assert "ended" not in LEDGER.accounts()
