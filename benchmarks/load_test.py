@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import socket
 import statistics
 import subprocess
@@ -61,7 +62,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int) -> subprocess.Popen:
+def start_server(port: int, *, root: Path = ROOT, env: dict | None = None) -> subprocess.Popen:
+    """`streamlit run app.py` in `root` on `port` (with `env` added to the environment)."""
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -80,7 +82,8 @@ def start_server(port: int) -> subprocess.Popen:
             "--browser.gatherUsageStats",
             "false",
         ],
-        cwd=ROOT,
+        cwd=root,
+        env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

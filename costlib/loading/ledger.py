@@ -203,10 +203,14 @@ _LIBC = ctypes.util.find_library("c")
 
 
 def return_memory() -> bool:
-    """Hand freed memory back to the operating system: collect cycles, then glibc's
-    ``malloc_trim(0)`` (the allocator otherwise keeps freed pages for the process). Returns
+    """Hand freed memory back to the operating system: collect cycles, release what Arrow's
+    memory pool keeps, then glibc's ``malloc_trim(0)`` (the allocators otherwise keep freed
+    pages for the process). Returns
     whether the trim ran (False where the C library has no ``malloc_trim``)."""
     gc.collect()
+    arrow = sys.modules.get("pyarrow")
+    if arrow is not None:  # Arrow's own allocator (jemalloc or mimalloc) keeps freed memory too
+        arrow.default_memory_pool().release_unused()
     if not _LIBC:
         return False
     try:

@@ -4,7 +4,6 @@ in `memory.SESSION_DATA`, which its end drops."""
 
 from __future__ import annotations
 
-import weakref
 from pathlib import Path
 
 import numpy as np
@@ -107,11 +106,16 @@ def test_everything_large_a_session_keeps_is_in_session_data():
 
 
 def test_the_end_of_a_session_drops_its_data_and_closes_its_account():
-    class State(dict):
-        pass
+    class Fragments:  # a fragment's function holds its page's globals, hence the page's data
+        def __init__(self):
+            self.held = {"live_answer": np.zeros(10)}
 
-    state = State({key: np.zeros(10) for key in memory.SESSION_DATA}, unit="minutes")
+        def clear(self):
+            self.held.clear()
+
+    state = {key: np.zeros(10) for key in memory.SESSION_DATA} | {"unit": "minutes"}
+    fragments = Fragments()
     LEDGER.hold("ended", ("_parsed", "d"), 1_000)
-    memory._ended(memory._Session("ended", weakref.ref(state)))
-    assert dict(state) == {"unit": "minutes"}  # settings stay; data goes
+    memory._ended(memory._Session("ended", state, fragments))
+    assert state == {} and fragments.held == {}  # nothing of the session remains; the link has its settings
     assert "ended" not in LEDGER.accounts()

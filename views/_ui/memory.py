@@ -4,16 +4,17 @@ Every large thing a session keeps (parsed tables, prepared datasets and the work
 to, training features) is admitted on `costlib.loading.ledger.LEDGER` before it is made and
 recorded at its measured size once it is (`views._ui.memo.remember(weigh=...)`). When the
 session disconnects, Streamlit releases its session-scoped resources: `_ended` then drops
-the session's large state (`SESSION_DATA`) and its uploaded files, closes its account, and
-hands the freed memory back to the operating system. A person whose connection drops and
-comes back finds the samples as before and is asked for their file again.
+the session's state (`SESSION_DATA` first, then the rest: a widget's callback and a
+fragment's function hold their page's globals, so its data) and its uploaded files, closes
+its account, and hands the freed memory back to the operating system. A person whose
+connection drops and comes back has the settings their link holds and is asked for their
+file again.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-import weakref
 from dataclasses import dataclass
 
 import streamlit as st
@@ -40,12 +41,14 @@ SESSION_DATA = (
 session that used each page against this list."""
 
 LOCAL = "local"  # the account of a script run without a session (bare mode)
+TRIM_AFTER_S = 2.0
 
 
 @dataclass(frozen=True)
 class _Session:
     account: str
-    state: weakref.ReferenceType | None
+    state: object  # the session's SessionState (a mapping); held only while the session is connected
+    fragments: object = None  # its fragment storage: a fragment's function holds its page's globals
 
 
 def account() -> str:
@@ -59,9 +62,13 @@ def account() -> str:
 
 @st.cache_resource(scope="session", on_release=lambda s: _ended(s), show_spinner=False)
 def _watched(session_id: str) -> _Session:
+    # The session's own state, not the per-run wrapper in ctx.session_state (a SafeSessionState
+    # made for each script run, gone once that run ends). Holding it here keeps it no longer than
+    # the session does: Streamlit drops this resource when the session disconnects.
     ctx = get_script_run_ctx()
-    state = weakref.ref(ctx.session_state) if ctx is not None else None
-    return _Session(session_id, state)
+    if ctx is None:
+        return _Session(session_id, None)
+    return _Session(session_id, getattr(ctx.session_state, "_state", None), getattr(ctx, "fragment_storage", None))
 
 
 def _ended(session: _Session) -> None:
@@ -69,12 +76,20 @@ def _ended(session: _Session) -> None:
     the background. (Streamlit releases session resources when a session disconnects or shuts
     down, and on ``st.cache_resource.clear()``, which nothing here calls and the viewer toolbar
     does not offer.)"""
-    state = session.state() if session.state is not None else None
+    state = session.state
     if state is not None:
         for key in SESSION_DATA:
             with contextlib.suppress(KeyError):
                 del state[key]
+        # the rest too: a widget's callback holds its page's globals (the page's `ds`), and the
+        # widgets' metadata holds the callbacks; a person who comes back has the link's settings
+        for holder in (state, session.fragments):
+            clear = getattr(holder, "clear", None)
+            if clear is not None:
+                clear()
     if runtime.exists():
         runtime.get_instance().uploaded_file_mgr.remove_session_files(session.account)
     LEDGER.close(session.account)
-    threading.Thread(target=return_memory, name="costlib-return-memory", daemon=True).start()
+    trim = threading.Timer(TRIM_AFTER_S, return_memory)  # once the rest of the disconnect has let go too
+    trim.daemon = True
+    trim.start()
