@@ -54,11 +54,11 @@ async def session(browser, url: str, path: Path, moves: int, outcome: dict) -> N
     context = await browser.new_context(viewport={"width": 1400, "height": 900}, accept_downloads=True)
     page = await context.new_page()
     try:
-        await page.goto(url + "/", timeout=120_000)
-        await page.wait_for_selector("input[type=file]", state="attached", timeout=120_000)
+        await page.goto(url + "/", timeout=600_000)
+        await page.wait_for_selector("input[type=file]", state="attached", timeout=600_000)
         await page.set_input_files("input[type=file]", str(path))
         button = page.get_by_role("button", name="Use these columns")
-        await button.wait_for(timeout=300_000)
+        await button.wait_for(timeout=600_000)
         await button.click()
         loaded = page.get_by_text(f"Loaded “{path.name}”")
         refused = page.locator('[data-testid="stAlert"]', has_text=BUSY)
@@ -112,8 +112,8 @@ async def main_async(args) -> dict:
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             warm = await browser.new_page()  # the pages' imports, paid before the baseline is taken
-            await warm.goto(url + "/costs?data=compas", timeout=120_000)
-            await warm.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=120_000)
+            await warm.goto(url + "/costs?data=compas", timeout=600_000)
+            await warm.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=600_000)
             await warm.close()
             await asyncio.sleep(3)
             start_mb = rss_mb(server.pid)

@@ -119,3 +119,13 @@ def test_the_end_of_a_session_drops_its_data_and_closes_its_account():
     memory._ended(memory._Session("ended", state, fragments))
     assert state == {} and fragments.held == {}  # nothing of the session remains; the link has its settings
     assert "ended" not in LEDGER.accounts()
+
+
+def test_a_full_server_still_opens_its_samples():
+    LEDGER.hold(OTHERS, "everything", LEDGER.budget())
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["data"] = "screening"
+    at.run()
+    at.switch_page("views/costs.py").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.session_state["_samples"]["screening"].n_rows > 1000

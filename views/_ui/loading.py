@@ -68,12 +68,19 @@ def dataset_weight(ds: Dataset) -> int:
 
 
 def load_sample(key: str) -> Dataset:
-    """The built-in sample `key`, parsed once per session."""
+    """The built-in sample `key` (this session's reference to the one the server shares)."""
     loaded = st.session_state.setdefault("_samples", {})
     if key not in loaded:
-        sample = SAMPLES[key]
-        data = sample_bytes(key)
-        digest = loading.fingerprint(data)
-        df = read_table_cached(data, digest, sample.filename)
-        loaded[key] = build_dataset_cached(df, digest, sample.title, sample.mapping, ())
+        loaded[key] = _shipped(key)
     return loaded[key]
+
+
+@st.cache_resource(show_spinner="Loading the sample…")
+def _shipped(key: str) -> Dataset:
+    """A shipped sample, parsed and prepared once per server: the product's own data, shared by
+    every session and outside the memory ledger (a few MB together), so a full server still
+    opens its samples."""
+    sample = SAMPLES[key]
+    data = sample_bytes(key)
+    df = loading.read_table(data, sample.filename)
+    return loading.prepare(df, sample.mapping, name=sample.title, fingerprint=loading.fingerprint(data))
