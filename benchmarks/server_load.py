@@ -50,6 +50,19 @@ def write_predictions(path: Path, rows: int, seed: int) -> Path:
     return path
 
 
+async def _first(page, wanted, refused, outcome: dict, seconds: float = 600) -> bool:
+    """Wait for `wanted` (True) or a busy server's refusal (False, recorded in `outcome`)."""
+    for _ in range(int(seconds * 4)):
+        if await wanted.count():
+            return True
+        if await refused.count():
+            outcome["refused"] = (await refused.first.inner_text())[:300]
+            return False
+        await asyncio.sleep(0.25)
+    outcome["error"] = f"neither {wanted} nor a refusal within {seconds:.0f} s"
+    return False
+
+
 async def session(browser, url: str, path: Path, moves: int, outcome: dict) -> None:
     context = await browser.new_context(viewport={"width": 1400, "height": 900}, accept_downloads=True)
     page = await context.new_page()
@@ -58,19 +71,11 @@ async def session(browser, url: str, path: Path, moves: int, outcome: dict) -> N
         await page.wait_for_selector("input[type=file]", state="attached", timeout=600_000)
         await page.set_input_files("input[type=file]", str(path))
         button = page.get_by_role("button", name="Use these columns")
-        await button.wait_for(timeout=600_000)
-        await button.click()
-        loaded = page.get_by_text(f"Loaded “{path.name}”")
         refused = page.locator('[data-testid="stAlert"]', has_text=BUSY)
-        for _ in range(1200):  # at most 5 minutes
-            if await loaded.count():
-                break
-            if await refused.count():
-                outcome["refused"] = (await refused.first.inner_text())[:300]
-                return
-            await asyncio.sleep(0.25)
-        else:
-            outcome["error"] = "no answer to 'Use these columns' within 5 minutes"
+        if not await _first(page, button, refused, outcome):  # the read itself may be refused
+            return
+        await button.click()
+        if not await _first(page, page.get_by_text(f"Loaded “{path.name}”"), refused, outcome):
             return
         await page.get_by_role("link", name="Costs & groups").first.click()
         await page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=300_000)

@@ -58,7 +58,7 @@ from costlib.loading.preparing import (
     apply_fixes,
     prepare,
 )
-from costlib.loading.reading import file_fingerprint, fingerprint, read_path, read_table
+from costlib.loading.reading import file_fingerprint, fingerprint, read_path, read_peak, read_table
 from costlib.loading.roles import (
     ACTION_RENORMALISE,
     ACTION_TOP_GROUPS,
@@ -100,6 +100,7 @@ __all__ = [
     "preview",
     "prepare",
     "read_path",
+    "read_peak",
     "read_table",
     "safe_cells",
     "safe_csv",

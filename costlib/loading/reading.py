@@ -24,7 +24,7 @@ from costlib.core.errors import DataError
 from costlib.core.escaping import display_name
 from costlib.core.validation import NUMBER_RE
 from costlib.loading import sniffing as sn
-from costlib.loading.budget import Allowance, upload_allowance, upload_memory_budget
+from costlib.loading.budget import PEAK_PER_TABLE_BYTE, Allowance, upload_allowance, upload_memory_budget
 from costlib.loading.frames import compact, compact_plan, concat, frame_bytes, tidy
 from costlib.loading.messages import (
     MSG_CANNOT_READ,
@@ -142,6 +142,37 @@ def read_table(data: bytes, filename: str, *, limit: Allowance | None = None) ->
     if ext in _PARQUET_EXT:
         raise DataError(MSG_NOT_PARQUET.format(name=name))
     return _read_csv(data, name, ext, limit)
+
+
+CSV_TABLE_PER_BYTE = 4
+"""Parsed bytes per byte of CSV text at most, in practice: a cell takes at least two characters
+with its separator and at most 8 bytes once parsed (text is kept as categories)."""
+
+
+def read_peak(data: bytes) -> int:
+    """The peak memory `read_table` is expected to take on `data`: `PEAK_PER_TABLE_BYTE` times the
+    table's size, from a Parquet footer or at `CSV_TABLE_PER_BYTE` a byte of text. What the
+    dashboard's memory ledger reserves while the read runs (the reader still refuses a table
+    past its `Allowance`).
+
+    Examples
+    --------
+    >>> read_peak(b"label,score,1,0.5") == 4 * 4 * 17
+    True
+    """
+    table = CSV_TABLE_PER_BYTE * len(data)
+    if bytes(data[:4]) == b"PAR1":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        from costlib.loading.parquet import parquet_memory_estimate
+
+        try:
+            pfile = pq.ParquetFile(pa.BufferReader(data))
+            table = parquet_memory_estimate(pfile.metadata, pfile.schema_arrow)
+        except Exception:  # noqa: BLE001 - a damaged footer: the reader says so; estimate from the size
+            pass
+    return PEAK_PER_TABLE_BYTE * int(table)
 
 
 def read_path(path: str | os.PathLike, *, max_bytes: int | None = None) -> tuple[bytes, str]:

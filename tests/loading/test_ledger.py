@@ -16,6 +16,7 @@ from costlib import loading
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.loading import budget
+from costlib.loading.frames import frame_bytes
 from costlib.loading.ledger import MemoryLedger, held_bytes, return_memory
 from costlib.training import data as training_data
 
@@ -184,3 +185,19 @@ def test_training_text_too_long_for_the_budget_is_refused_before_its_features_ar
 
 def test_return_memory_trims_with_glibc():
     assert return_memory() is True
+
+
+def test_the_reads_reservation_comes_from_the_parquet_footer_or_the_csv_size():
+    import io
+
+    frame = pd.DataFrame({"label": np.arange(100_000) % 2, "score": np.linspace(0, 1, 100_000)})
+    buf = io.BytesIO()
+    frame.to_parquet(buf, compression="zstd")
+    parquet = buf.getvalue()
+    # the footer says what the table takes (16 bytes a row here), whatever the compression did
+    assert 100_000 * 16 * budget.PEAK_PER_TABLE_BYTE <= loading.read_peak(parquet) < 100_000 * 20 * 4
+    assert len(parquet) * budget.PEAK_PER_TABLE_BYTE < loading.read_peak(parquet)
+    csv = frame.to_csv(index=False).encode()
+    assert loading.read_peak(csv) == budget.PEAK_PER_TABLE_BYTE * 4 * len(csv)
+    parsed = loading.read_table(csv, "t.csv")
+    assert budget.PEAK_PER_TABLE_BYTE * frame_bytes(parsed) < loading.read_peak(csv)

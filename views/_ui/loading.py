@@ -39,7 +39,7 @@ def read_table_cached(data: bytes, digest: str, filename: str) -> pd.DataFrame:
             store="_parsed",
             size=PARSED_KEEP,
             weigh=held_bytes,
-            need=limit.peak,
+            need=min(limit.peak, loading.read_peak(data)),
             what=WHAT_READING.format(name=loading.display_name(filename)),
         )
 
