@@ -87,8 +87,14 @@ def _ended(session: _Session) -> None:
             clear = getattr(holder, "clear", None)
             if clear is not None:
                 clear()
-    if runtime.exists():
-        runtime.get_instance().uploaded_file_mgr.remove_session_files(session.account)
+    if runtime.exists():  # what Streamlit's own shutdown of a session frees, which a disconnect does not
+        rt = runtime.get_instance()
+        rt.uploaded_file_mgr.remove_session_files(session.account)
+        rt.media_file_mgr.clear_session_refs(session.account)
+        rt.media_file_mgr.remove_orphaned_files()
+        sources = getattr(rt, "dataframe_source_mgr", None)
+        if sources is not None:
+            sources.clear_all_for_session(session.account)
     LEDGER.close(session.account)
     trim = threading.Timer(TRIM_AFTER_S, return_memory)  # once the rest of the disconnect has let go too
     trim.daemon = True
