@@ -321,7 +321,7 @@ def _cli_peak(*args: str, env: dict | None = None) -> tuple[subprocess.Completed
     return r, int(line[-1].split()[1]) * 1024
 
 
-@pytest.mark.parametrize("command", ["audit"])
+@pytest.mark.parametrize("command", ["audit", "train"])
 def test_the_command_line_refuses_huge_sparse_files_without_reading_them(tmp_path, command) -> None:
     # the files: made with truncate, all holes; 2 GiB passes the default limit, 3.9 GB passes it
     # under a budget large enough to let it through the size check (before: read whole, 4.4 and 8.2 GB resident)
