@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from costlib.core.errors import DataError
 from costlib.scale import bigdata, refining, scans, score_stats, snapshot
@@ -95,3 +96,94 @@ def test_the_identity_of_a_glob_counts_every_file_it_matches(tmp_path):
     after = snapshot.identity(str(tmp_path / "*.csv"))
     assert [Path(p).name for p, _ in after] == [".b.csv", "a.csv"] and after[1] == before[0]
     assert snapshot.identity("SELECT 1 AS y") == () and snapshot.identity(pd.DataFrame()) == ()
+
+
+def _sweeps(ds) -> dict:
+    return {
+        score: [(g, m.fit[g].thresholds.tolist(), m.fit[g].tp.tolist()) for g in m.fit.groups]
+        for score, m in ds.sweeps.items()
+    }
+
+
+def swap_after_the_first_score(monkeypatch, path: Path, new: Path) -> list[str]:
+    """Replace `path` with `new` once the first score column's scan is done (each score column is
+    scanned on its own, by `bigdata.scan_sweeps`); the score columns scanned, in order."""
+    real, calls = bigdata.scan_sweeps, []
+
+    def swap(*args, **kwargs):
+        out = real(*args, **kwargs)
+        if not calls:
+            shutil.copyfile(new, path.with_suffix(".next"))
+            os.replace(path.with_suffix(".next"), path)
+        calls.append(kwargs["score"])
+        return out
+
+    monkeypatch.setattr(bigdata, "scan_sweeps", swap)
+    return calls
+
+
+def test_a_file_swapped_between_two_score_columns_gives_the_new_files_answer_for_both(tmp_path, monkeypatch):
+    path = write(scores(0), tmp_path / "scores.csv")
+    new = write(scores(1), tmp_path / "new.csv")
+    want = _sweeps(bigdata.dataset_from_file(new, label="y", scores=["s", "t"]))
+    old = _sweeps(bigdata.dataset_from_file(path, label="y", scores=["s", "t"]))
+    calls = swap_after_the_first_score(monkeypatch, path, new)
+    got = bigdata.dataset_from_file(path, label="y", scores=["s", "t"])
+    assert calls == ["s", "t", "s", "t"]  # read again, whole
+    assert _sweeps(got) == want and want["s"] != old["s"]  # before: "s" from the old file, "t" from the new
+
+
+def replace_keeping_name_rows_and_time(path: Path, df: pd.DataFrame) -> None:
+    """Write `df` over `path` in place with the old size and modification time (os.utime)."""
+    st = path.stat()
+    write(df, path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+
+
+def test_a_file_replaced_with_the_same_name_rows_and_time_is_another_dataset(tmp_path):
+    a = scores(0)
+    path = write(a, tmp_path / "scores.csv")
+    first = bigdata.dataset_from_file(path, label="y", scores=["s"])
+    replace_keeping_name_rows_and_time(path, a.assign(y=1 - a["y"]))
+    again = bigdata.dataset_from_file(path, label="y", scores=["s"])
+    assert again.n_rows == first.n_rows and again.name == first.name
+    assert again.fingerprint != first.fingerprint  # before: "file:scores.csv:<mtime>" for both
+    assert snapshot.identity(path) != snapshot.identity(tmp_path / "other.csv")
+    assert again.sweeps["s"].fit.positives.sum() == (1 - a["y"]).sum()  # the new labels
+
+
+def _open(at: AppTest, name: str) -> str:
+    """Open `name` from the data folder on the Data page; the Costs & groups verdict on it."""
+    at.switch_page("views/data.py").run()
+    at.selectbox(key="folder_file").set_value(name)
+    at.selectbox(key="folder_label").set_value("y")
+    at.multiselect(key="folder_scores").set_value(["s"])
+    [b for b in at.button if b.label == "Open with DuckDB"][0].click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    at.switch_page("views/costs.py").run()
+    assert not at.exception, [e.message for e in at.exception]
+    boxes = [x.value for x in (*at.success, *at.warning, *at.error) if "per case" in x.value]
+    assert len(boxes) == 1, boxes
+    return boxes[0]
+
+
+def test_the_data_page_shows_the_new_files_answer_after_a_same_name_rows_and_time_replacement(tmp_path, monkeypatch):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    a = scores(0, 2000)
+    b = a.assign(y=1 - a["y"])  # the scores now point the wrong way: another verdict
+    write(b, folder / "b.csv")
+    path = write(a, folder / "scores.csv")
+    monkeypatch.setenv(bigdata.DATA_DIR_ENV, str(folder))
+    fresh = AppTest.from_file(APP, default_timeout=120)
+    fresh.query_params["data"] = "compas"
+    fresh.run()
+    want = _open(fresh, "b.csv")
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["data"] = "compas"
+    at.run()
+    old = _open(at, "scores.csv")
+    assert old != want
+    replace_keeping_name_rows_and_time(path, b)
+    assert _open(at, "scores.csv") == want  # before: the old file's verdict, remembered by name and time
