@@ -4,6 +4,8 @@ time, it is another dataset, never the old one's answer."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import time
@@ -187,3 +189,20 @@ def test_the_data_page_shows_the_new_files_answer_after_a_same_name_rows_and_tim
     assert old != want
     replace_keeping_name_rows_and_time(path, b)
     assert _open(at, "scores.csv") == want  # before: the old file's verdict, remembered by name and time
+
+
+def test_audit_with_engine_counts_every_score_and_hashes_one_version_of_the_file(tmp_path, monkeypatch, capsys):
+    from costlib.__main__ import main
+
+    path = write(scores(0), tmp_path / "scores.csv")
+    new = write(scores(1), tmp_path / "new.csv")
+    args = ["--engine", "duckdb", "--label", "y", "--score", "s", "--score", "t", "--c-fp", "1", "--c-fn", "3"]
+    args += ["--resamples", "50", "--json"]
+    assert main(["audit", str(new), *args]) == 0
+    want = json.loads(capsys.readouterr().out)
+    calls = swap_after_the_first_score(monkeypatch, path, new)
+    assert main(["audit", str(path), *args]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got == {**want, "data": {**want["data"], "file": "scores.csv"}}  # before: "s" judged on the old rows
+    assert got["data"]["sha256"] == hashlib.sha256(new.read_bytes()).hexdigest()  # the rows counted
+    assert calls == ["s", "t", "s", "t"]
