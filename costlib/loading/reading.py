@@ -199,10 +199,12 @@ def read_path(path: str | os.PathLike, *, max_bytes: int | None = None, table: b
         may take, a quarter of `upload_memory_budget()` (1 GiB of the default 4 GiB), not the
         whole budget: on the command line the file's bytes stay in memory while its table is
         read and prepared, so the bytes, the table and the work on it share the budget.
-        Measured on 1 GB CSV files: a typical score file (a
-        label, a score printed in full, a group; its table takes 0.43 times its text) peaks at
-        2.4 GB; short scores ("0.1234", the table as large as its text) at 4.2 GB, about the
-        budget. With the budget as the limit, the bytes alone could take all of it.
+        Measured (read_path, read_table and prepare, VmHWM): an 845 MB CSV of 13 million rows
+        and ten columns (short numbers, "0.1234": its table as large as its text), which
+        prepare accepts, peaks at 2.9 GB; a 1 GB typical score file (a label, a score printed
+        in full, a group) at 2.0 GB and a 1.06 GB file of short scores at 3.3 GB, both refused
+        by prepare (too many rows for the pages' work); all under the 4.3 GB budget. With the
+        budget as the limit, the bytes alone could take all of it.
     table : bool, default True
         The file should be a table: a binary first block is refused as `read_table` refuses
         it. False for other files (a policy), whose own reader says what is wrong with them.
