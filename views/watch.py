@@ -9,7 +9,7 @@ from costlib.core.errors import DataError
 from costlib.loading.ledger import LEDGER, held_bytes
 from costlib.loading.messages import WHAT_READING
 from costlib.present import watch_words
-from costlib.scale import bigdata
+from costlib.scale import bigdata, snapshot
 from costlib.watch.periods import FREQS
 from costlib.watch.sample import TITLE
 from views._ui.data import COSTS_PAGE, current_dataset, group_names, model_sweeps, replace_upload
@@ -73,8 +73,7 @@ def _cases(where):
     chosen = where.multiselect(answers.FOLDER_COLUMNS, names, key="watch_folder_cols")
     if not chosen:
         return None
-    stat = path.stat()
-    key = (str(path), stat.st_size, stat.st_mtime_ns, tuple(chosen))
+    key = (snapshot.identity(path), tuple(chosen))  # the file's version, not its name and time: see snapshot
     return remember(("watch_folder", key), lambda: answers.folder_cases(path, chosen)), picked, key
 
 

@@ -264,8 +264,21 @@ def _prices(args, names: Sequence, column: str | None) -> dict:
     return {g: tuple(p) for g, p in costs.items()}
 
 
-def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str]]:
-    """The models' sweeps computed by DuckDB or Spark where FILE lives (no rows in memory)."""
+def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str], str]:
+    """The models' sweeps computed by DuckDB or Spark where FILE lives (no rows in memory), and
+    FILE's sha256 (`loading.file_fingerprint`): every score and the hash from one version of
+    FILE (`snapshot.consistent`), so the report's sha256 is that of the rows counted."""
+    from costlib import loading
+    from costlib.scale.snapshot import consistent
+
+    def scan():
+        return (*_scan_sweeps(args, scores), loading.file_fingerprint(args.file))
+
+    (models, n, notes, fp), _ = consistent(args.file, scan)
+    return models, n, str(args.file), notes, fp
+
+
+def _scan_sweeps(args, scores: list[str]) -> tuple[dict, int, list[str]]:
     from costlib.binary.decision import model_from_sweeps
     from costlib.scale.aggregates import DEFAULT_MAX_THRESHOLDS
     from costlib.scale.bigdata import scan_sweeps
@@ -307,7 +320,7 @@ def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str]]:
             fit, judge = sweeps, None
             n = int(round(float(fit.positives.sum() + fit.negatives.sum())))
         models[c] = model_from_sweeps(fit, judge, name=c)
-    return models, n, str(args.file), notes
+    return models, n, notes
 
 
 def run_audit(args) -> int:
@@ -324,8 +337,8 @@ def run_audit(args) -> int:
         if args.engine:
             from costlib import loading
 
-            models, n_rows, name, notes = _scan_models(args, scores)
-            fp, header = loading.file_fingerprint(args.file), f"{n_rows:,} rows, read with {args.engine}"
+            models, n_rows, name, notes, fp = _scan_models(args, scores)
+            header = f"{n_rows:,} rows, read with {args.engine}"
             if fp:  # one file: named as the in-memory path names it
                 name = loading.display_name(os.path.basename(args.file))
         else:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
 
 import pandas as pd
@@ -171,12 +170,7 @@ def _clean(x):
 def _read(path: str):
     from costlib import loading
 
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise DataError(f'The file "{path}" cannot be read: {exc.strerror or exc}.') from None
-    name = os.path.basename(path) or path
+    data, name = loading.read_path(path)  # regular files only, size and holes checked, as for every command
     return name, loading.read_table(data, name), loading.fingerprint(data)
 
 

@@ -73,7 +73,7 @@ def watch(args) -> dict:
     from costlib.present.policy import load_policy
     from costlib.watch.report import watch_report
 
-    data, policy_name = loading.read_path(args.policy)
+    data, policy_name = loading.read_path(args.policy, table=False)  # load_policy says what is wrong
     policy = load_policy(data)
     raw, name = loading.read_path(args.file)
     report = watch_report(

@@ -136,7 +136,7 @@ def read_policy(policy) -> PolicyCutoffs:
     if isinstance(policy, (str, os.PathLike)):
         from costlib import loading
 
-        text = loading.read_path(policy, max_bytes=MAX_BYTES)[0]
+        text = loading.read_path(policy, max_bytes=MAX_BYTES, table=False)[0]
         try:
             parsed = json.loads(text)
         except (ValueError, RecursionError):

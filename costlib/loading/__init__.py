@@ -13,7 +13,9 @@ first row under the header is row 1). Fixes are offered in `DataError.fix` (word
 `DataError.fix_action` (a word from `ACTIONS`), and applied only when asked for
 (`apply_fixes`), always with a note in `Dataset.notes`. Parquet is read with pyarrow only;
 nothing is ever unpickled or evaluated. Tables larger than the memory budget
-(`upload_memory_budget`, $COSTLIB_UPLOAD_MEMORY_MB) are refused before they are read whole.
+(`upload_memory_budget`, $COSTLIB_UPLOAD_MEMORY_MB) are refused before they are read whole;
+on the command line (`read_path`), so are files larger than a quarter of it (`table_budget`)
+and sparse files.
 
 The parts:
 

@@ -83,7 +83,14 @@ MSG_SERVER_BUSY = (
     "its {budget}, and this session holds {mine} of that. Nothing you had loaded is lost; try again in a few "
     "minutes, or open a smaller file."
 )
-MSG_FILE_TOO_BIG = 'The file "{name}" is {size}, more than the {budget} that one upload may use here. ' + BIG_DATA_PATH
+MSG_FILE_TOO_BIG = (
+    'The file "{name}" is {size}, more than the {budget} that a file read into memory may take here. ' + BIG_DATA_PATH
+)
+MSG_SPARSE = (
+    'The file "{name}" is {size} long, but the disk holds only {stored} of it: the rest is holes (a file still '
+    "being downloaded or copied, or one made with truncate), which read as NUL bytes, not text. Give the path of "
+    "the finished file."
+)
 MSG_NOT_REGULAR = '"{name}" is {kind}, not a regular file; give the path of a CSV or Parquet file.'
 MSG_CANNOT_READ = 'The file "{name}" cannot be read: {reason}.'
 

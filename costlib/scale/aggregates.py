@@ -189,17 +189,22 @@ def aggregate(
     from costlib import __version__
     from costlib.scale.engines import describe_source, files_of
     from costlib.scale.score_stats import score_stats
+    from costlib.scale.snapshot import consistent
 
-    stats = score_stats(
-        source,
-        label=label,
-        score=score,
-        group=group,
-        weight=weight,
-        split=split,
-        engine=engine,
-        max_thresholds=max_thresholds,
-    )
+    def read():  # the counts and the files' sizes and times in the provenance, of one version of the files
+        stats = score_stats(
+            source,
+            label=label,
+            score=score,
+            group=group,
+            weight=weight,
+            split=split,
+            engine=engine,
+            max_thresholds=max_thresholds,
+        )
+        return stats, files_of(source) if isinstance(source, str | os.PathLike | list | tuple) else []
+
+    (stats, files), _ = consistent(source, read)
     source_text = source if isinstance(source, str) else describe_source(source)
     meta = {
         "format": FORMAT,
@@ -217,7 +222,7 @@ def aggregate(
         "thresholds": len(stats),
         "provenance": {
             "source": source_text[:2000],
-            "files": files_of(source) if isinstance(source, str | os.PathLike | list | tuple) else [],
+            "files": files,
             "engine": engine,
             "rows": stats.rows,
             "created": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),

@@ -26,6 +26,7 @@ from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
 from costlib.core.escaping import display_name
 from costlib.core.settings import MAX_GROUPS
+from costlib.scale import snapshot
 
 DATA_DIR_ENV = "COSTLIB_DATA_DIR"
 SUFFIXES = (".parquet", ".pq", ".csv")
@@ -107,12 +108,16 @@ def columns_of(path: Path) -> list[str]:
         return names
     from costlib.scale.engines import connect
 
-    engine = connect("duckdb", str(path))  # the names DuckDB will read: its delimiter, its names for blanks
-    try:
-        names = [c for c, _ in engine.columns(engine.open(str(path)))]
-    finally:
-        engine.close()
-    _no_repeats(path, _header_cells(path, names) or names)
+    def read():  # DuckDB's names and the header's own cells, of one version of the file
+        engine = connect("duckdb", str(path))  # the names DuckDB will read: its delimiter, its names for blanks
+        try:
+            names = [c for c, _ in engine.columns(engine.open(str(path)))]
+        finally:
+            engine.close()
+        return names, _header_cells(path, names)
+
+    (names, cells), _ = snapshot.consistent(str(path), read)
+    _no_repeats(path, cells or names)
     return names
 
 
@@ -212,30 +217,40 @@ def dataset_from_file(
     split: str | None = None,
     weight: str | None = None,
 ) -> Dataset:
-    """Read a file through DuckDB into a counts-only `Dataset` (one `ModelSweeps` per score)."""
-    models = {}
-    n_rows = 0
-    notes = [
-        f"“{display_name(path.name)}” is read where it lies, through DuckDB: the pages work on its counts, "
-        "not its rows."
-    ]
-    for score in scores:
-        sweeps, bound = scan_sweeps(
-            str(path),
-            label=label,
-            score=score,
-            group=group,
-            weight=weight,
-            split=split,
-            max_thresholds=FOLDER_MAX_THRESHOLDS,
-        )
-        parts = sweeps.values() if split else [sweeps]
-        n_rows = int(round(sum(float(g.positives.sum() + g.negatives.sum()) for g in parts)))
-        models[score] = _models_from(sweeps, score, split is not None, weight is not None)
-        if bound:
-            notes.append(f"{score}: {bound}")
+    """Read a file through DuckDB into a counts-only `Dataset` (one `ModelSweeps` per score).
+
+    Every score column is read from one version of the file (`snapshot.consistent`), and the
+    dataset's fingerprint is that version's `snapshot.identity`, never the name and
+    modification time: a file replaced under the same name, rows and time is another dataset,
+    so nothing remembered for the old one is shown for it.
+    """
+
+    def read():
+        models, n_rows = {}, 0
+        notes = [
+            f"“{display_name(path.name)}” is read where it lies, through DuckDB: the pages work on its counts, "
+            "not its rows."
+        ]
+        for score in scores:
+            sweeps, bound = scan_sweeps(
+                str(path),
+                label=label,
+                score=score,
+                group=group,
+                weight=weight,
+                split=split,
+                max_thresholds=FOLDER_MAX_THRESHOLDS,
+            )
+            parts = sweeps.values() if split else [sweeps]
+            n_rows = int(round(sum(float(g.positives.sum() + g.negatives.sum()) for g in parts)))
+            models[score] = _models_from(sweeps, score, split is not None, weight is not None)
+            if bound:
+                notes.append(f"{score}: {bound}")
+        return models, n_rows, notes
+
+    (models, n_rows, notes), ident = snapshot.consistent(str(path), read)
     mapping = ColumnMapping(label=label, scores=tuple(scores), group=group, split=split, weight=weight)
-    fingerprint = f"file:{path.name}:{path.stat().st_mtime_ns}"
+    fingerprint = f"file:{path.name}:{snapshot.token(ident)}"
     return _dataset(display_name(path.name), fingerprint, n_rows, mapping, models, tuple(notes))
 
 
@@ -282,7 +297,13 @@ BYTES_PER_CELL = 48  # what one read cell takes in pandas at most (a short text;
 def read_columns(path: Path, columns: list[str]) -> pd.DataFrame:
     """Only `columns` of a data-folder file, read where it lies by DuckDB, refused with a
     sentence before any row is read when they would not fit the upload memory budget
-    (`loading.budget.table_budget`) at `BYTES_PER_CELL` a cell."""
+    (`loading.budget.table_budget`) at `BYTES_PER_CELL` a cell. The count and the columns are
+    read from one version of the file (`snapshot.consistent`)."""
+    return snapshot.consistent(str(path), lambda: _read_columns(path, columns))[0]
+
+
+def _read_columns(path: Path, columns: list[str]) -> pd.DataFrame:
+    """`read_columns` on one version of the file: a count, then the columns."""
     from costlib.loading.budget import table_budget
     from costlib.scale.engines import connect
 

@@ -244,15 +244,23 @@ def describe_source(source) -> str:
     return f"the {type(source).__name__}"
 
 
-def files_of(source) -> list[dict]:
-    """Name, size and modification time of every local file a path source reads (provenance)."""
+def local_files(source) -> list[str]:
+    """Every local file a path source reads: the path itself, or the files of a glob as DuckDB
+    matches them (hidden files included), sorted; none for a query, a table in memory or a URL."""
     out = []
     for p in _paths(source) or []:
         if "://" in p:
             continue
-        for f in sorted(glob.glob(p)) if glob.has_magic(p) else [p]:
-            st = os.stat(f)
-            out.append({"path": os.path.abspath(f), "bytes": st.st_size, "modified": int(st.st_mtime)})
+        out.extend(sorted(f for f in glob_files(p) if os.path.isfile(f)) if glob.has_magic(p) else [p])
+    return out
+
+
+def files_of(source) -> list[dict]:
+    """Name, size and modification time of every local file a path source reads (provenance)."""
+    out = []
+    for f in local_files(source):
+        st = os.stat(f)
+        out.append({"path": os.path.abspath(f), "bytes": st.st_size, "modified": int(st.st_mtime)})
     return out
 
 

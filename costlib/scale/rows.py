@@ -31,6 +31,7 @@ from costlib.scale.engines import (
     sql_double,
     unique_name,
 )
+from costlib.scale.snapshot import consistent
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -326,12 +327,21 @@ def find_units(tab: pa.Table) -> tuple[Units, np.ndarray]:
 
 
 def with_scan(source, engine: str, roles: Roles, body):
-    """``body(scan)`` on the source opened as a `Scan`, which is closed afterwards (also on errors)."""
-    scan = open_scan(source, engine, roles)
-    try:
-        return body(scan)
-    finally:
-        scan.close()
+    """``body(scan)`` on the source opened as a `Scan`, which is closed afterwards (also on errors).
+
+    Every pass, from the view's making to the last count, reads one version of the source's
+    files (`costlib.scale.snapshot.consistent`): a file replaced meanwhile is read again, and
+    refused when it keeps changing.
+    """
+
+    def once():
+        scan = open_scan(source, engine, roles)
+        try:
+            return body(scan)
+        finally:
+            scan.close()
+
+    return consistent(source, once)[0]
 
 
 __all__ = [

@@ -178,8 +178,103 @@ def test_read_path_refuses_folders_missing_files_and_files_over_the_limit(tmp_pa
     big.write_bytes(b"x" * 2000)
     with pytest.raises(DataError) as info:
         read_path(big, max_bytes=1000)
-    assert "is 2 kB, more than the 1 kB that one upload may use here" in info.value.message
+    assert "is 2 kB, more than the 1 kB that a file read into memory may take here" in info.value.message
     assert "DuckDB" in info.value.message
+
+
+def _sparse(path: Path, size: int, head: bytes = b"") -> Path:
+    """A file of `size` bytes of which only `head` is written: the rest is a hole (no disk space)."""
+    path.write_bytes(head)
+    os.truncate(path, size)
+    st = os.stat(path)
+    if st.st_blocks * 512 >= size // 2:
+        pytest.skip("this filesystem does not keep sparse files")
+    return path
+
+
+def _count_reads(monkeypatch) -> list[int]:
+    """The sizes of the blocks os.read returns from now on."""
+    got: list[int] = []
+    real = os.read
+
+    def counting(fd, n):
+        block = real(fd, n)
+        got.append(len(block))
+        return block
+
+    monkeypatch.setattr(os, "read", counting)
+    return got
+
+
+def test_read_path_refuses_a_sparse_file_after_reading_its_first_block_only(tmp_path, monkeypatch) -> None:
+    # a real CSV head, then 64 MiB of hole: the head alone looks like a table
+    path = _sparse(tmp_path / "holes.csv", 64 << 20, b"label,score\n1,0.5\n0,0.2\n")
+    reads = _count_reads(monkeypatch)
+    with pytest.raises(DataError) as info:
+        read_path(path)
+    stored = loading.messages.size(os.stat(path).st_blocks * 512)
+    assert info.value.message == loading.MSG_SPARSE.format(name=display_name(str(path)), size="67.1 MB", stored=stored)
+    assert sum(reads) <= loading.sniffing.SAMPLE_BYTES
+    with pytest.raises(DataError, match="the rest is holes"):  # not a table either: a policy file is not read whole
+        read_path(path, table=False)
+
+
+def test_read_path_refuses_a_binary_file_from_its_first_block_with_read_tables_sentence(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "photo.csv"
+    data = b"\x89PNG\r\n\x1a\n" + os.urandom(8 << 20)
+    path.write_bytes(data)
+    with pytest.raises(DataError) as from_table:
+        read_table(data, str(path))
+    reads = _count_reads(monkeypatch)
+    with pytest.raises(DataError) as from_path:
+        read_path(path)
+    assert from_path.value.message == from_table.value.message  # the sentence read_table says, earlier
+    assert sum(reads) <= loading.sniffing.SAMPLE_BYTES
+    assert read_path(path, table=False)[0] == data  # a file that is not a table is left to its reader
+
+
+def test_read_path_reads_a_sparse_parquet_file_and_a_file_that_is_only_stored_compressed(tmp_path, monkeypatch) -> None:
+    # zeros in a Parquet file's pages are data (cp --sparse and rsync -S store them as holes)
+    parquet = _sparse(tmp_path / "zeros.parquet", 4 << 20, b"PAR1")
+    assert len(read_path(parquet)[0]) == 4 << 20
+    # a filesystem that compresses counts fewer blocks than the size, but finds no hole: the file is read
+    dense = tmp_path / "dense.csv"
+    dense.write_bytes(b"label,score\n" + b"1,0.5\n" * 500_000)
+    real = os.fstat
+
+    def few_blocks(fd):
+        st = real(fd)
+        return os.stat_result(tuple(st)[:10], {"st_blocks": 8, "st_blksize": st.st_blksize})
+
+    monkeypatch.setattr(os, "fstat", few_blocks)
+    assert read_path(dense)[0] == dense.read_bytes()
+    monkeypatch.delattr(os, "SEEK_HOLE")  # no way to ask for holes: the stat alone decides
+    with pytest.raises(DataError, match="the rest is holes"):
+        read_path(dense)
+
+
+def test_read_path_holds_the_bytes_once_not_twice(tmp_path) -> None:
+    import tracemalloc
+
+    path = tmp_path / "big.csv"
+    path.write_bytes(b"label,score\n" + b"1,0.5\n0,0.2\n" * (3 << 20))  # 36 MiB
+    tracemalloc.start()
+    try:
+        data, _ = read_path(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(data) == path.stat().st_size
+    assert peak < 1.1 * len(data), f"peak {peak / 2**20:.0f} MiB for {len(data) / 2**20:.0f} MiB"  # joined blocks: 2x
+
+
+def test_the_default_limit_leaves_the_budget_room_for_the_table(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv(loading.UPLOAD_MEMORY_ENV, "4")  # 4 MiB: a file may take 1 MiB, its table the rest
+    path = tmp_path / "t.csv"
+    path.write_bytes(b"label,score\n" + b"1,0.5\n" * 200_000)  # 1.2 MB
+    with pytest.raises(DataError, match=r"is 1.2 MB, more than the 1.05 MB that a file read into memory may take"):
+        read_path(path)
+    assert read_path(path, max_bytes=2 << 20)[0] == path.read_bytes()
 
 
 def _limit_memory() -> None:  # in the child: a reader that slurps /dev/zero fails fast, not the machine
@@ -197,6 +292,52 @@ def _cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
         timeout=timeout,
         preexec_fn=_limit_memory,
     )
+
+
+PEAK_CHILD = """
+import atexit, sys
+def peak():
+    with open("/proc/self/status") as f:
+        sys.stderr.write("".join(line for line in f if line.startswith("VmHWM:")))
+atexit.register(peak)
+from costlib.__main__ import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _cli_peak(*args: str, env: dict | None = None) -> tuple[subprocess.CompletedProcess, int]:
+    """A command run in a fresh process (address space capped at 3 GiB) and its peak resident memory."""
+    r = subprocess.run(
+        [sys.executable, "-c", PEAK_CHILD, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=_limit_memory,
+        env={**os.environ, **(env or {})},
+    )
+    line = [x for x in r.stderr.splitlines() if x.startswith("VmHWM:")]
+    assert line, r.stderr[-2000:]
+    return r, int(line[-1].split()[1]) * 1024
+
+
+@pytest.mark.parametrize("command", ["audit", "train"])
+def test_the_command_line_refuses_huge_sparse_files_without_reading_them(tmp_path, command) -> None:
+    # the issue's files: made with truncate, all holes; 2 GiB passes the default limit, 3.9 GB passes it
+    # under a budget large enough to let it through the size check (before: read whole, 4.4 and 8.2 GB resident)
+    args = ["--label", "label", "--score", "score", "--c-fp", "1", "--c-fn", "1"]
+    if command == "train":
+        args = ["--features", "a,b", "--delta", "d"]
+    two = _sparse(tmp_path / "two.csv", 2 << 30)
+    r, peak = _cli_peak(command, str(two), *args)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert 'The file "' in r.stderr and "is 2.15 GB, more than the 1.07 GB that a file read into memory" in r.stderr
+    assert peak < 400 << 20, f"{peak / 2**20:.0f} MiB resident"
+    big = _sparse(tmp_path / "big.csv", 3_900_000_000)
+    r, peak = _cli_peak(command, str(big), *args, env={loading.UPLOAD_MEMORY_ENV: "20000"})
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "is 3.9 GB long, but the disk holds only 0 bytes of it: the rest is holes" in r.stderr
+    assert peak < 400 << 20, f"{peak / 2**20:.0f} MiB resident"
 
 
 def test_the_command_line_refuses_dev_zero_and_a_pipe_with_a_sentence(tmp_path) -> None:

@@ -3,6 +3,8 @@ uploaded, and bad files refused with a sentence."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -147,6 +149,32 @@ def test_a_data_folder_file_is_read_by_its_chosen_columns(tmp_path, monkeypatch)
     table = [t.value for t in at.dataframe if watch_words.SAVES in t.value.columns][0]
     assert list(table["period"]) == ["2026-01", "2026-02", "2026-03", "2026-04"]
     assert _box(at).startswith("Keep the cutoff")
+
+
+def test_a_data_folder_file_replaced_with_the_same_name_size_and_time_is_read_again(tmp_path, monkeypatch):
+    rng = np.random.default_rng(13)
+    train = _stable(rng, 1)
+    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=100, volume=1000)
+    cases = _stable(rng, 4)
+    path = tmp_path / "cases.csv"
+    cases.to_csv(path, index=False)
+    monkeypatch.setenv("COSTLIB_DATA_DIR", str(tmp_path))
+    at = open_app("compas", "views/watch.py")
+    at.file_uploader(key="watch_policy").upload("p.json", policy_json(audit).encode(), "application/json").run()
+    at.radio(key="watch_from").set_value(answers.CASES_FOLDER).run()
+    at.multiselect(key="watch_folder_cols").set_value(["when", "p", "y"]).run()
+    for key, column in {"time": "when", "score": "p", "label": "y"}.items():
+        at.selectbox(key=f"watch_{key}").set_value(column).run()
+    assert_no_exception(at)
+    st = path.stat()
+    flipped = cases.assign(y=1 - cases["y"])  # every label the other way: the same bytes, rearranged
+    flipped.to_csv(path, index=False)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+    at.run()
+    assert_no_exception(at)
+    read = [v for k, v in at.session_state["_memo"].items() if k[0] == "watch_folder"][-1]
+    assert read["y"].tolist() == flipped["y"].tolist()  # before: the old labels, remembered by name, size and time
 
 
 def test_an_aggregate_file_as_the_cases_gets_a_sentence(tmp_path):
