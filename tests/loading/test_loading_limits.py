@@ -353,7 +353,10 @@ def test_the_preview_of_a_categorical_sends_plain_strings_not_the_whole_dictiona
     # one 50 MB string repeated: Parquet keeps one copy, pandas a category; 20,000 more
     # categories of 150 characters that the first rows do not show (a 3 MB dictionary)
     rows = 20_000
-    values = pa.array(["y" * 50_000_000] * 5 + [f"{i:0150d}" for i in range(rows)]).dictionary_encode()
+    codes = np.r_[np.zeros(5, np.int32), np.arange(1, rows + 1, dtype=np.int32)]
+    values = pa.DictionaryArray.from_arrays(
+        pa.array(codes), pa.array(["y" * 50_000_000] + [f"{i:0150d}" for i in range(rows)])
+    )
     buf = io.BytesIO()
     pq.write_table(pa.table({"label": np.arange(rows + 5) % 2, "text": values}), buf)
     df = read_table(buf.getvalue(), "long.parquet")
