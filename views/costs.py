@@ -6,6 +6,7 @@ from costlib import answers
 from costlib.binary import decision, elicit
 from costlib.binary.fairness import FAIRNESS_CRITERIA
 from costlib.core import settings
+from costlib.core.escaping import option_names
 from costlib.present import capacity_words, figures, words
 from views._ui.costs_sections import (
     details_on,
@@ -90,6 +91,7 @@ def live_answer() -> None:
             list(models),
             index=list(models).index(rec.model),
             key="curve_model",
+            format_func=option_names(list(models)),
             help="The recommendation compares every model; pick whose cost curve to draw.",
         )
     shown = (

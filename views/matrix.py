@@ -5,6 +5,7 @@ import streamlit as st
 
 from costlib import answers
 from costlib.core import settings
+from costlib.core.escaping import option_names
 from costlib.present import words
 from views._ui.display import say, show_table, show_verdict
 from views._ui.memo import memo
@@ -36,11 +37,12 @@ say("caption", answers.matrix_prices_caption(unit))
 cell = st.column_config.NumberColumn(
     min_value=settings.PRICE.low, max_value=settings.PRICE.high, step=0.5, format="%.2f"
 )
+shown = option_names(names)  # a class is named by a column: as long as a header, and distinct once cut
 edited = st.data_editor(
-    pd.DataFrame(start, index=[f"truth: {n}" for n in names], columns=[f"decide {n}" for n in names]),
+    pd.DataFrame(start, index=[f"truth: {shown(n)}" for n in names], columns=[f"decide {shown(n)}" for n in names]),
     key="cost_matrix",
     width="stretch",
-    column_config={f"decide {n}": cell for n in names},
+    column_config={f"decide {shown(n)}": cell for n in names},
 )
 c_mat = edited.to_numpy(dtype=float)
 if not settings.matrix_in_bound(c_mat):

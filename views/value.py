@@ -4,6 +4,7 @@ import streamlit as st
 
 from costlib import answers, value
 from costlib.core import settings
+from costlib.core.escaping import option_names
 from costlib.present import capacity_words, words
 from views._ui import value_inputs
 from views._ui.data import group_names
@@ -57,7 +58,11 @@ def live_value() -> None:
     model = rec.model
     if len(sweeps.judge) > 1:
         model = st.columns([1, 2])[0].selectbox(
-            "Curve of the model", list(sweeps.judge), index=list(sweeps.judge).index(rec.model), key="value_model"
+            "Curve of the model",
+            list(sweeps.judge),
+            index=list(sweeps.judge).index(rec.model),
+            key="value_model",
+            format_func=option_names(list(sweeps.judge)),
         )
     fig = answers.value_tau_figure(sweeps, rec, model, k=k, reject_value=r, worth=worth, unit=unit)
     st.plotly_chart(fig, key="value_tau_chart")

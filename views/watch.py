@@ -6,6 +6,7 @@ import streamlit as st
 
 from costlib import answers, loading
 from costlib.core.errors import DataError
+from costlib.core.escaping import option_names
 from costlib.loading.ledger import LEDGER, held_bytes
 from costlib.loading.messages import WHAT_READING
 from costlib.present import watch_words
@@ -70,7 +71,7 @@ def _cases(where):
     picked = where.selectbox("File", files, key="watch_folder_file")
     path = bigdata.safe_path(folder, picked)
     names = bigdata.columns_of(path)
-    chosen = where.multiselect(answers.FOLDER_COLUMNS, names, key="watch_folder_cols")
+    chosen = where.multiselect(answers.FOLDER_COLUMNS, names, key="watch_folder_cols", format_func=option_names(names))
     if not chosen:
         return None
     key = (snapshot.identity(path), tuple(chosen))  # the file's version, not its name and time: see snapshot
@@ -91,7 +92,7 @@ LAST = "_watch_last"  # the session's last own inputs: back on this page after t
 def _pick(where, label: str, options: list, guess, key: str, optional: bool = False):
     choices = [answers.NO_COLUMN, *options] if optional else options
     index = choices.index(guess) if guess in choices else 0
-    chosen = where.selectbox(label, choices, index=index, key=key)
+    chosen = where.selectbox(label, choices, index=index, key=key, format_func=option_names(choices))
     return None if chosen == answers.NO_COLUMN else chosen
 
 

@@ -11,6 +11,7 @@ from costlib import value
 from costlib.answers.value import KChoice
 from costlib.calibration import BinnedScores, apply_temperature, brier_score, calibration_advice, fit_temperature
 from costlib.core.dataset import Dataset
+from costlib.core.escaping import shorten
 from costlib.present import figures, words
 
 
@@ -130,6 +131,7 @@ def calibration_advice_line(ds: Dataset, model: str, *, bins: int = 10) -> str |
     chance = fit.binned.ece_by_chance(bins)
     advice = calibration_advice(fit.t, fit.binned.ece(bins), fit.binned_cal.ece(bins), chance)
     where = f"fitted on the {fit.fit_on} rows" if fit.fit_on != "same" else "fitted and judged on the same rows"
-    return f"Calibration of {model} (temperature {where}; Calibration page): " + words.calibration_advice_sentence(
-        advice
+    return (
+        f"Calibration of {shorten(model)} (temperature {where}; Calibration page): "
+        + words.calibration_advice_sentence(advice)
     )

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from costlib.core.escaping import shorten
+
 
 def classes_sentence(class_names: Sequence[str]) -> str:
-    """'Classes: a, b, c'."""
-    return "Classes: " + ", ".join(class_names)
+    """'Classes: a, b, c' (each name `shorten`ed: a class is named by a column's name, as long as a header)."""
+    return "Classes: " + ", ".join(shorten(n) for n in class_names)
 
 
 def previous_upload_sentence(name: str, what: str = "file") -> str:

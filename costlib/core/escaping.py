@@ -9,8 +9,15 @@ at the moment it goes there (a sentence is built from raw text and escaped once,
 - Plotly titles, legends, axis titles and hovers: `plain`;
 - HTML (the audit report): `html_escape`;
 - CSV: `neutralise` for one cell, `safe_cells` for a table on screen (Streamlit's toolbar
-  "Download as CSV" exports the displayed cells verbatim), `safe_csv` for a download;
+  "Download as CSV" exports the displayed cells verbatim; `cut_cells` counts the cells it
+  shortens), `safe_csv` for a download;
+- a widget's options that are user values (column names, label values, groups, models):
+  `option_names`, its ``format_func``;
 - a file's name inside a sentence: `display_name` (then the surface's own escape).
+
+A user's value can be as long as the file allows (a 100 MB cell, a 30 MB column name), so
+every surface above shows at most `MAX_CELL_CHARS` characters of one value; `shorten` is the
+one cut, and "…" marks it. Downloads (`safe_csv`) keep every character.
 
 It lives in `costlib.core` because every layer draws user text (the loader's sentences, the
 figures, the report, the pages); it imports nothing above `core`.
@@ -21,10 +28,109 @@ from __future__ import annotations
 import html as _html
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
 from costlib.core.validation import NUMBER_RE
+
+# ---------------------------------------------------------------------------------------
+# Long text: one cut for every surface
+
+#: the most characters of one user value a page shows: a table's cell or column name, a widget's
+#: option, a Plotly name. A sentence or an identifier fits; the browser never gets a 100 MB cell.
+MAX_CELL_CHARS = 200
+
+
+def shorten(text: object, limit: int = MAX_CELL_CHARS, *, keep_end: int = 0) -> str:
+    """Text of at most `limit` characters: a longer one is cut, and "…" marks the cut.
+
+    Every surface that bounds user text cuts it here: table cells and names (`safe_cells`),
+    widget options (`option_names`) and labels (`label`), Plotly text (`plain`), file names
+    (`display_name`) and the values the loader quotes in its sentences.
+
+    Parameters
+    ----------
+    text : object
+        Shown as ``str(text)``.
+    limit : int, default MAX_CELL_CHARS
+        The most characters returned, "…" included.
+    keep_end : int, default 0
+        How many of the last characters a cut keeps (a file's extension); 0 cuts the end off.
+
+    Returns
+    -------
+    str
+        ``str(text)`` itself when it has at most `limit` characters.
+
+    Examples
+    --------
+    >>> shorten("abcdefgh", 5), shorten("abcdefgh", 5, keep_end=2), shorten("abc", 5)
+    ('abcd…', 'ab…gh', 'abc')
+    """
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    keep_end = max(0, min(keep_end, limit - 1))
+    return text[: limit - keep_end - 1] + "…" + (text[-keep_end:] if keep_end else "")
+
+
+def _distinct(shown: list, original: Sequence, limit: int) -> list:
+    """`shown` (the displayed forms of `original`) with the changed texts that would read the
+    same as another one told apart by " (2)", " (3)", ...; unchanged values keep their form."""
+    if len(set(shown)) == len(shown):
+        return shown
+    changed = [isinstance(o, str) and s != o for s, o in zip(shown, original, strict=True)]
+    taken = {s for s, c in zip(shown, changed, strict=True) if not c}
+    out = []
+    for s, c in zip(shown, changed, strict=True):
+        if c:
+            n, text = 1, s
+            while text in taken:
+                n += 1
+                tag = f" ({n})"
+                text = (s if len(s) + len(tag) <= limit else shorten(s, limit - len(tag))) + tag
+            taken.add(text)
+            s = text
+        out.append(s)
+    return out
+
+
+def option_names(options: Sequence[object], limit: int = MAX_CELL_CHARS) -> Callable[[object], str]:
+    """The ``format_func`` of a widget whose options are user values (column names, label
+    values, groups, models).
+
+    Streamlit sends the browser each option as its ``format_func`` text and maps the text
+    the browser sends back to the option, so each is `shorten`ed and two that would then
+    read the same are told apart (" (2)"): the widget still returns the whole value.
+
+    Parameters
+    ----------
+    options : sequence
+        The widget's options.
+    limit : int, default MAX_CELL_CHARS
+        The most characters shown of one option.
+
+    Returns
+    -------
+    callable
+        option -> its text; a value that is not among `options` (typed in) is `shorten`ed.
+
+    Examples
+    --------
+    >>> names = option_names(["a" * 300 + "x", "a" * 300 + "y", "b"], limit=8)
+    >>> [names(o) for o in ["a" * 300 + "x", "a" * 300 + "y", "b"]]
+    ['aaaaaaa…', 'aaa… (2)', 'b']
+    """
+    texts = [str(o) for o in options]
+    lookup = dict(zip(texts, _distinct([shorten(t, limit) for t in texts], texts, limit), strict=True))
+
+    def name(option: object) -> str:
+        text = str(option)
+        return lookup[text] if text in lookup else shorten(text, limit)
+
+    return name
+
 
 # ---------------------------------------------------------------------------------------
 # Markdown and widget labels
@@ -62,9 +168,7 @@ def label(text: str, limit: int = 40) -> str:
     >>> label("**bold** <a href=x>")
     '··bold·· ·a href·x·'
     """
-    text = str(text)
-    text = text if len(text) <= limit else text[: limit - 1] + "…"
-    text = _LABEL_KEEP.sub("·", text)
+    text = _LABEL_KEEP.sub("·", shorten(text, limit))
     return re.sub(r"(?i)www\.", lambda m: m.group(0)[0] + WORD_JOINER + m.group(0)[1:], text)
 
 
@@ -72,13 +176,14 @@ def label(text: str, limit: int = 40) -> str:
 # Plotly and HTML
 
 
-def plain(text: str) -> str:
-    """User text for Plotly titles, legends and hovers (which read a few HTML tags).
+def plain(text: str, limit: int = MAX_CELL_CHARS) -> str:
+    """User text for Plotly titles, legends and hovers (which read a few HTML tags), at most
+    `limit` characters of it (`shorten`: a group's name can be repeated in every point's hover).
 
     >>> plain("<b>A & B</b>")
     '&lt;b&gt;A &amp; B&lt;/b&gt;'
     """
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return shorten(text, limit).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def html_escape(text) -> str:
@@ -146,10 +251,13 @@ def neutralise(value: object) -> object:
 
 def safe_cells(df: pd.DataFrame) -> pd.DataFrame:
     """A copy of a table that is safe to display: text cells, column names and index labels
-    `neutralise`d.
+    `neutralise`d and `shorten`ed to at most MAX_CELL_CHARS characters.
 
     Give this to ``st.dataframe`` for a table that holds user text: Streamlit's toolbar
-    "Download as CSV" exports the displayed cells verbatim, which are then already safe.
+    "Download as CSV" exports the displayed cells verbatim, which are then already safe, and
+    the browser never gets more than MAX_CELL_CHARS characters of one cell. Text columns
+    become plain strings: a categorical column would send the browser its whole dictionary
+    (every category, however few rows are shown). Bytes are shown as UTF-8 text.
 
     Parameters
     ----------
@@ -160,22 +268,78 @@ def safe_cells(df: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame
         A copy; numeric, boolean and date columns are unchanged, so they still sort and
-        format as numbers.
+        format as numbers. Column names that would read the same once shortened or
+        neutralised are told apart (" (2)"), as a table cannot show two columns of one name.
 
     Examples
     --------
     >>> safe_cells(pd.DataFrame({"=g": ["@x", "a"], "n": [-1, 2]})).to_dict("list")
     {"'=g": ["'@x", 'a'], 'n': [-1, 2]}
+    >>> len(safe_cells(pd.DataFrame({"t": ["x" * 10**6]}))["t"][0])
+    200
     """
+    return _safe_table(df, MAX_CELL_CHARS)
+
+
+def cut_cells(df: pd.DataFrame, limit: int = MAX_CELL_CHARS) -> int:
+    """How many text cells, column names and index labels of `df` `safe_cells` shortens.
+
+    >>> cut_cells(pd.DataFrame({"t": ["x" * 300, "ok"], "n": [1, 2]}))
+    1
+    """
+    n = sum(_longer(x, limit) for x in (*_labels(df.columns), *_labels(df.index)))
+    for i in range(df.shape[1]):
+        s = df.iloc[:, i]
+        if not _holds_no_text(s.dtype):
+            n += sum(_longer(x, limit) for x in s.astype(object))
+    return n
+
+
+def _safe_table(df: pd.DataFrame, limit: int | None) -> pd.DataFrame:
+    """`safe_cells` with cells cut to `limit` characters (None: neutralised only, for a download)."""
     out = df.copy()
     for i in range(out.shape[1]):
         s = out.iloc[:, i]
         if _holds_no_text(s.dtype):
             continue
-        out.isetitem(i, s.astype(object).map(neutralise))
-    out.columns = _safe_index(out.columns)
-    out.index = _safe_index(out.index)
+        out.isetitem(i, s.astype(object).map(lambda x: _safe_cell(x, limit)))
+    columns = _safe_index(out.columns, limit)
+    if limit is not None and not isinstance(columns, pd.MultiIndex):
+        columns = pd.Index(_distinct(list(columns), list(df.columns), limit), name=columns.name)
+    out.columns = columns
+    out.index = _safe_index(out.index, limit)
     return out
+
+
+def _text_of(value: object, limit: int) -> str | None:
+    """A text cell's text (bytes: enough of them decoded to tell whether it exceeds `limit`
+    characters), None for a value that is not text."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value[: 4 * (limit + 1)]).decode("utf-8", errors="replace")
+    return None
+
+
+def _longer(value: object, limit: int) -> bool:
+    text = _text_of(value, limit)
+    return text is not None and len(text) > limit
+
+
+def _safe_cell(value: object, limit: int | None) -> object:
+    """One displayed cell: cut first (a formula is recognised by its start), then neutralised."""
+    if limit is None:
+        return neutralise(value)
+    text = _text_of(value, limit)
+    return value if text is None else shorten(neutralise(shorten(text, limit)), limit)
+
+
+def _labels(index: pd.Index) -> list:
+    if isinstance(index, pd.MultiIndex):
+        return [*index.names, *(x for t in index for x in t)]
+    if isinstance(index, pd.RangeIndex) or _holds_no_text(index.dtype):
+        return [index.name]
+    return [index.name, *index]
 
 
 def _holds_no_text(dtype) -> bool:
@@ -185,14 +349,17 @@ def _holds_no_text(dtype) -> bool:
     return pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype) or dtype.kind in "mM"
 
 
-def _safe_index(index: pd.Index) -> pd.Index:
+def _safe_index(index: pd.Index, limit: int | None) -> pd.Index:
+    def cell(x: object) -> object:
+        return _safe_cell(x, limit)
+
     if isinstance(index, pd.MultiIndex):
         return pd.MultiIndex.from_tuples(
-            [tuple(neutralise(x) for x in t) for t in index], names=[neutralise(n) for n in index.names]
+            [tuple(cell(x) for x in t) for t in index], names=[cell(n) for n in index.names]
         )
     if isinstance(index, pd.RangeIndex) or _holds_no_text(index.dtype):
-        return index.rename(neutralise(index.name))
-    return pd.Index([neutralise(x) for x in index], name=neutralise(index.name))
+        return index.rename(cell(index.name))
+    return pd.Index([cell(x) for x in index], name=cell(index.name))
 
 
 def safe_csv(df: pd.DataFrame) -> bytes:
@@ -215,7 +382,7 @@ def safe_csv(df: pd.DataFrame) -> bytes:
     "name,x\\n'=1+1,-1.5\\nok,2.0\\n"
     """
     out = df if isinstance(df.index, pd.RangeIndex) else df.reset_index()
-    out = safe_cells(out)
+    out = _safe_table(out, None)  # every character: a download is the table itself
     out.columns = [neutralise(str(c)) for c in out.columns]
     return out.to_csv(index=False, lineterminator="\n").encode("utf-8")
 
@@ -255,10 +422,7 @@ def display_name(filename: object, limit: int = MAX_NAME_CHARS) -> str:
     """
     text = "".join("?" if _hidden(ch) else ch for ch in str(filename))
     text = " ".join(text.split()) or "?"
-    if len(text) > limit:
-        tail = min(24, limit // 3)
-        text = text[: limit - tail - 1] + "…" + text[-tail:]
-    return text
+    return shorten(text, limit, keep_end=min(24, limit // 3))
 
 
 def _hidden(ch: str) -> bool:

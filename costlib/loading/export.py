@@ -1,16 +1,17 @@
 """What the Data page shows of an uploaded table: its first rows, safe to display, and a caption.
 
 The cells go through `costlib.core.escaping.safe_cells` (spreadsheet formulas in user text
-neutralised, so Streamlit's toolbar "Download as CSV" exports safe cells), and the file's
-name through `costlib.core.escaping.display_name`.
+neutralised, so Streamlit's toolbar "Download as CSV" exports safe cells; text cut to
+`MAX_CELL_CHARS` characters and plain strings, never a categorical's whole dictionary), and
+the file's name through `costlib.core.escaping.display_name`.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from costlib.core.escaping import display_name, safe_cells
-from costlib.loading.messages import NOTE_PREVIEW, NOTE_PREVIEW_WIDE
+from costlib.core.escaping import MAX_CELL_CHARS, cut_cells, display_name, safe_cells
+from costlib.loading.messages import NOTE_PREVIEW, NOTE_PREVIEW_CUT, NOTE_PREVIEW_WIDE, plural
 
 PREVIEW_ROWS = 5
 PREVIEW_COLUMNS = 50  # a preview of a wider table shows its first columns only
@@ -29,19 +30,29 @@ def preview(df: pd.DataFrame, filename: str) -> tuple[pd.DataFrame, str]:
     Returns
     -------
     (DataFrame, str)
-        The first PREVIEW_ROWS rows and at most PREVIEW_COLUMNS columns through `safe_cells`,
-        and a caption with the table's size that says when columns were left out.
+        The first PREVIEW_ROWS rows and at most PREVIEW_COLUMNS columns through `safe_cells`
+        (so no cell or column name is longer than MAX_CELL_CHARS characters), and a caption
+        with the table's size that says when columns were left out and when cells were cut.
 
     Examples
     --------
     >>> head, caption = preview(pd.DataFrame({"a": range(9)}), "x.csv")
     >>> head.shape, caption
     ((5, 1), '"x.csv": 9 rows, 1 columns. First rows:')
+    >>> head, caption = preview(pd.DataFrame({"a": ["x" * 1000]}), "x.csv")
+    >>> len(head["a"][0]), caption
+    (200, '"x.csv": 1 rows, 1 columns. First rows, with 1 cell longer than 200 characters cut short at "…":')
     """
     name = display_name(filename)
     head = df.iloc[:PREVIEW_ROWS, :PREVIEW_COLUMNS]
+    n_cut = cut_cells(head)
+    cut = (
+        NOTE_PREVIEW_CUT.format(count=n_cut, cells=plural(n_cut, "cell", "cells"), limit=MAX_CELL_CHARS)
+        if n_cut
+        else ""
+    )
     if df.shape[1] > PREVIEW_COLUMNS:
-        caption = NOTE_PREVIEW_WIDE.format(name=name, rows=len(df), columns=df.shape[1], shown=PREVIEW_COLUMNS)
+        caption = NOTE_PREVIEW_WIDE.format(name=name, rows=len(df), columns=df.shape[1], shown=PREVIEW_COLUMNS, cut=cut)
     else:
-        caption = NOTE_PREVIEW.format(name=name, rows=len(df), columns=df.shape[1])
+        caption = NOTE_PREVIEW.format(name=name, rows=len(df), columns=df.shape[1], cut=cut)
     return safe_cells(head), caption

@@ -11,7 +11,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from costlib.core.escaping import MAX_NAME_CHARS  # noqa: F401 (re-exported: tests read messages.MAX_NAME_CHARS)
+from costlib.core.escaping import (
+    MAX_NAME_CHARS,  # noqa: F401 (re-exported: tests read messages.MAX_NAME_CHARS)
+    shorten,
+)
 from costlib.core.settings import MSG_GROUP_TOO_MANY  # noqa: F401 (the loader's sentences read it here)
 
 # ---------------------------------------------------------------------------------------
@@ -230,8 +233,9 @@ NOTE_WIDE = (
     "guessed ones first, then the first columns of the file). Type the exact name of any "
     "other column into a list to use it."
 )
-NOTE_PREVIEW = '"{name}": {rows:,} rows, {columns:,} columns. First rows:'
-NOTE_PREVIEW_WIDE = '"{name}": {rows:,} rows, {columns:,} columns. First rows of the first {shown:,} columns:'
+NOTE_PREVIEW = '"{name}": {rows:,} rows, {columns:,} columns. First rows{cut}:'
+NOTE_PREVIEW_WIDE = '"{name}": {rows:,} rows, {columns:,} columns. First rows of the first {shown:,} columns{cut}:'
+NOTE_PREVIEW_CUT = ', with {count:,} {cells} longer than {limit:,} characters cut short at "…"'
 
 # fixes offered with a DataError (DataError.fix), applied only when asked for
 FIX_DROP_LABELS = "drop the {count} {row_word} with a missing label"
@@ -273,11 +277,8 @@ def join(items: Sequence[str], last: str = "and") -> str:
 
 
 def q(value: object, limit: int = 40) -> str:
-    """A value quoted for a message, shortened if long."""
-    text = str(value)
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return '"' + text.replace('"', "'") + '"'
+    """A value quoted for a message, shortened if long (`shorten`)."""
+    return '"' + shorten(value, limit).replace('"', "'") + '"'
 
 
 def num(x: float) -> str:

@@ -15,7 +15,7 @@ import pandas as pd
 
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
-from costlib.core.escaping import display_name
+from costlib.core.escaping import display_name, shorten
 from costlib.core.scales import SCALES, on_scale
 from costlib.loading import roles
 from costlib.loading.budget import upload_memory_budget, work_bytes
@@ -290,7 +290,7 @@ def _missing_labels(t: Table, missing: dict[str, np.ndarray], drop_missing: bool
         if k == 0:
             continue
         if k == t.n:
-            raise DataError(MSG_LABEL_ALL_MISSING.format(name=t.name, column=column, n=t.n), column=column)
+            raise DataError(MSG_LABEL_ALL_MISSING.format(name=t.name, column=shorten(column), n=t.n), column=column)
         if not drop_missing:
             raise DataError(
                 t.bad(MSG_LABEL_MISSING, column, miss),
@@ -303,7 +303,7 @@ def _missing_labels(t: Table, missing: dict[str, np.ndarray], drop_missing: bool
         return None
     columns = [c for c, miss in missing.items() if miss.any()]
     if drop.all():
-        raise DataError(MSG_LABEL_ALL_MISSING.format(name=t.name, column=columns[0], n=t.n))
+        raise DataError(MSG_LABEL_ALL_MISSING.format(name=t.name, column=shorten(columns[0]), n=t.n))
     note = t.bad(NOTE_DROPPED_LABELS, " / ".join(columns), drop, kept=t.n - int(drop.sum()))
     t.keep(~drop)
     t.notes.append(note)

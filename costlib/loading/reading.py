@@ -21,7 +21,7 @@ import warnings
 import pandas as pd
 
 from costlib.core.errors import DataError
-from costlib.core.escaping import display_name
+from costlib.core.escaping import display_name, shorten
 from costlib.core.validation import NUMBER_RE
 from costlib.loading import sniffing as sn
 from costlib.loading.budget import PEAK_PER_TABLE_BYTE, Allowance, upload_allowance
@@ -329,7 +329,8 @@ def _read_csv(data: bytes, name: str, ext: str, limit: Allowance) -> pd.DataFram
         reason = sn.one_column_reason(str(df.columns[0]))
         if reason is not None:
             raise DataError(
-                MSG_ONE_COLUMN.format(name=name, column=df.columns[0], reason=reason), column=str(df.columns[0])
+                MSG_ONE_COLUMN.format(name=name, column=shorten(df.columns[0]), reason=reason),
+                column=str(df.columns[0]),
             )
     header_cells = [str(c) for c in df.columns]
     if header_cells and all(NUMBER_RE.match(c) for c in header_cells):

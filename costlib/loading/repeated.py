@@ -10,6 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from costlib.core.errors import DataError
+from costlib.core.escaping import shorten
 from costlib.loading.messages import (
     MSG_AMBIGUOUS_COLUMN,
     NOTE_REPEATED_DIFFERENT,
@@ -42,7 +43,7 @@ def resolve_repeated(df: pd.DataFrame, names: list[str], name: str, notes: list[
         drop.update(p for group in classes for p in group[1:])
         shown = positions_phrase([p + 1 for p in pos])
         if len(classes) == 1:
-            notes.append(NOTE_REPEATED_SAME.format(name=name, column=c, positions=shown))
+            notes.append(NOTE_REPEATED_SAME.format(name=name, column=shorten(c), positions=shown))
             continue
         kept = []
         for group in classes:
@@ -52,7 +53,7 @@ def resolve_repeated(df: pd.DataFrame, names: list[str], name: str, notes: list[
             kept.append(new)
         ambiguous[c] = (tuple(p + 1 for p in pos), tuple(kept))
         kept_text = join([q(k, limit=80) for k in kept])
-        notes.append(NOTE_REPEATED_DIFFERENT.format(name=name, column=c, positions=shown, kept=kept_text))
+        notes.append(NOTE_REPEATED_DIFFERENT.format(name=name, column=shorten(c), positions=shown, kept=kept_text))
     keep = [j for j in range(len(names)) if j not in drop]
     out = df.iloc[:, keep]
     out.columns = [final[j] for j in keep]
@@ -92,7 +93,7 @@ def ambiguous_error(df: pd.DataFrame, column: str, name: str) -> DataError | Non
     return DataError(
         MSG_AMBIGUOUS_COLUMN.format(
             name=name,
-            column=column,
+            column=shorten(column),
             positions=positions_phrase(positions),
             choices=join([q(k, limit=80) for k in kept], last="or"),
         ),

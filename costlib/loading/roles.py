@@ -16,6 +16,7 @@ import pandas as pd
 from costlib.core import settings
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
+from costlib.core.escaping import shorten
 from costlib.instance import delta_from_rating, delta_from_threshold, delta_from_votes
 from costlib.loading.cells import (
     DECIMAL_COMMA_RE,
@@ -149,7 +150,7 @@ class Table:
             rownums=self.rownums(idx),
             count=int(np.count_nonzero(mask)),
             texts=texts,
-            column=column,
+            column=None if column is None else shorten(column),
             **fields,
         )
 
@@ -188,7 +189,8 @@ def check_number(t: Table, column: str, role: str, what: str, value: object) -> 
     if not math.isfinite(x):
         shown = "not given" if value is None else q(value)
         raise DataError(
-            MSG_NEEDS_NUMBER.format(name=t.name, column=column, role=role, what=what, value=shown), column=column
+            MSG_NEEDS_NUMBER.format(name=t.name, column=shorten(column), role=role, what=what, value=shown),
+            column=column,
         )
     return x
 
@@ -233,7 +235,7 @@ def binary_labels(
     first = first_rows(codes, k)
     if k == 1:
         raise DataError(
-            MSG_LABEL_ONE_CLASS.format(name=t.name, column=column, value=q(names[0]), n=t.n, last=t.last),
+            MSG_LABEL_ONE_CLASS.format(name=t.name, column=shorten(column), value=q(names[0]), n=t.n, last=t.last),
             column=column,
         )
     if k > 2:
@@ -245,7 +247,7 @@ def binary_labels(
         if chosen is None:
             raise DataError(
                 MSG_LABEL_NEEDS_POSITIVE.format(
-                    name=t.name, column=column, positive_flag=t.flag("positive", "VALUE"), **where
+                    name=t.name, column=shorten(column), positive_flag=t.flag("positive", "VALUE"), **where
                 ),
                 column=column,
             )
@@ -254,7 +256,7 @@ def binary_labels(
         if chosen is None:
             raise DataError(
                 MSG_POSITIVE_NOT_FOUND.format(
-                    name=t.name, column=column, positive=q(positive), positive_flag=t.flag("positive"), **where
+                    name=t.name, column=shorten(column), positive=q(positive), positive_flag=t.flag("positive"), **where
                 ),
                 column=column,
             )
@@ -267,7 +269,7 @@ def _many_labels(t: Table, column: str, codes: np.ndarray, names: list[str], fir
     order = np.argsort(-n_of, kind="stable")
     parts = [_count_and_first(t, names[i], n_of[i], first[i]) for i in order[:10]]
     listing = join(parts) + (f" and {k - 10} more" if k > 10 else "")
-    return MSG_LABEL_MANY.format(name=t.name, column=column, k=k, listing=listing)
+    return MSG_LABEL_MANY.format(name=t.name, column=shorten(column), k=k, listing=listing)
 
 
 def _count_and_first(t: Table, value: str, count: int, first: int) -> str:
@@ -295,7 +297,7 @@ def weight(t: Table, column: str) -> np.ndarray:
     if neg.any():
         raise DataError(t.bad(MSG_WEIGHT_NEGATIVE, column, neg, values=w), column=column)
     if not (w > 0).any():
-        raise DataError(MSG_WEIGHT_ZERO.format(name=t.name, column=column, n=t.n, last=t.last), column=column)
+        raise DataError(MSG_WEIGHT_ZERO.format(name=t.name, column=shorten(column), n=t.n, last=t.last), column=column)
     return w
 
 
@@ -350,7 +352,13 @@ def _top_groups(t: Table, column: str, codes: np.ndarray, names: list[str], top:
     lut = np.where(keep, np.cumsum(keep) - 1, len(kept_names)).astype(code_dtype(top + 1))
     t.notes.append(
         NOTE_TOP_GROUPS.format(
-            name=t.name, column=column, k=k, top=top, rest=k - top, rest_rows=int(n_of[~keep].sum()), other=other
+            name=t.name,
+            column=shorten(column),
+            k=k,
+            top=top,
+            rest=k - top,
+            rest_rows=int(n_of[~keep].sum()),
+            other=other,
         )
     )
     return lut[codes], kept_names + [other]
@@ -362,7 +370,7 @@ def _too_many_groups(t: Table, column: str, codes: np.ndarray, names: list[str])
     first = first_rows(codes, k)
     largest = ", ".join(_count_and_first(t, names[i], n_of[i], first[i]) for i in np.argsort(-n_of, kind="stable")[:3])
     return DataError(
-        MSG_GROUP_TOO_MANY.format(name=t.name, column=column, k=k, largest=largest, limit=MAX_GROUPS),
+        MSG_GROUP_TOO_MANY.format(name=t.name, column=shorten(column), k=k, largest=largest, limit=MAX_GROUPS),
         fix=FIX_TOP_GROUPS.format(top=DEFAULT_TOP_GROUPS),
         fix_action=ACTION_TOP_GROUPS,
         column=column,
@@ -430,7 +438,7 @@ def _delta_from_votes(t: Table, m: ColumnMapping) -> tuple[np.ndarray, str, str]
         given, other = ("yes", "no") if m.votes_yes else ("no", "yes")
         column = m.votes_yes or m.votes_no
         raise DataError(
-            MSG_VOTES_INCOMPLETE.format(name=t.name, given=given, other=other, column=column), column=column
+            MSG_VOTES_INCOMPLETE.format(name=t.name, given=given, other=other, column=shorten(column)), column=column
         )
     votes = []
     for column in (m.votes_yes, m.votes_no):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from costlib.core import rules as R
+from costlib.core.escaping import shorten
 from costlib.present.amounts import money, number, percent
 from costlib.present.words import cutoffs_text
 
@@ -109,7 +110,7 @@ def within_sentence(rec, unlimited, limit, *, volume: float | None, unit: str = 
             f"within the limit, {within}."
         )
     if rec.rule == R.COST_OPTIMAL and rec.grouped:
-        nobody = [str(g) for g, t in rec.cutoffs.items() if t == math.inf]
+        nobody = [shorten(g) for g, t in rec.cutoffs.items() if t == math.inf]
         out += " Per-group cutoffs spend the limit where a flag saves the most"
         out += (
             f", so {', '.join(f'“{g}”' for g in nobody)} {'gets' if len(nobody) == 1 else 'get'} no flags at all."

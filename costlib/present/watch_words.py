@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from costlib.binary.capacity import cap_limit
+from costlib.core.escaping import shorten
 from costlib.present.amounts import money, number, percent
 from costlib.present.words import Verdict, cutoffs_text
 from costlib.watch.periods import FREQS
@@ -153,7 +154,9 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
         best = p["best_threshold"]
         one = len(set(best.values())) <= 1  # one cutoff for everybody: said once
         cut = ", ".join(
-            ("nobody" if t is None else f"≥ {t:.4g}") if one else f"{g}: {'nobody' if t is None else f'≥ {t:.4g}'}"
+            ("nobody" if t is None else f"≥ {t:.4g}")
+            if one
+            else f"{shorten(g)}: {'nobody' if t is None else f'≥ {t:.4g}'}"
             for g, t in (list(best.items())[:1] if one else best.items())
         )
         save = money(p["regret_per_case"], unit) if p["regret_per_case"] is not None else "–"

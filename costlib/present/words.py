@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from costlib.core.escaping import WORD_JOINER, md_escape  # noqa: F401 (re-exported: pages and tests read words.md_escape)
+from costlib.core.escaping import WORD_JOINER, md_escape, shorten  # noqa: F401 (re-exported: pages and tests read words.md_escape)
 from costlib.present.amounts import (  # percent and ratio_text are also re-exported: pages read words.percent
     cheaper_by,
     interval,
@@ -72,13 +72,13 @@ def cutoffs_text(cutoffs: dict, *, grouped: bool, verb: bool = True) -> str:
     parts = []
     for group, t in cutoffs.items():
         if math.isnan(t):
-            parts.append(f"no cutoff for {group}")
+            parts.append(f"no cutoff for {shorten(group)}")
         elif t == math.inf:
-            parts.append(f"nobody in {group}")
+            parts.append(f"nobody in {shorten(group)}")
         elif t == -math.inf:
-            parts.append(f"everyone in {group}")
+            parts.append(f"everyone in {shorten(group)}")
         else:
-            parts.append(f"{group} at {_cut(t)} or more")
+            parts.append(f"{shorten(group)} at {_cut(t)} or more")
     joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return flag + joined
 
@@ -105,7 +105,7 @@ def cutoffs_short(cutoffs: dict, *, grouped: bool, lowest: dict | None = None) -
     shown = [one(g, t) for g, t in items]
     if not grouped or all(x == shown[0] for x in shown):
         return shown[0]
-    return " · ".join(f"{g}: {x}" for (g, _), x in zip(items, shown, strict=True))
+    return " · ".join(f"{shorten(g)}: {x}" for (g, _), x in zip(items, shown, strict=True))
 
 
 def ratio_between(worse: str, than: str, low: float, high: float) -> str:
@@ -173,7 +173,9 @@ def split_sentence(judged_on: str, n_fit: float, n_judged: float, estimate: str 
 
 def pooled_sentence(pooled, minimum: int) -> str:
     """Which groups get the cutoff for everyone because they are too small for their own."""
-    names = ", ".join(f"“{g}”" for g in pooled[:8]) + (f" and {len(pooled) - 8} more" if len(pooled) > 8 else "")
+    names = ", ".join(f"“{shorten(g)}”" for g in pooled[:8]) + (
+        f" and {len(pooled) - 8} more" if len(pooled) > 8 else ""
+    )
     return (
         f"{names} {'has' if len(pooled) == 1 else 'have'} fewer than {minimum} positives or {minimum} negatives "
         f"among {'its' if len(pooled) == 1 else 'their'} fit rows, so per-group cutoffs give "
@@ -197,9 +199,9 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
     who = "the model"
     if len(models) > 1:
         who = (
-            f"“{rec.model}” (the cheaper of your {len(models)} models on the train rows)"
+            f"“{shorten(rec.model)}” (the cheaper of your {len(models)} models on the train rows)"
             if rec.judged_on == "test"
-            else f"“{rec.model}” (the cheapest of your {len(models)} models)"
+            else f"“{shorten(rec.model)}” (the cheapest of your {len(models)} models)"
         )
     how = cutoffs_text(rec.cutoffs, grouped=rec.grouped)
     one_or_many = ""
@@ -374,7 +376,7 @@ def value_recommendation_verdict(
         "hand over at random": "handing cases to a person at random, up to what people can take",
     }[rec.baseline]
     many = len(rec.models) > 1
-    who = f"{rec.model} (the best of your {len(rec.models)} models on the train rows)" if many else "the model"
+    who = f"{shorten(rec.model)} (the best of your {len(rec.models)} models on the train rows)" if many else "the model"
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
     asides = []
     if np.isfinite(rec.formula_value) and rec.formula_value > rec.value + 1e-12:
@@ -446,6 +448,7 @@ def calibration_verdict(
     from costlib import calibration as C
 
     advice = C.calibration_advice(temperature, ece_before, ece_after, ece_chance)
+    model = shorten(model)
     noise = "" if math.isnan(ece_chance) else f"; a calibrated model would show up to {ece_chance:.3f} by chance"
     if advice == C.NO_FIT:
         return Verdict(
@@ -545,12 +548,12 @@ def nec_verdict(rec) -> Verdict:
     if rec.status in (D.ADDS_NOTHING, D.WORSE, D.NO_ANSWER):
         return Verdict(
             "error",
-            f"{verdict_head(R.DO_NOT)}: no cutoff of {rec.model} beats {base} in NEC ({rec.baseline_nec:.3f}), "
-            "weighted by each case's own price.",
+            f"{verdict_head(R.DO_NOT)}: no cutoff of {shorten(rec.model)} beats {base} in NEC "
+            f"({rec.baseline_nec:.3f}), weighted by each case's own price.",
         )
     unclear = rec.status == D.UNCLEAR or not iv or rec.saving_low <= 0
     how = (
-        f"flag a case when {rec.model}'s score is at least {rec.threshold:.4g} ({fitted}): NEC {rec.nec:.3f} "
+        f"flag a case when {shorten(rec.model)}'s score is at least {rec.threshold:.4g} ({fitted}): NEC {rec.nec:.3f} "
         f"against {rec.baseline_nec:.3f} for {base}, the cheaper choice without a model"
         + (f" ({iv})" if iv else "")
         + f". Its error rate is {rec.error_rate:.3f} (ratio {ratio:.2f}): {where}."
@@ -685,7 +688,7 @@ def break_even_words(break_even: tuple[float, float], model: str = "the model") 
     model only while a false negative costs between 0.45 and 12 times a false positive.'
     (exact: `elicit.break_even_range`)."""
     lo, hi = break_even
-    shown = f"“{model}”"
+    shown = f"“{shorten(model)}”"
     if math.isnan(lo):
         return f"On the rows its cutoffs are fitted on, {shown} never beats both choices without a model."
     if not lo > 0 and not math.isfinite(hi):

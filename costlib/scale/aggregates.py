@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core.errors import DataError
+from costlib.core.escaping import shorten
 
 FORMAT = "costlib-aggregate"
 VERSION = 1
@@ -275,11 +276,13 @@ def load_aggregate(path_or_bytes, *, name: str | None = None) -> Aggregate:
     names = pf.schema_arrow.names
     for c in expected:
         if c not in names:
-            raise DataError(MSG_BAD_COLUMN.format(name=shown, column=c, problem="is missing"))
+            raise DataError(MSG_BAD_COLUMN.format(name=shown, column=shorten(c), problem="is missing"))
     for c in ("split", "group"):
         if c in expected and pa.types.is_nested(pf.schema_arrow.field(c).type):  # read_dictionary fails on these
             kind = pf.schema_arrow.field(c).type
-            raise DataError(MSG_BAD_COLUMN.format(name=shown, column=c, problem=f"holds {kind} instead of text"))
+            raise DataError(
+                MSG_BAD_COLUMN.format(name=shown, column=shorten(c), problem=f"holds {kind} instead of text")
+            )
     try:
         coded = [c for c in ("split", "group") if c in expected]
         table = pq.ParquetFile(handle(), read_dictionary=coded).read(columns=expected)
@@ -359,10 +362,12 @@ def _codes(table, column: str, shown: str) -> tuple[np.ndarray, list]:
     if not any(
         test(kind) for test in (pa.types.is_string, pa.types.is_large_string, pa.types.is_integer, pa.types.is_boolean)
     ) and not pa.types.is_floating(kind):
-        raise DataError(MSG_BAD_COLUMN.format(name=shown, column=column, problem=f"holds {kind} instead of text"))
+        raise DataError(
+            MSG_BAD_COLUMN.format(name=shown, column=shorten(column), problem=f"holds {kind} instead of text")
+        )
     if arr.null_count:
         raise DataError(
-            MSG_BAD_COLUMN.format(name=shown, column=column, problem=f"has {arr.null_count:,} missing values")
+            MSG_BAD_COLUMN.format(name=shown, column=shorten(column), problem=f"has {arr.null_count:,} missing values")
         )
     values = arr.to_pandas()
     if not isinstance(values.dtype, pd.CategoricalDtype):
@@ -370,7 +375,9 @@ def _codes(table, column: str, shown: str) -> tuple[np.ndarray, list]:
     codes = values.cat.codes.to_numpy(dtype=np.int64)
     if (codes < 0).any():  # a float NaN is not a null to Arrow, but it is no group: never a code of another
         n = int((codes < 0).sum())
-        raise DataError(MSG_BAD_COLUMN.format(name=shown, column=column, problem=f"has {n:,} missing values (NaN)"))
+        raise DataError(
+            MSG_BAD_COLUMN.format(name=shown, column=shorten(column), problem=f"has {n:,} missing values (NaN)")
+        )
     return codes, list(values.cat.categories)
 
 
@@ -384,7 +391,7 @@ def _check_table(table, meta: dict, shown: str):
     n = table.num_rows
 
     def bad(column, problem):
-        return DataError(MSG_BAD_COLUMN.format(name=shown, column=column, problem=problem))
+        return DataError(MSG_BAD_COLUMN.format(name=shown, column=shorten(column), problem=problem))
 
     def numbers(column, kind):
         arr = table.column(column)

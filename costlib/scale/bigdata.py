@@ -24,7 +24,7 @@ import pandas as pd
 from costlib.binary import decision
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
-from costlib.core.escaping import display_name
+from costlib.core.escaping import display_name, shorten
 from costlib.core.settings import MAX_GROUPS
 from costlib.scale import snapshot
 
@@ -103,7 +103,7 @@ def columns_of(path: Path) -> list[str]:
         try:
             names = list(pq.ParquetFile(path).schema_arrow.names)
         except Exception as exc:  # noqa: BLE001 - any unreadable footer is one sentence
-            raise DataError(f'The file "{path.name}" could not be read as Parquet: {exc}.') from None
+            raise DataError(f'The file "{display_name(path.name)}" could not be read as Parquet: {exc}.') from None
         _no_repeats(path, names)
         return names
     from costlib.scale.engines import connect
@@ -140,8 +140,8 @@ def _no_repeats(path: Path, names: list[str]) -> None:
     for i, name in enumerate(names):
         if name in seen:
             raise DataError(
-                f'The file "{display_name(path.name)}" has the column name "{name}" twice (columns {seen[name] + 1} '
-                f"and {i + 1}): give each column its own name."
+                f'The file "{display_name(path.name)}" has the column name "{shorten(name)}" twice '
+                f"(columns {seen[name] + 1} and {i + 1}): give each column its own name."
             )
         seen[name] = i
 

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core.errors import DataError
+from costlib.core.escaping import shorten
 from costlib.scale.engines import (
     KIND_BOOL,
     KIND_DECIMAL,
@@ -146,7 +147,7 @@ def open_scan(source, engine: str, roles: Roles) -> Scan:
     for i, (a, ca) in enumerate(named):
         for b, cb in named[i + 1 :]:
             if ca == cb:
-                raise ValueError(MSG_SAME_COLUMN.format(a=a, b=b, column=ca))
+                raise ValueError(MSG_SAME_COLUMN.format(a=a, b=b, column=shorten(ca)))
     eng = connect(engine, source)
     try:
         src = eng.open(source)
@@ -156,7 +157,7 @@ def open_scan(source, engine: str, roles: Roles) -> Scan:
             if column not in kinds:
                 shown = ", ".join(f'"{c}"' for c in list(kinds)[:30]) + (" ..." if len(kinds) > 30 else "")
                 raise DataError(
-                    MSG_NO_COLUMN.format(role=role, column=column, source=words, columns=shown), column=column
+                    MSG_NO_COLUMN.format(role=role, column=shorten(column), source=words, columns=shown), column=column
                 )
         need = {
             "label": ((KIND_BOOL, KIND_INT, KIND_FLOAT, KIND_DECIMAL), "the label must be 0/1 or true/false"),
@@ -168,7 +169,9 @@ def open_scan(source, engine: str, roles: Roles) -> Scan:
             if role in need and kinds[column] not in need[role][0]:
                 kind = "text" if kinds[column] == KIND_TEXT else "values of another type"
                 raise DataError(
-                    MSG_COLUMN_KIND.format(role=role, column=column, source=words, kind=kind, need=need[role][1]),
+                    MSG_COLUMN_KIND.format(
+                        role=role, column=shorten(column), source=words, kind=kind, need=need[role][1]
+                    ),
                     column=column,
                 )
         q = eng.quote
@@ -240,7 +243,7 @@ def validate(scan: Scan, frame: pd.DataFrame) -> None:
         raise DataError(
             MSG_BAD_SPLIT.format(
                 source=words,
-                column=r.split,
+                column=shorten(r.split),
                 count=f"{bad_split:,}",
                 rows="row" if bad_split == 1 else "rows",
                 found=found,
@@ -250,7 +253,9 @@ def validate(scan: Scan, frame: pd.DataFrame) -> None:
     if r.group and frame["g"].isna().any():
         k = int(frame.loc[frame["g"].isna(), "n_rows"].sum())
         raise DataError(
-            MSG_NULL_GROUP.format(source=words, column=r.group, count=f"{k:,}", values="value" if k == 1 else "values"),
+            MSG_NULL_GROUP.format(
+                source=words, column=shorten(r.group), count=f"{k:,}", values="value" if k == 1 else "values"
+            ),
             column=r.group,
         )
     k = int(frame["bad_y"].sum())
@@ -258,14 +263,16 @@ def validate(scan: Scan, frame: pd.DataFrame) -> None:
         found = _examples(scan, "y", "NOT (y = 0 OR y = 1) OR y IS NULL")
         raise DataError(
             MSG_BAD_LABEL.format(
-                source=words, column=r.label, count=f"{k:,}", rows="row" if k == 1 else "rows", found=found
+                source=words, column=shorten(r.label), count=f"{k:,}", rows="row" if k == 1 else "rows", found=found
             ),
             column=r.label,
         )
     k = int(frame["bad_s"].sum())
     if k:
         raise DataError(
-            MSG_BAD_SCORE.format(source=words, column=r.score, count=f"{k:,}", rows="row" if k == 1 else "rows"),
+            MSG_BAD_SCORE.format(
+                source=words, column=shorten(r.score), count=f"{k:,}", rows="row" if k == 1 else "rows"
+            ),
             column=r.score,
         )
     if scan.weighted:
@@ -273,7 +280,7 @@ def validate(scan: Scan, frame: pd.DataFrame) -> None:
         if k:
             raise DataError(
                 MSG_NEG_WEIGHT.format(
-                    source=words, column=r.weight, count=f"{k:,}", values="value" if k == 1 else "values"
+                    source=words, column=shorten(r.weight), count=f"{k:,}", values="value" if k == 1 else "values"
                 ),
                 column=r.weight,
             )
@@ -281,7 +288,7 @@ def validate(scan: Scan, frame: pd.DataFrame) -> None:
         if k:
             raise DataError(
                 MSG_BAD_WEIGHT.format(
-                    source=words, column=r.weight, count=f"{k:,}", values="value" if k == 1 else "values"
+                    source=words, column=shorten(r.weight), count=f"{k:,}", values="value" if k == 1 else "values"
                 ),
                 column=r.weight,
             )

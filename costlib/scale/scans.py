@@ -27,6 +27,7 @@ import pandas as pd
 from costlib.binary.costs import RULE_COLUMNS, RULES, rule_cutoffs
 from costlib.core import validation as v
 from costlib.core.errors import DataError
+from costlib.core.escaping import shorten
 from costlib.scale.binning import LEVELS
 from costlib.scale.judging import cost_table, cutoff_values, judge, key_array, typed_keys
 from costlib.scale.pruning import cells_frame
@@ -289,7 +290,7 @@ def scan_compare_rules(
         units = p1.units
         for role in dict.fromkeys((train, test)):
             if role not in units.sp:
-                raise DataError(MSG_NO_SPLIT_ROWS.format(source=scan.source, column=split, role=role))
+                raise DataError(MSG_NO_SPLIT_ROWS.format(source=scan.source, column=shorten(split), role=role))
         test_units = p1.units_of(test)
         test_names = group_order([units.g[u] for u in test_units])
         found, train_names = _fit(scan, p1, costs, train)

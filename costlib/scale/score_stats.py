@@ -19,6 +19,7 @@ import pandas as pd
 
 from costlib.core import validation as v
 from costlib.core.errors import DataError
+from costlib.core.escaping import shorten
 from costlib.core.sweep import GroupedSweep
 from costlib.scale.binning import LEVELS, bin_sql
 from costlib.scale.rows import SPLIT_CODE, SPLIT_NAME, Roles, Scan, checks_sql, validate, with_scan
@@ -269,7 +270,7 @@ def too_many_groups(name: str, column: str, rows_by_group: pd.Series, limit: int
     largest = ", ".join(f'"{g}" ({int(n):,} rows)' for g, n in top.items())
     name = name[1:-1] if len(name) > 1 and name[0] == name[-1] == '"' else name  # a source described in quotes
     k = f"{len(rows_by_group):,}"
-    sentence = MSG_GROUP_TOO_MANY.format(name=name, column=column, k=k, largest=largest, limit=limit)
+    sentence = MSG_GROUP_TOO_MANY.format(name=name, column=shorten(column), k=k, largest=largest, limit=limit)
     return DataError(sentence + " " + MSG_GROUPS_TOGETHER.format(limit=limit), column=column)
 
 

@@ -23,6 +23,7 @@ import pandas as pd
 from costlib import loading
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
+from costlib.core.escaping import shorten
 from costlib.instance import delta_from_votes
 from costlib.loading.messages import MSG_DELTA_SOURCES, MSG_MISSING_COLUMN, plural, size
 from costlib.training.compare import check_trainable
@@ -238,7 +239,8 @@ def text_features(texts, *, name: str, column: str) -> tuple[sp.csr_matrix, list
     n, k = len(s), int(empty.sum())
     if n == 0 or k / n > MAX_EMPTY_TEXT_SHARE:
         raise DataError(
-            MSG_TEXT_EMPTY.format(name=name, column=column, count=k, n=n, share=k / n if n else 1.0), column=column
+            MSG_TEXT_EMPTY.format(name=name, column=shorten(column), count=k, n=n, share=k / n if n else 1.0),
+            column=column,
         )
     notes = []
     if k:
@@ -246,7 +248,7 @@ def text_features(texts, *, name: str, column: str) -> tuple[sp.csr_matrix, list
             NOTE_EMPTY_TEXT.format(
                 count=k,
                 rows=plural(k, "row", "rows"),
-                column=column,
+                column=shorten(column),
                 are=plural(k, "is", "are"),
                 they=plural(k, "it", "they"),
             )
@@ -254,11 +256,11 @@ def text_features(texts, *, name: str, column: str) -> tuple[sp.csr_matrix, list
     try:
         counts = CountVectorizer(ngram_range=TEXT_NGRAMS, min_df=TEXT_MIN_DF).fit_transform(text.to_numpy()).tocsr()
     except ValueError:  # empty vocabulary, or nothing left after min_df
-        raise DataError(MSG_TEXT_NO_TERMS.format(name=name, column=column), column=column) from None
+        raise DataError(MSG_TEXT_NO_TERMS.format(name=name, column=shorten(column)), column=column) from None
     if counts.shape[1] > MAX_TEXT_FEATURES:
         freq = np.asarray(counts.sum(axis=0)).ravel()
         top = np.sort(np.argsort(-freq, kind="stable")[:MAX_TEXT_FEATURES])
-        notes.append(NOTE_TEXT_CAPPED.format(column=column, total=counts.shape[1], kept=MAX_TEXT_FEATURES))
+        notes.append(NOTE_TEXT_CAPPED.format(column=shorten(column), total=counts.shape[1], kept=MAX_TEXT_FEATURES))
         counts = counts[:, top]
     return _tfidf(counts), notes
 
@@ -363,7 +365,7 @@ def from_table(
         )
     for c in wanted:
         if c in source_cols:
-            raise DataError(MSG_FEATURE_IS_SOURCE.format(name=name, column=c), column=c)
+            raise DataError(MSG_FEATURE_IS_SOURCE.format(name=name, column=shorten(c)), column=c)
     if len(features) > MAX_FEATURE_COLUMNS:
         raise DataError(MSG_TOO_MANY_FEATURES.format(name=name, k=len(features), limit=MAX_FEATURE_COLUMNS))
     if features and len(df) * len(features) > MAX_DENSE_CELLS:

@@ -18,6 +18,7 @@ import pandas as pd
 
 from costlib.binary.decision import SINGLE_GROUP, json_number
 from costlib.core.errors import DataError
+from costlib.core.escaping import shorten
 from costlib.core.scales import on_scale
 from costlib.watch.alerts import judge_period
 from costlib.watch.periods import as_periods
@@ -43,7 +44,7 @@ def labels_of(raw: pd.Series, name: str, column: str, positive=None) -> np.ndarr
 
     codes, names = categories(raw, NA_TOKENS)
     if len(names) > 2:
-        shown = ", ".join(repr(x) for x in names[:4]) + (", …" if len(names) > 4 else "")
+        shown = ", ".join(repr(shorten(x)) for x in names[:4]) + (", …" if len(names) > 4 else "")
         raise DataError(
             f'In "{name}", column "{column}" must hold two outcomes (or be empty where the outcome is not known yet): '
             f"it holds {len(names)} ({shown}).",
@@ -61,7 +62,7 @@ def labels_of(raw: pd.Series, name: str, column: str, positive=None) -> np.ndarr
             want = "0 or 1 (or true/false)" if plain else f'"{positive}" (the policy\'s positive outcome) and one other'
             raise DataError(
                 f'In "{name}", column "{column}" must hold {want}, or be empty where the outcome is not known yet: '
-                f"it holds {', '.join(repr(x) for x in names)}.",
+                f"it holds {', '.join(repr(shorten(x)) for x in names)}.",
                 column=column,
             )
     out = np.full(codes.size, np.nan)
@@ -123,7 +124,7 @@ def watch_report(
     thresholds, prices = for_groups(policy, sorted(set(groups)))
     unknown = sorted(set(groups) - set(thresholds))
     if unknown:
-        raise DataError(f'The group "{unknown[0]}" is in "{name}" but not in the policy.', column=group)
+        raise DataError(f'The group "{shorten(unknown[0])}" is in "{name}" but not in the policy.', column=group)
     labels = labels_of(df[label], name, label, positive=data.get("positive")) if label else np.full(len(df), np.nan)
     base = policy.get("base_rate") if scale != "raw" else None
     capacity = policy.get("capacity") or {}

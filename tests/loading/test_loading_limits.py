@@ -1,5 +1,6 @@
 """Hostile files at the loader's edges: memory bombs, a session's memory, files that are not
-files, very wide tables and file names that would mislead when shown (issue 14)."""
+files, very wide tables, file names that would mislead when shown (issue 14) and cells, names and
+categories too long to show whole."""
 
 from __future__ import annotations
 
@@ -12,13 +13,16 @@ import threading
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from costlib import loading
+from costlib.core import escaping
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
+from costlib.core.escaping import shorten
 from costlib.loading import display_name, read_path, read_table
 from costlib.loading.frames import frame_bytes
 
@@ -452,3 +456,97 @@ def test_text_that_decodes_past_the_budget_is_refused_while_it_is_read(monkeypat
         read_table(buf.getvalue(), "ids.parquet")
     msg = info.value.message
     assert msg.startswith('The file "ids.parquet" holds 500,000 rows whose first ') and "DuckDB" in msg
+
+
+# ---------------------------------------------------------------------------------------
+# Long values on screen (issue "Bounded under load"): a cell, a column name or a category
+# may be as long as the file allows; what a page shows of one is MAX_CELL_CHARS characters.
+
+LIMIT = escaping.MAX_CELL_CHARS
+
+
+def arrow_bytes(df) -> int:
+    """What st.dataframe sends the browser for `df`: its Arrow IPC stream."""
+    from streamlit.dataframe_util import convert_pandas_df_to_arrow_bytes
+
+    return len(convert_pandas_df_to_arrow_bytes(df))
+
+
+def text_cells(df) -> list:
+    return [x for c in range(df.shape[1]) for x in df.iloc[:, c] if isinstance(x, str)]
+
+
+def test_the_preview_cuts_a_huge_cell_and_a_long_column_name_and_says_so() -> None:
+    name = "n" * 5000
+    data = f"label,score,{name}\n1,0.9,{'x' * 5_000_000}\n0,0.2,short\n".encode()
+    head, caption = loading.preview(read_table(data, "big.csv"), "big.csv")
+    cells = text_cells(head)
+    assert cells[0] == "x" * (LIMIT - 1) + "…" and "short" in cells  # cut at the end, short cells untouched
+    assert max(len(c) for c in cells) <= LIMIT and max(len(str(c)) for c in head.columns) <= LIMIT
+    assert list(head.columns[:2]) == ["label", "score"] and head.columns[2] == "n" * (LIMIT - 1) + "…"
+    assert "with 2 cells longer than 200 characters cut short" in caption  # the name is a cell of the header
+    assert arrow_bytes(head) < 20_000  # 5 MB before
+    short_head, short_caption = loading.preview(read_table(b"label,score\n1,0.9\n", "ok.csv"), "ok.csv")
+    assert "cut" not in short_caption
+
+
+def test_the_preview_of_a_categorical_sends_plain_strings_not_the_whole_dictionary() -> None:
+    # one 50 MB string repeated: Parquet keeps one copy, pandas a category; 20,000 more
+    # categories of 150 characters that the first rows do not show (a 3 MB dictionary)
+    rows = 20_000
+    codes = np.r_[np.zeros(5, np.int32), np.arange(1, rows + 1, dtype=np.int32)]
+    values = pa.DictionaryArray.from_arrays(
+        pa.array(codes), pa.array(["y" * 50_000_000] + [f"{i:0150d}" for i in range(rows)])
+    )
+    buf = io.BytesIO()
+    pq.write_table(pa.table({"label": np.arange(rows + 5) % 2, "text": values}), buf)
+    df = read_table(buf.getvalue(), "long.parquet")
+    assert str(df["text"].dtype) == "category"
+    head, caption = loading.preview(df, "long.parquet")
+    assert (
+        not isinstance(head["text"].dtype, pd.CategoricalDtype)
+        and head["text"].tolist() == ["y" * (LIMIT - 1) + "…"] * 5
+    )
+    assert "with 5 cells longer than 200 characters" in caption
+    assert arrow_bytes(head) < 20_000
+
+
+def test_bytes_cells_are_shown_as_cut_text() -> None:
+    df = pd.DataFrame({"blob": [b"\xff" + b"b" * 10_000, b"ok"], "n": [1, 2]})
+    shown = loading.safe_cells(df)
+    assert shown["blob"].tolist() == ["\ufffd" + "b" * (LIMIT - 2) + "…", "ok"]
+    assert escaping.cut_cells(df) == 1
+
+
+def test_names_that_would_read_the_same_once_shown_are_told_apart() -> None:
+    long_a, long_b = "p" * 300 + "_a", "p" * 300 + "_b"
+    # "=x" neutralised is "'=x", the name of another column: st.dataframe refused the table
+    df = pd.DataFrame([[1, 2, 3, 4]], columns=["=x", "'=x", long_a, long_b])
+    columns = list(loading.safe_cells(df).columns)
+    assert len(set(columns)) == 4 and max(len(c) for c in columns) <= LIMIT
+    assert columns[1] == "'=x" and columns[0] == "'=x (2)"  # a name shown as it is keeps its form
+    assert columns[2] == "p" * (LIMIT - 1) + "…" and columns[3].endswith("… (2)") and len(columns[3]) == LIMIT
+    arrow_bytes(loading.safe_cells(df))  # no "Duplicate column names found"
+
+
+def test_a_download_keeps_every_character() -> None:
+    df = pd.DataFrame({"group": ["=" + "g" * 1000, "h"], "n": [1, 2]})
+    back = loading.safe_csv(df).decode()
+    assert "'=" + "g" * 1000 + "," in back
+
+
+def test_widget_options_are_cut_and_stay_distinct() -> None:
+    options = ["(none)", "q" * 10_000 + "1", "q" * 10_000 + "2", "q" * (LIMIT - 1) + "…", "score"]
+    name = escaping.option_names(options)
+    shown = [name(o) for o in options]
+    assert len(set(shown)) == len(options) and max(len(s) for s in shown) <= LIMIT
+    assert shown[0] == "(none)" and shown[3] == options[3] and shown[4] == "score"  # short options as they are
+    assert name("typed " + "t" * 500) == shorten("typed " + "t" * 500)  # a value typed in, not offered
+
+
+def test_one_cut_for_every_surface() -> None:
+    text = "<b>" + "w" * 5000
+    assert escaping.plain(text) == "&lt;b&gt;" + "w" * (LIMIT - 4) + "…"  # cut before it is escaped
+    assert len(escaping.label(text)) == 40 and escaping.label(text).endswith("…")
+    assert loading.messages.q(text) == '"' + shorten(text, 40) + '"'
+    assert shorten(text, 10, keep_end=3) == "<b>www…www" and shorten("short", 10, keep_end=3) == "short"

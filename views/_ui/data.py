@@ -9,7 +9,7 @@ import streamlit as st
 from costlib.answers.roles import NEEDS, fallback_sentence, has_role
 from costlib.binary.decision import SINGLE_GROUP, sweep_model
 from costlib.core.dataset import Dataset
-from costlib.core.escaping import md_escape
+from costlib.core.escaping import md_escape, option_names
 from costlib.loading.budget import table_budget
 from costlib.loading.ledger import LEDGER
 from costlib.loading.messages import WHAT_OPENING
@@ -161,4 +161,4 @@ def model_picker(ds: Dataset, label: str = "Model (score column)", key: str = "m
     models = list(ds.scores)
     if len(models) == 1:
         return models[0]
-    return st.selectbox(label, models, key=key, bind="query-params")
+    return st.selectbox(label, models, key=key, format_func=option_names(models), bind="query-params")

@@ -7,7 +7,7 @@ import streamlit as st
 from costlib import answers
 from costlib.answers.roles import loaded_sentence
 from costlib.core.errors import DataError
-from costlib.core.escaping import display_name
+from costlib.core.escaping import display_name, option_names
 from costlib.scale import bigdata
 from views._ui.data import open_counted, replace_upload
 from views._ui.display import say, show_error
@@ -29,10 +29,11 @@ def data_folder() -> None:
                     show_error(err)
                     names = []
                 c1, c2, c3, c4 = st.columns(4)
-                label_col = c1.selectbox("Label column (0/1)", names, key="folder_label")
-                score_cols = c2.multiselect("Score columns", names, key="folder_scores")
-                group_col = c3.selectbox("Group column", [NONE, *names], key="folder_group")
-                split_col = c4.selectbox("Split column", [NONE, *names], key="folder_split")
+                shown = option_names([NONE, *names])  # a column's name can be as long as a header
+                label_col = c1.selectbox("Label column (0/1)", names, key="folder_label", format_func=shown)
+                score_cols = c2.multiselect("Score columns", names, key="folder_scores", format_func=shown)
+                group_col = c3.selectbox("Group column", [NONE, *names], key="folder_group", format_func=shown)
+                split_col = c4.selectbox("Split column", [NONE, *names], key="folder_split", format_func=shown)
                 opened = st.form_submit_button("Open with DuckDB")
             if opened:
                 try:
@@ -52,7 +53,7 @@ def data_folder() -> None:
                     show_error(err)
                 else:
                     replace_upload(ds_big, opened=True)
-                    st.session_state["_loaded"] = loaded_sentence(ds_big, picked)
+                    st.session_state["_loaded"] = loaded_sentence(ds_big, display_name(picked))
                     st.rerun()
         else:
             st.caption("The server's data folder has no Parquet or CSV files.")

@@ -8,6 +8,7 @@ import streamlit as st
 from costlib import answers, loading
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
+from costlib.core.escaping import option_names
 from views._ui.display import say, show_error
 
 NONE = "(none)"
@@ -21,7 +22,8 @@ DELTA_SOURCES = ["none", "delta column", "annotator votes", "rating", "measureme
 
 def choice(label: str, options: list[str], guess: str | None, key: str, where=st, **kw) -> str | None:
     opts = [NONE, *options]
-    value = where.selectbox(label, opts, index=opts.index(guess) if guess in opts else 0, key=key, **kw)
+    index = opts.index(guess) if guess in opts else 0
+    value = where.selectbox(label, opts, index=index, key=key, format_func=option_names(opts), **kw)
     return None if value == NONE else value
 
 
@@ -34,7 +36,8 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
     """Widgets for every column role, seeded with the guess.
 
     Their keys carry the file's fingerprint: a new file gets new widgets seeded with its own
-    guess (deleting the old keys does not reset widgets the browser still shows).
+    guess (deleting the old keys does not reset widgets the browser still shows). Column names
+    and label values are offered through `option_names`: a name can be as long as a header.
     """
     # Every column is offered for every role: a text column mapped as scores gets a sentence
     # naming its bad rows, which helps more than a column that silently is not offered. A very
@@ -57,6 +60,7 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
                     "Which label value is the positive class?",
                     values,
                     key=mk("positive"),
+                    format_func=option_names(values),
                     index=values.index(guess.positive)
                     if guess.positive in values
                     else values.index(loading.likely_positive(values))
@@ -68,6 +72,7 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
             numeric,
             default=[s for s in guess.scores if s in numeric],
             key=mk("scores"),
+            format_func=option_names(numeric),
             accept_new_options=wide,
         )
         if mk("scale") not in st.session_state:  # seeded here, not by index=, so a fix can set it
@@ -116,10 +121,14 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         )
         extra["votes_no"] = choice("Votes against", numeric, guess.votes_no, mk("no"), accept_new_options=wide)
     elif source == "rating":
-        extra["rating"] = d1.selectbox("Rating column", numeric, key=mk("rating"), accept_new_options=wide)
+        extra["rating"] = d1.selectbox(
+            "Rating column", numeric, key=mk("rating"), format_func=option_names(numeric), accept_new_options=wide
+        )
         extra["rating_midpoint"] = d2.number_input("Neutral midpoint of the scale", value=3.0, key=mk("mid"))
     elif source == "measurement and threshold":
-        extra["measurement"] = d1.selectbox("Measurement column", numeric, key=mk("measure"), accept_new_options=wide)
+        extra["measurement"] = d1.selectbox(
+            "Measurement column", numeric, key=mk("measure"), format_func=option_names(numeric), accept_new_options=wide
+        )
         extra["measurement_threshold"] = d2.number_input("Threshold (positive when above)", value=0.0, key=mk("tau"))
     st.markdown("**Multiclass (optional)**")
     m1, m2 = st.columns(2)
@@ -128,6 +137,7 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         numeric,
         default=[c for c in guess.class_probs if c in numeric],
         key=mk("probs"),
+        format_func=option_names(numeric),
         accept_new_options=wide,
     )
     class_label = choice(

@@ -12,6 +12,7 @@ import streamlit as st
 
 from costlib import DegenerateWarning, loading
 from costlib.core.errors import DataError
+from costlib.core.escaping import option_names
 from costlib.loading.ledger import held_bytes
 from costlib.loading.messages import WHAT_FEATURES
 from costlib.training import data as training_data
@@ -99,10 +100,11 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
     name, digest, df, guess = st.session_state["_train_table"]
     cols = [str(c) for c in df.columns]
     numeric = [c for c in cols if pd.api.types.is_numeric_dtype(df[c])]
+    shown = option_names(cols)  # a column's name can be as long as a header
 
     def pick(label: str, role: str, guessed: str | None, fallback: int = 0) -> str:
         index = cols.index(guessed) if guessed in cols else min(fallback, len(cols) - 1)
-        return st.selectbox(label, cols, index=index, key=f"train_{role}_{tag}")
+        return st.selectbox(label, cols, index=index, key=f"train_{role}_{tag}", format_func=shown)
 
     tag = digest[:12]  # a new file gets new widgets, seeded from its own columns
     seeded = (
@@ -162,11 +164,15 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
                     [c for c in cols if c not in used],
                     default=features[: training_data.MAX_FEATURE_COLUMNS],
                     key=f"train_features_{tag}",
+                    format_func=shown,
                 )
             )
         else:
             choices["text"] = st.selectbox(
-                "Text column", [*texts, *[c for c in cols if c not in texts]], key=f"train_text_{tag}"
+                "Text column",
+                [*texts, *[c for c in cols if c not in texts]],
+                key=f"train_text_{tag}",
+                format_func=shown,
             )
     say("caption", f"Your file: {name} ({len(df):,} rows).")
     return name, digest, df, tuple(sorted(choices.items()))
