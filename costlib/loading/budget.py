@@ -111,6 +111,16 @@ def server_memory_budget() -> int:
     return _megabytes(SERVER_MEMORY_ENV, machine_memory() // 2)
 
 
+SESSION_SHARE_UPLOADS = 2
+"""What one session may hold, in upload budgets: the data in use and one more file (the next
+upload being mapped, the Train or Watch page's own table)."""
+
+
+def session_share() -> int:
+    """Bytes one dashboard session may hold at most: `SESSION_SHARE_UPLOADS` upload budgets."""
+    return SESSION_SHARE_UPLOADS * upload_memory_budget()
+
+
 @dataclass(frozen=True)
 class Allowance:
     """The peak memory one read and preparation may take, and what sets it.

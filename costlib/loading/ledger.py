@@ -26,9 +26,9 @@ import numpy as np
 import pandas as pd
 
 from costlib.core.errors import DataError
-from costlib.loading.budget import Allowance, server_memory_budget, upload_memory_budget
+from costlib.loading.budget import Allowance, server_memory_budget, session_share, upload_memory_budget
 from costlib.loading.frames import frame_bytes
-from costlib.loading.messages import MSG_SERVER_BUSY, size
+from costlib.loading.messages import MSG_SERVER_BUSY, MSG_SESSION_FULL, size
 
 
 class MemoryLedger:
@@ -38,10 +38,12 @@ class MemoryLedger:
     ----------
     budget : callable, default `budget.server_memory_budget`
         The server budget in bytes (read at every check, so a changed setting counts).
+    share : callable, default `budget.session_share`
+        What one account (session) may hold at most, in bytes.
 
     Examples
     --------
-    >>> ledger = MemoryLedger(budget=lambda: 100)
+    >>> ledger = MemoryLedger(budget=lambda: 100, share=lambda: 100)
     >>> ledger.admit("a", "table", 60, what="Reading t.csv")
     >>> ledger.room()
     40
@@ -54,8 +56,11 @@ class MemoryLedger:
     0
     """
 
-    def __init__(self, budget: Callable[[], int] = server_memory_budget) -> None:
+    def __init__(
+        self, budget: Callable[[], int] = server_memory_budget, share: Callable[[], int] = session_share
+    ) -> None:
         self._budget = budget
+        self._share = share
         self._held: dict[Hashable, dict[Hashable, int]] = {}
         self._lock = threading.Lock()
 
@@ -81,22 +86,30 @@ class MemoryLedger:
         replaced = self._held.get(account, {}).get(key, 0) if account is not None else 0
         return self.budget() - total + replaced
 
-    def admit(self, account: Hashable, key: Hashable, nbytes: int, *, what: str) -> None:
+    def admit(self, account: Hashable, key: Hashable, nbytes: int, *, what: str, freeing: tuple = ()) -> None:
         """Record that `account` holds `nbytes` under `key` (replacing what it held there) when
-        that fits the budget beside every other account; otherwise refuse and change nothing.
+        that fits the account's share and the budget beside every other account; otherwise
+        refuse and change nothing. `freeing`: keys of `account` that go once this is held (a
+        store's oldest entry), counted as free but kept until the caller drops them.
 
         Raises
         ------
         DataError
-            `MSG_SERVER_BUSY`, beginning with `what` ("Reading the file “t.csv”").
+            `MSG_SESSION_FULL` or `MSG_SERVER_BUSY`, beginning with `what` ("Reading “t.csv”").
         """
         with self._lock:
-            free = self._room(account, key)
+            own = self._held.get(account, {})
+            gone = own.get(key, 0) + sum(own.get(k, 0) for k in set(freeing) - {key})
+            mine = sum(own.values()) - gone
+            if mine + nbytes > self._share():
+                words = {"need": size(nbytes), "mine": size(mine), "share": size(self._share())}
+                raise DataError(MSG_SESSION_FULL.format(what=what, **words))
+            free = self._room(account, key) + gone - own.get(key, 0)
             if nbytes > free:
-                mine = sum(v for k, v in self._held.get(account, {}).items() if k != key)
                 words = {"need": size(nbytes), "free": size(max(0, free)), "mine": size(mine)}
                 raise DataError(MSG_SERVER_BUSY.format(what=what, budget=size(self.budget()), **words))
-            self._held.setdefault(account, {})[key] = int(nbytes)
+            own = self._held.setdefault(account, {})
+            own[key] = int(nbytes)
 
     def hold(self, account: Hashable, key: Hashable, nbytes: int) -> None:
         """Record what `account` holds under `key`, whether or not it fits: for a thing that

@@ -81,6 +81,11 @@ WHAT_READING = "Reading “{name}”"
 WHAT_CHECKING = "Checking the columns of “{name}”"
 WHAT_FEATURES = "Building the features of “{name}”"
 WHAT_OPENING = "Opening “{name}”"
+MSG_SESSION_FULL = (
+    "{what} would need about {need} of memory, and this session already holds {mine} of the {share} one "
+    "session may hold here (the data in use and one more file). Nothing you had loaded is lost; open a smaller "
+    "file, or reload the page to start a fresh session."
+)
 MSG_SERVER_BUSY = (
     "{what} would need about {need} of memory, and this server has {free} free now: everyone using it shares "
     "its {budget}, and this session holds {mine} of that. Nothing you had loaded is lost; try again in a few "

@@ -33,13 +33,14 @@ steps = st.lists(
 
 @given(steps)
 @settings(max_examples=300, deadline=None)
-def test_admissions_never_pass_the_budget_and_a_refusal_changes_nothing(ops):
-    ledger = MemoryLedger(budget=lambda: 200)
+def test_admissions_never_pass_the_budget_nor_a_share_and_a_refusal_changes_nothing(ops):
+    ledger = MemoryLedger(budget=lambda: 200, share=lambda: 120)
     model: dict = {}  # the slow reference: {(account, key): bytes}
     for op, account, key, n in ops:
         if op == "admit":
             others = sum(v for k, v in model.items() if k != (account, key))
-            if others + n > 200:
+            mine = sum(v for k, v in model.items() if k[0] == account and k != (account, key))
+            if others + n > 200 or mine + n > 120:
                 before = dict(model)
                 with pytest.raises(DataError) as err:
                     ledger.admit(account, key, n, what="Reading “t.csv”")
@@ -64,7 +65,7 @@ def test_admissions_never_pass_the_budget_and_a_refusal_changes_nothing(ops):
 
 
 def test_the_refusal_says_what_was_asked_what_is_free_and_what_this_session_holds():
-    ledger = MemoryLedger(budget=lambda: 10_000_000)
+    ledger = MemoryLedger(budget=lambda: 10_000_000, share=lambda: 10_000_000)
     ledger.admit("me", "old", 3_000_000, what="x")
     ledger.admit("other", "t", 6_000_000, what="x")
     with pytest.raises(DataError) as err:
@@ -72,6 +73,19 @@ def test_the_refusal_says_what_was_asked_what_is_free_and_what_this_session_hold
     text = err.value.message
     assert "2 MB" in text and "1 MB free" in text and "10 MB" in text and "this session holds 3 MB" in text
     assert "Nothing you had loaded is lost" in text
+
+
+def test_a_session_past_its_share_is_refused_counting_what_leaves_its_store_as_free():
+    ledger = MemoryLedger(budget=lambda: 10_000, share=lambda: 100)
+    ledger.admit("me", ("_parsed", "old"), 60, what="x")
+    with pytest.raises(DataError) as err:
+        ledger.admit("me", ("_parsed", "new"), 50, what="Reading “new.csv”")
+    assert "this session already holds 60 bytes of the 100 bytes one session may hold" in err.value.message
+    assert "reload the page" in err.value.message and ledger.held("me") == 60
+    ledger.admit("me", ("_parsed", "new"), 50, what="x", freeing=(("_parsed", "old"),))  # the old one leaves
+    assert ledger.held("me") == 110  # until the store drops it
+    ledger.release("me", ("_parsed", "old"))
+    assert ledger.held("me") == 50
 
 
 def test_a_value_replacing_its_key_counts_only_once():

@@ -61,7 +61,9 @@ def remember(
         value = compute()
     else:
         who, entry = account(), (store, key)
-        LEDGER.admit(who, entry, need, what=what)
+        # the oldest entry goes once this one is kept: counted as free, dropped only on success
+        leaving = tuple((store, k) for k in list(kept)[: max(0, len(kept) + 1 - size)])
+        LEDGER.admit(who, entry, need, what=what, freeing=leaving)
         try:
             value = compute()
         except BaseException:
