@@ -19,6 +19,7 @@ import dataclasses
 import gc
 import sys
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 
@@ -29,6 +30,8 @@ from costlib.core.errors import DataError
 from costlib.loading.budget import Allowance, server_memory_budget, session_share, upload_memory_budget
 from costlib.loading.frames import frame_bytes
 from costlib.loading.messages import MSG_SERVER_BUSY, MSG_SESSION_FULL, size
+
+CLOSED_KEPT = 100_000  # closed accounts remembered (session ids are never reused; about 10 MB)
 
 
 class MemoryLedger:
@@ -62,6 +65,9 @@ class MemoryLedger:
         self._budget = budget
         self._share = share
         self._held: dict[Hashable, dict[Hashable, int]] = {}
+        # accounts already closed: a computation still finishing when its session ended must not
+        # open the account again (it would be counted against the budget for ever)
+        self._closed: OrderedDict[Hashable, None] = OrderedDict()
         self._lock = threading.Lock()
 
     def budget(self) -> int:
@@ -108,14 +114,15 @@ class MemoryLedger:
             if nbytes > free:
                 words = {"need": size(nbytes), "free": size(max(0, free)), "mine": size(mine)}
                 raise DataError(MSG_SERVER_BUSY.format(what=what, budget=size(self.budget()), **words))
-            own = self._held.setdefault(account, {})
-            own[key] = int(nbytes)
+            if account not in self._closed:
+                self._held.setdefault(account, {})[key] = int(nbytes)
 
     def hold(self, account: Hashable, key: Hashable, nbytes: int) -> None:
         """Record what `account` holds under `key`, whether or not it fits: for a thing that
         already exists (a result whose reservation was admitted, measured once it is made)."""
         with self._lock:
-            self._held.setdefault(account, {})[key] = int(nbytes)
+            if account not in self._closed:
+                self._held.setdefault(account, {})[key] = int(nbytes)
 
     def release(self, account: Hashable, key: Hashable) -> None:
         """Forget what `account` held under `key`."""
@@ -127,9 +134,12 @@ class MemoryLedger:
                     del self._held[account]
 
     def close(self, account: Hashable) -> None:
-        """Forget everything `account` held (its session ended)."""
+        """Forget everything `account` held (its session ended); later records for it are ignored."""
         with self._lock:
             self._held.pop(account, None)
+            self._closed[account] = None
+            while len(self._closed) > CLOSED_KEPT:
+                self._closed.popitem(last=False)
 
     def accounts(self) -> list:
         """The accounts that hold something."""

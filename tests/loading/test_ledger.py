@@ -36,6 +36,7 @@ steps = st.lists(
 def test_admissions_never_pass_the_budget_nor_a_share_and_a_refusal_changes_nothing(ops):
     ledger = MemoryLedger(budget=lambda: 200, share=lambda: 120)
     model: dict = {}  # the slow reference: {(account, key): bytes}
+    closed: set = set()  # a closed account records nothing more
     for op, account, key, n in ops:
         if op == "admit":
             others = sum(v for k, v in model.items() if k != (account, key))
@@ -48,15 +49,18 @@ def test_admissions_never_pass_the_budget_nor_a_share_and_a_refusal_changes_noth
                 assert model == before
             else:
                 ledger.admit(account, key, n, what="x")
-                model[(account, key)] = n
+                if account not in closed:
+                    model[(account, key)] = n
         elif op == "hold":
             ledger.hold(account, key, n)
-            model[(account, key)] = n
+            if account not in closed:
+                model[(account, key)] = n
         elif op == "release":
             ledger.release(account, key)
             model.pop((account, key), None)
         else:
             ledger.close(account)
+            closed.add(account)
             model = {k: v for k, v in model.items() if k[0] != account}
         assert ledger.held() == sum(model.values())
         for who in "abc":
@@ -86,6 +90,15 @@ def test_a_session_past_its_share_is_refused_counting_what_leaves_its_store_as_f
     assert ledger.held("me") == 110  # until the store drops it
     ledger.release("me", ("_parsed", "old"))
     assert ledger.held("me") == 50
+
+
+def test_a_computation_finishing_after_its_session_ended_does_not_reopen_the_account():
+    ledger = MemoryLedger(budget=lambda: 1000, share=lambda: 1000)
+    ledger.admit("gone", "table", 100, what="x")
+    ledger.close("gone")  # the tab closed while the table was being prepared
+    ledger.hold("gone", "table", 400)  # the preparation finishes and records what it made
+    ledger.admit("gone", "more", 100, what="x")
+    assert ledger.held() == 0 and ledger.accounts() == []
 
 
 def test_a_value_replacing_its_key_counts_only_once():
