@@ -64,7 +64,7 @@ def _cases(where):
             store="_watch_cases",
             size=CASES_KEPT,
             weigh=held_bytes,
-            need=min(limit.peak, loading.read_peak(data)),
+            need=lambda: min(limit.peak, loading.read_peak(data)),
             what=WHAT_READING.format(name=name),
         )
         return table, name, digest

@@ -39,7 +39,7 @@ def read_table_cached(data: bytes, digest: str, filename: str) -> pd.DataFrame:
             store="_parsed",
             size=PARSED_KEEP,
             weigh=held_bytes,
-            need=min(limit.peak, loading.read_peak(data)),
+            need=lambda: min(limit.peak, loading.read_peak(data)),
             what=WHAT_READING.format(name=loading.display_name(filename)),
         )
 
@@ -55,7 +55,7 @@ def build_dataset_cached(df: pd.DataFrame, digest: str, name: str, mapping: Colu
             store="_prepared",
             size=PARSED_KEEP,
             weigh=dataset_weight,
-            need=frame_bytes(df) + work_bytes(len(df), len(mapping.scores)),
+            need=lambda: frame_bytes(df) + work_bytes(len(df), len(mapping.scores)),
             what=WHAT_CHECKING.format(name=loading.display_name(name)),
         )
 

@@ -39,7 +39,7 @@ def remember(
     store: str = "_memo",
     size: int = MEMO_SIZE,
     weigh: Callable | None = None,
-    need: int = 0,
+    need: Callable[[], int] | None = None,
     what: str = "",
 ):
     """compute(), remembered for this session under `key` (hashable; for a file, its content's
@@ -47,8 +47,9 @@ def remember(
     `size`): the one mechanism the pages' memo, the parsed tables, the prepared datasets and
     Train with costs use.
 
-    With `weigh`, the value is on the server's memory ledger: `need` bytes (its peak while it is
-    made) are admitted first, so a computation that would not fit beside every session's
+    With `weigh`, the value is on the server's memory ledger: ``need()`` bytes (its peak while it
+    is made; asked only when the value is not kept already, since it may read the whole table)
+    are admitted first, so a computation that would not fit beside every session's
     holdings is refused with a sentence beginning with `what` and nothing already kept is lost;
     once made, it is held at ``weigh(value)`` bytes until it leaves the store. Without `weigh`,
     the value is covered by what its dataset was admitted with (`loading.budget.work_bytes`).
@@ -63,7 +64,7 @@ def remember(
         who, entry = account(), (store, key)
         # the oldest entry goes once this one is kept: counted as free, dropped only on success
         leaving = tuple((store, k) for k in list(kept)[: max(0, len(kept) + 1 - size)])
-        LEDGER.admit(who, entry, need, what=what, freeing=leaving)
+        LEDGER.admit(who, entry, need() if need is not None else 0, what=what, freeing=leaving)
         try:
             value = compute()
         except BaseException:

@@ -54,7 +54,7 @@ def from_table_cached(df: pd.DataFrame, digest: str, name: str, choices: tuple) 
             store="_train_features",
             size=FEATURES_KEPT,
             weigh=held_bytes,
-            need=training_data.features_peak(df, dict(choices)),
+            need=lambda: training_data.features_peak(df, dict(choices)),
             what=WHAT_FEATURES.format(name=loading.display_name(name)),
         )
 
