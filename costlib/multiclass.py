@@ -31,10 +31,12 @@ def confusion(y_true, y_pred, n_classes: int, *, sample_weight=None) -> np.ndarr
     pred = np.asarray(y_pred)
     v.same_length(y, pred, "y_true", "y_pred")
     keep = pred >= 0
+    if (pred[keep] >= n_classes).any() or (pred[keep] != np.floor(pred[keep])).any():
+        bad = pred[keep][(pred[keep] >= n_classes) | (pred[keep] != np.floor(pred[keep]))][0]
+        raise ValueError(f"y_pred must hold class indices 0 to {n_classes - 1} or -1 (abstain): got {bad.item()!r}")
     w = None if sample_weight is None else v.as_weight(sample_weight, "sample_weight", len(y))[keep]
-    from sklearn.metrics import confusion_matrix
-
-    return confusion_matrix(y[keep], pred[keep], labels=np.arange(n_classes), sample_weight=w).astype(np.float64)
+    cells = y[keep].astype(np.int64) * n_classes + pred[keep].astype(np.int64)  # the cell of (truth, decision)
+    return np.bincount(cells, weights=w, minlength=n_classes * n_classes).astype(np.float64).reshape(n_classes, -1)
 
 
 def expected_cost_matrix(confusion, cost_matrix) -> float:

@@ -208,3 +208,41 @@ def test_a_fresh_servers_first_costs_run_does_not_import_scikit_learn():
     assert not [m for m in warmed if m.startswith("sklearn")]
     needed = {m for m in out["modules"] if m.startswith(("costlib.answers", "costlib.binary", "costlib.present"))}
     assert needed - set(warmed) == set(), "the warm-up misses modules the first Costs run imports"
+
+
+def test_a_warmed_servers_pages_load_no_scikit_learn_and_the_collector_walks_only_what_sessions_make():
+    """After the dashboard's warm-up, the first run of every page but Train (which trains
+    scikit-learn's models) loads no scikit-learn: the Value page's accuracy and F1 and the Cost
+    matrix page's confusion are counted, not imported. Streamlit collects garbage in full after
+    every run; what the imports made is frozen out of that walk by the warm-up and again at the
+    start of the first run after new modules load (as after Train's), so the walk stays a few
+    thousand objects instead of the 50,000 that SciPy and scikit-learn add."""
+    out = json.loads(
+        _python(
+            "import gc, json, sys\n"
+            "from costlib.cli.dashboard import warm\n"
+            "warm()\n"
+            "from streamlit.testing.v1 import AppTest\n"
+            "samples = {'matrix': 'tickets', 'instance': 'offensive', 'train': 'offensive'}\n"
+            "out = {'exceptions': [], 'sklearn': {}}\n"
+            "def first_run(page):\n"
+            "    at = AppTest.from_file('app.py', default_timeout=300)\n"
+            "    at.query_params['data'] = samples.get(page, 'compas')\n"
+            "    at.switch_page(f'views/{page}.py').run()\n"
+            "    out['exceptions'] += [e.message for e in at.exception]\n"
+            "    return at\n"
+            "for page in ('data', 'costs', 'prices', 'value', 'matrix', 'instance', 'calibration', 'watch'):\n"
+            "    first_run(page)\n"
+            "    out['sklearn'][page] = sorted(m for m in sys.modules if m.split('.')[0] == 'sklearn')\n"
+            "def walked():\n"
+            "    first_run('costs'); gc.collect(); return len(gc.get_objects())\n"
+            "out['walked'] = walked()\n"
+            "import sklearn.linear_model  # what a training run loads\n"
+            "out['walked_after_sklearn'] = walked()\n"
+            "print(json.dumps(out))\n"
+        )
+    )
+    assert out["exceptions"] == []
+    assert {page: mods for page, mods in out["sklearn"].items() if mods} == {}
+    assert out["walked"] < 5_000, out
+    assert out["walked_after_sklearn"] < 5_000, out

@@ -20,7 +20,7 @@ from views._ui.data import PRICES_PAGE, group_names, model_sweeps
 from views._ui.display import say, show_verdict
 from views._ui.limit import limit_inputs
 from views._ui.memo import memo
-from views._ui.page import setup
+from views._ui.page import live, setup
 from views._ui.policy import downloads, fair_policy_download, policy_uploader, session_audit, session_limit
 from views._ui.prices import price_book, stored_costs
 from views._ui.state import mirror, remembered, setting, setting_notes
@@ -54,7 +54,7 @@ def audit_for(costs: dict, criteria: tuple):
     return session_audit(models, costs, ds, unit=unit, volume=volume, criteria=criteria, share=share, cap=cap)
 
 
-@st.fragment
+@live
 def live_answer() -> None:
     """Prices in, one answer out: this part reruns alone when a price moves."""
     record = setting("price_questions")

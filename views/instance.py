@@ -6,7 +6,7 @@ from costlib import answers
 from costlib.core import settings
 from views._ui.display import say, show_table, show_verdict
 from views._ui.memo import memo
-from views._ui.page import setup
+from views._ui.page import live, setup
 from views._ui.state import note_link
 
 ds, unit, volume = setup(
@@ -26,7 +26,7 @@ c1.plotly_chart(nec_fig, key="nec_curve")
 c2.plotly_chart(delta_fig, key="delta_hist")
 
 
-@st.fragment
+@live
 def explore() -> None:
     """A cutoff to look at: reruns alone when its slider moves (the answer above does not move)."""
     st.subheader("Explore another cutoff")

@@ -10,7 +10,7 @@ from views._ui import value_inputs
 from views._ui.data import group_names
 from views._ui.display import say, show_table, show_verdict
 from views._ui.memo import memo
-from views._ui.page import setup
+from views._ui.page import live, setup
 from views._ui.prices import stored_costs
 from views._ui.state import setting
 
@@ -26,7 +26,7 @@ cases = memo("judged_cases", ds, tuple(names), lambda: answers.judged_cases(ds, 
 sweeps = memo("value_sweeps", ds, (), lambda: answers.value_sweeps(ds))
 
 
-@st.fragment
+@live
 def live_value() -> None:
     """The worth of a right answer and k in, one answer out: reruns alone when they move."""
     st.subheader("Your prices")

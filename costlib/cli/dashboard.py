@@ -115,7 +115,13 @@ def add_parser(sub) -> None:
 
 
 def warm() -> None:
-    """Import `WARM_MODULES` (a module that fails to import is left for its page to report)."""
+    """Import `WARM_MODULES` and every module of the pages' shared code (``views._ui``; a module
+    that fails to import is left for its page to report), then take what they made out of the
+    garbage collector's walks (`freeze_long_lived`): Streamlit collects in full after every run."""
+    import pkgutil
+
+    from costlib.loading.ledger import freeze_long_lived
+
     root = str(APP.parent)
     if root not in sys.path:
         sys.path.insert(0, root)
@@ -124,6 +130,13 @@ def warm() -> None:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - warming is best effort; the page says what is wrong
             continue
+    shared = sys.modules.get("views._ui")
+    for info in pkgutil.iter_modules(getattr(shared, "__path__", []), "views._ui."):
+        try:
+            importlib.import_module(info.name)
+        except Exception:  # noqa: BLE001 - as above
+            continue
+    freeze_long_lived()
 
 
 def trim_forever(every: float = TRIM_SECONDS) -> None:

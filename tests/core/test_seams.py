@@ -9,6 +9,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import costlib
 from costlib import DegenerateWarning
@@ -287,3 +289,65 @@ def test_brier_score_is_the_mean_squared_gap():
     assert brier_score(y, p) == pytest.approx(brier_score_loss(y, p), abs=1e-15)
     with pytest.raises(ValueError, match="y_prob"):
         brier_score([0, 1], [0.2, 1.5])
+
+
+@given(
+    st.lists(st.tuples(st.booleans(), st.floats(0, 1), st.floats(0, 1)), min_size=0, max_size=40),
+)
+@settings(max_examples=200, deadline=None)
+def test_classification_table_counts_what_scikit_learn_does(rows):
+    """Accuracy and F1 at p >= 0.5 are counted, not imported (the Value page's first visit paid
+    1.4 s for sklearn.metrics): they must stay scikit-learn's, with its zero_division=0."""
+    from sklearn.metrics import accuracy_score, f1_score
+
+    from costlib.value.cost_sensitive import classification_table
+
+    y = np.array([r[0] for r in rows], dtype=bool)
+    models = {"a": np.array([r[1] for r in rows]), "b": np.array([r[2] for r in rows])}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateWarning)
+        table = classification_table(y, models, k_fp=1.0, k_fn=2.0)
+    for row in table.to_dict("records"):
+        pred = models[row["model"]] >= 0.5
+        if y.size:
+            assert row["accuracy"] == pytest.approx(accuracy_score(y, pred), abs=1e-15)
+            assert row["F1"] == pytest.approx(f1_score(y, pred, zero_division=0.0), abs=1e-15)
+        else:  # scikit-learn refuses no cases; here they are degenerate: NaN
+            assert math.isnan(row["accuracy"]) and math.isnan(row["F1"])
+
+
+@given(st.integers(1, 5), st.data())
+@settings(max_examples=200, deadline=None)
+def test_confusion_counts_what_scikit_learn_does(k, data):
+    """The multiclass confusion is a bincount (no scikit-learn import on the Cost matrix page):
+    abstentions (-1) are left out and weights add up, as a loop over the rows counts them; and
+    it equals scikit-learn's confusion_matrix wherever that accepts the input (it refuses no
+    kept cases and weights that are all zero, which here give zero counts)."""
+    from sklearn.metrics import confusion_matrix
+
+    from costlib.multiclass import confusion
+
+    n = data.draw(st.integers(0, 30))
+    y = np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), dtype=np.int64)
+    pred = np.array(data.draw(st.lists(st.integers(-1, k - 1), min_size=n, max_size=n)), dtype=np.int64)
+    w = np.array(data.draw(st.lists(st.floats(0, 5), min_size=n, max_size=n)))
+    keep = pred >= 0
+    for weight in (None, w):
+        got = confusion(y, pred, k, sample_weight=weight)
+        want = np.zeros((k, k))
+        for i, (truth, decided) in enumerate(zip(y, pred, strict=True)):
+            if decided >= 0:
+                want[truth, decided] += 1.0 if weight is None else weight[i]
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+        if keep.any() and (weight is None or weight[keep].any()):
+            kept = None if weight is None else weight[keep]
+            np.testing.assert_allclose(
+                got, confusion_matrix(y[keep], pred[keep], labels=np.arange(k), sample_weight=kept)
+            )
+
+
+def test_confusion_refuses_a_decision_that_is_no_class():
+    from costlib.multiclass import confusion
+
+    with pytest.raises(ValueError, match=r"y_pred must hold class indices 0 to 1 or -1 \(abstain\): got 2"):
+        confusion([0, 1], [0, 2], 2)

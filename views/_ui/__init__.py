@@ -13,18 +13,15 @@ Pages stay thin: they read widgets, call costlib through `memo`, and hand figure
 `st.plotly_chart`. Nothing here computes a formula.
 
 Streamlit collects garbage in full after every script run (runner.postScriptGC), and a full
-collection walks every object the imports made: about 170,000 here, 90 to 110 ms, more than
-everything else a price move costs on the sample (benchmarks/README.md, "Slider latency").
-Those objects live as long as the server, so they leave the collector's walk once, when this
-package is first imported (after the imports of its modules); whatever the sessions make is
-still collected after every run.
+collection walks every object the imports made. Those objects live as long as the server, so
+they leave the collector's walk (`costlib.loading.ledger.freeze_long_lived`) when this package
+is first imported, and again at the start of any run (`page.setup`, `page.live`) after which
+more modules are loaded; whatever the sessions make is still collected after every run.
 """
 
 from __future__ import annotations
 
-import gc
-
+from costlib.loading.ledger import freeze_long_lived
 from views._ui import data, display, loading, memo, page, prices, state  # noqa: F401  (frozen below)
 
-if gc.get_freeze_count() == 0:  # once per process, even if the package is imported again
-    gc.freeze()
+freeze_long_lived()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+
 import streamlit as st
 
 from costlib.core import settings
+from costlib.loading.ledger import freeze_long_lived
 from views._ui.data import current_dataset, group_names
 from views._ui.display import page_header, say
 from views._ui.prices import stored_costs
@@ -47,6 +50,7 @@ def setup(title: str, what: str, *, needs: str | None = None):
     """What every page starts with: header, what the page before brought here, data choice
     (with the fallback sample), unit and volume, and any out-of-range setting from the link.
     Stops the page without data."""
+    freeze_long_lived()  # what the last runs imported leaves the collector's walk after this run
     page_header(title, what)
     if HANDOFF in st.session_state:
         say("info", st.session_state.pop(HANDOFF))
@@ -57,3 +61,16 @@ def setup(title: str, what: str, *, needs: str | None = None):
     stored_costs(group_names(ds))  # reads the price book from the link, so its notes show here
     setting_notes()
     return ds, unit, volume
+
+
+def live(part):
+    """`st.fragment`: the part of a page that reruns alone when one of its widgets moves. Each of
+    its runs starts as a page's does (`freeze_long_lived`), so that the collection Streamlit makes
+    after it does not walk what a run before imported."""
+
+    @functools.wraps(part)
+    def run(*args, **kwargs):
+        freeze_long_lived()
+        return part(*args, **kwargs)
+
+    return st.fragment(run)
