@@ -639,9 +639,18 @@ def test_precomputed_result_is_what_compare_training_gives_now():
     data = training_data.tweets_sample()
     live = costlib.compare_training(data.X, data.delta, seeds=[0], n_jobs=2)
     shipped = pre.results[pre.results["seed"] == 0].reset_index(drop=True)
-    pd.testing.assert_frame_equal(live, shipped, check_dtype=False, check_exact=True)
+    # The decisions (NEC, error rate, row counts) are the same to the bit. What the ridge
+    # regression of delta fits (delta_mae, and r2 below) comes from an iterative solver stopped
+    # at its tolerance (1e-4): on another CPU (AVX-512 against AVX2 kernels) it stops a few
+    # millionths away, 4.7e-6 relative on one machine of this kind against the one that made the
+    # file. Those two are held to 1e-4, what the solver promises; everything else exactly.
+    solver = ["delta_mae"]
+    pd.testing.assert_frame_equal(
+        live.drop(columns=solver), shipped.drop(columns=solver), check_dtype=False, check_exact=True
+    )
+    pd.testing.assert_frame_equal(live[solver], shipped[solver], check_dtype=False, rtol=1e-4)
     r2 = costlib.cost_predictability(data.X, data.delta, seeds=[0])["r2"].item()
-    assert r2 == pytest.approx(pre.predictability["r2"].iloc[0], rel=1e-9)
+    assert r2 == pytest.approx(pre.predictability["r2"].iloc[0], rel=1e-4)
 
 
 def table(n=120, seed=0, **extra):
