@@ -5,9 +5,9 @@ import streamlit as st
 from costlib import answers
 from costlib.core import settings
 from views._ui.data import group_names, model_picker
-from views._ui.display import show_table, show_verdict
+from views._ui.display import show_metrics, show_table, show_verdict
 from views._ui.memo import memo
-from views._ui.page import setup
+from views._ui.page import live, setup
 from views._ui.prices import stored_costs
 from views._ui.state import note_link, setting
 
@@ -19,16 +19,6 @@ ds, unit, volume = setup(
     needs="probabilities",
 )
 model = model_picker(ds)
-note_link("bins", settings.BINS)  # the slider reads the link itself: out of range it would say nothing
-bins = st.columns([1, 1])[0].slider(
-    "Bins",
-    min_value=int(settings.BINS.low),
-    max_value=int(settings.BINS.high),
-    value=int(settings.BINS.default),
-    key="bins",
-    bind="query-params",
-    help="Equal-width bins of the predicted probability (scikit-learn's binning).",
-)
 names = group_names(ds)
 worth = float(setting("gain", 1.0)) or 1.0
 cases = memo("judged_cases", ds, tuple(names), lambda: answers.judged_cases(ds, names))
@@ -36,11 +26,28 @@ choice = answers.value_k(stored_costs(names), cases, worth, setting("k"), settin
 fit = memo("calibration_fit", ds, (model,), lambda: answers.calibration_fit(ds, model))
 if fit.fit_on == "same":
     st.warning(answers.NO_SPLIT_TO_CALIBRATE)
-chance = memo("ece_by_chance", ds, (model, bins), lambda: fit.binned.ece_by_chance(bins))
-answer = answers.calibration_answer(fit, bins=bins, chance=chance, choice=choice, worth=worth, unit=unit)
-show_verdict(answer.verdict)
-for slot, metric in zip(st.columns(len(answer.metrics)), answer.metrics, strict=True):
-    slot.metric(**metric)
-st.plotly_chart(answer.figure, key="reliability")
-show_table(answer.table, "value_before_after", key="cal_value")
-st.caption(answer.caption)
+
+
+@live
+def live_calibration() -> None:
+    """The bins in, the reliability and its verdict out: reruns alone when the bins move."""
+    note_link("bins", settings.BINS)  # the slider reads the link itself: out of range it would say nothing
+    bins = st.columns([1, 1])[0].slider(
+        "Bins",
+        min_value=int(settings.BINS.low),
+        max_value=int(settings.BINS.high),
+        value=int(settings.BINS.default),
+        key="bins",
+        bind="query-params",
+        help="Equal-width bins of the predicted probability (scikit-learn's binning).",
+    )
+    chance = memo("ece_by_chance", ds, (model, bins), lambda: fit.binned.ece_by_chance(bins))
+    answer = answers.calibration_answer(fit, bins=bins, chance=chance, choice=choice, worth=worth, unit=unit)
+    show_verdict(answer.verdict)
+    show_metrics(answer.metrics)
+    st.plotly_chart(answer.figure, key="reliability")
+    show_table(answer.table, "value_before_after", key="cal_value")
+    st.caption(answer.caption)
+
+
+live_calibration()

@@ -17,11 +17,18 @@ from views._ui.costs_sections import (
     sensitivity_section,
 )
 from views._ui.data import PRICES_PAGE, group_names, model_sweeps
-from views._ui.display import say, show_verdict
+from views._ui.display import say, show_metrics, show_verdict
 from views._ui.limit import limit_inputs
 from views._ui.memo import memo
 from views._ui.page import live, setup
-from views._ui.policy import downloads, fair_policy_download, policy_uploader, session_audit, session_limit
+from views._ui.policy import (
+    LIVE_AUDIT,
+    downloads,
+    fair_policy_download,
+    policy_uploader,
+    session_audit,
+    session_limit,
+)
 from views._ui.prices import price_book, stored_costs
 from views._ui.state import mirror, remembered, setting, setting_notes
 
@@ -56,23 +63,24 @@ def audit_for(costs: dict, criteria: tuple):
 
 @live
 def live_answer() -> None:
-    """Prices in, one answer out: this part reruns alone when a price moves."""
-    record = setting("price_questions")
-    if not record:
-        st.page_link(PRICES_PAGE, label="Not sure about your prices? Answer a few questions", icon=":material/help:")
+    """Prices in, one answer out: this part reruns alone when a price moves (what does not move
+    with the prices is drawn around it: every element drawn here is redrawn on every move)."""
     costs = price_book(names, unit)
     if all(a + b == 0 for a, b in costs.values()):
+        live_audit.clear()
         st.warning(answers.ALL_PRICES_ZERO)
         return
     rec = recommendation(costs)
+    criteria = tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else ()
+    live_audit.update(
+        build=audit_for(costs, criteria), questions=elicit.in_force(setting("price_questions"), costs)
+    )  # what the downloads below build when pressed: these prices, whichever run drew the buttons
     st.subheader("What to ship")
     show_verdict(words.recommendation_verdict(rec, unit=unit, volume=volume))
     sentence = answers.price_questions_sentence(models, rec, record, costs, n_resamples=resamples)
     if sentence is not None:
         say("info", sentence)
-    metrics = answers.costs_metrics(rec, unit=unit, volume=volume)
-    for slot, metric in zip(st.columns(len(metrics)), metrics, strict=True):
-        slot.metric(**metric)
+    show_metrics(answers.costs_metrics(rec, unit=unit, volume=volume))
     unlimited = view = None
     if share is not None:
         unlimited = recommendation(costs, None)
@@ -125,11 +133,6 @@ def live_answer() -> None:
         st.plotly_chart(view.figure, key="capacity_chart")
         say("markdown", view.price_sentence)
 
-    st.subheader("Report and policy")
-    st.caption(answers.REPORT_AND_POLICY)
-    criteria = tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else ()
-    downloads(audit_for(costs, criteria), questions=elicit.in_force(setting("price_questions"), costs))
-
     drawn_for = st.session_state.get("_costs_drawn_for")
     if drawn_for is not None and drawn_for != rec.prices.key():
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
@@ -162,7 +165,15 @@ if details_on():  # the sections below are drawn for this run's prices: a price 
     st.session_state["_costs_drawn_for"] = decision.prices_for(next(iter(models.values())).groups, costs).key()
 else:
     st.session_state.pop("_costs_drawn_for", None)
+record = setting("price_questions")
+if not record:
+    st.page_link(PRICES_PAGE, label="Not sure about your prices? Answer a few questions", icon=":material/help:")
+live_audit = st.session_state.setdefault(LIVE_AUDIT, {})
 live_answer()
+if live_audit:  # not when every price is zero (there is no answer to report)
+    st.subheader("Report and policy")
+    st.caption(answers.REPORT_AND_POLICY)
+    downloads(live_audit)
 
 # ---------------------------------------------------------------------------------------
 # Slower sections: drawn on a full run, for the prices of that run

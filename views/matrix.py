@@ -7,7 +7,7 @@ from costlib import answers
 from costlib.core import settings
 from costlib.core.escaping import option_names
 from costlib.present import words
-from views._ui.display import say, show_table, show_verdict
+from views._ui.display import say, show_metrics, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
 from views._ui.state import keep, mirror, remembered, setting_notes
@@ -71,9 +71,7 @@ abstain = h if use_abstain else None
 rec = memo("matrix_rec", ds, (c_mat.tobytes(), abstain), lambda: answers.matrix_answer(ds, c_mat, abstain))
 st.subheader("What to ship")
 show_verdict(words.matrix_verdict(rec, unit=unit, volume=volume))
-metrics = answers.matrix_metrics(rec, unit=unit, volume=volume)
-for slot, metric in zip(st.columns(len(metrics)), metrics, strict=True):
-    slot.metric(**metric)
+show_metrics(answers.matrix_metrics(rec, unit=unit, volume=volume))
 show_table(answers.matrix_table(rec, unit), "policies", key="policies")
 
 shown = st.radio("Heatmaps for", answers.matrix_policies_with_model(rec), horizontal=True, key="heat_policy")

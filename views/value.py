@@ -8,7 +8,7 @@ from costlib.core.escaping import option_names
 from costlib.present import capacity_words, words
 from views._ui import value_inputs
 from views._ui.data import group_names
-from views._ui.display import say, show_table, show_verdict
+from views._ui.display import say, show_metrics, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import live, setup
 from views._ui.prices import stored_costs
@@ -28,16 +28,14 @@ sweeps = memo("value_sweeps", ds, (), lambda: answers.value_sweeps(ds))
 
 @live
 def live_value() -> None:
-    """The worth of a right answer and k in, one answer out: reruns alone when they move."""
-    st.subheader("Your prices")
+    """The worth of a right answer and k in, one answer out: reruns alone when they move (what
+    does not move with them is drawn around it: every element drawn here is redrawn on every move)."""
     c1, c2, c3 = st.columns([1, 1, 2])
     worth, reject_worth = value_inputs.worth_inputs(c1, c2, unit)
     choice = value_inputs.k_slider(c3, worth, costs, cases)
     k = choice.k
     say("caption", answers.value_k_sentence(choice, worth, unit))
     r = answers.reject_value_of(reject_worth, worth)
-    cap = value_inputs.capacity_inputs(*st.columns([1, 1, 2], vertical_alignment="bottom")[:2])
-    share = capacity_words.cap_share(cap, volume)
     rec = memo(
         "value_rec",
         ds,
@@ -47,10 +45,7 @@ def live_value() -> None:
     st.subheader("What to ship")
     verdict = words.value_recommendation_verdict(rec, k=k, worth=worth, unit=unit, volume=volume)
     show_verdict(verdict, "Why not the formula threshold?")
-    for slot, metric in zip(
-        st.columns(4), answers.value_metrics(rec, worth=worth, unit=unit, volume=volume), strict=True
-    ):
-        slot.metric(**metric)
+    show_metrics(answers.value_metrics(rec, worth=worth, unit=unit, volume=volume))
     if cap is not None and share is None:
         say("info", answers.VALUE_CAP_NO_VOLUME)
     elif rec.capacity is not None:
@@ -75,6 +70,9 @@ def live_value() -> None:
             st.rerun(scope="app")
 
 
+st.subheader("Your prices")
+cap = value_inputs.capacity_inputs(*st.columns([1, 1, 2], vertical_alignment="bottom")[:2])
+share = capacity_words.cap_share(cap, volume)
 # A full run draws everything for the k of this run; a k move reruns only the fragment, which
 # then sees that the sections below were drawn for another k.
 st.session_state["_value_full_run"] = True

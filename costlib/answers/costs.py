@@ -216,8 +216,8 @@ COSTS_PAGE_WHAT = (
 )
 ALL_PRICES_ZERO = "Every price is 0: no decision costs anything, so there is nothing to choose."
 SECTIONS_FOR_OLD_PRICES = (
-    "Everything below this point (the rules table, the rates per group, the fairness and the sensitivity "
-    "sections) is still for the previous prices."
+    "The rules table, the rates per group, the fairness and the sensitivity sections below are still for the "
+    "previous prices (the report and the policy downloads follow the prices above)."
 )
 RULES_JUDGED = " Judged on the test rows; the same intervals as above."
 FAIRNESS_WHAT = (

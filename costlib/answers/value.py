@@ -307,7 +307,13 @@ def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_v
     hollow star marks the best without it when the limit binds."""
     sweep = sweeps.judge[model]
     row = rec.models.set_index("model").loc[model]
-    fig = figures.value_tau_figure(
+    unlimited = None
+    c = rec.capacity
+    if c is not None and c.binding:
+        free = c.unlimited.models.set_index("model").loc[model]
+        if np.isfinite(free["tau"]) and free["tau"] != row["tau"]:
+            unlimited = (float(free["tau"]), float(free["value"]) * worth)
+    return figures.value_tau_figure(
         sweep.thresholds,
         value.sweep_value(sweep, k, reject_value) * worth,
         tau_star=value.value_threshold(k),
@@ -319,20 +325,8 @@ def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_v
         unit=unit,
         # under a limit, handing everything over does not fit: draw the choice without a model it leaves
         no_model=(rec.baseline, rec.baseline_value * worth) if rec.capacity is not None else None,
+        unlimited=unlimited,
     )
-    c = rec.capacity
-    if c is not None and c.binding:
-        free = c.unlimited.models.set_index("model").loc[model]
-        if np.isfinite(free["tau"]) and free["tau"] != row["tau"]:
-            fig.add_scatter(
-                x=[float(free["tau"])],
-                y=[float(free["value"]) * worth],
-                mode="markers",
-                name="best without the limit on hand-overs",
-                marker={"symbol": "star-open", "size": 16, "color": "#111"},
-                hovertemplate="threshold %{x:.4g}<br>worth %{y:.4g}<extra></extra>",
-            )
-    return fig
 
 
 def value_against_k(sweeps: ValueSweeps, grid, *, reject_value: float) -> tuple[pd.DataFrame, object]:

@@ -287,6 +287,9 @@ def evaluate_rules(
     )
 
 
+_JUDGED = ("fp", "fn", "flagged_rate", "cost_per_case", "low", "high")  # what judging a fitted rule rewrites
+
+
 def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResults:
     """`res` with its fitted rules judged honestly (`honest.judge`): their costs cross-fitted
     when the cutoffs were fitted on the judged rows, their intervals from the refit bootstrap
@@ -295,6 +298,13 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
     if not fitted or (honest.crossfit is None and honest.refits is None):
         return dataclasses.replace(res, estimate=honest.estimate)
     by_group, overall = res.by_group.copy(), res.overall.copy()
+    # the rules' rows are rewritten as numpy columns and put back once: a .loc assignment per
+    # rule and column was half of a price move's recommendation
+    cols = {c: by_group[c].to_numpy(dtype=np.float64, copy=True) for c in _JUDGED}
+    whole = {c: overall[c].to_numpy(dtype=np.float64, copy=True) for c in (*_JUDGED, "vs_low", "vs_high")}
+    rule_of, group_of = by_group["rule"].to_numpy(), by_group["group"].to_numpy()
+    n_of = by_group["n"].to_numpy(dtype=np.float64)
+    at = {r: i for i, r in enumerate(overall.index)}
     cf = honest.crossfit
     on_curve = {}
     refit = {}
@@ -302,33 +312,37 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         rf = honest.refits
         refit = {"baseline": rf.baseline, R.SINGLE: rf.single, R.COST_OPTIMAL: rf.per_group}
     for rule in fitted:
-        rows = (by_group["rule"] == rule).to_numpy()
-        n_g = by_group.loc[rows, "n"].to_numpy(dtype=np.float64)
+        rows, o = rule_of == rule, at[rule]
+        n_g = n_of[rows]
         if cf is not None:
-            curve = by_group.loc[rows, ["group", "cost_per_case"]]
             on_curve[rule] = (
-                float(overall.loc[rule, "cost_per_case"]),
-                dict(zip(curve["group"], curve["cost_per_case"], strict=True)),
+                float(whole["cost_per_case"][o]),
+                dict(zip(group_of[rows], cols["cost_per_case"][rows], strict=True)),
             )
             c = cf.single if rule == R.SINGLE else cf.per_group
             nan = 1.0 if cf.fitted else np.nan
             fp, fn, tp = c["fp"] * nan, c["fn"] * nan, c["tp"] * nan
             cost = mistakes_cost(fp, fn, prices.c_fp, prices.c_fn)
-            by_group.loc[rows, "fp"], by_group.loc[rows, "fn"] = fp, fn
-            by_group.loc[rows, "flagged_rate"] = v.safe_divide(tp + fp, n_g)
-            by_group.loc[rows, "cost_per_case"] = v.safe_divide(cost, n_g)
+            cols["fp"][rows], cols["fn"][rows] = fp, fn
+            cols["flagged_rate"][rows] = v.safe_divide(tp + fp, n_g)
+            cols["cost_per_case"][rows] = v.safe_divide(cost, n_g)
             total = float(n_g.sum())
-            overall.loc[rule, ["fp", "fn"]] = fp.sum(), fn.sum()
-            overall.loc[rule, "flagged_rate"] = v.safe_divide((tp + fp).sum(), total)
-            overall.loc[rule, "cost_per_case"] = v.safe_divide(cost.sum(), total)
+            whole["fp"][o], whole["fn"][o] = fp.sum(), fn.sum()
+            whole["flagged_rate"][o] = v.safe_divide((tp + fp).sum(), total)
+            whole["cost_per_case"][o] = v.safe_divide(cost.sum(), total)
         if refit:
             per_g = rf.single_by_group if rule == R.SINGLE else rf.per_group_by_group
-            by_group.loc[rows, "low"], by_group.loc[rows, "high"] = percentile_intervals(per_g)
-            overall.loc[rule, ["low", "high"]] = percentile_interval(refit[rule])
-            overall.loc[rule, ["vs_low", "vs_high"]] = percentile_interval(refit[rule] - refit["baseline"])
+            cols["low"][rows], cols["high"][rows] = percentile_intervals(per_g)
+            whole["low"][o], whole["high"][o] = percentile_interval(refit[rule])
+            whole["vs_low"][o], whole["vs_high"][o] = percentile_interval(refit[rule] - refit["baseline"])
         else:
-            by_group.loc[rows, ["low", "high"]] = np.nan
-            overall.loc[rule, ["low", "high", "vs_low", "vs_high"]] = np.nan
+            cols["low"][rows] = cols["high"][rows] = np.nan
+            for c in ("low", "high", "vs_low", "vs_high"):
+                whole[c][o] = np.nan
+    for c, x in cols.items():
+        by_group[c] = x
+    for c, x in whole.items():
+        overall[c] = x
     overall["vs_baseline"] = overall["cost_per_case"] - overall.loc[res.baseline, "cost_per_case"]
     total_cost = {r: x for r, x in res.total_cost.items() if r not in FITTED}
     return dataclasses.replace(

@@ -21,6 +21,7 @@ from costlib.present.plotting import (
     EVERYONE_COLOR,
     NOBODY_COLOR,
     apply_layout,
+    figure_from_spec,
     figure_without_template,
     layout_spec,
     palette_color,
@@ -142,40 +143,8 @@ def cost_curve_figure(
                 + "<br>cost per case %{y:.4g}<extra>%{fullData.name}</extra>",
             }
         )
-    if markers is not None:
-        recommended = markers.attrs.get("recommended")
-        for rule, part in markers.groupby("rule", sort=False):
-            label = R.rule_words(str(rule)) + (" (recommended)" if rule == recommended else "")
-            on_groups = part["line"].notna().any()
-            traces.append(
-                {
-                    "type": "scatter",
-                    "x": part[xcol].to_numpy() * scale,
-                    "y": part["cost_per_case"].to_numpy(),
-                    "mode": "markers",
-                    "name": plain(label),
-                    "marker": {
-                        "symbol": RULE_SYMBOLS.get(str(rule), "x"),
-                        "size": 15 if rule == recommended else 11,
-                        "color": "#111" if rule in (recommended, WITHOUT_LIMIT) else "white",
-                        "line": {
-                            "width": 2,
-                            "color": [
-                                palette_color(0)
-                                if g is None
-                                else palette_color(lines.index(g))
-                                if g in lines
-                                else "#000"
-                                for g in part["line"]
-                            ],
-                        },
-                    },
-                    "text": [plain(g) if on_groups and g is not None else "everyone" for g in part["line"]],
-                    "hovertemplate": "%{fullData.name} (%{text})<br>"
-                    + ("flagged %{x:,.0f} a month" if flagged_x else "cutoff %{x:.4g}")
-                    + "<br>cost per case %{y:.4g}<extra></extra>",
-                }
-            )
+    if markers is not None and len(markers):
+        traces += _marker_traces(markers, lines, xcol, scale, flagged_x)
     shapes, notes = [], []
     recommended = markers.attrs.get("recommended") if markers is not None else None
     for rule, level in (markers.attrs.get("levels", {}) if markers is not None else {}).items():
@@ -205,9 +174,62 @@ def cost_curve_figure(
     ylabel = f"cost per case ({unit})" if unit else "cost per case"
     xlabel = "cases flagged a month" if flagged_x else "cutoff (flag a case when its score is at least this)"
     layout = layout_spec(title, xlabel, ylabel)
-    # one figure from one spec, validated once: a price move redraws this chart, and building
-    # it trace by trace through Plotly's objects cost more than everything else in the move
-    return go.Figure({"data": traces, "layout": {"template": {}, **layout, "shapes": shapes, "annotations": notes}})
+    # one figure from one spec: a price move redraws this chart, and building it trace by trace
+    # through Plotly's objects cost more than everything else in the move
+    return figure_from_spec(traces, {**layout, "shapes": shapes, "annotations": notes})
+
+
+MARKED = "marked cutoffs"  # the one trace that draws every marker of a cost curve
+
+
+def _marker_traces(markers: pd.DataFrame, lines: list, xcol: str, scale: float, flagged_x: bool) -> list[dict]:
+    """Every marker of a cost curve in one trace (`MARKED`, out of the legend), and one empty
+    trace per rule that only draws its legend entry. A price move redraws the chart, and
+    plotly.js pays for every trace in full whatever it holds (about 7 ms each in Chromium here,
+    `benchmarks/README.md`): one trace per rule cost four where one does. Each point is
+    outlined in its line's colour and its hover names its rule and line."""
+    recommended = markers.attrs.get("recommended")
+    x, y, symbols, sizes, fills, edges, names, legend = [], [], [], [], [], [], [], []
+    for rule, part in markers.groupby("rule", sort=False):
+        label = plain(R.rule_words(str(rule)) + (" (recommended)" if rule == recommended else ""))
+        on_groups = part["line"].notna().any()
+        style = {
+            "symbol": RULE_SYMBOLS.get(str(rule), "x"),
+            "size": 15 if rule == recommended else 11,
+            "color": "#111" if rule in (recommended, WITHOUT_LIMIT) else "white",
+        }
+        x += (part[xcol].to_numpy() * scale).tolist()
+        y += part["cost_per_case"].tolist()
+        for key, out in (("symbol", symbols), ("size", sizes), ("color", fills)):
+            out += [style[key]] * len(part)
+        for g in part["line"]:
+            edges.append(palette_color(0) if g is None else palette_color(lines.index(g)) if g in lines else "#000")
+            names.append(f"{label} ({plain(g) if on_groups and g is not None else 'everyone'})")
+        legend.append(
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "name": label,
+                "x": [None],
+                "y": [None],
+                "marker": {**style, "line": {"width": 2, "color": "#111"}},
+                "hoverinfo": "skip",
+            }
+        )
+    marked = {
+        "type": "scatter",
+        "mode": "markers",
+        "name": MARKED,
+        "showlegend": False,
+        "x": np.asarray(x, dtype=np.float64),
+        "y": np.asarray(y, dtype=np.float64),
+        "marker": {"symbol": symbols, "size": sizes, "color": fills, "line": {"width": 2, "color": edges}},
+        "text": names,
+        "hovertemplate": "%{text}<br>"
+        + ("flagged %{x:,.0f} a month" if flagged_x else "cutoff %{x:.4g}")
+        + "<br>cost per case %{y:.4g}<extra></extra>",
+    }
+    return [marked, *legend]
 
 
 def _cap_x(curves: pd.DataFrame, cap: float) -> float | None:

@@ -29,10 +29,13 @@ from costlib.present.plotting import (  # noqa: F401 (re-exported: the pages rea
     NOBODY_COLOR,
     PALETTE,
     apply_layout,
+    figure_from_spec,
     figure_without_template,
+    layout_spec,
     mark_x,
     palette_color,
     rule_line,
+    rule_line_spec,
     thin_curve,
 )
 
@@ -49,53 +52,63 @@ def value_tau_figure(
     title: str = "Value per case against the confidence threshold",
     unit: str = "",
     no_model: tuple[str, float] | None = None,
+    unlimited: tuple[float, float] | None = None,
 ) -> go.Figure:
     """Value against tau, with tau* and the fitted threshold marked and the "hand everything
     over" line (or `no_model`, (words, worth): the choice without a model that a limit on
-    hand-overs leaves). `values` are in `unit` per case (or in right answers without a unit)."""
+    hand-overs leaves); `unlimited` = (tau, value) marks with a hollow star the best threshold
+    without that limit. `values` are in `unit` per case (or in right answers without a unit).
+    Built from one spec (`figure_from_spec`): the k slider redraws it."""
     taus = np.asarray(taus)
     values = np.asarray(values)
     finite = np.isfinite(taus)
     x, y = thin_curve(taus[finite], values[finite])
-    fig = figure_without_template()
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=y,
-            mode="lines",
-            line={"shape": "hv", "color": palette_color(0)},
-            name=plain(label),
-            hovertemplate="threshold %{x:.4g}<br>worth %{y:.4g}<extra></extra>",
-        )
-    )
+    hover = "threshold %{x:.4g}<br>worth %{y:.4g}<extra></extra>"
+    traces = [
+        {
+            "type": "scatter",
+            "x": x,
+            "y": y,
+            "mode": "lines",
+            "line": {"shape": "hv", "color": palette_color(0)},
+            "name": plain(label),
+            "hovertemplate": hover,
+        }
+    ]
     words, level = no_model if no_model is not None else ("hand everything over", reject_value)
-    rule_line(
-        fig,
-        y=level,
-        line={"dash": "dash", "color": NOBODY_COLOR},
-        text=f"{words}: {money(level, unit)}",
-        position="bottom left",
-    )
-    rule_line(
-        fig,
-        x=tau_star,
-        line={"dash": "dot", "color": palette_color(1)},
-        text=f"τ* = k/(k+1) = {tau_star:.3f}",
-        position="top left",
-    )
-    if np.isfinite(tau_opt):
-        fig.add_trace(
-            go.Scatter(
-                x=[tau_opt],
-                y=[value_opt],
-                mode="markers",
-                name="threshold fitted on the train rows (recommended)",
-                marker={"symbol": "star", "size": 16, "color": "#111"},
-                hovertemplate="threshold %{x:.4g}<br>worth %{y:.4g}<extra></extra>",
+    marks = [
+        rule_line_spec(
+            y=level,
+            line={"dash": "dash", "color": NOBODY_COLOR},
+            text=f"{words}: {money(level, unit)}",
+            position="bottom left",
+        ),
+        rule_line_spec(
+            x=tau_star,
+            line={"dash": "dot", "color": palette_color(1)},
+            text=f"τ* = k/(k+1) = {tau_star:.3f}",
+            position="top left",
+        ),
+    ]
+    stars = [("threshold fitted on the train rows (recommended)", "star", tau_opt, value_opt)]
+    if unlimited is not None:
+        stars.append(("best without the limit on hand-overs", "star-open", *unlimited))
+    for name, symbol, tx, ty in stars:
+        if np.isfinite(tx):
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": [float(tx)],
+                    "y": [float(ty)],
+                    "mode": "markers",
+                    "name": name,
+                    "marker": {"symbol": symbol, "size": 16, "color": "#111"},
+                    "hovertemplate": hover,
+                }
             )
-        )
     y_title = f"worth per case ({unit})" if unit else "value per case (right answers)"
-    return apply_layout(fig, title, "confidence threshold τ (answer when the confidence is at least τ)", y_title)
+    layout = layout_spec(title, "confidence threshold τ (answer when the confidence is at least τ)", y_title)
+    return figure_from_spec(traces, {**layout, "shapes": [m[0] for m in marks], "annotations": [m[1] for m in marks]})
 
 
 def value_k_figure(

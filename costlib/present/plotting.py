@@ -45,6 +45,19 @@ def figure_without_template(*data) -> go.Figure:
     return go.Figure(data=list(data), layout={"template": {}})
 
 
+def figure_from_spec(data: list[dict], layout: dict) -> go.Figure:
+    """A figure from its whole spec (traces and layout as dicts), without Plotly's default
+    template and without Plotly's checks of every property.
+
+    For the charts a slider redraws: checking a spec through Plotly's objects cost 3 ms for the
+    cost curve of a sample and 20 ms at a million rows, a fifth of the server's part of a price
+    move, and Streamlit then copies the figure out to JSON anyway. What the checks would catch
+    is caught by the tests instead: every builder's figure is rebuilt there with them on
+    (tests/present/test_figures.py), and the pinned Plotly makes that hold in the app.
+    """
+    return go.Figure({"data": data, "layout": {"template": {}, **layout}}, _validate=False)
+
+
 def rule_line(
     fig: go.Figure,
     *,

@@ -69,7 +69,7 @@ def test_first_time_user_moves_the_price_slider(page, app_url):
     assert first.get_attribute("aria-valuetext") == "$1.00"  # the first slider on the page is a price
     text, _ = headline((1.0, 3.0))
     assert answer(page) == text
-    assert page.get_by_text("is still for the previous prices").count() == 0
+    assert page.get_by_text("are still for the previous prices").count() == 0
     page.get_by_text(answers.DETAILS_TOGGLE, exact=True).click()  # the slower sections, on request
     step(page, "the details drawn")
 
@@ -85,12 +85,49 @@ def test_first_time_user_moves_the_price_slider(page, app_url):
     assert answer(page) == text
     assert metric(page, "Cost per case") == words.money(rec.cost, "$")
     # the slower sections say which prices they are for, and catch up on request
-    page.get_by_text("is still for the previous prices").wait_for()
+    page.get_by_text("are still for the previous prices").wait_for()
     page.get_by_role("button", name="Update them for these prices").click()
     step(page, "after updating the sections below")
-    assert page.get_by_text("is still for the previous prices").count() == 0
+    assert page.get_by_text("are still for the previous prices").count() == 0
     assert page.get_by_text("For your prices: a false positive costs $1.00 and a false negative $1.50.").count() >= 1
     full_screenshot(page, "test_first_time_user_moves_the_price_slider")
+
+
+def test_the_downloads_follow_the_prices_on_screen(page, app_url):
+    """The report and policy buttons sit outside the part a price move redraws (every element
+    there is redrawn on each move): what they build when pressed is still the audit of the
+    prices on screen, not of the prices the page was first drawn with."""
+    import json
+    from pathlib import Path
+
+    goto(page, app_url + "/costs", chart=True)
+    fn = price_slider(page, "A false negative costs")
+    fn.focus()
+    fn.press("ArrowLeft")  # $3.00 -> $2.50
+    step(page, "after one key press on the false-negative price")
+    wait_for_chart(page)
+    assert fn.get_attribute("aria-valuetext") == "$2.50"
+    text, rec = headline((1.0, 2.5))
+    assert answer(page) == text
+    with page.expect_download() as got:
+        page.get_by_role("button", name="Download the policy (JSON)").click()
+    saved = json.loads(Path(got.value.path()).read_text())
+    assert {(p["c_fp"], p["c_fn"]) for p in saved["prices"]} == {(1.0, 2.5)}
+    assert saved["verdict"] == rec.verdict and saved["headline"] == text
+    with page.expect_download() as got:
+        page.get_by_role("button", name="Download the audit report (HTML)").click()
+    report = Path(got.value.path()).read_text()
+    assert "$2.50" in report and text.split(":")[0] in report
+    # every price at zero: no answer, and a button drawn before says there is nothing to report
+    first = price_slider(page, "A false positive costs")
+    for slider in (first, fn):
+        slider.focus()
+        slider.press("Home")
+        step(page, "after a price goes to zero")
+    page.get_by_text(answers.ALL_PRICES_ZERO).wait_for()
+    with page.expect_download() as got:
+        page.get_by_role("button", name="Download the policy (JSON)").click()
+    assert Path(got.value.path()).read_text() == answers.ALL_PRICES_ZERO
 
 
 def test_exact_prices_per_group(page, app_url):

@@ -172,6 +172,29 @@ def test_no_user_text_reaches_plotly_as_markup(name):
     assert "&lt;a href=" in fig.to_json() or "&lt;a href=" in json.dumps(json.loads(fig.to_json()))
 
 
+@pytest.mark.parametrize("name", list(_builders()))
+def test_every_figure_passes_plotlys_checks(name):
+    """The charts a slider redraws are built without Plotly's checks (`plotting.figure_from_spec`):
+    every builder's figure, rebuilt here with them on, must be accepted as it is and unchanged."""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    fig = _builders()[name]()
+    checked = go.Figure(fig.to_dict())  # raises on an unknown property or a bad value
+    as_checked, as_built = (json.loads(pio.to_json(f, validate=False)) for f in (checked, fig))
+    for spec in (as_checked, as_built):  # an empty template, filled in by the checks with Plotly's stub
+        spec["layout"].pop("template", None)
+    assert as_checked == as_built
+
+
+def test_the_check_above_catches_a_bad_spec():
+    import plotly.graph_objects as go
+
+    fig = plotting.figure_from_spec([{"type": "scatter", "x": [1], "y": [1], "mode": "lines", "colour": "red"}], {})
+    with pytest.raises(ValueError, match="colour"):
+        go.Figure(fig.to_dict())
+
+
 def test_every_rule_bar_is_told_apart_by_colour_or_hatching():
     from costlib.core import rules as R
     from costlib.present.figures import rule_bars_figure

@@ -10,6 +10,7 @@ import costlib
 from costlib.binary import decision as D
 from costlib.binary.capacity import limit_facts, price_of_capacity
 from costlib.present import capacity_words
+from costlib.present.cost_figures import MARKED
 from tests.views.test_app import compas_model, figure, open_app, texts, verdict_box
 
 
@@ -64,16 +65,16 @@ def test_the_x_axis_reads_cases_flagged_a_month_and_every_marker_stays_on_its_po
     keys = [c.key for c in at.get("plotly_chart")]
     fig = figure(at, keys.index("cost_chart"))
     assert fig.layout["xaxis"]["title"]["text"] == "cases flagged a month"
-    line = fig.data[0]
-    xs, ys = np.asarray(line.x, dtype=float), np.asarray(line.y, dtype=float)
-    markers = [t for t in fig.data if getattr(t, "mode", "") == "markers"]
-    assert markers
-    everyone = [t for t in markers if "everyone" in list(np.atleast_1d(getattr(t, "text", ["everyone"])))]
-    for trace in everyone:
-        for x, y in zip(np.atleast_1d(trace.x), np.atleast_1d(trace.y), strict=True):
-            # on the line of everybody: the line passes through (x, y) (markers sit on curve points)
-            near = np.isclose(xs, float(x), rtol=1e-9, atol=1e-6)
-            assert near.any() and np.isclose(ys[near], float(y), rtol=1e-9).any(), (trace.name, x, y)
+    (marked,) = [t for t in fig.data if t.name == MARKED]  # every marker, in one trace
+    assert len(marked.x)
+    lines = {t.name: t for t in fig.data if t.mode == "lines"}
+    for x, y, text in zip(marked.x, marked.y, marked.text, strict=True):
+        # on its line (everybody's, or its group's): the line passes through (x, y)
+        group = text.rsplit(" (", 1)[1][:-1]
+        line = fig.data[0] if group == "everyone" else lines[f"group {group} (its own cost per case)"]
+        xs, ys = np.asarray(line.x, dtype=float), np.asarray(line.y, dtype=float)
+        near = np.isclose(xs, float(x), rtol=1e-9, atol=1e-6)
+        assert near.any() and np.isclose(ys[near], float(y), rtol=1e-9).any(), (text, x, y)
     assert any(s.get("x0") == 2000 for s in fig.layout["shapes"])  # the limit, at 2,000 a month
 
 

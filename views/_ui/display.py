@@ -48,15 +48,25 @@ def say(kind: str, text: str, *, bold: bool = False, where=None, **kwargs) -> No
 
 
 def show_verdict(verdict, asides_title: str = "Why not another rule?") -> None:
-    """A page's one answer (`words.Verdict`): the headline in its colour, the details as
-    captions, and the other rules' story folded away under `asides_title`."""
+    """A page's one answer (`words.Verdict`): the headline in its colour, the details as one
+    caption of paragraphs (a page redraws its answer on every slider move, and every element
+    drawn costs the browser about as much as any other), and the other rules' story folded
+    away under `asides_title`."""
     say(verdict.kind, verdict.headline)
-    for line in verdict.details:
-        say("caption", line)
+    if verdict.details:
+        st.caption("\n\n".join(md_escape(line) for line in verdict.details))
     if verdict.asides:
         with st.expander(asides_title):
             for line in verdict.asides:
                 say("caption", line)
+
+
+def show_metrics(metrics: list[dict]) -> None:
+    """A row of `st.metric`s (each a dict of its arguments), side by side in one horizontal
+    container: columns would add a block per metric to what every slider move redraws."""
+    with st.container(horizontal=True, gap="medium"):
+        for metric in metrics:
+            st.metric(**metric)
 
 
 def show_error(err: DataError) -> None:

@@ -29,6 +29,7 @@ SESSION_DATA = (
     "_prepared",
     "_samples",
     "_memo",
+    "_costs_audit",
     "_guess",
     "_train_table",
     "_train_features",

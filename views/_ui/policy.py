@@ -155,22 +155,36 @@ def fair_policy_download(build, rules: dict, questions) -> None:
     )
 
 
-def downloads(build, *, questions) -> None:
-    """The report and the policy of the audit `build` makes, built only when a button is pressed."""
-    r1, r2 = st.columns(2)
-    r1.download_button(
-        "Download the audit report (HTML)",
-        data=lambda: report.audit_html(build()).encode(),
-        file_name="cost_audit.html",
-        mime="text/html",
-        key="dl_report",
-        on_click="ignore",
-    )
-    r2.download_button(
-        "Download the policy (JSON)",
-        data=lambda: policy.policy_json(build(), price_questions=questions).encode(),
-        file_name="cost_policy.json",
-        mime="application/json",
-        key="dl_policy",
-        on_click="ignore",
-    )
+LIVE_AUDIT = "_costs_audit"
+"""Session-state key of the audit the Costs answer last showed: ``{"build": ..., "questions": ...}``,
+updated in place on every price move, so that download buttons drawn outside the part that
+reruns with the prices still build the report of the prices on screen when pressed."""
+
+
+def downloads(live: dict) -> None:
+    """The report and the policy of the audit ``live["build"]`` makes (`LIVE_AUDIT`), built only
+    when a button is pressed, from what `live` holds then (without a build, when every price
+    was moved to zero after the buttons were drawn, the file says that there is nothing to report)."""
+
+    def made(make):
+        return lambda: (make(live["build"]) if "build" in live else answers.ALL_PRICES_ZERO).encode()
+
+    with st.container(horizontal=True):
+        st.download_button(
+            "Download the audit report (HTML)",
+            data=made(lambda build: report.audit_html(build())),
+            file_name="cost_audit.html",
+            mime="text/html",
+            key="dl_report",
+            on_click="ignore",
+            width="stretch",
+        )
+        st.download_button(
+            "Download the policy (JSON)",
+            data=made(lambda build: policy.policy_json(build(), price_questions=live["questions"])),
+            file_name="cost_policy.json",
+            mime="application/json",
+            key="dl_policy",
+            on_click="ignore",
+            width="stretch",
+        )
