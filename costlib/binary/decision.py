@@ -23,6 +23,7 @@ recommendation says so.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -227,42 +228,26 @@ def evaluate_rules(
         with np.errstate(invalid="ignore", divide="ignore"):
             per_case = np.where(n_g > 0, boot / np.where(n_g > 0, n_g, 1.0), np.nan)
         lows, highs = (x.reshape(len(rules), len(ms.groups)) for x in percentile_intervals(per_case))
-    rows = []
-    for r_i, rule in enumerate(rules):
-        for g_i, g in enumerate(ms.groups):
-            lo, hi = float(lows[r_i, g_i]), float(highs[r_i, g_i])
-            rows.append(
-                (
-                    rule,
-                    g,
-                    n_g[g_i],
-                    float(cut_of[rule][g_i]),
-                    v.safe_divide(flagged[r_i, g_i], n_g[g_i]),
-                    fp[r_i, g_i],
-                    fn[r_i, g_i],
-                    v.safe_divide(cost[r_i, g_i], n_g[g_i]),
-                    lo,
-                    hi,
-                )
-            )
+    n_rules, n_groups = len(rules), len(ms.groups)
+    # one row per (rule, group), rules outer; built from columns (a frame from a list of row
+    # tuples took a fifth of a price move's recommendation), each typed as pandas types a list
     by_group = pd.DataFrame(
-        rows, columns=["rule", "group", "n", "threshold", "flagged_rate", "fp", "fn", "cost_per_case", "low", "high"]
+        {
+            "rule": _labels(tuple(rules), tuple(map(type, rules)), n_groups, outer=True),
+            "group": _labels(tuple(ms.groups), tuple(map(type, ms.groups)), n_rules, outer=False),
+            "n": np.tile(np.asarray(n_g, dtype=np.float64) if ms.weighted else np.round(n_g).astype(np.int64), n_rules),
+            "threshold": np.array([cut_of[r] for r in rules], dtype=np.float64).reshape(-1),
+            "flagged_rate": v.safe_divide(flagged, n_g[None, :]).reshape(-1),
+            "fp": np.asarray(fp, dtype=np.float64).reshape(-1),
+            "fn": np.asarray(fn, dtype=np.float64).reshape(-1),
+            "cost_per_case": v.safe_divide(cost, n_g[None, :]).reshape(-1),
+            "low": np.asarray(lows, dtype=np.float64).reshape(-1),
+            "high": np.asarray(highs, dtype=np.float64).reshape(-1),
+        }
     )
-    if not ms.weighted:
-        by_group["n"] = by_group["n"].round().astype(np.int64)
     with np.errstate(invalid="ignore"):
         overall_cost = cost.sum(axis=1) / total_n if total_n > 0 else np.full(len(rules), np.nan)
-    overall = pd.DataFrame(
-        {
-            "n": total_n,
-            "flagged_rate": v.safe_divide(flagged.sum(axis=1), np.full(len(rules), total_n)),
-            "fp": fp.sum(axis=1),
-            "fn": fn.sum(axis=1),
-            "cost_per_case": overall_cost,
-        },
-        index=pd.Index(rules, name="rule"),
-    )
-    baseline = _baseline_rule(overall, capacity)
+    baseline = _baseline_rule(dict(zip(rules, overall_cost, strict=True)), capacity)
     total_cost = {}
     nan = np.full(len(rules), np.nan)
     low, high, vs_lo, vs_hi = nan, nan, nan, nan
@@ -274,9 +259,21 @@ def evaluate_rules(
         low, high = percentile_intervals(draws)
         if baseline in total_cost:
             vs_lo, vs_hi = percentile_intervals(draws - total_cost[baseline][:, None])
-    overall["low"], overall["high"] = low, high
-    overall["vs_baseline"] = overall["cost_per_case"] - overall.loc[baseline, "cost_per_case"]
-    overall["vs_low"], overall["vs_high"] = vs_lo, vs_hi
+    overall = pd.DataFrame(  # at once: a column added to a frame later costs as much as the frame
+        {
+            "n": total_n,
+            "flagged_rate": v.safe_divide(flagged.sum(axis=1), np.full(len(rules), total_n)),
+            "fp": fp.sum(axis=1),
+            "fn": fn.sum(axis=1),
+            "cost_per_case": overall_cost,
+            "low": low,
+            "high": high,
+            "vs_baseline": overall_cost - overall_cost[rules.index(baseline)],
+            "vs_low": vs_lo,
+            "vs_high": vs_hi,
+        },
+        index=pd.Index(rules, name="rule"),
+    )
     return RuleResults(
         by_group,
         overall,
@@ -290,6 +287,19 @@ def evaluate_rules(
 _JUDGED = ("fp", "fn", "flagged_rate", "cost_per_case", "low", "high")  # what judging a fitted rule rewrites
 
 
+@functools.lru_cache(maxsize=64)
+def _labels(values: tuple, types: tuple, times: int, *, outer: bool):
+    """`values` as a column of a rules-by-groups table, typed as pandas types a list of them:
+    each repeated `times` over (`outer`: the rules, each on its groups' rows) or the whole tuple
+    `times` over (the groups, once per rule). `types` (each value's) keeps 1 and True apart in
+    the cache. Read-only: shared by every table it is put in."""
+    column = pd.Series(list(values))
+    at = np.repeat(np.arange(len(values)), times) if outer else np.tile(np.arange(len(values)), times)
+    out = column.take(at).to_numpy()
+    out.flags.writeable = False
+    return out
+
+
 def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResults:
     """`res` with its fitted rules judged honestly (`honest.judge`): their costs cross-fitted
     when the cutoffs were fitted on the judged rows, their intervals from the refit bootstrap
@@ -297,14 +307,13 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
     fitted = [r for r in FITTED if r in res.overall.index]
     if not fitted or (honest.crossfit is None and honest.refits is None):
         return dataclasses.replace(res, estimate=honest.estimate)
-    by_group, overall = res.by_group.copy(), res.overall.copy()
-    # the rules' rows are rewritten as numpy columns and put back once: a .loc assignment per
-    # rule and column was half of a price move's recommendation
-    cols = {c: by_group[c].to_numpy(dtype=np.float64, copy=True) for c in _JUDGED}
-    whole = {c: overall[c].to_numpy(dtype=np.float64, copy=True) for c in (*_JUDGED, "vs_low", "vs_high")}
-    rule_of, group_of = by_group["rule"].to_numpy(), by_group["group"].to_numpy()
-    n_of = by_group["n"].to_numpy(dtype=np.float64)
-    at = {r: i for i, r in enumerate(overall.index)}
+    # the rules' rows are rewritten as numpy columns and put in new frames once: a .loc
+    # assignment per rule and column was half of a price move's recommendation
+    cols = {c: res.by_group[c].to_numpy(dtype=np.float64, copy=True) for c in _JUDGED}
+    whole = {c: res.overall[c].to_numpy(dtype=np.float64, copy=True) for c in (*_JUDGED, "vs_low", "vs_high")}
+    rule_of, group_of = res.by_group["rule"].to_numpy(), res.by_group["group"].to_numpy()
+    n_of = res.by_group["n"].to_numpy(dtype=np.float64)
+    at = {r: i for i, r in enumerate(res.overall.index)}
     cf = honest.crossfit
     on_curve = {}
     refit = {}
@@ -339,11 +348,10 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
             cols["low"][rows] = cols["high"][rows] = np.nan
             for c in ("low", "high", "vs_low", "vs_high"):
                 whole[c][o] = np.nan
-    for c, x in cols.items():
-        by_group[c] = x
-    for c, x in whole.items():
-        overall[c] = x
-    overall["vs_baseline"] = overall["cost_per_case"] - overall.loc[res.baseline, "cost_per_case"]
+    whole["vs_baseline"] = whole["cost_per_case"] - whole["cost_per_case"][at[res.baseline]]
+    # new frames at once, in the columns' order: assigning a column costs about as much as a frame
+    by_group = pd.DataFrame({c: cols.get(c, res.by_group[c]) for c in res.by_group.columns}, index=res.by_group.index)
+    overall = pd.DataFrame({c: whole.get(c, res.overall[c]) for c in res.overall.columns}, index=res.overall.index)
     total_cost = {r: x for r, x in res.total_cost.items() if r not in FITTED}
     return dataclasses.replace(
         res,
@@ -356,11 +364,12 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
     )
 
 
-def _baseline_rule(overall: pd.DataFrame, capacity: float | None = None) -> str:
-    """The cheaper decision without a model (ties: flag nobody); under a capacity below 1,
-    flagging at random up to it takes the place of flagging everyone (which does not fit)."""
+def _baseline_rule(cost: Mapping[str, float], capacity: float | None = None) -> str:
+    """The cheaper decision without a model (ties: flag nobody), from each rule's cost per case;
+    under a capacity below 1, flagging at random up to it takes the place of flagging everyone
+    (which does not fit)."""
     other = R.AT_RANDOM if C.binds(capacity) else R.EVERYONE
-    if no_model_choice(overall.loc[R.NOBODY, "cost_per_case"], overall.loc[other, "cost_per_case"]) == R.NOBODY:
+    if no_model_choice(cost[R.NOBODY], cost[other]) == R.NOBODY:
         return R.NOBODY
     return other
 
