@@ -5,7 +5,7 @@ import streamlit as st
 from costlib import answers
 from costlib.core import settings
 from views._ui.data import group_names, model_picker
-from views._ui.display import show_metrics, show_table, show_verdict
+from views._ui.display import show_live_table, show_metrics, show_verdict
 from views._ui.memo import memo
 from views._ui.page import live, setup
 from views._ui.prices import stored_costs
@@ -46,7 +46,7 @@ def live_calibration() -> None:
     show_verdict(answer.verdict)
     show_metrics(answer.metrics)
     st.plotly_chart(answer.figure, key="reliability")
-    show_table(answer.table, "value_before_after", key="cal_value")
+    show_live_table(answer.table, "value_before_after", key="cal_value")
     st.caption(answer.caption)
 
 

@@ -4,7 +4,7 @@ import streamlit as st
 
 from costlib import answers
 from costlib.core import settings
-from views._ui.display import say, show_table, show_verdict
+from views._ui.display import say, show_live_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import live, setup
 from views._ui.state import note_link
@@ -46,10 +46,10 @@ def explore() -> None:
     )
     fig, overall, by_group = answers.instance_cutoff(answer, threshold)
     st.plotly_chart(fig, key="nec_bar")
-    show_table(overall, "nec", key="nec_table")
+    show_live_table(overall, "nec", key="nec_table")
     if len(by_group):
         with st.expander("By group"):
-            show_table(by_group, "nec_by_group", key="nec_group_table")
+            show_live_table(by_group, "nec_by_group", key="nec_group_table")
 
 
 explore()

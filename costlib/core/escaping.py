@@ -30,6 +30,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
+import numpy as np
 import pandas as pd
 
 from costlib.core.validation import NUMBER_RE
@@ -279,6 +280,31 @@ def safe_cells(df: pd.DataFrame) -> pd.DataFrame:
     200
     """
     return _safe_table(df, MAX_CELL_CHARS)
+
+
+def markdown_cells(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of a table as text for a renderer that reads every cell as Markdown (Streamlit's
+    ``st.table``): `safe_cells`, then every text cell and column name `md_escape`d; whole
+    numbers with thousands separators, other numbers to four decimals, a missing number "–".
+
+    >>> markdown_cells(pd.DataFrame({"group": ["*a*", "b"], "n": [12391, 7], "NEC": [0.0536, None]})).to_dict("list")
+    {'group': ['\\\\*a\\\\*', 'b'], 'n': ['12,391', '7'], 'NEC': ['0.0536', '–']}
+    """
+    safe = safe_cells(df)
+    out = pd.DataFrame(index=safe.index)
+    for i, name in enumerate(safe.columns):
+        out[md_escape(name)] = [_cell_text(x) for x in safe.iloc[:, i]]
+    return out
+
+
+def _cell_text(value: object) -> str:
+    if isinstance(value, bool | np.bool_):
+        return "yes" if value else "no"
+    if isinstance(value, int | np.integer):
+        return f"{int(value):,}"
+    if isinstance(value, float | np.floating):
+        return "–" if not np.isfinite(value) else f"{float(value):,.4f}"
+    return md_escape("" if value is None or value is pd.NA else str(value))
 
 
 def cut_cells(df: pd.DataFrame, limit: int = MAX_CELL_CHARS) -> int:

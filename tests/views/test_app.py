@@ -410,8 +410,10 @@ def test_instance_page_recommends_the_nec_optimal_cutoff_fitted_on_train():
     assert f"at least {t:.4g}" in verdict_box_nec(at) and f"NEC {nec:.3f}" in verdict_box_nec(at)
     at.slider(key="threshold").set_value(0.8).run()
     assert_no_exception(at)
-    overall = [t.value for t in at.dataframe if "NEC" in t.value.columns][0].set_index("option")
-    assert overall.loc["score_lr", "NEC"] == pytest.approx(costlib.normalized_excess_cost(te["score_lr"] >= 0.8, d_te))
+    overall = [t.value for t in at.table if "NEC" in t.value.columns][0]
+    overall = overall.set_index(overall["option"].map(unescape))  # its cells are Markdown, escaped
+    # the table on screen shows what costlib gives, to the digit it shows
+    assert overall.loc["score_lr", "NEC"] == f"{costlib.normalized_excess_cost(te['score_lr'] >= 0.8, d_te):.4f}"
     assert f"at least {t:.4g}" in verdict_box_nec(at)  # the answer does not move with the explored cutoff
 
 
@@ -569,6 +571,8 @@ def test_hostile_names_are_escaped_everywhere_they_are_shown(hostile):
             hostile: p,
             "grp": rng.choice([hostile, "plain"], n),
             "split": rng.choice(["train", "test"], n),
+            "n_yes": rng.integers(0, 4, n),  # votes: the Instance page's tables name the model and groups
+            "n_no": rng.integers(0, 4, n),
         }
     )
     at = open_app("compas", "views/data.py")
@@ -577,6 +581,7 @@ def test_hostile_names_are_escaped_everywhere_they_are_shown(hostile):
     at.selectbox(key=mk(at, "group")).set_value("grp")
     [b for b in at.button if b.label == "Use these columns"][0].click().run()
     assert_no_exception(at)
+    tables_seen = []
     for page in PAGES[1:]:
         at.switch_page(page).run()
         assert_no_exception(at)
@@ -585,9 +590,14 @@ def test_hostile_names_are_escaped_everywhere_they_are_shown(hostile):
         for source in shown:
             # every markup character of the user's text reaches the renderer escaped
             assert hostile not in source
+        for table in at.table:  # st.table renders its cells as Markdown too
+            cells = [*map(str, table.value.columns), *table.value.astype(str).to_numpy().ravel().tolist()]
+            assert not [c for c in cells if hostile in c], page
+            tables_seen.append(page)
         for chart in charts(at):
             text = json.dumps(chart, ensure_ascii=False)
             assert "<script" not in text and "<img" not in text and "<a " not in text, page
+    assert "views/instance.py" in tables_seen  # its tables show the user's model and group names
 
 
 def test_md_escape_round_trips_through_unescape():

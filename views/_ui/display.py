@@ -7,7 +7,7 @@ import streamlit as st
 
 from costlib import loading
 from costlib.core.errors import DataError
-from costlib.core.escaping import md_escape
+from costlib.core.escaping import markdown_cells, md_escape
 
 ROW_PX = 35  # the height of a table row (and of its header) in Streamlit's grid
 TABLE_ROWS = 30
@@ -28,6 +28,23 @@ def show_table(
     # tall enough for every row up to TABLE_ROWS (Streamlit's default shows about ten and scrolls)
     height = ROW_PX * (min(len(df), TABLE_ROWS) + 1) + 3 if len(df) > 10 else "auto"
     st.dataframe(loading.safe_cells(df), hide_index=True, column_config=column_config, width="stretch", height=height)
+    st.download_button(
+        "Download this table (CSV)",
+        data=loading.safe_csv(df if export is None else export),
+        file_name=f"{name}.csv",
+        mime="text/csv",
+        key=f"dl_{key}",
+        on_click="ignore",
+    )
+
+
+def show_live_table(df: pd.DataFrame, name: str, *, key: str, export: pd.DataFrame | None = None) -> None:
+    """A small table in a part of a page that reruns with a slider, with its CSV download: a
+    plain table (``st.table``, its cells `markdown_cells`: escaped text, formatted numbers)
+    rather than the interactive grid of `show_table`, whose canvas and accessibility rows keep
+    redrawing for about 100 ms after each move (the Instance page's cutoff moved in 1.61x the
+    yardstick's time with the grid and 0.91x without it, benchmarks/README.md)."""
+    st.table(markdown_cells(df), hide_index=True)
     st.download_button(
         "Download this table (CSV)",
         data=loading.safe_csv(df if export is None else export),
