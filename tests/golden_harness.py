@@ -199,8 +199,7 @@ def run_app_case(case: str) -> dict:
 
     _, sample, page, prices = case.split(":")
     params = {"data": sample, **(PER_GROUP if prices == "per_group" else PRICES[prices])}
-    if page == "costs":
-        params["details"] = "true"  # the whole page: the sections drawn on request too
+    params["details"] = "true"  # the whole page: the sections drawn on request too
     config.set_option("client.showErrorDetails", "full")
     at = AppTest.from_file(APP, default_timeout=300)
     for key, value in params.items():

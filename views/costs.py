@@ -9,14 +9,13 @@ from costlib.core import settings
 from costlib.core.escaping import option_names
 from costlib.present import capacity_words, figures, words
 from views._ui.costs_sections import (
-    details_on,
-    details_setting,
     fairness_section,
     resamples_setting,
     rules_section,
     sensitivity_section,
 )
 from views._ui.data import PRICES_PAGE, group_names, model_sweeps
+from views._ui.details import details_on, details_setting
 from views._ui.display import say, show_metrics, show_verdict
 from views._ui.limit import limit_inputs
 from views._ui.memo import memo
@@ -182,7 +181,7 @@ rec = recommendation(costs)
 ms = models[rec.model]
 for_prices = answers.price_caption(costs, unit)
 
-if details_setting():
+if details_setting(answers.COSTS_DETAILS):
     rules_section(ds, rec, unit=unit, for_prices=for_prices, resamples=resamples)
     questions = elicit.in_force(setting("price_questions"), costs)
     fair_build = audit_for(costs, tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))))

@@ -4,6 +4,8 @@ import streamlit as st
 
 from costlib import answers
 from costlib.core import settings
+from costlib.present import figures
+from views._ui.details import details_setting
 from views._ui.display import say, show_live_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import live, setup
@@ -20,10 +22,11 @@ answer = memo("instance_answer", ds, (), lambda: answers.instance_answer(ds))
 st.subheader("What to ship")
 show_verdict(answer.verdict)
 say("caption", answer.sentence)
-nec_fig, delta_fig = answers.instance_figures(answer)
 c1, c2 = st.columns(2)
-c1.plotly_chart(nec_fig, key="nec_curve")
-c2.plotly_chart(delta_fig, key="delta_hist")
+c1.plotly_chart(answers.instance_figure(answer), key="nec_curve")
+with c2:
+    if details_setting(answers.INSTANCE_DETAILS):
+        st.plotly_chart(figures.delta_histogram(answer.delta, groups=answer.groups), key="delta_hist")
 
 
 @live

@@ -7,6 +7,7 @@ from costlib import answers
 from costlib.core import settings
 from costlib.core.escaping import option_names
 from costlib.present import words
+from views._ui.details import details_setting
 from views._ui.display import say, show_metrics, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
@@ -74,6 +75,8 @@ show_verdict(words.matrix_verdict(rec, unit=unit, volume=volume))
 show_metrics(answers.matrix_metrics(rec, unit=unit, volume=volume))
 show_table(answers.matrix_table(rec, unit), "policies", key="policies")
 
+if not details_setting(answers.MATRIX_DETAILS):
+    st.stop()
 shown = st.radio("Heatmaps for", answers.matrix_policies_with_model(rec), horizontal=True, key="heat_policy")
 confusion_fig, cost_fig, caption = answers.matrix_heatmaps(ds, rec, shown, c_mat, h, unit)
 cols = st.columns(2)

@@ -8,6 +8,7 @@ from costlib.core.escaping import option_names
 from costlib.present import capacity_words, words
 from views._ui import value_inputs
 from views._ui.data import group_names
+from views._ui.details import details_setting
 from views._ui.display import say, show_metrics, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import live, setup
@@ -62,7 +63,7 @@ def live_value() -> None:
     fig = answers.value_tau_figure(sweeps, rec, model, k=k, reject_value=r, worth=worth, unit=unit)
     st.plotly_chart(fig, key="value_tau_chart")
     st.session_state["_value_k"] = (k, r)
-    drawn = st.session_state.get("_value_k_drawn")
+    drawn = st.session_state.get("_value_k_drawn")  # the k the sections below were drawn for, if drawn
     if not st.session_state.get("_value_full_run") and drawn is not None and drawn != (k, r):
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
         say("info", answers.value_lag_sentence(drawn[0]), where=c1)
@@ -77,13 +78,18 @@ share = capacity_words.cap_share(cap, volume)
 # then sees that the sections below were drawn for another k.
 st.session_state["_value_full_run"] = True
 live_value()
+st.session_state["_value_full_run"] = False
+
+if not details_setting(answers.VALUE_DETAILS):
+    st.session_state.pop("_value_k_drawn", None)  # nothing below to fall behind the k above
+    st.stop()
 
 k, r = st.session_state.get("_value_k", (settings.K.default, 0.0))
 worth = float(setting("gain", 1.0))
 st.subheader("Which model is worth more depends on k")
 against_k = memo("value_k", ds, (r,), lambda: answers.value_against_k(sweeps, value_inputs.K_GRID, reject_value=r))
 st.plotly_chart(answers.value_k_figure(against_k, k=k, worth=worth, unit=unit), key="value_k_chart")
-st.session_state["_value_k_drawn"], st.session_state["_value_full_run"] = (k, r), False
+st.session_state["_value_k_drawn"] = (k, r)
 say("caption", answers.value_k_caption(worth, unit))
 
 if ds.counts_only:

@@ -27,10 +27,8 @@ from costlib.answers.calibration import (
 )
 from costlib.answers.costs import (
     ALL_PRICES_ZERO,
+    COSTS_DETAILS,
     COSTS_PAGE_WHAT,
-    DETAILS_FOLDED,
-    DETAILS_HELP,
-    DETAILS_TOGGLE,
     FAIR_POLICY_HELP,
     FAIRNESS_ONE_GROUP,
     FAIRNESS_PRICE,
@@ -59,7 +57,7 @@ from costlib.answers.costs import (
     sensitivity,
 )
 from costlib.answers.data import classes_sentence, data_folder_sentence, fix_offer, previous_upload_sentence
-from costlib.answers.instance import InstanceAnswer, instance_answer, instance_cutoff, instance_figures
+from costlib.answers.instance import InstanceAnswer, instance_answer, instance_cutoff, instance_figure
 from costlib.answers.matrix import (
     MATRIX_CELLS_REFUSED,
     default_matrix,
@@ -79,6 +77,7 @@ from costlib.answers.prices import (
     prices_from_answers,
     question_sentence,
 )
+from costlib.answers.sections import INSTANCE_DETAILS, MATRIX_DETAILS, VALUE_DETAILS, Details
 from costlib.answers.training import training_table, training_verdict_kind
 from costlib.answers.value import (
     ACCEPTANCE_RULES_NOTE,
@@ -178,7 +177,7 @@ __all__ = [
     "watch_answer",
     "InstanceAnswer",
     "instance_answer",
-    "instance_figures",
+    "instance_figure",
     "instance_cutoff",
     "judged_cases",
     "mean_price",
@@ -242,9 +241,11 @@ __all__ = [
     "price_caption",
     "ALL_PRICES_ZERO",
     "COSTS_PAGE_WHAT",
-    "DETAILS_FOLDED",
-    "DETAILS_HELP",
-    "DETAILS_TOGGLE",
+    "COSTS_DETAILS",
+    "INSTANCE_DETAILS",
+    "MATRIX_DETAILS",
+    "VALUE_DETAILS",
+    "Details",
     "FAIRNESS_ONE_GROUP",
     "FAIRNESS_PRICE",
     "FAIR_POLICY_HELP",

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from costlib.answers import audit
+from costlib.answers.sections import Details
 from costlib.binary import elicit, robust
 from costlib.binary.sensitivity import price_maps as binary_maps
 from costlib.binary.sensitivity import price_scale, ratio_range
@@ -151,16 +152,14 @@ def policy_restored_sentence(saved: Mapping, fingerprint: str) -> str:
     )
 
 
-DETAILS_TOGGLE = "Show every rule, the groups and fairness, and how much the prices matter"
-DETAILS_HELP = (
-    "Drawn on request, so that the answer above opens fast: every rule's cost with its interval, per-group rates, "
-    "the fairness-constrained cutoffs, the sensitivity map and net benefit. The report and the policy have them "
-    "whether or not they are shown here, and the link keeps the choice."
-)
-DETAILS_FOLDED = (
-    "Below, on request: every rule's cost with its interval, the groups' rates and the fairness-constrained "
+COSTS_DETAILS = Details(
+    toggle="Show every rule, the groups and fairness, and how much the prices matter",
+    help="Drawn on request, so that the answer above opens fast: every rule's cost with its interval, per-group "
+    "rates, the fairness-constrained cutoffs, the sensitivity map and net benefit. The report and the policy have "
+    "them whether or not they are shown here, and the link keeps the choice.",
+    folded="Below, on request: every rule's cost with its interval, the groups' rates and the fairness-constrained "
     "cutoffs (with the policy file of each fairness rule), and how much the prices matter. The report above has "
-    "all of them."
+    "all of them.",
 )
 REPORT_AND_POLICY = (
     "The report is one HTML file that opens offline: settings, data per group, the recommendation, every "

@@ -61,8 +61,9 @@ def instance_answer(ds: Dataset) -> InstanceAnswer:
     )
 
 
-def instance_figures(answer: InstanceAnswer):
-    """(NEC against the cutoff with the recommendation marked, the histogram of delta)."""
+def instance_figure(answer: InstanceAnswer):
+    """NEC against the cutoff, the recommendation marked (the histogram of delta, which the
+    page draws on request, is `figures.delta_histogram(answer.delta, groups=answer.groups)`)."""
     rec = answer.rec
     fig = figures.line_figure(
         answer.curves,
@@ -75,8 +76,7 @@ def instance_figures(answer: InstanceAnswer):
         baseline=rec.baseline_nec,
         baseline_label=f"{rec.baseline} (no model): {rec.baseline_nec:.3f}",
     )
-    figures.mark_x(fig, rec.threshold, text=f"recommended: {rec.threshold:.3g}")
-    return fig, figures.delta_histogram(answer.delta, groups=answer.groups)
+    return figures.mark_x(fig, rec.threshold, text=f"recommended: {rec.threshold:.3g}")
 
 
 def instance_cutoff(answer: InstanceAnswer, threshold: float):

@@ -70,7 +70,7 @@ def test_first_time_user_moves_the_price_slider(page, app_url):
     text, _ = headline((1.0, 3.0))
     assert answer(page) == text
     assert page.get_by_text("are still for the previous prices").count() == 0
-    page.get_by_text(answers.DETAILS_TOGGLE, exact=True).click()  # the slower sections, on request
+    page.get_by_text(answers.COSTS_DETAILS.toggle, exact=True).click()  # the slower sections, on request
     step(page, "the details drawn")
 
     fn = price_slider(page, "A false negative costs")

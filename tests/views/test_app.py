@@ -29,12 +29,19 @@ PAGES = [
     "views/calibration.py",
 ]
 # Which pages draw charts for which sample (the others explain which sample to use instead).
-MAIN_CHARTS = {
-    "views/costs.py": {"cost_chart"},  # the sensitivity map and net benefit are drawn on request
-    "views/value.py": {"value_tau_chart", "value_k_chart"},
+MAIN_CHARTS = {  # what a first visit draws; ON_REQUEST too with ?details=true (the sections read second)
+    "views/costs.py": {"cost_chart"},
+    "views/value.py": {"value_tau_chart"},
     "views/calibration.py": {"reliability"},
+    "views/matrix.py": set(),
+    "views/instance.py": {"nec_bar", "nec_curve"},
+}
+ON_REQUEST = {
+    "views/costs.py": {"sensitivity_chart", "net_benefit_chart"},
+    "views/value.py": {"value_k_chart"},
+    "views/calibration.py": set(),
     "views/matrix.py": {"confusion_chart", "contribution_chart"},
-    "views/instance.py": {"nec_bar", "delta_hist", "nec_curve"},
+    "views/instance.py": {"delta_hist"},
 }
 CHARTS = {
     "compas": ["views/costs.py", "views/value.py", "views/calibration.py"],
@@ -126,10 +133,26 @@ def test_every_page_shows_its_charts_on_every_sample(sample, page):
         assert not chart_keys(at)
         return
     assert MAIN_CHARTS[page] <= chart_keys(at)
+    assert not ON_REQUEST[page] & chart_keys(at), "the sections read second are drawn on request"
     fallback = page not in CHARTS[sample]
     # a page that cannot use this sample draws on one that fits, says so and offers the switch
     assert ("so the charts below use the built-in sample" in texts(at)) == fallback
     assert any(b.key == "fallback_switch" for b in at.button) == fallback
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p != "views/data.py"])
+def test_the_sections_read_second_come_on_request_for_every_page(page):
+    """One setting for every page (?details=true, off on a first visit): the toggle draws a
+    page's sections read second, and the link keeps the choice for the other pages too."""
+    sample = {"views/matrix.py": "tickets", "views/instance.py": "offensive"}.get(page, "compas")
+    at = open_app(sample, page)
+    assert not ON_REQUEST[page] & chart_keys(at)
+    if ON_REQUEST[page]:
+        at.toggle(key="details").set_value(True).run()
+        assert_no_exception(at)
+        assert ON_REQUEST[page] <= chart_keys(at) and at.query_params["details"] == "true"
+    linked = open_app(sample, page, details="true")
+    assert (MAIN_CHARTS[page] | ON_REQUEST[page]) <= chart_keys(linked)
 
 
 def test_the_fallback_button_switches_the_whole_app():
@@ -326,7 +349,7 @@ def test_value_page_baseline_is_the_better_of_handing_over_and_answering_everyth
 
 
 def test_value_page_acceptance_rules_use_the_price_book():
-    at = open_app("screening", "views/value.py", c_fp=2, c_fn=4)
+    at = open_app("screening", "views/value.py", c_fp=2, c_fn=4, details="true")
     at.number_input(key="k_tp").set_value(3.0).run()
     assert_no_exception(at)
     df = sample_frame("screening")
@@ -344,14 +367,14 @@ def test_value_page_per_outcome_prices_say_the_worth_they_are_counted_in():
     """A right answer worth 0 cannot be the unit of the per-outcome prices: they are counted in
     units of 1, and the sentence above them says so (it said "worth $0.00" beside k_fp = c_fp / 1)."""
     for gain, unit_worth in (("2", 2.0), ("0", 1.0)):
-        at = open_app("screening", "views/value.py", c_fp=3, c_fn=5, gain=gain)
+        at = open_app("screening", "views/value.py", c_fp=3, c_fn=5, gain=gain, details="true")
         assert at.number_input(key="k_fp").value == pytest.approx(3.0 / unit_worth)
         assert at.number_input(key="k_fn").value == pytest.approx(5.0 / unit_worth)
         assert f"with a right answer worth {words.money(unit_worth, '$')}, that is k_fp" in texts(at)
 
 
 def test_value_page_before_and_after_calibration_uses_the_validation_split():
-    at = open_app("screening", "views/value.py")
+    at = open_app("screening", "views/value.py", details="true")
     df = sample_frame("screening")
     val, te = df[df["split"] == "validation"], df[df["split"] == "test"]
     comp = [t.value for t in at.dataframe if "temperature (fitted on the validation rows)" in t.value.columns][0]
@@ -463,7 +486,7 @@ def test_data_page_switches_sample_and_the_choice_follows_to_other_pages():
     assert_no_exception(at)
     assert at.query_params["data"] == "tickets"
     at.switch_page("views/matrix.py").run()
-    assert MAIN_CHARTS["views/matrix.py"] <= chart_keys(at)
+    assert [t for t in at.dataframe if "cost per case" in t.value.columns]  # its answer, on the tickets
     assert "so the charts below use" not in texts(at)
 
 
@@ -832,7 +855,7 @@ def test_calibration_advice_is_one_sentence_on_calibration_value_and_costs():
     cal.selectbox(key="model").set_value("score_overconfident").run()
     line = answers.calibration_advice_line(ds, "score_overconfident")
     assert line.split("): ", 1)[1] in texts(cal)
-    assert line in texts(open_app("screening", "views/value.py"))
+    assert line in texts(open_app("screening", "views/value.py", details="true"))
     costs = open_app("screening", "views/costs.py", details="true")
     lines = [answers.calibration_advice_line(ds, m) for m in ("score_calibrated", "score_overconfident")]
     assert any(x in texts(costs) for x in lines)  # the recommended model's advice
@@ -882,7 +905,7 @@ def test_one_verdict_on_the_page_the_report_the_policy_and_the_json(seed, signal
 
 def test_the_slower_costs_sections_are_drawn_on_request_and_the_link_keeps_the_choice():
     folded = open_app("compas", "views/costs.py")
-    assert chart_keys(folded) == {"cost_chart"} and answers.DETAILS_FOLDED in texts(folded)
+    assert chart_keys(folded) == {"cost_chart"} and answers.COSTS_DETAILS.folded in texts(folded)
     assert not [t for t in folded.dataframe if "price of fairness per case" in t.value.columns]
     folded.toggle(key="details").set_value(True).run()
     assert_no_exception(folded)

@@ -138,23 +138,6 @@ def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:
         c2.caption(answers.NET_BENEFIT_NEEDS_PROBABILITIES)
 
 
-def details_on() -> bool:
-    """Whether the slower sections are drawn (?details=true; off on a first visit, so that a
-    shared link opens to its answer fast), read before any widget is drawn."""
-    remembered("details", False, parse=lambda v: v.lower() == "true")
-    return bool(setting("details"))
-
-
-def details_setting() -> bool:
-    """The toggle of the slower sections, kept in the link; whether they are drawn."""
-    details_on()
-    on = st.toggle(answers.DETAILS_TOGGLE, key="details", on_change=keep, args=("details",), help=answers.DETAILS_HELP)
-    mirror("details")
-    if not on:
-        st.caption(answers.DETAILS_FOLDED)
-    return bool(on)
-
-
 def resamples_setting(resamples: int) -> None:
     """The bootstrap's resample count, folded away."""
     with st.expander("Interval settings"):
