@@ -93,11 +93,12 @@ def live_answer() -> None:
 
     shown_model = rec.model
     if len(models) > 1:
-        shown_model = st.columns([1, 2])[0].selectbox(
+        shown_model = st.selectbox(  # a fixed width, not a column: one element fewer on every move
             "Curve of the model",
             list(models),
             index=list(models).index(rec.model),
             key="curve_model",
+            width=420,
             format_func=option_names(list(models)),
             help="The recommendation compares every model; pick whose cost curve to draw.",
         )

@@ -53,11 +53,12 @@ def live_value() -> None:
         say("info", answers.value_capacity_sentence(rec, cap=cap, volume=volume, worth=worth, unit=unit))
     model = rec.model
     if len(sweeps.judge) > 1:
-        model = st.columns([1, 2])[0].selectbox(
+        model = st.selectbox(  # a fixed width, not a column: one element fewer on every move
             "Curve of the model",
             list(sweeps.judge),
             index=list(sweeps.judge).index(rec.model),
             key="value_model",
+            width=420,
             format_func=option_names(list(sweeps.judge)),
         )
     fig = answers.value_tau_figure(sweeps, rec, model, k=k, reject_value=r, worth=worth, unit=unit)

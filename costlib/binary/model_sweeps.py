@@ -175,14 +175,15 @@ def cost_curves(ms: ModelSweeps, prices: Prices, *, max_points: int | None = Non
 
     Exact at every distinct score. With `max_points` (a chart's resolution, as in
     ``figures.MAX_POINTS``) the line of everybody keeps only the points worth drawing
-    (`sweep.thin_index`: every stretch's first, last, lowest and highest), and each group's
-    line, drawn thin behind it, a quarter as many: a redraw after a price move then carries
-    neither a row per distinct score through pandas nor more points than the chart shows.
+    (`sweep.thin_index` by threshold: every stretch of the axis keeps its first, last, lowest
+    and highest), and each group's line, drawn thin behind it, half as many: a redraw after a
+    price move then carries neither a row per distinct score through pandas nor more points
+    than the chart shows.
     """
 
     def line(name, thresholds, flagged_rate, flagged_share, cost_per_case) -> pd.DataFrame:
-        most = None if max_points is None else max_points if name is None else max(4, max_points // 4)
-        idx = slice(None) if most is None else thin_index(cost_per_case, most)
+        most = None if max_points is None else max_points if name is None else max(4, max_points // 2)
+        idx = slice(None) if most is None else thin_index(cost_per_case, most, x=thresholds)
         return pd.DataFrame(
             {
                 "line": name,

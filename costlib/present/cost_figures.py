@@ -19,6 +19,8 @@ from costlib.core.escaping import plain
 from costlib.present.amounts import money, ratio_text
 from costlib.present.plotting import (
     EVERYONE_COLOR,
+    GROUP_POINTS,
+    MAX_POINTS,
     NOBODY_COLOR,
     apply_layout,
     figure_from_spec,
@@ -27,6 +29,7 @@ from costlib.present.plotting import (
     palette_color,
     rule_line,
     rule_line_spec,
+    step_points,
     thin_curve,
 )
 
@@ -123,7 +126,10 @@ def cost_curve_figure(
     for i, line in enumerate(lines):
         part = curves[curves["line"].isna()] if line is None else curves[curves["line"] == line]
         finite = part if flagged_x else part[np.isfinite(part["threshold"])]
-        x, y = thin_curve(finite[xcol].to_numpy() * scale, finite["cost_per_case"].to_numpy())
+        most = MAX_POINTS if line is None else GROUP_POINTS
+        x, y = thin_curve(finite[xcol].to_numpy() * scale, finite["cost_per_case"].to_numpy(), most)
+        if not flagged_x:  # steps where a reader can see them, straight between nearer points
+            x, y = step_points(x, y, most // 4)
         name = "everyone, one cutoff" if line is None else plain(f"group {line} (its own cost per case)")
         traces.append(
             {
@@ -134,7 +140,7 @@ def cost_curve_figure(
                 "name": name,
                 "legendgroup": name,
                 "line": {
-                    "shape": "linear" if flagged_x else "hv",
+                    "shape": "linear",
                     "color": palette_color(0) if line is None else palette_color(i),
                     "width": 3 if line is None else 1,
                 },

@@ -36,6 +36,7 @@ from costlib.present.plotting import (  # noqa: F401 (re-exported: the pages rea
     palette_color,
     rule_line,
     rule_line_spec,
+    step_points,
     thin_curve,
 )
 
@@ -62,7 +63,7 @@ def value_tau_figure(
     taus = np.asarray(taus)
     values = np.asarray(values)
     finite = np.isfinite(taus)
-    x, y = thin_curve(taus[finite], values[finite])
+    x, y = step_points(*thin_curve(taus[finite], values[finite]), MAX_POINTS // 4)
     hover = "threshold %{x:.4g}<br>worth %{y:.4g}<extra></extra>"
     traces = [
         {
@@ -70,7 +71,7 @@ def value_tau_figure(
             "x": x,
             "y": y,
             "mode": "lines",
-            "line": {"shape": "hv", "color": palette_color(0)},
+            "line": {"color": palette_color(0)},  # steps drawn where they show (`step_points`)
             "name": plain(label),
             "hovertemplate": hover,
         }

@@ -17,7 +17,8 @@ from costlib.core.sweep import thin_index
 PALETTE = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#c26b2d"]
 NOBODY_COLOR = "#555555"
 EVERYONE_COLOR = "#999999"
-MAX_POINTS = 4000
+MAX_POINTS = 2000  # points of a curve drawn (`thin_curve`): a quarter as many stretches of x, about 2 px each
+GROUP_POINTS = MAX_POINTS // 2  # of a line drawn thin behind the main one (each group's)
 
 
 def palette_color(i: int) -> str:
@@ -25,13 +26,39 @@ def palette_color(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
+def step_points(x: np.ndarray, y: np.ndarray, columns: int) -> tuple[np.ndarray, np.ndarray]:
+    """A step curve (each point's value holds until the next point, as Plotly's "hv" shape
+    draws it) as points to join with straight lines: a corner (the next x at this y) is added
+    wherever the next point lies more than two of `columns` equal stretches of the x range
+    away, and nearer points are joined straight.
+
+    A curve thinned for drawing (`thin_curve`, `sweep.thin_index` by x) keeps a few points per
+    stretch; drawn as steps, the gap from one stretch to the next became a stair that is not in
+    the data (the real steps there are narrower than a pixel). Joined straight it follows the
+    curve, while a step as wide as a reader can see keeps its corner. Without thinning, where
+    points are sparse, this is the "hv" drawing exactly.
+
+    >>> step_points(np.array([0.0, 0.5, 0.51, 1.0]), np.array([3.0, 2.0, 1.0, 0.0]), 10)
+    (array([0.  , 0.5 , 0.5 , 0.51, 1.  , 1.  ]), array([3., 3., 2., 1., 1., 0.]))
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    finite = np.isfinite(x)
+    if x.size < 2 or not finite.any():
+        return x, y
+    width = (x[finite].max() - x[finite].min()) / max(int(columns), 1)
+    at = np.flatnonzero(np.abs(np.diff(x)) > 2 * width) + 1  # before each point a wide step leads to
+    return np.insert(x, at, x[at]), np.insert(y, at, y[at - 1])
+
+
 def thin_curve(x: np.ndarray, y: np.ndarray, max_points: int = MAX_POINTS):
-    """At most about `max_points` points of (x, y) for drawing, extremes kept (`sweep.thin_index`)."""
+    """At most about `max_points` points of (x, y) for drawing: ``max_points // 4`` equal
+    stretches of x, each keeping its first, last, lowest and highest point (`sweep.thin_index`)."""
     x = np.asarray(x)
     y = np.asarray(y, dtype=float)
     if x.size <= max_points:
         return x, y
-    idx = thin_index(y, max_points)
+    idx = thin_index(y, max_points, x=x)
     return x[idx], y[idx]
 
 

@@ -115,7 +115,9 @@ def test_thinned_cost_curves_are_rows_of_the_exact_ones_with_every_line_minimum(
     for line in [None, "a", "b", "c"]:
         e = exact[exact["line"].isna()] if line is None else exact[exact["line"] == line]
         t = thin[thin["line"].isna()] if line is None else thin[thin["line"] == line]
-        assert len(t) <= (400 if line is None else 100)  # group lines are drawn thin: a quarter
+        # every stretch of x keeps at most four points, and flag nobody (+inf) is one of its own;
+        # group lines are drawn thin behind: half as many
+        assert len(t) <= (400 if line is None else 200) + 1
         merged = t.merge(e, on="threshold", suffixes=("", "_exact"), validate="one_to_one")
         assert len(merged) == len(t)
         np.testing.assert_array_equal(merged["cost_per_case"], merged["cost_per_case_exact"])
@@ -140,3 +142,48 @@ def test_hull_slopes_are_scikit_learns_decreasing_isotonic_regression_bit_for_bi
     want = isotonic_regression(dc / da, sample_weight=da, increasing=False)
     assert got.dtype == want.dtype and np.array_equal(got, want)
     assert np.all(np.diff(got) <= 0)
+
+
+@given(
+    st.lists(st.floats(-1e6, 1e6) | st.just(float("nan")), min_size=1, max_size=300),
+    st.integers(4, 60),
+    st.booleans(),
+    st.data(),
+)
+@settings(max_examples=300, deadline=None)
+def test_thinning_by_x_keeps_every_columns_first_last_lowest_and_highest(ys, max_points, descending, data):
+    """`thin_index(y, max_points, x=x)` against a loop over the pixel columns: for every run of
+    points in one column (equal stretches of x), its first, last, lowest and highest are kept, and
+    nothing else; a non-finite x is a column of its own."""
+    from costlib.core.sweep import thin_index
+
+    y = np.array(ys)
+    n = y.size
+    steps = data.draw(st.lists(st.floats(0, 10), min_size=n, max_size=n))
+    x = np.cumsum(steps)[::-1] if descending else np.cumsum(steps)
+    if data.draw(st.booleans()):
+        x = np.r_[np.inf, x[1:]] if descending else x  # a sweep's first threshold: flag nobody
+    got = thin_index(y, max_points, x=x)
+    if n <= max_points:
+        assert got.tolist() == list(range(n))
+        return
+    buckets = max_points // 4
+    fin = np.isfinite(x)
+    lo, hi = x[fin].min(), x[fin].max()
+    width = (hi - lo) / buckets if hi > lo else 1.0
+    column = [-1 if not np.isfinite(v) else min(int((v - lo) / width), buckets - 1) for v in x]
+    want, i = set(), 0
+    while i < n:
+        j = i
+        while j + 1 < n and column[j + 1] == column[i]:
+            j += 1
+        run = list(range(i, j + 1))
+        want |= {i, j}
+        finite = [k for k in run if not np.isnan(y[k])]
+        if finite:
+            want.add(min(finite, key=lambda k: (y[k], k)))
+            want.add(min(finite, key=lambda k: (-y[k], k)))
+        else:
+            want.add(i)
+        i = j + 1
+    assert got.tolist() == sorted(want)
