@@ -238,8 +238,9 @@ def freeze_long_lived() -> bool:
     one full collection each time new modules appear (the first runs of a server's pages), and
     nothing otherwise. What a session makes afterwards is collected after every run as before;
     objects that happened to be alive at a freeze are still freed when their last reference goes
-    (a session's data is released when its state is cleared), only a reference cycle among them
-    waits. Returns whether it froze."""
+    (a session's data is released when its state is cleared); a reference cycle among them (a
+    page's functions and the globals that hold its data) waits for the next `return_memory`,
+    which collects the frozen objects too. Returns whether it froze."""
     loaded = len(sys.modules)
     if loaded == _FROZEN_AT[0]:
         return False
@@ -252,9 +253,19 @@ def freeze_long_lived() -> bool:
 def return_memory() -> bool:
     """Hand freed memory back to the operating system: collect cycles, release what Arrow's
     memory pool keeps, then glibc's ``malloc_trim(0)`` (the allocators otherwise keep freed
-    pages for the process). Returns
-    whether the trim ran (False where the C library has no ``malloc_trim``)."""
+    pages for the process). Returns whether the trim ran (False where the C library has no
+    ``malloc_trim``).
+
+    The collection includes what `freeze_long_lived` froze: a session open at a freeze has its
+    data frozen with the imports, and the cycles among it (a page's globals and the functions
+    defined there) would otherwise never be freed. So this unfreezes, collects everything once
+    (one full walk, off the script threads, when a session has ended) and freezes what is left."""
+    frozen = gc.get_freeze_count() > 0
+    if frozen:
+        gc.unfreeze()
     gc.collect()
+    if frozen:
+        gc.freeze()
     arrow = sys.modules.get("pyarrow")
     if arrow is not None:  # Arrow's own allocator (jemalloc or mimalloc) keeps freed memory too
         arrow.default_memory_pool().release_unused()

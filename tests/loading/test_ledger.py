@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from costlib import loading
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
-from costlib.loading import budget
+from costlib.loading import budget, ledger
 from costlib.loading.frames import frame_bytes
 from costlib.loading.ledger import MemoryLedger, held_bytes, return_memory
 from costlib.training import data as training_data
@@ -212,6 +212,33 @@ def test_training_text_too_long_for_the_budget_is_refused_before_its_features_ar
 
 def test_return_memory_trims_with_glibc():
     assert return_memory() is True
+
+
+def test_a_cycle_frozen_with_the_imports_is_freed_when_memory_is_returned():
+    """A session open when new modules were frozen has its data frozen too: a cycle in it (a
+    page's functions and its globals) is garbage once the session ends, and `return_memory`,
+    which runs then, frees it; the collector alone never would."""
+    import gc
+    import weakref
+
+    class Data:  # stands for a session's data set
+        pass
+
+    data = Data()
+    page_globals = {"ds": data}
+    page_globals["self"] = page_globals  # a page's functions hold their globals, which hold them
+    gone = weakref.ref(data)
+    ledger._FROZEN_AT[0] = -1  # as if a page had just imported another module
+    try:
+        assert ledger.freeze_long_lived()
+        del data, page_globals  # the session ends
+        gc.collect()
+        assert gone() is not None  # frozen: the collections after every run skip it
+        return_memory()
+        assert gone() is None
+        assert gc.get_freeze_count() > 0  # what is still alive stays out of the walks
+    finally:
+        gc.unfreeze()
 
 
 def test_the_reads_reservation_comes_from_the_parquet_footer_or_the_csv_size():
