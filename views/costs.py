@@ -65,7 +65,13 @@ def live_answer() -> None:
     """Prices in, one answer out: this part reruns alone when a price moves (what does not move
     with the prices is drawn around it: every element drawn here is redrawn on every move)."""
     costs = price_book(names, unit)
-    if all(a + b == 0 for a, b in costs.values()):
+    priced = not all(a + b == 0 for a, b in costs.values())
+    if not st.session_state.get("_costs_full_run") and priced != bool(live_audit):
+        # into or out of "every price is 0" on a price move: the report and policy buttons
+        # below appear or go, which only a full run draws
+        live_audit.clear()
+        st.rerun(scope="app")
+    if not priced:
         live_audit.clear()
         st.warning(answers.ALL_PRICES_ZERO)
         return
@@ -169,7 +175,9 @@ record = setting("price_questions")
 if not record:
     st.page_link(PRICES_PAGE, label="Not sure about your prices? Answer a few questions", icon=":material/help:")
 live_audit = st.session_state.setdefault(LIVE_AUDIT, {})
+st.session_state["_costs_full_run"] = True  # a price move reruns only live_answer, with this False
 live_answer()
+st.session_state["_costs_full_run"] = False
 if live_audit:  # not when every price is zero (there is no answer to report)
     st.subheader("Report and policy")
     st.caption(answers.REPORT_AND_POLICY)

@@ -63,11 +63,11 @@ def live_value() -> None:
         )
     fig = answers.value_tau_figure(sweeps, rec, model, k=k, reject_value=r, worth=worth, unit=unit)
     st.plotly_chart(fig, key="value_tau_chart")
-    st.session_state["_value_k"] = (k, r)
-    drawn = st.session_state.get("_value_k_drawn")  # the k the sections below were drawn for, if drawn
-    if not st.session_state.get("_value_full_run") and drawn is not None and drawn != (k, r):
+    st.session_state["_value_k"] = (k, r, worth)
+    drawn = st.session_state.get("_value_k_drawn")  # what the sections below were drawn for, if drawn
+    if not st.session_state.get("_value_full_run") and drawn is not None and drawn != (k, r, worth):
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
-        say("info", answers.value_lag_sentence(drawn[0]), where=c1)
+        say("info", answers.value_lag_sentence(drawn[0], drawn[2], unit), where=c1)
         if c2.button("Update them for this k", key="value_refresh_below"):
             st.rerun(scope="app")
 
@@ -85,12 +85,11 @@ if not details_setting(answers.VALUE_DETAILS):
     st.session_state.pop("_value_k_drawn", None)  # nothing below to fall behind the k above
     st.stop()
 
-k, r = st.session_state.get("_value_k", (settings.K.default, 0.0))
-worth = float(setting("gain", 1.0))
+k, r, worth = st.session_state.get("_value_k", (settings.K.default, 0.0, settings.GAIN.default))
 st.subheader("Which model is worth more depends on k")
 against_k = memo("value_k", ds, (r,), lambda: answers.value_against_k(sweeps, value_inputs.K_GRID, reject_value=r))
 st.plotly_chart(answers.value_k_figure(against_k, k=k, worth=worth, unit=unit), key="value_k_chart")
-st.session_state["_value_k_drawn"] = (k, r)
+st.session_state["_value_k_drawn"] = (k, r, worth)
 say("caption", answers.value_k_caption(worth, unit))
 
 if ds.counts_only:

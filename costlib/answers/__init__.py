@@ -27,7 +27,6 @@ from costlib.answers.calibration import (
 )
 from costlib.answers.costs import (
     ALL_PRICES_ZERO,
-    COSTS_DETAILS,
     COSTS_PAGE_WHAT,
     FAIR_POLICY_HELP,
     FAIRNESS_ONE_GROUP,
@@ -77,7 +76,7 @@ from costlib.answers.prices import (
     prices_from_answers,
     question_sentence,
 )
-from costlib.answers.sections import INSTANCE_DETAILS, MATRIX_DETAILS, VALUE_DETAILS, Details
+from costlib.answers.sections import COSTS_DETAILS, INSTANCE_DETAILS, MATRIX_DETAILS, VALUE_DETAILS, Details
 from costlib.answers.training import training_table, training_verdict_kind
 from costlib.answers.value import (
     ACCEPTANCE_RULES_NOTE,

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from costlib.answers import audit
-from costlib.answers.sections import Details
 from costlib.binary import elicit, robust
 from costlib.binary.sensitivity import price_maps as binary_maps
 from costlib.binary.sensitivity import price_scale, ratio_range
@@ -152,15 +151,6 @@ def policy_restored_sentence(saved: Mapping, fingerprint: str) -> str:
     )
 
 
-COSTS_DETAILS = Details(
-    toggle="Show every rule, the groups and fairness, and how much the prices matter",
-    help="Drawn on request, so that the answer above opens fast: every rule's cost with its interval, per-group "
-    "rates, the fairness-constrained cutoffs, the sensitivity map and net benefit. The report and the policy have "
-    "them whether or not they are shown here, and the link keeps the choice.",
-    folded="Below, on request: every rule's cost with its interval, the groups' rates and the fairness-constrained "
-    "cutoffs (with the policy file of each fairness rule), and how much the prices matter. The report above has "
-    "all of them.",
-)
 REPORT_AND_POLICY = (
     "The report is one HTML file that opens offline: settings, data per group, the recommendation, every "
     "rule with intervals, fairness-constrained cutoffs, the sensitivity map and the limitations. The "
@@ -216,7 +206,7 @@ COSTS_PAGE_WHAT = (
 ALL_PRICES_ZERO = "Every price is 0: no decision costs anything, so there is nothing to choose."
 SECTIONS_FOR_OLD_PRICES = (
     "The rules table, the rates per group, the fairness and the sensitivity sections below are still for the "
-    "previous prices (the report and the policy downloads follow the prices above)."
+    "previous prices (the report and policy downloads under the answer follow the prices above)."
 )
 RULES_JUDGED = " Judged on the test rows; the same intervals as above."
 FAIRNESS_WHAT = (

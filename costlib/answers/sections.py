@@ -17,7 +17,15 @@ class Details:
     folded: str
 
 
-ON_REQUEST = "Drawn on request, so that the answer above opens fast; the link keeps the choice."
+ON_REQUEST = "Drawn on request, so that the answer above opens fast. One setting for every page, kept in the link."
+
+COSTS_DETAILS = Details(
+    toggle="Show every rule, the groups and fairness, and how much the prices matter",
+    help=ON_REQUEST + " The audit report has these sections whether or not they are shown here.",
+    folded="Below, on request: every rule's cost with its interval, the groups' rates and the fairness-constrained "
+    "cutoffs (with the policy file of each fairness rule), and how much the prices matter. The report above has "
+    "all of them.",
+)
 
 VALUE_DETAILS = Details(
     toggle="Show which model is worth more at each k, prices per outcome and calibration",

@@ -122,8 +122,12 @@ def value_sweeps(ds: Dataset) -> ValueSweeps:
     return ValueSweeps(judge, fit)
 
 
-def value_lag_sentence(drawn_k: float) -> str:
-    return f"The chart of value against k and the tables below are still for k = {drawn_k:.3g}."
+def value_lag_sentence(drawn_k: float, drawn_worth: float, unit: str) -> str:
+    """What the sections below Value's answer were drawn for, once a move has left them behind."""
+    return (
+        f"The chart of value against k and the tables below are still for k = {drawn_k:.3g}, a right answer "
+        f"worth {words.money(drawn_worth, unit)}."
+    )
 
 
 def value_k_caption(worth: float, unit: str) -> str:

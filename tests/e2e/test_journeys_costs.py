@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from e2e_support import (
     alert_texts,
@@ -118,16 +120,26 @@ def test_the_downloads_follow_the_prices_on_screen(page, app_url):
         page.get_by_role("button", name="Download the audit report (HTML)").click()
     report = Path(got.value.path()).read_text()
     assert "$2.50" in report and text.split(":")[0] in report
-    # every price at zero: no answer, and a button drawn before says there is nothing to report
+    # every price at zero: no answer, so nothing to download; a price back, and both come back
     first = price_slider(page, "A false positive costs")
     for slider in (first, fn):
         slider.focus()
         slider.press("Home")
         step(page, "after a price goes to zero")
     page.get_by_text(answers.ALL_PRICES_ZERO).wait_for()
+    buttons = page.get_by_role("button", name=re.compile("^Download the (policy|audit report)"))
+    assert buttons.count() == 0
+    fn = price_slider(page, "A false negative costs")
+    fn.focus()
+    fn.press("ArrowRight")  # $0 -> $0.50
+    step(page, "after a price moves up from zero")
+    wait_for_chart(page)
+    assert buttons.count() == 2
     with page.expect_download() as got:
         page.get_by_role("button", name="Download the policy (JSON)").click()
-    assert Path(got.value.path()).read_text() == answers.ALL_PRICES_ZERO
+    saved = json.loads(Path(got.value.path()).read_text())
+    moved = float(fn.get_attribute("aria-valuetext").removeprefix("$"))
+    assert moved > 0 and {(p["c_fp"], p["c_fn"]) for p in saved["prices"]} == {(0.0, moved)}
 
 
 def test_exact_prices_per_group(page, app_url):

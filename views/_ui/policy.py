@@ -163,16 +163,21 @@ reruns with the prices still build the report of the prices on screen when press
 
 def downloads(live: dict) -> None:
     """The report and the policy of the audit ``live["build"]`` makes (`LIVE_AUDIT`), built only
-    when a button is pressed, from what `live` holds then (without a build, when every price
-    was moved to zero after the buttons were drawn, the file says that there is nothing to report)."""
+    when a button is pressed, from what `live` holds then (one reading of it: a price move may
+    update it meanwhile). The page draws these only while there is an answer: a move to every
+    price at 0 reruns it without them; pressed in that instant, the file says why it is empty."""
 
     def made(make):
-        return lambda: (make(live["build"]) if "build" in live else answers.ALL_PRICES_ZERO).encode()
+        def data() -> bytes:
+            now = dict(live)
+            return (make(now) if "build" in now else answers.ALL_PRICES_ZERO).encode()
+
+        return data
 
     with st.container(horizontal=True):
         st.download_button(
             "Download the audit report (HTML)",
-            data=made(lambda build: report.audit_html(build())),
+            data=made(lambda now: report.audit_html(now["build"]())),
             file_name="cost_audit.html",
             mime="text/html",
             key="dl_report",
@@ -181,7 +186,7 @@ def downloads(live: dict) -> None:
         )
         st.download_button(
             "Download the policy (JSON)",
-            data=made(lambda build: policy.policy_json(build(), price_questions=live["questions"])),
+            data=made(lambda now: policy.policy_json(now["build"](), price_questions=now["questions"])),
             file_name="cost_policy.json",
             mime="application/json",
             key="dl_policy",
