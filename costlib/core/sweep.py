@@ -602,7 +602,10 @@ def thin_index(y: np.ndarray, max_points: int, x: np.ndarray | None = None) -> n
     each when there are as many buckets as the chart has columns (M4, Jugel et al. 2014): what
     is left out lies within one column, where scores are dense, and every point is kept where
     they are sparse, so a curve drawn as steps shows no stairs that are not in the data. A
-    point whose x is not finite is a bucket of its own.
+    point whose x is not finite is a bucket of its own. A quarter of the points go to buckets of
+    consecutive points, the rest to the stretches of x: a few far-out scores (raw scores are
+    allowed) squeeze the rest of the axis into a few columns, which a zoom, or the same points
+    drawn against the cases flagged, would otherwise show as a handful of points.
 
     >>> thin_index(np.arange(10.0), 100).size
     10
@@ -617,7 +620,8 @@ def thin_index(y: np.ndarray, max_points: int, x: np.ndarray | None = None) -> n
         return np.arange(n)
     buckets = max(1, max_points // 4)
     if x is not None:
-        return _thin_by_x(y, np.asarray(x, dtype=float), buckets)
+        by_x = _thin_by_x(y, np.asarray(x, dtype=float), buckets - buckets // 4)
+        return np.union1d(by_x, thin_index(y, max(4, max_points // 4)))
     size = -(-n // buckets)
     padded = np.full(buckets * size, np.nan)
     padded[:n] = y

@@ -154,7 +154,8 @@ def test_hull_slopes_are_scikit_learns_decreasing_isotonic_regression_bit_for_bi
 def test_thinning_by_x_keeps_every_columns_first_last_lowest_and_highest(ys, max_points, descending, data):
     """`thin_index(y, max_points, x=x)` against a loop over the pixel columns: for every run of
     points in one column (equal stretches of x), its first, last, lowest and highest are kept, and
-    nothing else; a non-finite x is a column of its own."""
+    nothing else but what the consecutive buckets keep (tested above); a non-finite x is a column
+    of its own."""
     from costlib.core.sweep import thin_index
 
     y = np.array(ys)
@@ -167,7 +168,7 @@ def test_thinning_by_x_keeps_every_columns_first_last_lowest_and_highest(ys, max
     if n <= max_points:
         assert got.tolist() == list(range(n))
         return
-    buckets = max_points // 4
+    buckets = max_points // 4 - max_points // 16
     fin = np.isfinite(x)
     lo, hi = x[fin].min(), x[fin].max()
     width = (hi - lo) / buckets if hi > lo else 1.0
@@ -186,4 +187,19 @@ def test_thinning_by_x_keeps_every_columns_first_last_lowest_and_highest(ys, max
         else:
             want.add(i)
         i = j + 1
+    want |= set(thin_index(y, max(4, max_points // 4)).tolist())
     assert got.tolist() == sorted(want)
+
+
+def test_a_far_out_score_does_not_squeeze_the_rest_of_the_curve_into_a_few_points():
+    """100,000 scores in [0, 1] and one at 1,000: by stretches of x alone, all of [0, 1] is one
+    or two columns (a handful of points); the consecutive buckets keep it drawn all along."""
+    from costlib.core.sweep import thin_index
+
+    rng = np.random.default_rng(3)
+    x = np.r_[1000.0, np.sort(rng.uniform(0, 1, 100_000))[::-1]]  # a sweep's order: descending
+    y = np.cumsum(rng.normal(size=x.size))
+    got = thin_index(y, 2000, x=x)
+    buckets = 2000 // 16  # a quarter of the budget, four points a bucket
+    assert np.diff(got).max() <= -(-x.size // buckets)
+    assert got.size <= 2000
