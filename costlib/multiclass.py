@@ -30,10 +30,12 @@ def confusion(y_true, y_pred, n_classes: int, *, sample_weight=None) -> np.ndarr
     y = v.as_class_index(y_true, "y_true", n_classes)
     pred = np.asarray(y_pred)
     v.same_length(y, pred, "y_true", "y_pred")
-    keep = pred >= 0
-    if (pred[keep] >= n_classes).any() or (pred[keep] != np.floor(pred[keep])).any():
-        bad = pred[keep][(pred[keep] >= n_classes) | (pred[keep] != np.floor(pred[keep]))][0]
+    with np.errstate(invalid="ignore"):  # NaN is neither a class nor -1
+        ok = (pred == -1) | ((pred >= 0) & (pred < n_classes) & (pred == np.floor(pred)))
+    if not ok.all():
+        bad = pred[~ok][0]
         raise ValueError(f"y_pred must hold class indices 0 to {n_classes - 1} or -1 (abstain): got {bad.item()!r}")
+    keep = pred >= 0
     w = None if sample_weight is None else v.as_weight(sample_weight, "sample_weight", len(y))[keep]
     cells = y[keep].astype(np.int64) * n_classes + pred[keep].astype(np.int64)  # the cell of (truth, decision)
     return np.bincount(cells, weights=w, minlength=n_classes * n_classes).astype(np.float64).reshape(n_classes, -1)

@@ -285,10 +285,13 @@ def safe_cells(df: pd.DataFrame) -> pd.DataFrame:
 def markdown_cells(df: pd.DataFrame) -> pd.DataFrame:
     """A copy of a table as text for a renderer that reads every cell as Markdown (Streamlit's
     ``st.table``): `safe_cells`, then every text cell and column name `md_escape`d; whole
-    numbers with thousands separators, other numbers to four decimals, a missing number "–".
+    numbers with thousands separators, other numbers to four decimals (four significant digits
+    below 0.001, which four decimals would show as 0), a missing number "–".
 
     >>> markdown_cells(pd.DataFrame({"group": ["*a*", "b"], "n": [12391, 7], "NEC": [0.0536, None]})).to_dict("list")
     {'group': ['\\\\*a\\\\*', 'b'], 'n': ['12,391', '7'], 'NEC': ['0.0536', '–']}
+    >>> markdown_cells(pd.DataFrame({"rate": [0.00012345, 0.0, 2.5]}))["rate"].tolist()
+    ['0.0001234', '0.0000', '2.5000']
     """
     safe = safe_cells(df)
     out = pd.DataFrame(index=safe.index)
@@ -303,7 +306,9 @@ def _cell_text(value: object) -> str:
     if isinstance(value, int | np.integer):
         return f"{int(value):,}"
     if isinstance(value, float | np.floating):
-        return "–" if not np.isfinite(value) else f"{float(value):,.4f}"
+        if not np.isfinite(value):
+            return "–"
+        return f"{float(value):.4g}" if 0 < abs(value) < 1e-3 else f"{float(value):,.4f}"
     return md_escape("" if value is None or value is pd.NA else str(value))
 
 

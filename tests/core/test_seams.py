@@ -351,3 +351,6 @@ def test_confusion_refuses_a_decision_that_is_no_class():
 
     with pytest.raises(ValueError, match=r"y_pred must hold class indices 0 to 1 or -1 \(abstain\): got 2"):
         confusion([0, 1], [0, 2], 2)
+    for bad in (float("nan"), -2, 0.5):  # not an abstention either: said, not dropped
+        with pytest.raises(ValueError, match=f"got {bad!r}"):
+            confusion([0, 1], [0, bad], 2)
