@@ -28,14 +28,7 @@ def show_table(
     # tall enough for every row up to TABLE_ROWS (Streamlit's default shows about ten and scrolls)
     height = ROW_PX * (min(len(df), TABLE_ROWS) + 1) + 3 if len(df) > 10 else "auto"
     st.dataframe(loading.safe_cells(df), hide_index=True, column_config=column_config, width="stretch", height=height)
-    st.download_button(
-        "Download this table (CSV)",
-        data=loading.safe_csv(df if export is None else export),
-        file_name=f"{name}.csv",
-        mime="text/csv",
-        key=f"dl_{key}",
-        on_click="ignore",
-    )
+    _csv_download(df, name, key=key, export=export)
 
 
 def show_live_table(df: pd.DataFrame, name: str, *, key: str, export: pd.DataFrame | None = None) -> None:
@@ -45,6 +38,11 @@ def show_live_table(df: pd.DataFrame, name: str, *, key: str, export: pd.DataFra
     redrawing for about 100 ms after each move (the Instance page's cutoff moved in 1.61x the
     yardstick's time with the grid and 0.91x without it, benchmarks/README.md)."""
     st.table(markdown_cells(df), hide_index=True)
+    _csv_download(df, name, key=key, export=export)
+
+
+def _csv_download(df: pd.DataFrame, name: str, *, key: str, export: pd.DataFrame | None) -> None:
+    """A table's CSV download: `export` when given, else the table, neutralised (`safe_csv`)."""
     st.download_button(
         "Download this table (CSV)",
         data=loading.safe_csv(df if export is None else export),
