@@ -134,6 +134,9 @@ def test_every_page_shows_its_charts_on_every_sample(sample, page):
         return
     assert MAIN_CHARTS[page] <= chart_keys(at)
     assert not ON_REQUEST[page] & chart_keys(at), "the sections read second are drawn on request"
+    if page == "views/matrix.py":  # its answer is a table: every policy, with and without the model
+        policies = [d.value for d in at.dataframe if "uses the model" in d.value.columns]
+        assert policies and set(policies[0]["uses the model"]) == {"yes", "no"}
     fallback = page not in CHARTS[sample]
     # a page that cannot use this sample draws on one that fits, says so and offers the switch
     assert ("so the charts below use the built-in sample" in texts(at)) == fallback
@@ -143,7 +146,8 @@ def test_every_page_shows_its_charts_on_every_sample(sample, page):
 @pytest.mark.parametrize("page", [p for p in PAGES if p != "views/data.py"])
 def test_the_sections_read_second_come_on_request_for_every_page(page):
     """One setting for every page (?details=true, off on a first visit): the toggle draws a
-    page's sections read second, and the link keeps the choice for the other pages too."""
+    page's sections read second and writes the choice into the link, and a link with it opens
+    the page with them."""
     sample = {"views/matrix.py": "tickets", "views/instance.py": "offensive"}.get(page, "compas")
     at = open_app(sample, page)
     assert not ON_REQUEST[page] & chart_keys(at)
