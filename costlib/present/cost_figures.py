@@ -42,6 +42,18 @@ RULE_SYMBOLS = {
     R.COST_OPTIMAL: "star-triangle-up",
     WITHOUT_LIMIT: "star-open",
 }
+# The marker key under a cost chart's title draws each marker's shape as a character: hollow, or
+# filled for the recommended rule (drawn filled on the chart).
+SYMBOL_GLYPHS = {
+    "circle": ("○", "●"),
+    "diamond": ("◇", "◆"),
+    "star": ("☆", "★"),
+    "star-triangle-up": ("△", "▲"),
+    "star-open": ("✩", "✩"),
+    "x": ("×", "×"),
+}
+KEY_LINE_CHARS = 110  # the marker key wraps after about this many characters
+KEY_GAP = "\u2003\u2002"  # between its entries (SVG text collapses runs of plain spaces)
 
 
 def markers_frame(rec, ms=None, unlimited=None) -> pd.DataFrame:
@@ -149,8 +161,10 @@ def cost_curve_figure(
                 + "<br>cost per case %{y:.4g}<extra>%{fullData.name}</extra>",
             }
         )
+    key = []
     if markers is not None and len(markers):
-        traces += _marker_traces(markers, lines, xcol, scale, flagged_x)
+        marked, key = _marker_traces(markers, lines, xcol, scale, flagged_x)
+        traces.append(marked)
     shapes, notes = [], []
     recommended = markers.attrs.get("recommended") if markers is not None else None
     for rule, level in (markers.attrs.get("levels", {}) if markers is not None else {}).items():
@@ -180,22 +194,38 @@ def cost_curve_figure(
     ylabel = f"cost per case ({unit})" if unit else "cost per case"
     xlabel = "cases flagged a month" if flagged_x else "cutoff (flag a case when its score is at least this)"
     layout = layout_spec(title, xlabel, ylabel)
+    if key:
+        rows = _key_rows(key)
+        layout["title"]["subtitle"] = {"text": "<br>".join(rows), "font": {"size": 12, "color": "#555"}}
+        layout["margin"] = {**layout["margin"], "t": layout["margin"]["t"] + 20 * len(rows)}
     # one figure from one spec: a price move redraws this chart, and building it trace by trace
     # through Plotly's objects cost more than everything else in the move
     return figure_from_spec(traces, {**layout, "shapes": shapes, "annotations": notes})
 
 
+def _key_rows(key: list[str]) -> list[str]:
+    """The marker key's entries on rows of about `KEY_LINE_CHARS` characters."""
+    rows = ["Markers:"]
+    for entry in key:
+        if len(rows[-1]) + len(entry) > KEY_LINE_CHARS:
+            rows.append("")
+        rows[-1] += (KEY_GAP if rows[-1] else "") + entry
+    return rows
+
+
 MARKED = "marked cutoffs"  # the one trace that draws every marker of a cost curve
 
 
-def _marker_traces(markers: pd.DataFrame, lines: list, xcol: str, scale: float, flagged_x: bool) -> list[dict]:
-    """Every marker of a cost curve in one trace (`MARKED`, out of the legend), and one empty
-    trace per rule that only draws its legend entry. A price move redraws the chart, and
-    plotly.js pays for every trace in full whatever it holds (about 7 ms each in Chromium here,
-    `benchmarks/README.md`): one trace per rule cost four where one does. Each point is
-    outlined in its line's colour and its hover names its rule and line."""
+def _marker_traces(markers: pd.DataFrame, lines: list, xcol: str, scale: float, flagged_x: bool):
+    """Every marker of a cost curve in one trace (`MARKED`, out of the legend), and the marker
+    key: one entry per rule, its shape as a character and its name, which the figure writes under
+    its title. A price move redraws the chart, and plotly.js pays for every trace in full whatever
+    it holds: one trace per rule, or an empty trace per rule only for its legend entry, cost a
+    move at a million rows 64 ms (1.83x the yardstick against 1.44x without them,
+    benchmarks/README.md). Each point is outlined in its line's colour and its hover names its
+    rule and line."""
     recommended = markers.attrs.get("recommended")
-    x, y, symbols, sizes, fills, edges, names, legend = [], [], [], [], [], [], [], []
+    x, y, symbols, sizes, fills, edges, names, key = [], [], [], [], [], [], [], []
     for rule, part in markers.groupby("rule", sort=False):
         label = plain(R.rule_words(str(rule)) + (" (recommended)" if rule == recommended else ""))
         on_groups = part["line"].notna().any()
@@ -206,22 +236,12 @@ def _marker_traces(markers: pd.DataFrame, lines: list, xcol: str, scale: float, 
         }
         x += (part[xcol].to_numpy() * scale).tolist()
         y += part["cost_per_case"].tolist()
-        for key, out in (("symbol", symbols), ("size", sizes), ("color", fills)):
-            out += [style[key]] * len(part)
+        for k, out in (("symbol", symbols), ("size", sizes), ("color", fills)):
+            out += [style[k]] * len(part)
         for g in part["line"]:
             edges.append(palette_color(0) if g is None else palette_color(lines.index(g)) if g in lines else "#000")
             names.append(f"{label} ({plain(g) if on_groups and g is not None else 'everyone'})")
-        legend.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "name": label,
-                "x": [None],
-                "y": [None],
-                "marker": {**style, "line": {"width": 2, "color": "#111"}},
-                "hoverinfo": "skip",
-            }
-        )
+        key.append(f"{SYMBOL_GLYPHS[style['symbol']][rule == recommended]} {label}")
     marked = {
         "type": "scatter",
         "mode": "markers",
@@ -235,7 +255,7 @@ def _marker_traces(markers: pd.DataFrame, lines: list, xcol: str, scale: float, 
         + ("flagged %{x:,.0f} a month" if flagged_x else "cutoff %{x:.4g}")
         + "<br>cost per case %{y:.4g}<extra></extra>",
     }
-    return [marked, *legend]
+    return marked, key
 
 
 def _cap_x(curves: pd.DataFrame, cap: float) -> float | None:
