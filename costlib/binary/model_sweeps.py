@@ -16,7 +16,8 @@ import pandas as pd
 
 from costlib.core import validation as v
 from costlib.core.prices import Prices, mistakes_cost
-from costlib.core.sweep import GroupedSweep, Sweep, group_codes, sweep_arrays, sweep_by_codes, thin_index
+from costlib.core.sweep import GroupedSweep, Sweep, group_codes, sweep_arrays, sweep_by_codes
+from costlib.core.thinning import thin_index
 
 SINGLE_GROUP = "everyone"  # the one group's name when the data has no group column
 
@@ -175,7 +176,7 @@ def cost_curves(ms: ModelSweeps, prices: Prices, *, max_points: int | None = Non
 
     Exact at every distinct score. With `max_points` (a chart's resolution, as in
     ``figures.MAX_POINTS``) the line of everybody keeps only the points worth drawing
-    (`sweep.thin_index` by threshold: every stretch of the axis keeps its first, last, lowest
+    (`thinning.thin_index` by threshold: every stretch of the axis keeps its first, last, lowest
     and highest), and each group's line, drawn thin behind it, half as many: a redraw after a
     price move then carries neither a row per distinct score through pandas nor more points
     than the chart shows.

@@ -12,7 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from costlib.core.escaping import plain
-from costlib.core.sweep import thin_index
+from costlib.core.thinning import thin_index
 
 PALETTE = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#c26b2d"]
 NOBODY_COLOR = "#555555"
@@ -32,7 +32,7 @@ def step_points(x: np.ndarray, y: np.ndarray, columns: int) -> tuple[np.ndarray,
     wherever the next point lies more than two of `columns` equal stretches of the x range
     away, and nearer points are joined straight.
 
-    A curve thinned for drawing (`thin_curve`, `sweep.thin_index` by x) keeps a few points per
+    A curve thinned for drawing (`thin_curve`, `thinning.thin_index` by x) keeps a few points per
     stretch; drawn as steps, the gap from one stretch to the next became a stair that is not in
     the data (the real steps there are narrower than a pixel). Joined straight it follows the
     curve, while a step as wide as a reader can see keeps its corner. Without thinning, where
@@ -53,7 +53,7 @@ def step_points(x: np.ndarray, y: np.ndarray, columns: int) -> tuple[np.ndarray,
 
 def thin_curve(x: np.ndarray, y: np.ndarray, max_points: int = MAX_POINTS):
     """At most about `max_points` points of (x, y) for drawing: ``max_points // 4`` equal
-    stretches of x, each keeping its first, last, lowest and highest point (`sweep.thin_index`)."""
+    stretches of x, each keeping its first, last, lowest and highest point (`thinning.thin_index`)."""
     x = np.asarray(x)
     y = np.asarray(y, dtype=float)
     if x.size <= max_points:

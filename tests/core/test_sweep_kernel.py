@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 import costlib
 import costlib.binary.decision
 from costlib.core import sweep as sweep_module
+from costlib.core import thinning
 
 
 def brute(y, s, w):
@@ -83,7 +84,7 @@ def test_value_against_k_fitted_on_other_rows_equals_value_at_their_best_tau(fit
 )
 def test_thin_index_keeps_every_bucket_ends_and_extremes(ys, max_points):
     y = np.array(ys)
-    idx = sweep_module.thin_index(y, max_points)
+    idx = thinning.thin_index(y, max_points)
     assert np.all(np.diff(idx) > 0) and idx[0] == 0 and idx[-1] == y.size - 1
     if y.size <= max_points:
         np.testing.assert_array_equal(idx, np.arange(y.size))
@@ -156,7 +157,7 @@ def test_thinning_by_x_keeps_every_columns_first_last_lowest_and_highest(ys, max
     points in one column (equal stretches of x), its first, last, lowest and highest are kept, and
     nothing else but what the consecutive buckets keep (tested above); a non-finite x is a column
     of its own."""
-    from costlib.core.sweep import thin_index
+    from costlib.core.thinning import thin_index
 
     y = np.array(ys)
     n = y.size
@@ -194,7 +195,7 @@ def test_thinning_by_x_keeps_every_columns_first_last_lowest_and_highest(ys, max
 def test_a_far_out_score_does_not_squeeze_the_rest_of_the_curve_into_a_few_points():
     """100,000 scores in [0, 1] and one at 1,000: by stretches of x alone, all of [0, 1] is one
     or two columns (a handful of points); the consecutive buckets keep it drawn all along."""
-    from costlib.core.sweep import thin_index
+    from costlib.core.thinning import thin_index
 
     rng = np.random.default_rng(3)
     x = np.r_[1000.0, np.sort(rng.uniform(0, 1, 100_000))[::-1]]  # a sweep's order: descending
