@@ -220,10 +220,9 @@ def _marker_traces(markers: pd.DataFrame, lines: list, xcol: str, scale: float, 
     """Every marker of a cost curve in one trace (`MARKED`, out of the legend), and the marker
     key: one entry per rule, its shape as a character and its name, which the figure writes under
     its title. A price move redraws the chart, and plotly.js pays for every trace in full whatever
-    it holds: one trace per rule, or an empty trace per rule only for its legend entry, cost a
-    move at a million rows 64 ms (1.83x the yardstick against 1.44x without them,
-    benchmarks/README.md). Each point is outlined in its line's colour and its hover names its
-    rule and line."""
+    it holds: an empty trace per rule only for its legend entry cost a price move at a million
+    rows 15 to 20 ms in two A/B runs (benchmarks/README.md, "Slider latency"). Each point is
+    outlined in its line's colour and its hover names its rule and line."""
     recommended = markers.attrs.get("recommended")
     x, y, symbols, sizes, fills, edges, names, key = [], [], [], [], [], [], [], []
     for rule, part in markers.groupby("rule", sort=False):
