@@ -142,7 +142,9 @@ def cost_curve_figure(
         x, y = thin_curve(finite[xcol].to_numpy() * scale, finite["cost_per_case"].to_numpy(), most)
         if not flagged_x:  # steps where a reader can see them, straight between nearer points
             x, y = step_points(x, y, most // 4)
-        name = "everyone, one cutoff" if line is None else plain(f"group {line} (its own cost per case)")
+        # short names: a legend that wraps to a second row pushes the bottom margin, and
+        # plotly.js then draws the chart twice on every price move (`layout_spec`)
+        name = "everyone, one cutoff" if line is None else plain(f"group {line}")
         traces.append(
             {
                 "type": "scatter",

@@ -213,3 +213,29 @@ def test_the_report_and_the_policy_download_for_the_prices_on_screen(page, app_u
     offline.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=30_000)
     assert offline.locator(".js-plotly-plot").count() == 4
     full_screenshot(offline, "test_the_report_offline")
+
+
+# Every Plotly chart on the page: the margins it was given and the ones plotly.js drew it with.
+CHART_MARGINS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => {
+  const given = gd._fullLayout.margin, drawn = gd._fullLayout._size;
+  return {title: (gd._fullLayout.title.text || ''), given: [given.l, given.r, given.t, given.b],
+          drawn: [drawn.l, drawn.r, drawn.t, drawn.b]};
+})"""
+
+
+def test_a_price_move_draws_the_cost_chart_once(page, app_url):
+    """What a price move costs the browser, by what it does rather than how long it takes
+    (benchmarks/latency.py times it): the cost chart fits in the margins it is given, so
+    plotly.js does not draw it a second time to widen them, which it does on every redraw whose
+    tick labels or legend push past a margin."""
+    goto(page, app_url + "/costs?data=compas", chart=True)
+    fn = price_slider(page, "A false negative costs")
+    for press in ("ArrowRight", "ArrowRight", "ArrowLeft"):
+        fn.focus()
+        fn.press(press)
+        step(page, f"after {press} on the false-negative price")
+        wait_for_chart(page)
+        charts = page.evaluate(CHART_MARGINS)
+        assert charts, "no chart drawn"
+        for chart in charts:
+            assert chart["drawn"] == chart["given"], chart

@@ -206,6 +206,22 @@ def test_costs_page_moving_c_fn_moves_the_answer_and_it_equals_costlib():
     assert at.query_params["c_fn"] == "1"
 
 
+def test_a_price_move_writes_only_the_moved_price_to_the_link(monkeypatch):
+    """Every write of a query parameter is a message the browser acts on (it rewrites the
+    address and tells the page's host), whether or not the value changed: a run rewrites only
+    what changed."""
+    from streamlit.runtime.state.query_params import QueryParams
+
+    at = open_app("compas", "views/costs.py")
+    sent = []
+    send = QueryParams._send_query_param_msg
+    monkeypatch.setattr(QueryParams, "_send_query_param_msg", lambda self: (sent.append(dict(self)), send(self)))
+    at.select_slider(key="s_c_fn").set_value(5.0).run()
+    assert_no_exception(at)
+    assert len(sent) == 1, sent
+    assert sent[0]["c_fn"] == "5" and at.query_params["c_fn"] == "5"
+
+
 def test_exact_prices_typed_in_the_popover_reach_the_slider_and_the_link():
     at = open_app("compas", "views/costs.py")
     at.number_input(key="n_c_fp").set_value(1.7).run()

@@ -71,7 +71,7 @@ def test_the_x_axis_reads_cases_flagged_a_month_and_every_marker_stays_on_its_po
     for x, y, text in zip(marked.x, marked.y, marked.text, strict=True):
         # on its line (everybody's, or its group's): the line passes through (x, y)
         group = text.rsplit(" (", 1)[1][:-1]
-        line = fig.data[0] if group == "everyone" else lines[f"group {group} (its own cost per case)"]
+        line = fig.data[0] if group == "everyone" else lines[f"group {group}"]
         xs, ys = np.asarray(line.x, dtype=float), np.asarray(line.y, dtype=float)
         near = np.isclose(xs, float(x), rtol=1e-9, atol=1e-6)
         assert near.any() and np.isclose(ys[near], float(y), rtol=1e-9).any(), (text, x, y)

@@ -117,9 +117,11 @@ def note_link(key: str, bound: settings.Bound) -> None:
 
 def mirror(key: str, value=_STORED) -> None:
     """Write the setting `key` (or `value`, what the page uses of it) back to the URL as
-    `link_text`; a setting that is None leaves the URL."""
+    `link_text`; a setting that is None leaves the URL. Only a change is written: every write
+    sends the browser a message that rewrites its address and history (a price move wrote both
+    prices, and each write cost the browser about 3 ms)."""
     text = link_text(st.session_state[f"_keep_{key}"] if value is _STORED else value)
     if text is None:
         st.query_params.pop(key, None)
-    else:
+    elif st.query_params.get_all(key) != [text]:
         st.query_params[key] = text
