@@ -182,45 +182,40 @@ def cost_curves(ms: ModelSweeps, prices: Prices, *, max_points: int | None = Non
     than the chart shows.
     """
 
-    def line(name, thresholds, flagged_rate, flagged_share, cost_per_case) -> pd.DataFrame:
+    names, columns = [], []  # each line's name and (threshold, flagged_rate, flagged_share, cost_per_case)
+
+    def line(name, thresholds, flagged_rate, flagged_share, cost_per_case) -> None:
         most = None if max_points is None else max_points if name is None else max(4, max_points // 2)
         idx = slice(None) if most is None else thin_index(cost_per_case, most, x=thresholds)
-        return pd.DataFrame(
-            {
-                "line": name,
-                "threshold": thresholds[idx],
-                "flagged_rate": flagged_rate[idx],
-                "flagged_share": flagged_share[idx],
-                "cost_per_case": cost_per_case[idx],
-            }
-        )
+        names.append(name)
+        columns.append([c[idx] for c in (thresholds, flagged_rate, flagged_share, cost_per_case)])
 
     pooled = ms.judge_pooled
     every = np.full(pooled.flagged.shape, pooled.total)
-    frames = [
-        line(
-            None,
-            pooled.thresholds,
-            v.safe_divide(pooled.flagged, every),
-            v.safe_divide(pooled.flagged, every),
-            v.safe_divide(ms.single_cost(prices, "judge"), every),
-        )
-    ]
+    share = v.safe_divide(pooled.flagged, every)
+    line(None, pooled.thresholds, share, share, v.safe_divide(ms.single_cost(prices, "judge"), every))
     if ms.grouped and len(ms.groups) > 1:
         for i, g in enumerate(ms.groups):
             sw = ms.judge[g]
             if sw.total <= 0:
                 continue
-            frames.append(
-                line(
-                    g,
-                    sw.thresholds,
-                    sw.flagged / sw.total,
-                    sw.flagged / pooled.total,
-                    sw.errors_cost(prices.c_fp[i], prices.c_fn[i]) / sw.total,
-                )
+            line(
+                g,
+                sw.thresholds,
+                sw.flagged / sw.total,
+                sw.flagged / pooled.total,
+                sw.errors_cost(prices.c_fp[i], prices.c_fn[i]) / sw.total,
             )
-    return pd.concat(frames, ignore_index=True)
+    # one frame from whole columns: a frame per line put together after cost more than the
+    # rest of drawing the chart a price move redraws
+    sizes = [cols[0].size for cols in columns]
+    label = np.empty(sum(sizes), dtype=object)
+    for name, at, size in zip(names, np.cumsum([0, *sizes[:-1]]), sizes, strict=True):
+        label[at : at + size] = name
+    frame = {"line": pd.Series(label, dtype=object)}  # the names themselves (pandas would make strings of them)
+    for j, name in enumerate(("threshold", "flagged_rate", "flagged_share", "cost_per_case")):
+        frame[name] = np.concatenate([cols[j] for cols in columns])
+    return pd.DataFrame(frame)
 
 
 # ---------------------------------------------------------------------------------------

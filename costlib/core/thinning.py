@@ -55,7 +55,7 @@ def thin_index(y: np.ndarray, max_points: int, x: np.ndarray | None = None) -> n
 
 def _thin_by_x(y: np.ndarray, x: np.ndarray, buckets: int) -> np.ndarray:
     """`thin_index` over `buckets` equal stretches of x: each run of consecutive points in one
-    stretch keeps its first, last, lowest and highest point."""
+    stretch keeps its first, last, lowest and highest point (the first of equals; NaN never)."""
     finite = np.isfinite(x)
     col = np.full(x.size, -1, dtype=np.int64)  # a non-finite x: a column of its own
     if finite.any():
@@ -65,6 +65,16 @@ def _thin_by_x(y: np.ndarray, x: np.ndarray, buckets: int) -> np.ndarray:
     starts = np.flatnonzero(np.r_[True, col[1:] != col[:-1]])
     ends = np.r_[starts[1:] - 1, x.size - 1]
     run = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, x.size]))
-    low_first = np.lexsort((np.where(np.isnan(y), np.inf, y), run))  # each run's lowest first
-    high_first = np.lexsort((np.where(np.isnan(y), np.inf, -y), run))  # each run's highest first
-    return np.unique(np.concatenate((starts, ends, low_first[starts], high_first[starts])))
+    nan = np.isnan(y)
+    # each run's first lowest and first highest, in one pass each (no sort: a price move thins
+    # every line of the cost chart, and two sorts of each were a fifth of drawing it)
+    low = _first_least(np.where(nan, np.inf, y), starts, run)
+    high = _first_least(np.where(nan, np.inf, -y), starts, run)
+    return np.unique(np.concatenate((starts, ends, low, high)))
+
+
+def _first_least(v: np.ndarray, starts: np.ndarray, run: np.ndarray) -> np.ndarray:
+    """Position of the first least value of `v` in each run (runs begin at `starts`; `run`
+    numbers each position's run)."""
+    at = np.flatnonzero(v == np.minimum.reduceat(v, starts)[run])
+    return at[np.r_[True, run[at[1:]] != run[at[:-1]]]]

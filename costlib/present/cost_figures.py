@@ -134,12 +134,17 @@ def cost_curve_figure(
     xcol = "flagged_share" if flagged_x else "threshold"
     scale = float(per_month) if flagged_x else 1.0
     traces = []
+    # the columns once, each line's rows by a mask of them (slicing the frame per line cost
+    # more than drawing the lines)
+    line_of = curves["line"].to_numpy()
+    missing = pd.isna(line_of)
+    xs, costs = curves[xcol].to_numpy() * scale, curves["cost_per_case"].to_numpy()
+    drawn = np.ones(len(curves), dtype=bool) if flagged_x else np.isfinite(curves["threshold"].to_numpy())
     lines = list(dict.fromkeys(curves["line"]))
     for i, line in enumerate(lines):
-        part = curves[curves["line"].isna()] if line is None else curves[curves["line"] == line]
-        finite = part if flagged_x else part[np.isfinite(part["threshold"])]
+        rows = (missing if line is None else line_of == line) & drawn
         most = MAX_POINTS if line is None else GROUP_POINTS
-        x, y = thin_curve(finite[xcol].to_numpy() * scale, finite["cost_per_case"].to_numpy(), most)
+        x, y = thin_curve(xs[rows], costs[rows], most)
         if not flagged_x:  # steps where a reader can see them, straight between nearer points
             x, y = step_points(x, y, most // 4)
         # short names: a legend that wraps to a second row pushes the bottom margin, and
