@@ -63,9 +63,19 @@ def audit_for(costs: dict, criteria: tuple):
 @live
 def live_answer() -> None:
     """Prices in, one answer out: this part reruns alone when a price moves (what does not move
-    with the prices is drawn around it: every element drawn here is redrawn on every move)."""
+    with the prices is drawn around it: every element drawn here is redrawn on every move).
+
+    The recommendation is made before the price inputs are drawn (the calls below take it from
+    the memo): the browser then gets this part's elements at once when the server is done,
+    instead of redrawing the inputs while the server computes, two jobs contending for a small
+    machine's cores (at a million rows, 1.84x -> 1.67x the yardstick in one A/B run)."""
+    held = stored_costs(names)  # what the inputs drawn next hold
+    if not answers.every_price_zero(held):
+        recommendation(held)
+        if share is not None:
+            recommendation(held, None)
     costs = price_book(names, unit)
-    priced = not all(a + b == 0 for a, b in costs.values())
+    priced = not answers.every_price_zero(costs)
     if not st.session_state.get("_costs_full_run") and priced != bool(live_audit):
         # into or out of "every price is 0" on a price move: the report and policy buttons
         # below appear or go, which only a full run draws

@@ -204,6 +204,18 @@ COSTS_PAGE_WHAT = (
     "saves against the cheaper choice without a model (flag nobody, or flag everyone), live as you move the prices."
 )
 ALL_PRICES_ZERO = "Every price is 0: no decision costs anything, so there is nothing to choose."
+
+
+def every_price_zero(costs: Mapping) -> bool:
+    """Whether every price of the book ``{group: (c_fp, c_fn)}`` is 0: then there is no answer
+    to give, only `ALL_PRICES_ZERO`.
+
+    >>> every_price_zero({"a": (0.0, 0.0)}), every_price_zero({"a": (0.0, 0.0), "b": (0.0, 1.0)})
+    (True, False)
+    """
+    return all(c_fp + c_fn == 0 for c_fp, c_fn in costs.values())
+
+
 SECTIONS_FOR_OLD_PRICES = (
     "The rules table, the rates per group, the fairness and the sensitivity sections below are still for the "
     "previous prices (the report and policy downloads under the answer follow the prices above)."
