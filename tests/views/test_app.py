@@ -239,6 +239,37 @@ def test_offensive_verdict_is_measured_against_flag_everyone():
     assert "against flagging everyone" in box and "flagging nobody" not in box
 
 
+def test_the_picked_model_keeps_its_cost_curve_when_the_prices_move():
+    """The cost chart is made before the inputs are drawn, from what they hold (views/costs.py,
+    `answer_ahead`): a model picked in "Curve of the model" and the x axis of cases flagged stay
+    on the chart through a price move, and the curve is that model's at the new prices."""
+    at = open_app("screening", "views/costs.py")
+    models = list(at.selectbox(key="curve_model").options)
+    recommended = at.selectbox(key="curve_model").value
+    other = next(m for m in models if m != recommended)
+    at.selectbox(key="curve_model").set_value(other).run()
+    at.toggle(key="cost_x_flagged").set_value(True).run()
+    at.select_slider(key="s_c_fn").set_value(7.5).run()
+    assert_no_exception(at)
+    title = figure(at, 0).layout["title"]["text"]
+    assert other in title and "cases flagged a month" in title, title
+    at.toggle(key="cost_x_flagged").set_value(False).run()
+    at.select_slider(key="s_c_fn").set_value(5.0).run()
+    title = figure(at, 0).layout["title"]["text"]
+    assert other in title and "against the cutoff" in title, title
+    sample = SAMPLES["screening"]
+    frame = sample_frame("screening")
+    fit, judge = (frame[sample.mapping.split] == v for v in ("train", "test"))
+    ms = D.sweep_model(
+        frame[sample.mapping.label], frame[other], frame[sample.mapping.group], fit=fit, judge=judge, name=other
+    )
+    curves = D.cost_curves(ms, D.prices_for(ms.groups, (1.0, 5.0)), max_points=costlib.present.figures.MAX_POINTS)
+    everyone = curves[curves["line"].isna() & np.isfinite(curves["threshold"])]
+    drawn = figure(at, 0).data[0]
+    assert drawn.name == "everyone, one cutoff"
+    assert np.isin(np.asarray(drawn.y, dtype=float), everyone["cost_per_case"].to_numpy()).all()
+
+
 def test_costs_page_per_group_prices():
     at = open_app("compas", "views/costs.py")
     at.toggle(key="per_group").set_value(True).run()
