@@ -29,6 +29,7 @@ from costlib.present.plotting import (
     palette_color,
     rule_line,
     rule_line_spec,
+    see_through,
     step_points,
     thin_curve,
 )
@@ -160,10 +161,9 @@ def cost_curve_figure(
                 "legendgroup": name,
                 "line": {
                     "shape": "linear",
-                    "color": palette_color(0) if line is None else palette_color(i),
+                    "color": palette_color(0) if line is None else see_through(palette_color(i), 0.6),
                     "width": 3 if line is None else 1,
                 },
-                "opacity": 1.0 if line is None else 0.6,
                 "hovertemplate": ("flagged %{x:,.0f} a month" if flagged_x else "cutoff %{x:.4g}")
                 + "<br>cost per case %{y:.4g}<extra>%{fullData.name}</extra>",
             }
