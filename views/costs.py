@@ -1,5 +1,7 @@
 """Costs & groups: which cutoff to ship, and what it saves against the best choice without a model."""
 
+import contextlib
+
 import streamlit as st
 
 from costlib import answers
@@ -70,10 +72,11 @@ def live_answer() -> None:
     instead of redrawing the inputs while the server computes, two jobs contending for a small
     machine's cores (at a million rows, 1.84x -> 1.67x the yardstick in one A/B run)."""
     held = stored_costs(names)  # what the inputs drawn next hold
-    if not answers.every_price_zero(held):
-        recommendation(held)
-        if share is not None:
-            recommendation(held, None)
+    with contextlib.suppress(Exception):  # a failure is met again below, with the prices on screen
+        if not answers.every_price_zero(held):
+            recommendation(held)
+            if share is not None:
+                recommendation(held, None)
     costs = price_book(names, unit)
     priced = not answers.every_price_zero(costs)
     if not st.session_state.get("_costs_full_run") and priced != bool(live_audit):

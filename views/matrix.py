@@ -11,7 +11,7 @@ from views._ui.details import details_setting
 from views._ui.display import say, show_metrics, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
-from views._ui.state import keep, mirror, remembered, setting_notes
+from views._ui.state import keep, mirror, remembered, setting_notes, write_link
 
 ds, unit, volume = setup(
     "Cost matrix",
@@ -49,7 +49,7 @@ c_mat = edited.to_numpy(dtype=float)
 if not settings.matrix_in_bound(c_mat):
     st.error(answers.MATRIX_CELLS_REFUSED)
     c_mat = start
-st.query_params["C"] = settings.matrix_link(c_mat)
+write_link("C", settings.matrix_link(c_mat))
 
 a1, a2 = st.columns([1, 1], vertical_alignment="bottom")
 use_abstain = a1.toggle("Allow handing a case to a person", value=True, key="abstain_on", bind="query-params")

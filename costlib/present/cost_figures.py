@@ -164,8 +164,10 @@ def cost_curve_figure(
                     "color": palette_color(0) if line is None else see_through(palette_color(i), 0.6),
                     "width": 3 if line is None else 1,
                 },
+                "hoverlabel": {"bgcolor": palette_color(i)},  # in full colour, as the line's own was
                 "hovertemplate": ("flagged %{x:,.0f} a month" if flagged_x else "cutoff %{x:.4g}")
-                + "<br>cost per case %{y:.4g}<extra>%{fullData.name}</extra>",
+                + ("<br>cost per case %{y:.4g}" if line is None else "<br>its own cost per case %{y:.4g}")
+                + "<extra>%{fullData.name}</extra>",
             }
         )
     key = []

@@ -159,9 +159,9 @@ def layout_spec(title: str, x: str, y: str) -> dict:
     Costs & groups (benchmarks/README.md, "Slider latency"). The left margin already fits the
     y axis's tick labels and title: Streamlit's theme turns on the axes' ``automargin``, and
     when the labels push past the margin plotly.js draws the whole chart a second time on every
-    redraw (30 ms of a move; a wider label still gets its room, at that price). The tick labels
+    redraw (32 ms of a move; a wider label still gets its room, at that price). The tick labels
     are never hidden for running past the chart's edge (``ticklabeloverflow``): checking that
-    measures every label's box in the page, 20 ms of a move, and with these margins none does.
+    measures every label's box in the page, 25 ms of a move, and with these margins none does.
     """
     return {
         "title": {"text": plain(title)},
