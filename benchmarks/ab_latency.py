@@ -27,7 +27,7 @@ sys.path[:0] = [str(REPO / "benchmarks"), str(REPO / "tests" / "e2e")]
 
 import latency as L  # noqa: E402
 from e2e_server import CHROMIUM, CHROMIUM_ARGS, AppServer  # noqa: E402
-from e2e_support import goto, nav, step, upload, use_these_columns  # noqa: E402
+from e2e_support import goto, nav, step  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
+    if not Path(CHROMIUM).exists():
+        print(f"needs Chromium at {CHROMIUM}", file=sys.stderr)
+        return 2
     versions = dict(v.split("=", 1) for v in args.versions)
     table = Path(tempfile.gettempdir()) / f"costlib_latency_{args.rows}.csv"
     if not table.exists():
@@ -53,24 +56,17 @@ def main(argv: list[str] | None = None) -> int:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
-            def fresh():
-                ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-                ctx.set_default_timeout(600_000)
-                return ctx, ctx.new_page()
-
             pages = {}
             for name, server in servers.items():
-                _, page = fresh()
+                _, page = L.new_page(browser)
                 goto(page, server.url + "/")
-                upload(page, table, timeout=900)
-                use_these_columns(page, timeout=900)
-                page.get_by_text(f"Loaded “{table.name}”").wait_for()
+                L.load_table(page, table)
                 nav(page, title, timeout=900)
                 step(page, "first visit", timeout=900)
                 L.measure(page, label, 2)
                 pages[name] = page
             for round_ in range(args.rounds):
-                ctx, page = fresh()
+                ctx, page = L.new_page(browser)
                 goto(page, yardstick.url + "/", chart=True)
                 L.measure(page, None, 3)
                 times["yardstick"] += L.measure(page, None, args.moves)
