@@ -141,7 +141,7 @@ def cost_curve_figure(
     missing = pd.isna(line_of)
     xs, costs = curves[xcol].to_numpy() * scale, curves["cost_per_case"].to_numpy()
     drawn = np.ones(len(curves), dtype=bool) if flagged_x else np.isfinite(curves["threshold"].to_numpy())
-    lines = list(dict.fromkeys(curves["line"]))
+    lines = list(dict.fromkeys(line_of))
     for i, line in enumerate(lines):
         rows = (missing if line is None else line_of == line) & drawn
         most = MAX_POINTS if line is None else GROUP_POINTS
