@@ -3,48 +3,28 @@
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 import costlib
 from costlib import loading
 from costlib.training import data as training_data
 from costlib.training import words as training_words
+from tests.views.apptest_support import assert_no_exception, open_app, unescape
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "views/train.py"
 SUBMIT = "Train and compare"
 
 
-@pytest.fixture(autouse=True)
-def _full_errors():
-    config.set_option("client.showErrorDetails", "full")
-    yield
-
-
 def open_page(data: str | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=180)
-    at.run()
-    at.switch_page(PAGE).run()
-    assert_ok(at)
+    at = open_app(None, PAGE, timeout=180)
     if data:
         at.radio(key="train_data").set_value(data).run()
-        assert_ok(at)
+        assert_no_exception(at)
     return at
-
-
-def assert_ok(at: AppTest) -> None:
-    assert not [e.message for e in at.exception], [e.message for e in at.exception]
-
-
-def unescape(markdown: str) -> str:
-    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def verdict(at: AppTest) -> str:
@@ -64,7 +44,7 @@ def submit(at: AppTest, *, seeds: int | None = None, methods=None) -> AppTest:
     if methods is not None:
         at.multiselect(key="train_methods").set_value(list(methods))
     next(b for b in at.button if b.label == SUBMIT).click().run()
-    assert_ok(at)
+    assert_no_exception(at)
     return at
 
 
@@ -121,7 +101,7 @@ def test_methods_can_be_chosen_and_the_unpredictable_control_says_so():
 def uploaded(at: AppTest, frame: pd.DataFrame, name: str) -> AppTest:
     at.radio(key="train_data").set_value("upload").run()
     at.file_uploader(key="train_uploader").upload(name, frame.to_csv(index=False).encode(), "text/csv").run()
-    assert_ok(at)
+    assert_no_exception(at)
     return at
 
 

@@ -11,7 +11,7 @@ from costlib.binary import decision as D
 from costlib.binary.capacity import limit_facts, price_of_capacity
 from costlib.present import capacity_words
 from costlib.present.cost_figures import MARKED
-from tests.views.test_app import compas_model, figure, open_app, texts, verdict_box
+from tests.views.apptest_support import compas_model, figure, open_app, texts, verdict_box
 
 
 def _train():

@@ -3,21 +3,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from streamlit.testing.v1 import AppTest
-
 from costlib.binary import decision
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from tests.views.apptest_support import open_app
 
 
 def test_a_failing_recommendation_leaves_the_prices_on_screen(monkeypatch):
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["data"] = "compas"
-    at.run()
-    at.switch_page("views/costs.py").run()
-    assert not at.exception
+    at = open_app("compas", "views/costs.py")
 
     def fails(*args, **kwargs):
         raise RuntimeError("the recommendation failed")

@@ -4,59 +4,28 @@ repeated column names, very wide files and file names shown safely."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from costlib import loading
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-@pytest.fixture(autouse=True)
-def _full_errors():
-    config.set_option("client.showErrorDetails", "full")
-    yield
+from tests.views.apptest_support import assert_no_exception, chart_keys, mk, open_app, texts, unescape
 
 
 def data_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["data"] = "compas"
-    at.run()
-    at.switch_page("views/data.py").run()
-    assert_ok(at)
-    return at
-
-
-def assert_ok(at: AppTest) -> None:
-    assert not at.exception, [e.message for e in at.exception]
-
-
-def unescape(markdown: str) -> str:
-    return re.sub(r"\\(.)", r"\1", markdown)
-
-
-def shown(at: AppTest) -> str:
-    parts = [x.value for x in (*at.markdown, *at.caption, *at.success, *at.error, *at.info, *at.warning)]
-    return unescape("\n".join(parts))
-
-
-def mk(at: AppTest, role: str) -> str:
-    return f"map_{role}_{at.session_state['_mapping_for'][:12]}"
+    return open_app("compas", "views/data.py")
 
 
 def upload(at: AppTest, name: str, data: bytes) -> None:
     at.file_uploader(key="uploader").upload(name, data, "text/csv").run()
-    assert_ok(at)
+    assert_no_exception(at)
 
 
 def submit(at: AppTest) -> None:
     [b for b in at.button if b.label == "Use these columns"][0].click().run()
-    assert_ok(at)
+    assert_no_exception(at)
 
 
 def test_ticking_read_as_log_odds_really_switches_the_scale():
@@ -71,7 +40,7 @@ def test_ticking_read_as_log_odds_really_switches_the_scale():
     assert fix.label.startswith("Fix it: read the scores as log-odds")
     fix.check()
     submit(at)
-    assert "Loaded “logits.csv”" in shown(at)
+    assert "Loaded “logits.csv”" in texts(at)
     ds = at.session_state["upload_dataset"]
     # the sigmoid by hand, 1 / (1 + e^-x), not the error again
     np.testing.assert_allclose(ds.scores["risk"], [1 / (1 + np.exp(-x)) for x in logits])
@@ -93,7 +62,7 @@ def test_class_names_on_the_page_are_whole_words():
     at.multiselect(key=mk(at, "probs")).set_value(["prob_spam", "prob_sport"])
     at.selectbox(key=mk(at, "class_label")).set_value("topic")
     submit(at)  # widgets inside the form take their values on submit
-    assert "Classes: spam, sport" in shown(at)  # not "am, ort" (os.path.commonprefix)
+    assert "Classes: spam, sport" in texts(at)  # not "am, ort" (os.path.commonprefix)
     ds = at.session_state["upload_dataset"]
     assert ds.class_names == ("spam", "sport") and ds.y_class.tolist() == [0, 1, 0, 1]
 
@@ -104,7 +73,7 @@ def test_the_sample_in_use_says_so_and_cannot_be_chosen_again():
     assert compas.label == "In use" and compas.disabled
     assert at.button(key="use_tickets").label == "Use this sample" and not at.button(key="use_tickets").disabled
     at.button(key="use_tickets").click().run()
-    assert_ok(at)
+    assert_no_exception(at)
     assert at.button(key="use_tickets").label == "In use" and at.button(key="use_tickets").disabled
     assert at.button(key="use_compas").label == "Use this sample" and not at.button(key="use_compas").disabled
 
@@ -115,7 +84,7 @@ def test_a_repeated_column_name_loads_and_the_copies_can_be_mapped():
     )
     at = data_page()
     upload(at, "joined.csv", data)
-    assert 'the header repeats the name "score" (columns 2 and 3)' in shown(at)
+    assert 'the header repeats the name "score" (columns 2 and 3)' in texts(at)
     options = at.multiselect(key=mk(at, "scores")).options
     assert "score (column 2)" in options and "score (column 3)" in options
     at.multiselect(key=mk(at, "scores")).set_value(["score (column 3)"])
@@ -129,7 +98,7 @@ def test_a_very_wide_file_offers_a_capped_list_and_says_how_many_columns_there_a
     rows = "\n".join(",".join([str(r % 2), str(r / 10)] + [str(r)] * k) for r in range(6))
     at = data_page()
     upload(at, "wide.csv", (header + "\n" + rows + "\n").encode())
-    text = shown(at)
+    text = texts(at)
     assert f"has {k + 2:,} columns; each list below offers {loading.MAX_COLUMNS_OFFERED:,} of them" in text
     assert f"{k + 2:,} columns. First rows of the first {loading.PREVIEW_COLUMNS} columns" in text
     label = at.selectbox(key=mk(at, "label"))
@@ -144,10 +113,10 @@ def test_a_file_name_is_shown_sanitised(name):
     at = data_page()
     upload(at, name, b"label,score\n1,0.9\n0,0.2\n1,0.6\n")
     safe = loading.display_name(name)
-    assert f"“{safe}”: 3 rows" in shown(at) or f'"{safe}": 3 rows' in shown(at)
+    assert f"“{safe}”: 3 rows" in texts(at) or f'"{safe}": 3 rows' in texts(at)
     submit(at)
-    assert f"Loaded “{safe}”" in shown(at)
-    assert "\u202e" not in shown(at) and name not in shown(at)
+    assert f"Loaded “{safe}”" in texts(at)
+    assert "\u202e" not in texts(at) and name not in texts(at)
     assert at.session_state["upload_dataset"].name == safe
 
 
@@ -188,3 +157,34 @@ def test_an_upload_says_which_pages_use_it_and_a_binary_column_is_taken_as_the_l
     )
     kind, text = loaded_sentence(no_label, "churn.csv")
     assert kind == "warning" and "no page can use it yet: it lacks a label column with two values" in text
+
+
+def test_broken_upload_is_a_sentence_and_the_previous_data_stays():
+    at = open_app("compas", "views/data.py")
+    bad = b"label,score\n1,0.3\n0,high\n1,0.9\n0,n/a\n"
+    at.file_uploader(key="uploader").upload("broken.csv", bad, "text/csv").run()
+    assert_no_exception(at)
+    at.multiselect(key=mk(at, "scores")).set_value(["score"])
+    submit = [b for b in at.button if b.label == "Use these columns"][0]
+    submit.click().run()
+    assert_no_exception(at)
+    msg = unescape("\n".join(e.value for e in at.error))
+    assert "broken.csv" in msg and '"score"' in msg
+    assert re.search(r"rows? 2", msg)
+    assert "Traceback" not in texts(at)
+    at.switch_page("views/costs.py").run()
+    assert_no_exception(at)
+    assert "cost_chart" in chart_keys(at)  # COMPAS is still loaded
+
+
+def test_a_new_upload_gets_fresh_mapping_widgets_seeded_from_its_own_columns():
+    at = open_app("compas", "views/data.py")
+    first = pd.DataFrame({"label": [0, 1, 0, 1] * 10, "old_score": np.linspace(0, 1, 40)})
+    second = pd.DataFrame({"label": [1, 0] * 20, "new_score": np.linspace(1, 0, 40)})
+    at.file_uploader(key="uploader").upload("a.csv", first.to_csv(index=False).encode(), "text/csv").run()
+    assert at.multiselect(key=mk(at, "scores")).value == ["old_score"]
+    at.file_uploader(key="uploader").upload("b.csv", second.to_csv(index=False).encode(), "text/csv").run()
+    assert at.multiselect(key=mk(at, "scores")).value == ["new_score"]
+    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    assert_no_exception(at)
+    assert list(at.session_state["upload_dataset"].scores) == ["new_score"]

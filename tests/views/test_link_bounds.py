@@ -4,22 +4,9 @@ exception box."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def _open(page: str, params: dict) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=180)
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.run()
-    at.switch_page(page).run()
-    return at
-
+from tests.views.apptest_support import open_app
 
 SMALL = "at least 0.000000001 in size"
 
@@ -40,7 +27,6 @@ SMALL = "at least 0.000000001 in size"
     ],
 )
 def test_a_value_no_widget_would_take_gets_a_sentence_not_an_exception(page, params, words):
-    at = _open(page, params)
-    assert not at.exception, [e.message for e in at.exception]
+    at = open_app(None, page, timeout=180, **params)
     said = [w.value.replace("\\", "") for w in at.warning]  # the sentences are Markdown-escaped
     assert any(words in s for s in said), said

@@ -10,7 +10,6 @@ kept whole: choosing a cut option maps the whole column or value.
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -20,34 +19,15 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from costlib.core.escaping import MAX_CELL_CHARS
+from tests.views.apptest_support import assert_no_exception, mk, open_app
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 BIG = 5_000_000  # characters of the one huge cell
 LONG = 300_000  # characters of a name, a label value, a group
 PAGE_BYTES = 250_000  # what one page may send: less than one long value whole
 
 
-@pytest.fixture(autouse=True)
-def _full_errors():
-    config.set_option("client.showErrorDetails", "full")
-    yield
-
-
 def data_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=300)
-    at.query_params["data"] = "compas"
-    at.run()
-    at.switch_page("views/data.py").run()
-    assert_ok(at)
-    return at
-
-
-def assert_ok(at: AppTest) -> None:
-    assert not at.exception, [e.message[:500] for e in at.exception]
-
-
-def mk(at: AppTest, role: str) -> str:
-    return f"map_{role}_{at.session_state['_mapping_for'][:12]}"
+    return open_app("compas", "views/data.py", timeout=300)
 
 
 def elements(node) -> list:
@@ -77,7 +57,7 @@ def longest_cell(at: AppTest) -> int:
 
 
 def assert_bounded(at: AppTest) -> None:
-    assert_ok(at)
+    assert_no_exception(at)
     assert longest_option(at) <= MAX_CELL_CHARS
     assert longest_cell(at) <= MAX_CELL_CHARS
     assert page_bytes(at) < PAGE_BYTES, page_bytes(at)

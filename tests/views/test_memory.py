@@ -4,25 +4,21 @@ in `memory.SESSION_DATA`, which its end drops."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
-from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from costlib.loading import budget
 from costlib.loading.ledger import LEDGER, held_bytes
+from tests.views.apptest_support import APP, load_file, open_app
 from views._ui import memory
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 OTHERS = "another session"
 
 
 @pytest.fixture(autouse=True)
 def _clean_ledger(monkeypatch):
-    config.set_option("client.showErrorDetails", "full")
     monkeypatch.setenv(budget.SERVER_MEMORY_ENV, "256")
     LEDGER._held.clear()  # every AppTest session has the same id: start each test with an empty ledger
     LEDGER._closed.clear()
@@ -37,36 +33,19 @@ def predictions(n: int, seed: int) -> bytes:
     return pd.DataFrame({"label": (rng.random(n) < p).astype(int), "score": p}).to_csv(index=False).encode()
 
 
-def data_page() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["data"] = "compas"
-    at.run()
-    at.switch_page("views/data.py").run()
-    assert not at.exception
-    return at
-
-
-def load(at: AppTest, name: str, data: bytes) -> None:
-    at.file_uploader(key="uploader").upload(name, data, "text/csv").run()
-    buttons = [b for b in at.button if b.label == "Use these columns"]
-    if buttons:
-        buttons[0].click().run()
-    assert not at.exception, [e.message for e in at.exception]
-
-
 def errors(at: AppTest) -> str:
     return "\n".join(e.value.replace("\\", "") for e in at.error)
 
 
 def test_a_busy_server_refuses_a_new_upload_with_a_sentence_and_keeps_what_was_loaded():
-    at = data_page()
-    load(at, "first.csv", predictions(20_000, 1))
+    at = open_app("compas", "views/data.py")
+    load_file(at, "first.csv", predictions(20_000, 1))
     first = at.session_state["upload_dataset"]
     assert first.n_rows == 20_000
     mine = LEDGER.held()
     assert mine >= budget.work_bytes(20_000, 1)  # the dataset is held with the work it leads to
     LEDGER.hold(OTHERS, "their tables", LEDGER.budget() - mine - 1_000_000)  # the others fill the server
-    load(at, "second.csv", predictions(50_000, 2))
+    load_file(at, "second.csv", predictions(50_000, 2))
     text = errors(at)
     # refused by the reader (its table allowance is what is free) or by the ledger (the work)
     assert "second.csv" in text and "this server" in text and "try again in a few minutes" in text, text
@@ -74,15 +53,15 @@ def test_a_busy_server_refuses_a_new_upload_with_a_sentence_and_keeps_what_was_l
     assert at.session_state["upload_dataset"] is first  # nothing already loaded is lost
     assert LEDGER.held(OTHERS) == LEDGER.budget() - mine - 1_000_000  # and nothing of the others is touched
     LEDGER.close(OTHERS)  # the other sessions end
-    load(at, "second.csv", predictions(50_000, 2))
+    load_file(at, "second.csv", predictions(50_000, 2))
     assert at.session_state["upload_dataset"].n_rows == 50_000
     assert LEDGER.held() <= LEDGER.budget()
 
 
 def test_the_held_bytes_follow_the_store_and_leave_with_an_eviction():
-    at = data_page()
+    at = open_app("compas", "views/data.py")
     for seed in range(4):  # more uploads than a session keeps parsed (two)
-        load(at, f"f{seed}.csv", predictions(5_000, seed))
+        load_file(at, f"f{seed}.csv", predictions(5_000, seed))
     [account] = LEDGER.accounts()
     stores = {key[0] for key in LEDGER._held[account]}
     assert stores <= {"_parsed", "_prepared"}
@@ -91,8 +70,8 @@ def test_the_held_bytes_follow_the_store_and_leave_with_an_eviction():
 
 
 def test_everything_large_a_session_keeps_is_in_session_data():
-    at = data_page()
-    load(at, "mine.csv", predictions(30_000, 3))
+    at = open_app("compas", "views/data.py")
+    load_file(at, "mine.csv", predictions(30_000, 3))
     at.switch_page("views/costs.py").run()
     assert not at.exception
     at.switch_page("views/watch.py").run()

@@ -5,16 +5,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from streamlit import config
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from tests.views.apptest_support import APP, load_file
 
 
 def upload(at: AppTest, name: str, frame: pd.DataFrame) -> None:
-    at.file_uploader(key="uploader").upload(name, frame.to_csv(index=False).encode(), "text/csv").run()
-    [b for b in at.button if b.label == "Use these columns"][0].click().run()
-    assert not at.exception, [e.message for e in at.exception]
+    load_file(at, name, frame.to_csv(index=False).encode())
 
 
 def frame(seed: int, n: int = 300, same_name_for_everyone: str = "score") -> pd.DataFrame:
@@ -31,7 +28,6 @@ def shown_rows(at: AppTest) -> int:
 
 
 def test_two_sessions_uploading_same_named_files_each_see_only_their_own():
-    config.set_option("client.showErrorDetails", "full")
     a = AppTest.from_file(APP, default_timeout=60)
     b = AppTest.from_file(APP, default_timeout=60)
     a.run()

@@ -4,18 +4,16 @@ train rows, and the link restores the limit."""
 
 import base64
 import json
-import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
-from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from costlib import value
 from costlib.present import words
 from costlib.value.contract import optimal_value_within
+from tests.views.apptest_support import open_app, texts
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -23,26 +21,8 @@ MODELS = ("score_calibrated", "score_overconfident")
 STAR = "threshold fitted on the train rows (recommended)"
 
 
-@pytest.fixture(autouse=True)
-def _full_errors():
-    config.set_option("client.showErrorDetails", "full")
-    yield
-
-
 def open_value(**params) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["data"] = "screening"
-    for key, raw in params.items():
-        at.query_params[key] = str(raw)
-    at.run()
-    at.switch_page("views/value.py").run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def texts(at: AppTest) -> str:
-    parts = [x.value for x in (*at.markdown, *at.success, *at.error, *at.info, *at.warning, *at.caption)]
-    return re.sub(r"\\(.)", r"\1", "\n".join(parts)).replace(words.WORD_JOINER, "")
+    return open_app("screening", "views/value.py", **params)
 
 
 def star_tau(at: AppTest, name: str = STAR) -> float:

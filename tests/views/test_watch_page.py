@@ -17,7 +17,7 @@ from costlib.present.policy import policy_json
 from costlib.present.watch_words import watch_verdict
 from costlib.watch.report import watch_report
 from costlib.watch.sample import shipped_policy, watch_year
-from tests.views.test_app import assert_no_exception, open_app, texts, unescape
+from tests.views.apptest_support import assert_no_exception, open_app, texts, unescape
 
 
 def _box(at) -> str:

@@ -1,0 +1,47 @@
+"""Headless AppTest of the Calibration page: the fitted temperature, at every number of bins."""
+
+import numpy as np
+import pytest
+
+import costlib
+from tests.views.apptest_support import (
+    assert_no_exception,
+    figure,
+    metric,
+    open_app,
+    sample_frame,
+)
+
+
+def test_calibration_page_reports_the_fitted_temperature():
+    at = open_app("screening", "views/calibration.py", model="score_overconfident")
+    df = sample_frame("screening")
+    val = df[df["split"] == "validation"]
+    t = costlib.fit_temperature(val["label"], val["score_overconfident"])
+    assert metric(at, "Temperature T") == f"{t:.3f}"
+    at.slider(key="bins").set_value(15).run()
+    assert_no_exception(at)
+    te = df[df["split"] == "test"]
+    ece = costlib.expected_calibration_error(te["label"], te["score_overconfident"], n_bins=15)
+    assert metric(at, "ECE before") == f"{ece:.4f}"
+
+
+@pytest.mark.parametrize("sample", ["compas", "screening", "offensive"])
+def test_calibration_page_at_every_bins_value(sample):
+    from sklearn.calibration import calibration_curve
+
+    at = open_app(sample, "views/calibration.py")
+    df = sample_frame(sample)
+    te = df[df["split"] == "test"]
+    label, score = {
+        "compas": ("two_year_recid", "p_recid"),
+        "screening": ("label", "score_calibrated"),
+        "offensive": ("label", "score_lr"),
+    }[sample]
+    for bins in range(5, 31):
+        at.slider(key="bins").set_value(bins).run()
+        assert_no_exception(at)
+        observed, predicted = calibration_curve(te[label], te[score], n_bins=bins)
+        trace = figure(at, 0).data[1]  # the model before rescaling (trace 0 is the diagonal)
+        np.testing.assert_allclose(np.asarray(trace.x, dtype=float), predicted)
+        np.testing.assert_allclose(np.asarray(trace.y, dtype=float), observed)

@@ -1,0 +1,280 @@
+"""Headless AppTest of the Costs & groups page: a price moves the answer, which equals costlib's;
+prices in the link, per-group prices, the fairness rules and the policy file."""
+
+import json
+
+import numpy as np
+
+import costlib
+import costlib.binary.fairness
+from costlib import answers
+from costlib.binary import decision as D
+from costlib.loading.samples import SAMPLES
+from costlib.present import words
+from tests.views.apptest_support import (
+    assert_no_exception,
+    chart_keys,
+    compas_model,
+    figure,
+    metric,
+    open_app,
+    sample_frame,
+    texts,
+    unescape,
+    verdict_box,
+)
+
+
+def test_costs_page_moving_c_fn_moves_the_answer_and_it_equals_costlib():
+    at = open_app("compas", "views/costs.py")
+    df, ms = compas_model()
+    tr = df[df["split"] == "train"]
+
+    def expected(c_fn):
+        t, _ = costlib.optimal_threshold(tr["two_year_recid"], tr["p_recid"], c_fp=1.0, c_fn=c_fn)
+        rec = D.recommend(ms, (1.0, c_fn), n_resamples=1000)
+        assert set(rec.cutoffs.values()) == {t}  # one cutoff for everyone: the optimum on the fit rows
+        return t, rec, words.recommendation_verdict(rec, unit="$", volume=10_000)
+
+    t1, rec1, v1 = expected(3.0)
+    assert verdict_box(at) == v1.headline
+    assert metric(at, "Cost per case" if rec1.ship_model else "The model's best cutoff") == words.money(rec1.cost, "$")
+    curve1 = np.asarray(figure(at, 0).data[0].y, dtype=float)
+    at.select_slider(key="s_c_fn").set_value(1.0).run()
+    assert_no_exception(at)
+    t2, rec2, v2 = expected(1.0)
+    assert t2 != t1 and v2.headline != v1.headline
+    assert verdict_box(at) == v2.headline
+    assert f"at least {t2:.4g}" in v2.headline
+    assert metric(at, "Cost per case" if rec2.ship_model else "The model's best cutoff") == words.money(rec2.cost, "$")
+    assert not np.array_equal(np.asarray(figure(at, 0).data[0].y, dtype=float), curve1)
+    assert at.query_params["c_fn"] == "1"
+
+
+def test_a_price_move_writes_only_the_moved_price_to_the_link(monkeypatch):
+    """Every write of a query parameter is a message the browser acts on (it rewrites the
+    address and tells the page's host), whether or not the value changed: a run rewrites only
+    what changed."""
+    from streamlit.runtime.state.query_params import QueryParams
+
+    at = open_app("compas", "views/costs.py")
+    sent = []
+    send = QueryParams._send_query_param_msg
+    monkeypatch.setattr(QueryParams, "_send_query_param_msg", lambda self: (sent.append(dict(self)), send(self)))
+    at.select_slider(key="s_c_fn").set_value(5.0).run()
+    assert_no_exception(at)
+    assert len(sent) == 1, sent
+    assert sent[0]["c_fn"] == "5" and at.query_params["c_fn"] == "5"
+
+
+def test_exact_prices_typed_in_the_popover_reach_the_slider_and_the_link():
+    at = open_app("compas", "views/costs.py")
+    at.number_input(key="n_c_fp").set_value(1.7).run()
+    assert_no_exception(at)
+    assert at.select_slider(key="s_c_fp").value == 1.7
+    assert at.query_params["c_fp"] == "1.7"
+    _, ms = compas_model()
+    rec = D.recommend(ms, (1.7, 3.0), n_resamples=1000)
+    assert metric(at, "Cost per case") == words.money(rec.cost, "$")
+
+
+def test_offensive_verdict_is_measured_against_flag_everyone():
+    at = open_app("offensive", "views/costs.py")
+    box = verdict_box(at)
+    assert "against flagging everyone" in box and "flagging nobody" not in box
+
+
+def test_the_picked_model_keeps_its_cost_curve_when_the_prices_move():
+    """The cost chart is made before the inputs are drawn, from what they hold (views/costs.py,
+    `answer_ahead`): a model picked in "Curve of the model" and the x axis of cases flagged stay
+    on the chart through a price move, and the curve is that model's at the new prices."""
+    at = open_app("screening", "views/costs.py")
+    models = list(at.selectbox(key="curve_model").options)
+    recommended = at.selectbox(key="curve_model").value
+    other = next(m for m in models if m != recommended)
+    at.selectbox(key="curve_model").set_value(other).run()
+    at.toggle(key="cost_x_flagged").set_value(True).run()
+    at.select_slider(key="s_c_fn").set_value(7.5).run()
+    assert_no_exception(at)
+    title = figure(at, 0).layout["title"]["text"]
+    assert other in title and "cases flagged a month" in title, title
+    at.toggle(key="cost_x_flagged").set_value(False).run()
+    at.select_slider(key="s_c_fn").set_value(5.0).run()
+    title = figure(at, 0).layout["title"]["text"]
+    assert other in title and "against the cutoff" in title, title
+    sample = SAMPLES["screening"]
+    frame = sample_frame("screening")
+    fit, judge = (frame[sample.mapping.split] == v for v in ("train", "test"))
+    ms = D.sweep_model(
+        frame[sample.mapping.label], frame[other], frame[sample.mapping.group], fit=fit, judge=judge, name=other
+    )
+    curves = D.cost_curves(ms, D.prices_for(ms.groups, (1.0, 5.0)), max_points=costlib.present.figures.MAX_POINTS)
+    everyone = curves[curves["line"].isna() & np.isfinite(curves["threshold"])]
+    drawn = figure(at, 0).data[0]
+    assert drawn.name == "everyone, one cutoff"
+    assert np.isin(np.asarray(drawn.y, dtype=float), everyone["cost_per_case"].to_numpy()).all()
+
+
+def test_costs_page_per_group_prices():
+    at = open_app("compas", "views/costs.py")
+    at.toggle(key="per_group").set_value(True).run()
+    groups = sorted(sample_frame("compas")["race"].unique())
+    at.select_slider(key="s_c_fp_0").set_value(5.0).run()
+    at.select_slider(key="s_c_fp_1").set_value(7.5).run()
+    assert_no_exception(at)
+    costs = {g: (1.0, 3.0) for g in groups}
+    costs[groups[0]] = (5.0, 3.0)
+    costs[groups[1]] = (7.5, 3.0)
+    _, ms = compas_model()
+    rec = D.recommend(ms, costs, n_resamples=1000)
+    assert metric(at, "Cost per case") == words.money(rec.cost, "$")
+    assert verdict_box(at) == words.recommendation_verdict(rec, unit="$", volume=10_000).headline
+    # by brute force on the rows: the best one cutoff on train at each group's prices, priced on test
+    df = sample_frame("compas")
+    c_fp, c_fn = (
+        df["race"].map({g: c[0] for g, c in costs.items()}),
+        df["race"].map({g: c[1] for g, c in costs.items()}),
+    )
+
+    def cost(rows, t):
+        flagged, y = rows["p_recid"] >= t, rows["two_year_recid"] == 1
+        return float((c_fp[rows.index] * (flagged & ~y) + c_fn[rows.index] * (~flagged & y)).sum() / len(rows))
+
+    tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
+    candidates = sorted(set(tr["p_recid"]) | {np.inf}, reverse=True)
+    best = min(candidates, key=lambda t: (round(cost(tr, t), 12), -t))  # ties to the larger cutoff
+    assert rec.rule == "best single cutoff" and set(rec.cutoffs.values()) == {best}
+    assert metric(at, "Cost per case") == words.money(cost(te, best), "$")
+
+
+def test_when_the_model_adds_nothing_the_page_says_so_once():
+    at = open_app("compas", "views/costs.py", c_fp=20, c_fn=1)
+    assert at.select_slider(key="s_c_fp").value == 20
+    box = verdict_box(at)
+    assert box.startswith("Do not let the model decide: its cheapest cutoff") and "flags nobody" in box
+    assert len(at.error) == 1
+
+
+def test_a_price_from_a_link_is_bounded_like_its_slider():
+    at = open_app("compas", "views/costs.py", c_fp="1e308", c_fn="nan")
+    assert_no_exception(at)
+    assert at.select_slider(key="s_c_fp").value == 1.0 and at.select_slider(key="s_c_fn").value == 3.0
+    notes = "\n".join(unescape(w.value) for w in at.warning)
+    assert "a price must be a number from 0 to 1,000,000,000: got 1e308" in notes
+
+
+def test_a_typed_price_goes_into_the_link_whole():
+    """A link reproduces the view: a price with more than six digits is not rounded on its way
+    into the URL (it was written with %g: 1234567 became 1.23457e+06)."""
+    at = open_app("compas", "views/costs.py", c_fp="1234567", c_fn="0.125")
+    assert at.query_params["c_fp"] == "1234567" and at.query_params["c_fn"] == "0.125"
+    at.number_input(key="n_c_fn").set_value(2.0000001).run()
+    assert_no_exception(at)
+    assert at.query_params["c_fn"] == "2.0000001"
+
+
+def test_costs_page_fairness_rules_equal_costlib_and_can_be_switched_off():
+    at = open_app("compas", "views/costs.py", details="true")
+    table = [t.value for t in at.dataframe if "price of fairness per case" in t.value.columns][0]
+    assert list(table["rule"]) == [f"fair: {c}" for c in costlib.binary.fairness.FAIRNESS_CRITERIA]
+    df = sample_frame("compas")
+    tr = df[df["split"] == "train"]
+    costs = {g: (1.0, 3.0) for g in tr["race"].unique()}
+    fc = costlib.binary.fairness.fair_thresholds(
+        tr["two_year_recid"], tr["p_recid"], tr["race"], costs=costs, criterion="equal opportunity", tolerance=0.05
+    )
+    shown = table.set_index("rule").loc["fair: equal opportunity", "cutoffs"]
+    assert shown == "one per group (table below)"  # a list of groups does not fit the cell
+    per_group = [t.value for t in at.dataframe if "Caucasian" in t.value.columns][0].set_index("rule")
+    lowest = tr.groupby("race")["p_recid"].min().to_dict()
+    for g, t in fc.thresholds.items():
+        want = words.cutoffs_short({g: t}, grouped=False, lowest=lowest)
+        assert per_group.loc["fair: equal opportunity", g] == want, g
+    # its price: the fair rule's test cost minus the best cutoffs per group's, counted on the rows
+    te = df[df["split"] == "test"]
+    opt = costlib.cost_optimal_thresholds(tr["two_year_recid"], tr["p_recid"], tr["race"], costs=costs)
+
+    def cost(cut):
+        t = te["race"].map(cut).to_numpy()
+        flagged = te["p_recid"].to_numpy() >= t
+        y = te["two_year_recid"].to_numpy()
+        return (np.sum(flagged & (y == 0)) + 3 * np.sum(~flagged & (y == 1))) / len(te)
+
+    price = table.set_index("rule").loc["fair: equal opportunity", "price of fairness per case"]
+    assert price == words.money(cost(fc.thresholds) - cost(opt), "$")
+    at.toggle(key="fair").set_value(False).run()
+    assert not [t for t in at.dataframe if "price of fairness per case" in t.value.columns]
+
+
+def test_a_policy_without_a_unit_keeps_the_persons_unit_and_its_tolerance_is_restored():
+    from costlib.answers.audit import build_audit
+    from costlib.present.policy import policy_dict
+
+    df, ms = compas_model()
+    audit = build_audit(ms, (1.0, 3.0), unit="€", n_resamples=50, fairness_tolerance=0.12)
+    saved = {k: v for k, v in policy_dict(audit).items() if k != "unit"}
+    at = open_app("compas", "views/costs.py")
+    at.text_input(key="unit").input("minutes").run()
+    at.file_uploader(key="policy_upload").upload("p.json", json.dumps(saved).encode(), "application/json").run()
+    assert_no_exception(at)
+    assert at.text_input(key="unit").value == "minutes"  # not replaced by nothing
+    said = texts(at)
+    assert "Restored the prices and the fairness tolerance of the policy" in said, said
+    assert float(at.session_state["_keep_fair_tol"]) == 0.12
+
+
+def test_policy_download_restores_the_prices_in_a_fresh_session():
+    from costlib.answers.audit import build_audit
+    from costlib.present.policy import policy_json
+
+    df, ms = compas_model()
+    groups = sorted(df["race"].unique())
+    costs = {g: (5.0 if g == "African-American" else 7.5, 3.0) for g in groups}
+    audit = build_audit(ms, costs, unit="€", volume=2500, n_resamples=100)
+    at = open_app("compas", "views/costs.py")
+    at.file_uploader(key="policy_upload").upload("policy.json", policy_json(audit).encode(), "application/json").run()
+    assert_no_exception(at)
+    said = texts(at)
+    assert "Restored the prices, the unit, the cases a month and the fairness tolerance of the policy" in said, said
+    assert at.toggle(key="per_group").value is True
+    assert [at.select_slider(key=f"s_c_fp_{i}").value for i in range(3)] == [costs[g][0] for g in groups]
+    assert at.text_input(key="unit").value == "€"
+    rec = D.recommend(ms, costs, n_resamples=1000)
+    assert metric(at, "Cost per case") == words.money(rec.cost, "€")
+
+
+def test_a_foreign_or_hostile_policy_file_is_a_sentence():
+    for bad in (
+        b'{"hello": 1}',
+        b"[" * 100_000,
+        b'\xef\xbb\xbf{"schema": "costlib.policy", "schema_version": ' + b"9" * 5000 + b"}",
+    ):
+        at = open_app("compas", "views/costs.py")
+        at.file_uploader(key="policy_upload").upload("policy.json", bad, "application/json").run()
+        assert_no_exception(at)
+        assert any("policy" in unescape(e.value).lower() for e in at.error)
+
+
+def test_without_a_group_column_the_cutoff_is_not_worded_as_flag_everyone():
+    at = open_app("offensive", "views/costs.py")
+    box = verdict_box(at)
+    assert "flag a case when its score is at least" in box
+    assert "flags everyone at a score" not in box and "fitted on the all rows" not in texts(at)
+
+
+def test_costs_page_offers_the_questions_before_the_sliders():
+    at = open_app("compas", "views/costs.py")
+    links = [p.proto.label for p in at.get("page_link")]
+    assert "Not sure about your prices? Answer a few questions" in links
+
+
+def test_the_slower_costs_sections_are_drawn_on_request_and_the_link_keeps_the_choice():
+    folded = open_app("compas", "views/costs.py")
+    assert chart_keys(folded) == {"cost_chart"} and answers.COSTS_DETAILS.folded in texts(folded)
+    assert not [t for t in folded.dataframe if "price of fairness per case" in t.value.columns]
+    folded.toggle(key="details").set_value(True).run()
+    assert_no_exception(folded)
+    assert {"sensitivity_chart", "net_benefit_chart"} <= chart_keys(folded)
+    assert folded.query_params["details"] == "true"
+    linked = open_app("compas", "views/costs.py", details="true")
+    assert {"sensitivity_chart", "net_benefit_chart"} <= chart_keys(linked)

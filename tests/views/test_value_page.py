@@ -1,0 +1,99 @@
+"""Headless AppTest of the Value page: k follows the prices, the baseline, the acceptance rules
+and calibration on the validation split."""
+
+import numpy as np
+import pytest
+
+import costlib
+from costlib import value
+from costlib.present import words
+from costlib.value import value_sweep, value_table
+from tests.views.apptest_support import (
+    assert_no_exception,
+    charts,
+    metric,
+    open_app,
+    sample_frame,
+    texts,
+    verdict_box,
+)
+
+
+def test_value_page_k_follows_the_prices_and_its_slider_moves_the_answer():
+    at = open_app("screening", "views/value.py", c_fp=1, c_fn=5)
+    df = sample_frame("screening")
+    tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
+    models = ("score_calibrated", "score_overconfident")
+    # k from the prices: a wrong answer costs (1 + 5) / 2 = 3 and a right one earns 1, so k = 3
+    assert at.select_slider(key="k").value == 3.0
+    assert "k = 3 follows from your prices" in texts(at)
+
+    def expected(k):
+        sweeps = {m: value_sweep(te["label"], te[m]) for m in models}
+        fits = {m: value_sweep(tr["label"], tr[m]) for m in models}
+        rec = value.recommend_value(sweeps, k=k, fit_sweeps=fits)
+        tau, _ = costlib.optimal_value(tr["label"], tr[rec.model], k=k)
+        assert rec.tau == tau and rec.value == pytest.approx(
+            costlib.value_score(te["label"], te[rec.model], k=k, tau=tau).value
+        )
+        return rec
+
+    rec = expected(3.0)
+    assert metric(at, "Worth per case") == words.money(rec.value, "$")
+    at.select_slider(key="k").set_value(8.0).run()
+    assert_no_exception(at)
+    rec8 = expected(8.0)
+    assert metric(at, "Worth per case") == words.money(rec8.value, "$")
+    assert at.query_params["k"] == "8"
+    assert "k = 8" in charts(at)[0]["layout"]["title"]["text"]
+    at.button(key="k_reset").click().run()
+    assert at.select_slider(key="k").value == 3.0
+
+
+def test_value_page_baseline_is_the_better_of_handing_over_and_answering_everything():
+    at = open_app("screening", "views/value.py", c_fp=1, c_fn=1)  # k = 1
+    df = sample_frame("screening")
+    te = df[df["split"] == "test"]
+    # answering everything with the recommended model: value 2 * accuracy - 1 (k = 1); handing over: 0
+    box = verdict_box(at)
+    assert ("letting the model answer every case" in box) or ("handing every case to a person" in box)
+    acc = {m: np.mean((te[m] >= 0.5) == te["label"]) for m in ("score_calibrated", "score_overconfident")}
+    # the sentence prices the better of the two: answering all (2 * accuracy - 1 with k = 1) or 0
+    assert any(f"against {words.money(max(2 * a - 1, 0.0), '$')} per case" in box for a in acc.values()), box
+
+
+def test_value_page_acceptance_rules_use_the_price_book():
+    at = open_app("screening", "views/value.py", c_fp=2, c_fn=4, details="true")
+    at.number_input(key="k_tp").set_value(3.0).run()
+    assert_no_exception(at)
+    df = sample_frame("screening")
+    te = df[df["split"] == "test"]
+    cs = [t.value for t in at.dataframe if "acceptance rule" in t.value.columns][0]
+    for rule, shown in value.ACCEPTANCE_WORDS.items():
+        got = cs[(cs["model"] == "score_calibrated") & (cs["acceptance rule"] == shown)]["value per case"].iloc[0]
+        want = costlib.cost_sensitive_value(
+            te["label"], te["score_calibrated"], k_tp=3.0, k_fp=2.0, k_fn=4.0, rule=rule
+        ).value
+        assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_value_page_per_outcome_prices_say_the_worth_they_are_counted_in():
+    """A right answer worth 0 cannot be the unit of the per-outcome prices: they are counted in
+    units of 1, and the sentence above them says so (it said "worth $0.00" beside k_fp = c_fp / 1)."""
+    for gain, unit_worth in (("2", 2.0), ("0", 1.0)):
+        at = open_app("screening", "views/value.py", c_fp=3, c_fn=5, gain=gain, details="true")
+        assert at.number_input(key="k_fp").value == pytest.approx(3.0 / unit_worth)
+        assert at.number_input(key="k_fn").value == pytest.approx(5.0 / unit_worth)
+        assert f"with a right answer worth {words.money(unit_worth, '$')}, that is k_fp" in texts(at)
+
+
+def test_value_page_before_and_after_calibration_uses_the_validation_split():
+    at = open_app("screening", "views/value.py", details="true")
+    df = sample_frame("screening")
+    val, te = df[df["split"] == "validation"], df[df["split"] == "test"]
+    comp = [t.value for t in at.dataframe if "temperature (fitted on the validation rows)" in t.value.columns][0]
+    t = costlib.fit_temperature(val["label"], val["score_overconfident"])
+    row = comp[comp["model"] == "score_overconfident"].iloc[0]
+    assert row["temperature (fitted on the validation rows)"] == pytest.approx(t)
+    after = value_table({"m": value_sweep(te["label"], costlib.apply_temperature(te["score_overconfident"], t))}, k=2.0)
+    assert row["worth at τ* after"] == pytest.approx(after["value at tau*"].iloc[0])  # a right answer is worth $1
