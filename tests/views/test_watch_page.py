@@ -8,6 +8,7 @@ import os
 import numpy as np
 import pandas as pd
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from costlib import answers
 from costlib.answers.audit import build_audit
@@ -133,12 +134,9 @@ def test_the_cutoff_costs_recommends_now_is_watched_as_its_policy_file_would_be(
     assert _box(at).startswith(("Keep", "Refit"))
 
 
-def test_a_data_folder_file_is_read_by_its_chosen_columns(tmp_path, monkeypatch):
-    rng = np.random.default_rng(13)
-    train = _stable(rng, 1)
-    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=100, volume=1000)
-    _stable(rng, 4).assign(extra="ignored").to_parquet(tmp_path / "cases.parquet")
-    monkeypatch.setenv("COSTLIB_DATA_DIR", str(tmp_path))
+def watch_folder(audit) -> AppTest:
+    """The Watch page with the policy of `audit` uploaded, reading the data folder's file by its
+    columns when, p and y (time, score, label)."""
     at = open_app("compas", "views/watch.py")
     at.file_uploader(key="watch_policy").upload("p.json", policy_json(audit).encode(), "application/json").run()
     at.radio(key="watch_from").set_value(answers.CASES_FOLDER).run()
@@ -146,6 +144,16 @@ def test_a_data_folder_file_is_read_by_its_chosen_columns(tmp_path, monkeypatch)
     for key, column in {"time": "when", "score": "p", "label": "y"}.items():
         at.selectbox(key=f"watch_{key}").set_value(column).run()
     assert_no_exception(at)
+    return at
+
+
+def test_a_data_folder_file_is_read_by_its_chosen_columns(tmp_path, monkeypatch):
+    rng = np.random.default_rng(13)
+    train = _stable(rng, 1)
+    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=100, volume=1000)
+    _stable(rng, 4).assign(extra="ignored").to_parquet(tmp_path / "cases.parquet")
+    monkeypatch.setenv("COSTLIB_DATA_DIR", str(tmp_path))
+    at = watch_folder(audit)
     table = [t.value for t in at.dataframe if watch_words.SAVES in t.value.columns][0]
     assert list(table["period"]) == ["2026-01", "2026-02", "2026-03", "2026-04"]
     assert _box(at).startswith("Keep the cutoff")
@@ -159,13 +167,7 @@ def test_a_data_folder_file_replaced_with_the_same_name_size_and_time_is_read_ag
     path = tmp_path / "cases.csv"
     cases.to_csv(path, index=False)
     monkeypatch.setenv("COSTLIB_DATA_DIR", str(tmp_path))
-    at = open_app("compas", "views/watch.py")
-    at.file_uploader(key="watch_policy").upload("p.json", policy_json(audit).encode(), "application/json").run()
-    at.radio(key="watch_from").set_value(answers.CASES_FOLDER).run()
-    at.multiselect(key="watch_folder_cols").set_value(["when", "p", "y"]).run()
-    for key, column in {"time": "when", "score": "p", "label": "y"}.items():
-        at.selectbox(key=f"watch_{key}").set_value(column).run()
-    assert_no_exception(at)
+    at = watch_folder(audit)
     st = path.stat()
     flipped = cases.assign(y=1 - cases["y"])  # every label the other way: the same bytes, rearranged
     flipped.to_csv(path, index=False)
