@@ -102,6 +102,9 @@ try:
     if cases is None and given_policy and which == answers.FROM_FILE:
         say("info", answers.NEEDS_CASES)
         st.stop()
+    if cases is None and which == answers.FROM_COSTS and LAST not in st.session_state:
+        say("info", answers.NEEDS_CASES_NOW)  # not the built-in year's own policy, as if the choice did nothing
+        st.stop()
     if cases is not None and not given_policy:
         say("info", answers.NEEDS_POLICY)
         st.stop()

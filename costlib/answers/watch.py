@@ -25,6 +25,10 @@ NEEDS_POLICY = (
     "\u201cWhat Costs & groups recommends now\u201d."
 )
 NEEDS_CASES = "The policy is in. Now give the newer cases to watch it on: a CSV or Parquet file with a date column."
+NEEDS_CASES_NOW = (
+    "The cutoff to watch is the one Costs & groups recommends now for the data in the sidebar, at your prices. "
+    "Now give the newer cases to watch it on: a CSV or Parquet file with a date column."
+)
 LAST_NOTE = "Showing your last inputs ({name}). Upload others to replace them."
 SAMPLE_BUTTON = "Show the built-in sample instead"
 
@@ -204,8 +208,10 @@ def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, re
     mapping = ColumnMapping(label=label, scores=(columns["score"],), group=columns.get("group"), score_scale=scale)
     chosen = [p for p in report["periods"] if p["period"] in recent]
     spent = sum(p["cost_per_case"] * p["labelled"] for p in chosen) / max(1, sum(p["labelled"] for p in chosen))
+    volume = policy.get("volume")
+    settings = "the policy's prices" + (f" and its {int(volume):,} cases a month" if volume else "")
     sentence = (
-        f"Costs & groups now shows {span} of {name} ({len(frame):,} cases with outcomes) at the policy's prices: "
+        f"Costs & groups now shows {span} of {name} ({len(frame):,} cases with outcomes) at {settings}: "
         f"its recommended cutoff is the refit. The shipped policy cost {money(spent, policy_unit(policy, ''))} per "
         "case on these cases: compare it with the cost per case below."
     )

@@ -95,6 +95,9 @@ def test_refit_opens_costs_on_the_latest_months_with_outcomes_at_the_policys_pri
     assert (at.session_state["_keep_c_fp"], at.session_state["_keep_c_fn"]) == (c_fp, c_fn)
     shown = texts(at)
     assert "Costs & groups now shows 2026-07 to 2026-09 of the built-in year (3,938 cases with outcomes)" in shown
+    volume = shipped_policy()["volume"]  # the policy's cases a month replace the sidebar's, and the sentence says so
+    assert at.session_state["_keep_volume"] == volume
+    assert f"at the policy's prices and its {volume:,} cases a month" in shown
 
 
 def test_a_policy_for_other_groups_gets_a_sentence_not_a_traceback():
@@ -119,6 +122,8 @@ def test_the_cutoff_costs_recommends_now_is_watched_as_its_policy_file_would_be(
 
     at = open_app("compas", "views/watch.py")
     at.radio(key="watch_which").set_value(answers.FROM_COSTS).run()
+    # before the cases come: a sentence, not the built-in year under its own shipped policy
+    assert answers.NEEDS_CASES_NOW in [unescape(x.value) for x in at.info] and not at.get("plotly_chart")
     rng = np.random.default_rng(12)
     cases = _stable(rng, 3).rename(columns={"p": "decile_score"})
     cases["decile_score"] = (cases["decile_score"] * 10).round()
