@@ -36,7 +36,7 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
                 "help": f"What the verdict says to do: {base}, {choices}.",
             },
             {
-                "label": "The model's best cutoff",
+                "label": "Cost per case with the model",
                 "value": words.money(rec.cost, unit),
                 "help": f"Per case, {estimate}; the verdict does not ship it.",
             },

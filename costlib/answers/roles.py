@@ -59,16 +59,19 @@ def missing(ds: Dataset, role: str) -> str:
     return " and ".join(parts)
 
 
+FALLS_BACK = "so the answer below is for the built-in sample"  # what a page answers instead of the data chosen
+
+
 def fallback_sentence(ds: Dataset, role: str, sample_title: str) -> str:
-    """Why the charts of a page that needs `role` use the sample `sample_title` instead of `ds`."""
+    """Why a page that needs `role` answers for the sample `sample_title` instead of `ds`."""
     if ds.counts_only:
         return (
-            f"“{ds.name}” holds counts, not rows, and this page needs each case's score and label, so the "
-            f"charts below use the built-in sample “{sample_title}”."
+            f"“{ds.name}” holds counts, not rows, and this page needs each case's score and label, "
+            f"{FALLS_BACK} “{sample_title}”."
         )
     return (
-        f"“{ds.name}” lacks {missing(ds, role) or NEEDS[role][0]}, which this page needs, so the charts below use the "
-        f"built-in sample “{sample_title}”."
+        f"“{ds.name}” lacks {missing(ds, role) or NEEDS[role][0]}, which this page needs, "
+        f"{FALLS_BACK} “{sample_title}”."
     )
 
 

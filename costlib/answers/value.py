@@ -214,7 +214,40 @@ def value_calibration_table(
 
 
 def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict, ...]:
-    """The Value page's four numbers (keyword arguments of each metric), in the user's unit."""
+    """The Value page's four numbers (keyword arguments of each metric), in the user's unit: what
+    the verdict says to do first, so that a verdict that does not ship the model never shows the
+    model's worth as the worth per case (as `costs_metrics` does on Costs & groups)."""
+    from costlib.binary import decision as D
+
+    if rec.status != D.SAVES:
+        base = words.VALUE_BASELINES[rec.baseline]
+        more = "gain" if rec.gain >= 0 else "lose"
+        return (
+            {
+                "label": "Worth per case, no model",
+                "value": words.money(rec.baseline_value * worth, unit),
+                "help": f"What the verdict says to do: {base}.",
+            },
+            {
+                "label": "Worth per case with the model",
+                "value": words.money(rec.value * worth, unit),
+                "help": "On the test rows, answering from the threshold fitted on the train rows; the verdict does "
+                "not ship it.",
+            },
+            {
+                "label": f"It would {more} per case",
+                "value": words.money(abs(rec.gain) * worth, unit),
+                "help": "Not a gain you can count on: its 95% interval reaches zero or below (see the verdict)."
+                if rec.gain >= 0
+                else "The model's best threshold is worth less than the choice without it.",
+            },
+            {
+                "label": f"It would {more} a month",
+                "value": words.money(abs(rec.gain) * worth * volume, unit) if volume else "set a volume",
+                "help": "The same a month, at your cases a month: nothing changes unless the model ships, and the "
+                "verdict does not ship it.",
+            },
+        )
     return (
         {
             "label": "Worth per case",

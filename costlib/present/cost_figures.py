@@ -22,6 +22,7 @@ from costlib.present.plotting import (
     GROUP_POINTS,
     MAX_POINTS,
     NOBODY_COLOR,
+    WITHOUT_LIMIT_SYMBOL,
     apply_layout,
     figure_from_spec,
     figure_without_template,
@@ -41,7 +42,7 @@ RULE_SYMBOLS = {
     R.ELKAN: "diamond",
     R.SINGLE: "star",
     R.COST_OPTIMAL: "star-triangle-up",
-    WITHOUT_LIMIT: "star-open",
+    WITHOUT_LIMIT: WITHOUT_LIMIT_SYMBOL,
 }
 # The marker key under a cost chart's title draws each marker's shape as a character: hollow, or
 # filled for the recommended rule (drawn filled on the chart).
@@ -50,7 +51,7 @@ SYMBOL_GLYPHS = {
     "diamond": ("◇", "◆"),
     "star": ("☆", "★"),
     "star-triangle-up": ("△", "▲"),
-    "star-open": ("✩", "✩"),
+    WITHOUT_LIMIT_SYMBOL: ("□", "□"),
     "x": ("×", "×"),
 }
 KEY_LINE_CHARS = 110  # the marker key wraps after about this many characters

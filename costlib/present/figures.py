@@ -28,6 +28,7 @@ from costlib.present.plotting import (  # noqa: F401 (re-exported: the pages rea
     MAX_POINTS,
     NOBODY_COLOR,
     PALETTE,
+    WITHOUT_LIMIT_SYMBOL,
     apply_layout,
     figure_from_spec,
     figure_without_template,
@@ -93,7 +94,7 @@ def value_tau_figure(
     ]
     stars = [("threshold fitted on the train rows (recommended)", "star", tau_opt, value_opt)]
     if unlimited is not None:
-        stars.append(("best without the limit on hand-overs", "star-open", *unlimited))
+        stars.append(("best without the limit on hand-overs", WITHOUT_LIMIT_SYMBOL, *unlimited))
     for name, symbol, tx, ty in stars:
         if np.isfinite(tx):
             traces.append(

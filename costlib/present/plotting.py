@@ -18,6 +18,10 @@ PALETTE = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8
 NOBODY_COLOR = "#555555"
 EVERYONE_COLOR = "#999999"
 MAX_POINTS = 2000  # points of a curve drawn (`thin_curve`): a quarter as many stretches of x, about 2 px each
+# the marker of the best answer without a review limit (Costs and Value): a shape no rule uses, so that
+# it is not read as the recommended cutoff's star
+WITHOUT_LIMIT_SYMBOL = "square-open"
+LABEL_BACKGROUND = "rgba(255, 255, 255, 0.8)"  # behind the label of a line across the plot
 GROUP_POINTS = MAX_POINTS // 2  # of a line drawn thin behind the main one (each group's)
 
 
@@ -132,7 +136,8 @@ def rule_line_spec(
     if not text:
         return shape, None
     top, left = position.startswith("top"), position.endswith("left")
-    note = {"text": plain(text), "showarrow": False}
+    # on a see-through white box: a curve that crosses the label leaves it readable
+    note = {"text": plain(text), "showarrow": False, "bgcolor": LABEL_BACKGROUND}
     if vertical:
         note.update(
             x=x, y=1 if top else 0, xref="x", yref="paper", xanchor="right" if left else "left",

@@ -314,16 +314,18 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
             )
         else:
             if est > 0:
-                gain, verdict = f"would save {money(est, unit)} per case{iv}", "not clearly better"
+                gain, than = f"would save {money(est, unit)} per case{iv}", "not clearly cheaper than"
             else:  # the interval of how much more they cost: its signs agree with the words
                 more = interval(-hi, -lo, unit, of="the extra cost")
                 more = f" ({more})" if more else ""
                 gain = f"would cost {money(-est, unit)} per case more{more}"
-                verdict = "worse" if hi < 0 else "not clearly better"
+                than = "dearer than" if hi < 0 else "not clearly cheaper than"
+            # what follows for the answer: not "one cutoff is recommended" when the verdict ships no model
+            then = "so one cutoff for everyone is recommended" if rec.ship_model else "so they do not change the answer"
             shown = cutoffs_short(per_group, grouped=True, lowest=rec.lowest)
             out.append(
-                f"Per-group cutoffs ({shown}) {gain}: {verdict}, so one cutoff for everyone is "
-                "recommended. Per-group cutoffs would treat groups differently."
+                f"Per-group cutoffs ({shown}) {gain}: {than} one cutoff for everyone, {then}. Per-group "
+                "cutoffs would treat groups differently."
             )
     if rec.pooled:
         out.append(pooled_sentence(rec.pooled, H.MIN_CLASS_ROWS))
@@ -359,6 +361,14 @@ def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
 # The other pages' answers: Value, Calibration, Cost matrix, Instance costs, Find my prices
 
 
+# the Value page's choices without a model (`value.recommendation`'s baselines), as the answer says them
+VALUE_BASELINES = {
+    "hand everything over": "handing every case to a person",
+    "answer everything": "letting the model answer every case",
+    "hand over at random": "handing cases to a person at random, up to what people can take",
+}
+
+
 def value_recommendation_verdict(
     rec, *, k: float, worth: float = 1.0, unit: str = "", volume: float | None = None
 ) -> Verdict:
@@ -370,11 +380,7 @@ def value_recommendation_verdict(
     def cash(x: float) -> str:
         return per_case_and_month(x * worth, volume, unit)
 
-    base = {
-        "hand everything over": "handing every case to a person",
-        "answer everything": "letting the model answer every case",
-        "hand over at random": "handing cases to a person at random, up to what people can take",
-    }[rec.baseline]
+    base = VALUE_BASELINES[rec.baseline]
     many = len(rec.models) > 1
     who = f"{shorten(rec.model)} (the best of your {len(rec.models)} models on the train rows)" if many else "the model"
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
@@ -415,17 +421,18 @@ def value_recommendation_verdict(
             f"({cash(rec.baseline_value)}) on the test rows, so keep {base}."
         )
         return Verdict("error", head, tuple(details), tuple(asides))
-    how = (
-        f"Let {who} answer when its confidence is at least {rec.tau:.3f} and hand the other "
-        f"{rec.reject_rate:.0%} of cases to a person"
-    )
     against = f"against {cash(rec.baseline_value)} for {base}"
+    handed = f"{rec.reject_rate:.0%} of cases to a person"
     if rec.status == D.UNCLEAR:
         why = f"the {iv} of the gain includes zero" if iv else "there is no interval to tell the gain from chance"
-        head = f"{head}: keep {base}. {how} would be worth {cash(rec.value)}, {against}, but {why}."
+        head = (
+            f"{head}: keep {base}. Letting {who} answer when its confidence is at least {rec.tau:.3f} and "
+            f"handing the other {handed} would be worth {cash(rec.value)}, {against}, but {why}."
+        )
         return Verdict("warning", head, tuple(details), tuple(asides))
-    head = f"{head}: {how[:1].lower() + how[1:]}. It is worth {cash(rec.value)}, {against}" + (
-        f" ({iv} of the gain)." if iv else "."
+    head = (
+        f"{head}: let {who} answer when its confidence is at least {rec.tau:.3f} and hand the other {handed}. "
+        f"It is worth {cash(rec.value)}, {against}" + (f" ({iv} of the gain)." if iv else ".")
     )
     return Verdict("success", head, tuple(details), tuple(asides))
 
@@ -490,7 +497,8 @@ def calibration_advice_sentence(advice: str) -> str:
     return {
         C.RESCALE: "Use the rescaled probabilities wherever a formula threshold (c_fp/(c_fp+c_fn) or τ* = k/(k+1)) "
         "is applied.",
-        C.KEEP: "That is within what chance gives a calibrated model here: keep the original probabilities.",
+        C.KEEP: "Its calibration error is within what chance gives a calibrated model here: keep the original "
+        "probabilities.",
         C.NOT_HELPING: "Temperature scaling does not help on these rows: keep the original probabilities.",
         C.CANNOT_FIX: "One temperature cannot fix its probabilities: do not trust the formula cutoffs for it; the "
         "cutoffs fitted on data do not need calibration.",

@@ -87,14 +87,15 @@ def test_scores_exactly_on_bin_edges_fall_in_the_bin_below_as_in_scikit_learn():
         assert expected_calibration_error(y, p, n_bins=n_bins) == pytest.approx(ece, abs=1e-12)
 
 
-def test_per_group_cutoffs_that_cost_more_have_a_positive_interval_of_the_extra_cost():
+def _per_group_rec(group_gain, *, ship_model):
     from costlib.core import rules as R
 
-    rec = SimpleNamespace(
+    return SimpleNamespace(
         grouped=True,
-        group_gain=(-0.041, -0.072, -0.0073),  # the saving of per-group cutoffs: negative, clearly
+        group_gain=group_gain,  # the saving of per-group cutoffs over one cutoff: estimate, low, high
         results=SimpleNamespace(cutoffs={R.COST_OPTIMAL: {"a": 0.3, "b": 0.6}}),
         rule=R.SINGLE,
+        ship_model=ship_model,
         cutoffs={"a": 0.4, "b": 0.4},
         lowest=None,
         intervals=True,
@@ -104,9 +105,26 @@ def test_per_group_cutoffs_that_cost_more_have_a_positive_interval_of_the_extra_
         pooled=(),
         estimate="test",
     )
+
+
+def test_per_group_cutoffs_that_cost_more_have_a_positive_interval_of_the_extra_cost():
+    rec = _per_group_rec((-0.041, -0.072, -0.0073), ship_model=True)  # clearly dearer
     text = " ".join(words.recommendation_details(rec, "$", None))
-    assert "would cost $0.041 per case more (95% interval of the extra cost $0.0073 to $0.072): worse" in text
+    assert (
+        "would cost $0.041 per case more (95% interval of the extra cost $0.0073 to $0.072): dearer than one cutoff "
+        "for everyone, so one cutoff for everyone is recommended." in text
+    )
     assert f"{MINUS}$" not in text
+
+
+@pytest.mark.parametrize("gain", [(0.01, -0.02, 0.04), (-0.041, -0.072, -0.0073)])
+def test_per_group_cutoffs_say_one_cutoff_is_recommended_only_when_the_model_ships(gain):
+    """Under a verdict that ships no model, "one cutoff for everyone is recommended" would
+    contradict the answer above it (keep flagging everyone, say)."""
+    shipped = " ".join(words.recommendation_details(_per_group_rec(gain, ship_model=True), "$", None))
+    kept = " ".join(words.recommendation_details(_per_group_rec(gain, ship_model=False), "$", None))
+    assert "so one cutoff for everyone is recommended" in shipped and "do not change the answer" not in shipped
+    assert "so they do not change the answer" in kept and "is recommended" not in kept
 
 
 @settings(max_examples=120, deadline=None)
@@ -129,3 +147,37 @@ def test_one_sorted_binning_answers_every_bin_count_as_brute_force_does(rows, n_
     np.testing.assert_array_equal(counts, [np.sum(ids == b) for b in want])
     np.testing.assert_allclose(mean_pred, [p[ids == b].mean() for b in want], rtol=1e-12)
     np.testing.assert_allclose(observed, [y[ids == b].mean() for b in want], rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("status", "says"),
+    [
+        (
+            "not distinguishable",  # the verdict keeps the no-model choice; the model's option is a conditional
+            "Not clearly better: keep handing every case to a person. Letting the model answer when its confidence "
+            "is at least 0.801 and handing the other 73% of cases to a person would be worth 0.024 per case",
+        ),
+        (
+            "saves",
+            "Ship the model: let the model answer when its confidence is at least 0.801 and hand the other 73% of "
+            "cases to a person. It is worth 0.024 per case",
+        ),
+    ],
+)
+def test_the_value_answer_is_one_grammatical_sentence_per_verdict(status, says):
+    rec = SimpleNamespace(
+        status=status,
+        baseline="hand everything over",
+        baseline_value=0.0,
+        model="m",
+        models=["m"],
+        value=0.024,
+        tau=0.801,
+        reject_rate=0.73,
+        gain_low=-0.0075 if status != "saves" else 0.01,
+        gain_high=0.052,
+        formula_value=float("nan"),
+        judged_on="test",
+        n_judged=3087,
+    )
+    assert words.value_recommendation_verdict(rec, k=3.0).headline.startswith(says)

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from costlib import answers
+from costlib.answers.roles import FALLS_BACK
 from costlib.binary import decision as D
 from costlib.loading.samples import SAMPLES
 from costlib.present import words
@@ -69,7 +70,7 @@ def test_every_page_shows_its_charts_on_every_sample(sample, page):
         assert policies and set(policies[0]["uses the model"]) == {"yes", "no"}
     fallback = page not in CHARTS[sample]
     # a page that cannot use this sample draws on one that fits, says so and offers the switch
-    assert ("so the charts below use the built-in sample" in texts(at)) == fallback
+    assert (FALLS_BACK in texts(at)) == fallback
     assert any(b.key == "fallback_switch" for b in at.button) == fallback
 
 
@@ -94,7 +95,7 @@ def test_the_fallback_button_switches_the_whole_app():
     at.button(key="fallback_switch").click().run()
     assert_no_exception(at)
     assert at.query_params["data"] == "tickets"
-    assert "so the charts below use" not in texts(at)
+    assert FALLS_BACK not in texts(at)
 
 
 def test_a_unit_k_or_resamples_from_a_link_that_cannot_be_used_falls_back_with_a_note():
@@ -132,7 +133,7 @@ def test_data_page_switches_sample_and_the_choice_follows_to_other_pages():
     assert at.query_params["data"] == "tickets"
     at.switch_page("views/matrix.py").run()
     assert [t for t in at.dataframe if "cost per case" in t.value.columns]  # its answer, on the tickets
-    assert "so the charts below use" not in texts(at)
+    assert FALLS_BACK not in texts(at)
 
 
 def test_upload_csv_maps_columns_and_every_page_uses_it():
@@ -252,7 +253,7 @@ def test_raw_scores_are_refused_by_the_probability_pages_with_a_sentence():
         assert "scores that are probabilities" in texts(at)  # and it draws on a sample that has them
     at.switch_page("views/costs.py").run()  # cost pages take any real score
     assert "cost_chart" in chart_keys(at)
-    assert "so the charts below use" not in texts(at)
+    assert FALLS_BACK not in texts(at)
 
 
 def test_tables_show_formula_cells_neutralised_so_the_toolbar_export_is_safe_too():

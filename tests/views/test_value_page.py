@@ -6,6 +6,7 @@ import pytest
 
 import costlib
 from costlib import value
+from costlib.binary import decision as D
 from costlib.present import words
 from costlib.value import value_sweep, value_table
 from tests.views.apptest_support import (
@@ -38,12 +39,17 @@ def test_value_page_k_follows_the_prices_and_its_slider_moves_the_answer():
         )
         return rec
 
+    def model_worth(rec) -> str:  # the model's worth tile: its label follows the verdict (the first tile is its answer)
+        return metric(at, "Worth per case" if rec.status == D.SAVES else "Worth per case with the model")
+
     rec = expected(3.0)
-    assert metric(at, "Worth per case") == words.money(rec.value, "$")
+    assert model_worth(rec) == words.money(rec.value, "$")
+    if rec.status != D.SAVES:
+        assert metric(at, "Worth per case, no model") == words.money(rec.baseline_value, "$")
     at.select_slider(key="k").set_value(8.0).run()
     assert_no_exception(at)
     rec8 = expected(8.0)
-    assert metric(at, "Worth per case") == words.money(rec8.value, "$")
+    assert model_worth(rec8) == words.money(rec8.value, "$")
     assert at.query_params["k"] == "8"
     assert "k = 8" in charts(at)[0]["layout"]["title"]["text"]
     at.button(key="k_reset").click().run()
@@ -97,3 +103,21 @@ def test_value_page_before_and_after_calibration_uses_the_validation_split():
     assert row["temperature (fitted on the validation rows)"] == pytest.approx(t)
     after = value_table({"m": value_sweep(te["label"], costlib.apply_temperature(te["score_overconfident"], t))}, k=2.0)
     assert row["worth at τ* after"] == pytest.approx(after["value at tau*"].iloc[0])  # a right answer is worth $1
+
+
+def test_when_the_model_does_not_ship_the_first_number_is_the_choice_without_it():
+    """At k = 0.5 the reject option adds nothing on the screening sample (answer every case): the
+    first tile is what the verdict says to do, the model's worth is named as the model's."""
+    at = open_app("screening", "views/value.py", k="0.5")
+    df = sample_frame("screening")
+    tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
+    models = ("score_calibrated", "score_overconfident")
+    rec = value.recommend_value(
+        {m: value_sweep(te["label"], te[m]) for m in models},
+        k=0.5,
+        fit_sweeps={m: value_sweep(tr["label"], tr[m]) for m in models},
+    )
+    assert rec.status != D.SAVES
+    assert [m.label for m in at.metric][:2] == ["Worth per case, no model", "Worth per case with the model"]
+    assert metric(at, "Worth per case, no model") == words.money(rec.baseline_value, "$")
+    assert metric(at, "Worth per case with the model") == words.money(rec.value, "$")
