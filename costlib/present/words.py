@@ -506,6 +506,20 @@ def calibration_advice_sentence(advice: str) -> str:
     }[advice]
 
 
+def _handed_over(rec) -> str:
+    """How much of the judged cases a policy with the hand-over option hands to a person, as an
+    aside after its name ("" for a policy without it): at a high price of handing over it hands
+    none, and is then the cheapest decision under another name."""
+    from costlib.multiclass import CHEAPEST_OR_ABSTAIN
+
+    if rec.policy != CHEAPEST_OR_ABSTAIN:
+        return ""
+    share = float(rec.table.set_index("policy").loc[rec.policy, "handed over"])
+    if share == 0:
+        return ", which at this price of handing over hands no case to a person,"
+    return f", which hands {percent(share, 1 if share < 0.1 else 0)} of the cases to a person,"
+
+
 def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
     """The Cost matrix page's one answer (a `multiclass.MatrixRecommendation`)."""
     from costlib.core import rules as R
@@ -526,7 +540,7 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
         )
         return Verdict("error", head, tuple(details))
     saves = (
-        f"“{rec.policy}” costs {per_case_and_month(rec.cost, volume, unit)} and saves "
+        f"“{rec.policy}”{_handed_over(rec)} costs {per_case_and_month(rec.cost, volume, unit)} and saves "
         f"{per_case_and_month(rec.saving, volume, unit)} against “{rec.baseline}”, the cheapest choice without a "
         "model"
     )

@@ -181,3 +181,24 @@ def test_the_value_answer_is_one_grammatical_sentence_per_verdict(status, says):
         n_judged=3087,
     )
     assert words.value_recommendation_verdict(rec, k=3.0).headline.startswith(says)
+
+
+@pytest.mark.parametrize("abstain", [0.05, 0.3, 50.0])
+def test_the_matrix_answer_says_how_much_its_policy_hands_over(abstain):
+    """'cheapest decision, or hand over' at a price of handing over too high to use is the cheapest
+    decision under another name: the answer says it hands no case over, else how many it hands."""
+    from costlib.multiclass import CHEAPEST_OR_ABSTAIN, recommend_matrix
+
+    rng = np.random.default_rng(3)
+    p = rng.dirichlet([1.0, 1.0, 1.0], size=400)
+    y = np.array([rng.choice(3, p=row) for row in p])
+    c = np.ones((3, 3)) - np.eye(3)
+    rec = recommend_matrix(y, p, c, class_names=["a", "b", "c"], abstain_cost=abstain, n_resamples=50)
+    share = float(rec.table.set_index("policy").loc[CHEAPEST_OR_ABSTAIN, "handed over"])
+    text = words.matrix_verdict(rec, unit="$").headline
+    assert f"“{CHEAPEST_OR_ABSTAIN}”, which" in text
+    if share == 0:
+        assert "hands no case to a person" in text and abstain == 50.0
+    else:
+        assert f"hands {words.percent(share, 1 if share < 0.1 else 0)} of the cases to a person" in text
+        assert abstain < 1  # handing over pays only below the price of a wrong decision
