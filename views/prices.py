@@ -101,7 +101,10 @@ show_verdict(verdict)
 shown = answers.bracket_table(table, sweep, names_now)
 full = elicit.pieces(sweep, *elicit.RANGE)
 st.plotly_chart(
-    figures.ratio_pieces_figure(full, low=bracket.low, high=bracket.high, names=names_now), key="ratio_chart"
+    figures.ratio_pieces_figure(
+        full, low=bracket.low, high=bracket.high, names=names_now, lowest=elicit.lowest_score(sweep)
+    ),
+    key="ratio_chart",
 )
 with st.expander("The cutoffs in play, by ratio"):
     show_table(shown, "cutoffs_by_ratio", key="pieces")

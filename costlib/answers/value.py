@@ -213,6 +213,15 @@ def value_calibration_table(
     )
 
 
+# the first number when the model's threshold does not ship: the worth of what the verdict keeps
+VALUE_BASELINE_TILE = {
+    "hand everything over": "Worth per case, all to a person",
+    "answer everything": "Worth per case, model answers all",
+    "hand over at random": "Worth per case, random hand-overs",
+}
+VALUE_THRESHOLD_TILE = "Worth per case with the threshold"  # the model's confidence threshold, when it does not ship
+
+
 def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict, ...]:
     """The Value page's four numbers (keyword arguments of each metric), in the user's unit: what
     the verdict says to do first, so that a verdict that does not ship the model never shows the
@@ -224,22 +233,22 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
         more = "gain" if rec.gain >= 0 else "lose"
         return (
             {
-                "label": "Worth per case, no model",
+                "label": VALUE_BASELINE_TILE[rec.baseline],
                 "value": words.money(rec.baseline_value * worth, unit),
                 "help": f"What the verdict says to do: {base}.",
             },
             {
-                "label": "Worth per case with the model",
+                "label": VALUE_THRESHOLD_TILE,
                 "value": words.money(rec.value * worth, unit),
-                "help": "On the test rows, answering from the threshold fitted on the train rows; the verdict does "
-                "not ship it.",
+                "help": "On the test rows, answering when the confidence is at least the threshold fitted on the "
+                "train rows; the verdict does not ship it.",
             },
             {
                 "label": f"It would {more} per case",
                 "value": words.money(abs(rec.gain) * worth, unit),
                 "help": "Not a gain you can count on: its 95% interval reaches zero or below (see the verdict)."
                 if rec.gain >= 0
-                else "The model's best threshold is worth less than the choice without it.",
+                else "The model's best threshold is worth less than the choice the verdict keeps.",
             },
             {
                 "label": f"It would {more} a month",

@@ -463,25 +463,45 @@ def ratio_pieces_figure(
     high: float,
     names: tuple[str, str],
     title: str = "The best cutoff for every price ratio (train rows)",
+    lowest: float | None = None,
 ) -> go.Figure:
     """The cost-optimal cutoff against the ratio c_fn / c_fp (log axis), exact pieces drawn
-    as steps, with the bracket of the answers so far shaded. `table`: `elicit.pieces`."""
+    as steps, with the bracket of the answers so far shaded. `table`: `elicit.pieces`.
+
+    The decisions without a model are dashed lines of their own, named as the answer names them:
+    flag nobody (an infinite cutoff) above the plot's cutoffs and, with `lowest` (the lowest
+    score, whose cutoff flags everyone), flag everyone at that cutoff."""
     fig = figure_without_template()
     left = max(float(table["ratio_low"].iloc[0]), 1e-9)
     xs = [max(x, left) for x in table["ratio_low"]] + [float(table["ratio_high"].iloc[-1])]
     ts = table["threshold"].to_numpy(dtype=float)
-    ys = [t if np.isfinite(t) else None for t in ts] + [ts[-1] if np.isfinite(ts[-1]) else None]
-    fig.add_trace(
-        go.Scatter(
-            x=xs,
-            y=ys,
-            mode="lines",
-            line={"color": palette_color(0), "width": 3, "shape": "hv"},
-            connectgaps=False,
-            name="best cutoff",
-            hovertemplate="ratio %{x:.3g}<br>cutoff %{y:.4g}<extra></extra>",
+    everyone = np.flatnonzero(ts == lowest) if lowest is not None else np.array([], dtype=int)
+    end = int(everyone[0]) if everyone.size else len(ts)  # the best cutoffs flag everyone from this piece on
+    ys = [t if np.isfinite(t) else None for t in ts[:end]]
+    if end:
+        ys.append(ys[-1])  # the last piece drawn to its right end
+        fig.add_trace(
+            go.Scatter(
+                x=xs[: end + 1],
+                y=ys,
+                mode="lines",
+                line={"color": palette_color(0), "width": 3, "shape": "hv"},
+                connectgaps=False,
+                name="best cutoff",
+                hovertemplate="ratio %{x:.3g}<br>cutoff %{y:.4g}<extra></extra>",
+            )
         )
-    )
+    if everyone.size:
+        fig.add_trace(
+            go.Scatter(
+                x=[xs[end], xs[-1]],
+                y=[lowest, lowest],
+                mode="lines",
+                line={"color": EVERYONE_COLOR, "dash": "dash", "width": 2},
+                name=R.EVERYONE,
+                hovertemplate=f"ratio %{{x:.3g}}: {R.EVERYONE}<extra></extra>",
+            )
+        )
     for row in table[~np.isfinite(table["threshold"])].itertuples():
         fig.add_trace(
             go.Scatter(

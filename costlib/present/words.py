@@ -610,7 +610,8 @@ def bracket_verdict(
 
     miss, alarm = bracket.names
     lo, hi = bracket.low, bracket.high
-    lowest = {"": float(sweep.thresholds[-1])} if sweep.thresholds.size > 1 else None
+    low = elicit.lowest_score(sweep)
+    lowest = None if low is None else {"": low}
 
     def cut(t: float) -> str:
         text = cutoffs_short({"": t}, grouped=False, lowest=lowest)

@@ -208,3 +208,28 @@ def test_every_rule_bar_is_told_apart_by_colour_or_hatching():
     fig = rule_bars_figure(frame, unit="$")
     looks = [(t.marker.color, t.marker.pattern.shape or "") for t in fig.data]
     assert len(looks) == len(rules) and len(set(looks)) == len(looks), looks
+
+
+def test_the_ratio_chart_draws_flag_everyone_as_a_decision_of_its_own_as_the_answer_names_it():
+    """Find my prices' words call the lowest score's cutoff "flag everyone (no model needed)":
+    the chart draws it as its own dashed line, not as one more step of the best cutoff."""
+    from costlib.binary import elicit
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 300)
+    score = np.clip(0.5 * y + rng.normal(0.25, 0.2, 300), 0.2, 0.9).round(2)  # many rows at the lowest score
+    y[np.argmax(score)], score[np.argmax(score)] = 0, 0.95  # a false alarm on top: at tiny ratios flag nobody
+    sweep = decision.sweep_model(y, score).fit_pooled
+    table = elicit.pieces(sweep, *elicit.RANGE)
+    lowest = elicit.lowest_score(sweep)
+    assert lowest == score.min() and (table["threshold"] == lowest).any() and np.isinf(table["threshold"]).any()
+    fig = figures.ratio_pieces_figure(table, low=1.0, high=3.0, names=("a miss", "a false alarm"), lowest=lowest)
+    by_name = {t.name: t for t in fig.data}
+    assert set(by_name) == {"best cutoff", R.EVERYONE, R.NOBODY}
+    best, everyone = by_name["best cutoff"], by_name[R.EVERYONE]
+    assert lowest not in [v for v in best.y if v is not None]  # no step of the best cutoff flags everyone
+    assert list(everyone.y) == [lowest, lowest] and best.x[-1] == everyone.x[0] == table["ratio_low"].iloc[-1]
+    assert everyone.x[-1] == table["ratio_high"].iloc[-1]
+    # without `lowest` the chart is as before: the best cutoff runs to the right end
+    plain_fig = figures.ratio_pieces_figure(table, low=1.0, high=3.0, names=("a", "b"))
+    assert {t.name for t in plain_fig.data} == {"best cutoff", R.NOBODY}

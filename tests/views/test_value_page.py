@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import costlib
-from costlib import value
+from costlib import answers, value
 from costlib.binary import decision as D
 from costlib.present import words
 from costlib.value import value_sweep, value_table
@@ -40,12 +40,12 @@ def test_value_page_k_follows_the_prices_and_its_slider_moves_the_answer():
         return rec
 
     def model_worth(rec) -> str:  # the model's worth tile: its label follows the verdict (the first tile is its answer)
-        return metric(at, "Worth per case" if rec.status == D.SAVES else "Worth per case with the model")
+        return metric(at, "Worth per case" if rec.status == D.SAVES else answers.VALUE_THRESHOLD_TILE)
 
     rec = expected(3.0)
     assert model_worth(rec) == words.money(rec.value, "$")
     if rec.status != D.SAVES:
-        assert metric(at, "Worth per case, no model") == words.money(rec.baseline_value, "$")
+        assert metric(at, answers.VALUE_BASELINE_TILE[rec.baseline]) == words.money(rec.baseline_value, "$")
     at.select_slider(key="k").set_value(8.0).run()
     assert_no_exception(at)
     rec8 = expected(8.0)
@@ -118,6 +118,7 @@ def test_when_the_model_does_not_ship_the_first_number_is_the_choice_without_it(
         fit_sweeps={m: value_sweep(tr["label"], tr[m]) for m in models},
     )
     assert rec.status != D.SAVES
-    assert [m.label for m in at.metric][:2] == ["Worth per case, no model", "Worth per case with the model"]
-    assert metric(at, "Worth per case, no model") == words.money(rec.baseline_value, "$")
-    assert metric(at, "Worth per case with the model") == words.money(rec.value, "$")
+    kept = answers.VALUE_BASELINE_TILE[rec.baseline]
+    assert [m.label for m in at.metric][:2] == [kept, answers.VALUE_THRESHOLD_TILE]
+    assert metric(at, kept) == words.money(rec.baseline_value, "$")
+    assert metric(at, answers.VALUE_THRESHOLD_TILE) == words.money(rec.value, "$")
