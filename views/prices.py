@@ -102,7 +102,7 @@ shown = answers.bracket_table(table, sweep, names_now)
 full = elicit.pieces(sweep, *elicit.RANGE)
 st.plotly_chart(
     figures.ratio_pieces_figure(
-        full, low=bracket.low, high=bracket.high, names=names_now, lowest=elicit.lowest_score(sweep)
+        full, low=bracket.low, high=bracket.high, names=names_now, lowest=sweep.lowest_score
     ),
     key="ratio_chart",
 )

@@ -89,6 +89,14 @@ CASES_KEPT = 2  # uploaded files of newer cases a session keeps parsed (by conte
 LAST = "_watch_last"  # the session's last own inputs: back on this page after the refit, they are still here
 
 
+def _to_the_sample() -> None:
+    """The built-in year under its own policy: the session's last inputs dropped, and the cutoff to
+    watch is a policy file again (the sample's; under "what Costs & groups recommends now" the page
+    would wait for cases instead)."""
+    st.session_state.pop(LAST, None)
+    st.session_state["watch_which"] = answers.FROM_FILE
+
+
 def _pick(where, label: str, options: list, guess, key: str, optional: bool = False):
     choices = [answers.NO_COLUMN, *options] if optional else options
     index = choices.index(guess) if guess in choices else 0
@@ -102,21 +110,21 @@ try:
     if cases is None and given_policy and which == answers.FROM_FILE:
         say("info", answers.NEEDS_CASES)
         st.stop()
-    if cases is None and which == answers.FROM_COSTS and LAST not in st.session_state:
+    last = st.session_state.get(LAST)
+    if last is not None and which == answers.FROM_COSTS and last[-1] != which:
+        last = None  # inputs watched under a policy file: not what Costs & groups recommends now
+    if cases is None and which == answers.FROM_COSTS and last is None:
         say("info", answers.NEEDS_CASES_NOW)  # not the built-in year's own policy, as if the choice did nothing
         st.stop()
     if cases is not None and not given_policy:
         say("info", answers.NEEDS_POLICY)
         st.stop()
     if cases is None:
-        last = st.session_state.get(LAST)
         if last is not None:
-            policy, df, name, columns, source = last
+            policy, df, name, columns, source, _ = last
             n1, n2 = st.columns([3, 1], vertical_alignment="center")
             say("info", answers.LAST_NOTE.format(name=name), where=n1)
-            if n2.button(answers.SAMPLE_BUTTON, key="watch_sample_again"):
-                st.session_state.pop(LAST)
-                st.rerun()
+            n2.button(answers.SAMPLE_BUTTON, key="watch_sample_again", on_click=_to_the_sample)
         else:
             policy, df = remember(("watch_sample",), answers.sample_inputs)
             name, columns, source = "the built-in year", dict(answers.SAMPLE_COLUMNS), ("sample",)
@@ -149,7 +157,7 @@ try:
         lambda: answers.watch_answer(policy, df, name=name, columns=columns, freq=freq, n_resamples=500, unit=unit),
     )
     if cases is not None:  # the session's own inputs answered: kept for when the page is opened again
-        st.session_state[LAST] = (policy, df, name, columns, source)
+        st.session_state[LAST] = (policy, df, name, columns, source, which)
 except DataError as err:
     show_error(err)
     st.stop()

@@ -131,7 +131,7 @@ def calibration_advice_line(ds: Dataset, model: str, *, bins: int = 10) -> str |
     chance = fit.binned.ece_by_chance(bins)
     advice = calibration_advice(fit.t, fit.binned.ece(bins), fit.binned_cal.ece(bins), chance)
     where = f"fitted on the {fit.fit_on} rows" if fit.fit_on != "same" else "fitted and judged on the same rows"
-    return (
-        f"Calibration of {shorten(model)} (temperature {where}; Calibration page): "
-        + words.calibration_advice_sentence(advice)
+    advice_text = words.calibration_advice_sentence(advice)  # a sentence of its own: after the colon, in lower case
+    return f"Calibration of {shorten(model)} (temperature {where}; Calibration page): " + (
+        advice_text[:1].lower() + advice_text[1:]
     )

@@ -99,8 +99,7 @@ def price_questions_sentence(
     span = None
     if len(table) == 1 and n_resamples:
         span = robust.cached_span(models, record["ratio_low"], record["ratio_high"], n_resamples=n_resamples)
-    lowest = float(fitted.thresholds[-1]) if fitted.thresholds.size > 1 else None
-    sentence = words.answers_sentence(record, table, lowest_score=lowest, span=span)
+    sentence = words.answers_sentence(record, table, lowest_score=fitted.lowest_score, span=span)
     if rec.capacity is not None:
         from costlib.present.capacity_words import ANSWERS_WITHOUT_LIMIT
 

@@ -28,10 +28,7 @@ def group_multiplier_label(miss: str, group) -> str:
 
 def bracket_table(table: pd.DataFrame, sweep, names: tuple[str, str]) -> pd.DataFrame:
     """The cutoffs in play (`robust.settle`'s table) as read: a ratio range and the cutoff."""
-    from costlib.binary.elicit import lowest_score
-
-    low = lowest_score(sweep)
-    lowest = None if low is None else {"": low}
+    lowest = None if sweep.lowest_score is None else {"": sweep.lowest_score}
     return table.assign(
         ratio=[
             f"{words.ratio_text(lo)} to {words.ratio_text(hi)}"

@@ -215,28 +215,47 @@ def value_calibration_table(
 
 # the first number when the model's threshold does not ship: the worth of what the verdict keeps
 VALUE_BASELINE_TILE = {
-    "hand everything over": "Worth per case, all to a person",
-    "answer everything": "Worth per case, model answers all",
-    "hand over at random": "Worth per case, random hand-overs",
+    value.HAND_OVER: "Worth per case, all to a person",
+    value.ANSWER_ALL: "Worth per case, model answers all",
+    value.HAND_AT_RANDOM: "Worth per case, random hand-overs",
 }
 VALUE_THRESHOLD_TILE = "Worth per case with the threshold"  # the model's confidence threshold, when it does not ship
 
 
 def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict, ...]:
-    """The Value page's four numbers (keyword arguments of each metric), in the user's unit: what
-    the verdict says to do first, so that a verdict that does not ship the model never shows the
-    model's worth as the worth per case (as `costs_metrics` does on Costs & groups)."""
+    """The Value page's numbers (keyword arguments of each metric), in the user's unit: what the
+    verdict says to do first (`ValueRecommendation.kept` when the threshold does not ship), so that
+    a verdict that does not ship it never shows its worth as the worth per case (as `costs_metrics`
+    does on Costs & groups). No numbers when nothing could be valued."""
     from costlib.binary import decision as D
 
-    if rec.status != D.SAVES:
-        base = words.VALUE_BASELINES[rec.baseline]
+    if rec.status == D.NO_ANSWER:
+        return ()
+    kept = rec.kept
+    if kept is not None:
+        choice, kept_worth = kept
+        first = {
+            "label": VALUE_BASELINE_TILE[choice],
+            "value": words.money(kept_worth * worth, unit),
+            "help": f"What the verdict says to do: {words.VALUE_BASELINES[choice]}, on the test rows.",
+        }
+        if rec.status == D.ADDS_NOTHING:  # the fitted threshold is itself that choice: nothing to compare
+            return (
+                first,
+                {
+                    "label": "Worth a month",
+                    "value": words.money(kept_worth * worth * volume, unit) if volume else "set a volume",
+                    "help": f"Worth per case times {volume:,.0f} cases a month.",
+                },
+                {
+                    "label": "Handed to a person",
+                    "value": "100%" if choice == value.HAND_OVER else "0%",
+                    "help": "What the verdict says to do hands every case to a person, or none.",
+                },
+            )
         more = "gain" if rec.gain >= 0 else "lose"
         return (
-            {
-                "label": VALUE_BASELINE_TILE[rec.baseline],
-                "value": words.money(rec.baseline_value * worth, unit),
-                "help": f"What the verdict says to do: {base}.",
-            },
+            first,
             {
                 "label": VALUE_THRESHOLD_TILE,
                 "value": words.money(rec.value * worth, unit),
@@ -247,14 +266,14 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
                 "label": f"It would {more} per case",
                 "value": words.money(abs(rec.gain) * worth, unit),
                 "help": "Not a gain you can count on: its 95% interval reaches zero or below (see the verdict)."
-                if rec.gain >= 0
-                else "The model's best threshold is worth less than the choice the verdict keeps.",
+                if rec.status == D.UNCLEAR
+                else "The threshold is worth no more than the choice the verdict keeps.",
             },
             {
                 "label": f"It would {more} a month",
                 "value": words.money(abs(rec.gain) * worth * volume, unit) if volume else "set a volume",
-                "help": "The same a month, at your cases a month: nothing changes unless the model ships, and the "
-                "verdict does not ship it.",
+                "help": "The same a month, at your cases a month: nothing changes unless the threshold ships, and "
+                "the verdict does not ship it.",
             },
         )
     return (

@@ -208,8 +208,11 @@ def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, re
     mapping = ColumnMapping(label=label, scores=(columns["score"],), group=columns.get("group"), score_scale=scale)
     chosen = [p for p in report["periods"] if p["period"] in recent]
     spent = sum(p["cost_per_case"] * p["labelled"] for p in chosen) / max(1, sum(p["labelled"] for p in chosen))
+    # what `views._ui.policy.set_policy_prices` puts in place of the person's settings, said
     volume = policy.get("volume")
-    settings = "the policy's prices" + (f" and its {int(volume):,} cases a month" if volume else "")
+    parts = ["prices", *(["unit"] if policy.get("unit_given", True) else []), "review limit"]
+    parts += [f"{int(volume):,} cases a month"] if volume is not None else []
+    settings = f"the policy's {', '.join(parts[:-1])} and {parts[-1]} (in place of yours)"
     sentence = (
         f"Costs & groups now shows {span} of {name} ({len(frame):,} cases with outcomes) at {settings}: "
         f"its recommended cutoff is the refit. The shipped policy cost {money(spent, policy_unit(policy, ''))} per "

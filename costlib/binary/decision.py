@@ -667,7 +667,7 @@ def recommend(
         estimate=res.estimate,
         weighted=ms.weighted,
         pooled=H.pooled_groups(ms.fit) if ms.grouped and len(ms.groups) > 1 else (),
-        lowest={g: float(ms.fit[g].thresholds[-1]) for g in ms.groups if ms.fit[g].thresholds.size > 1},
+        lowest={g: ms.fit[g].lowest_score for g in ms.groups if ms.fit[g].lowest_score is not None},
         capacity=capacity if C.binds(capacity) else None,
         capacity_gap=_capacity_gap(ms, prices, capacity, rule),
     )

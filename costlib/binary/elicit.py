@@ -38,12 +38,6 @@ PIECE_COLUMNS = ["ratio_low", "ratio_high", "threshold"]
 # Exact pieces
 
 
-def lowest_score(sweep: Sweep) -> float | None:
-    """The lowest score of `sweep` (a cutoff there flags everyone), None without a score: where
-    Find my prices' words and chart say "flag everyone" instead of a cutoff."""
-    return float(sweep.thresholds[-1]) if sweep.thresholds.size > 1 else None
-
-
 def pieces(sweep: Sweep, ratio_low: float, ratio_high: float) -> pd.DataFrame:
     """`optimal_cutoffs_by_ratio` on a cached sweep (no rows are read)."""
     lo = v.as_price(ratio_low, "ratio_low")

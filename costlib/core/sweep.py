@@ -57,6 +57,12 @@ class Sweep:
         return self.positives + self.negatives
 
     @property
+    def lowest_score(self) -> float | None:
+        """The lowest score (``thresholds[-1]``; a cutoff there flags everyone), None without a
+        score: where the words say "flag everyone" instead of a cutoff."""
+        return float(self.thresholds[-1]) if self.thresholds.size > 1 else None
+
+    @property
     def flagged(self) -> np.ndarray:
         return self.tp + self.fp
 

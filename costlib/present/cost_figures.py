@@ -570,7 +570,7 @@ def capacity_figure(price, *, volume: float | None, unit: str = "") -> go.Figure
             "y": [best],
             "mode": "markers",
             "name": "where more capacity stops saving (one cutoff for everybody)",
-            "marker": {"symbol": "star-open", "size": 15, "color": "#111"},
+            "marker": {"symbol": WITHOUT_LIMIT_SYMBOL, "size": 15, "color": "#111"},
             "hovertemplate": "more saves nothing from here: capacity %{x:,.4g}, cost %{y:,.4g}<extra></extra>",
         },
     ]

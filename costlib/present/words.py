@@ -406,13 +406,13 @@ def value_recommendation_verdict(
         if rec.tau == math.inf:
             head = (
                 f"{head}: at k = {k:.3g} every answer loses on the train rows, so hand every case to a person "
-                f"({cash(rec.baseline_value)}). The model should not answer on its own at this price of a "
+                f"({cash(rec.kept[1])}). The model should not answer on its own at this price of a "
                 "wrong answer."
             )
             return Verdict("error", head, tuple(details), tuple(asides))
         head = (
             f"{head} which cases to hand over: at k = {k:.3g} the reject option adds nothing (the best threshold on "
-            f"the train rows accepts every answer), so let {who} answer every case ({cash(rec.value)})."
+            f"the train rows accepts every answer), so let {who} answer every case ({cash(rec.kept[1])})."
         )
         return Verdict("error", head, tuple(details), tuple(asides))
     if rec.status == D.WORSE:
@@ -507,17 +507,19 @@ def calibration_advice_sentence(advice: str) -> str:
 
 
 def _handed_over(rec) -> str:
-    """How much of the judged cases a policy with the hand-over option hands to a person, as an
-    aside after its name ("" for a policy without it): at a high price of handing over it hands
-    none, and is then the cheapest decision under another name."""
+    """How many of the judged cases a policy with the hand-over option hands to a person, as a
+    sentence ("" for a policy without it), in counts (a share rounded to 100% or 0% would say
+    all or none where it is not): at a high price of handing over it hands none, and is then the
+    cheapest decision under another name."""
     from costlib.multiclass import CHEAPEST_OR_ABSTAIN
 
     if rec.policy != CHEAPEST_OR_ABSTAIN:
         return ""
-    share = float(rec.table.set_index("policy").loc[rec.policy, "handed over"])
-    if share == 0:
-        return ", which at this price of handing over hands no case to a person,"
-    return f", which hands {percent(share, 1 if share < 0.1 else 0)} of the cases to a person,"
+    chosen = rec.decisions[rec.policy]
+    handed, n = int(np.count_nonzero(chosen < 0)), int(chosen.size)
+    if handed == 0:
+        return " At this price of handing over it hands no case to a person."
+    return f" It hands {handed:,} of the {n:,} cases to a person."
 
 
 def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
@@ -539,16 +541,17 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
             "which needs no model."
         )
         return Verdict("error", head, tuple(details))
-    saves = (
-        f"“{rec.policy}”{_handed_over(rec)} costs {per_case_and_month(rec.cost, volume, unit)} and saves "
-        f"{per_case_and_month(rec.saving, volume, unit)} against “{rec.baseline}”, the cheapest choice without a "
-        "model"
-    )
+    cost, saving = per_case_and_month(rec.cost, volume, unit), per_case_and_month(rec.saving, volume, unit)
+    against = f"against “{rec.baseline}”, the cheapest choice without a model"
     if not iv or rec.saving_low <= 0:
         why = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"
-        head = f"{verdict_head(R.NOT_CLEARLY)}: keep “{rec.baseline}”. {saves[:1].upper() + saves[1:]}, but {why}."
+        head = (
+            f"{verdict_head(R.NOT_CLEARLY)}: keep “{rec.baseline}”. The policy “{rec.policy}” would cost {cost} "
+            f"and save {saving} {against}, but {why}.{_handed_over(rec)}"
+        )
         return Verdict("warning", head, tuple(details))
-    return Verdict("success", f"{verdict_head(R.SHIP)}: ship {saves} ({iv}).", tuple(details))
+    head = f"{verdict_head(R.SHIP)}: ship “{rec.policy}”. It costs {cost} and saves {saving} {against} ({iv})."
+    return Verdict("success", head + _handed_over(rec), tuple(details))
 
 
 def nec_verdict(rec) -> Verdict:
@@ -610,8 +613,7 @@ def bracket_verdict(
 
     miss, alarm = bracket.names
     lo, hi = bracket.low, bracket.high
-    low = elicit.lowest_score(sweep)
-    lowest = None if low is None else {"": low}
+    lowest = None if sweep.lowest_score is None else {"": sweep.lowest_score}
 
     def cut(t: float) -> str:
         text = cutoffs_short({"": t}, grouped=False, lowest=lowest)

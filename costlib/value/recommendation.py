@@ -74,6 +74,23 @@ class ValueRecommendation:
     models: pd.DataFrame
     capacity: ValueCapacity | None = None  # with a cap on the cases handed over (`recommend_value`'s max_reject)
 
+    @property
+    def kept(self) -> tuple[str, float] | None:
+        """What the verdict keeps when the model's threshold does not ship, with its worth per
+        case on the judged rows: (`HAND_OVER`, `ANSWER_ALL` or `HAND_AT_RANDOM`, worth). None when
+        the threshold ships or nothing could be valued.
+
+        When the reject option adds nothing, the fitted threshold itself hands every case over
+        (tau inf) or accepts every answer, and that is what the verdict says to do, worth
+        ``value``; otherwise it keeps the better choice without a threshold, the baseline."""
+        from costlib.binary import decision as D
+
+        if self.status in (D.SAVES, D.NO_ANSWER):
+            return None
+        if self.status == D.ADDS_NOTHING:
+            return (HAND_OVER if self.tau == np.inf else ANSWER_ALL), self.value
+        return self.baseline, self.baseline_value
+
 
 @dataclass(frozen=True, eq=False)
 class ValueCapacity:

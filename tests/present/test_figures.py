@@ -221,7 +221,7 @@ def test_the_ratio_chart_draws_flag_everyone_as_a_decision_of_its_own_as_the_ans
     y[np.argmax(score)], score[np.argmax(score)] = 0, 0.95  # a false alarm on top: at tiny ratios flag nobody
     sweep = decision.sweep_model(y, score).fit_pooled
     table = elicit.pieces(sweep, *elicit.RANGE)
-    lowest = elicit.lowest_score(sweep)
+    lowest = sweep.lowest_score
     assert lowest == score.min() and (table["threshold"] == lowest).any() and np.isinf(table["threshold"]).any()
     fig = figures.ratio_pieces_figure(table, low=1.0, high=3.0, names=("a miss", "a false alarm"), lowest=lowest)
     by_name = {t.name: t for t in fig.data}

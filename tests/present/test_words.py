@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from costlib.binary import decision as D
 from costlib.calibration import ece_by_chance, expected_calibration_error
 from costlib.present import words
 
@@ -153,12 +154,12 @@ def test_one_sorted_binning_answers_every_bin_count_as_brute_force_does(rows, n_
     ("status", "says"),
     [
         (
-            "not distinguishable",  # the verdict keeps the no-model choice; the model's option is a conditional
+            D.UNCLEAR,  # the verdict keeps the no-model choice; the model's option is a conditional
             "Not clearly better: keep handing every case to a person. Letting the model answer when its confidence "
             "is at least 0.801 and handing the other 73% of cases to a person would be worth 0.024 per case",
         ),
         (
-            "saves",
+            D.SAVES,
             "Ship the model: let the model answer when its confidence is at least 0.801 and hand the other 73% of "
             "cases to a person. It is worth 0.024 per case",
         ),
@@ -174,7 +175,7 @@ def test_the_value_answer_is_one_grammatical_sentence_per_verdict(status, says):
         value=0.024,
         tau=0.801,
         reject_rate=0.73,
-        gain_low=-0.0075 if status != "saves" else 0.01,
+        gain_low=-0.0075 if status != D.SAVES else 0.01,
         gain_high=0.052,
         formula_value=float("nan"),
         judged_on="test",
@@ -184,9 +185,10 @@ def test_the_value_answer_is_one_grammatical_sentence_per_verdict(status, says):
 
 
 @pytest.mark.parametrize("abstain", [0.05, 0.3, 50.0])
-def test_the_matrix_answer_says_how_much_its_policy_hands_over(abstain):
+def test_the_matrix_answer_says_how_many_cases_its_policy_hands_over(abstain):
     """'cheapest decision, or hand over' at a price of handing over too high to use is the cheapest
-    decision under another name: the answer says it hands no case over, else how many it hands."""
+    decision under another name: the answer says it hands no case over, else how many it hands,
+    counted (a share rounded to 100% or 0% would say all or none where it is not)."""
     from costlib.multiclass import CHEAPEST_OR_ABSTAIN, recommend_matrix
 
     rng = np.random.default_rng(3)
@@ -194,11 +196,11 @@ def test_the_matrix_answer_says_how_much_its_policy_hands_over(abstain):
     y = np.array([rng.choice(3, p=row) for row in p])
     c = np.ones((3, 3)) - np.eye(3)
     rec = recommend_matrix(y, p, c, class_names=["a", "b", "c"], abstain_cost=abstain, n_resamples=50)
-    share = float(rec.table.set_index("policy").loc[CHEAPEST_OR_ABSTAIN, "handed over"])
     text = words.matrix_verdict(rec, unit="$").headline
-    assert f"“{CHEAPEST_OR_ABSTAIN}”, which" in text
-    if share == 0:
-        assert "hands no case to a person" in text and abstain == 50.0
+    handed = int((rec.decisions[CHEAPEST_OR_ABSTAIN] < 0).sum())
+    expected = {50.0: 0, 0.3: None, 0.05: None}[abstain]  # at 50 a hand-over never pays; below 1/3 it can
+    if expected == 0:
+        assert handed == 0 and text.endswith("At this price of handing over it hands no case to a person.")
     else:
-        assert f"hands {words.percent(share, 1 if share < 0.1 else 0)} of the cases to a person" in text
-        assert abstain < 1  # handing over pays only below the price of a wrong decision
+        assert 0 < handed < 400 and text.endswith(f"It hands {handed:,} of the 400 cases to a person.")
+    assert f"ship “{CHEAPEST_OR_ABSTAIN}”. It costs" in text or f"The policy “{CHEAPEST_OR_ABSTAIN}” would cost" in text

@@ -14,6 +14,7 @@ from costlib.binary import decision as D
 from costlib.loading.samples import SAMPLES
 from costlib.present import words
 from tests.views.apptest_support import (
+    USE_COLUMNS,
     assert_no_exception,
     chart_keys,
     charts,
@@ -153,7 +154,7 @@ def test_upload_csv_maps_columns_and_every_page_uses_it():
     at.file_uploader(key="uploader").upload("preds.csv", frame.to_csv(index=False).encode(), "text/csv").run()
     assert_no_exception(at)
     at.selectbox(key=mk(at, "positive")).set_value("yes")
-    submit = [b for b in at.button if b.label == "Use these columns"][0]
+    submit = [b for b in at.button if b.label == USE_COLUMNS][0]
     submit.click().run()
     assert_no_exception(at)
     assert "Loaded “preds.csv”" in texts(at)
@@ -197,7 +198,7 @@ def test_hostile_names_are_escaped_everywhere_they_are_shown(hostile):
     at.file_uploader(key="uploader").upload(f"{hostile}.csv", frame.to_csv(index=False).encode(), "text/csv").run()
     at.multiselect(key=mk(at, "scores")).set_value([hostile])
     at.selectbox(key=mk(at, "group")).set_value("grp")
-    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    [b for b in at.button if b.label == USE_COLUMNS][0].click().run()
     assert_no_exception(at)
     tables_seen = []
     for page in PAGES[1:]:
@@ -245,7 +246,7 @@ def test_raw_scores_are_refused_by_the_probability_pages_with_a_sentence():
     at.file_uploader(key="uploader").upload("raw.csv", frame.to_csv(index=False).encode(), "text/csv").run()
     at.multiselect(key=mk(at, "scores")).set_value(["margin"])
     at.radio(key=mk(at, "scale")).set_value("raw")
-    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    [b for b in at.button if b.label == USE_COLUMNS][0].click().run()
     assert_no_exception(at)
     for page in ("views/value.py", "views/calibration.py"):
         at.switch_page(page).run()
@@ -272,7 +273,7 @@ def test_tables_show_formula_cells_neutralised_so_the_toolbar_export_is_safe_too
     at = open_app("compas", "views/data.py")
     at.file_uploader(key="uploader").upload("f.csv", frame.to_csv(index=False).encode(), "text/csv").run()
     at.selectbox(key=mk(at, "group")).set_value("grp")
-    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    [b for b in at.button if b.label == USE_COLUMNS][0].click().run()
     at.switch_page("views/costs.py").run()
     at.toggle(key="details").set_value(True).run()
     assert_no_exception(at)
@@ -293,7 +294,8 @@ def test_calibration_advice_is_one_sentence_on_calibration_value_and_costs():
     cal = open_app("screening", "views/calibration.py")
     cal.selectbox(key="model").set_value("score_overconfident").run()
     line = answers.calibration_advice_line(ds, "score_overconfident")
-    assert line.split("): ", 1)[1] in texts(cal)
+    advice = line.split("): ", 1)[1]  # after the colon in lower case; a sentence of its own on Calibration
+    assert advice[:1].upper() + advice[1:] in texts(cal)
     assert line in texts(open_app("screening", "views/value.py", details="true"))
     costs = open_app("screening", "views/costs.py", details="true")
     lines = [answers.calibration_advice_line(ds, m) for m in ("score_calibrated", "score_overconfident")]
@@ -316,7 +318,7 @@ def test_one_verdict_on_the_page_the_report_the_policy_and_the_json(seed, signal
     c_fp, c_fn = (float(x) for x in rng.choice([1, 2, 3], 2))
     at = open_app("compas", "views/data.py", c_fp=c_fp, c_fn=c_fn)
     at.file_uploader(key="uploader").upload("preds.csv", frame.to_csv(index=False).encode(), "text/csv").run()
-    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    [b for b in at.button if b.label == USE_COLUMNS][0].click().run()
     at.switch_page("views/costs.py").run()
     assert_no_exception(at)
     assert (at.select_slider(key="s_c_fp").value, at.select_slider(key="s_c_fn").value) == (c_fp, c_fn)

@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from costlib import loading
-from tests.views.apptest_support import assert_no_exception, chart_keys, mk, open_app, texts, unescape
+from tests.views.apptest_support import USE_COLUMNS, assert_no_exception, chart_keys, mk, open_app, texts, unescape
 
 
 def data_page() -> AppTest:
@@ -24,7 +24,7 @@ def upload(at: AppTest, name: str, data: bytes) -> None:
 
 
 def submit(at: AppTest) -> None:
-    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    [b for b in at.button if b.label == USE_COLUMNS][0].click().run()
     assert_no_exception(at)
 
 
@@ -165,7 +165,7 @@ def test_broken_upload_is_a_sentence_and_the_previous_data_stays():
     at.file_uploader(key="uploader").upload("broken.csv", bad, "text/csv").run()
     assert_no_exception(at)
     at.multiselect(key=mk(at, "scores")).set_value(["score"])
-    submit = [b for b in at.button if b.label == "Use these columns"][0]
+    submit = [b for b in at.button if b.label == USE_COLUMNS][0]
     submit.click().run()
     assert_no_exception(at)
     msg = unescape("\n".join(e.value for e in at.error))
@@ -185,6 +185,6 @@ def test_a_new_upload_gets_fresh_mapping_widgets_seeded_from_its_own_columns():
     assert at.multiselect(key=mk(at, "scores")).value == ["old_score"]
     at.file_uploader(key="uploader").upload("b.csv", second.to_csv(index=False).encode(), "text/csv").run()
     assert at.multiselect(key=mk(at, "scores")).value == ["new_score"]
-    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    [b for b in at.button if b.label == USE_COLUMNS][0].click().run()
     assert_no_exception(at)
     assert list(at.session_state["upload_dataset"].scores) == ["new_score"]

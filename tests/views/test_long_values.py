@@ -19,7 +19,7 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from costlib.core.escaping import MAX_CELL_CHARS
-from tests.views.apptest_support import assert_no_exception, mk, open_app
+from tests.views.apptest_support import USE_COLUMNS, assert_no_exception, mk, open_app
 
 BIG = 5_000_000  # characters of the one huge cell
 LONG = 300_000  # characters of a name, a label value, a group
@@ -97,7 +97,7 @@ def test_a_csv_whose_first_cell_is_5_mb_is_previewed_in_short_cells():
     score = at.multiselect(key=mk(at, "scores"))
     assert "c" * (MAX_CELL_CHARS - 1) + "…" in score.options
     score.set_value(["score", wide])
-    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    [b for b in at.button if b.label == USE_COLUMNS][0].click().run()
     assert_bounded(at)
     assert list(at.session_state["upload_dataset"].scores) == ["score", wide]
 
@@ -156,7 +156,7 @@ def loaded() -> tuple[AppTest, dict]:
     at.selectbox(key=mk(at, "group")).set_value("grp")
     at.selectbox(key=mk(at, "split")).set_value("split")
     at.multiselect(key=mk(at, "scores")).set_value(["score", names["model"]])
-    [b for b in at.button if b.label == "Use these columns"][0].click().run()
+    [b for b in at.button if b.label == USE_COLUMNS][0].click().run()
     assert_bounded(at)
     return at, names
 

@@ -2,21 +2,15 @@
 answer to the best threshold within N hand-overs a month, which is `optimal_value_within` on the
 train rows, and the link restores the limit."""
 
-import base64
 import json
-from pathlib import Path
 
-import numpy as np
-import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from costlib import value
 from costlib.present import words
 from costlib.value.contract import optimal_value_within
-from tests.views.apptest_support import open_app, texts
+from tests.views.apptest_support import figure, open_app, sample_frame, texts
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 MODELS = ("score_calibrated", "score_overconfident")
 STAR = "threshold fitted on the train rows (recommended)"
 
@@ -27,16 +21,12 @@ def open_value(**params) -> AppTest:
 
 def star_tau(at: AppTest, name: str = STAR) -> float:
     """The x of the marker `name` (the recommended threshold's star) on the value-against-tau chart."""
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    (trace,) = [t for t in spec["data"] if t.get("name") == name]
-    x = trace["x"]
-    if isinstance(x, dict):  # a typed array
-        x = np.frombuffer(base64.b64decode(x["bdata"]), dtype=x["dtype"])
-    return float(x[0])
+    (trace,) = [t for t in figure(at, 0).data if getattr(t, "name", None) == name]
+    return float(trace.x[0])
 
 
 def _sweeps():
-    df = pd.read_csv(ROOT / "costlib" / "samples" / "screening_two_models.csv")
+    df = sample_frame("screening")
     tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
     return {m: value.value_sweep(te["label"], te[m]) for m in MODELS}, {
         m: value.value_sweep(tr["label"], tr[m]) for m in MODELS
@@ -45,7 +35,7 @@ def _sweeps():
 
 def expected(cap: float, volume: float = 10_000, k: float = 2.0):
     judge, fit = _sweeps()
-    tr = pd.read_csv(ROOT / "costlib" / "samples" / "screening_two_models.csv").query("split == 'train'")
+    tr = sample_frame("screening").query("split == 'train'")
     rec = value.recommend_value(judge, k=k, fit_sweeps=fit, max_reject=min(cap / volume, 1.0), n_resamples=0)
     tau, _ = optimal_value_within(tr["label"], tr[rec.model], k=k, max_reject=min(cap / volume, 1.0))
     return rec, tau
@@ -71,7 +61,7 @@ def test_a_limit_of_400_a_month_moves_the_answer_to_the_best_threshold_within_it
     assert rec.tau == tau
     assert star_tau(at) == tau
     free = rec.capacity.unlimited
-    assert star_tau(at, "best without the limit on hand-overs") == free.tau  # the hollow star
+    assert star_tau(at, "best without the limit on hand-overs") == free.tau  # the square: the best without a limit
     shown = texts(at)
     less = words.money((free.value - rec.value) * 10_000, "$")
     assert (

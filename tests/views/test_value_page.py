@@ -44,8 +44,6 @@ def test_value_page_k_follows_the_prices_and_its_slider_moves_the_answer():
 
     rec = expected(3.0)
     assert model_worth(rec) == words.money(rec.value, "$")
-    if rec.status != D.SAVES:
-        assert metric(at, answers.VALUE_BASELINE_TILE[rec.baseline]) == words.money(rec.baseline_value, "$")
     at.select_slider(key="k").set_value(8.0).run()
     assert_no_exception(at)
     rec8 = expected(8.0)
@@ -105,9 +103,9 @@ def test_value_page_before_and_after_calibration_uses_the_validation_split():
     assert row["worth at τ* after"] == pytest.approx(after["value at tau*"].iloc[0])  # a right answer is worth $1
 
 
-def test_when_the_model_does_not_ship_the_first_number_is_the_choice_without_it():
-    """At k = 0.5 the reject option adds nothing on the screening sample (answer every case): the
-    first tile is what the verdict says to do, the model's worth is named as the model's."""
+def test_when_the_model_does_not_ship_the_first_number_is_the_choice_the_verdict_keeps():
+    """At k = 0.5 the reject option adds nothing on the screening sample: the fitted threshold
+    accepts every answer, and the numbers are those of letting the model answer every case."""
     at = open_app("screening", "views/value.py", k="0.5")
     df = sample_frame("screening")
     tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
@@ -117,8 +115,8 @@ def test_when_the_model_does_not_ship_the_first_number_is_the_choice_without_it(
         k=0.5,
         fit_sweeps={m: value_sweep(tr["label"], tr[m]) for m in models},
     )
-    assert rec.status != D.SAVES
-    kept = answers.VALUE_BASELINE_TILE[rec.baseline]
-    assert [m.label for m in at.metric][:2] == [kept, answers.VALUE_THRESHOLD_TILE]
-    assert metric(at, kept) == words.money(rec.baseline_value, "$")
-    assert metric(at, answers.VALUE_THRESHOLD_TILE) == words.money(rec.value, "$")
+    assert rec.status == D.ADDS_NOTHING and np.isfinite(rec.tau)
+    assert [m.label for m in at.metric] == ["Worth per case, model answers all", "Worth a month", "Handed to a person"]
+    assert metric(at, "Worth per case, model answers all") == words.money(rec.value, "$")
+    assert metric(at, "Handed to a person") == "0%"
+    assert f"answer every case ({words.money(rec.value, '$')} per case" in verdict_box(at)

@@ -97,7 +97,7 @@ def test_refit_opens_costs_on_the_latest_months_with_outcomes_at_the_policys_pri
     assert "Costs & groups now shows 2026-07 to 2026-09 of the built-in year (3,938 cases with outcomes)" in shown
     volume = shipped_policy()["volume"]  # the policy's cases a month replace the sidebar's, and the sentence says so
     assert at.session_state["_keep_volume"] == volume
-    assert f"at the policy's prices and its {volume:,} cases a month" in shown
+    assert f"at the policy's prices, unit, review limit and {volume:,} cases a month (in place of yours)" in shown
 
 
 def test_a_policy_for_other_groups_gets_a_sentence_not_a_traceback():
@@ -137,6 +137,14 @@ def test_the_cutoff_costs_recommends_now_is_watched_as_its_policy_file_would_be(
     assert answer.report["policy"]["cutoffs"] == as_json
     assert len(answer.report["periods"]) == 3
     assert _box(at).startswith(("Keep", "Refit"))
+    # back later under the same choice: the last inputs; the sample button shows the sample, under its policy file
+    at.switch_page("views/costs.py").run()
+    at.switch_page("views/watch.py").run()
+    at.radio(key="watch_which").set_value(answers.FROM_COSTS).run()
+    assert any("Showing your last inputs (c.csv)" in unescape(x.value) for x in at.info)
+    [b for b in at.button if b.key == "watch_sample_again"][0].click().run()
+    assert_no_exception(at)
+    assert at.radio(key="watch_which").value == answers.FROM_FILE and _box(at).startswith("Refit: since 2026-07")
 
 
 def watch_folder(audit) -> AppTest:
@@ -229,6 +237,11 @@ def test_one_input_alone_says_what_is_missing_and_own_inputs_stay_after_a_visit_
     assert_no_exception(at)
     assert any("Showing your last inputs (c.csv)" in unescape(x.value) for x in at.info)
     assert _box(at).startswith("Keep the cutoff")
+    # they were watched under a policy file: not what Costs & groups recommends now
+    at.radio(key="watch_which").set_value(answers.FROM_COSTS).run()
+    assert answers.NEEDS_CASES_NOW in [unescape(x.value) for x in at.info] and not at.get("plotly_chart")
+    at.radio(key="watch_which").set_value(answers.FROM_FILE).run()
+    assert any("Showing your last inputs (c.csv)" in unescape(x.value) for x in at.info)
     [b for b in at.button if b.key == "watch_sample_again"][0].click().run()
     assert _box(at).startswith("Refit: since 2026-07")
 

@@ -1,0 +1,74 @@
+"""What the Value page's verdict keeps when the model's threshold does not ship
+(`ValueRecommendation.kept`), and that the page's first number is that choice's worth, as the
+verdict states it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from costlib import answers, value
+from costlib.binary import decision as D
+from costlib.loading.samples import SAMPLES
+from costlib.present import words
+from costlib.samples import __path__ as SAMPLE_PATH
+from costlib.value import value_sweep
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    df = pd.read_csv(f"{SAMPLE_PATH[0]}/{SAMPLES['screening'].filename}")
+    tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
+    models = ("score_calibrated", "score_overconfident")
+    rec = value.recommend_value(
+        {m: value_sweep(te["label"], te[m]) for m in models},
+        k=3.0,
+        fit_sweeps={m: value_sweep(tr["label"], tr[m]) for m in models},
+    )
+    assert rec.status == D.SAVES
+    return rec
+
+
+@pytest.mark.parametrize(
+    ("status", "tau", "kept"),
+    [
+        (D.SAVES, 0.8, None),
+        (D.NO_ANSWER, 0.8, None),
+        (D.UNCLEAR, 0.8, value.HAND_OVER),  # the baseline: the better choice without a threshold
+        (D.WORSE, 0.8, value.HAND_OVER),
+        (D.ADDS_NOTHING, np.inf, value.HAND_OVER),  # the fitted threshold hands every case over
+        (D.ADDS_NOTHING, 0.0, value.ANSWER_ALL),  # ... or accepts every answer, whatever the baseline
+    ],
+)
+def test_the_kept_choice_and_the_first_number_agree_with_the_verdict(shipped, status, tau, kept):
+    rec = dataclasses.replace(
+        shipped, status=status, tau=tau, value=0.18, baseline=value.HAND_OVER, baseline_value=0.2, gain=-0.02
+    )
+    assert (rec.kept[0] if rec.kept else None) == kept
+    tiles = answers.value_metrics(rec, worth=1.0, unit="$", volume=1000)
+    if status == D.NO_ANSWER:
+        assert tiles == ()
+        return
+    if kept is None:
+        assert tiles[0]["label"] == "Worth per case" and tiles[0]["value"] == "$0.180"
+        return
+    worth = 0.18 if status == D.ADDS_NOTHING else 0.2  # what the verdict keeps is worth this per case
+    assert tiles[0]["label"] == answers.VALUE_BASELINE_TILE[kept] and tiles[0]["value"] == f"${worth:.3f}"
+    headline = words.value_recommendation_verdict(rec, k=3.0, unit="$").headline
+    assert f"${worth:.3f} per case" in headline
+    assert words.VALUE_BASELINES[kept].split()[0] in tiles[0]["help"]
+
+
+def test_every_choice_without_a_threshold_has_its_words_and_its_number():
+    assert (
+        set(words.VALUE_BASELINES)
+        == set(answers.VALUE_BASELINE_TILE)
+        == {
+            value.HAND_OVER,
+            value.ANSWER_ALL,
+            value.HAND_AT_RANDOM,
+        }
+    )
