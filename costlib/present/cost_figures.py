@@ -478,7 +478,7 @@ def ratio_pieces_figure(
     everyone = np.flatnonzero(ts == lowest) if lowest is not None else np.array([], dtype=int)
     end = int(everyone[0]) if everyone.size else len(ts)  # the best cutoffs flag everyone from this piece on
     ys = [t if np.isfinite(t) else None for t in ts[:end]]
-    if end:
+    if any(y is not None for y in ys):  # not a legend entry for a line that draws nothing
         ys.append(ys[-1])  # the last piece drawn to its right end
         fig.add_trace(
             go.Scatter(

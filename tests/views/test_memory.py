@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from costlib.loading import budget
 from costlib.loading.ledger import LEDGER, held_bytes
-from tests.views.apptest_support import APP, load_file, open_app
+from tests.views.apptest_support import load_file, open_app
 from views._ui import memory
 
 OTHERS = "another session"
@@ -102,9 +102,6 @@ def test_the_end_of_a_session_drops_its_data_and_closes_its_account():
 
 def test_a_full_server_still_opens_its_samples():
     LEDGER.hold(OTHERS, "everything", LEDGER.budget())
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["data"] = "screening"
-    at.run()
-    at.switch_page("views/costs.py").run()
-    assert not at.exception and not at.error, [e.value for e in at.error]
+    at = open_app("screening", "views/costs.py")
+    assert not at.error, [e.value for e in at.error]
     assert at.session_state["_samples"]["screening"].n_rows > 1000
