@@ -7,27 +7,17 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from costlib import answers, value
 from costlib.binary import decision as D
-from costlib.loading.samples import SAMPLES
 from costlib.present import words
-from costlib.samples import __path__ as SAMPLE_PATH
-from costlib.value import value_sweep
+from tests.views.apptest_support import screening_value
 
 
 @pytest.fixture(scope="module")
 def shipped():
-    df = pd.read_csv(f"{SAMPLE_PATH[0]}/{SAMPLES['screening'].filename}")
-    tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
-    models = ("score_calibrated", "score_overconfident")
-    rec = value.recommend_value(
-        {m: value_sweep(te["label"], te[m]) for m in models},
-        k=3.0,
-        fit_sweeps={m: value_sweep(tr["label"], tr[m]) for m in models},
-    )
+    _, rec = screening_value(3.0)
     assert rec.status == D.SAVES
     return rec
 

@@ -102,6 +102,22 @@ def sample_frame(key: str) -> pd.DataFrame:
     return pd.read_csv(SAMPLE_DIR / SAMPLES[key].filename)
 
 
+def screening_value(k: float):
+    """(the screening sample, what the Value page recommends on it at `k`): its two models'
+    thresholds fitted on the train rows and judged on the test rows, a right answer worth 1."""
+    from costlib import value
+
+    df = sample_frame("screening")
+    tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
+    models = ("score_calibrated", "score_overconfident")
+    rec = value.recommend_value(
+        {m: value.value_sweep(te["label"], te[m]) for m in models},
+        k=k,
+        fit_sweeps={m: value.value_sweep(tr["label"], tr[m]) for m in models},
+    )
+    return df, rec
+
+
 def compas_model(split: bool = True):
     """(the COMPAS sample, its model's sweeps): what the Costs page judges on that sample."""
     df = sample_frame("compas")

@@ -15,6 +15,7 @@ from tests.views.apptest_support import (
     metric,
     open_app,
     sample_frame,
+    screening_value,
     texts,
     verdict_box,
 )
@@ -24,15 +25,12 @@ def test_value_page_k_follows_the_prices_and_its_slider_moves_the_answer():
     at = open_app("screening", "views/value.py", c_fp=1, c_fn=5)
     df = sample_frame("screening")
     tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
-    models = ("score_calibrated", "score_overconfident")
     # k from the prices: a wrong answer costs (1 + 5) / 2 = 3 and a right one earns 1, so k = 3
     assert at.select_slider(key="k").value == 3.0
     assert "k = 3 follows from your prices" in texts(at)
 
     def expected(k):
-        sweeps = {m: value_sweep(te["label"], te[m]) for m in models}
-        fits = {m: value_sweep(tr["label"], tr[m]) for m in models}
-        rec = value.recommend_value(sweeps, k=k, fit_sweeps=fits)
+        _, rec = screening_value(k)
         tau, _ = costlib.optimal_value(tr["label"], tr[rec.model], k=k)
         assert rec.tau == tau and rec.value == pytest.approx(
             costlib.value_score(te["label"], te[rec.model], k=k, tau=tau).value
@@ -107,14 +105,7 @@ def test_when_the_model_does_not_ship_the_first_number_is_the_choice_the_verdict
     """At k = 0.5 the reject option adds nothing on the screening sample: the fitted threshold
     accepts every answer, and the numbers are those of letting the model answer every case."""
     at = open_app("screening", "views/value.py", k="0.5")
-    df = sample_frame("screening")
-    tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
-    models = ("score_calibrated", "score_overconfident")
-    rec = value.recommend_value(
-        {m: value_sweep(te["label"], te[m]) for m in models},
-        k=0.5,
-        fit_sweeps={m: value_sweep(tr["label"], tr[m]) for m in models},
-    )
+    _, rec = screening_value(0.5)
     assert rec.status == D.ADDS_NOTHING and np.isfinite(rec.tau)
     assert [m.label for m in at.metric] == ["Worth per case, model answers all", "Worth a month", "Handed to a person"]
     assert metric(at, "Worth per case, model answers all") == words.money(rec.value, "$")
