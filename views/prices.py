@@ -101,9 +101,7 @@ show_verdict(verdict)
 shown = answers.bracket_table(table, sweep, names_now)
 full = elicit.pieces(sweep, *elicit.RANGE)
 st.plotly_chart(
-    figures.ratio_pieces_figure(
-        full, low=bracket.low, high=bracket.high, names=names_now, lowest=sweep.lowest_score
-    ),
+    figures.ratio_pieces_figure(full, low=bracket.low, high=bracket.high, names=names_now, lowest=sweep.lowest_score),
     key="ratio_chart",
 )
 with st.expander("The cutoffs in play, by ratio"):
