@@ -231,6 +231,11 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
 
     if rec.status == D.NO_ANSWER:
         return ()
+    month = {  # the threshold's worth a month; when it adds nothing, that of the choice it is
+        "label": "Worth a month",
+        "value": words.money(rec.value * worth * volume, unit) if volume else "set a volume",
+        "help": f"Worth per case times {volume:,.0f} cases a month.",
+    }
     kept = rec.kept
     if kept is not None:
         choice, kept_worth = kept
@@ -242,11 +247,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
         if rec.status == D.ADDS_NOTHING:  # the fitted threshold is itself that choice: nothing to compare
             return (
                 first,
-                {
-                    "label": "Worth a month",
-                    "value": words.money(kept_worth * worth * volume, unit) if volume else "set a volume",
-                    "help": f"Worth per case times {volume:,.0f} cases a month.",
-                },
+                month,
                 {
                     "label": "Handed to a person",
                     "value": "100%" if choice == value.HAND_OVER else "0%",
@@ -282,11 +283,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
             "value": words.money(rec.value * worth, unit),
             "help": "On the test rows, answering from the recommended confidence threshold.",
         },
-        {
-            "label": "Worth a month",
-            "value": words.money(rec.value * worth * volume, unit) if volume else "set a volume",
-            "help": f"Worth per case times {volume:,.0f} cases a month.",
-        },
+        month,
         {
             "label": "Gain per case",
             "value": words.money(rec.gain * worth, unit),
