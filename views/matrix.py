@@ -6,7 +6,7 @@ import streamlit as st
 from costlib import answers
 from costlib.core import settings
 from costlib.core.escaping import option_names
-from costlib.present import words
+from costlib.present import page_answers
 from views._ui.details import details_setting
 from views._ui.display import say, show_metrics, show_table, show_verdict
 from views._ui.memo import memo
@@ -71,7 +71,7 @@ setting_notes()
 abstain = h if use_abstain else None
 rec = memo("matrix_rec", ds, (c_mat.tobytes(), abstain), lambda: answers.matrix_answer(ds, c_mat, abstain))
 st.subheader("What to ship")
-show_verdict(words.matrix_verdict(rec, unit=unit, volume=volume))
+show_verdict(page_answers.matrix_verdict(rec, unit=unit, volume=volume))
 show_metrics(answers.matrix_metrics(rec, unit=unit, volume=volume))
 show_table(answers.matrix_table(rec, unit), "policies", key="policies")
 

@@ -8,7 +8,7 @@ from costlib.binary import decision, elicit, robust
 from costlib.binary.elicit import ALARM, MISS, SAME
 from costlib.core import settings
 from costlib.core.escaping import label
-from costlib.present import figures, words
+from costlib.present import figures, page_answers
 from views._ui.data import COSTS_PAGE, group_names, model_sweeps
 from views._ui.display import say, show_table, show_verdict
 from views._ui.page import setup
@@ -96,7 +96,7 @@ nav1, nav2, _ = st.columns([1, 1, 4])
 nav1.button("Go back", key="ans_back", on_click=go_back, disabled=not bracket.answers)
 nav2.button("Start over", key="ans_restart", on_click=start_over, disabled=not bracket.answers)
 
-verdict = words.bracket_verdict(bracket, table, sweep=sweep, price=money, unit=unit, volume=volume, span=span)
+verdict = page_answers.bracket_verdict(bracket, table, sweep=sweep, price=money, unit=unit, volume=volume, span=span)
 show_verdict(verdict)
 shown = answers.bracket_table(table, sweep, names_now)
 full = elicit.pieces(sweep, *elicit.RANGE)

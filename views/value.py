@@ -5,7 +5,7 @@ import streamlit as st
 from costlib import answers, value
 from costlib.core import settings
 from costlib.core.escaping import option_names
-from costlib.present import capacity_words, words
+from costlib.present import capacity_words, page_answers
 from views._ui import value_inputs
 from views._ui.data import group_names
 from views._ui.details import details_setting
@@ -44,7 +44,7 @@ def live_value() -> None:
         lambda: value.recommend_value(sweeps.judge, k=k, reject_value=r, fit_sweeps=sweeps.fit, max_reject=share),
     )
     st.subheader("What to ship")
-    verdict = words.value_recommendation_verdict(rec, k=k, worth=worth, unit=unit, volume=volume)
+    verdict = page_answers.value_recommendation_verdict(rec, k=k, worth=worth, unit=unit, volume=volume)
     show_verdict(verdict, "Why not the formula threshold?")
     show_metrics(answers.value_metrics(rec, worth=worth, unit=unit, volume=volume))
     if cap is not None and share is None:

@@ -12,7 +12,7 @@ from costlib.answers.value import KChoice
 from costlib.calibration import BinnedScores, apply_temperature, brier_score, calibration_advice, fit_temperature
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import shorten
-from costlib.present import figures, words
+from costlib.present import figures, page_answers, words
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,7 +70,7 @@ def calibration_answer(
     """The Calibration page at `bins` bins: `chance` is `fit.binned.ece_by_chance(bins)`."""
     model, t = fit.model, fit.t
     ece_before, ece_after = fit.binned.ece(bins), fit.binned_cal.ece(bins)
-    verdict = words.calibration_verdict(model, t, fit.fit_on, ece_before, ece_after, ece_chance=chance)
+    verdict = page_answers.calibration_verdict(model, t, fit.fit_on, ece_before, ece_after, ece_chance=chance)
     metrics = (
         {"label": "Temperature T", "value": f"{t:.3f}" if np.isfinite(t) else "none"},
         {
@@ -131,7 +131,7 @@ def calibration_advice_line(ds: Dataset, model: str, *, bins: int = 10) -> str |
     chance = fit.binned.ece_by_chance(bins)
     advice = calibration_advice(fit.t, fit.binned.ece(bins), fit.binned_cal.ece(bins), chance)
     where = f"fitted on the {fit.fit_on} rows" if fit.fit_on != "same" else "fitted and judged on the same rows"
-    advice_text = words.calibration_advice_sentence(advice)  # a sentence of its own: after the colon, in lower case
+    advice_text = page_answers.calibration_advice_sentence(advice)  # a sentence of its own: lower case after the colon
     return f"Calibration of {shorten(model)} (temperature {where}; Calibration page): " + (
         advice_text[:1].lower() + advice_text[1:]
     )

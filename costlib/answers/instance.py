@@ -10,7 +10,7 @@ import pandas as pd
 
 from costlib.core.dataset import Dataset
 from costlib.instance import NecSweeps, delta_source_words, nec_curve, recommend_nec
-from costlib.present import figures, words
+from costlib.present import figures, page_answers, words
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,7 +51,7 @@ def instance_answer(ds: Dataset) -> InstanceAnswer:
     # case the answer flags (score >= cutoff) is flagged there too and the table matches it
     return InstanceAnswer(
         rec=rec,
-        verdict=words.nec_verdict(rec),
+        verdict=page_answers.nec_verdict(rec),
         sentence=sentence,
         curves=pd.concat(curves, ignore_index=True),
         delta=delta,

@@ -12,7 +12,7 @@ from costlib import value
 from costlib.calibration import apply_temperature, fit_temperature
 from costlib.core.dataset import Dataset
 from costlib.core.prices import prices_for
-from costlib.present import figures, words
+from costlib.present import figures, page_answers, words
 
 
 def judged_cases(ds: Dataset, names: Sequence) -> list[float]:
@@ -242,7 +242,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
         first = {
             "label": VALUE_BASELINE_TILE[choice],
             "value": words.money(kept_worth * worth, unit),
-            "help": f"What the verdict says to do: {words.VALUE_BASELINES[choice]}, on the test rows.",
+            "help": f"What the verdict says to do: {page_answers.VALUE_BASELINES[choice]}, on the test rows.",
         }
         if rec.status == D.ADDS_NOTHING:  # the fitted threshold is itself that choice: nothing to compare
             return (

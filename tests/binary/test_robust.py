@@ -11,7 +11,7 @@ import costlib
 from costlib.binary import decision as D
 from costlib.binary import elicit, robust
 from costlib.core import rules as R
-from costlib.present import words
+from costlib.present import page_answers, words
 
 SAMPLE = costlib.__path__[0] + "/samples/compas.csv"
 
@@ -34,7 +34,7 @@ def test_a_bracket_with_one_cutoff_and_two_verdicts_is_not_robust(compas):
         assert robust.verdict_at(compas, ratio / 1.02, n_resamples=1000) == below
         assert robust.verdict_at(compas, ratio * 1.02, n_resamples=1000) == above
     assert span.pieces[0][2] == R.SHIP and span.pieces[-1][2] != R.SHIP
-    text = words.bracket_verdict(bracket, table, sweep=ms.fit_pooled, price=1.0, span=span).headline
+    text = page_answers.bracket_verdict(bracket, table, sweep=ms.fit_pooled, price=1.0, span=span).headline
     assert "but not the same verdict" in text and words.ratio_text(span.flips[0][0]) in text
     record = {"outcomes": {"miss": "a miss", "false_alarm": "an alarm"}, "answers": [1, 2], "ratio_low": 2.4}
     record |= {"ratio_high": 3.7, "ratio_chosen": float(np.sqrt(2.4 * 3.7))}
@@ -48,5 +48,5 @@ def test_a_bracket_where_cutoff_and_verdict_hold_settles(compas):
     bracket = elicit.Bracket(low=low, high=high, answers=((low, elicit.MISS), (high, elicit.ALARM)))
     bracket, table, span = robust.settle(bracket, ms.fit_pooled, compas, n_resamples=1000)
     assert len(table) == 1 and span.holds and bracket.settled == "robust"
-    headline = words.bracket_verdict(bracket, table, sweep=ms.fit_pooled, price=1.0, span=span).headline
+    headline = page_answers.bracket_verdict(bracket, table, sweep=ms.fit_pooled, price=1.0, span=span).headline
     assert f"the verdict “{R.SHIP}”" in headline

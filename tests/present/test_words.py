@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from costlib.binary import decision as D
 from costlib.calibration import ece_by_chance, expected_calibration_error
-from costlib.present import words
+from costlib.present import page_answers, words
 
 MINUS = "\u2212"
 
@@ -40,7 +40,7 @@ def test_a_calibrated_model_is_rarely_called_miscalibrated():
         y = (rng.random(300) < p).astype(int)
         ece = expected_calibration_error(y, p, n_bins=10)
         chance = ece_by_chance(p, n_bins=10)
-        v = words.calibration_verdict("m", 1.0, "validation", ece, ece, ece_chance=chance)
+        v = page_answers.calibration_verdict("m", 1.0, "validation", ece, ece, ece_chance=chance)
         warned += v.kind == "warning"
         plain_rule += ece > 0.05  # what the verdict used to say: most calibrated samples of 300 rows
     assert warned / runs < 0.1
@@ -52,7 +52,7 @@ def test_a_miscalibrated_model_is_still_called_so():
     p = rng.random(2000)
     y = (rng.random(2000) < np.clip(p - 0.15, 0, 1)).astype(int)  # too high everywhere
     ece, chance = expected_calibration_error(y, p), ece_by_chance(p)
-    v = words.calibration_verdict("m", 1.0, "validation", ece, ece, ece_chance=chance)
+    v = page_answers.calibration_verdict("m", 1.0, "validation", ece, ece, ece_chance=chance)
     assert ece > chance and v.kind == "warning" and "not calibrated" in v.headline
     assert f"up to {chance:.3f} by chance" in v.headline
 
@@ -181,7 +181,7 @@ def test_the_value_answer_is_one_grammatical_sentence_per_verdict(status, says):
         judged_on="test",
         n_judged=3087,
     )
-    assert words.value_recommendation_verdict(rec, k=3.0).headline.startswith(says)
+    assert page_answers.value_recommendation_verdict(rec, k=3.0).headline.startswith(says)
 
 
 @pytest.mark.parametrize("abstain", [0.05, 0.3, 50.0])
@@ -196,7 +196,7 @@ def test_the_matrix_answer_says_how_many_cases_its_policy_hands_over(abstain):
     y = np.array([rng.choice(3, p=row) for row in p])
     c = np.ones((3, 3)) - np.eye(3)
     rec = recommend_matrix(y, p, c, class_names=["a", "b", "c"], abstain_cost=abstain, n_resamples=50)
-    text = words.matrix_verdict(rec, unit="$").headline
+    text = page_answers.matrix_verdict(rec, unit="$").headline
     handed = int((rec.decisions[CHEAPEST_OR_ABSTAIN] < 0).sum())
     expected = {50.0: 0, 0.3: None, 0.05: None}[abstain]  # at 50 a hand-over never pays; below 1/3 it can
     if expected == 0:

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from costlib import value
 from costlib.binary import decision
 from costlib.core.errors import DataError
-from costlib.present import words
+from costlib.present import page_answers, words
 from costlib.scale import bigdata
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,7 +130,7 @@ def test_an_aggregate_file_loads_on_the_data_page_and_costs_answers_from_it(fold
     want = value.recommend_value(
         {"s": value.value_sweep(te["y"], te["s"])}, k=k, fit_sweeps={"s": value.value_sweep(tr["y"], tr["s"])}
     )
-    headline = words.value_recommendation_verdict(want, k=k, worth=1.0, unit="$", volume=10_000).headline
+    headline = page_answers.value_recommendation_verdict(want, k=k, worth=1.0, unit="$", volume=10_000).headline
     shown = [x.value for x in (*at.success, *at.warning, *at.info, *at.error)]
     assert words.md_escape(headline) in shown
     at.switch_page("views/calibration.py").run()  # a page that needs rows says so and draws on a sample

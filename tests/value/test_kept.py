@@ -11,7 +11,7 @@ import pytest
 
 from costlib import answers, value
 from costlib.binary import decision as D
-from costlib.present import words
+from costlib.present import page_answers
 from tests.views.apptest_support import screening_value
 
 
@@ -47,14 +47,14 @@ def test_the_kept_choice_and_the_first_number_agree_with_the_verdict(shipped, st
         return
     worth = 0.18 if status == D.ADDS_NOTHING else 0.2  # what the verdict keeps is worth this per case
     assert tiles[0]["label"] == answers.VALUE_BASELINE_TILE[kept] and tiles[0]["value"] == f"${worth:.3f}"
-    headline = words.value_recommendation_verdict(rec, k=3.0, unit="$").headline
+    headline = page_answers.value_recommendation_verdict(rec, k=3.0, unit="$").headline
     assert f"${worth:.3f} per case" in headline
-    assert words.VALUE_BASELINES[kept].split()[0] in tiles[0]["help"]
+    assert page_answers.VALUE_BASELINES[kept].split()[0] in tiles[0]["help"]
 
 
 def test_every_choice_without_a_threshold_has_its_words_and_its_number():
     assert (
-        set(words.VALUE_BASELINES)
+        set(page_answers.VALUE_BASELINES)
         == set(answers.VALUE_BASELINE_TILE)
         == {
             value.HAND_OVER,

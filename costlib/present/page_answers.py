@@ -1,0 +1,319 @@
+"""The one answer of each page besides Costs & groups, in plain words: Value (the reject
+option), Calibration, Cost matrix, Instance costs and Find my prices. Each takes a computed
+recommendation and returns a `words.Verdict`; the sentence pieces they share (verdict heads,
+cutoffs, amounts) are `costlib.present.words`'.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from costlib.core.escaping import shorten
+from costlib.present.amounts import cheaper_by, interval, money, number, per_case_and_month, ratio_text
+from costlib.present.words import (
+    BASELINE_WORDS,
+    Verdict,
+    cutoffs_short,
+    ratio_between,
+    split_sentence,
+    verdict_flips,
+    verdict_head,
+)
+
+# the Value page's choices without a model (`value.recommendation`'s baselines), as the answer says them
+VALUE_BASELINES = {
+    "hand everything over": "handing every case to a person",
+    "answer everything": "letting the model answer every case",
+    "hand over at random": "handing cases to a person at random, up to what people can take",
+}
+
+
+def value_recommendation_verdict(
+    rec, *, k: float, worth: float = 1.0, unit: str = "", volume: float | None = None
+) -> Verdict:
+    """The Value page's one answer (a `value.ValueRecommendation`), in money when a right
+    answer has a worth (`worth` in `unit`), per case and per month."""
+    from costlib.binary import decision as D
+    from costlib.core import rules as R
+
+    def cash(x: float) -> str:
+        return per_case_and_month(x * worth, volume, unit)
+
+    base = VALUE_BASELINES[rec.baseline]
+    many = len(rec.models) > 1
+    who = f"{shorten(rec.model)} (the best of your {len(rec.models)} models on the train rows)" if many else "the model"
+    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
+    asides = []
+    if np.isfinite(rec.formula_value) and rec.formula_value > rec.value + 1e-12:
+        f_iv = interval(rec.formula_gain_low * worth, rec.formula_gain_high * worth, unit, of="the difference")
+        asides.append(
+            f"The formula threshold τ* = k/(k+1) = {k / (k + 1):.3f} came out "
+            f"{money((rec.formula_value - rec.value) * worth, unit)} per case better on the test rows"
+            + (f" ({f_iv})" if f_iv else "")
+            + ". The recommendation is the threshold fitted on the train rows: picking whichever looks best on "
+            "the rows it is judged on would flatter it."
+        )
+    details = [
+        split_sentence(rec.judged_on, float("nan"), rec.n_judged)
+        if rec.judged_on == "all"
+        else f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows."
+    ]
+    head = verdict_head(R.verdict_of(rec.status))
+    if rec.status == D.NO_ANSWER:
+        return Verdict("error", f"{head}: there is not enough data to value it.", tuple(details), tuple(asides))
+    if rec.status == D.ADDS_NOTHING:
+        if rec.tau == math.inf:
+            head = (
+                f"{head}: at k = {k:.3g} every answer loses on the train rows, so hand every case to a person "
+                f"({cash(rec.kept[1])}). The model should not answer on its own at this price of a "
+                "wrong answer."
+            )
+            return Verdict("error", head, tuple(details), tuple(asides))
+        head = (
+            f"{head} which cases to hand over: at k = {k:.3g} the reject option adds nothing (the best threshold on "
+            f"the train rows accepts every answer), so let {who} answer every case ({cash(rec.kept[1])})."
+        )
+        return Verdict("error", head, tuple(details), tuple(asides))
+    if rec.status == D.WORSE:
+        head = (
+            f"{head}: at k = {k:.3g} answering only when confident is worth no more than {base} "
+            f"({cash(rec.baseline_value)}) on the test rows, so keep {base}."
+        )
+        return Verdict("error", head, tuple(details), tuple(asides))
+    against = f"against {cash(rec.baseline_value)} for {base}"
+    handed = f"{rec.reject_rate:.0%} of cases to a person"
+    if rec.status == D.UNCLEAR:
+        why = f"the {iv} of the gain includes zero" if iv else "there is no interval to tell the gain from chance"
+        head = (
+            f"{head}: keep {base}. Letting {who} answer when its confidence is at least {rec.tau:.3f} and "
+            f"handing the other {handed} would be worth {cash(rec.value)}, {against}, but {why}."
+        )
+        return Verdict("warning", head, tuple(details), tuple(asides))
+    head = (
+        f"{head}: let {who} answer when its confidence is at least {rec.tau:.3f} and hand the other {handed}. "
+        f"It is worth {cash(rec.value)}, {against}" + (f" ({iv} of the gain)." if iv else ".")
+    )
+    return Verdict("success", head, tuple(details), tuple(asides))
+
+
+def calibration_verdict(
+    model: str,
+    temperature: float,
+    fit_on: str,
+    ece_before: float,
+    ece_after: float,
+    *,
+    ece_chance: float = float("nan"),
+) -> Verdict:
+    """Whether to rescale a model's probabilities, in words (the Calibration page's answer),
+    from the one test (`calibration.calibration_advice`: the error against what chance gives).
+
+    `ece_chance` (`calibration.ece_by_chance`) is the ECE a calibrated model would show on
+    these rows by chance: a model is called miscalibrated only above it (and above 0.05).
+    """
+    from costlib import calibration as C
+
+    advice = C.calibration_advice(temperature, ece_before, ece_after, ece_chance)
+    model = shorten(model)
+    noise = "" if math.isnan(ece_chance) else f"; a calibrated model would show up to {ece_chance:.3f} by chance"
+    if advice == C.NO_FIT:
+        return Verdict(
+            "warning",
+            f"No temperature can be fitted for {model} on the {fit_on} rows: its scores carry "
+            "no information a rescaling could sharpen or soften (all equal, one outcome only, or "
+            "ranked backwards). Keep the probabilities as they are, and check the scores.",
+        )
+    if advice == C.CANNOT_FIX:
+        return Verdict(
+            "warning",
+            f"{model} is not calibrated (expected calibration error {ece_before:.3f} on the judged rows{noise}), "
+            "but one "
+            f"temperature cannot fix it: the best fit on the {fit_on} rows is T = {temperature:.3f}, which changes "
+            "almost nothing. Its probabilities are off in a way that rescaling does not correct (for example too "
+            "high everywhere): do not trust the formula cutoffs for it; the cutoffs fitted on data do not need "
+            "calibration.",
+        )
+    if abs(math.log(temperature)) < 0.05:
+        direction = "close to calibrated already (T is within 5% of 1)"
+    elif temperature > 1:
+        direction = "overconfident: the fit softens its probabilities"
+    else:
+        direction = "underconfident: the fit sharpens its probabilities"
+    head = (
+        f"T = {temperature:.3f} (fitted on the {fit_on} rows): {model} is {direction}. The expected calibration "
+        f"error on the judged rows goes from {ece_before:.3f} to {ece_after:.3f}{noise}."
+    )
+    return Verdict(
+        "success" if advice == C.RESCALE else "info" if advice == C.KEEP else "warning",
+        head + " " + calibration_advice_sentence(advice),
+    )
+
+
+def calibration_advice_sentence(advice: str) -> str:
+    """The advice of `calibration.calibration_advice` in one sentence (the same on every page)."""
+    from costlib import calibration as C
+
+    return {
+        C.RESCALE: "Use the rescaled probabilities wherever a formula threshold (c_fp/(c_fp+c_fn) or τ* = k/(k+1)) "
+        "is applied.",
+        C.KEEP: "Its calibration error is within what chance gives a calibrated model here: keep the original "
+        "probabilities.",
+        C.NOT_HELPING: "Temperature scaling does not help on these rows: keep the original probabilities.",
+        C.CANNOT_FIX: "One temperature cannot fix its probabilities: do not trust the formula cutoffs for it; the "
+        "cutoffs fitted on data do not need calibration.",
+        C.NO_FIT: "No temperature can be fitted: keep the probabilities as they are, and check the scores.",
+    }[advice]
+
+
+def _handed_over(rec) -> str:
+    """How many of the judged cases a policy with the hand-over option hands to a person, as a
+    sentence ("" for a policy without it), in counts (a share rounded to 100% or 0% would say
+    all or none where it is not): at a high price of handing over it hands none, and is then the
+    cheapest decision under another name."""
+    from costlib.multiclass import CHEAPEST_OR_ABSTAIN
+
+    if rec.policy != CHEAPEST_OR_ABSTAIN:
+        return ""
+    chosen = rec.decisions[rec.policy]
+    handed, n = int(np.count_nonzero(chosen < 0)), int(chosen.size)
+    if handed == 0:
+        return " At this price of handing over it hands no case to a person."
+    return f" It hands {handed:,} of the {n:,} cases to a person."
+
+
+def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
+    """The Cost matrix page's one answer (a `multiclass.MatrixRecommendation`)."""
+    from costlib.core import rules as R
+
+    iv = interval(rec.saving_low, rec.saving_high, unit)
+    details = []
+    for other, est, lo, hi in rec.cheaper_by_chance:
+        details.append(
+            f"On the test rows “{other}” came out {cheaper_by(est, lo, hi, unit)}"
+            + ": the recommendation stays the decision the prices ask for under the model's "
+            "probabilities, which does not depend on which rows it is judged on."
+        )
+    if rec.saving <= 1e-12 * max(1.0, abs(rec.baseline_cost)):
+        head = (
+            f"{verdict_head(R.DO_NOT)}: at these prices its best policy (“{rec.policy}”, {money(rec.cost, unit)} "
+            f"per case) is no cheaper than “{rec.baseline}” ({per_case_and_month(rec.baseline_cost, volume, unit)}), "
+            "which needs no model."
+        )
+        return Verdict("error", head, tuple(details))
+    cost, saving = per_case_and_month(rec.cost, volume, unit), per_case_and_month(rec.saving, volume, unit)
+    against = f"against “{rec.baseline}”, the cheapest choice without a model"
+    if not iv or rec.saving_low <= 0:
+        why = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"
+        head = (
+            f"{verdict_head(R.NOT_CLEARLY)}: keep “{rec.baseline}”. The policy “{rec.policy}” would cost {cost} "
+            f"and save {saving} {against}, but {why}.{_handed_over(rec)}"
+        )
+        return Verdict("warning", head, tuple(details))
+    head = f"{verdict_head(R.SHIP)}: ship “{rec.policy}”. It costs {cost} and saves {saving} {against} ({iv})."
+    return Verdict("success", head + _handed_over(rec), tuple(details))
+
+
+def nec_verdict(rec) -> Verdict:
+    """The Instance costs page's one answer (an `instance.NecRecommendation`)."""
+    from costlib.binary import decision as D
+    from costlib.core import rules as R
+
+    base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
+    iv = interval(rec.saving_low, rec.saving_high, of="the difference")
+    ratio = rec.error_rate / rec.nec if rec.nec > 0 else float("nan")
+    where = (
+        "its mistakes sit on ambiguous, cheap cases"
+        if ratio > 1
+        else "its mistakes sit on clear-cut, expensive cases"
+        if ratio < 1
+        else "its mistakes are of average price"
+    )
+    fitted = "fitted on the train rows" if rec.judged_on == "test" else "fitted and judged on the same rows"
+    if rec.status in (D.ADDS_NOTHING, D.WORSE, D.NO_ANSWER):
+        return Verdict(
+            "error",
+            f"{verdict_head(R.DO_NOT)}: no cutoff of {shorten(rec.model)} beats {base} in NEC "
+            f"({rec.baseline_nec:.3f}), weighted by each case's own price.",
+        )
+    unclear = rec.status == D.UNCLEAR or not iv or rec.saving_low <= 0
+    how = (
+        f"flag a case when {shorten(rec.model)}'s score is at least {rec.threshold:.4g} ({fitted}): NEC {rec.nec:.3f} "
+        f"against {rec.baseline_nec:.3f} for {base}, the cheaper choice without a model"
+        + (f" ({iv})" if iv else "")
+        + f". Its error rate is {rec.error_rate:.3f} (ratio {ratio:.2f}): {where}."
+    )
+    if unclear:
+        return Verdict("warning", f"{verdict_head(R.NOT_CLEARLY)}: keep {base}. The best cutoff would {how}")
+    return Verdict("success", f"{verdict_head(R.SHIP)}: {how}")
+
+
+def bracket_verdict(
+    bracket,
+    table: pd.DataFrame,
+    *,
+    sweep,
+    price: float,
+    unit: str = "",
+    volume: float | None = None,
+    span=None,
+) -> Verdict:
+    """What the answers so far mean for the decision (Find my prices): the bracket, the
+    cutoffs in play, whether the verdict holds across it (`span`, a `robust.VerdictSpan`), and
+    what choosing wrong would cost at its ends (the value of the next question)."""
+    from costlib.binary import elicit
+
+    miss, alarm = bracket.names
+    lo, hi = bracket.low, bracket.high
+    lowest = None if sweep.lowest_score is None else {"": sweep.lowest_score}
+
+    def cut(t: float) -> str:
+        text = cutoffs_short({"": t}, grouped=False, lowest=lowest)
+        return {"everyone": "flag everyone (no model needed)", "nobody": "flag nobody (no model needed)"}.get(
+            text, f"flag at {text}"
+        )
+
+    between = ratio_between(miss, alarm, lo, hi)
+    ratios = table["ratio_high"].to_numpy()
+    mid = int(min(np.searchsorted(ratios, bracket.middle), len(table) - 1))
+    t_mid = table["threshold"].iloc[mid]
+    if len(table) == 1 and (span is None or span.holds):
+        verdict = f" and the verdict “{span.pieces[0][2]}”" if span is not None else ""
+        head = (
+            f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same decision, {cut(t_mid)}{verdict}: "
+            "more precision would not change what you ship." + (" Use these prices." if bracket.answers else "")
+        )
+        return Verdict("success", head, (f"So far: {between}.",) if bracket.answers else ())
+    if len(table) == 1:
+        head = (
+            f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same cutoff, {cut(t_mid)}, but not the "
+            f"same verdict: {verdict_flips(span)}. "
+            + ("The next question narrows it down." if bracket.settled is None else "Settle the price with care.")
+        )
+        return Verdict("warning", head, (f"So far: {between}.",) if bracket.answers else ())
+    moves = (
+        f"Within this range the best decision moves from {cut(table['threshold'].iloc[0])} to "
+        f"{cut(table['threshold'].iloc[-1])} ({len(table)} cutoffs)."
+    )
+    if not bracket.answers:
+        return Verdict(
+            "info",
+            f"Before any answer the ratio could be anything from {ratio_text(lo)} to "
+            f"{ratio_text(hi)}. Answer the question above.",
+            (moves,),
+        )
+    ends = [elicit.regret(sweep, t_mid, r) * price for r in (lo, hi)]
+    regrets = (
+        f"Shipping the decision for the middle of the range ({cut(t_mid)}) costs, if the truth is at the low "
+        f"end, {per_case_and_month(ends[0], volume, unit)} more than the best decision there, and at the high "
+        f"end {per_case_and_month(ends[1], volume, unit)}."
+    )
+    if bracket.settled is not None:
+        return Verdict("success", f"Settled: {between}. {moves}", (regrets,))
+    return Verdict(
+        "info",
+        f"So far: {between}. {moves}",
+        (regrets, f"The next question is worth up to {money(max(ends), unit)} per case: it halves the range."),
+    )
