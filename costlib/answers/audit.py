@@ -29,6 +29,7 @@ from costlib.core import settings
 from costlib.core import validation as v
 from costlib.core.prices import Prices
 from costlib.present.words import Verdict, recommendation_verdict, sensitivity_sentence
+from costlib.watch.reference import reference_record
 
 __all__ = ["Audit", "build_audit", "data_summary", "dataset_models", "mean_prices"]
 
@@ -127,6 +128,9 @@ class Audit:
     price_of_capacity: object = None  # under a capacity: `capacity.PriceOfCapacity`
     limit: object = None  # under a capacity: `capacity.Limit` (what the limit does, on the fitting rows)
     base_rate: float = math.nan  # the share of positives on the fitting rows (the label-free watch starts there)
+    reference: dict | None = (
+        None  # the fitting rows' scores by class (`watch.reference`): what Watch holds cases against
+    )
 
     @property
     def data_dictionary(self) -> dict:
@@ -400,6 +404,7 @@ def build_audit(
         price_of_capacity=price,
         limit=limit,
         base_rate=float(ms.fit_pooled.positives / ms.fit_pooled.total) if ms.fit_pooled.total > 0 else math.nan,
+        reference=reference_record(ms.fit_pooled) if ms.probabilities and not ms.weighted else None,
     )
 
 

@@ -16,8 +16,10 @@ it records (one of the three, `rules.VERDICTS`; ``headline`` in words), the grou
 the cutoff for everyone, and a ``review`` record (reviewer, date, decision) for the person who
 signs it. 5 adds a review limit (``capacity``), ``random_share`` (flag at random within it) and
 ``base_rate``; 6 adds ``pooled_cutoff``: the cutoff of the groups the rule pooled and of groups
-the data did not have (what `costlib.handoff.apply_policy` gives a group it has not seen).
-Reading accepts every version up to the current one.
+the data did not have (what `costlib.handoff.apply_policy` gives a group it has not seen); 7
+adds ``reference``: the fitting rows' scores class by class, in buckets, with their mean and
+whether they were calibrated (`costlib.watch.reference`), which Watch holds newer cases against
+before their outcomes arrive. Reading accepts every version up to the current one.
 
 Reading is defensive: a policy comes from a person's disk and may be anything. The text is
 checked against one schema (types, ranges, sizes, nesting) before any field is used, and
@@ -37,7 +39,7 @@ from costlib.core.errors import DataError
 from costlib.core.scales import SCALES
 
 POLICY_SCHEMA = "costlib.policy"  # the file format's name, not the module's
-POLICY_SCHEMA_VERSION = 6  # 6: "pooled_cutoff" (groups pooled or unseen); 5: "capacity", "random_share", "base_rate"
+POLICY_SCHEMA_VERSION = 7  # 7: "reference"; 6: "pooled_cutoff"; 5: "capacity", "random_share", "base_rate"
 MAX_BYTES = 1_000_000
 MAX_RECORDS = 10_000
 MAX_TEXT = 500
@@ -163,6 +165,7 @@ def policy_dict(
     }
     if price_questions:
         out["price_questions"] = dict(price_questions)
+    out["reference"] = audit.reference  # last: a long block of numbers a reader skips
     return out
 
 
@@ -508,7 +511,64 @@ def load_policy(text: str | bytes) -> dict:
         "random_share": random_share,
         "capacity": capacity,
         "base_rate": base_rate,
+        "reference": _reference(policy.get("reference")),
         "notes": notes,
+    }
+
+
+MAX_REFERENCE_ROWS = 10**15
+
+
+def _reference(record) -> dict | None:
+    """The fitting rows' record (`costlib.watch.reference.reference_record`), checked field by
+    field: Watch draws samples from it and tests against it, so every list has its length, type,
+    order and range."""
+    from costlib.watch.reference import MAX_BUCKETS
+
+    if record is None:
+        return None
+    if not isinstance(record, dict):
+        raise _bad('"reference" must be a record of the fitting rows\' scores')
+    rows = record.get("rows")
+    if isinstance(rows, bool) or not isinstance(rows, int) or not 1 <= rows <= MAX_REFERENCE_ROWS:
+        raise _bad(f'"reference.rows" must be a whole number of rows from 1, got {_show(rows)}')
+    mean = read_number(record.get("mean_score"), '"reference.mean_score"')
+    sd = read_number(record.get("score_sd"), '"reference.score_sd"')
+    if not (0 < mean < 1 and 0 <= sd <= 0.5):
+        raise _bad('"reference" must have a "mean_score" strictly between 0 and 1 and a "score_sd" from 0 to 0.5')
+    lists = {}
+    for key in ("scores", "positives", "negatives"):
+        items = record.get(key)
+        if not isinstance(items, list) or not 2 <= len(items) <= MAX_BUCKETS:
+            raise _bad(f'"reference.{key}" must be a list of 2 to {MAX_BUCKETS} numbers')
+        lists[key] = [read_number(x, f'"reference.{key}"') for x in items]
+    scores, pos, neg = lists["scores"], lists["positives"], lists["negatives"]
+    if not len(scores) == len(pos) == len(neg):
+        raise _bad('"reference.scores", "positives" and "negatives" must have one entry per bucket')
+    if any(not 0 <= x <= 1 for x in scores) or any(b <= a for a, b in zip(scores, scores[1:], strict=False)):
+        raise _bad('"reference.scores" must be probabilities from 0 to 1 in increasing order')
+    if any(x < 0 or x != int(x) for x in pos + neg) or sum(pos) < 1 or sum(neg) < 1 or sum(pos) + sum(neg) != rows:
+        raise _bad('"reference" must count whole positives and negatives, some of each, that add up to its rows')
+    cal = record.get("calibration")
+    if not isinstance(cal, dict):
+        raise _bad('"reference.calibration" must be a record with "statistic", "bins" and "p_value"')
+    p_value = cal.get("p_value")
+    p_value = None if p_value is None else read_number(p_value, '"reference.calibration.p_value"')
+    bins = cal.get("bins")
+    if p_value is not None and not 0 <= p_value <= 1 or isinstance(bins, bool) or not isinstance(bins, int):
+        raise _bad('"reference.calibration" must have a "p_value" from 0 to 1 (or null) and whole "bins"')
+    return {
+        "rows": rows,
+        "mean_score": mean,
+        "score_sd": sd,
+        "scores": scores,
+        "positives": [int(x) for x in pos],
+        "negatives": [int(x) for x in neg],
+        "calibration": {
+            "statistic": read_number(cal.get("statistic", 0.0), '"reference.calibration.statistic"'),
+            "bins": bins,
+            "p_value": p_value,
+        },
     }
 
 
