@@ -99,7 +99,8 @@ def estimate_prior(y_prob, *, train_prior) -> float:
     ``b = (1 - p) / (1 - train_prior)``, is zero; the slope falls as q rises (the likelihood is
     concave), so the fixed point is found by Newton steps on the slope kept inside a bracket
     that only narrows (a bisection step when a Newton step would leave it), to the last bits of
-    a float64 in a few passes over the cases (at most `BISECTION_STEPS`). The EM's own steps
+    a float64 in a few passes over the distinct probabilities (`prior_fixed_points`, which finds it for
+    many resamples at once; at most `BISECTION_STEPS` passes). The EM's own steps
     reach the same point but can take thousands of passes when the scores carry little signal.
     When the slope keeps one sign, the estimate is 0 or 1 (every case looks like one class);
     when it is zero everywhere (every probability equals `train_prior`), it stays `train_prior`.
@@ -130,31 +131,57 @@ def estimate_prior(y_prob, *, train_prior) -> float:
     if p.size == 0:
         v.warn_degenerate("no cases: the base rate is NaN")
         return float("nan")
-    a, b = p / pi_t, (1.0 - p) / (1.0 - pi_t)
+    values, counts = np.unique(p, return_counts=True)  # equal probabilities move alike: one term each
+    return float(prior_fixed_points(values, counts[None, :].astype(np.float64), pi_t)[0])
+
+
+def prior_fixed_points(p: np.ndarray, weights: np.ndarray, train_prior) -> np.ndarray:
+    """The base rate of each row of `weights` (b, m) over the probabilities `p` (m,) calibrated
+    to `train_prior` (a number, or one per row): the root of the EM likelihood's slope in the
+    base rate q, ``sum(w (a - b) / (q a + (1 - q) b))`` with ``a = p / train_prior`` and
+    ``b = (1 - p) / (1 - train_prior)``. The slope falls as q rises, so Newton steps kept inside
+    a bracket that only narrows find it in a few passes (`costlib.watch.shift.estimate_prior`).
+    0 or 1 when the slope keeps one sign; `train_prior` when it is zero everywhere."""
+    w = np.atleast_2d(np.asarray(weights, dtype=np.float64))
+    pi = np.broadcast_to(np.asarray(train_prior, dtype=np.float64), (w.shape[0],))[:, None]
+    a = p[None, :] / pi
+    b = (1.0 - p[None, :]) / (1.0 - pi)
     d = a - b
+    live = w > 0
 
-    def slope(q: float) -> float:
-        den = q * a + (1.0 - q) * b
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return float(np.sum(np.where(den > 0, d / np.where(den > 0, den, 1.0), np.sign(d) * np.inf)))
+    def end_slope(den):  # the slope where the denominators are `den`: +-inf where a live one is 0
+        with np.errstate(over="ignore"):  # a probability of 0 or 1 beside a tiny one: the slope is that large
+            terms = np.divide(w * d, den, out=np.zeros(np.broadcast_shapes(w.shape, d.shape)), where=den > 0)
+        top = np.any(live & (den == 0) & (d > 0), axis=1)
+        bottom = np.any(live & (den == 0) & (d < 0), axis=1)
+        return np.where(top, np.inf, np.where(bottom, -np.inf, terms.sum(axis=1)))
 
-    at_0, at_1 = slope(0.0), slope(1.0)
-    if at_0 <= 0 <= at_1:  # flat: every probability equals the model's base rate, which then stays
-        return pi_t
-    if at_0 <= 0:
-        return 0.0
-    if at_1 >= 0:
-        return 1.0
-    # inside (0, 1) every denominator b + q d is above zero: Newton steps on the slope, kept
-    # inside the bracket that the slope's sign narrows (a bisection step when one would leave it)
-    low, high, q = 0.0, 1.0, pi_t
+    at_0, at_1 = end_slope(b), end_slope(a)
+    q = pi[:, 0].copy()
+    flat = (at_0 <= 0) & (at_1 >= 0)
+    q[~flat & (at_0 <= 0)] = 0.0
+    q[~flat & (at_1 >= 0)] = 1.0
+    rows = np.flatnonzero(~flat & (at_0 > 0) & (at_1 < 0))
+    if rows.size == 0:
+        return q
+    if rows.size < w.shape[0]:
+        w, b, d = w[rows], np.broadcast_to(b, w.shape)[rows], np.broadcast_to(d, w.shape)[rows]
+    low, high = np.zeros(rows.size), np.ones(rows.size)
+    x = q[rows]
+    active = np.ones(rows.size, dtype=bool)
+    eps = 4 * np.finfo(float).eps
     for _ in range(BISECTION_STEPS):
-        r = d / (b + q * d)
-        f, df = float(r.sum()), -float(np.dot(r, r))
-        low, high = (q, high) if f > 0 else (low, q)
-        step = q - f / df if df < 0 else 0.5 * (low + high)
-        q_next = step if low < step < high else 0.5 * (low + high)
-        if q_next == q or high - low <= 4 * np.finfo(float).eps:
+        r = d / (b + x[:, None] * d)
+        wr = w * r
+        f = wr.sum(axis=1)
+        df = -np.einsum("ij,ij->i", wr, r)
+        low, high = np.where(f > 0, x, low), np.where(f > 0, high, x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            step = np.where(df < 0, x - f / df, 0.5 * (low + high))
+        x_next = np.where((low < step) & (step < high), step, 0.5 * (low + high))
+        active &= ~((x_next == x) | (high - low <= eps))
+        x = np.where(active, x_next, x)
+        if not active.any():
             break
-        q = q_next
-    return float(q)
+    q[rows] = x
+    return q
