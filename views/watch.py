@@ -167,7 +167,7 @@ except ValueError as err:  # a policy that does not fit the cases (a group witho
 
 st.subheader("What to do")
 show_verdict(answer.verdict)
-if any(p["alert"] for p in answer.report["periods"]) and columns.get("label"):
+if any(p["alert"] for p in answer.report["periods"]) and any(p["labelled"] for p in answer.report["periods"]):
     st.caption(answers.REFIT_WHAT)
     if st.button(answers.REFIT_BUTTON, key="watch_refit", type="primary"):
         try:
@@ -183,6 +183,10 @@ if any(p["alert"] for p in answer.report["periods"]) and columns.get("label"):
             st.switch_page(COSTS_PAGE)
 st.plotly_chart(answer.figure, key="watch_chart")
 show_table(answer.table, "watch_periods", key="watch_periods", column_config=watch_words.NARROW)
+if answer.readings is not None:
+    st.subheader("Before the outcomes: two readings of the scores")
+    st.caption(watch_words.READINGS_WHAT)
+    show_table(answer.readings, "watch_readings", key="watch_readings")
 if answer.groups is not None:
     st.subheader("Group by group")
     st.caption(watch_words.GROUPS_WHAT)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from costlib.present import figures
-from costlib.present.watch_words import watch_group_table, watch_table, watch_verdict
+from costlib.present.watch_words import watch_group_table, watch_readings_table, watch_table, watch_verdict
 
 #: the columns of the built-in sample (`costlib.watch.sample.watch_year`)
 SAMPLE_COLUMNS = {"time": "decided", "score": "score", "label": "outcome", "group": "region"}
@@ -40,6 +40,7 @@ class WatchAnswer:
     table: pd.DataFrame
     figure: object
     groups: pd.DataFrame | None  # per period and group; None without groups
+    readings: pd.DataFrame | None  # the periods without all their outcomes under both readings; None without any
 
 
 def sample_inputs(seed: int = 7) -> tuple[dict, pd.DataFrame]:
@@ -147,6 +148,7 @@ def watch_answer(
         watch_table(report, unit),
         figures.watch_figure(report, unit=unit),
         watch_group_table(report, unit),
+        watch_readings_table(report, unit),
     )
 
 
@@ -190,7 +192,7 @@ def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, re
     from costlib.watch.periods import as_periods
     from costlib.watch.report import for_groups, labels_of
 
-    recent = [p["period"] for p in report["periods"] if p["measured"]][-REFIT_MONTHS:]
+    recent = [p["period"] for p in report["periods"] if p["labelled"]][-REFIT_MONTHS:]
     if not recent:
         raise DataError(MSG_NOTHING_TO_REFIT)
     periods = as_periods(df[columns["time"]].to_numpy(), report["freq"], len(df)).astype(str)
@@ -200,14 +202,13 @@ def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, re
     frame = df.loc[rows, keep].reset_index(drop=True)
     label = next(x for x in ("outcome", "outcome (known)", "the outcome") if x not in keep)
     frame.insert(0, label, y[rows].astype(int))
+    spent = _shipped_cost(policy, frame, columns, y[rows])  # on these very cases, with their outcomes
     if columns.get("group"):  # a policy with one cutoff for everybody: its prices for every group
         _, prices = for_groups(policy, sorted(frame[columns["group"]].astype(str).unique()))
         policy = {**policy, "prices": prices}
     span = recent[0] if len(recent) == 1 else f"{recent[0]} to {recent[-1]}"
     scale = (policy.get("data") or {}).get("scale") or "probability"
     mapping = ColumnMapping(label=label, scores=(columns["score"],), group=columns.get("group"), score_scale=scale)
-    chosen = [p for p in report["periods"] if p["period"] in recent]
-    spent = sum(p["cost_per_case"] * p["labelled"] for p in chosen) / max(1, sum(p["labelled"] for p in chosen))
     # what `views._ui.policy.set_policy_prices` puts in place of the person's settings, said
     volume = policy.get("volume")
     parts = ["prices", *(["unit"] if policy.get("unit_given", True) else []), "review limit"]
@@ -219,6 +220,30 @@ def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, re
         "case on these cases: compare it with the cost per case below."
     )
     return Refit(frame, mapping, f"{name}, {span}", policy, sentence)
+
+
+def _shipped_cost(policy: dict, frame: pd.DataFrame, columns: dict, y) -> float:
+    """Cost per case of the shipped policy on the cases of `frame` with outcomes `y` (0/1)."""
+    import numpy as np
+
+    from costlib.core.scales import on_scale
+    from costlib.watch.report import for_groups
+
+    s = on_scale(
+        frame[columns["score"]].to_numpy(dtype=float), (policy.get("data") or {}).get("scale") or "probability"
+    )
+    if columns.get("group"):
+        g = frame[columns["group"]].astype(str).to_numpy()
+    else:
+        g = np.full(len(frame), str(next(iter(policy["thresholds"]))), dtype=object)
+    thresholds, prices = for_groups(policy, sorted(set(g)))
+    t = np.array([float(thresholds[x]) for x in g])
+    c_fp = np.array([float(prices[x][0]) for x in g])
+    c_fn = np.array([float(prices[x][1]) for x in g])
+    y = np.asarray(y, dtype=float)
+    r = policy.get("random_share")
+    flagged = np.full(len(g), float(r)) if r is not None else (s >= t).astype(float)
+    return float(np.mean(flagged * (1 - y) * c_fp + (1 - flagged) * y * c_fn)) if len(g) else float("nan")
 
 
 def current_policy(build) -> dict:

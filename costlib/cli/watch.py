@@ -95,23 +95,33 @@ def watch(args) -> dict:
 
 def _print_text(report: dict) -> None:
     from costlib.present.amounts import money, percent
-    from costlib.present.watch_words import how_measured, period_label, watch_verdict
+    from costlib.present.watch_words import how_measured, period_label, scores_check, watch_verdict
 
     unit = report["policy"]["unit"] or ""
     periods = report["periods"]
     print(f"costlib watch of {report['policy']['file']} on {report['data']['file']}: {len(periods)} periods.")
     for p in periods:
-        how = how_measured(p)
         iv = p["regret_interval"]
         iv_text = f" (95% interval {money(iv[0], unit)} to {money(iv[1], unit)})" if iv[0] is not None else ""
-        flag = "  ALERT" if p["alert"] else ""
+        flag = f"  ALERT ({p['alert_basis']})" if p["alert"] else ""
+        rate = percent(p["base_rate"]) if p["base_rate"] is not None else "–"
+        other = ""
+        if not p["measured"]:
+            cal = p["readings"]["calibrated"]
+            other = (
+                f"; if the cases changed instead: cost per case {money(cal['cost_per_case'], unit)}, base rate "
+                f"{percent(cal['base_rate'])}; scores fit a base-rate change: {scores_check(p)}"
+            )
+        saves = money(p["regret_per_case"], unit) if p["regret_per_case"] is not None else "–"
         print(
             f"  {period_label(p['period'])}: {p['n']:,} cases, {p['labelled']:,} with outcomes; cost per case "
-            f"{money(p['cost_per_case'], unit)} ({how}); flagged {percent(p['flagged_share'])}; "
-            f"refitting would save {money(p['regret_per_case'], unit)} "
-            f"per case{iv_text}; base rate {p['base_rate']:.3f}{flag}"
+            f"{money(p['cost_per_case'], unit)} ({how_measured(p)}); flagged {percent(p['flagged_share'])}; "
+            f"refitting would save {saves} per case{iv_text}; base rate {rate}{other}{flag}"
         )
-    print(watch_verdict(report, unit=unit).headline)
+    verdict = watch_verdict(report, unit=unit)
+    print(verdict.headline)
+    for line in verdict.details[:2] if verdict.kind == "error" else ():
+        print(line)
     if any(not p["measured"] for p in periods):
         from costlib.watch.report import ASSUMPTION
 

@@ -304,8 +304,9 @@ def reliability_figure(
 
 def watch_figure(report: dict, *, unit: str = "") -> go.Figure:
     """Cost per case of the shipped cutoff in each period beside the period's own best (shipped
-    minus what refitting would save), measured periods filled, estimated ones hollow, alerts
-    marked; from `costlib.watch.report.watch_report`."""
+    minus what refitting would save), measured periods filled, estimated ones hollow with their
+    95% interval and, beside them, what the shipped cutoff costs if the cases changed instead of
+    the base rate; alerts marked; from `costlib.watch.report.watch_report`."""
     from costlib.present.watch_words import period_label
 
     periods = report["periods"]
@@ -319,29 +320,54 @@ def watch_figure(report: dict, *, unit: str = "") -> go.Figure:
         for p in periods
     ]
     measured = [p["measured"] for p in periods]
+    readings = [p.get("readings") or {} for p in periods]  # estimated periods only
+    low = [r["label_shift"]["cost_interval"][0] if r else None for r in readings]
+    high = [r["label_shift"]["cost_interval"][1] if r else None for r in readings]
     fig = figure_without_template()
     fig.add_trace(
         go.Scatter(
             x=x,
             y=shipped,
             mode="lines+markers",
-            name="the shipped cutoff (hollow: estimated, no outcomes yet)",
+            name="the shipped cutoff (hollow: estimated, with its 95% interval)",
             line={"color": palette_color(0), "width": 3},
             marker={
                 "size": 10,
                 "symbol": ["circle" if m else "circle-open" for m in measured],
                 "color": palette_color(0),
             },
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": [None if h is None or y is None else h - y for h, y in zip(high, shipped, strict=True)],
+                "arrayminus": [None if lo is None or y is None else y - lo for lo, y in zip(low, shipped, strict=True)],
+                "color": palette_color(0),
+                "thickness": 1.5,
+                "width": 6,
+            },
             customdata=shown,
             hovertemplate="%{customdata}: %{y:.4g} per case<extra>the shipped cutoff</extra>",
         )
     )
+    guessed = [p for p in periods if p.get("readings")]
+    if guessed:
+        fig.add_trace(
+            go.Scatter(
+                x=[p["period"].split("/")[0] for p in guessed],
+                y=[p["readings"]["calibrated"]["cost_per_case"] for p in guessed],
+                mode="markers",
+                name="the shipped cutoff if the cases changed instead (model still calibrated)",
+                marker={"size": 10, "symbol": "diamond-open", "color": palette_color(2)},
+                customdata=[period_label(p["period"]) for p in guessed],
+                hovertemplate="%{customdata}: %{y:.4g} per case<extra>if the cases changed</extra>",
+            )
+        )
     fig.add_trace(
         go.Scatter(
             x=x,
             y=best,
             mode="lines",
-            name="refitted on the period (cross-fitted)",
+            name="refitted on the period (cross-fitted; estimated: moved to its base rate)",
             line={"color": palette_color(1), "dash": "dash"},
             customdata=shown,
             hovertemplate="%{customdata}: %{y:.4g} per case<extra>refitted</extra>",

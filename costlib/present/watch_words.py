@@ -3,12 +3,15 @@ same on the Watch page and the command line, and its table of periods."""
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from costlib.binary.capacity import cap_limit
 from costlib.core.escaping import shorten
 from costlib.present.amounts import money, number, percent
 from costlib.present.words import Verdict, cutoffs_text
+from costlib.watch.estimate import FAILS, HOLDS
 from costlib.watch.periods import FREQS
 from costlib.watch.report import ASSUMPTION
 
@@ -51,24 +54,94 @@ def _ships(policy: dict, shipped: dict) -> str:
     return f"The policy ships: {cutoffs_text(shipped, grouped=len(shipped) > 1)}{limit}."
 
 
+MISCALIBRATED = (
+    "The scores were not calibrated on the {rows} rows the policy was fitted on (Hosmer-Lemeshow p = {p}; mean "
+    "score {mean} against a base rate of {base}): the estimates from the scores assume they were, so take them as "
+    "rough until the outcomes arrive."
+)
+NO_REFERENCE = (
+    "The policy does not record the rows it was fitted on (policies before schema 7), so whether the scores moved "
+    "as a change of the base rate would move them is not tested: write the policy again with this costlib."
+)
+
+
+def _p(x) -> str:
+    return "below 0.001" if x is not None and x < 0.001 else f"{x:.3f}" if x is not None else "–"
+
+
+def _ls(p: dict) -> dict:
+    return p["readings"]["label_shift"]
+
+
+def _cal(p: dict) -> dict:
+    return p["readings"]["calibrated"]
+
+
+def _cases_to_label(p: dict) -> str:
+    """How many of a period's cases without an outcome, drawn at random, tell the readings apart."""
+    m, left = p.get("outcomes_to_tell"), p["n"] - p["labelled"]
+    if m is None:
+        return ""
+    if m > left:
+        return f"even the outcomes of all {number(left, 0)} of its cases without one would not tell the two apart"
+    return (
+        f"the outcomes of {number(m, 0)} of its cases drawn at random tell the two apart (from the share of "
+        "positives among them, right 95% of the time)"
+    )
+
+
+def _readings_sentence(p: dict, unit: str, word: str) -> str:
+    """What the two readings of an estimated period say, when they differ about the verdict."""
+    ls, cal = _ls(p), _cal(p)
+    low, high = p["cost_bracket"] or (None, None)
+    bracket = f" Either way it costs {money(low, unit)} to {money(high, unit)} per case." if low is not None else ""
+    tell = _cases_to_label(p)
+    label = f" Label a sample: {tell}." if tell else ""
+    return (
+        f"{period_label(p['period'])}, the two readings of its scores: if the base rate moved (to about "
+        f"{percent(ls['base_rate'])}), refit: {cutoffs_text(_cut_values(ls['refit_cutoffs']), grouped=True)} "
+        f"instead, which saves {money(ls['regret_per_case'], unit)} per case; if the cases changed and the model is "
+        f"still calibrated (base rate about {percent(cal['base_rate'])}), keep the cutoff, which then costs "
+        f"{money(cal['cost_per_case'], unit)} per case.{bracket}{label}"
+    )
+
+
+def _cut_values(cuts: dict) -> dict:
+    return {g: (math.inf if t is None else -math.inf if t == "-inf" else float(t)) for g, t in cuts.items()}
+
+
 def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
     """The one answer of a watch report (`costlib.watch.report.watch_report`), the same on the
     page and the command line. Amounts are what the file's own cases cost: per period (a month,
     week or day) the regret per case times the period's cases; "since" is where the latest
-    unbroken run of alerting periods with outcomes starts."""
+    unbroken run of alerting periods starts. The answer names what it rests on: the outcomes,
+    or the estimate from the scores (and its check)."""
     periods = report["periods"]
     word = FREQS.get(report.get("freq", "M"), "period")
     cuts = report["policy"]["cutoffs"]
     shipped = {g: (float("inf") if t is None else float(t)) for g, t in cuts.items()}
     details = [_ships(report["policy"], shipped), honest(word)]
-    partly = [p for p in periods if p["measured"] and p["labelled"] < p["n"]]
+    estimated = [p for p in periods if not p["measured"]]
+    ref = report.get("reference")
+    if estimated and ref is None:
+        details.append(NO_REFERENCE)
+    elif estimated and ref.get("calibrated") is False:
+        details.append(
+            MISCALIBRATED.format(
+                rows=number(ref["rows"], 0),
+                p=_p(ref["calibration_p_value"]),
+                mean=percent(ref["mean_score"]),
+                base=percent(ref["base_rate"]),
+            )
+        )
+    partly = [p for p in estimated if p["labelled"]]
     if partly:
         names = ", ".join(f"{period_label(p['period'])} ({percent(p['labelled'] / p['n'], 0)})" for p in partly[-3:])
         details.append(
-            f"Outcomes are in for part of the cases of {names}: measured on the cases whose outcome is known. If the "
-            "outcomes of some kinds of case arrive later (a default takes months), those are not yet a fair sample."
+            f"Outcomes are in for part of the cases of {names}: those count with their outcomes, the rest is estimated "
+            "from the scores. If the outcomes of some kinds of case arrive later (a default takes months), the ones in "
+            "are not yet a fair sample."
         )
-    estimated = [p for p in periods if not p["measured"]]
     if estimated:
         saves = [p for p in estimated if p["regret_per_case"] is not None]
         about = ""
@@ -76,63 +149,120 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
             total = sum(p["regret_per_case"] * p["n"] for p in saves)
             per_case = total / sum(p["n"] for p in saves)
             about = (
-                f" Refitting is estimated to save about {money(total / len(saves), unit)} a {word} there "
-                f"({money(per_case, unit)} per case), until their outcomes say."
+                f" There, moving the cutoff to each {word}'s estimated base rate is estimated to save about "
+                f"{money(total / len(saves), unit)} a {word} ({money(per_case, unit)} per case), if the base rate "
+                "moved."
             )
-        details.append(f"{_span(estimated)}: no outcomes yet, so not judged for an alert. {ASSUMPTION}{about}")
-    measured = [p for p in periods if p["measured"]]
-    if not measured:
-        why = (
-            "no outcome column is chosen" if not report.get("data", {}).get("label") else f"no {word} has outcomes yet"
-        )
-        return Verdict(
-            "warning",
-            f"Not judged yet: {why}, so no {word} can alert. Choose the outcome column if the file has one; until "
-            "then the estimates below are all there is.",
-            tuple(details),
-        )
+        details.append(f"{_span(estimated)}: {EST_WORDS} {ASSUMPTION}{about}")
     run = []
-    for p in measured:  # the latest unbroken run of alerts
+    for p in periods:  # the latest unbroken run of alerts
         run = [*run, p] if p["alert"] else []
-    alerts = [p for p in measured if p["alert"]]
+    alerts = [p for p in periods if p["alert"]]
+    measured = [p for p in periods if p["measured"]]
     if not alerts:
+        if not estimated:
+            return Verdict(
+                "success",
+                f"Keep the cutoff: no {word} with outcomes costs more than its own best cutoff beyond the noise.",
+                tuple(details),
+            )
+        rest = (
+            f"no {word} with outcomes costs more than its own best cutoff beyond the noise, and the scores of the "
+            f"{word}s still without all their outcomes do not show it costing more either"
+            if measured
+            else f"the scores of the {word}s without outcomes do not show it costing more than it should, beyond the "
+            "noise"
+        )
+        return Verdict("warning", f"Keep the cutoff for now: {rest}; their outcomes will tell.", tuple(details))
+    failing = [p for p in (run or alerts[-1:]) if p.get("assumption") == FAILS]
+    if failing:
+        worst = min(failing, key=lambda p: p["assumption_p_value"] if p["assumption_p_value"] is not None else 1)
+        tell = _cases_to_label(worst)
         return Verdict(
-            "success" if not estimated else "warning",
-            f"Keep the cutoff{' for now' if estimated else ''}: no {word} with outcomes costs more than its own "
-            "best cutoff beyond the noise.",
+            "error",
+            f"Check the model: the scores of {_span(failing)} moved in a way a change of the base rate does not "
+            f"explain (p {'=' if worst['assumption_p_value'] >= 0.001 else ''}{_p(worst['assumption_p_value'])}), so "
+            f"no estimate of what the cutoff costs there can be trusted: either the cases changed or the model itself "
+            f"did. Label some of their cases to see{': ' + tell if tell else ''}.",
             tuple(details),
         )
     first = run[0] if run else alerts[-1]
-    low, high = first["regret_interval"]
-    n = first["n"]
     since = run or [first]
     average = sum(p["regret_per_case"] * p["n"] for p in since) / len(since)
+    low, high = first["regret_interval"]
+    n = first["n"]
     iv = f", 95% interval {money(low * n, unit)} to {money(high * n, unit)}" if low is not None else ""
     extra = money(first["regret_per_case"] * n, unit)
     head = f"{period_label(first['period'])}: {extra} more in its {number(n, 0)} cases{iv}"
     later = len(run) - 1
     more = f"; the {word} after it alerts too" if later == 1 else ""
     more = f"; the {later} {word}s after it alert too" if later > 1 else more
-    if not run:  # alerts earlier, but the latest period with outcomes is within the noise again
-        more = f"; the latest {word} with outcomes ({period_label(measured[-1]['period'])}) is within the noise again"
-    return Verdict(
-        "error",
-        f"Refit: since {period_label(first['period'])} the shipped cutoff has cost about {money(average, unit)} a "
-        f"{word} more than each {word}'s own best cutoff, beyond the noise ({head}){more}.",
-        tuple(details),
-    )
+    if not run:  # alerts earlier, but the latest period is within the noise again
+        latest = periods[-1]
+        known = " with outcomes" if latest["measured"] else ""
+        more = f"; the latest {word}{known} ({period_label(latest['period'])}) is within the noise again"
+    guessed = [p for p in since if not p["measured"]]
+    if guessed and len(guessed) == len(since):
+        now, then = percent(guessed[-1].get("base_rate")), percent(report["policy"].get("base_rate"))
+        headline = (
+            f"Refit if the base rate moved: since {period_label(first['period'])} the scores say the base rate is "
+            f"about {now} (the policy was fitted where it was {then}), and then the shipped cutoff costs about "
+            f"{money(average, unit)} a {word} more than the cutoff moved to it, beyond the noise ({head}){more}. No "
+            "outcomes confirm it yet."
+        )
+    else:
+        basis = ""
+        if guessed:
+            known = [p for p in since if p["measured"]]
+            basis = (
+                f"; measured on outcomes to {period_label(known[-1]['period'])}, estimated from the scores "
+                f"from {period_label(guessed[0]['period'])} on (if the base rate moved)"
+            )
+        headline = (
+            f"Refit: since {period_label(first['period'])} the shipped cutoff has cost about {money(average, unit)} a "
+            f"{word} more than each {word}'s own best cutoff, beyond the noise ({head}){more}{basis}."
+        )
+    latest = since[-1]
+    if not latest["measured"] and latest.get("best_threshold"):
+        details.insert(
+            0,
+            f"What to ship instead: {cutoffs_text(_cut_values(latest['best_threshold']), grouped=True)}, the shipped "
+            f"cutoff moved to the base rate of {period_label(latest['period'])}.",
+        )
+    for p in [p for p in since if p.get("readings") and not p["readings_agree"]][-1:]:
+        details.insert(1 if details[0].startswith("What to ship") else 0, _readings_sentence(p, unit, word))
+    return Verdict("error", headline, tuple(details))
+
+
+EST_WORDS = (
+    "not all outcomes are in, so each is estimated from its scores (and the outcomes it has), and alerts when the "
+    "whole 95% interval of what the cutoff moved to its estimated base rate would save is above zero, or when its "
+    "scores fit no change of the base rate."
+)
 
 
 OVER_LIMIT = " (over the review limit)"
 
 
 def how_measured(p: dict) -> str:
-    """How a period's cost is known: "measured", "partly (63%)" (on its cases with outcomes) or "estimated"."""
-    if not p["measured"]:
-        return "estimated"
-    if p["labelled"] < p["n"]:
-        return f"partly ({percent(p['labelled'] / p['n'], 0)})"
-    return "measured"
+    """How a period's cost is known: "measured" (every outcome in, or only the known ones when no
+    estimate is possible: "measured on 63%"), "estimated", or "63% measured, rest estimated"."""
+    if p["measured"]:
+        return "measured" if p["labelled"] == p["n"] else f"measured on {percent(p['labelled'] / p['n'], 0)}"
+    if p["labelled"]:
+        return f"{percent(p['labelled'] / p['n'], 0)} measured, rest estimated"
+    return "estimated"
+
+
+def scores_check(p: dict) -> str:
+    """Whether an estimated period's scores fit a change of the base rate, in words."""
+    if p["measured"]:
+        return "–"
+    if p.get("assumption") == FAILS:
+        return f"no (p {_p(p['assumption_p_value'])}): check the model"
+    if p.get("assumption") == HOLDS:
+        return f"yes (p {_p(p['assumption_p_value'])})"
+    return "not tested"
 
 
 def _flagged(share, cap) -> str:
@@ -144,6 +274,7 @@ def _flagged(share, cap) -> str:
 #: the table's short columns, drawn narrow so that all of them fit the page
 NARROW = {c: {"width": "small"} for c in ("period", "cases", "flagged", "base rate", "alert")}
 SAVES = "refitting would save per case (95% interval)"
+FITS = "scores fit a base-rate change"
 
 
 def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
@@ -151,14 +282,7 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
     rows = []
     for p in report["periods"]:
         low, high = p["regret_interval"]
-        best = p["best_threshold"]
-        one = len(set(best.values())) <= 1  # one cutoff for everybody: said once
-        cut = ", ".join(
-            ("nobody" if t is None else f"≥ {t:.4g}")
-            if one
-            else f"{shorten(g)}: {'nobody' if t is None else f'≥ {t:.4g}'}"
-            for g, t in (list(best.items())[:1] if one else best.items())
-        )
+        cut = cutoffs_short_text(p["best_threshold"])
         save = money(p["regret_per_case"], unit) if p["regret_per_case"] is not None else "–"
         if low is not None:
             save += f" ({money(low, unit)} to {money(high, unit)})"
@@ -169,13 +293,70 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
                 "how": how_measured(p),
                 "cost per case": money(p["cost_per_case"], unit) if p["cost_per_case"] is not None else "–",
                 "flagged": _flagged(p.get("flagged_share"), p.get("capacity")),
-                "its own best cutoff": cut or "–",
+                "its own best cutoff": cut,
                 SAVES: save,
                 "base rate": percent(p["base_rate"]) if p["base_rate"] is not None else "–",
-                "alert": "yes" if p["alert"] else "no" if p["measured"] else "–",
+                FITS: scores_check(p),
+                "alert": "yes" if p["alert"] else "no",
             }
         )
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    return out if any(not p["measured"] for p in report["periods"]) else out.drop(columns=FITS)
+
+
+READINGS_WHAT = (
+    "Scores alone cannot always tell a change of the base rate from a change of the cases under which the model "
+    "stays calibrated, so each period without all its outcomes is read both ways. The cost intervals cover what the "
+    "outcomes still to come will show under each reading."
+)
+
+
+def watch_readings_table(report: dict, unit: str = "") -> pd.DataFrame | None:
+    """The periods without all their outcomes under both readings of their scores; None without any."""
+
+    def cost(r):
+        low, high = r["cost_interval"]
+        iv = f" ({money(low, unit)} to {money(high, unit)})" if low is not None else ""
+        return money(r["cost_per_case"], unit) + iv
+
+    rows = []
+    for p in report["periods"]:
+        if p["measured"]:
+            continue
+        ls, cal = _ls(p), _cal(p)
+        m, left = p.get("outcomes_to_tell"), p["n"] - p["labelled"]
+        rows.append(
+            {
+                "period": period_label(p["period"]),
+                "base rate, if it moved": percent(ls["base_rate"]),
+                "cost per case then": cost(ls),
+                "cutoff moved to it": cutoffs_short_text(ls["refit_cutoffs"]),
+                "base rate, if the cases changed": percent(cal["base_rate"]),
+                "cost per case then ": cost(cal),
+                FITS: scores_check(p),
+                "outcomes to tell them apart": "–"
+                if m is None
+                else f"more than {number(left, 0)}"
+                if m > left
+                else number(m, 0),
+            }
+        )
+    return pd.DataFrame(rows) if rows else None
+
+
+def cutoffs_short_text(best: dict) -> str:
+    """A period's cutoffs in a table cell: "≥ 0.25", "nobody", or per group "a: ≥ 0.25, b: nobody"."""
+
+    def cell(t):
+        return "nobody" if t is None else "everyone" if t == "-inf" else f"≥ {t:.4g}"
+
+    one = len(set(best.values())) <= 1  # one cutoff for everybody: said once
+    return (
+        ", ".join(
+            cell(t) if one else f"{shorten(g)}: {cell(t)}" for g, t in (list(best.items())[:1] if one else best.items())
+        )
+        or "–"
+    )
 
 
 GROUPS_WHAT = (

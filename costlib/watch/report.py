@@ -1,11 +1,13 @@
 """The watch report: a shipped policy's cutoffs, period by period, on newer cases (the command
-line's ``watch`` and, later, the Watch page read it).
+line's ``watch`` and the Watch page read it).
 
-Per period: the cases, the cost per case at the shipped cutoffs (measured on the rows whose
-outcome is known, else the label-free estimate with the period's base rate estimated by
-Saerens, Latinne and Decaestecker's EM, which assumes calibrated scores and a shift in the base
-rate only), the period's own best cutoff, the regret with its honest 95% interval
-(`costlib.watch.alerts`) and an alert when all of that interval is above zero.
+Per period: the cases, the cost per case at the shipped cutoffs, the period's own best cutoff,
+the regret with its honest 95% interval and an alert when all of that interval is above zero.
+A period whose outcomes are all known is measured (`costlib.watch.alerts`); one with outcomes
+still to come is estimated from its scores and the outcomes it has (`costlib.watch.estimate`:
+both readings of the scores, the test of the base-rate reading against the policy's reference
+rows, and an alert on the estimate). Each period says what its alert rests on
+(``"alert_basis"``).
 """
 
 from __future__ import annotations
@@ -21,16 +23,24 @@ from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
 from costlib.core.scales import on_scale
 from costlib.watch.alerts import judge_period
+from costlib.watch.estimate import estimate_period, reference_prior
 from costlib.watch.periods import as_periods
-from costlib.watch.shift import estimate_prior, move_to_prior
+from costlib.watch.reference import calibrated
+
+MEASURED, ESTIMATED = "measured", "estimated"
+LABEL_SHIFT, CALIBRATED = "label_shift", "calibrated"
+#: what only an estimated period has (null in a measured one)
+ESTIMATE_KEYS = ("assumption", "assumption_p_value", "readings", "cost_bracket", "readings_agree", "outcomes_to_tell")
 
 MSG_NO_BASE_RATE = (
     "The policy does not record the base rate its model was fitted at (policies before schema 5), so the periods "
     "without outcomes cannot be estimated: give the outcomes for them, or write the policy again with this costlib."
 )
 ASSUMPTION = (
-    "Periods without outcomes are estimated from the scores: that assumes calibrated probabilities and a shift in "
-    "the base rate only."
+    "Periods without all their outcomes are estimated from the scores, read two ways: if only the base rate moved "
+    "(the cases of each kind look as they did; this reading alerts), and if the cases changed while the model "
+    "stayed calibrated (then the shipped cutoff stays right). Both assume the scores were calibrated probabilities "
+    "where the policy was fitted."
 )
 
 
@@ -126,9 +136,10 @@ def watch_report(
     if unknown:
         raise DataError(f'The group "{shorten(unknown[0])}" is in "{name}" but not in the policy.', column=group)
     labels = labels_of(df[label], name, label, positive=data.get("positive")) if label else np.full(len(df), np.nan)
-    base = policy.get("base_rate") if scale != "raw" else None
     capacity = policy.get("capacity") or {}
     options = {"costs": prices, "cutoffs": thresholds, "random_share": policy.get("random_share")}
+    prior, prior_se = reference_prior(policy) if scale != "raw" else (None, 0.0)
+    reference = policy.get("reference") if scale != "raw" else None
     codes, uniques = pd.factorize(periods, sort=True)
     rows = []
     for k, period in enumerate(uniques):
@@ -136,7 +147,8 @@ def watch_report(
         known = sel & ~np.isnan(labels)
         row = {"period": str(period), "n": int(sel.sum()), "labelled": int(known.sum())}
         row["capacity"] = cap = period_capacity(capacity, freq, row["n"])
-        if known.any():  # measured on the rows whose outcome is known
+        if known.sum() == sel.sum() or (prior is None and known.any()):
+            # measured: every outcome known (or no estimate is possible, and the known ones are all there is)
             j = judge_period(
                 labels[known].astype(int),
                 scores[known],
@@ -146,42 +158,59 @@ def watch_report(
                 capacity=cap,
                 **options,
             )
-            rate = float(labels[known].mean())
-        else:  # estimated: each case twice, a positive of weight p' and a negative of weight 1 - p'
-            rate = _estimated_rate(scores[sel], base, name, score, scale)
-            moved = move_to_prior(scores[sel], rate, base)
-            j = judge_period(
-                np.repeat([1, 0], row["n"]),
-                np.tile(scores[sel], 2),
-                np.tile(groups[sel], 2),
-                sample_weight=np.concatenate((moved, 1.0 - moved)),
-                n_resamples=0,
+            row.update(
+                measured=True,
+                alert_basis=MEASURED,
+                cost_per_case=j.shipped,
+                best_threshold=_cuts(j.best),
+                regret_per_case=j.regret,
+                regret_interval=[j.low, j.high],
+                base_rate=float(labels[known].mean()),
+                flagged_share=j.flagged,
+                alert=j.alert,
+                groups=_group_rows(j.by_group),
+                **dict.fromkeys(ESTIMATE_KEYS),
+            )
+        else:  # outcomes still to come: the label-free estimate, with the known outcomes where there are some
+            _check_estimable(scores[sel], prior, name, score, scale)
+            e = estimate_period(
+                scores[sel],
+                groups[sel],
+                labels[sel],
+                train_prior=prior,
+                train_prior_se=prior_se,
+                reference=reference,
                 capacity=cap,
+                n_resamples=n_resamples,
+                seed=seed,
                 **options,
             )
-        measured = known.any()
-        regret = j.regret if measured else (max(0.0, j.shipped - j.best_cost) if j.best else math.nan)
-        row.update(
-            measured=bool(measured),
-            cost_per_case=j.shipped,
-            best_threshold=_cuts(j.best),
-            regret_per_case=regret,
-            regret_interval=[j.low, j.high],
-            base_rate=rate,
-            flagged_share=j.flagged,
-            alert=j.alert,
-            groups={
-                str(g): {"n": json_number(n), "flagged_share": json_number(f), "cost_per_case": json_number(c)}
-                for g, (n, f, c) in j.by_group.items()
-            }
-            if len(j.by_group) > 1
-            else {},
-        )
+            ls = e.label_shift
+            row.update(
+                measured=False,
+                alert_basis=ESTIMATED,
+                cost_per_case=ls.cost,
+                best_threshold=_cuts({g: float(f"{t:.12g}") for g, t in ls.refit.items()}),
+                regret_per_case=ls.regret,
+                regret_interval=[ls.regret_low, ls.regret_high],
+                base_rate=ls.base_rate,
+                flagged_share=e.flagged,
+                alert=e.alert,
+                groups=_group_rows(ls.by_group),
+                assumption=e.assumption,
+                assumption_p_value=e.p_value,
+                readings={LABEL_SHIFT: _reading(ls), CALIBRATED: _reading(e.calibrated)},
+                cost_bracket=list(e.bracket),
+                readings_agree=e.readings_agree,
+                outcomes_to_tell=e.outcomes_to_tell,
+            )
         rows.append(row)
     for row in rows:
-        for key in ("cost_per_case", "regret_per_case", "base_rate", "flagged_share", "capacity"):
+        for key in ("cost_per_case", "regret_per_case", "base_rate", "flagged_share", "capacity", "assumption_p_value"):
             row[key] = json_number(row[key])
-        row["regret_interval"] = [json_number(x) for x in row["regret_interval"]]
+        for key in ("regret_interval", "cost_bracket"):
+            if row[key] is not None:
+                row[key] = [json_number(x) for x in row[key]]
     return {
         "policy": {
             "rule": policy["rule"],
@@ -191,9 +220,11 @@ def watch_report(
             "capacity": capacity.get("max_flagged"),
             "capacity_cases_per_month": capacity.get("cases_per_month"),
             "random_share": policy.get("random_share"),
+            "base_rate": policy.get("base_rate"),
             "scale": scale,
         },
         "data": {"file": name, "time": time, "score": score, "label": label, "group": group},
+        "reference": reference_summary(policy) if scale != "raw" else None,
         "freq": freq,
         "periods": rows,
     }
@@ -233,12 +264,12 @@ MSG_RAW_SCORES = (
 )
 
 
-def _estimated_rate(s: np.ndarray, base: float | None, name: str, score: str, scale: str) -> float:
-    """The base rate of a period without outcomes (`estimate_prior`), or DataError when the
-    policy has no base rate or the scores are not probabilities."""
+def _check_estimable(s: np.ndarray, prior: float | None, name: str, score: str, scale: str) -> None:
+    """DataError when a period without all its outcomes cannot be estimated: raw scores, a policy
+    without the base rate its scores are calibrated to, or scores that are not probabilities."""
     if scale == "raw":
         raise DataError(MSG_RAW_SCORES)
-    if base is None:
+    if prior is None:
         raise DataError(MSG_NO_BASE_RATE)
     if s.size and (s.min() < 0 or s.max() > 1):
         raise DataError(
@@ -246,4 +277,43 @@ def _estimated_rate(s: np.ndarray, base: float | None, name: str, score: str, sc
             "estimated from it.",
             column=score,
         )
-    return estimate_prior(s, train_prior=base)
+
+
+def _group_rows(by_group: dict) -> dict:
+    """{group: {"n", "flagged_share", "cost_per_case"}} for JSON; empty with one group."""
+    if len(by_group) <= 1:
+        return {}
+    return {
+        str(g): {"n": json_number(n), "flagged_share": json_number(f), "cost_per_case": json_number(c)}
+        for g, (n, f, c) in by_group.items()
+    }
+
+
+def _reading(r) -> dict:
+    """One reading of a period's scores (`estimate.Reading`) for JSON."""
+    return {
+        "base_rate": json_number(r.base_rate),
+        "cost_per_case": json_number(r.cost),
+        "cost_interval": [json_number(r.cost_low), json_number(r.cost_high)],
+        "regret_per_case": json_number(r.regret),
+        "regret_interval": [json_number(r.regret_low), json_number(r.regret_high)],
+        "refit_cutoffs": _cuts(r.refit),
+        "refit_random_share": r.refit_share,
+        "alert": r.alert,
+    }
+
+
+def reference_summary(policy: Mapping) -> dict | None:
+    """What the report says of the rows the policy was fitted on: their number, base rate, mean
+    score and whether the scores were calibrated there (None when the policy does not record them)."""
+    ref = policy.get("reference")
+    if not ref:
+        return None
+    cal = ref.get("calibration") or {}
+    return {
+        "rows": ref["rows"],
+        "base_rate": policy.get("base_rate"),
+        "mean_score": json_number(ref["mean_score"]),
+        "calibration_p_value": json_number(cal.get("p_value")),
+        "calibrated": calibrated(ref),
+    }

@@ -65,7 +65,8 @@ def test_a_shift_alerts_from_its_month_and_the_months_without_outcomes_are_estim
     assert [p for p, r in periods.items() if r["alert"]][0] == "2026-07"
     assert not any(r["alert"] for p, r in periods.items() if p < "2026-07")
     late = periods["2026-11"]
-    assert not late["measured"] and late["regret_interval"] == [None, None]
+    assert not late["measured"] and late["alert_basis"] == "estimated" and late["assumption"] == "holds"
+    assert late["alert"] and late["regret_interval"][0] > 0  # alerts before its outcomes arrive
     assert late["base_rate"] == pytest.approx(0.08, abs=0.03)  # the EM finds the new base rate
     # the label-free cost is close to what the outcomes will say
     rows = truth[(truth["when"] >= "2026-11-01") & (truth["when"] < "2026-12-01")]
@@ -76,6 +77,42 @@ def test_a_shift_alerts_from_its_month_and_the_months_without_outcomes_are_estim
     text_code = main(["watch", str(policy), str(data), "--time", "when", "--score", "p", "--label", "y"])
     out = capsys.readouterr().out
     assert text_code == 1 and "Refit: since 2026-07 the shipped cutoff has cost about" in out
+
+
+def test_without_any_outcomes_the_month_the_base_rate_moves_alerts_on_the_estimate(tmp_path, capsys):
+    """The issue's case: a policy fitted at a base rate of 0.2, a year whose base rate jumps to
+    0.45 in July, no outcome column at all. Every shifted month alerts on the estimate (exit 1),
+    no month before it does, and each says both readings and what to ship instead."""
+    rng = np.random.default_rng(3)
+
+    def cases(n, prior, month):
+        y = (rng.random(n) < prior).astype(int)
+        x = rng.normal(np.where(y == 1, 1.0, -1.0), 1.0)
+        p = 1 / (1 + np.exp(-(2 * x + np.log(0.2 / 0.8))))
+        return pd.DataFrame(
+            {"p": p.round(4), "when": pd.Timestamp(month) + pd.to_timedelta(rng.integers(0, 27, n), "D")}
+        )
+
+    train = cases(4000, 0.2, "2025-12-01").assign(y=lambda d: (rng.random(len(d)) < d["p"]).astype(int))
+    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=100, volume=1500)
+    policy = tmp_path / "policy.json"
+    policy.write_text(policy_json(audit))
+    data = tmp_path / "year.csv"
+    pd.concat([cases(1500, 0.2 if m < 7 else 0.45, f"2026-{m:02d}-01") for m in range(1, 13)]).to_csv(data, index=False)
+    code, report, err = _run(capsys, policy, data, "--time", "when", "--score", "p")
+    assert code == 1, err
+    periods = report["periods"]
+    assert all(p["alert_basis"] == "estimated" and p["labelled"] == 0 for p in periods)
+    assert [p["period"] for p in periods if p["alert"]] == [f"2026-{m:02d}" for m in range(7, 13)]
+    for p in periods[6:]:
+        ls, cal = p["readings"]["label_shift"], p["readings"]["calibrated"]
+        assert ls["base_rate"] == pytest.approx(0.45, abs=0.06) and cal["base_rate"] < ls["base_rate"]
+        assert ls["refit_cutoffs"]["everyone"] < report["policy"]["cutoffs"]["everyone"]  # more positives: lower
+        assert not p["readings_agree"] and p["outcomes_to_tell"] >= 1 and cal["regret_per_case"] == 0
+        assert p["cost_bracket"][0] <= min(ls["cost_per_case"], cal["cost_per_case"])
+    main(["watch", str(policy), str(data), "--time", "when", "--score", "p"])
+    out = capsys.readouterr().out
+    assert "Refit if the base rate moved: since 2026-07" in out and "What to ship instead" in out
 
 
 @pytest.mark.parametrize(

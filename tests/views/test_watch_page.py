@@ -3,6 +3,7 @@ uploaded, and bad files refused with a sentence."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -22,7 +23,11 @@ from tests.views.apptest_support import assert_no_exception, open_app, texts, un
 
 
 def _box(at) -> str:
-    boxes = [unescape(x.value) for x in (*at.success, *at.warning, *at.error) if x.value.startswith(("Keep", "Refit"))]
+    boxes = [
+        unescape(x.value)
+        for x in (*at.success, *at.warning, *at.error)
+        if x.value.startswith(("Keep", "Refit", "Check the model"))
+    ]
     assert len(boxes) == 1, boxes
     return boxes[0]
 
@@ -38,8 +43,15 @@ def test_the_built_in_year_says_refit_from_the_month_of_the_shift():
     assert "watch_chart" in {c.key for c in at.get("plotly_chart")}
     table = [t.value for t in at.dataframe if watch_words.SAVES in t.value.columns][0]
     assert len(table) == 12 and list(table["alert"]).count("yes") == sum(p["alert"] for p in report["periods"])
-    assert "no outcomes yet" in texts(at)
+    assert "estimated from the scores from 2026-09 on (if the base rate moved)" in want.headline
     assert (table["how"] == "estimated").sum() == 3
+    assert table["alert"].tolist()[9:] == ["yes"] * 3  # the months without outcomes alert on the estimate
+    readings = [t.value for t in at.dataframe if watch_words.FITS in t.value.columns and "cases" not in t.value.columns]
+    assert len(readings) == 1 and readings[0]["period"].tolist() == ["2026-09", "2026-10", "2026-11", "2026-12"]
+    chart = json.loads(next(c for c in at.get("plotly_chart") if c.key == "watch_chart").proto.spec)
+    shipped = chart["data"][0]
+    assert shipped["marker"]["symbol"][-4:] == ["circle-open"] * 4  # estimated: hollow, with an interval
+    assert all(x is not None for x in shipped["error_y"]["array"][-4:]) and shipped["error_y"]["array"][0] is None
     assert "The policy ships: flag a case when its score is at least" in texts(at)
 
 
@@ -71,6 +83,29 @@ def test_an_uploaded_policy_and_cases_are_watched_with_the_columns_chosen():
     at = _upload(audit, _stable(rng, 6), time="when", score="p", label="y")
     assert_no_exception(at)
     assert _box(at) == "Keep the cutoff: no month with outcomes costs more than its own best cutoff beyond the noise."
+
+
+def test_cases_without_outcomes_alert_the_month_the_base_rate_moves_and_say_both_readings():
+    rng = np.random.default_rng(4)
+    train = _stable(rng, 1)
+    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=100, volume=1000)
+    cases = _stable(rng, 3)
+    shifted = []
+    for m in (4, 5, 6):  # April to June: the base rate falls to 8%, only the proportion of the classes moves
+        y = (rng.random(1000) < 0.08).astype(int)
+        x = rng.normal(np.where(y == 1, 1.0, -1.0), 1.0)
+        p = 1 / (1 + np.exp(-(2 * x + np.log(0.3 / 0.7))))
+        shifted.append(pd.DataFrame({"when": f"2026-{m:02d}-15", "p": p.round(4), "y": y}))
+    year = pd.concat([cases, *shifted], ignore_index=True).drop(columns="y")  # no outcome column at all
+    at = _upload(audit, year, time="when", score="p")
+    assert_no_exception(at)
+    assert _box(at).startswith("Refit if the base rate moved: since 2026-04 the scores say the base rate is about")
+    assert "No outcomes confirm it yet." in _box(at)
+    said = texts(at)
+    assert "What to ship instead: flag a case when its score is at least" in said
+    assert "if the cases changed and the model is still calibrated" in said
+    assert watch_words.READINGS_WHAT in said
+    assert "watch_refit" not in {b.key for b in at.button}  # no outcomes to refit on: the words say what to ship
 
 
 def test_a_file_that_is_not_a_policy_gets_a_sentence():

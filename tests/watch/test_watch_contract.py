@@ -265,6 +265,10 @@ def test_since_is_where_the_latest_run_of_alerts_starts():
     verdict = watch_verdict(quiet, unit="$")
     assert verdict.headline.startswith("Keep the cutoff for now") and verdict.kind == "warning"
     assert any("estimated to save about $30.00 a month" in d for d in verdict.details)
+    late = {**report, "periods": [period("2026-01", False), period("2026-02", True, measured=False)]}
+    verdict = watch_verdict(late, unit="$")  # an alert on the estimate alone: says what it rests on
+    assert verdict.headline.startswith("Refit if the base rate moved: since 2026-02") and verdict.kind == "error"
+    assert verdict.headline.endswith("No outcomes confirm it yet.")
 
 
 def test_the_amounts_are_what_the_files_own_cases_cost_and_weeks_are_said_as_weeks():
@@ -292,8 +296,9 @@ def test_the_amounts_are_what_the_files_own_cases_cost_and_weeks_are_said_as_wee
     )
     assert "month" not in " ".join((verdict.headline, *verdict.details))
     blind = {**report, "data": {"label": None}, "periods": [period("2026-07", 1000, 0.1, False, False)]}
-    verdict = watch_verdict(blind, unit="$")
-    assert verdict.kind == "warning" and verdict.headline.startswith("Not judged yet: no outcome column is chosen")
+    verdict = watch_verdict(blind, unit="$")  # no outcome column: judged on the scores, and said so
+    assert verdict.kind == "warning"
+    assert verdict.headline.startswith("Keep the cutoff for now: the scores of the months without outcomes")
 
 
 def test_a_policy_base_rate_of_zero_or_one_is_refused():
@@ -392,7 +397,7 @@ def test_a_policy_with_a_review_limit_is_refitted_within_it_and_a_random_share_c
     assert low <= with_draws["regret_per_case"] <= high
 
 
-def test_outcomes_in_words_are_read_with_the_policys_positive_value_and_partly_labelled_months_are_measured_on_them():
+def test_outcomes_in_words_are_read_with_the_policys_positive_value_and_partly_labelled_months_combine_them():
     from costlib.core.errors import DataError
     from costlib.watch.report import watch_report
 
@@ -402,10 +407,18 @@ def test_outcomes_in_words_are_read_with_the_policys_positive_value_and_partly_l
     policy = {**_policy(), "data": {"positive": "default"}}
     (row,) = watch_report(policy, words, name="f", time="t", score="p", label="y", n_resamples=0)["periods"]
     known = df.iloc[[i for i in range(len(df)) if i % 3]]
+    later = df.iloc[::3]
     flag = known["p"] >= 0.25
-    spent = ((flag & (known["y"] == 0)) * 1.0 + (~flag & (known["y"] == 1)) * 3.0).mean()
-    assert row["measured"] and row["labelled"] == len(known) and row["n"] == len(df)
-    assert row["cost_per_case"] == pytest.approx(spent, abs=1e-12)
+    spent = ((flag & (known["y"] == 0)) * 1.0 + (~flag & (known["y"] == 1)) * 3.0).sum()
+    # the rest estimated: the EM's base rate with the known outcomes as probabilities 0 and 1, the
+    # scores of the others moved to it, and their expected cost
+    prior = estimate_prior(np.concatenate((later["p"], known["y"])), train_prior=0.3)
+    moved = move_to_prior(later["p"].to_numpy(), prior, 0.3)
+    expected = np.where(later["p"] >= 0.25, (1 - moved) * 1.0, moved * 3.0).sum()
+    assert not row["measured"] and row["alert_basis"] == "estimated"
+    assert row["labelled"] == len(known) and row["n"] == len(df)
+    assert row["base_rate"] == pytest.approx((known["y"].sum() + moved.sum()) / len(df), abs=1e-9)
+    assert row["cost_per_case"] == pytest.approx((spent + expected) / len(df), abs=1e-9)
     with pytest.raises(DataError, match="two outcomes"):
         odd = words.assign(y=words["y"].where(words.index != 1, "maybe"))  # a third kind of outcome
         watch_report(policy, odd, name="f", time="t", score="p", label="y", n_resamples=0)
@@ -475,3 +488,28 @@ def test_a_policy_with_the_same_cutoff_and_prices_for_every_group_needs_no_group
     differ = {**same, "prices": {"a": (1.0, 3.0), "b": (2.0, 3.0)}}
     with pytest.raises(DataError, match="name the group column"):
         watch_report(differ, df, name="f", time="t", score="p", label="y", n_resamples=0)
+
+
+def test_a_policy_fitted_where_the_scores_were_not_calibrated_says_so_before_its_estimates():
+    from costlib.answers.audit import build_audit
+    from costlib.binary import decision as D
+    from costlib.present.policy import load_policy, policy_json
+    from costlib.present.watch_words import watch_verdict
+    from costlib.watch.report import watch_report
+
+    y, p = _shifted(0.3, 4000, 0.3, seed=32)  # (Hosmer-Lemeshow p = 0.82 here)
+    cases = pd.DataFrame({"t": "2026-03-10", "p": np.round(_shifted(0.3, 1500, 0.3, seed=33)[1], 4)})
+    for scores, calibrated in ((p, True), (p**2, False)):  # squared: every score too low, most of all the middle
+        audit = build_audit(D.sweep_model(y, np.round(scores, 4)), (1, 3), n_resamples=0)
+        policy = load_policy(policy_json(audit))
+        report = watch_report(
+            policy,
+            cases.assign(p=cases["p"] ** (1 if calibrated else 2)),
+            name="f",
+            time="t",
+            score="p",
+            n_resamples=50,
+        )
+        assert report["reference"]["calibrated"] is calibrated
+        said = " ".join(watch_verdict(report, unit="$").details)
+        assert ("were not calibrated on the 4,000 rows the policy was fitted on" in said) is not calibrated
