@@ -21,12 +21,17 @@ The rows whose outcome is known count with their outcomes in both readings (and 
 probabilities 0 and 1), so a partly labelled period combines what is measured with the estimate
 for the rest. The intervals resample the period (the Poisson bootstrap on cells of equal group,
 outcome and score), draw the base rate the scores are calibrated to again (the fitting rows' mean
-score, from its standard error), and repeat the EM and the refit in each resample; a cost's
-interval also draws the outcomes still to come from each reading's probabilities, so that it
-covers what the outcomes will show. An alert
-fires when the whole 95% interval of the base-rate reading's regret is above zero, or when the
-scores fit no mixture of the fitting rows' classes (`costlib.watch.reference`): then the model
-itself may have changed.
+score, from its standard error), and repeat the EM and the refit in each resample. The
+refit is judged as a measured period's is, on cases it was not fitted on: the refit of one
+resample is judged on the next (`_judged_refits`), so its own noise counts against it and the
+judge's uncertainty is in the interval (judged on the resample it was fitted on, a refit would
+always look like a saving, since moving a cutoff towards the moved probabilities' best always
+is one); the regret is the mean of those judgements. A cost's interval also draws the outcomes
+still to come from each reading's probabilities, so that it covers what the outcomes will show.
+An alert fires when the whole 95% interval of the base-rate reading's regret is above zero, or
+when the scores fit no mixture of the fitting rows' classes (`costlib.watch.reference`): then
+the model itself may have changed. Without resamples the regret is the plug-in (the refit
+judged at the estimate it was fitted on), and nothing alerts.
 """
 
 from __future__ import annotations
@@ -230,6 +235,8 @@ def _judge(st: Setting, w: np.ndarray, pi, *, shifted: bool, rng=None) -> dict:
             "shift": shift,
             "share": share,
             "spent": spent,
+            "flagged_cost": flagged_cost,
+            "missed_cost": missed_cost,
         }
     out["regret"] = out["shipped"] - out["refit"]
     if rng is not None:
@@ -394,6 +401,7 @@ def estimate_period(
     pi = np.array([float(train_prior)])
     point = {shifted: _judge(setting, cells.count[None, :], pi, shifted=shifted) for shifted in (True, False)}
     draws = {True: [], False: []}
+    saves = []
     if n_resamples:
         boot = compress(cells, cut[np.isfinite(cut)])
         boot_setting = _setting(boot, cut, c_fp, c_fn, capacity, random_share)
@@ -404,16 +412,21 @@ def estimate_period(
             pis = np.clip(rng.normal(float(train_prior), float(train_prior_se), size=b), 1e-6, 1 - 1e-6)
             for shifted in (True, False):
                 draws[shifted].append(_judge(boot_setting, w, pis, shifted=shifted, rng=rng))
+            saves.append(_judged_refits(boot_setting, w, draws[True][-1]))
     readings = {}
     for shifted in (True, False):
         pt = point[shifted]
+        regret = float(pt["regret"][0])
         if draws[shifted]:
-            regret_iv = percentile_interval(np.concatenate([d["regret"] for d in draws[shifted]]))
             cost_iv = percentile_interval(np.concatenate([d["drawn"] for d in draws[shifted]]))
         else:
-            regret_iv = cost_iv = (math.nan, math.nan)
-        if not shifted:
-            regret_iv = (0.0, 0.0) if draws[shifted] else regret_iv
+            cost_iv = (math.nan, math.nan)
+        regret_iv = (math.nan, math.nan)
+        if saves and shifted:
+            honest = np.concatenate(saves)
+            regret, regret_iv = float(np.mean(honest)), percentile_interval(honest)
+        elif saves:
+            regret_iv = (0.0, 0.0)
         shift = float(pt["shift"][0])
         refit = {n: moved_cutoff(float(t), shift) for n, t in zip(names, cut, strict=True)}
         share = None if pt["share"] is None else float(pt["share"][0])
@@ -421,7 +434,7 @@ def estimate_period(
             float(pt["base_rate"][0]),
             float(pt["shipped"][0]),
             *cost_iv,
-            float(pt["regret"][0]),
+            regret,
             *regret_iv,
             refit,
             share,
@@ -437,6 +450,29 @@ def estimate_period(
     tell = outcomes_to_tell(float(point[True]["unknown_rate"][0]), float(point[False]["unknown_rate"][0]))
     flagged = float(np.mean(s >= cut[codes])) if random_share is None else float(random_share)
     return Estimate(readings[True], readings[False], flagged, assumption, float(p_value), tell)
+
+
+def _judged_refits(st: Setting, w: np.ndarray, draw: dict) -> np.ndarray:
+    """(b,) what each resample's refit saves per case when it is judged on another resample (the
+    next one, whose weights `w` and probabilities `draw` has): fitted on one draw of the period
+    and judged on another, the refit's own noise counts against it, as a measured period's
+    cross-fitted refit's does, and the judge's uncertainty is inside the interval. (Judged on the
+    draw it was fitted on, a refit from a base rate that has not moved would always look like a
+    saving: moving a cutoff towards the moved probabilities' best always does.)"""
+    judge_w = np.roll(w, -1, axis=0)
+    f_cost, m_cost = np.roll(draw["flagged_cost"], -1, axis=0), np.roll(draw["missed_cost"], -1, axis=0)
+    if st.random_share is not None:
+        r = st.random_share
+        nobody = np.sum(judge_w * m_cost, axis=1)
+        shipped = (1 - r) * nobody + r * np.sum(judge_w * f_cost, axis=1)
+        refit = np.where(draw["share"] == 0, nobody, shipped)
+    else:
+        shift = draw["shift"]
+        flag = np.where((shift == 0)[:, None], st.shipped[None, :], st.keys[None, :] >= shift[:, None])
+        shipped = np.sum(judge_w * np.where(st.shipped, f_cost, m_cost), axis=1)
+        refit = np.sum(judge_w * np.where(flag, f_cost, m_cost), axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (shipped - refit) / judge_w.sum(axis=1)
 
 
 def _by_group(st: Setting, spent: np.ndarray, names: list) -> dict:
