@@ -186,7 +186,7 @@ show_table(answer.table, "watch_periods", key="watch_periods", column_config=wat
 if answer.readings is not None:
     st.subheader("Before the outcomes: two readings of the scores")
     st.caption(watch_words.READINGS_WHAT)
-    show_table(answer.readings, "watch_readings", key="watch_readings")
+    show_table(answer.readings, "watch_readings", key="watch_readings", column_config=watch_words.READINGS_NARROW)
 if answer.groups is not None:
     st.subheader("Group by group")
     st.caption(watch_words.GROUPS_WHAT)

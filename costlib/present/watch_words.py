@@ -149,9 +149,9 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
             total = sum(p["regret_per_case"] * p["n"] for p in saves)
             per_case = total / sum(p["n"] for p in saves)
             about = (
-                f" There, moving the cutoff to each {word}'s estimated base rate is estimated to save about "
-                f"{money(total / len(saves), unit)} a {word} ({money(per_case, unit)} per case), if the base rate "
-                "moved."
+                f" For {_span(saves)}, moving the cutoff to each {word}'s estimated base rate is estimated to save "
+                f"about {money(total / len(saves), unit)} a {word} ({money(per_case, unit)} per case), if the base "
+                "rate moved."
             )
         details.append(f"{_span(estimated)}: {EST_WORDS} {ASSUMPTION}{about}")
     run = []
@@ -246,11 +246,12 @@ OVER_LIMIT = " (over the review limit)"
 
 def how_measured(p: dict) -> str:
     """How a period's cost is known: "measured" (every outcome in, or only the known ones when no
-    estimate is possible: "measured on 63%"), "estimated", or "63% measured, rest estimated"."""
+    estimate is possible: "measured on 63%"), "estimated", or "part measured (63%)" (its known outcomes
+    counted, the rest estimated)."""
     if p["measured"]:
         return "measured" if p["labelled"] == p["n"] else f"measured on {percent(p['labelled'] / p['n'], 0)}"
     if p["labelled"]:
-        return f"{percent(p['labelled'] / p['n'], 0)} measured, rest estimated"
+        return f"part measured ({percent(p['labelled'] / p['n'], 0)})"
     return "estimated"
 
 
@@ -273,7 +274,12 @@ def _flagged(share, cap) -> str:
 
 #: the table's short columns, drawn narrow so that all of them fit the page
 NARROW = {c: {"width": "small"} for c in ("period", "cases", "flagged", "base rate", "alert")}
-SAVES = "refitting would save per case (95% interval)"
+#: the readings table's short columns, the same way
+READINGS_NARROW = {
+    c: {"width": w}
+    for c, w in {"period": 75, "if": 145, "base rate": 75, "cost per case": 175, "best cutoff then": 115}.items()
+}
+SAVES = "refit saves per case (95% interval)"
 FITS = "scores fit a base-rate change"
 
 
@@ -296,23 +302,28 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
                 "its own best cutoff": cut,
                 SAVES: save,
                 "base rate": percent(p["base_rate"]) if p["base_rate"] is not None else "–",
-                FITS: scores_check(p),
                 "alert": "yes" if p["alert"] else "no",
             }
         )
-    out = pd.DataFrame(rows)
-    return out if any(not p["measured"] for p in report["periods"]) else out.drop(columns=FITS)
+    return pd.DataFrame(rows)
 
 
 READINGS_WHAT = (
     "Scores alone cannot always tell a change of the base rate from a change of the cases under which the model "
     "stays calibrated, so each period without all its outcomes is read both ways. The cost intervals cover what the "
-    "outcomes still to come will show under each reading."
+    "outcomes still to come will show under each reading. Outcomes to label: how many of the period's cases, drawn at "
+    "random and labelled, would tell the two readings apart."
 )
 
 
+#: the two readings of an estimated period, as the readings table names them
+READINGS = {"label_shift": "the base rate moved", "calibrated": "the cases changed"}
+
+
 def watch_readings_table(report: dict, unit: str = "") -> pd.DataFrame | None:
-    """The periods without all their outcomes under both readings of their scores; None without any."""
+    """The periods without all their outcomes, one row per reading of their scores (the base rate
+    moved: the cutoff moved to it; the cases changed under a calibrated model: the cutoff stays);
+    None without any such period."""
 
     def cost(r):
         low, high = r["cost_interval"]
@@ -323,24 +334,24 @@ def watch_readings_table(report: dict, unit: str = "") -> pd.DataFrame | None:
     for p in report["periods"]:
         if p["measured"]:
             continue
-        ls, cal = _ls(p), _cal(p)
         m, left = p.get("outcomes_to_tell"), p["n"] - p["labelled"]
-        rows.append(
-            {
-                "period": period_label(p["period"]),
-                "base rate, if it moved": percent(ls["base_rate"]),
-                "cost per case then": cost(ls),
-                "cutoff moved to it": cutoffs_short_text(ls["refit_cutoffs"]),
-                "base rate, if the cases changed": percent(cal["base_rate"]),
-                "cost per case then ": cost(cal),
-                FITS: scores_check(p),
-                "outcomes to tell them apart": "–"
-                if m is None
-                else f"more than {number(left, 0)}"
-                if m > left
-                else number(m, 0),
-            }
-        )
+        for key, reading in READINGS.items():
+            r = p["readings"][key]
+            rows.append(
+                {
+                    "period": period_label(p["period"]),
+                    "if": reading,
+                    "base rate": percent(r["base_rate"]),
+                    "cost per case": cost(r),
+                    "best cutoff then": cutoffs_short_text(r["refit_cutoffs"]),
+                    FITS: scores_check(p),
+                    "outcomes to label": "–"
+                    if m is None
+                    else f"more than {number(left, 0)}"
+                    if m > left
+                    else number(m, 0),
+                }
+            )
     return pd.DataFrame(rows) if rows else None
 
 

@@ -47,7 +47,10 @@ def test_the_built_in_year_says_refit_from_the_month_of_the_shift():
     assert (table["how"] == "estimated").sum() == 3
     assert table["alert"].tolist()[9:] == ["yes"] * 3  # the months without outcomes alert on the estimate
     readings = [t.value for t in at.dataframe if watch_words.FITS in t.value.columns and "cases" not in t.value.columns]
-    assert len(readings) == 1 and readings[0]["period"].tolist() == ["2026-09", "2026-10", "2026-11", "2026-12"]
+    assert len(readings) == 1 and readings[0]["period"].tolist() == [
+        m for m in ("2026-09", "2026-10", "2026-11", "2026-12") for _ in "ab"
+    ]
+    assert readings[0]["if"].tolist()[:2] == list(watch_words.READINGS.values())
     chart = json.loads(next(c for c in at.get("plotly_chart") if c.key == "watch_chart").proto.spec)
     shipped = chart["data"][0]
     assert shipped["marker"]["symbol"][-4:] == ["circle-open"] * 4  # estimated: hollow, with an interval
