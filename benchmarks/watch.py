@@ -33,8 +33,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the working tree's costlib
 
 from costlib.watch import streams  # noqa: E402
-from costlib.watch.estimate import estimate_period, prior_fixed_points, reference_prior  # noqa: E402
-from costlib.watch.shift import estimate_prior, move_to_prior  # noqa: E402
+from costlib.watch.estimate import prior_fixed_points  # noqa: E402
+from costlib.watch.shift import estimate_prior  # noqa: E402
 
 N = 1500
 
@@ -54,22 +54,6 @@ for job in json.load(open(sys.argv[1])):
     out.append(float(fp * job["c_fp"] + fn * job["c_fn"]))
 print(json.dumps(out))
 """
-
-
-def estimate(policy, s, labels=None, resamples=300, seed=0):
-    prior, se = reference_prior(policy)
-    return estimate_period(
-        s,
-        np.full(s.size, "everyone", dtype=object),
-        np.full(s.size, np.nan) if labels is None else labels,
-        costs=policy["prices"],
-        cutoffs=policy["thresholds"],
-        train_prior=prior,
-        train_prior_se=se,
-        reference=policy.get("reference"),
-        n_resamples=resamples,
-        seed=seed,
-    )
 
 
 def accuracy(streams_n: int, cbpe_python: str | None) -> None:
@@ -92,7 +76,7 @@ def accuracy(streams_n: int, cbpe_python: str | None) -> None:
             policy = streams.shipped(rng)
             t = policy["thresholds"]["everyone"]
             y, s = draw(rng)
-            e = estimate(policy, s, resamples=0)
+            e = streams.estimate_month(policy, s, n_resamples=0)
             spent = float(np.mean(np.where(s >= t, 1 - y, 3 * y)))
             realized.append(spent)
             errs["em"].append(e.label_shift.cost - spent)
@@ -156,7 +140,7 @@ def alerts(streams_n: int, months: int) -> None:
             t = policy["thresholds"]["everyone"]
             for m in range(months):
                 y, s = draw(rng)
-                e = estimate(policy, s, seed=m)
+                e = streams.estimate_month(policy, s, seed=m)
                 alert += e.alert
                 fails += e.assumption == "fails"
                 low, high = e.bracket
@@ -174,7 +158,7 @@ def alerts(streams_n: int, months: int) -> None:
         t = policy["thresholds"]["everyone"]
         for m, q in enumerate((0.1, 0.15, 0.2, 0.3, 0.45)):
             _, s = streams.label_shift(rng, N, q)
-            e = estimate(policy, s, seed=m)
+            e = streams.estimate_month(policy, s, seed=m)
             truth = streams.true_cost(t, q) - streams.true_cost(e.label_shift.refit["everyone"], q)
             cover += e.label_shift.regret_low <= truth <= e.label_shift.regret_high
             widths.append(e.label_shift.regret_high - e.label_shift.regret_low)
@@ -194,7 +178,7 @@ def em_speed() -> None:
     for label, sep in (("strong signal", 1.0), ("weak signal", 0.15)):
         _, s = streams.label_shift(rng, N, 0.3, separation=sep)
         t = time.perf_counter()
-        steps = paper_em(s, 0.2)
+        _, steps = streams.paper_em(s, 0.2, tol=1e-12, steps=100_000)
         t_paper = time.perf_counter() - t
         t_root = best(lambda s=s: estimate_prior(s, train_prior=0.2))
         values, counts = np.unique(s, return_counts=True)
@@ -207,17 +191,6 @@ def em_speed() -> None:
             f"| {label} | {t_paper * 1e3:.1f} ms ({steps:,}) | {t_root * 1e3:.2f} ms | {t_paper / t_root:.0f}x | "
             f"{t_loop * 1e3:.0f} ms | {t_once * 1e3:.0f} ms | {t_loop / t_once:.1f}x |"
         )
-
-
-def paper_em(s: np.ndarray, train_prior: float) -> int:
-    """The paper's EM until a step moves the base rate by less than 1e-12: the steps it took."""
-    q = train_prior
-    for steps in range(1, 100_001):
-        q_next = float(move_to_prior(s, q, train_prior).mean())
-        if abs(q_next - q) < 1e-12:
-            return steps
-        q = q_next
-    return 100_000
 
 
 def best(fn, repeat: int = 5) -> float:

@@ -72,3 +72,39 @@ def true_cost(cutoff: float, prior: float, prices=PRICES, n: int = 400_000, seed
         odds = s / (1.0 - s) * (prior / (1.0 - prior)) / (TRAIN_PRIOR / (1.0 - TRAIN_PRIOR))
         p = np.where(np.isinf(odds), 1.0, odds / (1.0 + odds))
     return float(np.mean(np.where(s >= cutoff, (1.0 - p) * prices[0], p * prices[1])))
+
+
+def paper_em(p: np.ndarray, train_prior: float, *, tol: float = 1e-13, steps: int = 200_000) -> tuple[float, int]:
+    """Saerens, Latinne and Decaestecker's EM as the paper writes it, the reference the root-finder
+    (`costlib.watch.shift.prior_fixed_points`) is tested and timed against: move every probability
+    to the estimate, take their mean, until a step moves it by less than `tol`. (base rate, steps)."""
+    from costlib.watch.shift import move_to_prior
+
+    q = train_prior
+    for step in range(1, steps + 1):
+        new = float(np.mean(move_to_prior(p, q, train_prior)))
+        if abs(new - q) < tol or not 0 < new < 1:
+            return new, step
+        q = new
+    return q, steps
+
+
+def estimate_month(policy: dict, scores: np.ndarray, labels=None, *, n_resamples: int = 300, seed: int = 0, **kw):
+    """`costlib.watch.estimate.estimate_period` of one simulated month under a `shipped` policy
+    (one group, no outcomes unless `labels`, NaN where unknown)."""
+    from costlib.watch.estimate import estimate_period, reference_prior
+
+    prior, se = reference_prior(policy)
+    return estimate_period(
+        scores,
+        np.full(scores.size, "everyone", dtype=object),
+        np.full(scores.size, np.nan) if labels is None else np.asarray(labels, dtype=float),
+        costs=policy["prices"],
+        cutoffs=policy["thresholds"],
+        train_prior=prior,
+        train_prior_se=se,
+        reference=policy.get("reference"),
+        n_resamples=n_resamples,
+        seed=seed,
+        **kw,
+    )

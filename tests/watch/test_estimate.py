@@ -28,7 +28,6 @@ from costlib.watch.estimate import (
     FAILS,
     HOLDS,
     UNTESTED,
-    estimate_period,
     moved_cutoff,
     outcomes_to_tell,
     prior_fixed_points,
@@ -40,37 +39,11 @@ RESAMPLES = 200
 
 
 def _estimate(policy, y_or_none, s, *, resamples=RESAMPLES, seed=0, **kw):
-    prior, se = reference_prior(policy)
-    labels = np.full(s.size, np.nan) if y_or_none is None else np.asarray(y_or_none, dtype=float)
-    return estimate_period(
-        s,
-        np.full(s.size, "everyone", dtype=object),
-        labels,
-        costs=policy["prices"],
-        cutoffs=policy["thresholds"],
-        train_prior=prior,
-        train_prior_se=se,
-        reference=policy.get("reference"),
-        n_resamples=resamples,
-        seed=seed,
-        **kw,
-    )
+    return streams.estimate_month(policy, s, y_or_none, n_resamples=resamples, seed=seed, **kw)
 
 
 # ---------------------------------------------------------------------------------------
 # The parts, against brute force
-
-
-def _classic_em(p, train_prior, steps=20_000):
-    """The paper's EM, step by step: move every probability to the estimate, take their mean."""
-    q = train_prior
-    for _ in range(steps):
-        moved = move_to_prior(p, q, train_prior)
-        q_next = float(moved.mean())
-        if abs(q_next - q) < 1e-13:
-            break
-        q = q_next
-    return q
 
 
 @settings(max_examples=60, deadline=None)
@@ -96,7 +69,7 @@ def test_the_fixed_point_is_the_papers_em():
     rng = np.random.default_rng(1)
     for prior in (0.05, 0.2, 0.45):
         _, s = streams.label_shift(rng, 2000, prior)
-        em = _classic_em(s, 0.2)
+        em, _ = streams.paper_em(s, 0.2)
         assert estimate_prior(s, train_prior=0.2) == pytest.approx(em, abs=1e-9)
 
 

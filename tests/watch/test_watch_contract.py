@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from costlib import DataError, DegenerateWarning
+from costlib.watch import streams
 from costlib.watch.periods import cost_by_period
 from costlib.watch.shift import estimate_prior, expected_cost_unlabelled, move_to_prior
 
@@ -145,17 +146,6 @@ def test_the_label_free_cost_is_within_a_few_percent_of_the_measured_one(prior):
         assert abs(unmoved - measured) > abs(moved - measured)  # moving to the new base rate is what helps
 
 
-def _em(p: np.ndarray, train_prior: float, steps: int = 200_000) -> float:
-    """The paper's EM, step by step: move to the estimate, take the mean, until it stops moving."""
-    q = train_prior
-    for _ in range(steps):
-        new = float(np.mean(move_to_prior(p, q, train_prior)))
-        if abs(new - q) < 1e-14 or not 0 < new < 1:
-            return new
-        q = new
-    return q
-
-
 @settings(max_examples=60, deadline=None)
 @given(
     st.lists(st.floats(0.0, 1.0), min_size=1, max_size=30),
@@ -169,7 +159,7 @@ def test_the_base_rate_is_the_ems_fixed_point(p, train_prior):
         assert float(np.mean(move_to_prior(p, got, train_prior))) == (pytest.approx(got, abs=1e-9))
     if np.all(p == p[0]) and abs(p[0] - train_prior) < 1e-12:
         return  # flat: any base rate is a fixed point; the model's is kept
-    assert got == pytest.approx(_em(p, train_prior), abs=2e-5)  # where the EM's own steps end
+    assert got == pytest.approx(streams.paper_em(p, train_prior)[0], abs=2e-5)  # where the EM's own steps end
 
 
 def test_a_weak_model_settles_where_the_em_does_in_few_passes():
@@ -178,7 +168,7 @@ def test_a_weak_model_settles_where_the_em_does_in_few_passes():
     y = rng.random(5_000) < 0.3
     z = rng.normal(0.1 * y, 1.0)
     p = 1 / (1 + np.exp(-(0.1 * z - 0.005)))  # calibrated at 0.5, almost no signal
-    assert estimate_prior(p, train_prior=0.5) == pytest.approx(_em(p, 0.5), abs=1e-6)
+    assert estimate_prior(p, train_prior=0.5) == pytest.approx(streams.paper_em(p, 0.5)[0], abs=1e-6)
 
 
 def test_label_free_arguments_are_checked():
