@@ -227,6 +227,7 @@ def _shipped_cost(policy: dict, frame: pd.DataFrame, columns: dict, y) -> float:
     import numpy as np
 
     from costlib.core.scales import on_scale
+    from costlib.watch.alerts import judge_period
     from costlib.watch.report import for_groups
 
     s = on_scale(
@@ -237,13 +238,11 @@ def _shipped_cost(policy: dict, frame: pd.DataFrame, columns: dict, y) -> float:
     else:
         g = np.full(len(frame), str(next(iter(policy["thresholds"]))), dtype=object)
     thresholds, prices = for_groups(policy, sorted(set(g)))
-    t = np.array([float(thresholds[x]) for x in g])
-    c_fp = np.array([float(prices[x][0]) for x in g])
-    c_fn = np.array([float(prices[x][1]) for x in g])
-    y = np.asarray(y, dtype=float)
-    r = policy.get("random_share")
-    flagged = np.full(len(g), float(r)) if r is not None else (s >= t).astype(float)
-    return float(np.mean(flagged * (1 - y) * c_fp + (1 - flagged) * y * c_fn)) if len(g) else float("nan")
+    judged = judge_period(
+        np.asarray(y, dtype=int), s, g, costs=prices, cutoffs=thresholds, n_resamples=0,
+        random_share=policy.get("random_share"),
+    )  # fmt: skip
+    return judged.shipped
 
 
 def current_policy(build) -> dict:

@@ -291,3 +291,23 @@ def test_the_same_column_as_date_and_score_gets_a_sentence():
     at = _upload(audit, _stable(rng, 2), time="when", score="when")
     assert_no_exception(at)
     assert any("must be two columns" in unescape(e.value) for e in at.error)
+
+
+def test_the_refit_says_what_the_shipped_cutoffs_cost_on_the_rows_it_hands_over():
+    from costlib.present.amounts import money
+
+    policy, cases = shipped_policy(), watch_year()
+    report = watch_report(policy, cases, name="x", n_resamples=0, **answers.SAMPLE_COLUMNS)
+    refit = answers.refit_inputs(policy, cases, name="x", columns=answers.SAMPLE_COLUMNS, report=report)
+    c = answers.SAMPLE_COLUMNS
+    f = refit.frame
+    y = f.iloc[:, 0].to_numpy()
+    g = f[c["group"]].astype(str)
+    one = len(policy["thresholds"]) == 1  # one cutoff and one price book for every group
+    cut = g.map(lambda x: next(iter(policy["thresholds"].values())) if one else policy["thresholds"][x]).to_numpy()
+    price = g.map(lambda x: next(iter(policy["prices"].values())) if one else policy["prices"][x])
+    c_fp, c_fn = np.array([p[0] for p in price]), np.array([p[1] for p in price])
+    flag = f[c["score"]].to_numpy() >= cut
+    brute = float(np.mean(np.where(flag, (1 - y) * c_fp, y * c_fn)))  # case by case
+    assert f"cost {money(brute, answers.policy_unit(policy, ''))} per case on these cases" in refit.sentence
+    assert len(f) == sum(p["labelled"] for p in [p for p in report["periods"] if p["labelled"]][-3:])
