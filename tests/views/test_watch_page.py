@@ -294,6 +294,7 @@ def test_the_same_column_as_date_and_score_gets_a_sentence():
 
 
 def test_the_refit_says_what_the_shipped_cutoffs_cost_on_the_rows_it_hands_over():
+    from costlib.answers import watch as watch_answers
     from costlib.present.amounts import money
 
     policy, cases = shipped_policy(), watch_year()
@@ -309,5 +310,5 @@ def test_the_refit_says_what_the_shipped_cutoffs_cost_on_the_rows_it_hands_over(
     c_fp, c_fn = np.array([p[0] for p in price]), np.array([p[1] for p in price])
     flag = f[c["score"]].to_numpy() >= cut
     brute = float(np.mean(np.where(flag, (1 - y) * c_fp, y * c_fn)))  # case by case
-    assert f"cost {money(brute, answers.policy_unit(policy, ''))} per case on these cases" in refit.sentence
+    assert f"cost {money(brute, watch_answers.policy_unit(policy, ''))} per case on these cases" in refit.sentence
     assert len(f) == sum(p["labelled"] for p in [p for p in report["periods"] if p["labelled"]][-3:])
