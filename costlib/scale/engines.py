@@ -49,10 +49,6 @@ MSG_FILE_KIND = (
     "optionally compressed): name the format by its extension, or pass a query that reads it."
 )
 MSG_SOURCE_FAILED = "The source {what} could not be read: {reason}"
-MSG_ONE_QUERY = (
-    "A query source must be one SELECT statement, which can only read; this one has {n} statement(s) or is not a "
-    "SELECT."
-)
 MSG_QUERY_FAILED = "{engine} could not run costlib's query on the source: {reason}"
 MSG_SPARK_MISSING = (
     'engine="spark" needs the pyspark package (and a Java runtime): install pyspark, or use engine="duckdb".'
@@ -183,6 +179,9 @@ def query_files(query: str) -> list[str]:
     constants read as a path pattern (all the files of a glob, hidden ones included)."""
     import duckdb
 
+    from costlib.scale.sql_gate import read_only_select
+
+    query = read_only_select(query)  # the gate first: DESCRIBE below runs every statement of its text
     files = set()
     con = duckdb.connect(":memory:", config=NO_EXTENSIONS)  # one connection: the globs, then the logged bind
     try:
@@ -191,7 +190,7 @@ def query_files(query: str) -> list[str]:
                 files.update(f for f in glob_files(literal, con) if os.path.exists(f))
         con.execute("CALL enable_logging('FileSystem')")
         with contextlib.suppress(duckdb.Error):
-            con.execute("DESCRIBE " + query.strip().rstrip(";"))
+            con.execute("DESCRIBE " + query)
         rows = con.execute(
             "SELECT DISTINCT json_extract_string(message, '$.path') FROM duckdb_logs WHERE type = 'FileSystem'"
         ).fetchall()
@@ -377,16 +376,12 @@ class DuckDBEngine:
             raise DataError(MSG_SOURCE_FAILED.format(what=describe_source(source), reason=_first_line(exc))) from None
         return view
 
-    def _one_query(self, text: str) -> str:
-        """`text` when it is exactly one SELECT statement (DuckDB's own parser says), else DataError:
-        a query source can only read."""
-        try:
-            statements = self.con.extract_statements(text.strip())
-        except self._error as exc:
-            raise DataError(MSG_SOURCE_FAILED.format(what="query", reason=_first_line(exc))) from None
-        if len(statements) != 1 or statements[0].type.name != "SELECT":
-            raise DataError(MSG_ONE_QUERY.format(n=len(statements)))
-        return text.strip().rstrip(";")
+    @staticmethod
+    def _one_query(text: str) -> str:
+        """The one read-only SELECT of `text` (`sql_gate.read_only_select`), else DataError."""
+        from costlib.scale.sql_gate import read_only_select
+
+        return read_only_select(text)
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -536,8 +531,10 @@ class SparkEngine:
                         if kind == "parquet"
                         else reader.csv(paths, header=True, inferSchema=True)
                     )
-                elif isinstance(source, str):  # one read-only query: Spark parses one statement, inside a SELECT
-                    df = self.spark.sql(f"SELECT * FROM (\n{source.strip().rstrip(';')}\n)")
+                elif isinstance(source, str):  # the gate's one read-only SELECT, and Spark reads it inside one
+                    from costlib.scale.sql_gate import read_only_select
+
+                    df = self.spark.sql(f"SELECT * FROM (\n{read_only_select(source)}\n)")
                 elif isinstance(source, pd.DataFrame):
                     import pyarrow as pa
 

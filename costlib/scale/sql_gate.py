@@ -1,0 +1,127 @@
+"""The one gate for SQL a person wrote: text becomes a query source only as one read-only SELECT.
+
+Every path that takes SQL text (a CLI source, `aggregate`, `audit --engine`, `watch`, the data
+folder, the Python API, DuckDB or Spark) calls `read_only_select` before anything else touches the
+text, and runs what it returns, never the raw text. The gate only parses: DuckDB's parser cuts
+the text into statements (`extract_statements`, which runs nothing) and its tokenizer reads the
+one statement's words; no `execute`, `DESCRIBE`, `EXPLAIN` or engine call sees the text first.
+
+Refused, each with a sentence: more or fewer than one statement; a statement that is not a
+SELECT; a SELECT that holds a statement keyword (``WITH a AS (COPY ... TO 'f') SELECT 1`` parses
+as a SELECT and writes `f` when run), and a SELECT that calls a function that runs SQL text of
+its own (``query``) or touches the database (``checkpoint``). Words inside string constants,
+quoted names and comments do not count. What a read can reach is the engine's matter: DuckDB
+runs with its extensions off (no http, s3 or database reader downloads itself).
+"""
+
+from __future__ import annotations
+
+from costlib.core.errors import DataError
+
+MSG_ONE_QUERY = (
+    "A query source must be one SELECT statement, which can only read; this one has {n} statement(s) or is not a "
+    "SELECT."
+)
+MSG_NOT_PARSED = "The query cannot be read as SQL: {reason}"
+MSG_WRITES = (
+    "A query source must be one SELECT statement, which can only read: this one holds {word!r}, which {what}. "
+    "(A column or table of that name goes in double quotes.)"
+)
+MSG_NOT_TEXT = "A query source must be text: got {kind}."
+
+#: statement words that may not appear in a query source outside strings, quoted names and comments
+STATEMENT_WORDS = frozenset(
+    [
+        "alter",
+        "analyze",
+        "attach",
+        "begin",
+        "call",
+        "checkpoint",
+        "commit",
+        "copy",
+        "create",
+        "deallocate",
+        "delete",
+        "detach",
+        "drop",
+        "execute",
+        "export",
+        "force",
+        "grant",
+        "import",
+        "insert",
+        "install",
+        "load",
+        "merge",
+        "pragma",
+        "prepare",
+        "reset",
+        "revoke",
+        "rollback",
+        "set",
+        "transaction",
+        "truncate",
+        "update",
+        "use",
+        "vacuum",
+    ]
+)
+#: functions a SELECT can call that run SQL text of their own or change the database
+STATEMENT_FUNCTIONS = frozenset({"query", "query_table", "checkpoint", "force_checkpoint", "setseed", "nextval"})
+
+
+def read_only_select(text) -> str:
+    """The one read-only SELECT statement of `text`, as DuckDB's parser cut it (no trailing ``;``);
+    DataError otherwise. Nothing runs.
+
+    >>> read_only_select("SELECT 1 AS y; ")
+    'SELECT 1 AS y'
+    >>> try:
+    ...     read_only_select("SELECT 1; COPY (SELECT 42) TO 'x.csv'")
+    ... except DataError as err:
+    ...     print(str(err).split(";")[1])
+     this one has 2 statement(s) or is not a SELECT.
+    """
+    import duckdb
+
+    if not isinstance(text, str):
+        raise DataError(MSG_NOT_TEXT.format(kind=type(text).__name__))
+    con = duckdb.connect(":memory:", config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
+    try:
+        statements = con.extract_statements(text)
+    except duckdb.Error as exc:
+        raise DataError(MSG_NOT_PARSED.format(reason=_first_line(exc))) from None
+    finally:
+        con.close()
+    if len(statements) != 1 or statements[0].type.name != "SELECT":
+        raise DataError(MSG_ONE_QUERY.format(n=len(statements)))
+    statement = statements[0].query.strip().rstrip(";").strip()
+    _check_words(statement)
+    return statement
+
+
+def _check_words(statement: str) -> None:
+    """Refuse a statement word, or a call of a statement function, among the statement's tokens."""
+    import duckdb
+
+    tokens = duckdb.tokenize(statement)
+    for i, (start, kind) in enumerate(tokens):
+        if kind.name not in ("keyword", "identifier"):
+            continue
+        end = tokens[i + 1][0] if i + 1 < len(tokens) else len(statement)
+        word = statement[start:end].strip()
+        if word.startswith('"'):
+            continue  # a quoted name
+        lower = word.lower()
+        if kind.name == "keyword" and lower in STATEMENT_WORDS:
+            raise DataError(MSG_WRITES.format(word=word, what="starts a statement of its own"))
+        called = i + 1 < len(tokens) and statement[tokens[i + 1][0] :].lstrip().startswith("(")
+        if called and lower.rsplit(".", 1)[-1] in STATEMENT_FUNCTIONS:
+            raise DataError(MSG_WRITES.format(word=word, what="runs SQL of its own or changes the database"))
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    line = lines[0] if lines else type(exc).__name__
+    return line if line.endswith(".") else line + "."
