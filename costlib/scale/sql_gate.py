@@ -91,6 +91,8 @@ def read_only_select(text) -> str:
     try:
         statements = con.extract_statements(text)
     except duckdb.Error as exc:
+        from costlib.scale.engines import _first_line  # the engines' sentence of an engine error
+
         raise DataError(MSG_NOT_PARSED.format(reason=_first_line(exc))) from None
     finally:
         con.close()
@@ -119,9 +121,3 @@ def _check_words(statement: str) -> None:
         called = i + 1 < len(tokens) and statement[tokens[i + 1][0] :].lstrip().startswith("(")
         if called and lower.rsplit(".", 1)[-1] in STATEMENT_FUNCTIONS:
             raise DataError(MSG_WRITES.format(word=word, what="runs SQL of its own or changes the database"))
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    line = lines[0] if lines else type(exc).__name__
-    return line if line.endswith(".") else line + "."
