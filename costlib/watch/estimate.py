@@ -185,6 +185,21 @@ def _cap_shift(keys: np.ndarray, w: np.ndarray, cap: float) -> np.ndarray:
     return np.where(j >= 0, k[last][np.maximum(j, 0)], np.inf)
 
 
+def _shipped_cells(st: Setting, w, flagged_cost: np.ndarray, missed_cost: np.ndarray) -> np.ndarray:
+    """(b, m) each cell's cost under the shipped policy, weights `w`: its cutoffs, or its random share
+    (that share of each cell flagged)."""
+    if st.random_share is not None:
+        r = st.random_share
+        return w * ((1 - r) * missed_cost + r * flagged_cost)
+    return w * np.where(st.shipped, flagged_cost, missed_cost)
+
+
+def _moved_flags(st: Setting, shift: np.ndarray) -> np.ndarray:
+    """(b, m) whether the refit flags each cell: the shipped cutoffs with their log-odds moved by
+    `shift` (b,), the shipped flags where there is no move."""
+    return np.where((shift == 0)[:, None], st.shipped[None, :], st.keys[None, :] >= shift[:, None])
+
+
 def _judge(st: Setting, w: np.ndarray, pi, *, shifted: bool, rng=None) -> dict:
     """The reading (`shifted`: the base rate moved; else calibrated scores) of the cells under
     weights `w` (b, m) and fitting rows' base rate `pi` (b,): arrays (b,) of the base rate (of
@@ -204,17 +219,15 @@ def _judge(st: Setting, w: np.ndarray, pi, *, shifted: bool, rng=None) -> dict:
     flagged_cost = np.where(unknown, (1.0 - p) * st.c_fp, np.where(c.kind == 2, st.c_fp, 0.0))
     missed_cost = np.where(unknown, p * st.c_fn, np.where(c.kind == 1, st.c_fn, 0.0))
     share = None
+    spent = _shipped_cells(st, w, flagged_cost, missed_cost)
+    shipped = spent.sum(axis=1)
     if st.random_share is not None:
         r = st.random_share
-        spent = w * ((1 - r) * missed_cost + r * flagged_cost)
-        shipped = spent.sum(axis=1)
         nobody = np.sum(w * missed_cost, axis=1)
         refit = np.minimum(nobody, shipped) if shifted else shipped
         shift = np.zeros(b)
         share = np.where(refit < shipped, 0.0, r)
     else:
-        spent = w * np.where(st.shipped, flagged_cost, missed_cost)
-        shipped = spent.sum(axis=1)
         shift, refit = np.zeros(b), shipped
         if shifted:
             pis = np.broadcast_to(np.asarray(pi, dtype=np.float64), (b,))
@@ -223,8 +236,7 @@ def _judge(st: Setting, w: np.ndarray, pi, *, shifted: bool, rng=None) -> dict:
             shift = np.where(np.abs(shift) < SHIFT_NOISE, 0.0, shift)  # the EM's last bits: no move
             if st.capacity is not None:
                 shift = np.maximum(shift, _cap_shift(st.keys, w, st.capacity))
-            flag = np.where((shift == 0)[:, None], st.shipped[None, :], st.keys[None, :] >= shift[:, None])
-            refit = np.sum(w * np.where(flag, flagged_cost, missed_cost), axis=1)
+            refit = np.sum(w * np.where(_moved_flags(st, shift), flagged_cost, missed_cost), axis=1)
     w_unknown = np.where(unknown, w, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         out = {
@@ -243,10 +255,7 @@ def _judge(st: Setting, w: np.ndarray, pi, *, shifted: bool, rng=None) -> dict:
         pos = rng.binomial(np.round(w).astype(np.int64), np.clip(p, 0.0, 1.0)) if unknown.any() else np.zeros(w.shape)
         drawn_f = np.where(unknown, (w - pos) * st.c_fp, w * flagged_cost)
         drawn_n = np.where(unknown, pos * st.c_fn, w * missed_cost)
-        if st.random_share is not None:
-            drawn = (1 - st.random_share) * drawn_n.sum(axis=1) + st.random_share * drawn_f.sum(axis=1)
-        else:
-            drawn = np.sum(np.where(st.shipped, drawn_f, drawn_n), axis=1)
+        drawn = _shipped_cells(st, 1.0, drawn_f, drawn_n).sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             out["drawn"] = drawn / total
     return out
@@ -461,16 +470,11 @@ def _judged_refits(st: Setting, w: np.ndarray, draw: dict) -> np.ndarray:
     saving: moving a cutoff towards the moved probabilities' best always does.)"""
     judge_w = np.roll(w, -1, axis=0)
     f_cost, m_cost = np.roll(draw["flagged_cost"], -1, axis=0), np.roll(draw["missed_cost"], -1, axis=0)
+    shipped = _shipped_cells(st, judge_w, f_cost, m_cost).sum(axis=1)
     if st.random_share is not None:
-        r = st.random_share
-        nobody = np.sum(judge_w * m_cost, axis=1)
-        shipped = (1 - r) * nobody + r * np.sum(judge_w * f_cost, axis=1)
-        refit = np.where(draw["share"] == 0, nobody, shipped)
+        refit = np.where(draw["share"] == 0, np.sum(judge_w * m_cost, axis=1), shipped)
     else:
-        shift = draw["shift"]
-        flag = np.where((shift == 0)[:, None], st.shipped[None, :], st.keys[None, :] >= shift[:, None])
-        shipped = np.sum(judge_w * np.where(st.shipped, f_cost, m_cost), axis=1)
-        refit = np.sum(judge_w * np.where(flag, f_cost, m_cost), axis=1)
+        refit = np.sum(judge_w * np.where(_moved_flags(st, draw["shift"]), f_cost, m_cost), axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return (shipped - refit) / judge_w.sum(axis=1)
 
