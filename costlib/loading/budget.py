@@ -126,11 +126,18 @@ class Allowance:
     """The peak memory one read and preparation may take, and what sets it.
 
     ``server`` is False when the upload budget sets it, True when the server's free memory
-    (smaller, because other sessions hold the rest) does; the refusals say which.
+    (smaller) does. Then ``whole`` is the server budget (what a read could take with nothing
+    else held), and ``others`` and ``mine`` are the bytes other sessions and this one hold on the
+    server's ledger: the refusals say which of them, if any, makes the difference. A table that
+    would not fit even on an empty server is too big for this server, not refused because the
+    server is busy (`messages.limit_words`).
     """
 
     peak: int
     server: bool = False
+    whole: int = 0
+    others: int = 0
+    mine: int = 0
 
     @property
     def table(self) -> int:

@@ -29,7 +29,7 @@ import pandas as pd
 from costlib.core.errors import DataError
 from costlib.loading.budget import Allowance, server_memory_budget, session_share, upload_memory_budget
 from costlib.loading.frames import frame_bytes
-from costlib.loading.messages import MSG_SERVER_BUSY, MSG_SESSION_FULL, size
+from costlib.loading.messages import MSG_SERVER_BUSY, MSG_SERVER_TOO_SMALL, MSG_SESSION_FULL, MSG_SESSION_HOLDS, size
 
 CLOSED_KEPT = 100_000  # closed accounts remembered (session ids are never reused; about 10 MB)
 
@@ -101,7 +101,9 @@ class MemoryLedger:
         Raises
         ------
         DataError
-            `MSG_SESSION_FULL` or `MSG_SERVER_BUSY`, beginning with `what` ("Reading “t.csv”").
+            `MSG_SESSION_FULL` (past the account's share), else `MSG_SERVER_TOO_SMALL` (past the
+            whole server budget), `MSG_SERVER_BUSY` (other sessions' data makes the difference) or
+            `MSG_SESSION_HOLDS` (this session's own data does), beginning with `what` ("Reading “t.csv”").
         """
         with self._lock:
             own = self._held.get(account, {})
@@ -112,8 +114,14 @@ class MemoryLedger:
                 raise DataError(MSG_SESSION_FULL.format(what=what, **words))
             free = self._room(account, key) + gone - own.get(key, 0)
             if nbytes > free:
-                words = {"need": size(nbytes), "free": size(max(0, free)), "mine": size(mine)}
-                raise DataError(MSG_SERVER_BUSY.format(what=what, budget=size(self.budget()), **words))
+                budget = self.budget()
+                others = sum(sum(keys.values()) for a, keys in self._held.items() if a != account)
+                words = {"need": size(nbytes), "free": size(max(0, free)), "mine": size(mine), "budget": size(budget)}
+                if nbytes > budget:  # too big for this server even when it holds nothing else
+                    raise DataError(MSG_SERVER_TOO_SMALL.format(what=what, **words))
+                if others > 0 and nbytes <= budget - mine:  # the other sessions' data makes the difference
+                    raise DataError(MSG_SERVER_BUSY.format(what=what, others=size(others), **words))
+                raise DataError(MSG_SESSION_HOLDS.format(what=what, **words))
             if account not in self._closed:
                 self._held.setdefault(account, {})[key] = int(nbytes)
 
@@ -158,9 +166,17 @@ class MemoryLedger:
 
     def allowance(self, account: Hashable, key: Hashable) -> Allowance:
         """What a read may take now: the upload budget, or less when the server has less free
-        (`Allowance.server` then says so in the refusal)."""
-        upload, free = upload_memory_budget(), self.room(account, key)
-        return Allowance(upload) if upload <= free else Allowance(max(0, free), server=True)
+        (`Allowance.server` then says so in the refusal, with the server budget and what this
+        session and the others hold, so that it can say which of them makes the difference)."""
+        upload = upload_memory_budget()
+        with self._lock:
+            free, budget = self._room(account, key), self.budget()
+            own = self._held.get(account, {})
+            mine = sum(own.values()) - own.get(key, 0)
+            others = sum(sum(keys.values()) for a, keys in self._held.items() if a != account)
+        if upload <= free:
+            return Allowance(upload)
+        return Allowance(max(0, free), server=True, whole=budget, others=others, mine=mine)
 
 
 LEDGER = MemoryLedger()

@@ -16,6 +16,7 @@ from costlib.core.escaping import (
     shorten,
 )
 from costlib.core.settings import MSG_GROUP_TOO_MANY  # noqa: F401 (the loader's sentences read it here)
+from costlib.loading.budget import PEAK_PER_TABLE_BYTE
 
 # ---------------------------------------------------------------------------------------
 # read_table and read_path
@@ -67,10 +68,17 @@ MSG_TOO_BIG_CSV = (
     "in memory, more than {limit}. {advice}"
 )
 LIMIT_UPLOAD = "the {size} that one uploaded table may take here"
-LIMIT_SERVER = "the {size} that a new table may take while this server is this busy"
+LIMIT_SERVER_WHOLE = "the {size} that one table may take on this server even when it holds nothing else"
+LIMIT_SERVER = "the {size} that a new table may take now: other sessions hold {others} of this server's {budget}"
 BUSY_ADVICE = (
-    "Everyone using this server shares its memory, and most of it is taken now. Nothing you had loaded is lost; "
-    "try again in a few minutes."
+    "Everyone using this server shares its memory. Nothing you had loaded is lost; try again in a few minutes, "
+    "once they hold less."
+)
+LIMIT_SESSION_HELD = (
+    "the {size} that a new table may take now: this session already holds {mine} of this server's {budget}"
+)
+SESSION_HELD_ADVICE = (
+    "Nothing you had loaded is lost; open a smaller file, or reload the page to start a fresh session."
 )
 MSG_TOO_MUCH_WORK = (
     'The table "{name}" has {rows} rows and {scores}: the costs, cutoffs and intervals the pages work out '
@@ -88,8 +96,17 @@ MSG_SESSION_FULL = (
 )
 MSG_SERVER_BUSY = (
     "{what} would need about {need} of memory, and this server has {free} free now: everyone using it shares "
-    "its {budget}, and this session holds {mine} of that. Nothing you had loaded is lost; try again in a few "
-    "minutes, or open a smaller file."
+    "its {budget}, this session holds {mine} of that and other sessions {others}. Nothing you had loaded is lost; "
+    "try again in a few minutes, or open a smaller file."
+)
+MSG_SERVER_TOO_SMALL = (
+    "{what} would need about {need} of memory, more than the {budget} this whole server may hold even when it "
+    "holds nothing else. Nothing you had loaded is lost; open a smaller file. " + BIG_DATA_PATH
+)
+MSG_SESSION_HOLDS = (
+    "{what} would need about {need} of memory, and this server has {free} free now: this session holds {mine} "
+    "of its {budget}. Nothing you had loaded is lost; open a smaller file, or reload the page to start a fresh "
+    "session."
 )
 MSG_FILE_TOO_BIG = (
     'The file "{name}" is {size}, more than the {budget} that a file read into memory may take here. ' + BIG_DATA_PATH
@@ -290,13 +307,35 @@ def num(x: float) -> str:
     return f"{x:.6g}"
 
 
-def limit_words(allowance) -> dict[str, str]:
-    """The {limit} and {advice} of a refusal for a table too big for a read's `budget.Allowance`:
-    'the 1 GB that one uploaded table may take here' and the big-data path, or the busy server's
-    words and to try again later."""
-    if allowance.server:
-        return {"limit": LIMIT_SERVER.format(size=size(allowance.table)), "advice": BUSY_ADVICE}
-    return {"limit": LIMIT_UPLOAD.format(size=size(allowance.table)), "advice": BIG_DATA_PATH}
+def limit_words(allowance, need: int) -> dict[str, str]:
+    """The {limit} and {advice} of a refusal of a table that takes `need` bytes (or, for a CSV,
+    whose first rows already do), too big for a read's `budget.Allowance`.
+
+    The upload budget's words ('the 1 GB that one uploaded table may take here') and the
+    big-data path when the upload budget set the allowance. When the server's free memory did:
+    the same advice when the table would not fit even on an empty server; the busy server's words,
+    with what other sessions hold, when their data makes the difference; else this session's
+    own data, and a fresh session.
+
+    Examples
+    --------
+    >>> from costlib.loading.budget import Allowance
+    >>> limit_words(Allowance(400_000_000, server=True, whole=400_000_000), 500_000_000)["limit"]
+    'the 100 MB that one table may take on this server even when it holds nothing else'
+    >>> limit_words(Allowance(40_000_000, server=True, whole=400_000_000, others=360_000_000), 50_000_000)["limit"]
+    "the 10 MB that a new table may take now: other sessions hold 360 MB of this server's 400 MB"
+    """
+    table = size(allowance.table)
+    if not allowance.server:
+        return {"limit": LIMIT_UPLOAD.format(size=table), "advice": BIG_DATA_PATH}
+    if need > allowance.whole // PEAK_PER_TABLE_BYTE:
+        whole = size(allowance.whole // PEAK_PER_TABLE_BYTE)
+        return {"limit": LIMIT_SERVER_WHOLE.format(size=whole), "advice": BIG_DATA_PATH}
+    budget, mine = size(allowance.whole), size(allowance.mine)
+    if allowance.others > 0 and need <= (allowance.whole - allowance.mine) // PEAK_PER_TABLE_BYTE:
+        limit = LIMIT_SERVER.format(size=table, others=size(allowance.others), budget=budget)
+        return {"limit": limit, "advice": BUSY_ADVICE}
+    return {"limit": LIMIT_SESSION_HELD.format(size=table, mine=mine, budget=budget), "advice": SESSION_HELD_ADVICE}
 
 
 def size(n_bytes: float) -> str:

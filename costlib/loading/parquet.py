@@ -122,7 +122,7 @@ def _read_batches(pfile, name: str, limit: Allowance):
                     rows=f"{pfile.metadata.num_rows:,}",
                     read=f"{rows:,}",
                     size=size(used),
-                    **limit_words(limit),
+                    **limit_words(limit, used),
                 )
             )
         batches.append(batch)
@@ -140,7 +140,9 @@ def _check_parquet_budget(meta, schema, name: str, limit: Allowance) -> None:
     estimate = parquet_memory_estimate(meta, schema)
     if estimate > limit.table:
         raise DataError(
-            MSG_TOO_BIG_PARQUET.format(name=name, rows=f"{meta.num_rows:,}", size=size(estimate), **limit_words(limit))
+            MSG_TOO_BIG_PARQUET.format(
+                name=name, rows=f"{meta.num_rows:,}", size=size(estimate), **limit_words(limit, estimate)
+            )
         )
 
 

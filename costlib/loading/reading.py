@@ -383,7 +383,9 @@ def _parse_chunks(
                     rows += len(chunk)
                     if held > budget:
                         raise DataError(
-                            MSG_TOO_BIG_CSV.format(name=name, rows=f"{rows:,}", size=size(held), **limit_words(limit))
+                            MSG_TOO_BIG_CSV.format(
+                                name=name, rows=f"{rows:,}", size=size(held), **limit_words(limit, held)
+                            )
                         )
                     chunks.append(chunk)
     except DataError:

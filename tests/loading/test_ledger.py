@@ -149,13 +149,77 @@ def test_the_allowance_is_the_upload_budget_unless_the_server_has_less_free(monk
 
 def test_a_read_on_a_busy_server_is_refused_in_the_busy_servers_words():
     csv = b"label,score\n" + b"1,0.123456789\n0,0.987654321\n" * 50_000
+    busy = budget.Allowance(400_000, server=True, whole=4_000_000, others=3_600_000)
     with pytest.raises(DataError) as err:
-        loading.read_table(csv, "big.csv", limit=budget.Allowance(400_000, server=True))
-    assert "while this server is this busy" in err.value.message and "big.csv" in err.value.message
+        loading.read_table(csv, "big.csv", limit=busy)
+    assert "other sessions hold 3.6 MB of this server's 4 MB" in err.value.message and "big.csv" in err.value.message
+    assert "try again in a few minutes" in err.value.message
     with pytest.raises(DataError) as err:
         loading.read_table(csv, "big.csv", limit=budget.Allowance(400_000))
     assert "that one uploaded table may take here" in err.value.message
     assert len(loading.read_table(csv, "big.csv")) == 100_000
+
+
+def test_a_parquet_bomb_on_a_small_idle_server_is_too_big_for_it_not_refused_as_busy(monkeypatch):
+    # issue 45: a server of 400 MB that holds nothing: the file alone would need more than it has
+    from tests.loading.test_loading_limits import bomb
+
+    monkeypatch.delenv(budget.UPLOAD_MEMORY_ENV, raising=False)  # 4 GB: the server's 400 MB set the limit
+    ledger = MemoryLedger(budget=lambda: 400 << 20)
+    limit = ledger.allowance("me", "k")
+    assert limit.server and limit.whole == 400 << 20 and limit.others == 0 and limit.mine == 0
+    with pytest.raises(DataError) as err:
+        loading.read_table(bomb(100_000_000), "bomb.parquet", limit=limit)
+    msg = err.value.message
+    assert "about 1.6 GB once read into memory, more than the 105 MB" in msg  # 400 MiB / 4 = 104.9 MB
+    assert "one table may take on this server even when it holds nothing else" in msg
+    assert "busy" not in msg and "try again" not in msg and "big-data path" in msg
+
+
+def test_a_parquet_file_refused_for_other_sessions_data_says_how_much_they_hold(monkeypatch):
+    from tests.loading.test_loading_limits import bomb
+
+    monkeypatch.delenv(budget.UPLOAD_MEMORY_ENV, raising=False)
+    ledger = MemoryLedger(budget=lambda: 400 << 20)
+    ledger.hold("other", "t", 300 << 20)  # another session holds 300 MiB: 100 MiB free, 25 MiB a table
+    data = bomb(2_000_000)  # 32 MB once read: fits an idle 400 MB server (100 MB a table), not this one
+    with pytest.raises(DataError) as err:
+        loading.read_table(data, "p.parquet", limit=ledger.allowance("me", "k"))
+    msg = err.value.message
+    assert "about 32 MB once read into memory, more than the 26.2 MB that a new table may take now" in msg
+    assert "other sessions hold 315 MB of this server's 419 MB" in msg and "try again in a few minutes" in msg
+    ledger.release("other", "t")
+    assert len(loading.read_table(data, "p.parquet", limit=ledger.allowance("me", "k"))) == 2_000_000
+
+
+def test_a_parquet_file_refused_for_this_sessions_own_data_does_not_blame_others(monkeypatch):
+    from tests.loading.test_loading_limits import bomb
+
+    monkeypatch.delenv(budget.UPLOAD_MEMORY_ENV, raising=False)
+    ledger = MemoryLedger(budget=lambda: 400 << 20, share=lambda: 4 << 30)
+    ledger.hold("me", "old", 300 << 20)
+    with pytest.raises(DataError) as err:
+        loading.read_table(bomb(2_000_000), "p.parquet", limit=ledger.allowance("me", "k"))
+    msg = err.value.message
+    assert "this session already holds 315 MB of this server's 419 MB" in msg and "fresh session" in msg
+    assert "other sessions" not in msg and "try again" not in msg
+
+
+def test_the_ledgers_refusal_names_what_makes_the_difference():
+    ledger = MemoryLedger(budget=lambda: 10_000_000, share=lambda: 100_000_000)
+    with pytest.raises(DataError) as err:  # idle server, too big for it
+        ledger.admit("me", "t", 20_000_000, what="Reading “b.csv”")
+    assert "more than the 10 MB this whole server may hold even when it holds nothing else" in err.value.message
+    assert "try again" not in err.value.message
+    ledger.admit("me", "old", 8_000_000, what="x")
+    with pytest.raises(DataError) as err:  # only this session's data is in the way
+        ledger.admit("me", "new", 5_000_000, what="Reading “b.csv”")
+    assert "this session holds 8 MB of its 10 MB" in err.value.message and "fresh session" in err.value.message
+    ledger.release("me", "old")
+    ledger.admit("other", "t", 8_000_000, what="x")
+    with pytest.raises(DataError) as err:  # another session's data is in the way
+        ledger.admit("me", "new", 5_000_000, what="Reading “b.csv”")
+    assert "other sessions 8 MB" in err.value.message and "try again in a few minutes" in err.value.message
 
 
 def test_held_bytes_counts_each_buffer_once_and_follows_datasets():
