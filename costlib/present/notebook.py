@@ -3,11 +3,15 @@ returns, so an `Audit` or a `Recommendation` left at the end of a cell shows its
 (coloured by its kind: ship, not clearly better, do not let the model decide) and its rules
 table, the row it ships marked, in the manner of scikit-learn's Display objects. Every string
 is HTML-escaped (`core.escaping.html_escape`): group, column and file names come from users.
+It is shown as typed, in bounded length: control characters, line breaks and right-to-left
+overrides each show as "?" (`core.escaping.display_name`), a name in the title or a table cell
+takes at most `MAX_CELL_CHARS` characters and a sentence `MAX_SENTENCE_CHARS`, and the card is
+marked for MathJax to leave alone (Jupyter typesets ``$...$`` in HTML output otherwise).
 """
 
 from __future__ import annotations
 
-from costlib.core.escaping import html_escape
+from costlib.core.escaping import MAX_CELL_CHARS, display_name, html_escape
 
 #: the verdict box's colours by `words.Verdict.kind`
 COLOURS = {"success": ("#e8f5e9", "#1b5e20"), "warning": ("#fff8e1", "#8a6d00"), "error": ("#fdecea", "#b71c1c")}
@@ -18,27 +22,50 @@ STYLE = (
     ".costlib-card tr.pick{background:#eef4fb;"
     "font-weight:600}</style>"
 )
+#: the classes MathJax 2 and 3 (classic Notebook, JupyterLab) skip: a "$x$" in a name stays text
+NO_MATH = "tex2jax_ignore mathjax_ignore"
+#: the most characters of one sentence of the card (its names are already cut to MAX_CELL_CHARS)
+MAX_SENTENCE_CHARS = 5_000
+
+
+def shown(text, limit: int = MAX_SENTENCE_CHARS) -> str:
+    """Text as the card shows it: hidden characters as "?" and at most `limit` characters
+    (`display_name`), HTML-escaped.
+
+    Examples
+    --------
+    >>> shown("<b>x\u202egnp.exe</b>")
+    '&lt;b&gt;x?gnp.exe&lt;/b&gt;'
+    >>> len(shown("a" * 100_000, 200))
+    200
+    """
+    return html_escape(display_name(text, limit))
 
 
 def card(title: str, verdict, table_html: str, notes=()) -> str:
     """An answer as HTML: its `title`, the `verdict` (`words.Verdict`: headline and details),
     the table (already escaped HTML) and `notes` (sentences)."""
     back, ink = COLOURS.get(verdict.kind, COLOURS["warning"])
-    details = "".join(f"<p>{html_escape(d)}</p>" for d in verdict.details)
-    notes_html = "".join(f'<p style="color:#555">{html_escape(n)}</p>' for n in notes)
+    details = "".join(f"<p>{shown(d)}</p>" for d in verdict.details)
+    notes_html = "".join(f'<p style="color:#555">{shown(n)}</p>' for n in notes)
     return (
-        f'<div class="costlib-card">{STYLE}<p style="font-weight:600;margin-bottom:.3rem">{html_escape(title)}</p>'
+        f'<div class="costlib-card {NO_MATH}">{STYLE}'
+        f'<p style="font-weight:600;margin-bottom:.3rem">{shown(title)}</p>'
         f'<div style="background:{back};color:{ink};padding:.6rem .8rem;border-radius:.3rem">'
-        f"<p><b>{html_escape(verdict.headline)}</b></p>{details}</div>{table_html}{notes_html}</div>"
+        f"<p><b>{shown(verdict.headline)}</b></p>{details}</div>{table_html}{notes_html}</div>"
     )
 
 
 def _rules(rec, unit: str) -> str:
-    """The rules table (`tables.rules_overall_table`) as HTML, the row the verdict ships marked."""
+    """The rules table (`tables.rules_overall_table`) as HTML, the row the verdict ships marked,
+    each text cell and column name shown as `shown` shows a name."""
     from costlib.present.report import shipped_row, table_html
     from costlib.present.tables import rules_overall_table
 
-    return table_html(rules_overall_table(rec, unit), highlight=shipped_row(rec))
+    table = rules_overall_table(rec, unit)
+    table = table.map(lambda x: display_name(x, MAX_CELL_CHARS) if isinstance(x, str) else x)
+    table.columns = [display_name(c, MAX_CELL_CHARS) for c in table.columns]
+    return table_html(table, highlight=shipped_row(rec))
 
 
 def recommendation_card(rec, *, unit: str = "", volume: float | None = None) -> str:
@@ -46,10 +73,11 @@ def recommendation_card(rec, *, unit: str = "", volume: float | None = None) -> 
     from costlib.present.words import recommendation_verdict
 
     verdict = recommendation_verdict(rec, unit=unit, volume=volume)
-    return card(f"Which cutoff to ship: {rec.model}", verdict, _rules(rec, unit))
+    return card(f"Which cutoff to ship: {display_name(rec.model, MAX_CELL_CHARS)}", verdict, _rules(rec, unit))
 
 
 def audit_card(audit) -> str:
     """An `Audit` as HTML: its verdict, the rules table, and its notes."""
-    title = f"Cost audit: {audit.model_name}" + (f" on {audit.data_name}" if audit.data_name else "")
+    model, data = (display_name(x, MAX_CELL_CHARS) for x in (audit.model_name, audit.data_name or ""))
+    title = f"Cost audit: {model}" + (f" on {data}" if audit.data_name else "")
     return card(title, audit.verdict, _rules(audit.recommendation, audit.unit), audit.notes)
