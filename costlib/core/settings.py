@@ -145,6 +145,34 @@ def matrix_link(m) -> str:
     return ";".join(",".join(f"{x:g}" for x in r) for r in m)
 
 
+#: what a link's on/off setting may say (case and spaces aside): "true" or "false", as `link_text` writes it
+SWITCH_WORDS = {"true": True, "false": False}
+
+
+def parse_switch(text: str) -> bool:
+    """A link's on/off value: "true" or "false" (any case, spaces around ignored).
+
+    Raises
+    ------
+    ValueError
+        For anything else ("yes", "1", "nan", a 5,000-character text), so that the page says the
+        link's value was refused (`link_refused`) instead of turning the setting off without a word.
+
+    Examples
+    --------
+    >>> parse_switch(" TRUE "), parse_switch("false")
+    (True, False)
+    >>> parse_switch("yes")
+    Traceback (most recent call last):
+    ...
+    ValueError: not "true" or "false"
+    """
+    value = SWITCH_WORDS.get(str(text).strip().lower())
+    if value is None:
+        raise ValueError('not "true" or "false"')
+    return value
+
+
 def link_note(key: str, note: str) -> str:
     """What a page says when the link's value of `key` was out of its bound (`note`, from `check`).
 

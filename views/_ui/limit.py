@@ -5,13 +5,17 @@ setting (`settings.CAPACITY`)."""
 from __future__ import annotations
 
 from costlib.core import settings
-from views._ui.state import keep, mirror, remembered, setting
+from views._ui.state import ensure_setting, keep, mirror, remembered, setting
+
+NO_LIMIT = "no limit"  # what a refused ?{key}_on=... gives: "... so no limit is used instead."
 
 
 def limit_setting(key: str) -> int | None:
     """The limit of this session (?{key}_on=true&{key}=400), read before its widgets are drawn;
     None when it is off."""
-    remembered(f"{key}_on", False, parse=lambda v: v.lower() == "true")
+    # read from the link first with the words of a refused value ("yes" is not "true": said, not off in silence)
+    ensure_setting(f"{key}_on", False, parse=settings.parse_switch, default_words=NO_LIMIT)
+    remembered(f"{key}_on", False, parse=settings.parse_switch)
     remembered(key, settings.CAPACITY.default, bound=settings.CAPACITY)
     return int(setting(key)) if setting(f"{key}_on") else None
 
