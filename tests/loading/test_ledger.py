@@ -176,6 +176,17 @@ def test_a_parquet_bomb_on_a_small_idle_server_is_too_big_for_it_not_refused_as_
     assert "busy" not in msg and "try again" not in msg and "big-data path" in msg
 
 
+def test_a_csv_over_a_small_idle_servers_memory_is_too_big_for_it_not_refused_as_busy(monkeypatch):
+    monkeypatch.delenv(budget.UPLOAD_MEMORY_ENV, raising=False)
+    csv = b"label,score\n" + b"1,0.123456789\n0,0.987654321\n" * 50_000  # 1.6 MB parsed
+    ledger = MemoryLedger(budget=lambda: 400_000)  # a table may take 100 kB on this server
+    with pytest.raises(DataError) as err:
+        loading.read_table(csv, "big.csv", limit=ledger.allowance("me", "k"))
+    msg = err.value.message
+    assert "more than the 100 kB that one table may take on this server even when it holds nothing else" in msg
+    assert "busy" not in msg and "try again" not in msg and "big-data path" in msg
+
+
 def test_a_parquet_file_refused_for_other_sessions_data_says_how_much_they_hold(monkeypatch):
     from tests.loading.test_loading_limits import bomb
 
