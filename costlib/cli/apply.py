@@ -41,8 +41,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def decide(args) -> tuple[pd.DataFrame, dict]:
-    """(the decisions table, the summary) of ``apply``."""
+def decide(args) -> tuple[pd.DataFrame, dict, list[str]]:
+    """(the decisions table, the summary, the groups the policy has no cutoff of its own for) of
+    ``apply``; the summary lists the first 100 of those groups."""
     from costlib import loading
     from costlib.handoff.policy import decide, logit_cutoff, read_policy, unseen_groups
     from costlib.loading.frames import group_column, number_column, require_columns
@@ -77,14 +78,14 @@ def decide(args) -> tuple[pd.DataFrame, dict]:
         "pooled_cases": pooled_rows,
         "out": args.out,
     }
-    return out, summary
+    return out, summary, unseen
 
 
 def run(args) -> int:
     from costlib.core.escaping import safe_csv
 
     try:
-        table, summary = decide(args)
+        table, summary, unseen = decide(args)
 
         def write(path: str) -> None:
             with open(path, "wb") as fh:
@@ -104,11 +105,11 @@ def run(args) -> int:
             f'The policy "{summary["policy"]["rule"]}" flags {k:,} of {n:,} cases{share} in {summary["data"]["file"]}.'
         )
         if summary["unseen_groups"]:
-            shown = ", ".join(f'"{g}"' for g in summary["unseen_groups"][:5])
-            more = f" and {len(summary['unseen_groups']) - 5:,} more" if len(summary["unseen_groups"]) > 5 else ""
+            from costlib.loading.messages import available
+
             print(
                 f"{summary['pooled_cases']:,} cases are in groups the policy has no cutoff of its own for "
-                f"({shown}{more}): they got its pooled cutoff."
+                f"({available(unseen, 5)}): they got its pooled cutoff."
             )
         print(written("Decisions", args.out, replaced))
     return EXIT_OK

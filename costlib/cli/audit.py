@@ -372,7 +372,9 @@ def run_audit(args) -> int:
     if rule not in audit.cutoffs:
         raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs) + ".")
     try:
-        policy = policy_json(audit, rule) if args.policy else None
+        policy = policy_json(audit, rule) if args.policy else None  # refused here, before anything is written
+    except DataError:  # a policy its own reader would refuse (a group name too long): the writer's sentence
+        raise
     except ValueError as exc:  # a rule with no cutoff for some group (NaN) cannot be a policy
         raise DataError(f"--rule: {exc}; choose another rule.") from None
     rule_name = f'Policy ("{rule}")'

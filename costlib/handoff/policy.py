@@ -6,9 +6,19 @@ back whole and checked (`load_policy`), or the short form ``{"rule": ..., "cutof
 cutoff}}`` (``{"everyone": t}`` for one cutoff). A case is flagged when its score, read on the
 policy's scale (`costlib.core.scales.on_scale`: log-odds through the sigmoid, as the loader
 read them), is at least its group's cutoff; a cutoff of ``"inf"`` flags nobody in the group,
-``"-inf"`` everyone. A group the policy never saw gets the policy's ``pooled_cutoff``, the
+``"-inf"`` everyone (or null: nobody); a number that is not finite (JSON reads ``1e400`` as
+infinity) is refused. A group the policy never saw gets the policy's ``pooled_cutoff``, the
 cutoff of the groups it pooled (too small for a cutoff of their own); a policy without one
 (before schema 6, or a short form without it) refuses such a group with a sentence.
+
+Groups are matched as the loader reads a cell (`costlib.loading.cells.canon`, through
+`costlib.present.policy.group_name`): 1, 1.0 and "1" are the group "1", True is "True", so the
+same cases decide alike whatever the type of their group column. Cases without groups get one
+cutoff only from a policy that says it is for everyone: its one group is "everyone" (data
+without a group column), or it records a pooled cutoff that every group has.
+
+Every policy given as a mapping is checked as a file is (`costlib.present.policy.load_policy`,
+or the short form's own checks); only a `PolicyCutoffs` is taken as it is.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ import pandas as pd
 from costlib.binary.model_sweeps import SINGLE_GROUP
 from costlib.core.errors import DataError
 from costlib.core.scales import SCALES, on_scale
+from costlib.loading.messages import q
 
 MSG_NOT_A_POLICY = (
     "This is not a policy: give a policy file (its path or its parsed JSON, written by audit --policy or the Costs "
@@ -35,11 +46,11 @@ MSG_RANDOM = (
     "to apply; draw that share at random."
 )
 MSG_NEEDS_GROUPS = (
-    'The policy has a cutoff per group of "{column}" ({groups}): give each case\'s group (groups=..., or the group '
-    "column)."
+    "The policy has a cutoff per group of {column} ({groups}): give each case's group (groups=... in Python, "
+    "--group COL on the command line)."
 )
 MSG_UNSEEN = (
-    'The group "{group}" is not in the policy, and the policy records no cutoff for groups it has not seen '
+    "The group {group} is not in the policy, and the policy records no cutoff for groups it has not seen "
     "(pooled_cutoff, written from schema 6 on): write the policy again with this costlib, or leave these cases out."
 )
 MSG_SCALE = (
@@ -81,31 +92,54 @@ class PolicyCutoffs:
 
     @property
     def one_cutoff(self) -> float | None:
-        """The cutoff when every group, seen or not, has the same one; else None."""
-        values = set(self.cutoffs.values()) | ({self.pooled} if self.pooled is not None else set())
-        return values.pop() if len(values) == 1 else None
+        """The cutoff for cases without groups, when the policy says it is for everyone: its only
+        group is `SINGLE_GROUP` (data without a group column), or it records a pooled cutoff (for
+        groups it never saw) that every group has too. Else None: the cases need their groups
+        (equal cutoffs without a pooled one say nothing of a group the policy never saw)."""
+        if self.cutoffs.keys() == {SINGLE_GROUP}:
+            return self.cutoffs[SINGLE_GROUP]
+        if self.pooled is not None and all(t == self.pooled for t in self.cutoffs.values()):
+            return self.pooled
+        return None
 
     def cutoff_of(self, group) -> float:
-        """The cutoff of `group` (a name; matched as text): its own, else the pooled cutoff;
-        DataError when the policy has neither."""
-        name = str(group)
+        """The cutoff of `group` (matched as the loader reads a cell, `group_name`): its own,
+        else the pooled cutoff; DataError when the policy has neither."""
+        from costlib.present.policy import group_name
+
+        name = group_name(group)
         if name in self.cutoffs:
             return self.cutoffs[name]
         if self.pooled is None:
-            raise DataError(MSG_UNSEEN.format(group=name))
+            raise DataError(MSG_UNSEEN.format(group=q(name)))
         return self.pooled
 
 
+def _cutoffs(pairs, where, *, read: bool = True) -> dict:
+    """{group name: cutoff} from a policy's (group, cutoff) pairs, keyed by `group_name`; each
+    group checked as a policy file's are (a name of at most `MAX_TEXT` characters, met once:
+    never cut or merged into another) and each cutoff read by `read_number` (None: nobody),
+    unless `read` is False (what `load_policy` returns: read already)."""
+    from costlib.present.policy import _group, _json_value, _once, group_name, read_number
+
+    out: dict = {}
+    seen: set = set()
+    for i, (g, t) in enumerate(pairs):
+        g = _once(_group({"group": _json_value(g)}, where(i)), {}, seen, where(i))
+        name = group_name(g)
+        if read:
+            t = math.inf if t is None else read_number(t, f"the cutoff of {q(name)}", allow_inf=True)
+        out[name] = t
+    return out
+
+
 def _short_form(policy: Mapping) -> PolicyCutoffs:
-    from costlib.present.policy import MAX_RECORDS, MAX_TEXT, read_number
+    from costlib.present.policy import MAX_RECORDS, read_number
 
     cutoffs = policy.get("cutoffs")
     if not isinstance(cutoffs, Mapping) or not cutoffs or len(cutoffs) > MAX_RECORDS:
         raise DataError(f'"cutoffs" must map from 1 to {MAX_RECORDS:,} groups to their cutoffs.')
-    out = {  # a null cutoff flags nobody in its group, as the decision summary writes it
-        str(g)[:MAX_TEXT]: math.inf if t is None else read_number(t, f'the cutoff of "{g}"', allow_inf=True)
-        for g, t in cutoffs.items()
-    }
+    out = _cutoffs(cutoffs.items(), lambda i: f'"cutoffs" (its group {i + 1})')
     scale = policy.get("scale", "probability")
     if scale not in SCALES:
         raise DataError(f'"scale" must be one of {", ".join(SCALES)}: got {str(scale)[:40]!r}.')
@@ -125,11 +159,46 @@ def _pooled(cutoffs: dict, pooled: float | None) -> float | None:
     return None if pooled is None else float(pooled)
 
 
+def _is_short(policy: Mapping) -> bool:
+    """Whether a mapping is the short form ``{"rule", "cutoffs"}`` rather than a policy file's."""
+    return "cutoffs" in policy and "schema" not in policy and "thresholds" not in policy
+
+
+def _file_form(policy: Mapping) -> str:
+    """A policy mapping as the text of its file, for `load_policy` to check: what `load_policy`
+    returns (``thresholds`` and ``prices`` as {group: ...}, infinite cutoffs restored) is put
+    back in the file's records and ``"inf"`` texts; anything else is left as it is, for the
+    reader to judge. DataError when it is not JSON (a NaN or infinite number, an object)."""
+    from costlib.present.policy import _json_cutoff
+
+    def cutoff(t):
+        return _json_cutoff(t) if isinstance(t, float) and math.isinf(t) else t
+
+    out = dict(policy)
+    if isinstance(policy.get("thresholds"), Mapping):
+        out["thresholds"] = [{"group": g, "threshold": cutoff(t)} for g, t in policy["thresholds"].items()]
+    if isinstance(policy.get("prices"), Mapping):
+        out["prices"] = [
+            {"group": g, "c_fp": p[0], "c_fn": p[1]} if isinstance(p, (tuple, list)) and len(p) == 2 else {"group": g}
+            for g, p in policy["prices"].items()
+        ]
+    if "pooled_cutoff" in out:
+        out["pooled_cutoff"] = cutoff(out["pooled_cutoff"])
+    try:
+        return json.dumps(out, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        raise DataError(
+            MSG_NOT_A_POLICY.format(what="a mapping that is not JSON (a NaN or infinite number, or an object)")
+        ) from None
+
+
 def read_policy(policy) -> PolicyCutoffs:
     """`policy` (a path, the parsed JSON of a policy file, what `load_policy` returns, or the
-    short form, as a mapping or a file) as `PolicyCutoffs`; DataError with a sentence for
-    anything else."""
-    from costlib.present.policy import MAX_BYTES, load_policy, read_number
+    short form, as a mapping or a file) as `PolicyCutoffs`, checked on one road: a file's text
+    and every mapping through `load_policy` (the short form through its own checks, the same
+    for a file and a mapping); a `PolicyCutoffs` is taken as it is. DataError with a sentence
+    for anything else."""
+    from costlib.present.policy import MAX_BYTES, _parse, load_policy
 
     if isinstance(policy, PolicyCutoffs):
         return policy
@@ -137,34 +206,27 @@ def read_policy(policy) -> PolicyCutoffs:
         from costlib import loading
 
         text = loading.read_path(policy, max_bytes=MAX_BYTES, table=False)[0]
-        try:
-            parsed = json.loads(text)
-        except (ValueError, RecursionError):
-            parsed = None  # load_policy says what is wrong with it
-        if isinstance(parsed, dict) and "cutoffs" in parsed and "schema" not in parsed:
+        parsed = _parse(text)  # bounded: no NaN tokens, no number of a thousand digits
+        if isinstance(parsed, dict) and _is_short(parsed):
             return _short_form(parsed)
-        policy = load_policy(text)
-    elif isinstance(policy, Mapping) and "cutoffs" in policy and "thresholds" not in policy:
-        return _short_form(policy)
-    elif isinstance(policy, Mapping) and not isinstance(policy.get("thresholds"), dict):  # a file's JSON: check it
-        try:
-            text = json.dumps(dict(policy), allow_nan=False)
-        except (TypeError, ValueError):
-            raise DataError(MSG_NOT_A_POLICY.format(what="a mapping that is not JSON")) from None
-        policy = load_policy(text)
-    if not isinstance(policy, Mapping) or not isinstance(policy.get("thresholds"), dict):
+    elif isinstance(policy, Mapping):
+        if _is_short(policy):
+            return _short_form(policy)
+        text = _file_form(policy)
+    else:
         raise DataError(MSG_NOT_A_POLICY.format(what=type(policy).__name__))
-    data = policy.get("data") or {}
-    cutoffs = {str(g): read_number(t, f'the cutoff of "{g}"', allow_inf=True) for g, t in policy["thresholds"].items()}
+    loaded = load_policy(text)
+    data = loaded["data"]
+    cutoffs = _cutoffs(loaded["thresholds"].items(), lambda i: f"thresholds[{i}]", read=False)
     return PolicyCutoffs(
-        rule=str(policy.get("rule", "")),
+        rule=loaded["rule"],
         cutoffs=cutoffs,
-        pooled=_pooled(cutoffs, policy.get("pooled_cutoff")),
+        pooled=_pooled(cutoffs, loaded["pooled_cutoff"]),
         score=data.get("score"),
         scale=data.get("scale") or "probability",
         group=data.get("group"),
         positive=data.get("positive"),
-        random_share=policy.get("random_share"),
+        random_share=loaded["random_share"],
     )
 
 
@@ -205,29 +267,40 @@ def cutoffs_for(policy, groups, n: int) -> np.ndarray:
     if groups is None:
         one = p.one_cutoff
         if one is None:
-            shown = ", ".join(f'"{g}"' for g in list(p.cutoffs)[:5]) + (", …" if len(p.cutoffs) > 5 else "")
-            raise DataError(MSG_NEEDS_GROUPS.format(column=p.group or "group", groups=shown))
+            from costlib.loading.messages import available
+
+            raise DataError(MSG_NEEDS_GROUPS.format(column=q(p.group or "group"), groups=available(list(p.cutoffs), 5)))
         return np.full(n, one)
     if isinstance(groups, pd.Series):
         check_column(p, "group", groups.name)
-    g = pd.Series(groups.to_numpy() if isinstance(groups, pd.Series) else np.asarray(groups, dtype=object).ravel())
-    if len(g) != n:
-        raise DataError(MSG_LENGTH.format(n_scores=n, n_groups=len(g)))
-    missing = g.isna().to_numpy()
-    if missing.any():
-        raise DataError(MSG_NO_GROUP.format(index=int(np.flatnonzero(missing)[0])), column=p.group)
-    codes, names = pd.factorize(g.astype(str), sort=False)
+    codes, names = group_codes(groups)
+    if len(codes) != n:
+        raise DataError(MSG_LENGTH.format(n_scores=n, n_groups=len(codes)))
+    if (codes < 0).any():
+        raise DataError(MSG_NO_GROUP.format(index=int(np.flatnonzero(codes < 0)[0])), column=p.group)
     return np.array([p.cutoff_of(name) for name in names], dtype=np.float64)[codes]
 
 
+def group_codes(groups) -> tuple[np.ndarray, list[str]]:
+    """(codes, names) of each case's group, read as the loader reads a group column's cells
+    (`costlib.loading.cells.categories`: `canon` text, so 1, 1.0, "1" and a categorical 1 are
+    the group "1"); code -1: no group (None, NaN, empty text). The one reading of groups that
+    `cutoffs_for` and `unseen_groups` share."""
+    from costlib.loading.cells import categories
+
+    if isinstance(groups, pd.Series):
+        return categories(groups)
+    values = groups if isinstance(groups, np.ndarray) else np.asarray(groups, dtype=object)
+    return categories(pd.Series(values.ravel(), copy=False))
+
+
 def unseen_groups(policy, groups) -> list[str]:
-    """The groups of `groups` that the policy has no cutoff of its own for (they get its pooled
-    cutoff), as text, in order of first appearance."""
+    """The groups of `groups` (read by `group_codes`) that the policy has no cutoff of its own
+    for (they get its pooled cutoff), as text, in order of first appearance."""
     p = read_policy(policy)
     if groups is None or p.cutoffs.keys() == {SINGLE_GROUP}:
         return []
-    names = pd.unique(pd.Series(np.asarray(groups, dtype=object).ravel()).dropna().astype(str))
-    return [g for g in names if g not in p.cutoffs]
+    return [g for g in group_codes(groups)[1] if g not in p.cutoffs]
 
 
 def apply_policy(policy, scores, *, groups=None) -> np.ndarray:

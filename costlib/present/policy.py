@@ -37,6 +37,7 @@ from costlib.core import rules as R
 from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.core.scales import SCALES
+from costlib.loading.messages import q
 
 POLICY_SCHEMA = "costlib.policy"  # the file format's name, not the module's
 POLICY_SCHEMA_VERSION = 7  # 7: "reference"; 6: "pooled_cutoff"; 5: "capacity", "random_share", "base_rate"
@@ -46,6 +47,11 @@ MAX_TEXT = 500
 MAX_INT_DIGITS = 30
 
 __all__ = ["POLICY_SCHEMA", "POLICY_SCHEMA_VERSION", "load_policy", "policy_dict", "policy_json"]
+
+MSG_UNWRITABLE = (
+    "This policy cannot be written: {reason}, so apply, watch and the Costs page would refuse to read it back; "
+    "nothing was written."
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -170,8 +176,23 @@ def policy_dict(
 
 
 def policy_json(audit, rule: str | None = None, **kwargs) -> str:
-    """`policy_dict` as indented JSON text (strict: no NaN or Infinity tokens)."""
-    return json.dumps(policy_dict(audit, rule, **kwargs), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+    """`policy_dict` as indented JSON text (strict: no NaN or Infinity tokens), read back by
+    `load_policy` before it is returned, so that what is written is what apply, watch and the
+    Costs page read.
+
+    Raises
+    ------
+    DataError
+        `MSG_UNWRITABLE`, with the reader's reason, for a policy its own reader would refuse: a
+        group name longer than `MAX_TEXT` characters, more than `MAX_RECORDS` groups, more than
+        `MAX_BYTES` bytes of UTF-8.
+    """
+    text = json.dumps(policy_dict(audit, rule, **kwargs), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+    try:
+        load_policy(text.encode("utf-8"))  # the bytes, as read_path hands a file to the reader
+    except PolicyFileError as exc:
+        raise DataError(MSG_UNWRITABLE.format(reason=exc.reason)) from None
+    return text
 
 
 # ---------------------------------------------------------------------------------------
@@ -257,7 +278,11 @@ def _questions(q) -> dict | None:
                     f'"price_questions" has a group multiplier that is not a number from {low_end:g} to {high_end:g}: '
                     f"{_show(m)}"
                 )
-        out["group_multipliers"] = {str(g)[:MAX_TEXT]: float(m) for g, m in multipliers.items()}
+        named: set = set()  # a long name is refused, never cut into another group's
+        where = '"price_questions.group_multipliers"'
+        out["group_multipliers"] = {
+            _once(_group({"group": g}, where), {}, named, where): float(m) for g, m in multipliers.items()
+        }
     return out
 
 
@@ -283,8 +308,16 @@ def _positive(x) -> bool:
     return not isinstance(x, bool) and isinstance(x, int | float) and math.isfinite(x) and x > 0
 
 
-def _bad(reason: str) -> DataError:
-    return DataError(f"This is not a usable costlib policy file: {reason}.")
+class PolicyFileError(DataError):
+    """A policy the reader refuses: the sentence, and its `reason` alone (what the writer says)."""
+
+    def __init__(self, reason: str):
+        super().__init__(f"This is not a usable costlib policy file: {reason}.")
+        self.reason = reason
+
+
+def _bad(reason: str) -> PolicyFileError:
+    return PolicyFileError(reason)
 
 
 def _show(value) -> str:
@@ -325,39 +358,63 @@ def _parse(text: str | bytes):
         raise _bad(f"it is not JSON a policy can hold: {exc}") from None
 
 
+INF_TEXTS = ' (or the text "inf" to flag nobody, "-inf" to flag everyone)'
+
+
 def read_number(value, where: str, *, allow_inf: bool = False, bound: settings.Bound | None = None) -> float:
-    """A number field of a policy (`where` names it in the sentence): finite, within `bound`,
-    or ``"inf"`` / ``"-inf"`` when `allow_inf`; DataError otherwise."""
+    """A number field of a policy (`where` names it in the sentence): finite, within `bound`
+    (`settings.check`'s rule: its range, and 0 or at least its smallest size), or the text
+    ``"inf"`` / ``"-inf"`` when `allow_inf`; DataError otherwise.
+
+    A number that is not finite is refused however it came: JSON reads ``1e400`` as infinity,
+    and only the explicit texts mean "flag nobody" or "flag everyone".
+    """
     if allow_inf and value in ("inf", "-inf"):
         return math.inf if value == "inf" else -math.inf
-    if allow_inf and isinstance(value, float) and math.isinf(value):  # a policy given as Python data
-        return value
+    texts = INF_TEXTS if allow_inf else ""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _bad(f"{where} must be a number, got {_show(value)}")
+        raise _bad(f"{where} must be a number{texts}, got {_show(value)}")
     x = float(value)
     if not math.isfinite(x):
-        raise _bad(f"{where} must be a finite number, got {_show(value)}")
-    if bound is not None and not bound.low <= x <= bound.high:
-        raise _bad(f"{where} must be from {bound.low:g} to {bound.high:g}, got {_show(value)}")
+        raise _bad(f"{where} must be a finite number{texts}, got {_show(value)} (a number too large, or not one)")
+    if bound is not None and settings.check(bound, x)[1] is not None:  # one home of a setting's bounds
+        smallest = f", and 0 or at least {bound.smallest:.12f}".rstrip("0") + " in size" if bound.smallest else ""
+        raise _bad(f"{where} must be from {bound.low:g} to {bound.high:g}{smallest}, got {_show(value)}")
     return x
+
+
+def group_name(g) -> str | None:
+    """A policy's group as the text cases are matched by: the loader's rule for a cell
+    (`costlib.loading.cells.canon`: 1, 1.0 and "1" are "1"; True is "True"), so that a group
+    the loader wrote is met whatever the type of the column it is matched against later."""
+    from costlib.loading.cells import canon
+
+    return canon(g.item() if hasattr(g, "item") and not isinstance(g, (str, bytes)) else g)
 
 
 def _group(record: dict, where: str):
     g = record.get("group")
-    if g is not None and not isinstance(g, (str, int, float, bool)):
+    if isinstance(g, float) and not math.isfinite(g) or g is not None and not isinstance(g, (str, int, float, bool)):
         raise _bad(f"{where} has a group that is not a name: {_show(g)}")
-    if isinstance(g, str) and len(g) > MAX_TEXT:
+    if isinstance(g, str) and len(g) > MAX_TEXT:  # refused, never cut: a cut name could become another's
         raise _bad(f"{where} has a group name of {len(g):,} characters (at most {MAX_TEXT})")
+    if isinstance(g, str) and group_name(g) is None:
+        raise _bad(f"{where} has a group whose name is empty")
     return _writable(g, f"{where}'s group") if isinstance(g, str) else g
 
 
 def _once(g, records: dict, seen: set, where: str):
     """`g`, or DataError when the group is met a second time: a key of `records` already (JSON's 1
-    and true are one key here) or a name in `seen` (the names so far, as text: "1" and 1). Two
-    records for one group would leave the last one silently in force. `g`'s name joins `seen`."""
-    if g in records or str(g) in seen:
-        raise _bad(f'{where} lists the group "{g}" a second time: give each group one record')
-    seen.add(str(g))
+    and true are one key here) or a name in `seen` (the names so far, as text, by `group_name`:
+    "1", 1 and 1.0). Two records for one group would leave the last one silently in force. `g`'s
+    name joins `seen`."""
+    name = group_name(g) if g is not None else None
+    if g in records or (name is not None and name in seen) or str(g) in seen:
+        raise _bad(
+            f'{where} lists the group {q(g)} a second time (groups are matched as text: 1, 1.0 and "1" are one '
+            "group): give each group one record"
+        )
+    seen.update({str(g)} | ({name} if name is not None else set()))
     return g
 
 
@@ -436,7 +493,7 @@ def load_policy(text: str | bytes) -> dict:
     prices, named = {}, set()
     for i, r in enumerate(_records(policy, "prices")):
         g = _once(_group(r, f"prices[{i}]"), prices, named, f"prices[{i}]")
-        where = f'prices[{i}] (group "{g}")'
+        where = f"prices[{i}] (group {q(g)})"
         prices[g] = (
             read_number(r.get("c_fp"), where + " c_fp", bound=settings.PRICE),
             read_number(r.get("c_fn"), where + " c_fn", bound=settings.PRICE),
@@ -445,12 +502,12 @@ def load_policy(text: str | bytes) -> dict:
     for i, r in enumerate(_records(policy, "thresholds")):
         g = _once(_group(r, f"thresholds[{i}]"), thresholds, named, f"thresholds[{i}]")
         t = r.get("threshold")  # null flags nobody in the group, as the decision summary writes it
-        thresholds[g] = math.inf if t is None else read_number(t, f'thresholds[{i}] (group "{g}")', allow_inf=True)
+        thresholds[g] = math.inf if t is None else read_number(t, f"thresholds[{i}] (group {q(g)})", allow_inf=True)
     pooled = policy.get("pooled_cutoff")
     pooled = None if pooled is None else read_number(pooled, '"pooled_cutoff"', allow_inf=True)
     missing = [g for g in thresholds if g not in prices]
     if missing:
-        raise _bad(f'the group "{missing[0]}" has a cutoff but no prices')
+        raise _bad(f"the group {q(missing[0])} has a cutoff but no prices")
     bands_in = policy.get("abstain_bands") or []
     if not isinstance(bands_in, list) or len(bands_in) > MAX_RECORDS:
         raise _bad('"abstain_bands" must be a list of records with group, low and high')
@@ -600,12 +657,11 @@ def prices_for(saved: Mapping, names: Sequence) -> dict:
     """The price-book settings a loaded policy sets for the groups `names` of the data now:
     ``{"c_fp": .., "c_fn": .., "per_group": bool, "c_fp_0": .., "c_fn_0": .., ...}``
     (group i is ``names[i]``). Raises DataError when the policy lacks a group of the data."""
-    prices = saved["prices"]
-    missing = [g for g in names if g not in prices and str(g) not in {str(k) for k in prices}]
+    by_text = {group_name(k): v for k, v in saved["prices"].items()}  # matched as the loader reads a cell
+    missing = [g for g in names if group_name(g) not in by_text]
     if missing:
-        raise DataError(f"The policy has no prices for the group “{missing[0]}” of this data; nothing was changed.")
-    by_text = {str(k): v for k, v in prices.items()}
-    pairs = [prices[g] if g in prices else by_text[str(g)] for g in names]
+        raise DataError(f"The policy has no prices for the group {q(missing[0])} of this data; nothing was changed.")
+    pairs = [by_text[group_name(g)] for g in names]
     out = {"c_fp": float(pairs[0][0]), "c_fn": float(pairs[0][1]), "per_group": any(p != pairs[0] for p in pairs)}
     for i, (c_fp, c_fn) in enumerate(pairs):
         out[f"c_fp_{i}"], out[f"c_fn_{i}"] = float(c_fp), float(c_fn)
