@@ -16,9 +16,11 @@ with ``engine="spark"``), a pandas DataFrame or pyarrow Table, or a ``pyspark.sq
 DuckDB runs with a memory limit (``COSTLIB_DUCKDB_MEMORY_LIMIT``, default ``1GB``) and a
 temporary directory of its own for what does not fit (``COSTLIB_DUCKDB_TEMP``, default a new
 directory under the system's temporary directory, removed on close), so the rows are never
-held in memory. Spark, when costlib has to start it (a path given with ``engine="spark"``),
-runs in local mode with quiet logs and no console progress bars; a DataFrame's own session
-is used as it is.
+held in memory. It installs and loads no extension, and once `DuckDBEngine.open` knows the
+source it opens no file but those the source names (`limit_access`: a query's quoted paths and
+the matches of its patterns, a path source's files), locked so no statement can undo it.
+Spark, when costlib has to start it (a path given with ``engine="spark"``), runs in local mode
+with quiet logs and no console progress bars; a DataFrame's own session is used as it is.
 """
 
 from __future__ import annotations
@@ -50,6 +52,14 @@ MSG_FILE_KIND = (
 )
 MSG_SOURCE_FAILED = "The source {what} could not be read: {reason}"
 MSG_QUERY_FAILED = "{engine} could not run costlib's query on the source: {reason}"
+MSG_NOT_NAMED = (
+    'DuckDB was asked to read "{path}", which the source does not name: a source reads only the files named in it '
+    "(a path, or a pattern of them, in quotes), so that what it reads is known before it runs; name that file there."
+)
+MSG_NOT_LOCAL = (
+    'The source reads "{path}", which is not a local file: costlib reads local files only, and DuckDB never installs '
+    "or loads an extension (httpfs, sqlite) on its own."
+)
 MSG_SPARK_MISSING = (
     'engine="spark" needs the pyspark package (and a Java runtime): install pyspark, or use engine="duckdb".'
 )
@@ -173,10 +183,39 @@ def _literals(query: str) -> list[str]:
     return out
 
 
+def named_paths(statement: str, con=None) -> list[str]:
+    """The paths `statement` (a statement `sql_gate.read_only_select` returned) names, which are
+    all DuckDB may open to run it: each string constant that is a file, and each one that is a
+    path pattern with every file DuckDB's glob matches for it (hidden ones included), each as
+    written and as an absolute path. A path built as the query runs (``concat``, ``||``) is named
+    by none of them. `con`: a DuckDB connection to glob with (None: one of its own)."""
+    out = set()
+    for literal in _literals(statement):
+        if not literal or "\n" in literal or "://" in literal:
+            continue
+        found = [f for f in glob_files(literal, con) if os.path.isfile(f)] if glob.has_magic(literal) else []
+        if found or os.path.isfile(literal):
+            out.update([literal, *found])
+    return sorted({q for p in out for q in (p, os.path.abspath(p))})
+
+
+def limit_access(con, paths: Sequence[str]) -> None:
+    """Lock DuckDB connection `con` to reading `paths` (exactly those: a pattern as written and
+    each of its matches): ``allowed_paths``, then ``enable_external_access = false``, then
+    ``lock_configuration = true``, so that no statement can set any of it back. DuckDB refuses
+    any other file, a URL, a directory's listing, ``ATTACH`` and ``INSTALL`` alike; its own
+    spill files in ``temp_directory`` are not checked, so a scan still spills."""
+    if paths:
+        con.execute("SET allowed_paths = [" + ", ".join("'" + p.replace("'", "''") + "'" for p in paths) + "]")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
+
+
 def query_files(query: str) -> list[str]:
-    """The files a query source reads, as far as can be known before it runs: every file DuckDB
-    opens to bind it (names built with ``||`` included), and every match of each of its string
-    constants read as a path pattern (all the files of a glob, hidden ones included)."""
+    """The files a query source reads, known before it runs: the files its string constants
+    name (`named_paths`: a path, or every match of a pattern), and every file DuckDB opens to
+    bind it on a connection limited to those (`limit_access`), so that a path built as it runs
+    (``concat``, ``||``) is neither opened here nor, later, by the engine."""
     import duckdb
 
     from costlib.scale.sql_gate import read_only_select
@@ -185,10 +224,10 @@ def query_files(query: str) -> list[str]:
     files = set()
     con = duckdb.connect(":memory:", config=NO_EXTENSIONS)  # one connection: the globs, then the logged bind
     try:
-        for literal in _literals(query):
-            if literal and "\n" not in literal:
-                files.update(f for f in glob_files(literal, con) if os.path.exists(f))
+        named = named_paths(query, con)
+        files.update(f for f in named if os.path.isfile(f) and not glob.has_magic(f))
         con.execute("CALL enable_logging('FileSystem')")
+        limit_access(con, named)
         with contextlib.suppress(duckdb.Error):
             con.execute("DESCRIBE " + query)
         rows = con.execute(
@@ -296,7 +335,8 @@ def _amount(text: str) -> int | None:
 
 
 class DuckDBEngine:
-    """DuckDB in this process, with a memory limit and a spill directory of its own."""
+    """DuckDB in this process, with a memory limit and a spill directory of its own, no
+    extensions, and, once `open` knows the source's files, no file but those (`limit_access`)."""
 
     name = "duckdb"
 
@@ -313,6 +353,7 @@ class DuckDBEngine:
         }
         self.con = duckdb.connect(":memory:", config=config)
         self._error = duckdb.Error
+        self._limited = False  # `limit_access` has locked the connection
         self.source_words = "the source"  # what `open` read, for sentences
 
     @staticmethod
@@ -348,17 +389,27 @@ class DuckDBEngine:
         return [(c, _kind(str(t))) for c, t in zip(rel.columns, rel.types, strict=True)]
 
     def open(self, source) -> str:
-        """A view over the source's rows; its name."""
+        """A view over the source's rows; its name.
+
+        Before the view is made, the connection is limited to the files the source names
+        (`limit_access`: a path source's paths and the matches of its patterns, a query's
+        `named_paths`, nothing for a table in memory) and locked; an engine opens one source
+        (a second one is read under the first one's limit).
+        """
         view = unique_name("src")
         self.source_words = describe_source(source)
         paths = _paths(source)
+        allowed: list[str] = []
         if paths is not None:
             kind = _check_paths(paths)
             arg = "[" + ", ".join(_sql_string(p) for p in paths) + "]"
             reader = f"read_parquet({arg})" if kind == "parquet" else f"read_csv({arg}, header = true)"
             body = f"SELECT * FROM {reader}"
+            local = [p for p in paths if "://" not in p]
+            allowed = sorted({q for p in [*local, *local_files(local)] for q in (p, os.path.abspath(p))})
         elif isinstance(source, str):
             body = self._one_query(source)
+            allowed = named_paths(body, self.con)
         elif isinstance(source, pd.DataFrame):
             import pyarrow as pa
 
@@ -369,11 +420,17 @@ class DuckDBEngine:
             body = f"SELECT * FROM {view}_data"
         else:
             raise ValueError(MSG_SOURCE_TYPE.format(kind=type(source).__name__))
+        if not self._limited:
+            limit_access(self.con, allowed)
+            self._limited = True
         try:
             self.con.execute(f"CREATE OR REPLACE TEMPORARY VIEW {view} AS {body}")
             self.columns(view)
         except self._error as exc:
-            raise DataError(MSG_SOURCE_FAILED.format(what=describe_source(source), reason=_first_line(exc))) from None
+            refused = _refused_sentence(exc)
+            raise DataError(
+                refused or MSG_SOURCE_FAILED.format(what=describe_source(source), reason=_first_line(exc))
+            ) from None
         return view
 
     @staticmethod
@@ -397,13 +454,27 @@ MSG_CSV_CELL = (
 )
 
 
+_REFUSED = re.compile(r'Permission Error: Cannot access (?:file|directory) "(.*)" - ')
+
+
+def _refused_sentence(exc: BaseException) -> str | None:
+    """Our sentence for DuckDB refusing a file `limit_access` left out (a URL, or a file the
+    source does not name); None for any other error."""
+    found = _REFUSED.search(str(exc))
+    if found is None:
+        return None
+    path = found.group(1)
+    return (MSG_NOT_LOCAL if "://" in path else MSG_NOT_NAMED).format(path=path)
+
+
 def _duckdb_sentence(exc: BaseException, source: str) -> str:
-    """DuckDB's error as a sentence: a CSV line that does not parse names the line; anything else
-    keeps DuckDB's first line after what failed."""
+    """DuckDB's error as a sentence: a CSV line that does not parse names the line, a file
+    outside the source's limit is `_refused_sentence`; anything else keeps DuckDB's first line
+    after what failed."""
     found = _CSV_LINE.search(str(exc))
     if found:
         return MSG_CSV_CELL.format(source=source, line=int(found.group(1)))
-    return MSG_QUERY_FAILED.format(engine="DuckDB", reason=_first_line(exc))
+    return _refused_sentence(exc) or MSG_QUERY_FAILED.format(engine="DuckDB", reason=_first_line(exc))
 
 
 def _first_line(exc: BaseException) -> str:

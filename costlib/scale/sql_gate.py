@@ -11,7 +11,8 @@ SELECT; a SELECT that holds a statement keyword (``WITH a AS (COPY ... TO 'f') S
 as a SELECT and writes `f` when run), and a SELECT that calls a function that runs SQL text of
 its own (``query``) or touches the database (``checkpoint``). Words inside string constants,
 quoted names and comments do not count. What a read can reach is the engine's matter: DuckDB
-runs with its extensions off (no http, s3 or database reader downloads itself).
+runs with its extensions off (no http, s3 or database reader downloads itself) and opens only the
+files the statement names (`engines.limit_access`), so a path built as it runs is refused.
 """
 
 from __future__ import annotations
@@ -87,12 +88,13 @@ def read_only_select(text) -> str:
 
     if not isinstance(text, str):
         raise DataError(MSG_NOT_TEXT.format(kind=type(text).__name__))
-    con = duckdb.connect(":memory:", config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
+    from costlib.scale.engines import NO_EXTENSIONS, _first_line, limit_access
+
+    con = duckdb.connect(":memory:", config=NO_EXTENSIONS)
     try:
+        limit_access(con, [])  # the parser needs no file
         statements = con.extract_statements(text)
     except duckdb.Error as exc:
-        from costlib.scale.engines import _first_line  # the engines' sentence of an engine error
-
         raise DataError(MSG_NOT_PARSED.format(reason=_first_line(exc))) from None
     finally:
         con.close()
