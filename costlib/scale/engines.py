@@ -187,16 +187,17 @@ def named_paths(statement: str, con=None) -> list[str]:
     """The paths `statement` (a statement `sql_gate.read_only_select` returned) names, which are
     all DuckDB may open to run it: each string constant that is a file, and each one that is a
     path pattern with every file DuckDB's glob matches for it (hidden ones included), each as
-    written and as an absolute path. A path built as the query runs (``concat``, ``||``) is named
-    by none of them. `con`: a DuckDB connection to glob with (None: one of its own)."""
+    written and as an absolute path (``~`` expanded, as DuckDB does). A path built as the query
+    runs (``concat``, ``||``) is named by none of them. `con`: a DuckDB connection to glob
+    with (None: one of its own)."""
     out = set()
     for literal in _literals(statement):
         if not literal or "\n" in literal or "://" in literal:
             continue
         found = [f for f in glob_files(literal, con) if os.path.isfile(f)] if glob.has_magic(literal) else []
-        if found or os.path.isfile(literal):
+        if found or os.path.isfile(os.path.expanduser(literal)):
             out.update([literal, *found])
-    return sorted({q for p in out for q in (p, os.path.abspath(p))})
+    return sorted({q for p in out for q in (p, os.path.abspath(os.path.expanduser(p)))})
 
 
 def limit_access(con, paths: Sequence[str]) -> None:

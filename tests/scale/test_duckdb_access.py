@@ -98,8 +98,10 @@ def test_a_query_reading_a_file_it_does_not_name_is_refused_before_that_file_ope
 
 def test_the_named_files_patterns_and_relative_paths_are_read(files, monkeypatch):
     monkeypatch.chdir(files / "data")
+    monkeypatch.setenv("HOME", str(files))
     for text in [
         f"SELECT * FROM '{files}/data/part*.csv'",
+        "SELECT * FROM '~/data/part1.csv' UNION ALL SELECT * FROM '~/data/part2.csv'",
         "SELECT * FROM read_csv(['part1.csv', 'part2.csv'])",
         "SELECT * FROM 'part1.csv' UNION ALL SELECT * FROM 'part2.csv'",
     ]:
