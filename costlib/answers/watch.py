@@ -92,20 +92,25 @@ DATE_WORDS = ("date", "time", "when", "day", "month", "decided", "created", "tim
 def guess_columns(df: pd.DataFrame, policy: dict | None = None) -> dict:
     """A first guess at the Watch roles of `df`'s columns: ``{"time", "score", "label",
     "group"}`` (None where nothing fits). The date is a date-typed column, else the first whose
-    name says so and whose first cells read as dates; the others come from the Data page's guess
-    (`loading.guess_mapping`), or the policy's own column names when `df` has them."""
-    import warnings
-
+    name says so and whose first cells read as dates by Watch's one rule (`watch.periods.read_dates`;
+    dates whose day and month cannot be told apart count, so that Watch says why it refuses them);
+    the others come from the Data page's guess (`loading.guess_mapping`), or the policy's own column
+    names when `df` has them."""
     from costlib.loading.guessing import guess_mapping
+    from costlib.watch.periods import NOT_A_DATE, DateError, read_dates
 
     time = next((c for c in df.columns if pd.api.types.is_datetime64_any_dtype(df[c])), None)
     for c in df.columns if time is None else ():
         if any(w in str(c).lower() for w in DATE_WORDS) and not pd.api.types.is_numeric_dtype(df[c]):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                if pd.to_datetime(df[c].head(50), errors="coerce").notna().all():
-                    time = c
-                    break
+            try:
+                read_dates(df[c].head(50))
+            except DateError as err:
+                if err.kind == NOT_A_DATE:
+                    continue
+            except ValueError:
+                continue
+            time = c
+            break
     rest = df.drop(columns=[time]) if time is not None else df
     guess = guess_mapping(rest)
     data = (policy or {}).get("data") or {}

@@ -9,43 +9,156 @@ noise is judged elsewhere, with intervals that repeat that fit.
 
 from __future__ import annotations
 
-import warnings
+import re
 from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
 from costlib.core import validation as v
+from costlib.core.escaping import shorten
 from costlib.core.sweep import grouped_sweep, threshold_sweep
 
 FREQS = {"M": "month", "W": "week", "D": "day"}
 
 
-def as_periods(times, freq: str, n: int) -> pd.PeriodIndex:
-    """`times` (dates, date strings or timestamps) as calendar periods of `freq` ("M", "W" or "D")."""
-    if freq not in FREQS:
-        raise ValueError(f"freq must be one of {list(FREQS)} (month, week, day): got {freq!r}")
-    values = np.asarray(times)
+#: the most periods one watch judges (ten years of months, two years of weeks, four months of days):
+#: each period is resampled a thousand times, and 10,000 periods took a minute or two for one answer
+MAX_PERIODS = 120
+
+NOT_A_DATE, AMBIGUOUS, MIXED_ORDER, MISSING = "not a date", "ambiguous", "mixed order", "missing"
+#: the sentences of a date column that cannot be read (``{where}``: "row 5" or "index 3")
+DATE_SENTENCES = {
+    NOT_A_DATE: "{where} holds {value}, which is not a date: write dates as YYYY-MM-DD (a time and a UTC offset "
+    "may follow, as in 2026-03-04 09:30+01:00)",
+    AMBIGUOUS: "the day and the month of its dates can be swapped ({where} holds {value}, and no date has a day "
+    "or a month above 12 to tell which comes first): write dates as YYYY-MM-DD",
+    MIXED_ORDER: "{where} holds {value} (day first) but other rows put the month first: write dates as YYYY-MM-DD",
+    MISSING: "{where} has no date: every case needs one",
+}
+NUMBERS = "times must be dates (such as 2026-01-31), not numbers"
+#: a date with the day and the month before a four-digit year: 03/04/2026, 3.4.2026, 03-04-2026 09:30
+_DMY = re.compile(r"^(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(.*)$")
+
+
+class DateError(ValueError):
+    """A date column that cannot be read: `kind` (a key of `DATE_SENTENCES`), the position of
+    the first row at fault (`index`, from 0) and what it holds."""
+
+    def __init__(self, kind: str, index: int, value: str):
+        self.kind, self.index, self.value = kind, int(index), value
+        super().__init__(self.sentence(f"times[{self.index}]"))
+
+    def sentence(self, where: str) -> str:
+        """The sentence, with the row named as `where` ("row 5")."""
+        return DATE_SENTENCES[self.kind].format(where=where, value=repr(shorten(self.value)))
+
+
+def read_dates(times) -> pd.Series:
+    """`times` as timestamps, by one rule, the same for every row.
+
+    A date is read in ISO 8601 (2026-03-04, with a time and a UTC offset if any) or with the
+    day and the month before a four-digit year (04/03/2026): which of the two comes first is
+    proved by the rows, where some day is above 12 (day first) or some month is (month first),
+    and refused when no row tells them apart. A stamp with a UTC offset is read in UTC, one
+    without as it is (as UTC), so a change of the clocks moves no case to another period.
+    Dates and timestamps are taken as they are (in UTC when they carry a time zone).
+
+    Returns
+    -------
+    pandas.Series
+        Time-zone-free timestamps (UTC where an offset was given), one per entry.
+
+    Raises
+    ------
+    DateError
+        At the first entry that is missing or not a date, or when day and month cannot be told
+        apart (`DATE_SENTENCES`).
+
+    Examples
+    --------
+    >>> read_dates(["2026-03-29T01:30+00:00", "2026-03-29T03:30+02:00", "31/03/2026"]).astype(str).tolist()
+    ['2026-03-29 01:30:00', '2026-03-29 01:30:00', '2026-03-31 00:00:00']
+    """
+    values = np.asarray(times) if not isinstance(times, pd.Series) else times.to_numpy()
     if values.dtype.kind in "biuf":  # numbers would be read as nanoseconds since 1970
-        raise ValueError("times must be dates (such as 2026-01-31), not numbers")
-    try:
-        with warnings.catch_warnings():  # pandas' note that it parses element by element
-            warnings.simplefilter("ignore", UserWarning)
-            raw = pd.Series(np.asarray(times, dtype=object))
-            try:
-                stamps = pd.to_datetime(raw, errors="raise")
-            except ValueError:  # offsets that differ between rows: read all of them in UTC
-                stamps = pd.to_datetime(raw, errors="raise", utc=True)
-    except (ValueError, TypeError, OverflowError) as err:
-        raise ValueError(f"times must be dates: {str(err).rstrip('.')}") from None
-    if len(stamps) != n:
-        raise ValueError(f"times has {len(stamps)} entries but y_true has {n}")
+        raise ValueError(NUMBERS)
+    if values.dtype.kind == "M":
+        out = pd.Series(pd.to_datetime(values))
+        _no_missing(out, values)
+        return out
+    raw = pd.Series(values, dtype=object)
+    text = raw.map(_as_text, na_action="ignore")
+    text = text.where(text.str.len() > 0)
+    _no_missing(text, values)
+    stamps = pd.to_datetime(text, format="ISO8601", utc=True, errors="coerce")
+    rest = np.flatnonzero(stamps.isna().to_numpy())
+    if rest.size:
+        parts = text.iloc[rest].str.extract(_DMY)
+        bad = np.flatnonzero(parts[0].isna().to_numpy())
+        if bad.size:
+            i = int(rest[bad[0]])
+            raise DateError(NOT_A_DATE, i, str(values[i]))
+        first, second = parts[0].astype(int).to_numpy(), parts[2].astype(int).to_numpy()
+        day_first, month_first = np.flatnonzero(first > 12), np.flatnonzero(second > 12)
+        if day_first.size and month_first.size:
+            i = int(rest[day_first[0]])
+            raise DateError(MIXED_ORDER, i, str(values[i]))
+        if not day_first.size and not month_first.size:
+            i = int(rest[0])
+            raise DateError(AMBIGUOUS, i, str(values[i]))
+        day, month = (parts[0], parts[2]) if day_first.size else (parts[2], parts[0])
+        iso = parts[3] + "-" + month.str.zfill(2) + "-" + day.str.zfill(2) + parts[4]
+        moved = pd.to_datetime(iso, format="ISO8601", utc=True, errors="coerce")
+        bad = np.flatnonzero(moved.isna().to_numpy())
+        if bad.size:
+            i = int(rest[bad[0]])
+            raise DateError(NOT_A_DATE, i, str(values[i]))
+        stamps.iloc[rest] = moved.to_numpy()
+    return stamps.dt.tz_localize(None)
+
+
+def _as_text(x) -> str:
+    """One date cell as text: a date or timestamp in ISO 8601 (with its offset), else as written."""
+    return x.isoformat() if hasattr(x, "isoformat") else str(x).strip()
+
+
+def _no_missing(stamps: pd.Series, values) -> None:
     missing = np.flatnonzero(stamps.isna().to_numpy())
     if missing.size:
-        raise ValueError(f"times has {missing.size} missing date(s), the first at index {int(missing[0])}")
-    if getattr(stamps.dt, "tz", None) is not None:
-        stamps = stamps.dt.tz_localize(None)
+        raise DateError(MISSING, int(missing[0]), "")
+
+
+def as_periods(times, freq: str, n: int, *, where=None) -> pd.PeriodIndex:
+    """`times` (dates, date strings or timestamps, read by `read_dates`) as calendar periods of
+    `freq` ("M", "W" or "D"). A date that cannot be read raises ValueError naming its row:
+    `where(i)` names the row at position `i` (default "times[i]")."""
+    if freq not in FREQS:
+        raise ValueError(f"freq must be one of {list(FREQS)} (month, week, day): got {freq!r}")
+    try:
+        stamps = read_dates(times)
+    except DateError as err:
+        raise ValueError(err.sentence(where(err.index) if where else f"times[{err.index}]")) from None
+    if len(stamps) != n:
+        raise ValueError(f"times has {len(stamps)} entries but y_true has {n}")
     return pd.PeriodIndex(stamps, freq=freq)
+
+
+def too_many_periods(count: int, freq: str, *, name: str, column: str) -> str | None:
+    """The sentence refusing `count` periods of `freq` above `MAX_PERIODS` in the file `name`'s
+    date column `column` (None within the bound)."""
+    if count <= MAX_PERIODS:
+        return None
+    coarser = {"D": " (weeks or months instead of days)", "W": " (months instead of weeks)"}.get(freq, "")
+    return MSG_TOO_MANY_PERIODS.format(
+        name=name, column=column, count=f"{count:,}", word=FREQS[freq], limit=MAX_PERIODS, coarser=coarser
+    )
+
+
+MSG_TOO_MANY_PERIODS = (
+    'In "{name}", column "{column}", the dates span {count} {word}s with cases, and Watch judges at most {limit} '
+    "periods at once: choose a coarser period{coarser} or give a shorter span of dates."
+)
 
 
 def cost_by_period(

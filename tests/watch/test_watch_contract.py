@@ -96,8 +96,8 @@ def test_per_group_cutoffs_have_a_regret_against_each_groups_best():
 @pytest.mark.parametrize(
     "kwargs, words",
     [
-        ({"times": ["not a date"] * 3}, "times must be dates"),
-        ({"times": ["2026-01-01", None, "2026-01-02"]}, "missing date"),
+        ({"times": ["not a date"] * 3}, r"times\[0\] holds .not a date., which is not a date"),
+        ({"times": ["2026-01-01", None, "2026-01-02"]}, r"times\[1\] has no date"),
         ({"freq": "Q"}, "freq must be one of"),
         ({"times": ["2026-01-01"] * 2}, "times has 2 entries"),
         ({"times": [20260101, 20260102, 20260201]}, "not numbers"),
