@@ -7,6 +7,13 @@ on the period's other rows), and the interval of the regret comes from the refit
 fit repeated in bag, the shipped and refitted cutoffs judged on the same rows out of bag), with
 the shipped cutoffs as exact cells. An alert fires only when the whole 95% interval of that
 regret is above zero.
+
+A period whose outcomes are all of one class (or so nearly so that a fold of the cross-fit has
+one class) has no honest refit; it is judged against the best one can do there without the model
+(`costlib.core.prices.no_model_choice`: the cheaper of flagging nobody and flagging everyone, or
+under a review limit flagging up to it at random), with the same refit bootstrap, whose draws
+make that choice on the rows they judge. A cutoff that flags three in four of a month of
+negatives then alerts: it costs more than flagging nobody, beyond the noise.
 """
 
 from __future__ import annotations
@@ -17,10 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from costlib.binary import capacity as C
 from costlib.binary import decision as D
 from costlib.binary import honest as H
 from costlib.core import rules as R
-from costlib.core.prices import mistakes_cost, prices_for
+from costlib.core.prices import mistakes_cost, no_model_choice, prices_for
 from costlib.stats.intervals import percentile_interval
 
 
@@ -39,6 +47,9 @@ class PeriodJudgement:
     flagged   share of the cases the shipped policy flags
     by_group  ``{group: (cases, share flagged, cost per case)}`` of the shipped policy
     alert     the whole interval is above zero
+    no_model  None when the refit is the model's; else the choice without the model the period is
+              judged against (``rules.NOBODY``, ``rules.EVERYONE`` or ``rules.AT_RANDOM``), for a
+              period with no honest refit (one class of outcome, or a fold of one class)
     """
 
     shipped: float
@@ -51,6 +62,7 @@ class PeriodJudgement:
     flagged: float
     by_group: dict
     alert: bool
+    no_model: str | None = None
 
 
 def judge_period(
@@ -92,7 +104,7 @@ def judge_period(
     if random_share is None:
         spent_g, flagged_g = cost[0], (counts.tp[0] + counts.fp[0])
     else:
-        spent_g, flagged_g = (1 - random_share) * cost[1] + random_share * cost[2], random_share * n_g
+        spent_g, flagged_g = at_random(random_share, cost[1], cost[2]), random_share * n_g
     total = float(n_g.sum())
     shipped = float(spent_g.sum() / total)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -117,14 +129,40 @@ def judge_period(
             regret = shipped - refit
         if n_resamples and cf is not None and math.isfinite(regret):
             low, high = _regret_interval(ms, prices, cut, per_group, n_resamples, seed, capacity, random_share)
+    no_model = None
+    if not math.isfinite(regret) and not ms.weighted and total > 0:  # no honest refit: judged against no model
+        nobody, everyone = float(cost[1].sum()), float(cost[2].sum())
+        other = R.EVERYONE
+        if C.binds(capacity):  # flagging everyone does not fit: flagging up to the limit at random
+            other, everyone = R.AT_RANDOM, at_random(float(capacity), nobody, everyone)
+        no_model = R.NOBODY if no_model_choice(nobody, everyone) == R.NOBODY else other
+        refit = (nobody if no_model == R.NOBODY else everyone) / total
+        regret = shipped - refit
+        if not two_classes:  # the period's own best is that choice
+            cut_of = {R.NOBODY: math.inf, R.EVERYONE: -math.inf}
+            best = {g: cut_of[no_model] for g in ms.groups} if no_model in cut_of else {}
+            best_cost = refit
+        if n_resamples:
+            low, high = _regret_interval(
+                ms, prices, cut, per_group, n_resamples, seed, capacity, random_share, against="baseline"
+            )
     alert = bool(math.isfinite(low) and low > 0)
     flagged = float(flagged_g.sum() / total)
-    return PeriodJudgement(shipped, refit, regret, low, high, best, best_cost, flagged, by_group, alert)
+    return PeriodJudgement(shipped, refit, regret, low, high, best, best_cost, flagged, by_group, alert, no_model)
 
 
-def _regret_interval(ms, prices, cut, per_group: bool, n_resamples: int, seed: int, capacity, random_share):
+def at_random(share: float, nobody, everyone):
+    """The cost of flagging a `share` of the cases at random, without the model, from the costs of
+    flagging nobody and everyone (its expectation: a mixture of the two)."""
+    return (1 - share) * nobody + share * everyone
+
+
+def _regret_interval(
+    ms, prices, cut, per_group: bool, n_resamples: int, seed: int, capacity, random_share, *, against: str = "refit"
+):
     """The 95% interval of shipped minus refit over the refit bootstrap: the fit repeated in bag,
-    both judged on the same rows out of bag, the shipped cutoffs as exact cells."""
+    both judged on the same rows out of bag, the shipped cutoffs as exact cells. `against`
+    "baseline": minus the choice without the model (`honest.Refits.baseline`) instead."""
     draws = H.refit_draws(ms.fit, None, ms.fit_pooled, n_resamples=n_resamples, seed=seed, include=cut)
     refits = H.price_refits(draws, prices, capacity)
     c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
@@ -134,10 +172,11 @@ def _regret_interval(ms, prices, cut, per_group: bool, n_resamples: int, seed: i
     else:  # edge 0 flags nobody, the last flags everyone
         nobody = H.cost_at(draws.judge_tp, draws.judge_fp, np.zeros((1, cut.size), dtype=int), c_fp, c_fn)
         everyone = H.cost_at(draws.judge_tp, draws.judge_fp, np.full((1, cut.size), draws.edges.size - 1), c_fp, c_fn)
-        spent = ((1 - random_share) * nobody + random_share * everyone).sum(axis=1)
+        spent = at_random(random_share, nobody, everyone).sum(axis=1)
     judged = (draws.judge_tp[..., -1] + draws.judge_fp[..., -1]).astype(np.float64).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        diff = spent / judged - (refits.per_group if per_group else refits.single)
+        other = refits.baseline if against == "baseline" else refits.per_group if per_group else refits.single
+        diff = spent / judged - other
     if not np.isfinite(diff).all():
         return math.nan, math.nan
     return percentile_interval(diff)
