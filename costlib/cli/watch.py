@@ -95,12 +95,26 @@ def watch(args) -> dict:
 
 def _print_text(report: dict) -> None:
     from costlib.present.amounts import money, percent
-    from costlib.present.watch_words import how_measured, period_label, scores_check, watch_verdict
+    from costlib.present.watch_words import (
+        how_measured,
+        no_model_act,
+        period_label,
+        scores_check,
+        too_few_text,
+        watch_verdict,
+    )
 
     unit = report["policy"]["unit"] or ""
     periods = report["periods"]
     print(f"costlib watch of {report['policy']['file']} on {report['data']['file']}: {len(periods)} periods.")
     for p in periods:
+        if p["too_few"]:
+            cost = f"; cost per case {money(p['cost_per_case'], unit)}" if p["cost_per_case"] is not None else ""
+            print(
+                f"  {period_label(p['period'])}: {p['n']:,} cases, {p['labelled']:,} with outcomes{cost}; "
+                f"{too_few_text(p)}"
+            )
+            continue
         iv = p["regret_interval"]
         iv_text = f" (95% interval {money(iv[0], unit)} to {money(iv[1], unit)})" if iv[0] is not None else ""
         flag = f"  ALERT ({p['alert_basis']})" if p["alert"] else ""
@@ -113,10 +127,11 @@ def _print_text(report: dict) -> None:
                 f"{percent(cal['base_rate'])}; scores fit a base-rate change: {scores_check(p)}"
             )
         saves = money(p["regret_per_case"], unit) if p["regret_per_case"] is not None else "–"
+        instead = f"{no_model_act(p)} instead" if p["no_model"] else "refitting"
         print(
             f"  {period_label(p['period'])}: {p['n']:,} cases, {p['labelled']:,} with outcomes; cost per case "
             f"{money(p['cost_per_case'], unit)} ({how_measured(p)}); flagged {percent(p['flagged_share'])}; "
-            f"refitting would save {saves} per case{iv_text}; base rate {rate}{other}{flag}"
+            f"{instead} would save {saves} per case{iv_text}; base rate {rate}{other}{flag}"
         )
     verdict = watch_verdict(report, unit=unit)
     print(verdict.headline)

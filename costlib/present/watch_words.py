@@ -13,7 +13,7 @@ from costlib.present.amounts import money, number, percent
 from costlib.present.words import Verdict, cutoffs_text
 from costlib.watch.estimate import FAILS, HOLDS
 from costlib.watch.periods import FREQS
-from costlib.watch.report import ASSUMPTION
+from costlib.watch.report import ASSUMPTION, MIN_PERIOD_CASES
 
 WATCH_WHAT = (
     "Is the cutoff you shipped still the right one? Each month (or week, or day) of newer cases is judged against "
@@ -116,11 +116,25 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
     week or day) the regret per case times the period's cases; "since" is where the latest
     unbroken run of alerting periods starts. The answer names what it rests on: the outcomes,
     or the estimate from the scores (and its check)."""
-    periods = report["periods"]
     word = FREQS.get(report.get("freq", "M"), "period")
     cuts = report["policy"]["cutoffs"]
     shipped = {g: (float("inf") if t is None else float(t)) for g, t in cuts.items()}
     details = [_ships(report["policy"], shipped), honest(word)]
+    small = [p for p in report["periods"] if p.get("too_few")]
+    periods = [p for p in report["periods"] if not p.get("too_few")]  # the periods judged
+    few = ""
+    if small:
+        few = " " + _too_few_sentence(small)
+        details.append(TOO_FEW_WHY.format(word=word, least=number(MIN_PERIOD_CASES, 0)))
+        if not periods:
+            return Verdict(
+                "warning",
+                NONE_JUDGED.format(word=word, least=number(MIN_PERIOD_CASES, 0)) + few,
+                tuple(details),
+            )
+    against = [p for p in periods if p.get("no_model")]
+    if against:
+        details.append(_no_model_sentence(against))
     estimated = [p for p in periods if not p["measured"]]
     ref = report.get("reference")
     if estimated and ref is None:
@@ -162,8 +176,8 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
     if not alerts:
         if not estimated:
             return Verdict(
-                "success",
-                f"Keep the cutoff: no {word} with outcomes costs more than its own best cutoff beyond the noise.",
+                "warning" if small else "success",
+                f"Keep the cutoff: no {word} with outcomes costs more than its own best cutoff beyond the noise.{few}",
                 tuple(details),
             )
         rest = (
@@ -173,7 +187,7 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
             else f"the scores of the {word}s without outcomes do not show it costing more than it should, beyond the "
             "noise"
         )
-        return Verdict("warning", f"Keep the cutoff for now: {rest}; their outcomes will tell.", tuple(details))
+        return Verdict("warning", f"Keep the cutoff for now: {rest}; their outcomes will tell.{few}", tuple(details))
     failing = [p for p in (run or alerts[-1:]) if p.get("assumption") == FAILS]
     if failing:
         worst = min(failing, key=lambda p: p["assumption_p_value"] if p["assumption_p_value"] is not None else 1)
@@ -183,7 +197,7 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
             f"Check the model: the scores of {_span(failing)} moved in a way a change of the base rate does not "
             f"explain (p {'=' if worst['assumption_p_value'] >= 0.001 else ''}{_p(worst['assumption_p_value'])}), so "
             f"no estimate of what the cutoff costs there can be trusted: either the cases changed or the model itself "
-            f"did. Label some of their cases to see{': ' + tell if tell else ''}.",
+            f"did. Label some of their cases to see{': ' + tell if tell else ''}.{few}",
             tuple(details),
         )
     first = run[0] if run else alerts[-1]
@@ -222,6 +236,8 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
             f"Refit: since {period_label(first['period'])} the shipped cutoff has cost about {money(average, unit)} a "
             f"{word} more than each {word}'s own best cutoff, beyond the noise ({head}){more}{basis}."
         )
+    alone = [p for p in since if p.get("no_model")]
+    headline += (" " + _no_model_sentence(alone) if alone else "") + few
     latest = since[-1]
     if not latest["measured"] and latest.get("best_threshold"):
         details.insert(
@@ -232,6 +248,60 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
     for p in [p for p in since if p.get("readings") and not p["readings_agree"]][-1:]:
         details.insert(1 if details[0].startswith("What to ship") else 0, _readings_sentence(p, unit, word))
     return Verdict("error", headline, tuple(details))
+
+
+TOO_FEW = "too few cases to judge: {n}"
+TOO_FEW_WHY = (
+    "A {word} is judged on at least {least} cases (those with outcomes, where they are all in): with fewer, its own "
+    "best cutoff and what refitting would save are noise, so nothing is said of it."
+)
+NONE_JUDGED = "Nothing to judge yet: no {word} has the {least} cases a judgement needs."
+NO_MODEL = {
+    0.0: "every outcome is negative",
+    1.0: "every outcome is positive",
+}
+NO_MODEL_ELSE = "too few outcomes of one kind to refit on"
+NO_MODEL_WORDS = (
+    "{names}: {what}, so the shipped cutoff is judged against the best one can do there without the model, "
+    "{choice}, with the same 95% interval."
+)
+#: the choices without the model (`costlib.core.rules`) as the sentences say them
+NO_MODEL_ACTS = {
+    "flag nobody": "flagging nobody",
+    "flag everyone": "flagging everyone",
+    "flag at random": "flagging at random up to the review limit",
+}
+
+
+def no_model_act(p: dict) -> str:
+    """What a period judged without the model is judged against: "flagging nobody"."""
+    return NO_MODEL_ACTS.get(p["no_model"], str(p["no_model"]))
+
+
+def cases_judged(p: dict) -> int:
+    """The cases a period's judgement rests on: those with outcomes when it is measured, else all."""
+    return p["labelled"] if p["measured"] else p["n"]
+
+
+def too_few_text(p: dict) -> str:
+    """What a period too small to judge says: "too few cases to judge: 3"."""
+    return TOO_FEW.format(n=number(cases_judged(p), 0))
+
+
+def _too_few_sentence(small: list[dict]) -> str:
+    """The periods too small to judge, named: "2026-03: too few cases to judge: 1." (at most three)."""
+    named = "; ".join(f"{period_label(p['period'])}: {too_few_text(p)}" for p in small[-3:])
+    more = f" (and {len(small) - 3} earlier)" if len(small) > 3 else ""
+    return f"{named[:1].upper()}{named[1:]}{more}."
+
+
+def _no_model_sentence(against: list[dict]) -> str:
+    """The periods judged against the choice without the model, and why (at most three named)."""
+    parts = []
+    for p in against[-3:]:
+        what = NO_MODEL.get(p.get("base_rate"), NO_MODEL_ELSE)
+        parts.append(NO_MODEL_WORDS.format(names=period_label(p["period"]), what=what, choice=no_model_act(p)))
+    return " ".join(parts)
 
 
 EST_WORDS = (
@@ -292,6 +362,8 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
         save = money(p["regret_per_case"], unit) if p["regret_per_case"] is not None else "–"
         if low is not None:
             save += f" ({money(low, unit)} to {money(high, unit)})"
+        if p.get("too_few"):
+            save = too_few_text(p)
         rows.append(
             {
                 "period": period_label(p["period"]),

@@ -8,6 +8,12 @@ still to come is estimated from its scores and the outcomes it has (`costlib.wat
 both readings of the scores, the test of the base-rate reading against the policy's reference
 rows, and an alert on the estimate). Each period says what its alert rests on
 (``"alert_basis"``).
+
+A period with fewer than `MIN_PERIOD_CASES` cases to judge (``"too_few"``) claims nothing: no
+best cutoff, no regret, no interval, no alert. A measured period without an honest refit (one
+class of outcome) is judged against the best choice without the model (``"no_model"``). The
+dates are read by `periods.read_dates`, and more than `periods.MAX_PERIODS` periods are refused
+before any is judged.
 """
 
 from __future__ import annotations
@@ -19,15 +25,20 @@ import numpy as np
 import pandas as pd
 
 from costlib.binary.decision import SINGLE_GROUP, json_number
+from costlib.binary.honest import MIN_CLASS_ROWS
 from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
 from costlib.core.scales import on_scale
 from costlib.watch.alerts import judge_period
 from costlib.watch.estimate import estimate_period, reference_prior
-from costlib.watch.periods import as_periods
+from costlib.watch.periods import as_periods, too_many_periods
 from costlib.watch.reference import calibrated
 
 MEASURED, ESTIMATED = "measured", "estimated"
+#: the fewest cases a period is judged on (those with outcomes when it is measured): as many as a
+#: group needs of each class for a cutoff of its own (`binary.honest.MIN_CLASS_ROWS`); below it a
+#: period says it has too few cases to judge and claims nothing
+MIN_PERIOD_CASES = MIN_CLASS_ROWS
 LABEL_SHIFT, CALIBRATED = "label_shift", "calibrated"
 #: what only an estimated period has (null in a measured one)
 ESTIMATE_KEYS = ("assumption", "assumption_p_value", "readings", "cost_bracket", "readings_agree", "outcomes_to_tell")
@@ -96,15 +107,22 @@ def watch_report(
 ) -> dict:
     """The watch report of the cases `df` (named `name`) under `policy` (`present.policy.load_policy`),
     as JSON-ready data: ``{"policy", "data", "freq", "periods": [...]}``. A problem with the data
-    raises `DataError` naming its column."""
+    raises `DataError` naming its column (and its first bad row), as do more periods than
+    `periods.MAX_PERIODS`. Each period has ``"too_few"`` (fewer than `MIN_PERIOD_CASES` cases to
+    judge: nothing judged) and ``"no_model"`` (None, or the choice without the model a measured
+    period without an honest refit is judged against: ``"flag nobody"``, ...)."""
     from costlib.loading.frames import group_column, number_column, require_columns
 
     require_columns(df, name, (time, score, label, group))
     scores = number_column(df, name, score)
     try:
-        periods = as_periods(df[time].to_numpy(), freq, len(df))
+        periods = as_periods(df[time].to_numpy(), freq, len(df), where=lambda i: f"row {i + 2}")
     except ValueError as exc:
         raise DataError(f'In "{name}", column "{time}": {exc}.', column=time) from None
+    codes, uniques = pd.factorize(periods, sort=True)
+    too_many = too_many_periods(len(uniques), freq, name=name, column=time)
+    if too_many:  # before any period is judged: each is resampled a thousand times
+        raise DataError(too_many, column=time)
     groups = group_column(df[group], name, group) if group else None
     if groups is not None:
         from costlib.core.settings import MAX_GROUPS
@@ -140,14 +158,18 @@ def watch_report(
     options = {"costs": prices, "cutoffs": thresholds, "random_share": policy.get("random_share")}
     prior, prior_se = reference_prior(policy) if scale != "raw" else (None, 0.0)
     reference = policy.get("reference") if scale != "raw" else None
-    codes, uniques = pd.factorize(periods, sort=True)
     rows = []
     for k, period in enumerate(uniques):
         sel = codes == k
         known = sel & ~np.isnan(labels)
         row = {"period": str(period), "n": int(sel.sum()), "labelled": int(known.sum())}
         row["capacity"] = cap = period_capacity(capacity, freq, row["n"])
-        if known.sum() == sel.sum() or (prior is None and known.any()):
+        measured = known.sum() == sel.sum() or (prior is None and known.any())
+        judged = int(known.sum()) if measured else row["n"]  # the cases its judgement would rest on
+        row.update(too_few=judged < MIN_PERIOD_CASES, no_model=None)
+        if row["too_few"]:  # too small to judge: nothing is claimed, not even an estimate from the scores
+            row.update(_too_few(labels[known], scores[known], groups[known], cap, options, measured))
+        elif measured:
             # measured: every outcome known (or no estimate is possible, and the known ones are all there is)
             j = judge_period(
                 labels[known].astype(int),
@@ -160,6 +182,7 @@ def watch_report(
             )
             row.update(
                 measured=True,
+                no_model=j.no_model,
                 alert_basis=MEASURED,
                 cost_per_case=j.shipped,
                 best_threshold=_cuts(j.best),
@@ -228,6 +251,29 @@ def watch_report(
         "freq": freq,
         "periods": rows,
     }
+
+
+def _too_few(y: np.ndarray, s: np.ndarray, g: np.ndarray, cap, options: dict, measured: bool) -> dict:
+    """A period with fewer than `MIN_PERIOD_CASES` cases to judge: no best cutoff, no
+    regret, no interval, no alert and no estimate; a measured one says what its cases cost (a
+    count, not a judgement)."""
+    row = {
+        "measured": bool(measured),
+        "alert_basis": None,
+        "cost_per_case": None,
+        "best_threshold": {},
+        "regret_per_case": None,
+        "regret_interval": [None, None],
+        "base_rate": None,
+        "flagged_share": None,
+        "alert": False,
+        "groups": {},
+        **dict.fromkeys(ESTIMATE_KEYS),
+    }
+    if measured and y.size:
+        j = judge_period(y.astype(int), s, g, n_resamples=0, capacity=cap, **options)
+        row.update(cost_per_case=j.shipped, base_rate=float(y.mean()), flagged_share=j.flagged)
+    return row
 
 
 def _cuts(cutoffs: dict) -> dict:

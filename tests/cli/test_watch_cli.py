@@ -131,3 +131,36 @@ def test_bad_input_gets_a_sentence_and_exit_2(shipped, tmp_path, capsys, args, w
     df.to_csv(data, index=False)
     code, _, err = _run(capsys, policy, data, *args)
     assert code == 2 and words in err, err
+
+
+def test_a_month_of_negatives_only_flagged_by_the_cutoff_alerts_and_exits_1(shipped, tmp_path, capsys):
+    policy, rng = shipped
+    month = _cases(rng, 1000, 0.3, "2026-01-01")
+    month["y"] = 0  # every outcome 0: each case the cutoff flags is a false alarm, and flagging nobody costs nothing
+    data = tmp_path / "negatives.csv"
+    month.to_csv(data, index=False)
+    code, report, err = _run(capsys, policy, data, "--time", "when", "--score", "p", "--label", "y")
+    (p,) = report["periods"]
+    assert code == 1 and p["alert"] and p["no_model"] == "flag nobody", err
+    assert p["regret_per_case"] == p["cost_per_case"] > 0 and p["regret_interval"][0] > 0
+    main(["watch", str(policy), str(data), "--time", "when", "--score", "p", "--label", "y", "--resamples", "300"])
+    out = capsys.readouterr().out
+    assert "flagging nobody instead would save" in out and "every outcome is negative" in out
+    assert "Keep the cutoff" not in out
+
+
+def test_a_month_too_small_to_judge_says_so_and_more_periods_than_the_bound_exit_2(shipped, tmp_path, capsys):
+    policy, rng = shipped
+    df = pd.concat([_cases(rng, 1000, 0.3, "2026-01-01"), _cases(rng, 1, 0.3, "2026-02-01")])
+    data = tmp_path / "small.csv"
+    df.to_csv(data, index=False)
+    main(["watch", str(policy), str(data), "--time", "when", "--score", "p", "--label", "y", "--resamples", "300"])
+    out = capsys.readouterr().out
+    assert "2026-02: 1 cases, 1 with outcomes; cost per case" in out and out.count("too few cases to judge: 1") == 2
+    from costlib.watch.periods import MAX_PERIODS
+
+    days = pd.DataFrame({"when": pd.date_range("2026-01-01", periods=MAX_PERIODS + 5, freq="D"), "p": 0.5, "y": 1})
+    days.to_csv(data, index=False)
+    code, _, err = _run(capsys, policy, data, "--time", "when", "--score", "p", "--label", "y", "--freq", "D")
+    assert code == 2 and f"the dates span {MAX_PERIODS + 5} days with cases" in err, err
+    assert "choose a coarser period (weeks or months instead of days)" in err

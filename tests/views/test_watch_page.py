@@ -312,3 +312,32 @@ def test_the_refit_says_what_the_shipped_cutoffs_cost_on_the_rows_it_hands_over(
     brute = float(np.mean(np.where(flag, (1 - y) * c_fp, y * c_fn)))  # case by case
     assert f"cost {money(brute, watch_answers.policy_unit(policy, ''))} per case on these cases" in refit.sentence
     assert len(f) == sum(p["labelled"] for p in [p for p in report["periods"] if p["labelled"]][-3:])
+
+
+def test_mixed_utc_offsets_and_a_month_of_negatives_only_are_watched_and_alert():
+    rng = np.random.default_rng(11)
+    train = _stable(rng, 1)
+    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=100, volume=1000)
+    cases = _stable(rng, 2)
+    cases["when"] = cases["when"] + "T10:00:00+01:00"
+    cases.loc[0, "when"] = "2026-01-15T10:00:00+02:00"  # one row after the clocks moved: pandas said "Mixed timezones"
+    cases.loc[cases["when"].str.startswith("2026-02"), "y"] = 0  # February: every outcome 0
+    at = _upload(audit, cases, time="when", score="p", label="y")
+    assert_no_exception(at)
+    assert "Mixed timezones" not in texts(at) and not at.exception
+    box = _box(at)
+    assert box.startswith("Refit: since 2026-02") and "2026-02: every outcome is negative" in box
+    table = [t.value for t in at.dataframe if watch_words.SAVES in t.value.columns][0]
+    assert table["alert"].tolist() == ["no", "yes"] and table["its own best cutoff"].tolist()[1] == "nobody"
+
+
+def test_a_one_case_month_on_the_page_says_too_few_cases_to_judge():
+    rng = np.random.default_rng(12)
+    train = _stable(rng, 1)
+    audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=100, volume=1000)
+    cases = pd.concat([_stable(rng, 2), _stable(rng, 3).tail(1)], ignore_index=True)  # March: one case
+    at = _upload(audit, cases, time="when", score="p", label="y")
+    assert_no_exception(at)
+    assert _box(at).endswith("2026-03: too few cases to judge: 1.")
+    table = [t.value for t in at.dataframe if watch_words.SAVES in t.value.columns][0]
+    assert table[watch_words.SAVES].tolist()[-1] == "too few cases to judge: 1"
