@@ -42,7 +42,7 @@ MSG_NOT_A_POLICY = (
     'page) or {{"rule": ..., "cutoffs": {{group: cutoff}}}}; got {what}.'
 )
 MSG_RANDOM = (
-    "The policy flags a random {share:.4g} of the cases without the model (its rule is {rule!r}): there is no cutoff "
+    "The policy flags a random {share:.4g} of the cases without the model (its rule is {rule}): there is no cutoff "
     "to apply; draw that share at random."
 )
 MSG_NEEDS_GROUPS = (
@@ -60,7 +60,7 @@ MSG_SCALE = (
 )
 MSG_NOT_FINITE = "Every score must be a finite number: scores[{index}] is {value}."
 MSG_COLUMN = (
-    'The policy was chosen on the score column "{want}", not "{got}": give that column (renamed if it is the same '
+    "The policy was chosen on the score column {want}, not {got}: give that column (renamed if it is the same "
     "score), or a policy chosen on this one."
 )
 MSG_LENGTH = "There are {n_scores:,} scores but {n_groups:,} groups: give one group per case."
@@ -70,8 +70,7 @@ MSG_NOT_1D = (
     "take the positive class's column."
 )
 MSG_GROUP_COLUMN = (
-    'The policy\'s cutoffs are per group of the column "{want}", not "{got}": give that column, or a policy chosen '
-    'by "{got}".'
+    "The policy's cutoffs are per group of the column {want}, not {got}: give that column, or a policy chosen by {got}."
 )
 
 
@@ -145,10 +144,24 @@ def _short_form(policy: Mapping) -> PolicyCutoffs:
         raise DataError(f'"scale" must be one of {", ".join(SCALES)}: got {str(scale)[:40]!r}.')
     pooled = policy.get("pooled_cutoff")
     pooled = None if pooled is None else read_number(pooled, '"pooled_cutoff"', allow_inf=True)
-    text = {k: policy.get(k) if isinstance(policy.get(k), str) else None for k in ("rule", "score", "group")}
-    return PolicyCutoffs(
-        text["rule"] or "", out, _pooled(out, pooled), text["score"], scale, text["group"], policy.get("positive")
-    )
+    text = {k: _short_text(policy, k) for k in ("rule", "score", "group", "positive")}
+    pooled = _pooled(out, pooled)
+    return PolicyCutoffs(text["rule"] or "", out, pooled, text["score"], scale, text["group"], text["positive"])
+
+
+def _short_text(policy: Mapping, key: str):
+    """The short form's `key` (the rule, the score or group column, the positive outcome): None,
+    or a short text (a whole number too for the positive outcome), as a policy file's; DataError
+    for anything else, naming the field."""
+    from costlib.present.policy import MAX_TEXT, _writable
+
+    x = policy.get(key)
+    number = key == "positive" and isinstance(x, int) and not isinstance(x, bool)
+    if x is None or number:
+        return x
+    if not isinstance(x, str) or len(x) > MAX_TEXT:
+        raise DataError(f'"{key}" must be text of at most {MAX_TEXT} characters: got {q(x)}.')
+    return _writable(x, f'"{key}"')
 
 
 def _pooled(cutoffs: dict, pooled: float | None) -> float | None:
@@ -238,7 +251,7 @@ def check_column(p: PolicyCutoffs, role: str, column) -> None:
     want = p.score if role == "score" else p.group
     if column is not None and want and str(column) != str(want):
         message = MSG_COLUMN if role == "score" else MSG_GROUP_COLUMN
-        raise DataError(message.format(want=want, got=column), column=str(column))
+        raise DataError(message.format(want=q(want), got=q(column)), column=str(column))
 
 
 def _scores(p: PolicyCutoffs, scores) -> np.ndarray:
@@ -345,7 +358,7 @@ def decide(policy, scores, *, groups=None) -> tuple[np.ndarray, np.ndarray]:
     scale), from one pass, for a caller that shows both (the apply command)."""
     p = read_policy(policy)
     if p.random_share is not None:
-        raise DataError(MSG_RANDOM.format(share=p.random_share, rule=p.rule))
+        raise DataError(MSG_RANDOM.format(share=p.random_share, rule=q(p.rule)))
     s = _scores(p, scores)
     cut = cutoffs_for(p, groups, s.size)
     return s >= cut, cut
@@ -400,8 +413,8 @@ def positive_label(classes, positive):
         if c == positive or str(c) == str(positive):
             return c
     raise DataError(
-        f'The policy\'s positive outcome is "{positive}", which is not a class of the model '
-        f"({', '.join(repr(c) for c in classes)})."
+        f"The policy's positive outcome is {q(positive)}, which is not a class of the model "
+        f"({', '.join(q(c) for c in classes)})."
     )
 
 
@@ -487,7 +500,7 @@ def policy_estimator(policy, estimator, *, group: str | None = None, response_me
     """
     p = read_policy(policy)
     if p.random_share is not None:
-        raise DataError(MSG_RANDOM.format(share=p.random_share, rule=p.rule))
+        raise DataError(MSG_RANDOM.format(share=p.random_share, rule=q(p.rule)))
     check_fitted(estimator)
     pos = positive_label(estimator.classes_, p.positive)
     method = _response_method(p, response_method, estimator)

@@ -239,3 +239,19 @@ def test_a_sentence_lists_five_groups_shortened_and_how_many_more():
     with pytest.raises(DataError) as caught:
         costlib.apply_policy({"rule": "r", "cutoffs": {"a": 0.2}}, [0.5], groups=["z" * 100_000])
     assert caught.value.message.startswith('The group "zzz') and len(caught.value.message) < 400
+
+
+def test_a_long_column_class_or_rule_is_shortened_or_refused():
+    policy = {"rule": "r", "cutoffs": {"everyone": 0.3}, "score": "s", "group": "g"}
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    model = LogisticRegression().fit(X, np.array(["n" * 10_000, "n" * 10_000, "y" * 10_000, "y" * 10_000]))
+    for call in (
+        lambda: costlib.apply_policy(policy, pd.Series([0.5], name="z" * 100_000)),
+        lambda: costlib.apply_policy(policy, [0.5], groups=pd.Series(["a"], name="z" * 100_000)),
+        lambda: costlib.policy_estimator({**policy, "positive": "yes"}, model),
+    ):
+        with pytest.raises(DataError) as caught:
+            call()
+        assert len(caught.value.message) < 400
+    with pytest.raises(DataError, match='"rule" must be text of at most 500 characters'):
+        costlib.apply_policy({**policy, "rule": "r" * 501}, [0.5])
