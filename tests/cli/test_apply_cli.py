@@ -110,3 +110,19 @@ def test_a_case_without_a_group_is_named_by_its_row(policy, tmp_path, capsys):
     cases.to_csv(tmp_path / "cases.csv", index=False)
     assert main(["apply", str(policy), str(tmp_path / "cases.csv"), "--out", str(tmp_path / "d.csv")]) == 2
     assert 'column "age_cat" has no group in row 8' in capsys.readouterr().err
+
+
+def test_one_groups_cutoff_is_not_everyones_and_unseen_groups_are_listed_shortened(tmp_path, capsys):
+    (tmp_path / "short.json").write_text(json.dumps({"rule": "r", "cutoffs": {"a": 0.3}, "score": "s"}))
+    names = [f"{i}" + "n" * 300 for i in range(8)]
+    pd.DataFrame({"s": np.linspace(0, 1, 16), "g": ["a"] * 8 + names}).to_csv(tmp_path / "cases.csv", index=False)
+    out = tmp_path / "d.csv"
+    assert main(["apply", str(tmp_path / "short.json"), str(tmp_path / "cases.csv"), "--out", str(out)]) == 2
+    assert 'a cutoff per group of "group" ("a")' in capsys.readouterr().err and not out.exists()
+    (tmp_path / "pooled.json").write_text(
+        json.dumps({"rule": "r", "cutoffs": {"a": 0.3}, "pooled_cutoff": 0.5, "score": "s", "group": "g"})
+    )
+    assert main(["apply", str(tmp_path / "pooled.json"), str(tmp_path / "cases.csv"), "--out", str(out)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "pooled cutoff" in x)
+    assert line.startswith("8 cases are in groups the policy has no cutoff of its own for") and "and 3 more" in line
+    assert len(line) < 400
