@@ -23,7 +23,11 @@ before their outcomes arrive. Reading accepts every version up to the current on
 
 Reading is defensive: a policy comes from a person's disk and may be anything. The text is
 checked against one schema (types, ranges, sizes, nesting) before any field is used, and
-every problem is a `DataError` sentence.
+every problem is a `DataError` sentence. A group's name is read as the loader reads a cell
+(`group_name`: 1, 1.0 and "1" are one group, listed once), never cut (a name over `MAX_TEXT`
+characters is refused), and a number that is not finite is refused (only the texts ``"inf"``
+and ``"-inf"`` mean infinity). Writing reads its own text back (`policy_json`), so that what
+is written is never what the reader refuses.
 """
 
 from __future__ import annotations
