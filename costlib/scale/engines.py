@@ -603,10 +603,10 @@ class SparkEngine:
                         if kind == "parquet"
                         else reader.csv(paths, header=True, inferSchema=True)
                     )
-                elif isinstance(source, str):  # the gate's one read-only SELECT, and Spark reads it inside one
-                    from costlib.scale.sql_gate import read_only_select
+                elif isinstance(source, str):  # the gate in Spark's own parser: one query, no command
+                    from costlib.scale.sql_gate import spark_select
 
-                    df = self.spark.sql(f"SELECT * FROM (\n{read_only_select(source)}\n)")
+                    df = self.spark.sql(spark_select(self.spark, source))
                 elif isinstance(source, pd.DataFrame):
                     import pyarrow as pa
 

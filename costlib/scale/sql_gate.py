@@ -1,8 +1,10 @@
 """The one gate for SQL a person wrote: text becomes a query source only as one read-only SELECT.
 
-Every path that takes SQL text (a CLI source, `aggregate`, `audit --engine`, `watch`, the data
-folder, the Python API, DuckDB or Spark) calls `read_only_select` before anything else touches the
-text, and runs what it returns, never the raw text. The gate only parses: DuckDB's parser cuts
+Every path that takes SQL text for DuckDB (a CLI source, `aggregate`, `audit --engine`, `watch`,
+the data folder, the Python API, and the output guard's file lookup) calls `read_only_select`
+before anything else touches the text, and runs what it returns, never the raw text; Spark's
+engine asks `spark_select`, the same proof in Spark's own parser, so that Spark SQL is read as
+Spark reads it. The gate only parses: DuckDB's parser cuts
 the text into statements (`extract_statements`, which runs nothing) and its tokenizer reads the
 one statement's words; no `execute`, `DESCRIBE`, `EXPLAIN` or engine call sees the text first.
 
@@ -29,6 +31,18 @@ MSG_WRITES = (
     "(A column or table of that name goes in double quotes.)"
 )
 MSG_NOT_TEXT = "A query source must be text: got {kind}."
+MSG_SPARK_COMMAND = (
+    "A query source must be one SELECT statement, which can only read: Spark reads this one as {what}, which is not "
+    "a query."
+)
+MSG_SPARK_CALLS = (
+    "A query source must be one SELECT statement, which can only read: this one calls {word!r}, which runs Java code "
+    "of its own."
+)
+MSG_SPARK_LATE_NAME = (
+    "A query source must be one SELECT statement, which can only read: this one calls a function named through "
+    "IDENTIFIER(...), which is only known as it runs; call the function by its name."
+)
 
 #: statement words that may not appear in a query source outside strings, quoted names and comments
 STATEMENT_WORDS = frozenset(
@@ -70,6 +84,10 @@ STATEMENT_WORDS = frozenset(
 )
 #: functions a SELECT can call that run SQL text of their own or change the database
 STATEMENT_FUNCTIONS = frozenset({"query", "query_table", "checkpoint", "force_checkpoint", "setseed", "nextval"})
+#: Spark's plan nodes that are not a query though no Command: an INSERT and SQL text run as it goes
+SPARK_NOT_QUERIES = frozenset({"InsertIntoStatement", "UnresolvedExecuteImmediate", "ExecuteImmediateQuery"})
+#: Spark functions that call a Java method named in the query
+SPARK_CALLS = frozenset({"reflect", "java_method", "try_reflect"})
 
 
 def read_only_select(text) -> str:
@@ -123,3 +141,63 @@ def _check_words(statement: str) -> None:
         called = i + 1 < len(tokens) and statement[tokens[i + 1][0] :].lstrip().startswith("(")
         if called and lower.rsplit(".", 1)[-1] in STATEMENT_FUNCTIONS:
             raise DataError(MSG_WRITES.format(word=word, what="runs SQL of its own or changes the database"))
+
+
+def spark_select(spark, text) -> str:
+    """`text` when Spark's own parser reads it as one query (Spark SQL: backtick names and all);
+    DataError otherwise. Nothing runs: the parser (``sessionState().sqlParser().parsePlan``)
+    only builds the unresolved plan, and every node of it and of its subqueries is checked.
+
+    Refused, each with a sentence: text Spark cannot parse (more than one statement among it);
+    a plan with a command anywhere (``SET``, ``CREATE ... AS SELECT``, ``CACHE TABLE``, a
+    ``BEGIN ... END`` script: Spark's ``Command``), an ``INSERT`` or ``EXECUTE IMMEDIATE``
+    (`SPARK_NOT_QUERIES`), a call of a function that runs Java code (`SPARK_CALLS`), and a call
+    of a function named through ``IDENTIFIER(...)``, whose name is only known as it runs.
+
+    Parameters
+    ----------
+    spark : pyspark.sql.SparkSession
+        The session whose parser reads the text (and that will run it).
+    text : str
+        The query source.
+
+    Returns
+    -------
+    str
+        `text` unchanged: Spark parses it again, to the same plan, when it runs.
+    """
+    from pyspark.errors import ParseException
+
+    from costlib.scale.engines import _first_line
+
+    if not isinstance(text, str):
+        raise DataError(MSG_NOT_TEXT.format(kind=type(text).__name__))
+    try:
+        plan = spark._jsparkSession.sessionState().sqlParser().parsePlan(text)
+    except ParseException as exc:
+        raise DataError(MSG_NOT_PARSED.format(reason=_first_line(exc))) from None
+    command = spark._jvm.java.lang.Class.forName("org.apache.spark.sql.catalyst.plans.logical.Command")
+    plans = [plan]
+    while plans:
+        node = plans.pop()
+        name = node.getClass().getSimpleName()
+        if command.isInstance(node) or name in SPARK_NOT_QUERIES:
+            raise DataError(MSG_SPARK_COMMAND.format(what=name))
+        plans.extend(_seq(node.children()) + _seq(node.innerChildren()) + _seq(node.subqueries()))  # CTEs: inner
+        expressions = _seq(node.expressions())
+        while expressions:
+            expression = expressions.pop()
+            kind = expression.getClass().getSimpleName()
+            if kind == "ExpressionWithUnresolvedIdentifier":  # IDENTIFIER('reflect')(...)
+                raise DataError(MSG_SPARK_LATE_NAME)
+            if kind == "UnresolvedFunction":
+                word = expression.nameParts().last()
+                if word.lower() in SPARK_CALLS:
+                    raise DataError(MSG_SPARK_CALLS.format(word=word))
+            expressions.extend(_seq(expression.children()))
+    return text
+
+
+def _seq(scala_seq) -> list:
+    """A Scala Seq (through py4j) as a Python list."""
+    return [scala_seq.apply(i) for i in range(scala_seq.size())]

@@ -20,6 +20,7 @@ from costlib.scale import binning, refining
 from costlib.scale import scans as scale
 from costlib.scale.aggregates import aggregate, load_aggregate
 from costlib.scale.engines import quiet_spark, spark_session
+from costlib.scale.sql_gate import spark_select
 from tests.scale.test_scale import assert_same_optimum, assert_same_sweep, expected_optimum, frame, special_scores
 
 pytestmark = pytest.mark.xdist_group("spark")
@@ -158,3 +159,40 @@ def test_the_answer_within_a_review_limit_on_spark_is_the_duckdb_one(spark, caps
         out[engine] = json.loads(capsys.readouterr().out)
     assert out["spark"] == out["duckdb"]
     assert out["spark"]["within_capacity"]["binding"]
+
+
+#: texts Spark's own parser reads as something other than one query, or that call Java code
+SPARK_REFUSED = [
+    "INSERT INTO costlib_gate_t SELECT 1 AS y",
+    "CREATE TABLE costlib_gate_t AS SELECT 1 AS y",
+    "WITH a AS (SELECT 1 AS y) INSERT INTO costlib_gate_t SELECT * FROM a",
+    "SET costlib.gate = x",
+    "CACHE TABLE costlib_gate_c AS SELECT 1 AS y",
+    "EXECUTE IMMEDIATE 'CREATE TABLE costlib_gate_t AS SELECT 1 AS y'",
+    "BEGIN CREATE TABLE costlib_gate_t AS SELECT 1 AS y; END",
+    "SELECT 1 AS y; CREATE TABLE costlib_gate_t AS SELECT 1 AS y",
+    "SELECT CAST(reflect('java.lang.System', 'setProperty', 'costlib.gate', 'x') IS NULL AS INT) AS y, 0.5 AS s",
+    "WITH a AS (SELECT java_method('java.lang.System', 'setProperty', 'costlib.gate', 'x') AS y) SELECT * FROM a",
+    "SELECT IDENTIFIER('reflect')('java.lang.System', 'setProperty', 'costlib.gate', 'x') AS y",
+]
+
+
+def test_a_spark_query_passes_spark_s_own_gate_and_nothing_else_runs(spark, tmp_path, monkeypatch):
+    """engine="spark" reads a query in Spark SQL (``DISTRIBUTE BY``: DuckDB's parser refused it),
+    proven one query by Spark's parser before it runs; commands, inserts and Java calls are
+    refused with a sentence and leave no table, no setting, no property and no warehouse file."""
+    monkeypatch.chdir(tmp_path)  # where a CREATE TABLE would put its spark-warehouse folder
+    df = frame("ties", n=400, groups=2, seed=3)
+    df.to_parquet(tmp_path / "rows.parquet")
+    text = f"SELECT `y`, `s` AS `the score`, `g` FROM parquet.`{tmp_path}/rows.parquet` DISTRIBUTE BY `g`"
+    got = scale.scan_optimal_thresholds(text, label="y", score="the score", group="g", costs=(1, 2), engine="spark")
+    assert_same_optimum(got, expected_optimum(df, 1, 2))
+    for refused in SPARK_REFUSED:  # the gate itself, then the engine (a text not starting as a query is a path)
+        with pytest.raises(DataError, match="must be one SELECT statement|cannot be read as SQL"):
+            spark_select(spark, refused)
+        with pytest.raises(DataError):
+            scale.scan_optimal_thresholds(refused, label="y", score="s", costs=(1, 2), engine="spark")
+    assert not spark.catalog.tableExists("costlib_gate_t") and not spark.catalog.tableExists("costlib_gate_c")
+    assert spark.conf.get("costlib.gate", None) is None
+    assert spark._jvm.java.lang.System.getProperty("costlib.gate") is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rows.parquet"]
