@@ -119,13 +119,12 @@ def _cutoffs(pairs, where, *, read: bool = True) -> dict:
     group checked as a policy file's are (a name of at most `MAX_TEXT` characters, met once:
     never cut or merged into another) and each cutoff read by `read_number` (None: nobody),
     unless `read` is False (what `load_policy` returns: read already)."""
-    from costlib.present.policy import _group, _json_value, _once, group_name, read_number
+    from costlib.present.policy import policy_group, read_number
 
     out: dict = {}
     seen: set = set()
     for i, (g, t) in enumerate(pairs):
-        g = _once(_group({"group": _json_value(g)}, where(i)), {}, seen, where(i))
-        name = group_name(g)
+        name = policy_group(g, seen, where(i))
         if read:
             t = math.inf if t is None else read_number(t, f"the cutoff of {q(name)}", allow_inf=True)
         out[name] = t
@@ -153,7 +152,7 @@ def _short_text(policy: Mapping, key: str):
     """The short form's `key` (the rule, the score or group column, the positive outcome): None,
     or a short text (a whole number too for the positive outcome), as a policy file's; DataError
     for anything else, naming the field."""
-    from costlib.present.policy import MAX_TEXT, _writable
+    from costlib.present.policy import MAX_TEXT, writable_text
 
     x = policy.get(key)
     number = key == "positive" and isinstance(x, int) and not isinstance(x, bool)
@@ -161,7 +160,7 @@ def _short_text(policy: Mapping, key: str):
         return x
     if not isinstance(x, str) or len(x) > MAX_TEXT:
         raise DataError(f'"{key}" must be text of at most {MAX_TEXT} characters: got {q(x)}.')
-    return _writable(x, f'"{key}"')
+    return writable_text(x, f'"{key}"')
 
 
 def _pooled(cutoffs: dict, pooled: float | None) -> float | None:
@@ -182,10 +181,10 @@ def _file_form(policy: Mapping) -> str:
     returns (``thresholds`` and ``prices`` as {group: ...}, infinite cutoffs restored) is put
     back in the file's records and ``"inf"`` texts; anything else is left as it is, for the
     reader to judge. DataError when it is not JSON (a NaN or infinite number, an object)."""
-    from costlib.present.policy import _json_cutoff
+    from costlib.present.policy import json_cutoff
 
     def cutoff(t):
-        return _json_cutoff(t) if isinstance(t, float) and math.isinf(t) else t
+        return json_cutoff(t) if isinstance(t, float) and math.isinf(t) else t
 
     out = dict(policy)
     if isinstance(policy.get("thresholds"), Mapping):
@@ -211,7 +210,7 @@ def read_policy(policy) -> PolicyCutoffs:
     and every mapping through `load_policy` (the short form through its own checks, the same
     for a file and a mapping); a `PolicyCutoffs` is taken as it is. DataError with a sentence
     for anything else."""
-    from costlib.present.policy import MAX_BYTES, _parse, load_policy
+    from costlib.present.policy import MAX_BYTES, load_policy, parse_text
 
     if isinstance(policy, PolicyCutoffs):
         return policy
@@ -219,7 +218,7 @@ def read_policy(policy) -> PolicyCutoffs:
         from costlib import loading
 
         text = loading.read_path(policy, max_bytes=MAX_BYTES, table=False)[0]
-        parsed = _parse(text)  # bounded: no NaN tokens, no number of a thousand digits
+        parsed = parse_text(text)  # bounded: no NaN tokens, no number of a thousand digits
         if isinstance(parsed, dict) and _is_short(parsed):
             return _short_form(parsed)
     elif isinstance(policy, Mapping):
@@ -403,14 +402,16 @@ def logit_cutoff(t: float) -> float:
 
 def positive_label(classes, positive):
     """The class of `classes` that the policy's positive outcome names (matched as the loader
-    matches a value: exactly, or as text); the second class when the policy names none."""
+    matches a value: exactly, or as text, `group_name`); the second class when the policy names none."""
+    from costlib.present.policy import group_name
+
     classes = list(classes)
     if len(classes) != 2:
         raise DataError(f"The model has {len(classes)} classes; a policy decides between two.")
     if positive is None:
         return classes[1]
     for c in classes:
-        if c == positive or str(c) == str(positive):
+        if c == positive or group_name(c) == group_name(positive):  # as the loader reads a cell: 1.0 is "1"
             return c
     raise DataError(
         f"The policy's positive outcome is {q(positive)}, which is not a class of the model "

@@ -62,7 +62,7 @@ MSG_UNWRITABLE = (
 # Writing
 
 
-def _json_cutoff(x: float):
+def json_cutoff(x: float):
     x = float(x)
     if x == math.inf:
         return "inf"
@@ -146,14 +146,14 @@ def policy_dict(
         "thresholds": [
             {
                 "group": _json_value(g),
-                "threshold": _json_cutoff(t),
+                "threshold": json_cutoff(t),
                 "meaning": cutoffs_text({g: float(t)}, grouped=False)
                 if random_share is None
                 else f"no cutoff: flag a random {random_share:.4g} of the cases, without the model",
             }
             for g, t in cut.items()
         ],
-        "pooled_cutoff": None if math.isnan(pooled := pooled_cutoff(audit, cut)) else _json_cutoff(pooled),
+        "pooled_cutoff": None if math.isnan(pooled := pooled_cutoff(audit, cut)) else json_cutoff(pooled),
         "random_share": random_share,
         "capacity": audit.capacity_record,
         "base_rate": float(audit.base_rate) if 0 < audit.base_rate < 1 else None,  # (0, 1): what the EM starts from
@@ -284,9 +284,7 @@ def _questions(q) -> dict | None:
                 )
         named: set = set()  # a long name is refused, never cut into another group's
         where = '"price_questions.group_multipliers"'
-        out["group_multipliers"] = {
-            _once(_group({"group": g}, where), {}, named, where): float(m) for g, m in multipliers.items()
-        }
+        out["group_multipliers"] = {policy_group(g, named, where): float(m) for g, m in multipliers.items()}
     return out
 
 
@@ -339,7 +337,7 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
-def _parse(text: str | bytes):
+def parse_text(text: str | bytes):
     if isinstance(text, (bytes, bytearray)):
         if len(text) > MAX_BYTES:
             raise _bad(f"it is {len(text):,} bytes, more than the {MAX_BYTES:,} a policy may have")
@@ -404,7 +402,7 @@ def _group(record: dict, where: str):
         raise _bad(f"{where} has a group name of {len(g):,} characters (at most {MAX_TEXT})")
     if isinstance(g, str) and group_name(g) is None:
         raise _bad(f"{where} has a group whose name is empty")
-    return _writable(g, f"{where}'s group") if isinstance(g, str) else g
+    return writable_text(g, f"{where}'s group") if isinstance(g, str) else g
 
 
 def _once(g, records: dict, seen: set, where: str):
@@ -422,6 +420,14 @@ def _once(g, records: dict, seen: set, where: str):
     return g
 
 
+def policy_group(g, seen: set, where: str) -> str:
+    """A policy's group `g` (from a record or a mapping's key) checked as a policy file's are
+    (`_group`: a name of at most `MAX_TEXT` characters, never cut; `_once`: met once, `seen`
+    holding the names so far) and returned as the text cases are matched by (`group_name`).
+    The one check of a group name for the file, the short form and the price questions."""
+    return group_name(_once(_group({"group": _json_value(g)}, where), {}, seen, where))
+
+
 def _records(policy: dict, key: str) -> list:
     items = policy.get(key)
     if not isinstance(items, list) or not all(isinstance(r, dict) and "group" in r for r in items):
@@ -437,10 +443,10 @@ def _text(policy: dict, key: str, default: str = "") -> str:
         return default
     if not isinstance(value, str) or len(value) > MAX_TEXT * 20:
         raise _bad(f'"{key}" must be text, got {_show(value)}')
-    return _writable(value, f'"{key}"')
+    return writable_text(value, f'"{key}"')
 
 
-def _writable(text: str, where: str) -> str:
+def writable_text(text: str, where: str) -> str:
     """`text`, or DataError when it holds a lone surrogate (JSON's "\\ud800"): no page, report or
     terminal can write it as UTF-8."""
     if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
@@ -460,7 +466,7 @@ def load_policy(text: str | bytes) -> dict:
     deeply), JSON that is not a costlib policy, a newer schema version, or a field of the
     wrong kind.
     """
-    policy = _parse(text)
+    policy = parse_text(text)
     if not isinstance(policy, dict) or policy.get("schema") != POLICY_SCHEMA:
         raise _bad(f'it is JSON but not a costlib policy (it has no "schema": "{POLICY_SCHEMA}" field)')
     version = policy.get("schema_version")
@@ -473,7 +479,7 @@ def load_policy(text: str | bytes) -> dict:
     rule = policy.get("rule")
     if not isinstance(rule, str) or not rule or len(rule) > MAX_TEXT:
         raise _bad('"rule" must name the rule that produced the cutoffs')
-    _writable(rule, '"rule"')
+    writable_text(rule, '"rule"')
     data = policy.get("data", {})
     if not isinstance(data, dict):
         raise _bad('"data" must be a record with "name", "sha256" and "n_rows"')

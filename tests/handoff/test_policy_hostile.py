@@ -255,3 +255,11 @@ def test_a_long_column_class_or_rule_is_shortened_or_refused():
         assert len(caught.value.message) < 400
     with pytest.raises(DataError, match='"rule" must be text of at most 500 characters'):
         costlib.apply_policy({**policy, "rule": "r" * 501}, [0.5])
+
+
+def test_the_positive_outcome_meets_the_models_classes_by_the_same_rule():
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    model = LogisticRegression().fit(X, np.array([0.0, 0.0, 1.0, 1.0]))  # classes 0.0 and 1.0, as a float column
+    policy = {"rule": "r", "cutoffs": {"everyone": 0.5}, "positive": "1"}  # the loader's text for 1.0
+    est = costlib.policy_estimator(policy, model)
+    assert (est.predict(X) == np.where(model.predict_proba(X)[:, 1] >= 0.5, 1.0, 0.0)).all()
