@@ -200,7 +200,7 @@ def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, re
     recent = [p["period"] for p in report["periods"] if p["labelled"]][-REFIT_MONTHS:]
     if not recent:
         raise DataError(MSG_NOTHING_TO_REFIT)
-    periods = as_periods(df[columns["time"]].to_numpy(), report["freq"], len(df)).astype(str)
+    periods = as_periods(df[columns["time"]], report["freq"], len(df)).astype(str)
     y = labels_of(df[columns["label"]], name, columns["label"], positive=(policy.get("data") or {}).get("positive"))
     rows = np.isin(periods, recent) & ~np.isnan(y)
     keep = [c for c in (columns["score"], columns.get("group")) if c]

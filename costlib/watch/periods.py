@@ -26,7 +26,8 @@ FREQS = {"M": "month", "W": "week", "D": "day"}
 #: each period is resampled a thousand times, and 10,000 periods took a minute or two for one answer
 MAX_PERIODS = 120
 
-NOT_A_DATE, AMBIGUOUS, MIXED_ORDER, MISSING = "not a date", "ambiguous", "mixed order", "missing"
+NOT_A_DATE, AMBIGUOUS, MISSING = "not a date", "ambiguous", "missing"
+MIXED_ORDER, MIXED_ORDER_MONTH = "day first among month first", "month first among day first"
 #: the sentences of a date column that cannot be read (``{where}``: "row 5" or "index 3")
 DATE_SENTENCES = {
     NOT_A_DATE: "{where} holds {value}, which is not a date: write dates as YYYY-MM-DD (a time and a UTC offset "
@@ -34,6 +35,8 @@ DATE_SENTENCES = {
     AMBIGUOUS: "the day and the month of its dates can be swapped ({where} holds {value}, and no date has a day "
     "or a month above 12 to tell which comes first): write dates as YYYY-MM-DD",
     MIXED_ORDER: "{where} holds {value} (day first) but other rows put the month first: write dates as YYYY-MM-DD",
+    MIXED_ORDER_MONTH: "{where} holds {value} (month first) but other rows put the day first: write dates as "
+    "YYYY-MM-DD",
     MISSING: "{where} has no date: every case needs one",
 }
 NUMBERS = "times must be dates (such as 2026-01-31), not numbers"
@@ -80,6 +83,10 @@ def read_dates(times) -> pd.Series:
     >>> read_dates(["2026-03-29T01:30+00:00", "2026-03-29T03:30+02:00", "31/03/2026"]).astype(str).tolist()
     ['2026-03-29 01:30:00', '2026-03-29 01:30:00', '2026-03-31 00:00:00']
     """
+    if isinstance(times, pd.Series) and isinstance(times.dtype, pd.DatetimeTZDtype):  # a zoned column: in UTC
+        out = times.dt.tz_convert("UTC").dt.tz_localize(None).reset_index(drop=True)
+        _no_missing(out, out)
+        return out
     values = np.asarray(times) if not isinstance(times, pd.Series) else times.to_numpy()
     if values.dtype.kind in "biuf":  # numbers would be read as nanoseconds since 1970
         raise ValueError(NUMBERS)
@@ -87,35 +94,43 @@ def read_dates(times) -> pd.Series:
         out = pd.Series(pd.to_datetime(values))
         _no_missing(out, values)
         return out
-    raw = pd.Series(values, dtype=object)
-    text = raw.map(_as_text, na_action="ignore")
-    text = text.where(text.str.len() > 0)
-    _no_missing(text, values)
+    if pd.api.types.infer_dtype(values, skipna=True) in ("datetime", "datetime64", "date"):
+        out = pd.Series(pd.to_datetime(values, utc=True)).dt.tz_localize(None)  # timestamps (any zones): in UTC
+        _no_missing(out, values)
+        return out
+    # each distinct cell is read once (a column of days holds a few hundred); factorize numbers the
+    # cells in the order they first appear, so the first bad distinct cell is at the first bad row
+    codes, uniques = pd.factorize(pd.Series(values, dtype=object))
+    text = pd.Series(uniques, dtype=object).map(_as_text)
+    empty = np.append((text.str.len() == 0).to_numpy(dtype=bool), True)  # the last: code -1, a missing cell
+    _no_missing(pd.Series(np.where(empty[codes], np.nan, 0.0)), values)
+
+    def row(k: int) -> int:  # the first row of the distinct cell k
+        return int(np.argmax(codes == k))
+
     stamps = pd.to_datetime(text, format="ISO8601", utc=True, errors="coerce")
     rest = np.flatnonzero(stamps.isna().to_numpy())
     if rest.size:
         parts = text.iloc[rest].str.extract(_DMY)
         bad = np.flatnonzero(parts[0].isna().to_numpy())
         if bad.size:
-            i = int(rest[bad[0]])
-            raise DateError(NOT_A_DATE, i, str(values[i]))
+            raise DateError(NOT_A_DATE, row(rest[bad[0]]), str(uniques[rest[bad[0]]]))
         first, second = parts[0].astype(int).to_numpy(), parts[2].astype(int).to_numpy()
         day_first, month_first = np.flatnonzero(first > 12), np.flatnonzero(second > 12)
         if day_first.size and month_first.size:
-            i = int(rest[day_first[0]])
-            raise DateError(MIXED_ORDER, i, str(values[i]))
+            k = rest[min(day_first[0], month_first[0])]
+            kind = MIXED_ORDER if day_first[0] < month_first[0] else MIXED_ORDER_MONTH
+            raise DateError(kind, row(k), str(uniques[k]))
         if not day_first.size and not month_first.size:
-            i = int(rest[0])
-            raise DateError(AMBIGUOUS, i, str(values[i]))
+            raise DateError(AMBIGUOUS, row(rest[0]), str(uniques[rest[0]]))
         day, month = (parts[0], parts[2]) if day_first.size else (parts[2], parts[0])
         iso = parts[3] + "-" + month.str.zfill(2) + "-" + day.str.zfill(2) + parts[4]
         moved = pd.to_datetime(iso, format="ISO8601", utc=True, errors="coerce")
         bad = np.flatnonzero(moved.isna().to_numpy())
         if bad.size:
-            i = int(rest[bad[0]])
-            raise DateError(NOT_A_DATE, i, str(values[i]))
+            raise DateError(NOT_A_DATE, row(rest[bad[0]]), str(uniques[rest[bad[0]]]))
         stamps.iloc[rest] = moved.to_numpy()
-    return stamps.dt.tz_localize(None)
+    return pd.Series(stamps.dt.tz_localize(None).to_numpy()[codes])
 
 
 def _as_text(x) -> str:

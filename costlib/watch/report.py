@@ -116,7 +116,7 @@ def watch_report(
     require_columns(df, name, (time, score, label, group))
     scores = number_column(df, name, score)
     try:
-        periods = as_periods(df[time].to_numpy(), freq, len(df), where=lambda i: f"row {i + 2}")
+        periods = as_periods(df[time], freq, len(df), where=lambda i: f"row {i + 2}")
     except ValueError as exc:
         raise DataError(f'In "{name}", column "{time}": {exc}.', column=time) from None
     codes, uniques = pd.factorize(periods, sort=True)

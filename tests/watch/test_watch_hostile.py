@@ -147,6 +147,9 @@ def test_one_row_with_another_utc_offset_moves_no_case_to_another_month():
     aware = pd.Series(pd.to_datetime(same)).dt.tz_convert("Europe/Paris").to_numpy()  # timestamps, not text
     assert set(as_periods(aware, "M", 199).astype(str)) == {"2026-03"}
     assert read_dates(["2026-03-31 23:30"]).astype(str).tolist() == ["2026-03-31 23:30:00"]  # no offset: as it is
+    zoned = pd.DataFrame({"t": pd.Series(pd.to_datetime(same)).dt.tz_convert("Europe/Paris"), "p": 0.5, "y": 0})
+    report = watch_report(_policy(), zoned, name="f", time="t", score="p", label="y", n_resamples=0)
+    assert [p["period"] for p in report["periods"]] == ["2026-03"]  # a zoned column (Parquet): in UTC too
 
 
 def test_the_date_column_is_guessed_with_mixed_offsets_and_day_first_dates():
