@@ -12,6 +12,7 @@ from costlib import value
 from costlib.calibration import apply_temperature, fit_temperature
 from costlib.core.dataset import Dataset
 from costlib.core.prices import prices_for
+from costlib.loading.messages import plural
 from costlib.present import figures, page_answers, words
 
 
@@ -324,9 +325,10 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
     many = len(rec.models) > 1
     who_u = f"{u.model} " if many else ""
     who = rec.model if many else "the model"
+    take = f"People can take {_cases(cap)} {plural(round(float(cap)), 'case', 'cases')} a month"
     if not c.binding:
         return (
-            f"People can take {_cases(cap)} cases a month, and the best threshold{on_fit} hands over "
+            f"{take}, and the best threshold{on_fit} hands over "
             f"{_cases(c.unlimited_fit_reject_rate * volume)} a month ({who_u}at confidence ≥ {u.tau:.3f}): the limit "
             "does not bind, so the answer is the same as without it."
         )
@@ -342,7 +344,7 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
         else f"let {who} answer at confidence ≥ {rec.tau:.3f}: {cost}"
     )
     lines = [
-        f"People can take {_cases(cap)} cases a month; the best threshold{on_fit} would hand over "
+        f"{take}; the best threshold{on_fit} would hand over "
         f"{_cases(c.unlimited_fit_reject_rate * volume)} ({who_u}at confidence ≥ {u.tau:.3f}). Within "
         f"{_cases(cap)}, {within}."
     ]

@@ -26,8 +26,9 @@ fit a cap of 0.4 however the share was rounded.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -553,6 +554,9 @@ class Limit:
     unlimited_flagged the share of the fitting rows the answer without the limit flags
     within_flagged    the share of the fitting rows the answer within the limit flags (at most the cap)
     within_judged     the share of the judged rows it flags: about what it flags of new cases
+    within_cost       the cost per case of the answer within the limit, as the page states it
+    answer_cost       cost per case of the same answer made again at another cap (a share):
+                      what the price of capacity is read from (`more_saves`)
     """
 
     share: float
@@ -560,6 +564,17 @@ class Limit:
     unlimited_flagged: float
     within_flagged: float
     within_judged: float
+    within_cost: float = float("nan")
+    answer_cost: Callable[[float], float] | None = field(default=None, compare=False, repr=False)
+
+    def more_saves(self, extra: float) -> float:
+        """Per case: what a cap of `extra` more (a share of the cases) saves, the change of the
+        answer's cost per case when it is made again at that cap (a block of tied scores is flagged
+        whole or not at all, so one more case may change nothing and a hundred a lot); negative when
+        the answer there costs more on the rows it is judged on. NaN without `answer_cost`."""
+        if self.answer_cost is None:
+            return float("nan")
+        return float(self.within_cost - self.answer_cost(min(1.0, self.share + float(extra))))
 
 
 def flagged_share(grouped, cutoffs) -> float:
@@ -572,7 +587,8 @@ def flagged_share(grouped, cutoffs) -> float:
 def limit_facts(models, rec, unlimited) -> Limit:
     """`Limit` of a recommendation within a cap (`rec`) and the one without it, of the models
     ``{name: ModelSweeps}`` they chose from. Both answers' model cutoffs are read (what the model
-    would flag, whatever the verdict), on the fitting rows."""
+    would flag, whatever the verdict), on the fitting rows; `Limit.more_saves` makes `rec` again
+    at a larger cap (`decision.answer_at`)."""
     free = flagged_share(models[unlimited.model].fit, unlimited.cutoffs)
     ms = models[rec.model]
     return Limit(
@@ -581,4 +597,13 @@ def limit_facts(models, rec, unlimited) -> Limit:
         unlimited_flagged=free,
         within_flagged=flagged_share(ms.fit, rec.cutoffs),
         within_judged=flagged_share(ms.judge, rec.cutoffs),
+        within_cost=float(rec.cost),
+        answer_cost=functools.partial(_answer_cost, models, rec),
     )
+
+
+def _answer_cost(models, rec, share: float) -> float:
+    """Cost per case of `rec` made again at a cap of `share` (`decision.answer_at`)."""
+    from costlib.binary.decision import answer_at
+
+    return float(answer_at(models, rec, share).cost)

@@ -429,6 +429,8 @@ class Recommendation:
     weighted: bool = False  # the rows carry weights (no intervals, no cross-fitting)
     capacity: float | None = None  # the largest share of the cases that may be flagged (None: no limit)
     capacity_gap: float = 0.0  # per case: how far above the optimum within the cap the cutoffs can be
+    n_resamples: int = 0  # the resamples it was made with (`answer_at` makes it again at another cap)
+    seed: int = 0  # and the seed
 
     @property
     def verdict(self) -> str:
@@ -670,6 +672,31 @@ def recommend(
         lowest={g: ms.fit[g].lowest_score for g in ms.groups if ms.fit[g].lowest_score is not None},
         capacity=capacity if C.binds(capacity) else None,
         capacity_gap=_capacity_gap(ms, prices, capacity, rule),
+        n_resamples=int(n_resamples),
+        seed=int(seed),
+    )
+
+
+def answer_at(models: Mapping[str, ModelSweeps], rec: Recommendation, share: float) -> Recommendation:
+    """`rec` made again (`recommend`) from the same `models`, prices, resamples and seed under a
+    cap of `share` (no limit from a share of 1 on): what the page would answer at another review
+    limit, ties in blocks included (a block of tied scores is flagged whole or not at all), so
+    that what more capacity is worth is the change of that answer, not of a smoothed curve.
+
+    Examples
+    --------
+    >>> ms = sweep_model([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])
+    >>> rec = recommend(ms, (1, 3), n_resamples=0, capacity=0.2)
+    >>> round(answer_at({ms.name: ms}, rec, 0.2).cost, 4) == round(rec.cost, 4)
+    True
+    """
+    share = float(share)
+    return recommend(
+        models,
+        rec.prices.as_dict(),
+        n_resamples=rec.n_resamples,
+        seed=rec.seed,
+        capacity=share if share < 1.0 else None,
     )
 
 

@@ -12,6 +12,7 @@ import math
 
 from costlib.core import rules as R
 from costlib.core.escaping import shorten
+from costlib.loading.messages import plural
 from costlib.present.amounts import money, number, percent
 from costlib.present.words import cutoffs_text
 
@@ -30,8 +31,8 @@ CAP_NEEDS_VOLUME = (
 def covers_all(cap_cases: float, volume: float) -> str:
     """What a limit of at least the whole volume means."""
     return (
-        f"Your team can review {number(cap_cases, 0)} cases a month, at least the {number(volume, 0)} cases a month "
-        "there are: no limit applies."
+        f"Your team can review {_cases_a_month(cap_cases)}, at least the {_cases_a_month(volume)} there "
+        f"{plural(round(float(volume)), 'is', 'are')}: no limit applies."
     )
 
 
@@ -71,8 +72,13 @@ def cases(share: float, volume: float | None) -> str:
     return f"{percent(share)} of cases"
 
 
+def _cases_a_month(n: float) -> str:
+    """'1 case a month', '400 cases a month': the noun agrees with the number shown."""
+    return f"{number(n, 0)} {plural(round(float(n)), 'case', 'cases')} a month"
+
+
 def _cap_words(share: float, volume: float | None) -> str:
-    return f"{number(share * volume, 0)} cases a month" if volume else f"{percent(share)} of the cases"
+    return _cases_a_month(share * volume) if volume else f"{percent(share)} of the cases"
 
 
 def _amount(per_case: float, volume: float | None, unit: str) -> str:
@@ -139,21 +145,38 @@ def limit_sentences(rec, unlimited, limit, price, *, volume: float | None, unit:
     )
 
 
+def _more_words(saved: float, unit: str, per: str, *, many: bool = False) -> str:
+    """What a step of more capacity does to the answer: "saves about $X{per}", "leaves the answer as
+    it is" (no change worth a cent) or "costs about $X{per} more" (the answer made again there costs
+    more on the rows it is judged on); the verbs agree with a plural subject when `many`."""
+    s = "" if many else "s"
+    if not math.isfinite(saved):
+        return "cannot be told"
+    if abs(saved) < 0.005:
+        return f"leave{s} the answer as it is"
+    if saved > 0:
+        return f"save{s} about {money(saved, unit)}{per}"
+    return f"cost{s} about {money(-saved, unit)}{per} more on the judged rows"
+
+
 def price_sentence(price, limit, *, volume: float | None, unit: str = "") -> str:
-    """What more capacity is worth: "One more case a month saves about $2.10 a month; 100 more,
-    about $150 a month; beyond 1,150 a month, more capacity saves nothing." (per case without a
-    volume), from the capacity curve of the fitting rows (`capacity.PriceOfCapacity`)."""
-    if not math.isfinite(price.per_extra_case):
-        return ""
+    """What more capacity is worth: "One more case a month that your team reviews leaves the
+    answer as it is; 100 more save about $21,763 a month; beyond 7,974 a month, more capacity
+    saves nothing." Each figure is the change of the answer above it (`capacity.Limit.more_saves`:
+    the answer made again at that limit, judged as it is), so ties in blocks are included: a
+    block of tied scores is flagged whole or not at all. Without a volume, per case for one
+    more percent of the cases. Where capacity stops paying is read off the capacity curve of the
+    fitting rows (`capacity.PriceOfCapacity`)."""
     enough = cases(price.enough, volume)
     if not limit.binding or price.share >= price.enough * (1 - 1e-12):
         return f"Your limit already covers what the best cutoff flags (about {enough}): more capacity saves nothing."
-    one = money(price.per_extra_case, unit)
+    beyond = f"beyond about {enough} (where one cutoff for everybody stops saving), more capacity saves nothing."
     if volume:
-        hundred = price.saving_from(100 / volume) * volume
+        one = _more_words(limit.more_saves(1 / volume) * volume, unit, " a month")
+        hundred = _more_words(limit.more_saves(100 / volume) * volume, unit, " a month", many=True)
         return (
-            f"One more case a month that your team reviews saves about {one} a month; 100 more, about "
-            f"{money(hundred, unit)} a month; beyond about {enough} (where one cutoff for everybody stops "
-            "saving), more capacity saves nothing."
+            f"One more case a month that your team reviews {one}; 100 more {hundred} (the answer above made "
+            f"again at that limit); {beyond}"
         )
-    return f"Each extra case reviewed saves about {one}; beyond {enough}, more capacity saves nothing."
+    one = _more_words(limit.more_saves(0.01), unit, " per case")
+    return f"Reviewing one more percent of the cases {one} (the answer above made again at that limit); {beyond}"

@@ -128,7 +128,9 @@ def cost_curve_figure(
     flag everyone, or under a capacity flag at random) as labelled dashed lines.
 
     `per_month` (the cases a month) reads the x axis as cases flagged a month instead of the
-    cutoff (every line and marker at its ``flagged_share`` times it); `cap` (a share of the
+    cutoff (every line and marker at its ``flagged_share`` times it), each line drawn in steps: a
+    block of tied scores is flagged whole or not at all, so a limit between two points gets the
+    left one (the line never passes below a cost no cutoff reaches); `cap` (a share of the
     cases) marks a capacity with a dotted line, at that many cases flagged or, on the cutoff
     axis, at the lowest cutoff of everybody's line that stays within it.
     """
@@ -161,7 +163,9 @@ def cost_curve_figure(
                 "name": name,
                 "legendgroup": name,
                 "line": {
-                    "shape": "linear",
+                    # cases flagged: a block of tied scores is flagged whole or not at all, so between
+                    # two points the cases flagged (and the cost) stay those of the left one
+                    "shape": "hv" if flagged_x else "linear",
                     "color": palette_color(0) if line is None else see_through(palette_color(i), 0.6),
                     "width": 3 if line is None else 1,
                 },
