@@ -243,10 +243,11 @@ def fair_rule_choice(rule: str, within: bool) -> str:
 
 
 def pooled_note(rec) -> str:
-    """ " " and which groups the per-group cutoffs give the cutoff for everyone, or ""."""
+    """ " " and which groups the best cutoff per group gives the cutoff for everyone, while the
+    fairness rules below it give them a cutoff of their own (the fairness section's note), or ""."""
     from costlib.binary.honest import MIN_CLASS_ROWS
 
-    return " " + words.pooled_sentence(rec.pooled, MIN_CLASS_ROWS) if rec.pooled else ""
+    return " " + words.pooled_sentence(rec.pooled, MIN_CLASS_ROWS, fairness=True) if rec.pooled else ""
 
 
 def group_rates_view(ms, rec):

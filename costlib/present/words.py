@@ -172,17 +172,28 @@ def split_sentence(judged_on: str, n_fit: float, n_judged: float, estimate: str 
     )
 
 
-def pooled_sentence(pooled, minimum: int) -> str:
-    """Which groups get the cutoff for everyone because they are too small for their own."""
+def pooled_sentence(pooled, minimum: int, *, fairness: bool = False) -> str:
+    """Which groups get the cutoff for everyone because they are too small for their own: under
+    the best cutoff per group only. With `fairness` (above the fairness rules' table) it says
+    too that every fairness rule still sets them a cutoff of their own, as the table shows: a
+    rule that equalises a rate across groups has to move each group's cutoff, small ones too."""
+    one = len(pooled) == 1
     names = ", ".join(f"“{shorten(g)}”" for g in pooled[:8]) + (
         f" and {len(pooled) - 8} more" if len(pooled) > 8 else ""
     )
-    return (
-        f"{names} {'has' if len(pooled) == 1 else 'have'} fewer than {minimum} positives or {minimum} negatives "
-        f"among {'its' if len(pooled) == 1 else 'their'} fit rows, so per-group cutoffs give "
-        f"{'it' if len(pooled) == 1 else 'them'} the cutoff for everyone: a cutoff of "
-        f"{'its' if len(pooled) == 1 else 'their'} own would be a guess from a handful of cases."
+    out = (
+        f"{names} {'has' if one else 'have'} fewer than {minimum} positives or {minimum} negatives "
+        f"among {'its' if one else 'their'} fit rows, so the best cutoff per group gives "
+        f"{'it' if one else 'them'} the cutoff for everyone: a cutoff of "
+        f"{'its' if one else 'their'} own would be a guess from a handful of cases."
     )
+    if fairness:
+        out += (
+            f" The fairness rules below still set {'it' if one else 'them'} a cutoff of {'its' if one else 'their'} "
+            f"own (to bring {'its' if one else 'their'} rate within the tolerance), so read "
+            f"{'that cutoff' if one else 'those cutoffs'} as a guess."
+        )
+    return out
 
 
 def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
@@ -341,6 +352,11 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
     return tuple(out)
 
 
+#: the end of an aside whose interval of how much cheaper reaches zero: its shown lower end may
+#: read "$0.00" (an interval that touches zero), which "within the noise" would contradict
+NOT_CLEARLY_CHEAPER = ", and that interval is not clearly above zero: the difference could be chance."
+
+
 def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
     """Rules that came out cheaper than the recommended one on the judged rows, and why the
     recommendation stays (shown folded under the answer, never beside it)."""
@@ -352,8 +368,7 @@ def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
         out.append(
             f"“{R.rule_words(rule)}” came out {cheaper_by(est, lo, hi, unit)} on the {_judged(rec)} rows"
             + ". Picking whichever rule looks cheapest on the rows it is judged on would flatter it; the "
-            "recommendation is the cutoff fitted on the train rows"
-            + (", and the difference is within the noise." if noise else ".")
+            "recommendation is the cutoff fitted on the train rows" + (NOT_CLEARLY_CHEAPER if noise else ".")
         )
     return tuple(out)
 

@@ -22,13 +22,22 @@ def test_a_cheaper_rule_is_cheaper_by_a_positive_amount_with_a_positive_interval
     assert "$0.086 per case cheaper" in aside
     assert "how much cheaper $0.054 to $0.116" in aside  # not "-$0.116 to -$0.054" beside "$0.086 cheaper"
     assert MINUS not in aside and "-$" not in aside
-    assert "within the noise" not in aside  # the interval excludes zero
+    assert "not clearly above zero" not in aside  # the interval excludes zero
 
 
 def test_an_interval_that_includes_zero_is_called_noise():
     rec = SimpleNamespace(cheaper_by_chance=[("best cutoff per group", -0.01, -0.03, 0.02)], judged_on="test")
     (aside,) = words.recommendation_asides(rec, "$")
-    assert f"{MINUS}$0.020 to $0.030" in aside and "within the noise" in aside
+    assert f"{MINUS}$0.020 to $0.030" in aside and "not clearly above zero" in aside
+
+
+def test_an_interval_that_touches_zero_is_not_called_within_the_noise():
+    """Issue 44: "$0.00 to $2.23" beside "within the noise" reads as a contradiction; the words say
+    what the numbers show: an interval not clearly above zero."""
+    rec = SimpleNamespace(cheaper_by_chance=[("best single cutoff", -1.0, -2.23, 0.0)], judged_on="test")
+    (aside,) = words.recommendation_asides(rec, "$")
+    assert "how much cheaper $0.00 to $2.23" in aside
+    assert "within the noise" not in aside and "not clearly above zero: the difference could be chance" in aside
 
 
 def test_a_calibrated_model_is_rarely_called_miscalibrated():
