@@ -3,7 +3,7 @@
 import streamlit as st
 
 from costlib import answers, loading
-from costlib.answers.roles import loaded_sentence
+from costlib.answers.roles import loaded_sentence, refused_sentence
 from costlib.core.errors import DataError
 from costlib.loading.samples import SAMPLES
 from costlib.scale import bigdata
@@ -95,7 +95,8 @@ if upload is not None:
             try:
                 ds_new = build_dataset_cached(df, digest, upload.name, use, tuple(sorted(options.items())))
             except DataError as err:
-                st.session_state["_load_error"] = err.message
+                refused = loading.refusals(df, st.session_state["_guess"], name=upload.name)
+                st.session_state["_load_error"] = " ".join(filter(None, (err.message, refused_sentence(use, refused))))
                 if err.fix_action:
                     st.session_state.setdefault("_fixes", {})[err.fix_action] = answers.fix_offer(err.fix)
                 st.rerun()
@@ -105,7 +106,8 @@ if upload is not None:
                     st.session_state.pop(key, None)
                 if use.score_scale != mapping.score_scale:  # the form shows what was used
                     st.session_state["_widget_updates"] = {mk("scale"): use.score_scale}
-                st.session_state["_loaded"] = loaded_sentence(ds_new, shown_name)
+                refused = loading.refusals(df, st.session_state["_guess"], name=upload.name)
+                st.session_state["_loaded"] = loaded_sentence(ds_new, shown_name, refused)
                 st.rerun()
         loaded_slot = st.empty()  # filled at the end, once the summary below shows the new data
 

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from costlib.core.dataset import Dataset
+from collections.abc import Mapping, Sequence
+
+from costlib.core.dataset import ColumnMapping, Dataset
 
 _PROBABILITIES = (
     "a binary label and scores that are probabilities (raw scores can be mapped as logits on the Data page)",
@@ -75,19 +77,53 @@ def fallback_sentence(ds: Dataset, role: str, sample_title: str) -> str:
     )
 
 
-def loaded_sentence(ds: Dataset, shown_name: str) -> tuple[str, str]:
-    """(kind, sentence) after an upload: which pages now use it, and what the others need."""
+REFUSED = {  # role (a key of `loading.refusals`) -> what the sentences that follow explain
+    "label": "Not taken as the label:",
+    "scores": "Not taken as a score:",
+}
+
+
+def refused_sentence(mapping: ColumnMapping, refused: Mapping[str, Sequence[str]] | None) -> str:
+    """Why the columns nearest to each role `mapping` leaves empty were not taken ("" when
+    none was near).
+
+    `refused` is `loading.refusals` of the file's guess: the loader's own sentences, the
+    ones it says when such a column is chosen by hand. Only the roles `mapping` leaves empty
+    are said (a label or a score chosen by hand makes the guess's refusal moot).
+
+    Examples
+    --------
+    >>> refused_sentence(ColumnMapping(scores=("p",)), {"label": ['In "f.csv", column "y" has 3 values.']})
+    'Not taken as the label: in "f.csv", column "y" has 3 values.'
+    """
+    empty = {"label": not mapping.label, "scores": not mapping.scores}
+    parts = [
+        REFUSED[role] + " " + " ".join(s[:1].lower() + s[1:] for s in sentences)
+        for role, sentences in (refused or {}).items()
+        if sentences and empty.get(role)
+    ]
+    return " ".join(parts)
+
+
+def loaded_sentence(
+    ds: Dataset, shown_name: str, refused: Mapping[str, Sequence[str]] | None = None
+) -> tuple[str, str]:
+    """(kind, sentence) after an upload: which pages now use it, what the others need, and
+    why the columns nearest to a role it lacks were not taken (`refused`, from
+    `loading.refusals`; see `refused_sentence`)."""
     usable = [page for page, role in PAGE_ROLES if has_role(ds, role)]
     others = [page for page, role in PAGE_ROLES if not has_role(ds, role)]
+    why = refused_sentence(ds.mapping, refused) if not ds.counts_only else ""
+    why = " " + why if why else ""
     if not usable:
         need = missing(ds, "binary") or NEEDS["binary"][0]
         return "warning", (
-            f"Loaded “{shown_name}”, but no page can use it yet: it lacks {need}. Map the columns again below; "
-            "until then the pages draw on built-in samples."
+            f"Loaded “{shown_name}”, but no page can use it yet: it lacks {need}.{why} Map the columns again "
+            "below; until then the pages draw on built-in samples."
         )
     text = f"Loaded “{shown_name}”. {listed(usable)} now use it."
     if others:
-        text += f" {listed(others)} need columns it does not have, and draw on built-in samples."
+        text += f" {listed(others)} need columns it does not have, and draw on built-in samples.{why}"
     return "success", text
 
 

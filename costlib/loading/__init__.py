@@ -26,8 +26,9 @@ The parts:
 - `budget`: the memory budget; `frames`: tables stored compactly and tidied while they are read;
 - `repeated`: column names a header repeats;
 - `cells`: one column's cells as categories or numbers;
-- `guessing`: `guess_mapping`, `label_values`, `class_names_for`, `offered_columns`;
-- `roles`: validating each column role; `preparing`: `prepare` and `apply_fixes`;
+- `guessing`: `guess_mapping`, `near_misses`, `label_values`, `class_names_for`, `offered_columns`;
+- `roles`: validating each column role; `preparing`: `prepare`, `refusals` (why the columns nearest to an
+  unguessed role were not taken) and `apply_fixes`;
 - `export`: `preview` (the escaping of cells, `safe_csv` and `safe_cells`, is `costlib.core.escaping`);
 - `summary`: what the Data page says about a loaded dataset.
 """
@@ -49,6 +50,7 @@ from costlib.loading.guessing import (
     guess_mapping,
     label_values,
     likely_positive,
+    near_misses,
     offered_columns,
 )
 from costlib.loading.messages import *  # noqa: F403  (the MSG_, NOTE_ and FIX_ templates)
@@ -59,6 +61,7 @@ from costlib.loading.preparing import (
     ACTIONS,
     apply_fixes,
     prepare,
+    refusals,
 )
 from costlib.loading.reading import file_fingerprint, fingerprint, read_path, read_peak, read_table
 from costlib.loading.roles import (
@@ -97,6 +100,7 @@ __all__ = [
     "guess_mapping",
     "label_values",
     "likely_positive",
+    "near_misses",
     "neutralise",
     "offered_columns",
     "preview",
@@ -104,6 +108,7 @@ __all__ = [
     "read_path",
     "read_peak",
     "read_table",
+    "refusals",
     "safe_cells",
     "safe_csv",
     "split_sentence",

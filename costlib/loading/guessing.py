@@ -3,6 +3,7 @@ columns a mapping form lists for a very wide file."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -10,7 +11,9 @@ import pandas as pd
 
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
+from costlib.core.settings import MAX_GROUPS
 from costlib.loading.cells import (
+    DECIMAL_COMMA_RE,
     NA_TOKENS,
     as_float,
     binary_default,
@@ -48,8 +51,17 @@ _SCORE_PREFIXES = ("score", "prob", "p_", "pred", "model", "yhat", "y_hat", "y_s
 _SCORE_SUFFIXES = ("_score", "_prob", "_proba")
 _GROUP_NAMES = (
     "group", "race", "sex", "gender", "segment", "channel", "ethnicity", "region",
-    "age_group", "cohort",
+    "age_group", "cohort", "age_band", "age_cat", "age_bucket", "occupation", "country",
+    "nationality", "religion", "language",
 )  # fmt: skip
+_GROUP_WORDS = frozenset(_GROUP_NAMES)  # a name with one of these as a word: "customer_segment"
+_NOT_GROUP_WORDS = frozenset(
+    ("id", "uuid", "key", "index", "idx", "date", "time", "timestamp", "day", "month", "year", "created", "period")
+)  # an id or a date is never a group, whatever else its name says
+MAX_GUESSED_GROUPS = 10  # a column taken as the group for its content alone has at most this many values
+_DATE_CELL_RE = re.compile(r"^\s*\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}")
+_CONTENT_LOOKS = 200  # columns of text the group guess reads at most (a very wide file)
+MAX_NEAR_MISSES = 2  # columns named per role the guess left empty (`near_misses`)
 _SPLIT_NAMES = ("split", "fold", "set", "partition", "subset")
 _WEIGHT_NAMES = ("weight", "weights", "w", "sample_weight", "case_weight")
 _DELTA_NAMES = ("delta", "margin", "instance_margin")
@@ -151,7 +163,13 @@ def guess_mapping(df: pd.DataFrame) -> ColumnMapping:
         Multiclass probabilities (three or more columns named p_..., prob_... whose rows sum
         to 1) and their label, a binary label and its positive value, score columns and
         their scale, group, split, weight and an instance cost (delta or votes), each when a
-        column's name and content suggest it.
+        column's name and content suggest it. The group is a column named for a group or a
+        sensitive attribute (`_GROUP_NAMES`, as the whole name or one of its words) with 2
+        to MAX_GROUPS values, else the first column of text left with 2 to
+        MAX_GUESSED_GROUPS values, at least two rows a value, that is not yes/no-like
+        (a yes/no, true/false or 0/1 pair with at most three more values);
+        never a column taken by another role, nor one named like a label, a score, an id or
+        a date, nor one whose values are dates.
 
     Examples
     --------
@@ -165,9 +183,7 @@ def guess_mapping(df: pd.DataFrame) -> ColumnMapping:
     class_label = _guess_class_label(cols, class_names) if class_probs else None
     label, positive = _guess_label(cols)
     scores, scale = _guess_scores(cols)
-    group = cols.find(_GROUP_NAMES)
-    if group is None:
-        group = next((c for c in cols.names if cols.norm[c].startswith("group") and c not in cols.used), None)
+    group = _guess_group_by_name(cols)
     cols.take(group)
     split = _guess_split(cols)
     weight = cols.find(_WEIGHT_NAMES, numeric_only=True)
@@ -175,6 +191,8 @@ def guess_mapping(df: pd.DataFrame) -> ColumnMapping:
     delta, votes_yes, votes_no = _guess_delta(cols)
     if label is None and not class_probs:
         label, positive = _guess_binary_label(cols)
+    if group is None:  # after every other role: a label or a split is never taken as the group
+        group = _guess_group_by_content(cols)
     return ColumnMapping(
         label=label,
         positive=positive,
@@ -271,14 +289,12 @@ def _guess_binary_label(cols: _Columns) -> tuple[str | None, str | None]:
     return None, None
 
 
+def _score_named(cols: _Columns, c: str) -> bool:
+    return cols.norm[c].startswith(_SCORE_PREFIXES) or cols.norm[c].endswith(_SCORE_SUFFIXES)
+
+
 def _guess_scores(cols: _Columns) -> tuple[tuple[str, ...], str]:
-    scores = [
-        c
-        for c in cols.names
-        if c not in cols.used
-        and cols.numeric[c]
-        and (cols.norm[c].startswith(_SCORE_PREFIXES) or cols.norm[c].endswith(_SCORE_SUFFIXES))
-    ]
+    scores = [c for c in cols.names if c not in cols.used and cols.numeric[c] and _score_named(cols, c)]
     cols.take(*scores)
     scale = "probability"
     for c in scores:
@@ -287,6 +303,60 @@ def _guess_scores(cols: _Columns) -> tuple[tuple[str, ...], str]:
         if finite.size and (finite.min() < 0 or finite.max() > 1):
             scale = "raw"
     return tuple(scores), scale
+
+
+def _words(norm: str) -> set[str]:
+    return set(norm.split("_"))
+
+
+def _group_values(cols: _Columns, c: str, most: int) -> list[str] | None:
+    """The values of `c` when it can be a group of 2 to `most` values (not ids, not dates), else None."""
+    if c in cols.used or _words(cols.norm[c]) & _NOT_GROUP_WORDS:
+        return None
+    s = cols.col(c)
+    if pd.api.types.is_datetime64_any_dtype(s.dtype):
+        return None
+    if len(categories(s.iloc[:_GUESS_SAMPLE], NA_TOKENS)[1]) > most:
+        return None
+    _, names = categories(s, NA_TOKENS)
+    if not 2 <= len(names) <= most or 2 * sum(bool(_DATE_CELL_RE.match(n)) for n in names) > len(names):
+        return None
+    return names
+
+
+def _guess_group_by_name(cols: _Columns) -> str | None:
+    """A column named for a group or a sensitive attribute: a whole name of `_GROUP_NAMES` (in
+    that order), else one of those as a word of the name or a name starting "group" (in the
+    file's order); with 2 to MAX_GROUPS values, the most the loader takes."""
+    exact = [cols.by_norm[n] for n in _GROUP_NAMES if n in cols.by_norm]
+    named = [
+        c
+        for c in cols.names
+        if c not in exact and (_words(cols.norm[c]) & _GROUP_WORDS or cols.norm[c].startswith("group"))
+    ]
+    return next((c for c in exact + named if _group_values(cols, c, MAX_GROUPS) is not None), None)
+
+
+def _guess_group_by_content(cols: _Columns) -> str | None:
+    """The first column of text left (not named like a label or a score) with 2 to
+    MAX_GUESSED_GROUPS values, at least two rows a value on average, that are not a yes/no,
+    true/false or 0/1 pair with at most three more values (a flag: more likely a label, or a
+    label's near miss, than a group)."""
+    labels = set(_label_candidates(cols))
+    looked = 0
+    for c in cols.names:
+        if c in cols.used or cols.numeric[c] or c in labels or _score_named(cols, c):
+            continue
+        looked += 1
+        if looked > _CONTENT_LOOKS:
+            break
+        names = _group_values(cols, c, MAX_GUESSED_GROUPS)
+        if names is None or _yes_no_like(names):
+            continue
+        if 2 * len(names) <= int(cols.col(c).notna().sum()):
+            cols.take(c)
+            return c
+    return None
 
 
 def _guess_split(cols: _Columns) -> str | None:
@@ -325,6 +395,99 @@ def _guess_positive(names: list[str]) -> str | None:
     if sorted(floats) == [-1.0, 1.0]:
         return names[floats.index(1.0)]
     return None
+
+
+# ---------------------------------------------------------------------------------------
+# near_misses: the columns nearest to a role the guess left empty
+# ---------------------------------------------------------------------------------------
+
+
+def near_misses(df: pd.DataFrame, guess: ColumnMapping) -> dict[str, tuple[str, ...]]:
+    """The columns that came nearest to the binary label and to a score when `guess` has none.
+
+    `prepare` on each of them, mapped by hand, says why it was not taken (`refusals`).
+
+    Parameters
+    ----------
+    df : DataFrame
+        A table from `read_table`.
+    guess : ColumnMapping
+        Its guess (`guess_mapping`); columns it gives a role are never named.
+
+    Returns
+    -------
+    dict
+        ``{"label": columns, "scores": columns}``, at most MAX_NEAR_MISSES columns each, only
+        for a role the guess left empty (neither, for multiclass probabilities). Label: the
+        columns named like a label (as `guess_mapping` reads names: "label", "outcome",
+        "is_...") in that order, then those whose values are a yes/no-like pair and up to
+        three more ("0", "1", "2"). Score: the columns named like a score that are not read
+        as numbers, then those whose cells mostly look like numbers with a decimal comma
+        ("0,73").
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"outcome": [0, 1, 2], "score": ["0,1", "0,7", "0,4"]})
+    >>> near_misses(df, guess_mapping(df))
+    {'label': ('outcome',), 'scores': ('score',)}
+    """
+    if guess.class_probs or (guess.label and guess.scores):
+        return {}
+    cols = _Columns(df)
+    cols.take(*_mapped(guess))
+    found: dict[str, tuple[str, ...]] = {}
+    if guess.label is None:
+        named = [c for c in _label_candidates(cols) if c not in cols.used]
+        found["label"] = tuple(named + [c for c in cols.names if c not in named and _near_binary(cols, c)])
+    if not guess.scores:
+        named = [c for c in cols.names if c not in cols.used and not cols.numeric[c] and _score_named(cols, c)]
+        found["scores"] = tuple(named + [c for c in cols.names if c not in named and _decimal_commas(cols, c)])
+    return {role: columns[:MAX_NEAR_MISSES] for role, columns in found.items() if columns}
+
+
+def _mapped(m: ColumnMapping) -> list[str]:
+    """Every column `m` gives a role."""
+    return [
+        c
+        for c in (
+            m.label,
+            *m.scores,
+            m.group,
+            m.split,
+            m.weight,
+            m.delta,
+            m.votes_yes,
+            m.votes_no,
+            m.rating,
+            m.measurement,
+            m.class_label,
+            *m.class_probs,
+        )  # fmt: skip
+        if c
+    ]
+
+
+def _near_binary(cols: _Columns, c: str) -> bool:
+    """A column left whose values are a yes/no-like pair and at most three more."""
+    if c in cols.used:
+        return False
+    names = categories(cols.col(c).iloc[:_GUESS_SAMPLE], NA_TOKENS)[1]
+    return len(names) > 2 and _yes_no_like(names)
+
+
+def _yes_no_like(names: Sequence[str]) -> bool:
+    """Values that are a yes/no, true/false or 0/1 pair and at most three more ("maybe")."""
+    low = {str(n).strip().lower() for n in names}
+    return len(low) <= 5 and any(pair <= low for pair in _BINARY_VALUES)
+
+
+def _decimal_commas(cols: _Columns, c: str) -> bool:
+    """A column left, not read as numbers, whose first cells mostly look like "0,73"."""
+    if c in cols.used or cols.numeric[c]:
+        return False
+    cells = [str(v) for v in cols.col(c).iloc[:200].dropna().tolist()]
+    return bool(cells) and 2 * sum(bool(DECIMAL_COMMA_RE.match(v)) for v in cells) > len(cells)
 
 
 # ---------------------------------------------------------------------------------------
@@ -421,25 +584,7 @@ def offered_columns(columns: Sequence[str], guess: ColumnMapping, limit: int = M
     columns = [str(c) for c in columns]
     if len(columns) <= limit:
         return columns
-    guessed = [
-        c
-        for c in (
-            guess.label,
-            *guess.scores,
-            guess.group,
-            guess.split,
-            guess.weight,
-            guess.delta,
-            guess.votes_yes,
-            guess.votes_no,
-            guess.rating,
-            guess.measurement,
-            guess.class_label,
-            *guess.class_probs,
-        )  # fmt: skip
-        if c
-    ]
-    offered = list(dict.fromkeys(guessed))
+    offered = list(dict.fromkeys(_mapped(guess)))
     chosen = set(offered)
     for c in columns:
         if len(offered) >= limit:

@@ -20,6 +20,7 @@ from costlib.core.scales import SCALES, on_scale
 from costlib.loading import roles
 from costlib.loading.budget import upload_memory_budget, work_bytes
 from costlib.loading.cells import NA_TOKENS, categories
+from costlib.loading.guessing import guess_mapping, near_misses  # noqa: F401 (guess_mapping: the doctest)
 from costlib.loading.messages import (
     FIX_DROP_LABELS,
     FIX_LOGIT,
@@ -177,6 +178,57 @@ def prepare(
         class_names=class_names,
         notes=tuple(t.notes),
     )
+
+
+def refusals(
+    df: pd.DataFrame, guess: ColumnMapping, *, name: str, flags: Mapping[str, str] | None = None
+) -> dict[str, tuple[str, ...]]:
+    """Why the columns nearest to a role the guess left empty were not taken, in the loader's words.
+
+    Each column of `near_misses` is prepared as if chosen by hand for its role (alone: the
+    label, or one score on the guessed scale), and the sentence `prepare` refuses it with is
+    kept: one home for each refusal, whether the column was guessed or chosen.
+
+    Parameters
+    ----------
+    df : DataFrame
+        A table from `read_table`.
+    guess : ColumnMapping
+        Its guess (`guess_mapping`).
+    name : str
+        The file's name, for the sentences.
+    flags : mapping, optional
+        The command-line flags, as `prepare` takes them.
+
+    Returns
+    -------
+    dict
+        ``{"label": sentences, "scores": sentences}``, for a role the guess left empty and
+        whose nearest columns `prepare` refuses (a column it would take is not listed).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"outcome": ["0", "1", "2"], "p": [0.1, 0.8, 0.4]})
+    >>> refusals(df, guess_mapping(df), name="f.csv")["label"][0].split(":")[0]
+    'In "f.csv", column "outcome" has 3 distinct values where a binary label needs 2'
+    """
+    said: dict[str, tuple[str, ...]] = {}
+    for role, columns in near_misses(df, guess).items():
+        sentences = []
+        for c in columns:
+            if role == "label":
+                mapping = ColumnMapping(label=c)
+            else:
+                mapping = ColumnMapping(scores=(c,), score_scale=guess.score_scale)
+            try:
+                prepare(df, mapping, name=name, fingerprint="", flags=flags)
+            except DataError as err:
+                if err.column == c:  # about the column, not the table (its size, say)
+                    sentences.append(err.message)
+        if sentences:
+            said[role] = tuple(sentences)
+    return said
 
 
 def _check_work(t: Table, m: ColumnMapping) -> None:
