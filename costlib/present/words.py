@@ -196,6 +196,11 @@ def pooled_sentence(pooled, minimum: int, *, fairness: bool = False) -> str:
     return out
 
 
+#: how the answer's first sentence names per-group cutoffs it ships, with or without a review limit:
+#: that they treat groups differently is said where the answer is, not only under it
+PER_GROUP_HEAD = " with per-group cutoffs, which treat groups differently"
+
+
 def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
     """The one answer of a `decision.Recommendation`, for a product manager.
 
@@ -218,7 +223,7 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) 
     how = cutoffs_text(rec.cutoffs, grouped=rec.grouped)
     one_or_many = ""
     if rec.grouped:
-        one_or_many = " with per-group cutoffs" if rec.rule == R.COST_OPTIMAL else " with one cutoff for everyone"
+        one_or_many = PER_GROUP_HEAD if rec.rule == R.COST_OPTIMAL else " with one cutoff for everyone"
     saving_iv = interval(rec.saving_low, rec.saving_high, unit)
     base_cost = per_case_and_month(rec.baseline_cost, volume, unit)
     head = verdict_head(rec.verdict)
