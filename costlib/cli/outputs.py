@@ -32,10 +32,10 @@ def _same(path: str) -> str:
     return os.path.normcase(os.path.realpath(path))
 
 
-def _input_files(inputs: Iterable[str]) -> dict[str, str]:
+def _input_files(inputs: Iterable[str], engine: str = "duckdb") -> dict[str, str]:
     """{resolved path: as given} of the input files: the path as given, what it matches as a
     pattern (DuckDB's own glob: ``**`` and hidden files too), and the files a query source
-    reads (`engines.query_files`: through its patterns and names built with ``||``)."""
+    reads (`engines.query_files`, read by `engine`'s own gate and parser)."""
     from costlib.scale.engines import glob_files, is_query, query_files
 
     out = {}
@@ -44,21 +44,26 @@ def _input_files(inputs: Iterable[str]) -> dict[str, str]:
             continue
         text = os.fspath(given)
         if is_query(text):
-            out.update((_same(f), f) for f in query_files(text))
+            out.update((_same(f), f) for f in query_files(text, engine=engine))
             continue
         for f in [text, *(glob_files(text) if glob.has_magic(text) else [])]:
             out[_same(f)] = f
     return out
 
 
-def check_outputs(inputs: Iterable[str], outputs: Mapping[str, str | None]) -> None:
+def check_outputs(inputs: Iterable[str], outputs: Mapping[str, str | None], *, engine: str | None = None) -> None:
     """DataError when an output (``{flag: path}``; None: not written) is an input file (the same
     path, a match of its pattern, the same file through a link or a hard link), is named in an
-    input that is a query, is the same file as another output, or is in no folder that exists."""
+    input that is a query, is the same file as another output, or is in no folder that exists.
+
+    `engine` is the engine that will read a query input ("duckdb" or "spark"; None: DuckDB,
+    which reads a query the command loads into memory): its own gate reads the query first
+    (Spark SQL with "spark"), and its files are found as that engine reads them. On Spark the
+    guard's session stays active, and the engine runs the query on it (one start)."""
     from costlib.scale.engines import is_query  # the engines' own test of a query source
 
     inputs = list(inputs)
-    queried = _input_files(q for q in inputs if is_query(q))  # each query is asked of DuckDB once
+    queried = _input_files((q for q in inputs if is_query(q)), engine or "duckdb")  # each query is read once
     given = {**_input_files(q for q in inputs if not is_query(q)), **queried}
     seen: dict[str, str] = {}
     for flag, path in outputs.items():

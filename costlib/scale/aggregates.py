@@ -525,7 +525,7 @@ def run(args) -> int:
     from costlib.cli.outputs import check_outputs, write_atomic
 
     try:
-        check_outputs([args.source], {"--out": args.out})  # before the rows are read
+        check_outputs([args.source], {"--out": args.out}, engine=args.engine)  # before the rows are read
         if not str(args.out).lower().endswith((".parquet", ".pq", ".parq")) and not str(args.out).startswith("/dev/"):
             raise DataError(f'--out "{args.out}": an aggregate is a Parquet file; give it a name ending in .parquet.')
         agg = aggregate(

@@ -26,6 +26,7 @@ with quiet logs and no console progress bars; a DataFrame's own session is used 
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import glob
 import os
 import re
@@ -151,12 +152,119 @@ def _file_kind(path: str) -> str:
 NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
 
 
+#: the most files and folders the listing of one path pattern may pass (a query's patterns on
+#: Spark share it): past it the pattern is refused, and the listing stops there
+MAX_LISTED = 10_000
+MSG_TOO_MANY_LISTED = (
+    'The pattern "{pattern}" lists more than {limit:,} files and folders (under "{base}"): that is not a data '
+    "set costlib reads through a pattern; name the folder that holds the files, or a narrower pattern."
+)
+MSG_WALKS_ALL = (
+    'The pattern "{pattern}" searches every folder under "{base}" (** from the filesystem root or the home '
+    "folder); start the pattern in the folder that holds the files."
+)
+_MAGIC = re.compile(r"[*?\[{]")  # DuckDB's glob characters, and Spark's (Hadoop's) {a,b}
+
+
+class Listing:
+    """A count of the files and folders listed for a source's patterns, refused past `limit`.
+
+    Parameters
+    ----------
+    limit : int, optional
+        The most entries all listings together may pass (default `MAX_LISTED`, read when the
+        count starts, so a test can lower it).
+    """
+
+    def __init__(self, limit: int | None = None):
+        self.limit = MAX_LISTED if limit is None else limit
+        self.listed = 0
+
+    def scan(self, folder: str, pattern: str, base: str) -> list[os.DirEntry]:
+        """The entries of `folder`, counted; DataError (`MSG_TOO_MANY_LISTED`) when the count
+        passes the limit. A folder that cannot be read lists nothing."""
+        try:
+            with os.scandir(folder) as it:
+                entries = []
+                for entry in it:
+                    self.listed += 1
+                    if self.listed > self.limit:
+                        raise DataError(MSG_TOO_MANY_LISTED.format(pattern=pattern, limit=self.limit, base=base))
+                    entries.append(entry)
+        except OSError:
+            return []
+        return entries
+
+    def walk(self, folder: str, pattern: str, base: str) -> list[str]:
+        """Every file under `folder` (folders followed through links), counted as listed."""
+        files, folders = [], [folder]
+        while folders:
+            for entry in self.scan(folders.pop(), pattern, base):
+                if _is_dir(entry):
+                    folders.append(entry.path)
+                else:
+                    files.append(entry.path)
+        return files
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def check_listing(pattern: str, listing: Listing | None = None) -> None:
+    """Refuse a path pattern whose listing would be too large, before the engine lists it.
+
+    The pattern's folders are listed as a glob lists them, counted as they go (`Listing`): from
+    the folder before the first glob character, into the subfolders each part of the pattern
+    matches (every subfolder under a ``**``), and the listing stops as soon as the count
+    passes `MAX_LISTED` (DataError, `MSG_TOO_MANY_LISTED`). A ``**`` that starts at the
+    filesystem root or the home folder is refused before anything is listed (`MSG_WALKS_ALL`).
+    A text with no glob character lists nothing.
+
+    Parameters
+    ----------
+    pattern : str
+        The path pattern, as a source gives it (``~`` is the home folder).
+    listing : Listing, optional
+        The count to add to (a query's patterns share one); None: a count of its own.
+    """
+    path = os.path.expanduser(pattern)
+    found = _MAGIC.search(path)
+    if found is None:
+        return
+    listing = listing or Listing()
+    head = os.path.dirname(path[: found.start()])
+    base = head or "."
+    parts = [p for p in path[len(head) :].split("/") if p]
+    if "**" in parts and os.path.realpath(base) in ("/", os.path.realpath(os.path.expanduser("~"))):
+        raise DataError(MSG_WALKS_ALL.format(pattern=pattern, base=base))
+    folders = [(base, parts)]
+    while folders:
+        folder, rest = folders.pop()
+        part, rest = rest[0], rest[1:]
+        if part == "**":  # any depth: the whole tree below is listed
+            listing.walk(folder, pattern, base)
+            continue
+        if _MAGIC.search(part) is None:
+            if rest and os.path.isdir(os.path.join(folder, part)):
+                folders.append((os.path.join(folder, part), rest))
+            continue
+        for entry in listing.scan(folder, pattern, base):
+            if rest and _is_dir(entry) and ("{" in part or fnmatch.fnmatchcase(entry.name, part)):
+                folders.append((entry.path, rest))
+
+
 def glob_files(pattern: str, con=None) -> list[str]:
     """The files DuckDB reads for the path `pattern` (its own glob: ``**``, and hidden files,
     which Python's glob skips); the pattern itself when it matches nothing. `con`: a DuckDB
-    connection to ask (None: one of its own)."""
+    connection to ask (None: one of its own). A pattern whose listing is too large is refused
+    first (`check_listing`), before DuckDB lists anything."""
     import duckdb
 
+    check_listing(pattern)
     own = con is None
     con = duckdb.connect(":memory:", config=NO_EXTENSIONS) if own else con
     try:
@@ -212,12 +320,19 @@ def limit_access(con, paths: Sequence[str]) -> None:
     con.execute("SET lock_configuration = true")
 
 
-def query_files(query: str) -> list[str]:
-    """The files a query source reads, known before it runs: the files its string constants
-    name (`named_paths`: a path, or every match of a pattern), and every file DuckDB opens to
-    bind it on a connection limited to those (`limit_access`), so that a path built as it runs
-    (``concat``, ``||``) is neither opened here nor, later, by the engine."""
+def query_files(query: str, *, engine: str = "duckdb") -> list[str]:
+    """The files a query source reads, known before it runs, each query read by its engine's own
+    gate first.
+
+    DuckDB: the files its string constants name (`named_paths`: a path, or every match of a
+    pattern), and every file DuckDB opens to bind it on a connection limited to those
+    (`limit_access`), so that a path built as it runs (``concat``, ``||``) is neither opened
+    here nor, later, by the engine. Spark: `spark_query_files`.
+    """
     import duckdb
+
+    if engine == "spark":
+        return spark_query_files(query)
 
     from costlib.scale.sql_gate import read_only_select
 
@@ -240,6 +355,115 @@ def query_files(query: str) -> list[str]:
     finally:
         con.close()
     return sorted(files)
+
+
+#: Spark's file formats a query reads as ``format.`path` ``
+SPARK_FILE_FORMATS = frozenset({"parquet", "csv", "json", "orc", "text", "avro", "binaryfile", "xml"})
+#: Spark's table functions that read no file (``FROM range(10)``, a generator)
+SPARK_NO_FILE_FUNCTIONS = frozenset(
+    {
+        "range",
+        "explode",
+        "explode_outer",
+        "inline",
+        "inline_outer",
+        "json_tuple",
+        "posexplode",
+        "posexplode_outer",
+        "stack",
+        "sql_keywords",
+        "variant_explode",
+        "variant_explode_outer",
+        "collations",
+    }
+)
+MSG_SPARK_UNNAMED_FILES = (
+    "With Spark, a query source names every file it reads, so that no output is written over one: this one reads "
+    "{what}, whose files its text does not name; read files as parquet.`/path/to/files` (or csv., json., orc., "
+    "text.)."
+)
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+):")
+
+
+def spark_query_files(query: str, spark=None) -> list[str]:
+    """The local files a Spark query source reads, known from its parsed plan before it runs.
+
+    The text passes Spark's gate first (`sql_gate.spark_plan`: one query, nothing run); then
+    each relation ``format.`path` `` of its plan (`SPARK_FILE_FORMATS`), in CTEs and subqueries
+    too, is a path Spark reads: a pattern's matches by Hadoop's own glob (Spark's), and every
+    file under a folder (Spark reads a folder's files), listed under one `Listing` bound. A
+    path with a scheme other than ``file:`` is not local and is left out. A relation whose
+    files the text does not name (a table of the catalog, a view, a table function other than
+    `SPARK_NO_FILE_FUNCTIONS`, a name built through ``IDENTIFIER(...)``) is refused with a
+    sentence (`MSG_SPARK_UNNAMED_FILES`): what it reads cannot be proven apart from an output.
+
+    Parameters
+    ----------
+    query : str
+        The query source, in Spark SQL.
+    spark : pyspark.sql.SparkSession, optional
+        The session whose parser reads it; None: `spark_session` (the active one, else a new
+        local one, which stays active, so the engine that runs the query uses it too).
+
+    Returns
+    -------
+    list of str
+        The absolute paths, sorted: each named path, its matches and the files under them.
+    """
+    from costlib.scale.sql_gate import _seq, plan_nodes, spark_plan
+
+    spark = spark or spark_session()
+    with quiet_spark():
+        plan = spark_plan(spark, query)
+    ctes, relations = set(), []
+    for node in plan_nodes(plan):
+        kind = node.getClass().getSimpleName()
+        if kind == "UnresolvedWith":
+            ctes.update(str(pair._1()).lower() for pair in _seq(node.cteRelations()))
+        elif kind == "UnresolvedRelation":
+            relations.append([str(p) for p in _seq(node.multipartIdentifier())])
+        elif kind == "UnresolvedTableValuedFunction":
+            name = str(_seq(node.name())[-1])
+            if name.lower() not in SPARK_NO_FILE_FUNCTIONS:
+                raise DataError(MSG_SPARK_UNNAMED_FILES.format(what=f"the table function {name!r}"))
+        elif kind == "PlanWithUnresolvedIdentifier":
+            raise DataError(MSG_SPARK_UNNAMED_FILES.format(what="a table named through IDENTIFIER(...)"))
+    listing, files = Listing(), set()
+    for parts in relations:
+        if len(parts) == 1 and parts[0].lower() in ctes:
+            continue
+        if len(parts) != 2 or parts[0].lower() not in SPARK_FILE_FORMATS:
+            raise DataError(MSG_SPARK_UNNAMED_FILES.format(what="the table `" + "`.`".join(parts) + "`"))
+        path = _spark_local_path(parts[1])
+        if path is None:
+            continue
+        for found in _hadoop_glob(spark, path, parts[1], listing) if _MAGIC.search(path) else [path]:
+            files.add(found)
+            if os.path.isdir(found):
+                files.update(listing.walk(found, parts[1], found))
+    return sorted(files)
+
+
+def _spark_local_path(path: str) -> str | None:
+    """The absolute local path Spark reads for `path` (``file:`` dropped, relative to the
+    working folder, no ``~``); None for another scheme (``hdfs://``, ``s3a://``)."""
+    scheme = _SCHEME.match(path)
+    if scheme is not None:
+        if scheme.group(1).lower() != "file":
+            return None
+        path = re.sub(r"^file:(//(?=/))?", "", path, flags=re.I)
+    return os.path.abspath(path)
+
+
+def _hadoop_glob(spark, path: str, given: str, listing: Listing) -> list[str]:
+    """The matches of the local pattern `path` by Hadoop's glob (Spark's own: ``{a,b}`` too),
+    once `check_listing` has bounded its listing; the pattern itself when nothing matches."""
+    check_listing(path, listing)
+    jvm = spark._jvm
+    local = jvm.org.apache.hadoop.fs.FileSystem.getLocal(spark._jsc.hadoopConfiguration())
+    statuses = local.globStatus(jvm.org.apache.hadoop.fs.Path(path))
+    found = [str(st.getPath().toUri().getPath()) for st in statuses or []]
+    return found or [path]
 
 
 def is_query(source) -> bool:

@@ -166,6 +166,26 @@ def spark_select(spark, text) -> str:
     str
         `text` unchanged: Spark parses it again, to the same plan, when it runs.
     """
+    spark_plan(spark, text)
+    return text
+
+
+def spark_plan(spark, text):
+    """The unresolved plan Spark's parser makes of `text` once `spark_select`'s proof holds (the
+    same checks, in the same order); DataError otherwise. Nothing runs.
+
+    Parameters
+    ----------
+    spark : pyspark.sql.SparkSession
+        The session whose parser reads the text.
+    text : str
+        The query source.
+
+    Returns
+    -------
+    py4j.java_gateway.JavaObject
+        The parsed ``LogicalPlan``, for a reader of what it reads (`engines.spark_query_files`).
+    """
     from pyspark.errors import ParseException
 
     from costlib.scale.engines import _first_line
@@ -177,13 +197,10 @@ def spark_select(spark, text) -> str:
     except ParseException as exc:
         raise DataError(MSG_NOT_PARSED.format(reason=_first_line(exc))) from None
     command = spark._jvm.java.lang.Class.forName("org.apache.spark.sql.catalyst.plans.logical.Command")
-    plans = [plan]
-    while plans:
-        node = plans.pop()
+    for node in plan_nodes(plan):
         name = node.getClass().getSimpleName()
         if command.isInstance(node) or name in SPARK_NOT_QUERIES:
             raise DataError(MSG_SPARK_COMMAND.format(what=name))
-        plans.extend(_seq(node.children()) + _seq(node.innerChildren()) + _seq(node.subqueries()))  # CTEs: inner
         expressions = _seq(node.expressions())
         while expressions:
             expression = expressions.pop()
@@ -195,7 +212,17 @@ def spark_select(spark, text) -> str:
                 if word.lower() in SPARK_CALLS:
                     raise DataError(MSG_SPARK_CALLS.format(word=word))
             expressions.extend(_seq(expression.children()))
-    return text
+    return plan
+
+
+def plan_nodes(plan):
+    """Every node of a Spark plan: its children, inner children (a CTE's definitions) and
+    subqueries (``IN (SELECT ...)``), depth first."""
+    plans = [plan]
+    while plans:
+        node = plans.pop()
+        yield node
+        plans.extend(_seq(node.children()) + _seq(node.innerChildren()) + _seq(node.subqueries()))  # CTEs: inner
 
 
 def _seq(scala_seq) -> list:

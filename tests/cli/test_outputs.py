@@ -188,3 +188,22 @@ def test_files_named_like_sql_are_files_and_queries_may_start_with_comments(tmp_
         == 0
     )
     assert main(["aggregate", "table.csv", "--label", "y", "--score", "s", "--out", "a.csv"]) == 2  # Parquet only
+
+
+@pytest.mark.parametrize("as_query", [False, True])
+def test_a_pattern_that_lists_too_much_is_refused_before_anything_is_read(tmp_path, monkeypatch, capsys, as_query):
+    """`aggregate` over a pattern whose listing passes `engines.MAX_LISTED` (lowered to 10 here:
+    the tree holds 12 folders of one file) says so in a sentence, and writes nothing."""
+    from costlib.scale import engines
+
+    monkeypatch.setattr(engines, "MAX_LISTED", 10)
+    for i in range(12):
+        (tmp_path / f"part{i}").mkdir()
+        (tmp_path / f"part{i}" / "rows.csv").write_text("y,s\n1,0.5\n0,0.25\n")
+    pattern = f"{tmp_path}/**/*.csv"
+    source = f"SELECT * FROM '{pattern}'" if as_query else pattern
+    out = tmp_path / "agg.parquet"
+    assert main(["aggregate", source, "--label", "y", "--score", "s", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f'The pattern "{pattern}" lists more than 10 files and folders' in err and "Traceback" not in err
+    assert not out.exists()

@@ -196,3 +196,36 @@ def test_a_spark_query_passes_spark_s_own_gate_and_nothing_else_runs(spark, tmp_
     assert spark.conf.get("costlib.gate", None) is None
     assert spark._jvm.java.lang.System.getProperty("costlib.gate") is None
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rows.parquet"]
+
+
+def test_the_cli_reads_a_spark_query_with_spark_s_gate_and_guards_the_files_it_reads(spark, tmp_path, capsys):
+    """`aggregate` and `audit` with ``--engine spark``: Spark SQL (``DISTRIBUTE BY``, which
+    DuckDB's parser refuses) reaches Spark; an output that the query reads (a file, a match of
+    its pattern, a file in the folder it reads) is refused before anything runs; a table whose
+    files the text does not name is refused rather than guessed."""
+    from costlib.__main__ import main
+    from costlib.cli.outputs import MSG_NAMED_BY_QUERY
+    from costlib.scale.engines import MSG_SPARK_UNNAMED_FILES
+
+    df = frame("ties", n=400, groups=2, seed=5)
+    (tmp_path / "parts").mkdir()
+    df.to_parquet(tmp_path / "parts" / "rows.parquet")
+    named = MSG_NAMED_BY_QUERY.split("{path}")[1]
+    base = ["--label", "y", "--score", "s", "--group", "g", "--engine", "spark"]
+    for where in ("parts/rows.parquet", "parts/*.parq{uet,x}", "parts"):
+        text = f"SELECT `y`, `s`, `g` FROM parquet.`{tmp_path}/{where}` DISTRIBUTE BY `g`"
+        read = str(tmp_path / "parts" / "rows.parquet")
+        assert main(["aggregate", text, *base, "--out", read]) == 2
+        assert named in capsys.readouterr().err
+        assert main(["audit", text, *base, "--c-fp", "1", "--c-fn", "2", "--report", read]) == 2
+        assert named in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["parts", "rows.parquet"]  # nothing written
+    text = f"SELECT `y`, `s`, `g` FROM parquet.`{tmp_path}/parts` DISTRIBUTE BY `g`"
+    assert main(["aggregate", text, *base, "--out", str(tmp_path / "agg.parquet")]) == 0
+    assert_same_sweep(load_aggregate(tmp_path / "agg.parquet").sweep(), grouped_sweep(df["y"], df["s"], df["g"]))
+    capsys.readouterr()
+    unnamed = MSG_SPARK_UNNAMED_FILES.split("{what}")[1]
+    for text in ("SELECT * FROM costlib_guard_t", "SELECT * FROM read_files('/etc/hostname')"):
+        assert main(["aggregate", text, *base, "--out", str(tmp_path / "other.parquet")]) == 2
+        assert unnamed in capsys.readouterr().err
+    assert not (tmp_path / "other.parquet").exists()
