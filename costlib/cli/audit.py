@@ -330,7 +330,7 @@ def run_audit(args) -> int:
     from costlib.present.policy import policy_json
     from costlib.present.report import audit_html
 
-    check_outputs([args.file], {"--report": args.report, "--policy": args.policy})  # before any work
+    check_outputs([args.file], {"--report": args.report, "--policy": args.policy}, engine=args.engine)  # first
     scores = list(dict.fromkeys(args.score))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
