@@ -464,7 +464,7 @@ def check_fitted(estimator) -> None:
         )
 
 
-def policy_estimator(policy, estimator, *, group: str | None = None, response_method: str | None = None):
+def policy_estimator(policy, estimator, *, group: str | int | None = None, response_method: str | None = None):
     """A fitted scikit-learn classifier whose ``predict`` is what `policy` decides on
     `estimator`'s scores.
 
@@ -474,10 +474,12 @@ def policy_estimator(policy, estimator, *, group: str | None = None, response_me
         As for `apply_policy`.
     estimator : fitted scikit-learn classifier
         The model whose positive-class score the policy's cutoffs apply to.
-    group : str, optional
-        The column of ``X`` (a DataFrame) that holds each case's group; needed when the policy
-        has a cutoff per group, and it must be the policy's group column. It is handed to
-        `estimator` when the model was fitted on it (a feature), else dropped.
+    group : str or int, optional
+        The column of ``X`` that holds each case's group: a DataFrame's by its name, which must
+        be the policy's group column, or an array's by its index. Needed when the policy has a
+        cutoff per group. It is handed to `estimator` when the model was fitted on it (a
+        feature: the model's ``feature_names_in_`` hold it, or, fitted on an array, the model
+        reads as many columns as ``X`` has), else dropped.
     response_method : {"predict_proba", "decision_function"}, optional
         Which score: the positive class's probability for a policy on probabilities, the
         decision function for log-odds (another is refused); either for raw scores (default:
@@ -505,7 +507,8 @@ def policy_estimator(policy, estimator, *, group: str | None = None, response_me
     check_fitted(estimator)
     pos = positive_label(estimator.classes_, p.positive)
     method = _response_method(p, response_method, estimator)
-    check_column(p, "group", group)
+    if isinstance(group, str):  # an array's column, by its index, has no name to check
+        check_column(p, "group", group)
     one = p.one_cutoff
     if group is None and one is None:
         cutoffs_for(p, None, 0)  # the sentence that asks for the group column
@@ -513,11 +516,14 @@ def policy_estimator(policy, estimator, *, group: str | None = None, response_me
         from sklearn.model_selection import FixedThresholdClassifier
 
         threshold = logit_cutoff(one) if p.scale == "logit" else one
-        out = FixedThresholdClassifier(estimator, threshold=threshold, pos_label=pos, response_method=method)
+        # pos_label only when the policy's positive class is not scikit-learn's own (the second),
+        # so that a clone refits on any labels (check_estimator's, or words)
+        pos_label = None if pos == estimator.classes_[1] else pos
+        out = FixedThresholdClassifier(estimator, threshold=threshold, pos_label=pos_label, response_method=method)
         out.estimator_ = estimator  # fitted already: what fit would set, so check_is_fitted holds
         return out
     from costlib.handoff.estimator import PolicyClassifier
 
     names = getattr(estimator, "feature_names_in_", None)
-    keep = names is not None and group in list(names)
+    keep = "auto" if names is None else group in list(names)  # "auto": by the width of X (a model fitted on an array)
     return PolicyClassifier(estimator, policy=p, group=group, response_method=method, keep_group=keep)

@@ -5,18 +5,39 @@ from __future__ import annotations
 import numpy as np
 
 from costlib.core import validation as v
+from costlib.core.errors import DataError
+
+MSG_POS_LABEL = (
+    "The labels are {labels}, not 0 and 1, -1 and 1 or False and True: say which one is positive "
+    "(cost_scorer(..., pos_label=...))."
+)
+
+
+def positive_of(y_true, pos_label=None):
+    """The label that means positive: `pos_label` when given, else 1 for labels within {0, 1},
+    {-1, 1} or {False, True} (the greater one, as scikit-learn's metrics default); DataError
+    with a sentence for any other labels (words, {1, 2})."""
+    if pos_label is not None:
+        return pos_label
+    labels = np.unique(np.asarray(y_true))
+    if labels.dtype.kind in "biuf" and (set(labels.tolist()) <= {0, 1} or set(labels.tolist()) <= {-1, 1}):
+        return 1
+    from costlib.loading.messages import available
+
+    raise DataError(MSG_POS_LABEL.format(labels=available(labels.tolist(), 5)))
 
 
 def _minus_cost(y_true, y_pred, *, c_fp: float, c_fn: float, pos_label=None, sample_weight=None) -> float:
     """Minus `expected_cost` of the decisions `y_pred` (that very function without weights);
     with `sample_weight`, minus the weighted cost per weighted case, read off the one sweep
-    of the 0/1 decisions at the cutoff 1 (flag the cases decided 1)."""
+    of the 0/1 decisions at the cutoff 1 (flag the cases decided 1). The positive label is
+    `positive_of`'s."""
     from costlib.binary.costs import expected_cost
     from costlib.core.sweep import threshold_sweep
 
-    if pos_label is not None:
-        y_true = np.asarray(y_true) == pos_label
-        y_pred = np.asarray(y_pred) == pos_label
+    pos = positive_of(y_true, pos_label)
+    y_true = np.asarray(y_true) == pos
+    y_pred = np.asarray(y_pred) == pos
     if sample_weight is None:
         return -expected_cost(y_true, y_pred, c_fp=c_fp, c_fn=c_fn)
     sweep = threshold_sweep(y_true, v.as_binary(y_pred, "y_pred"), sample_weight=sample_weight)
@@ -38,7 +59,9 @@ def cost_scorer(*, c_fp: float, c_fn: float, pos_label=None):
     c_fn : float
         Price of a false negative; finite, >= 0.
     pos_label : optional
-        The label that means positive when the labels are not 0/1 (for instance ``"yes"``).
+        The label that means positive. Default: 1 for labels 0 and 1, -1 and 1 or False and
+        True (as scikit-learn's metrics); any other labels (for instance ``"yes"`` and ``"no"``)
+        need it, else each call is refused with a sentence (`MSG_POS_LABEL`).
 
     Returns
     -------
