@@ -434,34 +434,40 @@ def spark_query_files(query: str, spark=None) -> list[str]:
             continue
         if len(parts) != 2 or parts[0].lower() not in SPARK_FILE_FORMATS:
             raise DataError(MSG_SPARK_UNNAMED_FILES.format(what="the table `" + "`.`".join(parts) + "`"))
-        path = _spark_local_path(parts[1])
+        path = _spark_local_path(spark, parts[1])
         if path is None:
             continue
-        for found in _hadoop_glob(spark, path, parts[1], listing) if _MAGIC.search(path) else [path]:
+        for found in _hadoop_glob(spark, path, listing) if _MAGIC.search(path) else [path]:
             files.add(found)
             if os.path.isdir(found):
                 files.update(listing.walk(found, parts[1], found))
     return sorted(files)
 
 
-def _spark_local_path(path: str) -> str | None:
-    """The absolute local path Spark reads for `path` (``file:`` dropped, relative to the
-    working folder, no ``~``); None for another scheme (``hdfs://``, ``s3a://``)."""
+def _local_fs(spark):
+    """Hadoop's local file system of `spark` (the one Spark reads ``file:`` paths with)."""
+    return spark._jvm.org.apache.hadoop.fs.FileSystem.getLocal(spark._jsc.hadoopConfiguration())
+
+
+def _spark_local_path(spark, path: str) -> str | None:
+    """The absolute local path Spark reads for `path` (``file:`` dropped, no ``~``, relative to
+    the working folder of Spark's JVM, which is where it started, not Python's own folder);
+    None for another scheme (``hdfs://``, ``s3a://``)."""
     scheme = _SCHEME.match(path)
     if scheme is not None:
         if scheme.group(1).lower() != "file":
             return None
         path = re.sub(r"^file:(//(?=/))?", "", path, flags=re.I)
-    return os.path.abspath(path)
+    if not os.path.isabs(path):
+        path = os.path.join(str(_local_fs(spark).getWorkingDirectory().toUri().getPath()), path)
+    return os.path.normpath(path)
 
 
-def _hadoop_glob(spark, path: str, given: str, listing: Listing) -> list[str]:
+def _hadoop_glob(spark, path: str, listing: Listing) -> list[str]:
     """The matches of the local pattern `path` by Hadoop's glob (Spark's own: ``{a,b}`` too),
     once `check_listing` has bounded its listing; the pattern itself when nothing matches."""
     check_listing(path, listing)
-    jvm = spark._jvm
-    local = jvm.org.apache.hadoop.fs.FileSystem.getLocal(spark._jsc.hadoopConfiguration())
-    statuses = local.globStatus(jvm.org.apache.hadoop.fs.Path(path))
+    statuses = _local_fs(spark).globStatus(spark._jvm.org.apache.hadoop.fs.Path(path))
     found = [str(st.getPath().toUri().getPath()) for st in statuses or []]
     return found or [path]
 

@@ -7,6 +7,8 @@ Java runtime where ``java`` is missing.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -198,7 +200,9 @@ def test_a_spark_query_passes_spark_s_own_gate_and_nothing_else_runs(spark, tmp_
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rows.parquet"]
 
 
-def test_the_cli_reads_a_spark_query_with_spark_s_gate_and_guards_the_files_it_reads(spark, tmp_path, capsys):
+def test_the_cli_reads_a_spark_query_with_spark_s_gate_and_guards_the_files_it_reads(
+    spark, tmp_path, capsys, monkeypatch
+):
     """`aggregate` and `audit` with ``--engine spark``: Spark SQL (``DISTRIBUTE BY``, which
     DuckDB's parser refuses) reaches Spark; an output that the query reads (a file, a match of
     its pattern, a file in the folder it reads) is refused before anything runs; a table whose
@@ -212,13 +216,19 @@ def test_the_cli_reads_a_spark_query_with_spark_s_gate_and_guards_the_files_it_r
     df.to_parquet(tmp_path / "parts" / "rows.parquet")
     named = MSG_NAMED_BY_QUERY.split("{path}")[1]
     base = ["--label", "y", "--score", "s", "--group", "g", "--engine", "spark"]
+    read = str(tmp_path / "parts" / "rows.parquet")
     for where in ("parts/rows.parquet", "parts/*.parq{uet,x}", "parts"):
         text = f"SELECT `y`, `s`, `g` FROM parquet.`{tmp_path}/{where}` DISTRIBUTE BY `g`"
-        read = str(tmp_path / "parts" / "rows.parquet")
         assert main(["aggregate", text, *base, "--out", read]) == 2
         assert named in capsys.readouterr().err
         assert main(["audit", text, *base, "--c-fp", "1", "--c-fn", "2", "--report", read]) == 2
         assert named in capsys.readouterr().err
+    # a relative path is Spark's: from the folder its JVM started in, not from Python's working folder
+    monkeypatch.chdir(tmp_path / "parts")
+    relative = os.path.relpath(read, spark._jvm.java.lang.System.getProperty("user.dir"))
+    text = f"SELECT `y`, `s`, `g` FROM parquet.`{relative}` DISTRIBUTE BY `g`"
+    assert main(["aggregate", text, *base, "--out", read]) == 2
+    assert named in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["parts", "rows.parquet"]  # nothing written
     text = f"SELECT `y`, `s`, `g` FROM parquet.`{tmp_path}/parts` DISTRIBUTE BY `g`"
     assert main(["aggregate", text, *base, "--out", str(tmp_path / "agg.parquet")]) == 0
