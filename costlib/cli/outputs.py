@@ -1,8 +1,9 @@
 """The files a command writes: never over its own input, never one over another, never half.
 
 `check_outputs` runs before any work: an output that is an input (the same path, a match of an
-input pattern, the same file through a link or a hard link, or a file an input query names), or
-another output of the same run, or a path with no folder, is refused with a sentence.
+input pattern, the same file through a link or a hard link, or a file an input query names, as
+the engine that runs it reads it), or another output of the same run, or a path with no folder,
+is refused with a sentence.
 `write_atomic` writes to a temporary file in the output's own folder and renames it into place,
 so a run that fails (a full disk, a kill) leaves the old file or none, never half a new one; an
 output path that is a link is replaced as a file, its target left alone. It says whether a file

@@ -21,6 +21,11 @@ source it opens no file but those the source names (`limit_access`: a query's qu
 the matches of its patterns, a path source's files), locked so no statement can undo it.
 Spark, when costlib has to start it (a path given with ``engine="spark"``), runs in local mode
 with quiet logs and no console progress bars; a DataFrame's own session is used as it is.
+Spark has no setting that limits reads to the files a query names: on Spark a query source can
+read any file the process can (its gate, `sql_gate.spark_select`, still refuses writes,
+commands and Java calls), and the command line's output guard finds the files a Spark query
+reads in its parsed plan (`spark_query_files`). A path pattern is listed by costlib first,
+counted, and refused past `MAX_LISTED` entries (`check_listing`), before an engine lists it.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Every path that takes SQL text for DuckDB (a CLI source, `aggregate`, `audit --e
 the data folder, the Python API, and the output guard's file lookup) calls `read_only_select`
 before anything else touches the text, and runs what it returns, never the raw text; Spark's
 engine asks `spark_select`, the same proof in Spark's own parser, so that Spark SQL is read as
-Spark reads it. The gate only parses: DuckDB's parser cuts
+Spark reads it (the command line's output guard reads the proven plan, `spark_plan`, for the
+files it names). The gate only parses: DuckDB's parser cuts
 the text into statements (`extract_statements`, which runs nothing) and its tokenizer reads the
 one statement's words; no `execute`, `DESCRIBE`, `EXPLAIN` or engine call sees the text first.
 
