@@ -145,6 +145,10 @@ def limit_sentences(rec, unlimited, limit, price, *, volume: float | None, unit:
     )
 
 
+#: what the figures of more capacity are the change of
+AGAIN = "the model's best within the limit, as stated above, made again at that limit and judged the same way"
+
+
 def _more_words(saved: float, unit: str, per: str, *, many: bool = False) -> str:
     """What a step of more capacity does to the answer: "saves about $X{per}", "leaves the answer as
     it is" (no change worth a cent) or "costs about $X{per} more" (the answer made again there costs
@@ -153,7 +157,7 @@ def _more_words(saved: float, unit: str, per: str, *, many: bool = False) -> str
     if not math.isfinite(saved):
         return "cannot be told"
     if abs(saved) < 0.005:
-        return f"leave{s} the answer as it is"
+        return f"leave{s} the model's answer as it is"
     if saved > 0:
         return f"save{s} about {money(saved, unit)}{per}"
     return f"cost{s} about {money(-saved, unit)}{per} more on the judged rows"
@@ -161,8 +165,8 @@ def _more_words(saved: float, unit: str, per: str, *, many: bool = False) -> str
 
 def price_sentence(price, limit, *, volume: float | None, unit: str = "") -> str:
     """What more capacity is worth: "One more case a month that your team reviews leaves the
-    answer as it is; 100 more save about $21,763 a month; beyond 7,974 a month, more capacity
-    saves nothing." Each figure is the change of the answer above it (`capacity.Limit.more_saves`:
+    model's answer as it is; 100 more save about $21,763 a month; beyond 7,974 a month, more
+    capacity saves nothing." Each figure is the change of the model's answer within the limit (`capacity.Limit.more_saves`:
     the answer made again at that limit, judged as it is), so ties in blocks are included: a
     block of tied scores is flagged whole or not at all. Without a volume, per case for one
     more percent of the cases. Where capacity stops paying is read off the capacity curve of the
@@ -175,8 +179,7 @@ def price_sentence(price, limit, *, volume: float | None, unit: str = "") -> str
         one = _more_words(limit.more_saves(1 / volume) * volume, unit, " a month")
         hundred = _more_words(limit.more_saves(100 / volume) * volume, unit, " a month", many=True)
         return (
-            f"One more case a month that your team reviews {one}; 100 more {hundred} (the answer above made "
-            f"again at that limit); {beyond}"
+            f"One more case a month that your team reviews {one}; 100 more {hundred} ({AGAIN}); {beyond}"
         )
     one = _more_words(limit.more_saves(0.01), unit, " per case")
-    return f"Reviewing one more percent of the cases {one} (the answer above made again at that limit); {beyond}"
+    return f"Reviewing one more percent of the cases {one} ({AGAIN}); {beyond}"

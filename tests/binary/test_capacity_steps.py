@@ -97,7 +97,7 @@ def test_compas_limit_400_more_capacity_is_the_change_of_the_answer():
     assert at_401.cost == rec.cost and at_500.cost < rec.cost - 2
     limit = limit_facts(models, rec, free)
     sentence = price_sentence(price_of_capacity(ms, rec.prices, 0.04), limit, volume=10_000, unit="$")
-    assert "One more case a month that your team reviews leaves the answer as it is" in sentence
+    assert "One more case a month that your team reviews leaves the model's answer as it is" in sentence
     assert f"100 more save about {money((rec.cost - at_500.cost) * 10_000, '$')} a month" in sentence
     assert "$45.24" not in sentence and "$4,205.88" not in sentence
 

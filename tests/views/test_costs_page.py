@@ -10,7 +10,7 @@ import costlib.binary.fairness
 from costlib import answers
 from costlib.binary import decision as D
 from costlib.loading.samples import SAMPLES
-from costlib.present import words
+from costlib.present import tables, words
 from tests.views.apptest_support import (
     assert_no_exception,
     chart_keys,
@@ -186,7 +186,7 @@ def test_costs_page_fairness_rules_equal_costlib_and_can_be_switched_off():
         tr["two_year_recid"], tr["p_recid"], tr["race"], costs=costs, criterion="equal opportunity", tolerance=0.05
     )
     shown = table.set_index("rule").loc["fair: equal opportunity", "cutoffs"]
-    assert shown == "one per group (table below)"  # a list of groups does not fit the cell
+    assert shown == tables.PER_GROUP  # a list of groups does not fit the cell; the table below has them
     per_group = [t.value for t in at.dataframe if "Caucasian" in t.value.columns][0].set_index("rule")
     lowest = tr.groupby("race")["p_recid"].min().to_dict()
     for g, t in fc.thresholds.items():
@@ -280,3 +280,25 @@ def test_the_slower_costs_sections_are_drawn_on_request_and_the_link_keeps_the_c
     assert folded.query_params["details"] == "true"
     linked = open_app("compas", "views/costs.py", details="true")
     assert {"sensitivity_chart", "net_benefit_chart"} <= chart_keys(linked)
+
+
+def test_the_price_of_capacity_and_the_cases_flagged_chart_agree_with_the_answer_at_a_limit():
+    """Issue 44, item 1, on the page: COMPAS, $25 / $60, 10,000 cases a month, 400 reviewed. The
+    model's best within 400 flags nobody (its top block of tied scores is bigger); one more case
+    changes nothing and 100 more change the answer by what it costs at 500, and the chart read
+    against cases flagged shows, at 400, what that answer costs (not a point between blocks)."""
+    at = open_app("compas", "views/costs.py", c_fp=25, c_fn=60, cap_on="true", cap=400, resamples=1000)
+    _, ms = compas_model()
+    rec = D.recommend(ms, (25.0, 60.0), n_resamples=1000, capacity=0.04)
+    at_500 = D.recommend(ms, (25.0, 60.0), n_resamples=1000, capacity=0.05)
+    shown = texts(at)
+    assert "One more case a month that your team reviews leaves the model's answer as it is" in shown
+    assert f"100 more save about {words.money((rec.cost - at_500.cost) * 10_000, '$')} a month" in shown
+    at.toggle(key="cost_x_flagged").set_value(True).run()
+    assert_no_exception(at)
+    keys = [c.key for c in at.get("plotly_chart")]
+    line = figure(at, keys.index("cost_chart")).data[0]
+    xs, ys = np.asarray(line.x, dtype=float), np.asarray(line.y, dtype=float)
+    assert line.line["shape"] == "hv"  # held from the last point at or left of each x: whole blocks
+    drawn = ys[np.searchsorted(xs, 400, side="right") - 1]
+    np.testing.assert_allclose(drawn, rec.cost, rtol=1e-9)
