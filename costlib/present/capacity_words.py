@@ -166,11 +166,11 @@ def _more_words(saved: float, unit: str, per: str, *, many: bool = False) -> str
 def price_sentence(price, limit, *, volume: float | None, unit: str = "") -> str:
     """What more capacity is worth: "One more case a month that your team reviews leaves the
     model's answer as it is; 100 more save about $21,763 a month; beyond 7,974 a month, more
-    capacity saves nothing." Each figure is the change of the model's answer within the limit (`capacity.Limit.more_saves`:
-    the answer made again at that limit, judged as it is), so ties in blocks are included: a
-    block of tied scores is flagged whole or not at all. Without a volume, per case for one
-    more percent of the cases. Where capacity stops paying is read off the capacity curve of the
-    fitting rows (`capacity.PriceOfCapacity`)."""
+    capacity saves nothing." Each figure is the change of the model's answer within the limit
+    (`capacity.Limit.more_saves`: the answer made again at that limit, judged as it is), so ties
+    in blocks are included: a block of tied scores is flagged whole or not at all. Without a
+    volume, per case for one more percent of the cases. Where capacity stops paying is read off
+    the capacity curve of the fitting rows (`capacity.PriceOfCapacity`)."""
     enough = cases(price.enough, volume)
     if not limit.binding or price.share >= price.enough * (1 - 1e-12):
         return f"Your limit already covers what the best cutoff flags (about {enough}): more capacity saves nothing."
@@ -178,8 +178,6 @@ def price_sentence(price, limit, *, volume: float | None, unit: str = "") -> str
     if volume:
         one = _more_words(limit.more_saves(1 / volume) * volume, unit, " a month")
         hundred = _more_words(limit.more_saves(100 / volume) * volume, unit, " a month", many=True)
-        return (
-            f"One more case a month that your team reviews {one}; 100 more {hundred} ({AGAIN}); {beyond}"
-        )
+        return f"One more case a month that your team reviews {one}; 100 more {hundred} ({AGAIN}); {beyond}"
     one = _more_words(limit.more_saves(0.01), unit, " per case")
     return f"Reviewing one more percent of the cases {one} ({AGAIN}); {beyond}"
