@@ -402,7 +402,8 @@ def logit_cutoff(t: float) -> float:
 
 def positive_label(classes, positive):
     """The class of `classes` that the policy's positive outcome names (matched as the loader
-    matches a value: exactly, or as text, `group_name`); the second class when the policy names none."""
+    matches a value: exactly, or as text, `group_name`; True also as "1", False as "0", the
+    loader's reading of true/false labels); the second class when the policy names none."""
     from costlib.present.policy import group_name
 
     classes = list(classes)
@@ -410,8 +411,12 @@ def positive_label(classes, positive):
         raise DataError(f"The model has {len(classes)} classes; a policy decides between two.")
     if positive is None:
         return classes[1]
+    want = group_name(positive)
     for c in classes:
-        if c == positive or group_name(c) == group_name(positive):  # as the loader reads a cell: 1.0 is "1"
+        if c == positive or group_name(c) == want:  # as the loader reads a cell: 1.0 is "1"
+            return c
+    for c in classes:  # a true/false label's positive written as the loader's default, 1 (or "1")
+        if isinstance(c, (bool, np.bool_)) and group_name(int(c)) == want:
             return c
     raise DataError(
         f"The policy's positive outcome is {q(positive)}, which is not a class of the model "

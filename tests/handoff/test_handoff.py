@@ -265,7 +265,7 @@ def test_policy_estimator_refuses_an_unfitted_model_or_a_missing_positive_class(
 
 def test_read_policy_names_the_columns_of_the_data_dictionary(age_audit):
     p = read_policy(json.loads(policy_json(age_audit, "cost-optimal")))
-    assert (p.score, p.group, p.scale, p.positive) == ("p_recid", "age_cat", "probability", 1)
+    assert (p.score, p.group, p.scale, p.positive) == ("p_recid", "age_cat", "probability", "1")
     assert p.pooled == age_audit.cutoffs["best single cutoff"]["25 - 45"]
 
 
