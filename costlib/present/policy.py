@@ -56,6 +56,10 @@ MSG_UNWRITABLE = (
     "This policy cannot be written: {reason}, so apply, watch and the Costs page would refuse to read it back; "
     "nothing was written."
 )
+MSG_CASES_PER_MONTH = (
+    '"capacity.cases_per_month" must be a whole number of cases from 0 to {high}: got {value}; the file\'s review '
+    "limit as a share of the cases (max_flagged, {share}) is used instead."
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -664,7 +668,10 @@ def _pooled_groups(policy: dict) -> list:
 
 
 def _capacity(record, notes: list) -> dict | None:
-    """A policy's review limit, checked: ``{"max_flagged": share, "cases_per_month": N or None}``."""
+    """A policy's review limit, checked: ``{"max_flagged": share, "cases_per_month": N or None}``.
+    A ``cases_per_month`` that is not a number of cases (``true``, -3, 1.5, "many") is None with
+    a note (`MSG_CASES_PER_MONTH`): the file's share then sets the limit (the Costs page takes
+    ``max_flagged`` times the cases a month), never a default count the file did not give."""
     if record is None:
         return None
     if not isinstance(record, dict):
@@ -674,8 +681,11 @@ def _capacity(record, notes: list) -> dict | None:
         raise _bad(f'"capacity.max_flagged" must be a share of the cases from 0 to 1, got {_show(share)}')
     n = record.get("cases_per_month")
     if n is not None:
-        n, note = settings.check(settings.CAPACITY, n if not isinstance(n, bool) else None)
-        notes += [note] if note else []
+        checked, note = settings.check(settings.CAPACITY, n if not isinstance(n, bool) else None)
+        if note:
+            high = f"{settings.CAPACITY.high:,.0f}"
+            notes.append(MSG_CASES_PER_MONTH.format(high=high, value=_show(n), share=f"{share:.4g}"))
+        n = None if note else checked
     return {"max_flagged": share, "cases_per_month": n}
 
 
