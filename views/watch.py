@@ -5,14 +5,22 @@ import hashlib
 import streamlit as st
 
 from costlib import answers, loading
+from costlib.answers.watch import (
+    REFIT_CHART,
+    SAMPLE_FILES_WHAT,
+    WATCH_RESAMPLES,
+    policy_unit,
+    sample_files,
+)
 from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
 from costlib.loading.ledger import LEDGER, held_bytes
 from costlib.loading.messages import WHAT_READING
 from costlib.present import watch_words
+from costlib.present.watch_figures import refit_figure
 from costlib.scale import bigdata, snapshot
 from costlib.watch.periods import FREQS
-from costlib.watch.sample import TITLE
+from costlib.watch.sample import CASES_FILE, POLICY_FILE, TITLE
 from views._ui.data import COSTS_PAGE, current_dataset, group_names, model_sweeps, replace_upload
 from views._ui.display import page_header, say, show_error, show_table, show_verdict
 from views._ui.memo import dataset_key, remember
@@ -129,6 +137,17 @@ try:
             policy, df = remember(("watch_sample",), answers.sample_inputs)
             name, columns, source = "the built-in year", dict(answers.SAMPLE_COLUMNS), ("sample",)
             say("info", answers.SAMPLE_NOTE.format(title=TITLE))
+            files = remember(("watch_sample_files",), sample_files)
+            d1, d2, d3 = st.columns([1, 1, 3], vertical_alignment="center")
+            d1.download_button(
+                "Download its cases (CSV)", data=files.cases, file_name=CASES_FILE, mime="text/csv",
+                key="dl_watch_cases", on_click="ignore", width="stretch",
+            )  # fmt: skip
+            d2.download_button(
+                "Download its policy (JSON)", data=files.policy, file_name=POLICY_FILE, mime="application/json",
+                key="dl_watch_policy", on_click="ignore", width="stretch",
+            )  # fmt: skip
+            d3.caption(SAMPLE_FILES_WHAT.format(cases=CASES_FILE, policy=POLICY_FILE, command=files.command))
     else:
         df, name, c_key = cases
         if which == answers.FROM_FILE:
@@ -154,7 +173,9 @@ try:
     key = ("watch_answer", source, name, tuple(sorted(columns.items())), freq, unit)
     answer = remember(
         key,
-        lambda: answers.watch_answer(policy, df, name=name, columns=columns, freq=freq, n_resamples=500, unit=unit),
+        lambda: answers.watch_answer(
+            policy, df, name=name, columns=columns, freq=freq, n_resamples=WATCH_RESAMPLES, unit=unit
+        ),
     )
     if cases is not None:  # the session's own inputs answered: kept for when the page is opened again
         st.session_state[LAST] = (policy, df, name, columns, source, which)
@@ -167,11 +188,23 @@ except ValueError as err:  # a policy that does not fit the cases (a group witho
 
 st.subheader("What to do")
 show_verdict(answer.verdict)
+refit = None
 if any(p["alert"] for p in answer.report["periods"]) and any(p["labelled"] for p in answer.report["periods"]):
+    try:
+        refit = remember(
+            ("watch_refit", key, volume),
+            lambda: answers.refit_inputs(
+                policy, df, name=name, columns=columns, report=answer.report, volume=volume, unit=unit,
+                n_resamples=WATCH_RESAMPLES,
+            ),
+        )  # fmt: skip
+    except DataError as err:
+        show_error(err)
+if refit is not None:
+    say("markdown", refit.summary)
     st.caption(answers.REFIT_WHAT)
     if st.button(answers.REFIT_BUTTON, key="watch_refit", type="primary"):
         try:
-            refit = answers.refit_inputs(policy, df, name=name, columns=columns, report=answer.report)
             digest = hashlib.sha256(repr(key).encode() + refit.frame.to_csv(index=False).encode()).hexdigest()
             ds_new = loading.prepare(refit.frame, refit.mapping, name=refit.name, fingerprint=digest)
             set_policy_prices(refit.policy, group_names(ds_new))
@@ -183,6 +216,15 @@ if any(p["alert"] for p in answer.report["periods"]) and any(p["labelled"] for p
             st.switch_page(COSTS_PAGE)
 st.plotly_chart(answer.figure, key="watch_chart")
 show_table(answer.table, "watch_periods", key="watch_periods", column_config=watch_words.NARROW)
+if refit is not None:
+    st.subheader(REFIT_CHART)
+    st.plotly_chart(
+        refit_figure(
+            refit.curves, refit.shipped, refit.judged, unit=policy_unit(policy, unit),
+            random_share=policy.get("random_share"),
+        ),
+        key="watch_refit_chart",
+    )  # fmt: skip
 if answer.readings is not None:
     st.subheader("Before the outcomes: two readings of the scores")
     st.caption(watch_words.READINGS_WHAT)

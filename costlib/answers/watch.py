@@ -50,6 +50,32 @@ def sample_inputs(seed: int = 7) -> tuple[dict, pd.DataFrame]:
     return shipped_policy(seed), watch_year(seed)
 
 
+SAMPLE_FILES_WHAT = (
+    "The built-in year as files, to run the command line on: {cases} (its cases) and {policy} (the policy "
+    "shipped before it). In their folder, `{command}` gives this page's answer."
+)
+
+
+@dataclass(frozen=True)
+class SampleFiles:
+    """The built-in year as the Watch page downloads it: its cases (CSV, cells neutralised), its
+    shipped policy (JSON, the policy file Costs & groups writes) and the command that watches them."""
+
+    cases: bytes
+    policy: bytes
+    command: str
+
+
+def sample_files(seed: int = 7) -> SampleFiles:
+    """The built-in year (`sample_inputs`) as files for ``costlib watch``, which reads them to
+    this page's answer (at the page's `WATCH_RESAMPLES` resamples)."""
+    from costlib.watch.sample import COMMAND, shipped_policy_json, watch_year_csv
+
+    return SampleFiles(
+        watch_year_csv(seed), shipped_policy_json(seed).encode(), COMMAND.format(resamples=WATCH_RESAMPLES)
+    )
+
+
 def read_policy(data: bytes) -> dict:
     """An uploaded policy file, checked (`present.policy.load_policy`: a sentence on bad input)."""
     from costlib.present.policy import load_policy
@@ -158,6 +184,7 @@ def watch_answer(
 
 
 REFIT_MONTHS = 3  # the refit is fitted on the latest periods with outcomes
+WATCH_RESAMPLES = 500  # the page's bootstrap resamples (the sample's command passes the same)
 REFIT_BUTTON = "Refit on the latest periods with outcomes, on Costs & groups"
 REFIT_WHAT = (
     "Opens Costs & groups on the cases of the latest three periods whose outcomes are known, at the policy's "
@@ -165,6 +192,11 @@ REFIT_WHAT = (
     "report and policy file. These months take the place of any file you uploaded on the Data page (the built-in "
     "samples stay in the sidebar)."
 )
+REFIT_ON = (
+    "The refit is fitted on the {n} cases with outcomes of {span}; the shipped policy cost {spent} per case on "
+    "them. {saving}"
+)
+REFIT_CHART = "The refit: cost per case at each cutoff on those cases, the shipped cutoff and the refit's marked"
 FROM_FILE = "A policy file"
 FROM_COSTS = "What Costs & groups recommends now"
 POLICY_SOURCES = (FROM_FILE, FROM_COSTS)
@@ -176,24 +208,46 @@ POLICY_SOURCE_HELP = (
 
 @dataclass(frozen=True)
 class Refit:
-    """What the refit hands to Costs & groups: the rows, their columns, the prices per group."""
+    """What the refit hands to Costs & groups (the rows, their columns, the prices per group, the
+    sentence Costs & groups opens with) and what the Watch page shows of it before: the shipped
+    policy judged on these rows (`watch.alerts.judge_period`: its cost, what refitting saves over
+    it, cross-fitted, with the refit bootstrap's 95% interval, as each period's), their cost
+    curves (`binary.decision.cost_curves`) and that saving in words."""
 
     frame: pd.DataFrame
     mapping: object  # core.dataset.ColumnMapping
     name: str
     policy: dict  # the policy, with its prices for every group of `frame`
     sentence: str
+    judged: object  # watch.alerts.PeriodJudgement of the shipped policy on `frame`
+    curves: pd.DataFrame  # cost per case against the cutoff on `frame`, everybody's line and each group's
+    shipped: dict  # {group: cutoff} the policy ships, for the groups of `frame`
+    saving: str  # what refitting saves over keeping the shipped cutoff, per case and a month
+    summary: str  # the rows and that saving, as the Watch page says them
 
 
-def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, report: dict) -> Refit:
+def refit_inputs(
+    policy: dict,
+    df: pd.DataFrame,
+    *,
+    name: str,
+    columns: dict,
+    report: dict,
+    volume: float | None = None,
+    unit: str = "",
+    n_resamples: int = 0,
+) -> Refit:
     """The cases with outcomes of the latest `REFIT_MONTHS` periods with outcomes, as a table for
-    Costs & groups to refit on (`loading.prepare` reads it as an upload); DataError when no
-    period has outcomes."""
+    Costs & groups to refit on (`loading.prepare` reads it as an upload), with the shipped
+    policy judged on them as a period is (`n_resamples` for the interval of what refitting saves
+    over it; 0: none); DataError when no period has outcomes. Amounts are in the policy's unit
+    (else `unit`); a month is the policy's cases a month (else `volume`)."""
     import numpy as np
 
     from costlib.core.dataset import ColumnMapping
     from costlib.core.errors import DataError
     from costlib.present.amounts import money
+    from costlib.present.watch_words import refit_saving
     from costlib.watch.periods import as_periods
     from costlib.watch.report import for_groups, labels_of
 
@@ -207,7 +261,8 @@ def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, re
     frame = df.loc[rows, keep].reset_index(drop=True)
     label = next(x for x in ("outcome", "outcome (known)", "the outcome") if x not in keep)
     frame.insert(0, label, y[rows].astype(int))
-    spent = _shipped_cost(policy, frame, columns, y[rows])  # on these very cases, with their outcomes
+    # on these very cases, with their outcomes
+    judged, curves, shipped = _judged(policy, frame, columns, y[rows], n_resamples=n_resamples)
     if columns.get("group"):  # a policy with one cutoff for everybody: its prices for every group
         _, prices = for_groups(policy, sorted(frame[columns["group"]].astype(str).unique()))
         policy = {**policy, "prices": prices}
@@ -215,22 +270,29 @@ def refit_inputs(policy: dict, df: pd.DataFrame, *, name: str, columns: dict, re
     scale = (policy.get("data") or {}).get("scale") or "probability"
     mapping = ColumnMapping(label=label, scores=(columns["score"],), group=columns.get("group"), score_scale=scale)
     # what `views._ui.policy.set_policy_prices` puts in place of the person's settings, said
-    volume = policy.get("volume")
+    month = policy.get("volume")
     parts = ["prices", *(["unit"] if policy.get("unit_given", True) else []), "review limit"]
-    parts += [f"{int(volume):,} cases a month"] if volume is not None else []
+    parts += [f"{int(month):,} cases a month"] if month is not None else []
     settings = f"the policy's {', '.join(parts[:-1])} and {parts[-1]} (in place of yours)"
+    unit = policy_unit(policy, unit)
+    saving = refit_saving(judged, unit=unit, volume=month if month is not None else volume)
     sentence = (
         f"Costs & groups now shows {span} of {name} ({len(frame):,} cases with outcomes) at {settings}: "
-        f"its recommended cutoff is the refit. The shipped policy cost {money(spent, policy_unit(policy, ''))} per "
-        "case on these cases: compare it with the cost per case below."
+        f"its recommended cutoff is the refit. The shipped policy cost {money(judged.shipped, unit)} per "
+        f"case on these cases. {saving}"
     )
-    return Refit(frame, mapping, f"{name}, {span}", policy, sentence)
+    summary = REFIT_ON.format(n=f"{len(frame):,}", span=span, spent=money(judged.shipped, unit), saving=saving)
+    return Refit(frame, mapping, f"{name}, {span}", policy, sentence, judged, curves, shipped, saving, summary)
 
 
-def _shipped_cost(policy: dict, frame: pd.DataFrame, columns: dict, y) -> float:
-    """Cost per case of the shipped policy on the cases of `frame` with outcomes `y` (0/1)."""
+def _judged(policy: dict, frame: pd.DataFrame, columns: dict, y, *, n_resamples: int):
+    """(judgement, curves, shipped cutoffs) of the shipped policy on the cases of `frame` with
+    outcomes `y` (0/1): `watch.alerts.judge_period` (one home for what refitting saves and its
+    interval, as each period's), and the cost curves of the same rows at the policy's prices."""
     import numpy as np
 
+    from costlib.binary import decision as D
+    from costlib.core.prices import prices_for
     from costlib.core.scales import on_scale
     from costlib.watch.alerts import judge_period
     from costlib.watch.report import for_groups
@@ -243,11 +305,14 @@ def _shipped_cost(policy: dict, frame: pd.DataFrame, columns: dict, y) -> float:
     else:
         g = np.full(len(frame), str(next(iter(policy["thresholds"]))), dtype=object)
     thresholds, prices = for_groups(policy, sorted(set(g)))
+    y = np.asarray(y, dtype=int)
     judged = judge_period(
-        np.asarray(y, dtype=int), s, g, costs=prices, cutoffs=thresholds, n_resamples=0,
+        y, s, g, costs=prices, cutoffs=thresholds, n_resamples=n_resamples,
         random_share=policy.get("random_share"),
     )  # fmt: skip
-    return judged.shipped
+    ms = D.sweep_model(y, s, g, probabilities=False)
+    curves = D.cost_curves(ms, prices_for(ms.groups, {k: prices[k] for k in ms.groups}), max_points=400)
+    return judged, curves, {k: float(thresholds[k]) for k in ms.groups}
 
 
 def current_policy(build) -> dict:

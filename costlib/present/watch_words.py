@@ -9,7 +9,7 @@ import pandas as pd
 
 from costlib.binary.capacity import cap_limit
 from costlib.core.escaping import shorten
-from costlib.present.amounts import money, number, percent
+from costlib.present.amounts import interval, money, number, per_case_and_month, percent
 from costlib.present.words import Verdict, cutoffs_text
 from costlib.watch.estimate import FAILS, HOLDS
 from costlib.watch.periods import FREQS
@@ -465,3 +465,32 @@ def watch_group_table(report: dict, unit: str = "") -> pd.DataFrame | None:
         for g, x in p.get("groups", {}).items()
     ]
     return pd.DataFrame(rows) if rows else None
+
+
+REFIT_SAVES = "Refitting on them saves {amount} over keeping the shipped cutoff{iv}."
+REFIT_LOSES = "Refitting on them costs {amount} more than keeping the shipped cutoff{iv}."
+REFIT_NO_MODEL = " (there the refit is the best one can do without the model: {act})"
+
+
+def refit_saving(judged, *, unit: str = "", volume: float | None = None) -> str:
+    """What refitting on the refit's rows saves over keeping the shipped cutoff, per case and a
+    month (`volume` cases), with its 95% interval when there is one; `judged` is the shipped
+    policy's `watch.alerts.PeriodJudgement` on those rows (its regret: shipped minus the
+    cross-fitted refit). "" when there is no honest refit to compare.
+
+    >>> from types import SimpleNamespace as J
+    >>> said = refit_saving(J(regret=0.086, low=0.061, high=0.106, no_model=None), unit="$", volume=1500)
+    >>> said.startswith("Refitting on them saves $0.086 per case ($129.00 a month) over keeping the shipped cutoff")
+    True
+    >>> said.endswith("(95% interval of the saving $0.061 to $0.106 per case).")
+    True
+    """
+    if judged.regret is None or math.isnan(judged.regret):
+        return ""
+    iv = interval(judged.low, judged.high, unit, of="the saving")
+    iv = f" ({iv} per case)" if iv else ""
+    words = REFIT_SAVES if judged.regret >= 0 else REFIT_LOSES
+    said = words.format(amount=per_case_and_month(abs(judged.regret), volume, unit), iv=iv)
+    if judged.no_model:
+        said = said[:-1] + REFIT_NO_MODEL.format(act=NO_MODEL_ACTS.get(judged.no_model, str(judged.no_model))) + "."
+    return said

@@ -12,6 +12,7 @@ from one of two regions (the policy's one cutoff applies to both).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -40,11 +41,29 @@ def _cases(rng: np.random.Generator, n: int, prior: float, month: str) -> pd.Dat
     )
 
 
+#: the built-in year as files (the Watch page's downloads), and the command that watches them
+CASES_FILE, POLICY_FILE = "watch_year_cases.csv", "watch_year_policy.json"
+COMMAND = (
+    f"python -m costlib watch {POLICY_FILE} {CASES_FILE} --time decided --score score --label outcome "
+    "--group region --resamples {resamples}"
+)
+
+
 def shipped_policy(seed: int = 7) -> dict:
-    """The policy shipped before the year (as `present.policy.load_policy` reads it)."""
+    """The policy shipped before the year (as `present.policy.load_policy` reads it: its file,
+    `shipped_policy_json`, read back)."""
+    from costlib.present.policy import load_policy
+
+    return load_policy(shipped_policy_json(seed))
+
+
+@functools.lru_cache(maxsize=2)
+def shipped_policy_json(seed: int = 7) -> str:
+    """The policy shipped before the year, as the policy file Costs & groups downloads (made once
+    per seed: the page reads it and offers it for download)."""
     from costlib.answers.audit import build_audit
     from costlib.binary.decision import sweep_model
-    from costlib.present.policy import load_policy, policy_json
+    from costlib.present.policy import policy_json
 
     train = _cases(np.random.default_rng([seed, 0]), 4000, TRAIN_PRIOR, "2025-12")
     audit = build_audit(
@@ -56,7 +75,7 @@ def shipped_policy(seed: int = 7) -> dict:
         seed=seed,
         data_name="December 2025 (the fitting month)",
     )
-    return load_policy(policy_json(audit))
+    return policy_json(audit)
 
 
 def watch_year(seed: int = 7) -> pd.DataFrame:
@@ -71,3 +90,13 @@ def watch_year(seed: int = 7) -> pd.DataFrame:
     df["outcome"] = df["outcome"].astype("Int64")
     df.loc[df["decided"] >= pd.Timestamp(PARTLY_BEFORE), "outcome"] = pd.NA
     return df
+
+
+def watch_year_csv(seed: int = 7) -> bytes:
+    """`watch_year` as the CSV file the Watch page downloads (``core.escaping.safe_csv``: cells
+    a spreadsheet would run as formulas neutralised, as every download is); ``costlib watch``
+    reads it back to the same cases (dates as days, scores to their four decimals, an empty
+    outcome where it is not in)."""
+    from costlib.core.escaping import safe_csv
+
+    return safe_csv(watch_year(seed))

@@ -164,3 +164,32 @@ def test_a_month_too_small_to_judge_says_so_and_more_periods_than_the_bound_exit
     code, _, err = _run(capsys, policy, data, "--time", "when", "--score", "p", "--label", "y", "--freq", "D")
     assert code == 2 and f"the dates span {MAX_PERIODS + 5} days with cases" in err, err
     assert "choose a coarser period (weeks or months instead of days)" in err
+
+
+def test_the_built_in_year_as_downloaded_gives_the_pages_answer(tmp_path, capsys, monkeypatch):
+    """The Watch page's two downloads of the built-in year (`answers.watch.sample_files`), run
+    through the command the page shows, give the page's answer: its report of the same cases
+    under the same policy at the page's resamples, and its headline."""
+    import shlex
+
+    from costlib.answers.watch import SAMPLE_COLUMNS, WATCH_RESAMPLES, sample_files, sample_inputs
+    from costlib.present.watch_words import watch_verdict
+    from costlib.watch.report import watch_report
+
+    files = sample_files()
+    (tmp_path / "watch_year_cases.csv").write_bytes(files.cases)
+    (tmp_path / "watch_year_policy.json").write_bytes(files.policy)
+    monkeypatch.chdir(tmp_path)
+    args = shlex.split(files.command)
+    assert args[:4] == ["python", "-m", "costlib", "watch"]
+    code = main([*args[3:], "--json"])
+    report = json.loads(capsys.readouterr().out)
+    policy, df = sample_inputs()  # what the page watches on a first visit
+    page = watch_report(policy, df, name="the built-in year", n_resamples=WATCH_RESAMPLES, **SAMPLE_COLUMNS)
+    assert code == 1 and len(report["periods"]) == 12
+    for mine, theirs in zip(report["periods"], page["periods"], strict=True):
+        for field in ("period", "n", "labelled", "alert", "cost_per_case", "regret_per_case", "regret_interval"):
+            assert mine[field] == theirs[field], (mine["period"], field)
+    main(args[3:])
+    out = capsys.readouterr().out
+    assert watch_verdict(page, unit=policy["unit"]).headline in out.splitlines()

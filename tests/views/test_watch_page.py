@@ -19,7 +19,7 @@ from costlib.present.policy import policy_json
 from costlib.present.watch_words import watch_verdict
 from costlib.watch.report import watch_report
 from costlib.watch.sample import shipped_policy, watch_year
-from tests.views.apptest_support import assert_no_exception, open_app, texts, unescape
+from tests.views.apptest_support import assert_no_exception, metric, open_app, texts, unescape
 
 
 def _box(at) -> str:
@@ -341,3 +341,82 @@ def test_a_one_case_month_on_the_page_says_too_few_cases_to_judge():
     assert _box(at).endswith("2026-03: too few cases to judge: 1.")
     table = [t.value for t in at.dataframe if watch_words.SAVES in t.value.columns][0]
     assert table[watch_words.SAVES].tolist()[-1] == "too few cases to judge: 1"
+
+
+def _keep_downloads(monkeypatch) -> dict:
+    """{file id: bytes} of every file the app hands the browser (download buttons), as AppTest
+    keeps them in its in-memory media store."""
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    kept, load = {}, MemoryMediaFileStorage.load_and_get_id
+
+    def keep(self, path_or_data, *args, **kwargs):
+        file_id = load(self, path_or_data, *args, **kwargs)
+        kept[file_id] = self.get_file(file_id).content
+        return file_id
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
+    return kept
+
+
+def test_the_built_in_year_downloads_as_files_the_command_line_watches_to_the_pages_answer(
+    tmp_path, monkeypatch, capsys
+):
+    import shlex
+
+    from costlib.__main__ import main
+    from costlib.watch.sample import CASES_FILE, POLICY_FILE
+
+    kept = _keep_downloads(monkeypatch)
+    at = open_app("compas", "views/watch.py")
+    buttons = {b.proto.label: b.proto.url for b in at.get("download_button")}
+    for label, file in (("Download its cases (CSV)", CASES_FILE), ("Download its policy (JSON)", POLICY_FILE)):
+        file_id = buttons[label].rsplit("/", 1)[-1].split(".")[0]
+        (tmp_path / file).write_bytes(kept[file_id])
+    command = next(
+        line for line in texts(at).splitlines() if "python -m costlib watch" in line
+    )  # the command the page shows beside them
+    args = shlex.split(command.split("`")[1])
+    assert args[:4] == ["python", "-m", "costlib", "watch"]
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(args[3:]) == 1  # alerts
+    assert _box(at) in capsys.readouterr().out.splitlines()  # the page's answer, word for word
+
+
+def test_the_refit_says_what_it_saves_over_the_shipped_cutoff_and_its_chart_marks_the_shipped_cutoff():
+    from costlib.present.amounts import money
+    from costlib.present.watch_figures import REFIT_NAME, SHIPPED_NAME
+    from costlib.watch.alerts import judge_period
+
+    at = open_app("compas", "views/watch.py")
+    policy, df = answers.sample_inputs()
+    report = watch_report(policy, df, name="the built-in year", n_resamples=500, **answers.SAMPLE_COLUMNS)
+    refit = answers.refit_inputs(policy, df, name="x", columns=answers.SAMPLE_COLUMNS, report=report)
+    f = refit.frame
+    cut = float(policy["thresholds"]["everyone"])
+    j = judge_period(
+        f["outcome"], f["score"], f["region"].astype(str), costs=dict.fromkeys(("north", "south"),
+        tuple(policy["prices"]["everyone"])), cutoffs=dict.fromkeys(("north", "south"), cut), n_resamples=500,
+    )  # fmt: skip
+    said = texts(at)
+    saves = (
+        f"Refitting on them saves {money(j.regret, '$')} per case ({money(j.regret * policy['volume'], '$')} a month)"
+    )
+    assert saves + " over keeping the shipped cutoff (95% interval of the saving " in said
+    assert f"{money(j.low, '$')} to {money(j.high, '$')} per case)" in said
+    chart = json.loads(next(c for c in at.get("plotly_chart") if c.key == "watch_refit_chart").proto.spec)
+    (shipped,) = [t for t in chart["data"] if t.get("name") == SHIPPED_NAME]
+    assert shipped["x"] == [cut] and shipped["marker"]["symbol"] == "diamond"
+    assert shipped["text"] == [f"shipped ≥ {cut:.4g}: {money(j.shipped, '$')} per case"]
+    assert shipped["y"][0] == pytest.approx(j.shipped)  # the marker sits on the curve, at the shipped cost
+    (refitted,) = [t for t in chart["data"] if t.get("name") == REFIT_NAME]
+    assert refitted["marker"]["symbol"] == "star" and refitted["x"] == [j.best["north"]]
+    dashes = {s["x0"]: s["line"]["dash"] for s in chart["layout"]["shapes"]}
+    assert dashes == {cut: "dash", j.best["north"]: "dot"}
+    # Costs & groups, opened on the refit, says the same saving over the shipped cutoff, and its
+    # cost per case is the shipped cost less that saving
+    [b for b in at.button if b.key == "watch_refit"][0].click().run()
+    assert_no_exception(at)
+    assert saves in texts(at)
+    assert metric(at, "Cost per case") == money(j.refit, "$") == money(j.shipped - j.regret, "$")
