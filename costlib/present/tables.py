@@ -73,7 +73,7 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
             "cutoff": [
                 f"a random {percent(rec.capacity)}"
                 if r == R.AT_RANDOM
-                else _one_or_per_group(results.cutoffs[r], rec.lowest, "see by group")
+                else _one_or_per_group(results.cutoffs[r], rec.lowest)
                 for r in o.index
             ],
             "flagged": [share_cell(x) for x in o["flagged_rate"]],
@@ -85,6 +85,18 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
             ],
         }
     )
+
+
+def rules_overall_columns(results: D.RuleResults) -> dict:
+    """The dashboard's headers of `rules_overall_table` (a Streamlit ``column_config`` as plain
+    dicts): the long headers shortened, what they leave out in the column's help, so that the
+    table fits the page without scrolling sideways."""
+    base = R.rule_words(results.baseline)
+    return {
+        "cutoff": {"help": f"“{PER_GROUP}”: each group's cutoff is in the table by group."},
+        f"saving against {base}": {"label": "saving", "help": f"What the rule saves per case against {base}."},
+        "95% interval of the saving": {"label": "saving's 95% interval"},
+    }
 
 
 def rules_numbers(results: D.RuleResults, *, by_group: bool = False) -> pd.DataFrame:
@@ -137,6 +149,22 @@ def rules_by_group_table(results: D.RuleResults, unit: str = "", *, lowest: dict
     )
 
 
+def fairness_overview_columns(tolerance: float) -> dict:
+    """The dashboard's headers of `fairness_overview_table`, as `rules_overall_columns`."""
+    return {
+        _within(tolerance): {"label": f"within {100 * tolerance:.3g}%", "help": "The gap on the test rows."},
+        "price of fairness per case": {
+            "label": "price of fairness",
+            "help": "Per case, beyond the best cutoff per group, on the test rows.",
+        },
+        "cutoffs": {"help": f"“{PER_GROUP}”: each group's cutoff is in the table below."},
+    }
+
+
+def _within(tolerance: float) -> str:
+    return f"within {100 * tolerance:.3g}% on test"
+
+
 def within_cells(summary: pd.DataFrame) -> list[str]:
     """ "yes"/"no" per fairness rule, "–" where the test gap cannot be measured (a group without
     the cases the rate needs on the test rows) or no cutoffs meet the constraint."""
@@ -158,7 +186,8 @@ def fairness_overview_table(
     capacity: float | None = None,
 ) -> pd.DataFrame:
     """The fairness rules as the Costs page shows them (a rule that flags more than a review
-    limit `capacity` marked so): the gap on train and test, whether the
+    limit `capacity` marked "over the limit", shorter than the rules table's mark: these rule
+    names are longer): the gap on train and test, whether the
     test gap stays within the tolerance, the cost, the price of fairness and (last: the widest)
     the cutoffs."""
     m = money_cell(unit)
@@ -166,7 +195,7 @@ def fairness_overview_table(
     return pd.DataFrame(
         {
             "rule": [
-                R.rule_words(r) + (" (over your review limit)" if D.over_capacity(results.overall, r, capacity) else "")
+                R.rule_words(r) + (" (over the limit)" if D.over_capacity(results.overall, r, capacity) else "")
                 for r in summary["rule"]
             ],
             "largest gap (train → test)": [
@@ -179,7 +208,7 @@ def fairness_overview_table(
                     strict=True,
                 )
             ],
-            f"within {100 * tolerance:.3g}% on test": within_cells(summary),
+            _within(tolerance): within_cells(summary),
             "cost per case": [m(cost.get(r, np.nan)) for r in summary["rule"]],
             "price of fairness per case": [m(x) for x in summary["price_per_case_test"]],
             "cutoffs": [
@@ -190,11 +219,15 @@ def fairness_overview_table(
     )
 
 
-def _one_or_per_group(cutoffs: dict, lowest: dict | None = None, where: str = "table below") -> str:
-    """A rule's cutoffs in one short cell: the cutoff when every group shares it, else a
-    pointer to the table that lists them (`where`: a list of groups does not fit a cell)."""
+PER_GROUP = "one per group"  # a rule's cutoff cell when the groups' cutoffs differ
+
+
+def _one_or_per_group(cutoffs: dict, lowest: dict | None = None) -> str:
+    """A rule's cutoffs in one short cell: the cutoff when every group shares it, else
+    `PER_GROUP` (a list of groups does not fit a cell; the table by group lists them, and the
+    page's column help says so)."""
     shown = cutoffs_short(cutoffs, grouped=True, lowest=lowest)
-    return shown if " · " not in shown else f"one per group ({where})"
+    return shown if " · " not in shown else PER_GROUP
 
 
 def _trivially(cell: str) -> str:
@@ -227,6 +260,23 @@ def _rate_with_interval(x, lo, hi) -> str:
     )
 
 
+def small_group_note(minimum: int) -> str:
+    """The rates table's note beside a group with fewer than `minimum` positives or negatives
+    on the rows the cutoffs are fitted on (short: it is a cell; the page's column help and
+    caption say which rows)."""
+    return f"fewer than {minimum} positives or negatives: a guess"
+
+
+def group_rates_columns(minimum: int) -> dict:
+    """The dashboard's headers of `group_rates_table`: the note's column says which rows."""
+    return {
+        "note": {
+            "help": f"A group with fewer than {minimum} positives or negatives on the rows the cutoffs are fitted "
+            "on: its rates are a guess."
+        }
+    }
+
+
 def group_rates_table(by_group: pd.DataFrame, gaps: pd.DataFrame, minimum: int) -> pd.DataFrame:
     """Per-group rates of one rule with 95% intervals (`fairness.group_rates`), the largest gap
     between the groups as the last row, and a note beside a group too small to read."""
@@ -239,7 +289,7 @@ def group_rates_table(by_group: pd.DataFrame, gaps: pd.DataFrame, minimum: int) 
                 "group": str(d["group"]),
                 "cases": count_cell(d["n"]),
                 **{rate: _rate_with_interval(d[rate], d[f"{rate} low"], d[f"{rate} high"]) for rate in GROUP_RATES},
-                "note": f"fewer than {minimum} positives or negatives on the fit rows: a guess" if d["small"] else "",
+                "note": small_group_note(minimum) if d["small"] else "",
             }
         )
     gap = {g["rate"]: _rate_with_interval(g["gap"], g["low"], g["high"]) for g in gaps.to_dict("records")}

@@ -10,6 +10,7 @@ from costlib.answers import audit
 from costlib.binary import elicit, sensitivity
 from costlib.binary.decision import over_capacity
 from costlib.binary.fairness import FAIRNESS_CRITERIA, fairness_results
+from costlib.binary.honest import MIN_CLASS_ROWS
 from costlib.core import settings
 from costlib.present import capacity_words, tables
 from views._ui.display import say, show_table
@@ -27,7 +28,13 @@ def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> Non
         (rec.prices.key(), resamples, unit, rec.capacity),
         lambda: tables.rules_overall_table(rec, unit),
     )
-    show_table(table, "rules", key="rules", export=tables.rules_numbers(rec.results))
+    show_table(
+        table,
+        "rules",
+        key="rules",
+        column_config=tables.rules_overall_columns(rec.results),
+        export=tables.rules_numbers(rec.results),
+    )
     with st.expander("By group: each rule's cutoff, flagged share and cost"):
         show_table(
             tables.rules_by_group_table(rec.results, unit, lowest=rec.lowest),
@@ -57,7 +64,7 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
             (rec.model, rec.prices.key(), resamples, rec.capacity),
             lambda: answers.group_rates_view(ms, rec),
         )
-        show_table(view, "group_rates", key="group_rates")
+        show_table(view, "group_rates", key="group_rates", column_config=tables.group_rates_columns(MIN_CLASS_ROWS))
     st.subheader("Fairness-constrained cutoffs")
     limit_note = capacity_words.FAIR_WITHOUT_LIMIT if rec.capacity is not None else ""
     say("caption", for_prices + answers.FAIRNESS_WHAT + answers.pooled_note(rec) + limit_note)
@@ -96,7 +103,7 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
     )
     summary, res = fairness.summary, fairness.results
     view = tables.fairness_overview_table(summary, res, unit, tolerance=tol, lowest=rec.lowest, capacity=rec.capacity)
-    show_table(view, "fairness", key="fairness", export=summary)
+    show_table(view, "fairness", key="fairness", column_config=tables.fairness_overview_columns(tol), export=summary)
     with st.expander("Each fairness rule's cutoff in each group"):
         show_table(
             tables.fairness_cutoffs_table(summary, res, lowest=rec.lowest), "fairness_cutoffs", key="fairness_cutoffs"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import streamlit as st
 
@@ -11,6 +13,36 @@ from costlib.core.escaping import markdown_cells, md_escape
 
 ROW_PX = 35  # the height of a table row (and of its header) in Streamlit's grid
 TABLE_ROWS = 30
+# The width of each character of a grid cell, in px: Source Sans at 14 px as Chromium draws it
+# (measureText), for printable ASCII in order from the space, and for the signs the tables use.
+# The grid sizes a column from a sample of its rows and clips the rest ("one per grou"), so
+# `fitted_columns` gives every column the width its longest text needs.
+_ASCII_PX = (
+    2.8, 4.05, 5.96, 6.96, 6.96, 11.54, 8.53, 3.49, 4.24, 4.24, 5.85, 6.96, 3.49, 4.35, 3.49, 4.9,
+    6.96, 6.96, 6.96, 6.96, 6.96, 6.96, 6.96, 6.96, 6.96, 6.96, 3.49, 3.49, 6.96, 6.96, 6.96, 5.95,
+    11.86, 7.52, 8.23, 7.63, 8.61, 7.38, 6.92, 8.64, 9.13, 3.68, 6.2, 8.11, 6.8, 10.18, 9.06, 9.3,
+    7.92, 9.3, 7.97, 7.3, 7.5, 9.03, 7.34, 11, 7.18, 6.66, 7.34, 4.24, 4.9, 4.24, 6.96, 7,
+    7.59, 7.06, 7.74, 6.12, 7.77, 6.94, 4.04, 7.06, 7.62, 3.44, 3.46, 6.93, 3.57, 11.61, 7.66, 7.59,
+    7.77, 7.77, 4.86, 5.87, 4.48, 7.62, 6.54, 10.07, 6.24, 6.54, 5.95, 4.24, 3.37, 4.24, 6.96,
+)  # fmt: skip
+_CHAR_PX = {
+    **{chr(32 + i): px for i, px in enumerate(_ASCII_PX)},
+    "→": 8.67,
+    "−": 6.96,
+    "≥": 6.96,
+    "·": 3.49,
+    "…": 13.27,
+    "τ": 6.16,
+    "δ": 7.43,
+    "×": 6.96,
+    "–": 6.72,
+    "“": 5.96,
+    "”": 5.96,
+    "’": 3.49,
+}
+_OTHER_PX, _WIDE_PX = 9.0, 14.0  # any other letter; a CJK one (from U+2E80) is square
+CELL_PADDING_PX = 16  # 8 px each side
+MAX_COLUMN_PX = 400  # a column of long user text (a group name) stops here and clips
 
 
 def show_table(
@@ -27,8 +59,54 @@ def show_table(
     "Download as CSV", which writes what the table displays (`safe_cells`)."""
     # tall enough for every row up to TABLE_ROWS (Streamlit's default shows about ten and scrolls)
     height = ROW_PX * (min(len(df), TABLE_ROWS) + 1) + 3 if len(df) > 10 else "auto"
-    st.dataframe(loading.safe_cells(df), hide_index=True, column_config=column_config, width="stretch", height=height)
+    shown = loading.safe_cells(df)
+    st.dataframe(
+        shown, hide_index=True, column_config=fitted_columns(shown, column_config), width="stretch", height=height
+    )
     _csv_download(df, name, key=key, export=export)
+
+
+def text_px(text: str) -> int:
+    """The width in pixels a grid cell (or header) needs to show `text` whole: its characters'
+    widths (`_CHAR_PX`), 2% more for rounding, and the cell's padding.
+
+    >>> text_px("one per group")
+    100
+    """
+    drawn = sum(_CHAR_PX.get(ch, _WIDE_PX if ord(ch) >= 0x2E80 else _OTHER_PX) for ch in text)
+    return math.ceil(1.02 * drawn) + CELL_PADDING_PX
+
+
+def fitted_columns(df: pd.DataFrame, column_config: dict | None = None) -> dict:
+    """`column_config` with a width for every column of `df` that has none: the width its
+    longest text (header, or the label the config gives it, and every cell as shown) needs, at
+    most `MAX_COLUMN_PX`. A column given a width keeps it; a column configured as None stays
+    hidden.
+
+    Cells are read as the grid shows them: text as it is, a number with six significant digits
+    (a column's own format shows fewer or as many).
+    """
+    config = dict(column_config or {})
+    for name in df.columns:
+        if name in config and config[name] is None:
+            continue
+        given = config.get(name)
+        given = dict(given) if isinstance(given, dict) else ({"label": given} if isinstance(given, str) else {})
+        if given.get("width") is not None:
+            continue
+        header = text_px(str(given.get("label") or name))
+        given["width"] = min(max([header, *(text_px(_cell_text(x)) for x in df[name])]), MAX_COLUMN_PX)
+        config[name] = given
+    return config
+
+
+def _cell_text(x) -> str:
+    """A cell's text as the grid shows it, for its width (`fitted_columns`)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return format(x, ",.6g")
+    return str(x)
 
 
 def show_live_table(df: pd.DataFrame, name: str, *, key: str, export: pd.DataFrame | None = None) -> None:

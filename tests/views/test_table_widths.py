@@ -1,0 +1,70 @@
+"""No table cell or header is clipped at 1400 px (issue 44, item 5).
+
+Streamlit's grid sized a column from a sample of its rows and cut the rest ("one per grou" in
+the fairness rules, "fewer than 20..." in the rates per group), and a table wider than the page
+scrolled sideways. Every table now gives each column a width (`display.fitted_columns`); these
+tests hold each width against a lower bound of the width its longest text needs, stated here
+apart from the page's own estimate: 5 px a character (Source Sans at 14 px draws the tables'
+cells at 5.4 to 7 px a character, measured in Chromium) plus the cell's 16 px of padding; and
+the widths together against the room the page gives a table at 1400 px: 940 px, 906 inside an
+expander (measured in Chromium, sidebar open).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from apptest_support import open_app
+
+MIN_PX_PER_CHAR = 5.0
+PADDING_PX = 16
+ROOM_PX, ROOM_IN_EXPANDER_PX = 940, 906
+NAMED_WIDTHS = {"small": 75, "medium": 200, "large": 400}  # Streamlit's named column widths
+
+PAGES = {
+    "costs, a limit of 400 a month": ("views/costs.py", {"c_fp": 25, "c_fn": 60, "cap_on": "true", "cap": 400}),
+    "costs, prices per group": ("views/costs.py", {"per_group": "true"}),
+    "prices": ("views/prices.py", {}),
+    "value": ("views/value.py", {}),
+    "cost matrix": ("views/matrix.py", {}),
+    "instance costs": ("views/instance.py", {}),
+    "calibration": ("views/calibration.py", {}),
+}  # the Data page's own tables (views/data.py) are short and drawn whole by the grid's own sizing
+
+
+def _cell(x) -> str:
+    """A cell's text; a number as the grid shows it at most (six significant digits)."""
+    if x is None or x != x:
+        return ""
+    return format(x, ",.6g") if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
+
+
+def _tables(at):
+    """(table, inside an expander) for every read-only st.dataframe on the page (the Cost
+    matrix's editor is sized by its own column config)."""
+    inside = {id(d.proto) for e in at.expander for d in e.get("dataframe")}
+    return [(d, id(d.proto) in inside) for d in at.dataframe if not d.proto.editing_mode]
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_every_column_is_wide_enough_for_its_longest_text_and_the_table_fits_the_page(name):
+    page, params = PAGES[name]
+    at = open_app("compas", page, details="true", **params)
+    tables = _tables(at)
+    assert tables or page in ("views/calibration.py", "views/instance.py"), f"{name}: no table"
+    for table, in_expander in tables:
+        config = json.loads(table.proto.columns or "{}")
+        frame = table.value
+        total = 0
+        for column in frame.columns:
+            given = config.get(str(column), {})
+            width = NAMED_WIDTHS.get(given.get("width"), given.get("width"))
+            assert isinstance(width, int), f"{name}: the column {column!r} has no width: {given}"
+            header = given.get("label") or str(column)
+            longest = max([header, *(_cell(x) for x in frame[column])], key=len)
+            need = MIN_PX_PER_CHAR * len(longest) + PADDING_PX
+            assert width >= need, f"{name}: {column!r} is {width} px, its text {longest!r} needs {need:.0f}"
+            total += width
+        room = ROOM_IN_EXPANDER_PX if in_expander else ROOM_PX
+        assert total <= room, f"{name}: the columns of {list(frame.columns)} take {total} px of {room}"
