@@ -7,6 +7,7 @@ import streamlit as st
 from costlib import answers, loading
 from costlib.answers.watch import (
     REFIT_CHART,
+    REFIT_TITLE,
     SAMPLE_FILES_WHAT,
     WATCH_RESAMPLES,
     policy_unit,
@@ -138,16 +139,16 @@ try:
             name, columns, source = "the built-in year", dict(answers.SAMPLE_COLUMNS), ("sample",)
             say("info", answers.SAMPLE_NOTE.format(title=TITLE))
             files = remember(("watch_sample_files",), sample_files)
-            d1, d2, d3 = st.columns([1, 1, 3], vertical_alignment="center")
-            d1.download_button(
-                "Download its cases (CSV)", data=files.cases, file_name=CASES_FILE, mime="text/csv",
-                key="dl_watch_cases", on_click="ignore", width="stretch",
-            )  # fmt: skip
-            d2.download_button(
-                "Download its policy (JSON)", data=files.policy, file_name=POLICY_FILE, mime="application/json",
-                key="dl_watch_policy", on_click="ignore", width="stretch",
-            )  # fmt: skip
-            d3.caption(SAMPLE_FILES_WHAT.format(cases=CASES_FILE, policy=POLICY_FILE, command=files.command))
+            st.caption(SAMPLE_FILES_WHAT.format(cases=CASES_FILE, policy=POLICY_FILE, command=files.command))
+            with st.container(horizontal=True):  # each button as wide as its words: none cut
+                st.download_button(
+                    "Download its cases (CSV)", data=files.cases, file_name=CASES_FILE, mime="text/csv",
+                    key="dl_watch_cases", on_click="ignore",
+                )  # fmt: skip
+                st.download_button(
+                    "Download its policy (JSON)", data=files.policy, file_name=POLICY_FILE,
+                    mime="application/json", key="dl_watch_policy", on_click="ignore",
+                )  # fmt: skip
     else:
         df, name, c_key = cases
         if which == answers.FROM_FILE:
@@ -217,7 +218,8 @@ if refit is not None:
 st.plotly_chart(answer.figure, key="watch_chart")
 show_table(answer.table, "watch_periods", key="watch_periods", column_config=watch_words.NARROW)
 if refit is not None:
-    st.subheader(REFIT_CHART)
+    st.subheader(REFIT_TITLE)
+    st.caption(REFIT_CHART)
     st.plotly_chart(
         refit_figure(
             refit.curves, refit.shipped, refit.judged, unit=policy_unit(policy, unit),

@@ -196,7 +196,12 @@ REFIT_ON = (
     "The refit is fitted on the {n} cases with outcomes of {span}; the shipped policy cost {spent} per case on "
     "them. {saving}"
 )
-REFIT_CHART = "The refit: cost per case at each cutoff on those cases, the shipped cutoff and the refit's marked"
+REFIT_TITLE = "The refit, on the latest periods with outcomes"
+REFIT_CHART = (
+    "Cost per case at each cutoff on the cases the refit is fitted on: the shipped cutoff is the diamond on the "
+    "dashed line, at what it cost on them; the refit's cutoff is the star on the dotted line (its cost there, on "
+    "the cases it is fitted on, flatters it: what it saves is cross-fitted, above)."
+)
 FROM_FILE = "A policy file"
 FROM_COSTS = "What Costs & groups recommends now"
 POLICY_SOURCES = (FROM_FILE, FROM_COSTS)
