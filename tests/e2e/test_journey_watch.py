@@ -24,6 +24,16 @@ def test_watch_says_since_when_the_cutoff_no_longer_holds(page, app_url):
     assert want in alert_texts(page)
     assert "The shipped cutoff, period by period" in chart_titles(page)
     full_screenshot(page, "watch_sample")
+    # the built-in year as files: the policy downloaded is the policy the page watches
+    from pathlib import Path
+
+    from costlib.present.policy import load_policy
+
+    with page.expect_download() as got:
+        page.get_by_role("button", name="Download its policy (JSON)").click()
+    saved, want = load_policy(Path(got.value.path()).read_bytes()), shipped_policy()
+    assert {k: v for k, v in saved.items() if k != "created"} == {k: v for k, v in want.items() if k != "created"}
+    assert "Refitting on them saves" in page.get_by_text("over keeping the shipped cutoff").first.inner_text()
     page.get_by_role("button", name=answers.REFIT_BUTTON).click()
     wait_for_url(page, "costs")
     step(page, "refit on Costs")
