@@ -27,6 +27,8 @@ MSG_BINARY = (
     "Only binary classification is supported: a policy decides between two classes, and y is {kind} ({n} classes)."
 )
 MSG_NO_COLUMN = "The cases lack the group column {group}: {where}."
+MSG_TWICE = "The cases have {n} columns named {group}: give the group column once."
+MSG_KEEP_GROUP = 'keep_group must be True, False or "auto": got {value!r}'
 MSG_ARRAY_GROUP = (
     "The cases are an array, whose columns have no names: give the group column by its index (group=0 for the "
     "first), not {group}."
@@ -143,6 +145,8 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         and width are checked and, at fit, recorded); anything else becomes a 2-D array of its
         own dtype (refused: sparse, complex, 1-D or empty). Values are the model's to check."""
         frame = isinstance(X, pd.DataFrame)
+        if frame:
+            self._group_position(X)  # the group column's sentence before scikit-learn compares names
         kw = {"skip_check_array": True} if frame else {"dtype": None, "ensure_all_finite": False}
         if y is not None:
             return validate_data(self, X, y, reset=reset, **kw)
@@ -158,7 +162,7 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
             hits = np.flatnonzero([c == g for c in X.columns])
             if len(hits) == 1:
                 return int(hits[0])
-            raise DataError(MSG_NO_COLUMN.format(group=q(g), where=f"{len(hits)} columns have that name"))
+            raise DataError(MSG_TWICE.format(n=len(hits), group=q(g)), column=str(g))
         if not isinstance(g, numbers.Integral) or isinstance(g, bool):
             if isinstance(X, pd.DataFrame):
                 raise DataError(MSG_NO_COLUMN.format(group=q(g), where="no column has that name"), column=str(g))
@@ -170,6 +174,9 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     def _keeps_group(self, X, model, name) -> bool:
         """Whether the model reads the group column (`keep_group`; "auto": as the fitted `model`
         was fitted, by its column names or, without them, by the width of `X`)."""
+        k = self.keep_group
+        if not (isinstance(k, (bool, np.bool_)) or isinstance(k, str) and k == "auto"):
+            raise ValueError(MSG_KEEP_GROUP.format(value=k))
         if self.keep_group != "auto":
             return bool(self.keep_group)
         names = getattr(model, "feature_names_in_", None)
@@ -225,7 +232,7 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         if self.keep_group == "auto" and is_fitted(self.estimator):  # as the model handed over read it
             features, _ = self._split(X, model=self.estimator)
         else:
-            features, _ = self._split(X, keep=self.keep_group is True)
+            features, _ = self._split(X, keep=self._keeps_group(X, None, None) if self.keep_group != "auto" else False)
         model = clone(self.estimator).fit(features, y, **params)
         if len(model.classes_) == 2:
             positive_label(model.classes_, p.positive)
@@ -235,8 +242,6 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     def _features(self, X):
         """(the fitted model, its features of `X`, the groups of `X`), `X` checked against fit."""
         model = self._fitted_model()
-        if isinstance(X, pd.DataFrame):
-            self._group_position(X)  # a missing group column gets its sentence before other names are compared
         X, _ = self._validated(X, reset=False)
         features, groups = self._split(X, model=model)
         return model, features, groups

@@ -146,3 +146,12 @@ def test_the_scorer_asks_for_the_positive_label_of_other_labels():
         with pytest.raises(DataError, match="say which one is positive") as e:
             costlib.cost_scorer(c_fp=1, c_fn=2)(model, X, labels)
         assert str(e.value) == MSG_POS_LABEL.format(labels=", ".join(f'"{v}"' for v in np.unique(labels).tolist()))
+
+
+def test_a_group_column_named_twice_or_a_keep_group_that_is_not_one_is_refused():
+    X, y = _data(6, 60)
+    twice = pd.DataFrame(np.column_stack([X, X[:, 0]]), columns=["x1", "x2", "g", "g"])
+    with pytest.raises(DataError, match='The cases have 2 columns named "g"'):
+        PolicyClassifier(LogisticRegression(), policy=POLICY, group="g").fit(twice, y)
+    with pytest.raises(ValueError, match="keep_group must be True, False or \"auto\": got 'yes'"):
+        PolicyClassifier(LogisticRegression(), policy=POLICY, group=0, keep_group="yes").fit(X, y)
