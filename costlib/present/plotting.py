@@ -152,8 +152,37 @@ def rule_line_spec(
 
 
 def apply_layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
-    """Title, axis titles (escaped: they may hold user text), legend under the plot."""
+    """Title, axis titles (escaped: they may hold user text), legend under the plot, and the
+    labels of the vertical lines placed on the x axis as drawn (`labels_on_the_axis`)."""
     fig.update_layout(layout_spec(title, x, y))
+    labels_on_the_axis(fig)
+    return fig
+
+
+def labels_on_the_axis(fig: go.Figure) -> go.Figure:
+    """Place the labels of vertical lines (`rule_line`, its x in data units like the line) on
+    the x axis as it is drawn, once its type and range are set.
+
+    On a log axis Plotly draws a shape at its x but an annotation at 10 to the power of its x:
+    the label is moved to the log of its x (the Find my prices chart drew "your range" at 10^2.4
+    for a line at 2.4, off the chart's right edge). On an axis with a set range the label goes
+    on the side of its line that has more room, toward the middle, so that a line near an end
+    does not push its label off the chart.
+    """
+    axis = fig.layout.xaxis
+    log = axis.type == "log"
+    middle = sum(axis.range) / 2 if axis.range is not None else None
+    for note in fig.layout.annotations:
+        if note.xref != "x" or note.yref != "paper" or note.x is None or note.showarrow:
+            continue
+        at = float(note.x)
+        if log:
+            if at <= 0:
+                continue
+            at = float(np.log10(at))
+            note.x = at
+        if middle is not None and note.xanchor in ("left", "right"):
+            note.xanchor = "right" if at > middle else "left"
     return fig
 
 

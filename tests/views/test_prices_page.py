@@ -70,3 +70,28 @@ def test_find_my_prices_group_question_prices_a_miss_differently_in_one_group():
     record = at.session_state["_keep_price_questions"]
     assert record["group_multipliers"][str(groups[0])] == 2.0
     assert all(record["group_multipliers"][str(g)] == 1.0 for g in groups[1:])
+
+
+def test_the_range_label_sits_on_its_line_inside_the_chart():
+    """Issue 44, item 5: "your range: 1.96 to 2.9..." ran off the chart's right edge. On the log
+    axis Plotly drew the label at 10 to the power of the line's ratio (a line at 2.4 was
+    labelled at 250; at 179, far off the chart). The label now sits on its line (at the log of
+    its ratio) on the side toward the middle of the chart."""
+    import numpy as np
+
+    from tests.views.apptest_support import charts
+
+    at = open_app("compas", "views/prices.py")
+    for _ in range(2):  # a miss is worse than 1, then than 32 false alarms: the bracket is 32 to 1,000
+        at.button(key="ans_miss").click().run()
+        assert_no_exception(at)
+    b = at.session_state["_bracket"]
+    spec = next(c for c in charts(at) if "every price ratio" in c["layout"]["title"]["text"])
+    layout = spec["layout"]
+    assert layout["xaxis"]["type"] == "log"
+    (note,) = [a for a in layout["annotations"] if a["text"].startswith("your range")]
+    line = np.sqrt(b.low * b.high)
+    assert note["x"] == pytest.approx(np.log10(line))  # Plotly reads an annotation's x on a log axis as a log
+    low, high = layout["xaxis"]["range"]
+    assert low < note["x"] < high
+    assert note["xanchor"] == "right"  # the line is right of the middle: its label runs left, into the chart
