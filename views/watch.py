@@ -201,6 +201,8 @@ if any(p["alert"] for p in answer.report["periods"]) and any(p["labelled"] for p
         )  # fmt: skip
     except DataError as err:
         show_error(err)
+    except ValueError as err:  # a policy that does not fit these cases: its sentence, as above
+        say("error", str(err))
 if refit is not None:
     say("markdown", refit.summary)
     st.caption(answers.REFIT_WHAT)
