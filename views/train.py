@@ -6,6 +6,7 @@ import streamlit as st
 from costlib import answers
 from costlib.core import settings
 from costlib.core.errors import DataError
+from costlib.core.escaping import md_escape
 from costlib.training import data as training_data
 from costlib.training import words as training_words
 from costlib.training.compare import METHODS
@@ -62,13 +63,15 @@ if "train_seeds" not in st.session_state:
 setting_notes()
 with st.form("train_settings"):
     f1, f2 = st.columns([3, 1])
-    methods = f1.multiselect(
+    methods = f1.multiselect(  # by their short names, as the charts name them: the long ones ran off the box
         "Ways of training",
         list(METHODS),
         default=list(METHODS),
-        format_func=training_words.method_label,
         key="train_methods",
         bind="query-params",
+        help=md_escape(
+            "; ".join(f"{m}: {training_words.method_label(m).removesuffix(f' ({m})')}" for m in METHODS) + "."
+        ),
     )
     seeds = int(
         f2.number_input(

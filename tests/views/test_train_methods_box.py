@@ -1,0 +1,21 @@
+"""The Train with costs page's "Ways of training" box shows every chosen way whole at 1400 px
+(issue 44, item 5): the seven long names ("keeping the costliest 30% (tdown30)", ...) ran 1,470 px
+in a box 840 px wide (measured in Chromium), and Streamlit keeps the chosen tags in one row, so
+the last ones were cut ("keepin"). Each tag is held here to at least 5 px a character of its text
+plus 36 px (its padding and its × button), against the box's 840 px."""
+
+from __future__ import annotations
+
+from apptest_support import open_app
+
+BOX_PX = 840
+MIN_PX_PER_CHAR, TAG_EXTRA_PX = 5.0, 36
+
+
+def test_every_way_of_training_fits_the_box_at_once():
+    at = open_app(None, "views/train.py")
+    box = at.multiselect(key="train_methods")
+    tags = [box.proto.options[i] for i in box.proto.default]  # every way is chosen on a first visit
+    assert len(tags) == 7, tags
+    width = sum(MIN_PX_PER_CHAR * len(t) + TAG_EXTRA_PX for t in tags)
+    assert width <= BOX_PX, f"the tags {tags} take at least {width:.0f} px of {BOX_PX}"
