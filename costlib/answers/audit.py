@@ -136,14 +136,18 @@ class Audit:
     def data_dictionary(self) -> dict:
         """What the record judged: the file and its sha256, the label column and its positive
         value, the audited score column and its scale, the group and split columns (and the
-        split's values read as train and test)."""
+        split's values read as train and test). The positive value is the loader's text of a cell
+        (`costlib.present.policy.group_name`: 1, 1.0 and "1" are "1"), the form cases are matched
+        by, so that the page, the command line, the JSON and the policy name it alike."""
+        from costlib.present.policy import group_name
+
         c = self.columns
         split = c.get("split")
         return {
             "file": self.data_name,
             "sha256": self.fingerprint,
             "label": c.get("label"),
-            "positive": c.get("positive", 1),
+            "positive": group_name(c.get("positive", 1)),
             "score": self.model_name,
             "scale": c.get("scale"),
             "group": c.get("group"),
@@ -189,7 +193,11 @@ class Audit:
             },
             "extra_cost_per_case": D.json_number(rec.cost - free.cost),
             "gap_per_case": D.json_number(rec.capacity_gap),
-            "saving_per_extra_case": D.json_number(price.per_extra_case) if price is not None else None,
+            # the figures the sentence states (`capacity_words.price_sentence`): the change of the
+            # answer's cost per case made again at the limit + 1 and + 100 cases a month, + 1%
+            "saving_per_extra_case": D.json_number(limit.more_saves(1 / self.volume)) if self.volume else None,
+            "saving_per_100_extra_cases": D.json_number(limit.more_saves(100 / self.volume)) if self.volume else None,
+            "saving_per_extra_percent": D.json_number(limit.more_saves(0.01)),
             "enough_share": D.json_number(price.enough) if price is not None else None,
         }
 

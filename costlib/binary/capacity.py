@@ -474,16 +474,12 @@ class PriceOfCapacity:
 
     share    the cap (share of the cases)
     curve    `capacity_curve`'s frame: flagged_share, threshold, cost_per_case (exact)
-    hull     the curve's lower convex hull at every row of `curve` (cost per case): the cost
-             reachable within each capacity, its ups and downs smoothed the way a team that
-             mixes two neighbouring cutoffs would; its slope is the price of capacity
     enough   the smallest share at which the curve reaches its lowest cost (the unlimited
              optimum's share): capacity beyond it saves nothing
     """
 
     share: float
     curve: pd.DataFrame
-    hull: np.ndarray
     enough: float
 
     def cost_within(self, share: float) -> float:
@@ -491,37 +487,6 @@ class PriceOfCapacity:
         shares = self.curve["flagged_share"].to_numpy()
         i = int(np.searchsorted(shares, cap_limit(share, 1.0), side="right")) - 1
         return float(self.curve["cost_per_case"].iloc[max(i, 0)])
-
-    def smooth_cost(self, share: float) -> float:
-        """Cost per case on the hull at `share` (interpolated between its corners)."""
-        return float(np.interp(float(share), self.curve["flagged_share"].to_numpy(), self.hull))
-
-    @property
-    def per_extra_case(self) -> float:
-        """What one more reviewed case saves at the cap, in the unit of the prices: minus the
-        hull's slope just above the cap (0 at or beyond `enough`)."""
-        if self.share >= self.enough or self.curve.shape[0] < 2:
-            return 0.0
-        shares = self.curve["flagged_share"].to_numpy()
-        j = int(np.clip(np.searchsorted(shares, cap_limit(self.share, 1.0), side="right") - 1, 0, shares.size - 2))
-        return max(0.0, -float((self.hull[j + 1] - self.hull[j]) / (shares[j + 1] - shares[j])))
-
-    def saving_from(self, extra: float) -> float:
-        """Per case: about what `extra` more share of capacity than the cap saves (on the hull)."""
-        return self.smooth_cost(self.share) - self.smooth_cost(min(1.0, self.share + extra))
-
-
-def lower_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The lower convex hull of the points (x, y) (x strictly increasing) at every x: the
-    slopes of its pieces rise, so they are the isotonic (increasing) regression of the step
-    slopes weighted by the step widths (SciPy's PAVA, as `sweep.hull_slopes`)."""
-    from costlib.core.sweep import hull_slopes
-
-    if x.size < 2:
-        return y.astype(np.float64)
-    dx = np.diff(x)
-    slopes = -hull_slopes(dx, -np.diff(y))  # the negated curve's concave hull, negated back
-    return np.concatenate(([y[0]], y[0] + np.cumsum(slopes * dx)))
 
 
 def price_of_capacity(ms, prices: Prices, share: float) -> PriceOfCapacity:
@@ -536,9 +501,9 @@ def price_of_capacity(ms, prices: Prices, share: float) -> PriceOfCapacity:
     costs = curve["cost_per_case"].to_numpy()
     finite = np.isfinite(costs)
     if not finite.all():  # one class: only flagging nobody has a cost
-        return PriceOfCapacity(float(share), curve, np.where(finite, costs, costs[0]), 0.0)
+        return PriceOfCapacity(float(share), curve, 0.0)
     enough = float(shares[argbest(costs)])
-    return PriceOfCapacity(float(share), curve, lower_hull(shares, costs), enough)
+    return PriceOfCapacity(float(share), curve, enough)
 
 
 # ---------------------------------------------------------------------------------------

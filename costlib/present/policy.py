@@ -140,7 +140,7 @@ def policy_dict(
         "schema_version": POLICY_SCHEMA_VERSION,
         "costlib_version": audit.version,
         "created": audit.created,
-        "data": written_data({"name": audit.data_name, "n_rows": audit.n_rows, **audit.data_dictionary}),
+        "data": {"name": audit.data_name, "n_rows": audit.n_rows, **audit.data_dictionary},
         "model": rec.model,
         "unit": audit.unit,
         "volume": audit.volume,
@@ -170,7 +170,7 @@ def policy_dict(
             },
             "judged_on": rec.judged_on,
         },
-        "decision": _written_summary(audit.summary()),
+        "decision": audit.summary(),
         "verdict": verdict,
         "headline": audit.verdict.headline if shipped else rule_verdict_sentence(rec, rule, audit.unit),
         "pooled_groups": [_json_value(g) for g in rec.pooled],
@@ -181,22 +181,6 @@ def policy_dict(
         out["price_questions"] = dict(price_questions)
     out["reference"] = audit.reference  # last: a long block of numbers a reader skips
     return out
-
-
-def written_data(data: Mapping) -> dict:
-    """A record's data dictionary as a policy file writes it: the positive outcome as the loader's
-    text of a cell (`group_name`: 1, 1.0 and "1" are "1"), the form it is matched by, so that the
-    Costs page (which names it as text) and the command line (which takes 1 by default) write the
-    same file and a JSON reader gets back what was written. Files with a number are read as before."""
-    out = dict(data)
-    if out.get("positive") is not None:
-        out["positive"] = group_name(out["positive"])
-    return out
-
-
-def _written_summary(summary: dict) -> dict:
-    """The decision summary inside a policy, its data dictionary written as `written_data`."""
-    return {**summary, "data": written_data(summary["data"])} if isinstance(summary.get("data"), Mapping) else summary
 
 
 def policy_json(audit, rule: str | None = None, **kwargs) -> str:

@@ -37,7 +37,17 @@ def test_a_limit_in_cases_a_month_gives_the_cheapest_cutoff_within_it(capsys, mo
     assert w["extra_cost_per_case"] == pytest.approx(
         d["recommended"]["cost_per_case"] - w["unlimited"]["cost_per_case"]
     )
-    assert w["saving_per_extra_case"] > 0
+    # what more capacity saves is the change of the answer made again at a larger limit; COMPAS's
+    # scores come in ten tied blocks, and at 2,600 a month the next one (to 2,680) fits in 100 more
+    at = _json(capsys, "--volume", "10000", "--max-flagged", "2600")
+    for more, key in ((1, "saving_per_extra_case"), (100, "saving_per_100_extra_cases")):
+        again = _json(capsys, "--volume", "10000", "--max-flagged", str(2600 + more))
+        assert at["within_capacity"][key] == pytest.approx(
+            at["recommended"]["cost_per_case"] - again["recommended"]["cost_per_case"], abs=1e-12
+        )
+    assert at["within_capacity"]["saving_per_extra_case"] == 0 < at["within_capacity"]["saving_per_100_extra_cases"]
+    # one more percent of 10,000 cases a month is 100 more
+    assert at["within_capacity"]["saving_per_extra_percent"] == at["within_capacity"]["saving_per_100_extra_cases"]
     # the no-model choice within the limit: flagging everyone does not fit, flagging a random 20% does
     assert d["baseline"]["rule"] == "flag at random"
     # the same limit as a share, without a volume

@@ -205,7 +205,7 @@ def test_json_is_the_decision_summary_and_nothing_else(c_fp, c_fn):
     assert got["data"] == {
         "file": Path(SAMPLE).name,
         "label": "two_year_recid",
-        "positive": 1,
+        "positive": "1",
         "score": "p_recid",
         "scale": "probability",
         "group": None,

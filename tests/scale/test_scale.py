@@ -674,7 +674,7 @@ def test_an_aggregate_gives_the_in_memory_answer_within_a_review_limit(tmp_path)
     assert a.cutoffs == b.cutoffs and a.verdict == b.verdict and a.baseline == b.baseline
     assert a.cost == b.cost and (a.saving_low, a.saving_high) == (b.saving_low, b.saving_high)
     pa_, pb = price_of_capacity(counts, a.prices, 0.25), price_of_capacity(rows, b.prices, 0.25)
-    assert pa_.curve.equals(pb.curve) and pa_.per_extra_case == pb.per_extra_case
+    assert pa_.curve.equals(pb.curve) and pa_.enough == pb.enough
 
 
 def test_aggregates_whose_sums_would_wrap_or_whose_metadata_is_malformed_get_a_sentence(tmp_path):
