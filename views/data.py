@@ -92,10 +92,12 @@ if upload is not None:
             submitted = st.form_submit_button("Use these columns", type="primary")
         if submitted:
             use, options = loading.apply_fixes(mapping, ticked)
+            # why the guess left out a label or a score the columns used lack (read only then: it prepares them)
+            lacking = not (use.label and use.scores)
+            refused = loading.refusals(df, st.session_state["_guess"], name=upload.name) if lacking else {}
             try:
                 ds_new = build_dataset_cached(df, digest, upload.name, use, tuple(sorted(options.items())))
             except DataError as err:
-                refused = loading.refusals(df, st.session_state["_guess"], name=upload.name)
                 st.session_state["_load_error"] = " ".join(filter(None, (err.message, refused_sentence(use, refused))))
                 if err.fix_action:
                     st.session_state.setdefault("_fixes", {})[err.fix_action] = answers.fix_offer(err.fix)
@@ -106,7 +108,6 @@ if upload is not None:
                     st.session_state.pop(key, None)
                 if use.score_scale != mapping.score_scale:  # the form shows what was used
                     st.session_state["_widget_updates"] = {mk("scale"): use.score_scale}
-                refused = loading.refusals(df, st.session_state["_guess"], name=upload.name)
                 st.session_state["_loaded"] = loaded_sentence(ds_new, shown_name, refused)
                 st.rerun()
         loaded_slot = st.empty()  # filled at the end, once the summary below shows the new data
