@@ -1,5 +1,6 @@
-"""A first guess at the column roles, the label values to offer, the class names, and which
-columns a mapping form lists for a very wide file."""
+"""A first guess at the column roles, the columns that came nearest to a role it left empty
+(`near_misses`: `preparing.refusals` says why each was not taken), the label values to offer,
+the class names, and which columns a mapping form lists for a very wide file."""
 
 from __future__ import annotations
 
