@@ -92,8 +92,8 @@ if upload is not None:
             submitted = st.form_submit_button("Use these columns", type="primary")
         if submitted:
             use, options = loading.apply_fixes(mapping, ticked)
-            # why the guess left out a label or a score the columns used lack (read only then: it prepares them)
-            lacking = not (use.label and use.scores)
+            # why the guess left out a label, a score or a group the columns used lack (read only then)
+            lacking = not (use.label and use.scores and use.group)
             refused = loading.refusals(df, st.session_state["_guess"], name=upload.name) if lacking else {}
             try:
                 ds_new = build_dataset_cached(df, digest, upload.name, use, tuple(sorted(options.items())))

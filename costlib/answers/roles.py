@@ -80,6 +80,7 @@ def fallback_sentence(ds: Dataset, role: str, sample_title: str) -> str:
 REFUSED = {  # role (a key of `loading.refusals`) -> what the sentences that follow explain
     "label": "Not taken as the label:",
     "scores": "Not taken as a score:",
+    "group": "Not taken as the group:",
 }
 
 
@@ -96,7 +97,7 @@ def refused_sentence(mapping: ColumnMapping, refused: Mapping[str, Sequence[str]
     >>> refused_sentence(ColumnMapping(scores=("p",)), {"label": ['In "f.csv", column "y" has 3 values.']})
     'Not taken as the label: in "f.csv", column "y" has 3 values.'
     """
-    empty = {"label": not mapping.label, "scores": not mapping.scores}
+    empty = {"label": not mapping.label, "scores": not mapping.scores, "group": not mapping.group}
     parts = [
         REFUSED[role] + " " + " ".join(s[:1].lower() + s[1:] for s in sentences)
         for role, sentences in (refused or {}).items()

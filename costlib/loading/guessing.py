@@ -329,13 +329,17 @@ def _guess_group_by_name(cols: _Columns) -> str | None:
     """A column named for a group or a sensitive attribute: a whole name of `_GROUP_NAMES` (in
     that order), else one of those as a word of the name or a name starting "group" (in the
     file's order); with 2 to MAX_GROUPS values, the most the loader takes."""
+    return next((c for c in _group_named(cols) if _group_values(cols, c, MAX_GROUPS) is not None), None)
+
+
+def _group_named(cols: _Columns) -> list[str]:
+    """The columns named for a group, in the order `_guess_group_by_name` tries them."""
     exact = [cols.by_norm[n] for n in _GROUP_NAMES if n in cols.by_norm]
-    named = [
+    return exact + [
         c
         for c in cols.names
         if c not in exact and (_words(cols.norm[c]) & _GROUP_WORDS or cols.norm[c].startswith("group"))
     ]
-    return next((c for c in exact + named if _group_values(cols, c, MAX_GROUPS) is not None), None)
 
 
 def _guess_group_by_content(cols: _Columns) -> str | None:
@@ -404,7 +408,7 @@ def _guess_positive(names: list[str]) -> str | None:
 
 
 def near_misses(df: pd.DataFrame, guess: ColumnMapping) -> dict[str, tuple[str, ...]]:
-    """The columns that came nearest to the binary label and to a score when `guess` has none.
+    """The columns that came nearest to the binary label, a score and the group when `guess` has none.
 
     `prepare` on each of them, mapped by hand, says why it was not taken (`refusals`).
 
@@ -418,8 +422,10 @@ def near_misses(df: pd.DataFrame, guess: ColumnMapping) -> dict[str, tuple[str, 
     Returns
     -------
     dict
-        ``{"label": columns, "scores": columns}``, at most MAX_NEAR_MISSES columns each, only
-        for a role the guess left empty (neither, for multiclass probabilities). Label: the
+        ``{"label": columns, "scores": columns, "group": columns}``, at most MAX_NEAR_MISSES
+        columns each, only for a role the guess left empty (no label or score for multiclass
+        probabilities). Group: the columns named for a group (as `guess_mapping` reads names)
+        with more than MAX_GROUPS values (the loader's limit; it offers to keep the largest). Label: the
         columns named like a label (as `guess_mapping` reads names: "label", "outcome",
         "is_...") in that order, then those whose values are a yes/no-like pair and up to
         three more ("0", "1", "2"). Score: the columns named like a score that are not read
@@ -433,11 +439,15 @@ def near_misses(df: pd.DataFrame, guess: ColumnMapping) -> dict[str, tuple[str, 
     >>> near_misses(df, guess_mapping(df))
     {'label': ('outcome',), 'scores': ('score',)}
     """
-    if guess.class_probs or (guess.label and guess.scores):
+    if guess.label and guess.scores and guess.group:
         return {}
     cols = _Columns(df)
     cols.take(*_mapped(guess))
     found: dict[str, tuple[str, ...]] = {}
+    if guess.group is None:
+        found["group"] = tuple(c for c in _group_named(cols) if _too_many_groups(cols, c))
+    if guess.class_probs:
+        return {role: columns[:MAX_NEAR_MISSES] for role, columns in found.items() if columns}
     if guess.label is None:
         named = [c for c in _label_candidates(cols) if c not in cols.used]
         found["label"] = tuple(named + [c for c in cols.names if c not in named and _near_binary(cols, c)])
@@ -481,6 +491,13 @@ def _yes_no_like(names: Sequence[str]) -> bool:
     """Values that are a yes/no, true/false or 0/1 pair and at most three more ("maybe")."""
     low = {str(n).strip().lower() for n in names}
     return len(low) <= 5 and any(pair <= low for pair in _BINARY_VALUES)
+
+
+def _too_many_groups(cols: _Columns, c: str) -> bool:
+    """A column left, not an id or a date by its name, with more values than the loader takes as groups."""
+    if c in cols.used or _words(cols.norm[c]) & _NOT_GROUP_WORDS:
+        return False
+    return len(categories(cols.col(c), NA_TOKENS)[1]) > MAX_GROUPS
 
 
 def _decimal_commas(cols: _Columns, c: str) -> bool:

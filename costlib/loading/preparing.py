@@ -186,8 +186,8 @@ def refusals(
     """Why the columns nearest to a role the guess left empty were not taken, in the loader's words.
 
     Each column of `near_misses` is prepared as if chosen by hand for its role (alone: the
-    label, or one score on the guessed scale), and the sentence `prepare` refuses it with is
-    kept: one home for each refusal, whether the column was guessed or chosen.
+    label, one score on the guessed scale, or the group), and the sentence `prepare` refuses
+    it with is kept: one home for each refusal, whether the column was guessed or chosen.
 
     Parameters
     ----------
@@ -203,7 +203,7 @@ def refusals(
     Returns
     -------
     dict
-        ``{"label": sentences, "scores": sentences}``, for a role the guess left empty and
+        ``{"label": sentences, "scores": sentences, "group": sentences}``, for a role the guess left empty and
         whose nearest columns `prepare` refuses (a column it would take is not listed).
 
     Examples
@@ -217,12 +217,20 @@ def refusals(
     for role, columns in near_misses(df, guess).items():
         sentences = []
         for c in columns:
-            if role == "label":
-                mapping = ColumnMapping(label=c)
-            else:
-                mapping = ColumnMapping(scores=(c,), score_scale=guess.score_scale)
             try:
-                prepare(df, mapping, name=name, fingerprint="", flags=flags)
+                if role == "group":  # a group alone is not a table `prepare` takes: its own check
+                    t = Table(_unique_columns(df, display_name(name)), display_name(name), flags)
+                    if c in t.lookup:
+                        roles.groups(t, c, None)
+                else:
+                    mapping = ColumnMapping(label=c) if role == "label" else ColumnMapping(scores=(c,))
+                    prepare(
+                        df,
+                        dataclasses.replace(mapping, score_scale=guess.score_scale),
+                        name=name,
+                        fingerprint="",
+                        flags=flags,
+                    )
             except DataError as err:
                 if err.column == c:  # about the column, not the table (its size, say)
                     sentences.append(err.message)

@@ -167,3 +167,21 @@ def test_a_group_is_guessed_from_its_content_and_never_a_label_score_id_date_or_
     assert guess_mapping(df.drop(columns="plan")).group is None
     # numbers without a group name (ratings, counts) are not taken for their content
     assert guess_mapping(fair_like().drop(columns=["occupation", "occupation_husb"])).group is None
+
+
+def test_a_group_named_column_with_too_many_values_is_not_guessed_but_named_with_the_loaders_sentence():
+    n = 60
+    df = pd.DataFrame(
+        {
+            "label": [i % 2 for i in range(n)],
+            "score": [i / n for i in range(n)],
+            "region": [f"r{i % (loading.MAX_GROUPS + 5)}" for i in range(n)],
+        }
+    )
+    guess = guess_mapping(df)
+    assert guess.group is None
+    refused = loading.refusals(df, guess, name="g.csv")
+    said = by_hand(df, ColumnMapping(label="label", scores=("score",), group="region"), "g.csv")
+    assert refused == {"group": (said,)} and '"region" has 25 distinct groups' in said
+    kind, text = loaded_sentence(prepare(df, guess, name="g.csv", fingerprint=""), "g.csv", refused)
+    assert kind == "success" and text.endswith(" Not taken as the group: in " + said[3:])
