@@ -69,3 +69,20 @@ def test_the_group_select_box_starts_on_the_guessed_group_for_fair_data():
     ds = at.session_state["upload_dataset"]
     assert ds.mapping.group == "occupation"
     assert sorted(pd.unique(ds.groups)) == sorted(str(v) for v in frame["occupation"].unique())
+
+
+def test_a_group_with_too_many_values_is_left_out_and_named_when_the_upload_is_used():
+    n = 60
+    frame = pd.DataFrame(
+        {
+            "label": [i % 2 for i in range(n)],
+            "score": [i / n for i in range(n)],
+            "region": [f"r{i % 25}" for i in range(n)],
+        }
+    )
+    data = frame.to_csv(index=False).encode()
+    at = used("regions.csv", data)
+    assert at.session_state["upload_dataset"].groups is None  # loaded, without groups
+    success = unescape("\n".join(s.value for s in at.success))
+    said = by_hand(data, "regions.csv", ColumnMapping(label="label", scores=("score",), group="region"))
+    assert "Not taken as the group: in " + said[3:] in success
