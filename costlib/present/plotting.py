@@ -167,11 +167,13 @@ def labels_on_the_axis(fig: go.Figure) -> go.Figure:
     the label is moved to the log of its x (the Find my prices chart drew "your range" at 10^2.4
     for a line at 2.4, off the chart's right edge). On an axis with a set range the label goes
     on the side of its line that has more room, toward the middle, so that a line near an end
-    does not push its label off the chart.
+    does not push its label off the chart. Without a set range the middle is that of the
+    traces' x: Plotly widens an axis to fit its labels, and a label running past the data's end
+    stretched the net benefit chart's threshold axis to 3.
     """
     axis = fig.layout.xaxis
     log = axis.type == "log"
-    middle = sum(axis.range) / 2 if axis.range is not None else None
+    middle = sum(axis.range) / 2 if axis.range is not None else _data_middle(fig, log=log)
     for note in fig.layout.annotations:
         if note.xref != "x" or note.yref != "paper" or note.x is None or note.showarrow:
             continue
@@ -207,6 +209,25 @@ def layout_spec(title: str, x: str, y: str) -> dict:
         "height": 520,
         "hovermode": "closest",
     }
+
+
+def _data_middle(fig: go.Figure, *, log: bool) -> float | None:
+    """The middle of the traces' x values (on a log axis, of their logs); None without numbers."""
+    ends = []
+    for trace in fig.data:
+        if getattr(trace, "x", None) is None:
+            continue
+        try:
+            x = np.asarray(trace.x, dtype=float).ravel()
+        except (TypeError, ValueError):  # categories: no middle to speak of
+            return None
+        x = x[np.isfinite(x) & (x > 0)] if log else x[np.isfinite(x)]
+        if x.size:
+            ends += [float(x.min()), float(x.max())]
+    if not ends:
+        return None
+    low, high = min(ends), max(ends)
+    return float(np.log10(low) + np.log10(high)) / 2 if log else (low + high) / 2
 
 
 def mark_x(fig: go.Figure, x: float, *, text: str | None = None) -> go.Figure:

@@ -4,6 +4,7 @@ prices in the link, per-group prices, the fairness rules and the policy file."""
 import json
 
 import numpy as np
+import pytest
 
 import costlib
 import costlib.binary.fairness
@@ -302,3 +303,16 @@ def test_the_price_of_capacity_and_the_cases_flagged_chart_agree_with_the_answer
     assert line.line["shape"] == "hv"  # held from the last point at or left of each x: whole blocks
     drawn = ys[np.searchsorted(xs, 400, side="right") - 1]
     np.testing.assert_allclose(drawn, rec.cost, rtol=1e-9)
+
+
+def test_the_net_benefit_label_runs_into_the_chart_not_past_its_end():
+    """Issue 44, item 5: at $3 / $1 the formula cutoff is 0.75 and its label ran right from the
+    line, past the thresholds' end at 1; Plotly widened the axis to 3 to fit it, squeezing the
+    curves into a third of the chart. The label now runs toward the middle of the data."""
+    from tests.views.apptest_support import charts
+
+    at = open_app("compas", "views/costs.py", c_fp=3, c_fn=1, details="true")
+    spec = next(c for c in charts(at) if c["layout"]["title"]["text"].startswith("Net benefit"))
+    (note,) = [a for a in spec["layout"]["annotations"] if a["text"].startswith("formula cutoff")]
+    assert note["x"] == pytest.approx(0.75)
+    assert note["xanchor"] == "right"  # right of the thresholds' middle: the label runs left, into the chart
