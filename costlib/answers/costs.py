@@ -14,11 +14,15 @@ from costlib.core import rules as R
 from costlib.core.dataset import Dataset
 from costlib.present import figures, words
 
+MODEL_COST = "Cost per case with the model"  # the first tile of Costs & groups, under every verdict
+
 
 def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
-    """The Costs & groups page's four numbers (keyword arguments of each metric): what the
-    verdict says to do first, so that a verdict that does not ship the model never shows the
-    model's cost as the cost per case."""
+    """The Costs & groups page's four numbers (keyword arguments of each metric), each one
+    thing under every verdict: the model's cost per case at its best cutoff (within a review
+    limit, if one is set), the cost of the cheaper choice without a model, and what the model
+    saves against it per case and a month (below zero: it costs more). Whether to ship the model
+    is the verdict above them; under a verdict that does not ship it, each tile's help says so."""
     base = R.rule_words(rec.baseline)
     flagged = rec.results.overall.loc[rec.rule, "flagged_rate"]
     estimate = "cross-fitted on all rows" if rec.estimate == "cross-fitted" else "on the judged (test) rows"
@@ -27,54 +31,32 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
         if rec.capacity is not None
         else "the cheaper of flagging nobody and flagging everyone"
     )
-    if not rec.ship_model:
-        more = "save" if rec.saving >= 0 else "cost more"
-        return (
-            {
-                "label": f"Cost per case ({base})" if len(base) <= 16 else "Cost per case, no model",
-                "value": words.money(rec.baseline_cost, unit),
-                "help": f"What the verdict says to do: {base}, {choices}.",
-            },
-            {
-                "label": "Cost per case with the model",
-                "value": words.money(rec.cost, unit),
-                "help": f"Per case, {estimate}; the verdict does not ship it.",
-            },
-            {
-                "label": f"It would {more} per case",
-                "value": words.money(abs(rec.saving), unit),
-                "help": "Not a saving you can count on: its 95% interval reaches zero or below (see the verdict)."
-                if rec.saving >= 0
-                else "The model's best cutoff costs more than the choice without it.",
-            },
-            {
-                "label": f"It would {more} a month",
-                "value": words.money(abs(rec.saving) * volume, unit) if volume else "–",
-                "help": "The same a month, at your cases a month: nothing changes unless the model ships, and the "
-                "verdict does not ship it.",
-            },
-        )
+    kept = "" if rec.ship_model else " The verdict does not ship the model: nothing changes unless it ships."
+    unsure = (
+        " Not a saving you can count on: its 95% interval reaches zero or below (see the verdict)."
+        if not rec.ship_model and rec.saving >= 0
+        else ""
+    )
     return (
         {
-            "label": "Cost per case",
+            "label": MODEL_COST,
             "value": words.money(rec.cost, unit),
-            "help": f"With the recommended cutoff, {estimate}.",
+            "help": f"At the model's best cutoff, {estimate}; it flags {flagged:.1%} of cases.{kept}",
         },
         {
-            "label": "Best without the model",
+            "label": "Cost per case without a model",
             "value": words.money(rec.baseline_cost, unit),
             "help": f"Per case, {base}: {choices}.",
         },
         {
-            "label": "Saving per case",
+            "label": "The model saves per case",
             "value": words.money(rec.saving, unit),
-            "help": f"Against {base}, the cheaper choice without a model.",
+            "help": f"Against {base}, the cheaper choice without a model; below zero the model costs more.{unsure}",
         },
         {
-            "label": "Saving a month",
+            "label": "The model saves a month",
             "value": words.money(rec.saving * volume, unit) if volume else "set a volume",
-            "help": f"Saving per case times {volume:,.0f} cases a month (set in the sidebar). The recommended "
-            f"cutoff flags {flagged:.1%} of cases.",
+            "help": f"The saving per case times {volume:,.0f} cases a month (set in the sidebar).{kept}",
         },
     )
 

@@ -17,6 +17,7 @@ from e2e_support import (
 )
 
 from costlib import answers, loading
+from costlib.answers.costs import MODEL_COST
 from costlib.binary import decision
 from costlib.loading.samples import SAMPLES, sample_bytes
 from costlib.present import words
@@ -85,7 +86,7 @@ def test_first_time_user_moves_the_price_slider(page, app_url):
     assert fn.get_attribute("aria-valuetext") == "$1.50"
     text, rec = headline((1.0, 1.5))
     assert answer(page) == text
-    assert metric(page, "Cost per case") == words.money(rec.cost, "$")
+    assert metric(page, MODEL_COST) == words.money(rec.cost, "$")
     # the slower sections say which prices they are for, and catch up on request
     page.get_by_text("are still for the previous prices").wait_for()
     page.get_by_role("button", name="Update them for these prices").click()
@@ -155,7 +156,7 @@ def test_exact_prices_per_group(page, app_url):
     wait_for_chart(page)
     text, rec = headline(prices)
     assert answer(page) == text
-    assert metric(page, "Cost per case") == words.money(rec.cost, "$")
+    assert metric(page, MODEL_COST) == words.money(rec.cost, "$")
     for g, (fp, fn) in prices.items():
         assert price_slider(page, f"{g}: a false positive costs").get_attribute("aria-valuetext") == f"${fp:.2f}"
         assert price_slider(page, f"{g}: a false negative costs").get_attribute("aria-valuetext") == f"${fn:.2f}"

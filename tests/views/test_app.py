@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from costlib import answers
+from costlib.answers.costs import MODEL_COST
 from costlib.answers.roles import FALLS_BACK
 from costlib.binary import decision as D
 from costlib.loading.samples import SAMPLES
@@ -165,7 +166,7 @@ def test_upload_csv_maps_columns_and_every_page_uses_it():
     tr = (frame["split"] == "train").to_numpy()
     ms = D.sweep_model(yy, p.round(4), frame["segment"], fit=tr, judge=~tr)
     rec = D.recommend(ms, (1.0, 3.0), n_resamples=1000)
-    assert metric(at, "Cost per case") == words.money(rec.cost, "$")
+    assert metric(at, MODEL_COST) == words.money(rec.cost, "$")
     assert verdict_box(at) == words.recommendation_verdict(rec, unit="$", volume=10_000).headline
 
 

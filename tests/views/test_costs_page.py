@@ -9,6 +9,7 @@ import pytest
 import costlib
 import costlib.binary.fairness
 from costlib import answers
+from costlib.answers.costs import MODEL_COST
 from costlib.binary import decision as D
 from costlib.loading.samples import SAMPLES
 from costlib.present import tables, words
@@ -39,7 +40,7 @@ def test_costs_page_moving_c_fn_moves_the_answer_and_it_equals_costlib():
 
     t1, rec1, v1 = expected(3.0)
     assert verdict_box(at) == v1.headline
-    shown = "Cost per case" if rec1.ship_model else "Cost per case with the model"
+    shown = MODEL_COST
     assert metric(at, shown) == words.money(rec1.cost, "$")
     curve1 = np.asarray(figure(at, 0).data[0].y, dtype=float)
     at.select_slider(key="s_c_fn").set_value(1.0).run()
@@ -48,7 +49,7 @@ def test_costs_page_moving_c_fn_moves_the_answer_and_it_equals_costlib():
     assert t2 != t1 and v2.headline != v1.headline
     assert verdict_box(at) == v2.headline
     assert f"at least {t2:.4g}" in v2.headline
-    shown = "Cost per case" if rec2.ship_model else "Cost per case with the model"
+    shown = MODEL_COST
     assert metric(at, shown) == words.money(rec2.cost, "$")
     assert not np.array_equal(np.asarray(figure(at, 0).data[0].y, dtype=float), curve1)
     assert at.query_params["c_fn"] == "1"
@@ -78,7 +79,7 @@ def test_exact_prices_typed_in_the_popover_reach_the_slider_and_the_link():
     assert at.query_params["c_fp"] == "1.7"
     _, ms = compas_model()
     rec = D.recommend(ms, (1.7, 3.0), n_resamples=1000)
-    assert metric(at, "Cost per case") == words.money(rec.cost, "$")
+    assert metric(at, MODEL_COST) == words.money(rec.cost, "$")
 
 
 def test_offensive_verdict_is_measured_against_flag_everyone():
@@ -130,7 +131,7 @@ def test_costs_page_per_group_prices():
     costs[groups[1]] = (7.5, 3.0)
     _, ms = compas_model()
     rec = D.recommend(ms, costs, n_resamples=1000)
-    assert metric(at, "Cost per case") == words.money(rec.cost, "$")
+    assert metric(at, MODEL_COST) == words.money(rec.cost, "$")
     assert verdict_box(at) == words.recommendation_verdict(rec, unit="$", volume=10_000).headline
     # by brute force on the rows: the best one cutoff on train at each group's prices, priced on test
     df = sample_frame("compas")
@@ -147,7 +148,7 @@ def test_costs_page_per_group_prices():
     candidates = sorted(set(tr["p_recid"]) | {np.inf}, reverse=True)
     best = min(candidates, key=lambda t: (round(cost(tr, t), 12), -t))  # ties to the larger cutoff
     assert rec.rule == "best single cutoff" and set(rec.cutoffs.values()) == {best}
-    assert metric(at, "Cost per case") == words.money(cost(te, best), "$")
+    assert metric(at, MODEL_COST) == words.money(cost(te, best), "$")
 
 
 def test_when_the_model_adds_nothing_the_page_says_so_once():
@@ -243,7 +244,7 @@ def test_policy_download_restores_the_prices_in_a_fresh_session():
     assert [at.select_slider(key=f"s_c_fp_{i}").value for i in range(3)] == [costs[g][0] for g in groups]
     assert at.text_input(key="unit").value == "€"
     rec = D.recommend(ms, costs, n_resamples=1000)
-    assert metric(at, "Cost per case") == words.money(rec.cost, "€")
+    assert metric(at, MODEL_COST) == words.money(rec.cost, "€")
 
 
 def test_a_foreign_or_hostile_policy_file_is_a_sentence():
@@ -316,3 +317,26 @@ def test_the_net_benefit_label_runs_into_the_chart_not_past_its_end():
     (note,) = [a for a in spec["layout"]["annotations"] if a["text"].startswith("formula cutoff")]
     assert note["x"] == pytest.approx(0.75)
     assert note["xanchor"] == "right"  # right of the thresholds' middle: the label runs left, into the chart
+
+
+def test_the_first_tile_is_the_models_cost_under_every_verdict():
+    """Issue 44, item 6: the first tile was the model's cost per case under a verdict that ships
+    it and the choice without a model's under one that does not. Each tile now means one thing
+    under every verdict (the model's cost, the cost without a model, the model's saving per case
+    and a month); the verdict above them is worded as before."""
+
+    _, ms = compas_model()
+    seen = set()
+    for c_fn in (1.0, 3.0):  # the model ships at $1 / $1; at $1 / $3 its saving over flagging everyone is unclear
+        at = open_app("compas", "views/costs.py", c_fp=1, c_fn=c_fn)
+        rec = D.recommend(ms, (1.0, c_fn), n_resamples=1000)
+        seen.add(rec.ship_model)
+        assert verdict_box(at) == words.recommendation_verdict(rec, unit="$", volume=10_000).headline
+        tiles = [(m.label, m.value) for m in at.metric]
+        assert tiles == [
+            (MODEL_COST, words.money(rec.cost, "$")),
+            ("Cost per case without a model", words.money(rec.baseline_cost, "$")),
+            ("The model saves per case", words.money(rec.saving, "$")),
+            ("The model saves a month", words.money(rec.saving * 10_000, "$")),
+        ], (c_fn, tiles)
+    assert seen == {True, False}  # one verdict of each kind

@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from costlib import answers
 from costlib.answers.audit import build_audit
+from costlib.answers.costs import MODEL_COST
 from costlib.binary import decision as D
 from costlib.present import watch_words
 from costlib.present.policy import policy_json
@@ -419,4 +420,4 @@ def test_the_refit_says_what_it_saves_over_the_shipped_cutoff_and_its_chart_mark
     [b for b in at.button if b.key == "watch_refit"][0].click().run()
     assert_no_exception(at)
     assert saves in texts(at)
-    assert metric(at, "Cost per case") == money(j.refit, "$") == money(j.shipped - j.regret, "$")
+    assert metric(at, MODEL_COST) == money(j.refit, "$") == money(j.shipped - j.regret, "$")
