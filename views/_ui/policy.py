@@ -134,6 +134,17 @@ def audit_builder(
     )
 
 
+def written(make) -> bytes:
+    """The file a download button hands over, made when it is pressed: `make()`'s text, or the
+    sentence of the `DataError` that refused it (a policy its own reader would refuse: group
+    names over 500 characters, more groups or bytes than a policy may hold), so the person gets
+    the reason in the file instead of a download that fails without a word."""
+    try:
+        return make().encode()
+    except DataError as exc:
+        return str(exc).encode()
+
+
 def fair_policy_download(build, rules: dict, questions) -> None:
     """A picker of one fairness rule and the download of its policy (`build` makes the audit);
     `rules` maps each rule to whether its gap stays within the tolerance on the test rows."""
@@ -147,7 +158,7 @@ def fair_policy_download(build, rules: dict, questions) -> None:
     )
     c2.download_button(
         "Download its policy (JSON)",
-        data=lambda: policy.policy_json(build(), rule, price_questions=questions).encode(),
+        data=lambda: written(lambda: policy.policy_json(build(), rule, price_questions=questions)),
         file_name="cost_policy_fair.json",
         mime="application/json",
         key="dl_fair_policy",
@@ -170,7 +181,7 @@ def downloads(live: dict) -> None:
     def made(make):
         def data() -> bytes:
             now = dict(live)
-            return (make(now) if "build" in now else answers.ALL_PRICES_ZERO).encode()
+            return written(lambda: make(now)) if "build" in now else answers.ALL_PRICES_ZERO.encode()
 
         return data
 
