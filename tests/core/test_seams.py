@@ -201,6 +201,8 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "json_cut": "formats a checked cutoff (tests/cli/test_cli.py reads the JSON)",
         "over_capacity": "reads judged rules only (tests/binary/test_capacity.py::test_capped_recommendation)",
         "rule_verdict": "reads a Recommendation (test_report.py::test_policy_round_trip)",
+        "answer_at": "recommend again at another cap, which checks it (v.as_share); "
+        "tests/binary/test_capacity_steps.py holds it against brute force",
         "data_columns": "reads a ColumnMapping (test_cli.py::test_json_is_the_decision_summary_and_nothing_else)",
         "rule_cutoffs": "reads prices_for",
         "model_rule_cutoffs": "reads prices_for (the same rules per group of one model's sweeps)",
