@@ -43,6 +43,36 @@ def canon(value: object) -> str | None:
     return text or None
 
 
+MISSING_GROUP = "(missing)"  # the group blank group cells form (bracketed again while a real group has the name)
+
+
+def group_codes(series: pd.Series) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """(codes, names, blank): each cell's group, by the one rule every path reads a group cell.
+
+    Cells are `categories` names, so "NA" or "none" is a group's name like any other text;
+    blank cells (empty, NaN, None) are no name of their own and form one group,
+    `MISSING_GROUP`, bracketed again while a real group already has that name. The audit
+    (`roles.groups`) and `costlib apply` / watch (`frames.group_column`) both read cells so,
+    so a policy fitted on a file decides every row of that same file. `blank` marks those cells.
+
+    Examples
+    --------
+    >>> codes, names, blank = group_codes(pd.Series(["a", None, "NA", "a"], dtype=object))
+    >>> names, codes.tolist(), blank.tolist()
+    (['a', 'NA', '(missing)'], [0, 2, 1, 0], [False, True, False, False])
+    """
+    codes, names = categories(series)
+    blank = codes < 0
+    if not blank.any():
+        return codes, names, blank
+    label = MISSING_GROUP
+    while label in names:
+        label = "(" + label + ")"
+    codes = codes.astype(code_dtype(len(names) + 1), copy=False)
+    codes[blank] = len(names)
+    return codes, [*names, label], blank
+
+
 def code_dtype(k: int) -> type:
     """The smallest signed integer type that holds the codes -1 .. k-1."""
     for dtype in (np.int8, np.int16, np.int32):
@@ -90,7 +120,34 @@ def _raw_codes(series: pd.Series) -> tuple[np.ndarray, list]:
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
     except TypeError:
         codes, uniques = pd.factorize(series.astype(str), use_na_sentinel=True)
+    if series.dtype == object and any(_bool_like(u) for u in uniques):
+        return _factorize_bools_apart(series.to_numpy(dtype=object), codes, list(uniques))
     return codes, list(uniques)
+
+
+def _bool_like(value: object) -> bool:
+    """Whether pd.factorize may have put `value` together with a cell `canon` reads otherwise:
+    a bool, or a number equal to 0 or 1 (True == 1 and hash alike)."""
+    if isinstance(value, (bool, np.bool_)):
+        return True
+    return isinstance(value, (int, float, np.integer, np.floating)) and (value == 0 or value == 1)
+
+
+def _factorize_bools_apart(cells: np.ndarray, codes: np.ndarray, uniques: list) -> tuple[np.ndarray, list]:
+    """_raw_codes of an object column holding bools: pd.factorize takes True for 1 and False
+    for 0, while `canon` reads "True" and "1", so the bools are factorized as their text.
+
+    Only the cells whose code is a bool-like unique are looked at one by one.
+    """
+    suspect = np.isin(codes, [i for i, u in enumerate(uniques) if _bool_like(u)])
+    idx = np.flatnonzero(suspect)
+    is_bool = np.fromiter((isinstance(v, (bool, np.bool_)) for v in cells[idx]), dtype=bool, count=len(idx))
+    if is_bool.all() or not is_bool.any():
+        return codes, uniques  # one kind only: nothing was put together
+    cells = cells.copy()
+    cells[idx[is_bool]] = np.where(cells[idx[is_bool]].astype(bool), "True", "False").astype(object)
+    codes, fixed = pd.factorize(cells, use_na_sentinel=True)
+    return codes, list(fixed)
 
 
 def _small_int_codes(series: pd.Series) -> tuple[np.ndarray, list] | None:

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core.errors import DataError
-from costlib.loading.messages import MSG_EMPTY, MSG_HEADER_ONLY, NOTE_EMPTY_COLUMNS, plural, q
+from costlib.loading.messages import MSG_EMPTY, MSG_HEADER_ONLY, NOTE_EMPTY_COLUMNS, file_row, plural, q
 from costlib.loading.repeated import AMBIGUOUS
 
 COMPACT_ROWS = 10_000  # tables with fewer rows are left exactly as pandas reads them
@@ -151,25 +151,24 @@ def require_columns(df: pd.DataFrame, name: str, columns) -> None:
 
 def number_column(df: pd.DataFrame, name: str, column: str) -> np.ndarray:
     """The column `column` of the file `name` as finite floats; DataError naming the first row
-    (as the file numbers it, the header being row 1) that holds anything else."""
+    (`messages.file_row`: the header is row 1) that holds anything else."""
     values = pd.to_numeric(df[column], errors="coerce").to_numpy(dtype=np.float64)
     if not np.isfinite(values).all():
         i = int(np.flatnonzero(~np.isfinite(values))[0])
         cell = df[column].iloc[i]
         shown = "an empty cell" if pd.isna(cell) else repr(cell.item() if hasattr(cell, "item") else cell)
-        raise DataError(f'In "{name}", column "{column}" must hold numbers: row {i + 2} holds {shown}.', column=column)
+        raise DataError(
+            f'In "{name}", column "{column}" must hold numbers: row {file_row(i)} holds {shown}.', column=column
+        )
     return values
 
 
 def group_column(raw: pd.Series, name: str, column: str) -> np.ndarray:
-    """Each case's group as text (read as the loader reads cells: "NA" and empty cells are no
-    group); DataError naming the first row (the file's, the header being row 1) without one."""
-    from costlib.loading.cells import NA_TOKENS, categories
+    """Each case's group as text, read as the audit reads it (`cells.group_codes`): "NA" is a
+    group's name, blank cells form the group "(missing)", so no row is refused and a policy
+    decides every row of the very file it was fitted on. `name` and `column` are kept for the
+    callers' sake (the sentences of the other column readers take them)."""
+    from costlib.loading.cells import group_codes
 
-    codes, names = categories(raw, NA_TOKENS)
-    if (codes < 0).any():
-        i = int(np.flatnonzero(codes < 0)[0])
-        raise DataError(
-            f'In "{name}", column "{column}" has no group in row {i + 2}: every case needs one.', column=column
-        )
+    codes, names, _ = group_codes(raw)
     return np.asarray(names, dtype=object)[codes]

@@ -1,7 +1,10 @@
 """Every sentence the loader says, and the one helper that fills a "these rows are bad" sentence.
 
 Templates are module constants (tests match on their fixed words); fields are filled with
-`str.format`. Row numbers are 1-based data rows: the first row under the header is row 1.
+`str.format`. Rows are named as a spreadsheet shows them (`file_row`): the header is row 1, so
+the first data row is row 2. A Parquet file has no header line, yet its rows follow the same
+rule (its first row is row 2), so one table names a row alike whether it was uploaded as CSV or
+Parquet, whichever path (upload, `costlib apply`, watch) names it.
 A file's name reaches a sentence only through `costlib.core.escaping.display_name`.
 """
 
@@ -158,7 +161,7 @@ MSG_LABEL_MISSING = 'In "{name}", column "{column}" has no label (blank or NA) i
 MSG_LABEL_ALL_MISSING = 'In "{name}", column "{column}" has no label in any of its {n} rows.'
 MSG_LABEL_ONE_CLASS = (
     'In "{name}", column "{column}" has only one value, {value}, in all {n} rows '
-    "(rows 1 to {last}); a binary label needs both a positive and a negative class."
+    "(rows {first} to {last}); a binary label needs both a positive and a negative class."
 )
 MSG_LABEL_MANY = 'In "{name}", column "{column}" has {k} distinct values where a binary label needs 2: {listing}.'
 MSG_LABEL_NEEDS_POSITIVE = (
@@ -172,7 +175,7 @@ MSG_POSITIVE_NOT_FOUND = (
 
 # prepare: other roles
 MSG_WEIGHT_NEGATIVE = 'In "{name}", column "{column}" has {count} negative {values}: {rows}.'
-MSG_WEIGHT_ZERO = 'In "{name}", column "{column}" is 0 in all {n} rows (rows 1 to {last}): no row would count.'
+MSG_WEIGHT_ZERO = 'In "{name}", column "{column}" is 0 in all {n} rows (rows {first} to {last}): no row would count.'
 MSG_SPLIT_UNKNOWN = (
     'In "{name}", column "{column}" has {count} {values} that {are} not a split name: '
     "{rows}. Use train (or training, fit), validation (or val, valid, calib, "
@@ -180,7 +183,7 @@ MSG_SPLIT_UNKNOWN = (
 )
 MSG_DELTA_SOURCES = 'In "{name}", delta is chosen from more than one source ({sources}); choose one.'
 MSG_DELTA_ZERO = (
-    'In "{name}", the delta from {source} is 0 in all {n} rows (rows 1 to {last}): there is nothing to weigh.'
+    'In "{name}", the delta from {source} is 0 in all {n} rows (rows {first} to {last}): there is nothing to weigh.'
 )
 MSG_DELTA_OVERFLOW = 'In "{name}", the delta from {source} is too large to represent in {count} {row_word}: {rows}.'
 MSG_VOTES_INCOMPLETE = (
@@ -360,6 +363,20 @@ def flag_phrase(flags: Mapping[str, str] | None, setting: str, value: str = "") 
     return f" ({flag} {value})" if value else f" ({flag})"
 
 
+def file_row(i):
+    """The row a spreadsheet shows for the data row at 0-based position `i`: the header is
+    row 1, so data row 0 is row 2 (Parquet files follow the same rule).
+
+    `i` may be an int or an integer array; the answer has the same form.
+
+    Examples
+    --------
+    >>> file_row(0)
+    2
+    """
+    return i + 2
+
+
 def rows_phrase(rownums: Sequence[int], count: int, texts: Sequence[str] | None = None) -> str:
     """'rows 4, 9 and 17 ("high", "n/a", "0.4.1")'; more than five: '(first 5 of 40)'."""
     shown = [str(int(r)) for r in list(rownums)[:SHOW]]
@@ -381,7 +398,7 @@ def rows_sentence(
     **fields: object,
 ) -> str:
     """`template` filled for some bad rows: the file's name, their count (with the words that
-    agree with it) and the first rows (`rownums`, 1-based), with their cells when given.
+    agree with it) and the first rows (`rownums`, as `file_row` gives them), with their cells when given.
 
     The one place a "these rows are bad" sentence is put together.
     """

@@ -20,6 +20,7 @@ from costlib.core.escaping import shorten
 from costlib.instance import delta_from_rating, delta_from_threshold, delta_from_votes
 from costlib.loading.cells import (
     DECIMAL_COMMA_RE,
+    MISSING_GROUP,  # noqa: F401 (re-exported: costlib.loading reads it here)
     as_float,
     binary_default,
     categories,
@@ -28,6 +29,7 @@ from costlib.loading.cells import (
     counts,
     first_rows,
     first_true,
+    group_codes,
     is_missing,
     match_value,
     to_float,
@@ -69,6 +71,7 @@ from costlib.loading.messages import (
     NOTE_RENORMALISED,
     NOTE_TOP_GROUPS,
     SHOW,
+    file_row,
     flag_phrase,
     join,
     num,
@@ -80,7 +83,6 @@ from costlib.loading.messages import (
 MAX_GROUPS = settings.MAX_GROUPS  # one bound on every path (core.settings)
 DEFAULT_TOP_GROUPS = 10
 SUM_TOLERANCE = 1e-3
-MISSING_GROUP = "(missing)"
 ACTION_TOP_GROUPS = "top_groups"
 ACTION_RENORMALISE = "renormalise"
 
@@ -113,16 +115,22 @@ class Table:
         self.n = len(self._kept)
 
     def rownums(self, idx: np.ndarray) -> np.ndarray:
-        """The file's row numbers of the kept rows at positions `idx`."""
+        """The file's row numbers (`file_row`: the header is row 1) of the kept rows at positions `idx`."""
         idx = np.asarray(idx, dtype=np.int64)
-        return (idx if self._kept is None else self._kept[idx]) + 1
+        return file_row(idx if self._kept is None else self._kept[idx])
 
     def flag(self, setting: str, value: str = "") -> str:
         """' (--scale raw)' when the command line names `setting`'s flag, else '' (`flag_phrase`)."""
         return flag_phrase(self.flags, setting, value)
 
     @property
+    def first(self) -> int:
+        """The file's row number of the first kept row."""
+        return int(self.rownums(np.array([0]))[0])
+
+    @property
     def last(self) -> int:
+        """The file's row number of the last kept row."""
         return int(self.rownums(np.array([self.n - 1]))[0])
 
     def bad(
@@ -235,7 +243,9 @@ def binary_labels(
     first = first_rows(codes, k)
     if k == 1:
         raise DataError(
-            MSG_LABEL_ONE_CLASS.format(name=t.name, column=shorten(column), value=q(names[0]), n=t.n, last=t.last),
+            MSG_LABEL_ONE_CLASS.format(
+                name=t.name, column=shorten(column), value=q(names[0]), n=t.n, first=t.first, last=t.last
+            ),
             column=column,
         )
     if k > 2:
@@ -297,7 +307,10 @@ def weight(t: Table, column: str) -> np.ndarray:
     if neg.any():
         raise DataError(t.bad(MSG_WEIGHT_NEGATIVE, column, neg, values=w), column=column)
     if not (w > 0).any():
-        raise DataError(MSG_WEIGHT_ZERO.format(name=t.name, column=shorten(column), n=t.n, last=t.last), column=column)
+        raise DataError(
+            MSG_WEIGHT_ZERO.format(name=t.name, column=shorten(column), n=t.n, first=t.first, last=t.last),
+            column=column,
+        )
     return w
 
 
@@ -315,8 +328,7 @@ def split(t: Table, column: str) -> np.ndarray:
 def groups(t: Table, column: str, top_groups: int | None) -> np.ndarray:
     """Group names (str) per row: blanks become a group of their own; with `top_groups`,
     the smaller groups are put together; more than MAX_GROUPS groups is a DataError."""
-    codes, names = categories(t.col(column))
-    codes, names = _missing_group(t, column, codes, names)
+    codes, names = _missing_group(t, column)
     if top_groups is not None:
         codes, names = _top_groups(t, column, codes, names, max(1, int(top_groups)))
     elif len(names) > MAX_GROUPS:
@@ -325,17 +337,12 @@ def groups(t: Table, column: str, top_groups: int | None) -> np.ndarray:
     return np.array(names, dtype=object)[codes]
 
 
-def _missing_group(t: Table, column: str, codes: np.ndarray, names: list[str]) -> tuple[np.ndarray, list[str]]:
-    missing = codes < 0
-    if not missing.any():
-        return codes, names
-    label = MISSING_GROUP
-    while label in names:
-        label = "(" + label + ")"
-    t.notes.append(t.bad(NOTE_MISSING_GROUP, column, missing, missing=label))
-    codes = codes.astype(code_dtype(len(names) + 1), copy=False)
-    codes[missing] = len(names)
-    return codes, names + [label]
+def _missing_group(t: Table, column: str) -> tuple[np.ndarray, list[str]]:
+    """`cells.group_codes` of `column`, with a note naming the blank cells' rows and their group."""
+    codes, names, blank = group_codes(t.col(column))
+    if blank.any():
+        t.notes.append(t.bad(NOTE_MISSING_GROUP, column, blank, missing=names[-1]))
+    return codes, names
 
 
 def _top_groups(t: Table, column: str, codes: np.ndarray, names: list[str], top: int) -> tuple[np.ndarray, list[str]]:
@@ -429,7 +436,9 @@ def delta(t: Table, m: ColumnMapping) -> np.ndarray | None:
     if bad.any():
         raise DataError(t.bad(MSG_DELTA_OVERFLOW, column, bad, source=source), column=column)
     if not np.any(values != 0):
-        raise DataError(MSG_DELTA_ZERO.format(name=t.name, source=source, n=t.n, last=t.last), column=column)
+        raise DataError(
+            MSG_DELTA_ZERO.format(name=t.name, source=source, n=t.n, first=t.first, last=t.last), column=column
+        )
     return np.ascontiguousarray(values, dtype=np.float64)
 
 

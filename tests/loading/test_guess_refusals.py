@@ -45,7 +45,7 @@ def test_a_three_valued_label_is_named_with_the_sentence_it_gets_when_chosen_by_
     kind, text = loaded_sentence(ds, "f.csv", refused)
     assert kind == "warning"
     assert text.startswith("Loaded “f.csv”, but no page can use it yet: it lacks a label column with two values. ")
-    assert "Not taken as the label: in " + said[3:] in text  # '"0" (10 rows, first at row 1), ...'
+    assert "Not taken as the label: in " + said[3:] in text  # '"0" (10 rows, first at row 2: the header is row 1), ...'
 
 
 def test_decimal_comma_scores_are_named_with_the_sentence_they_get_when_chosen_by_hand():
@@ -55,7 +55,7 @@ def test_decimal_comma_scores_are_named_with_the_sentence_they_get_when_chosen_b
     assert guess.label == "label" and guess.scores == ()
     said = by_hand(df, ColumnMapping(scores=("score",)), "comma.csv")
     assert loading.refusals(df, guess, name="comma.csv") == {"scores": (said,)}
-    assert 'rows 1, 2, 3, 4 and 5 (first 5 of 20) ("0,10", "0,17",' in said and "decimal comma" in said
+    assert 'rows 2, 3, 4, 5 and 6 (first 5 of 20) ("0,10", "0,17",' in said and "decimal comma" in said
     ds = prepare(df, guess, name="comma.csv", fingerprint="")
     kind, text = loaded_sentence(ds, "comma.csv", loading.refusals(df, guess, name="comma.csv"))
     assert kind == "warning" and "it lacks a score column. Not taken as a score: in " + said[3:] in text

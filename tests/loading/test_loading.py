@@ -31,6 +31,7 @@ from costlib.loading import (
     read_table,
     safe_csv,
 )
+from costlib.loading.messages import file_row
 
 try:  # tests/ is a plain directory; be robust if it becomes a package
     from tests.loading import bad_files as bf
@@ -105,7 +106,7 @@ def _check_raw(ds: Dataset) -> None:
 def _check_one_row_group(ds: Dataset) -> None:
     assert ds.groups.dtype == object and set(ds.groups) == {"A", "B", "C"}
     note = " ".join(ds.notes)
-    assert '"C"' in note and "row 7" in note and "single row" in note
+    assert '"C"' in note and "row 8" in note and "single row" in note
 
 
 def _check_top_groups(ds: Dataset) -> None:
@@ -134,7 +135,7 @@ def _check_dropped(ds: Dataset) -> None:
     assert ds.n_rows == 4 and ds.y.tolist() == [1, 0, 1, 0]
     assert ds.scores["score"].tolist() == [0.9, 0.7, 0.6, 0.1]
     note = " ".join(ds.notes)
-    assert "2 rows" in note and "rows 2 and 5" in note and "dropped" in note
+    assert "2 rows" in note and "rows 3 and 6" in note and "dropped" in note
 
 
 def _check_parquet(ds: Dataset) -> None:
@@ -237,21 +238,21 @@ CASES = [
         "label_one_class",
         bf.csv_bytes(["label", "score"], [(1, i / 10) for i in range(6)]),
         "one.csv",
-        expect=("one.csv", '"label"', 'only one value, "1"', "rows 1 to 6", "both"),
+        expect=("one.csv", '"label"', 'only one value, "1"', "rows 2 to 7", "both"),
         column="label",
     ),
     Case(
         "label_three_values",
         bf.csv_bytes(["label", "score"], [("yes", 0.1), ("no", 0.2), ("maybe", 0.3), ("no", 0.4)]),
         "three.csv",
-        expect=("three.csv", '"label"', "3 distinct values", '"maybe" (1 row, first at row 3)'),
+        expect=("three.csv", '"label"', "3 distinct values", '"maybe" (1 row, first at row 4)'),
         column="label",
     ),
     Case(
         "label_words_need_positive",
         bf.csv_bytes(["label", "score"], [("yes", 0.9), ("no", 0.2), ("yes", 0.4)]),
         "words.csv",
-        expect=("words.csv", '"label"', '"yes" and "no"', "rows 1 and 2", "positive"),
+        expect=("words.csv", '"label"', '"yes" and "no"', "rows 2 and 3", "positive"),
         column="label",
     ),
     Case(
@@ -266,7 +267,7 @@ CASES = [
         bf.csv_bytes(["label", "score"], [("yes", 0.9), ("no", 0.2)]),
         "words.csv",
         mapping=ColumnMapping(label="label", positive="spam", scores=("score",)),
-        expect=("words.csv", '"label"', '"spam"', "row 1", "row 2"),
+        expect=("words.csv", '"label"', '"spam"', "row 2", "row 3"),
         column="label",
     ),
     Case(
@@ -291,7 +292,7 @@ CASES = [
         "missing_labels",
         bf.csv_bytes(["label", "score"], LABEL_MISSING_ROWS),
         "missing.csv",
-        expect=("missing.csv", '"label"', "2 rows", "rows 2 and 5"),
+        expect=("missing.csv", '"label"', "2 rows", "rows 3 and 6"),
         column="label",
         fix="drop the 2 rows with a missing label",
     ),
@@ -309,7 +310,7 @@ CASES = [
         "preds.csv",
         expect=(
             'In "preds.csv", column "score" has 3 values that are not numbers: '
-            'rows 2, 4 and 5 ("high", "n/a", "0.4.1").',
+            'rows 3, 5 and 6 ("high", "n/a", "0.4.1").',
         ),
         column="score",
     ),
@@ -317,21 +318,21 @@ CASES = [
         "scores_nan",
         bf.csv_bytes(["label", "score"], [(1, 0.9), (0, "NaN"), (1, "nan"), (0, 0.1)]),
         "nan.csv",
-        expect=("nan.csv", '"score"', "2 empty values", "rows 2 and 3"),
+        expect=("nan.csv", '"score"', "2 empty values", "rows 3 and 4"),
         column="score",
     ),
     Case(
         "scores_empty_cells",
         bf.csv_bytes(["label", "score"], [(1, 0.9), (0, 0.2), (1, 0.3), (0, None)]),
         "blank_cells.csv",
-        expect=("blank_cells.csv", '"score"', "1 empty value", "row 4"),
+        expect=("blank_cells.csv", '"score"', "1 empty value", "row 5"),
         column="score",
     ),
     Case(
         "scores_infinite",
         bf.csv_bytes(["label", "score"], [(1, "inf"), (0, 0.2), (1, 0.3), (0, 0.1), (1, "-inf")]),
         "inf.csv",
-        expect=("inf.csv", '"score"', "2 infinite values", "rows 1 and 5"),
+        expect=("inf.csv", '"score"', "2 infinite values", "rows 2 and 6"),
         column="score",
     ),
     Case(
@@ -344,7 +345,7 @@ CASES = [
             "3 values outside [0, 1]",
             "smallest -1.2",
             "largest 2.5",
-            'rows 2, 3 and 4 ("2.5", "-0.1", "-1.2")',
+            'rows 3, 4 and 5 ("2.5", "-0.1", "-1.2")',
             '"logit"',
         ),
         column="score",
@@ -385,7 +386,7 @@ CASES = [
         bf.many_groups_csv(300),
         "groups.csv",
         mapping=ColumnMapping(label="label", scores=("score",), group="group"),
-        expect=("groups.csv", '"group"', "300 distinct groups", '"g000"', "first at row 1"),
+        expect=("groups.csv", '"group"', "300 distinct groups", '"g000"', "first at row 2"),
         column="group",
         fix="keep the 10 largest groups and put the rest in 'Other'",
     ),
@@ -405,7 +406,7 @@ CASES = [
         ),
         "w.csv",
         mapping=ColumnMapping(label="label", scores=("score",), weight="weight"),
-        expect=("w.csv", '"weight"', "2 negative values", "rows 2 and 5", '"-1"', '"-0.5"'),
+        expect=("w.csv", '"weight"', "2 negative values", "rows 3 and 6", '"-1"', '"-0.5"'),
         column="weight",
     ),
     Case(
@@ -422,7 +423,7 @@ CASES = [
         ),
         "split.csv",
         mapping=ColumnMapping(label="label", scores=("score",), split="split"),
-        expect=("split.csv", '"split"', "2 values", "rows 3 and 5", '"trian"'),
+        expect=("split.csv", '"split"', "2 values", "rows 4 and 6", '"trian"'),
         column="split",
     ),
     Case(
@@ -447,7 +448,7 @@ CASES = [
         bf.csv_bytes(["label", "delta"], [(1, 0), (0, 0.0), (1, 0), (0, 0)]),
         "delta.csv",
         mapping=ColumnMapping(label="label", delta="delta"),
-        expect=("delta.csv", '"delta"', "rows 1 to 4", "nothing to weigh"),
+        expect=("delta.csv", '"delta"', "rows 2 to 5", "nothing to weigh"),
         column="delta",
     ),
     Case(
@@ -455,7 +456,7 @@ CASES = [
         bf.csv_bytes(["n_yes", "n_no"], [(3, 0), (0, 2), (1, -2), (0, 5)]),
         "votes.csv",
         mapping=VOTES_MAPPING,
-        expect=("votes.csv", '"n_no"', "1 negative vote count", "row 3", '"-2"'),
+        expect=("votes.csv", '"n_no"', "1 negative vote count", "row 4", '"-2"'),
         column="n_no",
     ),
     Case(
@@ -463,7 +464,7 @@ CASES = [
         bf.csv_bytes(["n_yes", "n_no"], [(3, 0), (1.5, 2), (1, 1), (0, 5)]),
         "votes.csv",
         mapping=VOTES_MAPPING,
-        expect=("votes.csv", '"n_yes"', "not whole numbers", "row 2", '"1.5"'),
+        expect=("votes.csv", '"n_yes"', "not whole numbers", "row 3", '"1.5"'),
         column="n_yes",
     ),
     Case("votes_ok", VOTES, "votes.csv", mapping=VOTES_MAPPING, check=_check_votes),
@@ -481,7 +482,7 @@ CASES = [
         bf.csv_bytes(MC_HEADER, MC_BAD_SUMS),
         "mc.csv",
         mapping=MC_MAPPING,
-        expect=("mc.csv", '"p_a"', "do not sum to 1", "rows 2 and 4", '"sum 0.9"', '"sum 1.2"'),
+        expect=("mc.csv", '"p_a"', "do not sum to 1", "rows 3 and 5", '"sum 0.9"', '"sum 1.2"'),
         column="p_a",
         fix="renormalise each row to sum to 1",
     ),
@@ -516,7 +517,7 @@ CASES = [
         ),
         "mc.csv",
         mapping=ColumnMapping(class_label="true_class", class_probs=tuple(MC_HEADER)),
-        expect=("mc.csv", '"true_class"', "row 3", '"other"', 'classes "a", "b" and "c"'),
+        expect=("mc.csv", '"true_class"', "row 4", '"other"', 'classes "a", "b" and "c"'),
         column="true_class",
     ),
     # -- Parquet ------------------------------------------------------------------------
@@ -587,7 +588,7 @@ def test_many_offending_rows_are_summarised() -> None:
         load(bf.csv_bytes(["label", "score"], rows), "many.csv", BASIC)
     msg = info.value.message
     assert "13 values that are not numbers" in msg
-    assert "rows 3, 6, 9, 12 and 15 (first 5 of 13)" in msg
+    assert "rows 4, 7, 10, 13 and 16 (first 5 of 13)" in msg
 
 
 def test_message_templates_are_module_constants() -> None:
@@ -604,7 +605,7 @@ def test_decimal_comma_hint_when_not_detected() -> None:
     data = b'label,score\n1,"0,9"\n0,"0,2"\n'
     with pytest.raises(DataError) as info:
         load(data, "q.csv", BASIC)
-    assert "decimal comma" in info.value.message and "rows 1 and 2" in info.value.message
+    assert "decimal comma" in info.value.message and "rows 2 and 3" in info.value.message
 
 
 def test_nothing_mapped_and_delta_sources() -> None:
@@ -639,7 +640,7 @@ def test_missing_group_values_become_a_named_group() -> None:
     data = bf.csv_bytes(["label", "score", "group"], [(1, 0.9, "A"), (0, 0.2, None), (1, 0.4, "A"), (0, 0.1, "B")])
     ds = load(data, "g.csv", ColumnMapping(label="label", scores=("score",), group="group"))
     assert ds.groups.tolist() == ["A", "(missing)", "A", "B"]
-    assert any("row 2" in n and "(missing)" in n for n in ds.notes)
+    assert any("row 3" in n and "(missing)" in n for n in ds.notes)
 
 
 def test_positive_value_flips_numeric_labels() -> None:
@@ -1279,7 +1280,7 @@ def assert_prepared(ds: Dataset, df: pd.DataFrame, m: ColumnMapping) -> None:
 def _break(df: pd.DataFrame, m: ColumnMapping, how: str, row: int):
     """(table, mapping, column named, words the message must hold, fix action offered or None)."""
     df = df.copy()
-    at = f"row {row + 1}"
+    at = f"row {file_row(row)}"
     if how == "text score":
         df["score"] = df["score"].astype(object)
         df.loc[row, "score"] = "high"
@@ -1362,7 +1363,7 @@ def test_prepare_fuzz(table, how, data) -> None:
     if how == "score above 1":  # the scores were read as log-odds
         np.testing.assert_allclose(ds.scores["score"], 1 / (1 + np.exp(-bad["score"].to_numpy(float))))
     if how == "blank label":
-        assert ds.n_rows == len(df) - 1 and f"row {row + 1}" in " ".join(ds.notes)
+        assert ds.n_rows == len(df) - 1 and f"row {file_row(row)}" in " ".join(ds.notes)
     if how == "probabilities off":
         np.testing.assert_allclose(ds.class_probs.sum(axis=1), 1.0)
 
