@@ -251,6 +251,7 @@ def refit_inputs(
 
     from costlib.core.dataset import ColumnMapping
     from costlib.core.errors import DataError
+    from costlib.loading.frames import group_column
     from costlib.present.amounts import money
     from costlib.present.watch_words import refit_saving
     from costlib.watch.periods import as_periods
@@ -267,9 +268,10 @@ def refit_inputs(
     label = next(x for x in ("outcome", "outcome (known)", "the outcome") if x not in keep)
     frame.insert(0, label, y[rows].astype(int))
     # on these very cases, with their outcomes
-    judged, curves, shipped = _judged(policy, frame, columns, y[rows], n_resamples=n_resamples)
-    if columns.get("group"):  # a policy with one cutoff for everybody: its prices for every group
-        _, prices = for_groups(policy, sorted(frame[columns["group"]].astype(str).unique()))
+    g = group_column(frame[columns["group"]], name, columns["group"]) if columns.get("group") else None
+    judged, curves, shipped = _judged(policy, frame, columns, y[rows], g, n_resamples=n_resamples)
+    if g is not None:  # a policy with one cutoff for everybody: its prices for every group
+        _, prices = for_groups(policy, sorted(set(g)))
         policy = {**policy, "prices": prices}
     span = recent[0] if len(recent) == 1 else f"{recent[0]} to {recent[-1]}"
     scale = (policy.get("data") or {}).get("scale") or "probability"
@@ -290,26 +292,24 @@ def refit_inputs(
     return Refit(frame, mapping, f"{name}, {span}", policy, sentence, judged, curves, shipped, saving, summary)
 
 
-def _judged(policy: dict, frame: pd.DataFrame, columns: dict, y, *, n_resamples: int):
+def _judged(policy: dict, frame: pd.DataFrame, columns: dict, y, groups, *, n_resamples: int):
     """(judgement, curves, shipped cutoffs) of the shipped policy on the cases of `frame` with
-    outcomes `y` (0/1): `watch.alerts.judge_period` (one home for what refitting saves and its
-    interval, as each period's), and the cost curves of the same rows at the policy's prices."""
+    outcomes `y` (0/1) and groups `groups` (as the loader reads them, `loading.frames.group_column`;
+    None: no group column): `watch.alerts.judge_period` (one home for what refitting saves and its
+    interval, as each period's), and the cost curves of the same rows at the policy's prices. Each
+    case's cutoff is the report's (`watch.report.case_cutoffs`)."""
     import numpy as np
 
     from costlib.binary import decision as D
     from costlib.core.prices import prices_for
     from costlib.core.scales import on_scale
     from costlib.watch.alerts import judge_period
-    from costlib.watch.report import for_groups
+    from costlib.watch.report import case_cutoffs
 
     s = on_scale(
         frame[columns["score"]].to_numpy(dtype=float), (policy.get("data") or {}).get("scale") or "probability"
     )
-    if columns.get("group"):
-        g = frame[columns["group"]].astype(str).to_numpy()
-    else:
-        g = np.full(len(frame), str(next(iter(policy["thresholds"]))), dtype=object)
-    thresholds, prices = for_groups(policy, sorted(set(g)))
+    g, thresholds, prices = case_cutoffs(policy, groups, len(frame))
     y = np.asarray(y, dtype=int)
     judged = judge_period(
         y, s, g, costs=prices, cutoffs=thresholds, n_resamples=n_resamples,

@@ -110,7 +110,9 @@ def watch_report(
     raises `DataError` naming its column (and its first bad row), as do more periods than
     `periods.MAX_PERIODS`. Each period has ``"too_few"`` (fewer than `MIN_PERIOD_CASES` cases to
     judge: nothing judged) and ``"no_model"`` (None, or the choice without the model a measured
-    period without an honest refit is judged against: ``"flag nobody"``, ...)."""
+    period without an honest refit is judged against: ``"flag nobody"``, ...). Each case's cutoff
+    and prices are `case_cutoffs`' (the hand-off's rule: groups by `present.policy.group_name`,
+    one cutoff without a group column only from a policy for everyone)."""
     from costlib.loading.frames import group_column, number_column, require_columns
 
     require_columns(df, name, (time, score, label, group))
@@ -135,21 +137,7 @@ def watch_report(
     data = policy.get("data") or {}
     scale = data.get("scale") or "probability"
     scores = on_scale(scores, scale)  # the policy's cutoffs are on the scale the loader read the scores on
-    same = len(set(policy["thresholds"].values())) == 1 and len(set(policy["prices"].values())) == 1
-    if groups is None and same and len(policy["thresholds"]) > 1:  # the same cutoff and prices for every group
-        policy = {
-            **policy,
-            "thresholds": {SINGLE_GROUP: next(iter(policy["thresholds"].values()))},
-            "prices": {SINGLE_GROUP: next(iter(policy["prices"].values()))},
-        }
-    if groups is None and len(policy["thresholds"]) != 1:
-        raise DataError(
-            f"The policy has cutoffs per group ({', '.join(map(str, policy['thresholds']))}): name the group column "
-            "they are for."
-        )
-    if groups is None:
-        groups = np.full(len(df), str(next(iter(policy["thresholds"]))), dtype=object)
-    thresholds, prices = for_groups(policy, sorted(set(groups)))
+    groups, thresholds, prices = case_cutoffs(policy, groups, len(df))
     unknown = sorted(set(groups) - set(thresholds))
     if unknown:
         raise DataError(f'The group "{shorten(unknown[0])}" is in "{name}" but not in the policy.', column=group)
@@ -294,11 +282,63 @@ def period_capacity(capacity: Mapping, freq: str, n: int) -> float | None:
     return capacity.get("max_flagged")
 
 
+MSG_PRICES_PER_GROUP = (
+    "The policy has one cutoff for everyone but prices per group ({groups}): name the group column they are for "
+    "(--group COL on the command line)."
+)
+
+
+def shipped_cutoffs(policy: Mapping):
+    """The cutoffs of `policy` (what `present.policy.load_policy` returns, checked already) as the
+    hand-off reads a policy (`costlib.handoff.policy.PolicyCutoffs`: each group by `group_name`,
+    the pooled cutoff for groups it never saw), so that Watch meets cases by the one rule
+    `apply_policy` meets them by."""
+    from costlib.handoff.policy import PolicyCutoffs
+    from costlib.present.policy import group_name
+
+    cutoffs = {group_name(g): float(t) for g, t in policy["thresholds"].items()}
+    pooled = policy.get("pooled_cutoff")
+    group = (policy.get("data") or {}).get("group")
+    return PolicyCutoffs(policy.get("rule") or "", cutoffs, None if pooled is None else float(pooled), group=group)
+
+
+def case_cutoffs(policy: Mapping, groups: np.ndarray | None, n: int) -> tuple[np.ndarray, dict, dict]:
+    """(each of the `n` cases' group, {group: cutoff}, {group: (c_fp, c_fn)}) under `policy`.
+
+    `groups` is each case's group as the loader reads a cell (`loading.frames.group_column`), or
+    None: the cases have no group column. Cases without groups get one cutoff only from a policy
+    for everyone (`handoff.policy.PolicyCutoffs.one_cutoff`: its one group is "everyone", or it
+    records a pooled cutoff every group has), as `SINGLE_GROUP`, and only at one price: else
+    DataError with the hand-off's sentence asking for the group column (`cutoffs_for`), or
+    `MSG_PRICES_PER_GROUP`, each naming at most five groups."""
+    from costlib.handoff.policy import cutoffs_for
+    from costlib.loading.messages import available
+    from costlib.present.policy import group_name
+
+    if groups is not None:
+        thresholds, prices = for_groups(policy, sorted(set(groups)))
+        return groups, thresholds, prices
+    p = shipped_cutoffs(policy)
+    cutoffs_for(p, None, 0)  # the sentence asking for the group column, unless the policy is for everyone
+    prices = {group_name(g): tuple(c) for g, c in policy["prices"].items()}
+    if len(set(prices.values())) > 1:
+        raise DataError(MSG_PRICES_PER_GROUP.format(groups=available(list(prices), 5)))
+    return (
+        np.full(n, SINGLE_GROUP, dtype=object),
+        {SINGLE_GROUP: p.one_cutoff},
+        {SINGLE_GROUP: next(iter(prices.values()))},
+    )
+
+
 def for_groups(policy: Mapping, names) -> tuple[dict, dict]:
-    """({group: cutoff}, {group: (c_fp, c_fn)}) of `policy` for the groups `names`: a policy with
-    one cutoff for everybody applies it, at its prices, to every group."""
-    thresholds = {str(g): t for g, t in policy["thresholds"].items()}
-    prices = {str(g): p for g, p in policy["prices"].items()}
+    """({group: cutoff}, {group: (c_fp, c_fn)}) of `policy` for the groups `names` (text, as the
+    loader reads a cell): the policy's groups are matched by `present.policy.group_name` (1, 1.0
+    and "1" are the group "1"); a policy with one cutoff for everybody applies it, at its prices,
+    to every group."""
+    from costlib.present.policy import group_name
+
+    thresholds = {group_name(g): t for g, t in policy["thresholds"].items()}
+    prices = {group_name(g): p for g, p in policy["prices"].items()}
     if set(thresholds) == {SINGLE_GROUP} and set(names) != {SINGLE_GROUP}:
         return dict.fromkeys(names, thresholds[SINGLE_GROUP]), dict.fromkeys(names, prices[SINGLE_GROUP])
     return thresholds, prices

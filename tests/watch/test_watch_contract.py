@@ -5,6 +5,7 @@ on simulated label shift, where the truth is known."""
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from fractions import Fraction
 
@@ -467,16 +468,21 @@ def test_the_policys_score_scale_and_review_limit_in_cases_a_month_are_read():
     assert np.mean(two["p"][:400] >= may["best_threshold"]["everyone"]) <= 0.1 + 1e-9
 
 
-def test_a_policy_with_the_same_cutoff_and_prices_for_every_group_needs_no_group_column():
-    from costlib.watch.report import watch_report
+def test_a_policy_for_everyone_needs_no_group_column_and_equal_cutoffs_alone_do_not_make_one():
+    """One cutoff for cases without groups only from a policy for everyone (`PolicyCutoffs.one_cutoff`):
+    a pooled cutoff every group has; equal cutoffs without one say nothing of a group never seen."""
+    from costlib.watch.report import MSG_PRICES_PER_GROUP, watch_report
 
     df = _grouped_month(2, 200)
-    same = {**_policy(cut=-math.inf), "thresholds": {"a": -math.inf, "b": -math.inf}}
+    same = {**_policy(cut=-math.inf), "thresholds": {"a": -math.inf, "b": -math.inf}, "pooled_cutoff": -math.inf}
     same["prices"] = {"a": (1.0, 3.0), "b": (1.0, 3.0)}
     (row,) = watch_report(same, df, name="f", time="t", score="p", label="y", n_resamples=0)["periods"]
     assert row["flagged_share"] == 1.0 and row["cost_per_case"] == pytest.approx(float((df["y"] == 0).mean()))
+    unpooled = {k: v for k, v in same.items() if k != "pooled_cutoff"}
+    with pytest.raises(DataError, match="give each case's group"):
+        watch_report(unpooled, df, name="f", time="t", score="p", label="y", n_resamples=0)
     differ = {**same, "prices": {"a": (1.0, 3.0), "b": (2.0, 3.0)}}
-    with pytest.raises(DataError, match="name the group column"):
+    with pytest.raises(DataError, match=re.escape(MSG_PRICES_PER_GROUP.format(groups='"a", "b"'))):
         watch_report(differ, df, name="f", time="t", score="p", label="y", n_resamples=0)
 
 
