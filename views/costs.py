@@ -21,7 +21,7 @@ from views._ui.details import details_on, details_setting
 from views._ui.display import say, show_metrics, show_verdict
 from views._ui.limit import limit_inputs
 from views._ui.memo import memo
-from views._ui.page import live, setup
+from views._ui.page import live, refit_handed, setup
 from views._ui.policy import (
     LIVE_AUDIT,
     downloads,
@@ -34,6 +34,9 @@ from views._ui.prices import price_book, stored_costs
 from views._ui.state import mirror, remembered, setting, setting_notes
 
 ds, unit, volume = setup("Costs & groups", answers.COSTS_PAGE_WHAT, needs="binary")
+handed = refit_handed(ds)  # opened by Watch's refit on this data: its sentence on every run, its cutoff on the chart
+if handed is not None:
+    say("info", handed[1])
 names = group_names(ds)
 models = model_sweeps(ds)  # sorted once per data set and model; every price move reads these
 
@@ -143,6 +146,7 @@ def live_answer() -> None:
             title=answers.cost_chart_title(shown_model, shown, by_flagged=bool(by_flagged and volume)),
             per_month=volume if by_flagged and volume else None,
             cap=share,
+            shipped=handed[0] if handed is not None else None,
         ),
         key="cost_chart",
     )

@@ -26,7 +26,7 @@ from views._ui.data import COSTS_PAGE, current_dataset, group_names, model_sweep
 from views._ui.display import page_header, say, show_error, show_table, show_verdict
 from views._ui.memo import dataset_key, remember
 from views._ui.memory import account
-from views._ui.page import HANDOFF, unit_and_volume
+from views._ui.page import REFIT_SHIPPED, unit_and_volume
 from views._ui.policy import session_audit, session_limit, session_settings, set_policy_prices
 from views._ui.prices import stored_costs
 
@@ -215,7 +215,8 @@ if refit is not None:
             show_error(err)
         else:
             replace_upload(ds_new)
-            st.session_state[HANDOFF] = refit.sentence
+            # Costs & groups says the sentence and marks the shipped cutoffs while it shows this data
+            st.session_state[REFIT_SHIPPED] = (ds_new.fingerprint, dict(refit.shipped), refit.sentence)
             st.switch_page(COSTS_PAGE)
 st.plotly_chart(answer.figure, key="watch_chart")
 show_table(answer.table, "watch_periods", key="watch_periods", column_config=watch_words.NARROW)

@@ -22,12 +22,17 @@ from costlib.present.plotting import (
     GROUP_POINTS,
     MAX_POINTS,
     NOBODY_COLOR,
+    SHIPPED_DASH,
+    SHIPPED_NAME,
+    SHIPPED_SYMBOL,
     WITHOUT_LIMIT_SYMBOL,
     apply_layout,
+    cutoff_marks,
     figure_from_spec,
     figure_without_template,
     layout_spec,
     palette_color,
+    point_at,
     rule_line,
     rule_line_spec,
     see_through,
@@ -119,6 +124,7 @@ def cost_curve_figure(
     title: str = "Cost per case against the cutoff",
     per_month: float | None = None,
     cap: float | None = None,
+    shipped: dict | None = None,
 ) -> go.Figure:
     """Cost per case against one cutoff (flag iff score >= cutoff), exact at every score.
 
@@ -133,6 +139,10 @@ def cost_curve_figure(
     left one (the line never passes below a cost no cutoff reaches); `cap` (a share of the
     cases) marks a capacity with a dotted line, at that many cases flagged or, on the cutoff
     axis, at the lowest cutoff of everybody's line that stays within it.
+
+    `shipped` ({group: cutoff}, the cutoffs of a policy shipped before: Watch's refit hands them
+    over) marks them as Watch's refit chart does (`plotting.cutoff_marks`: a labelled diamond on
+    a dashed line) on everybody's line, or on each group's line when they differ by group.
     """
     flagged_x = per_month is not None and "flagged_share" in curves and (markers is None or "flagged_share" in markers)
     xcol = "flagged_share" if flagged_x else "threshold"
@@ -180,6 +190,11 @@ def cost_curve_figure(
         marked, key = _marker_traces(markers, lines, xcol, scale, flagged_x)
         traces.append(marked)
     shapes, notes = [], []
+    if shipped:
+        trace, lines_at = _shipped_marks(curves, shipped, xcol, scale)
+        if trace is not None:
+            traces.append(trace)
+            shapes.extend(lines_at)
     recommended = markers.attrs.get("recommended") if markers is not None else None
     for rule, level in (markers.attrs.get("levels", {}) if markers is not None else {}).items():
         color = NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR
@@ -215,6 +230,27 @@ def cost_curve_figure(
     # one figure from one spec: a price move redraws this chart, and building it trace by trace
     # through Plotly's objects cost more than everything else in the move
     return figure_from_spec(traces, {**layout, "shapes": shapes, "annotations": notes})
+
+
+def _shipped_marks(curves: pd.DataFrame, shipped: dict, xcol: str, scale: float):
+    """(trace, shapes) of the shipped cutoffs (`shipped`, {group: cutoff}) on `curves`, or
+    (None, []) when no line reaches them: each at its line's point of the lowest threshold at or
+    above it (everybody's line when the cutoffs are one, else its group's), at `xcol` times
+    `scale` on the x axis (the cutoff, or the cases flagged a month)."""
+    per_group = len({float(t) for t in shipped.values()}) > 1
+    cuts = shipped if per_group else dict(list(shipped.items())[:1])
+    xs, ys, labels = [], [], []
+    for g, t in cuts.items():
+        line = g if per_group else None
+        y = point_at(curves, line, float(t)) if np.isfinite(float(t)) else None
+        if y is None:
+            continue
+        xs.append(float(t) if xcol == "threshold" else point_at(curves, line, float(t), xcol) * scale)
+        ys.append(y)
+        labels.append(f"shipped ≥ {float(t):.4g}" + (f" ({plain(g)})" if per_group else ""))
+    if not xs:
+        return None, []
+    return cutoff_marks(xs, ys, labels, name=SHIPPED_NAME, symbol=SHIPPED_SYMBOL, dash=SHIPPED_DASH)
 
 
 def _key_rows(key: list[str]) -> list[str]:

@@ -234,3 +234,58 @@ def mark_x(fig: go.Figure, x: float, *, text: str | None = None) -> go.Figure:
     """Mark a position on the x axis (the current threshold) with a dotted vertical line."""
     rule_line(fig, x=x, line={"dash": "dot", "color": "#000", "width": 1}, text=text)
     return fig
+
+
+# the shipped cutoff, wherever a chart marks it (Watch's refit chart, Costs & groups opened on the
+# refit): a diamond on a dashed line, labelled, so that it reads apart from the other markers without colour
+SHIPPED_NAME = "the shipped cutoff"
+SHIPPED_SYMBOL, SHIPPED_DASH = "diamond", "dash"
+
+
+def point_at(curves, line, cutoff: float, column: str = "cost_per_case") -> float | None:
+    """`column` of `line`'s point at `cutoff` in `curves` (`binary.decision.cost_curves`; `line`
+    None is everybody's): the point of the lowest threshold at or above it (a case is flagged
+    when its score is at least the cutoff), or None when no threshold is that high."""
+    rows = curves[(curves["line"].isna() if line is None else curves["line"] == line)]
+    above = rows[rows["threshold"] >= cutoff]
+    return None if above.empty else float(above[column].iloc[-1])
+
+
+def cutoff_marks(
+    xs: list, ys: list, labels: list[str], *, name: str, symbol: str, dash: str
+) -> tuple[dict, list[dict]]:
+    """(trace, shapes) of cutoffs marked on a chart: a marker of `symbol` at each (x, y),
+    labelled with its entry of `labels` (already escaped with `core.escaping.plain`), in one
+    legend entry `name`, and a vertical line of `dash` at each distinct x.
+
+    Examples
+    --------
+    >>> trace, shapes = cutoff_marks([0.5], [1.0], ["shipped ≥ 0.5"], name="n", symbol="diamond", dash="dash")
+    >>> trace["marker"]["symbol"], [s["x0"] for s in shapes]
+    ('diamond', [0.5])
+    """
+    shapes = [
+        {
+            "type": "line",
+            "xref": "x",
+            "yref": "y domain",
+            "x0": t,
+            "x1": t,
+            "y0": 0,
+            "y1": 1,
+            "line": {"dash": dash, "width": 1.5, "color": "#444"},
+        }
+        for t in sorted(set(xs))
+    ]
+    trace = {
+        "type": "scatter",
+        "x": list(xs),
+        "y": list(ys),
+        "mode": "markers+text",
+        "name": name,
+        "text": list(labels),
+        "textposition": "top right",
+        "marker": {"symbol": symbol, "size": 14, "color": "#222", "line": {"width": 1, "color": "white"}},
+        "hovertemplate": "%{text}<extra></extra>",
+    }
+    return trace, shapes

@@ -12,20 +12,20 @@ import plotly.graph_objects as go
 
 from costlib.core.escaping import plain
 from costlib.present.amounts import money
-from costlib.present.plotting import figure_without_template, palette_color
+from costlib.present.plotting import (
+    SHIPPED_DASH,
+    SHIPPED_NAME,
+    SHIPPED_SYMBOL,
+    cutoff_marks,
+    figure_without_template,
+    palette_color,
+    point_at,
+)
 
-SHIPPED_NAME = "the shipped cutoff"
+__all__ = ["REFIT_NAME", "SHIPPED_NAME", "refit_figure"]
+
 REFIT_NAME = "the refit (fitted on these cases)"
-SHIPPED_SYMBOL, REFIT_SYMBOL = "diamond", "star"
-SHIPPED_DASH, REFIT_DASH = "dash", "dot"
-
-
-def _at(curves: pd.DataFrame, line, cutoff: float) -> float | None:
-    """Cost per case of `line`'s cases at `cutoff`: the curve's point of the lowest threshold at
-    or above it (a case is flagged when its score is at least the cutoff)."""
-    rows = curves[(curves["line"].isna() if line is None else curves["line"] == line)]
-    above = rows[rows["threshold"] >= cutoff]
-    return None if above.empty else float(above["cost_per_case"].iloc[-1])
+REFIT_SYMBOL, REFIT_DASH = "star", "dot"
 
 
 def refit_figure(curves: pd.DataFrame, shipped: dict, judged, *, unit: str = "", random_share=None) -> go.Figure:
@@ -61,27 +61,17 @@ def refit_figure(curves: pd.DataFrame, shipped: dict, judged, *, unit: str = "",
         cuts = {g: t for g, t in cuts.items() if math.isfinite(t)}
         if not cuts:
             return
-        for t in sorted(set(cuts.values())):
-            fig.add_vline(x=t, line={"dash": dash, "width": 1.5, "color": "#444"})
-        ys = [exact[g] if g in exact else _at(curves, g if per_group else None, t) for g, t in cuts.items()]
+        ys = [exact[g] if g in exact else point_at(curves, g if per_group else None, t) for g, t in cuts.items()]
         labels = [
             f"{words} ≥ {t:.4g}"
             + (f" ({plain(g)})" if per_group else "")
             + (f": {plain(money(exact[g], unit))} per case" if g in exact else "")
             for g, t in cuts.items()
         ]
-        fig.add_trace(
-            go.Scatter(
-                x=list(cuts.values()),
-                y=ys,
-                mode="markers+text",
-                name=name,
-                text=labels,
-                textposition="top right",
-                marker={"symbol": symbol, "size": 14, "color": "#222", "line": {"width": 1, "color": "white"}},
-                hovertemplate="%{text}<extra></extra>",
-            )
-        )
+        trace, shapes = cutoff_marks(list(cuts.values()), ys, labels, name=name, symbol=symbol, dash=dash)
+        for shape in shapes:
+            fig.add_shape(shape)
+        fig.add_trace(trace)
 
     if random_share is None:
         spent = {g: judged.by_group[g][2] if per_group else judged.shipped for g in shipped}  # exact, not the curve's

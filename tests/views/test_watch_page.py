@@ -421,3 +421,37 @@ def test_the_refit_says_what_it_saves_over_the_shipped_cutoff_and_its_chart_mark
     assert_no_exception(at)
     assert saves in texts(at)
     assert metric(at, MODEL_COST) == money(j.refit, "$") == money(j.shipped - j.regret, "$")
+
+
+def test_costs_opened_on_the_refit_marks_the_shipped_cutoff_and_keeps_the_saving_while_it_shows_that_data():
+    from costlib.present.watch_figures import SHIPPED_NAME  # the one name, wherever the shipped cutoff is marked
+
+    at = open_app("compas", "views/watch.py")
+    saving = next(unescape(x.value) for x in at.markdown if "over keeping the shipped cutoff" in unescape(x.value))
+    saves = saving[saving.index("Refitting on them saves") :].split(" over keeping the shipped cutoff")[0]
+    cut = float(shipped_policy()["thresholds"]["everyone"])
+    [b for b in at.button if b.key == "watch_refit"][0].click().run()
+    assert_no_exception(at)
+
+    def shipped_marks():
+        chart = json.loads(next(c for c in at.get("plotly_chart") if c.key == "cost_chart").proto.spec)
+        marks = [t for t in chart["data"] if t.get("name") == SHIPPED_NAME]
+        shapes = chart["layout"].get("shapes", [])
+        dashed = [s["x0"] for s in shapes if s["line"].get("dash") == "dash" and s.get("x0", 0) == s.get("x1", 1)]
+        return marks, dashed
+
+    def said() -> bool:
+        return sum(saves in unescape(x.value) for x in at.info) == 1  # once, not once per run
+
+    for move in (None, 7.5):  # opened by the refit, then after a price move (a rerun without the hand-off)
+        if move is not None:  # AppTest runs the app's first page again unless told which page is open
+            at.switch_page("views/costs.py").select_slider(key="s_c_fn").set_value(move).run()
+            assert_no_exception(at)
+        (mark,), dashed = shipped_marks()
+        assert mark["x"] == [cut] and mark["marker"]["symbol"] == "diamond" and cut in dashed
+        assert mark["text"] == [f"shipped ≥ {cut:.4g}"]
+        assert said()
+    at.switch_page("views/costs.py").sidebar.selectbox(key="data").set_value("compas").run()  # other data: neither
+    assert_no_exception(at)
+    assert shipped_marks() == ([], [])
+    assert not any(saves in unescape(x.value) for x in at.info)

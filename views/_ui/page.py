@@ -44,6 +44,18 @@ def unit_and_volume() -> tuple[str, float]:
 
 
 HANDOFF = "_handoff"  # a sentence a page leaves for the page it opens (what it brought there)
+# Watch's refit hand-over: (fingerprint of the data it hands over, its shipped cutoffs {group: cutoff},
+# its sentence); Costs & groups marks those cutoffs and says the sentence while it shows that data
+REFIT_SHIPPED = "_refit_shipped"
+
+
+def refit_handed(ds) -> tuple[dict, str] | None:
+    """(shipped cutoffs, sentence) of Watch's refit hand-over when `ds` is the data it handed
+    over (the same fingerprint), else None."""
+    handed = st.session_state.get(REFIT_SHIPPED)
+    if handed is None or handed[0] != ds.fingerprint:
+        return None
+    return handed[1], handed[2]
 
 
 def setup(title: str, what: str, *, needs: str | None = None):
