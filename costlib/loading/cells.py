@@ -120,7 +120,8 @@ def _raw_codes(series: pd.Series) -> tuple[np.ndarray, list]:
         codes, uniques = pd.factorize(series, use_na_sentinel=True)
     except TypeError:
         codes, uniques = pd.factorize(series.astype(str), use_na_sentinel=True)
-    if series.dtype == object and any(_bool_like(u) for u in uniques):
+    mixed = series.dtype == object and pd.api.types.infer_dtype(uniques, skipna=True) not in ("string", "empty")
+    if mixed and any(_bool_like(u) for u in uniques):  # a text column (the common case) is not looked through
         return _factorize_bools_apart(series.to_numpy(dtype=object), codes, list(uniques))
     return codes, list(uniques)
 
