@@ -81,6 +81,17 @@ def _builders():
             per_month=10_000,
             cap=0.2,
         ),
+        "cost_curve_figure, the shipped cutoffs by group": lambda: figures.cost_curve_figure(
+            curves, figures.markers_frame(rec), unit=HOSTILE, title=HOSTILE, shipped={HOSTILE: 0.3, "plain": 0.6}
+        ),
+        "cost_curve_figure, cases flagged a month, the shipped cutoff": lambda: figures.cost_curve_figure(
+            curves,
+            figures.markers_frame(rec),
+            unit=HOSTILE,
+            title=HOSTILE,
+            per_month=10_000,
+            shipped={HOSTILE: 0.4, "plain": 0.4},
+        ),  # fmt: skip
         "watch_figure": lambda: figures.watch_figure(
             {
                 "periods": [
