@@ -64,7 +64,6 @@ MSG_COLUMN = (
     "score), or a policy chosen on this one."
 )
 MSG_LENGTH = "There are {n_scores:,} scores but {n_groups:,} groups: give one group per case."
-MSG_NO_GROUP = "groups[{index}] is missing: every case needs a group for a policy with cutoffs per group."
 MSG_NOT_1D = (
     "The scores must be one number per case (a 1-D array), not an array of shape {shape}; from predict_proba, "
     "take the positive class's column."
@@ -227,18 +226,24 @@ def read_policy(policy) -> PolicyCutoffs:
         text = _file_form(policy)
     else:
         raise DataError(MSG_NOT_A_POLICY.format(what=type(policy).__name__))
-    loaded = load_policy(text)
-    data = loaded["data"]
+    return loaded_cutoffs(load_policy(text))
+
+
+def loaded_cutoffs(loaded: Mapping) -> PolicyCutoffs:
+    """A policy `load_policy` returned (checked already: not checked again) as `PolicyCutoffs`,
+    each group keyed by `group_name`, so that every reader of a loaded policy (`read_policy`,
+    Watch) meets cases by the one rule."""
+    data = loaded.get("data") or {}
     cutoffs = _cutoffs(loaded["thresholds"].items(), lambda i: f"thresholds[{i}]", read=False)
     return PolicyCutoffs(
-        rule=loaded["rule"],
+        rule=loaded.get("rule") or "",
         cutoffs=cutoffs,
-        pooled=_pooled(cutoffs, loaded["pooled_cutoff"]),
+        pooled=_pooled(cutoffs, loaded.get("pooled_cutoff")),
         score=data.get("score"),
         scale=data.get("scale") or "probability",
         group=data.get("group"),
         positive=data.get("positive"),
-        random_share=loaded["random_share"],
+        random_share=loaded.get("random_share"),
     )
 
 
@@ -285,34 +290,31 @@ def cutoffs_for(policy, groups, n: int) -> np.ndarray:
         return np.full(n, one)
     if isinstance(groups, pd.Series):
         check_column(p, "group", groups.name)
-    codes, names = group_codes(groups)
+    codes, names = case_groups(groups)
     if len(codes) != n:
         raise DataError(MSG_LENGTH.format(n_scores=n, n_groups=len(codes)))
-    if (codes < 0).any():
-        raise DataError(MSG_NO_GROUP.format(index=int(np.flatnonzero(codes < 0)[0])), column=p.group)
     return np.array([p.cutoff_of(name) for name in names], dtype=np.float64)[codes]
 
 
-def group_codes(groups) -> tuple[np.ndarray, list[str]]:
-    """(codes, names) of each case's group, read as the loader reads a group column's cells
-    (`costlib.loading.cells.categories`: `canon` text, so 1, 1.0, "1" and a categorical 1 are
-    the group "1"); code -1: no group (None, NaN, empty text). The one reading of groups that
-    `cutoffs_for` and `unseen_groups` share."""
-    from costlib.loading.cells import categories
+def case_groups(groups) -> tuple[np.ndarray, list[str]]:
+    """(codes, names) of each case's group, read by the one rule every path reads a group cell
+    (`costlib.loading.cells.group_codes`: `canon` text, so 1, 1.0, "1" and a categorical 1 are
+    the group "1"; blank cells, None and NaN are the group "(missing)", as the audit that wrote
+    the policy read them). The one reading of groups that `cutoffs_for` and `unseen_groups` share."""
+    from costlib.loading.cells import group_codes
 
-    if isinstance(groups, pd.Series):
-        return categories(groups)
-    values = groups if isinstance(groups, np.ndarray) else np.asarray(groups, dtype=object)
-    return categories(pd.Series(values.ravel(), copy=False))
+    values = groups if isinstance(groups, pd.Series) else pd.Series(np.asarray(groups, dtype=object).ravel())
+    codes, names, _ = group_codes(values)
+    return codes, names
 
 
 def unseen_groups(policy, groups) -> list[str]:
-    """The groups of `groups` (read by `group_codes`) that the policy has no cutoff of its own
+    """The groups of `groups` (read by `case_groups`) that the policy has no cutoff of its own
     for (they get its pooled cutoff), as text, in order of first appearance."""
     p = read_policy(policy)
     if groups is None or p.cutoffs.keys() == {SINGLE_GROUP}:
         return []
-    return [g for g in group_codes(groups)[1] if g not in p.cutoffs]
+    return [g for g in case_groups(groups)[1] if g not in p.cutoffs]
 
 
 def apply_policy(policy, scores, *, groups=None) -> np.ndarray:
@@ -341,7 +343,7 @@ def apply_policy(policy, scores, *, groups=None) -> np.ndarray:
     DataError
         With a sentence: the policy is not one; it flags at random (no cutoff); scores that are
         not finite, or outside [0, 1] for a policy on probabilities; a Series named for another
-        column; no groups for per-group cutoffs, a case without one, or a group the policy never
+        column; no groups for per-group cutoffs, or a group the policy never
         saw and records no pooled cutoff for.
 
     Examples

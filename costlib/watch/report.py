@@ -288,20 +288,6 @@ MSG_PRICES_PER_GROUP = (
 )
 
 
-def shipped_cutoffs(policy: Mapping):
-    """The cutoffs of `policy` (what `present.policy.load_policy` returns, checked already) as the
-    hand-off reads a policy (`costlib.handoff.policy.PolicyCutoffs`: each group by `group_name`,
-    the pooled cutoff for groups it never saw), so that Watch meets cases by the one rule
-    `apply_policy` meets them by."""
-    from costlib.handoff.policy import PolicyCutoffs
-    from costlib.present.policy import group_name
-
-    cutoffs = {group_name(g): float(t) for g, t in policy["thresholds"].items()}
-    pooled = policy.get("pooled_cutoff")
-    group = (policy.get("data") or {}).get("group")
-    return PolicyCutoffs(policy.get("rule") or "", cutoffs, None if pooled is None else float(pooled), group=group)
-
-
 def case_cutoffs(policy: Mapping, groups: np.ndarray | None, n: int) -> tuple[np.ndarray, dict, dict]:
     """(each of the `n` cases' group, {group: cutoff}, {group: (c_fp, c_fn)}) under `policy`.
 
@@ -311,14 +297,14 @@ def case_cutoffs(policy: Mapping, groups: np.ndarray | None, n: int) -> tuple[np
     records a pooled cutoff every group has), as `SINGLE_GROUP`, and only at one price: else
     DataError with the hand-off's sentence asking for the group column (`cutoffs_for`), or
     `MSG_PRICES_PER_GROUP`, each naming at most five groups."""
-    from costlib.handoff.policy import cutoffs_for
+    from costlib.handoff.policy import cutoffs_for, loaded_cutoffs
     from costlib.loading.messages import available
     from costlib.present.policy import group_name
 
     if groups is not None:
         thresholds, prices = for_groups(policy, sorted(set(groups)))
         return groups, thresholds, prices
-    p = shipped_cutoffs(policy)
+    p = loaded_cutoffs(policy)
     cutoffs_for(p, None, 0)  # the sentence asking for the group column, unless the policy is for everyone
     prices = {group_name(g): tuple(c) for g, c in policy["prices"].items()}
     if len(set(prices.values())) > 1:

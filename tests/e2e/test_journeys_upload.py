@@ -115,7 +115,7 @@ def scores_csv(path: Path, *, bad_rows: tuple[int, ...] = (), n: int = 60, seed:
 def check_bad_scores_message(page, *, previous: str | None) -> None:
     errors = [a for a in alert_texts(page) if "bad_scores.csv" in a]
     assert errors, alert_texts(page)
-    assert '"risk_score"' in errors[0] and "rows 3 and 7" in errors[0] and '("high", "n/a?")' in errors[0], errors[0]
+    assert '"risk_score"' in errors[0] and "rows 4 and 8" in errors[0] and '("high", "n/a?")' in errors[0], errors[0]
     if previous:
         assert page.get_by_text(f"Your previous data, “{previous}”, is still loaded.").count() == 1
     assert_no_error(page)

@@ -161,7 +161,7 @@ def test_a_policy_without_a_pooled_cutoff_refuses_an_unseen_group():
     [
         ({"rule": "r", "cutoffs": {"everyone": 0.3}}, [0.2, 1.7], None, "scores\\[1\\] is 1.7: these scores are on"),
         ({"rule": "r", "cutoffs": {"everyone": 0.3}}, [0.2, float("nan")], None, "scores\\[1\\] is nan"),
-        ({"rule": "r", "cutoffs": {"a": 0.3, "b": 0.4}}, [0.2, 0.3], ["a", None], "groups\\[1\\] is missing"),
+        ({"rule": "r", "cutoffs": {"a": 0.3, "b": 0.4}}, [0.2, 0.3], ["a", None], 'group "\\(missing\\)" is not in'),
         ({"rule": "r", "cutoffs": {"a": 0.3, "b": 0.4}}, [0.2, 0.3], ["a"], "2 scores but 1 groups"),
         ({"rule": "r", "cutoffs": "0.3"}, [0.2], None, '"cutoffs" must map'),
         ({"rule": "r", "cutoffs": {"everyone": "high"}}, [0.2], None, "must be a number"),

@@ -722,7 +722,7 @@ def test_from_table_text_column():
         (
             lambda: table(a=["1.5"] * 119 + ["oops"]),
             {"features": ["a"], "delta": "delta"},
-            r'column "a" has 1 value that is not .*row 120 \("oops"\)',
+            r'column "a" has 1 value that is not .*row 121 \("oops"\)',
         ),
     ],
 )

@@ -431,13 +431,15 @@ def test_labels_are_read_as_the_loader_reads_them():
         read(["maybe"])
 
 
-def test_a_case_without_a_group_is_named_by_its_row():
+def test_a_case_without_a_group_is_in_the_missing_group_as_the_audit_reads_it():
+    """A blank group cell is the group "(missing)" on every path (`loading.cells.group_codes`), as
+    the audit that wrote the policy read it, so the case is watched, not refused."""
     from costlib.watch.report import watch_report
 
     df = _grouped_month(4, 20)
     df.loc[7, "g"] = None
-    with pytest.raises(DataError, match='column "g" has no group in row 9'):
-        watch_report(_policy(), df, name="f", time="t", score="p", label="y", group="g", n_resamples=0)
+    report = watch_report(_policy(), df, name="f", time="t", score="p", label="y", group="g", n_resamples=0)
+    assert sum(p["n"] for p in report["periods"]) == len(df)
 
 
 def test_the_policys_score_scale_and_review_limit_in_cases_a_month_are_read():
