@@ -94,7 +94,12 @@ LIGHT_MODULES = (
     "costlib.notebook",
 )
 NOT_CHECKED = ()
-PLOTS = ("costlib.present.plotting", "costlib.present.cost_figures", "costlib.present.figures")
+PLOTS = (
+    "costlib.present.plotting",
+    "costlib.present.cost_figures",
+    "costlib.present.figures",
+    "costlib.present.watch_figures",
+)
 ALLOWED = {m: ("plotly",) for m in (*PLOTS, "costlib.present.report", "costlib.training.figures")}
 ALLOWED["costlib.handoff.estimator"] = ("sklearn",)  # it subclasses scikit-learn's estimators
 
