@@ -13,17 +13,7 @@ from costlib.present.watch_words import SAVES, watch_table, watch_verdict
 from costlib.watch.alerts import judge_period
 from costlib.watch.periods import MAX_PERIODS, as_periods, read_dates
 from costlib.watch.report import MIN_PERIOD_CASES, watch_report
-
-
-def _policy(cut=0.25):
-    return {
-        "thresholds": {"everyone": cut},
-        "prices": {"everyone": (1.0, 3.0)},
-        "rule": "best single cutoff",
-        "unit": "$",
-        "volume": 1000,
-        "base_rate": 0.3,
-    }
+from tests.watch.test_watch_contract import _policy
 
 
 def _month(rng, month: str, n: int, prior: float) -> pd.DataFrame:
