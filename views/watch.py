@@ -219,7 +219,7 @@ if refit is not None:
             st.session_state[REFIT_SHIPPED] = (ds_new.fingerprint, dict(refit.shipped), refit.sentence)
             st.switch_page(COSTS_PAGE)
 st.plotly_chart(answer.figure, key="watch_chart")
-show_table(answer.table, "watch_periods", key="watch_periods", column_config=watch_words.NARROW)
+show_table(answer.table, "watch_periods", key="watch_periods")
 if refit is not None:
     st.subheader(REFIT_TITLE)
     st.caption(REFIT_CHART)

@@ -342,9 +342,7 @@ def _flagged(share, cap) -> str:
     return percent(share) + (OVER_LIMIT if cap is not None and share > cap_limit(cap, 1.0) else "")
 
 
-#: the table's short columns, drawn narrow so that all of them fit the page
-NARROW = {c: {"width": "small"} for c in ("period", "cases", "flagged", "base rate", "alert")}
-#: the readings table's short columns, the same way
+#: the readings table's short columns, drawn narrow so that all of them fit the page
 READINGS_NARROW = {
     c: {"width": w}
     for c, w in {"period": 75, "if": 145, "base rate": 75, "cost per case": 175, "best cutoff then": 115}.items()

@@ -30,6 +30,7 @@ PAGES = {
     "cost matrix": ("views/matrix.py", {}),
     "instance costs": ("views/instance.py", {}),
     "calibration": ("views/calibration.py", {}),
+    "watch, the built-in year": ("views/watch.py", {}),
 }  # the Data page's own tables (views/data.py) are short and drawn whole by the grid's own sizing
 
 
