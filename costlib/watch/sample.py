@@ -57,10 +57,15 @@ def shipped_policy(seed: int = 7) -> dict:
     return load_policy(shipped_policy_json(seed))
 
 
-@functools.lru_cache(maxsize=2)
 def shipped_policy_json(seed: int = 7) -> str:
     """The policy shipped before the year, as the policy file Costs & groups downloads (made once
-    per seed: the page reads it and offers it for download)."""
+    per seed, however the seed is passed, so the policy the page reads and the file it offers
+    are one: the same ``created`` time included)."""
+    return _shipped_policy_json(int(seed))
+
+
+@functools.lru_cache(maxsize=2)
+def _shipped_policy_json(seed: int) -> str:
     from costlib.answers.audit import build_audit
     from costlib.binary.decision import sweep_model
     from costlib.present.policy import policy_json
