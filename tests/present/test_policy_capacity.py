@@ -5,30 +5,16 @@ note, and the file's share (max_flagged) sets the limit, never the default of 1,
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-import costlib
-from costlib.present.policy import MSG_CASES_PER_MONTH, load_policy, policy_json
-
-COMPAS = Path(__file__).resolve().parents[2] / "costlib" / "samples" / "compas.csv"
+from costlib.present.policy import MSG_CASES_PER_MONTH, load_policy
+from tests.present.test_policy_positive import compas_policy
 
 
 @pytest.fixture(scope="module")
 def limited() -> dict:
-    a = costlib.audit(
-        COMPAS,
-        label="two_year_recid",
-        score="p_recid",
-        split="split",
-        c_fp=1,
-        c_fn=3,
-        volume=10_000,
-        max_flagged=0.04,
-        n_resamples=20,
-    )
-    return json.loads(policy_json(a))
+    return compas_policy(volume=10_000, max_flagged=0.04)
 
 
 @pytest.mark.parametrize("bad", [True, -3, 1.5, "many", 1e300])

@@ -17,23 +17,18 @@ from costlib.present.policy import load_policy, policy_json
 COMPAS = Path(__file__).resolve().parents[2] / "costlib" / "samples" / "compas.csv"
 
 
-def _policy(positive) -> dict:
+def compas_policy(**settings) -> dict:
+    """The policy file an audit of the COMPAS sample at prices 1 and 3 writes, parsed; `settings`
+    go to `costlib.audit` as well."""
     a = costlib.audit(
-        COMPAS,
-        label="two_year_recid",
-        score="p_recid",
-        split="split",
-        c_fp=1,
-        c_fn=3,
-        positive=positive,
-        n_resamples=20,
+        COMPAS, label="two_year_recid", score="p_recid", split="split", c_fp=1, c_fn=3, n_resamples=20, **settings
     )
     return json.loads(policy_json(a))
 
 
 @pytest.fixture(scope="module")
 def written():
-    return {positive: _policy(positive) for positive in (None, 1, "1")}
+    return {positive: compas_policy(positive=positive) for positive in (None, 1, "1")}
 
 
 def test_every_writer_writes_the_positive_outcome_as_the_loaders_text(written):
