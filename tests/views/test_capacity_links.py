@@ -32,3 +32,15 @@ def test_a_limit_switch_in_any_case_still_turns_the_limit_on():
     at = open_app("compas", "views/costs.py", cap_on=" TRUE ", cap="500")
     assert at.toggle(key="cap_on").value is True and at.query_params["cap"] == "500"
     assert not [w.value for w in at.warning if "cap_on" in w.value]
+
+
+def test_a_per_group_switch_that_is_not_true_or_false_is_refused_with_a_sentence():
+    """?per_group= is read by the same rule as a limit's switch: "yes" was off without a word."""
+    at = open_app("compas", "views/costs.py", per_group="yes")
+    said = [w.value.replace("\\", "") for w in at.warning]
+    assert (
+        "The link's per_group “yes” is not one this page can use, so one price for every group is used instead." in said
+    )
+    assert at.toggle(key="per_group").value is False
+    at = open_app("compas", "views/costs.py", per_group="True")  # any case still reads
+    assert at.toggle(key="per_group").value is True

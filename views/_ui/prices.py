@@ -70,11 +70,17 @@ def price_box(key: str, text: str, where) -> None:
     )
 
 
+def _per_group_setting() -> None:
+    """Read ?per_group= from the link once: "true" or "false" (`settings.parse_switch`); anything
+    else ("yes") is refused with the page's sentence, not read as off without a word."""
+    ensure_setting("per_group", False, parse=settings.parse_switch, default_words="one price for every group")
+
+
 def price_book(names: list, unit: str) -> dict:
     """Draw the price sliders and return {group: (c_fp, c_fn)}."""
     c_fp = remember_price("c_fp", 1.0)
     c_fn = remember_price("c_fn", 3.0)
-    ensure_setting("per_group", False, parse=lambda v: v.lower() == "true")
+    _per_group_setting()
     per_group = bool(st.session_state["_keep_per_group"]) and len(names) > 1
     if per_group:
         for i in range(len(names)):
@@ -117,7 +123,7 @@ def stored_costs(names: list) -> dict:
     """The price book's {group: (c_fp, c_fn)} without drawing widgets (for pages that only read it)."""
     c_fp = remember_price("c_fp", 1.0)
     c_fn = remember_price("c_fn", 3.0)
-    ensure_setting("per_group", False, parse=lambda v: v.lower() == "true")
+    _per_group_setting()
     if not st.session_state["_keep_per_group"] or len(names) < 2:
         return {g: (c_fp, c_fn) for g in names}
     return {g: (remember_price(f"c_fp_{i}", c_fp), remember_price(f"c_fn_{i}", c_fn)) for i, g in enumerate(names)}
