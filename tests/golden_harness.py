@@ -7,7 +7,8 @@ subprocess, the files it writes), so the same harness runs before and after the 
   every element the page shows, in order (text, metrics, tables, widget labels and values),
   and each chart's JSON;
 - ``python -m costlib audit``: its text, its ``--json``, the HTML report's text and charts, and
-  the policy file.
+  the policy file;
+- Watch: the page on its built-in year, and ``python -m costlib watch`` on the year's two files.
 
 What would differ between two runs of the same code is normalised away (creation times, the
 random ids Plotly gives a chart's div); floats are compared to 12 significant digits, so a
@@ -78,11 +79,16 @@ CLI_CASES = {
 def app_cases() -> list[str]:
     cases = [f"app:{s}:{p}:{k}" for s in SAMPLES for p in PAGES for k in PRICES]
     cases += [f"app:{s}:costs:per_group" for s in GROUPED]
+    cases += [f"app:compas:watch:{k}" for k in PRICES]  # Watch opens on its built-in year
     return [*cases, "app:compas:train:default"]  # Train has built-in data of its own
 
 
+#: ``costlib watch`` on the built-in year's two files (the Watch page's downloads)
+WATCH_CASES = {"watch_year": ["--resamples", "200"]}
+
+
 def cli_cases() -> list[str]:
-    return [f"cli:{name}" for name in CLI_CASES]
+    return [f"cli:{name}" for name in CLI_CASES] + [f"cli:{name}" for name in WATCH_CASES]
 
 
 def all_cases() -> list[str]:
@@ -271,8 +277,32 @@ def report_summary(page: str) -> dict:
     return {"text": [text(line) for line in lines if line], "figures": report_figures(page)}
 
 
+def _cli(workdir: Path, args) -> dict:
+    r = subprocess.run([sys.executable, "-m", "costlib", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    out = {"exit": r.returncode, "stdout": text(r.stdout).splitlines(), "stderr": text(r.stderr).splitlines()}
+    out["stdout"] = [line.replace(str(workdir), "<tmp>") for line in out["stdout"]]
+    return out
+
+
+def run_watch_case(case: str, workdir: Path) -> dict:
+    from costlib.watch import sample
+
+    name = case.split(":", 1)[1]
+    policy, cases = workdir / sample.POLICY_FILE, workdir / sample.CASES_FILE
+    policy.write_text(sample.shipped_policy_json(), encoding="utf-8")
+    cases.write_bytes(sample.watch_year_csv())
+    args = ["watch", str(policy), str(cases), *("--time", "decided", "--score", "score", "--label", "outcome")]
+    args += ["--group", "region", *WATCH_CASES[name]]
+    plain, as_json = _cli(workdir, args), _cli(workdir, [*args, "--json"])
+    if as_json["exit"] in (0, 1):
+        as_json["stdout"] = tree(json.loads("\n".join(as_json["stdout"])))
+    return {"case": case, "text": plain, "json": as_json}
+
+
 def run_cli_case(case: str, workdir: Path) -> dict:
     name = case.split(":", 1)[1]
+    if name in WATCH_CASES:
+        return run_watch_case(case, workdir)
     args = CLI_CASES[name]
     report, policy = workdir / f"{name}.html", workdir / f"{name}.json"
 
