@@ -35,7 +35,9 @@ from costlib.present.plotting import (
     point_at,
     rule_line,
     rule_line_spec,
-    see_through,
+    series_dash,
+    series_line,
+    series_pattern,
     step_points,
     thin_curve,
 )
@@ -129,9 +131,10 @@ def cost_curve_figure(
     """Cost per case against one cutoff (flag iff score >= cutoff), exact at every score.
 
     `curves` is `decision.cost_curves`: the line None (everybody at one cutoff) drawn thick;
-    one thin line per group. `markers` (`markers_frame`) marks the 0.5, formula and fitted
-    cutoffs, and its ``attrs["levels"]`` draws the decisions without a model (flag nobody,
-    flag everyone, or under a capacity flag at random) as labelled dashed lines.
+    one thinner line per group, in its own colour and dash. `markers` (`markers_frame`) marks
+    the 0.5, formula and fitted cutoffs, and its ``attrs["levels"]`` draws the decisions
+    without a model (flag nobody, flag everyone, or under a capacity flag at random) as
+    labelled dashed lines.
 
     `per_month` (the cases a month) reads the x axis as cases flagged a month instead of the
     cutoff (every line and marker at its ``flagged_share`` times it), each line drawn in steps: a
@@ -176,8 +179,11 @@ def cost_curve_figure(
                     # cases flagged: a block of tied scores is flagged whole or not at all, so between
                     # two points the cases flagged (and the cost) stay those of the left one
                     "shape": "hv" if flagged_x else "linear",
-                    "color": palette_color(0) if line is None else see_through(palette_color(i), 0.6),
-                    "width": 3 if line is None else 1,
+                    # each group's line in its own colour and dash (`plotting.series_line`), opaque: a
+                    # see-through line on white falls under the 3:1 contrast a line needs
+                    "color": palette_color(0 if line is None else i),
+                    "dash": series_dash(0 if line is None else i),
+                    "width": 3 if line is None else 1.5,
                 },
                 "hoverlabel": {"bgcolor": palette_color(i)},  # in full colour, as the line's own was
                 "hovertemplate": ("flagged %{x:,.0f} a month" if flagged_x else "cutoff %{x:.4g}")
@@ -431,7 +437,7 @@ def net_benefit_figure(
                 y=part["net_benefit"],
                 mode="lines",
                 name=plain(m),
-                line={"color": palette_color(i)},
+                line=series_line(i),
             )
         )
     styles = {R.EVERYONE: {"color": EVERYONE_COLOR, "dash": "dot"}, R.NOBODY: {"color": NOBODY_COLOR, "dash": "dash"}}
@@ -465,8 +471,10 @@ def rule_bars_figure(
     `by_group` is `decision.RuleResults.by_group` (``rule, group, cost_per_case, low, high``).
     """
     fig = figure_without_template()
-    j = 0  # the rules with a model get the palette in turn; fairness rules are hatched besides
-    for rule, part in by_group.groupby("rule", sort=False):
+    j = 0  # the rules with a model get the palette in turn
+    # every rule's bars have their own fill pattern (`plotting.series_pattern`), so that neighbours
+    # differ without colour
+    for k, (rule, part) in enumerate(by_group.groupby("rule", sort=False)):
         y = part["cost_per_case"].to_numpy(float)
         low = part["low"].to_numpy(float) if "low" in part else np.full_like(y, np.nan)
         high = part["high"].to_numpy(float) if "high" in part else np.full_like(y, np.nan)
@@ -480,7 +488,7 @@ def rule_bars_figure(
                 y=y,
                 name=plain(R.rule_words(str(rule))),
                 marker_color=color,
-                marker_pattern_shape="/" if R.is_fair(str(rule)) else "",
+                marker_pattern_shape=series_pattern(k),
                 error_y={
                     "type": "data",
                     "symmetric": False,

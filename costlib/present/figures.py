@@ -37,6 +37,10 @@ from costlib.present.plotting import (  # noqa: F401 (re-exported: the pages rea
     palette_color,
     rule_line,
     rule_line_spec,
+    series_dash,
+    series_line,
+    series_pattern,
+    series_symbol,
     step_points,
     thin_curve,
 )
@@ -122,7 +126,9 @@ def value_k_figure(
     unit: str = "",
 ) -> go.Figure:
     """Value against k per model: data-optimal tau solid, tau* dotted, "hand everything over"
-    dashed. Values in `unit` per case (right answers without a unit).
+    dashed; each model's two lines in its colour and with its marker (`plotting.series_symbol`),
+    so that the models read apart without colour. Values in `unit` per case (right answers
+    without a unit).
 
     `frame`: long format ``model, k, value, rule``. `flips`: ``k, leader`` where the
     ranking of the models changes.
@@ -138,9 +144,11 @@ def value_k_figure(
                     go.Scatter(
                         x=part["k"],
                         y=part["value"],
-                        mode="lines",
+                        mode="lines+markers",
                         name=name,
                         line={"color": palette_color(i), "dash": dash},
+                        # a few markers along the line, not one per k
+                        marker={"symbol": series_symbol(i), "size": 8, "maxdisplayed": 12},
                         hovertemplate="k %{x:.3g}<br>value %{y:.4g}<extra>%{fullData.name}</extra>",
                     )
                 )
@@ -216,7 +224,13 @@ def delta_histogram(delta, *, groups=None, title: str = "Instance costs: distrib
         g = np.asarray(groups)
         for i, name in enumerate(pd.unique(g)):
             fig.add_trace(
-                go.Histogram(x=d[g == name], nbinsx=60, name=plain(name), marker_color=palette_color(i), opacity=0.6)
+                go.Histogram(
+                    x=d[g == name],
+                    nbinsx=60,
+                    name=plain(name),
+                    marker={"color": palette_color(i), "pattern": {"shape": series_pattern(i)}},
+                    opacity=0.6,
+                )
             )
         fig.update_layout(barmode="overlay")
     rule_line(
@@ -233,10 +247,9 @@ def nec_error_figure(table: pd.DataFrame, *, title: str = "Normalized excess cos
     """Grouped bars per ``label`` (model or model / group) of ``error rate`` and ``NEC``."""
     fig = figure_without_template()
     labels = [plain(x) for x in table["label"]]
-    fig.add_trace(go.Bar(x=labels, y=table["error rate"], name="error rate", marker_color=palette_color(0)))
-    fig.add_trace(
-        go.Bar(x=labels, y=table["NEC"], name="NEC (mistakes weighted by |delta|)", marker_color=palette_color(1))
-    )
+    for i, (column, name) in enumerate((("error rate", "error rate"), ("NEC", "NEC (mistakes weighted by |delta|)"))):
+        marker = {"color": palette_color(i), "pattern": {"shape": series_pattern(i)}}
+        fig.add_trace(go.Bar(x=labels, y=table[column], name=name, marker=marker))
     rule_line(fig, y=0.5, line={"dash": "dash", "color": NOBODY_COLOR}, text="coin flip (0.5)")
     fig.update_layout(barmode="group")
     return apply_layout(fig, title, "", "share (0 perfect, 1 always wrong)")
@@ -254,14 +267,13 @@ def line_figure(
     baseline: float | None = None,
     baseline_label: str = "",
 ) -> go.Figure:
-    """Generic step curves, one per `color` value, with an optional labelled baseline."""
+    """Generic step curves, one per `color` value (each in its own colour and dash,
+    `plotting.series_line`), with an optional labelled baseline."""
     fig = figure_without_template()
     for i, (name, part) in enumerate(frame.groupby(color, sort=False)):
         part = part[np.isfinite(part[x])]
         xs, ys = thin_curve(part[x].to_numpy(), part[y].to_numpy())
-        fig.add_trace(
-            go.Scatter(x=xs, y=ys, mode="lines", line={"shape": "hv", "color": palette_color(i)}, name=plain(name))
-        )
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=series_line(i, shape="hv"), name=plain(name)))
     if baseline is not None:
         rule_line(fig, y=baseline, line={"dash": "dash", "color": NOBODY_COLOR}, text=baseline_label)
     return apply_layout(fig, title, x_title, y_title)
@@ -285,13 +297,15 @@ def reliability_figure(
                 y=frac_pos,
                 mode="lines+markers",
                 name=plain(name),
-                # later curves (after rescaling) dotted and see-through: the first one stays visible
+                # later curves (after rescaling) smaller and see-through: the first one stays visible;
+                # each has its own marker and dash, so that they read apart without colour
                 marker={
                     "size": size if i == 0 else size * 0.7,
                     "color": palette_color(i),
                     "opacity": 1.0 if i == 0 else 0.7,
+                    "symbol": series_symbol(i),
                 },
-                line={"color": palette_color(i), "dash": "solid" if i == 0 else "dot"},
+                line={"color": palette_color(i), "dash": series_dash(i)},
                 customdata=counts,
                 hovertemplate="predicted %{x:.3f}<br>observed %{y:.3f}<br>cases %{customdata}"
                 "<extra>%{fullData.name}</extra>",

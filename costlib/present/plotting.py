@@ -14,9 +14,22 @@ import plotly.graph_objects as go
 from costlib.core.escaping import plain
 from costlib.core.thinning import thin_index
 
-PALETTE = ["#1f5fa8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#c26b2d"]
+# The one home of the colours of models, groups and rules: every figure takes its i-th line's colour
+# from `palette_color(i)` and its dash (`series_dash`), marker (`series_symbol`) or bar pattern
+# (`series_pattern`) from the same i, so lines differ without colour too. Okabe and Ito's blue,
+# vermillion and bluish green, then Tol's wine, Okabe and Ito's reddish purple, Tol's olive and
+# Okabe and Ito's sky blue and orange darkened (in HLS lightness) to a 3:1 contrast with white
+# (WCAG 2.2, 1.4.11: a line must stand out from the page); ordered so that neighbours stay apart under
+# simulated protanopia, deuteranopia and tritanopia (at least 18 CIEDE2000 units: the test
+# tests/present/test_palette.py measures it, Machado et al. 2009 at full severity).
+PALETTE = ["#0072b2", "#d55e00", "#009e73", "#882255", "#cc79a7", "#666633", "#209ce2", "#c28600"]
+# The i-th line's dash. "dash" and "dot" are left to the lines across the plot (no model, cutoffs).
+SERIES_DASHES = ("solid", "longdash", "dashdot", "longdashdot", "12px,4px,2px,4px,2px,4px")
+# The i-th series' marker: none of the shapes the cost curves give a rule (`cost_figures.RULE_SYMBOLS`).
+SERIES_SYMBOLS = ("hexagon", "square", "triangle-up", "cross", "triangle-down", "pentagon", "hexagram", "bowtie")
+SERIES_PATTERNS = ("", "/", ".", "x", "\\", "+", "|", "-")  # the i-th series of bars' fill pattern
 NOBODY_COLOR = "#555555"
-EVERYONE_COLOR = "#999999"
+EVERYONE_COLOR = "#767676"  # the lightest grey with a 4.5:1 contrast with white
 MAX_POINTS = 2000  # points of a curve drawn (`thin_curve`): a quarter as many stretches of x, about 2 px each
 # the marker of the best answer without a review limit (Costs and Value): a shape no rule uses, so that
 # it is not read as the recommended cutoff's star
@@ -30,17 +43,33 @@ def palette_color(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
-def see_through(color: str, alpha: float) -> str:
-    """A ``#rrggbb`` colour as ``rgba(...)`` with `alpha`: a line drawn see-through in its own
-    colour. A trace's ``opacity`` draws the same, but makes the browser paint the trace's whole
-    layer aside and blend it, on every redraw: three see-through group lines cost a price move on
-    Costs & groups 16 ms at a million rows (A/B run, benchmarks/README.md, "Slider latency").
+def series_dash(i: int) -> str:
+    """The i-th line's dash (`SERIES_DASHES`, cycling): with `palette_color(i)`, the i-th model's or
+    group's line reads apart from its neighbours without colour.
 
-    >>> see_through("#1f5fa8", 0.6)
-    'rgba(31, 95, 168, 0.6)'
+    >>> [series_dash(i) for i in (0, 1, 5)]
+    ['solid', 'longdash', 'solid']
     """
-    red, green, blue = (int(color[k : k + 2], 16) for k in (1, 3, 5))
-    return f"rgba({red}, {green}, {blue}, {alpha:g})"
+    return SERIES_DASHES[i % len(SERIES_DASHES)]
+
+
+def series_symbol(i: int) -> str:
+    """The i-th series' marker shape (`SERIES_SYMBOLS`, cycling)."""
+    return SERIES_SYMBOLS[i % len(SERIES_SYMBOLS)]
+
+
+def series_pattern(i: int) -> str:
+    """The i-th series of bars' fill pattern (`SERIES_PATTERNS`, cycling; the first is plain)."""
+    return SERIES_PATTERNS[i % len(SERIES_PATTERNS)]
+
+
+def series_line(i: int, **line) -> dict:
+    """A Plotly ``line`` of the i-th series: its colour and dash, and `line`'s other settings.
+
+    >>> series_line(1, width=2)
+    {'color': '#d55e00', 'dash': 'longdash', 'width': 2}
+    """
+    return {"color": palette_color(i), "dash": series_dash(i), **line}
 
 
 def step_points(x: np.ndarray, y: np.ndarray, columns: int) -> tuple[np.ndarray, np.ndarray]:

@@ -18,8 +18,8 @@ from costlib.present.plotting import (
     SHIPPED_SYMBOL,
     cutoff_marks,
     figure_without_template,
-    palette_color,
     point_at,
+    series_line,
 )
 
 __all__ = ["REFIT_NAME", "SHIPPED_NAME", "refit_figure"]
@@ -50,7 +50,7 @@ def refit_figure(curves: pd.DataFrame, shipped: dict, judged, *, unit: str = "",
                 y=rows["cost_per_case"],
                 mode="lines",
                 name="cost per case at each cutoff" if line is None else f"{plain(line)}: cost per case",
-                line={"color": palette_color(i), "width": 2},
+                line=series_line(i, width=2),  # each group's own colour and dash
                 hovertemplate="cutoff %{x:.4g}: %{y:.4g} per case<extra></extra>",
             )
         )
