@@ -288,3 +288,80 @@ def pick(page: Page, combobox: str, option: str) -> None:
     page.get_by_role("option", name=option, exact=True).click()
     if page.get_by_role("listbox").count():
         page.keyboard.press("Escape")
+
+
+# ---------------------------------------------------------------------------------------
+# Accessibility: axe-core (shipped by the axe-playwright-python package) and keyboard focus
+
+AXE_WCAG_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa")  # WCAG 2.0-2.2, levels A and AA
+AXE_BLOCKING = ("critical", "serious")  # the impacts a page may not have
+_PAGE_HEIGHT_JS = """() => {
+  let h = document.documentElement.scrollHeight;
+  for (const el of document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"],'
+                                             + '[data-testid="stSidebarContent"], section, main')) {
+    h = Math.max(h, el.scrollHeight + el.getBoundingClientRect().top);
+  }
+  return Math.ceil(h);
+}"""
+
+
+def axe_violations(page: Page, *, exclude: tuple[str, ...] = (), tall: bool = True) -> list[dict]:
+    """axe-core's violations of the WCAG 2.x A/AA rules (`AXE_WCAG_TAGS`) on the page as it stands.
+
+    Parameters
+    ----------
+    page : Page
+        The page, settled (`step`).
+    exclude : tuple of str
+        CSS selectors axe leaves out (each caller says why: only what the app cannot fix).
+    tall : bool
+        Grow the viewport to the whole page first: Streamlit scrolls inside its main area, and
+        axe does not judge the contrast of text scrolled out of sight.
+
+    Returns
+    -------
+    list of dict
+        axe's violation objects (``id``, ``impact``, ``help``, ``nodes`` with ``target``).
+    """
+    from axe_playwright_python.sync_playwright import Axe
+
+    options = {"runOnly": {"type": "tag", "values": list(AXE_WCAG_TAGS)}, "resultTypes": ["violations"]}
+    context = {"exclude": [[sel] for sel in exclude]} if exclude else None
+    viewport = page.viewport_size or {"width": 1400, "height": 1000}
+    try:
+        if tall:
+            height = min(max(page.evaluate(_PAGE_HEIGHT_JS) + 40, viewport["height"]), 16000)
+            if height > viewport["height"]:
+                page.set_viewport_size({"width": viewport["width"], "height": height})
+                page.wait_for_timeout(400)  # Plotly redraws on resize
+        page.evaluate(Axe().axe_script)
+        found = page.evaluate("([context, options]) => axe.run(context || document, options)", [context, options])
+    finally:
+        page.set_viewport_size(viewport)
+    return found["violations"]
+
+
+def axe_blocking(violations: list[dict]) -> list[dict]:
+    """The violations whose impact is critical or serious (`AXE_BLOCKING`)."""
+    return [v for v in violations if v.get("impact") in AXE_BLOCKING]
+
+
+def axe_message(violations: list[dict], where: str) -> str:
+    """One line per violation: rule id, impact, what it asks, and every failing node's target."""
+    lines = [f"axe found {len(violations)} critical/serious WCAG violation(s) on {where}:"]
+    for v in violations:
+        targets = "; ".join(" ".join(map(str, n["target"])) for n in v["nodes"])
+        summary = (v["nodes"][0].get("failureSummary") or "").replace("\n", " ")[:300] if v["nodes"] else ""
+        lines.append(f"- {v['id']} ({v['impact']}): {v['help']} [{len(v['nodes'])} node(s)]: {targets} -- {summary}")
+    return "\n".join(lines)
+
+
+def open_expanders(page: Page) -> int:
+    """Open every closed st.expander on the page (as a reader would, by its summary); how many."""
+    closed = page.locator('[data-testid="stExpander"] details:not([open]) > summary')
+    n = closed.count()
+    for _ in range(n):
+        closed.first.click()  # the opened one leaves the locator's matches
+    if n:
+        step(page, f"after opening {n} expander(s)")
+    return n
