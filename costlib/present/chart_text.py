@@ -1,0 +1,328 @@
+"""A chart for a reader who does not see it: one sentence that says what it shows, and the numbers
+behind it as a table a screen reader reads cell by cell (issue 38).
+
+`chart_text` reads any figure the app or the audit report draws (`present.figures` and
+`present.cost_figures` build them): its title and axis titles, its traces (lines, markers, bars,
+histograms, heatmaps) and the labels of its lines across the plot (a review limit, a formula
+cutoff, the decisions without a model). Pure: no Streamlit; the page shows the result with
+`views._ui.display.show_chart`, the report with `present.report`.
+
+Text in a figure was made safe for Plotly (`core.escaping.plain`: HTML entities, ``<br>``); here
+it is turned back into what the user typed, so the result holds raw user text: the surface that
+shows it escapes it (`md_escape` for Markdown, `html_escape` for HTML; a table's cells are data,
+never rendered).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from costlib.core.thinning import thin_index
+
+MAX_ROWS = 300  # rows of the table at most: a screen reader reads a table cell by cell
+MIN_TRACE_ROWS = 20  # a long trace keeps at least this many rows however many traces share the table
+MAX_NAMED = 6  # series named in the sentence; the rest are counted
+MAX_MARKED = 8  # marks (labelled lines and points) said in the sentence; the table has them all
+KEY_WORDS = ("recommended", "your ")  # a mark that holds one of these is said first: the chart's key point
+SERIES, LABEL = "series", "label"  # the table's first column, and its column of a point's own label
+THINNED = "The table shows {shown:,} of the {total:,} points drawn: {how}."
+THINNED_LINE = "of a long line, the first, last, lowest and highest point of each stretch of its x axis"
+THINNED_MAP = "of the map, one row and one column in every {step}"
+_TAG = re.compile(r"<[^<>]*>")
+
+
+@dataclass(frozen=True)
+class ChartText:
+    """A chart's text alternative.
+
+    sentence  what the chart shows, in words: its title, axes, how many series and which, and
+              what it marks (plain text with the user's own characters: escape it where shown)
+    table     the numbers behind it, long format: ``series``, the x axis's title, the y axis's
+              title (a heatmap: its colour bar's title) and, where points carry one, ``label``;
+              one row per point (a histogram: per bin), at most about `MAX_ROWS`
+    note      None, or the sentence that says the table was thinned (`THINNED`)
+    """
+
+    sentence: str
+    table: pd.DataFrame
+    note: str | None = None
+
+
+def words(text) -> str:
+    """Text of a figure as a reader reads it: the builders' tags (``<br>``) as spaces, entities
+    (`core.escaping.plain`'s) as their characters, runs of spaces as one.
+
+    >>> words("group &lt;b&gt;x&lt;/b&gt;<br>cost")
+    'group <b>x</b> cost'
+    """
+    if text is None:
+        return ""
+    return " ".join(html.unescape(_TAG.sub(" ", str(text))).split())
+
+
+def chart_text(figure: go.Figure | dict) -> ChartText:
+    """The sentence and the table of `figure` (`ChartText`): a Figure, or its spec as a dict
+    (``fig.to_dict()``, or the JSON Streamlit sends, arrays as Plotly's typed arrays).
+
+    Examples
+    --------
+    >>> fig = go.Figure(go.Scatter(x=[0.1, 0.5], y=[2.0, 1.0], mode="lines", name="model &amp; co"))
+    >>> _ = fig.update_layout(title="Cost", xaxis_title="cutoff", yaxis_title="cost per case")
+    >>> alt = chart_text(fig)
+    >>> alt.sentence
+    'Cost: 1 line (model & co) of cost per case against cutoff.'
+    >>> alt.table.columns.tolist(), len(alt.table)
+    (['series', 'cutoff', 'cost per case'], 2)
+    """
+    spec = _arrays(figure.to_dict() if isinstance(figure, go.Figure) else figure)
+    layout = spec.get("layout", {})
+    x_title, y_title = _axis_title(layout, "xaxis", "x"), _axis_title(layout, "yaxis", "y")
+    traces = [t for t in spec.get("data", []) if t.get("visible", True) is not False]
+    heat = [t for t in traces if t.get("type") == "heatmap"]
+    z_title = words(_dig(heat[0], "colorbar", "title", "text") or _dig(heat[0], "colorbar", "title")) if heat else ""
+    columns = _columns(x_title, y_title, z_title or "value")
+    lengths = [_length(t) for t in traces]
+    long = sum(n > MIN_TRACE_ROWS for n in lengths)
+    budget = max(MIN_TRACE_ROWS, MAX_ROWS // max(1, long)) if sum(lengths) > MAX_ROWS else max(lengths, default=0)
+    parts, total, how = [], 0, {}
+    for trace in traces:
+        rows, drawn = _rows(trace, columns, budget)
+        parts.append(rows)
+        total += drawn
+        if len(rows) < drawn:
+            how.setdefault(THINNED_MAP.format(step=rows.attrs["step"]) if "step" in rows.attrs else THINNED_LINE)
+    nonempty = [p for p in parts if len(p)]
+    table = pd.concat(nonempty, ignore_index=True) if nonempty else pd.DataFrame(columns=[SERIES, *columns[:2]])
+    if LABEL in table and table[LABEL].isna().all():
+        table = table.drop(columns=LABEL)
+    note = THINNED.format(shown=len(table), total=total, how="; ".join(how)) if how else None
+    return ChartText(_sentence(layout, traces, x_title, y_title), table, note)
+
+
+# ---------------------------------------------------------------------------------------
+# The table
+
+
+def _arrays(obj):
+    """`obj` with every typed array (``{"dtype", "bdata", "shape"}``, as Plotly writes a numpy
+    array in a spec) read back as a numpy array."""
+    if isinstance(obj, dict):
+        if "bdata" in obj and "dtype" in obj:
+            values = np.frombuffer(base64.b64decode(obj["bdata"]), dtype=np.dtype(obj["dtype"]))
+            shape = obj.get("shape")
+            return values.reshape([int(n) for n in str(shape).split(",")]) if shape else values
+        return {key: _arrays(value) for key, value in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_arrays(value) for value in obj]
+    return obj
+
+
+def _columns(x_title: str, y_title: str, z_title: str) -> tuple[str, str, str]:
+    """The table's x, y and value headers: the axes' titles, made distinct from each other and
+    from the table's own columns (a user's unit can make two titles alike)."""
+    out: list[str] = []
+    for name, fallback in ((x_title, "x"), (y_title, "y"), (z_title, "value")):
+        name = name or fallback
+        while name in out or name in (SERIES, LABEL):
+            name = f"{name} ({fallback})"
+        out.append(name)
+    return out[0], out[1], out[2]
+
+
+def _length(trace: dict) -> int:
+    for key in ("x", "y", "z"):
+        if trace.get(key) is not None:
+            return int(np.size(trace[key]))
+    return 0
+
+
+def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.DataFrame, int]:
+    """(rows of the table, points drawn) of one trace: at most about `budget` rows of a line."""
+    kind = trace.get("type") or "scatter"
+    name = words(trace.get("name")) or kind
+    x_col, y_col, z_col = columns
+    if kind == "heatmap":
+        return _heatmap_rows(trace, columns, name)
+    if kind == "histogram":
+        values = np.asarray(trace.get("x", []), dtype=float)
+        values = values[np.isfinite(values)]
+        if not values.size:
+            return pd.DataFrame(), 0
+        counts, edges = np.histogram(values, bins=int(trace.get("nbinsx") or 30))
+        frame = pd.DataFrame(
+            {SERIES: name, f"{x_col} from": edges[:-1], f"{x_col} to": edges[1:], f"{y_col} (count)": counts}
+        )
+        return frame, len(frame)
+    x, y = trace.get("x"), trace.get("y")
+    if y is None:
+        return pd.DataFrame(), 0
+    y = np.asarray(y, dtype=object)
+    x = np.asarray(x, dtype=object) if x is not None else np.arange(len(y), dtype=object)
+    frame = pd.DataFrame({SERIES: name, x_col: _cells(x), y_col: _cells(y)})
+    text = trace.get("text")
+    if isinstance(text, (list, tuple, np.ndarray)) and len(text) == len(frame):
+        frame[LABEL] = [words(t) for t in text]
+    elif isinstance(text, str) and text:
+        frame[LABEL] = words(text)
+    else:
+        frame[LABEL] = None
+    error = trace.get("error_y") or {}
+    if error.get("array") is not None and len(error["array"]) == len(frame):
+        up = pd.to_numeric(pd.Series(error["array"]), errors="coerce").to_numpy(float)
+        down = error.get("arrayminus")
+        down = up if down is None else pd.to_numeric(pd.Series(down), errors="coerce").to_numpy(float)
+        mid = pd.to_numeric(frame[y_col], errors="coerce").to_numpy(float)
+        frame[f"{y_col}, interval from"] = mid - down
+        frame[f"{y_col}, interval to"] = mid + up
+    drawn = len(frame)
+    if drawn > budget:
+        values = pd.to_numeric(frame[y_col], errors="coerce").to_numpy(float)
+        position = pd.to_numeric(frame[x_col], errors="coerce").to_numpy(float)
+        keep = thin_index(values, budget, x=position if np.isfinite(position).all() else None)
+        frame = frame.iloc[keep]
+    return frame.reset_index(drop=True), drawn
+
+
+def _heatmap_rows(trace: dict, columns: tuple[str, str, str], name: str) -> tuple[pd.DataFrame, int]:
+    """One row per cell of a heatmap: its x, its y, and its value, or its text where that is a
+    category's name (the sensitivity map's colours are codes of its options); every k-th row
+    and column when that is more than `MAX_ROWS`."""
+    z = np.asarray(trace.get("z", []), dtype=float)
+    if z.ndim != 2 or not z.size:
+        return pd.DataFrame(), 0
+    ny, nx = z.shape
+    x = list(trace.get("x") if trace.get("x") is not None else range(nx))
+    y = list(trace.get("y") if trace.get("y") is not None else range(ny))
+    text = trace.get("text")
+    text = np.asarray(text, dtype=object) if text is not None and np.shape(text) == z.shape else None
+    step = max(1, int(np.ceil(np.sqrt(ny * nx / MAX_ROWS))))
+    rows = []
+    for i in range(0, ny, step):
+        for j in range(0, nx, step):
+            value = _cell(z[i, j])
+            if text is not None and not _is_number(text[i, j]):  # a category's name (the codes mean nothing)
+                value = words(text[i, j])
+            rows.append({columns[0]: _cell(x[j]), columns[1]: _cell(y[i]), columns[2]: value})
+    frame = pd.DataFrame(rows)
+    frame.insert(0, SERIES, name)
+    if step > 1:
+        frame.attrs["step"] = step
+    return frame, ny * nx
+
+
+def _is_number(text) -> bool:
+    try:
+        float(str(text).replace(",", ""))
+    except ValueError:
+        return False
+    return True
+
+
+def _cells(values: np.ndarray) -> list:
+    return [_cell(v) for v in values]
+
+
+def _cell(value):
+    """A value as a cell: a number as a float (None for a gap), text as its words."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return float(value) if np.isfinite(value) else None
+    return words(value)
+
+
+# ---------------------------------------------------------------------------------------
+# The sentence
+
+
+def _dig(obj, *keys):
+    for key in keys:
+        if not isinstance(obj, dict):
+            return None
+        obj = obj.get(key)
+    return obj
+
+
+def _axis_title(layout: dict, axis: str, fallback: str) -> str:
+    title = _dig(layout, axis, "title")
+    return words(title.get("text") if isinstance(title, dict) else title)
+
+
+def _kind(trace: dict) -> str:
+    kind = trace.get("type") or "scatter"
+    if kind in ("bar", "histogram", "heatmap"):
+        return {"bar": "series of bars", "histogram": "histogram", "heatmap": "map"}[kind]
+    return "line" if "lines" in (trace.get("mode") or "lines") else "set of marked points"
+
+
+def _count(n: int, what: str) -> str:
+    plural = {"series of bars": "series of bars", "set of marked points": "sets of marked points"}
+    return f"{n} {what}" if n == 1 else f"{n} {plural.get(what, what + 's')}"
+
+
+def _sentence(layout: dict, traces: list[dict], x_title: str, y_title: str) -> str:
+    """What the chart shows, in one sentence (`chart_text`)."""
+    title = words(_dig(layout, "title", "text") if isinstance(layout.get("title"), dict) else layout.get("title"))
+    series: dict[str, list[str]] = {}
+    marks: list[str] = []
+    for trace in traces:
+        kind, name = _kind(trace), words(trace.get("name"))
+        if kind == "set of marked points":
+            marks += _point_marks(trace, x_title, y_title)
+            continue
+        series.setdefault(kind, []).append(name)
+    what = []
+    for kind, names in series.items():
+        named = [n for n in names if n]
+        shown = ", ".join(named[:MAX_NAMED]) + (f" and {len(named) - MAX_NAMED} more" if len(named) > MAX_NAMED else "")
+        what.append(_count(len(names), kind) + (f" ({shown})" if shown else ""))
+    axes = (
+        f" of {y_title} against {x_title}"
+        if x_title and y_title
+        else f" by {x_title}"
+        if x_title
+        else f" of {y_title}"
+        if y_title
+        else ""
+    )
+    body = " and ".join(what) if what else "no data"
+    notes = [words(n.get("text")) for n in layout.get("annotations", []) or [] if words(n.get("text"))]
+    marks = sorted(notes + marks, key=lambda m: not any(k in m for k in KEY_WORDS))  # stable: key points first
+    said = "; ".join(marks[:MAX_MARKED]) + (f"; and {len(marks) - MAX_MARKED} more" if len(marks) > MAX_MARKED else "")
+    return f"{title or 'A chart'}: {body}{axes}" + (f"; marked: {said}" if said else "") + "."
+
+
+def _point_marks(trace: dict, x_title: str, y_title: str) -> list[str]:
+    """The marked points of a markers-only trace in words: each point's own label (else the
+    trace's name) at its x and y."""
+    x, y = trace.get("x"), trace.get("y")
+    if x is None or y is None:
+        return []
+    text = trace.get("text")
+    name = words(trace.get("name"))
+    out = []
+    for i, (px, py) in enumerate(zip(x, y, strict=False)):
+        label = words(text[i]) if isinstance(text, (list, tuple, np.ndarray)) and i < len(text) else name
+        out.append(f"{label} at {_short(x_title) or 'x'} {_number(px)}, {_short(y_title) or 'y'} {_number(py)}")
+    return out
+
+
+def _short(title: str) -> str:
+    """An axis's title without what it explains in brackets or after a comma: "cutoff (flag a
+    case when...)" is "cutoff" where a point is placed on it."""
+    return re.split(r" \(|, ", title, maxsplit=1)[0]
+
+
+def _number(value) -> str:
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        return f"{float(value):.4g}" if np.isfinite(value) else "–"
+    return words(value)

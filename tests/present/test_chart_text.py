@@ -1,0 +1,89 @@
+"""Every chart has a text alternative (`present.chart_text`): a sentence that says what it shows and
+the numbers behind it as a table; user text in both as the user typed it (issue 38, item 3)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+from costlib.binary import decision
+from costlib.present import figures
+from costlib.present.chart_text import LABEL, MAX_ROWS, SERIES, THINNED_LINE, chart_text
+from tests.present.test_figures import HOSTILE, _builders
+
+
+@pytest.mark.parametrize("name", list(_builders()))
+def test_every_chart_has_a_sentence_and_a_table_with_the_users_text_as_typed(name):
+    fig = _builders()[name]()
+    alt = chart_text(fig)
+    title = fig.layout.title.text
+    assert alt.sentence.endswith(".") and len(alt.table)
+    if title:  # the title, as the reader reads it (the builders' escapes undone)
+        assert alt.sentence.startswith(title.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+    text = alt.sentence + json.dumps(alt.table.astype(str).to_dict("list"), ensure_ascii=False)
+    assert "&lt;" not in text and "&amp;" not in text  # never Plotly's escapes: the surface escapes for itself
+    assert list(alt.table.columns[:1]) == [SERIES] and alt.table.columns.is_unique
+    assert len(alt.table) <= MAX_ROWS + 20
+
+
+def test_a_cost_curve_says_its_lines_marks_and_numbers():
+    rng = np.random.default_rng(1)
+    n = 80  # few enough points that the table holds every one
+    g = np.where(rng.random(n) < 0.5, HOSTILE, "plain")
+    s = rng.random(n)
+    y = (rng.random(n) < s).astype(int)
+    ms = decision.sweep_model(y, s, g)
+    rec = decision.recommend(ms, (1, 2), n_resamples=20)
+    curves = decision.cost_curves(ms, rec.prices)
+    fig = figures.cost_curve_figure(curves, figures.markers_frame(rec), unit="$", title="Cost", cap=0.3)
+    alt = chart_text(fig)
+    assert alt.sentence.startswith(
+        f"Cost: 3 lines (everyone, one cutoff, group {HOSTILE}, group plain) of cost per case ($) against cutoff"
+    )
+    assert "your review limit" in alt.sentence and "flag everyone (no model, recommended)" in alt.sentence
+    # the table holds each line's points as drawn, its columns named by the axes
+    everyone = fig.data[0]
+    rows = alt.table[alt.table[SERIES] == "everyone, one cutoff"]
+    cutoff = "cutoff (flag a case when its score is at least this)"
+    assert rows[cutoff].tolist() == pytest.approx(np.asarray(everyone.x, float).tolist())
+    assert rows["cost per case ($)"].tolist() == pytest.approx(np.asarray(everyone.y, float).tolist())
+    marked = alt.table[alt.table[SERIES] == "marked cutoffs"]
+    assert marked[LABEL].str.startswith("best cutoff per group (").sum() == 2 and alt.note is None
+
+
+def test_a_long_line_is_thinned_to_its_steps_and_extremes_and_says_so():
+    x = np.linspace(0, 1, 5000)
+    y = np.sin(12 * x)
+    y[1234] = 5.0  # a spike the table must keep
+    fig = figures.line_figure(
+        pd.DataFrame({"t": x, "v": y, "m": "m"}), x="t", y="v", color="m", title="T", x_title="t", y_title="v"
+    )
+    alt = chart_text(fig)
+    assert len(alt.table) <= MAX_ROWS + 4 and alt.table["v"].max() == 5.0 and alt.table["v"].min() == y.min()
+    assert alt.note is not None and THINNED_LINE in alt.note and f"{len(fig.data[0].x):,}" in alt.note
+
+
+def test_a_heatmap_reads_as_its_categories_and_a_bar_chart_with_its_intervals():
+    heat = figures.heatmap_figure([[1, 2], [3, 4]], ["no", "yes"], title="Counts", colorbar="cases")
+    alt = chart_text(heat)
+    assert alt.table[["decision", "true class", "cases"]].values.tolist() == [
+        ["no", "no", 1.0],
+        ["yes", "no", 2.0],
+        ["no", "yes", 3.0],
+        ["yes", "yes", 4.0],
+    ]
+    bars = go.Figure(go.Bar(x=["a"], y=[2.0], error_y={"type": "data", "array": [0.5], "arrayminus": [0.25]}))
+    row = chart_text(bars).table.iloc[0].tolist()
+    assert row == ["bar", "a", 2.0, 1.75, 2.5]
+
+
+def test_the_spec_streamlit_sends_reads_as_the_figure():
+    fig = _builders()["cost_curve_figure"]()
+    from_json = chart_text(json.loads(fig.to_json()))
+    alt = chart_text(fig)
+    assert from_json.sentence == alt.sentence
+    pd.testing.assert_frame_equal(from_json.table, alt.table)
