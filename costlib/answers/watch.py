@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from costlib.loading.messages import q
 from costlib.present import figures
 from costlib.present.watch_words import watch_group_table, watch_readings_table, watch_table, watch_verdict
 
@@ -44,10 +45,28 @@ class WatchAnswer:
 
 
 def sample_inputs(seed: int = 7) -> tuple[dict, pd.DataFrame]:
-    """The built-in sample's shipped policy and year of cases."""
-    from costlib.watch.sample import shipped_policy, watch_year
+    """The built-in sample's shipped policy (with its ``"sign_off"``, `with_sign_off`: a sample
+    nobody signed) and year of cases."""
+    from costlib.watch.sample import shipped_policy, shipped_policy_json, watch_year
 
-    return shipped_policy(seed), watch_year(seed)
+    return with_sign_off(shipped_policy(seed), shipped_policy_json(seed), what=SAMPLE_POLICY), watch_year(seed)
+
+
+SAMPLE_POLICY = "The built-in sample's policy"
+CURRENT_POLICY = "The policy Costs & groups recommends now"
+
+
+def with_sign_off(policy: dict, text: bytes | str, *, what: str, allow_unsigned: bool = True) -> dict:
+    """`policy` (what `load_policy` read from `text`) with its reviewer's sign-off as
+    ``policy["sign_off"]`` (`costlib.handoff.signing.SignOff.record`: ``state``, ``sentence``,
+    ``reviewer``, ``date``, ``decision``, ``note``), checked as ``costlib watch`` checks it; the
+    page shows its ``sentence``. With `allow_unsigned` (the page: it watches, it does not serve),
+    an unsigned policy, or a signed one while the server has no key to check it, is shown with
+    a sentence that says so; a rejected or altered one, or one sealed with another key, is
+    refused with a sentence (DataError), as on the command line."""
+    from costlib.handoff.signing import checked_text
+
+    return {**policy, "sign_off": checked_text(text, allow_unsigned=allow_unsigned, what=what).record()}
 
 
 SAMPLE_FILES_WHAT = (
@@ -76,11 +95,14 @@ def sample_files(seed: int = 7) -> SampleFiles:
     )
 
 
-def read_policy(data: bytes) -> dict:
-    """An uploaded policy file, checked (`present.policy.load_policy`: a sentence on bad input)."""
+def read_policy(data: bytes, *, allow_unsigned: bool = True, name: str | None = None) -> dict:
+    """An uploaded policy file, checked (`present.policy.load_policy`: a sentence on bad input),
+    with its reviewer's sign-off (`with_sign_off`; `name`: the uploaded file's name, for the
+    sentence)."""
     from costlib.present.policy import load_policy
 
-    return load_policy(data)
+    what = "This policy" if name is None else f"The policy {q(name, 80)}"
+    return with_sign_off(load_policy(data), data, what=what, allow_unsigned=allow_unsigned)
 
 
 MSG_AGGREGATE = (
@@ -325,7 +347,8 @@ def current_policy(build) -> dict:
     policy file is (`present.policy.load_policy`), so that both ways in are watched alike."""
     from costlib.present.policy import load_policy, policy_json
 
-    return load_policy(policy_json(build()))
+    text = policy_json(build())
+    return with_sign_off(load_policy(text), text, what=CURRENT_POLICY)
 
 
 def folder_cases(path, columns: list[str]) -> pd.DataFrame:

@@ -1,11 +1,13 @@
-"""``costlib apply POLICY FILE [--score COL] [--group COL] --out DECISIONS.csv [--json]``: the
-policy's decision for every case of a file (`costlib.handoff.policy.apply_policy`).
+"""``costlib apply POLICY FILE [--score COL] [--group COL] --out DECISIONS.csv [--allow-unsigned] [--json]``:
+the policy's decision for every case of a file (`costlib.handoff.policy.apply_policy`), once a
+reviewer signed it off (`costlib.handoff.signing`).
 
 The score and group columns default to the ones the policy was chosen on (its data
 dictionary); a different score column is refused, as is a file whose scores are on another
 scale. The decisions file has one row per case, in the file's order: ``row`` (the file's row,
 the header being row 1), the score, the group, the ``cutoff`` applied and ``flagged``
-(``true`` or ``false``). Exit 0 when written, 2 for bad input.
+(``true`` or ``false``). Exit 0 when written, 2 for bad input, a policy nobody signed off on among
+it (unsigned, unless ``--allow-unsigned``; rejected, altered or sealed with another key, always).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import pandas as pd
 
 from costlib.cli.outputs import check_outputs, write_atomic, written
 from costlib.cli.refusals import column_flags, refusal
-from costlib.cli.watch import add_policy_argument
+from costlib.cli.watch import add_policy_argument, sign_off_note
 from costlib.core.errors import DataError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -45,11 +47,12 @@ def decide(args) -> tuple[pd.DataFrame, dict, list[str]]:
     """(the decisions table, the summary, the groups the policy has no cutoff of its own for) of
     ``apply``; the summary lists the first 100 of those groups."""
     from costlib import loading
-    from costlib.handoff.policy import decide, logit_cutoff, read_policy, unseen_groups
+    from costlib.handoff.policy import decide, logit_cutoff, signed_cutoffs, unseen_groups
     from costlib.loading.frames import group_column, number_column, require_columns
 
     check_outputs([args.policy, args.file], {"--out": args.out})
-    p = read_policy(args.policy)  # a policy file, or the short form {"rule", "cutoffs"} as a file
+    # a policy file, or the short form {"rule", "cutoffs"} as a file (never signed), read once and its sign-off checked
+    p = signed_cutoffs(args.policy, allow_unsigned=args.allow_unsigned)
     policy_name = loading.display_name(os.path.basename(args.policy))
     score = args.score or p.score
     if score is None:
@@ -70,7 +73,7 @@ def decide(args) -> tuple[pd.DataFrame, dict, list[str]]:
     unseen = unseen_groups(p, groups)
     pooled_rows = int(groups.astype(str).isin(unseen).sum()) if unseen else 0
     summary = {
-        "policy": {"file": policy_name, "rule": p.rule},
+        "policy": {"file": policy_name, "rule": p.rule, "sign_off": p.sign_off.record()},
         "data": {"file": name, "sha256": loading.fingerprint(raw), "n_rows": len(df), "score": score, "group": group},
         "flagged": int(flags.sum()),
         "flagged_share": float(flags.mean()) if flags.size else None,
@@ -112,4 +115,7 @@ def run(args) -> int:
                 f"({available(unseen, 5)}): they got its pooled cutoff."
             )
         print(written("Decisions", args.out, replaced))
+    note = sign_off_note(summary["policy"]["sign_off"])
+    if note:
+        print(note, file=sys.stderr)
     return EXIT_OK

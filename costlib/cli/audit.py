@@ -188,6 +188,17 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--report", metavar="OUT.html", help="write the self-contained HTML audit report here")
     p.add_argument("--policy", metavar="OUT.json", help="write the JSON policy file here")
     p.add_argument(
+        "--model-id",
+        metavar="TEXT",
+        help="the model's identity (a registry name, version or run id), recorded in the policy and the JSON",
+    )
+    p.add_argument(
+        "--model-file",
+        metavar="PATH",
+        help="the model's saved file: its sha256 is recorded in the policy and the JSON (the file is hashed, "
+        "never loaded)",
+    )
+    p.add_argument(
         "--rule", metavar="RULE", help="rule whose cutoffs the policy records (default: the recommended rule)"
     )
     p.add_argument(
@@ -327,10 +338,13 @@ def run_audit(args) -> int:
     """`audit`: the models' sweeps (from the rows in memory, or with --engine where FILE
     lives), then one audit, one printout, the report and the policy."""
     from costlib.answers.audit import build_audit, data_columns
+    from costlib.handoff.identity import model_identity, with_model_identity
     from costlib.present.policy import policy_json
     from costlib.present.report import audit_html
 
-    check_outputs([args.file], {"--report": args.report, "--policy": args.policy}, engine=args.engine)  # first
+    inputs = [args.file] + ([args.model_file] if args.model_file else [])
+    check_outputs(inputs, {"--report": args.report, "--policy": args.policy}, engine=args.engine)  # first
+    identity = model_identity(model_id=args.model_id, model_file=args.model_file)  # before the work, refused first
     scores = list(dict.fromkeys(args.score))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -372,7 +386,8 @@ def run_audit(args) -> int:
     if rule not in audit.cutoffs:
         raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs) + ".")
     try:
-        policy = policy_json(audit, rule) if args.policy else None  # refused here, before anything is written
+        # refused here, before anything is written
+        policy = with_model_identity(policy_json(audit, rule), identity) if args.policy else None
     except DataError:  # a policy its own reader would refuse (a group name too long): the writer's sentence
         raise
     except ValueError as exc:  # a rule with no cutoff for some group (NaN) cannot be a policy
@@ -390,12 +405,15 @@ def run_audit(args) -> int:
                 before = "; ".join(written(w, p, r).rstrip(".") for p, r, w in done)
                 raise DataError(exc.message + (f" (Before it: {before}.)" if before else "")) from None
     if args.json:
-        print(json.dumps(audit.summary(), allow_nan=False))
+        summary = audit.summary()
+        if identity is not None:
+            summary["model_identity"] = identity
+        print(json.dumps(summary, allow_nan=False))
         for path, replaced, what in done:
             if replaced:
                 print(f"note: {written(what, path, replaced)}", file=sys.stderr)
     else:
-        _print_text(args, audit, name, header, costs)
+        _print_text(args, audit, name, header, costs, identity)
         for path, replaced, what in done:
             print(written(what, path, replaced))
     for note in notes:
@@ -457,13 +475,16 @@ def record_line(d: dict) -> str:
     )
 
 
-def _print_text(args, audit, name: str, header: str, costs: dict) -> None:
+def _print_text(args, audit, name: str, header: str, costs: dict, identity: dict | None = None) -> None:
+    from costlib.handoff.identity import identity_line
 
     models = ", ".join(audit.recommendation.models["model"])
     prices = "; ".join(f"{g}: c_fp {p[0]:g}, c_fn {p[1]:g}" for g, p in costs.items())
     unit = f" (in {args.unit})" if args.unit else ""
     print(f"costlib audit of {models} on {name}: {header}.")
     print(record_line(audit.data_dictionary))
+    if identity is not None:
+        print(identity_line(identity))
     print(f"Prices{unit}: {prices}.")
     print()
     print(audit.verdict.headline)

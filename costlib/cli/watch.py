@@ -1,12 +1,13 @@
 """``python -m costlib watch POLICY FILE --time COL --score COL [--label COL] [--group COL]
-[--freq M|W|D] [--json]``: is the cutoff a policy ships still the right one, period by period?
+[--freq M|W|D] [--allow-unsigned] [--json]``: is the cutoff a policy ships still the right one, period by period?
 
 Per period: the cases, the cost per case at the shipped cutoffs (measured on the rows whose
 outcome is known, else the label-free estimate with the period's base rate estimated by
 Saerens, Latinne and Decaestecker's EM, which assumes calibrated scores and a shift in the base
 rate only), the period's own best cutoff, the regret with its honest 95% interval
 (`costlib.watch.alerts`) and an alert when all of that interval is above zero. Exit 0 without
-alerts, 1 with any (so a scheduled job can page someone), 2 for bad input.
+alerts, 1 with any (so a scheduled job can page someone), 2 for bad input, a policy nobody signed
+off on among it (`costlib.handoff.signing`: unless ``--allow-unsigned`` for an unsigned one).
 """
 
 from __future__ import annotations
@@ -23,10 +24,25 @@ EXIT_OK, EXIT_ALERT, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def add_policy_argument(p) -> None:
-    """The ``POLICY`` argument of the commands that read a policy file (watch, apply)."""
+    """The ``POLICY`` argument of the commands that read a policy file (watch, apply), and
+    ``--allow-unsigned`` (`costlib.handoff.signing`)."""
     p.add_argument(
         "policy", metavar="POLICY", help="the policy file (JSON) written by audit --policy or the Costs page"
     )
+    p.add_argument(
+        "--allow-unsigned",
+        action="store_true",
+        help="use a policy whose sign-off cannot be checked: unsigned, or signed while COSTLIB_SIGNING_KEY is unset "
+        "(a rejected or altered policy, or one sealed with another key, is refused all the same)",
+    )
+
+
+def sign_off_note(record: dict) -> str | None:
+    """The note a command prints (on standard error) when it used a policy whose sign-off it
+    could not check (``--allow-unsigned``); None for a policy signed and checked."""
+    from costlib.handoff.signing import SIGNED
+
+    return None if record["state"] == SIGNED else f"note: {record['sentence']}"
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -63,6 +79,9 @@ def run(args) -> int:
         print(json.dumps(report, allow_nan=False))
     else:
         _print_text(report)
+    note = sign_off_note(report["policy"]["sign_off"])
+    if note:
+        print(note, file=sys.stderr)
     return EXIT_ALERT if any(p["alert"] for p in report["periods"]) else EXIT_OK
 
 
@@ -70,11 +89,14 @@ def watch(args) -> dict:
     """The report of ``watch`` as JSON-ready data (`costlib.watch.report.watch_report`), with
     the files it read."""
     from costlib import loading
+    from costlib.handoff.signing import checked_text
+    from costlib.handoff.signing import policy_name as named
     from costlib.present.policy import load_policy
     from costlib.watch.report import watch_report
 
     data, policy_name = loading.read_path(args.policy, table=False)  # load_policy says what is wrong
     policy = load_policy(data)
+    sign_off = checked_text(data, allow_unsigned=args.allow_unsigned, what=named(args.policy))
     raw, name = loading.read_path(args.file)
     report = watch_report(
         policy,
@@ -89,6 +111,7 @@ def watch(args) -> dict:
         seed=args.seed,
     )
     report["policy"]["file"] = policy_name
+    report["policy"]["sign_off"] = sign_off.record()
     report["data"]["sha256"] = loading.fingerprint(raw)
     return report
 

@@ -20,7 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from costlib.core.errors import DataError
-from costlib.handoff.policy import apply_policy, is_fitted, positive_label, read_policy
+from costlib.handoff.policy import apply_policy, is_fitted, positive_label, signed_cutoffs
 from costlib.loading.messages import q
 
 MSG_BINARY = (
@@ -101,6 +101,10 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         on an array, when ``X`` has exactly as many columns as the model reads; ``fit`` refits as
         the model handed over read, but a clone's (cross-validation's) model is not fitted, so it
         is fitted without the group column: say True for a model that reads it from an array.
+    allow_unsigned : bool, default=False
+        Use a policy whose sign-off cannot be checked (unsigned, or sealed while the key is
+        unset); without it such a policy is refused at ``fit`` and ``predict``, as one rejected,
+        altered or sealed with another key always is (`costlib.handoff.policy.signed_cutoffs`).
 
     Attributes
     ----------
@@ -112,12 +116,22 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         The column names of ``X`` at ``fit``, when it was a DataFrame with text names.
     """
 
-    def __init__(self, estimator, *, policy, group, response_method: str = "predict_proba", keep_group=False):
+    def __init__(
+        self,
+        estimator,
+        *,
+        policy,
+        group,
+        response_method: str = "predict_proba",
+        keep_group=False,
+        allow_unsigned: bool = False,
+    ):
         self.estimator = estimator
         self.policy = policy
         self.group = group
         self.response_method = response_method
         self.keep_group = keep_group
+        self.allow_unsigned = allow_unsigned
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -228,7 +242,9 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         kind = type_of_target(y, input_name="y")
         if kind != "binary":
             raise ValueError(MSG_BINARY.format(kind=kind, n=len(np.unique(np.asarray(y)))))
-        p = read_policy(self.policy)  # a policy that is not one is refused before any fitting
+        p = signed_cutoffs(
+            self.policy, allow_unsigned=self.allow_unsigned
+        )  # a policy that is not one is refused before any fitting
         if self.keep_group == "auto" and is_fitted(self.estimator):  # as the model handed over read it
             features, _ = self._split(X, model=self.estimator)
         else:
@@ -249,7 +265,7 @@ class PolicyClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     def predict(self, X) -> np.ndarray:
         """The policy's positive class where it flags the case, the other class elsewhere."""
         model, features, groups = self._features(X)
-        p = read_policy(self.policy)
+        p = signed_cutoffs(self.policy, allow_unsigned=self.allow_unsigned)
         pos = positive_label(model.classes_, p.positive)
         neg = next(c for c in model.classes_ if c != pos)
         if self.response_method == "predict_proba":

@@ -87,6 +87,7 @@ class PolicyCutoffs:
     group: str | None = None
     positive: object = None
     random_share: float | None = None
+    sign_off: object = None  # `costlib.handoff.signing.SignOff` once `signed_cutoffs` checked it; None: not checked
 
     @property
     def one_cutoff(self) -> float | None:
@@ -227,6 +228,48 @@ def read_policy(policy) -> PolicyCutoffs:
     else:
         raise DataError(MSG_NOT_A_POLICY.format(what=type(policy).__name__))
     return loaded_cutoffs(load_policy(text))
+
+
+def signed_cutoffs(policy, *, allow_unsigned: bool = False) -> PolicyCutoffs:
+    """`read_policy` of `policy` once its reviewer's sign-off is checked
+    (`costlib.handoff.signing.check_sign_off`): what the serving side (`policy_estimator`,
+    `PolicyClassifier`, ``costlib apply``) reads. A path is read once, its bytes checked and
+    parsed; a mapping is checked as the parsed JSON of its file (what `load_policy` returns has
+    no seal: it is unsigned); a `PolicyCutoffs` is taken as it is when a check accepted it
+    (its ``sign_off``), else it is unsigned.
+
+    Raises
+    ------
+    DataError
+        The sign-off's sentence for a policy that is unsigned (or its seal cannot be checked:
+        the key is unset), unless `allow_unsigned`; and, whatever `allow_unsigned`, for one
+        rejected, altered after signing or sealed with another key; and `read_policy`'s.
+    """
+    import dataclasses
+
+    from costlib.handoff import signing
+
+    if isinstance(policy, PolicyCutoffs):
+        s = policy.sign_off
+        if s is None:
+            s = signing.SignOff(signing.UNSIGNED, signing.MSG_UNSIGNED.format(what="This policy", allow=signing.ALLOW))
+        if s.accepted or (allow_unsigned and s.state in signing.UNCHECKABLE):
+            return dataclasses.replace(policy, sign_off=s if s.accepted else signing.allowed(s))
+        raise DataError(s.sentence)
+    if isinstance(policy, (str, os.PathLike)):
+        from costlib import loading
+        from costlib.present.policy import MAX_BYTES, parse_text
+
+        what = signing.policy_name(policy)
+        policy = parse_text(loading.read_path(policy, max_bytes=MAX_BYTES, table=False)[0])
+        if not isinstance(policy, Mapping):
+            raise DataError(MSG_NOT_A_POLICY.format(what=f"JSON that is a {type(policy).__name__}"))
+    elif isinstance(policy, Mapping):
+        what = "This policy"
+    else:
+        raise DataError(MSG_NOT_A_POLICY.format(what=type(policy).__name__))
+    p = read_policy(policy)  # what is wrong with the policy itself is said first
+    return dataclasses.replace(p, sign_off=signing.check_sign_off(policy, allow_unsigned=allow_unsigned, what=what))
 
 
 def loaded_cutoffs(loaded: Mapping) -> PolicyCutoffs:
@@ -471,9 +514,16 @@ def check_fitted(estimator) -> None:
         )
 
 
-def policy_estimator(policy, estimator, *, group: str | int | None = None, response_method: str | None = None):
+def policy_estimator(
+    policy,
+    estimator,
+    *,
+    group: str | int | None = None,
+    response_method: str | None = None,
+    allow_unsigned: bool = False,
+):
     """A fitted scikit-learn classifier whose ``predict`` is what `policy` decides on
-    `estimator`'s scores.
+    `estimator`'s scores, once a reviewer signed it off (`costlib.handoff.signing`).
 
     Parameters
     ----------
@@ -504,11 +554,12 @@ def policy_estimator(policy, estimator, *, group: str | int | None = None, respo
     Raises
     ------
     DataError
-        As `apply_policy`, and for a model that is not fitted, has other than two classes,
-        lacks the policy's positive outcome or the method its scores come from, or a group
-        column other than the policy's.
+        As `apply_policy`; `signed_cutoffs`'s sentence for a policy not signed off (unsigned,
+        unchecked, rejected, altered, sealed with another key); and for a model that is not
+        fitted, has other than two classes, lacks the policy's positive outcome or the method
+        its scores come from, or a group column other than the policy's.
     """
-    p = read_policy(policy)
+    p = signed_cutoffs(policy, allow_unsigned=allow_unsigned)
     if p.random_share is not None:
         raise DataError(MSG_RANDOM.format(share=p.random_share, rule=q(p.rule)))
     check_fitted(estimator)
@@ -533,4 +584,6 @@ def policy_estimator(policy, estimator, *, group: str | int | None = None, respo
 
     names = getattr(estimator, "feature_names_in_", None)
     keep = "auto" if names is None else group in list(names)  # "auto": by the width of X (a model fitted on an array)
-    return PolicyClassifier(estimator, policy=p, group=group, response_method=method, keep_group=keep)
+    return PolicyClassifier(
+        estimator, policy=p, group=group, response_method=method, keep_group=keep, allow_unsigned=allow_unsigned
+    )

@@ -35,7 +35,7 @@ def shipped(tmp_path):
 
 
 def _run(capsys, *args):
-    code = main(["watch", *map(str, args), "--resamples", "300", "--json"])
+    code = main(["watch", "--allow-unsigned", *map(str, args), "--resamples", "300", "--json"])
     out, err = capsys.readouterr()
     return code, (json.loads(out) if out else None), err
 
@@ -74,7 +74,9 @@ def test_a_shift_alerts_from_its_month_and_the_months_without_outcomes_are_estim
     flagged = rows["p"] >= cut
     measured = float(np.mean(np.where(flagged, (rows["y"] == 0) * 1.0, (rows["y"] == 1) * 3.0)))
     assert late["cost_per_case"] == pytest.approx(measured, rel=0.15)
-    text_code = main(["watch", str(policy), str(data), "--time", "when", "--score", "p", "--label", "y"])
+    text_code = main(
+        ["watch", "--allow-unsigned", str(policy), str(data), "--time", "when", "--score", "p", "--label", "y"]
+    )
     out = capsys.readouterr().out
     assert text_code == 1 and "Refit: since 2026-07 the shipped cutoff has cost about" in out
 
@@ -110,7 +112,7 @@ def test_without_any_outcomes_the_month_the_base_rate_moves_alerts_on_the_estima
         assert ls["refit_cutoffs"]["everyone"] < report["policy"]["cutoffs"]["everyone"]  # more positives: lower
         assert not p["readings_agree"] and p["outcomes_to_tell"] >= 1 and cal["regret_per_case"] == 0
         assert p["cost_bracket"][0] <= min(ls["cost_per_case"], cal["cost_per_case"])
-    main(["watch", str(policy), str(data), "--time", "when", "--score", "p"])
+    main(["watch", "--allow-unsigned", str(policy), str(data), "--time", "when", "--score", "p"])
     out = capsys.readouterr().out
     assert "Refit if the base rate moved: since 2026-07" in out and "What to ship instead" in out
 
@@ -143,7 +145,22 @@ def test_a_month_of_negatives_only_flagged_by_the_cutoff_alerts_and_exits_1(ship
     (p,) = report["periods"]
     assert code == 1 and p["alert"] and p["no_model"] == "flag nobody", err
     assert p["regret_per_case"] == p["cost_per_case"] > 0 and p["regret_interval"][0] > 0
-    main(["watch", str(policy), str(data), "--time", "when", "--score", "p", "--label", "y", "--resamples", "300"])
+    main(
+        [
+            "watch",
+            "--allow-unsigned",
+            str(policy),
+            str(data),
+            "--time",
+            "when",
+            "--score",
+            "p",
+            "--label",
+            "y",
+            "--resamples",
+            "300",
+        ]
+    )
     out = capsys.readouterr().out
     assert "flagging nobody instead would save" in out and "every outcome is negative" in out
     assert "Keep the cutoff" not in out
@@ -154,7 +171,22 @@ def test_a_month_too_small_to_judge_says_so_and_more_periods_than_the_bound_exit
     df = pd.concat([_cases(rng, 1000, 0.3, "2026-01-01"), _cases(rng, 1, 0.3, "2026-02-01")])
     data = tmp_path / "small.csv"
     df.to_csv(data, index=False)
-    main(["watch", str(policy), str(data), "--time", "when", "--score", "p", "--label", "y", "--resamples", "300"])
+    main(
+        [
+            "watch",
+            "--allow-unsigned",
+            str(policy),
+            str(data),
+            "--time",
+            "when",
+            "--score",
+            "p",
+            "--label",
+            "y",
+            "--resamples",
+            "300",
+        ]
+    )
     out = capsys.readouterr().out
     assert "2026-02: 1 cases, 1 with outcomes; cost per case" in out and out.count("too few cases to judge: 1") == 2
     from costlib.watch.periods import MAX_PERIODS

@@ -211,7 +211,7 @@ def test_one_cutoff_becomes_scikit_learns_fixed_threshold_classifier():
     for scale, score in (("probability", model.predict_proba(X)[:, 1]), ("logit", model.decision_function(X))):
         t = float(np.quantile(expit(score) if scale == "logit" else score, 0.37))
         policy = {"rule": "best single cutoff", "cutoffs": {"everyone": t}, "scale": scale}
-        est = costlib.policy_estimator(policy, model)
+        est = costlib.policy_estimator(policy, model, allow_unsigned=True)
         assert isinstance(est, FixedThresholdClassifier)
         assert (est.predict(X) == costlib.apply_policy(policy, score).astype(int)).all()
 
@@ -226,7 +226,7 @@ def test_per_group_cutoffs_predict_what_apply_policy_flags(seed):
     cutoffs = {g: float(rng.random()) for g in ("a", "b")}
     policy = {"rule": "cost-optimal", "cutoffs": cutoffs, "pooled_cutoff": float(rng.random()), "positive": "yes"}
     groups = rng.choice(["a", "b", "unseen"], size=n)
-    est = costlib.policy_estimator(policy, model, group="region")
+    est = costlib.policy_estimator(policy, model, group="region", allow_unsigned=True)
     assert isinstance(est, PolicyClassifier)
     pred = est.predict(X.assign(region=groups))
     score = model.predict_proba(X)[:, list(model.classes_).index("yes")]
@@ -239,7 +239,7 @@ def test_a_group_column_the_model_was_fitted_on_is_kept_and_fit_refits_a_clone(a
     X = pd.DataFrame({"decile_score": df["decile_score"], "young": (df["age_cat"] == "Less than 25").astype(int)})
     model = LogisticRegression().fit(X, df["two_year_recid"])
     policy = json.loads(policy_json(age_audit, "cost-optimal"))
-    est = costlib.policy_estimator(policy, model, group="age_cat")
+    est = costlib.policy_estimator(policy, model, group="age_cat", allow_unsigned=True)
     cases = X.assign(age_cat=df["age_cat"])
     flags = costlib.apply_policy(
         {**policy, "data": {**policy["data"], "score": None}}, model.predict_proba(X)[:, 1], groups=df["age_cat"]
@@ -255,12 +255,12 @@ def test_policy_estimator_refuses_an_unfitted_model_or_a_missing_positive_class(
     X, y = _data(7)
     policy = {"rule": "r", "cutoffs": {"everyone": 0.5}}
     with pytest.raises(DataError, match="is not fitted"):
-        costlib.policy_estimator(policy, LogisticRegression())
+        costlib.policy_estimator(policy, LogisticRegression(), allow_unsigned=True)
     model = LogisticRegression().fit(X, y)
     with pytest.raises(DataError, match='positive outcome is "yes", which is not a class'):
-        costlib.policy_estimator({**policy, "positive": "yes"}, model)
+        costlib.policy_estimator({**policy, "positive": "yes"}, model, allow_unsigned=True)
     with pytest.raises(DataError, match="a cutoff per group"):
-        costlib.policy_estimator({"rule": "r", "cutoffs": {"a": 0.1, "b": 0.9}}, model)
+        costlib.policy_estimator({"rule": "r", "cutoffs": {"a": 0.1, "b": 0.9}}, model, allow_unsigned=True)
 
 
 def test_read_policy_names_the_columns_of_the_data_dictionary(age_audit):
@@ -283,7 +283,7 @@ def test_a_group_column_that_is_a_feature_of_a_pipeline_survives_cloning_and_cro
     pipe = make_pipeline(encode, LogisticRegression()).fit(X, df["two_year_recid"])
     policy = age_audit.policy("cost-optimal")
     policy["data"]["score"] = None  # the pipeline's own score, not the audited column
-    est = costlib.policy_estimator(policy, pipe, group="age_cat")
+    est = costlib.policy_estimator(policy, pipe, group="age_cat", allow_unsigned=True)
     flags = costlib.apply_policy(policy, pipe.predict_proba(X)[:, 1], groups=df["age_cat"])
     assert (est.predict(X) == flags.astype(int)).all()
     scores = cross_val_score(est, X, df["two_year_recid"], cv=3, scoring=costlib.cost_scorer(c_fp=1, c_fn=3))
@@ -294,7 +294,7 @@ def test_a_group_column_that_is_a_feature_of_a_pipeline_survives_cloning_and_cro
     with pytest.raises(NotFittedError):
         check_is_fitted(fresh)
     check_is_fitted(est)
-    check_is_fitted(costlib.policy_estimator({"rule": "r", "cutoffs": {"everyone": 0.5}}, pipe))
+    check_is_fitted(costlib.policy_estimator({"rule": "r", "cutoffs": {"everyone": 0.5}}, pipe, allow_unsigned=True))
 
 
 def test_a_response_method_against_the_policys_scale_or_missing_from_the_model_is_refused():
@@ -304,14 +304,16 @@ def test_a_response_method_against_the_policys_scale_or_missing_from_the_model_i
     model = LogisticRegression().fit(X, y)
     one = {"rule": "r", "cutoffs": {"everyone": 0.4}}
     with pytest.raises(DataError, match="which a model gives by predict_proba, not decision_function"):
-        costlib.policy_estimator(one, model, response_method="decision_function")
+        costlib.policy_estimator(one, model, response_method="decision_function", allow_unsigned=True)
     groups = {"rule": "r", "cutoffs": {"a": 0.4, "b": 0.6}, "scale": "logit"}
     with pytest.raises(DataError, match="by decision_function, not predict_proba"):
-        costlib.policy_estimator(groups, model, group="g", response_method="predict_proba")
+        costlib.policy_estimator(groups, model, group="g", response_method="predict_proba", allow_unsigned=True)
     with pytest.raises(DataError, match="LinearSVC has no predict_proba"):
-        costlib.policy_estimator(one, LinearSVC().fit(X, y))
+        costlib.policy_estimator(one, LinearSVC().fit(X, y), allow_unsigned=True)
     raw = {"rule": "r", "cutoffs": {"everyone": 0.0}, "scale": "raw"}
-    assert (costlib.policy_estimator(raw, model).predict(X) == (model.decision_function(X) >= 0)).all()
+    assert (
+        costlib.policy_estimator(raw, model, allow_unsigned=True).predict(X) == (model.decision_function(X) >= 0)
+    ).all()
 
 
 def test_the_policys_group_column_null_cutoffs_short_files_and_duplicates(age_audit, tmp_path):
@@ -321,7 +323,7 @@ def test_the_policys_group_column_null_cutoffs_short_files_and_duplicates(age_au
         costlib.apply_policy(policy, df["p_recid"], groups=df["race"])
     model = LogisticRegression().fit(df[["decile_score"]], df["two_year_recid"])
     with pytest.raises(DataError, match='not "sex"'):
-        costlib.policy_estimator(policy, model, group="sex")
+        costlib.policy_estimator(policy, model, group="sex", allow_unsigned=True)
     short = {"rule": "r", "cutoffs": {"a": None, "b": 0.5}, "pooled_cutoff": 0.5}  # null: nobody, as --json writes
     assert costlib.apply_policy(short, [1.0, 1.0], groups=["a", "b"]).tolist() == [False, True]
     path = tmp_path / "short.json"

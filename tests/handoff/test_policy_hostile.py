@@ -71,7 +71,9 @@ def test_the_same_rows_flag_alike_whatever_the_type_of_their_group_column(writte
     model = LogisticRegression().fit(rows[["x"]], rows["y"])
     scores = model.predict_proba(rows[["x"]])[:, 1]
     want = costlib.apply_policy(path, rows["s"], groups=rows["g"])
-    est = costlib.policy_estimator({**policy, "data": {**policy["data"], "score": None}}, model, group="g")
+    est = costlib.policy_estimator(
+        {**policy, "data": {**policy["data"], "score": None}}, model, group="g", allow_unsigned=True
+    )
     for name, g in _variants(rows["g"]).items():
         assert (costlib.apply_policy(path, rows["s"], groups=g) == want).all(), name
         assert (decide(policy, rows["s"].to_numpy(), groups=g.to_numpy())[0] == want).all(), name
@@ -81,7 +83,9 @@ def test_the_same_rows_flag_alike_whatever_the_type_of_their_group_column(writte
         assert (est.predict(rows[["x"]].assign(g=rows["g"])) == served.astype(int)).all(), name
         cases = tmp_path / "cases.csv"
         rows.assign(g=g).to_csv(cases, index=False)  # 1.0 cells, " 1 " cells, True cells: read by the loader
-        assert main(["apply", str(path), str(cases), "--out", str(tmp_path / "d.csv"), "--json"]) == 0
+        assert (
+            main(["apply", "--allow-unsigned", str(path), str(cases), "--out", str(tmp_path / "d.csv"), "--json"]) == 0
+        )
         assert json.loads(capsys.readouterr().out)["unseen_groups"] == [], name
         assert (pd.read_csv(tmp_path / "d.csv")["flagged"].to_numpy() == want).all(), name
 
@@ -152,10 +156,10 @@ def test_equal_cutoffs_without_a_pooled_one_are_not_a_cutoff_for_everyone(tmp_pa
         with pytest.raises(DataError, match="a cutoff per group of"):
             costlib.apply_policy(policy, [0.5, 0.1])
         with pytest.raises(DataError, match="a cutoff per group of"):
-            costlib.policy_estimator(policy, model)
+            costlib.policy_estimator(policy, model, allow_unsigned=True)
     for policy in ({"rule": "r", "cutoffs": {"everyone": 0.3}}, {**json.loads(old), "pooled_cutoff": 0.3}):
         assert costlib.apply_policy(policy, [0.5, 0.1]).tolist() == [True, False]
-        assert costlib.policy_estimator(policy, model).predict(X).shape == (4,)
+        assert costlib.policy_estimator(policy, model, allow_unsigned=True).predict(X).shape == (4,)
     with pytest.raises(DataError, match="a cutoff per group of"):  # a pooled cutoff some group does not have
         costlib.apply_policy({**json.loads(old), "pooled_cutoff": 0.4}, [0.5])
 
@@ -248,7 +252,7 @@ def test_a_long_column_class_or_rule_is_shortened_or_refused():
     for call in (
         lambda: costlib.apply_policy(policy, pd.Series([0.5], name="z" * 100_000)),
         lambda: costlib.apply_policy(policy, [0.5], groups=pd.Series(["a"], name="z" * 100_000)),
-        lambda: costlib.policy_estimator({**policy, "positive": "yes"}, model),
+        lambda: costlib.policy_estimator({**policy, "positive": "yes"}, model, allow_unsigned=True),
     ):
         with pytest.raises(DataError) as caught:
             call()
@@ -261,5 +265,5 @@ def test_the_positive_outcome_meets_the_models_classes_by_the_same_rule():
     X = np.array([[0.0], [1.0], [2.0], [3.0]])
     model = LogisticRegression().fit(X, np.array([0.0, 0.0, 1.0, 1.0]))  # classes 0.0 and 1.0, as a float column
     policy = {"rule": "r", "cutoffs": {"everyone": 0.5}, "positive": "1"}  # the loader's text for 1.0
-    est = costlib.policy_estimator(policy, model)
+    est = costlib.policy_estimator(policy, model, allow_unsigned=True)
     assert (est.predict(X) == np.where(model.predict_proba(X)[:, 1] >= 0.5, 1.0, 0.0)).all()

@@ -44,7 +44,9 @@ def _data(seed: int = 0, n: int = 200):
 def _one_cutoff():
     """What `policy_estimator` gives for one cutoff (0.3: not scikit-learn's 0.5)."""
     X, y = _data()
-    return costlib.policy_estimator({"rule": "r", "cutoffs": {"everyone": 0.3}}, LogisticRegression().fit(X, y))
+    return costlib.policy_estimator(
+        {"rule": "r", "cutoffs": {"everyone": 0.3}}, LogisticRegression().fit(X, y), allow_unsigned=True
+    )
 
 
 def _expected(estimator) -> dict:
@@ -55,8 +57,8 @@ def _expected(estimator) -> dict:
 
 @parametrize_with_checks(
     [
-        PolicyClassifier(LogisticRegression(), policy=POLICY, group=0),
-        PolicyClassifier(LogisticRegression(), policy=POLICY, group=0, keep_group=True),
+        PolicyClassifier(LogisticRegression(), allow_unsigned=True, policy=POLICY, group=0),
+        PolicyClassifier(LogisticRegression(), allow_unsigned=True, policy=POLICY, group=0, keep_group=True),
         _one_cutoff(),
     ],
     expected_failed_checks=_expected,
@@ -66,8 +68,13 @@ def test_the_hand_off_estimators_pass_scikit_learns_checks(estimator, check):
 
 
 def test_only_a_group_column_the_model_does_not_read_is_exempt():
-    assert expected_failed_checks(PolicyClassifier(LogisticRegression(), policy=POLICY, group=0, keep_group=True)) == {}
-    exempt = expected_failed_checks(PolicyClassifier(LogisticRegression(), policy=POLICY, group=0))
+    assert (
+        expected_failed_checks(
+            PolicyClassifier(LogisticRegression(), allow_unsigned=True, policy=POLICY, group=0, keep_group=True)
+        )
+        == {}
+    )
+    exempt = expected_failed_checks(PolicyClassifier(LogisticRegression(), allow_unsigned=True, policy=POLICY, group=0))
     assert set(exempt) == {"check_estimators_nan_inf", "check_fit2d_1feature"}
     assert all("group column" in reason for reason in exempt.values())
 
@@ -78,9 +85,9 @@ def test_an_array_takes_its_group_by_index_and_decides_as_the_table_by_name():
     groups = rng.choice(["a", "b", "c"], size=len(y))
     policy = {"rule": "cost-optimal", "cutoffs": {"a": 0.2, "b": 0.8}, "pooled_cutoff": 0.5}
     frame = pd.DataFrame(X, columns=["x1", "x2", "x3"]).assign(region=groups)
-    by_name = PolicyClassifier(LogisticRegression(), policy=policy, group="region").fit(frame, y)
+    by_name = PolicyClassifier(LogisticRegression(), allow_unsigned=True, policy=policy, group="region").fit(frame, y)
     array = np.column_stack([groups.astype(object), X])  # the group first, as text
-    by_index = PolicyClassifier(LogisticRegression(), policy=policy, group=0).fit(array, y)
+    by_index = PolicyClassifier(LogisticRegression(), allow_unsigned=True, policy=policy, group=0).fit(array, y)
     assert by_name.n_features_in_ == by_index.n_features_in_ == 4
     assert list(by_name.feature_names_in_) == ["x1", "x2", "x3", "region"]
     assert not hasattr(by_index, "feature_names_in_")
@@ -88,9 +95,9 @@ def test_an_array_takes_its_group_by_index_and_decides_as_the_table_by_name():
     want = costlib.apply_policy(policy, score, groups=groups).astype(int)
     assert (by_name.predict(frame) == want).all() and (by_index.predict(array) == want).all()
     with pytest.raises(DataError, match="give the group column by its index"):
-        PolicyClassifier(LogisticRegression(), policy=policy, group="region").fit(X, y)
+        PolicyClassifier(LogisticRegression(), allow_unsigned=True, policy=policy, group="region").fit(X, y)
     with pytest.raises(DataError, match='lack the group column "7": they have 4 columns'):
-        PolicyClassifier(LogisticRegression(), policy=policy, group=7).fit(array, y)
+        PolicyClassifier(LogisticRegression(), allow_unsigned=True, policy=policy, group=7).fit(array, y)
     with pytest.raises(ValueError, match="Only binary classification is supported"):
         by_index.fit(array, np.arange(len(y)) % 3)
 
@@ -103,11 +110,11 @@ def test_a_model_fitted_on_an_array_with_the_group_as_a_feature_is_handed_it():
     frame = pd.DataFrame(X, columns=["x1", "x2", "x3"]).assign(occupation=occupation)
     policy = {"rule": "cost-optimal", "cutoffs": {str(k): 0.1 * k for k in range(1, 7)}, "group": "occupation"}
     model = LogisticRegression().fit(frame.to_numpy(), y)  # the group column read as a feature, without names
-    served = costlib.policy_estimator(policy, model, group=3)
+    served = costlib.policy_estimator(policy, model, group=3, allow_unsigned=True)
     want = costlib.apply_policy(policy, model.predict_proba(frame.to_numpy())[:, 1], groups=occupation)
     assert (served.predict(frame.to_numpy()) == want.astype(int)).all()
     beside = LogisticRegression().fit(X, y)  # not a feature: the group column beside the model's
-    served = costlib.policy_estimator(policy, beside, group=3)
+    served = costlib.policy_estimator(policy, beside, group=3, allow_unsigned=True)
     want = costlib.apply_policy(policy, beside.predict_proba(X)[:, 1], groups=occupation)
     assert (served.predict(frame.to_numpy()) == want.astype(int)).all()
     with pytest.raises(DataError, match="The model reads 3 features, but the cases have 5 columns"):
@@ -122,7 +129,9 @@ def test_the_one_cutoff_estimator_refits_on_other_labels_and_keeps_a_first_posit
     refit = served.fit(X, words)
     assert set(refit.predict(X)) <= {"no", "yes"}
     first = costlib.policy_estimator(
-        {"rule": "r", "cutoffs": {"everyone": 0.3}, "positive": "no"}, LogisticRegression().fit(X, words)
+        {"rule": "r", "cutoffs": {"everyone": 0.3}, "positive": "no"},
+        LogisticRegression().fit(X, words),
+        allow_unsigned=True,
     )
     p_no = first.estimator_.predict_proba(X)[:, 0]
     assert first.pos_label == "no" and (first.predict(X) == np.where(p_no >= 0.3, "no", "yes")).all()
@@ -152,6 +161,6 @@ def test_a_group_column_named_twice_or_a_keep_group_that_is_not_one_is_refused()
     X, y = _data(6, 60)
     twice = pd.DataFrame(np.column_stack([X, X[:, 0]]), columns=["x1", "x2", "g", "g"])
     with pytest.raises(DataError, match='The cases have 2 columns named "g"'):
-        PolicyClassifier(LogisticRegression(), policy=POLICY, group="g").fit(twice, y)
+        PolicyClassifier(LogisticRegression(), allow_unsigned=True, policy=POLICY, group="g").fit(twice, y)
     with pytest.raises(ValueError, match="keep_group must be True, False or \"auto\": got 'yes'"):
-        PolicyClassifier(LogisticRegression(), policy=POLICY, group=0, keep_group="yes").fit(X, y)
+        PolicyClassifier(LogisticRegression(), allow_unsigned=True, policy=POLICY, group=0, keep_group="yes").fit(X, y)
