@@ -1,4 +1,5 @@
-"""How a page shows things: sentences (escaped), tables with a CSV download, verdicts, errors."""
+"""How a page shows things: sentences (escaped), tables with a CSV download, charts with their
+text alternative, verdicts, errors."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import streamlit as st
 
 from costlib import loading
 from costlib.core.errors import DataError
-from costlib.core.escaping import markdown_cells, md_escape
+from costlib.core.escaping import markdown_cells, md_escape, shorten
+from costlib.present.chart_text import chart_text, words
 
 ROW_PX = 35  # the height of a table row (and of its header) in Streamlit's grid
 TABLE_ROWS = 30
@@ -43,6 +45,10 @@ _CHAR_PX = {
 _OTHER_PX, _WIDE_PX = 9.0, 14.0  # any other letter; a CJK one (from U+2E80) is square
 CELL_PADDING_PX = 16  # 8 px each side
 MAX_COLUMN_PX = 400  # a column of long user text (a group name) stops here and clips
+# the second reading under every chart (`show_chart`): the chart's sentence and numbers, on request
+CHART_TEXT = "The chart in words and numbers"
+CHART_ALT = "{title}: a chart; its sentence and numbers are under it, in “{label}”."
+CHART_TITLE_CHARS = 80  # of a chart's title in its expander's label
 
 
 def show_table(
@@ -57,13 +63,44 @@ def show_table(
     spreadsheet gets numbers rather than "$1.00" text. User text is neutralised against formula
     injection in both exports: this button's (`safe_csv`) and the table toolbar's own
     "Download as CSV", which writes what the table displays (`safe_cells`)."""
-    # tall enough for every row up to TABLE_ROWS (Streamlit's default shows about ten and scrolls)
+    _grid(df, column_config)
+    _csv_download(df, name, key=key, export=export)
+
+
+def _grid(df: pd.DataFrame, column_config: dict | None = None) -> None:
+    """`df` in Streamlit's grid: user text neutralised for the toolbar's CSV (`safe_cells`), each
+    column as wide as its text (`fitted_columns`), tall enough for every row up to `TABLE_ROWS`
+    (Streamlit's default shows about ten and scrolls)."""
     height = ROW_PX * (min(len(df), TABLE_ROWS) + 1) + 3 if len(df) > 10 else "auto"
     shown = loading.safe_cells(df)
     st.dataframe(
         shown, hide_index=True, column_config=fitted_columns(shown, column_config), width="stretch", height=height
     )
-    _csv_download(df, name, key=key, export=export)
+
+
+def show_chart(figure, *, key: str, where=None, **kwargs):
+    """A chart (``where.plotly_chart(figure, key=key, **kwargs)``: the same arguments, so it
+    replaces a page's call as it is) and under it, folded like a page's other second readings,
+    its text alternative (`present.chart_text`): the sentence of what it shows and the numbers
+    behind it as a table a screen reader reads cell by cell. Returns what ``plotly_chart``
+    returns (the selection, with ``on_select``).
+
+    The chart's accessible name (``alt``) is its title and where its text is: a name that held
+    the numbers would change on every slider move. User text stays text: the sentence and the
+    label are escaped Markdown, the table's cells are data (`_grid`).
+    """
+    where = where or st
+    alt = chart_text(figure)
+    title = words(figure.layout.title.text) if figure.layout.title.text else "A chart"
+    label = f"{CHART_TEXT}: {shorten(title, CHART_TITLE_CHARS)}"
+    kwargs.setdefault("alt", CHART_ALT.format(title=shorten(title, CHART_TITLE_CHARS), label=label))
+    shown = where.plotly_chart(figure, key=key, **kwargs)
+    with where.expander(md_escape(label)):
+        say("markdown", alt.sentence)
+        if alt.note:
+            say("caption", alt.note)
+        _grid(alt.table)
+    return shown
 
 
 def text_px(text: str) -> int:
