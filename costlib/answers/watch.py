@@ -58,13 +58,13 @@ CURRENT_POLICY = "The policy Costs & groups recommends now"
 
 def with_sign_off(policy: dict, text: bytes | str, *, what: str, allow_unsigned: bool = True) -> dict:
     """`policy` (what `load_policy` read from `text`) with its reviewer's sign-off as
-    ``policy["sign_off"]`` (`costlib.handoff.signing.SignOff.record`: ``state``, ``sentence``,
+    ``policy["sign_off"]`` (`costlib.present.signing.SignOff.record`: ``state``, ``sentence``,
     ``reviewer``, ``date``, ``decision``, ``note``), checked as ``costlib watch`` checks it; the
     page shows its ``sentence``. With `allow_unsigned` (the page: it watches, it does not serve),
     an unsigned policy, or a signed one while the server has no key to check it, is shown with
     a sentence that says so; a rejected or altered one, or one sealed with another key, is
     refused with a sentence (DataError), as on the command line."""
-    from costlib.handoff.signing import checked_text
+    from costlib.present.signing import checked_text
 
     return {**policy, "sign_off": checked_text(text, allow_unsigned=allow_unsigned, what=what).record()}
 

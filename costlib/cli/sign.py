@@ -1,5 +1,5 @@
 """``costlib sign POLICY --reviewer NAME --decision approve|reject [--note TEXT] [--out SIGNED.json]``:
-a reviewer's sign-off on a policy file (`costlib.handoff.signing.sign_policy`).
+a reviewer's sign-off on a policy file (`costlib.present.signing.sign_policy`).
 
 Records the reviewer's name, the date (UTC) and the decision (and the note) in the policy's
 ``"review"`` and seals the whole policy with HMAC-SHA256 keyed by the secret in the environment
@@ -23,7 +23,7 @@ EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Register the ``sign`` command on `subparsers` (an argparse subparsers action)."""
-    from costlib.handoff.signing import DECISIONS
+    from costlib.present.signing import DECISIONS
 
     p = subparsers.add_parser(
         "sign",
@@ -45,8 +45,8 @@ def sign(args) -> tuple[str, bool, str]:
     sign-off's sentence)."""
     from costlib import loading
     from costlib.cli.outputs import check_outputs, write_text
-    from costlib.handoff.signing import policy_name, sign_off, sign_policy
     from costlib.present.policy import MAX_BYTES, parse_text
+    from costlib.present.signing import policy_name, sign_off, sign_policy
 
     if args.out:
         check_outputs([args.policy], {"--out": args.out})

@@ -7,7 +7,7 @@ Saerens, Latinne and Decaestecker's EM, which assumes calibrated scores and a sh
 rate only), the period's own best cutoff, the regret with its honest 95% interval
 (`costlib.watch.alerts`) and an alert when all of that interval is above zero. Exit 0 without
 alerts, 1 with any (so a scheduled job can page someone), 2 for bad input, a policy nobody signed
-off on among it (`costlib.handoff.signing`: unless ``--allow-unsigned`` for an unsigned one).
+off on among it (`costlib.present.signing`: unless ``--allow-unsigned`` for an unsigned one).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ EXIT_OK, EXIT_ALERT, EXIT_BAD_INPUT = 0, 1, 2
 
 def add_policy_argument(p) -> None:
     """The ``POLICY`` argument of the commands that read a policy file (watch, apply), and
-    ``--allow-unsigned`` (`costlib.handoff.signing`)."""
+    ``--allow-unsigned`` (`costlib.present.signing`)."""
     p.add_argument(
         "policy", metavar="POLICY", help="the policy file (JSON) written by audit --policy or the Costs page"
     )
@@ -40,7 +40,7 @@ def add_policy_argument(p) -> None:
 def sign_off_note(record: dict) -> str | None:
     """The note a command prints (on standard error) when it used a policy whose sign-off it
     could not check (``--allow-unsigned``); None for a policy signed and checked."""
-    from costlib.handoff.signing import SIGNED
+    from costlib.present.signing import SIGNED
 
     return None if record["state"] == SIGNED else f"note: {record['sentence']}"
 
@@ -89,9 +89,9 @@ def watch(args) -> dict:
     """The report of ``watch`` as JSON-ready data (`costlib.watch.report.watch_report`), with
     the files it read."""
     from costlib import loading
-    from costlib.handoff.signing import checked_text
-    from costlib.handoff.signing import policy_name as named
     from costlib.present.policy import load_policy
+    from costlib.present.signing import checked_text
+    from costlib.present.signing import policy_name as named
     from costlib.watch.report import watch_report
 
     data, policy_name = loading.read_path(args.policy, table=False)  # load_policy says what is wrong

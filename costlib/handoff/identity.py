@@ -35,10 +35,10 @@ def model_id_text(text) -> str:
     >>> model_id_text("  churn-gbm v3 ")
     'churn-gbm v3'
     """
-    from costlib.handoff.signing import _text
+    from costlib.present.signing import check_text
 
     try:
-        return _text(text, "--model-id", most=MAX_MODEL_ID)
+        return check_text(text, "--model-id", most=MAX_MODEL_ID)
     except DataError:
         got = f"{len(text):,} characters" if isinstance(text, str) and len(text) > MAX_MODEL_ID else q(text, 60)
         raise DataError(MSG_MODEL_ID.format(most=MAX_MODEL_ID, got=got)) from None
@@ -87,8 +87,8 @@ def with_model_identity(policy_text: str, identity: dict | None) -> str:
     reader as the writer reads its own text."""
     if identity is None:
         return policy_text
-    from costlib.handoff.signing import file_text
     from costlib.present.policy import parse_text
+    from costlib.present.signing import file_text
 
     policy = parse_text(policy_text)
     out: dict = {}

@@ -87,7 +87,7 @@ class PolicyCutoffs:
     group: str | None = None
     positive: object = None
     random_share: float | None = None
-    sign_off: object = None  # `costlib.handoff.signing.SignOff` once `signed_cutoffs` checked it; None: not checked
+    sign_off: object = None  # `costlib.present.signing.SignOff` once `signed_cutoffs` checked it; None: not checked
 
     @property
     def one_cutoff(self) -> float | None:
@@ -232,7 +232,7 @@ def read_policy(policy) -> PolicyCutoffs:
 
 def signed_cutoffs(policy, *, allow_unsigned: bool = False) -> PolicyCutoffs:
     """`read_policy` of `policy` once its reviewer's sign-off is checked
-    (`costlib.handoff.signing.check_sign_off`): what the serving side (`policy_estimator`,
+    (`costlib.present.signing.check_sign_off`): what the serving side (`policy_estimator`,
     `PolicyClassifier`, ``costlib apply``) reads. A path is read once, its bytes checked and
     parsed; a mapping is checked as the parsed JSON of its file (what `load_policy` returns has
     no seal: it is unsigned); a `PolicyCutoffs` is taken as it is when a check accepted it
@@ -247,7 +247,7 @@ def signed_cutoffs(policy, *, allow_unsigned: bool = False) -> PolicyCutoffs:
     """
     import dataclasses
 
-    from costlib.handoff import signing
+    from costlib.present import signing
 
     if isinstance(policy, PolicyCutoffs):
         s = policy.sign_off
@@ -523,7 +523,7 @@ def policy_estimator(
     allow_unsigned: bool = False,
 ):
     """A fitted scikit-learn classifier whose ``predict`` is what `policy` decides on
-    `estimator`'s scores, once a reviewer signed it off (`costlib.handoff.signing`).
+    `estimator`'s scores, once a reviewer signed it off (`costlib.present.signing`).
 
     Parameters
     ----------

@@ -98,6 +98,7 @@ MSG_OTHER_KEY = (
     "sign-off cannot be trusted here, and it is not used, with or without --allow-unsigned. Set the key it was "
     "signed with, or have it signed with this one."
 )
+MSG_NOT_A_RECORD = "{what} is JSON but not a policy: it is a {kind}, not a record of fields."
 MSG_NOT_JSON = "{what} cannot be sealed or checked: it is not JSON (a NaN or infinite number, or an object)."
 MSG_TEXT = "{flag} must be text of 1 to {most} characters without control characters (line breaks, escapes): got {got}."
 MSG_DECISION = '--decision must be "approve" or "reject": got {got}.'
@@ -265,9 +266,7 @@ def checked_text(data: bytes | str, *, allow_unsigned: bool, what: str = "This p
 
     parsed = parse_text(data)
     if not isinstance(parsed, Mapping):
-        from costlib.handoff.policy import MSG_NOT_A_POLICY
-
-        raise DataError(MSG_NOT_A_POLICY.format(what=f"JSON that is a {type(parsed).__name__}"))
+        raise DataError(MSG_NOT_A_RECORD.format(what=what, kind=type(parsed).__name__))
     return check_sign_off(parsed, allow_unsigned=allow_unsigned, what=what)
 
 
@@ -278,7 +277,7 @@ def policy_name(path) -> str:
     return f"The policy {q(loading.display_name(os.path.basename(os.fspath(path))), 80)}"
 
 
-def _text(value, flag: str, *, most: int, breaks: bool = False) -> str:
+def check_text(value, flag: str, *, most: int, breaks: bool = False) -> str:
     """`value` as a short text to sign (a name, a note): 1 to `most` characters, no control
     characters (line breaks and tabs too, unless `breaks`), no lone surrogates; DataError."""
     ok = isinstance(value, str) and len(value.strip()) > 0 and len(value) <= most
@@ -352,8 +351,8 @@ def sign_policy(
     key = signing_key(required=True)
     if decision not in DECISIONS:
         raise DataError(MSG_DECISION.format(got=q(decision)))
-    reviewer = _text(reviewer, "--reviewer", most=MAX_TEXT)
-    note = None if note is None else _text(note, "--note", most=MAX_NOTE, breaks=True)
+    reviewer = check_text(reviewer, "--reviewer", most=MAX_TEXT)
+    note = None if note is None else check_text(note, "--note", most=MAX_NOTE, breaks=True)
     load_policy(text)  # a policy file, checked whole, before anything is signed
     policy = parse_text(text)
     if SEAL_FIELD in policy:
