@@ -361,7 +361,9 @@ def unseen_groups(policy, groups) -> list[str]:
 
 
 def apply_policy(policy, scores, *, groups=None) -> np.ndarray:
-    """The policy's decision for each new case: True where it flags the case.
+    """The policy's decision for each new case: True where it flags the case. The arithmetic
+    only: it does not check the policy's sign-off, which the serving side does (`policy_estimator`,
+    ``costlib apply``: `signed_cutoffs`).
 
     Parameters
     ----------
