@@ -1,1 +1,1 @@
-"""The command line: audit, train and aggregate."""
+"""The command line: audit, train, aggregate, watch, apply, sign and dashboard (`costlib.__main__` dispatches)."""

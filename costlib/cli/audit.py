@@ -338,7 +338,7 @@ def run_audit(args) -> int:
     """`audit`: the models' sweeps (from the rows in memory, or with --engine where FILE
     lives), then one audit, one printout, the report and the policy."""
     from costlib.answers.audit import build_audit, data_columns
-    from costlib.handoff.identity import model_identity, with_model_identity
+    from costlib.present.identity import model_identity, with_model_identity
     from costlib.present.policy import policy_json
     from costlib.present.report import audit_html
 
@@ -476,7 +476,7 @@ def record_line(d: dict) -> str:
 
 
 def _print_text(args, audit, name: str, header: str, costs: dict, identity: dict | None = None) -> None:
-    from costlib.handoff.identity import identity_line
+    from costlib.present.identity import identity_line
 
     models = ", ".join(audit.recommendation.models["model"])
     prices = "; ".join(f"{g}: c_fp {p[0]:g}, c_fn {p[1]:g}" for g, p in costs.items())
