@@ -78,6 +78,7 @@ MSG_UNCHECKED = (
     + KEY_ENV
     + " is not set. Set it to the key the policy was signed with, or use it unchecked knowingly ({allow})."
 )
+MSG_SIGNED = "{what} was approved by {reviewer} on {date}, and its seal matches."
 #: what a policy used under allow_unsigned says of itself (apply's and watch's note, the Watch page)
 USED_UNCHECKED = {
     UNSIGNED: "{what} is not signed: no reviewer has signed off on it; it is used because unsigned use was allowed "
@@ -233,8 +234,7 @@ def sign_off(policy: Mapping, *, what: str = "This policy", key: bytes | None = 
         return state(ALTERED, MSG_ALTERED, detail="")
     if r["decision"] != "approve":
         return state(REJECTED, MSG_REJECTED)
-    when = f" on {r['date']}" if r["date"] else ""
-    return state(SIGNED, f"{what} was approved by {_who(r['reviewer'])}{when}, and its seal matches.")
+    return state(SIGNED, MSG_SIGNED)
 
 
 def check_sign_off(policy: Mapping, *, allow_unsigned: bool, what: str = "This policy") -> SignOff:
