@@ -32,6 +32,7 @@ from costlib.core.escaping import html_escape
 from costlib.core.prices import elkan_threshold
 from costlib.present import capacity_words
 from costlib.present.amounts import number, percent, ratio_text
+from costlib.present.chart_text import chart_text, words
 from costlib.present.cost_figures import (
     capacity_figure,
     cost_curve_figure,
@@ -138,6 +139,8 @@ def audit_figures(audit) -> dict:
 
 
 def _fmt(x) -> str:
+    if x is None:
+        return "–"
     if isinstance(x, (bool, np.bool_)):
         return "yes" if x else "no"
     if isinstance(x, (int, np.integer)):
@@ -167,19 +170,24 @@ def shipped_row(rec: D.Recommendation) -> int | None:
     return rules.index(rec.shipped_rule) if rec.shipped_rule in rules else None
 
 
-def table_html(frame: pd.DataFrame, *, highlight: int | None = None) -> str:
-    """An escaped HTML table: text columns left-aligned, number columns right-aligned, and row
-    `highlight` (the recommended rule) marked."""
+def table_html(frame: pd.DataFrame, *, highlight: int | None = None, caption: str | None = None) -> str:
+    """An escaped HTML table: its column headers marked as such (``scope="col"``, so that a
+    screen reader names each cell's column), text columns left-aligned, number columns
+    right-aligned, row `highlight` (the recommended rule) marked, and `caption` (what the table
+    holds, where no heading right above says it) as its caption."""
     cells = {c: [_fmt(x) for x in frame[c]] for c in frame.columns}
     num = {c: _numeric_column(v) for c, v in cells.items()}
-    head = "".join(f'<th class="{"num" if num[c] else "txt"}">{html_escape(str(c))}</th>' for c in frame.columns)
+    head = "".join(
+        f'<th scope="col" class="{"num" if num[c] else "txt"}">{html_escape(str(c))}</th>' for c in frame.columns
+    )
     rows = []
     for i in range(len(frame)):
         tds = "".join(
             f'<td class="{"num" if num[c] else "txt"}">{html_escape(cells[c][i])}</td>' for c in frame.columns
         )
         rows.append(f'<tr class="pick">{tds}</tr>' if i == highlight else f"<tr>{tds}</tr>")
-    table = f'<table class="tbl"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    title = f"<caption>{html_escape(caption)}</caption>" if caption else ""
+    table = f'<table class="tbl">{title}<thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     return f'<div class="scroll">{table}</div>'
 
 
@@ -187,11 +195,25 @@ def _paragraphs(texts: Sequence[str]) -> str:
     return "".join(f"<p>{html_escape(t)}</p>" for t in texts)
 
 
+NUMBERS = "The numbers behind “{title}”"  # the summary of a chart's folded table
+SCREEN_NOTE = (
+    "Hover over a chart for its values. Under each chart, a sentence says what it shows, and its numbers are "
+    "folded under it as a table. Printed, each chart keeps its sentence and fits the page."
+)
+PRINT_WIDTH_PX = 680  # a chart's width in print: A4 or Letter less 12 mm margins is at least 703 px
+
+
 class _Figures:
-    """Renders figures in document order; the first one carries plotly.js, the rest reuse it."""
+    """Renders figures in document order; the first one carries plotly.js, the rest reuse it.
+
+    Each chart is a ``<figure>``: the chart, its sentence as the caption that describes it, and
+    the numbers behind it as a table folded under it (`present.chart_text`: the same text
+    alternative the app gives).
+    """
 
     def __init__(self):
         self.included = False
+        self.count = 0
 
     def __call__(self, fig: go.Figure) -> str:
         out = pio.to_html(
@@ -202,7 +224,31 @@ class _Figures:
             default_height="520px",
         )
         self.included = True
-        return f'<div class="fig">{out}</div>'
+        self.count += 1
+        alt = chart_text(fig)
+        title = words(fig.layout.title.text) or "the chart"
+        said = f"chart-{self.count}-words"
+        note = f'<p class="meta">{html_escape(alt.note)}</p>' if alt.note else ""
+        return (
+            f'<figure class="chart"><div class="fig" aria-describedby="{said}">{out}</div>'
+            f'<figcaption id="{said}">{html_escape(alt.sentence)}</figcaption>'
+            f"<details><summary>{html_escape(NUMBERS.format(title=title))}</summary>{note}"
+            f"{table_html(alt.table, caption=NUMBERS.format(title=title))}</details></figure>"
+        )
+
+
+# In print, each chart is drawn again at the page's width (Plotly draws at its box's width, and a
+# page is narrower than a screen), and back at the window's width after.
+PRINT_SCRIPT = f"""<script>(function () {{
+  function fit(on) {{
+    document.querySelectorAll(".js-plotly-plot").forEach(function (gd) {{
+      Plotly.relayout(gd, on ? {{width: {PRINT_WIDTH_PX}, autosize: false}} : {{width: null, autosize: true}});
+    }});
+  }}
+  window.matchMedia("print").addEventListener("change", function (e) {{ fit(e.matches); }});
+  window.addEventListener("beforeprint", function () {{ fit(true); }});
+  window.addEventListener("afterprint", function () {{ fit(false); }});
+}})();</script>"""
 
 
 CSS = """
@@ -221,6 +267,19 @@ table.tbl th{background:#f3f5f8}
 .meta{color:#555;font-size:.85rem}.fig{margin:1rem 0}
 table.review{border-collapse:collapse;margin:.5rem 0}table.review th{text-align:left;padding:.6rem 1rem .6rem 0}
 table.review td.blank{border-bottom:1px solid #444;min-width:24rem}
+table.tbl caption{text-align:left;font-weight:600;padding:.2rem 0}
+figure.chart{margin:1rem 0}figure.chart figcaption{margin:.3rem 0;max-width:60rem}
+details{margin:.3rem 0}summary{cursor:pointer;color:#1a4f8b}
+summary:focus-visible{outline:2px solid #1a4f8b;outline-offset:2px}
+@page{margin:12mm}
+@media print{
+body{max-width:none;margin:0;padding:0;font-size:10pt;color:#000}
+.screen-only,details,details>summary,.modebar-container{display:none!important}
+table.tbl,figure,.verdict,table.review{break-inside:avoid}
+thead{display:table-header-group}tr{break-inside:avoid}h2,h3{break-after:avoid}
+.fig{max-width:100%;overflow:hidden}
+a[href^="http"]::after{content:" (" attr(href) ")"}
+}
 """
 
 
@@ -310,7 +369,8 @@ REVIEW_NOTE = (
 
 def _review_html() -> str:
     cells = "".join(
-        f"<tr><th>{name}</th><td class='blank'>&nbsp;</td></tr>" for name in ("Reviewer", "Date", "Decision")
+        f"<tr><th scope='row'>{name}</th><td class='blank'>&nbsp;</td></tr>"
+        for name in ("Reviewer", "Date", "Decision")
     )
     return f"<p>{html_escape(REVIEW_NOTE)}</p><table class='review'>{cells}</table>"
 
@@ -428,7 +488,11 @@ def _questions_html(a) -> str:
             + "; ".join(f"{g} × {ratio_text(float(m))}" for g, m in multipliers.items())
             + "."
         )
-    return "<h3>How the prices were chosen</h3>" + _paragraphs([text]) + (table_html(answers) if len(answers) else "")
+    return (
+        "<h3>How the prices were chosen</h3>"
+        + _paragraphs([text])
+        + (table_html(answers, caption="The questions and the answers") if len(answers) else "")
+    )
 
 
 def audit_html(audit) -> str:
@@ -437,6 +501,13 @@ def audit_html(audit) -> str:
     Sections (element ids) ``REPORT_SECTIONS``; plotly.js is embedded once; every user string
     (group, column, model and file names, the unit) is HTML-escaped, in tables, sentences
     and charts alike.
+
+    For a reader with assistive technology (WCAG 2.2 AA, checked with axe-core by
+    tests/e2e/test_report_accessibility.py): the language is set, headings go down one level
+    at a time, tables have column headers (and captions where no heading names them), and every
+    chart has its sentence as its caption and its numbers folded under it (`_Figures`). Printed
+    (`CSS`'s ``@media print``), what only a screen needs is hidden, each chart is drawn again at
+    the page's width (`PRINT_SCRIPT`) and tables and charts are kept whole on a page.
     """
     figure = _Figures()
     figs = audit_figures(audit)
@@ -449,12 +520,13 @@ def audit_html(audit) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{html_escape(title)}</title><style>{CSS}</style></head><body>",
+        f"<title>{html_escape(title)}</title><style>{CSS}</style></head><body><main>",
         f"<h1>{html_escape(title)}</h1>",
         f'<p class="meta">costlib {html_escape(a.version)} · created {html_escape(a.created)} · data sha256 '
         f"{html_escape(a.fingerprint or '(none)')}</p>",
+        f'<p class="meta screen-only">{html_escape(SCREEN_NOTE)}</p>',
         '<section id="settings"><h2>Settings</h2>',
-        table_html(_settings_table(a)),
+        table_html(_settings_table(a), caption="The settings of this audit"),
         "<h3>What was judged</h3>",
         table_html(_record_table(a)),
         "<h3>Prices per group</h3>",
@@ -464,7 +536,7 @@ def audit_html(audit) -> str:
         '<section id="data"><h2>Data</h2>',
         "<p>Cases, positives and the mean score per group, on the training rows (where the cutoffs are fitted) "
         "and the test rows (where they are judged).</p>",
-        table_html(data_groups),
+        table_html(data_groups, caption="Each group on the training and the test rows"),
         "<h3>All groups together</h3>",
         table_html(data_overall),
         (("<h3>Notes</h3>" + _paragraphs(a.notes)) if a.notes else ""),
@@ -481,7 +553,11 @@ def audit_html(audit) -> str:
         f"<p>{html_escape(_judged_sentence(a.recommendation))} "
         "All groups together, with 95% bootstrap intervals; the saving is measured against the cheaper decision "
         "without a model, on the same resamples.</p>",
-        table_html(rules_overall_table(a.recommendation, a.unit), highlight=shipped_row(a.recommendation)),
+        table_html(
+            rules_overall_table(a.recommendation, a.unit),
+            highlight=shipped_row(a.recommendation),
+            caption="Every rule, all groups together",
+        ),
         "<h3>By group</h3>",
         table_html(rules_by_group_table(a.results, a.unit, lowest=a.recommendation.lowest)),
         "</section>",
@@ -497,10 +573,12 @@ def audit_html(audit) -> str:
         f"<p>Each constrained rule is the cheapest set of per-group cutoffs on the training rows that keeps every "
         f"group's rate within {a.fairness_tolerance:g} of every other's. Its price is what it costs beyond the "
         "best cutoff per group; on the test rows the rates may drift apart again.</p>",
-        table_html(fair_summary)
+        table_html(fair_summary, caption="Each constrained rule")
         if len(fair_summary)
         else "<p>No fairness criterion applies (one group, or none chosen).</p>",
-        table_html(fair_long) if len(fair_long) else "",
+        table_html(fair_long, caption="Each constrained rule's cutoff and rates, group by group")
+        if len(fair_long)
+        else "",
         "</section>",
         '<section id="sensitivity"><h2>Sensitivity to the prices</h2>',
         f"<p>{html_escape(sensitivity)}</p>",
@@ -528,6 +606,8 @@ def audit_html(audit) -> str:
         '<section id="review"><h2>Review</h2>',
         _review_html(),
         "</section>",
+        "</main>",
+        PRINT_SCRIPT,
         "</body></html>",
     ]
     return "\n".join(parts)
