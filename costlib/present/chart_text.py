@@ -100,7 +100,7 @@ def chart_text(figure: go.Figure | dict) -> ChartText:
             how.setdefault(THINNED_MAP.format(step=rows.attrs["step"]) if "step" in rows.attrs else THINNED_LINE)
     nonempty = [p for p in parts if len(p)]
     table = pd.concat(nonempty, ignore_index=True) if nonempty else pd.DataFrame(columns=[SERIES, *columns[:2]])
-    if LABEL in table and table[LABEL].isna().all():
+    if LABEL in table and (table[LABEL].fillna("") == "").all():
         table = table.drop(columns=LABEL)
     note = THINNED.format(shown=len(table), total=total, how="; ".join(how)) if how else None
     return ChartText(_sentence(layout, traces, x_title, y_title), table, note)
@@ -172,7 +172,7 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
     elif isinstance(text, str) and text:
         frame[LABEL] = words(text)
     else:
-        frame[LABEL] = None
+        frame[LABEL] = ""  # blank where a point has no label of its own
     error = trace.get("error_y") or {}
     if error.get("array") is not None and len(error["array"]) == len(frame):
         up = pd.to_numeric(pd.Series(error["array"]), errors="coerce").to_numpy(float)

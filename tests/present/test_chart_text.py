@@ -44,7 +44,9 @@ def test_a_cost_curve_says_its_lines_marks_and_numbers():
     assert alt.sentence.startswith(
         f"Cost: 3 lines (everyone, one cutoff, group {HOSTILE}, group plain) of cost per case ($) against cutoff"
     )
-    assert "your review limit" in alt.sentence and "flag everyone (no model, recommended)" in alt.sentence
+    marks = alt.sentence.split("; marked: ")[1].split("; ")
+    # the key points first: the review limit and what is recommended (a rule's marker or a line)
+    assert "your review limit" in marks[:2] and any("recommended" in m for m in marks[:2]), marks
     # the table holds each line's points as drawn, its columns named by the axes
     everyone = fig.data[0]
     rows = alt.table[alt.table[SERIES] == "everyone, one cutoff"]
