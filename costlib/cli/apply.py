@@ -1,6 +1,6 @@
 """``costlib apply POLICY FILE [--score COL] [--group COL] --out DECISIONS.csv [--allow-unsigned] [--json]``:
 the policy's decision for every case of a file (`costlib.handoff.policy.apply_policy`), once a
-reviewer signed it off (`costlib.handoff.signing`).
+reviewer signed it off (`costlib.present.signing`).
 
 The score and group columns default to the ones the policy was chosen on (its data
 dictionary); a different score column is refused, as is a file whose scores are on another
