@@ -1,9 +1,9 @@
 """Command line: ``costlib COMMAND ...`` (or ``python -m costlib COMMAND ...``), with the commands
-``audit``, ``train``, ``aggregate``, ``watch``, ``apply`` and ``dashboard``.
+``audit``, ``train``, ``aggregate``, ``watch``, ``apply``, ``sign`` and ``dashboard``.
 
 This module only builds the parser and dispatches: each command lives in its own module
 (`costlib.cli.audit`, `costlib.cli.train`, `costlib.scale.aggregates`, `costlib.cli.watch`,
-`costlib.cli.apply`, `costlib.cli.dashboard`), which registers its
+`costlib.cli.apply`, `costlib.cli.sign`, `costlib.cli.dashboard`), which registers its
 arguments (``add_parser``) and runs them (``run``). Exit codes: those of the command; 2 for
 bad arguments or no command (argparse's usage message on stderr, never a traceback).
 """
@@ -41,10 +41,11 @@ def build_parser() -> argparse.ArgumentParser:
     from costlib.scale import aggregates
 
     aggregates.add_parser(sub)
-    from costlib.cli import apply, dashboard, watch
+    from costlib.cli import apply, dashboard, sign, watch
 
     watch.add_parser(sub)
     apply.add_parser(sub)
+    sign.add_parser(sub)
     dashboard.add_parser(sub)
     return parser
 
@@ -71,6 +72,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from costlib.cli import apply
 
         return apply.run(args)
+    if args.command == "sign":
+        from costlib.cli import sign
+
+        return sign.run(args)
     if args.command != "audit":
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT

@@ -65,7 +65,9 @@ def test_a_policy_decides_every_row_of_the_file_it_was_fitted_on(tmp_path, capsy
     assert main([*args, "--resamples", "10", "--json", "--policy", str(policy), "--rule", "cost-optimal"]) == 0
     capsys.readouterr()
     out = tmp_path / "decisions.csv"
-    assert main(["apply", str(policy), str(path), "--out", str(out), "--json"]) == 0, capsys.readouterr().err
+    assert main(["apply", str(policy), str(path), "--allow-unsigned", "--out", str(out), "--json"]) == 0, (
+        capsys.readouterr().err
+    )
     summary = json.loads(capsys.readouterr().out)
     got = pd.read_csv(out, keep_default_na=False, dtype={"region": str})
     assert len(got) == n and got["row"].tolist() == [file_row(i) for i in range(n)]

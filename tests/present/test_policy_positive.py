@@ -47,6 +47,8 @@ def test_a_file_with_the_number_or_the_text_decides_alike_on_numbers_and_true_fa
     y = X[:, 0] + rng.normal(size=200) > 0
     for labels in (y.astype(int), y):  # a true/false label's positive is the loader's 1 too
         model = LogisticRegression().fit(X, labels)
-        served = costlib.policy_estimator({**policy, "data": {**policy["data"], "score": None}}, model)
+        served = costlib.policy_estimator(
+            {**policy, "data": {**policy["data"], "score": None}}, model, allow_unsigned=True
+        )
         flags = costlib.apply_policy(policy, model.predict_proba(X)[:, 1])
         assert (served.predict(X) == np.where(flags, labels.max(), labels.min())).all()
