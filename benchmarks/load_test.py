@@ -1,27 +1,41 @@
-"""Load test (run by hand, not in CI): N concurrent browser sessions moving a slider.
+"""Load test (run by hand, not in CI): many sessions moving a price slider on Costs & groups at once.
 
-Starts the app on a loopback port, opens N headless Chromium sessions (one browser,
-N contexts) that each load the Value page on a built-in sample and move the k slider M
-times with the keyboard. For every move it measures, inside the page, the time from the
-key press to the chart's redraw (a MutationObserver on the chart, stored on `window` and
-polled, never awaited inside page.evaluate). Reports errors (exception blocks, timeouts:
-must be zero) and the median and 95th percentile of the latencies.
+Starts the app on a loopback port and opens headless Chromium sessions (one browser, one
+context per session). Each session opens Costs & groups, either on a built-in sample
+(``sample``) or on its own uploaded CSV of ``--rows`` rows (``upload``: label, score and a
+two-valued group, its own seed, read on the Data page and used with "Use these columns"),
+then moves the false-negative price ``--moves`` times with the keyboard, pausing ``--pause``
+seconds after each answer (a reviewer reading it). For every move it measures, inside the
+page, the time from the key press to the cost chart's redraw (a MutationObserver on the chart,
+stored on `window` and polled, never awaited inside page.evaluate).
 
-    python benchmarks/load_test.py                 # 20 sessions x 20 moves
-    python benchmarks/load_test.py --sessions 5 --moves 10
+Each variant runs twice on the same server, in the same run: first **one session alone**,
+then ``--sessions`` sessions at once. The target: zero errors, and the 95th percentile of a
+move with everyone at once within 3x the median of the session alone. The server's CPU
+seconds (all its threads) over each phase, divided by the moves made, are printed beside: a
+move's CPU cost, so that ``cpu per move x sessions / cores`` says how much of the wait is the
+machine's cores rather than anything that serialises sessions.
 
-Traffic goes to 127.0.0.1 only; every loop is bounded in count and time.
+    python benchmarks/load_test.py                           # 20 sessions x 10 moves, both variants
+    python benchmarks/load_test.py --variants sample --sessions 5 --moves 5
+    python benchmarks/load_test.py --root /path/to/other/checkout   # the same load on another tree
+
+Traffic goes to 127.0.0.1 only; every loop is bounded in count and time. Results are printed
+and written as JSON (``--out``, default benchmarks/load-results.json).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import os
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -40,6 +54,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+CHART = '[data-testid="stPlotlyChart"]'
+SAMPLE = "compas"
 
 ARM_JS = """() => {
   const chart = document.querySelector('[data-testid="stPlotlyChart"]');
@@ -98,73 +114,281 @@ def start_server(port: int, *, root: Path = ROOT, env: dict | None = None) -> su
     raise RuntimeError("the app did not start within 60 s")
 
 
-async def session(browser, url: str, moves: int, sample: str, latencies: list, errors: list) -> None:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process `pid` so far (all its threads)."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    out, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        try:
+            with open(f"/proc/{parent}/task/{parent}/children") as fh:
+                kids = [int(x) for x in fh.read().split()]
+        except OSError:
+            kids = []
+        out += kids
+        frontier += kids
+    return out
+
+
+def cpu_split(server_pid: int) -> dict:
+    """CPU seconds so far of the server and of everything else this process started (the browsers)."""
+    others = 0.0
+    for pid in set(_children(os.getpid())) - {server_pid}:
+        with contextlib.suppress(OSError, IndexError):
+            others += cpu_seconds(pid)
+    return {"server": cpu_seconds(server_pid), "browsers": others}
+
+
+def write_predictions(path: Path, rows: int, seed: int) -> Path:
+    """A CSV of `rows` predictions (label, score, region), its own seed: every upload differs."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    p = rng.random(rows).round(4)
+    y = (rng.random(rows) < p).astype(int)
+    group = np.where(rng.random(rows) < 0.4, "north", "south")
+    pd.DataFrame({"label": y, "score": p, "region": group}).to_csv(path, index=False)
+    return path
+
+
+async def _open_costs(page, url: str, upload: Path | None) -> None:
+    """Costs & groups on the sample, or on `upload` read and used on the Data page."""
+    if upload is None:
+        await page.goto(f"{url}/costs?data={SAMPLE}", timeout=300_000)
+    else:
+        await page.goto(url + "/", timeout=300_000)
+        await page.wait_for_selector("input[type=file]", state="attached", timeout=300_000)
+        await page.set_input_files("input[type=file]", str(upload))
+        button = page.get_by_role("button", name="Use these columns")
+        await button.wait_for(timeout=300_000)
+        await button.click()
+        await page.get_by_text(f"Loaded “{upload.name}”").wait_for(timeout=300_000)
+        await page.get_by_role("link", name="Costs & groups").first.click()
+    await page.wait_for_selector(f"{CHART} .main-svg", timeout=300_000)
+
+
+class Start:
+    """Every session of a phase starts moving together, once all have opened the page (or failed)."""
+
+    def __init__(self, sessions: int, on_start):
+        self.waiting, self.event, self.on_start = sessions, asyncio.Event(), on_start
+
+    async def arrive(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.on_start()
+            self.event.set()
+        await asyncio.wait_for(self.event.wait(), timeout=900)
+
+
+def watch_runs(page, runs: list) -> None:
+    """Append to `runs` the seconds from each rerun request the page sends to the server's "script
+    finished" for it, read from the websocket frames (the server's part of a move: no drawing)."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    sent: list[float] = []
+
+    def on_sent(payload) -> None:
+        if isinstance(payload, bytes):
+            with contextlib.suppress(Exception):
+                if BackMsg.FromString(payload).WhichOneof("type") == "rerun_script":
+                    sent.append(time.perf_counter())
+
+    def on_received(payload) -> None:
+        if isinstance(payload, bytes) and sent:
+            with contextlib.suppress(Exception):
+                if ForwardMsg.FromString(payload).WhichOneof("type") == "script_finished":
+                    runs.append(time.perf_counter() - sent.pop(0))
+
+    page.on("websocket", lambda ws: (ws.on("framesent", on_sent), ws.on("framereceived", on_received)))
+
+
+async def session(
+    browser, url: str, args, upload: Path | None, start: Start, latencies: list, errors: list, server_runs: list
+) -> None:
     context = await browser.new_context(viewport={"width": 1300, "height": 900})
     page = await context.new_page()
+    arrived = False
+    runs: list[float] = []
+    watch_runs(page, runs)
     try:
-        await page.goto(f"{url}/value?data={sample}", timeout=120_000)
-        await page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', timeout=120_000)
-        slider = page.get_by_role("slider").first
-        for i in range(moves):
+        try:
+            await _open_costs(page, url, upload)
+            await asyncio.sleep(1.0)  # the page's last elements settle before the first move
+        finally:
+            arrived = True
+            await start.arrive()
+        slider = page.get_by_role("slider").nth(1)  # the false-negative price
+        runs.clear()  # the runs that opened the page are not moves
+        for i in range(args.moves):
             await page.evaluate(ARM_JS)
             await slider.focus()
             await page.keyboard.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
-            for _ in range(600):  # at most 30 s per move
+            for _ in range(1200):  # at most 60 s per move
                 value = await page.evaluate("() => window.__redraw")
                 if value is not None:
                     latencies.append(value)
                     break
                 await asyncio.sleep(0.05)
             else:
-                errors.append(f"move {i}: no redraw within 30 s")
+                errors.append(f"move {i}: no redraw within 60 s")
             if await page.locator('[data-testid="stException"]').count():
                 errors.append(f"move {i}: the page shows an exception")
+            await asyncio.sleep(args.pause)
     except Exception as exc:  # a session that fails is counted, not fatal for the others
-        errors.append(f"{type(exc).__name__}: {exc}")
+        errors.append(f"{type(exc).__name__}: {str(exc)[:300]}")
+        if not arrived:
+            await start.arrive()
     finally:
+        server_runs.extend(1000 * r for r in runs)
         await context.close()
 
 
-async def main_async(args) -> None:
-    port = free_port()
-    server = start_server(port)
+def _p95(x: list) -> float | None:
+    return round(statistics.quantiles(x, n=20, method="inclusive")[18]) if len(x) >= 2 else None
+
+
+def _summary(latencies: list, errors: list, runs: list, cpu: dict, wall: float, expected: int) -> dict:
+    moves = max(len(latencies), 1)
+    return {
+        "moves": len(latencies),
+        "expected": expected,
+        "errors": len(errors),
+        "error_examples": errors[:5],
+        "median_ms": round(statistics.median(latencies)) if latencies else None,
+        "p95_ms": _p95(latencies),
+        "max_ms": round(max(latencies)) if latencies else None,
+        "server_run_median_ms": round(statistics.median(runs)) if runs else None,
+        "server_run_p95_ms": _p95(runs),
+        "server_cpu_s": round(cpu["server"], 2),
+        "cpu_per_move_ms": round(1000 * cpu["server"] / moves),
+        "browser_cpu_per_move_ms": round(1000 * cpu["browsers"] / moves),
+        "wall_s": round(wall, 1),
+    }
+
+
+async def phase(browser, url: str, args, server_pid: int, uploads: list) -> dict:
+    """All the sessions of one phase at once (one session alone when `uploads` has one entry); the
+    server's CPU is counted from the moment every session has opened its page."""
     latencies: list[float] = []
     errors: list[str] = []
+    runs: list[float] = []
+    mark: dict = {}
+    start = Start(len(uploads), lambda: mark.update(cpu=cpu_split(server_pid), t=time.perf_counter()))
+    await asyncio.gather(*(session(browser, url, args, up, start, latencies, errors, runs) for up in uploads))
+    end = cpu_split(server_pid)
+    cpu = {k: end[k] - mark["cpu"][k] for k in end}
+    return _summary(latencies, errors, runs, cpu, time.perf_counter() - mark["t"], len(uploads) * args.moves)
+
+
+async def main_async(args) -> dict:
+    port = free_port()
+    server = start_server(port, root=Path(args.root))
+    url = f"http://127.0.0.1:{port}"
+    folder = Path(tempfile.mkdtemp(prefix="costlib-load-"))
+    results: dict = {
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "root": str(args.root),
+        "sessions": args.sessions,
+        "moves": args.moves,
+        "pause_s": args.pause,
+        "rows": args.rows,
+        "cpus": os.cpu_count(),
+        "load_start": os.getloadavg(),
+    }
     try:
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            started = time.perf_counter()
-            await asyncio.gather(
-                *(
-                    session(browser, f"http://127.0.0.1:{port}", args.moves, args.sample, latencies, errors)
-                    for _ in range(args.sessions)
-                )
-            )
-            wall = time.perf_counter() - started
+            warm = await browser.new_page()  # the pages' imports, paid before anything is timed
+            await warm.goto(f"{url}/costs?data={SAMPLE}", timeout=600_000)
+            await warm.wait_for_selector(f"{CHART} .main-svg", timeout=600_000)
+            await warm.close()
+            for variant in args.variants.split(","):
+                if variant == "sample":
+                    alone_up, together_up = [None], [None] * args.sessions
+                elif variant == "upload":
+                    files = [
+                        write_predictions(folder / f"predictions_{i}.csv", args.rows, i)
+                        for i in range(args.sessions + 1)
+                    ]
+                    alone_up, together_up = files[-1:], files[:-1]
+                else:
+                    raise SystemExit(f"unknown variant {variant!r}")
+                alone = await phase(browser, url, args, server.pid, alone_up)
+                together = await phase(browser, url, args, server.pid, together_up)
+                ratio = together["p95_ms"] / alone["median_ms"] if alone["median_ms"] and together["p95_ms"] else None
+                runs = (alone["server_run_median_ms"], together["server_run_p95_ms"])
+                results[variant] = {
+                    "alone": alone,
+                    "together": together,
+                    "p95_over_alone_median": ratio,
+                    "server_run_p95_over_alone_median": runs[1] / runs[0] if all(runs) else None,
+                }
             await browser.close()
     finally:
         server.terminate()
         server.wait(timeout=30)
-    q = statistics.quantiles(latencies, n=20) if len(latencies) >= 2 else [float("nan")] * 19
-    print(f"sessions {args.sessions}, moves each {args.moves}, sample {args.sample}, wall {wall:.1f} s")
-    print(f"redraws measured {len(latencies)} of {args.sessions * args.moves}; errors {len(errors)}")
-    if latencies:
+    results["load_end"] = os.getloadavg()
+    return results
+
+
+def report(results: dict) -> bool:
+    """Print the results; True when every variant meets the target."""
+    ok = True
+    load = f"{results['load_start'][0]:.1f} -> {results['load_end'][0]:.1f}"
+    print(
+        f"{results['sessions']} sessions x {results['moves']} moves, pause {results['pause_s']} s; "
+        f"load average {load} on {results['cpus']} cores"
+    )
+    for variant in ("sample", "upload"):
+        if variant not in results:
+            continue
+        r = results[variant]
+        for name in ("alone", "together"):
+            x = r[name]
+            print(
+                f"  {variant:6s} {name:8s} moves {x['moves']}/{x['expected']}  errors {x['errors']}  "
+                f"median {x['median_ms']} ms  p95 {x['p95_ms']} ms  max {x['max_ms']} ms; server's run: median "
+                f"{x['server_run_median_ms']} ms  p95 {x['server_run_p95_ms']} ms; cpu a move: server "
+                f"{x['cpu_per_move_ms']} ms, browsers {x['browser_cpu_per_move_ms']} ms"
+            )
+            for e in x["error_examples"]:
+                print("    error:", e)
+        ratio = r["p95_over_alone_median"]
+        run_ratio = r["server_run_p95_over_alone_median"]
+        cores = results["cpus"] or 1
+        floor = r["together"]["cpu_per_move_ms"] * results["sessions"] / cores
+        met = ratio is not None and ratio <= 3 and r["together"]["errors"] == 0 and r["alone"]["errors"] == 0
+        ok &= met
+        shown = f"{ratio:.2f}" if ratio is not None else "n/a"
         print(
-            f"key press to redraw: median {statistics.median(latencies):.0f} ms, p95 {q[18]:.0f} ms, "
-            f"max {max(latencies):.0f} ms"
+            f"  {variant:6s} p95 together / median alone = {shown} -> {'PASS' if met else 'MISS'} (target <= 3); "
+            f"server's run alone {run_ratio if run_ratio is None else round(run_ratio, 2)}; "
+            f"server cpu a move x sessions / cores = {floor:.0f} ms"
         )
-    for e in errors[:10]:
-        print("error:", e)
-    if errors:
-        sys.exit(1)
+    return ok
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=20)
-    ap.add_argument("--moves", type=int, default=20)
-    ap.add_argument("--sample", default="screening")
-    asyncio.run(main_async(ap.parse_args()))
+    ap.add_argument("--moves", type=int, default=10)
+    ap.add_argument("--pause", type=float, default=1.0, help="seconds a session waits after each answer")
+    ap.add_argument("--rows", type=int, default=200_000, help="rows of each session's upload")
+    ap.add_argument("--variants", default="sample,upload", help="sample, upload or both (comma-separated)")
+    ap.add_argument("--root", default=str(ROOT), help="the checkout whose app.py is served")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "load-results.json"))
+    args = ap.parse_args()
+    results = asyncio.run(main_async(args))
+    Path(args.out).write_text(json.dumps(results, indent=1))
+    sys.exit(0 if report(results) else 1)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from costlib.loading.samples import SAMPLES
 from costlib.scale.engines import duckdb_memory_bytes
 from views._ui.display import say
 from views._ui.loading import dataset_weight, load_sample
-from views._ui.memo import forget, memo
+from views._ui.memo import forget, memo, share
 from views._ui.memory import account
 from views._ui.state import keep, mirror, remembered, set_setting
 
@@ -99,7 +99,7 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
             st.page_link(DATA_PAGE, label="Go to the Data page", icon=":material/folder_open:")
             return None
     else:
-        ds = load_sample(choice)
+        ds = share(load_sample(choice))
         st.sidebar.caption(SAMPLES[choice].description)
     if needs and not has_role(ds, needs):
         sample = NEEDS[needs][1]
@@ -113,7 +113,7 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
             help=f"Makes “{SAMPLES[sample].title}” the data of every page.",
             width="stretch",
         )
-        return load_sample(sample)
+        return share(load_sample(sample))
     return ds
 
 

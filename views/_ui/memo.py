@@ -1,12 +1,16 @@
-"""The per-session memo: results per dataset, bounded, keyed by the dataset's content.
+"""The memo: results per dataset, bounded, keyed by the dataset's content.
 
 Sweeps and other per-dataset results go through `memo`: a small per-session LRU keyed by the
-dataset's identity and plain hashable arguments. Nothing user-specific sits in module globals
-or in `st.cache_resource`.
+dataset's identity and plain hashable arguments. Results on the built-in samples (the data
+the server itself holds, shared by every session: `share`) are kept once for the whole
+server instead (`SharedMemo`), so twenty sessions on one sample moving one price compute its
+answer once, not twenty times, each holding the interpreter's lock in turn. Nothing made
+from a user's own data sits in module globals or in `st.cache_resource`.
 """
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -17,6 +21,7 @@ from costlib.loading.ledger import LEDGER
 from views._ui.memory import account
 
 MEMO_SIZE = 48
+SHARED_SIZE = 256  # results on the built-in samples the server keeps for every session
 
 
 def dataset_key(ds: Dataset) -> tuple:
@@ -24,12 +29,85 @@ def dataset_key(ds: Dataset) -> tuple:
     return (ds.fingerprint, ds.mapping, ds.n_rows, ds.notes)
 
 
+class SharedMemo:
+    """A bounded, thread-safe LRU of results that every session reads, computing each key once.
+
+    Sessions run their scripts in threads of one process: when several ask for a key nobody
+    has yet, the first computes it and the others wait for it (no copy of the work while the
+    interpreter's lock is passed around); when that computation fails, each waiting session
+    computes the key itself and meets the error in its own run.
+
+    Parameters
+    ----------
+    size : int
+        The most results kept; the least recently used leaves first.
+    """
+
+    def __init__(self, size: int):
+        self.size = size
+        self._lock = threading.Lock()
+        self._values: OrderedDict = OrderedDict()
+        self._pending: dict = {}
+
+    def get(self, key, compute: Callable):
+        """The value under `key` (hashable), made by ``compute()`` once whoever asks first."""
+        with self._lock:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+            done = self._pending.get(key)
+            mine = done is None
+            if mine:
+                done = self._pending[key] = threading.Event()
+        if not mine:
+            done.wait()
+            with self._lock:
+                if key in self._values:
+                    return self._values[key]
+            return compute()  # the first one failed: this session meets the error itself
+        try:
+            value = compute()
+        except BaseException:
+            with self._lock:
+                self._pending.pop(key).set()
+            raise
+        with self._lock:
+            self._values[key] = value
+            while len(self._values) > self.size:
+                self._values.popitem(last=False)
+            self._pending.pop(key).set()
+        return value
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
+
+
+SHARED = SharedMemo(SHARED_SIZE)
+_SHARED_DATA: set = set()  # dataset_key of the datasets every session shares (the built-in samples)
+
+
+def share(ds: Dataset) -> Dataset:
+    """Mark `ds`, a dataset the server holds for every session (a built-in sample), as one whose
+    memoised results are kept once for all sessions (`SHARED`); returns it. An upload with the
+    very same content and columns has the same key and reads the same results."""
+    _SHARED_DATA.add(dataset_key(ds))
+    return ds
+
+
 def memo(name: str, ds: Dataset, args: tuple, compute: Callable):
-    """compute(), remembered for this session under (name, dataset identity, args).
+    """compute(), remembered under (name, dataset identity, args): for this session, or for every
+    session when `ds` is a shared dataset (`share`).
 
     `args` must be hashable and hold everything `compute` depends on besides the dataset.
     """
-    return remember((name, dataset_key(ds), args), compute)
+    key = (name, dataset_key(ds), args)
+    if key[1] in _SHARED_DATA:
+        return SHARED.get(key, compute)
+    return remember(key, compute)
 
 
 def remember(
