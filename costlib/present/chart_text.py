@@ -163,31 +163,31 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
     x, y = trace.get("x"), trace.get("y")
     if y is None:
         return pd.DataFrame(), 0
-    y = np.asarray(y, dtype=object)
-    x = np.asarray(x, dtype=object) if x is not None else np.arange(len(y), dtype=object)
-    frame = pd.DataFrame({SERIES: name, x_col: _cells(x), y_col: _cells(y)})
+    y = _column(y)
+    x = _column(x) if x is not None else np.arange(len(y), dtype=float)
+    drawn = len(y)
+    keep = slice(None)
+    if drawn > budget:  # thinned before anything is built from it: a slider redraws the page's charts
+        values = y if isinstance(y, np.ndarray) else np.full(drawn, np.nan)
+        position = x if isinstance(x, np.ndarray) and np.isfinite(x).all() else None
+        keep = thin_index(values, budget, x=position)
+    frame = pd.DataFrame({SERIES: name, x_col: _take(x, keep), y_col: _take(y, keep)})
     text = trace.get("text")
-    if isinstance(text, (list, tuple, np.ndarray)) and len(text) == len(frame):
-        frame[LABEL] = [words(t) for t in text]
+    if isinstance(text, (list, tuple, np.ndarray)) and len(text) == drawn:
+        frame[LABEL] = [words(t) for t in _take(text, keep)]
     elif isinstance(text, str) and text:
         frame[LABEL] = words(text)
     else:
         frame[LABEL] = ""  # blank where a point has no label of its own
     error = trace.get("error_y") or {}
-    if error.get("array") is not None and len(error["array"]) == len(frame):
-        up = pd.to_numeric(pd.Series(error["array"]), errors="coerce").to_numpy(float)
+    if error.get("array") is not None and len(error["array"]) == drawn:
+        up = _take(pd.to_numeric(pd.Series(error["array"]), errors="coerce").to_numpy(float), keep)
         down = error.get("arrayminus")
-        down = up if down is None else pd.to_numeric(pd.Series(down), errors="coerce").to_numpy(float)
+        down = up if down is None else _take(pd.to_numeric(pd.Series(down), errors="coerce").to_numpy(float), keep)
         mid = pd.to_numeric(frame[y_col], errors="coerce").to_numpy(float)
         frame[f"{y_col}, interval from"] = mid - down
         frame[f"{y_col}, interval to"] = mid + up
-    drawn = len(frame)
-    if drawn > budget:
-        values = pd.to_numeric(frame[y_col], errors="coerce").to_numpy(float)
-        position = pd.to_numeric(frame[x_col], errors="coerce").to_numpy(float)
-        keep = thin_index(values, budget, x=position if np.isfinite(position).all() else None)
-        frame = frame.iloc[keep]
-    return frame.reset_index(drop=True), drawn
+    return frame, drawn
 
 
 def _heatmap_rows(trace: dict, columns: tuple[str, str, str], name: str) -> tuple[pd.DataFrame, int]:
@@ -225,8 +225,21 @@ def _is_number(text) -> bool:
     return True
 
 
-def _cells(values: np.ndarray) -> list:
-    return [_cell(v) for v in values]
+def _column(values) -> np.ndarray | list:
+    """A trace's x or y as cells: numbers as a float array (a gap, or an infinite value, as NaN),
+    anything else (dates, categories) as a list of `_cell`."""
+    array = np.asarray(values)
+    if array.dtype.kind in "biuf":
+        array = array.astype(float)
+        return np.where(np.isfinite(array), array, np.nan)
+    return [_cell(v) for v in array.tolist()]
+
+
+def _take(values, keep) -> np.ndarray | list:
+    """`values` at the positions `keep` (a slice or an index array)."""
+    if isinstance(keep, slice):
+        return values[keep]
+    return values[keep] if isinstance(values, np.ndarray) else [values[i] for i in keep]
 
 
 def _cell(value):
