@@ -25,6 +25,8 @@ from costlib.present.cost_figures import (  # noqa: F401 (re-exported: the pages
     sensitivity_figure,
 )
 from costlib.present.plotting import (  # noqa: F401 (re-exported: the pages read figures.MAX_POINTS, figures.mark_x)
+    ALERT_COLOR,
+    GUIDE_COLOR,
     MAX_POINTS,
     NOBODY_COLOR,
     PALETTE,
@@ -169,7 +171,7 @@ def value_k_figure(
             rule_line(
                 fig,
                 x=row["k"],
-                line={"color": "#999", "width": 1},
+                line={"color": GUIDE_COLOR, "width": 1},
                 text=f"the models' order at τ* changes at k ≈ {row['k']:.2g}" if i == 0 else None,
                 position="top right",
             )
@@ -395,7 +397,7 @@ def watch_figure(report: dict, *, unit: str = "") -> go.Figure:
                 y=[p["cost_per_case"] for p in alerts],
                 mode="markers",
                 name="alert: beyond the noise",
-                marker={"symbol": "x", "size": 14, "color": "#c62828"},
+                marker={"symbol": "x", "size": 14, "color": ALERT_COLOR},
                 customdata=[period_label(p["period"]) for p in alerts],
                 hovertemplate="%{customdata}: alert<extra></extra>",
             )

@@ -30,6 +30,8 @@ SERIES_SYMBOLS = ("hexagon", "square", "triangle-up", "cross", "triangle-down", 
 SERIES_PATTERNS = ("", "/", ".", "x", "\\", "+", "|", "-")  # the i-th series of bars' fill pattern
 NOBODY_COLOR = "#555555"
 EVERYONE_COLOR = "#767676"  # the lightest grey with a 4.5:1 contrast with white
+GUIDE_COLOR = "#767676"  # a plain line across the plot that marks no decision (where the models' order changes)
+ALERT_COLOR = "#c62828"  # an alert's mark (Watch), drawn in its own shape too ("x")
 MAX_POINTS = 2000  # points of a curve drawn (`thin_curve`): a quarter as many stretches of x, about 2 px each
 # the marker of the best answer without a review limit (Costs and Value): a shape no rule uses, so that
 # it is not read as the recommended cutoff's star

@@ -154,7 +154,8 @@ def test_neighbouring_colours_stay_apart_without_full_colour_vision(simulation):
 
 
 def test_every_colour_stands_out_from_the_white_page():
-    colors = [*plotting.PALETTE, plotting.NOBODY_COLOR, plotting.EVERYONE_COLOR]
+    colors = [*plotting.PALETTE, plotting.NOBODY_COLOR, plotting.EVERYONE_COLOR, plotting.GUIDE_COLOR]
+    colors.append(plotting.ALERT_COLOR)
     low = {c: round(contrast_with_white(c), 2) for c in colors if contrast_with_white(c) < MIN_CONTRAST_WITH_WHITE}
     assert not low, f"under {MIN_CONTRAST_WITH_WHITE}:1 against white: {low}"
 
