@@ -21,6 +21,7 @@ from costlib.binary import decision as D
 from costlib.present import cost_figures, figures, plotting
 from costlib.present.watch_figures import refit_figure
 from costlib.watch.alerts import judge_period
+from tests.present.test_figures import _builders
 
 # Machado et al. 2009, Table 1 (severity 1.0), rows give linear (R, G, B) out
 SIMULATIONS = {
@@ -225,6 +226,7 @@ def _several() -> dict:
             pd.DataFrame({"label": list(models), "error rate": [0.1, 0.2, 0.3], "NEC": [0.05, 0.1, 0.2]})
         ),
         "Watch's refit by group": refit_figure(curves, cutoffs, judged),
+        "Watch's periods": _builders()["watch_figure"](),
     }
 
 
@@ -248,6 +250,7 @@ SEVERAL = (
     "rules by group",
     "NEC beside the error rate",
     "Watch's refit by group",
+    "Watch's periods",
 )
 
 
