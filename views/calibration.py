@@ -5,7 +5,7 @@ import streamlit as st
 from costlib import answers
 from costlib.core import settings
 from views._ui.data import group_names, model_picker
-from views._ui.display import show_live_table, show_metrics, show_verdict
+from views._ui.display import show_chart, show_live_table, show_metrics, show_verdict
 from views._ui.memo import memo
 from views._ui.page import live, setup
 from views._ui.prices import stored_costs
@@ -45,7 +45,7 @@ def live_calibration() -> None:
     answer = answers.calibration_answer(fit, bins=bins, chance=chance, choice=choice, worth=worth, unit=unit)
     show_verdict(answer.verdict)
     show_metrics(answer.metrics)
-    st.plotly_chart(answer.figure, key="reliability")
+    show_chart(answer.figure, key="reliability")
     show_live_table(answer.table, "value_before_after", key="cal_value")
     st.caption(answer.caption)
 

@@ -18,7 +18,7 @@ from views._ui.costs_sections import (
 )
 from views._ui.data import PRICES_PAGE, group_names, model_sweeps
 from views._ui.details import details_on, details_setting
-from views._ui.display import say, show_metrics, show_verdict
+from views._ui.display import say, show_chart, show_metrics, show_verdict
 from views._ui.limit import limit_inputs
 from views._ui.memo import memo
 from views._ui.page import live, refit_handed, setup
@@ -138,7 +138,7 @@ def live_answer() -> None:
     )
     curves = decision.cost_curves(models[shown_model], rec.prices, max_points=figures.MAX_POINTS)
     by_flagged = st.toggle(capacity_words.X_AS_FLAGGED, key="cost_x_flagged", disabled=not volume)
-    st.plotly_chart(
+    show_chart(
         figures.cost_curve_figure(
             curves,
             figures.markers_frame(shown, models[shown_model], unlimited if shown is rec else None),
@@ -153,7 +153,7 @@ def live_answer() -> None:
     if view is not None:
         st.subheader(capacity_words.PRICE_TITLE)
         st.caption(capacity_words.PRICE_WHAT)
-        st.plotly_chart(view.figure, key="capacity_chart")
+        show_chart(view.figure, key="capacity_chart")
         say("markdown", view.price_sentence)
 
     drawn_for = st.session_state.get("_costs_drawn_for")

@@ -6,7 +6,7 @@ from costlib import answers
 from costlib.core import settings
 from costlib.present import figures
 from views._ui.details import details_setting
-from views._ui.display import say, show_live_table, show_verdict
+from views._ui.display import say, show_chart, show_live_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import live, setup
 from views._ui.state import note_link
@@ -23,10 +23,10 @@ st.subheader("What to ship")
 show_verdict(answer.verdict)
 say("caption", answer.sentence)
 c1, c2 = st.columns(2)
-c1.plotly_chart(answers.instance_figure(answer), key="nec_curve")
+show_chart(answers.instance_figure(answer), key="nec_curve", where=c1)
 with c2:
     if details_setting(answers.INSTANCE_DETAILS):
-        st.plotly_chart(figures.delta_histogram(answer.delta, groups=answer.groups), key="delta_hist")
+        show_chart(figures.delta_histogram(answer.delta, groups=answer.groups), key="delta_hist")
 
 
 @live
@@ -48,7 +48,7 @@ def explore() -> None:
         "does not change with it.",
     )
     fig, overall, by_group = answers.instance_cutoff(answer, threshold)
-    st.plotly_chart(fig, key="nec_bar")
+    show_chart(fig, key="nec_bar")
     show_live_table(overall, "nec", key="nec_table")
     if len(by_group):
         with st.expander("By group"):

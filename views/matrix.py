@@ -8,7 +8,7 @@ from costlib.core import settings
 from costlib.core.escaping import option_names
 from costlib.present import page_answers
 from views._ui.details import details_setting
-from views._ui.display import say, show_metrics, show_table, show_verdict
+from views._ui.display import say, show_chart, show_metrics, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
 from views._ui.state import keep, mirror, remembered, setting_notes, write_link
@@ -80,6 +80,6 @@ if not details_setting(answers.MATRIX_DETAILS):
 shown = st.radio("Heatmaps for", answers.matrix_policies_with_model(rec), horizontal=True, key="heat_policy")
 confusion_fig, cost_fig, caption = answers.matrix_heatmaps(ds, rec, shown, c_mat, h, unit)
 cols = st.columns(2)
-cols[0].plotly_chart(confusion_fig, key="confusion_chart")
-cols[1].plotly_chart(cost_fig, key="contribution_chart")
+show_chart(confusion_fig, key="confusion_chart", where=cols[0])
+show_chart(cost_fig, key="contribution_chart", where=cols[1])
 st.caption(caption)

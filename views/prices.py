@@ -10,7 +10,7 @@ from costlib.core import settings
 from costlib.core.escaping import label
 from costlib.present import figures, page_answers
 from views._ui.data import COSTS_PAGE, group_names, model_sweeps
-from views._ui.display import say, show_table, show_verdict
+from views._ui.display import say, show_chart, show_table, show_verdict
 from views._ui.page import setup
 from views._ui.prices import stored_costs
 from views._ui.state import set_setting, setting
@@ -100,7 +100,7 @@ verdict = page_answers.bracket_verdict(bracket, table, sweep=sweep, price=money,
 show_verdict(verdict)
 shown = answers.bracket_table(table, sweep, names_now)
 full = elicit.pieces(sweep, *elicit.RANGE)
-st.plotly_chart(
+show_chart(
     figures.ratio_pieces_figure(full, low=bracket.low, high=bracket.high, names=names_now, lowest=sweep.lowest_score),
     key="ratio_chart",
 )

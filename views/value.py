@@ -9,7 +9,7 @@ from costlib.present import capacity_words, page_answers
 from views._ui import value_inputs
 from views._ui.data import group_names
 from views._ui.details import details_setting
-from views._ui.display import say, show_metrics, show_table, show_verdict
+from views._ui.display import say, show_chart, show_metrics, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import live, setup
 from views._ui.prices import stored_costs
@@ -62,7 +62,7 @@ def live_value() -> None:
             format_func=option_names(list(sweeps.judge)),
         )
     fig = answers.value_tau_figure(sweeps, rec, model, k=k, reject_value=r, worth=worth, unit=unit)
-    st.plotly_chart(fig, key="value_tau_chart")
+    show_chart(fig, key="value_tau_chart")
     st.session_state["_value_k"] = (k, r, worth)
     drawn = st.session_state.get("_value_k_drawn")  # what the sections below were drawn for, if drawn
     if not st.session_state.get("_value_full_run") and drawn is not None and drawn != (k, r, worth):
@@ -88,7 +88,7 @@ if not details_setting(answers.VALUE_DETAILS):
 k, r, worth = st.session_state.get("_value_k", (settings.K.default, 0.0, settings.GAIN.default))
 st.subheader("Which model is worth more depends on k")
 against_k = memo("value_k", ds, (r,), lambda: answers.value_against_k(sweeps, value_inputs.K_GRID, reject_value=r))
-st.plotly_chart(answers.value_k_figure(against_k, k=k, worth=worth, unit=unit), key="value_k_chart")
+show_chart(answers.value_k_figure(against_k, k=k, worth=worth, unit=unit), key="value_k_chart")
 st.session_state["_value_k_drawn"] = (k, r, worth)
 say("caption", answers.value_k_caption(worth, unit))
 

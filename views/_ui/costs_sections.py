@@ -13,7 +13,7 @@ from costlib.binary.fairness import FAIRNESS_CRITERIA, fairness_results
 from costlib.binary.honest import MIN_CLASS_ROWS
 from costlib.core import settings
 from costlib.present import capacity_words, tables
-from views._ui.display import say, show_table
+from views._ui.display import say, show_chart, show_table
 from views._ui.memo import memo
 from views._ui.state import keep, mirror, remembered, setting
 
@@ -137,10 +137,10 @@ def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:
     c1, c2 = st.columns(2)
     record = elicit.in_force(setting("price_questions"), costs)
     bracket = (record["ratio_low"], record["ratio_high"]) if record and record["in_force"] else None
-    c1.plotly_chart(sens.sensitivity_figure(unit, bracket), key="sensitivity_chart")
+    show_chart(sens.sensitivity_figure(unit, bracket), key="sensitivity_chart", where=c1)
     net_benefit = sens.net_benefit_figure()
     if net_benefit is not None:
-        c2.plotly_chart(net_benefit, key="net_benefit_chart")
+        show_chart(net_benefit, key="net_benefit_chart", where=c2)
     else:
         c2.caption(answers.NET_BENEFIT_NEEDS_PROBABILITIES)
 
