@@ -12,10 +12,16 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from costlib.core.escaping import plain
-from costlib.present.plotting import NOBODY_COLOR, PALETTE
+from costlib.present.plotting import EVERYONE_COLOR, NOBODY_COLOR, palette_color, series_pattern
 from costlib.training.words import method_label
 
-BETTER, WORSE, NEUTRAL = "#2e933c", "#d1495b", "#7a7a7a"
+#: the change chart's three readings: colour (apart under every common colour-vision deficiency),
+#: a shape of their own (pointing the way NEC moved) and a name in the legend, so none needs colour
+CHANGES = (
+    ("lower NEC beyond the noise", palette_color(0), "triangle-left"),
+    ("higher NEC beyond the noise", palette_color(1), "triangle-right"),
+    ("not told apart from standard training", EVERYONE_COLOR, "circle-open"),
+)
 
 
 def _figure(title: str, x_title: str, y_title: str, *, height: int = 460) -> go.Figure:
@@ -67,7 +73,7 @@ def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: f
                 x=methods,
                 y=summary[col],
                 name=name,
-                marker_color=PALETTE[1 - i],
+                marker={"color": palette_color(i), "pattern": {"shape": series_pattern(i)}},
                 error_y=_errors(summary[col], summary[f"{col}_low"], summary[f"{col}_high"]),
                 hovertext=hover,
                 hoverinfo="text",
@@ -81,36 +87,43 @@ def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: f
 def change_figure(summary: pd.DataFrame, *, level: float = 0.95) -> go.Figure:
     """Relative change in NEC against standard training per method (paired by seed), with intervals.
 
-    Green: lower beyond the noise (the whole interval below 0); red: higher beyond the noise;
-    grey: not distinguishable from standard training.
+    Each method is one of `CHANGES`, by colour, shape and legend name: lower beyond the noise
+    (the whole interval below 0), higher beyond the noise, or not told apart from standard
+    training.
     """
     rows = summary[summary["method"] != "standard"]
     methods = rows["method"].astype(str).tolist()
     change = 100 * rows["nec_change"]
     low, high = 100 * rows["nec_change_low"], 100 * rows["nec_change_high"]
-    colors = [BETTER if h < 0 else WORSE if lo > 0 else NEUTRAL for lo, h in zip(low, high, strict=True)]
-    hover = [
-        f"{plain(method_label(m))}<br>NEC change: {c:+.1f}%" + ("" if np.isnan(lo) else f" [{lo:+.1f}%, {h:+.1f}%]")
-        for m, c, lo, h in zip(methods, change, low, high, strict=True)
-    ]
+    kind = np.where(high < 0, 0, np.where(low > 0, 1, 2))
+    hover = np.array(
+        [
+            f"{plain(method_label(m))}<br>NEC change: {c:+.1f}%" + ("" if np.isnan(lo) else f" [{lo:+.1f}%, {h:+.1f}%]")
+            for m, c, lo, h in zip(methods, change, low, high, strict=True)
+        ]
+    )
     fig = _figure(
         "Change in NEC against standard training",
         f"NEC change, % ({level:.0%} interval, paired by seed)",
         "",
         height=max(300, 90 + 48 * len(methods)),
     )
-    fig.add_trace(
-        go.Scatter(
-            x=change,
-            y=methods,
-            mode="markers",
-            marker={"size": 12, "color": colors},
-            showlegend=False,
-            error_x=_errors(change, low, high),
-            hovertext=hover,
-            hoverinfo="text",
+    for k, (name, color, symbol) in enumerate(CHANGES):
+        these = kind == k
+        if not these.any():
+            continue
+        fig.add_trace(
+            go.Scatter(
+                x=change[these],
+                y=np.asarray(methods)[these],
+                mode="markers",
+                name=name,
+                marker={"size": 12, "color": color, "symbol": symbol, "line": {"width": 2, "color": color}},
+                error_x=_errors(change[these], low[these], high[these]),
+                hovertext=hover[these],
+                hoverinfo="text",
+            )
         )
-    )
     fig.add_shape(
         type="line",
         xref="x",
@@ -132,6 +145,6 @@ def change_figure(summary: pd.DataFrame, *, level: float = 0.95) -> go.Figure:
         yanchor="bottom",
         font={"color": NOBODY_COLOR},
     )
-    fig.update_yaxes(autorange="reversed")
-    fig.update_layout(margin={"l": 90, "r": 20, "t": 60, "b": 60})
+    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=methods)
+    fig.update_layout(margin={"l": 90, "r": 20, "t": 60, "b": 110})
     return fig

@@ -20,6 +20,7 @@ import pytest
 from costlib.binary import decision as D
 from costlib.present import cost_figures, figures, plotting
 from costlib.present.watch_figures import refit_figure
+from costlib.training import figures as training_figures
 from costlib.watch.alerts import judge_period
 from tests.present.test_figures import _builders
 
@@ -227,7 +228,19 @@ def _several() -> dict:
         ),
         "Watch's refit by group": refit_figure(curves, cutoffs, judged),
         "Watch's periods": _builders()["watch_figure"](),
+        "training: NEC beside the error rate": training_figures.training_figure(_training_summary()),
+        "training: change against standard": training_figures.change_figure(_training_summary()),
     }
+
+
+def _training_summary() -> pd.DataFrame:
+    """A summary as `training_summary` returns it: one method lower, one higher, one not told apart."""
+    change, low, high = [0.0, -0.2, 0.15, 0.01], [np.nan, -0.3, 0.05, -0.1], [np.nan, -0.1, 0.25, 0.12]
+    out = pd.DataFrame({"method": ["standard", "a", "b", "c"], "seeds": 5, "nec_change": change})
+    out["nec_change_low"], out["nec_change_high"] = low, high
+    for col in ("nec", "error_rate"):
+        out[col], out[f"{col}_low"], out[f"{col}_high"] = 0.2, 0.15, 0.25
+    return out
 
 
 def look(trace) -> tuple:
@@ -251,6 +264,8 @@ SEVERAL = (
     "NEC beside the error rate",
     "Watch's refit by group",
     "Watch's periods",
+    "training: NEC beside the error rate",
+    "training: change against standard",
 )
 
 

@@ -609,8 +609,11 @@ def test_figures_draw_intervals_and_escape_user_text(small_comparison):
     assert_allclose(nec.error_y.array, s["nec_high"] - s["nec"])
     assert_allclose(err.error_y.arrayminus, s["error_rate"] - s["error_rate_low"])
     change = training_figures.change_figure(s)
-    assert list(change.data[0].y) == [m for m in tr.METHODS if m != "standard"]
-    assert_allclose(change.data[0].x, 100 * s["nec_change"].iloc[1:])
+    drawn = {y: x for t in change.data for y, x in zip(t.y, t.x, strict=True)}  # one trace per reading
+    assert sorted(drawn) == sorted(m for m in tr.METHODS if m != "standard")
+    want = 100 * s.set_index("method")["nec_change"]
+    assert_allclose([drawn[m] for m in sorted(drawn)], [want[m] for m in sorted(drawn)])
+    assert {t.name for t in change.data} <= {name for name, _, _ in training_figures.CHANGES}
 
 
 # --------------------------------------------------------------------------------------
