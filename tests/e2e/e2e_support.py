@@ -365,3 +365,126 @@ def open_expanders(page: Page) -> int:
     if n:
         step(page, f"after opening {n} expander(s)")
     return n
+
+
+# The focused element: its accessible name (aria-label, its label, or its text, whitespace
+# collapsed), its widget's data-testid, and the box where its focus indicator is looked for
+# (the element grown by 6 px, within the viewport). The text field of a select box or an input
+# is looked for on the whole field (its nearest bordered ancestor), whose border shows focus; a
+# hidden checkbox/radio input or a tiny one on its label or parent, where Streamlit draws it;
+# a table's canvas or cell on the whole table.
+_FOCUS_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body || el === document.documentElement) return null;
+  let box = el.getBoundingClientRect();
+  let field = null;  // a text field's box: the nearest of its 4 ancestors that has a border
+  for (let e = el.parentElement, i = 0; ['INPUT', 'TEXTAREA'].includes(el.tagName) && el.type !== 'range'
+       && e && i < 4 && !field; e = e.parentElement, i++) {
+    if (parseFloat(getComputedStyle(e).borderTopWidth) >= 1) field = e;
+  }
+  const grid = el.closest('[data-testid="stDataFrame"]');  // the grid's canvas or its cells' table
+  if (grid && !el.closest('[data-testid="stElementToolbar"]')) {
+    box = grid.getBoundingClientRect();
+  } else if (field) {
+    box = field.getBoundingClientRect();
+  } else if (box.width < 8 || box.height < 8 || ['checkbox', 'radio'].includes(el.type)
+             || getComputedStyle(el).opacity === '0') {
+    box = (el.closest('label') || el.parentElement).getBoundingClientRect();
+  }
+  const x0 = Math.max(box.left - 6, 0), y0 = Math.max(box.top - 6, 0);
+  const x1 = Math.min(box.right + 6, window.innerWidth), y1 = Math.min(box.bottom + 6, window.innerHeight);
+  const label = el.labels && el.labels.length ? el.labels[0].innerText : '';
+  let name = (el.getAttribute('aria-label') || label || el.innerText || el.value || '').replace(/\\s+/g, ' ').trim();
+  let tag = el.tagName.toLowerCase(), widget = el.closest('[data-testid]');
+  if (grid && !el.closest('[data-testid="stElementToolbar"]')) {  // canvas and cells pass focus around: one stop
+    name = `table ${[...document.querySelectorAll('[data-testid="stDataFrame"]')].indexOf(grid) + 1}`;
+    tag = 'grid';
+    widget = grid;
+  }
+  return {name, tag, testid: widget ? widget.getAttribute('data-testid') : '', tabbable: el.tabIndex >= 0,
+          clip: {x: x0, y: y0, width: Math.max(x1 - x0, 0), height: Math.max(y1 - y0, 0)}};
+}"""
+FOCUS_MIN_PIXELS = 64  # a focus indicator changes at least a 1-px ring around a 16-px icon
+
+
+def focused(page: Page) -> dict | None:
+    """The focused element (`_FOCUS_JS`): name, tag, testid and clip; None when nothing is."""
+    return page.evaluate(_FOCUS_JS)
+
+
+def _pixels(page: Page, clip: dict):
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    png = page.screenshot(clip=clip, animations="disabled")  # transitions jump to their end
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+
+
+def assert_focus_visible(page: Page, where: str = "", *, back: str = "Shift+Tab", again: str = "Tab") -> dict:
+    """Fail unless the focused element shows that it has focus (WCAG 2.4.7, 2.4.11): its box
+    (`_FOCUS_JS`) is drawn with focus, focus is moved away by the keyboard (`back`) and back
+    again (`again`), and the two pictures must differ in at least `FOCUS_MIN_PIXELS` pixels (or
+    the whole ring of a smaller box). Only the keyboard moves focus, as the reader's own would.
+
+    Each element is checked once per page (by name, tag and widget); returns the focused element.
+    """
+    import numpy as np
+
+    now = focused(page)
+    assert now is not None, f"nothing has keyboard focus {where}"
+    if not hasattr(page, "focus_seen"):
+        page.focus_seen = set()  # the elements of this page whose focus indicator was seen
+    seen = page.focus_seen
+    key = (now["name"], now["tag"], now["testid"])
+    if key in seen:
+        return now
+    clip = now["clip"]
+    assert clip["width"] > 0 and clip["height"] > 0, f"the focused {now} is outside the window {where}"
+    with_focus = _pixels(page, clip)
+    moves = 0
+    while moves < 6:  # away from it (a table's canvas and cells are one stop: out of the table)
+        page.keyboard.press(back)
+        moves += 1
+        away = focused(page)
+        if away is None or (away["name"], away["tag"]) != key[:2]:
+            break
+    without = _pixels(page, clip)
+    for _ in range(moves):
+        page.keyboard.press(again)
+    returned = focused(page)
+    assert returned is not None and (returned["name"], returned["tag"]) == key[:2], (
+        f"{back} then {again} did not come back to {now['name']!r}, it went to {returned} {where}"
+    )
+    changed = int((np.abs(with_focus - without).max(axis=2) > 24).sum())
+    ring = 2 * (clip["width"] + clip["height"])
+    assert changed >= min(FOCUS_MIN_PIXELS, ring), (
+        f"keyboard focus is not visible on the {now['tag']} {now['name']!r} ({now['testid']}) {where}: "
+        f"{changed} pixels change when it gets focus"
+    )
+    seen.add(key)
+    return now
+
+
+def tab_to(page: Page, name: str | re.Pattern, *, back: bool = False, limit: int = 120, where: str = "") -> dict:
+    """Press Tab (Shift+Tab when `back`) until the focused element's name matches `name` (a
+    regex searched in it, or the exact text), checking at every step that focus is visible
+    (`assert_focus_visible`). A press that leaves nothing focused, or an element Tab does not
+    stop at, is followed by the next, as a reader would press again."""
+    key, undo = ("Shift+Tab", "Tab") if back else ("Tab", "Shift+Tab")
+    trail = []
+    for _ in range(limit):
+        page.keyboard.press(key)
+        now = focused(page)
+        if now is None or not now["tabbable"]:
+            # out of the page, a new page drawn, or an element only a script focuses (the file
+            # input after the file chooser closes): the next press goes on from there
+            trail.append("(nothing)" if now is None else f"({now['name'][:40]}, not tabbable)")
+            continue
+        now = assert_focus_visible(page, where, back=undo, again=key)
+        trail.append(now["name"][:40])
+        hit = re.search(name, now["name"]) if isinstance(name, re.Pattern) else now["name"] == name
+        if hit:
+            return now
+    raise AssertionError(f"{limit} presses of {key} never reached {name!r} {where}; passed {trail}")
