@@ -4,6 +4,8 @@ price move (they are reweighted), as ratios to a plain np.argsort of the same sc
     python benchmarks/honest.py                 # 1e5 and 1e6 rows, with and without a split
     python benchmarks/honest.py --sizes 1e5     # one size
     python benchmarks/honest.py --capacity 0.2  # also under a review limit of 20% of the cases
+    python benchmarks/honest.py --simulate      # the honest verdict on data with a known truth (issue 43)
+    python benchmarks/honest.py --simulate --runs 40   # fewer data sets per design (faster)
 
 Under a review limit the prices differ by group (so that per-group cutoffs share the limit: the
 knapsack runs on every fold and every resample).
@@ -68,11 +70,64 @@ def run(n: int, capacity: float | None = None) -> list[tuple]:
     return rows
 
 
+PRICES = ((1.0, 1.0), (1.0, 3.0), (1.0, 10.0))
+SHARES = ((0.7, 0.3), (0.5, 0.3, 0.2), (0.4, 0.3, 0.15, 0.1, 0.05))
+
+
+def no_signal_designs(sizes=(300, 2000, 20_000)) -> list:
+    """No signal (AUC 0.5) across rows, base rates, 2 to 5 unequal groups and prices: every
+    combination of size and price, the base rate and the groups turning with them (the base rate
+    where flagging costs about what the baseline does, the hardest, comes up at every size)."""
+    from costlib.stats.simulation import Design
+
+    rates = (0.5, 0.25, 0.1, 0.3)
+    out = []
+    for i, n in enumerate(sizes):
+        for j, (c_fp, c_fn) in enumerate(PRICES):
+            for m in range(len(rates)):
+                out.append(Design(n, 0.5, rates[(i + j + m) % 4], c_fp, c_fn, SHARES[(i + j + m) % 3]))
+    return out
+
+
+def signal_designs(sizes=(300, 2000), aucs=(0.70, 0.96), base_rate=0.3) -> list:
+    """A known signal: one group, base rate 0.3, each AUC, size and price ratio."""
+    from costlib.stats.simulation import Design
+
+    return [Design(n, a, base_rate, c_fp, c_fn) for n in sizes for a in aucs for c_fp, c_fn in PRICES]
+
+
+def simulate(runs: int) -> None:
+    """Print the verdicts' figures on the simulated designs (`costlib.stats.simulation`)."""
+    from costlib.stats.simulation import judge_design, summarize
+
+    def line(d, s):
+        head = f"{d.n:>6,} {d.auc:>4.2f} {d.base_rate:>4.2f} {d.c_fp:g}:{d.c_fn:g} {len(d.shares)}"
+        print(f"{head:<28} " + " ".join(f"{k}={v:.3f}" for k, v in s.items() if k != "runs"), flush=True)
+
+    print(f"Known signal, {runs} data sets a design (truth: the shipped cutoffs' true saving)")
+    for d in signal_designs():
+        line(d, {"best": d.best_saving, **summarize(judge_design(d, range(runs)))})
+
+    print(f"No signal, {runs} data sets a design (false ships: 'ships'; per-group cutoffs shipped: 'per_group')")
+    ships = total = 0
+    for d in no_signal_designs():
+        rows = judge_design(d, range(runs if d.n <= 2000 else max(1, runs // 5)), wald=d.n <= 2000)
+        ships += sum(r["ship"] for r in rows)
+        total += len(rows)
+        line(d, summarize(rows))
+    print(f"false ships: {ships} of {total}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1e5,1e6", help="comma-separated row counts")
     parser.add_argument("--capacity", type=float, help="also under a review limit (a share of the cases)")
+    parser.add_argument("--simulate", action="store_true", help="judge the verdicts on simulated data instead")
+    parser.add_argument("--runs", type=int, default=200, help="data sets per simulated design")
     args = parser.parse_args()
+    if args.simulate:
+        simulate(args.runs)
+        return
     print(f"{'rows':>9}  {'data':<18} {'first (s)':>9} {'x argsort':>9} {'move (ms)':>9} {'x argsort':>9}")
     for n in (int(float(x)) for x in args.sizes.split(",")):
         caps = (None,) if args.capacity is None else (None, args.capacity)
