@@ -72,32 +72,43 @@ ARM_JS = """() => {
 }"""
 
 
+def niced_browser(folder: Path) -> str:
+    """A launcher that runs Chromium at the lowest CPU priority: the browsers share the machine
+    with the server they measure, and what is measured is the server, not their drawing."""
+    path = folder / "chromium-niced"
+    path.write_text(f'#!/bin/sh\nexec nice -n 19 {CHROMIUM} "$@"\n')
+    path.chmod(0o755)
+    return str(path)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def start_server(port: int, *, root: Path = ROOT, env: dict | None = None) -> subprocess.Popen:
-    """`streamlit run app.py` in `root` on `port` (with `env` added to the environment)."""
+def start_server(port: int, *, root: Path = ROOT, env: dict | None = None, runs_log: Path | None = None):
+    """`streamlit run app.py` in `root` on `port` (with `env` added to the environment).
+
+    With `runs_log`, the server is started through this file (`serve_timed`), which writes there
+    how long each of its script runs took, from the rerun request's arrival to the run's end."""
+    flags = [
+        "--server.headless",
+        "true",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--server.fileWatcherType",
+        "none",
+        "--browser.gatherUsageStats",
+        "false",
+    ]
+    head = [sys.executable, "-m", "streamlit", "run", "app.py"]
+    if runs_log is not None:
+        head = [sys.executable, str(Path(__file__).resolve()), "--serve-timed", str(runs_log), "app.py"]
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.fileWatcherType",
-            "none",
-            "--browser.gatherUsageStats",
-            "false",
-        ],
+        head + flags,
         cwd=root,
         env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
@@ -112,6 +123,38 @@ def start_server(port: int, *, root: Path = ROOT, env: dict | None = None) -> su
             time.sleep(0.3)
     proc.terminate()
     raise RuntimeError("the app did not start within 60 s")
+
+
+def serve_timed(runs_log: str, argv: list[str]) -> None:
+    """Run ``streamlit run <argv>`` in this process, writing to `runs_log` one line per script run
+    that ends (the wall clock at its end and its seconds, from the moment the server's event loop
+    took the rerun request): the server's part of a move, queueing for the interpreter included."""
+    sys.path.insert(0, os.getcwd())
+    from streamlit.runtime import app_session
+    from streamlit.runtime.scriptrunner import ScriptRunnerEvent
+    from streamlit.web import cli
+
+    asked: dict = {}
+    done = {ScriptRunnerEvent.SCRIPT_STOPPED_WITH_SUCCESS, ScriptRunnerEvent.FRAGMENT_STOPPED_WITH_SUCCESS}
+    log = open(runs_log, "a", buffering=1)  # noqa: SIM115 (open for the server's life)
+    request, handle = (
+        app_session.AppSession.request_rerun,
+        app_session.AppSession._handle_scriptrunner_event_on_event_loop,
+    )
+
+    def request_rerun(self, client_state):
+        asked.setdefault(self.id, time.perf_counter())
+        return request(self, client_state)
+
+    def on_event(self, sender, event, *args, **kwargs):
+        if event in done and self.id in asked:
+            log.write(f"{time.time():.3f} {time.perf_counter() - asked.pop(self.id):.4f}\n")
+        return handle(self, sender, event, *args, **kwargs)
+
+    app_session.AppSession.request_rerun = request_rerun
+    app_session.AppSession._handle_scriptrunner_event_on_event_loop = on_event
+    sys.argv = ["streamlit", "run", *argv]
+    cli.main()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -187,37 +230,19 @@ class Start:
         await asyncio.wait_for(self.event.wait(), timeout=900)
 
 
-def watch_runs(page, runs: list) -> None:
-    """Append to `runs` the seconds from each rerun request the page sends to the server's "script
-    finished" for it, read from the websocket frames (the server's part of a move: no drawing)."""
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    sent: list[float] = []
-
-    def on_sent(payload) -> None:
-        if isinstance(payload, bytes):
-            with contextlib.suppress(Exception):
-                if BackMsg.FromString(payload).WhichOneof("type") == "rerun_script":
-                    sent.append(time.perf_counter())
-
-    def on_received(payload) -> None:
-        if isinstance(payload, bytes) and sent:
-            with contextlib.suppress(Exception):
-                if ForwardMsg.FromString(payload).WhichOneof("type") == "script_finished":
-                    runs.append(time.perf_counter() - sent.pop(0))
-
-    page.on("websocket", lambda ws: (ws.on("framesent", on_sent), ws.on("framereceived", on_received)))
-
-
 async def session(
-    browser, url: str, args, upload: Path | None, start: Start, latencies: list, errors: list, server_runs: list
+    browser,
+    url: str,
+    args,
+    upload: Path | None,
+    gates: tuple[Start, Start],
+    latencies: list,
+    errors: list,
 ) -> None:
+    start, stop = gates
     context = await browser.new_context(viewport={"width": 1300, "height": 900})
     page = await context.new_page()
     arrived = False
-    runs: list[float] = []
-    watch_runs(page, runs)
     try:
         try:
             await _open_costs(page, url, upload)
@@ -226,7 +251,6 @@ async def session(
             arrived = True
             await start.arrive()
         slider = page.get_by_role("slider").nth(1)  # the false-negative price
-        runs.clear()  # the runs that opened the page are not moves
         for i in range(args.moves):
             await page.evaluate(ARM_JS)
             await slider.focus()
@@ -247,7 +271,8 @@ async def session(
         if not arrived:
             await start.arrive()
     finally:
-        server_runs.extend(1000 * r for r in runs)
+        with contextlib.suppress(Exception):
+            await stop.arrive()  # the browsers' CPU is read before any page closes
         await context.close()
 
 
@@ -274,25 +299,43 @@ def _summary(latencies: list, errors: list, runs: list, cpu: dict, wall: float, 
     }
 
 
-async def phase(browser, url: str, args, server_pid: int, uploads: list) -> dict:
+def runs_between(runs_log: Path, start: float, end: float) -> list[float]:
+    """The server's script runs (ms) that ended between the wall-clock times `start` and `end`."""
+    out = []
+    for line in runs_log.read_text().splitlines():
+        at, took = (float(x) for x in line.split())
+        if start <= at <= end:
+            out.append(1000 * took)
+    return out
+
+
+async def phase(browser, url: str, args, server_pid: int, uploads: list, runs_log: Path) -> dict:
     """All the sessions of one phase at once (one session alone when `uploads` has one entry); the
     server's CPU is counted from the moment every session has opened its page."""
     latencies: list[float] = []
     errors: list[str] = []
-    runs: list[float] = []
     mark: dict = {}
-    start = Start(len(uploads), lambda: mark.update(cpu=cpu_split(server_pid), t=time.perf_counter()))
-    await asyncio.gather(*(session(browser, url, args, up, start, latencies, errors, runs) for up in uploads))
-    end = cpu_split(server_pid)
-    cpu = {k: end[k] - mark["cpu"][k] for k in end}
-    return _summary(latencies, errors, runs, cpu, time.perf_counter() - mark["t"], len(uploads) * args.moves)
+
+    def started():
+        mark.update(cpu=cpu_split(server_pid), t=time.perf_counter(), wall_start=time.time())
+
+    def stopped():
+        mark.update(end=cpu_split(server_pid), wall=time.perf_counter() - mark["t"], wall_end=time.time())
+
+    start, stop = Start(len(uploads), started), Start(len(uploads), stopped)
+    await asyncio.gather(*(session(browser, url, args, up, (start, stop), latencies, errors) for up in uploads))
+    runs = runs_between(runs_log, mark["wall_start"], mark["wall_end"])
+    cpu = {k: mark["end"][k] - mark["cpu"][k] for k in mark["end"]}
+    return _summary(latencies, errors, runs, cpu, mark["wall"], len(uploads) * args.moves)
 
 
 async def main_async(args) -> dict:
     port = free_port()
-    server = start_server(port, root=Path(args.root))
-    url = f"http://127.0.0.1:{port}"
     folder = Path(tempfile.mkdtemp(prefix="costlib-load-"))
+    runs_log = folder / "runs.log"
+    runs_log.touch()
+    server = start_server(port, root=Path(args.root), runs_log=runs_log)
+    url = f"http://127.0.0.1:{port}"
     results: dict = {
         "date": time.strftime("%Y-%m-%d %H:%M"),
         "root": str(args.root),
@@ -300,12 +343,14 @@ async def main_async(args) -> dict:
         "moves": args.moves,
         "pause_s": args.pause,
         "rows": args.rows,
+        "browsers_niced": args.nice,
         "cpus": os.cpu_count(),
         "load_start": os.getloadavg(),
     }
     try:
         async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            executable = niced_browser(folder) if args.nice else CHROMIUM
+            browser = await p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
             warm = await browser.new_page()  # the pages' imports, paid before anything is timed
             await warm.goto(f"{url}/costs?data={SAMPLE}", timeout=600_000)
             await warm.wait_for_selector(f"{CHART} .main-svg", timeout=600_000)
@@ -321,8 +366,8 @@ async def main_async(args) -> dict:
                     alone_up, together_up = files[-1:], files[:-1]
                 else:
                     raise SystemExit(f"unknown variant {variant!r}")
-                alone = await phase(browser, url, args, server.pid, alone_up)
-                together = await phase(browser, url, args, server.pid, together_up)
+                alone = await phase(browser, url, args, server.pid, alone_up, runs_log)
+                together = await phase(browser, url, args, server.pid, together_up, runs_log)
                 ratio = together["p95_ms"] / alone["median_ms"] if alone["median_ms"] and together["p95_ms"] else None
                 runs = (alone["server_run_median_ms"], together["server_run_p95_ms"])
                 results[variant] = {
@@ -377,6 +422,9 @@ def report(results: dict) -> bool:
 
 
 def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "--serve-timed":
+        serve_timed(sys.argv[2], sys.argv[3:])
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=20)
     ap.add_argument("--moves", type=int, default=10)
@@ -384,6 +432,9 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=200_000, help="rows of each session's upload")
     ap.add_argument("--variants", default="sample,upload", help="sample, upload or both (comma-separated)")
     ap.add_argument("--root", default=str(ROOT), help="the checkout whose app.py is served")
+    ap.add_argument(
+        "--no-nice", dest="nice", action="store_false", help="run the browsers at the server's CPU priority"
+    )
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "load-results.json"))
     args = ap.parse_args()
     results = asyncio.run(main_async(args))

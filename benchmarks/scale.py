@@ -13,11 +13,15 @@ resident set, plus the JVM's for Spark) is its own; times are the best of ``--re
 that process (``time.perf_counter``), so files are in the OS cache for every case alike:
 
 - ``sort``: ``np.sort`` of the scores (read into memory first, not timed): the floor of any exact
-  in-memory sweep, and the unit of every ratio.
+  in-memory sweep.
+- ``count``: one DuckDB counting pass over the same file (rows by group and label, the columns
+  the scan must read at least once; and the same count that also reads the scores, ``MAX(score)``):
+  the unit of issue 39's target, an exact scan within 3x one counting pass.
 - ``duckdb``: ``scan_optimal_thresholds(path, group=..., costs=(1, 3))``: every group's exact
   optimum. Also the rounds (what survives pruning) and ``scan_group_costs`` at fixed cutoffs.
 - ``spark``: the same on Spark ``local[2]`` (the first call warms the JVM; the best later call is
-  reported as warm; the session start is reported apart).
+  reported as warm; the session start is reported apart), and Spark's own counting pass (rows by
+  group and label, and with the scores' maximum) for its ratio.
 - ``memory``: in-memory costlib: ``cost_optimal_thresholds(y, s, g)`` on the columns read with
   pyarrow (read time reported apart).
 
@@ -141,14 +145,48 @@ def child(case: str, path: str, repeat: int) -> dict:
     if case == "sort":
         s = pq.read_table(path, columns=["score"]).column("score").to_numpy()
         res["time"], _, res["times"] = _best(lambda: np.sort(s), repeat, res)
+    elif case == "count":
+        from costlib.scale.engines import DuckDBEngine
+
+        eng = DuckDBEngine()  # the scans' own settings: memory limit, threads, no insertion order
+        src = "read_parquet('" + path + "')"
+        res["time"], _, res["times"] = _best(
+            lambda: eng.sql_arrow(f'SELECT "group", y, COUNT(*) AS n FROM {src} GROUP BY "group", y'), repeat, res
+        )
+        res["with_scores"], _, _ = _best(
+            lambda: eng.sql_arrow(f'SELECT "group", y, COUNT(*) AS n, MAX(score) FROM {src} GROUP BY "group", y'),
+            repeat,
+        )
+        eng.close()
     elif case == "duckdb":
+        from costlib.scale import engines
+
         refining.TRACE = []
+        queries: list = []
+        plain = engines.DuckDBEngine.sql_arrow
+
+        def timed(self, text):
+            t0 = time.perf_counter()
+            out = plain(self, text)
+            queries.append({"seconds": time.perf_counter() - t0, "rows_out": out.num_rows, "sql": text[:80]})
+            return out
+
+        engines.DuckDBEngine.sql_arrow = timed
+        best: dict = {}
 
         def run():
             refining.TRACE.clear()
-            return scale.scan_optimal_thresholds(path, label="y", score="score", group="group", costs=COSTS)
+            queries.clear()
+            t0 = time.perf_counter()
+            out = scale.scan_optimal_thresholds(path, label="y", score="score", group="group", costs=COSTS)
+            took = time.perf_counter() - t0
+            if took < best.get("time", float("inf")):
+                best.update(time=took, queries=list(queries))
+            return out
 
         res["time"], table, res["times"] = _best(run, repeat, res)
+        engines.DuckDBEngine.sql_arrow = plain
+        res["queries"] = best["queries"]  # the best call's queries: where its time went
         res["thresholds"] = table["threshold"].tolist()
         res["rounds"] = list(refining.TRACE)
         cut = dict(zip(table["group"], table["threshold"], strict=True))
@@ -174,6 +212,11 @@ def child(case: str, path: str, repeat: int) -> dict:
         res["cold"] = time.perf_counter() - t0
         res["time"], table, res["times"] = _best(run, repeat, res)
         res["thresholds"] = table["threshold"].tolist()
+        frame = spark.read.parquet(path)
+        res["count"], _, _ = _best(lambda: frame.groupBy("group", "y").count().collect(), repeat)
+        res["count_with_scores"], _, _ = _best(
+            lambda: frame.groupBy("group", "y").agg({"score": "max"}).collect(), repeat
+        )
         res.update(_peak())
         spark.stop()
         return res
@@ -214,10 +257,11 @@ def _gb(x: float) -> str:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rows", default="1e7", help="number of rows (1e7, 1e8, ...)")
-    p.add_argument("--cases", default="sort,duckdb,spark,memory", help="comma-separated subset of the cases")
+    p.add_argument("--cases", default="count,sort,duckdb,spark,memory", help="comma-separated subset of the cases")
     p.add_argument("--repeat", type=int, default=3, help="calls per case; the best is reported (default 3)")
     p.add_argument("--dir", default="/tmp", help="where to write the generated Parquet file")
     p.add_argument("--keep", action="store_true", help="keep the generated file")
+    p.add_argument("--reuse", action="store_true", help="reuse the file of this size in --dir (kept)")
     p.add_argument("--out", default=str(HERE / "scale-results.json"), help="JSON results")
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--file", help=argparse.SUPPRESS)
@@ -236,10 +280,14 @@ def main(argv=None) -> int:
         raise SystemExit(f"{folder} has {_gb(free)} free; the file needs about {_gb(need)}")
     path = folder / f"costlib-scale-{rows}.parquet"
     t0 = time.perf_counter()
-    generate(path, rows)
-    print(
-        f"generated {rows:,} rows in {time.perf_counter() - t0:.1f} s: {path} ({_gb(path.stat().st_size)})", flush=True
-    )
+    if args.reuse and path.exists():
+        print(f"reusing {path} ({_gb(path.stat().st_size)})", flush=True)
+    else:
+        generate(path, rows)
+        print(
+            f"generated {rows:,} rows in {time.perf_counter() - t0:.1f} s: {path} ({_gb(path.stat().st_size)})",
+            flush=True,
+        )
     results = {
         "rows": rows,
         "groups": GROUPS,
@@ -256,7 +304,7 @@ def main(argv=None) -> int:
             results[case] = r
             print(f"{case:7s} {r['time']:8.2f} s   peak {_gb(r['peak_bytes'])}", flush=True)
     finally:
-        if not args.keep:
+        if not (args.keep or args.reuse):
             path.unlink(missing_ok=True)
     results["load_end"] = os.getloadavg()
     sort = results.get("sort", {}).get("time")
@@ -264,30 +312,47 @@ def main(argv=None) -> int:
     print()
     load = f"{results['load_start'][0]:.1f} -> {results['load_end'][0]:.1f}"
     print(f"{rows:,} rows, {GROUPS} groups; load average {load} (other processes share the 2 cores)")
+    count = results.get("count", {}).get("time")
     for case in cases:
         r = results[case]
         ratio = f"{r['time'] / sort:6.2f}x sort" if sort else ""
+        if count and case == "duckdb":
+            ratio += f", {r['time'] / count:.2f}x one count"
         same = (
             ""
-            if case == "sort" or ref is None
+            if case in ("sort", "count") or ref is None
             else ("  equal to DuckDB" if r["thresholds"] == ref else "  DIFFERENT from DuckDB")
         )
         extra = ""
         if case == "duckdb":
             extra = f"  (group costs at fixed cutoffs {r['group_costs_time']:.2f} s)"
+        if case == "count":
+            extra = f"  (reading the scores too: {r['with_scores']:.3f} s)"
         if case == "spark":
-            extra = f"  (cold {r['cold']:.1f} s, session start {r['session_start']:.1f} s)"
+            extra = (
+                f"  (cold {r['cold']:.1f} s, session start {r['session_start']:.1f} s; its own count "
+                f"{r['count']:.2f} s, {r['time'] / r['count']:.2f}x; with the scores {r['count_with_scores']:.2f} s)"
+            )
         if case == "memory":
             extra = f"  (+ read {r['read']:.1f} s)"
         cpu = f"  cpu {r['cpu']:.2f} s" if r.get("cpu") is not None else ""
         print(f"  {case:7s} {r['time']:8.2f} s {ratio}{cpu}  peak {_gb(r['peak_bytes'])}{same}{extra}")
     if "duckdb" in results:
+        print("  DuckDB queries of the best call (the rest of its time is Python):")
+        for q in results["duckdb"]["queries"]:
+            print(f"    {q['seconds']:.3f} s, {q['rows_out']:,} rows out: {q['sql']}")
         print("  DuckDB rounds (alive cells and rows after pruning):")
         for rd in results["duckdb"]["rounds"]:
             print(
                 f"    round {rd['round']} ({rd['bits']} mantissa bits): {rd['alive_cells']:,} cells, "
                 f"{rd['alive_rows']:,} rows ({100 * rd['alive_rows'] / rows:.3f}% of all)"
             )
+    if count and "duckdb" in results:
+        d = results["duckdb"]["time"] / count
+        print(f"  target DuckDB <= 3x one count: {d:.2f}x -> {'PASS' if d <= 3 else 'MISS'}")
+    if "spark" in results:
+        s = results["spark"]["time"] / results["spark"]["count"]
+        print(f"  target Spark <= 3x its own count: {s:.2f}x -> {'PASS' if s <= 3 else 'MISS'}")
     if sort and "duckdb" in results:
         d = results["duckdb"]
         print(
