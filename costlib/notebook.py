@@ -31,6 +31,8 @@ def audit(
     max_flagged: float | None = None,
     n_resamples: int = 1000,
     seed: int = 0,
+    model_id: str | None = None,
+    model_file: str | os.PathLike | None = None,
 ):
     """The audit of a table of predictions, for a notebook or a script: what the Costs page and
     ``costlib audit`` compute, as one `Audit` (it shows its verdict and rules table in a
@@ -55,6 +57,10 @@ def audit(
         A review limit: the largest share of the cases that may be flagged (0 to 1); the answer
         is then the one within it, and ``.figure("capacity")`` shows what more capacity saves.
     n_resamples, seed : the bootstrap of the intervals
+    model_id, model_file : optional
+        Which model made the scores: an identity (a registry name, a version, a run id) and
+        its saved file, whose sha256 is recorded (the file is hashed, never loaded); the
+        record, its report and its policy name them beside the score column.
 
     Returns
     -------
@@ -69,7 +75,9 @@ def audit(
     from costlib import loading
     from costlib.answers.audit import build_audit, data_columns, dataset_models
     from costlib.core.dataset import ColumnMapping
+    from costlib.present.identity import model_identity
 
+    identity = model_identity(model_id=model_id, model_file=model_file)  # refused before the work
     scores = (score,) if isinstance(score, str) else tuple(dict.fromkeys(score))
     if isinstance(data, (str, os.PathLike)):
         raw, name = loading.read_path(data)
@@ -97,4 +105,5 @@ def audit(
         data_notes=ds.notes,
         columns=data_columns(mapping, scale=scale),
         capacity=max_flagged,
+        model_identity=identity,
     )

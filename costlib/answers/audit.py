@@ -131,6 +131,7 @@ class Audit:
     reference: dict | None = (
         None  # the fitting rows' scores by class (`watch.reference`): what Watch holds cases against
     )
+    model_identity: dict | None = None  # `present.identity.model_identity`: which model, beside its score column
 
     @property
     def data_dictionary(self) -> dict:
@@ -164,6 +165,8 @@ class Audit:
         out = self.recommendation.summary(self.data_dictionary, self.n_rows)
         out["capacity"] = self.capacity_record
         out["within_capacity"] = self.within_capacity
+        if self.model_identity is not None:
+            out["model_identity"] = dict(self.model_identity)
         return out
 
     @property
@@ -296,6 +299,7 @@ def build_audit(
     columns: Mapping | None = None,
     capacity: float | None = None,
     capacity_cases: float | None = None,
+    model_identity: Mapping | None = None,
 ) -> Audit:
     """Compute one audit from cached sweeps: the recommendation, every rule with intervals,
     fairness-constrained cutoffs, the price maps and the data summary.
@@ -319,6 +323,10 @@ def build_audit(
     capacity, capacity_cases : optional
         A review limit: the largest share of the cases that may be flagged (the answer is then
         the one within it, `decision.recommend`), and the cases a month it was given as.
+    model_identity : dict, optional
+        Which model was judged (`costlib.present.identity.model_identity`: the identity the user
+        gave and its file's sha256), recorded beside the score column in the summary, the
+        report and the policy.
 
     Returns
     -------
@@ -413,6 +421,7 @@ def build_audit(
         limit=limit,
         base_rate=float(ms.fit_pooled.positives / ms.fit_pooled.total) if ms.fit_pooled.total > 0 else math.nan,
         reference=reference_record(ms.fit_pooled) if ms.probabilities and not ms.weighted else None,
+        model_identity=None if model_identity is None else dict(model_identity),
     )
 
 

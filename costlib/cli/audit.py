@@ -338,7 +338,7 @@ def run_audit(args) -> int:
     """`audit`: the models' sweeps (from the rows in memory, or with --engine where FILE
     lives), then one audit, one printout, the report and the policy."""
     from costlib.answers.audit import build_audit, data_columns
-    from costlib.present.identity import model_identity, with_model_identity
+    from costlib.present.identity import model_identity
     from costlib.present.policy import policy_json
     from costlib.present.report import audit_html
 
@@ -378,6 +378,7 @@ def run_audit(args) -> int:
             ),
             capacity=share,
             capacity_cases=args.max_flagged if args.volume else None,
+            model_identity=identity,
         )
     notes = list(audit.notes) + [str(w.message) for w in caught if str(w.message) not in audit.notes]
     from costlib.present.policy import default_rule
@@ -387,7 +388,7 @@ def run_audit(args) -> int:
         raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs) + ".")
     try:
         # refused here, before anything is written
-        policy = with_model_identity(policy_json(audit, rule), identity) if args.policy else None
+        policy = policy_json(audit, rule) if args.policy else None
     except DataError:  # a policy its own reader would refuse (a group name too long): the writer's sentence
         raise
     except ValueError as exc:  # a rule with no cutoff for some group (NaN) cannot be a policy
@@ -406,8 +407,6 @@ def run_audit(args) -> int:
                 raise DataError(exc.message + (f" (Before it: {before}.)" if before else "")) from None
     if args.json:
         summary = audit.summary()
-        if identity is not None:
-            summary["model_identity"] = identity
         print(json.dumps(summary, allow_nan=False))
         for path, replaced, what in done:
             if replaced:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 
 from costlib.core.errors import DataError
 
@@ -71,16 +70,3 @@ def run(args) -> int:
     print(sentence)
     print(written("Signed policy", path, replaced))
     return EXIT_OK
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``sign`` on its own (``python -m costlib.cli.sign``), with the exit codes of the command."""
-    from costlib.__main__ import _Parser, program
-
-    parser = _Parser(prog=program())
-    add_parser(parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser))
-    return run(parser.parse_args(["sign", *(sys.argv[1:] if argv is None else argv)]))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

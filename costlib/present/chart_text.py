@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
 from costlib.core.thinning import thin_index
 
@@ -67,12 +66,13 @@ def words(text) -> str:
     return " ".join(html.unescape(_TAG.sub(" ", str(text))).split())
 
 
-def chart_text(figure: go.Figure | dict) -> ChartText:
+def chart_text(figure) -> ChartText:
     """The sentence and the table of `figure` (`ChartText`): a Figure, or its spec as a dict
     (``fig.to_dict()``, or the JSON Streamlit sends, arrays as Plotly's typed arrays).
 
     Examples
     --------
+    >>> import plotly.graph_objects as go
     >>> fig = go.Figure(go.Scatter(x=[0.1, 0.5], y=[2.0, 1.0], mode="lines", name="model &amp; co"))
     >>> _ = fig.update_layout(title="Cost", xaxis_title="cutoff", yaxis_title="cost per case")
     >>> alt = chart_text(fig)
@@ -81,7 +81,7 @@ def chart_text(figure: go.Figure | dict) -> ChartText:
     >>> alt.table.columns.tolist(), len(alt.table)
     (['series', 'cutoff', 'cost per case'], 2)
     """
-    spec = _arrays(figure.to_dict() if isinstance(figure, go.Figure) else figure)
+    spec = _arrays(figure if isinstance(figure, dict) else figure.to_dict())
     layout = spec.get("layout", {})
     x_title, y_title = _axis_title(layout, "xaxis", "x"), _axis_title(layout, "yaxis", "y")
     traces = [t for t in spec.get("data", []) if t.get("visible", True) is not False]

@@ -81,26 +81,6 @@ def model_identity(*, model_id: str | None = None, model_file: str | os.PathLike
     return out
 
 
-def with_model_identity(policy_text: str, identity: dict | None) -> str:
-    """A policy file's text with `identity` recorded as its ``"model_identity"``, right after
-    its ``"model"`` (the text unchanged when `identity` is None), read back by the policy
-    reader as the writer reads its own text."""
-    if identity is None:
-        return policy_text
-    from costlib.present.policy import parse_text
-    from costlib.present.signing import file_text
-
-    policy = parse_text(policy_text)
-    out: dict = {}
-    for k, v in policy.items():
-        if k != FIELD:
-            out[k] = v
-        if k == "model":
-            out[FIELD] = dict(identity)
-    out.setdefault(FIELD, dict(identity))
-    return file_text(out)
-
-
 def identity_line(identity: dict | None) -> str | None:
     """The model's identity in one line of text (the audit's printout), or None."""
     if identity is None:

@@ -142,6 +142,7 @@ def policy_dict(
         "created": audit.created,
         "data": {"name": audit.data_name, "n_rows": audit.n_rows, **audit.data_dictionary},
         "model": rec.model,
+        **({} if audit.model_identity is None else {"model_identity": dict(audit.model_identity)}),
         "unit": audit.unit,
         "volume": audit.volume,
         "prices": [{"group": _json_value(g), "c_fp": float(p[0]), "c_fn": float(p[1])} for g, p in audit.costs.items()],
@@ -292,7 +293,7 @@ def _questions(q) -> dict | None:
     return out
 
 
-REVIEW_FIELDS = ("reviewer", "date", "decision")
+REVIEW_FIELDS = ("reviewer", "date", "decision", "note")
 
 
 def _review(r) -> dict:
@@ -307,6 +308,25 @@ def _review(r) -> dict:
         if x is not None and not (isinstance(x, str) and len(x) <= MAX_TEXT):
             raise _bad(f'"review" has a "{key}" that is not a short text: {_show(x)}')
         out[key] = x
+    return out
+
+
+def _model_identity(r) -> dict | None:
+    """Which model the policy was chosen for (`costlib.present.identity`): ``{"id", "file",
+    "sha256"}``, short texts or null, the sha256 64 lower-case hex digits; None when not recorded."""
+    if r is None:
+        return None
+    if not isinstance(r, dict):
+        raise _bad('"model_identity" must be a record with "id", "file" and "sha256"')
+    out = {}
+    for key in ("id", "file", "sha256"):
+        x = r.get(key)
+        if x is not None and not (isinstance(x, str) and len(x) <= MAX_TEXT):
+            raise _bad(f'"model_identity" has an "{key}" that is not a short text: {_show(x)}')
+        out[key] = None if x is None else writable_text(x, f'"model_identity.{key}"')
+    sha = out["sha256"]
+    if sha is not None and (len(sha) != 64 or any(ch not in "0123456789abcdef" for ch in sha)):
+        raise _bad(f'"model_identity.sha256" must be 64 lower-case hex digits, got {_show(sha)}')
     return out
 
 
@@ -573,6 +593,7 @@ def load_policy(text: str | bytes) -> dict:
         "fairness_tolerance": tolerance,
         "data": {"name": name, "sha256": sha, "n_rows": n_rows, **roles},
         "model": _text(policy, "model"),
+        "model_identity": _model_identity(policy.get("model_identity")),
         "verdict": _text(policy, "verdict"),
         "headline": _text(policy, "headline"),
         "review": _review(policy.get("review")),

@@ -13,7 +13,6 @@ import pandas as pd
 import pytest
 
 from costlib.__main__ import main
-from costlib.cli import sign
 from costlib.present import signing
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +46,7 @@ def key(monkeypatch):
 
 
 def _sign(path, *extra, decision="approve") -> int:
-    return sign.main([str(path), "--reviewer", "Ann Reviewer", "--decision", decision, *extra])
+    return main(["sign", str(path), "--reviewer", "Ann Reviewer", "--decision", decision, *extra])
 
 
 def _apply(policy, cases, tmp_path, *extra) -> int:

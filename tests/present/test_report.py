@@ -24,6 +24,7 @@ from costlib.core.errors import DataError
 from costlib.core.rules import VERDICTS
 from costlib.loading import fingerprint, safe_csv
 from costlib.present import words
+from costlib.present.identity import model_identity
 from costlib.present.report import (
     POLICY_SCHEMA_VERSION,
     REPORT_SECTIONS,
@@ -370,7 +371,8 @@ def test_policy_round_trip(audit, rule):
         assert back["headline"] == audit.verdict.headline
     assert raw["decision"] == audit.summary()
     assert raw["data"]["label"] == "two_year_recid" and raw["data"]["score"] == audit.recommendation.model
-    assert back["review"] == {"reviewer": None, "date": None, "decision": None}
+    assert back["review"] == {"reviewer": None, "date": None, "decision": None, "note": None}
+    assert back["model_identity"] is None  # recorded only when given
     cost = raw["cost_per_case"]
     assert cost["estimate"] == pytest.approx(audit.results.overall.loc[rule, "cost_per_case"])
     assert cost["low_95"] <= cost["estimate"] <= cost["high_95"] and cost["judged_on"] == "test"
@@ -625,3 +627,29 @@ def test_a_policy_records_the_no_model_choice_unless_the_verdict_ships():
 
     marked = [r for r in rules_overall_table(rec)["rule"] if r.endswith("(recommended)")]
     assert marked == [R.rule_words(rec.baseline) + " (recommended)"]
+
+
+def test_the_models_identity_is_recorded_in_the_summary_report_and_policy(audit, tmp_path):
+    artifact = tmp_path / "model.pkl"
+    artifact.write_bytes(b"not unpickled: only hashed")
+    identity = model_identity(model_id="churn <b>gbm</b> v3", model_file=artifact)
+    named = dataclasses.replace(audit, model_identity=identity)
+    assert (
+        named.summary()["model_identity"]
+        == identity
+        == {
+            "id": "churn <b>gbm</b> v3",
+            "file": "model.pkl",
+            "sha256": fingerprint(artifact.read_bytes()),
+        }
+    )
+    text = policy_json(named)
+    written = json.loads(text)
+    assert list(written).index("model_identity") == list(written).index("model") + 1
+    assert load_policy(text)["model_identity"] == identity
+    page = audit_html(named)
+    assert "churn &lt;b&gt;gbm&lt;/b&gt; v3" in page and "<b>gbm</b>" not in page
+    assert identity["sha256"] in page
+    bad = {**written, "model_identity": {**identity, "sha256": "xyz"}}
+    with pytest.raises(DataError, match="model_identity.sha256"):
+        load_policy(json.dumps(bad))
