@@ -46,7 +46,7 @@ from costlib.core import validation as v
 from costlib.core.prices import Prices, elkan_cutoffs, mistakes_cost, no_model_choice, no_model_costs, prices_for
 from costlib.core.sweep import GroupedSweep, argbest, tie_tolerance
 from costlib.stats.bootstrap import DEFAULT_RESAMPLES, Resamples, cell_bootstrap, check_cutoffs
-from costlib.stats.intervals import percentile_interval, percentile_intervals
+from costlib.stats.intervals import centred_interval, centred_intervals, percentile_interval, percentile_intervals
 
 # Outcomes of a recommendation (Recommendation.status)
 SAVES = "saves"  # cheaper than the baseline, interval excludes zero
@@ -173,10 +173,14 @@ class RuleResults:
 
         A fitted rule's resamples refit it (`honest`); a fixed rule's hold its cutoffs. The two
         are different resamplings, so a fitted rule pairs only with another fitted rule or the
-        baseline (otherwise the interval is NaN)."""
+        baseline (otherwise the interval is NaN). Cross-fitted, the interval is the resamples'
+        spread about the estimate (`centred_interval`: a resample's refits see fewer distinct rows,
+        so their costs sit above it); with a split, the refits' percentile interval."""
         est = float(self.overall.loc[rule, "cost_per_case"] - self.overall.loc[other, "cost_per_case"])
         a, b = (self.refit.get("baseline" if r == self.baseline else r) for r in (rule, other))
         if a is not None and b is not None and (rule in self.refit or other in self.refit):
+            if self.estimate == H.CROSS_FITTED:  # the bootstrap of the cross-fitted estimate: its spread
+                return (est, *centred_interval(est, a - b))
             return (est, *percentile_interval(a - b))
         if rule in FITTED or other in FITTED or rule not in self.total_cost or other not in self.total_cost:
             return est, float("nan"), float("nan")
@@ -341,6 +345,12 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
             whole["cost_per_case"][o] = v.safe_divide(cost.sum(), total)
         if refit:
             per_g = rf.single_by_group if rule == R.SINGLE else rf.per_group_by_group
+        if refit and cf is not None:  # the bootstrap of the cross-fitted estimate: its spread about it
+            cols["low"][rows], cols["high"][rows] = centred_intervals(cols["cost_per_case"][rows], per_g)
+            whole["low"][o], whole["high"][o] = centred_interval(whole["cost_per_case"][o], refit[rule])
+            vs = whole["cost_per_case"][o] - whole["cost_per_case"][at[res.baseline]]
+            whole["vs_low"][o], whole["vs_high"][o] = centred_interval(vs, refit[rule] - refit["baseline"])
+        elif refit:  # a split: the refits' percentile interval (refitted on resampled train rows)
             cols["low"][rows], cols["high"][rows] = percentile_intervals(per_g)
             whole["low"][o], whole["high"][o] = percentile_interval(refit[rule])
             whole["vs_low"][o], whole["vs_high"][o] = percentile_interval(refit[rule] - refit["baseline"])

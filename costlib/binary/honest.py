@@ -438,29 +438,36 @@ def _refit_within(cost_in: np.ndarray, flagged: np.ndarray, own: np.ndarray, e_s
     return np.where(worse[:, None], e_single[:, None], e)
 
 
+def _refit_edges(tp: np.ndarray, fp: np.ndarray, prices: Prices, capacity: float | None):
+    """The edges both fitted rules pick on fitting weights `tp`, `fp` (b, groups, edges):
+    ``(e_single (b,), e_group (b, groups))``, as the point estimate picks them (ties: the larger
+    cutoff; a group without `MIN_CLASS_ROWS` of each class keeps the single cutoff; under a
+    `capacity`, within it: `_refit_within`)."""
+    c_fp, c_fn = prices.c_fp[None, :, None], prices.c_fn[None, :, None]
+    p_in, n_in = tp[..., -1], fp[..., -1]
+    cost_in = mistakes_cost(fp, p_in[..., None] - tp, c_fp, c_fn)  # (b, groups, edges)
+    own = own_cutoff(p_in, n_in)  # on the fitting weight (about the rows fitted on)
+    if C.binds(capacity):
+        top = 2.0 * float(np.max(prices.c_fp) + np.max(prices.c_fn)) + 1.0
+        flagged = (tp + fp).astype(np.float64)
+        pooled_flag = flagged.sum(axis=1)  # (b, edges)
+        limit = C.cap_limit(capacity, 1.0) * pooled_flag[:, -1]
+        e_single = np.argmin(np.where(pooled_flag <= limit[:, None], cost_in.sum(axis=1), np.inf), axis=1)
+        return e_single, _refit_within(cost_in, flagged, own, e_single, limit, top)
+    e_single = np.argmin(cost_in.sum(axis=1), axis=1)  # ties: the first, the larger cutoff
+    return e_single, np.where(own, np.argmin(cost_in, axis=2), e_single[:, None])
+
+
 def price_refits(d: RefitDraws, prices: Prices, capacity: float | None = None) -> Refits:
     """Refit both fitted rules and the no-model choice on every resample, and judge them
     (within a `capacity` when one is given: the rules are refitted within it on the in-bag
     weight, and the no-model choice may flag a share up to it at random)."""
     c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
     capped = C.binds(capacity)
-    top = 2.0 * float(np.max(prices.c_fp) + np.max(prices.c_fn)) + 1.0
     parts = {k: [] for k in ("baseline", "single", "per_group", "single_g", "group_g")}
     for start in range(0, d.resamples, CHUNK):
         sl = slice(start, start + CHUNK)
-        tp, fp = d.fit_tp[sl], d.fit_fp[sl]
-        p_in, n_in = tp[..., -1], fp[..., -1]
-        cost_in = mistakes_cost(fp, p_in[..., None] - tp, c_fp[..., None], c_fn[..., None])  # (b, groups, edges)
-        own = own_cutoff(p_in, n_in)  # on the in-bag weight (about the rows fitted on), with or without a split
-        if capped:
-            flagged = (tp + fp).astype(np.float64)
-            pooled_flag = flagged.sum(axis=1)  # (b, edges)
-            limit = C.cap_limit(capacity, 1.0) * pooled_flag[:, -1]
-            e_single = np.argmin(np.where(pooled_flag <= limit[:, None], cost_in.sum(axis=1), np.inf), axis=1)
-            e_group = _refit_within(cost_in, flagged, own, e_single, limit, top)
-        else:
-            e_single = np.argmin(cost_in.sum(axis=1), axis=1)  # ties: the first, the larger cutoff
-            e_group = np.where(own, np.argmin(cost_in, axis=2), e_single[:, None])
+        e_single, e_group = _refit_edges(d.fit_tp[sl], d.fit_fp[sl], prices, capacity)
         tp_j, fp_j = d.judge_tp[sl], d.judge_fp[sl]
         p_j, n_j = tp_j[..., -1].astype(np.float64), fp_j[..., -1].astype(np.float64)
 
@@ -475,6 +482,84 @@ def price_refits(d: RefitDraws, prices: Prices, capacity: float | None = None) -
         base = np.where(everyone_j < nobody_j, everyone_j, nobody_j)
         with np.errstate(invalid="ignore", divide="ignore"):
             parts["baseline"].append(base / total)
+            parts["single"].append(single_g.sum(axis=1) / total)
+            parts["per_group"].append(group_g.sum(axis=1) / total)
+            parts["single_g"].append(single_g / n_g)
+            parts["group_g"].append(group_g / n_g)
+    cat = {k: np.concatenate(x) for k, x in parts.items()}
+    return Refits(cat["baseline"], cat["single"], cat["per_group"], cat["single_g"], cat["group_g"])
+
+
+# ---------------------------------------------------------------------------------------
+# The bootstrap of the cross-fitted estimate (no split)
+
+
+@dataclass(frozen=True, eq=False)
+class FoldDraws:
+    """Price-free draws of the bootstrap of the cross-fitted estimate: each row's Poisson(1)
+    weight, summed by fold, group, label and cell and cumulated along `edges`, arrays
+    (B, folds, groups, edges). A resample refits both rules on each fold's other folds (their
+    weights) and judges them on the fold's own weights: every resampled row is judged, by
+    cutoffs fitted without it (a row and its copies stay in one fold)."""
+
+    edges: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+
+    @property
+    def resamples(self) -> int:
+        return self.tp.shape[0]
+
+
+def fold_draws(gs: GroupedSweep, pooled: Sweep, folds: Folds, *, n_resamples: int, seed: int) -> FoldDraws:
+    """The draws of the bootstrap of the cross-fitted estimate (`FoldDraws`) on the folds of
+    `make_folds`: exact per cell (`poisson_cells`), at most `refit_size` resamples and cells
+    (the folds count as groups against `CELL_BUDGET`)."""
+    k, g_n = folds.tp.shape[0], len(gs.groups)
+    b, cells = refit_size(n_resamples, g_n * k)
+    edges = cell_edges(pooled, cells)
+    pos = np.zeros((k, g_n, edges.size - 1))
+    neg = np.zeros_like(pos)
+    for i, g in enumerate(gs.groups):
+        at = int(gs.offsets[i]) + gs[g].index_at(edges)
+        pos[:, i] = np.diff(folds.tp[:, at], axis=1)
+        neg[:, i] = np.diff(folds.fp[:, at], axis=1)
+    shape = (b, k, g_n, edges.size)
+    tp, fp = np.empty(shape, dtype=np.float32), np.empty(shape, dtype=np.float32)
+    for start in range(0, b, CHUNK):
+        size = min(CHUNK, b - start)
+        rng = np.random.default_rng([int(seed), 43, start])
+        w_pos, w_neg = poisson_cells(pos, size, rng)[0], poisson_cells(neg, size, rng)[0]
+        tp[start : start + size], fp[start : start + size] = _cumulate(w_pos, w_neg)
+    return FoldDraws(edges, tp, fp)
+
+
+def price_fold_refits(d: FoldDraws, prices: Prices, capacity: float | None = None) -> Refits:
+    """The cross-fitted estimate on every resample of `d` (`Refits`, per case of the resample):
+    each fold's rules refitted on its other folds' weights (`_refit_edges`, within a `capacity`
+    when one is given) and judged on its own; the no-model choice the cheaper on the resample's
+    rows, as the point estimate makes it (under a capacity, flagging a share up to it at random
+    stands for flagging everyone)."""
+    c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
+    parts = {k: [] for k in ("baseline", "single", "per_group", "single_g", "group_g")}
+    for start in range(0, d.resamples, CHUNK):
+        tp, fp = d.tp[start : start + CHUNK], d.fp[start : start + CHUNK]  # (b, folds, groups, edges)
+        b, k, g_n, e_n = tp.shape
+        all_tp, all_fp = tp.sum(axis=1), fp.sum(axis=1)  # whole numbers below 2**24: exact in float32
+        fit_tp = (all_tp[:, None] - tp).reshape(b * k, g_n, e_n)
+        fit_fp = (all_fp[:, None] - fp).reshape(b * k, g_n, e_n)
+        e_single, e_group = _refit_edges(fit_tp, fit_fp, prices, capacity)
+        tp_j, fp_j = tp.reshape(b * k, g_n, e_n), fp.reshape(b * k, g_n, e_n)
+        single_g = cost_at(tp_j, fp_j, e_single[:, None], c_fp, c_fn).reshape(b, k, g_n).sum(axis=1)
+        group_g = cost_at(tp_j, fp_j, e_group, c_fp, c_fn).reshape(b, k, g_n).sum(axis=1)
+        p_j, n_j = all_tp[..., -1].astype(np.float64), all_fp[..., -1].astype(np.float64)
+        n_g = p_j + n_j
+        total = n_g.sum(axis=1)
+        everyone, nobody = (n_j * c_fp).sum(axis=1), (p_j * c_fn).sum(axis=1)
+        if C.binds(capacity):
+            everyone = (1 - capacity) * nobody + capacity * everyone
+        with np.errstate(invalid="ignore", divide="ignore"):
+            parts["baseline"].append(np.where(everyone < nobody, everyone, nobody) / total)
             parts["single"].append(single_g.sum(axis=1) / total)
             parts["per_group"].append(group_g.sum(axis=1) / total)
             parts["single_g"].append(single_g / n_g)
@@ -529,12 +614,18 @@ def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: floa
         crossfit = cross_fit(ms.fit, ms.fit_pooled, index, folds, prices, capacity)
     estimate = CROSS_FITTED if crossfit is not None else TEST
     refits = None
-    if n_resamples and counted:
-        judge_rows = None if ms.judged_on == "all" else ms.judge
+    if n_resamples and counted and crossfit is not None:
+        draws = _cached(
+            ms,
+            ("fold draws", int(n_resamples), int(seed)),
+            lambda: fold_draws(ms.fit, ms.fit_pooled, folds, n_resamples=n_resamples, seed=seed),
+        )
+        refits = price_fold_refits(draws, prices, capacity)
+    elif n_resamples and counted:
         draws = _cached(
             ms,
             ("draws", int(n_resamples), int(seed)),
-            lambda: refit_draws(ms.fit, judge_rows, ms.fit_pooled, n_resamples=n_resamples, seed=seed),
+            lambda: refit_draws(ms.fit, ms.judge, ms.fit_pooled, n_resamples=n_resamples, seed=seed),
         )
         refits = price_refits(draws, prices, capacity)
     return Honest(estimate, crossfit, refits)

@@ -220,6 +220,7 @@ def test_a_price_move_reuses_the_folds_and_draws():
     with (
         patch.object(H, "make_folds", side_effect=AssertionError),
         patch.object(H, "refit_draws", side_effect=AssertionError),
+        patch.object(H, "fold_draws", side_effect=AssertionError),
     ):
         rec = D.recommend(ms, (1, 4), n_resamples=200)
     assert ms.__dict__["_honest_cache"].keys() == cached.keys()
