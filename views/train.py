@@ -12,7 +12,7 @@ from costlib.training import words as training_words
 from costlib.training.compare import METHODS
 from costlib.training.figures import change_figure, training_figure
 from costlib.training.summary import predictability_interval, training_summary
-from views._ui.display import page_header, say, show_error, show_table
+from views._ui.display import page_header, say, show_chart, show_error, show_table
 from views._ui.page import focus_style
 from views._ui.state import ensure_setting, mirror, set_setting, setting, setting_notes
 from views._ui.training import built_in, from_table_cached, training_results, upload_choices
@@ -100,7 +100,7 @@ verdict = training_words.training_verdict(summary)
 say(answers.training_verdict_kind(summary), verdict, bold=True)
 
 c1, c2 = st.columns([3, 2])
-c1.plotly_chart(training_figure(summary, title=f"NEC and error rate on {data.name}"), key="train_chart")
+show_chart(training_figure(summary, title=f"NEC and error rate on {data.name}"), key="train_chart", where=c1)
 with c2:
     st.metric(
         "Can the features predict the costs? Held-out R² of |δ|",
@@ -110,7 +110,7 @@ with c2:
     )
     say("markdown", training_words.predictability_sentence(r2_mean, r2_low, r2_high))
     if "standard" in methods and len(methods) > 1:
-        st.plotly_chart(change_figure(summary), key="train_change")
+        show_chart(change_figure(summary), key="train_change")
 for note in training_words.result_notes(results):
     say("caption", note)
 

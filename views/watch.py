@@ -23,7 +23,7 @@ from costlib.scale import bigdata, snapshot
 from costlib.watch.periods import FREQS
 from costlib.watch.sample import CASES_FILE, POLICY_FILE, TITLE
 from views._ui.data import COSTS_PAGE, current_dataset, group_names, model_sweeps, replace_upload
-from views._ui.display import page_header, say, show_error, show_table, show_verdict
+from views._ui.display import page_header, say, show_chart, show_error, show_table, show_verdict
 from views._ui.memo import dataset_key, remember
 from views._ui.memory import account
 from views._ui.page import REFIT_SHIPPED, focus_style, unit_and_volume
@@ -219,12 +219,12 @@ if refit is not None:
             # Costs & groups says the sentence and marks the shipped cutoffs while it shows this data
             st.session_state[REFIT_SHIPPED] = (ds_new.fingerprint, dict(refit.shipped), refit.sentence)
             st.switch_page(COSTS_PAGE)
-st.plotly_chart(answer.figure, key="watch_chart")
+show_chart(answer.figure, key="watch_chart")
 show_table(answer.table, "watch_periods", key="watch_periods")
 if refit is not None:
     st.subheader(REFIT_TITLE)
     st.caption(REFIT_CHART)
-    st.plotly_chart(
+    show_chart(
         refit_figure(
             refit.curves, refit.shipped, refit.judged, unit=policy_unit(policy, unit),
             random_share=policy.get("random_share"),

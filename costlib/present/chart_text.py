@@ -124,13 +124,16 @@ def _arrays(obj):
     return obj
 
 
+INTERVAL_FROM, INTERVAL_TO = "interval from", "interval to"  # a bar's interval, beside its value
+
+
 def _columns(x_title: str, y_title: str, z_title: str) -> tuple[str, str, str]:
     """The table's x, y and value headers: the axes' titles, made distinct from each other and
     from the table's own columns (a user's unit can make two titles alike)."""
     out: list[str] = []
     for name, fallback in ((x_title, "x"), (y_title, "y"), (z_title, "value")):
         name = name or fallback
-        while name in out or name in (SERIES, LABEL):
+        while name in out or name in (SERIES, LABEL, INTERVAL_FROM, INTERVAL_TO):
             name = f"{name} ({fallback})"
         out.append(name)
     return out[0], out[1], out[2]
@@ -185,8 +188,8 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         down = error.get("arrayminus")
         down = up if down is None else _take(pd.to_numeric(pd.Series(down), errors="coerce").to_numpy(float), keep)
         mid = pd.to_numeric(frame[y_col], errors="coerce").to_numpy(float)
-        frame[f"{y_col}, interval from"] = mid - down
-        frame[f"{y_col}, interval to"] = mid + up
+        frame[INTERVAL_FROM] = mid - down  # read after the y column: its interval, in few words
+        frame[INTERVAL_TO] = mid + up
     return frame, drawn
 
 
