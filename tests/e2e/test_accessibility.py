@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from e2e_support import axe_blocking, axe_message, axe_violations, goto, open_expanders, step, upload
+from e2e_support import axe_blocking, axe_message, axe_violations, goto, open_expanders, upload
 
 pytestmark = pytest.mark.browser
 
@@ -54,8 +54,7 @@ def assert_no_blocking(page, where: str) -> None:
 
 @pytest.mark.parametrize(("state", "path"), STATES, ids=[s for s, _ in STATES])
 def test_page_passes_axe(page, app_url, state, path):
-    goto(page, app_url + path)
-    step(page, f"on {path}")
+    goto(page, app_url + path)  # waits until the page has settled
     assert_no_blocking(page, f"{state} ({path})")
 
 
