@@ -169,6 +169,7 @@ try:
         }
         if columns["time"] == columns["score"]:
             raise DataError(answers.MSG_SAME_COLUMN.format(column=columns["time"]), column=columns["time"])
+    say(*answers.sign_off_note(policy))
     freq = st.columns([1, 3])[0].selectbox(
         "Periods", list(FREQS), format_func=lambda f: FREQS[f] + "s", key="watch_freq"
     )

@@ -145,6 +145,7 @@ from costlib.answers.watch import (
     read_policy,
     refit_inputs,
     sample_inputs,
+    sign_off_note,
     watch_answer,
 )
 
@@ -178,6 +179,7 @@ __all__ = [
     "read_cases",
     "read_policy",
     "sample_inputs",
+    "sign_off_note",
     "watch_answer",
     "InstanceAnswer",
     "instance_answer",

@@ -56,6 +56,26 @@ SAMPLE_POLICY = "The built-in sample's policy"
 CURRENT_POLICY = "The policy Costs & groups recommends now"
 
 
+#: the page's word on a policy nobody signed: it watches, it does not serve
+UNSIGNED_ON_PAGE = (
+    "No reviewer has signed this policy off yet. Watch reads it all the same; costlib apply, costlib watch and a "
+    "served model refuse it until a reviewer signs it (costlib sign)."
+)
+
+
+def sign_off_note(policy: dict) -> tuple[str, str]:
+    """How the Watch page says a policy's sign-off (`with_sign_off`): ``(kind, sentence)``, kind
+    being the page's call ("success" for a signed policy, "caption" for one nobody signed,
+    "info" for a seal the server cannot check)."""
+    record = policy.get("sign_off") or {}
+    state = record.get("state")
+    if state == "signed":
+        return "success", record["sentence"]
+    if state == "unsigned":
+        return "caption", UNSIGNED_ON_PAGE
+    return "info", record.get("sentence", UNSIGNED_ON_PAGE)
+
+
 def with_sign_off(policy: dict, text: bytes | str, *, what: str, allow_unsigned: bool = True) -> dict:
     """`policy` (what `load_policy` read from `text`) with its reviewer's sign-off as
     ``policy["sign_off"]`` (`costlib.present.signing.SignOff.record`: ``state``, ``sentence``,

@@ -52,3 +52,16 @@ def test_a_rejected_or_altered_policy_is_refused_on_the_page(monkeypatch):
     altered["prices"][0]["c_fn"] = 30.0
     with pytest.raises(DataError, match="its seal does not match its content"):
         answers.read_policy(json.dumps(altered).encode())
+
+
+def test_the_page_says_each_sign_off_in_its_own_words(monkeypatch):
+    policy, _ = answers.sample_inputs()
+    assert answers.sign_off_note(policy) == ("caption", answers.UNSIGNED_ON_PAGE)
+    monkeypatch.setenv(signing.KEY_ENV, KEY)
+    text = signing.sign_policy(shipped_policy_json().encode(), reviewer="Ann", decision="approve").encode()
+    signed = answers.read_policy(text)
+    kind, sentence = answers.sign_off_note(signed)
+    assert kind == "success" and sentence == signed["sign_off"]["sentence"] and "Ann" in sentence
+    monkeypatch.delenv(signing.KEY_ENV)
+    unchecked = answers.read_policy(text)
+    assert answers.sign_off_note(unchecked) == ("info", unchecked["sign_off"]["sentence"])
