@@ -167,6 +167,8 @@ class RuleResults:
     on_curve: dict = field(default_factory=dict)  # fitted rule -> (overall, {group: cost}) on the judged rows'
     # cost curves (where a chart marks the cutoff) when the cost shown is cross-fitted
     estimate: str = H.TEST  # how the fitted rules are judged (`honest.Honest.estimate`)
+    row_se: dict = field(default_factory=dict)  # fitted rule -> standard error of its cross-fitted cost minus the
+    # baseline's from the per-row differences (`honest.row_se`): the least an interval of that difference spans
 
     def paired(self, rule: str, other: str) -> tuple[float, float, float]:
         """(estimate, low, high) of cost per case of `rule` minus that of `other`.
@@ -180,7 +182,15 @@ class RuleResults:
         a, b = (self.refit.get("baseline" if r == self.baseline else r) for r in (rule, other))
         if a is not None and b is not None and (rule in self.refit or other in self.refit):
             if self.estimate == H.CROSS_FITTED:  # the bootstrap of the cross-fitted estimate: its spread
-                return (est, *centred_interval(est, a - b))
+                lo, hi = centred_interval(est, a - b)
+                se = None  # against the baseline: at least the per-row interval (`honest.at_least_rows`)
+                if other == self.baseline:
+                    se = self.row_se.get(rule)
+                elif rule == self.baseline:
+                    se = self.row_se.get(other)
+                if se is not None:
+                    lo, hi = H.at_least_rows(est, lo, hi, se)
+                return est, lo, hi
             return (est, *percentile_interval(a - b))
         if rule in FITTED or other in FITTED or rule not in self.total_cost or other not in self.total_cost:
             return est, float("nan"), float("nan")
@@ -321,6 +331,7 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
     cf = honest.crossfit
     on_curve = {}
     refit = {}
+    row_se = {}
     if honest.refits is not None and (cf is None or cf.fitted):  # no cross-fitted cost: no interval either
         rf = honest.refits
         refit = {"baseline": rf.baseline, R.SINGLE: rf.single, R.COST_OPTIMAL: rf.per_group}
@@ -349,7 +360,9 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
             cols["low"][rows], cols["high"][rows] = centred_intervals(cols["cost_per_case"][rows], per_g)
             whole["low"][o], whole["high"][o] = centred_interval(whole["cost_per_case"][o], refit[rule])
             vs = whole["cost_per_case"][o] - whole["cost_per_case"][at[res.baseline]]
-            whole["vs_low"][o], whole["vs_high"][o] = centred_interval(vs, refit[rule] - refit["baseline"])
+            lo, hi = centred_interval(vs, refit[rule] - refit["baseline"])
+            row_se[rule] = H.row_se(c, res.baseline, prices, n_g)
+            whole["vs_low"][o], whole["vs_high"][o] = H.at_least_rows(vs, lo, hi, row_se[rule])
         elif refit:  # a split: the refits' percentile interval (refitted on resampled train rows)
             cols["low"][rows], cols["high"][rows] = percentile_intervals(per_g)
             whole["low"][o], whole["high"][o] = percentile_interval(refit[rule])
@@ -371,6 +384,7 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         refit=refit,
         estimate=honest.estimate,
         on_curve=on_curve,
+        row_se=row_se,
     )
 
 

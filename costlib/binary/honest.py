@@ -568,6 +568,58 @@ def price_fold_refits(d: FoldDraws, prices: Prices, capacity: float | None = Non
     return Refits(cat["baseline"], cat["single"], cat["per_group"], cat["single_g"], cat["group_g"])
 
 
+Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
+
+
+def row_se(counts: dict, baseline: str, prices: Prices, n: np.ndarray) -> float:
+    """The standard error of a cross-fitted rule's cost per case minus the no-model `baseline`'s,
+    from the per-row differences (each row: what the rule's cutoff fitted without it costs on it
+    minus what the baseline costs on it), read off the cross-fit's counts: `counts` holds
+    ``tp, fp, fn`` per group, `n` the groups' rows. NaN under a baseline that flags at random.
+
+    Against flagging nobody a true positive differs by -c_fn, a false positive by +c_fp; against
+    flagging everyone a false negative by +c_fn, a true negative by -c_fp; other rows by 0.
+
+    Six rows, two true positives, a false positive, a false negative, prices 1 and 3, against
+    flagging nobody: differences -3, -3, +1, 0, 0, 0 (mean -5/6, sample variance 2.9667):
+
+    >>> p = Prices(("everyone",), np.array([1.0]), np.array([3.0]))
+    >>> counts = {"tp": np.array([2.0]), "fp": np.array([1.0]), "fn": np.array([1.0])}
+    >>> round(row_se(counts, "flag nobody", p, np.array([6.0])), 4)
+    0.7032
+    """
+    from costlib.core import rules as R
+
+    tp, fp, fn = (np.asarray(counts[k], dtype=np.float64) for k in ("tp", "fp", "fn"))
+    tn = np.asarray(n, dtype=np.float64) - tp - fp - fn
+    if baseline == R.NOBODY:
+        parts = ((tp, -prices.c_fn), (fp, prices.c_fp))
+    elif baseline == R.EVERYONE:
+        parts = ((fn, prices.c_fn), (tn, -prices.c_fp))
+    else:
+        return float("nan")
+    total = float(np.sum(n))
+    if not total > 1:
+        return float("nan")
+    mean = sum(float(np.sum(k * v)) for k, v in parts) / total
+    square = sum(float(np.sum(k * v * v)) for k, v in parts) / total
+    return math.sqrt(max(square - mean * mean, 0.0) * total / (total - 1) / total)
+
+
+def at_least_rows(estimate: float, low: float, high: float, se: float) -> tuple[float, float]:
+    """(low, high) widened to at least ``estimate +- Z95 * se``: the bootstrap's refits pick
+    among at most `MAX_CELLS` cutoffs, so where the cross-fitted folds flag a handful of rows
+    its resamples may not move at all; the per-row interval is the least the rows' own noise
+    spans. Unchanged when `se` is NaN.
+
+    >>> [round(x, 4) for x in at_least_rows(0.1, 0.1, 0.1, 0.05)]
+    [0.002, 0.198]
+    """
+    if not math.isfinite(se):
+        return low, high
+    return min(low, estimate - Z95 * se), max(high, estimate + Z95 * se)
+
+
 # ---------------------------------------------------------------------------------------
 # One model's honest judgement at one price book
 
