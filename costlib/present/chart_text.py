@@ -125,6 +125,7 @@ def _arrays(obj):
 
 
 INTERVAL_FROM, INTERVAL_TO = "interval from", "interval to"  # a bar's interval, beside its value
+NO_INTERVAL = "–"  # a point drawn without an interval (a grid would show "None")
 
 
 def _columns(x_title: str, y_title: str, z_title: str) -> tuple[str, str, str]:
@@ -188,8 +189,8 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         down = error.get("arrayminus")
         down = up if down is None else _take(pd.to_numeric(pd.Series(down), errors="coerce").to_numpy(float), keep)
         mid = pd.to_numeric(frame[y_col], errors="coerce").to_numpy(float)
-        frame[INTERVAL_FROM] = mid - down  # read after the y column: its interval, in few words
-        frame[INTERVAL_TO] = mid + up
+        for column, ends in ((INTERVAL_FROM, mid - down), (INTERVAL_TO, mid + up)):  # read after the y column
+            frame[column] = pd.Series(ends, index=frame.index, dtype=object).where(np.isfinite(ends), NO_INTERVAL)
     return frame, drawn
 
 

@@ -89,3 +89,12 @@ def test_the_spec_streamlit_sends_reads_as_the_figure():
     alt = chart_text(fig)
     assert from_json.sentence == alt.sentence
     pd.testing.assert_frame_equal(from_json.table, alt.table)
+
+
+def test_a_point_without_an_interval_reads_as_a_dash_not_none():
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Scatter(x=[1, 2], y=[0.5, 0.4], error_y={"type": "data", "array": [0.1, float("nan")]}))
+    table = chart_text(fig).table
+    assert table["interval to"].tolist() == [0.6, "–"] and table["interval from"].tolist()[1] == "–"
+    assert not table.isna().any().any()
