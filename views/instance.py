@@ -23,7 +23,7 @@ st.subheader("What to ship")
 show_verdict(answer.verdict)
 say("caption", answer.sentence)
 c1, c2 = st.columns(2)
-show_chart(answers.instance_figure(answer), key="nec_curve", where=c1)
+show_chart(answers.instance_figure(answer), key="nec_curve", where=c1, words_where=st)
 with c2:
     if details_setting(answers.INSTANCE_DETAILS):
         show_chart(figures.delta_histogram(answer.delta, groups=answer.groups), key="delta_hist")

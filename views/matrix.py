@@ -80,6 +80,6 @@ if not details_setting(answers.MATRIX_DETAILS):
 shown = st.radio("Heatmaps for", answers.matrix_policies_with_model(rec), horizontal=True, key="heat_policy")
 confusion_fig, cost_fig, caption = answers.matrix_heatmaps(ds, rec, shown, c_mat, h, unit)
 cols = st.columns(2)
-show_chart(confusion_fig, key="confusion_chart", where=cols[0])
-show_chart(cost_fig, key="contribution_chart", where=cols[1])
+show_chart(confusion_fig, key="confusion_chart", where=cols[0], words_where=st)
+show_chart(cost_fig, key="contribution_chart", where=cols[1], words_where=st)
 st.caption(caption)

@@ -100,7 +100,8 @@ verdict = training_words.training_verdict(summary)
 say(answers.training_verdict_kind(summary), verdict, bold=True)
 
 c1, c2 = st.columns([3, 2])
-show_chart(training_figure(summary, title=f"NEC and error rate on {data.name}"), key="train_chart", where=c1)
+chart = training_figure(summary, title=f"NEC and error rate on {data.name}")
+show_chart(chart, key="train_chart", where=c1, words_where=st)
 with c2:
     st.metric(
         "Can the features predict the costs? Held-out R² of |δ|",

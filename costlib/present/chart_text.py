@@ -190,7 +190,7 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         down = up if down is None else _take(pd.to_numeric(pd.Series(down), errors="coerce").to_numpy(float), keep)
         mid = pd.to_numeric(frame[y_col], errors="coerce").to_numpy(float)
         for column, ends in ((INTERVAL_FROM, mid - down), (INTERVAL_TO, mid + up)):  # read after the y column
-            frame[column] = pd.Series(ends, index=frame.index, dtype=object).where(np.isfinite(ends), NO_INTERVAL)
+            frame[column] = [f"{x:.6g}" if np.isfinite(x) else NO_INTERVAL for x in ends]  # one type: text
     return frame, drawn
 
 

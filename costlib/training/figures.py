@@ -63,8 +63,8 @@ def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: f
     seeds = int(summary["seeds"].max()) if len(summary) else 0
     fig = _figure(
         plain(title or "NEC and error rate by way of training"),
-        "",
-        f"on the test rows (mean of {seeds} seeds, {level:.0%} interval)",
+        "way of training",
+        f"NEC or error rate on the test rows (mean of {seeds} seeds, {level:.0%} interval)",
     )
     for i, (col, name) in enumerate((("nec", "NEC (mistakes weighted by |δ|)"), ("error_rate", "error rate"))):
         hover = [f"{plain(method_label(m))}<br>{name}: {x:.4f}" for m, x in zip(methods, summary[col], strict=True)]

@@ -80,7 +80,7 @@ def test_a_heatmap_reads_as_its_categories_and_a_bar_chart_with_its_intervals():
     ]
     bars = go.Figure(go.Bar(x=["a"], y=[2.0], error_y={"type": "data", "array": [0.5], "arrayminus": [0.25]}))
     row = chart_text(bars).table.iloc[0].tolist()
-    assert row == ["bar", "a", 2.0, 1.75, 2.5]
+    assert row == ["bar", "a", 2.0, "1.75", "2.5"]  # an interval is text: "–" where a point has none
 
 
 def test_the_spec_streamlit_sends_reads_as_the_figure():
@@ -96,5 +96,5 @@ def test_a_point_without_an_interval_reads_as_a_dash_not_none():
 
     fig = go.Figure(go.Scatter(x=[1, 2], y=[0.5, 0.4], error_y={"type": "data", "array": [0.1, float("nan")]}))
     table = chart_text(fig).table
-    assert table["interval to"].tolist() == [0.6, "–"] and table["interval from"].tolist()[1] == "–"
+    assert table["interval to"].tolist() == ["0.6", "–"] and table["interval from"].tolist() == ["0.4", "–"]
     assert not table.isna().any().any()

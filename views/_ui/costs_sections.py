@@ -137,10 +137,10 @@ def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:
     c1, c2 = st.columns(2)
     record = elicit.in_force(setting("price_questions"), costs)
     bracket = (record["ratio_low"], record["ratio_high"]) if record and record["in_force"] else None
-    show_chart(sens.sensitivity_figure(unit, bracket), key="sensitivity_chart", where=c1)
+    show_chart(sens.sensitivity_figure(unit, bracket), key="sensitivity_chart", where=c1, words_where=st)
     net_benefit = sens.net_benefit_figure()
     if net_benefit is not None:
-        show_chart(net_benefit, key="net_benefit_chart", where=c2)
+        show_chart(net_benefit, key="net_benefit_chart", where=c2, words_where=st)
     else:
         c2.caption(answers.NET_BENEFIT_NEEDS_PROBABILITIES)
 

@@ -78,12 +78,15 @@ def _grid(df: pd.DataFrame, column_config: dict | None = None) -> None:
     )
 
 
-def show_chart(figure, *, key: str, where=None, **kwargs):
+def show_chart(figure, *, key: str, where=None, words_where=None, **kwargs):
     """A chart (``where.plotly_chart(figure, key=key, **kwargs)``: the same arguments, so it
     replaces a page's call as it is) and under it, folded like a page's other second readings,
     its text alternative (`present.chart_text`): the sentence of what it shows and the numbers
     behind it as a table a screen reader reads cell by cell. Returns what ``plotly_chart``
     returns (the selection, with ``on_select``).
+
+    `words_where` puts the text alternative elsewhere than the chart (a chart in a narrow column:
+    its table under the columns, at the page's width, rather than cut in the column).
 
     The chart's accessible name (``alt``) is its title and where its text is: a name that held
     the numbers would change on every slider move. User text stays text: the sentence and the
@@ -95,7 +98,7 @@ def show_chart(figure, *, key: str, where=None, **kwargs):
     label = f"{CHART_TEXT}: {shorten(title, CHART_TITLE_CHARS)}"
     kwargs.setdefault("alt", CHART_ALT.format(title=shorten(title, CHART_TITLE_CHARS), label=label))
     shown = where.plotly_chart(figure, key=key, **kwargs)
-    with where.expander(md_escape(label)):
+    with (words_where or where).expander(md_escape(label)):
         say("markdown", alt.sentence)
         if alt.note:
             say("caption", alt.note)
