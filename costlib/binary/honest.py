@@ -10,9 +10,16 @@ saving when the same rows pick and judge. Two things here keep it out of every a
   deal is drawn from the sweep's counts (a multivariate hypergeometric per fold): the same
   distribution as dealing rows, and it works from counts computed anywhere (DuckDB, Spark,
   an aggregate file).
-- **A refit bootstrap** for the intervals: each resample refits the cutoffs on its in-bag
-  rows and judges them on the rows it left out (no split) or on a resample of the test rows
-  (a split), so the luck of the pick is inside the interval. It is the Poisson bootstrap (each
+- **A refit bootstrap** for the intervals, so that the luck of the pick is inside them. No
+  split: a bootstrap of the cross-fitted estimate (`fold_draws`, `price_fold_refits`): each
+  resample refits the cutoffs within the folds (on each fold's other folds' weights) and
+  judges every resampled row by cutoffs fitted without it; the interval is that estimate's
+  spread about the cross-fitted estimate (`stats.intervals.centred_interval`), and for the
+  saving at least its per-row interval (`row_se`, `at_least_rows`). Chosen by simulation
+  (issue 43, `benchmarks/honest.py --simulate`): refits judged only on the rows their resample
+  left out (about 37%) made the interval 1.3 to 1.5 times the ideal width and centred below
+  the estimate. A split: each resample refits on its in-bag train rows and is judged on a
+  resample of the test rows (`refit_draws`, `price_refits`). It is the Poisson bootstrap (each
   row drawn Poisson(1) times) on cells: the candidate cutoffs of a resample are at most
   `MAX_CELLS` quantiles of the fitting rows' scores (every distinct score when there are
   fewer), and a row's part in every cost depends only on its group, label and cell, so the
