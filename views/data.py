@@ -12,9 +12,7 @@ from views._ui.display import page_header, say, show_error
 from views._ui.folder import data_folder
 from views._ui.loading import build_dataset_cached, read_table_cached
 from views._ui.mapping import mapping_form, mk
-from views._ui.page import focus_style
 
-focus_style()
 page_header(
     "Data",
     "Start with a built-in sample (one is already loaded) or upload your own predictions. Then open "

@@ -13,7 +13,6 @@ from costlib.training.compare import METHODS
 from costlib.training.figures import change_figure, training_figure
 from costlib.training.summary import predictability_interval, training_summary
 from views._ui.display import page_header, say, show_chart, show_error, show_table
-from views._ui.page import focus_style
 from views._ui.state import ensure_setting, mirror, set_setting, setting, setting_notes
 from views._ui.training import built_in, from_table_cached, training_results, upload_choices
 
@@ -25,7 +24,6 @@ DATA = {
     "upload": "Your own table",
 }
 
-focus_style()
 page_header(
     "Train with costs",
     "Train the same model seven ways with each case's price |δ| (standard, |δ|-weighted, cost-proportional "

@@ -26,11 +26,10 @@ from views._ui.data import COSTS_PAGE, current_dataset, group_names, model_sweep
 from views._ui.display import page_header, say, show_chart, show_error, show_table, show_verdict
 from views._ui.memo import dataset_key, remember
 from views._ui.memory import account
-from views._ui.page import REFIT_SHIPPED, focus_style, unit_and_volume
+from views._ui.page import REFIT_SHIPPED, unit_and_volume
 from views._ui.policy import session_audit, session_limit, session_settings, set_policy_prices
 from views._ui.prices import stored_costs
 
-focus_style()
 page_header("Watch", watch_words.WATCH_WHAT)
 unit, volume = unit_and_volume()
 

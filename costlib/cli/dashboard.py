@@ -86,21 +86,28 @@ def _set_elsewhere(settings: dict) -> set[str]:
     return out | {f"{s}.{k}" for s, values in settings.items() for k in values if env_name(s, k) in os.environ}
 
 
+#: sections whose keys go together: a deployment that sets one of them (``theme.base = "dark"``)
+#: gets none of ours (our dark text on its dark background would be unreadable)
+WHOLE_SECTIONS = ("theme",)
+
+
 def config_flags(config: Path, given: list[str]) -> list[str]:
     """The settings of the dashboard's ``.streamlit/config.toml`` as ``--section.key=value`` flags,
     except those `given` sets and those the deployment sets itself (`_set_elsewhere`: its own
     config files and ``STREAMLIT_*`` variables, which flags would otherwise override). Streamlit
     reads that file only from the folder it is started in, so without the flags a server started
-    elsewhere would lose them (the upload size, error details hidden, the theme)."""
+    elsewhere would lose them (the upload size, error details hidden, the theme). The theme is
+    taken whole or not at all (`WHOLE_SECTIONS`)."""
     settings = _read_toml(config)
     named = {flag.split("=", 1)[0] for flag in given if flag.startswith("--")}
-    theirs = _set_elsewhere(settings)
+    theirs = _set_elsewhere(settings) | {name.removeprefix("--") for name in named}
     flags = []
     for section, values in settings.items():
         for key, value in values.items():
-            name = f"--{section}.{key}"
-            if name not in named and f"{section}.{key}" not in theirs:
-                flags.append(f"{name}={str(value).lower() if isinstance(value, bool) else value}")
+            name = f"{section}.{key}"
+            whole = section in WHOLE_SECTIONS and any(t.startswith(section + ".") for t in theirs)
+            if name not in theirs and not whole:
+                flags.append(f"--{name}={str(value).lower() if isinstance(value, bool) else value}")
     return flags
 
 

@@ -64,10 +64,11 @@ def test_the_shipped_settings_go_as_flags_unless_the_deployment_sets_them(tmp_pa
     monkeypatch.delenv("STREAMLIT_SERVER_MAX_UPLOAD_SIZE", raising=False)
     flags = config_flags(shipped, [])
     assert "--client.showErrorDetails=none" in flags and "--server.maxUploadSize=200" in flags
-    assert not [f for f in config_flags(shipped, ["--theme.base", "dark"]) if f.startswith("--theme.base")]
+    assert "--theme.textColor=#111111" in flags  # the shipped theme, whole
+    assert not [f for f in config_flags(shipped, ["--theme.base", "dark"]) if f.startswith("--theme.")]  # none of it
     monkeypatch.setenv("STREAMLIT_SERVER_MAX_UPLOAD_SIZE", "5")  # the deployer's own limit wins
     (tmp_path / ".streamlit").mkdir()
     (tmp_path / ".streamlit" / "config.toml").write_text('[theme]\nbase = "dark"\n')
     flags = config_flags(shipped, [])
     assert "--client.showErrorDetails=none" in flags
-    assert not [f for f in flags if f.startswith(("--server.maxUploadSize", "--theme.base"))]
+    assert not [f for f in flags if f.startswith(("--server.maxUploadSize", "--theme."))]  # no dark text on dark

@@ -225,14 +225,7 @@ def full_screenshot(page: Page, name: str) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     viewport = page.viewport_size or {"width": 1400, "height": 1000}
-    height = page.evaluate("""() => {
-      let h = document.documentElement.scrollHeight;
-      for (const el of document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"],'
-                                                 + '[data-testid="stSidebarContent"], section, main')) {
-        h = Math.max(h, el.scrollHeight + el.getBoundingClientRect().top);
-      }
-      return Math.ceil(h);
-    }""")
+    height = page.evaluate(_PAGE_HEIGHT_JS)
     tall = min(max(height + 40, viewport["height"]), 16000)
     try:
         if tall > viewport["height"]:

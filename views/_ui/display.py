@@ -206,6 +206,36 @@ def show_error(err: DataError) -> None:
     say("error", err.message, icon=":material/warning:")
 
 
+# Where Streamlit 1.67 draws no focus indicator at all (WCAG 2.4.7 Focus Visible, checked on a
+# keyboard-only journey by tests/e2e/test_journey_keyboard.py): the top navigation's links, a
+# page link, a toggle or radio (its input is hidden and nothing else changes), a table's toolbar
+# buttons (the toolbar stays transparent while one has focus: shown here) and its grid (whose
+# canvas clips an outline and whose cells sit in a hidden table: drawn on the whole table), an
+# expander's summary, a chart's toolbar and the main area (Tab reaches it to scroll). Elements
+# Streamlit does ring (buttons, sliders, inputs) gain the same outline, so focus looks alike
+# everywhere. Keyboard focus only (:focus-visible): a click draws no ring.
+_FOCUS_CSS = """<style>
+a:focus-visible, button:focus-visible, summary:focus-visible,
+[data-testid="stCheckbox"] label:has(input:focus-visible),
+[data-testid="stRadio"] label:has(input:focus-visible),
+[data-testid="stDataFrame"]:has(canvas:focus, table :focus) {
+  outline: 2px solid {color} !important;
+  outline-offset: 2px !important;
+}
+[data-testid="stMain"]:focus-visible { outline: 2px solid {color} !important; outline-offset: -2px !important; }
+[data-testid="stElementToolbar"]:focus-within { opacity: 1 !important; }
+</style>"""
+
+
+def focus_style() -> None:
+    """A visible keyboard-focus outline, in the theme's primary colour, on every focusable
+    element of the page (`_FOCUS_CSS`); a style-only ``st.html`` takes no space on the page."""
+    color = st.get_option("theme.primaryColor") or "#1f5fa8"
+    st.html(_FOCUS_CSS.replace("{color}", color))
+
+
 def page_header(title: str, what: str) -> None:
+    """A page's title and what it answers, with the page's keyboard-focus outline (`focus_style`)."""
+    focus_style()
     st.title(title)
     st.caption(what)

@@ -58,40 +58,11 @@ def refit_handed(ds) -> tuple[dict, str] | None:
     return handed[1], handed[2]
 
 
-# Where Streamlit 1.67 draws no focus indicator at all (WCAG 2.4.7 Focus Visible, checked on a
-# keyboard-only journey by tests/e2e/test_journey_keyboard.py): the top navigation's links, a
-# page link, a toggle or radio (its input is hidden and nothing else changes), a table's toolbar
-# buttons (the toolbar stays transparent while one has focus: shown here) and its grid (whose
-# canvas clips an outline and whose cells sit in a hidden table: drawn on the whole table), an
-# expander's summary, a chart's toolbar and the main area (Tab reaches it to scroll). Elements
-# Streamlit does ring (buttons, sliders, inputs) gain the same outline, so focus looks alike
-# everywhere. Keyboard focus only (:focus-visible): a click draws no ring.
-_FOCUS_CSS = """<style>
-a:focus-visible, button:focus-visible, summary:focus-visible,
-[data-testid="stCheckbox"] label:has(input:focus-visible),
-[data-testid="stRadio"] label:has(input:focus-visible),
-[data-testid="stDataFrame"]:has(canvas:focus, table :focus) {
-  outline: 2px solid {color} !important;
-  outline-offset: 2px !important;
-}
-[data-testid="stMain"]:focus-visible { outline: 2px solid {color} !important; outline-offset: -2px !important; }
-[data-testid="stElementToolbar"]:focus-within { opacity: 1 !important; }
-</style>"""
-
-
-def focus_style() -> None:
-    """A visible keyboard-focus outline, in the theme's primary colour, on every focusable
-    element of the page (`_FOCUS_CSS`); a style-only ``st.html`` takes no space on the page."""
-    color = st.get_option("theme.primaryColor") or "#1f5fa8"
-    st.html(_FOCUS_CSS.replace("{color}", color))
-
-
 def setup(title: str, what: str, *, needs: str | None = None):
     """What every page starts with: header, what the page before brought here, data choice
     (with the fallback sample), unit and volume, and any out-of-range setting from the link.
     Stops the page without data."""
     freeze_long_lived()  # what the last runs imported leaves the collector's walk after this run
-    focus_style()
     page_header(title, what)
     if HANDOFF in st.session_state:
         say("info", st.session_state.pop(HANDOFF))
