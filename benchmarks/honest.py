@@ -78,7 +78,7 @@ def no_signal_designs(sizes=(300, 2000, 20_000)) -> list:
     """No signal (AUC 0.5) across rows, base rates, 2 to 5 unequal groups and prices: every
     combination of size and price, the base rate and the groups turning with them (the base rate
     where flagging costs about what the baseline does, the hardest, comes up at every size)."""
-    from costlib.stats.simulation import Design
+    from costlib.binary.simulation import Design
 
     rates = (0.5, 0.25, 0.1, 0.3)
     out = []
@@ -91,14 +91,14 @@ def no_signal_designs(sizes=(300, 2000, 20_000)) -> list:
 
 def signal_designs(sizes=(300, 2000), aucs=(0.70, 0.96), base_rate=0.3) -> list:
     """A known signal: one group, base rate 0.3, each AUC, size and price ratio."""
-    from costlib.stats.simulation import Design
+    from costlib.binary.simulation import Design
 
     return [Design(n, a, base_rate, c_fp, c_fn) for n in sizes for a in aucs for c_fp, c_fn in PRICES]
 
 
 def simulate(runs: int) -> None:
-    """Print the verdicts' figures on the simulated designs (`costlib.stats.simulation`)."""
-    from costlib.stats.simulation import judge_design, summarize
+    """Print the verdicts' figures on the simulated designs (`costlib.binary.simulation`)."""
+    from costlib.binary.simulation import judge_design, summarize
 
     def line(d, s):
         head = f"{d.n:>6,} {d.auc:>4.2f} {d.base_rate:>4.2f} {d.c_fp:g}:{d.c_fn:g} {len(d.shares)}"

@@ -35,9 +35,11 @@ KNOWN_CIRCLES = {
             "costlib.binary.honest",
             "costlib.present.capacity_words",
             "costlib.present.cost_figures",
+            "costlib.present.identity",
             "costlib.present.notebook",
             "costlib.present.policy",
             "costlib.present.report",
+            "costlib.present.signing",
             "costlib.present.tables",
             "costlib.present.words",
         }

@@ -63,7 +63,8 @@ def model_identity(*, model_id: str | None = None, model_file: str | os.PathLike
     """
     if model_id is None and model_file is None:
         return None
-    from costlib import loading
+    from costlib.core.escaping import display_name
+    from costlib.loading.reading import file_fingerprint
 
     out = {"id": None if model_id is None else model_id_text(model_id), "file": None, "sha256": None}
     if model_file is not None:
@@ -73,10 +74,10 @@ def model_identity(*, model_id: str | None = None, model_file: str | os.PathLike
             raise DataError(MSG_MODEL_FILE.format(path=shown, why="there is no such file"))
         if not os.path.isfile(path):
             raise DataError(MSG_MODEL_FILE.format(path=shown, why="it is not a regular file"))
-        digest = loading.file_fingerprint(path)
+        digest = file_fingerprint(path)
         if not digest:
             raise DataError(MSG_MODEL_FILE.format(path=shown, why="it could not be read"))
-        out["file"] = loading.display_name(os.path.basename(path))
+        out["file"] = display_name(os.path.basename(path))
         out["sha256"] = digest
     return out
 

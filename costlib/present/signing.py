@@ -272,9 +272,9 @@ def checked_text(data: bytes | str, *, allow_unsigned: bool, what: str = "This p
 
 def policy_name(path) -> str:
     """'The policy "NAME"' of a policy file's path, for the sentences."""
-    from costlib import loading
+    from costlib.core.escaping import display_name
 
-    return f"The policy {q(loading.display_name(os.path.basename(os.fspath(path))), 80)}"
+    return f"The policy {q(display_name(os.path.basename(os.fspath(path))), 80)}"
 
 
 def check_text(value, flag: str, *, most: int, breaks: bool = False) -> str:

@@ -164,7 +164,8 @@ def split_sentence(judged_on: str, n_fit: float, n_judged: float, estimate: str 
             f"This data has no train/test split: the cutoff to ship is fitted on all {number(n_judged, 0)} rows, "
             f"and what it costs is cross-fitted (each row judged by a cutoff fitted on the other "
             f"{H.FOLDS - 1} of {H.FOLDS} parts of the rows), so picking it does not flatter it. The interval "
-            "refits the cutoff on each resample and judges it on the rows the resample left out."
+            "repeats the whole cross-fit on each resample: the cutoff refitted within the same parts, every row "
+            "judged by a cutoff fitted without it."
         )
     return (
         f"This data has no train/test split, so cutoffs are fitted and judged on the same {number(n_judged, 0)} "

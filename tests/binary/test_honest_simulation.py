@@ -1,4 +1,4 @@
-"""Issue 43: the honest verdict on simulated data with a known truth (`costlib.stats.simulation`),
+"""Issue 43: the honest verdict on simulated data with a known truth (`costlib.binary.simulation`),
 seeded and sized for CI; `benchmarks/honest.py --simulate` runs the full grid.
 
 No signal must still never ship (nor per-group cutoffs); a model that pays must ship about as
@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 import pytest
 
-from costlib.stats.simulation import Design, judge_design, summarize
+from costlib.binary.simulation import Design, judge_design, summarize
 
 PRICES = ((1.0, 1.0), (1.0, 3.0), (1.0, 10.0))
 SHARES = ((0.7, 0.3), (0.5, 0.3, 0.2), (0.4, 0.3, 0.15, 0.1, 0.05), (0.55, 0.25, 0.12, 0.08))

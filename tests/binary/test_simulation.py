@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from costlib.stats.simulation import Design, wald_interval
+from costlib.binary.simulation import Design, wald_interval
 
 
 @pytest.mark.parametrize(("auc", "rate", "c_fn"), [(0.7, 0.3, 1.0), (0.96, 0.1, 10.0), (0.7, 0.3, 3.0)])
@@ -54,7 +54,7 @@ def _slow_wald(y, s, fold, c_fp, c_fn):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_wald_comparator_equals_fitting_every_fold_the_slow_way(seed):
-    from costlib.stats import simulation as S
+    from costlib.binary import simulation as S
 
     rng = np.random.default_rng(seed)
     y = (rng.random(120) < 0.35).astype(np.int64)
