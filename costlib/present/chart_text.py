@@ -102,6 +102,10 @@ def chart_text(figure) -> ChartText:
     table = pd.concat(nonempty, ignore_index=True) if nonempty else pd.DataFrame(columns=[SERIES, *columns[:2]])
     if LABEL in table and (table[LABEL].fillna("") == "").all():
         table = table.drop(columns=LABEL)
+    for column in table.columns:  # a gap in a line (NaN) reads as a dash: a grid would show "None"
+        values = table[column]
+        if values.dtype.kind == "f" and values.isna().any():
+            table[column] = [NO_INTERVAL if pd.isna(x) else f"{x:.6g}" for x in values]
     note = THINNED.format(shown=len(table), total=total, how="; ".join(how)) if how else None
     return ChartText(_sentence(layout, traces, x_title, y_title), table, note)
 
@@ -125,7 +129,7 @@ def _arrays(obj):
 
 
 INTERVAL_FROM, INTERVAL_TO = "interval from", "interval to"  # a bar's interval, beside its value
-NO_INTERVAL = "–"  # a point drawn without an interval (a grid would show "None")
+NO_INTERVAL = "–"  # a point drawn without an interval, or a gap in a line (a grid would show "None")
 
 
 def _columns(x_title: str, y_title: str, z_title: str) -> tuple[str, str, str]:
@@ -311,7 +315,13 @@ def _sentence(layout: dict, traces: list[dict], x_title: str, y_title: str) -> s
         if y_title
         else ""
     )
-    body = " and ".join(what) if what else "no data"
+    body = (
+        " and ".join(what)
+        if what
+        else f"{len(marks)} marked point{'' if len(marks) == 1 else 's'}"
+        if marks
+        else "no data"
+    )
     notes = [words(n.get("text")) for n in layout.get("annotations", []) or [] if words(n.get("text"))]
     marks = sorted(notes + marks, key=lambda m: not any(k in m for k in KEY_WORDS))  # stable: key points first
     said = "; ".join(marks[:MAX_MARKED]) + (f"; and {len(marks) - MAX_MARKED} more" if len(marks) > MAX_MARKED else "")

@@ -105,7 +105,7 @@ def change_figure(summary: pd.DataFrame, *, level: float = 0.95) -> go.Figure:
     fig = _figure(
         "Change in NEC against standard training",
         f"NEC change, % ({level:.0%} interval, paired by seed)",
-        "",
+        "way of training",
         height=max(300, 90 + 48 * len(methods)),
     )
     for k, (name, color, symbol) in enumerate(CHANGES):

@@ -98,3 +98,13 @@ def test_a_point_without_an_interval_reads_as_a_dash_not_none():
     table = chart_text(fig).table
     assert table["interval to"].tolist() == ["0.6", "–"] and table["interval from"].tolist() == ["0.4", "–"]
     assert not table.isna().any().any()
+
+
+def test_a_gap_in_a_line_reads_as_a_dash_and_marks_alone_are_counted():
+    import plotly.graph_objects as go
+
+    gap = go.Figure(go.Scatter(x=[1.0, 2.0, 3.0], y=[0.5, float("nan"), 0.4], mode="lines", name="m"))
+    table = chart_text(gap).table
+    assert table.iloc[:, 2].tolist() == ["0.5", "–", "0.4"] and not table.isna().any().any()
+    marks = go.Figure(go.Scatter(x=[1.0], y=["a"], mode="markers", name="lower"))
+    assert "1 marked point" in chart_text(marks).sentence and "no data" not in chart_text(marks).sentence
