@@ -41,6 +41,7 @@ import urllib.request
 from pathlib import Path
 
 from playwright.async_api import async_playwright
+from processes import cpu_seconds, descendants, write_predictions
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -157,47 +158,13 @@ def serve_timed(runs_log: str, argv: list[str]) -> None:
     cli.main()
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of process `pid` so far (all its threads)."""
-    with open(f"/proc/{pid}/stat") as fh:
-        fields = fh.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _children(pid: int) -> list[int]:
-    out, frontier = [], [pid]
-    while frontier:
-        parent = frontier.pop()
-        try:
-            with open(f"/proc/{parent}/task/{parent}/children") as fh:
-                kids = [int(x) for x in fh.read().split()]
-        except OSError:
-            kids = []
-        out += kids
-        frontier += kids
-    return out
-
-
 def cpu_split(server_pid: int) -> dict:
     """CPU seconds so far of the server and of everything else this process started (the browsers)."""
     others = 0.0
-    for pid in set(_children(os.getpid())) - {server_pid}:
+    for pid in set(descendants(os.getpid())) - {server_pid}:
         with contextlib.suppress(OSError, IndexError):
             others += cpu_seconds(pid)
     return {"server": cpu_seconds(server_pid), "browsers": others}
-
-
-def write_predictions(path: Path, rows: int, seed: int) -> Path:
-    """A CSV of `rows` predictions (label, score, region), its own seed: every upload differs."""
-    import numpy as np
-    import pandas as pd
-
-    rng = np.random.default_rng(seed)
-    p = rng.random(rows).round(4)
-    y = (rng.random(rows) < p).astype(int)
-    group = np.where(rng.random(rows) < 0.4, "north", "south")
-    pd.DataFrame({"label": y, "score": p, "region": group}).to_csv(path, index=False)
-    return path
 
 
 async def _open_costs(page, url: str, upload: Path | None) -> None:

@@ -41,6 +41,8 @@ import sys
 import time
 from pathlib import Path
 
+from processes import descendants
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 COSTS = (1.0, 3.0)
@@ -80,23 +82,9 @@ def _status(pid: int | str, key: str) -> int:
     return 0
 
 
-def _descendants(pid: int) -> list[int]:
-    out, frontier = [], [pid]
-    while frontier:
-        parent = frontier.pop()
-        try:
-            with open(f"/proc/{parent}/task/{parent}/children") as fh:
-                kids = [int(x) for x in fh.read().split()]
-        except OSError:
-            kids = []
-        out += kids
-        frontier += kids
-    return out
-
-
 def _peak() -> dict:
     me = os.getpid()
-    others = sum(_status(p, "VmHWM") for p in _descendants(me))
+    others = sum(_status(p, "VmHWM") for p in descendants(me))
     return {
         "peak_bytes": _status(me, "VmHWM") + others,
         "peak_bytes_python": _status(me, "VmHWM"),
@@ -108,7 +96,7 @@ def _cpu() -> float:
     """CPU seconds of this process and its descendants still running (the JVM for Spark)."""
     own = sum(os.times()[:2])
     tick = os.sysconf("SC_CLK_TCK")
-    for pid in _descendants(os.getpid()):
+    for pid in descendants(os.getpid()):
         try:
             with open(f"/proc/{pid}/stat") as fh:
                 fields = fh.read().rsplit(")", 1)[1].split()

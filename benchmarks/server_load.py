@@ -25,10 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 from load_test import CHROMIUM, CHROMIUM_ARGS, ROOT, free_port, start_server
 from playwright.async_api import async_playwright
+from processes import write_predictions
 
 BUSY = "this server"  # words of every refusal for lack of server memory
 
@@ -39,15 +38,6 @@ def rss_mb(pid: int, field: str = "VmRSS:") -> float:
             if line.startswith(field):
                 return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def write_predictions(path: Path, rows: int, seed: int) -> Path:
-    rng = np.random.default_rng(seed)
-    p = rng.random(rows).round(4)
-    y = (rng.random(rows) < p).astype(int)
-    group = np.where(rng.random(rows) < 0.4, "north", "south")
-    pd.DataFrame({"label": y, "score": p, "region": group}).to_csv(path, index=False)
-    return path
 
 
 async def _first(page, wanted, refused, outcome: dict, seconds: float = 600) -> bool:
