@@ -208,7 +208,9 @@ def _heatmap_rows(trace: dict, columns: tuple[str, str, str], name: str) -> tupl
     ny, nx = z.shape
     x = list(trace.get("x") if trace.get("x") is not None else range(nx))
     y = list(trace.get("y") if trace.get("y") is not None else range(ny))
-    text = trace.get("text")
+    text = trace.get("customdata")  # the cells' names where the text drawn is a short code
+    if text is None or np.shape(text) != z.shape:
+        text = trace.get("text")
     text = np.asarray(text, dtype=object) if text is not None and np.shape(text) == z.shape else None
     step = max(1, int(np.ceil(np.sqrt(ny * nx / MAX_ROWS))))
     rows = []

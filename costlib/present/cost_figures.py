@@ -330,6 +330,10 @@ def _categorical_scale(colors: Sequence[str]) -> list:
     return scale
 
 
+#: the sensitivity map's options are told apart by a letter in each cell as well as by colour
+OPTION_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+
+
 def sensitivity_figure(
     grid: pd.DataFrame,
     *,
@@ -342,8 +346,9 @@ def sensitivity_figure(
     """Categorical map of `binary.sensitivity.sensitivity_grid`'s ``best`` over (c_fp, c_fn), log axes with
     readable ticks, the current prices marked (and, with `bracket` = (low, high) ratios from
     Find my prices, the range of c_fn those answers allow at this c_fp). The two decisions
-    without a model are grey."""
-    options = list(dict.fromkeys(grid["option"]))
+    without a model are grey. Each cell carries its option's letter (`OPTION_LETTERS`, named in
+    the colour bar), so the map reads without colour."""
+    options = list(dict.fromkeys([*grid["option"], *grid["best"]]))  # every option a cell may name
     no_model = [o for o in (R.NOBODY, R.EVERYONE) if o in options]
     options = no_model + [o for o in options if o not in no_model]
     colors = [NOBODY_COLOR, EVERYONE_COLOR][: len(no_model)] + [
@@ -352,20 +357,27 @@ def sensitivity_figure(
     best = grid.drop_duplicates(["c_fp", "c_fn"])
     wide = best.pivot(index="c_fn", columns="c_fp", values="best")
     code = wide.apply(lambda col: col.map({o: i for i, o in enumerate(options)})).to_numpy(dtype=float)
-    shown = [plain(R.rule_words(o)) for o in options]
+    letters = {o: OPTION_LETTERS[i % len(OPTION_LETTERS)] for i, o in enumerate(options)}
+    shown = [f"{letters[o]}: {plain(R.rule_words(o))}" for o in options]
+    cells = wide.to_numpy()
     fig = figure_without_template(
         go.Heatmap(
             z=code,
             x=wide.columns.to_numpy(),
             y=wide.index.to_numpy(),
-            text=np.vectorize(lambda o: plain(R.rule_words(o)) if isinstance(o, str) else "", otypes=[object])(
-                wide.to_numpy()
+            text=np.vectorize(lambda o: letters.get(o, ""), otypes=[object])(
+                cells
+            ),  # each cell's letter: no colour needed
+            customdata=np.vectorize(lambda o: plain(R.rule_words(o)) if isinstance(o, str) else "", otypes=[object])(
+                cells
             ),
+            texttemplate="%{text}",
+            textfont={"size": 9},  # its colour Plotly picks against each cell (white or dark grey)
             colorscale=_categorical_scale(colors),
             zmin=-0.5,
             zmax=len(options) - 0.5,
             colorbar={"title": "cheapest", "tickvals": list(range(len(options))), "ticktext": shown},
-            hovertemplate="c_fp %{x:.3g}<br>c_fn %{y:.3g}<br>cheapest: %{text}<extra></extra>",
+            hovertemplate="c_fp %{x:.3g}<br>c_fn %{y:.3g}<br>cheapest: %{customdata}<extra></extra>",
         )
     )
     if c_fp is not None and c_fn is not None and c_fp > 0 and c_fn > 0:

@@ -280,3 +280,14 @@ def test_neighbouring_lines_differ_by_dash_marker_or_pattern_not_only_colour(nam
     assert len(traces) >= 2, name  # several lines to tell apart
     same = [(a.name, b.name, look(a)) for a, b in itertools.pairwise(traces) if look(a) == look(b) and a.type == b.type]
     assert not same, f"{name}: neighbours that differ only by colour: {same}"
+
+
+def test_the_sensitivity_map_names_each_cells_option_without_colour():
+    heat = _builders()["sensitivity_figure"]().data[0]
+    cells = [
+        (t, name)
+        for row_t, row_n in zip(heat.text, heat.customdata, strict=True)
+        for t, name in zip(row_t, row_n, strict=True)
+    ]
+    assert heat.texttemplate == "%{text}" and cells and all(len(t) == 1 for t, _ in cells)
+    assert all(f"{t}: {name}" in heat.colorbar.ticktext for t, name in cells)  # the letter the colour bar names
