@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from costlib.binary import decision as D
+from costlib.binary.disparity import THRESHOLD, rule_disparities
 from costlib.binary.elicit import break_even_range
 from costlib.binary.fairness import FAIRNESS_CRITERIA, MSG_CRITERION, fairness_results, group_rates
 from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale, ratio_range
@@ -132,6 +133,7 @@ class Audit:
         None  # the fitting rows' scores by class (`watch.reference`): what Watch holds cases against
     )
     model_identity: dict | None = None  # `present.identity.model_identity`: which model, beside its score column
+    disparities: object = None  # `disparity.Disparities` of the recommended rule (None: one group)
 
     @property
     def data_dictionary(self) -> dict:
@@ -161,12 +163,15 @@ class Audit:
         """The decision summary (``--json``), with this record's data dictionary; under a
         capacity, the answer is the one within it, and the ``capacity`` and
         ``within_capacity`` blocks say what the cap is, what the best cutoff without it would
-        flag and cost, and what more capacity would save."""
+        flag and cost, and what more capacity would save. With two groups or more, the
+        ``disparities`` block (`disparity.Disparities.record`) of the recommended rule."""
         out = self.recommendation.summary(self.data_dictionary, self.n_rows)
         out["capacity"] = self.capacity_record
         out["within_capacity"] = self.within_capacity
         if self.model_identity is not None:
             out["model_identity"] = dict(self.model_identity)
+        if self.disparities is not None:  # with two groups or more (as ``model_identity``: only when there is one)
+            out["disparities"] = self.disparities.record(R.rule_words(self.disparities.rule))
         return out
 
     @property
@@ -300,6 +305,8 @@ def build_audit(
     capacity: float | None = None,
     capacity_cases: float | None = None,
     model_identity: Mapping | None = None,
+    reference_group=None,
+    disparity_threshold: float = THRESHOLD,
 ) -> Audit:
     """Compute one audit from cached sweeps: the recommendation, every rule with intervals,
     fairness-constrained cutoffs, the price maps and the data summary.
@@ -327,6 +334,11 @@ def build_audit(
         Which model was judged (`costlib.present.identity.model_identity`: the identity the user
         gave and its file's sha256), recorded beside the score column in the summary, the
         report and the policy.
+    reference_group : str, optional
+        The group every other is compared with in the disparities (`disparity.rule_disparities`)
+        of the recommended rule; None: the largest group on the judged rows.
+    disparity_threshold : float
+        tau: a disparity ratio (group / reference) passes inside [tau, 1 / tau] (four-fifths: 0.8).
 
     Returns
     -------
@@ -383,9 +395,20 @@ def build_audit(
             "a score as a probability) are not shown."
         )
     unit, _ = settings.check_unit(unit or "", default="")
+    gaps = None
+    if len(ms.groups) > 1:
+        gaps = rule_disparities(
+            ms,
+            rec.results,
+            rec.rule,
+            prices,
+            reference=reference_group,
+            pooled=rec.pooled,
+            threshold=disparity_threshold,
+        )
     return Audit(
         recommendation=rec,
-        verdict=recommendation_verdict(rec, unit=unit, volume=volume),
+        verdict=recommendation_verdict(rec, unit=unit, volume=volume, disparities=gaps),
         costs=prices.as_dict(),
         unit=unit,
         volume=volume,
@@ -422,6 +445,7 @@ def build_audit(
         base_rate=float(ms.fit_pooled.positives / ms.fit_pooled.total) if ms.fit_pooled.total > 0 else math.nan,
         reference=reference_record(ms.fit_pooled) if ms.probabilities and not ms.weighted else None,
         model_identity=None if model_identity is None else dict(model_identity),
+        disparities=gaps,
     )
 
 

@@ -5,7 +5,9 @@ on the test split); with ``--json``, exactly one JSON object, the decision summa
 contract, and nothing else on standard output. Writes the HTML report and the JSON policy
 when asked. Exit codes: 0 ok; 1 only with ``--fail-if-worse-than-nobody`` when the model
 should not decide (no cheaper than the best decision without it), or with
-``--fail-unless-ship`` when the verdict is not "ship the model"; 2 for bad input or bad
+``--fail-unless-ship`` when the verdict is not "ship the model", or with ``--fail-if-disparity``
+when a disparity of the recommended rule against the reference group fails the four-fifths
+rule (`binary.disparity`); 2 for bad input or bad
 arguments (one sentence on stderr, after the flag it is about; never a traceback).
 
 The audit itself (the sweeps, the report, the policy) is imported when the command runs, so
@@ -28,7 +30,8 @@ from costlib.core import settings
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 
-EXIT_OK, EXIT_FAILED_CHECK, EXIT_BAD_INPUT = 0, 1, 2  # 1: --fail-if-worse-than-nobody or --fail-unless-ship
+EXIT_OK, EXIT_FAILED_CHECK, EXIT_BAD_INPUT = 0, 1, 2  # 1: a --fail-if-... or --fail-unless-ship check failed
+MSG_NEEDS_GROUP = "{flag} compares groups, so it needs --group COL."
 FLAGS = {"positive": "--positive", "score_scale": "--scale"}
 """The flags of the `ColumnMapping` settings that the loader's sentences ask for (`loading.prepare`)."""
 MSG_SPLIT_ROLE = (
@@ -220,6 +223,19 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         action="store_true",
         help='exit 1 unless the verdict is "ship the model": the whole 95%% interval of the saving is above zero',
     )
+    p.add_argument(
+        "--reference-group",
+        metavar="NAME",
+        help="the group every other is compared with in the disparities (default: the largest group on the "
+        "judged rows); needs --group",
+    )
+    p.add_argument(
+        "--fail-if-disparity",
+        action="store_true",
+        help="exit 1 when any disparity of the recommended rule fails the four-fifths rule: a group's flagged "
+        "rate, false positive rate, false negative rate or cost per case, divided by the reference group's, "
+        "outside 0.8 to 1.25; needs --group",
+    )
     return p
 
 
@@ -342,6 +358,12 @@ def run_audit(args) -> int:
     from costlib.present.policy import policy_json
     from costlib.present.report import audit_html
 
+    for flag, on in (
+        ("--reference-group", args.reference_group is not None),
+        ("--fail-if-disparity", args.fail_if_disparity),
+    ):
+        if on and not args.group:
+            raise DataError(MSG_NEEDS_GROUP.format(flag=flag))
     inputs = [args.file] + ([args.model_file] if args.model_file else [])
     check_outputs(inputs, {"--report": args.report, "--policy": args.policy}, engine=args.engine)  # first
     identity = model_identity(model_id=args.model_id, model_file=args.model_file)  # before the work, refused first
@@ -358,6 +380,10 @@ def run_audit(args) -> int:
         else:
             models, n_rows, name, fp, notes, header = _memory_models(args, scores)
         names = list(next(iter(models.values())).groups)
+        if args.reference_group is not None:
+            from costlib.binary.disparity import check_reference
+
+            check_reference(names, args.reference_group)  # refused before the work
         costs = _prices(args, names, args.group)
         share = capacity_of(args)
         audit = build_audit(
@@ -379,6 +405,7 @@ def run_audit(args) -> int:
             capacity=share,
             capacity_cases=args.max_flagged if args.volume else None,
             model_identity=identity,
+            reference_group=args.reference_group,
         )
     notes = list(audit.notes) + [str(w.message) for w in caught if str(w.message) not in audit.notes]
     from costlib.present.policy import default_rule
@@ -420,6 +447,8 @@ def run_audit(args) -> int:
     if args.fail_if_worse_than_nobody and audit.model_is_useless:
         return EXIT_FAILED_CHECK
     if args.fail_unless_ship and not audit.recommendation.ship_model:
+        return EXIT_FAILED_CHECK
+    if args.fail_if_disparity and audit.disparities is not None and audit.disparities.fails:
         return EXIT_FAILED_CHECK
     return EXIT_OK
 
@@ -496,5 +525,11 @@ def _print_text(args, audit, name: str, header: str, costs: dict, identity: dict
         print(f"  {price}")
     print()
     print(format_table(audit))
+    if audit.disparities is not None:
+        from costlib.present.disparity_table import disparity_caption, disparity_table
+
+        print()
+        print(disparity_caption(audit.disparities) + ":")
+        print(disparity_table(audit.disparities, audit.unit).to_string(index=False))
     print()
     print(audit.sensitivity)

@@ -41,6 +41,7 @@ from costlib.present.cost_figures import (
     rule_bars_figure,
     sensitivity_figure,
 )
+from costlib.present.disparity_table import disparity_caption, disparity_table
 from costlib.present.identity import identity_line
 from costlib.present.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
 from costlib.present.tables import (
@@ -569,6 +570,13 @@ def audit_html(audit) -> str:
             "resampling as the costs), and the largest gap between groups.</p>"
             + table_html(group_rates_table(*a.group_rates, MIN_CLASS_ROWS))
             if a.group_rates
+            else ""
+        ),
+        (
+            "<h3>Disparities against a reference group</h3><p>Aequitas's reading: a group's metric divided by the "
+            "reference group's; a ratio outside the stated range fails. A pooled group's numbers are its own.</p>"
+            + table_html(disparity_table(a.disparities, a.unit), caption=disparity_caption(a.disparities))
+            if a.disparities is not None
             else ""
         ),
         "<h3>Constrained rules</h3>",

@@ -24,7 +24,7 @@ from costlib.present.amounts import (  # percent and ratio_text are also re-expo
     money,
     number,
     per_case_and_month,
-    percent,  # noqa: F401
+    percent,
     ratio_text,
 )
 
@@ -202,13 +202,59 @@ def pooled_sentence(pooled, minimum: int, *, fairness: bool = False) -> str:
 PER_GROUP_HEAD = " with per-group cutoffs, which treat groups differently"
 
 
-def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
+def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None, disparities=None) -> Verdict:
     """The one answer of a `decision.Recommendation`, for a product manager.
 
     Starts with its verdict (`verdict_head`); names the rule and its cutoff(s), what it costs per
     case and per month, and what it saves against the cheaper decision without a model, with
-    the 95% interval; or says plainly why the model should not decide at these prices.
+    the 95% interval; or says plainly why the model should not decide at these prices. With
+    `disparities` (`disparity.Disparities` of the recommended rule) that fail their threshold,
+    unless the model is not to decide at all, the headline adds `disparity_sentence`.
     """
+    verdict = _recommendation_verdict(rec, unit=unit, volume=volume)
+    from costlib.core import rules as R
+
+    if disparities is not None and rec.verdict != R.DO_NOT:
+        extra = disparity_sentence(disparities)
+        if extra:
+            verdict = Verdict(verdict.kind, f"{verdict.headline} {extra}", verdict.details, verdict.asides)
+    return verdict
+
+
+#: how a failing disparity of each metric reads: {g} the group, {ref} the reference group, {r} the ratio
+DISPARITY_WORDS = {
+    "flagged rate": "group {g} is flagged at {r} times the rate of group {ref}",
+    "false positive rate": "group {g}'s negatives are wrongly flagged at {r} times the rate of group {ref}'s",
+    "false negative rate": "group {g}'s positives are missed at {r} times the rate of group {ref}'s",
+    "cost per case": "group {g}'s mistakes cost {r} times as much per case as group {ref}'s",
+}
+
+
+def disparity_sentence(d, unit: str = "") -> str:
+    """The largest failing disparity of a `disparity.Disparities`, in one sentence; '' when none fails.
+
+    'But under the model's rule, group “Black” is flagged at 2.1 times the rate of group “White” (45.0%
+    against 21.4%; the four-fifths rule fails).'
+    """
+    from costlib.present.disparity_table import threshold_words
+
+    row = d.largest
+    if row is None:
+        return ""
+    g, ref = f"“{shorten(row['group'])}”", f"“{shorten(d.reference)}”"
+    r = row["ratio"]
+    shown = "infinitely many" if not math.isfinite(r) else f"{r:.2f}" if r < 10 else ratio_text(r)
+    what = DISPARITY_WORDS[row["metric"]].format(g=g, ref=ref, r=shown)
+    if row["metric"] == "cost per case":
+        values = f"{money(row['value'], unit)} against {money(row['reference_value'], unit)}"
+    else:
+        values = f"{percent(row['value'])} against {percent(row['reference_value'])}"
+    pooled = ", a group pooled for being small" if row["pooled"] else ""
+    return f"But under the model's rule, {what} ({values}{pooled}; {threshold_words(d.threshold)} fails)."
+
+
+def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
+    """`recommendation_verdict` without the disparity sentence."""
     from costlib.binary import decision as D
     from costlib.core import rules as R
 

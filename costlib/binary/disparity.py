@@ -1,0 +1,312 @@
+"""Disparities as fairness reviewers read them: each group's rate against a reference group's.
+
+Per metric (flagged rate, false positive rate, false negative rate, cost per case) of one rule
+on the judged rows, each group's value beside the reference group's, their ratio
+(group / reference, as Aequitas computes a disparity) and their difference (group - reference),
+each with a 95% interval from the same resamples as the costs (`RuleResults.resamples`), and
+pass or fail at a stated threshold tau: a ratio passes inside [tau, 1 / tau] (Aequitas's
+four-fifths rule: tau = 0.8, so [0.8, 1.25]). The reference group is the largest on the judged
+rows unless one is named. Groups pooled for being small are reported too (their numbers are
+their own), marked as pooled. A metric a group does not have (no negatives: no false positive
+rate) is said in words, never a NaN.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from costlib.core.errors import DataError
+
+#: metric -> its key in the JSON decision summary
+DISPARITY_METRICS = {
+    "flagged rate": "flagged_rate",
+    "false positive rate": "false_positive_rate",
+    "false negative rate": "false_negative_rate",
+    "cost per case": "cost_per_case",
+}
+THRESHOLD = 0.8  # the four-fifths rule: a ratio outside [0.8, 1.25] fails
+MSG_REFERENCE = "--reference-group names the group {name!r}, which is not among the judged groups: {valid}."
+MSG_THRESHOLD = "threshold must be in (0, 1]: got {value!r}"
+#: what a metric is a share of, when a group has none of it
+_OF_WHAT = {
+    "flagged rate": "no cases",
+    "false positive rate": "no negatives",
+    "false negative rate": "no positives",
+    "cost per case": "no cases",
+}
+COLUMNS = [
+    "metric",
+    "group",
+    "value",
+    "reference_value",
+    "ratio",
+    "ratio_low",
+    "ratio_high",
+    "difference",
+    "difference_low",
+    "difference_high",
+    "passes",
+    "pooled",
+    "is_reference",
+    "undefined",
+]
+
+
+def check_reference(groups: Sequence, reference) -> int:
+    """The position of the group `reference` names (matched as text) among `groups`.
+
+    Raises
+    ------
+    DataError
+        It names no group (`MSG_REFERENCE`, with the groups there are).
+    """
+    names = [str(g) for g in groups]
+    if str(reference) not in names:
+        shown = ", ".join(f"“{g}”" for g in names[:20]) + (" and more" if len(names) > 20 else "")
+        raise DataError(MSG_REFERENCE.format(name=str(reference), valid=shown))
+    return names.index(str(reference))
+
+
+def metric_values(tp, fp, fn, n, c_fp, c_fn) -> dict:
+    """{metric: array} from weighted counts (any shape, groups on the last axis); NaN where a
+    group has none of the cases a rate is a share of."""
+    tp, fp, fn, n = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, n))
+    neg = n - tp - fn
+    pos = tp + fn
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return {
+            "flagged rate": np.where(n > 0, (tp + fp) / n, np.nan),
+            "false positive rate": np.where(neg > 0, fp / neg, np.nan),
+            "false negative rate": np.where(pos > 0, fn / pos, np.nan),
+            "cost per case": np.where(n > 0, (fp * c_fp + fn * c_fn) / n, np.nan),
+        }
+
+
+def ratio_passes(ratio: float, threshold: float = THRESHOLD) -> bool:
+    """Whether a disparity ratio lies inside [threshold, 1 / threshold] (Aequitas's reading).
+
+    >>> ratio_passes(0.8), ratio_passes(1.25), ratio_passes(0.79), ratio_passes(1.3)
+    (True, True, False, False)
+    """
+    eps = 1e-12
+    return bool(threshold * (1 - eps) <= ratio <= (1 + eps) / threshold)
+
+
+@dataclass(frozen=True, eq=False)
+class Disparities:
+    """Every group against the reference group, per metric, for one rule.
+
+    rule             the rule (`core.rules` name)
+    reference        the reference group; ``chosen`` says how ("largest" or "given")
+    threshold        tau: a ratio passes inside [tau, 1 / tau]
+    table            long format, one row per (metric, group), columns `COLUMNS`: ``passes`` is
+                     True, False or None (undefined), ``undefined`` the reason in words (else "")
+    """
+
+    rule: str
+    reference: object
+    chosen: str
+    threshold: float
+    table: pd.DataFrame
+
+    @property
+    def fails(self) -> bool:
+        """True when any disparity fails the threshold."""
+        return bool((self.table["passes"] == False).any())  # noqa: E712 (None is not False)
+
+    @property
+    def largest(self) -> dict | None:
+        """The failing row farthest from 1 on a log scale (an infinite ratio first), or None."""
+        bad = self.table[self.table["passes"] == False]  # noqa: E712
+        if bad.empty:
+            return None
+        ratio = bad["ratio"].to_numpy(dtype=np.float64)
+        with np.errstate(divide="ignore"):
+            far = np.where(np.isfinite(ratio), np.abs(np.log(np.where(ratio > 0, ratio, 1e-300))), np.inf)
+        return bad.iloc[int(np.argmax(far))].to_dict()
+
+    def record(self, rule_words: str) -> dict:
+        """The ``"disparities"`` block of the JSON decision summary."""
+        from costlib.binary.decision import json_number
+
+        metrics: dict = {}
+        for d in self.table.to_dict("records"):
+            metrics.setdefault(DISPARITY_METRICS[d["metric"]], {})[str(d["group"])] = {
+                "value": json_number(d["value"]),
+                "reference_value": json_number(d["reference_value"]),
+                "ratio": json_number(d["ratio"]),
+                "ratio_interval": [json_number(d["ratio_low"]), json_number(d["ratio_high"])],
+                "difference": json_number(d["difference"]),
+                "difference_interval": [json_number(d["difference_low"]), json_number(d["difference_high"])],
+                "pass": d["passes"],
+                "pooled": bool(d["pooled"]),
+                "undefined": d["undefined"] or None,
+            }
+        largest = self.largest
+        return {
+            "rule": rule_words,
+            "reference_group": str(self.reference),
+            "reference_chosen": self.chosen,
+            "threshold": self.threshold,
+            "pass_range": [self.threshold, json_number(1 / self.threshold)],
+            "ratio": "group / reference group",
+            "difference": "group - reference group",
+            "fails": self.fails,
+            "largest_failing": None
+            if largest is None
+            else {
+                "metric": DISPARITY_METRICS[largest["metric"]],
+                "group": str(largest["group"]),
+                "ratio": json_number(largest["ratio"]),
+            },
+            "metrics": metrics,
+        }
+
+
+def _undefined(metric: str, value: float, ref: float, is_ref: bool) -> tuple[float, str, object]:
+    """(ratio, reason, passes) of one group's value against the reference's."""
+    if not math.isfinite(value):
+        return math.nan, f"the group has {_OF_WHAT[metric]} on the judged rows", None
+    if not math.isfinite(ref):
+        return math.nan, f"the reference group has {_OF_WHAT[metric]} on the judged rows", None
+    if is_ref:
+        return 1.0, "", True
+    if ref == 0:
+        if value == 0:
+            return math.nan, "both are 0: no ratio, and no difference", True
+        return math.inf, "the reference group's is 0 and this group's is not", False
+    return value / ref, "", None
+
+
+def disparities(
+    groups: Sequence,
+    tp,
+    fp,
+    fn,
+    n,
+    *,
+    c_fp,
+    c_fn,
+    rule: str = "",
+    draws: tuple | None = None,
+    reference=None,
+    pooled: Sequence = (),
+    threshold: float = THRESHOLD,
+) -> Disparities:
+    """Each group's metrics against the reference group's, with 95% intervals.
+
+    Parameters
+    ----------
+    groups : the group names, in the order of the count arrays
+    tp, fp, fn, n : per-group weighted counts of the rule on the judged rows
+    c_fp, c_fn : per-group prices (scalars or arrays aligned with `groups`)
+    draws : (tp, fp, fn, n) of the resamples, arrays (B, groups) and (groups,), optional
+    reference : a group name (matched as text), or None for the largest group by `n`
+    pooled : the groups pooled for being small (marked, still reported)
+    threshold : tau in (0, 1]; a ratio passes inside [tau, 1 / tau]
+
+    Raises
+    ------
+    DataError
+        `reference` is not one of `groups` (`MSG_REFERENCE`).
+
+    Examples
+    --------
+    >>> d = disparities(["a", "b"], [4, 1], [1, 1], [1, 4], [10, 10], c_fp=1, c_fn=1)
+    >>> row = d.table.query("metric == 'flagged rate' and group == 'b'").iloc[0]
+    >>> float(row["ratio"]), bool(row["passes"])
+    (0.4, False)
+    """
+    from costlib.stats.intervals import percentile_intervals
+
+    if not 0 < float(threshold) <= 1:
+        raise ValueError(MSG_THRESHOLD.format(value=threshold))
+    groups = list(groups)
+    n_arr = np.asarray(n, dtype=np.float64)
+    if reference is None:
+        ref_i, chosen = int(np.argmax(n_arr)), "largest"
+    else:
+        ref_i, chosen = check_reference(groups, reference), "given"
+    c_fp = np.broadcast_to(np.asarray(c_fp, dtype=np.float64), n_arr.shape)
+    c_fn = np.broadcast_to(np.asarray(c_fn, dtype=np.float64), n_arr.shape)
+    est = metric_values(tp, fp, fn, n_arr, c_fp, c_fn)
+    boot = metric_values(*draws[:3], np.broadcast_to(draws[3], np.shape(draws[0])), c_fp, c_fn) if draws else None
+    pooled_names = {str(g) for g in pooled}
+    rows = []
+    for metric, values in est.items():
+        ref = float(values[ref_i])
+        r_lo = r_hi = d_lo = d_hi = np.full(len(groups), np.nan)
+        if boot is not None:
+            b = boot[metric]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                ratio_draws = np.where(b[:, [ref_i]] > 0, b / b[:, [ref_i]], np.nan)
+            r_lo, r_hi = percentile_intervals(ratio_draws)
+            d_lo, d_hi = percentile_intervals(b - b[:, [ref_i]])
+        for i, g in enumerate(groups):
+            value = float(values[i])
+            ratio, why, passes = _undefined(metric, value, ref, i == ref_i)
+            if passes is None and not why:
+                passes = ratio_passes(ratio, threshold)
+            diff = value - ref if math.isfinite(value) and math.isfinite(ref) else math.nan
+            rows.append(
+                {
+                    "metric": metric,
+                    "group": g,
+                    "value": value,
+                    "reference_value": ref,
+                    "ratio": ratio,
+                    "ratio_low": float(r_lo[i]),
+                    "ratio_high": float(r_hi[i]),
+                    "difference": diff,
+                    "difference_low": float(d_lo[i]),
+                    "difference_high": float(d_hi[i]),
+                    "passes": passes,
+                    "pooled": str(g) in pooled_names,
+                    "is_reference": i == ref_i,
+                    "undefined": why,
+                }
+            )
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    table["passes"] = table["passes"].astype(object)
+    return Disparities(rule, groups[ref_i], chosen, float(threshold), table)
+
+
+def rule_disparities(ms, results, rule: str, prices, *, reference=None, pooled: Sequence = (), threshold=THRESHOLD):
+    """`disparities` of one rule of `results` on the judged rows of `ms` (a `decision.ModelSweeps`):
+    the rule's cutoffs read off each group's judged sweep (as `fairness.group_rates` reads them),
+    the intervals from the same resamples as the costs (none on weighted rows)."""
+    cut = results.cutoffs[rule]
+    tp, fp, fn, n = [], [], [], []
+    for g in ms.groups:
+        sw = ms.judge[g]
+        t = float(cut[g])
+        if math.isnan(t) or sw.total <= 0:
+            tp.append(math.nan), fp.append(math.nan), fn.append(math.nan), n.append(float(sw.total))
+            continue
+        j = sw.index_at(t)
+        tp.append(float(sw.tp[j])), fp.append(float(sw.fp[j])), fn.append(float(sw.positives - sw.tp[j]))
+        n.append(float(sw.total))
+    draws = None
+    r = results.resamples
+    if r is not None and rule in r.rules:
+        i = r.rules.index(rule)
+        draws = (r.tp[:, i, :], r.fp[:, i, :], r.fn[:, i, :], np.asarray(r.n, dtype=np.float64))
+    return disparities(
+        list(ms.groups),
+        tp,
+        fp,
+        fn,
+        n,
+        c_fp=prices.c_fp,
+        c_fn=prices.c_fn,
+        rule=rule,
+        draws=draws,
+        reference=reference,
+        pooled=pooled,
+        threshold=threshold,
+    )

@@ -1,0 +1,84 @@
+"""The disparities of one rule against a reference group (`binary.disparity`) as a table a
+person reads, with its caption: the same on the page, in the report and on the command line."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from costlib.core import rules as R
+from costlib.core.escaping import shorten
+from costlib.present.amounts import money, percent
+
+
+def threshold_words(threshold: float) -> str:
+    """The stated threshold by name: 'the four-fifths rule' at 0.8, else the range a ratio passes in.
+
+    >>> threshold_words(0.8), threshold_words(0.9)
+    ('the four-fifths rule', 'the disparity range 0.9 to 1.11')
+    """
+    if abs(threshold - 0.8) < 1e-12:
+        return "the four-fifths rule"
+    return f"the disparity range {threshold:.3g} to {1 / threshold:.3g}"
+
+
+def _finite(x) -> bool:
+    return x is not None and math.isfinite(float(x))
+
+
+def _cells(metric: str, unit: str):
+    """A value of `metric` as a cell (money for cost per case, else a share), '–' without one."""
+    if metric == "cost per case":
+        return lambda x: money(float(x), unit) if _finite(x) else "–"
+    return lambda x: percent(float(x)) if _finite(x) else "–"
+
+
+def _with_interval(cell: str, lo, hi, fmt) -> str:
+    return f"{cell} ({fmt(lo)} to {fmt(hi)})" if _finite(lo) and _finite(hi) else cell
+
+
+def disparity_caption(d) -> str:
+    """What the disparities table holds: the rule, the reference group and the threshold."""
+    hi = 1 / d.threshold
+    return (
+        f"Disparities of “{R.rule_words(d.rule)}” against the reference group “{shorten(d.reference)}” "
+        f"({'the largest on the judged rows' if d.chosen == 'largest' else 'as chosen'}): each group's "
+        f"metric divided by the reference group's passes {threshold_words(d.threshold)} between "
+        f"{d.threshold:.3g} and {hi:.3g}; 95% intervals from the same resamples as the costs"
+    )
+
+
+def disparity_table(d, unit: str = "") -> pd.DataFrame:
+    """Each group against the reference group, per metric (`disparity.Disparities`), as a person
+    reads it (page, report and command line): the value beside the reference's, the ratio and the
+    difference with their 95% intervals, and pass, fails or why there is no ratio."""
+
+    def ratio(x) -> str:
+        return f"{float(x):.3g}" if _finite(x) else "–"
+
+    rows = []
+    for r in d.table.to_dict("records"):
+        fmt = _cells(r["metric"], unit)
+        if r["is_reference"]:
+            result = "reference"
+        elif r["undefined"]:
+            result = ("fails: " if r["passes"] is False else "") + r["undefined"]
+        else:
+            result = "pass" if r["passes"] else "fails"
+        rows.append(
+            {
+                "metric": r["metric"],
+                "group": shorten(str(r["group"])) + (" (pooled)" if r["pooled"] else ""),
+                "value": fmt(r["value"]),
+                "reference": fmt(r["reference_value"]),
+                "ratio": ratio(r["ratio"])
+                if r["is_reference"]
+                else _with_interval(ratio(r["ratio"]), r["ratio_low"], r["ratio_high"], ratio),
+                "difference": fmt(r["difference"])
+                if r["is_reference"]
+                else _with_interval(fmt(r["difference"]), r["difference_low"], r["difference_high"], fmt),
+                "result": result,
+            }
+        )
+    return pd.DataFrame(rows, columns=["metric", "group", "value", "reference", "ratio", "difference", "result"])
