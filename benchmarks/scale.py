@@ -183,7 +183,7 @@ def child(case: str, path: str, repeat: int) -> dict:
             repeat,
         )
     elif case == "spark":
-        from costlib.scale.engines import spark_session
+        from costlib.scale.spark import spark_session
 
         t0 = time.perf_counter()
         spark = spark_session("local[2]")

@@ -44,7 +44,6 @@ KNOWN_CIRCLES = {
             "costlib.present.words",
         }
     ),
-    frozenset({"costlib.scale.engines", "costlib.scale.sql_gate"}),
     frozenset({"costlib.handoff.estimator", "costlib.handoff.policy"}),
 }
 

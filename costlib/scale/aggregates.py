@@ -188,9 +188,9 @@ def aggregate(
     ([inf, 0.9, 0.2], [0.0, 1.0, 2.0], [0.0, 0.0, 1.0], True)
     """
     from costlib import __version__
-    from costlib.scale.engines import describe_source, files_of
     from costlib.scale.score_stats import score_stats
     from costlib.scale.snapshot import consistent
+    from costlib.scale.sources import describe_source, files_of
 
     def read():  # the counts and the files' sizes and times in the provenance, of one version of the files
         stats = score_stats(

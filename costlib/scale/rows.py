@@ -28,11 +28,11 @@ from costlib.scale.engines import (
     KIND_TEXT,
     MAX_DOUBLE,
     connect,
-    describe_source,
     sql_double,
     unique_name,
 )
 from costlib.scale.snapshot import consistent
+from costlib.scale.sources import describe_source
 
 if TYPE_CHECKING:
     import pyarrow as pa

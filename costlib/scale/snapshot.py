@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from costlib.core.errors import DataError
-from costlib.scale.engines import describe_source, local_files
+from costlib.scale.sources import describe_source, local_files
 
 T = TypeVar("T")
 

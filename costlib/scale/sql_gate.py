@@ -15,12 +15,13 @@ as a SELECT and writes `f` when run), and a SELECT that calls a function that ru
 its own (``query``) or touches the database (``checkpoint``). Words inside string constants,
 quoted names and comments do not count. What a read can reach is the engine's matter: DuckDB
 runs with its extensions off (no http, s3 or database reader downloads itself) and opens only the
-files the statement names (`engines.limit_access`), so a path built as it runs is refused.
+files the statement names (`access.limit_access`), so a path built as it runs is refused.
 """
 
 from __future__ import annotations
 
 from costlib.core.errors import DataError
+from costlib.scale.access import NO_EXTENSIONS, first_line, limit_access
 
 MSG_ONE_QUERY = (
     "A query source must be one SELECT statement, which can only read; this one has {n} statement(s) or is not a "
@@ -107,14 +108,12 @@ def read_only_select(text) -> str:
 
     if not isinstance(text, str):
         raise DataError(MSG_NOT_TEXT.format(kind=type(text).__name__))
-    from costlib.scale.engines import NO_EXTENSIONS, _first_line, limit_access
-
     con = duckdb.connect(":memory:", config=NO_EXTENSIONS)
     try:
         limit_access(con, [])  # the parser needs no file
         statements = con.extract_statements(text)
     except duckdb.Error as exc:
-        raise DataError(MSG_NOT_PARSED.format(reason=_first_line(exc))) from None
+        raise DataError(MSG_NOT_PARSED.format(reason=first_line(exc))) from None
     finally:
         con.close()
     if len(statements) != 1 or statements[0].type.name != "SELECT":
@@ -185,24 +184,22 @@ def spark_plan(spark, text):
     Returns
     -------
     py4j.java_gateway.JavaObject
-        The parsed ``LogicalPlan``, for a reader of what it reads (`engines.spark_query_files`).
+        The parsed ``LogicalPlan``, for a reader of what it reads (`query_files.spark_query_files`).
     """
     from pyspark.errors import ParseException
-
-    from costlib.scale.engines import _first_line
 
     if not isinstance(text, str):
         raise DataError(MSG_NOT_TEXT.format(kind=type(text).__name__))
     try:
         plan = spark._jsparkSession.sessionState().sqlParser().parsePlan(text)
     except ParseException as exc:
-        raise DataError(MSG_NOT_PARSED.format(reason=_first_line(exc))) from None
+        raise DataError(MSG_NOT_PARSED.format(reason=first_line(exc))) from None
     command = spark._jvm.java.lang.Class.forName("org.apache.spark.sql.catalyst.plans.logical.Command")
     for node in plan_nodes(plan):
         name = node.getClass().getSimpleName()
         if command.isInstance(node) or name in SPARK_NOT_QUERIES:
             raise DataError(MSG_SPARK_COMMAND.format(what=name))
-        expressions = _seq(node.expressions())
+        expressions = scala_seq(node.expressions())
         while expressions:
             expression = expressions.pop()
             kind = expression.getClass().getSimpleName()
@@ -212,7 +209,7 @@ def spark_plan(spark, text):
                 word = expression.nameParts().last()
                 if word.lower() in SPARK_CALLS:
                     raise DataError(MSG_SPARK_CALLS.format(word=word))
-            expressions.extend(_seq(expression.children()))
+            expressions.extend(scala_seq(expression.children()))
     return plan
 
 
@@ -223,9 +220,10 @@ def plan_nodes(plan):
     while plans:
         node = plans.pop()
         yield node
-        plans.extend(_seq(node.children()) + _seq(node.innerChildren()) + _seq(node.subqueries()))  # CTEs: inner
+        children = scala_seq(node.children()) + scala_seq(node.innerChildren())  # CTEs: inner
+        plans.extend(children + scala_seq(node.subqueries()))
 
 
-def _seq(scala_seq) -> list:
+def scala_seq(seq) -> list:
     """A Scala Seq (through py4j) as a Python list."""
-    return [scala_seq.apply(i) for i in range(scala_seq.size())]
+    return [seq.apply(i) for i in range(seq.size())]

@@ -176,7 +176,7 @@ def test_a_pipe_an_empty_path_and_a_half_done_run_are_said(tmp_path, data, capsy
 
 
 def test_files_named_like_sql_are_files_and_queries_may_start_with_comments(tmp_path, data, monkeypatch):
-    from costlib.scale.engines import is_query
+    from costlib.scale.sources import is_query
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "table.csv").write_bytes(data.read_bytes())
@@ -192,11 +192,11 @@ def test_files_named_like_sql_are_files_and_queries_may_start_with_comments(tmp_
 
 @pytest.mark.parametrize("as_query", [False, True])
 def test_a_pattern_that_lists_too_much_is_refused_before_anything_is_read(tmp_path, monkeypatch, capsys, as_query):
-    """`aggregate` over a pattern whose listing passes `engines.MAX_LISTED` (lowered to 10 here:
+    """`aggregate` over a pattern whose listing passes `listing.MAX_LISTED` (lowered to 10 here:
     the tree holds 12 folders of one file) says so in a sentence, and writes nothing."""
-    from costlib.scale import engines
+    from costlib.scale import listing
 
-    monkeypatch.setattr(engines, "MAX_LISTED", 10)
+    monkeypatch.setattr(listing, "MAX_LISTED", 10)
     for i in range(12):
         (tmp_path / f"part{i}").mkdir()
         (tmp_path / f"part{i}" / "rows.csv").write_text("y,s\n1,0.5\n0,0.25\n")

@@ -1,4 +1,4 @@
-"""DuckDB opens only the files a source names (`engines.limit_access`): a query source that reaches
+"""DuckDB opens only the files a source names (`access.limit_access`): a query source that reaches
 for another file (a path built as it runs, ``glob()``, ``read_text()``, ``read_blob()``) is refused
 with a sentence before that file is opened, by the engine and by the output guard's lookup alike;
 the files it names, their patterns and DuckDB's own spill files still work, and no statement can
@@ -19,7 +19,9 @@ import pytest
 
 from costlib import DataError
 from costlib.__main__ import main
-from costlib.scale.engines import MSG_NOT_LOCAL, MSG_NOT_NAMED, connect, query_files
+from costlib.scale.access import MSG_NOT_LOCAL, MSG_NOT_NAMED
+from costlib.scale.engines import connect
+from costlib.scale.query_files import query_files
 
 
 @contextlib.contextmanager

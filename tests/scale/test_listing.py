@@ -1,6 +1,6 @@
-"""A path pattern's listing is bounded: past `engines.MAX_LISTED` files and folders, or a ``**``
+"""A path pattern's listing is bounded: past `listing.MAX_LISTED` files and folders, or a ``**``
 from the filesystem root or the home folder, it is refused with a sentence, and the listing
-stops at the bound (`engines.check_listing`, which `glob_files` asks first)."""
+stops at the bound (`listing.check_listing`, which `glob_files` asks first)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import os
 import pytest
 
 from costlib.core.errors import DataError
-from costlib.scale import engines
-from costlib.scale.engines import glob_files, query_files
+from costlib.scale import listing
+from costlib.scale.listing import glob_files
+from costlib.scale.query_files import query_files
 
 BOUND = 40  # the tree's top folder alone lists 30
 
@@ -18,7 +19,7 @@ BOUND = 40  # the tree's top folder alone lists 30
 @pytest.fixture
 def tree(tmp_path, monkeypatch):
     """30 folders of one CSV file each (90 entries in all, over a bound of 40)."""
-    monkeypatch.setattr(engines, "MAX_LISTED", BOUND)
+    monkeypatch.setattr(listing, "MAX_LISTED", BOUND)
     for i in range(30):
         (tmp_path / f"d{i:02d}").mkdir()
         (tmp_path / f"d{i:02d}" / "x.csv").write_text("y,s\n1,0.5\n")
@@ -26,7 +27,7 @@ def tree(tmp_path, monkeypatch):
 
 
 def test_a_pattern_whose_listing_passes_the_bound_is_refused_and_a_narrow_one_reads(tree):
-    too_many = engines.MSG_TOO_MANY_LISTED.split("{limit:,}")[0].split("}")[-1]
+    too_many = listing.MSG_TOO_MANY_LISTED.split("{limit:,}")[0].split("}")[-1]
     for pattern in (f"{tree}/**/*.csv", f"{tree}/d*/*.csv", f"{tree}/*/*.csv"):
         with pytest.raises(DataError, match=f"more than {BOUND} files and folders") as err:
             glob_files(pattern)
@@ -46,7 +47,7 @@ def test_the_listing_stops_at_the_bound(tree, monkeypatch):
         listed.append(os.fspath(path))
         return scandir(path)
 
-    monkeypatch.setattr(engines, "MAX_LISTED", 20)
+    monkeypatch.setattr(listing, "MAX_LISTED", 20)
     monkeypatch.setattr(os, "scandir", counting)
     with pytest.raises(DataError, match="more than 20"):
         glob_files(f"{tree}/**/*.csv")

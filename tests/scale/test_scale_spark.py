@@ -21,7 +21,7 @@ from costlib.core.sweep import grouped_sweep, threshold_sweep
 from costlib.scale import binning, refining
 from costlib.scale import scans as scale
 from costlib.scale.aggregates import aggregate, load_aggregate
-from costlib.scale.engines import quiet_spark, spark_session
+from costlib.scale.spark import quiet_spark, spark_session
 from costlib.scale.sql_gate import spark_select
 from tests.scale.test_scale import assert_same_optimum, assert_same_sweep, expected_optimum, frame, special_scores
 
@@ -209,7 +209,7 @@ def test_the_cli_reads_a_spark_query_with_spark_s_gate_and_guards_the_files_it_r
     files the text does not name is refused rather than guessed."""
     from costlib.__main__ import main
     from costlib.cli.outputs import MSG_NAMED_BY_QUERY
-    from costlib.scale.engines import MSG_SPARK_UNNAMED_FILES
+    from costlib.scale.query_files import MSG_SPARK_UNNAMED_FILES
 
     df = frame("ties", n=400, groups=2, seed=5)
     (tmp_path / "parts").mkdir()

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from costlib import DataError
 from costlib.__main__ import main
-from costlib.scale.engines import connect, query_files
+from costlib.scale.engines import connect
+from costlib.scale.query_files import query_files
 from costlib.scale.sql_gate import read_only_select
 
 #: statements that write, load, attach or change settings; {f} is a file path in the watched folder
