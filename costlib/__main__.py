@@ -2,7 +2,7 @@
 ``audit``, ``train``, ``aggregate``, ``watch``, ``apply``, ``sign`` and ``dashboard``.
 
 This module only builds the parser and dispatches: each command lives in its own module
-(`costlib.cli.audit`, `costlib.cli.train`, `costlib.scale.aggregates`, `costlib.cli.watch`,
+(`costlib.cli.audit`, `costlib.cli.train`, `costlib.cli.aggregate`, `costlib.cli.watch`,
 `costlib.cli.apply`, `costlib.cli.sign`, `costlib.cli.dashboard`), which registers its
 arguments (``add_parser``) and runs them (``run``). Exit codes: those of the command; 2 for
 bad arguments or no command (argparse's usage message on stderr, never a traceback).
@@ -38,11 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     cli_train.add_parser(sub)
     cli_audit.add_parser(sub)
-    from costlib.scale import aggregates
+    from costlib.cli import aggregate, apply, dashboard, sign, watch
 
-    aggregates.add_parser(sub)
-    from costlib.cli import apply, dashboard, sign, watch
-
+    aggregate.add_parser(sub)
     watch.add_parser(sub)
     apply.add_parser(sub)
     sign.add_parser(sub)
@@ -61,9 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "train":
         return cli_train.run(args)
     if args.command == "aggregate":
-        from costlib.scale import aggregates
+        from costlib.cli import aggregate
 
-        return aggregates.run(args)
+        return aggregate.run(args)
     if args.command == "watch":
         from costlib.cli import watch
 

@@ -20,7 +20,6 @@ ROOT = Path(__file__).resolve().parents[1]
 KNOWN_UP = {
     ("costlib.binary.decision", "costlib.present.cost_figures"),
     ("costlib.binary.decision", "costlib.present.notebook"),
-    ("costlib.scale.aggregates", "costlib.cli.outputs"),
     ("costlib.watch.report", "costlib.handoff.policy"),
     ("costlib.watch.report", "costlib.present.policy"),
     ("costlib.watch.sample", "costlib.answers.audit"),
