@@ -241,6 +241,18 @@ def group_rates_view(ms, rec):
     return group_rates_table(*group_rates(ms, rec.results, rec.rule), MIN_CLASS_ROWS)
 
 
+def disparities_view(ms, rec, *, unit: str = "", reference=None):
+    """(caption, table, sentence): the recommended rule's disparities against the reference group
+    (`disparity.rule_disparities`; default the largest group on the judged rows) as the page shows
+    them, the same caption and table as the report and the command line, and the headline's
+    sentence on the largest that fails ('' when none does)."""
+    from costlib.binary.disparity import rule_disparities
+    from costlib.present.disparity_table import disparity_caption, disparity_table
+
+    d = rule_disparities(ms, rec.results, rec.rule, rec.prices, reference=reference, pooled=rec.pooled)
+    return disparity_caption(d) + ".", disparity_table(d, unit), words.disparity_sentence(d, unit)
+
+
 FAIRNESS_ONE_GROUP = "This data has one group: there is nothing to equalise. Map a group column on the Data page."
 FAIRNESS_PRICE = (
     "The price of fairness is the extra cost per case over the best cutoff per group. Per-group "

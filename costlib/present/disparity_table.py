@@ -28,10 +28,11 @@ def _finite(x) -> bool:
 
 
 def _cells(metric: str, unit: str):
-    """A value of `metric` as a cell (money for cost per case, else a share), '–' without one."""
+    """A value of `metric` as a cell (money for cost per case, else a share), '–' without one;
+    a negative difference takes the minus sign (U+2212), so a spreadsheet does not read a formula."""
     if metric == "cost per case":
         return lambda x: money(float(x), unit) if _finite(x) else "–"
-    return lambda x: percent(float(x)) if _finite(x) else "–"
+    return lambda x: percent(float(x)).replace("-", "\u2212") if _finite(x) else "–"  # a minus, as `money` writes
 
 
 def _with_interval(cell: str, lo, hi, fmt) -> str:

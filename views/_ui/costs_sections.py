@@ -7,6 +7,7 @@ import streamlit as st
 
 from costlib import answers
 from costlib.answers import audit
+from costlib.answers.costs import disparities_view
 from costlib.binary import elicit, sensitivity
 from costlib.binary.decision import over_capacity
 from costlib.binary.fairness import FAIRNESS_CRITERIA, fairness_results
@@ -65,6 +66,17 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
             lambda: answers.group_rates_view(ms, rec),
         )
         show_table(view, "group_rates", key="group_rates", column_config=tables.group_rates_columns(MIN_CLASS_ROWS))
+        caption, table, sentence = memo(
+            "disparities",
+            ds,
+            (rec.model, rec.prices.key(), resamples, rec.capacity, unit),
+            lambda: disparities_view(ms, rec, unit=unit),
+        )
+        st.subheader("Disparities against the largest group")
+        say("caption", for_prices + " " + caption)
+        show_table(table, "disparities", key="disparities")
+        if sentence:
+            say("warning", sentence)
     st.subheader("Fairness-constrained cutoffs")
     limit_note = capacity_words.FAIR_WITHOUT_LIMIT if rec.capacity is not None else ""
     say("caption", for_prices + answers.FAIRNESS_WHAT + answers.pooled_note(rec) + limit_note)

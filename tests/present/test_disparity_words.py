@@ -1,0 +1,79 @@
+"""The disparity sentence of the headline and the disparities table (issue 41, items 3 and 4):
+worded once (`words.disparity_sentence`), for each metric, and only when a disparity fails."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from costlib.binary import decision as D
+from costlib.binary.disparity import disparities
+from costlib.core import rules as R
+from costlib.present import words
+from costlib.present.disparity_table import disparity_caption, disparity_table
+
+
+def _two(tp, fp, fn, n, **kw):
+    return disparities(["ref", "<b>x</b>"], tp, fp, fn, n, c_fp=1.0, c_fn=2.0, **kw)
+
+
+def test_flagged_rate_sentence_names_the_group_the_ratio_and_the_rule():
+    # ref: 100 cases, 10 flagged (tp 5, fp 5), 10 positives (fn 5); x: 50 cases, 20 flagged (tp 10, fp 10), fn 0
+    # flagged rate: 0.4 / 0.1 = 4.0 (fails); FNR: 0 / 0.5 = 0 (fails, farther from 1 on a log scale: infinite)
+    d = _two([5, 10], [5, 10], [5, 0], [100, 50])
+    assert d.reference == "ref" and d.fails
+    row = d.largest
+    assert row["metric"] == "false negative rate" and row["ratio"] == 0
+    s = words.disparity_sentence(d)
+    assert s.startswith("But under the model's rule, group “<b>x</b>”'s positives are missed at 0.00 times")
+    assert "the four-fifths rule fails" in s
+    flagged = d.table.query("metric == 'flagged rate'").set_index("group")
+    assert flagged.loc["<b>x</b>", "ratio"] == pytest.approx(4.0)
+    table = disparity_table(d).set_index(["metric", "group"])
+    assert table.loc[("false negative rate", "<b>x</b>"), "difference"] == "\u221250.0%"  # a minus: no formula
+
+
+def test_cost_sentence_is_in_money_and_another_threshold_is_named_by_its_range():
+    # both groups: tp 10, fp 10, fn 10 of 100 except x's fp 13: cost (13 + 20)/100 against (10 + 20)/100 = 1.1;
+    # flagged 23/20 = 1.15, FPR 13/80 against 10/80 = 1.3 (the largest), FNR equal: with tau 0.9, range 0.9 to 1.11
+    d = _two([10, 10], [10, 13], [10, 10], [100, 100], threshold=0.9)
+    assert d.largest["metric"] == "false positive rate"
+    s = words.disparity_sentence(d, "$")
+    assert "wrongly flagged at 1.30 times" in s and "the disparity range 0.9 to 1.11 fails" in s
+    d = _two([10, 10], [10, 10], [10, 14], [100, 100])  # FNR 14/24 against 10/20; cost 38 against 30 per 100
+    cost = d.table.query("metric == 'cost per case'").set_index("group").loc["<b>x</b>"]
+    assert cost["ratio"] == pytest.approx(0.38 / 0.30)
+    assert cost["passes"] is False  # 1.267 > 1.25
+    only_cost = d.table[(d.table["passes"] == False) & (d.table["metric"] == "cost per case")]  # noqa: E712
+    assert len(only_cost) == 1
+
+
+def test_no_sentence_when_nothing_fails_and_undefined_rates_are_said():
+    d = _two([5, 5], [5, 5], [5, 5], [100, 100])
+    assert not d.fails and words.disparity_sentence(d) == ""
+    d = _two([5, 0], [5, 5], [5, 0], [100, 50])  # x has no positives: no false negative rate
+    fnr = d.table.query("metric == 'false negative rate'").set_index("group").loc["<b>x</b>"]
+    assert fnr["passes"] is None and "no positives" in fnr["undefined"] and math.isnan(fnr["ratio"])
+    table = disparity_table(d)
+    cell = table[(table["metric"] == "false negative rate") & (table["group"] == "<b>x</b>")]["result"].iloc[0]
+    assert cell == "the group has no positives on the judged rows"
+    assert "nan" not in table.to_string().lower()
+    assert "“ref”" in disparity_caption(d) and "four-fifths" in disparity_caption(d)
+
+
+def test_the_verdict_adds_the_sentence_unless_the_model_is_not_to_decide():
+    df = pd.DataFrame({"y": [0, 1] * 40, "s": [0.2, 0.9] * 40, "g": ["a"] * 40 + ["b"] * 40})
+    ms = D.sweep_model(df["y"], df["s"], df["g"], name="s")
+    rec = D.recommend(ms, (1, 1), n_resamples=50)  # the scores separate the classes: it ships
+    assert rec.verdict == R.SHIP
+    failing = _two([5, 10], [5, 10], [5, 0], [100, 50])
+    plain = words.recommendation_verdict(rec)
+    with_it = words.recommendation_verdict(rec, disparities=failing)
+    assert with_it.headline == plain.headline + " " + words.disparity_sentence(failing)
+    assert with_it.details == plain.details and with_it.kind == plain.kind
+    flat = D.sweep_model(df["y"], [0.5] * len(df), df["g"], name="s")  # no signal: nothing to decide with
+    useless = D.recommend(flat, (1, 1), n_resamples=0)
+    assert useless.verdict == R.DO_NOT
+    assert words.recommendation_verdict(useless, disparities=failing) == words.recommendation_verdict(useless)
