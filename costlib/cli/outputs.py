@@ -36,8 +36,10 @@ def _same(path: str) -> str:
 def _input_files(inputs: Iterable[str], engine: str = "duckdb") -> dict[str, str]:
     """{resolved path: as given} of the input files: the path as given, what it matches as a
     pattern (DuckDB's own glob: ``**`` and hidden files too), and the files a query source
-    reads (`engines.query_files`, read by `engine`'s own gate and parser)."""
-    from costlib.scale.engines import glob_files, is_query, query_files
+    reads (`query_files.query_files`, read by `engine`'s own gate and parser)."""
+    from costlib.scale.listing import glob_files
+    from costlib.scale.query_files import query_files
+    from costlib.scale.sources import is_query
 
     out = {}
     for given in inputs:
@@ -61,7 +63,7 @@ def check_outputs(inputs: Iterable[str], outputs: Mapping[str, str | None], *, e
     which reads a query the command loads into memory): its own gate reads the query first
     (Spark SQL with "spark"), and its files are found as that engine reads them. On Spark the
     guard's session stays active, and the engine runs the query on it (one start)."""
-    from costlib.scale.engines import is_query  # the engines' own test of a query source
+    from costlib.scale.sources import is_query  # the engines' own test of a query source
 
     inputs = list(inputs)
     queried = _input_files((q for q in inputs if is_query(q)), engine or "duckdb")  # each query is read once

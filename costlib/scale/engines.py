@@ -39,13 +39,11 @@ import pandas as pd
 
 from costlib.core.errors import DataError
 from costlib.scale.access import NO_EXTENSIONS, first_line, limit_access, refused_sentence
-from costlib.scale.listing import glob_files, named_paths  # noqa: F401 (glob_files: costlib.cli.outputs imports it here)
-from costlib.scale.query_files import query_files  # noqa: F401 (costlib.cli.outputs imports it from here)
+from costlib.scale.listing import named_paths
 from costlib.scale.sources import (
     MSG_SOURCE_TYPE,
     check_paths,
     describe_source,
-    is_query,  # noqa: F401 (costlib.cli.outputs imports it from here)
     local_files,
     source_paths,
 )
