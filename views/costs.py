@@ -9,7 +9,7 @@ from costlib.binary import decision, elicit
 from costlib.binary.fairness import FAIRNESS_CRITERIA
 from costlib.core import settings
 from costlib.core.escaping import option_names
-from costlib.present import capacity_words, figures, words
+from costlib.present import capacity_words, figures
 from views._ui.costs_sections import (
     fairness_section,
     resamples_setting,
@@ -97,7 +97,7 @@ def live_answer() -> None:
         build=audit_for(costs, criteria), questions=elicit.in_force(setting("price_questions"), costs)
     )  # what the downloads below build when pressed: these prices, whichever run drew the buttons
     st.subheader("What to ship")
-    show_verdict(words.recommendation_verdict(rec, unit=unit, volume=volume))
+    show_verdict(answers.costs_verdict(rec, models[rec.model], unit=unit, volume=volume))
     sentence = answers.price_questions_sentence(models, rec, record, costs, n_resamples=resamples)
     if sentence is not None:
         say("info", sentence)

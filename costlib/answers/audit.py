@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from costlib.binary import decision as D
-from costlib.binary.disparity import THRESHOLD, rule_disparities
+from costlib.binary.disparity import THRESHOLD, shipped_disparities
 from costlib.binary.elicit import break_even_range
 from costlib.binary.fairness import FAIRNESS_CRITERIA, MSG_CRITERION, fairness_results, group_rates
 from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale, ratio_range
@@ -395,17 +395,7 @@ def build_audit(
             "a score as a probability) are not shown."
         )
     unit, _ = settings.check_unit(unit or "", default="")
-    gaps = None
-    if len(ms.groups) > 1:
-        gaps = rule_disparities(
-            ms,
-            rec.results,
-            rec.rule,
-            prices,
-            reference=reference_group,
-            pooled=rec.pooled,
-            threshold=disparity_threshold,
-        )
+    gaps = shipped_disparities(ms, rec, reference=reference_group, threshold=disparity_threshold)
     return Audit(
         recommendation=rec,
         verdict=recommendation_verdict(rec, unit=unit, volume=volume, disparities=gaps),

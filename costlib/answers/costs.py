@@ -241,6 +241,16 @@ def group_rates_view(ms, rec):
     return group_rates_table(*group_rates(ms, rec.results, rec.rule), MIN_CLASS_ROWS)
 
 
+def costs_verdict(rec, ms, *, unit: str = "", volume: float | None = None):
+    """The Costs page's answer in words: `words.recommendation_verdict` of `rec`, with the sentence
+    on the shipped rule's largest failing disparity (`disparity.shipped_disparities`) as the
+    report and the command line say it."""
+    from costlib.binary.disparity import shipped_disparities
+
+    gaps = shipped_disparities(ms, rec)
+    return words.recommendation_verdict(rec, unit=unit, volume=volume, disparities=gaps)
+
+
 def disparities_view(ms, rec, *, unit: str = "", reference=None):
     """(caption, table, sentence): the recommended rule's disparities against the reference group
     (`disparity.rule_disparities`; default the largest group on the judged rows) as the page shows

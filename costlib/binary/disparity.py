@@ -310,3 +310,14 @@ def rule_disparities(ms, results, rule: str, prices, *, reference=None, pooled: 
         pooled=pooled,
         threshold=threshold,
     )
+
+
+def shipped_disparities(ms, rec, *, reference=None, threshold=THRESHOLD):
+    """`rule_disparities` of the rule `rec` (a `decision.Recommendation`) ships, on the judged rows
+    of `ms`, with its pooled groups marked; None for data with one group. The one call the audit
+    record and the Costs page's answer make, so both say the same disparity."""
+    if len(ms.groups) < 2:
+        return None
+    return rule_disparities(
+        ms, rec.results, rec.rule, rec.prices, reference=reference, pooled=rec.pooled, threshold=threshold
+    )

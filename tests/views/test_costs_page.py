@@ -36,7 +36,7 @@ def test_costs_page_moving_c_fn_moves_the_answer_and_it_equals_costlib():
         t, _ = costlib.optimal_threshold(tr["two_year_recid"], tr["p_recid"], c_fp=1.0, c_fn=c_fn)
         rec = D.recommend(ms, (1.0, c_fn), n_resamples=1000)
         assert set(rec.cutoffs.values()) == {t}  # one cutoff for everyone: the optimum on the fit rows
-        return t, rec, words.recommendation_verdict(rec, unit="$", volume=10_000)
+        return t, rec, answers.costs_verdict(rec, ms, unit="$", volume=10_000)
 
     t1, rec1, v1 = expected(3.0)
     assert verdict_box(at) == v1.headline
@@ -132,7 +132,7 @@ def test_costs_page_per_group_prices():
     _, ms = compas_model()
     rec = D.recommend(ms, costs, n_resamples=1000)
     assert metric(at, MODEL_COST) == words.money(rec.cost, "$")
-    assert verdict_box(at) == words.recommendation_verdict(rec, unit="$", volume=10_000).headline
+    assert verdict_box(at) == answers.costs_verdict(rec, ms, unit="$", volume=10_000).headline
     # by brute force on the rows: the best one cutoff on train at each group's prices, priced on test
     df = sample_frame("compas")
     c_fp, c_fn = (
@@ -331,7 +331,7 @@ def test_the_first_tile_is_the_models_cost_under_every_verdict():
         at = open_app("compas", "views/costs.py", c_fp=1, c_fn=c_fn)
         rec = D.recommend(ms, (1.0, c_fn), n_resamples=1000)
         seen.add(rec.ship_model)
-        assert verdict_box(at) == words.recommendation_verdict(rec, unit="$", volume=10_000).headline
+        assert verdict_box(at) == answers.costs_verdict(rec, ms, unit="$", volume=10_000).headline
         tiles = [(m.label, m.value) for m in at.metric]
         assert tiles == [
             (MODEL_COST, words.money(rec.cost, "$")),
