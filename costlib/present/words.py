@@ -224,9 +224,11 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None, 
 #: how a failing disparity of each metric reads: {g} the group, {ref} the reference group, {r} the ratio
 DISPARITY_WORDS = {
     "flagged rate": "group {g} is flagged at {r} times the rate of group {ref}",
-    "false positive rate": "group {g}'s negatives are wrongly flagged at {r} times the rate of group {ref}'s",
-    "false negative rate": "group {g}'s positives are missed at {r} times the rate of group {ref}'s",
-    "cost per case": "group {g}'s mistakes cost {r} times as much per case as group {ref}'s",
+    "false positive rate": "in group {g}, cases that turn out negative are wrongly flagged at {r} times the rate "
+    "they are in group {ref}",
+    "false negative rate": "in group {g}, cases that turn out positive are missed at {r} times the rate they are "
+    "in group {ref}",
+    "cost per case": "mistakes in group {g} cost {r} times as much per case as in group {ref}",
 }
 
 

@@ -27,7 +27,9 @@ def test_flagged_rate_sentence_names_the_group_the_ratio_and_the_rule():
     row = d.largest
     assert row["metric"] == "false negative rate" and row["ratio"] == 0
     s = words.disparity_sentence(d)
-    assert s.startswith("But under the model's rule, group “<b>x</b>”'s positives are missed at 0.00 times")
+    assert s.startswith(
+        "But under the model's rule, in group “<b>x</b>”, cases that turn out positive are missed at 0.00 times"
+    )
     assert "the four-fifths rule fails" in s
     flagged = d.table.query("metric == 'flagged rate'").set_index("group")
     assert flagged.loc["<b>x</b>", "ratio"] == pytest.approx(4.0)
