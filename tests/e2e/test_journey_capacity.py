@@ -11,7 +11,7 @@ from test_journeys_costs import VOLUME, answer, sample_model
 from costlib import answers
 from costlib.binary import decision
 from costlib.binary.capacity import limit_facts, price_of_capacity
-from costlib.present import capacity_words, words
+from costlib.present import capacity_words
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +24,7 @@ def _expected(cap: int):
     price = price_of_capacity(ms, rec.prices, share)
     limit = limit_facts({"p_recid": ms}, rec, free)
     return (
-        words.recommendation_verdict(rec, unit="$", volume=VOLUME).headline,
+        answers.costs_verdict(rec, ms, unit="$", volume=VOLUME).headline,
         *capacity_words.limit_sentences(rec, free, limit, price, volume=VOLUME, unit="$"),
     )
 

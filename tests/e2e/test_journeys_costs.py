@@ -44,8 +44,9 @@ def sample_model(key: str, score: str) -> decision.ModelSweeps:
 
 
 def headline(costs, key: str = "compas", scores=("p_recid",)) -> tuple[str, decision.Recommendation]:
-    rec = decision.recommend({s: sample_model(key, s) for s in scores}, costs, n_resamples=1000)
-    return words.recommendation_verdict(rec, unit="$", volume=VOLUME).headline, rec
+    models = {s: sample_model(key, s) for s in scores}
+    rec = decision.recommend(models, costs, n_resamples=1000)
+    return answers.costs_verdict(rec, models[rec.model], unit="$", volume=VOLUME).headline, rec
 
 
 def answer(page) -> str:
@@ -183,6 +184,8 @@ def test_offensive_language_is_measured_against_flagging_everyone(page, app_url)
 def test_the_report_and_the_policy_download_for_the_prices_on_screen(page, app_url, tmp_path):
     import json
 
+    from costlib.binary.disparity import shipped_disparities
+    from costlib.core import rules as R
     from costlib.present.policy import load_policy
 
     goto(page, app_url + "/costs?data=compas&c_fp=2&c_fn=5", chart=True)
@@ -197,6 +200,8 @@ def test_the_report_and_the_policy_download_for_the_prices_on_screen(page, app_u
     record = decision.pop("data")
     expected = {**rec.summary(), "capacity": None, "within_capacity": None}  # no review limit on the page
     expected.pop("data")
+    gaps = shipped_disparities(sample_model("compas", "p_recid"), rec)  # the record's disparities, as the audit's
+    expected["disparities"] = json.loads(json.dumps(gaps.record(R.rule_words(gaps.rule))))
     assert {k: v for k, v in decision.items() if k != "n_rows"} == {k: v for k, v in expected.items() if k != "n_rows"}
     assert decision["n_rows"] == 6172  # the whole file, not only the rows fitted and judged
     assert record["label"] == "two_year_recid" and record["score"] == "p_recid" and record["group"] == "race"

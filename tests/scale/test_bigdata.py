@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from costlib import value
+from costlib import answers, value
 from costlib.binary import decision
 from costlib.core.errors import DataError
 from costlib.present import page_answers, words
@@ -116,11 +116,10 @@ def test_an_aggregate_file_loads_on_the_data_page_and_costs_answers_from_it(fold
     at.switch_page("views/costs.py").run()
     assert not at.exception
     fit = (df["split"] == "train").to_numpy()
-    rec = decision.recommend(
-        {"s": decision.sweep_model(df["y"], df["s"], df["g"], fit=fit, judge=~fit, name="s")}, (1, 3), n_resamples=1000
-    )
+    ms = decision.sweep_model(df["y"], df["s"], df["g"], fit=fit, judge=~fit, name="s")
+    rec = decision.recommend({"s": ms}, (1, 3), n_resamples=1000)
     boxes = [x.value for x in (*at.success, *at.warning, *at.error) if "per case" in x.value]
-    assert boxes == [words.md_escape(words.recommendation_verdict(rec, unit="$", volume=10_000).headline)]
+    assert boxes == [words.md_escape(answers.costs_verdict(rec, ms, unit="$", volume=10_000).headline)]
     # Value reads its sweeps from the counts: the same answer as from the rows
     at.switch_page("views/value.py").run()
     assert not at.exception

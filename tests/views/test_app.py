@@ -167,7 +167,7 @@ def test_upload_csv_maps_columns_and_every_page_uses_it():
     ms = D.sweep_model(yy, p.round(4), frame["segment"], fit=tr, judge=~tr)
     rec = D.recommend(ms, (1.0, 3.0), n_resamples=1000)
     assert metric(at, MODEL_COST) == words.money(rec.cost, "$")
-    assert verdict_box(at) == words.recommendation_verdict(rec, unit="$", volume=10_000).headline
+    assert verdict_box(at) == answers.costs_verdict(rec, ms, unit="$", volume=10_000).headline
 
 
 HOSTILE = [
