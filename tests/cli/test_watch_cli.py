@@ -40,6 +40,12 @@ def _run(capsys, *args):
     return code, (json.loads(out) if out else None), err
 
 
+def _text(capsys, *args) -> str:
+    """The printout of `costlib watch` (as `_run`, without --json)."""
+    main(["watch", "--allow-unsigned", *map(str, args), "--resamples", "300"])
+    return capsys.readouterr().out
+
+
 def test_stable_months_keep_the_cutoff(shipped, tmp_path, capsys):
     policy, rng = shipped
     data = tmp_path / "stable.csv"
@@ -145,23 +151,7 @@ def test_a_month_of_negatives_only_flagged_by_the_cutoff_alerts_and_exits_1(ship
     (p,) = report["periods"]
     assert code == 1 and p["alert"] and p["no_model"] == "flag nobody", err
     assert p["regret_per_case"] == p["cost_per_case"] > 0 and p["regret_interval"][0] > 0
-    main(
-        [
-            "watch",
-            "--allow-unsigned",
-            str(policy),
-            str(data),
-            "--time",
-            "when",
-            "--score",
-            "p",
-            "--label",
-            "y",
-            "--resamples",
-            "300",
-        ]
-    )
-    out = capsys.readouterr().out
+    out = _text(capsys, policy, data, "--time", "when", "--score", "p", "--label", "y")
     assert "flagging nobody instead would save" in out and "every outcome is negative" in out
     assert "Keep the cutoff" not in out
 
@@ -171,23 +161,7 @@ def test_a_month_too_small_to_judge_says_so_and_more_periods_than_the_bound_exit
     df = pd.concat([_cases(rng, 1000, 0.3, "2026-01-01"), _cases(rng, 1, 0.3, "2026-02-01")])
     data = tmp_path / "small.csv"
     df.to_csv(data, index=False)
-    main(
-        [
-            "watch",
-            "--allow-unsigned",
-            str(policy),
-            str(data),
-            "--time",
-            "when",
-            "--score",
-            "p",
-            "--label",
-            "y",
-            "--resamples",
-            "300",
-        ]
-    )
-    out = capsys.readouterr().out
+    out = _text(capsys, policy, data, "--time", "when", "--score", "p", "--label", "y")
     assert "2026-02: 1 cases, 1 with outcomes; cost per case" in out and out.count("too few cases to judge: 1") == 2
     from costlib.watch.periods import MAX_PERIODS
 
