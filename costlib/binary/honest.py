@@ -470,7 +470,6 @@ def price_refits(d: RefitDraws, prices: Prices, capacity: float | None = None) -
     (within a `capacity` when one is given: the rules are refitted within it on the in-bag
     weight, and the no-model choice may flag a share up to it at random)."""
     c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
-    capped = C.binds(capacity)
     parts = {k: [] for k in ("baseline", "single", "per_group", "single_g", "group_g")}
     for start in range(0, d.resamples, CHUNK):
         sl = slice(start, start + CHUNK)
@@ -480,19 +479,29 @@ def price_refits(d: RefitDraws, prices: Prices, capacity: float | None = None) -
 
         single_g = cost_at(tp_j, fp_j, e_single[:, None], c_fp, c_fn)
         group_g = cost_at(tp_j, fp_j, e_group, c_fp, c_fn)
-        n_g = p_j + n_j
-        total = n_g.sum(axis=1)
-        # the no-model choice made as the point estimate makes it: the cheaper on the judged rows (ties: nobody)
-        everyone_j, nobody_j = (n_j * c_fp).sum(axis=1), (p_j * c_fn).sum(axis=1)
-        if capped:  # flagging everyone does not fit: a share up to the cap at random
-            everyone_j = (1 - capacity) * nobody_j + capacity * everyone_j
-        base = np.where(everyone_j < nobody_j, everyone_j, nobody_j)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            parts["baseline"].append(base / total)
-            parts["single"].append(single_g.sum(axis=1) / total)
-            parts["per_group"].append(group_g.sum(axis=1) / total)
-            parts["single_g"].append(single_g / n_g)
-            parts["group_g"].append(group_g / n_g)
+        _judged(parts, single_g, group_g, p_j, n_j, prices, capacity)
+    return _refits(parts)
+
+
+def _judged(parts: dict, single_g, group_g, p_j, n_j, prices: Prices, capacity) -> None:
+    """Append one chunk of resamples to `parts`: the refitted rules' costs per case (by group and
+    overall) and the no-model choice's, made as the point estimate makes it (the cheaper on the
+    judged rows, ties: nobody; under a `capacity` flagging everyone does not fit, and a share up
+    to it at random stands for it). `single_g`, `group_g`, `p_j`, `n_j`: (b, groups)."""
+    n_g = p_j + n_j
+    total = n_g.sum(axis=1)
+    everyone, nobody = (n_j * prices.c_fp[None, :]).sum(axis=1), (p_j * prices.c_fn[None, :]).sum(axis=1)
+    if C.binds(capacity):
+        everyone = (1 - capacity) * nobody + capacity * everyone
+    with np.errstate(invalid="ignore", divide="ignore"):
+        parts["baseline"].append(np.where(everyone < nobody, everyone, nobody) / total)
+        parts["single"].append(single_g.sum(axis=1) / total)
+        parts["per_group"].append(group_g.sum(axis=1) / total)
+        parts["single_g"].append(single_g / n_g)
+        parts["group_g"].append(group_g / n_g)
+
+
+def _refits(parts: dict) -> Refits:
     cat = {k: np.concatenate(x) for k, x in parts.items()}
     return Refits(cat["baseline"], cat["single"], cat["per_group"], cat["single_g"], cat["group_g"])
 
@@ -560,19 +569,8 @@ def price_fold_refits(d: FoldDraws, prices: Prices, capacity: float | None = Non
         single_g = cost_at(tp_j, fp_j, e_single[:, None], c_fp, c_fn).reshape(b, k, g_n).sum(axis=1)
         group_g = cost_at(tp_j, fp_j, e_group, c_fp, c_fn).reshape(b, k, g_n).sum(axis=1)
         p_j, n_j = all_tp[..., -1].astype(np.float64), all_fp[..., -1].astype(np.float64)
-        n_g = p_j + n_j
-        total = n_g.sum(axis=1)
-        everyone, nobody = (n_j * c_fp).sum(axis=1), (p_j * c_fn).sum(axis=1)
-        if C.binds(capacity):
-            everyone = (1 - capacity) * nobody + capacity * everyone
-        with np.errstate(invalid="ignore", divide="ignore"):
-            parts["baseline"].append(np.where(everyone < nobody, everyone, nobody) / total)
-            parts["single"].append(single_g.sum(axis=1) / total)
-            parts["per_group"].append(group_g.sum(axis=1) / total)
-            parts["single_g"].append(single_g / n_g)
-            parts["group_g"].append(group_g / n_g)
-    cat = {k: np.concatenate(x) for k, x in parts.items()}
-    return Refits(cat["baseline"], cat["single"], cat["per_group"], cat["single_g"], cat["group_g"])
+        _judged(parts, single_g, group_g, p_j, n_j, prices, capacity)
+    return _refits(parts)
 
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
