@@ -251,15 +251,18 @@ def costs_verdict(rec, ms, *, unit: str = "", volume: float | None = None):
     return words.recommendation_verdict(rec, unit=unit, volume=volume, disparities=gaps)
 
 
+DISPARITIES_TITLE = "Disparities against the largest group"
+
+
 def disparities_view(ms, rec, *, unit: str = "", reference=None):
     """(caption, table, sentence): the recommended rule's disparities against the reference group
-    (`disparity.rule_disparities`; default the largest group on the judged rows) as the page shows
-    them, the same caption and table as the report and the command line, and the headline's
-    sentence on the largest that fails ('' when none does)."""
-    from costlib.binary.disparity import rule_disparities
+    (`disparity.shipped_disparities`, as the headline reads them; default the largest group on the
+    judged rows) as the page shows them, the same caption and table as the report and the command
+    line, and the headline's sentence on the largest that fails ('' when none does)."""
+    from costlib.binary.disparity import shipped_disparities
     from costlib.present.disparity_table import disparity_caption, disparity_table
 
-    d = rule_disparities(ms, rec.results, rec.rule, rec.prices, reference=reference, pooled=rec.pooled)
+    d = shipped_disparities(ms, rec, reference=reference)
     return disparity_caption(d) + ".", disparity_table(d, unit), words.disparity_sentence(d, unit)
 
 

@@ -7,7 +7,7 @@ import streamlit as st
 
 from costlib import answers
 from costlib.answers import audit
-from costlib.answers.costs import disparities_view
+from costlib.answers.costs import DISPARITIES_TITLE, disparities_view
 from costlib.binary import elicit, sensitivity
 from costlib.binary.decision import over_capacity
 from costlib.binary.fairness import FAIRNESS_CRITERIA, fairness_results
@@ -72,7 +72,7 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
             (rec.model, rec.prices.key(), resamples, rec.capacity, unit),
             lambda: disparities_view(ms, rec, unit=unit),
         )
-        st.subheader("Disparities against the largest group")
+        st.subheader(DISPARITIES_TITLE)
         say("caption", for_prices + " " + caption)
         show_table(table, "disparities", key="disparities")
         if sentence:
