@@ -82,13 +82,17 @@ def model_identity(*, model_id: str | None = None, model_file: str | os.PathLike
     return out
 
 
-def identity_line(identity: dict | None) -> str | None:
-    """The model's identity in one line of text (the audit's printout), or None."""
-    if identity is None:
-        return None
+def identity_text(identity: dict) -> str:
+    """The model's identity in words: its id, and its file with the file's sha256 (the report's
+    record table, and `identity_line`)."""
     parts = []
     if identity.get("id"):
         parts.append(q(identity["id"], MAX_MODEL_ID))
     if identity.get("sha256"):
         parts.append(f"file {q(identity['file'], 80)}, sha256 {identity['sha256']}")
-    return "Model: " + "; ".join(parts) + "."
+    return "; ".join(parts)
+
+
+def identity_line(identity: dict | None) -> str | None:
+    """The model's identity in one line of text (the audit's printout), or None."""
+    return None if identity is None else f"Model: {identity_text(identity)}."

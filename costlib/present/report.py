@@ -42,7 +42,7 @@ from costlib.present.cost_figures import (
     sensitivity_figure,
 )
 from costlib.present.disparity_table import disparity_caption, disparity_table
-from costlib.present.identity import identity_line
+from costlib.present.identity import identity_text
 from costlib.present.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
 from costlib.present.tables import (
     count_cell,
@@ -337,7 +337,7 @@ def _record_table(a) -> pd.DataFrame:
         ("label column", d["label"] or "(not named)"),
         ("positive value", str(d["positive"])),
         ("score column (the model audited)", d["score"]),
-        *([("model identity", identity_line(a.model_identity).removeprefix("Model: "))] if a.model_identity else []),
+        *([("model identity", identity_text(a.model_identity))] if a.model_identity else []),
         ("score scale", d["scale"] or "(not named)"),
         ("group column", d["group"] or "(none: everyone is one group)"),
         (
