@@ -67,11 +67,13 @@ def sign_off_note(policy: dict) -> tuple[str, str]:
     """How the Watch page says a policy's sign-off (`with_sign_off`): ``(kind, sentence)``, kind
     being the page's call ("success" for a signed policy, "caption" for one nobody signed,
     "info" for a seal the server cannot check)."""
+    from costlib.present.signing import SIGNED, UNSIGNED
+
     record = policy.get("sign_off") or {}
     state = record.get("state")
-    if state == "signed":
+    if state == SIGNED:
         return "success", record["sentence"]
-    if state == "unsigned":
+    if state == UNSIGNED:
         return "caption", UNSIGNED_ON_PAGE
     return "info", record.get("sentence", UNSIGNED_ON_PAGE)
 
