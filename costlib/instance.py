@@ -18,9 +18,10 @@ import numpy as np
 import pandas as pd
 
 from costlib.core import rules as R
+from costlib.core import ship as S
 from costlib.core import validation as v
 from costlib.core.prices import no_model_costs
-from costlib.core.sweep import Sweep, sweep_arrays, sweep_by_codes
+from costlib.core.sweep import Sweep, sweep_arrays, sweep_by_codes, tie_tolerance
 from costlib.stats.bootstrap import DEFAULT_RESAMPLES, ratio_interval
 from costlib.stats.intervals import LEVEL, Interval
 
@@ -423,8 +424,8 @@ def recommend_nec(
         iv, _ = ratio_interval(size * (wrong_base.astype(float) - wrong), size, n_resamples=n_resamples, seed=seed)
         lo, hi = iv.low, iv.high
     status = rec.status
-    if status in (D.SAVES, D.UNCLEAR):  # the interval is this one (NEC's rows carry abs(delta) as weights)
-        status = D.SAVES if np.isfinite(lo) and lo > 0 else D.UNCLEAR
+    if status in (S.SAVES, S.UNCLEAR):  # the ship rule on this interval (NEC's rows carry abs(delta) as weights)
+        status = S.saving_status(rec.saving, lo, hi, tolerance=tie_tolerance(rec.baseline_cost, rec.prices.scale))
     return NecRecommendation(
         model=rec.model,
         threshold=float(t),

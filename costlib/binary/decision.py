@@ -44,16 +44,18 @@ from costlib.binary.model_sweeps import (  # noqa: F401 (re-exported: callers re
 from costlib.core import rules as R
 from costlib.core import validation as v
 from costlib.core.prices import Prices, elkan_cutoffs, mistakes_cost, no_model_choice, no_model_costs, prices_for
+from costlib.core.ship import (  # noqa: F401 (the outcomes of a recommendation: callers read decision.SAVES ...)
+    ADDS_NOTHING,
+    NO_ANSWER,
+    SAVES,
+    UNCLEAR,
+    WORSE,
+    saving_status,
+    ship_verdict,
+)
 from costlib.core.sweep import GroupedSweep, argbest, tie_tolerance
 from costlib.stats.bootstrap import DEFAULT_RESAMPLES, Resamples, cell_bootstrap, check_cutoffs
 from costlib.stats.intervals import centred_interval, centred_intervals, percentile_interval, percentile_intervals
-
-# Outcomes of a recommendation (Recommendation.status)
-SAVES = "saves"  # cheaper than the baseline, interval excludes zero
-UNCLEAR = "not distinguishable"  # cheaper on these rows, interval includes zero
-WORSE = "worse"  # no cheaper than the baseline on the judged rows
-ADDS_NOTHING = "adds nothing"  # the best cutoffs flag everybody or nobody: no model needed
-NO_ANSWER = "no answer"  # degenerate data: nothing could be fitted
 
 FITTED = (R.SINGLE, R.COST_OPTIMAL)  # the rules whose cutoffs are chosen on data (judged honestly)
 
@@ -527,9 +529,10 @@ def rule_verdict(rec: Recommendation, rule: str) -> tuple[str, float, float, flo
         raise ValueError(f"rule must be one of {list(o.index)}: got {rule!r}")
     saving = float(-o.loc[rule, "vs_baseline"])
     low, high = float(-o.loc[rule, "vs_high"]), float(-o.loc[rule, "vs_low"])
-    if rule in R.BASELINES or not math.isfinite(saving) or saving <= tie_tolerance(rec.baseline_cost, rec.prices.scale):
+    if rule in R.BASELINES:
         return R.DO_NOT, saving, low, high
-    return (R.SHIP if math.isfinite(low) and low > 0 else R.NOT_CLEARLY), saving, low, high
+    verdict = ship_verdict(saving, low, high, tolerance=tie_tolerance(rec.baseline_cost, rec.prices.scale))
+    return verdict, saving, low, high
 
 
 def json_number(x: float):
@@ -650,12 +653,8 @@ def recommend(
         status = NO_ANSWER
     elif action is not None:
         status = ADDS_NOTHING
-    elif cost >= base_cost - tie_tolerance(base_cost, prices.scale):
-        status = WORSE
-    elif not (np.isfinite(d_hi) and d_hi < 0):  # no interval, or one that reaches zero
-        status = UNCLEAR
-    else:
-        status = SAVES
+    else:  # the ship rule: no interval, or one that reaches zero, is not a saving to ship
+        status = saving_status(-d, -d_hi, -d_lo, tolerance=tie_tolerance(base_cost, prices.scale))
     cheaper = []
     for other in overall.index:
         if other in (rule, *R.BASELINES) or not np.isfinite(overall.loc[other, "cost_per_case"]):

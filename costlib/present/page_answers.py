@@ -187,8 +187,11 @@ def _handed_over(rec) -> str:
 def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
     """The Cost matrix page's one answer (a `multiclass.MatrixRecommendation`)."""
     from costlib.core import rules as R
+    from costlib.core.ship import ship_verdict
+    from costlib.core.sweep import tie_tolerance
 
     iv = interval(rec.saving_low, rec.saving_high, unit)
+    verdict = ship_verdict(rec.saving, rec.saving_low, rec.saving_high, tolerance=tie_tolerance(rec.baseline_cost))
     details = []
     for other, est, lo, hi in rec.cheaper_by_chance:
         details.append(
@@ -196,7 +199,7 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
             + ": the recommendation stays the decision the prices ask for under the model's "
             "probabilities, which does not depend on which rows it is judged on."
         )
-    if rec.saving <= 1e-12 * max(1.0, abs(rec.baseline_cost)):
+    if verdict == R.DO_NOT:
         head = (
             f"{verdict_head(R.DO_NOT)}: at these prices its best policy (“{rec.policy}”, {money(rec.cost, unit)} "
             f"per case) is no cheaper than “{rec.baseline}” ({per_case_and_month(rec.baseline_cost, volume, unit)}), "
@@ -205,7 +208,7 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
         return Verdict("error", head, tuple(details))
     cost, saving = per_case_and_month(rec.cost, volume, unit), per_case_and_month(rec.saving, volume, unit)
     against = f"against “{rec.baseline}”, the cheapest choice without a model"
-    if not iv or rec.saving_low <= 0:
+    if verdict == R.NOT_CLEARLY:
         why = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"
         head = (
             f"{verdict_head(R.NOT_CLEARLY)}: keep “{rec.baseline}”. The policy “{rec.policy}” would cost {cost} "
@@ -217,8 +220,8 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
 
 
 def nec_verdict(rec) -> Verdict:
-    """The Instance costs page's one answer (an `instance.NecRecommendation`)."""
-    from costlib.binary import decision as D
+    """The Instance costs page's one answer (an `instance.NecRecommendation`: its status is the
+    ship rule's, `core.ship.saving_status`, on its own interval)."""
     from costlib.core import rules as R
 
     base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
@@ -232,20 +235,20 @@ def nec_verdict(rec) -> Verdict:
         else "its mistakes are of average price"
     )
     fitted = "fitted on the train rows" if rec.judged_on == "test" else "fitted and judged on the same rows"
-    if rec.status in (D.ADDS_NOTHING, D.WORSE, D.NO_ANSWER):
+    verdict = R.verdict_of(rec.status)
+    if verdict == R.DO_NOT:
         return Verdict(
             "error",
             f"{verdict_head(R.DO_NOT)}: no cutoff of {shorten(rec.model)} beats {base} in NEC "
             f"({rec.baseline_nec:.3f}), weighted by each case's own price.",
         )
-    unclear = rec.status == D.UNCLEAR or not iv or rec.saving_low <= 0
     how = (
         f"flag a case when {shorten(rec.model)}'s score is at least {rec.threshold:.4g} ({fitted}): NEC {rec.nec:.3f} "
         f"against {rec.baseline_nec:.3f} for {base}, the cheaper choice without a model"
         + (f" ({iv})" if iv else "")
         + f". Its error rate is {rec.error_rate:.3f} (ratio {ratio:.2f}): {where}."
     )
-    if unclear:
+    if verdict == R.NOT_CLEARLY:
         return Verdict("warning", f"{verdict_head(R.NOT_CLEARLY)}: keep {base}. The best cutoff would {how}")
     return Verdict("success", f"{verdict_head(R.SHIP)}: {how}")
 

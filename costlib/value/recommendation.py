@@ -10,9 +10,10 @@ import numpy as np
 import pandas as pd
 
 from costlib.core import rules as R
+from costlib.core import ship as S
 from costlib.core import validation as v
 from costlib.core.prices import no_model_choice
-from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest
+from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest, tie_tolerance
 from costlib.stats.bootstrap import cell_bootstrap
 from costlib.stats.intervals import percentile_interval
 from costlib.value.contract import (
@@ -53,7 +54,7 @@ class ValueRecommendation:
     is worth per case against the better of handing everything over and answering everything.
 
     Values are in units of one right answer (multiply by its worth for money). ``status`` is
-    one of `costlib.binary.decision`'s SAVES, UNCLEAR, WORSE, ADDS_NOTHING.
+    one of `costlib.core.ship`'s SAVES, UNCLEAR, WORSE, ADDS_NOTHING, NO_ANSWER.
     """
 
     model: str
@@ -83,11 +84,9 @@ class ValueRecommendation:
         When the reject option adds nothing, the fitted threshold itself hands every case over
         (tau inf) or accepts every answer, and that is what the verdict says to do, worth
         ``value``; otherwise it keeps the better choice without a threshold, the baseline."""
-        from costlib.binary import decision as D
-
-        if self.status in (D.SAVES, D.NO_ANSWER):
+        if self.status in (S.SAVES, S.NO_ANSWER):
             return None
-        if self.status == D.ADDS_NOTHING:
+        if self.status == S.ADDS_NOTHING:
             return (HAND_OVER if self.tau == np.inf else ANSWER_ALL), self.value
         return self.baseline, self.baseline_value
 
@@ -149,8 +148,6 @@ def recommend_value(
     over is a baseline only when the cap allows it (a cap of 1). ``capacity`` then holds the
     answer without the cap and the price of capacity (`ValueCapacity`); None without a cap.
     """
-    from costlib.binary import decision as D
-
     k = v.as_price(k, "k")
     r = v.as_price(reject_value, "reject_value", allow_negative=True)
     cap = None if max_reject is None else v.as_share(max_reject, "max_reject")
@@ -214,15 +211,11 @@ def recommend_value(
     gain = value - base_value
     j = int(best["fit_j"])
     if not np.isfinite(value):
-        status = D.NO_ANSWER
+        status = S.NO_ANSWER
     elif j == 0 or j == int(best["fit_last"]):
-        status = D.ADDS_NOTHING
-    elif gain <= 1e-12 * max(1.0, abs(base_value)):
-        status = D.WORSE
-    elif np.isfinite(lo) and lo <= 0:
-        status = D.UNCLEAR
-    else:
-        status = D.SAVES
+        status = S.ADDS_NOTHING
+    else:  # the ship rule: a gain without an interval (no resamples) is not one to ship
+        status = S.saving_status(gain, lo, hi, tolerance=tie_tolerance(base_value))
     accepted = sweep.flagged[sweep.index_at(tau)] if np.isfinite(value) else np.nan
     capacity = None
     if cap is not None:
