@@ -285,11 +285,12 @@ def _cli(workdir: Path, args) -> dict:
 
 
 def run_watch_case(case: str, workdir: Path) -> dict:
+    from costlib.answers.watch import shipped_policy_json
     from costlib.watch import sample
 
     name = case.split(":", 1)[1]
     policy, cases = workdir / sample.POLICY_FILE, workdir / sample.CASES_FILE
-    policy.write_text(sample.shipped_policy_json(), encoding="utf-8")
+    policy.write_text(shipped_policy_json(), encoding="utf-8")
     cases.write_bytes(sample.watch_year_csv())
     args = ["watch", str(policy), str(cases), *("--time", "decided", "--score", "score", "--label", "outcome")]
     args += ["--group", "region", "--allow-unsigned", *WATCH_CASES[name]]  # the sample's policy is unsigned

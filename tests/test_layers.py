@@ -18,31 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 KNOWN_UP = {
-    ("costlib.binary.decision", "costlib.present.cost_figures"),
-    ("costlib.binary.decision", "costlib.present.notebook"),
     ("costlib.watch.report", "costlib.handoff.policy"),
-    ("costlib.watch.report", "costlib.present.policy"),
-    ("costlib.watch.sample", "costlib.answers.audit"),
-    ("costlib.watch.sample", "costlib.present.policy"),
 }
 KNOWN_CIRCLES = {
-    frozenset(
-        {
-            "costlib.binary.capacity",
-            "costlib.binary.decision",
-            "costlib.binary.fairness",
-            "costlib.binary.honest",
-            "costlib.present.capacity_words",
-            "costlib.present.cost_figures",
-            "costlib.present.identity",
-            "costlib.present.notebook",
-            "costlib.present.policy",
-            "costlib.present.report",
-            "costlib.present.signing",
-            "costlib.present.tables",
-            "costlib.present.words",
-        }
-    ),
+    frozenset({"costlib.binary.capacity", "costlib.binary.decision", "costlib.binary.honest"}),
     frozenset({"costlib.handoff.estimator", "costlib.handoff.policy"}),
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import pandas as pd
@@ -44,10 +45,46 @@ class WatchAnswer:
     readings: pd.DataFrame | None  # the periods without all their outcomes under both readings; None without any
 
 
+def shipped_policy(seed: int = 7) -> dict:
+    """The policy the built-in sample shipped before its year (`costlib.watch.sample`), as
+    `present.policy.load_policy` reads it: its file, `shipped_policy_json`, read back."""
+    from costlib.present.policy import load_policy
+
+    return load_policy(shipped_policy_json(seed))
+
+
+def shipped_policy_json(seed: int = 7) -> str:
+    """The policy the built-in sample shipped before its year, as the policy file Costs & groups
+    downloads: the audit of its fitting month (`watch.sample.fitting_month`) at the sample's
+    prices. Made once per seed, however the seed is passed, so the policy the page reads and the
+    file it offers are one (the same ``created`` time included)."""
+    return _shipped_policy_json(int(seed))
+
+
+@functools.lru_cache(maxsize=2)
+def _shipped_policy_json(seed: int) -> str:
+    from costlib.answers.audit import build_audit
+    from costlib.binary.decision import sweep_model
+    from costlib.present.policy import policy_json
+    from costlib.watch.sample import FITTING_NAME, PRICES, fitting_month
+
+    train = fitting_month(seed)
+    audit = build_audit(
+        sweep_model(train["outcome"], train["score"]),
+        PRICES,
+        unit="$",
+        volume=1500,
+        n_resamples=200,
+        seed=seed,
+        data_name=FITTING_NAME,
+    )
+    return policy_json(audit)
+
+
 def sample_inputs(seed: int = 7) -> tuple[dict, pd.DataFrame]:
     """The built-in sample's shipped policy (with its ``"sign_off"``, `with_sign_off`: a sample
     nobody signed) and year of cases."""
-    from costlib.watch.sample import shipped_policy, shipped_policy_json, watch_year
+    from costlib.watch.sample import watch_year
 
     return with_sign_off(shipped_policy(seed), shipped_policy_json(seed), what=SAMPLE_POLICY), watch_year(seed)
 
@@ -110,7 +147,7 @@ class SampleFiles:
 def sample_files(seed: int = 7) -> SampleFiles:
     """The built-in year (`sample_inputs`) as files for ``costlib watch``, which reads them to
     this page's answer (at the page's `WATCH_RESAMPLES` resamples)."""
-    from costlib.watch.sample import COMMAND, shipped_policy_json, watch_year_csv
+    from costlib.watch.sample import COMMAND, watch_year_csv
 
     return SampleFiles(
         watch_year_csv(seed), shipped_policy_json(seed).encode(), COMMAND.format(resamples=WATCH_RESAMPLES)

@@ -474,18 +474,6 @@ class Recommendation:
         """True only when the whole 95% interval of the honest saving is above zero."""
         return self.status == SAVES
 
-    def _repr_html_(self) -> str:
-        """In a notebook: the verdict and the rules table (`present.notebook.recommendation_card`)."""
-        from costlib.present.notebook import recommendation_card
-
-        return recommendation_card(self)
-
-    def figure(self):
-        """The Plotly bars of every rule's cost per case by group, with their intervals."""
-        from costlib.present.cost_figures import rule_bars_figure
-
-        return rule_bars_figure(self.results.by_group)
-
     def summary(self, data: Mapping | None = None, n_rows: int | None = None) -> dict:
         """The decision summary of the contract (``python -m costlib audit --json``).
 

@@ -111,7 +111,7 @@ def watch_report(
     `periods.MAX_PERIODS`. Each period has ``"too_few"`` (fewer than `MIN_PERIOD_CASES` cases to
     judge: nothing judged) and ``"no_model"`` (None, or the choice without the model a measured
     period without an honest refit is judged against: ``"flag nobody"``, ...). Each case's cutoff
-    and prices are `case_cutoffs`' (the hand-off's rule: groups by `present.policy.group_name`,
+    and prices are `case_cutoffs`' (the hand-off's rule: groups by `loading.cells.canon`,
     one cutoff without a group column only from a policy for everyone)."""
     from costlib.loading.frames import group_column, number_column, require_columns
 
@@ -298,15 +298,15 @@ def case_cutoffs(policy: Mapping, groups: np.ndarray | None, n: int) -> tuple[np
     DataError with the hand-off's sentence asking for the group column (`cutoffs_for`), or
     `MSG_PRICES_PER_GROUP`, each naming at most five groups."""
     from costlib.handoff.policy import cutoffs_for, loaded_cutoffs
+    from costlib.loading.cells import canon
     from costlib.loading.messages import available
-    from costlib.present.policy import group_name
 
     if groups is not None:
         thresholds, prices = for_groups(policy, sorted(set(groups)))
         return groups, thresholds, prices
     p = loaded_cutoffs(policy)
     cutoffs_for(p, None, 0)  # the sentence asking for the group column, unless the policy is for everyone
-    prices = {group_name(g): tuple(c) for g, c in policy["prices"].items()}
+    prices = {canon(g): tuple(c) for g, c in policy["prices"].items()}
     if len(set(prices.values())) > 1:
         raise DataError(MSG_PRICES_PER_GROUP.format(groups=available(list(prices), 5)))
     return (
@@ -318,13 +318,13 @@ def case_cutoffs(policy: Mapping, groups: np.ndarray | None, n: int) -> tuple[np
 
 def for_groups(policy: Mapping, names) -> tuple[dict, dict]:
     """({group: cutoff}, {group: (c_fp, c_fn)}) of `policy` for the groups `names` (text, as the
-    loader reads a cell): the policy's groups are matched by `present.policy.group_name` (1, 1.0
-    and "1" are the group "1"); a policy with one cutoff for everybody applies it, at its prices,
-    to every group."""
-    from costlib.present.policy import group_name
+    loader reads a cell): the policy's groups are matched by the loader's rule for a cell
+    (`loading.cells.canon`, which `present.policy.group_name` reads too: 1, 1.0 and "1" are the
+    group "1"); a policy with one cutoff for everybody applies it, at its prices, to every group."""
+    from costlib.loading.cells import canon
 
-    thresholds = {group_name(g): t for g, t in policy["thresholds"].items()}
-    prices = {group_name(g): p for g, p in policy["prices"].items()}
+    thresholds = {canon(g): t for g, t in policy["thresholds"].items()}
+    prices = {canon(g): p for g, p in policy["prices"].items()}
     if set(thresholds) == {SINGLE_GROUP} and set(names) != {SINGLE_GROUP}:
         return dict.fromkeys(names, thresholds[SINGLE_GROUP]), dict.fromkeys(names, prices[SINGLE_GROUP])
     return thresholds, prices

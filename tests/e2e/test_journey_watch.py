@@ -7,9 +7,10 @@ import pytest
 from e2e_support import alert_texts, chart_titles, data_choice, full_screenshot, goto, nav, step, wait_for_url
 
 from costlib import answers
+from costlib.answers.watch import shipped_policy
 from costlib.present.watch_words import watch_verdict
 from costlib.watch.report import watch_report
-from costlib.watch.sample import shipped_policy, watch_year
+from costlib.watch.sample import watch_year
 
 pytestmark = pytest.mark.browser
 

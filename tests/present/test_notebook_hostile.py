@@ -11,7 +11,7 @@ import pandas as pd
 
 import costlib
 from costlib.core.escaping import MAX_CELL_CHARS
-from costlib.present.notebook import MAX_SENTENCE_CHARS, NO_MATH, card
+from costlib.present.notebook import MAX_SENTENCE_CHARS, NO_MATH, card, recommendation_card
 from costlib.present.words import Verdict
 
 N = 1200
@@ -39,7 +39,7 @@ def both_cards(score: str, group: object, **kwargs) -> list[str]:
         rows(score, group), label="y", score=[score, "flat"], group="g", split="split", c_fp=1, c_fn=2,
         n_resamples=20, **kwargs,
     )  # fmt: skip
-    return [a._repr_html_(), a.recommendation._repr_html_()]
+    return [a._repr_html_(), recommendation_card(a.recommendation)]
 
 
 def test_a_100000_character_score_column_and_group_are_cut_in_the_card():

@@ -14,12 +14,13 @@ from streamlit.testing.v1 import AppTest
 from costlib import answers
 from costlib.answers.audit import build_audit
 from costlib.answers.costs import MODEL_COST
+from costlib.answers.watch import shipped_policy
 from costlib.binary import decision as D
 from costlib.present import watch_words
 from costlib.present.policy import policy_json
 from costlib.present.watch_words import watch_verdict
 from costlib.watch.report import watch_report
-from costlib.watch.sample import shipped_policy, watch_year
+from costlib.watch.sample import watch_year
 from tests.views.apptest_support import assert_no_exception, metric, open_app, texts, unescape
 
 

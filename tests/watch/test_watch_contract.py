@@ -299,7 +299,6 @@ def test_a_policy_base_rate_of_zero_or_one_is_refused():
     from costlib.binary import decision as D
     from costlib.core.errors import DataError
     from costlib.present.policy import load_policy, policy_json
-    from costlib.watch.sample import shipped_policy  # noqa: F401 (a policy file to break)
 
     audit = build_audit(D.sweep_model([0, 1, 0, 1], [0.1, 0.9, 0.2, 0.8]), (1, 1), n_resamples=0)
     text = _json.loads(policy_json(audit))

@@ -7,6 +7,7 @@ import io
 
 import pandas as pd
 
+from costlib.answers.watch import shipped_policy, shipped_policy_json
 from costlib.present.policy import load_policy
 from costlib.watch import sample
 
@@ -24,7 +25,7 @@ def test_the_years_csv_neutralises_formula_cells(monkeypatch):
 
 def test_the_policy_file_reads_back_to_the_policy_the_page_watches():
     # one policy however the seed is passed: the page reads it and offers it, so `created` agrees too
-    assert sample.shipped_policy_json() is sample.shipped_policy_json(7) is sample.shipped_policy_json(seed=7)
-    read = load_policy(sample.shipped_policy_json())
-    assert read == sample.shipped_policy()
+    assert shipped_policy_json() is shipped_policy_json(7) is shipped_policy_json(seed=7)
+    read = load_policy(shipped_policy_json())
+    assert read == shipped_policy()
     assert read["thresholds"] and read["unit"] == "$" and read["volume"] == 1500

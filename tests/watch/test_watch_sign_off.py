@@ -12,8 +12,9 @@ import pytest
 
 from costlib import DataError
 from costlib.answers import watch as answers
+from costlib.answers.watch import shipped_policy_json
 from costlib.present import signing
-from costlib.watch.sample import COMMAND, shipped_policy_json
+from costlib.watch.sample import COMMAND
 
 KEY = "w" * 24 + "page-key"
 
