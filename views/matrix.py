@@ -6,7 +6,6 @@ import streamlit as st
 from costlib import answers
 from costlib.core import settings
 from costlib.core.escaping import option_names
-from costlib.present import page_answers
 from views._ui.details import details_setting
 from views._ui.display import say, show_chart, show_metrics, show_table, show_verdict
 from views._ui.memo import memo
@@ -69,16 +68,21 @@ mirror("abstain")
 setting_notes()
 
 abstain = h if use_abstain else None
-rec = memo("matrix_rec", ds, (c_mat.tobytes(), abstain), lambda: answers.matrix_answer(ds, c_mat, abstain))
+answer = memo(
+    "matrix_answer",
+    ds,
+    (c_mat.tobytes(), abstain, h, unit, volume),
+    lambda: answers.matrix_answer(ds, c_mat, abstain, handover_price=h, unit=unit, volume=volume),
+)
 st.subheader("What to ship")
-show_verdict(page_answers.matrix_verdict(rec, unit=unit, volume=volume))
-show_metrics(answers.matrix_metrics(rec, unit=unit, volume=volume))
-show_table(answers.matrix_table(rec, unit), "policies", key="policies")
+show_verdict(answer.verdict)
+show_metrics(answer.metrics)
+show_table(answer.table, "policies", key="policies")
 
 if not details_setting(answers.MATRIX_DETAILS):
     st.stop()
-shown = st.radio("Heatmaps for", answers.matrix_policies_with_model(rec), horizontal=True, key="heat_policy")
-confusion_fig, cost_fig, caption = answers.matrix_heatmaps(ds, rec, shown, c_mat, h, unit)
+shown = st.radio("Heatmaps for", answer.policies_with_model, horizontal=True, key="heat_policy")
+confusion_fig, cost_fig, caption = answer.heatmaps(shown)
 cols = st.columns(2)
 show_chart(confusion_fig, key="confusion_chart", where=cols[0], words_where=st)
 show_chart(cost_fig, key="contribution_chart", where=cols[1], words_where=st)

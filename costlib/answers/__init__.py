@@ -61,13 +61,10 @@ from costlib.answers.data import classes_sentence, data_folder_sentence, fix_off
 from costlib.answers.instance import InstanceAnswer, instance_answer, instance_cutoff, instance_figure
 from costlib.answers.matrix import (
     MATRIX_CELLS_REFUSED,
+    MatrixAnswer,
     default_matrix,
     matrix_answer,
-    matrix_heatmaps,
-    matrix_metrics,
-    matrix_policies_with_model,
     matrix_prices_caption,
-    matrix_table,
 )
 from costlib.answers.prices import (
     ALARM_NAME,
@@ -232,10 +229,7 @@ __all__ = [
     "MATRIX_CELLS_REFUSED",
     "matrix_prices_caption",
     "matrix_answer",
-    "matrix_metrics",
-    "matrix_table",
-    "matrix_policies_with_model",
-    "matrix_heatmaps",
+    "MatrixAnswer",
     "training_verdict_kind",
     "training_table",
     "costs_metrics",

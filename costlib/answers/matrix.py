@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from costlib.core.dataset import Dataset
 from costlib.multiclass import confusion, recommend_matrix
-from costlib.present import figures, words
+from costlib.present import figures, page_answers, words
 
 
 def default_matrix(names: Sequence[str]) -> np.ndarray:
@@ -39,7 +40,34 @@ def matrix_prices_caption(unit: str) -> str:
     )
 
 
-def matrix_answer(ds: Dataset, c_mat: np.ndarray, abstain_cost: float | None):
+@dataclass(frozen=True, eq=False)
+class MatrixAnswer:
+    """What the Cost matrix page shows at one matrix and one price of handing over; the heatmaps
+    of a policy are drawn on request (`heatmaps`), as the page's details ask for them.
+
+    rec                  `multiclass.MatrixRecommendation` on the judged rows
+    verdict              the page's one answer (`page_answers.matrix_verdict`)
+    metrics              the three metrics (cost per case, best without the model, saving a month)
+    table                the policies compared, as read
+    policies_with_model  the policies a heatmap can show (those that use the model)
+    """
+
+    rec: object
+    verdict: words.Verdict
+    metrics: tuple[dict, ...]
+    table: pd.DataFrame
+    policies_with_model: list[str]
+    ds: Dataset
+    c_mat: np.ndarray
+    handover_price: float
+    unit: str
+
+    def heatmaps(self, policy: str):
+        """(confusion heatmap, cost contribution heatmap, caption) of `policy` on the judged rows."""
+        return matrix_heatmaps(self.ds, self.rec, policy, self.c_mat, self.handover_price, self.unit)
+
+
+def matrix_recommendation(ds: Dataset, c_mat: np.ndarray, abstain_cost: float | None):
     """`multiclass.recommend_matrix` on the judged rows (the abstain price fitted on the calibration rows)."""
     judge, fit = ds.purpose_rows("judge"), ds.purpose_rows("calibrate")
     return recommend_matrix(
@@ -49,6 +77,35 @@ def matrix_answer(ds: Dataset, c_mat: np.ndarray, abstain_cost: float | None):
         class_names=list(ds.class_names),
         abstain_cost=abstain_cost,
         y_fit=ds.y_class[fit],
+    )
+
+
+def matrix_answer(
+    ds: Dataset,
+    c_mat: np.ndarray,
+    abstain_cost: float | None,
+    *,
+    handover_price: float,
+    unit: str = "",
+    volume: float = 0.0,
+) -> MatrixAnswer:
+    """The Cost matrix page's answer: the recommendation at `c_mat` (handing a case to a person
+    at `abstain_cost`, None: never), its verdict, metrics and table.
+
+    `handover_price` is the price the heatmaps' caption names for the cases handed over (the
+    page's input, also when handing over is off).
+    """
+    rec = matrix_recommendation(ds, c_mat, abstain_cost)
+    return MatrixAnswer(
+        rec=rec,
+        verdict=page_answers.matrix_verdict(rec, unit=unit, volume=volume),
+        metrics=matrix_metrics(rec, unit=unit, volume=volume),
+        table=matrix_table(rec, unit),
+        policies_with_model=matrix_policies_with_model(rec),
+        ds=ds,
+        c_mat=np.asarray(c_mat, dtype=float),
+        handover_price=float(handover_price),
+        unit=unit,
     )
 
 

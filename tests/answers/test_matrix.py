@@ -1,0 +1,61 @@
+"""The Cost matrix page's answer object: one call gives the verdict, metrics and table, and its
+heatmaps (drawn on request) add up to the recommendation they illustrate."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from costlib.answers.matrix import MatrixAnswer, default_matrix, matrix_answer
+from costlib.loading.preparing import prepare
+from costlib.loading.samples import SAMPLES, sample_bytes
+
+
+@pytest.fixture(scope="module")
+def tickets():
+    s = SAMPLES["tickets"]
+    return prepare(pd.read_csv(io.BytesIO(sample_bytes("tickets"))), s.mapping, name=s.filename, fingerprint="t")
+
+
+def _heat_sum(fig) -> float:
+    return float(np.nansum(np.asarray(fig.data[0].z, dtype=float)))
+
+
+@pytest.mark.parametrize("abstain", [None, 0.3])
+def test_the_heatmaps_add_up_to_the_cost_of_the_policy_they_show(tickets, abstain):
+    """Each cell of the cost heatmap is a share of the cost per case: with the cases handed over
+    priced apart, the cells sum to the policy's cost per case, and the confusion counts to the
+    judged cases not handed over."""
+    c = default_matrix(tickets.class_names)
+    answer = matrix_answer(tickets, c, abstain, handover_price=0.3, unit="EUR", volume=1000)
+    assert isinstance(answer, MatrixAnswer)
+    rec = answer.rec
+    for policy in answer.policies_with_model:
+        decided = rec.decisions[policy]
+        confusion_fig, cost_fig, caption = answer.heatmaps(policy)
+        handed = int((decided < 0).sum())
+        assert _heat_sum(confusion_fig) == decided.size - handed
+        cost = float(rec.table.set_index("policy").loc[policy, "cost per case"])
+        assert _heat_sum(cost_fig) + handed * 0.3 / decided.size == pytest.approx(cost)
+        assert f"({handed:,})" in caption
+
+
+def test_the_answer_reads_the_unit_and_volume_it_was_given(tickets):
+    c = default_matrix(tickets.class_names)
+    monthly = matrix_answer(tickets, c, None, handover_price=1.0, unit="EUR", volume=1000)
+    unset = matrix_answer(tickets, c, None, handover_price=1.0, unit="EUR", volume=0)
+    saving = {m["label"]: m["value"] for m in monthly.metrics}["Saving a month"]
+    assert "EUR" in saving
+    assert {m["label"]: m["value"] for m in unset.metrics}["Saving a month"] == "set a volume"
+    assert "EUR a month" in monthly.verdict.headline
+    assert "a month" not in unset.verdict.headline
+
+
+def test_a_handover_price_too_high_to_use_hands_nobody_over(tickets):
+    c = default_matrix(tickets.class_names)
+    answer = matrix_answer(tickets, c, 50.0, handover_price=50.0)
+    assert all((answer.rec.decisions[p] >= 0).all() for p in answer.policies_with_model)
+    assert set(answer.table["policy"]) == set(answer.rec.table["policy"])
