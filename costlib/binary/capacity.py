@@ -84,10 +84,6 @@ def curve_index(cost: np.ndarray, best: int) -> np.ndarray:
     return idx
 
 
-def _one_class(sweep: Sweep) -> bool:
-    return sweep.positives <= 0 or sweep.negatives <= 0
-
-
 def optimal_threshold_within(y_true, y_score, *, c_fp, c_fn, max_flagged, sample_weight=None) -> tuple[float, float]:
     """(threshold, cost_per_case): the cheapest cutoff that flags at most `max_flagged` of the cases.
 

@@ -243,15 +243,6 @@ def answer(bracket: Bracket, n: float, choice: str) -> Bracket:
     return out.settle("precise") if high / low <= PRECISION * (1 + 1e-12) else out
 
 
-def settle_if_robust(bracket: Bracket, sweep: Sweep) -> tuple[Bracket, pd.DataFrame]:
-    """(bracket, pieces over it): the stop rule. When one cutoff is optimal over the whole
-    bracket, more precision cannot change what is shipped: the bracket settles as "robust"."""
-    table = pieces(sweep, bracket.low, bracket.high)
-    if bracket.settled is None and len(table) == 1:
-        bracket = bracket.settle("robust")
-    return bracket, table
-
-
 def back(bracket: Bracket) -> Bracket:
     """The bracket before the last answer (going back)."""
     out = Bracket(names=bracket.names)

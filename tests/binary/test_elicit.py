@@ -161,22 +161,6 @@ def test_one_class_is_one_nan_piece_with_a_warning():
     assert any(issubclass(w.category, costlib.DegenerateWarning) for w in caught)
 
 
-@pytest.mark.parametrize("truth", [0.002, 0.3, 1.0, 2.7, 40.0, 800.0])
-def test_the_questions_stop_exactly_when_one_cutoff_covers_the_bracket(truth):
-    rng = np.random.default_rng(int(truth * 1000))
-    y, s = rng.integers(0, 2, 400), rng.integers(0, 12, 400) / 11
-    sw = costlib.threshold_sweep(y, s)
-    b = Bracket()
-    while True:
-        b, table = elicit.settle_if_robust(b, sw)
-        one = len(costlib.optimal_cutoffs_by_ratio(y, s, ratio_low=b.low, ratio_high=b.high)) == 1
-        assert (b.settled == "robust") == (one and b.settled != "precise"), (b, table)
-        if b.settled:
-            break
-        n = elicit.next_n(b)
-        b = elicit.answer(b, n, MISS if truth > n else ALARM)
-
-
 def test_the_record_round_trips_through_a_policy_file():
     from costlib.answers.audit import build_audit
     from costlib.binary.decision import sweep_model
