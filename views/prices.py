@@ -4,11 +4,10 @@ soon as more precision would not change the cutoff to ship."""
 import streamlit as st
 
 from costlib import answers
-from costlib.binary import decision, elicit, robust
+from costlib.binary import elicit
 from costlib.binary.elicit import ALARM, MISS, SAME
 from costlib.core import settings
 from costlib.core.escaping import label
-from costlib.present import figures, page_answers
 from views._ui.data import COSTS_PAGE, group_names, model_sweeps
 from views._ui.display import say, show_chart, show_table, show_verdict
 from views._ui.page import setup
@@ -27,10 +26,7 @@ ds, unit, volume = setup(
     needs="binary",
 )
 names = group_names(ds)
-models = model_sweeps(ds)
 costs = stored_costs(names)
-rec = decision.recommend(models, costs, n_resamples=0)
-sweep = models[rec.model].fit_pooled  # the cutoffs are fitted on these rows
 
 st.subheader("Name the two mistakes")
 c1, c2, c3 = st.columns(3)
@@ -61,14 +57,17 @@ money = c3.number_input(
 )
 names_now = answers.mistake_names(miss, alarm)
 
-bracket: elicit.Bracket = st.session_state.get("_bracket") or elicit.Bracket(names=names_now)
-if bracket.names != names_now:
-    bracket = elicit.Bracket(
-        low=bracket.low, high=bracket.high, answers=bracket.answers, settled=bracket.settled, names=names_now
-    )
-resamples = int(setting("resamples", settings.RESAMPLES.default))
-bracket, table, span = robust.settle(bracket, sweep, models, n_resamples=resamples)
-st.session_state["_bracket"] = bracket
+answer = answers.prices_answer(
+    model_sweeps(ds),
+    costs,
+    st.session_state.get("_bracket") or elicit.Bracket(names=names_now),
+    names=names_now,
+    resamples=int(setting("resamples", settings.RESAMPLES.default)),
+    money=money,
+    unit=unit,
+    volume=volume,
+)
+bracket = st.session_state["_bracket"] = answer.bracket
 
 
 def answered(n: float, choice: str) -> None:
@@ -84,10 +83,9 @@ def start_over() -> None:
 
 
 st.subheader("Which is worse?" if bracket.settled is None else "Your answers")
-if bracket.settled is None:
-    n = elicit.next_n(bracket)
-    q, worse_miss, worse_alarm = elicit.question(bracket, n)
-    say("markdown", answers.question_sentence(bracket, q), bold=True)
+if answer.question is not None:
+    n, sentence, worse_miss, worse_alarm = answer.question
+    say("markdown", sentence, bold=True)
     b1, b2, b3 = st.columns(3)
     b1.button(label(worse_miss, 80), key="ans_miss", on_click=answered, args=(n, MISS), width="stretch")
     b2.button("About the same", key="ans_same", on_click=answered, args=(n, SAME), width="stretch")
@@ -96,16 +94,10 @@ nav1, nav2, _ = st.columns([1, 1, 4])
 nav1.button("Go back", key="ans_back", on_click=go_back, disabled=not bracket.answers)
 nav2.button("Start over", key="ans_restart", on_click=start_over, disabled=not bracket.answers)
 
-verdict = page_answers.bracket_verdict(bracket, table, sweep=sweep, price=money, unit=unit, volume=volume, span=span)
-show_verdict(verdict)
-shown = answers.bracket_table(table, sweep, names_now)
-full = elicit.pieces(sweep, *elicit.RANGE)
-show_chart(
-    figures.ratio_pieces_figure(full, low=bracket.low, high=bracket.high, names=names_now, lowest=sweep.lowest_score),
-    key="ratio_chart",
-)
+show_verdict(answer.verdict)
+show_chart(answer.figure, key="ratio_chart")
 with st.expander("The cutoffs in play, by ratio"):
-    show_table(shown, "cutoffs_by_ratio", key="pieces")
+    show_table(answer.table, "cutoffs_by_ratio", key="pieces")
 
 multipliers = {}
 if len(names) > 1:
@@ -123,7 +115,7 @@ if len(names) > 1:
 
 def use_prices() -> None:
     plan = answers.prices_from_answers(
-        st.session_state["_bracket"], sweep, money=money, unit=unit, names=names, multipliers=multipliers
+        st.session_state["_bracket"], answer.sweep, money=money, unit=unit, names=names, multipliers=multipliers
     )
     for key, value in plan.items():
         set_setting(key, value)

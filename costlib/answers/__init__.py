@@ -10,7 +10,8 @@ no sentence is made in a page. Each function returns plain objects (tables, figu
 - `calibration`: Calibration, `calibration_fit` (per dataset and model) and `calibration_answer`;
 - `matrix`: Cost matrix, `matrix_answer`, its table, heatmaps and sentences;
 - `costs`: Costs & groups, its metrics, the audit for the downloads and the sensitivity section;
-- `prices`: Find my prices, the table of cutoffs by ratio and `prices_from_answers`;
+- `prices`: Find my prices, `prices_answer` (the bracket settled, the next question, the verdict, the
+  cutoffs by ratio) and `prices_from_answers`;
 - `training`: Train with costs, the verdict's colour and the table as read;
 - `data`: the Data page's sentences; `roles`: what a dataset can feed, the role each page needs;
 """
@@ -69,11 +70,11 @@ from costlib.answers.matrix import (
 from costlib.answers.prices import (
     ALARM_NAME,
     MISS_NAME,
-    bracket_table,
+    PricesAnswer,
     group_multiplier_label,
     mistake_names,
+    prices_answer,
     prices_from_answers,
-    question_sentence,
 )
 from costlib.answers.sections import COSTS_DETAILS, INSTANCE_DETAILS, MATRIX_DETAILS, VALUE_DETAILS, Details
 from costlib.answers.training import training_table, training_verdict_kind
@@ -270,9 +271,9 @@ __all__ = [
     "MISS_NAME",
     "ALARM_NAME",
     "mistake_names",
-    "question_sentence",
+    "prices_answer",
+    "PricesAnswer",
     "group_multiplier_label",
-    "bracket_table",
     "prices_from_answers",
     "classes_sentence",
     "previous_upload_sentence",

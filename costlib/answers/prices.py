@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
@@ -55,3 +56,73 @@ def prices_from_answers(bracket, sweep, *, money: float, unit: str, names: Seque
         record["group_multipliers"] = {str(g): m for g, m in multipliers.items()}
     out["price_questions"] = record
     return out
+
+
+@dataclass(frozen=True, eq=False)
+class PricesAnswer:
+    """What the Find my prices page shows after the answers so far.
+
+    bracket   the answers' `elicit.Bracket`, settled as "robust" when one cutoff and one verdict
+              hold over all of it (`robust.settle`): the page keeps this one
+    question  (N, sentence, the button saying a miss is worse, the one saying N false alarms
+              are) while the questions go on, else None
+    verdict   what the answers mean for the decision (`page_answers.bracket_verdict`)
+    table     the cutoffs in play over the bracket, as read
+    figure    the best cutoff against the ratio, the bracket marked
+    sweep     the sweep the cutoffs are fitted on (the recommended model's fitting rows), which
+              `prices_from_answers` reads
+    """
+
+    bracket: elicit.Bracket
+    question: tuple | None
+    verdict: words.Verdict
+    table: pd.DataFrame
+    figure: object
+    sweep: object
+
+
+def prices_answer(
+    models: Mapping,
+    costs,
+    bracket: elicit.Bracket,
+    *,
+    names: tuple[str, str],
+    resamples: int,
+    money: float,
+    unit: str = "",
+    volume=None,
+) -> PricesAnswer:
+    """The Find my prices page's answer at `bracket` (its mistakes called `names` now, see
+    `mistake_names`): on the model the price book `costs`
+    recommends (fitted cutoffs only: the questions are about the ratio, not the interval), the
+    cutoffs in play over the bracket, whether the verdict holds across it (judged with
+    `resamples` resamples, cached by bracket), the next question and the verdict."""
+    from costlib.binary import decision, robust
+    from costlib.present import cost_figures, page_answers
+
+    bracket = replace(bracket, names=tuple(names))
+    rec = decision.recommend(models, costs, n_resamples=0)
+    sweep = models[rec.model].fit_pooled  # the cutoffs are fitted on these rows
+    bracket, table, span = robust.settle(bracket, sweep, models, n_resamples=resamples)
+    question = None
+    if bracket.settled is None:
+        n = elicit.next_n(bracket)
+        q, worse_miss, worse_alarm = elicit.question(bracket, n)
+        question = (n, question_sentence(bracket, q), worse_miss, worse_alarm)
+    figure = cost_figures.ratio_pieces_figure(
+        elicit.pieces(sweep, *elicit.RANGE),
+        low=bracket.low,
+        high=bracket.high,
+        names=bracket.names,
+        lowest=sweep.lowest_score,
+    )
+    return PricesAnswer(
+        bracket=bracket,
+        question=question,
+        verdict=page_answers.bracket_verdict(
+            bracket, table, sweep=sweep, price=money, unit=unit, volume=volume, span=span
+        ),
+        table=bracket_table(table, sweep, bracket.names),
+        figure=figure,
+        sweep=sweep,
+    )
