@@ -22,7 +22,7 @@ def audit(
     c_fp: float | None = None,
     c_fn: float | None = None,
     costs: Mapping | None = None,
-    group: str | None = None,
+    group: str | Sequence[str] | None = None,
     split: str | None = None,
     positive=None,
     scale: str = "probability",
@@ -51,6 +51,9 @@ def audit(
     group, split, positive, scale : optional
         The group column, the split column (train / test per row), the label value that means
         positive, and how to read the scores (``"probability"``, ``"logit"`` or ``"raw"``).
+        A list of group columns audits their intersections (``group=["race", "sex"]``: the groups
+        are "African-American × Male" and so on, `costs` is keyed by them) and reports the
+        disparities of each column alone too (``Audit.column_disparities``).
     unit, volume : optional
         The prices' unit and the cases a month (for the monthly figures).
     max_flagged : float, optional
@@ -106,4 +109,5 @@ def audit(
         columns=data_columns(mapping, scale=scale),
         capacity=max_flagged,
         model_identity=identity,
+        group_parts=ds.group_parts,
     )

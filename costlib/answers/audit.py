@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from costlib.binary import decision as D
-from costlib.binary.disparity import THRESHOLD, shipped_disparities
+from costlib.binary.disparity import THRESHOLD, shipped_column_disparities, shipped_disparities
 from costlib.binary.elicit import break_even_range
 from costlib.binary.fairness import FAIRNESS_CRITERIA, MSG_CRITERION, fairness_results, group_rates
 from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale, ratio_range
@@ -134,18 +134,22 @@ class Audit:
     )
     model_identity: dict | None = None  # `present.identity.model_identity`: which model, beside its score column
     disparities: object = None  # `disparity.Disparities` of the recommended rule (None: one group)
+    column_disparities: tuple = ()  # with several group columns: (column, `disparity.Disparities`) each alone
 
     @property
     def data_dictionary(self) -> dict:
         """What the record judged: the file and its sha256, the label column and its positive
         value, the audited score column and its scale, the group and split columns (and the
-        split's values read as train and test). The positive value is the loader's text of a cell
-        (`costlib.present.policy.group_name`: 1, 1.0 and "1" are "1"), the form cases are matched
-        by, so that the page, the command line, the JSON and the policy name it alike."""
+        split's values read as train and test). With several group columns, ``group`` is the name
+        of their intersection ("race × sex", `intersection_key`) and ``group_columns`` lists them.
+        The positive value is the loader's text of a cell (`costlib.present.policy.group_name`: 1,
+        1.0 and "1" are "1"), the form cases are matched by, so that the page, the command line,
+        the JSON and the policy name it alike."""
         from costlib.present.policy import group_name
 
         c = self.columns
         split = c.get("split")
+        several = {"group_columns": list(c["group_columns"])} if c.get("group_columns") else {}
         return {
             "file": self.data_name,
             "sha256": self.fingerprint,
@@ -154,6 +158,7 @@ class Audit:
             "score": self.model_name,
             "scale": c.get("scale"),
             "group": c.get("group"),
+            **several,
             "split": split,
             "train": c.get("train", "train" if split else None),
             "test": c.get("test", "test" if split else None),
@@ -172,7 +177,23 @@ class Audit:
             out["model_identity"] = dict(self.model_identity)
         if self.disparities is not None:  # with two groups or more (as ``model_identity``: only when there is one)
             out["disparities"] = self.disparities.record(R.rule_words(self.disparities.rule))
+        if self.column_disparities:  # with several group columns: each column alone, beside their intersection
+            out["disparities_by_column"] = {
+                str(column): d.record(R.rule_words(d.rule)) for column, d in self.column_disparities
+            }
         return out
+
+    @property
+    def disparities_fail(self) -> bool:
+        """True when a disparity of the recommended rule fails its threshold: between the groups
+        (the intersections, with several group columns) or between the groups of one column."""
+        return any(d.fails for d in self.all_disparities)
+
+    @property
+    def all_disparities(self) -> tuple:
+        """The recommended rule's disparities: between the groups, then per group column."""
+        first = () if self.disparities is None else (self.disparities,)
+        return first + tuple(d for _, d in self.column_disparities)
 
     @property
     def capacity_record(self) -> dict | None:
@@ -307,6 +328,7 @@ def build_audit(
     model_identity: Mapping | None = None,
     reference_group=None,
     disparity_threshold: float = THRESHOLD,
+    group_parts: Mapping | None = None,
 ) -> Audit:
     """Compute one audit from cached sweeps: the recommendation, every rule with intervals,
     fairness-constrained cutoffs, the price maps and the data summary.
@@ -339,6 +361,11 @@ def build_audit(
         of the recommended rule; None: the largest group on the judged rows.
     disparity_threshold : float
         tau: a disparity ratio (group / reference) passes inside [tau, 1 / tau] (four-fifths: 0.8).
+    group_parts : dict, optional
+        With several group columns (``columns["group_columns"]``, `data_columns`), each group's
+        value in each of them (`Dataset.group_parts`): the groups are their intersections, and the
+        disparities are reported for each column alone too (`disparity.column_disparities`, each
+        against its largest group), in ``column_disparities``.
 
     Returns
     -------
@@ -396,9 +423,14 @@ def build_audit(
         )
     unit, _ = settings.check_unit(unit or "", default="")
     gaps = shipped_disparities(ms, rec, reference=reference_group, threshold=disparity_threshold)
+    by_column = shipped_column_disparities(
+        ms, rec, group_parts, tuple((columns or {}).get("group_columns") or ()), threshold=disparity_threshold
+    )
+    # the headline names the largest failing disparity: of the groups, else of the first column that fails
+    said = next((d for d in (gaps, *(d for _, d in by_column)) if d is not None and d.fails), gaps)
     return Audit(
         recommendation=rec,
-        verdict=recommendation_verdict(rec, unit=unit, volume=volume, disparities=gaps),
+        verdict=recommendation_verdict(rec, unit=unit, volume=volume, disparities=said),
         costs=prices.as_dict(),
         unit=unit,
         volume=volume,
@@ -436,16 +468,22 @@ def build_audit(
         reference=reference_record(ms.fit_pooled) if ms.probabilities and not ms.weighted else None,
         model_identity=None if model_identity is None else dict(model_identity),
         disparities=gaps,
+        column_disparities=by_column,
     )
 
 
 def data_columns(mapping, *, scale: str | None = None) -> dict:
-    """The roles of a `ColumnMapping` that a record names (`Audit.data_dictionary`)."""
+    """The roles of a `ColumnMapping` that a record names (`Audit.data_dictionary`): with several
+    group columns, ``group`` names their intersection ("race × sex") and ``group_columns`` lists them."""
+    from costlib.loading.intersections import intersection_key
+
+    several = mapping.group_columns if len(mapping.group_columns) > 1 else ()
     return {
         "label": mapping.label,
         "positive": mapping.positive if mapping.positive is not None else 1,
         "scale": scale or mapping.score_scale,
-        "group": mapping.group,
+        "group": intersection_key(several) if several else mapping.group,
+        **({"group_columns": list(several)} if several else {}),
         "split": mapping.split,
     }
 

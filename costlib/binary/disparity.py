@@ -32,6 +32,7 @@ DISPARITY_METRICS = {
 THRESHOLD = 0.8  # the four-fifths rule: a ratio outside [0.8, 1.25] fails
 MSG_REFERENCE = "--reference-group names the group {name!r}, which is not among the judged groups: {valid}."
 MSG_THRESHOLD = "threshold must be in (0, 1]: got {value!r}"
+MSG_PARTS = "parts must give each group its value in each of the {k} columns: the group {group!r} has none"
 #: what a metric is a share of, when a group has none of it
 _OF_WHAT = {
     "flagged rate": "no cases",
@@ -72,18 +73,20 @@ def check_reference(groups: Sequence, reference) -> int:
     return names.index(str(reference))
 
 
-def metric_values(tp, fp, fn, n, c_fp, c_fn) -> dict:
+def metric_values(tp, fp, fn, n, c_fp, c_fn, cost=None) -> dict:
     """{metric: array} from weighted counts (any shape, groups on the last axis); NaN where a
-    group has none of the cases a rate is a share of."""
+    group has none of the cases a rate is a share of. `cost`, when given, is each group's cost of
+    its mistakes (a group made of groups at their own prices), instead of fp * c_fp + fn * c_fn."""
     tp, fp, fn, n = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, n))
     neg = n - tp - fn
     pos = tp + fn
+    spent = fp * c_fp + fn * c_fn if cost is None else np.asarray(cost, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         return {
             "flagged rate": np.where(n > 0, (tp + fp) / n, np.nan),
             "false positive rate": np.where(neg > 0, fp / neg, np.nan),
             "false negative rate": np.where(pos > 0, fn / pos, np.nan),
-            "cost per case": np.where(n > 0, (fp * c_fp + fn * c_fn) / n, np.nan),
+            "cost per case": np.where(n > 0, spent / n, np.nan),
         }
 
 
@@ -197,6 +200,7 @@ def disparities(
     reference=None,
     pooled: Sequence = (),
     threshold: float = THRESHOLD,
+    cost=None,
 ) -> Disparities:
     """Each group's metrics against the reference group's, with 95% intervals.
 
@@ -205,10 +209,13 @@ def disparities(
     groups : the group names, in the order of the count arrays
     tp, fp, fn, n : per-group weighted counts of the rule on the judged rows
     c_fp, c_fn : per-group prices (scalars or arrays aligned with `groups`)
-    draws : (tp, fp, fn, n) of the resamples, arrays (B, groups) and (groups,), optional
+    draws : (tp, fp, fn, n) of the resamples, arrays (B, groups) and (groups,), optional; with
+        `cost`, a fifth array (B, groups): the resampled costs
     reference : a group name (matched as text), or None for the largest group by `n`
     pooled : the groups pooled for being small (marked, still reported)
     threshold : tau in (0, 1]; a ratio passes inside [tau, 1 / tau]
+    cost : each group's cost of its mistakes, optional (for groups made of groups priced apart,
+        `column_disparities`); default fp * c_fp + fn * c_fn
 
     Raises
     ------
@@ -234,8 +241,11 @@ def disparities(
         ref_i, chosen = check_reference(groups, reference), "given"
     c_fp = np.broadcast_to(np.asarray(c_fp, dtype=np.float64), n_arr.shape)
     c_fn = np.broadcast_to(np.asarray(c_fn, dtype=np.float64), n_arr.shape)
-    est = metric_values(tp, fp, fn, n_arr, c_fp, c_fn)
-    boot = metric_values(*draws[:3], np.broadcast_to(draws[3], np.shape(draws[0])), c_fp, c_fn) if draws else None
+    est = metric_values(tp, fp, fn, n_arr, c_fp, c_fn, cost)
+    boot = None
+    if draws:
+        boot_cost = draws[4] if cost is not None and len(draws) > 4 else None
+        boot = metric_values(*draws[:3], np.broadcast_to(draws[3], np.shape(draws[0])), c_fp, c_fn, boot_cost)
     pooled_names = {str(g) for g in pooled}
     rows = []
     for metric, values in est.items():
@@ -276,10 +286,10 @@ def disparities(
     return Disparities(rule, groups[ref_i], chosen, float(threshold), table)
 
 
-def rule_disparities(ms, results, rule: str, prices, *, reference=None, pooled: Sequence = (), threshold=THRESHOLD):
-    """`disparities` of one rule of `results` on the judged rows of `ms` (a `decision.ModelSweeps`):
-    the rule's cutoffs read off each group's judged sweep (as `fairness.group_rates` reads them),
-    the intervals from the same resamples as the costs (none on weighted rows)."""
+def _rule_counts(ms, results, rule: str):
+    """(tp, fp, fn, n, draws) of one rule on each group's judged sweep of `ms`: the rule's cutoffs
+    read off each group's judged sweep (as `fairness.group_rates` reads them), the resamples'
+    counts from the same resamples as the costs (None on weighted rows)."""
     cut = results.cutoffs[rule]
     tp, fp, fn, n = [], [], [], []
     for g in ms.groups:
@@ -296,6 +306,14 @@ def rule_disparities(ms, results, rule: str, prices, *, reference=None, pooled: 
     if r is not None and rule in r.rules:
         i = r.rules.index(rule)
         draws = (r.tp[:, i, :], r.fp[:, i, :], r.fn[:, i, :], np.asarray(r.n, dtype=np.float64))
+    return tp, fp, fn, n, draws
+
+
+def rule_disparities(ms, results, rule: str, prices, *, reference=None, pooled: Sequence = (), threshold=THRESHOLD):
+    """`disparities` of one rule of `results` on the judged rows of `ms` (a `decision.ModelSweeps`):
+    the rule's cutoffs read off each group's judged sweep (as `fairness.group_rates` reads them),
+    the intervals from the same resamples as the costs (none on weighted rows)."""
+    tp, fp, fn, n, draws = _rule_counts(ms, results, rule)
     return disparities(
         list(ms.groups),
         tp,
@@ -312,6 +330,70 @@ def rule_disparities(ms, results, rule: str, prices, *, reference=None, pooled: 
     )
 
 
+def column_disparities(ms, results, rule: str, prices, parts, columns: Sequence[str], *, threshold=THRESHOLD):
+    """`disparities` of one rule for each group column alone, when the groups of `ms` are the
+    intersections of several columns (`loading.intersections`).
+
+    A column's group (say "Male") holds every intersection group whose value in that column it
+    is: its counts, costs and resampled counts are their sums, each intersection group decided by
+    its own cutoff of the rule and priced at its own prices. Per column the reference is its
+    largest group on the judged rows.
+
+    Parameters
+    ----------
+    ms, results, rule, prices : as `rule_disparities`
+    parts : {intersection group: its value in each column} (`Dataset.group_parts`)
+    columns : the group columns, in the order of the values in `parts`
+
+    Returns
+    -------
+    tuple of (column, Disparities)
+        One per column, in the order of `columns`.
+
+    Raises
+    ------
+    ValueError
+        A group of `ms` has no values in `parts`, or a value per column is missing.
+    """
+    groups = list(ms.groups)
+    missing = [g for g in groups if g not in parts or len(parts[g]) != len(columns)]
+    if missing:
+        raise ValueError(MSG_PARTS.format(group=missing[0], k=len(columns)))
+    tp, fp, fn, n, draws = _rule_counts(ms, results, rule)
+    tp, fp, fn, n = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, n))
+    c_fp = np.broadcast_to(np.asarray(prices.c_fp, dtype=np.float64), n.shape)
+    c_fn = np.broadcast_to(np.asarray(prices.c_fn, dtype=np.float64), n.shape)
+    out = []
+    for j, column in enumerate(columns):
+        values = list(dict.fromkeys(str(parts[g][j]) for g in groups))
+        member = np.zeros((len(groups), len(values)))  # intersection group -> its value in this column
+        for i, g in enumerate(groups):
+            member[i, values.index(str(parts[g][j]))] = 1.0
+        summed = None
+        if draws is not None:
+            b_tp, b_fp, b_fn, b_n = draws
+            summed = (b_tp @ member, b_fp @ member, b_fn @ member, b_n @ member, (b_fp * c_fp + b_fn * c_fn) @ member)
+        out.append(
+            (
+                column,
+                disparities(
+                    values,
+                    tp @ member,
+                    fp @ member,
+                    fn @ member,
+                    n @ member,
+                    c_fp=0.0,
+                    c_fn=0.0,
+                    rule=rule,
+                    draws=summed,
+                    threshold=threshold,
+                    cost=(fp * c_fp + fn * c_fn) @ member,
+                ),
+            )
+        )
+    return tuple(out)
+
+
 def shipped_disparities(ms, rec, *, reference=None, threshold=THRESHOLD):
     """`rule_disparities` of the rule `rec` (a `decision.Recommendation`) ships, on the judged rows
     of `ms`, with its pooled groups marked; None for data with one group. The one call the audit
@@ -321,3 +403,12 @@ def shipped_disparities(ms, rec, *, reference=None, threshold=THRESHOLD):
     return rule_disparities(
         ms, rec.results, rec.rule, rec.prices, reference=reference, pooled=rec.pooled, threshold=threshold
     )
+
+
+def shipped_column_disparities(ms, rec, parts, columns: Sequence[str], *, threshold=THRESHOLD) -> tuple:
+    """`column_disparities` of the rule `rec` ships, one per group column (each against its
+    largest group); () with one group column or one group. The audit record's call, and the one
+    the Costs page makes for its per-column tables."""
+    if not parts or len(columns) < 2 or len(ms.groups) < 2:
+        return ()
+    return column_disparities(ms, rec.results, rec.rule, rec.prices, parts, columns, threshold=threshold)

@@ -39,6 +39,11 @@ MSG_SPLIT_ROLE = (
     "and judges them on test rows."
 )
 MSG_SAME_COLUMN = '{a} and {b} name the same column "{column}"; with --engine each needs a column of its own.'
+MSG_ENGINE_GROUPS = (
+    "--group is given {k} times ({columns}): the intersections of several group columns are read from the rows "
+    "in memory, so leave out --engine or give one --group."
+)
+MSG_UNKNOWN_GROUP = '{flag} names the group "{group}", which is not in {where}; the groups are {shown}.'
 
 
 def add_bootstrap_flags(p) -> None:
@@ -148,7 +153,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         choices=("probability", "logit", "raw"),
         help="how to read the scores (default: probability)",
     )
-    p.add_argument("--group", metavar="COL", help="group column for per-group prices and the fairness audit")
+    p.add_argument(
+        "--group",
+        action="append",
+        metavar="COL",
+        help="group column for per-group prices and the fairness audit; repeat it (--group race --group sex) to "
+        'audit the intersections ("African-American × Male"): the groups, the per-group prices and the cutoffs '
+        "are the intersections, and the disparities are reported for them and for each column alone",
+    )
     p.add_argument("--split", metavar="COL", help="column with train / test per row")
     p.add_argument("--positive", metavar="VALUE", help="the label value meaning positive, when labels are words")
     p.add_argument("--c-fp", required=True, type=_price, metavar="X", help="price of a false positive")
@@ -159,7 +171,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         default=[],
         type=_group_price,
         metavar="GROUP=X",
-        help="price of a false positive for one group (repeatable)",
+        help="price of a false positive for one group (repeatable); with several --group columns, GROUP is an "
+        'intersection, e.g. "Caucasian × Female"',
     )
     p.add_argument(
         "--c-fn-group",
@@ -167,7 +180,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         default=[],
         type=_group_price,
         metavar="GROUP=Y",
-        help="price of a false negative for one group (repeatable)",
+        help="price of a false negative for one group (repeatable); with several --group columns, GROUP is an "
+        "intersection",
     )
     p.add_argument("--unit", default="", type=_unit, metavar="U", help='unit of the prices, e.g. "$" or "minutes"')
     p.add_argument(
@@ -227,14 +241,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "--reference-group",
         metavar="NAME",
         help="the group every other is compared with in the disparities (default: the largest group on the "
-        "judged rows); needs --group",
+        "judged rows); needs --group. With several --group columns it names an intersection: the values joined "
+        'by " × " in the order of the --group flags, e.g. "Caucasian × Female"; each column alone is compared '
+        "with its largest group",
     )
     p.add_argument(
         "--fail-if-disparity",
         action="store_true",
         help="exit 1 when any disparity of the recommended rule fails the four-fifths rule: a group's flagged "
         "rate, false positive rate, false negative rate or cost per case, divided by the reference group's, "
-        "outside 0.8 to 1.25; needs --group",
+        "outside 0.8 to 1.25; needs --group (with several, the intersections' and each column's disparities)",
     )
     return p
 
@@ -279,14 +295,20 @@ def _read(path: str):
     return data, name, loading.read_table(data, name), loading.fingerprint(data)
 
 
-def _prices(args, names: Sequence, column: str | None) -> dict:
+def _prices(args, names: Sequence, columns: Sequence[str] | None) -> dict:
+    """{group: (c_fp, c_fn)}: --c-fp and --c-fn for every group, the per-group flags for theirs (with
+    several --group columns the groups are the intersections); DataError for a group not in the data."""
     costs = {g: [args.c_fp, args.c_fn] for g in names}
+    columns = list(columns or ())
     for flag, pairs, idx in (("--c-fp-group", args.c_fp_group, 0), ("--c-fn-group", args.c_fn_group, 1)):
         for group, price in pairs:
             if group not in costs:
-                where = f'column "{column}"' if column else "the data (no --group column was given)"
+                if len(columns) > 1:
+                    where = "the intersections of the columns " + " × ".join(f'"{c}"' for c in columns)
+                else:
+                    where = f'column "{columns[0]}"' if columns else "the data (no --group column was given)"
                 shown = ", ".join(f'"{g}"' for g in names)
-                raise DataError(f'{flag} names the group "{group}", which is not in {where}; the groups are {shown}.')
+                raise DataError(MSG_UNKNOWN_GROUP.format(flag=flag, group=group, where=where, shown=shown))
             costs[group][idx] = price
     return {g: tuple(p) for g, p in costs.items()}
 
@@ -312,10 +334,14 @@ def _scan_sweeps(args, scores: list[str]) -> tuple[dict, int, list[str]]:
 
     if args.positive:
         raise DataError("--positive is not available with --engine: the label column must hold 0/1 (or true/false).")
+    group = _group_columns(args)
+    if len(group) > 1:
+        raise DataError(MSG_ENGINE_GROUPS.format(k=len(group), columns=", ".join(f'"{c}"' for c in group)))
+    group = group[0] if group else None
     named = [
         ("--label", args.label),
         *(("--score", c) for c in scores),
-        ("--group", args.group),
+        ("--group", group),
         ("--split", args.split),
     ]
     named = [(flag, c) for flag, c in named if c]
@@ -329,7 +355,7 @@ def _scan_sweeps(args, scores: list[str]) -> tuple[dict, int, list[str]]:
             args.file,
             label=args.label,
             score=c,
-            group=args.group,
+            group=group,
             split=args.split,
             engine=args.engine,
             max_thresholds=DEFAULT_MAX_THRESHOLDS,
@@ -370,21 +396,22 @@ def run_audit(args) -> int:
     scores = list(dict.fromkeys(args.score))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        parts = None  # with several --group columns: each intersection's value in each (`Dataset.group_parts`)
         if args.engine:
             from costlib import loading
 
-            models, n_rows, name, notes, fp = _scan_models(args, scores)
+            models, n_rows, name, notes, fp = _scan_models(args, scores)  # one --group at most (`_scan_sweeps`)
             header = f"{n_rows:,} rows, read with {args.engine}"
             if fp:  # one file: named as the in-memory path names it
                 name = loading.display_name(os.path.basename(args.file))
         else:
-            models, n_rows, name, fp, notes, header = _memory_models(args, scores)
+            models, n_rows, name, fp, notes, header, parts = _memory_models(args, scores)
         names = list(next(iter(models.values())).groups)
         if args.reference_group is not None:
             from costlib.binary.disparity import check_reference
 
             check_reference(names, args.reference_group)  # refused before the work
-        costs = _prices(args, names, args.group)
+        costs = _prices(args, names, _group_columns(args))
         share = capacity_of(args)
         audit = build_audit(
             models,
@@ -399,9 +426,10 @@ def run_audit(args) -> int:
             n_rows=n_rows,
             data_notes=notes,
             columns=data_columns(
-                ColumnMapping(label=args.label, positive=args.positive, group=args.group, split=args.split),
+                ColumnMapping(label=args.label, positive=args.positive, group=_group_columns(args), split=args.split),
                 scale=args.scale if not args.engine else None,
             ),
+            group_parts=parts,
             capacity=share,
             capacity_cases=args.max_flagged if args.volume else None,
             model_identity=identity,
@@ -448,13 +476,19 @@ def run_audit(args) -> int:
         return EXIT_FAILED_CHECK
     if args.fail_unless_ship and not audit.recommendation.ship_model:
         return EXIT_FAILED_CHECK
-    if args.fail_if_disparity and audit.disparities is not None and audit.disparities.fails:
+    if args.fail_if_disparity and audit.disparities_fail:
         return EXIT_FAILED_CHECK
     return EXIT_OK
 
 
+def _group_columns(args) -> tuple[str, ...]:
+    """The --group columns, in the order given, each once (several: their intersections)."""
+    return tuple(dict.fromkeys(args.group or ()))
+
+
 def _memory_models(args, scores: list[str]):
-    """(models, rows, name, fingerprint, notes, header) from FILE read into memory."""
+    """(models, rows, name, fingerprint, notes, header, group parts) from FILE read into memory;
+    the group parts (`Dataset.group_parts`) are None unless several --group columns are given."""
     from costlib import loading
     from costlib.answers.audit import dataset_models
 
@@ -464,7 +498,7 @@ def _memory_models(args, scores: list[str]):
         positive=args.positive,
         scores=tuple(scores),
         score_scale=args.scale,
-        group=args.group,
+        group=_group_columns(args),
         split=args.split,
     )
     ds = loading.prepare(df, mapping, name=name, fingerprint=fp, flags=FLAGS)
@@ -490,13 +524,16 @@ def _memory_models(args, scores: list[str]):
             "same rows, which flatters them.",
             file=sys.stderr,
         )
-    return dataset_models(ds, scores), ds.n_rows, name, fp, notes, header
+    return dataset_models(ds, scores), ds.n_rows, name, fp, notes, header, ds.group_parts
 
 
 def record_line(d: dict) -> str:
     """What the audit judged, in one line (the record's data dictionary)."""
     split = f'split "{d["split"]}" (train "{d["train"]}", test "{d["test"]}")' if d["split"] else "no split"
-    group = f'group "{d["group"]}"' if d["group"] else "no group"
+    if d.get("group_columns"):
+        group = "groups the intersections of " + " × ".join(f'"{c}"' for c in d["group_columns"])
+    else:
+        group = f'group "{d["group"]}"' if d["group"] else "no group"
     return (
         f'Judged: label "{d["label"]}" (positive: {d["positive"]}), score "{d["score"]}" ({d["scale"]}), '
         f"{group}, {split}; sha256 {d['sha256'] or '(not computed)'}."
@@ -525,11 +562,11 @@ def _print_text(args, audit, name: str, header: str, costs: dict, identity: dict
         print(f"  {price}")
     print()
     print(format_table(audit))
-    if audit.disparities is not None:
-        from costlib.present.disparity_table import disparity_caption, disparity_table
+    from costlib.present.disparity_table import disparity_tables
 
+    for caption, table in disparity_tables(audit):  # the groups', then with several --group columns each one's
         print()
-        print(disparity_caption(audit.disparities) + ":")
-        print(disparity_table(audit.disparities, audit.unit).to_string(index=False))
+        print(caption + ":")
+        print(table.to_string(index=False))
     print()
     print(audit.sensitivity)

@@ -28,7 +28,9 @@ class ColumnMapping:
     scores           one column per model; higher means more likely positive
     score_scale      "probability" (must lie in [0, 1]), "logit" (mapped by the sigmoid,
                      an explicit user choice) or "raw" (any real; cost pages only)
-    group            group column for per-group prices and the fairness audit
+    group            group column for per-group prices and the fairness audit; several columns
+                     (a tuple) audit their intersection (`group_columns`; a list or a tuple of
+                     one is read as that one column, an empty one as None)
     split            column with train / validation / test per row
     weight           non-negative case weights
     delta            signed instance margin (sign = label, size = price of an error)
@@ -44,7 +46,7 @@ class ColumnMapping:
     positive: str | None = None
     scores: tuple[str, ...] = ()
     score_scale: str = "probability"
-    group: str | None = None
+    group: str | tuple[str, ...] | None = None
     split: str | None = None
     weight: str | None = None
     delta: str | None = None
@@ -58,6 +60,23 @@ class ColumnMapping:
     class_probs: tuple[str, ...] = ()
     class_names: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        group = self.group
+        if group is not None and not isinstance(group, str):
+            names = tuple(dict.fromkeys(str(c) for c in group))
+            object.__setattr__(self, "group", None if not names else names[0] if len(names) == 1 else names)
+
+    @property
+    def group_columns(self) -> tuple[str, ...]:
+        """The group columns, in the order given (empty without one).
+
+        >>> ColumnMapping(group=("race", "sex")).group_columns, ColumnMapping(group=["sex"]).group
+        (('race', 'sex'), 'sex')
+        """
+        if self.group is None:
+            return ()
+        return (self.group,) if isinstance(self.group, str) else tuple(self.group)
+
 
 @dataclass(frozen=True, eq=False)
 class Dataset:
@@ -65,7 +84,10 @@ class Dataset:
 
     y           int8 0/1 binary labels
     scores      model name -> float64 scores (probabilities when `probabilities` is True)
-    groups      object array of group names (str), or None
+    groups      object array of group names (str), or None; with several group columns, each
+                row's intersection group (`loading.intersections.intersection_key`)
+    group_parts with several group columns, {intersection group: its value in each column, in
+                the order of `mapping.group_columns`}; None for one group column or none
     split       object array with values in SPLIT_ROLES, or None
     weight      float64 non-negative weights, or None
     delta       float64 signed instance margins (from delta, votes, rating or measurement)
@@ -91,6 +113,7 @@ class Dataset:
     class_names: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     sweeps: dict | None = None
+    group_parts: dict | None = None
 
     @property
     def counts_only(self) -> bool:

@@ -21,6 +21,7 @@ from costlib.loading import roles
 from costlib.loading.budget import upload_memory_budget, work_bytes
 from costlib.loading.cells import NA_TOKENS, categories
 from costlib.loading.guessing import guess_mapping, near_misses  # noqa: F401 (guess_mapping: the doctest)
+from costlib.loading.intersections import intersection_groups
 from costlib.loading.messages import (
     FIX_DROP_LABELS,
     FIX_LOGIT,
@@ -154,7 +155,11 @@ def prepare(
     y, positive, class_codes, class_label_names = _labels(t, m, drop_missing_labels)
     scores = {c: _scores(t, c, m.score_scale) for c in dict.fromkeys(m.scores or ())}
     weight = roles.weight(t, m.weight) if m.weight else None
-    groups = roles.groups(t, m.group, top_groups) if m.group else None
+    groups = parts = None
+    if len(m.group_columns) > 1:  # several columns: their intersection
+        groups, parts = intersection_groups(t, m.group_columns, top_groups)
+    elif m.group:
+        groups = roles.groups(t, m.group, top_groups)
     split = roles.split(t, m.split) if m.split else None
     delta = roles.delta(t, m)
     y_class, class_probs, class_names = _multiclass(t, m, class_codes, class_label_names, renormalise)
@@ -177,6 +182,7 @@ def prepare(
         class_probs=class_probs,
         class_names=class_names,
         notes=tuple(t.notes),
+        group_parts=parts,
     )
 
 
@@ -273,8 +279,8 @@ def _unique_columns(df: pd.DataFrame, name: str) -> pd.DataFrame:
 def _roles(m: ColumnMapping) -> list[tuple[str, str]]:
     """(role in words, column) for every mapped column."""
     found = [("the label", m.label)] + [("a score", c) for c in dict.fromkeys(m.scores or ())]
+    found += [("the group", c) for c in m.group_columns]
     found += [
-        ("the group", m.group),
         ("the split", m.split),
         ("the weight", m.weight),
         ("the delta", m.delta),

@@ -50,6 +50,32 @@ def disparity_caption(d) -> str:
     )
 
 
+COLUMN_ALONE = "Column “{column}” alone (its groups gather the intersections that hold them)"
+"""The heading of one group column's disparities, when several group columns are audited."""
+
+
+def column_caption(column: str, d) -> str:
+    """The caption of one group column's disparities (`disparity.column_disparities`): which
+    column, then what `disparity_caption` says of the table.
+
+    >>> from costlib.binary.disparity import disparities
+    >>> column_caption("sex", disparities(["F", "M"], [4, 1], [1, 1], [1, 4], [10, 10], c_fp=1, c_fn=1))[:35]
+    'Column “sex” alone (its groups gath'
+    """
+    return COLUMN_ALONE.format(column=shorten(str(column))) + ": " + disparity_caption(d)
+
+
+def disparity_tables(audit) -> list:
+    """[(caption, table)] of an audit's disparities as a person reads them (the report, the command
+    line): between the groups, then, with several group columns, each column alone."""
+    out = []
+    if audit.disparities is not None:
+        out.append((disparity_caption(audit.disparities), disparity_table(audit.disparities, audit.unit)))
+    for column, d in audit.column_disparities:
+        out.append((column_caption(column, d), disparity_table(d, audit.unit)))
+    return out
+
+
 def disparity_table(d, unit: str = "") -> pd.DataFrame:
     """Each group against the reference group, per metric (`disparity.Disparities`), as a person
     reads it (page, report and command line): the value beside the reference's, the ratio and the

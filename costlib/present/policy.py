@@ -342,6 +342,38 @@ class PolicyFileError(DataError):
         self.reason = reason
 
 
+MSG_GROUP_COLUMNS = (
+    '"data.group_columns" must list from 2 to {most} group columns by name (text), whose intersection '
+    '"data.group" names ({example}), got {got}'
+)
+MAX_GROUP_COLUMNS = 10  # group columns a policy may name (their intersections are its groups)
+
+
+def _group_columns(data: Mapping, group) -> dict:
+    """``{"group_columns": [...]}`` of a policy fitted on the intersections of several group columns
+    (`costlib.loading.intersections`), checked: 2 to `MAX_GROUP_COLUMNS` names of text, each once, whose
+    intersection name (`intersection_key`) is ``data.group`` (the name `costlib apply` gives the groups it
+    builds from them); ``{}`` when there is none. A `PolicyFileError` otherwise."""
+    from costlib.loading.intersections import intersection_key
+
+    columns = data.get("group_columns")
+    if columns is None:
+        return {}
+    ok = (
+        isinstance(columns, list)
+        and 2 <= len(columns) <= MAX_GROUP_COLUMNS
+        and all(isinstance(c, str) and 0 < len(c) <= MAX_TEXT for c in columns)
+        and len(set(columns)) == len(columns)
+    )
+    if not ok or group != intersection_key(columns):
+        raise _bad(
+            MSG_GROUP_COLUMNS.format(
+                most=MAX_GROUP_COLUMNS, example='"race" and "sex": "race × sex"', got=_show(columns)
+            )
+        )
+    return {"group_columns": [writable_text(c, '"data.group_columns"') for c in columns]}
+
+
 def _bad(reason: str) -> PolicyFileError:
     return PolicyFileError(reason)
 
@@ -522,6 +554,7 @@ def load_policy(text: str | bytes) -> dict:
         if x is not None and (isinstance(x, bool) or not isinstance(x, (str, int)) or len(str(x)) > MAX_TEXT):
             raise _bad(f'"data.{role}" must be a column name or value (text), got {_show(x)}')
         roles[role] = None if x is None else str(x) if isinstance(x, str) else int(x)
+    roles.update(_group_columns(data, roles["group"]))
     if roles["scale"] is not None and roles["scale"] not in SCALES:
         raise _bad(f'"data.scale" must be one of {", ".join(SCALES)}, got {_show(roles["scale"])}')
     prices, named = {}, set()

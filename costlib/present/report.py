@@ -41,7 +41,7 @@ from costlib.present.cost_figures import (
     rule_bars_figure,
     sensitivity_figure,
 )
-from costlib.present.disparity_table import disparity_caption, disparity_table
+from costlib.present.disparity_table import disparity_tables
 from costlib.present.identity import identity_text
 from costlib.present.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
 from costlib.present.tables import (
@@ -326,6 +326,20 @@ def _capacity_html(a, figure, figs: dict) -> str:
     )
 
 
+GROUP_COLUMNS = "{columns}: the groups are their intersections (“a × b”)"
+"""The record's line for several group columns."""
+GROUPS_BY_COLUMN = (
+    "The groups are the intersections of the columns {columns}; the first table compares them, and each column's "
+    "table compares its groups alone, each gathering the intersections that hold it, against that column's largest."
+)
+"""What the disparity tables are, when several group columns are audited."""
+
+
+def _groups_sentence(a) -> str:
+    """`GROUPS_BY_COLUMN` for an audit of several group columns."""
+    return GROUPS_BY_COLUMN.format(columns=", ".join(f"“{c}”" for c, _ in a.column_disparities))
+
+
 def _record_table(a) -> pd.DataFrame:
     """What the audit judged: the data dictionary, the rules compared and the groups pooled."""
     d = a.data_dictionary
@@ -339,7 +353,11 @@ def _record_table(a) -> pd.DataFrame:
         ("score column (the model audited)", d["score"]),
         *([("model identity", identity_text(a.model_identity))] if a.model_identity else []),
         ("score scale", d["scale"] or "(not named)"),
-        ("group column", d["group"] or "(none: everyone is one group)"),
+        (
+            ("group columns", GROUP_COLUMNS.format(columns=", ".join(f"“{c}”" for c in d["group_columns"])))
+            if d.get("group_columns")
+            else ("group column", d["group"] or "(none: everyone is one group)")
+        ),
         (
             "split column",
             f"{split} (train rows: “{d['train']}”, test rows: “{d['test']}”)"
@@ -575,7 +593,8 @@ def audit_html(audit) -> str:
         (
             "<h3>Disparities against a reference group</h3><p>Aequitas's reading: a group's metric divided by the "
             "reference group's; a ratio outside the stated range fails. A pooled group's numbers are its own.</p>"
-            + table_html(disparity_table(a.disparities, a.unit), caption=disparity_caption(a.disparities))
+            + (f"<p>{html_escape(_groups_sentence(a))}</p>" if a.column_disparities else "")
+            + "".join(table_html(table, caption=caption) for caption, table in disparity_tables(a))
             if a.disparities is not None
             else ""
         ),

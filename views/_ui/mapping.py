@@ -17,6 +17,12 @@ SCALES = {
     "logit": "logits (mapped by the sigmoid)",
     "raw": "raw scores (cost pages only)",
 }
+MORE_GROUPS = "More group columns (optional: audit their intersections)"
+MORE_GROUPS_HELP = (
+    "With more than one group column, the groups are their intersections (race × sex: “African-American × Male”): "
+    "per-group prices, cutoffs and rates are the intersections', and the disparities are shown for them and for "
+    "each column alone."
+)
 DELTA_SOURCES = ["none", "delta column", "annotator votes", "rating", "measurement and threshold"]
 
 
@@ -81,6 +87,14 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
     with c2:
         group = choice(
             "Group column (optional, for per-group prices)", cols, guess.group, mk("group"), accept_new_options=wide
+        )
+        more_groups = st.multiselect(
+            MORE_GROUPS,
+            cols,
+            key=mk("more_groups"),
+            format_func=option_names(cols),
+            accept_new_options=wide,
+            help=MORE_GROUPS_HELP,
         )
         split = choice(
             "Split column (optional: train / validation / test)",
@@ -151,7 +165,7 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         positive=positive,
         scores=tuple(scores),
         score_scale=scale,
-        group=group,
+        group=tuple(c for c in (group, *more_groups) if c is not None),  # one column, several, or none
         split=split,
         weight=weight,
         class_label=class_label,
