@@ -4,7 +4,6 @@ import streamlit as st
 
 from costlib import answers
 from costlib.core import settings
-from costlib.present import figures
 from views._ui.details import details_setting
 from views._ui.display import say, show_chart, show_live_table, show_verdict
 from views._ui.memo import memo
@@ -23,10 +22,10 @@ st.subheader("What to ship")
 show_verdict(answer.verdict)
 say("caption", answer.sentence)
 c1, c2 = st.columns(2)
-show_chart(answers.instance_figure(answer), key="nec_curve", where=c1, words_where=st)
+show_chart(answer.figure(), key="nec_curve", where=c1, words_where=st)
 with c2:
     if details_setting(answers.INSTANCE_DETAILS):
-        show_chart(figures.delta_histogram(answer.delta, groups=answer.groups), key="delta_hist")
+        show_chart(answer.delta_figure(), key="delta_hist")
 
 
 @live
@@ -47,7 +46,7 @@ def explore() -> None:
         help="NEC and the error rate of every model at this cutoff, by group; the answer above "
         "does not change with it.",
     )
-    fig, overall, by_group = answers.instance_cutoff(answer, threshold)
+    fig, overall, by_group = answer.at_cutoff(threshold)
     show_chart(fig, key="nec_bar")
     show_live_table(overall, "nec", key="nec_table")
     if len(by_group):

@@ -4,7 +4,8 @@ A page reads its widgets, makes one call here for what it shows, and draws it: n
 no sentence is made in a page. Each function returns plain objects (tables, figures,
 `words.Verdict`, sentences), so the same answer can be checked without Streamlit.
 
-- `instance`: Instance costs, `instance_answer` (per dataset) and `instance_cutoff` (per cutoff);
+- `instance`: Instance costs, `instance_answer` (per dataset; its figures and another cutoff's
+  tables on request);
 - `value`: Value, its sweeps, tables and sentences, and `value_k`, the k that follows from the
   price book at `mean_price` (the groups weighted by their judged cases), which Calibration reads too;
 - `calibration`: Calibration, `calibration_fit` (per dataset and model) and `calibration_answer`;
@@ -59,7 +60,7 @@ from costlib.answers.costs import (
     sensitivity,
 )
 from costlib.answers.data import classes_sentence, data_folder_sentence, fix_offer, previous_upload_sentence
-from costlib.answers.instance import InstanceAnswer, instance_answer, instance_cutoff, instance_figure
+from costlib.answers.instance import InstanceAnswer, instance_answer
 from costlib.answers.matrix import (
     MATRIX_CELLS_REFUSED,
     MatrixAnswer,
@@ -182,8 +183,6 @@ __all__ = [
     "watch_answer",
     "InstanceAnswer",
     "instance_answer",
-    "instance_figure",
-    "instance_cutoff",
     "judged_cases",
     "mean_price",
     "KChoice",

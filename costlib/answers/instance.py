@@ -26,6 +26,18 @@ class InstanceAnswer:
     necs: NecSweeps  # every model's sweeps, by group: a cutoff move reads these
     cutoff_range: tuple[float, float, float]  # (low, high, start) of the cutoff to explore
 
+    def figure(self):
+        """NEC against the cutoff, the recommendation marked (`instance_figure`)."""
+        return instance_figure(self)
+
+    def delta_figure(self):
+        """The histogram of the judged cases' delta, by group: drawn on request."""
+        return figures.delta_histogram(self.delta, groups=self.groups)
+
+    def at_cutoff(self, threshold: float):
+        """(figure, table overall, table by group) at another cutoff (`instance_cutoff`)."""
+        return instance_cutoff(self, threshold)
+
 
 def instance_answer(ds: Dataset) -> InstanceAnswer:
     """The recommended cutoff by NEC, the NEC curves and the sweeps to explore other cutoffs."""
@@ -62,8 +74,7 @@ def instance_answer(ds: Dataset) -> InstanceAnswer:
 
 
 def instance_figure(answer: InstanceAnswer):
-    """NEC against the cutoff, the recommendation marked (the histogram of delta, which the
-    page draws on request, is `figures.delta_histogram(answer.delta, groups=answer.groups)`)."""
+    """NEC against the cutoff, the recommendation marked."""
     rec = answer.rec
     fig = figures.line_figure(
         answer.curves,
