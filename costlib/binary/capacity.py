@@ -50,6 +50,19 @@ def binds(share: float | None) -> bool:
     return share is not None and float(share) < 1.0
 
 
+def at_random(share: float, nobody, everyone):
+    """What flagging a `share` of the cases at random, without a model, comes to, from what
+    flagging nobody and flagging everyone come to (costs, counts or worths, scalars or arrays):
+    its expectation, the mixture ``(1 - share) * nobody + share * everyone``. Under a review limit
+    that flagging everyone does not fit, it is the no-model choice a model must beat (the one
+    home of that rule: the judged rules, the honest baseline, the Value page and Watch read it).
+
+    >>> at_random(0.25, 4.0, 8.0)
+    5.0
+    """
+    return (1 - share) * nobody + share * everyone
+
+
 # ---------------------------------------------------------------------------------------
 # One cutoff within a cap, and the capacity curve
 

@@ -230,10 +230,12 @@ def evaluate_rules(
     if C.binds(capacity):
         c = float(capacity)
         pos, neg = ms.judge.positives, ms.judge.negatives
-        tp, fp, fn = (np.vstack((x, row)) for x, row in ((tp, c * pos), (fp, c * neg), (fn, (1 - c) * pos)))
-        cost = np.vstack((cost, mistakes_cost(c * neg, (1 - c) * pos, prices.c_fp, prices.c_fn)))
+        zero = np.zeros_like(pos)  # flagging nobody flags no case; flagging everyone misses none
+        row_tp, row_fp, row_fn = C.at_random(c, zero, pos), C.at_random(c, zero, neg), C.at_random(c, pos, zero)
+        tp, fp, fn = (np.vstack((x, row)) for x, row in ((tp, row_tp), (fp, row_fp), (fn, row_fn)))
+        cost = np.vstack((cost, mistakes_cost(row_fp, row_fn, prices.c_fp, prices.c_fn)))
         if boot is not None:
-            mix = (1 - c) * boot[:, rules.index(R.NOBODY)] + c * boot[:, rules.index(R.EVERYONE)]
+            mix = C.at_random(c, boot[:, rules.index(R.NOBODY)], boot[:, rules.index(R.EVERYONE)])
             boot = np.concatenate((boot, mix[:, None]), axis=1)
         rules = (*rules, R.AT_RANDOM)
         cut_of[R.AT_RANDOM] = np.full(len(ms.groups), np.nan)

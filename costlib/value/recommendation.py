@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from costlib.binary.capacity import at_random
 from costlib.core import rules as R
 from costlib.core import ship as S
 from costlib.core import validation as v
@@ -180,15 +181,15 @@ def recommend_value(
     answer_all = float(values[-1])
     # value is negative cost: the no-model choice between handing over (flag nobody) and answering all;
     # under a cap that does not allow handing everything over, between answering all and handing a
-    # share up to the cap at random (worth cap * r + (1 - cap) * answering all: a model without
-    # signal does no better, so it is what the model must beat)
+    # share up to the cap at random (`capacity.at_random`: worth cap * r + (1 - cap) * answering all; a
+    # model without signal does no better, so it is what the model must beat)
     can_hand_all = cap is None or cap >= 1.0 - TIE_TOLERANCE
     if can_hand_all:
         answers = no_model_choice(-hand_over, -answer_all) == R.EVERYONE
         baseline, base_value = (ANSWER_ALL, answer_all) if answers else (HAND_OVER, hand_over)
     else:
-        at_random = cap * hand_over + (1 - cap) * answer_all
-        baseline, base_value = (HAND_AT_RANDOM, at_random) if at_random > answer_all else (ANSWER_ALL, answer_all)
+        random_worth = at_random(cap, answer_all, hand_over)
+        baseline, base_value = (HAND_AT_RANDOM, random_worth) if random_worth > answer_all else (ANSWER_ALL, answer_all)
     value = float(values[sweep.index_at(tau)])
     tau_star = value_threshold(k)
     cutoffs = {
@@ -203,7 +204,7 @@ def recommend_value(
         n = sweep.total
         per_rule = (res.tp[:, :, 0] - k * res.fp[:, :, 0] + r * (n - res.tp[:, :, 0] - res.fp[:, :, 0])) / n
         if baseline == HAND_AT_RANDOM:
-            base = cap * r + (1 - cap) * per_rule[:, list(cutoffs).index(ANSWER_ALL)]
+            base = at_random(cap, per_rule[:, list(cutoffs).index(ANSWER_ALL)], r)
         else:
             base = per_rule[:, list(cutoffs).index(baseline)]
         lo, hi = percentile_interval(per_rule[:, 0] - base)

@@ -104,7 +104,7 @@ def judge_period(
     if random_share is None:
         spent_g, flagged_g = cost[0], (counts.tp[0] + counts.fp[0])
     else:
-        spent_g, flagged_g = at_random(random_share, cost[1], cost[2]), random_share * n_g
+        spent_g, flagged_g = C.at_random(random_share, cost[1], cost[2]), random_share * n_g
     total = float(n_g.sum())
     shipped = float(spent_g.sum() / total)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -134,7 +134,7 @@ def judge_period(
         nobody, everyone = float(cost[1].sum()), float(cost[2].sum())
         other = R.EVERYONE
         if C.binds(capacity):  # flagging everyone does not fit: flagging up to the limit at random
-            other, everyone = R.AT_RANDOM, at_random(float(capacity), nobody, everyone)
+            other, everyone = R.AT_RANDOM, C.at_random(float(capacity), nobody, everyone)
         no_model = R.NOBODY if no_model_choice(nobody, everyone) == R.NOBODY else other
         refit = (nobody if no_model == R.NOBODY else everyone) / total
         regret = shipped - refit
@@ -149,12 +149,6 @@ def judge_period(
     alert = bool(math.isfinite(low) and low > 0)
     flagged = float(flagged_g.sum() / total)
     return PeriodJudgement(shipped, refit, regret, low, high, best, best_cost, flagged, by_group, alert, no_model)
-
-
-def at_random(share: float, nobody, everyone):
-    """The cost of flagging a `share` of the cases at random, without the model, from the costs of
-    flagging nobody and everyone (its expectation: a mixture of the two)."""
-    return (1 - share) * nobody + share * everyone
 
 
 def _regret_interval(
@@ -172,7 +166,7 @@ def _regret_interval(
     else:  # edge 0 flags nobody, the last flags everyone
         nobody = H.cost_at(draws.judge_tp, draws.judge_fp, np.zeros((1, cut.size), dtype=int), c_fp, c_fn)
         everyone = H.cost_at(draws.judge_tp, draws.judge_fp, np.full((1, cut.size), draws.edges.size - 1), c_fp, c_fn)
-        spent = at_random(random_share, nobody, everyone).sum(axis=1)
+        spent = C.at_random(random_share, nobody, everyone).sum(axis=1)
     judged = (draws.judge_tp[..., -1] + draws.judge_fp[..., -1]).astype(np.float64).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         other = refits.baseline if against == "baseline" else refits.per_group if per_group else refits.single

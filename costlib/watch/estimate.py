@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from costlib.binary.capacity import at_random
 from costlib.stats.intervals import percentile_interval
 from costlib.watch.shift import move_to_prior, prior_fixed_points
 
@@ -189,8 +190,7 @@ def _shipped_cells(st: Setting, w, flagged_cost: np.ndarray, missed_cost: np.nda
     """(b, m) each cell's cost under the shipped policy, weights `w`: its cutoffs, or its random share
     (that share of each cell flagged)."""
     if st.random_share is not None:
-        r = st.random_share
-        return w * ((1 - r) * missed_cost + r * flagged_cost)
+        return w * at_random(st.random_share, missed_cost, flagged_cost)
     return w * np.where(st.shipped, flagged_cost, missed_cost)
 
 
