@@ -1,6 +1,5 @@
 """Train with costs: does training with each case's own price beat standard training on this data?"""
 
-import pandas as pd
 import streamlit as st
 
 from costlib import answers
@@ -10,8 +9,6 @@ from costlib.core.escaping import md_escape
 from costlib.training import data as training_data
 from costlib.training import words as training_words
 from costlib.training.compare import METHODS
-from costlib.training.figures import change_figure, training_figure
-from costlib.training.summary import predictability_interval, training_summary
 from views._ui.display import page_header, say, show_chart, show_error, show_table
 from views._ui.state import ensure_setting, mirror, set_setting, setting, setting_notes
 from views._ui.training import built_in, from_table_cached, training_results, upload_choices
@@ -92,36 +89,22 @@ if not methods:
     st.stop()
 results, r2 = training_results(data, choice, methods, seeds, submitted=submitted, random_state=RANDOM_STATE)
 
-summary = training_summary(results)
-r2_mean, r2_low, r2_high = predictability_interval(r2)
-verdict = training_words.training_verdict(summary)
-say(answers.training_verdict_kind(summary), verdict, bold=True)
+answer = answers.training_answer(results, r2, methods=methods, data_name=data.name)
+say(answer.kind, answer.verdict, bold=True)
 
 c1, c2 = st.columns([3, 2])
-chart = training_figure(summary, title=f"NEC and error rate on {data.name}")
-show_chart(chart, key="train_chart", where=c1, words_where=st)
+show_chart(answer.chart, key="train_chart", where=c1, words_where=st)
 with c2:
-    st.metric(
-        "Can the features predict the costs? Held-out R² of |δ|",
-        "n/a" if pd.isna(r2_mean) else f"{r2_mean:.2f}",
-        help="A ridge regression of |δ| on the features, fitted on each seed's training rows and scored on its "
-        "test rows; mean over seeds.",
-    )
-    say("markdown", training_words.predictability_sentence(r2_mean, r2_low, r2_high))
-    if "standard" in methods and len(methods) > 1:
-        show_chart(change_figure(summary), key="train_change")
-for note in training_words.result_notes(results):
+    st.metric(answers.PREDICTABILITY_LABEL, answer.r2, help=answers.PREDICTABILITY_HELP)
+    say("markdown", answer.r2_sentence)
+    if answer.change_chart is not None:
+        show_chart(answer.change_chart, key="train_change")
+for note in answer.notes:
     say("caption", note)
 
 
 st.subheader("By way of training")
-st.caption(
-    "Means over seeds with 95% t intervals (low, high); the NEC change is relative to standard training, "
-    "paired by seed; the δ error is the regression's mean absolute error in δ. The CSV keeps the column names "
-    "of costlib.training_summary and every digit. The seeds "
-    "re-split the same rows, so these intervals show the noise of the splits and fits, and are narrower than "
-    "new data would give."
-)
-show_table(answers.training_table(summary), "training_summary", key="train_summary", export=summary)
+st.caption(answers.TRAINING_TABLE_MEANING)
+show_table(answer.summary_table, "training_summary", key="train_summary", export=answer.summary)
 with st.expander("Every seed"):
-    show_table(answers.training_table(results), "training_results", key="train_results", export=results)
+    show_table(answer.results_table, "training_results", key="train_results", export=answer.results)

@@ -13,7 +13,7 @@ no sentence is made in a page. Each function returns plain objects (tables, figu
 - `costs`: Costs & groups, its metrics, the audit for the downloads and the sensitivity section;
 - `prices`: Find my prices, `prices_answer` (the bracket settled, the next question, the verdict, the
   cutoffs by ratio) and `prices_from_answers`;
-- `training`: Train with costs, the verdict's colour and the table as read;
+- `training`: Train with costs, `training_answer` (verdict, charts, predictability, tables);
 - `data`: the Data page's sentences; `roles`: what a dataset can feed, the role each page needs;
 """
 
@@ -78,7 +78,15 @@ from costlib.answers.prices import (
     prices_from_answers,
 )
 from costlib.answers.sections import COSTS_DETAILS, INSTANCE_DETAILS, MATRIX_DETAILS, VALUE_DETAILS, Details
-from costlib.answers.training import training_table, training_verdict_kind
+from costlib.answers.training import (
+    PREDICTABILITY_HELP,
+    PREDICTABILITY_LABEL,
+    TRAINING_TABLE_MEANING,
+    TrainingAnswer,
+    training_answer,
+    training_table,
+    training_verdict_kind,
+)
 from costlib.answers.value import (
     ACCEPTANCE_RULES_NOTE,
     CALIBRATION_VALUE_NOTE,
@@ -232,6 +240,11 @@ __all__ = [
     "MatrixAnswer",
     "training_verdict_kind",
     "training_table",
+    "training_answer",
+    "TrainingAnswer",
+    "PREDICTABILITY_LABEL",
+    "PREDICTABILITY_HELP",
+    "TRAINING_TABLE_MEANING",
     "costs_metrics",
     "CapacityView",
     "capacity_view",

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
 from costlib.training import words as training_words
+
+PREDICTABILITY_LABEL = "Can the features predict the costs? Held-out R² of |δ|"
+PREDICTABILITY_HELP = (
+    "A ridge regression of |δ| on the features, fitted on each seed's training rows and scored on its "
+    "test rows; mean over seeds."
+)
+TRAINING_TABLE_MEANING = (
+    "Means over seeds with 95% t intervals (low, high); the NEC change is relative to standard training, "
+    "paired by seed; the δ error is the regression's mean absolute error in δ. The CSV keeps the column names "
+    "of costlib.training_summary and every digit. The seeds "
+    "re-split the same rows, so these intervals show the noise of the splits and fits, and are narrower than "
+    "new data would give."
+)
 
 
 def training_verdict_kind(summary: pd.DataFrame) -> str:
@@ -30,3 +45,56 @@ def training_table(frame: pd.DataFrame) -> pd.DataFrame:
     if "method" in out:
         out["method"] = [training_words.method_label(m) for m in out["method"]]
     return out.rename(columns=training_words.COLUMN_WORDS)
+
+
+@dataclass(frozen=True, eq=False)
+class TrainingAnswer:
+    """What the Train with costs page shows for the seeds trained so far.
+
+    summary, results   `training_summary` over the seeds, and every seed's rows (the downloads)
+    kind, verdict      the verdict's colour (`training_verdict_kind`) and its sentence
+    chart              NEC and error rate of each way of training
+    change_chart       NEC change against standard training (None without standard training
+                       beside another way)
+    r2                 the held-out R² of |δ| as shown ("n/a" without one), and its sentence
+    notes              what the results ask to be told (`training_words.result_notes`)
+    """
+
+    summary: pd.DataFrame
+    results: pd.DataFrame
+    kind: str
+    verdict: str
+    chart: object
+    change_chart: object | None
+    r2: str
+    r2_sentence: str
+    notes: tuple[str, ...]
+
+    @property
+    def summary_table(self) -> pd.DataFrame:
+        return training_table(self.summary)
+
+    @property
+    def results_table(self) -> pd.DataFrame:
+        return training_table(self.results)
+
+
+def training_answer(results: pd.DataFrame, r2: pd.Series, *, methods: tuple, data_name: str) -> TrainingAnswer:
+    """The Train with costs page's answer from the seeds trained (`results`, and the cost
+    predictability `r2` of each seed)."""
+    from costlib.training.figures import change_figure, training_figure
+    from costlib.training.summary import predictability_interval, training_summary
+
+    summary = training_summary(results)
+    r2_mean, r2_low, r2_high = predictability_interval(r2)
+    return TrainingAnswer(
+        summary=summary,
+        results=results,
+        kind=training_verdict_kind(summary),
+        verdict=training_words.training_verdict(summary),
+        chart=training_figure(summary, title=f"NEC and error rate on {data_name}"),
+        change_chart=change_figure(summary) if "standard" in methods and len(methods) > 1 else None,
+        r2="n/a" if pd.isna(r2_mean) else f"{r2_mean:.2f}",
+        r2_sentence=training_words.predictability_sentence(r2_mean, r2_low, r2_high),
+        notes=tuple(training_words.result_notes(results)),
+    )
