@@ -6,8 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from costlib.answers.audit import dataset_models
 from costlib.answers.roles import NEEDS, fallback_sentence, has_role
-from costlib.binary.decision import SINGLE_GROUP, sweep_model
+from costlib.binary.decision import SINGLE_GROUP
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import md_escape, option_names
 from costlib.loading.budget import table_budget
@@ -117,11 +118,6 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
     return ds
 
 
-def rows(ds: Dataset, purpose: str):
-    """Row mask for `purpose` ("fit", "judge", "calibrate"): see `Dataset.purpose_rows`."""
-    return ds.purpose_rows(purpose)
-
-
 def group_names(ds: Dataset) -> list:
     """The groups of `ds`, sorted (one group `SINGLE_GROUP` when no group column is mapped)."""
     if ds.counts_only:
@@ -135,25 +131,7 @@ def model_sweeps(ds: Dataset) -> dict:
     """{model: decision.ModelSweeps} for every score column, fitted on train, judged on test."""
     if ds.counts_only:
         return dict(ds.sweeps)
-    fit, judge = rows(ds, "fit"), rows(ds, "judge")
-    return {
-        m: memo(
-            "model_sweeps",
-            ds,
-            (m,),
-            lambda m=m: sweep_model(
-                ds.y,
-                ds.scores[m],
-                ds.groups,
-                fit=fit,
-                judge=judge,
-                sample_weight=ds.weight,
-                name=m,
-                probabilities=ds.probabilities,
-            ),
-        )
-        for m in ds.scores
-    }
+    return {m: memo("model_sweeps", ds, (m,), lambda m=m: dataset_models(ds, (m,))[m]) for m in ds.scores}
 
 
 def model_picker(ds: Dataset, label: str = "Model (score column)", key: str = "model") -> str:
