@@ -21,7 +21,6 @@ KNOWN_UP = {
     ("costlib.watch.report", "costlib.handoff.policy"),
 }
 KNOWN_CIRCLES = {
-    frozenset({"costlib.binary.capacity", "costlib.binary.decision", "costlib.binary.honest"}),
     frozenset({"costlib.handoff.estimator", "costlib.handoff.policy"}),
 }
 

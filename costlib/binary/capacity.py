@@ -562,7 +562,7 @@ def limit_facts(models, rec, unlimited) -> Limit:
     """`Limit` of a recommendation within a cap (`rec`) and the one without it, of the models
     ``{name: ModelSweeps}`` they chose from. Both answers' model cutoffs are read (what the model
     would flag, whatever the verdict), on the fitting rows; `Limit.more_saves` makes `rec` again
-    at a larger cap (`decision.answer_at`)."""
+    at a larger cap (`decision.Recommendation.answer_at`)."""
     free = flagged_share(models[unlimited.model].fit, unlimited.cutoffs)
     ms = models[rec.model]
     return Limit(
@@ -577,7 +577,5 @@ def limit_facts(models, rec, unlimited) -> Limit:
 
 
 def _answer_cost(models, rec, share: float) -> float:
-    """Cost per case of `rec` made again at a cap of `share` (`decision.answer_at`)."""
-    from costlib.binary.decision import answer_at
-
-    return float(answer_at(models, rec, share).cost)
+    """Cost per case of `rec` made again at a cap of `share` (`decision.Recommendation.answer_at`)."""
+    return float(rec.answer_at(models, share).cost)

@@ -7,11 +7,13 @@ work is split in two:
    once into exact sweeps (`ModelSweeps`, re-exported here with `sweep_model`,
    `model_from_sweeps`, `pool` and `cost_curves` for the callers of ``decision.*``).
 2. Everything that depends on the prices reads those sweeps: the cutoff of every rule
-   (`rule_cutoffs`), what each rule costs per group and overall (`evaluate_rules`), the
+   (`model_rule_cutoffs`), what each rule costs per group and overall (`evaluate_rules`), the
    bootstrap intervals (`costlib.stats.bootstrap.cell_bootstrap`, exact multinomial resampling
    of the judged rows' counts between cutoffs: its cost does not grow with the number of
-   rows) and the recommendation itself (`recommend`). A price move is vector arithmetic over
-   cached arrays: no sort, no validation of rows, no resampling of rows.
+   rows), all in `costlib.binary.judged_rules` (re-exported here), and the recommendation
+   itself (`recommend`), here. A price move is vector arithmetic over cached arrays: no sort,
+   no validation of rows, no resampling of rows. Whether the saving ships is the one ship rule
+   (`costlib.core.ship`).
 
 The recommendation is always measured against the best thing one could do without the
 model: flag nobody or flag everyone, whichever is cheaper on the judged rows (ties: flag
@@ -22,10 +24,8 @@ recommendation says so.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +33,15 @@ import pandas as pd
 
 from costlib.binary import capacity as C
 from costlib.binary import honest as H
+from costlib.binary.judged_rules import (  # noqa: F401 (re-exported: callers read decision.*)
+    FITTED,
+    Counts,
+    RuleResults,
+    count_rules,
+    evaluate_rules,
+    judge_fitted,
+    model_rule_cutoffs,
+)
 from costlib.binary.model_sweeps import (  # noqa: F401 (re-exported: callers read decision.*)
     SINGLE_GROUP,
     ModelSweeps,
@@ -43,7 +52,7 @@ from costlib.binary.model_sweeps import (  # noqa: F401 (re-exported: callers re
 )
 from costlib.core import rules as R
 from costlib.core import validation as v
-from costlib.core.prices import Prices, elkan_cutoffs, mistakes_cost, no_model_choice, no_model_costs, prices_for
+from costlib.core.prices import Prices, no_model_choice, no_model_costs, prices_for
 from costlib.core.ship import (  # noqa: F401 (the outcomes of a recommendation: callers read decision.SAVES ...)
     ADDS_NOTHING,
     NO_ANSWER,
@@ -53,354 +62,8 @@ from costlib.core.ship import (  # noqa: F401 (the outcomes of a recommendation:
     saving_status,
     ship_verdict,
 )
-from costlib.core.sweep import GroupedSweep, argbest, tie_tolerance
-from costlib.stats.bootstrap import DEFAULT_RESAMPLES, Resamples, cell_bootstrap, check_cutoffs
-from costlib.stats.intervals import centred_interval, centred_intervals, percentile_interval, percentile_intervals
-
-FITTED = (R.SINGLE, R.COST_OPTIMAL)  # the rules whose cutoffs are chosen on data (judged honestly)
-
-
-# ---------------------------------------------------------------------------------------
-# Rules, judged
-
-
-def model_rule_cutoffs(
-    ms: ModelSweeps, prices: Prices, *, extra: Mapping[str, Mapping] | None = None, capacity: float | None = None
-) -> dict:
-    """``{rule: cutoffs}`` (one float per group, in ``ms.groups`` order) for every rule.
-
-    The 0.5 and formula rules only when the scores are probabilities; ``best single cutoff``
-    and ``cost-optimal`` (best cutoff per group) are fitted on ``ms.fit``; a group with
-    fewer than `honest.MIN_CLASS_ROWS` positives or negatives on the fitting rows gets the
-    best single cutoff (it is pooled: its own cutoff would be a guess). Under a `capacity`
-    (a share of the cases) both fitted rules are fitted within it (`capacity.fitted_within`).
-    `extra` adds rules given as ``{rule: {group: cutoff}}``.
-    """
-    k = len(ms.groups)
-    out = {}
-    if ms.probabilities:
-        out[R.THRESHOLD_05] = np.full(k, 0.5)
-        out[R.ELKAN] = elkan_cutoffs(prices.c_fp, prices.c_fn)
-    pooled = ms.fit_pooled
-    if pooled.positives > 0 and pooled.negatives > 0:
-        single = float(pooled.thresholds[argbest(ms.single_cost(prices) / pooled.total)])
-    else:
-        v.warn_degenerate("the fitting rows hold one class only: there is no best single cutoff (NaN)")
-        single = float("nan")
-    out[R.SINGLE] = np.full(k, single)
-    per_group = np.full(k, single)
-    own = H.own_cutoff(ms.fit.positives, ms.fit.negatives)
-    for i, g in enumerate(ms.groups):
-        if own[i]:
-            sw = ms.fit[g]
-            j = sw.best(prices.c_fp[i], prices.c_fn[i])
-            per_group[i] = sw.thresholds[j] if j >= 0 else np.nan
-    out[R.COST_OPTIMAL] = per_group
-    if C.binds(capacity) and np.isfinite(single):
-        within, per_group_within, _ = C.fitted_within(ms, prices, capacity, own)
-        out[R.SINGLE] = np.full(k, within)
-        out[R.COST_OPTIMAL] = per_group_within
-    out[R.NOBODY] = np.full(k, np.inf)
-    out[R.EVERYONE] = np.full(k, -np.inf)
-    for rule, cut in (extra or {}).items():
-        out[rule] = np.array([float(cut.get(g, np.nan)) for g in ms.groups])
-    return out
-
-
-@dataclass(frozen=True, eq=False)
-class Counts:
-    """Weighted counts of each rule in each group on one sweep: arrays (rules, groups)."""
-
-    rules: tuple
-    groups: tuple
-    n: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-    fn: np.ndarray
-    usable: np.ndarray  # False where the cutoff is NaN
-
-    def cost(self, prices: Prices) -> np.ndarray:
-        """Total price of the mistakes, (rules, groups)."""
-        return mistakes_cost(self.fp, self.fn, prices.c_fp, prices.c_fn)
-
-
-def count_rules(sweep: GroupedSweep, cutoffs: Mapping[str, np.ndarray]) -> Counts:
-    """What every rule's cutoffs select in every group of `sweep` (no rows are read)."""
-    rules = tuple(cutoffs)
-    k = len(sweep.groups)
-    check_cutoffs(cutoffs, k)
-    shape = (len(rules), k)
-    tp, fp = np.zeros(shape), np.zeros(shape)
-    cut = np.array([cutoffs[r] for r in rules], dtype=np.float64).reshape(shape)
-    usable = ~np.isnan(cut)
-    for i, g in enumerate(sweep.groups):
-        sw = sweep[g]
-        j = sw.index_at(np.where(usable[:, i], cut[:, i], np.inf))
-        tp[:, i], fp[:, i] = sw.tp[j], sw.fp[j]
-    n = np.broadcast_to(sweep.positives + sweep.negatives, shape)
-    fn = np.broadcast_to(sweep.positives, shape) - tp
-    nan = np.where(usable, 1.0, np.nan)
-    return Counts(rules, tuple(sweep.groups), n, tp * nan, fp * nan, fn * nan, usable)
-
-
-# ---------------------------------------------------------------------------------------
-# Judged rules: by group and overall, apart
-
-
-@dataclass(frozen=True, eq=False)
-class RuleResults:
-    """Every rule judged on the judged rows, read through two frames kept apart.
-
-    by_group  one row per (rule, group): ``rule, group, n, threshold, flagged_rate, fp, fn,
-              cost_per_case, low, high`` (the interval of the group's cost per case)
-    overall   indexed by rule: ``n, flagged_rate, fp, fn, cost_per_case, low, high`` and
-              ``vs_baseline, vs_low, vs_high`` (paired difference against the baseline rule
-              on the same resamples: negative saves money)
-    No group name is reserved: the overall result is never a row of ``by_group``.
-    """
-
-    by_group: pd.DataFrame
-    overall: pd.DataFrame
-    baseline: str
-    cutoffs: dict
-    resamples: Resamples | None = None
-    total_cost: dict = field(default_factory=dict)  # rule -> (B,) resampled cost per case
-    refit: dict = field(default_factory=dict)  # fitted rule or "baseline" -> (B,) refit bootstrap cost per case
-    on_curve: dict = field(default_factory=dict)  # fitted rule -> (overall, {group: cost}) on the judged rows'
-    # cost curves (where a chart marks the cutoff) when the cost shown is cross-fitted
-    estimate: str = H.TEST  # how the fitted rules are judged (`honest.Honest.estimate`)
-    row_se: dict = field(default_factory=dict)  # fitted rule -> standard error of its cross-fitted cost minus the
-    # baseline's from the per-row differences (`honest.row_se`): the least an interval of that difference spans
-
-    def paired(self, rule: str, other: str) -> tuple[float, float, float]:
-        """(estimate, low, high) of cost per case of `rule` minus that of `other`.
-
-        A fitted rule's resamples refit it (`honest`); a fixed rule's hold its cutoffs. The two
-        are different resamplings, so a fitted rule pairs only with another fitted rule or the
-        baseline (otherwise the interval is NaN). Cross-fitted, the interval is the resamples'
-        spread about the estimate (`centred_interval`: a resample's refits see fewer distinct rows,
-        so their costs sit above it); with a split, the refits' percentile interval."""
-        est = float(self.overall.loc[rule, "cost_per_case"] - self.overall.loc[other, "cost_per_case"])
-        a, b = (self.refit.get("baseline" if r == self.baseline else r) for r in (rule, other))
-        if a is not None and b is not None and (rule in self.refit or other in self.refit):
-            if self.estimate == H.CROSS_FITTED:  # the bootstrap of the cross-fitted estimate: its spread
-                lo, hi = centred_interval(est, a - b)
-                se = None  # against the baseline: at least the per-row interval (`honest.at_least_rows`)
-                if other == self.baseline:
-                    se = self.row_se.get(rule)
-                elif rule == self.baseline:
-                    se = self.row_se.get(other)
-                if se is not None:
-                    lo, hi = H.at_least_rows(est, lo, hi, se)
-                return est, lo, hi
-            return (est, *percentile_interval(a - b))
-        if rule in FITTED or other in FITTED or rule not in self.total_cost or other not in self.total_cost:
-            return est, float("nan"), float("nan")
-        lo, hi = percentile_interval(self.total_cost[rule] - self.total_cost[other])
-        return est, lo, hi
-
-
-def evaluate_rules(
-    ms: ModelSweeps,
-    prices: Prices,
-    cutoffs: Mapping[str, np.ndarray],
-    *,
-    n_resamples: int = DEFAULT_RESAMPLES,
-    seed: int = 0,
-    base: Sequence[str] | None = None,
-    capacity: float | None = None,
-) -> RuleResults:
-    """Judge every rule on ``ms.judge``: counts, costs and (unweighted rows) intervals.
-
-    `base` (`cell_bootstrap`): the rules whose resamples must not depend on the others.
-    Under a `capacity` below 1 (a share of the cases), ``flag at random`` is judged too: a
-    share `capacity` of every group flagged without a model (its expected counts, and on each
-    resample the same mixture of flagging nobody and everyone), and the baseline is the
-    cheaper of it and flagging nobody (flagging everyone does not fit)."""
-    counts = count_rules(ms.judge, cutoffs)
-    cost = counts.cost(prices)  # (rules, groups)
-    n_g = counts.n[0] if counts.n.size else np.zeros(0)
-    tp, fp, fn = counts.tp, counts.fp, counts.fn
-    rules = counts.rules
-    res = None
-    if n_resamples and not ms.weighted:
-        res = cell_bootstrap(ms.judge, cutoffs, n_resamples=n_resamples, seed=seed, base=base)
-    boot = res.cost(prices) if res is not None else None  # (B, rules, groups)
-    cut_of = {r: np.asarray(cutoffs[r], dtype=np.float64) for r in rules}
-    if C.binds(capacity):
-        c = float(capacity)
-        pos, neg = ms.judge.positives, ms.judge.negatives
-        zero = np.zeros_like(pos)  # flagging nobody flags no case; flagging everyone misses none
-        row_tp, row_fp, row_fn = C.at_random(c, zero, pos), C.at_random(c, zero, neg), C.at_random(c, pos, zero)
-        tp, fp, fn = (np.vstack((x, row)) for x, row in ((tp, row_tp), (fp, row_fp), (fn, row_fn)))
-        cost = np.vstack((cost, mistakes_cost(row_fp, row_fn, prices.c_fp, prices.c_fn)))
-        if boot is not None:
-            mix = C.at_random(c, boot[:, rules.index(R.NOBODY)], boot[:, rules.index(R.EVERYONE)])
-            boot = np.concatenate((boot, mix[:, None]), axis=1)
-        rules = (*rules, R.AT_RANDOM)
-        cut_of[R.AT_RANDOM] = np.full(len(ms.groups), np.nan)
-    flagged = tp + fp
-    total_n = float(n_g.sum())
-    lows = highs = np.full((len(rules), len(ms.groups)), np.nan)
-    if boot is not None:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            per_case = np.where(n_g > 0, boot / np.where(n_g > 0, n_g, 1.0), np.nan)
-        lows, highs = (x.reshape(len(rules), len(ms.groups)) for x in percentile_intervals(per_case))
-    n_rules, n_groups = len(rules), len(ms.groups)
-    # one row per (rule, group), rules outer; built from columns (a frame from a list of row
-    # tuples took a fifth of a price move's recommendation), each typed as pandas types a list
-    by_group = pd.DataFrame(
-        {
-            "rule": _labels(tuple(rules), tuple(map(type, rules)), n_groups, outer=True),
-            "group": _labels(tuple(ms.groups), tuple(map(type, ms.groups)), n_rules, outer=False),
-            "n": np.tile(np.asarray(n_g, dtype=np.float64) if ms.weighted else np.round(n_g).astype(np.int64), n_rules),
-            "threshold": np.array([cut_of[r] for r in rules], dtype=np.float64).reshape(-1),
-            "flagged_rate": v.safe_divide(flagged, n_g[None, :]).reshape(-1),
-            "fp": np.asarray(fp, dtype=np.float64).reshape(-1),
-            "fn": np.asarray(fn, dtype=np.float64).reshape(-1),
-            "cost_per_case": v.safe_divide(cost, n_g[None, :]).reshape(-1),
-            "low": np.asarray(lows, dtype=np.float64).reshape(-1),
-            "high": np.asarray(highs, dtype=np.float64).reshape(-1),
-        }
-    )
-    with np.errstate(invalid="ignore"):
-        overall_cost = cost.sum(axis=1) / total_n if total_n > 0 else np.full(len(rules), np.nan)
-    baseline = _baseline_rule(dict(zip(rules, overall_cost, strict=True)), capacity)
-    total_cost = {}
-    nan = np.full(len(rules), np.nan)
-    low, high, vs_lo, vs_hi = nan, nan, nan, nan
-    if boot is not None and total_n > 0:
-        total = boot.sum(axis=2) / total_n  # (B, rules)
-        whole = np.isfinite(total).all(axis=0)
-        total_cost = {rule: total[:, i] for i, rule in enumerate(rules) if whole[i]}
-        draws = np.where(whole, total, np.nan)  # a rule with a non-finite draw has no interval
-        low, high = percentile_intervals(draws)
-        if baseline in total_cost:
-            vs_lo, vs_hi = percentile_intervals(draws - total_cost[baseline][:, None])
-    overall = pd.DataFrame(  # at once: a column added to a frame later costs as much as the frame
-        {
-            "n": total_n,
-            "flagged_rate": v.safe_divide(flagged.sum(axis=1), np.full(len(rules), total_n)),
-            "fp": fp.sum(axis=1),
-            "fn": fn.sum(axis=1),
-            "cost_per_case": overall_cost,
-            "low": low,
-            "high": high,
-            "vs_baseline": overall_cost - overall_cost[rules.index(baseline)],
-            "vs_low": vs_lo,
-            "vs_high": vs_hi,
-        },
-        index=pd.Index(rules, name="rule"),
-    )
-    return RuleResults(
-        by_group,
-        overall,
-        baseline,
-        {r: dict(zip(ms.groups, cut_of[r].tolist(), strict=True)) for r in rules},
-        res,
-        total_cost,
-    )
-
-
-_JUDGED = ("fp", "fn", "flagged_rate", "cost_per_case", "low", "high")  # what judging a fitted rule rewrites
-
-
-@functools.lru_cache(maxsize=64)
-def _labels(values: tuple, types: tuple, times: int, *, outer: bool):
-    """`values` as a column of a rules-by-groups table, typed as pandas types a list of them:
-    each repeated `times` over (`outer`: the rules, each on its groups' rows) or the whole tuple
-    `times` over (the groups, once per rule). `types` (each value's) keeps 1 and True apart in
-    the cache. Read-only: shared by every table it is put in."""
-    column = pd.Series(list(values))
-    at = np.repeat(np.arange(len(values)), times) if outer else np.tile(np.arange(len(values)), times)
-    out = column.take(at).to_numpy()
-    out.flags.writeable = False
-    return out
-
-
-def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResults:
-    """`res` with its fitted rules judged honestly (`honest.judge`): their costs cross-fitted
-    when the cutoffs were fitted on the judged rows, their intervals from the refit bootstrap
-    (which repeats the fit), paired with the baseline on the same resamples."""
-    fitted = [r for r in FITTED if r in res.overall.index]
-    if not fitted or (honest.crossfit is None and honest.refits is None):
-        return dataclasses.replace(res, estimate=honest.estimate)
-    # the rules' rows are rewritten as numpy columns and put in new frames once: a .loc
-    # assignment per rule and column was half of a price move's recommendation
-    cols = {c: res.by_group[c].to_numpy(dtype=np.float64, copy=True) for c in _JUDGED}
-    whole = {c: res.overall[c].to_numpy(dtype=np.float64, copy=True) for c in (*_JUDGED, "vs_low", "vs_high")}
-    rule_of, group_of = res.by_group["rule"].to_numpy(), res.by_group["group"].to_numpy()
-    n_of = res.by_group["n"].to_numpy(dtype=np.float64)
-    at = {r: i for i, r in enumerate(res.overall.index)}
-    cf = honest.crossfit
-    on_curve = {}
-    refit = {}
-    row_se = {}
-    if honest.refits is not None and (cf is None or cf.fitted):  # no cross-fitted cost: no interval either
-        rf = honest.refits
-        refit = {"baseline": rf.baseline, R.SINGLE: rf.single, R.COST_OPTIMAL: rf.per_group}
-    for rule in fitted:
-        rows, o = rule_of == rule, at[rule]
-        n_g = n_of[rows]
-        if cf is not None:
-            on_curve[rule] = (
-                float(whole["cost_per_case"][o]),
-                dict(zip(group_of[rows], cols["cost_per_case"][rows], strict=True)),
-            )
-            c = cf.single if rule == R.SINGLE else cf.per_group
-            nan = 1.0 if cf.fitted else np.nan
-            fp, fn, tp = c["fp"] * nan, c["fn"] * nan, c["tp"] * nan
-            cost = mistakes_cost(fp, fn, prices.c_fp, prices.c_fn)
-            cols["fp"][rows], cols["fn"][rows] = fp, fn
-            cols["flagged_rate"][rows] = v.safe_divide(tp + fp, n_g)
-            cols["cost_per_case"][rows] = v.safe_divide(cost, n_g)
-            total = float(n_g.sum())
-            whole["fp"][o], whole["fn"][o] = fp.sum(), fn.sum()
-            whole["flagged_rate"][o] = v.safe_divide((tp + fp).sum(), total)
-            whole["cost_per_case"][o] = v.safe_divide(cost.sum(), total)
-        if refit:
-            per_g = rf.single_by_group if rule == R.SINGLE else rf.per_group_by_group
-        if refit and cf is not None:  # the bootstrap of the cross-fitted estimate: its spread about it
-            cols["low"][rows], cols["high"][rows] = centred_intervals(cols["cost_per_case"][rows], per_g)
-            whole["low"][o], whole["high"][o] = centred_interval(whole["cost_per_case"][o], refit[rule])
-            vs = whole["cost_per_case"][o] - whole["cost_per_case"][at[res.baseline]]
-            lo, hi = centred_interval(vs, refit[rule] - refit["baseline"])
-            row_se[rule] = H.row_se(c, res.baseline, prices, n_g)
-            whole["vs_low"][o], whole["vs_high"][o] = H.at_least_rows(vs, lo, hi, row_se[rule])
-        elif refit:  # a split: the refits' percentile interval (refitted on resampled train rows)
-            cols["low"][rows], cols["high"][rows] = percentile_intervals(per_g)
-            whole["low"][o], whole["high"][o] = percentile_interval(refit[rule])
-            whole["vs_low"][o], whole["vs_high"][o] = percentile_interval(refit[rule] - refit["baseline"])
-        else:
-            cols["low"][rows] = cols["high"][rows] = np.nan
-            for c in ("low", "high", "vs_low", "vs_high"):
-                whole[c][o] = np.nan
-    whole["vs_baseline"] = whole["cost_per_case"] - whole["cost_per_case"][at[res.baseline]]
-    # new frames at once, in the columns' order: assigning a column costs about as much as a frame
-    by_group = pd.DataFrame({c: cols.get(c, res.by_group[c]) for c in res.by_group.columns}, index=res.by_group.index)
-    overall = pd.DataFrame({c: whole.get(c, res.overall[c]) for c in res.overall.columns}, index=res.overall.index)
-    total_cost = {r: x for r, x in res.total_cost.items() if r not in FITTED}
-    return dataclasses.replace(
-        res,
-        by_group=by_group,
-        overall=overall,
-        total_cost=total_cost,
-        refit=refit,
-        estimate=honest.estimate,
-        on_curve=on_curve,
-        row_se=row_se,
-    )
-
-
-def _baseline_rule(cost: Mapping[str, float], capacity: float | None = None) -> str:
-    """The cheaper decision without a model (ties: flag nobody), from each rule's cost per case;
-    under a capacity below 1, flagging at random up to it takes the place of flagging everyone
-    (which does not fit)."""
-    other = R.AT_RANDOM if C.binds(capacity) else R.EVERYONE
-    if no_model_choice(cost[R.NOBODY], cost[other]) == R.NOBODY:
-        return R.NOBODY
-    return other
-
+from costlib.core.sweep import tie_tolerance
+from costlib.stats.bootstrap import DEFAULT_RESAMPLES
 
 # ---------------------------------------------------------------------------------------
 # The recommendation
@@ -475,6 +138,29 @@ class Recommendation:
     def ship_model(self) -> bool:
         """True only when the whole 95% interval of the honest saving is above zero."""
         return self.status == SAVES
+
+    def answer_at(self, models: Mapping[str, ModelSweeps], share: float) -> Recommendation:
+        """This recommendation made again (`recommend`) from the same `models`, prices, resamples
+        and seed under a cap of `share` (no limit from a share of 1 on): what the page would answer
+        at another review limit, ties in blocks included (a block of tied scores is flagged whole
+        or not at all), so that what more capacity is worth is the change of that answer, not of a
+        smoothed curve (`capacity.Limit` reads it, without importing this module).
+
+        Examples
+        --------
+        >>> ms = sweep_model([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])
+        >>> rec = recommend(ms, (1, 3), n_resamples=0, capacity=0.2)
+        >>> round(rec.answer_at({ms.name: ms}, 0.2).cost, 4) == round(rec.cost, 4)
+        True
+        """
+        share = float(share)
+        return recommend(
+            models,
+            self.prices.as_dict(),
+            n_resamples=self.n_resamples,
+            seed=self.seed,
+            capacity=share if share < 1.0 else None,
+        )
 
     def summary(self, data: Mapping | None = None, n_rows: int | None = None) -> dict:
         """The decision summary of the contract (``python -m costlib audit --json``).
@@ -687,29 +373,6 @@ def recommend(
         capacity_gap=_capacity_gap(ms, prices, capacity, rule),
         n_resamples=int(n_resamples),
         seed=int(seed),
-    )
-
-
-def answer_at(models: Mapping[str, ModelSweeps], rec: Recommendation, share: float) -> Recommendation:
-    """`rec` made again (`recommend`) from the same `models`, prices, resamples and seed under a
-    cap of `share` (no limit from a share of 1 on): what the page would answer at another review
-    limit, ties in blocks included (a block of tied scores is flagged whole or not at all), so
-    that what more capacity is worth is the change of that answer, not of a smoothed curve.
-
-    Examples
-    --------
-    >>> ms = sweep_model([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.65, 0.9])
-    >>> rec = recommend(ms, (1, 3), n_resamples=0, capacity=0.2)
-    >>> round(answer_at({ms.name: ms}, rec, 0.2).cost, 4) == round(rec.cost, 4)
-    True
-    """
-    share = float(share)
-    return recommend(
-        models,
-        rec.prices.as_dict(),
-        n_resamples=rec.n_resamples,
-        seed=rec.seed,
-        capacity=share if share < 1.0 else None,
     )
 
 
