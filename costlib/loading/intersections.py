@@ -147,3 +147,39 @@ def intersection_groups(t, columns: Sequence[str], top_groups: int | None) -> tu
         rest = [p for g, p in by_name.items() if g not in out]
         out[other] = tuple(col[0] if len(set(col)) == 1 else other for col in zip(*rest, strict=True))
     return np.asarray(kept, dtype=object)[codes], out
+
+
+def group_series(df: pd.DataFrame, name: str, columns) -> pd.Series | None:
+    """Each case's group, as the serving side (`costlib apply`, watch) hands it to a policy: one
+    group column read as the audit reads it (`frames.group_column`), named by it; several, their
+    intersection (`key_column`), named by `intersection_key` of the columns, which is the name the
+    policy's ``data.group`` records; None without a group column. DataError for a column `df`
+    lacks (`frames.require_columns`).
+
+    Parameters
+    ----------
+    df : DataFrame
+        The cases.
+    name : str
+        The file's name, for the sentences.
+    columns : str, sequence of str or None
+        The group column, or the group columns (a policy's ``data.group_columns``).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"race": ["A", "B"], "sex": ["M", "F"]})
+    >>> s = group_series(df, "f.csv", ["race", "sex"])
+    >>> s.name, s.tolist()
+    ('race × sex', ['A × M', 'B × F'])
+    >>> group_series(df, "f.csv", "race").name, group_series(df, "f.csv", None)
+    ('race', None)
+    """
+    from costlib.loading.frames import group_column, require_columns
+
+    columns = [columns] if isinstance(columns, str) else list(dict.fromkeys(columns or ()))
+    if not columns:
+        return None
+    require_columns(df, name, columns)
+    if len(columns) == 1:
+        return pd.Series(group_column(df[columns[0]], name, columns[0]), name=columns[0])
+    return pd.Series(key_column(df, name, columns), name=intersection_key(columns))

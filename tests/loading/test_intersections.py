@@ -121,3 +121,15 @@ def test_one_group_column_given_as_a_list_is_the_single_column_path():
 def test_a_missing_group_column_among_several_is_named():
     with pytest.raises(DataError, match='"sexx"'):
         _prepare(_frame(), ["race", "sexx"])
+
+
+def test_the_serving_side_names_the_intersection_as_the_policy_records_it():
+    df = _frame()
+    ds = _prepare(df, ["race", "sex"])
+    groups = intersections.group_series(df, "f.csv", ["race", "sex"])
+    assert groups.name == "race × sex"  # the policy's data.group (`data_columns`)
+    np.testing.assert_array_equal(groups.to_numpy(), ds.groups)
+    one = intersections.group_series(df, "f.csv", "race")
+    assert one.name == "race" and (one.to_numpy() == _prepare(df, "race").groups).all()
+    with pytest.raises(DataError, match='no column "sexx"'):
+        intersections.group_series(df, "f.csv", ["race", "sexx"])
