@@ -75,8 +75,14 @@ def predictions(y_true, y_prob):
     return pred == y, conf
 
 
-def _value_from_counts(correct, wrong, n, k, reject_value):
-    """V per case from accepted-correct and accepted-wrong counts (vectorised)."""
+def value_from_counts(correct, wrong, n, k, reject_value):
+    """V per case from accepted-correct and accepted-wrong counts (vectorised): the one value
+    formula, ``(correct - k * wrong + reject_value * rejected) / n``, that every value reads
+    (the score, the curve, the sweep and the Value page's bootstrap).
+
+    >>> float(value_from_counts(3, 1, 5, 2.0, 0.5))
+    0.3
+    """
     rejected = n - correct - wrong
     return (correct - k * wrong + reject_value * rejected) / n
 
@@ -139,7 +145,7 @@ def value_score(y_true, y_prob, *, k, tau=None, reject_value=0.0) -> ValueResult
     n_correct = int(np.count_nonzero(accepted & correct))
     if n_acc == 0:
         v.warn_degenerate(f"no prediction has confidence >= tau = {tau:g}: accepted accuracy is NaN")
-    value = float(_value_from_counts(n_correct, n_acc - n_correct, n, k, reject_value))
+    value = float(value_from_counts(n_correct, n_acc - n_correct, n, k, reject_value))
     return ValueResult(value, 1.0 - n_acc / n, float(v.safe_divide(n_correct, n_acc)), tau)
 
 
@@ -209,7 +215,7 @@ def sweep_value(sweep: Sweep, k: float, reject_value: float = 0.0) -> np.ndarray
     if sweep.total <= 0:
         v.warn_degenerate("no cases: value is NaN")
         return np.full(sweep.thresholds.shape, np.nan)
-    return _value_from_counts(sweep.tp, sweep.fp, sweep.total, k, reject_value)
+    return value_from_counts(sweep.tp, sweep.fp, sweep.total, k, reject_value)
 
 
 def value_curve(y_true, y_prob, *, k, reject_value=0.0):
@@ -570,7 +576,7 @@ def value_against_k(
                 {
                     "k": ks,
                     "tau": taus[j] if fit_sweep is None and rule == "optimal" else tau,
-                    "value": _value_from_counts(c[j], w[j], n, ks, r),
+                    "value": value_from_counts(c[j], w[j], n, ks, r),
                     "rule": rule,
                 }
             )

@@ -21,6 +21,7 @@ from costlib.value.contract import (
     best_index_within,
     sweep_value,
     value_capacity_curve,
+    value_from_counts,
     value_of_capacity,
     value_threshold,
 )
@@ -202,7 +203,7 @@ def recommend_value(
     if n_resamples and sweep.total > 0:
         res = cell_bootstrap(_grouped(sweep), cutoffs, n_resamples=n_resamples, seed=seed)
         n = sweep.total
-        per_rule = (res.tp[:, :, 0] - k * res.fp[:, :, 0] + r * (n - res.tp[:, :, 0] - res.fp[:, :, 0])) / n
+        per_rule = value_from_counts(res.tp[:, :, 0], res.fp[:, :, 0], n, k, r)
         if baseline == HAND_AT_RANDOM:
             base = at_random(cap, per_rule[:, list(cutoffs).index(ANSWER_ALL)], r)
         else:
