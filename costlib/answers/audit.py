@@ -21,7 +21,12 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from costlib.binary import decision as D
-from costlib.binary.disparity import THRESHOLD, shipped_column_disparities, shipped_disparities
+from costlib.binary.disparity import (
+    THRESHOLD,
+    said_disparities,
+    shipped_column_disparities,
+    shipped_disparities,
+)
 from costlib.binary.elicit import break_even_range
 from costlib.binary.fairness import FAIRNESS_CRITERIA, MSG_CRITERION, fairness_results, group_rates
 from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale, ratio_range
@@ -426,11 +431,9 @@ def build_audit(
     by_column = shipped_column_disparities(
         ms, rec, group_parts, tuple((columns or {}).get("group_columns") or ()), threshold=disparity_threshold
     )
-    # the headline names the largest failing disparity: of the groups, else of the first column that fails
-    said = next((d for d in (gaps, *(d for _, d in by_column)) if d is not None and d.fails), gaps)
     return Audit(
         recommendation=rec,
-        verdict=recommendation_verdict(rec, unit=unit, volume=volume, disparities=said),
+        verdict=recommendation_verdict(rec, unit=unit, volume=volume, disparities=said_disparities(gaps, by_column)),
         costs=prices.as_dict(),
         unit=unit,
         volume=volume,

@@ -405,6 +405,13 @@ def shipped_disparities(ms, rec, *, reference=None, threshold=THRESHOLD):
     )
 
 
+def said_disparities(gaps, by_column: Sequence = ()):
+    """The disparities the headline speaks of: the groups' (`shipped_disparities`) when one fails,
+    else the first group column's that fails (`shipped_column_disparities`), else the groups'
+    (None with one group). One rule for the audit record and the Costs page's answer."""
+    return next((d for d in (gaps, *(d for _, d in by_column)) if d is not None and d.fails), gaps)
+
+
 def shipped_column_disparities(ms, rec, parts, columns: Sequence[str], *, threshold=THRESHOLD) -> tuple:
     """`column_disparities` of the rule `rec` ships, one per group column (each against its
     largest group); () with one group column or one group. The audit record's call, and the one

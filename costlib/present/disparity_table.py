@@ -65,6 +65,17 @@ def column_caption(column: str, d) -> str:
     return COLUMN_ALONE.format(column=shorten(str(column))) + ": " + disparity_caption(d)
 
 
+def column_tables(ms, rec, parts, columns, unit: str = "") -> list:
+    """[(caption, table)] of each group column alone (`disparity.shipped_column_disparities` of the
+    rule `rec` ships), as the Costs page shows them below the groups' table; [] for one column."""
+    from costlib.binary.disparity import shipped_column_disparities
+
+    return [
+        (column_caption(column, d), disparity_table(d, unit))
+        for column, d in shipped_column_disparities(ms, rec, parts, columns)
+    ]
+
+
 def disparity_tables(audit) -> list:
     """[(caption, table)] of an audit's disparities as a person reads them (the report, the command
     line): between the groups, then, with several group columns, each column alone."""

@@ -127,3 +127,29 @@ def test_a_failing_column_fails_the_audit_even_when_the_intersections_pass(audit
     failing = dataclasses.replace(sex, table=sex.table.assign(passes=False))
     assert not dataclasses.replace(audit, disparities=passing, column_disparities=()).disparities_fail
     assert dataclasses.replace(audit, disparities=passing, column_disparities=(("sex", failing),)).disparities_fail
+
+
+def test_the_headline_speaks_of_a_failing_column_when_the_intersections_pass(audited):
+    from costlib.binary.disparity import said_disparities
+
+    _, _, _, audit, _ = audited
+    sex = dict(audit.column_disparities)["sex"]
+    passing = dataclasses.replace(audit.disparities, table=audit.disparities.table.assign(passes=True))
+    failing = dataclasses.replace(sex, table=sex.table.assign(passes=False))
+    assert said_disparities(passing, (("race", passing), ("sex", failing))) is failing
+    assert said_disparities(audit.disparities, (("sex", failing),)) is (
+        audit.disparities if audit.disparities.fails else failing
+    )
+    assert said_disparities(passing, ()) is passing and said_disparities(None, ()) is None
+
+
+def test_the_page_and_the_record_show_the_same_column_tables(audited):
+    from costlib.present.disparity_table import column_tables, disparity_tables
+
+    _, ds, ms, audit, _ = audited
+    page = column_tables(ms, audit.recommendation, ds.group_parts, COLUMNS)
+    record = disparity_tables(audit)
+    assert len(record) == 3 and [c for c, _ in page] == [c for c, _ in record[1:]]
+    for (_, a), (_, b) in zip(page, record[1:], strict=True):
+        pd.testing.assert_frame_equal(a, b)
+    assert column_tables(ms, audit.recommendation, None, ("race",)) == []
