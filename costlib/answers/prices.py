@@ -46,13 +46,13 @@ def prices_from_answers(bracket, sweep, *, money: float, unit: str, names: Seque
     the bracket, each group's miss times its multiplier, and the record of the questions."""
     c_fp = float(money) if money > 0 else 1.0
     c_fn = min(c_fp * bracket.middle, settings.PRICE_MAX)
-    per_group = any(m != 1.0 for m in multipliers.values())
-    out = {"c_fp": c_fp, "c_fn": c_fn, "per_group": per_group}
-    for i, g in enumerate(names):
-        out[f"c_fp_{i}"] = c_fp
-        out[f"c_fn_{i}"] = min(c_fn * multipliers.get(g, 1.0), settings.PRICE_MAX)
+    out = settings.price_book_link(
+        (c_fp, c_fn),
+        [(c_fp, min(c_fn * multipliers.get(g, 1.0), settings.PRICE_MAX)) for g in names],
+        per_group=any(m != 1.0 for m in multipliers.values()),
+    )
     record = elicit.record(bracket, cutoffs=elicit.pieces(sweep, bracket.low, bracket.high), money=c_fp, unit=unit)
-    if per_group:
+    if out[settings.PER_GROUP]:
         record["group_multipliers"] = {str(g): m for g, m in multipliers.items()}
     out["price_questions"] = record
     return out

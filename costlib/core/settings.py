@@ -190,3 +190,40 @@ def link_refused(key: str, raw: str, default) -> str:
     """
     shown = raw if len(raw) <= 40 else raw[:40] + "…"
     return f"The link's {key} “{shown}” is not one this page can use, so {default!s} is used instead."
+
+
+# ---------------------------------------------------------------------------------------
+# The price book in the link: the one place that knows its keys
+# (?c_fp=1&c_fn=3&per_group=true&c_fp_0=..&c_fn_0=.., group i being the data's i-th group)
+
+FALSE_POSITIVE, FALSE_NEGATIVE = "c_fp", "c_fn"
+PER_GROUP = "per_group"
+PRICE_DEFAULTS = {FALSE_POSITIVE: 1.0, FALSE_NEGATIVE: 3.0}  # a price book nobody has set: 1 and 3
+
+
+def price_key(kind: str, group: int | None = None) -> str:
+    """The link's key of one price: `kind` is ``"c_fp"`` or ``"c_fn"``, for the `group`-th group
+    of the data (None: the price of every group).
+
+    >>> price_key("c_fp"), price_key("c_fn", 2)
+    ('c_fp', 'c_fn_2')
+    """
+    if kind not in PRICE_DEFAULTS:
+        raise ValueError(f"kind must be one of {list(PRICE_DEFAULTS)}: got {kind!r}")
+    return kind if group is None else f"{kind}_{int(group)}"
+
+
+def price_book_link(everyone: tuple[float, float], groups=(), *, per_group: bool | None = None) -> dict:
+    """The link's settings of a price book: the price of every group (`everyone`, (c_fp, c_fn)),
+    each group's pair in the order of the data's groups, and whether the groups are priced apart
+    (default: when their pairs differ).
+
+    >>> price_book_link((1.0, 3.0), [(1.0, 3.0), (1.0, 6.0)])
+    {'c_fp': 1.0, 'c_fn': 3.0, 'per_group': True, 'c_fp_0': 1.0, 'c_fn_0': 3.0, 'c_fp_1': 1.0, 'c_fn_1': 6.0}
+    """
+    pairs = [(float(a), float(b)) for a, b in groups]
+    apart = any(p != pairs[0] for p in pairs) if per_group is None and pairs else bool(per_group)
+    out = {FALSE_POSITIVE: float(everyone[0]), FALSE_NEGATIVE: float(everyone[1]), PER_GROUP: apart}
+    for i, (c_fp, c_fn) in enumerate(pairs):
+        out[price_key(FALSE_POSITIVE, i)], out[price_key(FALSE_NEGATIVE, i)] = c_fp, c_fn
+    return out

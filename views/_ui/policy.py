@@ -54,7 +54,7 @@ def set_policy_prices(saved: dict, names: list) -> None:
         set_setting("volume", int(saved["volume"]))
     cap = saved.get("capacity")
     cap_cases = None if cap is None else cap["cases_per_month"]
-    volume = saved.get("volume") or st.session_state.get("_keep_volume")  # a share needs the cases a month
+    volume = saved.get("volume") or setting("volume")  # a share needs the cases a month
     if cap is not None and cap_cases is None and volume:
         cap_cases = round(cap["max_flagged"] * float(volume))
     set_setting("cap_on", cap_cases is not None)

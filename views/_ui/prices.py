@@ -12,7 +12,9 @@ import streamlit as st
 from costlib.core import settings
 from costlib.core.escaping import label
 from costlib.present.amounts import money
-from views._ui.state import ensure_setting, keep, mirror, seed
+from views._ui.state import ensure_setting, keep, mirror, seed, set_setting, setting
+
+FP, FN = settings.FALSE_POSITIVE, settings.FALSE_NEGATIVE
 
 
 def price_stops() -> list[float]:
@@ -28,18 +30,18 @@ PRICE_STOPS = price_stops()  # spans 1:1,000,000 to 1,000,000:1 in ratio
 
 def store_price(widget: str, key: str) -> None:
     """A price widget's on_change: its value becomes the price `key`."""
-    st.session_state[f"_keep_{key}"] = float(st.session_state[widget])
+    set_setting(key, float(st.session_state[widget]))
 
 
 def remember_price(key: str, default: float) -> float:
     """The price `key` of this session (read from the link once, bounded like the slider)."""
     ensure_setting(key, default, bound=settings.PRICE)
-    return float(st.session_state[f"_keep_{key}"])
+    return float(setting(key))
 
 
 def price_slider(key: str, text: str, unit: str, where, help: str | None = None) -> float:
     """A price on a log-like slider (exact values typed elsewhere are added to its stops)."""
-    value = float(st.session_state[f"_keep_{key}"])
+    value = float(setting(key))
     options = PRICE_STOPS if value in PRICE_STOPS else sorted({*PRICE_STOPS, value})
     seed(f"s_{key}", value, signature=(unit, len(options), text))
     where.select_slider(
@@ -57,7 +59,7 @@ def price_slider(key: str, text: str, unit: str, where, help: str | None = None)
 
 def price_box(key: str, text: str, where) -> None:
     """The exact entry of the price `key`."""
-    seed(f"n_{key}", float(st.session_state[f"_keep_{key}"]))
+    seed(f"n_{key}", float(setting(key)))
     where.number_input(
         text,
         min_value=0.0,
@@ -73,57 +75,65 @@ def price_box(key: str, text: str, where) -> None:
 def _per_group_setting() -> None:
     """Read ?per_group= from the link once: "true" or "false" (`settings.parse_switch`); anything
     else ("yes") is refused with the page's sentence, not read as off without a word."""
-    ensure_setting("per_group", False, parse=settings.parse_switch, default_words="one price for every group")
+    ensure_setting(settings.PER_GROUP, False, parse=settings.parse_switch, default_words="one price for every group")
+
+
+def _everyone() -> tuple[float, float, bool]:
+    """(the price of a false positive and of a false negative for every group, whether the groups
+    are priced apart) of this session, read from the link the first time."""
+    c_fp = remember_price(FP, settings.PRICE_DEFAULTS[FP])
+    c_fn = remember_price(FN, settings.PRICE_DEFAULTS[FN])
+    _per_group_setting()
+    return c_fp, c_fn, bool(setting(settings.PER_GROUP))
 
 
 def price_book(names: list, unit: str) -> dict:
     """Draw the price sliders and return {group: (c_fp, c_fn)}."""
-    c_fp = remember_price("c_fp", 1.0)
-    c_fn = remember_price("c_fn", 3.0)
-    _per_group_setting()
-    per_group = bool(st.session_state["_keep_per_group"]) and len(names) > 1
+    c_fp, c_fn, per_group = _everyone()
+    per_group = per_group and len(names) > 1
     if per_group:
         for i in range(len(names)):
-            remember_price(f"c_fp_{i}", c_fp)
-            remember_price(f"c_fn_{i}", c_fn)
+            remember_price(settings.price_key(FP, i), c_fp)
+            remember_price(settings.price_key(FN, i), c_fn)
     c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
     help_fp = "What it costs to flag a case that turns out negative (a false alarm)."
     help_fn = "What it costs to miss a case that turns out positive."
     if not per_group:
-        c_fp = price_slider("c_fp", "A false positive costs", unit, c1, help_fp)
-        c_fn = price_slider("c_fn", "A false negative costs", unit, c2, help_fn)
+        c_fp = price_slider(FP, "A false positive costs", unit, c1, help_fp)
+        c_fn = price_slider(FN, "A false negative costs", unit, c2, help_fn)
     with c3.popover("Type exact prices", width="stretch"):
-        price_box("c_fp", "False positive", st)
-        price_box("c_fn", "False negative", st)
+        price_box(FP, "False positive", st)
+        price_box(FN, "False negative", st)
         for i, g in enumerate(names if per_group else []):
-            price_box(f"c_fp_{i}", f"{label(g)}: false positive", st)
-            price_box(f"c_fn_{i}", f"{label(g)}: false negative", st)
-    seed("per_group", per_group)
+            price_box(settings.price_key(FP, i), f"{label(g)}: false positive", st)
+            price_box(settings.price_key(FN, i), f"{label(g)}: false negative", st)
+    seed(settings.PER_GROUP, per_group)
     st.toggle(
         "Different prices per group",
-        key="per_group",
+        key=settings.PER_GROUP,
         on_change=keep,
-        args=("per_group",),
+        args=(settings.PER_GROUP,),
         disabled=len(names) < 2,
         help="Give each group its own pair of prices.",
     )
-    mirror("per_group", per_group)
+    mirror(settings.PER_GROUP, per_group)
     costs = {g: (c_fp, c_fn) for g in names}
     if per_group:
         for i, g in enumerate(names):
             a, b = st.columns(2)
             costs[g] = (
-                price_slider(f"c_fp_{i}", f"{label(g)}: a false positive costs", unit, a),
-                price_slider(f"c_fn_{i}", f"{label(g)}: a false negative costs", unit, b),
+                price_slider(settings.price_key(FP, i), f"{label(g)}: a false positive costs", unit, a),
+                price_slider(settings.price_key(FN, i), f"{label(g)}: a false negative costs", unit, b),
             )
     return costs
 
 
 def stored_costs(names: list) -> dict:
     """The price book's {group: (c_fp, c_fn)} without drawing widgets (for pages that only read it)."""
-    c_fp = remember_price("c_fp", 1.0)
-    c_fn = remember_price("c_fn", 3.0)
-    _per_group_setting()
-    if not st.session_state["_keep_per_group"] or len(names) < 2:
+    c_fp, c_fn, per_group = _everyone()
+    if not per_group or len(names) < 2:
         return {g: (c_fp, c_fn) for g in names}
-    return {g: (remember_price(f"c_fp_{i}", c_fp), remember_price(f"c_fn_{i}", c_fn)) for i, g in enumerate(names)}
+    return {
+        g: (remember_price(settings.price_key(FP, i), c_fp), remember_price(settings.price_key(FN, i), c_fn))
+        for i, g in enumerate(names)
+    }
