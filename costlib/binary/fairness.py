@@ -2,48 +2,37 @@
 
 - `rate_spread`: the largest gap between the groups' rates (the rate a criterion equalises);
 - `fair_cutoffs` / `fair_thresholds`: the exact cost-minimising per-group cutoffs whose rates
-  lie within a tolerance of each other (equalized odds: both rates);
+  lie within a tolerance of each other (equalized odds: both rates; their home is
+  `fair_search`, re-exported here);
 - `fairness_rules`, `fairness_tables`, `fairness_results`: those rules fitted on one model's
-  fitting rows, judged on its judged rows beside the standard rules, and tabled.
+  fitting rows, judged where they were not fitted (`fair_judged`: on the judged rows, or
+  cross-fitted without a split, with the luck of the fit in the gap's interval) beside the
+  standard rules, a rule fitted tighter where one does not hold, and tabled.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from costlib.binary.decision import ModelSweeps, Recommendation, RuleResults, count_rules, recommend
+from costlib.binary.fair_search import (  # noqa: F401 (re-exported: fairness.* is where callers read them)
+    FAIRNESS_CRITERIA,
+    MAX_WINDOW_PAIRS,
+    MSG_CRITERION,
+    TWO_RATES,
+    FairCutoffs,
+    _rates,
+    fair_cutoffs,
+    fair_thresholds,
+)
 from costlib.core import rules as R
-from costlib.core import validation as v
-from costlib.core.prices import Prices, prices_for
-from costlib.core.sweep import Sweep, grouped_sweep
-
-FAIRNESS_CRITERIA = {  # criterion -> the rate (costlib.core.sweep.RATES) it equalises across groups
-    "demographic parity": "flagged rate",
-    "equal opportunity": "true positive rate",
-    "equal false positive rate": "false positive rate",
-    "equal accuracy": "accuracy",
-    "equalized odds": "true and false positive rates",
-}
-TWO_RATES = {"equalized odds": ("true positive rate", "false positive rate")}  # both within the tolerance
-MAX_WINDOW_PAIRS = 4_000_000  # equalized odds: (TPR start, FPR start) pairs searched exactly
-MSG_CRITERION = "criterion must be one of {valid}: got {value!r}"
-
-
-# ---------------------------------------------------------------------------------------
-# Fairness-constrained cutoffs
-
-
-def _rates(sweep: Sweep, criterion: str) -> np.ndarray:
-    """The rate a fairness criterion equalises, at every threshold of `sweep` (for equalized
-    odds, the true positive rate; `rate_spreads` checks both)."""
-    if criterion not in FAIRNESS_CRITERIA:
-        raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
-    return sweep.rate(TWO_RATES.get(criterion, (FAIRNESS_CRITERIA[criterion],))[0])
+from costlib.core.prices import Prices
+from costlib.core.sweep import Sweep
 
 
 def rate_spread(sweeps: Mapping, cutoffs: Mapping, criterion: str) -> float:
@@ -62,190 +51,6 @@ def rate_spread(sweeps: Mapping, cutoffs: Mapping, criterion: str) -> float:
                     vals.append(float(r))
         gaps.append(max(vals) - min(vals) if vals else float("nan"))
     return float(max(gaps)) if gaps else float("nan")
-
-
-class _RangeArgmin:
-    """Sparse table: argmin of `cost` over any index range [lo, hi) in O(1) (ties: lowest `rank`)."""
-
-    def __init__(self, cost: np.ndarray, rank: np.ndarray):
-        self.cost = cost
-        self.rank = rank
-        m = cost.size
-        self.levels = [np.arange(m, dtype=np.int64)]
-        width = 1
-        while 2 * width <= m:
-            prev = self.levels[-1]
-            self.levels.append(self._better(prev[: m - 2 * width + 1], prev[width : m - width + 1]))
-            width *= 2
-
-    def _better(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        ca, cb = self.cost[a], self.cost[b]
-        take_b = (cb < ca) | ((cb == ca) & (self.rank[b] < self.rank[a]))
-        return np.where(take_b, b, a)
-
-    def query(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-        """Index of the best entry in each [lo, hi); -1 where the range is empty."""
-        length = hi - lo
-        ok = length > 0
-        level = np.zeros_like(length)
-        level[ok] = np.floor(np.log2(length[ok])).astype(np.int64)
-        out = np.full(lo.shape, -1, dtype=np.int64)
-        for lv in np.unique(level[ok]):
-            sel = ok & (level == lv)
-            table = self.levels[lv]
-            out[sel] = self._better(table[lo[sel]], table[hi[sel] - (1 << lv)])
-        return out
-
-
-@dataclass(frozen=True)
-class FairCutoffs:
-    criterion: str
-    tolerance: float
-    thresholds: dict
-    rates: dict
-    cost: float  # total cost per case on the fitting rows
-
-    def spread(self) -> float:
-        """The largest gap in `rates` (for equalized odds, `rates` holds the true positive
-        rates only: `rate_spread` checks both)."""
-        vals = [r for r in self.rates.values() if np.isfinite(r)]
-        return float(max(vals) - min(vals)) if vals else float("nan")
-
-
-def fair_thresholds(
-    y_true, y_score, groups, *, costs: Mapping, criterion: str, tolerance: float = 0.02, sample_weight=None
-) -> FairCutoffs:
-    """Per-group cutoffs minimising total cost subject to every group's rate lying within
-    `tolerance` of every other's (all rates in one window [L, L + tolerance]).
-
-    Exact: the best window can start at one of the groups' achievable rates, and for each
-    candidate start every group takes its cheapest cutoff whose rate falls in the window
-    (a range-minimum query over its sweep sorted by rate). No threshold grid. Rates are
-    "demographic parity" (flagged share), "equal opportunity" (true positive rate), "equal
-    false positive rate" and "equal accuracy". Infeasible: NaN cutoffs and a warning that
-    names the cause.
-
-    Examples
-    --------
-    >>> fit = fair_thresholds([0, 1, 0, 1], [0.2, 0.8, 0.3, 0.9], ["a", "a", "b", "b"],
-    ...                       costs={"a": (1, 1), "b": (1, 1)}, criterion="demographic parity", tolerance=0.0)
-    >>> fit.thresholds
-    {'a': 0.8, 'b': 0.9}
-    """
-    if criterion not in FAIRNESS_CRITERIA:
-        raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
-    tol = v.as_price(tolerance, "tolerance")
-    gs = grouped_sweep(y_true, y_score, groups, sample_weight=sample_weight)
-    return fair_cutoffs(gs, prices_for(gs.groups, costs), criterion=criterion, tolerance=tol)
-
-
-def fair_cutoffs(gs, prices, *, criterion: str, tolerance: float) -> FairCutoffs:
-    """`fair_thresholds` on cached sweeps: `gs` a `GroupedSweep`, `prices` a `decision.Prices`
-    aligned with its groups. No rows are read."""
-    if criterion not in FAIRNESS_CRITERIA:
-        raise ValueError(MSG_CRITERION.format(valid=list(FAIRNESS_CRITERIA), value=criterion))
-    tol = v.as_price(tolerance, "tolerance")
-    if criterion in TWO_RATES:
-        return _fair_two_rates(gs, prices, criterion, tol)
-    per_group = []
-    undefined = []
-    for i, name in enumerate(gs.groups):
-        sw = gs[name]
-        rate = _rates(sw, criterion)
-        if not np.isfinite(rate).any():
-            undefined.append(name)
-        cost = sw.errors_cost(prices.c_fp[i], prices.c_fn[i])
-        order = np.argsort(rate, kind="stable")
-        rank = np.arange(rate.size)  # sweep index: lower = larger threshold (tie preference)
-        per_group.append((sw, rate, cost, order, _RangeArgmin(cost[order], rank[order]), rate[order]))
-    nan = {name: float("nan") for name in gs.groups}
-    if undefined:
-        denominators = {"true positive rate": "positive", "false positive rate": "negative"}
-        what = denominators.get(FAIRNESS_CRITERIA[criterion], "") if gs[undefined[0]].total > 0 else ""
-        v.warn_degenerate(
-            f"{criterion} compares the {FAIRNESS_CRITERIA[criterion]}, which group {undefined[0]!r} does not have "
-            f"(it has no {what + ' ' if what else ''}cases on the fitting rows): the fair rule is NaN"
-        )
-        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
-    starts = np.unique(np.concatenate([g[1][np.isfinite(g[1])] for g in per_group]))
-    total = np.zeros(starts.size)
-    picks = []
-    for _sw, _rate, cost, order, rmq, rate_sorted in per_group:
-        lo = np.searchsorted(rate_sorted, starts, side="left")
-        hi = np.searchsorted(rate_sorted, starts + tol * (1 + 1e-12) + 1e-15, side="right")
-        best = rmq.query(lo, hi)
-        feasible = best >= 0
-        total = np.where(feasible, total + np.where(feasible, cost[order][np.maximum(best, 0)], 0.0), np.inf)
-        picks.append(np.where(feasible, order[np.maximum(best, 0)], -1))
-    n_total = float(sum(g[0].total for g in per_group))
-    if not np.isfinite(total).any():
-        v.warn_degenerate(f"no cutoffs satisfy {criterion} within {tol:g}: the fair rule is NaN")
-        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
-    j = int(np.argmin(total))
-    thresholds, rates = {}, {}
-    for (sw, rate, *_), name, pick in zip(per_group, gs.groups, picks, strict=True):
-        thresholds[name] = float(sw.thresholds[pick[j]])
-        rates[name] = float(rate[pick[j]])
-    return FairCutoffs(criterion, tol, thresholds, rates, float(total[j] / n_total) if n_total else float("nan"))
-
-
-def _fair_two_rates(gs, prices, criterion: str, tol: float) -> FairCutoffs:
-    """Equalized odds, exactly: every group's true positive rate in one window [L1, L1 + tol]
-    and its false positive rate in one window [L2, L2 + tol].
-
-    Both rates are non-decreasing along a sweep, so each window is a range of sweep indices
-    and so is their intersection; the cheapest cutoff in it is a range-minimum query. An
-    optimal choice has L1 and L2 at the smallest chosen rates, which are achievable rates,
-    so every (achievable TPR, achievable FPR) pair is a candidate. Too many pairs for an
-    exact search (more than MAX_WINDOW_PAIRS) is said, not approximated.
-    """
-    first, second = TWO_RATES[criterion]
-    nan = {name: float("nan") for name in gs.groups}
-    parts = []
-    for i, name in enumerate(gs.groups):
-        sw = gs[name]
-        if sw.positives <= 0 or sw.negatives <= 0:
-            what = "positive" if sw.positives <= 0 else "negative"
-            v.warn_degenerate(
-                f"{criterion} compares the {FAIRNESS_CRITERIA[criterion]}, which group {name!r} does "
-                f"not have (it has no {what} cases on the fitting rows): the fair rule is NaN"
-            )
-            return FairCutoffs(criterion, tol, nan, nan, float("nan"))
-        cost = sw.errors_cost(prices.c_fp[i], prices.c_fn[i])
-        parts.append((sw, sw.rate(first), sw.rate(second), cost, _RangeArgmin(cost, np.arange(cost.size))))
-    starts1 = np.unique(np.concatenate([p[1] for p in parts]))
-    starts2 = np.unique(np.concatenate([p[2] for p in parts]))
-    if starts1.size * starts2.size > MAX_WINDOW_PAIRS:
-        v.warn_degenerate(
-            f"{criterion} is searched exactly over every pair of rate windows, and these scores give "
-            f"{starts1.size:,} x {starts2.size:,} pairs (more than {MAX_WINDOW_PAIRS:,}): round or bin "
-            "the scores to fewer distinct values; the fair rule is NaN"
-        )
-        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
-    shape = (starts1.size, starts2.size)
-    total = np.zeros(shape)
-    picks = []
-    eps = tol * (1 + 1e-12) + 1e-15
-    for _sw, r1, r2, cost, rmq in parts:
-        a1 = np.searchsorted(r1, starts1, side="left")[:, None]
-        b1 = np.searchsorted(r1, starts1 + eps, side="right")[:, None]
-        a2 = np.searchsorted(r2, starts2, side="left")[None, :]
-        b2 = np.searchsorted(r2, starts2 + eps, side="right")[None, :]
-        lo, hi = np.maximum(a1, a2), np.minimum(b1, b2)
-        best = rmq.query(lo.ravel(), np.maximum(hi, lo).ravel()).reshape(shape)
-        feasible = best >= 0
-        total = np.where(feasible, total + cost[np.maximum(best, 0)], np.inf)
-        picks.append(best)
-    if not np.isfinite(total).any():
-        v.warn_degenerate(f"no cutoffs satisfy {criterion} within {tol:g}: the fair rule is NaN")
-        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
-    j = np.unravel_index(int(np.argmin(total)), shape)
-    thresholds, rates = {}, {}
-    for (sw, r1, *_), name, pick in zip(parts, gs.groups, picks, strict=True):
-        thresholds[name] = float(sw.thresholds[pick[j]])
-        rates[name] = float(r1[pick[j]])
-    n_total = float(sum(p[0].total for p in parts))
-    return FairCutoffs(criterion, tol, thresholds, rates, float(total[j] / n_total))
 
 
 # ---------------------------------------------------------------------------------------
@@ -272,31 +77,78 @@ def _rate_at(sw, criterion: str, t: float) -> float:
     return float(_rates(sw, criterion)[sw.index_at(t)])
 
 
+SUMMARY_COLUMNS = [
+    "rule",
+    "rate",
+    "tolerance",
+    "feasible",
+    "spread_train",
+    "spread_test",
+    "spread_test_low",
+    "spread_test_high",
+    "within_tolerance_on_test",
+    "cost_per_case_train",
+    "price_per_case_train",
+    "price_per_case_test",
+    "criterion",
+    "fit_tolerance",
+    "estimate",
+    "may_miss_by",
+]
+
+
 def fairness_tables(
-    ms: ModelSweeps, prices: Prices, fits: Mapping, results: RuleResults, tolerance: float
+    ms: ModelSweeps,
+    prices: Prices,
+    fits: Mapping,
+    results: RuleResults,
+    tolerance: float,
+    *,
+    judged: Mapping | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(long, summary) for the fairness section, read off the sweeps.
 
-    long     ``criterion, group, threshold, rate_train, rate_test``
-    summary  per criterion: ``rule, rate, tolerance, feasible, spread_train, spread_test,
-             spread_test_low, spread_test_high`` (95% interval of the test gap),
-             ``within_tolerance_on_test, cost_per_case_train, price_per_case_train,
-             price_per_case_test`` (the price is the extra cost over the best cutoff per group)
+    `judged` is ``{rule: fair_judged.FairJudged}`` (`fairness_results` makes it): each rule
+    judged where it was not fitted, with the luck of the fit in the gap's interval, and the
+    rules fitted at a tighter tolerance (`fair_judged.holding_rule`) beside the stated ones.
+    Without it, each rule of `fits` is judged on ``ms.judge`` with its cutoffs held.
+
+    long     ``criterion, group, threshold, rate_train, rate_test, rule`` (rate_test: where judged)
+    summary  per rule: ``rule, rate, tolerance, feasible, spread_train, spread_test,
+             spread_test_low, spread_test_high`` (the judged gap and its 95% interval),
+             ``within_tolerance_on_test`` (offered as meeting the tolerance: the interval's upper
+             end is at most the tolerance), ``cost_per_case_train, price_per_case_train,
+             price_per_case_test`` (the price is the extra cost over the best cutoff per group),
+             ``criterion, fit_tolerance`` (the tolerance the cutoffs were fitted at), ``estimate``
+             (`honest.CROSS_FITTED` or `honest.TEST`) and ``may_miss_by`` (upper end minus the
+             tolerance; 0 when it meets it, NaN without an interval)
     """
+    from costlib.binary import fair_judged as FJ
+
     long, rows = [], []
     fit_opt = count_rules(ms.fit, {R.COST_OPTIMAL: np.array([results.cutoffs[R.COST_OPTIMAL][g] for g in ms.groups])})
     n_fit = ms.fit_pooled.total if ms.fit_pooled.total > 0 else float("nan")
     opt_train = float(np.sum(fit_opt.cost(prices)) / n_fit)
-    for c, fit in fits.items():
-        rule = R.FAIR_PREFIX + c
-        cut = {g: float(fit.thresholds.get(g, float("nan"))) for g in ms.groups}
+    entries = [(R.FAIR_PREFIX + c, c) for c in fits]
+    if judged is not None:
+        entries += [(r, j.criterion) for r, j in judged.items() if (r, j.criterion) not in entries]
+    for rule, c in entries:
+        j = None if judged is None else judged.get(rule)
+        if j is not None:
+            cut = {g: float(t) for g, t in zip(ms.groups, j.cutoffs, strict=True)}
+        else:
+            cut = {g: float(fits[c].thresholds.get(g, float("nan"))) for g in ms.groups}
         rate_tr = [_rate_at(ms.fit[g], c, cut[g]) for g in ms.groups]
-        rate_te = [_rate_at(ms.judge[g], c, cut[g]) for g in ms.groups]
+        if j is not None:
+            rate_te = FJ.rates_of(j.tp, j.fp, j.positives, j.negatives, c)[0].tolist()
+        else:
+            rate_te = [_rate_at(ms.judge[g], c, cut[g]) for g in ms.groups]
         for g, a, b in zip(ms.groups, rate_tr, rate_te, strict=True):
-            long.append({"criterion": c, "group": g, "threshold": cut[g], "rate_train": a, "rate_test": b})
+            long.append(
+                {"criterion": c, "group": g, "threshold": cut[g], "rate_train": a, "rate_test": b, "rule": rule}
+            )
         feasible = all(not math.isnan(t) for t in cut.values())
         spread_tr = rate_spread({g: ms.fit[g] for g in ms.groups}, cut, c)
-        spread_te = rate_spread({g: ms.judge[g] for g in ms.groups}, cut, c)
         train_cost = float("nan")
         if feasible:
             counts = count_rules(ms.fit, {rule: np.array([cut[g] for g in ms.groups])})
@@ -306,7 +158,14 @@ def fairness_tables(
             test_price = float(
                 results.overall.loc[rule, "cost_per_case"] - results.overall.loc[R.COST_OPTIMAL, "cost_per_case"]
             )
-        spread_lo, spread_hi = spread_interval(results, rule, c) if feasible else (float("nan"), float("nan"))
+        if j is not None:
+            spread_te, spread_lo, spread_hi = j.gap, j.gap_low, j.gap_high
+            fit_tol, estimate = j.fit_tolerance, j.estimate
+        else:
+            spread_te = rate_spread({g: ms.judge[g] for g in ms.groups}, cut, c)
+            spread_lo, spread_hi = spread_interval(results, rule, c) if feasible else (float("nan"), float("nan"))
+            fit_tol, estimate = tolerance, "cutoffs held"
+        meets = bool(feasible and np.isfinite(spread_hi) and spread_hi <= tolerance + 1e-12)
         rows.append(
             {
                 "rule": rule,
@@ -317,29 +176,19 @@ def fairness_tables(
                 "spread_test": spread_te,
                 "spread_test_low": spread_lo,
                 "spread_test_high": spread_hi,
-                "within_tolerance_on_test": bool(spread_te <= tolerance + 1e-12) if feasible else False,
+                "within_tolerance_on_test": meets,
                 "cost_per_case_train": train_cost,
                 "price_per_case_train": train_cost - opt_train,
                 "price_per_case_test": test_price,
+                "criterion": c,
+                "fit_tolerance": fit_tol,
+                "estimate": estimate,
+                "may_miss_by": max(0.0, spread_hi - tolerance) if feasible and np.isfinite(spread_hi) else float("nan"),
             }
         )
-    columns = [
-        "rule",
-        "rate",
-        "tolerance",
-        "feasible",
-        "spread_train",
-        "spread_test",
-        "spread_test_low",
-        "spread_test_high",
-        "within_tolerance_on_test",
-        "cost_per_case_train",
-        "price_per_case_train",
-        "price_per_case_test",
-    ]
     return (
-        pd.DataFrame(long, columns=["criterion", "group", "threshold", "rate_train", "rate_test"]),
-        pd.DataFrame(rows, columns=columns),
+        pd.DataFrame(long, columns=["criterion", "group", "threshold", "rate_train", "rate_test", "rule"]),
+        pd.DataFrame(rows, columns=SUMMARY_COLUMNS),
     )
 
 
@@ -348,11 +197,16 @@ class FairnessResults:
     """The fairness-constrained rules of one model at one set of prices, fitted and judged.
 
     rules           {"fair: <criterion>": {group: cutoff}}, fitted on the fitting rows
-    fits            {criterion: `FairCutoffs`}
+    holding         {`fair_judged.tightened_rule`: {group: cutoff}}: for a rule that does not hold out of
+                    sample, the same criterion fitted at a tighter tolerance chosen on the
+                    fitting rows alone (`fair_judged.holding_rule`); judged beside the others
+    fits            {criterion: `FairCutoffs`} at the stated tolerance
     recommendation  `decision.recommend` with the fairness rules judged beside the standard
-                    ones (the standard rules' intervals are those of `recommend` alone)
-    fairness        long format ``criterion, group, threshold, rate_train, rate_test``
-    summary         per criterion (see `fairness_tables`)
+                    ones (the standard rules' intervals are those of `recommend` alone; without a
+                    split, the fairness rules' costs are cross-fitted)
+    fairness        long format ``criterion, group, threshold, rate_train, rate_test, rule``
+    summary         per rule (see `fairness_tables`)
+    judged          {rule: `fair_judged.FairJudged`}
     """
 
     rules: dict
@@ -360,6 +214,8 @@ class FairnessResults:
     recommendation: Recommendation
     fairness: pd.DataFrame
     summary: pd.DataFrame
+    judged: dict = field(default_factory=dict)
+    holding: dict = field(default_factory=dict)
 
     @property
     def results(self) -> RuleResults:
@@ -377,20 +233,43 @@ def fairness_results(
     seed: int = 0,
     capacity: float | None = None,
 ) -> FairnessResults:
-    """The one fairness rule set: fair cutoffs per criterion (`fairness_rules`), every rule
-    judged with them (`decision.recommend` with ``extra_rules``) and the fairness tables.
+    """The one fairness rule set: fair cutoffs per criterion (`fairness_rules`), each judged
+    where it was not fitted (`fair_judged.judge_rule`: on the judged rows, or cross-fitted
+    without a split), a rule fitted at a tighter tolerance where the stated one does not hold
+    (`fair_judged.holding_rule`), every rule judged with them (`decision.recommend` with
+    ``extra_rules``) and the fairness tables.
 
     A model without groups (or with one) has no fairness rules: `criteria` is then ignored.
     Infeasible criteria give NaN cutoffs and a `DegenerateWarning` naming the cause.
     """
-    rules, fits = fairness_rules(
-        ms, prices, criteria=criteria if ms.grouped and len(ms.groups) > 1 else (), tolerance=tolerance
-    )
+    from costlib.binary import fair_judged as FJ
+
+    criteria = tuple(criteria) if ms.grouped and len(ms.groups) > 1 else ()
+    rules, fits = fairness_rules(ms, prices, criteria=criteria, tolerance=tolerance)
+    judged, holding = {}, {}
+    for c in criteria:
+        if all(math.isnan(t) for t in fits[c].thresholds.values()):
+            continue
+        j = FJ.judge_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed)
+        judged[R.FAIR_PREFIX + c] = j
+        if j.meets or not np.isfinite(j.gap_high):
+            continue
+        h = FJ.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed)
+        if h is not None and not np.isnan(h.cutoffs).any():
+            rule = FJ.tightened_rule(c, h.fit_tolerance)
+            holding[rule] = dict(zip(ms.groups, h.cutoffs.tolist(), strict=True))
+            judged[rule] = h
     rec = recommend(
-        {ms.name: ms}, prices.as_dict(), n_resamples=n_resamples, seed=seed, extra_rules=rules, capacity=capacity
+        {ms.name: ms},
+        prices.as_dict(),
+        n_resamples=n_resamples,
+        seed=seed,
+        extra_rules=rules | holding,
+        capacity=capacity,
     )
-    long, summary = fairness_tables(ms, prices, fits, rec.results, tolerance)
-    return FairnessResults(rules, fits, rec, long, summary)
+    rec = FJ.cross_fitted_costs(rec, prices, judged)
+    long, summary = fairness_tables(ms, prices, fits, rec.results, tolerance, judged=judged)
+    return FairnessResults(rules, fits, rec, long, summary, judged, holding)
 
 
 # ---------------------------------------------------------------------------------------

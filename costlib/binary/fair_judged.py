@@ -1,0 +1,483 @@
+"""Fairness rules judged where they were not fitted, with the luck of the fit in their intervals.
+
+A fairness-constrained rule (`fairness.fair_cutoffs`) is the cheapest set of per-group
+cutoffs whose rates lie within a tolerance on the rows it is fitted on. The exact search
+spends every bit of that tolerance, so on other rows the gap is wider. Here a rule is judged
+as the standard fitted rules are (`honest`):
+
+- **A split**: fitted on the fitting rows, judged on the judged rows.
+- **No split** (the fitting rows are the judged rows): cross-fitted on `honest.make_folds`'
+  folds (the same folds, for the same seed, as the standard rules): each fold's rows are judged
+  by the cutoffs fitted on the other folds, so no row is judged by cutoffs fitted on it.
+
+The 95% interval of the judged gap repeats the fit on every resample (`FAIR_RESAMPLES`
+Poisson(1) bootstraps on at most `FAIR_CELLS` candidate cutoffs, `honest.cell_edges`): with a
+split, refitted on the resampled fitting rows and judged on the resampled judged rows
+(percentile interval); without, the cross-fitted estimate refitted fold by fold on the
+resampled rows (its spread about the estimate, `intervals.centred_interval`, as `honest` does).
+
+A rule *meets* the tolerance only when the upper end of that interval is at most the
+tolerance. When it does not, `tighter_tolerance` looks for a fitting tolerance below the
+stated one, chosen by cross-validation on the fitting rows alone (`honest.make_folds` on them;
+without a split, inside each outer fold: nested), so that the judged rows never pick it.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from costlib.binary import honest as H
+from costlib.core.prices import Prices, mistakes_cost
+from costlib.core.sweep import GroupedSweep, Sweep
+from costlib.stats.intervals import percentile_interval
+
+FAIR_RESAMPLES = 100  # refits behind a judged gap's 95% interval, at most
+FAIR_CELLS = 64  # candidate cutoffs of a refit, at most (quantiles of the fitting rows' scores)
+#: the fitting tolerances `tighter_tolerance` tries, as shares of the stated tolerance (largest first)
+TIGHTER = (1.0, 0.8, 0.6, 0.45, 0.3, 0.2, 0.1, 0.0)
+Z95 = 1.959963984540054
+
+
+def tightened_rule(criterion: str, fit_tolerance: float) -> str:
+    """The name of a fairness rule fitted at a tolerance tighter than the stated one.
+
+    >>> tightened_rule("equal opportunity", 0.015)
+    'fair: equal opportunity (fitted within 1.5%)'
+    """
+    from costlib.core import rules as R
+
+    return f"{R.FAIR_PREFIX}{criterion} (fitted within {100 * fit_tolerance:.3g}%)"
+
+
+# ---------------------------------------------------------------------------------------
+# Sweeps of parts of the rows
+
+
+def _grouped(groups: tuple, thresholds: list, tp: list, fp: list, pos, neg) -> GroupedSweep:
+    """A `GroupedSweep` from each group's arrays (descending thresholds, cumulative counts)."""
+    sizes = [t.size for t in thresholds]
+    offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    return GroupedSweep(
+        tuple(groups),
+        offsets,
+        np.concatenate(thresholds),
+        np.concatenate(tp).astype(np.float64),
+        np.concatenate(fp).astype(np.float64),
+        np.asarray(pos, dtype=np.float64),
+        np.asarray(neg, dtype=np.float64),
+    )
+
+
+def _part(gs: GroupedSweep, tp, fp, pos, neg) -> GroupedSweep:
+    """`gs`'s grid with other cumulative counts (a fold, or the rows outside it)."""
+    return GroupedSweep(
+        gs.groups,
+        gs.offsets,
+        gs.thresholds,
+        np.asarray(tp, dtype=np.float64),
+        np.asarray(fp, dtype=np.float64),
+        np.asarray(pos, dtype=np.float64),
+        np.asarray(neg, dtype=np.float64),
+    )
+
+
+def _pooled_index(gs: GroupedSweep, pooled: Sweep) -> np.ndarray:
+    """(groups, pooled thresholds): each group's sweep index at every pooled cutoff."""
+    return np.stack([gs[g].index_at(pooled.thresholds).astype(np.int32) for g in gs.groups])
+
+
+def folds_of(gs: GroupedSweep, pooled: Sweep, *, seed: int) -> H.Folds:
+    """`honest.make_folds` of `gs` (the folds the standard rules are cross-fitted on, for the
+    same seed)."""
+    return H.make_folds(gs, pooled, _pooled_index(gs, pooled), seed=seed)
+
+
+def _outside(gs: GroupedSweep, folds: H.Folds, f: int) -> GroupedSweep:
+    return _part(
+        gs,
+        gs.tp - folds.tp[f],
+        gs.fp - folds.fp[f],
+        gs.positives - folds.positives[f],
+        gs.negatives - folds.negatives[f],
+    )
+
+
+def _inside(gs: GroupedSweep, folds: H.Folds, f: int) -> GroupedSweep:
+    return _part(gs, folds.tp[f], folds.fp[f], folds.positives[f], folds.negatives[f])
+
+
+# ---------------------------------------------------------------------------------------
+# Fitting and counting
+
+
+def fit_quietly(gs: GroupedSweep, prices: Prices, criterion: str, tolerance: float) -> np.ndarray:
+    """(groups,) cutoffs of `fairness.fair_cutoffs` on `gs` (NaN where infeasible), its warnings
+    kept for the fit on all fitting rows (a fold or resample says nothing new)."""
+    from costlib.binary.fair_search import fair_cutoffs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = fair_cutoffs(gs, prices, criterion=criterion, tolerance=tolerance)
+    return np.array([fit.thresholds.get(g, math.nan) for g in gs.groups], dtype=np.float64)
+
+
+def counts_at(gs: GroupedSweep, cut: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(tp, fp) per group of `gs` at cutoffs `cut` (NaN where a cutoff is NaN)."""
+    tp, fp = np.full(len(gs.groups), np.nan), np.full(len(gs.groups), np.nan)
+    for i, g in enumerate(gs.groups):
+        if not math.isnan(cut[i]):
+            sw = gs[g]
+            j = sw.index_at(cut[i])
+            tp[i], fp[i] = sw.tp[j], sw.fp[j]
+    return tp, fp
+
+
+def rates_of(tp, fp, pos, neg, criterion: str) -> list[np.ndarray]:
+    """The rate(s) `criterion` equalises, per group (last axis), from counts."""
+    from costlib.binary.fair_search import FAIRNESS_CRITERIA, TWO_RATES
+
+    tp, fp = np.asarray(tp, dtype=np.float64), np.asarray(fp, dtype=np.float64)
+    pos, neg = np.asarray(pos, dtype=np.float64), np.asarray(neg, dtype=np.float64)
+    n = pos + neg
+    with np.errstate(invalid="ignore", divide="ignore"):
+        table = {
+            "flagged rate": ((tp + fp), n),
+            "true positive rate": (tp, pos),
+            "false positive rate": (fp, neg),
+            "accuracy": (tp + neg - fp, n),
+        }
+        names = TWO_RATES.get(criterion, (FAIRNESS_CRITERIA[criterion],))
+        return [
+            np.where(table[r][1] > 0, table[r][0] / np.where(table[r][1] > 0, table[r][1], 1.0), np.nan) for r in names
+        ]
+
+
+def _denominators(pos, neg, criterion: str) -> list[np.ndarray]:
+    from costlib.binary.fair_search import FAIRNESS_CRITERIA, TWO_RATES
+
+    by = {"flagged rate": pos + neg, "true positive rate": pos, "false positive rate": neg, "accuracy": pos + neg}
+    return [np.asarray(by[r], dtype=np.float64) for r in TWO_RATES.get(criterion, (FAIRNESS_CRITERIA[criterion],))]
+
+
+def gap_of(tp, fp, pos, neg, criterion: str) -> np.ndarray:
+    """The largest gap between groups (last axis) in the rate(s) `criterion` equalises; NaN
+    with fewer than two groups that have the rate (or with any NaN cutoff)."""
+    gaps = []
+    bad = np.isnan(np.asarray(tp, dtype=np.float64)).any(axis=-1)
+    for r in rates_of(tp, fp, pos, neg, criterion):
+        ok = np.isfinite(r)
+        hi = np.where(ok, r, -np.inf).max(axis=-1)
+        lo = np.where(ok, r, np.inf).min(axis=-1)
+        gaps.append(np.where(ok.sum(axis=-1) >= 2, hi - lo, np.nan))
+    return np.where(bad, np.nan, np.fmax.reduce(gaps) if len(gaps) > 1 else gaps[0])
+
+
+def gap_bound(tp, fp, pos, neg, criterion: str, sizes: list) -> float:
+    """The gap plus `Z95` of its standard error on rows of `sizes` (each rate's denominators
+    per group, where the rule will be judged): the two groups that make the gap, their rates'
+    binomial errors (the larger over equalized odds' two rates)."""
+    out = -math.inf
+    for r, d in zip(rates_of(tp, fp, pos, neg, criterion), sizes, strict=True):
+        ok = np.isfinite(r) & (d > 0)
+        if ok.sum() < 2:
+            return math.nan
+        rr, dd = r[ok], d[ok]
+        i, j = int(np.argmax(rr)), int(np.argmin(rr))
+        se = math.sqrt(rr[i] * (1 - rr[i]) / dd[i] + rr[j] * (1 - rr[j]) / dd[j])
+        out = max(out, float(rr[i] - rr[j]) + Z95 * se)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# The tolerance to fit at
+
+
+def tighter_tolerance(
+    gs: GroupedSweep, pooled: Sweep, prices: Prices, criterion: str, tolerance: float, sizes: list, *, seed: int
+) -> float:
+    """The fitting tolerance, chosen on the rows of `gs` alone: the largest of
+    ``tolerance * TIGHTER`` whose cross-fitted gap on them (`honest.make_folds`' folds), plus
+    `Z95` standard errors on rows of `sizes` (`gap_bound`), is within `tolerance`; the one with
+    the smallest such bound when none is. Fitted on at most `FAIR_CELLS` candidate cutoffs
+    (`honest.cell_edges` of `pooled`): a choice among a few tolerances, not the cutoffs shipped."""
+    edges = H.cell_edges(pooled, FAIR_CELLS)
+    pos, neg = _cells(gs, edges)
+    gs = _cell_sweep(gs.groups, edges, pos, neg)
+    pooled = Sweep(
+        edges,
+        gs.tp.reshape(len(gs.groups), -1).sum(axis=0),
+        gs.fp.reshape(len(gs.groups), -1).sum(axis=0),
+        float(pos.sum()),
+        float(neg.sum()),
+    )
+    folds = folds_of(gs, pooled, seed=seed)
+    k = folds.tp.shape[0]
+    best, best_bound = tolerance, math.inf
+    for share in TIGHTER:
+        t = tolerance * share
+        tp, fp = np.zeros(len(gs.groups)), np.zeros(len(gs.groups))
+        for f in range(k):
+            cut = fit_quietly(_outside(gs, folds, f), prices, criterion, t)
+            a, b = counts_at(_inside(gs, folds, f), cut)
+            tp, fp = tp + a, fp + b
+        bound = gap_bound(tp, fp, gs.positives, gs.negatives, criterion, sizes)
+        if math.isfinite(bound) and bound <= tolerance + 1e-12:
+            return t
+        if math.isfinite(bound) and bound < best_bound - 1e-12:
+            best, best_bound = t, bound
+    return best
+
+
+# ---------------------------------------------------------------------------------------
+# A rule judged
+
+
+@dataclass(frozen=True, eq=False)
+class FairJudged:
+    """One fairness rule judged where it was not fitted.
+
+    criterion, tolerance   what it equalises and the largest gap allowed (the stated tolerance)
+    fit_tolerance          the tolerance its cutoffs were fitted at (below `tolerance` when tightened)
+    cutoffs                (groups,) fitted on all fitting rows: what ships
+    estimate               `honest.CROSS_FITTED` or `honest.TEST`
+    tp, fp, positives, negatives   (groups,) judged counts (summed over the folds when cross-fitted)
+    gap, gap_low, gap_high the judged gap and its 95% interval (the fit repeated on every resample)
+    vs_low, vs_high        95% interval of its cost per case minus the no-model choice's (cross-fitted
+                           only: NaN with a split, where its cutoffs' own resamples give it)
+    """
+
+    criterion: str
+    tolerance: float
+    fit_tolerance: float
+    cutoffs: np.ndarray
+    estimate: str
+    tp: np.ndarray
+    fp: np.ndarray
+    positives: np.ndarray
+    negatives: np.ndarray
+    gap: float
+    gap_low: float
+    gap_high: float
+    cost_low: float = math.nan
+    cost_high: float = math.nan
+    vs_low: float = math.nan
+    vs_high: float = math.nan
+
+    @property
+    def meets(self) -> bool:
+        """Offered as meeting the tolerance: the gap's 95% upper bound is at most the tolerance."""
+        return bool(math.isfinite(self.gap_high) and self.gap_high <= self.tolerance + 1e-12)
+
+    @property
+    def may_miss_by(self) -> float:
+        """How far above the tolerance the gap may be (its upper bound minus the tolerance); 0
+        when it meets it; NaN without an interval."""
+        if not math.isfinite(self.gap_high):
+            return math.nan
+        return max(0.0, self.gap_high - self.tolerance)
+
+    def cost(self, prices: Prices) -> float:
+        """Judged cost per case."""
+        n = float(np.sum(self.positives + self.negatives))
+        c = mistakes_cost(self.fp, self.positives - self.tp, prices.c_fp, prices.c_fn)
+        return float(np.sum(c) / n) if n > 0 else math.nan
+
+
+def _cells(gs: GroupedSweep, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(groups, cells) positives and negatives between consecutive `edges`."""
+    pos = np.zeros((len(gs.groups), edges.size - 1))
+    neg = np.zeros_like(pos)
+    for i, g in enumerate(gs.groups):
+        sw = gs[g]
+        j = sw.index_at(edges)
+        pos[i], neg[i] = np.diff(sw.tp[j]), np.diff(sw.fp[j])
+    return np.round(pos), np.round(neg)
+
+
+def _cell_sweep(groups, edges, pos, neg) -> GroupedSweep:
+    """A `GroupedSweep` on `edges` from (groups, cells) weights."""
+    zero = np.zeros((pos.shape[0], 1))
+    tp = np.concatenate((zero, np.cumsum(pos, axis=1)), axis=1)
+    fp = np.concatenate((zero, np.cumsum(neg, axis=1)), axis=1)
+    return _grouped(groups, [edges] * len(groups), list(tp), list(fp), pos.sum(axis=1), neg.sum(axis=1))
+
+
+def _resample_size(n_resamples: int) -> int:
+    return min(int(n_resamples), FAIR_RESAMPLES)
+
+
+def _baseline(pos, neg, prices: Prices) -> np.ndarray:
+    """The no-model choice's cost (the cheaper of flagging nobody and everyone), per resample."""
+    nobody = (pos * prices.c_fn).sum(axis=-1)
+    everyone = (neg * prices.c_fp).sum(axis=-1)
+    return np.minimum(nobody, everyone)
+
+
+def judge_rule(
+    ms,
+    prices: Prices,
+    criterion: str,
+    tolerance: float,
+    *,
+    fit_tolerance: float | None = None,
+    n_resamples: int,
+    seed: int = 0,
+    crossfit: bool = True,
+) -> FairJudged:
+    """One fairness rule fitted at `fit_tolerance` (default: `tolerance`) on ``ms``'s fitting
+    rows and judged where it was not fitted, with the gap's 95% interval (the module docstring).
+    `crossfit` False (no split): the folds are left to the caller (`holding_rule` nests them)."""
+    t_fit = tolerance if fit_tolerance is None else float(fit_tolerance)
+    g_n = len(ms.groups)
+    cut = fit_quietly(ms.fit, prices, criterion, t_fit)
+    if ms.judged_on == "all":
+        estimate = H.CROSS_FITTED
+        folds = folds_of(ms.fit, ms.fit_pooled, seed=seed)
+        tp, fp = np.zeros(g_n), np.zeros(g_n)
+        for f in range(folds.tp.shape[0] if crossfit else 0):
+            c = fit_quietly(_outside(ms.fit, folds, f), prices, criterion, t_fit)
+            a, b = counts_at(_inside(ms.fit, folds, f), c)
+            tp, fp = tp + a, fp + b
+        pos, neg = ms.fit.positives.astype(np.float64), ms.fit.negatives.astype(np.float64)
+    else:
+        estimate = H.TEST
+        folds = None
+        tp, fp = counts_at(ms.judge, cut)
+        pos, neg = ms.judge.positives.astype(np.float64), ms.judge.negatives.astype(np.float64)
+    gap = float(gap_of(tp, fp, pos, neg, criterion))
+    judged = FairJudged(criterion, float(tolerance), t_fit, cut, estimate, tp, fp, pos, neg, gap, math.nan, math.nan)
+    b = _resample_size(n_resamples)
+    if b < 10 or ms.weighted or not (H.integer_counts(ms.fit) and H.integer_counts(ms.judge)) or math.isnan(gap):
+        return judged
+    rng = np.random.default_rng([int(seed), 41, 1])
+    edges = H.cell_edges(ms.fit_pooled, FAIR_CELLS)
+    gaps, costs, vs = np.full(b, np.nan), np.full(b, np.nan), np.full(b, np.nan)
+    if folds is None:
+        f_pos, f_neg = _cells(ms.fit, edges)
+        j_pos, j_neg = _cells(ms.judge, edges)
+        w_pos, w_neg = H.poisson_cells(f_pos, b, rng)[0], H.poisson_cells(f_neg, b, rng)[0]
+        v_pos = rng.poisson(np.broadcast_to(j_pos, (b, *j_pos.shape))).astype(np.float64)
+        v_neg = rng.poisson(np.broadcast_to(j_neg, (b, *j_neg.shape))).astype(np.float64)
+        for r in range(b):
+            c = fit_quietly(_cell_sweep(ms.groups, edges, w_pos[r], w_neg[r]), prices, criterion, t_fit)
+            a, bb = counts_at(_cell_sweep(ms.groups, edges, v_pos[r], v_neg[r]), c)
+            gaps[r] = gap_of(a, bb, v_pos[r].sum(axis=1), v_neg[r].sum(axis=1), criterion)
+        lo, hi = percentile_interval(gaps)
+        return _replace(judged, gap_low=lo, gap_high=hi)
+    # no split: refitted on each resample's rows, judged on the rows it left out (out of the bag)
+    f_pos, f_neg = _cells(ms.fit, edges)
+    (w_pos, l_pos), (w_neg, l_neg) = H.poisson_cells(f_pos, b, rng), H.poisson_cells(f_neg, b, rng)
+    for r in range(b):
+        c = fit_quietly(_cell_sweep(ms.groups, edges, w_pos[r], w_neg[r]), prices, criterion, t_fit)
+        tp_r, fp_r = counts_at(_cell_sweep(ms.groups, edges, l_pos[r], l_neg[r]), c)
+        p_r, n_r = l_pos[r].sum(axis=1), l_neg[r].sum(axis=1)
+        gaps[r] = gap_of(tp_r, fp_r, p_r, n_r, criterion)
+        total = float(p_r.sum() + n_r.sum())
+        cost = float(np.sum(mistakes_cost(fp_r, p_r - tp_r, prices.c_fp, prices.c_fn)))
+        costs[r] = cost / total
+        vs[r] = (cost - float(_baseline(p_r, n_r, prices))) / total
+    lo, hi = percentile_interval(gaps)
+    c_lo, c_hi = percentile_interval(costs)
+    v_lo, v_hi = percentile_interval(vs)
+    return _replace(judged, gap_low=lo, gap_high=hi, cost_low=c_lo, cost_high=c_hi, vs_low=v_lo, vs_high=v_hi)
+
+
+def _replace(j: FairJudged, **kw) -> FairJudged:
+    import dataclasses
+
+    return dataclasses.replace(j, **kw)
+
+
+def judged_sizes(ms, criterion: str) -> list:
+    """Each rate's denominators per group on the rows a rule of `ms` is judged on."""
+    gs = ms.judge
+    return _denominators(gs.positives.astype(np.float64), gs.negatives.astype(np.float64), criterion)
+
+
+def holding_rule(ms, prices: Prices, criterion: str, tolerance: float, *, n_resamples: int, seed: int = 0):
+    """The rule fitted at the tolerance `tighter_tolerance` picks on the fitting rows alone,
+    judged where it was not fitted (`FairJudged`); None when that is the stated tolerance.
+
+    With a split, the tolerance is chosen by cross-validation on the fitting rows and the rule
+    judged on the judged rows. Without one, the cross-fitted estimate is nested: each outer
+    fold's tolerance is chosen on the other folds alone, its cutoffs fitted there at it, and the
+    fold judged by them; the intervals are the bootstrap's at the tolerance chosen on all rows
+    (every resample does not choose again: a price move would take minutes)."""
+    sizes = judged_sizes(ms, criterion)
+    t_star = tighter_tolerance(ms.fit, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1)
+    if t_star >= tolerance:
+        return None
+    nested = ms.judged_on == "all"
+    judged = judge_rule(
+        ms, prices, criterion, tolerance, fit_tolerance=t_star, n_resamples=n_resamples, seed=seed, crossfit=not nested
+    )
+    if not nested:
+        return judged
+    folds = folds_of(ms.fit, ms.fit_pooled, seed=seed)
+    g_n = len(ms.groups)
+    tp, fp = np.zeros(g_n), np.zeros(g_n)
+    for f in range(folds.tp.shape[0]):
+        out = _outside(ms.fit, folds, f)
+        t_f = tighter_tolerance(out, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1)
+        a, b = counts_at(_inside(ms.fit, folds, f), fit_quietly(out, prices, criterion, t_f))
+        tp, fp = tp + a, fp + b
+    return _replace(judged, tp=tp, fp=fp, gap=float(gap_of(tp, fp, judged.positives, judged.negatives, criterion)))
+
+
+def cross_fitted_costs(rec, prices: Prices, judged: dict):
+    """`rec` (a `decision.Recommendation` that judged the `judged` rules beside its own) with
+    every cross-fitted rule's counts, costs and intervals in its results, in place of those of
+    its cutoffs on the rows they were fitted on: each fold's rows at the cutoffs fitted on the
+    other folds (`FairJudged`), its intervals from the refits (NaN by group). A rule judged on
+    a split (test rows) keeps what `recommend` measured. Rules cheaper than the recommended one
+    (``cheaper_by_chance``) are read again for those rules (no paired interval: NaN)."""
+    import dataclasses
+
+    from costlib.core import validation as v
+    from costlib.core.sweep import tie_tolerance
+
+    crossed = {r: j for r, j in judged.items() if j.estimate == H.CROSS_FITTED and r in rec.results.overall.index}
+    if not crossed:
+        return rec
+    res = rec.results
+    by_group, overall = res.by_group.copy(), res.overall.copy()
+    base = float(overall.loc[res.baseline, "cost_per_case"])
+    for rule, j in crossed.items():
+        n_g = j.positives + j.negatives
+        fn = j.positives - j.tp
+        cost = mistakes_cost(j.fp, fn, prices.c_fp, prices.c_fn)
+        rows = (by_group["rule"] == rule).to_numpy()
+        by_group.loc[rows, "fp"] = j.fp
+        by_group.loc[rows, "fn"] = fn
+        by_group.loc[rows, "flagged_rate"] = v.safe_divide(j.tp + j.fp, n_g)
+        by_group.loc[rows, "cost_per_case"] = v.safe_divide(cost, n_g)
+        by_group.loc[rows, ["low", "high"]] = np.nan
+        total = float(n_g.sum())
+        per_case = float(cost.sum() / total) if total > 0 else math.nan
+        flagged = float((j.tp + j.fp).sum()) / total if total > 0 else math.nan
+        overall.loc[rule, ["fp", "fn", "flagged_rate", "cost_per_case"]] = [
+            float(j.fp.sum()),
+            float(fn.sum()),
+            flagged,
+            per_case,
+        ]
+        overall.loc[rule, ["low", "high", "vs_baseline", "vs_low", "vs_high"]] = [
+            j.cost_low,
+            j.cost_high,
+            per_case - base,
+            j.vs_low,
+            j.vs_high,
+        ]
+    total_cost = {r: x for r, x in res.total_cost.items() if r not in crossed}
+    res = dataclasses.replace(res, by_group=by_group, overall=overall, total_cost=total_cost)
+    cheaper = [c for c in rec.cheaper_by_chance if c[0] not in crossed]
+    for rule in crossed:
+        e = float(overall.loc[rule, "cost_per_case"] - rec.cost)
+        if math.isfinite(e) and e < -tie_tolerance(rec.cost, prices.scale):
+            cheaper.append((rule, e, math.nan, math.nan))
+    cheaper.sort(key=lambda t: t[1])
+    return dataclasses.replace(rec, results=res, cheaper_by_chance=cheaper)
