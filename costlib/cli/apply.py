@@ -1,13 +1,15 @@
-"""``costlib apply POLICY FILE [--score COL] [--group COL] --out DECISIONS.csv [--allow-unsigned] [--json]``:
-the policy's decision for every case of a file (`costlib.handoff.policy.apply_policy`), once a
+"""``costlib apply POLICY FILE [--score COL] [--group COL] [--id COL] --out DECISIONS.csv [--allow-unsigned]
+[--json]``: the policy's decision for every case of a file (`costlib.handoff.policy.apply_policy`), once a
 reviewer signed it off (`costlib.present.signing`).
 
 The score and group columns default to the ones the policy was chosen on (its data
 dictionary); a different score column is refused, as is a file whose scores are on another
 scale. The decisions file has one row per case, in the file's order: ``row`` (the file's row,
-the header being row 1), the score, the group, the ``cutoff`` applied and ``flagged``
-(``true`` or ``false``). Exit 0 when written, 2 for bad input, a policy nobody signed off on among
-it (unsigned, unless ``--allow-unsigned``; rejected, altered or sealed with another key, always).
+the header being row 1), the case id (``--id``), the score, the group, the ``cutoff`` applied and
+``flagged`` (``true`` or ``false``). A policy with randomised cutoffs draws each case in a band
+from its id (`costlib.handoff.randomised`), and is refused without ``--id``. Exit 0 when written, 2
+for bad input, a policy nobody signed off on among it (unsigned, unless ``--allow-unsigned``;
+rejected, altered or sealed with another key, always).
 """
 
 from __future__ import annotations
@@ -38,6 +40,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="CSV or Parquet file of the cases to decide, one row per case")
     p.add_argument("--score", metavar="COL", help="score column (default: the one the policy was chosen on)")
     p.add_argument("--group", metavar="COL", help="group column (default: the policy's, when it has cutoffs per group)")
+    p.add_argument(
+        "--id",
+        metavar="COL",
+        help="case id column: a policy with randomised cutoffs draws each case's decision from its id",
+    )
     p.add_argument("--out", required=True, metavar="DECISIONS.csv", help="where to write the decisions (CSV)")
     p.add_argument("--json", action="store_true", help="print a one-line JSON summary on standard output")
     return p
@@ -60,11 +67,16 @@ def decide(args) -> tuple[pd.DataFrame, dict, list[str]]:
     group = args.group or (p.group if p.one_cutoff is None else None)
     raw, name = loading.read_path(args.file)
     df = loading.read_table(raw, name)
-    require_columns(df, name, (score, group))
+    require_columns(df, name, (score, group, args.id))
     scores = number_column(df, name, score)
     groups = pd.Series(group_column(df[group], name, group), name=group) if group else None
-    flags, cut = decide(p, pd.Series(scores, name=score), groups=groups)  # refuses another score or group column
-    out = pd.DataFrame({"row": np.arange(2, len(df) + 2), score: df[score].to_numpy()})
+    ids = None if args.id is None else df[args.id]
+    # refuses another score or group column, and a randomised policy without ids
+    flags, cut = decide(p, pd.Series(scores, name=score), groups=groups, case_ids=ids)
+    out = pd.DataFrame({"row": np.arange(2, len(df) + 2)})
+    if args.id is not None:
+        out[args.id] = df[args.id].to_numpy()
+    out[score] = df[score].to_numpy()
     if group:
         out[group] = df[group].to_numpy()
     # the cutoff in the score's own units: log-odds for a policy on log-odds (the one that decides exactly alike)
@@ -96,7 +108,8 @@ def run(args) -> int:
 
         replaced = write_atomic(args.out, "--out", write)
     except DataError as exc:
-        print(refusal(exc, column_flags([("--score", args.score), ("--group", args.group)])), file=sys.stderr)
+        flags = column_flags([("--score", args.score), ("--group", args.group), ("--id", args.id)])
+        print(refusal(exc, flags), file=sys.stderr)
         return EXIT_BAD_INPUT
     summary["replaced"] = replaced
     if args.json:

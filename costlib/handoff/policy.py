@@ -23,6 +23,7 @@ or the short form's own checks); only a `PolicyCutoffs` is taken as it is.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -35,6 +36,7 @@ import pandas as pd
 from costlib.binary.model_sweeps import SINGLE_GROUP
 from costlib.core.errors import DataError
 from costlib.core.scales import SCALES, on_scale
+from costlib.handoff.randomised import MSG_IN_ESTIMATOR, MSG_NEEDS_IDS, randomised_flags, read_randomised
 from costlib.loading.messages import q
 
 MSG_NOT_A_POLICY = (
@@ -88,6 +90,7 @@ class PolicyCutoffs:
     positive: object = None
     random_share: float | None = None
     sign_off: object = None  # `costlib.present.signing.SignOff` once `signed_cutoffs` checked it; None: not checked
+    randomised: dict | None = None  # {group name: (low, p)}: scores in [low, cutoff) flagged with probability p
 
     @property
     def one_cutoff(self) -> float | None:
@@ -145,7 +148,16 @@ def _short_form(policy: Mapping) -> PolicyCutoffs:
     pooled = None if pooled is None else read_number(pooled, '"pooled_cutoff"', allow_inf=True)
     text = {k: _short_text(policy, k) for k in ("rule", "score", "group", "positive")}
     pooled = _pooled(out, pooled)
-    return PolicyCutoffs(text["rule"] or "", out, pooled, text["score"], scale, text["group"], text["positive"])
+    return PolicyCutoffs(
+        text["rule"] or "",
+        out,
+        pooled,
+        text["score"],
+        scale,
+        text["group"],
+        text["positive"],
+        randomised=read_randomised(policy.get("randomised"), out),
+    )
 
 
 def _short_text(policy: Mapping, key: str):
@@ -221,13 +233,16 @@ def read_policy(policy) -> PolicyCutoffs:
         parsed = parse_text(text)  # bounded: no NaN tokens, no number of a thousand digits
         if isinstance(parsed, dict) and _is_short(parsed):
             return _short_form(parsed)
+        raw = parsed.get("randomised") if isinstance(parsed, dict) else None
     elif isinstance(policy, Mapping):
         if _is_short(policy):
             return _short_form(policy)
         text = _file_form(policy)
+        raw = policy.get("randomised")
     else:
         raise DataError(MSG_NOT_A_POLICY.format(what=type(policy).__name__))
-    return loaded_cutoffs(load_policy(text))
+    p = loaded_cutoffs(load_policy(text))
+    return dataclasses.replace(p, randomised=read_randomised(raw, p.cutoffs)) if raw else p
 
 
 def signed_cutoffs(policy, *, allow_unsigned: bool = False) -> PolicyCutoffs:
@@ -360,7 +375,7 @@ def unseen_groups(policy, groups) -> list[str]:
     return [g for g in case_groups(groups)[1] if g not in p.cutoffs]
 
 
-def apply_policy(policy, scores, *, groups=None) -> np.ndarray:
+def apply_policy(policy, scores, *, groups=None, case_ids=None) -> np.ndarray:
     """The policy's decision for each new case: True where it flags the case. The arithmetic
     only: it does not check the policy's sign-off, which the serving side does (`policy_estimator`,
     ``costlib apply``: `signed_cutoffs`).
@@ -377,11 +392,16 @@ def apply_policy(policy, scores, *, groups=None) -> np.ndarray:
     groups : array-like of shape (n,), optional
         Each case's group, matched to the policy's groups as text; needed when the policy has
         a cutoff per group. A group the policy pooled or never saw gets its pooled cutoff.
+    case_ids : array-like of shape (n,), optional
+        Each case's id (one per case, none repeated); needed when the policy has randomised
+        cutoffs: a case scored in a group's band ``[low, cutoff)`` is flagged with the band's
+        probability, drawn from a hash of its id (`costlib.handoff.randomised.draws`), so the
+        same id gets the same decision on any machine.
 
     Returns
     -------
     numpy.ndarray of bool, shape (n,)
-        True where ``score >= the case's cutoff``.
+        True where ``score >= the case's cutoff`` (or, with randomised cutoffs, in the band and drawn).
 
     Raises
     ------
@@ -389,25 +409,46 @@ def apply_policy(policy, scores, *, groups=None) -> np.ndarray:
         With a sentence: the policy is not one; it flags at random (no cutoff); scores that are
         not finite, or outside [0, 1] for a policy on probabilities; a Series named for another
         column; no groups for per-group cutoffs, or a group the policy never
-        saw and records no pooled cutoff for.
+        saw and records no pooled cutoff for; randomised cutoffs without case ids (or ids
+        missing, repeated or of another count).
 
     Examples
     --------
     >>> apply_policy({"rule": "cost-optimal", "cutoffs": {"a": 0.3, "b": 0.6}}, [0.5, 0.5], groups=["a", "b"])
     array([ True, False])
     """
-    return decide(policy, scores, groups=groups)[0]
+    return decide(policy, scores, groups=groups, case_ids=case_ids)[0]
 
 
-def decide(policy, scores, *, groups=None) -> tuple[np.ndarray, np.ndarray]:
+def decide(policy, scores, *, groups=None, case_ids=None) -> tuple[np.ndarray, np.ndarray]:
     """(flags, cutoffs): `apply_policy`'s decisions and each case's cutoff (on the policy's
     scale), from one pass, for a caller that shows both (the apply command)."""
     p = read_policy(policy)
     if p.random_share is not None:
         raise DataError(MSG_RANDOM.format(share=p.random_share, rule=q(p.rule)))
+    if p.randomised and case_ids is None:
+        g, (low, prob) = next(iter(p.randomised.items()))
+        raise DataError(MSG_NEEDS_IDS.format(group=q(g), low=low, high=p.cutoffs[g], p=prob))
     s = _scores(p, scores)
     cut = cutoffs_for(p, groups, s.size)
-    return s >= cut, cut
+    if not p.randomised:
+        return s >= cut, cut
+    low, prob = band_of(p, groups, s.size)
+    return randomised_flags(s, cut, low, prob, case_ids), cut
+
+
+def band_of(p: PolicyCutoffs, groups, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each case's randomised band under `p`: (low, probability), on the policy's scale; a case
+    whose group has no band gets probability 0."""
+    low, prob = np.full(n, np.inf), np.zeros(n)
+    if not p.randomised:
+        return low, prob
+    if groups is None:
+        ((low_1, p_1),) = p.randomised.values() if len(p.randomised) == 1 else ((np.inf, 0.0),)
+        return np.full(n, low_1), np.full(n, p_1)
+    codes, names = case_groups(groups)
+    table = [p.randomised.get(name, (np.inf, 0.0)) for name in names]
+    return np.array([t[0] for t in table])[codes], np.array([t[1] for t in table])[codes]
 
 
 # ---------------------------------------------------------------------------------------
@@ -564,6 +605,8 @@ def policy_estimator(
     p = signed_cutoffs(policy, allow_unsigned=allow_unsigned)
     if p.random_share is not None:
         raise DataError(MSG_RANDOM.format(share=p.random_share, rule=q(p.rule)))
+    if p.randomised:
+        raise DataError(MSG_IN_ESTIMATOR)
     check_fitted(estimator)
     pos = positive_label(estimator.classes_, p.positive)
     method = _response_method(p, response_method, estimator)
