@@ -53,6 +53,19 @@ def tightened_rule(criterion: str, fit_tolerance: float) -> str:
     return f"{R.FAIR_PREFIX}{criterion} (fitted within {100 * fit_tolerance:.3g}%)"
 
 
+def randomised_rule(criterion: str, fit_tolerance: float, tolerance: float) -> str:
+    """The name of a fairness rule with randomised cutoffs (`fair_random`), and its fitting
+    tolerance when it is below the stated one.
+
+    >>> randomised_rule("demographic parity", 0.05, 0.05), randomised_rule("demographic parity", 0.0, 0.05)
+    ('fair: demographic parity (randomised)', 'fair: demographic parity (randomised, fitted within 0%)')
+    """
+    from costlib.core import rules as R
+
+    within = f", fitted within {100 * fit_tolerance:.3g}%" if fit_tolerance < tolerance else ""
+    return f"{R.FAIR_PREFIX}{criterion} (randomised{within})"
+
+
 # ---------------------------------------------------------------------------------------
 # Sweeps of parts of the rows
 
@@ -114,11 +127,19 @@ def _inside(gs: GroupedSweep, folds: H.Folds, f: int) -> GroupedSweep:
 # Fitting and counting
 
 
-def fit_quietly(gs: GroupedSweep, prices: Prices, criterion: str, tolerance: float) -> np.ndarray:
-    """(groups,) cutoffs of `fairness.fair_cutoffs` on `gs` (NaN where infeasible), its warnings
-    kept for the fit on all fitting rows (a fold or resample says nothing new)."""
+def fit_quietly(
+    gs: GroupedSweep, prices: Prices, criterion: str, tolerance: float, *, randomised: bool = False
+) -> np.ndarray:
+    """(groups,) cutoffs of `fair_search.fair_cutoffs` on `gs` (NaN where infeasible), its
+    warnings kept for the fit on all fitting rows (a fold or resample says nothing new); with
+    `randomised`, (3, groups): each group's ``high``, ``low`` and ``p`` of
+    `fair_random.randomised_cutoffs`."""
+    from costlib.binary.fair_random import randomised_cutoffs
     from costlib.binary.fair_search import fair_cutoffs
 
+    if randomised:
+        fit = randomised_cutoffs(gs, prices, criterion=criterion, tolerance=tolerance)
+        return np.array([[d.get(g, math.nan) for g in gs.groups] for d in (fit.high, fit.low, fit.p)])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fit = fair_cutoffs(gs, prices, criterion=criterion, tolerance=tolerance)
@@ -126,7 +147,14 @@ def fit_quietly(gs: GroupedSweep, prices: Prices, criterion: str, tolerance: flo
 
 
 def counts_at(gs: GroupedSweep, cut: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(tp, fp) per group of `gs` at cutoffs `cut` (NaN where a cutoff is NaN)."""
+    """(tp, fp) per group of `gs` at cutoffs `cut` (NaN where a cutoff is NaN); for randomised
+    cutoffs (3, groups: high, low, p), the expected counts: ``(1 - p)`` of those at ``high``
+    plus ``p`` of those at ``low``."""
+    cut = np.asarray(cut, dtype=np.float64)
+    if cut.ndim == 2:
+        (tp_h, fp_h), (tp_l, fp_l) = counts_at(gs, cut[0]), counts_at(gs, cut[1])
+        p = cut[2]
+        return (1 - p) * tp_h + p * tp_l, (1 - p) * fp_h + p * fp_l
     tp, fp = np.full(len(gs.groups), np.nan), np.full(len(gs.groups), np.nan)
     for i, g in enumerate(gs.groups):
         if not math.isnan(cut[i]):
@@ -197,7 +225,15 @@ def gap_bound(tp, fp, pos, neg, criterion: str, sizes: list) -> float:
 
 
 def tighter_tolerance(
-    gs: GroupedSweep, pooled: Sweep, prices: Prices, criterion: str, tolerance: float, sizes: list, *, seed: int
+    gs: GroupedSweep,
+    pooled: Sweep,
+    prices: Prices,
+    criterion: str,
+    tolerance: float,
+    sizes: list,
+    *,
+    seed: int,
+    randomised: bool = False,
 ) -> float:
     """The fitting tolerance, chosen on the rows of `gs` alone: the largest of
     ``tolerance * TIGHTER`` whose cross-fitted gap on them (`honest.make_folds`' folds), plus
@@ -221,7 +257,7 @@ def tighter_tolerance(
         t = tolerance * share
         tp, fp = np.zeros(len(gs.groups)), np.zeros(len(gs.groups))
         for f in range(k):
-            cut = fit_quietly(_outside(gs, folds, f), prices, criterion, t)
+            cut = fit_quietly(_outside(gs, folds, f), prices, criterion, t, randomised=randomised)
             a, b = counts_at(_inside(gs, folds, f), cut)
             tp, fp = tp + a, fp + b
         bound = gap_bound(tp, fp, gs.positives, gs.negatives, criterion, sizes)
@@ -242,7 +278,8 @@ class FairJudged:
 
     criterion, tolerance   what it equalises and the largest gap allowed (the stated tolerance)
     fit_tolerance          the tolerance its cutoffs were fitted at (below `tolerance` when tightened)
-    cutoffs                (groups,) fitted on all fitting rows: what ships
+    cutoffs                (groups,) fitted on all fitting rows: what ships; randomised,
+                           (3, groups): each group's high, low and p (`fair_random`)
     estimate               `honest.CROSS_FITTED` or `honest.TEST`
     tp, fp, positives, negatives   (groups,) judged counts (summed over the folds when cross-fitted)
     gap, gap_low, gap_high the judged gap and its 95% interval (the fit repeated on every resample)
@@ -266,6 +303,10 @@ class FairJudged:
     cost_high: float = math.nan
     vs_low: float = math.nan
     vs_high: float = math.nan
+
+    @property
+    def randomised(self) -> bool:
+        return self.cutoffs.ndim == 2
 
     @property
     def meets(self) -> bool:
@@ -327,19 +368,21 @@ def judge_rule(
     n_resamples: int,
     seed: int = 0,
     crossfit: bool = True,
+    randomised: bool = False,
 ) -> FairJudged:
     """One fairness rule fitted at `fit_tolerance` (default: `tolerance`) on ``ms``'s fitting
     rows and judged where it was not fitted, with the gap's 95% interval (the module docstring).
-    `crossfit` False (no split): the folds are left to the caller (`holding_rule` nests them)."""
+    `crossfit` False (no split): the folds are left to the caller (`holding_rule` nests them).
+    `randomised`: the randomised rule (`fair_random`), judged by its expected counts."""
     t_fit = tolerance if fit_tolerance is None else float(fit_tolerance)
     g_n = len(ms.groups)
-    cut = fit_quietly(ms.fit, prices, criterion, t_fit)
+    cut = fit_quietly(ms.fit, prices, criterion, t_fit, randomised=randomised)
     if ms.judged_on == "all":
         estimate = H.CROSS_FITTED
         folds = folds_of(ms.fit, ms.fit_pooled, seed=seed)
         tp, fp = np.zeros(g_n), np.zeros(g_n)
         for f in range(folds.tp.shape[0] if crossfit else 0):
-            c = fit_quietly(_outside(ms.fit, folds, f), prices, criterion, t_fit)
+            c = fit_quietly(_outside(ms.fit, folds, f), prices, criterion, t_fit, randomised=randomised)
             a, b = counts_at(_inside(ms.fit, folds, f), c)
             tp, fp = tp + a, fp + b
         pos, neg = ms.fit.positives.astype(np.float64), ms.fit.negatives.astype(np.float64)
@@ -363,7 +406,9 @@ def judge_rule(
         v_pos = rng.poisson(np.broadcast_to(j_pos, (b, *j_pos.shape))).astype(np.float64)
         v_neg = rng.poisson(np.broadcast_to(j_neg, (b, *j_neg.shape))).astype(np.float64)
         for r in range(b):
-            c = fit_quietly(_cell_sweep(ms.groups, edges, w_pos[r], w_neg[r]), prices, criterion, t_fit)
+            c = fit_quietly(
+                _cell_sweep(ms.groups, edges, w_pos[r], w_neg[r]), prices, criterion, t_fit, randomised=randomised
+            )
             a, bb = counts_at(_cell_sweep(ms.groups, edges, v_pos[r], v_neg[r]), c)
             gaps[r] = gap_of(a, bb, v_pos[r].sum(axis=1), v_neg[r].sum(axis=1), criterion)
         lo, hi = percentile_interval(gaps)
@@ -372,7 +417,9 @@ def judge_rule(
     f_pos, f_neg = _cells(ms.fit, edges)
     (w_pos, l_pos), (w_neg, l_neg) = H.poisson_cells(f_pos, b, rng), H.poisson_cells(f_neg, b, rng)
     for r in range(b):
-        c = fit_quietly(_cell_sweep(ms.groups, edges, w_pos[r], w_neg[r]), prices, criterion, t_fit)
+        c = fit_quietly(
+            _cell_sweep(ms.groups, edges, w_pos[r], w_neg[r]), prices, criterion, t_fit, randomised=randomised
+        )
         tp_r, fp_r = counts_at(_cell_sweep(ms.groups, edges, l_pos[r], l_neg[r]), c)
         p_r, n_r = l_pos[r].sum(axis=1), l_neg[r].sum(axis=1)
         gaps[r] = gap_of(tp_r, fp_r, p_r, n_r, criterion)
@@ -398,9 +445,12 @@ def judged_sizes(ms, criterion: str) -> list:
     return _denominators(gs.positives.astype(np.float64), gs.negatives.astype(np.float64), criterion)
 
 
-def holding_rule(ms, prices: Prices, criterion: str, tolerance: float, *, n_resamples: int, seed: int = 0):
+def holding_rule(
+    ms, prices: Prices, criterion: str, tolerance: float, *, n_resamples: int, seed: int = 0, randomised: bool = False
+):
     """The rule fitted at the tolerance `tighter_tolerance` picks on the fitting rows alone,
-    judged where it was not fitted (`FairJudged`); None when that is the stated tolerance.
+    judged where it was not fitted (`FairJudged`); None when that is the stated tolerance (with
+    `randomised`, the randomised rule (`fair_random`), never None).
 
     With a split, the tolerance is chosen by cross-validation on the fitting rows and the rule
     judged on the judged rows. Without one, the cross-fitted estimate is nested: each outer
@@ -408,12 +458,22 @@ def holding_rule(ms, prices: Prices, criterion: str, tolerance: float, *, n_resa
     fold judged by them; the intervals are the bootstrap's at the tolerance chosen on all rows
     (every resample does not choose again: a price move would take minutes)."""
     sizes = judged_sizes(ms, criterion)
-    t_star = tighter_tolerance(ms.fit, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1)
-    if t_star >= tolerance:
+    t_star = tighter_tolerance(
+        ms.fit, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1, randomised=randomised
+    )
+    if t_star >= tolerance and not randomised:
         return None
     nested = ms.judged_on == "all"
     judged = judge_rule(
-        ms, prices, criterion, tolerance, fit_tolerance=t_star, n_resamples=n_resamples, seed=seed, crossfit=not nested
+        ms,
+        prices,
+        criterion,
+        tolerance,
+        fit_tolerance=t_star,
+        n_resamples=n_resamples,
+        seed=seed,
+        crossfit=not nested,
+        randomised=randomised,
     )
     if not nested:
         return judged
@@ -422,8 +482,10 @@ def holding_rule(ms, prices: Prices, criterion: str, tolerance: float, *, n_resa
     tp, fp = np.zeros(g_n), np.zeros(g_n)
     for f in range(folds.tp.shape[0]):
         out = _outside(ms.fit, folds, f)
-        t_f = tighter_tolerance(out, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1)
-        a, b = counts_at(_inside(ms.fit, folds, f), fit_quietly(out, prices, criterion, t_f))
+        t_f = tighter_tolerance(
+            out, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1, randomised=randomised
+        )
+        a, b = counts_at(_inside(ms.fit, folds, f), fit_quietly(out, prices, criterion, t_f, randomised=randomised))
         tp, fp = tp + a, fp + b
     return _replace(judged, tp=tp, fp=fp, gap=float(gap_of(tp, fp, judged.positives, judged.negatives, criterion)))
 
@@ -481,3 +543,42 @@ def cross_fitted_costs(rec, prices: Prices, judged: dict):
             cheaper.append((rule, e, math.nan, math.nan))
     cheaper.sort(key=lambda t: t[1])
     return dataclasses.replace(rec, results=res, cheaper_by_chance=cheaper)
+
+
+# ---------------------------------------------------------------------------------------
+# In words, under the fairness table
+
+FAIR_HOLDS_NOTE = (
+    "Fitted at the stated tolerance, {missing} may miss it on new cases; fitted tighter on the fitting rows alone "
+    "(the tolerance in its name, chosen by cross-validation there), {holding} {stays} within it with 95% "
+    "confidence."
+)
+FAIR_NONE_HOLDS = (
+    "Fitted at the stated tolerance, {missing} may miss it on new cases, and no tighter fit on the fitting rows "
+    "keeps it within the tolerance with 95% confidence: none of these rules can be promised to meet it."
+)
+
+
+def holding_note(summary) -> str:
+    """One sentence under the fairness table (`summary`: `fairness.fairness_tables`') when some
+    rule fitted at the stated tolerance may miss it out of sample: which ones, and which rule
+    fitted tighter holds (`FAIR_HOLDS_NOTE`), or that none does (`FAIR_NONE_HOLDS`); "" when
+    every rule meets it (or none is feasible)."""
+    from costlib.core import rules as R
+
+    if "fit_tolerance" not in summary or not len(summary):
+        return ""
+    stated = summary["fit_tolerance"] >= summary["tolerance"] - 1e-12
+    missing = summary[stated & summary["feasible"] & ~summary["within_tolerance_on_test"]]
+    if not len(missing):
+        return ""
+    names = _listed([R.rule_words(r) for r in missing["rule"]])
+    holding = summary[~stated & summary["within_tolerance_on_test"]]
+    if len(holding):
+        held = [R.rule_words(r) for r in holding["rule"]]
+        return FAIR_HOLDS_NOTE.format(missing=names, holding=_listed(held), stays="stays" if len(held) == 1 else "stay")
+    return FAIR_NONE_HOLDS.format(missing=names)
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -31,7 +31,7 @@ from costlib.binary.fair_search import (  # noqa: F401 (re-exported: fairness.* 
     fair_thresholds,
 )
 from costlib.core import rules as R
-from costlib.core.prices import Prices
+from costlib.core.prices import Prices, mistakes_cost
 from costlib.core.sweep import Sweep
 
 
@@ -94,7 +94,10 @@ SUMMARY_COLUMNS = [
     "fit_tolerance",
     "estimate",
     "may_miss_by",
+    "cost_per_case_test",
+    "randomised",
 ]
+LONG_COLUMNS = ["criterion", "group", "threshold", "rate_train", "rate_test", "rule", "low", "p"]
 
 
 def fairness_tables(
@@ -113,15 +116,19 @@ def fairness_tables(
     rules fitted at a tighter tolerance (`fair_judged.holding_rule`) beside the stated ones.
     Without it, each rule of `fits` is judged on ``ms.judge`` with its cutoffs held.
 
-    long     ``criterion, group, threshold, rate_train, rate_test, rule`` (rate_test: where judged)
+    long     ``criterion, group, threshold, rate_train, rate_test, rule, low, p`` (rate_test: where
+             judged; a randomised rule flags scores from ``low`` below ``threshold`` with
+             probability ``p``, NaN for the others; its rates are expected ones)
     summary  per rule: ``rule, rate, tolerance, feasible, spread_train, spread_test,
              spread_test_low, spread_test_high`` (the judged gap and its 95% interval),
              ``within_tolerance_on_test`` (offered as meeting the tolerance: the interval's upper
              end is at most the tolerance), ``cost_per_case_train, price_per_case_train,
              price_per_case_test`` (the price is the extra cost over the best cutoff per group),
              ``criterion, fit_tolerance`` (the tolerance the cutoffs were fitted at), ``estimate``
-             (`honest.CROSS_FITTED` or `honest.TEST`) and ``may_miss_by`` (upper end minus the
-             tolerance; 0 when it meets it, NaN without an interval)
+             (`honest.CROSS_FITTED` or `honest.TEST`), ``may_miss_by`` (upper end minus the
+             tolerance; 0 when it meets it, NaN without an interval), ``cost_per_case_test`` (where
+             judged) and ``randomised`` (a `fair_judged.randomised_rule`: it is not among the
+             recommendation's rules, whose policy files record deterministic cutoffs)
     """
     from costlib.binary import fair_judged as FJ
 
@@ -135,29 +142,49 @@ def fairness_tables(
     for rule, c in entries:
         j = None if judged is None else judged.get(rule)
         if j is not None:
-            cut = {g: float(t) for g, t in zip(ms.groups, j.cutoffs, strict=True)}
-        else:
-            cut = {g: float(fits[c].thresholds.get(g, float("nan"))) for g in ms.groups}
-        rate_tr = [_rate_at(ms.fit[g], c, cut[g]) for g in ms.groups]
-        if j is not None:
+            high = j.cutoffs[0] if j.randomised else j.cutoffs
+            cut = {g: float(t) for g, t in zip(ms.groups, high, strict=True)}
+            low = j.cutoffs[1] if j.randomised else np.full(len(ms.groups), np.nan)
+            p = j.cutoffs[2] if j.randomised else np.full(len(ms.groups), np.nan)
+            f_tp, f_fp = FJ.counts_at(ms.fit, j.cutoffs)  # expected counts of randomised cutoffs
+            f_pos, f_neg = ms.fit.positives.astype(np.float64), ms.fit.negatives.astype(np.float64)
+            rate_tr = FJ.rates_of(f_tp, f_fp, f_pos, f_neg, c)[0].tolist()
             rate_te = FJ.rates_of(j.tp, j.fp, j.positives, j.negatives, c)[0].tolist()
         else:
+            cut = {g: float(fits[c].thresholds.get(g, float("nan"))) for g in ms.groups}
+            low = p = np.full(len(ms.groups), np.nan)
+            rate_tr = [_rate_at(ms.fit[g], c, cut[g]) for g in ms.groups]
             rate_te = [_rate_at(ms.judge[g], c, cut[g]) for g in ms.groups]
-        for g, a, b in zip(ms.groups, rate_tr, rate_te, strict=True):
+        for g, a, b, lo_g, p_g in zip(ms.groups, rate_tr, rate_te, low, p, strict=True):
             long.append(
-                {"criterion": c, "group": g, "threshold": cut[g], "rate_train": a, "rate_test": b, "rule": rule}
+                {
+                    "criterion": c,
+                    "group": g,
+                    "threshold": cut[g],
+                    "rate_train": a,
+                    "rate_test": b,
+                    "rule": rule,
+                    "low": float(lo_g),
+                    "p": float(p_g),
+                }
             )
         feasible = all(not math.isnan(t) for t in cut.values())
-        spread_tr = rate_spread({g: ms.fit[g] for g in ms.groups}, cut, c)
         train_cost = float("nan")
-        if feasible:
-            counts = count_rules(ms.fit, {rule: np.array([cut[g] for g in ms.groups])})
-            train_cost = float(np.sum(counts.cost(prices)) / n_fit)
-        test_price = float("nan")
+        if j is not None:
+            spread_tr = float(FJ.gap_of(f_tp, f_fp, f_pos, f_neg, c))
+            if feasible:
+                train_cost = float(np.sum(mistakes_cost(f_fp, f_pos - f_tp, prices.c_fp, prices.c_fn)) / n_fit)
+        else:
+            spread_tr = rate_spread({g: ms.fit[g] for g in ms.groups}, cut, c)
+            if feasible:
+                counts = count_rules(ms.fit, {rule: np.array([cut[g] for g in ms.groups])})
+                train_cost = float(np.sum(counts.cost(prices)) / n_fit)
+        test_cost = float("nan")
         if rule in results.overall.index:
-            test_price = float(
-                results.overall.loc[rule, "cost_per_case"] - results.overall.loc[R.COST_OPTIMAL, "cost_per_case"]
-            )
+            test_cost = float(results.overall.loc[rule, "cost_per_case"])
+        elif j is not None:  # randomised: not among the rules `recommend` judged; its expected judged cost
+            test_cost = j.cost(prices)
+        test_price = test_cost - float(results.overall.loc[R.COST_OPTIMAL, "cost_per_case"])
         if j is not None:
             spread_te, spread_lo, spread_hi = j.gap, j.gap_low, j.gap_high
             fit_tol, estimate = j.fit_tolerance, j.estimate
@@ -184,10 +211,12 @@ def fairness_tables(
                 "fit_tolerance": fit_tol,
                 "estimate": estimate,
                 "may_miss_by": max(0.0, spread_hi - tolerance) if feasible and np.isfinite(spread_hi) else float("nan"),
+                "cost_per_case_test": test_cost,
+                "randomised": bool(j is not None and j.randomised),
             }
         )
     return (
-        pd.DataFrame(long, columns=["criterion", "group", "threshold", "rate_train", "rate_test", "rule"]),
+        pd.DataFrame(long, columns=LONG_COLUMNS),
         pd.DataFrame(rows, columns=SUMMARY_COLUMNS),
     )
 
@@ -206,7 +235,9 @@ class FairnessResults:
                     split, the fairness rules' costs are cross-fitted)
     fairness        long format ``criterion, group, threshold, rate_train, rate_test, rule``
     summary         per rule (see `fairness_tables`)
-    judged          {rule: `fair_judged.FairJudged`}
+    judged          {rule: `fair_judged.FairJudged`}; a `fair_judged.randomised_rule` is here (and in
+                    the tables) only: it is offered where it meets the tolerance out of sample
+                    and costs less than every deterministic rule of its criterion that does
     """
 
     rules: dict
@@ -236,7 +267,8 @@ def fairness_results(
     """The one fairness rule set: fair cutoffs per criterion (`fairness_rules`), each judged
     where it was not fitted (`fair_judged.judge_rule`: on the judged rows, or cross-fitted
     without a split), a rule fitted at a tighter tolerance where the stated one does not hold
-    (`fair_judged.holding_rule`), every rule judged with them (`decision.recommend` with
+    (`fair_judged.holding_rule`), randomised cutoffs where they are the cheapest way to meet
+    it (`fair_random`, judged the same way), every rule judged with them (`decision.recommend` with
     ``extra_rules``) and the fairness tables.
 
     A model without groups (or with one) has no fairness rules: `criteria` is then ignored.
@@ -259,6 +291,13 @@ def fairness_results(
             rule = FJ.tightened_rule(c, h.fit_tolerance)
             holding[rule] = dict(zip(ms.groups, h.cutoffs.tolist(), strict=True))
             judged[rule] = h
+    for c in criteria:  # randomised cutoffs, where they are the cheapest way to meet the tolerance out of sample
+        if c in TWO_RATES or R.FAIR_PREFIX + c not in judged:
+            continue
+        rj = FJ.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, randomised=True)
+        rivals = [j.cost(prices) for j in judged.values() if j.criterion == c and j.meets]
+        if rj.meets and not np.isnan(rj.cutoffs).any() and all(rj.cost(prices) < x for x in rivals):
+            judged[FJ.randomised_rule(c, rj.fit_tolerance, tolerance)] = rj
     rec = recommend(
         {ms.name: ms},
         prices.as_dict(),

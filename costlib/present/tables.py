@@ -149,10 +149,18 @@ def rules_by_group_table(results: D.RuleResults, unit: str = "", *, lowest: dict
     )
 
 
+FAIR_WITHIN_HELP = (
+    "Yes only when the gap's 95% interval, on rows the cutoffs were not fitted on (the test rows, or each fold "
+    "judged by cutoffs fitted on the others), stays within the tolerance; otherwise by how much it may miss."
+)
+FAIR_NO_INTERVAL = "cannot say (no interval)"
+FAIR_MAY_MISS = "no: may miss by up to {points} points"
+
+
 def fairness_overview_columns(tolerance: float) -> dict:
     """The dashboard's headers of `fairness_overview_table`, as `rules_overall_columns`."""
     return {
-        _within(tolerance): {"label": f"within {100 * tolerance:.3g}%", "help": "The gap on the test rows."},
+        _within(tolerance): {"label": f"within {100 * tolerance:.3g}%", "help": FAIR_WITHIN_HELP},
         "price of fairness per case": {
             "label": "price of fairness",
             "help": "Per case, beyond the best cutoff per group, on the test rows.",
@@ -166,14 +174,26 @@ def _within(tolerance: float) -> str:
 
 
 def within_cells(summary: pd.DataFrame) -> list[str]:
-    """ "yes"/"no" per fairness rule, "–" where the test gap cannot be measured (a group without
-    the cases the rate needs on the test rows) or no cutoffs meet the constraint."""
-    return [
-        ("yes" if w else "no") if f and np.isfinite(gap) else "–"
-        for w, f, gap in zip(
-            summary["within_tolerance_on_test"], summary["feasible"], summary["spread_test"], strict=True
-        )
-    ]
+    """Per fairness rule: "yes" when the 95% interval of its judged gap stays within the
+    tolerance (``within_tolerance_on_test``), else how far above it the gap may be, in
+    percentage points (`FAIR_MAY_MISS`: the interval's upper end minus the tolerance), or
+    `FAIR_NO_INTERVAL`; "–" where the judged gap cannot be measured (a group without the cases
+    the rate needs) or no cutoffs meet the constraint."""
+    high = summary.get("spread_test_high", summary["spread_test"] * np.nan)
+    miss = summary.get("may_miss_by", high - summary["tolerance"])
+    out = []
+    for w, f, gap, m in zip(
+        summary["within_tolerance_on_test"], summary["feasible"], summary["spread_test"], miss, strict=True
+    ):
+        if not (f and np.isfinite(gap)):
+            out.append("–")
+        elif w:
+            out.append("yes")
+        elif np.isfinite(m):
+            out.append(FAIR_MAY_MISS.format(points=f"{100 * max(float(m), 0.0):.1f}"))
+        else:
+            out.append(FAIR_NO_INTERVAL)
+    return out
 
 
 def fairness_overview_table(
@@ -209,10 +229,19 @@ def fairness_overview_table(
                 )
             ],
             _within(tolerance): within_cells(summary),
-            "cost per case": [m(cost.get(r, np.nan)) for r in summary["rule"]],
+            "cost per case": [
+                m(cost.get(r, np.nan) if r in cost.index else x)
+                for r, x in zip(summary["rule"], summary.get("cost_per_case_test", cost * np.nan), strict=True)
+            ],
             "price of fairness per case": [m(x) for x in summary["price_per_case_test"]],
             "cutoffs": [
-                _trivially(_one_or_per_group(results.cutoffs[r], lowest)) if f else "no cutoffs meet it"
+                (
+                    FAIR_RANDOMISED
+                    if r not in results.cutoffs
+                    else _trivially(_one_or_per_group(results.cutoffs[r], lowest))
+                )
+                if f
+                else "no cutoffs meet it"
                 for r, f in zip(summary["rule"], summary["feasible"], strict=True)
             ],
         }
@@ -220,6 +249,8 @@ def fairness_overview_table(
 
 
 PER_GROUP = "one per group"  # a rule's cutoff cell when the groups' cutoffs differ
+#: a randomised rule's cutoff cell (`fair_random`): a band per group, flagged at a probability
+FAIR_RANDOMISED = "randomised: a band per group, drawn by case id"
 
 
 def _one_or_per_group(cutoffs: dict, lowest: dict | None = None) -> str:
@@ -241,6 +272,8 @@ def fairness_cutoffs_table(
     """Each fairness rule's cutoff in each group: a row per rule, a column per group."""
     rows = []
     for rule, feasible in zip(summary["rule"], summary["feasible"], strict=True):
+        if rule not in results.cutoffs:  # randomised: its bands are in the long table (`fairness_tables`)
+            continue
         cut = results.cutoffs[rule]
         rows.append(
             {

@@ -132,3 +132,28 @@ def test_the_tighter_tolerance_never_reads_the_judged_rows_outcomes():
         h = FJ.holding_rule(ms, prices, "demographic parity", 0.05, n_resamples=0)
         picked.append((h.fit_tolerance, tuple(h.cutoffs)))
     assert picked[0] == picked[1]
+
+
+def test_the_table_says_by_how_much_a_rule_may_miss_and_which_tighter_rule_holds():
+    import pandas as pd
+
+    from costlib.present.tables import FAIR_NO_INTERVAL, within_cells
+
+    summary = pd.DataFrame(
+        {
+            "rule": ["fair: demographic parity", "fair: demographic parity (fitted within 1%)", "fair: accuracy x"],
+            "tolerance": [0.05, 0.05, 0.05],
+            "feasible": [True, True, True],
+            "spread_test": [0.04, 0.01, 0.03],
+            "spread_test_high": [0.132, 0.045, np.nan],
+            "within_tolerance_on_test": [False, True, False],
+            "may_miss_by": [0.082, 0.0, np.nan],
+            "fit_tolerance": [0.05, 0.01, 0.05],
+        }
+    )
+    # the first: its point gap (4%) is within 5%, today's "yes"; its upper end (13.2%) is not
+    assert within_cells(summary) == ["no: may miss by up to 8.2 points", "yes", FAIR_NO_INTERVAL]
+    note = FJ.holding_note(summary)
+    assert "fair: demographic parity may miss it" in note.replace(" and fair: accuracy x", "")
+    assert "fair: demographic parity (fitted within 1%) stays within it" in note
+    assert FJ.holding_note(summary.iloc[[1]]) == ""

@@ -10,6 +10,7 @@ from costlib.answers import audit
 from costlib.answers.costs import DISPARITIES_TITLE, disparities_view
 from costlib.binary import elicit, sensitivity
 from costlib.binary.decision import over_capacity
+from costlib.binary.fair_judged import holding_note
 from costlib.binary.fairness import FAIRNESS_CRITERIA, fairness_results
 from costlib.binary.honest import MIN_CLASS_ROWS
 from costlib.core import settings
@@ -120,12 +121,15 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
         show_table(
             tables.fairness_cutoffs_table(summary, res, lowest=rec.lowest), "fairness_cutoffs", key="fairness_cutoffs"
         )
+    holding = holding_note(summary)
+    if holding:
+        say("warning", holding)
     st.caption(answers.FAIRNESS_PRICE)
     over = res.overall
     feasible = {
         r: bool(w)
         for r, f, w in zip(summary["rule"], summary["feasible"], summary["within_tolerance_on_test"], strict=True)
-        if f and not over_capacity(over, r, rec.capacity)
+        if f and r in over.index and not over_capacity(over, r, rec.capacity)  # randomised: no policy file here yet
     }
     if feasible:
         fair_policy(feasible)
