@@ -5,11 +5,11 @@ import contextlib
 import streamlit as st
 
 from costlib import answers
-from costlib.binary import decision, elicit
+from costlib.binary import elicit
 from costlib.binary.fairness import FAIRNESS_CRITERIA
 from costlib.core import settings
 from costlib.core.escaping import option_names
-from costlib.present import capacity_words, figures
+from costlib.present import capacity_words
 from views._ui.costs_sections import (
     fairness_section,
     resamples_setting,
@@ -50,13 +50,19 @@ cap, share, covers_all = session_limit(volume)  # the review limit: cases a mont
 setting_notes()  # the settings above, from a link
 
 
-def recommendation(costs: dict, capacity: float | None = share) -> decision.Recommendation:
-    key = tuple(sorted((str(g), p) for g, p in costs.items()))
+def remember(name: str, key: tuple, compute):
+    return memo(name, ds, key, compute)
+
+
+def answer_at(costs: dict) -> answers.CostsAnswer:
+    """The page's one answer at the price book `costs`, remembered by its settings."""
     return memo(
-        "recommend",
+        "costs_answer",
         ds,
-        (key, resamples, capacity),
-        lambda: decision.recommend(models, costs, n_resamples=resamples, capacity=capacity),
+        (answers.prices_key(models, costs), resamples, share, unit, volume),
+        lambda: answers.costs_answer(
+            models, costs, resamples=resamples, share=share, unit=unit, volume=volume, remember=remember
+        ),
     )
 
 
@@ -77,9 +83,7 @@ def live_answer() -> None:
     held = stored_costs(names)  # what the inputs drawn next hold
     with contextlib.suppress(Exception):  # a failure is met again below, with the prices on screen
         if not answers.every_price_zero(held):
-            recommendation(held)
-            if share is not None:
-                recommendation(held, None)
+            answer_at(held)
     costs = price_book(names, unit)
     priced = not answers.every_price_zero(costs)
     if not st.session_state.get("_costs_full_run") and priced != bool(live_audit):
@@ -91,27 +95,20 @@ def live_answer() -> None:
         live_audit.clear()
         st.warning(answers.ALL_PRICES_ZERO)
         return
-    rec = recommendation(costs)
+    answer = answer_at(costs)
+    rec = answer.rec
     criteria = tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else ()
     live_audit.update(
         build=audit_for(costs, criteria), questions=elicit.in_force(setting("price_questions"), costs)
     )  # what the downloads below build when pressed: these prices, whichever run drew the buttons
     st.subheader("What to ship")
-    show_verdict(answers.costs_verdict(rec, models[rec.model], unit=unit, volume=volume))
-    sentence = answers.price_questions_sentence(models, rec, record, costs, n_resamples=resamples)
+    show_verdict(answer.verdict)
+    sentence = answer.questions_sentence(record, costs)
     if sentence is not None:
         say("info", sentence)
-    show_metrics(answers.costs_metrics(rec, unit=unit, volume=volume))
-    unlimited = view = None
-    if share is not None:
-        unlimited = recommendation(costs, None)
-        view = memo(
-            "capacity_view",
-            ds,
-            (rec.prices.key(), resamples, share, unit, volume),
-            lambda: answers.capacity_view(models, rec, unlimited, volume=volume, unit=unit),
-        )
-        say("info", view.sentence)
+    show_metrics(answer.metrics)
+    if answer.capacity is not None:
+        say("info", answer.capacity.sentence)
 
     shown_model = rec.model
     if len(models) > 1:
@@ -124,37 +121,16 @@ def live_answer() -> None:
             format_func=option_names(list(models)),
             help="The recommendation compares every model; pick whose cost curve to draw.",
         )
-    shown = (
-        rec
-        if shown_model == rec.model
-        else memo(
-            "recommend_one",
-            ds,
-            (shown_model, rec.prices.key(), resamples, share),
-            lambda: decision.recommend(
-                {shown_model: models[shown_model]}, costs, n_resamples=resamples, capacity=share
-            ),
-        )
-    )
-    curves = decision.cost_curves(models[shown_model], rec.prices, max_points=figures.MAX_POINTS)
     by_flagged = st.toggle(capacity_words.X_AS_FLAGGED, key="cost_x_flagged", disabled=not volume)
     show_chart(
-        figures.cost_curve_figure(
-            curves,
-            figures.markers_frame(shown, models[shown_model], unlimited if shown is rec else None),
-            unit=unit,
-            title=answers.cost_chart_title(shown_model, shown, by_flagged=bool(by_flagged and volume)),
-            per_month=volume if by_flagged and volume else None,
-            cap=share,
-            shipped=handed[0] if handed is not None else None,
-        ),
+        answer.cost_chart(shown_model, by_flagged=bool(by_flagged), shipped=handed[0] if handed is not None else None),
         key="cost_chart",
     )
-    if view is not None:
+    if answer.capacity is not None:
         st.subheader(capacity_words.PRICE_TITLE)
         st.caption(capacity_words.PRICE_WHAT)
-        show_chart(view.figure, key="capacity_chart")
-        say("markdown", view.price_sentence)
+        show_chart(answer.capacity.figure, key="capacity_chart")
+        say("markdown", answer.capacity.price_sentence)
 
     drawn_for = st.session_state.get("_costs_drawn_for")
     if drawn_for is not None and drawn_for != rec.prices.key():
@@ -185,7 +161,7 @@ elif cap is not None and share is None:
 # fragment, which then sees that the sections below were drawn for other prices.
 costs = stored_costs(names)
 if details_on():  # the sections below are drawn for this run's prices: a price move says when they are not
-    st.session_state["_costs_drawn_for"] = decision.prices_for(next(iter(models.values())).groups, costs).key()
+    st.session_state["_costs_drawn_for"] = answers.prices_key(models, costs)
 else:
     st.session_state.pop("_costs_drawn_for", None)
 record = setting("price_questions")
@@ -203,7 +179,7 @@ if live_audit:  # not when every price is zero (there is no answer to report)
 # ---------------------------------------------------------------------------------------
 # Slower sections: drawn on a full run, for the prices of that run
 
-rec = recommendation(costs)
+rec = answer_at(costs).rec
 ms = models[rec.model]
 for_prices = answers.price_caption(costs, unit)
 

@@ -339,3 +339,117 @@ def capacity_view(models: Mapping, rec, unlimited, *, volume: float | None, unit
     limit = capacity.limit_facts(models, rec, unlimited)
     within, price_words = capacity_words.limit_sentences(rec, unlimited, limit, price, volume=volume, unit=unit)
     return CapacityView(within, price_words, figures.capacity_figure(price, volume=volume, unit=unit), price)
+
+
+def _just_compute(name: str, key: tuple, compute):
+    return compute()
+
+
+def prices_key(models: Mapping, costs: Mapping) -> tuple:
+    """The identity of a price book for these models' groups (`Prices.key`): what a result that
+    depends on the prices is remembered under."""
+    from costlib.core.prices import prices_for
+
+    return prices_for(next(iter(models.values())).groups, costs).key()
+
+
+@dataclass(eq=False)
+class CostsAnswer:
+    """What the Costs & groups page shows at one price book, one review limit and one setting of
+    the resamples: computed up front where every visit reads it, the rest on request (`shown`,
+    `cost_chart`, `questions_sentence`), the recommendations remembered through `remember`.
+
+    rec        the recommendation (within the review limit, when there is one)
+    unlimited  the recommendation without the limit (None without a limit)
+    capacity   the limit's section (`CapacityView`; None without a limit)
+    verdict    the page's one answer in words (`costs_verdict`)
+    metrics    the headline metrics (`costs_metrics`)
+    """
+
+    models: Mapping
+    rec: object
+    unlimited: object | None
+    capacity: CapacityView | None
+    verdict: object
+    metrics: tuple
+    unit: str
+    volume: float | None
+    resamples: int
+    remember: object
+
+    def questions_sentence(self, record: Mapping | None, costs: Mapping) -> str | None:
+        """What the answers on Find my prices say, while they still set the prices `costs`."""
+        return price_questions_sentence(self.models, self.rec, record, costs, n_resamples=self.resamples)
+
+    def shown(self, model: str):
+        """The recommendation of `model` alone (the page's "Curve of the model"), at these prices."""
+        if model == self.rec.model:
+            return self.rec
+        return _recommend(
+            {model: self.models[model]}, self.rec.prices.as_dict(), self.resamples, self.rec.capacity, self.remember
+        )
+
+    def cost_chart(self, model: str, *, by_flagged: bool = False, shipped=None):
+        """`model`'s cost against the cutoff (or against the cases flagged a month, `by_flagged`,
+        with a volume), its rules marked; `shipped` marks a cutoff handed over from Watch."""
+        from costlib.binary import decision
+
+        shown = self.shown(model)
+        per_month = self.volume if by_flagged and self.volume else None
+        return figures.cost_curve_figure(
+            decision.cost_curves(self.models[model], self.rec.prices, max_points=figures.MAX_POINTS),
+            figures.markers_frame(shown, self.models[model], self.unlimited if shown is self.rec else None),
+            unit=self.unit,
+            title=cost_chart_title(model, shown, by_flagged=per_month is not None),
+            per_month=per_month,
+            cap=self.rec.capacity,
+            shipped=shipped,
+        )
+
+
+def _recommend(models: Mapping, costs: Mapping, resamples: int, capacity, remember):
+    """`decision.recommend`, remembered under the models, the price book, the resamples and the limit."""
+    from costlib.binary import decision
+
+    key = (tuple(models), prices_key(models, costs), resamples, capacity)
+    return remember(
+        "recommend",
+        key,
+        lambda: decision.recommend(models, costs, n_resamples=resamples, capacity=capacity),
+    )
+
+
+def costs_answer(
+    models: Mapping,
+    costs: Mapping,
+    *,
+    resamples: int,
+    share: float | None = None,
+    unit: str = "",
+    volume: float | None = None,
+    remember=_just_compute,
+) -> CostsAnswer:
+    """The Costs & groups page's answer at the price book `costs` ({group: (c_fp, c_fn)}) within
+    the review limit `share` (a share of the cases; None: no limit).
+
+    `remember(name, key, compute)` returns ``compute()``, remembered under (name, key): the page
+    passes its memo, so that a recommendation is made once per price book, limit and resamples
+    (a change of unit or volume, which only rewords the answer, never resamples the rows again).
+    """
+    rec = _recommend(models, costs, resamples, share, remember)
+    unlimited = view = None
+    if share is not None:
+        unlimited = _recommend(models, costs, resamples, None, remember)
+        view = capacity_view(models, rec, unlimited, volume=volume, unit=unit)
+    return CostsAnswer(
+        models=models,
+        rec=rec,
+        unlimited=unlimited,
+        capacity=view,
+        verdict=costs_verdict(rec, models[rec.model], unit=unit, volume=volume),
+        metrics=costs_metrics(rec, unit=unit, volume=volume),
+        unit=unit,
+        volume=volume,
+        resamples=resamples,
+        remember=remember,
+    )

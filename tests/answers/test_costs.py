@@ -1,0 +1,78 @@
+"""The Costs & groups page's answer object: one call at a price book, its recommendations made
+once per price book, limit and resamples through the page's memo, its sections on request."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import pytest
+
+from costlib.answers.audit import dataset_models
+from costlib.answers.costs import CostsAnswer, costs_answer, costs_verdict, prices_key
+from costlib.binary import decision
+from costlib.loading.preparing import prepare
+from costlib.loading.samples import SAMPLES, sample_bytes
+
+
+@pytest.fixture(scope="module")
+def models():
+    s = SAMPLES["screening"]
+    ds = prepare(pd.read_csv(io.BytesIO(sample_bytes("screening"))), s.mapping, name=s.filename, fingerprint="s")
+    return dataset_models(ds, tuple(ds.scores))
+
+
+class Store:
+    """A memo that counts what it computes."""
+
+    def __init__(self):
+        self.kept, self.made = {}, []
+
+    def __call__(self, name, key, compute):
+        if (name, key) not in self.kept:
+            self.made.append(name)
+            self.kept[(name, key)] = compute()
+        return self.kept[(name, key)]
+
+
+def test_the_answer_is_the_recommendation_the_page_would_make(models):
+    costs = {g: (1.0, 4.0) for g in next(iter(models.values())).groups}
+    answer = costs_answer(models, costs, resamples=200, unit="$", volume=1000)
+    assert isinstance(answer, CostsAnswer)
+    rec = decision.recommend(models, costs, n_resamples=200)
+    assert (answer.rec.model, answer.rec.rule, answer.rec.status) == (rec.model, rec.rule, rec.status)
+    assert answer.verdict.headline == costs_verdict(rec, models[rec.model], unit="$", volume=1000).headline
+    assert answer.capacity is None and answer.unlimited is None
+    assert prices_key(models, costs) == rec.prices.key()
+
+
+def test_a_new_unit_or_volume_rewords_without_resampling(models):
+    costs = {g: (1.0, 4.0) for g in next(iter(models.values())).groups}
+    store = Store()
+    first = costs_answer(models, costs, resamples=200, unit="$", volume=1000, remember=store)
+    again = costs_answer(models, costs, resamples=200, unit="EUR", volume=50, remember=store)
+    assert store.made == ["recommend"]
+    assert again.rec is first.rec
+    assert "EUR" in again.verdict.headline and "EUR" not in first.verdict.headline
+
+
+def test_a_review_limit_brings_the_unlimited_answer_and_its_section(models):
+    costs = {g: (1.0, 10.0) for g in next(iter(models.values())).groups}
+    store = Store()
+    answer = costs_answer(models, costs, resamples=200, share=0.05, unit="$", volume=1000, remember=store)
+    assert store.made == ["recommend", "recommend"]
+    assert answer.rec.capacity == 0.05 and answer.unlimited.capacity is None
+    assert answer.capacity is not None and answer.capacity.sentence
+
+
+def test_another_models_curve_is_drawn_from_its_own_recommendation_once(models):
+    costs = {g: (1.0, 4.0) for g in next(iter(models.values())).groups}
+    store = Store()
+    answer = costs_answer(models, costs, resamples=200, unit="$", volume=1000, remember=store)
+    other = next(m for m in models if m != answer.rec.model)
+    fig = answer.cost_chart(other, by_flagged=True)
+    answer.cost_chart(other)
+    assert store.made == ["recommend", "recommend"]
+    assert answer.shown(other).model == other
+    assert other in fig.layout.title.text and "cases flagged a month" in fig.layout.title.text
+    assert "cases flagged" not in answer.cost_chart(answer.rec.model).layout.title.text
