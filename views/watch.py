@@ -48,8 +48,9 @@ def _current_policy():
         st.stop()
     costs = stored_costs(group_names(ds))
     cap, share, _ = session_limit(volume)
-    build = session_audit(model_sweeps(ds), costs, ds, unit=unit, volume=volume, criteria=(), share=share, cap=cap)
-    key = ("watch_current", dataset_key(ds), tuple(sorted((str(g), p) for g, p in costs.items())), share, cap)
+    models = model_sweeps(ds)
+    build = session_audit(models, costs, ds, unit=unit, volume=volume, criteria=(), share=share, cap=cap)
+    key = ("watch_current", dataset_key(ds), answers.prices_key(models, costs), share, cap)
     key += (unit, volume, repr(session_settings()))
     return remember(key, lambda: answers.current_policy(build)), key
 
