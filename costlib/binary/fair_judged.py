@@ -39,7 +39,6 @@ FAIR_RESAMPLES = 100  # refits behind a judged gap's 95% interval, at most
 FAIR_CELLS = 64  # candidate cutoffs of a refit, at most (quantiles of the fitting rows' scores)
 #: the fitting tolerances `tighter_tolerance` tries, as shares of the stated tolerance (largest first)
 TIGHTER = (1.0, 0.8, 0.6, 0.45, 0.3, 0.2, 0.1, 0.0)
-Z95 = 1.959963984540054
 
 
 def tightened_rule(criterion: str, fit_tolerance: float) -> str:
@@ -204,19 +203,28 @@ def gap_of(tp, fp, pos, neg, criterion: str) -> np.ndarray:
     return np.where(bad, np.nan, np.fmax.reduce(gaps) if len(gaps) > 1 else gaps[0])
 
 
-def gap_bound(tp, fp, pos, neg, criterion: str, sizes: list) -> float:
-    """The gap plus `Z95` of its standard error on rows of `sizes` (each rate's denominators
-    per group, where the rule will be judged): the two groups that make the gap, their rates'
-    binomial errors (the larger over equalized odds' two rates)."""
+BOUND_DRAWS = 2000  # normal draws behind `gap_bound`'s quantile of the largest gap
+
+
+def gap_bound(tp, fp, pos, neg, criterion: str, sizes: list, fit_var: list | None = None, *, seed: int = 0) -> float:
+    """The 97.5% quantile of the largest gap between groups on rows of `sizes` (each rate's
+    denominators per group, where the rule will be judged): each group's rate drawn as a
+    normal about its rate here, with its binomial variance on those rows plus `fit_var` (the
+    rate's variance from refitting, per group), independently; the largest gap of each draw (so
+    that many groups' noise widens it, as it widens the bootstrap's). Equalized odds: the
+    larger over its two rates. NaN with fewer than two groups that have the rate."""
+    rng = np.random.default_rng([int(seed), 41, 2])
     out = -math.inf
-    for r, d in zip(rates_of(tp, fp, pos, neg, criterion), sizes, strict=True):
+    rates = rates_of(tp, fp, pos, neg, criterion)
+    extra = fit_var if fit_var is not None else [np.zeros_like(r) for r in rates]
+    for r, d, fv in zip(rates, sizes, extra, strict=True):
         ok = np.isfinite(r) & (d > 0)
         if ok.sum() < 2:
             return math.nan
-        rr, dd = r[ok], d[ok]
-        i, j = int(np.argmax(rr)), int(np.argmin(rr))
-        se = math.sqrt(rr[i] * (1 - rr[i]) / dd[i] + rr[j] * (1 - rr[j]) / dd[j])
-        out = max(out, float(rr[i] - rr[j]) + Z95 * se)
+        rr, dd, vv = r[ok], d[ok], np.nan_to_num(np.asarray(fv, dtype=np.float64)[ok])
+        sd = np.sqrt(rr * (1 - rr) / dd + vv)
+        draws = rr + sd * rng.standard_normal((BOUND_DRAWS, rr.size))
+        out = max(out, float(np.quantile(draws.max(axis=1) - draws.min(axis=1), 0.975)))
     return out
 
 
@@ -236,9 +244,10 @@ def tighter_tolerance(
     randomised: bool = False,
 ) -> float:
     """The fitting tolerance, chosen on the rows of `gs` alone: the largest of
-    ``tolerance * TIGHTER`` whose cross-fitted gap on them (`honest.make_folds`' folds), plus
-    `Z95` standard errors on rows of `sizes` (`gap_bound`), is within `tolerance`; the one with
-    the smallest such bound when none is. Fitted on at most `FAIR_CELLS` candidate cutoffs
+    ``tolerance * TIGHTER`` whose cross-fitted rates on them (`honest.make_folds`' folds) give
+    a largest gap whose 97.5% quantile on rows of `sizes` (`gap_bound`, with the variance of
+    the rates between the folds' fits) is within `tolerance`; the one with the smallest such
+    bound when none is. Fitted on at most `FAIR_CELLS` candidate cutoffs
     (`honest.cell_edges` of `pooled`): a choice among a few tolerances, not the cutoffs shipped."""
     edges = H.cell_edges(pooled, FAIR_CELLS)
     pos, neg = _cells(gs, edges)
@@ -256,11 +265,14 @@ def tighter_tolerance(
     for share in TIGHTER:
         t = tolerance * share
         tp, fp = np.zeros(len(gs.groups)), np.zeros(len(gs.groups))
+        refit = []  # each fold's cutoffs' rates on all these rows: how much the fit moves them
         for f in range(k):
             cut = fit_quietly(_outside(gs, folds, f), prices, criterion, t, randomised=randomised)
             a, b = counts_at(_inside(gs, folds, f), cut)
             tp, fp = tp + a, fp + b
-        bound = gap_bound(tp, fp, gs.positives, gs.negatives, criterion, sizes)
+            refit.append(rates_of(*counts_at(gs, cut), gs.positives, gs.negatives, criterion))
+        fit_var = [np.var([x[i] for x in refit], axis=0, ddof=1) for i in range(len(refit[0]))]
+        bound = gap_bound(tp, fp, gs.positives, gs.negatives, criterion, sizes, fit_var, seed=seed)
         if math.isfinite(bound) and bound <= tolerance + 1e-12:
             return t
         if math.isfinite(bound) and bound < best_bound - 1e-12:
