@@ -61,7 +61,15 @@ def answer_at(costs: dict) -> answers.CostsAnswer:
         ds,
         (answers.prices_key(models, costs), resamples, share, unit, volume),
         lambda: answers.costs_answer(
-            models, costs, resamples=resamples, share=share, unit=unit, volume=volume, remember=remember
+            models,
+            costs,
+            resamples=resamples,
+            share=share,
+            unit=unit,
+            volume=volume,
+            remember=remember,
+            group_parts=ds.group_parts,
+            group_columns=ds.mapping.group_columns,
         ),
     )
 

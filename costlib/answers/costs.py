@@ -104,6 +104,7 @@ def audit_maker(models: Mapping, costs: Mapping, ds: Dataset, **options):
             n_rows=ds.n_rows,
             data_notes=ds.notes,
             columns=audit.data_columns(ds.mapping) if ds.mapping.label else None,
+            group_parts=ds.group_parts,
             **options,
         )
 
@@ -241,14 +242,16 @@ def group_rates_view(ms, rec):
     return group_rates_table(*group_rates(ms, rec.results, rec.rule), MIN_CLASS_ROWS)
 
 
-def costs_verdict(rec, ms, *, unit: str = "", volume: float | None = None):
+def costs_verdict(rec, ms, *, unit: str = "", volume: float | None = None, group_parts=None, group_columns=()):
     """The Costs page's answer in words: `words.recommendation_verdict` of `rec`, with the sentence
-    on the shipped rule's largest failing disparity (`disparity.shipped_disparities`) as the
-    report and the command line say it."""
-    from costlib.binary.disparity import shipped_disparities
+    on the shipped rule's largest failing disparity as the report and the command line say it
+    (`disparity.said_disparities`: the groups', else a group column's, with several group columns
+    whose values per group are `group_parts`, `Dataset.group_parts`)."""
+    from costlib.binary.disparity import said_disparities, shipped_column_disparities, shipped_disparities
 
     gaps = shipped_disparities(ms, rec)
-    return words.recommendation_verdict(rec, unit=unit, volume=volume, disparities=gaps)
+    by_column = shipped_column_disparities(ms, rec, group_parts, tuple(group_columns))
+    return words.recommendation_verdict(rec, unit=unit, volume=volume, disparities=said_disparities(gaps, by_column))
 
 
 DISPARITIES_TITLE = "Disparities against the largest group"
@@ -428,6 +431,8 @@ def costs_answer(
     unit: str = "",
     volume: float | None = None,
     remember=_just_compute,
+    group_parts=None,
+    group_columns=(),
 ) -> CostsAnswer:
     """The Costs & groups page's answer at the price book `costs` ({group: (c_fp, c_fn)}) within
     the review limit `share` (a share of the cases; None: no limit).
@@ -435,6 +440,8 @@ def costs_answer(
     `remember(name, key, compute)` returns ``compute()``, remembered under (name, key): the page
     passes its memo, so that a recommendation is made once per price book, limit and resamples
     (a change of unit or volume, which only rewords the answer, never resamples the rows again).
+    With several group columns, `group_parts` (`Dataset.group_parts`) and `group_columns` let the
+    verdict name a failing disparity of one column alone, as the record does.
     """
     rec = _recommend(models, costs, resamples, share, remember)
     unlimited = view = None
@@ -446,7 +453,9 @@ def costs_answer(
         rec=rec,
         unlimited=unlimited,
         capacity=view,
-        verdict=costs_verdict(rec, models[rec.model], unit=unit, volume=volume),
+        verdict=costs_verdict(
+            rec, models[rec.model], unit=unit, volume=volume, group_parts=group_parts, group_columns=group_columns
+        ),
         metrics=costs_metrics(rec, unit=unit, volume=volume),
         unit=unit,
         volume=volume,

@@ -76,3 +76,28 @@ def test_another_models_curve_is_drawn_from_its_own_recommendation_once(models):
     assert answer.shown(other).model == other
     assert other in fig.layout.title.text and "cases flagged a month" in fig.layout.title.text
     assert "cases flagged" not in answer.cost_chart(answer.rec.model).layout.title.text
+
+
+def test_with_several_group_columns_the_downloads_and_the_page_read_each_column(tmp_path):
+    """The report and policy the page downloads carry each group column's disparities, and the
+    page's headline is the record's."""
+    from costlib.answers.costs import audit_maker
+    from costlib.core.dataset import ColumnMapping
+
+    frame = pd.read_csv(io.BytesIO(sample_bytes("compas")))
+    mapping = ColumnMapping(label="two_year_recid", scores=("p_recid",), group=("race", "sex"), split="split")
+    ds = prepare(frame, mapping, name="compas.csv", fingerprint="c", top_groups=6)
+    models = dataset_models(ds, ("p_recid",))
+    costs = {g: (1.0, 3.0) for g in models["p_recid"].groups}
+    record = audit_maker(models, costs, ds, n_resamples=200, unit="$", volume=1000)()
+    assert [column for column, _ in record.column_disparities] == ["race", "sex"]
+    answer = costs_answer(
+        models,
+        costs,
+        resamples=200,
+        unit="$",
+        volume=1000,
+        group_parts=ds.group_parts,
+        group_columns=ds.mapping.group_columns,
+    )
+    assert answer.verdict.headline == record.verdict.headline
