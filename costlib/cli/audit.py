@@ -246,11 +246,20 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "with its largest group",
     )
     p.add_argument(
+        "--disparity-threshold",
+        type=_bounded(settings.DISPARITY),
+        default=settings.DISPARITY.default,
+        metavar="R",
+        help="a disparity passes when the group's metric divided by the reference group's lies in R to 1/R, "
+        "0.5 to 1 (default 0.8, the four-fifths rule: 0.8 to 1.25); needs --group",
+    )
+    p.add_argument(
         "--fail-if-disparity",
         action="store_true",
-        help="exit 1 when any disparity of the recommended rule fails the four-fifths rule: a group's flagged "
-        "rate, false positive rate, false negative rate or cost per case, divided by the reference group's, "
-        "outside 0.8 to 1.25; needs --group (with several, the intersections' and each column's disparities)",
+        help="exit 1 when any disparity of the recommended rule fails the threshold (--disparity-threshold, "
+        "default the four-fifths rule): a group's flagged rate, false positive rate, false negative rate or "
+        "cost per case, divided by the reference group's, outside 0.8 to 1.25; needs --group (with several, "
+        "the intersections' and each column's disparities)",
     )
     return p
 
@@ -387,6 +396,7 @@ def run_audit(args) -> int:
     for flag, on in (
         ("--reference-group", args.reference_group is not None),
         ("--fail-if-disparity", args.fail_if_disparity),
+        ("--disparity-threshold", args.disparity_threshold != settings.DISPARITY.default),
     ):
         if on and not args.group:
             raise DataError(MSG_NEEDS_GROUP.format(flag=flag))
@@ -434,6 +444,7 @@ def run_audit(args) -> int:
             capacity_cases=args.max_flagged if args.volume else None,
             model_identity=identity,
             reference_group=args.reference_group,
+            disparity_threshold=args.disparity_threshold,
         )
     notes = list(audit.notes) + [str(w.message) for w in caught if str(w.message) not in audit.notes]
     from costlib.present.policy import default_rule

@@ -34,6 +34,9 @@ UNIT_MAX_CHARS = 12
 PRICE = Bound("a price", 0.0, PRICE_MAX, 1.0, smallest=PRICE_MIN)
 VOLUME = Bound("the cases per month", 0.0, VOLUME_MAX, 10_000, integer=True)
 TOLERANCE = Bound("the fairness tolerance", 0.0, 0.5, 0.05)
+#: a disparity ratio passes inside [t, 1/t]: 0.8 is the four-fifths rule; below 0.5 (a group at twice or half
+#: the reference's rate passing) it would no longer be a test of anything a reviewer means by it
+DISPARITY = Bound("the disparity threshold", 0.5, 1.0, 0.8)
 RESAMPLES = Bound("the bootstrap resamples", 10, 20_000, 1000, integer=True)
 K = Bound(
     "k", 0.0, 20.0, 2.0, smallest=PRICE_MIN

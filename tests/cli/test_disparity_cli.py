@@ -125,3 +125,36 @@ def test_hostile_group_names_stay_text_in_report_json_and_printout(capsys, tmp_p
     assert "<img src=x" not in text and _html.escape(HOSTILE, quote=True) in text
     code, out, _ = _main(capsys, *_args(hostile, "--reference-group", HOSTILE))
     assert code == 0 and HOSTILE in out  # printed as the text it is
+
+
+def test_a_stated_threshold_is_the_one_judged_and_said(capsys):
+    """--disparity-threshold R: a ratio passes inside [R, 1/R]. A looser R passes what the
+    four-fifths rule fails, the JSON records R, and the headline names the range it used."""
+    code, out, _ = _main(capsys, *_args(SAMPLE, "--json", "--fail-if-disparity"))
+    four_fifths = json.loads(out)["disparities"]
+    worst = max(
+        max(r["ratio"], 1 / r["ratio"])
+        for m in four_fifths["metrics"].values()
+        for r in m.values()
+        if isinstance(r.get("ratio"), float) and 0 < r["ratio"] < float("inf")
+    )
+    assert code == 1
+    loose = max(0.5, round(1 / worst - 0.01, 2))
+    code, out, _ = _main(capsys, *_args(SAMPLE, "--json", "--fail-if-disparity", "--disparity-threshold", str(loose)))
+    block = json.loads(out)["disparities"]
+    assert block["threshold"] == pytest.approx(loose)
+    assert code == (1 if block["fails"] else 0) and (block["fails"] is False or loose == 0.5)
+    _, out, _ = _main(capsys, *_args(SAMPLE, "--disparity-threshold", "0.9"))
+    assert "the disparity range 0.9 to 1.11" in out
+
+
+def test_a_threshold_out_of_its_bound_or_without_a_group_is_refused(capsys):
+    for value in ("0.3", "1.5", "nan"):
+        with pytest.raises(SystemExit) as exit_:  # argparse's own refusal, after its usage line
+            main(_args(SAMPLE, "--disparity-threshold", value))
+        out, err = capsys.readouterr()
+        assert exit_.value.code == 2 and out == "" and "Traceback" not in err
+        assert "argument --disparity-threshold: the disparity threshold must be a number from 0.5 to 1" in err
+    args = [a for a in _args(SAMPLE) if a not in ("--group", "race")]
+    code, _, err = _main(capsys, *args, "--disparity-threshold", "0.9")
+    assert code == 2 and "needs --group" in err and "--disparity-threshold" in err
