@@ -236,8 +236,9 @@ class FairnessResults:
     fairness        long format ``criterion, group, threshold, rate_train, rate_test, rule``
     summary         per rule (see `fairness_tables`)
     judged          {rule: `fair_judged.FairJudged`}; a `fair_judged.randomised_rule` is here (and in
-                    the tables) only: it is offered where it meets the tolerance out of sample
-                    and costs less than every deterministic rule of its criterion that does
+                    the tables) only: where the rule fitted at the stated tolerance may miss it,
+                    it is offered when it meets the tolerance out of sample and costs less than
+                    every deterministic rule of its criterion that does
     """
 
     rules: dict
@@ -292,7 +293,8 @@ def fairness_results(
             holding[rule] = dict(zip(ms.groups, h.cutoffs.tolist(), strict=True))
             judged[rule] = h
     for c in criteria:  # randomised cutoffs, where they are the cheapest way to meet the tolerance out of sample
-        if c in TWO_RATES or R.FAIR_PREFIX + c not in judged:
+        stated = judged.get(R.FAIR_PREFIX + c)
+        if c in TWO_RATES or stated is None or stated.meets or not np.isfinite(stated.gap_high):
             continue
         rj = FJ.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, randomised=True)
         rivals = [j.cost(prices) for j in judged.values() if j.criterion == c and j.meets]
