@@ -85,7 +85,7 @@ mirror("train_seeds")
 
 methods = tuple(m for m in METHODS if m in methods)  # the page's order, whatever the click order
 if not methods:
-    st.info("Choose at least one way of training.")
+    st.info(training_words.CHOOSE_A_METHOD)
     st.stop()
 results, r2 = training_results(data, choice, methods, seeds, submitted=submitted, random_state=RANDOM_STATE)
 

@@ -98,3 +98,14 @@ def training_answer(results: pd.DataFrame, r2: pd.Series, *, methods: tuple, dat
         r2_sentence=training_words.predictability_sentence(r2_mean, r2_low, r2_high),
         notes=tuple(training_words.result_notes(results)),
     )
+
+
+def precomputed_fits(pre, methods: tuple, seeds: int, random_state: int) -> bool:
+    """Whether the precomputed results `pre` (`training_data.Precomputed`, or None) are those of
+    these settings: the same ways of training, seeds and random state."""
+    return (
+        pre is not None
+        and tuple(methods) == tuple(pre.settings["methods"])
+        and seeds == pre.settings["seeds"]
+        and pre.settings["random_state"] == random_state
+    )

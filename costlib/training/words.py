@@ -11,6 +11,10 @@ import math
 
 import pandas as pd
 
+CHOOSE_A_METHOD = "Choose at least one way of training."
+UPLOAD_TO_TRAIN = "Upload a table to train on it."
+PRESS_TRAIN = "Press **Train and compare** to train with these settings."
+
 METHOD_LABELS = {
     "standard": "standard training",
     "weighted": "|δ|-weighted training",

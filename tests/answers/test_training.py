@@ -36,3 +36,14 @@ def test_without_standard_training_there_is_no_change_to_chart(pre):
     answer = training_answer(only, pd.Series([float("nan")]), methods=methods, data_name="tweets")
     assert answer.change_chart is None
     assert answer.r2 == "n/a"
+
+
+def test_the_precomputed_results_are_shown_only_for_their_own_settings(pre):
+    from costlib.answers.training import precomputed_fits
+
+    methods, seeds, state = tuple(pre.settings["methods"]), pre.settings["seeds"], pre.settings["random_state"]
+    assert precomputed_fits(pre, methods, seeds, state)
+    assert not precomputed_fits(pre, methods[:-1], seeds, state)
+    assert not precomputed_fits(pre, methods, seeds + 1, state)
+    assert not precomputed_fits(pre, methods, seeds, state + 1)
+    assert not precomputed_fits(None, methods, seeds, state)

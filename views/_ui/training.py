@@ -10,7 +10,7 @@ import warnings
 import pandas as pd
 import streamlit as st
 
-from costlib import DegenerateWarning, loading
+from costlib import DegenerateWarning, answers, loading
 from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
 from costlib.loading.ledger import held_bytes
@@ -95,7 +95,7 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
             return None
         st.session_state["_train_table"] = (up.name, digest, df, loading.guess_mapping(df))
     if "_train_table" not in st.session_state:
-        st.info("Upload a table to train on it.")
+        st.info(training_words.UPLOAD_TO_TRAIN)
         return None
     name, digest, df, guess = st.session_state["_train_table"]
     cols = [str(c) for c in df.columns]
@@ -197,13 +197,7 @@ def training_results(data, choice: str, methods: tuple, seeds: int, *, submitted
     store: dict = st.session_state.setdefault("_train_done", {})
     done: dict = store.setdefault((data.key, methods, random_state), {})
     pre = precomputed() if choice == "tweets" else None
-    use_pre = (
-        pre is not None
-        and run_key not in requested
-        and methods == pre.settings["methods"]
-        and seeds == pre.settings["seeds"]
-        and pre.settings["random_state"] == random_state
-    )
+    use_pre = run_key not in requested and answers.precomputed_fits(pre, methods, seeds, random_state)
     # The synthetic controls take about a second: trained without asking, unless the user stopped them.
     auto = choice in ("predictable", "unpredictable") and st.session_state.get("_train_stopped") != run_key
 
@@ -235,7 +229,7 @@ def training_results(data, choice: str, methods: tuple, seeds: int, *, submitted
             if st.session_state.get("_train_stopped") == run_key:
                 say("warning", training_words.stopped_sentence(0, seeds))
             else:
-                st.info("Press **Train and compare** to train with these settings.")
+                st.info(training_words.PRESS_TRAIN)
             st.stop()
         if len(have) < seeds:
             say("warning", training_words.stopped_sentence(len(have), seeds))
