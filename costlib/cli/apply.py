@@ -86,7 +86,14 @@ def decide(args) -> tuple[pd.DataFrame, dict, list[str]]:
     pooled_rows = int(groups.astype(str).isin(unseen).sum()) if unseen else 0
     summary = {
         "policy": {"file": policy_name, "rule": p.rule, "sign_off": p.sign_off.record()},
-        "data": {"file": name, "sha256": loading.fingerprint(raw), "n_rows": len(df), "score": score, "group": group},
+        "data": {
+            "file": name,
+            "sha256": loading.fingerprint(raw),
+            "n_rows": len(df),
+            "score": score,
+            "group": group,
+            "id": args.id,
+        },
         "flagged": int(flags.sum()),
         "flagged_share": float(flags.mean()) if flags.size else None,
         "unseen_groups": unseen[:100],
