@@ -7,7 +7,7 @@ no sentence is made in a page. Each function returns plain objects (tables, figu
 - `instance`: Instance costs, `instance_answer` (per dataset; its figures and another cutoff's
   tables on request);
 - `value`: Value, its sweeps, tables and sentences, and `value_k`, the k that follows from the
-  price book at `mean_price` (the groups weighted by their judged cases), which Calibration reads too;
+  price book's mean (`Prices.mean`: the groups weighted by their judged cases), which Calibration reads too;
 - `calibration`: Calibration, `calibration_fit` (per dataset and model) and `calibration_answer`;
 - `matrix`: Cost matrix, `matrix_answer`, its table, heatmaps and sentences;
 - `costs`: Costs & groups, its metrics, the audit for the downloads and the sensitivity section;
@@ -106,7 +106,6 @@ from costlib.answers.value import (
     classification_table,
     counts_only_value_sentence,
     judged_cases,
-    mean_price,
     outcome_prices,
     per_outcome_sentence,
     reject_value_of,
@@ -192,7 +191,6 @@ __all__ = [
     "InstanceAnswer",
     "instance_answer",
     "judged_cases",
-    "mean_price",
     "KChoice",
     "K_FROM_PRICES",
     "value_k",

@@ -19,8 +19,8 @@ from costlib.present import figures, page_answers, words
 def judged_cases(ds: Dataset, names: Sequence) -> list[float]:
     """Each group's judged cases (weighted when the data has weights), in the order of `names`.
 
-    The weights `mean_price` gives the groups: the same as the report's (a `ModelSweeps`'
-    judged totals).
+    The weights the price book's mean gives the groups (`Prices.mean`): the same as the report's
+    (a `ModelSweeps`' judged totals).
     """
     if ds.counts_only:
         ms = next(iter(ds.sweeps.values()))
@@ -31,19 +31,6 @@ def judged_cases(ds: Dataset, names: Sequence) -> list[float]:
         return [float(w.sum())] * len(names)
     counts = pd.Series(w).groupby(pd.Series(ds.groups[judge], dtype=object)).sum()
     return [float(counts.get(g, 0.0)) for g in names]
-
-
-def mean_price(costs: Mapping, cases: Sequence[float] | None = None) -> tuple[float, float]:
-    """c_fp and c_fn of the price book `costs` ({group: (c_fp, c_fn)}), averaged over the groups
-    weighted by their judged `cases` (`Prices.mean`: the prices themselves when every group has
-    the same).
-
-    >>> mean_price({"a": (1.0, 3.0), "b": (3.0, 1.0)}, [3, 1])
-    (1.5, 2.5)
-    >>> mean_price({"a": (2.0, 7.0), "b": (2.0, 7.0)}, [3, 1])
-    (2.0, 7.0)
-    """
-    return prices_for(list(costs), dict(costs)).mean(cases)
 
 
 K_FROM_PRICES = "the k that follows from your prices"  # what a refused ?k= falls back to

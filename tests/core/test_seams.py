@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import costlib
 from costlib import DegenerateWarning
 from costlib.answers import audit
-from costlib.binary import decision, fairness, model_sweeps, sensitivity
+from costlib.binary import decision, fairness, judged_rules, model_sweeps, sensitivity
 from costlib.binary.sensitivity import cost_optimal_for_ratios
 from costlib.present import report, tables
 from costlib.stats import bootstrap, intervals
@@ -201,6 +201,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "group_rates_table": "words (tests/binary/test_fairness_rates.py)",
         "json_number": "formats a checked number (tests/cli/test_cli.py reads the JSON)",
         "json_cut": "formats a checked cutoff (tests/cli/test_cli.py reads the JSON)",
+        "baseline_rule": "reads judged costs only (the cheaper no-model rule; tests/binary/test_decision.py)",
         "over_capacity": "reads judged rules only (tests/binary/test_capacity.py::test_capped_recommendation)",
         "rule_verdict": "reads a Recommendation (test_report.py::test_policy_round_trip)",
         "answer_at": "recommend again at another cap, which checks it (v.as_share); "
@@ -254,7 +255,18 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
     }
     covered = {name for case in AUDIT_ERRORS for name in re.findall(r"\w+", case)}
     public = set()
-    for module in (audit, decision, model_sweeps, fairness, sensitivity, report, tables, bootstrap, intervals):
+    for module in (
+        audit,
+        decision,
+        judged_rules,
+        model_sweeps,
+        fairness,
+        sensitivity,
+        report,
+        tables,
+        bootstrap,
+        intervals,
+    ):
         for name, fn in inspect.getmembers(module, inspect.isfunction):
             if not name.startswith("_") and fn.__module__ in (module.__name__, "costlib.present.policy"):
                 public.add(name)
