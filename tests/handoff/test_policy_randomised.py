@@ -116,3 +116,35 @@ def test_a_randomised_policy_round_trips_through_its_file_and_the_cli(tmp_path, 
     assert (got["flagged"].astype(str).str.lower() == "true").tolist() == want.tolist()
     with pytest.raises(DataError, match="randomised cutoffs"):
         policy_estimator(POLICY, object(), group="group", allow_unsigned=True)
+
+
+def test_a_signed_policy_file_keeps_its_randomised_cutoffs_and_refuses_them_altered(tmp_path, monkeypatch):
+    """A policy file (audit --policy's) with a "randomised" block: read back with its bands,
+    sealed with them, and refused once a band's probability is changed after signing."""
+    import costlib
+    from costlib.handoff.policy import signed_cutoffs
+    from costlib.present import signing
+    from costlib.present.policy import policy_json
+
+    y, s, g = cases(2000)
+    rows = pd.DataFrame({"y": y, "p": s, "g": g})
+    audit = costlib.audit(rows, label="y", score="p", group="g", c_fp=1, c_fn=2, n_resamples=0)
+    policy = json.loads(policy_json(audit, "cost-optimal"))
+    cut = {r["group"]: r["threshold"] for r in policy["thresholds"]}
+    policy["randomised"] = [{"group": "a", "low": cut["a"] - 0.2, "p": 0.25}]
+    monkeypatch.setenv(signing.KEY_ENV, "k" * 32)
+    text = signing.sign_policy(json.dumps(policy), reviewer="Ada", decision="approve")
+    path = tmp_path / "policy.json"
+    path.write_text(text)
+    p = signed_cutoffs(str(path))
+    assert p.randomised == {"a": (pytest.approx(cut["a"] - 0.2), 0.25)}
+    ids = [f"r{i}" for i in range(len(rows))]
+    flags = apply_policy(p, rows["p"], groups=rows["g"], case_ids=ids)
+    band = (rows["g"] == "a") & (rows["p"] >= cut["a"] - 0.2) & (rows["p"] < cut["a"])
+    assert 0.1 < flags[band.to_numpy()].mean() < 0.4  # a quarter of the band, drawn by id
+    np.testing.assert_array_equal(flags[~band.to_numpy()], (rows["p"] >= rows["g"].map(cut)).to_numpy()[~band])
+    altered = json.loads(text)
+    altered["randomised"][0]["p"] = 0.9
+    path.write_text(json.dumps(altered))
+    with pytest.raises(DataError, match="altered|changed"):
+        signed_cutoffs(str(path))
