@@ -6,9 +6,12 @@ spends every bit of that tolerance, so on other rows the gap is wider. Here a ru
 as the standard fitted rules are (`honest`):
 
 - **A split**: fitted on the fitting rows, judged on the judged rows.
-- **No split** (the fitting rows are the judged rows): cross-fitted on `honest.make_folds`'
-  folds (the same folds, for the same seed, as the standard rules): each fold's rows are judged
-  by the cutoffs fitted on the other folds, so no row is judged by cutoffs fitted on it.
+- **No split** (the fitting rows are the judged rows): cross-fitted on one deal of
+  `honest.make_folds`' `honest.FOLDS` folds (for the same seed, the folds the standard rules'
+  bootstrap refits on; their point estimate averages several deals of more folds, which would
+  take the exact search, about a second a fit for equalized odds, a hundred times): each fold's
+  rows are judged by the cutoffs fitted on the other folds, so no row is judged by cutoffs
+  fitted on it.
 
 The 95% interval of the judged gap repeats the fit on every resample (`FAIR_RESAMPLES`
 Poisson(1) bootstraps on at most `FAIR_CELLS` candidate cutoffs, `honest.cell_edges`), and is
@@ -107,8 +110,8 @@ def _pooled_index(gs: GroupedSweep, pooled: Sweep) -> np.ndarray:
 
 
 def folds_of(gs: GroupedSweep, pooled: Sweep, *, seed: int) -> H.Folds:
-    """`honest.make_folds` of `gs` (the folds the standard rules are cross-fitted on, for the
-    same seed)."""
+    """`honest.make_folds` of `gs`: one deal of `honest.FOLDS` folds (for the same seed, those
+    of the standard rules' bootstrap)."""
     return H.make_folds(gs, pooled, _pooled_index(gs, pooled), seed=seed)
 
 
