@@ -9,7 +9,7 @@ saving when the same rows pick and judge. Three things here keep it out of every
   Rows with the same group, label and score are interchangeable for every cost, so the
   deal is drawn from the sweep's counts (a multivariate hypergeometric per fold): the same
   distribution as dealing rows, and it works from counts computed anywhere (DuckDB, Spark,
-  an aggregate file). The estimate is the mean over `n_splits` independent deals
+  an aggregate file). The estimate is the mean over independent deals (`deal_shape`)
   (`repeated_cross_fit`), which removes the luck of one deal.
 - **The saving's interval** (no split): the estimate +- 1.96 fold-aware standard errors
   (`row_se`: the per-row differences' standard error read off the cross-fit's counts, plus the
@@ -137,7 +137,7 @@ def make_folds(
     """Deal the rows of `gs` into `k` folds, stratified by group and label (seeded).
 
     `index` is each group's sweep index at every pooled threshold (`ModelSweeps._pooled_index`);
-    `split` numbers the deals of one seed (`n_splits`: each is an independent deal).
+    `split` numbers the deals of one seed (`deal_shape`: each is an independent deal).
     """
     g_n = len(gs.groups)
     total = gs.thresholds.size
@@ -257,15 +257,20 @@ def cross_fit(
     return CrossFit(out["single"], out["group"], fitted)
 
 
-def n_splits(gs: GroupedSweep) -> int:
-    """How many deals into `CROSS_FOLDS` folds the cross-fitted estimate averages: `SPLITS`, fewer
-    when a price move would pass over more than `SPLIT_BUDGET` entries of the sweep (at least one).
+def deal_shape(gs: GroupedSweep) -> tuple[int, int]:
+    """(folds, deals) of the cross-fitted estimate of `gs`: `CROSS_FOLDS` folds and up to
+    `SPLITS` deals, as many as keep a price move's passes over the sweep (folds x deals x its
+    distinct scores) within `SPLIT_BUDGET`; when not even one deal of `CROSS_FOLDS` fits, one deal
+    of `FOLDS` (at a million distinct scores a deal's luck and the smaller fit are both small).
 
     >>> from costlib.core.sweep import grouped_sweep
-    >>> n_splits(grouped_sweep([0, 1, 1], [0.2, 0.4, 0.9], ["a", "a", "a"]))
-    10
+    >>> deal_shape(grouped_sweep([0, 1, 1], [0.2, 0.4, 0.9], ["a", "a", "a"]))
+    (10, 10)
     """
-    return int(np.clip(SPLIT_BUDGET // max(1, CROSS_FOLDS * gs.thresholds.size), 1, SPLITS))
+    deals = SPLIT_BUDGET // max(1, CROSS_FOLDS * gs.thresholds.size)
+    if deals < 1:
+        return FOLDS, 1
+    return CROSS_FOLDS, int(min(deals, SPLITS))
 
 
 def repeated_cross_fit(
@@ -738,13 +743,11 @@ def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: floa
         if not counted:
             return Honest(SAME_ROWS, None, None)
         index = ms._pooled_index("fit")
+        k, r = deal_shape(ms.fit)
         deals = _cached(
             ms,
             ("deals", int(seed)),
-            lambda: tuple(
-                make_folds(ms.fit, ms.fit_pooled, index, k=CROSS_FOLDS, seed=seed, split=r)
-                for r in range(n_splits(ms.fit))
-            ),
+            lambda: tuple(make_folds(ms.fit, ms.fit_pooled, index, k=k, seed=seed, split=i) for i in range(r)),
         )
         crossfit = repeated_cross_fit(ms.fit, ms.fit_pooled, index, deals, prices, capacity)
     estimate = CROSS_FITTED if crossfit is not None else TEST

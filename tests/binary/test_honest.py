@@ -128,15 +128,15 @@ def test_folds_are_stratified_and_add_up_to_the_rows():
 
 
 def test_the_estimate_is_the_mean_of_independent_deals_and_keeps_each_deals_cost():
-    """Without a split the cross-fitted counts are the mean over `n_splits` deals into `CROSS_FOLDS`
-    folds (each deal one `cross_fit`), and each rule keeps every deal's cost per case."""
+    """Without a split the cross-fitted counts are the mean over the deals of `deal_shape` (each
+    one `cross_fit`), and each rule keeps every deal's cost per case."""
     y, s, g = _signal(4, 900)
     ms = D.sweep_model(y, s, g)
     prices = D.prices_for(ms.groups, (1.0, 3.0))
     index = ms._pooled_index("fit")
-    r = H.n_splits(ms.fit)
-    assert r == H.SPLITS  # 900 rows: ten deals fit the budget
-    deals = [_folds(ms, seed=2, k=H.CROSS_FOLDS, split=i) for i in range(r)]
+    k, r = H.deal_shape(ms.fit)
+    assert (k, r) == (H.CROSS_FOLDS, H.SPLITS)  # 900 rows: ten deals into ten folds fit the budget
+    deals = [_folds(ms, seed=2, k=k, split=i) for i in range(r)]
     assert not np.array_equal(deals[0].tp, deals[1].tp)  # independent deals
     each = [H.cross_fit(ms.fit, ms.fit_pooled, index, f, prices) for f in deals]
     cf = H.judge(ms, prices, n_resamples=0, seed=2).crossfit
@@ -150,12 +150,13 @@ def test_the_estimate_is_the_mean_of_independent_deals_and_keeps_each_deals_cost
 
 
 def test_a_large_sweep_gets_fewer_deals():
-    """A price move passes over at most `SPLIT_BUDGET` entries of the sweep: one deal at 1e6
-    distinct scores, all `SPLITS` at a few thousand."""
+    """A price move passes over at most `SPLIT_BUDGET` entries of the sweep: all `SPLITS` deals
+    at 2,000 distinct scores, two at 90,000, one of `FOLDS` folds at a million (as one deal
+    was before issue 43)."""
     rng = np.random.default_rng(0)
-    for n, want in ((2_000, H.SPLITS), (100_000, H.SPLIT_BUDGET // (H.CROSS_FOLDS * 100_001)), (1_000_000, 1)):
+    for n, want in ((2_000, (H.CROSS_FOLDS, H.SPLITS)), (90_000, (H.CROSS_FOLDS, 2)), (1_000_000, (H.FOLDS, 1))):
         ms = D.sweep_model(rng.integers(0, 2, n), rng.random(n))
-        assert H.n_splits(ms.fit) == want, n
+        assert H.deal_shape(ms.fit) == want, n
 
 
 def test_the_saving_interval_is_the_fold_aware_one():
