@@ -1,5 +1,5 @@
-"""What honest estimates cost: the first recommendation (folds and refit draws are made) and a
-price move (they are reweighted), as ratios to a plain np.argsort of the same scores.
+"""What honest estimates cost: the first recommendation (the deals into folds and the refit draws
+are made) and a price move (they are reweighted), as ratios to a plain np.argsort of the same scores.
 
     python benchmarks/honest.py                 # 1e5 and 1e6 rows, with and without a split
     python benchmarks/honest.py --sizes 1e5     # one size
@@ -53,7 +53,7 @@ def run(n: int, capacity: float | None = None) -> list[tuple]:
 
     for name, kw in (("split", {"fit": split, "judge": ~split}), ("no split", {})):
         first = []
-        for _ in range(2):  # a fresh model each time: the folds and draws are made again
+        for _ in range(2):  # a fresh model each time: the deals and draws are made again
             ms = D.sweep_model(y, s, g, **kw)
             t = time.perf_counter()
             D.recommend(ms, book(2.0), n_resamples=1000, capacity=capacity)
