@@ -39,7 +39,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     add_policy_argument(p)
     p.add_argument("file", metavar="FILE", help="CSV or Parquet file of the cases to decide, one row per case")
     p.add_argument("--score", metavar="COL", help="score column (default: the one the policy was chosen on)")
-    p.add_argument("--group", metavar="COL", help="group column (default: the policy's, when it has cutoffs per group)")
+    p.add_argument(
+        "--group",
+        action="append",
+        metavar="COL",
+        help="group column (default: the policy's, when it has cutoffs per group); repeat it for a policy fitted on "
+        "the intersections of several group columns (default: the policy's columns)",
+    )
     p.add_argument(
         "--id",
         metavar="COL",
@@ -55,7 +61,8 @@ def decide(args) -> tuple[pd.DataFrame, dict, list[str]]:
     ``apply``; the summary lists the first 100 of those groups."""
     from costlib import loading
     from costlib.handoff.policy import decide, logit_cutoff, signed_cutoffs, unseen_groups
-    from costlib.loading.frames import group_column, number_column, require_columns
+    from costlib.loading.frames import number_column, require_columns
+    from costlib.loading.intersections import group_series
 
     check_outputs([args.policy, args.file], {"--out": args.out})
     # a policy file, or the short form {"rule", "cutoffs"} as a file (never signed), read once and its sign-off checked
@@ -64,12 +71,13 @@ def decide(args) -> tuple[pd.DataFrame, dict, list[str]]:
     score = args.score or p.score
     if score is None:
         raise DataError("The policy does not name its score column: give it with --score COL.")
-    group = args.group or (p.group if p.one_cutoff is None else None)
+    columns = tuple(args.group or ()) or ((p.group_columns or (p.group,)) if p.one_cutoff is None else ())
     raw, name = loading.read_path(args.file)
     df = loading.read_table(raw, name)
-    require_columns(df, name, (score, group, args.id))
+    require_columns(df, name, (score, args.id))
     scores = number_column(df, name, score)
-    groups = pd.Series(group_column(df[group], name, group), name=group) if group else None
+    groups = group_series(df, name, [c for c in columns if c is not None])  # several columns: their intersection
+    group = None if groups is None else groups.name
     ids = None if args.id is None else df[args.id]
     # refuses another score or group column, and a randomised policy without ids
     flags, cut = decide(p, pd.Series(scores, name=score), groups=groups, case_ids=ids)
@@ -78,7 +86,7 @@ def decide(args) -> tuple[pd.DataFrame, dict, list[str]]:
         out[args.id] = df[args.id].to_numpy()
     out[score] = df[score].to_numpy()
     if group:
-        out[group] = df[group].to_numpy()
+        out[group] = df[group].to_numpy() if group in df.columns else groups.to_numpy()
     # the cutoff in the score's own units: log-odds for a policy on log-odds (the one that decides exactly alike)
     out["cutoff"] = [logit_cutoff(c) for c in cut] if p.scale == "logit" else cut
     out["flagged"] = np.where(flags, "true", "false")

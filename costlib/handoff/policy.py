@@ -88,6 +88,7 @@ class PolicyCutoffs:
     scale: str = "probability"
     group: str | None = None
     positive: object = None
+    group_columns: tuple = ()  # several group columns: the policy's groups are their intersections (`group` names it)
     random_share: float | None = None
     sign_off: object = None  # `costlib.present.signing.SignOff` once `signed_cutoffs` checked it; None: not checked
     randomised: dict | None = None  # {group name: (low, p)}: scores in [low, cutoff) flagged with probability p
@@ -300,6 +301,7 @@ def loaded_cutoffs(loaded: Mapping) -> PolicyCutoffs:
         score=data.get("score"),
         scale=data.get("scale") or "probability",
         group=data.get("group"),
+        group_columns=tuple(data.get("group_columns") or ()),
         positive=data.get("positive"),
         random_share=loaded.get("random_share"),
     )

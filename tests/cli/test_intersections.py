@@ -200,3 +200,39 @@ def test_one_group_given_twice_or_as_a_list_of_one_is_the_single_column_path(cap
     got = a.summary()
     assert got["data"]["group"] == "race" and got["recommended"] == s["recommended"]
     assert got["disparities"] == s["disparities"] and not a.column_disparities
+
+
+def test_costlib_apply_builds_the_policys_intersections_from_its_columns(capsys, tmp_path, monkeypatch):
+    """`costlib apply` on a policy fitted on race × sex reads both columns (from the policy, or
+    from --group given twice), decides each row by its intersection's cutoff and writes the group."""
+    monkeypatch.delenv("COSTLIB_SIGNING_KEY", raising=False)
+    policy = tmp_path / "p.json"
+    args = _args(SAMPLE, "--group", "race", "--group", "sex", "--rule", "cost-optimal", "--policy", str(policy))
+    assert _main(capsys, *args)[0] == 0
+    loaded = load_policy(policy.read_text(encoding="utf-8"))
+    df = pd.read_csv(SAMPLE)
+    want_groups = df["race"] + " × " + df["sex"]
+    want = df["p_recid"].to_numpy() >= want_groups.map(loaded["thresholds"]).to_numpy(dtype=float)
+    for more in ([], ["--group", "race", "--group", "sex"]):
+        out = tmp_path / "decisions.csv"
+        code, _, err = _main(
+            capsys, "apply", str(policy), str(SAMPLE), "--out", str(out), "--allow-unsigned", "--json", *more
+        )
+        assert code == 0, err
+        got = pd.read_csv(out)
+        assert (got["race × sex"] == want_groups).all()
+        assert (got["flagged"].to_numpy() == want).all()
+    code, _, err = _main(
+        capsys,
+        "apply",
+        str(policy),
+        str(SAMPLE),
+        "--out",
+        str(tmp_path / "d.csv"),
+        "--allow-unsigned",
+        "--group",
+        "race",
+        "--group",
+        "gender",
+    )
+    assert code == 2 and "gender" in err and "Traceback" not in err
