@@ -2,10 +2,9 @@
 
 import streamlit as st
 
-from costlib import answers, value
+from costlib import answers
 from costlib.core import settings
 from costlib.core.escaping import option_names
-from costlib.present import capacity_words, page_answers
 from views._ui import value_inputs
 from views._ui.data import group_names
 from views._ui.details import details_setting
@@ -13,7 +12,6 @@ from views._ui.display import say, show_chart, show_metrics, show_table, show_ve
 from views._ui.memo import memo
 from views._ui.page import live, setup
 from views._ui.prices import stored_costs
-from views._ui.state import setting
 
 ds, unit, volume = setup(
     "Value",
@@ -23,8 +21,34 @@ ds, unit, volume = setup(
 )
 names = group_names(ds)
 costs = stored_costs(names)
-cases = memo("judged_cases", ds, tuple(names), lambda: answers.judged_cases(ds, names))
-sweeps = memo("value_sweeps", ds, (), lambda: answers.value_sweeps(ds))
+
+
+def remember(name: str, key: tuple, compute):
+    return memo(name, ds, key, compute)
+
+
+def answer_at(worth: float, reject_worth: float, moved_k: float | None) -> answers.ValueAnswer:
+    """The page's one answer at these settings, remembered by them (its sweeps and its
+    recommendation through `remember`: a unit or a volume never sorts the rows again)."""
+    return memo(
+        "value_answer",
+        ds,
+        (tuple(names), tuple(costs.items()), worth, reject_worth, moved_k, cap, unit, volume),
+        lambda: answers.value_answer(
+            ds,
+            costs,
+            names=names,
+            worth=worth,
+            reject_worth=reject_worth,
+            moved_k=moved_k,
+            cap=cap,
+            unit=unit,
+            volume=volume,
+            remember=remember,
+            held_out=answers.calibration_rows,
+            advice=answers.calibration_advice_line,
+        ),
+    )
 
 
 @live
@@ -33,48 +57,38 @@ def live_value() -> None:
     does not move with them is drawn around it: every element drawn here is redrawn on every move)."""
     c1, c2, c3 = st.columns([1, 1, 2])
     worth, reject_worth = value_inputs.worth_inputs(c1, c2, unit)
-    choice = value_inputs.k_slider(c3, worth, costs, cases)
-    k = choice.k
-    say("caption", answers.value_k_sentence(choice, worth, unit))
-    r = answers.reject_value_of(reject_worth, worth)
-    rec = memo(
-        "value_rec",
-        ds,
-        (k, r, share),
-        lambda: value.recommend_value(sweeps.judge, k=k, reject_value=r, fit_sweeps=sweeps.fit, max_reject=share),
-    )
+    moved_k = value_inputs.k_setting()
+    answer = answer_at(worth, reject_worth, moved_k)
+    value_inputs.k_slider(c3, answer.choice)
+    say("caption", answer.k_sentence)
     st.subheader("What to ship")
-    verdict = page_answers.value_recommendation_verdict(rec, k=k, worth=worth, unit=unit, volume=volume)
-    show_verdict(verdict, "Why not the formula threshold?")
-    show_metrics(answers.value_metrics(rec, worth=worth, unit=unit, volume=volume))
-    if cap is not None and share is None:
-        say("info", answers.VALUE_CAP_NO_VOLUME)
-    elif rec.capacity is not None:
-        say("info", answers.value_capacity_sentence(rec, cap=cap, volume=volume, worth=worth, unit=unit))
-    model = rec.model
-    if len(sweeps.judge) > 1:
+    show_verdict(answer.verdict, answer.verdict_more)
+    show_metrics(answer.metrics)
+    if answer.limit_note is not None:
+        say("info", answer.limit_note)
+    model = answer.rec.model
+    if len(answer.models) > 1:
         model = st.selectbox(  # a fixed width, not a column: one element fewer on every move
             "Curve of the model",
-            list(sweeps.judge),
-            index=list(sweeps.judge).index(rec.model),
+            answer.models,
+            index=answer.models.index(answer.rec.model),
             key="value_model",
             width=420,
-            format_func=option_names(list(sweeps.judge)),
+            format_func=option_names(answer.models),
         )
-    fig = answers.value_tau_figure(sweeps, rec, model, k=k, reject_value=r, worth=worth, unit=unit)
-    show_chart(fig, key="value_tau_chart")
-    st.session_state["_value_k"] = (k, r, worth)
-    drawn = st.session_state.get("_value_k_drawn")  # what the sections below were drawn for, if drawn
-    if not st.session_state.get("_value_full_run") and drawn is not None and drawn != (k, r, worth):
+    show_chart(answer.tau_figure(model), key="value_tau_chart")
+    st.session_state["_value_at"] = (worth, reject_worth, moved_k)
+    # what the sections below were drawn for, if drawn
+    lag = answer.lag_sentence(st.session_state.get("_value_k_drawn"))
+    if not st.session_state.get("_value_full_run") and lag is not None:
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
-        say("info", answers.value_lag_sentence(drawn[0], drawn[2], unit), where=c1)
+        say("info", lag, where=c1)
         if c2.button("Update them for this k", key="value_refresh_below"):
             st.rerun(scope="app")
 
 
 st.subheader("Your prices")
 cap = value_inputs.capacity_inputs(*st.columns([1, 1, 2], vertical_alignment="bottom")[:2])
-share = capacity_words.cap_share(cap, volume)
 # A full run draws everything for the k of this run; a k move reruns only the fragment, which
 # then sees that the sections below were drawn for another k.
 st.session_state["_value_full_run"] = True
@@ -85,89 +99,56 @@ if not details_setting(answers.VALUE_DETAILS):
     st.session_state.pop("_value_k_drawn", None)  # nothing below to fall behind the k above
     st.stop()
 
-k, r, worth = st.session_state.get("_value_k", (settings.K.default, 0.0, settings.GAIN.default))
+answer = answer_at(*st.session_state.get("_value_at", (settings.GAIN.default, settings.REJECT_WORTH.default, None)))
 st.subheader("Which model is worth more depends on k")
-against_k = memo("value_k", ds, (r,), lambda: answers.value_against_k(sweeps, value_inputs.K_GRID, reject_value=r))
-show_chart(answers.value_k_figure(against_k, k=k, worth=worth, unit=unit), key="value_k_chart")
-st.session_state["_value_k_drawn"] = (k, r, worth)
-say("caption", answers.value_k_caption(worth, unit))
+show_chart(answer.k_figure(), key="value_k_chart")
+st.session_state["_value_k_drawn"] = answer.drawn_for
+say("caption", answer.k_caption)
 
-if ds.counts_only:
-    say("caption", answers.counts_only_value_sentence(ds.name))
+if answer.counts_only_note is not None:
+    say("caption", answer.counts_only_note)
     st.stop()
 
-choice = answers.value_k(costs, cases, worth, None, value_inputs.K_MAX)  # the mean prices, for the tables below
+labels = answer.labels
 with st.expander("Separate prices per outcome: a right positive worth more than a right negative"):
-    say("caption", answers.per_outcome_sentence(choice, setting("gain", 1.0), unit))
-    worth = answers.worth_unit(float(setting("gain", 1.0)))
-    k_fp_default, k_fn_default = answers.outcome_prices(choice, worth)
+    say("caption", answer.per_outcome_sentence)
+    k_fp_default, k_fn_default = answer.outcome_defaults
     c = st.columns(3)
     k_tp = c[0].number_input("A true positive is worth (k_tp)", min_value=0.0, value=1.0, step=0.5, key="k_tp")
     k_fp = c[1].number_input("A false positive costs (k_fp)", min_value=0.0, value=k_fp_default, step=0.5, key="k_fp")
     k_fn = c[2].number_input("A false negative costs (k_fn)", min_value=0.0, value=k_fn_default, step=0.5, key="k_fn")
-    cs = memo(
-        "acceptance_rules",
-        ds,
-        (k_tp, k_fp, k_fn, worth),
-        lambda: answers.acceptance_table(ds, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, worth=worth),
-    )
     show_table(
-        cs,
+        answer.acceptance_table(k_tp=k_tp, k_fp=k_fp, k_fn=k_fn),
         "acceptance_rules",
         key="cs",
         column_config={
-            "value per case": st.column_config.NumberColumn(f"worth per case ({unit or 'your unit'})", format="%.4f"),
+            "value per case": st.column_config.NumberColumn(labels["acceptance"], format="%.4f"),
             "handed over": st.column_config.NumberColumn(format="percent"),
         },
     )
-    say("caption", answers.ACCEPTANCE_RULES_NOTE)
+    say("caption", answer.acceptance_note)
 
 with st.expander("Models side by side at the cutoff 0.5 (no reject option)"):
-    cls = memo(
-        "classification",
-        ds,
-        (choice.c_fp, choice.c_fn),
-        lambda: answers.classification_table(ds, c_fp=choice.c_fp, c_fn=choice.c_fn),
-    )
     show_table(
-        cls,
+        answer.classification_table(),
         "models",
         key="models",
-        column_config={
-            "cost-sensitive error": st.column_config.NumberColumn(
-                f"price of the errors per case ({unit or 'your unit'})", format="%.4f"
-            )
-        },
+        column_config={"cost-sensitive error": st.column_config.NumberColumn(labels["classification"], format="%.4f")},
     )
-    st.caption(answers.CLASSIFICATION_NOTE)
+    st.caption(answer.classification_note)
 
 st.subheader("Before and after calibration")
-if answers.calibration_rows(ds):
-    comp = memo(
-        "value_calibration",
-        ds,
-        (k, r, worth),
-        lambda: answers.value_calibration_table(
-            memo("calibrated_sweeps", ds, (), lambda: answers.calibrated_sweeps(ds)),
-            sweeps,
-            k=k,
-            reject_value=r,
-            worth=worth,
-        ),
-    )
+if answer.calibrates:
     show_table(
-        comp,
+        answer.calibration_table(),
         "calibration_value",
         key="cal",
         column_config={
-            c: st.column_config.NumberColumn(f"{c} ({unit or 'per case'})", format="%.4f")
-            for c in ("worth at τ* before", "worth at τ* after")
+            c: st.column_config.NumberColumn(label, format="%.4f") for c, label in labels["calibration"].items()
         },
     )
-    st.caption(answers.CALIBRATION_VALUE_NOTE)
-    for m in ds.scores:
-        advice = memo("calibration_advice", ds, (m,), lambda m=m: answers.calibration_advice_line(ds, m))
-        if advice:
-            say("caption", advice)
+    st.caption(answer.calibration_note)
+    for advice in answer.calibration_advice():
+        say("caption", advice)
 else:
-    st.caption(answers.NO_VALIDATION_NOTE)
+    st.caption(answer.no_validation_note)

@@ -154,7 +154,7 @@ try:
         df, name, c_key = cases
         if which == answers.FROM_FILE:
             p_data, p_key = _content(policy_upload)
-            policy = remember(("watch_policy", p_key), lambda: answers.read_policy(p_data))
+            policy = remember(("watch_policy", p_key), lambda: answers.read_watched_policy(p_data))
         else:
             policy, p_key = _current_policy()
         source = (p_key, c_key)

@@ -6,8 +6,9 @@ no sentence is made in a page. Each function returns plain objects (tables, figu
 
 - `instance`: Instance costs, `instance_answer` (per dataset; its figures and another cutoff's
   tables on request);
-- `value`: Value, its sweeps, tables and sentences, and `value_k`, the k that follows from the
-  price book's mean (`Prices.mean`: the groups weighted by their judged cases), which Calibration reads too;
+- `value`: Value, `value_answer` (verdict, metrics and sentences; its charts and tables on request),
+  and `value_k`, the k that follows from the price book's mean (`Prices.mean`: the groups weighted by
+  their judged cases), which Calibration reads too;
 - `calibration`: Calibration, `calibration_fit` (per dataset and model) and `calibration_answer`;
 - `matrix`: Cost matrix, `matrix_answer`, its table, heatmaps and sentences;
 - `costs`: Costs & groups, its metrics, the audit for the downloads and the sensitivity section;
@@ -100,16 +101,18 @@ from costlib.answers.value import (
     VALUE_CAP_NUMBER,
     VALUE_THRESHOLD_TILE,
     KChoice,
+    ValueAnswer,
     ValueSweeps,
     acceptance_table,
     calibrated_sweeps,
     classification_table,
     counts_only_value_sentence,
     judged_cases,
+    models_by_k,
     outcome_prices,
     per_outcome_sentence,
     reject_value_of,
-    value_against_k,
+    value_answer,
     value_calibration_table,
     value_capacity_sentence,
     value_k,
@@ -149,7 +152,7 @@ from costlib.answers.watch import (
     folder_cases,
     guess_columns,
     read_cases,
-    read_policy,
+    read_watched_policy,
     refit_inputs,
     sample_inputs,
     sign_off_note,
@@ -184,7 +187,7 @@ __all__ = [
     "SAMPLE_NOTE",
     "WatchAnswer",
     "read_cases",
-    "read_policy",
+    "read_watched_policy",
     "sample_inputs",
     "sign_off_note",
     "watch_answer",
@@ -195,6 +198,8 @@ __all__ = [
     "K_FROM_PRICES",
     "value_k",
     "value_k_sentence",
+    "ValueAnswer",
+    "value_answer",
     "ValueSweeps",
     "value_sweeps",
     "value_lag_sentence",
@@ -210,7 +215,7 @@ __all__ = [
     "VALUE_BASELINE_TILE",
     "VALUE_THRESHOLD_TILE",
     "value_tau_figure",
-    "value_against_k",
+    "models_by_k",
     "value_k_figure",
     "VALUE_CAP_HELP",
     "VALUE_CAP_LABEL",

@@ -10,6 +10,7 @@ import pandas as pd
 
 from costlib import value
 from costlib.calibration import apply_temperature, fit_temperature
+from costlib.core import settings
 from costlib.core.dataset import Dataset
 from costlib.core.prices import prices_for
 from costlib.loading.messages import plural
@@ -380,8 +381,9 @@ def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_v
     )
 
 
-def value_against_k(sweeps: ValueSweeps, grid, *, reject_value: float) -> tuple[pd.DataFrame, object]:
-    """(every model's value at each k of `grid`, the k where the ranking flips or None)."""
+def models_by_k(sweeps: ValueSweeps, grid, *, reject_value: float) -> tuple[pd.DataFrame, object]:
+    """(every model's value at each k of `grid`, the k where the ranking flips or None): the
+    Value page's chart of `costlib.value.value_against_k` for every model at once."""
     long = pd.concat(
         [
             value.value_against_k(
@@ -400,7 +402,7 @@ def value_against_k(sweeps: ValueSweeps, grid, *, reject_value: float) -> tuple[
 
 
 def value_k_figure(against_k: tuple, *, k: float, worth: float, unit: str):
-    """Which model is worth more at each k (`value_against_k`), in the user's unit, your k marked."""
+    """Which model is worth more at each k (`models_by_k`), in the user's unit, your k marked."""
     long, flips = against_k
     return figures.value_k_figure(long.assign(value=long["value"] * worth), flips=flips, current_k=k, unit=unit)
 
@@ -438,3 +440,229 @@ NO_VALIDATION_NOTE = (
     "This data has no split, so no rows are held out from the judged rows to calibrate on. Map a split column "
     "(validation or train rows) on the Data page to see value before and after temperature scaling."
 )
+
+
+K_GRID = np.linspace(settings.K.low, settings.K.high, 201)  # the k axis of the chart of value against k
+VALUE_VERDICT_MORE = "Why not the formula threshold?"  # the title of the verdict's details
+
+
+def _just_compute(name: str, key: tuple, compute):
+    return compute()
+
+
+@dataclass(eq=False)
+class ValueAnswer:
+    """What the Value page shows at one price book, one worth of a right answer and of a case
+    handed over, one k and one limit on the hand-overs: the answer computed up front, the
+    sections below it on request (`tau_figure`, `k_figure`, `acceptance_table`,
+    `classification_table`, `calibration_table`, `calibration_advice`), everything that sorts
+    the rows or fits remembered through `remember` (the sweeps once per data set, the
+    recommendation once per k, worth of a hand-over and limit), so that a change of unit or
+    volume only rewords the answer.
+
+    choice      the k in use and the mean prices behind it (`KChoice`)
+    rec         the recommendation (`value.recommend_value`, within the limit when there is one)
+    verdict     the page's one answer in words (`page_answers.value_recommendation_verdict`)
+    metrics     the numbers under it (`value_metrics`)
+    k_sentence  where k comes from (`value_k_sentence`)
+    limit_note  what the limit on the hand-overs changes, or why it is not used (None without one)
+    held_out    the rows a temperature is fitted on, of a data set (None: no calibration section)
+    advice      a model's calibration advice on a data set, in a sentence (None: none)
+    """
+
+    ds: Dataset
+    sweeps: ValueSweeps
+    choice: KChoice
+    rec: object
+    worth: float
+    reject_value: float
+    unit: str
+    volume: float
+    verdict: object
+    metrics: tuple
+    k_sentence: str
+    limit_note: str | None
+    remember: object
+    held_out: object = None  # answers.calibration.calibration_rows, or None
+    advice: object = None  # answers.calibration.calibration_advice_line, or None
+
+    verdict_more = VALUE_VERDICT_MORE
+    acceptance_note = ACCEPTANCE_RULES_NOTE
+    classification_note = CLASSIFICATION_NOTE
+    calibration_note = CALIBRATION_VALUE_NOTE
+    no_validation_note = NO_VALIDATION_NOTE
+
+    @property
+    def k(self) -> float:
+        return self.choice.k
+
+    @property
+    def models(self) -> list:
+        """The models whose curve can be drawn, in the data's order."""
+        return list(self.sweeps.judge)
+
+    @property
+    def drawn_for(self) -> tuple:
+        """(k, worth of a hand-over in right answers, worth of a right answer): what the sections
+        below the answer depend on, to tell when a move has left them behind."""
+        return (self.k, self.reject_value, self.worth)
+
+    def lag_sentence(self, drawn: tuple | None) -> str | None:
+        """What the sections below were drawn for (`drawn`, a `drawn_for`), when not for this
+        answer; None when they are (or were not drawn)."""
+        if drawn is None or tuple(drawn) == self.drawn_for:
+            return None
+        return value_lag_sentence(drawn[0], drawn[2], self.unit)
+
+    def tau_figure(self, model: str):
+        """Worth per case against the confidence threshold of `model` (`value_tau_figure`)."""
+        return value_tau_figure(
+            self.sweeps, self.rec, model, k=self.k, reject_value=self.reject_value, worth=self.worth, unit=self.unit
+        )
+
+    def k_figure(self):
+        """Which model is worth more at each k of `K_GRID`, your k marked; the values against k
+        are remembered per worth of a hand-over (a k or a worth of a right answer only moves the
+        mark and the scale)."""
+        r = self.reject_value
+        against = self.remember("value_k", (r,), lambda: models_by_k(self.sweeps, K_GRID, reject_value=r))
+        return value_k_figure(against, k=self.k, worth=self.worth, unit=self.unit)
+
+    @property
+    def k_caption(self) -> str:
+        return value_k_caption(self.worth, self.unit)
+
+    @property
+    def counts_only_note(self) -> str | None:
+        """Why the sections that need each case are not shown (None when the data has its rows)."""
+        return counts_only_value_sentence(self.ds.name) if self.ds.counts_only else None
+
+    @property
+    def per_outcome_sentence(self) -> str:
+        return per_outcome_sentence(self.choice, self.worth, self.unit)
+
+    @property
+    def outcome_defaults(self) -> tuple[float, float]:
+        """(k_fp, k_fn) the per-outcome inputs start at: the mean prices in units of `worth_unit`."""
+        return outcome_prices(self.choice, self.worth)
+
+    def acceptance_table(self, *, k_tp: float, k_fp: float, k_fn: float) -> pd.DataFrame:
+        """`acceptance_table` at these per-outcome prices (in units of `worth_unit`)."""
+        worth = worth_unit(self.worth)
+        return self.remember(
+            "acceptance_rules",
+            (k_tp, k_fp, k_fn, worth),
+            lambda: acceptance_table(self.ds, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, worth=worth),
+        )
+
+    def classification_table(self) -> pd.DataFrame:
+        """`classification_table` of every model at the mean prices."""
+        c_fp, c_fn = self.choice.c_fp, self.choice.c_fn
+        return self.remember(
+            "classification", (c_fp, c_fn), lambda: classification_table(self.ds, c_fp=c_fp, c_fn=c_fn)
+        )
+
+    @property
+    def calibrates(self) -> bool:
+        """Whether rows are held out to calibrate on (else `no_validation_note` is the section)."""
+        return self.held_out is not None and bool(self.held_out(self.ds))
+
+    def calibration_table(self) -> pd.DataFrame:
+        """`value_calibration_table` at this k (the temperatures fitted once per data set)."""
+        k, r, worth = self.k, self.reject_value, worth_unit(self.worth)
+        return self.remember(
+            "value_calibration",
+            (k, r, worth),
+            lambda: value_calibration_table(
+                self.remember("calibrated_sweeps", (), lambda: calibrated_sweeps(self.ds)),
+                self.sweeps,
+                k=k,
+                reject_value=r,
+                worth=worth,
+            ),
+        )
+
+    def calibration_advice(self) -> list[str]:
+        """Each model's calibration advice (`advice`), where there is one."""
+        if self.advice is None:
+            return []
+        lines = (self.remember("calibration_advice", (m,), lambda m=m: self.advice(self.ds, m)) for m in self.ds.scores)
+        return [line for line in lines if line]
+
+    @property
+    def labels(self) -> dict:
+        """The tables' column headers in the user's unit: "acceptance" (worth per case),
+        "classification" (the price of the errors per case) and "calibration" ({column: header})."""
+        your = self.unit or "your unit"
+        return {
+            "acceptance": f"worth per case ({your})",
+            "classification": f"price of the errors per case ({your})",
+            "calibration": {c: f"{c} ({self.unit or 'per case'})" for c in ("worth at τ* before", "worth at τ* after")},
+        }
+
+
+def value_answer(
+    ds: Dataset,
+    costs: Mapping,
+    *,
+    names: Sequence,
+    worth: float,
+    reject_worth: float,
+    moved_k: float | None = None,
+    cap: float | None = None,
+    unit: str = "",
+    volume: float = 0.0,
+    remember=_just_compute,
+    held_out=None,
+    advice=None,
+) -> ValueAnswer:
+    """The Value page's answer on `ds` at the price book `costs` ({group: (c_fp, c_fn)} for the
+    groups `names`), a right answer worth `worth` and a case handed over `reject_worth` (in the
+    user's unit), k the prices' unless the slider moved it (`moved_k`), and at most `cap` cases
+    a month handed over (None: no limit; without a `volume`, the cases a month, the limit is not
+    used).
+
+    `remember(name, key, compute)` returns ``compute()``, remembered under (name, key): the page
+    passes its memo, so that the sweeps are made once per data set and the recommendation once
+    per k, worth of a hand-over and limit (a change of unit or volume never sorts the rows again).
+
+    The calibration section reads the held-out rows (`held_out(ds)`: "validation", "train" or
+    None) and each model's advice (`advice(ds, model)`: a sentence or None), the Calibration
+    page's own (`answers.calibration.calibration_rows` and `calibration_advice_line`), passed in
+    because that module imports this one (its `KChoice`); without them the section says no rows
+    are held out.
+    """
+    from costlib.present.capacity_words import cap_share
+
+    cases = remember("judged_cases", tuple(names), lambda: judged_cases(ds, names))
+    sweeps = remember("value_sweeps", (), lambda: value_sweeps(ds))
+    choice = value_k(costs, cases, worth, moved_k, settings.K.high)
+    k, r, share = choice.k, reject_value_of(reject_worth, worth), cap_share(cap, volume)
+    rec = remember(
+        "value_rec",
+        (k, r, share),
+        lambda: value.recommend_value(sweeps.judge, k=k, reject_value=r, fit_sweeps=sweeps.fit, max_reject=share),
+    )
+    if cap is not None and share is None:
+        limit_note = VALUE_CAP_NO_VOLUME
+    elif rec.capacity is not None:
+        limit_note = value_capacity_sentence(rec, cap=cap, volume=volume, worth=worth, unit=unit)
+    else:
+        limit_note = None
+    return ValueAnswer(
+        ds=ds,
+        sweeps=sweeps,
+        choice=choice,
+        rec=rec,
+        worth=worth,
+        reject_value=r,
+        unit=unit,
+        volume=volume,
+        verdict=page_answers.value_recommendation_verdict(rec, k=k, worth=worth, unit=unit, volume=volume),
+        metrics=value_metrics(rec, worth=worth, unit=unit, volume=volume),
+        k_sentence=value_k_sentence(choice, worth, unit),
+        limit_note=limit_note,
+        remember=remember,
+        held_out=held_out,
+        advice=advice,
+    )

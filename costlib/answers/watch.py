@@ -154,7 +154,7 @@ def sample_files(seed: int = 7) -> SampleFiles:
     )
 
 
-def read_policy(data: bytes, *, allow_unsigned: bool = True, name: str | None = None) -> dict:
+def read_watched_policy(data: bytes, *, allow_unsigned: bool = True, name: str | None = None) -> dict:
     """An uploaded policy file, checked (`present.policy.load_policy`: a sentence on bad input),
     with its reviewer's sign-off (`with_sign_off`; `name`: the uploaded file's name, for the
     sentence)."""

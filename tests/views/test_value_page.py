@@ -111,3 +111,17 @@ def test_when_the_model_does_not_ship_the_first_number_is_the_choice_the_verdict
     assert metric(at, "Worth per case, model answers all") == words.money(rec.value, "$")
     assert metric(at, "Handed to a person") == "0%"
     assert f"answer every case ({words.money(rec.value, '$')} per case" in verdict_box(at)
+
+
+def test_the_page_makes_one_call_for_its_answer():
+    """widgets -> settings -> one memoised `answers.value_answer` -> draw: the page names no other
+    computing function of `costlib.answers` (it named 24) and no costlib module but `answers`."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path("views/value.py").read_text())
+    used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and getattr(n.value, "id", "") == "answers"}
+    # and the Calibration page's two functions its calibration section reads, passed in
+    assert used == {"value_answer", "ValueAnswer", "VALUE_DETAILS", "calibration_rows", "calibration_advice_line"}
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module.startswith("costlib")}
+    assert imported <= {"costlib", "costlib.core", "costlib.core.escaping"}

@@ -29,18 +29,18 @@ def test_the_built_in_sample_says_nobody_signed_it_and_its_command_says_so_too()
 def test_an_uploaded_policy_is_read_with_its_sign_off(monkeypatch):
     text = shipped_policy_json().encode()
     monkeypatch.delenv(signing.KEY_ENV, raising=False)
-    unsigned = answers.read_policy(text, name="mine.json")
+    unsigned = answers.read_watched_policy(text, name="mine.json")
     assert unsigned["sign_off"]["state"] == signing.UNSIGNED
     assert unsigned["sign_off"]["sentence"].startswith('The policy "mine.json" is not signed')
     with pytest.raises(DataError, match="is not signed"):
-        answers.read_policy(text, allow_unsigned=False)
+        answers.read_watched_policy(text, allow_unsigned=False)
     monkeypatch.setenv(signing.KEY_ENV, KEY)
     signed = signing.sign_policy(text, reviewer="Ann", decision="approve").encode()
-    got = answers.read_policy(signed, name="mine.json")
+    got = answers.read_watched_policy(signed, name="mine.json")
     assert got["sign_off"]["state"] == signing.SIGNED and got["sign_off"]["reviewer"] == "Ann"
     assert got["thresholds"] == unsigned["thresholds"]  # the same policy, read alike
     monkeypatch.delenv(signing.KEY_ENV)
-    assert answers.read_policy(signed)["sign_off"]["state"] == signing.UNCHECKED  # no key on this server
+    assert answers.read_watched_policy(signed)["sign_off"]["state"] == signing.UNCHECKED  # no key on this server
 
 
 def test_a_rejected_or_altered_policy_is_refused_on_the_page(monkeypatch):
@@ -48,11 +48,11 @@ def test_a_rejected_or_altered_policy_is_refused_on_the_page(monkeypatch):
     text = shipped_policy_json().encode()
     rejected = signing.sign_policy(text, reviewer="Ann", decision="reject")
     with pytest.raises(DataError, match='was rejected by "Ann"'):
-        answers.read_policy(rejected.encode())
+        answers.read_watched_policy(rejected.encode())
     altered = json.loads(signing.sign_policy(text, reviewer="Ann", decision="approve"))
     altered["prices"][0]["c_fn"] = 30.0
     with pytest.raises(DataError, match="its seal does not match its content"):
-        answers.read_policy(json.dumps(altered).encode())
+        answers.read_watched_policy(json.dumps(altered).encode())
 
 
 def test_the_page_says_each_sign_off_in_its_own_words(monkeypatch):
@@ -60,9 +60,9 @@ def test_the_page_says_each_sign_off_in_its_own_words(monkeypatch):
     assert answers.sign_off_note(policy) == ("caption", answers.UNSIGNED_ON_PAGE)
     monkeypatch.setenv(signing.KEY_ENV, KEY)
     text = signing.sign_policy(shipped_policy_json().encode(), reviewer="Ann", decision="approve").encode()
-    signed = answers.read_policy(text)
+    signed = answers.read_watched_policy(text)
     kind, sentence = answers.sign_off_note(signed)
     assert kind == "success" and sentence == signed["sign_off"]["sentence"] and "Ann" in sentence
     monkeypatch.delenv(signing.KEY_ENV)
-    unchecked = answers.read_policy(text)
+    unchecked = answers.read_watched_policy(text)
     assert answers.sign_off_note(unchecked) == ("info", unchecked["sign_off"]["sentence"])

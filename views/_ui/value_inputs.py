@@ -21,7 +21,6 @@ K_OPTIONS = sorted(
         *np.round(np.arange(5.5, K_MAX + 0.0001, 0.5), 2),
     }
 )
-K_GRID = np.linspace(settings.K.low, K_MAX, 201)
 
 
 def reset_k() -> None:
@@ -64,8 +63,9 @@ def worth_inputs(c1, c2, unit: str) -> tuple[float, float]:
     return worth, reject_worth
 
 
-def k_slider(where, worth: float, costs: dict, cases: list) -> answers.KChoice:
-    """k follows the prices until the slider moves; the moved value is the setting "k" (and ?k=)."""
+def k_setting() -> float | None:
+    """The k the slider moved to (the setting "k", and ?k=), or None while k follows the prices;
+    a link's k out of range is said once and dropped."""
     ensure_setting(
         "k",
         None,
@@ -74,7 +74,12 @@ def k_slider(where, worth: float, costs: dict, cases: list) -> answers.KChoice:
         default_words=answers.K_FROM_PRICES,
     )
     setting_notes()
-    choice = answers.value_k(costs, cases, worth, setting("k"), K_MAX)
+    return setting("k")
+
+
+def k_slider(where, choice: answers.KChoice) -> None:
+    """k follows the prices until the slider moves (`choice`, the answer's `KChoice`); the moved
+    value is the setting "k" (and ?k=)."""
     k = choice.k
     options = K_OPTIONS if k in K_OPTIONS else sorted({*K_OPTIONS, k})
     if st.session_state.get("k") != k:  # only when k came from elsewhere: keeps key presses
@@ -90,7 +95,6 @@ def k_slider(where, worth: float, costs: dict, cases: list) -> answers.KChoice:
     mirror("k", k if choice.moved else None)
     if choice.moved:
         where.button("Back to k from my prices", key="k_reset", on_click=reset_k)
-    return choice
 
 
 def capacity_inputs(c1, c2) -> float | None:

@@ -1,0 +1,142 @@
+"""The Value page's answer object: one call gives the verdict, numbers and sentences the page
+showed, its sections are drawn on request, and the sweeps and the recommendation are made once
+through the page's memo (a unit or a volume only rewords)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from costlib import value
+from costlib.answers.calibration import calibration_advice_line, calibration_rows
+from costlib.answers.value import (
+    K_GRID,
+    VALUE_CAP_NO_VOLUME,
+    ValueAnswer,
+    acceptance_table,
+    calibrated_sweeps,
+    judged_cases,
+    models_by_k,
+    value_answer,
+    value_calibration_table,
+    value_capacity_sentence,
+    value_k,
+    value_k_sentence,
+    value_metrics,
+    value_sweeps,
+)
+from costlib.core import settings
+from costlib.loading.preparing import prepare
+from costlib.loading.samples import SAMPLES, sample_bytes
+from costlib.present import page_answers
+
+
+@pytest.fixture(scope="module")
+def screening():
+    s = SAMPLES["screening"]
+    return prepare(pd.read_csv(io.BytesIO(sample_bytes("screening"))), s.mapping, name=s.filename, fingerprint="s")
+
+
+class Store:
+    """A memo that counts what it computes."""
+
+    def __init__(self):
+        self.kept, self.made = {}, []
+
+    def __call__(self, name, key, compute):
+        if (name, key) not in self.kept:
+            self.made.append(name)
+            self.kept[(name, key)] = compute()
+        return self.kept[(name, key)]
+
+
+NAMES = [""]
+COSTS = {"": (1.0, 5.0)}
+
+
+def _answer(ds, **kw) -> ValueAnswer:
+    options = {"worth": 1.0, "reject_worth": 0.0, "unit": "$", "volume": 1000.0}
+    options |= {"held_out": calibration_rows, "advice": calibration_advice_line} | kw
+    return value_answer(ds, COSTS, names=NAMES, **options)
+
+
+def test_the_answer_is_what_the_page_said_with_the_functions_one_by_one(screening):
+    answer = _answer(screening, worth=2.0, reject_worth=0.5)
+    sweeps = value_sweeps(screening)
+    choice = value_k(COSTS, judged_cases(screening, NAMES), 2.0, None, settings.K.high)
+    assert choice.k == pytest.approx(1.5)  # a wrong answer costs (1 + 5) / 2 = 3, a right one earns 2: k = 3 / 2
+    rec = value.recommend_value(sweeps.judge, k=1.5, reject_value=0.25, fit_sweeps=sweeps.fit)
+    want = page_answers.value_recommendation_verdict(rec, k=1.5, worth=2.0, unit="$", volume=1000.0)
+    assert answer.verdict.headline == want.headline and answer.verdict.details == want.details
+    assert (answer.rec.model, answer.rec.tau, answer.rec.value) == (rec.model, rec.tau, rec.value)
+    assert answer.metrics == value_metrics(rec, worth=2.0, unit="$", volume=1000.0)
+    assert answer.k_sentence == value_k_sentence(choice, 2.0, "$")
+    assert answer.limit_note is None and answer.counts_only_note is None
+    assert answer.drawn_for == (1.5, 0.25, 2.0)
+
+
+def test_a_new_unit_or_volume_rewords_without_sorting_or_fitting_again(screening):
+    store = Store()
+    first = _answer(screening, remember=store)
+    assert store.made == ["judged_cases", "value_sweeps", "value_rec"]
+    again = _answer(screening, unit="EUR", volume=50.0, remember=store)
+    assert store.made == ["judged_cases", "value_sweeps", "value_rec"]
+    assert again.rec is first.rec and again.sweeps is first.sweeps
+    assert "EUR" in again.verdict.headline and "EUR" not in first.verdict.headline
+
+
+def test_a_k_move_makes_one_recommendation_and_reads_the_sweeps(screening):
+    store = Store()
+    _answer(screening, remember=store).k_figure()
+    moved = _answer(screening, moved_k=8.0, remember=store)
+    moved.k_figure()  # the values against k do not depend on k: only its mark moves
+    assert store.made == ["judged_cases", "value_sweeps", "value_rec", "value_k", "value_rec"]
+    assert moved.k == 8.0 and moved.choice.moved and "You moved the slider to k = 8." in moved.k_sentence
+    assert "k = 8" in moved.tau_figure(moved.rec.model).layout.title.text
+
+
+def test_the_sections_below_are_drawn_on_request_from_the_same_functions(screening):
+    store = Store()
+    answer = _answer(screening, moved_k=2.0, remember=store)
+    assert store.made == ["judged_cases", "value_sweeps", "value_rec"]  # nothing below until asked
+    cal = answer.calibration_table()
+    want = value_calibration_table(
+        calibrated_sweeps(screening), value_sweeps(screening), k=2.0, reject_value=0.0, worth=1.0
+    )
+    pd.testing.assert_frame_equal(cal, want)
+    answer.calibration_table()
+    assert store.made.count("calibrated_sweeps") == 1 and store.made.count("value_calibration") == 1
+    got = answer.acceptance_table(k_tp=3.0, k_fp=1.0, k_fn=5.0)
+    pd.testing.assert_frame_equal(got, acceptance_table(screening, k_tp=3.0, k_fp=1.0, k_fn=5.0, worth=1.0))
+    assert answer.outcome_defaults == (1.0, 5.0)
+    advice = [calibration_advice_line(screening, m) for m in screening.scores]
+    assert answer.calibrates and answer.calibration_advice() == [a for a in advice if a] and any(advice)
+
+
+def test_the_chart_against_k_is_each_models_value_against_k_of_the_contract(screening):
+    """`models_by_k` (the page's chart) is `costlib.value.value_against_k` (the public function of
+    another shape) of each model, on the judged rows, its threshold fitted on the train rows."""
+    sweeps = value_sweeps(screening)
+    long, _ = models_by_k(sweeps, K_GRID, reject_value=0.0)
+    for m in sweeps.judge:
+        one = value.value_against_k(None, None, K_GRID, sweep=sweeps.judge[m], fit_sweep=sweeps.fit[m])
+        got = long[long["model"] == m].drop(columns="model").reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, one.reset_index(drop=True))
+    assert np.isclose(K_GRID[[0, -1]], [settings.K.low, settings.K.high]).all()
+
+
+def test_a_limit_says_what_it_changes_or_why_it_is_not_used(screening):
+    assert _answer(screening, cap=50.0, volume=0.0).limit_note == VALUE_CAP_NO_VOLUME
+    answer = _answer(screening, cap=50.0, volume=1000.0)
+    assert answer.rec.capacity is not None
+    assert answer.limit_note == value_capacity_sentence(answer.rec, cap=50.0, volume=1000.0, worth=1.0, unit="$")
+
+
+def test_the_sections_say_when_a_move_left_them_behind(screening):
+    answer = _answer(screening, moved_k=2.0)
+    assert answer.lag_sentence(None) is None and answer.lag_sentence(answer.drawn_for) is None
+    said = answer.lag_sentence((3.0, 0.0, 1.0))
+    assert said is not None and "still for k = 3" in said
