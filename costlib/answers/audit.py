@@ -147,10 +147,10 @@ class Audit:
         value, the audited score column and its scale, the group and split columns (and the
         split's values read as train and test). With several group columns, ``group`` is the name
         of their intersection ("race × sex", `intersection_key`) and ``group_columns`` lists them.
-        The positive value is the loader's text of a cell (`costlib.present.policy.group_name`: 1,
+        The positive value is the loader's text of a cell (`costlib.present.policy_fields.group_name`: 1,
         1.0 and "1" are "1"), the form cases are matched by, so that the page, the command line,
         the JSON and the policy name it alike."""
-        from costlib.present.policy import group_name
+        from costlib.present.policy_fields import group_name
 
         c = self.columns
         split = c.get("split")

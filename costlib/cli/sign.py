@@ -44,7 +44,7 @@ def sign(args) -> tuple[str, bool, str]:
     sign-off's sentence)."""
     from costlib import loading
     from costlib.cli.outputs import check_outputs, write_text
-    from costlib.present.policy import MAX_BYTES, parse_text
+    from costlib.present.policy_fields import MAX_BYTES, parse_text
     from costlib.present.signing import policy_name, sign_off, sign_policy
 
     if args.out:

@@ -18,7 +18,7 @@ import os
 from costlib.core.errors import DataError
 from costlib.loading.messages import q
 
-#: the policy reader's bound on a text (`costlib.present.policy.MAX_TEXT`)
+#: the policy reader's bound on a text (`costlib.present.policy_fields.MAX_TEXT`)
 MAX_MODEL_ID = 500
 FIELD = "model_identity"
 

@@ -106,7 +106,7 @@ MSG_DECISION = '--decision must be "approve" or "reject": got {got}.'
 MSG_NOT_SIGNED_AGAIN = "{sentence} Nothing was signed."
 
 #: the most characters of a reviewer's name and of a note: the policy reader's bound on a text
-#: (`costlib.present.policy.MAX_TEXT`), so that what is signed is what is read back
+#: (`costlib.present.policy_fields.MAX_TEXT`), so that what is signed is what is read back
 MAX_NOTE = 500
 
 
@@ -262,7 +262,7 @@ def checked_text(data: bytes | str, *, allow_unsigned: bool, what: str = "This p
     """`check_sign_off` of a policy file's text (parsed as the policy reader parses it; the
     reader's sentences for text that is not a policy come from reading it, which callers do
     first)."""
-    from costlib.present.policy import parse_text
+    from costlib.present.policy_fields import parse_text
 
     parsed = parse_text(data)
     if not isinstance(parsed, Mapping):
@@ -346,7 +346,8 @@ def sign_policy(
         text that is not a policy file, or a policy already sealed that was altered since or
         sealed with another key (signing it again would bless the change).
     """
-    from costlib.present.policy import MAX_TEXT, load_policy, parse_text
+    from costlib.present.policy import load_policy
+    from costlib.present.policy_fields import MAX_TEXT, parse_text
 
     key = signing_key(required=True)
     if decision not in DECISIONS:

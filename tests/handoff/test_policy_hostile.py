@@ -17,7 +17,9 @@ import costlib
 from costlib import DataError
 from costlib.__main__ import main
 from costlib.handoff.policy import decide, read_policy, unseen_groups
-from costlib.present.policy import MAX_TEXT, load_policy, policy_json, prices_for
+from costlib.present.policy import load_policy, policy_json
+from costlib.present.policy_fields import MAX_TEXT
+from costlib.present.policy_restore import policy_price_settings
 
 
 def _rows(kind: str, n: int = 3000, seed: int = 11) -> pd.DataFrame:
@@ -107,7 +109,7 @@ def test_the_policys_own_groups_are_read_by_the_same_rule():
     with pytest.raises(DataError, match="a second time"):
         load_policy(json.dumps(file))
     saved = load_policy(policy_json_for({"1": 0.2, "b": 0.4}).replace('"group": "1"', '"group": 1.0'))
-    assert prices_for(saved, ["1", "b"])["c_fp_0"] == 1.0  # the Costs page matches the same way
+    assert policy_price_settings(saved, ["1", "b"])["c_fp_0"] == 1.0  # the Costs page matches the same way
 
 
 def policy_json_for(cutoffs: dict) -> str:

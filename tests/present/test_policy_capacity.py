@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from costlib.present.policy import MSG_CASES_PER_MONTH, load_policy
+from costlib.present.policy import load_policy
+from costlib.present.policy_records import MSG_CASES_PER_MONTH
 from tests.present.test_policy_positive import compas_policy
 
 

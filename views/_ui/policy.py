@@ -10,6 +10,7 @@ from costlib.binary import elicit
 from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.present import capacity_words, policy, report
+from costlib.present.policy_restore import policy_price_settings
 from views._ui.display import say
 from views._ui.limit import limit_setting
 from views._ui.state import set_setting, setting
@@ -36,7 +37,7 @@ def set_policy_prices(saved: dict, names: list) -> None:
     """Make the settings those of the loaded policy `saved` for the groups `names`: its prices,
     unit, volume, price questions and review limit (DataError, nothing changed, when it lacks a
     group)."""
-    plan = policy.prices_for(saved, names)
+    plan = policy_price_settings(saved, names)
     for key, value in plan.items():
         set_setting(key, value)
     if saved.get("unit_given", True):
