@@ -11,19 +11,17 @@ Pure Python (no Streamlit). The steps are::
 `build_audit` (in `costlib.answers.audit`) reads sweeps only: the rows were sorted once, by
 `sweep_model`; its intervals are the exact multinomial bootstrap of `costlib.stats.bootstrap`.
 This module only shows the record: the tables come from `present.tables`, the words from
-`present.words`, the figures from `present.cost_figures`.
+`present.words`, the figures from `present.cost_figures`, the HTML pieces (tables, charts, style)
+from `present.report_html`.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-import plotly.io as pio
 
 from costlib.binary import decision as D
 from costlib.binary.honest import MIN_CLASS_ROWS
@@ -32,7 +30,6 @@ from costlib.core.escaping import html_escape
 from costlib.core.prices import elkan_threshold
 from costlib.present import capacity_words
 from costlib.present.amounts import number, percent, ratio_text
-from costlib.present.chart_text import chart_text, words
 from costlib.present.cost_figures import (
     capacity_figure,
     cost_curve_figure,
@@ -43,7 +40,9 @@ from costlib.present.cost_figures import (
 )
 from costlib.present.disparity_table import disparity_tables
 from costlib.present.identity import identity_text
-from costlib.present.policy import POLICY_SCHEMA, POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
+
+# table_html: kept for costlib/present/notebook.py (it imports it from here): moves when that file is free
+from costlib.present.report_html import CSS, PRINT_SCRIPT, SCREEN_NOTE, HtmlFigures, paragraphs, table_html
 from costlib.present.tables import (
     count_cell,
     cutoff_cell,
@@ -56,15 +55,7 @@ from costlib.present.tables import (
 )
 from costlib.present.words import ratio_between, split_sentence
 
-__all__ = [
-    "POLICY_SCHEMA",
-    "POLICY_SCHEMA_VERSION",
-    "REPORT_SECTIONS",
-    "audit_html",
-    "load_policy",
-    "policy_dict",
-    "policy_json",
-]
+__all__ = ["REPORT_SECTIONS", "audit_html"]
 
 REPORT_SECTIONS = (
     "settings",
@@ -140,149 +131,10 @@ def audit_figures(audit) -> dict:
     return {name: _FIGURES[name](audit) for name in _figure_names(audit)}
 
 
-def _fmt(x) -> str:
-    if x is None:
-        return "–"
-    if isinstance(x, (bool, np.bool_)):
-        return "yes" if x else "no"
-    if isinstance(x, (int, np.integer)):
-        return number(int(x), 0)
-    if isinstance(x, (float, np.floating)):
-        if math.isnan(x):
-            return "–"
-        if math.isinf(x):
-            return "∞" if x > 0 else "−∞"
-        return number(x, 2) if abs(x) >= 1e4 else f"{x:.4g}".replace("-", "\u2212")
-    return str(x)
-
-
-_NUMERIC_CELL = re.compile(r"^[−\-+]?[^\w\s]{0,3}\s?[\d.,]+|^[–∞−]+$|^≥ ")
-
-
-def _numeric_column(cells: list[str]) -> bool:
-    """A column reads as numbers (right-aligned) when every filled cell starts like one:
-    '1,234', '$0.53', '−$0.02 to $0.04', '35.6%', '≥ 0.323', '–'."""
-    filled = [c for c in cells if c and c != "–"]
-    return bool(filled) and all(_NUMERIC_CELL.match(c) for c in filled)
-
-
 def shipped_row(rec: D.Recommendation) -> int | None:
     """The row of the rules table that holds what the verdict ships (None when it is not there)."""
     rules = list(rec.results.overall.index)
     return rules.index(rec.shipped_rule) if rec.shipped_rule in rules else None
-
-
-def table_html(frame: pd.DataFrame, *, highlight: int | None = None, caption: str | None = None) -> str:
-    """An escaped HTML table: its column headers marked as such (``scope="col"``, so that a
-    screen reader names each cell's column), text columns left-aligned, number columns
-    right-aligned, row `highlight` (the recommended rule) marked, and `caption` (what the table
-    holds, where no heading right above says it) as its caption."""
-    cells = {c: [_fmt(x) for x in frame[c]] for c in frame.columns}
-    num = {c: _numeric_column(v) for c, v in cells.items()}
-    head = "".join(
-        f'<th scope="col" class="{"num" if num[c] else "txt"}">{html_escape(str(c))}</th>' for c in frame.columns
-    )
-    rows = []
-    for i in range(len(frame)):
-        tds = "".join(
-            f'<td class="{"num" if num[c] else "txt"}">{html_escape(cells[c][i])}</td>' for c in frame.columns
-        )
-        rows.append(f'<tr class="pick">{tds}</tr>' if i == highlight else f"<tr>{tds}</tr>")
-    title = f"<caption>{html_escape(caption)}</caption>" if caption else ""
-    table = f'<table class="tbl">{title}<thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
-    return f'<div class="scroll">{table}</div>'
-
-
-def _paragraphs(texts: Sequence[str]) -> str:
-    return "".join(f"<p>{html_escape(t)}</p>" for t in texts)
-
-
-NUMBERS = "The numbers behind “{title}”"  # the summary of a chart's folded table
-SCREEN_NOTE = (
-    "Hover over a chart for its values. Under each chart, a sentence says what it shows, and its numbers are "
-    "folded under it as a table. Printed, each chart keeps its sentence and fits the page."
-)
-PRINT_WIDTH_PX = 680  # a chart's width in print: A4 or Letter less 12 mm margins is at least 703 px
-
-
-class _Figures:
-    """Renders figures in document order; the first one carries plotly.js, the rest reuse it.
-
-    Each chart is a ``<figure>``: the chart, its sentence as the caption that describes it, and
-    the numbers behind it as a table folded under it (`present.chart_text`: the same text
-    alternative the app gives).
-    """
-
-    def __init__(self):
-        self.included = False
-        self.count = 0
-
-    def __call__(self, fig: go.Figure) -> str:
-        out = pio.to_html(
-            fig,
-            full_html=False,
-            include_plotlyjs=not self.included,
-            config={"displaylogo": False, "responsive": True},
-            default_height="520px",
-        )
-        self.included = True
-        self.count += 1
-        alt = chart_text(fig)
-        title = words(fig.layout.title.text) or "the chart"
-        said = f"chart-{self.count}-words"
-        note = f'<p class="meta">{html_escape(alt.note)}</p>' if alt.note else ""
-        return (
-            f'<figure class="chart"><div class="fig" aria-describedby="{said}">{out}</div>'
-            f'<figcaption id="{said}">{html_escape(alt.sentence)}</figcaption>'
-            f"<details><summary>{html_escape(NUMBERS.format(title=title))}</summary>{note}"
-            f"{table_html(alt.table, caption=NUMBERS.format(title=title))}</details></figure>"
-        )
-
-
-# In print, each chart is drawn again at the page's width (Plotly draws at its box's width, and a
-# page is narrower than a screen), and back at the window's width after.
-PRINT_SCRIPT = f"""<script>(function () {{
-  function fit(on) {{
-    document.querySelectorAll(".js-plotly-plot").forEach(function (gd) {{
-      Plotly.relayout(gd, on ? {{width: {PRINT_WIDTH_PX}, autosize: false}} : {{width: null, autosize: true}});
-    }});
-  }}
-  window.matchMedia("print").addEventListener("change", function (e) {{ fit(e.matches); }});
-  window.addEventListener("beforeprint", function () {{ fit(true); }});
-  window.addEventListener("afterprint", function () {{ fit(false); }});
-}})();</script>"""
-
-
-CSS = """
-body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:2rem auto;max-width:1200px;
-color:#222;padding:0 1rem}
-h1{font-size:1.6rem}h2{font-size:1.25rem;border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2rem}
-table.tbl{border-collapse:collapse;font-size:.85rem;margin:.5rem 0}
-table.tbl th,table.tbl td{border:1px solid #ddd;padding:.2rem .5rem}
-table.tbl .num{text-align:right;white-space:nowrap}table.tbl .txt{text-align:left}
-table.tbl tr.pick td{background:#eaf2fb;font-weight:600}
-.scroll{overflow-x:auto}
-@media print{.scroll{overflow:visible}.fig{break-inside:avoid}}
-table.tbl th{background:#f3f5f8}
-.verdict{font-size:1.1rem;font-weight:600;padding:.6rem;border-left:4px solid #1f5fa8;background:#f3f7fc}
-.useless{border-left-color:#d1495b;background:#fcf3f4}
-.meta{color:#555;font-size:.85rem}.fig{margin:1rem 0}
-table.review{border-collapse:collapse;margin:.5rem 0}table.review th{text-align:left;padding:.6rem 1rem .6rem 0}
-table.review td.blank{border-bottom:1px solid #444;min-width:24rem}
-table.tbl caption{text-align:left;font-weight:600;padding:.2rem 0}
-figure.chart{margin:1rem 0}figure.chart figcaption{margin:.3rem 0;max-width:60rem}
-details{margin:.3rem 0}summary{cursor:pointer;color:#1a4f8b}
-summary:focus-visible{outline:2px solid #1a4f8b;outline-offset:2px}
-@page{margin:12mm}
-@media print{
-body{max-width:none;margin:0;padding:0;font-size:10pt;color:#000}
-.screen-only,details,details>summary,.modebar-container{display:none!important}
-table.tbl,figure,.verdict,table.review{break-inside:avoid}
-thead{display:table-header-group}tr{break-inside:avoid}h2,h3{break-after:avoid}
-.fig{max-width:100%;overflow:hidden}
-a[href^="http"]::after{content:" (" attr(href) ")"}
-}
-"""
 
 
 def _settings_table(a) -> pd.DataFrame:
@@ -320,7 +172,7 @@ def _capacity_html(a, figure, figs: dict) -> str:
     if a.unlimited is None:
         return "<p>No review limit was set: the answer is the best cutoff whatever it flags.</p>"
     return (
-        _paragraphs(list(a.capacity_sentences))
+        paragraphs(list(a.capacity_sentences))
         + f"<p>{html_escape(capacity_words.PRICE_WHAT)}</p>"
         + figure(figs["capacity"])
     )
@@ -511,7 +363,7 @@ def _questions_html(a) -> str:
         )
     return (
         "<h3>How the prices were chosen</h3>"
-        + _paragraphs([text])
+        + paragraphs([text])
         + (table_html(answers, caption="The questions and the answers") if len(answers) else "")
     )
 
@@ -526,11 +378,11 @@ def audit_html(audit) -> str:
     For a reader with assistive technology (WCAG 2.2 AA, checked with axe-core by
     tests/e2e/test_report_accessibility.py): the language is set, headings go down one level
     at a time, tables have column headers (and captions where no heading names them), and every
-    chart has its sentence as its caption and its numbers folded under it (`_Figures`). Printed
+    chart has its sentence as its caption and its numbers folded under it (`HtmlFigures`). Printed
     (`CSS`'s ``@media print``), what only a screen needs is hidden, each chart is drawn again at
     the page's width (`PRINT_SCRIPT`) and tables and charts are kept whole on a page.
     """
-    figure = _Figures()
+    figure = HtmlFigures()
     figs = audit_figures(audit)
     a = audit
     title = f"Cost audit: {a.model_name}" + (f" on {a.data_name}" if a.data_name else "")
@@ -560,12 +412,12 @@ def audit_html(audit) -> str:
         table_html(data_groups, caption="Each group on the training and the test rows"),
         "<h3>All groups together</h3>",
         table_html(data_overall),
-        (("<h3>Notes</h3>" + _paragraphs(a.notes)) if a.notes else ""),
+        (("<h3>Notes</h3>" + paragraphs(a.notes)) if a.notes else ""),
         "</section>",
         '<section id="verdict"><h2>Recommendation</h2>',
         f'<p class="verdict{" useless" if a.model_is_useless else ""}">{html_escape(a.verdict.headline)}</p>',
-        _paragraphs(a.verdict.details),
-        ("<h3>Why not another rule?</h3>" + _paragraphs(a.verdict.asides)) if a.verdict.asides else "",
+        paragraphs(a.verdict.details),
+        ("<h3>Why not another rule?</h3>" + paragraphs(a.verdict.asides)) if a.verdict.asides else "",
         "</section>",
         '<section id="capacity"><h2>Review limit</h2>',
         _capacity_html(a, figure, figs),
@@ -630,7 +482,7 @@ def audit_html(audit) -> str:
         figure(figs["rule_bars"]),
         "</section>",
         '<section id="limitations"><h2>Limitations</h2>',
-        _paragraphs(LIMITATIONS),
+        paragraphs(LIMITATIONS),
         "</section>",
         '<section id="review"><h2>Review</h2>',
         _review_html(),

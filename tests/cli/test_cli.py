@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 from costlib.__main__ import main
-from costlib.present.report import REPORT_SECTIONS, load_policy
+from costlib.present.policy import load_policy
+from costlib.present.report import REPORT_SECTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = "costlib/samples/compas.csv"

@@ -25,14 +25,8 @@ from costlib.core.rules import VERDICTS
 from costlib.loading import fingerprint, safe_csv
 from costlib.present import words
 from costlib.present.identity import model_identity
-from costlib.present.report import (
-    POLICY_SCHEMA_VERSION,
-    REPORT_SECTIONS,
-    audit_html,
-    load_policy,
-    policy_dict,
-    policy_json,
-)
+from costlib.present.policy import POLICY_SCHEMA_VERSION, load_policy, policy_dict, policy_json
+from costlib.present.report import REPORT_SECTIONS, audit_html
 from costlib.present.tables import fairness_overview_table, rules_numbers
 from costlib.present.words import verdict_head
 

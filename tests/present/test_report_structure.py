@@ -8,7 +8,8 @@ import re
 from html.parser import HTMLParser
 
 from costlib.present.chart_text import chart_text
-from costlib.present.report import CSS, audit_figures, audit_html
+from costlib.present.report import audit_figures, audit_html
+from costlib.present.report_html import CSS
 from tests.present.test_report import audit, compas  # noqa: F401 (fixtures)
 
 
