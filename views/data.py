@@ -142,8 +142,8 @@ if ds is not None:
     for slot, metric in zip(st.columns(4), loading.summary_metrics(ds), strict=True):
         if metric is not None:
             slot.metric(*metric)
-    if loading.split_sentence(ds):
-        st.caption(loading.split_sentence(ds))
+    if loading.rows_per_split_sentence(ds):
+        st.caption(loading.rows_per_split_sentence(ds))
     for table in loading.summary_tables(ds):
         st.dataframe(table, hide_index=True)
     if ds.class_names:

@@ -26,7 +26,8 @@ The parts:
 - `budget`: the memory budget; `frames`: tables stored compactly and tidied while they are read;
 - `repeated`: column names a header repeats;
 - `cells`: one column's cells as categories or numbers;
-- `guessing`: `guess_mapping`, `near_misses`, `label_values`, `class_names_for`, `offered_columns`;
+- `guessing`: `guess_mapping`, `near_misses`, `class_names_for`; `form_choices`: what a mapping form offers
+  (`label_values`, `likely_positive`, `offered_columns`);
 - `roles`: validating each column role; `preparing`: `prepare`, `refusals` (why the columns nearest to an
   unguessed role were not taken) and `apply_fixes`;
 - `export`: `preview` (the escaping of cells, `safe_csv` and `safe_cells`, is `costlib.core.escaping`);
@@ -42,17 +43,14 @@ from costlib.loading.budget import (
     upload_memory_budget,
 )
 from costlib.loading.export import PREVIEW_COLUMNS, preview
-from costlib.loading.guessing import (
+from costlib.loading.form_choices import (
     MAX_COLUMNS_OFFERED,
     MAX_LABEL_VALUES,
-    SPLIT_ALIASES,
-    class_names_for,
-    guess_mapping,
     label_values,
     likely_positive,
-    near_misses,
     offered_columns,
 )
+from costlib.loading.guessing import SPLIT_ALIASES, class_names_for, guess_mapping, near_misses
 from costlib.loading.messages import *  # noqa: F403  (the MSG_, NOTE_ and FIX_ templates)
 from costlib.loading.messages import BIG_DATA_PATH
 from costlib.loading.preparing import (
@@ -72,7 +70,7 @@ from costlib.loading.roles import (
     MISSING_GROUP,
     SUM_TOLERANCE,
 )
-from costlib.loading.summary import split_sentence, summary_metrics, summary_tables
+from costlib.loading.summary import rows_per_split_sentence, summary_metrics, summary_tables
 
 __all__ = [
     "ACTION_DROP_LABELS",
@@ -109,9 +107,9 @@ __all__ = [
     "read_peak",
     "read_table",
     "refusals",
+    "rows_per_split_sentence",
     "safe_cells",
     "safe_csv",
-    "split_sentence",
     "summary_metrics",
     "summary_tables",
     "table_budget",

@@ -1,6 +1,7 @@
 """A first guess at the column roles, the columns that came nearest to a role it left empty
-(`near_misses`: `preparing.refusals` says why each was not taken), the label values to offer,
-the class names, and which columns a mapping form lists for a very wide file."""
+(`near_misses`: `preparing.refusals` says why each was not taken) and the class names. What a
+mapping form offers (the label's values, the columns of a very wide file) is
+`costlib.loading.form_choices`."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import numpy as np
 import pandas as pd
 
 from costlib.core.dataset import ColumnMapping
-from costlib.core.errors import DataError
 from costlib.core.settings import MAX_GROUPS
 from costlib.loading.cells import (
     DECIMAL_COMMA_RE,
@@ -19,12 +19,9 @@ from costlib.loading.cells import (
     as_float,
     binary_default,
     categories,
-    counts,
     norm_name,
-    sorted_values,
     to_float,
 )
-from costlib.loading.messages import MSG_MISSING_COLUMN, available, q
 
 SPLIT_ALIASES = {
     "train": "train",
@@ -41,8 +38,6 @@ SPLIT_ALIASES = {
     "holdout": "test",
     "eval": "test",
 }
-MAX_LABEL_VALUES = 50
-MAX_COLUMNS_OFFERED = 500  # a mapping form lists at most this many columns per role
 
 _LABEL_NAMES = (
     "label", "y", "target", "outcome", "class", "y_true", "truth", "ground_truth",
@@ -69,7 +64,7 @@ _DELTA_NAMES = ("delta", "margin", "instance_margin")
 _YES_NAMES = ("n_yes", "votes_yes", "yes_votes", "yes", "votes_for", "n_for", "votes_pos")
 _NO_NAMES = ("n_no", "votes_no", "no_votes", "no", "votes_against", "n_against", "votes_neg")
 _CLASS_PREFIXES = ("p_", "prob_", "proba_", "probability_")
-_POSITIVE_WORDS = {"yes": "no", "y": "n", "true": "false", "positive": "negative", "pos": "neg"}
+POSITIVE_WORDS = {"yes": "no", "y": "n", "true": "false", "positive": "negative", "pos": "neg"}
 _GUESS_SAMPLE = 20_000
 
 
@@ -394,7 +389,7 @@ def _guess_positive(names: list[str]) -> str | None:
         return None
     low = [n.lower() for n in names]
     for i, word in enumerate(low):
-        if _POSITIVE_WORDS.get(word) == low[1 - i]:
+        if POSITIVE_WORDS.get(word) == low[1 - i]:
             return names[i]
     floats = [to_float(n) for n in names]
     if sorted(floats) == [-1.0, 1.0]:
@@ -442,7 +437,7 @@ def near_misses(df: pd.DataFrame, guess: ColumnMapping) -> dict[str, tuple[str, 
     if guess.label and guess.scores and guess.group:
         return {}
     cols = _Columns(df)
-    cols.take(*_mapped(guess))
+    cols.take(*mapped_columns(guess))
     found: dict[str, tuple[str, ...]] = {}
     if guess.group is None:
         found["group"] = tuple(c for c in _group_named(cols) if _too_many_groups(cols, c))
@@ -457,8 +452,8 @@ def near_misses(df: pd.DataFrame, guess: ColumnMapping) -> dict[str, tuple[str, 
     return {role: columns[:MAX_NEAR_MISSES] for role, columns in found.items() if columns}
 
 
-def _mapped(m: ColumnMapping) -> list[str]:
-    """Every column `m` gives a role."""
+def mapped_columns(m: ColumnMapping) -> list[str]:
+    """Every column `m` gives a role (what `near_misses` never names and a form offers first)."""
     return [
         c
         for c in (
@@ -506,107 +501,3 @@ def _decimal_commas(cols: _Columns, c: str) -> bool:
         return False
     cells = [str(v) for v in cols.col(c).iloc[:200].dropna().tolist()]
     return bool(cells) and 2 * sum(bool(DECIMAL_COMMA_RE.match(v)) for v in cells) > len(cells)
-
-
-# ---------------------------------------------------------------------------------------
-# label_values and the columns a form offers
-# ---------------------------------------------------------------------------------------
-
-
-def likely_positive(values: list[str]) -> str | None:
-    """The value of a word label that most likely means "positive" ("yes", "true", "1",
-    "positive", "pos", "y", a value starting with "pos"), or None when none looks like it.
-
-    >>> likely_positive(["maybe", "no", "yes"])
-    'yes'
-    """
-    lowered = {str(v).strip().lower(): v for v in values}
-    for word in (*_POSITIVE_WORDS, "1", "1.0"):
-        if word in lowered:
-            return lowered[word]
-    return next((v for k, v in lowered.items() if k.startswith("pos")), None)
-
-
-def label_values(df: pd.DataFrame, column: str) -> list[str]:
-    """Distinct non-missing values of a label column as text, for a "which is positive?" picker.
-
-    Parameters
-    ----------
-    df : DataFrame
-        A table from `read_table`.
-    column : str
-        The label column.
-
-    Returns
-    -------
-    list of str
-        At most MAX_LABEL_VALUES values (the most frequent), as `prepare` compares them:
-        stripped text, 1.0 as "1"; numbers in numeric order, other text in case-blind order.
-        Blank cells and NA-like text ("NA", "null", ...) are left out.
-
-    Raises
-    ------
-    DataError
-        When `column` is not a column of `df`.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> label_values(pd.DataFrame({"y": ["yes", " no", None, "NA"]}), "y")
-    ['no', 'yes']
-    """
-    lookup = {str(c): i for i, c in enumerate(df.columns)}
-    if column not in lookup:
-        raise DataError(
-            MSG_MISSING_COLUMN.format(
-                name="the table",
-                what=f"the column {q(column)} chosen as the label",
-                verb="does",
-                available=available([str(c) for c in df.columns]),
-            ),
-            column=column,
-        )
-    codes, names = categories(df.iloc[:, lookup[column]], NA_TOKENS)
-    if len(names) > MAX_LABEL_VALUES:
-        keep = np.argsort(-counts(codes, len(names)), kind="stable")[:MAX_LABEL_VALUES]
-        names = [names[i] for i in keep]
-    return sorted_values(names)
-
-
-def offered_columns(columns: Sequence[str], guess: ColumnMapping, limit: int = MAX_COLUMNS_OFFERED) -> list[str]:
-    """The columns a mapping form lists for each role.
-
-    A form with 100,000 options in each of a dozen lists takes minutes to draw, so a table
-    wider than `limit` offers its guessed columns and then its first ones (a column not
-    listed can still be typed in; NOTE_WIDE says so).
-
-    Parameters
-    ----------
-    columns : sequence of str
-        The table's columns.
-    guess : ColumnMapping
-        The guess (`guess_mapping`): its columns come first.
-    limit : int, default MAX_COLUMNS_OFFERED
-        How many columns to offer.
-
-    Returns
-    -------
-    list of str
-        All columns when there are at most `limit`, else `limit` of them.
-
-    Examples
-    --------
-    >>> offered_columns(["a", "b", "c", "d"], ColumnMapping(label="d"), limit=2)
-    ['d', 'a']
-    """
-    columns = [str(c) for c in columns]
-    if len(columns) <= limit:
-        return columns
-    offered = list(dict.fromkeys(_mapped(guess)))
-    chosen = set(offered)
-    for c in columns:
-        if len(offered) >= limit:
-            break
-        if c not in chosen:
-            offered.append(c)
-    return offered

@@ -34,7 +34,7 @@ def summary_metrics(ds: Dataset) -> list[tuple[str, str] | None]:
     ]
 
 
-def split_sentence(ds: Dataset) -> str | None:
+def rows_per_split_sentence(ds: Dataset) -> str | None:
     """'Rows per split: train 3,085, test 3,087', or None without a split column."""
     if ds.split is None:
         return None

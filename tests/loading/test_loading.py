@@ -1419,7 +1419,7 @@ def test_summary_tables_count_rows_and_the_positive_share_per_group() -> None:
         "b": {"rows": 2, "positive share": 1.0},
         "'=x": {"rows": 1, "positive share": 0.0},
     }
-    assert loading.split_sentence(ds) == "Rows per split: train 3, test 2"
+    assert loading.rows_per_split_sentence(ds) == "Rows per split: train 3, test 2"
     assert loading.summary_metrics(ds) == [("Rows", "5"), ("Positives", "3 (60.0%)"), ("Groups", "3"), ("Splits", "2")]
 
 
