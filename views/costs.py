@@ -5,6 +5,7 @@ import contextlib
 import streamlit as st
 
 from costlib import answers
+from costlib.answers.costs import chosen_reference
 from costlib.binary import elicit
 from costlib.binary.fairness import FAIRNESS_CRITERIA
 from costlib.core import settings
@@ -47,6 +48,7 @@ mirror("fair_tol", float(setting("fair_tol")))
 remembered("resamples", settings.RESAMPLES.default, parse=int, valid=lambda v: v in settings.RESAMPLE_OPTIONS)
 resamples = int(setting("resamples"))
 cap, share, covers_all = session_limit(volume)  # the review limit: cases a month, as a share (None: no limit)
+reference = chosen_reference(setting("disparity_reference"), names)  # the disparities' (None: the largest group)
 setting_notes()  # the settings above, from a link
 
 
@@ -59,7 +61,7 @@ def answer_at(costs: dict) -> answers.CostsAnswer:
     return memo(
         "costs_answer",
         ds,
-        (answers.prices_key(models, costs), resamples, share, unit, volume),
+        (answers.prices_key(models, costs), resamples, share, unit, volume, reference),
         lambda: answers.costs_answer(
             models,
             costs,
@@ -70,6 +72,7 @@ def answer_at(costs: dict) -> answers.CostsAnswer:
             remember=remember,
             group_parts=ds.group_parts,
             group_columns=ds.mapping.group_columns,
+            reference=reference,
         ),
     )
 

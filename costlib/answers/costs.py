@@ -220,9 +220,11 @@ FAIR_POLICY_HELP = (
 
 
 def fair_rule_choice(rule: str, within: bool) -> str:
-    """A fairness rule as the policy picker offers it: its name, and a warning when its gap
-    does not stay within the tolerance on the test rows."""
-    return R.rule_words(rule) + ("" if within else " (its gap is not within the tolerance on the test rows)")
+    """A fairness rule as the policy picker offers it: its name, and a warning when its gap may
+    not stay within the tolerance on rows it was not fitted on (the 95% interval's upper end)."""
+    return R.rule_words(rule) + (
+        "" if within else " (its gap may not stay within the tolerance on rows it was not fitted on)"
+    )
 
 
 def pooled_note(rec) -> str:
@@ -242,14 +244,17 @@ def group_rates_view(ms, rec):
     return group_rates_table(*group_rates(ms, rec.results, rec.rule), MIN_CLASS_ROWS)
 
 
-def costs_verdict(rec, ms, *, unit: str = "", volume: float | None = None, group_parts=None, group_columns=()):
+def costs_verdict(
+    rec, ms, *, unit: str = "", volume: float | None = None, group_parts=None, group_columns=(), reference=None
+):
     """The Costs page's answer in words: `words.recommendation_verdict` of `rec`, with the sentence
     on the shipped rule's largest failing disparity as the report and the command line say it
     (`disparity.said_disparities`: the groups', else a group column's, with several group columns
-    whose values per group are `group_parts`, `Dataset.group_parts`)."""
+    whose values per group are `group_parts`, `Dataset.group_parts`), each group compared with
+    `reference` (None: the largest group on the judged rows)."""
     from costlib.binary.disparity import said_disparities, shipped_column_disparities, shipped_disparities
 
-    gaps = shipped_disparities(ms, rec)
+    gaps = shipped_disparities(ms, rec, reference=reference)
     by_column = shipped_column_disparities(ms, rec, group_parts, tuple(group_columns))
     return words.recommendation_verdict(rec, unit=unit, volume=volume, disparities=said_disparities(gaps, by_column))
 
@@ -257,16 +262,45 @@ def costs_verdict(rec, ms, *, unit: str = "", volume: float | None = None, group
 DISPARITIES_TITLE = "Disparities against the largest group"
 
 
-def disparities_view(ms, rec, *, unit: str = "", reference=None):
-    """(caption, table, sentence): the recommended rule's disparities against the reference group
-    (`disparity.shipped_disparities`, as the headline reads them; default the largest group on the
-    judged rows) as the page shows them, the same caption and table as the report and the command
-    line, and the headline's sentence on the largest that fails ('' when none does)."""
+def chosen_reference(value, groups) -> object:
+    """The reference group a person chose, when it is one of `groups`; else None (the largest).
+
+    >>> chosen_reference("b", ["a", "b"]), chosen_reference("z", ["a", "b"]), chosen_reference(None, ["a"])
+    ('b', None, None)
+    """
+    return value if value is not None and value in list(groups) else None
+
+
+REFERENCE_LABEL = "Compare every group with"
+LARGEST_GROUP = "the largest group (on the judged rows)"
+
+
+@dataclass(frozen=True)
+class DisparitiesView:
+    """The Costs page's disparities: the groups' table against the reference group (its caption,
+    and the headline's sentence on the largest that fails, '' when none does), then with several
+    group columns one table per column alone ([(caption, table)])."""
+
+    caption: str
+    table: object
+    sentence: str
+    by_column: list
+
+
+def disparities_view(ms, rec, *, unit: str = "", reference=None, group_parts=None, group_columns=()):
+    """`DisparitiesView` of the recommended rule (`disparity.shipped_disparities`, as the headline
+    reads them; `reference` None: the largest group on the judged rows), the same captions and
+    tables as the report and the command line."""
     from costlib.binary.disparity import shipped_disparities
-    from costlib.present.disparity_table import disparity_caption, disparity_table
+    from costlib.present.disparity_table import column_tables, disparity_caption, disparity_table
 
     d = shipped_disparities(ms, rec, reference=reference)
-    return disparity_caption(d) + ".", disparity_table(d, unit), words.disparity_sentence(d, unit)
+    return DisparitiesView(
+        disparity_caption(d) + ".",
+        disparity_table(d, unit),
+        words.disparity_sentence(d, unit),
+        [(c + ".", t) for c, t in column_tables(ms, rec, group_parts, tuple(group_columns), unit)],
+    )
 
 
 FAIRNESS_ONE_GROUP = "This data has one group: there is nothing to equalise. Map a group column on the Data page."
@@ -433,6 +467,7 @@ def costs_answer(
     remember=_just_compute,
     group_parts=None,
     group_columns=(),
+    reference=None,
 ) -> CostsAnswer:
     """The Costs & groups page's answer at the price book `costs` ({group: (c_fp, c_fn)}) within
     the review limit `share` (a share of the cases; None: no limit).
@@ -441,7 +476,8 @@ def costs_answer(
     passes its memo, so that a recommendation is made once per price book, limit and resamples
     (a change of unit or volume, which only rewords the answer, never resamples the rows again).
     With several group columns, `group_parts` (`Dataset.group_parts`) and `group_columns` let the
-    verdict name a failing disparity of one column alone, as the record does.
+    verdict name a failing disparity of one column alone, as the record does; `reference` is the
+    group the others are compared with (None: the largest).
     """
     rec = _recommend(models, costs, resamples, share, remember)
     unlimited = view = None
@@ -454,7 +490,13 @@ def costs_answer(
         unlimited=unlimited,
         capacity=view,
         verdict=costs_verdict(
-            rec, models[rec.model], unit=unit, volume=volume, group_parts=group_parts, group_columns=group_columns
+            rec,
+            models[rec.model],
+            unit=unit,
+            volume=volume,
+            group_parts=group_parts,
+            group_columns=group_columns,
+            reference=reference,
         ),
         metrics=costs_metrics(rec, unit=unit, volume=volume),
         unit=unit,

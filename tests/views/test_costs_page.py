@@ -180,7 +180,9 @@ def test_a_typed_price_goes_into_the_link_whole():
 def test_costs_page_fairness_rules_equal_costlib_and_can_be_switched_off():
     at = open_app("compas", "views/costs.py", details="true")
     table = [t.value for t in at.dataframe if "price of fairness per case" in t.value.columns][0]
-    assert list(table["rule"]) == [f"fair: {c}" for c in costlib.binary.fairness.FAIRNESS_CRITERIA]
+    stated = [f"fair: {c}" for c in costlib.binary.fairness.FAIRNESS_CRITERIA]
+    assert list(table["rule"])[: len(stated)] == stated  # then the rules fitted tighter, where one may miss
+    assert all(r.startswith(tuple(stated)) for r in table["rule"])
     df = sample_frame("compas")
     tr = df[df["split"] == "train"]
     costs = {g: (1.0, 3.0) for g in tr["race"].unique()}

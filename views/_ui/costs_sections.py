@@ -7,13 +7,14 @@ import streamlit as st
 
 from costlib import answers
 from costlib.answers import audit
-from costlib.answers.costs import DISPARITIES_TITLE, disparities_view
+from costlib.answers.costs import DISPARITIES_TITLE, LARGEST_GROUP, REFERENCE_LABEL, disparities_view
 from costlib.binary import elicit, sensitivity
 from costlib.binary.decision import over_capacity
 from costlib.binary.fair_judged import holding_note
 from costlib.binary.fairness import FAIRNESS_CRITERIA, fairness_results
 from costlib.binary.honest import MIN_CLASS_ROWS
 from costlib.core import settings
+from costlib.core.escaping import option_names
 from costlib.present import capacity_words, tables
 from views._ui.display import say, show_chart, show_table
 from views._ui.memo import memo
@@ -53,6 +54,23 @@ def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> Non
         st.markdown(answers.INTERVAL_MEANING)
 
 
+def reference_picker(names: list):
+    """The group every other is compared with in the disparities (None: the largest), remembered
+    across pages and in the link; a remembered name that is not a group of this data is dropped."""
+    remembered("disparity_reference", None, valid=lambda v: v is None or v in names)
+    st.selectbox(
+        REFERENCE_LABEL,
+        [None, *names],
+        key="disparity_reference",
+        on_change=keep,
+        args=("disparity_reference",),
+        format_func=lambda g: LARGEST_GROUP if g is None else option_names(names)(g),
+        width=420,
+    )
+    mirror("disparity_reference")
+    return setting("disparity_reference")
+
+
 def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, resamples: int, fair_policy) -> None:
     """Per-group rates of what is recommended, then the fairness-constrained cutoffs
     (`fairness_results`, the set the report reads too); `fair_policy(rule)` offers the policy
@@ -67,17 +85,28 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
             lambda: answers.group_rates_view(ms, rec),
         )
         show_table(view, "group_rates", key="group_rates", column_config=tables.group_rates_columns(MIN_CLASS_ROWS))
-        caption, table, sentence = memo(
+        st.subheader(DISPARITIES_TITLE)
+        reference = reference_picker(names)
+        view = memo(
             "disparities",
             ds,
-            (rec.model, rec.prices.key(), resamples, rec.capacity, unit),
-            lambda: disparities_view(ms, rec, unit=unit),
+            (rec.model, rec.prices.key(), resamples, rec.capacity, unit, reference),
+            lambda: disparities_view(
+                ms,
+                rec,
+                unit=unit,
+                reference=reference,
+                group_parts=ds.group_parts,
+                group_columns=ds.mapping.group_columns,
+            ),
         )
-        st.subheader(DISPARITIES_TITLE)
-        say("caption", for_prices + " " + caption)
-        show_table(table, "disparities", key="disparities")
-        if sentence:
-            say("warning", sentence)
+        say("caption", for_prices + " " + view.caption)
+        show_table(view.table, "disparities", key="disparities")
+        if view.sentence:
+            say("warning", view.sentence)
+        for i, (caption, table) in enumerate(view.by_column):
+            say("caption", caption)
+            show_table(table, "disparities", key=f"disparities_column_{i}")
     st.subheader("Fairness-constrained cutoffs")
     limit_note = capacity_words.FAIR_WITHOUT_LIMIT if rec.capacity is not None else ""
     say("caption", for_prices + answers.FAIRNESS_WHAT + answers.pooled_note(rec) + limit_note)

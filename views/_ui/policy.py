@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from costlib import answers
+from costlib.answers.costs import chosen_reference
 from costlib.binary import elicit
 from costlib.core import settings
 from costlib.core.errors import DataError
@@ -78,6 +79,7 @@ def session_settings() -> dict:
         "resamples": int(setting("resamples", settings.RESAMPLES.default)),
         "tolerance": float(setting("fair_tol", settings.TOLERANCE.default)),
         "questions": setting("price_questions"),
+        "reference_group": setting("disparity_reference"),
     }
 
 
@@ -97,6 +99,7 @@ def session_audit(models: dict, costs: dict, ds, *, unit, volume, criteria: tupl
         questions=elicit.in_force(known["questions"], costs),
         capacity=share,
         cap=cap,
+        reference_group=chosen_reference(known["reference_group"], next(iter(models.values())).groups),
     )
 
 
@@ -116,7 +119,19 @@ def policy_uploader(where, names: list, fingerprint: str) -> None:
 
 
 def audit_builder(
-    models: dict, costs: dict, ds, *, unit, volume, resamples, criteria, tolerance, questions, capacity=None, cap=None
+    models: dict,
+    costs: dict,
+    ds,
+    *,
+    unit,
+    volume,
+    resamples,
+    criteria,
+    tolerance,
+    questions,
+    capacity=None,
+    cap=None,
+    reference_group=None,
 ):
     """`answers.audit_maker` with the page's settings: the audit the downloads read (`capacity`:
     the review limit as a share of the cases, `cap` as the cases a month it was given as)."""
@@ -132,6 +147,7 @@ def audit_builder(
         price_questions=questions,
         capacity=capacity,
         capacity_cases=cap if capacity is not None else None,
+        reference_group=reference_group,
     )
 
 
