@@ -5,7 +5,6 @@ import contextlib
 import streamlit as st
 
 from costlib import answers
-from costlib.answers.costs import chosen_reference
 from costlib.binary import elicit
 from costlib.binary.fairness import FAIRNESS_CRITERIA
 from costlib.core import settings
@@ -13,6 +12,7 @@ from costlib.core.escaping import option_names
 from costlib.present import capacity_words
 from views._ui.costs_sections import (
     fairness_section,
+    reference_setting,
     resamples_setting,
     rules_section,
     sensitivity_section,
@@ -48,7 +48,7 @@ mirror("fair_tol", float(setting("fair_tol")))
 remembered("resamples", settings.RESAMPLES.default, parse=int, valid=lambda v: v in settings.RESAMPLE_OPTIONS)
 resamples = int(setting("resamples"))
 cap, share, covers_all = session_limit(volume)  # the review limit: cases a month, as a share (None: no limit)
-reference = chosen_reference(setting("disparity_reference"), names)  # the disparities' (None: the largest group)
+reference = reference_setting(names)  # the disparities' reference group (None: the largest)
 setting_notes()  # the settings above, from a link
 
 

@@ -15,8 +15,8 @@ def _disparity_table(at):
 def test_a_chosen_reference_group_is_the_one_compared_with_everywhere():
     at = open_app("compas", "views/costs.py", details="true")
     assert_no_exception(at)
-    picker = at.selectbox(key="disparity_reference")
-    assert picker.value is None  # the largest group by default
+    picker = at.selectbox(key="disparity_reference_pick")
+    assert picker.value == "" and "the largest group" in picker.format_func(picker.value)  # by default
     _, ms = compas_model()
     rec = D.recommend(ms, (1.0, 3.0), n_resamples=1000)
     default = answers.costs_verdict(rec, ms, unit="$", volume=10_000).headline
@@ -37,4 +37,15 @@ def test_a_chosen_reference_group_is_the_one_compared_with_everywhere():
 def test_a_link_naming_no_group_falls_back_to_the_largest():
     at = open_app("compas", "views/costs.py", details="true", disparity_reference="Martians")
     assert_no_exception(at)
-    assert at.selectbox(key="disparity_reference").value is None
+    assert at.selectbox(key="disparity_reference_pick").value == ""
+    assert at.query_params.get("disparity_reference") is None
+    notes = " ".join(unescape(w.value) for w in at.warning)
+    assert "“Martians” is not one this page can use, so the largest group" in notes and "None" not in notes
+
+
+def test_a_link_naming_a_group_is_the_reference_from_the_first_answer():
+    at = open_app("compas", "views/costs.py", disparity_reference="Caucasian")
+    assert_no_exception(at)
+    _, ms = compas_model()
+    rec = D.recommend(ms, (1.0, 3.0), n_resamples=1000)
+    assert verdict_box(at) == answers.costs_verdict(rec, ms, unit="$", volume=10_000, reference="Caucasian").headline

@@ -7,7 +7,13 @@ import streamlit as st
 
 from costlib import answers
 from costlib.answers import audit
-from costlib.answers.costs import DISPARITIES_TITLE, LARGEST_GROUP, REFERENCE_LABEL, disparities_view
+from costlib.answers.costs import (
+    DISPARITIES_TITLE,
+    LARGEST_GROUP,
+    REFERENCE_LABEL,
+    chosen_reference,
+    disparities_view,
+)
 from costlib.binary import elicit, sensitivity
 from costlib.binary.decision import over_capacity
 from costlib.binary.fair_judged import holding_note
@@ -18,7 +24,7 @@ from costlib.core.escaping import option_names
 from costlib.present import capacity_words, tables
 from views._ui.display import say, show_chart, show_table
 from views._ui.memo import memo
-from views._ui.state import keep, mirror, remembered, setting
+from views._ui.state import ensure_setting, keep, mirror, remembered, seed, set_setting, setting
 
 
 def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> None:
@@ -54,21 +60,37 @@ def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> Non
         st.markdown(answers.INTERVAL_MEANING)
 
 
-def reference_picker(names: list):
+LARGEST = ""  # the picker's option for "the largest group" (no group is named "": a blank cell is "(missing)")
+
+
+def _pick_reference() -> None:
+    """The reference picker's on_change: its choice becomes the setting (None: the largest group)."""
+    set_setting("disparity_reference", st.session_state["disparity_reference_pick"] or None)
+
+
+def reference_setting(names: list):
     """The group every other is compared with in the disparities (None: the largest), remembered
-    across pages and in the link; a remembered name that is not a group of this data is dropped."""
-    remembered("disparity_reference", None, valid=lambda v: v is None or v in names)
+    across pages and read from the link once (a name that is not a group of this data is refused
+    with the page's sentence); read before the answer, which names a disparity against it."""
+    ensure_setting("disparity_reference", None, valid=lambda v: v is None or v in names, default_words=LARGEST_GROUP)
+    return chosen_reference(setting("disparity_reference"), names)
+
+
+def reference_picker(names: list):
+    """The picker of `reference_setting`, kept in the link."""
+    chosen = reference_setting(names)
+    seed("disparity_reference_pick", LARGEST if chosen is None else chosen)
+    shown = option_names(names)
     st.selectbox(
         REFERENCE_LABEL,
-        [None, *names],
-        key="disparity_reference",
-        on_change=keep,
-        args=("disparity_reference",),
-        format_func=lambda g: LARGEST_GROUP if g is None else option_names(names)(g),
+        [LARGEST, *names],
+        key="disparity_reference_pick",
+        on_change=_pick_reference,
+        format_func=lambda g: LARGEST_GROUP if g == LARGEST else shown(g),
         width=420,
     )
     mirror("disparity_reference")
-    return setting("disparity_reference")
+    return reference_setting(names)
 
 
 def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, resamples: int, fair_policy) -> None:
