@@ -34,7 +34,7 @@ MSG_CASES_PER_MONTH = (
 
 def checked_questions(q) -> dict | None:
     """The record of the price questions (`elicit.record`), checked field by field: it is
-    short_repr in the report and used to mark the bracket, so every field has its type and range."""
+    shown in the report and used to mark the bracket, so every field has its type and range."""
     if q is None:
         return None
     if not isinstance(q, dict):
