@@ -5,23 +5,14 @@ import hashlib
 import streamlit as st
 
 from costlib import answers, loading
-from costlib.answers.watch import (
-    REFIT_CHART,
-    REFIT_TITLE,
-    SAMPLE_FILES_WHAT,
-    WATCH_RESAMPLES,
-    policy_unit,
-    sample_files,
-)
+from costlib.answers.watch import REFIT_CHART, REFIT_TITLE, WATCH_RESAMPLES, sample_files, sample_note
 from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
 from costlib.loading.ledger import LEDGER, held_bytes
 from costlib.loading.messages import WHAT_READING
-from costlib.present import watch_words
-from costlib.present.watch_figures import refit_figure
+from costlib.present.watch_words import WATCH_WHAT
 from costlib.scale import bigdata, snapshot
 from costlib.watch.periods import FREQS
-from costlib.watch.sample import CASES_FILE, POLICY_FILE, TITLE
 from views._ui.data import COSTS_PAGE, current_dataset, group_names, model_sweeps, replace_upload
 from views._ui.display import page_header, say, show_chart, show_error, show_table, show_verdict
 from views._ui.memo import dataset_key, remember
@@ -30,7 +21,7 @@ from views._ui.page import REFIT_SHIPPED, unit_and_volume
 from views._ui.policy import session_audit, session_limit, session_settings, set_policy_prices
 from views._ui.prices import stored_costs
 
-page_header("Watch", watch_words.WATCH_WHAT)
+page_header("Watch", WATCH_WHAT)
 unit, volume = unit_and_volume()
 
 
@@ -138,16 +129,16 @@ try:
         else:
             policy, df = remember(("watch_sample",), answers.sample_inputs)
             name, columns, source = "the built-in year", dict(answers.SAMPLE_COLUMNS), ("sample",)
-            say("info", answers.SAMPLE_NOTE.format(title=TITLE))
+            say("info", sample_note())
             files = remember(("watch_sample_files",), sample_files)
-            st.caption(SAMPLE_FILES_WHAT.format(cases=CASES_FILE, policy=POLICY_FILE, command=files.command))
+            st.caption(files.what)
             with st.container(horizontal=True):  # each button as wide as its words: none cut
                 st.download_button(
-                    "Download its cases (CSV)", data=files.cases, file_name=CASES_FILE, mime="text/csv",
+                    "Download its cases (CSV)", data=files.cases, file_name=files.cases_name, mime="text/csv",
                     key="dl_watch_cases", on_click="ignore",
                 )  # fmt: skip
                 st.download_button(
-                    "Download its policy (JSON)", data=files.policy, file_name=POLICY_FILE,
+                    "Download its policy (JSON)", data=files.policy, file_name=files.policy_name,
                     mime="application/json", key="dl_watch_policy", on_click="ignore",
                 )  # fmt: skip
     else:
@@ -169,17 +160,19 @@ try:
         }
         if columns["time"] == columns["score"]:
             raise DataError(answers.MSG_SAME_COLUMN.format(column=columns["time"]), column=columns["time"])
-    say(*answers.sign_off_note(policy))
+    say(*answers.sign_off_note(policy))  # said with the policy read, whatever the answer meets below
     freq = st.columns([1, 3])[0].selectbox(
         "Periods", list(FREQS), format_func=lambda f: FREQS[f] + "s", key="watch_freq"
     )
-    key = ("watch_answer", source, name, tuple(sorted(columns.items())), freq, unit)
+    read = ("watch_answer", source, name, tuple(sorted(columns.items())), freq)  # what the periods depend on
+    key = (*read, unit)
     answer = remember(
         key,
         lambda: answers.watch_answer(
-            policy, df, name=name, columns=columns, freq=freq, n_resamples=WATCH_RESAMPLES, unit=unit
+            policy, df, name=name, columns=columns, freq=freq, n_resamples=WATCH_RESAMPLES, unit=unit,
+            remember=lambda what, args, compute, read=read: remember((what, read, *args), compute),
         ),
-    )
+    )  # fmt: skip
     if cases is not None:  # the session's own inputs answered: kept for when the page is opened again
         st.session_state[LAST] = (policy, df, name, columns, source, which)
 except DataError as err:
@@ -192,15 +185,9 @@ except ValueError as err:  # a policy that does not fit the cases (a group witho
 st.subheader("What to do")
 show_verdict(answer.verdict)
 refit = None
-if any(p["alert"] for p in answer.report["periods"]) and any(p["labelled"] for p in answer.report["periods"]):
+if answer.refit_offered:
     try:
-        refit = remember(
-            ("watch_refit", key, volume),
-            lambda: answers.refit_inputs(
-                policy, df, name=name, columns=columns, report=answer.report, volume=volume, unit=unit,
-                n_resamples=WATCH_RESAMPLES,
-            ),
-        )  # fmt: skip
+        refit = answer.refit(volume)
     except DataError as err:
         show_error(err)
     except ValueError as err:  # a policy that does not fit these cases: its sentence, as above
@@ -210,8 +197,7 @@ if refit is not None:
     st.caption(answers.REFIT_WHAT)
     if st.button(answers.REFIT_BUTTON, key="watch_refit", type="primary"):
         try:
-            digest = hashlib.sha256(repr(key).encode() + refit.frame.to_csv(index=False).encode()).hexdigest()
-            ds_new = loading.prepare(refit.frame, refit.mapping, name=refit.name, fingerprint=digest)
+            ds_new = refit.dataset(repr(key).encode())
             set_policy_prices(refit.policy, group_names(ds_new))
         except DataError as err:
             show_error(err)
@@ -225,18 +211,12 @@ show_table(answer.table, "watch_periods", key="watch_periods")
 if refit is not None:
     st.subheader(REFIT_TITLE)
     st.caption(REFIT_CHART)
-    show_chart(
-        refit_figure(
-            refit.curves, refit.shipped, refit.judged, unit=policy_unit(policy, unit),
-            random_share=policy.get("random_share"),
-        ),
-        key="watch_refit_chart",
-    )  # fmt: skip
+    show_chart(answer.refit_figure(refit), key="watch_refit_chart")
 if answer.readings is not None:
     st.subheader("Before the outcomes: two readings of the scores")
-    st.caption(watch_words.READINGS_WHAT)
-    show_table(answer.readings, "watch_readings", key="watch_readings", column_config=watch_words.READINGS_NARROW)
+    st.caption(answer.readings_what)
+    show_table(answer.readings, "watch_readings", key="watch_readings", column_config=answer.readings_columns)
 if answer.groups is not None:
     st.subheader("Group by group")
-    st.caption(watch_words.GROUPS_WHAT)
+    st.caption(answer.groups_what)
     show_table(answer.groups, "watch_groups", key="watch_groups")

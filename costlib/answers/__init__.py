@@ -15,6 +15,8 @@ no sentence is made in a page. Each function returns plain objects (tables, figu
 - `prices`: Find my prices, `prices_answer` (the bracket settled, the next question, the verdict, the
   cutoffs by ratio) and `prices_from_answers`;
 - `training`: Train with costs, `training_answer` (verdict, charts, predictability, tables);
+- `watch`: Watch, `watch_answer` (the periods judged and said; the refit on request), the policy
+  and the newer cases read (`read_watched_policy`, `read_cases`, `guess_columns`) and the built-in year;
 - `data`: the Data page's sentences; `roles`: what a dataset can feed, the role each page needs;
 """
 

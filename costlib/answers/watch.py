@@ -9,7 +9,15 @@ import pandas as pd
 
 from costlib.loading.messages import q
 from costlib.present import figures
-from costlib.present.watch_words import watch_group_table, watch_readings_table, watch_table, watch_verdict
+from costlib.present.watch_words import (
+    GROUPS_WHAT,
+    READINGS_NARROW,
+    READINGS_WHAT,
+    watch_group_table,
+    watch_readings_table,
+    watch_table,
+    watch_verdict,
+)
 
 #: the columns of the built-in sample (`costlib.watch.sample.watch_year`)
 SAMPLE_COLUMNS = {"time": "decided", "score": "score", "label": "outcome", "group": "region"}
@@ -35,14 +43,68 @@ LAST_NOTE = "Showing your last inputs ({name}). Upload others to replace them."
 SAMPLE_BUTTON = "Show the built-in sample instead"
 
 
-@dataclass(frozen=True)
+def _just_compute(name: str, key: tuple, compute):
+    return compute()
+
+
+@dataclass(frozen=True, eq=False)
 class WatchAnswer:
+    """What the Watch page shows for one policy watched on one file of newer cases, read by one
+    choice of columns and periods: the periods judged up front (`watch.report.watch_report`) and
+    said (verdict, table, chart, the groups' and the two readings' tables), the refit on request
+    (`refit`, remembered through `remember` per cases a month; `refit_figure`).
+
+    report      the periods judged (`watch_report`)
+    verdict     the page's one answer in words (`watch_verdict`)
+    groups      per period and group (None without groups)
+    readings    the periods without all their outcomes under both readings (None without any)
+    """
+
     report: dict
     verdict: object
     table: pd.DataFrame
     figure: object
-    groups: pd.DataFrame | None  # per period and group; None without groups
-    readings: pd.DataFrame | None  # the periods without all their outcomes under both readings; None without any
+    groups: pd.DataFrame | None
+    readings: pd.DataFrame | None
+    policy: dict | None = None
+    cases: pd.DataFrame | None = None
+    name: str = ""
+    columns: dict | None = None
+    unit: str = ""
+    n_resamples: int = 0
+    remember: object = _just_compute
+
+    readings_what = READINGS_WHAT
+    readings_columns = READINGS_NARROW
+    groups_what = GROUPS_WHAT
+
+    @property
+    def refit_offered(self) -> bool:
+        """Whether a period alerts and some period has its outcomes: then the refit is offered."""
+        periods = self.report["periods"]
+        return any(p["alert"] for p in periods) and any(p["labelled"] for p in periods)
+
+    def refit(self, volume: float | None = None) -> Refit:
+        """`refit_inputs` of these cases and this policy (a month: the policy's cases a month, else
+        `volume`), remembered under "watch_refit", `volume` and the unit; DataError or ValueError with their
+        sentence as `refit_inputs` raises them."""
+        return self.remember(
+            "watch_refit",
+            (volume, self.unit),
+            lambda: refit_inputs(
+                self.policy, self.cases, name=self.name, columns=self.columns, report=self.report, volume=volume,
+                unit=self.unit, n_resamples=self.n_resamples,
+            ),
+        )  # fmt: skip
+
+    def refit_figure(self, refit: Refit):
+        """Cost per case against the cutoff on the cases `refit` is fitted on (`refit_figure`)."""
+        from costlib.present.watch_figures import refit_figure
+
+        return refit_figure(
+            refit.curves, refit.shipped, refit.judged, unit=policy_unit(self.policy, self.unit),
+            random_share=self.policy.get("random_share"),
+        )  # fmt: skip
 
 
 def shipped_policy(seed: int = 7) -> dict:
@@ -142,15 +204,33 @@ class SampleFiles:
     cases: bytes
     policy: bytes
     command: str
+    cases_name: str = ""
+    policy_name: str = ""
+
+    @property
+    def what(self) -> str:
+        """The files and the command, in a sentence (`SAMPLE_FILES_WHAT`)."""
+        return SAMPLE_FILES_WHAT.format(cases=self.cases_name, policy=self.policy_name, command=self.command)
+
+
+def sample_note() -> str:
+    """What the page says while it shows the built-in year (`SAMPLE_NOTE`, with its title)."""
+    from costlib.watch.sample import TITLE
+
+    return SAMPLE_NOTE.format(title=TITLE)
 
 
 def sample_files(seed: int = 7) -> SampleFiles:
     """The built-in year (`sample_inputs`) as files for ``costlib watch``, which reads them to
     this page's answer (at the page's `WATCH_RESAMPLES` resamples)."""
-    from costlib.watch.sample import COMMAND, watch_year_csv
+    from costlib.watch.sample import CASES_FILE, COMMAND, POLICY_FILE, watch_year_csv
 
     return SampleFiles(
-        watch_year_csv(seed), shipped_policy_json(seed).encode(), COMMAND.format(resamples=WATCH_RESAMPLES)
+        watch_year_csv(seed),
+        shipped_policy_json(seed).encode(),
+        COMMAND.format(resamples=WATCH_RESAMPLES),
+        CASES_FILE,
+        POLICY_FILE,
     )
 
 
@@ -246,21 +326,46 @@ def policy_unit(policy: dict, unit: str) -> str:
 
 
 def watch_answer(
-    policy: dict, df: pd.DataFrame, *, name: str, columns: dict, freq: str, n_resamples: int, unit: str
+    policy: dict,
+    df: pd.DataFrame,
+    *,
+    name: str,
+    columns: dict,
+    freq: str,
+    n_resamples: int,
+    unit: str,
+    remember=_just_compute,
 ) -> WatchAnswer:
     """The Watch page's answer (`costlib.watch.report.watch_report`, its verdict, table and chart);
-    amounts are what the file's own cases cost, in the policy's unit (else `unit`)."""
+    amounts are what the file's own cases cost, in the policy's unit (else `unit`).
+
+    `remember(name, key, compute)` returns ``compute()``, remembered under (name, key): the page
+    passes its memo, bound to the policy, the cases, their columns and the periods, so that the
+    periods are judged (and resampled) once for them whatever the unit, and the refit
+    (`WatchAnswer.refit`) once per unit and cases a month.
+    """
     from costlib.watch.report import watch_report
 
-    report = watch_report(policy, df, name=name, freq=freq, n_resamples=n_resamples, **columns)
-    unit = policy_unit(policy, unit)
+    report = remember(
+        "watch_report",
+        (),
+        lambda: watch_report(policy, df, name=name, freq=freq, n_resamples=n_resamples, **columns),
+    )
+    said = policy_unit(policy, unit)
     return WatchAnswer(
         report,
-        watch_verdict(report, unit=unit),
-        watch_table(report, unit),
-        figures.watch_figure(report, unit=unit),
-        watch_group_table(report, unit),
-        watch_readings_table(report, unit),
+        watch_verdict(report, unit=said),
+        watch_table(report, said),
+        figures.watch_figure(report, unit=said),
+        watch_group_table(report, said),
+        watch_readings_table(report, said),
+        policy=policy,
+        cases=df,
+        name=name,
+        columns=dict(columns),
+        unit=unit,
+        n_resamples=n_resamples,
+        remember=remember,
     )
 
 
@@ -310,6 +415,16 @@ class Refit:
     shipped: dict  # {group: cutoff} the policy ships, for the groups of `frame`
     saving: str  # what refitting saves over keeping the shipped cutoff, per case and a month
     summary: str  # the rows and that saving, as the Watch page says them
+
+    def dataset(self, salt: bytes = b""):
+        """The rows as Costs & groups reads them (`loading.prepare`, a sentence on bad input),
+        fingerprinted by `salt` (what they were made from) and their content."""
+        import hashlib
+
+        from costlib import loading
+
+        digest = hashlib.sha256(salt + self.frame.to_csv(index=False).encode()).hexdigest()
+        return loading.prepare(self.frame, self.mapping, name=self.name, fingerprint=digest)
 
 
 def refit_inputs(

@@ -456,3 +456,20 @@ def test_costs_opened_on_the_refit_marks_the_shipped_cutoff_and_keeps_the_saving
     assert_no_exception(at)
     assert shipped_marks() == ([], [])
     assert not any(saves in unescape(x.value) for x in at.info)
+
+
+def test_the_page_reads_the_periods_and_the_refit_from_one_answer():
+    """The page reads its inputs, then makes one call (`answers.watch_answer`) for what it shows:
+    it neither judges, refits, prepares a data set nor draws a figure itself, and it names the
+    built-in year's files and sentences through `answers`."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path("views/watch.py").read_text())
+    used = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and getattr(n.value, "id", "") == "answers"}
+    assert "watch_answer" in used and not used & {"refit_inputs", "SAMPLE_NOTE", "SAMPLE_FILES_WHAT", "policy_unit"}
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not imported & {"costlib.present.watch_figures", "costlib.watch.sample", "costlib.watch.report"}
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    assert not names & {"refit_figure", "policy_unit", "watch_words"}
+    assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "prepare"]
