@@ -154,12 +154,17 @@ FAIR_WITHIN_HELP = (
     "judged by cutoffs fitted on the others), stays within the tolerance; otherwise by how much it may miss."
 )
 FAIR_NO_INTERVAL = "cannot say (no interval)"
-FAIR_MAY_MISS = "no: may miss by up to {points} points"
+FAIR_MAY_MISS = "no: up to {points} points over"
+GAP_ON_TEST = "largest gap on test"
 
 
 def fairness_overview_columns(tolerance: float) -> dict:
     """The dashboard's headers of `fairness_overview_table`, as `rules_overall_columns`."""
     return {
+        GAP_ON_TEST: {
+            "help": "The largest gap between groups in the rate the rule equalises, on rows its cutoffs were not "
+            "fitted on, with its 95% interval (which repeats the fit on every resample)."
+        },
         _within(tolerance): {"label": f"within {100 * tolerance:.3g}%", "help": FAIR_WITHIN_HELP},
         "price of fairness per case": {
             "label": "price of fairness",
@@ -205,23 +210,18 @@ def fairness_overview_table(
     lowest: dict | None = None,
     capacity: float | None = None,
 ) -> pd.DataFrame:
-    """The fairness rules as the Costs page shows them (a rule that flags more than a review
-    limit `capacity` marked "over the limit", shorter than the rules table's mark: these rule
-    names are longer): the gap on train and test, whether the
-    test gap stays within the tolerance, the cost, the price of fairness and (last: the widest)
-    the cutoffs."""
+    """The fairness rules as the Costs page shows them: the gap on rows the cutoffs were not
+    fitted on with its 95% interval, whether it stays within the tolerance, the price of fairness
+    and (last: the widest) the cutoffs, marked "over the limit" when the rule flags more than a
+    review limit `capacity` (out of the rule's long name). The gap on the fitting rows and each
+    rule's cost are in the CSV (`fairness_tables`' summary): the page has room for five columns."""
     m = money_cell(unit)
-    cost = results.overall["cost_per_case"]
     return pd.DataFrame(
         {
-            "rule": [
-                R.rule_words(r) + (" (over the limit)" if D.over_capacity(results.overall, r, capacity) else "")
-                for r in summary["rule"]
-            ],
-            "largest gap (train → test)": [
-                f"{share_cell(a)} → {_rate_with_interval(b, lo, hi)}" if np.isfinite(a) or np.isfinite(b) else "–"
-                for a, b, lo, hi in zip(
-                    summary["spread_train"],
+            "rule": [R.rule_words(r) for r in summary["rule"]],
+            GAP_ON_TEST: [
+                _rate_with_interval(b, lo, hi) if np.isfinite(b) else "–"
+                for b, lo, hi in zip(
                     summary["spread_test"],
                     summary.get("spread_test_low", summary["spread_test"] * np.nan),
                     summary.get("spread_test_high", summary["spread_test"] * np.nan),
@@ -229,16 +229,13 @@ def fairness_overview_table(
                 )
             ],
             _within(tolerance): within_cells(summary),
-            "cost per case": [
-                m(cost.get(r, np.nan) if r in cost.index else x)
-                for r, x in zip(summary["rule"], summary.get("cost_per_case_test", cost * np.nan), strict=True)
-            ],
             "price of fairness per case": [m(x) for x in summary["price_per_case_test"]],
             "cutoffs": [
-                (
+                _with_limit(
                     FAIR_RANDOMISED
                     if r not in results.cutoffs
-                    else _trivially(_one_or_per_group(results.cutoffs[r], lowest))
+                    else _trivially(_one_or_per_group(results.cutoffs[r], lowest)),
+                    D.over_capacity(results.overall, r, capacity),
                 )
                 if f
                 else "no cutoffs meet it"
@@ -249,8 +246,9 @@ def fairness_overview_table(
 
 
 PER_GROUP = "one per group"  # a rule's cutoff cell when the groups' cutoffs differ
+OVER_THE_LIMIT = ", over the limit"  # after a fairness rule's cutoffs when it flags more than the review limit
 #: a randomised rule's cutoff cell (`fair_random`): a band per group, flagged at a probability
-FAIR_RANDOMISED = "randomised: a band per group, drawn by case id"
+FAIR_RANDOMISED = "randomised bands, by case id"
 
 
 def _one_or_per_group(cutoffs: dict, lowest: dict | None = None) -> str:
@@ -259,6 +257,12 @@ def _one_or_per_group(cutoffs: dict, lowest: dict | None = None) -> str:
     page's column help says so)."""
     shown = cutoffs_short(cutoffs, grouped=True, lowest=lowest)
     return shown if " · " not in shown else PER_GROUP
+
+
+def _with_limit(cell: str, over: bool) -> str:
+    """A fairness rule's cutoffs cell, marked when the rule flags more than the review limit and
+    the cell does not say so already ("everyone" is over any limit short of every case)."""
+    return cell + OVER_THE_LIMIT if over and not cell.startswith("everyone") else cell
 
 
 def _trivially(cell: str) -> str:
