@@ -339,7 +339,7 @@ def group_within(
     left of the cap; the answer is never worse than the single cutoff: `single` is True when it
     is that cutoff for everybody (the `GroupCut` then holds it, with the knapsack's gap bound).
 
-    `index` is each group's sweep index at every pooled threshold (`ModelSweeps._pooled_index`);
+    `index` is each group's sweep index at every pooled threshold (`ModelSweeps.pooled_index`);
     `single_cost` and `flagged` are the total price and weight of one cutoff for everybody at
     every pooled threshold (`ModelSweeps.single_cost`, the pooled sweep's flagged): made once by
     the caller, not once per group here."""
@@ -368,7 +368,7 @@ def fitted_within(ms, prices: Prices, share: float, own=None) -> tuple[float, np
         sweeps = [ms.fit[g] for g in ms.groups]
         j, cut, single = group_within(
             sweeps,
-            ms._pooled_index("fit"),
+            ms.pooled_index("fit"),
             prices,
             share,
             own,

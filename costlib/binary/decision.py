@@ -280,7 +280,7 @@ def recommend(
     everyone:
 
     >>> rec.estimate, round(rec.cost, 4), rec.verdict
-    ('cross-fitted', 0.6667, 'do not let the model decide')
+    ('cross-fitted', 0.8167, 'do not let the model decide')
     """
     if isinstance(models, ModelSweeps):
         models = {models.name: models}

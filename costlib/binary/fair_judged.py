@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from costlib.binary import honest as H
+from costlib.binary.model_sweeps import group_index_at
 from costlib.core.prices import Prices, mistakes_cost
 from costlib.core.sweep import GroupedSweep, Sweep
 from costlib.stats.intervals import percentile_interval
@@ -104,15 +105,10 @@ def _part(gs: GroupedSweep, tp, fp, pos, neg) -> GroupedSweep:
     )
 
 
-def _pooled_index(gs: GroupedSweep, pooled: Sweep) -> np.ndarray:
-    """(groups, pooled thresholds): each group's sweep index at every pooled cutoff."""
-    return np.stack([gs[g].index_at(pooled.thresholds).astype(np.int32) for g in gs.groups])
-
-
 def folds_of(gs: GroupedSweep, pooled: Sweep, *, seed: int) -> H.Folds:
     """`honest.make_folds` of `gs`: one deal of `honest.FOLDS` folds (for the same seed, those
     of the standard rules' bootstrap)."""
-    return H.make_folds(gs, pooled, _pooled_index(gs, pooled), seed=seed)
+    return H.make_folds(gs, pooled, group_index_at(gs, pooled), seed=seed)
 
 
 def _outside(gs: GroupedSweep, folds: H.Folds, f: int) -> GroupedSweep:
@@ -348,13 +344,8 @@ class FairJudged:
 
 
 def _cells(gs: GroupedSweep, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(groups, cells) positives and negatives between consecutive `edges`."""
-    pos = np.zeros((len(gs.groups), edges.size - 1))
-    neg = np.zeros_like(pos)
-    for i, g in enumerate(gs.groups):
-        sw = gs[g]
-        j = sw.index_at(edges)
-        pos[i], neg[i] = np.diff(sw.tp[j]), np.diff(sw.fp[j])
+    """`honest.cell_counts`, rounded to whole rows (the counts a Poisson draw resamples)."""
+    pos, neg = H.cell_counts(gs, edges)
     return np.round(pos), np.round(neg)
 
 

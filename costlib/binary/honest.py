@@ -136,7 +136,7 @@ def make_folds(
 ) -> Folds:
     """Deal the rows of `gs` into `k` folds, stratified by group and label (seeded).
 
-    `index` is each group's sweep index at every pooled threshold (`ModelSweeps._pooled_index`);
+    `index` is each group's sweep index at every pooled threshold (`ModelSweeps.pooled_index`);
     `split` numbers the deals of one seed (`deal_shape`: each is an independent deal).
     """
     g_n = len(gs.groups)
@@ -317,7 +317,7 @@ def cell_edges(pooled: Sweep, max_cells: int, include=()) -> np.ndarray:
     return edges
 
 
-def _cells(gs: GroupedSweep, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def cell_counts(gs: GroupedSweep, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(groups, cells) rows of each label between consecutive `edges` (positives, negatives)."""
     pos = np.zeros((len(gs.groups), edges.size - 1))
     neg = np.zeros_like(pos)
@@ -412,8 +412,8 @@ def refit_draws(
     `include`: cutoffs that must be edges (`cell_edges`)."""
     b, cells = refit_size(n_resamples, len(fit.groups))
     edges = cell_edges(pooled, cells, include)
-    f_pos, f_neg = _cells(fit, edges)
-    t_pos, t_neg = (None, None) if judge is None else _cells(judge, edges)
+    f_pos, f_neg = cell_counts(fit, edges)
+    t_pos, t_neg = (None, None) if judge is None else cell_counts(judge, edges)
     shape = (b, len(fit.groups), edges.size)
     out = {k: np.empty(shape, dtype=np.float32) for k in ("ftp", "ffp", "jtp", "jfp")}
     for start in range(0, b, CHUNK):
@@ -546,7 +546,7 @@ def _judged(parts: dict, single_g, group_g, p_j, n_j, prices: Prices, capacity) 
     total = n_g.sum(axis=1)
     everyone, nobody = (n_j * prices.c_fp[None, :]).sum(axis=1), (p_j * prices.c_fn[None, :]).sum(axis=1)
     if C.binds(capacity):
-        everyone = (1 - capacity) * nobody + capacity * everyone
+        everyone = C.at_random(capacity, nobody, everyone)
     with np.errstate(invalid="ignore", divide="ignore"):
         parts["baseline"].append(np.where(everyone < nobody, everyone, nobody) / total)
         parts["single"].append(single_g.sum(axis=1) / total)
@@ -742,7 +742,7 @@ def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: floa
     if ms.judged_on == "all":
         if not counted:
             return Honest(SAME_ROWS, None, None)
-        index = ms._pooled_index("fit")
+        index = ms.pooled_index("fit")
         k, r = deal_shape(ms.fit)
         deals = _cached(
             ms,

@@ -26,6 +26,11 @@ SINGLE_GROUP = "everyone"  # the one group's name when the data has no group col
 # Sweep once
 
 
+def group_index_at(gs: GroupedSweep, pooled: Sweep) -> np.ndarray:
+    """(groups, pooled thresholds): each group's sweep index at every threshold of `pooled`."""
+    return np.stack([gs[g].index_at(pooled.thresholds).astype(np.int32) for g in gs.groups])
+
+
 @dataclass(frozen=True, eq=False)
 class ModelSweeps:
     """One model's exact sweeps: per group and pooled, on the fitting and the judged rows.
@@ -50,7 +55,7 @@ class ModelSweeps:
     def groups(self) -> tuple:
         return self.fit.groups
 
-    def _pooled_index(self, which: str) -> np.ndarray:
+    def pooled_index(self, which: str) -> np.ndarray:
         """(groups, pooled thresholds): each group's sweep index at every pooled cutoff of
         the `which` rows ("fit" or "judge"). Built once per split, on the first price book
         with different prices per group: with it, the cost of one cutoff for everybody at
@@ -58,8 +63,7 @@ class ModelSweeps:
         cache = self.__dict__.setdefault("_index_cache", {})
         if which not in cache:
             grouped, pooled = (self.fit, self.fit_pooled) if which == "fit" else (self.judge, self.judge_pooled)
-            t = pooled.thresholds
-            cache[which] = np.stack([grouped[g].index_at(t).astype(np.int32) for g in self.groups])
+            cache[which] = group_index_at(grouped, pooled)
         return cache[which]
 
     def single_cost(self, prices: Prices, which: str = "fit") -> np.ndarray:
@@ -69,7 +73,7 @@ class ModelSweeps:
         if prices.uniform:
             return pooled.errors_cost(prices.c_fp[0], prices.c_fn[0])
         total = np.zeros(pooled.thresholds.size)
-        index = self._pooled_index(which)
+        index = self.pooled_index(which)
         for i, g in enumerate(self.groups):
             sw = grouped[g]
             total += mistakes_cost(sw.fp[index[i]], sw.fn[index[i]], prices.c_fp[i], prices.c_fn[i])

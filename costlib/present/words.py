@@ -163,9 +163,9 @@ def split_sentence(judged_on: str, n_fit: float, n_judged: float, estimate: str 
         return (
             f"This data has no train/test split: the cutoff to ship is fitted on all {number(n_judged, 0)} rows, "
             f"and what it costs is cross-fitted (each row judged by a cutoff fitted on the other "
-            f"{H.FOLDS - 1} of {H.FOLDS} parts of the rows), so picking it does not flatter it. The interval "
-            "repeats the whole cross-fit on each resample: the cutoff refitted within the same parts, every row "
-            "judged by a cutoff fitted without it."
+            f"parts of the rows, averaged over up to {H.SPLITS} ways of dealing "
+            "the rows into parts), so picking it does not flatter it. The interval is the estimate give or take "
+            "1.96 standard errors that count both the rows' noise and how much one dealing of the parts moves it."
         )
     return (
         f"This data has no train/test split, so cutoffs are fitted and judged on the same {number(n_judged, 0)} "

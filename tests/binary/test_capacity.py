@@ -307,7 +307,7 @@ def test_a_refit_repeats_the_capped_fit_it_judges(cap):
     prices = D.prices_for(ms.groups, {"a": (1.0, 3.0), "b": (1.0, 5.0), "c": (2.0, 4.0)})
     edges = H.cell_edges(ms.fit_pooled, H.MAX_CELLS)
     assert edges.size == ms.fit_pooled.thresholds.size + 1  # every distinct score is a cell
-    pos, neg = H._cells(ms.fit, edges)
+    pos, neg = H.cell_counts(ms.fit, edges)
     tp, fp = H._cumulate(pos[None], neg[None])
     draws = H.RefitDraws(edges, tp, fp, tp, fp)
     refit = H.price_refits(draws, prices, cap)

@@ -24,7 +24,7 @@ from costlib.core.sweep import argbest
 
 
 def _folds(ms, seed=0, k=H.FOLDS, split=0):
-    return H.make_folds(ms.fit, ms.fit_pooled, ms._pooled_index("fit"), k=k, seed=seed, split=split)
+    return H.make_folds(ms.fit, ms.fit_pooled, ms.pooled_index("fit"), k=k, seed=seed, split=split)
 
 
 def _dealt_rows(ms, folds):
@@ -105,7 +105,7 @@ def test_cross_fitting_equals_fitting_on_the_dealt_rows(data, prices, seed, min_
     assert len(yy) == len(y)
     with patch.object(H, "MIN_CLASS_ROWS", min_rows), warnings.catch_warnings():
         warnings.simplefilter("ignore", costlib.DegenerateWarning)
-        cf = H.cross_fit(ms.fit, ms.fit_pooled, ms._pooled_index("fit"), folds, D.prices_for(ms.groups, present))
+        cf = H.cross_fit(ms.fit, ms.fit_pooled, ms.pooled_index("fit"), folds, D.prices_for(ms.groups, present))
         ref = _reference(yy, ss, gg, ff, present, min_rows)
     assert cf.fitted
     for rule, got in (("single", cf.single), ("group", cf.per_group)):
@@ -133,7 +133,7 @@ def test_the_estimate_is_the_mean_of_independent_deals_and_keeps_each_deals_cost
     y, s, g = _signal(4, 900)
     ms = D.sweep_model(y, s, g)
     prices = D.prices_for(ms.groups, (1.0, 3.0))
-    index = ms._pooled_index("fit")
+    index = ms.pooled_index("fit")
     k, r = H.deal_shape(ms.fit)
     assert (k, r) == (H.CROSS_FOLDS, H.SPLITS)  # 900 rows: ten deals into ten folds fit the budget
     deals = [_folds(ms, seed=2, k=k, split=i) for i in range(r)]
