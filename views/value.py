@@ -45,8 +45,6 @@ def answer_at(worth: float, reject_worth: float, moved_k: float | None) -> answe
             unit=unit,
             volume=volume,
             remember=remember,
-            held_out=answers.calibration_rows,
-            advice=answers.calibration_advice_line,
         ),
     )
 

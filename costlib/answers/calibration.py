@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 
 from costlib import value
-from costlib.answers.value import KChoice
 from costlib.calibration import BinnedScores, apply_temperature, brier_score, calibration_advice, fit_temperature
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import shorten
@@ -65,9 +64,10 @@ class CalibrationAnswer:
 
 
 def calibration_answer(
-    fit: CalibrationFit, *, bins: int, chance: float, choice: KChoice, worth: float, unit: str
+    fit: CalibrationFit, *, bins: int, chance: float, choice, worth: float, unit: str
 ) -> CalibrationAnswer:
-    """The Calibration page at `bins` bins: `chance` is `fit.binned.ece_by_chance(bins)`."""
+    """The Calibration page at `bins` bins: `chance` is `fit.binned.ece_by_chance(bins)`, `choice`
+    the k the Value page reads (`answers.value.KChoice`)."""
     model, t = fit.model, fit.t
     ece_before, ece_after = fit.binned.ece(bins), fit.binned_cal.ece(bins)
     verdict = page_answers.calibration_verdict(model, t, fit.fit_on, ece_before, ece_after, ece_chance=chance)

@@ -466,8 +466,6 @@ class ValueAnswer:
     metrics     the numbers under it (`value_metrics`)
     k_sentence  where k comes from (`value_k_sentence`)
     limit_note  what the limit on the hand-overs changes, or why it is not used (None without one)
-    held_out    the rows a temperature is fitted on, of a data set (None: no calibration section)
-    advice      a model's calibration advice on a data set, in a sentence (None: none)
     """
 
     ds: Dataset
@@ -483,8 +481,6 @@ class ValueAnswer:
     k_sentence: str
     limit_note: str | None
     remember: object
-    held_out: object = None  # answers.calibration.calibration_rows, or None
-    advice: object = None  # answers.calibration.calibration_advice_line, or None
 
     verdict_more = VALUE_VERDICT_MORE
     acceptance_note = ACCEPTANCE_RULES_NOTE
@@ -565,7 +561,9 @@ class ValueAnswer:
     @property
     def calibrates(self) -> bool:
         """Whether rows are held out to calibrate on (else `no_validation_note` is the section)."""
-        return self.held_out is not None and bool(self.held_out(self.ds))
+        from costlib.answers.calibration import calibration_rows
+
+        return bool(calibration_rows(self.ds))
 
     def calibration_table(self) -> pd.DataFrame:
         """`value_calibration_table` at this k (the temperatures fitted once per data set)."""
@@ -583,10 +581,13 @@ class ValueAnswer:
         )
 
     def calibration_advice(self) -> list[str]:
-        """Each model's calibration advice (`advice`), where there is one."""
-        if self.advice is None:
-            return []
-        lines = (self.remember("calibration_advice", (m,), lambda m=m: self.advice(self.ds, m)) for m in self.ds.scores)
+        """Each model's calibration advice (`calibration.calibration_advice_line`), where there is one."""
+        from costlib.answers.calibration import calibration_advice_line
+
+        lines = (
+            self.remember("calibration_advice", (m,), lambda m=m: calibration_advice_line(self.ds, m))
+            for m in self.ds.scores
+        )
         return [line for line in lines if line]
 
     @property
@@ -613,8 +614,6 @@ def value_answer(
     unit: str = "",
     volume: float = 0.0,
     remember=_just_compute,
-    held_out=None,
-    advice=None,
 ) -> ValueAnswer:
     """The Value page's answer on `ds` at the price book `costs` ({group: (c_fp, c_fn)} for the
     groups `names`), a right answer worth `worth` and a case handed over `reject_worth` (in the
@@ -625,12 +624,6 @@ def value_answer(
     `remember(name, key, compute)` returns ``compute()``, remembered under (name, key): the page
     passes its memo, so that the sweeps are made once per data set and the recommendation once
     per k, worth of a hand-over and limit (a change of unit or volume never sorts the rows again).
-
-    The calibration section reads the held-out rows (`held_out(ds)`: "validation", "train" or
-    None) and each model's advice (`advice(ds, model)`: a sentence or None), the Calibration
-    page's own (`answers.calibration.calibration_rows` and `calibration_advice_line`), passed in
-    because that module imports this one (its `KChoice`); without them the section says no rows
-    are held out.
     """
     from costlib.present.capacity_words import cap_share
 
@@ -663,6 +656,4 @@ def value_answer(
         k_sentence=value_k_sentence(choice, worth, unit),
         limit_note=limit_note,
         remember=remember,
-        held_out=held_out,
-        advice=advice,
     )

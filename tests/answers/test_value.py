@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from costlib import value
-from costlib.answers.calibration import calibration_advice_line, calibration_rows
+from costlib.answers.calibration import calibration_advice_line
 from costlib.answers.value import (
     K_GRID,
     VALUE_CAP_NO_VOLUME,
@@ -59,7 +59,7 @@ COSTS = {"": (1.0, 5.0)}
 
 def _answer(ds, **kw) -> ValueAnswer:
     options = {"worth": 1.0, "reject_worth": 0.0, "unit": "$", "volume": 1000.0}
-    options |= {"held_out": calibration_rows, "advice": calibration_advice_line} | kw
+    options |= kw
     return value_answer(ds, COSTS, names=NAMES, **options)
 
 
