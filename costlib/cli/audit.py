@@ -447,11 +447,12 @@ def run_audit(args) -> int:
             disparity_threshold=args.disparity_threshold,
         )
     notes = list(audit.notes) + [str(w.message) for w in caught if str(w.message) not in audit.notes]
-    from costlib.present.policy import default_rule
+    from costlib.present.policy import default_rule, randomised_rules
 
     rule = args.rule or default_rule(audit)  # what the verdict says to apply, as the page's policy
-    if rule not in audit.cutoffs:
-        raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in audit.cutoffs) + ".")
+    rules = [*audit.cutoffs, *randomised_rules(audit)]  # a randomised fairness rule's policy records its bands
+    if rule not in rules:
+        raise DataError(f'--rule "{rule}" is not one of the rules: ' + ", ".join(f'"{r}"' for r in rules) + ".")
     try:
         # refused here, before anything is written
         policy = policy_json(audit, rule) if args.policy else None

@@ -36,8 +36,9 @@ import pandas as pd
 from costlib.binary.model_sweeps import SINGLE_GROUP
 from costlib.core.errors import DataError
 from costlib.core.scales import SCALES, on_scale
-from costlib.handoff.randomised import MSG_IN_ESTIMATOR, MSG_NEEDS_IDS, randomised_flags, read_randomised
+from costlib.handoff.randomised import MSG_IN_ESTIMATOR, MSG_NEEDS_IDS, randomised_flags
 from costlib.loading.messages import q
+from costlib.present.policy_records import checked_randomised
 
 MSG_NOT_A_POLICY = (
     "This is not a policy: give a policy file (its path or its parsed JSON, written by audit --policy or the Costs "
@@ -157,7 +158,7 @@ def _short_form(policy: Mapping) -> PolicyCutoffs:
         scale,
         text["group"],
         text["positive"],
-        randomised=read_randomised(policy.get("randomised"), out),
+        randomised=checked_randomised(policy.get("randomised"), out),
     )
 
 
@@ -243,7 +244,7 @@ def read_policy(policy) -> PolicyCutoffs:
     else:
         raise DataError(MSG_NOT_A_POLICY.format(what=type(policy).__name__))
     p = loaded_cutoffs(load_policy(text))
-    return dataclasses.replace(p, randomised=read_randomised(raw, p.cutoffs)) if raw else p
+    return dataclasses.replace(p, randomised=checked_randomised(raw, p.cutoffs)) if raw else p
 
 
 def signed_cutoffs(policy, *, allow_unsigned: bool = False) -> PolicyCutoffs:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -41,53 +40,10 @@ MSG_ID_REPEATED = (
     "The case id {id} is given to cases {first:,} and {second:,} (counting from 1): ids must name one case each "
     "(the same id always gets the same draw)."
 )
-MSG_RECORD = (
-    '"randomised" must give, for each group, "low" (a number at most the group\'s cutoff) and "p" (a probability '
-    "from 0 to 1): {where} {what}."
-)
-MSG_NO_CUTOFF = '"randomised" names the group {group}, which has no cutoff in the policy.'
 MSG_IN_ESTIMATOR = (
     "The policy has randomised cutoffs, drawn from each case's id, which a scikit-learn model's predict does not "
     "get: decide these cases with apply_policy(..., case_ids=...) or costlib apply --id COL."
 )
-
-
-def read_randomised(raw, cutoffs: Mapping) -> dict | None:
-    """``{group name: (low, p)}`` from a policy's ``"randomised"`` field (a mapping of group to
-    ``{"low", "p"}``, or a list of records with ``"group"``), each group keyed as the policy's
-    cutoffs are (`costlib.present.policy.group_name`); None when the field is absent or empty.
-    DataError, naming the group, for a record that is not one or a group without a cutoff."""
-    from costlib.present.policy import MAX_RECORDS, group_name, read_number
-
-    if raw is None or (hasattr(raw, "__len__") and len(raw) == 0):
-        return None
-    if isinstance(raw, Mapping):
-        items = list(raw.items())
-    elif isinstance(raw, list):
-        items = []
-        for i, r in enumerate(raw):
-            if not isinstance(r, Mapping) or "group" not in r:
-                raise DataError(MSG_RECORD.format(where=f"record {i + 1}", what="has no group"))
-            items.append((r["group"], r))
-    else:
-        raise DataError(MSG_RECORD.format(where="the field", what=f"is a {type(raw).__name__}"))
-    if len(items) > MAX_RECORDS:
-        raise DataError(MSG_RECORD.format(where="the field", what=f"has more than {MAX_RECORDS:,} groups"))
-    out = {}
-    for g, r in items:
-        name = group_name(g)
-        where = f"the group {q(name)}"
-        if not isinstance(r, Mapping):
-            raise DataError(MSG_RECORD.format(where=where, what="is not a record"))
-        if name not in cutoffs:
-            raise DataError(MSG_NO_CUTOFF.format(group=q(name)))
-        low = read_number(r.get("low"), f'"randomised" {where} low', allow_inf=True)
-        p = read_number(r.get("p"), f'"randomised" {where} p')
-        if not 0 <= p <= 1 or not low <= cutoffs[name]:
-            what = f"has low {low:g} and p {p:g} (its cutoff is {cutoffs[name]:g})"
-            raise DataError(MSG_RECORD.format(where=where, what=what))
-        out[name] = (float(low), float(p))
-    return out or None
 
 
 def draws(case_ids, n: int) -> np.ndarray:

@@ -64,6 +64,7 @@ from costlib.present.policy_records import (
     checked_model_identity,
     checked_pooled_groups,
     checked_questions,
+    checked_randomised,
     checked_reference,
     checked_review,
 )
@@ -74,7 +75,8 @@ from costlib.present.policy_records import (
 from costlib.present.policy_fields import MAX_BYTES, group_name, policy_group  # noqa: F401
 
 POLICY_SCHEMA = "costlib.policy"  # the file format's name, not the module's
-POLICY_SCHEMA_VERSION = 7  # 7: "reference"; 6: "pooled_cutoff"; 5: "capacity", "random_share", "base_rate"
+#: 8: "randomised"; 7: "reference"; 6: "pooled_cutoff"; 5: "capacity", "random_share", "base_rate"
+POLICY_SCHEMA_VERSION = 8
 
 __all__ = ["POLICY_SCHEMA", "POLICY_SCHEMA_VERSION", "load_policy", "policy_dict", "policy_json"]
 
@@ -132,9 +134,10 @@ def policy_dict(
     rec = audit.recommendation
     cutoffs = audit.cutoffs
     rule = default_rule(audit) if rule is None else rule
-    if rule not in cutoffs:
-        raise ValueError(f"rule must be one of {list(cutoffs)}: got {rule!r}")
-    cut = cutoffs[rule]
+    randomised = randomised_rule(audit, rule)
+    if rule not in cutoffs and randomised is None:
+        raise ValueError(f"rule must be one of {[*cutoffs, *randomised_rules(audit)]}: got {rule!r}")
+    cut = cutoffs[rule] if randomised is None else randomised["cutoffs"]
     random_share = None
     if rule == R.AT_RANDOM:  # no cutoff: the score is not used, a share up to the review limit is picked at random
         random_share = float(rec.capacity)
@@ -146,10 +149,11 @@ def policy_dict(
     from costlib.present.words import cutoffs_text, rule_verdict_sentence
 
     shipped = rule in (rec.rule, rec.shipped_rule)  # what the recommendation says: its own verdict and headline
-    verdict = rec.verdict if shipped else rule_verdict(rec, rule)[0]
+    judged = None if randomised is None else randomised["judged"]  # (verdict, saving, low, high)
+    verdict = rec.verdict if shipped else (judged or rule_verdict(rec, rule))[0]
 
     bands = [{"group": json_value(b["group"]), "low": float(b["low"]), "high": float(b["high"])} for b in abstain_bands]
-    overall = audit.results.overall.loc[rule]
+    overall = audit.results.overall.loc[rule] if randomised is None else randomised["overall"]
     out = {
         "schema": POLICY_SCHEMA,
         "schema_version": POLICY_SCHEMA_VERSION,
@@ -188,15 +192,52 @@ def policy_dict(
         },
         "decision": audit.summary(),
         "verdict": verdict,
-        "headline": audit.verdict.headline if shipped else rule_verdict_sentence(rec, rule, audit.unit),
+        "headline": audit.verdict.headline if shipped else rule_verdict_sentence(rec, rule, audit.unit, judged=judged),
         "pooled_groups": [json_value(g) for g in rec.pooled],
         "model_is_useless": audit.model_is_useless,
         "review": dict.fromkeys(REVIEW_FIELDS),
     }
+    if randomised is not None:  # each group's band below its cutoff, flagged with probability p (drawn by case id)
+        out["randomised"] = [{"group": json_value(g), **band} for g, band in randomised["bands"].items()]
     if price_questions:
         out["price_questions"] = dict(price_questions)
     out["reference"] = audit.reference  # last: a long block of numbers a reader skips
     return out
+
+
+def randomised_rules(audit) -> list[str]:
+    """The audit's fairness rules with randomised cutoffs (`binary.fair_random`) that meet their
+    constraint: they are not among the recommendation's rules, and a policy records their bands."""
+    s = audit.fairness_summary
+    if s is None or "randomised" not in getattr(s, "columns", ()):
+        return []
+    return [r for r, rand, f in zip(s["rule"], s["randomised"], s["feasible"], strict=True) if rand and f]
+
+
+def randomised_rule(audit, rule: str) -> dict | None:
+    """What a policy of the randomised fairness rule `rule` records (None for another rule):
+    ``cutoffs`` {group: cutoff}, ``bands`` {group: {"low", "p"}} (groups with 0 < p < 1),
+    ``overall`` its expected cost per case where judged (no interval: a rule the recommendation
+    did not judge) and ``judged``, its verdict against the choice without a model by the one ship
+    rule: with no interval it is never "ship the model"."""
+    if rule not in randomised_rules(audit):
+        return None
+    from costlib.core.ship import ship_verdict
+
+    long = audit.fairness[audit.fairness["rule"] == rule]
+    cut = {g: float(t) for g, t in zip(long["group"], long["threshold"], strict=True)}
+    bands = {
+        g: {"low": json_cutoff(lo), "p": float(p)}
+        for g, lo, p in zip(long["group"], long["low"], long["p"], strict=True)
+        if 0 < p < 1
+    }
+    row = audit.fairness_summary.set_index("rule").loc[rule]
+    cost = float(row["cost_per_case_test"])
+    rec = audit.recommendation
+    saving = float(rec.baseline_cost - cost)
+    verdict = ship_verdict(saving, math.nan, math.nan)
+    overall = {"cost_per_case": cost, "low": math.nan, "high": math.nan}
+    return {"cutoffs": cut, "bands": bands, "overall": overall, "judged": (verdict, saving, math.nan, math.nan)}
 
 
 def policy_json(audit, rule: str | None = None, **kwargs) -> str:
@@ -288,6 +329,7 @@ def load_policy(text: str | bytes) -> dict:
     missing = [g for g in thresholds if g not in prices]
     if missing:
         raise PolicyFileError(f"the group {q(missing[0])} has a cutoff but no prices")
+    randomised = checked_randomised(policy.get("randomised"), thresholds)
     bands_in = policy.get("abstain_bands") or []
     if not isinstance(bands_in, list) or len(bands_in) > MAX_RECORDS:
         raise PolicyFileError('"abstain_bands" must be a list of records with group, low and high')
@@ -335,6 +377,7 @@ def load_policy(text: str | bytes) -> dict:
         "prices": prices,
         "thresholds": thresholds,
         "pooled_cutoff": pooled,
+        "randomised": randomised,
         "pooled_groups": checked_pooled_groups(policy),
         "abstain_bands": bands,
         "volume": volume,

@@ -14,10 +14,13 @@ from collections.abc import Mapping
 
 from costlib.binary import elicit
 from costlib.core import settings
+from costlib.core.errors import DataError
+from costlib.loading.messages import q
 from costlib.present.policy_fields import (
     MAX_RECORDS,
     MAX_TEXT,
     PolicyFileError,
+    group_name,
     is_positive,
     policy_group,
     read_number,
@@ -278,3 +281,50 @@ def checked_capacity(record, notes: list) -> dict | None:
             notes.append(MSG_CASES_PER_MONTH.format(high=high, value=short_repr(n), share=f"{share:.4g}"))
         n = None if note else checked
     return {"max_flagged": share, "cases_per_month": n}
+
+
+# ---------------------------------------------------------------------------------------
+# Randomised cutoffs (`binary.fair_random`), drawn by case id when applied (`handoff.randomised`)
+
+MSG_RECORD = (
+    '"randomised" must give, for each group, "low" (a number at most the group\'s cutoff) and "p" (a probability '
+    "from 0 to 1): {where} {what}."
+)
+MSG_NO_CUTOFF = '"randomised" names the group {group}, which has no cutoff in the policy.'
+
+
+def checked_randomised(raw, cutoffs: Mapping) -> dict | None:
+    """``{group name: (low, p)}`` from a policy's ``"randomised"`` field (a mapping of group to
+    ``{"low", "p"}``, or a list of records with ``"group"``), each group keyed as the policy's
+    cutoffs are (`policy_fields.group_name`); None when the field is absent or empty.
+    DataError, naming the group, for a record that is not one, a `p` outside 0 to 1, a `low` above
+    the group's cutoff or a group without a cutoff."""
+    if raw is None or (hasattr(raw, "__len__") and len(raw) == 0):
+        return None
+    if isinstance(raw, Mapping):
+        items = list(raw.items())
+    elif isinstance(raw, list):
+        items = []
+        for i, r in enumerate(raw):
+            if not isinstance(r, Mapping) or "group" not in r:
+                raise DataError(MSG_RECORD.format(where=f"record {i + 1}", what="has no group"))
+            items.append((r["group"], r))
+    else:
+        raise DataError(MSG_RECORD.format(where="the field", what=f"is a {type(raw).__name__}"))
+    if len(items) > MAX_RECORDS:
+        raise DataError(MSG_RECORD.format(where="the field", what=f"has more than {MAX_RECORDS:,} groups"))
+    out = {}
+    for g, r in items:
+        name = group_name(g)
+        where = f"the group {q(name)}"
+        if not isinstance(r, Mapping):
+            raise DataError(MSG_RECORD.format(where=where, what="is not a record"))
+        if name not in cutoffs:
+            raise DataError(MSG_NO_CUTOFF.format(group=q(name)))
+        low = read_number(r.get("low"), f'"randomised" {where} low', allow_inf=True)
+        p = read_number(r.get("p"), f'"randomised" {where} p')
+        if not 0 <= p <= 1 or not low <= cutoffs[name]:
+            what = f"has low {low:g} and p {p:g} (its cutoff is {cutoffs[name]:g})"
+            raise DataError(MSG_RECORD.format(where=where, what=what))
+        out[name] = (float(low), float(p))
+    return out or None

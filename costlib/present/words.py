@@ -329,13 +329,14 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
     )
 
 
-def rule_verdict_sentence(rec, rule: str, unit: str = "") -> str:
+def rule_verdict_sentence(rec, rule: str, unit: str = "", *, judged: tuple | None = None) -> str:
     """The verdict of shipping `rule` rather than the recommendation (a policy that records a
-    fairness-constrained rule), in one sentence that starts with the verdict."""
+    fairness-constrained rule), in one sentence that starts with the verdict; `judged` is its
+    (verdict, saving, low, high) when the recommendation did not judge it (a randomised rule)."""
     from costlib.binary.decision import rule_verdict
     from costlib.core import rules as R
 
-    verdict, saving, low, high = rule_verdict(rec, rule)
+    verdict, saving, low, high = judged or rule_verdict(rec, rule)
     base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
     iv = interval(low, high, unit)
     tiny = abs(saving) <= 1e-9 * max(1.0, abs(rec.baseline_cost))

@@ -179,8 +179,18 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
     over = res.overall
     feasible = {
         r: bool(w)
-        for r, f, w in zip(summary["rule"], summary["feasible"], summary["within_tolerance_on_test"], strict=True)
-        if f and r in over.index and not over_capacity(over, r, rec.capacity)  # randomised: no policy file here yet
+        for r, f, w, rand in zip(
+            summary["rule"],
+            summary["feasible"],
+            summary["within_tolerance_on_test"],
+            summary["randomised"],
+            strict=True,
+        )
+        if f
+        and (
+            (r in over.index and not over_capacity(over, r, rec.capacity))
+            or (rand and rec.capacity is None)  # randomised: its file records the bands (its share flagged: unlimited)
+        )
     }
     if feasible:
         fair_policy(feasible)
