@@ -259,7 +259,7 @@ def costs_verdict(
     return words.recommendation_verdict(rec, unit=unit, volume=volume, disparities=said_disparities(gaps, by_column))
 
 
-DISPARITIES_TITLE = "Disparities against the largest group"
+DISPARITIES_TITLE = "Disparities against a reference group"
 
 
 def chosen_reference(value, groups) -> object:
