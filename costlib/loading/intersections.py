@@ -129,18 +129,18 @@ def intersection_groups(t, columns: Sequence[str], top_groups: int | None) -> tu
     """
     from costlib.loading import roles
 
-    coded = [roles._missing_group(t, c) for c in columns]
+    coded = [roles.missing_group(t, c) for c in columns]
     codes, names, parts = combine(coded, name=t.name, columns=columns)
     label = intersection_key(columns)
     by_name = dict(zip(names, parts, strict=True))
     pooled = top_groups is not None and len(names) > max(1, int(top_groups))
     if top_groups is not None:
-        codes, kept = roles._top_groups(t, label, codes, names, max(1, int(top_groups)))
+        codes, kept = roles.keep_top_groups(t, label, codes, names, max(1, int(top_groups)))
     elif len(names) > roles.MAX_GROUPS:
-        raise roles._too_many_groups(t, label, codes, names)
+        raise roles.too_many_groups_refusal(t, label, codes, names)
     else:
         kept = names
-    roles._note_one_row_groups(t, label, codes, kept)
+    roles.note_one_row_groups(t, label, codes, kept)
     out = {g: by_name[g] for g in (kept[:-1] if pooled else kept)}
     if pooled:
         other = kept[-1]

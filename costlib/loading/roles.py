@@ -328,16 +328,16 @@ def split(t: Table, column: str) -> np.ndarray:
 def groups(t: Table, column: str, top_groups: int | None) -> np.ndarray:
     """Group names (str) per row: blanks become a group of their own; with `top_groups`,
     the smaller groups are put together; more than MAX_GROUPS groups is a DataError."""
-    codes, names = _missing_group(t, column)
+    codes, names = missing_group(t, column)
     if top_groups is not None:
-        codes, names = _top_groups(t, column, codes, names, max(1, int(top_groups)))
+        codes, names = keep_top_groups(t, column, codes, names, max(1, int(top_groups)))
     elif len(names) > MAX_GROUPS:
-        raise _too_many_groups(t, column, codes, names)
-    _note_one_row_groups(t, column, codes, names)
+        raise too_many_groups_refusal(t, column, codes, names)
+    note_one_row_groups(t, column, codes, names)
     return np.array(names, dtype=object)[codes]
 
 
-def _missing_group(t: Table, column: str) -> tuple[np.ndarray, list[str]]:
+def missing_group(t: Table, column: str) -> tuple[np.ndarray, list[str]]:
     """`cells.group_codes` of `column`, with a note naming the blank cells' rows and their group."""
     codes, names, blank = group_codes(t.col(column))
     if blank.any():
@@ -345,7 +345,9 @@ def _missing_group(t: Table, column: str) -> tuple[np.ndarray, list[str]]:
     return codes, names
 
 
-def _top_groups(t: Table, column: str, codes: np.ndarray, names: list[str], top: int) -> tuple[np.ndarray, list[str]]:
+def keep_top_groups(
+    t: Table, column: str, codes: np.ndarray, names: list[str], top: int
+) -> tuple[np.ndarray, list[str]]:
     k = len(names)
     if k <= top:
         return codes, names
@@ -371,7 +373,7 @@ def _top_groups(t: Table, column: str, codes: np.ndarray, names: list[str], top:
     return lut[codes], kept_names + [other]
 
 
-def _too_many_groups(t: Table, column: str, codes: np.ndarray, names: list[str]) -> DataError:
+def too_many_groups_refusal(t: Table, column: str, codes: np.ndarray, names: list[str]) -> DataError:
     k = len(names)
     n_of = counts(codes, k)
     first = first_rows(codes, k)
@@ -384,7 +386,7 @@ def _too_many_groups(t: Table, column: str, codes: np.ndarray, names: list[str])
     )
 
 
-def _note_one_row_groups(t: Table, column: str, codes: np.ndarray, names: list[str]) -> None:
+def note_one_row_groups(t: Table, column: str, codes: np.ndarray, names: list[str]) -> None:
     k = len(names)
     single = [i for i, c in enumerate(counts(codes, k)) if c == 1]
     if not single:
