@@ -7,6 +7,7 @@ import io
 
 import pandas as pd
 import pytest
+from counting_memo import Store
 
 from costlib.answers.audit import dataset_models
 from costlib.answers.costs import CostsAnswer, costs_answer, costs_verdict, prices_key
@@ -20,19 +21,6 @@ def models():
     s = SAMPLES["screening"]
     ds = prepare(pd.read_csv(io.BytesIO(sample_bytes("screening"))), s.mapping, name=s.filename, fingerprint="s")
     return dataset_models(ds, tuple(ds.scores))
-
-
-class Store:
-    """A memo that counts what it computes."""
-
-    def __init__(self):
-        self.kept, self.made = {}, []
-
-    def __call__(self, name, key, compute):
-        if (name, key) not in self.kept:
-            self.made.append(name)
-            self.kept[(name, key)] = compute()
-        return self.kept[(name, key)]
 
 
 def test_the_answer_is_the_recommendation_the_page_would_make(models):

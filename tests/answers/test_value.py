@@ -9,6 +9,7 @@ import io
 import numpy as np
 import pandas as pd
 import pytest
+from counting_memo import Store
 
 from costlib import value
 from costlib.answers.calibration import calibration_advice_line
@@ -38,19 +39,6 @@ from costlib.present import page_answers
 def screening():
     s = SAMPLES["screening"]
     return prepare(pd.read_csv(io.BytesIO(sample_bytes("screening"))), s.mapping, name=s.filename, fingerprint="s")
-
-
-class Store:
-    """A memo that counts what it computes."""
-
-    def __init__(self):
-        self.kept, self.made = {}, []
-
-    def __call__(self, name, key, compute):
-        if (name, key) not in self.kept:
-            self.made.append(name)
-            self.kept[(name, key)] = compute()
-        return self.kept[(name, key)]
 
 
 NAMES = [""]

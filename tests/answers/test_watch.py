@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from counting_memo import Store
 
 from costlib.answers.watch import (
     SAMPLE_COLUMNS,
@@ -25,19 +26,6 @@ from costlib.watch import sample
 from costlib.watch.report import watch_report
 
 RESAMPLES = 200
-
-
-class Store:
-    """A memo that counts what it computes."""
-
-    def __init__(self):
-        self.kept, self.made = {}, []
-
-    def __call__(self, name, key, compute):
-        if (name, key) not in self.kept:
-            self.made.append(name)
-            self.kept[(name, key)] = compute()
-        return self.kept[(name, key)]
 
 
 @pytest.fixture(scope="module")
