@@ -81,7 +81,7 @@ _EXPORTS = {
     # the hand-off to the model that serves a policy
     "apply_policy": "costlib.handoff.policy",
     "cost_scorer": "costlib.handoff.scorer",
-    "policy_estimator": "costlib.handoff.policy",
+    "policy_estimator": "costlib.handoff.serving",
     # value of a selective classifier
     "CostSensitiveValue": "costlib.value.cost_sensitive",
     "ValueResult": "costlib.value.contract",

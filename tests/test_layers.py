@@ -20,9 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 KNOWN_UP = {
     ("costlib.watch.report", "costlib.handoff.policy"),
 }
-KNOWN_CIRCLES = {
-    frozenset({"costlib.handoff.estimator", "costlib.handoff.policy"}),
-}
+KNOWN_CIRCLES: set = set()
 
 
 def layer_table(readme: str) -> list[list[str]]:

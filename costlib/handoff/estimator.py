@@ -1,7 +1,7 @@
 """`PolicyClassifier`: a policy's per-group cutoffs inside the scikit-learn model that serves
-them (`costlib.handoff.policy.policy_estimator` makes one). This module subclasses
-scikit-learn's estimator classes, so it imports scikit-learn; `costlib.handoff.policy` does not
-until a model is wrapped.
+them (`costlib.handoff.serving.policy_estimator` makes one). This module subclasses
+scikit-learn's estimator classes, so it imports scikit-learn; `costlib.handoff.serving` and
+`costlib.handoff.policy` do not until a model is wrapped.
 
 `PolicyClassifier` passes scikit-learn's ``check_estimator`` but for the checks that
 `expected_failed_checks` names, each with its reason.
