@@ -306,7 +306,36 @@ def _rule_counts(ms, results, rule: str):
     if r is not None and rule in r.rules:
         i = r.rules.index(rule)
         draws = (r.tp[:, i, :], r.fp[:, i, :], r.fn[:, i, :], np.asarray(r.n, dtype=np.float64))
+    crossed = _cross_fitted_counts(ms, results, rule)
+    if crossed is not None:  # no split: each row judged by a cutoff fitted without it, as the costs are
+        shift = [
+            np.asarray(c, dtype=np.float64) - np.asarray(o, dtype=np.float64)
+            for c, o in zip(crossed, (tp, fp, fn), strict=True)
+        ]
+        tp, fp, fn = (list(map(float, c)) for c in crossed)
+        if draws is not None:  # the resamples' spread about the cross-fitted counts (`centred_interval`'s reading)
+            draws = (*(d + s_[None, :] for d, s_ in zip(draws[:3], shift, strict=True)), draws[3])
     return tp, fp, fn, n, draws
+
+
+def _cross_fitted_counts(ms, results, rule: str):
+    """(tp, fp, fn) per group of a fitted rule judged by cross-fitting (`RuleResults.estimate`
+    is `honest.CROSS_FITTED`: without a split, its cutoffs were fitted on the judged rows); None
+    for any other rule, or with a split. Read off the rule's rows of ``by_group``, which
+    `judged_rules.judge_fitted` rewrote with the cross-fitted counts."""
+    from costlib.binary import honest as H
+    from costlib.binary.judged_rules import FITTED
+
+    if results.estimate != H.CROSS_FITTED or rule not in FITTED:
+        return None
+    rows = results.by_group[results.by_group["rule"] == rule].set_index("group")
+    if not set(ms.groups) <= set(rows.index):
+        return None
+    rows = rows.loc[list(ms.groups)]
+    n = rows["n"].to_numpy(dtype=np.float64)
+    fp, fn = rows["fp"].to_numpy(dtype=np.float64), rows["fn"].to_numpy(dtype=np.float64)
+    tp = rows["flagged_rate"].to_numpy(dtype=np.float64) * n - fp
+    return tp, fp, fn
 
 
 def rule_disparities(ms, results, rule: str, prices, *, reference=None, pooled: Sequence = (), threshold=THRESHOLD):
