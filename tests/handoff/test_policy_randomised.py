@@ -17,8 +17,8 @@ from costlib.binary.fairness import fair_cutoffs
 from costlib.core.prices import prices_for
 from costlib.core.sweep import grouped_sweep
 from costlib.handoff import randomised as RZ
-from costlib.handoff.serving import policy_estimator
 from costlib.handoff.policy import apply_policy
+from costlib.handoff.serving import policy_estimator
 
 POLICY = {
     "rule": "fair: demographic parity",
