@@ -21,7 +21,7 @@ from views._ui.data import PRICES_PAGE, group_names, model_sweeps
 from views._ui.details import details_on, details_setting
 from views._ui.display import say, show_chart, show_metrics, show_verdict
 from views._ui.limit import limit_inputs
-from views._ui.memo import memo
+from views._ui.memo import memo, memo_of
 from views._ui.page import live, refit_handed, setup
 from views._ui.policy import (
     LIVE_AUDIT,
@@ -52,10 +52,6 @@ reference = reference_setting(names)  # the disparities' reference group (None: 
 setting_notes()  # the settings above, from a link
 
 
-def remember(name: str, key: tuple, compute):
-    return memo(name, ds, key, compute)
-
-
 def answer_at(costs: dict) -> answers.CostsAnswer:
     """The page's one answer at the price book `costs`, remembered by its settings."""
     return memo(
@@ -69,7 +65,7 @@ def answer_at(costs: dict) -> answers.CostsAnswer:
             share=share,
             unit=unit,
             volume=volume,
-            remember=remember,
+            remember=memo_of(ds),
             group_parts=ds.group_parts,
             group_columns=ds.mapping.group_columns,
             reference=reference,

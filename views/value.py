@@ -9,7 +9,7 @@ from views._ui import value_inputs
 from views._ui.data import group_names
 from views._ui.details import details_setting
 from views._ui.display import say, show_chart, show_metrics, show_table, show_verdict
-from views._ui.memo import memo
+from views._ui.memo import memo, memo_of
 from views._ui.page import live, setup
 from views._ui.prices import stored_costs
 
@@ -21,10 +21,6 @@ ds, unit, volume = setup(
 )
 names = group_names(ds)
 costs = stored_costs(names)
-
-
-def remember(name: str, key: tuple, compute):
-    return memo(name, ds, key, compute)
 
 
 def answer_at(worth: float, reject_worth: float, moved_k: float | None) -> answers.ValueAnswer:
@@ -44,7 +40,7 @@ def answer_at(worth: float, reject_worth: float, moved_k: float | None) -> answe
             cap=cap,
             unit=unit,
             volume=volume,
-            remember=remember,
+            remember=memo_of(ds),
         ),
     )
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from costlib.answers import audit
+from costlib.answers.remembering import compute_now
 from costlib.binary import elicit, robust
 from costlib.binary.sensitivity import price_maps as binary_maps
 from costlib.binary.sensitivity import price_scale, ratio_range
@@ -378,10 +379,6 @@ def capacity_view(models: Mapping, rec, unlimited, *, volume: float | None, unit
     return CapacityView(within, price_words, figures.capacity_figure(price, volume=volume, unit=unit), price)
 
 
-def _just_compute(name: str, key: tuple, compute):
-    return compute()
-
-
 def prices_key(models: Mapping, costs: Mapping) -> tuple:
     """The identity of a price book for these models' groups (`Prices.key`): what a result that
     depends on the prices is remembered under."""
@@ -464,7 +461,7 @@ def costs_answer(
     share: float | None = None,
     unit: str = "",
     volume: float | None = None,
-    remember=_just_compute,
+    remember=compute_now,
     group_parts=None,
     group_columns=(),
     reference=None,

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from costlib import value
+from costlib.answers.remembering import compute_now
 from costlib.calibration import apply_temperature, fit_temperature
 from costlib.core import settings
 from costlib.core.dataset import Dataset
@@ -446,10 +447,6 @@ K_GRID = np.linspace(settings.K.low, settings.K.high, 201)  # the k axis of the 
 VALUE_VERDICT_MORE = "Why not the formula threshold?"  # the title of the verdict's details
 
 
-def _just_compute(name: str, key: tuple, compute):
-    return compute()
-
-
 @dataclass(eq=False)
 class ValueAnswer:
     """What the Value page shows at one price book, one worth of a right answer and of a case
@@ -613,7 +610,7 @@ def value_answer(
     cap: float | None = None,
     unit: str = "",
     volume: float = 0.0,
-    remember=_just_compute,
+    remember=compute_now,
 ) -> ValueAnswer:
     """The Value page's answer on `ds` at the price book `costs` ({group: (c_fp, c_fn)} for the
     groups `names`), a right answer worth `worth` and a case handed over `reject_worth` (in the

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from costlib.answers.remembering import compute_now
 from costlib.loading.messages import q
 from costlib.present import figures
 from costlib.present.watch_words import (
@@ -43,10 +44,6 @@ LAST_NOTE = "Showing your last inputs ({name}). Upload others to replace them."
 SAMPLE_BUTTON = "Show the built-in sample instead"
 
 
-def _just_compute(name: str, key: tuple, compute):
-    return compute()
-
-
 @dataclass(frozen=True, eq=False)
 class WatchAnswer:
     """What the Watch page shows for one policy watched on one file of newer cases, read by one
@@ -72,7 +69,7 @@ class WatchAnswer:
     columns: dict | None = None
     unit: str = ""
     n_resamples: int = 0
-    remember: object = _just_compute
+    remember: object = compute_now
 
     readings_what = READINGS_WHAT
     readings_columns = READINGS_NARROW
@@ -334,7 +331,7 @@ def watch_answer(
     freq: str,
     n_resamples: int,
     unit: str,
-    remember=_just_compute,
+    remember=compute_now,
 ) -> WatchAnswer:
     """The Watch page's answer (`costlib.watch.report.watch_report`, its verdict, table and chart);
     amounts are what the file's own cases cost, in the policy's unit (else `unit`).

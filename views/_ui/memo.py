@@ -110,6 +110,11 @@ def memo(name: str, ds: Dataset, args: tuple, compute: Callable):
     return remember(key, compute)
 
 
+def memo_of(ds: Dataset) -> Callable:
+    """`memo` for the data set `ds`, as the answer objects call it: ``remember(name, key, compute)``."""
+    return lambda name, key, compute: memo(name, ds, key, compute)
+
+
 def remember(
     key: tuple,
     compute: Callable,
