@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from cli_support import run_main
 
 from costlib.__main__ import main
 from costlib.present.policy import load_policy
@@ -105,21 +106,15 @@ def test_missing_column_exits_2_with_a_sentence():
 # In-process runs of main() for the remaining paths (same code, no interpreter start-up).
 
 
-def _main(capsys, *args: str):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_same_prices_without_the_flag_exit_0(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
-    code, out, _ = _main(capsys, *BASE, "--c-fp", "20", "--c-fn", "1")
+    code, out, _ = run_main(capsys, *BASE, "--c-fp", "20", "--c-fn", "1")
     assert code == 0 and USELESS in out
 
 
 def test_without_split_warns_and_uses_every_row(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
-    code, out, err = _main(
+    code, out, err = run_main(
         capsys,
         "audit",
         SAMPLE,
@@ -230,12 +225,12 @@ def test_json_is_the_decision_summary_and_nothing_else(c_fp, c_fn):
 )
 def test_bad_settings_exit_2(capsys, monkeypatch, tmp_path, args, words):
     monkeypatch.chdir(ROOT)
-    code, _, err = _main(capsys, *BASE, *args)
+    code, _, err = run_main(capsys, *BASE, *args)
     assert code == 2 and words in err
 
 
 def test_missing_file_exits_2(capsys, tmp_path):
-    code, _, err = _main(
+    code, _, err = run_main(
         capsys, "audit", str(tmp_path / "nope.csv"), "--label", "y", "--score", "s", "--c-fp", "1", "--c-fn", "1"
     )
     assert code == 2 and "cannot be read" in err
@@ -351,13 +346,13 @@ def test_fail_unless_ship_exits_1_unless_the_verdict_is_ship(
     monkeypatch.chdir(ROOT)
     args = ["audit", SAMPLE, "--label", "two_year_recid", "--score", "p_recid", "--split", "split"]
     args += ["--c-fp", c_fp, "--c-fn", c_fn, "--resamples", "200", "--json"]
-    code, out, _ = _main(capsys, *args, "--fail-unless-ship")
+    code, out, _ = run_main(capsys, *args, "--fail-unless-ship")
     summary = json.loads(out)  # the summary is printed whatever the exit code
     assert summary["verdict"] == verdict and summary["ship_model"] == (verdict == "ship the model")
     assert code == unless_ship
-    assert _main(capsys, *args, "--fail-if-worse-than-nobody")[0] == if_worse
-    assert _main(capsys, *args, "--fail-unless-ship", "--fail-if-worse-than-nobody")[0] == max(unless_ship, if_worse)
-    assert _main(capsys, *args)[0] == 0
+    assert run_main(capsys, *args, "--fail-if-worse-than-nobody")[0] == if_worse
+    assert run_main(capsys, *args, "--fail-unless-ship", "--fail-if-worse-than-nobody")[0] == max(unless_ship, if_worse)
+    assert run_main(capsys, *args)[0] == 0
 
 
 def test_score_help_says_which_model_is_audited(capsys):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from cli_support import run_main
 
 from costlib.__main__ import main
 
@@ -39,12 +40,6 @@ def _args(path, *more: str) -> list[str]:
     ]
 
 
-def _main(capsys, *args: str):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.fixture(scope="module")
 def even(tmp_path_factory) -> Path:
     """Two groups with exactly the same rows: every disparity is 1, none fails."""
@@ -63,23 +58,23 @@ def hostile(tmp_path_factory) -> Path:
 
 
 def test_fail_if_disparity_exits_1_when_a_disparity_fails_and_0_when_none_does(capsys, even):
-    code, out, _ = _main(capsys, *_args(SAMPLE, "--json", "--fail-if-disparity"))
+    code, out, _ = run_main(capsys, *_args(SAMPLE, "--json", "--fail-if-disparity"))
     block = json.loads(out)["disparities"]
     assert block["fails"] is True and code == 1
-    assert _main(capsys, *_args(SAMPLE, "--json"))[0] == 0  # without the flag, the same audit exits 0
-    code, out, _ = _main(capsys, *_args(even, "--json", "--fail-if-disparity"))
+    assert run_main(capsys, *_args(SAMPLE, "--json"))[0] == 0  # without the flag, the same audit exits 0
+    code, out, _ = run_main(capsys, *_args(even, "--json", "--fail-if-disparity"))
     block = json.loads(out)["disparities"]
     assert block["fails"] is False and block["largest_failing"] is None and code == 0
     assert block["metrics"]["flagged_rate"]["two"]["ratio"] == 1.0
 
 
 def test_reference_group_is_chosen_and_an_unknown_one_is_refused(capsys):
-    code, out, _ = _main(capsys, *_args(SAMPLE, "--json", "--reference-group", "Caucasian"))
+    code, out, _ = run_main(capsys, *_args(SAMPLE, "--json", "--reference-group", "Caucasian"))
     block = json.loads(out)["disparities"]
     assert code == 0 and block["reference_group"] == "Caucasian" and block["reference_chosen"] == "given"
-    code, out, _ = _main(capsys, *_args(SAMPLE, "--json"))
+    code, out, _ = run_main(capsys, *_args(SAMPLE, "--json"))
     assert json.loads(out)["disparities"]["reference_group"] == "African-American"  # the largest on the test rows
-    code, out, err = _main(capsys, *_args(SAMPLE, "--json", "--reference-group", "Martian"))
+    code, out, err = run_main(capsys, *_args(SAMPLE, "--json", "--reference-group", "Martian"))
     assert code == 2 and out == "" and "Traceback" not in err
     assert "Martian" in err and "Caucasian" in err and len(err.strip().splitlines()) == 1
 
@@ -87,50 +82,50 @@ def test_reference_group_is_chosen_and_an_unknown_one_is_refused(capsys):
 def test_the_disparity_flags_need_a_group(capsys):
     args = [a for a in _args(SAMPLE) if a not in ("--group", "race")]
     for flag in (["--fail-if-disparity"], ["--reference-group", "Caucasian"]):
-        code, out, err = _main(capsys, *args, *flag)
+        code, out, err = run_main(capsys, *args, *flag)
         assert code == 2 and "needs --group" in err and flag[0] in err
 
 
 def test_headline_names_the_largest_failing_disparity_and_only_then(capsys, even):
-    code, out, _ = _main(capsys, *_args(SAMPLE, "--json"))
+    code, out, _ = run_main(capsys, *_args(SAMPLE, "--json"))
     block = json.loads(out)["disparities"]
     big = block["largest_failing"]
-    code, out, _ = _main(capsys, *_args(SAMPLE))
+    code, out, _ = run_main(capsys, *_args(SAMPLE))
     headline = next(line for line in out.splitlines() if line.startswith("Not clearly better"))
     assert "But under the model's rule" in headline and f"“{big['group']}”" in headline
     assert "the four-fifths rule fails" in headline
     assert "Disparities of" in out and "false negative rate" in out  # the table, under its caption
-    code, out, _ = _main(capsys, *_args(even))
+    code, out, _ = run_main(capsys, *_args(even))
     assert "But under the model's rule" not in out and "four-fifths rule fails" not in out
 
 
 def test_report_has_the_disparities_table_and_the_headline(capsys, tmp_path, even):
     report = tmp_path / "r.html"
-    assert _main(capsys, *_args(SAMPLE, "--report", str(report)))[0] == 0
+    assert run_main(capsys, *_args(SAMPLE, "--report", str(report)))[0] == 0
     text = report.read_text()
     assert "<caption>Disparities of" in text and "the four-fifths rule fails" in text
     report2 = tmp_path / "r2.html"
-    assert _main(capsys, *_args(even, "--report", str(report2)))[0] == 0
+    assert run_main(capsys, *_args(even, "--report", str(report2)))[0] == 0
     assert "<caption>Disparities of" in report2.read_text()
     assert "the four-fifths rule fails" not in report2.read_text()
 
 
 def test_hostile_group_names_stay_text_in_report_json_and_printout(capsys, tmp_path, hostile):
     report = tmp_path / "h.html"
-    code, out, _ = _main(capsys, *_args(hostile, "--json", "--reference-group", HOSTILE, "--report", str(report)))
+    code, out, _ = run_main(capsys, *_args(hostile, "--json", "--reference-group", HOSTILE, "--report", str(report)))
     assert code == 0
     block = json.loads(out)["disparities"]
     assert block["reference_group"] == HOSTILE and HOSTILE in block["metrics"]["flagged_rate"]
     text = report.read_text()
     assert "<img src=x" not in text and _html.escape(HOSTILE, quote=True) in text
-    code, out, _ = _main(capsys, *_args(hostile, "--reference-group", HOSTILE))
+    code, out, _ = run_main(capsys, *_args(hostile, "--reference-group", HOSTILE))
     assert code == 0 and HOSTILE in out  # printed as the text it is
 
 
 def test_a_stated_threshold_is_the_one_judged_and_said(capsys):
     """--disparity-threshold R: a ratio passes inside [R, 1/R]. A looser R passes what the
     four-fifths rule fails, the JSON records R, and the headline names the range it used."""
-    code, out, _ = _main(capsys, *_args(SAMPLE, "--json", "--fail-if-disparity"))
+    code, out, _ = run_main(capsys, *_args(SAMPLE, "--json", "--fail-if-disparity"))
     four_fifths = json.loads(out)["disparities"]
     worst = max(
         max(r["ratio"], 1 / r["ratio"])
@@ -140,11 +135,13 @@ def test_a_stated_threshold_is_the_one_judged_and_said(capsys):
     )
     assert code == 1
     loose = max(0.5, round(1 / worst - 0.01, 2))
-    code, out, _ = _main(capsys, *_args(SAMPLE, "--json", "--fail-if-disparity", "--disparity-threshold", str(loose)))
+    code, out, _ = run_main(
+        capsys, *_args(SAMPLE, "--json", "--fail-if-disparity", "--disparity-threshold", str(loose))
+    )
     block = json.loads(out)["disparities"]
     assert block["threshold"] == pytest.approx(loose)
     assert code == (1 if block["fails"] else 0) and (block["fails"] is False or loose == 0.5)
-    _, out, _ = _main(capsys, *_args(SAMPLE, "--disparity-threshold", "0.9"))
+    _, out, _ = run_main(capsys, *_args(SAMPLE, "--disparity-threshold", "0.9"))
     assert "the disparity range 0.9 to 1.11" in out
 
 
@@ -156,5 +153,5 @@ def test_a_threshold_out_of_its_bound_or_without_a_group_is_refused(capsys):
         assert exit_.value.code == 2 and out == "" and "Traceback" not in err
         assert "argument --disparity-threshold: the disparity threshold must be a number from 0.5 to 1" in err
     args = [a for a in _args(SAMPLE) if a not in ("--group", "race")]
-    code, _, err = _main(capsys, *args, "--disparity-threshold", "0.9")
+    code, _, err = run_main(capsys, *args, "--disparity-threshold", "0.9")
     assert code == 2 and "needs --group" in err and "--disparity-threshold" in err

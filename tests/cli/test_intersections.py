@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from cli_support import run_main
 
 import costlib
 from costlib import apply_policy
-from costlib.__main__ import main
 from costlib.loading.intersections import key_column
 from costlib.present.policy import load_policy
 
@@ -43,12 +43,6 @@ def _args(path, *more: str) -> list[str]:
     ]
 
 
-def _main(capsys, *args: str):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory) -> Path:
     df = pd.read_csv(SAMPLE)
@@ -59,7 +53,7 @@ def hostile(tmp_path_factory) -> Path:
 
 
 def test_json_names_the_intersections_and_each_column_alone(capsys):
-    code, out, _ = _main(capsys, *_args(SAMPLE, "--group", "race", "--group", "sex", "--json"))
+    code, out, _ = run_main(capsys, *_args(SAMPLE, "--group", "race", "--group", "sex", "--json"))
     assert code == 0
     s = json.loads(out)
     assert s["data"]["group"] == "race × sex" and s["data"]["group_columns"] == ["race", "sex"]
@@ -86,7 +80,7 @@ def test_json_names_the_intersections_and_each_column_alone(capsys):
 
 
 def test_printout_names_the_group_columns_and_has_a_table_per_column(capsys):
-    code, out, _ = _main(capsys, *_args(SAMPLE, "--group", "race", "--group", "sex"))
+    code, out, _ = run_main(capsys, *_args(SAMPLE, "--group", "race", "--group", "sex"))
     assert code == 0
     assert 'groups the intersections of "race" × "sex"' in out
     assert "African-American × Female: c_fp 1, c_fn 3" in out
@@ -95,7 +89,7 @@ def test_printout_names_the_group_columns_and_has_a_table_per_column(capsys):
 
 
 def test_per_group_prices_and_the_reference_group_name_intersections(capsys):
-    code, out, _ = _main(
+    code, out, _ = run_main(
         capsys,
         *_args(
             SAMPLE,
@@ -114,15 +108,17 @@ def test_per_group_prices_and_the_reference_group_name_intersections(capsys):
     s = json.loads(out)
     assert s["disparities"]["reference_group"] == "Caucasian × Female"
     assert s["disparities"]["reference_chosen"] == "given"
-    code, _, err = _main(capsys, *_args(SAMPLE, "--group", "race", "--group", "sex", "--c-fp-group", "Male=7"))
+    code, _, err = run_main(capsys, *_args(SAMPLE, "--group", "race", "--group", "sex", "--c-fp-group", "Male=7"))
     assert code == 2
     assert 'names the group "Male", which is not in the intersections of the columns "race" × "sex"' in err
-    code, _, err = _main(capsys, *_args(SAMPLE, "--group", "race", "--group", "sex", "--reference-group", "Male"))
+    code, _, err = run_main(capsys, *_args(SAMPLE, "--group", "race", "--group", "sex", "--reference-group", "Male"))
     assert code == 2 and "“African-American × Female”" in err
 
 
 def test_fail_if_disparity_reads_the_intersections_and_the_columns(capsys):
-    code, out, _ = _main(capsys, *_args(SAMPLE, "--group", "race", "--group", "sex", "--json", "--fail-if-disparity"))
+    code, out, _ = run_main(
+        capsys, *_args(SAMPLE, "--group", "race", "--group", "sex", "--json", "--fail-if-disparity")
+    )
     s = json.loads(out)
     assert set(s["disparities"]["metrics"]["flagged_rate"]) == INTERSECTIONS
     fails = s["disparities"]["fails"] or any(d["fails"] for d in s["disparities_by_column"].values())
@@ -130,20 +126,20 @@ def test_fail_if_disparity_reads_the_intersections_and_the_columns(capsys):
 
 
 def test_a_group_column_that_does_not_exist_is_named(capsys):
-    code, out, err = _main(capsys, *_args(SAMPLE, "--group", "gender", "--group", "race"))
+    code, out, err = run_main(capsys, *_args(SAMPLE, "--group", "gender", "--group", "race"))
     assert code == 2 and out == ""
     assert '"gender"' in err and "Traceback" not in err
 
 
 def test_several_groups_with_an_engine_are_refused(capsys):
-    code, _, err = _main(capsys, *_args(SAMPLE, "--group", "race", "--group", "sex", "--engine", "duckdb"))
+    code, _, err = run_main(capsys, *_args(SAMPLE, "--group", "race", "--group", "sex", "--engine", "duckdb"))
     assert code == 2
     assert "--group is given 2 times" in err
 
 
 def test_hostile_values_in_an_intersection_stay_text(capsys, tmp_path, hostile):
     report = tmp_path / "r.html"
-    code, out, _ = _main(
+    code, out, _ = run_main(
         capsys, *_args(hostile, "--group", "race", "--group", "sex", "--json", "--report", str(report))
     )
     assert code == 0
@@ -159,7 +155,7 @@ def test_hostile_values_in_an_intersection_stay_text(capsys, tmp_path, hostile):
 def test_the_policy_records_the_group_columns_and_decides_each_row_by_its_intersection(capsys, tmp_path):
     policy = tmp_path / "p.json"
     args = _args(SAMPLE, "--group", "race", "--group", "sex", "--rule", "cost-optimal", "--policy", str(policy))
-    code, _, _ = _main(capsys, *args)
+    code, _, _ = run_main(capsys, *args)
     assert code == 0
     text = policy.read_text(encoding="utf-8")
     loaded = load_policy(text)
@@ -179,8 +175,8 @@ def test_the_policy_records_the_group_columns_and_decides_each_row_by_its_inters
 
 
 def test_one_group_given_twice_or_as_a_list_of_one_is_the_single_column_path(capsys):
-    code, out, _ = _main(capsys, *_args(SAMPLE, "--group", "race", "--group", "race", "--json"))
-    one_code, one, _ = _main(capsys, *_args(SAMPLE, "--group", "race", "--json"))
+    code, out, _ = run_main(capsys, *_args(SAMPLE, "--group", "race", "--group", "race", "--json"))
+    one_code, one, _ = run_main(capsys, *_args(SAMPLE, "--group", "race", "--json"))
     assert code == one_code == 0
     s, t = json.loads(out), json.loads(one)
     assert s == t
@@ -208,21 +204,21 @@ def test_costlib_apply_builds_the_policys_intersections_from_its_columns(capsys,
     monkeypatch.delenv("COSTLIB_SIGNING_KEY", raising=False)
     policy = tmp_path / "p.json"
     args = _args(SAMPLE, "--group", "race", "--group", "sex", "--rule", "cost-optimal", "--policy", str(policy))
-    assert _main(capsys, *args)[0] == 0
+    assert run_main(capsys, *args)[0] == 0
     loaded = load_policy(policy.read_text(encoding="utf-8"))
     df = pd.read_csv(SAMPLE)
     want_groups = df["race"] + " × " + df["sex"]
     want = df["p_recid"].to_numpy() >= want_groups.map(loaded["thresholds"]).to_numpy(dtype=float)
     for more in ([], ["--group", "race", "--group", "sex"]):
         out = tmp_path / "decisions.csv"
-        code, _, err = _main(
+        code, _, err = run_main(
             capsys, "apply", str(policy), str(SAMPLE), "--out", str(out), "--allow-unsigned", "--json", *more
         )
         assert code == 0, err
         got = pd.read_csv(out)
         assert (got["race × sex"] == want_groups).all()
         assert (got["flagged"].to_numpy() == want).all()
-    code, _, err = _main(
+    code, _, err = run_main(
         capsys,
         "apply",
         str(policy),
