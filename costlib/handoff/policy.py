@@ -235,16 +235,13 @@ def read_policy(policy) -> PolicyCutoffs:
         parsed = parse_text(text)  # bounded: no NaN tokens, no number of a thousand digits
         if isinstance(parsed, dict) and _is_short(parsed):
             return _short_form(parsed)
-        raw = parsed.get("randomised") if isinstance(parsed, dict) else None
     elif isinstance(policy, Mapping):
         if _is_short(policy):
             return _short_form(policy)
         text = _file_form(policy)
-        raw = policy.get("randomised")
     else:
         raise DataError(MSG_NOT_A_POLICY.format(what=type(policy).__name__))
-    p = loaded_cutoffs(load_policy(text))
-    return dataclasses.replace(p, randomised=checked_randomised(raw, p.cutoffs)) if raw else p
+    return loaded_cutoffs(load_policy(text))
 
 
 def signed_cutoffs(policy, *, allow_unsigned: bool = False) -> PolicyCutoffs:
@@ -262,7 +259,6 @@ def signed_cutoffs(policy, *, allow_unsigned: bool = False) -> PolicyCutoffs:
         the key is unset), unless `allow_unsigned`; and, whatever `allow_unsigned`, for one
         rejected, altered after signing or sealed with another key; and `read_policy`'s.
     """
-    import dataclasses
 
     from costlib.present import signing
 
@@ -305,6 +301,7 @@ def loaded_cutoffs(loaded: Mapping) -> PolicyCutoffs:
         group_columns=tuple(data.get("group_columns") or ()),
         positive=data.get("positive"),
         random_share=loaded.get("random_share"),
+        randomised=loaded.get("randomised"),  # `load_policy` checked the bands against these cutoffs
     )
 
 
