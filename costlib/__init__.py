@@ -33,7 +33,7 @@ _EXPORTS = {
     "capacity_curve": "costlib.binary.capacity",
     "optimal_cutoffs_within": "costlib.binary.capacity",
     "optimal_threshold_within": "costlib.binary.capacity",
-    "optimal_value_within": "costlib.value.contract",
+    "optimal_value_within": "costlib.value.within",
     # the decision summary
     "audit": "costlib.notebook",
     "ModelSweeps": "costlib.binary.model_sweeps",
@@ -89,7 +89,7 @@ _EXPORTS = {
     "cost_sensitive_error": "costlib.value.cost_sensitive",
     "cost_sensitive_value": "costlib.value.cost_sensitive",
     "optimal_value": "costlib.value.contract",
-    "value_against_k": "costlib.value.contract",
+    "value_against_k": "costlib.value.against_k",
     "value_curve": "costlib.value.contract",
     "value_score": "costlib.value.contract",
     "value_threshold": "costlib.value.contract",

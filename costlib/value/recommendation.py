@@ -17,14 +17,8 @@ from costlib.core.prices import no_model_choice
 from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest, tie_tolerance
 from costlib.stats.bootstrap import cell_bootstrap
 from costlib.stats.intervals import percentile_interval
-from costlib.value.contract import (
-    best_index_within,
-    sweep_value,
-    value_capacity_curve,
-    value_from_counts,
-    value_of_capacity,
-    value_threshold,
-)
+from costlib.value.contract import sweep_value, value_from_counts, value_threshold
+from costlib.value.within import best_index_within, value_capacity_curve, value_of_capacity
 
 HAND_OVER = "hand everything over"
 ANSWER_ALL = "answer everything"

@@ -24,9 +24,9 @@ from numpy.testing import assert_array_equal
 from costlib import DegenerateWarning
 from costlib.core.validation import MSG_SHARE
 from costlib.value import sweep_value, value_sweep
-from costlib.value.contract import (
+from costlib.value.contract import optimal_value
+from costlib.value.within import (
     best_index_within,
-    optimal_value,
     optimal_value_within,
     value_capacity_curve,
     value_of_capacity,

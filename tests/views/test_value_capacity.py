@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from costlib import value
 from costlib.present import words
-from costlib.value.contract import optimal_value_within
+from costlib.value.within import optimal_value_within
 from tests.views.apptest_support import figure, open_app, sample_frame, texts
 
 MODELS = ("score_calibrated", "score_overconfident")
