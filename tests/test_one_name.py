@@ -16,7 +16,6 @@ MAX_LINES = 600
 KNOWN_LONG = {
     "costlib/binary/honest.py",
     "costlib/present/cost_figures.py",
-    "costlib/answers/value.py",  # the Value page's answer object (issue 40)
 }
 
 

@@ -1,0 +1,155 @@
+"""What the Value page's sections are drawn from: every model's value sweep, made once per
+data set (`value_sweeps`, from the rows or from the counts), the calibrated sweeps
+(`calibrated_sweeps`), and the figures and tables below the answer that read them (worth
+against the threshold and against k, the acceptance rules, the classification and calibration
+tables).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from costlib import value
+from costlib.calibration import apply_temperature, fit_temperature
+from costlib.core.dataset import Dataset
+from costlib.present import figures
+
+
+@dataclass(frozen=True, eq=False)
+class ValueSweeps:
+    """Every model's value sweep on the judged rows, and on the fitting rows when there is a split."""
+
+    judge: dict
+    fit: dict | None
+
+
+def value_sweeps(ds: Dataset) -> ValueSweeps:
+    """The value sweeps of every score column: from the counts for an aggregate, else from the rows."""
+    if ds.counts_only:  # an aggregate file or a table read through DuckDB: the value sweeps come from the counts
+        counted = dict(ds.sweeps)
+        split = all(ms.judged_on == "test" for ms in counted.values())
+        judge = {m: value.value_sweep_from_counts(ms.judge_pooled) for m, ms in counted.items()}
+        fit = {m: value.value_sweep_from_counts(ms.fit_pooled) for m, ms in counted.items()} if split else None
+        return ValueSweeps(judge, fit)
+    judged, fitted = ds.purpose_rows("judge"), ds.purpose_rows("fit")
+    y = ds.y[judged]
+    judge = {m: value.value_sweep(y, s[judged]) for m, s in ds.scores.items()}
+    fit = None
+    if ds.has_role("train") and ds.has_role("test"):
+        fit = {m: value.value_sweep(ds.y[fitted], s[fitted]) for m, s in ds.scores.items()}
+    return ValueSweeps(judge, fit)
+
+
+@dataclass(frozen=True, eq=False)
+class CalibratedSweeps:
+    """Each model's temperature, fitted on the held-out rows (validation, else train, as on the
+    Calibration page), and the judged rows' value sweep of its rescaled probabilities: made
+    once per data set, so that a k move only reads them."""
+
+    rows: str
+    temperatures: dict
+    sweeps: dict
+
+
+def calibrated_sweeps(ds: Dataset) -> CalibratedSweeps:
+    val, judge = ds.purpose_rows("calibrate"), ds.purpose_rows("judge")
+    y = ds.y[judge]
+    temps = {m: fit_temperature(ds.y[val], s[val]) for m, s in ds.scores.items()}
+    cal = {
+        m: value.value_sweep(y, apply_temperature(s[judge], temps[m]))
+        for m, s in ds.scores.items()
+        if np.isfinite(temps[m])
+    }
+    return CalibratedSweeps("validation" if ds.has_role("validation") else "train", temps, cal)
+
+
+def value_calibration_table(
+    cal: CalibratedSweeps, sweeps: ValueSweeps, *, k: float, reject_value: float, worth: float
+) -> pd.DataFrame:
+    """Each model's temperature and its worth at tau* before and after (`calibrated_sweeps`)."""
+    before = value.value_table(sweeps.judge, k=k, reject_value=reject_value).set_index("model")
+    after = value.value_table(cal.sweeps, k=k, reject_value=reject_value).set_index("model")
+    return (
+        pd.DataFrame(
+            {
+                f"temperature (fitted on the {cal.rows} rows)": pd.Series(cal.temperatures),
+                "worth at τ* before": before["value at tau*"] * worth,
+                "worth at τ* after": after["value at tau*"] * worth,
+            }
+        )
+        .rename_axis("model")
+        .reset_index()
+    )
+
+
+def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_value: float, worth: float, unit: str):
+    """Worth per case against the confidence threshold of `model`, with tau* and the best tau marked;
+    with a limit on the cases handed over (`rec.capacity`), the star is the best within it and a
+    hollow star marks the best without it when the limit binds."""
+    sweep = sweeps.judge[model]
+    row = rec.models.set_index("model").loc[model]
+    unlimited = None
+    c = rec.capacity
+    if c is not None and c.binding:
+        free = c.unlimited.models.set_index("model").loc[model]
+        if np.isfinite(free["tau"]) and free["tau"] != row["tau"]:
+            unlimited = (float(free["tau"]), float(free["value"]) * worth)
+    return figures.value_tau_figure(
+        sweep.thresholds,
+        value.sweep_value(sweep, k, reject_value) * worth,
+        tau_star=value.value_threshold(k),
+        tau_opt=float(row["tau"]),
+        value_opt=float(row["value"]) * worth,
+        reject_value=reject_value * worth,
+        label=model,
+        title=f"Worth per case against the confidence threshold, {model} (k = {k:.3g}, test rows)",
+        unit=unit,
+        # under a limit, handing everything over does not fit: draw the choice without a model it leaves
+        no_model=(rec.baseline, rec.baseline_value * worth) if rec.capacity is not None else None,
+        unlimited=unlimited,
+    )
+
+
+def models_by_k(sweeps: ValueSweeps, grid, *, reject_value: float) -> tuple[pd.DataFrame, object]:
+    """(every model's value at each k of `grid`, the k where the ranking flips or None): the
+    Value page's chart of `costlib.value.value_against_k` for every model at once."""
+    long = pd.concat(
+        [
+            value.value_against_k(
+                None,
+                None,
+                grid,
+                reject_value=reject_value,
+                sweep=sweeps.judge[m],
+                fit_sweep=None if sweeps.fit is None else sweeps.fit[m],
+            ).assign(model=m)
+            for m in sweeps.judge
+        ],
+        ignore_index=True,
+    )
+    return long, value.ranking_flips(long, rule="tau*") if len(sweeps.judge) > 1 else None
+
+
+def value_k_figure(against_k: tuple, *, k: float, worth: float, unit: str):
+    """Which model is worth more at each k (`models_by_k`), in the user's unit, your k marked."""
+    long, flips = against_k
+    return figures.value_k_figure(long.assign(value=long["value"] * worth), flips=flips, current_k=k, unit=unit)
+
+
+def acceptance_table(ds: Dataset, *, k_tp: float, k_fp: float, k_fn: float, worth: float) -> pd.DataFrame:
+    """`value.acceptance_rules_table` on the judged rows, its value per case in the user's unit
+    (k_* are in units of a right negative answer, which is worth `worth`)."""
+    judge = ds.purpose_rows("judge")
+    cs = value.acceptance_rules_table(
+        ds.y[judge], {m: s[judge] for m, s in ds.scores.items()}, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn
+    )
+    return cs.assign(**{"value per case": cs["value per case"] * worth})
+
+
+def classification_table(ds: Dataset, *, c_fp: float, c_fn: float) -> pd.DataFrame:
+    """`value.classification_table` of every model on the judged rows."""
+    judge = ds.purpose_rows("judge")
+    return value.classification_table(ds.y[judge], {m: s[judge] for m, s in ds.scores.items()}, k_fp=c_fp, k_fn=c_fn)

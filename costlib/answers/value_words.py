@@ -1,0 +1,205 @@
+"""The Value page's words and numbers: the tiles under the answer (`value_metrics`), what a
+limit on the hand-overs changes (`value_capacity_sentence`, the limit's labels), the captions and
+the notes of the sections below it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from costlib import value
+from costlib.loading.messages import plural
+from costlib.present import page_answers, words
+
+
+def value_lag_sentence(drawn_k: float, drawn_worth: float, unit: str) -> str:
+    """What the sections below Value's answer were drawn for, once a move has left them behind."""
+    return (
+        f"The chart of value against k and the tables below are still for k = {drawn_k:.3g}, a right answer "
+        f"worth {words.money(drawn_worth, unit)}."
+    )
+
+
+def value_k_caption(worth: float, unit: str) -> str:
+    return (
+        f"Worth per case when a right answer earns {words.money(worth, unit)}. Solid: each model at its best "
+        "threshold (fitted on train when there is a split); dotted: at the formula threshold τ* = k/(k+1), which "
+        "trusts the probabilities; dashed: hand everything over. The black dotted line is your k."
+    )
+
+
+def counts_only_value_sentence(name: str) -> str:
+    return (
+        f"“{name}” holds counts, not rows: separate prices per outcome, the models side by side at the cutoff "
+        "0.5 and calibration need each case's score and label, so they are not shown for it."
+    )
+
+
+# the first number when the model's threshold does not ship: the worth of what the verdict keeps
+VALUE_BASELINE_TILE = {
+    value.HAND_OVER: "Worth per case, all to a person",
+    value.ANSWER_ALL: "Worth per case, model answers all",
+    value.HAND_AT_RANDOM: "Worth per case, random hand-overs",
+}
+VALUE_THRESHOLD_TILE = "Worth per case with the threshold"  # the model's confidence threshold, when it does not ship
+
+
+def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict, ...]:
+    """The Value page's numbers (keyword arguments of each metric), in the user's unit: what the
+    verdict says to do first (`ValueRecommendation.kept` when the threshold does not ship), so that
+    a verdict that does not ship it never shows its worth as the worth per case (as `costs_metrics`
+    does on Costs & groups). No numbers when nothing could be valued."""
+    from costlib.binary import decision as D
+
+    if rec.status == D.NO_ANSWER:
+        return ()
+    month = {  # the threshold's worth a month; when it adds nothing, that of the choice it is
+        "label": "Worth a month",
+        "value": words.money(rec.value * worth * volume, unit) if volume else "set a volume",
+        "help": f"Worth per case times {volume:,.0f} cases a month.",
+    }
+    kept = rec.kept
+    if kept is not None:
+        choice, kept_worth = kept
+        first = {
+            "label": VALUE_BASELINE_TILE[choice],
+            "value": words.money(kept_worth * worth, unit),
+            "help": f"What the verdict says to do: {page_answers.VALUE_BASELINES[choice]}, on the test rows.",
+        }
+        if rec.status == D.ADDS_NOTHING:  # the fitted threshold is itself that choice: nothing to compare
+            return (
+                first,
+                month,
+                {
+                    "label": "Handed to a person",
+                    "value": "100%" if choice == value.HAND_OVER else "0%",
+                    "help": "What the verdict says to do hands every case to a person, or none.",
+                },
+            )
+        more = "gain" if rec.gain >= 0 else "lose"
+        return (
+            first,
+            {
+                "label": VALUE_THRESHOLD_TILE,
+                "value": words.money(rec.value * worth, unit),
+                "help": "On the test rows, answering when the confidence is at least the threshold fitted on the "
+                "train rows; the verdict does not ship it.",
+            },
+            {
+                "label": f"It would {more} per case",
+                "value": words.money(abs(rec.gain) * worth, unit),
+                "help": "Not a gain you can count on: its 95% interval reaches zero or below (see the verdict)."
+                if rec.status == D.UNCLEAR
+                else "The threshold is worth no more than the choice the verdict keeps.",
+            },
+            {
+                "label": f"It would {more} a month",
+                "value": words.money(abs(rec.gain) * worth * volume, unit) if volume else "set a volume",
+                "help": "The same a month, at your cases a month: nothing changes unless the threshold ships, and "
+                "the verdict does not ship it.",
+            },
+        )
+    return (
+        {
+            "label": "Worth per case",
+            "value": words.money(rec.value * worth, unit),
+            "help": "On the test rows, answering from the recommended confidence threshold.",
+        },
+        month,
+        {
+            "label": "Gain per case",
+            "value": words.money(rec.gain * worth, unit),
+            "help": f"Against {rec.baseline}: the better of handing every case to a person and letting the model "
+            "answer every case.",
+        },
+        {
+            "label": "Handed to a person",
+            "value": f"{rec.reject_rate:.0%}",
+            "help": "Share of cases whose confidence is below the recommended threshold.",
+        },
+    )
+
+
+VALUE_CAP_LABEL = "Limit hand-overs"
+VALUE_CAP_NUMBER = "Hand-overs people can take a month"
+VALUE_CAP_HELP = (
+    "The people who take the handed-over cases are a queue with a size. With a limit, the answer is the best "
+    "threshold that hands over at most this many of the cases a month (set under Cases per month)."
+)
+VALUE_CAP_NO_VOLUME = (
+    "Set the cases per month (in the sidebar) to use the limit: it is a share of them. Until then the answer "
+    "ignores it."
+)
+
+
+def _cases(x: float) -> str:
+    return words.number(x, 0)
+
+
+def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, unit: str) -> str:
+    """What the limit of `cap` hand-overs a month changes (`rec.capacity`, from
+    `value.recommend_value` with a cap), and what one more case a month people take is worth."""
+    c = rec.capacity
+    u = c.unlimited
+    split = rec.judged_on == "test"
+    on_fit, on_judged = (" on the train rows", " on the test rows") if split else ("", "")
+    many = len(rec.models) > 1
+    who_u = f"{u.model} " if many else ""
+    who = rec.model if many else "the model"
+    take = f"People can take {_cases(cap)} {plural(round(float(cap)), 'case', 'cases')} a month"
+    if not c.binding:
+        return (
+            f"{take}, and the best threshold{on_fit} hands over "
+            f"{_cases(c.unlimited_fit_reject_rate * volume)} a month ({who_u}at confidence ≥ {u.tau:.3f}): the limit "
+            "does not bind, so the answer is the same as without it."
+        )
+    less = (u.value - rec.value) * worth * volume
+    cost = (
+        f"worth {words.money(less, unit)} less a month than without the limit{on_judged}"
+        if less > 0
+        else f"worth no less a month than without the limit{on_judged}"
+    )
+    within = (
+        f"the best is to let {who} answer every case (no threshold that hands over so few does better): {cost}"
+        if not c.fit_reject_rate > 0
+        else f"let {who} answer at confidence ≥ {rec.tau:.3f}: {cost}"
+    )
+    lines = [
+        f"{take}; the best threshold{on_fit} would hand over "
+        f"{_cases(c.unlimited_fit_reject_rate * volume)} ({who_u}at confidence ≥ {u.tau:.3f}). Within "
+        f"{_cases(cap)}, {within}."
+    ]
+    judged = rec.reject_rate * volume
+    if split and judged > cap * (1 + 1e-9):
+        lines.append(
+            f"On the test rows that threshold hands over {_cases(judged)} a month, more than {_cases(cap)}: a "
+            "threshold chosen on the train rows keeps the limit there, and other rows come out a little above or "
+            "below it."
+        )
+    if np.isfinite(c.price):
+        lines.append(
+            f"Each extra case a month that people can take would be worth about {words.money(c.price * worth, unit)} "
+            f"a month{on_fit}; the returns shrink as the limit grows."
+            if c.price > 0
+            else f"One more case a month that people can take would be worth nothing more{on_fit}."
+        )
+    return " ".join(lines)
+
+
+ACCEPTANCE_RULES_NOTE = (
+    "“By class thresholds” answers a positive when p ≥ k_fp/(k_tp + k_fp) and a negative when "
+    "1 − p ≥ k_fn/(1 + k_fn); “by expected value” takes, case by case, the action whose expected value is "
+    "highest. They differ when a right positive is worth more than a right negative."
+)
+CLASSIFICATION_NOTE = (
+    "Accuracy, F1 and the price of the errors per case use the cutoff 0.5 and ignore the reject option, "
+    "so they can rank models differently from value."
+)
+CALIBRATION_VALUE_NOTE = (
+    "Worth per case. Temperature scaling keeps each model's ranking but fixes what τ* = k/(k+1) assumes: "
+    "calibrated probabilities."
+)
+NO_VALIDATION_NOTE = (
+    "This data has no split, so no rows are held out from the judged rows to calibrate on. Map a split column "
+    "(validation or train rows) on the Data page to see value before and after temperature scaling."
+)
