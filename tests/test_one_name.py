@@ -15,7 +15,6 @@ ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 600
 KNOWN_LONG = {
     "costlib/binary/honest.py",
-    "costlib/present/cost_figures.py",
 }
 
 

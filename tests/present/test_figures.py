@@ -14,7 +14,7 @@ import pytest
 from costlib.binary import decision
 from costlib.binary.capacity import price_of_capacity
 from costlib.core import rules as R
-from costlib.present import cost_figures, figures, plotting
+from costlib.present import cost_figures, figures, plotting, price_figures
 
 HOSTILE = '<a href="https://example.org/x">Click to verify</a><b>bold</b>'
 ALLOWED_TAGS = {"<br>", "<extra>", "</extra>"}  # the builders' own hover markup
@@ -168,7 +168,7 @@ def test_every_figure_builder_is_covered():
     public = {
         name
         for name, fn in inspect.getmembers(figures, inspect.isfunction)
-        if fn.__module__ in (figures.__name__, cost_figures.__name__, plotting.__name__)
+        if fn.__module__ in (figures.__name__, cost_figures.__name__, price_figures.__name__, plotting.__name__)
         and not name.startswith("_")
         and (name.endswith(("_figure", "_histogram")) or name == "mark_x")
     }
