@@ -25,10 +25,12 @@ from costlib.answers.calibration import (
     NO_SPLIT_TO_CALIBRATE,
     CalibrationAnswer,
     CalibrationFit,
+    Reliability,
     calibration_advice_line,
     calibration_answer,
     calibration_fit,
     calibration_rows,
+    reliability,
 )
 from costlib.answers.costs import (
     ALL_PRICES_ZERO,
@@ -241,6 +243,8 @@ __all__ = [
     "BRIER_HELP",
     "CalibrationAnswer",
     "calibration_answer",
+    "Reliability",
+    "reliability",
     "default_matrix",
     "MATRIX_CELLS_REFUSED",
     "matrix_prices_caption",

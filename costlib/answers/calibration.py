@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from costlib import value
+from costlib.answers.remembering import compute_now
+from costlib.answers.value_k import KChoice, judged_cases, value_k
 from costlib.calibration import BinnedScores, apply_temperature, brier_score, calibration_advice, fit_temperature
+from costlib.core import settings
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import shorten
 from costlib.present import figures, page_answers, words
@@ -31,7 +35,7 @@ class CalibrationFit:
 def calibration_fit(ds: Dataset, model: str) -> CalibrationFit:
     """Fit the temperature on the calibration rows and judge both scores on the judged rows."""
     fit_rows, judge = ds.purpose_rows("calibrate"), ds.purpose_rows("judge")
-    fit_on = "validation" if ds.has_role("validation") else "train" if ds.has_role("train") else "same"
+    fit_on = calibration_rows(ds) or "same"
     y, p = ds.y[judge], ds.scores[model][judge]
     t = fit_temperature(ds.y[fit_rows], ds.scores[model][fit_rows])
     p_cal = apply_temperature(p, t) if np.isfinite(t) else p
@@ -55,7 +59,10 @@ BRIER_HELP = "Mean squared difference between probability and outcome (lower is 
 
 
 @dataclass(frozen=True, eq=False)
-class CalibrationAnswer:
+class Reliability:
+    """The Calibration page at one number of bins: the verdict, the numbers, the reliability
+    diagram, the worth at τ* before and after, and the caption that says where k comes from."""
+
     verdict: words.Verdict
     metrics: tuple[dict, ...]  # keyword arguments of each metric, in order
     figure: object  # the reliability diagram
@@ -63,11 +70,9 @@ class CalibrationAnswer:
     caption: str
 
 
-def calibration_answer(
-    fit: CalibrationFit, *, bins: int, chance: float, choice, worth: float, unit: str
-) -> CalibrationAnswer:
-    """The Calibration page at `bins` bins: `chance` is `fit.binned.ece_by_chance(bins)`, `choice`
-    the k the Value page reads (`answers.value.KChoice`)."""
+def reliability(fit: CalibrationFit, *, bins: int, chance: float, choice, worth: float, unit: str) -> Reliability:
+    """What the Calibration page shows at `bins` bins (`CalibrationAnswer.at`): `chance` is
+    `fit.binned.ece_by_chance(bins)`, `choice` the k the Value page reads (`answers.value.KChoice`)."""
     model, t = fit.model, fit.t
     ece_before, ece_after = fit.binned.ece(bins), fit.binned_cal.ece(bins)
     verdict = page_answers.calibration_verdict(model, t, fit.fit_on, ece_before, ece_after, ece_chance=chance)
@@ -113,7 +118,65 @@ def calibration_answer(
         "the best value over all thresholds hardly moves, because the ranking is unchanged. Handing every case "
         "over is worth 0."
     )
-    return CalibrationAnswer(verdict, metrics, figure, table, caption)
+    return Reliability(verdict, metrics, figure, table, caption)
+
+
+@dataclass(frozen=True, eq=False)
+class CalibrationAnswer:
+    """What the Calibration page shows for one model at one price book, worth, k and unit: the
+    temperature fitted and both scores judged up front (`fit`, remembered per data set and model),
+    the k the Value page reads (`choice`), the warning when nothing is held out to fit on, and
+    the reliability at a number of bins on request (`at`; its chance ECE remembered per model and
+    bins).
+
+    fit       `CalibrationFit` of the model
+    choice    `answers.value_k.KChoice`: k from the price book unless the Value slider moved it
+    warning   `NO_SPLIT_TO_CALIBRATE` when the temperature is fitted on the rows it is judged on, else None
+    """
+
+    fit: CalibrationFit
+    choice: KChoice
+    worth: float
+    unit: str
+    warning: str | None
+    remember: object = compute_now
+
+    def at(self, bins: int) -> Reliability:
+        """The page at `bins` equal-width bins (`reliability`); the chance ECE of the model's
+        scores (`BinnedScores.ece_by_chance`) is remembered under "ece_by_chance", (model, bins)."""
+        fit = self.fit
+        chance = self.remember("ece_by_chance", (fit.model, bins), lambda: fit.binned.ece_by_chance(bins))
+        return reliability(fit, bins=bins, chance=chance, choice=self.choice, worth=self.worth, unit=self.unit)
+
+
+def calibration_answer(
+    ds: Dataset | CalibrationFit,
+    model: str | None = None,
+    *,
+    names: Sequence = (),
+    costs: Mapping | None = None,
+    worth: float = 1.0,
+    moved_k: float | None = None,
+    unit: str = "",
+    remember=compute_now,
+    **before,
+) -> CalibrationAnswer:
+    """The Calibration page's answer for `model` on `ds` at the price book `costs` ({group:
+    (c_fp, c_fn)} for the groups `names`), a right answer worth `worth` and k the prices' unless
+    the Value slider moved it (`moved_k`; `answers.value_k.value_k`), said in `unit`.
+
+    `remember(name, key, compute)` returns ``compute()``, remembered under (name, key): the page
+    passes its memo, so that the judged cases are counted once per groups, the temperature fitted
+    once per model and the chance ECE computed once per model and bins (moving the bins, the
+    prices, the worth or the unit never fits the temperature again).
+    """
+    if isinstance(ds, CalibrationFit):  # the page before its answer object (issue 40): goes with its merge
+        return reliability(ds, worth=worth, unit=unit, **before)
+    cases = remember("judged_cases", tuple(names), lambda: judged_cases(ds, names))
+    choice = value_k(costs, cases, worth, moved_k, settings.K.high)
+    fit = remember("calibration_fit", (model,), lambda: calibration_fit(ds, model))
+    warning = NO_SPLIT_TO_CALIBRATE if fit.fit_on == "same" else None
+    return CalibrationAnswer(fit, choice, worth, unit, warning, remember)
 
 
 def calibration_rows(ds: Dataset) -> str | None:
