@@ -14,7 +14,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 600
 KNOWN_LONG = {
-    "costlib/binary/honest.py",
 }
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import costlib
 from costlib.binary import decision as D
+from costlib.binary import folds as F
 from costlib.binary import honest as H
 from costlib.core import rules as R
 from costlib.core.sweep import argbest, best_indices
@@ -61,7 +62,7 @@ def test_rules_equal_brute_force_on_rows(data, prices, split_seed, min_rows):
     present = {k: costs[k] for k in np.unique(g)}
     ms = D.sweep_model(y, s, g, fit=fit, judge=~fit)
     p = D.prices_for(ms.groups, present)
-    with warnings.catch_warnings(), patch.object(H, "MIN_CLASS_ROWS", min_rows):
+    with warnings.catch_warnings(), patch.object(F, "MIN_CLASS_ROWS", min_rows):
         warnings.simplefilter("ignore", costlib.DegenerateWarning)
         cut = D.model_rule_cutoffs(ms, p)
     yf, sf, gf = y[fit], s[fit], g[fit]

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import costlib
 from costlib.binary import decision as D
+from costlib.binary import folds as F
 from costlib.binary import honest as H
 from costlib.core import rules as R
 from costlib.core.sweep import argbest
@@ -103,7 +104,7 @@ def test_cross_fitting_equals_fitting_on_the_dealt_rows(data, prices, seed, min_
     folds = _folds(ms, seed)
     yy, ss, gg, ff = _dealt_rows(ms, folds)
     assert len(yy) == len(y)
-    with patch.object(H, "MIN_CLASS_ROWS", min_rows), warnings.catch_warnings():
+    with patch.object(F, "MIN_CLASS_ROWS", min_rows), warnings.catch_warnings():
         warnings.simplefilter("ignore", costlib.DegenerateWarning)
         cf = H.cross_fit(ms.fit, ms.fit_pooled, ms.pooled_index("fit"), folds, D.prices_for(ms.groups, present))
         ref = _reference(yy, ss, gg, ff, present, min_rows)

@@ -197,7 +197,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "group_rates": "tests/binary/test_fairness_rates.py (against the rows; the gap's coverage)",
         "spread_interval": "reads RuleResults resamples (the fairness summary in test_report.py)",
         "centred_interval": "reads resamples of a checked estimate (tests/binary/test_honest_simulation.py)",
-        "centred_intervals": "the same per column (honest.price_refits; tests/binary/test_honest_simulation.py)",
+        "centred_intervals": "the same per column (refits.price_refits; tests/binary/test_honest_simulation.py)",
         "group_rates_table": "words (tests/binary/test_fairness_rates.py)",
         "json_number": "formats a checked number (tests/cli/test_cli.py reads the JSON)",
         "json_cut": "formats a checked cutoff (tests/cli/test_cli.py reads the JSON)",
