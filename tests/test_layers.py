@@ -17,9 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-KNOWN_UP = {
-    ("costlib.watch.report", "costlib.handoff.policy"),
-}
+KNOWN_UP: set = set()
 KNOWN_CIRCLES: set = set()
 
 

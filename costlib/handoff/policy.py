@@ -18,7 +18,9 @@ cutoff only from a policy that says it is for everyone: its one group is "everyo
 without a group column), or it records a pooled cutoff that every group has.
 
 Every policy given as a mapping is checked as a file is (`costlib.present.policy.load_policy`,
-or the short form's own checks); only a `PolicyCutoffs` is taken as it is.
+or the short form's own checks); only a `PolicyCutoffs` is taken as it is. What a loaded policy
+decides (`PolicyCutoffs`, `loaded_cutoffs`, the one cutoff for cases without groups) is read in
+`costlib.loading.policy_cutoffs`, below the hand-off and Watch, which both read it.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ import json
 import math
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -38,6 +39,13 @@ from costlib.core.errors import DataError
 from costlib.core.scales import SCALES, on_scale
 from costlib.handoff.randomised import MSG_NEEDS_IDS, randomised_flags
 from costlib.loading.messages import q
+from costlib.loading.policy_cutoffs import (  # noqa: F401 (MSG_NEEDS_GROUPS, MSG_UNSEEN: re-exported, importable here as before)
+    MSG_NEEDS_GROUPS,
+    MSG_UNSEEN,
+    PolicyCutoffs,
+    loaded_cutoffs,
+    pooled_of,
+)
 from costlib.present.policy_records import checked_randomised
 
 MSG_NOT_A_POLICY = (
@@ -47,14 +55,6 @@ MSG_NOT_A_POLICY = (
 MSG_RANDOM = (
     "The policy flags a random {share:.4g} of the cases without the model (its rule is {rule}): there is no cutoff "
     "to apply; draw that share at random."
-)
-MSG_NEEDS_GROUPS = (
-    "The policy has a cutoff per group of {column} ({groups}): give each case's group (groups=... in Python, "
-    "--group COL on the command line)."
-)
-MSG_UNSEEN = (
-    "The group {group} is not in the policy, and the policy records no cutoff for groups it has not seen "
-    "(pooled_cutoff, written from schema 6 on): write the policy again with this costlib, or leave these cases out."
 )
 MSG_SCALE = (
     'The policy\'s cutoffs are for probabilities from 0 to 1 (the column "{column}"), but scores[{index}] is '
@@ -74,49 +74,6 @@ MSG_NOT_1D = (
 MSG_GROUP_COLUMN = (
     "The policy's cutoffs are per group of the column {want}, not {got}: give that column, or a policy chosen by {got}."
 )
-
-
-@dataclass(frozen=True)
-class PolicyCutoffs:
-    """What a policy decides, in the form `apply_policy` applies: a cutoff per group (by the
-    group's name as text), the cutoff for groups it pooled or never saw (None: refused), and
-    the columns and scale the cutoffs are for (its data dictionary)."""
-
-    rule: str
-    cutoffs: dict
-    pooled: float | None = None
-    score: str | None = None
-    scale: str = "probability"
-    group: str | None = None
-    positive: object = None
-    group_columns: tuple = ()  # several group columns: the policy's groups are their intersections (`group` names it)
-    random_share: float | None = None
-    sign_off: object = None  # `costlib.present.signing.SignOff` once `signed_cutoffs` checked it; None: not checked
-    randomised: dict | None = None  # {group name: (low, p)}: scores in [low, cutoff) flagged with probability p
-
-    @property
-    def one_cutoff(self) -> float | None:
-        """The cutoff for cases without groups, when the policy says it is for everyone: its only
-        group is `SINGLE_GROUP` (data without a group column), or it records a pooled cutoff (for
-        groups it never saw) that every group has too. Else None: the cases need their groups
-        (equal cutoffs without a pooled one say nothing of a group the policy never saw)."""
-        if self.cutoffs.keys() == {SINGLE_GROUP}:
-            return self.cutoffs[SINGLE_GROUP]
-        if self.pooled is not None and all(t == self.pooled for t in self.cutoffs.values()):
-            return self.pooled
-        return None
-
-    def cutoff_of(self, group) -> float:
-        """The cutoff of `group` (matched as the loader reads a cell, `group_name`): its own,
-        else the pooled cutoff; DataError when the policy has neither."""
-        from costlib.present.policy import group_name
-
-        name = group_name(group)
-        if name in self.cutoffs:
-            return self.cutoffs[name]
-        if self.pooled is None:
-            raise DataError(MSG_UNSEEN.format(group=q(name)))
-        return self.pooled
 
 
 def _cutoffs(pairs, where, *, read: bool = True) -> dict:
@@ -149,7 +106,7 @@ def _short_form(policy: Mapping) -> PolicyCutoffs:
     pooled = policy.get("pooled_cutoff")
     pooled = None if pooled is None else read_number(pooled, '"pooled_cutoff"', allow_inf=True)
     text = {k: _short_text(policy, k) for k in ("rule", "score", "group", "positive")}
-    pooled = _pooled(out, pooled)
+    pooled = pooled_of(out, pooled)
     return PolicyCutoffs(
         text["rule"] or "",
         out,
@@ -175,14 +132,6 @@ def _short_text(policy: Mapping, key: str):
     if not isinstance(x, str) or len(x) > MAX_TEXT:
         raise DataError(f'"{key}" must be text of at most {MAX_TEXT} characters: got {q(x)}.')
     return writable_text(x, f'"{key}"')
-
-
-def _pooled(cutoffs: dict, pooled: float | None) -> float | None:
-    """The cutoff for groups a policy pooled or never saw: its recorded one, else, for a policy
-    of data without groups (one cutoff, for "everyone"), that cutoff."""
-    if pooled is None and set(cutoffs) == {SINGLE_GROUP}:
-        return cutoffs[SINGLE_GROUP]
-    return None if pooled is None else float(pooled)
 
 
 def _is_short(policy: Mapping) -> bool:
@@ -285,26 +234,6 @@ def signed_cutoffs(policy, *, allow_unsigned: bool = False) -> PolicyCutoffs:
     return dataclasses.replace(p, sign_off=signing.check_sign_off(policy, allow_unsigned=allow_unsigned, what=what))
 
 
-def loaded_cutoffs(loaded: Mapping) -> PolicyCutoffs:
-    """A policy `load_policy` returned (checked already: not checked again) as `PolicyCutoffs`,
-    each group keyed by `group_name`, so that every reader of a loaded policy (`read_policy`,
-    Watch) meets cases by the one rule."""
-    data = loaded.get("data") or {}
-    cutoffs = _cutoffs(loaded["thresholds"].items(), lambda i: f"thresholds[{i}]", read=False)
-    return PolicyCutoffs(
-        rule=loaded.get("rule") or "",
-        cutoffs=cutoffs,
-        pooled=_pooled(cutoffs, loaded.get("pooled_cutoff")),
-        score=data.get("score"),
-        scale=data.get("scale") or "probability",
-        group=data.get("group"),
-        group_columns=tuple(data.get("group_columns") or ()),
-        positive=data.get("positive"),
-        random_share=loaded.get("random_share"),
-        randomised=loaded.get("randomised"),  # `load_policy` checked the bands against these cutoffs
-    )
-
-
 def check_column(p: PolicyCutoffs, role: str, column) -> None:
     """DataError when `column` (a score or group column's name; None: not named) is not the one
     the policy was chosen on (its data dictionary), so that decisions are never made on another
@@ -340,12 +269,7 @@ def cutoffs_for(policy, groups, n: int) -> np.ndarray:
     the policy has a cutoff per group), else its group's (`PolicyCutoffs.cutoff_of`)."""
     p = read_policy(policy)
     if groups is None:
-        one = p.one_cutoff
-        if one is None:
-            from costlib.loading.messages import available
-
-            raise DataError(MSG_NEEDS_GROUPS.format(column=q(p.group or "group"), groups=available(list(p.cutoffs), 5)))
-        return np.full(n, one)
+        return np.full(n, p.cutoff_without_groups())
     if isinstance(groups, pd.Series):
         check_column(p, "group", groups.name)
     codes, names = case_groups(groups)

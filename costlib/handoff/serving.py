@@ -11,7 +11,6 @@ from costlib.handoff.policy import (
     PolicyCutoffs,
     check_column,
     check_fitted,
-    cutoffs_for,
     logit_cutoff,
     positive_label,
     signed_cutoffs,
@@ -98,10 +97,8 @@ def policy_estimator(
     method = response_method_of(p, response_method, estimator)
     if isinstance(group, str):  # an array's column, by its index, has no name to check
         check_column(p, "group", group)
-    one = p.one_cutoff
-    if group is None and one is None:
-        cutoffs_for(p, None, 0)  # the sentence that asks for the group column
     if group is None:
+        one = p.cutoff_without_groups()  # else the sentence that asks for the group column
         from sklearn.model_selection import FixedThresholdClassifier
 
         threshold = logit_cutoff(one) if p.scale == "logit" else one

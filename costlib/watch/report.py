@@ -293,25 +293,25 @@ def case_cutoffs(policy: Mapping, groups: np.ndarray | None, n: int) -> tuple[np
 
     `groups` is each case's group as the loader reads a cell (`loading.frames.group_column`), or
     None: the cases have no group column. Cases without groups get one cutoff only from a policy
-    for everyone (`handoff.policy.PolicyCutoffs.one_cutoff`: its one group is "everyone", or it
-    records a pooled cutoff every group has), as `SINGLE_GROUP`, and only at one price: else
-    DataError with the hand-off's sentence asking for the group column (`cutoffs_for`), or
-    `MSG_PRICES_PER_GROUP`, each naming at most five groups."""
-    from costlib.handoff.policy import cutoffs_for, loaded_cutoffs
+    for everyone (`loading.policy_cutoffs.PolicyCutoffs.one_cutoff`: its one group is "everyone", or
+    it records a pooled cutoff every group has), as `SINGLE_GROUP`, and only at one price: else
+    DataError with the hand-off's sentence asking for the group column
+    (`PolicyCutoffs.cutoff_without_groups`), or `MSG_PRICES_PER_GROUP`, each naming at most five
+    groups."""
     from costlib.loading.cells import canon
     from costlib.loading.messages import available
+    from costlib.loading.policy_cutoffs import loaded_cutoffs
 
     if groups is not None:
         thresholds, prices = for_groups(policy, sorted(set(groups)))
         return groups, thresholds, prices
-    p = loaded_cutoffs(policy)
-    cutoffs_for(p, None, 0)  # the sentence asking for the group column, unless the policy is for everyone
+    one = loaded_cutoffs(policy).cutoff_without_groups()  # else the sentence asking for the group column
     prices = {canon(g): tuple(c) for g, c in policy["prices"].items()}
     if len(set(prices.values())) > 1:
         raise DataError(MSG_PRICES_PER_GROUP.format(groups=available(list(prices), 5)))
     return (
         np.full(n, SINGLE_GROUP, dtype=object),
-        {SINGLE_GROUP: p.one_cutoff},
+        {SINGLE_GROUP: one},
         {SINGLE_GROUP: next(iter(prices.values()))},
     )
 
