@@ -2,27 +2,29 @@
 
 import streamlit as st
 
-from costlib import answers, loading
-from costlib.answers.roles import loaded_sentence, refused_sentence
+from costlib import answers
 from costlib.core.errors import DataError
 from costlib.loading.samples import SAMPLES
-from costlib.scale import bigdata
-from views._ui.data import choose_data, current_dataset, open_counted, replace_upload
+from views._ui.data import choose_data, current_dataset, replace_upload
 from views._ui.display import page_header, say, show_error
-from views._ui.folder import data_folder
-from views._ui.loading import build_dataset_cached, read_table_cached
+from views._ui.folder import data_folder, use_opened
+from views._ui.loading import build_dataset_cached, read_table_cached, upload_content
 from views._ui.mapping import mapping_form, mk
+from views._ui.memo import memo
 
-page_header(
-    "Data",
-    "Start with a built-in sample (one is already loaded) or upload your own predictions. Then open "
-    "Costs & groups to find the cheapest threshold.",
-)
+page_header("Data", answers.DATA_WHAT)
 st.page_link("views/costs.py", label="Find the cost-optimal threshold for the loaded data →", icon=":material/balance:")
 
 
 ds = current_dataset()  # draws the sidebar's data choice; its key "data" holds the choice
 in_use = st.session_state.get("data") if ds is not None else None
+
+
+def say_previous(what: str) -> None:
+    """Say that the upload in use before this one failed is still loaded (if there is one)."""
+    if st.session_state.get("upload_dataset") is not None:
+        say("caption", answers.previous_upload_sentence(st.session_state["upload_dataset"].name, what))
+
 
 st.subheader("Built-in samples")
 for key, sample in SAMPLES.items():
@@ -36,121 +38,96 @@ for key, sample in SAMPLES.items():
         on_click=choose_data,
         args=(key,),
         disabled=used,
-        help="The other pages use this sample now." if used else None,
+        help=answers.SAMPLE_IN_USE if used else None,
     )
 
 st.subheader("Upload your predictions")
-st.caption(
-    "A CSV or Parquet file with one row per case: a label, one score column per model, and optionally a "
-    "group, a train/validation/test split, weights, votes or multiclass probability columns. The file "
-    "stays in your session and is never part of a shared link."
-)
+st.caption(answers.UPLOAD_WHAT)
 upload = st.file_uploader("CSV or Parquet file", type=["csv", "tsv", "txt", "parquet", "pq"], key="uploader")
 
 
 loaded_slot = None
 if upload is not None:
-    shown_name = loading.display_name(upload.name)
-    digests = st.session_state.setdefault("_digests", {})
-    data = upload.getvalue()
-    if upload.file_id not in digests:
-        digests.clear()
-        digests[upload.file_id] = loading.fingerprint(data)
-    digest = digests[upload.file_id]
+    data, digest = upload_content(upload)
     try:
         df = read_table_cached(data, digest, upload.name)
     except DataError as err:
         show_error(err)
-        if st.session_state.get("upload_dataset") is not None:
-            say("caption", answers.previous_upload_sentence(st.session_state["upload_dataset"].name, "file"))
+        say_previous("file")
         df = None
     if df is not None:
-        if st.session_state.get("_mapping_for") != digest:
+        new_file = st.session_state.get("_mapping_for") != digest
+        if new_file:
             for key in [k for k in st.session_state if str(k).startswith("map_") or str(k).startswith("fix_")]:
                 del st.session_state[key]
             st.session_state["_mapping_for"] = digest
-            st.session_state["_guess"] = loading.guess_mapping(df)
             for key in ("_fixes", "_load_error", "_widget_updates"):
                 st.session_state.pop(key, None)
+        shown = answers.upload_answer(df, upload.name, guess=None if new_file else st.session_state.get("_guess"))
+        st.session_state["_guess"] = shown.guess
         st.session_state.update(st.session_state.pop("_widget_updates", None) or {})  # set by a fix that was used
-        head, caption = loading.preview(df, upload.name)
-        say("caption", caption)
-        st.dataframe(head, hide_index=True)
-        for note in df.attrs.get("notes", []):
+        say("caption", shown.caption)
+        st.dataframe(shown.head, hide_index=True)
+        for note in shown.notes:
             say("info", note)
-        if df.shape[1] > loading.MAX_COLUMNS_OFFERED:
-            say("info", loading.NOTE_WIDE.format(name=shown_name, count=df.shape[1], shown=loading.MAX_COLUMNS_OFFERED))
         if st.session_state.get("_load_error"):
             say("error", st.session_state["_load_error"], icon=":material/warning:")
-            if st.session_state.get("upload_dataset") is not None:
-                say("caption", answers.previous_upload_sentence(st.session_state["upload_dataset"].name, "data"))
+            say_previous("data")
         with st.form("mapping"):
-            mapping = mapping_form(df, st.session_state["_guess"])
+            mapping = mapping_form(df, shown.guess)
             # offered fixes, by their fixed word (DataError.fix_action), never by their words
             fixes = st.session_state.get("_fixes", {})
             ticked = [action for action, words in fixes.items() if st.checkbox(words, key=f"fix_{action}")]
             submitted = st.form_submit_button("Use these columns", type="primary")
         if submitted:
-            use, options = loading.apply_fixes(mapping, ticked)
-            # why the guess left out a label, a score or a group the columns used lack (read only then)
-            lacking = not (use.label and use.scores and use.group)
-            refused = loading.refusals(df, st.session_state["_guess"], name=upload.name) if lacking else {}
-            try:
-                ds_new = build_dataset_cached(df, digest, upload.name, use, tuple(sorted(options.items())))
-            except DataError as err:
-                st.session_state["_load_error"] = " ".join(filter(None, (err.message, refused_sentence(use, refused))))
-                if err.fix_action:
-                    st.session_state.setdefault("_fixes", {})[err.fix_action] = answers.fix_offer(err.fix)
+            result = answers.mapped_upload(
+                df,
+                upload.name,
+                mapping,
+                ticked,
+                shown.guess,
+                prepare=lambda use, options: build_dataset_cached(df, digest, upload.name, use, options),
+            )
+            if result.dataset is None:
+                st.session_state["_load_error"] = result.error
+                if result.fix is not None:
+                    st.session_state.setdefault("_fixes", {})[result.fix[0]] = result.fix[1]
                 st.rerun()
-            else:
-                replace_upload(ds_new)
-                for key in ("_fixes", "_load_error"):
-                    st.session_state.pop(key, None)
-                if use.score_scale != mapping.score_scale:  # the form shows what was used
-                    st.session_state["_widget_updates"] = {mk("scale"): use.score_scale}
-                st.session_state["_loaded"] = loaded_sentence(ds_new, shown_name, refused)
-                st.rerun()
+            replace_upload(result.dataset)
+            for key in ("_fixes", "_load_error"):
+                st.session_state.pop(key, None)
+            if result.scale is not None:  # the form shows what was used
+                st.session_state["_widget_updates"] = {mk("scale"): result.scale}
+            st.session_state["_loaded"] = result.loaded
+            st.rerun()
         loaded_slot = st.empty()  # filled at the end, once the summary below shows the new data
 
 
 st.subheader("Big data: counts instead of rows")
-st.caption(
-    "For files too big to upload (the upload limit is 200 MB, and a 10-million-row CSV is near it; Parquet is "
-    "five times smaller and reads faster): compute the counts where the data lives with "
-    "`python -m costlib aggregate SOURCE --label … --score … --out counts.parquet` (DuckDB or Spark), then load "
-    "that file here. Costs & groups, Find my prices and Value work on counts, exactly; pages that need each case say "
-    "so."
-)
+st.caption(answers.BIG_DATA_WHAT)
 agg_file = st.file_uploader(
     "Aggregate file (.parquet, from python -m costlib aggregate)", type=["parquet"], key="aggregate_upload"
 )
-if agg_file is not None and st.session_state.get("_aggregate_id") != agg_file.file_id:
-    try:
-        shown = loading.display_name(agg_file.name)
-        ds_agg = open_counted(lambda: bigdata.dataset_from_aggregate(agg_file.getvalue(), name=shown), name=shown)
-    except DataError as err:
-        show_error(err)
-    else:
-        st.session_state["_aggregate_id"] = agg_file.file_id
-        replace_upload(ds_agg, opened=True)
-        st.session_state["_loaded"] = loaded_sentence(ds_agg, loading.display_name(agg_file.name))
-        st.rerun()
+new_aggregate = agg_file is not None and st.session_state.get("_aggregate_id") != agg_file.file_id
+if new_aggregate and use_opened(answers.aggregate_reader(agg_file.getvalue()), agg_file.name):
+    st.session_state["_aggregate_id"] = agg_file.file_id
+    st.rerun()
 data_folder()
 
 st.subheader("What is loaded")
 if ds is not None:
-    for slot, metric in zip(st.columns(4), loading.summary_metrics(ds), strict=True):
+    summary = memo("data_loaded", ds, (), lambda: answers.loaded_answer(ds))
+    for slot, metric in zip(st.columns(4), summary.metrics, strict=True):
         if metric is not None:
             slot.metric(*metric)
-    if loading.rows_per_split_sentence(ds):
-        st.caption(loading.rows_per_split_sentence(ds))
-    for table in loading.summary_tables(ds):
+    if summary.split_sentence:
+        st.caption(summary.split_sentence)
+    for table in summary.tables:
         st.dataframe(table, hide_index=True)
-    if ds.class_names:
-        say("caption", answers.classes_sentence(ds.class_names))
-    for note in ds.notes:
+    if summary.classes is not None:
+        say("caption", summary.classes)
+    for note in summary.notes:
         say("info", note)
 if st.session_state.get("_loaded"):
-    loaded = st.session_state.pop("_loaded")
-    kind, text = loaded if isinstance(loaded, tuple) else ("success", loaded)
+    kind, text = st.session_state.pop("_loaded")  # (kind, sentence): `answers.roles.loaded_sentence`
     say(kind, text, where=loaded_slot if loaded_slot is not None else st)

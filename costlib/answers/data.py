@@ -1,10 +1,45 @@
-"""The answer of the Data page."""
+"""The answer of the Data page: what an upload shows before its columns are mapped
+(`upload_answer`), what mapping it led to (`mapped_upload`), what a file read where it lies
+led to (`opened_file`), what is loaded (`loaded_answer`), the choices the mapping form offers
+as far as they are data (`mapping_choices`, `positive_choice`), and the page's sentences.
+
+The page keeps its widgets and the session's state; every decision and every sentence is here.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+import pandas as pd
+
+from costlib import loading
+from costlib.answers.roles import loaded_sentence, refused_sentence
+from costlib.core.dataset import ColumnMapping, Dataset
+from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
+
+DATA_WHAT = (
+    "Start with a built-in sample (one is already loaded) or upload your own predictions. Then open "
+    "Costs & groups to find the cheapest threshold."
+)
+UPLOAD_WHAT = (
+    "A CSV or Parquet file with one row per case: a label, one score column per model, and optionally a "
+    "group, a train/validation/test split, weights, votes or multiclass probability columns. The file "
+    "stays in your session and is never part of a shared link."
+)
+BIG_DATA_WHAT = (
+    "For files too big to upload (the upload limit is 200 MB, and a 10-million-row CSV is near it; Parquet is "
+    "five times smaller and reads faster): compute the counts where the data lives with "
+    "`python -m costlib aggregate SOURCE --label … --score … --out counts.parquet` (DuckDB or Spark), then load "
+    "that file here. Costs & groups, Find my prices and Value work on counts, exactly; pages that need each case say "
+    "so."
+)
+SAMPLE_IN_USE = "The other pages use this sample now."
+NO_SCORE_CHOSEN = "Choose at least one score column."
+EMPTY_FOLDER = "The server's data folder has no Parquet or CSV files."
+BINARY_LABEL_VALUES = frozenset({"0", "1", "0.0", "1.0", "True", "False", "true", "false"})
+DELTA_SOURCES = ["none", "delta column", "annotator votes", "rating", "measurement and threshold"]
 
 
 def classes_sentence(class_names: Sequence[str]) -> str:
@@ -24,3 +59,175 @@ def fix_offer(fix: str) -> str:
 
 def data_folder_sentence(n_files: int) -> str:
     return f"Files in this server's data folder ({n_files}), read where they lie through DuckDB:"
+
+
+@dataclass(frozen=True, eq=False)
+class UploadAnswer:
+    """What the Data page shows of a parsed upload before its columns are mapped.
+
+    name      the file's name as shown (`loading.display_name`)
+    head      its first rows (`loading.preview`), and `caption` says how many there are
+    notes     the reader's notes (`df.attrs["notes"]`), then `loading.NOTE_WIDE` for a file wider
+              than the form lists
+    guess     the first guess at its columns (`loading.guess_mapping`), the mapping form's seed
+    """
+
+    name: str
+    head: pd.DataFrame
+    caption: str
+    notes: tuple[str, ...]
+    guess: ColumnMapping
+
+
+def upload_answer(df: pd.DataFrame, filename: str, *, guess: ColumnMapping | None = None) -> UploadAnswer:
+    """What the page shows of the table `df` read from the upload `filename`; `guess` is the
+    guess the page already made for this file (None: a new file, guessed now)."""
+    name = loading.display_name(filename)
+    head, caption = loading.preview(df, filename)
+    notes = list(df.attrs.get("notes", []))
+    if df.shape[1] > loading.MAX_COLUMNS_OFFERED:
+        notes.append(loading.NOTE_WIDE.format(name=name, count=df.shape[1], shown=loading.MAX_COLUMNS_OFFERED))
+    return UploadAnswer(name, head, caption, tuple(notes), guess if guess is not None else loading.guess_mapping(df))
+
+
+@dataclass(frozen=True, eq=False)
+class MappedUpload:
+    """What pressing “Use these columns” led to: the dataset, or the sentence that refuses it.
+
+    dataset   the prepared dataset (None when refused)
+    error     the loader's sentence and why the columns nearest to an empty role were not taken
+    fix       (action, tick box words) of the fix a refusal offers (`DataError.fix_action`), else None
+    loaded    (kind, sentence) the page says once the data is loaded (`roles.loaded_sentence`)
+    scale     the score scale the ticked fixes used, when it is not the form's (the form then shows it)
+    """
+
+    dataset: Dataset | None = None
+    error: str | None = None
+    fix: tuple[str, str] | None = None
+    loaded: tuple[str, str] | None = None
+    scale: str | None = None
+
+
+def mapped_upload(
+    df: pd.DataFrame,
+    filename: str,
+    mapping: ColumnMapping,
+    ticked: Sequence[str],
+    guess: ColumnMapping,
+    *,
+    prepare: Callable[[ColumnMapping, tuple], Dataset],
+) -> MappedUpload:
+    """The upload `df` (read from `filename`) under the form's `mapping` with the fixes `ticked`
+    (`loading.apply_fixes`), prepared by ``prepare(mapping, options)`` (the page's
+    `loading.prepare`, remembered and admitted on the memory ledger; `options` a sorted tuple of
+    its keyword arguments). A refusal (DataError) is said with why the columns `guess` found
+    nearest to each role left empty were not taken (`loading.refusals`, read only then)."""
+    use, options = loading.apply_fixes(mapping, ticked)
+    lacking = not (use.label and use.scores and use.group)
+    refused = loading.refusals(df, guess, name=filename) if lacking else {}
+    try:
+        ds = prepare(use, tuple(sorted(options.items())))
+    except DataError as err:
+        fix = (err.fix_action, fix_offer(err.fix)) if err.fix_action else None
+        return MappedUpload(error=" ".join(filter(None, (err.message, refused_sentence(use, refused)))), fix=fix)
+    scale = use.score_scale if use.score_scale != mapping.score_scale else None
+    return MappedUpload(ds, loaded=loaded_sentence(ds, loading.display_name(filename), refused), scale=scale)
+
+
+@dataclass(frozen=True, eq=False)
+class OpenedFile:
+    """A file read where it lies (an aggregate, a data-folder file): its dataset and what the
+    page says once it is loaded (`roles.loaded_sentence`)."""
+
+    dataset: Dataset
+    loaded: tuple[str, str]
+
+
+def opened_file(read: Callable[[str], Dataset], filename: str, *, admit: Callable) -> OpenedFile:
+    """The dataset ``read(name)`` makes of `filename` (`name`: its `display_name`), made inside
+    ``admit(compute, name)`` (the page's admission on the memory ledger); a DataError with its
+    sentence when it cannot be read or would not fit."""
+    name = loading.display_name(filename)
+    ds = admit(lambda: read(name), name)
+    return OpenedFile(ds, loaded_sentence(ds, name))
+
+
+def aggregate_reader(data: bytes):
+    """``read(name)`` of an aggregate file's bytes (`scale.bigdata.dataset_from_aggregate`)."""
+    from costlib.scale import bigdata
+
+    return lambda name: bigdata.dataset_from_aggregate(data, name=name)
+
+
+def folder_reader(path, *, label: str | None, scores: Sequence[str], group: str | None, split: str | None):
+    """``read(name)`` of a data-folder file's columns (`scale.bigdata.dataset_from_file`), read
+    by DuckDB where it lies; a sentence (DataError) when no score column is chosen."""
+    from costlib.scale import bigdata
+
+    if not scores:
+        raise DataError(NO_SCORE_CHOSEN)
+    return lambda name: bigdata.dataset_from_file(path, label=label, scores=list(scores), group=group, split=split)
+
+
+@dataclass(frozen=True, eq=False)
+class LoadedAnswer:
+    """What the Data page says of the dataset in use: four numbers (None: not for it), the rows
+    per split, its tables, its classes and its notes."""
+
+    metrics: tuple
+    split_sentence: str | None
+    tables: tuple[pd.DataFrame, ...]
+    classes: str | None
+    notes: tuple[str, ...]
+
+
+def loaded_answer(ds: Dataset) -> LoadedAnswer:
+    """What is loaded, for `ds` (`loading.summary_metrics`, `rows_per_split_sentence`, `summary_tables`)."""
+    return LoadedAnswer(
+        tuple(loading.summary_metrics(ds)),
+        loading.rows_per_split_sentence(ds),
+        tuple(loading.summary_tables(ds)),
+        classes_sentence(ds.class_names) if ds.class_names else None,
+        tuple(ds.notes),
+    )
+
+
+@dataclass(frozen=True)
+class MappingChoices:
+    """What the mapping form offers for a table, as far as it is data: the columns each role lists
+    (`loading.offered_columns`), whether the table is wider than that (then any other column can be
+    typed in), and where the guess says each case's own price comes from (one of `DELTA_SOURCES`)."""
+
+    columns: list
+    wide: bool
+    delta_source: str
+
+
+def mapping_choices(df: pd.DataFrame, guess: ColumnMapping) -> MappingChoices:
+    """The form's choices for `df` seeded with `guess`."""
+    columns = loading.offered_columns(df.columns, guess)
+    source = (
+        "annotator votes"
+        if guess.votes_yes
+        else "delta column"
+        if guess.delta
+        else "rating"
+        if guess.rating
+        else "measurement and threshold"
+        if guess.measurement
+        else "none"
+    )
+    return MappingChoices(columns, len(columns) < df.shape[1], source)
+
+
+def positive_choice(df: pd.DataFrame, label: str, guess: ColumnMapping) -> tuple[list[str], int] | None:
+    """(values, index of the first choice) of the "which is the positive class?" picker for the
+    label column `label`, or None when its values are 0/1 or true/false (nothing to pick); the
+    first choice is the guess's, else the likeliest positive word (`loading.likely_positive`),
+    else the first value. DataError (`loading.label_values`) when `label` is not a column."""
+    values = loading.label_values(df, label)
+    if not (values and set(values) - BINARY_LABEL_VALUES):
+        return None
+    likely = loading.likely_positive(values)
+    first = guess.positive if guess.positive in values else likely if likely in values else values[0]
+    return values, values.index(first)

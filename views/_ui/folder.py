@@ -1,17 +1,33 @@
-"""The Data page's server folder: a file read where it lies through DuckDB (no upload)."""
+"""The Data page's files read where they lie: a file of the server's data folder through DuckDB
+(no upload), and an aggregate file; both admitted on the memory ledger while they open."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import streamlit as st
 
 from costlib import answers
-from costlib.answers.roles import loaded_sentence
 from costlib.core.errors import DataError
 from costlib.core.escaping import display_name, option_names
 from costlib.scale import bigdata
 from views._ui.data import open_counted, replace_upload
 from views._ui.display import say, show_error
 from views._ui.mapping import NONE
+
+
+def use_opened(read: Callable, filename: str) -> bool:
+    """Open `filename` with ``read(name)`` (`answers.opened_file`, admitted for its peak by
+    `open_counted`) and make it this session's data, to be said once the page reruns; its
+    sentence and False when it cannot be opened (nothing already loaded is lost)."""
+    try:
+        opened = answers.opened_file(read, filename, admit=lambda compute, name: open_counted(compute, name=name))
+    except DataError as err:
+        show_error(err)
+        return False
+    replace_upload(opened.dataset, opened=True)
+    st.session_state["_loaded"] = opened.loaded
+    return True
 
 
 def data_folder() -> None:
@@ -37,23 +53,17 @@ def data_folder() -> None:
                 opened = st.form_submit_button("Open with DuckDB")
             if opened:
                 try:
-                    if not score_cols:
-                        raise DataError("Choose at least one score column.")
-                    ds_big = open_counted(
-                        lambda: bigdata.dataset_from_file(
-                            bigdata.safe_path(folder, picked),
-                            label=label_col,
-                            scores=list(score_cols),
-                            group=None if group_col == NONE else group_col,
-                            split=None if split_col == NONE else split_col,
-                        ),
-                        name=display_name(picked),
+                    read = answers.folder_reader(
+                        bigdata.safe_path(folder, picked),
+                        label=label_col,
+                        scores=score_cols,
+                        group=None if group_col == NONE else group_col,
+                        split=None if split_col == NONE else split_col,
                     )
                 except DataError as err:
                     show_error(err)
                 else:
-                    replace_upload(ds_big, opened=True)
-                    st.session_state["_loaded"] = loaded_sentence(ds_big, display_name(picked))
-                    st.rerun()
+                    if use_opened(read, picked):
+                        st.rerun()
         else:
-            st.caption("The server's data folder has no Parquet or CSV files.")
+            st.caption(answers.EMPTY_FOLDER)

@@ -26,6 +26,17 @@ from views._ui.memory import account
 PARSED_KEEP = 2  # parsed tables a session keeps (by content): the upload being mapped and one more
 
 
+def upload_content(upload) -> tuple[bytes, str]:
+    """(bytes, sha256) of an uploaded file: hashed once per upload (kept by its `file_id` in
+    ``_digests``, only the current upload's), so that a rerun does not hash the file again."""
+    digests = st.session_state.setdefault("_digests", {})
+    data = upload.getvalue()
+    if upload.file_id not in digests:
+        digests.clear()
+        digests[upload.file_id] = loading.fingerprint(data)
+    return data, digests[upload.file_id]
+
+
 def read_table_cached(data: bytes, digest: str, filename: str) -> pd.DataFrame:
     """The parsed table for these bytes, parsed once per session; `digest` (the sha256 of the
     content, never the name) is the key. Kept in the session, not in `st.cache_data`: that

@@ -23,7 +23,7 @@ MORE_GROUPS_HELP = (
     "per-group prices, cutoffs and rates are the intersections', and the disparities are shown for them and for "
     "each column alone."
 )
-DELTA_SOURCES = ["none", "delta column", "annotator votes", "rating", "measurement and threshold"]
+DELTA_SOURCES = answers.DELTA_SOURCES
 
 
 def choice(label: str, options: list[str], guess: str | None, key: str, where=st, **kw) -> str | None:
@@ -48,8 +48,8 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
     # Every column is offered for every role: a text column mapped as scores gets a sentence
     # naming its bad rows, which helps more than a column that silently is not offered. A very
     # wide file offers the guessed columns and its first ones; any other can be typed in.
-    cols = loading.offered_columns(df.columns, guess)
-    wide = len(cols) < df.shape[1]
+    offered = answers.mapping_choices(df, guess)
+    cols, wide = offered.columns, offered.wide
     numeric = cols
     c1, c2 = st.columns(2)
     with c1:
@@ -57,21 +57,18 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         positive = None
         if label is not None:
             try:
-                values = loading.label_values(df, label)
+                picker = answers.positive_choice(df, label, guess)
             except DataError as err:
                 show_error(err)
-                values = []
-            if values and set(values) - {"0", "1", "0.0", "1.0", "True", "False", "true", "false"}:
+                picker = None
+            if picker is not None:
+                values, first = picker
                 positive = st.selectbox(
                     "Which label value is the positive class?",
                     values,
                     key=mk("positive"),
                     format_func=option_names(values),
-                    index=values.index(guess.positive)
-                    if guess.positive in values
-                    else values.index(loading.likely_positive(values))
-                    if loading.likely_positive(values) in values
-                    else 0,
+                    index=first,
                 )
         scores = st.multiselect(
             "Score columns (one per model; higher = more likely positive)",
@@ -105,23 +102,12 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         )
         weight = choice("Weight column (optional)", numeric, guess.weight, mk("weight"), accept_new_options=wide)
     st.markdown("**Instance-level costs (optional)**")
-    guessed_source = (
-        "annotator votes"
-        if guess.votes_yes
-        else "delta column"
-        if guess.delta
-        else "rating"
-        if guess.rating
-        else "measurement and threshold"
-        if guess.measurement
-        else "none"
-    )
     source = st.radio(
         "Each case's own price comes from",
         DELTA_SOURCES,
         horizontal=True,
         key=mk("delta_src"),
-        index=DELTA_SOURCES.index(guessed_source),
+        index=DELTA_SOURCES.index(offered.delta_source),
     )
     extra: dict = {}
     d1, d2 = st.columns(2)
