@@ -13,8 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 600
-KNOWN_LONG = {
-}
+KNOWN_LONG: set[str] = set()
 
 
 def _defined(name: str) -> list[str]:
