@@ -9,7 +9,7 @@ from views._ui.display import show_chart, show_live_table, show_metrics, show_ve
 from views._ui.memo import memo
 from views._ui.page import live, setup
 from views._ui.prices import stored_costs
-from views._ui.state import note_link, setting
+from views._ui.state import keep, mirror, remembered, setting, setting_notes
 
 ds, unit, volume = setup(
     "Calibration",
@@ -20,7 +20,7 @@ ds, unit, volume = setup(
 )
 model = model_picker(ds)
 names = group_names(ds)
-worth = float(setting("gain", 1.0)) or 1.0
+worth = float(setting("worth", 1.0)) or 1.0
 cases = memo("judged_cases", ds, tuple(names), lambda: answers.judged_cases(ds, names))
 choice = answers.value_k(stored_costs(names), cases, worth, setting("k"), settings.K.high)
 fit = memo("calibration_fit", ds, (model,), lambda: answers.calibration_fit(ds, model))
@@ -31,16 +31,18 @@ if fit.fit_on == "same":
 @live
 def live_calibration() -> None:
     """The bins in, the reliability and its verdict out: reruns alone when the bins move."""
-    note_link("bins", settings.BINS)  # the slider reads the link itself: out of range it would say nothing
+    bins_key = remembered("bins", int(settings.BINS.default))  # from the link through its bound, said when out
+    setting_notes()
     bins = st.columns([1, 1])[0].slider(
         "Bins",
         min_value=int(settings.BINS.low),
         max_value=int(settings.BINS.high),
-        value=int(settings.BINS.default),
-        key="bins",
-        bind="query-params",
+        key=bins_key,
+        on_change=keep,
+        args=("bins",),
         help="Equal-width bins of the predicted probability (scikit-learn's binning).",
     )
+    mirror("bins")
     chance = memo("ece_by_chance", ds, (model, bins), lambda: fit.binned.ece_by_chance(bins))
     answer = answers.calibration_answer(fit, bins=bins, chance=chance, choice=choice, worth=worth, unit=unit)
     show_verdict(answer.verdict)

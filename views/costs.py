@@ -41,11 +41,11 @@ if handed is not None:
 names = group_names(ds)
 models = model_sweeps(ds)  # sorted once per data set and model; every price move reads these
 
-remembered("fair", len(names) > 1, parse=lambda v: v.lower() == "true")
-remembered("fair_tol", settings.TOLERANCE.default, bound=settings.TOLERANCE)
-mirror("fair")  # in the link whether or not the fairness section is drawn: the report reads them
-mirror("fair_tol", float(setting("fair_tol")))
-remembered("resamples", settings.RESAMPLES.default, parse=int, valid=lambda v: v in settings.RESAMPLE_OPTIONS)
+remembered("fairness", len(names) > 1)
+remembered("tolerance", settings.TOLERANCE.default)
+mirror("fairness")  # in the link whether or not the fairness section is drawn: the report reads them
+mirror("tolerance", float(setting("tolerance")))
+remembered("resamples", settings.RESAMPLES.default)
 resamples = int(setting("resamples"))
 cap, share, covers_all = session_limit(volume)  # the review limit: cases a month, as a share (None: no limit)
 reference = reference_setting(names)  # the disparities' reference group (None: the largest)
@@ -104,7 +104,7 @@ def live_answer() -> None:
         return
     answer = answer_at(costs)
     rec = answer.rec
-    criteria = tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))) if setting("fair") else ()
+    criteria = tuple(setting("criteria", tuple(FAIRNESS_CRITERIA))) if setting("fairness") else ()
     live_audit.update(
         build=audit_for(costs, criteria), questions=elicit.in_force(setting("price_questions"), costs)
     )  # what the downloads below build when pressed: these prices, whichever run drew the buttons
@@ -154,7 +154,7 @@ limit_on, limit_at, _ = st.columns([1.3, 1.2, 1.5], vertical_alignment="bottom")
 limit_inputs(
     limit_on,
     limit_at,
-    key="cap",
+    name="review_limit",
     toggle=capacity_words.CAP_TOGGLE,
     number=capacity_words.CAP_LABEL,
     help=capacity_words.CAP_HELP,
@@ -193,7 +193,7 @@ for_prices = answers.price_caption(costs, unit)
 if details_setting(answers.COSTS_DETAILS):
     rules_section(ds, rec, unit=unit, for_prices=for_prices, resamples=resamples)
     questions = elicit.in_force(setting("price_questions"), costs)
-    fair_build = audit_for(costs, tuple(setting("fair_criteria", tuple(FAIRNESS_CRITERIA))))
+    fair_build = audit_for(costs, tuple(setting("criteria", tuple(FAIRNESS_CRITERIA))))
     fairness_section(
         ds,
         ms,

@@ -8,7 +8,7 @@ from views._ui.details import details_setting
 from views._ui.display import say, show_chart, show_live_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import live, setup
-from views._ui.state import note_link
+from views._ui.state import keep, mirror, remembered, set_setting, setting, setting_notes
 
 ds, unit, volume = setup(
     "Instance costs",
@@ -33,19 +33,24 @@ def explore() -> None:
     """A cutoff to look at: reruns alone when its slider moves (the answer above does not move)."""
     st.subheader("Explore another cutoff")
     low, high, start = answer.cutoff_range
-    note_link("threshold", settings.Bound("the cutoff", low, high, start))  # the slider reads the link itself
+    bound = settings.Bound("the cutoff", low, high, start)  # this data's range: from the link through it, said
+    if not low <= float(setting("cutoff", start)) <= high:  # the cutoff of other data
+        set_setting("cutoff", start)
+    cutoff_key = remembered("cutoff", start, bound=bound)
+    setting_notes()
     threshold = st.slider(
         "Cutoff",
         min_value=low,
         max_value=high,
-        value=start,
         step=0.0001,
         format="%.4f",
-        key="threshold",
-        bind="query-params",
+        key=cutoff_key,
+        on_change=keep,
+        args=("cutoff",),
         help="NEC and the error rate of every model at this cutoff, by group; the answer above "
         "does not change with it.",
     )
+    mirror("cutoff")
     fig, overall, by_group = answer.at_cutoff(threshold)
     show_chart(fig, key="nec_bar")
     show_live_table(overall, "nec", key="nec_table")

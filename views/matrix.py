@@ -4,13 +4,13 @@ import pandas as pd
 import streamlit as st
 
 from costlib import answers
-from costlib.core import settings
+from costlib.core import link, settings
 from costlib.core.escaping import option_names
 from views._ui.details import details_setting
 from views._ui.display import say, show_chart, show_metrics, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
-from views._ui.state import keep, mirror, remembered, setting_notes, write_link
+from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes
 
 ds, unit, volume = setup(
     "Cost matrix",
@@ -22,13 +22,14 @@ ds, unit, volume = setup(
 names = list(ds.class_names)
 
 # The editor's base table is fixed for the session (edits live in the editor's state); a shared
-# link's ?C=... seeds it once, bounded like the editor's cells (out of bounds: the default, said).
+# link's matrix seeds it once, bounded like the editor's cells (out of bounds: the default, said).
 start_key = ("matrix_start", ds.fingerprint, tuple(names))
 if st.session_state.get("matrix_start_key") != start_key:
     st.session_state["matrix_start_key"] = start_key
-    linked, note = settings.check_matrix(st.query_params.get("C"), len(names))
+    ensure_setting("matrix", None)
+    linked, note = settings.check_matrix(setting("matrix"), len(names))
     if note:
-        say("warning", settings.link_note("C", note))
+        say("warning", link.note("matrix", note))
     st.session_state["matrix_start"] = answers.default_matrix(names) if linked is None else linked
     st.session_state.pop("cost_matrix", None)
 start = st.session_state["matrix_start"]
@@ -48,23 +49,26 @@ c_mat = edited.to_numpy(dtype=float)
 if not settings.matrix_in_bound(c_mat):
     st.error(answers.MATRIX_CELLS_REFUSED)
     c_mat = start
-write_link("C", settings.matrix_link(c_mat))
+set_setting("matrix", settings.matrix_link(c_mat))
+mirror("matrix")
 
 a1, a2 = st.columns([1, 1], vertical_alignment="bottom")
-use_abstain = a1.toggle("Allow handing a case to a person", value=True, key="abstain_on", bind="query-params")
-remembered("abstain", 1.0, bound=settings.PRICE)  # a link's value is bounded like the widget: a sentence, no box
+allowed_key = remembered("handover_allowed", True)
+use_abstain = a1.toggle("Allow handing a case to a person", key=allowed_key, on_change=keep, args=("handover_allowed",))
+mirror("handover_allowed")
+price_key = remembered("handover_price", 1.0)  # a link's value is bounded like the widget: a sentence, no box
 h = a2.number_input(
     f"Price of handing a case over ({unit or 'your unit'})",
     min_value=settings.PRICE.low,
     max_value=settings.PRICE.high,
     step=0.1,
-    key="abstain",
+    key=price_key,
     on_change=keep,
-    args=("abstain",),
+    args=("handover_price",),
     disabled=not use_abstain,
     help="Answer only when the cheapest answer's expected price is strictly below this.",
 )
-mirror("abstain")
+mirror("handover_price")
 setting_notes()
 
 abstain = h if use_abstain else None

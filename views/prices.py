@@ -4,6 +4,7 @@ soon as more precision would not change the cutoff to ship."""
 import streamlit as st
 
 from costlib import answers
+from costlib.answers.prices import ANSWERED_FIELDS, settings_from_answers
 from costlib.binary import elicit
 from costlib.binary.elicit import ALARM, MISS, SAME
 from costlib.core import settings
@@ -12,7 +13,7 @@ from views._ui.data import COSTS_PAGE, group_names, model_sweeps
 from views._ui.display import say, show_chart, show_table, show_verdict
 from views._ui.page import setup
 from views._ui.prices import stored_costs
-from views._ui.state import set_setting, setting
+from views._ui.state import adopt, setting
 
 MULTIPLIERS = {0.25: "a quarter as bad", 0.5: "half as bad", 1.0: "as bad", 2.0: "twice as bad", 4.0: "4 times as bad"}
 
@@ -114,11 +115,10 @@ if len(names) > 1:
 
 
 def use_prices() -> None:
-    plan = answers.prices_from_answers(
+    chosen = settings_from_answers(
         st.session_state["_bracket"], answer.sweep, money=money, unit=unit, names=names, multipliers=multipliers
     )
-    for key, value in plan.items():
-        set_setting(key, value)
+    adopt(chosen, ANSWERED_FIELDS)
     st.session_state["_go_costs"] = True
 
 

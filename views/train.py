@@ -10,7 +10,7 @@ from costlib.training import data as training_data
 from costlib.training import words as training_words
 from costlib.training.compare import METHODS
 from views._ui.display import page_header, say, show_chart, show_error, show_table
-from views._ui.state import ensure_setting, mirror, set_setting, setting, setting_notes
+from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes, widget_key
 from views._ui.training import built_in, from_table_cached, training_results, upload_choices
 
 RANDOM_STATE = 0
@@ -30,7 +30,15 @@ page_header(
 )
 
 
-choice = st.radio("Data", list(DATA), format_func=DATA.get, key="train_data", horizontal=True, bind="query-params")
+# kept in the link by its key; a link written by Streamlit's own binding named it by its title: read too
+by_title = {title: key for key, title in DATA.items()}
+ensure_setting("train_data", next(iter(DATA)), valid=lambda v: v in DATA or v in by_title)
+set_setting("train_data", by_title.get(setting("train_data"), setting("train_data")))
+data_key = remembered("train_data", next(iter(DATA)))
+choice = st.radio(
+    "Data", list(DATA), format_func=DATA.get, key=data_key, horizontal=True, on_change=keep, args=("train_data",)
+)
+mirror("train_data")
 if choice == "tweets":
     st.caption(training_data.TWEETS_ATTRIBUTION)
     st.caption(training_data.TWEETS_CONTENT_NOTE)
@@ -53,19 +61,20 @@ say("caption", training_words.data_sentence(data))
 for note in data.notes:
     say("caption", note)
 
-# the seeds come from the link through their bound (Streamlit's own binding would read ?train_seeds=inf raw)
-ensure_setting("train_seeds", int(settings.SEEDS.default), bound=settings.SEEDS)
-if "train_seeds" not in st.session_state:
-    st.session_state["train_seeds"] = int(setting("train_seeds"))
+# the seeds and the ways come from the link through their bounds (Streamlit's own binding would read
+# ?train_seeds=inf raw); the form's widgets are seeded once, then hold what was typed until it is sent
+ensure_setting("train_seeds", int(settings.SEEDS.default))
+ensure_setting("train_methods", tuple(METHODS), valid=lambda v: set(v) <= set(METHODS))
+if widget_key("train_seeds") not in st.session_state:
+    st.session_state[widget_key("train_seeds")] = int(setting("train_seeds"))
 setting_notes()
 with st.form("train_settings"):
     f1, f2 = st.columns([3, 1])
     methods = f1.multiselect(  # by their short names, as the charts name them: the long ones ran off the box
         "Ways of training",
         list(METHODS),
-        default=list(METHODS),
-        key="train_methods",
-        bind="query-params",
+        default=list(setting("train_methods")),  # where a widget is made: what the link or the last send chose
+        key=widget_key("train_methods"),
         help=md_escape(
             "; ".join(f"{m}: {training_words.method_label(m).removesuffix(f' ({m})')}" for m in METHODS) + "."
         ),
@@ -76,12 +85,14 @@ with st.form("train_settings"):
             min_value=int(settings.SEEDS.low),
             max_value=int(settings.SEEDS.high),
             step=1,
-            key="train_seeds",
+            key=widget_key("train_seeds"),
         )
     )
     submitted = st.form_submit_button("Train and compare", type="primary")
 set_setting("train_seeds", seeds)
 mirror("train_seeds")
+set_setting("train_methods", tuple(methods))
+mirror("train_methods")
 
 methods = tuple(m for m in METHODS if m in methods)  # the page's order, whatever the click order
 if not methods:

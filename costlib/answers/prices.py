@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from costlib.binary import elicit
-from costlib.core import escaping, settings
+from costlib.core import escaping, link, settings
 from costlib.present import words
 
 MISS_NAME, ALARM_NAME = "a missed case", "a false alarm"
@@ -41,21 +41,44 @@ def bracket_table(table: pd.DataFrame, sweep, names: tuple[str, str]) -> pd.Data
     )
 
 
-def prices_from_answers(bracket, sweep, *, money: float, unit: str, names: Sequence, multipliers: Mapping) -> dict:
-    """The settings the answers set: a false alarm at `money` (1 when 0), a miss at the middle of
-    the bracket, each group's miss times its multiplier, and the record of the questions."""
+def _answered_book(bracket, sweep, *, money: float, unit: str, names: Sequence, multipliers: Mapping):
+    """(the price book the answers set, by setting name (`link.price_book`), the record of the
+    questions)."""
     c_fp = float(money) if money > 0 else 1.0
     c_fn = min(c_fp * bracket.middle, settings.PRICE_MAX)
-    out = settings.price_book_link(
+    book = link.price_book(
         (c_fp, c_fn),
         [(c_fp, min(c_fn * multipliers.get(g, 1.0), settings.PRICE_MAX)) for g in names],
         per_group=any(m != 1.0 for m in multipliers.values()),
     )
     record = elicit.record(bracket, cutoffs=elicit.pieces(sweep, bracket.low, bracket.high), money=c_fp, unit=unit)
-    if out[settings.PER_GROUP]:
+    if book["per_group"]:
         record["group_multipliers"] = {str(g): m for g, m in multipliers.items()}
+    return book, record
+
+
+def prices_from_answers(bracket, sweep, *, money: float, unit: str, names: Sequence, multipliers: Mapping) -> dict:
+    """The settings the answers set, under the link's keys (`link.price_book_link`): a false alarm
+    at `money` (1 when 0), a miss at the middle of the bracket, each group's miss times its
+    multiplier, and the record of the questions (``"price_questions"``)."""
+    book, record = _answered_book(bracket, sweep, money=money, unit=unit, names=names, multipliers=multipliers)
+    out = {link.link_key(name): value for name, value in book.items()}
     out["price_questions"] = record
     return out
+
+
+def settings_from_answers(
+    bracket, sweep, *, money: float, unit: str, names: Sequence, multipliers: Mapping, base: link.Settings | None = None
+) -> link.Settings:
+    """The settings `base` (default: `Settings()`) with the price book and the record of the
+    questions the answers set (what `prices_from_answers` gives, as one `link.Settings`)."""
+    book, record = _answered_book(bracket, sweep, money=money, unit=unit, names=names, multipliers=multipliers)
+    base = link.Settings() if base is None else base
+    return replace(base.with_price_book(book), price_questions=record)
+
+
+#: the fields `settings_from_answers` sets
+ANSWERED_FIELDS = ("c_fp", "c_fn", "per_group", "group_prices", "price_questions")
 
 
 @dataclass(frozen=True, eq=False)

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from costlib.cli.outputs import check_outputs, write_text, written
 from costlib.cli.refusals import MSG_BIG_DATA, MSG_OUT_OF_MEMORY, column_flags, refusal
-from costlib.core import settings
+from costlib.core import link, settings
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 
@@ -320,6 +320,27 @@ def _prices(args, names: Sequence, columns: Sequence[str] | None) -> dict:
                 raise DataError(MSG_UNKNOWN_GROUP.format(flag=flag, group=group, where=where, shown=shown))
             costs[group][idx] = price
     return {g: tuple(p) for g, p in costs.items()}
+
+
+def audit_settings(args, names: Sequence, columns: Sequence[str] | None = None) -> link.Settings:
+    """The command line's settings as the dashboard keeps them (`link.Settings`) for the groups
+    `names`: the prices (`_prices`: every group's and the per-group flags', priced apart when the
+    pairs differ), the unit, the cases a month, the review limit when it is given in cases (with
+    --volume; a share without it is no number of cases), the resamples, the fairness tolerance
+    and the reference group. DataError for a per-group flag naming a group not in the data."""
+    pairs = list(_prices(args, names, columns).values())
+    book = settings.price_book((args.c_fp, args.c_fn), pairs)
+    cases = args.max_flagged is not None and args.volume and float(args.max_flagged).is_integer()
+    return dataclasses.replace(
+        link.Settings().with_price_book(book),
+        unit=args.unit,
+        volume=args.volume,
+        review_limit_on=bool(cases),
+        review_limit=int(args.max_flagged) if cases else link.Settings.review_limit,
+        resamples=args.resamples,
+        tolerance=args.tolerance,
+        reference_group=args.reference_group,
+    )
 
 
 def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str], str]:

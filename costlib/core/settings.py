@@ -1,9 +1,10 @@
 """The bounds of every setting a person can give: prices, volume, unit, tolerance, resamples, k,
 the cost matrix.
 
-A setting arrives from a widget, a shared link (?c_fp=...), a policy file or the command
-line. All of them go through `check`, so a link or a file can never hold a value its widget
-would refuse: an out-of-range value falls back to the default with a sentence saying why.
+A setting arrives from a widget, a shared link (`costlib.core.link`, the one place that knows
+the link's keys), a policy file or the command line. All of them go through `check`, so a link
+or a file can never hold a value its widget would refuse: an out-of-range value falls back to
+the default with a sentence saying why.
 """
 
 from __future__ import annotations
@@ -196,37 +197,87 @@ def link_refused(key: str, raw: str, default) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# The price book in the link: the one place that knows its keys
-# (?c_fp=1&c_fn=3&per_group=true&c_fp_0=..&c_fn_0=.., group i being the data's i-th group)
+# The link's keys: the one place that spells them (`costlib.core.link.Settings` reads and writes
+# a link through them)
 
-FALSE_POSITIVE, FALSE_NEGATIVE = "c_fp", "c_fn"
-PER_GROUP = "per_group"
-PRICE_DEFAULTS = {FALSE_POSITIVE: 1.0, FALSE_NEGATIVE: 3.0}  # a price book nobody has set: 1 and 3
+#: the one table of the link's key names: field of `costlib.core.link.Settings` -> key in the link (the groups'
+#: prices, ``group_prices``, take the price's key and the group's index: ``c_fp_0``, ``c_fn_3``;
+#: ``criteria`` and ``price_questions`` live in the session and the policy file, not in the link)
+LINK_KEYS = {
+    "c_fp": "c_fp",
+    "c_fn": "c_fn",
+    "per_group": "per_group",
+    "unit": "unit",
+    "volume": "volume",
+    "review_limit_on": "cap_on",
+    "review_limit": "cap",
+    "handover_limit_on": "value_cap_on",
+    "handover_limit": "value_cap",
+    "resamples": "resamples",
+    "fairness": "fair",
+    "tolerance": "fair_tol",
+    "reference_group": "disparity_reference",
+    "k": "k",
+    "worth": "gain",
+    "handover_worth": "reject_worth",
+    "details": "details",
+    "data": "data",
+    "model": "model",
+    "bins": "bins",
+    "cutoff": "threshold",
+    "matrix": "C",
+    "handover_allowed": "abstain_on",
+    "handover_price": "abstain",
+    "train_data": "train_data",
+    "train_methods": "train_methods",
+    "train_seeds": "train_seeds",
+}
+PRICE_FIELDS = ("c_fp", "c_fn")  # the two prices of a group, in this order in `Settings.group_prices`
+PRICE_DEFAULTS = {"c_fp": 1.0, "c_fn": 3.0}  # a price book nobody has set: 1 and 3
 
 
-def price_key(kind: str, group: int | None = None) -> str:
-    """The link's key of one price: `kind` is ``"c_fp"`` or ``"c_fn"``, for the `group`-th group
-    of the data (None: the price of every group).
+def group_field(kind: str, group: int) -> str:
+    """The name of the `group`-th group's price `kind` ("c_fp" or "c_fn") among the settings,
+    as `link_key` and `costlib.core.link.read` take it.
 
-    >>> price_key("c_fp"), price_key("c_fn", 2)
-    ('c_fp', 'c_fn_2')
+    >>> group_field("c_fn", 2)
+    'c_fn_2'
     """
     if kind not in PRICE_DEFAULTS:
         raise ValueError(f"kind must be one of {list(PRICE_DEFAULTS)}: got {kind!r}")
-    return kind if group is None else f"{kind}_{int(group)}"
+    return f"{kind}_{int(group)}"
 
 
-def price_book_link(everyone: tuple[float, float], groups=(), *, per_group: bool | None = None) -> dict:
-    """The link's settings of a price book: the price of every group (`everyone`, (c_fp, c_fn)),
-    each group's pair in the order of the data's groups, and whether the groups are priced apart
-    (default: when their pairs differ).
+def link_key(name: str) -> str:
+    """The link's key of the setting `name` (a field of `costlib.core.link.Settings` or a `group_field`).
 
-    >>> price_book_link((1.0, 3.0), [(1.0, 3.0), (1.0, 6.0)])
+    >>> link_key("tolerance"), link_key(group_field("c_fp", 0))
+    ('fair_tol', 'c_fp_0')
+    """
+    if name in LINK_KEYS:
+        return LINK_KEYS[name]
+    kind, _, index = name.rpartition("_")
+    if kind in PRICE_FIELDS and index.isdigit():
+        return f"{LINK_KEYS[kind]}_{index}"
+    raise KeyError(f"no setting {name!r} is kept in the link")
+
+
+def price_book(everyone: tuple[float, float], groups=(), *, per_group: bool | None = None) -> dict:
+    """The price book's settings by name: the price of every group (`everyone`, (c_fp, c_fn)),
+    each group's pair in the order of the data's groups (`group_field`), and whether the groups
+    are priced apart (default: when their pairs differ).
+
+    >>> price_book((1.0, 3.0), [(1.0, 3.0), (1.0, 6.0)])
     {'c_fp': 1.0, 'c_fn': 3.0, 'per_group': True, 'c_fp_0': 1.0, 'c_fn_0': 3.0, 'c_fp_1': 1.0, 'c_fn_1': 6.0}
     """
     pairs = [(float(a), float(b)) for a, b in groups]
     apart = any(p != pairs[0] for p in pairs) if per_group is None and pairs else bool(per_group)
-    out = {FALSE_POSITIVE: float(everyone[0]), FALSE_NEGATIVE: float(everyone[1]), PER_GROUP: apart}
+    out = {"c_fp": float(everyone[0]), "c_fn": float(everyone[1]), "per_group": apart}
     for i, (c_fp, c_fn) in enumerate(pairs):
-        out[price_key(FALSE_POSITIVE, i)], out[price_key(FALSE_NEGATIVE, i)] = c_fp, c_fn
+        out[group_field("c_fp", i)], out[group_field("c_fn", i)] = c_fp, c_fn
     return out
+
+
+def price_book_link(everyone: tuple[float, float], groups=(), *, per_group: bool | None = None) -> dict:
+    """`price_book` under the link's keys (?c_fp=..&c_fn=..&per_group=..&c_fp_0=..)."""
+    return {link_key(name): value for name, value in price_book(everyone, groups, per_group=per_group).items()}

@@ -1,14 +1,26 @@
-"""What a loaded policy puts back into the price book: its prices, as the link's settings of the
-groups of the data now (`costlib.core.settings.price_book_link`, the one home of the link's keys)."""
+"""What a loaded policy puts back into the settings: its prices, as the price book of the groups
+of the data now, its unit, volume, fairness tolerance, price questions and review limit, as one
+`costlib.core.link.Settings` (`policy_settings`; `costlib.core.link` is the one home of the
+link's keys)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 from costlib.core.errors import DataError
+from costlib.core.link import Settings, price_book
 from costlib.core.settings import price_book_link
 from costlib.loading.messages import q
 from costlib.present.policy_fields import group_name
+
+
+def _pairs(saved: Mapping, names: Sequence) -> list:
+    by_text = {group_name(k): v for k, v in saved["prices"].items()}  # matched as the loader reads a cell
+    missing = [g for g in names if group_name(g) not in by_text]
+    if missing:
+        raise DataError(f"The policy has no prices for the group {q(missing[0])} of this data; nothing was changed.")
+    return [by_text[group_name(g)] for g in names]
 
 
 def policy_price_settings(saved: Mapping, names: Sequence) -> dict:
@@ -16,9 +28,57 @@ def policy_price_settings(saved: Mapping, names: Sequence) -> dict:
     ``{"c_fp": .., "c_fn": .., "per_group": bool, "c_fp_0": .., "c_fn_0": .., ...}``
     (group i is ``names[i]``; `price_book_link` spells the keys). Raises DataError when the
     policy lacks a group of the data."""
-    by_text = {group_name(k): v for k, v in saved["prices"].items()}  # matched as the loader reads a cell
-    missing = [g for g in names if group_name(g) not in by_text]
-    if missing:
-        raise DataError(f"The policy has no prices for the group {q(missing[0])} of this data; nothing was changed.")
-    pairs = [by_text[group_name(g)] for g in names]
+    pairs = _pairs(saved, names)
     return price_book_link(pairs[0], pairs)
+
+
+def _review_limit(saved: Mapping, volume) -> int | None:
+    """The policy's review limit in cases a month (a limit saved as a share needs `volume`)."""
+    cap = saved.get("capacity")
+    cases = None if cap is None else cap["cases_per_month"]
+    if cap is not None and cases is None and volume:
+        cases = round(cap["max_flagged"] * float(volume))
+    return None if cases is None else int(cases)
+
+
+def restored_fields(saved: Mapping, base: Settings | None = None) -> tuple[str, ...]:
+    """The fields of the settings a loaded policy `saved` sets (`policy_settings`); the others
+    stay the session's `base` (default: `Settings()`; a policy without a unit of its own leaves the unit)."""
+    base = Settings() if base is None else base
+    fields = ["c_fp", "c_fn", "per_group", "group_prices", "price_questions", "review_limit_on"]
+    fields += ["unit"] if saved.get("unit_given", True) else []
+    fields += ["tolerance"] if saved.get("fairness_tolerance") is not None else []
+    fields += ["volume"] if saved.get("volume") is not None else []
+    fields += ["review_limit"] if _review_limit(saved, saved.get("volume") or base.volume) is not None else []
+    return tuple(fields)
+
+
+def policy_settings(saved: Mapping, names: Sequence, base: Settings | None = None) -> Settings:
+    """The settings `base` (default: `Settings()`) with what the loaded policy `saved` sets for
+    the groups `names` of the data now (`restored_fields`): its prices (group i is
+    ``names[i]``), unit, volume, fairness tolerance, the price questions behind its prices
+    (whether they still set the prices is worked out wherever they are shown:
+    `elicit.in_force`) and its review limit. Raises DataError when the policy lacks a group of
+    the data.
+
+    >>> s = policy_settings({"prices": {"a": (1.0, 3.0), "b": (1.0, 6.0)}, "unit": "€"}, ["a", "b"])
+    >>> s.per_group, s.group_prices, s.unit, s.review_limit_on
+    (True, ((1.0, 3.0), (1.0, 6.0)), '€', False)
+    """
+    base = Settings() if base is None else base
+    pairs = _pairs(saved, names)
+    questions = saved.get("price_questions")
+    volume = saved.get("volume") or base.volume
+    cases = _review_limit(saved, volume)
+    given = {
+        "unit": saved.get("unit"),
+        "tolerance": None if saved.get("fairness_tolerance") is None else float(saved["fairness_tolerance"]),
+        "volume": None if saved.get("volume") is None else int(saved["volume"]),
+        "price_questions": (
+            {k: v for k, v in questions.items() if k not in ("in_force", "ratio_now")} if questions else None
+        ),
+        "review_limit_on": cases is not None,
+        "review_limit": cases,
+    }
+    changed = {k: v for k, v in given.items() if k in restored_fields(saved, base)}
+    return dataclasses.replace(base.with_price_book(price_book(pairs[0], pairs)), **changed)

@@ -24,7 +24,7 @@ from costlib.core.escaping import option_names
 from costlib.present import capacity_words, tables
 from views._ui.display import say, show_chart, show_table
 from views._ui.memo import memo
-from views._ui.state import ensure_setting, keep, mirror, remembered, seed, set_setting, setting
+from views._ui.state import ensure_setting, keep, mirror, remembered, seed, set_setting, setting, widget_key
 
 
 def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> None:
@@ -65,15 +65,15 @@ LARGEST = ""  # the picker's option for "the largest group" (no group is named "
 
 def _pick_reference() -> None:
     """The reference picker's on_change: its choice becomes the setting (None: the largest group)."""
-    set_setting("disparity_reference", st.session_state["disparity_reference_pick"] or None)
+    set_setting("reference_group", st.session_state["disparity_reference_pick"] or None)
 
 
 def reference_setting(names: list):
     """The group every other is compared with in the disparities (None: the largest), remembered
     across pages and read from the link once (a name that is not a group of this data is refused
     with the page's sentence); read before the answer, which names a disparity against it."""
-    ensure_setting("disparity_reference", None, valid=lambda v: v is None or v in names, default_words=LARGEST_GROUP)
-    return chosen_reference(setting("disparity_reference"), names)
+    ensure_setting("reference_group", None, valid=lambda v: v is None or v in names, default_words=LARGEST_GROUP)
+    return chosen_reference(setting("reference_group"), names)
 
 
 def reference_picker(names: list):
@@ -89,7 +89,7 @@ def reference_picker(names: list):
         format_func=lambda g: LARGEST_GROUP if g == LARGEST else shown(g),
         width=420,
     )
-    mirror("disparity_reference")
+    mirror("reference_group")
     return reference_setting(names)
 
 
@@ -136,23 +136,23 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
         st.caption(answers.FAIRNESS_ONE_GROUP)
         return
     f1, f2, _ = st.columns([1, 1, 2])
-    fair_on = f1.toggle("Fairness rules", key="fair", on_change=keep, args=("fair",))
+    fair_on = f1.toggle("Fairness rules", key=widget_key("fairness"), on_change=keep, args=("fairness",))
     tol = f2.number_input(
         "Tolerance (largest gap in the rate)",
         min_value=settings.TOLERANCE.low,
         max_value=settings.TOLERANCE.high,
         step=0.01,
-        key="fair_tol",
+        key=widget_key("tolerance"),
         on_change=keep,
-        args=("fair_tol",),
+        args=("tolerance",),
     )
-    remembered("fair_criteria", tuple(FAIRNESS_CRITERIA), valid=lambda v: set(v) <= set(FAIRNESS_CRITERIA))
+    criteria_key = remembered("criteria", tuple(FAIRNESS_CRITERIA), valid=lambda v: set(v) <= set(FAIRNESS_CRITERIA))
     criteria = st.multiselect(  # a row of its own: five criteria fit side by side
         "Criteria",
         list(FAIRNESS_CRITERIA),
-        key="fair_criteria",
+        key=criteria_key,
         on_change=keep,
-        args=("fair_criteria",),
+        args=("criteria",),
         help=answers.criteria_help(FAIRNESS_CRITERIA),
     )
     if not (fair_on and criteria):
@@ -228,7 +228,7 @@ def resamples_setting(resamples: int) -> None:
         st.select_slider(
             "Bootstrap resamples for the 95% intervals (each one refits the fitted cutoffs)",
             options=list(settings.RESAMPLE_OPTIONS),
-            key="resamples",
+            key=widget_key("resamples"),
             on_change=keep,
             args=("resamples",),
         )

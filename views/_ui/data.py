@@ -20,7 +20,7 @@ from views._ui.display import say
 from views._ui.loading import dataset_weight, load_sample
 from views._ui.memo import forget, memo, share
 from views._ui.memory import account
-from views._ui.state import keep, mirror, remembered, set_setting
+from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes
 
 UPLOAD = "upload"
 DEFAULT_SAMPLE = "compas"
@@ -66,7 +66,7 @@ def open_counted(compute, *, name: str) -> Dataset:
 
 
 def current_dataset(*, needs: str | None = None) -> Dataset | None:
-    """The dataset chosen in the sidebar (mirrored in the URL as ?data=...).
+    """The dataset chosen in the sidebar (the setting ``data``, mirrored in the URL).
 
     A fresh session given ?data=upload has no file yet: the page says so and returns None.
     `needs` names a role ("binary", "probabilities", "multiclass", "delta") the page
@@ -77,11 +77,11 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
     options = [*SAMPLES, UPLOAD]
     # Remembered across pages and mirrored in the URL by hand (a bound selectbox would put the
     # display label in the URL).
-    remembered("data", DEFAULT_SAMPLE, valid=lambda v: v in options)
+    data_key = remembered("data", DEFAULT_SAMPLE, valid=lambda v: v in options)
     choice = st.sidebar.selectbox(
         "Data",
         options,
-        key="data",
+        key=data_key,
         format_func=data_choice_label,
         on_change=keep,
         args=("data",),
@@ -134,9 +134,21 @@ def model_sweeps(ds: Dataset) -> dict:
     return {m: memo("model_sweeps", ds, (m,), lambda m=m: dataset_models(ds, (m,))[m]) for m in ds.scores}
 
 
-def model_picker(ds: Dataset, label: str = "Model (score column)", key: str = "model") -> str:
-    """The score column to show (no widget when there is one)."""
+def model_picker(ds: Dataset, label: str = "Model (score column)") -> str:
+    """The score column to show (no widget when there is one), the setting ``model``: kept in
+    the link, read from it once (a link written by Streamlit's own binding names the model by
+    its shown name: read too); a model this data lacks is refused with the page's sentence."""
     models = list(ds.scores)
     if len(models) == 1:
         return models[0]
-    return st.selectbox(label, models, key=key, format_func=option_names(models), bind="query-params")
+    shown = option_names(models)
+    by_shown = {shown(m): m for m in models}
+    ensure_setting("model", models[0], valid=lambda v: v in models or v in by_shown)
+    chosen = setting("model")
+    if chosen not in models:  # a shown name from an old link, or the model of other data
+        set_setting("model", by_shown.get(chosen, models[0]))
+    key = remembered("model", models[0])
+    choice = st.selectbox(label, models, key=key, format_func=shown, on_change=keep, args=("model",))
+    mirror("model")
+    setting_notes()
+    return choice

@@ -12,12 +12,12 @@ import streamlit as st
 
 from costlib import answers
 from views._ui.display import say
-from views._ui.state import keep, mirror, remembered, setting
+from views._ui.state import keep, mirror, remembered, setting, widget_key
 
 
 def details_on() -> bool:
     """Whether the sections read second are drawn (read before any widget is drawn)."""
-    remembered("details", False, parse=lambda v: v.lower() == "true")
+    remembered("details", False)
     return bool(setting("details"))
 
 
@@ -25,7 +25,7 @@ def details_setting(words: answers.Details) -> bool:
     """The toggle of the sections read second, kept in the link; whether they are drawn (when
     they are not, a caption says what is there on request)."""
     details_on()
-    on = st.toggle(words.toggle, key="details", on_change=keep, args=("details",), help=words.help)
+    on = st.toggle(words.toggle, key=widget_key("details"), on_change=keep, args=("details",), help=words.help)
     mirror("details")
     if not on:
         say("caption", words.folded)

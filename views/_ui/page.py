@@ -6,7 +6,7 @@ import functools
 
 import streamlit as st
 
-from costlib.core import settings
+from costlib.core import link, settings
 from costlib.loading.ledger import freeze_long_lived
 from views._ui.data import current_dataset, group_names
 from views._ui.display import page_header, say
@@ -16,12 +16,12 @@ from views._ui.state import keep, mirror, remembered, setting_notes
 
 def unit_and_volume() -> tuple[str, float]:
     """The money unit ("$", "minutes") and monthly volume, mirrored in the URL, bounded."""
-    remembered("unit", "$", valid=lambda v: settings.check_unit(v)[1] is None)
-    remembered("volume", 10_000, bound=settings.VOLUME)
+    unit_key = remembered("unit", link.Settings.unit)
+    volume_key = remembered("volume", link.Settings.volume)
     with st.sidebar:
         unit = st.text_input(
             "Unit of your prices",
-            key="unit",
+            key=unit_key,
             on_change=keep,
             args=("unit",),
             max_chars=settings.UNIT_MAX_CHARS,
@@ -32,7 +32,7 @@ def unit_and_volume() -> tuple[str, float]:
             min_value=0,
             max_value=int(settings.VOLUME_MAX),
             step=1_000,
-            key="volume",
+            key=volume_key,
             on_change=keep,
             args=("volume",),
             help="Used to show cost and value per month.",

@@ -11,10 +11,10 @@ from costlib.binary import elicit
 from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.present import capacity_words, policy, report
-from costlib.present.policy_restore import policy_price_settings
+from costlib.present.policy_restore import policy_settings, restored_fields
 from views._ui.display import say
 from views._ui.limit import limit_setting
-from views._ui.state import set_setting, setting
+from views._ui.state import adopt, current, setting
 
 MESSAGE = "_policy_message"
 
@@ -36,38 +36,16 @@ def restore_policy(names: list, fingerprint: str) -> None:
 
 def set_policy_prices(saved: dict, names: list) -> None:
     """Make the settings those of the loaded policy `saved` for the groups `names`: its prices,
-    unit, volume, price questions and review limit (DataError, nothing changed, when it lacks a
-    group)."""
-    plan = policy_price_settings(saved, names)
-    for key, value in plan.items():
-        set_setting(key, value)
-    if saved.get("unit_given", True):
-        set_setting("unit", saved["unit"])
-    if saved.get("fairness_tolerance") is not None:
-        set_setting("fair_tol", float(saved["fairness_tolerance"]))
-    # the questions behind the saved prices, if any (whether they still set the prices is
-    # worked out wherever they are shown: elicit.in_force)
-    questions = saved.get("price_questions")
-    set_setting(
-        "price_questions",
-        {k: v for k, v in questions.items() if k not in ("in_force", "ratio_now")} if questions else None,
-    )
-    if saved.get("volume") is not None:
-        set_setting("volume", int(saved["volume"]))
-    cap = saved.get("capacity")
-    cap_cases = None if cap is None else cap["cases_per_month"]
-    volume = saved.get("volume") or setting("volume")  # a share needs the cases a month
-    if cap is not None and cap_cases is None and volume:
-        cap_cases = round(cap["max_flagged"] * float(volume))
-    set_setting("cap_on", cap_cases is not None)
-    if cap_cases is not None:
-        set_setting("cap", int(cap_cases))
+    unit, volume, price questions and review limit (`policy_settings`; DataError, nothing
+    changed, when it lacks a group)."""
+    base = current()
+    adopt(policy_settings(saved, names, base), restored_fields(saved, base))
 
 
 def session_limit(volume: float) -> tuple[int | None, float | None, bool]:
     """(the review limit in cases a month or None, as a share of the cases or None, whether it
     covers every case) of this session's settings."""
-    cap = limit_setting("cap")  # the cases a month the team can review (None: no limit)
+    cap = limit_setting("review_limit")  # the cases a month the team can review (None: no limit)
     share = capacity_words.cap_share(cap, volume)
     covers_all = share is not None and share >= 1  # a limit of every case a month is no limit
     return cap, (None if covers_all else share), covers_all
@@ -77,9 +55,9 @@ def session_settings() -> dict:
     """The session's settings an audit reads besides the prices and the review limit."""
     return {
         "resamples": int(setting("resamples", settings.RESAMPLES.default)),
-        "tolerance": float(setting("fair_tol", settings.TOLERANCE.default)),
+        "tolerance": float(setting("tolerance", settings.TOLERANCE.default)),
         "questions": setting("price_questions"),
-        "reference_group": setting("disparity_reference"),
+        "reference_group": setting("reference_group"),
     }
 
 

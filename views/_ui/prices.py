@@ -2,19 +2,20 @@
 
 Two sliders (a false positive, a false negative), an exact-entry popover, and, with the
 toggle on, one pair per group. Values are remembered across pages and mirrored in the URL
-(?c_fp=1&c_fn=3&per_group=true&c_fp_0=...); a value from the URL is bounded like the slider.
+(the settings ``c_fp``, ``c_fn``, ``per_group`` and each group's `link.group_field`); a value
+from the URL is bounded like the slider.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from costlib.core import settings
+from costlib.core import link, settings
 from costlib.core.escaping import label
 from costlib.present.amounts import money
-from views._ui.state import ensure_setting, keep, mirror, seed, set_setting, setting
+from views._ui.state import ensure_setting, keep, mirror, seed, set_setting, setting, widget_key
 
-FP, FN = settings.FALSE_POSITIVE, settings.FALSE_NEGATIVE
+FP, FN = link.PRICE_FIELDS
 
 
 def price_stops() -> list[float]:
@@ -28,20 +29,22 @@ def price_stops() -> list[float]:
 PRICE_STOPS = price_stops()  # spans 1:1,000,000 to 1,000,000:1 in ratio
 
 
-def store_price(widget: str, key: str) -> None:
-    """A price widget's on_change: its value becomes the price `key`."""
-    set_setting(key, float(st.session_state[widget]))
+def store_price(widget: str, name: str) -> None:
+    """A price widget's on_change: its value becomes the price `name`."""
+    set_setting(name, float(st.session_state[widget]))
 
 
-def remember_price(key: str, default: float) -> float:
-    """The price `key` of this session (read from the link once, bounded like the slider)."""
-    ensure_setting(key, default, bound=settings.PRICE)
-    return float(setting(key))
+def remember_price(name: str, default: float) -> float:
+    """The price `name` ("c_fp", "c_fn" or a `link.group_field`) of this session (read from the
+    link once, bounded like the slider)."""
+    ensure_setting(name, default)
+    return float(setting(name))
 
 
-def price_slider(key: str, text: str, unit: str, where, help: str | None = None) -> float:
+def price_slider(name: str, text: str, unit: str, where, help: str | None = None) -> float:
     """A price on a log-like slider (exact values typed elsewhere are added to its stops)."""
-    value = float(setting(key))
+    key = widget_key(name)
+    value = float(setting(name))
     options = PRICE_STOPS if value in PRICE_STOPS else sorted({*PRICE_STOPS, value})
     seed(f"s_{key}", value, signature=(unit, len(options), text))
     where.select_slider(
@@ -50,16 +53,17 @@ def price_slider(key: str, text: str, unit: str, where, help: str | None = None)
         key=f"s_{key}",
         format_func=lambda x: money(x, unit),
         on_change=store_price,
-        args=(f"s_{key}", key),
+        args=(f"s_{key}", name),
         help=help,
     )
-    mirror(key, value)
+    mirror(name, value)
     return value
 
 
-def price_box(key: str, text: str, where) -> None:
-    """The exact entry of the price `key`."""
-    seed(f"n_{key}", float(setting(key)))
+def price_box(name: str, text: str, where) -> None:
+    """The exact entry of the price `name`."""
+    key = widget_key(name)
+    seed(f"n_{key}", float(setting(name)))
     where.number_input(
         text,
         min_value=0.0,
@@ -68,23 +72,23 @@ def price_box(key: str, text: str, where) -> None:
         format="%g",
         key=f"n_{key}",
         on_change=store_price,
-        args=(f"n_{key}", key),
+        args=(f"n_{key}", name),
     )
 
 
 def _per_group_setting() -> None:
     """Read ?per_group= from the link once: "true" or "false" (`settings.parse_switch`); anything
     else ("yes") is refused with the page's sentence, not read as off without a word."""
-    ensure_setting(settings.PER_GROUP, False, parse=settings.parse_switch, default_words="one price for every group")
+    ensure_setting("per_group", False)  # refused: `link.ONE_PRICE`
 
 
 def _everyone() -> tuple[float, float, bool]:
     """(the price of a false positive and of a false negative for every group, whether the groups
     are priced apart) of this session, read from the link the first time."""
-    c_fp = remember_price(FP, settings.PRICE_DEFAULTS[FP])
-    c_fn = remember_price(FN, settings.PRICE_DEFAULTS[FN])
+    c_fp = remember_price(FP, link.PRICE_DEFAULTS[FP])
+    c_fn = remember_price(FN, link.PRICE_DEFAULTS[FN])
     _per_group_setting()
-    return c_fp, c_fn, bool(setting(settings.PER_GROUP))
+    return c_fp, c_fn, bool(setting("per_group"))
 
 
 def price_book(names: list, unit: str) -> dict:
@@ -93,8 +97,8 @@ def price_book(names: list, unit: str) -> dict:
     per_group = per_group and len(names) > 1
     if per_group:
         for i in range(len(names)):
-            remember_price(settings.price_key(FP, i), c_fp)
-            remember_price(settings.price_key(FN, i), c_fn)
+            remember_price(link.group_field(FP, i), c_fp)
+            remember_price(link.group_field(FN, i), c_fn)
     c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
     help_fp = "What it costs to flag a case that turns out negative (a false alarm)."
     help_fn = "What it costs to miss a case that turns out positive."
@@ -105,25 +109,25 @@ def price_book(names: list, unit: str) -> dict:
         price_box(FP, "False positive", st)
         price_box(FN, "False negative", st)
         for i, g in enumerate(names if per_group else []):
-            price_box(settings.price_key(FP, i), f"{label(g)}: false positive", st)
-            price_box(settings.price_key(FN, i), f"{label(g)}: false negative", st)
-    seed(settings.PER_GROUP, per_group)
+            price_box(link.group_field(FP, i), f"{label(g)}: false positive", st)
+            price_box(link.group_field(FN, i), f"{label(g)}: false negative", st)
+    seed(widget_key("per_group"), per_group)
     st.toggle(
         "Different prices per group",
-        key=settings.PER_GROUP,
+        key=widget_key("per_group"),
         on_change=keep,
-        args=(settings.PER_GROUP,),
+        args=("per_group",),
         disabled=len(names) < 2,
         help="Give each group its own pair of prices.",
     )
-    mirror(settings.PER_GROUP, per_group)
+    mirror("per_group", per_group)
     costs = {g: (c_fp, c_fn) for g in names}
     if per_group:
         for i, g in enumerate(names):
             a, b = st.columns(2)
             costs[g] = (
-                price_slider(settings.price_key(FP, i), f"{label(g)}: a false positive costs", unit, a),
-                price_slider(settings.price_key(FN, i), f"{label(g)}: a false negative costs", unit, b),
+                price_slider(link.group_field(FP, i), f"{label(g)}: a false positive costs", unit, a),
+                price_slider(link.group_field(FN, i), f"{label(g)}: a false negative costs", unit, b),
             )
     return costs
 
@@ -134,6 +138,6 @@ def stored_costs(names: list) -> dict:
     if not per_group or len(names) < 2:
         return {g: (c_fp, c_fn) for g in names}
     return {
-        g: (remember_price(settings.price_key(FP, i), c_fp), remember_price(settings.price_key(FN, i), c_fn))
+        g: (remember_price(link.group_field(FP, i), c_fp), remember_price(link.group_field(FN, i), c_fn))
         for i, g in enumerate(names)
     }

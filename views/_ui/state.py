@@ -1,28 +1,49 @@
-"""The settings pages share: remembered across pages and mirrored in the URL, bounded.
+"""The settings pages share (`costlib.core.link.Settings`): remembered across pages and mirrored
+in the URL, bounded.
 
 Streamlit drops a widget's value when the page that drew it stops rendering, and a widget
-on another page starts from its default. A shared setting therefore lives under a plain key
-(``_keep_<key>``), first read from the URL (?key=...), and its widget is re-seeded from it on
-every run; `keep` (the widget's on_change) stores a change and `mirror` writes it back to the
-URL. A value from the URL goes through the same bound as the widget: out of range, it falls
-back to the default and the page says so (`setting_notes`).
+on another page starts from its default. A shared setting therefore lives in the session
+(``_keep_<its link key>``), first read from the URL once per session through
+`costlib.core.link` (the one place that knows the link's keys and bounds), and its widget is
+re-seeded from it on every run; `keep` (the widget's on_change) stores a change and `mirror`
+writes it back to the URL. Pages name a setting by its field of `Settings` (``tolerance``,
+``review_limit``), never by its link key; `current` reads the session's settings as one
+`Settings` and `adopt` writes one (a restored policy, Find my prices). A value from the URL that
+is out of its bound falls back to the default and the page says so (`setting_notes`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import streamlit as st
 
-from costlib.core import settings
+from costlib.core import link, settings
 from views._ui.display import say
 
+#: the session's settings that are not in the link, and the key of their widget and store
+SESSION_ONLY = {"criteria": "fair_criteria", "price_questions": "price_questions"}
 
-def remembered(key: str, default, parse=str, valid=None, bound: settings.Bound | None = None):
-    """Seed the widget `key` with this session's value of a setting that pages share.
 
-    Call `mirror(key)` after the widget to write the value back to the URL.
+def widget_key(name: str) -> str:
+    """The key of the widget that sets the setting `name` (its link key, as links and tests know it)."""
+    return SESSION_ONLY[name] if name in SESSION_ONLY else link.link_key(name)
+
+
+def _store(name: str) -> str:
+    return f"_keep_{widget_key(name)}"
+
+
+def remembered(name: str, default, valid=None, bound: settings.Bound | None = None, default_words=None) -> str:
+    """Seed the widget of the setting `name` with this session's value (see `ensure_setting`);
+    its key, for the widget.
+
+    Call `mirror(name)` after the widget to write the value back to the URL.
     """
-    ensure_setting(key, default, parse, valid, bound)
-    st.session_state[key] = st.session_state[f"_keep_{key}"]
+    ensure_setting(name, default, valid, bound, default_words)
+    key = widget_key(name)
+    st.session_state[key] = st.session_state[_store(name)]
+    return key
 
 
 def seed(widget: str, value, signature=None) -> None:
@@ -39,35 +60,55 @@ def seed(widget: str, value, signature=None) -> None:
 
 
 def ensure_setting(
-    key: str, default, parse=str, valid=None, bound: settings.Bound | None = None, default_words: str | None = None
+    name: str, default, valid=None, bound: settings.Bound | None = None, default_words: str | None = None
 ) -> None:
-    """Read a remembered setting from the URL once per session (see `remembered`), no widget;
-    `default_words` say what the default is when a link's value is refused (for a default of None)."""
-    store = f"_keep_{key}"
+    """Read the setting `name` from the URL once per session (`link.read`: its bound or its
+    parser), no widget. `valid`: what this page can use besides (a group of this data);
+    `bound`: the page's bound in place of the setting's own; `default_words` say what the
+    default is when a link's value is refused (for a default of None)."""
+    store = _store(name)
     if store not in st.session_state:
         value = default
-        raw = st.query_params.get(key)
+        raw = None if name in SESSION_ONLY else link.link_raw(st.query_params, name)
         if raw is not None:
-            if bound is not None:
-                value, note = settings.check(bound, raw, default=default)
-                if note:
-                    st.session_state.setdefault("_setting_notes", []).append(settings.link_note(key, note))
-            else:
-                try:
-                    value = parse(raw)
-                    ok = valid is None or valid(value)
-                except ValueError:
-                    ok = False
-                if not ok:
-                    value = default
-                    shown = default_words if default_words is not None else default
-                    st.session_state.setdefault("_setting_notes", []).append(settings.link_refused(key, raw, shown))
+            value, note = link.read(name, raw, default=default, bound=bound, words=default_words)
+            if note is None and valid is not None and not valid(value):
+                shown = default_words if default_words is not None else default
+                value, note = default, link.refused(name, raw, shown)
+            if note:
+                st.session_state.setdefault("_setting_notes", []).append(note)
         st.session_state[store] = value if valid is None or valid(value) else default
 
 
-def setting(key: str, default=None):
+def setting(name: str, default=None):
     """The current value of a remembered setting (without drawing its widget)."""
-    return st.session_state.get(f"_keep_{key}", default)
+    return st.session_state.get(_store(name), default)
+
+
+def current() -> link.Settings:
+    """The session's settings as one `Settings` (a setting not read yet: its default; the groups'
+    prices as far as they were read)."""
+    values = {}
+    for f in dataclasses.fields(link.Settings):
+        if f.name != "group_prices" and _store(f.name) in st.session_state:
+            values[f.name] = st.session_state[_store(f.name)]
+    pairs = []
+    while any(_store(link.group_field(kind, len(pairs))) in st.session_state for kind in link.PRICE_FIELDS):
+        pairs.append(tuple(setting(link.group_field(kind, len(pairs))) for kind in link.PRICE_FIELDS))
+    return link.Settings(**values, group_prices=tuple(pairs))
+
+
+def adopt(chosen: link.Settings, names=None) -> None:
+    """Make the session's settings `chosen`'s fields `names` (default: every field; the groups'
+    prices with ``group_prices``), as a restored policy or Find my prices sets them."""
+    for name in names if names is not None else [f.name for f in dataclasses.fields(link.Settings)]:
+        if name != "group_prices":
+            set_setting(name, getattr(chosen, name))
+            continue
+        for i, pair in enumerate(chosen.group_prices):
+            for kind, price in zip(link.PRICE_FIELDS, pair, strict=True):
+                if price is not None:
+                    set_setting(link.group_field(kind, i), price)
 
 
 def setting_notes() -> None:
@@ -76,57 +117,37 @@ def setting_notes() -> None:
         say("warning", note)
 
 
-def keep(key: str) -> None:
-    """A widget's on_change: remember its new value as the setting `key`."""
-    st.session_state[f"_keep_{key}"] = st.session_state[key]
+def keep(name: str) -> None:
+    """A widget's on_change: remember its new value as the setting `name`."""
+    st.session_state[_store(name)] = st.session_state[widget_key(name)]
 
 
-def set_setting(key: str, value) -> None:
+def set_setting(name: str, value) -> None:
     """Set a remembered setting (from a callback, a button or a loaded policy)."""
-    st.session_state[f"_keep_{key}"] = value
+    st.session_state[_store(name)] = value
 
 
 _STORED = object()
 
 
-def link_text(value) -> str | None:
-    """How a setting's value is written in the URL: "true"/"false", a float to 15 significant
-    digits (so a link gives back the price that was typed, not one rounded to 6), else str().
-
-    >>> link_text(True), link_text(2.5), link_text(1234567.0), link_text(10_000), link_text("€")
-    ('true', '2.5', '1234567', '10000', '€')
-    """
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, float):
-        return f"{value:.15g}"
-    return str(value)
+def mirror(name: str, value=_STORED) -> None:
+    """Write the setting `name` (or `value`, what the page uses of it) back to the URL as
+    `link.link_text`; a setting that is None leaves the URL (a list: the key repeated)."""
+    value = st.session_state[_store(name)] if value is _STORED else value
+    if isinstance(value, (list, tuple)):
+        write_link(name, [link.link_text(v) for v in value] or [""])
+    else:
+        write_link(name, link.link_text(value))
 
 
-def note_link(key: str, bound: settings.Bound) -> None:
-    """Say when ?key=... is outside `bound` for a widget that reads the link itself
-    (``bind="query-params"``): Streamlit then starts it at its default without a word."""
-    raw = st.query_params.get(key)
-    if raw is not None:
-        _, note = settings.check(bound, raw)
-        if note:
-            say("warning", settings.link_note(key, note))
-
-
-def mirror(key: str, value=_STORED) -> None:
-    """Write the setting `key` (or `value`, what the page uses of it) back to the URL as
-    `link_text`; a setting that is None leaves the URL."""
-    write_link(key, link_text(st.session_state[f"_keep_{key}"] if value is _STORED else value))
-
-
-def write_link(key: str, text: str | None) -> None:
-    """Put `text` in the URL as `key` (None: take `key` out), only where it changes: every write
-    is a message the browser acts on (it rewrites its address and tells the page's host),
-    changed or not. A full run of Costs & groups wrote 11 and a price move 2; the browser's
-    handling of those messages was 10 ms of a move at a million rows (its CPU profile)."""
+def write_link(name: str, text) -> None:
+    """Put `text` (a list of texts: the key repeated) in the URL as the link key of the setting
+    `name` (None: take it out), only where it changes: every write is a message the browser
+    acts on (it rewrites its address and tells the page's host), changed or not. A full run of
+    Costs & groups wrote 11 and a price move 2; the browser's handling of those messages was
+    10 ms of a move at a million rows (its CPU profile)."""
+    key = link.link_key(name)
     if text is None:
         st.query_params.pop(key, None)
-    elif st.query_params.get_all(key) != [text]:
+    elif st.query_params.get_all(key) != (text if isinstance(text, list) else [text]):
         st.query_params[key] = text

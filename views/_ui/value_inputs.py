@@ -11,7 +11,7 @@ import streamlit as st
 from costlib import answers
 from costlib.core import settings
 from views._ui.limit import limit_inputs
-from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes
+from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes, widget_key
 
 K_MAX = settings.K.high
 K_OPTIONS = sorted(
@@ -28,13 +28,13 @@ def reset_k() -> None:
 
 
 def pick_k() -> None:
-    set_setting("k", float(st.session_state["k"]))
+    set_setting("k", float(st.session_state[widget_key("k")]))
 
 
 def worth_inputs(c1, c2, unit: str) -> tuple[float, float]:
     """The worth of a right answer and of a handed-over case, remembered and in the URL."""
-    remembered("gain", settings.GAIN.default, bound=settings.GAIN)
-    remembered("reject_worth", settings.REJECT_WORTH.default, bound=settings.REJECT_WORTH)
+    remembered("worth", settings.GAIN.default)
+    remembered("handover_worth", settings.REJECT_WORTH.default)
     your_unit = unit or "your unit"
     worth = c1.number_input(
         f"A right answer is worth ({your_unit})",
@@ -42,9 +42,9 @@ def worth_inputs(c1, c2, unit: str) -> tuple[float, float]:
         max_value=settings.GAIN.high,
         step=0.5,
         format="%g",
-        key="gain",
+        key=widget_key("worth"),
         on_change=keep,
-        args=("gain",),
+        args=("worth",),
         help="What the business gains when the model answers a case correctly.",
     )
     reject_worth = c2.number_input(
@@ -53,26 +53,20 @@ def worth_inputs(c1, c2, unit: str) -> tuple[float, float]:
         max_value=settings.REJECT_WORTH.high,
         step=0.5,
         format="%g",
-        key="reject_worth",
+        key=widget_key("handover_worth"),
         on_change=keep,
-        args=("reject_worth",),
+        args=("handover_worth",),
         help="0: a person handles it at no gain or loss (the default).",
     )
-    mirror("gain", float(worth))
-    mirror("reject_worth", float(reject_worth))
+    mirror("worth", float(worth))
+    mirror("handover_worth", float(reject_worth))
     return worth, reject_worth
 
 
 def k_setting() -> float | None:
     """The k the slider moved to (the setting "k", and ?k=), or None while k follows the prices;
     a link's k out of range is said once and dropped."""
-    ensure_setting(
-        "k",
-        None,
-        parse=float,
-        valid=lambda v: v is None or settings.K.low <= v <= K_MAX,
-        default_words=answers.K_FROM_PRICES,
-    )
+    ensure_setting("k", None)  # refused: `link.K_FROM_PRICES` is used instead
     setting_notes()
     return setting("k")
 
@@ -82,12 +76,12 @@ def k_slider(where, choice: answers.KChoice) -> None:
     value is the setting "k" (and ?k=)."""
     k = choice.k
     options = K_OPTIONS if k in K_OPTIONS else sorted({*K_OPTIONS, k})
-    if st.session_state.get("k") != k:  # only when k came from elsewhere: keeps key presses
-        st.session_state["k"] = k
+    if st.session_state.get(widget_key("k")) != k:  # only when k came from elsewhere: keeps key presses
+        st.session_state[widget_key("k")] = k
     where.select_slider(
         "k: how much worse is a wrong answer than a right one is good?",
         options=options,
-        key="k",
+        key=widget_key("k"),
         on_change=pick_k,
         format_func=lambda x: f"{x:.3g}",
         help="k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts.",
@@ -98,12 +92,12 @@ def k_slider(where, choice: answers.KChoice) -> None:
 
 
 def capacity_inputs(c1, c2) -> float | None:
-    """The cases a month people can take (?value_cap_on=true&value_cap=400), or None without a
+    """The cases a month people can take (the setting ``handover_limit``), or None without a
     limit (the default)."""
     cap = limit_inputs(
         c1,
         c2,
-        key="value_cap",
+        name="handover_limit",
         toggle=answers.VALUE_CAP_LABEL,
         number=answers.VALUE_CAP_NUMBER,
         help=answers.VALUE_CAP_HELP,
