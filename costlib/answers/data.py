@@ -58,6 +58,7 @@ def fix_offer(fix: str) -> str:
 
 
 def data_folder_sentence(n_files: int) -> str:
+    """What the data-folder form says above its `n_files` files (read where they lie, no upload)."""
     return f"Files in this server's data folder ({n_files}), read where they lie through DuckDB:"
 
 
