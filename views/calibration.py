@@ -6,7 +6,7 @@ from costlib import answers
 from costlib.core import settings
 from views._ui.data import group_names, model_picker
 from views._ui.display import show_chart, show_live_table, show_metrics, show_verdict
-from views._ui.memo import memo
+from views._ui.memo import memo, memo_of
 from views._ui.page import live, setup
 from views._ui.prices import stored_costs
 from views._ui.state import keep, mirror, remembered, setting, setting_notes
@@ -21,11 +21,18 @@ ds, unit, volume = setup(
 model = model_picker(ds)
 names = group_names(ds)
 worth = float(setting("worth", 1.0)) or 1.0
-cases = memo("judged_cases", ds, tuple(names), lambda: answers.judged_cases(ds, names))
-choice = answers.value_k(stored_costs(names), cases, worth, setting("k"), settings.K.high)
-fit = memo("calibration_fit", ds, (model,), lambda: answers.calibration_fit(ds, model))
-if fit.fit_on == "same":
-    st.warning(answers.NO_SPLIT_TO_CALIBRATE)
+costs = stored_costs(names)
+moved_k = setting("k")
+answer = memo(
+    "calibration_answer",
+    ds,
+    (model, tuple(names), tuple(costs.items()), worth, moved_k, unit),
+    lambda: answers.calibration_answer(
+        ds, model, names=names, costs=costs, worth=worth, moved_k=moved_k, unit=unit, remember=memo_of(ds)
+    ),
+)
+if answer.warning is not None:
+    st.warning(answer.warning)
 
 
 @live
@@ -43,13 +50,12 @@ def live_calibration() -> None:
         help="Equal-width bins of the predicted probability (scikit-learn's binning).",
     )
     mirror("bins")
-    chance = memo("ece_by_chance", ds, (model, bins), lambda: fit.binned.ece_by_chance(bins))
-    answer = answers.calibration_answer(fit, bins=bins, chance=chance, choice=choice, worth=worth, unit=unit)
-    show_verdict(answer.verdict)
-    show_metrics(answer.metrics)
-    show_chart(answer.figure, key="reliability")
-    show_live_table(answer.table, "value_before_after", key="cal_value")
-    st.caption(answer.caption)
+    shown = answer.at(bins)
+    show_verdict(shown.verdict)
+    show_metrics(shown.metrics)
+    show_chart(shown.figure, key="reliability")
+    show_live_table(shown.table, "value_before_after", key="cal_value")
+    st.caption(shown.caption)
 
 
 live_calibration()

@@ -150,16 +150,15 @@ class CalibrationAnswer:
 
 
 def calibration_answer(
-    ds: Dataset | CalibrationFit,
-    model: str | None = None,
+    ds: Dataset,
+    model: str,
     *,
-    names: Sequence = (),
-    costs: Mapping | None = None,
+    names: Sequence,
+    costs: Mapping,
     worth: float = 1.0,
     moved_k: float | None = None,
     unit: str = "",
     remember=compute_now,
-    **before,
 ) -> CalibrationAnswer:
     """The Calibration page's answer for `model` on `ds` at the price book `costs` ({group:
     (c_fp, c_fn)} for the groups `names`), a right answer worth `worth` and k the prices' unless
@@ -170,8 +169,6 @@ def calibration_answer(
     once per model and the chance ECE computed once per model and bins (moving the bins, the
     prices, the worth or the unit never fits the temperature again).
     """
-    if isinstance(ds, CalibrationFit):  # the page before its answer object (issue 40): goes with its merge
-        return reliability(ds, worth=worth, unit=unit, **before)
     cases = remember("judged_cases", tuple(names), lambda: judged_cases(ds, names))
     choice = value_k(costs, cases, worth, moved_k, settings.K.high)
     fit = remember("calibration_fit", (model,), lambda: calibration_fit(ds, model))
