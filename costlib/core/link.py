@@ -1,9 +1,9 @@
-"""The dashboard's settings as one frozen value, `Settings`, and the one place that knows the
-shared link's key names (`LINK_KEYS`).
+"""The dashboard's settings as one frozen value, `Settings`, read from and written to the shared
+link through the one table of the link's key names (`settings.LINK_KEYS`, beside the bounds).
 
 A page, the policy loader, Find my prices and the command line speak of a setting by its field
-name (``tolerance``, ``review_limit``); only this module turns a field into the link's key
-(``fair_tol``, ``cap``) and back. The key names and the text of their values are those links
+name (``tolerance``, ``review_limit``); only this module (through that table) turns a field into
+the link's key (``fair_tol``, ``cap``) and back. The key names and the text of their values are those links
 have always had (``?c_fp=1&c_fn=3&per_group=true&c_fp_0=..&fair_tol=0.05``), so a link shared
 before still opens to its settings. Every value read from a link goes through the bounds of
 `costlib.core.settings` (`check`): out of range, it falls back to the default with a sentence.
@@ -27,7 +27,28 @@ from costlib.core.settings import (
     price_book_link,
 )
 
-__all__ = ["LINK_KEYS", "PRICE_DEFAULTS", "PRICE_FIELDS", "group_field", "link_key", "price_book", "price_book_link"]
+# the key table and its helpers live in `settings` (this module reads its bounds); they are met here
+__all__ = [
+    "HANDING_OVER",
+    "K_FROM_PRICES",
+    "LINK_KEYS",
+    "MULTI_VALUED",
+    "NO_LIMIT",
+    "ONE_PRICE",
+    "PRICE_DEFAULTS",
+    "PRICE_FIELDS",
+    "READERS",
+    "Settings",
+    "group_field",
+    "link_key",
+    "link_raw",
+    "link_text",
+    "note",
+    "price_book",
+    "price_book_link",
+    "read",
+    "refused",
+]
 
 MULTI_VALUED = frozenset({"train_methods"})  # repeated in the link: ?train_methods=a&train_methods=b
 K_FROM_PRICES = "the k that follows from your prices"  # what a refused ?k= falls back to
