@@ -15,6 +15,8 @@ import numpy as np
 from costlib.scale.engines import MAX_DOUBLE
 
 LEVELS = (8, 16, 24, 32)  # mantissa bits of the bins in each round (2**32 bins per binade at most)
+_OFFSET = 1100 - 1023  # a bin's exponent offset minus the IEEE 754 exponent bias
+_MIN_NORMAL = 2.2250738585072014e-308  # 2**-1022: the smallest double whose bits hold its exponent
 
 
 def exponent_sql(a: str) -> str:
@@ -32,7 +34,7 @@ def _pow2_sql(e: str) -> str:
     )
 
 
-def bin_sql(column: str, bits: int, *, a: str | None = None, e: str | None = None) -> str:
+def bin_sql(column: str, bits: int, *, a: str | None = None, e: str | None = None, raw: str | None = None) -> str:
     """SQL for the bin of each finite score in `column`: monotone, exact, engine-independent.
 
     A positive score x = 2**e * (1 + f) with 0 <= f < 1 is in bin
@@ -52,6 +54,14 @@ def bin_sql(column: str, bits: int, *, a: str | None = None, e: str | None = Non
     scores out (they are refused). `a` and `e` name columns that already hold ``ABS(column)``
     and its exponent (:func:`exponent_sql`), so that a query computes them once per row.
 
+    `raw` is the engine's SQL for a double's IEEE 754 bits as a BIGINT, with ``{}`` for the
+    double (`engines.DuckDBEngine.float_bits`; Spark has none). With it, a normal positive
+    score's bin is read from its bits, with no logarithm: the bits of ``2**e * (1 + f)`` are
+    ``(e + 1023) * 2**52 + f * 2**52``, so shifting them right by ``52 - bits`` gives
+    ``(e + 1023) * 2**bits + floor(f * 2**bits)``, the bin above minus ``77 * 2**bits``. The
+    same integers, by a shift and an addition, exact; only subnormal scores (below
+    ``2**-1022``), whose bits hold no exponent, take the logarithm.
+
     >>> bin_sql("s", 8)[:21]
     'CASE WHEN s > 0 THEN '
     """
@@ -59,16 +69,24 @@ def bin_sql(column: str, bits: int, *, a: str | None = None, e: str | None = Non
     a = a or f"ABS({column})"
     e = e or exponent_sql(a)
     positive = f"CAST(({e} + 1100) * {k} + FLOOR(({a} / {_pow2_sql(e)} - 1e0) * {k}) AS BIGINT)"
+    if raw is not None:
+        from_bits = f"(({raw.format(a)} >> {52 - bits}) + {_OFFSET << bits})"
+        positive = f"(CASE WHEN {a} >= {_MIN_NORMAL!r} THEN {from_bits} ELSE {positive} END)"
     return f"CASE WHEN {column} > 0 THEN {positive} WHEN {column} < 0 THEN -{positive} - 1 WHEN {column} = 0 THEN 0 END"
 
 
-def binned(inner: str, columns: list[str], bins: dict[str, int], *, guard: bool = False) -> str:
+def binned(inner: str, columns: list[str], bins: dict[str, int], *, guard: bool = False, raw: str | None = None) -> str:
     """A subquery with `columns` of the query `inner` (which must include ``s``) and one bin column
     per entry of `bins` (name -> bits), the exponent computed once per row. With `guard`, the
     bins of missing, NaN and infinite scores are NULL (so that they can be counted and refused).
+    With `raw` (the engine's SQL for a double's bits, see :func:`bin_sql`), the bins are read
+    from the scores' bits and no exponent is computed but a subnormal score's.
     """
     cols = ", ".join(columns)
     a = f"CASE WHEN ABS(s) <= {MAX_DOUBLE} THEN ABS(s) END" if guard else "ABS(s)"
+    if raw is not None:
+        exprs = ", ".join(f"{bin_sql('s', bits, a='a', raw=raw)} AS {name}" for name, bits in bins.items())
+        return f"(SELECT {cols}, {exprs} FROM (SELECT {cols}, {a} AS a FROM ({inner}) AS t0) AS t1)"
     exprs = ", ".join(f"{bin_sql('s', bits, a='a', e='e')} AS {name}" for name, bits in bins.items())
     return (
         f"(SELECT {cols}, {exprs} FROM (SELECT {cols}, a, {exponent_sql('a')} AS e FROM "

@@ -157,6 +157,9 @@ class DuckDBEngine:
     extensions, and, once `open` knows the source's files, no file but those (`limit_access`)."""
 
     name = "duckdb"
+    # SQL for a double's IEEE 754 bits as a BIGINT (DuckDB casts a number to BIT as its bits):
+    # the score bins are read from them (`binning.bin_sql`), without a logarithm per row
+    float_bits = "CAST(CAST({} AS BIT) AS BIGINT)"
 
     def __init__(self):
         import duckdb
@@ -284,6 +287,7 @@ class SparkEngine:
     """A Spark session (the DataFrame's own, or a quiet local one costlib starts)."""
 
     name = "spark"
+    float_bits = None  # Spark SQL has no cast to a double's bits: the bins take the logarithm
 
     def __init__(self, source=None):
         self.spark = source.sparkSession if is_spark_frame(source) else spark_session()

@@ -126,6 +126,29 @@ def test_bins_in_duckdb_equal_the_float_parts_computed_in_numpy():
         assert (np.diff(want[order]) >= 0).all()  # monotone: larger scores never get smaller bins
 
 
+def test_bins_read_from_the_floats_bits_in_duckdb_equal_the_float_parts():
+    # the scans' DuckDB passes read a normal score's bin from its IEEE 754 bits (a shift, no
+    # logarithm) and a subnormal's from its exponent: the same integers as numpy, both with and
+    # without the guard that leaves missing, NaN and infinite scores without a bin
+    import duckdb
+
+    from costlib.scale.engines import DuckDBEngine
+
+    x = np.concatenate((special_scores(), np.random.default_rng(1).random(5000)))
+    bad = np.array([np.inf, -np.inf, np.nan])
+    con = duckdb.connect()
+    con.register("t", pa.table({"s": np.concatenate((x, bad))}))
+    raw = DuckDBEngine.float_bits
+    for bits in binning.LEVELS:
+        want = binning.bin_numpy(x, bits)
+        got = con.sql(f"SELECT {binning.bin_sql('s', bits, raw=raw)} AS b FROM t").fetchnumpy()["b"]
+        assert_array_equal(np.asarray(got[: x.size]), want)
+        rows = binning.binned("SELECT s FROM t", ["s"], {"b": bits}, guard=True, raw=raw)
+        got = con.sql(f"SELECT b FROM {rows} AS r").fetchnumpy()["b"]
+        assert_array_equal(np.asarray(got[: x.size]), want)
+        assert got.mask[x.size :].all()  # no bin: the pass counts these rows and refuses them
+
+
 def test_bin_numpy_by_hand():
     # 0.75 = 2**-1 * 1.5: exponent -1, mantissa fraction 0.5 -> (-1 + 1100) * 256 + 128
     assert binning.bin_numpy([0.75], 8).tolist() == [1099 * 256 + 128]
