@@ -6,6 +6,7 @@ are made) and a price move (they are reweighted), as ratios to a plain np.argsor
     python benchmarks/honest.py --capacity 0.2  # also under a review limit of 20% of the cases
     python benchmarks/honest.py --simulate      # the honest verdict on data with a known truth (issue 43)
     python benchmarks/honest.py --simulate --runs 40   # fewer data sets per design (faster)
+    python benchmarks/honest.py --smoothed 1 --runs 200  # issue 43's rejected try: a smoothed cost curve's argmin
 
 Under a review limit the prices differ by group (so that per-group cutoffs share the limit: the
 knapsack runs on every fold and every resample).
@@ -18,6 +19,7 @@ a few repeats measured in this run; ratios compare like with like across machine
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
@@ -118,13 +120,83 @@ def simulate(runs: int) -> None:
     print(f"false ships: {ships} of {total}")
 
 
+SMOOTHED_DESIGNS = (  # (n, AUC, base rate, c_fp, c_fn): where a smoothed pick helped or hurt
+    (300, 0.5, 0.3, 1.0, 10.0),
+    (2000, 0.5, 0.5, 1.0, 3.0),
+    (300, 0.5, 0.1, 1.0, 10.0),
+    (2000, 0.7, 0.3, 1.0, 10.0),
+    (300, 0.7, 0.3, 1.0, 3.0),
+    (300, 0.7, 0.3, 1.0, 1.0),
+)
+
+
+def smoothed_pick(par: float):
+    """A context that makes the product pick fitted cutoffs by the argmin of the cost curve's
+    moving average over +- ``par * sqrt(entries)`` neighbouring cutoffs (about rows, with
+    continuous scores) instead of the argmin of the curve itself: the cross-fit's picks
+    (`folds.argbest`), the shipped single cutoff (`judged_rules.argbest`) and the per-group one
+    (`Sweep.best`), so that the estimate is of the procedure shipped. Issue 43's try at a less
+    noisy rule at small n, rejected (`benchmarks/README.md`): an experiment, not a product option."""
+    import math
+    from unittest.mock import patch
+
+    from costlib.binary import folds, judged_rules
+    from costlib.core import sweep
+
+    plain, plain_best = sweep.argbest, sweep.Sweep.best
+
+    def argbest(values, *, maximize=False):
+        v = np.asarray(values, dtype=np.float64)
+        if maximize or v.size < 50 or not np.all(np.isfinite(v)):
+            return plain(values, maximize=maximize)
+        h = max(1, round(par * math.sqrt(v.size - 1)))
+        padded = np.concatenate((np.full(h, v[0]), v, np.full(h, v[-1])))
+        cum = np.concatenate(([0.0], np.cumsum(padded)))
+        return int(np.argmin(cum[2 * h + 1 :] - cum[: -2 * h - 1]))  # ties: the larger cutoff
+
+    def best(self, c_fp, c_fn):
+        if self.positives <= 0 or self.negatives <= 0:
+            return plain_best(self, c_fp, c_fn)
+        return argbest(self.errors_cost(c_fp, c_fn))
+
+    stack = contextlib.ExitStack()
+    for target, name, new in (
+        (folds, "argbest", argbest),
+        (judged_rules, "argbest", argbest),
+        (sweep.Sweep, "best", best),
+    ):
+        stack.enter_context(patch.object(target, name, new))
+    return stack
+
+
+def smoothed(par: float, runs: int) -> None:
+    """Print the verdicts' figures with the plain and the smoothed pick (`smoothed_pick`) on
+    `SMOOTHED_DESIGNS`, the same seeds for both, 200 resamples (the saving's interval does not
+    read them)."""
+    from costlib.binary.simulation import Design, judge_design, summarize
+
+    for n, auc, rate, c_fp, c_fn in SMOOTHED_DESIGNS:
+        d = Design(n, auc, rate, c_fp, c_fn)
+        for label in ("argmin", f"smoothed {par:g}"):
+            with smoothed_pick(par) if label != "argmin" else contextlib.nullcontext():
+                rows = judge_design(d, range(runs), n_resamples=200, wald=auc > 0.5)
+            s = summarize(rows)
+            s["truth"] = float(np.mean([r["truth"] for r in rows]))
+            head = f"{n:>6,} {auc:>4.2f} {rate:>4.2f} {c_fp:g}:{c_fn:g} {label:<12}"
+            print(head + " ".join(f"{k}={v:.3f}" for k, v in s.items() if k not in ("runs", "per_group")), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1e5,1e6", help="comma-separated row counts")
     parser.add_argument("--capacity", type=float, help="also under a review limit (a share of the cases)")
     parser.add_argument("--simulate", action="store_true", help="judge the verdicts on simulated data instead")
     parser.add_argument("--runs", type=int, default=200, help="data sets per simulated design")
+    parser.add_argument("--smoothed", type=float, help="issue 43's try: pick cutoffs on a smoothed cost curve")
     args = parser.parse_args()
+    if args.smoothed is not None:
+        smoothed(args.smoothed, args.runs)
+        return
     if args.simulate:
         simulate(args.runs)
         return
