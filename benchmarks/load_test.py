@@ -1,23 +1,38 @@
 """Load test (run by hand, not in CI): many sessions moving a price slider on Costs & groups at once.
 
-Starts the app on a loopback port and opens headless Chromium sessions (one browser, one
-context per session). Each session opens Costs & groups, either on a built-in sample
-(``sample``) or on its own uploaded CSV of ``--rows`` rows (``upload``: label, score and a
-two-valued group, its own seed, read on the Data page and used with "Use these columns"),
-then moves the false-negative price ``--moves`` times with the keyboard, pausing ``--pause``
-seconds after each answer (a reviewer reading it). For every move it measures, inside the
-page, the time from the key press to the cost chart's redraw (a MutationObserver on the chart,
-stored on `window` and polled, never awaited inside page.evaluate).
+Starts the app on a loopback port and opens ``--sessions`` sessions, each on Costs & groups,
+either on a built-in sample (``sample``) or on its own uploaded CSV of ``--rows`` rows
+(``upload``: label, score and a two-valued group, its own seed, read on the Data page and used
+with "Use these columns"). Each session then moves the false-negative price ``--moves`` times,
+one stop right, one stop left, ...
 
-Each variant runs twice on the same server, in the same run: first **one session alone**,
-then ``--sessions`` sessions at once. The target: zero errors, and the 95th percentile of a
-move with everyone at once within 3x the median of the session alone. The server's CPU
-seconds (all its threads) over each phase, divided by the moves made, are printed beside: a
-move's CPU cost, so that ``cpu per move x sessions / cores`` says how much of the wait is the
-machine's cores rather than anything that serialises sessions.
+By default (``--client protocol``) a session is a protocol client (`st_client.Session`): it
+speaks the browser's websocket protocol (the same messages: the page, the upload, the button,
+the slider's new value with every widget's state) and times a move from sending the slider's
+new value to the server's "script finished", which costs the client a few milliseconds a move,
+so that twenty sessions measure the server and not twenty browsers drawing charts on the same
+two cores. One real Chromium tab then opens the sample alone and moves the same slider, timed
+from the key press to the chart's redraw (a MutationObserver), as a check that a session alone
+measures what a browser alone does (the browser adds its drawing). ``--client browser`` runs
+every session in Chromium as before (one context per session).
+
+The pace (protocol client): a reviewer reads each answer before moving again; the pause after
+each answer is drawn from an exponential distribution with mean ``--pause`` seconds (3 s by
+default: independent reviewers, so moves arrive as a Poisson stream of about
+``sessions / pause`` a second), and each session starts at a random moment within one pause.
+The worst case is measured apart (``--burst`` rounds): every session moves within the same
+100 ms, waits for its answer, and all move again together one second after the last answer.
+
+Each variant runs **one session alone** first, then the sessions at once, on the same server
+in the same run. The target: zero errors, and the 95th percentile of a move with everyone at
+once within 3x the median of the session alone. The server's CPU seconds (all its threads)
+over each phase, divided by the moves made, are printed beside: ``cpu per move x sessions /
+cores`` says how much of the wait is the machine's cores rather than anything that serialises
+sessions; the client's own CPU per move is printed too.
 
     python benchmarks/load_test.py                           # 20 sessions x 10 moves, both variants
     python benchmarks/load_test.py --variants sample --sessions 5 --moves 5
+    python benchmarks/load_test.py --client browser --pause 1    # every session in Chromium
     python benchmarks/load_test.py --root /path/to/other/checkout   # the same load on another tree
 
 Traffic goes to 127.0.0.1 only; every loop is bounded in count and time. Results are printed
@@ -31,6 +46,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -42,6 +58,7 @@ from pathlib import Path
 
 from playwright.async_api import async_playwright
 from processes import cpu_seconds, descendants, write_predictions
+from st_client import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -57,6 +74,10 @@ CHROMIUM_ARGS = [
 ]
 CHART = '[data-testid="stPlotlyChart"]'
 SAMPLE = "compas"
+FN_PRICE = "A false negative costs"  # the slider every session moves
+UPLOADER = "CSV or Parquet file"
+USE = "Use these columns"
+BURST_S = 0.1  # the worst case: every session moves within the same 100 ms
 
 ARM_JS = """() => {
   const chart = document.querySelector('[data-testid="stPlotlyChart"]');
@@ -296,6 +317,157 @@ async def phase(browser, url: str, args, server_pid: int, uploads: list, runs_lo
     return _summary(latencies, errors, runs, cpu, mark["wall"], len(uploads) * args.moves)
 
 
+async def open_session(port: int, upload: Path | None) -> Session:
+    """A protocol session on Costs & groups: the sample, or `upload` read and used on the Data page."""
+    s = Session(port)
+    await s.open()
+    if upload is None:
+        await s.run(page="costs", query=f"data={SAMPLE}")
+    else:
+        await s.run(page="")
+        await s.upload(UPLOADER, upload)
+        await s.press(USE)
+        if not any(f"Loaded “{upload.name}”" in text.replace("\\", "") for text in s.texts):
+            raise RuntimeError(f"the Data page did not say it loaded {upload.name}")
+        await s.run(page="costs")
+    if s.errors:
+        raise RuntimeError(f"the page shows an exception: {s.errors[0]}")
+    return s
+
+
+async def protocol_moves(s: Session, args, rng: random.Random, latencies: list, errors: list) -> None:
+    """`args.moves` moves at a reviewer's pace: a random start within one pause, then after each
+    answer a pause drawn from an exponential distribution of mean `args.pause`."""
+    await asyncio.sleep(rng.uniform(0, args.pause))
+    for i in range(args.moves):
+        try:
+            latencies.append(1000 * await s.move(FN_PRICE, 1 if i % 2 == 0 else -1))
+        except Exception as exc:  # a move that fails is counted, not fatal for the others
+            errors.append(f"move {i}: {type(exc).__name__}: {str(exc)[:300]}")
+            return
+        if s.errors:
+            errors.append(f"move {i}: the page shows an exception: {s.errors[0]}")
+            s.errors.clear()
+        await asyncio.sleep(rng.expovariate(1 / args.pause))
+
+
+async def protocol_bursts(sessions: list, args, rng: random.Random, latencies: list, errors: list) -> None:
+    """`args.burst` rounds in which every session moves within the same `BURST_S` seconds."""
+
+    async def one(s: Session, i: int) -> None:
+        await asyncio.sleep(rng.uniform(0, BURST_S))
+        try:
+            latencies.append(1000 * await s.move(FN_PRICE, 1 if i % 2 == 0 else -1))
+        except Exception as exc:
+            errors.append(f"burst {i}: {type(exc).__name__}: {str(exc)[:300]}")
+
+    for i in range(args.burst):
+        await asyncio.gather(*(one(s, i) for s in sessions))
+        await asyncio.sleep(1.0)
+
+
+async def protocol_phase(port: int, args, server_pid: int, uploads: list, runs_log: Path, *, burst=False) -> dict:
+    """The sessions of one phase, opened (untimed), then moving at the pace (or in bursts)."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    rng = random.Random(len(uploads))
+    opened = await asyncio.gather(*(open_session(port, up) for up in uploads), return_exceptions=True)
+    sessions = [s for s in opened if isinstance(s, Session)]
+    errors += [f"open: {type(e).__name__}: {str(e)[:300]}" for e in opened if not isinstance(e, Session)]
+    await asyncio.sleep(1.0)
+    cpu0, client0, t0, wall0 = cpu_split(server_pid), time.process_time(), time.perf_counter(), time.time()
+    if burst:
+        await protocol_bursts(sessions, args, rng, latencies, errors)
+    else:
+        seeds = [random.Random(rng.random()) for _ in sessions]
+        await asyncio.gather(
+            *(protocol_moves(s, args, r, latencies, errors) for s, r in zip(sessions, seeds, strict=True))
+        )
+    cpu1, client1, wall = cpu_split(server_pid), time.process_time(), time.perf_counter() - t0
+    for s in sessions:
+        with contextlib.suppress(Exception):
+            await s.close()
+    runs = runs_between(runs_log, wall0, time.time())
+    cpu = {"server": cpu1["server"] - cpu0["server"], "browsers": client1 - client0}
+    expected = len(uploads) * (args.burst if burst else args.moves)
+    return _summary(latencies, errors, runs, cpu, wall, expected)
+
+
+async def browser_check(url: str, args, server_pid: int, runs_log: Path) -> dict:
+    """One real Chromium tab alone on the sample, moving the same slider (the protocol client's check)."""
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            return await phase(browser, url, args, server_pid, [None], runs_log)
+        finally:
+            await browser.close()
+
+
+async def main_protocol(args, port: int, server, folder: Path, runs_log: Path, results: dict) -> None:
+    """Every variant with protocol sessions: alone, together at a reviewer's pace, together in bursts."""
+    warm = await open_session(port, None)  # the pages' imports, paid before anything is timed
+    await warm.close()
+    for variant in args.variants.split(","):
+        if variant == "sample":
+            alone_up, together_up = [None], [None] * args.sessions
+        elif variant == "upload":
+            files = [write_predictions(folder / f"predictions_{i}.csv", args.rows, i) for i in range(args.sessions + 1)]
+            alone_up, together_up = files[-1:], files[:-1]
+        else:
+            raise SystemExit(f"unknown variant {variant!r}")
+        alone = await protocol_phase(port, args, server.pid, alone_up, runs_log)
+        together = await protocol_phase(port, args, server.pid, together_up, runs_log)
+        out = {"alone": alone, "together": together}
+        if args.burst:
+            out["burst"] = await protocol_phase(port, args, server.pid, together_up, runs_log, burst=True)
+        out["p95_over_alone_median"] = _ratio(together["p95_ms"], alone["median_ms"])
+        out["server_run_p95_over_alone_median"] = _ratio(together["server_run_p95_ms"], alone["server_run_median_ms"])
+        if args.burst:
+            out["burst_p95_over_alone_median"] = _ratio(out["burst"]["p95_ms"], alone["median_ms"])
+        results[variant] = out
+    if args.browser_check:
+        check = dict(vars(args), pause=args.pause)
+        results["browser_check"] = await browser_check(
+            f"http://127.0.0.1:{port}", argparse.Namespace(**check), server.pid, runs_log
+        )
+
+
+def _ratio(a, b):
+    return a / b if a and b else None
+
+
+async def main_browser(args, url: str, server, folder: Path, runs_log: Path, results: dict) -> None:
+    """Every variant with every session in Chromium: alone, then together."""
+    async with async_playwright() as p:
+        executable = niced_browser(folder) if args.nice else CHROMIUM
+        browser = await p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        warm = await browser.new_page()  # the pages' imports, paid before anything is timed
+        await warm.goto(f"{url}/costs?data={SAMPLE}", timeout=600_000)
+        await warm.wait_for_selector(f"{CHART} .main-svg", timeout=600_000)
+        await warm.close()
+        for variant in args.variants.split(","):
+            if variant == "sample":
+                alone_up, together_up = [None], [None] * args.sessions
+            elif variant == "upload":
+                files = [
+                    write_predictions(folder / f"predictions_{i}.csv", args.rows, i) for i in range(args.sessions + 1)
+                ]
+                alone_up, together_up = files[-1:], files[:-1]
+            else:
+                raise SystemExit(f"unknown variant {variant!r}")
+            alone = await phase(browser, url, args, server.pid, alone_up, runs_log)
+            together = await phase(browser, url, args, server.pid, together_up, runs_log)
+            results[variant] = {
+                "alone": alone,
+                "together": together,
+                "p95_over_alone_median": _ratio(together["p95_ms"], alone["median_ms"]),
+                "server_run_p95_over_alone_median": _ratio(
+                    together["server_run_p95_ms"], alone["server_run_median_ms"]
+                ),
+            }
+        await browser.close()
+
+
 async def main_async(args) -> dict:
     port = free_port()
     folder = Path(tempfile.mkdtemp(prefix="costlib-load-"))
@@ -306,44 +478,22 @@ async def main_async(args) -> dict:
     results: dict = {
         "date": time.strftime("%Y-%m-%d %H:%M"),
         "root": str(args.root),
+        "client": args.client,
         "sessions": args.sessions,
         "moves": args.moves,
         "pause_s": args.pause,
+        "pace": "exponential pauses (mean pause_s)" if args.client == "protocol" else "fixed pauses",
+        "burst_rounds": args.burst if args.client == "protocol" else 0,
         "rows": args.rows,
         "browsers_niced": args.nice,
         "cpus": os.cpu_count(),
         "load_start": os.getloadavg(),
     }
     try:
-        async with async_playwright() as p:
-            executable = niced_browser(folder) if args.nice else CHROMIUM
-            browser = await p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-            warm = await browser.new_page()  # the pages' imports, paid before anything is timed
-            await warm.goto(f"{url}/costs?data={SAMPLE}", timeout=600_000)
-            await warm.wait_for_selector(f"{CHART} .main-svg", timeout=600_000)
-            await warm.close()
-            for variant in args.variants.split(","):
-                if variant == "sample":
-                    alone_up, together_up = [None], [None] * args.sessions
-                elif variant == "upload":
-                    files = [
-                        write_predictions(folder / f"predictions_{i}.csv", args.rows, i)
-                        for i in range(args.sessions + 1)
-                    ]
-                    alone_up, together_up = files[-1:], files[:-1]
-                else:
-                    raise SystemExit(f"unknown variant {variant!r}")
-                alone = await phase(browser, url, args, server.pid, alone_up, runs_log)
-                together = await phase(browser, url, args, server.pid, together_up, runs_log)
-                ratio = together["p95_ms"] / alone["median_ms"] if alone["median_ms"] and together["p95_ms"] else None
-                runs = (alone["server_run_median_ms"], together["server_run_p95_ms"])
-                results[variant] = {
-                    "alone": alone,
-                    "together": together,
-                    "p95_over_alone_median": ratio,
-                    "server_run_p95_over_alone_median": runs[1] / runs[0] if all(runs) else None,
-                }
-            await browser.close()
+        if args.client == "protocol":
+            await main_protocol(args, port, server, folder, runs_log, results)
+        else:
+            await main_browser(args, url, server, folder, runs_log, results)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -355,24 +505,33 @@ def report(results: dict) -> bool:
     """Print the results; True when every variant meets the target."""
     ok = True
     load = f"{results['load_start'][0]:.1f} -> {results['load_end'][0]:.1f}"
+    client = "client" if results.get("client") == "protocol" else "browsers"
     print(
-        f"{results['sessions']} sessions x {results['moves']} moves, pause {results['pause_s']} s; "
-        f"load average {load} on {results['cpus']} cores"
+        f"{results['sessions']} sessions x {results['moves']} moves ({results.get('client', 'browser')} client), "
+        f"pause {results['pause_s']} s ({results.get('pace', 'fixed pauses')}); burst rounds "
+        f"{results.get('burst_rounds', 0)}; load average {load} on {results['cpus']} cores"
     )
+
+    def line(variant: str, name: str, x: dict, who: str) -> None:
+        print(
+            f"  {variant:6s} {name:8s} moves {x['moves']}/{x['expected']}  errors {x['errors']}  "
+            f"median {x['median_ms']} ms  p95 {x['p95_ms']} ms  max {x['max_ms']} ms; server's run: median "
+            f"{x['server_run_median_ms']} ms  p95 {x['server_run_p95_ms']} ms; cpu a move: server "
+            f"{x['cpu_per_move_ms']} ms, {who} {x['browser_cpu_per_move_ms']} ms"
+        )
+        for e in x["error_examples"]:
+            print("    error:", e)
+
     for variant in ("sample", "upload"):
         if variant not in results:
             continue
         r = results[variant]
-        for name in ("alone", "together"):
-            x = r[name]
-            print(
-                f"  {variant:6s} {name:8s} moves {x['moves']}/{x['expected']}  errors {x['errors']}  "
-                f"median {x['median_ms']} ms  p95 {x['p95_ms']} ms  max {x['max_ms']} ms; server's run: median "
-                f"{x['server_run_median_ms']} ms  p95 {x['server_run_p95_ms']} ms; cpu a move: server "
-                f"{x['cpu_per_move_ms']} ms, browsers {x['browser_cpu_per_move_ms']} ms"
-            )
-            for e in x["error_examples"]:
-                print("    error:", e)
+        for name in ("alone", "together", "burst"):
+            if name in r:
+                line(variant, name, r[name], client)
+        if "burst" in r:
+            b = r["burst_p95_over_alone_median"]
+            print(f"  {variant:6s} worst case (all within 100 ms): p95 / median alone = {b and round(b, 2)}")
         ratio = r["p95_over_alone_median"]
         run_ratio = r["server_run_p95_over_alone_median"]
         cores = results["cpus"] or 1
@@ -385,6 +544,11 @@ def report(results: dict) -> bool:
             f"server's run alone {run_ratio if run_ratio is None else round(run_ratio, 2)}; "
             f"server cpu a move x sessions / cores = {floor:.0f} ms"
         )
+    if "browser_check" in results:
+        line("sample", "browser", results["browser_check"], "browser")
+        alone = results.get("sample", {}).get("alone", {}).get("median_ms")
+        check = results["browser_check"]["median_ms"]
+        print(f"  one Chromium tab alone: median {check} ms against the protocol session alone's {alone} ms")
     return ok
 
 
@@ -395,7 +559,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=20)
     ap.add_argument("--moves", type=int, default=10)
-    ap.add_argument("--pause", type=float, default=1.0, help="seconds a session waits after each answer")
+    ap.add_argument(
+        "--pause", type=float, default=3.0, help="mean seconds a session waits after each answer (browser: fixed)"
+    )
+    ap.add_argument("--client", choices=["protocol", "browser"], default="protocol", help="what a session is")
+    ap.add_argument("--burst", type=int, default=5, help="rounds of every session moving within 100 ms (protocol)")
+    ap.add_argument(
+        "--no-browser-check",
+        dest="browser_check",
+        action="store_false",
+        help="skip the one real Chromium tab that checks a protocol session alone",
+    )
     ap.add_argument("--rows", type=int, default=200_000, help="rows of each session's upload")
     ap.add_argument("--variants", default="sample,upload", help="sample, upload or both (comma-separated)")
     ap.add_argument("--root", default=str(ROOT), help="the checkout whose app.py is served")
