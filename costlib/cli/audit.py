@@ -323,24 +323,14 @@ def _prices(args, names: Sequence, columns: Sequence[str] | None) -> dict:
 
 
 def audit_settings(args, names: Sequence, columns: Sequence[str] | None = None) -> link.Settings:
-    """The command line's settings as the dashboard keeps them (`link.Settings`) for the groups
-    `names`: the prices (`_prices`: every group's and the per-group flags', priced apart when the
-    pairs differ), the unit, the cases a month, the review limit when it is given in cases (with
-    --volume; a share without it is no number of cases), the resamples, the fairness tolerance
-    and the reference group. DataError for a per-group flag naming a group not in the data."""
-    pairs = list(_prices(args, names, columns).values())
-    book = settings.price_book((args.c_fp, args.c_fn), pairs)
+    """The flags as the dashboard's settings (`link.Settings`) for the groups `names`: the prices
+    (`_prices`), unit, volume, resamples, tolerance, reference group and the review limit given in
+    cases (with --volume). DataError for a per-group flag naming a group not in the data."""
+    book = settings.price_book((args.c_fp, args.c_fn), list(_prices(args, names, columns).values()))
     cases = args.max_flagged is not None and args.volume and float(args.max_flagged).is_integer()
-    return dataclasses.replace(
-        link.Settings().with_price_book(book),
-        unit=args.unit,
-        volume=args.volume,
-        review_limit_on=bool(cases),
-        review_limit=int(args.max_flagged) if cases else link.Settings.review_limit,
-        resamples=args.resamples,
-        tolerance=args.tolerance,
-        reference_group=args.reference_group,
-    )
+    limit = {"review_limit_on": True, "review_limit": int(args.max_flagged)} if cases else {}
+    kept = {k: getattr(args, k) for k in ("unit", "volume", "resamples", "tolerance", "reference_group")}
+    return dataclasses.replace(link.Settings().with_price_book(book), **kept, **limit)
 
 
 def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str], str]:
