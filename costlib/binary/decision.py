@@ -52,7 +52,7 @@ from costlib.binary.model_sweeps import (  # noqa: F401 (re-exported: callers re
 )
 from costlib.core import rules as R
 from costlib.core import validation as v
-from costlib.core.prices import Prices, no_model_choice, no_model_costs, prices_for
+from costlib.core.prices import Prices, no_model_choice, no_model_cost, no_model_costs, prices_for
 from costlib.core.ship import (  # noqa: F401 (the outcomes of a recommendation: callers read decision.SAVES ...)
     ADDS_NOTHING,
     NO_ANSWER,
@@ -465,6 +465,5 @@ def no_model_baseline(y_true, *, c_fp, c_fn, sample_weight=None) -> tuple[str, f
     if total <= 0:
         v.warn_degenerate("no cases: the no-model baseline is NaN")
         return R.NOBODY, float("nan")
-    nobody, everyone = (x / total for x in no_model_costs(pos, total - pos, c_fp, c_fn))
-    rule = no_model_choice(nobody, everyone)
-    return rule, (everyone if rule == R.EVERYONE else nobody)
+    nobody, everyone = no_model_costs(pos, total - pos, c_fp, c_fn)
+    return no_model_choice(nobody, everyone), float(no_model_cost(pos, total - pos, c_fp, c_fn)) / total

@@ -39,7 +39,7 @@ import numpy as np
 
 from costlib.binary import honest as H
 from costlib.binary.model_sweeps import group_index_at
-from costlib.core.prices import Prices, mistakes_cost
+from costlib.core.prices import Prices, mistakes_cost, no_model_cost
 from costlib.core.sweep import GroupedSweep, Sweep
 from costlib.stats.intervals import percentile_interval
 
@@ -363,9 +363,7 @@ def _resample_size(n_resamples: int) -> int:
 
 def _baseline(pos, neg, prices: Prices) -> np.ndarray:
     """The no-model choice's cost (the cheaper of flagging nobody and everyone), per resample."""
-    nobody = (pos * prices.c_fn).sum(axis=-1)
-    everyone = (neg * prices.c_fp).sum(axis=-1)
-    return np.minimum(nobody, everyone)
+    return no_model_cost(pos, neg, prices.c_fp, prices.c_fn, axis=-1)
 
 
 def judge_rule(

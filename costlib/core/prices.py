@@ -7,7 +7,7 @@ decision, the scans where the rows live, the bootstrap, Find my prices and the p
   cases for the cost per case);
 - `elkan_threshold` (`elkan_cutoffs` for arrays of prices): the cutoff that prices imply for
   calibrated probabilities, ``c_fp / (c_fp + c_fn)`` (Elkan, 2001);
-- `no_model_costs` and `no_model_choice`: the best one can do without a model, flag nobody
+- `no_model_costs`, `no_model_cost` (vectorised) and `no_model_choice`: the best one can do without a model, flag nobody
   (every positive is missed) or flag everyone (every negative is a false alarm), whichever is
   cheaper, ties to flag nobody;
 - `Prices`: one (c_fp, c_fn) pair per group, and `Prices.mean`, the one definition of the
@@ -92,6 +92,24 @@ def no_model_costs(positives, negatives, c_fp, c_fn):
     (9.0, 3.0)
     """
     return mistakes_cost(0.0, positives, c_fp, c_fn), mistakes_cost(negatives, 0.0, c_fp, c_fn)
+
+
+def no_model_cost(positives, negatives, c_fp, c_fn, *, axis=None):
+    """The cost of the cheaper decision without a model (flag nobody or flag everyone), element by
+    element over arrays of counts (one per resample, say); with `axis`, each decision's cost is
+    summed over that axis first (the groups, each at its own prices) and the cheaper total taken.
+    The one baseline: the scalar readers (`no_model_choice`, `binary.decision.no_model_baseline`)
+    agree with it.
+
+    >>> float(no_model_cost(3, 3, 1.0, 3.0))
+    3.0
+    >>> no_model_cost(np.array([[1, 2], [3, 0]]), np.array([[2, 2], [0, 4]]), np.array([1.0, 2.0]), 3.0, axis=-1)
+    array([6., 8.])
+    """
+    nobody, everyone = no_model_costs(positives, negatives, c_fp, c_fn)
+    if axis is not None:
+        nobody, everyone = np.sum(nobody, axis=axis), np.sum(everyone, axis=axis)
+    return np.minimum(nobody, everyone)
 
 
 def no_model_choice(nobody, everyone) -> str:
