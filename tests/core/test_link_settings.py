@@ -14,7 +14,7 @@ from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
 from costlib.core import settings
-from costlib.core.link import Settings, link_key
+from costlib.core.link import Settings, link_key, link_text
 from costlib.core.settings import LINK_KEYS, MAX_GROUPS, RESAMPLE_OPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -316,3 +316,28 @@ def test_the_command_line_gives_the_settings_of_its_flags():
     )
     link = s.to_link()
     assert (link["c_fn_1"], link["cap"], link["fair_tol"]) == ("6", "300", "0.1")  # a link that opens the same settings
+
+
+def test_find_my_prices_gives_the_settings_its_answers_set():
+    import numpy as np
+
+    from costlib.answers.prices import prices_from_answers, settings_from_answers
+    from costlib.binary import elicit
+    from costlib.binary.model_sweeps import sweep_model
+
+    rng = np.random.default_rng(3)
+    y = rng.random(2000) < 0.3
+    sweep = sweep_model(y, np.clip(rng.normal(0.35 + 0.3 * y, 0.15), 0, 1), None).fit_pooled
+    bracket = elicit.answer(elicit.Bracket(), 4.0, elicit.MISS)
+    asked = {"money": 2.0, "unit": "EUR", "names": ["a", "b"], "multipliers": {"b": 2.0}}
+    base = Settings(unit="EUR", tolerance=0.2)
+    s = settings_from_answers(bracket, sweep, base=base, **asked)
+    miss = 2.0 * bracket.middle  # a false alarm at the price asked, a miss at the bracket's middle times it
+    assert (s.c_fp, s.c_fn, s.per_group) == (2.0, miss, True)
+    assert s.group_prices == ((2.0, miss), (2.0, 2 * miss))  # b's miss costs twice one elsewhere
+    assert s.price_questions["group_multipliers"] == {"b": 2.0} and (s.unit, s.tolerance) == ("EUR", 0.2)
+    plan = prices_from_answers(bracket, sweep, **asked)  # the same settings under the link's keys
+    book = {k: v for k, v in plan.items() if k != "price_questions"}
+    written = s.to_link()
+    assert {k: written[k] for k in book} == {k: link_text(v) for k, v in book.items()}
+    assert plan["price_questions"] == s.price_questions
