@@ -72,7 +72,7 @@ class Reliability:
 
 def reliability(fit: CalibrationFit, *, bins: int, chance: float, choice, worth: float, unit: str) -> Reliability:
     """What the Calibration page shows at `bins` bins (`CalibrationAnswer.at`): `chance` is
-    `fit.binned.ece_by_chance(bins)`, `choice` the k the Value page reads (`answers.value.KChoice`)."""
+    `fit.binned.ece_by_chance(bins)`, `choice` the k the Value page reads (`answers.value_k.KChoice`)."""
     model, t = fit.model, fit.t
     ece_before, ece_after = fit.binned.ece(bins), fit.binned_cal.ece(bins)
     verdict = page_answers.calibration_verdict(model, t, fit.fit_on, ece_before, ece_after, ece_chance=chance)

@@ -31,7 +31,9 @@ The parts:
 - `roles`: validating each column role; `preparing`: `prepare`, `refusals` (why the columns nearest to an
   unguessed role were not taken) and `apply_fixes`;
 - `export`: `preview` (the escaping of cells, `safe_csv` and `safe_cells`, is `costlib.core.escaping`);
-- `summary`: what the Data page says about a loaded dataset.
+- `summary`: what the Data page says about a loaded dataset;
+- `policy_cutoffs`: the cutoffs a loaded policy file decides by (`PolicyCutoffs`, `loaded_cutoffs`), read
+  by Watch and the hand-off.
 """
 
 from costlib.core.escaping import display_name, neutralise, safe_cells, safe_csv

@@ -2,9 +2,10 @@
 results and returns a Figure; none shows it.
 
 The figures of the Value, Cost matrix, Instance costs and Calibration pages are built here;
-the cost figures (cost curve, sensitivity map, net benefit, rule bars, ratio pieces) in
-`costlib.present.cost_figures`, and what every builder shares (palette, thinning, layout) in
-`costlib.present.plotting`. Both are re-exported here, so a page reads ``figures.<name>``.
+the cost figures (cost curve, rule bars, capacity) in `costlib.present.cost_figures`, how the
+answer moves with the prices (sensitivity map, net benefit, ratio pieces) in
+`costlib.present.price_figures`, and what every builder shares (palette, thinning, layout) in
+`costlib.present.plotting`. All are re-exported here, so a page reads ``figures.<name>``.
 """
 
 from __future__ import annotations
@@ -19,10 +20,7 @@ from costlib.present.cost_figures import (  # noqa: F401 (re-exported: the pages
     capacity_figure,
     cost_curve_figure,
     markers_frame,
-    net_benefit_figure,
-    ratio_pieces_figure,
     rule_bars_figure,
-    sensitivity_figure,
 )
 from costlib.present.plotting import (  # noqa: F401 (re-exported: the pages read figures.MAX_POINTS, figures.mark_x)
     ALERT_COLOR,
@@ -45,6 +43,11 @@ from costlib.present.plotting import (  # noqa: F401 (re-exported: the pages rea
     series_symbol,
     step_points,
     thin_curve,
+)
+from costlib.present.price_figures import (  # noqa: F401 (re-exported: the pages read figures.sensitivity_figure)
+    net_benefit_figure,
+    ratio_pieces_figure,
+    sensitivity_figure,
 )
 
 

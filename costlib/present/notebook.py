@@ -59,7 +59,8 @@ def card(title: str, verdict, table_html: str, notes=()) -> str:
 def _rules(rec, unit: str) -> str:
     """The rules table (`tables.rules_overall_table`) as HTML, the row the verdict ships marked,
     each text cell and column name shown as `shown` shows a name."""
-    from costlib.present.report import shipped_row, table_html
+    from costlib.present.report import shipped_row
+    from costlib.present.report_html import table_html
     from costlib.present.tables import rules_overall_table
 
     table = rules_overall_table(rec, unit)

@@ -34,14 +34,11 @@ from costlib.present.cost_figures import (
     capacity_figure,
     cost_curve_figure,
     markers_frame,
-    net_benefit_figure,
     rule_bars_figure,
-    sensitivity_figure,
 )
 from costlib.present.disparity_table import disparity_tables
 from costlib.present.identity import identity_text
-
-# table_html: kept for costlib/present/notebook.py (it imports it from here): moves when that file is free
+from costlib.present.price_figures import net_benefit_figure, sensitivity_figure
 from costlib.present.report_html import CSS, PRINT_SCRIPT, SCREEN_NOTE, HtmlFigures, paragraphs, table_html
 from costlib.present.tables import (
     count_cell,
