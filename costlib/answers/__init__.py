@@ -17,7 +17,8 @@ no sentence is made in a page. Each function returns plain objects (tables, figu
 - `training`: Train with costs, `training_answer` (verdict, charts, predictability, tables);
 - `watch`: Watch, `watch_answer` (the periods judged and said; the refit on request), the policy
   and the newer cases read (`read_watched_policy`, `read_cases`, `guess_columns`) and the built-in year;
-- `data`: the Data page's answers (an upload before and after mapping, a file read where it lies, what is loaded) and its sentences; `roles`: what a dataset can feed, the role each page needs;
+- `data`: the Data page's answers (an upload before and after mapping, a file read where it lies, what
+  is loaded) and its sentences; `roles`: what a dataset can feed, the role each page needs;
 """
 
 from costlib.answers.calibration import (

@@ -33,6 +33,7 @@ from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale, ratio
 from costlib.core import rules as R
 from costlib.core import settings
 from costlib.core import validation as v
+from costlib.core.json_numbers import json_cut, json_number
 from costlib.core.prices import Prices
 from costlib.present.words import Verdict, recommendation_verdict, sensitivity_sentence
 from costlib.watch.reference import reference_record
@@ -206,7 +207,7 @@ class Audit:
         share = self.recommendation.capacity
         if share is None:
             return None
-        return {"max_flagged": D.json_number(share), "cases_per_month": self.capacity_cases}
+        return {"max_flagged": json_number(share), "cases_per_month": self.capacity_cases}
 
     @property
     def within_capacity(self) -> dict | None:
@@ -216,23 +217,23 @@ class Audit:
             return None
         return {
             "binding": limit.binding,
-            "flagged_share": D.json_number(limit.within_flagged),
-            "flagged_share_judged": D.json_number(limit.within_judged),
+            "flagged_share": json_number(limit.within_flagged),
+            "flagged_share_judged": json_number(limit.within_judged),
             "unlimited": {
                 "rule": R.rule_words(free.rule),
-                "cutoffs": {str(g): D.json_cut(t) for g, t in free.cutoffs.items()},
-                "cost_per_case": D.json_number(free.cost),
-                "flagged_share": D.json_number(limit.unlimited_flagged),
+                "cutoffs": {str(g): json_cut(t) for g, t in free.cutoffs.items()},
+                "cost_per_case": json_number(free.cost),
+                "flagged_share": json_number(limit.unlimited_flagged),
                 "verdict": free.verdict,
             },
-            "extra_cost_per_case": D.json_number(rec.cost - free.cost),
-            "gap_per_case": D.json_number(rec.capacity_gap),
+            "extra_cost_per_case": json_number(rec.cost - free.cost),
+            "gap_per_case": json_number(rec.capacity_gap),
             # the figures the sentence states (`capacity_words.price_sentence`): the change of the
             # answer's cost per case made again at the limit + 1 and + 100 cases a month, + 1%
-            "saving_per_extra_case": D.json_number(limit.more_saves(1 / self.volume)) if self.volume else None,
-            "saving_per_100_extra_cases": D.json_number(limit.more_saves(100 / self.volume)) if self.volume else None,
-            "saving_per_extra_percent": D.json_number(limit.more_saves(0.01)),
-            "enough_share": D.json_number(price.enough) if price is not None else None,
+            "saving_per_extra_case": json_number(limit.more_saves(1 / self.volume)) if self.volume else None,
+            "saving_per_100_extra_cases": json_number(limit.more_saves(100 / self.volume)) if self.volume else None,
+            "saving_per_extra_percent": json_number(limit.more_saves(0.01)),
+            "enough_share": json_number(price.enough) if price is not None else None,
         }
 
     @property

@@ -24,7 +24,6 @@ recommendation says so.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -52,6 +51,7 @@ from costlib.binary.model_sweeps import (  # noqa: F401 (re-exported: callers re
 )
 from costlib.core import rules as R
 from costlib.core import validation as v
+from costlib.core.json_numbers import json_cut, json_number
 from costlib.core.prices import Prices, no_model_choice, no_model_cost, no_model_costs, prices_for
 from costlib.core.ship import (  # noqa: F401 (the outcomes of a recommendation: callers read decision.SAVES ...)
     ADDS_NOTHING,
@@ -209,15 +209,6 @@ def rule_verdict(rec: Recommendation, rule: str) -> tuple[str, float, float, flo
         return R.DO_NOT, saving, low, high
     verdict = ship_verdict(saving, low, high, tolerance=tie_tolerance(rec.baseline_cost, rec.prices.scale))
     return verdict, saving, low, high
-
-
-def json_number(x: float):
-    """A cost for JSON: None when not finite, else rounded to 12 significant digits."""
-    return None if x is None or not math.isfinite(x) else float(f"{float(x):.12g}") + 0.0  # no -0.0
-
-
-def json_cut(t: float):
-    return None if t is None or math.isnan(t) or t == math.inf else float(t)
 
 
 def _choose_rule(res: RuleResults) -> tuple[str, tuple | None]:

@@ -135,7 +135,7 @@ class Disparities:
 
     def record(self, rule_words: str) -> dict:
         """The ``"disparities"`` block of the JSON decision summary."""
-        from costlib.binary.decision import json_number
+        from costlib.core.json_numbers import json_number
 
         metrics: dict = {}
         for d in self.table.to_dict("records"):

@@ -24,10 +24,11 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from costlib.binary.decision import SINGLE_GROUP, json_number
+from costlib.binary.decision import SINGLE_GROUP
 from costlib.binary.honest import MIN_CLASS_ROWS
 from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
+from costlib.core.json_numbers import json_number
 from costlib.core.scales import on_scale
 from costlib.watch.alerts import judge_period
 from costlib.watch.estimate import estimate_period, reference_prior
