@@ -120,7 +120,6 @@ from costlib.answers.training import (
 )
 from costlib.answers.value import ValueAnswer, value_answer
 from costlib.answers.value_k import (
-    K_FROM_PRICES,
     KChoice,
     judged_cases,
     outcome_prices,
@@ -228,7 +227,6 @@ __all__ = [
     "instance_answer",
     "judged_cases",
     "KChoice",
-    "K_FROM_PRICES",
     "value_k",
     "value_k_sentence",
     "ValueAnswer",

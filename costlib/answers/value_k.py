@@ -38,9 +38,6 @@ def judged_cases(ds: Dataset, names: Sequence) -> list[float]:
     return [float(counts.get(g, 0.0)) for g in names]
 
 
-K_FROM_PRICES = "the k that follows from your prices"  # what a refused ?k= falls back to
-
-
 @dataclass(frozen=True)
 class KChoice:
     """The k a page uses: from the price book (`derived`), unless the Value slider moved it."""
