@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from costlib.scale.engines import MAX_DOUBLE
+from costlib.scale.engines import MAX_DOUBLE, sql_double
 
 LEVELS = (8, 16, 24, 32)  # mantissa bits of the bins in each round (2**32 bins per binade at most)
 _OFFSET = 1100 - 1023  # a bin's exponent offset minus the IEEE 754 exponent bias
@@ -73,6 +73,56 @@ def bin_sql(column: str, bits: int, *, a: str | None = None, e: str | None = Non
         from_bits = f"(({raw.format(a)} >> {52 - bits}) + {_OFFSET << bits})"
         positive = f"(CASE WHEN {a} >= {_MIN_NORMAL!r} THEN {from_bits} ELSE {positive} END)"
     return f"CASE WHEN {column} > 0 THEN {positive} WHEN {column} < 0 THEN -{positive} - 1 WHEN {column} = 0 THEN 0 END"
+
+
+NEAR_LOW = -16  # the lowest binade of `near_bin_sql`: [2**-16, 2**-15)
+NEAR_HIGH = 0  # its highest: [1, 2), so that probabilities of exactly 1 are in it
+
+
+def near_bin_sql(column: str, bits: int) -> str:
+    """SQL for a small code of the bin of each score in [2**-16, 2) or 0, by comparisons only.
+
+    The bin of a score x in the binade [2**e, 2**(e+1)) is
+    ``(e + 1100) * 2**bits + floor(x * 2**(bits - e)) - 2**bits`` (:func:`bin_sql`; the product
+    by a power of two is exact), so a chain of ``x >= 2**e`` tests from the top binade down
+    finds it with one multiplication, no logarithm and no cast to the float's bits. The code
+    is a USMALLINT, small enough for DuckDB to count by (group, label, code) in a table
+    indexed by the keys themselves (its perfect hash aggregate) rather than by hashing: 1 for
+    zero, ``bin - bin(2**-16) + 2`` in the range, 0 below it (negative, tiny, missing) and the
+    largest code at 2 or more (infinite and NaN scores too, which DuckDB sorts above every
+    number). Scores coded 0 or largest have no bin here: :func:`near_bins` says so and the
+    caller counts them by :func:`bin_sql` instead. `bits` is at most 11 (17 binades of
+    ``2**bits`` bins fit 16 bits).
+
+    >>> near_bin_sql("s", 8)[:53]
+    'CAST(LEAST(GREATEST(CASE WHEN s >= (2.0e0) THEN 4354 '
+    """
+    k = 1 << bits
+    base = (NEAR_LOW + 1100) * k
+    whens = [f"WHEN {column} >= {sql_double(2.0 ** (NEAR_HIGH + 1))} THEN {near_top(bits)}"]
+    for e in range(NEAR_HIGH, NEAR_LOW - 1, -1):
+        offset = (e + 1100) * k - k - base + 2
+        whens.append(
+            f"WHEN {column} >= {sql_double(2.0**e)} THEN "
+            f"CAST(FLOOR({column} * {sql_double(2.0 ** (bits - e))}) AS INTEGER) + {offset}"
+        )
+    whens.append(f"WHEN {column} = 0 THEN 1")
+    # LEAST and GREATEST change no code: they tell DuckDB's statistics the codes' range (13 bits)
+    return f"CAST(LEAST(GREATEST(CASE {' '.join(whens)} ELSE 0 END, 0), {near_top(bits)}) AS USMALLINT)"
+
+
+def near_top(bits: int) -> int:
+    """The largest code of :func:`near_bin_sql` (scores of 2 or more, infinite or NaN)."""
+    return ((NEAR_HIGH - NEAR_LOW + 1) << bits) + 2
+
+
+def near_bins(code, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """(bins, known): the :func:`bin_sql` bin of each code of :func:`near_bin_sql`, and
+    whether the code has one (False for codes 0 and :func:`near_top`)."""
+    code = np.asarray(code, dtype=np.int64)
+    known = (code > 0) & (code < near_top(bits))
+    bins = np.where(code == 1, 0, code - 2 + ((NEAR_LOW + 1100) << bits))
+    return np.where(known, bins, 0), known
 
 
 def binned(inner: str, columns: list[str], bins: dict[str, int], *, guard: bool = False, raw: str | None = None) -> str:
@@ -155,4 +205,7 @@ __all__ = [
     "bin_top",
     "binned",
     "exponent_sql",
+    "near_bin_sql",
+    "near_bins",
+    "near_top",
 ]

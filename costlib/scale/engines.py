@@ -55,6 +55,7 @@ MSG_ENGINE = "engine must be one of {valid}: got {value!r}"
 MSG_SOURCE_FAILED = "The source {what} could not be read: {reason}"
 MSG_QUERY_FAILED = "{engine} could not run costlib's query on the source: {reason}"
 
+PERFECT_HASH_BITS = 21  # DuckDB's perfect hash aggregate up to this many key bits (its default is 12)
 MAX_DOUBLE = "1.7976931348623157e308"  # the largest finite double: ABS(x) <= it is false for NaN and infinity
 
 # column kinds as costlib sees them
@@ -170,6 +171,10 @@ class DuckDBEngine:
             "memory_limit": duckdb_memory_limit(),
             "temp_directory": self._tmp,
             "preserve_insertion_order": False,
+            # counts by keys of 21 bits or fewer (a group of up to 16 integer values, the label and a
+            # 16-bit bin code: the scans' first pass) go to a table indexed by the keys, not hashed
+            # (2**21 counters, 16 MB a thread)
+            "perfect_ht_threshold": PERFECT_HASH_BITS,
             **NO_EXTENSIONS,
         }
         self.con = duckdb.connect(":memory:", config=config)

@@ -149,6 +149,39 @@ def test_bins_read_from_the_floats_bits_in_duckdb_equal_the_float_parts():
         assert got.mask[x.size :].all()  # no bin: the pass counts these rows and refuses them
 
 
+def test_near_codes_in_duckdb_are_the_bins_of_scores_from_2_to_the_minus_16_up_to_2_and_zero():
+    # the first pass's cheap codes (comparisons and one exact product) give back exactly the bins of
+    # bin_numpy for every score in [2**-16, 2) and zero, edges and their neighbours included; every
+    # other score (negative, tiny, 2 or more, infinite, NaN, missing) is marked as having no code
+    import duckdb
+
+    x = special_scores()
+    x = np.concatenate((x, np.random.default_rng(2).random(5000), [1.0, 2.0, np.nextafter(2.0, 0), 2.0**-16]))
+    x = np.concatenate((x, np.nextafter(2.0**-16, 0) * np.ones(1), [np.inf, -np.inf, np.nan]))
+    con = duckdb.connect()
+    con.register("t", pa.table({"s": pa.array(np.concatenate((x, [0.0])), mask=np.arange(x.size + 1) == x.size)}))
+    inside = ((x >= 2.0**-16) & (x < 2.0)) | (x == 0)
+    for bits in (binning.LEVELS[0], 11):  # 11 bits: the finest whose codes fit 16 bits
+        codes = con.sql(f"SELECT {binning.near_bin_sql('s', bits)} AS c FROM t").fetchnumpy()["c"]
+        bins, known = binning.near_bins(np.asarray(codes), bits)
+        assert_array_equal(known, np.concatenate((inside, [False])))  # the last row is missing
+        assert_array_equal(bins[: x.size][inside], binning.bin_numpy(x[inside], bits))
+    assert inside.sum() > 5000 and (~inside).sum() > 100
+
+
+@pytest.mark.parametrize(("kind", "near"), [("ties", True), ("equal", True), ("gaps", False), ("signed", False)])
+def test_the_first_pass_counts_by_near_codes_only_when_every_score_has_one(kind, near, monkeypatch):
+    # probabilities (with zeros) are counted by the cheap codes; anything else falls back to the
+    # general bins; the optimum is the in-memory one either way (more cases in the tests below)
+    calls = []
+    plain = refining._near_pass1
+    monkeypatch.setattr(refining, "_near_pass1", lambda scan: calls.append(plain(scan)) or calls[-1])
+    df = frame(kind)
+    got = scale.scan_optimal_thresholds(df, label="y", score="s", group="g", costs=(1, 3))
+    assert_same_optimum(got, expected_optimum(df, 1, 3))
+    assert len(calls) == 1 and (calls[0] is not None) == near
+
+
 def test_bin_numpy_by_hand():
     # 0.75 = 2**-1 * 1.5: exponent -1, mantissa fraction 0.5 -> (-1 + 1100) * 256 + 128
     assert binning.bin_numpy([0.75], 8).tolist() == [1099 * 256 + 128]
