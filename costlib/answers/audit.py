@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from costlib.answers.remembering import compute_now
 from costlib.binary import decision as D
 from costlib.binary.disparity import (
     THRESHOLD,
@@ -492,12 +493,30 @@ def data_columns(mapping, *, scale: str | None = None) -> dict:
     }
 
 
-def dataset_models(ds, scores: Sequence[str]) -> dict:
+def dataset_models(ds, scores: Sequence[str] | None = None, *, remember=compute_now) -> dict:
     """{score column: `decision.sweep_model`} of a loaded `Dataset`: fitted on its fitting rows,
-    judged on its judging rows (`Dataset.purpose_rows`: train and test, else every row)."""
+    judged on its judging rows (`Dataset.purpose_rows`: train and test, else every row).
+
+    Parameters
+    ----------
+    ds : Dataset
+    scores : the score columns (None: every one; a counted dataset's, every model it counted)
+    remember : ``remember(name, key, compute)``
+        Each model's sweep is remembered under ``("model_sweeps", (column,))`` (a page's memo:
+        sorted once per data set and model); the default computes them now.
+
+    Returns
+    -------
+    dict
+        A counted dataset (`Dataset.counts_only`: an aggregate, or a table read where it
+        lies) has no rows to sort: its sweeps are the counted ones, `Dataset.sweeps`.
+    """
+    if ds.counts_only:
+        return dict(ds.sweeps) if scores is None else {c: ds.sweeps[c] for c in scores}
     fit, judge = ds.purpose_rows("fit"), ds.purpose_rows("judge")
-    return {
-        c: D.sweep_model(
+
+    def sweep(c):
+        return D.sweep_model(
             ds.y,
             ds.scores[c],
             ds.groups,
@@ -507,5 +526,5 @@ def dataset_models(ds, scores: Sequence[str]) -> dict:
             sample_weight=ds.weight,
             probabilities=ds.probabilities,
         )
-        for c in scores
-    }
+
+    return {c: remember("model_sweeps", (c,), lambda c=c: sweep(c)) for c in (ds.scores if scores is None else scores)}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from costlib.answers.remembering import compute_now
+from costlib.binary.model_sweeps import SINGLE_GROUP
 from costlib.core.dataset import ColumnMapping, Dataset
 
 _PROBABILITIES = (
@@ -45,6 +47,22 @@ def has_role(ds: Dataset, role: str) -> bool:
     if role == "delta":
         return ds.delta is not None and bool(ds.scores)
     raise KeyError(role)
+
+
+def group_names(ds: Dataset, *, remember=compute_now) -> list:
+    """The groups of `ds`, sorted by their text; one group, `SINGLE_GROUP`, when no group column
+    is mapped. A counted dataset's are its counts' groups, in their order.
+
+    `remember` is ``remember(name, key, compute)`` (a page's memo: the sort is made once per
+    data set, under ``("group_names", ())``); the default sorts now.
+    """
+    if ds.counts_only:
+        return list(next(iter(ds.sweeps.values())).groups)
+    if ds.groups is None:
+        return [SINGLE_GROUP]
+    import pandas as pd
+
+    return list(remember("group_names", (), lambda: tuple(sorted(pd.unique(ds.groups).tolist(), key=str))))
 
 
 def missing(ds: Dataset, role: str) -> str:

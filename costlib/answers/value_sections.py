@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from costlib import value
+from costlib.answers.audit import dataset_models
 from costlib.calibration import apply_temperature, fit_temperature
 from costlib.core.dataset import Dataset
 from costlib.present import figures
@@ -29,7 +30,7 @@ class ValueSweeps:
 def value_sweeps(ds: Dataset) -> ValueSweeps:
     """The value sweeps of every score column: from the counts for an aggregate, else from the rows."""
     if ds.counts_only:  # an aggregate file or a table read through DuckDB: the value sweeps come from the counts
-        counted = dict(ds.sweeps)
+        counted = dataset_models(ds)  # the counted sweeps
         split = all(ms.judged_on == "test" for ms in counted.values())
         judge = {m: value.value_sweep_from_counts(ms.judge_pooled) for m, ms in counted.items()}
         fit = {m: value.value_sweep_from_counts(ms.fit_pooled) for m, ms in counted.items()} if split else None

@@ -3,12 +3,11 @@ upload, the fallback sample of a page whose needs the data lacks, and its groups
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
+from costlib.answers import roles
 from costlib.answers.audit import dataset_models
 from costlib.answers.roles import NEEDS, fallback_sentence, has_role
-from costlib.binary.decision import SINGLE_GROUP
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import md_escape, option_names
 from costlib.loading.budget import table_budget
@@ -18,7 +17,7 @@ from costlib.loading.samples import SAMPLES
 from costlib.scale.engines import duckdb_memory_bytes
 from views._ui.display import say
 from views._ui.loading import dataset_weight, load_sample
-from views._ui.memo import forget, memo, share
+from views._ui.memo import forget, memo_of, share
 from views._ui.memory import account
 from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes
 
@@ -119,19 +118,14 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
 
 
 def group_names(ds: Dataset) -> list:
-    """The groups of `ds`, sorted (one group `SINGLE_GROUP` when no group column is mapped)."""
-    if ds.counts_only:
-        return list(next(iter(ds.sweeps.values())).groups)
-    if ds.groups is None:
-        return [SINGLE_GROUP]
-    return list(memo("group_names", ds, (), lambda: tuple(sorted(pd.unique(ds.groups).tolist(), key=str))))
+    """`answers.roles.group_names` of `ds`, sorted once per data set (the page's memo)."""
+    return roles.group_names(ds, remember=memo_of(ds))
 
 
 def model_sweeps(ds: Dataset) -> dict:
-    """{model: decision.ModelSweeps} for every score column, fitted on train, judged on test."""
-    if ds.counts_only:
-        return dict(ds.sweeps)
-    return {m: memo("model_sweeps", ds, (m,), lambda m=m: dataset_models(ds, (m,))[m]) for m in ds.scores}
+    """`answers.audit.dataset_models` of every score column, each sorted once per data set and
+    model (the page's memo)."""
+    return dataset_models(ds, remember=memo_of(ds))
 
 
 def model_picker(ds: Dataset, label: str = "Model (score column)") -> str:
