@@ -303,7 +303,7 @@ def fill(costs, flagged, chosen: np.ndarray, free, room: float, used: float) -> 
     """What the breakpoint leaves of the cap, filled group by group (in the groups' order): each
     free group moves to the cheapest point of its own sweep, at or beyond its current one, that
     still fits (ties: the larger threshold). Updates `chosen`; returns the weight used. The refit
-    bootstrap repeats this on its cells (`honest._refit_within`)."""
+    bootstrap repeats this on its cells (`refits._refit_within`)."""
     for g in free:
         fl = flagged[g]
         here = int(chosen[g])

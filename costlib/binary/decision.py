@@ -32,6 +32,7 @@ import pandas as pd
 
 from costlib.binary import capacity as C
 from costlib.binary import honest as H
+from costlib.binary.folds import own_cutoff, pooled_groups
 from costlib.binary.judged_rules import (  # noqa: F401 (re-exported: callers read decision.*)
     FITTED,
     Counts,
@@ -358,7 +359,7 @@ def recommend(
         intervals=bool(res.refit),
         estimate=res.estimate,
         weighted=ms.weighted,
-        pooled=H.pooled_groups(ms.fit) if ms.grouped and len(ms.groups) > 1 else (),
+        pooled=pooled_groups(ms.fit) if ms.grouped and len(ms.groups) > 1 else (),
         lowest={g: ms.fit[g].lowest_score for g in ms.groups if ms.fit[g].lowest_score is not None},
         capacity=capacity if C.binds(capacity) else None,
         capacity_gap=_capacity_gap(ms, prices, capacity, rule),
@@ -380,7 +381,7 @@ def _capacity_gap(ms: ModelSweeps, prices: Prices, capacity: float | None, rule:
     proven optimal, for one cutoff and without a cap)."""
     if rule != R.COST_OPTIMAL or not C.binds(capacity) or ms.fit_pooled.total <= 0:
         return 0.0
-    own = H.own_cutoff(ms.fit.positives, ms.fit.negatives)
+    own = own_cutoff(ms.fit.positives, ms.fit.negatives)
     return float(C.fitted_within(ms, prices, capacity, own)[2].gap / ms.fit_pooled.total)
 
 

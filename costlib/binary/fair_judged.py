@@ -7,14 +7,14 @@ as the standard fitted rules are (`honest`):
 
 - **A split**: fitted on the fitting rows, judged on the judged rows.
 - **No split** (the fitting rows are the judged rows): cross-fitted on one deal of
-  `honest.make_folds`' `honest.FOLDS` folds (for the same seed, the folds the standard rules'
+  `folds.make_folds`' `folds.FOLDS` folds (for the same seed, the folds the standard rules'
   bootstrap refits on; their point estimate averages several deals of more folds, which would
   take the exact search, about a second a fit for equalized odds, a hundred times): each fold's
   rows are judged by the cutoffs fitted on the other folds, so no row is judged by cutoffs
   fitted on it.
 
 The 95% interval of the judged gap repeats the fit on every resample (`FAIR_RESAMPLES`
-Poisson(1) bootstraps on at most `FAIR_CELLS` candidate cutoffs, `honest.cell_edges`), and is
+Poisson(1) bootstraps on at most `FAIR_CELLS` candidate cutoffs, `refits.cell_edges`), and is
 the percentile interval of the refits' judged gaps: with a split, each refitted on the
 resampled fitting rows and judged on the resampled judged rows; without one, refitted on the
 resample's rows and judged on the rows it left out (about 37% of them: wider than the
@@ -23,7 +23,7 @@ time in simulation, its folds' rates averaging each other's misses out).
 
 A rule *meets* the tolerance only when the upper end of that interval is at most the
 tolerance. When it does not, `tighter_tolerance` looks for a fitting tolerance below the
-stated one, chosen by cross-validation on the fitting rows alone (`honest.make_folds` on them;
+stated one, chosen by cross-validation on the fitting rows alone (`folds.make_folds` on them;
 without a split, inside each outer fold: nested), so that the judged rows never pick it.
 `holding_rule` fits and judges the rule at it; with ``randomised=True``, the same for
 randomised cutoffs (`fair_random`).
@@ -38,7 +38,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from costlib.binary import honest as H
+from costlib.binary.folds import Folds, integer_counts, make_folds
 from costlib.binary.model_sweeps import group_index_at
+from costlib.binary.refits import cell_counts, cell_edges, poisson_cells
 from costlib.core.prices import Prices, mistakes_cost, no_model_cost
 from costlib.core.sweep import GroupedSweep, Sweep
 from costlib.stats.intervals import percentile_interval
@@ -105,13 +107,13 @@ def _part(gs: GroupedSweep, tp, fp, pos, neg) -> GroupedSweep:
     )
 
 
-def folds_of(gs: GroupedSweep, pooled: Sweep, *, seed: int) -> H.Folds:
-    """`honest.make_folds` of `gs`: one deal of `honest.FOLDS` folds (for the same seed, those
+def folds_of(gs: GroupedSweep, pooled: Sweep, *, seed: int) -> Folds:
+    """`folds.make_folds` of `gs`: one deal of `folds.FOLDS` folds (for the same seed, those
     of the standard rules' bootstrap)."""
-    return H.make_folds(gs, pooled, group_index_at(gs, pooled), seed=seed)
+    return make_folds(gs, pooled, group_index_at(gs, pooled), seed=seed)
 
 
-def _outside(gs: GroupedSweep, folds: H.Folds, f: int) -> GroupedSweep:
+def _outside(gs: GroupedSweep, folds: Folds, f: int) -> GroupedSweep:
     return _part(
         gs,
         gs.tp - folds.tp[f],
@@ -121,7 +123,7 @@ def _outside(gs: GroupedSweep, folds: H.Folds, f: int) -> GroupedSweep:
     )
 
 
-def _inside(gs: GroupedSweep, folds: H.Folds, f: int) -> GroupedSweep:
+def _inside(gs: GroupedSweep, folds: Folds, f: int) -> GroupedSweep:
     return _part(gs, folds.tp[f], folds.fp[f], folds.positives[f], folds.negatives[f])
 
 
@@ -247,12 +249,12 @@ def tighter_tolerance(
     randomised: bool = False,
 ) -> float:
     """The fitting tolerance, chosen on the rows of `gs` alone: the largest of
-    ``tolerance * TIGHTER`` whose cross-fitted rates on them (`honest.make_folds`' folds) give
+    ``tolerance * TIGHTER`` whose cross-fitted rates on them (`folds.make_folds`' folds) give
     a largest gap whose 97.5% quantile on rows of `sizes` (`gap_bound`, with the variance of
     the rates between the folds' fits) is within `tolerance`; the one with the smallest such
     bound when none is. Fitted on at most `FAIR_CELLS` candidate cutoffs
-    (`honest.cell_edges` of `pooled`): a choice among a few tolerances, not the cutoffs shipped."""
-    edges = H.cell_edges(pooled, FAIR_CELLS)
+    (`refits.cell_edges` of `pooled`): a choice among a few tolerances, not the cutoffs shipped."""
+    edges = cell_edges(pooled, FAIR_CELLS)
     pos, neg = _cells(gs, edges)
     gs = _cell_sweep(gs.groups, edges, pos, neg)
     pooled = Sweep(
@@ -345,7 +347,7 @@ class FairJudged:
 
 def _cells(gs: GroupedSweep, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """`honest.cell_counts`, rounded to whole rows (the counts a Poisson draw resamples)."""
-    pos, neg = H.cell_counts(gs, edges)
+    pos, neg = cell_counts(gs, edges)
     return np.round(pos), np.round(neg)
 
 
@@ -402,15 +404,15 @@ def judge_rule(
     gap = float(gap_of(tp, fp, pos, neg, criterion))
     judged = FairJudged(criterion, float(tolerance), t_fit, cut, estimate, tp, fp, pos, neg, gap, math.nan, math.nan)
     b = _resample_size(n_resamples)
-    if b < 10 or ms.weighted or not (H.integer_counts(ms.fit) and H.integer_counts(ms.judge)) or math.isnan(gap):
+    if b < 10 or ms.weighted or not (integer_counts(ms.fit) and integer_counts(ms.judge)) or math.isnan(gap):
         return judged
     rng = np.random.default_rng([int(seed), 41, 1])
-    edges = H.cell_edges(ms.fit_pooled, FAIR_CELLS)
+    edges = cell_edges(ms.fit_pooled, FAIR_CELLS)
     gaps, costs, vs = np.full(b, np.nan), np.full(b, np.nan), np.full(b, np.nan)
     if folds is None:
         f_pos, f_neg = _cells(ms.fit, edges)
         j_pos, j_neg = _cells(ms.judge, edges)
-        w_pos, w_neg = H.poisson_cells(f_pos, b, rng)[0], H.poisson_cells(f_neg, b, rng)[0]
+        w_pos, w_neg = poisson_cells(f_pos, b, rng)[0], poisson_cells(f_neg, b, rng)[0]
         v_pos = rng.poisson(np.broadcast_to(j_pos, (b, *j_pos.shape))).astype(np.float64)
         v_neg = rng.poisson(np.broadcast_to(j_neg, (b, *j_neg.shape))).astype(np.float64)
         for r in range(b):
@@ -423,7 +425,7 @@ def judge_rule(
         return _replace(judged, gap_low=lo, gap_high=hi)
     # no split: refitted on each resample's rows, judged on the rows it left out (out of the bag)
     f_pos, f_neg = _cells(ms.fit, edges)
-    (w_pos, l_pos), (w_neg, l_neg) = H.poisson_cells(f_pos, b, rng), H.poisson_cells(f_neg, b, rng)
+    (w_pos, l_pos), (w_neg, l_neg) = poisson_cells(f_pos, b, rng), poisson_cells(f_neg, b, rng)
     for r in range(b):
         c = fit_quietly(
             _cell_sweep(ms.groups, edges, w_pos[r], w_neg[r]), prices, criterion, t_fit, randomised=randomised

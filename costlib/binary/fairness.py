@@ -352,7 +352,7 @@ def group_rates(ms: ModelSweeps, results: RuleResults, rule: str) -> tuple[pd.Da
               of `GROUP_RATES`, the rate and ``<rate> low`` / ``<rate> high``
     gaps      per rate: ``rate, gap, low, high`` (the largest gap between the groups)
     """
-    from costlib.binary.honest import own_cutoff
+    from costlib.binary.folds import own_cutoff
     from costlib.stats.intervals import percentile_interval, percentile_intervals
 
     cut = results.cutoffs[rule]

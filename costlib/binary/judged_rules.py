@@ -21,6 +21,7 @@ import pandas as pd
 
 from costlib.binary import capacity as C
 from costlib.binary import honest as H
+from costlib.binary.folds import own_cutoff
 from costlib.binary.model_sweeps import ModelSweeps
 from costlib.core import rules as R
 from costlib.core import validation as v
@@ -61,7 +62,7 @@ def model_rule_cutoffs(
         single = float("nan")
     out[R.SINGLE] = np.full(k, single)
     per_group = np.full(k, single)
-    own = H.own_cutoff(ms.fit.positives, ms.fit.negatives)
+    own = own_cutoff(ms.fit.positives, ms.fit.negatives)
     for i, g in enumerate(ms.groups):
         if own[i]:
             sw = ms.fit[g]

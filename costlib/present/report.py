@@ -24,7 +24,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from costlib.binary import decision as D
-from costlib.binary.honest import MIN_CLASS_ROWS
+from costlib.binary.folds import MIN_CLASS_ROWS
 from costlib.core import rules as R
 from costlib.core.escaping import html_escape
 from costlib.core.prices import elkan_threshold

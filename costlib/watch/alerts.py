@@ -27,6 +27,7 @@ import numpy as np
 from costlib.binary import capacity as C
 from costlib.binary import decision as D
 from costlib.binary import honest as H
+from costlib.binary.refits import cost_at, price_refits, refit_draws
 from costlib.core import rules as R
 from costlib.core.prices import mistakes_cost, no_model_choice, prices_for
 from costlib.stats.intervals import percentile_interval
@@ -157,15 +158,15 @@ def _regret_interval(
     """The 95% interval of shipped minus refit over the refit bootstrap: the fit repeated in bag,
     both judged on the same rows out of bag, the shipped cutoffs as exact cells. `against`
     "baseline": minus the choice without the model (`honest.Refits.baseline`) instead."""
-    draws = H.refit_draws(ms.fit, None, ms.fit_pooled, n_resamples=n_resamples, seed=seed, include=cut)
-    refits = H.price_refits(draws, prices, capacity)
+    draws = refit_draws(ms.fit, None, ms.fit_pooled, n_resamples=n_resamples, seed=seed, include=cut)
+    refits = price_refits(draws, prices, capacity)
     c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
     if random_share is None:
         at = np.searchsorted(-draws.edges, -cut)  # each shipped cutoff's own edge (edges run high to low)
-        spent = H.cost_at(draws.judge_tp, draws.judge_fp, at[None, :], c_fp, c_fn).sum(axis=1)
+        spent = cost_at(draws.judge_tp, draws.judge_fp, at[None, :], c_fp, c_fn).sum(axis=1)
     else:  # edge 0 flags nobody, the last flags everyone
-        nobody = H.cost_at(draws.judge_tp, draws.judge_fp, np.zeros((1, cut.size), dtype=int), c_fp, c_fn)
-        everyone = H.cost_at(draws.judge_tp, draws.judge_fp, np.full((1, cut.size), draws.edges.size - 1), c_fp, c_fn)
+        nobody = cost_at(draws.judge_tp, draws.judge_fp, np.zeros((1, cut.size), dtype=int), c_fp, c_fn)
+        everyone = cost_at(draws.judge_tp, draws.judge_fp, np.full((1, cut.size), draws.edges.size - 1), c_fp, c_fn)
         spent = C.at_random(random_share, nobody, everyone).sum(axis=1)
     judged = (draws.judge_tp[..., -1] + draws.judge_fp[..., -1]).astype(np.float64).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.binary.decision import SINGLE_GROUP
-from costlib.binary.honest import MIN_CLASS_ROWS
+from costlib.binary.folds import MIN_CLASS_ROWS
 from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
 from costlib.core.json_numbers import json_number
@@ -37,7 +37,7 @@ from costlib.watch.reference import calibrated
 
 MEASURED, ESTIMATED = "measured", "estimated"
 #: the fewest cases a period is judged on (those with outcomes when it is measured): as many as a
-#: group needs of each class for a cutoff of its own (`binary.honest.MIN_CLASS_ROWS`); below it a
+#: group needs of each class for a cutoff of its own (`binary.folds.MIN_CLASS_ROWS`); below it a
 #: period says it has too few cases to judge and claims nothing
 MIN_PERIOD_CASES = MIN_CLASS_ROWS
 LABEL_SHIFT, CALIBRATED = "label_shift", "calibrated"

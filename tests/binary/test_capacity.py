@@ -294,8 +294,9 @@ def test_a_refit_repeats_the_capped_fit_it_judges(cap):
     the cap cost what the shipped ones (`fitted_within`) cost: the interval is about the same
     procedure (every distinct score is a cell here, so nothing is lost to cells)."""
     from costlib.binary import decision as D
-    from costlib.binary import honest as H
     from costlib.binary.capacity import fitted_within
+    from costlib.binary.folds import own_cutoff
+    from costlib.binary.refits import MAX_CELLS, RefitDraws, _cumulate, cell_counts, cell_edges, price_refits
 
     rng = np.random.default_rng(11)
     n = 1200
@@ -305,13 +306,13 @@ def test_a_refit_repeats_the_capped_fit_it_judges(cap):
     s = np.round(1 / (1 + np.exp(-(strength * (2 * y - 1) + rng.normal(0, 1, n)))), 2)  # < 100 distinct scores
     ms = D.sweep_model(y, s, g)
     prices = D.prices_for(ms.groups, {"a": (1.0, 3.0), "b": (1.0, 5.0), "c": (2.0, 4.0)})
-    edges = H.cell_edges(ms.fit_pooled, H.MAX_CELLS)
+    edges = cell_edges(ms.fit_pooled, MAX_CELLS)
     assert edges.size == ms.fit_pooled.thresholds.size + 1  # every distinct score is a cell
-    pos, neg = H.cell_counts(ms.fit, edges)
-    tp, fp = H._cumulate(pos[None], neg[None])
-    draws = H.RefitDraws(edges, tp, fp, tp, fp)
-    refit = H.price_refits(draws, prices, cap)
-    own = H.own_cutoff(ms.fit.positives, ms.fit.negatives)
+    pos, neg = cell_counts(ms.fit, edges)
+    tp, fp = _cumulate(pos[None], neg[None])
+    draws = RefitDraws(edges, tp, fp, tp, fp)
+    refit = price_refits(draws, prices, cap)
+    own = own_cutoff(ms.fit.positives, ms.fit.negatives)
     _, per_group, cut = fitted_within(ms, prices, cap, own)
     shipped = D.count_rules(ms.fit, {"x": per_group}).cost(prices).sum() / n
     assert refit.per_group[0] == pytest.approx(shipped, rel=1e-9)

@@ -14,6 +14,7 @@ from costlib.binary import fair_judged as FJ
 from costlib.binary import honest as H
 from costlib.binary.decision import sweep_model
 from costlib.binary.fairness import fair_cutoffs, fairness_results
+from costlib.binary.folds import FOLDS, make_folds
 from costlib.core.prices import prices_for
 from costlib.core.sweep import grouped_sweep
 
@@ -69,9 +70,9 @@ def test_without_a_split_each_fold_is_judged_by_cutoffs_fitted_on_the_other_fold
     assert j.estimate == H.CROSS_FITTED
     # by hand: honest's folds for seed 0, each fitted without its rows and judged on them
     index = np.stack([ms.fit[grp].index_at(ms.fit_pooled.thresholds) for grp in ms.groups])
-    folds = H.make_folds(ms.fit, ms.fit_pooled, index, seed=0)
+    folds = make_folds(ms.fit, ms.fit_pooled, index, seed=0)
     tp = np.zeros(len(ms.groups))
-    for f in range(H.FOLDS):
+    for f in range(FOLDS):
         outside = FJ._outside(ms.fit, folds, f)
         fit = fair_cutoffs(outside, prices, criterion="equal opportunity", tolerance=0.05)
         cut = np.array([fit.thresholds[grp] for grp in ms.groups])

@@ -17,6 +17,8 @@ import costlib
 from costlib.binary import decision as D
 from costlib.binary import folds as F
 from costlib.binary import honest as H
+from costlib.binary.folds import CROSS_FOLDS, FOLDS, SPLITS, cross_fit, deal_shape, make_folds
+from costlib.binary.refits import poisson_cells
 from costlib.core import rules as R
 from costlib.core.sweep import argbest
 
@@ -24,8 +26,8 @@ from costlib.core.sweep import argbest
 # Folds and cross-fitting
 
 
-def _folds(ms, seed=0, k=H.FOLDS, split=0):
-    return H.make_folds(ms.fit, ms.fit_pooled, ms.pooled_index("fit"), k=k, seed=seed, split=split)
+def _folds(ms, seed=0, k=FOLDS, split=0):
+    return make_folds(ms.fit, ms.fit_pooled, ms.pooled_index("fit"), k=k, seed=seed, split=split)
 
 
 def _dealt_rows(ms, folds):
@@ -96,7 +98,7 @@ def test_cross_fitting_equals_fitting_on_the_dealt_rows(data, prices, seed, min_
     g = np.array([d[2] for d in data])
     # every fold's other folds need both classes: the reference cannot fit otherwise
     for label in (0, 1):
-        if (y == label).sum() < 2 * H.FOLDS:
+        if (y == label).sum() < 2 * FOLDS:
             return
     ms = D.sweep_model(y, s, g)
     costs = {"a": prices[:2], "b": prices[2:]}
@@ -106,7 +108,7 @@ def test_cross_fitting_equals_fitting_on_the_dealt_rows(data, prices, seed, min_
     assert len(yy) == len(y)
     with patch.object(F, "MIN_CLASS_ROWS", min_rows), warnings.catch_warnings():
         warnings.simplefilter("ignore", costlib.DegenerateWarning)
-        cf = H.cross_fit(ms.fit, ms.fit_pooled, ms.pooled_index("fit"), folds, D.prices_for(ms.groups, present))
+        cf = cross_fit(ms.fit, ms.fit_pooled, ms.pooled_index("fit"), folds, D.prices_for(ms.groups, present))
         ref = _reference(yy, ss, gg, ff, present, min_rows)
     assert cf.fitted
     for rule, got in (("single", cf.single), ("group", cf.per_group)):
@@ -135,11 +137,11 @@ def test_the_estimate_is_the_mean_of_independent_deals_and_keeps_each_deals_cost
     ms = D.sweep_model(y, s, g)
     prices = D.prices_for(ms.groups, (1.0, 3.0))
     index = ms.pooled_index("fit")
-    k, r = H.deal_shape(ms.fit)
-    assert (k, r) == (H.CROSS_FOLDS, H.SPLITS)  # 900 rows: ten deals into ten folds fit the budget
+    k, r = deal_shape(ms.fit)
+    assert (k, r) == (CROSS_FOLDS, SPLITS)  # 900 rows: ten deals into ten folds fit the budget
     deals = [_folds(ms, seed=2, k=k, split=i) for i in range(r)]
     assert not np.array_equal(deals[0].tp, deals[1].tp)  # independent deals
-    each = [H.cross_fit(ms.fit, ms.fit_pooled, index, f, prices) for f in deals]
+    each = [cross_fit(ms.fit, ms.fit_pooled, index, f, prices) for f in deals]
     cf = H.judge(ms, prices, n_resamples=0, seed=2).crossfit
     for name in ("single", "per_group"):
         got = getattr(cf, name)
@@ -155,9 +157,9 @@ def test_a_large_sweep_gets_fewer_deals():
     at 2,000 distinct scores, two at 90,000, one of `FOLDS` folds at a million (as one deal
     was before issue 43)."""
     rng = np.random.default_rng(0)
-    for n, want in ((2_000, (H.CROSS_FOLDS, H.SPLITS)), (90_000, (H.CROSS_FOLDS, 2)), (1_000_000, (H.FOLDS, 1))):
+    for n, want in ((2_000, (CROSS_FOLDS, SPLITS)), (90_000, (CROSS_FOLDS, 2)), (1_000_000, (FOLDS, 1))):
         ms = D.sweep_model(rng.integers(0, 2, n), rng.random(n))
-        assert H.deal_shape(ms.fit) == want, n
+        assert deal_shape(ms.fit) == want, n
 
 
 def test_the_saving_interval_is_the_fold_aware_one():
@@ -181,7 +183,7 @@ def test_the_saving_interval_is_the_fold_aware_one():
 def test_poisson_cells_have_the_poisson_bootstrap_moments():
     rng = np.random.default_rng(0)
     m = np.array([0, 1, 5, 13, 14, 40, 900])  # both ways of drawing: row by row, and by multinomial
-    weight, left = H.poisson_cells(m, 20_000, rng)
+    weight, left = poisson_cells(m, 20_000, rng)
     assert (weight[:, 0] == 0).all() and (left[:, 0] == 0).all()
     np.testing.assert_allclose(weight.mean(axis=0)[1:], m[1:], rtol=0.02)
     np.testing.assert_allclose(weight.var(axis=0)[1:], m[1:], rtol=0.05)
