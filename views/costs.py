@@ -75,7 +75,7 @@ def answer_at(costs: dict) -> answers.CostsAnswer:
 
 def audit_for(costs: dict, criteria: tuple):
     """The audit the downloads build at these prices (only when a button is pressed)."""
-    return session_audit(models, costs, ds, unit=unit, volume=volume, criteria=criteria, share=share, cap=cap)
+    return session_audit(models, costs, ds, unit=unit, volume=volume, criteria=criteria, cap=cap)
 
 
 @live

@@ -90,11 +90,52 @@ def price_questions_sentence(
     return sentence
 
 
-def audit_maker(models: Mapping, costs: Mapping, ds: Dataset, **options):
+def session_options(chosen, costs: Mapping, groups, *, cap: int | None = None, volume: float | None = None) -> dict:
+    """`audit.build_audit`'s keywords that a session's settings `chosen` (`core.link.Settings`)
+    give at the price book `costs`: the bootstrap's resamples, the fairness tolerance, the price
+    questions in force at these prices (`elicit.in_force`: None when the prices moved off their
+    answers), the reference group (`chosen_reference`: None, the largest, when it is not one of
+    `groups`), and the review limit `cap` in cases a month as a share of `volume`
+    (`capacity_words.limit_in_force`: a limit of every case is no limit, and then neither is
+    its count in the record).
+
+    >>> from costlib.core.link import Settings
+    >>> got = session_options(Settings(reference_group="z", resamples=200), {}, ["a"], cap=400, volume=1000)
+    >>> got["reference_group"], got["n_resamples"], got["capacity"], got["capacity_cases"]
+    (None, 200, 0.4, 400)
+    >>> session_options(Settings(), {}, ["a"], cap=1000, volume=1000)["capacity_cases"] is None
+    True
+    """
+    from costlib.present.capacity_words import limit_in_force
+
+    share, _ = limit_in_force(cap, volume)
+    return {
+        "n_resamples": int(chosen.resamples),
+        "fairness_tolerance": float(chosen.tolerance),
+        "price_questions": elicit.in_force(chosen.price_questions, costs),
+        "reference_group": chosen_reference(chosen.reference_group, groups),
+        "capacity": share,
+        "capacity_cases": cap if share is not None else None,
+    }
+
+
+def audit_maker(models: Mapping, costs: Mapping, ds: Dataset, chosen=None, *, cap: int | None = None, **options):
     """A function that builds the full audit (`audit.build_audit`) at these prices, for the
     downloads: everything it needs is given now (a download's callable runs where the
-    session's state cannot be read)."""
+    session's state cannot be read).
+
+    Parameters
+    ----------
+    models, costs, ds : the models' sweeps, the price book and the data set they come from
+    chosen : core.link.Settings, optional
+        A session's settings: the audit reads what `session_options` says they give (with the
+        review limit `cap`, cases a month, None: no limit, and ``options["volume"]``).
+    options : `audit.build_audit`'s keywords (they win over what `chosen` gives)
+    """
     frozen = dict(costs)
+    if chosen is not None:
+        groups = next(iter(models.values())).groups
+        options = {**session_options(chosen, costs, groups, cap=cap, volume=options.get("volume")), **options}
 
     def build() -> audit.Audit:
         return audit.build_audit(

@@ -65,6 +65,21 @@ def cap_share(cap_cases: float | None, volume: float | None) -> float | None:
     return min(1.0, float(cap_cases) / float(volume))
 
 
+def limit_in_force(cap_cases: float | None, volume: float | None) -> tuple[float | None, bool]:
+    """(the review limit `cap_cases` as the share of the cases the answer reads, whether it
+    covers every case). A limit of every case a month or more is no limit: its share is None,
+    as it is without a limit or without a volume (`cap_share`).
+
+    >>> limit_in_force(400, 10_000), limit_in_force(10_000, 10_000), limit_in_force(None, 10_000)
+    ((0.04, False), (None, True), (None, False))
+    >>> limit_in_force(400, 0)
+    (None, False)
+    """
+    share = cap_share(cap_cases, volume)
+    covers_all = share is not None and share >= 1
+    return (None if covers_all else share), covers_all
+
+
 def cases(share: float, volume: float | None) -> str:
     """A share of the cases as the pages say it: '1,150 a month' with a volume, else '11.5% of cases'."""
     if volume:

@@ -74,3 +74,52 @@ def test_the_value_sections_of_counted_data_read_the_same_sweeps(compas):
     counted = _counted(compas)
     judged = value_sweeps(counted).judge
     assert list(judged) == list(dataset_models(counted))
+
+
+# ---------------------------------------------------------------------------------------
+# The review limit and the audit the downloads build, from a session's settings
+
+
+def test_a_limit_of_every_case_a_month_is_no_limit():
+    from costlib.present.capacity_words import limit_in_force
+
+    assert limit_in_force(400, 1000) == (0.4, False)
+    assert limit_in_force(999, 1000) == (0.999, False)
+    assert limit_in_force(1000, 1000) == (None, True)  # every case: no limit
+    assert limit_in_force(5000, 1000) == (None, True)
+    assert limit_in_force(None, 1000) == (None, False)
+    assert limit_in_force(400, 0) == (None, False)  # no volume: the limit cannot be a share
+
+
+def test_the_audit_reads_the_questions_in_force_the_reference_and_the_limit_of_the_settings():
+    from costlib.answers.costs import session_options
+    from costlib.core.link import Settings
+
+    record = {"ratio_chosen": 4.0, "ratio_low": 3.0, "ratio_high": 5.0}
+    chosen = Settings(resamples=300, tolerance=0.1, price_questions=record, reference_group="b")
+    got = session_options(chosen, {"a": (1.0, 4.0), "b": (1.0, 4.0)}, ["a", "b"], cap=250, volume=1000)
+    assert got["n_resamples"] == 300 and got["fairness_tolerance"] == 0.1
+    assert got["price_questions"]["in_force"] is True and got["price_questions"]["ratio_now"] == 4.0
+    assert got["reference_group"] == "b"
+    assert (got["capacity"], got["capacity_cases"]) == (0.25, 250)
+    moved = session_options(chosen, {"a": (1.0, 6.0), "b": (1.0, 4.0)}, ["a", "b"], cap=None, volume=1000)
+    assert moved["price_questions"]["in_force"] is False  # prices moved off the answers: said so
+    assert (moved["capacity"], moved["capacity_cases"]) == (None, None)
+    other = session_options(chosen, {}, ["a", "c"], cap=1000, volume=1000)
+    assert other["reference_group"] is None  # "b" is not a group of this data: the largest
+    assert (other["capacity"], other["capacity_cases"]) == (None, None)  # every case: no limit
+    assert session_options(Settings(), {}, ["a"])["price_questions"] is None
+
+
+def test_the_audit_maker_builds_the_audit_of_the_settings(compas):
+    from costlib.answers.costs import audit_maker
+    from costlib.core.link import Settings
+
+    models = dataset_models(compas, ("p_recid",))
+    groups = list(models["p_recid"].groups)
+    costs = {g: (1.0, 3.0) for g in groups}
+    chosen = Settings(resamples=50, tolerance=0.2, reference_group=groups[-1])
+    made = audit_maker(models, costs, compas, chosen, cap=600, unit="$", volume=1000, criteria=())()
+    assert (made.n_resamples, made.fairness_tolerance, made.capacity_cases) == (50, 0.2, 600)
+    assert made.recommendation.capacity == 0.6
+    assert made.disparities.reference == groups[-1]

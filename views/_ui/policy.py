@@ -6,8 +6,6 @@ from __future__ import annotations
 import streamlit as st
 
 from costlib import answers
-from costlib.answers.costs import chosen_reference
-from costlib.binary import elicit
 from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.present import capacity_words, policy, report
@@ -43,12 +41,11 @@ def set_policy_prices(saved: dict, names: list) -> None:
 
 
 def session_limit(volume: float) -> tuple[int | None, float | None, bool]:
-    """(the review limit in cases a month or None, as a share of the cases or None, whether it
-    covers every case) of this session's settings."""
+    """(the review limit in cases a month or None, then `capacity_words.limit_in_force` of it:
+    as the share of the cases the answer reads or None, whether it covers every case) of this
+    session's settings."""
     cap = limit_setting("review_limit")  # the cases a month the team can review (None: no limit)
-    share = capacity_words.cap_share(cap, volume)
-    covers_all = share is not None and share >= 1  # a limit of every case a month is no limit
-    return cap, (None if covers_all else share), covers_all
+    return cap, *capacity_words.limit_in_force(cap, volume)
 
 
 def session_settings() -> dict:
@@ -61,24 +58,11 @@ def session_settings() -> dict:
     }
 
 
-def session_audit(models: dict, costs: dict, ds, *, unit, volume, criteria: tuple, share, cap):
-    """The audit of this session's settings (`session_settings`) at `costs` within the review
-    limit `share`: what the downloads of Costs & groups build."""
-    known = session_settings()
-    return audit_builder(
-        models,
-        costs,
-        ds,
-        unit=unit,
-        volume=volume,
-        resamples=known["resamples"],
-        criteria=criteria,
-        tolerance=known["tolerance"],
-        questions=elicit.in_force(known["questions"], costs),
-        capacity=share,
-        cap=cap,
-        reference_group=chosen_reference(known["reference_group"], next(iter(models.values())).groups),
-    )
+def session_audit(models: dict, costs: dict, ds, *, unit, volume, criteria: tuple, cap, share=None):
+    """`answers.audit_maker` of this session's settings (`current`) at `costs` within the review
+    limit `cap` (cases a month; `share`, what `session_limit` made of it, is read again there):
+    what the downloads of Costs & groups and Watch build."""
+    return answers.audit_maker(models, costs, ds, current(), cap=cap, unit=unit, volume=volume, criteria=criteria)
 
 
 def policy_uploader(where, names: list, fingerprint: str) -> None:
@@ -94,39 +78,6 @@ def policy_uploader(where, names: list, fingerprint: str) -> None:
     if MESSAGE in st.session_state:
         kind, message = st.session_state.pop(MESSAGE)
         say(kind, message)
-
-
-def audit_builder(
-    models: dict,
-    costs: dict,
-    ds,
-    *,
-    unit,
-    volume,
-    resamples,
-    criteria,
-    tolerance,
-    questions,
-    capacity=None,
-    cap=None,
-    reference_group=None,
-):
-    """`answers.audit_maker` with the page's settings: the audit the downloads read (`capacity`:
-    the review limit as a share of the cases, `cap` as the cases a month it was given as)."""
-    return answers.audit_maker(
-        models,
-        costs,
-        ds,
-        unit=unit,
-        volume=volume,
-        fairness_tolerance=tolerance,
-        criteria=criteria,
-        n_resamples=resamples,
-        price_questions=questions,
-        capacity=capacity,
-        capacity_cases=cap if capacity is not None else None,
-        reference_group=reference_group,
-    )
 
 
 def written(make) -> bytes:
