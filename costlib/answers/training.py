@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -109,3 +110,78 @@ def precomputed_fits(pre, methods: tuple, seeds: int, random_state: int) -> bool
         and seeds == pre.settings["seeds"]
         and pre.settings["random_state"] == random_state
     )
+
+
+PRECOMPUTED_DATA = "tweets"  # the data set shipped with fits made beforehand (`training_data.tweets_precomputed`)
+SYNTHETIC_DATA = ("predictable", "unpredictable")  # the generated controls: about a second to train
+
+
+@dataclass(frozen=True)
+class TrainingPlan:
+    """What the Train with costs page does on this run.
+
+    precomputed   the fits made beforehand to show (`training_data.Precomputed`), or None: the
+                  seeds trained in this session are shown
+    todo          the seeds (0 .. seeds - 1) not trained yet, in order (none with `precomputed`)
+    train         whether to train `todo` now: asked (Train and compare was pressed for these
+                  settings), or one of the synthetic controls, unless the person stopped them
+    """
+
+    precomputed: object
+    todo: tuple[int, ...]
+    train: bool
+
+
+def training_plan(
+    choice: str,
+    methods: tuple,
+    seeds: int,
+    random_state: int,
+    *,
+    done: Mapping,
+    requested: bool,
+    stopped: bool,
+    load_precomputed: Callable[[], object],
+) -> TrainingPlan:
+    """The `TrainingPlan` of the data `choice` (a key of the page's data: "tweets", the
+    synthetic controls, "upload") at these settings.
+
+    Parameters
+    ----------
+    done : {seed: (results, r2)} the seeds finished in this session at these data, ways of
+        training and random state (a stopped run resumes from them)
+    requested : whether Train and compare was pressed for these settings (then the session's
+        own training is shown, even where precomputed fits match)
+    stopped : whether the person stopped the run of these settings (the synthetic controls are
+        then not trained again without asking)
+    load_precomputed : returns the precomputed fits (`training_data.Precomputed`) or None;
+        called only for the data shipped with them, `PRECOMPUTED_DATA`
+
+    Examples
+    --------
+    >>> training_plan("predictable", ("standard",), 3, 0, done={1: None}, requested=False,
+    ...               stopped=False, load_precomputed=lambda: None)
+    TrainingPlan(precomputed=None, todo=(0, 2), train=True)
+    """
+    pre = load_precomputed() if choice == PRECOMPUTED_DATA else None
+    if not requested and precomputed_fits(pre, methods, seeds, random_state):
+        return TrainingPlan(precomputed=pre, todo=(), train=False)
+    todo = tuple(s for s in range(seeds) if s not in done)
+    auto = choice in SYNTHETIC_DATA and not stopped
+    return TrainingPlan(precomputed=None, todo=todo, train=bool(todo) and (auto or requested))
+
+
+def finished_seeds(done: Mapping, seeds: int) -> list[int]:
+    """The seeds 0 .. seeds - 1 finished in `done` ({seed: (results, r2)}), in order.
+
+    >>> finished_seeds({2: None, 0: None, 7: None}, 3)
+    [0, 2]
+    """
+    return [s for s in range(seeds) if s in done]
+
+
+def gather_seeds(done: Mapping, have: list[int]) -> tuple[pd.DataFrame, pd.Series]:
+    """(every seed's rows, the cost-predictability R² of each) of the finished seeds `have`
+    (`finished_seeds`: at least one), from `done` ({seed: (results, r2)}), in the order of `have`."""
+    results = pd.concat([done[s][0] for s in have], ignore_index=True)
+    return results, pd.Series([done[s][1] for s in have])

@@ -10,7 +10,8 @@ import warnings
 import pandas as pd
 import streamlit as st
 
-from costlib import DegenerateWarning, answers, loading
+from costlib import DegenerateWarning, loading
+from costlib.answers.training import finished_seeds, gather_seeds, training_plan
 from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
 from costlib.loading.ledger import held_bytes
@@ -196,43 +197,45 @@ def training_results(data, choice: str, methods: tuple, seeds: int, *, submitted
     # Finished seeds of this session, per data, methods and random state: a stopped run resumes.
     store: dict = st.session_state.setdefault("_train_done", {})
     done: dict = store.setdefault((data.key, methods, random_state), {})
-    pre = precomputed() if choice == "tweets" else None
-    use_pre = run_key not in requested and answers.precomputed_fits(pre, methods, seeds, random_state)
-    # The synthetic controls take about a second: trained without asking, unless the user stopped them.
-    auto = choice in ("predictable", "unpredictable") and st.session_state.get("_train_stopped") != run_key
-
-    if use_pre:
-        results, r2 = pre.results, pre.predictability["r2"]
+    plan = training_plan(
+        choice,
+        methods,
+        seeds,
+        random_state,
+        done=done,
+        requested=run_key in requested,
+        stopped=st.session_state.get("_train_stopped") == run_key,
+        load_precomputed=precomputed,
+    )
+    if plan.precomputed is not None:
+        pre = plan.precomputed
         say("info", training_words.precomputed_sentence(pre.settings, pre.versions))
-    else:
-        todo = [s for s in range(seeds) if s not in done]
-        if todo and (auto or run_key in requested):
-            st.session_state.pop("_train_stopped", None)
-            stop_slot, bar_slot = st.empty(), st.empty()
-            stop_slot.button(
-                "Stop training",
-                key="train_stop",
-                on_click=stop,
-                args=(run_key,),
-                help="Finished seeds are kept: press Train and compare again to resume.",
-            )
-            start = time.perf_counter()
-            for s in todo:
-                finished = sum(t in done for t in range(seeds))
-                bar_slot.progress(finished / seeds, text=training_words.progress_sentence(finished, seeds))
-                done[s] = train_seed(data.X, data.delta, data.key, methods, s, random_state)
-            bar_slot.empty()
-            stop_slot.empty()
-            say("caption", training_words.timing_sentence(len(todo), seeds, time.perf_counter() - start))
-        have = [s for s in range(seeds) if s in done]
-        if not have:
-            if st.session_state.get("_train_stopped") == run_key:
-                say("warning", training_words.stopped_sentence(0, seeds))
-            else:
-                st.info(training_words.PRESS_TRAIN)
-            st.stop()
-        if len(have) < seeds:
-            say("warning", training_words.stopped_sentence(len(have), seeds))
-        results = pd.concat([done[s][0] for s in have], ignore_index=True)
-        r2 = pd.Series([done[s][1] for s in have])
-    return results, r2
+        return pre.results, pre.predictability["r2"]
+    if plan.train:
+        st.session_state.pop("_train_stopped", None)
+        stop_slot, bar_slot = st.empty(), st.empty()
+        stop_slot.button(
+            "Stop training",
+            key="train_stop",
+            on_click=stop,
+            args=(run_key,),
+            help="Finished seeds are kept: press Train and compare again to resume.",
+        )
+        start = time.perf_counter()
+        for s in plan.todo:
+            finished = len(finished_seeds(done, seeds))
+            bar_slot.progress(finished / seeds, text=training_words.progress_sentence(finished, seeds))
+            done[s] = train_seed(data.X, data.delta, data.key, methods, s, random_state)
+        bar_slot.empty()
+        stop_slot.empty()
+        say("caption", training_words.timing_sentence(len(plan.todo), seeds, time.perf_counter() - start))
+    have = finished_seeds(done, seeds)
+    if not have:
+        if st.session_state.get("_train_stopped") == run_key:
+            say("warning", training_words.stopped_sentence(0, seeds))
+        else:
+            st.info(training_words.PRESS_TRAIN)
+        st.stop()
+    if len(have) < seeds:
+        say("warning", training_words.stopped_sentence(len(have), seeds))
+    return gather_seeds(done, have)
