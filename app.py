@@ -14,19 +14,21 @@ returns to and that redirects again.
 
 import streamlit as st
 
-st.set_page_config(page_title="What mistakes cost", page_icon="⚖️", layout="wide")
+from costlib.present import labels as t
+
+st.set_page_config(page_title=t.APP_TITLE, page_icon="⚖️", layout="wide")
 st.navigation(
     [
-        st.Page("views/data.py", title="Data", url_path="home", default=True),  # served at "/" only
-        st.Page("views/data.py", title="Data", url_path="data", visibility="hidden"),  # and at /data
-        st.Page("views/costs.py", title="Costs & groups", url_path="costs"),
-        st.Page("views/prices.py", title="Find my prices", url_path="prices"),
-        st.Page("views/value.py", title="Value", url_path="value"),
-        st.Page("views/matrix.py", title="Cost matrix", url_path="matrix"),
-        st.Page("views/instance.py", title="Instance costs", url_path="instance"),
-        st.Page("views/calibration.py", title="Calibration", url_path="calibration"),
-        st.Page("views/train.py", title="Train with costs", url_path="train"),
-        st.Page("views/watch.py", title="Watch", url_path="watch"),
+        st.Page("views/data.py", title=t.PAGE_DATA, url_path="home", default=True),  # served at "/" only
+        st.Page("views/data.py", title=t.PAGE_DATA, url_path="data", visibility="hidden"),  # and at /data
+        st.Page("views/costs.py", title=t.PAGE_COSTS, url_path="costs"),
+        st.Page("views/prices.py", title=t.PAGE_PRICES, url_path="prices"),
+        st.Page("views/value.py", title=t.PAGE_VALUE, url_path="value"),
+        st.Page("views/matrix.py", title=t.PAGE_MATRIX, url_path="matrix"),
+        st.Page("views/instance.py", title=t.PAGE_INSTANCE, url_path="instance"),
+        st.Page("views/calibration.py", title=t.PAGE_CALIBRATION, url_path="calibration"),
+        st.Page("views/train.py", title=t.PAGE_TRAIN, url_path="train"),
+        st.Page("views/watch.py", title=t.PAGE_WATCH, url_path="watch"),
     ],
     position="top",
 ).run()

@@ -4,6 +4,7 @@ import streamlit as st
 
 from costlib import answers
 from costlib.core import settings
+from costlib.present import labels as t
 from views._ui.data import group_names, model_picker
 from views._ui.display import show_chart, show_live_table, show_metrics, show_verdict
 from views._ui.memo import memo, memo_of
@@ -11,13 +12,7 @@ from views._ui.page import live, setup
 from views._ui.prices import stored_costs
 from views._ui.state import keep, mirror, remembered, setting, setting_notes
 
-ds, unit, volume = setup(
-    "Calibration",
-    "The formula cutoffs (c_fp/(c_fp+c_fn), τ* = k/(k+1)) assume calibrated probabilities: of the cases scored 0.7, "
-    "about 70% are positive. Temperature scaling fits one number T on held-out rows and rescales the scores by it; "
-    "the ranking (and accuracy) stays, the formula cutoffs become right.",
-    needs="probabilities",
-)
+ds, unit, volume = setup(t.PAGE_CALIBRATION, t.CALIBRATION_WHAT, needs="probabilities")
 model = model_picker(ds)
 names = group_names(ds)
 worth = float(setting("worth", 1.0)) or 1.0
@@ -41,13 +36,13 @@ def live_calibration() -> None:
     bins_key = remembered("bins", int(settings.BINS.default))  # from the link through its bound, said when out
     setting_notes()
     bins = st.columns([1, 1])[0].slider(
-        "Bins",
+        t.BINS,
         min_value=int(settings.BINS.low),
         max_value=int(settings.BINS.high),
         key=bins_key,
         on_change=keep,
         args=("bins",),
-        help="Equal-width bins of the predicted probability (scikit-learn's binning).",
+        help=t.BINS_HELP,
     )
     mirror("bins")
     shown = answer.at(bins)

@@ -5,6 +5,7 @@ import streamlit as st
 from costlib import answers
 from costlib.core.errors import DataError
 from costlib.loading.samples import SAMPLES
+from costlib.present import labels as t
 from views._ui.data import choose_data, current_dataset, replace_upload
 from views._ui.display import page_header, say, show_error
 from views._ui.folder import data_folder, use_opened
@@ -12,8 +13,8 @@ from views._ui.loading import build_dataset_cached, read_table_cached, upload_co
 from views._ui.mapping import mapping_form, mk
 from views._ui.memo import memo
 
-page_header("Data", answers.DATA_WHAT)
-st.page_link("views/costs.py", label="Find the cost-optimal threshold for the loaded data →", icon=":material/balance:")
+page_header(t.PAGE_DATA, answers.DATA_WHAT)
+st.page_link("views/costs.py", label=t.DATA_TO_COSTS, icon=":material/balance:")
 
 
 ds = current_dataset()  # draws the sidebar's data choice; its key "data" holds the choice
@@ -26,14 +27,14 @@ def say_previous(what: str) -> None:
         say("caption", answers.previous_upload_sentence(st.session_state["upload_dataset"].name, what))
 
 
-st.subheader("Built-in samples")
+st.subheader(t.SAMPLES_HEADER)
 for key, sample in SAMPLES.items():
     c1, c2 = st.columns([4, 1])
     c1.markdown(f"**{sample.title}**  \n{sample.description}")
     c1.caption(sample.attribution)
     used = key == in_use
     c2.button(
-        "In use" if used else "Use this sample",
+        t.SAMPLE_USED if used else t.USE_SAMPLE,
         key=f"use_{key}",
         on_click=choose_data,
         args=(key,),
@@ -41,9 +42,9 @@ for key, sample in SAMPLES.items():
         help=answers.SAMPLE_IN_USE if used else None,
     )
 
-st.subheader("Upload your predictions")
+st.subheader(t.UPLOAD_HEADER)
 st.caption(answers.UPLOAD_WHAT)
-upload = st.file_uploader("CSV or Parquet file", type=["csv", "tsv", "txt", "parquet", "pq"], key="uploader")
+upload = st.file_uploader(t.UPLOAD_LABEL, type=["csv", "tsv", "txt", "parquet", "pq"], key="uploader")
 
 
 loaded_slot = None
@@ -78,7 +79,7 @@ if upload is not None:
             # offered fixes, by their fixed word (DataError.fix_action), never by their words
             fixes = st.session_state.get("_fixes", {})
             ticked = [action for action, words in fixes.items() if st.checkbox(words, key=f"fix_{action}")]
-            submitted = st.form_submit_button("Use these columns", type="primary")
+            submitted = st.form_submit_button(t.USE_COLUMNS, type="primary")
         if submitted:
             result = answers.mapped_upload(
                 df,
@@ -103,18 +104,16 @@ if upload is not None:
         loaded_slot = st.empty()  # filled at the end, once the summary below shows the new data
 
 
-st.subheader("Big data: counts instead of rows")
+st.subheader(t.BIG_DATA_HEADER)
 st.caption(answers.BIG_DATA_WHAT)
-agg_file = st.file_uploader(
-    "Aggregate file (.parquet, from python -m costlib aggregate)", type=["parquet"], key="aggregate_upload"
-)
+agg_file = st.file_uploader(t.AGGREGATE_LABEL, type=["parquet"], key="aggregate_upload")
 new_aggregate = agg_file is not None and st.session_state.get("_aggregate_id") != agg_file.file_id
 if new_aggregate and use_opened(answers.aggregate_reader(agg_file.getvalue()), agg_file.name):
     st.session_state["_aggregate_id"] = agg_file.file_id
     st.rerun()
 data_folder()
 
-st.subheader("What is loaded")
+st.subheader(t.LOADED_HEADER)
 if ds is not None:
     summary = memo("data_loaded", ds, (), lambda: answers.loaded_answer(ds))
     for slot, metric in zip(st.columns(4), summary.metrics, strict=True):

@@ -4,21 +4,16 @@ import streamlit as st
 
 from costlib import answers
 from costlib.core import settings
+from costlib.present import labels as t
 from views._ui.details import details_setting
 from views._ui.display import say, show_chart, show_live_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import live, setup
 from views._ui.state import keep, mirror, remembered, set_setting, setting, setting_notes
 
-ds, unit, volume = setup(
-    "Instance costs",
-    "Each case carries a signed margin δ: its sign is the label and its size the price of getting it wrong (from "
-    "annotator votes, a measurement against a threshold, or a rating). Normalized excess cost (NEC) weighs every "
-    "mistake by |δ|: 0 is perfect, 0.5 a coin flip, 1 always wrong.",
-    needs="delta",
-)
+ds, unit, volume = setup(t.PAGE_INSTANCE, t.INSTANCE_WHAT, needs="delta")
 answer = memo("instance_answer", ds, (), lambda: answers.instance_answer(ds))
-st.subheader("What to ship")
+st.subheader(t.WHAT_TO_SHIP)
 show_verdict(answer.verdict)
 say("caption", answer.sentence)
 c1, c2 = st.columns(2)
@@ -31,15 +26,15 @@ with c2:
 @live
 def explore() -> None:
     """A cutoff to look at: reruns alone when its slider moves (the answer above does not move)."""
-    st.subheader("Explore another cutoff")
+    st.subheader(t.EXPLORE_CUTOFF)
     low, high, start = answer.cutoff_range
-    bound = settings.Bound("the cutoff", low, high, start)  # this data's range: from the link through it, said
+    bound = settings.Bound(t.CUTOFF_NAME, low, high, start)  # this data's range: from the link through it, said
     if not low <= float(setting("cutoff", start)) <= high:  # the cutoff of other data
         set_setting("cutoff", start)
     cutoff_key = remembered("cutoff", start, bound=bound)
     setting_notes()
     threshold = st.slider(
-        "Cutoff",
+        t.CUTOFF,
         min_value=low,
         max_value=high,
         step=0.0001,
@@ -47,15 +42,14 @@ def explore() -> None:
         key=cutoff_key,
         on_change=keep,
         args=("cutoff",),
-        help="NEC and the error rate of every model at this cutoff, by group; the answer above "
-        "does not change with it.",
+        help=t.CUTOFF_HELP,
     )
     mirror("cutoff")
     fig, overall, by_group = answer.at_cutoff(threshold)
     show_chart(fig, key="nec_bar")
     show_live_table(overall, "nec", key="nec_table")
     if len(by_group):
-        with st.expander("By group"):
+        with st.expander(t.BY_GROUP):
             show_live_table(by_group, "nec_by_group", key="nec_group_table")
 
 

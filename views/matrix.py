@@ -6,19 +6,14 @@ import streamlit as st
 from costlib import answers
 from costlib.core import link, settings
 from costlib.core.escaping import option_names
+from costlib.present import labels as t
 from views._ui.details import details_setting
 from views._ui.display import say, show_chart, show_metrics, show_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import setup
 from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes
 
-ds, unit, volume = setup(
-    "Cost matrix",
-    "C[i, j] is the price of deciding j when the truth is i. The cheapest decision for a case is the one with the "
-    "lowest expected price under the model's probabilities, which is often not the most probable class; with a "
-    "price for handing a case to a person, the system answers only when an answer is cheaper.",
-    needs="multiclass",
-)
+ds, unit, volume = setup(t.PAGE_MATRIX, t.MATRIX_WHAT, needs="multiclass")
 names = list(ds.class_names)
 
 # The editor's base table is fixed for the session (edits live in the editor's state); a shared
@@ -33,17 +28,21 @@ if st.session_state.get("matrix_start_key") != start_key:
     st.session_state["matrix_start"] = answers.default_matrix(names) if linked is None else linked
     st.session_state.pop("cost_matrix", None)
 start = st.session_state["matrix_start"]
-st.subheader("Prices")
+st.subheader(t.MATRIX_PRICES)
 say("caption", answers.matrix_prices_caption(unit))
 cell = st.column_config.NumberColumn(
     min_value=settings.PRICE.low, max_value=settings.PRICE.high, step=0.5, format="%.2f"
 )
 shown = option_names(names)  # a class is named by a column: as long as a header, and distinct once cut
 edited = st.data_editor(
-    pd.DataFrame(start, index=[f"truth: {shown(n)}" for n in names], columns=[f"decide {shown(n)}" for n in names]),
+    pd.DataFrame(
+        start,
+        index=[t.TRUTH_ROW.format(name=shown(n)) for n in names],
+        columns=[t.DECIDE_COLUMN.format(name=shown(n)) for n in names],
+    ),
     key="cost_matrix",
     width="stretch",
-    column_config={f"decide {shown(n)}": cell for n in names},
+    column_config={t.DECIDE_COLUMN.format(name=shown(n)): cell for n in names},
 )
 c_mat = edited.to_numpy(dtype=float)
 if not settings.matrix_in_bound(c_mat):
@@ -54,11 +53,11 @@ mirror("matrix")
 
 a1, a2 = st.columns([1, 1], vertical_alignment="bottom")
 allowed_key = remembered("handover_allowed", True)
-use_abstain = a1.toggle("Allow handing a case to a person", key=allowed_key, on_change=keep, args=("handover_allowed",))
+use_abstain = a1.toggle(t.HANDOVER_ALLOWED, key=allowed_key, on_change=keep, args=("handover_allowed",))
 mirror("handover_allowed")
 price_key = remembered("handover_price", 1.0)  # a link's value is bounded like the widget: a sentence, no box
 h = a2.number_input(
-    f"Price of handing a case over ({unit or 'your unit'})",
+    t.in_unit(t.HANDOVER_PRICE, unit),
     min_value=settings.PRICE.low,
     max_value=settings.PRICE.high,
     step=0.1,
@@ -66,7 +65,7 @@ h = a2.number_input(
     on_change=keep,
     args=("handover_price",),
     disabled=not use_abstain,
-    help="Answer only when the cheapest answer's expected price is strictly below this.",
+    help=t.HANDOVER_PRICE_HELP,
 )
 mirror("handover_price")
 setting_notes()
@@ -78,14 +77,14 @@ answer = memo(
     (c_mat.tobytes(), abstain, h, unit, volume),
     lambda: answers.matrix_answer(ds, c_mat, abstain, handover_price=h, unit=unit, volume=volume),
 )
-st.subheader("What to ship")
+st.subheader(t.WHAT_TO_SHIP)
 show_verdict(answer.verdict)
 show_metrics(answer.metrics)
 show_table(answer.table, "policies", key="policies")
 
 if not details_setting(answers.MATRIX_DETAILS):
     st.stop()
-shown = st.radio("Heatmaps for", answer.policies_with_model, horizontal=True, key="heat_policy")
+shown = st.radio(t.HEATMAPS_FOR, answer.policies_with_model, horizontal=True, key="heat_policy")
 confusion_fig, cost_fig, caption = answer.heatmaps(shown)
 cols = st.columns(2)
 show_chart(confusion_fig, key="confusion_chart", where=cols[0], words_where=st)

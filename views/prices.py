@@ -9,52 +9,43 @@ from costlib.binary import elicit
 from costlib.binary.elicit import ALARM, MISS, SAME
 from costlib.core import settings
 from costlib.core.escaping import label
+from costlib.present import labels as t
 from views._ui.data import COSTS_PAGE, group_names, model_sweeps
 from views._ui.display import say, show_chart, show_table, show_verdict
 from views._ui.page import setup
 from views._ui.prices import stored_costs
 from views._ui.state import adopt, setting
 
-MULTIPLIERS = {0.25: "a quarter as bad", 0.5: "half as bad", 1.0: "as bad", 2.0: "twice as bad", 4.0: "4 times as bad"}
-
-ds, unit, volume = setup(
-    "Find my prices",
-    "You may not know what a false alarm or a missed case costs, but you can say which of two outcomes is worse. "
-    "A few such answers bracket the ratio between the two prices; the questions stop as soon as more precision "
-    "would change neither the cutoff to ship nor the verdict (ship the model or not), or once the bracket is "
-    "narrower than a factor of "
-    f"{elicit.PRECISION:g} (then the answer says what a wrong guess inside it would cost).",
-    needs="binary",
-)
+ds, unit, volume = setup(t.PAGE_PRICES, t.PRICES_WHAT, needs="binary")
 names = group_names(ds)
 costs = stored_costs(names)
 
-st.subheader("Name the two mistakes")
+st.subheader(t.NAME_MISTAKES)
 c1, c2, c3 = st.columns(3)
 miss = c1.text_input(
-    "A missed case is",
-    value="a missed case",
+    t.MISS_LABEL,
+    value=t.MISS_NAME,
     max_chars=60,
     key="name_miss",
-    help="In your own words, for example “a missed fraud”.",
+    help=t.MISS_HELP,
 )
 alarm = c2.text_input(
-    "A false alarm is",
-    value="a false alarm",
+    t.ALARM_LABEL,
+    value=t.ALARM_NAME,
     max_chars=60,
     key="name_alarm",
-    help="In your own words, for example “a blocked honest customer”.",
+    help=t.ALARM_HELP,
 )
 first_price = next(iter(costs.values()))[0] or 1.0
 money = c3.number_input(
-    f"One false alarm costs you ({unit or 'your unit'}), if you know",
+    t.alarm_price_label(unit),
     min_value=0.0,
     max_value=settings.PRICE_MAX,
     value=float(first_price),
     step=0.5,
     format="%g",
     key="alarm_price",
-    help="Optional: sets the scale. Only the ratio moves the cutoff.",
+    help=t.ALARM_PRICE_HELP,
 )
 names_now = answers.mistake_names(miss, alarm)
 
@@ -83,34 +74,34 @@ def start_over() -> None:
     st.session_state["_bracket"] = elicit.Bracket(names=names_now)
 
 
-st.subheader("Which is worse?" if bracket.settled is None else "Your answers")
+st.subheader(t.WHICH_WORSE if bracket.settled is None else t.YOUR_ANSWERS)
 if answer.question is not None:
     n, sentence, worse_miss, worse_alarm = answer.question
     say("markdown", sentence, bold=True)
     b1, b2, b3 = st.columns(3)
     b1.button(label(worse_miss, 80), key="ans_miss", on_click=answered, args=(n, MISS), width="stretch")
-    b2.button("About the same", key="ans_same", on_click=answered, args=(n, SAME), width="stretch")
+    b2.button(t.ABOUT_SAME, key="ans_same", on_click=answered, args=(n, SAME), width="stretch")
     b3.button(label(worse_alarm, 80), key="ans_alarm", on_click=answered, args=(n, ALARM), width="stretch")
 nav1, nav2, _ = st.columns([1, 1, 4])
-nav1.button("Go back", key="ans_back", on_click=go_back, disabled=not bracket.answers)
-nav2.button("Start over", key="ans_restart", on_click=start_over, disabled=not bracket.answers)
+nav1.button(t.GO_BACK, key="ans_back", on_click=go_back, disabled=not bracket.answers)
+nav2.button(t.START_OVER, key="ans_restart", on_click=start_over, disabled=not bracket.answers)
 
 show_verdict(answer.verdict)
 show_chart(answer.figure, key="ratio_chart")
-with st.expander("The cutoffs in play, by ratio"):
+with st.expander(t.CUTOFFS_IN_PLAY):
     show_table(answer.table, "cutoffs_by_ratio", key="pieces")
 
 multipliers = {}
 if len(names) > 1:
-    with st.expander("Do misses cost differently in different groups?"):
-        st.caption("One question per group; the false alarm keeps its price everywhere.")
+    with st.expander(t.GROUPS_DIFFER):
+        st.caption(t.GROUPS_DIFFER_WHAT)
         for i, g in enumerate(names):
             multipliers[g] = st.select_slider(
                 answers.group_multiplier_label(names_now[0], g),
-                options=list(MULTIPLIERS),
+                options=list(t.MULTIPLIERS),
                 value=1.0,
                 key=f"mult_{i}",
-                format_func=MULTIPLIERS.get,
+                format_func=t.MULTIPLIERS.get,
             )
 
 
@@ -123,14 +114,14 @@ def use_prices() -> None:
 
 
 st.button(
-    "Use these prices",
+    t.USE_PRICES,
     type="primary",
     key="use_prices",
     on_click=use_prices,
     disabled=not bracket.answers,
-    help="Sets a false alarm to the price above and a miss to the middle of the bracket, on every page.",
+    help=t.USE_PRICES_HELP,
 )
 if st.session_state.pop("_go_costs", False):
     st.switch_page(COSTS_PAGE)
 if setting("price_questions"):
-    st.caption("Your current prices came from these questions; answering again replaces them.")
+    st.caption(t.PRICES_FROM_QUESTIONS)

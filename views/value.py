@@ -5,6 +5,7 @@ import streamlit as st
 from costlib import answers
 from costlib.core import settings
 from costlib.core.escaping import option_names
+from costlib.present import labels as t
 from views._ui import value_inputs
 from views._ui.data import group_names
 from views._ui.details import details_setting
@@ -13,12 +14,7 @@ from views._ui.memo import memo, memo_of
 from views._ui.page import live, setup
 from views._ui.prices import stored_costs
 
-ds, unit, volume = setup(
-    "Value",
-    "A model that answers only when it is confident enough and hands the rest to a person. What is that worth "
-    "per case and per month, against handing everything over or letting the model answer everything?",
-    needs="value",
-)
+ds, unit, volume = setup(t.PAGE_VALUE, t.VALUE_WHAT, needs="value")
 names = group_names(ds)
 costs = stored_costs(names)
 
@@ -55,7 +51,7 @@ def live_value() -> None:
     answer = answer_at(worth, reject_worth, moved_k)
     value_inputs.k_slider(c3, answer.choice)
     say("caption", answer.k_sentence)
-    st.subheader("What to ship")
+    st.subheader(t.WHAT_TO_SHIP)
     show_verdict(answer.verdict, answer.verdict_more)
     show_metrics(answer.metrics)
     if answer.limit_note is not None:
@@ -63,7 +59,7 @@ def live_value() -> None:
     model = answer.rec.model
     if len(answer.models) > 1:
         model = st.selectbox(  # a fixed width, not a column: one element fewer on every move
-            "Curve of the model",
+            t.CURVE_OF_MODEL,
             answer.models,
             index=answer.models.index(answer.rec.model),
             key="value_model",
@@ -77,11 +73,11 @@ def live_value() -> None:
     if not st.session_state.get("_value_full_run") and lag is not None:
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
         say("info", lag, where=c1)
-        if c2.button("Update them for this k", key="value_refresh_below"):
+        if c2.button(t.UPDATE_FOR_K, key="value_refresh_below"):
             st.rerun(scope="app")
 
 
-st.subheader("Your prices")
+st.subheader(t.YOUR_PRICES)
 cap = value_inputs.capacity_inputs(*st.columns([1, 1, 2], vertical_alignment="bottom")[:2])
 # A full run draws everything for the k of this run; a k move reruns only the fragment, which
 # then sees that the sections below were drawn for another k.
@@ -94,7 +90,7 @@ if not details_setting(answers.VALUE_DETAILS):
     st.stop()
 
 answer = answer_at(*st.session_state.get("_value_at", (settings.GAIN.default, settings.REJECT_WORTH.default, None)))
-st.subheader("Which model is worth more depends on k")
+st.subheader(t.K_DEPENDS)
 show_chart(answer.k_figure(), key="value_k_chart")
 st.session_state["_value_k_drawn"] = answer.drawn_for
 say("caption", answer.k_caption)
@@ -104,34 +100,36 @@ if answer.counts_only_note is not None:
     st.stop()
 
 labels = answer.labels
-with st.expander("Separate prices per outcome: a right positive worth more than a right negative"):
+with st.expander(t.PER_OUTCOME):
     say("caption", answer.per_outcome_sentence)
     k_fp_default, k_fn_default = answer.outcome_defaults
     c = st.columns(3)
-    k_tp = c[0].number_input("A true positive is worth (k_tp)", min_value=0.0, value=1.0, step=0.5, key="k_tp")
-    k_fp = c[1].number_input("A false positive costs (k_fp)", min_value=0.0, value=k_fp_default, step=0.5, key="k_fp")
-    k_fn = c[2].number_input("A false negative costs (k_fn)", min_value=0.0, value=k_fn_default, step=0.5, key="k_fn")
+    k_tp = c[0].number_input(t.K_TP, min_value=0.0, value=1.0, step=0.5, key="k_tp")
+    k_fp = c[1].number_input(t.K_FP, min_value=0.0, value=k_fp_default, step=0.5, key="k_fp")
+    k_fn = c[2].number_input(t.K_FN, min_value=0.0, value=k_fn_default, step=0.5, key="k_fn")
     show_table(
         answer.acceptance_table(k_tp=k_tp, k_fp=k_fp, k_fn=k_fn),
         "acceptance_rules",
         key="cs",
         column_config={
-            "value per case": st.column_config.NumberColumn(labels["acceptance"], format="%.4f"),
-            "handed over": st.column_config.NumberColumn(format="percent"),
+            **{c: st.column_config.NumberColumn(label, format="%.4f") for c, label in labels["acceptance"].items()},
+            answer.handed_over_column: st.column_config.NumberColumn(format="percent"),
         },
     )
     say("caption", answer.acceptance_note)
 
-with st.expander("Models side by side at the cutoff 0.5 (no reject option)"):
+with st.expander(t.SIDE_BY_SIDE):
     show_table(
         answer.classification_table(),
         "models",
         key="models",
-        column_config={"cost-sensitive error": st.column_config.NumberColumn(labels["classification"], format="%.4f")},
+        column_config={
+            c: st.column_config.NumberColumn(label, format="%.4f") for c, label in labels["classification"].items()
+        },
     )
     st.caption(answer.classification_note)
 
-st.subheader("Before and after calibration")
+st.subheader(t.BEFORE_AFTER_CALIBRATION)
 if answer.calibrates:
     show_table(
         answer.calibration_table(),

@@ -10,6 +10,7 @@ from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
 from costlib.loading.ledger import LEDGER, held_bytes
 from costlib.loading.messages import WHAT_READING
+from costlib.present import labels as t
 from costlib.present.watch_words import WATCH_WHAT
 from costlib.scale import bigdata, snapshot
 from costlib.watch.periods import FREQS
@@ -21,7 +22,7 @@ from views._ui.page import REFIT_SHIPPED, unit_and_volume
 from views._ui.policy import session_audit, session_limit, session_settings, set_policy_prices
 from views._ui.prices import stored_costs
 
-page_header("Watch", WATCH_WHAT)
+page_header(t.PAGE_WATCH, WATCH_WHAT)
 unit, volume = unit_and_volume()
 
 
@@ -51,7 +52,7 @@ def _cases(where):
     folder = bigdata.data_folder()
     files = bigdata.list_files(folder) if folder is not None else []
     kinds = [answers.CASES_UPLOADED, answers.CASES_FOLDER] if files else [answers.CASES_UPLOADED]
-    kind = where.radio("Newer cases", kinds, horizontal=True, key="watch_from")
+    kind = where.radio(t.NEWER_CASES, kinds, horizontal=True, key="watch_from")
     if kind == answers.CASES_UPLOADED:
         upload = where.file_uploader(answers.CASES_LABEL, type=["csv", "parquet"], key="watch_cases")
         if upload is None:
@@ -69,7 +70,7 @@ def _cases(where):
             what=WHAT_READING.format(name=name),
         )
         return table, name, digest
-    picked = where.selectbox("File", files, key="watch_folder_file")
+    picked = where.selectbox(t.FILE, files, key="watch_folder_file")
     path = bigdata.safe_path(folder, picked)
     names = bigdata.columns_of(path)
     chosen = where.multiselect(answers.FOLDER_COLUMNS, names, key="watch_folder_cols", format_func=option_names(names))
@@ -81,7 +82,7 @@ def _cases(where):
 
 c1, c2 = st.columns(2)
 which = c1.radio(
-    "The cutoff to watch", answers.POLICY_SOURCES, horizontal=True, key="watch_which", help=answers.POLICY_SOURCE_HELP
+    t.WATCH_WHICH, answers.POLICY_SOURCES, horizontal=True, key="watch_which", help=answers.POLICY_SOURCE_HELP
 )
 policy_upload = None
 if which == answers.FROM_FILE:
@@ -128,17 +129,17 @@ try:
             n2.button(answers.SAMPLE_BUTTON, key="watch_sample_again", on_click=_to_the_sample)
         else:
             policy, df = remember(("watch_sample",), answers.sample_inputs)
-            name, columns, source = "the built-in year", dict(answers.SAMPLE_COLUMNS), ("sample",)
+            name, columns, source = t.SAMPLE_YEAR, dict(answers.SAMPLE_COLUMNS), ("sample",)
             say("info", sample_note())
             files = remember(("watch_sample_files",), sample_files)
             st.caption(files.what)
             with st.container(horizontal=True):  # each button as wide as its words: none cut
                 st.download_button(
-                    "Download its cases (CSV)", data=files.cases, file_name=files.cases_name, mime="text/csv",
+                    t.DOWNLOAD_SAMPLE_CASES, data=files.cases, file_name=files.cases_name, mime="text/csv",
                     key="dl_watch_cases", on_click="ignore",
                 )  # fmt: skip
                 st.download_button(
-                    "Download its policy (JSON)", data=files.policy, file_name=files.policy_name,
+                    t.DOWNLOAD_SAMPLE_POLICY, data=files.policy, file_name=files.policy_name,
                     mime="application/json", key="dl_watch_policy", on_click="ignore",
                 )  # fmt: skip
     else:
@@ -153,16 +154,16 @@ try:
         guess = remember(("watch_guess", c_key, p_key), lambda: answers.guess_columns(df, policy))
         s1, s2, s3, s4 = st.columns(4)
         columns = {
-            "time": _pick(s1, "Date column", options, guess["time"], "watch_time"),
-            "score": _pick(s2, "Score column", options, guess["score"], "watch_score"),
-            "label": _pick(s3, "Outcome column", options, guess["label"], "watch_label", optional=True),
-            "group": _pick(s4, "Group column", options, guess["group"], "watch_group", optional=True),
+            "time": _pick(s1, t.DATE_COLUMN, options, guess["time"], "watch_time"),
+            "score": _pick(s2, t.SCORE_COLUMN, options, guess["score"], "watch_score"),
+            "label": _pick(s3, t.OUTCOME_COLUMN, options, guess["label"], "watch_label", optional=True),
+            "group": _pick(s4, t.GROUP_COLUMN, options, guess["group"], "watch_group", optional=True),
         }
         if columns["time"] == columns["score"]:
             raise DataError(answers.MSG_SAME_COLUMN.format(column=columns["time"]), column=columns["time"])
     say(*answers.sign_off_note(policy))  # said with the policy read, whatever the answer meets below
     freq = st.columns([1, 3])[0].selectbox(
-        "Periods", list(FREQS), format_func=lambda f: FREQS[f] + "s", key="watch_freq"
+        t.PERIODS, list(FREQS), format_func=lambda f: t.PERIOD_NAME.format(name=FREQS[f]), key="watch_freq"
     )
     read = ("watch_answer", source, name, tuple(sorted(columns.items())), freq)  # what the periods depend on
     key = (*read, unit)
@@ -182,7 +183,7 @@ except ValueError as err:  # a policy that does not fit the cases (a group witho
     say("error", str(err))
     st.stop()
 
-st.subheader("What to do")
+st.subheader(t.WHAT_TO_DO)
 show_verdict(answer.verdict)
 refit = None
 if answer.refit_offered:
@@ -213,10 +214,10 @@ if refit is not None:
     st.caption(REFIT_CHART)
     show_chart(answer.refit_figure(refit), key="watch_refit_chart")
 if answer.readings is not None:
-    st.subheader("Before the outcomes: two readings of the scores")
+    st.subheader(t.READINGS_HEADER)
     st.caption(answer.readings_what)
     show_table(answer.readings, "watch_readings", key="watch_readings", column_config=answer.readings_columns)
 if answer.groups is not None:
-    st.subheader("Group by group")
+    st.subheader(t.GROUPS_HEADER)
     st.caption(answer.groups_what)
     show_table(answer.groups, "watch_groups", key="watch_groups")

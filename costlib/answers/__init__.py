@@ -67,7 +67,6 @@ from costlib.answers.costs import (
 from costlib.answers.data import (
     BIG_DATA_WHAT,
     DATA_WHAT,
-    DELTA_SOURCES,
     EMPTY_FOLDER,
     NO_SCORE_CHOSEN,
     SAMPLE_IN_USE,
@@ -329,7 +328,6 @@ __all__ = [
     "data_folder_sentence",
     "BIG_DATA_WHAT",
     "DATA_WHAT",
-    "DELTA_SOURCES",
     "EMPTY_FOLDER",
     "NO_SCORE_CHOSEN",
     "SAMPLE_IN_USE",

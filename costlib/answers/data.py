@@ -18,6 +18,7 @@ from costlib.answers.roles import loaded_sentence, refused_sentence
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
+from costlib.present.labels import DELTA_COLUMN, MEASUREMENT, NO_DELTA, RATING, VOTES
 
 DATA_WHAT = (
     "Start with a built-in sample (one is already loaded) or upload your own predictions. Then open "
@@ -39,7 +40,6 @@ SAMPLE_IN_USE = "The other pages use this sample now."
 NO_SCORE_CHOSEN = "Choose at least one score column."
 EMPTY_FOLDER = "The server's data folder has no Parquet or CSV files."
 BINARY_LABEL_VALUES = frozenset({"0", "1", "0.0", "1.0", "True", "False", "true", "false"})
-DELTA_SOURCES = ["none", "delta column", "annotator votes", "rating", "measurement and threshold"]
 
 
 def classes_sentence(class_names: Sequence[str]) -> str:
@@ -197,7 +197,7 @@ def loaded_answer(ds: Dataset) -> LoadedAnswer:
 class MappingChoices:
     """What the mapping form offers for a table, as far as it is data: the columns each role lists
     (`loading.offered_columns`), whether the table is wider than that (then any other column can be
-    typed in), and where the guess says each case's own price comes from (one of `DELTA_SOURCES`)."""
+    typed in), and where the guess says each case's own price comes from (one of `present.labels.DELTA_SOURCES`)."""
 
     columns: list
     wide: bool
@@ -208,15 +208,15 @@ def mapping_choices(df: pd.DataFrame, guess: ColumnMapping) -> MappingChoices:
     """The form's choices for `df` seeded with `guess`."""
     columns = loading.offered_columns(df.columns, guess)
     source = (
-        "annotator votes"
+        VOTES
         if guess.votes_yes
-        else "delta column"
+        else DELTA_COLUMN
         if guess.delta
-        else "rating"
+        else RATING
         if guess.rating
-        else "measurement and threshold"
+        else MEASUREMENT
         if guess.measurement
-        else "none"
+        else NO_DELTA
     )
     return MappingChoices(columns, len(columns) < df.shape[1], source)
 

@@ -52,6 +52,7 @@ from costlib.answers.value_words import (
 )
 from costlib.core import settings
 from costlib.core.dataset import Dataset
+from costlib.present import labels as t
 from costlib.present import page_answers
 
 K_GRID = np.linspace(settings.K.low, settings.K.high, 201)  # the k axis of the chart of value against k
@@ -200,14 +201,15 @@ class ValueAnswer:
 
     @property
     def labels(self) -> dict:
-        """The tables' column headers in the user's unit: "acceptance" (worth per case),
-        "classification" (the price of the errors per case) and "calibration" ({column: header})."""
-        your = self.unit or "your unit"
+        """The tables' column headers in the user's unit, each {column: header}: "acceptance"
+        (worth per case), "classification" (the price of the errors per case) and "calibration"."""
         return {
-            "acceptance": f"worth per case ({your})",
-            "classification": f"price of the errors per case ({your})",
-            "calibration": {c: f"{c} ({self.unit or 'per case'})" for c in ("worth at τ* before", "worth at τ* after")},
+            "acceptance": {"value per case": t.in_unit(t.ACCEPTANCE_HEADER, self.unit)},
+            "classification": {"cost-sensitive error": t.in_unit(t.CLASSIFICATION_HEADER, self.unit)},
+            "calibration": {c: f"{c} ({self.unit or t.PER_CASE})" for c in ("worth at τ* before", "worth at τ* after")},
         }
+
+    handed_over_column = "handed over"  # the acceptance table's share handed over (shown as a percent)
 
 
 def value_answer(

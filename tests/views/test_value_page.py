@@ -115,7 +115,8 @@ def test_when_the_model_does_not_ship_the_first_number_is_the_choice_the_verdict
 
 def test_the_page_makes_one_call_for_its_answer():
     """widgets -> settings -> one memoised `answers.value_answer` -> draw: the page names no other
-    computing function of `costlib.answers` (it named 24) and no costlib module but `answers`."""
+    computing function of `costlib.answers` (it named 24) and no costlib module but `answers` (and its
+    labels, `present.labels`)."""
     import ast
     from pathlib import Path
 
@@ -124,4 +125,4 @@ def test_the_page_makes_one_call_for_its_answer():
     # and the Calibration page's two functions its calibration section reads, passed in
     assert used == {"value_answer", "ValueAnswer", "VALUE_DETAILS"}
     imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module.startswith("costlib")}
-    assert imported <= {"costlib", "costlib.core", "costlib.core.escaping"}
+    assert imported <= {"costlib", "costlib.core", "costlib.core.escaping", "costlib.present"}  # its labels

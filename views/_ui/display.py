@@ -11,6 +11,7 @@ import streamlit as st
 from costlib import loading
 from costlib.core.errors import DataError
 from costlib.core.escaping import markdown_cells, md_escape, shorten
+from costlib.present import labels as t
 from costlib.present.chart_text import chart_text, words
 
 ROW_PX = 35  # the height of a table row (and of its header) in Streamlit's grid
@@ -45,9 +46,6 @@ _CHAR_PX = {
 _OTHER_PX, _WIDE_PX = 9.0, 14.0  # any other letter; a CJK one (from U+2E80) is square
 CELL_PADDING_PX = 16  # 8 px each side
 MAX_COLUMN_PX = 400  # a column of long user text (a group name) stops here and clips
-# the second reading under every chart (`show_chart`): the chart's sentence and numbers, on request
-CHART_TEXT = "The chart in words and numbers"
-CHART_ALT = "{title}: a chart; its sentence and numbers are under it, in “{label}”."
 CHART_TITLE_CHARS = 80  # of a chart's title in its expander's label
 
 
@@ -94,9 +92,9 @@ def show_chart(figure, *, key: str, where=None, words_where=None, **kwargs):
     """
     where = where or st
     alt = chart_text(figure)
-    title = words(figure.layout.title.text) if figure.layout.title.text else "A chart"
-    label = f"{CHART_TEXT}: {shorten(title, CHART_TITLE_CHARS)}"
-    kwargs.setdefault("alt", CHART_ALT.format(title=shorten(title, CHART_TITLE_CHARS), label=label))
+    title = words(figure.layout.title.text) if figure.layout.title.text else t.CHART_UNTITLED
+    label = f"{t.CHART_TEXT}: {shorten(title, CHART_TITLE_CHARS)}"
+    kwargs.setdefault("alt", t.CHART_ALT.format(title=shorten(title, CHART_TITLE_CHARS), label=label))
     shown = where.plotly_chart(figure, key=key, **kwargs)
     with (words_where or where).expander(md_escape(label)):
         say("markdown", alt.sentence)
@@ -162,7 +160,7 @@ def show_live_table(df: pd.DataFrame, name: str, *, key: str, export: pd.DataFra
 def _csv_download(df: pd.DataFrame, name: str, *, key: str, export: pd.DataFrame | None) -> None:
     """A table's CSV download: `export` when given, else the table, neutralised (`safe_csv`)."""
     st.download_button(
-        "Download this table (CSV)",
+        t.DOWNLOAD_TABLE,
         data=loading.safe_csv(df if export is None else export),
         file_name=f"{name}.csv",
         mime="text/csv",
@@ -180,7 +178,7 @@ def say(kind: str, text: str, *, bold: bool = False, where=None, **kwargs) -> No
     getattr(where or st, kind)(f"**{body}**" if bold else body, **kwargs)
 
 
-def show_verdict(verdict, asides_title: str = "Why not another rule?") -> None:
+def show_verdict(verdict, asides_title: str = t.ASIDES_TITLE) -> None:
     """A page's one answer (`words.Verdict`): the headline in its colour, the details as one
     caption of paragraphs (a page redraws its answer on every slider move, and every element
     drawn costs the browser about as much as any other), and the other rules' story folded

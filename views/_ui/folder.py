@@ -10,6 +10,7 @@ import streamlit as st
 from costlib import answers
 from costlib.core.errors import DataError
 from costlib.core.escaping import display_name, option_names
+from costlib.present import labels as t
 from costlib.scale import bigdata
 from views._ui.data import open_counted, replace_upload
 from views._ui.display import say, show_error
@@ -38,7 +39,7 @@ def data_folder() -> None:
         if files:
             with st.form("data_folder"):
                 say("markdown", answers.data_folder_sentence(len(files)))
-                picked = st.selectbox("File", files, key="folder_file", format_func=display_name)
+                picked = st.selectbox(t.FILE, files, key="folder_file", format_func=display_name)
                 try:
                     names = bigdata.columns_of(bigdata.safe_path(folder, picked))
                 except DataError as err:
@@ -46,11 +47,11 @@ def data_folder() -> None:
                     names = []
                 c1, c2, c3, c4 = st.columns(4)
                 shown = option_names([NONE, *names])  # a column's name can be as long as a header
-                label_col = c1.selectbox("Label column (0/1)", names, key="folder_label", format_func=shown)
-                score_cols = c2.multiselect("Score columns", names, key="folder_scores", format_func=shown)
-                group_col = c3.selectbox("Group column", [NONE, *names], key="folder_group", format_func=shown)
-                split_col = c4.selectbox("Split column", [NONE, *names], key="folder_split", format_func=shown)
-                opened = st.form_submit_button("Open with DuckDB")
+                label_col = c1.selectbox(t.FOLDER_LABEL, names, key="folder_label", format_func=shown)
+                score_cols = c2.multiselect(t.FOLDER_SCORES, names, key="folder_scores", format_func=shown)
+                group_col = c3.selectbox(t.GROUP_COLUMN, [NONE, *names], key="folder_group", format_func=shown)
+                split_col = c4.selectbox(t.FOLDER_SPLIT, [NONE, *names], key="folder_split", format_func=shown)
+                opened = st.form_submit_button(t.FOLDER_OPEN)
             if opened:
                 try:
                     read = answers.folder_reader(

@@ -20,6 +20,7 @@ from costlib.loading.frames import frame_bytes
 from costlib.loading.ledger import LEDGER, held_bytes
 from costlib.loading.messages import WHAT_CHECKING, WHAT_READING
 from costlib.loading.samples import SAMPLES, sample_bytes
+from costlib.present import labels as t
 from views._ui.memo import remember
 from views._ui.memory import account
 
@@ -43,7 +44,7 @@ def read_table_cached(data: bytes, digest: str, filename: str) -> pd.DataFrame:
     cache pickles a copy in and hands a fresh copy out on every rerun, two more tables in
     memory per session for a file near the upload limit."""
     limit = LEDGER.allowance(account(), ("_parsed", digest))
-    with st.spinner("Reading the file…"):
+    with st.spinner(t.READING_FILE):
         return remember(
             digest,
             lambda: loading.read_table(data, filename, limit=limit),
@@ -59,7 +60,7 @@ def build_dataset_cached(df: pd.DataFrame, digest: str, name: str, mapping: Colu
     """`loading.prepare` once per (content, mapping, options) in this session, admitted with the
     work the pages will do on it (its sweeps and intervals are memoised without a weight of
     their own: `dataset_weight` covers them)."""
-    with st.spinner("Checking the columns…"):
+    with st.spinner(t.CHECKING_COLUMNS):
         return remember(
             (digest, name, mapping, options),
             lambda: loading.prepare(df, mapping, name=name, fingerprint=digest, **dict(options)),
@@ -86,7 +87,7 @@ def load_sample(key: str) -> Dataset:
     return loaded[key]
 
 
-@st.cache_resource(show_spinner="Loading the sample…")
+@st.cache_resource(show_spinner=t.LOADING_SAMPLE)
 def _shipped(key: str) -> Dataset:
     """A shipped sample, parsed and prepared once per server: the product's own data, shared by
     every session and outside the memory ledger (a few MB together), so a full server still

@@ -9,21 +9,10 @@ from costlib import answers, loading
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
+from costlib.present import labels as t
 from views._ui.display import say, show_error
 
-NONE = "(none)"
-SCALES = {
-    "probability": "probabilities in [0, 1]",
-    "logit": "logits (mapped by the sigmoid)",
-    "raw": "raw scores (cost pages only)",
-}
-MORE_GROUPS = "More group columns (optional: audit their intersections)"
-MORE_GROUPS_HELP = (
-    "With more than one group column, the groups are their intersections (race × sex: “African-American × Male”): "
-    "per-group prices, cutoffs and rates are the intersections', and the disparities are shown for them and for "
-    "each column alone."
-)
-DELTA_SOURCES = answers.DELTA_SOURCES
+NONE = t.NO_COLUMN_CHOSEN
 
 
 def choice(label: str, options: list[str], guess: str | None, key: str, where=st, **kw) -> str | None:
@@ -53,7 +42,7 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
     numeric = cols
     c1, c2 = st.columns(2)
     with c1:
-        label = choice("Label column (the true outcome)", cols, guess.label, mk("label"), accept_new_options=wide)
+        label = choice(t.MAP_LABEL, cols, guess.label, mk("label"), accept_new_options=wide)
         positive = None
         if label is not None:
             try:
@@ -64,14 +53,14 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
             if picker is not None:
                 values, first = picker
                 positive = st.selectbox(
-                    "Which label value is the positive class?",
+                    t.MAP_POSITIVE,
                     values,
                     key=mk("positive"),
                     format_func=option_names(values),
                     index=first,
                 )
         scores = st.multiselect(
-            "Score columns (one per model; higher = more likely positive)",
+            t.MAP_SCORES,
             numeric,
             default=[s for s in guess.scores if s in numeric],
             key=mk("scores"),
@@ -80,60 +69,48 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         )
         if mk("scale") not in st.session_state:  # seeded here, not by index=, so a fix can set it
             st.session_state[mk("scale")] = guess.score_scale
-        scale = st.radio("The scores are", list(SCALES), format_func=SCALES.get, key=mk("scale"), horizontal=True)
+        scale = st.radio(t.SCALE_LABEL, list(t.SCALES), format_func=t.SCALES.get, key=mk("scale"), horizontal=True)
     with c2:
-        group = choice(
-            "Group column (optional, for per-group prices)", cols, guess.group, mk("group"), accept_new_options=wide
-        )
+        group = choice(t.MAP_GROUP, cols, guess.group, mk("group"), accept_new_options=wide)
         more_groups = st.multiselect(
-            MORE_GROUPS,
+            t.MORE_GROUPS,
             cols,
             key=mk("more_groups"),
             format_func=option_names(cols),
             accept_new_options=wide,
-            help=MORE_GROUPS_HELP,
+            help=t.MORE_GROUPS_HELP,
         )
-        split = choice(
-            "Split column (optional: train / validation / test)",
-            cols,
-            guess.split,
-            mk("split"),
-            accept_new_options=wide,
-        )
-        weight = choice("Weight column (optional)", numeric, guess.weight, mk("weight"), accept_new_options=wide)
-    st.markdown("**Instance-level costs (optional)**")
+        split = choice(t.MAP_SPLIT, cols, guess.split, mk("split"), accept_new_options=wide)
+        weight = choice(t.MAP_WEIGHT, numeric, guess.weight, mk("weight"), accept_new_options=wide)
+    st.markdown(t.INSTANCE_HEADER)
     source = st.radio(
-        "Each case's own price comes from",
-        DELTA_SOURCES,
+        t.DELTA_SOURCE_LABEL,
+        t.DELTA_SOURCES,
         horizontal=True,
         key=mk("delta_src"),
-        index=DELTA_SOURCES.index(offered.delta_source),
+        index=t.DELTA_SOURCES.index(offered.delta_source),
     )
     extra: dict = {}
     d1, d2 = st.columns(2)
-    if source == "delta column":
-        extra["delta"] = choice(
-            "Delta column (sign = label, size = price)", numeric, guess.delta, mk("delta"), accept_new_options=wide
-        )
-    elif source == "annotator votes":
-        extra["votes_yes"] = choice(
-            "Votes for the positive class", numeric, guess.votes_yes, mk("yes"), accept_new_options=wide
-        )
-        extra["votes_no"] = choice("Votes against", numeric, guess.votes_no, mk("no"), accept_new_options=wide)
-    elif source == "rating":
+    if source == t.DELTA_COLUMN:
+        extra["delta"] = choice(t.MAP_DELTA, numeric, guess.delta, mk("delta"), accept_new_options=wide)
+    elif source == t.VOTES:
+        extra["votes_yes"] = choice(t.MAP_VOTES_YES, numeric, guess.votes_yes, mk("yes"), accept_new_options=wide)
+        extra["votes_no"] = choice(t.MAP_VOTES_NO, numeric, guess.votes_no, mk("no"), accept_new_options=wide)
+    elif source == t.RATING:
         extra["rating"] = d1.selectbox(
-            "Rating column", numeric, key=mk("rating"), format_func=option_names(numeric), accept_new_options=wide
+            t.MAP_RATING, numeric, key=mk("rating"), format_func=option_names(numeric), accept_new_options=wide
         )
-        extra["rating_midpoint"] = d2.number_input("Neutral midpoint of the scale", value=3.0, key=mk("mid"))
-    elif source == "measurement and threshold":
+        extra["rating_midpoint"] = d2.number_input(t.MAP_MIDPOINT, value=3.0, key=mk("mid"))
+    elif source == t.MEASUREMENT:
         extra["measurement"] = d1.selectbox(
-            "Measurement column", numeric, key=mk("measure"), format_func=option_names(numeric), accept_new_options=wide
+            t.MAP_MEASUREMENT, numeric, key=mk("measure"), format_func=option_names(numeric), accept_new_options=wide
         )
-        extra["measurement_threshold"] = d2.number_input("Threshold (positive when above)", value=0.0, key=mk("tau"))
-    st.markdown("**Multiclass (optional)**")
+        extra["measurement_threshold"] = d2.number_input(t.MAP_THRESHOLD, value=0.0, key=mk("tau"))
+    st.markdown(t.MULTICLASS_HEADER)
     m1, m2 = st.columns(2)
     class_probs = m1.multiselect(
-        "Probability columns, one per class",
+        t.MAP_CLASS_PROBS,
         numeric,
         default=[c for c in guess.class_probs if c in numeric],
         key=mk("probs"),
@@ -141,7 +118,7 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         accept_new_options=wide,
     )
     class_label = choice(
-        "Multiclass label column", cols, guess.class_label, mk("class_label"), where=m2, accept_new_options=wide
+        t.MAP_CLASS_LABEL, cols, guess.class_label, mk("class_label"), where=m2, accept_new_options=wide
     )
     class_names = loading.class_names_for(class_probs)
     if class_names:

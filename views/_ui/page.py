@@ -8,6 +8,7 @@ import streamlit as st
 
 from costlib.core import link, settings
 from costlib.loading.ledger import freeze_long_lived
+from costlib.present import labels as t
 from views._ui.data import current_dataset, group_names
 from views._ui.display import page_header, say
 from views._ui.prices import stored_costs
@@ -20,22 +21,22 @@ def unit_and_volume() -> tuple[str, float]:
     volume_key = remembered("volume", link.Settings.volume)
     with st.sidebar:
         unit = st.text_input(
-            "Unit of your prices",
+            t.UNIT_LABEL,
             key=unit_key,
             on_change=keep,
             args=("unit",),
             max_chars=settings.UNIT_MAX_CHARS,
-            help="What one price unit is: $, €, minutes, hours…",
+            help=t.UNIT_HELP,
         )
         volume = st.number_input(
-            "Cases per month",
+            t.VOLUME_LABEL,
             min_value=0,
             max_value=int(settings.VOLUME_MAX),
             step=1_000,
             key=volume_key,
             on_change=keep,
             args=("volume",),
-            help="Used to show cost and value per month.",
+            help=t.VOLUME_HELP,
         )
     mirror("unit")
     mirror("volume")

@@ -12,6 +12,7 @@ import streamlit as st
 
 from costlib.core import link, settings
 from costlib.core.escaping import label
+from costlib.present import labels as t
 from costlib.present.amounts import money
 from views._ui.state import ensure_setting, keep, mirror, seed, set_setting, setting, widget_key
 
@@ -100,25 +101,23 @@ def price_book(names: list, unit: str) -> dict:
             remember_price(link.group_field(FP, i), c_fp)
             remember_price(link.group_field(FN, i), c_fn)
     c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
-    help_fp = "What it costs to flag a case that turns out negative (a false alarm)."
-    help_fn = "What it costs to miss a case that turns out positive."
     if not per_group:
-        c_fp = price_slider(FP, "A false positive costs", unit, c1, help_fp)
-        c_fn = price_slider(FN, "A false negative costs", unit, c2, help_fn)
-    with c3.popover("Type exact prices", width="stretch"):
-        price_box(FP, "False positive", st)
-        price_box(FN, "False negative", st)
+        c_fp = price_slider(FP, t.FP_PRICE, unit, c1, t.FP_PRICE_HELP)
+        c_fn = price_slider(FN, t.FN_PRICE, unit, c2, t.FN_PRICE_HELP)
+    with c3.popover(t.EXACT_PRICES, width="stretch"):
+        price_box(FP, t.EXACT_FP, st)
+        price_box(FN, t.EXACT_FN, st)
         for i, g in enumerate(names if per_group else []):
-            price_box(link.group_field(FP, i), f"{label(g)}: false positive", st)
-            price_box(link.group_field(FN, i), f"{label(g)}: false negative", st)
+            price_box(link.group_field(FP, i), t.GROUP_EXACT_FP.format(group=label(g)), st)
+            price_box(link.group_field(FN, i), t.GROUP_EXACT_FN.format(group=label(g)), st)
     seed(widget_key("per_group"), per_group)
     st.toggle(
-        "Different prices per group",
+        t.PER_GROUP,
         key=widget_key("per_group"),
         on_change=keep,
         args=("per_group",),
         disabled=len(names) < 2,
-        help="Give each group its own pair of prices.",
+        help=t.PER_GROUP_HELP,
     )
     mirror("per_group", per_group)
     costs = {g: (c_fp, c_fn) for g in names}
@@ -126,8 +125,8 @@ def price_book(names: list, unit: str) -> dict:
         for i, g in enumerate(names):
             a, b = st.columns(2)
             costs[g] = (
-                price_slider(link.group_field(FP, i), f"{label(g)}: a false positive costs", unit, a),
-                price_slider(link.group_field(FN, i), f"{label(g)}: a false negative costs", unit, b),
+                price_slider(link.group_field(FP, i), t.GROUP_FP_PRICE.format(group=label(g)), unit, a),
+                price_slider(link.group_field(FN, i), t.GROUP_FN_PRICE.format(group=label(g)), unit, b),
             )
     return costs
 

@@ -10,6 +10,7 @@ import streamlit as st
 
 from costlib import answers
 from costlib.core import settings
+from costlib.present import labels as t
 from views._ui.limit import limit_inputs
 from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes, widget_key
 
@@ -35,9 +36,8 @@ def worth_inputs(c1, c2, unit: str) -> tuple[float, float]:
     """The worth of a right answer and of a handed-over case, remembered and in the URL."""
     remembered("worth", settings.GAIN.default)
     remembered("handover_worth", settings.REJECT_WORTH.default)
-    your_unit = unit or "your unit"
     worth = c1.number_input(
-        f"A right answer is worth ({your_unit})",
+        t.in_unit(t.WORTH, unit),
         min_value=settings.GAIN.low,
         max_value=settings.GAIN.high,
         step=0.5,
@@ -45,10 +45,10 @@ def worth_inputs(c1, c2, unit: str) -> tuple[float, float]:
         key=widget_key("worth"),
         on_change=keep,
         args=("worth",),
-        help="What the business gains when the model answers a case correctly.",
+        help=t.WORTH_HELP,
     )
     reject_worth = c2.number_input(
-        f"A case handed over is worth ({your_unit})",
+        t.in_unit(t.HANDOVER_WORTH, unit),
         min_value=settings.REJECT_WORTH.low,
         max_value=settings.REJECT_WORTH.high,
         step=0.5,
@@ -56,7 +56,7 @@ def worth_inputs(c1, c2, unit: str) -> tuple[float, float]:
         key=widget_key("handover_worth"),
         on_change=keep,
         args=("handover_worth",),
-        help="0: a person handles it at no gain or loss (the default).",
+        help=t.HANDOVER_WORTH_HELP,
     )
     mirror("worth", float(worth))
     mirror("handover_worth", float(reject_worth))
@@ -79,16 +79,16 @@ def k_slider(where, choice: answers.KChoice) -> None:
     if st.session_state.get(widget_key("k")) != k:  # only when k came from elsewhere: keeps key presses
         st.session_state[widget_key("k")] = k
     where.select_slider(
-        "k: how much worse is a wrong answer than a right one is good?",
+        t.K_LABEL,
         options=options,
         key=widget_key("k"),
         on_change=pick_k,
         format_func=lambda x: f"{x:.3g}",
-        help="k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts.",
+        help=t.K_HELP,
     )
     mirror("k", k if choice.moved else None)
     if choice.moved:
-        where.button("Back to k from my prices", key="k_reset", on_click=reset_k)
+        where.button(t.K_RESET, key="k_reset", on_click=reset_k)
 
 
 def capacity_inputs(c1, c2) -> float | None:

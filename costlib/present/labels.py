@@ -1,0 +1,266 @@
+"""What the dashboard's widgets say: page titles and intros, headers, widget labels, help texts,
+button texts and option labels, grouped by page (the shared widgets of ``views/_ui`` first).
+
+A page and ``app.py`` import these names and make no sentence of their own
+(`tests/present/test_sentences_home.py`). A label with a user's text in it is a function or a
+``{name}`` format here; the page escapes the user's part (`costlib.core.escaping.label`) before
+it goes in, as before.
+"""
+
+from __future__ import annotations
+
+from costlib.binary.elicit import PRECISION
+
+YOUR_UNIT = "your unit"  # a unit left empty, inside a label: "(your unit)"
+
+
+def in_unit(text: str, unit: str) -> str:
+    """`text` with the unit in brackets: "A right answer is worth ($)", "(your unit)" without one.
+
+    >>> in_unit("A case handed over is worth", "")
+    'A case handed over is worth (your unit)'
+    """
+    return f"{text} ({unit or YOUR_UNIT})"
+
+
+# ---------------------------------------------------------------------------------------
+# The navigation (app.py) and the pages' titles
+
+APP_TITLE = "What mistakes cost"
+PAGE_DATA = "Data"
+PAGE_COSTS = "Costs & groups"
+PAGE_PRICES = "Find my prices"
+PAGE_VALUE = "Value"
+PAGE_MATRIX = "Cost matrix"
+PAGE_INSTANCE = "Instance costs"
+PAGE_CALIBRATION = "Calibration"
+PAGE_TRAIN = "Train with costs"
+PAGE_WATCH = "Watch"
+
+# headers more than one page shows
+WHAT_TO_SHIP = "What to ship"
+CURVE_OF_MODEL = "Curve of the model"
+BY_GROUP = "By group"
+FILE = "File"
+GROUP_COLUMN = "Group column"
+
+# ---------------------------------------------------------------------------------------
+# Every page (views/_ui): the sidebar's unit and volume, tables, charts, verdicts, loading
+
+UNIT_LABEL = "Unit of your prices"
+UNIT_HELP = "What one price unit is: $, €, minutes, hours…"
+VOLUME_LABEL = "Cases per month"
+VOLUME_HELP = "Used to show cost and value per month."
+
+DOWNLOAD_TABLE = "Download this table (CSV)"
+ASIDES_TITLE = "Why not another rule?"  # the verdict's folded asides
+# the second reading under every chart (`show_chart`): the chart's sentence and numbers, on request
+CHART_TEXT = "The chart in words and numbers"
+CHART_ALT = "{title}: a chart; its sentence and numbers are under it, in “{label}”."
+CHART_UNTITLED = "A chart"
+
+READING_FILE = "Reading the file…"
+CHECKING_COLUMNS = "Checking the columns…"
+LOADING_SAMPLE = "Loading the sample…"
+
+# ---------------------------------------------------------------------------------------
+# The price book (views/_ui/prices.py)
+
+FP_PRICE = "A false positive costs"
+FN_PRICE = "A false negative costs"
+FP_PRICE_HELP = "What it costs to flag a case that turns out negative (a false alarm)."
+FN_PRICE_HELP = "What it costs to miss a case that turns out positive."
+EXACT_PRICES = "Type exact prices"
+EXACT_FP = "False positive"
+EXACT_FN = "False negative"
+GROUP_EXACT_FP = "{group}: false positive"  # the group's name escaped by the page
+GROUP_EXACT_FN = "{group}: false negative"
+GROUP_FP_PRICE = "{group}: a false positive costs"
+GROUP_FN_PRICE = "{group}: a false negative costs"
+PER_GROUP = "Different prices per group"
+PER_GROUP_HELP = "Give each group its own pair of prices."
+
+# ---------------------------------------------------------------------------------------
+# Data (views/data.py, the column mapping views/_ui/mapping.py, the data folder views/_ui/folder.py)
+
+DATA_TO_COSTS = "Find the cost-optimal threshold for the loaded data →"
+SAMPLES_HEADER = "Built-in samples"
+USE_SAMPLE = "Use this sample"
+SAMPLE_USED = "In use"
+UPLOAD_HEADER = "Upload your predictions"
+UPLOAD_LABEL = "CSV or Parquet file"
+USE_COLUMNS = "Use these columns"
+BIG_DATA_HEADER = "Big data: counts instead of rows"
+AGGREGATE_LABEL = "Aggregate file (.parquet, from python -m costlib aggregate)"
+LOADED_HEADER = "What is loaded"
+
+NO_COLUMN_CHOSEN = "(none)"  # a mapping's optional column left out
+SCALES = {
+    "probability": "probabilities in [0, 1]",
+    "logit": "logits (mapped by the sigmoid)",
+    "raw": "raw scores (cost pages only)",
+}
+SCALE_LABEL = "The scores are"
+MAP_LABEL = "Label column (the true outcome)"
+MAP_POSITIVE = "Which label value is the positive class?"
+MAP_SCORES = "Score columns (one per model; higher = more likely positive)"
+MAP_GROUP = "Group column (optional, for per-group prices)"
+MORE_GROUPS = "More group columns (optional: audit their intersections)"
+MORE_GROUPS_HELP = (
+    "With more than one group column, the groups are their intersections (race × sex: “African-American × Male”): "
+    "per-group prices, cutoffs and rates are the intersections', and the disparities are shown for them and for "
+    "each column alone."
+)
+MAP_SPLIT = "Split column (optional: train / validation / test)"
+MAP_WEIGHT = "Weight column (optional)"
+INSTANCE_HEADER = "**Instance-level costs (optional)**"
+DELTA_SOURCE_LABEL = "Each case's own price comes from"
+# where each case's price comes from: the choices of `DELTA_SOURCE_LABEL`, as the guess names them
+NO_DELTA, DELTA_COLUMN, VOTES, RATING, MEASUREMENT = (
+    "none",
+    "delta column",
+    "annotator votes",
+    "rating",
+    "measurement and threshold",
+)
+DELTA_SOURCES = [NO_DELTA, DELTA_COLUMN, VOTES, RATING, MEASUREMENT]
+MAP_DELTA = "Delta column (sign = label, size = price)"
+MAP_VOTES_YES = "Votes for the positive class"
+MAP_VOTES_NO = "Votes against"
+MAP_RATING = "Rating column"
+MAP_MIDPOINT = "Neutral midpoint of the scale"
+MAP_MEASUREMENT = "Measurement column"
+MAP_THRESHOLD = "Threshold (positive when above)"
+MULTICLASS_HEADER = "**Multiclass (optional)**"
+MAP_CLASS_PROBS = "Probability columns, one per class"
+MAP_CLASS_LABEL = "Multiclass label column"
+
+FOLDER_LABEL = "Label column (0/1)"
+FOLDER_SCORES = "Score columns"
+FOLDER_SPLIT = "Split column"
+FOLDER_OPEN = "Open with DuckDB"
+
+# ---------------------------------------------------------------------------------------
+# Find my prices (views/prices.py)
+
+PRICES_WHAT = (
+    "You may not know what a false alarm or a missed case costs, but you can say which of two outcomes is worse. "
+    "A few such answers bracket the ratio between the two prices; the questions stop as soon as more precision "
+    "would change neither the cutoff to ship nor the verdict (ship the model or not), or once the bracket is "
+    "narrower than a factor of "
+    f"{PRECISION:g} (then the answer says what a wrong guess inside it would cost)."
+)
+# how much worse a group's miss is than the others' (the slider's options)
+MULTIPLIERS = {0.25: "a quarter as bad", 0.5: "half as bad", 1.0: "as bad", 2.0: "twice as bad", 4.0: "4 times as bad"}
+NAME_MISTAKES = "Name the two mistakes"
+MISS_LABEL = "A missed case is"
+MISS_HELP = "In your own words, for example “a missed fraud”."
+ALARM_LABEL = "A false alarm is"
+ALARM_HELP = "In your own words, for example “a blocked honest customer”."
+MISS_NAME, ALARM_NAME = "a missed case", "a false alarm"  # the two mistakes until the user names them
+
+
+def alarm_price_label(unit: str) -> str:
+    """The label of the price of one false alarm, in the user's unit (escaped by the widget)."""
+    return f"One false alarm costs you ({unit or YOUR_UNIT}), if you know"
+
+
+ALARM_PRICE_HELP = "Optional: sets the scale. Only the ratio moves the cutoff."
+WHICH_WORSE = "Which is worse?"
+YOUR_ANSWERS = "Your answers"
+ABOUT_SAME = "About the same"
+GO_BACK = "Go back"
+START_OVER = "Start over"
+CUTOFFS_IN_PLAY = "The cutoffs in play, by ratio"
+GROUPS_DIFFER = "Do misses cost differently in different groups?"
+GROUPS_DIFFER_WHAT = "One question per group; the false alarm keeps its price everywhere."
+USE_PRICES = "Use these prices"
+USE_PRICES_HELP = "Sets a false alarm to the price above and a miss to the middle of the bracket, on every page."
+PRICES_FROM_QUESTIONS = "Your current prices came from these questions; answering again replaces them."
+
+# ---------------------------------------------------------------------------------------
+# Value (views/value.py, its inputs views/_ui/value_inputs.py)
+
+VALUE_WHAT = (
+    "A model that answers only when it is confident enough and hands the rest to a person. What is that worth "
+    "per case and per month, against handing everything over or letting the model answer everything?"
+)
+YOUR_PRICES = "Your prices"
+UPDATE_FOR_K = "Update them for this k"
+K_DEPENDS = "Which model is worth more depends on k"
+PER_OUTCOME = "Separate prices per outcome: a right positive worth more than a right negative"
+K_TP = "A true positive is worth (k_tp)"
+K_FP = "A false positive costs (k_fp)"
+K_FN = "A false negative costs (k_fn)"
+SIDE_BY_SIDE = "Models side by side at the cutoff 0.5 (no reject option)"
+BEFORE_AFTER_CALIBRATION = "Before and after calibration"
+WORTH = "A right answer is worth"  # + the unit: `in_unit`
+WORTH_HELP = "What the business gains when the model answers a case correctly."
+HANDOVER_WORTH = "A case handed over is worth"  # + the unit: `in_unit`
+HANDOVER_WORTH_HELP = "0: a person handles it at no gain or loss (the default)."
+K_LABEL = "k: how much worse is a wrong answer than a right one is good?"
+K_HELP = "k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts."
+K_RESET = "Back to k from my prices"
+# the value tables' headers, in the user's unit (`in_unit`; the calibration's "per case" without one)
+ACCEPTANCE_HEADER = "worth per case"
+CLASSIFICATION_HEADER = "price of the errors per case"
+PER_CASE = "per case"
+
+# ---------------------------------------------------------------------------------------
+# Cost matrix (views/matrix.py)
+
+MATRIX_WHAT = (
+    "C[i, j] is the price of deciding j when the truth is i. The cheapest decision for a case is the one with the "
+    "lowest expected price under the model's probabilities, which is often not the most probable class; with a "
+    "price for handing a case to a person, the system answers only when an answer is cheaper."
+)
+MATRIX_PRICES = "Prices"
+TRUTH_ROW = "truth: {name}"  # a row of the matrix, the class's name shortened by the page
+DECIDE_COLUMN = "decide {name}"
+HANDOVER_ALLOWED = "Allow handing a case to a person"
+HANDOVER_PRICE = "Price of handing a case over"  # + the unit: `in_unit`
+HANDOVER_PRICE_HELP = "Answer only when the cheapest answer's expected price is strictly below this."
+HEATMAPS_FOR = "Heatmaps for"
+
+# ---------------------------------------------------------------------------------------
+# Instance costs (views/instance.py)
+
+INSTANCE_WHAT = (
+    "Each case carries a signed margin δ: its sign is the label and its size the price of getting it wrong (from "
+    "annotator votes, a measurement against a threshold, or a rating). Normalized excess cost (NEC) weighs every "
+    "mistake by |δ|: 0 is perfect, 0.5 a coin flip, 1 always wrong."
+)
+EXPLORE_CUTOFF = "Explore another cutoff"
+CUTOFF = "Cutoff"
+CUTOFF_NAME = "the cutoff"  # the setting's name in the sentence that refuses a link's value
+CUTOFF_HELP = (
+    "NEC and the error rate of every model at this cutoff, by group; the answer above does not change with it."
+)
+
+# ---------------------------------------------------------------------------------------
+# Calibration (views/calibration.py)
+
+CALIBRATION_WHAT = (
+    "The formula cutoffs (c_fp/(c_fp+c_fn), τ* = k/(k+1)) assume calibrated probabilities: of the cases scored 0.7, "
+    "about 70% are positive. Temperature scaling fits one number T on held-out rows and rescales the scores by it; "
+    "the ranking (and accuracy) stays, the formula cutoffs become right."
+)
+BINS = "Bins"
+BINS_HELP = "Equal-width bins of the predicted probability (scikit-learn's binning)."
+
+# ---------------------------------------------------------------------------------------
+# Watch (views/watch.py; its sentences are in `costlib.present.watch_words`)
+
+WATCH_WHICH = "The cutoff to watch"
+NEWER_CASES = "Newer cases"
+SAMPLE_YEAR = "the built-in year"  # the name of the sample's cases in the page's sentences
+DOWNLOAD_SAMPLE_CASES = "Download its cases (CSV)"
+DOWNLOAD_SAMPLE_POLICY = "Download its policy (JSON)"
+DATE_COLUMN = "Date column"
+SCORE_COLUMN = "Score column"
+OUTCOME_COLUMN = "Outcome column"
+PERIODS = "Periods"
+PERIOD_NAME = "{name}s"  # a period in the picker: "months"
+WHAT_TO_DO = "What to do"
+READINGS_HEADER = "Before the outcomes: two readings of the scores"
+GROUPS_HEADER = "Group by group"
