@@ -269,6 +269,29 @@ def fair_rule_choice(rule: str, within: bool) -> str:
     )
 
 
+def fair_policies_offered(summary, results, capacity: float | None) -> dict:
+    """{fairness rule: whether its gap stays within the tolerance on the test rows} of the rules
+    whose policy file Costs & groups offers (`fair_rule_choice` words each): the feasible ones
+    within the review limit `capacity` (`capacity_words.within_limit`), and without a limit the
+    randomised ones too (their file records the bands; the share they flag is not judged).
+
+    `summary` and `results` are `fairness.fairness_results`' ``summary`` and ``results``.
+    """
+    from costlib.present.capacity_words import within_limit
+
+    return {
+        rule: bool(within)
+        for rule, feasible, within, randomised in zip(
+            summary["rule"],
+            summary["feasible"],
+            summary["within_tolerance_on_test"],
+            summary["randomised"],
+            strict=True,
+        )
+        if feasible and (within_limit(results.overall, rule, capacity) or (randomised and capacity is None))
+    }
+
+
 def pooled_note(rec) -> str:
     """ " " and which groups the best cutoff per group gives the cutoff for everyone, while the
     fairness rules below it give them a cutoff of their own (the fairness section's note), or ""."""

@@ -80,6 +80,16 @@ def limit_in_force(cap_cases: float | None, volume: float | None) -> tuple[float
     return (None if covers_all else share), covers_all
 
 
+def within_limit(overall, rule: str, capacity: float | None) -> bool:
+    """Whether `rule` is judged (a row of `overall`, a `decision.RuleResults.overall`) and
+    flags no more of the judged rows than the review limit `capacity` (a share, None: no limit)
+    allows (`decision.over_capacity`): the choices without a model the cost chart draws, and the
+    fairness rules whose policy Costs & groups offers."""
+    from costlib.binary.decision import over_capacity
+
+    return rule in overall.index and not over_capacity(overall, rule, capacity)
+
+
 def cases(share: float, volume: float | None) -> str:
     """A share of the cases as the pages say it: '1,150 a month' with a volume, else '11.5% of cases'."""
     if volume:

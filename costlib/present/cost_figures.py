@@ -14,11 +14,11 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from costlib.binary import decision as D
 from costlib.binary.capacity import cap_limit
 from costlib.core import rules as R
 from costlib.core.escaping import plain
 from costlib.present.amounts import money
+from costlib.present.capacity_words import within_limit
 from costlib.present.plotting import (
     EVERYONE_COLOR,
     GROUP_POINTS,
@@ -118,7 +118,7 @@ def markers_frame(rec, ms=None, unlimited=None) -> pd.DataFrame:
     frame.attrs["levels"] = {  # the no-model choices that fit the capacity (flag everyone does not under one)
         rule: float(res.overall.loc[rule, "cost_per_case"])
         for rule in R.BASELINES
-        if rule in res.overall.index and not D.over_capacity(res.overall, rule, rec.capacity)
+        if within_limit(res.overall, rule, rec.capacity)
     }
     return frame
 

@@ -13,9 +13,9 @@ from costlib.answers.costs import (
     REFERENCE_LABEL,
     chosen_reference,
     disparities_view,
+    fair_policies_offered,
 )
 from costlib.binary import elicit, sensitivity
-from costlib.binary.decision import over_capacity
 from costlib.binary.fair_judged import holding_note
 from costlib.binary.fairness import FAIRNESS_CRITERIA, fairness_results
 from costlib.binary.honest import MIN_CLASS_ROWS
@@ -176,22 +176,7 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
     if holding:
         say("warning", holding)
     st.caption(answers.FAIRNESS_PRICE)
-    over = res.overall
-    feasible = {
-        r: bool(w)
-        for r, f, w, rand in zip(
-            summary["rule"],
-            summary["feasible"],
-            summary["within_tolerance_on_test"],
-            summary["randomised"],
-            strict=True,
-        )
-        if f
-        and (
-            (r in over.index and not over_capacity(over, r, rec.capacity))
-            or (rand and rec.capacity is None)  # randomised: its file records the bands (its share flagged: unlimited)
-        )
-    }
+    feasible = fair_policies_offered(summary, res, rec.capacity)
     if feasible:
         fair_policy(feasible)
 
