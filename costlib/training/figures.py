@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from costlib.core.escaping import plain
 from costlib.present.plotting import EVERYONE_COLOR, NOBODY_COLOR, palette_color, series_pattern
-from costlib.training.words import method_label
+from costlib.present.training_words import method_label
 
 #: the change chart's three readings: colour (apart under every common colour-vision deficiency),
 #: a shape of their own (pointing the way NEC moved) and a name in the legend, so none needs colour

@@ -8,8 +8,8 @@ import pytest
 from e2e_support import alert_texts, chart_titles, full_screenshot, goto, nav, number_input, wait_for_chart
 
 import costlib
+from costlib.present import training_words
 from costlib.training import data as training_data
-from costlib.training import words as training_words
 
 pytestmark = pytest.mark.browser
 

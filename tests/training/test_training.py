@@ -28,10 +28,10 @@ import costlib
 from costlib import DegenerateWarning
 from costlib.__main__ import main as cli_main
 from costlib.core.errors import DataError
+from costlib.present import training_words
 from costlib.training import compare as tr
 from costlib.training import data as training_data
 from costlib.training import figures as training_figures
-from costlib.training import words as training_words
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,8 +11,8 @@ from streamlit.testing.v1 import AppTest
 
 import costlib
 from costlib import loading
+from costlib.present import training_words
 from costlib.training import data as training_data
-from costlib.training import words as training_words
 from tests.views.apptest_support import assert_no_exception, open_app, unescape
 
 PAGE = "views/train.py"

@@ -1,0 +1,238 @@
+"""Plain-words sentences for training with instance costs, built from computed numbers.
+
+The verdict reads `costlib.training.summary.training_summary`'s table; the predictability sentence
+reads the held-out R^2 of |delta| from `costlib.training.compare.cost_predictability`. Pages, the
+command line and tests all use these functions, so the words are the same everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+CHOOSE_A_METHOD = "Choose at least one way of training."
+UPLOAD_TO_TRAIN = "Upload a table to train on it."
+PRESS_TRAIN = "Press **Train and compare** to train with these settings."
+
+METHOD_LABELS = {
+    "standard": "standard training",
+    "weighted": "|δ|-weighted training",
+    "p_up": "cost-proportional upsampling (p_up)",
+    "tdown30": "keeping the costliest 30% (tdown30)",
+    "tdown50": "keeping the costliest 50% (tdown50)",
+    "tdown70": "keeping the costliest 70% (tdown70)",
+    "regression": "regressing δ (regression)",
+}
+# Rules of thumb for the held-out R^2 of |delta| (stated on the page with the number).
+R2_NONE, R2_SOME = 0.05, 0.20
+
+
+# the columns of `training.summary.training_summary` as the page shows them
+COLUMN_WORDS = {
+    "method": "way of training",
+    "nec": "NEC",
+    "nec_low": "NEC low",
+    "nec_high": "NEC high",
+    "error_rate": "error rate",
+    "error_rate_low": "error rate low",
+    "error_rate_high": "error rate high",
+    "nec_change": "NEC change vs standard",
+    "nec_change_low": "change low",
+    "nec_change_high": "change high",
+    "delta_mae": "δ error (regression)",
+}
+
+
+def method_label(method: str) -> str:
+    """'|δ|-weighted training' for 'weighted' (unknown names are returned as they are)."""
+    return METHOD_LABELS.get(method, str(method))
+
+
+def _isnan(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def percents(*values: float) -> list[str]:
+    """Percentages of fractions with one shared precision: whole percents when every value is
+    at least 10% in size, else one decimal.
+
+    >>> percents(0.31, 0.24, 0.38), percents(0.082, 0.031, 0.134)
+    (['31%', '24%', '38%'], ['8.2%', '3.1%', '13.4%'])
+    """
+    digits = 0 if all(abs(x) >= 0.1 for x in values) else 1
+    return [f"{100 * x:.{digits}f}%" for x in values]
+
+
+def signed_percents(*values: float) -> list[str]:
+    """Like `percents` with an explicit sign: ['+4.3%', '-1.2%']."""
+    out = percents(*values)
+    return [p if x < 0 else "+" + p for p, x in zip(out, values, strict=True)]
+
+
+def training_verdict(summary: pd.DataFrame) -> str:
+    """One sentence: does any way of training with costs beat standard training beyond the noise?
+
+    A method beats standard training when the whole interval of its relative NEC change is
+    below 0. The best such method (largest mean reduction) is named with its interval and
+    its error rate; otherwise the sentence says no method beats standard training.
+
+    >>> s = pd.DataFrame({"method": ["standard", "weighted"], "nec_change": [0.0, -0.31],
+    ...                   "nec_change_low": [0.0, -0.38], "nec_change_high": [0.0, -0.24],
+    ...                   "error_rate": [0.10, 0.12]})
+    >>> training_verdict(s)  # doctest: +NORMALIZE_WHITESPACE
+    'On this data, |δ|-weighted training lowers NEC by 31% [24%, 38%] against standard training: worth it.
+     Its error rate is 0.120 against 0.100 for standard training.'
+    """
+    t = summary.set_index("method")
+    if "standard" not in t.index:
+        return "Include standard training in the methods: every other method is judged against it."
+    others = t.drop(index="standard")
+    if others.empty:
+        return "Choose at least one method besides standard training to compare with it."
+    others = others[others["nec_change"].notna()]
+    if others.empty:
+        return "Standard training's NEC is 0 on the test rows, so no method can improve on it."
+    if others["nec_change_high"].isna().all():
+        best = others["nec_change"].idxmin()
+        (change,) = signed_percents(float(others.loc[best, "nec_change"]))
+        return (
+            f"With one seed there is no interval, so no verdict: {method_label(best)} changes NEC by {change} "
+            "against standard training, which may be noise. Run at least 2 seeds (10 is the default)."
+        )
+    std_error = float(t.loc["standard", "error_rate"])
+    winners = others[others["nec_change_high"] < 0]
+    if not winners.empty:
+        best = winners["nec_change"].idxmin()
+        r = winners.loc[best]
+        mid, lo, hi = percents(-float(r["nec_change"]), -float(r["nec_change_high"]), -float(r["nec_change_low"]))
+        k = len(winners) - 1
+        also = (
+            f" {k} other {'method also lowers' if k == 1 else 'methods also lower'} NEC beyond the noise." if k else ""
+        )
+        return (
+            f"On this data, {method_label(best)} lowers NEC by {mid} [{lo}, {hi}] against standard training: "
+            f"worth it. Its error rate is {float(r['error_rate']):.3f} against {std_error:.3f} for standard "
+            f"training.{also}"
+        )
+    best = others["nec_change"].idxmin()
+    r = others.loc[best]
+    mid, lo, hi = signed_percents(float(r["nec_change"]), float(r["nec_change_low"]), float(r["nec_change_high"]))
+    worse = int((others["nec_change_low"] > 0).sum())
+    tail = f" {worse} of the {len(others)} other methods raise NEC beyond the noise." if worse else ""
+    return (
+        f"No method beats standard training beyond the noise on this data: train the standard way. The closest, "
+        f"{method_label(best)}, changes NEC by {mid} [{lo}, {hi}].{tail}"
+    )
+
+
+def _two(x: float) -> str:
+    """Two decimals without a negative zero: '-0.00' reads as '0.00'."""
+    text = f"{x:.2f}"
+    return "0.00" if text == "-0.00" else text
+
+
+def predictability_sentence(r2: float, low: float, high: float) -> str:
+    """What the held-out R^2 of |delta| from the features implies for training with costs.
+
+    >>> predictability_sentence(0.01, -0.01, 0.03)  # doctest: +ELLIPSIS
+    'The features explain almost none of the costs (held-out R² 0.01 [-0.01, 0.03])...'
+    """
+    if _isnan(r2):
+        return (
+            "Whether the features predict the costs is unknown here: every test row costs the same, so there "
+            "is nothing to explain."
+        )
+    interval = f"held-out R² {_two(r2)}" + ("" if _isnan(low) else f" [{_two(low)}, {_two(high)}]")
+    if r2 < R2_NONE:
+        return (
+            f"The features explain almost none of the costs ({interval}): training with costs has nothing to "
+            "learn from them, so expect it to match standard training at best and to add noise."
+        )
+    if r2 < R2_SOME:
+        return (
+            f"The features explain a little of the costs ({interval}): training with costs can help a little "
+            "where the costly cases need a different decision boundary, if at all."
+        )
+    return (
+        f"The features explain a good part of the costs ({interval}): training with costs has something to "
+        "work with. It pays only if the costly cases need a different decision boundary, which the comparison "
+        "shows."
+    )
+
+
+def synthetic_description(*, predictable: bool) -> str:
+    """What a synthetic control is, in one caption."""
+    common = (
+        "Synthetic control (5,000 rows, 10 features, fixed seed): the label follows feature x0 where x1 > 0 "
+        "and feature x2 elsewhere, so a linear model must compromise between the two halves. "
+    )
+    if predictable:
+        return common + (
+            "Each case's price grows with x1 (δ = margin × exp(x1)): the features predict the costs, "
+            "so training with costs can favour the dear half."
+        )
+    return common + (
+        "The same prices are shuffled across cases: nothing predicts them, so training with costs can only add noise."
+    )
+
+
+def data_sentence(data) -> str:
+    """'24,783 rows; 44,319 TF-IDF ... features; δ from annotator votes ...; 17 rows with δ = 0 are left out.'"""
+    zero = int((data.delta == 0).sum())
+    left = (
+        f" {zero:,} {'row has' if zero == 1 else 'rows have'} δ = 0 (no label, no cost) and "
+        f"{'is' if zero == 1 else 'are'} left out."
+        if zero
+        else ""
+    )
+    return f"{data.n_rows:,} rows; {data.features}; δ from {data.source}.{left}"
+
+
+def precomputed_sentence(settings: dict, versions: dict) -> str:
+    methods = settings["methods"]
+    return (
+        f"Precomputed result, shipped with the sample (scripts/make_training_sample.py): "
+        f"{len(methods)} ways of training, {settings['seeds']} seeds, random state {settings['random_state']}, "
+        f"{settings.get('estimator', 'default estimators')}, scikit-learn {versions.get('scikit-learn', '?')}. "
+        "Press Train and compare to train here instead."
+    )
+
+
+def progress_sentence(finished: int, total: int) -> str:
+    return f"Training: {finished} of {total} seeds done…"
+
+
+def timing_sentence(new: int, total: int, seconds: float) -> str:
+    kept = total - new
+    already = f" ({kept} {'was' if kept == 1 else 'were'} already done)" if kept else ""
+    return f"Trained {new} {'seed' if new == 1 else 'seeds'} here in {seconds:.1f} s{already}."
+
+
+def stopped_sentence(finished: int, total: int) -> str:
+    if finished == 0:
+        return "Stopped before any seed finished. Press Train and compare to start again."
+    return (
+        f"Stopped after {finished} of {total} seeds: the numbers below use those {finished}. Press Train and "
+        "compare to finish; the finished seeds are kept."
+    )
+
+
+def result_notes(results: pd.DataFrame) -> list[str]:
+    """Sentences about the result table: tdown methods that kept the very same rows.
+
+    >>> r = pd.DataFrame({"method": ["tdown30", "tdown50"], "seed": [0, 0], "n_fit": [70, 70]})
+    >>> result_notes(r)  # doctest: +ELLIPSIS
+    ['tdown30 and tdown50 keep the same rows in every seed...']
+    """
+    fits = results[results["method"].astype(str).str.startswith("tdown")].pivot_table(
+        index="seed", columns="method", values="n_fit", aggfunc="first"
+    )
+    same = [m for m in fits.columns if any(o != m and (fits[o] == fits[m]).all() for o in fits.columns)]
+    if len(same) < 2:
+        return []
+    names = " and ".join([", ".join(same[:-1]), same[-1]])
+    return [
+        f"{names} keep the same rows in every seed: many cases share the same price, and every case tied at "
+        "the cut is kept."
+    ]
