@@ -5,6 +5,8 @@ import contextlib
 import streamlit as st
 
 from costlib import answers
+from costlib.answers.costs import COSTS_TITLE
+from costlib.answers.costs import COSTS_WORDS as WORDS
 from costlib.binary import elicit
 from costlib.binary.fairness import FAIRNESS_CRITERIA
 from costlib.core import settings
@@ -34,7 +36,7 @@ from views._ui.policy import (
 from views._ui.prices import price_book, stored_costs
 from views._ui.state import mirror, remembered, setting, setting_notes
 
-ds, unit, volume = setup("Costs & groups", answers.COSTS_PAGE_WHAT, needs="binary")
+ds, unit, volume = setup(COSTS_TITLE, answers.COSTS_PAGE_WHAT, needs="binary")
 handed = refit_handed(ds)  # opened by Watch's refit on this data: its sentence on every run, its cutoff on the chart
 if handed is not None:
     say("info", handed[1])
@@ -108,7 +110,7 @@ def live_answer() -> None:
     live_audit.update(
         build=audit_for(costs, criteria), questions=elicit.in_force(setting("price_questions"), costs)
     )  # what the downloads below build when pressed: these prices, whichever run drew the buttons
-    st.subheader("What to ship")
+    st.subheader(WORDS["what_to_ship"])
     show_verdict(answer.verdict)
     sentence = answer.questions_sentence(record, costs)
     if sentence is not None:
@@ -120,13 +122,13 @@ def live_answer() -> None:
     shown_model = rec.model
     if len(models) > 1:
         shown_model = st.selectbox(  # a fixed width, not a column: one element fewer on every move
-            "Curve of the model",
+            WORDS["curve_model"],
             list(models),
             index=list(models).index(rec.model),
             key="curve_model",
             width=420,
             format_func=option_names(list(models)),
-            help="The recommendation compares every model; pick whose cost curve to draw.",
+            help=WORDS["curve_model_help"],
         )
     by_flagged = st.toggle(capacity_words.X_AS_FLAGGED, key="cost_x_flagged", disabled=not volume)
     show_chart(
@@ -143,12 +145,12 @@ def live_answer() -> None:
     if drawn_for is not None and drawn_for != rec.prices.key():
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
         say("info", answers.SECTIONS_FOR_OLD_PRICES, where=c1)
-        if c2.button("Update them for these prices", key="refresh_below"):
+        if c2.button(WORDS["update_below"], key="refresh_below"):
             st.rerun(scope="app")
 
 
 head, restore = st.columns([4, 1], vertical_alignment="bottom")
-head.subheader("Your prices")
+head.subheader(WORDS["your_prices"])
 policy_uploader(restore, names, ds.fingerprint)
 limit_on, limit_at, _ = st.columns([1.3, 1.2, 1.5], vertical_alignment="bottom")
 limit_inputs(
@@ -173,13 +175,13 @@ else:
     st.session_state.pop("_costs_drawn_for", None)
 record = setting("price_questions")
 if not record:
-    st.page_link(PRICES_PAGE, label="Not sure about your prices? Answer a few questions", icon=":material/help:")
+    st.page_link(PRICES_PAGE, label=WORDS["ask_prices"], icon=":material/help:")
 live_audit = st.session_state.setdefault(LIVE_AUDIT, {})
 st.session_state["_costs_full_run"] = True  # a price move reruns only live_answer, with this False
 live_answer()
 st.session_state["_costs_full_run"] = False
 if live_audit:  # not when every price is zero (there is no answer to report)
-    st.subheader("Report and policy")
+    st.subheader(WORDS["report_and_policy"])
     st.caption(answers.REPORT_AND_POLICY)
     downloads(live_audit)
 

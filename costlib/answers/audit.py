@@ -42,6 +42,21 @@ from costlib.watch.reference import reference_record
 __all__ = ["Audit", "build_audit", "data_summary", "dataset_models", "mean_prices"]
 
 
+# the audit's files as the pages offer them (Costs & groups, Watch): the buttons' words, and
+# the name each download is saved under
+AUDIT_FILE_WORDS = {
+    "restore": "Restore a saved policy",
+    "policy_upload": "Policy file (JSON) downloaded from this page",
+    "fair_rule": "Policy for a fairness rule",
+    "fair_download": "Download its policy (JSON)",
+    "fair_file": "cost_policy_fair.json",
+    "report_download": "Download the audit report (HTML)",
+    "report_file": "cost_audit.html",
+    "policy_download": "Download the policy (JSON)",
+    "policy_file": "cost_policy.json",
+}
+
+
 def data_summary(ms: D.ModelSweeps) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(by_group, overall): cases, positives, positive share and mean score per split, read
     off the sweeps. by_group has ``split, group, ...``; overall is indexed by split."""

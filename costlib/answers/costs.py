@@ -227,6 +227,29 @@ COSTS_PAGE_WHAT = (
     "Set what a false positive and a false negative cost. The page answers which cutoff to ship and what it "
     "saves against the cheaper choice without a model (flag nobody, or flag everyone), live as you move the prices."
 )
+COSTS_TITLE = "Costs & groups"
+# the page's headers, labels and help, in the order it draws them
+COSTS_WORDS = {
+    "your_prices": "Your prices",
+    "ask_prices": "Not sure about your prices? Answer a few questions",
+    "what_to_ship": "What to ship",
+    "curve_model": "Curve of the model",
+    "curve_model_help": "The recommendation compares every model; pick whose cost curve to draw.",
+    "update_below": "Update them for these prices",
+    "report_and_policy": "Report and policy",
+    "every_rule": "Every rule, all groups together",
+    "rules_by_group": "By group: each rule's cutoff, flagged share and cost",
+    "rules_meaning": "What the rules and the intervals mean",
+    "group_rates": "Rates per group",
+    "fair_cutoffs": "Fairness-constrained cutoffs",
+    "fairness_toggle": "Fairness rules",
+    "tolerance": "Tolerance (largest gap in the rate)",
+    "criteria": "Criteria",
+    "fair_by_group": "Each fairness rule's cutoff in each group",
+    "prices_matter": "How much do the prices matter?",
+    "interval_settings": "Interval settings",
+    "resamples": "Bootstrap resamples for the 95% intervals (each one refits the fitted cutoffs)",
+}
 ALL_PRICES_ZERO = "Every price is 0: no decision costs anything, so there is nothing to choose."
 
 

@@ -8,6 +8,9 @@ import streamlit as st
 from costlib import answers
 from costlib.answers import audit
 from costlib.answers.costs import (
+    COSTS_WORDS as WORDS,
+)
+from costlib.answers.costs import (
     DISPARITIES_TITLE,
     LARGEST_GROUP,
     REFERENCE_LABEL,
@@ -29,7 +32,7 @@ from views._ui.state import ensure_setting, keep, mirror, remembered, seed, set_
 
 def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> None:
     """Every rule, all groups together and by group, and what the rules and intervals mean."""
-    st.subheader("Every rule, all groups together")
+    st.subheader(WORDS["every_rule"])
     say("caption", for_prices + answers.RULES_JUDGED)
     table = memo(
         "rules_view",
@@ -44,7 +47,7 @@ def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> Non
         column_config=tables.rules_overall_columns(rec.results),
         export=tables.rules_numbers(rec.results),
     )
-    with st.expander("By group: each rule's cutoff, flagged share and cost"):
+    with st.expander(WORDS["rules_by_group"]):
         show_table(
             tables.rules_by_group_table(rec.results, unit, lowest=rec.lowest),
             "rules_by_group",
@@ -54,7 +57,7 @@ def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> Non
     advice = memo("calibration_advice", ds, (rec.model,), lambda: answers.calibration_advice_line(ds, rec.model))
     if advice:
         say("caption", advice)
-    with st.expander("What the rules and the intervals mean"):
+    with st.expander(WORDS["rules_meaning"]):
         for line in answers.rule_meanings(rec):
             st.markdown(line)
         st.markdown(answers.INTERVAL_MEANING)
@@ -98,7 +101,7 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
     (`fairness_results`, the set the report reads too); `fair_policy(rule)` offers the policy
     file of one fairness rule."""
     if len(names) >= 2:
-        st.subheader("Rates per group")
+        st.subheader(WORDS["group_rates"])
         say("caption", for_prices + " " + answers.GROUP_RATES_WHAT)
         view = memo(
             "group_rates",
@@ -129,16 +132,16 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
         for i, (caption, table) in enumerate(view.by_column):
             say("caption", caption)
             show_table(table, "disparities", key=f"disparities_column_{i}")
-    st.subheader("Fairness-constrained cutoffs")
+    st.subheader(WORDS["fair_cutoffs"])
     limit_note = capacity_words.FAIR_WITHOUT_LIMIT if rec.capacity is not None else ""
     say("caption", for_prices + answers.FAIRNESS_WHAT + answers.pooled_note(rec) + limit_note)
     if len(names) < 2:
         st.caption(answers.FAIRNESS_ONE_GROUP)
         return
     f1, f2, _ = st.columns([1, 1, 2])
-    fair_on = f1.toggle("Fairness rules", key=widget_key("fairness"), on_change=keep, args=("fairness",))
+    fair_on = f1.toggle(WORDS["fairness_toggle"], key=widget_key("fairness"), on_change=keep, args=("fairness",))
     tol = f2.number_input(
-        "Tolerance (largest gap in the rate)",
+        WORDS["tolerance"],
         min_value=settings.TOLERANCE.low,
         max_value=settings.TOLERANCE.high,
         step=0.01,
@@ -148,7 +151,7 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
     )
     criteria_key = remembered("criteria", tuple(FAIRNESS_CRITERIA), valid=lambda v: set(v) <= set(FAIRNESS_CRITERIA))
     criteria = st.multiselect(  # a row of its own: five criteria fit side by side
-        "Criteria",
+        WORDS["criteria"],
         list(FAIRNESS_CRITERIA),
         key=criteria_key,
         on_change=keep,
@@ -168,7 +171,7 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
     summary, res = fairness.summary, fairness.results
     view = tables.fairness_overview_table(summary, res, unit, tolerance=tol, lowest=rec.lowest, capacity=rec.capacity)
     show_table(view, "fairness", key="fairness", column_config=tables.fairness_overview_columns(tol), export=summary)
-    with st.expander("Each fairness rule's cutoff in each group"):
+    with st.expander(WORDS["fair_by_group"]):
         show_table(
             tables.fairness_cutoffs_table(summary, res, lowest=rec.lowest), "fairness_cutoffs", key="fairness_cutoffs"
         )
@@ -183,7 +186,7 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
 
 def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:
     """How much the prices matter: the sentence, the sensitivity map and net benefit."""
-    st.subheader("How much do the prices matter?")
+    st.subheader(WORDS["prices_matter"])
     if rec.capacity is not None:
         st.caption(capacity_words.WITHOUT_LIMIT_NOTE)
     mp = audit.mean_prices(ms, rec.prices)
@@ -209,9 +212,9 @@ def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:
 
 def resamples_setting(resamples: int) -> None:
     """The bootstrap's resample count, folded away."""
-    with st.expander("Interval settings"):
+    with st.expander(WORDS["interval_settings"]):
         st.select_slider(
-            "Bootstrap resamples for the 95% intervals (each one refits the fitted cutoffs)",
+            WORDS["resamples"],
             options=list(settings.RESAMPLE_OPTIONS),
             key=widget_key("resamples"),
             on_change=keep,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from costlib import answers
+from costlib.answers.audit import AUDIT_FILE_WORDS as FILES
 from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.present import capacity_words, policy, report
@@ -67,9 +68,9 @@ def session_audit(models: dict, costs: dict, ds, *, unit, volume, criteria: tupl
 
 def policy_uploader(where, names: list, fingerprint: str) -> None:
     """The "Restore a saved policy" popover, and what the last restore did."""
-    with where.popover("Restore a saved policy", width="stretch"):
+    with where.popover(FILES["restore"], width="stretch"):
         st.file_uploader(
-            "Policy file (JSON) downloaded from this page",
+            FILES["policy_upload"],
             type=["json"],
             key="policy_upload",
             on_change=restore_policy,
@@ -96,16 +97,16 @@ def fair_policy_download(build, rules: dict, questions) -> None:
     `rules` maps each rule to whether its gap stays within the tolerance on the test rows."""
     c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
     rule = c1.selectbox(
-        "Policy for a fairness rule",
+        FILES["fair_rule"],
         list(rules),
         format_func=lambda r: answers.fair_rule_choice(r, rules[r]),
         key="fair_policy_rule",
         help=answers.FAIR_POLICY_HELP,
     )
     c2.download_button(
-        "Download its policy (JSON)",
+        FILES["fair_download"],
         data=lambda: written(lambda: policy.policy_json(build(), rule, price_questions=questions)),
-        file_name="cost_policy_fair.json",
+        file_name=FILES["fair_file"],
         mime="application/json",
         key="dl_fair_policy",
         on_click="ignore",
@@ -133,18 +134,18 @@ def downloads(live: dict) -> None:
 
     with st.container(horizontal=True):
         st.download_button(
-            "Download the audit report (HTML)",
+            FILES["report_download"],
             data=made(lambda now: report.audit_html(now["build"]())),
-            file_name="cost_audit.html",
+            file_name=FILES["report_file"],
             mime="text/html",
             key="dl_report",
             on_click="ignore",
             width="stretch",
         )
         st.download_button(
-            "Download the policy (JSON)",
+            FILES["policy_download"],
             data=made(lambda now: policy.policy_json(now["build"](), price_questions=now["questions"])),
-            file_name="cost_policy.json",
+            file_name=FILES["policy_file"],
             mime="application/json",
             key="dl_policy",
             on_click="ignore",
