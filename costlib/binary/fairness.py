@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from costlib.binary.decision import ModelSweeps, Recommendation, RuleResults, count_rules, recommend
+from costlib.binary.decision import Recommendation, recommend
 from costlib.binary.fair_search import (  # noqa: F401 (re-exported: fairness.* is where callers read them)
     FAIRNESS_CRITERIA,
     MAX_WINDOW_PAIRS,
@@ -30,6 +30,8 @@ from costlib.binary.fair_search import (  # noqa: F401 (re-exported: fairness.* 
     fair_cutoffs,
     fair_thresholds,
 )
+from costlib.binary.judged_rules import RuleResults, count_rules
+from costlib.binary.model_sweeps import ModelSweeps
 from costlib.core import rules as R
 from costlib.core.prices import Prices, mistakes_cost
 from costlib.core.sweep import Sweep

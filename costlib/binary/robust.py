@@ -15,7 +15,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from costlib.binary.decision import ModelSweeps, recommend
+from costlib.binary.decision import recommend
+from costlib.binary.model_sweeps import ModelSweeps
 
 POINTS = 5  # ratios read across a range (its ends and three between, evenly on a log scale)
 FLIP_PRECISION = 1.01  # a flip is located to within this factor of the ratio

@@ -348,7 +348,7 @@ def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str], st
 
 
 def _scan_sweeps(args, scores: list[str]) -> tuple[dict, int, list[str]]:
-    from costlib.binary.decision import model_from_sweeps
+    from costlib.binary.model_sweeps import model_from_sweeps
     from costlib.scale.aggregates import DEFAULT_MAX_THRESHOLDS
     from costlib.scale.bigdata import scan_sweeps
 

@@ -81,7 +81,7 @@ def _cutoffs(pairs, where, *, read: bool = True) -> dict:
     group checked as a policy file's are (a name of at most `MAX_TEXT` characters, met once:
     never cut or merged into another) and each cutoff read by `read_number` (None: nobody),
     unless `read` is False (what `load_policy` returns: read already)."""
-    from costlib.present.policy import policy_group, read_number
+    from costlib.present.policy_fields import policy_group, read_number
 
     out: dict = {}
     seen: set = set()
@@ -94,7 +94,7 @@ def _cutoffs(pairs, where, *, read: bool = True) -> dict:
 
 
 def _short_form(policy: Mapping) -> PolicyCutoffs:
-    from costlib.present.policy import MAX_RECORDS, read_number
+    from costlib.present.policy_fields import MAX_RECORDS, read_number
 
     cutoffs = policy.get("cutoffs")
     if not isinstance(cutoffs, Mapping) or not cutoffs or len(cutoffs) > MAX_RECORDS:
@@ -123,7 +123,7 @@ def _short_text(policy: Mapping, key: str):
     """The short form's `key` (the rule, the score or group column, the positive outcome): None,
     or a short text (a whole number too for the positive outcome), as a policy file's; DataError
     for anything else, naming the field."""
-    from costlib.present.policy import MAX_TEXT, writable_text
+    from costlib.present.policy_fields import MAX_TEXT, writable_text
 
     x = policy.get(key)
     number = key == "positive" and isinstance(x, int) and not isinstance(x, bool)
@@ -173,7 +173,8 @@ def read_policy(policy) -> PolicyCutoffs:
     and every mapping through `load_policy` (the short form through its own checks, the same
     for a file and a mapping); a `PolicyCutoffs` is taken as it is. DataError with a sentence
     for anything else."""
-    from costlib.present.policy import MAX_BYTES, load_policy, parse_text
+    from costlib.present.policy import load_policy
+    from costlib.present.policy_fields import MAX_BYTES, parse_text
 
     if isinstance(policy, PolicyCutoffs):
         return policy
@@ -220,7 +221,7 @@ def signed_cutoffs(policy, *, allow_unsigned: bool = False) -> PolicyCutoffs:
         raise DataError(s.sentence)
     if isinstance(policy, (str, os.PathLike)):
         from costlib import loading
-        from costlib.present.policy import MAX_BYTES, parse_text
+        from costlib.present.policy_fields import MAX_BYTES, parse_text
 
         what = signing.policy_name(policy)
         policy = parse_text(loading.read_path(policy, max_bytes=MAX_BYTES, table=False)[0])
@@ -416,7 +417,7 @@ def positive_label(classes, positive):
     """The class of `classes` that the policy's positive outcome names (matched as the loader
     matches a value: exactly, or as text, `group_name`; True also as "1", False as "0", the
     loader's reading of true/false labels); the second class when the policy names none."""
-    from costlib.present.policy import group_name
+    from costlib.present.policy_fields import group_name
 
     classes = list(classes)
     if len(classes) != 2:

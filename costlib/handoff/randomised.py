@@ -55,7 +55,7 @@ def draws(case_ids, n: int) -> np.ndarray:
     >>> bool(draws([7], 1)[0] == draws(["7"], 1)[0] == draws([7.0], 1)[0])
     True
     """
-    from costlib.present.policy import group_name
+    from costlib.present.policy_fields import group_name
 
     ids = case_ids if isinstance(case_ids, pd.Series) else pd.Series(np.asarray(case_ids, dtype=object).ravel())
     column = None if ids.name is None else str(ids.name)  # a named column: the CLI puts its flag before the sentence

@@ -6,17 +6,10 @@ is wrapped."""
 from __future__ import annotations
 
 from costlib.core.errors import DataError
-from costlib.handoff.policy import (
-    MSG_RANDOM,
-    PolicyCutoffs,
-    check_column,
-    check_fitted,
-    logit_cutoff,
-    positive_label,
-    signed_cutoffs,
-)
+from costlib.handoff.policy import MSG_RANDOM, check_column, check_fitted, logit_cutoff, positive_label, signed_cutoffs
 from costlib.handoff.randomised import MSG_IN_ESTIMATOR
 from costlib.loading.messages import q
+from costlib.loading.policy_cutoffs import PolicyCutoffs
 
 RESPONSE = {"probability": "predict_proba", "logit": "decision_function"}
 MSG_RESPONSE = (

@@ -44,6 +44,7 @@ from costlib.loading.budget import (
     table_budget,
     upload_memory_budget,
 )
+from costlib.loading.cells import MISSING_GROUP
 from costlib.loading.export import PREVIEW_COLUMNS, preview
 from costlib.loading.form_choices import (
     MAX_COLUMNS_OFFERED,
@@ -69,7 +70,6 @@ from costlib.loading.roles import (
     ACTION_TOP_GROUPS,
     DEFAULT_TOP_GROUPS,
     MAX_GROUPS,
-    MISSING_GROUP,
     SUM_TOLERANCE,
 )
 from costlib.loading.summary import rows_per_split_sentence, summary_metrics, summary_tables

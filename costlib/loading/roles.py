@@ -17,10 +17,10 @@ from costlib.core import settings
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
+from costlib.core.settings import MSG_GROUP_TOO_MANY
 from costlib.instance import delta_from_rating, delta_from_threshold, delta_from_votes
 from costlib.loading.cells import (
     DECIMAL_COMMA_RE,
-    MISSING_GROUP,  # noqa: F401 (re-exported: costlib.loading reads it here)
     as_float,
     binary_default,
     categories,
@@ -49,7 +49,6 @@ from costlib.loading.messages import (
     MSG_DELTA_OVERFLOW,
     MSG_DELTA_SOURCES,
     MSG_DELTA_ZERO,
-    MSG_GROUP_TOO_MANY,
     MSG_INFINITE,
     MSG_LABEL_MANY,
     MSG_LABEL_NEEDS_POSITIVE,

@@ -9,8 +9,8 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from costlib.core.errors import DataError
-from costlib.core.link import Settings, price_book
-from costlib.core.settings import price_book_link
+from costlib.core.link import Settings
+from costlib.core.settings import price_book, price_book_link
 from costlib.loading.messages import q
 from costlib.present.policy_fields import group_name
 

@@ -24,8 +24,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from costlib.binary.decision import SINGLE_GROUP
 from costlib.binary.folds import MIN_CLASS_ROWS
+from costlib.binary.model_sweeps import SINGLE_GROUP
 from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
 from costlib.core.json_numbers import json_number

@@ -1,0 +1,91 @@
+"""Issue 40: "shims give names second paths". Product code imports a name from the module that
+defines it, never through another module that only imports it (a package's ``__init__`` is the
+one exception: it is an index). A name read through a second path hides where it lives and ties
+the reader to the middle module.
+
+``KNOWN_SECOND_PATHS`` lists the imports main still makes through a second path; it may only
+shrink: a new one fails, and so does one that is gone but still listed.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+KNOWN_SECOND_PATHS: set[tuple[str, str, str]] = {
+    ("costlib.answers.audit", "costlib.binary.fairness", "FAIRNESS_CRITERIA"),
+    ("costlib.answers.audit", "costlib.binary.fairness", "MSG_CRITERION"),
+    ("costlib.answers.costs", "costlib.binary.honest", "MIN_CLASS_ROWS"),
+    ("costlib.answers.watch", "costlib.binary.decision", "sweep_model"),
+    ("views._ui.costs_sections", "costlib.binary.fairness", "FAIRNESS_CRITERIA"),
+    ("views._ui.costs_sections", "costlib.binary.honest", "MIN_CLASS_ROWS"),
+    ("views.costs", "costlib.binary.fairness", "FAIRNESS_CRITERIA"),
+}
+
+
+def modules(root: Path = ROOT) -> dict[str, Path]:
+    """Every product module (costlib/, views/) by dotted name; a package by its own name."""
+    out = {}
+    for path in [*(root / "costlib").rglob("*.py"), *(root / "views").rglob("*.py")]:
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def defined(path: Path) -> set[str]:
+    """The names a module defines at its top level: functions, classes and assigned names."""
+    out = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                out.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return out
+
+
+def second_paths(known: dict[str, Path]) -> set[tuple[str, str, str]]:
+    """(importer, module, name) of each ``from module import name`` (inside functions too) where
+    `module` is a product module, not a package, that neither defines `name` nor has it as a
+    submodule."""
+    found, names = set(), {}
+    for importer, path in known.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or node.level or node.module not in known:
+                continue
+            source = known[node.module]
+            if source.name == "__init__.py":
+                continue
+            here = names.setdefault(node.module, defined(source))
+            for alias in node.names:
+                if alias.name != "*" and alias.name not in here and f"{node.module}.{alias.name}" not in known:
+                    found.add((importer, node.module, alias.name))
+    return found
+
+
+def test_product_code_imports_each_name_from_its_home():
+    found = second_paths(modules())
+    new = sorted(found - KNOWN_SECOND_PATHS)
+    assert not new, "imported through a module that does not define them: " + ", ".join(
+        f"{i}: from {m} import {n}" for i, m, n in new
+    )
+    gone = sorted(KNOWN_SECOND_PATHS - found)
+    assert not gone, f"imported from their home now, take them off KNOWN_SECOND_PATHS: {gone}"
+
+
+def test_the_check_sees_a_second_path_inside_a_function(tmp_path):
+    for name, text in {
+        "costlib/core/home.py": "VALUE = 1\n",
+        "costlib/core/middle.py": "from costlib.core.home import VALUE\n",
+        "costlib/core/reader.py": (
+            "def f():\n    from costlib.core.middle import VALUE\n    from costlib.core.home import VALUE\n"
+        ),
+        "costlib/core/__init__.py": "from costlib.core.home import VALUE\n",
+        "views/page.py": "from costlib.core import VALUE\n",
+    }.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert second_paths(modules(tmp_path)) == {("costlib.core.reader", "costlib.core.middle", "VALUE")}
