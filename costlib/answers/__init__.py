@@ -139,23 +139,6 @@ from costlib.answers.value_sections import (
     value_sweeps,
     value_tau_figure,
 )
-from costlib.answers.value_words import (
-    ACCEPTANCE_RULES_NOTE,
-    CALIBRATION_VALUE_NOTE,
-    CLASSIFICATION_NOTE,
-    NO_VALIDATION_NOTE,
-    VALUE_BASELINE_TILE,
-    VALUE_CAP_HELP,
-    VALUE_CAP_LABEL,
-    VALUE_CAP_NO_VOLUME,
-    VALUE_CAP_NUMBER,
-    VALUE_THRESHOLD_TILE,
-    counts_only_value_sentence,
-    value_capacity_sentence,
-    value_k_caption,
-    value_lag_sentence,
-    value_metrics,
-)
 from costlib.answers.watch import (
     CASES_FOLDER,
     CASES_LABEL,
@@ -189,6 +172,7 @@ from costlib.answers.watch import (
     sign_off_note,
     watch_answer,
 )
+from costlib.present.value_words import VALUE_BASELINE_TILE, VALUE_CAP_LABEL, VALUE_THRESHOLD_TILE, value_metrics
 
 __all__ = [
     "CASES_LABEL",
@@ -232,9 +216,6 @@ __all__ = [
     "value_answer",
     "ValueSweeps",
     "value_sweeps",
-    "value_lag_sentence",
-    "value_k_caption",
-    "counts_only_value_sentence",
     "per_outcome_sentence",
     "outcome_prices",
     "reject_value_of",
@@ -247,17 +228,9 @@ __all__ = [
     "value_tau_figure",
     "models_by_k",
     "value_k_figure",
-    "VALUE_CAP_HELP",
     "VALUE_CAP_LABEL",
-    "VALUE_CAP_NO_VOLUME",
-    "VALUE_CAP_NUMBER",
-    "value_capacity_sentence",
     "acceptance_table",
     "classification_table",
-    "ACCEPTANCE_RULES_NOTE",
-    "CLASSIFICATION_NOTE",
-    "CALIBRATION_VALUE_NOTE",
-    "NO_VALIDATION_NOTE",
     "CalibrationFit",
     "calibration_fit",
     "calibration_advice_line",

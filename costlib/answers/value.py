@@ -3,7 +3,7 @@ and its words computed up front, the sections on request.
 
 Its parts have homes of their own: the k (which the Calibration page reads too) in
 `costlib.answers.value_k`, the sweeps, figures and tables in `costlib.answers.value_sections`,
-the numbers and sentences in `costlib.answers.value_words`; the names the page and the tests
+the numbers and sentences in `costlib.present.value_words`; the names the page and the tests
 read are importable from here too.
 """
 
@@ -38,25 +38,25 @@ from costlib.answers.value_sections import (
     value_sweeps,
     value_tau_figure,
 )
-from costlib.answers.value_words import (
+from costlib.core import settings
+from costlib.core.dataset import Dataset
+from costlib.present import labels as t
+from costlib.present import page_answers
+from costlib.present.value_words import (
     ACCEPTANCE_RULES_NOTE,
     CALIBRATION_VALUE_NOTE,
     CLASSIFICATION_NOTE,
     NO_VALIDATION_NOTE,
     VALUE_CAP_NO_VOLUME,
+    VALUE_VERDICT_MORE,
     counts_only_value_sentence,
     value_capacity_sentence,
     value_k_caption,
     value_lag_sentence,
     value_metrics,
 )
-from costlib.core import settings
-from costlib.core.dataset import Dataset
-from costlib.present import labels as t
-from costlib.present import page_answers
 
 K_GRID = np.linspace(settings.K.low, settings.K.high, 201)  # the k axis of the chart of value against k
-VALUE_VERDICT_MORE = "Why not the formula threshold?"  # the title of the verdict's details
 
 
 @dataclass(eq=False)

@@ -15,7 +15,6 @@ from costlib import value
 from costlib.answers.calibration import calibration_advice_line
 from costlib.answers.value import (
     K_GRID,
-    VALUE_CAP_NO_VOLUME,
     ValueAnswer,
     acceptance_table,
     calibrated_sweeps,
@@ -23,16 +22,15 @@ from costlib.answers.value import (
     models_by_k,
     value_answer,
     value_calibration_table,
-    value_capacity_sentence,
     value_k,
     value_k_sentence,
-    value_metrics,
     value_sweeps,
 )
 from costlib.core import settings
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
 from costlib.present import page_answers
+from costlib.present.value_words import VALUE_CAP_NO_VOLUME, value_capacity_sentence, value_metrics
 
 
 @pytest.fixture(scope="module")

@@ -59,8 +59,6 @@ KNOWN: set[str] = {
     "costlib/answers/data.py",
     "costlib/answers/matrix.py",
     "costlib/answers/sections.py",
-    "costlib/answers/value.py",
-    "costlib/answers/value_words.py",
     "costlib/answers/watch.py",
 }
 

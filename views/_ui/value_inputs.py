@@ -11,6 +11,7 @@ import streamlit as st
 from costlib import answers
 from costlib.core import settings
 from costlib.present import labels as t
+from costlib.present import value_words
 from views._ui.limit import limit_inputs
 from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes, widget_key
 
@@ -98,8 +99,8 @@ def capacity_inputs(c1, c2) -> float | None:
         c1,
         c2,
         name="handover_limit",
-        toggle=answers.VALUE_CAP_LABEL,
-        number=answers.VALUE_CAP_NUMBER,
-        help=answers.VALUE_CAP_HELP,
+        toggle=value_words.VALUE_CAP_LABEL,
+        number=value_words.VALUE_CAP_NUMBER,
+        help=value_words.VALUE_CAP_HELP,
     )
     return None if cap is None else float(cap)

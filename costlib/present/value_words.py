@@ -36,6 +36,7 @@ def counts_only_value_sentence(name: str) -> str:
 
 
 # the first number when the model's threshold does not ship: the worth of what the verdict keeps
+VALUE_VERDICT_MORE = "Why not the formula threshold?"  # the title of the verdict's details
 VALUE_BASELINE_TILE = {
     value.HAND_OVER: "Worth per case, all to a person",
     value.ANSWER_ALL: "Worth per case, model answers all",
