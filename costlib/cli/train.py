@@ -186,10 +186,10 @@ def _methods(groups) -> tuple[str, ...]:
 
 def compute(args):
     """(TrainingData, summary, predictability (mean, low, high), verdict, predictability sentence)."""
+    from costlib.present.training_words import predictability_sentence, training_verdict
     from costlib.training import data as training_data
     from costlib.training.compare import compare_training, cost_predictability
     from costlib.training.summary import predictability_interval, training_summary
-    from costlib.training.words import predictability_sentence, training_verdict
 
     methods = _methods(args.methods)
     name, df, fp = _read(args.file)

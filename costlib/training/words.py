@@ -1,7 +1,7 @@
 """Moved to `costlib.present.training_words` (what a person reads lives in `costlib.present`).
 
 Re-exported here only for the importers not moved yet (``views/train.py``,
-``views/_ui/training.py``, ``costlib/answers/training.py``, ``costlib/cli/train.py``): delete
+``views/_ui/training.py``, ``costlib/answers/training.py``, which import the module): delete
 this module once they import ``costlib.present.training_words``.
 """
 
