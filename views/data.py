@@ -13,7 +13,7 @@ from views._ui.loading import build_dataset_cached, read_table_cached, upload_co
 from views._ui.mapping import mapping_form, mk
 from views._ui.memo import memo
 
-page_header(t.PAGE_DATA, answers.DATA_WHAT)
+page_header(t.PAGE_DATA, t.DATA_WHAT)
 st.page_link("views/costs.py", label=t.DATA_TO_COSTS, icon=":material/balance:")
 
 
@@ -39,11 +39,11 @@ for key, sample in SAMPLES.items():
         on_click=choose_data,
         args=(key,),
         disabled=used,
-        help=answers.SAMPLE_IN_USE if used else None,
+        help=t.SAMPLE_IN_USE if used else None,
     )
 
 st.subheader(t.UPLOAD_HEADER)
-st.caption(answers.UPLOAD_WHAT)
+st.caption(t.UPLOAD_WHAT)
 upload = st.file_uploader(t.UPLOAD_LABEL, type=["csv", "tsv", "txt", "parquet", "pq"], key="uploader")
 
 
@@ -105,7 +105,7 @@ if upload is not None:
 
 
 st.subheader(t.BIG_DATA_HEADER)
-st.caption(answers.BIG_DATA_WHAT)
+st.caption(t.BIG_DATA_WHAT)
 agg_file = st.file_uploader(t.AGGREGATE_LABEL, type=["parquet"], key="aggregate_upload")
 new_aggregate = agg_file is not None and st.session_state.get("_aggregate_id") != agg_file.file_id
 if new_aggregate and use_opened(answers.aggregate_reader(agg_file.getvalue()), agg_file.name):

@@ -46,7 +46,7 @@ edited = st.data_editor(
 )
 c_mat = edited.to_numpy(dtype=float)
 if not settings.matrix_in_bound(c_mat):
-    st.error(answers.MATRIX_CELLS_REFUSED)
+    st.error(t.MATRIX_CELLS_REFUSED)
     c_mat = start
 set_setting("matrix", settings.matrix_link(c_mat))
 mirror("matrix")

@@ -22,8 +22,6 @@ no sentence is made in a page. Each function returns plain objects (tables, figu
 """
 
 from costlib.answers.calibration import (
-    BRIER_HELP,
-    NO_SPLIT_TO_CALIBRATE,
     CalibrationAnswer,
     CalibrationFit,
     Reliability,
@@ -65,12 +63,6 @@ from costlib.answers.costs import (
     sensitivity,
 )
 from costlib.answers.data import (
-    BIG_DATA_WHAT,
-    DATA_WHAT,
-    EMPTY_FOLDER,
-    NO_SCORE_CHOSEN,
-    SAMPLE_IN_USE,
-    UPLOAD_WHAT,
     LoadedAnswer,
     MappedUpload,
     MappingChoices,
@@ -91,7 +83,6 @@ from costlib.answers.data import (
 )
 from costlib.answers.instance import InstanceAnswer, instance_answer
 from costlib.answers.matrix import (
-    MATRIX_CELLS_REFUSED,
     MatrixAnswer,
     default_matrix,
     matrix_answer,
@@ -106,7 +97,6 @@ from costlib.answers.prices import (
     prices_answer,
     prices_from_answers,
 )
-from costlib.answers.sections import COSTS_DETAILS, INSTANCE_DETAILS, MATRIX_DETAILS, VALUE_DETAILS, Details
 from costlib.answers.training import (
     PREDICTABILITY_HELP,
     PREDICTABILITY_LABEL,
@@ -172,6 +162,7 @@ from costlib.answers.watch import (
     sign_off_note,
     watch_answer,
 )
+from costlib.present.details_words import COSTS_DETAILS, INSTANCE_DETAILS, MATRIX_DETAILS, VALUE_DETAILS, Details
 from costlib.present.value_words import VALUE_BASELINE_TILE, VALUE_CAP_LABEL, VALUE_THRESHOLD_TILE, value_metrics
 
 __all__ = [
@@ -235,14 +226,11 @@ __all__ = [
     "calibration_fit",
     "calibration_advice_line",
     "calibration_rows",
-    "NO_SPLIT_TO_CALIBRATE",
-    "BRIER_HELP",
     "CalibrationAnswer",
     "calibration_answer",
     "Reliability",
     "reliability",
     "default_matrix",
-    "MATRIX_CELLS_REFUSED",
     "matrix_prices_caption",
     "matrix_answer",
     "MatrixAnswer",
@@ -299,12 +287,6 @@ __all__ = [
     "previous_upload_sentence",
     "fix_offer",
     "data_folder_sentence",
-    "BIG_DATA_WHAT",
-    "DATA_WHAT",
-    "EMPTY_FOLDER",
-    "NO_SCORE_CHOSEN",
-    "SAMPLE_IN_USE",
-    "UPLOAD_WHAT",
     "LoadedAnswer",
     "MappedUpload",
     "MappingChoices",

@@ -16,6 +16,7 @@ from costlib.core import settings
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import shorten
 from costlib.present import figures, page_answers, words
+from costlib.present.labels import BRIER_HELP, NO_SPLIT_TO_CALIBRATE
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,13 +50,6 @@ def calibration_fit(ds: Dataset, model: str) -> CalibrationFit:
         before=value.value_sweep(y, p),
         after=value.value_sweep(y, p_cal),
     )
-
-
-NO_SPLIT_TO_CALIBRATE = (
-    "No validation or train split: the temperature is fitted and judged on the same rows, which flatters "
-    "it. Map a split column on the Data page."
-)
-BRIER_HELP = "Mean squared difference between probability and outcome (lower is better)."
 
 
 @dataclass(frozen=True, eq=False)

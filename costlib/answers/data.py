@@ -18,27 +18,8 @@ from costlib.answers.roles import loaded_sentence, refused_sentence
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
-from costlib.present.labels import DELTA_COLUMN, MEASUREMENT, NO_DELTA, RATING, VOTES
+from costlib.present.labels import DELTA_COLUMN, MEASUREMENT, NO_DELTA, NO_SCORE_CHOSEN, RATING, VOTES
 
-DATA_WHAT = (
-    "Start with a built-in sample (one is already loaded) or upload your own predictions. Then open "
-    "Costs & groups to find the cheapest threshold."
-)
-UPLOAD_WHAT = (
-    "A CSV or Parquet file with one row per case: a label, one score column per model, and optionally a "
-    "group, a train/validation/test split, weights, votes or multiclass probability columns. The file "
-    "stays in your session and is never part of a shared link."
-)
-BIG_DATA_WHAT = (
-    "For files too big to upload (the upload limit is 200 MB, and a 10-million-row CSV is near it; Parquet is "
-    "five times smaller and reads faster): compute the counts where the data lives with "
-    "`python -m costlib aggregate SOURCE --label … --score … --out counts.parquet` (DuckDB or Spark), then load "
-    "that file here. Costs & groups, Find my prices and Value work on counts, exactly; pages that need each case say "
-    "so."
-)
-SAMPLE_IN_USE = "The other pages use this sample now."
-NO_SCORE_CHOSEN = "Choose at least one score column."
-EMPTY_FOLDER = "The server's data folder has no Parquet or CSV files."
 BINARY_LABEL_VALUES = frozenset({"0", "1", "0.0", "1.0", "True", "False", "true", "false"})
 
 

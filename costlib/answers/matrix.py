@@ -27,12 +27,6 @@ def default_matrix(names: Sequence[str]) -> np.ndarray:
     return c
 
 
-MATRIX_CELLS_REFUSED = (
-    "Every price must be a number of 0 or more; empty or negative cells are not allowed. "
-    "The last valid matrix is used until this is fixed."
-)
-
-
 def matrix_prices_caption(unit: str) -> str:
     return (
         f"Rows: the true class. Columns: the decision. Prices in {unit or 'your unit'}; the diagonal is "

@@ -83,6 +83,25 @@ PER_GROUP_HELP = "Give each group its own pair of prices."
 # ---------------------------------------------------------------------------------------
 # Data (views/data.py, the column mapping views/_ui/mapping.py, the data folder views/_ui/folder.py)
 
+DATA_WHAT = (
+    "Start with a built-in sample (one is already loaded) or upload your own predictions. Then open "
+    "Costs & groups to find the cheapest threshold."
+)
+UPLOAD_WHAT = (
+    "A CSV or Parquet file with one row per case: a label, one score column per model, and optionally a "
+    "group, a train/validation/test split, weights, votes or multiclass probability columns. The file "
+    "stays in your session and is never part of a shared link."
+)
+BIG_DATA_WHAT = (
+    "For files too big to upload (the upload limit is 200 MB, and a 10-million-row CSV is near it; Parquet is "
+    "five times smaller and reads faster): compute the counts where the data lives with "
+    "`python -m costlib aggregate SOURCE --label … --score … --out counts.parquet` (DuckDB or Spark), then load "
+    "that file here. Costs & groups, Find my prices and Value work on counts, exactly; pages that need each case say "
+    "so."
+)
+SAMPLE_IN_USE = "The other pages use this sample now."
+NO_SCORE_CHOSEN = "Choose at least one score column."
+EMPTY_FOLDER = "The server's data folder has no Parquet or CSV files."
 DATA_TO_COSTS = "Find the cost-optimal threshold for the loaded data →"
 SAMPLES_HEADER = "Built-in samples"
 USE_SAMPLE = "Use this sample"
@@ -221,6 +240,10 @@ HANDOVER_ALLOWED = "Allow handing a case to a person"
 HANDOVER_PRICE = "Price of handing a case over"  # + the unit: `in_unit`
 HANDOVER_PRICE_HELP = "Answer only when the cheapest answer's expected price is strictly below this."
 HEATMAPS_FOR = "Heatmaps for"
+MATRIX_CELLS_REFUSED = (
+    "Every price must be a number of 0 or more; empty or negative cells are not allowed. "
+    "The last valid matrix is used until this is fixed."
+)
 
 # ---------------------------------------------------------------------------------------
 # Instance costs (views/instance.py)
@@ -247,6 +270,11 @@ CALIBRATION_WHAT = (
 )
 BINS = "Bins"
 BINS_HELP = "Equal-width bins of the predicted probability (scikit-learn's binning)."
+NO_SPLIT_TO_CALIBRATE = (
+    "No validation or train split: the temperature is fitted and judged on the same rows, which flatters "
+    "it. Map a split column on the Data page."
+)
+BRIER_HELP = "Mean squared difference between probability and outcome (lower is better)."
 
 # ---------------------------------------------------------------------------------------
 # Watch (views/watch.py; its sentences are in `costlib.present.watch_words`)

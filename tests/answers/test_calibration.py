@@ -13,7 +13,6 @@ import pytest
 from counting_memo import Store
 
 from costlib.answers.calibration import (
-    NO_SPLIT_TO_CALIBRATE,
     CalibrationAnswer,
     calibration_answer,
     calibration_fit,
@@ -24,6 +23,7 @@ from costlib.core import settings
 from costlib.core.dataset import ColumnMapping
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
+from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
 
 MODEL = "score_overconfident"
 

@@ -12,7 +12,6 @@ import pytest
 
 from costlib import loading
 from costlib.answers.data import (
-    NO_SCORE_CHOSEN,
     classes_sentence,
     fix_offer,
     folder_reader,
@@ -27,6 +26,7 @@ from costlib.answers.roles import loaded_sentence, refused_sentence
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.loading.samples import SAMPLES, sample_bytes
+from costlib.present.labels import NO_SCORE_CHOSEN
 
 
 def _prepare(df, name="f.csv"):

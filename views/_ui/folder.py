@@ -67,4 +67,4 @@ def data_folder() -> None:
                     if use_opened(read, picked):
                         st.rerun()
         else:
-            st.caption(answers.EMPTY_FOLDER)
+            st.caption(t.EMPTY_FOLDER)
