@@ -3,11 +3,12 @@
 import streamlit as st
 
 from costlib import answers
+from costlib.answers.training import OWN_TABLE, SYNTHETIC_DATA, TRAIN_TITLE, TRAIN_WHAT, methods_help
+from costlib.answers.training import TRAIN_WORDS as WORDS
 from costlib.core import settings
 from costlib.core.errors import DataError
-from costlib.core.escaping import md_escape
+from costlib.present import training_words
 from costlib.training import data as training_data
-from costlib.training import words as training_words
 from costlib.training.compare import METHODS
 from views._ui.display import page_header, say, show_chart, show_error, show_table
 from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes, widget_key
@@ -18,16 +19,10 @@ DATA = {
     "tweets": training_data.TWEETS_TITLE,
     "predictable": training_data.SYNTHETIC_TITLES[True],
     "unpredictable": training_data.SYNTHETIC_TITLES[False],
-    "upload": "Your own table",
+    "upload": OWN_TABLE,
 }
 
-page_header(
-    "Train with costs",
-    "Train the same model seven ways with each case's price |δ| (standard, |δ|-weighted, cost-proportional "
-    "upsampling, keeping only the costliest cases, regressing δ) on the same random splits, and compare "
-    "them by normalized excess cost (NEC: mistakes weighted by |δ|) and error rate on held-out rows. Find "
-    "out whether pricing each case gives a better model on your data before you spend a training budget.",
-)
+page_header(TRAIN_TITLE, TRAIN_WHAT)
 
 
 # kept in the link by its key; a link written by Streamlit's own binding named it by its title: read too
@@ -36,13 +31,13 @@ ensure_setting("train_data", next(iter(DATA)), valid=lambda v: v in DATA or v in
 set_setting("train_data", by_title.get(setting("train_data"), setting("train_data")))
 data_key = remembered("train_data", next(iter(DATA)))
 choice = st.radio(
-    "Data", list(DATA), format_func=DATA.get, key=data_key, horizontal=True, on_change=keep, args=("train_data",)
+    WORDS["data"], list(DATA), format_func=DATA.get, key=data_key, horizontal=True, on_change=keep, args=("train_data",)
 )
 mirror("train_data")
 if choice == "tweets":
     st.caption(training_data.TWEETS_ATTRIBUTION)
     st.caption(training_data.TWEETS_CONTENT_NOTE)
-elif choice in ("predictable", "unpredictable"):
+elif choice in SYNTHETIC_DATA:
     st.caption(training_words.synthetic_description(predictable=choice == "predictable"))
 
 if choice == "upload":
@@ -71,24 +66,22 @@ setting_notes()
 with st.form("train_settings"):
     f1, f2 = st.columns([3, 1])
     methods = f1.multiselect(  # by their short names, as the charts name them: the long ones ran off the box
-        "Ways of training",
+        WORDS["methods"],
         list(METHODS),
         default=list(setting("train_methods")),  # where a widget is made: what the link or the last send chose
         key=widget_key("train_methods"),
-        help=md_escape(
-            "; ".join(f"{m}: {training_words.method_label(m).removesuffix(f' ({m})')}" for m in METHODS) + "."
-        ),
+        help=methods_help(METHODS),
     )
     seeds = int(
         f2.number_input(
-            "Seeds (random 80/10/10 splits)",
+            WORDS["seeds"],
             min_value=int(settings.SEEDS.low),
             max_value=int(settings.SEEDS.high),
             step=1,
             key=widget_key("train_seeds"),
         )
     )
-    submitted = st.form_submit_button("Train and compare", type="primary")
+    submitted = st.form_submit_button(WORDS["submit"], type="primary")
 set_setting("train_seeds", seeds)
 mirror("train_seeds")
 set_setting("train_methods", tuple(methods))
@@ -114,8 +107,8 @@ for note in answer.notes:
     say("caption", note)
 
 
-st.subheader("By way of training")
+st.subheader(WORDS["by_method"])
 st.caption(answers.TRAINING_TABLE_MEANING)
 show_table(answer.summary_table, "training_summary", key="train_summary", export=answer.summary)
-with st.expander("Every seed"):
+with st.expander(WORDS["every_seed"]):
     show_table(answer.results_table, "training_results", key="train_results", export=answer.results)

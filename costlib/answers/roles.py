@@ -32,6 +32,33 @@ PAGE_ROLES = (
 )
 
 
+# the data choice every page has (its sidebar), and the fallback to a built-in sample
+DATA_WORDS = {
+    "upload": "Your uploaded file",
+    "data": "Data",
+    "data_help": "A built-in sample, or the file you uploaded on the Data page.",
+    "no_upload": "Choose a sample in the sidebar or upload a file on the Data page first. "
+    "(Uploaded data is never part of a shared link: it stays in your session.)",
+    "to_data_page": "Go to the Data page",
+    "use_sample": "Use this sample everywhere",
+    "model": "Model (score column)",
+}
+
+
+def your_data_sentence(name: str, n_rows: int) -> str:
+    """The sidebar's caption of the uploaded data in use.
+
+    >>> your_data_sentence("cases.csv", 1200)
+    'Your file: cases.csv (1,200 rows)'
+    """
+    return f"Your file: {name} ({n_rows:,} rows)"
+
+
+def use_sample_help(sample_title: str) -> str:
+    """The help of the button that makes the sample `sample_title` the data of every page."""
+    return f"Makes “{sample_title}” the data of every page."
+
+
 def has_role(ds: Dataset, role: str) -> bool:
     """Whether `ds` has what a page of `role` needs (a key of `NEEDS`)."""
     if ds.counts_only:  # sweeps only: what can be read from counts per distinct score

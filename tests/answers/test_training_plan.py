@@ -73,3 +73,16 @@ def test_the_finished_seeds_are_gathered_in_seed_order():
     results, r2 = gather_seeds(done, have)
     assert results["seed"].tolist() == [0, 0, 2, 2] and list(results.index) == [0, 1, 2, 3]
     assert r2.tolist() == [0.0, 0.2]
+
+
+def test_an_uploads_price_source_is_guessed_from_its_columns_votes_first():
+    from costlib.answers.training import SOURCES, guessed_source
+
+    def guess(**found):
+        return SimpleNamespace(**{"votes_yes": None, "votes_no": None, "rating": None, "measurement": None, **found})
+
+    assert guessed_source(guess(votes_yes="y", votes_no="n", rating="r")) == "annotator votes"
+    assert guessed_source(guess(votes_yes="y", rating="r", measurement="z")) == "rating"  # one vote column: no
+    assert guessed_source(guess(measurement="z")) == "measurement and threshold"
+    assert guessed_source(guess()) == "delta column"
+    assert {guessed_source(guess()), guessed_source(guess(rating="r"))} <= set(SOURCES)

@@ -7,7 +7,7 @@ import streamlit as st
 
 from costlib.answers import roles
 from costlib.answers.audit import dataset_models
-from costlib.answers.roles import NEEDS, fallback_sentence, has_role
+from costlib.answers.roles import DATA_WORDS, NEEDS, fallback_sentence, has_role
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import md_escape, option_names
 from costlib.loading.budget import table_budget
@@ -31,7 +31,7 @@ OPENED = ("upload", "opened")  # the ledger key of an upload made outside the pr
 
 def data_choice_label(key: str) -> str:
     # Labels are fixed strings: a label that changed with the upload would make a new widget.
-    return "Your uploaded file" if key == UPLOAD else SAMPLES[key].title
+    return DATA_WORDS["upload"] if key == UPLOAD else SAMPLES[key].title
 
 
 def choose_data(key: str) -> None:
@@ -78,25 +78,22 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
     # display label in the URL).
     data_key = remembered("data", DEFAULT_SAMPLE, valid=lambda v: v in options)
     choice = st.sidebar.selectbox(
-        "Data",
+        DATA_WORDS["data"],
         options,
         key=data_key,
         format_func=data_choice_label,
         on_change=keep,
         args=("data",),
-        help="A built-in sample, or the file you uploaded on the Data page.",
+        help=DATA_WORDS["data_help"],
     )
     mirror("data")
     if choice == UPLOAD:
         ds = st.session_state.get("upload_dataset")
         if ds is not None:
-            st.sidebar.caption(md_escape(f"Your file: {ds.name} ({ds.n_rows:,} rows)"))
+            st.sidebar.caption(md_escape(roles.your_data_sentence(ds.name, ds.n_rows)))
         else:
-            st.info(
-                "Choose a sample in the sidebar or upload a file on the Data page first. "
-                "(Uploaded data is never part of a shared link: it stays in your session.)"
-            )
-            st.page_link(DATA_PAGE, label="Go to the Data page", icon=":material/folder_open:")
+            st.info(DATA_WORDS["no_upload"])
+            st.page_link(DATA_PAGE, label=DATA_WORDS["to_data_page"], icon=":material/folder_open:")
             return None
     else:
         ds = share(load_sample(choice))
@@ -106,11 +103,11 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
         say("info", fallback_sentence(ds, needs, SAMPLES[sample].title), where=c1)
         c2.button(
-            "Use this sample everywhere",
+            DATA_WORDS["use_sample"],
             key="fallback_switch",
             on_click=choose_data,
             args=(sample,),
-            help=f"Makes “{SAMPLES[sample].title}” the data of every page.",
+            help=roles.use_sample_help(SAMPLES[sample].title),
             width="stretch",
         )
         return share(load_sample(sample))
@@ -128,7 +125,7 @@ def model_sweeps(ds: Dataset) -> dict:
     return dataset_models(ds, remember=memo_of(ds))
 
 
-def model_picker(ds: Dataset, label: str = "Model (score column)") -> str:
+def model_picker(ds: Dataset, label: str = DATA_WORDS["model"]) -> str:
     """The score column to show (no widget when there is one), the setting ``model``: kept in
     the link, read from it once (a link written by Streamlit's own binding names the model by
     its shown name: read too); a model this data lacks is refused with the page's sentence."""

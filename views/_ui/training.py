@@ -11,24 +11,34 @@ import pandas as pd
 import streamlit as st
 
 from costlib import DegenerateWarning, loading
-from costlib.answers.training import finished_seeds, gather_seeds, training_plan
+from costlib.answers.training import (
+    FEATURE_KINDS,
+    MEASURED,
+    RATED,
+    SOURCES,
+    VOTES,
+    finished_seeds,
+    gather_seeds,
+    guessed_source,
+    training_plan,
+    your_file_sentence,
+)
+from costlib.answers.training import TRAIN_WORDS as WORDS
 from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
 from costlib.loading.ledger import held_bytes
 from costlib.loading.messages import WHAT_FEATURES
+from costlib.present import training_words
 from costlib.training import data as training_data
-from costlib.training import words as training_words
 from costlib.training.compare import compare_training, cost_predictability
 from views._ui.display import say, show_error
 from views._ui.loading import read_table_cached
 from views._ui.memo import remember
 
 N_JOBS = -1  # every core: the fits of one seed run side by side in worker processes
-SOURCES = ["annotator votes", "measurement and threshold", "rating", "delta column"]
-FEATURE_KINDS = ["numeric columns", "one text column"]
 
 
-@st.cache_resource(show_spinner="Loading the sample…")
+@st.cache_resource(show_spinner=WORDS["loading_sample"])
 def built_in(choice: str) -> training_data.TrainingData:
     """Shipped or generated data (no user data here): one read-only copy for every session."""
     if choice == "tweets":
@@ -48,7 +58,7 @@ SEEDS_KEPT = 200  # finished seeds per session, so that a cancelled run keeps th
 def from_table_cached(df: pd.DataFrame, digest: str, name: str, choices: tuple) -> training_data.TrainingData:
     """The features of an uploaded table, kept in this session only (keyed by its content and
     the column choices): an upload's features never outlive its session nor reach another one."""
-    with st.spinner("Building the features…"):
+    with st.spinner(WORDS["building_features"]):
         return remember(
             ("train_features", digest, name, choices),
             lambda: training_data.from_table(df, name=name, fingerprint=digest, **dict(choices)),
@@ -81,11 +91,8 @@ def train_seed(X, delta, data_key: str, methods: tuple, seed: int, random_state:
 
 def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
     """The uploaded table and the column choices for it, or None (with a sentence) until complete."""
-    st.caption(
-        "A CSV or Parquet file with one row per case: numeric feature columns or one text column, and the "
-        "source of each case's price δ. The file stays in your session."
-    )
-    up = st.file_uploader("CSV or Parquet table", type=["csv", "tsv", "txt", "parquet", "pq"], key="train_uploader")
+    st.caption(WORDS["upload_what"])
+    up = st.file_uploader(WORDS["upload"], type=["csv", "tsv", "txt", "parquet", "pq"], key="train_uploader")
     if up is not None:
         raw = up.getvalue()
         digest = loading.fingerprint(raw)
@@ -108,51 +115,41 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
         return st.selectbox(label, cols, index=index, key=f"train_{role}_{tag}", format_func=shown)
 
     tag = digest[:12]  # a new file gets new widgets, seeded from its own columns
-    seeded = (
-        "annotator votes"
-        if guess.votes_yes and guess.votes_no
-        else "rating"
-        if guess.rating
-        else "measurement and threshold"
-        if guess.measurement
-        else "delta column"
-    )
+    seeded = guessed_source(guess)
     c1, c2 = st.columns(2)
     with c1:
         source = st.radio(
-            "Each case's price δ comes from",
+            WORDS["source"],
             SOURCES,
             index=SOURCES.index(seeded),
             key=f"train_src_{tag}",
             horizontal=True,
         )
         choices: dict = {}
-        if source == "annotator votes":
-            yes = pick("Votes for the positive class", "yes", guess.votes_yes)
-            no = pick("Votes against", "no", guess.votes_no, fallback=1)
+        if source == VOTES:
+            yes = pick(WORDS["votes_yes"], "yes", guess.votes_yes)
+            no = pick(WORDS["votes_no"], "no", guess.votes_no, fallback=1)
             choices["votes"], used = (yes, no), {yes, no}
-        elif source == "measurement and threshold":
-            col = pick("Measurement column", "z", guess.measurement)
+        elif source == MEASURED:
+            col = pick(WORDS["measurement"], "z", guess.measurement)
             tau = st.number_input(
-                "Threshold τ (positive above it)",
+                WORDS["threshold"],
                 value=float(guess.measurement_threshold or 0.0),
                 key=f"train_tau_{tag}",
             )
             choices["threshold"], used = (col, float(tau)), {col}
-        elif source == "rating":
-            col = pick("Rating column", "rating", guess.rating)
-            mid = st.number_input(
-                "Neutral midpoint of the scale", value=float(guess.rating_midpoint or 3.0), key=f"train_mid_{tag}"
-            )
+        elif source == RATED:
+            col = pick(WORDS["rating"], "rating", guess.rating)
+            mid = st.number_input(WORDS["midpoint"], value=float(guess.rating_midpoint or 3.0), key=f"train_mid_{tag}")
             choices["rating"], used = (col, float(mid)), {col}
         else:
-            col = pick("Delta column (sign = label, size = price)", "delta", guess.delta)
+            col = pick(WORDS["delta"], "delta", guess.delta)
             choices["delta"], used = col, {col}
     with c2:
         texts = [c for c in cols if c not in used and c not in numeric]
         features = [c for c in numeric if c not in used]
         kind = st.radio(
-            "The model learns from",
+            WORDS["learns_from"],
             FEATURE_KINDS,
             index=int(bool(texts) and not features),
             key=f"train_kind_{tag}",
@@ -161,7 +158,7 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
         if kind == FEATURE_KINDS[0]:
             choices["features"] = tuple(
                 st.multiselect(
-                    "Feature columns",
+                    WORDS["features"],
                     [c for c in cols if c not in used],
                     default=features[: training_data.MAX_FEATURE_COLUMNS],
                     key=f"train_features_{tag}",
@@ -170,12 +167,12 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
             )
         else:
             choices["text"] = st.selectbox(
-                "Text column",
+                WORDS["text"],
                 [*texts, *[c for c in cols if c not in texts]],
                 key=f"train_text_{tag}",
                 format_func=shown,
             )
-    say("caption", f"Your file: {name} ({len(df):,} rows).")
+    say("caption", your_file_sentence(name, len(df)))
     return name, digest, df, tuple(sorted(choices.items()))
 
 
@@ -215,11 +212,11 @@ def training_results(data, choice: str, methods: tuple, seeds: int, *, submitted
         st.session_state.pop("_train_stopped", None)
         stop_slot, bar_slot = st.empty(), st.empty()
         stop_slot.button(
-            "Stop training",
+            WORDS["stop"],
             key="train_stop",
             on_click=stop,
             args=(run_key,),
-            help="Finished seeds are kept: press Train and compare again to resume.",
+            help=WORDS["stop_help"],
         )
         start = time.perf_counter()
         for s in plan.todo:
