@@ -11,7 +11,7 @@ speaks the browser's websocket protocol (the same messages: the page, the upload
 the slider's new value with every widget's state) and times a move from sending the slider's
 new value to the server's "script finished", which costs the client a few milliseconds a move,
 so that twenty sessions measure the server and not twenty browsers drawing charts on the same
-two cores. One real Chromium tab then opens the sample alone and moves the same slider, timed
+two cores. One real Chromium tab first opens the sample alone and moves the same slider, timed
 from the key press to the chart's redraw (a MutationObserver), as a check that a session alone
 measures what a browser alone does (the browser adds its drawing). ``--client browser`` runs
 every session in Chromium as before (one context per session).
@@ -20,8 +20,9 @@ The pace (protocol client): a reviewer reads each answer before moving again; th
 each answer is drawn from an exponential distribution with mean ``--pause`` seconds (3 s by
 default: independent reviewers, so moves arrive as a Poisson stream of about
 ``sessions / pause`` a second), and each session starts at a random moment within one pause.
-The worst case is measured apart (``--burst`` rounds): every session moves within the same
-100 ms, waits for its answer, and all move again together one second after the last answer.
+The worst case is measured apart, with the same sessions after their paced moves (``--burst``
+rounds): every session moves within the same 100 ms, waits for its answer, and all move again
+together one second after the last answer.
 
 Each variant runs **one session alone** first, then the sessions at once, on the same server
 in the same run. The target: zero errors, and the 95th percentile of a move with everyone at
@@ -366,31 +367,37 @@ async def protocol_bursts(sessions: list, args, rng: random.Random, latencies: l
         await asyncio.sleep(1.0)
 
 
-async def protocol_phase(port: int, args, server_pid: int, uploads: list, runs_log: Path, *, burst=False) -> dict:
-    """The sessions of one phase, opened (untimed), then moving at the pace (or in bursts)."""
-    latencies: list[float] = []
-    errors: list[str] = []
+async def protocol_phase(port: int, args, server_pid: int, uploads: list, runs_log: Path, *, bursts: int = 0) -> list:
+    """The sessions of one phase, opened (untimed), moving at the pace; then, with `bursts`, the
+    same sessions moving all together `bursts` times. One summary per part."""
     rng = random.Random(len(uploads))
     opened = await asyncio.gather(*(open_session(port, up) for up in uploads), return_exceptions=True)
     sessions = [s for s in opened if isinstance(s, Session)]
-    errors += [f"open: {type(e).__name__}: {str(e)[:300]}" for e in opened if not isinstance(e, Session)]
+    failed = [f"open: {type(e).__name__}: {str(e)[:300]}" for e in opened if not isinstance(e, Session)]
     await asyncio.sleep(1.0)
-    cpu0, client0, t0, wall0 = cpu_split(server_pid), time.process_time(), time.perf_counter(), time.time()
-    if burst:
-        await protocol_bursts(sessions, args, rng, latencies, errors)
-    else:
-        seeds = [random.Random(rng.random()) for _ in sessions]
-        await asyncio.gather(
-            *(protocol_moves(s, args, r, latencies, errors) for s, r in zip(sessions, seeds, strict=True))
-        )
-    cpu1, client1, wall = cpu_split(server_pid), time.process_time(), time.perf_counter() - t0
+    parts = [False] + ([True] if bursts else [])
+    out = []
+    for burst in parts:
+        latencies: list[float] = []
+        errors: list[str] = list(failed)
+        cpu0, client0, t0, wall0 = cpu_split(server_pid), time.process_time(), time.perf_counter(), time.time()
+        if burst:
+            await protocol_bursts(sessions, argparse.Namespace(burst=bursts), rng, latencies, errors)
+        else:
+            seeds = [random.Random(rng.random()) for _ in sessions]
+            await asyncio.gather(
+                *(protocol_moves(s, args, r, latencies, errors) for s, r in zip(sessions, seeds, strict=True))
+            )
+        cpu1, client1, wall = cpu_split(server_pid), time.process_time(), time.perf_counter() - t0
+        runs = runs_between(runs_log, wall0, time.time())
+        cpu = {"server": cpu1["server"] - cpu0["server"], "browsers": client1 - client0}
+        expected = len(uploads) * (bursts if burst else args.moves)
+        out.append(_summary(latencies, errors, runs, cpu, wall, expected))
+        await asyncio.sleep(1.0)
     for s in sessions:
         with contextlib.suppress(Exception):
             await s.close()
-    runs = runs_between(runs_log, wall0, time.time())
-    cpu = {"server": cpu1["server"] - cpu0["server"], "browsers": client1 - client0}
-    expected = len(uploads) * (args.burst if burst else args.moves)
-    return _summary(latencies, errors, runs, cpu, wall, expected)
+    return out
 
 
 async def browser_check(url: str, args, server_pid: int, runs_log: Path) -> dict:
@@ -407,6 +414,11 @@ async def main_protocol(args, port: int, server, folder: Path, runs_log: Path, r
     """Every variant with protocol sessions: alone, together at a reviewer's pace, together in bursts."""
     warm = await open_session(port, None)  # the pages' imports, paid before anything is timed
     await warm.close()
+    if args.browser_check:  # first, on the fresh server, like the protocol session alone after it
+        check = dict(vars(args), pause=args.pause)
+        results["browser_check"] = await browser_check(
+            f"http://127.0.0.1:{port}", argparse.Namespace(**check), server.pid, runs_log
+        )
     for variant in args.variants.split(","):
         if variant == "sample":
             alone_up, together_up = [None], [None] * args.sessions
@@ -415,21 +427,16 @@ async def main_protocol(args, port: int, server, folder: Path, runs_log: Path, r
             alone_up, together_up = files[-1:], files[:-1]
         else:
             raise SystemExit(f"unknown variant {variant!r}")
-        alone = await protocol_phase(port, args, server.pid, alone_up, runs_log)
-        together = await protocol_phase(port, args, server.pid, together_up, runs_log)
+        (alone,) = await protocol_phase(port, args, server.pid, alone_up, runs_log)
+        together, *burst = await protocol_phase(port, args, server.pid, together_up, runs_log, bursts=args.burst)
         out = {"alone": alone, "together": together}
-        if args.burst:
-            out["burst"] = await protocol_phase(port, args, server.pid, together_up, runs_log, burst=True)
+        if burst:
+            out["burst"] = burst[0]
         out["p95_over_alone_median"] = _ratio(together["p95_ms"], alone["median_ms"])
         out["server_run_p95_over_alone_median"] = _ratio(together["server_run_p95_ms"], alone["server_run_median_ms"])
         if args.burst:
             out["burst_p95_over_alone_median"] = _ratio(out["burst"]["p95_ms"], alone["median_ms"])
         results[variant] = out
-    if args.browser_check:
-        check = dict(vars(args), pause=args.pause)
-        results["browser_check"] = await browser_check(
-            f"http://127.0.0.1:{port}", argparse.Namespace(**check), server.pid, runs_log
-        )
 
 
 def _ratio(a, b):
