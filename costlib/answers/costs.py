@@ -223,6 +223,13 @@ class Sensitivity:
         )
 
 
+def questions_bracket(record: Mapping | None, costs: Mapping) -> tuple[float, float] | None:
+    """The c_fn : c_fp bracket the price questions' `record` gave, to mark on the sensitivity
+    map while the prices `costs` are still theirs (`elicit.in_force`); else None."""
+    now = elicit.in_force(record, costs)
+    return (now["ratio_low"], now["ratio_high"]) if now and now["in_force"] else None
+
+
 COSTS_PAGE_WHAT = (
     "Set what a false positive and a false negative cost. The page answers which cutoff to ship and what it "
     "saves against the cheaper choice without a model (flag nobody, or flag everyone), live as you move the prices."

@@ -43,3 +43,12 @@ def test_within_the_limit_means_judged_and_not_over_it():
     assert within_limit(overall, "a", 0.25) and not within_limit(overall, "d", 0.25)
     assert within_limit(overall, "d", None)
     assert not within_limit(overall, "e", None)  # not a judged rule
+
+
+def test_the_questions_bracket_is_marked_only_while_their_prices_hold():
+    from costlib.answers.costs import questions_bracket
+
+    record = {"ratio_chosen": 4.0, "ratio_low": 3.0, "ratio_high": 5.0}
+    assert questions_bracket(record, {"a": (1.0, 4.0), "b": (2.0, 8.0)}) == (3.0, 5.0)  # 4/1 = 8/2 = 4
+    assert questions_bracket(record, {"a": (1.0, 4.0), "b": (1.0, 6.0)}) is None  # b moved by hand
+    assert questions_bracket(None, {"a": (1.0, 4.0)}) is None  # no questions answered

@@ -17,6 +17,7 @@ from costlib.answers.costs import (
     chosen_reference,
     disparities_view,
     fair_policies_offered,
+    questions_bracket,
 )
 from costlib.binary import elicit, sensitivity
 from costlib.binary.fair_judged import holding_note
@@ -200,8 +201,7 @@ def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:
     )
     say("markdown", sens.sentence)
     c1, c2 = st.columns(2)
-    record = elicit.in_force(setting("price_questions"), costs)
-    bracket = (record["ratio_low"], record["ratio_high"]) if record and record["in_force"] else None
+    bracket = questions_bracket(setting("price_questions"), costs)
     show_chart(sens.sensitivity_figure(unit, bracket), key="sensitivity_chart", where=c1, words_where=st)
     net_benefit = sens.net_benefit_figure()
     if net_benefit is not None:
