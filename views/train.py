@@ -3,7 +3,7 @@
 import streamlit as st
 
 from costlib import answers
-from costlib.answers.training import OWN_TABLE, SYNTHETIC_DATA, TRAIN_TITLE, TRAIN_WHAT, methods_help
+from costlib.answers.training import PRECOMPUTED_DATA, SYNTHETIC_DATA, TRAIN_DATA, TRAIN_TITLE, TRAIN_WHAT, methods_help
 from costlib.answers.training import TRAIN_WORDS as WORDS
 from costlib.core import settings
 from costlib.core.errors import DataError
@@ -15,26 +15,26 @@ from views._ui.state import ensure_setting, keep, mirror, remembered, set_settin
 from views._ui.training import built_in, from_table_cached, training_results, upload_choices
 
 RANDOM_STATE = 0
-DATA = {
-    "tweets": training_data.TWEETS_TITLE,
-    "predictable": training_data.SYNTHETIC_TITLES[True],
-    "unpredictable": training_data.SYNTHETIC_TITLES[False],
-    "upload": OWN_TABLE,
-}
 
 page_header(TRAIN_TITLE, TRAIN_WHAT)
 
 
 # kept in the link by its key; a link written by Streamlit's own binding named it by its title: read too
-by_title = {title: key for key, title in DATA.items()}
-ensure_setting("train_data", next(iter(DATA)), valid=lambda v: v in DATA or v in by_title)
+by_title = {title: key for key, title in TRAIN_DATA.items()}
+ensure_setting("train_data", next(iter(TRAIN_DATA)), valid=lambda v: v in TRAIN_DATA or v in by_title)
 set_setting("train_data", by_title.get(setting("train_data"), setting("train_data")))
-data_key = remembered("train_data", next(iter(DATA)))
+data_key = remembered("train_data", next(iter(TRAIN_DATA)))
 choice = st.radio(
-    WORDS["data"], list(DATA), format_func=DATA.get, key=data_key, horizontal=True, on_change=keep, args=("train_data",)
+    WORDS["data"],
+    list(TRAIN_DATA),
+    format_func=TRAIN_DATA.get,
+    key=data_key,
+    horizontal=True,
+    on_change=keep,
+    args=("train_data",),
 )
 mirror("train_data")
-if choice == "tweets":
+if choice == PRECOMPUTED_DATA:
     st.caption(training_data.TWEETS_ATTRIBUTION)
     st.caption(training_data.TWEETS_CONTENT_NOTE)
 elif choice in SYNTHETIC_DATA:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from costlib.present import training_words
+from costlib.training.data import SYNTHETIC_TITLES, TWEETS_TITLE
 
 PREDICTABILITY_LABEL = "Can the features predict the costs? Held-out R² of |δ|"
 PREDICTABILITY_HELP = (
@@ -23,6 +24,8 @@ TRAINING_TABLE_MEANING = (
 )
 
 
+PRECOMPUTED_DATA = "tweets"  # the data set shipped with fits made beforehand (`training_data.tweets_precomputed`)
+SYNTHETIC_DATA = ("predictable", "unpredictable")  # the generated controls: about a second to train
 TRAIN_TITLE = "Train with costs"
 TRAIN_WHAT = (
     "Train the same model seven ways with each case's price |δ| (standard, |δ|-weighted, cost-proportional "
@@ -31,6 +34,12 @@ TRAIN_WHAT = (
     "out whether pricing each case gives a better model on your data before you spend a training budget."
 )
 OWN_TABLE = "Your own table"  # the page's data choice of an uploaded table
+TRAIN_DATA = {  # the page's data choices (kept in the link by key) and their titles
+    PRECOMPUTED_DATA: TWEETS_TITLE,
+    SYNTHETIC_DATA[0]: SYNTHETIC_TITLES[True],
+    SYNTHETIC_DATA[1]: SYNTHETIC_TITLES[False],
+    "upload": OWN_TABLE,
+}
 # the page's labels, help and captions, in the order it draws them
 TRAIN_WORDS = {
     "data": "Data",
@@ -178,10 +187,6 @@ def precomputed_fits(pre, methods: tuple, seeds: int, random_state: int) -> bool
         and seeds == pre.settings["seeds"]
         and pre.settings["random_state"] == random_state
     )
-
-
-PRECOMPUTED_DATA = "tweets"  # the data set shipped with fits made beforehand (`training_data.tweets_precomputed`)
-SYNTHETIC_DATA = ("predictable", "unpredictable")  # the generated controls: about a second to train
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from costlib import DegenerateWarning, loading
 from costlib.answers.training import (
     FEATURE_KINDS,
     MEASURED,
+    PRECOMPUTED_DATA,
     RATED,
     SOURCES,
     VOTES,
@@ -41,7 +42,7 @@ N_JOBS = -1  # every core: the fits of one seed run side by side in worker proce
 @st.cache_resource(show_spinner=WORDS["loading_sample"])
 def built_in(choice: str) -> training_data.TrainingData:
     """Shipped or generated data (no user data here): one read-only copy for every session."""
-    if choice == "tweets":
+    if choice == PRECOMPUTED_DATA:
         return training_data.tweets_sample()
     return training_data.synthetic_sample(predictable=choice == "predictable")
 
