@@ -8,7 +8,6 @@ from costlib import answers
 from costlib.answers.costs import COSTS_TITLE
 from costlib.answers.costs import COSTS_WORDS as WORDS
 from costlib.binary import elicit
-from costlib.binary.fairness import FAIRNESS_CRITERIA
 from costlib.core import settings
 from costlib.core.escaping import option_names
 from costlib.present import capacity_words
@@ -75,9 +74,9 @@ def answer_at(costs: dict) -> answers.CostsAnswer:
     )
 
 
-def audit_for(costs: dict, criteria: tuple):
+def audit_for(costs: dict):
     """The audit the downloads build at these prices (only when a button is pressed)."""
-    return session_audit(models, costs, ds, unit=unit, volume=volume, criteria=criteria, cap=cap)
+    return session_audit(models, costs, ds, unit=unit, volume=volume, cap=cap)
 
 
 @live
@@ -106,9 +105,8 @@ def live_answer() -> None:
         return
     answer = answer_at(costs)
     rec = answer.rec
-    criteria = tuple(setting("criteria", tuple(FAIRNESS_CRITERIA))) if setting("fairness") else ()
     live_audit.update(
-        build=audit_for(costs, criteria), questions=elicit.in_force(setting("price_questions"), costs)
+        build=audit_for(costs), questions=elicit.in_force(setting("price_questions"), costs)
     )  # what the downloads below build when pressed: these prices, whichever run drew the buttons
     st.subheader(WORDS["what_to_ship"])
     show_verdict(answer.verdict)
@@ -195,7 +193,7 @@ for_prices = answers.price_caption(costs, unit)
 if details_setting(answers.COSTS_DETAILS):
     rules_section(ds, rec, unit=unit, for_prices=for_prices, resamples=resamples)
     questions = elicit.in_force(setting("price_questions"), costs)
-    fair_build = audit_for(costs, tuple(setting("criteria", tuple(FAIRNESS_CRITERIA))))
+    fair_build = audit_for(costs)  # drawn while the fairness rules are on: their criteria
     fairness_section(
         ds,
         ms,

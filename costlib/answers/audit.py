@@ -57,6 +57,20 @@ AUDIT_FILE_WORDS = {
 }
 
 
+def audit_criteria(chosen) -> tuple[str, ...]:
+    """The fairness criteria an audit of a session's settings `chosen` (`core.link.Settings`)
+    reads: those chosen (every one of `fairness.FAIRNESS_CRITERIA` until some are) while the
+    fairness rules are on, else none.
+
+    >>> from costlib.core.link import Settings
+    >>> audit_criteria(Settings(fairness=True, criteria=["equal accuracy"])), audit_criteria(Settings())
+    (('equal accuracy',), ())
+    """
+    if not chosen.fairness:
+        return ()
+    return tuple(FAIRNESS_CRITERIA if chosen.criteria is None else chosen.criteria)
+
+
 def data_summary(ms: D.ModelSweeps) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(by_group, overall): cases, positives, positive share and mean score per split, read
     off the sweeps. by_group has ``split, group, ...``; overall is indexed by split."""

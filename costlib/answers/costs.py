@@ -92,12 +92,12 @@ def price_questions_sentence(
 
 def session_options(chosen, costs: Mapping, groups, *, cap: int | None = None, volume: float | None = None) -> dict:
     """`audit.build_audit`'s keywords that a session's settings `chosen` (`core.link.Settings`)
-    give at the price book `costs`: the bootstrap's resamples, the fairness tolerance, the price
-    questions in force at these prices (`elicit.in_force`: None when the prices moved off their
-    answers), the reference group (`chosen_reference`: None, the largest, when it is not one of
-    `groups`), and the review limit `cap` in cases a month as a share of `volume`
-    (`capacity_words.limit_in_force`: a limit of every case is no limit, and then neither is
-    its count in the record).
+    give at the price book `costs`: the fairness criteria (`audit.audit_criteria`), the
+    bootstrap's resamples, the fairness tolerance, the price questions in force at these prices
+    (`elicit.in_force`: None when the prices moved off their answers), the reference group
+    (`chosen_reference`: None, the largest, when it is not one of `groups`), and the review
+    limit `cap` in cases a month as a share of `volume` (`capacity_words.limit_in_force`: a
+    limit of every case is no limit, and then neither is its count in the record).
 
     >>> from costlib.core.link import Settings
     >>> got = session_options(Settings(reference_group="z", resamples=200), {}, ["a"], cap=400, volume=1000)
@@ -110,6 +110,7 @@ def session_options(chosen, costs: Mapping, groups, *, cap: int | None = None, v
 
     share, _ = limit_in_force(cap, volume)
     return {
+        "criteria": audit.audit_criteria(chosen),
         "n_resamples": int(chosen.resamples),
         "fairness_tolerance": float(chosen.tolerance),
         "price_questions": elicit.in_force(chosen.price_questions, costs),

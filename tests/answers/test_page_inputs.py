@@ -123,3 +123,18 @@ def test_the_audit_maker_builds_the_audit_of_the_settings(compas):
     assert (made.n_resamples, made.fairness_tolerance, made.capacity_cases) == (50, 0.2, 600)
     assert made.recommendation.capacity == 0.6
     assert made.disparities.reference == groups[-1]
+
+
+def test_the_audit_reads_the_chosen_criteria_only_while_the_fairness_rules_are_on():
+    from costlib.answers.audit import audit_criteria
+    from costlib.answers.costs import session_options
+    from costlib.binary.fairness import FAIRNESS_CRITERIA
+    from costlib.core.link import Settings
+
+    assert audit_criteria(Settings(fairness=True)) == tuple(FAIRNESS_CRITERIA)  # none chosen yet: every one
+    assert audit_criteria(Settings(fairness=True, criteria=["equal accuracy"])) == ("equal accuracy",)
+    assert audit_criteria(Settings(fairness=True, criteria=[])) == ()
+    assert audit_criteria(Settings(fairness=False, criteria=["equal accuracy"])) == ()
+    assert audit_criteria(Settings()) == ()  # the toggle not read yet: off
+    chosen = Settings(fairness=True, criteria=("equal opportunity",))
+    assert session_options(chosen, {}, ["a"])["criteria"] == ("equal opportunity",)

@@ -224,6 +224,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "get_the_pooled_cutoff)",
         "json_cutoff": "formats a cutoff policy_dict checked (NaN refused first; inf and -inf in test_report.py)",
         "dataset_models": "reads a validated Dataset",
+        "audit_criteria": "reads a link.Settings (tests/answers/test_page_inputs.py)",
         "fairness_rules": "reads fair_cutoffs",
         "fairness_results": "reads fairness_rules and recommend (test_audit.py::test_fairness_results_are_the_audits)",
         "fairness_tables": "reads validated sweeps only",

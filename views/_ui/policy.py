@@ -7,6 +7,7 @@ import streamlit as st
 
 from costlib import answers
 from costlib.answers.audit import AUDIT_FILE_WORDS as FILES
+from costlib.answers.costs import audit_maker
 from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.present import capacity_words, policy, report
@@ -59,11 +60,13 @@ def session_settings() -> dict:
     }
 
 
-def session_audit(models: dict, costs: dict, ds, *, unit, volume, criteria: tuple, cap, share=None):
-    """`answers.audit_maker` of this session's settings (`current`) at `costs` within the review
+def session_audit(models: dict, costs: dict, ds, *, unit, volume, cap, criteria: tuple | None = None, share=None):
+    """`answers.costs.audit_maker` of this session's settings (`current`) at `costs` within the review
     limit `cap` (cases a month; `share`, what `session_limit` made of it, is read again there):
-    what the downloads of Costs & groups and Watch build."""
-    return answers.audit_maker(models, costs, ds, current(), cap=cap, unit=unit, volume=volume, criteria=criteria)
+    what the downloads of Costs & groups and Watch build. `criteria`: the fairness criteria
+    (None: those of the settings, `answers.audit.audit_criteria`)."""
+    given = {} if criteria is None else {"criteria": criteria}
+    return audit_maker(models, costs, ds, current(), cap=cap, unit=unit, volume=volume, **given)
 
 
 def policy_uploader(where, names: list, fingerprint: str) -> None:
