@@ -5,12 +5,13 @@ import hashlib
 import streamlit as st
 
 from costlib import answers, loading
-from costlib.answers.watch import REFIT_CHART, REFIT_TITLE, WATCH_RESAMPLES, sample_files, sample_note
+from costlib.answers.watch import WATCH_RESAMPLES, sample_files, sample_note
 from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
 from costlib.loading.ledger import LEDGER, held_bytes
 from costlib.loading.messages import WHAT_READING
 from costlib.present import labels as t
+from costlib.present import watch_labels as w
 from costlib.present.watch_words import WATCH_WHAT
 from costlib.scale import bigdata, snapshot
 from costlib.watch.periods import FREQS
@@ -51,10 +52,10 @@ def _cases(where):
     """(table, name, key) of the newer cases: an upload, or a data-folder file's columns; None until given."""
     folder = bigdata.data_folder()
     files = bigdata.list_files(folder) if folder is not None else []
-    kinds = [answers.CASES_UPLOADED, answers.CASES_FOLDER] if files else [answers.CASES_UPLOADED]
-    kind = where.radio(t.NEWER_CASES, kinds, horizontal=True, key="watch_from")
-    if kind == answers.CASES_UPLOADED:
-        upload = where.file_uploader(answers.CASES_LABEL, type=["csv", "parquet"], key="watch_cases")
+    kinds = [w.CASES_UPLOADED, w.CASES_FOLDER] if files else [w.CASES_UPLOADED]
+    kind = where.radio(w.NEWER_CASES, kinds, horizontal=True, key="watch_from")
+    if kind == w.CASES_UPLOADED:
+        upload = where.file_uploader(w.CASES_LABEL, type=["csv", "parquet"], key="watch_cases")
         if upload is None:
             return None
         data, digest = _content(upload)
@@ -73,7 +74,7 @@ def _cases(where):
     picked = where.selectbox(t.FILE, files, key="watch_folder_file")
     path = bigdata.safe_path(folder, picked)
     names = bigdata.columns_of(path)
-    chosen = where.multiselect(answers.FOLDER_COLUMNS, names, key="watch_folder_cols", format_func=option_names(names))
+    chosen = where.multiselect(w.FOLDER_COLUMNS, names, key="watch_folder_cols", format_func=option_names(names))
     if not chosen:
         return None
     key = (snapshot.identity(path), tuple(chosen))  # the file's version, not its name and time: see snapshot
@@ -81,12 +82,10 @@ def _cases(where):
 
 
 c1, c2 = st.columns(2)
-which = c1.radio(
-    t.WATCH_WHICH, answers.POLICY_SOURCES, horizontal=True, key="watch_which", help=answers.POLICY_SOURCE_HELP
-)
+which = c1.radio(w.WATCH_WHICH, w.POLICY_SOURCES, horizontal=True, key="watch_which", help=w.POLICY_SOURCE_HELP)
 policy_upload = None
-if which == answers.FROM_FILE:
-    policy_upload = c1.file_uploader(answers.POLICY_LABEL, type=["json"], key="watch_policy")
+if which == w.FROM_FILE:
+    policy_upload = c1.file_uploader(w.POLICY_LABEL, type=["json"], key="watch_policy")
 CASES_KEPT = 2  # uploaded files of newer cases a session keeps parsed (by content)
 LAST = "_watch_last"  # the session's last own inputs: back on this page after the refit, they are still here
 
@@ -96,55 +95,55 @@ def _to_the_sample() -> None:
     watch is a policy file again (the sample's; under "what Costs & groups recommends now" the page
     would wait for cases instead)."""
     st.session_state.pop(LAST, None)
-    st.session_state["watch_which"] = answers.FROM_FILE
+    st.session_state["watch_which"] = w.FROM_FILE
 
 
 def _pick(where, label: str, options: list, guess, key: str, optional: bool = False):
-    choices = [answers.NO_COLUMN, *options] if optional else options
+    choices = [w.NO_COLUMN, *options] if optional else options
     index = choices.index(guess) if guess in choices else 0
     chosen = where.selectbox(label, choices, index=index, key=key, format_func=option_names(choices))
-    return None if chosen == answers.NO_COLUMN else chosen
+    return None if chosen == w.NO_COLUMN else chosen
 
 
 try:
     cases = _cases(c2)
-    given_policy = which == answers.FROM_COSTS or policy_upload is not None
-    if cases is None and given_policy and which == answers.FROM_FILE:
-        say("info", answers.NEEDS_CASES)
+    given_policy = which == w.FROM_COSTS or policy_upload is not None
+    if cases is None and given_policy and which == w.FROM_FILE:
+        say("info", w.NEEDS_CASES)
         st.stop()
     last = st.session_state.get(LAST)
-    if last is not None and which == answers.FROM_COSTS and last[-1] != which:
+    if last is not None and which == w.FROM_COSTS and last[-1] != which:
         last = None  # inputs watched under a policy file: not what Costs & groups recommends now
-    if cases is None and which == answers.FROM_COSTS and last is None:
-        say("info", answers.NEEDS_CASES_NOW)  # not the built-in year's own policy, as if the choice did nothing
+    if cases is None and which == w.FROM_COSTS and last is None:
+        say("info", w.NEEDS_CASES_NOW)  # not the built-in year's own policy, as if the choice did nothing
         st.stop()
     if cases is not None and not given_policy:
-        say("info", answers.NEEDS_POLICY)
+        say("info", w.NEEDS_POLICY)
         st.stop()
     if cases is None:
         if last is not None:
             policy, df, name, columns, source, _ = last
             n1, n2 = st.columns([3, 1], vertical_alignment="center")
-            say("info", answers.LAST_NOTE.format(name=name), where=n1)
-            n2.button(answers.SAMPLE_BUTTON, key="watch_sample_again", on_click=_to_the_sample)
+            say("info", w.LAST_NOTE.format(name=name), where=n1)
+            n2.button(w.SAMPLE_BUTTON, key="watch_sample_again", on_click=_to_the_sample)
         else:
             policy, df = remember(("watch_sample",), answers.sample_inputs)
-            name, columns, source = t.SAMPLE_YEAR, dict(answers.SAMPLE_COLUMNS), ("sample",)
+            name, columns, source = w.SAMPLE_YEAR, dict(answers.SAMPLE_COLUMNS), ("sample",)
             say("info", sample_note())
             files = remember(("watch_sample_files",), sample_files)
             st.caption(files.what)
             with st.container(horizontal=True):  # each button as wide as its words: none cut
                 st.download_button(
-                    t.DOWNLOAD_SAMPLE_CASES, data=files.cases, file_name=files.cases_name, mime="text/csv",
+                    w.DOWNLOAD_SAMPLE_CASES, data=files.cases, file_name=files.cases_name, mime="text/csv",
                     key="dl_watch_cases", on_click="ignore",
                 )  # fmt: skip
                 st.download_button(
-                    t.DOWNLOAD_SAMPLE_POLICY, data=files.policy, file_name=files.policy_name,
+                    w.DOWNLOAD_SAMPLE_POLICY, data=files.policy, file_name=files.policy_name,
                     mime="application/json", key="dl_watch_policy", on_click="ignore",
                 )  # fmt: skip
     else:
         df, name, c_key = cases
-        if which == answers.FROM_FILE:
+        if which == w.FROM_FILE:
             p_data, p_key = _content(policy_upload)
             policy = remember(("watch_policy", p_key), lambda: answers.read_watched_policy(p_data))
         else:
@@ -154,16 +153,16 @@ try:
         guess = remember(("watch_guess", c_key, p_key), lambda: answers.guess_columns(df, policy))
         s1, s2, s3, s4 = st.columns(4)
         columns = {
-            "time": _pick(s1, t.DATE_COLUMN, options, guess["time"], "watch_time"),
-            "score": _pick(s2, t.SCORE_COLUMN, options, guess["score"], "watch_score"),
-            "label": _pick(s3, t.OUTCOME_COLUMN, options, guess["label"], "watch_label", optional=True),
+            "time": _pick(s1, w.DATE_COLUMN, options, guess["time"], "watch_time"),
+            "score": _pick(s2, w.SCORE_COLUMN, options, guess["score"], "watch_score"),
+            "label": _pick(s3, w.OUTCOME_COLUMN, options, guess["label"], "watch_label", optional=True),
             "group": _pick(s4, t.GROUP_COLUMN, options, guess["group"], "watch_group", optional=True),
         }
         if columns["time"] == columns["score"]:
             raise DataError(answers.MSG_SAME_COLUMN.format(column=columns["time"]), column=columns["time"])
     say(*answers.sign_off_note(policy))  # said with the policy read, whatever the answer meets below
     freq = st.columns([1, 3])[0].selectbox(
-        t.PERIODS, list(FREQS), format_func=lambda f: t.PERIOD_NAME.format(name=FREQS[f]), key="watch_freq"
+        w.PERIODS, list(FREQS), format_func=lambda f: w.PERIOD_NAME.format(name=FREQS[f]), key="watch_freq"
     )
     read = ("watch_answer", source, name, tuple(sorted(columns.items())), freq)  # what the periods depend on
     key = (*read, unit)
@@ -183,7 +182,7 @@ except ValueError as err:  # a policy that does not fit the cases (a group witho
     say("error", str(err))
     st.stop()
 
-st.subheader(t.WHAT_TO_DO)
+st.subheader(w.WHAT_TO_DO)
 show_verdict(answer.verdict)
 refit = None
 if answer.refit_offered:
@@ -195,8 +194,8 @@ if answer.refit_offered:
         say("error", str(err))
 if refit is not None:
     say("markdown", refit.summary)
-    st.caption(answers.REFIT_WHAT)
-    if st.button(answers.REFIT_BUTTON, key="watch_refit", type="primary"):
+    st.caption(w.REFIT_WHAT)
+    if st.button(w.REFIT_BUTTON, key="watch_refit", type="primary"):
         try:
             ds_new = refit.dataset(repr(key).encode())
             set_policy_prices(refit.policy, group_names(ds_new))
@@ -210,14 +209,14 @@ if refit is not None:
 show_chart(answer.figure, key="watch_chart")
 show_table(answer.table, "watch_periods", key="watch_periods")
 if refit is not None:
-    st.subheader(REFIT_TITLE)
-    st.caption(REFIT_CHART)
+    st.subheader(w.REFIT_TITLE)
+    st.caption(w.REFIT_CHART)
     show_chart(answer.refit_figure(refit), key="watch_refit_chart")
 if answer.readings is not None:
-    st.subheader(t.READINGS_HEADER)
+    st.subheader(w.READINGS_HEADER)
     st.caption(answer.readings_what)
     show_table(answer.readings, "watch_readings", key="watch_readings", column_config=answer.readings_columns)
 if answer.groups is not None:
-    st.subheader(t.GROUPS_HEADER)
+    st.subheader(w.GROUPS_HEADER)
     st.caption(answer.groups_what)
     show_table(answer.groups, "watch_groups", key="watch_groups")

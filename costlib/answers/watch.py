@@ -10,6 +10,14 @@ import pandas as pd
 from costlib.answers.remembering import compute_now
 from costlib.loading.messages import q
 from costlib.present import figures
+from costlib.present.watch_labels import (
+    CURRENT_POLICY,
+    REFIT_ON,
+    SAMPLE_FILES_WHAT,
+    SAMPLE_NOTE,
+    SAMPLE_POLICY,
+    UNSIGNED_ON_PAGE,
+)
 from costlib.present.watch_words import (
     GROUPS_WHAT,
     READINGS_NARROW,
@@ -22,26 +30,7 @@ from costlib.present.watch_words import (
 
 #: the columns of the built-in sample (`costlib.watch.sample.watch_year`)
 SAMPLE_COLUMNS = {"time": "decided", "score": "score", "label": "outcome", "group": "region"}
-NO_COLUMN = "(none)"
-POLICY_LABEL = "Policy file (JSON) from Costs & groups or audit --policy"
-CASES_LABEL = "Newer cases (CSV or Parquet) with a date column"
-CASES_UPLOADED, CASES_FOLDER = "An uploaded file", "A file in the server's data folder"
-FOLDER_COLUMNS = "Its columns to read (date, score, outcome, group)"
 MSG_NOTHING_TO_REFIT = "No period has outcomes yet: there is nothing to refit on."
-SAMPLE_NOTE = (
-    "Showing the built-in sample: {title}. Upload a policy and a file of newer cases to watch your own cutoff."
-)
-NEEDS_POLICY = (
-    "Your cases are in. Now give the policy whose cutoff to watch: upload its file, or choose "
-    "\u201cWhat Costs & groups recommends now\u201d."
-)
-NEEDS_CASES = "The policy is in. Now give the newer cases to watch it on: a CSV or Parquet file with a date column."
-NEEDS_CASES_NOW = (
-    "The cutoff to watch is the one Costs & groups recommends now for the data in the sidebar, at your prices. "
-    "Now give the newer cases to watch it on: a CSV or Parquet file with a date column."
-)
-LAST_NOTE = "Showing your last inputs ({name}). Upload others to replace them."
-SAMPLE_BUTTON = "Show the built-in sample instead"
 
 
 @dataclass(frozen=True, eq=False)
@@ -148,17 +137,6 @@ def sample_inputs(seed: int = 7) -> tuple[dict, pd.DataFrame]:
     return with_sign_off(shipped_policy(seed), shipped_policy_json(seed), what=SAMPLE_POLICY), watch_year(seed)
 
 
-SAMPLE_POLICY = "The built-in sample's policy"
-CURRENT_POLICY = "The policy Costs & groups recommends now"
-
-
-#: the page's word on a policy nobody signed: it watches, it does not serve
-UNSIGNED_ON_PAGE = (
-    "No reviewer has signed this policy off yet. Watch reads it all the same; costlib apply, costlib watch and a "
-    "served model refuse it until a reviewer signs it (costlib sign)."
-)
-
-
 def sign_off_note(policy: dict) -> tuple[str, str]:
     """How the Watch page says a policy's sign-off (`with_sign_off`): ``(kind, sentence)``, kind
     being the page's call ("success" for a signed policy, "caption" for one nobody signed,
@@ -185,12 +163,6 @@ def with_sign_off(policy: dict, text: bytes | str, *, what: str, allow_unsigned:
     from costlib.present.signing import checked_text
 
     return {**policy, "sign_off": checked_text(text, allow_unsigned=allow_unsigned, what=what).record()}
-
-
-SAMPLE_FILES_WHAT = (
-    "The built-in year as files, to run the command line on: {cases} (its cases) and {policy} (the policy "
-    "shipped before it). In their folder, `{command}` gives this page's answer."
-)
 
 
 @dataclass(frozen=True)
@@ -368,30 +340,6 @@ def watch_answer(
 
 REFIT_MONTHS = 3  # the refit is fitted on the latest periods with outcomes
 WATCH_RESAMPLES = 500  # the page's bootstrap resamples (the sample's command passes the same)
-REFIT_BUTTON = "Refit on the latest periods with outcomes, on Costs & groups"
-REFIT_WHAT = (
-    "Opens Costs & groups on the cases of the latest three periods whose outcomes are known, at the policy's "
-    "prices (and review limit): the cutoff it recommends there is the refit, judged honestly, with its verdict, "
-    "report and policy file. These months take the place of any file you uploaded on the Data page (the built-in "
-    "samples stay in the sidebar)."
-)
-REFIT_ON = (
-    "The refit is fitted on the {n} cases with outcomes of {span}; the shipped policy cost {spent} per case on "
-    "them. {saving}"
-)
-REFIT_TITLE = "The refit, on the latest periods with outcomes"
-REFIT_CHART = (
-    "Cost per case at each cutoff on the cases the refit is fitted on: the shipped cutoff is the diamond on the "
-    "dashed line, at what it cost on them; the refit's cutoff is the star on the dotted line (its cost there, on "
-    "the cases it is fitted on, flatters it: what it saves is cross-fitted, above)."
-)
-FROM_FILE = "A policy file"
-FROM_COSTS = "What Costs & groups recommends now"
-POLICY_SOURCES = (FROM_FILE, FROM_COSTS)
-POLICY_SOURCE_HELP = (
-    "A policy file downloaded from Costs & groups (or written by audit --policy), or the cutoff Costs & groups "
-    "recommends now for the data in the sidebar at your prices and review limit."
-)
 
 
 @dataclass(frozen=True)

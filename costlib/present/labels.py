@@ -275,20 +275,3 @@ NO_SPLIT_TO_CALIBRATE = (
     "it. Map a split column on the Data page."
 )
 BRIER_HELP = "Mean squared difference between probability and outcome (lower is better)."
-
-# ---------------------------------------------------------------------------------------
-# Watch (views/watch.py; its sentences are in `costlib.present.watch_words`)
-
-WATCH_WHICH = "The cutoff to watch"
-NEWER_CASES = "Newer cases"
-SAMPLE_YEAR = "the built-in year"  # the name of the sample's cases in the page's sentences
-DOWNLOAD_SAMPLE_CASES = "Download its cases (CSV)"
-DOWNLOAD_SAMPLE_POLICY = "Download its policy (JSON)"
-DATE_COLUMN = "Date column"
-SCORE_COLUMN = "Score column"
-OUTCOME_COLUMN = "Outcome column"
-PERIODS = "Periods"
-PERIOD_NAME = "{name}s"  # a period in the picker: "months"
-WHAT_TO_DO = "What to do"
-READINGS_HEADER = "Before the outcomes: two readings of the scores"
-GROUPS_HEADER = "Group by group"

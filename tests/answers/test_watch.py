@@ -10,8 +10,6 @@ from counting_memo import Store
 
 from costlib.answers.watch import (
     SAMPLE_COLUMNS,
-    SAMPLE_FILES_WHAT,
-    SAMPLE_NOTE,
     WatchAnswer,
     policy_unit,
     refit_inputs,
@@ -21,6 +19,7 @@ from costlib.answers.watch import (
     watch_answer,
 )
 from costlib.present.watch_figures import refit_figure
+from costlib.present.watch_labels import SAMPLE_FILES_WHAT, SAMPLE_NOTE
 from costlib.present.watch_words import watch_group_table, watch_readings_table, watch_table, watch_verdict
 from costlib.watch import sample
 from costlib.watch.report import watch_report
