@@ -89,8 +89,6 @@ from costlib.answers.matrix import (
     matrix_prices_caption,
 )
 from costlib.answers.prices import (
-    ALARM_NAME,
-    MISS_NAME,
     PricesAnswer,
     group_multiplier_label,
     mistake_names,
@@ -254,8 +252,6 @@ __all__ = [
     "NET_BENEFIT_NEEDS_PROBABILITIES",
     "price_maps",
     "sensitivity",
-    "MISS_NAME",
-    "ALARM_NAME",
     "mistake_names",
     "prices_answer",
     "PricesAnswer",

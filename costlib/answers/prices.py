@@ -10,8 +10,7 @@ import pandas as pd
 from costlib.binary import elicit
 from costlib.core import escaping, link, settings
 from costlib.present import words
-
-MISS_NAME, ALARM_NAME = "a missed case", "a false alarm"
+from costlib.present.labels import ALARM_NAME, MISS_NAME
 
 
 def mistake_names(miss: str, alarm: str) -> tuple[str, str]:
