@@ -105,7 +105,8 @@ def cells_frame(frame: pd.DataFrame, key: str, bits: int) -> pd.DataFrame:
 def alive_index(state: dict, units: np.ndarray, bins: np.ndarray) -> np.ndarray:
     """For each (unit, bin), the position of that alive cell in its unit, or -1 (not alive)."""
     out = np.full(units.size, -1, dtype=np.int64)
-    order = np.argsort(units, kind="stable")
+    small = np.int16 if units.size == 0 or (units.min() >= 0 and units.max() < 2**15) else np.int64
+    order = np.argsort(units.astype(small), kind="stable")  # a radix sort on 16-bit unit codes
     sorted_units = units[order]
     for u, cells in state.items():
         a, b = np.searchsorted(sorted_units, [u, u + 1])
