@@ -24,7 +24,7 @@ in_use = st.session_state.get("data") if ds is not None else None
 def say_previous(what: str) -> None:
     """Say that the upload in use before this one failed is still loaded (if there is one)."""
     if st.session_state.get("upload_dataset") is not None:
-        say("caption", answers.previous_upload_sentence(st.session_state["upload_dataset"].name, what))
+        say("caption", t.previous_upload_sentence(st.session_state["upload_dataset"].name, what))
 
 
 st.subheader(t.SAMPLES_HEADER)

@@ -29,7 +29,7 @@ if st.session_state.get("matrix_start_key") != start_key:
     st.session_state.pop("cost_matrix", None)
 start = st.session_state["matrix_start"]
 st.subheader(t.MATRIX_PRICES)
-say("caption", answers.matrix_prices_caption(unit))
+say("caption", t.matrix_prices_caption(unit))
 cell = st.column_config.NumberColumn(
     min_value=settings.PRICE.low, max_value=settings.PRICE.high, step=0.5, format="%.2f"
 )

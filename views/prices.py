@@ -97,7 +97,7 @@ if len(names) > 1:
         st.caption(t.GROUPS_DIFFER_WHAT)
         for i, g in enumerate(names):
             multipliers[g] = st.select_slider(
-                answers.group_multiplier_label(names_now[0], g),
+                t.group_multiplier_label(names_now[0], g),
                 options=list(t.MULTIPLIERS),
                 value=1.0,
                 key=f"mult_{i}",

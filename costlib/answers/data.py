@@ -17,30 +17,18 @@ from costlib import loading
 from costlib.answers.roles import loaded_sentence, refused_sentence
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
-from costlib.core.escaping import shorten
-from costlib.present.labels import DELTA_COLUMN, MEASUREMENT, NO_DELTA, NO_SCORE_CHOSEN, RATING, VOTES
+from costlib.present.labels import (
+    DELTA_COLUMN,
+    MEASUREMENT,
+    NO_DELTA,
+    NO_SCORE_CHOSEN,
+    RATING,
+    VOTES,
+    classes_sentence,
+    fix_offer,
+)
 
 BINARY_LABEL_VALUES = frozenset({"0", "1", "0.0", "1.0", "True", "False", "true", "false"})
-
-
-def classes_sentence(class_names: Sequence[str]) -> str:
-    """'Classes: a, b, c' (each name `shorten`ed: a class is named by a column's name, as long as a header)."""
-    return "Classes: " + ", ".join(shorten(n) for n in class_names)
-
-
-def previous_upload_sentence(name: str, what: str = "file") -> str:
-    """The upload `name` still in use after a new one failed (`what`: "file" or "data")."""
-    return f"Your previous {what}, “{name}”, is still loaded."
-
-
-def fix_offer(fix: str) -> str:
-    """The tick box that applies a `DataError`'s fix."""
-    return f"Fix it: {fix} (tick, then press “Use these columns” again)"
-
-
-def data_folder_sentence(n_files: int) -> str:
-    """What the data-folder form says above its `n_files` files (read where they lie, no upload)."""
-    return f"Files in this server's data folder ({n_files}), read where they lie through DuckDB:"
 
 
 @dataclass(frozen=True, eq=False)

@@ -27,13 +27,6 @@ def default_matrix(names: Sequence[str]) -> np.ndarray:
     return c
 
 
-def matrix_prices_caption(unit: str) -> str:
-    return (
-        f"Rows: the true class. Columns: the decision. Prices in {unit or 'your unit'}; the diagonal is "
-        "usually 0. Edit a cell to reprice."
-    )
-
-
 @dataclass(frozen=True, eq=False)
 class MatrixAnswer:
     """What the Cost matrix page shows at one matrix and one price of handing over; the heatmaps

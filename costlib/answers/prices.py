@@ -8,22 +8,14 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from costlib.binary import elicit
-from costlib.core import escaping, link, settings
+from costlib.core import link, settings
 from costlib.present import words
-from costlib.present.labels import ALARM_NAME, MISS_NAME
+from costlib.present.labels import ALARM_NAME, MISS_NAME, question_sentence
 
 
 def mistake_names(miss: str, alarm: str) -> tuple[str, str]:
     """The two mistakes in the user's words (the defaults when left empty)."""
     return miss.strip() or MISS_NAME, alarm.strip() or ALARM_NAME
-
-
-def question_sentence(bracket, question: str) -> str:
-    return f"Question {len(bracket.answers) + 1}: {question}"
-
-
-def group_multiplier_label(miss: str, group) -> str:
-    return f"{escaping.label(miss)} in {escaping.label(group)} is … as one elsewhere"
 
 
 def bracket_table(table: pd.DataFrame, sweep, names: tuple[str, str]) -> pd.DataFrame:

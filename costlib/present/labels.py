@@ -9,7 +9,11 @@ it goes in, as before.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from costlib.binary.elicit import PRECISION
+from costlib.core import escaping
+from costlib.core.escaping import shorten
 
 YOUR_UNIT = "your unit"  # a unit left empty, inside a label: "(your unit)"
 
@@ -113,6 +117,27 @@ BIG_DATA_HEADER = "Big data: counts instead of rows"
 AGGREGATE_LABEL = "Aggregate file (.parquet, from python -m costlib aggregate)"
 LOADED_HEADER = "What is loaded"
 
+
+def classes_sentence(class_names: Sequence[str]) -> str:
+    """'Classes: a, b, c' (each name `shorten`ed: a class is named by a column's name, as long as a header)."""
+    return "Classes: " + ", ".join(shorten(n) for n in class_names)
+
+
+def previous_upload_sentence(name: str, what: str = "file") -> str:
+    """The upload `name` still in use after a new one failed (`what`: "file" or "data")."""
+    return f"Your previous {what}, “{name}”, is still loaded."
+
+
+def fix_offer(fix: str) -> str:
+    """The tick box that applies a `DataError`'s fix."""
+    return f"Fix it: {fix} (tick, then press “{USE_COLUMNS}” again)"
+
+
+def data_folder_sentence(n_files: int) -> str:
+    """What the data-folder form says above its `n_files` files (read where they lie, no upload)."""
+    return f"Files in this server's data folder ({n_files}), read where they lie through DuckDB:"
+
+
 NO_COLUMN_CHOSEN = "(none)"  # a mapping's optional column left out
 SCALES = {
     "probability": "probabilities in [0, 1]",
@@ -184,6 +209,16 @@ def alarm_price_label(unit: str) -> str:
     return f"One false alarm costs you ({unit or YOUR_UNIT}), if you know"
 
 
+def question_sentence(bracket, question: str) -> str:
+    """'Question 2: ...': the next question, numbered after the answers given."""
+    return f"Question {len(bracket.answers) + 1}: {question}"
+
+
+def group_multiplier_label(miss: str, group) -> str:
+    """The label of a group's slider: how a miss there compares (both names escaped here)."""
+    return f"{escaping.label(miss)} in {escaping.label(group)} is … as one elsewhere"
+
+
 ALARM_PRICE_HELP = "Optional: sets the scale. Only the ratio moves the cutoff."
 WHICH_WORSE = "Which is worse?"
 YOUR_ANSWERS = "Your answers"
@@ -236,6 +271,16 @@ MATRIX_WHAT = (
 MATRIX_PRICES = "Prices"
 TRUTH_ROW = "truth: {name}"  # a row of the matrix, the class's name shortened by the page
 DECIDE_COLUMN = "decide {name}"
+
+
+def matrix_prices_caption(unit: str) -> str:
+    """The caption over the matrix's editor, in the user's unit (escaped where it is said)."""
+    return (
+        f"Rows: the true class. Columns: the decision. Prices in {unit or YOUR_UNIT}; the diagonal is "
+        "usually 0. Edit a cell to reprice."
+    )
+
+
 HANDOVER_ALLOWED = "Allow handing a case to a person"
 HANDOVER_PRICE = "Price of handing a case over"  # + the unit: `in_unit`
 HANDOVER_PRICE_HELP = "Answer only when the cheapest answer's expected price is strictly below this."

@@ -12,8 +12,6 @@ import pytest
 
 from costlib import loading
 from costlib.answers.data import (
-    classes_sentence,
-    fix_offer,
     folder_reader,
     loaded_answer,
     mapped_upload,
@@ -26,7 +24,7 @@ from costlib.answers.roles import loaded_sentence, refused_sentence
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.loading.samples import SAMPLES, sample_bytes
-from costlib.present.labels import NO_SCORE_CHOSEN
+from costlib.present.labels import NO_SCORE_CHOSEN, classes_sentence, fix_offer
 
 
 def _prepare(df, name="f.csv"):

@@ -38,7 +38,7 @@ def data_folder() -> None:
         files = bigdata.list_files(folder)
         if files:
             with st.form("data_folder"):
-                say("markdown", answers.data_folder_sentence(len(files)))
+                say("markdown", t.data_folder_sentence(len(files)))
                 picked = st.selectbox(t.FILE, files, key="folder_file", format_func=display_name)
                 try:
                     names = bigdata.columns_of(bigdata.safe_path(folder, picked))

@@ -122,7 +122,7 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
     )
     class_names = loading.class_names_for(class_probs)
     if class_names:
-        say("caption", answers.classes_sentence(class_names), where=m1)
+        say("caption", t.classes_sentence(class_names), where=m1)
     mapping = ColumnMapping(
         label=label,
         positive=positive,
