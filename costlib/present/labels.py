@@ -1,5 +1,7 @@
 """What the dashboard's widgets say: page titles and intros, headers, widget labels, help texts,
-button texts and option labels, grouped by page (the shared widgets of ``views/_ui`` first).
+button texts and option labels, grouped by page (the shared widgets of ``views/_ui`` first), with
+the few sentences the Data, Find my prices and Cost matrix pages say around their inputs. The
+Watch page's are in `costlib.present.watch_labels`, Value's in `costlib.present.value_words`.
 
 A page and ``app.py`` import these names and make no sentence of their own
 (`tests/present/test_sentences_home.py`). A label with a user's text in it is a function or a
