@@ -7,6 +7,8 @@ are made) and a price move (they are reweighted), as ratios to a plain np.argsor
     python benchmarks/honest.py --simulate      # the honest verdict on data with a known truth (issue 43)
     python benchmarks/honest.py --simulate --runs 40   # fewer data sets per design (faster)
     python benchmarks/honest.py --smoothed 1 --runs 200  # issue 43's rejected try: a smoothed cost curve's argmin
+    python benchmarks/honest.py --groups-simulate --runs 40   # per-group costs, extra saving, review limit (issue 43)
+    python benchmarks/honest.py --value-simulate --runs 40    # the Value page's gain (issue 43)
 
 Under a review limit the prices differ by group (so that per-group cutoffs share the limit: the
 knapsack runs on every fold and every resample).
@@ -186,16 +188,210 @@ def smoothed(par: float, runs: int) -> None:
             print(head + " ".join(f"{k}={v:.3f}" for k, v in s.items() if k not in ("runs", "per_group")), flush=True)
 
 
+GROUP_DESIGNS = (  # (rows, AUC, each group's base rate, the groups' shares of the rows): unequal groups
+    (2000, 0.70, (0.3, 0.3), (0.7, 0.3)),
+    (2000, 0.96, (0.3, 0.3, 0.3), (0.5, 0.3, 0.2)),
+    (2000, 0.70, (0.15, 0.45), (0.7, 0.3)),
+    (2000, 0.96, (0.1, 0.25, 0.4, 0.6), (0.4, 0.3, 0.2, 0.1)),
+    (300, 0.70, (0.15, 0.45), (0.7, 0.3)),
+    (300, 0.96, (0.3, 0.3, 0.3), (0.5, 0.3, 0.2)),
+)
+
+
+def interval_figures(est, low, high, truth) -> dict:
+    """Coverage of `truth` by [`low`, `high`], the mean width over the ideal (3.92 x the standard
+    deviation of the estimate's error against the truth across data sets) and the mean error
+    (centre bias), over arrays of one value per data set (NaN rows are left out)."""
+    est, low, high, truth = (np.asarray(x, dtype=np.float64) for x in (est, low, high, truth))
+    ok = np.isfinite(est) & np.isfinite(low) & np.isfinite(high) & np.isfinite(truth)
+    est, low, high, truth = est[ok], low[ok], high[ok], truth[ok]
+    err = est - truth
+    ideal = 3.92 * float(np.std(err, ddof=1)) if err.size > 1 else float("nan")
+    return {
+        "n": int(err.size),
+        "coverage": float(np.mean((low <= truth) & (truth <= high))) if err.size else float("nan"),
+        "width_over_ideal": float(np.mean(high - low) / ideal) if ideal > 0 else float("nan"),
+        "bias": float(np.mean(err)) if err.size else float("nan"),
+    }
+
+
+def draw_groups(n: int, auc: float, rates, shares, seed: int, *, c_fp: float = 1.0, c_fn: float = 3.0):
+    """(labels, scores, groups, per-group `Design`s) of one data set whose groups differ in base
+    rate (`rates`, one a group) but not in signal: binormal scores as in `costlib.binary.simulation`,
+    so each group's true cost of a cutoff is its `Design`'s formula; groups ``g0, g1, ...`` drawn
+    at `shares`."""
+    from costlib.binary.simulation import Design
+
+    rng = np.random.default_rng([int(seed), 4343])
+    p = np.asarray(shares, dtype=np.float64) / sum(shares)
+    code = rng.choice(p.size, n, p=p)
+    designs = [Design(n, auc, float(r), c_fp, c_fn) for r in rates]
+    y = (rng.random(n) < np.asarray(rates, dtype=np.float64)[code]).astype(np.int64)
+    s = rng.normal(0.0, 1.0, n) + designs[0].d * y
+    return y, s, np.array([f"g{i}" for i in range(p.size)])[code], designs
+
+
+def judge_groups(n, auc, rates, shares, seeds, *, c_fp=1.0, c_fn=3.0, n_resamples=1000) -> dict:
+    """Issue 43's other intervals on data whose groups differ in base rate, one entry a data set:
+    each group's cost per case under the recommended rule (``group_cost``: one (estimate, low,
+    high, truth of the cutoffs shipped) a group), the per-group extra saving (``gain``: truth = the single
+    cutoff's true cost minus the per-group cutoffs', both as fitted on all rows, each group at its
+    share), whether the model ships (``ship``) and whether per-group cutoffs were found to pay
+    (``per_group``: the recommended rule is per-group)."""
+    from costlib.binary import decision as D
+    from costlib.core import rules as R
+
+    out = {"group_cost": [], "gain": [], "ship": [], "per_group": []}
+    w = np.asarray(shares, dtype=np.float64) / sum(shares)
+    names = [f"g{i}" for i in range(len(shares))]
+    for seed in seeds:
+        y, s, g, designs = draw_groups(n, auc, rates, shares, seed, c_fp=c_fp, c_fn=c_fn)
+        ms = D.sweep_model(y, s, g, probabilities=False)
+        rec = D.recommend(ms, (c_fp, c_fn), n_resamples=n_resamples, seed=int(seed) % 1000)
+
+        def true_costs(rule, designs=designs, rec=rec):
+            cut = rec.results.cutoffs[rule]
+            return np.array([float(designs[i].cost(cut[name])) for i, name in enumerate(names)])
+
+        bg = rec.results.by_group
+        rows = bg[bg["rule"] == rec.rule].set_index("group")
+        truth = true_costs(rec.rule)
+        out["group_cost"].append(
+            [
+                (
+                    float(rows.loc[nm, "cost_per_case"]),
+                    float(rows.loc[nm, "low"]),
+                    float(rows.loc[nm, "high"]),
+                    truth[i],
+                )
+                for i, nm in enumerate(names)
+            ]
+        )
+        if rec.group_gain is not None:
+            gain = float(np.sum(w * (true_costs(R.SINGLE) - true_costs(R.COST_OPTIMAL))))
+            out["gain"].append((*map(float, rec.group_gain), gain))
+        out["ship"].append(bool(rec.ship_model))
+        out["per_group"].append(rec.rule == R.COST_OPTIMAL)
+    return out
+
+
+def judge_capacity(n, auc, rate, cap, seeds, *, c_fp=1.0, c_fn=3.0, n_resamples=1000) -> list[tuple]:
+    """The saving under a review limit `cap` (a share of the cases), one group, one entry a data
+    set: (estimate, low, high, truth, ships). The truth is the true cost of the cheaper no-model
+    choice within the limit (flag nobody, or flag a share `cap` at random) minus the true cost
+    of the cutoff shipped (fitted within the limit on all rows)."""
+    from costlib.binary import decision as D
+    from costlib.binary.simulation import Design
+
+    d = Design(n, auc, rate, c_fp, c_fn)
+    nobody, everyone = c_fn * rate, c_fp * (1 - rate)
+    base = min(nobody, cap * everyone + (1 - cap) * nobody)
+    out = []
+    for seed in seeds:
+        y, s, _ = d.draw(seed)
+        ms = D.sweep_model(y, s, None, probabilities=False)
+        rec = D.recommend(ms, (c_fp, c_fn), n_resamples=n_resamples, seed=int(seed) % 1000, capacity=cap)
+        t = next(iter(rec.cutoffs.values()))
+        out.append((rec.saving, rec.saving_low, rec.saving_high, base - float(d.cost(t)), bool(rec.ship_model)))
+    return out
+
+
+def judge_value(n, auc, accuracy, k, seeds, *, reject_value=0.0, n_resamples=1000) -> list[tuple]:
+    """The Value page's gain without a split (`recommend_value` on one value sweep), one entry a
+    data set: (gain, low, high, truth, ships). An answer is right with probability `accuracy`;
+    its confidence is Phi of a binormal score (right N(d, 1), wrong N(0, 1)), so the true worth
+    per case of accepting from confidence tau is accuracy P(N(d,1) >= t) - k (1 - accuracy)
+    P(N(0,1) >= t) + reject_value P(rejected), t = Phi^-1(tau); the truth is that minus the
+    true worth of the better no-model choice (hand everything over, answer everything)."""
+    from scipy.special import ndtr, ndtri
+
+    from costlib.binary.simulation import Design
+    from costlib.core import ship as S
+    from costlib.core.sweep import Sweep, sweep_arrays
+    from costlib.value.recommendation import recommend_value
+
+    d = Design(n, auc, accuracy)
+    base = max(reject_value, accuracy - k * (1 - accuracy))
+
+    def worth(tau: float) -> float:
+        t = float(ndtri(tau)) if np.isfinite(tau) else np.inf
+        right, wrong = accuracy * ndtr(d.d - t), (1 - accuracy) * ndtr(-t)
+        return float(right - k * wrong + reject_value * (1 - right - wrong))
+
+    out = []
+    for seed in seeds:
+        y, s, _ = d.draw(seed)
+        thresholds, tp, fp, n_pos, n_neg = sweep_arrays(y.astype(bool), ndtr(s), None)
+        sweep = Sweep(thresholds, tp, fp, n_pos, n_neg)
+        rec = recommend_value(
+            {"m": sweep}, k=k, reject_value=reject_value, n_resamples=n_resamples, seed=int(seed) % 1000
+        )
+        out.append((rec.gain, rec.gain_low, rec.gain_high, worth(rec.tau) - base, rec.status == S.SAVES))
+    return out
+
+
+def simulate_groups(runs: int, n_resamples: int = 1000) -> None:
+    """Print the per-group cost intervals', the per-group extra saving's and the within-limit
+    saving's figures (`interval_figures`) on `GROUP_DESIGNS` and the capacity designs."""
+
+    def show(head, fig, extra=""):
+        print(f"{head:<44} " + " ".join(f"{k}={v:.3f}" for k, v in fig.items() if k != "n") + extra, flush=True)
+
+    print(f"Per-group costs and extra saving, prices 1:3, {runs} data sets a design")
+    for n, auc, rates, shares in GROUP_DESIGNS:
+        r = judge_groups(n, auc, rates, shares, range(runs), n_resamples=n_resamples)
+        head = f"{n:>5} {auc:.2f} rates {'/'.join(f'{x:g}' for x in rates)}"
+        for i in range(len(rates)):  # each group apart: the ideal is the spread of its own estimate
+            each = [sets[i] for sets in r["group_cost"]]
+            show(head + f" g{i} cost", interval_figures(*zip(*each, strict=True)))
+        if r["gain"]:
+            gain = interval_figures(*zip(*r["gain"], strict=True))
+            truth = float(np.mean([x[3] for x in r["gain"]]))
+            show(head + " extra saving", gain, f" truth={truth:.4f} per_group={np.mean(r['per_group']):.3f}")
+        print(f"{'':<44} ships={np.mean(r['ship']):.3f}", flush=True)
+    print(f"Within a review limit, one group, prices 1:3, base rate 0.3, {runs} data sets a design")
+    for n, auc, cap in ((2000, 0.70, 0.2), (2000, 0.96, 0.2), (300, 0.70, 0.2), (2000, 0.5, 0.2)):
+        r = judge_capacity(n, auc, 0.3, cap, range(runs), n_resamples=n_resamples)
+        est, lo, hi, truth, ship = zip(*r, strict=True)
+        fig = interval_figures(est, lo, hi, truth)
+        show(f"{n:>5} {auc:.2f} cap {cap:g} saving", fig, f" ships={np.mean(ship):.3f}")
+
+
+def simulate_value(runs: int, n_resamples: int = 1000) -> None:
+    """Print the Value page's gain figures (`judge_value`): accuracy 0.7, k 2 (prices 1:3 with a
+    right answer worth 1), nothing for a handed-over case; AUC 0.5 is the no-signal design."""
+    print(f"Value's gain without a split, accuracy 0.7, k 2, {runs} data sets a design")
+    for n in (2000, 300):
+        for auc in (0.70, 0.96, 0.5):
+            r = judge_value(n, auc, 0.7, 2.0, range(runs), n_resamples=n_resamples)
+            est, lo, hi, truth, ship = zip(*r, strict=True)
+            fig = interval_figures(est, lo, hi, truth)
+            print(
+                f"{n:>5} {auc:.2f} gain " + " ".join(f"{k}={v:.3f}" for k, v in fig.items() if k != "n"),
+                f"ships={np.mean(ship):.3f} truth={np.mean(truth):.4f}",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1e5,1e6", help="comma-separated row counts")
     parser.add_argument("--capacity", type=float, help="also under a review limit (a share of the cases)")
     parser.add_argument("--simulate", action="store_true", help="judge the verdicts on simulated data instead")
     parser.add_argument("--runs", type=int, default=200, help="data sets per simulated design")
+    parser.add_argument("--groups-simulate", action="store_true", help="per-group and within-limit intervals")
+    parser.add_argument("--value-simulate", action="store_true", help="the Value page's gain interval")
+    parser.add_argument("--resamples", type=int, default=1000, help="resamples for the simulated intervals")
     parser.add_argument("--smoothed", type=float, help="issue 43's try: pick cutoffs on a smoothed cost curve")
     args = parser.parse_args()
     if args.smoothed is not None:
         smoothed(args.smoothed, args.runs)
+        return
+    if args.groups_simulate or args.value_simulate:
+        if args.groups_simulate:
+            simulate_groups(args.runs, args.resamples)
+        if args.value_simulate:
+            simulate_value(args.runs, args.resamples)
         return
     if args.simulate:
         simulate(args.runs)

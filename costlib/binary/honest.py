@@ -9,7 +9,8 @@ puts them together for one model at one price book:
   independent deals of the rows into folds (`repeated_cross_fit`).
 - **The saving's interval** (no split, here): the estimate +- 1.96 fold-aware standard errors
   (`row_se`: the per-row differences' standard error read off the cross-fit's counts, plus the
-  variance of one deal's estimate, `at_least_rows`). Chosen by simulation (issue 43,
+  variance of one deal's estimate, `at_least_rows`), under a review limit too (against flagging
+  at random, each row's expected cost). Chosen by simulation (issue 43,
   `benchmarks/honest.py --simulate`): it covers 93 to 97% at 2,000 rows, is 0.9 to 1.1 times the
   ideal width, and ships a model that pays about as often as a plain cross-fitted Wald interval;
   the bootstrap was 1.15 to 1.3 times the ideal where the signal is weak, and out-of-bag
@@ -99,21 +100,24 @@ __all__ = [  # the judge's, and the folds' and refits' names their callers read 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 
 
-def row_se(counts: dict, baseline: str, prices: Prices, n: np.ndarray) -> float:
+def row_se(counts: dict, baseline: str, prices: Prices, n: np.ndarray, capacity: float | None = None) -> float:
     """The fold-aware standard error of a cross-fitted rule's cost per case minus the no-model
     `baseline`'s: the standard error of the per-row differences (each row: what the rule's
     cutoff fitted without it costs on it minus what the baseline costs on it), read off the
     cross-fit's counts, and the noise of one deal of the rows into folds (the variance of the
     deals' costs per case, ``counts["splits"]``, when there are two or more). `counts` holds
-    ``tp, fp, fn`` per group (the mean over the deals), `n` the groups' rows. NaN under a baseline
-    that flags at random.
+    ``tp, fp, fn`` per group (the mean over the deals), `n` the groups' rows. Under a baseline that
+    flags a share `capacity` at random, each row's baseline cost is its expected one (what
+    `judged_rules.evaluate_rules` charges it); NaN under that baseline without a `capacity`.
 
     Against flagging nobody a true positive differs by -c_fn, a false positive by +c_fp; against
     flagging everyone a false negative by +c_fn, a true negative by -c_fp; other rows by 0. Read
     off mean counts, the rows' variance is the mean of the deals' (about: the mean's square is
     that of the mean deal). The deals' variance is not divided by their number: the rows' part
     leaves out how the folds' cutoffs move with the data, and one deal's noise stands for it
-    (chosen by simulation, issue 43: `benchmarks/README.md`).
+    (chosen by simulation, issue 43: `benchmarks/README.md`). Against flagging a share c at
+    random a true positive differs by -(1 - c) c_fn, a false negative by +c c_fn, a false
+    positive by +(1 - c) c_fp and a true negative by -c c_fp.
 
     Six rows, two true positives, a false positive, a false negative, prices 1 and 3, against
     flagging nobody: differences -3, -3, +1, 0, 0, 0 (mean -5/6, sample variance 2.9667, the
@@ -126,6 +130,12 @@ def row_se(counts: dict, baseline: str, prices: Prices, n: np.ndarray) -> float:
     0.7032
     >>> round(row_se({**counts, "splits": np.array([0.1, 0.3])}, "flag nobody", p, np.array([6.0])), 4)
     0.7172
+
+    Against flagging half the cases at random (a review limit of 0.5): -1.5, -1.5, +0.5, +1.5,
+    -0.5, -0.5 (sample variance 1.3667, over 6 rows 0.2278):
+
+    >>> round(row_se(counts, "flag at random", p, np.array([6.0]), capacity=0.5), 4)
+    0.4773
     """
     from costlib.core import rules as R
 
@@ -135,6 +145,14 @@ def row_se(counts: dict, baseline: str, prices: Prices, n: np.ndarray) -> float:
         parts = ((tp, -prices.c_fn), (fp, prices.c_fp))
     elif baseline == R.EVERYONE:
         parts = ((fn, prices.c_fn), (tn, -prices.c_fp))
+    elif baseline == R.AT_RANDOM and capacity is not None:
+        c = float(capacity)
+        parts = (
+            (tp, -(1 - c) * prices.c_fn),
+            (fn, c * prices.c_fn),
+            (fp, (1 - c) * prices.c_fp),
+            (tn, -c * prices.c_fp),
+        )
     else:
         return float("nan")
     total = float(np.sum(n))
@@ -150,15 +168,18 @@ def row_se(counts: dict, baseline: str, prices: Prices, n: np.ndarray) -> float:
 
 def at_least_rows(estimate: float, low: float, high: float, se: float) -> tuple[float, float]:
     """The interval of a cross-fitted saving: ``estimate +- Z95 * se`` with `se` its fold-aware
-    standard error (`row_se`); (low, high), the bootstrap's, when `se` is NaN (a baseline that
-    flags at random under a review limit).
+    standard error (`row_se`); (low, high), the bootstrap's, when `se` is NaN (no per-row
+    difference to read).
 
     Chosen by simulation (issue 43, `benchmarks/README.md`): the bootstrap of the cross-fitted
     estimate over-disperses (its refits' argmin over a step function moves more than the folds'
     cutoffs do) and was 1.15 to 1.2 times the ideal width where the signal is weak; the
     fold-aware interval about the mean of ten deals covers 93 to 96% at 2,000 rows and ships
-    what the plain cross-fitted Wald interval ships. The bootstrap still gives the groups'
-    cost intervals and the per-group extra saving.
+    what the plain cross-fitted Wald interval ships. Under a review limit, against flagging at
+    random, the bootstrap was 0.53 times the ideal width and covered 71% at 2,000 rows and AUC
+    0.96 (its refits flag exactly the limit on the rows they are judged on, so how far the
+    shipped cutoff's true share strays from it is not in them); this one covers 92 to 97%. The
+    bootstrap still gives the groups' cost intervals and the per-group extra saving.
 
     >>> [round(x, 4) for x in at_least_rows(0.1, 0.0, 0.3, 0.05)]
     [0.002, 0.198]
@@ -185,11 +206,13 @@ class Honest:
                a split: no honest estimate exists here, and the answer says so)
     crossfit   `CrossFit` (for CROSS_FITTED), else None
     refits     `Refits` of the refit bootstrap, or None (no intervals)
+    capacity   the review limit the rules were fitted within (None: no limit)
     """
 
     estimate: str
     crossfit: CrossFit | None
     refits: Refits | None
+    capacity: float | None = None
 
 
 def _cached(ms, key, make):
@@ -210,7 +233,7 @@ def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: floa
     crossfit = None
     if ms.judged_on == "all":
         if not counted:
-            return Honest(SAME_ROWS, None, None)
+            return Honest(SAME_ROWS, None, None, capacity)
         index = ms.pooled_index("fit")
         k, r = deal_shape(ms.fit)
         deals = _cached(
@@ -236,4 +259,4 @@ def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: floa
             lambda: refit_draws(ms.fit, ms.judge, ms.fit_pooled, n_resamples=n_resamples, seed=seed),
         )
         refits = price_refits(draws, prices, capacity)
-    return Honest(estimate, crossfit, refits)
+    return Honest(estimate, crossfit, refits, capacity)

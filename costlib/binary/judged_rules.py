@@ -338,7 +338,7 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
             whole["low"][o], whole["high"][o] = centred_interval(whole["cost_per_case"][o], refit[rule])
             vs = whole["cost_per_case"][o] - whole["cost_per_case"][at[res.baseline]]
             lo, hi = centred_interval(vs, refit[rule] - refit["baseline"])
-            row_se[rule] = H.row_se(c, res.baseline, prices, n_g)
+            row_se[rule] = H.row_se(c, res.baseline, prices, n_g, capacity=honest.capacity)
             whole["vs_low"][o], whole["vs_high"][o] = H.at_least_rows(vs, lo, hi, row_se[rule])
         elif refit:  # a split: the refits' percentile interval (refitted on resampled train rows)
             cols["low"][rows], cols["high"][rows] = percentile_intervals(per_g)
