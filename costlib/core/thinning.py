@@ -7,6 +7,9 @@ curves is never thinned: only what is drawn.
 
 from __future__ import annotations
 
+import hashlib
+import threading
+
 import numpy as np
 
 
@@ -56,15 +59,7 @@ def thin_index(y: np.ndarray, max_points: int, x: np.ndarray | None = None) -> n
 def _thin_by_x(y: np.ndarray, x: np.ndarray, buckets: int) -> np.ndarray:
     """`thin_index` over `buckets` equal stretches of x: each run of consecutive points in one
     stretch keeps its first, last, lowest and highest point (the first of equals; NaN never)."""
-    finite = np.isfinite(x)
-    col = np.full(x.size, -1, dtype=np.int64)  # a non-finite x: a column of its own
-    if finite.any():
-        lo, hi = float(x[finite].min()), float(x[finite].max())
-        width = (hi - lo) / buckets if hi > lo else 1.0
-        col[finite] = np.minimum(((x[finite] - lo) / width).astype(np.int64), buckets - 1)
-    starts = np.flatnonzero(np.r_[True, col[1:] != col[:-1]])
-    ends = np.r_[starts[1:] - 1, x.size - 1]
-    run = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, x.size]))
+    starts, ends, run = _runs(x, buckets)
     nan = np.isnan(y)
     # each run's first lowest and first highest, in one pass each (no sort: a price move thins
     # every line of the cost chart; two lexsorts took 3.1 ms on 10,000 points of one per run)
@@ -73,8 +68,56 @@ def _thin_by_x(y: np.ndarray, x: np.ndarray, buckets: int) -> np.ndarray:
     return np.unique(np.concatenate((starts, ends, low, high)))
 
 
+_RUNS: dict = {}  # (x's bytes' digest, its dtype and size, buckets) -> `_runs`, the latest `_RUNS_KEPT`
+_RUNS_KEPT = 32
+_RUNS_LOCK = threading.Lock()
+_RUNS_FROM = 4096  # a shorter x is cut again each time: looking it up would cost about as much
+
+
+def _runs(x: np.ndarray, buckets: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(starts, ends, run) of the runs of consecutive points of `x` in one of `buckets` equal
+    stretches of x (a non-finite x: a stretch of its own): each run's first and last position,
+    and each position's run.
+
+    They depend on x alone, and a curve's x (a sweep's thresholds) stays while a price moves
+    its y: a long x's runs are remembered by its content (`_RUNS`), so a price move reuses them.
+    The arrays returned are read-only: they are shared.
+    """
+    key = None
+    if x.size >= _RUNS_FROM:
+        digest = hashlib.blake2b(np.ascontiguousarray(x).view(np.uint8), digest_size=16).digest()
+        key = (digest, x.dtype.str, x.size, buckets)
+        with _RUNS_LOCK:  # the sessions of a server share it, each on its own thread
+            hit = _RUNS.pop(key, None)
+            if hit is not None:
+                _RUNS[key] = hit  # the latest used last: the first is forgotten first
+                return hit
+    finite = np.isfinite(x)
+    col = np.full(x.size, -1, dtype=np.int64)  # a non-finite x: a column of its own
+    if finite.any():
+        lo, hi = float(x[finite].min()), float(x[finite].max())
+        width = (hi - lo) / buckets if hi > lo else 1.0
+        col[finite] = np.minimum(((x[finite] - lo) / width).astype(np.int64), buckets - 1)
+    change = np.flatnonzero(col[1:] != col[:-1]) + 1
+    starts = np.concatenate(([0], change))
+    ends = np.concatenate((change - 1, [x.size - 1]))
+    run = np.repeat(np.arange(starts.size), ends - starts + 1)
+    for array in (starts, ends, run):
+        array.flags.writeable = False
+    runs = (starts, ends, run)
+    if key is not None:
+        with _RUNS_LOCK:
+            _RUNS[key] = runs
+            while len(_RUNS) > _RUNS_KEPT:
+                del _RUNS[next(iter(_RUNS))]
+    return runs
+
+
 def _first_least(v: np.ndarray, starts: np.ndarray, run: np.ndarray) -> np.ndarray:
     """Position of the first least value of `v` in each run (runs begin at `starts`; `run`
     numbers each position's run)."""
     at = np.flatnonzero(v == np.minimum.reduceat(v, starts)[run])
-    return at[np.r_[True, run[at[1:]] != run[at[:-1]]]]
+    keep = np.empty(at.size, dtype=bool)
+    keep[:1] = True
+    keep[1:] = run[at[1:]] != run[at[:-1]]
+    return at[keep]

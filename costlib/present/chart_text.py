@@ -81,7 +81,7 @@ def chart_text(figure) -> ChartText:
     >>> alt.table.columns.tolist(), len(alt.table)
     (['series', 'cutoff', 'cost per case'], 2)
     """
-    spec = _arrays(figure if isinstance(figure, dict) else figure.to_dict())
+    spec = _arrays(figure if isinstance(figure, dict) else _spec(figure))
     layout = spec.get("layout", {})
     x_title, y_title = _axis_title(layout, "xaxis", "x"), _axis_title(layout, "yaxis", "y")
     traces = [t for t in spec.get("data", []) if t.get("visible", True) is not False]
@@ -112,6 +112,14 @@ def chart_text(figure) -> ChartText:
 
 # ---------------------------------------------------------------------------------------
 # The table
+
+
+def _spec(figure) -> dict:
+    """A Figure's spec as ``to_dict`` gives it, without its copy and its arrays written as
+    base64 text (`_arrays` reads them back): a slider move reads the cost chart's every line,
+    and the copy and the round trip were a third of this module's time. Read-only: `_arrays`
+    builds new dicts and lists, and nothing here writes to an array."""
+    return {"data": list(figure._data), "layout": figure._layout}
 
 
 def _arrays(obj):
@@ -179,22 +187,23 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         values = y if isinstance(y, np.ndarray) else np.full(drawn, np.nan)
         position = x if isinstance(x, np.ndarray) and np.isfinite(x).all() else None
         keep = thin_index(values, budget, x=position)
-    frame = pd.DataFrame({SERIES: name, x_col: _take(x, keep), y_col: _take(y, keep)})
+    columns = {SERIES: name, x_col: _take(x, keep), y_col: _take(y, keep)}  # one frame built once
     text = trace.get("text")
     if isinstance(text, (list, tuple, np.ndarray)) and len(text) == drawn:
-        frame[LABEL] = [words(t) for t in _take(text, keep)]
+        columns[LABEL] = [words(t) for t in _take(text, keep)]
     elif isinstance(text, str) and text:
-        frame[LABEL] = words(text)
+        columns[LABEL] = words(text)
     else:
-        frame[LABEL] = ""  # blank where a point has no label of its own
+        columns[LABEL] = ""  # blank where a point has no label of its own
     error = trace.get("error_y") or {}
     if error.get("array") is not None and len(error["array"]) == drawn:
         up = _take(pd.to_numeric(pd.Series(error["array"]), errors="coerce").to_numpy(float), keep)
         down = error.get("arrayminus")
         down = up if down is None else _take(pd.to_numeric(pd.Series(down), errors="coerce").to_numpy(float), keep)
-        mid = pd.to_numeric(frame[y_col], errors="coerce").to_numpy(float)
+        mid = pd.to_numeric(pd.Series(columns[y_col]), errors="coerce").to_numpy(float)
         for column, ends in ((INTERVAL_FROM, mid - down), (INTERVAL_TO, mid + up)):  # read after the y column
-            frame[column] = [f"{x:.6g}" if np.isfinite(x) else NO_INTERVAL for x in ends]  # one type: text
+            columns[column] = [f"{x:.6g}" if np.isfinite(x) else NO_INTERVAL for x in ends]  # one type: text
+    frame = pd.DataFrame(columns)
     return frame, drawn
 
 
