@@ -286,19 +286,24 @@ def _marker_traces(markers: pd.DataFrame, lines: list, xcol: str, scale: float, 
     outlined in its line's colour and its hover names its rule and line."""
     recommended = markers.attrs.get("recommended")
     x, y, symbols, sizes, fills, edges, names, key = [], [], [], [], [], [], [], []
-    for rule, part in markers.groupby("rule", sort=False):
+    # the few rows as lists, each rule's in their order, rules in the order first met (as a
+    # groupby without sorting): the frame's groups cost more than the rest of the chart's marks
+    rules, on_line = markers["rule"].tolist(), markers["line"].tolist()
+    at, cost = (markers[xcol].to_numpy() * scale).tolist(), markers["cost_per_case"].tolist()
+    for rule in dict.fromkeys(r for r in rules if not pd.isna(r)):
+        part = [i for i, r in enumerate(rules) if r == rule]
         label = plain(R.rule_words(str(rule)) + (" (recommended)" if rule == recommended else ""))
-        on_groups = part["line"].notna().any()
+        on_groups = any(not pd.isna(on_line[i]) for i in part)
         style = {
             "symbol": RULE_SYMBOLS.get(str(rule), "x"),
             "size": 15 if rule == recommended else 11,
             "color": "#111" if rule in (recommended, WITHOUT_LIMIT) else "white",
         }
-        x += (part[xcol].to_numpy() * scale).tolist()
-        y += part["cost_per_case"].tolist()
+        x += [at[i] for i in part]
+        y += [cost[i] for i in part]
         for k, out in (("symbol", symbols), ("size", sizes), ("color", fills)):
             out += [style[k]] * len(part)
-        for g in part["line"]:
+        for g in (on_line[i] for i in part):
             edges.append(palette_color(0) if g is None else palette_color(lines.index(g)) if g in lines else "#000")
             names.append(f"{label} ({plain(g) if on_groups and g is not None else 'everyone'})")
         key.append(f"{SYMBOL_GLYPHS[style['symbol']][rule == recommended]} {label}")

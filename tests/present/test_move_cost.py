@@ -10,9 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from costlib.core import rules as R
 from costlib.core import thinning
+from costlib.core.escaping import plain
+from costlib.core.rules import rule_words
 from costlib.core.thinning import thin_index
+from costlib.present import cost_figures
 from costlib.present.chart_text import INTERVAL_FROM, INTERVAL_TO, LABEL, NO_INTERVAL, SERIES, chart_text, words
+from costlib.present.plotting import palette_color
 from tests.present.test_figures import _builders
 
 # ---------------------------------------------------------------------------------------
@@ -173,3 +178,50 @@ def test_the_text_alternative_reads_the_figure_without_copying_it(monkeypatch):
 
     monkeypatch.setattr(go.Figure, "to_dict", copied)
     assert len(chart_text(fig).table) <= 320
+
+
+# ---------------------------------------------------------------------------------------
+# The cost chart's marks: a reference by pandas' groups
+
+
+def _marks_reference(markers: pd.DataFrame, lines: list, scale: float) -> tuple[list, list, list, list]:
+    """(x, edge colours, hover names, key) of the marks, each rule's rows by ``groupby``."""
+    recommended = markers.attrs.get("recommended")
+    x, edges, names, key = [], [], [], []
+    for rule, part in markers.groupby("rule", sort=False):
+        label = plain(rule_words(str(rule)) + (" (recommended)" if rule == recommended else ""))
+        x += (part["threshold"].to_numpy() * scale).tolist()
+        for g in part["line"]:
+            edges.append(palette_color(0) if g is None else palette_color(lines.index(g)) if g in lines else "#000")
+            names.append(f"{label} ({plain(g) if part['line'].notna().any() and g is not None else 'everyone'})")
+        symbol = cost_figures.RULE_SYMBOLS.get(str(rule), "x")
+        key.append(f"{cost_figures.SYMBOL_GLYPHS[symbol][rule == recommended]} {label}")
+    return x, edges, names, key
+
+
+@st.composite
+def marks(draw):
+    """A markers frame as `markers_frame` makes it: rules in any order (a rule's rows apart),
+    each on everybody's line (None) or a group's, one of them recommended."""
+    rules = [R.THRESHOLD_05, R.ELKAN, R.SINGLE, R.COST_OPTIMAL, cost_figures.WITHOUT_LIMIT]
+    n = draw(st.integers(1, 12))
+    rows = {
+        "line": draw(st.lists(st.sampled_from([None, "a", "<b>", "c"]), min_size=n, max_size=n)),
+        "rule": draw(st.lists(st.sampled_from(rules), min_size=n, max_size=n)),
+        "threshold": draw(st.lists(st.floats(0, 1), min_size=n, max_size=n)),
+        "cost_per_case": draw(st.lists(st.floats(0, 5), min_size=n, max_size=n)),
+    }
+    frame = pd.DataFrame(rows, columns=["line", "rule", "threshold", "cost_per_case"])
+    frame.attrs["recommended"] = draw(st.sampled_from(rules))
+    return frame, draw(st.sampled_from([1.0, 1000.0]))
+
+
+@settings(max_examples=100, deadline=None)
+@given(marks())
+def test_the_marks_are_those_of_each_rules_group(case):
+    markers, scale = case
+    lines = [None, "a", "<b>"]
+    marked, key = cost_figures._marker_traces(markers, lines, "threshold", scale, scale != 1.0)
+    x, edges, names, want_key = _marks_reference(markers, lines, scale)
+    assert marked["x"].tolist() == x and marked["marker"]["line"]["color"] == edges
+    assert marked["text"] == names and key == want_key
