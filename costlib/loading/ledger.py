@@ -5,7 +5,9 @@ what its large things take (parsed tables, prepared datasets with the work they 
 training features, the memory DuckDB may use while it scans), under keys of its own; a new
 read or computation is admitted only when it fits beside what all sessions hold, and is
 refused with a sentence otherwise (nothing already held is touched). When a session ends,
-its account is closed and the memory handed back to the operating system (`return_memory`).
+its account is closed and the memory handed back to the operating system (`return_memory`);
+a session that comes back to the same id (a browser whose connection dropped reconnects) is
+watched anew and its account reopened (`MemoryLedger.reopen`), so that what it loads counts.
 
 The ledger holds byte counts under opaque session ids, never data: no user's content lives
 in it, and nobody can read another session's numbers through it beyond the server's total.
@@ -66,7 +68,8 @@ class MemoryLedger:
         self._share = share
         self._held: dict[Hashable, dict[Hashable, int]] = {}
         # accounts already closed: a computation still finishing when its session ended must not
-        # open the account again (it would be counted against the budget for ever)
+        # open the account again (it would be counted against the budget for ever); only `reopen`
+        # (the session is watched again, so its end closes it again) takes one off
         self._closed: OrderedDict[Hashable, None] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -148,6 +151,23 @@ class MemoryLedger:
             self._closed[account] = None
             while len(self._closed) > CLOSED_KEPT:
                 self._closed.popitem(last=False)
+
+    def reopen(self, account: Hashable) -> None:
+        """Count `account` again after `close`: its session is watched anew (a browser that lost
+        its connection came back to the same session id, whose end will close it again).
+        Without this, what the returning session loads would never be on the ledger, and the
+        server would admit past its budget.
+
+        Examples
+        --------
+        >>> ledger = MemoryLedger(budget=lambda: 100, share=lambda: 100)
+        >>> ledger.close("a"); ledger.admit("a", "table", 60, what="Reading t.csv"); ledger.held("a")
+        0
+        >>> ledger.reopen("a"); ledger.admit("a", "table", 60, what="Reading t.csv"); ledger.held("a")
+        60
+        """
+        with self._lock:
+            self._closed.pop(account, None)
 
     def accounts(self) -> list:
         """The accounts that hold something."""
