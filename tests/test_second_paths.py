@@ -14,13 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 KNOWN_SECOND_PATHS: set[tuple[str, str, str]] = {
-    ("costlib.answers.audit", "costlib.binary.fairness", "FAIRNESS_CRITERIA"),
-    ("costlib.answers.audit", "costlib.binary.fairness", "MSG_CRITERION"),
     ("costlib.answers.costs", "costlib.binary.honest", "MIN_CLASS_ROWS"),
-    ("costlib.answers.watch", "costlib.binary.decision", "sweep_model"),
-    ("views._ui.costs_sections", "costlib.binary.fairness", "FAIRNESS_CRITERIA"),
-    ("views._ui.costs_sections", "costlib.binary.honest", "MIN_CLASS_ROWS"),
-    ("views.costs", "costlib.binary.fairness", "FAIRNESS_CRITERIA"),
 }
 
 

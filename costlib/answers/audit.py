@@ -29,7 +29,8 @@ from costlib.binary.disparity import (
     shipped_disparities,
 )
 from costlib.binary.elicit import break_even_range
-from costlib.binary.fairness import FAIRNESS_CRITERIA, MSG_CRITERION, fairness_results, group_rates
+from costlib.binary.fair_search import FAIRNESS_CRITERIA, MSG_CRITERION
+from costlib.binary.fairness import fairness_results, group_rates
 from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale, ratio_range
 from costlib.core import rules as R
 from costlib.core import settings

@@ -112,7 +112,7 @@ def shipped_policy_json(seed: int = 7) -> str:
 @functools.lru_cache(maxsize=2)
 def _shipped_policy_json(seed: int) -> str:
     from costlib.answers.audit import build_audit
-    from costlib.binary.decision import sweep_model
+    from costlib.binary.model_sweeps import sweep_model
     from costlib.present.policy import policy_json
     from costlib.watch.sample import FITTING_NAME, PRICES, fitting_month
 

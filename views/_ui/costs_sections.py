@@ -21,8 +21,9 @@ from costlib.answers.costs import (
 )
 from costlib.binary import elicit, sensitivity
 from costlib.binary.fair_judged import holding_note
-from costlib.binary.fairness import FAIRNESS_CRITERIA, fairness_results
-from costlib.binary.honest import MIN_CLASS_ROWS
+from costlib.binary.fair_search import FAIRNESS_CRITERIA
+from costlib.binary.fairness import fairness_results
+from costlib.binary.folds import MIN_CLASS_ROWS
 from costlib.core import settings
 from costlib.core.escaping import option_names
 from costlib.present import capacity_words, tables
