@@ -96,10 +96,10 @@ def chart_text(figure) -> ChartText:
         rows, drawn = _rows(trace, columns, budget)
         parts.append(rows)
         total += drawn
-        if len(rows) < drawn:
+        if _size(rows) < drawn:
             how.setdefault(THINNED_MAP.format(step=rows.attrs["step"]) if "step" in rows.attrs else THINNED_LINE)
-    nonempty = [p for p in parts if len(p)]
-    table = pd.concat(nonempty, ignore_index=True) if nonempty else pd.DataFrame(columns=[SERIES, *columns[:2]])
+    nonempty = [p for p in parts if _size(p)]
+    table = _joined(nonempty) if nonempty else pd.DataFrame(columns=[SERIES, *columns[:2]])
     if LABEL in table and (table[LABEL].fillna("") == "").all():
         table = table.drop(columns=LABEL)
     for column in table.columns:  # a gap in a line (NaN) reads as a dash: a grid would show "None"
@@ -159,7 +159,56 @@ def _length(trace: dict) -> int:
     return 0
 
 
-def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.DataFrame, int]:
+class _Rows(dict):
+    """A line's rows as columns ({header: a scalar, a list or an array}) and how many there
+    are (`size`), not yet a frame: the lines of a chart are made one frame at once (`_joined`)."""
+
+    def __init__(self, columns: dict, size: int):
+        super().__init__(columns)
+        self.size = size
+        self.attrs: dict = {}  # as a frame's: a line is thinned by stretches, never by a step
+
+
+def _size(rows) -> int:
+    """How many rows `rows` (a frame, or a line's `_Rows`) holds."""
+    return rows.size if isinstance(rows, _Rows) else len(rows)
+
+
+def _joined(parts: list) -> pd.DataFrame:
+    """The parts of the table (frames, and lines' `_Rows`) as one frame, as ``pd.concat`` of
+    their frames would make it. Lines of numbers with the same columns (a cost chart's every
+    trace) are joined column by column into one frame, which is what a slider move redraws:
+    a frame per line, then their concatenation, took most of this module's time."""
+    lines = [p for p in parts if isinstance(p, _Rows)]
+    if len(lines) == len(parts) and len({tuple(p) for p in parts}) == 1 and all(_numbers(p) for p in parts):
+        sizes = [_size(p) for p in parts]
+        return pd.DataFrame({column: _stacked([p[column] for p in parts], sizes) for column in parts[0]})
+    frames = [pd.DataFrame(p) if isinstance(p, _Rows) else p for p in parts]
+    return pd.concat(frames, ignore_index=True)
+
+
+def _numbers(rows: _Rows) -> bool:
+    """Whether a line's columns are its name, numbers and text: x and y are float arrays, the
+    rest text (one for every row, or a list)."""
+    return all(
+        isinstance(v, np.ndarray) and v.dtype == float
+        if i in (1, 2)
+        else isinstance(v, str) or (isinstance(v, list) and all(isinstance(t, str) for t in v))
+        for i, v in enumerate(rows.values())
+    )
+
+
+def _stacked(values: list, sizes: list[int]) -> np.ndarray | list:
+    """One column of `_joined`: float arrays joined, text as one list."""
+    if all(isinstance(v, np.ndarray) for v in values):
+        return np.concatenate(values)
+    out: list = []
+    for v, n in zip(values, sizes, strict=True):
+        out += [v] * n if isinstance(v, str) else v
+    return out
+
+
+def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.DataFrame | _Rows, int]:
     """(rows of the table, points drawn) of one trace: at most about `budget` rows of a line."""
     kind = trace.get("type") or "scatter"
     name = words(trace.get("name")) or kind
@@ -203,8 +252,7 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         mid = pd.to_numeric(pd.Series(columns[y_col]), errors="coerce").to_numpy(float)
         for column, ends in ((INTERVAL_FROM, mid - down), (INTERVAL_TO, mid + up)):  # read after the y column
             columns[column] = [f"{x:.6g}" if np.isfinite(x) else NO_INTERVAL for x in ends]  # one type: text
-    frame = pd.DataFrame(columns)
-    return frame, drawn
+    return _Rows(columns, len(columns[y_col])), drawn
 
 
 def _heatmap_rows(trace: dict, columns: tuple[str, str, str], name: str) -> tuple[pd.DataFrame, int]:

@@ -156,7 +156,7 @@ def line_figures(draw):
 @settings(max_examples=60, deadline=None)
 @given(line_figures())
 def test_the_table_is_the_one_built_row_by_row(fig):
-    pd.testing.assert_frame_equal(chart_text(fig).table, _table_reference(fig), check_dtype=False)
+    pd.testing.assert_frame_equal(chart_text(fig).table, _table_reference(fig))
 
 
 @pytest.mark.parametrize("name", list(_builders()))
