@@ -57,7 +57,7 @@ def value_recommendation_verdict(
             "the rows it is judged on would flatter it."
         )
     details = [
-        split_sentence(rec.judged_on, float("nan"), rec.n_judged)
+        split_sentence(rec.judged_on, float("nan"), rec.n_judged, rec.estimate, thing="threshold")
         if rec.judged_on == "all"
         else f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows."
     ]

@@ -150,8 +150,9 @@ def verdict_kind(verdict: str) -> str:
     return {R.SHIP: "success", R.NOT_CLEARLY: "warning"}.get(verdict, "error")
 
 
-def split_sentence(judged_on: str, n_fit: float, n_judged: float, estimate: str = "test") -> str:
-    """How the fitted cutoffs were judged, in one sentence (`honest.Honest.estimate`)."""
+def split_sentence(judged_on: str, n_fit: float, n_judged: float, estimate: str = "test", thing: str = "cutoff") -> str:
+    """How the fitted cutoffs (or the Value page's confidence threshold: `thing`) were judged, in
+    one sentence (`honest.Honest.estimate`, `value.ValueRecommendation.estimate`)."""
     from costlib.binary import honest as H
 
     if judged_on == "test":
@@ -161,14 +162,15 @@ def split_sentence(judged_on: str, n_fit: float, n_judged: float, estimate: str 
         )
     if estimate == H.CROSS_FITTED:
         return (
-            f"This data has no train/test split: the cutoff to ship is fitted on all {number(n_judged, 0)} rows, "
-            f"and what it costs is cross-fitted (each row judged by a cutoff fitted on the other "
+            f"This data has no train/test split: the {thing} to ship is fitted on all {number(n_judged, 0)} rows, "
+            f"and {'what it costs' if thing == 'cutoff' else 'what it is worth'} is cross-fitted (each row judged by a "
+            f"{thing} fitted on the other "
             f"parts of the rows, averaged over up to {H.SPLITS} ways of dealing "
             "the rows into parts), so picking it does not flatter it. The interval is the estimate give or take "
             "1.96 standard errors that count both the rows' noise and how much one dealing of the parts moves it."
         )
     return (
-        f"This data has no train/test split, so cutoffs are fitted and judged on the same {number(n_judged, 0)} "
+        f"This data has no train/test split, so {thing}s are fitted and judged on the same {number(n_judged, 0)} "
         "rows, which flatters the model. Map a split column on the Data page to avoid that."
     )
 

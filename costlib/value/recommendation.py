@@ -70,6 +70,9 @@ class ValueRecommendation:
     n_judged: float
     models: pd.DataFrame
     capacity: ValueCapacity | None = None  # with a cap on the cases handed over (`recommend_value`'s max_reject)
+    # how the gain was read: "test" (picked on train), "cross-fitted" (no split: each fold judged by
+    # the threshold picked on the others) or "same rows" (no split and no cross-fit: it flatters)
+    estimate: str = "test"
 
     @property
     def kept(self) -> tuple[str, float] | None:
@@ -121,6 +124,46 @@ def _grouped(sweep: Sweep):
     )
 
 
+def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed: int):
+    """(gain, low, high) per case of the threshold picked on the same rows as it is judged on,
+    cross-fitted as the binary saving is (`binary.folds.repeated_cross_fit`: each fold judged by
+    the threshold picked on the others, the mean over deals) with its fold-aware interval
+    (`binary.honest.row_se`); None where that cannot be read (a reject value above 1 or below -k,
+    weighted counts, a fold without both kinds of answer).
+
+    Accepting an answer is "flagging" it: a wrong one accepted costs k + r against handing it
+    over, a right one handed over costs 1 - r against accepting it, so the worth per case of a
+    threshold is r + ((1 - r) * right - cost) / n, and its gain over handing everything over
+    (flag nobody) or answering everything (flag everyone) is that baseline's cost minus its own.
+    """
+    from costlib.binary import folds as F
+    from costlib.binary.honest import Z95, row_se
+    from costlib.core.prices import Prices, mistakes_cost
+
+    if r > 1.0 or k + r < 0.0 or sweep.total <= 1 or sweep.positives <= 0 or sweep.negatives <= 0:
+        return None
+    gs = _grouped(sweep)
+    if not F.integer_counts(gs):
+        return None
+    prices = Prices(("all",), np.array([k + r]), np.array([1.0 - r]))
+    index = np.arange(sweep.thresholds.size)[None, :]
+    n_folds, n_deals = F.deal_shape(gs)
+    deals = [F.make_folds(gs, sweep, index, k=n_folds, seed=seed, split=i) for i in range(n_deals)]
+    cf = F.repeated_cross_fit(gs, sweep, index, deals, prices)
+    if not cf.fitted:
+        return None
+    c = cf.single
+    n = np.array([float(sweep.total)])
+    cost = float(np.sum(mistakes_cost(c["fp"], c["fn"], prices.c_fp, prices.c_fn))) / n[0]
+    if baseline == HAND_OVER:
+        rule, base_cost = R.NOBODY, (1.0 - r) * sweep.positives / n[0]
+    else:
+        rule, base_cost = R.EVERYONE, (k + r) * sweep.negatives / n[0]
+    se = row_se(c, rule, prices, n)
+    gain = base_cost - cost
+    return gain, gain - Z95 * se, gain + Z95 * se
+
+
 def recommend_value(
     judge_sweeps: dict,
     *,
@@ -135,8 +178,13 @@ def recommend_value(
     `judge_sweeps` (test), against the better of "hand everything over" (every case gets the
     reject value) and "answer everything" (accept at every confidence); ties: hand over.
 
-    The 95% interval of the gain is the exact count bootstrap of `costlib.stats.bootstrap.cell_bootstrap`
-    over the judged rows (paired with the baseline on the same resamples).
+    With a split, the 95% interval of the gain is the exact count bootstrap of
+    `costlib.stats.bootstrap.cell_bootstrap` over the judged rows (paired with the baseline on the
+    same resamples). Without one (the threshold picked on the rows it is judged on) and without a
+    cap, the gain is cross-fitted with the binary saving's fold-aware interval (`_cross_fitted_gain`,
+    ``estimate="cross-fitted"``): the bootstrap there was 0.010 to 0.048 a case optimistic and
+    shipped 3.5% to 4% of models without signal (issue 43; `benchmarks/honest.py --value-simulate`).
+    Under a cap, or where the cross-fit cannot be read, it stays the bootstrap (``"same rows"``).
 
     With `max_reject` (a share in [0, 1]: the cases a month people can take over the cases a
     month), each model's threshold is the best that hands over at most that share of the fitting
@@ -205,6 +253,14 @@ def recommend_value(
         lo, hi = percentile_interval(per_rule[:, 0] - base)
         f_lo, f_hi = percentile_interval(per_rule[:, 1] - per_rule[:, 0])
     gain = value - base_value
+    estimate = "test" if fit_sweeps is not judge_sweeps else "same rows"
+    if n_resamples and cap is None and fit_sweeps is judge_sweeps and np.isfinite(value):
+        # picked and judged on the same rows: the cross-fitted gain and its fold-aware interval
+        honest = _cross_fitted_gain(sweep, k=k, r=r, baseline=baseline, seed=seed)
+        if honest is not None:
+            gain, lo, hi = honest
+            value = base_value + gain
+            estimate = "cross-fitted"
     j = int(best["fit_j"])
     if not np.isfinite(value):
         status = S.NO_ANSWER
@@ -248,4 +304,5 @@ def recommend_value(
         n_judged=float(sweep.total),
         models=models[["model", "tau", "fit_value", "value"]],
         capacity=capacity,
+        estimate=estimate,
     )
