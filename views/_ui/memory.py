@@ -66,6 +66,7 @@ def _watched(session_id: str) -> _Session:
     # The session's own state, not the per-run wrapper in ctx.session_state (a SafeSessionState
     # made for each script run, gone once that run ends). Holding it here keeps it no longer than
     # the session does: Streamlit drops this resource when the session disconnects.
+    LEDGER.reopen(session_id)  # watched again (a reconnect): counted again, closed again at its end
     ctx = get_script_run_ctx()
     if ctx is None:
         return _Session(session_id, None)
