@@ -5,6 +5,7 @@ import hashlib
 import streamlit as st
 
 from costlib import answers, loading
+from costlib.answers.costs import audit_maker
 from costlib.answers.watch import WATCH_RESAMPLES, sample_files, sample_note
 from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
@@ -20,8 +21,9 @@ from views._ui.display import page_header, say, show_chart, show_error, show_tab
 from views._ui.memo import dataset_key, remember
 from views._ui.memory import account
 from views._ui.page import REFIT_SHIPPED, unit_and_volume
-from views._ui.policy import session_audit, session_limit, session_settings, set_policy_prices
+from views._ui.policy import session_limit, set_policy_prices
 from views._ui.prices import stored_costs
+from views._ui.state import current
 
 page_header(t.PAGE_WATCH, WATCH_WHAT)
 unit, volume = unit_and_volume()
@@ -42,9 +44,10 @@ def _current_policy():
     costs = stored_costs(group_names(ds))
     cap, share, _ = session_limit(volume)
     models = model_sweeps(ds)
-    build = session_audit(models, costs, ds, unit=unit, volume=volume, criteria=(), share=share, cap=cap)
-    key = ("watch_current", dataset_key(ds), answers.prices_key(models, costs), share, cap)
-    key += (unit, volume, repr(session_settings()))
+    chosen = current()
+    build = audit_maker(models, costs, ds, chosen, cap=cap, unit=unit, volume=volume, criteria=())
+    key = ("watch_current", dataset_key(ds), answers.prices_key(models, costs), share, cap, unit, volume)
+    key += (chosen.resamples, chosen.tolerance, repr(chosen.price_questions), chosen.reference_group)
     return remember(key, lambda: answers.current_policy(build)), key
 
 

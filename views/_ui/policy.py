@@ -8,13 +8,12 @@ import streamlit as st
 from costlib import answers
 from costlib.answers.audit import AUDIT_FILE_WORDS as FILES
 from costlib.answers.costs import audit_maker
-from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.present import capacity_words, policy, report
 from costlib.present.policy_restore import policy_settings, restored_fields
 from views._ui.display import say
 from views._ui.limit import limit_setting
-from views._ui.state import adopt, current, setting
+from views._ui.state import adopt, current
 
 MESSAGE = "_policy_message"
 
@@ -50,23 +49,10 @@ def session_limit(volume: float) -> tuple[int | None, float | None, bool]:
     return cap, *capacity_words.limit_in_force(cap, volume)
 
 
-def session_settings() -> dict:
-    """The session's settings an audit reads besides the prices and the review limit."""
-    return {
-        "resamples": int(setting("resamples", settings.RESAMPLES.default)),
-        "tolerance": float(setting("tolerance", settings.TOLERANCE.default)),
-        "questions": setting("price_questions"),
-        "reference_group": setting("reference_group"),
-    }
-
-
-def session_audit(models: dict, costs: dict, ds, *, unit, volume, cap, criteria: tuple | None = None, share=None):
+def session_audit(models: dict, costs: dict, ds, *, unit, volume, cap):
     """`answers.costs.audit_maker` of this session's settings (`current`) at `costs` within the review
-    limit `cap` (cases a month; `share`, what `session_limit` made of it, is read again there):
-    what the downloads of Costs & groups and Watch build. `criteria`: the fairness criteria
-    (None: those of the settings, `answers.audit.audit_criteria`)."""
-    given = {} if criteria is None else {"criteria": criteria}
-    return audit_maker(models, costs, ds, current(), cap=cap, unit=unit, volume=volume, **given)
+    limit `cap` (cases a month): what the downloads of Costs & groups build."""
+    return audit_maker(models, costs, ds, current(), cap=cap, unit=unit, volume=volume)
 
 
 def policy_uploader(where, names: list, fingerprint: str) -> None:
