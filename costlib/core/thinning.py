@@ -68,8 +68,9 @@ def _thin_by_x(y: np.ndarray, x: np.ndarray, buckets: int) -> np.ndarray:
     return np.unique(np.concatenate((starts, ends, low, high)))
 
 
-_RUNS: dict = {}  # (x's bytes' digest, its dtype and size, buckets) -> `_runs`, the latest `_RUNS_KEPT`
-_RUNS_KEPT = 32
+_RUNS: dict = {}  # (x's bytes' digest, its dtype and size, buckets) -> `_runs`, the latest used last
+_RUNS_KEPT = 32  # at most so many runs remembered,
+_RUNS_BYTES = 64 * 2**20  # of at most so many bytes in all (a server's sessions share them)
 _RUNS_LOCK = threading.Lock()
 _RUNS_FROM = 4096  # a shorter x is cut again each time: looking it up would cost about as much
 
@@ -101,15 +102,15 @@ def _runs(x: np.ndarray, buckets: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
     change = np.flatnonzero(col[1:] != col[:-1]) + 1
     starts = np.concatenate(([0], change))
     ends = np.concatenate((change - 1, [x.size - 1]))
-    run = np.repeat(np.arange(starts.size), ends - starts + 1)
+    run = np.repeat(np.arange(starts.size, dtype=np.int32 if starts.size < 2**31 else np.int64), ends - starts + 1)
     for array in (starts, ends, run):
         array.flags.writeable = False
     runs = (starts, ends, run)
     if key is not None:
         with _RUNS_LOCK:
             _RUNS[key] = runs
-            while len(_RUNS) > _RUNS_KEPT:
-                del _RUNS[next(iter(_RUNS))]
+            while len(_RUNS) > _RUNS_KEPT or sum(sum(a.nbytes for a in kept) for kept in _RUNS.values()) > _RUNS_BYTES:
+                del _RUNS[next(iter(_RUNS))]  # the least recently used first (the newest may go too)
     return runs
 
 

@@ -225,3 +225,12 @@ def test_the_marks_are_those_of_each_rules_group(case):
     x, edges, names, want_key = _marks_reference(markers, lines, scale)
     assert marked["x"].tolist() == x and marked["marker"]["line"]["color"] == edges
     assert marked["text"] == names and key == want_key
+
+
+def test_the_remembered_stretches_hold_few_bytes(monkeypatch):
+    """A server keeps one store for every session: long sweeps are forgotten before it grows."""
+    monkeypatch.setattr(thinning, "_RUNS_BYTES", 3 * 20_000 * 4)
+    for k in range(5):
+        thinning._runs(np.linspace(1.0, float(k), 20_000), 100)
+    assert sum(a.nbytes for kept in thinning._RUNS.values() for a in kept) <= thinning._RUNS_BYTES
+    assert len(thinning._RUNS) >= 1  # the latest is kept
