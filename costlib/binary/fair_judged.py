@@ -346,7 +346,7 @@ class FairJudged:
 
 
 def _cells(gs: GroupedSweep, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`honest.cell_counts`, rounded to whole rows (the counts a Poisson draw resamples)."""
+    """`refits.cell_counts`, rounded to whole rows (the counts a Poisson draw resamples)."""
     pos, neg = cell_counts(gs, edges)
     return np.round(pos), np.round(neg)
 

@@ -349,7 +349,7 @@ def group_rates(ms: ModelSweeps, results: RuleResults, rule: str) -> tuple[pd.Da
     """(by group, gaps) of one rule on the judged rows, with 95% intervals from the same
     resampling as the costs (`RuleResults.resamples`; NaN bounds without resamples).
 
-    by group  ``group, n, positives, negatives, small`` (fewer than `honest.MIN_CLASS_ROWS`
+    by group  ``group, n, positives, negatives, small`` (fewer than `folds.MIN_CLASS_ROWS`
               positives or negatives among its fit rows: its rates are a guess) and, for each
               of `GROUP_RATES`, the rate and ``<rate> low`` / ``<rate> high``
     gaps      per rate: ``rate, gap, low, high`` (the largest gap between the groups)

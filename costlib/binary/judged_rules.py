@@ -44,7 +44,7 @@ def model_rule_cutoffs(
 
     The 0.5 and formula rules only when the scores are probabilities; ``best single cutoff``
     and ``cost-optimal`` (best cutoff per group) are fitted on ``ms.fit``; a group with
-    fewer than `honest.MIN_CLASS_ROWS` positives or negatives on the fitting rows gets the
+    fewer than `folds.MIN_CLASS_ROWS` positives or negatives on the fitting rows gets the
     best single cutoff (it is pooled: its own cutoff would be a guess). Under a `capacity`
     (a share of the cases) both fitted rules are fitted within it (`capacity.fitted_within`).
     `extra` adds rules given as ``{rule: {group: cutoff}}``.

@@ -154,6 +154,7 @@ def split_sentence(judged_on: str, n_fit: float, n_judged: float, estimate: str 
     """How the fitted cutoffs (or the Value page's confidence threshold: `thing`) were judged, in
     one sentence (`honest.Honest.estimate`, `value.ValueRecommendation.estimate`)."""
     from costlib.binary import honest as H
+    from costlib.binary.folds import SPLITS
 
     if judged_on == "test":
         return (
@@ -165,7 +166,7 @@ def split_sentence(judged_on: str, n_fit: float, n_judged: float, estimate: str 
             f"This data has no train/test split: the {thing} to ship is fitted on all {number(n_judged, 0)} rows, "
             f"and {'what it costs' if thing == 'cutoff' else 'what it is worth'} is cross-fitted (each row judged by a "
             f"{thing} fitted on the other "
-            f"parts of the rows, averaged over up to {H.SPLITS} ways of dealing "
+            f"parts of the rows, averaged over up to {SPLITS} ways of dealing "
             "the rows into parts), so picking it does not flatter it. The interval is the estimate give or take "
             "1.96 standard errors that count both the rows' noise and how much one dealing of the parts moves it."
         )
@@ -362,7 +363,7 @@ def _judged(rec) -> str:
 
 
 def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
-    from costlib.binary import honest as H
+    from costlib.binary.folds import MIN_CLASS_ROWS
     from costlib.core import rules as R
 
     out = []
@@ -397,7 +398,7 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
                 "cutoffs would treat groups differently."
             )
     if rec.pooled:
-        out.append(pooled_sentence(rec.pooled, H.MIN_CLASS_ROWS))
+        out.append(pooled_sentence(rec.pooled, MIN_CLASS_ROWS))
     if not rec.intervals:
         out.append(
             "No intervals: the rows carry weights, and resampling weighted rows is not supported yet, so the "

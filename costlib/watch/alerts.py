@@ -83,7 +83,7 @@ def judge_period(
 
     `costs` maps each group to (c_fp, c_fn) and `cutoffs` each group to its shipped cutoff; when
     the shipped cutoffs differ by group, the refit is the best cutoff of each group (a group too
-    small for its own gets the one for everybody, `honest.MIN_CLASS_ROWS`), else one cutoff for
+    small for its own gets the one for everybody, `folds.MIN_CLASS_ROWS`), else one cutoff for
     everybody. `capacity` (a share of the cases, the policy's review limit): the refit is fitted
     within it. `random_share`: the policy flags that share of the cases at random, without the
     model (its cutoffs are then all +inf). `sample_weight`: weighted rows (the label-free months
@@ -157,7 +157,7 @@ def _regret_interval(
 ):
     """The 95% interval of shipped minus refit over the refit bootstrap: the fit repeated in bag,
     both judged on the same rows out of bag, the shipped cutoffs as exact cells. `against`
-    "baseline": minus the choice without the model (`honest.Refits.baseline`) instead."""
+    "baseline": minus the choice without the model (`refits.Refits.baseline`) instead."""
     draws = refit_draws(ms.fit, None, ms.fit_pooled, n_resamples=n_resamples, seed=seed, include=cut)
     refits = price_refits(draws, prices, capacity)
     c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
