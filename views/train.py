@@ -3,12 +3,13 @@
 import streamlit as st
 
 from costlib import answers
-from costlib.answers.training import PRECOMPUTED_DATA, SYNTHETIC_DATA, TRAIN_DATA, TRAIN_TITLE, TRAIN_WHAT, methods_help
-from costlib.answers.training import TRAIN_WORDS as WORDS
+from costlib.answers.training import PRECOMPUTED_DATA, SYNTHETIC_DATA, TRAIN_DATA
 from costlib.core import settings
 from costlib.core.errors import DataError
+from costlib.present import labels as t
 from costlib.present import training_words
-from costlib.training import data as training_data
+from costlib.present.training_words import TRAIN_WHAT, methods_help
+from costlib.present.training_words import TRAIN_WORDS as WORDS
 from costlib.training.compare import METHODS
 from views._ui.display import page_header, say, show_chart, show_error, show_table
 from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes, widget_key
@@ -16,7 +17,7 @@ from views._ui.training import built_in, from_table_cached, training_results, up
 
 RANDOM_STATE = 0
 
-page_header(TRAIN_TITLE, TRAIN_WHAT)
+page_header(t.PAGE_TRAIN, TRAIN_WHAT)
 
 
 # kept in the link by its key; a link written by Streamlit's own binding named it by its title: read too
@@ -35,8 +36,8 @@ choice = st.radio(
 )
 mirror("train_data")
 if choice == PRECOMPUTED_DATA:
-    st.caption(training_data.TWEETS_ATTRIBUTION)
-    st.caption(training_data.TWEETS_CONTENT_NOTE)
+    st.caption(training_words.TWEETS_ATTRIBUTION)
+    st.caption(training_words.TWEETS_CONTENT_NOTE)
 elif choice in SYNTHETIC_DATA:
     st.caption(training_words.synthetic_description(predictable=choice == "predictable"))
 
@@ -99,7 +100,7 @@ say(answer.kind, answer.verdict, bold=True)
 c1, c2 = st.columns([3, 2])
 show_chart(answer.chart, key="train_chart", where=c1, words_where=st)
 with c2:
-    st.metric(answers.PREDICTABILITY_LABEL, answer.r2, help=answers.PREDICTABILITY_HELP)
+    st.metric(training_words.PREDICTABILITY_LABEL, answer.r2, help=training_words.PREDICTABILITY_HELP)
     say("markdown", answer.r2_sentence)
     if answer.change_chart is not None:
         show_chart(answer.change_chart, key="train_change")
@@ -108,7 +109,7 @@ for note in answer.notes:
 
 
 st.subheader(WORDS["by_method"])
-st.caption(answers.TRAINING_TABLE_MEANING)
+st.caption(training_words.TRAINING_TABLE_MEANING)
 show_table(answer.summary_table, "training_summary", key="train_summary", export=answer.summary)
 with st.expander(WORDS["every_seed"]):
     show_table(answer.results_table, "training_results", key="train_results", export=answer.results)

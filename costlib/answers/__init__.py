@@ -90,9 +90,6 @@ from costlib.answers.prices import (
     prices_from_answers,
 )
 from costlib.answers.training import (
-    PREDICTABILITY_HELP,
-    PREDICTABILITY_LABEL,
-    TRAINING_TABLE_MEANING,
     TrainingAnswer,
     precomputed_fits,
     training_answer,
@@ -208,9 +205,6 @@ __all__ = [
     "training_answer",
     "precomputed_fits",
     "TrainingAnswer",
-    "PREDICTABILITY_LABEL",
-    "PREDICTABILITY_HELP",
-    "TRAINING_TABLE_MEANING",
     "CapacityView",
     "CostsAnswer",
     "costs_answer",

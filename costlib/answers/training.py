@@ -8,73 +8,28 @@ from dataclasses import dataclass
 import pandas as pd
 
 from costlib.present import training_words
-from costlib.training.data import SYNTHETIC_TITLES, TWEETS_TITLE
-
-PREDICTABILITY_LABEL = "Can the features predict the costs? Held-out R² of |δ|"
-PREDICTABILITY_HELP = (
-    "A ridge regression of |δ| on the features, fitted on each seed's training rows and scored on its "
-    "test rows; mean over seeds."
+from costlib.present.training_words import (
+    DELTA_COLUMN,
+    MEASURED,
+    OWN_TABLE,
+    RATED,
+    SYNTHETIC_TITLES,
+    TWEETS_TITLE,
+    VOTES,
 )
-TRAINING_TABLE_MEANING = (
-    "Means over seeds with 95% t intervals (low, high); the NEC change is relative to standard training, "
-    "paired by seed; the δ error is the regression's mean absolute error in δ. The CSV keeps the column names "
-    "of costlib.training_summary and every digit. The seeds "
-    "re-split the same rows, so these intervals show the noise of the splits and fits, and are narrower than "
-    "new data would give."
-)
-
 
 PRECOMPUTED_DATA = "tweets"  # the data set shipped with fits made beforehand (`training_data.tweets_precomputed`)
 SYNTHETIC_DATA = ("predictable", "unpredictable")  # the generated controls: about a second to train
-TRAIN_TITLE = "Train with costs"
-TRAIN_WHAT = (
-    "Train the same model seven ways with each case's price |δ| (standard, |δ|-weighted, cost-proportional "
-    "upsampling, keeping only the costliest cases, regressing δ) on the same random splits, and compare "
-    "them by normalized excess cost (NEC: mistakes weighted by |δ|) and error rate on held-out rows. Find "
-    "out whether pricing each case gives a better model on your data before you spend a training budget."
-)
-OWN_TABLE = "Your own table"  # the page's data choice of an uploaded table
 TRAIN_DATA = {  # the page's data choices (kept in the link by key) and their titles
     PRECOMPUTED_DATA: TWEETS_TITLE,
     SYNTHETIC_DATA[0]: SYNTHETIC_TITLES[True],
     SYNTHETIC_DATA[1]: SYNTHETIC_TITLES[False],
     "upload": OWN_TABLE,
 }
-# the page's labels, help and captions, in the order it draws them
-TRAIN_WORDS = {
-    "data": "Data",
-    "loading_sample": "Loading the sample…",
-    "upload_what": "A CSV or Parquet file with one row per case: numeric feature columns or one text column, and the "
-    "source of each case's price δ. The file stays in your session.",
-    "upload": "CSV or Parquet table",
-    "source": "Each case's price δ comes from",
-    "votes_yes": "Votes for the positive class",
-    "votes_no": "Votes against",
-    "measurement": "Measurement column",
-    "threshold": "Threshold τ (positive above it)",
-    "rating": "Rating column",
-    "midpoint": "Neutral midpoint of the scale",
-    "delta": "Delta column (sign = label, size = price)",
-    "learns_from": "The model learns from",
-    "features": "Feature columns",
-    "text": "Text column",
-    "building_features": "Building the features…",
-    "methods": "Ways of training",
-    "seeds": "Seeds (random 80/10/10 splits)",
-    "submit": "Train and compare",
-    "stop": "Stop training",
-    "stop_help": "Finished seeds are kept: press Train and compare again to resume.",
-    "by_method": "By way of training",
-    "every_seed": "Every seed",
-}
-# where an uploaded table's prices come from, and what the model learns from (the options shown)
-VOTES, MEASURED, RATED, DELTA_COLUMN = "annotator votes", "measurement and threshold", "rating", "delta column"
-SOURCES = [VOTES, MEASURED, RATED, DELTA_COLUMN]
-FEATURE_KINDS = ["numeric columns", "one text column"]
 
 
 def guessed_source(guess) -> str:
-    """The source of the prices (one of `SOURCES`) the upload's columns suggest, `guess` being
+    """The source of the prices (one of `training_words.SOURCES`) the upload's columns suggest, `guess` being
     `loading.guess_mapping` of the table: votes for and against, else a rating, else a
     measurement, else a delta column."""
     if guess.votes_yes and guess.votes_no:
@@ -82,22 +37,6 @@ def guessed_source(guess) -> str:
     if guess.rating:
         return RATED
     return MEASURED if guess.measurement else DELTA_COLUMN
-
-
-def methods_help(methods) -> str:
-    """The help of the ways-of-training box: each short name the charts use, and what it means."""
-    from costlib.core.escaping import md_escape
-
-    return md_escape("; ".join(f"{m}: {training_words.method_label(m).removesuffix(f' ({m})')}" for m in methods) + ".")
-
-
-def your_file_sentence(name: str, n_rows: int) -> str:
-    """The caption under an uploaded table's choices.
-
-    >>> your_file_sentence("t.csv", 1200)
-    'Your file: t.csv (1,200 rows).'
-    """
-    return f"Your file: {name} ({n_rows:,} rows)."
 
 
 def training_verdict_kind(summary: pd.DataFrame) -> str:

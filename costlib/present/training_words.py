@@ -28,6 +28,91 @@ METHOD_LABELS = {
 R2_NONE, R2_SOME = 0.05, 0.20
 
 
+# ---------------------------------------------------------------------------------------
+# The Train with costs page (views/train.py, views/_ui/training.py): its intro, labels and captions
+
+TRAIN_WHAT = (
+    "Train the same model seven ways with each case's price |δ| (standard, |δ|-weighted, cost-proportional "
+    "upsampling, keeping only the costliest cases, regressing δ) on the same random splits, and compare "
+    "them by normalized excess cost (NEC: mistakes weighted by |δ|) and error rate on held-out rows. Find "
+    "out whether pricing each case gives a better model on your data before you spend a training budget."
+)
+# the page's data choices: the tweets sample (`training.data.tweets`), the synthetic controls
+# (by whether their costs are predictable) and an uploaded table
+TWEETS_TITLE = "Offensive language (Davidson et al. 2017 tweets)"
+TWEETS_ATTRIBUTION = (
+    "Davidson et al. 2017, t-davidson/hate-speech-and-offensive-language, MIT (c) 2017 Tom Davidson. "
+    "Shipped as word counts without the words; the tweets themselves are never shown."
+)
+TWEETS_CONTENT_NOTE = (
+    "Content note: the source tweets contain hateful, racist, sexist and otherwise offensive language. "
+    "Only counts of words and word pairs are shipped, without the words, and no tweet text is shown anywhere."
+)
+SYNTHETIC_TITLES = {
+    True: "Synthetic control: costs predictable from the features",
+    False: "Synthetic control: costs not predictable (shuffled)",
+}
+OWN_TABLE = "Your own table"  # the page's data choice of an uploaded table
+# what `training.data.text_features` did to an uploaded text column (a `TrainingData` note)
+NOTE_EMPTY_TEXT = (
+    '{count:,} {rows} of "{column}" {are} empty; {they} get no word features (the model sees only its intercept there).'
+)
+NOTE_TEXT_CAPPED = (
+    'The text column "{column}" has {total:,} words and word pairs that occur in two or more rows; the '
+    "{kept:,} most frequent are used."
+)
+# the page's labels, help and captions, in the order it draws them
+TRAIN_WORDS = {
+    "data": "Data",
+    "loading_sample": "Loading the sample…",
+    "upload_what": "A CSV or Parquet file with one row per case: numeric feature columns or one text column, and the "
+    "source of each case's price δ. The file stays in your session.",
+    "upload": "CSV or Parquet table",
+    "source": "Each case's price δ comes from",
+    "votes_yes": "Votes for the positive class",
+    "votes_no": "Votes against",
+    "measurement": "Measurement column",
+    "threshold": "Threshold τ (positive above it)",
+    "rating": "Rating column",
+    "midpoint": "Neutral midpoint of the scale",
+    "delta": "Delta column (sign = label, size = price)",
+    "learns_from": "The model learns from",
+    "features": "Feature columns",
+    "text": "Text column",
+    "building_features": "Building the features…",
+    "methods": "Ways of training",
+    "seeds": "Seeds (random 80/10/10 splits)",
+    "submit": "Train and compare",
+    "stop": "Stop training",
+    "stop_help": "Finished seeds are kept: press Train and compare again to resume.",
+    "by_method": "By way of training",
+    "every_seed": "Every seed",
+}
+# where an uploaded table's prices come from, and what the model learns from (the options shown)
+VOTES, MEASURED, RATED, DELTA_COLUMN = "annotator votes", "measurement and threshold", "rating", "delta column"
+SOURCES = [VOTES, MEASURED, RATED, DELTA_COLUMN]
+FEATURE_KINDS = ["numeric columns", "one text column"]
+PREDICTABILITY_LABEL = "Can the features predict the costs? Held-out R² of |δ|"
+PREDICTABILITY_HELP = (
+    "A ridge regression of |δ| on the features, fitted on each seed's training rows and scored on its "
+    "test rows; mean over seeds."
+)
+TRAINING_TABLE_MEANING = (
+    "Means over seeds with 95% t intervals (low, high); the NEC change is relative to standard training, "
+    "paired by seed; the δ error is the regression's mean absolute error in δ. The CSV keeps the column names "
+    "of costlib.training_summary and every digit. The seeds "
+    "re-split the same rows, so these intervals show the noise of the splits and fits, and are narrower than "
+    "new data would give."
+)
+#: the change chart's three readings in its legend (`training.figures.CHANGES` adds each one's
+#: colour and shape): lower NEC beyond the noise, higher beyond the noise, not told apart
+CHANGE_NAMES = (
+    "lower NEC beyond the noise",
+    "higher NEC beyond the noise",
+    "not told apart from standard training",
+)
+
+
 # the columns of `training.summary.training_summary` as the page shows them
 COLUMN_WORDS = {
     "method": "way of training",
@@ -47,6 +132,22 @@ COLUMN_WORDS = {
 def method_label(method: str) -> str:
     """'|δ|-weighted training' for 'weighted' (unknown names are returned as they are)."""
     return METHOD_LABELS.get(method, str(method))
+
+
+def methods_help(methods) -> str:
+    """The help of the ways-of-training box: each short name the charts use, and what it means."""
+    from costlib.core.escaping import md_escape
+
+    return md_escape("; ".join(f"{m}: {method_label(m).removesuffix(f' ({m})')}" for m in methods) + ".")
+
+
+def your_file_sentence(name: str, n_rows: int) -> str:
+    """The caption under an uploaded table's choices.
+
+    >>> your_file_sentence("t.csv", 1200)
+    'Your file: t.csv (1,200 rows).'
+    """
+    return f"Your file: {name} ({n_rows:,} rows)."
 
 
 def _isnan(x) -> bool:

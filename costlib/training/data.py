@@ -26,6 +26,7 @@ from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
 from costlib.instance import delta_from_votes
 from costlib.loading.messages import MSG_DELTA_SOURCES, MSG_MISSING_COLUMN, plural, size
+from costlib.present.training_words import NOTE_EMPTY_TEXT, NOTE_TEXT_CAPPED, SYNTHETIC_TITLES, TWEETS_TITLE
 from costlib.training.compare import check_trainable
 from costlib.training.synthetic import SYNTHETIC_FEATURES, SYNTHETIC_N, synthetic_costs
 
@@ -35,19 +36,6 @@ if TYPE_CHECKING:
 TWEETS_FILE = "offensive_training.npz"
 PRECOMPUTED_FILE = "offensive_training_result.json"
 PRECOMPUTED_SEEDS = 10
-TWEETS_TITLE = "Offensive language (Davidson et al. 2017 tweets)"
-TWEETS_ATTRIBUTION = (
-    "Davidson et al. 2017, t-davidson/hate-speech-and-offensive-language, MIT (c) 2017 Tom Davidson. "
-    "Shipped as word counts without the words; the tweets themselves are never shown."
-)
-TWEETS_CONTENT_NOTE = (
-    "Content note: the source tweets contain hateful, racist, sexist and otherwise offensive language. "
-    "Only counts of words and word pairs are shipped, without the words, and no tweet text is shown anywhere."
-)
-SYNTHETIC_TITLES = {
-    True: "Synthetic control: costs predictable from the features",
-    False: "Synthetic control: costs not predictable (shuffled)",
-}
 SYNTHETIC_SEED = 20240505
 
 MAX_FEATURE_COLUMNS = 1_000
@@ -94,14 +82,6 @@ MSG_TEXT_NO_TERMS = (
 MSG_NO_SOURCE = (
     'In "{name}", no source of delta is chosen: choose annotator votes, a measurement and a threshold, a '
     "rating and its midpoint, or a delta column."
-)
-
-NOTE_EMPTY_TEXT = (
-    '{count:,} {rows} of "{column}" {are} empty; {they} get no word features (the model sees only its intercept there).'
-)
-NOTE_TEXT_CAPPED = (
-    'The text column "{column}" has {total:,} words and word pairs that occur in two or more rows; the '
-    "{kept:,} most frequent are used."
 )
 
 

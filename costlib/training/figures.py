@@ -13,14 +13,17 @@ import plotly.graph_objects as go
 
 from costlib.core.escaping import plain
 from costlib.present.plotting import EVERYONE_COLOR, NOBODY_COLOR, palette_color, series_pattern
-from costlib.present.training_words import method_label
+from costlib.present.training_words import CHANGE_NAMES, method_label
 
 #: the change chart's three readings: colour (apart under every common colour-vision deficiency),
 #: a shape of their own (pointing the way NEC moved) and a name in the legend, so none needs colour
-CHANGES = (
-    ("lower NEC beyond the noise", palette_color(0), "triangle-left"),
-    ("higher NEC beyond the noise", palette_color(1), "triangle-right"),
-    ("not told apart from standard training", EVERYONE_COLOR, "circle-open"),
+CHANGES = tuple(
+    zip(
+        CHANGE_NAMES,
+        (palette_color(0), palette_color(1), EVERYONE_COLOR),
+        ("triangle-left", "triangle-right", "circle-open"),
+        strict=True,
+    )
 )
 
 

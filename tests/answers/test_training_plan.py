@@ -76,7 +76,8 @@ def test_the_finished_seeds_are_gathered_in_seed_order():
 
 
 def test_an_uploads_price_source_is_guessed_from_its_columns_votes_first():
-    from costlib.answers.training import SOURCES, guessed_source
+    from costlib.answers.training import guessed_source
+    from costlib.present.training_words import SOURCES
 
     def guess(**found):
         return SimpleNamespace(**{"votes_yes": None, "votes_no": None, "rating": None, "measurement": None, **found})

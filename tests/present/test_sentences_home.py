@@ -48,9 +48,6 @@ KNOWN: set[str] = {
     "costlib/answers/audit.py",
     "costlib/answers/costs.py",
     "costlib/answers/roles.py",
-    "costlib/answers/training.py",
-    "costlib/training/data.py",
-    "costlib/training/figures.py",
 }
 
 

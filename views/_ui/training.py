@@ -11,25 +11,14 @@ import pandas as pd
 import streamlit as st
 
 from costlib import DegenerateWarning, loading
-from costlib.answers.training import (
-    FEATURE_KINDS,
-    MEASURED,
-    PRECOMPUTED_DATA,
-    RATED,
-    SOURCES,
-    VOTES,
-    finished_seeds,
-    gather_seeds,
-    guessed_source,
-    training_plan,
-    your_file_sentence,
-)
-from costlib.answers.training import TRAIN_WORDS as WORDS
+from costlib.answers.training import PRECOMPUTED_DATA, finished_seeds, gather_seeds, guessed_source, training_plan
 from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
 from costlib.loading.ledger import held_bytes
 from costlib.loading.messages import WHAT_FEATURES
 from costlib.present import training_words
+from costlib.present.training_words import FEATURE_KINDS, MEASURED, RATED, SOURCES, VOTES, your_file_sentence
+from costlib.present.training_words import TRAIN_WORDS as WORDS
 from costlib.training import data as training_data
 from costlib.training.compare import compare_training, cost_predictability
 from views._ui.display import say, show_error
