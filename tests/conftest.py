@@ -6,8 +6,11 @@ a long local run: ``HYPOTHESIS_PROFILE=thorough pytest tests``.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -25,3 +28,14 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def honest_bench():
+    """`benchmarks/honest.py` as a module: the one home of the simulations (designs, truths,
+    judging) that the coverage tests run at a size CI fits."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "honest.py"
+    spec = importlib.util.spec_from_file_location("honest_benchmark", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -11,34 +11,21 @@ confidences binormal, the truth from the formula at the shipped threshold).
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
-import pytest
 
 
-@pytest.fixture(scope="module")
-def bench():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "honest.py"
-    spec = importlib.util.spec_from_file_location("honest_benchmark_value", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_no_signal_is_not_shipped_and_the_gain_is_not_optimistic(bench):
+def test_no_signal_is_not_shipped_and_the_gain_is_not_optimistic(honest_bench):
     """40 data sets of 300 answers, 70% right, confidence without signal (AUC 0.5), k = 2: at most
     one ship, and the mean gain at most 0.025 a case above the truth (before: 0.048)."""
-    runs = bench.judge_value(300, 0.5, 0.7, 2.0, range(40), n_resamples=200)
+    runs = honest_bench.judge_value(300, 0.5, 0.7, 2.0, range(40), n_resamples=200)
     gain, _, _, truth, ships = (np.array(x, dtype=float) for x in zip(*runs, strict=True))
     assert ships.sum() <= 1
     assert float(np.mean(gain - truth)) < 0.025
 
 
-def test_a_model_that_pays_is_still_shipped(bench):
+def test_a_model_that_pays_is_still_shipped(honest_bench):
     """20 data sets of 2,000 answers, 70% right, AUC 0.96 (true gain about 0.46 a case): shipped in all."""
-    runs = bench.judge_value(2000, 0.96, 0.7, 2.0, range(20), n_resamples=200)
+    runs = honest_bench.judge_value(2000, 0.96, 0.7, 2.0, range(20), n_resamples=200)
     assert all(r[4] for r in runs)
     covered = np.mean([lo <= truth <= hi for _, lo, hi, truth, _ in runs])
     assert covered >= 0.8
