@@ -105,3 +105,24 @@ def test_a_full_server_still_opens_its_samples():
     at = open_app("screening", "views/costs.py")
     assert not at.error, [e.value for e in at.error]
     assert at.session_state["_samples"]["screening"].n_rows > 1000
+
+
+def test_a_session_that_comes_back_after_a_disconnect_is_counted_again():
+    """A session that loses its connection and comes back to the same session id is counted
+    again: Streamlit releases the session's resources on the disconnect (`memory._ended` closes
+    its account), and what it loads after it returns must count against the server budget, or
+    the server admits past it."""
+    from streamlit.runtime import caching
+
+    at = open_app("compas", "views/data.py")
+    load_file(at, "first.csv", predictions(20_000, 1))
+    [session] = LEDGER.accounts()
+    caching.clear_session_resource_cache(session)  # what Streamlit does when the websocket closes
+    assert LEDGER.held(session) == 0  # the disconnect handed its memory back
+    # the browser reconnects to the same session id (every AppTest has the same one): a fresh
+    # client, since the old one's widgets read the state the disconnect cleared
+    at = open_app("compas", "views/data.py")
+    load_file(at, "again.csv", predictions(20_000, 2))
+    assert at.session_state["upload_dataset"].n_rows == 20_000
+    # the returning session's upload is on the ledger with the work it leads to (12 + 6.4 MB)
+    assert LEDGER.held(session) >= budget.work_bytes(20_000, 1)
