@@ -8,59 +8,22 @@ from collections.abc import Mapping, Sequence
 from costlib.answers.remembering import compute_now
 from costlib.binary.model_sweeps import SINGLE_GROUP
 from costlib.core.dataset import ColumnMapping, Dataset
-
-_PROBABILITIES = (
-    "a binary label and scores that are probabilities (raw scores can be mapped as logits on the Data page)",
-    "screening",
-)
-NEEDS = {  # role -> (what it is, in words; the sample that has it)
-    "binary": ("a binary label and at least one score column", "compas"),
-    "probabilities": _PROBABILITIES,
-    "value": _PROBABILITIES,
-    "multiclass": ("multiclass probability columns", "tickets"),
-    "delta": ("an instance cost (delta, votes, rating or a measurement)", "offensive"),
-}
+from costlib.present import labels
+from costlib.present.labels import FALLS_BACK, NEEDS, REFUSED
 
 # the pages a dataset can feed, with the role each needs
 PAGE_ROLES = (
-    ("Costs & groups", "binary"),
-    ("Find my prices", "binary"),
-    ("Value", "value"),
-    ("Cost matrix", "multiclass"),
-    ("Instance costs", "delta"),
-    ("Calibration", "probabilities"),
+    (labels.PAGE_COSTS, "binary"),
+    (labels.PAGE_PRICES, "binary"),
+    (labels.PAGE_VALUE, "value"),
+    (labels.PAGE_MATRIX, "multiclass"),
+    (labels.PAGE_INSTANCE, "delta"),
+    (labels.PAGE_CALIBRATION, "probabilities"),
 )
 
 
-# the data choice every page has (its sidebar), and the fallback to a built-in sample
-DATA_WORDS = {
-    "upload": "Your uploaded file",
-    "data": "Data",
-    "data_help": "A built-in sample, or the file you uploaded on the Data page.",
-    "no_upload": "Choose a sample in the sidebar or upload a file on the Data page first. "
-    "(Uploaded data is never part of a shared link: it stays in your session.)",
-    "to_data_page": "Go to the Data page",
-    "use_sample": "Use this sample everywhere",
-    "model": "Model (score column)",
-}
-
-
-def your_data_sentence(name: str, n_rows: int) -> str:
-    """The sidebar's caption of the uploaded data in use.
-
-    >>> your_data_sentence("cases.csv", 1200)
-    'Your file: cases.csv (1,200 rows)'
-    """
-    return f"Your file: {name} ({n_rows:,} rows)"
-
-
-def use_sample_help(sample_title: str) -> str:
-    """The help of the button that makes the sample `sample_title` the data of every page."""
-    return f"Makes “{sample_title}” the data of every page."
-
-
 def has_role(ds: Dataset, role: str) -> bool:
-    """Whether `ds` has what a page of `role` needs (a key of `NEEDS`)."""
+    """Whether `ds` has what a page of `role` needs (a key of `labels.NEEDS`)."""
     if ds.counts_only:  # sweeps only: what can be read from counts per distinct score
         return role == "binary" or (role == "value" and ds.probabilities)
     if role == "value":
@@ -106,9 +69,6 @@ def missing(ds: Dataset, role: str) -> str:
     return " and ".join(parts)
 
 
-FALLS_BACK = "so the answer below is for the built-in sample"  # what a page answers instead of the data chosen
-
-
 def fallback_sentence(ds: Dataset, role: str, sample_title: str) -> str:
     """Why a page that needs `role` answers for the sample `sample_title` instead of `ds`."""
     if ds.counts_only:
@@ -120,13 +80,6 @@ def fallback_sentence(ds: Dataset, role: str, sample_title: str) -> str:
         f"“{ds.name}” lacks {missing(ds, role) or NEEDS[role][0]}, which this page needs, "
         f"{FALLS_BACK} “{sample_title}”."
     )
-
-
-REFUSED = {  # role (a key of `loading.refusals`) -> what the sentences that follow explain
-    "label": "Not taken as the label:",
-    "scores": "Not taken as a score:",
-    "group": "Not taken as the group:",
-}
 
 
 def refused_sentence(mapping: ColumnMapping, refused: Mapping[str, Sequence[str]] | None) -> str:

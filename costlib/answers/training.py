@@ -8,15 +8,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from costlib.present import training_words
-from costlib.present.training_words import (
-    DELTA_COLUMN,
-    MEASURED,
-    OWN_TABLE,
-    RATED,
-    SYNTHETIC_TITLES,
-    TWEETS_TITLE,
-    VOTES,
-)
+from costlib.present.labels import DELTA_COLUMN, MEASUREMENT, RATING, VOTES
+from costlib.present.training_words import OWN_TABLE, SYNTHETIC_TITLES, TWEETS_TITLE
 
 PRECOMPUTED_DATA = "tweets"  # the data set shipped with fits made beforehand (`training_data.tweets_precomputed`)
 SYNTHETIC_DATA = ("predictable", "unpredictable")  # the generated controls: about a second to train
@@ -35,8 +28,8 @@ def guessed_source(guess) -> str:
     if guess.votes_yes and guess.votes_no:
         return VOTES
     if guess.rating:
-        return RATED
-    return MEASURED if guess.measurement else DELTA_COLUMN
+        return RATING
+    return MEASUREMENT if guess.measurement else DELTA_COLUMN
 
 
 def training_verdict_kind(summary: pd.DataFrame) -> str:

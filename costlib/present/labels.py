@@ -186,6 +186,52 @@ FOLDER_SCORES = "Score columns"
 FOLDER_SPLIT = "Split column"
 FOLDER_OPEN = "Open with DuckDB"
 
+# the role each page needs (`answers.roles.has_role`), as the fallback to a built-in sample says it
+_PROBABILITIES = (
+    "a binary label and scores that are probabilities (raw scores can be mapped as logits on the Data page)",
+    "screening",
+)
+NEEDS = {  # role -> (what it is, in words; the sample that has it)
+    "binary": ("a binary label and at least one score column", "compas"),
+    "probabilities": _PROBABILITIES,
+    "value": _PROBABILITIES,
+    "multiclass": ("multiclass probability columns", "tickets"),
+    "delta": ("an instance cost (delta, votes, rating or a measurement)", "offensive"),
+}
+FALLS_BACK = "so the answer below is for the built-in sample"  # what a page answers instead of the data chosen
+REFUSED = {  # role (a key of `loading.refusals`) -> what the sentences that follow explain
+    "label": "Not taken as the label:",
+    "scores": "Not taken as a score:",
+    "group": "Not taken as the group:",
+}
+
+# the data choice every page has (its sidebar), and the fallback to a built-in sample
+DATA_WORDS = {
+    "upload": "Your uploaded file",
+    "data": "Data",
+    "data_help": "A built-in sample, or the file you uploaded on the Data page.",
+    "no_upload": "Choose a sample in the sidebar or upload a file on the Data page first. "
+    "(Uploaded data is never part of a shared link: it stays in your session.)",
+    "to_data_page": "Go to the Data page",
+    "use_sample": "Use this sample everywhere",
+    "model": "Model (score column)",
+}
+
+
+def your_data_sentence(name: str, n_rows: int) -> str:
+    """The sidebar's caption of the uploaded data in use.
+
+    >>> your_data_sentence("cases.csv", 1200)
+    'Your file: cases.csv (1,200 rows)'
+    """
+    return f"Your file: {name} ({n_rows:,} rows)"
+
+
+def use_sample_help(sample_title: str) -> str:
+    """The help of the button that makes the sample `sample_title` the data of every page."""
+    return f"Makes “{sample_title}” the data of every page."
+
+
 # ---------------------------------------------------------------------------------------
 # Find my prices (views/prices.py)
 

@@ -11,6 +11,8 @@ import math
 
 import pandas as pd
 
+from costlib.present import labels
+
 CHOOSE_A_METHOD = "Choose at least one way of training."
 UPLOAD_TO_TRAIN = "Upload a table to train on it."
 PRESS_TRAIN = "Press **Train and compare** to train with these settings."
@@ -88,9 +90,9 @@ TRAIN_WORDS = {
     "by_method": "By way of training",
     "every_seed": "Every seed",
 }
-# where an uploaded table's prices come from, and what the model learns from (the options shown)
-VOTES, MEASURED, RATED, DELTA_COLUMN = "annotator votes", "measurement and threshold", "rating", "delta column"
-SOURCES = [VOTES, MEASURED, RATED, DELTA_COLUMN]
+# where an uploaded table's prices come from (the Data page's names of the sources, in this
+# page's order), and what the model learns from (the options shown)
+SOURCES = [labels.VOTES, labels.MEASUREMENT, labels.RATING, labels.DELTA_COLUMN]
 FEATURE_KINDS = ["numeric columns", "one text column"]
 PREDICTABILITY_LABEL = "Can the features predict the costs? Held-out R² of |δ|"
 PREDICTABILITY_HELP = (

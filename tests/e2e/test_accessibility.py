@@ -25,7 +25,7 @@ pytestmark = pytest.mark.browser
 # upgrade brings one, and never leave a whole rule out.
 EXCLUDE: tuple[str, ...] = ()
 
-# (state, path): the samples on the pages they apply to (`costlib.answers.roles.NEEDS`: the
+# (state, path): the samples on the pages they apply to (`costlib.present.labels.NEEDS`: the
 # binary pages take screening, compas and offensive; Cost matrix takes tickets; Instance costs
 # takes offensive, the only sample with an instance cost); the Data page shows every sample.
 STATES = [

@@ -47,7 +47,6 @@ PAGE_PATH = re.compile(r"views/[\w/]+\.py")  # st.Page("views/data.py"), st.page
 KNOWN: set[str] = {
     "costlib/answers/audit.py",
     "costlib/answers/costs.py",
-    "costlib/answers/roles.py",
 }
 
 

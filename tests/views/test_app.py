@@ -10,10 +10,10 @@ import pytest
 
 from costlib import answers
 from costlib.answers.costs import MODEL_COST
-from costlib.answers.roles import FALLS_BACK
 from costlib.binary import decision as D
 from costlib.loading.samples import SAMPLES
 from costlib.present import words
+from costlib.present.labels import FALLS_BACK
 from tests.views.apptest_support import (
     USE_COLUMNS,
     assert_no_exception,

@@ -7,13 +7,15 @@ import streamlit as st
 
 from costlib.answers import roles
 from costlib.answers.audit import dataset_models
-from costlib.answers.roles import DATA_WORDS, NEEDS, fallback_sentence, has_role
+from costlib.answers.roles import fallback_sentence, has_role
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import md_escape, option_names
 from costlib.loading.budget import table_budget
 from costlib.loading.ledger import LEDGER
 from costlib.loading.messages import WHAT_OPENING
 from costlib.loading.samples import SAMPLES
+from costlib.present import labels
+from costlib.present.labels import DATA_WORDS, NEEDS
 from costlib.scale.engines import duckdb_memory_bytes
 from views._ui.display import say
 from views._ui.loading import dataset_weight, load_sample
@@ -90,7 +92,7 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
     if choice == UPLOAD:
         ds = st.session_state.get("upload_dataset")
         if ds is not None:
-            st.sidebar.caption(md_escape(roles.your_data_sentence(ds.name, ds.n_rows)))
+            st.sidebar.caption(md_escape(labels.your_data_sentence(ds.name, ds.n_rows)))
         else:
             st.info(DATA_WORDS["no_upload"])
             st.page_link(DATA_PAGE, label=DATA_WORDS["to_data_page"], icon=":material/folder_open:")
@@ -107,7 +109,7 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
             key="fallback_switch",
             on_click=choose_data,
             args=(sample,),
-            help=roles.use_sample_help(SAMPLES[sample].title),
+            help=labels.use_sample_help(SAMPLES[sample].title),
             width="stretch",
         )
         return share(load_sample(sample))

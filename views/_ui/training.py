@@ -17,7 +17,8 @@ from costlib.core.escaping import option_names
 from costlib.loading.ledger import held_bytes
 from costlib.loading.messages import WHAT_FEATURES
 from costlib.present import training_words
-from costlib.present.training_words import FEATURE_KINDS, MEASURED, RATED, SOURCES, VOTES, your_file_sentence
+from costlib.present.labels import MEASUREMENT, RATING, VOTES
+from costlib.present.training_words import FEATURE_KINDS, SOURCES, your_file_sentence
 from costlib.present.training_words import TRAIN_WORDS as WORDS
 from costlib.training import data as training_data
 from costlib.training.compare import compare_training, cost_predictability
@@ -120,7 +121,7 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
             yes = pick(WORDS["votes_yes"], "yes", guess.votes_yes)
             no = pick(WORDS["votes_no"], "no", guess.votes_no, fallback=1)
             choices["votes"], used = (yes, no), {yes, no}
-        elif source == MEASURED:
+        elif source == MEASUREMENT:
             col = pick(WORDS["measurement"], "z", guess.measurement)
             tau = st.number_input(
                 WORDS["threshold"],
@@ -128,7 +129,7 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
                 key=f"train_tau_{tag}",
             )
             choices["threshold"], used = (col, float(tau)), {col}
-        elif source == RATED:
+        elif source == RATING:
             col = pick(WORDS["rating"], "rating", guess.rating)
             mid = st.number_input(WORDS["midpoint"], value=float(guess.rating_midpoint or 3.0), key=f"train_mid_{tag}")
             choices["rating"], used = (col, float(mid)), {col}
