@@ -43,21 +43,6 @@ from costlib.watch.reference import reference_record
 __all__ = ["Audit", "build_audit", "data_summary", "dataset_models", "mean_prices"]
 
 
-# the audit's files as the pages offer them (Costs & groups, Watch): the buttons' words, and
-# the name each download is saved under
-AUDIT_FILE_WORDS = {
-    "restore": "Restore a saved policy",
-    "policy_upload": "Policy file (JSON) downloaded from this page",
-    "fair_rule": "Policy for a fairness rule",
-    "fair_download": "Download its policy (JSON)",
-    "fair_file": "cost_policy_fair.json",
-    "report_download": "Download the audit report (HTML)",
-    "report_file": "cost_audit.html",
-    "policy_download": "Download the policy (JSON)",
-    "policy_file": "cost_policy.json",
-}
-
-
 def audit_criteria(chosen) -> tuple[str, ...]:
     """The fairness criteria an audit of a session's settings `chosen` (`core.link.Settings`)
     reads: those chosen (every one of `fairness.FAIRNESS_CRITERIA` until some are) while the

@@ -6,10 +6,10 @@ from __future__ import annotations
 import streamlit as st
 
 from costlib import answers
-from costlib.answers.audit import AUDIT_FILE_WORDS as FILES
 from costlib.answers.costs import audit_maker
 from costlib.core.errors import DataError
 from costlib.present import capacity_words, policy, report
+from costlib.present.costs_labels import AUDIT_FILE_WORDS as FILES
 from costlib.present.policy_restore import policy_settings, restored_fields
 from views._ui.display import say
 from views._ui.limit import limit_setting
