@@ -133,7 +133,10 @@ def fitted_columns(df: pd.DataFrame, column_config: dict | None = None) -> dict:
         if given.get("width") is not None:
             continue
         header = text_px(str(given.get("label") or name))
-        given["width"] = min(max([header, *(text_px(_cell_text(x)) for x in df[name])]), MAX_COLUMN_PX)
+        # each distinct text measured once: a price move sizes every column of its charts' tables,
+        # whose names and labels repeat on every row (no cache across runs: cells are people's data)
+        texts = set(map(_cell_text, df[name]))
+        given["width"] = min(max([header, *map(text_px, texts)]), MAX_COLUMN_PX)
         config[name] = given
     return config
 
