@@ -3,8 +3,9 @@
 k is how much a wrong answer costs in units of what a right one earns: from the price book
 (the mean of a false positive's and a false negative's price, each group weighted by its judged
 cases) unless the Value slider moved it (`value_k`, `KChoice`), said in words
-(`value_k_sentence`); a handed-over case's worth and the per-outcome prices in units of a right
-answer (`reject_value_of`, `worth_unit`, `outcome_prices`).
+(`value_k_sentence`, the words being `costlib.present.value_words`'); a handed-over case's worth
+and the per-outcome prices in units of a right answer (`reject_value_of`, `worth_unit`,
+`outcome_prices`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pandas as pd
 from costlib import value
 from costlib.core.dataset import Dataset
 from costlib.core.prices import prices_for
-from costlib.present import words
+from costlib.present import value_words
 
 
 def judged_cases(ds: Dataset, names: Sequence) -> list[float]:
@@ -64,26 +65,17 @@ def value_k(costs: Mapping, cases: Sequence[float] | None, worth: float, moved_k
     return KChoice(c_fp, c_fn, derived, k, moved_k is not None, not prices.uniform)
 
 
-def _mean_words(choice: KChoice) -> str:
-    return ", each averaged over the groups weighted by their judged cases" if choice.per_group else ""
-
-
 def value_k_sentence(choice: KChoice, worth: float, unit: str) -> str:
-    """Where the Value page's k comes from, in words."""
-    c_fp, c_fn = choice.c_fp, choice.c_fn
-    return (
-        f"k = {choice.derived:.3g} follows from your prices: a wrong answer costs on average "
-        f"{words.money((c_fp + c_fn) / 2, unit)} (the mean of a false positive's {words.money(c_fp, unit)} and a false "
-        f"negative's {words.money(c_fn, unit)}{_mean_words(choice)}, set on Costs & groups) and a right answer earns "
-        f"{words.money(worth, unit)}."
-        + ("" if not choice.moved else f" You moved the slider to k = {choice.k:g}.")
-        + (
-            f" Your prices are lopsided (a false negative costs {words.ratio_text(c_fn / c_fp)} times a false "
-            "positive): k averages them, and “Separate prices per outcome” below prices each mistake on its own."
-            if c_fp > 0 and not 0.5 <= c_fn / c_fp <= 2
-            else ""
-        )
-        + " Unlike Costs & groups, a case here can be handed to a person, so the two pages can answer differently."
+    """Where the Value page's k comes from, in words (`value_words.k_from_prices_sentence`)."""
+    return value_words.k_from_prices_sentence(
+        c_fp=choice.c_fp,
+        c_fn=choice.c_fn,
+        derived=choice.derived,
+        k=choice.k,
+        moved=choice.moved,
+        per_group=choice.per_group,
+        worth=worth,
+        unit=unit,
     )
 
 
@@ -105,9 +97,6 @@ def outcome_prices(choice: KChoice, worth: float) -> tuple[float, float]:
 
 
 def per_outcome_sentence(choice: KChoice, worth: float, unit: str) -> str:
-    worth = worth_unit(worth)  # the sentence names the worth the prices below are counted in
-    return (
-        "In units of a right negative answer (worth 1). From your prices: a false positive costs "
-        f"{words.money(choice.c_fp, unit)} and a false negative {words.money(choice.c_fn, unit)}; with a right answer "
-        f"worth {words.money(worth, unit)}, that is k_fp and k_fn below."
-    )
+    """What the per-outcome inputs count in (`value_words.per_outcome_prices_sentence`), in the
+    worth they are counted in (`worth_unit`)."""
+    return value_words.per_outcome_prices_sentence(choice.c_fp, choice.c_fn, worth_unit(worth), unit)

@@ -20,6 +20,48 @@ def value_lag_sentence(drawn_k: float, drawn_worth: float, unit: str) -> str:
     )
 
 
+def k_from_prices_sentence(
+    *, c_fp: float, c_fn: float, derived: float, k: float, moved: bool, per_group: bool, worth: float, unit: str
+) -> str:
+    """Where the Value page's k comes from, in words: `derived` = k from the mean prices `c_fp`
+    and `c_fn` (each averaged over the groups when `per_group`) and a right answer's `worth`;
+    `k` the slider's when `moved`.
+
+    >>> said = k_from_prices_sentence(c_fp=1, c_fn=3, derived=2, k=2, moved=False, per_group=False, worth=1, unit="$")
+    >>> said.split(" (")[0]
+    'k = 2 follows from your prices: a wrong answer costs on average $2.00'
+    """
+    mean_words = ", each averaged over the groups weighted by their judged cases" if per_group else ""
+    return (
+        f"k = {derived:.3g} follows from your prices: a wrong answer costs on average "
+        f"{words.money((c_fp + c_fn) / 2, unit)} (the mean of a false positive's {words.money(c_fp, unit)} and a false "
+        f"negative's {words.money(c_fn, unit)}{mean_words}, set on Costs & groups) and a right answer earns "
+        f"{words.money(worth, unit)}."
+        + ("" if not moved else f" You moved the slider to k = {k:g}.")
+        + (
+            f" Your prices are lopsided (a false negative costs {words.ratio_text(c_fn / c_fp)} times a false "
+            "positive): k averages them, and “Separate prices per outcome” below prices each mistake on its own."
+            if c_fp > 0 and not 0.5 <= c_fn / c_fp <= 2
+            else ""
+        )
+        + " Unlike Costs & groups, a case here can be handed to a person, so the two pages can answer differently."
+    )
+
+
+def per_outcome_prices_sentence(c_fp: float, c_fn: float, worth: float, unit: str) -> str:
+    """What the per-outcome inputs count in: the mean prices `c_fp` and `c_fn` against a right
+    answer's `worth` (the worth the prices are counted in, never 0).
+
+    >>> per_outcome_prices_sentence(1, 3, 2, "$")  # doctest: +ELLIPSIS
+    'In units of a right negative answer (worth 1). From your prices: a false positive costs $1.00 ...'
+    """
+    return (
+        "In units of a right negative answer (worth 1). From your prices: a false positive costs "
+        f"{words.money(c_fp, unit)} and a false negative {words.money(c_fn, unit)}; with a right answer "
+        f"worth {words.money(worth, unit)}, that is k_fp and k_fn below."
+    )
+
+
 def value_k_caption(worth: float, unit: str) -> str:
     return (
         f"Worth per case when a right answer earns {words.money(worth, unit)}. Solid: each model at its best "
