@@ -1,4 +1,6 @@
-"""Plain-words sentences for training with instance costs, built from computed numbers.
+"""Plain-words sentences for training with instance costs, built from computed numbers, and what
+the Train with costs page says around them: its intro, its data choices' titles and captions, its
+labels and help (`TRAIN_WORDS`), the notes on an uploaded text column and the change chart's legend.
 
 The verdict reads `costlib.training.summary.training_summary`'s table; the predictability sentence
 reads the held-out R^2 of |delta| from `costlib.training.compare.cost_predictability`. Pages, the
