@@ -102,7 +102,7 @@ def training_answer(results: pd.DataFrame, r2: pd.Series, *, methods: tuple, dat
         results=results,
         kind=training_verdict_kind(summary),
         verdict=training_words.training_verdict(summary),
-        chart=training_figure(summary, title=f"NEC and error rate on {data_name}"),
+        chart=training_figure(summary, title=training_words.bars_title(data_name)),
         change_chart=change_figure(summary) if "standard" in methods and len(methods) > 1 else None,
         r2="n/a" if pd.isna(r2_mean) else f"{r2_mean:.2f}",
         r2_sentence=training_words.predictability_sentence(r2_mean, r2_low, r2_high),

@@ -108,6 +108,44 @@ TRAINING_TABLE_MEANING = (
     "re-split the same rows, so these intervals show the noise of the splits and fits, and are narrower than "
     "new data would give."
 )
+# the charts' words (`training.figures`): the bars of NEC and error rate per way of training, and
+# the change in NEC against standard training
+BARS_TITLE = "NEC and error rate by way of training"
+METHOD_AXIS = "way of training"
+BAR_SERIES = {"nec": "NEC (mistakes weighted by |δ|)", "error_rate": "error rate"}  # column -> its name
+CHANGE_TITLE = "Change in NEC against standard training"
+STANDARD_LINE = "standard training"  # the change chart's line at 0
+
+
+def bars_title(data_name: str) -> str:
+    """The bars' title on the Train page, naming the data (escaped by the figure)."""
+    return f"NEC and error rate on {data_name}"
+
+
+def bars_axis_title(seeds: int, level: float) -> str:
+    """The bars' value axis: what a bar and its whisker are.
+
+    >>> bars_axis_title(10, 0.95)
+    'NEC or error rate on the test rows (mean of 10 seeds, 95% interval)'
+    """
+    return f"NEC or error rate on the test rows (mean of {seeds} seeds, {level:.0%} interval)"
+
+
+def change_axis_title(level: float) -> str:
+    """The change chart's value axis."""
+    return f"NEC change, % ({level:.0%} interval, paired by seed)"
+
+
+def change_hover(label: str, change: float, low: float, high: float) -> str:
+    """A point's hover on the change chart: the way of training's `label` (escaped by the caller),
+    its change in NEC in percent and its interval (none when `low` is NaN: one seed).
+
+    >>> change_hover("p_up", -4.25, -6.0, -2.5)
+    'p_up<br>NEC change: -4.2% [-6.0%, -2.5%]'
+    """
+    return f"{label}<br>NEC change: {change:+.1f}%" + ("" if math.isnan(low) else f" [{low:+.1f}%, {high:+.1f}%]")
+
+
 #: the change chart's three readings in its legend (`training.figures.CHANGES` adds each one's
 #: colour and shape): lower NEC beyond the noise, higher beyond the noise, not told apart
 CHANGE_NAMES = (

@@ -12,14 +12,14 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from costlib.core.escaping import plain
+from costlib.present import training_words as words
 from costlib.present.plotting import EVERYONE_COLOR, NOBODY_COLOR, palette_color, series_pattern
-from costlib.present.training_words import CHANGE_NAMES, method_label
 
 #: the change chart's three readings: colour (apart under every common colour-vision deficiency),
 #: a shape of their own (pointing the way NEC moved) and a name in the legend, so none needs colour
 CHANGES = tuple(
     zip(
-        CHANGE_NAMES,
+        words.CHANGE_NAMES,
         (palette_color(0), palette_color(1), EVERYONE_COLOR),
         ("triangle-left", "triangle-right", "circle-open"),
         strict=True,
@@ -65,12 +65,14 @@ def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: f
     methods = summary["method"].astype(str).tolist()
     seeds = int(summary["seeds"].max()) if len(summary) else 0
     fig = _figure(
-        plain(title or "NEC and error rate by way of training"),
-        "way of training",
-        f"NEC or error rate on the test rows (mean of {seeds} seeds, {level:.0%} interval)",
+        plain(title or words.BARS_TITLE),
+        words.METHOD_AXIS,
+        words.bars_axis_title(seeds, level),
     )
-    for i, (col, name) in enumerate((("nec", "NEC (mistakes weighted by |δ|)"), ("error_rate", "error rate"))):
-        hover = [f"{plain(method_label(m))}<br>{name}: {x:.4f}" for m, x in zip(methods, summary[col], strict=True)]
+    for i, (col, name) in enumerate(words.BAR_SERIES.items()):
+        hover = [
+            f"{plain(words.method_label(m))}<br>{name}: {x:.4f}" for m, x in zip(methods, summary[col], strict=True)
+        ]
         fig.add_trace(
             go.Bar(
                 x=methods,
@@ -101,14 +103,14 @@ def change_figure(summary: pd.DataFrame, *, level: float = 0.95) -> go.Figure:
     kind = np.where(high < 0, 0, np.where(low > 0, 1, 2))
     hover = np.array(
         [
-            f"{plain(method_label(m))}<br>NEC change: {c:+.1f}%" + ("" if np.isnan(lo) else f" [{lo:+.1f}%, {h:+.1f}%]")
+            words.change_hover(plain(words.method_label(m)), c, lo, h)
             for m, c, lo, h in zip(methods, change, low, high, strict=True)
         ]
     )
     fig = _figure(
-        "Change in NEC against standard training",
-        f"NEC change, % ({level:.0%} interval, paired by seed)",
-        "way of training",
+        words.CHANGE_TITLE,
+        words.change_axis_title(level),
+        words.METHOD_AXIS,
         height=max(300, 90 + 48 * len(methods)),
     )
     for k, (name, color, symbol) in enumerate(CHANGES):
@@ -143,7 +145,7 @@ def change_figure(summary: pd.DataFrame, *, level: float = 0.95) -> go.Figure:
         y=1,
         xref="x",
         yref="paper",
-        text="standard training",
+        text=words.STANDARD_LINE,
         showarrow=False,
         yanchor="bottom",
         font={"color": NOBODY_COLOR},
