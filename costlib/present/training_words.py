@@ -13,6 +13,7 @@ import math
 
 import pandas as pd
 
+from costlib.loading.messages import plural
 from costlib.present import labels
 
 CHOOSE_A_METHOD = "Choose at least one way of training."
@@ -108,6 +109,57 @@ TRAINING_TABLE_MEANING = (
     "re-split the same rows, so these intervals show the noise of the splits and fits, and are narrower than "
     "new data would give."
 )
+# what a `training.data.TrainingData` is made of, in one phrase each (its ``features`` and ``source``)
+TWEETS_SOURCE = "annotator votes: δ = ln((offensive or hateful votes + 1) / (neither votes + 1))"
+
+
+def tfidf_features(n: int, column: str | None = None) -> str:
+    """The TF-IDF features of the tweets sample (`column` None) or of a table's text `column`.
+
+    >>> tfidf_features(44319), tfidf_features(2, "note")
+    ('44,319 TF-IDF word and word-pair features', '2 TF-IDF word and word-pair features of the text column "note"')
+    """
+    return f"{n:,} TF-IDF word and word-pair features" + ("" if column is None else f' of the text column "{column}"')
+
+
+def numeric_features(n: int) -> str:
+    """A table's `n` numeric feature columns.
+
+    >>> numeric_features(1), numeric_features(1200)
+    ('1 numeric feature column', '1,200 numeric feature columns')
+    """
+    return f"{n:,} numeric feature {plural(n, 'column', 'columns')}"
+
+
+def synthetic_features(n: int) -> str:
+    """A synthetic control's `n` features."""
+    return f"{n} numeric features (independent normals)"
+
+
+def synthetic_source(*, predictable: bool) -> str:
+    """Where a synthetic control's prices come from."""
+    how = "a price that grows with feature x1" if predictable else "prices shuffled across rows"
+    return f"a synthetic margin times {how}"
+
+
+def table_source(mapping) -> str:
+    """Where an uploaded table's δ comes from, `mapping` being the `ColumnMapping` it was read with
+    (a delta column, votes for and against, a measurement and its threshold, or a rating and its
+    midpoint; the names are the user's, escaped where they are shown).
+
+    >>> from costlib.core.dataset import ColumnMapping
+    >>> table_source(ColumnMapping(measurement="m", measurement_threshold=0.5))
+    'measurement "m" minus 0.5'
+    """
+    if mapping.delta:
+        return f'delta column "{mapping.delta}"'
+    if mapping.votes_yes:
+        return f'votes "{mapping.votes_yes}" against "{mapping.votes_no}": δ = ln((yes + 1) / (no + 1))'
+    if mapping.measurement:
+        return f'measurement "{mapping.measurement}" minus {mapping.measurement_threshold:g}'
+    return f'rating "{mapping.rating}" minus {mapping.rating_midpoint:g}'
+
+
 # the charts' words (`training.figures`): the bars of NEC and error rate per way of training, and
 # the change in NEC against standard training
 BARS_TITLE = "NEC and error rate by way of training"

@@ -26,6 +26,7 @@ from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
 from costlib.instance import delta_from_votes
 from costlib.loading.messages import MSG_DELTA_SOURCES, MSG_MISSING_COLUMN, plural, size
+from costlib.present import training_words as words
 from costlib.present.training_words import NOTE_EMPTY_TEXT, NOTE_TEXT_CAPPED, SYNTHETIC_TITLES, TWEETS_TITLE
 from costlib.training.compare import check_trainable
 from costlib.training.synthetic import SYNTHETIC_FEATURES, SYNTHETIC_N, synthetic_costs
@@ -148,8 +149,8 @@ def tweets_sample() -> TrainingData:
         name=TWEETS_TITLE,
         X=_tfidf(counts),
         delta=delta_from_votes(n_yes, n_no),
-        features=f"{shape[1]:,} TF-IDF word and word-pair features",
-        source="annotator votes: δ = ln((offensive or hateful votes + 1) / (neither votes + 1))",
+        features=words.tfidf_features(shape[1]),
+        source=words.TWEETS_SOURCE,
     )
 
 
@@ -194,14 +195,13 @@ def tweets_precomputed() -> Precomputed | None:
 def synthetic_sample(*, predictable: bool) -> TrainingData:
     """A synthetic control (`costlib.training.synthetic.synthetic_costs`, fixed seed)."""
     X, delta = synthetic_costs(SYNTHETIC_N, predictable=predictable, random_state=SYNTHETIC_SEED)
-    how = "a price that grows with feature x1" if predictable else "prices shuffled across rows"
     return TrainingData(
         key=_key("synthetic", predictable, SYNTHETIC_N, SYNTHETIC_FEATURES, SYNTHETIC_SEED),
         name=SYNTHETIC_TITLES[predictable],
         X=X,
         delta=delta,
-        features=f"{SYNTHETIC_FEATURES} numeric features (independent normals)",
-        source=f"a synthetic margin times {how}",
+        features=words.synthetic_features(SYNTHETIC_FEATURES),
+        source=words.synthetic_source(predictable=predictable),
     )
 
 
@@ -377,22 +377,13 @@ def from_table(
     check_trainable(ds.delta, what=f'the delta of "{name}"')
     if features:
         X = np.column_stack([ds.scores[c] for c in features])
-        what = f"{len(features):,} numeric feature {plural(len(features), 'column', 'columns')}"
+        what = words.numeric_features(len(features))
     else:
         column = df.columns[present.index(text)]
         _check_text_size(df[column], name=name, column=text)
         X, text_notes = text_features(df[column].to_numpy(dtype=object), name=name, column=text)
         notes += text_notes
-        what = f'{X.shape[1]:,} TF-IDF word and word-pair features of the text column "{text}"'
-    src = mapping
-    source = (
-        f'delta column "{src.delta}"'
-        if src.delta
-        else f'votes "{src.votes_yes}" against "{src.votes_no}": δ = ln((yes + 1) / (no + 1))'
-        if src.votes_yes
-        else f'measurement "{src.measurement}" minus {src.measurement_threshold:g}'
-        if src.measurement
-        else f'rating "{src.rating}" minus {src.rating_midpoint:g}'
-    )
+        what = words.tfidf_features(X.shape[1], text)
+    source = words.table_source(mapping)
     key = _key("table", fingerprint, features, text, delta, votes, threshold, rating)
     return TrainingData(key=key, name=name, X=X, delta=ds.delta, features=what, source=source, notes=tuple(notes))
