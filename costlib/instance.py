@@ -406,14 +406,15 @@ def recommend_nec(
     takes many values, so rows are drawn by index).
     """
     from costlib.binary import decision as D
+    from costlib.binary.model_sweeps import SINGLE_GROUP, sweep_model
 
     d = v.as_float_1d(delta, "delta")
     sweeps = {
-        m: D.sweep_model(d > 0, s, fit=fit, judge=judge, sample_weight=np.abs(d), name=m) for m, s in models.items()
+        m: sweep_model(d > 0, s, fit=fit, judge=judge, sample_weight=np.abs(d), name=m) for m, s in models.items()
     }
     rec = D.recommend(sweeps, (1.0, 1.0), n_resamples=0)
     mask = np.ones(d.size, dtype=bool) if judge is None else np.asarray(judge, dtype=bool)
-    t = rec.cutoffs[D.SINGLE_GROUP]
+    t = rec.cutoffs[SINGLE_GROUP]
     dd = d[mask]
     pred = v.as_float_1d(models[rec.model], "scores")[mask] >= t
     base_pred = np.full(dd.size, rec.baseline == R.EVERYONE)

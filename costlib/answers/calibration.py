@@ -16,6 +16,7 @@ from costlib.core import settings
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import shorten
 from costlib.present import figures, page_answers, words
+from costlib.present.amounts import money, percent
 from costlib.present.labels import BRIER_HELP, NO_SPLIT_TO_CALIBRATE
 
 
@@ -99,16 +100,16 @@ def reliability(fit: CalibrationFit, *, bins: int, chance: float, choice, worth:
     table = pd.DataFrame(
         {
             "probabilities": vt["model"],
-            "worth per case at τ*": vt["value at tau*"].map(lambda x: words.money(x * worth, unit)),
-            "handed over at τ*": vt["reject rate at tau*"].map(words.percent),
-            "worth at the best τ (same rows)": vt["value at best tau"].map(lambda x: words.money(x * worth, unit)),
+            "worth per case at τ*": vt["value at tau*"].map(lambda x: money(x * worth, unit)),
+            "handed over at τ*": vt["reject rate at tau*"].map(percent),
+            "worth at the best τ (same rows)": vt["value at best tau"].map(lambda x: money(x * worth, unit)),
         }
     )
     gain = (vt.loc[1, "value at tau*"] - vt.loc[0, "value at tau*"]) * worth
     per_group = "; with prices per group, their mean weighted by each group's judged cases" if choice.per_group else ""
     caption = (
-        f"At your prices (k = {k:.3g}, a right answer worth {words.money(worth, unit)}; set on Costs & groups and "
-        f"Value{per_group}), calibration changes the worth per case at τ* = k/(k+1) by {words.money(gain, unit)}; "
+        f"At your prices (k = {k:.3g}, a right answer worth {money(worth, unit)}; set on Costs & groups and "
+        f"Value{per_group}), calibration changes the worth per case at τ* = k/(k+1) by {money(gain, unit)}; "
         "the best value over all thresholds hardly moves, because the ranking is unchanged. Handing every case "
         "over is worth 0."
     )

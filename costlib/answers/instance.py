@@ -11,6 +11,7 @@ import pandas as pd
 from costlib.core.dataset import Dataset
 from costlib.instance import NecSweeps, delta_source_words, nec_curve, recommend_nec
 from costlib.present import figures, page_answers, words
+from costlib.present.plotting import mark_x
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,7 +88,7 @@ def instance_figure(answer: InstanceAnswer):
         baseline=rec.baseline_nec,
         baseline_label=f"{rec.baseline} (no model): {rec.baseline_nec:.3f}",
     )
-    return figures.mark_x(fig, rec.threshold, text=f"recommended: {rec.threshold:.3g}")
+    return mark_x(fig, rec.threshold, text=f"recommended: {rec.threshold:.3g}")
 
 
 def instance_cutoff(answer: InstanceAnswer, threshold: float):

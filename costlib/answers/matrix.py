@@ -11,6 +11,7 @@ import pandas as pd
 from costlib.core.dataset import Dataset
 from costlib.multiclass import confusion, recommend_matrix
 from costlib.present import figures, page_answers, words
+from costlib.present.amounts import money, percent
 
 
 def default_matrix(names: Sequence[str]) -> np.ndarray:
@@ -98,15 +99,15 @@ def matrix_answer(
 
 def matrix_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
     return (
-        {"label": "Cost per case", "value": words.money(rec.cost, unit), "help": f"“{rec.policy}” on the test rows."},
+        {"label": "Cost per case", "value": money(rec.cost, unit), "help": f"“{rec.policy}” on the test rows."},
         {
             "label": "Best without the model",
-            "value": words.money(rec.baseline_cost, unit),
+            "value": money(rec.baseline_cost, unit),
             "help": f"“{rec.baseline}”.",
         },
         {
             "label": "Saving a month",
-            "value": words.money(rec.saving * volume, unit) if volume else "set a volume",
+            "value": money(rec.saving * volume, unit) if volume else "set a volume",
             "help": f"Saving per case times {volume:,.0f} cases a month.",
         },
     )
@@ -116,9 +117,9 @@ def matrix_table(rec, unit: str) -> pd.DataFrame:
     """The policies compared, as read (money, percents, yes/no)."""
     return rec.table.assign(
         **{
-            "cost per case": rec.table["cost per case"].map(lambda x: words.money(x, unit)),
-            "handed over": rec.table["handed over"].map(words.percent),
-            "accuracy of answers": rec.table["accuracy of answers"].map(words.percent),
+            "cost per case": rec.table["cost per case"].map(lambda x: money(x, unit)),
+            "handed over": rec.table["handed over"].map(percent),
+            "accuracy of answers": rec.table["accuracy of answers"].map(percent),
             "uses the model": rec.table["uses the model"].map({True: "yes", False: "no"}),
         }
     )
@@ -143,6 +144,6 @@ def matrix_heatmaps(ds: Dataset, rec, policy: str, c_mat: np.ndarray, abstain_co
     )
     caption = (
         f"Cases handed over ({(decided < 0).sum():,}) are priced separately at "
-        f"{words.money(abstain_cost, unit)} each and are not in the heatmaps."
+        f"{money(abstain_cost, unit)} each and are not in the heatmaps."
     )
     return confusion_fig, cost_fig, caption

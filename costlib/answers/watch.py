@@ -441,7 +441,7 @@ def _judged(policy: dict, frame: pd.DataFrame, columns: dict, y, groups, *, n_re
     case's cutoff is the report's (`watch.report.case_cutoffs`)."""
     import numpy as np
 
-    from costlib.binary import decision as D
+    from costlib.binary.model_sweeps import cost_curves, sweep_model
     from costlib.core.prices import prices_for
     from costlib.core.scales import on_scale
     from costlib.watch.alerts import judge_period
@@ -456,8 +456,8 @@ def _judged(policy: dict, frame: pd.DataFrame, columns: dict, y, groups, *, n_re
         y, s, g, costs=prices, cutoffs=thresholds, n_resamples=n_resamples,
         random_share=policy.get("random_share"),
     )  # fmt: skip
-    ms = D.sweep_model(y, s, g, probabilities=False)
-    curves = D.cost_curves(ms, prices_for(ms.groups, {k: prices[k] for k in ms.groups}), max_points=400)
+    ms = sweep_model(y, s, g, probabilities=False)
+    curves = cost_curves(ms, prices_for(ms.groups, {k: prices[k] for k in ms.groups}), max_points=400)
     return judged, curves, {k: float(thresholds[k]) for k in ms.groups}
 
 

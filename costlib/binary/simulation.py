@@ -137,13 +137,14 @@ def judge_design(design: Design, seeds, *, n_resamples: int = 1000, wald: bool =
     """One row per seed: the recommendation's saving, interval, verdict and rule, the true
     saving of the cutoffs it recommends and (`wald`) the comparator's interval on the same rows."""
     from costlib.binary import decision as D
+    from costlib.binary.model_sweeps import sweep_model
     from costlib.core import rules as R
 
     rows = []
     for seed in seeds:
         y, s, g = design.draw(seed)
         grouped = len(design.shares) > 1
-        ms = D.sweep_model(y, s, g if grouped else None, probabilities=False)
+        ms = sweep_model(y, s, g if grouped else None, probabilities=False)
         rec = D.recommend(ms, (design.c_fp, design.c_fn), n_resamples=n_resamples, seed=int(seed) % 1000)
         names = [f"g{i}" for i in range(len(design.shares))] if grouped else list(rec.cutoffs)
         cut = [rec.cutoffs.get(n, rec.cutoffs.get(next(iter(rec.cutoffs)))) for n in names]

@@ -36,8 +36,8 @@ def value_recommendation_verdict(
 ) -> Verdict:
     """The Value page's one answer (a `value.ValueRecommendation`), in money when a right
     answer has a worth (`worth` in `unit`), per case and per month."""
-    from costlib.binary import decision as D
     from costlib.core import rules as R
+    from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE
 
     def cash(x: float) -> str:
         return per_case_and_month(x * worth, volume, unit)
@@ -62,9 +62,9 @@ def value_recommendation_verdict(
         else f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows."
     ]
     head = verdict_head(R.verdict_of(rec.status))
-    if rec.status == D.NO_ANSWER:
+    if rec.status == NO_ANSWER:
         return Verdict("error", f"{head}: there is not enough data to value it.", tuple(details), tuple(asides))
-    if rec.status == D.ADDS_NOTHING:
+    if rec.status == ADDS_NOTHING:
         if rec.tau == math.inf:
             head = (
                 f"{head}: at k = {k:.3g} every answer loses on the train rows, so hand every case to a person "
@@ -77,7 +77,7 @@ def value_recommendation_verdict(
             f"the train rows accepts every answer), so let {who} answer every case ({cash(rec.kept[1])})."
         )
         return Verdict("error", head, tuple(details), tuple(asides))
-    if rec.status == D.WORSE:
+    if rec.status == WORSE:
         head = (
             f"{head}: at k = {k:.3g} answering only when confident is worth no more than {base} "
             f"({cash(rec.baseline_value)}) on the test rows, so keep {base}."
@@ -85,7 +85,7 @@ def value_recommendation_verdict(
         return Verdict("error", head, tuple(details), tuple(asides))
     against = f"against {cash(rec.baseline_value)} for {base}"
     handed = f"{rec.reject_rate:.0%} of cases to a person"
-    if rec.status == D.UNCLEAR:
+    if rec.status == UNCLEAR:
         why = f"the {iv} of the gain includes zero" if iv else "there is no interval to tell the gain from chance"
         head = (
             f"{head}: keep {base}. Letting {who} answer when its confidence is at least {rec.tau:.3f} and "

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.binary import decision as D
+from costlib.binary.judged_rules import RuleResults
 from costlib.core import rules as R
 from costlib.present.amounts import money, number, percent
 from costlib.present.words import cutoffs_short
@@ -87,7 +88,7 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
     )
 
 
-def rules_overall_columns(results: D.RuleResults) -> dict:
+def rules_overall_columns(results: RuleResults) -> dict:
     """The dashboard's headers of `rules_overall_table` (a Streamlit ``column_config`` as plain
     dicts): the long headers shortened, what they leave out in the column's help, so that the
     table fits the page without scrolling sideways."""
@@ -99,7 +100,7 @@ def rules_overall_columns(results: D.RuleResults) -> dict:
     }
 
 
-def rules_numbers(results: D.RuleResults, *, by_group: bool = False) -> pd.DataFrame:
+def rules_numbers(results: RuleResults, *, by_group: bool = False) -> pd.DataFrame:
     """The rules tables as numbers, for a spreadsheet: the rule in words beside its id, costs in
     the user's unit per case (savings positive), no currency signs or rounding."""
     if by_group:
@@ -125,7 +126,7 @@ def rules_numbers(results: D.RuleResults, *, by_group: bool = False) -> pd.DataF
     )
 
 
-def rules_by_group_table(results: D.RuleResults, unit: str = "", *, lowest: dict | None = None) -> pd.DataFrame:
+def rules_by_group_table(results: RuleResults, unit: str = "", *, lowest: dict | None = None) -> pd.DataFrame:
     """Each rule's cutoff and cost in each group (report and page). `lowest` is
     `Recommendation.lowest`: a cutoff at or below a group's lowest fitted score reads "everyone",
     as in the overall table."""
@@ -203,7 +204,7 @@ def within_cells(summary: pd.DataFrame) -> list[str]:
 
 def fairness_overview_table(
     summary: pd.DataFrame,
-    results: D.RuleResults,
+    results: RuleResults,
     unit: str = "",
     *,
     tolerance: float,
@@ -270,9 +271,7 @@ def _trivially(cell: str) -> str:
     return f"{cell} (trivially equal)" if cell in ("everyone", "nobody") else cell
 
 
-def fairness_cutoffs_table(
-    summary: pd.DataFrame, results: D.RuleResults, *, lowest: dict | None = None
-) -> pd.DataFrame:
+def fairness_cutoffs_table(summary: pd.DataFrame, results: RuleResults, *, lowest: dict | None = None) -> pd.DataFrame:
     """Each fairness rule's cutoff in each group: a row per rule, a column per group."""
     rows = []
     for rule, feasible in zip(summary["rule"], summary["feasible"], strict=True):

@@ -260,8 +260,8 @@ def disparity_sentence(d, unit: str = "") -> str:
 
 def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
     """`recommendation_verdict` without the disparity sentence."""
-    from costlib.binary import decision as D
     from costlib.core import rules as R
+    from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE
 
     base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
     models = rec.models
@@ -282,14 +282,14 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
     kind = verdict_kind(rec.verdict)
     details = recommendation_details(rec, unit, volume)
     asides = recommendation_asides(rec, unit)
-    if rec.status == D.NO_ANSWER:
+    if rec.status == NO_ANSWER:
         return Verdict(
             kind,
             f"{head}: no cutoff can be fitted on these rows (each group needs both outcomes on the train rows). "
             f"Keep {base}: {base_cost}.",
             details,
         )
-    if rec.status == D.ADDS_NOTHING:
+    if rec.status == ADDS_NOTHING:
         action = {"flag nobody": "flags nobody", "flag everyone": "flags everybody"}.get(
             rec.no_model_action, "flags either everybody or nobody in each group"
         )
@@ -299,7 +299,7 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
             details,
             asides,
         )
-    if rec.status == D.WORSE:
+    if rec.status == WORSE:
         return Verdict(
             kind,
             f"{head}: its best cutoff ({how}) costs {per_case_and_month(rec.cost, volume, unit)} on the "
@@ -310,7 +310,7 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
         )
     saving = per_case_and_month(rec.saving, volume, unit)
     cost = per_case_and_month(rec.cost, volume, unit)
-    if rec.status == D.UNCLEAR:
+    if rec.status == UNCLEAR:
         why = (
             f"the {saving_iv} includes zero, so the saving could be chance"
             if saving_iv

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from costlib.binary import decision
+from costlib.binary.model_sweeps import model_from_sweeps
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
 from costlib.core.escaping import display_name, shorten
@@ -168,8 +168,8 @@ def _models_from(sweeps: dict, score: str, split: bool, weighted: bool):
                 f"The split column has no {missing[0]} rows: the cutoffs are fitted on train rows and "
                 "judged on test rows. Leave the split out to fit and judge on all rows."
             )
-        return decision.model_from_sweeps(sweeps["train"], sweeps["test"], name=score, weighted=weighted)
-    return decision.model_from_sweeps(sweeps, None, name=score, weighted=weighted)
+        return model_from_sweeps(sweeps["train"], sweeps["test"], name=score, weighted=weighted)
+    return model_from_sweeps(sweeps, None, name=score, weighted=weighted)
 
 
 def scan_sweeps(

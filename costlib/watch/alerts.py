@@ -25,8 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from costlib.binary import capacity as C
-from costlib.binary import decision as D
 from costlib.binary import honest as H
+from costlib.binary.judged_rules import count_rules, model_rule_cutoffs
+from costlib.binary.model_sweeps import sweep_model
 from costlib.binary.refits import cost_at, price_refits, refit_draws
 from costlib.core import rules as R
 from costlib.core.prices import mistakes_cost, no_model_choice, prices_for
@@ -90,14 +91,14 @@ def judge_period(
     are their cases twice, as a positive of weight p and a negative of weight 1 - p) have no
     honest estimate: `refit`, `regret` and the interval are NaN.
     """
-    ms = D.sweep_model(y_true, y_score, groups, sample_weight=sample_weight, probabilities=False)
+    ms = sweep_model(y_true, y_score, groups, sample_weight=sample_weight, probabilities=False)
     missing = [g for g in ms.groups if g not in cutoffs or g not in costs]
     if missing:
         raise ValueError(f"the policy has no cutoff or prices for the group {missing[0]!r}")
     prices = prices_for(ms.groups, {g: costs[g] for g in ms.groups})
     cut = np.array([float(cutoffs[g]) for g in ms.groups])
     per_group = len(set(cut.tolist())) > 1
-    counts = D.count_rules(
+    counts = count_rules(
         ms.judge, {"shipped": cut, "nobody": np.full(cut.size, math.inf), "all": np.full(cut.size, -math.inf)}
     )
     cost = counts.cost(prices)  # (rules, groups)
@@ -116,10 +117,10 @@ def judge_period(
     two_classes = ms.fit_pooled.positives > 0 and ms.fit_pooled.negatives > 0
     best, best_cost = {}, math.nan
     if two_classes:
-        fitted = D.model_rule_cutoffs(ms, prices, capacity=capacity)
+        fitted = model_rule_cutoffs(ms, prices, capacity=capacity)
         best_cut = fitted[R.COST_OPTIMAL if per_group else R.SINGLE]
         best = {g: float(t) for g, t in zip(ms.groups, best_cut, strict=True)}
-        best_cost = float(D.count_rules(ms.judge, {"best": best_cut}).cost(prices).sum() / total)
+        best_cost = float(count_rules(ms.judge, {"best": best_cut}).cost(prices).sum() / total)
     refit = regret = low = high = math.nan
     if two_classes and not ms.weighted:
         honest = H.judge(ms, prices, n_resamples=0, seed=seed, capacity=capacity)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costlib.core import link, settings
+from costlib.core import settings
 from costlib.core.escaping import label
+from costlib.core.settings import PRICE_DEFAULTS, PRICE_FIELDS, group_field
 from costlib.present import labels as t
 from costlib.present.amounts import money
 from views._ui.state import ensure_setting, keep, mirror, seed, set_setting, setting, widget_key
 
-FP, FN = link.PRICE_FIELDS
+FP, FN = PRICE_FIELDS
 
 
 def price_stops() -> list[float]:
@@ -86,8 +87,8 @@ def _per_group_setting() -> None:
 def _everyone() -> tuple[float, float, bool]:
     """(the price of a false positive and of a false negative for every group, whether the groups
     are priced apart) of this session, read from the link the first time."""
-    c_fp = remember_price(FP, link.PRICE_DEFAULTS[FP])
-    c_fn = remember_price(FN, link.PRICE_DEFAULTS[FN])
+    c_fp = remember_price(FP, PRICE_DEFAULTS[FP])
+    c_fn = remember_price(FN, PRICE_DEFAULTS[FN])
     _per_group_setting()
     return c_fp, c_fn, bool(setting("per_group"))
 
@@ -98,8 +99,8 @@ def price_book(names: list, unit: str) -> dict:
     per_group = per_group and len(names) > 1
     if per_group:
         for i in range(len(names)):
-            remember_price(link.group_field(FP, i), c_fp)
-            remember_price(link.group_field(FN, i), c_fn)
+            remember_price(group_field(FP, i), c_fp)
+            remember_price(group_field(FN, i), c_fn)
     c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
     if not per_group:
         c_fp = price_slider(FP, t.FP_PRICE, unit, c1, t.FP_PRICE_HELP)
@@ -108,8 +109,8 @@ def price_book(names: list, unit: str) -> dict:
         price_box(FP, t.EXACT_FP, st)
         price_box(FN, t.EXACT_FN, st)
         for i, g in enumerate(names if per_group else []):
-            price_box(link.group_field(FP, i), t.GROUP_EXACT_FP.format(group=label(g)), st)
-            price_box(link.group_field(FN, i), t.GROUP_EXACT_FN.format(group=label(g)), st)
+            price_box(group_field(FP, i), t.GROUP_EXACT_FP.format(group=label(g)), st)
+            price_box(group_field(FN, i), t.GROUP_EXACT_FN.format(group=label(g)), st)
     seed(widget_key("per_group"), per_group)
     st.toggle(
         t.PER_GROUP,
@@ -125,8 +126,8 @@ def price_book(names: list, unit: str) -> dict:
         for i, g in enumerate(names):
             a, b = st.columns(2)
             costs[g] = (
-                price_slider(link.group_field(FP, i), t.GROUP_FP_PRICE.format(group=label(g)), unit, a),
-                price_slider(link.group_field(FN, i), t.GROUP_FN_PRICE.format(group=label(g)), unit, b),
+                price_slider(group_field(FP, i), t.GROUP_FP_PRICE.format(group=label(g)), unit, a),
+                price_slider(group_field(FN, i), t.GROUP_FN_PRICE.format(group=label(g)), unit, b),
             )
     return costs
 
@@ -137,6 +138,6 @@ def stored_costs(names: list) -> dict:
     if not per_group or len(names) < 2:
         return {g: (c_fp, c_fn) for g in names}
     return {
-        g: (remember_price(link.group_field(FP, i), c_fp), remember_price(link.group_field(FN, i), c_fn))
+        g: (remember_price(group_field(FP, i), c_fp), remember_price(group_field(FN, i), c_fn))
         for i, g in enumerate(names)
     }

@@ -19,6 +19,7 @@ import dataclasses
 import streamlit as st
 
 from costlib.core import link, settings
+from costlib.core.settings import PRICE_FIELDS, group_field, link_key
 from views._ui.display import say
 
 #: the session's settings that are not in the link, and the key of their widget and store
@@ -27,7 +28,7 @@ SESSION_ONLY = {"criteria": "fair_criteria", "price_questions": "price_questions
 
 def widget_key(name: str) -> str:
     """The key of the widget that sets the setting `name` (its link key, as links and tests know it)."""
-    return SESSION_ONLY[name] if name in SESSION_ONLY else link.link_key(name)
+    return SESSION_ONLY[name] if name in SESSION_ONLY else link_key(name)
 
 
 def _store(name: str) -> str:
@@ -93,8 +94,8 @@ def current() -> link.Settings:
         if f.name != "group_prices" and _store(f.name) in st.session_state:
             values[f.name] = st.session_state[_store(f.name)]
     pairs = []
-    while any(_store(link.group_field(kind, len(pairs))) in st.session_state for kind in link.PRICE_FIELDS):
-        pairs.append(tuple(setting(link.group_field(kind, len(pairs))) for kind in link.PRICE_FIELDS))
+    while any(_store(group_field(kind, len(pairs))) in st.session_state for kind in PRICE_FIELDS):
+        pairs.append(tuple(setting(group_field(kind, len(pairs))) for kind in PRICE_FIELDS))
     return link.Settings(**values, group_prices=tuple(pairs))
 
 
@@ -106,9 +107,9 @@ def adopt(chosen: link.Settings, names=None) -> None:
             set_setting(name, getattr(chosen, name))
             continue
         for i, pair in enumerate(chosen.group_prices):
-            for kind, price in zip(link.PRICE_FIELDS, pair, strict=True):
+            for kind, price in zip(PRICE_FIELDS, pair, strict=True):
                 if price is not None:
-                    set_setting(link.group_field(kind, i), price)
+                    set_setting(group_field(kind, i), price)
 
 
 def setting_notes() -> None:
@@ -146,7 +147,7 @@ def write_link(name: str, text) -> None:
     acts on (it rewrites its address and tells the page's host), changed or not. A full run of
     Costs & groups wrote 11 and a price move 2; the browser's handling of those messages was
     10 ms of a move at a million rows (its CPU profile)."""
-    key = link.link_key(name)
+    key = link_key(name)
     if text is None:
         st.query_params.pop(key, None)
     elif st.query_params.get_all(key) != (text if isinstance(text, list) else [text]):
