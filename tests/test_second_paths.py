@@ -14,7 +14,33 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 KNOWN_SECOND_PATHS: set[tuple[str, str, str]] = {
+    ("costlib.answers.audit", "costlib.binary.decision", "ADDS_NOTHING"),
+    ("costlib.answers.audit", "costlib.binary.decision", "ModelSweeps"),
+    ("costlib.answers.audit", "costlib.binary.decision", "NO_ANSWER"),
+    ("costlib.answers.audit", "costlib.binary.decision", "RuleResults"),
+    ("costlib.answers.audit", "costlib.binary.decision", "WORSE"),
+    ("costlib.answers.audit", "costlib.binary.decision", "cost_curves"),
+    ("costlib.answers.audit", "costlib.binary.decision", "sweep_model"),
+    ("costlib.answers.costs", "costlib.binary.decision", "cost_curves"),
     ("costlib.answers.costs", "costlib.binary.honest", "MIN_CLASS_ROWS"),
+    ("costlib.answers.costs", "costlib.present.figures", "MAX_POINTS"),
+    ("costlib.answers.costs", "costlib.present.figures", "capacity_figure"),
+    ("costlib.answers.costs", "costlib.present.figures", "cost_curve_figure"),
+    ("costlib.answers.costs", "costlib.present.figures", "markers_frame"),
+    ("costlib.answers.costs", "costlib.present.figures", "net_benefit_figure"),
+    ("costlib.answers.costs", "costlib.present.figures", "sensitivity_figure"),
+    ("costlib.answers.costs", "costlib.present.words", "md_escape"),
+    ("costlib.answers.costs", "costlib.present.words", "money"),
+    ("costlib.answers.prices", "costlib.core.link", "link_key"),
+    ("costlib.answers.prices", "costlib.core.link", "price_book"),
+    ("costlib.answers.prices", "costlib.present.cost_figures", "ratio_pieces_figure"),
+    ("costlib.answers.prices", "costlib.present.words", "ratio_text"),
+    ("costlib.present.value_words", "costlib.binary.decision", "ADDS_NOTHING"),
+    ("costlib.present.value_words", "costlib.binary.decision", "NO_ANSWER"),
+    ("costlib.present.value_words", "costlib.binary.decision", "UNCLEAR"),
+    ("costlib.present.value_words", "costlib.present.words", "money"),
+    ("costlib.present.value_words", "costlib.present.words", "number"),
+    ("costlib.present.value_words", "costlib.present.words", "ratio_text"),
 }
 
 
@@ -60,8 +86,34 @@ def second_paths(known: dict[str, Path]) -> set[tuple[str, str, str]]:
     return found
 
 
+def attribute_paths(known: dict[str, Path]) -> set[tuple[str, str, str]]:
+    """(importer, module, name) of each ``alias.name`` read through a product module imported as
+    ``alias`` (``from costlib.binary import decision as D``; ``import costlib.x as x``), not a
+    package, that neither defines `name` nor has it as a submodule: the same second path read as
+    an attribute."""
+    found, names = set(), {}
+    for importer, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            elif isinstance(node, ast.Import):
+                aliases.update({a.asname: a.name for a in node.names if a.asname})
+        aliases = {a: m for a, m in aliases.items() if m in known and known[m].name != "__init__.py"}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
+                module = aliases[node.value.id]
+                here = names.setdefault(module, defined(known[module]))
+                if node.attr not in here and f"{module}.{node.attr}" not in known:
+                    found.add((importer, module, node.attr))
+    return found
+
+
 def test_product_code_imports_each_name_from_its_home():
-    found = second_paths(modules())
+    known = modules()
+    found = second_paths(known) | attribute_paths(known)
     new = sorted(found - KNOWN_SECOND_PATHS)
     assert not new, "imported through a module that does not define them: " + ", ".join(
         f"{i}: from {m} import {n}" for i, m, n in new
@@ -79,7 +131,10 @@ def test_the_check_sees_a_second_path_inside_a_function(tmp_path):
         ),
         "costlib/core/__init__.py": "from costlib.core.home import VALUE\n",
         "views/page.py": "from costlib.core import VALUE\n",
+        "views/other.py": "from costlib.core import middle as M\nfrom costlib.core import home\nM.VALUE, home.VALUE\n",
     }.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
-    assert second_paths(modules(tmp_path)) == {("costlib.core.reader", "costlib.core.middle", "VALUE")}
+    known = modules(tmp_path)
+    assert second_paths(known) == {("costlib.core.reader", "costlib.core.middle", "VALUE")}
+    assert attribute_paths(known) == {("views.other", "costlib.core.middle", "VALUE")}
