@@ -9,7 +9,7 @@ from costlib.answers.remembering import compute_now
 from costlib.binary.model_sweeps import SINGLE_GROUP
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.present import labels
-from costlib.present.labels import FALLS_BACK, NEEDS, REFUSED
+from costlib.present.labels import NEEDS, REFUSED, missing
 
 # the pages a dataset can feed, with the role each needs
 PAGE_ROLES = (
@@ -53,33 +53,6 @@ def group_names(ds: Dataset, *, remember=compute_now) -> list:
     import pandas as pd
 
     return list(remember("group_names", (), lambda: tuple(sorted(pd.unique(ds.groups).tolist(), key=str))))
-
-
-def missing(ds: Dataset, role: str) -> str:
-    """What exactly `ds` lacks for `role`, in words ("" when the general hint says it best)."""
-    if role not in ("binary", "probabilities", "value") or ds.counts_only:
-        return ""
-    parts = []
-    if ds.y is None:
-        parts.append("a label column with two values")
-    if not ds.scores:
-        parts.append("a score column")
-    if not parts and not ds.probabilities and role != "binary":
-        parts.append("scores that are probabilities (they were read as raw scores)")
-    return " and ".join(parts)
-
-
-def fallback_sentence(ds: Dataset, role: str, sample_title: str) -> str:
-    """Why a page that needs `role` answers for the sample `sample_title` instead of `ds`."""
-    if ds.counts_only:
-        return (
-            f"“{ds.name}” holds counts, not rows, and this page needs each case's score and label, "
-            f"{FALLS_BACK} “{sample_title}”."
-        )
-    return (
-        f"“{ds.name}” lacks {missing(ds, role) or NEEDS[role][0]}, which this page needs, "
-        f"{FALLS_BACK} “{sample_title}”."
-    )
 
 
 def refused_sentence(mapping: ColumnMapping, refused: Mapping[str, Sequence[str]] | None) -> str:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from costlib.binary.elicit import PRECISION
 from costlib.core import escaping
+from costlib.core.dataset import Dataset
 from costlib.core.escaping import shorten
 
 YOUR_UNIT = "your unit"  # a unit left empty, inside a label: "(your unit)"
@@ -230,6 +231,33 @@ def your_data_sentence(name: str, n_rows: int) -> str:
 def use_sample_help(sample_title: str) -> str:
     """The help of the button that makes the sample `sample_title` the data of every page."""
     return f"Makes “{sample_title}” the data of every page."
+
+
+def missing(ds: Dataset, role: str) -> str:
+    """What exactly `ds` lacks for `role`, in words ("" when the general hint says it best)."""
+    if role not in ("binary", "probabilities", "value") or ds.counts_only:
+        return ""
+    parts = []
+    if ds.y is None:
+        parts.append("a label column with two values")
+    if not ds.scores:
+        parts.append("a score column")
+    if not parts and not ds.probabilities and role != "binary":
+        parts.append("scores that are probabilities (they were read as raw scores)")
+    return " and ".join(parts)
+
+
+def fallback_sentence(ds: Dataset, role: str, sample_title: str) -> str:
+    """Why a page that needs `role` answers for the sample `sample_title` instead of `ds`."""
+    if ds.counts_only:
+        return (
+            f"“{ds.name}” holds counts, not rows, and this page needs each case's score and label, "
+            f"{FALLS_BACK} “{sample_title}”."
+        )
+    return (
+        f"“{ds.name}” lacks {missing(ds, role) or NEEDS[role][0]}, which this page needs, "
+        f"{FALLS_BACK} “{sample_title}”."
+    )
 
 
 # ---------------------------------------------------------------------------------------

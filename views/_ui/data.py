@@ -7,7 +7,7 @@ import streamlit as st
 
 from costlib.answers import roles
 from costlib.answers.audit import dataset_models
-from costlib.answers.roles import fallback_sentence, has_role
+from costlib.answers.roles import has_role
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import md_escape, option_names
 from costlib.loading.budget import table_budget
@@ -15,7 +15,7 @@ from costlib.loading.ledger import LEDGER
 from costlib.loading.messages import WHAT_OPENING
 from costlib.loading.samples import SAMPLES
 from costlib.present import labels
-from costlib.present.labels import DATA_WORDS, NEEDS
+from costlib.present.labels import DATA_WORDS, NEEDS, fallback_sentence
 from costlib.scale.engines import duckdb_memory_bytes
 from views._ui.display import say
 from views._ui.loading import dataset_weight, load_sample
