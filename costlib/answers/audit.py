@@ -37,6 +37,7 @@ from costlib.core import settings
 from costlib.core import validation as v
 from costlib.core.json_numbers import json_cut, json_number
 from costlib.core.prices import Prices
+from costlib.present.costs_labels import NO_CUTOFF_NOTE, SCORES_NOT_PROBABILITIES_NOTE
 from costlib.present.words import Verdict, recommendation_verdict, sensitivity_sentence
 from costlib.watch.reference import reference_record
 
@@ -437,12 +438,9 @@ def build_audit(
             warnings.warn_explicit(w_.message, w_.category, w_.filename, w_.lineno)
     partial = rec.results.by_group.groupby("rule", sort=False)["cost_per_case"].apply(lambda c: bool(c.isna().any()))
     for rule in partial.index[partial.to_numpy()]:
-        notes.append(f"The rule “{R.rule_words(rule)}” has no cutoff for some group, so its overall cost is not shown.")
+        notes.append(NO_CUTOFF_NOTE.format(rule=R.rule_words(rule)))
     if not all(m.probabilities for m in models.values()):
-        notes.append(
-            "The scores are not all in [0, 1], so the 0.5 and formula cutoffs and net benefit (which read "
-            "a score as a probability) are not shown."
-        )
+        notes.append(SCORES_NOT_PROBABILITIES_NOTE)
     unit, _ = settings.check_unit(unit or "", default="")
     gaps = shipped_disparities(ms, rec, reference=reference_group, threshold=disparity_threshold)
     by_column = shipped_column_disparities(

@@ -1,5 +1,5 @@
 """What the Costs & groups page says around its answer: the audit files' buttons and the names
-they are saved under (Watch offers the same files).
+they are saved under (Watch offers the same files), and the audit record's notes.
 
 A page imports these names and makes no sentence of its own (`tests/present/test_sentences_home.py`);
 `costlib.answers.costs` and `costlib.answers.audit` compute, and define no words.
@@ -20,3 +20,10 @@ AUDIT_FILE_WORDS = {
     "policy_download": "Download the policy (JSON)",
     "policy_file": "cost_policy.json",
 }
+
+# the audit record's notes (`answers.audit.build_audit`), read on the page and in the report
+NO_CUTOFF_NOTE = "The rule “{rule}” has no cutoff for some group, so its overall cost is not shown."
+SCORES_NOT_PROBABILITIES_NOTE = (
+    "The scores are not all in [0, 1], so the 0.5 and formula cutoffs and net benefit (which read "
+    "a score as a probability) are not shown."
+)
