@@ -2,7 +2,7 @@
 
     python benchmarks/move_cost.py                        # the screening sample and 200,000 rows
     python benchmarks/move_cost.py --rows 1000000 --moves 30
-    python benchmarks/move_cost.py --before 3458aeb       # against that commit's cost-chart modules
+    python benchmarks/move_cost.py --before 3458aeb --changed costlib/present/chart_text.py ...
 
 Issue 39: twenty reviewers moving prices at once queue on the interpreter lock, so what a move
 costs in Python on the script thread is what they wait for. A move here is what the page's
@@ -12,7 +12,7 @@ made again), the cost chart (`CostsAnswer.cost_chart`), its text alternative
 (`present.chart_text`), and the chart as ``st.plotly_chart`` sends it (Plotly's check of the
 figure and its JSON). The page's grids and widgets (views/) are not timed.
 
-"Before" is this checkout with the modules the move's chart goes through (`CHANGED`) as they
+"Before" is this checkout with the modules a move goes through (`CHANGED`: the chart's and the judging's) as they
 were at ``--before``; "after" is this checkout. Each runs in its own interpreter, the rounds
 alternate (before, after, before, ...) so that the machine's drift falls on both, and the
 figures are medians over every move of every round.
@@ -30,13 +30,25 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CHANGED = (
+CHART = (  # the cost chart's modules (the first cut: `--before 3458aeb --changed` these)
     "costlib/present/chart_text.py",
     "costlib/present/cost_figures.py",
     "costlib/present/plotting.py",
     "costlib/core/thinning.py",
     "costlib/answers/costs.py",
 )
+JUDGING = (  # the recommendation's judging at the new prices (the second cut: `--before 23a82e9`)
+    "costlib/binary/folds.py",
+    "costlib/binary/honest.py",
+    "costlib/binary/refits.py",
+    "costlib/binary/judged_rules.py",
+    "costlib/binary/decision.py",
+    "costlib/binary/model_sweeps.py",
+    "costlib/binary/disparity.py",
+    "costlib/core/sweep.py",
+    "costlib/core/prices.py",
+)
+CHANGED = CHART + JUDGING
 STAGES = ("answer", "cost chart", "chart text", "sent", "move")
 
 WORKER = r"""
@@ -96,10 +108,10 @@ print(json.dumps(times))
 """
 
 
-def before_tree(rev: str, into: Path) -> Path:
-    """A copy of this checkout's costlib with the `CHANGED` modules as they were at `rev`."""
+def before_tree(rev: str, into: Path, changed=CHANGED) -> Path:
+    """A copy of this checkout's costlib with the `changed` modules as they were at `rev`."""
     shutil.copytree(ROOT / "costlib", into / "costlib", ignore=shutil.ignore_patterns("__pycache__"))
-    for path in CHANGED:
+    for path in changed:
         old = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, check=True).stdout
         (into / path).write_bytes(old)
     return into
@@ -114,7 +126,8 @@ def run(root: Path, rows: int, moves: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--before", default="3458aeb", help="the commit to compare with")
+    parser.add_argument("--before", default="23a82e9", help="the commit to compare with")
+    parser.add_argument("--changed", nargs="*", default=list(CHANGED), help="modules from --before (default: all)")
     parser.add_argument("--rows", type=int, nargs="*", default=[0, 200_000], help="0: the screening sample")
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
@@ -125,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         "|---|---|---:|---:|---:|",
     ]
     with tempfile.TemporaryDirectory() as tmp:
-        old = before_tree(args.before, Path(tmp))
+        old = before_tree(args.before, Path(tmp), args.changed)
         for rows in args.rows:
             got = {"before": {s: [] for s in STAGES}, "after": {s: [] for s in STAGES}}
             for _ in range(args.rounds):

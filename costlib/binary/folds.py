@@ -173,7 +173,10 @@ def cross_fit(
 
     A fold's other folds cost what all rows cost minus what the fold costs, at every cutoff:
     one pass over all rows' costs per price book, then one over each fold's. Under a
-    `capacity` both rules are fitted within it on the other folds (`capacity.group_within`)."""
+    `capacity` both rules are fitted within it on the other folds (`capacity.group_within`);
+    without one, every fold is judged at once (`_fit_deals`)."""
+    if not C.binds(capacity):
+        return _fit_deals(gs, pooled, index, _stacked(gs, (folds,)), prices)[0]
     g_n = len(gs.groups)
     k = folds.tp.shape[0]
     sizes = np.diff(gs.offsets)
@@ -223,6 +226,98 @@ def cross_fit(
     return CrossFit(out["single"], out["group"], fitted)
 
 
+@dataclass(frozen=True, eq=False)
+class _Stacked:
+    """Deals' folds stacked, (deals, folds, ...): their price-free counts, read by `_fit_deals`.
+
+    ``fp`` and ``fn`` run along ``gs.thresholds`` (``fn``: each group's fold positives minus
+    ``tp``); ``pooled_fp`` and ``pooled_fn`` along the pooled thresholds; ``positives`` and
+    ``negatives`` are (deals, folds, groups).
+    """
+
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    positives: np.ndarray
+    negatives: np.ndarray
+    pooled_fp: np.ndarray
+    pooled_fn: np.ndarray
+
+
+def _stacked(gs: GroupedSweep, deals) -> _Stacked:
+    """The deals' folds of `gs` stacked (price-free: kept on the first deal's `Folds`, so that a
+    price move does not stack them again)."""
+    deals = tuple(deals)
+    cache = deals[0].__dict__.setdefault("_stacked", [])
+    for held, stacked in cache:
+        if len(held) == len(deals) and all(a is b for a, b in zip(held, deals, strict=True)):
+            return stacked
+    sizes = np.diff(gs.offsets)
+    tp = np.stack([f.tp for f in deals])
+    positives = np.stack([f.positives for f in deals])
+    stacked = _Stacked(
+        tp=tp,
+        fp=np.stack([f.fp for f in deals]).astype(np.float64),  # as pricing converts them, once
+        fn=np.repeat(positives, sizes, axis=-1) - tp,
+        positives=positives,
+        negatives=np.stack([f.negatives for f in deals]),
+        pooled_fp=np.stack([f.pooled_fp for f in deals]),
+        pooled_fn=np.stack([f.positives.sum(axis=1)[:, None] - f.pooled_tp for f in deals]),
+    )
+    cache.append((deals, stacked))
+    return stacked
+
+
+def _fit_deals(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, st: _Stacked, prices: Prices) -> list:
+    """`cross_fit` without a review limit on every deal of `st` at once: a `CrossFit` per deal.
+
+    Every fold of every deal is priced and its cutoffs picked (`argbest`) in one array of
+    (deals, folds, thresholds); the values are those of pricing one fold at a time."""
+    g_n = len(gs.groups)
+    sizes = np.diff(gs.offsets)
+    c_fp_e, c_fn_e = np.repeat(prices.c_fp, sizes), np.repeat(prices.c_fn, sizes)  # each entry's group prices
+    all_cost = mistakes_cost(gs.fp, np.repeat(gs.positives, sizes) - gs.tp, c_fp_e, c_fn_e)
+    c_pos = gs.positives - st.positives  # (deals, folds, groups): the other folds'
+    c_neg = gs.negatives - st.negatives
+    fits = (c_pos.sum(axis=-1) > 0) & (c_neg.sum(axis=-1) > 0)  # (deals, folds)
+    total = c_pos.sum(axis=-1) + c_neg.sum(axis=-1)
+    comp = mistakes_cost(st.fp, st.fn, c_fp_e, c_fn_e)  # each fold's cost at every cutoff, then
+    np.subtract(all_cost, comp, out=comp)  # the other folds' (in place: one array of deals x folds x cutoffs)
+    if prices.uniform:
+        pooled_all = pooled.errors_cost(prices.c_fp[0], prices.c_fn[0])
+        single_cost = pooled_all - mistakes_cost(st.pooled_fp, st.pooled_fn, prices.c_fp[0], prices.c_fn[0])
+    else:
+        single_cost = np.zeros(st.pooled_fp.shape)
+        for i in range(g_n):
+            single_cost += comp[..., int(gs.offsets[i]) + index[i]]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        j_single = argbest(single_cost / total[..., None])
+    own = own_cutoff(c_pos, c_neg)
+    out = {name: {c: np.zeros((st.tp.shape[0], g_n)) for c in ("tp", "fp", "fn")} for name in ("single", "group")}
+    for i in range(g_n):
+        lo, hi = int(gs.offsets[i]), int(gs.offsets[i + 1])
+        at_single = lo + index[i][j_single]
+        at_group = at_single
+        if own[..., i].any():
+            with np.errstate(invalid="ignore", divide="ignore"):
+                per_case = comp[..., lo:hi] / (c_pos[..., i] + c_neg[..., i])[..., None]
+            at_group = np.where(own[..., i], lo + argbest(per_case), at_single)
+        for name, at in (("single", at_single), ("group", at_group)):
+            t_p = np.take_along_axis(st.tp, at[..., None], axis=-1)[..., 0].astype(np.float64)
+            f_p = np.take_along_axis(st.fp, at[..., None], axis=-1)[..., 0]
+            out[name]["tp"][:, i] = np.where(fits, t_p, 0.0).sum(axis=1)
+            out[name]["fp"][:, i] = np.where(fits, f_p, 0.0).sum(axis=1)
+            out[name]["fn"][:, i] = np.where(fits, st.positives[..., i] - t_p, 0.0).sum(axis=1)
+    return [
+        CrossFit(
+            {c: out["single"][c][d] for c in ("tp", "fp", "fn")},
+            {c: out["group"][c][d] for c in ("tp", "fp", "fn")},
+            bool(fits[d].all()),
+        )
+        for d in range(st.tp.shape[0])
+    ]
+
+
 def deal_shape(gs: GroupedSweep) -> tuple[int, int]:
     """(folds, deals) of the cross-fitted estimate of `gs`: `CROSS_FOLDS` folds and up to
     `SPLITS` deals, as many as keep a price move's passes over the sweep (folds x deals x its
@@ -248,7 +343,10 @@ def repeated_cross_fit(
     cutoff); the mean over independent deals keeps the cross-fit's honesty without that noise.
     Each rule's dict gains ``splits``: every deal's cost per case (its spread is the noise of one
     deal, which `row_se` adds to the rows' own)."""
-    fits = [cross_fit(gs, pooled, index, folds, prices, capacity) for folds in deals]
+    if C.binds(capacity):
+        fits = [cross_fit(gs, pooled, index, folds, prices, capacity) for folds in deals]
+    else:
+        fits = _fit_deals(gs, pooled, index, _stacked(gs, deals), prices)
     total = float(np.sum(gs.positives) + np.sum(gs.negatives))
     out = {}
     for name in ("single", "per_group"):

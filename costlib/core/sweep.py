@@ -449,20 +449,25 @@ def tie_tolerance(best: float, scale: float = 1.0) -> float:
     return TIE_TOLERANCE * max(scale, abs(best)) if np.isfinite(best) else 0.0
 
 
-def argbest(values: np.ndarray, *, maximize: bool = False) -> int:
-    """Index of the best entry; ties (within `tie_tolerance` of the largest finite entry, so
-    that values scaled together tie alike) go to the lowest index, which on a sweep is the
-    larger threshold. NaN entries never win; -1 when every entry is NaN."""
-    vals = np.asarray(values, dtype=np.float64)
-    if maximize:
-        vals = -vals
-    finite = np.isfinite(vals) | (vals == -np.inf)
-    if not finite.any():
-        return -1
-    best = np.min(vals[finite])
-    sizes = np.abs(vals[np.isfinite(vals)])
-    scale = float(sizes.max()) if sizes.size else 0.0
-    return int(np.flatnonzero(vals <= best + tie_tolerance(best, scale))[0])
+def argbest(values: np.ndarray, *, maximize: bool = False):
+    """Index of the best entry (of every row along the last axis at once, an int array, for 2-D
+    or more `values`); ties (within `tie_tolerance` of the largest finite entry, so that values
+    scaled together tie alike) go to the lowest index, which on a sweep is the larger threshold.
+    NaN entries never win; -1 when every entry is NaN.
+
+    >>> argbest(np.array([[3.0, 1.0, 1.0], [np.nan, 2.0, 0.5], [np.nan, np.inf, np.nan]])).tolist()
+    [1, 2, -1]
+    """
+    vals = -np.asarray(values, dtype=np.float64) if maximize else np.asarray(values, dtype=np.float64)
+    if vals.ndim < 2:
+        return int(argbest(vals[None])[0]) if vals.size else -1
+    best, high = vals.min(axis=-1), vals.max(axis=-1)  # a NaN or an infinity shows in one of them
+    scale, odd = np.maximum(np.abs(best), np.abs(high)), ~(np.isfinite(best) & np.isfinite(high))
+    best[odd] = np.where(vals[odd] < np.inf, vals[odd], np.inf).min(axis=-1)  # all finite: sizes at the ends;
+    scale[odd] = np.where(np.isfinite(vals[odd]), np.abs(vals[odd]), 0.0).max(axis=-1)  # else NaN, +inf masked
+    tol = np.where(np.isfinite(best), TIE_TOLERANCE * np.maximum(scale, np.abs(best)), 0.0)  # `tie_tolerance`
+    out = np.argmax(vals <= (best + tol)[..., None], axis=-1)  # the first within (the best is)
+    return np.where(best < np.inf, out, -1).astype(np.int64)
 
 
 def hull_slopes(da: np.ndarray, dc: np.ndarray) -> np.ndarray:
