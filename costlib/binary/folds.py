@@ -298,9 +298,9 @@ def _fit_deals(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, st: _Stacked,
         lo, hi = int(gs.offsets[i]), int(gs.offsets[i + 1])
         at_single = lo + index[i][j_single]
         at_group = at_single
-        if own[..., i].any():
+        if own[..., i].any():  # the group's costs per case, in place (its `comp` is read no more)
             with np.errstate(invalid="ignore", divide="ignore"):
-                per_case = comp[..., lo:hi] / (c_pos[..., i] + c_neg[..., i])[..., None]
+                per_case = np.divide(comp[..., lo:hi], (c_pos[..., i] + c_neg[..., i])[..., None], out=comp[..., lo:hi])
             at_group = np.where(own[..., i], lo + argbest(per_case), at_single)
         for name, at in (("single", at_single), ("group", at_group)):
             t_p = np.take_along_axis(st.tp, at[..., None], axis=-1)[..., 0].astype(np.float64)
