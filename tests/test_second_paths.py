@@ -13,35 +13,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-KNOWN_SECOND_PATHS: set[tuple[str, str, str]] = {
-    ("costlib.answers.audit", "costlib.binary.decision", "ADDS_NOTHING"),
-    ("costlib.answers.audit", "costlib.binary.decision", "ModelSweeps"),
-    ("costlib.answers.audit", "costlib.binary.decision", "NO_ANSWER"),
-    ("costlib.answers.audit", "costlib.binary.decision", "RuleResults"),
-    ("costlib.answers.audit", "costlib.binary.decision", "WORSE"),
-    ("costlib.answers.audit", "costlib.binary.decision", "cost_curves"),
-    ("costlib.answers.audit", "costlib.binary.decision", "sweep_model"),
-    ("costlib.answers.costs", "costlib.binary.decision", "cost_curves"),
-    ("costlib.answers.costs", "costlib.binary.honest", "MIN_CLASS_ROWS"),
-    ("costlib.answers.costs", "costlib.present.figures", "MAX_POINTS"),
-    ("costlib.answers.costs", "costlib.present.figures", "capacity_figure"),
-    ("costlib.answers.costs", "costlib.present.figures", "cost_curve_figure"),
-    ("costlib.answers.costs", "costlib.present.figures", "markers_frame"),
-    ("costlib.answers.costs", "costlib.present.figures", "net_benefit_figure"),
-    ("costlib.answers.costs", "costlib.present.figures", "sensitivity_figure"),
-    ("costlib.answers.costs", "costlib.present.words", "md_escape"),
-    ("costlib.answers.costs", "costlib.present.words", "money"),
-    ("costlib.answers.prices", "costlib.core.link", "link_key"),
-    ("costlib.answers.prices", "costlib.core.link", "price_book"),
-    ("costlib.answers.prices", "costlib.present.cost_figures", "ratio_pieces_figure"),
-    ("costlib.answers.prices", "costlib.present.words", "ratio_text"),
-    ("costlib.present.value_words", "costlib.binary.decision", "ADDS_NOTHING"),
-    ("costlib.present.value_words", "costlib.binary.decision", "NO_ANSWER"),
-    ("costlib.present.value_words", "costlib.binary.decision", "UNCLEAR"),
-    ("costlib.present.value_words", "costlib.present.words", "money"),
-    ("costlib.present.value_words", "costlib.present.words", "number"),
-    ("costlib.present.value_words", "costlib.present.words", "ratio_text"),
-}
+KNOWN_SECOND_PATHS: set[tuple[str, str, str]] = set()
 
 
 def modules(root: Path = ROOT) -> dict[str, Path]:

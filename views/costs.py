@@ -5,12 +5,12 @@ import contextlib
 import streamlit as st
 
 from costlib import answers
-from costlib.answers.costs import COSTS_TITLE
-from costlib.answers.costs import COSTS_WORDS as WORDS
 from costlib.binary import elicit
 from costlib.core import settings
 from costlib.core.escaping import option_names
-from costlib.present import capacity_words
+from costlib.present import capacity_words, costs_labels
+from costlib.present.costs_labels import COSTS_WORDS as WORDS
+from costlib.present.labels import PAGE_COSTS as COSTS_TITLE
 from views._ui.costs_sections import (
     fairness_section,
     reference_setting,
@@ -35,7 +35,7 @@ from views._ui.policy import (
 from views._ui.prices import price_book, stored_costs
 from views._ui.state import mirror, remembered, setting, setting_notes
 
-ds, unit, volume = setup(COSTS_TITLE, answers.COSTS_PAGE_WHAT, needs="binary")
+ds, unit, volume = setup(COSTS_TITLE, costs_labels.COSTS_PAGE_WHAT, needs="binary")
 handed = refit_handed(ds)  # opened by Watch's refit on this data: its sentence on every run, its cutoff on the chart
 if handed is not None:
     say("info", handed[1])
@@ -101,7 +101,7 @@ def live_answer() -> None:
         st.rerun(scope="app")
     if not priced:
         live_audit.clear()
-        st.warning(answers.ALL_PRICES_ZERO)
+        st.warning(costs_labels.ALL_PRICES_ZERO)
         return
     answer = answer_at(costs)
     rec = answer.rec
@@ -142,7 +142,7 @@ def live_answer() -> None:
     drawn_for = st.session_state.get("_costs_drawn_for")
     if drawn_for is not None and drawn_for != rec.prices.key():
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
-        say("info", answers.SECTIONS_FOR_OLD_PRICES, where=c1)
+        say("info", costs_labels.SECTIONS_FOR_OLD_PRICES, where=c1)
         if c2.button(WORDS["update_below"], key="refresh_below"):
             st.rerun(scope="app")
 
@@ -180,7 +180,7 @@ live_answer()
 st.session_state["_costs_full_run"] = False
 if live_audit:  # not when every price is zero (there is no answer to report)
     st.subheader(WORDS["report_and_policy"])
-    st.caption(answers.REPORT_AND_POLICY)
+    st.caption(costs_labels.REPORT_AND_POLICY)
     downloads(live_audit)
 
 # ---------------------------------------------------------------------------------------

@@ -31,12 +31,15 @@ from costlib.binary.disparity import (
 from costlib.binary.elicit import break_even_range
 from costlib.binary.fair_search import FAIRNESS_CRITERIA, MSG_CRITERION
 from costlib.binary.fairness import fairness_results, group_rates
+from costlib.binary.judged_rules import RuleResults
+from costlib.binary.model_sweeps import ModelSweeps, cost_curves, sweep_model
 from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale, ratio_range
 from costlib.core import rules as R
 from costlib.core import settings
 from costlib.core import validation as v
 from costlib.core.json_numbers import json_cut, json_number
 from costlib.core.prices import Prices
+from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, WORSE
 from costlib.present.costs_labels import NO_CUTOFF_NOTE, SCORES_NOT_PROBABILITIES_NOTE
 from costlib.present.words import Verdict, recommendation_verdict, sensitivity_sentence
 from costlib.watch.reference import reference_record
@@ -58,7 +61,7 @@ def audit_criteria(chosen) -> tuple[str, ...]:
     return tuple(FAIRNESS_CRITERIA if chosen.criteria is None else chosen.criteria)
 
 
-def data_summary(ms: D.ModelSweeps) -> tuple[pd.DataFrame, pd.DataFrame]:
+def data_summary(ms: ModelSweeps) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(by_group, overall): cases, positives, positive share and mean score per split, read
     off the sweeps. by_group has ``split, group, ...``; overall is indexed by split."""
     rows, overall = [], []
@@ -265,7 +268,7 @@ class Audit:
         )
 
     @property
-    def results(self) -> D.RuleResults:
+    def results(self) -> RuleResults:
         return self.recommendation.results
 
     @property
@@ -299,7 +302,7 @@ class Audit:
 
     @property
     def model_is_useless(self) -> bool:
-        return self.recommendation.status in (D.WORSE, D.ADDS_NOTHING, D.NO_ANSWER)
+        return self.recommendation.status in (WORSE, ADDS_NOTHING, NO_ANSWER)
 
     def _repr_html_(self) -> str:
         """In a notebook: the verdict and the rules table (`present.notebook.audit_card`)."""
@@ -323,13 +326,13 @@ class Audit:
         return audit_figure(self, name)
 
 
-def mean_prices(ms: D.ModelSweeps, prices: Prices) -> tuple[float, float]:
+def mean_prices(ms: ModelSweeps, prices: Prices) -> tuple[float, float]:
     """c_fp and c_fn averaged over the groups, weighted by their judged rows (`Prices.mean`)."""
     return prices.mean([ms.judge[g].total for g in ms.groups])
 
 
 def build_audit(
-    models: D.ModelSweeps | Mapping[str, D.ModelSweeps],
+    models: ModelSweeps | Mapping[str, ModelSweeps],
     costs,
     *,
     unit: str = "",
@@ -398,7 +401,7 @@ def build_audit(
     """
     from costlib import __version__
 
-    if isinstance(models, D.ModelSweeps):
+    if isinstance(models, ModelSweeps):
         models = {models.name: models}
     criteria = tuple(criteria)
     for c in criteria:
@@ -472,7 +475,7 @@ def build_audit(
         maps=maps,
         ratio_range=leader,
         mean_prices=mp,
-        curves=D.cost_curves(ms, prices),
+        curves=cost_curves(ms, prices),
         notes=tuple(dict.fromkeys(notes)),
         price_questions=dict(price_questions) if price_questions else None,
         break_even=break_even_range(ms.fit_pooled),
@@ -529,7 +532,7 @@ def dataset_models(ds, scores: Sequence[str] | None = None, *, remember=compute_
     fit, judge = ds.purpose_rows("fit"), ds.purpose_rows("judge")
 
     def sweep(c):
-        return D.sweep_model(
+        return sweep_model(
             ds.y,
             ds.scores[c],
             ds.groups,

@@ -13,9 +13,12 @@ from costlib.binary.sensitivity import price_scale, ratio_range
 from costlib.core import escaping
 from costlib.core import rules as R
 from costlib.core.dataset import Dataset
-from costlib.present import figures, words
-
-MODEL_COST = "Cost per case with the model"  # the first tile of Costs & groups, under every verdict
+from costlib.core.escaping import md_escape
+from costlib.present import price_figures, words
+from costlib.present.amounts import money
+from costlib.present.cost_figures import capacity_figure, cost_curve_figure, markers_frame
+from costlib.present.costs_labels import MODEL_COST
+from costlib.present.plotting import MAX_POINTS
 
 
 def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
@@ -41,22 +44,22 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
     return (
         {
             "label": MODEL_COST,
-            "value": words.money(rec.cost, unit),
+            "value": money(rec.cost, unit),
             "help": f"At the model's best cutoff, {estimate}; it flags {flagged:.1%} of cases.{kept}",
         },
         {
             "label": "Cost per case without a model",
-            "value": words.money(rec.baseline_cost, unit),
+            "value": money(rec.baseline_cost, unit),
             "help": f"Per case, {base}: {choices}.",
         },
         {
             "label": "The model saves per case",
-            "value": words.money(rec.saving, unit),
+            "value": money(rec.saving, unit),
             "help": f"Against {base}, the cheaper choice without a model; below zero the model costs more.{unsure}",
         },
         {
             "label": "The model saves a month",
-            "value": words.money(rec.saving * volume, unit) if volume else "set a volume",
+            "value": money(rec.saving * volume, unit) if volume else "set a volume",
             "help": f"The saving per case times {volume:,.0f} cases a month (set in the sidebar).{kept}",
         },
     )
@@ -176,26 +179,10 @@ def policy_restored_sentence(saved: Mapping, fingerprint: str) -> str:
     )
 
 
-REPORT_AND_POLICY = (
-    "The report is one HTML file that opens offline: settings, data per group, the recommendation, every "
-    "rule with intervals, fairness-constrained cutoffs, the sensitivity map and the limitations. The "
-    "policy is a JSON file with the prices, what to ship (the recommended cutoffs, or the choice without a "
-    "model when the answer says the model should not decide) and the data fingerprint, for the system that "
-    "applies the decisions."
-)
-INTERVAL_MEANING = (
-    "**95% interval**: the range the cost (or saving) would fall in for 95 of 100 new samples like these rows. "
-    "For the cutoffs fitted on data (the best single cutoff, the best cutoff per group) every resample fits the "
-    "cutoff again and judges it on rows the fit did not see, so the luck of picking it is inside the interval; "
-    "for the other rules the cutoffs are held and the judged rows are resampled within each group. A saving "
-    "whose interval includes zero could be chance."
-)
-
-
 def rule_meanings(rec) -> list[str]:
     """One Markdown line per rule of `rec` (fairness rules aside): its name in bold and what it does."""
     return [
-        f"**{words.md_escape(R.rule_words(rule))}**: {words.md_escape(R.rule_help(rule))}"
+        f"**{md_escape(R.rule_words(rule))}**: {md_escape(R.rule_help(rule))}"
         for rule in rec.results.overall.index
         if not R.is_fair(rule)
     ]
@@ -210,7 +197,7 @@ class Sensitivity:
     mean_prices: tuple[float, float]
 
     def sensitivity_figure(self, unit: str, bracket):
-        return figures.sensitivity_figure(
+        return price_figures.sensitivity_figure(
             self.maps.sensitivity, c_fp=self.mean_prices[0], c_fn=self.mean_prices[1], unit=unit, bracket=bracket
         )
 
@@ -219,7 +206,7 @@ class Sensitivity:
         if not len(self.maps.net_benefit):
             return None
         mp = self.mean_prices
-        return figures.net_benefit_figure(
+        return price_figures.net_benefit_figure(
             self.maps.net_benefit, price_threshold=mp[0] / (mp[0] + mp[1]) if sum(mp) > 0 else None
         )
 
@@ -231,65 +218,14 @@ def questions_bracket(record: Mapping | None, costs: Mapping) -> tuple[float, fl
     return (now["ratio_low"], now["ratio_high"]) if now and now["in_force"] else None
 
 
-COSTS_PAGE_WHAT = (
-    "Set what a false positive and a false negative cost. The page answers which cutoff to ship and what it "
-    "saves against the cheaper choice without a model (flag nobody, or flag everyone), live as you move the prices."
-)
-COSTS_TITLE = "Costs & groups"
-# the page's headers, labels and help, in the order it draws them
-COSTS_WORDS = {
-    "your_prices": "Your prices",
-    "ask_prices": "Not sure about your prices? Answer a few questions",
-    "what_to_ship": "What to ship",
-    "curve_model": "Curve of the model",
-    "curve_model_help": "The recommendation compares every model; pick whose cost curve to draw.",
-    "update_below": "Update them for these prices",
-    "report_and_policy": "Report and policy",
-    "every_rule": "Every rule, all groups together",
-    "rules_by_group": "By group: each rule's cutoff, flagged share and cost",
-    "rules_meaning": "What the rules and the intervals mean",
-    "group_rates": "Rates per group",
-    "fair_cutoffs": "Fairness-constrained cutoffs",
-    "fairness_toggle": "Fairness rules",
-    "tolerance": "Tolerance (largest gap in the rate)",
-    "criteria": "Criteria",
-    "fair_by_group": "Each fairness rule's cutoff in each group",
-    "prices_matter": "How much do the prices matter?",
-    "interval_settings": "Interval settings",
-    "resamples": "Bootstrap resamples for the 95% intervals (each one refits the fitted cutoffs)",
-}
-ALL_PRICES_ZERO = "Every price is 0: no decision costs anything, so there is nothing to choose."
-
-
 def every_price_zero(costs: Mapping) -> bool:
     """Whether every price of the book ``{group: (c_fp, c_fn)}`` is 0: then there is no answer
-    to give, only `ALL_PRICES_ZERO`.
+    to give, only `costs_labels.ALL_PRICES_ZERO`.
 
     >>> every_price_zero({"a": (0.0, 0.0)}), every_price_zero({"a": (0.0, 0.0), "b": (0.0, 1.0)})
     (True, False)
     """
     return all(c_fp + c_fn == 0 for c_fp, c_fn in costs.values())
-
-
-SECTIONS_FOR_OLD_PRICES = (
-    "The rules table, the rates per group, the fairness and the sensitivity sections below are still for the "
-    "previous prices (the report and policy downloads under the answer follow the prices above)."
-)
-RULES_JUDGED = " Judged on the test rows; the same intervals as above."
-FAIRNESS_WHAT = (
-    " Each constrained rule is the cheapest set of per-group cutoffs on the train rows that "
-    "keeps every group's rate within the tolerance of every other group's; its price is what it costs beyond the "
-    "best cutoff per group."
-)
-GROUP_RATES_WHAT = (
-    " What the model's best cutoffs do to each group on the judged rows, with 95% intervals (the same resampling as "
-    "the costs), and the largest gap between groups. A group with few positives or negatives has wide intervals: "
-    "read its rates as a guess."
-)
-FAIR_POLICY_HELP = (
-    "A policy file that records the chosen fairness rule's cutoffs instead of the recommended ones; its verdict "
-    "describes that rule (what it saves against the best choice without a model, with its interval)."
-)
 
 
 def fair_rule_choice(rule: str, within: bool) -> str:
@@ -326,7 +262,7 @@ def fair_policies_offered(summary, results, capacity: float | None) -> dict:
 def pooled_note(rec) -> str:
     """ " " and which groups the best cutoff per group gives the cutoff for everyone, while the
     fairness rules below it give them a cutoff of their own (the fairness section's note), or ""."""
-    from costlib.binary.honest import MIN_CLASS_ROWS
+    from costlib.binary.folds import MIN_CLASS_ROWS
 
     return " " + words.pooled_sentence(rec.pooled, MIN_CLASS_ROWS, fairness=True) if rec.pooled else ""
 
@@ -334,7 +270,7 @@ def pooled_note(rec) -> str:
 def group_rates_view(ms, rec):
     """The per-group rates of the model's recommended rule (`fairness.group_rates`), as shown."""
     from costlib.binary.fairness import group_rates
-    from costlib.binary.honest import MIN_CLASS_ROWS
+    from costlib.binary.folds import MIN_CLASS_ROWS
     from costlib.present.tables import group_rates_table
 
     return group_rates_table(*group_rates(ms, rec.results, rec.rule), MIN_CLASS_ROWS)
@@ -355,9 +291,6 @@ def costs_verdict(
     return words.recommendation_verdict(rec, unit=unit, volume=volume, disparities=said_disparities(gaps, by_column))
 
 
-DISPARITIES_TITLE = "Disparities against a reference group"
-
-
 def chosen_reference(value, groups) -> object:
     """The reference group a person chose, when it is one of `groups`; else None (the largest).
 
@@ -365,10 +298,6 @@ def chosen_reference(value, groups) -> object:
     ('b', None, None)
     """
     return value if value is not None and value in list(groups) else None
-
-
-REFERENCE_LABEL = "Compare every group with"
-LARGEST_GROUP = "the largest group (on the judged rows)"
 
 
 @dataclass(frozen=True)
@@ -399,23 +328,9 @@ def disparities_view(ms, rec, *, unit: str = "", reference=None, group_parts=Non
     )
 
 
-FAIRNESS_ONE_GROUP = "This data has one group: there is nothing to equalise. Map a group column on the Data page."
-FAIRNESS_PRICE = (
-    "The price of fairness is the extra cost per case over the best cutoff per group. Per-group "
-    "cutoffs treat groups differently by design; these rules choose the differences that equalise one "
-    "rate. Both are chosen on the train rows and judged on the test rows, so a gap can reopen there, "
-    "and a negative price means the constrained rule happened to cost less on these test rows (by "
-    "chance: on the train rows it costs at least as much). “Trivially equal”: flagging everyone (or nobody) "
-    "in every group makes the rates equal without using the model."
-)
-
-
 def criteria_help(criteria: Mapping[str, str]) -> str:
     """The criteria picker's help: what each rule makes equal across groups."""
     return "What each rule makes equal across groups: " + "; ".join(f"{c}: the {r}" for c, r in criteria.items()) + "."
-
-
-NET_BENEFIT_NEEDS_PROBABILITIES = "Net benefit reads a score as a probability; these scores are not probabilities."
 
 
 def price_maps(models: Mapping, rec):
@@ -439,13 +354,12 @@ def price_caption(costs: dict, unit: str) -> str:
     pairs = set(costs.values())
     if len(pairs) == 1:
         c_fp, c_fn = next(iter(pairs))
-        fp, fn = words.money(c_fp, unit), words.money(c_fn, unit)
+        fp, fn = money(c_fp, unit), money(c_fn, unit)
         return f"For your prices: a false positive costs {fp} and a false negative {fn}."
     return (
         "For your prices, which differ by group (false positive / false negative): "
         + "; ".join(
-            f"{escaping.label(g)}: {words.money(a, unit)} / {words.money(b, unit)}"
-            for g, (a, b) in list(costs.items())[:4]
+            f"{escaping.label(g)}: {money(a, unit)} / {money(b, unit)}" for g, (a, b) in list(costs.items())[:4]
         )
         + ("…" if len(costs) > 4 else "")
         + "."
@@ -471,7 +385,7 @@ def capacity_view(models: Mapping, rec, unlimited, *, volume: float | None, unit
     price = capacity.price_of_capacity(models[rec.model], rec.prices, rec.capacity)
     limit = capacity.limit_facts(models, rec, unlimited)
     within, price_words = capacity_words.limit_sentences(rec, unlimited, limit, price, volume=volume, unit=unit)
-    return CapacityView(within, price_words, figures.capacity_figure(price, volume=volume, unit=unit), price)
+    return CapacityView(within, price_words, capacity_figure(price, volume=volume, unit=unit), price)
 
 
 def prices_key(models: Mapping, costs: Mapping) -> tuple:
@@ -521,13 +435,13 @@ class CostsAnswer:
     def cost_chart(self, model: str, *, by_flagged: bool = False, shipped=None):
         """`model`'s cost against the cutoff (or against the cases flagged a month, `by_flagged`,
         with a volume), its rules marked; `shipped` marks a cutoff handed over from Watch."""
-        from costlib.binary import decision
+        from costlib.binary.model_sweeps import cost_curves
 
         shown = self.shown(model)
         per_month = self.volume if by_flagged and self.volume else None
-        return figures.cost_curve_figure(
-            decision.cost_curves(self.models[model], self.rec.prices, max_points=figures.MAX_POINTS),
-            figures.markers_frame(shown, self.models[model], self.unlimited if shown is self.rec else None),
+        return cost_curve_figure(
+            cost_curves(self.models[model], self.rec.prices, max_points=MAX_POINTS),
+            markers_frame(shown, self.models[model], self.unlimited if shown is self.rec else None),
             unit=self.unit,
             title=cost_chart_title(model, shown, by_flagged=per_month is not None),
             per_month=per_month,

@@ -9,7 +9,9 @@ import pandas as pd
 
 from costlib.binary import elicit
 from costlib.core import link, settings
+from costlib.core.settings import link_key, price_book
 from costlib.present import words
+from costlib.present.amounts import ratio_text
 from costlib.present.labels import ALARM_NAME, MISS_NAME, question_sentence
 
 
@@ -23,7 +25,7 @@ def bracket_table(table: pd.DataFrame, sweep, names: tuple[str, str]) -> pd.Data
     lowest = None if sweep.lowest_score is None else {"": sweep.lowest_score}
     return table.assign(
         ratio=[
-            f"{words.ratio_text(lo)} to {words.ratio_text(hi)}"
+            f"{ratio_text(lo)} to {ratio_text(hi)}"
             for lo, hi in zip(table["ratio_low"], table["ratio_high"], strict=True)
         ],
         cutoff=[words.cutoffs_short({"": t}, grouped=False, lowest=lowest) for t in table["threshold"]],
@@ -37,7 +39,7 @@ def _answered_book(bracket, sweep, *, money: float, unit: str, names: Sequence, 
     questions)."""
     c_fp = float(money) if money > 0 else 1.0
     c_fn = min(c_fp * bracket.middle, settings.PRICE_MAX)
-    book = link.price_book(
+    book = price_book(
         (c_fp, c_fn),
         [(c_fp, min(c_fn * multipliers.get(g, 1.0), settings.PRICE_MAX)) for g in names],
         per_group=any(m != 1.0 for m in multipliers.values()),
@@ -53,7 +55,7 @@ def prices_from_answers(bracket, sweep, *, money: float, unit: str, names: Seque
     at `money` (1 when 0), a miss at the middle of the bracket, each group's miss times its
     multiplier, and the record of the questions (``"price_questions"``)."""
     book, record = _answered_book(bracket, sweep, money=money, unit=unit, names=names, multipliers=multipliers)
-    out = {link.link_key(name): value for name, value in book.items()}
+    out = {link_key(name): value for name, value in book.items()}
     out["price_questions"] = record
     return out
 
@@ -112,7 +114,8 @@ def prices_answer(
     cutoffs in play over the bracket, whether the verdict holds across it (judged with
     `resamples` resamples, cached by bracket), the next question and the verdict."""
     from costlib.binary import decision, robust
-    from costlib.present import cost_figures, page_answers
+    from costlib.present import page_answers
+    from costlib.present.price_figures import ratio_pieces_figure
 
     bracket = replace(bracket, names=tuple(names))
     rec = decision.recommend(models, costs, n_resamples=0)
@@ -123,7 +126,7 @@ def prices_answer(
         n = elicit.next_n(bracket)
         q, worse_miss, worse_alarm = elicit.question(bracket, n)
         question = (n, question_sentence(bracket, q), worse_miss, worse_alarm)
-    figure = cost_figures.ratio_pieces_figure(
+    figure = ratio_pieces_figure(
         elicit.pieces(sweep, *elicit.RANGE),
         low=bracket.low,
         high=bracket.high,

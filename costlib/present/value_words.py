@@ -9,14 +9,15 @@ import numpy as np
 
 from costlib import value
 from costlib.loading.messages import plural
-from costlib.present import page_answers, words
+from costlib.present import page_answers
+from costlib.present.amounts import money, number, ratio_text
 
 
 def value_lag_sentence(drawn_k: float, drawn_worth: float, unit: str) -> str:
     """What the sections below Value's answer were drawn for, once a move has left them behind."""
     return (
         f"The chart of value against k and the tables below are still for k = {drawn_k:.3g}, a right answer "
-        f"worth {words.money(drawn_worth, unit)}."
+        f"worth {money(drawn_worth, unit)}."
     )
 
 
@@ -34,12 +35,12 @@ def k_from_prices_sentence(
     mean_words = ", each averaged over the groups weighted by their judged cases" if per_group else ""
     return (
         f"k = {derived:.3g} follows from your prices: a wrong answer costs on average "
-        f"{words.money((c_fp + c_fn) / 2, unit)} (the mean of a false positive's {words.money(c_fp, unit)} and a false "
-        f"negative's {words.money(c_fn, unit)}{mean_words}, set on Costs & groups) and a right answer earns "
-        f"{words.money(worth, unit)}."
+        f"{money((c_fp + c_fn) / 2, unit)} (the mean of a false positive's {money(c_fp, unit)} and a false "
+        f"negative's {money(c_fn, unit)}{mean_words}, set on Costs & groups) and a right answer earns "
+        f"{money(worth, unit)}."
         + ("" if not moved else f" You moved the slider to k = {k:g}.")
         + (
-            f" Your prices are lopsided (a false negative costs {words.ratio_text(c_fn / c_fp)} times a false "
+            f" Your prices are lopsided (a false negative costs {ratio_text(c_fn / c_fp)} times a false "
             "positive): k averages them, and “Separate prices per outcome” below prices each mistake on its own."
             if c_fp > 0 and not 0.5 <= c_fn / c_fp <= 2
             else ""
@@ -57,14 +58,14 @@ def per_outcome_prices_sentence(c_fp: float, c_fn: float, worth: float, unit: st
     """
     return (
         "In units of a right negative answer (worth 1). From your prices: a false positive costs "
-        f"{words.money(c_fp, unit)} and a false negative {words.money(c_fn, unit)}; with a right answer "
-        f"worth {words.money(worth, unit)}, that is k_fp and k_fn below."
+        f"{money(c_fp, unit)} and a false negative {money(c_fn, unit)}; with a right answer "
+        f"worth {money(worth, unit)}, that is k_fp and k_fn below."
     )
 
 
 def value_k_caption(worth: float, unit: str) -> str:
     return (
-        f"Worth per case when a right answer earns {words.money(worth, unit)}. Solid: each model at its best "
+        f"Worth per case when a right answer earns {money(worth, unit)}. Solid: each model at its best "
         "threshold (fitted on train when there is a split); dotted: at the formula threshold τ* = k/(k+1), which "
         "trusts the probabilities; dashed: hand everything over. The black dotted line is your k."
     )
@@ -92,13 +93,13 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
     verdict says to do first (`ValueRecommendation.kept` when the threshold does not ship), so that
     a verdict that does not ship it never shows its worth as the worth per case (as `costs_metrics`
     does on Costs & groups). No numbers when nothing could be valued."""
-    from costlib.binary import decision as D
+    from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR
 
-    if rec.status == D.NO_ANSWER:
+    if rec.status == NO_ANSWER:
         return ()
     month = {  # the threshold's worth a month; when it adds nothing, that of the choice it is
         "label": "Worth a month",
-        "value": words.money(rec.value * worth * volume, unit) if volume else "set a volume",
+        "value": money(rec.value * worth * volume, unit) if volume else "set a volume",
         "help": f"Worth per case times {volume:,.0f} cases a month.",
     }
     kept = rec.kept
@@ -106,10 +107,10 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
         choice, kept_worth = kept
         first = {
             "label": VALUE_BASELINE_TILE[choice],
-            "value": words.money(kept_worth * worth, unit),
+            "value": money(kept_worth * worth, unit),
             "help": f"What the verdict says to do: {page_answers.VALUE_BASELINES[choice]}, on the test rows.",
         }
-        if rec.status == D.ADDS_NOTHING:  # the fitted threshold is itself that choice: nothing to compare
+        if rec.status == ADDS_NOTHING:  # the fitted threshold is itself that choice: nothing to compare
             return (
                 first,
                 month,
@@ -124,20 +125,20 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
             first,
             {
                 "label": VALUE_THRESHOLD_TILE,
-                "value": words.money(rec.value * worth, unit),
+                "value": money(rec.value * worth, unit),
                 "help": "On the test rows, answering when the confidence is at least the threshold fitted on the "
                 "train rows; the verdict does not ship it.",
             },
             {
                 "label": f"It would {more} per case",
-                "value": words.money(abs(rec.gain) * worth, unit),
+                "value": money(abs(rec.gain) * worth, unit),
                 "help": "Not a gain you can count on: its 95% interval reaches zero or below (see the verdict)."
-                if rec.status == D.UNCLEAR
+                if rec.status == UNCLEAR
                 else "The threshold is worth no more than the choice the verdict keeps.",
             },
             {
                 "label": f"It would {more} a month",
-                "value": words.money(abs(rec.gain) * worth * volume, unit) if volume else "set a volume",
+                "value": money(abs(rec.gain) * worth * volume, unit) if volume else "set a volume",
                 "help": "The same a month, at your cases a month: nothing changes unless the threshold ships, and "
                 "the verdict does not ship it.",
             },
@@ -145,13 +146,13 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
     return (
         {
             "label": "Worth per case",
-            "value": words.money(rec.value * worth, unit),
+            "value": money(rec.value * worth, unit),
             "help": "On the test rows, answering from the recommended confidence threshold.",
         },
         month,
         {
             "label": "Gain per case",
-            "value": words.money(rec.gain * worth, unit),
+            "value": money(rec.gain * worth, unit),
             "help": f"Against {rec.baseline}: the better of handing every case to a person and letting the model "
             "answer every case.",
         },
@@ -176,7 +177,7 @@ VALUE_CAP_NO_VOLUME = (
 
 
 def _cases(x: float) -> str:
-    return words.number(x, 0)
+    return number(x, 0)
 
 
 def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, unit: str) -> str:
@@ -198,7 +199,7 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
         )
     less = (u.value - rec.value) * worth * volume
     cost = (
-        f"worth {words.money(less, unit)} less a month than without the limit{on_judged}"
+        f"worth {money(less, unit)} less a month than without the limit{on_judged}"
         if less > 0
         else f"worth no less a month than without the limit{on_judged}"
     )
@@ -221,7 +222,7 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
         )
     if np.isfinite(c.price):
         lines.append(
-            f"Each extra case a month that people can take would be worth about {words.money(c.price * worth, unit)} "
+            f"Each extra case a month that people can take would be worth about {money(c.price * worth, unit)} "
             f"a month{on_fit}; the returns shrink as the limit grows."
             if c.price > 0
             else f"One more case a month that people can take would be worth nothing more{on_fit}."

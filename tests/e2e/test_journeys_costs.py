@@ -17,10 +17,10 @@ from e2e_support import (
 )
 
 from costlib import answers, loading
-from costlib.answers.costs import MODEL_COST
 from costlib.binary import decision
 from costlib.loading.samples import SAMPLES, sample_bytes
-from costlib.present import words
+from costlib.present import costs_labels, words
+from costlib.present.costs_labels import MODEL_COST
 
 pytestmark = pytest.mark.browser
 
@@ -128,7 +128,7 @@ def test_the_downloads_follow_the_prices_on_screen(page, app_url):
         slider.focus()
         slider.press("Home")
         step(page, "after a price goes to zero")
-    page.get_by_text(answers.ALL_PRICES_ZERO).wait_for()
+    page.get_by_text(costs_labels.ALL_PRICES_ZERO).wait_for()
     buttons = page.get_by_role("button", name=re.compile("^Download the (policy|audit report)"))
     assert buttons.count() == 0
     fn = price_slider(page, "A false negative costs")

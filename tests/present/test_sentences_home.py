@@ -44,9 +44,7 @@ ALLOWED_PREFIXES = ("<style>",)  # the keyboard-focus CSS of views/_ui/display.p
 PAGE_PATH = re.compile(r"views/[\w/]+\.py")  # st.Page("views/data.py"), st.page_link's page
 
 # Files that still define their own texts (owned by another engineer while this rule lands).
-KNOWN: set[str] = {
-    "costlib/answers/costs.py",
-}
+KNOWN: set[str] = set()
 
 
 def _sentence(text) -> bool:

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 from costlib import answers
-from costlib.answers.costs import MODEL_COST
 from costlib.binary import decision as D
 from costlib.loading.samples import SAMPLES
 from costlib.present import words
+from costlib.present.costs_labels import MODEL_COST
 from costlib.present.labels import FALLS_BACK
 from tests.views.apptest_support import (
     USE_COLUMNS,

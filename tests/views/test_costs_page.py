@@ -9,10 +9,10 @@ import pytest
 import costlib
 import costlib.binary.fairness
 from costlib import answers
-from costlib.answers.costs import MODEL_COST
 from costlib.binary import decision as D
 from costlib.loading.samples import SAMPLES
 from costlib.present import tables, words
+from costlib.present.costs_labels import MODEL_COST
 from tests.views.apptest_support import (
     assert_no_exception,
     chart_keys,

@@ -13,10 +13,10 @@ from streamlit.testing.v1 import AppTest
 
 from costlib import answers
 from costlib.answers.audit import build_audit
-from costlib.answers.costs import MODEL_COST
 from costlib.answers.watch import shipped_policy
 from costlib.binary import decision as D
 from costlib.present import watch_words
+from costlib.present.costs_labels import MODEL_COST
 from costlib.present.policy import policy_json
 from costlib.present.watch_words import watch_verdict
 from costlib.watch.report import watch_report

@@ -7,18 +7,7 @@ import streamlit as st
 
 from costlib import answers
 from costlib.answers import audit
-from costlib.answers.costs import (
-    COSTS_WORDS as WORDS,
-)
-from costlib.answers.costs import (
-    DISPARITIES_TITLE,
-    LARGEST_GROUP,
-    REFERENCE_LABEL,
-    chosen_reference,
-    disparities_view,
-    fair_policies_offered,
-    questions_bracket,
-)
+from costlib.answers.costs import chosen_reference, disparities_view, fair_policies_offered, questions_bracket
 from costlib.binary import elicit, sensitivity
 from costlib.binary.fair_judged import holding_note
 from costlib.binary.fair_search import FAIRNESS_CRITERIA
@@ -26,7 +15,9 @@ from costlib.binary.fairness import fairness_results
 from costlib.binary.folds import MIN_CLASS_ROWS
 from costlib.core import settings
 from costlib.core.escaping import option_names
-from costlib.present import capacity_words, tables
+from costlib.present import capacity_words, costs_labels, tables
+from costlib.present.costs_labels import COSTS_WORDS as WORDS
+from costlib.present.costs_labels import DISPARITIES_TITLE, LARGEST_GROUP, REFERENCE_LABEL
 from views._ui.display import say, show_chart, show_table
 from views._ui.memo import memo
 from views._ui.state import ensure_setting, keep, mirror, remembered, seed, set_setting, setting, widget_key
@@ -35,7 +26,7 @@ from views._ui.state import ensure_setting, keep, mirror, remembered, seed, set_
 def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> None:
     """Every rule, all groups together and by group, and what the rules and intervals mean."""
     st.subheader(WORDS["every_rule"])
-    say("caption", for_prices + answers.RULES_JUDGED)
+    say("caption", for_prices + costs_labels.RULES_JUDGED)
     table = memo(
         "rules_view",
         ds,
@@ -62,7 +53,7 @@ def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> Non
     with st.expander(WORDS["rules_meaning"]):
         for line in answers.rule_meanings(rec):
             st.markdown(line)
-        st.markdown(answers.INTERVAL_MEANING)
+        st.markdown(costs_labels.INTERVAL_MEANING)
 
 
 LARGEST = ""  # the picker's option for "the largest group" (no group is named "": a blank cell is "(missing)")
@@ -104,7 +95,7 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
     file of one fairness rule."""
     if len(names) >= 2:
         st.subheader(WORDS["group_rates"])
-        say("caption", for_prices + " " + answers.GROUP_RATES_WHAT)
+        say("caption", for_prices + " " + costs_labels.GROUP_RATES_WHAT)
         view = memo(
             "group_rates",
             ds,
@@ -136,9 +127,9 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
             show_table(table, "disparities", key=f"disparities_column_{i}")
     st.subheader(WORDS["fair_cutoffs"])
     limit_note = capacity_words.FAIR_WITHOUT_LIMIT if rec.capacity is not None else ""
-    say("caption", for_prices + answers.FAIRNESS_WHAT + answers.pooled_note(rec) + limit_note)
+    say("caption", for_prices + costs_labels.FAIRNESS_WHAT + answers.pooled_note(rec) + limit_note)
     if len(names) < 2:
-        st.caption(answers.FAIRNESS_ONE_GROUP)
+        st.caption(costs_labels.FAIRNESS_ONE_GROUP)
         return
     f1, f2, _ = st.columns([1, 1, 2])
     fair_on = f1.toggle(WORDS["fairness_toggle"], key=widget_key("fairness"), on_change=keep, args=("fairness",))
@@ -180,7 +171,7 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
     holding = holding_note(summary)
     if holding:
         say("warning", holding)
-    st.caption(answers.FAIRNESS_PRICE)
+    st.caption(costs_labels.FAIRNESS_PRICE)
     feasible = fair_policies_offered(summary, res, rec.capacity)
     if feasible:
         fair_policy(feasible)
@@ -208,7 +199,7 @@ def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:
     if net_benefit is not None:
         show_chart(net_benefit, key="net_benefit_chart", where=c2, words_where=st)
     else:
-        c2.caption(answers.NET_BENEFIT_NEEDS_PROBABILITIES)
+        c2.caption(costs_labels.NET_BENEFIT_NEEDS_PROBABILITIES)
 
 
 def resamples_setting(resamples: int) -> None:

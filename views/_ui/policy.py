@@ -8,7 +8,7 @@ import streamlit as st
 from costlib import answers
 from costlib.answers.costs import audit_maker
 from costlib.core.errors import DataError
-from costlib.present import capacity_words, policy, report
+from costlib.present import capacity_words, costs_labels, policy, report
 from costlib.present.costs_labels import AUDIT_FILE_WORDS as FILES
 from costlib.present.policy_restore import policy_settings, restored_fields
 from views._ui.display import say
@@ -90,7 +90,7 @@ def fair_policy_download(build, rules: dict, questions) -> None:
         list(rules),
         format_func=lambda r: answers.fair_rule_choice(r, rules[r]),
         key="fair_policy_rule",
-        help=answers.FAIR_POLICY_HELP,
+        help=costs_labels.FAIR_POLICY_HELP,
     )
     c2.download_button(
         FILES["fair_download"],
@@ -117,7 +117,7 @@ def downloads(live: dict) -> None:
     def made(make):
         def data() -> bytes:
             now = dict(live)
-            return written(lambda: make(now)) if "build" in now else answers.ALL_PRICES_ZERO.encode()
+            return written(lambda: make(now)) if "build" in now else costs_labels.ALL_PRICES_ZERO.encode()
 
         return data
 
