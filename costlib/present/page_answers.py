@@ -44,10 +44,13 @@ def value_recommendation_verdict(
 
     base = VALUE_BASELINES[rec.baseline]
     many = len(rec.models) > 1
-    who = f"{shorten(rec.model)} (the best of your {len(rec.models)} models on the train rows)" if many else "the model"
+    on = " on the train rows" if rec.judged_on == "test" else ""  # without a split every row picks it
+    who = f"{shorten(rec.model)} (the best of your {len(rec.models)} models{on})" if many else "the model"
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
     asides = []
-    if np.isfinite(rec.formula_value) and rec.formula_value > rec.value + 1e-12:
+    # with a split only: without one the fitted threshold's worth is cross-fitted and τ*'s is read
+    # on the same rows, so the two are not compared
+    if rec.judged_on == "test" and np.isfinite(rec.formula_value) and rec.formula_value > rec.value + 1e-12:
         f_iv = interval(rec.formula_gain_low * worth, rec.formula_gain_high * worth, unit, of="the difference")
         asides.append(
             f"The formula threshold τ* = k/(k+1) = {k / (k + 1):.3f} came out "

@@ -49,3 +49,23 @@ def test_the_page_says_how_the_gain_was_read():
     assert "flatters" not in said
     half = Sweep(*sweep_arrays(y[:1000], s[:1000], None))
     assert recommend_value({"m": sweep}, k=2.0, fit_sweeps={"m": half}, n_resamples=50).estimate == "test"
+
+
+def test_without_a_split_the_headline_does_not_speak_of_train_rows():
+    """Two models and no split: the best model is "the best of your 2 models", not "... on the
+    train rows" (there are none), which the headline said before."""
+    from costlib.core.sweep import Sweep, sweep_arrays
+    from costlib.present.page_answers import value_recommendation_verdict
+    from costlib.value.recommendation import recommend_value
+
+    rng = np.random.default_rng(2)
+    y = rng.random(1000) < 0.7
+    sweeps = {
+        name: Sweep(*sweep_arrays(y, np.clip(rng.normal(0.6 + shift * y, 0.15), 0, 1), None))
+        for name, shift in (("a", 0.2), ("b", 0.1))
+    }
+    rec = recommend_value(sweeps, k=2.0, n_resamples=50)
+    head = value_recommendation_verdict(rec, k=2.0).headline
+    assert "(the best of your 2 models)" in head and "train rows" not in head
+    said = " ".join(value_recommendation_verdict(rec, k=2.0).asides)
+    assert "test rows" not in said and "train rows" not in said
