@@ -334,6 +334,13 @@ def deal_shape(gs: GroupedSweep) -> tuple[int, int]:
     return CROSS_FOLDS, int(min(deals, SPLITS))
 
 
+def dealt_folds(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, *, seed: int) -> tuple:
+    """The independent deals of `gs`'s rows into folds that `deal_shape` allows, each a
+    `make_folds` of its own split: what `repeated_cross_fit` averages over."""
+    k, r = deal_shape(gs)
+    return tuple(make_folds(gs, pooled, index, k=k, seed=seed, split=i) for i in range(r))
+
+
 def repeated_cross_fit(
     gs: GroupedSweep, pooled: Sweep, index: np.ndarray, deals, prices: Prices, capacity: float | None = None
 ) -> CrossFit:

@@ -42,6 +42,7 @@ from costlib.binary.folds import (
     Folds,
     cross_fit,
     deal_shape,
+    dealt_folds,
     integer_counts,
     make_folds,
     own_cutoff,
@@ -235,12 +236,7 @@ def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: floa
         if not counted:
             return Honest(SAME_ROWS, None, None, capacity)
         index = ms.pooled_index("fit")
-        k, r = deal_shape(ms.fit)
-        deals = _cached(
-            ms,
-            ("deals", int(seed)),
-            lambda: tuple(make_folds(ms.fit, ms.fit_pooled, index, k=k, seed=seed, split=i) for i in range(r)),
-        )
+        deals = _cached(ms, ("deals", int(seed)), lambda: dealt_folds(ms.fit, ms.fit_pooled, index, seed=seed))
         crossfit = repeated_cross_fit(ms.fit, ms.fit_pooled, index, deals, prices, capacity)
     estimate = CROSS_FITTED if crossfit is not None else TEST
     refits = None

@@ -138,7 +138,7 @@ def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed:
     """
     from costlib.binary import folds as F
     from costlib.binary.honest import Z95, row_se
-    from costlib.core.prices import Prices, mistakes_cost
+    from costlib.core.prices import Prices, mistakes_cost, no_model_costs
 
     if r > 1.0 or k + r < 0.0 or sweep.total <= 1 or sweep.positives <= 0 or sweep.negatives <= 0:
         return None
@@ -147,20 +147,16 @@ def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed:
         return None
     prices = Prices(("all",), np.array([k + r]), np.array([1.0 - r]))
     index = np.arange(sweep.thresholds.size)[None, :]
-    n_folds, n_deals = F.deal_shape(gs)
-    deals = [F.make_folds(gs, sweep, index, k=n_folds, seed=seed, split=i) for i in range(n_deals)]
-    cf = F.repeated_cross_fit(gs, sweep, index, deals, prices)
+    cf = F.repeated_cross_fit(gs, sweep, index, F.dealt_folds(gs, sweep, index, seed=seed), prices)
     if not cf.fitted:
         return None
     c = cf.single
     n = np.array([float(sweep.total)])
     cost = float(np.sum(mistakes_cost(c["fp"], c["fn"], prices.c_fp, prices.c_fn))) / n[0]
-    if baseline == HAND_OVER:
-        rule, base_cost = R.NOBODY, (1.0 - r) * sweep.positives / n[0]
-    else:
-        rule, base_cost = R.EVERYONE, (k + r) * sweep.negatives / n[0]
+    nobody, everyone = no_model_costs(sweep.positives, sweep.negatives, prices.c_fp[0], prices.c_fn[0])
+    rule, base_cost = (R.NOBODY, nobody) if baseline == HAND_OVER else (R.EVERYONE, everyone)
     se = row_se(c, rule, prices, n)
-    gain = base_cost - cost
+    gain = base_cost / n[0] - cost
     return gain, gain - Z95 * se, gain + Z95 * se
 
 
