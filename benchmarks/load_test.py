@@ -8,10 +8,11 @@ one stop right, one stop left, ...
 
 By default (``--client protocol``) a session is a protocol client (`st_client.Session`): it
 speaks the browser's websocket protocol (the same messages: the page, the upload, the button,
-the slider's new value with every widget's state) and times a move from sending the slider's
-new value to the server's "script finished", which costs the client a few milliseconds a move,
-so that twenty sessions measure the server and not twenty browsers drawing charts on the same
-two cores. One real Chromium tab first opens the sample alone and moves the same slider, timed
+the slider's new value with every widget's state and, the slider being drawn in the page's
+price fragment, that fragment's id, so only the fragment reruns as in a browser) and times a
+move from sending the slider's new value to the server's "script finished", which costs the
+client a few milliseconds a move, so that twenty sessions measure the server and not twenty
+browsers drawing charts on the same two cores. One real Chromium tab first opens the sample alone and moves the same slider, timed
 from the key press to the chart's redraw (a MutationObserver), as a check that a session alone
 measures what a browser alone does (the browser adds its drawing). ``--client browser`` runs
 every session in Chromium as before (one context per session).
@@ -325,12 +326,12 @@ async def open_session(port: int, upload: Path | None) -> Session:
     if upload is None:
         await s.run(page="costs", query=f"data={SAMPLE}")
     else:
-        await s.run(page="")
+        await s.run(page="", query="")
         await s.upload(UPLOADER, upload)
         await s.press(USE)
         if not any(f"Loaded “{upload.name}”" in text.replace("\\", "") for text in s.texts):
             raise RuntimeError(f"the Data page did not say it loaded {upload.name}")
-        await s.run(page="costs")
+        await s.run(page="costs", query="")
     if s.errors:
         raise RuntimeError(f"the page shows an exception: {s.errors[0]}")
     return s
@@ -381,6 +382,7 @@ async def protocol_phase(port: int, args, server_pid: int, uploads: list, runs_l
         latencies: list[float] = []
         errors: list[str] = list(failed)
         cpu0, client0, t0, wall0 = cpu_split(server_pid), time.process_time(), time.perf_counter(), time.time()
+        fragment0 = sum(s.fragment_runs for s in sessions)
         if burst:
             await protocol_bursts(sessions, argparse.Namespace(burst=bursts), rng, latencies, errors)
         else:
@@ -393,6 +395,7 @@ async def protocol_phase(port: int, args, server_pid: int, uploads: list, runs_l
         cpu = {"server": cpu1["server"] - cpu0["server"], "browsers": client1 - client0}
         expected = len(uploads) * (bursts if burst else args.moves)
         out.append(_summary(latencies, errors, runs, cpu, wall, expected))
+        out[-1]["fragment_runs"] = sum(s.fragment_runs for s in sessions) - fragment0
         await asyncio.sleep(1.0)
     for s in sessions:
         with contextlib.suppress(Exception):
@@ -525,6 +528,7 @@ def report(results: dict) -> bool:
             f"median {x['median_ms']} ms  p95 {x['p95_ms']} ms  max {x['max_ms']} ms; server's run: median "
             f"{x['server_run_median_ms']} ms  p95 {x['server_run_p95_ms']} ms; cpu a move: server "
             f"{x['cpu_per_move_ms']} ms, {who} {x['browser_cpu_per_move_ms']} ms"
+            + (f"; fragment runs {x['fragment_runs']}" if "fragment_runs" in x else "")
         )
         for e in x["error_examples"]:
             print("    error:", e)

@@ -4,7 +4,9 @@ A browser tab talks to the server over one websocket (``/_stcore/stream``): it s
 ``BackMsg`` protobufs (``rerun_script`` with the query string, the page and every widget's
 state) and receives ``ForwardMsg`` protobufs (the elements of each run, then
 ``script_finished``). :class:`Session` sends the same messages a browser sends when a
-reviewer opens a page, uploads a file, presses a button or moves a slider, and times a move
+reviewer opens a page, uploads a file, presses a button or moves a slider (with the address's
+query string as the app last wrote it, and, for a widget a fragment drew, that fragment's id,
+so that only the fragment reruns, as in a browser), and times a move
 from sending the widget's new state to the server's ``script_finished``: the server's whole
 answer, without the drawing (a browser then draws the chart; ``load_test.py`` checks with one
 real browser that the two agree). Twenty of these cost the client a few milliseconds of CPU
@@ -51,6 +53,9 @@ class Session:
         self.errors: list[str] = []
         self.page_hashes: dict[str, str] = {}
         self.page_hash = ""
+        self.fragment_runs = 0  # runs that were one fragment's, not the whole page's
+        self.query = ""  # the query string of the tab's address, sent with every rerun
+        self.fragments: dict[str, str] = {}  # widget id -> the fragment that drew it ("" for none)
 
     async def open(self) -> None:
         self.ws = await websockets.connect(
@@ -79,18 +84,21 @@ class Session:
             if kind == "new_session":
                 self.session_id = msg.new_session.initialize.session_id
                 self.page_hash = msg.new_session.page_script_hash
+            elif kind == "page_info_changed":  # the app wrote its link: the tab's address now holds it
+                self.query = msg.page_info_changed.query_string
             elif kind == "navigation":
                 self.page_hashes = {p.url_pathname: p.page_script_hash for p in msg.navigation.app_pages}
                 self.page_hash = msg.navigation.page_script_hash
             elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
-                self._element(msg.delta.new_element)
+                self._element(msg.delta.new_element, msg.delta.fragment_id)
             elif kind == "script_finished":
                 if msg.script_finished in FINISHED:
+                    self.fragment_runs += msg.script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
                     return
                 if msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     raise RuntimeError(f"the script ended with status {msg.script_finished}")
 
-    def _element(self, el) -> None:
+    def _element(self, el, fragment_id: str = "") -> None:
         kind = el.WhichOneof("type")
         if kind == "exception":
             self.errors.append(f"{el.exception.type}: {el.exception.message[:200]}")
@@ -101,12 +109,23 @@ class Session:
         elif kind in ("slider", "button", "file_uploader", "selectbox", "number_input", "checkbox", "radio"):
             proto = getattr(el, kind)
             self.widgets[proto.label] = (kind, proto)
+            self.fragments[proto.id] = fragment_id
 
-    async def run(self, *, page: str | None = None, query: str = "", timeout: float = 300.0) -> float:
-        """Send a rerun with the current widget states (on `page`, a url path); seconds to its end."""
+    async def run(
+        self, *, page: str | None = None, query: str | None = None, fragment: str = "", timeout: float = 300.0
+    ) -> float:
+        """Send a rerun with the current widget states (on `page`, a url path, with `query` as the
+        address's query string, by default what the app last wrote there); seconds to its end.
+
+        With `fragment` (the id of the fragment that drew a changed widget) only that fragment
+        reruns, as a browser asks when a widget inside a fragment changes; the widgets drawn
+        outside it keep what the last full run drew."""
         msg = BackMsg()
         cs = msg.rerun_script
-        cs.query_string = query
+        if query is not None:
+            self.query = query
+        cs.query_string = self.query
+        cs.fragment_id = fragment
         if page is not None:
             cs.page_name = page
             cs.page_script_hash = self.page_hashes.get(page, "")
@@ -121,7 +140,9 @@ class Session:
                 w.string_array_value.data.extend(value[1])
             elif isinstance(value, tuple) and value[0] == "file":
                 w.file_uploader_state_value.CopyFrom(value[1])
-        self.widgets, self.texts = {}, []
+        if not fragment:
+            self.widgets = {}
+        self.texts = []
         t0 = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
         await self._receive_run(timeout)
@@ -131,8 +152,9 @@ class Session:
 
     async def press(self, label: str) -> float:
         """Press the button `label` (a trigger, sent once) and wait for the run."""
-        self.states[self._widget(label, "button").id] = ("trigger",)
-        return await self.run()
+        wid = self._widget(label, "button").id
+        self.states[wid] = ("trigger",)
+        return await self.run(fragment=self.fragments.get(wid, ""))
 
     def slider_options(self, label: str) -> tuple[list[str], str]:
         """A select slider's option labels and the one it shows now."""
@@ -148,8 +170,9 @@ class Session:
         """Move the select slider `label` by `step` stops (the keyboard's arrows) and time the answer."""
         options, current = self.slider_options(label)
         to = options[max(0, min(len(options) - 1, options.index(current) + step))]
-        self.states[self._widget(label, "slider").id] = ("strings", [to])
-        return await self.run()
+        wid = self._widget(label, "slider").id
+        self.states[wid] = ("strings", [to])
+        return await self.run(fragment=self.fragments.get(wid, ""))
 
     async def upload(self, label: str, path: Path) -> float:
         """Upload `path` into the file uploader `label`, as a browser does, and wait for the run."""
