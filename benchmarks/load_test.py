@@ -3,8 +3,8 @@
 Starts the app on a loopback port and opens ``--sessions`` sessions, each on Costs & groups,
 either on a built-in sample (``sample``) or on its own uploaded CSV of ``--rows`` rows
 (``upload``: label, score and a two-valued group, its own seed, read on the Data page and used
-with "Use these columns"). Each session then moves the false-negative price ``--moves`` times,
-one stop right, one stop left, ...
+with "Use these columns"). Each session then moves the false-negative price ``--moves`` times
+(``--pattern``, below).
 
 By default (``--client protocol``) a session is a protocol client (`st_client.Session`): it
 speaks the browser's websocket protocol (the same messages: the page, the upload, the button,
@@ -12,10 +12,11 @@ the slider's new value with every widget's state and, the slider being drawn in 
 price fragment, that fragment's id, so only the fragment reruns as in a browser) and times a
 move from sending the slider's new value to the server's "script finished", which costs the
 client a few milliseconds a move, so that twenty sessions measure the server and not twenty
-browsers drawing charts on the same two cores. One real Chromium tab first opens the sample alone and moves the same slider, timed
-from the key press to the chart's redraw (a MutationObserver), as a check that a session alone
-measures what a browser alone does (the browser adds its drawing). ``--client browser`` runs
-every session in Chromium as before (one context per session).
+browsers drawing charts on the same two cores. One real Chromium tab first opens the sample
+alone and moves the same slider, timed from the key press to the chart's redraw (a
+MutationObserver), as a check that a session alone measures what a browser alone does (the
+browser adds its drawing). ``--client browser`` runs every session in Chromium as before (one
+context per session).
 
 The pace (protocol client): a reviewer reads each answer before moving again; the pause after
 each answer is drawn from an exponential distribution with mean ``--pause`` seconds (3 s by
@@ -24,6 +25,11 @@ default: independent reviewers, so moves arrive as a Poisson stream of about
 The worst case is measured apart, with the same sessions after their paced moves (``--burst``
 rounds): every session moves within the same 100 ms, waits for its answer, and all move again
 together one second after the last answer.
+
+The moves (``--pattern``): ``walk``, the default, moves each session one stop further the same
+way every time (its way drawn at random), so every move asks for a price that session has not
+had and its answer is computed, not remembered; ``back-and-forth`` moves one stop right, one
+left, so after two moves every answer is remembered.
 
 Each variant runs **one session alone** first, then the sessions at once, on the same server
 in the same run. The target: zero errors, and the 95th percentile of a move with everyone at
@@ -341,9 +347,11 @@ async def protocol_moves(s: Session, args, rng: random.Random, latencies: list, 
     """`args.moves` moves at a reviewer's pace: a random start within one pause, then after each
     answer a pause drawn from an exponential distribution of mean `args.pause`."""
     await asyncio.sleep(rng.uniform(0, args.pause))
+    way = rng.choice((1, -1))  # "walk": every move a price this session has not had
     for i in range(args.moves):
+        step = way if args.pattern == "walk" else (1 if i % 2 == 0 else -1)
         try:
-            latencies.append(1000 * await s.move(FN_PRICE, 1 if i % 2 == 0 else -1))
+            latencies.append(1000 * await s.move(FN_PRICE, step))
         except Exception as exc:  # a move that fails is counted, not fatal for the others
             errors.append(f"move {i}: {type(exc).__name__}: {str(exc)[:300]}")
             return
@@ -358,8 +366,9 @@ async def protocol_bursts(sessions: list, args, rng: random.Random, latencies: l
 
     async def one(s: Session, i: int) -> None:
         await asyncio.sleep(rng.uniform(0, BURST_S))
+        step = 1 if args.pattern == "walk" or i % 2 == 0 else -1
         try:
-            latencies.append(1000 * await s.move(FN_PRICE, 1 if i % 2 == 0 else -1))
+            latencies.append(1000 * await s.move(FN_PRICE, step))
         except Exception as exc:
             errors.append(f"burst {i}: {type(exc).__name__}: {str(exc)[:300]}")
 
@@ -384,7 +393,9 @@ async def protocol_phase(port: int, args, server_pid: int, uploads: list, runs_l
         cpu0, client0, t0, wall0 = cpu_split(server_pid), time.process_time(), time.perf_counter(), time.time()
         fragment0 = sum(s.fragment_runs for s in sessions)
         if burst:
-            await protocol_bursts(sessions, argparse.Namespace(burst=bursts), rng, latencies, errors)
+            await protocol_bursts(
+                sessions, argparse.Namespace(burst=bursts, pattern=args.pattern), rng, latencies, errors
+            )
         else:
             seeds = [random.Random(rng.random()) for _ in sessions]
             await asyncio.gather(
@@ -492,6 +503,7 @@ async def main_async(args) -> dict:
         "sessions": args.sessions,
         "moves": args.moves,
         "pause_s": args.pause,
+        "pattern": args.pattern,
         "pace": "exponential pauses (mean pause_s)" if args.client == "protocol" else "fixed pauses",
         "burst_rounds": args.burst if args.client == "protocol" else 0,
         "rows": args.rows,
@@ -518,7 +530,8 @@ def report(results: dict) -> bool:
     client = "client" if results.get("client") == "protocol" else "browsers"
     print(
         f"{results['sessions']} sessions x {results['moves']} moves ({results.get('client', 'browser')} client), "
-        f"pause {results['pause_s']} s ({results.get('pace', 'fixed pauses')}); burst rounds "
+        f"pause {results['pause_s']} s ({results.get('pace', 'fixed pauses')}), moves "
+        f"{results.get('pattern', 'back-and-forth')}; burst rounds "
         f"{results.get('burst_rounds', 0)}; load average {load} on {results['cpus']} cores"
     )
 
@@ -574,6 +587,13 @@ def main() -> None:
         "--pause", type=float, default=3.0, help="mean seconds a session waits after each answer (browser: fixed)"
     )
     ap.add_argument("--client", choices=["protocol", "browser"], default="protocol", help="what a session is")
+    ap.add_argument(
+        "--pattern",
+        choices=("walk", "back-and-forth"),
+        default="walk",
+        help="walk: each move one stop further the same way (a new price every move); "
+        "back-and-forth: one stop right, one left (protocol)",
+    )
     ap.add_argument("--burst", type=int, default=5, help="rounds of every session moving within 100 ms (protocol)")
     ap.add_argument(
         "--no-browser-check",
