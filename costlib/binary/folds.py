@@ -24,7 +24,7 @@ import numpy as np
 
 from costlib.binary import capacity as C
 from costlib.core.prices import Prices, mistakes_cost
-from costlib.core.sweep import GroupedSweep, Sweep, argbest
+from costlib.core.sweep import TIE_TOLERANCE, GroupedSweep, Sweep, argbest, hull_of
 
 FOLDS = 5  # folds of `make_folds` unless asked: the bootstrap's (its draws count them as groups)
 CROSS_FOLDS = 10  # folds of each deal of the cross-fitted estimate: each judged by cutoffs fitted on nine
@@ -271,8 +271,9 @@ def _stacked(gs: GroupedSweep, deals) -> _Stacked:
 def _fit_deals(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, st: _Stacked, prices: Prices) -> list:
     """`cross_fit` without a review limit on every deal of `st` at once: a `CrossFit` per deal.
 
-    Every fold of every deal is priced and its cutoffs picked (`argbest`) in one array of
-    (deals, folds, thresholds); the values are those of pricing one fold at a time."""
+    Every fold of every deal has its cutoffs picked (`argbest`) in one array of (deals, folds,
+    ...); the values are those of pricing one fold at a time. At one price for everyone only the
+    cutoffs that can win are priced (`_chains`, `_pick_on_chains`); else every cutoff is."""
     g_n = len(gs.groups)
     sizes = np.diff(gs.offsets)
     c_fp_e, c_fn_e = np.repeat(prices.c_fp, sizes), np.repeat(prices.c_fn, sizes)  # each entry's group prices
@@ -281,27 +282,16 @@ def _fit_deals(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, st: _Stacked,
     c_neg = gs.negatives - st.negatives
     fits = (c_pos.sum(axis=-1) > 0) & (c_neg.sum(axis=-1) > 0)  # (deals, folds)
     total = c_pos.sum(axis=-1) + c_neg.sum(axis=-1)
-    comp = mistakes_cost(st.fp, st.fn, c_fp_e, c_fn_e)  # each fold's cost at every cutoff, then
-    np.subtract(all_cost, comp, out=comp)  # the other folds' (in place: one array of deals x folds x cutoffs)
-    if prices.uniform:
-        pooled_all = pooled.errors_cost(prices.c_fp[0], prices.c_fn[0])
-        single_cost = pooled_all - mistakes_cost(st.pooled_fp, st.pooled_fn, prices.c_fp[0], prices.c_fn[0])
-    else:
-        single_cost = np.zeros(st.pooled_fp.shape)
-        for i in range(g_n):
-            single_cost += comp[..., int(gs.offsets[i]) + index[i]]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        j_single = argbest(single_cost / total[..., None])
     own = own_cutoff(c_pos, c_neg)
+    chains = _chains(gs, pooled, st) if prices.uniform and prices.scale > 0 else None  # priced: not all tie
+    if chains is not None:
+        j_single, group_at = _pick_on_chains(gs, pooled, st, chains, prices, all_cost, total, own)
+    else:
+        j_single, group_at = _pick_everywhere(gs, pooled, index, st, prices, all_cost, total, own)
     out = {name: {c: np.zeros((st.tp.shape[0], g_n)) for c in ("tp", "fp", "fn")} for name in ("single", "group")}
     for i in range(g_n):
-        lo, hi = int(gs.offsets[i]), int(gs.offsets[i + 1])
-        at_single = lo + index[i][j_single]
-        at_group = at_single
-        if own[..., i].any():  # the group's costs per case, in place (its `comp` is read no more)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                per_case = np.divide(comp[..., lo:hi], (c_pos[..., i] + c_neg[..., i])[..., None], out=comp[..., lo:hi])
-            at_group = np.where(own[..., i], lo + argbest(per_case), at_single)
+        at_single = int(gs.offsets[i]) + index[i][j_single]
+        at_group = at_single if group_at[i] is None else np.where(own[..., i], group_at[i], at_single)
         for name, at in (("single", at_single), ("group", at_group)):
             t_p = np.take_along_axis(st.tp, at[..., None], axis=-1)[..., 0].astype(np.float64)
             f_p = np.take_along_axis(st.fp, at[..., None], axis=-1)[..., 0]
@@ -316,6 +306,172 @@ def _fit_deals(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, st: _Stacked,
         )
         for d in range(st.tp.shape[0])
     ]
+
+
+def _pick_everywhere(gs, pooled, index, st: _Stacked, prices: Prices, all_cost, total, own) -> tuple:
+    """`_fit_deals`' picks with every cutoff priced: (the single cutoff's pooled index (deals,
+    folds), each group's own cutoff's index into ``gs`` (deals, folds), None where no fold of a
+    deal gives the group a cutoff of its own)."""
+    sizes = np.diff(gs.offsets)
+    c_fp_e, c_fn_e = np.repeat(prices.c_fp, sizes), np.repeat(prices.c_fn, sizes)
+    comp = mistakes_cost(st.fp, st.fn, c_fp_e, c_fn_e)  # each fold's cost at every cutoff, then
+    np.subtract(all_cost, comp, out=comp)  # the other folds' (in place: one array of deals x folds x cutoffs)
+    if prices.uniform:
+        pooled_all = pooled.errors_cost(prices.c_fp[0], prices.c_fn[0])
+        single_cost = pooled_all - mistakes_cost(st.pooled_fp, st.pooled_fn, prices.c_fp[0], prices.c_fn[0])
+    else:
+        single_cost = np.zeros(st.pooled_fp.shape)
+        for i in range(len(gs.groups)):
+            single_cost += comp[..., int(gs.offsets[i]) + index[i]]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        j_single = argbest(single_cost / total[..., None])
+    c_n = (gs.positives - st.positives) + (gs.negatives - st.negatives)
+    group_at = []
+    for i in range(len(gs.groups)):
+        lo, hi = int(gs.offsets[i]), int(gs.offsets[i + 1])
+        at = None
+        if own[..., i].any():  # the group's costs per case, in place (its `comp` is read no more)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                per_case = np.divide(comp[..., lo:hi], c_n[..., i][..., None], out=comp[..., lo:hi])
+            at = lo + argbest(per_case)
+        group_at.append(at)
+    return j_single, group_at
+
+
+# ---------------------------------------------------------------------------------------
+# Pricing only the cutoffs that can win (one price for everyone)
+#
+# A fold's other folds cost c_fp FP_j + c_fn FN_j at cutoff j, FP rising and FN falling with j:
+# a point (FP_j, FN_j) between two corners of the lower hull of the points costs at least the
+# cheaper of the two at any prices. So the corners, priced, bound where the cheapest cutoff can
+# be: only the cutoffs between the corners next to the cheapest ones (within twice the tie
+# tolerance, which covers the rounding) are priced, the same values computed the same way, and
+# `argbest` picks among them what it picks among all. Its tie scale is the dearest value, which
+# lies between the dearest corner and the dearest cost there can be: where the two give different
+# picks (a value within a hair of the tie tolerance), the row is priced everywhere.
+
+
+def _chain(fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
+    """Positions ``0 = c[0] < ... < c[-1] = n - 1`` of a curve's whole-number counts (`fp` not
+    falling, `fn` not rising) such that every point between two neighbours ``c[k]``, ``c[k + 1]``
+    costs at least the cheaper of the two at any prices: the corners of the lower hull
+    (`sweep.hull_of`), checked exactly in whole numbers; every position when the check fails.
+
+    >>> _chain(np.array([0, 0, 1, 2, 4]), np.array([4, 2, 1, 0, 0])).tolist()
+    [0, 1, 3, 4]
+    """
+    n = fp.size
+    every = np.arange(n)
+    if n < 3:
+        return every
+    c = np.unique(np.concatenate(([0], hull_of(fn[0] - fn, fp).vertices, [n - 1])))
+    seg = np.append(np.repeat(np.arange(c.size - 1), np.diff(c)), c.size - 2)  # each point's corners' segment
+    u, w = c[seg], c[seg + 1]
+    side = (fp[w] - fp[u]) * (fn - fn[u]) - (fn[w] - fn[u]) * (fp - fp[u])  # >= 0: not toward the origin
+    return c if bool(np.all(side >= 0)) else every
+
+
+def _row_chains(fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
+    """The `_chain` of every row of (rows, n) counts, (rows, corners), padded by repeating the
+    last corner."""
+    chains = [_chain(a, b) for a, b in zip(fp, fn, strict=True)]
+    h = max(c.size for c in chains)
+    return np.stack([np.pad(c, (0, h - c.size), mode="edge") for c in chains])
+
+
+@dataclass(frozen=True, eq=False)
+class _Chains:
+    """Price-free `_chain`s of every fold's other folds, (deals x folds, corners): positions into
+    ``gs`` (``groups[i]``: group i's) and into the pooled thresholds (``pooled``)."""
+
+    groups: list
+    pooled: np.ndarray
+
+
+def _chains(gs: GroupedSweep, pooled: Sweep, st: _Stacked) -> _Chains | None:
+    """The `_Chains` of `st` (made once, kept on it); None when the counts are not whole numbers
+    below 2**31 (their check would not be exact)."""
+    cache = st.__dict__
+    if "_chains" not in cache:
+        cache["_chains"] = None
+        whole = integer_counts(gs) and integer_counts(pooled)
+        if whole and max(float(gs.positives.sum()), float(gs.negatives.sum()), 1.0) < 2**31:
+            r = st.tp.shape[0] * st.tp.shape[1]
+            tp, fp = st.tp.reshape(r, -1).astype(np.int64), st.fp.reshape(r, -1).astype(np.int64)
+            positives = st.positives.reshape(r, -1).astype(np.int64)
+            g_tp, g_fp = np.round(gs.tp).astype(np.int64), np.round(gs.fp).astype(np.int64)
+            groups = []
+            for i in range(len(gs.groups)):
+                lo, hi = int(gs.offsets[i]), int(gs.offsets[i + 1])
+                c_fn = (round(float(gs.positives[i])) - positives[:, i, None]) - (g_tp[lo:hi] - tp[:, lo:hi])
+                groups.append(lo + _row_chains(g_fp[lo:hi] - fp[:, lo:hi], c_fn))
+            p_fp = np.round(pooled.fp).astype(np.int64) - st.pooled_fp.reshape(r, -1).astype(np.int64)
+            p_fn = np.round(pooled.fn).astype(np.int64) - np.round(st.pooled_fn.reshape(r, -1)).astype(np.int64)
+            cache["_chains"] = _Chains(groups, _row_chains(p_fp, p_fn))
+    return cache["_chains"]
+
+
+def _pick_on_chains(gs, pooled, st: _Stacked, chains: _Chains, prices: Prices, all_cost, total, own) -> tuple:
+    """`_pick_everywhere` at one price for everyone, pricing only the cutoffs near the cheapest
+    corners of `chains` (`_windows`): the same picks."""
+    c_fp, c_fn = prices.c_fp[0], prices.c_fn[0]
+    r = st.tp.shape[0] * st.tp.shape[1]
+    shape = st.tp.shape[:2]
+    fp, fn = st.fp.reshape(r, -1), st.fn.reshape(r, -1)
+    pooled_all = pooled.errors_cost(c_fp, c_fn)
+    p_fp, p_fn = st.pooled_fp.reshape(r, -1), st.pooled_fn.reshape(r, -1)
+    n_single = total.reshape(r)
+
+    def single(at, rows):  # what `_pick_everywhere` computes there, the same way
+        flat = at + (rows * p_fp.shape[1])[:, None]
+        fold = mistakes_cost(p_fp.take(flat), p_fn.take(flat), c_fp, c_fn)
+        return (pooled_all.take(at) - fold) / n_single[rows, None]
+
+    top = mistakes_cost(pooled.negatives, pooled.positives, c_fp, c_fn)
+    j_single = _windows(single, chains.pooled, top / n_single, (0, pooled.thresholds.size)).reshape(shape)
+    c_n = ((gs.positives - st.positives) + (gs.negatives - st.negatives)).reshape(r, -1)
+    group_at = []
+    for i in range(len(gs.groups)):
+        if not own[..., i].any():
+            group_at.append(None)
+            continue
+
+        def per_case(at, rows, i=i):
+            flat = at + (rows * fp.shape[1])[:, None]
+            fold = mistakes_cost(fp.take(flat), fn.take(flat), c_fp, c_fn)
+            return (all_cost.take(at) - fold) / c_n[rows, i, None]
+
+        top = mistakes_cost(gs.negatives[i], gs.positives[i], c_fp, c_fn)
+        span = (int(gs.offsets[i]), int(gs.offsets[i + 1]))
+        group_at.append(_windows(per_case, chains.groups[i], top / c_n[:, i], span).reshape(shape))
+    return j_single, group_at
+
+
+def _windows(value, chain: np.ndarray, top: np.ndarray, span: tuple) -> np.ndarray:
+    """Every row's `argbest` position (-1: none) among the values ``value(positions, rows)``
+    gives at positions ``span[0]`` to ``span[1] - 1``, priced only between the corners of its
+    `chain` next to those within twice the tie tolerance of `top` (rows,) of the cheapest
+    corner: there lie the cheapest value and every one `argbest` ties with it. `top` bounds
+    every value (``(c_fp N + c_fn P) / n``) and, times 1e-15, its rounding."""
+    rows = np.arange(chain.shape[0])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v = value(chain, rows)
+        edge = v.min(axis=1)
+        near = v <= (edge + 2 * TIE_TOLERANCE * top)[:, None]
+        h = chain.shape[1]
+        a = chain[rows, np.maximum(np.argmax(near, axis=1) - 1, 0)]
+        b = chain[rows, np.minimum(h - np.argmax(near[:, ::-1], axis=1), h - 1)]
+        b = np.where(np.isfinite(edge), b, a)  # no value to pick from: one position
+        at = a[:, None] + np.arange(int((b - a).max()) + 1)
+        window = value(np.minimum(at, b[:, None]), rows)  # a short row ends in copies of its last value
+        # `argbest`'s tie scale is the dearest value, at least the dearest corner's, at most `top`
+        low, high = (argbest(np.column_stack((window, d))) for d in (v.max(axis=1), top * (1 + 1e-14)))
+        j = np.where((low >= 0) & (low <= b - a), a + low, -1)  # else no value to pick (never a fitted fold's)
+        again = np.flatnonzero(low != high)
+        if again.size:  # the dearest value decides: these rows are priced everywhere
+            at = np.broadcast_to(np.arange(*span), (again.size, span[1] - span[0]))
+            j[again] = span[0] + argbest(value(at, again))
+    return j
 
 
 def deal_shape(gs: GroupedSweep) -> tuple[int, int]:
