@@ -145,11 +145,21 @@ def binned(inner: str, columns: list[str], bins: dict[str, int], *, guard: bool 
 
 
 def bin_numpy(scores, bits: int) -> np.ndarray:
-    """The same bins as :func:`bin_sql`, computed in numpy from the float's exact parts (tests)."""
+    """The same bins as :func:`bin_sql`, computed in numpy: a normal score's from its IEEE 754
+    bits (a shift and an addition, as :func:`bin_sql` with `raw`), a subnormal's from its exact
+    parts (``np.frexp``).
+
+    >>> bin_numpy([0.75, -0.75, 0.0, 5e-324], 8).tolist()
+    [281472, -281473, 0, 6656]
+    """
     s = np.asarray(scores, dtype=np.float64)
-    mant, exp = np.frexp(np.abs(s))  # |s| = mant * 2**exp with 0.5 <= mant < 1
-    k = 1 << bits
-    pos = (exp.astype(np.int64) - 1 + 1100) * k + np.floor((2 * mant - 1) * k).astype(np.int64)
+    a = np.abs(s)
+    pos = (a.view(np.int64) >> (52 - bits)) + (_OFFSET << bits)
+    tiny = (a < _MIN_NORMAL) & (a > 0)
+    if tiny.any():  # subnormal: no exponent in the bits
+        mant, exp = np.frexp(a[tiny])  # |s| = mant * 2**exp with 0.5 <= mant < 1
+        k = 1 << bits
+        pos[tiny] = (exp.astype(np.int64) - 1 + 1100) * k + np.floor((2 * mant - 1) * k).astype(np.int64)
     return np.where(s > 0, pos, np.where(s < 0, -pos - 1, 0))
 
 

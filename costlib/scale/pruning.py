@@ -102,6 +102,20 @@ def cells_frame(frame: pd.DataFrame, key: str, bits: int) -> pd.DataFrame:
     return cells.assign(top=bin_top(cells["b"].to_numpy(dtype=np.int64), bits))
 
 
+def alive_cell(cells: Cells, bins: np.ndarray) -> np.ndarray:
+    """For each bin of one unit's rows, the position of that alive cell in `cells`, or -1 (not alive)."""
+    out = np.full(bins.size, -1, dtype=np.int64)
+    alive = np.flatnonzero(cells.alive)
+    if alive.size == 0:
+        return out
+    by_bin = np.argsort(cells.b[alive])
+    keys = cells.b[alive][by_bin]
+    at = np.minimum(np.searchsorted(keys, bins), keys.size - 1)
+    hit = keys[at] == bins
+    out[hit] = alive[by_bin][at[hit]]
+    return out
+
+
 def alive_index(state: dict, units: np.ndarray, bins: np.ndarray) -> np.ndarray:
     """For each (unit, bin), the position of that alive cell in its unit, or -1 (not alive)."""
     out = np.full(units.size, -1, dtype=np.int64)
@@ -110,15 +124,8 @@ def alive_index(state: dict, units: np.ndarray, bins: np.ndarray) -> np.ndarray:
     sorted_units = units[order]
     for u, cells in state.items():
         a, b = np.searchsorted(sorted_units, [u, u + 1])
-        if a == b or not cells.alive.any():
-            continue
-        sel = order[a:b]
-        alive = np.flatnonzero(cells.alive)
-        by_bin = np.argsort(cells.b[alive])
-        keys = cells.b[alive][by_bin]
-        at = np.minimum(np.searchsorted(keys, bins[sel]), keys.size - 1)
-        hit = keys[at] == bins[sel]
-        out[sel[hit]] = alive[by_bin][at[hit]]
+        if a < b:
+            out[order[a:b]] = alive_cell(cells, bins[order[a:b]])
     return out
 
 
@@ -132,4 +139,4 @@ def prune_all(state: dict, prices: dict, exact: bool) -> int:
     return rows
 
 
-__all__ = ["Cells", "alive_index", "cells_frame", "prune", "prune_all"]
+__all__ = ["Cells", "alive_cell", "alive_index", "cells_frame", "prune", "prune_all"]

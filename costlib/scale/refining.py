@@ -31,7 +31,7 @@ from costlib.binary.costs import best_on_sweep
 from costlib.core.sweep import Sweep
 from costlib.scale.binning import LEVELS, bin_edges, bin_numpy, bin_parent, binned, near_bin_sql, near_bins
 from costlib.scale.engines import sql_double, unique_name
-from costlib.scale.pruning import Cells, alive_index, cells_frame, prune_all
+from costlib.scale.pruning import Cells, alive_cell, alive_index, cells_frame, prune_all
 from costlib.scale.rows import TWO_53, Scan, Units, checks_sql, find_units, validate
 
 if TYPE_CHECKING:
@@ -158,9 +158,10 @@ def _bands(units: Units, state: dict, level: int) -> tuple[pa.Table, tuple[float
 
 def _band_query(
     scan: Scan, select: str, group_by: str | None, units: Units, state: dict, level: int, bins: dict | None = None
-) -> pd.DataFrame:
+) -> pa.Table:
     """``SELECT {select} ... GROUP BY {group_by}`` over the rows in their unit's band, whose columns
-    are u (the unit), y, s, w and the `bins` (name -> bits); the rows themselves without `group_by`."""
+    are u (the unit), y, s, w and the `bins` (name -> bits); the rows themselves without `group_by`.
+    An arrow table: the survivors' rows reach numpy without a pandas copy."""
     table, (lo, hi) = _bands(units, state, level)
     name = unique_name("band")
     scan.eng.register(name, table)
@@ -172,7 +173,7 @@ def _band_query(
     rows = binned(inner, ["u", "y", "s", "w"], bins, raw=scan.eng.float_bits) if bins else f"({inner})"
     grouped = f" GROUP BY {group_by}" if group_by else ""
     try:
-        return scan.eng.sql(f"SELECT {select} FROM {rows} AS t{grouped}")
+        return scan.eng.sql_arrow(f"SELECT {select} FROM {rows} AS t{grouped}")
     finally:
         scan.eng.drop(name)
 
@@ -185,7 +186,7 @@ def _refine(scan: Scan, units: Units, state: dict, level: int) -> None:
     """
     frame = _band_query(
         scan, "u, y, b, COUNT(*) AS n, SUM(w) AS w", "u, y, b", units, state, level, bins={"b": LEVELS[level + 1]}
-    )
+    ).to_pandas()
     u = frame["u"].to_numpy(dtype=np.int64)
     parent = bin_parent(frame["b"].to_numpy(dtype=np.int64), LEVELS[level + 1], LEVELS[level])
     frame = frame[alive_index(state, u, parent) >= 0]
@@ -203,45 +204,67 @@ def _final(scan: Scan, units: Units, state: dict, level: int) -> dict:
     """Distinct scores of the alive cells: {unit: (scores desc, tp, fp)} exact at each score.
 
     The alive cells' rows (at most about ``ROW_LIMIT``) are fetched as they are, not grouped by
-    score in the engine: one sort by unit and descending score, which the sweep needs anyway,
-    puts each distinct score's rows side by side, and their weights are summed there (a hash
-    aggregation of as many groups as rows cost the engine more than the sort).
+    score in the engine (a hash aggregation of as many groups as rows cost the engine more),
+    and each unit's are swept on their own (:func:`_candidates`).
     """
     out: dict = {u: (np.zeros(0), np.zeros(0), np.zeros(0)) for u in state}
     if not any(c.alive.any() for c in state.values()):
         return out
-    frame = _band_query(scan, "u, y, s, w", None, units, state, level)
-    u = frame["u"].to_numpy(dtype=np.int64)
-    s = frame["s"].to_numpy(dtype=np.float64) + 0.0  # -0.0 and 0.0 are one threshold, shown as 0.0
-    cell = alive_index(state, u, bin_numpy(s, LEVELS[level]))
-    keep = cell >= 0
-    u, s, cell = u[keep], s[keep], cell[keep]
-    y = frame["y"].to_numpy()[keep]
-    w = frame["w"].to_numpy(dtype=np.float64)[keep]
-    # by unit, then by descending score: lexsort's order from two sorts at a fraction of its time,
-    # the scores' by numpy's fastest sort (the order of equal scores does not matter: their
-    # weights are summed) and the units' by a stable radix sort on 16-bit codes where they fit
-    order = np.argsort(-s)
-    small = np.int16 if u.size == 0 or int(u.max()) < 2**15 else np.int64
-    order = order[np.argsort(u[order].astype(small), kind="stable")]
-    u, s, cell, y, w = u[order], s[order], cell[order], y[order], w[order]
-    # one entry per (unit, distinct score): the weights of its positives and of its negatives
-    start = np.flatnonzero(np.concatenate(([True], (u[1:] != u[:-1]) | (s[1:] != s[:-1])))) if u.size else u
-    pos = np.add.reduceat(np.where(y == 1, w, 0.0), start) if u.size else w
-    neg = np.add.reduceat(np.where(y == 0, w, 0.0), start) if u.size else w
-    u, s, cell = u[start], s[start], cell[start]
-    starts = np.concatenate(([0], np.flatnonzero(np.diff(u)) + 1, [u.size]))
-    for a, b in zip(starts[:-1], starts[1:], strict=True):
-        cells = state[int(u[a])]
-        # offsets: everything in the cells above each row's cell, plus the rows above it in its own cell
-        pos_above = np.concatenate(([0.0], np.cumsum(cells.pos)[:-1]))[cell[a:b]]
-        neg_above = np.concatenate(([0.0], np.cumsum(cells.neg)[:-1]))[cell[a:b]]
-        c = cell[a:b]
-        first = np.concatenate(([True], c[1:] != c[:-1]))
-        tp = _cumsum_within(pos[a:b], first) + pos_above
-        fp = _cumsum_within(neg[a:b], first) + neg_above
-        out[int(u[a])] = (s[a:b], tp, fp)
+    tab = _band_query(scan, "u, y, s, w" if scan.weighted else "u, y, s", None, units, state, level)
+    u = _column(tab, "u", np.int64)
+    s = _column(tab, "s", np.float64)
+    y = tab.column("y").to_numpy() == 1
+    w = _column(tab, "w", np.float64) if scan.weighted else None
+    del tab
+    # the units side by side: a stable radix sort on 16-bit unit codes where they fit
+    small = np.int16 if u.size == 0 or (int(u.min()) >= 0 and int(u.max()) < 2**15) else np.int64
+    order = np.argsort(u.astype(small), kind="stable")
+    cuts = np.concatenate(([0], np.flatnonzero(np.diff(u[order])) + 1, [u.size]))
+    for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+        rows = order[a:b]
+        unit = int(u[rows[0]])
+        out[unit] = _candidates(state[unit], s[rows], y[rows], None if w is None else w[rows], LEVELS[level])
     return out
+
+
+def _candidates(cells: Cells, s: np.ndarray, y: np.ndarray, w: np.ndarray | None, bits: int) -> tuple:
+    """One unit's candidates from its fetched rows: (distinct scores desc, tp, fp), exact at each.
+
+    `s`, `y` (positive or not) and `w` (None: every weight 1) are the rows fetched from the
+    unit's band; those outside its alive cells (`cells`, bins of `bits` mantissa bits) are
+    dropped. Sorted by descending score (numpy's fastest sort: the order of equal scores does
+    not matter, their weights are summed), each distinct score gets the weights of its
+    positives and negatives; its counts are those of the cells above its cell plus the rows
+    above it in its own cell.
+    """
+    s = s + 0.0  # -0.0 and 0.0 are one threshold, shown as 0.0
+    cell = alive_cell(cells, bin_numpy(s, bits))
+    keep = np.flatnonzero(cell >= 0)
+    if keep.size < s.size:
+        s, y, cell = s[keep], y[keep], cell[keep]
+        w = None if w is None else w[keep]
+    order = np.argsort(-s)
+    s, y, cell = s[order], y[order], cell[order]
+    start = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1]))) if s.size else np.zeros(0, dtype=np.int64)
+    if s.size == 0:
+        pos = neg = np.zeros(0)
+    elif w is None:  # counts: integers, exact
+        pos = np.add.reduceat(y.astype(np.float64), start)
+        neg = np.diff(np.concatenate((start, [s.size]))) - pos
+    else:
+        w = w[order]
+        pos = np.add.reduceat(np.where(y, w, 0.0), start)
+        neg = np.add.reduceat(np.where(y, 0.0, w), start)
+    s, cell = s[start], cell[start]
+    pos_above = np.concatenate(([0.0], np.cumsum(cells.pos)[:-1]))[cell]
+    neg_above = np.concatenate(([0.0], np.cumsum(cells.neg)[:-1]))[cell]
+    first = np.concatenate(([True], cell[1:] != cell[:-1]))
+    return s, _cumsum_within(pos, first) + pos_above, _cumsum_within(neg, first) + neg_above
+
+
+def _column(tab: pa.Table, name: str, dtype) -> np.ndarray:
+    """One column of an arrow result as a numpy array of `dtype` (no nulls: the rows are validated)."""
+    return np.asarray(tab.column(name).to_numpy(), dtype=dtype)
 
 
 def _cumsum_within(x: np.ndarray, first: np.ndarray) -> np.ndarray:
