@@ -222,20 +222,19 @@ def evaluate_rules(
     n_rules, n_groups = len(rules), len(ms.groups)
     # one row per (rule, group), rules outer; built from columns (a frame from a list of row
     # tuples took a fifth of a price move's recommendation), each typed as pandas types a list
-    by_group = pd.DataFrame(
-        {
-            "rule": _labels(tuple(rules), tuple(map(type, rules)), n_groups, outer=True),
-            "group": _labels(tuple(ms.groups), tuple(map(type, ms.groups)), n_rules, outer=False),
-            "n": np.tile(np.asarray(n_g, dtype=np.float64) if ms.weighted else np.round(n_g).astype(np.int64), n_rules),
-            "threshold": np.array([cut_of[r] for r in rules], dtype=np.float64).reshape(-1),
-            "flagged_rate": v.safe_divide(flagged, n_g[None, :]).reshape(-1),
-            "fp": np.asarray(fp, dtype=np.float64).reshape(-1),
-            "fn": np.asarray(fn, dtype=np.float64).reshape(-1),
-            "cost_per_case": v.safe_divide(cost, n_g[None, :]).reshape(-1),
-            "low": np.asarray(lows, dtype=np.float64).reshape(-1),
-            "high": np.asarray(highs, dtype=np.float64).reshape(-1),
-        }
-    )
+    by_cols = {
+        "rule": _labels(tuple(rules), tuple(map(type, rules)), n_groups, outer=True),
+        "group": _labels(tuple(ms.groups), tuple(map(type, ms.groups)), n_rules, outer=False),
+        "n": np.tile(np.asarray(n_g, dtype=np.float64) if ms.weighted else np.round(n_g).astype(np.int64), n_rules),
+        "threshold": np.array([cut_of[r] for r in rules], dtype=np.float64).reshape(-1),
+        "flagged_rate": v.safe_divide(flagged, n_g[None, :]).reshape(-1),
+        "fp": np.asarray(fp, dtype=np.float64).reshape(-1),
+        "fn": np.asarray(fn, dtype=np.float64).reshape(-1),
+        "cost_per_case": v.safe_divide(cost, n_g[None, :]).reshape(-1),
+        "low": np.asarray(lows, dtype=np.float64).reshape(-1),
+        "high": np.asarray(highs, dtype=np.float64).reshape(-1),
+    }
+    by_group = pd.DataFrame(by_cols)
     with np.errstate(invalid="ignore"):
         overall_cost = cost.sum(axis=1) / total_n if total_n > 0 else np.full(len(rules), np.nan)
     baseline = baseline_rule(dict(zip(rules, overall_cost, strict=True)), capacity)
@@ -250,22 +249,21 @@ def evaluate_rules(
         low, high = percentile_intervals(draws)
         if baseline in total_cost:
             vs_lo, vs_hi = percentile_intervals(draws - total_cost[baseline][:, None])
-    overall = pd.DataFrame(  # at once: a column added to a frame later costs as much as the frame
-        {
-            "n": total_n,
-            "flagged_rate": v.safe_divide(flagged.sum(axis=1), np.full(len(rules), total_n)),
-            "fp": fp.sum(axis=1),
-            "fn": fn.sum(axis=1),
-            "cost_per_case": overall_cost,
-            "low": low,
-            "high": high,
-            "vs_baseline": overall_cost - overall_cost[rules.index(baseline)],
-            "vs_low": vs_lo,
-            "vs_high": vs_hi,
-        },
-        index=pd.Index(rules, name="rule"),
-    )
-    return RuleResults(
+    over_cols = {
+        "n": np.full(len(rules), total_n),
+        "flagged_rate": v.safe_divide(flagged.sum(axis=1), np.full(len(rules), total_n)),
+        "fp": fp.sum(axis=1),
+        "fn": fn.sum(axis=1),
+        "cost_per_case": overall_cost,
+        "low": low,
+        "high": high,
+        "vs_baseline": overall_cost - overall_cost[rules.index(baseline)],
+        "vs_low": vs_lo,
+        "vs_high": vs_hi,
+    }
+    # at once: a column added to a frame later costs as much as the frame
+    overall = pd.DataFrame(over_cols, index=pd.Index(rules, name="rule"))
+    out = RuleResults(
         by_group,
         overall,
         baseline,
@@ -273,9 +271,29 @@ def evaluate_rules(
         res,
         total_cost,
     )
+    return _keep_columns(out, by_cols, over_cols)
 
 
 _JUDGED = ("fp", "fn", "flagged_rate", "cost_per_case", "low", "high")  # what judging a fitted rule rewrites
+
+
+def _keep_columns(res: RuleResults, by_group: dict, overall: dict) -> RuleResults:
+    """`res`, keeping the arrays its two frames were made of (`result_columns` reads them)."""
+    res.__dict__["_columns"] = (res.by_group, res.overall, by_group, overall)
+    return res
+
+
+def result_columns(res: RuleResults) -> tuple[dict, dict]:
+    """``({column: array} of res.by_group, the same of res.overall)``: the arrays the frames were
+    made of (`evaluate_rules`, `judge_fitted`), or read off the frames (a `RuleResults` made
+    elsewhere, or with frames replaced). Read-only: copy before writing."""
+    held = res.__dict__.get("_columns")
+    if held is not None and held[0] is res.by_group and held[1] is res.overall:
+        return held[2], held[3]
+    return (
+        {c: res.by_group[c].to_numpy() for c in res.by_group.columns},
+        {c: res.overall[c].to_numpy() for c in res.overall.columns},
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -295,16 +313,17 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
     """`res` with its fitted rules judged honestly (`honest.judge`): their costs cross-fitted
     when the cutoffs were fitted on the judged rows, their intervals from the refit bootstrap
     (which repeats the fit), paired with the baseline on the same resamples."""
-    fitted = [r for r in FITTED if r in res.overall.index]
+    at = {r: i for i, r in enumerate(res.overall.index)}
+    fitted = [r for r in FITTED if r in at]
     if not fitted or (honest.crossfit is None and honest.refits is None):
         return dataclasses.replace(res, estimate=honest.estimate)
     # the rules' rows are rewritten as numpy columns and put in new frames once: a .loc
     # assignment per rule and column was half of a price move's recommendation
-    cols = {c: res.by_group[c].to_numpy(dtype=np.float64, copy=True) for c in _JUDGED}
-    whole = {c: res.overall[c].to_numpy(dtype=np.float64, copy=True) for c in (*_JUDGED, "vs_low", "vs_high")}
-    rule_of, group_of = res.by_group["rule"].to_numpy(), res.by_group["group"].to_numpy()
-    n_of = res.by_group["n"].to_numpy(dtype=np.float64)
-    at = {r: i for i, r in enumerate(res.overall.index)}
+    by_cols, over_cols = result_columns(res)
+    cols = {c: np.array(by_cols[c], dtype=np.float64) for c in _JUDGED}
+    whole = {c: np.array(over_cols[c], dtype=np.float64) for c in (*_JUDGED, "vs_low", "vs_high")}
+    rule_of, group_of = by_cols["rule"], by_cols["group"]
+    n_of = np.asarray(by_cols["n"], dtype=np.float64)
     cf = honest.crossfit
     on_curve = {}
     refit = {}
@@ -350,10 +369,14 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
                 whole[c][o] = np.nan
     whole["vs_baseline"] = whole["cost_per_case"] - whole["cost_per_case"][at[res.baseline]]
     # new frames at once, in the columns' order: assigning a column costs about as much as a frame
-    by_group = pd.DataFrame({c: cols.get(c, res.by_group[c]) for c in res.by_group.columns}, index=res.by_group.index)
-    overall = pd.DataFrame({c: whole.get(c, res.overall[c]) for c in res.overall.columns}, index=res.overall.index)
+    by_group = pd.DataFrame(
+        {c: cols[c] if c in cols else res.by_group[c] for c in res.by_group.columns}, index=res.by_group.index
+    )
+    overall = pd.DataFrame(
+        {c: whole[c] if c in whole else res.overall[c] for c in res.overall.columns}, index=res.overall.index
+    )
     total_cost = {r: x for r, x in res.total_cost.items() if r not in FITTED}
-    return dataclasses.replace(
+    judged = dataclasses.replace(
         res,
         by_group=by_group,
         overall=overall,
@@ -363,6 +386,7 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         on_curve=on_curve,
         row_se=row_se,
     )
+    return _keep_columns(judged, {**by_cols, **cols}, {**over_cols, **whole})
 
 
 def baseline_rule(cost: Mapping[str, float], capacity: float | None = None) -> str:

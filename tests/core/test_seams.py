@@ -194,6 +194,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "prices_for": "test_decision.py::test_bad_arguments_name_the_argument",
         "evaluate_rules": "reads prices_for and count_rules",
         "judge_fitted": "reads a RuleResults and honest.judge (tests/binary/test_honest.py)",
+        "result_columns": "reads a RuleResults (tests/binary/test_result_columns.py)",
         "group_rates": "tests/binary/test_fairness_rates.py (against the rows; the gap's coverage)",
         "spread_interval": "reads RuleResults resamples (the fairness summary in test_report.py)",
         "centred_interval": "reads resamples of a checked estimate (tests/binary/test_honest_simulation.py)",
