@@ -8,14 +8,15 @@ Issue 39: twenty reviewers moving prices at once queue on the interpreter lock, 
 costs in Python on the script thread is what they wait for. A move here is what the page's
 ``live_answer`` computes at a new price book (each move a new false-negative price, so nothing
 is remembered from the move before): the answer (`answers.costs_answer`, its recommendation
-made again), the cost chart (`CostsAnswer.cost_chart`), its text alternative
-(`present.chart_text`), and the chart as ``st.plotly_chart`` sends it (Plotly's check of the
-figure and its JSON). The page's grids and widgets (views/) are not timed.
+made again; its parts, "answer: ...", are timed inside it: `PARTS`), the cost chart
+(`CostsAnswer.cost_chart`), its text alternative (`present.chart_text`), and the chart as
+``st.plotly_chart`` sends it (Plotly's check of the figure and its JSON). The page's grids and
+widgets (views/) are not timed.
 
-"Before" is this checkout with the modules a move goes through (`CHANGED`: the chart's and the judging's) as they
-were at ``--before``; "after" is this checkout. Each runs in its own interpreter, the rounds
-alternate (before, after, before, ...) so that the machine's drift falls on both, and the
-figures are medians over every move of every round.
+"Before" is this checkout with the modules a move goes through (`CHANGED`: the last cut's,
+`PRICED`) as they were at ``--before``; "after" is this checkout. Each runs in its own
+interpreter, the rounds alternate (before, after, before, ...) so that the machine's drift falls
+on both, and the figures are medians over every move of every round.
 """
 
 from __future__ import annotations
@@ -48,11 +49,25 @@ JUDGING = (  # the recommendation's judging at the new prices (the second cut: `
     "costlib/core/sweep.py",
     "costlib/core/prices.py",
 )
-CHANGED = CHART + JUDGING
-STAGES = ("answer", "cost chart", "chart text", "sent", "move")
+PRICED = (  # the cross-fit priced on its hulls' windows, the tables read as arrays (the third cut: `--before 78ccda3`)
+    "costlib/binary/folds.py",
+    "costlib/binary/refits.py",
+    "costlib/binary/judged_rules.py",
+    "costlib/binary/disparity.py",
+)
+CHANGED = PRICED
+PARTS = {  # parts of the answer, timed inside it: stage -> (module, function) as the answer calls it
+    "answer: cross-fit": ("costlib.binary.honest", "repeated_cross_fit"),
+    "answer: refit bootstrap": ("costlib.binary.honest", "price_fold_refits"),
+    "answer: refit bootstrap (a split)": ("costlib.binary.honest", "price_refits"),
+    "answer: rules judged": ("costlib.binary.decision", "evaluate_rules"),
+    "answer: fitted rules judged": ("costlib.binary.decision", "judge_fitted"),
+    "answer: disparities": ("costlib.binary.disparity", "shipped_disparities"),
+}
+STAGES = ("answer", *PARTS, "cost chart", "chart text", "sent", "move")
 
 WORKER = r"""
-import io, json, sys, time, warnings
+import importlib, io, json, sys, time, warnings
 warnings.filterwarnings("ignore")
 sys.path.insert(0, {root!r})
 import numpy as np, pandas as pd, plotly.io, plotly.tools
@@ -82,6 +97,20 @@ else:
 models = dataset_models(ds, tuple(ds.scores))
 groups = next(iter(models.values())).groups
 kept = {{}}
+spent = {{}}
+
+def timed(stage, f):
+    def call(*args, **kwargs):
+        t = time.perf_counter()
+        try:
+            return f(*args, **kwargs)
+        finally:
+            spent[stage] = spent.get(stage, 0.0) + time.perf_counter() - t
+    return call
+
+for stage, (module, name) in {parts!r}.items():
+    module = importlib.import_module(module)
+    setattr(module, name, timed(stage, getattr(module, name)))
 
 def remember(name, key, compute):
     if (name, key) not in kept:
@@ -91,6 +120,7 @@ def remember(name, key, compute):
 times = {{stage: [] for stage in {stages!r}}}
 for i in range(moves + 3):  # the first three warm the imports and the sweeps' memo
     costs = {{g: (1.0, 4.0 + 0.25 * i) for g in groups}}
+    spent.clear()
     t0 = time.perf_counter()
     answer = costs_answer(models, costs, resamples=200, unit="$", volume=1000, remember=remember,
                           group_parts=ds.group_parts, group_columns=ds.mapping.group_columns)
@@ -102,8 +132,11 @@ for i in range(moves + 3):  # the first three warm the imports and the sweeps' m
     plotly.io.to_json(plotly.tools.return_figure_from_figure_or_data(fig, validate_figure=True), validate=False)
     t4 = time.perf_counter()
     if i >= 3:
-        for stage, (a, b) in zip(times, ((t0, t1), (t1, t2), (t2, t3), (t3, t4), (t0, t4))):
+        spans = ((t0, t1), (t1, t2), (t2, t3), (t3, t4), (t0, t4))
+        for stage, (a, b) in zip(("answer", "cost chart", "chart text", "sent", "move"), spans):
             times[stage].append(1000 * (b - a))
+        for stage in {parts!r}:
+            times[stage].append(1000 * spent.get(stage, 0.0))
 print(json.dumps(times))
 """
 
@@ -119,14 +152,14 @@ def before_tree(rev: str, into: Path, changed=CHANGED) -> Path:
 
 def run(root: Path, rows: int, moves: int) -> dict:
     """One round in a fresh interpreter: {stage: [ms of each move]}."""
-    code = WORKER.format(root=str(root), rows=rows, moves=moves, stages=STAGES)
+    code = WORKER.format(root=str(root), rows=rows, moves=moves, stages=STAGES, parts=PARTS)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
     return json.loads(out.stdout)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--before", default="23a82e9", help="the commit to compare with")
+    parser.add_argument("--before", default="78ccda3", help="the commit to compare with")
     parser.add_argument("--changed", nargs="*", default=list(CHANGED), help="modules from --before (default: all)")
     parser.add_argument("--rows", type=int, nargs="*", default=[0, 200_000], help="0: the screening sample")
     parser.add_argument("--moves", type=int, default=20)
@@ -148,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
             data = f"{rows:,} rows" if rows else "screening sample"
             for stage in STAGES:
                 b, a = statistics.median(got["before"][stage]), statistics.median(got["after"][stage])
-                lines.append(f"| {data} | {stage} | {b:.1f} | {a:.1f} | {b / a:.2f}x |")
+                ratio = f"{b / a:.2f}x" if a > 0 else "–"  # a part the answer does not call here
+                lines.append(f"| {data} | {stage} | {b:.1f} | {a:.1f} | {ratio} |")
     table = "\n".join(lines)
     print(table)
     if args.markdown:
