@@ -8,9 +8,10 @@ curves is never thinned: only what is drawn.
 from __future__ import annotations
 
 import hashlib
-import threading
 
 import numpy as np
+
+from costlib.core.bounded import BoundedLRU
 
 
 def thin_index(y: np.ndarray, max_points: int, x: np.ndarray | None = None) -> np.ndarray:
@@ -68,10 +69,15 @@ def _thin_by_x(y: np.ndarray, x: np.ndarray, buckets: int) -> np.ndarray:
     return np.unique(np.concatenate((starts, ends, low, high)))
 
 
-_RUNS: dict = {}  # (x's bytes' digest, its dtype and size, buckets) -> `_runs`, the latest used last
+def _runs_nbytes(runs: tuple[np.ndarray, ...]) -> int:
+    """The bytes the arrays of one `_runs` answer hold."""
+    return sum(a.nbytes for a in runs)
+
+
+# (x's bytes' digest, its dtype and size, buckets) -> `_runs`; a server's sessions share it, each on its own thread
+_RUNS = BoundedLRU(weigh=_runs_nbytes)
 _RUNS_KEPT = 32  # at most so many runs remembered,
-_RUNS_BYTES = 64 * 2**20  # of at most so many bytes in all (a server's sessions share them)
-_RUNS_LOCK = threading.Lock()
+_RUNS_BYTES = 64 * 2**20  # of at most so many bytes in all
 _RUNS_FROM = 4096  # a shorter x is cut again each time: looking it up would cost about as much
 
 
@@ -88,11 +94,9 @@ def _runs(x: np.ndarray, buckets: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
     if x.size >= _RUNS_FROM:
         digest = hashlib.blake2b(np.ascontiguousarray(x).view(np.uint8), digest_size=16).digest()
         key = (digest, x.dtype.str, x.size, buckets)
-        with _RUNS_LOCK:  # the sessions of a server share it, each on its own thread
-            hit = _RUNS.pop(key, None)
-            if hit is not None:
-                _RUNS[key] = hit  # the latest used last: the first is forgotten first
-                return hit
+        hit = _RUNS.get(key)
+        if hit is not None:
+            return hit
     finite = np.isfinite(x)
     col = np.full(x.size, -1, dtype=np.int64)  # a non-finite x: a column of its own
     if finite.any():
@@ -107,10 +111,7 @@ def _runs(x: np.ndarray, buckets: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
         array.flags.writeable = False
     runs = (starts, ends, run)
     if key is not None:
-        with _RUNS_LOCK:
-            _RUNS[key] = runs
-            while len(_RUNS) > _RUNS_KEPT or sum(sum(a.nbytes for a in kept) for kept in _RUNS.values()) > _RUNS_BYTES:
-                del _RUNS[next(iter(_RUNS))]  # the least recently used first (the newest may go too)
+        _RUNS.put(key, runs, max_entries=_RUNS_KEPT, max_bytes=_RUNS_BYTES)
     return runs
 
 
