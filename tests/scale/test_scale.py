@@ -296,6 +296,30 @@ def test_optimal_thresholds_equal_in_memory(kind, weight, row_limit):
         assert_same_optimum(got, expected_optimum(df, c_fp, c_fn, weight))
 
 
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_survivors_beyond_a_million_rows_are_fetched_at_once_and_swept_exactly(weight, monkeypatch):
+    # 1.6 million rows whose scores all lie in one bin of the first pass, [0.5, 0.5 + 2**-9), with
+    # heavy ties (2**16 distinct values) and integer weights (some 0): every row survives the
+    # bounds, more than the 2**20 the fetch used to take at once (it refined first); now one round
+    # fetches them all, and the thresholds and costs are still the in-memory ones
+    rng = np.random.default_rng(7)
+    n = 1_600_000
+    k = rng.integers(0, 2**16, n)
+    df = pd.DataFrame(
+        {
+            "y": (rng.random(n) < 0.15 + 0.3 * k / 2**16).astype(np.int64),
+            "s": 0.5 + k * 2.0**-25,
+            "g": rng.integers(0, 2, n),
+            "w": rng.integers(0, 4, n).astype(np.float64),
+        }
+    )
+    monkeypatch.setattr(refining, "TRACE", [])
+    got = scale.scan_optimal_thresholds(df, label="y", score="s", group="g", weight=weight, costs=(1, 3))
+    assert_same_optimum(got, expected_optimum(df, 1, 3, weight))
+    assert [r["round"] for r in refining.TRACE] == [1]
+    assert refining.TRACE[0]["alive_rows"] > 2**20
+
+
 @pytest.mark.parametrize("kind", ["ties", "lognormal"])
 def test_optimal_thresholds_real_weights_same_threshold(kind, row_limit):
     df = frame(kind, seed=3)
