@@ -16,12 +16,14 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from costlib.core.bounded import BoundedLRU
 from costlib.core.dataset import Dataset
 from costlib.loading.ledger import LEDGER
 from views._ui.memory import account
 
 MEMO_SIZE = 48
 SHARED_SIZE = 256  # results on the built-in samples the server keeps for every session
+_ABSENT = object()  # what `SharedMemo` reads for a key it does not keep (None may be a result)
 
 
 def dataset_key(ds: Dataset) -> tuple:
@@ -37,6 +39,9 @@ class SharedMemo:
     interpreter's lock is passed around); when that computation fails, each waiting session
     computes the key itself and meets the error in its own run.
 
+    The results are kept in a `costlib.core.bounded.BoundedLRU` (`_values`); what is added here
+    is the waiting for a key being computed.
+
     Parameters
     ----------
     size : int
@@ -45,25 +50,25 @@ class SharedMemo:
 
     def __init__(self, size: int):
         self.size = size
-        self._lock = threading.Lock()
-        self._values: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()  # a key's lookup and its pending computation, as one step
+        self._values = BoundedLRU()
         self._pending: dict = {}
 
     def get(self, key, compute: Callable):
         """The value under `key` (hashable), made by ``compute()`` once whoever asks first."""
         with self._lock:
-            if key in self._values:
-                self._values.move_to_end(key)
-                return self._values[key]
+            value = self._values.get(key, _ABSENT)
+            if value is not _ABSENT:
+                return value
             done = self._pending.get(key)
             mine = done is None
             if mine:
                 done = self._pending[key] = threading.Event()
         if not mine:
             done.wait()
-            with self._lock:
-                if key in self._values:
-                    return self._values[key]
+            value = self._values.get(key, _ABSENT)
+            if value is not _ABSENT:
+                return value
             return compute()  # the first one failed: this session meets the error itself
         try:
             value = compute()
@@ -72,18 +77,17 @@ class SharedMemo:
                 self._pending.pop(key).set()
             raise
         with self._lock:
-            self._values[key] = value
-            while len(self._values) > self.size:
-                self._values.popitem(last=False)
+            self._values.put(key, value, max_entries=self.size)
             self._pending.pop(key).set()
         return value
 
     def __len__(self) -> int:
+        """How many results are kept."""
         return len(self._values)
 
     def clear(self) -> None:
-        with self._lock:
-            self._values.clear()
+        """Forget every result kept (a computation under way still finishes and is kept)."""
+        self._values.clear()
 
 
 SHARED = SharedMemo(SHARED_SIZE)
