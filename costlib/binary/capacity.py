@@ -34,10 +34,12 @@ import numpy as np
 import pandas as pd
 
 from costlib.core import validation as v
+from costlib.core.bounded import BoundedLRU
 from costlib.core.prices import Prices, prices_for
 from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest, grouped_sweep, threshold_sweep, tie_tolerance
 
 CAP_TOLERANCE = 1e-12
+WITHIN_KEPT = 64  # price books whose cutoffs within a cap a model's sweeps keep (shared samples' too)
 
 
 def cap_limit(share: float, total: float) -> float:
@@ -363,8 +365,9 @@ def fitted_within(ms, prices: Prices, share: float, own=None) -> tuple[float, np
     cutoff itself (a pooled threshold), as the rule without a cap gives it."""
     own_key = None if own is None else tuple(bool(x) for x in own)
     key = (prices.key(), float(share), own_key)
-    cache = ms.__dict__.setdefault("_within_cache", {})
-    if key not in cache:
+    cache = ms.__dict__.setdefault("_within_cache", BoundedLRU())
+    kept = cache.get(key)
+    if kept is None:
         sweeps = [ms.fit[g] for g in ms.groups]
         j, cut, single = group_within(
             sweeps,
@@ -382,10 +385,9 @@ def fitted_within(ms, prices: Prices, share: float, own=None) -> tuple[float, np
         per_group = np.array(
             [t_single if pinned[i] else float(sw.thresholds[cut.index[i]]) for i, sw in enumerate(sweeps)]
         )
-        if len(cache) > 64:
-            cache.clear()
-        cache[key] = (t_single, per_group, cut)
-    return cache[key]
+        kept = (t_single, per_group, cut)
+        cache.put(key, kept, max_entries=WITHIN_KEPT)
+    return kept
 
 
 def optimal_cutoffs_within(y_true, y_score, groups, *, costs, max_flagged) -> pd.DataFrame:

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 
 from costlib.binary.decision import recommend
 from costlib.binary.model_sweeps import ModelSweeps
+from costlib.core.bounded import BoundedLRU
 
 POINTS = 5  # ratios read across a range (its ends and three between, evenly on a log scale)
+SPANS_KEPT = 32  # verdict spans kept on a model's sweeps (one per range of ratios asked about)
 FLIP_PRECISION = 1.01  # a flip is located to within this factor of the ratio
 
 
@@ -94,11 +96,13 @@ def verdict_span(
 def cached_span(models: Mapping, low: float, high: float, *, n_resamples: int, seed: int = 0) -> VerdictSpan:
     """`verdict_span`, kept on the first model's sweeps (the span depends on nothing else)."""
     first = next(iter(models.values()))
-    cache = first.__dict__.setdefault("_span_cache", {})
+    cache = first.__dict__.setdefault("_span_cache", BoundedLRU())
     key = (tuple(models), float(low), float(high), int(n_resamples), int(seed))
-    if key not in cache:
-        cache[key] = verdict_span(models, low, high, n_resamples=n_resamples, seed=seed)
-    return cache[key]
+    span = cache.get(key)
+    if span is None:
+        span = verdict_span(models, low, high, n_resamples=n_resamples, seed=seed)
+        cache.put(key, span, max_entries=SPANS_KEPT)
+    return span
 
 
 def settle(bracket, sweep, models: Mapping, *, n_resamples: int, seed: int = 0):
