@@ -246,18 +246,19 @@ def _refit_within(cost_in: np.ndarray, flagged: np.ndarray, own: np.ndarray, e_s
     return np.where(worse[:, None], e_single[:, None], e)
 
 
-def _refit_edges(tp: np.ndarray, fp: np.ndarray, prices: Prices, capacity: float | None):
-    """The edges both fitted rules pick on fitting weights `tp`, `fp` (b, groups, edges):
-    ``(e_single (b,), e_group (b, groups))``, as the point estimate picks them (ties: the larger
-    cutoff; a group without `MIN_CLASS_ROWS` of each class keeps the single cutoff; under a
-    `capacity`, within it: `_refit_within`)."""
+def _refit_edges(fn: np.ndarray, fp: np.ndarray, prices: Prices, capacity: float | None):
+    """The edges both fitted rules pick on fitting weights (b, groups, edges): `fn` of the
+    positives not flagged at each edge, `fp` of the negatives flagged. ``(e_single (b,), e_group
+    (b, groups))``, as the point estimate picks them (ties: the larger cutoff; a group without
+    `MIN_CLASS_ROWS` of each class keeps the single cutoff; under a `capacity`, within it:
+    `_refit_within`)."""
     c_fp, c_fn = prices.c_fp[None, :, None], prices.c_fn[None, :, None]
-    p_in, n_in = tp[..., -1], fp[..., -1]
-    cost_in = mistakes_cost(fp, p_in[..., None] - tp, c_fp, c_fn)  # (b, groups, edges)
+    p_in, n_in = fn[..., 0], fp[..., -1]  # nobody flagged at the first edge, everybody at the last
+    cost_in = mistakes_cost(fp, fn, c_fp, c_fn)  # (b, groups, edges)
     own = own_cutoff(p_in, n_in)  # on the fitting weight (about the rows fitted on)
     if C.binds(capacity):
         top = 2.0 * float(np.max(prices.c_fp) + np.max(prices.c_fn)) + 1.0
-        flagged = (tp + fp).astype(np.float64)
+        flagged = ((p_in[..., None] - fn) + fp).astype(np.float64)
         pooled_flag = flagged.sum(axis=1)  # (b, edges)
         limit = C.cap_limit(capacity, 1.0) * pooled_flag[:, -1]
         e_single = np.argmin(np.where(pooled_flag <= limit[:, None], cost_in.sum(axis=1), np.inf), axis=1)
@@ -274,7 +275,8 @@ def price_refits(d: RefitDraws, prices: Prices, capacity: float | None = None) -
     parts = {k: [] for k in ("baseline", "single", "per_group", "single_g", "group_g")}
     for start in range(0, d.resamples, CHUNK):
         sl = slice(start, start + CHUNK)
-        e_single, e_group = _refit_edges(d.fit_tp[sl], d.fit_fp[sl], prices, capacity)
+        fit_tp = d.fit_tp[sl]
+        e_single, e_group = _refit_edges(fit_tp[..., -1:] - fit_tp, d.fit_fp[sl], prices, capacity)
         tp_j, fp_j = d.judge_tp[sl], d.judge_fp[sl]
         p_j, n_j = tp_j[..., -1].astype(np.float64), fp_j[..., -1].astype(np.float64)
 
@@ -314,18 +316,27 @@ def _refits(parts: dict) -> Refits:
 @dataclass(frozen=True, eq=False)
 class FoldDraws:
     """Price-free draws of the bootstrap of the cross-fitted estimate: each row's Poisson(1)
-    weight, summed by fold, group, label and cell and cumulated along `edges`, arrays
-    (B, folds, groups, edges). A resample refits both rules on each fold's other folds (their
-    weights) and judges them on the fold's own weights: every resampled row is judged, by
-    cutoffs fitted without it (a row and its copies stay in one fold)."""
+    weight, summed by fold, group, label and cell and cumulated along `edges`. A resample refits
+    both rules on each fold's other folds (their weights) and judges them on the fold's own
+    weights: every resampled row is judged, by cutoffs fitted without it (a row and its copies
+    stay in one fold).
+
+    fit_fp, fit_fn    (B, folds, groups, edges): each fold's other folds' weight of negatives
+                      flagged and of positives not flagged at each edge (what a refit is fitted
+                      on, as pricing reads it: a price move does not subtract them again)
+    all_tp, all_fp    (B, groups, edges): every fold's weight flagged; a fold's own is this
+                      minus its other folds' (whole numbers below 2**24: exact in float32)
+    """
 
     edges: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
+    fit_fp: np.ndarray
+    fit_fn: np.ndarray
+    all_tp: np.ndarray
+    all_fp: np.ndarray
 
     @property
     def resamples(self) -> int:
-        return self.tp.shape[0]
+        return self.fit_fp.shape[0]
 
 
 def fold_draws(gs: GroupedSweep, pooled: Sweep, folds: Folds, *, n_resamples: int, seed: int) -> FoldDraws:
@@ -348,7 +359,10 @@ def fold_draws(gs: GroupedSweep, pooled: Sweep, folds: Folds, *, n_resamples: in
         rng = np.random.default_rng([int(seed), 43, start])
         w_pos, w_neg = poisson_cells(pos, size, rng)[0], poisson_cells(neg, size, rng)[0]
         tp[start : start + size], fp[start : start + size] = _cumulate(w_pos, w_neg)
-    return FoldDraws(edges, tp, fp)
+    all_tp, all_fp = tp.sum(axis=1), fp.sum(axis=1)  # whole numbers below 2**24: exact in float32
+    fit_fn = np.subtract(all_tp[:, None], tp, out=tp)  # the other folds' positives flagged, then
+    np.subtract(fit_fn[..., -1:], fit_fn, out=fit_fn)  # not flagged (in place: no more arrays than before)
+    return FoldDraws(edges, np.subtract(all_fp[:, None], fp, out=fp), fit_fn, all_tp, all_fp)
 
 
 def price_fold_refits(d: FoldDraws, prices: Prices, capacity: float | None = None) -> Refits:
@@ -357,18 +371,33 @@ def price_fold_refits(d: FoldDraws, prices: Prices, capacity: float | None = Non
     when one is given) and judged on its own; the no-model choice the cheaper on the resample's
     rows, as the point estimate makes it (under a capacity, flagging a share up to it at random
     stands for flagging everyone)."""
-    c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
     parts = {k: [] for k in ("baseline", "single", "per_group", "single_g", "group_g")}
     for start in range(0, d.resamples, CHUNK):
-        tp, fp = d.tp[start : start + CHUNK], d.fp[start : start + CHUNK]  # (b, folds, groups, edges)
-        b, k, g_n, e_n = tp.shape
-        all_tp, all_fp = tp.sum(axis=1), fp.sum(axis=1)  # whole numbers below 2**24: exact in float32
-        fit_tp = (all_tp[:, None] - tp).reshape(b * k, g_n, e_n)
-        fit_fp = (all_fp[:, None] - fp).reshape(b * k, g_n, e_n)
-        e_single, e_group = _refit_edges(fit_tp, fit_fp, prices, capacity)
-        tp_j, fp_j = tp.reshape(b * k, g_n, e_n), fp.reshape(b * k, g_n, e_n)
-        single_g = cost_at(tp_j, fp_j, e_single[:, None], c_fp, c_fn).reshape(b, k, g_n).sum(axis=1)
-        group_g = cost_at(tp_j, fp_j, e_group, c_fp, c_fn).reshape(b, k, g_n).sum(axis=1)
+        sl = slice(start, start + CHUNK)
+        fit_fp, fit_fn, all_tp, all_fp = d.fit_fp[sl], d.fit_fn[sl], d.all_tp[sl], d.all_fp[sl]
+        b, k, g_n, e_n = fit_fp.shape
+        e_single, e_group = _refit_edges(
+            fit_fn.reshape(b * k, g_n, e_n), fit_fp.reshape(b * k, g_n, e_n), prices, capacity
+        )
+        single_g, group_g = (
+            _own_cost_at(fit_fp, fit_fn, all_tp, all_fp, edge, prices)
+            for edge in (np.broadcast_to(e_single.reshape(b, k, 1), (b, k, g_n)), e_group.reshape(b, k, g_n))
+        )
         p_j, n_j = all_tp[..., -1].astype(np.float64), all_fp[..., -1].astype(np.float64)
         _judged(parts, single_g, group_g, p_j, n_j, prices, capacity)
     return _refits(parts)
+
+
+def _own_cost_at(fit_fp, fit_fn, all_tp, all_fp, edge: np.ndarray, prices: Prices) -> np.ndarray:
+    """(b, groups): what every fold's own rows cost at the edge (`edge`, (b, folds, groups)) its
+    other folds chose, summed over the folds: `cost_at` of the folds' own weights, read off the
+    `FoldDraws` arrays given (a fold's own: every fold's minus its other folds')."""
+    at = edge[..., None]
+    p_in = fit_fn[..., 0]
+    fit_tp = p_in - np.take_along_axis(fit_fn, at, 3)[..., 0]
+    tp_e = (np.take_along_axis(all_tp[:, None], at, 3)[..., 0] - fit_tp).astype(np.float64)
+    fp_e = (np.take_along_axis(all_fp[:, None], at, 3)[..., 0] - np.take_along_axis(fit_fp, at, 3)[..., 0]).astype(
+        np.float64
+    )
+    positives = (all_tp[:, None, :, -1] - p_in).astype(np.float64)
+    return mistakes_cost(fp_e, positives - tp_e, prices.c_fp, prices.c_fn).sum(axis=1)
