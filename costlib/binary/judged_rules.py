@@ -222,9 +222,13 @@ def evaluate_rules(
     n_rules, n_groups = len(rules), len(ms.groups)
     # one row per (rule, group), rules outer; built from columns (a frame from a list of row
     # tuples took a fifth of a price move's recommendation), each typed as pandas types a list
-    by_cols = {
+    typed = {  # the labels as pandas types them (a frame does not infer them again), and as numpy reads them
         "rule": _labels(tuple(rules), tuple(map(type, rules)), n_groups, outer=True),
         "group": _labels(tuple(ms.groups), tuple(map(type, ms.groups)), n_rules, outer=False),
+    }
+    by_cols = {
+        "rule": typed["rule"].to_numpy(),
+        "group": typed["group"].to_numpy(),
         "n": np.tile(np.asarray(n_g, dtype=np.float64) if ms.weighted else np.round(n_g).astype(np.int64), n_rules),
         "threshold": np.array([cut_of[r] for r in rules], dtype=np.float64).reshape(-1),
         "flagged_rate": v.safe_divide(flagged, n_g[None, :]).reshape(-1),
@@ -234,7 +238,7 @@ def evaluate_rules(
         "low": np.asarray(lows, dtype=np.float64).reshape(-1),
         "high": np.asarray(highs, dtype=np.float64).reshape(-1),
     }
-    by_group = pd.DataFrame(by_cols)
+    by_group = pd.DataFrame({**by_cols, **typed})
     with np.errstate(invalid="ignore"):
         overall_cost = cost.sum(axis=1) / total_n if total_n > 0 else np.full(len(rules), np.nan)
     baseline = baseline_rule(dict(zip(rules, overall_cost, strict=True)), capacity)
@@ -262,7 +266,7 @@ def evaluate_rules(
         "vs_high": vs_hi,
     }
     # at once: a column added to a frame later costs as much as the frame
-    overall = pd.DataFrame(over_cols, index=pd.Index(rules, name="rule"))
+    overall = pd.DataFrame(over_cols, index=_rule_index(tuple(rules), tuple(map(type, rules))))
     out = RuleResults(
         by_group,
         overall,
@@ -271,24 +275,30 @@ def evaluate_rules(
         res,
         total_cost,
     )
-    return _keep_columns(out, by_cols, over_cols)
+    return _keep_columns(out, by_cols, over_cols, {**by_cols, **typed})
 
 
 _JUDGED = ("fp", "fn", "flagged_rate", "cost_per_case", "low", "high")  # what judging a fitted rule rewrites
 
 
-def _keep_columns(res: RuleResults, by_group: dict, overall: dict) -> RuleResults:
-    """`res`, keeping the arrays its two frames were made of (`result_columns` reads them)."""
-    res.__dict__["_columns"] = (res.by_group, res.overall, by_group, overall)
+def _keep_columns(res: RuleResults, by_group: dict, overall: dict, typed: dict) -> RuleResults:
+    """`res`, keeping the arrays its two frames were made of (`result_columns` reads them; `typed`:
+    by_group's as its frame holds them, labels as pandas arrays)."""
+    res.__dict__["_columns"] = (res.by_group, res.overall, by_group, overall, typed)
     return res
+
+
+def _kept(res: RuleResults):
+    held = res.__dict__.get("_columns")
+    return held if held is not None and held[0] is res.by_group and held[1] is res.overall else None
 
 
 def result_columns(res: RuleResults) -> tuple[dict, dict]:
     """``({column: array} of res.by_group, the same of res.overall)``: the arrays the frames were
     made of (`evaluate_rules`, `judge_fitted`), or read off the frames (a `RuleResults` made
     elsewhere, or with frames replaced). Read-only: copy before writing."""
-    held = res.__dict__.get("_columns")
-    if held is not None and held[0] is res.by_group and held[1] is res.overall:
+    held = _kept(res)
+    if held is not None:
         return held[2], held[3]
     return (
         {c: res.by_group[c].to_numpy() for c in res.by_group.columns},
@@ -297,16 +307,21 @@ def result_columns(res: RuleResults) -> tuple[dict, dict]:
 
 
 @functools.lru_cache(maxsize=64)
+def _rule_index(rules: tuple, types: tuple) -> pd.Index:
+    """The rules as the index of an overall table (immutable: shared by every table it is put in;
+    `types` keeps 1 and True apart in the cache)."""
+    return pd.Index(list(rules), name="rule")
+
+
+@functools.lru_cache(maxsize=64)
 def _labels(values: tuple, types: tuple, times: int, *, outer: bool):
     """`values` as a column of a rules-by-groups table, typed as pandas types a list of them:
     each repeated `times` over (`outer`: the rules, each on its groups' rows) or the whole tuple
     `times` over (the groups, once per rule). `types` (each value's) keeps 1 and True apart in
-    the cache. Read-only: shared by every table it is put in."""
+    the cache. A pandas array, never written: shared by every table it is put in (each copies it)."""
     column = pd.Series(list(values))
     at = np.repeat(np.arange(len(values)), times) if outer else np.tile(np.arange(len(values)), times)
-    out = column.take(at).to_numpy()
-    out.flags.writeable = False
-    return out
+    return column.take(at).array
 
 
 def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResults:
@@ -369,12 +384,12 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
                 whole[c][o] = np.nan
     whole["vs_baseline"] = whole["cost_per_case"] - whole["cost_per_case"][at[res.baseline]]
     # new frames at once, in the columns' order: assigning a column costs about as much as a frame
+    held = _kept(res)
+    typed = held[4] if held is not None else {c: res.by_group[c].array for c in res.by_group.columns}
     by_group = pd.DataFrame(
-        {c: cols[c] if c in cols else res.by_group[c] for c in res.by_group.columns}, index=res.by_group.index
+        {c: cols[c] if c in cols else typed[c] for c in res.by_group.columns}, index=res.by_group.index
     )
-    overall = pd.DataFrame(
-        {c: whole[c] if c in whole else res.overall[c] for c in res.overall.columns}, index=res.overall.index
-    )
+    overall = pd.DataFrame({c: whole.get(c, over_cols[c]) for c in res.overall.columns}, index=res.overall.index)
     total_cost = {r: x for r, x in res.total_cost.items() if r not in FITTED}
     judged = dataclasses.replace(
         res,
@@ -386,7 +401,7 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         on_curve=on_curve,
         row_se=row_se,
     )
-    return _keep_columns(judged, {**by_cols, **cols}, {**over_cols, **whole})
+    return _keep_columns(judged, {**by_cols, **cols}, {**over_cols, **whole}, {**typed, **cols})
 
 
 def baseline_rule(cost: Mapping[str, float], capacity: float | None = None) -> str:
