@@ -9,6 +9,7 @@ are made) and a price move (they are reweighted), as ratios to a plain np.argsor
     python benchmarks/honest.py --smoothed 1 --runs 200  # issue 43's rejected try: a smoothed cost curve's argmin
     python benchmarks/honest.py --groups-simulate --runs 40   # per-group costs, extra saving, review limit (issue 43)
     python benchmarks/honest.py --value-simulate --runs 40    # the Value page's gain (issue 43)
+    python benchmarks/honest.py --value-simulate --value-cap 0.2 --runs 40   # within a cap on hand-overs
 
 Under a review limit the prices differ by group (so that per-group cutoffs share the limit: the
 knapsack runs on every fold and every resample).
@@ -296,22 +297,30 @@ def judge_capacity(n, auc, rate, cap, seeds, *, c_fp=1.0, c_fn=3.0, n_resamples=
     return out
 
 
-def judge_value(n, auc, accuracy, k, seeds, *, reject_value=0.0, n_resamples=1000) -> list[tuple]:
+def judge_value(n, auc, accuracy, k, seeds, *, reject_value=0.0, n_resamples=1000, max_reject=None) -> list[tuple]:
     """The Value page's gain without a split (`recommend_value` on one value sweep), one entry a
     data set: (gain, low, high, truth, ships). An answer is right with probability `accuracy`;
     its confidence is Phi of a binormal score (right N(d, 1), wrong N(0, 1)), so the true worth
     per case of accepting from confidence tau is accuracy P(N(d,1) >= t) - k (1 - accuracy)
     P(N(0,1) >= t) + reject_value P(rejected), t = Phi^-1(tau); the truth is that minus the
-    true worth of the better no-model choice (hand everything over, answer everything)."""
+    true worth of the better no-model choice (hand everything over, answer everything). With a
+    cap `max_reject` below 1 (a share of the cases handed over), the threshold is the best within
+    it and the no-model choices are answering everything and handing over that share at random
+    (`capacity.at_random`)."""
     from scipy.special import ndtr, ndtri
 
+    from costlib.binary.capacity import at_random
     from costlib.binary.simulation import Design
     from costlib.core import ship as S
     from costlib.core.sweep import Sweep, sweep_arrays
     from costlib.value.recommendation import recommend_value
 
     d = Design(n, auc, accuracy)
-    base = max(reject_value, accuracy - k * (1 - accuracy))
+    answer_all = accuracy - k * (1 - accuracy)
+    if max_reject is None or max_reject >= 1:
+        base = max(reject_value, answer_all)
+    else:
+        base = max(answer_all, at_random(max_reject, answer_all, reject_value))
 
     def worth(tau: float) -> float:
         t = float(ndtri(tau)) if np.isfinite(tau) else np.inf
@@ -324,7 +333,12 @@ def judge_value(n, auc, accuracy, k, seeds, *, reject_value=0.0, n_resamples=100
         thresholds, tp, fp, n_pos, n_neg = sweep_arrays(y.astype(bool), ndtr(s), None)
         sweep = Sweep(thresholds, tp, fp, n_pos, n_neg)
         rec = recommend_value(
-            {"m": sweep}, k=k, reject_value=reject_value, n_resamples=n_resamples, seed=int(seed) % 1000
+            {"m": sweep},
+            k=k,
+            reject_value=reject_value,
+            n_resamples=n_resamples,
+            seed=int(seed) % 1000,
+            max_reject=max_reject,
         )
         out.append((rec.gain, rec.gain_low, rec.gain_high, worth(rec.tau) - base, rec.status == S.SAVES))
     return out
@@ -357,13 +371,15 @@ def simulate_groups(runs: int, n_resamples: int = 1000) -> None:
         show(f"{n:>5} {auc:.2f} cap {cap:g} saving", fig, f" ships={np.mean(ship):.3f}")
 
 
-def simulate_value(runs: int, n_resamples: int = 1000) -> None:
+def simulate_value(runs: int, n_resamples: int = 1000, max_reject: float | None = None) -> None:
     """Print the Value page's gain figures (`judge_value`): accuracy 0.7, k 2 (prices 1:3 with a
-    right answer worth 1), nothing for a handed-over case; AUC 0.5 is the no-signal design."""
-    print(f"Value's gain without a split, accuracy 0.7, k 2, {runs} data sets a design")
+    right answer worth 1), nothing for a handed-over case; AUC 0.5 is the no-signal design. With
+    `max_reject`, within that cap on the cases handed over."""
+    cap = "" if max_reject is None else f", at most {max_reject:g} handed over"
+    print(f"Value's gain without a split, accuracy 0.7, k 2{cap}, {runs} data sets a design")
     for n in (2000, 300):
         for auc in (0.70, 0.96, 0.5):
-            r = judge_value(n, auc, 0.7, 2.0, range(runs), n_resamples=n_resamples)
+            r = judge_value(n, auc, 0.7, 2.0, range(runs), n_resamples=n_resamples, max_reject=max_reject)
             est, lo, hi, truth, ship = zip(*r, strict=True)
             fig = interval_figures(est, lo, hi, truth)
             print(
@@ -381,6 +397,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200, help="data sets per simulated design")
     parser.add_argument("--groups-simulate", action="store_true", help="per-group and within-limit intervals")
     parser.add_argument("--value-simulate", action="store_true", help="the Value page's gain interval")
+    parser.add_argument("--value-cap", type=float, help="--value-simulate within this cap on the cases handed over")
     parser.add_argument("--resamples", type=int, default=1000, help="resamples for the simulated intervals")
     parser.add_argument("--smoothed", type=float, help="issue 43's try: pick cutoffs on a smoothed cost curve")
     args = parser.parse_args()
@@ -391,7 +408,7 @@ def main() -> None:
         if args.groups_simulate:
             simulate_groups(args.runs, args.resamples)
         if args.value_simulate:
-            simulate_value(args.runs, args.resamples)
+            simulate_value(args.runs, args.resamples, args.value_cap)
         return
     if args.simulate:
         simulate(args.runs)
