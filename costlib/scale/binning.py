@@ -79,7 +79,7 @@ NEAR_LOW = -16  # the lowest binade of `near_bin_sql`: [2**-16, 2**-15)
 NEAR_HIGH = 0  # its highest: [1, 2), so that probabilities of exactly 1 are in it
 
 
-def near_bin_sql(column: str, bits: int) -> str:
+def near_bin_sql(column: str, bits: int, *, cast: str = "USMALLINT") -> str:
     """SQL for a small code of the bin of each score in [2**-16, 2) or 0, by comparisons only.
 
     The bin of a score x in the binade [2**e, 2**(e+1)) is
@@ -92,7 +92,9 @@ def near_bin_sql(column: str, bits: int) -> str:
     largest code at 2 or more (infinite and NaN scores too, which DuckDB sorts above every
     number). Scores coded 0 or largest have no bin here: :func:`near_bins` says so and the
     caller counts them by :func:`bin_sql` instead. `bits` is at most 11 (17 binades of
-    ``2**bits`` bins fit 16 bits).
+    ``2**bits`` bins fit 16 bits). `cast` is the codes' SQL type (`engines.DuckDBEngine.code_type`):
+    Spark has no unsigned types and takes INT; it has no perfect hash aggregate either, but its
+    compiled comparisons still cost less than the logarithm of :func:`bin_sql`.
 
     >>> near_bin_sql("s", 8)[:53]
     'CAST(LEAST(GREATEST(CASE WHEN s >= (2.0e0) THEN 4354 '
@@ -108,7 +110,7 @@ def near_bin_sql(column: str, bits: int) -> str:
         )
     whens.append(f"WHEN {column} = 0 THEN 1")
     # LEAST and GREATEST change no code: they tell DuckDB's statistics the codes' range (13 bits)
-    return f"CAST(LEAST(GREATEST(CASE {' '.join(whens)} ELSE 0 END, 0), {near_top(bits)}) AS USMALLINT)"
+    return f"CAST(LEAST(GREATEST(CASE {' '.join(whens)} ELSE 0 END, 0), {near_top(bits)}) AS {cast})"
 
 
 def near_top(bits: int) -> int:

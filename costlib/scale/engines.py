@@ -161,6 +161,9 @@ class DuckDBEngine:
     # SQL for a double's IEEE 754 bits as a BIGINT (DuckDB casts a number to BIT as its bits):
     # the score bins are read from them (`binning.bin_sql`), without a logarithm per row
     float_bits = "CAST(CAST({} AS BIT) AS BIGINT)"
+    # the SQL type of the first pass's bin codes (`binning.near_bin_sql`): 16 bits, unsigned, so that
+    # DuckDB knows their range and counts them in its perfect hash aggregate
+    code_type = "USMALLINT"
 
     def __init__(self):
         import duckdb
@@ -293,6 +296,7 @@ class SparkEngine:
 
     name = "spark"
     float_bits = None  # Spark SQL has no cast to a double's bits: the bins take the logarithm
+    code_type = "INT"  # Spark has no unsigned types (`binning.near_bin_sql`)
 
     def __init__(self, source=None):
         self.spark = source.sparkSession if is_spark_frame(source) else spark_session()

@@ -46,19 +46,20 @@ TRACE: list | None = None  # set to a list to record each round (benchmarks repo
 
 
 def _near_pass1(scan: Scan) -> pa.Table | None:
-    """Pass 1 without weights on DuckDB by the codes of `binning.near_bin_sql`, or None when a
-    score has no code there (the general pass then counts again).
+    """Pass 1 without weights by the codes of `binning.near_bin_sql`, or None when a score has no
+    code there (the general pass then counts again).
 
     The codes are 16-bit integers computed by comparisons and one exact product, so that, with
     an integer group of up to 16 values and the label, DuckDB counts in a table indexed by the
     keys (`engines.PERFECT_HASH_BITS`) instead of hashing: on probabilities this pass costs about
-    1.7 counting passes where the general one costs four.
+    1.7 counting passes where the general one costs four. Spark, without that table, still
+    spends 10 to 20% less on this pass than on the general one (no logarithm per row).
     """
     import pyarrow as pa
 
     keys = ", ".join(scan.keys + ["y", "c"])
     cols = ", ".join(scan.keys + ["y"])
-    code = near_bin_sql("s", LEVELS[0])
+    code = near_bin_sql("s", LEVELS[0], cast=scan.eng.code_type)
     tab = scan.eng.sql_arrow(
         f"SELECT {keys}, COUNT(*) AS n FROM (SELECT {cols}, {code} AS c FROM {scan.rows}) AS t GROUP BY {keys}"
     )
@@ -72,10 +73,10 @@ def _pass1(scan: Scan) -> pa.Table:
     """Rows per (split, group, label, bin); with weights also the positive weight and the checks.
 
     Without weights, labels and scores are checked from the keys themselves (a label that is
-    not 0/1 is its own key, a bad score has no bin), so the pass is a plain count; on DuckDB it
-    is first tried by the codes of scores in [2**-16, 2) (:func:`_near_pass1`).
+    not 0/1 is its own key, a bad score has no bin), so the pass is a plain count; it is first
+    tried by the codes of scores in [2**-16, 2) (:func:`_near_pass1`).
     """
-    if not scan.weighted and scan.eng.name == "duckdb":
+    if not scan.weighted:
         near = _near_pass1(scan)
         if near is not None:
             return near

@@ -51,6 +51,31 @@ def test_bins_in_spark_equal_the_float_parts_computed_in_numpy(spark):
         assert_array_equal(got.column(f"b{bits}").to_numpy(), binning.bin_numpy(x, bits))
 
 
+def test_near_codes_in_spark_are_the_bins_and_its_first_pass_counts_by_them(spark, monkeypatch):
+    # Spark's first pass, without weights, counts by the cheap codes too (comparisons and one exact
+    # product, cast to INT): each code gives back numpy's bin for scores in [2**-16, 2) and zero,
+    # the rest (negative, tiny, 2 or more, NaN, infinite) has none; probabilities are counted by the
+    # codes, logits fall back to the general bins, and the optimum is the in-memory one either way
+    x = np.concatenate((special_scores(), np.random.default_rng(2).random(3000), [1.0, 2.0, np.nextafter(2.0, 0)]))
+    x = np.concatenate((x, [2.0**-16, np.nextafter(2.0**-16, 0), np.inf, -np.inf, np.nan]))
+    to_spark(spark, pd.DataFrame({"s": x})).createOrReplaceTempView("costlib_test_near")
+    bits = binning.LEVELS[0]
+    codes = spark.sql(f"SELECT {binning.near_bin_sql('s', bits, cast='INT')} AS c FROM costlib_test_near").toArrow()
+    bins, known = binning.near_bins(codes.column("c").to_numpy(), bits)
+    inside = ((x >= 2.0**-16) & (x < 2.0)) | (x == 0)
+    assert_array_equal(known, inside)
+    assert_array_equal(bins[inside], binning.bin_numpy(x[inside], bits))
+    calls = []
+    plain = refining._near_pass1
+    monkeypatch.setattr(refining, "_near_pass1", lambda scan: calls.append(plain(scan)) or calls[-1])
+    for kind, near in (("ties", True), ("signed", False)):
+        df = frame(kind, n=2000, groups=4, seed=9)
+        sdf = to_spark(spark, df)
+        got = scale.scan_optimal_thresholds(sdf, label="y", score="s", group="g", costs=(1, 3), engine="spark")
+        assert_same_optimum(got, expected_optimum(df, 1, 3))
+        assert (calls.pop() is not None) == near and not calls
+
+
 def test_spark_answers_equal_in_memory(spark):
     # weighted optimum, weighted sweeps per split, and the (unweighted) rules table: every query shape
     df = frame("ties", n=4000, groups=10, seed=7)
