@@ -124,7 +124,29 @@ def _grouped(sweep: Sweep):
     )
 
 
-def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed: int):
+def _handed_over(sweep: Sweep) -> Sweep:
+    """The value sweep `sweep` turned round: "flagging" is handing an answer over and a wrong
+    answer is a positive, so that a cap on the cases handed over is a cap on the cases flagged
+    (what the binary cross-fit fits within). Index i hands over the i least confident levels:
+    the value sweep's index ``m - i`` (m its last), with thresholds minus the confidences.
+
+    Two right answers at confidence 0.9, one right and one wrong at 0.6:
+
+    >>> value = Sweep(np.array([np.inf, 0.9, 0.6]), np.array([0.0, 2.0, 3.0]), np.array([0.0, 0.0, 1.0]), 3.0, 1.0)
+    >>> s = _handed_over(value)
+    >>> s.thresholds.tolist(), s.tp.tolist(), s.fp.tolist(), s.positives, s.negatives
+    ([inf, -0.6, -0.9], [0.0, 1.0, 1.0], [0.0, 1.0, 3.0], 1.0, 3.0)
+    """
+    return Sweep(
+        np.concatenate(([np.inf], -sweep.thresholds[:0:-1])),
+        sweep.negatives - sweep.fp[::-1],
+        sweep.positives - sweep.tp[::-1],
+        sweep.negatives,
+        sweep.positives,
+    )
+
+
+def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed: int, cap: float | None = None):
     """(gain, low, high) per case of the threshold picked on the same rows as it is judged on,
     cross-fitted as the binary saving is (`binary.folds.repeated_cross_fit`: each fold judged by
     the threshold picked on the others, the mean over deals) with its fold-aware interval
@@ -135,6 +157,11 @@ def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed:
     over, a right one handed over costs 1 - r against accepting it, so the worth per case of a
     threshold is r + ((1 - r) * right - cost) / n, and its gain over handing everything over
     (flag nobody) or answering everything (flag everyone) is that baseline's cost minus its own.
+    Under a `cap` below 1 on the share handed over, handing over is "flagging" (`_handed_over`,
+    at prices 1 - r and k + r) and each fold's threshold is fitted within the cap
+    (`binary.capacity`), against answering everything (flag nobody) or handing that share over at
+    random (`capacity.at_random`). Ties between thresholds of equal worth on a fold's fitting rows
+    then go to handing over fewer, where the shipped threshold hands over more.
 
     The gain is against `baseline`, the better of the two on these rows, i.e. the smaller of the
     two gains; the truth is against the truly better one, and the rows can pick the other (at
@@ -152,24 +179,31 @@ def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed:
 
     if r > 1.0 or k + r < 0.0 or sweep.total <= 1 or sweep.positives <= 0 or sweep.negatives <= 0:
         return None
-    gs = _grouped(sweep)
+    capped = cap is not None and cap < 1.0 - TIE_TOLERANCE
+    fit = _handed_over(sweep) if capped else sweep
+    gs = _grouped(fit)
     if not F.integer_counts(gs):
         return None
-    prices = Prices(("all",), np.array([k + r]), np.array([1.0 - r]))
-    index = np.arange(sweep.thresholds.size)[None, :]
-    cf = F.repeated_cross_fit(gs, sweep, index, F.dealt_folds(gs, sweep, index, seed=seed), prices)
+    prices = Prices(("all",), np.array([1.0 - r if capped else k + r]), np.array([k + r if capped else 1.0 - r]))
+    index = np.arange(fit.thresholds.size)[None, :]
+    deals = F.dealt_folds(gs, fit, index, seed=seed)
+    cf = F.repeated_cross_fit(gs, fit, index, deals, prices, capacity=cap if capped else None)
     if not cf.fitted:
         return None
     c = cf.single
     n = np.array([float(sweep.total)])
     cost = float(np.sum(mistakes_cost(c["fp"], c["fn"], prices.c_fp, prices.c_fn))) / n[0]
-    nobody, everyone = no_model_costs(sweep.positives, sweep.negatives, prices.c_fp[0], prices.c_fn[0])
-    gains = {R.NOBODY: nobody / n[0] - cost, R.EVERYONE: everyone / n[0] - cost}
-    half = {rule: Z95 * row_se(c, rule, prices, n) for rule in gains}
-    gain = gains[R.NOBODY if baseline == HAND_OVER else R.EVERYONE]
-    low = min(g - half[rule] for rule, g in gains.items())
-    high = min(g + half[rule] for rule, g in gains.items())
-    return gain, low, high
+    nobody, everyone = no_model_costs(fit.positives, fit.negatives, prices.c_fp[0], prices.c_fn[0])
+    if capped:  # flag nobody: answer everything; flag at random: hand the cap's share over at random
+        gains = {R.NOBODY: nobody / n[0] - cost, R.AT_RANDOM: at_random(cap, nobody, everyone) / n[0] - cost}
+        rule = R.NOBODY if baseline == ANSWER_ALL else R.AT_RANDOM
+    else:
+        gains = {R.NOBODY: nobody / n[0] - cost, R.EVERYONE: everyone / n[0] - cost}
+        rule = R.NOBODY if baseline == HAND_OVER else R.EVERYONE
+    half = {b: Z95 * row_se(c, b, prices, n, capacity=cap if capped else None) for b in gains}
+    low = min(g - half[b] for b, g in gains.items())
+    high = min(g + half[b] for b, g in gains.items())
+    return gains[rule], low, high
 
 
 def recommend_value(
@@ -264,9 +298,9 @@ def recommend_value(
         f_lo, f_hi = percentile_interval(per_rule[:, 1] - per_rule[:, 0])
     gain = value - base_value
     estimate = "test" if fit_sweeps is not judge_sweeps else "same rows"
-    if n_resamples and cap is None and fit_sweeps is judge_sweeps and np.isfinite(value):
+    if n_resamples and fit_sweeps is judge_sweeps and np.isfinite(value):
         # picked and judged on the same rows: the cross-fitted gain and its fold-aware interval
-        honest = _cross_fitted_gain(sweep, k=k, r=r, baseline=baseline, seed=seed)
+        honest = _cross_fitted_gain(sweep, k=k, r=r, baseline=baseline, seed=seed, cap=cap)
         if honest is not None:
             gain, lo, hi = honest
             value = base_value + gain
