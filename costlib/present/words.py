@@ -168,7 +168,13 @@ def split_sentence(judged_on: str, n_fit: float, n_judged: float, estimate: str 
             f"{thing} fitted on the other "
             f"parts of the rows, averaged over up to {SPLITS} ways of dealing "
             "the rows into parts), so picking it does not flatter it. The interval is the estimate give or take "
-            "1.96 standard errors that count both the rows' noise and how much one dealing of the parts moves it."
+            "1.96 standard errors that count both the rows' noise and how much one dealing of the parts moves it"
+            + (
+                "."
+                if thing == "cutoff"
+                else ", and it is read against both ways of working without the model, keeping the smaller "
+                "gain, because with few rows the better of the two can look like the worse."
+            )
         )
     return (
         f"This data has no train/test split, so {thing}s are fitted and judged on the same {number(n_judged, 0)} "

@@ -213,3 +213,15 @@ def test_the_matrix_answer_says_how_many_cases_its_policy_hands_over(abstain):
     else:
         assert 0 < handed < 400 and text.endswith(f"It hands {handed:,} of the 400 cases to a person.")
     assert f"ship “{CHEAPEST_OR_ABSTAIN}”. It costs" in text or f"The policy “{CHEAPEST_OR_ABSTAIN}” would cost" in text
+
+
+def test_value_without_a_split_says_its_interval_keeps_the_smaller_gain():
+    """Value's cross-fitted gain is read against both ways of working without the model and keeps
+    the smaller (`value.recommendation`, issue 43); the binary saving's sentence does not say so."""
+    from costlib.binary import honest as H
+    from costlib.present.words import split_sentence
+
+    value = split_sentence("all", float("nan"), 300, H.CROSS_FITTED, thing="threshold")
+    binary = split_sentence("all", 300, 300, H.CROSS_FITTED)
+    assert "both ways of working without the model, keeping the smaller gain" in value
+    assert "smaller gain" not in binary and binary.endswith("moves it.")
