@@ -22,8 +22,9 @@ that process (``time.perf_counter``), so files are in the OS cache for every cas
   ratio of each pair is measured at one moment, so another program's load moves both alike).
   Also the rounds (what survives pruning) and ``scan_group_costs`` at fixed cutoffs.
 - ``spark``: the same on Spark ``local[2]`` (the first call warms the JVM; the best later call is
-  reported as warm; the session start is reported apart), and Spark's own counting pass (rows by
-  group and label, and with the scores' maximum) for its ratio.
+  reported as warm; the session start is reported apart), each warm call just after Spark's own
+  counting pass (rows by group and label) for its ratio; also that count's best and the same with
+  the scores' maximum.
 - ``memory``: in-memory costlib: ``cost_optimal_thresholds(y, s, g)`` on the columns read with
   pyarrow (read time reported apart).
 
@@ -217,9 +218,21 @@ def child(case: str, path: str, repeat: int) -> dict:
         t0 = time.perf_counter()
         run()
         res["cold"] = time.perf_counter() - t0
-        res["time"], table, res["times"] = _best(run, repeat, res)
-        res["thresholds"] = table["threshold"].tolist()
         frame = spark.read.parquet(path)
+        frame.groupBy("group", "y").count().collect()  # the count's first call is cold: not a pair
+        paired: list = []
+        for _ in range(repeat):
+            # Spark's own count just before each warm call: the pair is measured at one moment
+            t0 = time.perf_counter()
+            frame.groupBy("group", "y").count().collect()
+            n = time.perf_counter() - t0
+            c0, t0 = _cpu(), time.perf_counter()
+            table = run()
+            paired.append({"count": n, "scan": time.perf_counter() - t0, "scan_cpu": _cpu() - c0})
+        fastest = min(paired, key=lambda p: p["scan"])
+        res["paired"] = paired
+        res["time"], res["cpu"], res["times"] = fastest["scan"], fastest["scan_cpu"], [p["scan"] for p in paired]
+        res["thresholds"] = table["threshold"].tolist()
         res["count"], _, _ = _best(lambda: frame.groupBy("group", "y").count().collect(), repeat)
         res["count_with_scores"], _, _ = _best(
             lambda: frame.groupBy("group", "y").agg({"score": "max"}).collect(), repeat
@@ -369,8 +382,13 @@ def main(argv=None) -> int:
         d = results["duckdb"]["time"] / count
         print(f"  target DuckDB <= 3x one count: {d:.2f}x -> {'PASS' if d <= 3 else 'MISS'}")
     if "spark" in results:
-        s = results["spark"]["time"] / results["spark"]["count"]
-        print(f"  target Spark <= 3x its own count: {s:.2f}x -> {'PASS' if s <= 3 else 'MISS'}")
+        pairs = results["spark"]["paired"]
+        wall = sorted(p["scan"] / p["count"] for p in pairs)
+        print(
+            "  Spark warm scan / its own count, each call against a count just before it: "
+            f"{', '.join(f'{x:.2f}x' for x in wall)}"
+        )
+        print(f"  target Spark <= 3x its own count: best {wall[0]:.2f}x -> {'PASS' if wall[0] <= 3 else 'MISS'}")
     if sort and "duckdb" in results:
         d = results["duckdb"]
         print(
