@@ -318,19 +318,24 @@ class Units:
 
 
 def find_units(tab: pa.Table) -> tuple[Units, np.ndarray]:
-    """Distinct (sp, g) of an arrow result and, for each of its rows, the unit's index."""
+    """Distinct (sp, g) of an arrow result and, for each of its rows, the unit's index.
+
+    Units are numbered in the order they first appear. Each key column is factorized on its
+    own, then the pairs of codes: no Python object per row (a first pass has tens of thousands
+    of rows, one per group, label and bin).
+    """
     import pyarrow as pa
 
     keys = tab.select(["sp", "g"])
-    frame = pd.DataFrame(
-        {"sp": [SPLIT_NAME.get(c) for c in keys.column("sp").to_pylist()], "g": keys.column("g").to_pylist()}
-    )
-    if len(frame) == 0:
+    if keys.num_rows == 0:
         return Units(keys.slice(0, 0), [], []), np.zeros(0, dtype=np.int64)
-    codes, _ = pd.factorize(pd.MultiIndex.from_frame(frame))
+    sp, _ = pd.factorize(keys.column("sp").to_numpy(zero_copy_only=False), use_na_sentinel=False)
+    g, _ = pd.factorize(keys.column("g").to_numpy(zero_copy_only=False), use_na_sentinel=False)
+    codes, _ = pd.factorize(sp.astype(np.int64) * (int(g.max()) + 1) + g)
     _, first = np.unique(codes, return_index=True)
     unit_keys = keys.take(pa.array(first))
-    return Units(unit_keys, frame["sp"].iloc[first].tolist(), frame["g"].iloc[first].tolist()), codes
+    names = [SPLIT_NAME.get(c) for c in unit_keys.column("sp").to_pylist()]
+    return Units(unit_keys, names, unit_keys.column("g").to_pylist()), codes
 
 
 def with_scan(source, engine: str, roles: Roles, body):
