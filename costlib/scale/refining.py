@@ -38,9 +38,10 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 # survivors' rows at most for the final exact fetch: above it the survivors' bins are refined
-# first. 6 * 2**20 rows reach Python as about 40 bytes each (56 with weights): measured, a scan
-# of 1e8 rows whose 4.48 million survivors are fetched at once peaks at 0.59 GB where the
-# refinement pass kept it at 0.42 GB, and is 0.3 to 0.7 s of CPU faster (benchmarks/README.md)
+# first. Survivors reach Python as about 40 bytes each (measured: a scan of 1e8 rows whose 4.48
+# million survivors are fetched at once peaks at 0.59 GB where the refinement pass kept it at
+# 0.41 GB, and is 0.3 to 0.7 s of CPU faster; benchmarks/README.md), about 56 with weights (one
+# more float64 column): at this limit 0.25 to 0.35 GB more than the scan's 0.4 GB
 ROW_LIMIT = 6 << 20
 TRACE: list | None = None  # set to a list to record each round (benchmarks report what survives)
 
