@@ -16,7 +16,7 @@ from costlib import value
 from costlib.answers.audit import dataset_models
 from costlib.calibration import apply_temperature, fit_temperature
 from costlib.core.dataset import Dataset
-from costlib.present import figures
+from costlib.present import figures, page_answers
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,7 +106,9 @@ def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_v
         value_opt=float(row["value"]) * worth,
         reject_value=reject_value * worth,
         label=model,
-        title=f"Worth per case against the confidence threshold, {model} (k = {k:.3g}, test rows)",
+        title=f"Worth per case against the confidence threshold, {model} (k = {k:.3g}, "
+        f"{'test rows' if rec.judged_on == 'test' else 'all rows'})",
+        fitted_on=page_answers.value_rows(rec)[0],
         unit=unit,
         # under a limit, handing everything over does not fit: draw the choice without a model it leaves
         no_model=(rec.baseline, rec.baseline_value * worth) if rec.capacity is not None else None,

@@ -64,12 +64,14 @@ def value_tau_figure(
     unit: str = "",
     no_model: tuple[str, float] | None = None,
     unlimited: tuple[float, float] | None = None,
+    fitted_on: str = " on the train rows",
 ) -> go.Figure:
     """Value against tau, with tau* and the fitted threshold marked and the "hand everything
     over" line (or `no_model`, (words, worth): the choice without a model that a limit on
     hand-overs leaves); `unlimited` = (tau, value) marks with a hollow star the best threshold
     without that limit. `values` are in `unit` per case (or in right answers without a unit).
-    Built from one spec (`figure_from_spec`): the k slider redraws it."""
+    `fitted_on` says where the marked threshold was fitted (`page_answers.value_rows`). Built
+    from one spec (`figure_from_spec`): the k slider redraws it."""
     taus = np.asarray(taus)
     values = np.asarray(values)
     finite = np.isfinite(taus)
@@ -101,7 +103,7 @@ def value_tau_figure(
             position="top left",
         ),
     ]
-    stars = [("threshold fitted on the train rows (recommended)", "star", tau_opt, value_opt)]
+    stars = [(f"threshold fitted{fitted_on} (recommended)", "star", tau_opt, value_opt)]
     if unlimited is not None:
         stars.append(("best without the limit on hand-overs", WITHOUT_LIMIT_SYMBOL, *unlimited))
     for name, symbol, tx, ty in stars:

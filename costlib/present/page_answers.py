@@ -31,6 +31,24 @@ VALUE_BASELINES = {
 }
 
 
+def value_rows(rec) -> tuple[str, str]:
+    """(where the Value page's threshold was fitted, where its worth was read), as phrases that
+    follow a word: the train and test rows with a split; without one, all rows, the worth
+    cross-fitted (`value.ValueRecommendation.estimate`) or read on the same rows.
+
+    >>> from types import SimpleNamespace as R
+    >>> value_rows(R(judged_on="test", estimate="test"))
+    (' on the train rows', ' on the test rows')
+    >>> value_rows(R(judged_on="all", estimate="cross-fitted"))
+    (' on all rows', ' cross-fitted on all rows')
+    """
+    from costlib.binary import honest as H
+
+    if rec.judged_on == "test":
+        return " on the train rows", " on the test rows"
+    return " on all rows", " cross-fitted on all rows" if rec.estimate == H.CROSS_FITTED else " on the same rows"
+
+
 def value_recommendation_verdict(
     rec, *, k: float, worth: float = 1.0, unit: str = "", volume: float | None = None
 ) -> Verdict:
@@ -65,25 +83,26 @@ def value_recommendation_verdict(
         else f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows."
     ]
     head = verdict_head(R.verdict_of(rec.status))
+    on_fit, on_judged = value_rows(rec)
     if rec.status == NO_ANSWER:
         return Verdict("error", f"{head}: there is not enough data to value it.", tuple(details), tuple(asides))
     if rec.status == ADDS_NOTHING:
         if rec.tau == math.inf:
             head = (
-                f"{head}: at k = {k:.3g} every answer loses on the train rows, so hand every case to a person "
+                f"{head}: at k = {k:.3g} every answer loses{on_fit}, so hand every case to a person "
                 f"({cash(rec.kept[1])}). The model should not answer on its own at this price of a "
                 "wrong answer."
             )
             return Verdict("error", head, tuple(details), tuple(asides))
         head = (
-            f"{head} which cases to hand over: at k = {k:.3g} the reject option adds nothing (the best threshold on "
-            f"the train rows accepts every answer), so let {who} answer every case ({cash(rec.kept[1])})."
+            f"{head} which cases to hand over: at k = {k:.3g} the reject option adds nothing (the best threshold"
+            f"{on_fit} accepts every answer), so let {who} answer every case ({cash(rec.kept[1])})."
         )
         return Verdict("error", head, tuple(details), tuple(asides))
     if rec.status == WORSE:
         head = (
             f"{head}: at k = {k:.3g} answering only when confident is worth no more than {base} "
-            f"({cash(rec.baseline_value)}) on the test rows, so keep {base}."
+            f"({cash(rec.baseline_value)}){on_judged}, so keep {base}."
         )
         return Verdict("error", head, tuple(details), tuple(asides))
     against = f"against {cash(rec.baseline_value)} for {base}"

@@ -97,6 +97,8 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
 
     if rec.status == NO_ANSWER:
         return ()
+    on_fit, on_judged = page_answers.value_rows(rec)
+    lead = on_judged.strip()[:1].upper() + on_judged.strip()[1:]  # "On the test rows", "Cross-fitted on all rows"
     month = {  # the threshold's worth a month; when it adds nothing, that of the choice it is
         "label": "Worth a month",
         "value": money(rec.value * worth * volume, unit) if volume else "set a volume",
@@ -108,7 +110,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
         first = {
             "label": VALUE_BASELINE_TILE[choice],
             "value": money(kept_worth * worth, unit),
-            "help": f"What the verdict says to do: {page_answers.VALUE_BASELINES[choice]}, on the test rows.",
+            "help": f"What the verdict says to do: {page_answers.VALUE_BASELINES[choice]},{on_judged}.",
         }
         if rec.status == ADDS_NOTHING:  # the fitted threshold is itself that choice: nothing to compare
             return (
@@ -126,8 +128,8 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
             {
                 "label": VALUE_THRESHOLD_TILE,
                 "value": money(rec.value * worth, unit),
-                "help": "On the test rows, answering when the confidence is at least the threshold fitted on the "
-                "train rows; the verdict does not ship it.",
+                "help": f"{lead}, answering when the confidence is at least the threshold fitted{on_fit}; the "
+                "verdict does not ship it.",
             },
             {
                 "label": f"It would {more} per case",
@@ -147,7 +149,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
         {
             "label": "Worth per case",
             "value": money(rec.value * worth, unit),
-            "help": "On the test rows, answering from the recommended confidence threshold.",
+            "help": f"{lead}, answering from the recommended confidence threshold.",
         },
         month,
         {

@@ -126,3 +126,36 @@ def test_the_sections_say_when_a_move_left_them_behind(screening):
     assert answer.lag_sentence(None) is None and answer.lag_sentence(answer.drawn_for) is None
     said = answer.lag_sentence((3.0, 0.0, 1.0))
     assert said is not None and "still for k = 3" in said
+
+
+@pytest.mark.parametrize("k", [1.5, 0.2, 20.0])
+def test_without_a_split_nothing_speaks_of_train_or_test_rows(screening, k):
+    """The screening sample with its split column left unmapped: the threshold is fitted on all
+    rows and its worth cross-fitted, so the verdict, the numbers' help, the chart's title and its
+    legend say so, and none of them speaks of train or test rows (they did: "test rows" in the
+    chart's title, "fitted on the train rows" in its legend, "On the test rows" in the help). At
+    k = 20 every answer loses, at 0.2 the reject option adds nothing: their verdicts too."""
+    import dataclasses
+
+    s = SAMPLES["screening"]
+    ds = prepare(
+        pd.read_csv(io.BytesIO(sample_bytes("screening"))),
+        dataclasses.replace(s.mapping, split=None),
+        name=s.filename,
+        fingerprint="no split",
+    )
+    answer = _answer(ds, moved_k=k)
+    assert answer.rec.judged_on == "all"
+    fig = answer.tau_figure(answer.rec.model)
+    said = [
+        answer.verdict.headline,
+        *answer.verdict.details,
+        *answer.verdict.asides,
+        *(m.get("help", "") for m in answer.metrics),
+        fig.layout.title.text,
+        *(t.name or "" for t in fig.data),
+    ]
+    text = " ".join(said)
+    assert "train rows" not in text and "test rows" not in text, [x for x in said if "rows" in x]
+    if k == 1.5:
+        assert "threshold fitted on all rows (recommended)" in text and "all rows)" in fig.layout.title.text
