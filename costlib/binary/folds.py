@@ -310,8 +310,8 @@ def _fit_deals(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, st: _Stacked,
 
 def _pick_everywhere(gs, pooled, index, st: _Stacked, prices: Prices, all_cost, total, own) -> tuple:
     """`_fit_deals`' picks with every cutoff priced: (the single cutoff's pooled index (deals,
-    folds), each group's own cutoff's index into ``gs`` (deals, folds), None where no fold of a
-    deal gives the group a cutoff of its own)."""
+    folds), [each group's own cutoff's index into ``gs`` (deals, folds), or None for a group that
+    no fold gives a cutoff of its own])."""
     sizes = np.diff(gs.offsets)
     c_fp_e, c_fn_e = np.repeat(prices.c_fp, sizes), np.repeat(prices.c_fn, sizes)
     comp = mistakes_cost(st.fp, st.fn, c_fp_e, c_fn_e)  # each fold's cost at every cutoff, then
