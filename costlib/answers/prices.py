@@ -132,6 +132,7 @@ def prices_answer(
         high=bracket.high,
         names=bracket.names,
         lowest=sweep.lowest_score,
+        rows="train rows" if rec.judged_on == "test" else "all rows",
     )
     return PricesAnswer(
         bracket=bracket,

@@ -193,15 +193,17 @@ def ratio_pieces_figure(
     low: float,
     high: float,
     names: tuple[str, str],
-    title: str = "The best cutoff for every price ratio (train rows)",
+    title: str | None = None,
     lowest: float | None = None,
+    rows: str = "train rows",
 ) -> go.Figure:
     """The cost-optimal cutoff against the ratio c_fn / c_fp (log axis), exact pieces drawn
     as steps, with the bracket of the answers so far shaded. `table`: `elicit.pieces`.
 
     The decisions without a model are dashed lines of their own, named as the answer names them:
     flag nobody (an infinite cutoff) above the plot's cutoffs and, with `lowest` (the lowest
-    score, whose cutoff flags everyone), flag everyone at that cutoff."""
+    score, whose cutoff flags everyone), flag everyone at that cutoff. The title says on which
+    `rows` the cutoffs were fitted ("train rows", or "all rows" without a split)."""
     import plotly.graph_objects as go
 
     fig = figure_without_template()
@@ -270,7 +272,7 @@ def ratio_pieces_figure(
     fig.update_xaxes(type="log")
     return apply_layout(
         fig,
-        title,
+        title if title is not None else f"The best cutoff for every price ratio ({rows})",
         f"how many times worse {names[0]} is than {names[1]} (c_fn / c_fp)",
         "cutoff (flag a case when its score is at least this)",
     )

@@ -64,3 +64,16 @@ def test_the_price_book_it_sets_is_the_bracket_middle_times_the_alarm_price(mode
     plan = prices_from_answers(answer.bracket, answer.sweep, money=2.0, unit="EUR", names=["everyone"], multipliers={})
     assert plan["c_fp"] == 2.0
     assert plan["c_fn"] == pytest.approx(2.0 * answer.bracket.middle)
+
+
+def test_the_chart_says_on_which_rows_the_cutoffs_were_fitted(models):
+    """Without a split the cutoffs are fitted on all rows, and the chart's title says so (it said
+    "train rows" whatever the data); with a split, the train rows."""
+    rng = np.random.default_rng(4)
+    y = rng.random(2000) < 0.3
+    score = np.clip(rng.normal(0.35 + 0.3 * y, 0.15), 0, 1)
+    train = rng.random(2000) < 0.5
+    title = _answer(models, elicit.Bracket()).figure.layout.title.text
+    assert "(all rows)" in title and "train" not in title
+    with_split = {"m": sweep_model(y, score, None, fit=train, judge=~train)}
+    assert "(train rows)" in _answer(with_split, elicit.Bracket()).figure.layout.title.text
