@@ -86,6 +86,15 @@ def value_calibration_table(
     )
 
 
+def value_tau_title(model: str, rec, k: float) -> str:
+    """The Value chart's title: which rows its curve is drawn on (the test rows, or all rows where
+    the worth the verdict states is cross-fitted, as on Costs & groups: `costs.cost_chart_title`)."""
+    rows = "test rows" if rec.judged_on == "test" else "all rows"
+    if rec.judged_on != "test" and rec.estimate == "cross-fitted":
+        rows += "; the worth stated above is cross-fitted"
+    return f"Worth per case against the confidence threshold, {model} (k = {k:.3g}, {rows})"
+
+
 def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_value: float, worth: float, unit: str):
     """Worth per case against the confidence threshold of `model`, with tau* and the best tau marked;
     with a limit on the cases handed over (`rec.capacity`), the star is the best within it and a
@@ -106,8 +115,7 @@ def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_v
         value_opt=float(row["value"]) * worth,
         reject_value=reject_value * worth,
         label=model,
-        title=f"Worth per case against the confidence threshold, {model} (k = {k:.3g}, "
-        f"{'test rows' if rec.judged_on == 'test' else 'all rows'})",
+        title=value_tau_title(model, rec, k),
         fitted_on=page_answers.value_rows(rec)[0],
         unit=unit,
         # under a limit, handing everything over does not fit: draw the choice without a model it leaves

@@ -158,4 +158,5 @@ def test_without_a_split_nothing_speaks_of_train_or_test_rows(screening, k):
     text = " ".join(said)
     assert "train rows" not in text and "test rows" not in text, [x for x in said if "rows" in x]
     if k == 1.5:
-        assert "threshold fitted on all rows (recommended)" in text and "all rows)" in fig.layout.title.text
+        assert "threshold fitted on all rows (recommended)" in text
+        assert "(k = 1.5, all rows; the worth stated above is cross-fitted)" in fig.layout.title.text
