@@ -368,7 +368,10 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         if refit:
             per_g = rf.single_by_group if rule == R.SINGLE else rf.per_group_by_group
         if refit and cf is not None:  # the bootstrap of the cross-fitted estimate: its spread about it
-            cols["low"][rows], cols["high"][rows] = centred_intervals(cols["cost_per_case"][rows], per_g)
+            lo_g, hi_g = centred_intervals(cols["cost_per_case"][rows], per_g)
+            cols["low"][rows], cols["high"][rows] = H.group_cost_intervals(
+                cols["cost_per_case"][rows], lo_g, hi_g, fp, fn, n_g, prices.c_fp, prices.c_fn
+            )
             whole["low"][o], whole["high"][o] = centred_interval(whole["cost_per_case"][o], refit[rule])
             vs = whole["cost_per_case"][o] - whole["cost_per_case"][at[res.baseline]]
             lo, hi = centred_interval(vs, refit[rule] - refit["baseline"])
