@@ -292,6 +292,7 @@ def _summary(latencies: list, errors: list, runs: list, cpu: dict, wall: float, 
         "cpu_per_move_ms": round(1000 * cpu["server"] / moves),
         "browser_cpu_per_move_ms": round(1000 * cpu["browsers"] / moves),
         "wall_s": round(wall, 1),
+        "latencies_ms": [round(x) for x in latencies],  # in the order the answers came
     }
 
 
