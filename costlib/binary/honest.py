@@ -182,7 +182,8 @@ def at_least_rows(estimate: float, low: float, high: float, se: float) -> tuple[
     random, the bootstrap was 0.53 times the ideal width and covered 71% at 2,000 rows and AUC
     0.96 (its refits flag exactly the limit on the rows they are judged on, so how far the
     shipped cutoff's true share strays from it is not in them); this one covers 92 to 97%. The
-    bootstrap still gives the groups' cost intervals and the per-group extra saving.
+    bootstrap still gives the per-group extra saving, and the groups' cost intervals are
+    `group_cost_intervals`.
 
     >>> [round(x, 4) for x in at_least_rows(0.1, 0.0, 0.3, 0.05)]
     [0.002, 0.198]
