@@ -31,12 +31,13 @@ way every time (its way drawn at random), so every move asks for a price that se
 had and its answer is computed, not remembered; ``back-and-forth`` moves one stop right, one
 left, so after two moves every answer is remembered.
 
-Each variant runs **one session alone** first, then the sessions at once, on the same server
-in the same run. The target: zero errors, and the 95th percentile of a move with everyone at
-once within 3x the median of the session alone. The server's CPU seconds (all its threads)
-over each phase, divided by the moves made, are printed beside: ``cpu per move x sessions /
-cores`` says how much of the wait is the machine's cores rather than anything that serialises
-sessions; the client's own CPU per move is printed too.
+Each variant runs **one session alone** first (on uploads ``--alone`` sessions, 3 by default,
+one after another, each on its own file, so that the median alone is of 30 moves), then the
+sessions at once, on the same server in the same run. The target: zero errors, and the 95th
+percentile of a move with everyone at once within 3x the median of the session alone. The
+server's CPU seconds (all its threads) over each phase, divided by the moves made, are printed
+beside: ``cpu per move x sessions / cores`` says how much of the wait is the machine's cores
+rather than anything that serialises sessions; the client's own CPU per move is printed too.
 
     python benchmarks/load_test.py                           # 20 sessions x 10 moves, both variants
     python benchmarks/load_test.py --variants sample --sessions 5 --moves 5
@@ -293,7 +294,23 @@ def _summary(latencies: list, errors: list, runs: list, cpu: dict, wall: float, 
         "browser_cpu_per_move_ms": round(1000 * cpu["browsers"] / moves),
         "wall_s": round(wall, 1),
         "latencies_ms": [round(x) for x in latencies],  # in the order the answers came
+        "server_runs_ms": [round(x, 1) for x in runs],
+        "server_cpu_s_exact": cpu["server"],
+        "client_cpu_s": cpu["browsers"],
     }
+
+
+def _merged(parts: list) -> dict:
+    """One summary of phases run one after another (the sessions alone, one at a time)."""
+    latencies = [x for p in parts for x in p["latencies_ms"]]
+    runs = [x for p in parts for x in p["server_runs_ms"]]
+    errors = [e for p in parts for e in p["error_examples"]]
+    cpu = {"server": sum(p["server_cpu_s_exact"] for p in parts), "browsers": sum(p["client_cpu_s"] for p in parts)}
+    out = _summary(latencies, errors, runs, cpu, sum(p["wall_s"] for p in parts), sum(p["expected"] for p in parts))
+    out["errors"] = sum(p["errors"] for p in parts)
+    if all("fragment_runs" in p for p in parts):
+        out["fragment_runs"] = sum(p["fragment_runs"] for p in parts)
+    return out
 
 
 def runs_between(runs_log: Path, start: float, end: float) -> list[float]:
@@ -378,10 +395,12 @@ async def protocol_bursts(sessions: list, args, rng: random.Random, latencies: l
         await asyncio.sleep(1.0)
 
 
-async def protocol_phase(port: int, args, server_pid: int, uploads: list, runs_log: Path, *, bursts: int = 0) -> list:
+async def protocol_phase(
+    port: int, args, server_pid: int, uploads: list, runs_log: Path, *, bursts: int = 0, seed: int | None = None
+) -> list:
     """The sessions of one phase, opened (untimed), moving at the pace; then, with `bursts`, the
     same sessions moving all together `bursts` times. One summary per part."""
-    rng = random.Random(len(uploads))
+    rng = random.Random(len(uploads) if seed is None else seed)
     opened = await asyncio.gather(*(open_session(port, up) for up in uploads), return_exceptions=True)
     sessions = [s for s in opened if isinstance(s, Session)]
     failed = [f"open: {type(e).__name__}: {str(e)[:300]}" for e in opened if not isinstance(e, Session)]
@@ -438,11 +457,16 @@ async def main_protocol(args, port: int, server, folder: Path, runs_log: Path, r
         if variant == "sample":
             alone_up, together_up = [None], [None] * args.sessions
         elif variant == "upload":
-            files = [write_predictions(folder / f"predictions_{i}.csv", args.rows, i) for i in range(args.sessions + 1)]
-            alone_up, together_up = files[-1:], files[:-1]
+            n = args.sessions + args.alone
+            files = [write_predictions(folder / f"predictions_{i}.csv", args.rows, i) for i in range(n)]
+            alone_up, together_up = files[args.sessions :], files[: args.sessions]
         else:
             raise SystemExit(f"unknown variant {variant!r}")
-        (alone,) = await protocol_phase(port, args, server.pid, alone_up, runs_log)
+        # uploads: `args.alone` sessions alone, one after another, each on its own file; the
+        # sample: one (a second would find the first one's answers remembered: same content)
+        alone = _merged(
+            [(await protocol_phase(port, args, server.pid, [up], runs_log, seed=i))[0] for i, up in enumerate(alone_up)]
+        )
         together, *burst = await protocol_phase(port, args, server.pid, together_up, runs_log, bursts=args.burst)
         out = {"alone": alone, "together": together}
         if burst:
@@ -594,6 +618,12 @@ def main() -> None:
         default="walk",
         help="walk: each move one stop further the same way (a new price every move); "
         "back-and-forth: one stop right, one left (protocol)",
+    )
+    ap.add_argument(
+        "--alone",
+        type=int,
+        default=3,
+        help="sessions alone, one after another, whose moves give the median alone (protocol)",
     )
     ap.add_argument("--burst", type=int, default=5, help="rounds of every session moving within 100 ms (protocol)")
     ap.add_argument(
