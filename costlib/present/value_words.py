@@ -199,7 +199,12 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
             f"{_cases(c.unlimited_fit_reject_rate * volume)} a month ({who_u}at confidence ≥ {u.tau:.3f}): the limit "
             "does not bind, so the answer is the same as without it."
         )
-    less = (u.value - rec.value) * worth * volume
+    # like with like: both thresholds' worth on the same rows (without a split `rec.value` is
+    # cross-fitted and the answer without the limit is not: its in-sample worth flatters it)
+    mine = rec.value
+    if rec.estimate == "cross-fitted":
+        mine = float(rec.models.set_index("model").loc[rec.model, "value"])
+    less = (u.value - mine) * worth * volume
     cost = (
         f"worth {money(less, unit)} less a month than without the limit{on_judged}"
         if less > 0

@@ -160,3 +160,29 @@ def test_without_a_split_nothing_speaks_of_train_or_test_rows(screening, k):
     if k == 1.5:
         assert "threshold fitted on all rows (recommended)" in text
         assert "(k = 1.5, all rows; the worth stated above is cross-fitted)" in fig.layout.title.text
+
+
+def test_without_a_split_the_limit_compares_worths_read_on_the_same_rows(screening):
+    """Under a limit on hand-overs without a split, what the limit costs a month compares the two
+    thresholds' worths on the same rows: the answer without the limit is read on all rows, so
+    the one within it is too (its cross-fitted worth, lower by the optimism it removes, made the
+    limit look dearer than it is)."""
+    import dataclasses
+    import re
+
+    s = SAMPLES["screening"]
+    ds = prepare(
+        pd.read_csv(io.BytesIO(sample_bytes("screening"))),
+        dataclasses.replace(s.mapping, split=None),
+        name=s.filename,
+        fingerprint="no split, limit",
+    )
+    answer = _answer(ds, cap=100.0, volume=1000.0)
+    rec = answer.rec
+    assert rec.estimate == "cross-fitted" and rec.capacity is not None and rec.capacity.binding
+    in_sample = float(rec.models.set_index("model").loc[rec.model, "value"])
+    assert in_sample != rec.value
+    said = re.search(r"worth \$([0-9,.]+) less a month", answer.limit_note)
+    assert said is not None, answer.limit_note
+    want = (rec.capacity.unlimited.value - in_sample) * 1.0 * 1000.0
+    assert float(said.group(1).replace(",", "")) == pytest.approx(want, abs=0.01)

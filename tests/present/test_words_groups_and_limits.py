@@ -77,6 +77,7 @@ def _value_rec(*, tau: float, value: float, capacity=None):
         model="m",
         models=[1],
         judged_on="test",
+        estimate="test",
         capacity=capacity,
         reject_rate=0.0001,
         fit_reject_rate=0.0001,
