@@ -39,6 +39,16 @@ def screening():
     return prepare(pd.read_csv(io.BytesIO(sample_bytes("screening"))), s.mapping, name=s.filename, fingerprint="s")
 
 
+@pytest.fixture(scope="module")
+def no_split():
+    """The screening sample with its split column left unmapped."""
+    import dataclasses
+
+    s = SAMPLES["screening"]
+    mapping = dataclasses.replace(s.mapping, split=None)
+    return prepare(pd.read_csv(io.BytesIO(sample_bytes("screening"))), mapping, name=s.filename, fingerprint="n")
+
+
 NAMES = [""]
 COSTS = {"": (1.0, 5.0)}
 
@@ -129,22 +139,13 @@ def test_the_sections_say_when_a_move_left_them_behind(screening):
 
 
 @pytest.mark.parametrize("k", [1.5, 0.2, 20.0])
-def test_without_a_split_nothing_speaks_of_train_or_test_rows(screening, k):
+def test_without_a_split_nothing_speaks_of_train_or_test_rows(no_split, k):
     """The screening sample with its split column left unmapped: the threshold is fitted on all
     rows and its worth cross-fitted, so the verdict, the numbers' help, the chart's title and its
     legend say so, and none of them speaks of train or test rows (they did: "test rows" in the
     chart's title, "fitted on the train rows" in its legend, "On the test rows" in the help). At
     k = 20 every answer loses, at 0.2 the reject option adds nothing: their verdicts too."""
-    import dataclasses
-
-    s = SAMPLES["screening"]
-    ds = prepare(
-        pd.read_csv(io.BytesIO(sample_bytes("screening"))),
-        dataclasses.replace(s.mapping, split=None),
-        name=s.filename,
-        fingerprint="no split",
-    )
-    answer = _answer(ds, moved_k=k)
+    answer = _answer(no_split, moved_k=k)
     assert answer.rec.judged_on == "all"
     fig = answer.tau_figure(answer.rec.model)
     said = [
@@ -162,22 +163,14 @@ def test_without_a_split_nothing_speaks_of_train_or_test_rows(screening, k):
         assert "(k = 1.5, all rows; the worth stated above is cross-fitted)" in fig.layout.title.text
 
 
-def test_without_a_split_the_limit_compares_worths_read_on_the_same_rows(screening):
+def test_without_a_split_the_limit_compares_worths_read_on_the_same_rows(no_split):
     """Under a limit on hand-overs without a split, what the limit costs a month compares the two
     thresholds' worths on the same rows: the answer without the limit is read on all rows, so
     the one within it is too (its cross-fitted worth, lower by the optimism it removes, made the
     limit look dearer than it is)."""
-    import dataclasses
     import re
 
-    s = SAMPLES["screening"]
-    ds = prepare(
-        pd.read_csv(io.BytesIO(sample_bytes("screening"))),
-        dataclasses.replace(s.mapping, split=None),
-        name=s.filename,
-        fingerprint="no split, limit",
-    )
-    answer = _answer(ds, cap=100.0, volume=1000.0)
+    answer = _answer(no_split, cap=100.0, volume=1000.0)
     rec = answer.rec
     assert rec.estimate == "cross-fitted" and rec.capacity is not None and rec.capacity.binding
     in_sample = float(rec.models.set_index("model").loc[rec.model, "value"])
