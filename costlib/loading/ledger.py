@@ -265,14 +265,15 @@ _FROZEN_AT = [0]  # how many modules were loaded at the last `freeze_long_lived`
 def freeze_long_lived() -> bool:
     """Take what the imports made out of the collector's walks, once more modules are loaded.
 
-    Streamlit collects garbage in full after every script run (``runner.postScriptGC``), and a
-    full collection walks every tracked object: after a page's first run imported SciPy or
+    A full collection walks every tracked object (Streamlit's after every script run, which
+    ``runner.postScriptGC = false`` in ``.streamlit/config.toml`` turns off, and the
+    interpreter's own of its oldest generation): after a page's first run imported SciPy or
     scikit-learn, some 50,000 more, 30 to 60 ms of every later slider move on every page
     (`benchmarks/README.md`, "Slider latency"). Modules and what they build live as long as the
     server, so when the loaded modules grew since the last call this collects once (so that only
     live objects are kept) and freezes them (`gc.freeze`): later collections skip them. It costs
     one full collection each time new modules appear (the first runs of a server's pages), and
-    nothing otherwise. What a session makes afterwards is collected after every run as before;
+    nothing otherwise. What a session makes afterwards is collected as before;
     objects that happened to be alive at a freeze are still freed when their last reference goes
     (a session's data is released when its state is cleared); a reference cycle among them (a
     page's functions and the globals that hold its data) waits for the next `return_memory`,

@@ -12,11 +12,12 @@
 Pages stay thin: they read widgets, call costlib through `memo`, and hand figures to
 `st.plotly_chart`. Nothing here computes a formula.
 
-Streamlit collects garbage in full after every script run (runner.postScriptGC), and a full
-collection walks every object the imports made. Those objects live as long as the server, so
-they leave the collector's walk (`costlib.loading.ledger.freeze_long_lived`) when this package
-is first imported, and again at the start of any run (`page.setup`, `page.live`) after which
-more modules are loaded; whatever the sessions make is still collected after every run.
+A full garbage collection walks every object the imports made (Streamlit's after every run is
+off, `runner.postScriptGC = false` in .streamlit/config.toml; the interpreter's own still runs).
+Those objects live as long as the server, so they leave the collector's walk
+(`costlib.loading.ledger.freeze_long_lived`) when this package is first imported, and again at
+the start of any run (`page.setup`, `page.live`) after which more modules are loaded; whatever
+the sessions make is still collected by the interpreter's collector.
 """
 
 from __future__ import annotations
