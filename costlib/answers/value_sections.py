@@ -14,6 +14,7 @@ import pandas as pd
 
 from costlib import value
 from costlib.answers.audit import dataset_models
+from costlib.binary import honest as H
 from costlib.calibration import apply_temperature, fit_temperature
 from costlib.core.dataset import Dataset
 from costlib.present import figures, page_answers
@@ -90,7 +91,7 @@ def value_tau_title(model: str, rec, k: float) -> str:
     """The Value chart's title: which rows its curve is drawn on (the test rows, or all rows where
     the worth the verdict states is cross-fitted, as on Costs & groups: `costs.cost_chart_title`)."""
     rows = "test rows" if rec.judged_on == "test" else "all rows"
-    if rec.judged_on != "test" and rec.estimate == "cross-fitted":
+    if rec.judged_on != "test" and rec.estimate == H.CROSS_FITTED:
         rows += "; the worth stated above is cross-fitted"
     return f"Worth per case against the confidence threshold, {model} (k = {k:.3g}, {rows})"
 

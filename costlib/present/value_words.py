@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from costlib import value
+from costlib.binary import honest as H
 from costlib.loading.messages import plural
 from costlib.present import page_answers
 from costlib.present.amounts import money, number, ratio_text
@@ -188,7 +189,7 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
     c = rec.capacity
     u = c.unlimited
     split = rec.judged_on == "test"
-    on_fit, on_judged = (" on the train rows", " on the test rows") if split else ("", "")
+    on_fit, on_judged = page_answers.value_rows(rec) if split else ("", "")
     many = len(rec.models) > 1
     who_u = f"{u.model} " if many else ""
     who = rec.model if many else "the model"
@@ -202,7 +203,7 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
     # like with like: both thresholds' worth on the same rows (without a split `rec.value` is
     # cross-fitted and the answer without the limit is not: its in-sample worth flatters it)
     mine = rec.value
-    if rec.estimate == "cross-fitted":
+    if rec.estimate == H.CROSS_FITTED:
         mine = float(rec.models.set_index("model").loc[rec.model, "value"])
     less = (u.value - mine) * worth * volume
     cost = (
