@@ -265,9 +265,9 @@ _FROZEN_AT = [0]  # how many modules were loaded at the last `freeze_long_lived`
 def freeze_long_lived() -> bool:
     """Take what the imports made out of the collector's walks, once more modules are loaded.
 
-    A full collection walks every tracked object (Streamlit's after every script run, which
-    ``runner.postScriptGC = false`` in ``.streamlit/config.toml`` turns off, and the
-    interpreter's own of its oldest generation): after a page's first run imported SciPy or
+    A full collection walks every tracked object (Streamlit's after every script run,
+    ``runner.postScriptGC`` in ``.streamlit/config.toml``, and the interpreter's own of its
+    oldest generation): after a page's first run imported SciPy or
     scikit-learn, some 50,000 more, 30 to 60 ms of every later slider move on every page
     (`benchmarks/README.md`, "Slider latency"). Modules and what they build live as long as the
     server, so when the loaded modules grew since the last call this collects once (so that only

@@ -12,8 +12,8 @@
 Pages stay thin: they read widgets, call costlib through `memo`, and hand figures to
 `st.plotly_chart`. Nothing here computes a formula.
 
-A full garbage collection walks every object the imports made (Streamlit's after every run is
-off, `runner.postScriptGC = false` in .streamlit/config.toml; the interpreter's own still runs).
+A full garbage collection walks every object the imports made (Streamlit's after every run,
+`runner.postScriptGC` in .streamlit/config.toml, and the interpreter's own of its oldest generation).
 Those objects live as long as the server, so they leave the collector's walk
 (`costlib.loading.ledger.freeze_long_lived`) when this package is first imported, and again at
 the start of any run (`page.setup`, `page.live`) after which more modules are loaded; whatever
