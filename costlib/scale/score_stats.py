@@ -236,8 +236,16 @@ def score_stats(
 
 
 def _stats_query(scan: Scan, bits: int | None) -> pa.Table:
-    """Counts (and weights) per (split, group, score) or per bin; the rows were validated before."""
+    """Counts (and weights) per (split, group, score) or per bin; the rows were validated before.
+
+    The rows come sorted by split, group and descending score, the order of `ScoreStats` (so
+    that `ScoreStats.build` need not sort them in numpy); bins are read from the scores' bits
+    where the engine can (`binning.bin_sql` with `raw`: the same integers, no logarithm).
+    Without weights every row weighs 1, so a bin's lowest and highest scores among rows of
+    positive weight are its lowest and highest scores.
+    """
     keys = scan.keys
+    order = ", ".join(keys + ["s DESC"])
     cols = "COUNT(CASE WHEN y = 1 THEN 1 END) AS pos_rows, COUNT(CASE WHEN y = 0 THEN 1 END) AS neg_rows"
     if scan.weighted:
         cols += (
@@ -246,12 +254,18 @@ def _stats_query(scan: Scan, bits: int | None) -> pa.Table:
         )
     if bits is None:
         group_by = ", ".join(keys + ["s"])
-        return scan.eng.sql_arrow(f"SELECT {', '.join(keys + ['s'])}, {cols} FROM {scan.rows} GROUP BY {group_by}")
+        return scan.eng.sql_arrow(
+            f"SELECT {', '.join(keys + ['s'])}, {cols} FROM {scan.rows} GROUP BY {group_by} ORDER BY {order}"
+        )
     group_by = ", ".join(keys + ["b"])
-    lowest = "COALESCE(MIN(CASE WHEN w > 0 THEN s END), MIN(s)) AS s, MAX(CASE WHEN w > 0 THEN s END) AS s_max"
+    if scan.weighted:
+        lowest = "COALESCE(MIN(CASE WHEN w > 0 THEN s END), MIN(s)) AS s, MAX(CASE WHEN w > 0 THEN s END) AS s_max"
+    else:
+        lowest = "MIN(s) AS s, MAX(s) AS s_max"
+    b = bin_sql("s", bits, raw=scan.eng.float_bits)
     return scan.eng.sql_arrow(
-        f"SELECT {', '.join(keys + [lowest])}, {cols} FROM (SELECT sp, g, y, s, w, {bin_sql('s', bits)} AS b "
-        f"FROM {scan.rows}) AS t GROUP BY {group_by}"
+        f"SELECT {', '.join(keys + [lowest])}, {cols} FROM (SELECT sp, g, y, s, w, {b} AS b "
+        f"FROM {scan.rows}) AS t GROUP BY {group_by} ORDER BY {order}"
     )
 
 
@@ -331,9 +345,15 @@ def _score_stats(scan: Scan, max_thresholds: int | None, max_groups: int | None 
 
 
 def _fitting_bits(scan: Scan, max_thresholds: int) -> int:
-    """The finest bin level whose (estimated) number of non-empty bins fits `max_thresholds`."""
-    levels = list(reversed(LEVELS))
-    estimates = ", ".join(f"approx_count_distinct({bin_sql('s', b)}) AS d{b}" for b in levels)
+    """The finest bin level whose (estimated) number of non-empty bins fits `max_thresholds`.
+
+    The coarsest level is taken when no finer one fits, whether it fits or not, so its bins
+    are not estimated. The bins are read from the scores' bits where the engine can
+    (`binning.bin_sql` with `raw`): the same integers, so the same estimates.
+    """
+    levels = list(reversed(LEVELS[1:]))
+    raw = scan.eng.float_bits
+    estimates = ", ".join(f"approx_count_distinct({bin_sql('s', b, raw=raw)}) AS d{b}" for b in levels)
     frame = scan.eng.sql(f"SELECT sp, g, {estimates} FROM {scan.rows} GROUP BY sp, g")
     fits = [b for b in levels if frame[f"d{b}"].sum() <= max_thresholds]
     return fits[0] if fits else LEVELS[0]
