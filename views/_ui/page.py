@@ -7,7 +7,7 @@ import functools
 import streamlit as st
 
 from costlib.core import link, settings
-from costlib.loading.ledger import freeze_long_lived
+from costlib.loading.ledger import settle
 from costlib.present import labels as t
 from views._ui.data import current_dataset, group_names
 from views._ui.display import page_header, say
@@ -63,7 +63,7 @@ def setup(title: str, what: str, *, needs: str | None = None):
     """What every page starts with: header, what the page before brought here, data choice
     (with the fallback sample), unit and volume, and any out-of-range setting from the link.
     Stops the page without data."""
-    freeze_long_lived()  # what the last runs imported leaves the collector's walk after this run
+    settle()  # what the last runs imported or kept leaves the collector's walk after this run
     page_header(title, what)
     if HANDOFF in st.session_state:
         say("info", st.session_state.pop(HANDOFF))
@@ -78,12 +78,12 @@ def setup(title: str, what: str, *, needs: str | None = None):
 
 def live(part):
     """`st.fragment`: the part of a page that reruns alone when one of its widgets moves. Each of
-    its runs starts as a page's does (`freeze_long_lived`), so that the collection Streamlit makes
-    after it does not walk what a run before imported."""
+    its runs starts as a page's does (`costlib.loading.ledger.settle`), so that the collection
+    Streamlit makes after it does not walk what runs before imported or kept."""
 
     @functools.wraps(part)
     def run(*args, **kwargs):
-        freeze_long_lived()
+        settle()
         return part(*args, **kwargs)
 
     return st.fragment(run)
