@@ -60,7 +60,8 @@ def bin_sql(column: str, bits: int, *, a: str | None = None, e: str | None = Non
     ``(e + 1023) * 2**52 + f * 2**52``, so shifting them right by ``52 - bits`` gives
     ``(e + 1023) * 2**bits + floor(f * 2**bits)``, the bin above minus ``77 * 2**bits``. The
     same integers, by a shift and an addition, exact; only subnormal scores (below
-    ``2**-1022``), whose bits hold no exponent, take the logarithm.
+    ``2**-1022``), whose bits hold no exponent, take the logarithm. `raw` without ``{}`` names a
+    column that already holds the bits of `a` (:func:`binned` casts them once per row).
 
     >>> bin_sql("s", 8)[:21]
     'CASE WHEN s > 0 THEN '
@@ -132,13 +133,17 @@ def binned(inner: str, columns: list[str], bins: dict[str, int], *, guard: bool 
     per entry of `bins` (name -> bits), the exponent computed once per row. With `guard`, the
     bins of missing, NaN and infinite scores are NULL (so that they can be counted and refused).
     With `raw` (the engine's SQL for a double's bits, see :func:`bin_sql`), the bins are read
-    from the scores' bits and no exponent is computed but a subnormal score's.
+    from the scores' bits, cast once per row whatever the number of bins (the cast, not the
+    shift, is what costs), and no exponent is computed but a subnormal score's.
     """
     cols = ", ".join(columns)
     a = f"CASE WHEN ABS(s) <= {MAX_DOUBLE} THEN ABS(s) END" if guard else "ABS(s)"
     if raw is not None:
-        exprs = ", ".join(f"{bin_sql('s', bits, a='a', raw=raw)} AS {name}" for name, bits in bins.items())
-        return f"(SELECT {cols}, {exprs} FROM (SELECT {cols}, {a} AS a FROM ({inner}) AS t0) AS t1)"
+        exprs = ", ".join(f"{bin_sql('s', bits, a='a', raw='r')} AS {name}" for name, bits in bins.items())
+        return (
+            f"(SELECT {cols}, {exprs} FROM (SELECT {cols}, a, {raw.format('a')} AS r FROM "
+            f"(SELECT {cols}, {a} AS a FROM ({inner}) AS t0) AS t1) AS t2)"
+        )
     exprs = ", ".join(f"{bin_sql('s', bits, a='a', e='e')} AS {name}" for name, bits in bins.items())
     return (
         f"(SELECT {cols}, {exprs} FROM (SELECT {cols}, a, {exponent_sql('a')} AS e FROM "

@@ -21,7 +21,7 @@ from costlib.core import validation as v
 from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
 from costlib.core.sweep import GroupedSweep
-from costlib.scale.binning import LEVELS, bin_sql
+from costlib.scale.binning import LEVELS, bin_sql, binned
 from costlib.scale.rows import SPLIT_CODE, SPLIT_NAME, Roles, Scan, checks_sql, validate, with_scan
 
 if TYPE_CHECKING:
@@ -349,12 +349,15 @@ def _fitting_bits(scan: Scan, max_thresholds: int) -> int:
 
     The coarsest level is taken when no finer one fits, whether it fits or not, so its bins
     are not estimated. The bins are read from the scores' bits where the engine can
-    (`binning.bin_sql` with `raw`): the same integers, so the same estimates.
+    (`binning.binned` with `raw`, the bits cast once per row): the same integers as through the
+    logarithm, so the same estimates.
     """
     levels = list(reversed(LEVELS[1:]))
-    raw = scan.eng.float_bits
-    estimates = ", ".join(f"approx_count_distinct({bin_sql('s', b, raw=raw)}) AS d{b}" for b in levels)
-    frame = scan.eng.sql(f"SELECT sp, g, {estimates} FROM {scan.rows} GROUP BY sp, g")
+    bins = binned(
+        f"SELECT sp, g, s FROM {scan.rows}", ["sp", "g", "s"], {f"b{b}": b for b in levels}, raw=scan.eng.float_bits
+    )
+    estimates = ", ".join(f"approx_count_distinct(b{b}) AS d{b}" for b in levels)
+    frame = scan.eng.sql(f"SELECT sp, g, {estimates} FROM {bins} AS t GROUP BY sp, g")
     fits = [b for b in levels if frame[f"d{b}"].sum() <= max_thresholds]
     return fits[0] if fits else LEVELS[0]
 
