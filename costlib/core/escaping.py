@@ -333,13 +333,30 @@ def _safe_table(df: pd.DataFrame, limit: int | None) -> pd.DataFrame:
         s = out.iloc[:, i]
         if _holds_no_text(s.dtype):
             continue
-        out.isetitem(i, s.astype(object).map(lambda x: _safe_cell(x, limit)))
+        out.isetitem(i, s.astype(object).map(_cell_maker(limit)))
     columns = _safe_index(out.columns, limit)
     if limit is not None and not isinstance(columns, pd.MultiIndex):
         columns = pd.Index(_distinct(list(columns), list(df.columns), limit), name=columns.name)
     out.columns = columns
     out.index = _safe_index(out.index, limit)
     return out
+
+
+def _cell_maker(limit: int | None) -> Callable[[object], object]:
+    """`_safe_cell` for the cells of one column, each distinct text made safe once: a table's
+    text columns repeat their names (a chart's table names its line on every row), and a price
+    move redraws the table."""
+    done: dict[str, object] = {}
+
+    def one(value: object) -> object:
+        if type(value) is not str:
+            return _safe_cell(value, limit)
+        safe = done.get(value)
+        if safe is None:
+            safe = done[value] = _safe_cell(value, limit)
+        return safe
+
+    return one
 
 
 def _text_of(value: object, limit: int) -> str | None:
