@@ -48,9 +48,10 @@ def nested(weighted: bool = False, split: bool = False) -> pd.DataFrame:
     return df
 
 
-def _read(df: pd.DataFrame, budget, weighted: bool, split: bool) -> ScoreStats:
+def _read(df, budget, weighted: bool, split: bool, engine: str = "duckdb") -> ScoreStats:
     return score_stats(
         df,
+        engine=engine,
         label="y",
         score="s",
         group="g",
