@@ -19,8 +19,10 @@ import ctypes
 import ctypes.util
 import dataclasses
 import gc
+import math
 import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
@@ -288,9 +290,9 @@ def freeze_long_lived() -> bool:
 
 
 SETTLE_EVERY = 16  # script runs between two freezes of what has survived them (`settle`)
-RESET_EVERY = 8  # freezes between two full walks that free what died frozen (`settle`): every 128 runs
-# one walk of everything (about 0.1 s with twenty sessions open), and no more than 128 runs' cycles held
-_SETTLED = [0]  # script runs counted by `settle`
+RESET_AFTER_S = 60.0  # seconds at least between two full walks that free what died frozen (`settle`):
+# one walk of everything takes about 0.1 s with twenty sessions open, so about once a minute
+_SETTLED = [0, -math.inf]  # script runs counted by `settle`, and the monotonic time of its last reset
 _SETTLING = threading.Lock()
 
 
@@ -305,19 +307,20 @@ def settle() -> str | None:
     "Many people at once"). So, besides `freeze_long_lived` (new modules), every
     `SETTLE_EVERY` runs what is alive is collected once and frozen (`gc.freeze`): the walks
     after each run then see only what the last runs made. What was frozen alive and later dies
-    in a reference cycle (a replaced page's globals and functions) waits for a reset: every
-    `RESET_EVERY` freezes everything is unfrozen, collected and frozen again (one full walk,
-    as `return_memory` makes when a session ends). Returns ``"modules"``, ``"freeze"`` or
-    ``"reset"`` for what it did, None when nothing."""
+    in a reference cycle (a replaced page's globals and functions) waits for a reset: at a
+    freeze at least `RESET_AFTER_S` seconds after the last reset, everything is unfrozen,
+    collected and frozen again (one full walk, as `return_memory` makes when a session ends).
+    Returns ``"modules"``, ``"freeze"`` or ``"reset"`` for what it did, None when nothing."""
     if freeze_long_lived():
         return "modules"
     with _SETTLING:
         _SETTLED[0] += 1
-        runs = _SETTLED[0]
-        if runs % SETTLE_EVERY:
+        if _SETTLED[0] % SETTLE_EVERY:
             return None
-        reset = (runs // SETTLE_EVERY) % RESET_EVERY == 0
+        now = time.monotonic()
+        reset = now - _SETTLED[1] >= RESET_AFTER_S
         if reset:
+            _SETTLED[1] = now
             gc.unfreeze()
         gc.collect()
         gc.freeze()

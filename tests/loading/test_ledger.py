@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 
 import numpy as np
 import pandas as pd
@@ -348,9 +349,9 @@ def test_settle_freezes_what_survived_the_last_runs_and_frees_frozen_cycles_at_a
     page_globals = {"ds": Data()}
     page_globals["self"] = page_globals  # a page's functions hold their globals, which hold them
     gone = weakref.ref(page_globals["ds"])
-    saved = ledger._SETTLED[0]
+    saved = list(ledger._SETTLED)
     try:
-        ledger._SETTLED[0] = ledger.SETTLE_EVERY * (ledger.RESET_EVERY - 1) - 2  # two runs before a freeze
+        ledger._SETTLED[:] = [ledger.SETTLE_EVERY - 2, time.monotonic()]  # two runs before a freeze, a reset just made
         assert ledger.settle() is None  # not yet
         assert ledger.settle() == "freeze"
         walked = {id(o) for o in gc.get_objects()}
@@ -359,9 +360,13 @@ def test_settle_freezes_what_survived_the_last_runs_and_frees_frozen_cycles_at_a
         gc.collect()
         assert gone() is not None  # frozen: the collection after each run skips it
         ledger._SETTLED[0] += ledger.SETTLE_EVERY - 1
+        assert ledger.settle() == "freeze"  # the last reset was less than RESET_AFTER_S ago
+        assert gone() is not None
+        ledger._SETTLED[0] += ledger.SETTLE_EVERY - 1
+        ledger._SETTLED[1] -= ledger.RESET_AFTER_S
         assert ledger.settle() == "reset"
         assert gone() is None  # the reset walked everything once and freed it
         assert id(kept) not in {id(o) for o in gc.get_objects()}  # what lives is frozen again
     finally:
-        ledger._SETTLED[0] = saved
+        ledger._SETTLED[:] = saved
         gc.unfreeze()
