@@ -15,9 +15,10 @@ Pages stay thin: they read widgets, call costlib through `memo`, and hand figure
 A full garbage collection walks every object the imports made (Streamlit's after every run,
 `runner.postScriptGC` in .streamlit/config.toml, and the interpreter's own of its oldest generation).
 Those objects live as long as the server, so they leave the collector's walk
-(`costlib.loading.ledger.freeze_long_lived`) when this package is first imported, and again at
-the start of any run (`page.setup`, `page.live`) after which more modules are loaded; whatever
-the sessions make is still collected by the interpreter's collector.
+(`costlib.loading.ledger.freeze_long_lived`) when this package is first imported, and at the
+start of every run (`page.setup`, `page.live`) `costlib.loading.ledger.settle` freezes them
+again after more modules are loaded, and every few runs what the sessions keep (their data
+sets, folds and answers), so that the walk after each run sees only what the last runs made.
 """
 
 from __future__ import annotations
