@@ -164,6 +164,9 @@ class DuckDBEngine:
     # the SQL type of the first pass's bin codes (`binning.near_bin_sql`): 16 bits, unsigned, so that
     # DuckDB knows their range and counts them in its perfect hash aggregate
     code_type = "USMALLINT"
+    # whether a result is cheaper sorted here (`ORDER BY`) than in numpy afterwards: DuckDB sorts
+    # 2.8 million statistics rows in 0.1 to 0.2 s of CPU where `np.lexsort` took 0.7 (`score_stats`)
+    sorts_cheaply = True
 
     def __init__(self):
         import duckdb
@@ -297,6 +300,7 @@ class SparkEngine:
     name = "spark"
     float_bits = None  # Spark SQL has no cast to a double's bits: the bins take the logarithm
     code_type = "INT"  # Spark has no unsigned types (`binning.near_bin_sql`)
+    sorts_cheaply = False  # a global sort is a sampling job and a shuffle: numpy's sort costs less
 
     def __init__(self, source=None):
         self.spark = source.sparkSession if is_spark_frame(source) else spark_session()

@@ -239,15 +239,15 @@ def _stats_query(scan: Scan, bits: int | None) -> pa.Table:
     """Counts (and weights) per (split, group, score) or per bin; the rows were validated before.
 
     From DuckDB the rows come sorted by split, group and descending score, the order of
-    `ScoreStats`, so that `ScoreStats.build` need not sort them in numpy (DuckDB sorts 2.8 million
-    rows in 0.1 to 0.2 s of CPU, `np.lexsort` took 0.7); Spark's global sort (a sampling job and
-    a shuffle) cost more than numpy's, so its rows are sorted here. Bins are read from the scores'
+    `ScoreStats`, so that `ScoreStats.build` need not sort them in numpy; an engine whose sort
+    costs more than numpy's (`sorts_cheaply`: Spark's is a sampling job and a shuffle) hands them
+    back unsorted, and they are sorted there. Bins are read from the scores'
     bits where the engine can (`binning.bin_sql` with `raw`: the same integers, no logarithm).
     Without weights every row weighs 1, so a bin's lowest and highest scores among rows of
     positive weight are its lowest and highest scores.
     """
     keys = scan.keys
-    order = f" ORDER BY {', '.join(keys + ['s DESC'])}" if scan.eng.name == "duckdb" else ""
+    order = f" ORDER BY {', '.join(keys + ['s DESC'])}" if scan.eng.sorts_cheaply else ""
     cols = "COUNT(CASE WHEN y = 1 THEN 1 END) AS pos_rows, COUNT(CASE WHEN y = 0 THEN 1 END) AS neg_rows"
     if scan.weighted:
         cols += (
