@@ -308,8 +308,9 @@ def settle() -> str | None:
     `SETTLE_EVERY` runs what is alive is collected once and frozen (`gc.freeze`): the walks
     after each run then see only what the last runs made. What was frozen alive and later dies
     in a reference cycle (a replaced page's globals and functions) waits for a reset: at a
-    freeze at least `RESET_AFTER_S` seconds after the last reset, everything is unfrozen,
-    collected and frozen again (one full walk, as `return_memory` makes when a session ends).
+    freeze at least `RESET_AFTER_S` seconds after the last full walk (this one's, or
+    `return_memory`'s when a session ended), everything is unfrozen, collected and frozen again
+    (`_walk_everything`).
     Returns ``"modules"``, ``"freeze"`` or ``"reset"`` for what it did, None when nothing."""
     if freeze_long_lived():
         return "modules"
@@ -317,14 +318,24 @@ def settle() -> str | None:
         _SETTLED[0] += 1
         if _SETTLED[0] % SETTLE_EVERY:
             return None
-        now = time.monotonic()
-        reset = now - _SETTLED[1] >= RESET_AFTER_S
+        reset = time.monotonic() - _SETTLED[1] >= RESET_AFTER_S
         if reset:
-            _SETTLED[1] = now
-            gc.unfreeze()
-        gc.collect()
-        gc.freeze()
+            _walk_everything(refreeze=True)
+        else:
+            gc.collect()
+            gc.freeze()
     return "reset" if reset else "freeze"
+
+
+def _walk_everything(*, refreeze: bool) -> None:
+    """One full walk: everything frozen is unfrozen, every object collected once, and (with
+    `refreeze`) what is left frozen again; it counts as `settle`'s reset. The caller holds
+    `_SETTLING`, so that a session's end and a run's start never walk at once."""
+    _SETTLED[1] = time.monotonic()
+    gc.unfreeze()
+    gc.collect()
+    if refreeze:
+        gc.freeze()
 
 
 def return_memory() -> bool:
@@ -337,12 +348,8 @@ def return_memory() -> bool:
     data frozen with the imports, and the cycles among it (a page's globals and the functions
     defined there) would otherwise never be freed. So this unfreezes, collects everything once
     (one full walk, off the script threads, when a session has ended) and freezes what is left."""
-    frozen = gc.get_freeze_count() > 0
-    if frozen:
-        gc.unfreeze()
-    gc.collect()
-    if frozen:
-        gc.freeze()
+    with _SETTLING:
+        _walk_everything(refreeze=gc.get_freeze_count() > 0)
     arrow = sys.modules.get("pyarrow")
     if arrow is not None:  # Arrow's own allocator (jemalloc or mimalloc) keeps freed memory too
         arrow.default_memory_pool().release_unused()
