@@ -84,6 +84,7 @@ __all__ = [  # the judge's, and the folds' and refits' names their callers read 
     "_cumulate",
     "at_least_rows",
     "group_cost_intervals",
+    "mean_variance",
     "cell_counts",
     "cell_edges",
     "cost_at",
@@ -101,6 +102,21 @@ __all__ = [  # the judge's, and the folds' and refits' names their callers read 
 ]
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
+
+
+def mean_variance(first, second, n):
+    """The variance of the mean of `n` rows from the sums of their values (`first`) and of their
+    squares (`second`): the rows' sample variance over `n`; NaN for fewer than two rows. The rows'
+    values are read off counts (so many rows cost c_fp, so many c_fn), so the sums are what is
+    known, not the rows (`row_se`, `group_cost_intervals`).
+
+    >>> round(float(mean_variance(-5.0, 19.0, 6.0)), 4)  # -3, -3, +1, 0, 0, 0
+    0.4944
+    """
+    first, second, n = (np.asarray(x, dtype=np.float64) for x in (first, second, n))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = first / n
+        return np.where(n > 1, np.maximum(second / n - mean * mean, 0.0) * n / (n - 1) / n, np.nan)
 
 
 def row_se(counts: dict, baseline: str, prices: Prices, n: np.ndarray, capacity: float | None = None) -> float:
@@ -161,9 +177,9 @@ def row_se(counts: dict, baseline: str, prices: Prices, n: np.ndarray, capacity:
     total = float(np.sum(n))
     if not total > 1:
         return float("nan")
-    mean = sum(float(np.sum(k * v)) for k, v in parts) / total
-    square = sum(float(np.sum(k * v * v)) for k, v in parts) / total
-    rows = max(square - mean * mean, 0.0) * total / (total - 1) / total
+    first = sum(float(np.sum(k * v)) for k, v in parts)
+    second = sum(float(np.sum(k * v * v)) for k, v in parts)
+    rows = float(mean_variance(first, second, total))
     splits = np.asarray(counts.get("splits", ()), dtype=np.float64)
     between = float(np.var(splits, ddof=1)) if splits.size > 1 else 0.0
     return math.sqrt(rows + between)
@@ -227,9 +243,7 @@ def group_cost_intervals(cost, low, high, fp, fn, n, c_fp, c_fn) -> tuple[np.nda
     cost, low, high, fp, fn, n = (np.asarray(x, dtype=np.float64) for x in (cost, low, high, fp, fn, n))
     c_fp, c_fn = np.asarray(c_fp, dtype=np.float64), np.asarray(c_fn, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = (c_fp * fp + c_fn * fn) / n
-        square = (c_fp * c_fp * fp + c_fn * c_fn * fn) / n
-        rows = np.where(n > 1, np.maximum(square - mean * mean, 0.0) / (n - 1), np.nan)
+        rows = mean_variance(c_fp * fp + c_fn * fn, c_fp * c_fp * fp + c_fn * c_fn * fn, n)
         boot = np.square((high - low) / (2 * Z95))
         se = np.sqrt(rows + BOOT_SHARE * np.maximum(boot - rows, 0.0))
     ok = np.isfinite(se) & np.isfinite(cost)
