@@ -145,6 +145,8 @@ class CrossFit:
     single: dict
     per_group: dict
     fitted: bool  # False when some fold could not be fitted (one class on its other folds)
+    between: dict | None = None  # ``pos``, ``neg``: each group's rows between the two rules' cutoffs,
+    # summed over the folds (the only rows the two rules judge differently; repeated, the mean over the deals)
 
 
 def _other_folds(gs: GroupedSweep, folds: Folds, f: int) -> list[Sweep]:
@@ -184,6 +186,7 @@ def cross_fit(
     all_cost = mistakes_cost(gs.fp, np.repeat(gs.positives, sizes) - gs.tp, c_fp_e, c_fn_e)
     pooled_all = pooled.errors_cost(prices.c_fp[0], prices.c_fn[0]) if prices.uniform else None
     out = {name: {"tp": np.zeros(g_n), "fp": np.zeros(g_n), "fn": np.zeros(g_n)} for name in ("single", "group")}
+    between = {"pos": np.zeros(g_n), "neg": np.zeros(g_n)}
     fitted = True
     for f in range(k):
         c_pos = gs.positives - folds.positives[f]
@@ -223,7 +226,9 @@ def cross_fit(
                 out[name]["tp"][i] += t_p
                 out[name]["fp"][i] += float(folds.fp[f, at])
                 out[name]["fn"][i] += float(folds.positives[f, i]) - t_p
-    return CrossFit(out["single"], out["group"], fitted)
+            between["pos"][i] += abs(float(folds.tp[f, at_group]) - float(folds.tp[f, at_single]))
+            between["neg"][i] += abs(float(folds.fp[f, at_group]) - float(folds.fp[f, at_single]))
+    return CrossFit(out["single"], out["group"], fitted, between)
 
 
 @dataclass(frozen=True, eq=False)
@@ -289,20 +294,27 @@ def _fit_deals(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, st: _Stacked,
     else:
         j_single, group_at = _pick_everywhere(gs, pooled, index, st, prices, all_cost, total, own)
     out = {name: {c: np.zeros((st.tp.shape[0], g_n)) for c in ("tp", "fp", "fn")} for name in ("single", "group")}
+    between = {c: np.zeros((st.tp.shape[0], g_n)) for c in ("pos", "neg")}
     for i in range(g_n):
         at_single = int(gs.offsets[i]) + index[i][j_single]
         at_group = at_single if group_at[i] is None else np.where(own[..., i], group_at[i], at_single)
+        picked = {}
         for name, at in (("single", at_single), ("group", at_group)):
             t_p = np.take_along_axis(st.tp, at[..., None], axis=-1)[..., 0].astype(np.float64)
             f_p = np.take_along_axis(st.fp, at[..., None], axis=-1)[..., 0]
             out[name]["tp"][:, i] = np.where(fits, t_p, 0.0).sum(axis=1)
             out[name]["fp"][:, i] = np.where(fits, f_p, 0.0).sum(axis=1)
             out[name]["fn"][:, i] = np.where(fits, st.positives[..., i] - t_p, 0.0).sum(axis=1)
+            picked[name] = t_p, f_p
+        (t_s, f_s), (t_g, f_g) = picked["single"], picked["group"]
+        between["pos"][:, i] = np.where(fits, np.abs(t_g - t_s), 0.0).sum(axis=1)
+        between["neg"][:, i] = np.where(fits, np.abs(f_g - f_s), 0.0).sum(axis=1)
     return [
         CrossFit(
             {c: out["single"][c][d] for c in ("tp", "fp", "fn")},
             {c: out["group"][c][d] for c in ("tp", "fp", "fn")},
             bool(fits[d].all()),
+            {c: between[c][d] for c in ("pos", "neg")},
         )
         for d in range(st.tp.shape[0])
     ]
@@ -519,4 +531,5 @@ def repeated_cross_fit(
             out[name]["splits"] = np.array(
                 [float(np.sum(mistakes_cost(e["fp"], e["fn"], prices.c_fp, prices.c_fn))) / total for e in each]
             )
-    return CrossFit(out["single"], out["per_group"], all(cf.fitted for cf in fits))
+    between = {c: np.mean([cf.between[c] for cf in fits], axis=0) for c in ("pos", "neg")}
+    return CrossFit(out["single"], out["per_group"], all(cf.fitted for cf in fits), between)

@@ -15,10 +15,10 @@ puts them together for one model at one price book:
   ideal width, and ships a model that pays about as often as a plain cross-fitted Wald interval;
   the bootstrap was 1.15 to 1.3 times the ideal where the signal is weak, and out-of-bag
   refits (judged on the ~37% of rows their resample left out) 1.3 to 1.5 times.
-- **A refit bootstrap** (`binary.refits`) for the other intervals (the per-group extra saving;
-  the groups' costs take the rows' variance plus 0.632 of what the bootstrap adds to it,
-  `group_cost_intervals`) and for every interval with a split, so that the luck of the pick is
-  inside them.
+- **A refit bootstrap** (`binary.refits`) for the other intervals and for every interval with a
+  split, so that the luck of the pick is inside them. Without a split, each group's cost and the
+  per-group extra saving take the rows' variance plus 0.632 of what the bootstrap adds to it
+  (`shrunk_intervals`, `group_cost_intervals`, `gain_rows_variance`).
 
 Deals, folds and draws do not depend on the prices: they are made once per model and cached on
 it, and a price move only reweights them.
@@ -83,6 +83,7 @@ __all__ = [  # the judge's, and the folds' and refits' names their callers read 
     "Refits",
     "_cumulate",
     "at_least_rows",
+    "gain_rows_variance",
     "group_cost_intervals",
     "mean_variance",
     "cell_counts",
@@ -99,6 +100,7 @@ __all__ = [  # the judge's, and the folds' and refits' names their callers read 
     "price_refits",
     "refit_draws",
     "row_se",
+    "shrunk_intervals",
 ]
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
@@ -198,8 +200,7 @@ def at_least_rows(estimate: float, low: float, high: float, se: float) -> tuple[
     random, the bootstrap was 0.53 times the ideal width and covered 71% at 2,000 rows and AUC
     0.96 (its refits flag exactly the limit on the rows they are judged on, so how far the
     shipped cutoff's true share strays from it is not in them); this one covers 92 to 97%. The
-    bootstrap still gives the per-group extra saving, and the groups' cost intervals are
-    `group_cost_intervals`.
+    groups' costs and the per-group extra saving take `shrunk_intervals`.
 
     >>> [round(x, 4) for x in at_least_rows(0.1, 0.0, 0.3, 0.05)]
     [0.002, 0.198]
@@ -215,13 +216,11 @@ BOOT_SHARE = 1 - math.exp(-1)  # 0.632: the share of distinct rows a resample ho
 
 
 def group_cost_intervals(cost, low, high, fp, fn, n, c_fp, c_fn) -> tuple[np.ndarray, np.ndarray]:
-    """The 95% intervals of the groups' cross-fitted costs per case `cost`: each ``cost +- Z95 *
-    se`` with ``se**2 = rows + BOOT_SHARE * max(boot - rows, 0)``, where ``rows`` is the variance
-    of the group's mean cost from its rows alone (each row costs `c_fp` as a false positive,
-    `c_fn` as a false negative, 0 otherwise: read off the cross-fit's mean counts `fp`, `fn` of
-    its `n` rows) and ``boot`` the refit bootstrap's, read from its centred interval (`low`,
-    `high`) as ``((high - low) / (2 Z95))**2``. A group whose rows' variance cannot be read keeps
-    the bootstrap's interval.
+    """The 95% intervals of the groups' cross-fitted costs per case `cost`: `shrunk_intervals` of
+    the refit bootstrap's centred intervals (`low`, `high`) and each group's variance from its
+    rows alone (each row costs `c_fp` as a false positive, `c_fn` as a false negative, 0
+    otherwise: read off the cross-fit's mean counts `fp`, `fn` of its `n` rows). A group whose
+    rows' variance cannot be read keeps the bootstrap's interval.
 
     Why (issue 43, `benchmarks/README.md`, "The other intervals"): the rows' variance leaves out
     how the shipped cutoffs move with the data; the refit bootstrap sees that but overstates it,
@@ -242,12 +241,59 @@ def group_cost_intervals(cost, low, high, fp, fn, n, c_fp, c_fn) -> tuple[np.nda
     """
     cost, low, high, fp, fn, n = (np.asarray(x, dtype=np.float64) for x in (cost, low, high, fp, fn, n))
     c_fp, c_fn = np.asarray(c_fp, dtype=np.float64), np.asarray(c_fn, dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rows = mean_variance(c_fp * fp + c_fn * fn, c_fp * c_fp * fp + c_fn * c_fn * fn, n)
+    rows = mean_variance(c_fp * fp + c_fn * fn, c_fp * c_fp * fp + c_fn * c_fn * fn, n)
+    return shrunk_intervals(cost, low, high, rows)
+
+
+def shrunk_intervals(estimate, low, high, rows) -> tuple[np.ndarray, np.ndarray]:
+    """The 95% intervals of cross-fitted estimates whose refitted cutoffs move with the data:
+    ``estimate +- Z95 * se`` with ``se**2 = rows + BOOT_SHARE * max(boot - rows, 0)``, where
+    `rows` is the variance of each estimate from its rows alone and ``boot`` the refit
+    bootstrap's, read from its centred interval (`low`, `high`) as ``((high - low) / (2 Z95))**2``
+    (`judged_rules.centred_interval`'s reading). Where `rows` or the estimate is not finite, the
+    bootstrap's interval stays. One rule for each group's cost (`group_cost_intervals`) and the
+    per-group extra saving (`gain_rows_variance`).
+
+    A bootstrap variance of 0.02 and rows' 0.01 give 0.01 + 0.632 x 0.01, se 0.1278; a bootstrap
+    narrower than the rows gives the rows' own, se 0.1:
+
+    >>> lo, hi = shrunk_intervals(
+    ...     np.array([0.0, 0.0]), -Z95 * np.sqrt([0.02, 0.005]), Z95 * np.sqrt([0.02, 0.005]), np.array([0.01, 0.01]))
+    >>> [round(float(x) / Z95, 4) for x in hi]
+    [0.1278, 0.1]
+    """
+    estimate, low, high, rows = (np.asarray(x, dtype=np.float64) for x in (estimate, low, high, rows))
+    with np.errstate(invalid="ignore"):
         boot = np.square((high - low) / (2 * Z95))
         se = np.sqrt(rows + BOOT_SHARE * np.maximum(boot - rows, 0.0))
-    ok = np.isfinite(se) & np.isfinite(cost)
-    return np.where(ok, cost - Z95 * se, low), np.where(ok, cost + Z95 * se, high)
+    ok = np.isfinite(se) & np.isfinite(estimate)
+    return np.where(ok, estimate - Z95 * se, low), np.where(ok, estimate + Z95 * se, high)
+
+
+def gain_rows_variance(gain: float, between: dict | None, n: float, prices: Prices) -> float:
+    """The variance, from its rows alone, of the cross-fitted per-group extra saving `gain` (the
+    single cutoff's cost per case minus the per-group cutoffs', over `n` rows): only a row between
+    a fold's two cutoffs is judged differently by the two rules, a positive by c_fn, a negative
+    by c_fp (its group's prices), so the per-row differences' squares are read off the cross-fit's
+    counts of those rows (`CrossFit.between`). NaN when the cross-fit did not keep them.
+
+    Its interval is `shrunk_intervals` of it (issue 43, `benchmarks/README.md`, "The other
+    intervals"): the rows' variance alone cannot see how the shipped cutoffs move with the data,
+    and the refit bootstrap overstates it.
+
+    Ten rows, one positive between the cutoffs at prices 1:3 (the per-group cutoff flags it and
+    saves 3): gain 0.3, mean square 0.9, (0.9 - 0.09) x 10 / 9 / 10 = 0.09:
+
+    >>> from costlib.core.prices import prices_for
+    >>> between = {"pos": np.array([1.0]), "neg": np.array([0.0])}
+    >>> round(gain_rows_variance(0.3, between, 10.0, prices_for(("a",), (1, 3))), 4)
+    0.09
+    """
+    if between is None:
+        return math.nan
+    c_fp, c_fn = np.asarray(prices.c_fp, dtype=np.float64), np.asarray(prices.c_fn, dtype=np.float64)
+    square = float(np.sum(c_fn * c_fn * between["pos"] + c_fp * c_fp * between["neg"]))
+    return float(mean_variance(gain * n, square, n))
 
 
 # ---------------------------------------------------------------------------------------

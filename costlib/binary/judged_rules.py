@@ -144,6 +144,8 @@ class RuleResults:
     estimate: str = H.TEST  # how the fitted rules are judged (`honest.Honest.estimate`)
     row_se: dict = field(default_factory=dict)  # fitted rule -> standard error of its cross-fitted cost minus the
     # baseline's from the per-row differences (`honest.row_se`): the least an interval of that difference spans
+    gain_rows_var: float = float("nan")  # the cross-fitted per-group extra saving's variance from its rows alone
+    # (`honest.gain_rows_variance`): its interval shrinks the bootstrap's toward it (`honest.shrunk_intervals`)
 
     def paired(self, rule: str, other: str) -> tuple[float, float, float]:
         """(estimate, low, high) of cost per case of `rule` minus that of `other`.
@@ -152,7 +154,9 @@ class RuleResults:
         are different resamplings, so a fitted rule pairs only with another fitted rule or the
         baseline (otherwise the interval is NaN). Cross-fitted, the interval is the resamples'
         spread about the estimate (`centred_interval`: a resample's refits see fewer distinct rows,
-        so their costs sit above it); with a split, the refits' percentile interval."""
+        so their costs sit above it); with a split, the refits' percentile interval. Cross-fitted,
+        the per-group extra saving's interval (single against per-group cutoffs) is that spread
+        shrunk toward the rows' own variance (`honest.shrunk_intervals`), as each group's cost's."""
         est = float(self.overall.loc[rule, "cost_per_case"] - self.overall.loc[other, "cost_per_case"])
         a, b = (self.refit.get("baseline" if r == self.baseline else r) for r in (rule, other))
         if a is not None and b is not None and (rule in self.refit or other in self.refit):
@@ -165,6 +169,9 @@ class RuleResults:
                     se = self.row_se.get(other)
                 if se is not None:
                     lo, hi = H.at_least_rows(est, lo, hi, se)
+                elif {rule, other} == {R.SINGLE, R.COST_OPTIMAL}:
+                    low, high = H.shrunk_intervals(est, lo, hi, self.gain_rows_var)
+                    lo, hi = float(low), float(high)
                 return est, lo, hi
             return (est, *percentile_interval(a - b))
         if rule in FITTED or other in FITTED or rule not in self.total_cost or other not in self.total_cost:
@@ -386,6 +393,10 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
             for c in ("low", "high", "vs_low", "vs_high"):
                 whole[c][o] = np.nan
     whole["vs_baseline"] = whole["cost_per_case"] - whole["cost_per_case"][at[res.baseline]]
+    gain_rows_var = float("nan")
+    if cf is not None and refit and R.SINGLE in at and R.COST_OPTIMAL in at:
+        gain = whole["cost_per_case"][at[R.SINGLE]] - whole["cost_per_case"][at[R.COST_OPTIMAL]]
+        gain_rows_var = H.gain_rows_variance(float(gain), cf.between, float(n_of[rule_of == R.SINGLE].sum()), prices)
     # new frames at once, in the columns' order: assigning a column costs about as much as a frame
     held = _kept(res)
     typed = held[4] if held is not None else {c: res.by_group[c].array for c in res.by_group.columns}
@@ -403,6 +414,7 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         estimate=honest.estimate,
         on_curve=on_curve,
         row_se=row_se,
+        gain_rows_var=gain_rows_var,
     )
     return _keep_columns(judged, {**by_cols, **cols}, {**over_cols, **whole}, {**typed, **cols})
 

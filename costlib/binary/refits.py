@@ -1,8 +1,8 @@
 """The refit bootstrap on cells: the luck of the pick inside the intervals.
 
-Used for the intervals other than the saving's without a split (the per-group extra saving,
-and the groups' costs through `honest.group_cost_intervals`, which shrinks this spread toward
-the rows' noise) and for every interval with a split, so that the luck of picking the
+Used for the intervals other than the saving's without a split (the per-group extra saving
+and the groups' costs, through `honest.shrunk_intervals`, which shrinks this spread toward the
+rows' noise) and for every interval with a split, so that the luck of picking the
 cutoff is inside them. No split: a bootstrap of the cross-fitted estimate on `folds.FOLDS` folds
 (`fold_draws`, `price_fold_refits`): each resample refits the cutoffs within the folds (on each
 fold's other folds' weights) and judges every resampled row by cutoffs fitted without it; the

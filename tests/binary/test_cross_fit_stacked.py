@@ -1,7 +1,8 @@
 """The cross-fit of every deal at once (issue 39: `folds._fit_deals` prices all deals' folds in one
 array and picks with `argbest_rows`) against the fold-by-fold loop it replaced, kept here as the
-reference: every count and every deal's cost bit for bit, at uniform and per-group prices, with
-folds that cannot be fitted, ties and groups too small for a cutoff of their own."""
+reference: every count, every deal's cost and the rows between the two rules' cutoffs bit for bit,
+at uniform and per-group prices, with folds that cannot be fitted, ties and groups too small for a
+cutoff of their own."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ def reference_cross_fit(gs, pooled, index, folds, prices):
     all_cost = mistakes_cost(gs.fp, np.repeat(gs.positives, sizes) - gs.tp, c_fp_e, c_fn_e)
     pooled_all = pooled.errors_cost(prices.c_fp[0], prices.c_fn[0]) if prices.uniform else None
     out = {name: {"tp": np.zeros(g_n), "fp": np.zeros(g_n), "fn": np.zeros(g_n)} for name in ("single", "group")}
+    between = {"pos": np.zeros(g_n), "neg": np.zeros(g_n)}  # the fold's rows between its two cutoffs
     fitted = True
     for f in range(k):
         c_pos = gs.positives - folds.positives[f]
@@ -58,7 +60,9 @@ def reference_cross_fit(gs, pooled, index, folds, prices):
                 out[name]["tp"][i] += t_p
                 out[name]["fp"][i] += float(folds.fp[f, at])
                 out[name]["fn"][i] += float(folds.positives[f, i]) - t_p
-    return out["single"], out["group"], fitted
+            for c, counts in (("pos", folds.tp), ("neg", folds.fp)):
+                between[c][i] += abs(float(counts[f, at_group]) - float(counts[f, at_single]))
+    return out["single"], out["group"], fitted, between
 
 
 def reference_repeated(gs, pooled, index, deals, prices):
@@ -73,7 +77,8 @@ def reference_repeated(gs, pooled, index, deals, prices):
             out[name]["splits"] = np.array(
                 [float(np.sum(mistakes_cost(e["fp"], e["fn"], prices.c_fp, prices.c_fn))) / total for e in each]
             )
-    return out, all(fit[2] for fit in fits)
+    between = {c: np.mean([fit[3][c] for fit in fits], axis=0) for c in ("pos", "neg")}
+    return out, all(fit[2] for fit in fits), between
 
 
 rows = st.lists(st.tuples(st.integers(0, 1), st.integers(0, 9), st.sampled_from("abc")), min_size=3, max_size=120)
@@ -104,7 +109,7 @@ def test_all_deals_at_once_equal_one_fold_at_a_time(data, prices, uniform, seed,
         got = F.repeated_cross_fit(ms.fit, ms.fit_pooled, index, dealt, p)
         again = F.repeated_cross_fit(ms.fit, ms.fit_pooled, index, dealt, p)  # from the stacked deals kept
         one = F.cross_fit(ms.fit, ms.fit_pooled, index, dealt[0], p)
-        ref, fitted = reference_repeated(ms.fit, ms.fit_pooled, index, dealt, p)
+        ref, fitted, between = reference_repeated(ms.fit, ms.fit_pooled, index, dealt, p)
         ref_one = reference_cross_fit(ms.fit, ms.fit_pooled, index, dealt[0], p)
     assert got.fitted == again.fitted == fitted
     assert one.fitted == ref_one[2]
@@ -115,3 +120,7 @@ def test_all_deals_at_once_equal_one_fold_at_a_time(data, prices, uniform, seed,
     for r, name in enumerate(("single", "per_group")):
         for c in ("tp", "fp", "fn"):
             np.testing.assert_array_equal(getattr(one, name)[c], ref_one[r][c], err_msg=f"one deal {name} {c}")
+    for c in ("pos", "neg"):  # the rows the two rules judge differently (the extra saving's rows' variance)
+        np.testing.assert_array_equal(got.between[c], between[c], err_msg=f"between {c}")
+        np.testing.assert_array_equal(again.between[c], between[c], err_msg=f"between {c}")
+        np.testing.assert_array_equal(one.between[c], ref_one[3][c], err_msg=f"one deal between {c}")
