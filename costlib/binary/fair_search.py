@@ -68,6 +68,86 @@ class _RangeArgmin:
         return out
 
 
+def _distinct(runs: list) -> np.ndarray:
+    """``np.unique`` of the concatenated arrays `runs`: the same sorted distinct values (NaNs
+    as one, last), faster when each run is sorted, since a stable sort merges sorted runs in
+    one pass. Only which of 0.0 and -0.0 stands for both could differ, and neither rates nor
+    costs are ever -0.0 (sums from +0.0 of non-negative counts)."""
+    values = np.sort(np.concatenate(runs), kind="stable")
+    if values.size == 0:
+        return values
+    new = values[1:] != values[:-1]
+    new &= ~(np.isnan(values[1:]) & np.isnan(values[:-1]))
+    return values[np.concatenate(([True], new))]
+
+
+class _ByRate:
+    """One group's sweep sorted by rate (stably: ties keep the sweep's order), and the cheapest
+    cost in any range [lo, hi) of that order.
+
+    The search needs the cheapest cost of every window (`minima`, a sparse table of minima: only
+    the values, whichever entry holds them) and the cutoff that holds it for one window only
+    (`argmin`: the cheapest, ties to the lowest sweep index, i.e. the larger threshold). A rate
+    that never falls along the sweep (every rate but accuracy) is its own order: nothing is
+    sorted or copied. Costs with a NaN (no order) are read through `_RangeArgmin`, as before.
+    """
+
+    def __init__(self, rate: np.ndarray, cost: np.ndarray):
+        rising = bool(np.all(rate[1:] >= rate[:-1]))  # False with a NaN: sorted as before
+        self.order = None if rising else np.argsort(rate, kind="stable")
+        self.rate = rate if rising else rate[self.order]
+        self.cost = cost if rising else cost[self.order]
+        rank = np.arange(rate.size) if rising else self.order  # sweep index: lower = larger threshold
+        self.rmq = _RangeArgmin(self.cost, rank) if np.isnan(cost).any() else None
+
+    def windows(self, starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each window [starts[s], ends[s]], the range [lo, hi) of this order whose rates lie
+        in it: ``searchsorted(rate, starts, "left")`` and ``searchsorted(rate, ends, "right")``.
+
+        `starts` is sorted, distinct and holds every finite rate of this group, so each rate is
+        placed among the windows instead (fewer keys): lo[s] counts the rates below starts[s]
+        (a finite rate is one of the starts; inf and NaN lie past them all) and hi[s] the rates
+        at most ends[s] (`ends` is non-decreasing: a rate is in every window from the first
+        whose end reaches it).
+        """
+        below = np.bincount(np.searchsorted(starts, self.rate, side="left"), minlength=starts.size + 1)
+        lo = np.concatenate(([0], np.cumsum(below[:-2])))
+        upto = np.bincount(np.searchsorted(ends, self.rate, side="left"), minlength=starts.size + 1)
+        return lo, np.cumsum(upto[:-1])
+
+    def minima(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """The cheapest cost in each [lo, hi) (0 where the range is empty)."""
+        if self.rmq is not None:
+            best = self.rmq.query(lo, hi)
+            return np.where(best >= 0, self.cost[np.maximum(best, 0)], 0.0)
+        length = hi - lo
+        ok = length > 0
+        out = np.zeros(lo.shape)
+        if not ok.any():
+            return out
+        level = np.zeros_like(length)
+        level[ok] = np.floor(np.log2(length[ok])).astype(np.int64)
+        table = self.cost
+        for lv in range(int(level.max()) + 1):
+            if lv:  # table[i] = min(cost[i : i + 2**lv])
+                width = 1 << (lv - 1)
+                table = np.minimum(table[:-width], table[width:])
+            sel = np.flatnonzero(ok & (level == lv))
+            if sel.size:
+                out[sel] = np.minimum(table[lo[sel]], table[hi[sel] - (1 << lv)])
+        return out
+
+    def argmin(self, lo: int, hi: int) -> int:
+        """The sweep index of the cheapest entry in [lo, hi) (non-empty), ties to the lowest
+        sweep index: `_RangeArgmin`'s answer."""
+        if self.rmq is not None:
+            best = int(self.rmq.query(np.array([lo]), np.array([hi]))[0])
+            return best if self.order is None else int(self.order[best])
+        window = self.cost[lo:hi]
+        tied = lo + np.flatnonzero(window == window.min())
+        return int(tied[0] if self.order is None else self.order[tied].min())
+
+
 @dataclass(frozen=True)
 class FairCutoffs:
     criterion: str
@@ -125,10 +205,7 @@ def fair_cutoffs(gs, prices, *, criterion: str, tolerance: float) -> FairCutoffs
         rate = _rates(sw, criterion)
         if not np.isfinite(rate).any():
             undefined.append(name)
-        cost = sw.errors_cost(prices.c_fp[i], prices.c_fn[i])
-        order = np.argsort(rate, kind="stable")
-        rank = np.arange(rate.size)  # sweep index: lower = larger threshold (tie preference)
-        per_group.append((sw, rate, cost, order, _RangeArgmin(cost[order], rank[order]), rate[order]))
+        per_group.append((sw, rate, sw.errors_cost(prices.c_fp[i], prices.c_fn[i])))
     nan = {name: float("nan") for name in gs.groups}
     if undefined:
         denominators = {"true positive rate": "positive", "false positive rate": "negative"}
@@ -138,25 +215,26 @@ def fair_cutoffs(gs, prices, *, criterion: str, tolerance: float) -> FairCutoffs
             f"(it has no {what + ' ' if what else ''}cases on the fitting rows): the fair rule is NaN"
         )
         return FairCutoffs(criterion, tol, nan, nan, float("nan"))
-    starts = np.unique(np.concatenate([g[1][np.isfinite(g[1])] for g in per_group]))
+    starts = _distinct([g[1][np.isfinite(g[1])] for g in per_group])
+    ends = starts + tol * (1 + 1e-12) + 1e-15
     total = np.zeros(starts.size)
-    picks = []
-    for _sw, _rate, cost, order, rmq, rate_sorted in per_group:
-        lo = np.searchsorted(rate_sorted, starts, side="left")
-        hi = np.searchsorted(rate_sorted, starts + tol * (1 + 1e-12) + 1e-15, side="right")
-        best = rmq.query(lo, hi)
-        feasible = best >= 0
-        total = np.where(feasible, total + np.where(feasible, cost[order][np.maximum(best, 0)], 0.0), np.inf)
-        picks.append(np.where(feasible, order[np.maximum(best, 0)], -1))
+    windows = []
+    for _sw, rate, cost in per_group:
+        by_rate = _ByRate(rate, cost)
+        lo, hi = by_rate.windows(starts, ends)
+        feasible = hi > lo
+        total = np.where(feasible, total + np.where(feasible, by_rate.minima(lo, hi), 0.0), np.inf)
+        windows.append((by_rate, lo, hi))
     n_total = float(sum(g[0].total for g in per_group))
     if not np.isfinite(total).any():
         v.warn_degenerate(f"no cutoffs satisfy {criterion} within {tol:g}: the fair rule is NaN")
         return FairCutoffs(criterion, tol, nan, nan, float("nan"))
     j = int(np.argmin(total))
     thresholds, rates = {}, {}
-    for (sw, rate, *_), name, pick in zip(per_group, gs.groups, picks, strict=True):
-        thresholds[name] = float(sw.thresholds[pick[j]])
-        rates[name] = float(rate[pick[j]])
+    for (sw, rate, _cost), name, (by_rate, lo, hi) in zip(per_group, gs.groups, windows, strict=True):
+        pick = by_rate.argmin(int(lo[j]), int(hi[j]))
+        thresholds[name] = float(sw.thresholds[pick])
+        rates[name] = float(rate[pick])
     return FairCutoffs(criterion, tol, thresholds, rates, float(total[j] / n_total) if n_total else float("nan"))
 
 
