@@ -50,20 +50,35 @@ class RandomCutoffs:
 
 
 def _lower_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Indices of the lower convex hull of points (x, y), by increasing x (ties: the lowest y)."""
-    order = np.lexsort((y, x))
-    hull: list[int] = []
-    for i in order:
-        if hull and x[hull[-1]] == x[i]:
-            continue
-        while len(hull) >= 2:
-            a, b = hull[-2], hull[-1]
-            if (x[b] - x[a]) * (y[i] - y[a]) - (y[b] - y[a]) * (x[i] - x[a]) <= 0:
-                hull.pop()
+    """Indices of the lower convex hull of points (x, y), by increasing x (ties: the lowest y).
+
+    Andrew's monotone chain: the points by increasing x (ties by y, then index), a point of
+    an x already on top of the stack skipped (it is the one with the lowest y), and the top
+    popped while it does not turn left, ``(x_b - x_a)(y_i - y_a) - (y_b - y_a)(x_i - x_a) <= 0``
+    (collinear points are dropped). That test is computed in floats and, on the many collinear
+    points of a sweep of whole counts, rounding decides it: the answer is this loop's, so it
+    is kept as it is, run on Python floats (the same IEEE double operations, in the same
+    order, as on NumPy's scalars) with the stack's coordinates held beside its indices.
+    """
+    if x.size > 1 and bool(np.all(x[1:] > x[:-1])):
+        keep = np.arange(x.size)  # a rising rate is its own order, and no x repeats
+    else:
+        order = np.lexsort((y, x))
+        xs = x[order]
+        keep = order[np.concatenate(([True], xs[1:] != xs[:-1]))] if xs.size else order  # lowest y per x
+    size = keep.size
+    sx, sy, si = [0.0] * size, [0.0] * size, [0] * size  # the stack: sx[:top + 1] ...
+    top = -1
+    for k, xi, yi in zip(range(size), x[keep].tolist(), y[keep].tolist(), strict=True):
+        while top >= 1:
+            ax, ay = sx[top - 1], sy[top - 1]
+            if (sx[top] - ax) * (yi - ay) - (sy[top] - ay) * (xi - ax) <= 0:
+                top -= 1
             else:
                 break
-        hull.append(int(i))
-    return np.array(hull, dtype=np.int64)
+        top += 1
+        sx[top], sy[top], si[top] = xi, yi, k
+    return keep[np.array(si[: top + 1], dtype=np.int64)]
 
 
 def randomised_cutoffs(gs, prices: Prices, *, criterion: str, tolerance: float) -> RandomCutoffs:
@@ -84,7 +99,7 @@ def randomised_cutoffs(gs, prices: Prices, *, criterion: str, tolerance: float) 
     >>> round(fit.rates["a"], 6) == round(fit.rates["b"], 6)
     True
     """
-    from costlib.binary.fair_search import FAIRNESS_CRITERIA, TWO_RATES
+    from costlib.binary.fair_search import FAIRNESS_CRITERIA, TWO_RATES, _distinct
 
     if criterion not in FAIRNESS_CRITERIA:
         raise ValueError(f"criterion must be one of {list(FAIRNESS_CRITERIA)}: got {criterion!r}")
@@ -101,7 +116,7 @@ def randomised_cutoffs(gs, prices: Prices, *, criterion: str, tolerance: float) 
         cost = sw.errors_cost(prices.c_fp[i], prices.c_fn[i])
         idx = _lower_hull(rate, cost)
         hulls.append((sw, rate, cost, idx))
-    starts = np.unique(np.concatenate([np.concatenate((r[i], r[i] - tol)) for _, r, _, i in hulls]))
+    starts = _distinct([part for _, r, _, i in hulls for part in (r[i], r[i] - tol)])
     total = np.zeros(starts.size)
     feasible = np.ones(starts.size, dtype=bool)
     for _sw, rate, cost, idx in hulls:
