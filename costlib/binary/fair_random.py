@@ -49,6 +49,24 @@ class RandomCutoffs:
         return {"cutoffs": high, "randomised": band}
 
 
+def _lowest_per_x(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of the points by increasing x, one per x: the lowest y (ties: the lowest index),
+    i.e. ``np.lexsort((y, x))`` with all but the first of each x left out.
+
+    A sweep's rates never fall: there each run of one x is a slice, and its first lowest y is
+    found without sorting (a NaN cost, which has no lowest, is sorted as before)."""
+    if x.size > 1 and bool(np.all(x[1:] >= x[:-1])) and not np.isnan(y).any():
+        starts = np.flatnonzero(np.concatenate(([True], x[1:] != x[:-1])))
+        if starts.size == x.size:
+            return np.arange(x.size)
+        low = np.repeat(np.minimum.reduceat(y, starts), np.diff(np.append(starts, x.size)))
+        at_low = np.flatnonzero(y == low)
+        return at_low[np.searchsorted(at_low, starts)]
+    order = np.lexsort((y, x))
+    xs = x[order]
+    return order[np.concatenate(([True], xs[1:] != xs[:-1]))] if xs.size else order
+
+
 def _lower_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Indices of the lower convex hull of points (x, y), by increasing x (ties: the lowest y).
 
@@ -60,12 +78,7 @@ def _lower_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     is kept as it is, run on Python floats (the same IEEE double operations, in the same
     order, as on NumPy's scalars) with the stack's coordinates held beside its indices.
     """
-    if x.size > 1 and bool(np.all(x[1:] > x[:-1])):
-        keep = np.arange(x.size)  # a rising rate is its own order, and no x repeats
-    else:
-        order = np.lexsort((y, x))
-        xs = x[order]
-        keep = order[np.concatenate(([True], xs[1:] != xs[:-1]))] if xs.size else order  # lowest y per x
+    keep = _lowest_per_x(x, y)
     size = keep.size
     sx, sy, si = [0.0] * size, [0.0] * size, [0] * size  # the stack: sx[:top + 1] ...
     top = -1

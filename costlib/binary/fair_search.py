@@ -116,25 +116,35 @@ class _ByRate:
         return lo, np.cumsum(upto[:-1])
 
     def minima(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-        """The cheapest cost in each [lo, hi) (0 where the range is empty)."""
+        """The cheapest cost in each [lo, hi) (0 where the range is empty). Neighbouring windows
+        often hold the same range (the starts are every group's rates, and `lo` and `hi` never
+        fall): each run of one range is read once."""
+        if lo.size == 0:
+            return np.zeros(0)
+        first = np.flatnonzero(np.concatenate(([True], (lo[1:] != lo[:-1]) | (hi[1:] != hi[:-1]))))
+        return np.repeat(self._range_minima(lo[first], hi[first]), np.diff(np.append(first, lo.size)))
+
+    def _range_minima(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """`minima` of each range, a sparse table of minima built one level at a time: a range
+        of length in [2**lv, 2**(lv + 1)) is the lesser of the level's two entries covering it."""
         if self.rmq is not None:
             best = self.rmq.query(lo, hi)
             return np.where(best >= 0, self.cost[np.maximum(best, 0)], 0.0)
-        length = hi - lo
-        ok = length > 0
         out = np.zeros(lo.shape)
-        if not ok.any():
+        full = np.flatnonzero(hi > lo)
+        if full.size == 0:
             return out
-        level = np.zeros_like(length)
-        level[ok] = np.floor(np.log2(length[ok])).astype(np.int64)
+        lo, hi = lo[full], hi[full]
+        level = np.floor(np.log2(hi - lo)).astype(np.int64)
+        by_level = np.argsort(level, kind="stable")
+        bounds = np.concatenate(([0], np.cumsum(np.bincount(level))))
         table = self.cost
-        for lv in range(int(level.max()) + 1):
+        for lv in range(bounds.size - 1):
             if lv:  # table[i] = min(cost[i : i + 2**lv])
                 width = 1 << (lv - 1)
                 table = np.minimum(table[:-width], table[width:])
-            sel = np.flatnonzero(ok & (level == lv))
-            if sel.size:
-                out[sel] = np.minimum(table[lo[sel]], table[hi[sel] - (1 << lv)])
+            sel = by_level[bounds[lv] : bounds[lv + 1]]
+            out[full[sel]] = np.minimum(table[lo[sel]], table[hi[sel] - (1 << lv)])
         return out
 
     def argmin(self, lo: int, hi: int) -> int:

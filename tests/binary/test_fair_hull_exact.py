@@ -125,3 +125,13 @@ def test_randomised_cutoffs_read_the_same_hull(monkeypatch):
             m.setattr(FR, "_lower_hull", reference_lower_hull)
             before = randomised_cutoffs(gs, prices, criterion=criterion, tolerance=0.01)
         assert now == before
+
+
+@given(st.integers(1, 300), st.integers(1, 20), st.integers(1, 6), st.integers(0, 2**32 - 1))
+def test_the_hull_of_rising_x_with_ties_is_the_reference_loops(n, xs, ys, seed):
+    """x never falls (a sweep's rate, with steps of no weight) and repeats, y ties within a
+    run of one x: the first lowest y of each x stands for it, as after ``np.lexsort``."""
+    rng = np.random.default_rng(seed)
+    x = np.sort(rng.integers(0, xs, n)) / xs
+    y = rng.integers(0, ys, n) * 0.3
+    np.testing.assert_array_equal(_lower_hull(x, y), reference_lower_hull(x, y))

@@ -1,0 +1,133 @@
+"""The fairness searches at scale (issue 39): CPU seconds of `fair_search.fair_cutoffs` and
+`fair_random.randomised_cutoffs` on grouped sweeps of 200,000 to 2,000,000 distinct scores per
+group, per criterion.
+
+    python benchmarks/fair_scale.py                       # every case, 3 runs, this checkout
+    python benchmarks/fair_scale.py --cases 4x200k        # one case
+    python benchmarks/fair_scale.py --before /tmp/old     # alternate processes with the costlib
+                                                          # under /tmp/old, and check the answers
+
+Each case is a `GroupedSweep` of random rows (`costlib.core.sweep.grouped_sweep`, not timed):
+``groups`` groups of ``per_group`` rows each, uniform float scores (all distinct), labels drawn
+with a probability rising with the score and shifted by group; ``weighted`` cases weigh each
+row by a real number in [0, 2). Prices 1 (false positive) and 5 (false negative) in every
+group; tolerance 0.02. Each figure is ``time.process_time`` around one call. Equalized odds is
+left out: at these sizes its exact search says it has too many pairs of windows and stops.
+
+With ``--before DIR`` every run is a fresh interpreter, alternating this checkout's costlib
+with the one in DIR (e.g. ``git archive <commit> costlib | tar -x -C DIR``); the table gives
+both and their ratio, and each call's answer (cutoffs, rates, p and cost, as exact ``repr``)
+is compared between the two.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = {  # name: (groups, rows per group, weighted)
+    "4x200k": (4, 200_000, False),
+    "4x200k weighted": (4, 200_000, True),
+    "8x250k": (8, 250_000, False),
+    "4x700k": (4, 700_000, False),
+    "3x2M": (3, 2_000_000, False),
+}
+CRITERIA = ("demographic parity", "equal opportunity", "equal false positive rate", "equal accuracy")
+SEARCHES = ("fair_cutoffs", "randomised_cutoffs")
+TOLERANCE = 0.02
+
+
+def case_sweep(groups: int, per_group: int, weighted: bool):
+    """The case's `GroupedSweep` and prices (seeded: the same rows in every run and checkout)."""
+    from costlib.core.prices import prices_for
+    from costlib.core.sweep import grouped_sweep
+
+    rng = np.random.default_rng([groups, per_group, int(weighted)])
+    n = groups * per_group
+    g = np.repeat(np.arange(groups), per_group)
+    s = rng.random(n)
+    y = (rng.random(n) < 0.05 + 0.4 * s + 0.05 * (g % 3)).astype(np.int8)
+    w = rng.random(n) * 2 if weighted else None
+    gs = grouped_sweep(y, s, g, sample_weight=w)
+    return gs, prices_for(gs.groups, (1.0, 5.0))
+
+
+def answer(fit) -> str:
+    """A fit's answer as exact text: every field's ``repr`` (floats round-trip)."""
+    return repr(sorted((k, repr(v)) for k, v in vars(fit).items()))
+
+
+def run_case(name: str) -> dict:
+    """{search: {criterion: [cpu seconds, answer digest]}} of one run of case `name`."""
+    from costlib.binary.fair_random import randomised_cutoffs
+    from costlib.binary.fair_search import fair_cutoffs
+
+    gs, prices = case_sweep(*CASES[name])
+    out = {}
+    for search, fn in zip(SEARCHES, (fair_cutoffs, randomised_cutoffs), strict=True):
+        out[search] = {}
+        for criterion in CRITERIA:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                t = time.process_time()
+                fit = fn(gs, prices, criterion=criterion, tolerance=TOLERANCE)
+                cpu = time.process_time() - t
+            out[search][criterion] = [cpu, hashlib.sha256(answer(fit).encode()).hexdigest()[:16]]
+    return out
+
+
+def child(code: str, name: str) -> dict:
+    """`run_case` in a fresh interpreter importing the costlib under `code`."""
+    script = (
+        f"import sys, json; sys.path.insert(0, {code!r}); sys.path.insert(1, {str(ROOT / 'benchmarks')!r})\n"
+        f"import fair_scale; print(json.dumps(fair_scale.run_case({name!r})))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cases", nargs="*", default=list(CASES), choices=list(CASES))
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--before", help="a directory holding another costlib to alternate with")
+    args = parser.parse_args()
+    for name in args.cases:
+        runs = {"after": [], "before": []}
+        for _ in range(args.runs):
+            if args.before:
+                runs["before"].append(child(args.before, name))
+                runs["after"].append(child(str(ROOT), name))
+            else:
+                sys.path.insert(0, str(ROOT))
+                runs["after"].append(run_case(name))
+        groups, per_group, weighted = CASES[name]
+        print(f"\n{name}: {groups} groups x {per_group:,} rows{' (weighted)' if weighted else ''}, CPU s")
+        for search in SEARCHES:
+            for criterion in CRITERIA:
+                now = [r[search][criterion][0] for r in runs["after"]]
+                line = f"  {search:19s} {criterion:26s} " + " ".join(f"{x:6.2f}" for x in now)
+                if args.before:
+                    was = [r[search][criterion][0] for r in runs["before"]]
+                    same = {r[search][criterion][1] for r in runs["after"] + runs["before"]}
+                    line = (
+                        f"  {search:19s} {criterion:26s} before "
+                        + " ".join(f"{x:6.2f}" for x in was)
+                        + "  after "
+                        + " ".join(f"{x:6.2f}" for x in now)
+                        + f"  {min(was) / min(now):5.1f}x  same answer: {'yes' if len(same) == 1 else 'NO'}"
+                    )
+                print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
