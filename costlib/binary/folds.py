@@ -517,7 +517,8 @@ def repeated_cross_fit(
     A single deal's estimate carries the luck of that deal (which rows fitted which fold's
     cutoff); the mean over independent deals keeps the cross-fit's honesty without that noise.
     Each rule's dict gains ``splits``: every deal's cost per case (its spread is the noise of one
-    deal, which `row_se` adds to the rows' own)."""
+    deal, which `row_se` adds to the rows' own); ``between`` is the mean over the deals of the rows
+    between the two rules' cutoffs (`honest.gain_rows_variance` reads it)."""
     if C.binds(capacity):
         fits = [cross_fit(gs, pooled, index, folds, prices, capacity) for folds in deals]
     else:
