@@ -225,12 +225,12 @@ def fair_cutoffs(gs, prices, *, criterion: str, tolerance: float) -> FairCutoffs
             f"(it has no {what + ' ' if what else ''}cases on the fitting rows): the fair rule is NaN"
         )
         return FairCutoffs(criterion, tol, nan, nan, float("nan"))
-    starts = _distinct([g[1][np.isfinite(g[1])] for g in per_group])
+    by_rates = [_ByRate(rate, cost) for _sw, rate, cost in per_group]
+    starts = _distinct([b.rate[np.isfinite(b.rate)] for b in by_rates])  # sorted runs
     ends = starts + tol * (1 + 1e-12) + 1e-15
     total = np.zeros(starts.size)
     windows = []
-    for _sw, rate, cost in per_group:
-        by_rate = _ByRate(rate, cost)
+    for by_rate in by_rates:
         lo, hi = by_rate.windows(starts, ends)
         feasible = hi > lo
         total = np.where(feasible, total + np.where(feasible, by_rate.minima(lo, hi), 0.0), np.inf)
