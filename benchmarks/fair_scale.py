@@ -8,7 +8,8 @@ group, per criterion.
                                                           # under /tmp/old, and check the answers
 
 Each case is a `GroupedSweep` of random rows (`costlib.core.sweep.grouped_sweep`, not timed):
-``groups`` groups of ``per_group`` rows each, uniform float scores (all distinct), labels drawn
+``groups`` groups of ``per_group`` rows on average (group i of ``2 (i + 1) / (groups + 1)`` times
+as many: unequal, so that their rates differ), uniform float scores (all distinct), labels drawn
 with a probability rising with the score and shifted by group; ``weighted`` cases weigh each
 row by a real number in [0, 2). Prices 1 (false positive) and 5 (false negative) in every
 group; tolerance 0.02. Each figure is ``time.process_time`` around one call. Equalized odds is
@@ -35,7 +36,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = {  # name: (groups, rows per group, weighted)
-    "4x200k": (4, 200_000, False),
+    "4x200k": (4, 200_000, False),  # rows per group on average
     "4x200k weighted": (4, 200_000, True),
     "8x250k": (8, 250_000, False),
     "4x700k": (4, 700_000, False),
@@ -52,8 +53,9 @@ def case_sweep(groups: int, per_group: int, weighted: bool):
     from costlib.core.sweep import grouped_sweep
 
     rng = np.random.default_rng([groups, per_group, int(weighted)])
-    n = groups * per_group
-    g = np.repeat(np.arange(groups), per_group)
+    sizes = np.round(per_group * 2 * np.arange(1, groups + 1) / (groups + 1)).astype(np.int64)
+    g = np.repeat(np.arange(groups), sizes)
+    n = g.size
     s = rng.random(n)
     y = (rng.random(n) < 0.05 + 0.4 * s + 0.05 * (g % 3)).astype(np.int8)
     w = rng.random(n) * 2 if weighted else None
@@ -111,7 +113,7 @@ def main() -> None:
                 sys.path.insert(0, str(ROOT))
                 runs["after"].append(run_case(name))
         groups, per_group, weighted = CASES[name]
-        print(f"\n{name}: {groups} groups x {per_group:,} rows{' (weighted)' if weighted else ''}, CPU s")
+        print(f"\n{name}: {groups} groups x {per_group:,} rows on average{' (weighted)' if weighted else ''}, CPU s")
         for search in SEARCHES:
             for criterion in CRITERIA:
                 now = [r[search][criterion][0] for r in runs["after"]]
