@@ -80,7 +80,7 @@ def _lower_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """
     keep = _lowest_per_x(x, y)
     size = keep.size
-    sx, sy, si = [0.0] * size, [0.0] * size, [0] * size  # the stack: sx[:top + 1] ...
+    sx, sy, si = [0.0] * size, [0.0] * size, [0] * size  # the stack: [:top + 1] of each (x, y, k)
     top = -1
     for k, xi, yi in zip(range(size), x[keep].tolist(), y[keep].tolist(), strict=True):
         while top >= 1:
