@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from costlib.binary.fair_random import _lower_hull, randomised_cutoffs
+from costlib.binary.fair_random import _lower_hull, _lowest_per_x, randomised_cutoffs
 from costlib.core.prices import prices_for
 from costlib.core.sweep import grouped_sweep
 
@@ -134,4 +134,7 @@ def test_the_hull_of_rising_x_with_ties_is_the_reference_loops(n, xs, ys, seed):
     rng = np.random.default_rng(seed)
     x = np.sort(rng.integers(0, xs, n)) / xs
     y = rng.integers(0, ys, n) * 0.3
+    order = np.lexsort((y, x))
+    first = order[np.concatenate(([True], x[order][1:] != x[order][:-1]))]
+    np.testing.assert_array_equal(_lowest_per_x(x, y), first)
     np.testing.assert_array_equal(_lower_hull(x, y), reference_lower_hull(x, y))
