@@ -379,26 +379,29 @@ def judge_rule(
     seed: int = 0,
     crossfit: bool = True,
     randomised: bool = False,
+    folds: Folds | None = None,
 ) -> FairJudged:
     """One fairness rule fitted at `fit_tolerance` (default: `tolerance`) on ``ms``'s fitting
     rows and judged where it was not fitted, with the gap's 95% interval (the module docstring).
-    `crossfit` False (no split): the folds are left to the caller (`holding_rule` nests them).
-    `randomised`: the randomised rule (`fair_random`), judged by its expected counts."""
+    `crossfit` False (no split): the folds are left to the caller (`holding_rule` nests them),
+    and none are dealt here. `randomised`: the randomised rule (`fair_random`), judged by its
+    expected counts. `folds`: ``folds_of(ms.fit, ms.fit_pooled, seed=seed)`` when the caller
+    has dealt it already (one deal serves every criterion and tolerance); None deals it here."""
     t_fit = tolerance if fit_tolerance is None else float(fit_tolerance)
     g_n = len(ms.groups)
     cut = fit_quietly(ms.fit, prices, criterion, t_fit, randomised=randomised)
     if ms.judged_on == "all":
         estimate = H.CROSS_FITTED
-        folds = folds_of(ms.fit, ms.fit_pooled, seed=seed)
         tp, fp = np.zeros(g_n), np.zeros(g_n)
-        for f in range(folds.tp.shape[0] if crossfit else 0):
-            c = fit_quietly(_outside(ms.fit, folds, f), prices, criterion, t_fit, randomised=randomised)
-            a, b = counts_at(_inside(ms.fit, folds, f), c)
-            tp, fp = tp + a, fp + b
+        if crossfit:
+            folds = folds_of(ms.fit, ms.fit_pooled, seed=seed) if folds is None else folds
+            for f in range(folds.tp.shape[0]):
+                c = fit_quietly(_outside(ms.fit, folds, f), prices, criterion, t_fit, randomised=randomised)
+                a, b = counts_at(_inside(ms.fit, folds, f), c)
+                tp, fp = tp + a, fp + b
         pos, neg = ms.fit.positives.astype(np.float64), ms.fit.negatives.astype(np.float64)
     else:
         estimate = H.TEST
-        folds = None
         tp, fp = counts_at(ms.judge, cut)
         pos, neg = ms.judge.positives.astype(np.float64), ms.judge.negatives.astype(np.float64)
     gap = float(gap_of(tp, fp, pos, neg, criterion))
@@ -409,7 +412,7 @@ def judge_rule(
     rng = np.random.default_rng([int(seed), 41, 1])
     edges = cell_edges(ms.fit_pooled, FAIR_CELLS)
     gaps, costs, vs = np.full(b, np.nan), np.full(b, np.nan), np.full(b, np.nan)
-    if folds is None:
+    if estimate == H.TEST:
         f_pos, f_neg = _cells(ms.fit, edges)
         j_pos, j_neg = _cells(ms.judge, edges)
         w_pos, w_neg = poisson_cells(f_pos, b, rng)[0], poisson_cells(f_neg, b, rng)[0]
@@ -466,7 +469,8 @@ def holding_rule(
     judged on the judged rows. Without one, the cross-fitted estimate is nested: each outer
     fold's tolerance is chosen on the other folds alone, its cutoffs fitted there at it, and the
     fold judged by them; the intervals are the bootstrap's at the tolerance chosen on all rows
-    (every resample does not choose again: a price move would take minutes)."""
+    (every resample does not choose again: a price move would take minutes). The outer folds
+    are dealt once, here (`judge_rule` then deals none)."""
     sizes = judged_sizes(ms, criterion)
     t_star = tighter_tolerance(
         ms.fit, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1, randomised=randomised
