@@ -195,6 +195,7 @@ class Sensitivity:
     sentence: str
     maps: object  # sensitivity.PriceMaps
     mean_prices: tuple[float, float]
+    judged: str = "the test rows"  # the rows the maps compare the options on (`words.judged_rows`)
 
     def sensitivity_figure(self, unit: str, bracket):
         return price_figures.sensitivity_figure(
@@ -207,7 +208,9 @@ class Sensitivity:
             return None
         mp = self.mean_prices
         return price_figures.net_benefit_figure(
-            self.maps.net_benefit, price_threshold=mp[0] / (mp[0] + mp[1]) if sum(mp) > 0 else None
+            self.maps.net_benefit,
+            price_threshold=mp[0] / (mp[0] + mp[1]) if sum(mp) > 0 else None,
+            title=price_figures.net_benefit_title(self.judged),
         )
 
 
@@ -323,7 +326,7 @@ def disparities_view(ms, rec, *, unit: str = "", reference=None, group_parts=Non
     return DisparitiesView(
         disparity_caption(d) + ".",
         disparity_table(d, unit),
-        words.disparity_sentence(d, unit),
+        words.said_disparity(rec, d, unit),
         [(c + ".", t) for c, t in column_tables(ms, rec, group_parts, tuple(group_columns), unit)],
     )
 
@@ -344,9 +347,15 @@ def sensitivity(models: Mapping, rec, maps, *, unit: str, break_even) -> Sensiti
     mp = audit.mean_prices(models[rec.model], rec.prices)
     leader = ratio_range(maps.train, maps.test, c_fp=mp[0], c_fn=mp[1])
     sentence = words.sensitivity_sentence(
-        leader, mp, unit, blended=not rec.prices.uniform, break_even=break_even, model=rec.model
+        leader,
+        mp,
+        unit,
+        blended=not rec.prices.uniform,
+        break_even=break_even,
+        model=rec.model,
+        judged=words.judged_rows(rec),
     )
-    return Sensitivity(sentence, maps, mp)
+    return Sensitivity(sentence, maps, mp, words.judged_rows(rec))
 
 
 def price_caption(costs: dict, unit: str) -> str:

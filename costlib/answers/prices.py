@@ -132,7 +132,7 @@ def prices_answer(
         high=bracket.high,
         names=bracket.names,
         lowest=sweep.lowest_score,
-        rows="train rows" if rec.judged_on == "test" else "all rows",
+        rows=words.fitted_rows(rec).removeprefix("the "),
     )
     return PricesAnswer(
         bracket=bracket,

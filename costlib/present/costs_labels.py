@@ -85,10 +85,25 @@ SECTIONS_FOR_OLD_PRICES = (
     "previous prices (the report and policy downloads under the answer follow the prices above)."
 )
 
-RULES_JUDGED = " Judged on the test rows; the same intervals as above."
+RULES_JUDGED = {  # where the rules table's fitted rules are judged (`rules_judged`)
+    "test": " Judged on the test rows; the same intervals as above.",
+    "cross-fitted": " Fitted rules cross-fitted on all rows (each row judged by cutoffs fitted without it); the same "
+    "intervals as above.",
+    "same": " Judged on the rows they were fitted on; the same intervals as above.",
+}
+
+
+def rules_judged(rec) -> str:
+    """The rules table's caption on where its fitted rules are judged (a `decision.Recommendation`)."""
+    from costlib.binary import honest as H
+
+    if rec.judged_on == "test":
+        return RULES_JUDGED["test"]
+    return RULES_JUDGED["cross-fitted" if rec.estimate == H.CROSS_FITTED else "same"]
+
 
 FAIRNESS_WHAT = (
-    " Each constrained rule is the cheapest set of per-group cutoffs on the train rows that "
+    " Each constrained rule is the cheapest set of per-group cutoffs on the rows it is fitted on that "
     "keeps every group's rate within the tolerance of every other group's; its price is what it costs beyond the "
     "best cutoff per group."
 )
@@ -115,10 +130,11 @@ FAIRNESS_ONE_GROUP = "This data has one group: there is nothing to equalise. Map
 FAIRNESS_PRICE = (
     "The price of fairness is the extra cost per case over the best cutoff per group. Per-group "
     "cutoffs treat groups differently by design; these rules choose the differences that equalise one "
-    "rate. Both are chosen on the train rows and judged on the test rows, so a gap can reopen there, "
-    "and a negative price means the constrained rule happened to cost less on these test rows (by "
-    "chance: on the train rows it costs at least as much). “Trivially equal”: flagging everyone (or nobody) "
-    "in every group makes the rates equal without using the model."
+    "rate. Both are judged on rows their cutoffs were not fitted on, so a gap can reopen there, and a negative "
+    "price means the "
+    "constrained rule happened to cost less there (by chance: on the rows it is fitted on it costs at least as "
+    "much). “Trivially equal”: flagging everyone (or nobody) in every group makes the rates equal without "
+    "using the model."
 )
 
 NET_BENEFIT_NEEDS_PROBABILITIES = "Net benefit reads a score as a probability; these scores are not probabilities."

@@ -17,6 +17,7 @@ from costlib.present.words import (
     BASELINE_WORDS,
     Verdict,
     cutoffs_short,
+    fitted_rows,
     ratio_between,
     split_sentence,
     verdict_flips,
@@ -44,9 +45,10 @@ def value_rows(rec) -> tuple[str, str]:
     """
     from costlib.binary import honest as H
 
+    fit = f" on {fitted_rows(rec)}"
     if rec.judged_on == "test":
-        return " on the train rows", " on the test rows"
-    return " on all rows", " cross-fitted on all rows" if rec.estimate == H.CROSS_FITTED else " on the same rows"
+        return fit, " on the test rows"
+    return fit, " cross-fitted on all rows" if rec.estimate == H.CROSS_FITTED else " on the same rows"
 
 
 def value_recommendation_verdict(

@@ -141,11 +141,20 @@ def _tick(t: float, unit: str) -> str:
     return plain(f"{unit}{text}" if unit in ("$", "€", "£", "¥", "₹") else text)
 
 
+def net_benefit_title(rows: str = "the test rows") -> str:
+    """The net benefit chart's title, naming the `rows` its curves are read on (`words.judged_rows`).
+
+    >>> net_benefit_title("all rows")
+    'Net benefit against the threshold (all rows)'
+    """
+    return f"Net benefit against the threshold ({rows.removeprefix('the ')})"
+
+
 def net_benefit_figure(
     curves: pd.DataFrame,
     *,
     price_threshold: float | None = None,
-    title: str = "Net benefit against the threshold (test rows)",
+    title: str = net_benefit_title(),
 ) -> go.Figure:
     """Decision curves: each model, "flag everyone" and "flag nobody" (0), with the threshold
     that the current prices stand for (c_fp / (c_fp + c_fn)) marked."""

@@ -38,7 +38,7 @@ from costlib.present.cost_figures import (
 )
 from costlib.present.disparity_table import disparity_tables
 from costlib.present.identity import identity_text
-from costlib.present.price_figures import net_benefit_figure, sensitivity_figure
+from costlib.present.price_figures import net_benefit_figure, net_benefit_title, sensitivity_figure
 from costlib.present.report_html import CSS, PRINT_SCRIPT, SCREEN_NOTE, HtmlFigures, paragraphs, table_html
 from costlib.present.tables import (
     count_cell,
@@ -50,7 +50,7 @@ from costlib.present.tables import (
     share_cell,
     within_cells,
 )
-from costlib.present.words import ratio_between, split_sentence
+from costlib.present.words import fitted_rows, judged_rows, ratio_between, split_sentence
 
 __all__ = ["REPORT_SECTIONS", "audit_html"]
 
@@ -95,13 +95,15 @@ _FIGURES = {
         a.maps.sensitivity, c_fp=a.mean_prices[0], c_fn=a.mean_prices[1], unit=a.unit
     ),
     "net_benefit": lambda a: net_benefit_figure(
-        a.maps.net_benefit, price_threshold=elkan_threshold(*a.mean_prices) if sum(a.mean_prices) > 0 else None
+        a.maps.net_benefit,
+        price_threshold=elkan_threshold(*a.mean_prices) if sum(a.mean_prices) > 0 else None,
+        title=net_benefit_title(judged_rows(a.recommendation)),
     ),
     "cost_curve": lambda a: cost_curve_figure(
         a.curves,
         markers_frame(a.recommendation),
         unit=a.unit,
-        title="Cost per case against the cutoff (test rows)",
+        title=f"Cost per case against the cutoff ({judged_rows(a.recommendation).removeprefix('the ')})",
         cap=a.recommendation.capacity,
     ),
     "rule_bars": lambda a: rule_bars_figure(a.results.by_group, unit=a.unit),
@@ -224,6 +226,29 @@ def _record_table(a) -> pd.DataFrame:
         ("how the fitted rules were judged", _judged_sentence(rec)),
     ]
     return pd.DataFrame(rows, columns=["what", "value"])
+
+
+def _data_sentence(rec) -> str:
+    """The report's words over the data per group: where the cutoffs are fitted and judged."""
+    if rec.judged_on == "test":
+        return (
+            "<p>Cases, positives and the mean score per group, on the training rows (where the cutoffs are fitted) "
+            "and the test rows (where they are judged).</p>"
+        )
+    return (
+        "<p>Cases, positives and the mean score per group, on all rows: there is no train/test split, so the "
+        "cutoffs are fitted and judged on all rows (the recommendation says how).</p>"
+    )
+
+
+def _fit_and_judged(a) -> str:
+    """'fitted on the train rows, judged on the test rows', or 'fitted and judged on all rows'."""
+    fit, judged = fitted_rows(a.recommendation), judged_rows(a.recommendation)
+    return f"fitted and judged on {fit}" if fit == judged else f"fitted on {fit}, judged on {judged}"
+
+
+def _data_caption(rec) -> str:
+    return "Each group on the training and the test rows" if rec.judged_on == "test" else "Each group, all rows"
 
 
 def _judged_sentence(rec) -> str:
@@ -404,9 +429,8 @@ def audit_html(audit) -> str:
         _questions_html(a),
         "</section>",
         '<section id="data"><h2>Data</h2>',
-        "<p>Cases, positives and the mean score per group, on the training rows (where the cutoffs are fitted) "
-        "and the test rows (where they are judged).</p>",
-        table_html(data_groups, caption="Each group on the training and the test rows"),
+        _data_sentence(a.recommendation),
+        table_html(data_groups, caption=_data_caption(a.recommendation)),
         "<h3>All groups together</h3>",
         table_html(data_overall),
         (("<h3>Notes</h3>" + paragraphs(a.notes)) if a.notes else ""),
@@ -421,8 +445,8 @@ def audit_html(audit) -> str:
         "</section>",
         '<section id="rules"><h2>Rules</h2>',
         f"<p>{html_escape(_judged_sentence(a.recommendation))} "
-        "All groups together, with 95% bootstrap intervals; the saving is measured against the cheaper decision "
-        "without a model, on the same resamples.</p>",
+        "All groups together, with 95% intervals; the saving is measured against the cheaper decision "
+        "without a model.</p>",
         table_html(
             rules_overall_table(a.recommendation, a.unit),
             highlight=shipped_row(a.recommendation),
@@ -448,9 +472,9 @@ def audit_html(audit) -> str:
             else ""
         ),
         "<h3>Constrained rules</h3>",
-        f"<p>Each constrained rule is the cheapest set of per-group cutoffs on the training rows that keeps every "
-        f"group's rate within {a.fairness_tolerance:g} of every other's. Its price is what it costs beyond the "
-        "best cutoff per group; on the test rows the rates may drift apart again.</p>",
+        f"<p>Each constrained rule is the cheapest set of per-group cutoffs on the rows it is fitted on that keeps "
+        f"every group's rate within {a.fairness_tolerance:g} of every other's. Its price is what it costs beyond "
+        "the best cutoff per group; on rows it was not fitted on the rates may drift apart again.</p>",
         table_html(fair_summary, caption="Each constrained rule")
         if len(fair_summary)
         else "<p>No fairness criterion applies (one group, or none chosen).</p>",
@@ -460,13 +484,13 @@ def audit_html(audit) -> str:
         "</section>",
         '<section id="sensitivity"><h2>Sensitivity to the prices</h2>',
         f"<p>{html_escape(sensitivity)}</p>",
-        "<p>The map uses one price pair for everyone (each model at its best single cutoff fitted on the training "
-        "rows, judged on the test rows) and shows which option is cheapest at each pair.</p>",
+        f"<p>The map uses one price pair for everyone (each model at its best single cutoff {_fit_and_judged(a)}) "
+        "and shows which option is cheapest at each pair.</p>",
         figure(figs["sensitivity"]),
         "</section>",
         '<section id="net-benefit"><h2>Net benefit</h2>',
-        "<p>Decision curve on the test rows: net benefit TP/n − FP/n · t/(1 − t) of flagging at threshold t, "
-        "against flagging everyone and flagging nobody. A threshold t stands for the price ratio "
+        f"<p>Decision curve on {judged_rows(a.recommendation)}: net benefit TP/n − FP/n · t/(1 − t) of flagging "
+        "at threshold t, against flagging everyone and flagging nobody. A threshold t stands for the price ratio "
         "c_fp : c_fn = t : (1 − t).</p>",
         (
             figure(figs["net_benefit"])

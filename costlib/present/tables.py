@@ -163,13 +163,14 @@ def fairness_overview_columns(tolerance: float) -> dict:
     """The dashboard's headers of `fairness_overview_table`, as `rules_overall_columns`."""
     return {
         GAP_ON_TEST: {
+            "label": "largest gap between groups",
             "help": "The largest gap between groups in the rate the rule equalises, on rows its cutoffs were not "
-            "fitted on, with its 95% interval (which repeats the fit on every resample)."
+            "fitted on, with its 95% interval (which repeats the fit on every resample).",
         },
         _within(tolerance): {"label": f"within {100 * tolerance:.3g}%", "help": FAIR_WITHIN_HELP},
         "price of fairness per case": {
             "label": "price of fairness",
-            "help": "Per case, beyond the best cutoff per group, on the test rows.",
+            "help": "Per case, beyond the best cutoff per group, on rows the cutoffs were not fitted on.",
         },
         "cutoffs": {"help": f"“{PER_GROUP}”: each group's cutoff is in the table below."},
     }

@@ -221,13 +221,22 @@ def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None, 
     unless the model is not to decide at all, the headline adds `disparity_sentence`.
     """
     verdict = _recommendation_verdict(rec, unit=unit, volume=volume)
+    extra = said_disparity(rec, disparities, unit)
+    if extra:
+        verdict = Verdict(verdict.kind, f"{verdict.headline} {extra}", verdict.details, verdict.asides)
+    return verdict
+
+
+def said_disparity(rec, disparities, unit: str = "") -> str:
+    """`disparity_sentence` of the model's rule, '' when the verdict is not to let the model decide
+    at all (its rule is then not what anyone applies: its cheapest cutoff may even flag everybody,
+    whose cross-fitted rates still differ a little) or there are no `disparities`. The one rule
+    for the headline and the disparities table's warning."""
     from costlib.core import rules as R
 
-    if disparities is not None and rec.verdict != R.DO_NOT:
-        extra = disparity_sentence(disparities)
-        if extra:
-            verdict = Verdict(verdict.kind, f"{verdict.headline} {extra}", verdict.details, verdict.asides)
-    return verdict
+    if disparities is None or rec.verdict == R.DO_NOT:
+        return ""
+    return disparity_sentence(disparities, unit)
 
 
 #: how a failing disparity of each metric reads: {g} the group, {ref} the reference group, {r} the ratio
@@ -291,7 +300,7 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
     if rec.status == NO_ANSWER:
         return Verdict(
             kind,
-            f"{head}: no cutoff can be fitted on these rows (each group needs both outcomes on the train rows). "
+            f"{head}: no cutoff can be fitted on these rows (each group needs both outcomes on {fitted_rows(rec)}). "
             f"Keep {base}: {base_cost}.",
             details,
         )
@@ -301,7 +310,8 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
         )
         return Verdict(
             kind,
-            f"{head}: its cheapest cutoff on the train rows {action}, which needs no model. Keep {base}: {base_cost}.",
+            f"{head}: its cheapest cutoff on {fitted_rows(rec)} {action}, which needs no model. "
+            f"Keep {base}: {base_cost}.",
             details,
             asides,
         )
@@ -358,6 +368,28 @@ def rule_verdict_sentence(rec, rule: str, unit: str = "", *, judged: tuple | Non
     )
     iv = "" if tiny else iv
     return f"{verdict_head(verdict)}: {what} on the {_judged(rec)} rows" + (f" ({iv})." if iv else ".")
+
+
+def fitted_rows(rec) -> str:
+    """The rows a recommendation's cutoffs were fitted on, as words: the train rows with a split,
+    else all rows (`value_rows` says the same for the Value page).
+
+    >>> from types import SimpleNamespace as R
+    >>> fitted_rows(R(judged_on="test")), fitted_rows(R(judged_on="all"))
+    ('the train rows', 'all rows')
+    """
+    return "the train rows" if rec.judged_on == "test" else "all rows"
+
+
+def judged_rows(rec) -> str:
+    """The rows a recommendation's fitted cutoffs are judged on, as words: the test rows with a
+    split, else all rows (each judged by cutoffs fitted without it: `split_sentence` says how).
+
+    >>> from types import SimpleNamespace as R
+    >>> judged_rows(R(judged_on="test")), judged_rows(R(judged_on="all"))
+    ('the test rows', 'all rows')
+    """
+    return "the test rows" if rec.judged_on == "test" else "all rows"
 
 
 def _judged(rec) -> str:
@@ -432,7 +464,7 @@ def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
         out.append(
             f"“{R.rule_words(rule)}” came out {cheaper_by(est, lo, hi, unit)} on the {_judged(rec)} rows"
             + ". Picking whichever rule looks cheapest on the rows it is judged on would flatter it; the "
-            "recommendation is the cutoff fitted on the train rows" + (NOT_CLEARLY_CHEAPER if noise else ".")
+            f"recommendation is the cutoff fitted on {fitted_rows(rec)}" + (NOT_CLEARLY_CHEAPER if noise else ".")
         )
     return tuple(out)
 
@@ -457,11 +489,13 @@ def sensitivity_sentence(
     blended: bool = False,
     break_even: tuple[float, float] | None = None,
     model: str = "the model",
+    judged: str = "the test rows",
 ) -> str:
     """Which option is the answer at the mean prices (`binary.sensitivity.sensitivity_grid`'s choice: the
     model cheapest on train, or the cheaper decision without a model on test) and over which
     c_fn : c_fp ratios it stays the answer; with `break_even` (`elicit.break_even_range` of
-    `model` on its fitting rows), the exact ratios at which the model can pay at all."""
+    `model` on its fitting rows), the exact ratios at which the model can pay at all. `judged`:
+    the rows the options are compared on (`judged_rows`)."""
     from costlib.binary.sensitivity import RATIO_LIMITS
     from costlib.core import rules as R
 
@@ -479,10 +513,10 @@ def sensitivity_sentence(
     else:
         span = "while " + ratio_between("a false negative", "a false positive", lo, hi)
     shown = ratio_text(ratio) if math.isfinite(ratio) else "infinitely many"
-    which = "your prices, averaged over the groups by their test rows" if blended else "your prices"
+    which = f"your prices, averaged over the groups by their cases in {judged}" if blended else "your prices"
     return (
         f"At {which} (a false negative costs {shown} times a false positive: "
-        f"{money(c_fn, unit)} against {money(c_fp, unit)}), the cheapest option on the test rows is {leader}; it "
+        f"{money(c_fn, unit)} against {money(c_fp, unit)}), the cheapest option on {judged} is {leader}; it "
         f"stays the cheapest {span}. Whether it is clearly cheaper than the choice without a model is the verdict "
         "above, which also counts the luck of picking the cutoff."
     ) + ("" if break_even is None else " " + break_even_words(break_even, model))

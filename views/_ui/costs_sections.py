@@ -26,7 +26,7 @@ from views._ui.state import ensure_setting, keep, mirror, remembered, seed, set_
 def rules_section(ds, rec, *, unit: str, for_prices: str, resamples: int) -> None:
     """Every rule, all groups together and by group, and what the rules and intervals mean."""
     st.subheader(WORDS["every_rule"])
-    say("caption", for_prices + costs_labels.RULES_JUDGED)
+    say("caption", for_prices + costs_labels.rules_judged(rec))
     table = memo(
         "rules_view",
         ds,

@@ -1,0 +1,103 @@
+"""Data without a train/test split is never described with train or test rows: its cutoffs are
+fitted on all rows and judged cross-fitted (`words.fitted_rows`, `words.judged_rows`), on the
+page's answer, its captions, its charts' titles and the report. And the model's rule's disparity is
+not raised as a warning when the verdict is not to let the model decide at all
+(`words.said_disparity`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from costlib.answers.audit import build_audit
+from costlib.answers.costs import costs_verdict, disparities_view, price_maps, sensitivity
+from costlib.binary.decision import sweep_model
+from costlib.core import rules as R
+from costlib.core.ship import ADDS_NOTHING
+from costlib.present import costs_labels
+from costlib.present.report import audit_html
+
+SAMPLE = Path(__file__).resolve().parents[2] / "costlib" / "samples" / "compas.csv"
+SPLIT_WORDS = re.compile(r"\b(train|test|training) rows\b")
+
+
+@pytest.fixture(scope="module")
+def no_split():
+    df = pd.read_csv(SAMPLE)
+    return sweep_model(df["two_year_recid"], df["p_recid"], df["sex"], name="p_recid")
+
+
+def _everything_said(ms, costs):
+    audit = build_audit(ms, costs, unit="$", volume=1000, n_resamples=200, criteria=("demographic parity",))
+    rec = audit.recommendation
+    verdict = costs_verdict(rec, ms, unit="$", volume=1000)
+    maps = price_maps({"p_recid": ms}, rec)
+    sens = sensitivity({"p_recid": ms}, rec, maps, unit="$", break_even=None)
+    texts = [
+        verdict.headline,
+        *verdict.details,
+        *verdict.asides,
+        costs_labels.rules_judged(rec),
+        costs_labels.FAIRNESS_WHAT,
+        costs_labels.FAIRNESS_PRICE,
+        sens.sentence,
+        sens.net_benefit_figure().layout.title.text,
+        audit_html(audit),
+    ]
+    return rec, texts
+
+
+@pytest.mark.parametrize("costs", [(1.0, 3.0), (1.0, 20.0)])
+def test_no_split_data_is_never_said_to_have_train_or_test_rows(no_split, costs):
+    """At 1:3 the model ships; at 1:20 its cheapest cutoff flags everybody (the answer that names
+    where it was fitted). Neither says "train rows" or "test rows" anywhere."""
+    rec, texts = _everything_said(no_split, costs)
+    assert rec.judged_on != "test"
+    if costs == (1.0, 20.0):
+        assert rec.status == ADDS_NOTHING
+        assert "its cheapest cutoff on all rows flags everybody" in texts[0]
+    for text in texts:
+        assert not SPLIT_WORDS.search(text), SPLIT_WORDS.search(text).group(0)
+
+
+def test_split_data_still_names_its_train_and_test_rows():
+    """The same words with a split keep naming where the cutoffs are fitted and judged."""
+    df = pd.read_csv(SAMPLE)
+    ms = sweep_model(
+        df["two_year_recid"],
+        df["p_recid"],
+        df["sex"],
+        fit=(df["split"] == "train").to_numpy(),
+        judge=(df["split"] == "test").to_numpy(),
+        name="p_recid",
+    )
+    rec, texts = _everything_said(ms, (1.0, 3.0))
+    assert rec.judged_on == "test"
+    assert "test rows" in costs_labels.rules_judged(rec)
+    assert "(test rows)" in texts[-2]  # the net benefit chart's title
+    assert "train rows" in texts[-1] and "test rows" in texts[-1]  # the report
+
+
+def test_no_disparity_warning_when_the_model_is_not_to_decide():
+    """By race, at 1:20 the verdict is not to let the model decide (its cheapest cutoff flags
+    everybody), though the cross-fitted costs per case of "the model's rule" differ by group
+    past the four-fifths rule: neither the headline nor the disparities table's warning says so.
+    At 1:3, where the verdict is another, the warning and the headline say the same."""
+    df = pd.read_csv(SAMPLE)
+    ms = sweep_model(df["two_year_recid"], df["p_recid"], df["race"], name="p_recid")
+    for costs in ((1.0, 20.0), (1.0, 3.0)):
+        rec = build_audit(ms, costs, unit="$", n_resamples=200, criteria=()).recommendation
+        view = disparities_view(ms, rec, unit="$")
+        headline = costs_verdict(rec, ms, unit="$").headline
+        if costs == (1.0, 20.0):
+            assert rec.verdict == R.DO_NOT and rec.status == ADDS_NOTHING
+            assert view.table is not None and len(view.table)  # the table is still shown, as measured
+            assert view.sentence == "" and "the model's rule" not in headline
+        else:
+            assert rec.verdict != R.DO_NOT
+            assert (view.sentence in headline) if view.sentence else "the model's rule" not in headline
+    assert np.isfinite(rec.saving)
