@@ -400,6 +400,26 @@ def _judged(rec) -> str:
     return "cross-fitted" if rec.estimate == H.CROSS_FITTED else "same"
 
 
+def _per_group_against_baseline(rec, unit: str) -> str:
+    """When per-group cutoffs are clearly cheaper than the no-model choice though not than one
+    cutoff for everyone (so not recommended, and the model not shipped), that saving as a clause:
+    the rules table shows it, and the answer should not seem to contradict it; else ''."""
+    from costlib.core import rules as R
+
+    o = rec.results.overall
+    if R.COST_OPTIMAL not in o.index or "vs_high" not in o.columns:
+        return ""
+    saving, low = -float(o.loc[R.COST_OPTIMAL, "vs_baseline"]), -float(o.loc[R.COST_OPTIMAL, "vs_high"])
+    if not (low > 0 and saving > 0):
+        return ""
+    iv = interval(low, -float(o.loc[R.COST_OPTIMAL, "vs_low"]), unit)
+    base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
+    return (
+        f", though against {base} they would save {money(saving, unit)} per case{f' ({iv})' if iv else ''}: "
+        "per-group cutoffs are recommended only when they are clearly cheaper than one cutoff for everyone"
+    )
+
+
 def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
     from costlib.binary.folds import MIN_CLASS_ROWS
     from costlib.core import rules as R
@@ -430,6 +450,8 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
                 than = "dearer than" if hi < 0 else "not clearly cheaper than"
             # what follows for the answer: not "one cutoff is recommended" when the verdict ships no model
             then = "so one cutoff for everyone is recommended" if rec.ship_model else "so they do not change the answer"
+            if not rec.ship_model:
+                then += _per_group_against_baseline(rec, unit)
             shown = cutoffs_short(per_group, grouped=True, lowest=rec.lowest)
             out.append(
                 f"Per-group cutoffs ({shown}) {gain}: {than} one cutoff for everyone, {then}. Per-group "

@@ -101,3 +101,21 @@ def test_no_disparity_warning_when_the_model_is_not_to_decide():
             assert rec.verdict != R.DO_NOT
             assert (view.sentence in headline) if view.sentence else "the model's rule" not in headline
     assert np.isfinite(rec.saving)
+
+
+def test_per_group_cutoffs_that_beat_the_no_model_choice_are_said_to(no_split):
+    """By sex without a split, a false negative dearer for women ($7.50 against $3): the model's
+    one cutoff flags everybody (do not let the model decide), and per-group cutoffs are not clearly
+    cheaper than it, so they are not recommended; but the rules table shows them clearly cheaper
+    than flagging everyone. The answer says so, with the table's own figures, and why they are
+    still not the answer."""
+    from costlib.present.amounts import money
+
+    rec = build_audit(no_split, {"Male": (1.0, 3.0), "Female": (1.0, 7.5)}, unit="$", criteria=()).recommendation
+    assert rec.verdict == R.DO_NOT and rec.rule == R.SINGLE
+    saving = -float(rec.results.overall.loc[R.COST_OPTIMAL, "vs_baseline"])
+    assert -float(rec.results.overall.loc[R.COST_OPTIMAL, "vs_high"]) > 0  # clearly cheaper than flagging everyone
+    said = [d for d in costs_verdict(rec, no_split, unit="$").details if d.startswith("Per-group cutoffs")]
+    assert len(said) == 1
+    assert f"though against flagging everyone they would save {money(saving, '$')} per case" in said[0]
+    assert "recommended only when they are clearly cheaper than one cutoff for everyone" in said[0]
