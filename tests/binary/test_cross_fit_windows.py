@@ -39,11 +39,13 @@ def counted_pricing(monkeypatch) -> list:
     return sizes
 
 
-def assert_same(got, ref, fitted):
+def assert_same(got, ref, fitted, between):
     assert got.fitted == fitted
     for name in ("single", "per_group"):
         for c in ("tp", "fp", "fn", "splits"):
             np.testing.assert_array_equal(getattr(got, name)[c], ref[name][c], err_msg=f"{name} {c}")
+    for c in ("pos", "neg"):  # the rows between the two rules' cutoffs (the extra saving's rows' variance)
+        np.testing.assert_array_equal(got.between[c], between[c], err_msg=f"between {c}")
 
 
 @pytest.mark.parametrize(
@@ -65,11 +67,11 @@ def test_one_price_prices_only_the_cutoffs_that_can_win(costs, monkeypatch):
     deals = F.dealt_folds(ms.fit, ms.fit_pooled, index, seed=0)
     k, r = F.deal_shape(ms.fit)
     p = D.prices_for(ms.groups, costs)
-    ref, fitted = reference_repeated(ms.fit, ms.fit_pooled, index, deals, p)
+    ref, fitted, between = reference_repeated(ms.fit, ms.fit_pooled, index, deals, p)
     F.repeated_cross_fit(ms.fit, ms.fit_pooled, index, deals, p)  # the chains are made on the first move
     priced = counted_pricing(monkeypatch)
     got = F.repeated_cross_fit(ms.fit, ms.fit_pooled, index, deals, p)
-    assert_same(got, ref, fitted)
+    assert_same(got, ref, fitted, between)
     every = k * r * (ms.fit.thresholds.size + ms.fit_pooled.thresholds.size)  # pricing every cutoff of every fold
     assert sum(priced) < every / 5, (sum(priced), every)  # 8 to 14% at 20,000 rows; about 6% at 200,000
 
@@ -88,9 +90,9 @@ def test_windows_pick_what_every_cutoff_picks(n, seed, digits, c_fp, c_fn):
     deals = F.dealt_folds(ms.fit, ms.fit_pooled, index, seed=seed)
     p = D.prices_for(ms.groups, (c_fp, c_fn))
     with np.errstate(all="ignore"):
-        ref, fitted = reference_repeated(ms.fit, ms.fit_pooled, index, deals, p)
+        ref, fitted, between = reference_repeated(ms.fit, ms.fit_pooled, index, deals, p)
         got = F.repeated_cross_fit(ms.fit, ms.fit_pooled, index, deals, p)
-    assert_same(got, ref, fitted)
+    assert_same(got, ref, fitted, between)
     assert F._chains(ms.fit, ms.fit_pooled, F._stacked(ms.fit, deals)) is not None  # priced on the windows
 
 
@@ -100,9 +102,9 @@ def test_a_wrong_hull_is_caught(monkeypatch):
     index = ms.pooled_index("fit")
     deals = F.dealt_folds(ms.fit, ms.fit_pooled, index, seed=1)
     p = D.prices_for(ms.groups, (1.0, 3.5))
-    ref, fitted = reference_repeated(ms.fit, ms.fit_pooled, index, deals, p)
+    ref, fitted, between = reference_repeated(ms.fit, ms.fit_pooled, index, deals, p)
     monkeypatch.setattr(F, "hull_of", lambda tp, fp: S.Hull(np.array([0]), np.zeros(0), np.zeros(0)))
-    assert_same(F.repeated_cross_fit(ms.fit, ms.fit_pooled, index, deals, p), ref, fitted)
+    assert_same(F.repeated_cross_fit(ms.fit, ms.fit_pooled, index, deals, p), ref, fitted, between)
     chains = F._chains(ms.fit, ms.fit_pooled, F._stacked(ms.fit, deals))
     assert chains.pooled.shape[1] == ms.fit_pooled.thresholds.size
 
