@@ -292,7 +292,7 @@ def disparities(
     return Disparities(rule, groups[ref_i], chosen, float(threshold), table)
 
 
-def _rule_counts(ms, results, rule: str):
+def rule_counts(ms, results, rule: str):
     """(tp, fp, fn, n, draws) of one rule on each group's judged sweep of `ms`: the rule's cutoffs
     read off each group's judged sweep (as `fairness.group_rates` reads them), the resamples'
     counts from the same resamples as the costs (None on weighted rows)."""
@@ -350,7 +350,7 @@ def rule_disparities(ms, results, rule: str, prices, *, reference=None, pooled: 
     """`disparities` of one rule of `results` on the judged rows of `ms` (a `decision.ModelSweeps`):
     the rule's cutoffs read off each group's judged sweep (as `fairness.group_rates` reads them),
     the intervals from the same resamples as the costs (none on weighted rows)."""
-    tp, fp, fn, n, draws = _rule_counts(ms, results, rule)
+    tp, fp, fn, n, draws = rule_counts(ms, results, rule)
     return disparities(
         list(ms.groups),
         tp,
@@ -396,7 +396,7 @@ def column_disparities(ms, results, rule: str, prices, parts, columns: Sequence[
     missing = [g for g in groups if g not in parts or len(parts[g]) != len(columns)]
     if missing:
         raise ValueError(MSG_PARTS.format(group=missing[0], k=len(columns)))
-    tp, fp, fn, n, draws = _rule_counts(ms, results, rule)
+    tp, fp, fn, n, draws = rule_counts(ms, results, rule)
     tp, fp, fn, n = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, n))
     c_fp = np.broadcast_to(np.asarray(prices.c_fp, dtype=np.float64), n.shape)
     c_fn = np.broadcast_to(np.asarray(prices.c_fn, dtype=np.float64), n.shape)

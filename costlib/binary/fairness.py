@@ -34,7 +34,6 @@ from costlib.binary.judged_rules import RuleResults, count_rules
 from costlib.binary.model_sweeps import ModelSweeps
 from costlib.core import rules as R
 from costlib.core.prices import Prices, mistakes_cost
-from costlib.core.sweep import Sweep
 
 
 def rate_spread(sweeps: Mapping, cutoffs: Mapping, criterion: str) -> float:
@@ -325,8 +324,13 @@ def _resampled_rates(res, rule: str) -> dict:
     """{rate: (B, groups)} of one rule on the judged rows' resamples (`RuleResults.resamples`)."""
     r = res.resamples
     i = r.rules.index(rule)
-    tp, fp, fn = r.tp[:, i, :], r.fp[:, i, :], r.fn[:, i, :]
-    n = np.broadcast_to(r.n, tp.shape)
+    return _counts_rates(r.tp[:, i, :], r.fp[:, i, :], r.fn[:, i, :], r.n)
+
+
+def _counts_rates(tp, fp, fn, n) -> dict:
+    """{rate: counts' shape} of `GROUP_RATES` (and accuracy) from a rule's counts in each group."""
+    tp, fp, fn = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn))
+    n = np.broadcast_to(np.asarray(n, dtype=np.float64), tp.shape)
     with np.errstate(invalid="ignore", divide="ignore"):
         return {
             "flagged rate": (tp + fp) / n,
@@ -347,19 +351,23 @@ def _gap(rates: np.ndarray) -> np.ndarray:
 
 def group_rates(ms: ModelSweeps, results: RuleResults, rule: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(by group, gaps) of one rule on the judged rows, with 95% intervals from the same
-    resampling as the costs (`RuleResults.resamples`; NaN bounds without resamples).
+    resampling as the costs (`RuleResults.resamples`; NaN bounds without resamples). The rule's
+    counts are the disparities' (`disparity.rule_counts`): without a split a fitted rule's are
+    cross-fitted, as its costs are, so the two tables and the rules table say the same rates.
 
     by group  ``group, n, positives, negatives, small`` (fewer than `folds.MIN_CLASS_ROWS`
               positives or negatives among its fit rows: its rates are a guess) and, for each
               of `GROUP_RATES`, the rate and ``<rate> low`` / ``<rate> high``
     gaps      per rate: ``rate, gap, low, high`` (the largest gap between the groups)
     """
+    from costlib.binary.disparity import rule_counts
     from costlib.binary.folds import own_cutoff
     from costlib.stats.intervals import percentile_interval, percentile_intervals
 
-    cut = results.cutoffs[rule]
     small = ~own_cutoff(ms.fit.positives, ms.fit.negatives)
-    draws = _resampled_rates(results, rule) if results.resamples is not None else None
+    tp, fp, fn, n, counted = rule_counts(ms, results, rule)
+    rates = _counts_rates(tp, fp, fn, n)
+    draws = None if counted is None else _counts_rates(*counted)
     rows = {
         "group": list(ms.groups),
         "n": [ms.judge[g].total for g in ms.groups],
@@ -369,7 +377,7 @@ def group_rates(ms: ModelSweeps, results: RuleResults, rule: str) -> tuple[pd.Da
     }
     gaps = []
     for rate in GROUP_RATES:
-        est = np.array([_rate_of(ms.judge[g], rate, float(cut[g])) for g in ms.groups])
+        est = rates[rate]
         rows[rate] = est
         lo = hi = np.full(len(ms.groups), np.nan)
         g_lo = g_hi = float("nan")
@@ -379,12 +387,6 @@ def group_rates(ms: ModelSweeps, results: RuleResults, rule: str) -> tuple[pd.Da
         rows[f"{rate} low"], rows[f"{rate} high"] = lo, hi
         gaps.append({"rate": rate, "gap": float(_gap(est)), "low": g_lo, "high": g_hi})
     return pd.DataFrame(rows), pd.DataFrame(gaps, columns=["rate", "gap", "low", "high"])
-
-
-def _rate_of(sw: Sweep, rate: str, t: float) -> float:
-    if math.isnan(t) or sw.total <= 0:
-        return float("nan")
-    return float(sw.rate(rate)[sw.index_at(t)])
 
 
 def spread_interval(results: RuleResults, rule: str, criterion: str) -> tuple[float, float]:
