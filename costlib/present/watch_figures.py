@@ -28,7 +28,12 @@ REFIT_NAME = "the refit (fitted on these cases)"
 REFIT_SYMBOL, REFIT_DASH = "star", "dot"
 
 
-def refit_figure(curves: pd.DataFrame, shipped: dict, judged, *, unit: str = "", random_share=None) -> go.Figure:
+REFIT_TITLE = "Cost per case against the cutoff, on the cases the refit is fitted on"
+
+
+def refit_figure(
+    curves: pd.DataFrame, shipped: dict, judged, *, unit: str = "", random_share=None, title: str = REFIT_TITLE
+) -> go.Figure:
     """Cost per case against the cutoff (`curves`, `binary.decision.cost_curves` of the refit's
     rows: everybody's line, or each group's when the shipped cutoffs differ by group), the
     shipped cutoffs (`shipped`, {group: cutoff}) marked with a labelled diamond on a dashed line,
@@ -87,10 +92,11 @@ def refit_figure(curves: pd.DataFrame, shipped: dict, judged, *, unit: str = "",
     best = judged.best if per_group else dict(list(judged.best.items())[:1])
     mark(REFIT_NAME, REFIT_SYMBOL, REFIT_DASH, best, {}, "refit")  # its cost on the rows it is fitted on flatters it
     fig.update_layout(
+        title={"text": plain(title), "x": 0.0, "xanchor": "left"},
         xaxis_title="cutoff (flag a case when its score is at least this)",
         yaxis_title="cost per case",
         legend={"orientation": "h", "y": -0.25},
-        margin={"t": 30, "r": 30},
-        height=420,
+        margin={"t": 60, "r": 30},
+        height=440,
     )
     return fig

@@ -18,7 +18,7 @@ from costlib.answers.watch import (
     sample_note,
     watch_answer,
 )
-from costlib.present.watch_figures import refit_figure
+from costlib.present.watch_figures import REFIT_TITLE, refit_figure
 from costlib.present.watch_labels import SAMPLE_FILES_WHAT, SAMPLE_NOTE
 from costlib.present.watch_words import watch_group_table, watch_readings_table, watch_table, watch_verdict
 from costlib.watch import sample
@@ -67,6 +67,7 @@ def test_the_refit_is_made_on_request_once_per_unit_and_volume(year):
     fig = answer.refit_figure(refit)
     drawn = refit_figure(want.curves, want.shipped, want.judged, unit=policy_unit(policy, "$"))
     assert [t.name for t in fig.data] == [t.name for t in drawn.data]
+    assert fig.layout.title.text == REFIT_TITLE  # its words' expander names it, not "A chart"
     assert refit.dataset(b"k").fingerprint == refit.dataset(b"k").fingerprint != refit.dataset(b"j").fingerprint
 
 
