@@ -36,6 +36,7 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
         else "the cheaper of flagging nobody and flagging everyone"
     )
     kept = "" if rec.ship_model else " The verdict does not ship the model: nothing changes unless it ships."
+    saves = "saves" if rec.ship_model else "would save"  # not a saving anyone gets unless the verdict ships it
     unsure = (
         " Not a saving you can count on: its 95% interval reaches zero or below (see the verdict)."
         if not rec.ship_model and rec.saving >= 0
@@ -53,12 +54,12 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
             "help": f"Per case, {base}: {choices}.",
         },
         {
-            "label": "The model saves per case",
+            "label": f"The model {saves} per case",
             "value": money(rec.saving, unit),
             "help": f"Against {base}, the cheaper choice without a model; below zero the model costs more.{unsure}",
         },
         {
-            "label": "The model saves a month",
+            "label": f"The model {saves} a month",
             "value": money(rec.saving * volume, unit) if volume else "set a volume",
             "help": f"The saving per case times {volume:,.0f} cases a month (set in the sidebar).{kept}",
         },
