@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -103,7 +104,13 @@ def _per_group_rec(group_gain, *, ship_model):
     return SimpleNamespace(
         grouped=True,
         group_gain=group_gain,  # the saving of per-group cutoffs over one cutoff: estimate, low, high
-        results=SimpleNamespace(cutoffs={R.COST_OPTIMAL: {"a": 0.3, "b": 0.6}}),
+        results=SimpleNamespace(
+            cutoffs={R.COST_OPTIMAL: {"a": 0.3, "b": 0.6}},
+            # against the no-model choice: not clearly cheaper either (the interval reaches above 0)
+            overall=pd.DataFrame(
+                {"vs_baseline": [-0.01], "vs_low": [-0.03], "vs_high": [0.01]}, index=[R.COST_OPTIMAL]
+            ),
+        ),
         rule=R.SINGLE,
         ship_model=ship_model,
         cutoffs={"a": 0.4, "b": 0.4},
