@@ -85,7 +85,7 @@ SECTIONS_FOR_OLD_PRICES = (
     "previous prices (the report and policy downloads under the answer follow the prices above)."
 )
 
-RULES_JUDGED = {  # where the rules table's fitted rules are judged (`rules_judged`)
+RULES_JUDGED = {  # where the rules table's fitted rules are judged, by `words.judged_kind` (`rules_judged`)
     "test": " Judged on the test rows; the same intervals as above.",
     "cross-fitted": " Fitted rules cross-fitted on all rows (each row judged by cutoffs fitted without it); the same "
     "intervals as above.",
@@ -95,11 +95,9 @@ RULES_JUDGED = {  # where the rules table's fitted rules are judged (`rules_judg
 
 def rules_judged(rec) -> str:
     """The rules table's caption on where its fitted rules are judged (a `decision.Recommendation`)."""
-    from costlib.binary import honest as H
+    from costlib.present.words import judged_kind
 
-    if rec.judged_on == "test":
-        return RULES_JUDGED["test"]
-    return RULES_JUDGED["cross-fitted" if rec.estimate == H.CROSS_FITTED else "same"]
+    return RULES_JUDGED[judged_kind(rec)]
 
 
 FAIRNESS_WHAT = (

@@ -319,7 +319,7 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
         return Verdict(
             kind,
             f"{head}: its best cutoff ({how}) costs {per_case_and_month(rec.cost, volume, unit)} on the "
-            f"{_judged(rec)} rows, {money(-rec.saving, unit)} per case more than {base} "
+            f"{judged_kind(rec)} rows, {money(-rec.saving, unit)} per case more than {base} "
             f"({money(rec.baseline_cost, unit)} per case), which needs no model.",
             details,
             asides,
@@ -367,7 +367,7 @@ def rule_verdict_sentence(rec, rule: str, unit: str = "", *, judged: tuple | Non
         else f"the rule “{R.rule_words(rule)}” costs {money(-saving, unit)} per case more than {base}"
     )
     iv = "" if tiny else iv
-    return f"{verdict_head(verdict)}: {what} on the {_judged(rec)} rows" + (f" ({iv})." if iv else ".")
+    return f"{verdict_head(verdict)}: {what} on the {judged_kind(rec)} rows" + (f" ({iv})." if iv else ".")
 
 
 def fitted_rows(rec) -> str:
@@ -392,7 +392,8 @@ def judged_rows(rec) -> str:
     return "the test rows" if rec.judged_on == "test" else "all rows"
 
 
-def _judged(rec) -> str:
+def judged_kind(rec) -> str:
+    """How a recommendation's fitted rules are judged: "test", "cross-fitted" (no split) or "same"."""
     from costlib.binary import honest as H
 
     if rec.judged_on == "test":
@@ -484,7 +485,7 @@ def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
     for rule, est, lo, hi in rec.cheaper_by_chance[:3]:
         noise = lo is not None and hi is not None and lo <= 0 <= hi  # NaN bounds (no interval) compare False
         out.append(
-            f"“{R.rule_words(rule)}” came out {cheaper_by(est, lo, hi, unit)} on the {_judged(rec)} rows"
+            f"“{R.rule_words(rule)}” came out {cheaper_by(est, lo, hi, unit)} on the {judged_kind(rec)} rows"
             + ". Picking whichever rule looks cheapest on the rows it is judged on would flatter it; the "
             f"recommendation is the cutoff fitted on {fitted_rows(rec)}" + (NOT_CLEARLY_CHEAPER if noise else ".")
         )
