@@ -50,7 +50,7 @@ from costlib.present.tables import (
     share_cell,
     within_cells,
 )
-from costlib.present.words import fitted_rows, judged_rows, ratio_between, split_sentence
+from costlib.present.words import fitted_rows, judged_kind, judged_rows, ratio_between, split_sentence
 
 __all__ = ["REPORT_SECTIONS", "audit_html"]
 
@@ -78,12 +78,38 @@ LIMITATIONS = (
     "Labels may be proxies: a recorded outcome (an arrest, a diagnosis, a complaint) measures what was "
     "observed, which may differ between groups from what happened. Costs and fairness rates computed against "
     "a proxy label inherit its bias.",
-    "Intervals are 95% percentile bootstrap intervals. For the rules fitted on data (the best single cutoff and "
-    "the best cutoff per group) each resample fits the cutoffs again and judges them on rows the fit did not "
-    "see, so the luck of picking the cheapest of many cutoffs is inside the interval; for the other rules the "
-    "cutoffs are held and the judged rows resampled within each group. No interval covers a change in the "
-    "population after the data was collected.",
 )
+
+INTERVALS_LIMITATION = {
+    "test": (
+        "Intervals are 95% percentile bootstrap intervals. For the rules fitted on data (the best single cutoff "
+        "and the best cutoff per group) each resample fits the cutoffs again on resampled train rows and judges "
+        "them on resampled test rows, so the luck of picking the cheapest of many cutoffs is inside the interval; "
+        "for the other rules the cutoffs are held and the test rows resampled within each group."
+    ),
+    "cross-fitted": (
+        "The saving's interval is its cross-fitted estimate give or take 1.96 standard errors that count both the "
+        "rows' noise and how much one dealing of the rows into parts moves it. Each group's cost and the extra "
+        "saving of per-group cutoffs take the same form, their standard error between the rows' alone and that "
+        "of a bootstrap that fits the cutoffs again on each resample (0.632 of the way), so the luck of picking "
+        "the cheapest of many cutoffs is inside them. For the rules not fitted on data (the formula, flag nobody, "
+        "flag everyone) the cutoffs are held and the rows resampled within each group (95% percentile bootstrap)."
+    ),
+    "same": (
+        "Intervals are 95% percentile bootstrap intervals of rules fitted and judged on the same rows: the fitted "
+        "cutoffs are fitted again on each resample, but the estimates themselves flatter the model."
+    ),
+}
+"""The Limitations item on how the intervals were made, by how the fitted rules were judged
+(`words.judged_kind`): the same methods the verdict's details name (`words.split_sentence`)."""
+
+POPULATION_LIMITATION = "No interval covers a change in the population after the data was collected."
+
+
+def _limitations(rec) -> tuple[str, ...]:
+    """The Limitations section's paragraphs for a recommendation: the fixed ones, then how its
+    intervals were made."""
+    return (*LIMITATIONS, f"{INTERVALS_LIMITATION[judged_kind(rec)]} {POPULATION_LIMITATION}")
 
 
 # ---------------------------------------------------------------------------------------
@@ -503,7 +529,7 @@ def audit_html(audit) -> str:
         figure(figs["rule_bars"]),
         "</section>",
         '<section id="limitations"><h2>Limitations</h2>',
-        paragraphs(LIMITATIONS),
+        paragraphs(_limitations(a.recommendation)),
         "</section>",
         '<section id="review"><h2>Review</h2>',
         _review_html(),

@@ -119,3 +119,29 @@ def test_per_group_cutoffs_that_beat_the_no_model_choice_are_said_to(no_split):
     assert len(said) == 1
     assert f"though against flagging everyone they would save {money(saving, '$')} per case" in said[0]
     assert "recommended only when they are clearly cheaper than one cutoff for everyone" in said[0]
+
+
+def _limitations(html: str) -> str:
+    return html.split('<section id="limitations">', 1)[1].split("</section>", 1)[0]
+
+
+def test_the_report_says_how_its_intervals_were_made(no_split):
+    """Without a split the saving's interval is the cross-fitted estimate +- 1.96 fold-aware
+    standard errors, as the verdict's details say: the report's Limitations must say the same,
+    not that every interval is a percentile bootstrap (it did). With a split, it is one."""
+    rec, texts = _everything_said(no_split, (1.0, 3.0))
+    said = _limitations(texts[-1])
+    assert "1.96 standard errors" in " ".join(texts[1:3]) and "1.96 standard errors" in said
+    assert "percentile bootstrap intervals" not in said
+    df = pd.read_csv(SAMPLE)
+    split = sweep_model(
+        df["two_year_recid"],
+        df["p_recid"],
+        df["sex"],
+        fit=(df["split"] == "train").to_numpy(),
+        judge=(df["split"] == "test").to_numpy(),
+        name="p_recid",
+    )
+    said = _limitations(_everything_said(split, (1.0, 3.0))[1][-1])
+    assert "percentile bootstrap intervals" in said and "test rows" in said
+    assert "1.96 standard errors" not in said
