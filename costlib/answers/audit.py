@@ -41,7 +41,8 @@ from costlib.core.json_numbers import json_cut, json_number
 from costlib.core.prices import Prices
 from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, WORSE
 from costlib.present.costs_labels import NO_CUTOFF_NOTE, SCORES_NOT_PROBABILITIES_NOTE
-from costlib.present.words import Verdict, judged_rows, recommendation_verdict, sensitivity_sentence
+from costlib.present.price_words import sensitivity_sentence
+from costlib.present.words import Verdict, judged_rows, recommendation_verdict
 from costlib.watch.reference import reference_record
 
 __all__ = ["Audit", "build_audit", "data_summary", "dataset_models", "mean_prices"]

@@ -14,7 +14,7 @@ from costlib.core import escaping
 from costlib.core import rules as R
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import md_escape
-from costlib.present import price_figures, words
+from costlib.present import price_figures, price_words, words
 from costlib.present.amounts import money
 from costlib.present.cost_figures import capacity_figure, cost_curve_figure, markers_frame
 from costlib.present.costs_labels import MODEL_COST
@@ -86,7 +86,7 @@ def price_questions_sentence(
     span = None
     if len(table) == 1 and n_resamples:
         span = robust.cached_span(models, record["ratio_low"], record["ratio_high"], n_resamples=n_resamples)
-    sentence = words.answers_sentence(record, table, lowest_score=fitted.lowest_score, span=span)
+    sentence = price_words.answers_sentence(record, table, lowest_score=fitted.lowest_score, span=span)
     if rec.capacity is not None:
         from costlib.present.capacity_words import ANSWERS_WITHOUT_LIMIT
 
@@ -347,7 +347,7 @@ def sensitivity(models: Mapping, rec, maps, *, unit: str, break_even) -> Sensiti
     """How much the prices matter at `rec`'s prices; `break_even` is `elicit.break_even_range` of the model."""
     mp = audit.mean_prices(models[rec.model], rec.prices)
     leader = ratio_range(maps.train, maps.test, c_fp=mp[0], c_fn=mp[1])
-    sentence = words.sensitivity_sentence(
+    sentence = price_words.sensitivity_sentence(
         leader,
         mp,
         unit,

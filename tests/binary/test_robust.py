@@ -11,7 +11,7 @@ import costlib
 from costlib.binary import decision as D
 from costlib.binary import elicit, robust
 from costlib.core import rules as R
-from costlib.present import page_answers, words
+from costlib.present import page_answers, price_words, words
 
 SAMPLE = costlib.__path__[0] + "/samples/compas.csv"
 
@@ -38,7 +38,7 @@ def test_a_bracket_with_one_cutoff_and_two_verdicts_is_not_robust(compas):
     assert "but not the same verdict" in text and words.ratio_text(span.flips[0][0]) in text
     record = {"outcomes": {"miss": "a miss", "false_alarm": "an alarm"}, "answers": [1, 2], "ratio_low": 2.4}
     record |= {"ratio_high": 3.7, "ratio_chosen": float(np.sqrt(2.4 * 3.7))}
-    sentence = words.answers_sentence(record, table, span=span)
+    sentence = price_words.answers_sentence(record, table, span=span)
     assert "robust" not in sentence and "the verdict is not" in sentence
 
 

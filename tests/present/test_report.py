@@ -549,7 +549,7 @@ def test_older_policy_versions_still_load(audit, version):
 
 def test_the_break_even_range_is_exact_and_said_in_the_report(compas, audit, report):
     from costlib.binary.elicit import break_even_range
-    from costlib.present.words import break_even_words
+    from costlib.present.price_words import break_even_words
 
     sweep = _model(compas["frame"]).fit_pooled
     lo, hi = audit.break_even
