@@ -230,6 +230,9 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         return pd.DataFrame(), 0
     y = _column(y)
     x = _column(x) if x is not None else np.arange(len(y), dtype=float)
+    text = trace.get("text")
+    if "lines" in (trace.get("mode") or "lines"):
+        x, y, text = _without_corners(x, y, text)
     drawn = len(y)
     keep = slice(None)
     if drawn > budget:  # thinned before anything is built from it: a slider redraws the page's charts
@@ -237,7 +240,6 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         position = x if isinstance(x, np.ndarray) and np.isfinite(x).all() else None
         keep = thin_index(values, budget, x=position)
     columns = {SERIES: name, x_col: _take(x, keep), y_col: _take(y, keep)}  # one frame built once
-    text = trace.get("text")
     if isinstance(text, (list, tuple, np.ndarray)) and len(text) == drawn:
         columns[LABEL] = [words(t) for t in _take(text, keep)]
     elif isinstance(text, str) and text:
@@ -253,6 +255,23 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         for column, ends in ((INTERVAL_FROM, mid - down), (INTERVAL_TO, mid + up)):  # read after the y column
             columns[column] = [f"{x:.6g}" if np.isfinite(x) else NO_INTERVAL for x in ends]  # one type: text
     return _Rows(columns, len(columns[y_col])), drawn
+
+
+def _without_corners(x, y, text):
+    """A line's points without the corners of its steps: a point at the next point's x and the
+    previous point's y is where a step drawn with straight lines turns (`plotting.step_points`
+    adds it), not a value of the curve; a reader would read each cutoff twice, once with the
+    cost before it. The first and last points always stay."""
+    if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray)) or len(y) < 3:
+        return x, y, text
+    corner = np.zeros(len(y), dtype=bool)
+    corner[1:-1] = (x[1:-1] == x[2:]) & (y[1:-1] == y[:-2])
+    if not corner.any():
+        return x, y, text
+    keep = ~corner
+    if isinstance(text, (list, tuple, np.ndarray)) and len(text) == len(y):
+        text = [t for t, k in zip(text, keep, strict=True) if k]
+    return x[keep], y[keep], text
 
 
 def _heatmap_rows(trace: dict, columns: tuple[str, str, str], name: str) -> tuple[pd.DataFrame, int]:

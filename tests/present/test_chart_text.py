@@ -47,12 +47,14 @@ def test_a_cost_curve_says_its_lines_marks_and_numbers():
     marks = alt.sentence.split("; marked: ")[1].split("; ")
     # the key points first: the review limit and what is recommended (a rule's marker or a line)
     assert "your review limit" in marks[:2] and any("recommended" in m for m in marks[:2]), marks
-    # the table holds each line's points as drawn, its columns named by the axes
-    everyone = fig.data[0]
+    # the table holds each line's value at every cutoff once (the drawing's step corners, a cutoff
+    # with the cost before it, are not values), its columns named by the axes
+    everyone = curves[curves["line"].isna() & np.isfinite(curves["threshold"])]
     rows = alt.table[alt.table[SERIES] == "everyone, one cutoff"]
     cutoff = "cutoff (flag a case when its score is at least this)"
-    assert rows[cutoff].tolist() == pytest.approx(np.asarray(everyone.x, float).tolist())
-    assert rows["cost per case ($)"].tolist() == pytest.approx(np.asarray(everyone.y, float).tolist())
+    assert len(fig.data[0].x) > len(rows) and rows[cutoff].is_unique
+    assert rows[cutoff].tolist() == pytest.approx(everyone["threshold"].tolist())
+    assert rows["cost per case ($)"].tolist() == pytest.approx(everyone["cost_per_case"].tolist())
     marked = alt.table[alt.table[SERIES] == "marked cutoffs"]
     assert marked[LABEL].str.startswith("best cutoff per group (").sum() == 2 and alt.note is None
 
