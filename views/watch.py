@@ -1,6 +1,7 @@
 """Watch: is the cutoff we shipped still the right one?"""
 
 import hashlib
+from dataclasses import replace
 
 import streamlit as st
 
@@ -8,7 +9,7 @@ from costlib import answers, loading
 from costlib.answers.costs import audit_maker
 from costlib.answers.watch import WATCH_RESAMPLES, sample_files, sample_note
 from costlib.core.errors import DataError
-from costlib.core.escaping import option_names
+from costlib.core.escaping import md_escape, option_names
 from costlib.loading.ledger import LEDGER, held_bytes
 from costlib.loading.messages import WHAT_READING
 from costlib.present import labels as t
@@ -186,7 +187,7 @@ except ValueError as err:  # a policy that does not fit the cases (a group witho
     st.stop()
 
 st.subheader(w.WHAT_TO_DO)
-show_verdict(answer.verdict)
+show_verdict(replace(answer.verdict, details=()))  # the headline; what to ship comes next, then the details
 refit = None
 if answer.refit_offered:
     try:
@@ -195,8 +196,10 @@ if answer.refit_offered:
         show_error(err)
     except ValueError as err:  # a policy that does not fit these cases: its sentence, as above
         say("error", str(err))
+ship = answer.ship_words(refit, volume)  # the one cutoff to ship, then the other candidate, not chosen
+for i, line in enumerate(ship):
+    say("markdown" if i == 0 else "caption", line)
 if refit is not None:
-    say("markdown", refit.summary)
     st.caption(w.REFIT_WHAT)
     if st.button(w.REFIT_BUTTON, key="watch_refit", type="primary"):
         try:
@@ -209,6 +212,8 @@ if refit is not None:
             # Costs & groups says the sentence and marks the shipped cutoffs while it shows this data
             st.session_state[REFIT_SHIPPED] = (ds_new.fingerprint, dict(refit.shipped), refit.sentence)
             st.switch_page(COSTS_PAGE)
+if answer.verdict.details:
+    st.caption("\n\n".join(md_escape(line) for line in answer.verdict.details))
 show_chart(answer.figure, key="watch_chart")
 show_table(answer.table, "watch_periods", key="watch_periods")
 if refit is not None:

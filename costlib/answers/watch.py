@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -12,16 +13,21 @@ from costlib.loading.messages import q
 from costlib.present import figures
 from costlib.present.watch_labels import (
     CURRENT_POLICY,
-    REFIT_ON,
     SAMPLE_FILES_WHAT,
     SAMPLE_NOTE,
     SAMPLE_POLICY,
     UNSIGNED_ON_PAGE,
 )
 from costlib.present.watch_words import (
+    CHOICE_KEEP,
+    CHOICE_REFIT,
+    CHOICE_SHIFT,
     GROUPS_WHAT,
     READINGS_NARROW,
     READINGS_WHAT,
+    alert_since,
+    cut_values,
+    ship_words,
     watch_group_table,
     watch_readings_table,
     watch_table,
@@ -66,9 +72,8 @@ class WatchAnswer:
 
     @property
     def refit_offered(self) -> bool:
-        """Whether a period alerts and some period has its outcomes: then the refit is offered."""
-        periods = self.report["periods"]
-        return any(p["alert"] for p in periods) and any(p["labelled"] for p in periods)
+        """Whether the refit is offered (`refit_offered`)."""
+        return refit_offered(self.report)
 
     def refit(self, volume: float | None = None) -> Refit:
         """`refit_inputs` of these cases and this policy (a month: the policy's cases a month, else
@@ -84,13 +89,106 @@ class WatchAnswer:
         )  # fmt: skip
 
     def refit_figure(self, refit: Refit):
-        """Cost per case against the cutoff on the cases `refit` is fitted on (`refit_figure`)."""
+        """Cost per case against the cutoff on the cases `refit` is fitted on (`refit_figure`), the
+        refit's star labelled as the cutoff to ship or as the alternative not chosen (`ship`)."""
         from costlib.present.watch_figures import refit_figure
 
         return refit_figure(
             refit.curves, refit.shipped, refit.judged, unit=policy_unit(self.policy, self.unit),
-            random_share=self.policy.get("random_share"),
+            random_share=self.policy.get("random_share"), chosen=self.ship(refit).kind == CHOICE_REFIT,
         )  # fmt: skip
+
+    def ship(self, refit: Refit | None = None) -> ShipChoice:
+        """The one cutoff to ship (`ship_choice` of the periods and `refit`, the page's refit or None)."""
+        return ship_choice(self.report, refit)
+
+    def ship_words(self, refit: Refit | None = None, volume: float | None = None) -> tuple[str, ...]:
+        """`ship` in words (`what_to_ship`); a month is the policy's cases a month, else `volume`."""
+        return what_to_ship(self.report, self.policy, refit, unit=self.unit, volume=volume)
+
+
+def refit_offered(report: dict) -> bool:
+    """Whether a period of `report` alerts and some period has its outcomes: then the refit
+    (`refit_inputs`) is offered, and `ship_choice` weighs it."""
+    periods = report["periods"]
+    return any(p["alert"] for p in periods) and any(p["labelled"] for p in periods)
+
+
+def what_to_ship(
+    report: dict, policy: dict, refit: Refit | None = None, *, unit: str = "", volume: float | None = None
+) -> tuple[str, ...]:
+    """`ship_choice` in words (`present.watch_words.ship_words`), the same on the Watch page and
+    ``costlib watch``: amounts in the policy's unit (else `unit`), a month being the policy's cases
+    a month (else `volume`)."""
+    month = policy.get("volume")
+    return ship_words(
+        ship_choice(report, refit), unit=policy_unit(policy, unit), volume=volume if month is None else month
+    )
+
+
+@dataclass(frozen=True)
+class ShipChoice:
+    """The one cutoff Watch recommends shipping (`ship_choice`), and the other candidate.
+
+    kind                 ``CHOICE_REFIT`` (the refit on the latest periods with outcomes), ``CHOICE_SHIFT``
+                         (the shipped cutoff moved to the base rate the latest period's scores suggest) or
+                         ``CHOICE_KEEP`` (the shipped cutoff)
+    cutoffs              ``{group: cutoff}`` to ship
+    alternative          the candidate not chosen (``CHOICE_REFIT`` or ``CHOICE_SHIFT``), None without one
+    alternative_cutoffs  its cutoffs (empty without one)
+    period               the period the shift is read from (a period of the report), None without a shift
+    refit                the refit (`Refit`: its rows and honest judgement), None without one
+    """
+
+    kind: str
+    cutoffs: dict
+    alternative: str | None = None
+    alternative_cutoffs: dict = field(default_factory=dict)
+    period: dict | None = None
+    refit: Refit | None = None
+
+
+def ship_choice(report: dict, refit: Refit | None = None) -> ShipChoice:
+    """The one cutoff to ship, for the Watch page and ``costlib watch`` alike, by one rule.
+
+    The two candidates are the refit on the latest periods with outcomes (`refit`,
+    `refit_inputs`: what it saves over the shipped cutoff is cross-fitted, each case judged by a
+    cutoff fitted on the others, with its bootstrap's 95% interval) and the shipped cutoff moved to
+    the base rate the scores of the latest alerting period suggest (that period's own best
+    cutoff, when its cost is estimated: it rests on the assumption that only the base rate moved,
+    which the scores alone cannot confirm).
+
+    1. No period alerts: keep the shipped cutoff.
+    2. The refit saves beyond the noise (the whole 95% interval of its saving above zero): ship
+       the refit. It is judged on outcomes, on cases it was not fitted on; the shift, if there is
+       one, is the alternative not chosen.
+    3. Else, the latest alerting period is estimated, its scores fit a change of the base rate and
+       it has a cutoff moved to it: ship that shift (if only the base rate moved); the refit, if
+       there is one, is the alternative not chosen (its saving is within the noise).
+    4. Else keep the shipped cutoff (the refit, if any, saves within the noise; or the scores fit
+       no change of the base rate, and the verdict says to check the model).
+    """
+    from costlib.watch.estimate import FAILS
+
+    shipped = {g: (math.inf if t is None else float(t)) for g, t in report["policy"]["cutoffs"].items()}
+    since = alert_since([p for p in report["periods"] if not p.get("too_few")])
+    if not since:
+        return ShipChoice(CHOICE_KEEP, shipped)
+    latest = since[-1]
+    shift = None
+    if not latest["measured"] and latest.get("best_threshold") and latest.get("assumption") != FAILS:
+        shift = latest
+    honest = refit is not None and refit.judged.regret is not None and not math.isnan(refit.judged.regret)
+    best = dict(refit.judged.best) if honest else {}
+    if honest and refit.judged.alert and best:
+        if shift is None:
+            return ShipChoice(CHOICE_REFIT, best, refit=refit)
+        return ShipChoice(CHOICE_REFIT, best, CHOICE_SHIFT, cut_values(shift["best_threshold"]), shift, refit)
+    alternative = CHOICE_REFIT if honest and best else None
+    if shift is not None:
+        cuts = cut_values(shift["best_threshold"])
+        return ShipChoice(CHOICE_SHIFT, cuts, alternative, best, shift, refit if alternative else None)
+    return ShipChoice(CHOICE_KEEP, shipped, alternative, best, None, refit if alternative else None)
 
 
 def shipped_policy(seed: int = 7) -> dict:
@@ -359,7 +457,7 @@ class Refit:
     curves: pd.DataFrame  # cost per case against the cutoff on `frame`, everybody's line and each group's
     shipped: dict  # {group: cutoff} the policy ships, for the groups of `frame`
     saving: str  # what refitting saves over keeping the shipped cutoff, per case and a month
-    summary: str  # the rows and that saving, as the Watch page says them
+    span: str  # the periods of the rows: "2026-07 to 2026-09"
 
     def dataset(self, salt: bytes = b""):
         """The rows as Costs & groups reads them (`loading.prepare`, a sentence on bad input),
@@ -382,11 +480,12 @@ def refit_inputs(
     volume: float | None = None,
     unit: str = "",
     n_resamples: int = 0,
+    seed: int = 0,
 ) -> Refit:
     """The cases with outcomes of the latest `REFIT_MONTHS` periods with outcomes, as a table for
     Costs & groups to refit on (`loading.prepare` reads it as an upload), with the shipped
     policy judged on them as a period is (`n_resamples` for the interval of what refitting saves
-    over it; 0: none); DataError when no period has outcomes. Amounts are in the policy's unit
+    over it; 0: none; `seed`: its bootstrap's); DataError when no period has outcomes. Amounts are in the policy's unit
     (else `unit`); a month is the policy's cases a month (else `volume`)."""
     import numpy as np
 
@@ -410,7 +509,7 @@ def refit_inputs(
     frame.insert(0, label, y[rows].astype(int))
     # on these very cases, with their outcomes
     g = group_column(frame[columns["group"]], name, columns["group"]) if columns.get("group") else None
-    judged, curves, shipped = _judged(policy, frame, columns, y[rows], g, n_resamples=n_resamples)
+    judged, curves, shipped = _judged(policy, frame, columns, y[rows], g, n_resamples=n_resamples, seed=seed)
     if g is not None:  # a policy with one cutoff for everybody: its prices for every group
         _, prices = for_groups(policy, sorted(set(g)))
         policy = {**policy, "prices": prices}
@@ -429,11 +528,10 @@ def refit_inputs(
         f"its recommended cutoff is the refit. The shipped policy cost {money(judged.shipped, unit)} per "
         f"case on these cases. {saving}"
     )
-    summary = REFIT_ON.format(n=f"{len(frame):,}", span=span, spent=money(judged.shipped, unit), saving=saving)
-    return Refit(frame, mapping, f"{name}, {span}", policy, sentence, judged, curves, shipped, saving, summary)
+    return Refit(frame, mapping, f"{name}, {span}", policy, sentence, judged, curves, shipped, saving, span)
 
 
-def _judged(policy: dict, frame: pd.DataFrame, columns: dict, y, groups, *, n_resamples: int):
+def _judged(policy: dict, frame: pd.DataFrame, columns: dict, y, groups, *, n_resamples: int, seed: int = 0):
     """(judgement, curves, shipped cutoffs) of the shipped policy on the cases of `frame` with
     outcomes `y` (0/1) and groups `groups` (as the loader reads them, `loading.frames.group_column`;
     None: no group column): `watch.alerts.judge_period` (one home for what refitting saves and its
@@ -453,7 +551,7 @@ def _judged(policy: dict, frame: pd.DataFrame, columns: dict, y, groups, *, n_re
     g, thresholds, prices = case_cutoffs(policy, groups, len(frame))
     y = np.asarray(y, dtype=int)
     judged = judge_period(
-        y, s, g, costs=prices, cutoffs=thresholds, n_resamples=n_resamples,
+        y, s, g, costs=prices, cutoffs=thresholds, n_resamples=n_resamples, seed=seed,
         random_share=policy.get("random_share"),
     )  # fmt: skip
     ms = sweep_model(y, s, g, probabilities=False)

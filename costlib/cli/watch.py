@@ -65,7 +65,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args) -> int:
     try:
-        report = watch(args)
+        report, policy, cases = _watched(args)
+        ship = () if args.json else _ship(args, report, policy, cases)
     except DataError as exc:
         flags = column_flags(
             [("--time", args.time), ("--score", args.score), ("--label", args.label), ("--group", args.group)]
@@ -78,7 +79,7 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(report, allow_nan=False))
     else:
-        _print_text(report)
+        _print_text(report, ship)
     note = sign_off_note(report["policy"]["sign_off"])
     if note:
         print(note, file=sys.stderr)
@@ -88,6 +89,27 @@ def run(args) -> int:
 def watch(args) -> dict:
     """The report of ``watch`` as JSON-ready data (`costlib.watch.report.watch_report`), with
     the files it read."""
+    return _watched(args)[0]
+
+
+def _ship(args, report: dict, policy: dict, cases) -> tuple[str, ...]:
+    """What to ship, in the Watch page's words (`costlib.answers.watch.what_to_ship`), weighing
+    the refit on the latest periods with outcomes when the page offers it (at these resamples and
+    seed); a sentence (DataError, ValueError) when the cases do not fit the policy."""
+    from costlib.answers.watch import refit_inputs, refit_offered, what_to_ship
+
+    refit = None
+    if refit_offered(report):
+        columns = {"time": args.time, "score": args.score, "label": args.label, "group": args.group}
+        refit = refit_inputs(
+            policy, cases, name=report["data"]["file"], columns=columns, report=report,
+            n_resamples=args.resamples, seed=args.seed,
+        )  # fmt: skip
+    return what_to_ship(report, policy, refit)
+
+
+def _watched(args):
+    """(report, policy, cases): the report of `watch`, the policy as read and the table of cases."""
     from costlib import loading
     from costlib.present.policy import load_policy
     from costlib.present.signing import checked_text
@@ -98,9 +120,10 @@ def watch(args) -> dict:
     policy = load_policy(data)
     sign_off = checked_text(data, allow_unsigned=args.allow_unsigned, what=named(args.policy))
     raw, name = loading.read_path(args.file)
+    cases = loading.read_table(raw, name)
     report = watch_report(
         policy,
-        loading.read_table(raw, name),
+        cases,
         name=name,
         time=args.time,
         score=args.score,
@@ -113,10 +136,12 @@ def watch(args) -> dict:
     report["policy"]["file"] = policy_name
     report["policy"]["sign_off"] = sign_off.record()
     report["data"]["sha256"] = loading.fingerprint(raw)
-    return report
+    return report, policy, cases
 
 
-def _print_text(report: dict) -> None:
+def _print_text(report: dict, ship: tuple[str, ...] = ()) -> None:
+    """The report as text: a line per period, the one answer, and what to ship (`ship`: the
+    sentences of `costlib.answers.watch.what_to_ship`)."""
     from costlib.present.amounts import money, percent
     from costlib.present.watch_words import (
         how_measured,
@@ -150,7 +175,7 @@ def _print_text(report: dict) -> None:
                 f"{percent(cal['base_rate'])}; scores fit a base-rate change: {scores_check(p)}"
             )
         saves = money(p["regret_per_case"], unit) if p["regret_per_case"] is not None else "–"
-        instead = f"{no_model_act(p)} instead" if p["no_model"] else "refitting"
+        instead = f"{no_model_act(p)} instead" if p["no_model"] else "its own best cutoff"
         print(
             f"  {period_label(p['period'])}: {p['n']:,} cases, {p['labelled']:,} with outcomes; cost per case "
             f"{money(p['cost_per_case'], unit)} ({how_measured(p)}); flagged {percent(p['flagged_share'])}; "
@@ -158,7 +183,7 @@ def _print_text(report: dict) -> None:
         )
     verdict = watch_verdict(report, unit=unit)
     print(verdict.headline)
-    for line in verdict.details[:2] if verdict.kind == "error" else ():
+    for line in ship:
         print(line)
     if any(not p["measured"] for p in periods):
         from costlib.watch.report import ASSUMPTION

@@ -26,20 +26,31 @@ __all__ = ["REFIT_NAME", "SHIPPED_NAME", "refit_figure"]
 
 REFIT_NAME = "the refit (fitted on these cases)"
 REFIT_SYMBOL, REFIT_DASH = "star", "dot"
+#: the refit's label on the chart: the cutoff to ship, the alternative not chosen, or neither said
+REFIT_WORDS = {True: "refit, to ship", False: "refit, not chosen", None: "refit"}
 
 
 REFIT_TITLE = "Cost per case against the cutoff, on the cases the refit is fitted on"
 
 
 def refit_figure(
-    curves: pd.DataFrame, shipped: dict, judged, *, unit: str = "", random_share=None, title: str = REFIT_TITLE
+    curves: pd.DataFrame,
+    shipped: dict,
+    judged,
+    *,
+    unit: str = "",
+    random_share=None,
+    title: str = REFIT_TITLE,
+    chosen: bool | None = None,
 ) -> go.Figure:
     """Cost per case against the cutoff (`curves`, `binary.decision.cost_curves` of the refit's
     rows: everybody's line, or each group's when the shipped cutoffs differ by group), the
     shipped cutoffs (`shipped`, {group: cutoff}) marked with a labelled diamond on a dashed line,
     and the refit's (`judged.best`, `watch.alerts.PeriodJudgement`) with a labelled star on a
     dotted line. A policy that flags a `random_share` at random has no cutoff: its cost is a
-    dashed level line, labelled.
+    dashed level line, labelled. `chosen`: the refit's label says it is the cutoff to ship (True)
+    or the alternative not chosen (False; `costlib.answers.watch.ship_choice` decides); None says
+    neither.
 
     Text on the chart holds group names and the unit: each goes through `core.escaping.plain`
     (Plotly reads a few HTML tags in text)."""
@@ -90,7 +101,8 @@ def refit_figure(
             annotation_position="top left",
         )
     best = judged.best if per_group else dict(list(judged.best.items())[:1])
-    mark(REFIT_NAME, REFIT_SYMBOL, REFIT_DASH, best, {}, "refit")  # its cost on the rows it is fitted on flatters it
+    # no cost on the refit's label: its cost on the rows it is fitted on flatters it
+    mark(REFIT_NAME, REFIT_SYMBOL, REFIT_DASH, best, {}, REFIT_WORDS[chosen])
     fig.update_layout(
         title={"text": plain(title), "x": 0.0, "xanchor": "left"},
         xaxis_title="cutoff (flag a case when its score is at least this)",

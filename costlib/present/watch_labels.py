@@ -65,22 +65,17 @@ SAMPLE_FILES_WHAT = (
 # ---------------------------------------------------------------------------------------
 # The refit
 
-REFIT_BUTTON = "Refit on the latest periods with outcomes, on Costs & groups"
+REFIT_BUTTON = "Open the refit on Costs & groups: its report and policy file"
 REFIT_WHAT = (
-    "Opens Costs & groups on the cases of the latest three periods whose outcomes are known, at the policy's "
-    "prices (and review limit): the cutoff it recommends there is the refit, judged honestly, with its verdict, "
-    "report and policy file. These months take the place of any file you uploaded on the Data page (the built-in "
-    "samples stay in the sidebar)."
-)
-REFIT_ON = (
-    "The refit is fitted on the {n} cases with outcomes of {span}; the shipped policy cost {spent} per case on "
-    "them. {saving}"
+    "Opens Costs & groups on the cases with outcomes of the latest three periods, at the policy's prices (and review "
+    "limit): there the refit is the recommended cutoff, with its verdict, report and policy file. These months take "
+    "the place of any file you uploaded on the Data page (the built-in samples stay in the sidebar)."
 )
 REFIT_TITLE = "The refit, on the latest periods with outcomes"
 REFIT_CHART = (
     "Cost per case at each cutoff on the cases the refit is fitted on: the shipped cutoff is the diamond on the "
-    "dashed line, at what it cost on them; the refit's cutoff is the star on the dotted line (its cost there, on "
-    "the cases it is fitted on, flatters it: what it saves is cross-fitted, above)."
+    "dashed line, at what it cost on them; the refit's cutoff is the star on the dotted line. Its cost there "
+    "flatters it (it is fitted on these very cases): what it saves is judged on cases it was not fitted on, above."
 )
 FROM_FILE = "A policy file"
 FROM_COSTS = "What Costs & groups recommends now"

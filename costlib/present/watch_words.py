@@ -90,24 +90,106 @@ def _cases_to_label(p: dict) -> str:
     )
 
 
-def _readings_sentence(p: dict, unit: str, word: str) -> str:
-    """What the two readings of an estimated period say, when they differ about the verdict."""
+#: the three answers to "what to ship" (`costlib.answers.watch.ship_choice` decides which)
+CHOICE_KEEP, CHOICE_REFIT, CHOICE_SHIFT = "keep", "refit", "shift"
+
+SHIP_REFIT_WORDS = "What to ship instead: {rule}, the refit on the {n} cases with outcomes of {span}. {saving}"
+SHIP_SHIFT_WORDS = (
+    "What to ship instead: {rule}, the shipped cutoff moved to the base rate the scores of {period} suggest (about "
+    "{rate}). Estimated from the scores, if only the base rate moved, it saves {amount} over keeping the shipped "
+    "cutoff{iv}; if the cases changed and the model is still calibrated (base rate about {other}), the shipped "
+    "cutoff stays right.{label}"
+)
+SHIP_NOTHING_WORDS = (
+    "Nothing to ship instead yet: the refit on the {n} cases with outcomes of {span} ({rule}) saves {amount} over "
+    "keeping the shipped cutoff, within the noise{iv}. Keep the shipped cutoff until more outcomes are in."
+)
+NOT_CHOSEN_SHIFT = (
+    "Not chosen: {rule}, the shipped cutoff moved to the base rate the scores of {period} suggest (about {rate}). It "
+    "rests on the scores alone, read as if only the base rate moved; if the cases changed and the model is still "
+    "calibrated (base rate about {other}), the shipped cutoff would stay right. The refit rests on outcomes.{label}"
+)
+NOT_CHOSEN_REFIT = (
+    "Not chosen: {rule}, the refit on the {n} cases with outcomes of {span}: judged on cases it was not fitted on, "
+    "what it saves over the shipped cutoff is within the noise{iv}."
+)
+
+
+def _saving_interval(low, high, unit: str) -> str:
+    """What `interval` says of a saving per case, in brackets ("(95% interval of the saving $0.06 to
+    $0.11 per case)", after a space), or "" without an interval."""
+    iv = interval(low, high, unit, of="the saving")
+    return f" ({iv} per case)" if iv else ""
+
+
+def _shift_parts(p: dict, unit: str, volume) -> dict:
+    """What the sentences say of a period's cutoff moved to its estimated base rate."""
     ls, cal = _ls(p), _cal(p)
-    low, high = p["cost_bracket"] or (None, None)
-    bracket = f" Either way it costs {money(low, unit)} to {money(high, unit)} per case." if low is not None else ""
     tell = _cases_to_label(p)
-    label = f" Label a sample: {tell}." if tell else ""
-    return (
-        f"{period_label(p['period'])}, the two readings of its scores: if the base rate moved (to about "
-        f"{percent(ls['base_rate'])}), refit: {cutoffs_text(_cut_values(ls['refit_cutoffs']), grouped=True)} "
-        f"instead, which saves {money(ls['regret_per_case'], unit)} per case; if the cases changed and the model is "
-        f"still calibrated (base rate about {percent(cal['base_rate'])}), keep the cutoff, which then costs "
-        f"{money(cal['cost_per_case'], unit)} per case.{bracket}{label}"
-    )
+    return {
+        "rule": cutoffs_text(cut_values(p["best_threshold"]), grouped=True),
+        "period": period_label(p["period"]),
+        "rate": percent(ls["base_rate"]),
+        "other": percent(cal["base_rate"]),
+        "amount": per_case_and_month(p["regret_per_case"], volume, unit),
+        "iv": _saving_interval(*p["regret_interval"], unit),
+        "label": f" Label a sample of {period_label(p['period'])}: {tell}." if tell else "",
+    }
 
 
-def _cut_values(cuts: dict) -> dict:
+def _refit_parts(refit, cutoffs: dict, unit: str, volume) -> dict:
+    """What the sentences say of the refit (`costlib.answers.watch.Refit`) and its `cutoffs`."""
+    j = refit.judged
+    return {
+        "rule": cutoffs_text(cutoffs, grouped=True),
+        "n": number(len(refit.frame), 0),
+        "span": refit.span,
+        "amount": per_case_and_month(j.regret, volume, unit),
+        "iv": _saving_interval(j.low, j.high, unit),
+    }
+
+
+def ship_words(choice, *, unit: str = "", volume: float | None = None) -> tuple[str, ...]:
+    """What to ship, in words: the one cutoff `choice` recommends (`costlib.answers.watch.ShipChoice`)
+    and what it saves over keeping the shipped cutoff, per case and a month (`volume` cases), then
+    the other candidate, said as the alternative not chosen and why; () when the answer is to keep
+    the cutoff and there is no refit to speak of."""
+    said = []
+    if choice.kind == CHOICE_REFIT:
+        parts = _refit_parts(choice.refit, choice.cutoffs, unit, volume)
+        saving = refit_saving(choice.refit.judged, unit=unit, volume=volume)
+        said.append(SHIP_REFIT_WORDS.format(saving=saving, **parts))
+    elif choice.kind == CHOICE_SHIFT:
+        said.append(SHIP_SHIFT_WORDS.format(**_shift_parts(choice.period, unit, volume)))
+    elif choice.refit is not None and choice.alternative == CHOICE_REFIT:
+        said.append(SHIP_NOTHING_WORDS.format(**_refit_parts(choice.refit, choice.alternative_cutoffs, unit, volume)))
+    if choice.kind != CHOICE_KEEP and choice.alternative == CHOICE_SHIFT:
+        said.append(NOT_CHOSEN_SHIFT.format(**_shift_parts(choice.period, unit, volume)))
+    elif choice.kind != CHOICE_KEEP and choice.alternative == CHOICE_REFIT:
+        said.append(NOT_CHOSEN_REFIT.format(**_refit_parts(choice.refit, choice.alternative_cutoffs, unit, volume)))
+    return tuple(said)
+
+
+def cut_values(cuts: dict) -> dict:
+    """A report's cutoffs (JSON: None for nobody, "-inf" for everyone) as numbers."""
     return {g: (math.inf if t is None else -math.inf if t == "-inf" else float(t)) for g, t in cuts.items()}
+
+
+def alert_run(periods: list[dict]) -> list[dict]:
+    """The latest unbroken run of alerting periods among `periods` (the periods judged, in time
+    order); [] when the latest period does not alert."""
+    run = []
+    for p in periods:
+        run = [*run, p] if p["alert"] else []
+    return run
+
+
+def alert_since(periods: list[dict]) -> list[dict]:
+    """The periods the answer's "since" covers: the latest run of alerts (`alert_run`), else the
+    latest alerting period alone (when the periods after it are within the noise again); []
+    without an alert."""
+    alerts = [p for p in periods if p["alert"]]
+    return alert_run(periods) or alerts[-1:]
 
 
 def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
@@ -156,10 +238,12 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
             "from the scores. If the outcomes of some kinds of case arrive later (a default takes months), the ones in "
             "are not yet a fair sample."
         )
+    run = alert_run(periods)
+    since = alert_since(periods)
     if estimated:
         saves = [p for p in estimated if p["regret_per_case"] is not None]
         about = ""
-        if saves:
+        if saves and not all(p in since for p in saves):  # else the headline says it, per case and a period
             total = sum(p["regret_per_case"] * p["n"] for p in saves)
             per_case = total / sum(p["n"] for p in saves)
             about = (
@@ -168,9 +252,6 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
                 "rate moved."
             )
         details.append(f"{_span(estimated)}: {EST_WORDS} {ASSUMPTION}{about}")
-    run = []
-    for p in periods:  # the latest unbroken run of alerts
-        run = [*run, p] if p["alert"] else []
     alerts = [p for p in periods if p["alert"]]
     measured = [p for p in periods if p["measured"]]
     if not alerts:
@@ -200,9 +281,9 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
             f"did. Label some of their cases to see{': ' + tell if tell else ''}.{few}",
             tuple(details),
         )
-    first = run[0] if run else alerts[-1]
-    since = run or [first]
+    first = since[0]
     average = sum(p["regret_per_case"] * p["n"] for p in since) / len(since)
+    per_case = money(sum(p["regret_per_case"] * p["n"] for p in since) / sum(p["n"] for p in since), unit)
     low, high = first["regret_interval"]
     n = first["n"]
     iv = f", 95% interval {money(low * n, unit)} to {money(high * n, unit)}" if low is not None else ""
@@ -221,7 +302,8 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
         headline = (
             f"Refit if the base rate moved: since {period_label(first['period'])} the scores say the base rate is "
             f"about {now} (the policy was fitted where it was {then}), and then the shipped cutoff costs about "
-            f"{money(average, unit)} a {word} more than the cutoff moved to it, beyond the noise ({head}){more}. No "
+            f"{money(average, unit)} a {word} more ({per_case} per case) than the cutoff moved to it, beyond the "
+            f"noise ({head}){more}. No "
             "outcomes confirm it yet."
         )
     else:
@@ -234,19 +316,11 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
             )
         headline = (
             f"Refit: since {period_label(first['period'])} the shipped cutoff has cost about {money(average, unit)} a "
-            f"{word} more than each {word}'s own best cutoff, beyond the noise ({head}){more}{basis}."
+            f"{word} more ({per_case} per case) than each {word}'s own best cutoff would have, beyond the noise "
+            f"({head}){more}{basis}."
         )
     alone = [p for p in since if p.get("no_model")]
     headline += (" " + _no_model_sentence(alone) if alone else "") + few
-    latest = since[-1]
-    if not latest["measured"] and latest.get("best_threshold"):
-        details.insert(
-            0,
-            f"What to ship instead: {cutoffs_text(_cut_values(latest['best_threshold']), grouped=True)}, the shipped "
-            f"cutoff moved to the base rate of {period_label(latest['period'])}.",
-        )
-    for p in [p for p in since if p.get("readings") and not p["readings_agree"]][-1:]:
-        details.insert(1 if details[0].startswith("What to ship") else 0, _readings_sentence(p, unit, word))
     return Verdict("error", headline, tuple(details))
 
 
@@ -347,7 +421,7 @@ READINGS_NARROW = {
     c: {"width": w}
     for c, w in {"period": 75, "if": 145, "base rate": 75, "cost per case": 175, "best cutoff then": 115}.items()
 }
-SAVES = "refit saves per case (95% interval)"
+SAVES = "its own best saves per case (95% interval)"
 FITS = "scores fit a base-rate change"
 
 
@@ -465,8 +539,14 @@ def watch_group_table(report: dict, unit: str = "") -> pd.DataFrame | None:
     return pd.DataFrame(rows) if rows else None
 
 
-REFIT_SAVES = "Refitting on them saves {amount} over keeping the shipped cutoff{iv}."
-REFIT_LOSES = "Refitting on them costs {amount} more than keeping the shipped cutoff{iv}."
+REFIT_SAVES = (
+    "Refitting on them saves {amount} over keeping the shipped cutoff{iv}, each case judged by a cutoff fitted on "
+    "the others."
+)
+REFIT_LOSES = (
+    "Refitting on them costs {amount} more than keeping the shipped cutoff{iv}, each case judged by a cutoff "
+    "fitted on the others."
+)
 REFIT_NO_MODEL = " (there the refit is the best one can do without the model: {act})"
 
 
@@ -480,13 +560,12 @@ def refit_saving(judged, *, unit: str = "", volume: float | None = None) -> str:
     >>> said = refit_saving(J(regret=0.086, low=0.061, high=0.106, no_model=None), unit="$", volume=1500)
     >>> said.startswith("Refitting on them saves $0.086 per case ($129.00 a month) over keeping the shipped cutoff")
     True
-    >>> said.endswith("(95% interval of the saving $0.061 to $0.106 per case).")
-    True
+    >>> said.split(" over keeping the shipped cutoff ")[1]
+    '(95% interval of the saving $0.061 to $0.106 per case), each case judged by a cutoff fitted on the others.'
     """
     if judged.regret is None or math.isnan(judged.regret):
         return ""
-    iv = interval(judged.low, judged.high, unit, of="the saving")
-    iv = f" ({iv} per case)" if iv else ""
+    iv = _saving_interval(judged.low, judged.high, unit)
     words = REFIT_SAVES if judged.regret >= 0 else REFIT_LOSES
     said = words.format(amount=per_case_and_month(abs(judged.regret), volume, unit), iv=iv)
     if judged.no_model:
