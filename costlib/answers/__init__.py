@@ -122,7 +122,14 @@ from costlib.answers.watch import (
     watch_answer,
 )
 from costlib.present.details_words import COSTS_DETAILS, INSTANCE_DETAILS, MATRIX_DETAILS, VALUE_DETAILS, Details
-from costlib.present.value_words import VALUE_BASELINE_TILE, VALUE_CAP_LABEL, VALUE_THRESHOLD_TILE, value_metrics
+from costlib.present.value_words import (
+    VALUE_BASELINE_TILE,
+    VALUE_CAP_LABEL,
+    VALUE_GAIN_TILE,
+    VALUE_THRESHOLD_TILE,
+    VALUE_WORTH_TILE,
+    value_metrics,
+)
 from costlib.present.watch_labels import (
     CASES_FOLDER,
     FROM_COSTS,
@@ -169,6 +176,8 @@ __all__ = [
     "calibrated_sweeps",
     "value_calibration_table",
     "value_metrics",
+    "VALUE_GAIN_TILE",
+    "VALUE_WORTH_TILE",
     "VALUE_BASELINE_TILE",
     "VALUE_THRESHOLD_TILE",
     "value_tau_figure",

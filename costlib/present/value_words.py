@@ -86,6 +86,8 @@ VALUE_BASELINE_TILE = {
     value.ANSWER_ALL: "Worth per case, model answers all",
     value.HAND_AT_RANDOM: "Worth per case, random hand-overs",
 }
+VALUE_GAIN_TILE = "Gain per case"  # the first number when the threshold ships: what the verdict is about
+VALUE_WORTH_TILE = "Worth per case"  # the threshold's worth when it ships, when it differs from its gain
 VALUE_THRESHOLD_TILE = "Worth per case with the threshold"  # the model's confidence threshold, when it does not ship
 
 
@@ -93,7 +95,9 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
     """The Value page's numbers (keyword arguments of each metric), in the user's unit: what the
     verdict says to do first (`ValueRecommendation.kept` when the threshold does not ship), so that
     a verdict that does not ship it never shows its worth as the worth per case (as `costs_metrics`
-    does on Costs & groups). No numbers when nothing could be valued."""
+    does on Costs & groups). When it ships: its gain per case and a month first (what the verdict
+    is about, as Costs & groups shows the saving), then its worth unless that is the same number
+    (the choice without it worth nothing). No numbers when nothing could be valued."""
     from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR
 
     if rec.status == NO_ANSWER:
@@ -146,19 +150,32 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
                 "the verdict does not ship it.",
             },
         )
+    gain = money(rec.gain * worth, unit)
+    model_worth = money(rec.value * worth, unit)
     return (
         {
-            "label": "Worth per case",
-            "value": money(rec.value * worth, unit),
-            "help": f"{lead}, answering from the recommended confidence threshold.",
+            "label": VALUE_GAIN_TILE,
+            "value": gain,
+            "help": f"{lead}, against {rec.baseline}: the better of handing every case to a person and letting the "
+            "model answer every case.",
         },
-        month,
         {
-            "label": "Gain per case",
-            "value": money(rec.gain * worth, unit),
-            "help": f"Against {rec.baseline}: the better of handing every case to a person and letting the model "
-            "answer every case.",
+            "label": "Gain a month",
+            "value": money(rec.gain * worth * volume, unit) if volume else "set a volume",
+            "help": f"The gain per case times {volume:,.0f} cases a month.",
         },
+        *(
+            ()
+            if model_worth == gain  # the choice without the model is worth nothing: the same number twice
+            else (
+                {
+                    "label": VALUE_WORTH_TILE,
+                    "value": model_worth,
+                    "help": f"{lead}, answering from the recommended confidence threshold: what the model is worth, "
+                    "before taking away what the choice without it is worth.",
+                },
+            )
+        ),
         {
             "label": "Handed to a person",
             "value": f"{rec.reject_rate:.0%}",

@@ -43,7 +43,9 @@ def test_the_kept_choice_and_the_first_number_agree_with_the_verdict(shipped, st
         assert tiles == ()
         return
     if kept is None:
-        assert tiles[0]["label"] == "Worth per case" and tiles[0]["value"] == "$0.180"
+        # shipped: its gain first, then its worth (the choice without it is worth something here)
+        assert [t["label"] for t in tiles[:3]] == [answers.VALUE_GAIN_TILE, "Gain a month", answers.VALUE_WORTH_TILE]
+        assert tiles[0]["value"] == "−$0.020" and tiles[2]["value"] == "$0.180"
         return
     worth = 0.18 if status == D.ADDS_NOTHING else 0.2  # what the verdict keeps is worth this per case
     assert tiles[0]["label"] == answers.VALUE_BASELINE_TILE[kept] and tiles[0]["value"] == f"${worth:.3f}"

@@ -38,7 +38,13 @@ def test_value_page_k_follows_the_prices_and_its_slider_moves_the_answer():
         return rec
 
     def model_worth(rec) -> str:  # the model's worth tile: its label follows the verdict (the first tile is its answer)
-        return metric(at, "Worth per case" if rec.status == D.SAVES else answers.VALUE_THRESHOLD_TILE)
+        if rec.status != D.SAVES:
+            return metric(at, answers.VALUE_THRESHOLD_TILE)
+        shown = [m.label for m in at.metric]
+        assert shown[0] == answers.VALUE_GAIN_TILE  # shipped: its gain first, as Costs & groups shows its saving
+        assert metric(at, answers.VALUE_GAIN_TILE) == words.money(rec.gain, "$")
+        # its worth, unless the choice without it is worth nothing (the same number twice)
+        return metric(at, answers.VALUE_WORTH_TILE if answers.VALUE_WORTH_TILE in shown else answers.VALUE_GAIN_TILE)
 
     rec = expected(3.0)
     assert model_worth(rec) == words.money(rec.value, "$")
