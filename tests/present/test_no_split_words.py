@@ -31,6 +31,19 @@ def no_split():
     return sweep_model(df["two_year_recid"], df["p_recid"], df["sex"], name="p_recid")
 
 
+def _split():
+    """The same sample with its train/test split."""
+    df = pd.read_csv(SAMPLE)
+    return sweep_model(
+        df["two_year_recid"],
+        df["p_recid"],
+        df["sex"],
+        fit=(df["split"] == "train").to_numpy(),
+        judge=(df["split"] == "test").to_numpy(),
+        name="p_recid",
+    )
+
+
 def _everything_said(ms, costs):
     audit = build_audit(ms, costs, unit="$", volume=1000, n_resamples=200, criteria=("demographic parity",))
     rec = audit.recommendation
@@ -66,16 +79,7 @@ def test_no_split_data_is_never_said_to_have_train_or_test_rows(no_split, costs)
 
 def test_split_data_still_names_its_train_and_test_rows():
     """The same words with a split keep naming where the cutoffs are fitted and judged."""
-    df = pd.read_csv(SAMPLE)
-    ms = sweep_model(
-        df["two_year_recid"],
-        df["p_recid"],
-        df["sex"],
-        fit=(df["split"] == "train").to_numpy(),
-        judge=(df["split"] == "test").to_numpy(),
-        name="p_recid",
-    )
-    rec, texts = _everything_said(ms, (1.0, 3.0))
+    rec, texts = _everything_said(_split(), (1.0, 3.0))
     assert rec.judged_on == "test"
     assert "test rows" in costs_labels.rules_judged(rec)
     assert "(test rows)" in texts[-2]  # the net benefit chart's title
@@ -133,15 +137,6 @@ def test_the_report_says_how_its_intervals_were_made(no_split):
     said = _limitations(texts[-1])
     assert "1.96 standard errors" in " ".join(texts[1:3]) and "1.96 standard errors" in said
     assert "percentile bootstrap intervals" not in said
-    df = pd.read_csv(SAMPLE)
-    split = sweep_model(
-        df["two_year_recid"],
-        df["p_recid"],
-        df["sex"],
-        fit=(df["split"] == "train").to_numpy(),
-        judge=(df["split"] == "test").to_numpy(),
-        name="p_recid",
-    )
-    said = _limitations(_everything_said(split, (1.0, 3.0))[1][-1])
+    said = _limitations(_everything_said(_split(), (1.0, 3.0))[1][-1])
     assert "percentile bootstrap intervals" in said and "test rows" in said
     assert "1.96 standard errors" not in said
