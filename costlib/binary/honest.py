@@ -16,9 +16,11 @@ puts them together for one model at one price book:
   the bootstrap was 1.15 to 1.3 times the ideal where the signal is weak, and out-of-bag
   refits (judged on the ~37% of rows their resample left out) 1.3 to 1.5 times.
 - **A refit bootstrap** (`binary.refits`) for the other intervals and for every interval with a
-  split, so that the luck of the pick is inside them. Without a split, each group's cost and the
-  per-group extra saving take the rows' variance plus 0.632 of what the bootstrap adds to it
-  (`shrunk_intervals`, `group_cost_intervals`, `gain_rows_variance`).
+  split, so that the luck of the pick is inside them. Without a split, each group's cost, the
+  per-group extra saving and the per-group cutoffs' saving against the no-model choice take the
+  rows' variance plus 0.632 of what the bootstrap adds to it (`shrunk_intervals`,
+  `group_cost_intervals`, `gain_rows_variance`, `row_variance`): a group's own cutoff moves
+  with the data more than one deal's noise says (issue 43, `benchmarks/README.md`).
 
 Deals, folds and draws do not depend on the prices: they are made once per model and cached on
 it, and a price move only reweights them.
@@ -100,6 +102,7 @@ __all__ = [  # the judge's, and the folds' and refits' names their callers read 
     "price_refits",
     "refit_draws",
     "row_se",
+    "row_variance",
     "shrunk_intervals",
 ]
 
@@ -123,22 +126,15 @@ def mean_variance(first, second, n):
 
 def row_se(counts: dict, baseline: str, prices: Prices, n: np.ndarray, capacity: float | None = None) -> float:
     """The fold-aware standard error of a cross-fitted rule's cost per case minus the no-model
-    `baseline`'s: the standard error of the per-row differences (each row: what the rule's
-    cutoff fitted without it costs on it minus what the baseline costs on it), read off the
-    cross-fit's counts, and the noise of one deal of the rows into folds (the variance of the
-    deals' costs per case, ``counts["splits"]``, when there are two or more). `counts` holds
-    ``tp, fp, fn`` per group (the mean over the deals), `n` the groups' rows. Under a baseline that
-    flags a share `capacity` at random, each row's baseline cost is its expected one (what
-    `judged_rules.evaluate_rules` charges it); NaN under that baseline without a `capacity`.
+    `baseline`'s: the per-row differences' variance of the mean (`row_variance`) and the noise
+    of one deal of the rows into folds (the variance of the deals' costs per case,
+    ``counts["splits"]``, when there are two or more). `counts` holds ``tp, fp, fn`` per group
+    (the mean over the deals), `n` the groups' rows; NaN where `row_variance` is.
 
-    Against flagging nobody a true positive differs by -c_fn, a false positive by +c_fp; against
-    flagging everyone a false negative by +c_fn, a true negative by -c_fp; other rows by 0. Read
-    off mean counts, the rows' variance is the mean of the deals' (about: the mean's square is
-    that of the mean deal). The deals' variance is not divided by their number: the rows' part
-    leaves out how the folds' cutoffs move with the data, and one deal's noise stands for it
-    (chosen by simulation, issue 43: `benchmarks/README.md`). Against flagging a share c at
-    random a true positive differs by -(1 - c) c_fn, a false negative by +c c_fn, a false
-    positive by +(1 - c) c_fp and a true negative by -c c_fp.
+    The deals' variance is not divided by their number: the rows' part leaves out how the
+    folds' cutoffs move with the data, and one deal's noise stands for it (chosen by
+    simulation, issue 43: `benchmarks/README.md`). The single cutoff's saving takes it; the
+    per-group cutoffs', whose own cutoffs move more, take `shrunk_intervals` of `row_variance`.
 
     Six rows, two true positives, a false positive, a false negative, prices 1 and 3, against
     flagging nobody: differences -3, -3, +1, 0, 0, 0 (mean -5/6, sample variance 2.9667, the
@@ -157,6 +153,34 @@ def row_se(counts: dict, baseline: str, prices: Prices, n: np.ndarray, capacity:
 
     >>> round(row_se(counts, "flag at random", p, np.array([6.0]), capacity=0.5), 4)
     0.4773
+    """
+    rows = row_variance(counts, baseline, prices, n, capacity)
+    splits = np.asarray(counts.get("splits", ()), dtype=np.float64)
+    between = float(np.var(splits, ddof=1)) if splits.size > 1 else 0.0
+    return math.sqrt(rows + between)
+
+
+def row_variance(counts: dict, baseline: str, prices: Prices, n: np.ndarray, capacity: float | None = None) -> float:
+    """The variance, from its rows alone, of a cross-fitted rule's cost per case minus the
+    no-model `baseline`'s: that of the mean of the per-row differences (each row: what the
+    rule's cutoff fitted without it costs on it minus what the baseline costs on it), read off
+    the cross-fit's counts ``tp, fp, fn`` per group (`counts`, the mean over the deals) of the
+    groups' `n` rows. Under a baseline that flags a share `capacity` at random, each row's
+    baseline cost is its expected one (what `judged_rules.evaluate_rules` charges it); NaN
+    under that baseline without a `capacity`, and for fewer than two rows.
+
+    Against flagging nobody a true positive differs by -c_fn, a false positive by +c_fp; against
+    flagging everyone a false negative by +c_fn, a true negative by -c_fp; other rows by 0. Read
+    off mean counts, it is the mean of the deals' (about: the mean's square is that of the mean
+    deal). Against flagging a share c at random a true positive differs by -(1 - c) c_fn, a
+    false negative by +c c_fn, a false positive by +(1 - c) c_fp and a true negative by -c c_fp.
+
+    The six rows of `row_se`'s example: 2.9667 / 6.
+
+    >>> p = Prices(("everyone",), np.array([1.0]), np.array([3.0]))
+    >>> counts = {"tp": np.array([2.0]), "fp": np.array([1.0]), "fn": np.array([1.0])}
+    >>> round(row_variance(counts, "flag nobody", p, np.array([6.0])), 4)
+    0.4944
     """
     from costlib.core import rules as R
 
@@ -181,10 +205,7 @@ def row_se(counts: dict, baseline: str, prices: Prices, n: np.ndarray, capacity:
         return float("nan")
     first = sum(float(np.sum(k * v)) for k, v in parts)
     second = sum(float(np.sum(k * v * v)) for k, v in parts)
-    rows = float(mean_variance(first, second, total))
-    splits = np.asarray(counts.get("splits", ()), dtype=np.float64)
-    between = float(np.var(splits, ddof=1)) if splits.size > 1 else 0.0
-    return math.sqrt(rows + between)
+    return float(mean_variance(first, second, total))
 
 
 def at_least_rows(estimate: float, low: float, high: float, se: float) -> tuple[float, float]:
@@ -200,7 +221,8 @@ def at_least_rows(estimate: float, low: float, high: float, se: float) -> tuple[
     random, the bootstrap was 0.53 times the ideal width and covered 71% at 2,000 rows and AUC
     0.96 (its refits flag exactly the limit on the rows they are judged on, so how far the
     shipped cutoff's true share strays from it is not in them); this one covers 92 to 97%. The
-    groups' costs and the per-group extra saving take `shrunk_intervals`.
+    groups' costs, the per-group extra saving and the per-group cutoffs' saving take
+    `shrunk_intervals`.
 
     >>> [round(x, 4) for x in at_least_rows(0.1, 0.0, 0.3, 0.05)]
     [0.002, 0.198]
@@ -251,8 +273,9 @@ def shrunk_intervals(estimate, low, high, rows) -> tuple[np.ndarray, np.ndarray]
     `rows` is the variance of each estimate from its rows alone and ``boot`` the refit
     bootstrap's, read from its centred interval (`low`, `high`) as ``((high - low) / (2 Z95))**2``
     (`judged_rules.centred_interval`'s reading). Where `rows` or the estimate is not finite, the
-    bootstrap's interval stays. One rule for each group's cost (`group_cost_intervals`) and the
-    per-group extra saving (`gain_rows_variance`).
+    bootstrap's interval stays. One rule for each group's cost (`group_cost_intervals`), the
+    per-group extra saving (`gain_rows_variance`) and the per-group cutoffs' saving against the
+    no-model choice (`row_variance`).
 
     A bootstrap variance of 0.02 and rows' 0.01 give 0.01 + 0.632 x 0.01, se 0.1278; a bootstrap
     narrower than the rows gives the rows' own, se 0.1:

@@ -146,6 +146,8 @@ class RuleResults:
     # baseline's from the per-row differences (`honest.row_se`): the least an interval of that difference spans
     gain_rows_var: float = float("nan")  # the cross-fitted per-group extra saving's variance from its rows alone
     # (`honest.gain_rows_variance`): its interval shrinks the bootstrap's toward it (`honest.shrunk_intervals`)
+    same_as_baseline: frozenset = frozenset()  # fitted rules that, cross-fitted, decide every judged row as the
+    # no-model choice does (every fold's cutoff flags all of a group or none of it): they are that choice here
 
     def paired(self, rule: str, other: str) -> tuple[float, float, float]:
         """(estimate, low, high) of cost per case of `rule` minus that of `other`.
@@ -156,20 +158,24 @@ class RuleResults:
         spread about the estimate (`centred_interval`: a resample's refits see fewer distinct rows,
         so their costs sit above it); with a split, the refits' percentile interval. Cross-fitted,
         the per-group extra saving's interval (single against per-group cutoffs) is that spread
-        shrunk toward the rows' own variance (`honest.shrunk_intervals`), as each group's cost's."""
+        shrunk toward the rows' own variance (`honest.shrunk_intervals`), as each group's cost's.
+
+        One quantity has one interval: a fitted rule against the baseline has the rules table's
+        (``vs_low``, ``vs_high``: what `judge_fitted` made), and where the single cutoff is the
+        baseline on the judged rows (`same_as_baseline`), the per-group extra saving is the
+        per-group cutoffs' saving against the baseline, with that interval (issue 43)."""
+        if {rule, other} == set(FITTED) and R.SINGLE in self.same_as_baseline:
+            rule, other = (self.baseline if r == R.SINGLE else r for r in (rule, other))
         est = float(self.overall.loc[rule, "cost_per_case"] - self.overall.loc[other, "cost_per_case"])
         a, b = (self.refit.get("baseline" if r == self.baseline else r) for r in (rule, other))
         if a is not None and b is not None and (rule in self.refit or other in self.refit):
             if self.estimate == H.CROSS_FITTED:  # the bootstrap of the cross-fitted estimate: its spread
+                if self.baseline in (rule, other) and rule != other:  # the rules table's interval
+                    fitted = other if rule == self.baseline else rule
+                    lo, hi = (float(self.overall.loc[fitted, c]) for c in ("vs_low", "vs_high"))
+                    return (est, lo, hi) if rule == fitted else (est, -hi, -lo)
                 lo, hi = centred_interval(est, a - b)
-                se = None  # against the baseline: at least the per-row interval (`honest.at_least_rows`)
-                if other == self.baseline:
-                    se = self.row_se.get(rule)
-                elif rule == self.baseline:
-                    se = self.row_se.get(other)
-                if se is not None:
-                    lo, hi = H.at_least_rows(est, lo, hi, se)
-                elif {rule, other} == {R.SINGLE, R.COST_OPTIMAL}:
+                if {rule, other} == set(FITTED):
                     low, high = H.shrunk_intervals(est, lo, hi, self.gain_rows_var)
                     lo, hi = float(low), float(high)
                 return est, lo, hi
@@ -383,7 +389,8 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
             vs = whole["cost_per_case"][o] - whole["cost_per_case"][at[res.baseline]]
             lo, hi = centred_interval(vs, refit[rule] - refit["baseline"])
             row_se[rule] = H.row_se(c, res.baseline, prices, n_g, capacity=honest.capacity)
-            whole["vs_low"][o], whole["vs_high"][o] = H.at_least_rows(vs, lo, hi, row_se[rule])
+            rows_var = H.row_variance(c, res.baseline, prices, n_g, capacity=honest.capacity)
+            whole["vs_low"][o], whole["vs_high"][o] = _against_baseline(rule, vs, lo, hi, row_se[rule], rows_var)
         elif refit:  # a split: the refits' percentile interval (refitted on resampled train rows)
             cols["low"][rows], cols["high"][rows] = percentile_intervals(per_g)
             whole["low"][o], whole["high"][o] = percentile_interval(refit[rule])
@@ -397,6 +404,14 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
     if cf is not None and refit and R.SINGLE in at and R.COST_OPTIMAL in at:
         gain = whole["cost_per_case"][at[R.SINGLE]] - whole["cost_per_case"][at[R.COST_OPTIMAL]]
         gain_rows_var = H.gain_rows_variance(float(gain), cf.between, float(n_of[rule_of == R.SINGLE].sum()), prices)
+    base = rule_of == res.baseline
+    same = frozenset(
+        r
+        for r in (fitted if cf is not None and cf.fitted else ())
+        if _decides_as(
+            cols["fp"][rule_of == r], cols["fn"][rule_of == r], by_cols["fp"][base], by_cols["fn"][base], n_of[base]
+        )
+    )
     # new frames at once, in the columns' order: assigning a column costs about as much as a frame
     held = _kept(res)
     typed = held[4] if held is not None else {c: res.by_group[c].array for c in res.by_group.columns}
@@ -415,8 +430,41 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         on_curve=on_curve,
         row_se=row_se,
         gain_rows_var=gain_rows_var,
+        same_as_baseline=same,
     )
     return _keep_columns(judged, {**by_cols, **cols}, {**over_cols, **whole}, {**typed, **cols})
+
+
+def _against_baseline(rule: str, vs: float, low: float, high: float, se: float, rows: float) -> tuple[float, float]:
+    """The 95% interval of a cross-fitted fitted `rule`'s cost per case minus the no-model
+    choice's, `vs`, from the refit bootstrap's centred interval (`low`, `high`): for the single
+    cutoff ``vs +- 1.96 se`` (`honest.at_least_rows`, `se` the fold-aware `honest.row_se`), for
+    the per-group cutoffs the bootstrap shrunk toward the variance of the per-row differences
+    (`rows`, `honest.row_variance`), as their extra saving's is (`honest.shrunk_intervals`).
+
+    Why (issue 43, `benchmarks/README.md`, "One figure, one interval"): on data without signal the
+    per-group cutoffs' saving +- 1.96 `se` was 0.5 to 0.9 times the ideal width and covered 88 to
+    95%; shrunk, 0.97 to 1.02 times and 95 to 99%, and where per-group cutoffs pay it ships as
+    often. Where the single cutoff is the no-model choice on the judged rows the two savings of
+    per-group cutoffs are one quantity (`RuleResults.paired`), so they must be read alike.
+    """
+    if rule == R.COST_OPTIMAL:
+        lo, hi = H.shrunk_intervals(vs, low, high, rows)
+        return float(lo), float(hi)
+    return H.at_least_rows(vs, low, high, se)
+
+
+def _decides_as(fp, fn, base_fp, base_fn, n) -> bool:
+    """Whether a rule whose judged counts per group are `fp`, `fn` decides every one of the `n`
+    rows of each group as the no-model choice does (its counts `base_fp`, `base_fn`: it flags all
+    of a group or none of it): equal counts at either end can only come from the same decision
+    on every row. Cross-fitted counts are means over deals, so equal is within 1e-6 of a row."""
+    fp, fn, base_fp, base_fn, n = (np.asarray(x, dtype=np.float64) for x in (fp, fn, base_fp, base_fn, n))
+    if fp.size == 0 or fp.shape != base_fp.shape:
+        return False
+    ends = (base_fp == 0) | (base_fn == 0)
+    close = np.isclose(fp, base_fp, rtol=0, atol=1e-6) & np.isclose(fn, base_fn, rtol=0, atol=1e-6)
+    return bool(np.all((ends & close) | (n <= 0)))
 
 
 def baseline_rule(cost: Mapping[str, float], capacity: float | None = None) -> str:

@@ -1,0 +1,101 @@
+"""One figure, one interval (issue 43): where the single cutoff, cross-fitted, decides every judged
+row as the no-model choice does (every fold's cutoff flags everybody, or nobody), the per-group
+cutoffs' extra saving over one cutoff for everyone and their saving against the no-model choice
+are one quantity, so the recommendation, the rules table and every comparison must give it one
+interval: the per-group cutoffs' saving's, the bootstrap shrunk toward the per-row differences'
+variance (`honest.row_variance`, `honest.shrunk_intervals`)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import costlib
+from costlib.binary import decision as D
+from costlib.binary import honest as H
+from costlib.core import rules as R
+from costlib.stats.intervals import centred_interval
+
+
+def _everybody(seed: int):
+    """Group "a" (600 rows, 40% positive, c_fn 7.5) all at the lowest score, tied, so that any
+    cutoff above it leaves all of "a" unflagged (3.0 a case instead of 0.6): one cutoff for
+    everyone flags everybody on every fold, while "b" (300 rows, 1:1) has a cutoff of its own."""
+    rng = np.random.default_rng([seed, 43])
+    g = np.array(["a"] * 600 + ["b"] * 300)
+    y = np.concatenate([rng.random(600) < 0.4, rng.random(300) < 0.3]).astype(int)
+    s = np.where(g == "a", -10.0, rng.normal(size=900) + 0.3 * y)
+    return (y, s, g), {"a": (1.0, 7.5), "b": (1.0, 1.0)}
+
+
+def _nobody(seed: int):
+    """No signal, 300 rows, base rates 0.2 and 0.25, prices 1:1 and 1:2: flagging nobody is the
+    no-model choice in both groups, and on some data sets every fold's single cutoff flags nobody."""
+    rng = np.random.default_rng([seed, 4343])
+    g = np.where(rng.random(300) < 0.7, "g0", "g1")
+    y = (rng.random(300) < np.where(g == "g0", 0.2, 0.25)).astype(int)
+    return (y, rng.normal(size=300), g), {"g0": (1.0, 1.0), "g1": (1.0, 2.0)}
+
+
+def _recommend(data, seed):
+    (y, s, g), prices = data(seed)
+    ms = D.sweep_model(y, s, g, probabilities=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", costlib.DegenerateWarning)
+        return ms, D.recommend(ms, prices, n_resamples=200, seed=seed)
+
+
+@pytest.mark.parametrize(("data", "seed"), [(_everybody, 0), (_everybody, 1), (_nobody, 0), (_nobody, 2)])
+def test_the_extra_saving_over_a_cutoff_that_is_the_no_model_choice_has_that_savings_interval(data, seed):
+    ms, rec = _recommend(data, seed)
+    res = rec.results
+    o = res.overall
+    single = res.by_group[res.by_group["rule"] == R.SINGLE]
+    base = res.by_group[res.by_group["rule"] == rec.baseline]
+    # the single cutoff, cross-fitted, is the no-model choice on every judged row
+    np.testing.assert_array_equal(single[["fp", "fn"]].to_numpy(), base[["fp", "fn"]].to_numpy())
+    assert o.loc[R.SINGLE, "flagged_rate"] in (0.0, 1.0)
+    table = (
+        -float(o.loc[R.COST_OPTIMAL, "vs_baseline"]),
+        -float(o.loc[R.COST_OPTIMAL, "vs_high"]),
+        -float(o.loc[R.COST_OPTIMAL, "vs_low"]),
+    )
+    assert all(math.isfinite(x) for x in table)
+    # the recommendation's extra saving, and every pairing of the two rules, is the table's figure
+    np.testing.assert_allclose(rec.group_gain, table, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(res.paired(R.SINGLE, R.COST_OPTIMAL), table, rtol=0, atol=1e-12)
+    reverse = (-table[0], -table[2], -table[1])  # per-group minus single: how much costlier
+    np.testing.assert_allclose(res.paired(R.COST_OPTIMAL, R.SINGLE), reverse, rtol=0, atol=1e-12)
+    # one reading of it: per-group cutoffs are recommended exactly when they ship
+    assert (rec.rule == R.COST_OPTIMAL) == (table[1] > 0)
+    if rec.rule == R.COST_OPTIMAL:
+        assert rec.ship_model == (table[1] > 0)
+        np.testing.assert_allclose((rec.saving, rec.saving_low, rec.saving_high), table, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize(("data", "seed"), [(_everybody, 0), (_nobody, 0)])
+def test_the_per_group_cutoffs_saving_is_the_bootstrap_shrunk_toward_its_rows(data, seed):
+    """Against the no-model choice the per-group cutoffs' saving is its estimate +- 1.96 se, se**2 =
+    the per-row differences' variance + 0.632 x what the refit bootstrap's (read from its centred
+    interval) adds to it: the rule their extra saving and each group's cost take. The fold-aware
+    standard error the single cutoff's saving takes was 0.5 to 0.9 times the ideal width for
+    per-group cutoffs on data without signal (`benchmarks/README.md`, "One figure, one interval")."""
+    ms, rec = _recommend(data, seed)
+    res = rec.results
+    o = res.overall
+    vs = float(o.loc[R.COST_OPTIMAL, "vs_baseline"])
+    c = H.judge(ms, rec.prices, n_resamples=0, seed=seed).crossfit.per_group
+    n = res.by_group[res.by_group["rule"] == R.COST_OPTIMAL]["n"].to_numpy(dtype=np.float64)
+    rows = H.row_variance(c, rec.baseline, rec.prices, n)
+    b_lo, b_hi = centred_interval(vs, res.refit[R.COST_OPTIMAL] - res.refit["baseline"])
+    boot = ((b_hi - b_lo) / (2 * H.Z95)) ** 2
+    se = math.sqrt(rows + (1 - math.exp(-1)) * max(boot - rows, 0.0))
+    np.testing.assert_allclose(
+        [o.loc[R.COST_OPTIMAL, "vs_low"], o.loc[R.COST_OPTIMAL, "vs_high"]],
+        [vs - H.Z95 * se, vs + H.Z95 * se],
+        rtol=0,
+        atol=1e-12,
+    )
