@@ -32,6 +32,17 @@ def number(x: float, digits: int = 2) -> str:
     return f"{sign}{a:,.{digits}f}"
 
 
+def money_digits(amount: float) -> int:
+    """The decimals `money` shows `amount` with: two from 1 up, three below 1 (and at least two
+    significant digits, at most six).
+
+    >>> money_digits(1.6357), money_digits(0.5), money_digits(0.0019)
+    (2, 3, 4)
+    """
+    a = abs(amount)
+    return 2 if a >= 1 or a == 0 else min(6, max(3, 1 + math.ceil(-math.log10(a))))
+
+
 def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
     """'$3.10', '3.10 minutes', '−$0.50', '$0.016', '$12.3 million' or '3.10' (no unit).
 
@@ -50,8 +61,7 @@ def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
         return "n/a"
     unit = (unit or "").strip()
     if digits is None:
-        a = abs(amount)
-        digits = 2 if a >= 1 or a == 0 else min(6, max(3, 1 + math.ceil(-math.log10(a))))
+        digits = money_digits(amount)
     if abs(amount) < 0.5 * 10**-digits:
         amount = 0.0  # no "-$0.00"
     sign = "\u2212" if amount < 0 else ""
@@ -77,10 +87,23 @@ def a_month(per_case: float, volume: float | None, unit: str = "") -> str:
     return f"{money(per_case * volume, unit)} a month"
 
 
-def per_case_and_month(per_case: float, volume: float | None, unit: str = "") -> str:
-    """'$0.53 per case ($5,290.00 a month)' or '$0.53 per case'."""
+def per_case_and_month(per_case: float, volume: float | None, unit: str = "", *, digits: int | None = None) -> str:
+    """'$0.53 per case ($5,290.00 a month)' or '$0.53 per case' (`digits`: the per-case amount's
+    decimals, as `money`'s)."""
     month = a_month(per_case, volume, unit)
-    return f"{money(per_case, unit)} per case" + (f" ({month})" if month else "")
+    return f"{money(per_case, unit, digits=digits)} per case" + (f" ({month})" if month else "")
+
+
+def told_apart(difference: float, *amounts: float) -> int:
+    """The decimals that show `amounts` so that they differ as `difference` (between them) reads:
+    '$1.6357 ... $0.0019 more than ... ($1.6338)', not '$1.64 ... $0.0019 more than ... ($1.63)'.
+
+    >>> told_apart(0.0019, 1.6357, 1.6338), told_apart(0.2, 1.5, 1.3)
+    (4, 2)
+    """
+    d = abs(difference)
+    needed = 0 if not d > 0 else min(6, 1 + math.ceil(-math.log10(d)))  # two significant digits of it
+    return max(needed, *(money_digits(a) for a in amounts))
 
 
 def interval(low: float, high: float, unit: str = "", *, of: str = "") -> str:

@@ -25,6 +25,7 @@ from costlib.present.amounts import (  # percent and ratio_text are also re-expo
     per_case_and_month,
     percent,
     ratio_text,
+    told_apart,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -315,11 +316,12 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
             asides,
         )
     if rec.status == WORSE:
+        apart = told_apart(rec.saving, rec.cost, rec.baseline_cost)  # the two costs differ as the difference reads
         return Verdict(
             kind,
-            f"{head}: its best cutoff ({how}) costs {per_case_and_month(rec.cost, volume, unit)} on the "
+            f"{head}: its best cutoff ({how}) costs {per_case_and_month(rec.cost, volume, unit, digits=apart)} on the "
             f"{judged_kind(rec)} rows, {money(-rec.saving, unit)} per case more than {base} "
-            f"({money(rec.baseline_cost, unit)} per case), which needs no model.",
+            f"({money(rec.baseline_cost, unit, digits=apart)} per case), which needs no model.",
             details,
             asides,
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import costlib
 from costlib.binary import decision as D
 from costlib.calibration import ece_by_chance, expected_calibration_error
 from costlib.present import page_answers, words
@@ -232,3 +234,23 @@ def test_value_without_a_split_says_its_interval_keeps_the_smaller_gain():
     binary = split_sentence("all", 300, 300, H.CROSS_FITTED)
     assert "both ways of working without the model, keeping the smaller gain" in value
     assert "smaller gain" not in binary and binary.endswith("moves it.")
+
+
+@pytest.mark.parametrize("costs", [(3.0, 10.0), (2.0, 7.0), (1.0, 3.4)])
+def test_two_costs_in_one_sentence_differ_as_their_difference_reads(costs):
+    """At $3/$10 on COMPAS the model costs $0.0019 a case more than flagging everyone: the
+    sentence said "$1.64 ... $0.0019 per case more than flagging everyone ($1.63 per case)"."""
+    import re
+
+    from costlib.binary.decision import recommend, sweep_model
+
+    df = pd.read_csv(Path(costlib.__file__).parent / "samples" / "compas.csv")
+    split = df["split"].to_numpy()
+    ms = sweep_model(df["two_year_recid"], df["p_recid"], fit=split == "train", judge=split == "test", name="p")
+    rec = recommend({"p": ms}, costs, n_resamples=20)
+    assert rec.status == D.WORSE
+    cost, more, base = (
+        float(x) for x in re.findall(r"\$([0-9.]+) per case", words.recommendation_verdict(rec, unit="$").headline)
+    )
+    assert more == pytest.approx(-rec.saving, rel=0.05)
+    assert cost - base == pytest.approx(more, rel=0.1)
