@@ -8,6 +8,10 @@ rate only), the period's own best cutoff, the regret with its honest 95% interva
 (`costlib.watch.alerts`) and an alert when all of that interval is above zero. Exit 0 without
 alerts, 1 with any (so a scheduled job can page someone), 2 for bad input, a policy nobody signed
 off on among it (`costlib.present.signing`: unless ``--allow-unsigned`` for an unsigned one).
+
+The text ends as the Watch page's answer does: its headline, then what to ship instead and the
+candidate not chosen (`costlib.answers.watch.what_to_ship`, weighing the refit on the latest
+periods with outcomes at the same ``--resamples`` and ``--seed``); ``--json`` prints the report alone.
 """
 
 from __future__ import annotations
