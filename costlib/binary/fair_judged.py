@@ -22,11 +22,8 @@ cross-fitted estimate's own spread, which covered the rule's gap on new cases on
 time in simulation, its folds' rates averaging each other's misses out).
 
 A rule *meets* the tolerance only when the upper end of that interval is at most the
-tolerance. When it does not, `tighter_tolerance` looks for a fitting tolerance below the
-stated one, chosen by cross-validation on the fitting rows alone (`folds.make_folds` on them;
-without a split, inside each outer fold: nested), so that the judged rows never pick it.
-`holding_rule` fits and judges the rule at it; with ``randomised=True``, the same for
-randomised cutoffs (`fair_random`).
+tolerance. When it does not, `fair_tightened` fits it at a tolerance below the stated one,
+chosen on the fitting rows alone, and judges it here (`judge_rule`).
 """
 
 from __future__ import annotations
@@ -47,32 +44,6 @@ from costlib.stats.intervals import percentile_interval
 
 FAIR_RESAMPLES = 100  # refits behind a judged gap's 95% interval, at most
 FAIR_CELLS = 64  # candidate cutoffs of a refit, at most (quantiles of the fitting rows' scores)
-#: the fitting tolerances `tighter_tolerance` tries, as shares of the stated tolerance (largest first)
-TIGHTER = (1.0, 0.8, 0.6, 0.45, 0.3, 0.2, 0.1, 0.0)
-
-
-def tightened_rule(criterion: str, fit_tolerance: float) -> str:
-    """The name of a fairness rule fitted at a tolerance tighter than the stated one.
-
-    >>> tightened_rule("equal opportunity", 0.015)
-    'fair: equal opportunity (fitted within 1.5%)'
-    """
-    from costlib.core import rules as R
-
-    return f"{R.FAIR_PREFIX}{criterion} (fitted within {100 * fit_tolerance:.3g}%)"
-
-
-def randomised_rule(criterion: str, fit_tolerance: float, tolerance: float) -> str:
-    """The name of a fairness rule with randomised cutoffs (`fair_random`), and its fitting
-    tolerance when it is below the stated one.
-
-    >>> randomised_rule("demographic parity", 0.05, 0.05), randomised_rule("demographic parity", 0.0, 0.05)
-    ('fair: demographic parity (randomised)', 'fair: demographic parity (randomised, fitted within 0%)')
-    """
-    from costlib.core import rules as R
-
-    within = f", fitted within {100 * fit_tolerance:.3g}%" if fit_tolerance < tolerance else ""
-    return f"{R.FAIR_PREFIX}{criterion} (randomised{within})"
 
 
 # ---------------------------------------------------------------------------------------
@@ -188,13 +159,6 @@ def rates_of(tp, fp, pos, neg, criterion: str) -> list[np.ndarray]:
         ]
 
 
-def _denominators(pos, neg, criterion: str) -> list[np.ndarray]:
-    from costlib.binary.fair_search import FAIRNESS_CRITERIA, TWO_RATES
-
-    by = {"flagged rate": pos + neg, "true positive rate": pos, "false positive rate": neg, "accuracy": pos + neg}
-    return [np.asarray(by[r], dtype=np.float64) for r in TWO_RATES.get(criterion, (FAIRNESS_CRITERIA[criterion],))]
-
-
 def gap_of(tp, fp, pos, neg, criterion: str) -> np.ndarray:
     """The largest gap between groups (last axis) in the rate(s) `criterion` equalises; NaN
     with fewer than two groups that have the rate (or with any NaN cutoff)."""
@@ -206,83 +170,6 @@ def gap_of(tp, fp, pos, neg, criterion: str) -> np.ndarray:
         lo = np.where(ok, r, np.inf).min(axis=-1)
         gaps.append(np.where(ok.sum(axis=-1) >= 2, hi - lo, np.nan))
     return np.where(bad, np.nan, np.fmax.reduce(gaps) if len(gaps) > 1 else gaps[0])
-
-
-BOUND_DRAWS = 2000  # normal draws behind `gap_bound`'s quantile of the largest gap
-
-
-def gap_bound(tp, fp, pos, neg, criterion: str, sizes: list, fit_var: list | None = None, *, seed: int = 0) -> float:
-    """The 97.5% quantile of the largest gap between groups on rows of `sizes` (each rate's
-    denominators per group, where the rule will be judged): each group's rate drawn as a
-    normal about its rate here, with its binomial variance on those rows plus `fit_var` (the
-    rate's variance from refitting, per group), independently; the largest gap of each draw (so
-    that many groups' noise widens it, as it widens the bootstrap's). Equalized odds: the
-    larger over its two rates. NaN with fewer than two groups that have the rate."""
-    rng = np.random.default_rng([int(seed), 41, 2])
-    out = -math.inf
-    rates = rates_of(tp, fp, pos, neg, criterion)
-    extra = fit_var if fit_var is not None else [np.zeros_like(r) for r in rates]
-    for r, d, fv in zip(rates, sizes, extra, strict=True):
-        ok = np.isfinite(r) & (d > 0)
-        if ok.sum() < 2:
-            return math.nan
-        rr, dd, vv = r[ok], d[ok], np.nan_to_num(np.asarray(fv, dtype=np.float64)[ok])
-        sd = np.sqrt(rr * (1 - rr) / dd + vv)
-        draws = rr + sd * rng.standard_normal((BOUND_DRAWS, rr.size))
-        out = max(out, float(np.quantile(draws.max(axis=1) - draws.min(axis=1), 0.975)))
-    return out
-
-
-# ---------------------------------------------------------------------------------------
-# The tolerance to fit at
-
-
-def tighter_tolerance(
-    gs: GroupedSweep,
-    pooled: Sweep,
-    prices: Prices,
-    criterion: str,
-    tolerance: float,
-    sizes: list,
-    *,
-    seed: int,
-    randomised: bool = False,
-) -> float:
-    """The fitting tolerance, chosen on the rows of `gs` alone: the largest of
-    ``tolerance * TIGHTER`` whose cross-fitted rates on them (`folds.make_folds`' folds) give
-    a largest gap whose 97.5% quantile on rows of `sizes` (`gap_bound`, with the variance of
-    the rates between the folds' fits) is within `tolerance`; the one with the smallest such
-    bound when none is. Fitted on at most `FAIR_CELLS` candidate cutoffs
-    (`refits.cell_edges` of `pooled`): a choice among a few tolerances, not the cutoffs shipped."""
-    edges = cell_edges(pooled, FAIR_CELLS)
-    pos, neg = _cells(gs, edges)
-    gs = _cell_sweep(gs.groups, edges, pos, neg)
-    pooled = Sweep(
-        edges,
-        gs.tp.reshape(len(gs.groups), -1).sum(axis=0),
-        gs.fp.reshape(len(gs.groups), -1).sum(axis=0),
-        float(pos.sum()),
-        float(neg.sum()),
-    )
-    folds = folds_of(gs, pooled, seed=seed)
-    k = folds.tp.shape[0]
-    best, best_bound = tolerance, math.inf
-    for share in TIGHTER:
-        t = tolerance * share
-        tp, fp = np.zeros(len(gs.groups)), np.zeros(len(gs.groups))
-        refit = []  # each fold's cutoffs' rates on all these rows: how much the fit moves them
-        for f in range(k):
-            cut = fit_quietly(_outside(gs, folds, f), prices, criterion, t, randomised=randomised)
-            a, b = counts_at(_inside(gs, folds, f), cut)
-            tp, fp = tp + a, fp + b
-            refit.append(rates_of(*counts_at(gs, cut), gs.positives, gs.negatives, criterion))
-        fit_var = [np.var([x[i] for x in refit], axis=0, ddof=1) for i in range(len(refit[0]))]
-        bound = gap_bound(tp, fp, gs.positives, gs.negatives, criterion, sizes, fit_var, seed=seed)
-        if math.isfinite(bound) and bound <= tolerance + 1e-12:
-            return t
-        if math.isfinite(bound) and bound < best_bound - 1e-12:
-            best, best_bound = t, bound
-    return best
 
 
 # ---------------------------------------------------------------------------------------
@@ -450,58 +337,6 @@ def _replace(j: FairJudged, **kw) -> FairJudged:
     import dataclasses
 
     return dataclasses.replace(j, **kw)
-
-
-def judged_sizes(ms, criterion: str) -> list:
-    """Each rate's denominators per group on the rows a rule of `ms` is judged on."""
-    gs = ms.judge
-    return _denominators(gs.positives.astype(np.float64), gs.negatives.astype(np.float64), criterion)
-
-
-def holding_rule(
-    ms, prices: Prices, criterion: str, tolerance: float, *, n_resamples: int, seed: int = 0, randomised: bool = False
-):
-    """The rule fitted at the tolerance `tighter_tolerance` picks on the fitting rows alone,
-    judged where it was not fitted (`FairJudged`); None when that is the stated tolerance (with
-    `randomised`, the randomised rule (`fair_random`), never None).
-
-    With a split, the tolerance is chosen by cross-validation on the fitting rows and the rule
-    judged on the judged rows. Without one, the cross-fitted estimate is nested: each outer
-    fold's tolerance is chosen on the other folds alone, its cutoffs fitted there at it, and the
-    fold judged by them; the intervals are the bootstrap's at the tolerance chosen on all rows
-    (every resample does not choose again: a price move would take minutes). The outer folds
-    are dealt once, here (`judge_rule` then deals none)."""
-    sizes = judged_sizes(ms, criterion)
-    t_star = tighter_tolerance(
-        ms.fit, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1, randomised=randomised
-    )
-    if t_star >= tolerance and not randomised:
-        return None
-    nested = ms.judged_on == "all"
-    judged = judge_rule(
-        ms,
-        prices,
-        criterion,
-        tolerance,
-        fit_tolerance=t_star,
-        n_resamples=n_resamples,
-        seed=seed,
-        crossfit=not nested,
-        randomised=randomised,
-    )
-    if not nested:
-        return judged
-    folds = folds_of(ms.fit, ms.fit_pooled, seed=seed)
-    g_n = len(ms.groups)
-    tp, fp = np.zeros(g_n), np.zeros(g_n)
-    for f in range(folds.tp.shape[0]):
-        out = _outside(ms.fit, folds, f)
-        t_f = tighter_tolerance(
-            out, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1, randomised=randomised
-        )
-        a, b = counts_at(_inside(ms.fit, folds, f), fit_quietly(out, prices, criterion, t_f, randomised=randomised))
-        tp, fp = tp + a, fp + b
-    return _replace(judged, tp=tp, fp=fp, gap=float(gap_of(tp, fp, judged.positives, judged.negatives, criterion)))
 
 
 def cross_fitted_costs(rec, prices: Prices, judged: dict):

@@ -7,7 +7,7 @@
 - `fairness_rules`, `fairness_tables`, `fairness_results`: those rules fitted on one model's
   fitting rows, judged where they were not fitted (`fair_judged`: on the judged rows, or
   cross-fitted without a split, with the luck of the fit in the gap's interval) beside the
-  standard rules, a rule fitted tighter where one does not hold, and tabled.
+  standard rules, a rule fitted tighter where one does not hold (`fair_tightened`), and tabled.
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def fairness_tables(
 
     `judged` is ``{rule: fair_judged.FairJudged}`` (`fairness_results` makes it): each rule
     judged where it was not fitted, with the luck of the fit in the gap's interval, and the
-    rules fitted at a tighter tolerance (`fair_judged.holding_rule`) beside the stated ones.
+    rules fitted at a tighter tolerance (`fair_tightened.holding_rule`) beside the stated ones.
     Without it, each rule of `fits` is judged on ``ms.judge`` with its cutoffs held.
 
     long     ``criterion, group, threshold, rate_train, rate_test, rule, low, p`` (rate_test: where
@@ -128,7 +128,7 @@ def fairness_tables(
              ``criterion, fit_tolerance`` (the tolerance the cutoffs were fitted at), ``estimate``
              (`honest.CROSS_FITTED` or `honest.TEST`), ``may_miss_by`` (upper end minus the
              tolerance; 0 when it meets it, NaN without an interval), ``cost_per_case_test`` (where
-             judged) and ``randomised`` (a `fair_judged.randomised_rule`: it is not among the
+             judged) and ``randomised`` (a `fair_tightened.randomised_rule`: it is not among the
              recommendation's rules, whose policy files record deterministic cutoffs)
     """
     from costlib.binary import fair_judged as FJ
@@ -227,16 +227,16 @@ class FairnessResults:
     """The fairness-constrained rules of one model at one set of prices, fitted and judged.
 
     rules           {"fair: <criterion>": {group: cutoff}}, fitted on the fitting rows
-    holding         {`fair_judged.tightened_rule`: {group: cutoff}}: for a rule that does not hold out of
+    holding         {`fair_tightened.tightened_rule`: {group: cutoff}}: for a rule that does not hold out of
                     sample, the same criterion fitted at a tighter tolerance chosen on the
-                    fitting rows alone (`fair_judged.holding_rule`); judged beside the others
+                    fitting rows alone (`fair_tightened.holding_rule`); judged beside the others
     fits            {criterion: `FairCutoffs`} at the stated tolerance
     recommendation  `decision.recommend` with the fairness rules judged beside the standard
                     ones (the standard rules' intervals are those of `recommend` alone; without a
                     split, the fairness rules' costs are cross-fitted)
     fairness        long format ``criterion, group, threshold, rate_train, rate_test, rule``
     summary         per rule (see `fairness_tables`)
-    judged          {rule: `fair_judged.FairJudged`}; a `fair_judged.randomised_rule` is here (and in
+    judged          {rule: `fair_judged.FairJudged`}; a `fair_tightened.randomised_rule` is here (and in
                     the tables) only: where the rule fitted at the stated tolerance may miss it,
                     it is offered when it meets the tolerance out of sample and costs less than
                     every deterministic rule of its criterion that does
@@ -269,7 +269,7 @@ def fairness_results(
     """The one fairness rule set: fair cutoffs per criterion (`fairness_rules`), each judged
     where it was not fitted (`fair_judged.judge_rule`: on the judged rows, or cross-fitted
     without a split), a rule fitted at a tighter tolerance where the stated one does not hold
-    (`fair_judged.holding_rule`), randomised cutoffs where they are the cheapest way to meet
+    (`fair_tightened.holding_rule`), randomised cutoffs where they are the cheapest way to meet
     it (`fair_random`, judged the same way), every rule judged with them (`decision.recommend` with
     ``extra_rules``) and the fairness tables.
 
@@ -277,6 +277,7 @@ def fairness_results(
     Infeasible criteria give NaN cutoffs and a `DegenerateWarning` naming the cause.
     """
     from costlib.binary import fair_judged as FJ
+    from costlib.binary import fair_tightened as FT
 
     criteria = tuple(criteria) if ms.grouped and len(ms.groups) > 1 else ()
     rules, fits = fairness_rules(ms, prices, criteria=criteria, tolerance=tolerance)
@@ -288,19 +289,19 @@ def fairness_results(
         judged[R.FAIR_PREFIX + c] = j
         if j.meets or not np.isfinite(j.gap_high):
             continue
-        h = FJ.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed)
+        h = FT.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed)
         if h is not None and not np.isnan(h.cutoffs).any():
-            rule = FJ.tightened_rule(c, h.fit_tolerance)
+            rule = FT.tightened_rule(c, h.fit_tolerance)
             holding[rule] = dict(zip(ms.groups, h.cutoffs.tolist(), strict=True))
             judged[rule] = h
     for c in criteria:  # randomised cutoffs, where they are the cheapest way to meet the tolerance out of sample
         stated = judged.get(R.FAIR_PREFIX + c)
         if c in TWO_RATES or stated is None or stated.meets or not np.isfinite(stated.gap_high):
             continue
-        rj = FJ.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, randomised=True)
+        rj = FT.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, randomised=True)
         rivals = [j.cost(prices) for j in judged.values() if j.criterion == c and j.meets]
         if rj.meets and not np.isnan(rj.cutoffs).any() and all(rj.cost(prices) < x for x in rivals):
-            judged[FJ.randomised_rule(c, rj.fit_tolerance, tolerance)] = rj
+            judged[FT.randomised_rule(c, rj.fit_tolerance, tolerance)] = rj
     rec = recommend(
         {ms.name: ms},
         prices.as_dict(),

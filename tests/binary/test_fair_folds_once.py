@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from costlib.binary import fair_judged as FJ
+from costlib.binary import fair_tightened as FT
 from costlib.binary.decision import sweep_model
 from costlib.core.prices import prices_for
 
@@ -60,7 +61,7 @@ def assert_same(a, b):
 def test_holding_rule_deals_the_fitting_rows_once(model, monkeypatch, randomised):
     ms, prices = model
     calls = deals_of_the_fitting_rows(monkeypatch, ms)
-    FJ.holding_rule(ms, prices, "demographic parity", 0.01, n_resamples=20, seed=5, randomised=randomised)
+    FT.holding_rule(ms, prices, "demographic parity", 0.01, n_resamples=20, seed=5, randomised=randomised)
     assert calls == [5]  # before: twice, the second copy dealt inside judge_rule and never read
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from costlib.binary import fair_judged as FJ
+from costlib.binary import fair_tightened as FT
 from costlib.binary import honest as H
 from costlib.binary.decision import sweep_model
 from costlib.binary.fairness import fair_cutoffs, fairness_results
@@ -130,7 +131,7 @@ def test_the_tighter_tolerance_never_reads_the_judged_rows_outcomes():
             ss[judged] = np.round(np.random.default_rng(1).random(judged.size), 3)
         ms = sweep_model(yy, ss, g, fit=split, judge=~split)
         prices = prices or prices_for(ms.groups, (1, 3))
-        h = FJ.holding_rule(ms, prices, "demographic parity", 0.05, n_resamples=0)
+        h = FT.holding_rule(ms, prices, "demographic parity", 0.05, n_resamples=0)
         picked.append((h.fit_tolerance, tuple(h.cutoffs)))
     assert picked[0] == picked[1]
 
