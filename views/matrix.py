@@ -26,6 +26,7 @@ if st.session_state.get("matrix_start_key") != start_key:
     if note:
         say("warning", link.note("matrix", note))
     st.session_state["matrix_start"] = answers.default_matrix(names) if linked is None else linked
+    st.session_state["matrix_valid"] = st.session_state["matrix_start"]
     st.session_state.pop("cost_matrix", None)
 start = st.session_state["matrix_start"]
 st.subheader(t.MATRIX_PRICES)
@@ -45,9 +46,15 @@ edited = st.data_editor(
     column_config={t.DECIDE_COLUMN.format(name=shown(n)): cell for n in names},
 )
 c_mat = edited.to_numpy(dtype=float)
-if not settings.matrix_in_bound(c_mat):
-    st.error(t.MATRIX_CELLS_REFUSED)
-    c_mat = start
+bad = settings.matrix_bad_cell(c_mat)
+if bad is None:
+    st.session_state["matrix_valid"] = c_mat  # the last matrix whose every cell is a price
+else:
+    say(
+        "error",
+        t.MATRIX_CELLS_REFUSED.format(truth=names[bad[0]], decide=names[bad[1]], high=settings.PRICE.high),
+    )
+    c_mat = st.session_state["matrix_valid"]
 set_setting("matrix", settings.matrix_link(c_mat))
 mirror("matrix")
 

@@ -115,9 +115,22 @@ def check_unit(value, *, default: str = "$") -> tuple[str, str | None]:
 
 def matrix_in_bound(m, bound: Bound = PRICE) -> bool:
     """Whether every cell of the price matrix `m` is a number within `bound` (no empty cell)."""
+    return matrix_bad_cell(m, bound) is None
+
+
+def matrix_bad_cell(m, bound: Bound = PRICE) -> tuple[int, int] | None:
+    """The first cell (row, column) of the price matrix `m` that is not a number within `bound`
+    (an empty cell is NaN), or None when every cell is one.
+
+    >>> matrix_bad_cell([[0, 1], [float("nan"), 0]]), matrix_bad_cell([[0, 1], [2, 0]])
+    ((1, 0), None)
+    """
     m = np.asarray(m, dtype=float)
-    tiny = (m != 0) & (np.abs(m) < bound.smallest)
-    return bool(np.isfinite(m).all() and ((m >= bound.low) & (m <= bound.high)).all() and not tiny.any())
+    with np.errstate(invalid="ignore"):
+        tiny = (m != 0) & (np.abs(m) < bound.smallest)
+        bad = ~np.isfinite(m) | (m < bound.low) | (m > bound.high) | tiny
+    cells = np.argwhere(bad)
+    return None if not len(cells) else (int(cells[0][0]), int(cells[0][1]))
 
 
 def check_matrix(text, size: int, *, bound: Bound = PRICE):

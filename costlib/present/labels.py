@@ -362,8 +362,9 @@ HANDOVER_PRICE = "Price of handing a case over"  # + the unit: `in_unit`
 HANDOVER_PRICE_HELP = "Answer only when the cheapest answer's expected price is strictly below this."
 HEATMAPS_FOR = "Heatmaps for"
 MATRIX_CELLS_REFUSED = (
-    "Every price must be a number of 0 or more; empty or negative cells are not allowed. "
-    "The last valid matrix is used until this is fixed."
+    "The price for the truth “{truth}” decided as “{decide}” must be a number from 0 to {high:,.0f}; empty cells "
+    "are not allowed. Until it is, the answer below uses your last matrix whose every cell was a price, so it "
+    "does not yet count this edit."
 )
 
 # ---------------------------------------------------------------------------------------

@@ -74,3 +74,21 @@ def test_a_link_with_an_abstain_price_past_its_bound_gets_a_sentence_not_an_exce
     assert at.number_input(key="abstain").value == 1.0
     kept = open_app("tickets", "views/matrix.py", abstain="2.5")
     assert kept.number_input(key="abstain").value == 2.5 and kept.query_params["abstain"] == "2.5"
+
+
+def test_an_emptied_cell_keeps_the_last_matrix_whose_every_cell_was_a_price():
+    """A reviewer priced one cell, then emptied another: the page said "the last valid matrix is
+    used" but answered with the matrix the session started from, dropping the first edit."""
+    at = open_app("tickets", "views/matrix.py", abstain_on="false")
+    edit_matrix(at, 0, "decide technical", 4.0)
+    priced = _matrix_cost(at, "cheapest decision")
+    at.session_state["cost_matrix"] = {
+        "edited_rows": {0: {"decide technical": 4.0}, 1: {"decide billing": None}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+    at.run()
+    assert_no_exception(at)
+    assert [e.value for e in at.error] and "“technical” decided as “billing”" in unescape(at.error[0].value)
+    assert _matrix_cost(at, "cheapest decision") == priced
+    assert at.query_params["C"].startswith("0,4,1;")
