@@ -30,6 +30,9 @@ MIN_TRACE_ROWS = 20  # a long trace keeps at least this many rows however many t
 MAX_NAMED = 6  # series named in the sentence; the rest are counted
 MAX_MARKED = 8  # marks (labelled lines and points) said in the sentence; the table has them all
 KEY_WORDS = ("recommended", "your ")  # a mark that holds one of these is said first: the chart's key point
+#: a trace's ``meta`` key whose text stands for its y values in the table: a line drawn where
+#: its value cannot be (flag nobody, whose cutoff is infinite, drawn above the plot's cutoffs)
+TABLE_Y = "table_y"
 SERIES, LABEL = "series", "label"  # the table's first column, and its column of a point's own label
 THINNED = "The table shows {shown:,} of the {total:,} points drawn: {how}."
 THINNED_LINE = "of a long line, the first, last, lowest and highest point of each stretch of its x axis"
@@ -230,6 +233,9 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         return pd.DataFrame(), 0
     y = _column(y)
     x = _column(x) if x is not None else np.arange(len(y), dtype=float)
+    meta = trace.get("meta")
+    if isinstance(meta, dict) and isinstance(meta.get(TABLE_Y), str):  # a line drawn at a height that is no value
+        y = [meta[TABLE_Y]] * len(y)
     text = trace.get("text")
     if "lines" in (trace.get("mode") or "lines"):
         x, y, text = _without_corners(x, y, text)

@@ -16,6 +16,7 @@ import pandas as pd
 from costlib.core import rules as R
 from costlib.core.escaping import plain
 from costlib.present.amounts import ratio_text
+from costlib.present.chart_text import TABLE_Y
 from costlib.present.plotting import (
     EVERYONE_COLOR,
     NOBODY_COLOR,
@@ -28,6 +29,14 @@ from costlib.present.plotting import (
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
+
+
+NO_CUTOFF = "none: flags nobody"  # the table's cutoff cell of flagging nobody
+# the two decisions without a model, told apart by their dash as well as their grey
+NO_MODEL_LINES = {
+    R.EVERYONE: {"color": EVERYONE_COLOR, "dash": "dot"},
+    R.NOBODY: {"color": NOBODY_COLOR, "dash": "dash"},
+}
 
 
 def _categorical_scale(colors: Sequence[str]) -> list:
@@ -173,8 +182,7 @@ def net_benefit_figure(
                 line=series_line(i),
             )
         )
-    styles = {R.EVERYONE: {"color": EVERYONE_COLOR, "dash": "dot"}, R.NOBODY: {"color": NOBODY_COLOR, "dash": "dash"}}
-    for option, line in styles.items():
+    for option, line in NO_MODEL_LINES.items():
         part = curves[curves["option"] == option]
         if len(part):
             fig.add_trace(
@@ -241,7 +249,7 @@ def ratio_pieces_figure(
                 x=[xs[end], xs[-1]],
                 y=[lowest, lowest],
                 mode="lines",
-                line={"color": EVERYONE_COLOR, "dash": "dash", "width": 2},
+                line={**NO_MODEL_LINES[R.EVERYONE], "width": 2},
                 name=R.EVERYONE,
                 hovertemplate=f"ratio %{{x:.3g}}: {R.EVERYONE}<extra></extra>",
             )
@@ -252,7 +260,8 @@ def ratio_pieces_figure(
                 x=[max(row.ratio_low, left), row.ratio_high],
                 y=[1.02, 1.02],
                 mode="lines",
-                line={"color": NOBODY_COLOR, "dash": "dash"},
+                line=NO_MODEL_LINES[R.NOBODY],
+                meta={TABLE_Y: NO_CUTOFF},  # drawn above the cutoffs: its cutoff is infinite, not 1.02
                 name=R.NOBODY,
                 hovertemplate=f"ratio %{{x:.3g}}: {R.NOBODY}<extra></extra>",
             )

@@ -241,6 +241,15 @@ def test_the_ratio_chart_draws_flag_everyone_as_a_decision_of_its_own_as_the_ans
     assert lowest not in [v for v in best.y if v is not None]  # no step of the best cutoff flags everyone
     assert list(everyone.y) == [lowest, lowest] and best.x[-1] == everyone.x[0] == table["ratio_low"].iloc[-1]
     assert everyone.x[-1] == table["ratio_high"].iloc[-1]
+    # the two decisions without a model read apart without colour (their dash), and the table in
+    # words gives flagging nobody no cutoff (it is drawn above the cutoffs, at 1.02)
+    nobody = by_name[R.NOBODY]
+    assert everyone.line.dash != nobody.line.dash
+    from costlib.present.chart_text import chart_text
+
+    said = chart_text(fig).table
+    cutoffs = said[said["series"] == R.NOBODY].iloc[:, 2].tolist()
+    assert cutoffs and all(isinstance(c, str) and "nobody" in c for c in cutoffs), cutoffs
     # without `lowest` the chart is as before: the best cutoff runs to the right end
     plain_fig = figures.ratio_pieces_figure(table, low=1.0, high=3.0, names=("a", "b"))
     assert {t.name for t in plain_fig.data} == {"best cutoff", R.NOBODY}
