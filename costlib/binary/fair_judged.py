@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from costlib.binary import honest as H
+from costlib.binary.fair_search import FairCutoffs
 from costlib.binary.folds import Folds, integer_counts, make_folds
 from costlib.binary.model_sweeps import group_index_at
 from costlib.binary.refits import cell_counts, cell_edges, poisson_cells
@@ -44,6 +45,9 @@ from costlib.stats.intervals import percentile_interval
 
 FAIR_RESAMPLES = 100  # refits behind a judged gap's 95% interval, at most
 FAIR_CELLS = 64  # candidate cutoffs of a refit, at most (quantiles of the fitting rows' scores)
+MSG_NOT_THIS_FIT = (
+    "fit must be the deterministic fair_cutoffs of {criterion!r} at tolerance {tolerance!r} on the fitting rows"
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -118,7 +122,13 @@ def fit_quietly(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fit = fair_cutoffs(gs, prices, criterion=criterion, tolerance=tolerance)
-    return np.array([fit.thresholds.get(g, math.nan) for g in gs.groups], dtype=np.float64)
+    return cutoffs_of(fit, gs.groups)
+
+
+def cutoffs_of(fit: FairCutoffs, groups) -> np.ndarray:
+    """(groups,) cutoffs of a `fair_search.FairCutoffs`, in the order of `groups` (NaN where
+    it has none)."""
+    return np.array([fit.thresholds.get(g, math.nan) for g in groups], dtype=np.float64)
 
 
 def counts_at(gs: GroupedSweep, cut: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -267,16 +277,25 @@ def judge_rule(
     crossfit: bool = True,
     randomised: bool = False,
     folds: Folds | None = None,
+    fit: FairCutoffs | None = None,
 ) -> FairJudged:
     """One fairness rule fitted at `fit_tolerance` (default: `tolerance`) on ``ms``'s fitting
     rows and judged where it was not fitted, with the gap's 95% interval (the module docstring).
-    `crossfit` False (no split): the folds are left to the caller (`holding_rule` nests them),
-    and none are dealt here. `randomised`: the randomised rule (`fair_random`), judged by its
-    expected counts. `folds`: ``folds_of(ms.fit, ms.fit_pooled, seed=seed)`` when the caller
-    has dealt it already (one deal serves every criterion and tolerance); None deals it here."""
+    `crossfit` False (no split): the folds are left to the caller
+    (`fair_tightened.holding_rule` nests them), and none are dealt here. `randomised`: the
+    randomised rule (`fair_random`), judged by its expected counts. `folds`:
+    ``folds_of(ms.fit, ms.fit_pooled, seed=seed)`` when the caller has dealt it already (one
+    deal serves every criterion and tolerance); None deals it here. `fit`: the
+    `fair_search.FairCutoffs` of this criterion at `fit_tolerance` on ``ms.fit`` when the caller
+    has fitted it already (`fairness.fairness_rules`); None fits it here."""
     t_fit = tolerance if fit_tolerance is None else float(fit_tolerance)
     g_n = len(ms.groups)
-    cut = fit_quietly(ms.fit, prices, criterion, t_fit, randomised=randomised)
+    if fit is None:
+        cut = fit_quietly(ms.fit, prices, criterion, t_fit, randomised=randomised)
+    elif randomised or fit.criterion != criterion or fit.tolerance != t_fit:
+        raise ValueError(MSG_NOT_THIS_FIT.format(criterion=criterion, tolerance=t_fit))
+    else:
+        cut = cutoffs_of(fit, ms.groups)
     if ms.judged_on == "all":
         estimate = H.CROSS_FITTED
         tp, fp = np.zeros(g_n), np.zeros(g_n)

@@ -29,6 +29,7 @@ from costlib.binary.fair_judged import (
     judge_rule,
     rates_of,
 )
+from costlib.binary.folds import Folds
 from costlib.binary.refits import cell_edges
 from costlib.core.prices import Prices
 from costlib.core.sweep import GroupedSweep, Sweep
@@ -152,7 +153,15 @@ def judged_sizes(ms, criterion: str) -> list:
 
 
 def holding_rule(
-    ms, prices: Prices, criterion: str, tolerance: float, *, n_resamples: int, seed: int = 0, randomised: bool = False
+    ms,
+    prices: Prices,
+    criterion: str,
+    tolerance: float,
+    *,
+    n_resamples: int,
+    seed: int = 0,
+    randomised: bool = False,
+    folds: Folds | None = None,
 ):
     """The rule fitted at the tolerance `tighter_tolerance` picks on the fitting rows alone,
     judged where it was not fitted (`FairJudged`); None when that is the stated tolerance (with
@@ -163,7 +172,9 @@ def holding_rule(
     fold's tolerance is chosen on the other folds alone, its cutoffs fitted there at it, and the
     fold judged by them; the intervals are the bootstrap's at the tolerance chosen on all rows
     (every resample does not choose again: a price move would take minutes). The outer folds
-    are dealt once, here (`judge_rule` then deals none)."""
+    are `folds` (``fair_judged.folds_of(ms.fit, ms.fit_pooled, seed=seed)``, when the caller
+    has dealt it already: one deal serves every criterion), else dealt here (`judge_rule` then
+    deals none)."""
     sizes = judged_sizes(ms, criterion)
     t_star = tighter_tolerance(
         ms.fit, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1, randomised=randomised
@@ -184,7 +195,7 @@ def holding_rule(
     )
     if not nested:
         return judged
-    folds = folds_of(ms.fit, ms.fit_pooled, seed=seed)
+    folds = folds_of(ms.fit, ms.fit_pooled, seed=seed) if folds is None else folds
     g_n = len(ms.groups)
     tp, fp = np.zeros(g_n), np.zeros(g_n)
     for f in range(folds.tp.shape[0]):

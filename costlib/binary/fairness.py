@@ -273,6 +273,10 @@ def fairness_results(
     it (`fair_random`, judged the same way), every rule judged with them (`decision.recommend` with
     ``extra_rules``) and the fairness tables.
 
+    Each criterion's cutoffs on the fitting rows are fitted once (`fairness_rules`; its fit
+    is the one `fair_judged.judge_rule` judges), and without a split the fitting rows' folds
+    are dealt once for every rule judged cross-fitted.
+
     A model without groups (or with one) has no fairness rules: `criteria` is then ignored.
     Infeasible criteria give NaN cutoffs and a `DegenerateWarning` naming the cause.
     """
@@ -282,14 +286,17 @@ def fairness_results(
     criteria = tuple(criteria) if ms.grouped and len(ms.groups) > 1 else ()
     rules, fits = fairness_rules(ms, prices, criteria=criteria, tolerance=tolerance)
     judged, holding = {}, {}
+    folds = None  # without a split, one deal of the fitting rows' folds serves every rule (`FJ.folds_of`)
     for c in criteria:
         if all(math.isnan(t) for t in fits[c].thresholds.values()):
             continue
-        j = FJ.judge_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed)
+        if folds is None and ms.judged_on == "all":
+            folds = FJ.folds_of(ms.fit, ms.fit_pooled, seed=seed)
+        j = FJ.judge_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, folds=folds, fit=fits[c])
         judged[R.FAIR_PREFIX + c] = j
         if j.meets or not np.isfinite(j.gap_high):
             continue
-        h = FT.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed)
+        h = FT.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, folds=folds)
         if h is not None and not np.isnan(h.cutoffs).any():
             rule = FT.tightened_rule(c, h.fit_tolerance)
             holding[rule] = dict(zip(ms.groups, h.cutoffs.tolist(), strict=True))
@@ -298,10 +305,11 @@ def fairness_results(
         stated = judged.get(R.FAIR_PREFIX + c)
         if c in TWO_RATES or stated is None or stated.meets or not np.isfinite(stated.gap_high):
             continue
-        rj = FT.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, randomised=True)
+        rj = FT.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, randomised=True, folds=folds)
         rivals = [j.cost(prices) for j in judged.values() if j.criterion == c and j.meets]
         if rj.meets and not np.isnan(rj.cutoffs).any() and all(rj.cost(prices) < x for x in rivals):
             judged[FT.randomised_rule(c, rj.fit_tolerance, tolerance)] = rj
+    folds = None  # not held while `recommend` deals its own
     rec = recommend(
         {ms.name: ms},
         prices.as_dict(),

@@ -1,16 +1,20 @@
 """A fair rule judged without a split deals its outer folds once (issue 39): `holding_rule`
 nests its folds itself and `judge_rule` no longer deals a second, unused, copy of the same deal
-for it; a caller can pass `judge_rule` a deal it has, with the same judged rule as result."""
+for it; a caller can pass `judge_rule` and `holding_rule` a deal it has, with the same judged
+rule as result. The audit's fairness part (`fairness_results`) deals the fitting rows once for
+every criterion, and fits each criterion's cutoffs on them once at the stated tolerance."""
 
 from __future__ import annotations
 
 import dataclasses
 import warnings
+from collections import Counter
 
 import numpy as np
 import pytest
 
 from costlib.binary import fair_judged as FJ
+from costlib.binary import fair_search, fairness
 from costlib.binary import fair_tightened as FT
 from costlib.binary.decision import sweep_model
 from costlib.core.prices import prices_for
@@ -66,12 +70,59 @@ def test_holding_rule_deals_the_fitting_rows_once(model, monkeypatch, randomised
 
 
 @pytest.mark.parametrize("randomised", [True, False])
-def test_a_deal_passed_in_gives_the_same_judged_rule(model, monkeypatch, randomised):
+@pytest.mark.parametrize("judge", [FJ.judge_rule, FT.holding_rule])
+def test_a_deal_passed_in_gives_the_same_judged_rule(model, monkeypatch, randomised, judge):
     ms, prices = model
     criterion, tol = "demographic parity", 0.01
-    alone = FJ.judge_rule(ms, prices, criterion, tol, n_resamples=20, seed=5, randomised=randomised)
+    alone = judge(ms, prices, criterion, tol, n_resamples=20, seed=5, randomised=randomised)
     folds = FJ.folds_of(ms.fit, ms.fit_pooled, seed=5)
     calls = deals_of_the_fitting_rows(monkeypatch, ms)
-    passed = FJ.judge_rule(ms, prices, criterion, tol, n_resamples=20, seed=5, randomised=randomised, folds=folds)
+    passed = judge(ms, prices, criterion, tol, n_resamples=20, seed=5, randomised=randomised, folds=folds)
+    assert alone is not None  # fitted at the stated tolerance, this rule may miss it: a tighter one is judged
     assert_same(passed, alone)
     assert calls == []
+
+
+CRITERIA = ("demographic parity", "equal opportunity", "equal false positive rate")
+
+
+def test_the_fairness_part_deals_the_fitting_rows_once(model, monkeypatch):
+    ms, prices = model
+    calls = deals_of_the_fitting_rows(monkeypatch, ms)
+    fr = fairness.fairness_results(ms, prices, criteria=CRITERIA, tolerance=0.01, n_resamples=20, seed=5)
+    assert len(fr.judged) > len(CRITERIA)  # tightened or randomised rules were judged too, on the same deal
+    assert calls == [5]  # before: in every judge_rule and holding_rule (9 here)
+
+
+def test_the_fairness_part_fits_each_criterion_once_at_the_stated_tolerance(model, monkeypatch):
+    ms, prices = model
+    fits = Counter()
+    real = fair_search.fair_cutoffs
+
+    def counted(gs, *args, **kwargs):
+        if gs is ms.fit:
+            fits[kwargs["criterion"], kwargs["tolerance"]] += 1
+        return real(gs, *args, **kwargs)
+
+    monkeypatch.setattr(fair_search, "fair_cutoffs", counted)  # read by fair_judged.fit_quietly
+    monkeypatch.setattr(fairness, "fair_cutoffs", counted)  # read by fairness.fairness_rules
+    fairness.fairness_results(ms, prices, criteria=CRITERIA, tolerance=0.01, n_resamples=20, seed=5)
+    assert {k for k in fits if k[1] == 0.01} == {(c, 0.01) for c in CRITERIA}
+    assert set(fits.values()) == {1}  # before: twice each, in fairness_rules and again in judge_rule
+
+
+def test_a_fit_passed_in_gives_the_same_judged_rule_and_must_be_this_rules(model):
+    ms, prices = model
+    criterion, tol = "equal opportunity", 0.01
+    fit = fair_search.fair_cutoffs(ms.fit, prices, criterion=criterion, tolerance=tol)
+    alone = FJ.judge_rule(ms, prices, criterion, tol, n_resamples=20, seed=5)
+    assert_same(FJ.judge_rule(ms, prices, criterion, tol, n_resamples=20, seed=5, fit=fit), alone)
+    for wrong in (
+        {"fit_tolerance": 0.005},
+        {"randomised": True},
+    ):
+        with pytest.raises(ValueError, match="fit must be the deterministic fair_cutoffs"):
+            FJ.judge_rule(ms, prices, criterion, tol, n_resamples=20, seed=5, fit=fit, **wrong)
+    other = fair_search.fair_cutoffs(ms.fit, prices, criterion="demographic parity", tolerance=tol)
+    with pytest.raises(ValueError, match="fit must be the deterministic fair_cutoffs"):
+        FJ.judge_rule(ms, prices, criterion, tol, n_resamples=20, seed=5, fit=other)
