@@ -113,7 +113,7 @@ if new_aggregate and use_opened(answers.aggregate_reader(agg_file.getvalue()), a
     st.rerun()
 data_folder()
 
-st.subheader(t.LOADED_HEADER)
+say("subheader", t.LOADED_HEADER if ds is None else t.LOADED_NAMED.format(name=ds.name))
 if ds is not None:
     summary = memo("data_loaded", ds, (), lambda: answers.loaded_answer(ds))
     for slot, metric in zip(st.columns(4), summary.metrics, strict=True):

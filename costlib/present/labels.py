@@ -119,6 +119,7 @@ USE_COLUMNS = "Use these columns"
 BIG_DATA_HEADER = "Big data: counts instead of rows"
 AGGREGATE_LABEL = "Aggregate file (.parquet, from python -m costlib aggregate)"
 LOADED_HEADER = "What is loaded"
+LOADED_NAMED = "What is loaded: {name}"  # the loaded data named: after a refused upload it is still the old one
 
 
 def classes_sentence(class_names: Sequence[str]) -> str:

@@ -86,3 +86,17 @@ def test_a_group_with_too_many_values_is_left_out_and_named_when_the_upload_is_u
     success = unescape("\n".join(s.value for s in at.success))
     said = by_hand(data, "regions.csv", ColumnMapping(label="label", scores=("score",), group="region"))
     assert "Not taken as the group: in " + said[3:] in success
+
+
+def test_after_a_refused_upload_what_is_loaded_names_the_data_it_still_is():
+    """A refused upload leaves the sample loaded: the summary under it said "What is loaded" with
+    the sample's rows and did not say whose they were, right under the upload's refusal."""
+    from costlib.loading.samples import SAMPLES
+    from costlib.present import labels
+
+    data = decimal_comma_scores().replace(b"label,", b"outcome,").replace(b"\n1,", b"\n2,", 3)
+    at = open_app("compas", "views/data.py")
+    load_file(at, "both.csv", data)
+    assert at.error
+    heads = [unescape(h.value) for h in at.subheader]
+    assert labels.LOADED_NAMED.format(name=SAMPLES["compas"].title) in heads, heads
