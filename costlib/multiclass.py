@@ -208,8 +208,9 @@ def recommend_matrix(
     fitting rows; handing every case over is one such decision when abstaining is allowed).
 
     The recommended policy is the cheapest expected decision under the model's probabilities
-    (with the abstain option when there is a price for it): it is what the prices ask for when
-    the probabilities are right. Intervals: paired bootstrap of per-row costs.
+    (with the abstain option when there is a price for it and it hands some judged case over): it
+    is what the prices ask for when the probabilities are right. Intervals: paired bootstrap of
+    per-row costs.
     """
     from costlib.stats.bootstrap import paired_difference_interval
 
@@ -246,7 +247,9 @@ def recommend_matrix(
         )
     table = pd.DataFrame(rows)
     base = min(baselines, key=lambda b: (costs[b].mean(), b != f"always decide {names[fixed]}"))
-    policy = CHEAPEST_OR_ABSTAIN if h is not None else CHEAPEST
+    # handing over recommended only where it hands some case over: else it is the cheapest decision
+    # under a longer name, and a team would set up hand-overs it never makes
+    policy = CHEAPEST_OR_ABSTAIN if h is not None and bool(np.any(policies[CHEAPEST_OR_ABSTAIN] < 0)) else CHEAPEST
     iv = paired_difference_interval(costs[base], costs[policy], n_resamples=n_resamples, seed=seed)
     cheaper = []
     for other in policies:

@@ -192,19 +192,22 @@ def calibration_advice_sentence(advice: str) -> str:
     }[advice]
 
 
+MATRIX_NONE_HANDED = " At this price of handing over, no case is worth handing to a person."
+
+
 def _handed_over(rec) -> str:
     """How many of the judged cases a policy with the hand-over option hands to a person, as a
-    sentence ("" for a policy without it), in counts (a share rounded to 100% or 0% would say
-    all or none where it is not): at a high price of handing over it hands none, and is then the
-    cheapest decision under another name."""
+    sentence, in counts (a share rounded to 100% or 0% would say all or none where it is not);
+    where handing over is allowed but hands no case over, the cheapest decision is recommended
+    (`multiclass.recommend_matrix`), and the sentence says why; "" without the option."""
     from costlib.multiclass import CHEAPEST_OR_ABSTAIN
 
-    if rec.policy != CHEAPEST_OR_ABSTAIN:
+    if CHEAPEST_OR_ABSTAIN not in rec.decisions:
         return ""
+    if rec.policy != CHEAPEST_OR_ABSTAIN:
+        return MATRIX_NONE_HANDED
     chosen = rec.decisions[rec.policy]
     handed, n = int(np.count_nonzero(chosen < 0)), int(chosen.size)
-    if handed == 0:
-        return " At this price of handing over it hands no case to a person."
     return f" It hands {handed:,} of the {n:,} cases to a person."
 
 

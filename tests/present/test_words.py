@@ -205,9 +205,10 @@ def test_the_value_answer_is_one_grammatical_sentence_per_verdict(status, says):
 @pytest.mark.parametrize("abstain", [0.05, 0.3, 50.0])
 def test_the_matrix_answer_says_how_many_cases_its_policy_hands_over(abstain):
     """'cheapest decision, or hand over' at a price of handing over too high to use is the cheapest
-    decision under another name: the answer says it hands no case over, else how many it hands,
-    counted (a share rounded to 100% or 0% would say all or none where it is not)."""
-    from costlib.multiclass import CHEAPEST_OR_ABSTAIN, recommend_matrix
+    decision under another name: the cheapest decision is recommended and the answer says no case
+    is worth handing over; else how many it hands, counted (a share rounded to 100% or 0% would
+    say all or none where it is not)."""
+    from costlib.multiclass import CHEAPEST, CHEAPEST_OR_ABSTAIN, recommend_matrix
 
     rng = np.random.default_rng(3)
     p = rng.dirichlet([1.0, 1.0, 1.0], size=400)
@@ -218,9 +219,10 @@ def test_the_matrix_answer_says_how_many_cases_its_policy_hands_over(abstain):
     handed = int((rec.decisions[CHEAPEST_OR_ABSTAIN] < 0).sum())
     expected = {50.0: 0, 0.3: None, 0.05: None}[abstain]  # at 50 a hand-over never pays; below 1/3 it can
     if expected == 0:
-        assert handed == 0 and text.endswith("At this price of handing over it hands no case to a person.")
-    else:
-        assert 0 < handed < 400 and text.endswith(f"It hands {handed:,} of the 400 cases to a person.")
+        assert handed == 0 and text.endswith(page_answers.MATRIX_NONE_HANDED)
+        assert rec.policy == CHEAPEST and f"“{CHEAPEST_OR_ABSTAIN}”" not in text
+        return
+    assert 0 < handed < 400 and text.endswith(f"It hands {handed:,} of the 400 cases to a person.")
     assert f"ship “{CHEAPEST_OR_ABSTAIN}”. It costs" in text or f"The policy “{CHEAPEST_OR_ABSTAIN}” would cost" in text
 
 
