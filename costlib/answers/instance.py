@@ -88,13 +88,13 @@ def instance_figure(answer: InstanceAnswer):
         baseline=rec.baseline_nec,
         baseline_label=f"{rec.baseline} (no model): {rec.baseline_nec:.3f}",
     )
-    return mark_x(fig, rec.threshold, text=f"recommended: {rec.threshold:.3g}")
+    return mark_x(fig, rec.threshold, text=f"recommended: {rec.threshold:.4g}")
 
 
 def instance_cutoff(answer: InstanceAnswer, threshold: float):
     """(figure, table overall, table by group): every model's NEC and error rate at `threshold`."""
     overall, by_group = answer.necs.table(threshold)
     fig = figures.nec_error_figure(
-        overall.assign(label=overall["option"]), title=f"NEC beside the error rate at the cutoff {threshold:.2f}"
+        overall.assign(label=overall["option"]), title=f"NEC beside the error rate at the cutoff {threshold:.4g}"
     )
     return fig, overall, by_group

@@ -30,6 +30,16 @@ def test_at_the_recommended_cutoff_the_table_says_what_the_recommendation_says(a
     assert overall.set_index("option").loc[rec.baseline, "NEC"] == pytest.approx(rec.baseline_nec)
 
 
+def test_the_cutoff_reads_the_same_on_the_chart_as_in_the_answer(answer):
+    """The answer and the slider say 0.6381; the chart title said 0.64 and the marker 0.638."""
+    rec = answer.rec
+    shown = f"{rec.threshold:.4g}"
+    fig, _, _ = answer.at_cutoff(rec.threshold)
+    assert fig.layout.title.text.endswith(f"at the cutoff {shown}")
+    marks = [a.text for a in answer.figure().layout.annotations]
+    assert f"recommended: {shown}" in marks, marks
+
+
 def test_the_figures_show_every_model_and_every_judged_delta(answer):
     lines = answer.figure()
     shown = {t.name for t in lines.data}
