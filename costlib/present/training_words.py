@@ -174,13 +174,17 @@ def bars_title(data_name: str) -> str:
     return f"NEC and error rate on {data_name}"
 
 
+BARS_VALUE_AXIS = "NEC or error rate (test rows)"  # short: a longer title ran into the chart's title
+
+
 def bars_axis_title(seeds: int, level: float) -> str:
-    """The bars' value axis: what a bar and its whisker are.
+    """The bars' category axis, with what a bar and its whisker are (the value axis,
+    `BARS_VALUE_AXIS`, is too short a line to hold it).
 
     >>> bars_axis_title(10, 0.95)
-    'NEC or error rate on the test rows (mean of 10 seeds, 95% interval)'
+    'way of training (bars: mean of 10 seeds; whiskers: 95% interval)'
     """
-    return f"NEC or error rate on the test rows (mean of {seeds} seeds, {level:.0%} interval)"
+    return f"{METHOD_AXIS} (bars: mean of {seeds} seeds; whiskers: {level:.0%} interval)"
 
 
 def change_axis_title(level: float) -> str:

@@ -66,8 +66,8 @@ def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: f
     seeds = int(summary["seeds"].max()) if len(summary) else 0
     fig = _figure(
         plain(title or words.BARS_TITLE),
-        words.METHOD_AXIS,
         words.bars_axis_title(seeds, level),
+        words.BARS_VALUE_AXIS,
     )
     for i, (col, name) in enumerate(words.BAR_SERIES.items()):
         hover = [

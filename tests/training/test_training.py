@@ -604,6 +604,8 @@ def test_figures_draw_intervals_and_escape_user_text(small_comparison):
     s = costlib.training_summary(got)
     fig = training_figures.training_figure(s, title="<b>evil</b> & co")
     assert fig.layout.title.text == "&lt;b&gt;evil&lt;/b&gt; &amp; co"
+    # the value axis's title runs up the chart's 460 px: at 64 characters it ran into the title
+    assert len(fig.layout.yaxis.title.text) <= 40 and "interval" in fig.layout.xaxis.title.text
     nec, err = fig.data
     assert list(nec.x) == list(tr.METHODS)
     assert_allclose(nec.error_y.array, s["nec_high"] - s["nec"])
