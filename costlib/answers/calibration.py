@@ -82,7 +82,11 @@ def reliability(fit: CalibrationFit, *, bins: int, chance: float, choice, worth:
         {
             "label": "ECE after",
             "value": f"{ece_after:.4f}",
-            "delta": f"{ece_after - ece_before:+.4f}" if abs(ece_after - ece_before) >= 5e-5 else None,
+            # the change of the two numbers as shown (0.0194 - 0.0169 reads +0.0025, not +0.0024); an
+            # ASCII sign: Streamlit reads the arrow's direction from it
+            "delta": f"{shown_change:+.4f}"
+            if abs(shown_change := round(ece_after, 4) - round(ece_before, 4)) >= 5e-5
+            else None,
             "delta_color": "inverse",
         },
         {"label": "Brier before", "value": f"{fit.brier[0]:.4f}", "help": BRIER_HELP},
@@ -111,7 +115,7 @@ def reliability(fit: CalibrationFit, *, bins: int, chance: float, choice, worth:
         f"At your prices (k = {k:.3g}, a right answer worth {money(worth, unit)}; set on Costs & groups and "
         f"Value{per_group}), calibration changes the worth per case at τ* = k/(k+1) by {money(gain, unit)}; "
         "the best value over all thresholds hardly moves, because the ranking is unchanged. Handing every case "
-        "over is worth 0."
+        f"over is worth {money(0.0, unit)}."
     )
     return Reliability(verdict, metrics, figure, table, caption)
 

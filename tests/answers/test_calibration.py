@@ -109,3 +109,12 @@ def test_moving_the_bins_the_prices_or_the_unit_never_refits_or_recounts(screeni
     assert "minutes" in other.at(10).caption and "$" not in other.at(10).caption
     assert priced.choice.k != answer.choice.k
     np.testing.assert_allclose(priced.at(15).figure.data[1].x, answer.at(15).figure.data[1].x)
+
+
+@pytest.mark.parametrize("bins", range(5, 31))
+def test_the_ece_change_is_the_difference_of_the_two_numbers_shown(screening, bins):
+    """ "ECE before 0.0169", "ECE after 0.0194" and a change of "+0.0024" do not add up as read."""
+    tiles = {m["label"]: m for m in _answer(screening, "score_calibrated", [""], {"": (1.0, 3.0)}).at(bins).metrics}
+    before, after = float(tiles["ECE before"]["value"]), float(tiles["ECE after"]["value"])
+    change = tiles["ECE after"].get("delta")
+    assert (change is None and before == after) or float(change) == pytest.approx(after - before, abs=1e-9)
