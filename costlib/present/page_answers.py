@@ -315,7 +315,15 @@ def bracket_verdict(
             f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same decision, {cut(t_mid)}{verdict}: "
             "more precision would not change what you ship." + (" Use these prices." if bracket.answers else "")
         )
-        return Verdict("success", head, (f"So far: {between}.",) if bracket.answers else ())
+        if not bracket.answers:
+            return Verdict("success", head)
+        at_middle = float(sweep.cost(price, price * bracket.middle)[sweep.index_at(t_mid)])
+        money_said = (
+            f"At the middle of the range ({alarm} at {money(price, unit)}, {miss} at "
+            f"{money(price * bracket.middle, unit)}) it costs {per_case_and_month(at_middle, volume, unit)} on the "
+            "rows the cutoffs are fitted on; Costs & groups judges it on rows it was not fitted on."
+        )
+        return Verdict("success", head, (f"So far: {between}.", money_said))
     if len(table) == 1:
         head = (
             f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same cutoff, {cut(t_mid)}, but not the "

@@ -48,5 +48,11 @@ def test_a_bracket_where_cutoff_and_verdict_hold_settles(compas):
     bracket = elicit.Bracket(low=low, high=high, answers=((low, elicit.MISS), (high, elicit.ALARM)))
     bracket, table, span = robust.settle(bracket, ms.fit_pooled, compas, n_resamples=1000)
     assert len(table) == 1 and span.holds and bracket.settled == "robust"
-    headline = page_answers.bracket_verdict(bracket, table, sweep=ms.fit_pooled, price=1.0, span=span).headline
-    assert f"the verdict “{R.SHIP}”" in headline
+    said = page_answers.bracket_verdict(bracket, table, sweep=ms.fit_pooled, price=2.0, span=span, unit="$", volume=100)
+    assert f"the verdict “{R.SHIP}”" in said.headline
+    # the settled answer says what the decision costs, in money per case and a month, at the middle
+    # of the range (it gave a ratio range only)
+    middle = float(np.sqrt(low * high))
+    t = table["threshold"].iloc[0]
+    cost = float(ms.fit_pooled.cost(2.0, 2.0 * middle)[ms.fit_pooled.index_at(t)])
+    assert any(words.per_case_and_month(cost, 100, "$") in d for d in said.details), said.details
