@@ -332,8 +332,8 @@ def bracket_verdict(
         )
         return Verdict("warning", head, (f"So far: {between}.",) if bracket.answers else ())
     moves = (
-        f"Within this range the best decision moves from {cut(table['threshold'].iloc[0])} to "
-        f"{cut(table['threshold'].iloc[-1])} ({len(table)} cutoffs)."
+        f"Within this range the best decision moves through {len(table)} cutoffs, from "
+        f"{cut(table['threshold'].iloc[0])} to {cut(table['threshold'].iloc[-1])}."
     )
     if not bracket.answers:
         return Verdict(
