@@ -107,8 +107,10 @@ def chart_text(figure) -> ChartText:
         table = table.drop(columns=LABEL)
     for column in table.columns:  # a gap in a line (NaN) reads as a dash: a grid would show "None"
         values = table[column]
-        if values.dtype.kind == "f" and values.isna().any():
-            table[column] = [NO_INTERVAL if pd.isna(x) else f"{x:.6g}" for x in values]
+        if values.dtype.kind in "fO" and values.isna().any():
+            table[column] = [
+                NO_INTERVAL if pd.isna(x) else f"{x:.6g}" if isinstance(x, float) else str(x) for x in values
+            ]
     note = THINNED.format(shown=len(table), total=total, how="; ".join(how)) if how else None
     return ChartText(_sentence(layout, traces, x_title, y_title), table, note)
 

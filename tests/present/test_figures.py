@@ -250,6 +250,7 @@ def test_the_ratio_chart_draws_flag_everyone_as_a_decision_of_its_own_as_the_ans
     said = chart_text(fig).table
     cutoffs = said[said["series"] == R.NOBODY].iloc[:, 2].tolist()
     assert cutoffs and all(isinstance(c, str) and "nobody" in c for c in cutoffs), cutoffs
+    assert not said.isna().any().any()  # the best cutoff's gap (where nobody is flagged) reads as a dash
     # without `lowest` the chart is as before: the best cutoff runs to the right end
     plain_fig = figures.ratio_pieces_figure(table, low=1.0, high=3.0, names=("a", "b"))
     assert {t.name for t in plain_fig.data} == {"best cutoff", R.NOBODY}
