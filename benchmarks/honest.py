@@ -10,6 +10,7 @@ are made) and a price move (they are reweighted), as ratios to a plain np.argsor
     python benchmarks/honest.py --groups-simulate --runs 40   # per-group costs, extra saving, review limit (issue 43)
     python benchmarks/honest.py --value-simulate --runs 40    # the Value page's gain (issue 43)
     python benchmarks/honest.py --value-simulate --value-cap 0.2 --runs 40   # within a cap on hand-overs
+    python benchmarks/honest.py --one-interval --runs 100   # per-group prices: one figure, one interval (issue 43)
 
 Under a review limit the prices differ by group (so that per-group cutoffs share the limit: the
 knapsack runs on every fold and every resample).
@@ -371,6 +372,94 @@ def simulate_groups(runs: int, n_resamples: int = 1000) -> None:
         show(f"{n:>5} {auc:.2f} cap {cap:g} saving", fig, f" ships={np.mean(ship):.3f}")
 
 
+ONE_INTERVAL_DESIGNS = (  # (name, rows, AUC, each group's base rate, shares, each group's (c_fp, c_fn))
+    ("no signal, flag everyone", 2000, 0.5, (0.3, 0.3), (0.7, 0.3), ((1, 7.5), (1, 3))),
+    ("no signal, flag everyone", 300, 0.5, (0.3, 0.3), (0.7, 0.3), ((1, 7.5), (1, 3))),
+    ("no signal, flag everyone", 300, 0.5, (0.35, 0.3), (0.6, 0.4), ((1, 7.5), (1, 3))),
+    ("no signal, flag nobody", 2000, 0.5, (0.2, 0.2), (0.7, 0.3), ((1, 1), (1, 3))),
+    ("no signal, flag nobody", 300, 0.5, (0.2, 0.25), (0.7, 0.3), ((1, 1), (1, 2))),
+    ("no signal, 3 groups", 2000, 0.5, (0.4, 0.4, 0.4), (0.5, 0.3, 0.2), ((1, 3), (1, 7.5), (1, 2))),
+    ("no signal, groups' choices differ", 2000, 0.5, (0.45, 0.45), (0.5, 0.5), ((1, 1), (1, 1.5))),
+    ("compas-like", 2000, 0.70, (0.48, 0.35), (0.8, 0.2), ((1, 3), (1, 7.5))),
+    ("weak", 300, 0.65, (0.45, 0.25), (0.6, 0.4), ((1, 3), (1, 3))),
+    ("weak, per-group pays", 2000, 0.62, (0.45, 0.15), (0.6, 0.4), ((1, 3), (1, 3))),
+    ("per-group pays", 2000, 0.70, (0.15, 0.45), (0.7, 0.3), ((1, 3), (1, 3))),
+    ("per-group pays", 300, 0.70, (0.15, 0.45), (0.7, 0.3), ((1, 3), (1, 3))),
+    ("per-group pays", 2000, 0.96, (0.1, 0.25, 0.4, 0.6), (0.4, 0.3, 0.2, 0.1), ((1, 3),) * 4),
+)
+
+
+def judge_one_interval(n, auc, rates, shares, prices, seeds, *, n_resamples=1000) -> list[dict]:
+    """Per-group prices (`prices`: one (c_fp, c_fn) a group), one entry a data set: whether the
+    single cutoff, cross-fitted, is the no-model choice on every judged row (``same``), the
+    recommended rule and whether it ships, the per-group cutoffs' saving against the no-model
+    choice as shown (``shown``: estimate, low, high) and +- 1.96 fold-aware standard errors
+    (``fold``: the single cutoff's rule, `honest.row_se`), the extra saving (``gain``), and the
+    truths: the no-model choice's true cost minus the per-group cutoffs' (``truth``) and the
+    single cutoff's minus theirs (``truth_gain``), all cutoffs as fitted on all rows, each
+    group at its share. Data: `draw_groups` (groups differ in base rate, not in signal)."""
+    from costlib.binary import decision as D
+    from costlib.binary import honest as H
+    from costlib.binary.simulation import Design
+    from costlib.core import rules as R
+
+    w = np.asarray(shares, dtype=np.float64) / sum(shares)
+    names = [f"g{i}" for i in range(len(shares))]
+    designs = [Design(n, auc, float(r), float(c[0]), float(c[1])) for r, c in zip(rates, prices, strict=True)]
+    out = []
+    for seed in seeds:
+        y, s, g, _ = draw_groups(n, auc, rates, shares, seed)
+        ms = D.sweep_model(y, s, g, probabilities=False)
+        rec = D.recommend(ms, dict(zip(names, prices, strict=True)), n_resamples=n_resamples, seed=int(seed) % 1000)
+        res, o = rec.results, rec.results.overall
+
+        def true(rule, res=res):
+            cut = res.cutoffs[rule]
+            return float(np.sum(w * np.array([float(designs[i].cost(cut[nm])) for i, nm in enumerate(names)])))
+
+        est = -float(o.loc[R.COST_OPTIMAL, "vs_baseline"])
+        se = res.row_se.get(R.COST_OPTIMAL, float("nan"))
+        out.append(
+            {
+                "same": R.SINGLE in res.same_as_baseline,
+                "per_group": rec.rule == R.COST_OPTIMAL,
+                "ship": bool(rec.ship_model),
+                "shown": (est, -float(o.loc[R.COST_OPTIMAL, "vs_high"]), -float(o.loc[R.COST_OPTIMAL, "vs_low"])),
+                "fold": (est, est - H.Z95 * se, est + H.Z95 * se),
+                "gain": tuple(map(float, rec.group_gain)),
+                "truth": true(res.baseline) - true(R.COST_OPTIMAL),
+                "truth_gain": true(R.SINGLE) - true(R.COST_OPTIMAL),
+            }
+        )
+    return out
+
+
+def simulate_one_interval(runs: int, n_resamples: int = 1000) -> None:
+    """Print, on `ONE_INTERVAL_DESIGNS`, how often the single cutoff is the no-model choice on the
+    judged rows, per-group cutoffs are recommended and the model ships, and the per-group
+    cutoffs' saving's interval as shown and +- 1.96 fold-aware standard errors (`interval_figures`:
+    coverage, width over the ideal), over all data sets and over those where the two are one."""
+    print(f"Per-group prices, {runs} data sets a design ('same': the single cutoff is the no-model choice)")
+    for name, n, auc, rates, shares, prices in ONE_INTERVAL_DESIGNS:
+        r = judge_one_interval(n, auc, rates, shares, prices, range(runs), n_resamples=n_resamples)
+        same = [x for x in r if x["same"]]
+
+        def figs(rows, key, truth="truth"):
+            if len(rows) < 2:
+                return "-"
+            f = interval_figures(*zip(*(x[key] for x in rows), strict=True), [x[truth] for x in rows])
+            return f"{f['coverage']:.2f} at {f['width_over_ideal']:.2f}"
+
+        share = {k: np.mean([x[k] for x in r]) for k in ("same", "per_group", "ship", "truth")}
+        print(
+            f"{name:<34} {n:>5} {auc:.2f} same={share['same']:.2f} per_group={share['per_group']:.3f}"
+            f" ships={share['ship']:.3f} truth={share['truth']:+.4f}"
+            f" | shown {figs(r, 'shown')} fold-aware {figs(r, 'fold')} | same: shown {figs(same, 'shown')}"
+            f" fold-aware {figs(same, 'fold')} gain {figs(same, 'gain', 'truth_gain')}",
+            flush=True,
+        )
+
+
 def simulate_value(runs: int, n_resamples: int = 1000, max_reject: float | None = None) -> None:
     """Print the Value page's gain figures (`judge_value`): accuracy 0.7, k 2 (prices 1:3 with a
     right answer worth 1), nothing for a handed-over case; AUC 0.5 is the no-signal design. With
@@ -397,12 +486,16 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200, help="data sets per simulated design")
     parser.add_argument("--groups-simulate", action="store_true", help="per-group and within-limit intervals")
     parser.add_argument("--value-simulate", action="store_true", help="the Value page's gain interval")
+    parser.add_argument("--one-interval", action="store_true", help="per-group prices: one figure, one interval")
     parser.add_argument("--value-cap", type=float, help="--value-simulate within this cap on the cases handed over")
     parser.add_argument("--resamples", type=int, default=1000, help="resamples for the simulated intervals")
     parser.add_argument("--smoothed", type=float, help="issue 43's try: pick cutoffs on a smoothed cost curve")
     args = parser.parse_args()
     if args.smoothed is not None:
         smoothed(args.smoothed, args.runs)
+        return
+    if args.one_interval:
+        simulate_one_interval(args.runs, args.resamples)
         return
     if args.groups_simulate or args.value_simulate:
         if args.groups_simulate:

@@ -161,11 +161,14 @@ class RuleResults:
         shrunk toward the rows' own variance (`honest.shrunk_intervals`), as each group's cost's.
 
         One quantity has one interval: a fitted rule against the baseline has the rules table's
-        (``vs_low``, ``vs_high``: what `judge_fitted` made), and where the single cutoff is the
-        baseline on the judged rows (`same_as_baseline`), the per-group extra saving is the
-        per-group cutoffs' saving against the baseline, with that interval (issue 43)."""
-        if {rule, other} == set(FITTED) and R.SINGLE in self.same_as_baseline:
-            rule, other = (self.baseline if r == R.SINGLE else r for r in (rule, other))
+        (``vs_low``, ``vs_high``: what `judge_fitted` made), and a fitted rule that is the baseline
+        on the judged rows (`same_as_baseline`) is read as the baseline: where the single cutoff
+        is, the per-group extra saving is the per-group cutoffs' saving against the baseline, with
+        that interval (issue 43)."""
+        if {rule, other} == set(FITTED) and self.same_as_baseline:
+            rule, other = (self.baseline if r in self.same_as_baseline else r for r in (rule, other))
+            if rule == other:  # both are the baseline here: no difference on any judged row
+                return 0.0, 0.0, 0.0
         est = float(self.overall.loc[rule, "cost_per_case"] - self.overall.loc[other, "cost_per_case"])
         a, b = (self.refit.get("baseline" if r == self.baseline else r) for r in (rule, other))
         if a is not None and b is not None and (rule in self.refit or other in self.refit):
@@ -352,7 +355,9 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
     whole = {c: np.array(over_cols[c], dtype=np.float64) for c in (*_JUDGED, "vs_low", "vs_high")}
     rule_of, group_of = by_cols["rule"], by_cols["group"]
     n_of = np.asarray(by_cols["n"], dtype=np.float64)
+    base = rule_of == res.baseline
     cf = honest.crossfit
+    same = set()  # the fitted rules that are the baseline on every judged row
     on_curve = {}
     refit = {}
     row_se = {}
@@ -372,6 +377,8 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
             fp, fn, tp = c["fp"] * nan, c["fn"] * nan, c["tp"] * nan
             cost = mistakes_cost(fp, fn, prices.c_fp, prices.c_fn)
             cols["fp"][rows], cols["fn"][rows] = fp, fn
+            if cf.fitted and _decides_as(fp, fn, by_cols["fp"][base], by_cols["fn"][base], n_g):
+                same.add(rule)
             cols["flagged_rate"][rows] = v.safe_divide(tp + fp, n_g)
             cols["cost_per_case"][rows] = v.safe_divide(cost, n_g)
             total = float(n_g.sum())
@@ -390,7 +397,8 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
             lo, hi = centred_interval(vs, refit[rule] - refit["baseline"])
             row_se[rule] = H.row_se(c, res.baseline, prices, n_g, capacity=honest.capacity)
             rows_var = H.row_variance(c, res.baseline, prices, n_g, capacity=honest.capacity)
-            whole["vs_low"][o], whole["vs_high"][o] = _against_baseline(rule, vs, lo, hi, row_se[rule], rows_var)
+            shrink = rule == R.COST_OPTIMAL and rule not in same
+            whole["vs_low"][o], whole["vs_high"][o] = _against_baseline(vs, lo, hi, row_se[rule], rows_var, shrink)
         elif refit:  # a split: the refits' percentile interval (refitted on resampled train rows)
             cols["low"][rows], cols["high"][rows] = percentile_intervals(per_g)
             whole["low"][o], whole["high"][o] = percentile_interval(refit[rule])
@@ -404,14 +412,6 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
     if cf is not None and refit and R.SINGLE in at and R.COST_OPTIMAL in at:
         gain = whole["cost_per_case"][at[R.SINGLE]] - whole["cost_per_case"][at[R.COST_OPTIMAL]]
         gain_rows_var = H.gain_rows_variance(float(gain), cf.between, float(n_of[rule_of == R.SINGLE].sum()), prices)
-    base = rule_of == res.baseline
-    same = frozenset(
-        r
-        for r in (fitted if cf is not None and cf.fitted else ())
-        if _decides_as(
-            cols["fp"][rule_of == r], cols["fn"][rule_of == r], by_cols["fp"][base], by_cols["fn"][base], n_of[base]
-        )
-    )
     # new frames at once, in the columns' order: assigning a column costs about as much as a frame
     held = _kept(res)
     typed = held[4] if held is not None else {c: res.by_group[c].array for c in res.by_group.columns}
@@ -430,17 +430,20 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         on_curve=on_curve,
         row_se=row_se,
         gain_rows_var=gain_rows_var,
-        same_as_baseline=same,
+        same_as_baseline=frozenset(same),
     )
     return _keep_columns(judged, {**by_cols, **cols}, {**over_cols, **whole}, {**typed, **cols})
 
 
-def _against_baseline(rule: str, vs: float, low: float, high: float, se: float, rows: float) -> tuple[float, float]:
-    """The 95% interval of a cross-fitted fitted `rule`'s cost per case minus the no-model
-    choice's, `vs`, from the refit bootstrap's centred interval (`low`, `high`): for the single
-    cutoff ``vs +- 1.96 se`` (`honest.at_least_rows`, `se` the fold-aware `honest.row_se`), for
-    the per-group cutoffs the bootstrap shrunk toward the variance of the per-row differences
-    (`rows`, `honest.row_variance`), as their extra saving's is (`honest.shrunk_intervals`).
+def _against_baseline(vs: float, low: float, high: float, se: float, rows: float, shrink: bool) -> tuple[float, float]:
+    """The 95% interval of a cross-fitted fitted rule's cost per case minus the no-model choice's,
+    `vs`, from the refit bootstrap's centred interval (`low`, `high`): ``vs +- 1.96 se`` for the
+    single cutoff (`honest.at_least_rows`, `se` the fold-aware `honest.row_se`), and, when
+    `shrink`, for the per-group cutoffs, the bootstrap shrunk toward the variance of the per-row
+    differences (`rows`, `honest.row_variance`), as their extra saving's is
+    (`honest.shrunk_intervals`). Per-group cutoffs that are the no-model choice on every judged
+    row are not shrunk: their saving is 0 +- 0, as the single cutoff's is there, since every
+    row and every deal agrees (one rule on these rows, one interval).
 
     Why (issue 43, `benchmarks/README.md`, "One figure, one interval"): on data without signal the
     per-group cutoffs' saving +- 1.96 `se` was 0.5 to 0.9 times the ideal width and covered 88 to
@@ -448,7 +451,7 @@ def _against_baseline(rule: str, vs: float, low: float, high: float, se: float, 
     often. Where the single cutoff is the no-model choice on the judged rows the two savings of
     per-group cutoffs are one quantity (`RuleResults.paired`), so they must be read alike.
     """
-    if rule == R.COST_OPTIMAL:
+    if shrink:
         lo, hi = H.shrunk_intervals(vs, low, high, rows)
         return float(lo), float(hi)
     return H.at_least_rows(vs, low, high, se)

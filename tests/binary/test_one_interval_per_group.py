@@ -48,32 +48,56 @@ def _recommend(data, seed):
         return ms, D.recommend(ms, prices, n_resamples=200, seed=seed)
 
 
-@pytest.mark.parametrize(("data", "seed"), [(_everybody, 0), (_everybody, 1), (_nobody, 0), (_nobody, 2)])
-def test_the_extra_saving_over_a_cutoff_that_is_the_no_model_choice_has_that_savings_interval(data, seed):
+def _table(res, rule):
+    """(saving, low, high) of `rule` against the no-model choice, as the rules table shows it."""
+    o = res.overall
+    return tuple(-float(o.loc[rule, c]) for c in ("vs_baseline", "vs_high", "vs_low"))
+
+
+def _is_baseline(res, rule, baseline):
+    """Whether `rule`, cross-fitted, flags all or none of every group exactly as the baseline."""
+    bg = res.by_group
+    mine, base = (bg[bg["rule"] == r][["fp", "fn"]].to_numpy() for r in (rule, baseline))
+    return bool(np.array_equal(mine, base))
+
+
+@pytest.mark.parametrize(
+    ("data", "seed", "same"),
+    [
+        (_everybody, 0, {R.SINGLE}),
+        (_everybody, 1, {R.SINGLE}),
+        (_nobody, 0, {R.SINGLE}),
+        (_nobody, 2, {R.SINGLE}),
+        (_nobody, 4, {R.COST_OPTIMAL}),
+        (_nobody, 8, {R.SINGLE, R.COST_OPTIMAL}),
+    ],
+)
+def test_a_rule_that_is_the_no_model_choice_on_the_judged_rows_gives_one_interval(data, seed, same):
+    """The extra saving of per-group cutoffs (single minus per-group) where one of the two is the
+    no-model choice on every judged row is the other's saving against it, with the rules table's
+    interval; a rule that is the no-model choice saves 0 +- 0; and per-group cutoffs are
+    recommended exactly when that one interval is above zero."""
     ms, rec = _recommend(data, seed)
     res = rec.results
-    o = res.overall
-    single = res.by_group[res.by_group["rule"] == R.SINGLE]
-    base = res.by_group[res.by_group["rule"] == rec.baseline]
-    # the single cutoff, cross-fitted, is the no-model choice on every judged row
-    np.testing.assert_array_equal(single[["fp", "fn"]].to_numpy(), base[["fp", "fn"]].to_numpy())
-    assert o.loc[R.SINGLE, "flagged_rate"] in (0.0, 1.0)
-    table = (
-        -float(o.loc[R.COST_OPTIMAL, "vs_baseline"]),
-        -float(o.loc[R.COST_OPTIMAL, "vs_high"]),
-        -float(o.loc[R.COST_OPTIMAL, "vs_low"]),
-    )
-    assert all(math.isfinite(x) for x in table)
-    # the recommendation's extra saving, and every pairing of the two rules, is the table's figure
-    np.testing.assert_allclose(rec.group_gain, table, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(res.paired(R.SINGLE, R.COST_OPTIMAL), table, rtol=0, atol=1e-12)
-    reverse = (-table[0], -table[2], -table[1])  # per-group minus single: how much costlier
+    assert {r for r in (R.SINGLE, R.COST_OPTIMAL) if _is_baseline(res, r, rec.baseline)} == same
+    for rule in same:
+        np.testing.assert_allclose(_table(res, rule), (0.0, 0.0, 0.0), rtol=0, atol=1e-12)
+    if same == {R.SINGLE}:
+        want = _table(res, R.COST_OPTIMAL)  # single minus per-group = baseline minus per-group
+    elif same == {R.COST_OPTIMAL}:
+        saving, low, high = _table(res, R.SINGLE)  # = single minus baseline
+        want = (-saving, -high, -low)
+    else:
+        want = (0.0, 0.0, 0.0)
+    assert all(math.isfinite(x) for x in want)
+    np.testing.assert_allclose(rec.group_gain, want, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(res.paired(R.SINGLE, R.COST_OPTIMAL), want, rtol=0, atol=1e-12)
+    reverse = (-want[0], -want[2], -want[1])  # per-group minus single: how much costlier
     np.testing.assert_allclose(res.paired(R.COST_OPTIMAL, R.SINGLE), reverse, rtol=0, atol=1e-12)
-    # one reading of it: per-group cutoffs are recommended exactly when they ship
-    assert (rec.rule == R.COST_OPTIMAL) == (table[1] > 0)
-    if rec.rule == R.COST_OPTIMAL:
-        assert rec.ship_model == (table[1] > 0)
-        np.testing.assert_allclose((rec.saving, rec.saving_low, rec.saving_high), table, rtol=0, atol=1e-12)
+    assert (rec.rule == R.COST_OPTIMAL) == (want[1] > 0)
+    if rec.rule == R.COST_OPTIMAL:  # recommended exactly when they ship
+        assert rec.ship_model
+        np.testing.assert_allclose((rec.saving, rec.saving_low, rec.saving_high), want, rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize(("data", "seed"), [(_everybody, 0), (_nobody, 0)])
@@ -87,9 +111,18 @@ def test_the_per_group_cutoffs_saving_is_the_bootstrap_shrunk_toward_its_rows(da
     res = rec.results
     o = res.overall
     vs = float(o.loc[R.COST_OPTIMAL, "vs_baseline"])
-    c = H.judge(ms, rec.prices, n_resamples=0, seed=seed).crossfit.per_group
+    c = H.judge(ms, rec.prices, n_resamples=0, seed=seed).crossfit.per_group  # mean counts over the deals
     n = res.by_group[res.by_group["rule"] == R.COST_OPTIMAL]["n"].to_numpy(dtype=np.float64)
-    rows = H.row_variance(c, rec.baseline, rec.prices, n)
+    c_fp, c_fn = rec.prices.c_fp, rec.prices.c_fn
+    if rec.baseline == R.NOBODY:  # a flagged positive saves c_fn, a flagged negative costs c_fp
+        parts = ((c["tp"], -c_fn), (c["fp"], c_fp))
+    else:  # against flagging everyone: a missed positive costs c_fn, a passed negative saves c_fp
+        parts = ((c["fn"], c_fn), (n - c["tp"] - c["fp"] - c["fn"], -c_fp))
+    total = n.sum()
+    mean = sum(np.sum(k * x) for k, x in parts) / total
+    square = sum(np.sum(k * x * x) for k, x in parts) / total
+    rows = (square - mean**2) * total / (total - 1) / total  # the per-row differences' variance of the mean
+    assert rows > 0
     b_lo, b_hi = centred_interval(vs, res.refit[R.COST_OPTIMAL] - res.refit["baseline"])
     boot = ((b_hi - b_lo) / (2 * H.Z95)) ** 2
     se = math.sqrt(rows + (1 - math.exp(-1)) * max(boot - rows, 0.0))
