@@ -21,8 +21,8 @@ nobody). One cutoff for everybody is recommended unless per-group cutoffs save m
 95% interval that excludes zero; per-group cutoffs treat groups differently, and the
 recommendation says so. Where the single cutoff, cross-fitted, is the no-model choice on every
 judged row, that extra saving is the per-group cutoffs' saving against the no-model choice, with
-its one interval (`RuleResults.paired`): per-group cutoffs are then recommended exactly when they
-ship.
+its one interval (`RuleResults.paired`): the recommendation and the verdict then read the same
+interval.
 """
 
 from __future__ import annotations
