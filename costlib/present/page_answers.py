@@ -242,7 +242,9 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
             f"and save {saving} {against}, but {why}.{_handed_over(rec)}"
         )
         return Verdict("warning", head, tuple(details))
-    head = f"{verdict_head(R.SHIP)}: ship “{rec.policy}”. It costs {cost} and saves {saving} {against} ({iv})."
+    head = (
+        f"{verdict_head(R.SHIP)} with the policy “{rec.policy}”. It costs {cost} and saves {saving} {against} ({iv})."
+    )
     return Verdict("success", head + _handed_over(rec), tuple(details))
 
 
