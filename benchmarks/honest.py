@@ -394,7 +394,8 @@ def judge_one_interval(n, auc, rates, shares, prices, seeds, *, n_resamples=1000
     single cutoff, cross-fitted, is the no-model choice on every judged row (``same``), the
     recommended rule and whether it ships, the per-group cutoffs' saving against the no-model
     choice as shown (``shown``: estimate, low, high) and +- 1.96 fold-aware standard errors
-    (``fold``: the single cutoff's rule, `honest.row_se`), the extra saving (``gain``), and the
+    (``fold``: the single cutoff's rule, `honest.row_se`), the extra saving (``gain``), the single
+    cutoff's saving against the no-model choice (``single``), and the
     truths: the no-model choice's true cost minus the per-group cutoffs' (``truth``) and the
     single cutoff's minus theirs (``truth_gain``), all cutoffs as fitted on all rows, each
     group at its share. Data: `draw_groups` (groups differ in base rate, not in signal)."""
@@ -427,6 +428,7 @@ def judge_one_interval(n, auc, rates, shares, prices, seeds, *, n_resamples=1000
                 "shown": (est, -float(o.loc[R.COST_OPTIMAL, "vs_high"]), -float(o.loc[R.COST_OPTIMAL, "vs_low"])),
                 "fold": (est, est - H.Z95 * se, est + H.Z95 * se),
                 "gain": tuple(map(float, rec.group_gain)),
+                "single": -float(o.loc[R.SINGLE, "vs_baseline"]),
                 "truth": true(res.baseline) - true(R.COST_OPTIMAL),
                 "truth_gain": true(R.SINGLE) - true(R.COST_OPTIMAL),
             }

@@ -7,7 +7,7 @@ puts them together for one model at one price book:
 - **Cross-fitting** (no split column, `binary.folds`): each of `CROSS_FOLDS` folds is judged by
   the cutoffs fitted on the other folds, at full resolution; the estimate is the mean over
   independent deals of the rows into folds (`repeated_cross_fit`).
-- **The saving's interval** (no split, here): the estimate +- 1.96 fold-aware standard errors
+- **The single cutoff's saving's interval** (no split, here): the estimate +- 1.96 fold-aware standard errors
   (`row_se`: the per-row differences' standard error read off the cross-fit's counts, plus the
   variance of one deal's estimate, `at_least_rows`), under a review limit too (against flagging
   at random, each row's expected cost). Chosen by simulation (issue 43,

@@ -142,8 +142,8 @@ class RuleResults:
     on_curve: dict = field(default_factory=dict)  # fitted rule -> (overall, {group: cost}) on the judged rows'
     # cost curves (where a chart marks the cutoff) when the cost shown is cross-fitted
     estimate: str = H.TEST  # how the fitted rules are judged (`honest.Honest.estimate`)
-    row_se: dict = field(default_factory=dict)  # fitted rule -> standard error of its cross-fitted cost minus the
-    # baseline's from the per-row differences (`honest.row_se`): the least an interval of that difference spans
+    row_se: dict = field(default_factory=dict)  # fitted rule -> fold-aware standard error of its cross-fitted cost
+    # minus the baseline's (`honest.row_se`): the single cutoff's saving is +- 1.96 of it (per-group: shrunk)
     gain_rows_var: float = float("nan")  # the cross-fitted per-group extra saving's variance from its rows alone
     # (`honest.gain_rows_variance`): its interval shrinks the bootstrap's toward it (`honest.shrunk_intervals`)
     same_as_baseline: frozenset = frozenset()  # fitted rules that, cross-fitted, decide every judged row as the
