@@ -2,7 +2,8 @@
 nests its folds itself and `judge_rule` no longer deals a second, unused, copy of the same deal
 for it; a caller can pass `judge_rule` and `holding_rule` a deal it has, with the same judged
 rule as result. The audit's fairness part (`fairness_results`) deals the fitting rows once for
-every criterion, and fits each criterion's cutoffs on them once at the stated tolerance."""
+every criterion, fits each criterion's cutoffs on them once at the stated tolerance, and draws
+the resamples behind the gaps' intervals once for every rule (and price)."""
 
 from __future__ import annotations
 
@@ -109,6 +110,38 @@ def test_the_fairness_part_fits_each_criterion_once_at_the_stated_tolerance(mode
     fairness.fairness_results(ms, prices, criteria=CRITERIA, tolerance=0.01, n_resamples=20, seed=5)
     assert {k for k in fits if k[1] == 0.01} == {(c, 0.01) for c in CRITERIA}
     assert set(fits.values()) == {1}  # before: twice each, in fairness_rules and again in judge_rule
+
+
+def test_the_fairness_part_draws_its_resamples_once_for_every_rule_and_price(model, monkeypatch):
+    """Every judged gap's interval resamples the same cells with the same seed: the draws are
+    made once on the sweeps (before: two `poisson_cells` per judged rule, at every price)."""
+    ms = dataclasses.replace(model[0])  # the same sweeps, without the other tests' draws on them
+    calls = []
+    real = FJ.poisson_cells
+
+    def counted(*args, **kwargs):
+        calls.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(FJ, "poisson_cells", counted)
+    for c_fn in (3, 5):
+        fr = fairness.fairness_results(
+            ms, prices_for(ms.groups, (1, c_fn)), criteria=CRITERIA, tolerance=0.01, n_resamples=20, seed=5
+        )
+        assert len(fr.judged) > len(CRITERIA)
+    assert calls == [20, 20]  # positives and negatives, once
+
+
+def test_resampled_cells_are_read_only_and_the_same_as_drawn_afresh(model):
+    ms, _ = model
+    edges, *draws = FJ.resample_cells(ms, 20, 5)
+    assert FJ.resample_cells(ms, 20, 5)[1] is draws[0]
+    fresh = FJ.resample_cells(dataclasses.replace(ms), 20, 5)  # a copy of the sweeps: drawn again
+    assert fresh[1] is not draws[0]
+    for a, b in zip(draws, fresh[1:], strict=True):
+        np.testing.assert_array_equal(a, b)
+        assert not a.flags.writeable
+    np.testing.assert_array_equal(edges, fresh[0])
 
 
 def test_a_fit_passed_in_gives_the_same_judged_rule_and_must_be_this_rules(model):
