@@ -93,7 +93,7 @@ def value_tau_title(model: str, rec, k: float) -> str:
     rows = "test rows" if rec.judged_on == "test" else "all rows"
     if rec.judged_on != "test" and rec.estimate == H.CROSS_FITTED:
         rows += "; the worth stated above is cross-fitted"
-    return f"Worth per case against the confidence threshold, {model} (k = {k:.3g}, {rows})"
+    return f"Worth per case by confidence threshold, {model} (k = {k:.3g}, {rows})"
 
 
 def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_value: float, worth: float, unit: str):

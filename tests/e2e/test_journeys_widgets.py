@@ -28,7 +28,7 @@ def k_slider(page):
 
 
 def value_title(page) -> str:
-    titles = [t for t in chart_titles(page) if t.startswith("Worth per case against the confidence threshold")]
+    titles = [t for t in chart_titles(page) if t.startswith("Worth per case by confidence threshold")]
     assert titles, chart_titles(page)
     return titles[0]
 
