@@ -282,8 +282,10 @@ def _many_labels(t: Table, column: str, codes: np.ndarray, names: list[str], fir
 
 
 def _count_and_first(t: Table, value: str, count: int, first: int) -> str:
-    """'"maybe" (3 rows, first at row 12)'."""
-    return f"{q(value)} ({count} {plural(int(count), 'row', 'rows')}, first at row {t.rownums(np.array([first]))[0]})"
+    """'"maybe" (3 rows, first at row 12)', '"ok" (1,463 rows, first at row 2)': counts as the
+    rest of a sentence writes them."""
+    n = int(count)
+    return f"{q(value)} ({n:,} {plural(n, 'row', 'rows')}, first at row {t.rownums(np.array([first]))[0]})"
 
 
 def compact(codes: np.ndarray, names: list[str]) -> tuple[np.ndarray, list[str]]:

@@ -185,3 +185,16 @@ def test_a_group_named_column_with_too_many_values_is_not_guessed_but_named_with
     assert refused == {"group": (said,)} and '"region" has 25 distinct groups' in said
     kind, text = loaded_sentence(prepare(df, guess, name="g.csv", fingerprint=""), "g.csv", refused)
     assert kind == "success" and text.endswith(" Not taken as the group: in " + said[3:])
+
+
+def test_counts_in_a_refusal_are_written_as_the_rest_of_the_sentence_writes_them():
+    """ "2,000 rows" beside "(1463 rows, first at row 2)" in one sentence."""
+    n = 2000
+    label = np.where(np.arange(n) % 4 == 0, "fraud", "ok").astype(object)
+    label[1500] = "maybe"
+    data = pd.DataFrame({"outcome": label, "score": np.linspace(0, 1, n)}).to_csv(index=False).encode()
+    with pytest.raises(DataError) as err:
+        prepare(
+            read_table(data, "t.csv"), ColumnMapping(label="outcome", scores=("score",)), name="t.csv", fingerprint=""
+        )
+    assert '"ok" (1,500 rows, first at row 3)' in err.value.message and "row 1502)" in err.value.message
