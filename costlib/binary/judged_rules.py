@@ -446,8 +446,8 @@ def _against_baseline(vs: float, low: float, high: float, se: float, rows: float
     row and every deal agrees (one rule on these rows, one interval).
 
     Why (issue 43, `benchmarks/README.md`, "One figure, one interval"): on data without signal the
-    per-group cutoffs' saving +- 1.96 `se` was 0.5 to 0.9 times the ideal width and covered 88 to
-    95%; shrunk, 0.97 to 1.02 times and 95 to 99%, and where per-group cutoffs pay it ships as
+    per-group cutoffs' saving +- 1.96 `se` was 0.58 to 0.87 times the ideal width and covered 89
+    to 94%; shrunk, 0.92 to 1.04 times and 94 to 98%, and where per-group cutoffs pay it ships as
     often. Where the single cutoff is the no-model choice on the judged rows the two savings of
     per-group cutoffs are one quantity (`RuleResults.paired`), so they must be read alike.
     """
