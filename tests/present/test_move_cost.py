@@ -104,7 +104,7 @@ def test_the_remembered_stretches_are_few():
 def _table_reference(fig: go.Figure) -> pd.DataFrame:
     """The table of a figure of line traces, one dict per row: each trace's points kept by
     `thin_index` (budget as `chart_text` gives it), its label, its interval as text, and a gap
-    in a number column as a dash."""
+    in a number column, or a line without an interval beside one with it, as a dash."""
     traces = [t for t in fig.data if t.visible is not False]
     x_title, y_title = words(fig.layout.xaxis.title.text) or "x", words(fig.layout.yaxis.title.text) or "y"
     lengths = [len(t.y) for t in traces]
@@ -128,9 +128,11 @@ def _table_reference(fig: go.Figure) -> pd.DataFrame:
     table = pd.DataFrame(rows)
     if (table[LABEL] == "").all():
         table = table.drop(columns=LABEL)
-    for column in (x_title, y_title):
-        if table[column].isna().any():
-            table[column] = [NO_INTERVAL if pd.isna(v) else f"{v:.6g}" for v in table[column]]
+    for column in (x_title, y_title, INTERVAL_FROM, INTERVAL_TO):  # a line drawn without an interval: a dash
+        if column in table and table[column].isna().any():
+            table[column] = [
+                NO_INTERVAL if pd.isna(v) else v if isinstance(v, str) else f"{v:.6g}" for v in table[column]
+            ]
     return table
 
 
