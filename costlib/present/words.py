@@ -150,11 +150,18 @@ def verdict_kind(verdict: str) -> str:
     return {R.SHIP: "success", R.NOT_CLEARLY: "warning"}.get(verdict, "error")
 
 
-def split_sentence(judged_on: str, n_fit: float, n_judged: float, estimate: str = "test", thing: str = "cutoff") -> str:
+def split_sentence(
+    judged_on: str, n_fit: float, n_judged: float, estimate: str = "test", thing: str = "cutoff", *, rule=None
+) -> str:
     """How the fitted cutoffs (or the Value page's confidence threshold: `thing`) were judged, in
-    one sentence (`honest.Honest.estimate`, `value.ValueRecommendation.estimate`)."""
+    one sentence (`honest.Honest.estimate`, `value.ValueRecommendation.estimate`); `rule`: the
+    recommended rule, whose saving's interval without a split is the shrunk bootstrap
+    (`honest.shrunk_intervals`) for per-group cutoffs, the fold-aware one for one cutoff."""
     from costlib.binary import honest as H
     from costlib.binary.folds import SPLITS
+    from costlib.core import rules as R
+
+    per_group = rule == R.COST_OPTIMAL
 
     if judged_on == "test":
         return (
@@ -168,7 +175,13 @@ def split_sentence(judged_on: str, n_fit: float, n_judged: float, estimate: str 
             f"{thing} fitted on the other "
             f"parts of the rows, averaged over up to {SPLITS} ways of dealing "
             "the rows into parts), so picking it does not flatter it. The interval is the estimate give or take "
-            "1.96 standard errors that count both the rows' noise and how much one dealing of the parts moves it"
+            + (
+                "1.96 standard errors between the rows' noise alone and that of a bootstrap that fits the cutoffs "
+                "again on each resample (0.632 of the way)"
+                if per_group
+                else "1.96 standard errors that count both the rows' noise and how much one dealing of the parts "
+                "moves it"
+            )
             + (
                 "."
                 if thing == "cutoff"
@@ -468,7 +481,7 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
             if rec.weighted
             else "No intervals were asked for (0 resamples), so the model is at best not clearly better."
         )
-    out.append(split_sentence(rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate))
+    out.append(split_sentence(rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate, rule=rec.rule))
     return tuple(out)
 
 
