@@ -108,13 +108,18 @@ def tighter_tolerance(
     *,
     seed: int,
     randomised: bool = False,
+    memo: dict | None = None,
 ) -> float:
     """The fitting tolerance, chosen on the rows of `gs` alone: the largest of
     ``tolerance * TIGHTER`` whose cross-fitted rates on them (`folds.make_folds`' folds) give
     a largest gap whose 97.5% quantile on rows of `sizes` (`gap_bound`, with the variance of
     the rates between the folds' fits) is within `tolerance`; the one with the smallest such
     bound when none is. Fitted on at most `FAIR_CELLS` candidate cutoffs
-    (`refits.cell_edges` of `pooled`): a choice among a few tolerances, not the cutoffs shipped."""
+    (`refits.cell_edges` of `pooled`): a choice among a few tolerances, not the cutoffs shipped.
+
+    `memo`: a dict keeping the deals of the cells between calls, keyed by the cells and the
+    seed (`holding_rule` keeps one on the sweeps: the same rows give the same cells for every
+    criterion, tolerance and price); None deals them afresh."""
     edges = cell_edges(pooled, FAIR_CELLS)
     pos, neg = _cells(gs, edges)
     gs = _cell_sweep(gs.groups, edges, pos, neg)
@@ -125,7 +130,12 @@ def tighter_tolerance(
         float(pos.sum()),
         float(neg.sum()),
     )
-    folds = folds_of(gs, pooled, seed=seed)
+    key = (int(seed), edges.tobytes(), pos.tobytes(), neg.tobytes())
+    folds = None if memo is None else memo.get(key)
+    if folds is None:
+        folds = folds_of(gs, pooled, seed=seed)
+        if memo is not None:
+            memo[key] = folds
     k = folds.tp.shape[0]
     best, best_bound = tolerance, math.inf
     for share in TIGHTER:
@@ -176,8 +186,9 @@ def holding_rule(
     has dealt it already: one deal serves every criterion), else dealt here (`judge_rule` then
     deals none)."""
     sizes = judged_sizes(ms, criterion)
+    memo = ms.__dict__.setdefault("_fair_cell_folds", {})  # a few kB a deal of cells
     t_star = tighter_tolerance(
-        ms.fit, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1, randomised=randomised
+        ms.fit, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1, randomised=randomised, memo=memo
     )
     if t_star >= tolerance and not randomised:
         return None
@@ -201,7 +212,7 @@ def holding_rule(
     for f in range(folds.tp.shape[0]):
         out = _outside(ms.fit, folds, f)
         t_f = tighter_tolerance(
-            out, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1, randomised=randomised
+            out, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1, randomised=randomised, memo=memo
         )
         a, b = counts_at(_inside(ms.fit, folds, f), fit_quietly(out, prices, criterion, t_f, randomised=randomised))
         tp, fp = tp + a, fp + b

@@ -3,7 +3,8 @@ nests its folds itself and `judge_rule` no longer deals a second, unused, copy o
 for it; a caller can pass `judge_rule` and `holding_rule` a deal it has, with the same judged
 rule as result. The audit's fairness part (`fairness_results`) deals the fitting rows once for
 every criterion, fits each criterion's cutoffs on them once at the stated tolerance, and draws
-the resamples behind the gaps' intervals once for every rule (and price)."""
+the resamples behind the gaps' intervals, and the cells `tighter_tolerance` chooses on, once
+for every rule (and price)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from costlib.binary import fair_judged as FJ
 from costlib.binary import fair_search, fairness
 from costlib.binary import fair_tightened as FT
 from costlib.binary.decision import sweep_model
+from costlib.binary.folds import FOLDS
 from costlib.core.prices import prices_for
 
 
@@ -130,6 +132,26 @@ def test_the_fairness_part_draws_its_resamples_once_for_every_rule_and_price(mod
         )
         assert len(fr.judged) > len(CRITERIA)
     assert calls == [20, 20]  # positives and negatives, once
+
+
+def test_the_tighter_tolerance_deals_each_rows_cells_once(model, monkeypatch):
+    """`tighter_tolerance` deals the cells of the fitting rows, and of each outer fold's other
+    folds: the same cells for every criterion, randomised or not, and every price, so each is
+    dealt once (before: once a call, 36 deals in the first audit here)."""
+    ms = dataclasses.replace(model[0])
+    calls = []
+    real = FT.folds_of
+
+    def counted(gs, *args, **kwargs):
+        calls.append(gs.thresholds.size)
+        return real(gs, *args, **kwargs)
+
+    monkeypatch.setattr(FT, "folds_of", counted)
+    fairness.fairness_results(ms, prices_for(ms.groups, (1, 3)), criteria=CRITERIA, tolerance=0.01, n_resamples=20)
+    first = len(calls)
+    assert 1 < first <= 1 + FOLDS  # the fitting rows' cells, and each outer fold's other folds' cells
+    fairness.fairness_results(ms, prices_for(ms.groups, (1, 5)), criteria=CRITERIA, tolerance=0.01, n_resamples=20)
+    assert len(calls) == first  # another price: the same cells, no deal
 
 
 def test_resampled_cells_are_read_only_and_the_same_as_drawn_afresh(model):
