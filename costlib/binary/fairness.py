@@ -72,6 +72,20 @@ def fairness_rules(ms: ModelSweeps, prices: Prices, *, criteria: Sequence[str], 
     return rules, fits
 
 
+def _all_or_none(ms, cut: dict) -> bool:
+    """Whether the cutoffs `cut` flag every case of every group, on the rows they were fitted on
+    and on those they are judged on, or none of any: then every rate but accuracy is the same in
+    every group (all flagged, or none), which is what the fairness table calls trivially equal.
+    A group without scores does not count against it."""
+
+    def lowest(g) -> float:
+        scores = [x for x in (ms.fit[g].lowest_score, ms.judge[g].lowest_score) if x is not None]
+        return min(scores) if scores else math.inf
+
+    cuts = [cut[g] for g in ms.groups]
+    return all(t <= lowest(g) for t, g in zip(cuts, ms.groups, strict=True)) or all(t == math.inf for t in cuts)
+
+
 def _rate_at(sw, criterion: str, t: float) -> float:
     if math.isnan(t) or sw.total <= 0:
         return float("nan")
@@ -193,6 +207,10 @@ def fairness_tables(
             spread_te = rate_spread({g: ms.judge[g] for g in ms.groups}, cut, c)
             spread_lo, spread_hi = spread_interval(results, rule, c) if feasible else (float("nan"), float("nan"))
             fit_tol, estimate = tolerance, "cutoffs held"
+        if feasible and not (j is not None and j.randomised) and c != "equal accuracy" and _all_or_none(ms, cut):
+            # flags every case (or none) in every group: the rate it equalises is equal on any of these rows,
+            # whatever a refit on a resample would have picked, so its gap is 0, known exactly
+            spread_te = spread_lo = spread_hi = 0.0
         meets = bool(feasible and np.isfinite(spread_hi) and spread_hi <= tolerance + 1e-12)
         rows.append(
             {

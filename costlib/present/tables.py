@@ -236,12 +236,12 @@ def fairness_overview_table(
                 _with_limit(
                     FAIR_RANDOMISED
                     if r not in results.cutoffs
-                    else _trivially(_one_or_per_group(results.cutoffs[r], lowest)),
+                    else _trivially(_one_or_per_group(results.cutoffs[r], lowest), c),
                     D.over_capacity(results.overall, r, capacity),
                 )
                 if f
                 else "no cutoffs meet it"
-                for r, f in zip(summary["rule"], summary["feasible"], strict=True)
+                for r, f, c in zip(summary["rule"], summary["feasible"], summary["criterion"], strict=True)
             ],
         }
     )
@@ -267,9 +267,10 @@ def _with_limit(cell: str, over: bool) -> str:
     return cell + OVER_THE_LIMIT if over and not cell.startswith("everyone") else cell
 
 
-def _trivially(cell: str) -> str:
-    """Flagging everyone (or nobody) in every group equalises most rates by doing nothing: say so."""
-    return f"{cell} (trivially equal)" if cell in ("everyone", "nobody") else cell
+def _trivially(cell: str, criterion: str) -> str:
+    """Flagging everyone (or nobody) in every group equalises every rate but accuracy by doing
+    nothing (its gap is 0, `fairness.fairness_tables`): say so."""
+    return f"{cell} (trivially equal)" if cell in ("everyone", "nobody") and criterion != "equal accuracy" else cell
 
 
 def fairness_cutoffs_table(summary: pd.DataFrame, results: RuleResults, *, lowest: dict | None = None) -> pd.DataFrame:

@@ -590,10 +590,15 @@ def test_a_fairness_rule_met_by_flagging_everyone_says_it_is_equal_only_triviall
     view = fairness_overview_table(
         audit.fairness_summary, audit.results, "$", tolerance=TOL, lowest=audit.recommendation.lowest
     )
-    for rule, cell in zip(audit.fairness_summary["rule"], view["cutoffs"], strict=True):
+    summary = audit.fairness_summary
+    for i, (rule, cell) in enumerate(zip(summary["rule"], view["cutoffs"], strict=True)):
         cut = audit.results.cutoffs[rule]
         everyone = all(t <= audit.recommendation.lowest[g] for g, t in cut.items())
-        assert (cell == "everyone (trivially equal)") == everyone, (rule, cell)
+        trivial = everyone and summary["criterion"].iloc[i] != "equal accuracy"
+        assert (cell == "everyone (trivially equal)") == trivial, (rule, cell)
+        if trivial:  # the rate is equal on any rows it flags all of: its gap is 0, within any tolerance
+            assert summary["spread_test_high"].iloc[i] == 0 and summary["within_tolerance_on_test"].iloc[i]
+            assert view.iloc[i, 1] == "0.0% (0.0% to 0.0%)" and view.iloc[i, 2] == "yes", view.iloc[i].tolist()
     assert "everyone (trivially equal)" in set(view["cutoffs"])  # demographic parity here
 
 
