@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 
 from costlib.core.escaping import WORD_JOINER, md_escape, shorten  # noqa: F401 (re-exported: pages and tests read words.md_escape)
+from costlib.core.rules import NOT_CLEARLY
 from costlib.present.amounts import (  # percent and ratio_text are also re-exported: pages read words.percent
     cheaper_by,
     interval,
@@ -249,7 +250,7 @@ def said_disparity(rec, disparities, unit: str = "") -> str:
 
     if disparities is None or rec.verdict == R.DO_NOT:
         return ""
-    return disparity_sentence(disparities, unit)
+    return disparity_sentence(disparities, unit, lead=DISPARITY_LEADS.get(rec.verdict, DISPARITY_LEAD))
 
 
 #: how a failing disparity of each metric reads: {g} the group, {ref} the reference group, {r} the ratio
@@ -263,7 +264,12 @@ DISPARITY_WORDS = {
 }
 
 
-def disparity_sentence(d, unit: str = "") -> str:
+DISPARITY_LEAD = "But under the model's rule,"  # beside a verdict that ships it
+#: beside a verdict that keeps the choice without the model: its rule is not what is recommended
+DISPARITY_LEADS = {NOT_CLEARLY: "Under the model's rule, which is not what is recommended here,"}
+
+
+def disparity_sentence(d, unit: str = "", *, lead: str = DISPARITY_LEAD) -> str:
     """The largest failing disparity of a `disparity.Disparities`, in one sentence; '' when none fails.
 
     'But under the model's rule, group “Black” is flagged at 2.1 times the rate of group “White” (45.0%
@@ -283,7 +289,7 @@ def disparity_sentence(d, unit: str = "") -> str:
     else:
         values = f"{percent(row['value'])} against {percent(row['reference_value'])}"
     pooled = ", a group pooled for being small" if row["pooled"] else ""
-    return f"But under the model's rule, {what} ({values}{pooled}; {threshold_words(d.threshold)} fails)."
+    return f"{lead} {what} ({values}{pooled}; {threshold_words(d.threshold)} fails)."
 
 
 def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
