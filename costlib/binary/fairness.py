@@ -300,16 +300,17 @@ def fairness_results(
     """
     from costlib.binary import fair_judged as FJ
     from costlib.binary import fair_tightened as FT
+    from costlib.binary import honest as H
 
     criteria = tuple(criteria) if ms.grouped and len(ms.groups) > 1 else ()
     rules, fits = fairness_rules(ms, prices, criteria=criteria, tolerance=tolerance)
     judged, holding = {}, {}
-    folds = None  # without a split, one deal of the fitting rows' folds serves every rule (`FJ.folds_of`)
+    folds = None  # without a split, one deal of the fitting rows' folds serves every rule (`H.fitting_folds`)
     for c in criteria:
         if all(math.isnan(t) for t in fits[c].thresholds.values()):
             continue
         if folds is None and ms.judged_on == "all":
-            folds = FJ.folds_of(ms.fit, ms.fit_pooled, seed=seed)
+            folds = H.fitting_folds(ms, seed)  # the deal `recommend`'s refit bootstrap reads too
         j = FJ.judge_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, folds=folds, fit=fits[c])
         judged[R.FAIR_PREFIX + c] = j
         if j.meets or not np.isfinite(j.gap_high):
@@ -327,7 +328,6 @@ def fairness_results(
         rivals = [j.cost(prices) for j in judged.values() if j.criterion == c and j.meets]
         if rj.meets and not np.isnan(rj.cutoffs).any() and all(rj.cost(prices) < x for x in rivals):
             judged[FT.randomised_rule(c, rj.fit_tolerance, tolerance)] = rj
-    folds = None  # not held while `recommend` deals its own
     rec = recommend(
         {ms.name: ms},
         prices.as_dict(),

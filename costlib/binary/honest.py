@@ -350,6 +350,16 @@ def _cached(ms, key, make):
     return cache[key]
 
 
+def fitting_folds(ms, seed: int = 0):
+    """The one deal of `ms`'s fitting rows into `folds.FOLDS` stratified folds for `seed`
+    (`folds.make_folds`), made on the first call and cached on `ms`: the refit bootstrap's folds
+    here, and the folds the fairness rules are cross-fitted on (`fairness.fairness_results`), so
+    that an audit deals its fitting rows once for both."""
+    return _cached(
+        ms, ("folds", int(seed)), lambda: make_folds(ms.fit, ms.fit_pooled, ms.pooled_index("fit"), seed=seed)
+    )
+
+
 def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: float | None = None) -> Honest:
     """The honest judgement of `ms` (a `ModelSweeps`): folds and draws are made on the first
     call and cached on `ms`; later price books (and caps) only reweight them."""
@@ -368,7 +378,7 @@ def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: floa
     estimate = CROSS_FITTED if crossfit is not None else TEST
     refits = None
     if n_resamples and counted and crossfit is not None:
-        folds = _cached(ms, ("folds", int(seed)), lambda: make_folds(ms.fit, ms.fit_pooled, index, seed=seed))
+        folds = fitting_folds(ms, seed)
         draws = _cached(
             ms,
             ("fold draws", int(n_resamples), int(seed)),

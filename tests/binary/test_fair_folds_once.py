@@ -18,6 +18,7 @@ import pytest
 from costlib.binary import fair_judged as FJ
 from costlib.binary import fair_search, fairness
 from costlib.binary import fair_tightened as FT
+from costlib.binary import honest as H
 from costlib.binary.decision import sweep_model
 from costlib.binary.folds import FOLDS
 from costlib.core.prices import prices_for
@@ -30,9 +31,10 @@ def quiet():
         yield
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def model():
-    """Four groups of different base rates, scores rounded to 0.001, no split (cross-fitted)."""
+    """Four groups of different base rates, scores rounded to 0.001, no split (cross-fitted); new
+    sweeps for each test, so that no deal is cached on them from another."""
     rng = np.random.default_rng(3)
     n = 1500
     g = rng.integers(0, 4, n)
@@ -46,7 +48,8 @@ def model():
 
 
 def deals_of_the_fitting_rows(monkeypatch, ms) -> list:
-    """Record each `make_folds` call on the fitting rows' sweeps (not the cells' of a refit)."""
+    """Record each `make_folds` call on the fitting rows' sweeps (not the cells' of a refit),
+    by the fairness rules (`fair_judged`) and by the refit bootstrap (`honest`)."""
     calls = []
     real = FJ.make_folds
 
@@ -56,6 +59,7 @@ def deals_of_the_fitting_rows(monkeypatch, ms) -> list:
         return real(gs, *args, **kwargs)
 
     monkeypatch.setattr(FJ, "make_folds", counted)
+    monkeypatch.setattr(H, "make_folds", counted)
     return calls
 
 
@@ -94,7 +98,22 @@ def test_the_fairness_part_deals_the_fitting_rows_once(model, monkeypatch):
     calls = deals_of_the_fitting_rows(monkeypatch, ms)
     fr = fairness.fairness_results(ms, prices, criteria=CRITERIA, tolerance=0.01, n_resamples=20, seed=5)
     assert len(fr.judged) > len(CRITERIA)  # tightened or randomised rules were judged too, on the same deal
-    assert calls == [5]  # before: in every judge_rule and holding_rule (9 here)
+    # before: in every judge_rule and holding_rule (9 here), then once more by the refit bootstrap of
+    # the recommendation `fairness_results` makes (`honest.fitting_folds` now serves both)
+    assert calls == [5]
+
+
+def test_an_audit_deals_the_fitting_rows_once_for_the_recommendation_and_the_fairness_rules(model, monkeypatch):
+    """The audit recommends first (its refit bootstrap deals the fitting rows), then judges the
+    fairness rules on the same deal: one deal in all."""
+    from costlib.binary.decision import recommend
+
+    ms, prices = model
+    calls = deals_of_the_fitting_rows(monkeypatch, ms)
+    recommend(ms, prices.as_dict(), n_resamples=20, seed=5)
+    fairness.fairness_results(ms, prices, criteria=CRITERIA, tolerance=0.01, n_resamples=20, seed=5)
+    assert calls == [5]
+    assert_same(H.fitting_folds(ms, 5), FJ.folds_of(ms.fit, ms.fit_pooled, seed=5))  # the deal either would make
 
 
 def test_the_fairness_part_fits_each_criterion_once_at_the_stated_tolerance(model, monkeypatch):
