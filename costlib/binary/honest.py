@@ -360,6 +360,15 @@ def fitting_folds(ms, seed: int = 0):
     )
 
 
+def _deals(ms, index: np.ndarray, seed: int) -> tuple:
+    """The cross-fitted estimate's deals of the fitting rows (`folds.dealt_folds`); on a sweep so
+    large that it is one deal of `FOLDS` folds (`folds.deal_shape`), that deal is `fitting_folds`'
+    (the same `make_folds`, dealt once for the estimate, the bootstrap and the fairness rules)."""
+    if deal_shape(ms.fit) == (FOLDS, 1):
+        return (fitting_folds(ms, seed),)
+    return dealt_folds(ms.fit, ms.fit_pooled, index, seed=seed)
+
+
 def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: float | None = None) -> Honest:
     """The honest judgement of `ms` (a `ModelSweeps`): folds and draws are made on the first
     call and cached on `ms`; later price books (and caps) only reweight them."""
@@ -373,7 +382,7 @@ def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: floa
         if not counted:
             return Honest(SAME_ROWS, None, None, capacity)
         index = ms.pooled_index("fit")
-        deals = _cached(ms, ("deals", int(seed)), lambda: dealt_folds(ms.fit, ms.fit_pooled, index, seed=seed))
+        deals = _cached(ms, ("deals", int(seed)), lambda: _deals(ms, index, seed))
         crossfit = repeated_cross_fit(ms.fit, ms.fit_pooled, index, deals, prices, capacity)
     estimate = CROSS_FITTED if crossfit is not None else TEST
     refits = None

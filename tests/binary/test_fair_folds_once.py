@@ -200,3 +200,22 @@ def test_a_fit_passed_in_gives_the_same_judged_rule_and_must_be_this_rules(model
     other = fair_search.fair_cutoffs(ms.fit, prices, criterion="demographic parity", tolerance=tol)
     with pytest.raises(ValueError, match="fit must be the deterministic fair_cutoffs"):
         FJ.judge_rule(ms, prices, criterion, tol, n_resamples=20, seed=5, fit=other)
+
+
+def test_on_a_sweep_of_one_deal_the_estimate_reads_the_same_deal(model, monkeypatch):
+    """Above `folds.SPLIT_BUDGET` (200,000 distinct scores at ten folds) the cross-fitted estimate
+    is one deal of `FOLDS` folds: the very deal the refit bootstrap and the fairness rules read,
+    which was dealt a second time for it (`folds.dealt_folds`)."""
+    from costlib.binary import folds as F
+    from costlib.binary.decision import recommend
+
+    ms, prices = model
+    monkeypatch.setattr(F, "SPLIT_BUDGET", 1)  # as if the sweep were that large
+    assert F.deal_shape(ms.fit) == (FOLDS, 1)
+    calls = deals_of_the_fitting_rows(monkeypatch, ms)
+    monkeypatch.setattr(F, "make_folds", H.make_folds)  # `dealt_folds` deals through it: counted too
+    rec = recommend(ms, prices.as_dict(), n_resamples=20, seed=5)
+    fairness.fairness_results(ms, prices, criteria=CRITERIA, tolerance=0.01, n_resamples=20, seed=5)
+    assert calls == [5] and np.isfinite(rec.saving)  # before: [5, 5], the estimate's deal then the bootstrap's
+    (dealt,) = F.dealt_folds(ms.fit, ms.fit_pooled, ms.pooled_index("fit"), seed=5)
+    assert_same(dealt, H.fitting_folds(ms, 5))  # the deal the estimate made on its own: the same answer
