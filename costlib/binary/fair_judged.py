@@ -283,9 +283,9 @@ def judge_rule(
     rows and judged where it was not fitted, with the gap's 95% interval (the module docstring).
     `crossfit` False (no split): the folds are left to the caller
     (`fair_tightened.holding_rule` nests them), and none are dealt here. `randomised`: the
-    randomised rule (`fair_random`), judged by its expected counts. `folds`:
-    ``folds_of(ms.fit, ms.fit_pooled, seed=seed)`` when the caller has dealt it already (one
-    deal serves every criterion and tolerance); None deals it here. `fit`: the
+    randomised rule (`fair_random`), judged by its expected counts. `folds`: a deal of
+    the fitting rows to judge on; None reads their one cached deal (`honest.fitting_folds`: it
+    serves every criterion, tolerance and the recommendation's refit bootstrap). `fit`: the
     `fair_search.FairCutoffs` of this criterion at `fit_tolerance` on ``ms.fit`` when the caller
     has fitted it already (`fairness.fairness_rules`); None fits it here."""
     t_fit = tolerance if fit_tolerance is None else float(fit_tolerance)
@@ -300,7 +300,7 @@ def judge_rule(
         estimate = H.CROSS_FITTED
         tp, fp = np.zeros(g_n), np.zeros(g_n)
         if crossfit:
-            folds = folds_of(ms.fit, ms.fit_pooled, seed=seed) if folds is None else folds
+            folds = H.fitting_folds(ms, seed) if folds is None else folds
             for f in range(folds.tp.shape[0]):
                 c = fit_quietly(_outside(ms.fit, folds, f), prices, criterion, t_fit, randomised=randomised)
                 a, b = counts_at(_inside(ms.fit, folds, f), c)

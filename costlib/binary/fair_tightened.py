@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from costlib.binary import honest as H
 from costlib.binary.fair_judged import (
     FAIR_CELLS,
     _cell_sweep,
@@ -182,9 +183,8 @@ def holding_rule(
     fold's tolerance is chosen on the other folds alone, its cutoffs fitted there at it, and the
     fold judged by them; the intervals are the bootstrap's at the tolerance chosen on all rows
     (every resample does not choose again: a price move would take minutes). The outer folds
-    are `folds` (``fair_judged.folds_of(ms.fit, ms.fit_pooled, seed=seed)``, when the caller
-    has dealt it already: one deal serves every criterion), else dealt here (`judge_rule` then
-    deals none)."""
+    are `folds`, else the fitting rows' one cached deal (`honest.fitting_folds`: one deal serves
+    every criterion; `judge_rule` then deals none)."""
     sizes = judged_sizes(ms, criterion)
     memo = ms.__dict__.setdefault("_fair_cell_folds", {})  # a few kB a deal of cells
     t_star = tighter_tolerance(
@@ -206,7 +206,7 @@ def holding_rule(
     )
     if not nested:
         return judged
-    folds = folds_of(ms.fit, ms.fit_pooled, seed=seed) if folds is None else folds
+    folds = H.fitting_folds(ms, seed) if folds is None else folds
     g_n = len(ms.groups)
     tp, fp = np.zeros(g_n), np.zeros(g_n)
     for f in range(folds.tp.shape[0]):

@@ -292,30 +292,27 @@ def fairness_results(
     ``extra_rules``) and the fairness tables.
 
     Each criterion's cutoffs on the fitting rows are fitted once (`fairness_rules`; its fit
-    is the one `fair_judged.judge_rule` judges), and without a split the fitting rows' folds
-    are dealt once for every rule judged cross-fitted.
+    is the one `fair_judged.judge_rule` judges), and without a split every rule judged
+    cross-fitted reads the fitting rows' one deal into folds (`honest.fitting_folds`, which the
+    recommendation's refit bootstrap reads too).
 
     A model without groups (or with one) has no fairness rules: `criteria` is then ignored.
     Infeasible criteria give NaN cutoffs and a `DegenerateWarning` naming the cause.
     """
     from costlib.binary import fair_judged as FJ
     from costlib.binary import fair_tightened as FT
-    from costlib.binary import honest as H
 
     criteria = tuple(criteria) if ms.grouped and len(ms.groups) > 1 else ()
     rules, fits = fairness_rules(ms, prices, criteria=criteria, tolerance=tolerance)
     judged, holding = {}, {}
-    folds = None  # without a split, one deal of the fitting rows' folds serves every rule (`H.fitting_folds`)
     for c in criteria:
         if all(math.isnan(t) for t in fits[c].thresholds.values()):
             continue
-        if folds is None and ms.judged_on == "all":
-            folds = H.fitting_folds(ms, seed)  # the deal `recommend`'s refit bootstrap reads too
-        j = FJ.judge_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, folds=folds, fit=fits[c])
+        j = FJ.judge_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, fit=fits[c])
         judged[R.FAIR_PREFIX + c] = j
         if j.meets or not np.isfinite(j.gap_high):
             continue
-        h = FT.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, folds=folds)
+        h = FT.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed)
         if h is not None and not np.isnan(h.cutoffs).any():
             rule = FT.tightened_rule(c, h.fit_tolerance)
             holding[rule] = dict(zip(ms.groups, h.cutoffs.tolist(), strict=True))
@@ -324,7 +321,7 @@ def fairness_results(
         stated = judged.get(R.FAIR_PREFIX + c)
         if c in TWO_RATES or stated is None or stated.meets or not np.isfinite(stated.gap_high):
             continue
-        rj = FT.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, randomised=True, folds=folds)
+        rj = FT.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, randomised=True)
         rivals = [j.cost(prices) for j in judged.values() if j.criterion == c and j.meets]
         if rj.meets and not np.isnan(rj.cutoffs).any() and all(rj.cost(prices) < x for x in rivals):
             judged[FT.randomised_rule(c, rj.fit_tolerance, tolerance)] = rj
