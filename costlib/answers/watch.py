@@ -170,7 +170,7 @@ def ship_choice(report: dict, refit: Refit | None = None) -> ShipChoice:
     """
     from costlib.watch.estimate import FAILS
 
-    shipped = {g: (math.inf if t is None else float(t)) for g, t in report["policy"]["cutoffs"].items()}
+    shipped = cut_values(report["policy"]["cutoffs"])
     since = alert_since([p for p in report["periods"] if not p.get("too_few")])
     if not since:
         return ShipChoice(CHOICE_KEEP, shipped)

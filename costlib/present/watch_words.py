@@ -199,8 +199,7 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
     unbroken run of alerting periods starts. The answer names what it rests on: the outcomes,
     or the estimate from the scores (and its check)."""
     word = FREQS.get(report.get("freq", "M"), "period")
-    cuts = report["policy"]["cutoffs"]
-    shipped = {g: (float("inf") if t is None else float(t)) for g, t in cuts.items()}
+    shipped = cut_values(report["policy"]["cutoffs"])
     details = [_ships(report["policy"], shipped), honest(word)]
     small = [p for p in report["periods"] if p.get("too_few")]
     periods = [p for p in report["periods"] if not p.get("too_few")]  # the periods judged
