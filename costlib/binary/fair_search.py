@@ -22,6 +22,9 @@ FAIRNESS_CRITERIA = {  # criterion -> the rate (costlib.core.sweep.RATES) it equ
     "equal accuracy": "accuracy",
     "equalized odds": "true and false positive rates",
 }
+#: the criteria that flagging every case of every group (or none) meets by doing nothing: every rate
+#: is then 1 (or 0) in every group, but accuracy, which is then each group's base rate (or its complement)
+TRIVIALLY_EQUAL = frozenset(FAIRNESS_CRITERIA) - {"equal accuracy"}
 TWO_RATES = {"equalized odds": ("true positive rate", "false positive rate")}  # both within the tolerance
 MAX_WINDOW_PAIRS = 4_000_000  # equalized odds: (TPR start, FPR start) pairs searched exactly
 MSG_CRITERION = "criterion must be one of {valid}: got {value!r}"

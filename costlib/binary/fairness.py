@@ -24,6 +24,7 @@ from costlib.binary.fair_search import (  # noqa: F401 (re-exported: fairness.* 
     FAIRNESS_CRITERIA,
     MAX_WINDOW_PAIRS,
     MSG_CRITERION,
+    TRIVIALLY_EQUAL,
     TWO_RATES,
     FairCutoffs,
     _rates,
@@ -207,7 +208,7 @@ def fairness_tables(
             spread_te = rate_spread({g: ms.judge[g] for g in ms.groups}, cut, c)
             spread_lo, spread_hi = spread_interval(results, rule, c) if feasible else (float("nan"), float("nan"))
             fit_tol, estimate = tolerance, "cutoffs held"
-        if feasible and not (j is not None and j.randomised) and c != "equal accuracy" and _all_or_none(ms, cut):
+        if feasible and not (j is not None and j.randomised) and c in TRIVIALLY_EQUAL and _all_or_none(ms, cut):
             # flags every case (or none) in every group: the rate it equalises is equal on any of these rows,
             # whatever a refit on a resample would have picked, so its gap is 0, known exactly
             spread_te = spread_lo = spread_hi = 0.0

@@ -268,9 +268,11 @@ def _with_limit(cell: str, over: bool) -> str:
 
 
 def _trivially(cell: str, criterion: str) -> str:
-    """Flagging everyone (or nobody) in every group equalises every rate but accuracy by doing
-    nothing (its gap is 0, `fairness.fairness_tables`): say so."""
-    return f"{cell} (trivially equal)" if cell in ("everyone", "nobody") and criterion != "equal accuracy" else cell
+    """Flagging everyone (or nobody) in every group equalises the rate of a criterion of
+    `fair_search.TRIVIALLY_EQUAL` by doing nothing (its gap is 0, `fairness.fairness_tables`): say so."""
+    from costlib.binary.fair_search import TRIVIALLY_EQUAL
+
+    return f"{cell} (trivially equal)" if cell in ("everyone", "nobody") and criterion in TRIVIALLY_EQUAL else cell
 
 
 def fairness_cutoffs_table(summary: pd.DataFrame, results: RuleResults, *, lowest: dict | None = None) -> pd.DataFrame:
