@@ -354,25 +354,25 @@ def resample_cells(ms, b: int, seed: int) -> tuple:
 
     The draws are the same for every criterion, tolerance and price (the seed, not the rule,
     seeds them): they are made on the first call and kept on ``ms`` (read-only; b x groups x
-    cells x 4 floats: about 2 MB for 100 resamples of 10 groups).
+    cells x 4 floats: about 2 MB for 100 resamples of 10 groups; `ModelSweeps.kept`).
     """
-    cache = ms.__dict__.setdefault("_fair_resamples", {})
-    key = (int(seed), int(b))
-    if key not in cache:
-        rng = np.random.default_rng([int(seed), 41, 1])
-        edges = cell_edges(ms.fit_pooled, FAIR_CELLS)
-        f_pos, f_neg = _cells(ms.fit, edges)
-        if ms.judged_on == "all":
-            (w_pos, v_pos), (w_neg, v_neg) = poisson_cells(f_pos, b, rng), poisson_cells(f_neg, b, rng)
-        else:
-            j_pos, j_neg = _cells(ms.judge, edges)
-            w_pos, w_neg = poisson_cells(f_pos, b, rng)[0], poisson_cells(f_neg, b, rng)[0]
-            v_pos = rng.poisson(np.broadcast_to(j_pos, (b, *j_pos.shape))).astype(np.float64)
-            v_neg = rng.poisson(np.broadcast_to(j_neg, (b, *j_neg.shape))).astype(np.float64)
-        for draws in (w_pos, w_neg, v_pos, v_neg):
-            draws.setflags(write=False)
-        cache[key] = (edges, w_pos, w_neg, v_pos, v_neg)
-    return cache[key]
+    return ms.kept(("fair resamples", int(seed), int(b)), lambda: _draw_cells(ms, b, seed))
+
+
+def _draw_cells(ms, b: int, seed: int) -> tuple:
+    rng = np.random.default_rng([int(seed), 41, 1])
+    edges = cell_edges(ms.fit_pooled, FAIR_CELLS)
+    f_pos, f_neg = _cells(ms.fit, edges)
+    if ms.judged_on == "all":
+        (w_pos, v_pos), (w_neg, v_neg) = poisson_cells(f_pos, b, rng), poisson_cells(f_neg, b, rng)
+    else:
+        j_pos, j_neg = _cells(ms.judge, edges)
+        w_pos, w_neg = poisson_cells(f_pos, b, rng)[0], poisson_cells(f_neg, b, rng)[0]
+        v_pos = rng.poisson(np.broadcast_to(j_pos, (b, *j_pos.shape))).astype(np.float64)
+        v_neg = rng.poisson(np.broadcast_to(j_neg, (b, *j_neg.shape))).astype(np.float64)
+    for draws in (w_pos, w_neg, v_pos, v_neg):
+        draws.setflags(write=False)
+    return edges, w_pos, w_neg, v_pos, v_neg
 
 
 def _replace(j: FairJudged, **kw) -> FairJudged:

@@ -186,7 +186,7 @@ def holding_rule(
     are `folds`, else the fitting rows' one cached deal (`honest.fitting_folds`: one deal serves
     every criterion; `judge_rule` then deals none)."""
     sizes = judged_sizes(ms, criterion)
-    memo = ms.__dict__.setdefault("_fair_cell_folds", {})  # a few kB a deal of cells
+    memo = ms.kept(("fair cell folds",), dict)  # a few kB a deal of cells, filled by tighter_tolerance
     t_star = tighter_tolerance(
         ms.fit, ms.fit_pooled, prices, criterion, tolerance, sizes, seed=seed + 1, randomised=randomised, memo=memo
     )

@@ -343,20 +343,13 @@ class Honest:
     capacity: float | None = None
 
 
-def _cached(ms, key, make):
-    cache = ms.__dict__.setdefault("_honest_cache", {})
-    if key not in cache:
-        cache[key] = make()
-    return cache[key]
-
-
 def fitting_folds(ms, seed: int = 0):
     """The one deal of `ms`'s fitting rows into `folds.FOLDS` stratified folds for `seed`
     (`folds.make_folds`), made on the first call and cached on `ms`: the refit bootstrap's folds
     here, and the folds the fairness rules are cross-fitted on (`fairness.fairness_results`), so
     that an audit deals its fitting rows once for both."""
-    return _cached(
-        ms, ("folds", int(seed)), lambda: make_folds(ms.fit, ms.fit_pooled, ms.pooled_index("fit"), seed=seed)
+    return ms.kept(
+        ("honest folds", int(seed)), lambda: make_folds(ms.fit, ms.fit_pooled, ms.pooled_index("fit"), seed=seed)
     )
 
 
@@ -372,9 +365,8 @@ def _deals(ms, index: np.ndarray, seed: int) -> tuple:
 def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: float | None = None) -> Honest:
     """The honest judgement of `ms` (a `ModelSweeps`): folds and draws are made on the first
     call and cached on `ms`; later price books (and caps) only reweight them."""
-    counted = _cached(
-        ms,
-        ("counted",),
+    counted = ms.kept(
+        ("honest counted",),
         lambda: not ms.weighted and integer_counts(ms.fit) and (ms.judged_on == "all" or integer_counts(ms.judge)),
     )
     crossfit = None
@@ -382,22 +374,20 @@ def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: floa
         if not counted:
             return Honest(SAME_ROWS, None, None, capacity)
         index = ms.pooled_index("fit")
-        deals = _cached(ms, ("deals", int(seed)), lambda: _deals(ms, index, seed))
+        deals = ms.kept(("honest deals", int(seed)), lambda: _deals(ms, index, seed))
         crossfit = repeated_cross_fit(ms.fit, ms.fit_pooled, index, deals, prices, capacity)
     estimate = CROSS_FITTED if crossfit is not None else TEST
     refits = None
     if n_resamples and counted and crossfit is not None:
         folds = fitting_folds(ms, seed)
-        draws = _cached(
-            ms,
-            ("fold draws", int(n_resamples), int(seed)),
+        draws = ms.kept(
+            ("honest fold draws", int(n_resamples), int(seed)),
             lambda: fold_draws(ms.fit, ms.fit_pooled, folds, n_resamples=n_resamples, seed=seed),
         )
         refits = price_fold_refits(draws, prices, capacity)
     elif n_resamples and counted:
-        draws = _cached(
-            ms,
-            ("draws", int(n_resamples), int(seed)),
+        draws = ms.kept(
+            ("honest draws", int(n_resamples), int(seed)),
             lambda: refit_draws(ms.fit, ms.judge, ms.fit_pooled, n_resamples=n_resamples, seed=seed),
         )
         refits = price_refits(draws, prices, capacity)

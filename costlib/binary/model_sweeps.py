@@ -55,16 +55,24 @@ class ModelSweeps:
     def groups(self) -> tuple:
         return self.fit.groups
 
+    def kept(self, key: tuple, make):
+        """What ``make()`` derives from these rows alone (an index, a deal into folds, resample
+        draws), made on the first call for `key` and kept on the sweeps: the same at every price
+        book, so a price move reads it and makes nothing again. The one place such things are
+        kept; each reader names its own `key` (a tuple that starts with the reader's word) and
+        treats what it gets as read-only. What depends on the prices is not kept here."""
+        kept = self.__dict__.setdefault("_kept", {})
+        if key not in kept:
+            kept[key] = make()
+        return kept[key]
+
     def pooled_index(self, which: str) -> np.ndarray:
         """(groups, pooled thresholds): each group's sweep index at every pooled cutoff of
         the `which` rows ("fit" or "judge"). Built once per split, on the first price book
         with different prices per group: with it, the cost of one cutoff for everybody at
         per-group prices is a weighted sum of arrays."""
-        cache = self.__dict__.setdefault("_index_cache", {})
-        if which not in cache:
-            grouped, pooled = (self.fit, self.fit_pooled) if which == "fit" else (self.judge, self.judge_pooled)
-            cache[which] = group_index_at(grouped, pooled)
-        return cache[which]
+        grouped, pooled = (self.fit, self.fit_pooled) if which == "fit" else (self.judge, self.judge_pooled)
+        return self.kept(("pooled index", which), lambda: group_index_at(grouped, pooled))
 
     def single_cost(self, prices: Prices, which: str = "fit") -> np.ndarray:
         """Total price of the mistakes for one cutoff for everybody, at every pooled threshold

@@ -269,14 +269,14 @@ def test_a_price_move_reuses_the_folds_and_draws():
     y, s, g = _signal(1, 2000)
     ms = D.sweep_model(y, s, g)
     D.recommend(ms, (1, 3), n_resamples=200)
-    cached = dict(ms.__dict__["_honest_cache"])
+    cached = dict(ms.__dict__["_kept"])
     with (
         patch.object(H, "make_folds", side_effect=AssertionError),
         patch.object(H, "refit_draws", side_effect=AssertionError),
         patch.object(H, "fold_draws", side_effect=AssertionError),
     ):
         rec = D.recommend(ms, (1, 4), n_resamples=200)
-    assert ms.__dict__["_honest_cache"].keys() == cached.keys()
+    assert ms.__dict__["_kept"].keys() == cached.keys()
     assert rec.estimate == H.CROSS_FITTED and rec.intervals
 
 
