@@ -187,15 +187,17 @@ except ValueError as err:  # a policy that does not fit the cases (a group witho
     st.stop()
 
 st.subheader(w.WHAT_TO_DO)
-show_verdict(replace(answer.verdict, details=()))  # the headline; what to ship comes next, then the details
-refit = None
+refit = refused = None
 if answer.refit_offered:
     try:
         refit = answer.refit(volume)
-    except DataError as err:
-        show_error(err)
-    except ValueError as err:  # a policy that does not fit these cases: its sentence, as above
-        say("error", str(err))
+    except (DataError, ValueError) as err:  # ValueError: a policy that does not fit these cases, as above
+        refused = err
+show_verdict(replace(answer.verdict_for(refit), details=()))  # the headline; what to ship next, then the details
+if isinstance(refused, DataError):
+    show_error(refused)
+elif refused is not None:
+    say("error", str(refused))
 ship = answer.ship_words(refit, volume)  # the one cutoff to ship, then the other candidate, not chosen
 for i, line in enumerate(ship):
     say("markdown" if i == 0 else "caption", line)

@@ -102,6 +102,11 @@ class WatchAnswer:
         """The one cutoff to ship (`ship_choice` of the periods and `refit`, the page's refit or None)."""
         return ship_choice(self.report, refit)
 
+    def verdict_for(self, refit: Refit | None) -> object:
+        """The one answer once `refit` (the page's refit, or None) is weighed: `watch_verdict` with
+        `ship`, so that the headline never says refit where what to ship keeps the cutoff."""
+        return watch_verdict(self.report, unit=policy_unit(self.policy, self.unit), choice=self.ship(refit))
+
     def ship_words(self, refit: Refit | None = None, volume: float | None = None) -> tuple[str, ...]:
         """`ship` in words (`what_to_ship`); a month is the policy's cases a month, else `volume`."""
         return what_to_ship(self.report, self.policy, refit, unit=self.unit, volume=volume)

@@ -70,7 +70,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args) -> int:
     try:
         report, policy, cases = _watched(args)
-        ship = () if args.json else _ship(args, report, policy, cases)
+        refit = None if args.json else _refit(args, report, policy, cases)
     except DataError as exc:
         flags = column_flags(
             [("--time", args.time), ("--score", args.score), ("--label", args.label), ("--group", args.group)]
@@ -83,7 +83,7 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(report, allow_nan=False))
     else:
-        _print_text(report, ship)
+        _print_text(report, policy, refit)
     note = sign_off_note(report["policy"]["sign_off"])
     if note:
         print(note, file=sys.stderr)
@@ -96,20 +96,19 @@ def watch(args) -> dict:
     return _watched(args)[0]
 
 
-def _ship(args, report: dict, policy: dict, cases) -> tuple[str, ...]:
-    """What to ship, in the Watch page's words (`costlib.answers.watch.what_to_ship`), weighing
-    the refit on the latest periods with outcomes when the page offers it (at these resamples and
-    seed); a sentence (DataError, ValueError) when the cases do not fit the policy."""
-    from costlib.answers.watch import refit_inputs, refit_offered, what_to_ship
+def _refit(args, report: dict, policy: dict, cases):
+    """The refit on the latest periods with outcomes when the Watch page offers it (at these
+    resamples and seed; `costlib.answers.watch.refit_inputs`), else None; a sentence (DataError,
+    ValueError) when the cases do not fit the policy."""
+    from costlib.answers.watch import refit_inputs, refit_offered
 
-    refit = None
-    if refit_offered(report):
-        columns = {"time": args.time, "score": args.score, "label": args.label, "group": args.group}
-        refit = refit_inputs(
-            policy, cases, name=report["data"]["file"], columns=columns, report=report,
-            n_resamples=args.resamples, seed=args.seed,
-        )  # fmt: skip
-    return what_to_ship(report, policy, refit)
+    if not refit_offered(report):
+        return None
+    columns = {"time": args.time, "score": args.score, "label": args.label, "group": args.group}
+    return refit_inputs(
+        policy, cases, name=report["data"]["file"], columns=columns, report=report,
+        n_resamples=args.resamples, seed=args.seed,
+    )  # fmt: skip
 
 
 def _watched(args):
@@ -143,9 +142,11 @@ def _watched(args):
     return report, policy, cases
 
 
-def _print_text(report: dict, ship: tuple[str, ...] = ()) -> None:
-    """The report as text: a line per period, the one answer, and what to ship (`ship`: the
-    sentences of `costlib.answers.watch.what_to_ship`)."""
+def _print_text(report: dict, policy: dict, refit=None) -> None:
+    """The report as text: a line per period, the one answer once `refit` (or None) is weighed,
+    and what to ship, in the Watch page's words (`costlib.answers.watch.ship_choice`,
+    `what_to_ship`)."""
+    from costlib.answers.watch import ship_choice, what_to_ship
     from costlib.present.amounts import money, percent
     from costlib.present.watch_words import (
         how_measured,
@@ -185,9 +186,9 @@ def _print_text(report: dict, ship: tuple[str, ...] = ()) -> None:
             f"{money(p['cost_per_case'], unit)} ({how_measured(p)}); flagged {percent(p['flagged_share'])}; "
             f"{instead} would save {saves} per case{iv_text}; base rate {rate}{other}{flag}"
         )
-    verdict = watch_verdict(report, unit=unit)
+    verdict = watch_verdict(report, unit=unit, choice=ship_choice(report, refit))
     print(verdict.headline)
-    for line in ship:
+    for line in what_to_ship(report, policy, refit):
         print(line)
     if any(not p["measured"] for p in periods):
         from costlib.watch.report import ASSUMPTION

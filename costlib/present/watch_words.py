@@ -192,12 +192,16 @@ def alert_since(periods: list[dict]) -> list[dict]:
     return alert_run(periods) or alerts[-1:]
 
 
-def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
+def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
     """The one answer of a watch report (`costlib.watch.report.watch_report`), the same on the
     page and the command line. Amounts are what the file's own cases cost: per period (a month,
     week or day) the regret per case times the period's cases; "since" is where the latest
     unbroken run of alerting periods starts. The answer names what it rests on: the outcomes,
-    or the estimate from the scores (and its check)."""
+    or the estimate from the scores (and its check).
+
+    `choice` is what to ship once the refit is weighed (`costlib.answers.watch.ShipChoice`), None
+    before: periods that cost more than their own best cutoffs say "Refit", unless `choice` keeps
+    the cutoff because the refit saves within the noise (then the answer says keep, and why)."""
     word = FREQS.get(report.get("freq", "M"), "period")
     shipped = cut_values(report["policy"]["cutoffs"])
     details = [_ships(report["policy"], shipped), honest(word)]
@@ -313,14 +317,23 @@ def watch_verdict(report: dict, *, unit: str = "") -> Verdict:
                 f"; measured on outcomes to {period_label(known[-1]['period'])}, estimated from the scores "
                 f"from {period_label(guessed[0]['period'])} on (if the base rate moved)"
             )
+        keep = choice is not None and choice.kind == CHOICE_KEEP and choice.alternative == CHOICE_REFIT
+        lead = KEEP_LEAD if keep else "Refit"
         headline = (
-            f"Refit: since {period_label(first['period'])} the shipped cutoff has cost about {money(average, unit)} a "
-            f"{word} more ({per_case} per case) than each {word}'s own best cutoff would have, beyond the noise "
-            f"({head}){more}{basis}."
+            f"{lead}: since {period_label(first['period'])} the shipped cutoff has cost about "
+            f"{money(average, unit)} a {word} more ({per_case} per case) than each {word}'s own best cutoff would "
+            f"have, beyond the noise ({head}){more}{basis}{KEEP_WHY.format(word=word) if keep else ''}."
         )
     alone = [p for p in since if p.get("no_model")]
     headline += (" " + _no_model_sentence(alone) if alone else "") + few
-    return Verdict("error", headline, tuple(details))
+    return Verdict("warning" if headline.startswith(KEEP_LEAD) else "error", headline, tuple(details))
+
+
+KEEP_LEAD = "Keep the cutoff until more outcomes are in"
+KEEP_WHY = (
+    "; but each {word}'s own best cutoff is picked with hindsight, and a cutoff refitted on the cases with outcomes "
+    "does not yet save beyond the noise on cases it was not fitted on"
+)
 
 
 TOO_FEW = "too few cases to judge: {n}"

@@ -111,6 +111,18 @@ def test_a_refit_within_the_noise_and_no_shift_keeps_the_cutoff_and_says_why():
     assert "within the noise" in said
 
 
+def test_a_refit_within_the_noise_makes_the_headline_say_keep_not_refit():
+    report = _report(_period("2026-03", alert=True, measured=True))
+    before = watch_verdict(report, unit="$")  # the refit not weighed yet
+    assert before.headline.startswith("Refit: since 2026-03") and before.kind == "error"
+    keep = watch_verdict(report, unit="$", choice=ship_choice(report, _refit(alert=False)))
+    assert keep.headline.startswith("Keep the cutoff until more outcomes are in: since 2026-03 the shipped cutoff")
+    assert "a cutoff refitted on the cases with outcomes does not yet save beyond the noise" in keep.headline
+    assert keep.kind == "warning" and not keep.headline.lower().startswith("refit")
+    shipping = watch_verdict(report, unit="$", choice=ship_choice(report, _refit(alert=True)))
+    assert shipping.headline.startswith("Refit: since 2026-03") and shipping.kind == "error"
+
+
 def test_scores_that_fit_no_change_of_the_base_rate_offer_no_shift():
     report = _report(_period("2026-04", alert=True, measured=False, assumption="fails"))
     assert ship_choice(report, None).kind == CHOICE_KEEP and what_to_ship(report, {}) == ()
