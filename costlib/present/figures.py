@@ -121,7 +121,21 @@ def value_tau_figure(
             )
     y_title = f"worth per case ({unit})" if unit else "value per case (right answers)"
     layout = layout_spec(title, "confidence threshold τ (answer when the confidence is at least τ)", y_title)
+    layout["xaxis"]["range"] = _tau_range([*x, tau_star, tau_opt])
     return figure_from_spec(traces, {**layout, "shapes": [m[0] for m in marks], "annotations": [m[1] for m in marks]})
+
+
+def _tau_range(xs) -> list[float]:
+    """The threshold axis's range over `xs` (the curve, tau* and the fitted threshold), padded by
+    3% and never below 0 when no threshold is: a confidence is not negative, and plotly's own
+    range pads a line at tau* = 0 (k = 0) out to -0.1."""
+    xs = np.asarray([v for v in xs if v is not None], dtype=float)
+    xs = xs[np.isfinite(xs)]
+    if not xs.size:
+        return [0.0, 1.0]
+    lo, hi = float(xs.min()), float(xs.max())
+    pad = 0.03 * (hi - lo) if hi > lo else 0.05
+    return [max(lo - pad, 0.0) if lo >= 0 else lo - pad, hi + pad]
 
 
 def value_k_figure(
@@ -221,12 +235,12 @@ def heatmap_figure(
     return apply_layout(fig, title, col_title, row_title)
 
 
-def delta_histogram(delta, *, groups=None, title: str = "Instance costs: distribution of delta") -> go.Figure:
-    """Histogram of delta (negative: negative class; the size is the price of an error)."""
+def delta_histogram(delta, *, groups=None, title: str = "How costly a mistake is, case by case") -> go.Figure:
+    """Histogram of delta, the instance cost (negative: negative class; the size is the price of an error)."""
     d = np.asarray(delta, dtype=float)
     fig = figure_without_template()
     if groups is None:
-        fig.add_trace(go.Histogram(x=d, nbinsx=60, name="delta", marker_color=palette_color(0)))
+        fig.add_trace(go.Histogram(x=d, nbinsx=60, name="cases", marker_color=palette_color(0)))
     else:
         g = np.asarray(groups)
         for i, name in enumerate(pd.unique(g)):
@@ -244,17 +258,22 @@ def delta_histogram(delta, *, groups=None, title: str = "Instance costs: distrib
         fig,
         x=0,
         line={"color": NOBODY_COLOR, "dash": "dash"},
-        text="delta = 0: label flips here",
+        text="0: negative cases left, positive right",
         position="top right",
     )
-    return apply_layout(fig, title, "delta (sign = label, size = price of an error)", "cases")
+    return apply_layout(fig, title, "instance cost (the farther from 0, the costlier a mistake)", "cases")
 
 
-def nec_error_figure(table: pd.DataFrame, *, title: str = "Normalized excess cost beside the error rate") -> go.Figure:
-    """Grouped bars per ``label`` (model or model / group) of ``error rate`` and ``NEC``."""
+#: the Instance costs bars' series: column of `costlib.instance.nec_table` -> its name in the legend
+NEC_SERIES = {"error rate": "error rate", "NEC": "weighted error (share of the mistake cost)"}
+
+
+def nec_error_figure(table: pd.DataFrame, *, title: str = "Error rate beside the weighted error") -> go.Figure:
+    """Grouped bars per ``label`` (model or model / group) of ``error rate`` and ``NEC`` (the
+    weighted error), named as `NEC_SERIES` names them."""
     fig = figure_without_template()
     labels = [plain(x) for x in table["label"]]
-    for i, (column, name) in enumerate((("error rate", "error rate"), ("NEC", "NEC (mistakes weighted by |delta|)"))):
+    for i, (column, name) in enumerate(NEC_SERIES.items()):
         marker = {"color": palette_color(i), "pattern": {"shape": series_pattern(i)}}
         fig.add_trace(go.Bar(x=labels, y=table[column], name=name, marker=marker))
     rule_line(fig, y=0.5, line={"dash": "dash", "color": NOBODY_COLOR}, text="coin flip (0.5)")

@@ -254,3 +254,12 @@ def test_the_ratio_chart_draws_flag_everyone_as_a_decision_of_its_own_as_the_ans
     # without `lowest` the chart is as before: the best cutoff runs to the right end
     plain_fig = figures.ratio_pieces_figure(table, low=1.0, high=3.0, names=("a", "b"))
     assert {t.name for t in plain_fig.data} == {"best cutoff", R.NOBODY}
+
+
+def test_the_value_chart_never_shows_a_negative_threshold_at_k_zero():
+    fig = figures.value_tau_figure([np.inf, 0.9, 0.6], [0.0, 0.2, 0.1], tau_star=0.0, tau_opt=0.6, value_opt=0.1)
+    low, high = fig.layout.xaxis.range
+    assert low == 0.0 and 0.9 < high < 1.0  # the line at tau* = 0 on the axis's edge, no room left of it
+    fig = figures.value_tau_figure([np.inf, 0.9, 0.6], [0.0, 0.2, 0.1], tau_star=0.5, tau_opt=0.9, value_opt=0.2)
+    low, high = fig.layout.xaxis.range
+    assert 0.45 < low < 0.5 and 0.9 < high < 0.95  # the curve and tau* both inside, a little room on each side
