@@ -26,7 +26,7 @@ class Sample:
 _SAMPLES = (
     Sample(
         key="screening",
-        title="Screening: calibrated vs overconfident model",
+        title="Screening (two models)",
         description=(
             "Synthetic binary screening data (8,000 rows, two groups) scored by a calibrated "
             "model and a better-ranking but overconfident one: which is worth more flips "
@@ -61,7 +61,7 @@ _SAMPLES = (
     ),
     Sample(
         key="offensive",
-        title="Offensive language with annotator votes",
+        title="Offensive language (votes)",
         description=(
             "Davidson et al. 2017 tweets (24,783; text removed) with annotator vote counts "
             "and out-of-fold scores of two text classifiers: errors priced by annotator agreement."
@@ -79,7 +79,7 @@ _SAMPLES = (
     ),
     Sample(
         key="tickets",
-        title="Support ticket routing (3 classes)",
+        title="Support tickets (3 classes)",
         description=(
             "Synthetic support tickets (3,000) routed to billing, technical or security; the "
             "model often mistakes security for technical, so pricing missed security changes "
