@@ -69,6 +69,7 @@ with st.form("train_settings"):
     methods = f1.multiselect(  # by their short names, as the charts name them: the long ones ran off the box
         WORDS["methods"],
         list(METHODS),
+        format_func=training_words.method_short,
         default=list(setting("train_methods")),  # where a widget is made: what the link or the last send chose
         key=widget_key("train_methods"),
         help=methods_help(METHODS),

@@ -23,11 +23,22 @@ PRESS_TRAIN = "Press **Train and compare** to train with these settings."
 METHOD_LABELS = {
     "standard": "standard training",
     "weighted": "|δ|-weighted training",
-    "p_up": "cost-proportional upsampling (p_up)",
-    "tdown30": "keeping the costliest 30% (tdown30)",
-    "tdown50": "keeping the costliest 50% (tdown50)",
-    "tdown70": "keeping the costliest 70% (tdown70)",
-    "regression": "regressing δ (regression)",
+    "p_up": "cost-proportional upsampling",
+    "tdown30": "keeping the costliest 30%",
+    "tdown50": "keeping the costliest 50%",
+    "tdown70": "keeping the costliest 70%",
+    "regression": "regressing δ",
+}
+# What the box's chips and the charts' axes call each way: short enough for a chip and a bar, in
+# words (the code names p_up and tdown30 meant nothing to a first-time reader)
+METHOD_SHORT = {
+    "standard": "standard",
+    "weighted": "weighted",
+    "p_up": "upsampled",
+    "tdown30": "costliest 30%",
+    "tdown50": "costliest 50%",
+    "tdown70": "costliest 70%",
+    "regression": "regression",
 }
 # Rules of thumb for the held-out R^2 of |delta| (stated on the page with the number).
 R2_NONE, R2_SOME = 0.05, 0.20
@@ -232,11 +243,20 @@ def method_label(method: str) -> str:
     return METHOD_LABELS.get(method, str(method))
 
 
+def method_short(method: str) -> str:
+    """'upsampled' for 'p_up': the name the chips and the charts use (unknown names as they are).
+
+    >>> method_short("tdown30"), method_short("mine")
+    ('costliest 30%', 'mine')
+    """
+    return METHOD_SHORT.get(method, str(method))
+
+
 def methods_help(methods) -> str:
     """The help of the ways-of-training box: each short name the charts use, and what it means."""
     from costlib.core.escaping import md_escape
 
-    return md_escape("; ".join(f"{m}: {method_label(m).removesuffix(f' ({m})')}" for m in methods) + ".")
+    return md_escape("; ".join(f"{method_short(m)}: {method_label(m)}" for m in methods) + ".")
 
 
 def your_file_sentence(name: str, n_rows: int) -> str:
@@ -422,7 +442,7 @@ def result_notes(results: pd.DataFrame) -> list[str]:
 
     >>> r = pd.DataFrame({"method": ["tdown30", "tdown50"], "seed": [0, 0], "n_fit": [70, 70]})
     >>> result_notes(r)  # doctest: +ELLIPSIS
-    ['tdown30 and tdown50 keep the same rows in every seed...']
+    ['costliest 30% and costliest 50% keep the same rows in every seed...']
     """
     fits = results[results["method"].astype(str).str.startswith("tdown")].pivot_table(
         index="seed", columns="method", values="n_fit", aggfunc="first"
@@ -430,6 +450,7 @@ def result_notes(results: pd.DataFrame) -> list[str]:
     same = [m for m in fits.columns if any(o != m and (fits[o] == fits[m]).all() for o in fits.columns)]
     if len(same) < 2:
         return []
+    same = [method_short(m) for m in same]
     names = " and ".join([", ".join(same[:-1]), same[-1]])
     return [
         f"{names} keep the same rows in every seed: many cases share the same price, and every case tied at "

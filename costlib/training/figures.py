@@ -63,6 +63,7 @@ def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: f
     `summary` is `costlib.training.summary.training_summary`'s output.
     """
     methods = summary["method"].astype(str).tolist()
+    names = [plain(words.method_short(m)) for m in methods]
     seeds = int(summary["seeds"].max()) if len(summary) else 0
     fig = _figure(
         plain(title or words.BARS_TITLE),
@@ -75,7 +76,7 @@ def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: f
         ]
         fig.add_trace(
             go.Bar(
-                x=methods,
+                x=names,
                 y=summary[col],
                 name=name,
                 marker={"color": palette_color(i), "pattern": {"shape": series_pattern(i)}},
@@ -98,6 +99,7 @@ def change_figure(summary: pd.DataFrame, *, level: float = 0.95) -> go.Figure:
     """
     rows = summary[summary["method"] != "standard"]
     methods = rows["method"].astype(str).tolist()
+    names = [plain(words.method_short(m)) for m in methods]
     change = 100 * rows["nec_change"]
     low, high = 100 * rows["nec_change_low"], 100 * rows["nec_change_high"]
     kind = np.where(high < 0, 0, np.where(low > 0, 1, 2))
@@ -120,7 +122,7 @@ def change_figure(summary: pd.DataFrame, *, level: float = 0.95) -> go.Figure:
         fig.add_trace(
             go.Scatter(
                 x=change[these],
-                y=np.asarray(methods)[these],
+                y=np.asarray(names)[these],
                 mode="markers",
                 name=name,
                 marker={"size": 12, "color": color, "symbol": symbol, "line": {"width": 2, "color": color}},
@@ -150,6 +152,6 @@ def change_figure(summary: pd.DataFrame, *, level: float = 0.95) -> go.Figure:
         yanchor="bottom",
         font={"color": NOBODY_COLOR},
     )
-    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=methods)
+    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=names)
     fig.update_layout(margin={"l": 90, "r": 20, "t": 60, "b": 110})
     return fig

@@ -576,7 +576,7 @@ def test_verdict_when_nothing_beats_standard():
     )
     assert training_words.training_verdict(s) == (
         "No method beats standard training beyond the noise on this data: train the standard way. The closest, "
-        "regressing δ (regression), changes NEC by -2.0% [-8.0%, +4.0%]. 1 of the 2 other methods raise NEC "
+        "regressing δ, changes NEC by -2.0% [-8.0%, +4.0%]. 1 of the 2 other methods raise NEC "
         "beyond the noise."
     )
 
@@ -607,14 +607,16 @@ def test_figures_draw_intervals_and_escape_user_text(small_comparison):
     # the value axis's title runs up the chart's 460 px: at 64 characters it ran into the title
     assert len(fig.layout.yaxis.title.text) <= 40 and "interval" in fig.layout.xaxis.title.text
     nec, err = fig.data
-    assert list(nec.x) == list(tr.METHODS)
+    assert list(nec.x) == [training_words.method_short(m) for m in tr.METHODS]  # in words, not p_up or tdown30
+    assert "p_up" not in nec.x and "costliest 30%" in nec.x
     assert_allclose(nec.error_y.array, s["nec_high"] - s["nec"])
     assert_allclose(err.error_y.arrayminus, s["error_rate"] - s["error_rate_low"])
     change = training_figures.change_figure(s)
     drawn = {y: x for t in change.data for y, x in zip(t.y, t.x, strict=True)}  # one trace per reading
-    assert sorted(drawn) == sorted(m for m in tr.METHODS if m != "standard")
+    shorts = {training_words.method_short(m): m for m in tr.METHODS if m != "standard"}
+    assert sorted(drawn) == sorted(shorts)
     want = 100 * s.set_index("method")["nec_change"]
-    assert_allclose([drawn[m] for m in sorted(drawn)], [want[m] for m in sorted(drawn)])
+    assert_allclose([drawn[m] for m in sorted(drawn)], [want[shorts[m]] for m in sorted(drawn)])
     assert {t.name for t in change.data} <= {name for name, _, _ in training_figures.CHANGES}
 
 

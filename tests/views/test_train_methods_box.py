@@ -12,6 +12,13 @@ BOX_PX = 840
 MIN_PX_PER_CHAR, TAG_EXTRA_PX = 5.0, 36
 
 
+def test_the_ways_of_training_are_named_in_words_not_code():
+    at = open_app(None, "views/train.py")
+    tags = at.multiselect(key="train_methods").proto.options
+    assert "upsampled" in tags and "costliest 30%" in tags
+    assert not any(code in tag for tag in tags for code in ("p_up", "tdown"))
+
+
 def test_every_way_of_training_fits_the_box_at_once():
     at = open_app(None, "views/train.py")
     box = at.multiselect(key="train_methods")
