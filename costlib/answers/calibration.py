@@ -11,13 +11,25 @@ import pandas as pd
 from costlib import value
 from costlib.answers.remembering import compute_now
 from costlib.answers.value_k import KChoice, judged_cases, value_k
-from costlib.calibration import BinnedScores, apply_temperature, brier_score, calibration_advice, fit_temperature
+from costlib.binary.folds import MIN_CLASS_ROWS
+from costlib.calibration import (
+    ECE_RESAMPLES,
+    MIN_BIN_CASES,
+    BinnedScores,
+    apply_temperature,
+    brier_score,
+    calibration_advice,
+    fit_temperature,
+    group_calibration,
+)
 from costlib.core import settings
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import shorten
-from costlib.present import figures, page_answers, words
-from costlib.present.amounts import money, percent
-from costlib.present.labels import BRIER_HELP, NO_SPLIT_TO_CALIBRATE
+from costlib.present import calibration_words as cw
+from costlib.present import page_answers, words
+from costlib.present.amounts import per_case_and_month, percent
+from costlib.present.calibration_figures import reliability_diagram
+from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,6 +44,7 @@ class CalibrationFit:
     brier: tuple[float, float]  # before, after
     before: object  # value.value_sweep of the judged rows (a Sweep), before
     after: object  # and after
+    judged: tuple = ()  # (labels, scores, rescaled scores, groups) of the judged rows, in row order; () without groups
 
 
 def calibration_fit(ds: Dataset, model: str) -> CalibrationFit:
@@ -41,6 +54,7 @@ def calibration_fit(ds: Dataset, model: str) -> CalibrationFit:
     y, p = ds.y[judge], ds.scores[model][judge]
     t = fit_temperature(ds.y[fit_rows], ds.scores[model][fit_rows])
     p_cal = apply_temperature(p, t) if np.isfinite(t) else p
+    groups = ds.groups[judge] if ds.groups is not None else None
     return CalibrationFit(
         model=model,
         fit_on=fit_on,
@@ -50,74 +64,107 @@ def calibration_fit(ds: Dataset, model: str) -> CalibrationFit:
         brier=(brier_score(y, p), brier_score(y, p_cal)),
         before=value.value_sweep(y, p),
         after=value.value_sweep(y, p_cal),
+        judged=(y, p, p_cal, groups) if groups is not None and len(set(groups.tolist())) > 1 else (),
     )
+
+
+@dataclass(frozen=True, eq=False)
+class GroupsShown:
+    """The Calibration page's section on each group at one number of bins.
+
+    sentence  the least calibrated group and whether its gap is beyond the noise (`calibration_words.group_sentence`)
+    table     each group's cases, error, 95% interval, chance level and error after rescaling
+    figure    each group's reliability curve (the groups with enough cases)
+    method    how the intervals were made, in words
+    note      the sentence on bins too small to read in the groups' curves, or None
+    """
+
+    sentence: str
+    table: pd.DataFrame
+    figure: object
+    method: str
+    note: str | None
 
 
 @dataclass(frozen=True, eq=False)
 class Reliability:
     """The Calibration page at one number of bins: the verdict, the numbers, the reliability
-    diagram, the worth at τ* before and after, and the caption that says where k comes from."""
+    diagram and the sentence on its bins too small to read, the worth at τ* before and after,
+    the caption that says where k comes from, and each group's calibration (None without groups)."""
 
     verdict: words.Verdict
     metrics: tuple[dict, ...]  # keyword arguments of each metric, in order
     figure: object  # the reliability diagram
     table: pd.DataFrame  # worth at tau* before and after
     caption: str
+    note: str | None = None  # the bins too small to read
+    groups: GroupsShown | None = None
 
 
-def reliability(fit: CalibrationFit, *, bins: int, chance: float, choice, worth: float, unit: str) -> Reliability:
+def reliability(
+    fit: CalibrationFit,
+    *,
+    bins: int,
+    chance: float,
+    choice,
+    worth: float,
+    unit: str,
+    volume: float | None = None,
+    groups: GroupsShown | None = None,
+) -> Reliability:
     """What the Calibration page shows at `bins` bins (`CalibrationAnswer.at`): `chance` is
-    `fit.binned.ece_by_chance(bins)`, `choice` the k the Value page reads (`answers.value_k.KChoice`)."""
+    `fit.binned.ece_by_chance(bins)`, `choice` the k the Value page reads (`answers.value_k.KChoice`),
+    `volume` the cases a month, `groups` the section on each group (`group_section`)."""
     model, t = fit.model, fit.t
     ece_before, ece_after = fit.binned.ece(bins), fit.binned_cal.ece(bins)
-    verdict = page_answers.calibration_verdict(model, t, fit.fit_on, ece_before, ece_after, ece_chance=chance)
-    metrics = (
-        {"label": "Temperature T", "value": f"{t:.3f}" if np.isfinite(t) else "none"},
-        {
-            "label": "ECE before",
-            "value": f"{ece_before:.4f}",
-            "help": "Expected calibration error: the average gap between the "
-            "predicted probability and the observed share of positives, weighted by the cases in each bin.",
-        },
-        {
-            "label": "ECE after",
-            "value": f"{ece_after:.4f}",
-            # the change of the two numbers as shown (0.0194 - 0.0169 reads +0.0025, not +0.0024); an
-            # ASCII sign: Streamlit reads the arrow's direction from it
-            "delta": f"{shown_change:+.4f}"
-            if abs(shown_change := round(ece_after, 4) - round(ece_before, 4)) >= 5e-5
-            else None,
-            "delta_color": "inverse",
-        },
-        {"label": "Brier before", "value": f"{fit.brier[0]:.4f}", "help": BRIER_HELP},
-        {"label": "Brier after", "value": f"{fit.brier[1]:.4f}", "help": BRIER_HELP},
-    )
-    curves = [(f"{model} (before)", *fit.binned.bins(bins))]
+    advice = calibration_advice(t, ece_before, ece_after, chance)
+    verdict = cw.calibration_verdict(model, advice, t, fit.fit_on, ece_before, ece_after, chance)
+    metrics = cw.error_metrics(t, ece_before, ece_after, fit.brier)
+    curves = [(cw.AS_GIVEN.format(model=model), *fit.binned.bins(bins))]
     if np.isfinite(t):
-        curves.append((f"{model} (after T = {t:.2f})", *fit.binned_cal.bins(bins)))
-    figure = figures.reliability_figure(curves, title=f"Reliability diagram, {model}")
+        curves.append((cw.RESCALED.format(model=model, t=t), *fit.binned_cal.bins(bins)))
+    figure = reliability_diagram(curves, least=MIN_BIN_CASES, title=cw.DIAGRAM_TITLE.format(model=model))
+    note = cw.small_bins_note({c[0]: c[3] for c in curves}, MIN_BIN_CASES)
     k = choice.k
     vt = pd.concat(
         [value.value_table({"before": fit.before}, k=k), value.value_table({"after": fit.after}, k=k)],
         ignore_index=True,
     )
+    c = cw.WORTH_TABLE
     table = pd.DataFrame(
         {
-            "probabilities": vt["model"],
-            "worth per case at τ*": vt["value at tau*"].map(lambda x: money(x * worth, unit)),
-            "handed over at τ*": vt["reject rate at tau*"].map(percent),
-            "worth at the best τ (same rows)": vt["value at best tau"].map(lambda x: money(x * worth, unit)),
+            c["probabilities"]: [cw.AS_GIVEN_ROW, cw.RESCALED_ROW],
+            c["at_cutoff"]: vt["value at tau*"].map(lambda x: per_case_and_month(x * worth, volume, unit)),
+            c["handed"]: vt["reject rate at tau*"].map(percent),
+            c["at_best"]: vt["value at best tau"].map(lambda x: per_case_and_month(x * worth, volume, unit)),
         }
     )
     gain = (vt.loc[1, "value at tau*"] - vt.loc[0, "value at tau*"]) * worth
-    per_group = "; with prices per group, their mean weighted by each group's judged cases" if choice.per_group else ""
-    caption = (
-        f"At your prices (k = {k:.3g}, a right answer worth {money(worth, unit)}; set on Costs & groups and "
-        f"Value{per_group}), calibration changes the worth per case at τ* = k/(k+1) by {money(gain, unit)}; "
-        "the best value over all thresholds hardly moves, because the ranking is unchanged. Handing every case "
-        f"over is worth {money(0.0, unit)}."
+    caption = cw.worth_caption(k=k, worth=worth, gain=gain, per_group=choice.per_group, unit=unit, volume=volume)
+    return Reliability(verdict, metrics, figure, table, caption, note, groups)
+
+
+def group_section(fit: CalibrationFit, bins: int) -> GroupsShown | None:
+    """Each group's calibration at `bins` bins (`calibration.group_calibration` on the judged
+    rows, its bootstrap seeded), the error after rescaling, and each group's reliability curve;
+    None when the data has fewer than two groups."""
+    if not fit.judged:
+        return None
+    y, p, p_cal, groups = fit.judged
+    gc = group_calibration(y, p, groups, n_bins=bins)
+    names = np.asarray(groups, dtype=object).astype(str)
+    read = [g.group for g in gc.by_group if not g.too_few]
+    rescaled = {g: BinnedScores.of(y[names == g], p_cal[names == g]).ece(bins) for g in read}
+    curves = [(g, *BinnedScores.of(y[names == g], p[names == g]).bins(bins)) for g in read]
+    title = cw.GROUP_DIAGRAM_TITLE.format(model=fit.model)
+    figure = reliability_diagram(curves, least=MIN_BIN_CASES, title=title, fade_after_first=False)
+    return GroupsShown(
+        sentence=cw.group_sentence(gc, MIN_CLASS_ROWS),
+        table=pd.DataFrame(cw.group_rows(gc, rescaled)),
+        figure=figure,
+        method=cw.GROUP_METHOD.format(bins=bins, resamples=ECE_RESAMPLES, least=MIN_CLASS_ROWS),
+        note=cw.small_bins_note({c[0]: c[3] for c in curves}, MIN_BIN_CASES),
     )
-    return Reliability(verdict, metrics, figure, table, caption)
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,8 +172,8 @@ class CalibrationAnswer:
     """What the Calibration page shows for one model at one price book, worth, k and unit: the
     temperature fitted and both scores judged up front (`fit`, remembered per data set and model),
     the k the Value page reads (`choice`), the warning when nothing is held out to fit on, and
-    the reliability at a number of bins on request (`at`; its chance ECE remembered per model and
-    bins).
+    the reliability at a number of bins on request (`at`; its chance ECE and each group's
+    calibration remembered per model and bins).
 
     fit       `CalibrationFit` of the model
     choice    `answers.value_k.KChoice`: k from the price book unless the Value slider moved it
@@ -139,13 +186,29 @@ class CalibrationAnswer:
     unit: str
     warning: str | None
     remember: object = compute_now
+    volume: float | None = None
 
     def at(self, bins: int) -> Reliability:
         """The page at `bins` equal-width bins (`reliability`); the chance ECE of the model's
-        scores (`BinnedScores.ece_by_chance`) is remembered under "ece_by_chance", (model, bins)."""
+        scores (`BinnedScores.ece_by_chance`) is remembered under "ece_by_chance", (model, bins),
+        and each group's calibration (`group_section`, a bootstrap) under "group_calibration"."""
         fit = self.fit
         chance = self.remember("ece_by_chance", (fit.model, bins), lambda: fit.binned.ece_by_chance(bins))
-        return reliability(fit, bins=bins, chance=chance, choice=self.choice, worth=self.worth, unit=self.unit)
+        groups = (
+            self.remember("group_calibration", (fit.model, bins), lambda: group_section(fit, bins))
+            if fit.judged
+            else None
+        )
+        return reliability(
+            fit,
+            bins=bins,
+            chance=chance,
+            choice=self.choice,
+            worth=self.worth,
+            unit=self.unit,
+            volume=self.volume,
+            groups=groups,
+        )
 
 
 def calibration_answer(
@@ -157,22 +220,24 @@ def calibration_answer(
     worth: float = 1.0,
     moved_k: float | None = None,
     unit: str = "",
+    volume: float | None = None,
     remember=compute_now,
 ) -> CalibrationAnswer:
     """The Calibration page's answer for `model` on `ds` at the price book `costs` ({group:
     (c_fp, c_fn)} for the groups `names`), a right answer worth `worth` and k the prices' unless
-    the Value slider moved it (`moved_k`; `answers.value_k.value_k`), said in `unit`.
+    the Value slider moved it (`moved_k`; `answers.value_k.value_k`), said in `unit`, a month
+    of `volume` cases.
 
     `remember(name, key, compute)` returns ``compute()``, remembered under (name, key): the page
     passes its memo, so that the judged cases are counted once per groups, the temperature fitted
-    once per model and the chance ECE computed once per model and bins (moving the bins, the
-    prices, the worth or the unit never fits the temperature again).
+    once per model and the chance ECE and each group's bootstrap computed once per model and bins
+    (moving the bins back, the prices, the worth or the unit never fits the temperature again).
     """
     cases = remember("judged_cases", tuple(names), lambda: judged_cases(ds, names))
     choice = value_k(costs, cases, worth, moved_k, settings.K.high)
     fit = remember("calibration_fit", (model,), lambda: calibration_fit(ds, model))
     warning = NO_SPLIT_TO_CALIBRATE if fit.fit_on == "same" else None
-    return CalibrationAnswer(fit, choice, worth, unit, warning, remember)
+    return CalibrationAnswer(fit, choice, worth, unit, warning, remember, volume)
 
 
 def calibration_rows(ds: Dataset) -> str | None:

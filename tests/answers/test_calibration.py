@@ -16,6 +16,7 @@ from costlib.answers.calibration import (
     CalibrationAnswer,
     calibration_answer,
     calibration_fit,
+    group_section,
     reliability,
 )
 from costlib.answers.value_k import judged_cases, value_k
@@ -23,6 +24,7 @@ from costlib.core import settings
 from costlib.core.dataset import ColumnMapping
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
+from costlib.present import calibration_words as cw
 from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
 
 MODEL = "score_overconfident"
@@ -54,7 +56,12 @@ def _same(got, want):
     assert got.metrics == want.metrics
     assert got.figure.to_dict() == want.figure.to_dict()
     pd.testing.assert_frame_equal(got.table, want.table)
-    assert got.caption == want.caption
+    assert got.caption == want.caption and got.note == want.note
+    assert (got.groups is None) == (want.groups is None)
+    if got.groups is not None:
+        assert got.groups.sentence == want.groups.sentence and got.groups.method == want.groups.method
+        pd.testing.assert_frame_equal(got.groups.table, want.groups.table)
+        assert got.groups.figure.to_dict() == want.groups.figure.to_dict()
 
 
 @pytest.mark.parametrize("bins", [5, 10, 23])
@@ -67,7 +74,9 @@ def test_the_answer_is_what_the_page_said_with_the_functions_one_by_one(screenin
     assert answer.fit.t == fit.t and answer.fit.fit_on == fit.fit_on == "validation"
     assert answer.warning is None
     chance = fit.binned.ece_by_chance(bins)
-    _same(answer.at(bins), reliability(fit, bins=bins, chance=chance, choice=choice, worth=2.0, unit="$"))
+    groups = group_section(fit, bins)
+    want = reliability(fit, bins=bins, chance=chance, choice=choice, worth=2.0, unit="$", groups=groups)
+    _same(answer.at(bins), want)
 
 
 def test_per_group_prices_and_a_moved_k_are_read_as_the_value_page_reads_them(compas):
@@ -78,7 +87,8 @@ def test_per_group_prices_and_a_moved_k_are_read_as_the_value_page_reads_them(co
     choice = value_k(costs, judged_cases(compas, names), 2.0, 4.0, settings.K.high)
     assert answer.choice == choice and choice.per_group and choice.moved
     fit = calibration_fit(compas, model)
-    want = reliability(fit, bins=12, chance=fit.binned.ece_by_chance(12), choice=choice, worth=2.0, unit="EUR")
+    chance = fit.binned.ece_by_chance(12)
+    want = reliability(fit, bins=12, chance=chance, choice=choice, worth=2.0, unit="EUR", groups=group_section(fit, 12))
     _same(answer.at(12), want)
     assert "k = 4" in answer.at(12).caption and "mean weighted by each group" in answer.at(12).caption
 
@@ -98,13 +108,14 @@ def test_moving_the_bins_the_prices_or_the_unit_never_refits_or_recounts(screeni
     first = answer.at(10)
     answer.at(15)
     again = answer.at(10)
-    assert store.made == ["judged_cases", "calibration_fit", "ece_by_chance", "ece_by_chance"]
+    made = ["judged_cases", "calibration_fit", *["ece_by_chance", "group_calibration"] * 2]
+    assert store.made == made  # each group's bootstrap once per bins
     assert again.verdict.headline == first.verdict.headline
     other = _answer(screening, MODEL, names, costs, unit="minutes", remember=store)
     other.at(10)
     priced = _answer(screening, MODEL, names, {"": (2.0, 2.0)}, remember=store)
     priced.at(15)
-    assert store.made == ["judged_cases", "calibration_fit", "ece_by_chance", "ece_by_chance"]
+    assert store.made == made
     assert other.fit is answer.fit is priced.fit
     assert "minutes" in other.at(10).caption and "$" not in other.at(10).caption
     assert priced.choice.k != answer.choice.k
@@ -113,8 +124,16 @@ def test_moving_the_bins_the_prices_or_the_unit_never_refits_or_recounts(screeni
 
 @pytest.mark.parametrize("bins", range(5, 31))
 def test_the_ece_change_is_the_difference_of_the_two_numbers_shown(screening, bins):
-    """ "ECE before 0.0169", "ECE after 0.0194" and a change of "+0.0024" do not add up as read."""
+    """ "0.0169" and "0.0194" change by "+0.0025" (not "+0.0024"), and a fall reads with the
+    typographic minus, its arrow and colour set to match (Streamlit reads only an ASCII "-")."""
     tiles = {m["label"]: m for m in _answer(screening, "score_calibrated", [""], {"": (1.0, 3.0)}).at(bins).metrics}
-    before, after = float(tiles["ECE before"]["value"]), float(tiles["ECE after"]["value"])
-    change = tiles["ECE after"].get("delta")
-    assert (change is None and before == after) or float(change) == pytest.approx(after - before, abs=1e-9)
+    before, after = (float(tiles[label]["value"]) for label in (cw.ERROR_BEFORE, cw.ERROR_AFTER))
+    change = tiles[cw.ERROR_AFTER].get("delta")
+    if change is None:
+        assert before == after
+        return
+    assert "-" not in change and float(change.replace("\u2212", "-")) == pytest.approx(after - before, abs=1e-9)
+    falls = after < before
+    assert change.startswith("\u2212") == falls
+    assert tiles[cw.ERROR_AFTER]["delta_arrow"] == ("down" if falls else "up")
+    assert tiles[cw.ERROR_AFTER]["delta_color"] == ("green" if falls else "red")

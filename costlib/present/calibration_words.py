@@ -1,0 +1,315 @@
+"""The Calibration page's words: its labels, its answer, the worth before and after rescaling,
+and what each group's calibration says, in plain words first (a product manager reads the
+answer, a fairness auditor the groups); each technical term (temperature scaling, T, ECE,
+Brier, bins, judged rows, τ*) is named once, with a sentence that says what it is.
+
+Pure: sentences from numbers. The page shows them through `views._ui.display` (escaped:
+model and group names are user text).
+"""
+
+from __future__ import annotations
+
+import math
+
+from costlib.calibration import CANNOT_FIX, KEEP, NO_FIT, NOT_HELPING, RESCALE
+from costlib.core.escaping import shorten
+from costlib.present.amounts import money, number, per_case_and_month
+from costlib.present.words import Verdict
+
+CALIBRATION_WHAT = (
+    "Are the model's probabilities what they say? Of the cases scored 0.7, about 70% should turn out positive. "
+    "The cutoffs computed from your prices assume they do. Rescaling the scores by one number fitted on cases "
+    "held out for it (temperature scaling) keeps their order, so the ranking and the accuracy stay, and makes "
+    "those cutoffs right."
+)
+BINS = "Score bands"
+BINS_HELP = (
+    "The bins of the reliability diagram: the probability scale cut into this many equal bands (scikit-learn's "
+    "binning). Each point is one band's cases; more bands show more detail and fewer cases per point."
+)
+
+# the metrics, in plain words; the technical term once, in the help
+TEMPERATURE = "Rescaling number"
+TEMPERATURE_HELP = (
+    "The temperature T of temperature scaling: each score's log-odds is divided by T, fitted on held-out cases. "
+    "Above 1 softens overconfident scores, below 1 sharpens cautious ones; 1 changes nothing."
+)
+NO_TEMPERATURE = "none"
+ERROR_BEFORE = "Calibration error, as given"
+ERROR_AFTER = "Calibration error, rescaled"
+ERROR_HELP = (
+    "The expected calibration error (ECE): the average gap between the predicted probability and the share that "
+    "turned out positive, band by band, weighted by each band's cases; 0 is perfectly calibrated."
+)
+SQUARED_BEFORE = "Squared error, as given"
+SQUARED_AFTER = "Squared error, rescaled"
+SQUARED_HELP = (
+    "The Brier score: the mean squared difference between the probability and the outcome (1 or 0); lower is "
+    "better, and it falls with both better ranking and better calibration."
+)
+
+# the reliability diagram
+DIAGRAM_TITLE = "Reliability diagram, {model}: predicted against observed"
+AS_GIVEN = "{model}, as given"
+RESCALED = "{model}, rescaled (T = {t:.2f})"
+SMALL_BINS = "{name}: bands under {least} cases"
+PERFECT = "perfectly calibrated"
+X_TITLE = "mean predicted probability"
+Y_TITLE = "observed share positive"
+CASES = "{n} cases"
+FEW_CASES = "{n} cases, too few to read"
+FEW_BINS_NOTE = (
+    "Bands with fewer than {least} cases are drawn as hollow markers off the line ({which}): one case moves their "
+    "share by {step} points or more, so a share of 0 or 1 there is not a verdict. Each point's case count is in "
+    "its hover and in the chart's table."
+)
+
+# the worth before and after
+WORTH_TABLE = {
+    "probabilities": "probabilities",
+    "at_cutoff": "worth at your prices' cutoff",
+    "handed": "handed over there",
+    "at_best": "worth at the best cutoff (same cases)",
+}
+AS_GIVEN_ROW, RESCALED_ROW = "as given", "rescaled"
+WORTH_CAPTION = (
+    "At your prices (k = {k}, a right answer worth {worth}; set on Costs & groups and Value{per_group}), rescaling "
+    "changes the worth at the cutoff your prices set by {gain}. That cutoff is τ* = k/(k+1), the score above "
+    "which a case is worth deciding rather than handing over, and it is right only for calibrated probabilities. "
+    "The worth at the best cutoff hardly moves, because rescaling keeps the order of the scores. Handing every case "
+    "over is worth {nothing}."
+)
+PER_GROUP_K = "; with prices per group, their mean weighted by each group's test cases"
+
+# the answer
+FIT_ON = {
+    "validation": "fitted on the validation cases",
+    "train": "fitted on the training cases",
+    "same": "fitted on the same cases it is checked on",
+}
+NOISE = "a calibrated model would show up to {chance} on these cases by chance"
+CHECKED_ON = (
+    "Checked on the test cases (the judged rows: those kept apart to judge what was fitted; every row without a split)."
+)
+TECHNICAL = "Temperature scaling: T = {t:.3f}, {fit_on}."
+ADVICE = {
+    RESCALE: "Use the rescaled probabilities wherever a cutoff is computed from your prices.",
+    KEEP: "Keep the probabilities as they are.",
+    NOT_HELPING: "Rescaling does not lower the error on these cases: keep the probabilities as they are.",
+    CANNOT_FIX: (
+        "Rescaling by one number cannot fix them (they are off in another way, for example too high everywhere): "
+        "do not trust the cutoffs computed from prices for this model; the cutoffs fitted on data do not need "
+        "calibration."
+    ),
+    NO_FIT: "Keep the probabilities as they are, and check the scores.",
+}
+DIRECTION = {
+    "close": "close to calibrated already",
+    "over": "too confident (rescaling softens them)",
+    "under": "too cautious (rescaling sharpens them)",
+}
+
+
+def error(x: float) -> str:
+    """A calibration error as every sentence and metric of the page shows it: '0.0169'.
+
+    >>> error(0.01694), error(float("nan"))
+    ('0.0169', '–')
+    """
+    return "–" if not math.isfinite(x) else number(x, 4)
+
+
+def error_change(before: float, after: float) -> str | None:
+    """The change of the two errors as shown ('0.0169' to '0.0194' reads '+0.0025'), with the
+    typographic minus '−' when it falls; None when the two read the same.
+
+    >>> error_change(0.0194, 0.0169), error_change(0.0169, 0.0194), error_change(0.01, 0.01)
+    ('−0.0025', '+0.0025', None)
+    """
+    change = round(after, 4) - round(before, 4)
+    if abs(change) < 5e-5:
+        return None
+    return ("+" if change > 0 else "") + number(change, 4)
+
+
+def error_metrics(t: float, before: float, after: float, brier: tuple[float, float]) -> tuple[dict, ...]:
+    """The metrics of the page (the keyword arguments of each `st.metric`): the rescaling
+    number, the error as given and rescaled (its change as the difference of the two shown,
+    its arrow and colour set here: Streamlit reads a direction only from an ASCII '-'), and
+    the squared error as given and rescaled."""
+    change = error_change(before, after)
+    falls = change is not None and change.startswith("\u2212")
+    rescaled = {"label": ERROR_AFTER, "value": error(after), "help": ERROR_HELP, "delta": change}
+    if change is not None:
+        rescaled |= {"delta_color": "green" if falls else "red", "delta_arrow": "down" if falls else "up"}
+    return (
+        {"label": TEMPERATURE, "value": f"{t:.3f}" if math.isfinite(t) else NO_TEMPERATURE, "help": TEMPERATURE_HELP},
+        {"label": ERROR_BEFORE, "value": error(before), "help": ERROR_HELP},
+        rescaled,
+        {"label": SQUARED_BEFORE, "value": error(brier[0]), "help": SQUARED_HELP},
+        {"label": SQUARED_AFTER, "value": error(brier[1]), "help": SQUARED_HELP},
+    )
+
+
+def calibration_verdict(
+    model: str, advice: str, temperature: float, fit_on: str, before: float, after: float, chance: float
+) -> Verdict:
+    """The page's answer in plain words from the one test's `advice`
+    (`calibration.calibration_advice`): the headline says what the probabilities are and what to
+    do, the details name temperature scaling and T once, and where the numbers were read."""
+    model = shorten(model)
+    noise = "" if not math.isfinite(chance) else f" ({NOISE.format(chance=error(chance))})"
+    where = FIT_ON.get(fit_on, FIT_ON["same"])
+    if advice == NO_FIT:
+        head = (
+            f"No rescaling can be fitted for {model} on the {fit_on} cases: its scores carry nothing a rescaling "
+            "could sharpen or soften (all equal, one outcome only, or ranked backwards). "
+        )
+        return Verdict("warning", head + ADVICE[advice], (CHECKED_ON,))
+    if advice == CANNOT_FIX:
+        head = f"{model}'s probabilities are not calibrated: calibration error {error(before)}{noise}. "
+    elif advice == KEEP:
+        head = f"{model}'s probabilities are as calibrated as chance allows: calibration error {error(before)}{noise}. "
+    else:
+        key = "close" if abs(math.log(temperature)) < 0.05 else "over" if temperature > 1 else "under"
+        head = (
+            f"{model}'s probabilities are {DIRECTION[key]}: rescaling takes the calibration error from "
+            f"{error(before)} to {error(after)}{noise}. "
+        )
+    kind = "success" if advice == RESCALE else "info" if advice == KEEP else "warning"
+    return Verdict(kind, head + ADVICE[advice], (TECHNICAL.format(t=temperature, fit_on=where), CHECKED_ON))
+
+
+def worth_caption(*, k: float, worth: float, gain: float, per_group: bool, unit: str, volume) -> str:
+    """What rescaling changes in worth at your prices, per case and a month (`volume` cases)."""
+    return WORTH_CAPTION.format(
+        k=f"{k:.3g}",
+        worth=money(worth, unit),
+        per_group=PER_GROUP_K if per_group else "",
+        gain=per_case_and_month(gain, volume, unit),
+        nothing=per_case_and_month(0.0, volume, unit),
+    )
+
+
+def small_bins_note(counts_by_curve: dict, least: int) -> str | None:
+    """The sentence that says which bands of the diagram are too small to read, or None.
+
+    >>> small_bins_note({"m, as given": [3, 50]}, 10)[:50]
+    'Bands with fewer than 10 cases are drawn as hollow'
+    """
+    small = {name: sum(int(c) < least for c in counts) for name, counts in counts_by_curve.items()}
+    which = "; ".join(f"{shorten(name)}: {n} of {len(counts_by_curve[name])}" for name, n in small.items() if n)
+    if not which:
+        return None
+    return FEW_BINS_NOTE.format(least=least, which=which, step=math.floor(100 / least))
+
+
+# ---------------------------------------------------------------------------------------
+# Calibration within each group
+
+GROUPS_TITLE = "Calibration within each group"
+GROUPS_WHAT = (
+    "Is each group's probability as honest as everyone's? A score of 0.7 should mean about 70% in every group; "
+    "where it does not, the same cutoff treats the groups differently."
+)
+GROUP_TABLE = {
+    "group": "group",
+    "cases": "test cases",
+    "error": "calibration error",
+    "interval": "95% interval",
+    "chance": "by chance up to",
+    "rescaled": "after rescaling",
+}
+TOO_FEW = "too few cases"
+GROUP_DIAGRAM_TITLE = "Reliability diagram by group, {model} as given"
+GROUP_METHOD = (
+    "Each group's calibration error is read on its own test cases, in the same {bins} score bands as above. Its 95% "
+    "interval comes from the bootstrap: the group's cases resampled with replacement {resamples:,} times (seeded, so "
+    "the numbers repeat). A sample's error reads high, since its noise adds to the true gaps, and a resample's reads "
+    "higher again by about as much, so the resampled errors are moved down by twice that excess; the interval starts "
+    "at 0 when the error is within what chance gives a calibrated model on that many cases. A group needs at least "
+    "{least} positive and {least} negative test cases to be read."
+)
+NO_GROUP_READ = (
+    "No group has enough test cases to read its calibration (at least {least} positives and {least} negatives each)."
+)
+ONE_GROUP_READ = (
+    "Only {group} has enough test cases to read: calibration error {ece} ({iv}); {noise}. The other groups have too "
+    "few."
+)
+ONE_BEYOND = "beyond what chance gives a calibrated model on that many cases"
+ONE_WITHIN = "within what chance gives a calibrated model on that many cases"
+LEAST = "The scores are least calibrated for {group}: calibration error {ece} ({iv}), against {best_ece} for {best}; "
+BEYOND = (
+    "that gap of {gap} is beyond the noise ({group}'s error is above what chance gives a calibrated model on its {n} "
+    "cases, up to {chance}, and the {gap_iv} lies above 0)."
+)
+WITHIN_OWN = (
+    "that gap of {gap} is within the noise ({group}'s error is within what chance gives a calibrated model on its "
+    "{n} cases, up to {chance})."
+)
+WITHIN_GAP = "that gap of {gap} is within the noise (the {gap_iv} includes 0)."
+TOO_FEW_NAMED = "Too few test cases to read: {names} (fewer than {least} positives or negatives); no error is claimed."
+
+
+IV = "95% interval {low} to {high}"
+IV_OF = "95% interval of {of} {low} to {high}"
+
+
+def _iv(low: float, high: float, of: str = "") -> str:
+    """'95% interval 0.0100 to 0.0400' in the page's four decimals (`error`).
+
+    >>> _iv(-0.01, 0.04, of="the gap")
+    '95% interval of the gap −0.0100 to 0.0400'
+    """
+    return (IV_OF if of else IV).format(of=of, low=error(low), high=error(high))
+
+
+def group_sentence(gc, least: int) -> str:
+    """One sentence (two at most) naming the least calibrated group and whether its gap to the
+    best calibrated one is beyond the noise (`calibration.GroupCalibration`), and the groups
+    too small to read."""
+    few = [shorten(g.group) for g in gc.by_group if g.too_few]
+    tail = (" " + TOO_FEW_NAMED.format(names=", ".join(few), least=least)) if few else ""
+    w, b = gc.worst, gc.best
+    if w is None:
+        return NO_GROUP_READ.format(least=least)
+    if b is None:
+        noise = ONE_BEYOND if w.beyond_noise else ONE_WITHIN
+        return ONE_GROUP_READ.format(group=shorten(w.group), ece=error(w.ece), iv=_iv(w.low, w.high), noise=noise)
+    head = LEAST.format(
+        group=shorten(w.group), ece=error(w.ece), iv=_iv(w.low, w.high), best_ece=error(b.ece), best=shorten(b.group)
+    )
+    gap_iv = _iv(gc.gap_low, gc.gap_high, of="the gap")
+    if gc.gap_beyond_noise:
+        said = BEYOND.format(
+            gap=error(gc.gap), group=shorten(w.group), n=f"{w.cases:,}", chance=error(w.chance), gap_iv=gap_iv
+        )
+    elif not w.beyond_noise:
+        said = WITHIN_OWN.format(gap=error(gc.gap), group=shorten(w.group), n=f"{w.cases:,}", chance=error(w.chance))
+    else:
+        said = WITHIN_GAP.format(gap=error(gc.gap), gap_iv=gap_iv)
+    return head + said + tail
+
+
+def group_rows(gc, rescaled: dict) -> list[dict]:
+    """The rows of the groups' table: a group too small reads `TOO_FEW` instead of a number;
+    `rescaled` is {group: its error after rescaling}."""
+    rows = []
+    for g in gc.by_group:
+        c = GROUP_TABLE
+        if g.too_few:
+            rows.append({c["group"]: g.group, c["cases"]: f"{g.cases:,}", c["error"]: TOO_FEW, c["interval"]: "–",
+                         c["chance"]: "–", c["rescaled"]: "–"})  # fmt: skip
+            continue
+        rows.append(
+            {
+                c["group"]: g.group,
+                c["cases"]: f"{g.cases:,}",
+                c["error"]: error(g.ece),
+                c["interval"]: f"{error(g.low)} to {error(g.high)}",
+                c["chance"]: error(g.chance),
+                c["rescaled"]: error(rescaled.get(g.group, float("nan"))),
+            }
+        )
+    return rows

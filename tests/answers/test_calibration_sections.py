@@ -1,0 +1,122 @@
+"""The Calibration page's answer, read as a product manager and a fairness auditor read it:
+each group's calibration where the data has groups (and none where it has not), a group too
+small read as too few cases, the bins too small to read drawn apart with every bin's case count,
+the worth in the user's unit per case and a month, and the answer in plain words first."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from costlib.answers.calibration import calibration_answer
+from costlib.binary.folds import MIN_CLASS_ROWS
+from costlib.calibration import MIN_BIN_CASES, expected_calibration_error
+from costlib.loading.preparing import prepare
+from costlib.loading.samples import SAMPLES, sample_bytes
+from costlib.present import calibration_words as cw
+from costlib.present.chart_text import chart_text
+
+
+def _frame(key: str) -> pd.DataFrame:
+    return pd.read_csv(io.BytesIO(sample_bytes(key)))
+
+
+def _answer(key: str, df: pd.DataFrame | None = None, mapping=None, *, model=None, volume=10_000.0):
+    s = SAMPLES[key]
+    ds = prepare(_frame(key) if df is None else df, mapping or s.mapping, name=s.filename, fingerprint=key)
+    model = model or next(iter(ds.scores))
+    names = sorted({str(g) for g in ds.groups}) if ds.groups is not None else [""]
+    costs = {g: (1.0, 2.0) for g in names}
+    return calibration_answer(ds, model, names=names, costs=costs, unit="$", volume=volume)
+
+
+@pytest.fixture(scope="module")
+def compas():
+    return _answer("compas").at(10)
+
+
+def test_compas_shows_each_race_groups_calibration_as_computed_on_its_test_rows(compas):
+    df = _frame("compas")
+    test = df[df["split"] == "test"]
+    groups = compas.groups
+    assert groups is not None
+    table = groups.table.set_index(cw.GROUP_TABLE["group"])
+    assert sorted(table.index) == sorted(test["race"].unique())
+    for race, rows in test.groupby("race"):
+        want = expected_calibration_error(rows["two_year_recid"], rows["p_recid"], n_bins=10)
+        assert table.loc[race, cw.GROUP_TABLE["error"]] == cw.error(want)
+        assert table.loc[race, cw.GROUP_TABLE["cases"]] == f"{len(rows):,}"
+        low, high = (float(x.replace("\u2212", "-")) for x in table.loc[race, cw.GROUP_TABLE["interval"]].split(" to "))
+        assert 0.0 <= low <= high
+    errors = {race: float(table.loc[race, cw.GROUP_TABLE["error"]]) for race in table.index}
+    worst = max(errors, key=errors.get)
+    assert groups.sentence.startswith(f"The scores are least calibrated for {worst}")
+    assert "noise" in groups.sentence
+    assert "1,000 times" in groups.method and "seeded" in groups.method
+    # one line per group, told apart by marker shape and dash as well as colour
+    lines = [t for t in groups.figure.data if t.name in errors]
+    assert len(lines) == len(errors)
+    assert len({t.marker.symbol for t in lines}) == len(lines) and len({t.line.dash for t in lines}) == len(lines)
+
+
+def test_data_without_groups_has_no_group_section():
+    assert _answer("offensive").at(10).groups is None
+
+
+def test_a_tiny_group_reads_too_few_cases_not_a_number():
+    df = _frame("compas")
+    tiny = df[(df["split"] == "test")].head(MIN_CLASS_ROWS + 5).copy()
+    tiny["race"] = "Tiny"
+    shown = _answer("compas", pd.concat([df, tiny], ignore_index=True)).at(10)
+    row = shown.groups.table.set_index(cw.GROUP_TABLE["group"]).loc["Tiny"]
+    assert row[cw.GROUP_TABLE["error"]] == cw.TOO_FEW
+    assert not re.search(r"\d", "".join(row[[cw.GROUP_TABLE["interval"], cw.GROUP_TABLE["chance"]]]))
+    assert "Too few test cases to read: Tiny" in shown.groups.sentence
+    assert "Tiny" not in [t.name for t in shown.groups.figure.data]
+
+
+def test_a_bin_of_a_handful_of_cases_is_drawn_apart_and_every_bin_says_its_count():
+    """Screening's calibrated model: its last bin of 10 holds a handful of cases, all negative;
+    on the line it read as a fall to 0 (severe miscalibration)."""
+    shown = _answer("screening", model="score_calibrated").at(10)
+    df = _frame("screening")
+    test = df[df["split"] == "test"]
+    p = test["score_calibrated"].to_numpy()
+    counts = np.bincount(np.searchsorted(np.linspace(0, 1, 11)[1:-1], p, side="left"), minlength=10)
+    counts = counts[counts > 0]
+    assert counts.min() < MIN_BIN_CASES  # the sample has such a bin
+    line, small = shown.figure.data[1], shown.figure.data[2]
+    assert line.name == "score_calibrated, as given" and "under" in small.name
+    assert len(line.x) == int((counts >= MIN_BIN_CASES).sum()) and len(small.x) == int((counts < MIN_BIN_CASES).sum())
+    assert small.marker.symbol.endswith("-open") and small.mode == "markers"
+    table = chart_text(shown.figure).table
+    said = table[table["series"] == "score_calibrated, as given"]["label"].tolist()
+    assert said == [f"{n:,} cases" for n in counts[counts >= MIN_BIN_CASES]]
+    assert all("too few to read" in x for x in table[table["series"] == small.name]["label"])
+    assert shown.note is not None and f"fewer than {MIN_BIN_CASES} cases" in shown.note
+
+
+def test_the_worth_reads_in_the_users_unit_per_case_and_a_month():
+    shown = _answer("screening", volume=10_000.0).at(10)
+    assert "Handing every case over is worth $0.00 per case ($0.00 a month)." in shown.caption
+    for column in (cw.WORTH_TABLE["at_cutoff"], cw.WORTH_TABLE["at_best"]):
+        assert all(re.fullmatch(r"−?\$[\d.,]+ per case \(−?\$[\d.,]+ a month\)", x) for x in shown.table[column])
+
+
+JARGON = ("temperature", "T =", "ECE", "Brier", "bins", "judged rows", "τ*")
+
+
+@pytest.mark.parametrize("model", ["score_calibrated", "score_overconfident"])
+def test_what_a_product_manager_reads_first_is_plain_and_each_term_is_explained_once(model):
+    shown = _answer("screening", model=model).at(10)
+    first = [shown.verdict.headline, *(m["label"] for m in shown.metrics)]
+    for term in JARGON:
+        assert not any(term.lower() in x.lower() for x in first), (term, first)
+    later = " ".join([*shown.verdict.details, *(m.get("help") or "" for m in shown.metrics), shown.caption])
+    later += cw.BINS_HELP
+    for term in ("temperature scaling", "T ", "ECE", "Brier", "bins", "judged rows", "τ*"):
+        assert term.lower() in later.lower(), term
