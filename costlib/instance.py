@@ -7,7 +7,8 @@ the case wrong. Normalized excess cost (NEC) weighs each mistake by abs(delta)::
 
 It has the error rate's scale (0 perfect, 0.5 coin flip, 1 always wrong) and equals the
 error rate when every abs(delta) is the same. Error rate / NEC > 1 means the mistakes sit on
-ambiguous (cheap) cases.
+ambiguous (cheap) cases. Priced at what a mistake on a case of average abs(delta) costs, NEC
+times that price is the cost per case in money (`nec_money`).
 """
 
 from __future__ import annotations
@@ -184,6 +185,45 @@ def normalized_excess_cost(y_pred, delta) -> float:
     return float(size[wrong].sum() / total)
 
 
+def nec_money(nec, price: float, *, relative_weight=1.0):
+    """The cost per case, in money, of the NEC `nec` when a mistake on a typical case costs `price`.
+
+    A typical case is one of the mean abs(delta) over the cases NEC is read on; a mistake on
+    case i costs ``price * abs(delta_i) / mean abs(delta)``, so a mistake on a case twice as
+    costly costs twice as much. Over those n cases the cost per case is then::
+
+        sum_i price * abs(delta_i) [wrong_i] / (n * mean abs(delta)) = price * NEC
+
+    and over a group of them, whose mean abs(delta) is `relative_weight` times the mean of
+    every case (`NecSweeps.relative_weights`), price * NEC of the group * `relative_weight`.
+
+    Parameters
+    ----------
+    nec : float or array-like
+        NEC, of every case or of a group (NaN stays NaN).
+    price : float
+        What a mistake on a typical case costs, in the user's unit.
+    relative_weight : float or array-like, default 1.0
+        The group's mean abs(delta) over the mean abs(delta) of every case (1: every case).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The cost per case, in the unit of `price`.
+
+    Examples
+    --------
+    Two cases, abs(delta) 2 and 0.5 (mean 1.25); the model gets the first wrong. NEC is
+    2 / 2.5 = 0.8; at 10 for a mistake on a typical case the mistake costs 10 * 2 / 1.25 = 16,
+    8 per case:
+
+    >>> nec = normalized_excess_cost([0, 0], [2.0, -0.5])
+    >>> float(nec_money(nec, 10.0))
+    8.0
+    """
+    return np.asarray(nec, dtype=float) * float(price) * np.asarray(relative_weight, dtype=float)
+
+
 def error_rate(y_pred, delta) -> float:
     """Share of cases whose decision disagrees with the sign of delta.
 
@@ -341,6 +381,16 @@ class NecSweeps:
             by_group, columns=["option", "group", *columns]
         )
 
+    def relative_weights(self) -> np.ndarray:
+        """Each group's mean abs(delta) over the mean abs(delta) of every case, in the order of
+        `groups` (NaN for a group without cases or when every delta is 0): the factor
+        `nec_money` takes to turn a group's NEC into its cost per case."""
+        n = self.positives[0] + self.negatives[0]
+        weight = self.positives[1] + self.negatives[1]
+        overall = weight.sum() / n.sum() if n.sum() > 0 else np.nan
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where((n > 0) & (overall > 0), weight / np.where(n > 0, n, 1) / overall, np.nan)
+
     def _mistakes(self, option, i: int, threshold: float) -> tuple[float, float, float, float]:
         """(rows, mistakes, abs(delta) of the mistakes, abs(delta) of all) of group i."""
         if option in (R.NOBODY, R.EVERYONE):
@@ -440,17 +490,6 @@ def recommend_nec(
         status=status,
         judged_on=rec.judged_on,
     )
-
-
-def delta_source_words(mapping) -> str:
-    """Where delta came from, in words (the Instance costs page's caption)."""
-    if mapping.votes_yes:
-        return "annotator votes: δ = ln((yes + 1)/(no + 1))"
-    if mapping.rating:
-        return "a rating: δ = rating − midpoint"
-    if mapping.measurement:
-        return "a measurement: δ = z − threshold"
-    return "the delta column"
 
 
 def nec_interval(

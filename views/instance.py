@@ -1,4 +1,5 @@
-"""Instance costs: each case has its own price of being wrong; NEC weighs mistakes by it."""
+"""Instance costs: each case has its own price of being wrong; the answer prices the mistakes
+by it, in the user's money (a mistake on a typical case costs what the page's price says)."""
 
 import streamlit as st
 
@@ -13,11 +14,25 @@ from views._ui.state import keep, mirror, remembered, set_setting, setting, sett
 
 ds, unit, volume = setup(t.PAGE_INSTANCE, t.INSTANCE_WHAT, needs="delta")
 answer = memo("instance_answer", ds, (), lambda: answers.instance_answer(ds))
+price_at, _ = st.columns([1, 2])
+price = price_at.number_input(
+    t.in_unit(t.TYPICAL_MISTAKE, unit),
+    min_value=settings.MISTAKE_PRICE.low,
+    max_value=settings.MISTAKE_PRICE.high,
+    value=settings.MISTAKE_PRICE.default,
+    step=0.5,
+    format="%g",
+    key="mistake_price",
+    help=t.TYPICAL_MISTAKE_HELP,
+)
 st.subheader(t.WHAT_TO_SHIP)
-show_verdict(answer.verdict)
+show_verdict(answer.verdict(price, unit, volume))
 say("caption", answer.sentence)
+with st.expander(t.INSTANCE_TERMS):
+    for term in answer.terms(price, unit):
+        say("markdown", term)
 c1, c2 = st.columns(2)
-show_chart(answer.figure(), key="nec_curve", where=c1, words_where=st)
+show_chart(answer.figure(price, unit), key="nec_curve", where=c1, words_where=st)
 with c2:
     if details_setting(answers.INSTANCE_DETAILS):
         show_chart(answer.delta_figure(), key="delta_hist")
@@ -37,20 +52,20 @@ def explore() -> None:
         t.CUTOFF,
         min_value=low,
         max_value=high,
-        step=0.0001,
-        format="%.4f",
+        step=answer.cutoff_step,  # a key press moves it visibly (0.001 on probabilities)
+        format=answer.cutoff_format,
         key=cutoff_key,
         on_change=keep,
         args=("cutoff",),
         help=t.CUTOFF_HELP,
     )
     mirror("cutoff")
-    fig, overall, by_group = answer.at_cutoff(threshold)
-    show_chart(fig, key="nec_bar")
-    show_live_table(overall, "nec", key="nec_table")
-    if len(by_group):
+    shown = answer.at_cutoff(threshold, price=price, unit=unit, volume=volume)
+    show_chart(shown.figure, key="nec_bar")
+    show_live_table(shown.overall, "nec", key="nec_table", export=shown.overall_csv)
+    if len(shown.by_group):
         with st.expander(t.BY_GROUP):
-            show_live_table(by_group, "nec_by_group", key="nec_group_table")
+            show_live_table(shown.by_group, "nec_by_group", key="nec_group_table", export=shown.by_group_csv)
 
 
 explore()

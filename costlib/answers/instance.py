@@ -4,40 +4,79 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from costlib.core.dataset import Dataset
-from costlib.instance import NecSweeps, delta_source_words, nec_curve, recommend_nec
+from costlib.core.dataset import ColumnMapping, Dataset
+from costlib.instance import NecSweeps, nec_curve, nec_money, recommend_nec
 from costlib.present import figures, page_answers, words
+from costlib.present import labels as t
+from costlib.present.amounts import money
 from costlib.present.plotting import mark_x
+
+#: the cutoff slider moves by about a thousandth of its range (0.001 on probabilities), so that a
+#: key press moves it visibly; its start is read finer (down to a hundredth of the step) only where
+#: rounding down to the step would flag more cases than the answer does
+STEPS_PER_RANGE = 1000
+FINER_STEPS = 2  # how many times a tenth of the step may be tried for the start
+
+
+class AtCutoff(NamedTuple):
+    """What the Instance costs page shows at the explored cutoff (`InstanceAnswer.at_cutoff`)."""
+
+    figure: object  # the error rate beside the weighted error, every option
+    overall: pd.DataFrame  # as shown: plain column names, money as text
+    by_group: pd.DataFrame  # as shown, per group (empty without groups)
+    overall_csv: pd.DataFrame  # `nec_table`'s columns, with the cost per case as a number
+    by_group_csv: pd.DataFrame
 
 
 @dataclass(frozen=True, eq=False)
 class InstanceAnswer:
-    """What the Instance costs page shows for one dataset (the cutoff slider aside)."""
+    """What the Instance costs page shows for one dataset (the price of a mistake and the cutoff
+    slider aside: the sentences, the curve and the tables in money are read at them)."""
 
     rec: object  # instance.NecRecommendation
-    verdict: words.Verdict
-    sentence: str  # where delta comes from, and how many judged cases are positive
+    sentence: str  # where each case's cost comes from, and how many judged cases are positive
     curves: pd.DataFrame  # threshold, NEC, model: NEC against the cutoff, every model
     delta: np.ndarray  # the judged rows' delta
     groups: np.ndarray | None  # the judged rows' groups
     necs: NecSweeps  # every model's sweeps, by group: a cutoff move reads these
     cutoff_range: tuple[float, float, float]  # (low, high, start) of the cutoff to explore
+    cutoff_step: float  # the slider's step: a key press moves the cutoff by this
+    cutoff_precision: float  # what the start is rounded to: the step, or finer where the step would flag more
+    mapping: ColumnMapping  # where delta comes from (the terms' formula)
+    typical: float  # the mean abs(delta) of the judged rows: a typical case's
 
-    def figure(self):
-        """NEC against the cutoff, the recommendation marked (`instance_figure`)."""
-        return instance_figure(self)
+    def verdict(self, price: float, unit: str = "", volume: float | None = None) -> words.Verdict:
+        """The one answer, in money: a mistake on a typical case costs `price` (`page_answers.nec_verdict`)."""
+        return page_answers.nec_verdict(self.rec, price=price, unit=unit, volume=volume)
+
+    def terms(self, price: float, unit: str = "") -> tuple[str, ...]:
+        """The technical terms, one sentence each (`page_answers.instance_terms`)."""
+        return page_answers.instance_terms(self.mapping, self.typical, price=price, unit=unit)
+
+    @property
+    def cutoff_format(self) -> str:
+        """The slider's number format: as many decimals as its start needs ("%.3f" for 0.638,
+        "%.4f" for 0.6381), at least as many as its step has."""
+        return f"%.{_decimals(min(self.cutoff_step, self.cutoff_precision))}f"
+
+    def figure(self, price: float = 1.0, unit: str = ""):
+        """The cost per case against the cutoff, the recommendation marked (`instance_figure`)."""
+        return instance_figure(self, price=price, unit=unit)
 
     def delta_figure(self):
         """The histogram of the judged cases' delta, by group: drawn on request."""
         return figures.delta_histogram(self.delta, groups=self.groups)
 
-    def at_cutoff(self, threshold: float):
-        """(figure, table overall, table by group) at another cutoff (`instance_cutoff`)."""
-        return instance_cutoff(self, threshold)
+    def at_cutoff(
+        self, threshold: float, *, price: float = 1.0, unit: str = "", volume: float | None = None
+    ) -> AtCutoff:
+        """The figure and tables at another cutoff (`instance_cutoff`)."""
+        return instance_cutoff(self, threshold, price=price, unit=unit, volume=volume)
 
 
 def instance_answer(ds: Dataset) -> InstanceAnswer:
@@ -46,10 +85,6 @@ def instance_answer(ds: Dataset) -> InstanceAnswer:
     delta = ds.delta[judge]
     groups = None if ds.groups is None else ds.groups[judge]
     rec = recommend_nec(ds.scores, ds.delta, fit=fit, judge=judge)
-    sentence = (
-        f"δ comes from {delta_source_words(ds.mapping)}. Positive (δ > 0) for "
-        f"{int((delta > 0).sum()):,} of {len(delta):,} judged cases."
-    )
     judged = {m: s[judge] for m, s in ds.scores.items()}
     curves = []
     for m, s in judged.items():
@@ -57,44 +92,135 @@ def instance_answer(ds: Dataset) -> InstanceAnswer:
         curves.append(pd.DataFrame({"threshold": thresholds, "NEC": nec, "model": m}))
     lo = min(float(s.min()) for s in judged.values())
     hi = max(float(s.max()) for s in judged.values())
-    start = float(np.clip(rec.threshold, lo, hi)) if np.isfinite(rec.threshold) else (lo + hi) / 2
-    low_end = min(lo, 0.0) if ds.probabilities else lo
-    high_end = max(hi, 1.0) if ds.probabilities else hi
-    # the slider starts at the recommended cutoff, rounded down to its step (0.0001) so that every
-    # case the answer flags (score >= cutoff) is flagged there too and the table matches it
+    low, high, step = cutoff_axis(lo, hi, probabilities=ds.probabilities)
+    if np.isfinite(rec.threshold):
+        start, precision = cutoff_start(judged[rec.model], float(np.clip(rec.threshold, lo, hi)), step, low=low)
+    else:
+        start, precision = round_down((lo + hi) / 2, step), step
     return InstanceAnswer(
         rec=rec,
-        verdict=page_answers.nec_verdict(rec),
-        sentence=sentence,
+        sentence=page_answers.instance_caption(ds.mapping, int((delta > 0).sum()), len(delta), rec.judged_on),
         curves=pd.concat(curves, ignore_index=True),
         delta=delta,
         groups=groups,
         necs=NecSweeps.of(judged, delta, groups=groups),
-        cutoff_range=(low_end, high_end, max(math.floor(start * 1e4) / 1e4, low_end)),
+        cutoff_range=(low, high, max(start, low)),
+        cutoff_step=step,
+        cutoff_precision=precision,
+        mapping=ds.mapping,
+        typical=float(np.mean(np.abs(delta))) if delta.size else float("nan"),
     )
 
 
-def instance_figure(answer: InstanceAnswer):
-    """NEC against the cutoff, the recommendation marked."""
+def _decimals(step: float) -> int:
+    """The decimals of a power-of-ten step: 3 for 0.001, 0 for 10."""
+    return max(0, -math.floor(math.log10(step) + 1e-9))
+
+
+def round_down(x: float, step: float) -> float:
+    """`x` rounded down to a multiple of `step` (a power of ten), never above `x`.
+
+    >>> round_down(0.63814, 0.001), round_down(0.638, 0.001), round_down(-1.2345, 0.01)
+    (0.638, 0.638, -1.24)
+    """
+    k = math.floor(x / step)
+    out = round(k * step, _decimals(step))
+    if out > x:  # x / step read a hair above the multiple it is
+        out = round((k - 1) * step, _decimals(step))
+    if round((k + 1) * step, _decimals(step)) <= x:  # or a hair below the next one
+        out = round((k + 1) * step, _decimals(step))
+    return out
+
+
+def cutoff_axis(lo: float, hi: float, *, probabilities: bool) -> tuple[float, float, float]:
+    """(low, high, step) of the cutoff slider over scores from `lo` to `hi`: 0 to 1 at least for
+    probabilities, the ends on the step's grid otherwise; the step the power of ten nearest below
+    a `STEPS_PER_RANGE`-th of the range, so that a key press moves the cutoff visibly.
+
+    >>> cutoff_axis(0.02, 0.97, probabilities=True)
+    (0.0, 1.0, 0.001)
+    >>> cutoff_axis(-3.214, 41.7, probabilities=False)
+    (-3.22, 41.7, 0.01)
+    """
+    span = (max(hi, 1.0) - min(lo, 0.0)) if probabilities else hi - lo
+    step = 10.0 ** math.floor(math.log10(span / STEPS_PER_RANGE)) if span > 0 else 0.001
+    if probabilities:
+        return min(lo, 0.0), max(hi, 1.0), step
+    low = round_down(lo, step)
+    high = -round_down(-hi, step)
+    return low, high if high > low else low + step, step
+
+
+def cutoff_start(scores: np.ndarray, threshold: float, step: float, *, low: float) -> tuple[float, float]:
+    """(start, what it is rounded to) of the cutoff slider: `threshold` rounded down to `step`, so
+    that every case the answer flags (score >= threshold) is flagged there too, and no other case
+    of `scores` (the recommended model's judged scores), so that the table below reads the answer's
+    numbers. Where rounding down to `step` would flag more cases, the start is rounded down to a
+    tenth of it, at most `FINER_STEPS` times (past that it flags the few cases in between); the
+    slider keeps its step, and a key press moves it to the next multiple of the step.
+
+    >>> cutoff_start(np.array([0.2, 0.6372, 0.65]), 0.6381, 0.001, low=0.0)
+    (0.638, 0.001)
+    >>> cutoff_start(np.array([0.2, 0.6380, 0.65]), 0.6381, 0.001, low=0.0)
+    (0.6381, 0.0001)
+    """
+    flagged = scores >= threshold
+    for tried in range(FINER_STEPS + 1):
+        start = max(round_down(threshold, step), low)
+        if np.array_equal(scores >= start, flagged) or tried == FINER_STEPS:
+            return start, step
+        step = 10.0 ** (round(math.log10(step)) - 1)  # a tenth, exactly as written (0.0001)
+    return start, step  # pragma: no cover - the loop returns
+
+
+def instance_figure(answer: InstanceAnswer, *, price: float = 1.0, unit: str = ""):
+    """The cost per case against the cutoff (NEC priced by `nec_money`), the recommendation marked."""
     rec = answer.rec
+    curves = answer.curves.assign(cost=nec_money(answer.curves["NEC"], price))
     fig = figures.line_figure(
-        answer.curves,
+        curves,
         x="threshold",
-        y="NEC",
+        y="cost",
         color="model",
-        title="NEC against the cutoff (test rows)",
-        x_title="cutoff (flag a case when its score is at least this)",
-        y_title="NEC",
-        baseline=rec.baseline_nec,
-        baseline_label=f"{rec.baseline} (no model): {rec.baseline_nec:.3f}",
+        title=t.INSTANCE_CURVE.format(rows="test rows" if rec.judged_on == "test" else "all rows"),
+        x_title=t.INSTANCE_CURVE_X,
+        y_title=t.in_unit(t.COST_PER_CASE, unit),
+        baseline=float(nec_money(rec.baseline_nec, price)),
+        baseline_label=f"{rec.baseline} (no model): {money(float(nec_money(rec.baseline_nec, price)), unit)}",
     )
     return mark_x(fig, rec.threshold, text=f"recommended: {rec.threshold:.4g}")
 
 
-def instance_cutoff(answer: InstanceAnswer, threshold: float):
-    """(figure, table overall, table by group): every model's NEC and error rate at `threshold`."""
+def instance_cutoff(
+    answer: InstanceAnswer, threshold: float, *, price: float = 1.0, unit: str = "", volume: float | None = None
+) -> AtCutoff:
+    """Every model's error rate, weighted error and cost per case (and a month, at `volume`) at
+    `threshold`, overall and by group, as shown and as the CSV has them."""
     overall, by_group = answer.necs.table(threshold)
-    fig = figures.nec_error_figure(
-        overall.assign(label=overall["option"]), title=f"NEC beside the error rate at the cutoff {threshold:.4g}"
+    weights = answer.necs.relative_weights()  # by_group's rows: every option, each in the groups' order
+    weights = np.tile(weights, len(by_group) // len(weights)) if len(weights) else weights
+    money_column = t.in_unit(t.COST_PER_CASE, unit)
+    overall_csv = overall.assign(**{money_column: nec_money(overall["NEC"], price)})
+    by_group_csv = by_group.assign(
+        **{money_column: nec_money(by_group["NEC"].to_numpy(float), price, relative_weight=weights)}
     )
-    return fig, overall, by_group
+    fig = figures.nec_error_figure(
+        overall.assign(label=overall["option"]), title=t.INSTANCE_BARS.format(cutoff=f"{threshold:.4g}")
+    )
+    return AtCutoff(
+        fig,
+        _shown(overall_csv, money_column, unit, volume),
+        _shown(by_group_csv, money_column, unit, None),  # a group's share of the month is not known here
+        overall_csv,
+        by_group_csv,
+    )
+
+
+def _shown(frame: pd.DataFrame, money_column: str, unit: str, volume: float | None) -> pd.DataFrame:
+    """A table as the page shows it: the columns in plain words, money as text (a month at `volume`)."""
+    cost = frame[money_column].to_numpy(float)
+    out = frame[[c for c in t.INSTANCE_COLUMNS if c in frame]].rename(columns=t.INSTANCE_COLUMNS)
+    out[t.COST_PER_CASE] = [money(x, unit) for x in cost]
+    if volume:
+        out[t.COST_A_MONTH] = [money(x * volume, unit) for x in cost]
+    return out

@@ -43,6 +43,8 @@ K = Bound(
     "k", 0.0, 20.0, 2.0, smallest=PRICE_MIN
 )  # Value's slider: how much worse a wrong answer is than a right one is good
 GAIN = Bound("the worth of a correct answer", 0.0, PRICE_MAX, 1.0, smallest=PRICE_MIN)
+#: Instance costs: what a mistake on a typical case costs (one of average instance cost), in the user's unit
+MISTAKE_PRICE = Bound("the price of a mistake on a typical case", 0.0, PRICE_MAX, 1.0, smallest=PRICE_MIN)
 REJECT_WORTH = Bound("the worth of a handed-over case", -PRICE_MAX, PRICE_MAX, 0.0, smallest=PRICE_MIN)
 RESAMPLE_OPTIONS = (200, 500, 1000, 2000, 5000)  # the dashboard's choices, within RESAMPLES
 SEEDS = Bound("the seeds", 1, 50, 10, integer=True)  # Train with costs: random splits to train on

@@ -372,16 +372,36 @@ MATRIX_CELLS_REFUSED = (
 # Instance costs (views/instance.py)
 
 INSTANCE_WHAT = (
-    "Each case carries a signed margin δ: its sign is the label and its size the price of getting it wrong (from "
-    "annotator votes, a measurement against a threshold, or a rating). Normalized excess cost (NEC) weighs every "
-    "mistake by |δ|: 0 is perfect, 0.5 a coin flip, 1 always wrong."
+    "Some mistakes cost more than others: each case carries its own instance cost, how costly a mistake on it "
+    "is (from annotator votes, a measurement against a threshold, or a rating). The page prices the model's "
+    "mistakes by it, in your unit per case and a month, against flagging nobody or everyone."
 )
+TYPICAL_MISTAKE = "A mistake on a typical case costs"  # + the unit: `in_unit`
+TYPICAL_MISTAKE_HELP = (
+    "What one mistake costs on a case of average instance cost. A mistake on a costlier case costs more, on a "
+    "more ambiguous one less, in proportion; the cost per case is the weighted error times this price."
+)
+INSTANCE_TERMS = "What the technical terms mean"
 EXPLORE_CUTOFF = "Explore another cutoff"
 CUTOFF = "Cutoff"
 CUTOFF_NAME = "the cutoff"  # the setting's name in the sentence that refuses a link's value
 CUTOFF_HELP = (
-    "NEC and the error rate of every model at this cutoff, by group; the answer above does not change with it."
+    "The cost per case, the weighted error and the error rate of every model at this cutoff, by group; the answer "
+    "above does not change with it."
 )
+INSTANCE_CURVE = "Cost per case against the cutoff ({rows})"  # rows: "test rows" or "all rows"
+INSTANCE_CURVE_X = "cutoff (flag a case when its score is at least this)"
+INSTANCE_BARS = "Error rate beside the weighted error at the cutoff {cutoff}"
+#: the Instance costs table's columns (`costlib.instance.nec_table`'s, in plain words) and its money
+INSTANCE_COLUMNS = {
+    "option": "option",
+    "group": "group",
+    "n": "cases",
+    "error rate": "error rate",
+    "NEC": "weighted error",
+}
+COST_PER_CASE = "cost per case"
+COST_A_MONTH = "cost a month"
 
 # ---------------------------------------------------------------------------------------
 # Calibration (views/calibration.py)

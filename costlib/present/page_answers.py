@@ -12,7 +12,16 @@ import numpy as np
 import pandas as pd
 
 from costlib.core.escaping import shorten
-from costlib.present.amounts import cheaper_by, interval, money, number, per_case_and_month, ratio_text
+from costlib.present.amounts import (
+    a_month,
+    cheaper_by,
+    interval,
+    money,
+    number,
+    per_case_and_month,
+    percent,
+    ratio_text,
+)
 from costlib.present.words import (
     BASELINE_WORDS,
     Verdict,
@@ -248,38 +257,152 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
     return Verdict("success", head + _handed_over(rec), tuple(details))
 
 
-def nec_verdict(rec) -> Verdict:
+#: where each case's cost comes from, by the column mapped (`ColumnMapping`'s field): (in plain
+#: words, as a formula of δ for the terms folded away)
+DELTA_ORIGINS = {
+    "votes_yes": (
+        "the annotators' votes: the more of them agree, the costlier a mistake on the case",
+        "δ = ln((yes + 1)/(no + 1)) of the votes",
+    ),
+    "rating": (
+        "a rating: the farther from the middle of the scale, the costlier a mistake on the case",
+        "δ = rating − midpoint",
+    ),
+    "measurement": (
+        "a measurement: the farther from the threshold that makes a case positive, the costlier a mistake on it",
+        "δ = measurement − threshold",
+    ),
+}
+DELTA_COLUMN_SOURCE = (
+    "your instance-cost column: its sign is the label and its size how costly a mistake on the case is",
+    "δ is the column itself",
+)
+
+
+def delta_source(mapping) -> tuple[str, str]:
+    """Where the cases' instance costs come from (a `ColumnMapping`): (plain words, the formula of δ).
+
+    >>> from types import SimpleNamespace as M
+    >>> delta_source(M(votes_yes="n_yes", rating=None, measurement=None))[1]
+    'δ = ln((yes + 1)/(no + 1)) of the votes'
+    """
+    for field, words in DELTA_ORIGINS.items():
+        if getattr(mapping, field, None):
+            return words
+    return DELTA_COLUMN_SOURCE
+
+
+def judged_noun(judged_on: str) -> str:
+    """The cases an Instance costs answer is judged on, as a noun: "test cases" with a split."""
+    return "test cases" if judged_on == "test" else "cases"
+
+
+def instance_caption(mapping, positives: int, n: int, judged_on: str) -> str:
+    """The sentence under the Instance costs page's answer: where each case's cost comes from,
+    and how many of the cases the answer is judged on are positive.
+
+    >>> from types import SimpleNamespace as M
+    >>> instance_caption(M(votes_yes=None, rating="r", measurement=None), 3, 10, "test")[-36:]
+    '3 of the 10 test cases are positive.'
+    """
+    return (
+        f"How costly a mistake on each case is comes from {delta_source(mapping)[0]}. "
+        f"{positives:,} of the {n:,} {judged_noun(judged_on)} are positive."
+    )
+
+
+def instance_terms(mapping, typical: float, *, price: float = 1.0, unit: str = "") -> tuple[str, ...]:
+    """The Instance costs page's technical terms, one sentence each (folded away under the answer):
+    δ, NEC, how the money follows from them (`instance.nec_money`), the ratio of the error rate
+    to NEC and the interval. `typical` is the mean |δ| of the judged cases."""
+    return (
+        "Instance cost δ: each case's signed margin; its sign is the label (positive when δ > 0) "
+        f"and its size |δ| how costly a mistake on the case is. Here {delta_source(mapping)[1]}.",
+        "Weighted error (NEC, normalized excess cost): the sum of |δ| over the mistakes divided by the sum of "
+        "|δ| over every case, so the share of the mistake cost: 0 is perfect, 0.5 a coin flip, 1 always wrong; "
+        "it equals the error rate when every case costs the same.",
+        f"Cost per case: the weighted error times the price of a mistake on a typical case ({money(price, unit)}), "
+        f"a case of average |δ| ({typical:.3g} here): a mistake on a case costs that price times its |δ| over "
+        f"{typical:.3g}.",
+        "Where the mistakes fall (error rate / NEC): above 1, on ambiguous cases, cheaper than a typical one; "
+        "below 1, on clear-cut, costlier ones.",
+        "95% interval of the saving: the range the saving would fall in for 95 of 100 new samples like these "
+        "cases (the judged cases resampled, the cutoff held).",
+    )
+
+
+def _where_mistakes_fall(rec) -> str:
+    """How often the model is wrong and on which cases, in plain words (error rate against NEC)."""
+    ratio = rec.error_rate / rec.nec if rec.nec > 0 else float("nan")
+    if not math.isfinite(ratio) or rec.error_rate <= 0:
+        return ""
+    where = (
+        "mostly on ambiguous cases, where a mistake costs less than on a typical case"
+        if ratio > 1
+        else "mostly on clear-cut cases, where a mistake costs more than on a typical case"
+        if ratio < 1
+        else "on cases as costly as a typical one"
+    )
+    return (
+        f"It is wrong on {percent(rec.error_rate)} of the {judged_noun(rec.judged_on)}, {where}: its mistakes "
+        f"add up to {percent(rec.nec)} of what getting every case wrong would cost (its weighted error)."
+    )
+
+
+def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None = None) -> Verdict:
     """The Instance costs page's one answer (an `instance.NecRecommendation`: its status is the
-    ship rule's, `core.ship.saving_status`, on its own interval)."""
+    ship rule's, `core.ship.saving_status`, on its own interval), in money: `price` (in `unit`)
+    is what a mistake on a typical case costs, and the cost per case follows from NEC
+    (`instance.nec_money`), per case and a month at `volume` cases a month."""
     from costlib.core import rules as R
+    from costlib.instance import nec_money
+
+    def cash(x: float) -> float:
+        return float(nec_money(x, price))
+
+    def per_case(x: float) -> str:
+        return per_case_and_month(cash(x), volume, unit)
 
     base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
-    iv = interval(rec.saving_low, rec.saving_high, of="the difference")
-    ratio = rec.error_rate / rec.nec if rec.nec > 0 else float("nan")
-    where = (
-        "its mistakes sit on ambiguous, cheap cases"
-        if ratio > 1
-        else "its mistakes sit on clear-cut, expensive cases"
-        if ratio < 1
-        else "its mistakes are of average price"
+    iv = interval(cash(rec.saving_low), cash(rec.saving_high), unit, of="the saving")
+    details = tuple(
+        x
+        for x in (
+            _where_mistakes_fall(rec),
+            f"A mistake on a typical case is priced at {money(price, unit)} (the price above), one on any other "
+            "case in proportion to how costly the case is: the cost per case is the weighted error times that "
+            "price.",
+        )
+        if x
     )
+    model = shorten(rec.model)
     fitted = "fitted on the train rows" if rec.judged_on == "test" else "fitted and judged on the same rows"
     verdict = R.verdict_of(rec.status)
+    without = f"{base}, the cheaper choice without a model"
     if verdict == R.DO_NOT:
         return Verdict(
             "error",
-            f"{verdict_head(R.DO_NOT)}: no cutoff of {shorten(rec.model)} beats {base} in NEC "
-            f"({rec.baseline_nec:.3f}), weighted by each case's own price.",
+            f"{verdict_head(R.DO_NOT)}: no cutoff of {model}'s score costs less than {without}, at "
+            f"{per_case(rec.baseline_nec)}, once each mistake is priced by how costly its case is. Keep {base}.",
+            details[-1:],  # how the money follows; where a model not shipped errs is beside the point
         )
-    how = (
-        f"flag a case when {shorten(rec.model)}'s score is at least {rec.threshold:.4g} ({fitted}): NEC {rec.nec:.3f} "
-        f"against {rec.baseline_nec:.3f} for {base}, the cheaper choice without a model"
-        + (f" ({iv})" if iv else "")
-        + f". Its error rate is {rec.error_rate:.3f} (ratio {ratio:.2f}): {where}."
-    )
+    how = f"flag a case when {model}'s score is at least {rec.threshold:.4g} ({fitted})"
+    month = a_month(cash(rec.saving), volume, unit)
+    saves = f"{money(cash(rec.saving), unit)} per case" + (f", {month}" if month else "")
     if verdict == R.NOT_CLEARLY:
-        return Verdict("warning", f"{verdict_head(R.NOT_CLEARLY)}: keep {base}. The best cutoff would {how}")
-    return Verdict("success", f"{verdict_head(R.SHIP)}: {how}")
+        why = f"the {iv} includes zero, so it could be chance" if iv else "there is no interval to tell it from chance"
+        return Verdict(
+            "warning",
+            f"{verdict_head(R.NOT_CLEARLY)}: keep {base}, at {per_case(rec.baseline_nec)}. The best cutoff would "
+            f"{how}: it would cost {per_case(rec.nec)} and save {saves}, but {why}.",
+            details,
+        )
+    return Verdict(
+        "success",
+        f"{verdict_head(R.SHIP)}: {how}. It costs {per_case(rec.nec)} against {per_case(rec.baseline_nec)} for "
+        f"{without}: it saves {saves}" + (f" ({iv})." if iv else "."),
+        details,
+    )
 
 
 def bracket_verdict(

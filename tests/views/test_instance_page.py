@@ -1,9 +1,11 @@
-"""Headless AppTest of the Instance costs page: the NEC-optimal cutoff fitted on the train rows."""
+"""Headless AppTest of the Instance costs page: the NEC-optimal cutoff fitted on train, said in the
+user's money at the page's price of a mistake on a typical case."""
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
 import costlib
+from costlib.present.amounts import money
 from tests.views.apptest_support import (
     assert_no_exception,
     open_app,
@@ -25,17 +27,61 @@ def test_instance_page_recommends_the_nec_optimal_cutoff_fitted_on_train():
     model = min(best, key=lambda m: best[m][0])
     t = best[model][1]
     nec = costlib.normalized_excess_cost(te[model] >= t, d_te)
-    assert f"at least {t:.4g}" in verdict_box_nec(at) and f"NEC {nec:.3f}" in verdict_box_nec(at)
+    # a mistake on a typical case costs $1 by default: the cost per case is NEC dollars, 10,000 cases a month
+    assert f"at least {t:.4g}" in verdict_box(at)
+    assert f"{money(nec, '$')} per case ({money(nec * 10_000, '$')} a month)" in verdict_box(at)
     at.slider(key="threshold").set_value(0.8).run()
     assert_no_exception(at)
-    overall = [t.value for t in at.table if "NEC" in t.value.columns][0]
-    overall = overall.set_index(overall["option"].map(unescape))  # its cells are Markdown, escaped
+    overall = explore_table(at)
     # the table on screen shows what costlib gives, to the digit it shows
-    assert overall.loc["score_lr", "NEC"] == f"{costlib.normalized_excess_cost(te['score_lr'] >= 0.8, d_te):.4f}"
-    assert f"at least {t:.4g}" in verdict_box_nec(at)  # the answer does not move with the explored cutoff
+    nec_08 = costlib.normalized_excess_cost(te["score_lr"] >= 0.8, d_te)
+    assert overall.loc["score_lr", "weighted error"] == f"{nec_08:.4f}"
+    assert overall.loc["score_lr", "cost per case"] == money(nec_08, "$")
+    assert f"at least {t:.4g}" in verdict_box(at)  # the answer does not move with the explored cutoff
 
 
-def verdict_box_nec(at: AppTest) -> str:
-    boxes = [unescape(x.value) for x in (*at.success, *at.warning, *at.error) if "NEC" in x.value]
+def test_the_price_of_a_typical_mistake_turns_the_answer_and_the_table_into_money():
+    """The page said NEC 0.036 against 0.143, in no unit; at 2.5 € a typical mistake and 3,000
+    cases a month it says euros per case and a month, for the answer and the explored cutoff."""
+    at = open_app("offensive", "views/instance.py", unit="€", volume=3000)
+    box = at.number_input(key="mistake_price")
+    assert box.label == "A mistake on a typical case costs (€)"
+    before = verdict_box(at)
+    box.set_value(2.5).run()
+    assert_no_exception(at)
+    after = verdict_box(at)
+    df = sample_frame("offensive")
+    te = df[df["split"] == "test"]
+    d_te = costlib.delta_from_votes(te["n_yes"], te["n_no"])
+    everyone = costlib.normalized_excess_cost(np.ones(len(te), int), d_te)  # the cheaper choice without a model
+    assert f"{money(everyone, '€')} per case ({money(everyone * 3000, '€')} a month)" in before, before
+    assert f"{money(2.5 * everyone, '€')} per case ({money(2.5 * everyone * 3000, '€')} a month)" in after, after
+    row = explore_table(at).loc["flag everyone"]
+    assert row["cost per case"] == money(2.5 * everyone, "€")
+    assert row["cost a month"] == money(2.5 * everyone * 3000, "€")
+
+
+def test_a_key_press_on_the_cutoff_slider_moves_it_by_a_step_the_slider_shows():
+    """ArrowRight moved the cutoff by 0.0001 while it showed four decimals of a 0-to-1 range:
+    nothing visible moved. It moves by 0.001 (to the next multiple of it: 0.6381 -> 0.639), and
+    starts where the answer flags the same cases (0.6381: 0.638 would flag one more)."""
+    at = open_app("offensive", "views/instance.py")
+    slider = at.slider(key="threshold")
+    assert slider.step == 0.001 and slider.proto.format == "%.4f"
+    assert slider.value == 0.6381
+    rec_line = verdict_box(at)
+    slider.set_value(0.639).run()  # what a key press sends
+    assert_no_exception(at)
+    assert at.slider(key="threshold").value == 0.639
+    assert verdict_box(at) == rec_line
+
+
+def verdict_box(at: AppTest) -> str:
+    boxes = [unescape(x.value) for x in (*at.success, *at.warning, *at.error) if "per case" in x.value]
     assert len(boxes) == 1
     return boxes[0]
+
+
+def explore_table(at: AppTest):
+    overall = [t.value for t in at.table if "weighted error" in t.value.columns][0].map(unescape)
+    return overall.set_index("option")  # its cells are Markdown, escaped

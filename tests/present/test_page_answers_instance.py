@@ -1,0 +1,80 @@
+"""The Instance costs page's one answer in words (`page_answers.nec_verdict`): in the user's
+money per case and a month at the price of a mistake on a typical case, the verdict unchanged."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from costlib.core import ship as S
+from costlib.present.page_answers import instance_caption, instance_terms, nec_verdict
+
+
+def _rec(status: str, **kw) -> SimpleNamespace:
+    base = {
+        "model": "score_lr",
+        "threshold": 0.6381,
+        "nec": 0.04,
+        "error_rate": 0.06,
+        "baseline": "flag everyone",
+        "baseline_nec": 0.15,
+        "saving": 0.11,
+        "saving_low": 0.10,
+        "saving_high": 0.12,
+        "status": status,
+        "judged_on": "test",
+    }
+    return SimpleNamespace(**{**base, **kw})
+
+
+def test_a_shipped_model_is_said_in_money_per_case_and_a_month():
+    # at $2.50 a typical mistake: the model 0.04 * 2.5 = $0.100 a case, x 2,000 = $200.00 a month;
+    # flagging everyone 0.15 * 2.5 = $0.375 ($750.00); the saving 0.11 * 2.5 = $0.275 ($550.00),
+    # its interval 0.10 * 2.5 = $0.250 to 0.12 * 2.5 = $0.300
+    v = nec_verdict(_rec(S.SAVES), price=2.5, unit="$", volume=2000)
+    assert v.kind == "success"
+    assert v.headline == (
+        "Ship the model: flag a case when score_lr's score is at least 0.6381 (fitted on the train rows). "
+        "It costs $0.100 per case ($200.00 a month) against $0.375 per case ($750.00 a month) for flagging "
+        "everyone, the cheaper choice without a model: it saves $0.275 per case, $550.00 a month "
+        "(95% interval of the saving $0.250 to $0.300)."
+    )
+    # error rate 6% against a weighted error of 4%: the mistakes fall on cheaper cases than a typical one
+    assert v.details[0] == (
+        "It is wrong on 6.0% of the test cases, mostly on ambiguous cases, where a mistake costs less than on a "
+        "typical case: its mistakes add up to 4.0% of what getting every case wrong would cost (its weighted error)."
+    )
+    assert "$2.50" in v.details[1]
+
+
+def test_an_unclear_saving_keeps_the_choice_without_a_model_and_says_why_in_money():
+    v = nec_verdict(_rec(S.UNCLEAR, saving_low=-0.02, saving_high=0.2), price=10.0, unit="€", volume=None)
+    assert v.kind == "warning"
+    assert v.headline.startswith("Not clearly better: keep flagging everyone, at €1.50 per case.")
+    assert "it would cost €0.400 per case and save €1.10 per case, but the 95% interval of the saving" in v.headline
+    assert "−€0.200 to €2.00 includes zero" in v.headline
+
+
+@pytest.mark.parametrize("status", [S.WORSE, S.ADDS_NOTHING, S.NO_ANSWER])
+def test_a_model_not_shipped_is_said_against_the_cost_of_the_choice_without_one(status):
+    v = nec_verdict(_rec(status, nec=0.2, error_rate=0.2), price=1.0, unit="minutes", volume=100)
+    assert v.kind == "error"
+    without = "flagging everyone, the cheaper choice without a model, at 0.150 minutes per case (15.00 minutes a month)"
+    assert without in v.headline
+    assert len(v.details) == 1 and "weighted error times that price" in v.details[0]
+
+
+def test_the_caption_and_the_terms_say_where_the_costs_come_from():
+    votes = SimpleNamespace(votes_yes="n_yes", rating=None, measurement=None)
+    column = SimpleNamespace(votes_yes=None, rating=None, measurement=None)
+    assert instance_caption(votes, 10310, 12391, "test") == (
+        "How costly a mistake on each case is comes from the annotators' votes: the more of them agree, the "
+        "costlier a mistake on the case. 10,310 of the 12,391 test cases are positive."
+    )
+    assert "all rows" not in instance_caption(column, 3, 4, "all") and "3 of the 4 cases" in instance_caption(
+        column, 3, 4, "all"
+    )
+    terms = instance_terms(votes, 1.48, price=2.0, unit="$")
+    assert len(terms) == 5 and all(t.endswith(".") for t in terms)
+    assert "($2.00), a case of average |δ| (1.48 here)" in terms[2]
