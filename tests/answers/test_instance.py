@@ -178,3 +178,25 @@ def test_rounding_down_to_the_step_never_rises_above_and_stays_within_a_step(x, 
 def test_scores_that_are_not_probabilities_get_a_step_of_a_thousandth_of_their_range():
     low, high, step = cutoff_axis(-40.0, 460.0, probabilities=False)
     assert (low, high, step) == (-40.0, 460.0, 0.1)
+
+
+def test_the_table_by_group_gives_each_group_its_own_cost_per_case(answer, ds):
+    """Groups whose cases cost more than the typical one cost more per case than their weighted
+    error says: weighted by their cases, the groups' costs add up to every case's cost."""
+    import dataclasses
+
+    judge = ds.purpose_rows("judge")
+    judged = {m: s[judge] for m, s in ds.scores.items()}
+    d = answer.delta
+    groups = np.where(np.abs(d) > np.median(np.abs(d)), "clear-cut", "ambiguous").astype(object)
+    grouped = dataclasses.replace(answer, necs=NecSweeps.of(judged, d, groups=groups))
+    shown = grouped.at_cutoff(0.7, price=4.0, unit="$", volume=500)
+    assert list(shown.by_group.columns) == ["option", "group", "cases", "error rate", "weighted error", "cost per case"]
+    csv = shown.by_group_csv.set_index(["option", "group"])["cost per case ($)"]
+    overall = shown.overall_csv.set_index("option")["cost per case ($)"]
+    n = {g: int((groups == g).sum()) for g in ("ambiguous", "clear-cut")}
+    for option in overall.index:
+        together = sum(csv.loc[(option, g)] * n[g] for g in n) / len(d)
+        assert together == pytest.approx(overall.loc[option])
+    row = shown.by_group.set_index(["option", "group"]).loc[("score_lr", "clear-cut")]
+    assert row["cost per case"] == money(csv.loc[("score_lr", "clear-cut")], "$")
