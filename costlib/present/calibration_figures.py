@@ -19,6 +19,7 @@ from costlib.present.plotting import (
     series_symbol,
 )
 
+AXIS_RANGE = (-0.03, 1.03)
 HOVER = "predicted %{x:.3f}<br>observed %{y:.3f}<br>%{text}<extra>%{fullData.name}</extra>"
 
 
@@ -96,6 +97,7 @@ def reliability_diagram(curves: list, *, least: int, title: str, fade_after_firs
                 }
             )
     layout = layout_spec(title, w.X_TITLE, w.Y_TITLE)
-    layout["xaxis"]["range"] = [0, 1]
-    layout["yaxis"]["range"] = [0, 1]
+    # a little past 0 and 1: a bin observed at 0 or 1 keeps its whole marker in view
+    layout["xaxis"]["range"] = list(AXIS_RANGE)
+    layout["yaxis"]["range"] = list(AXIS_RANGE)
     return figure_from_spec(data, layout)
