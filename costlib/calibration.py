@@ -365,6 +365,7 @@ def calibration_advice(temperature: float, ece_before: float, ece_after: float, 
 
 MIN_BIN_CASES = 10  # a bin with fewer cases is marked on the reliability diagram: one case moves its share by 10%+
 ECE_RESAMPLES = 1000  # bootstrap resamples of each group's calibration error
+ECE_ROWS_BUDGET = 50_000_000  # rows x resamples drawn row by row at most; a larger group is drawn by cells
 
 
 @dataclass(frozen=True, eq=False)
@@ -443,7 +444,8 @@ def ece_draws(binned: BinnedScores, n_bins: int, *, n_resamples: int = ECE_RESAM
     error is the sum over bins of abs(the bin's summed gaps) over the rows.
 
     Drawn as counts of the distinct (gap, bin) pairs when they are few (exact, as
-    `stats.bootstrap.resampled_sums` does), else by index in chunks; seeded by `seed`.
+    `stats.bootstrap.resampled_sums` does); else by index in chunks while rows x resamples stay
+    within `ECE_ROWS_BUDGET`; past it, by cells (`_cell_draws`); seeded by `seed`.
     """
     from costlib.stats.bootstrap import CHUNK, categories, draw_counts
 
@@ -457,6 +459,8 @@ def ece_draws(binned: BinnedScores, n_bins: int, *, n_resamples: int = ECE_RESAM
         per_bin = np.zeros((cats.shape[0], int(n_bins)))
         per_bin[np.arange(cats.shape[0]), cats[:, 1].astype(np.int64)] = cats[:, 0]
         return np.abs(draw_counts(counts, n, b, rng) @ per_bin).sum(axis=1) / n
+    if n * b > ECE_ROWS_BUDGET:
+        return _cell_draws(binned, where, int(n_bins), b, rng)
     out = np.empty(b)
     step = max(1, CHUNK // n)
     for start in range(0, b, step):
@@ -481,6 +485,27 @@ def bias_corrected(ece: float, draws: np.ndarray) -> np.ndarray:
     """
     draws = np.asarray(draws, dtype=float)
     return draws - 2.0 * (np.nanmean(draws) - ece) if draws.size else draws
+
+
+def _cell_draws(binned: BinnedScores, where: np.ndarray, n_bins: int, b: int, rng) -> np.ndarray:
+    """`ece_draws` of a large sample by its (bin, outcome) cells, in O(resamples x bins): the
+    cells' counts are drawn exactly (one multinomial, as the row bootstrap draws them), and the
+    sum of the scores of the m rows a cell draws is drawn from its mean and spread, normal with
+    mean m x the cell's mean score and variance m x their variance (the central limit; within a
+    bin the scores differ by at most its width, so the outcomes carry nearly all the noise)."""
+    from costlib.stats.bootstrap import draw_counts
+
+    cell = where * 2 + binned.y.astype(np.int64)
+    size = 2 * n_bins
+    counts = np.bincount(cell, minlength=size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(counts > 0, np.bincount(cell, weights=binned.p, minlength=size) / counts, 0.0)
+        square = np.where(counts > 0, np.bincount(cell, weights=binned.p**2, minlength=size) / counts, 0.0)
+    spread = np.sqrt(np.clip(square - mean**2, 0.0, None))
+    m = draw_counts(counts, binned.p.size, b, rng)  # (b, cells)
+    scores = m * mean + np.sqrt(m) * spread * rng.standard_normal(m.shape)
+    gaps = m * (np.arange(size) % 2) - scores  # the positives drawn, less their scores
+    return np.abs(gaps.reshape(b, n_bins, 2).sum(axis=2)).sum(axis=1) / binned.p.size
 
 
 def ece_interval(ece: float, corrected: np.ndarray, chance: float, *, level: float = 0.95) -> tuple[float, float]:

@@ -116,3 +116,21 @@ def test_the_interval_covers_a_true_gap_too():
         return (rng.random(2 * n) < p + 0.1).astype(int), p
 
     assert _coverage(shifted, 0.1, runs=100, n_per_group=300, n_bins=10, seed=8) >= 0.85
+
+
+def test_a_large_group_drawn_by_cells_agrees_with_the_rows_drawn_again(monkeypatch):
+    """Past the rows budget the resamples are drawn by (bin, outcome) cells, the scores' sum of
+    each cell from its mean and spread: in law the same as the row bootstrap, at every shape
+    of miscalibration (here: calibrated, and too confident)."""
+    import costlib.calibration as C
+
+    rng = np.random.default_rng(5)
+    for make in (lambda p: p, lambda p: 0.5 + (p - 0.5) / 2):
+        p = rng.random(3000)
+        binned = BinnedScores.of((rng.random(3000) < make(p)).astype(int), p)
+        by_rows = ece_draws(binned, 12, n_resamples=3000, seed=2)
+        monkeypatch.setattr(C, "ECE_ROWS_BUDGET", 0)
+        by_cells = ece_draws(binned, 12, n_resamples=3000, seed=2)
+        monkeypatch.undo()
+        assert by_cells.mean() == pytest.approx(by_rows.mean(), rel=0.03)
+        assert by_cells.std() == pytest.approx(by_rows.std(), rel=0.1)
