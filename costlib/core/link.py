@@ -88,6 +88,7 @@ class Settings:
     k: float | None = None
     worth: float = settings.GAIN.default
     handover_worth: float = settings.REJECT_WORTH.default
+    mistake_price: float = settings.MISTAKE_PRICE.default
     price_questions: Mapping | None = dataclasses.field(default=None, hash=False)
     details: bool = False
     data: str | None = None
@@ -276,6 +277,7 @@ READERS = {
     "k": (_k, K_FROM_PRICES),
     "worth": settings.GAIN,
     "handover_worth": settings.REJECT_WORTH,
+    "mistake_price": settings.MISTAKE_PRICE,
     "details": (_flag, None),
     "data": (str, None),
     "model": (str, None),

@@ -235,6 +235,7 @@ LINK_KEYS = {
     "k": "k",
     "worth": "gain",
     "handover_worth": "reject_worth",
+    "mistake_price": "mistake_price",
     "details": "details",
     "data": "data",
     "model": "model",

@@ -61,6 +61,20 @@ def test_the_price_of_a_typical_mistake_turns_the_answer_and_the_table_into_mone
     assert row["cost a month"] == money(2.5 * everyone * 3000, "€")
 
 
+def test_the_price_of_a_typical_mistake_is_kept_in_the_link():
+    """A shared link reproduces the page's money: ?mistake_price=2.5 opens at 2.5, a new price
+    is written back to the address, and a price the page cannot use is said, not used."""
+    at = open_app("offensive", "views/instance.py", mistake_price=2.5)
+    assert at.number_input(key="mistake_price").value == 2.5
+    at.number_input(key="mistake_price").set_value(4).run()
+    assert_no_exception(at)
+    assert at.query_params["mistake_price"] in ("4", "4.0")
+    at = open_app("offensive", "views/instance.py", mistake_price=-1)
+    assert at.number_input(key="mistake_price").value == 1.0
+    said = " ".join(unescape(x.value) for x in (*at.warning, *at.info, *at.caption, *at.markdown))
+    assert "the price of a mistake on a typical case" in said, said
+
+
 def test_a_key_press_on_the_cutoff_slider_moves_it_by_a_step_the_slider_shows():
     """ArrowRight moved the cutoff by 0.0001 while it showed four decimals of a 0-to-1 range:
     nothing visible moved. It moves by 0.001 (to the next multiple of it: 0.6381 -> 0.639), and
