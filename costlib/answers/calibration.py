@@ -26,7 +26,7 @@ from costlib.core import settings
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import shorten
 from costlib.present import calibration_words as cw
-from costlib.present import page_answers, words
+from costlib.present import words
 from costlib.present.amounts import per_case_and_month, percent
 from costlib.present.calibration_figures import reliability_diagram
 from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
@@ -255,7 +255,7 @@ def calibration_advice_line(ds: Dataset, model: str, *, bins: int = 10) -> str |
     chance = fit.binned.ece_by_chance(bins)
     advice = calibration_advice(fit.t, fit.binned.ece(bins), fit.binned_cal.ece(bins), chance)
     where = f"fitted on the {fit.fit_on} rows" if fit.fit_on != "same" else "fitted and judged on the same rows"
-    advice_text = page_answers.calibration_advice_sentence(advice)  # a sentence of its own: lower case after the colon
+    advice_text = cw.ADVICE[advice]  # the Calibration page's own sentence: lower case after the colon
     return f"Calibration of {shorten(model)} (temperature {where}; Calibration page): " + (
         advice_text[:1].lower() + advice_text[1:]
     )

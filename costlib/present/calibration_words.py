@@ -94,7 +94,7 @@ CHECKED_ON = (
 TECHNICAL = "Temperature scaling: T = {t:.3f}, {fit_on}."
 ADVICE = {
     RESCALE: "Use the rescaled probabilities wherever a cutoff is computed from your prices.",
-    KEEP: "Keep the probabilities as they are.",
+    KEEP: "Its calibration error is within what chance gives a calibrated model: keep the probabilities as they are.",
     NOT_HELPING: "Rescaling does not lower the error on these cases: keep the probabilities as they are.",
     CANNOT_FIX: (
         "Rescaling by one number cannot fix them (they are off in another way, for example too high everywhere): "
@@ -169,7 +169,7 @@ def calibration_verdict(
     if advice == CANNOT_FIX:
         head = f"{model}'s probabilities are not calibrated: calibration error {error(before)}{noise}. "
     elif advice == KEEP:
-        head = f"{model}'s probabilities are as calibrated as chance allows: calibration error {error(before)}{noise}. "
+        head = f"{model}'s probabilities read as calibrated: calibration error {error(before)}{noise}. "
     else:
         key = "close" if abs(math.log(temperature)) < 0.05 else "over" if temperature > 1 else "under"
         head = (
