@@ -120,3 +120,30 @@ def test_what_a_product_manager_reads_first_is_plain_and_each_term_is_explained_
     later += cw.BINS_HELP
     for term in ("temperature scaling", "T ", "ECE", "Brier", "bins", "judged rows", "τ*"):
         assert term.lower() in later.lower(), term
+
+
+def _groups(off_by: float, sizes=(3000, 3000), seed=0):
+    """Two groups, "a" calibrated and "b" with scores `off_by` too low everywhere."""
+    from costlib.calibration import group_calibration
+
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(0.1, 0.8, sum(sizes))
+    g = np.repeat(["a", "b"], sizes)
+    truth = np.where(g == "b", p + off_by, p)
+    return group_calibration((rng.random(p.size) < truth).astype(int), p, g, n_bins=10, n_resamples=300)
+
+
+def test_the_group_sentence_says_beyond_the_noise_only_when_it_is():
+    beyond = cw.group_sentence(_groups(0.15), MIN_CLASS_ROWS)
+    assert beyond.startswith("The scores are least calibrated for b: calibration error 0.1")
+    assert "that gap of 0.1" in beyond and "is beyond the noise" in beyond
+    within = cw.group_sentence(_groups(0.0), MIN_CLASS_ROWS)
+    assert "is within the noise" in within and "beyond" not in within
+    assert within.count(".") >= 1 and "; that gap" in within  # one sentence: the group and the verdict on its gap
+
+
+def test_the_group_sentence_with_one_or_no_group_large_enough():
+    one = cw.group_sentence(_groups(0.0, sizes=(3000, 30)), MIN_CLASS_ROWS)
+    assert one.startswith("Only a has enough test cases to read") and "too few" in one
+    none = cw.group_sentence(_groups(0.0, sizes=(30, 30)), MIN_CLASS_ROWS)
+    assert none == cw.NO_GROUP_READ.format(least=MIN_CLASS_ROWS)
