@@ -147,3 +147,25 @@ def test_the_group_sentence_with_one_or_no_group_large_enough():
     assert one.startswith("Only a has enough test cases to read") and "too few" in one
     none = cw.group_sentence(_groups(0.0, sizes=(30, 30)), MIN_CLASS_ROWS)
     assert none == cw.NO_GROUP_READ.format(least=MIN_CLASS_ROWS)
+
+
+def test_the_plain_verdict_calls_a_calibrated_model_so_and_a_miscalibrated_one_so():
+    """tests/present/test_words.py's two verdict tests, on the page's plain verdict: a calibrated
+    sample of 300 rows is rarely called miscalibrated; scores 0.15 too high everywhere are."""
+    from costlib.calibration import calibration_advice, ece_by_chance
+
+    rng = np.random.default_rng(0)
+    runs, warned = 200, 0
+    for _ in range(runs):
+        p = rng.random(300)
+        y = (rng.random(300) < p).astype(int)
+        ece, chance = expected_calibration_error(y, p, n_bins=10), ece_by_chance(p, n_bins=10)
+        v = cw.calibration_verdict("m", calibration_advice(1.0, ece, ece, chance), 1.0, "validation", ece, ece, chance)
+        warned += v.kind == "warning"
+    assert warned / runs < 0.1
+    p = rng.random(2000)
+    y = (rng.random(2000) < np.clip(p - 0.15, 0, 1)).astype(int)
+    ece, chance = expected_calibration_error(y, p), ece_by_chance(p)
+    v = cw.calibration_verdict("m", calibration_advice(1.0, ece, ece, chance), 1.0, "validation", ece, ece, chance)
+    assert ece > chance and v.kind == "warning" and "not calibrated" in v.headline
+    assert f"up to {cw.error(chance)} on these cases by chance" in v.headline
