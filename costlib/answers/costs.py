@@ -15,7 +15,7 @@ from costlib.core import rules as R
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import md_escape
 from costlib.present import price_figures, price_words, words
-from costlib.present.amounts import money
+from costlib.present.amounts import money, shown_saving
 from costlib.present.cost_figures import capacity_figure, cost_curve_figure, markers_frame
 from costlib.present.costs_labels import MODEL_COST
 from costlib.present.plotting import MAX_POINTS
@@ -42,26 +42,32 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
         if not rec.ship_model and rec.saving >= 0
         else ""
     )
+    # the two costs at the decimals their difference needs, and the saving as their difference shown
+    digits, saving = shown_saving(rec.baseline_cost, rec.cost)
+    dearer = saving < 0  # said as what the model costs more, not as a saving below zero
+    what = "costs more" if dearer else saves
+    sign = -1 if dearer else 1
     return (
         {
             "label": MODEL_COST,
-            "value": money(rec.cost, unit),
+            "value": money(rec.cost, unit, digits=digits),
             "help": f"At the model's best cutoff, {estimate}; it flags {flagged:.1%} of cases.{kept}",
         },
         {
             "label": "Cost per case without a model",
-            "value": money(rec.baseline_cost, unit),
+            "value": money(rec.baseline_cost, unit, digits=digits),
             "help": f"Per case, {base}: {choices}.",
         },
         {
-            "label": f"The model {saves} per case",
-            "value": money(rec.saving, unit),
-            "help": f"Against {base}, the cheaper choice without a model; below zero the model costs more.{unsure}",
+            "label": f"The model {what} per case",
+            "value": money(sign * saving, unit, digits=digits),
+            "help": f"Against {base}, the cheaper choice without a model: the difference of the two costs.{unsure}",
         },
         {
-            "label": f"The model {saves} a month",
-            "value": money(rec.saving * volume, unit) if volume else "set a volume",
-            "help": f"The saving per case times {volume:,.0f} cases a month (set in the sidebar).{kept}",
+            "label": f"The model {what} a month",
+            "value": money(sign * rec.saving * volume, unit) if volume else "set a volume",
+            "help": f"The {'extra cost' if dearer else 'saving'} per case times {volume:,.0f} cases a month (set in "
+            f"the sidebar).{kept}",
         },
     )
 

@@ -106,6 +106,20 @@ def told_apart(difference: float, *amounts: float) -> int:
     return max(needed, *(money_digits(a) for a in amounts))
 
 
+def shown_saving(baseline: float, cost: float) -> tuple[int, float]:
+    """(decimals, saving): the decimals `baseline` and `cost` are shown at (`told_apart`) and the
+    saving as the difference of the two shown amounts, so that a page's figures subtract as they
+    read ('$0.249 - $0.131 = $0.118', not a saving of $0.119 rounded on its own).
+
+    >>> shown_saving(0.2493, 0.1308)
+    (3, 0.118)
+    >>> shown_saving(2.1316, 2.1234)[0], money(shown_saving(2.1316, 2.1234)[1], "$", digits=4)
+    (4, '$0.0082')
+    """
+    d = told_apart(baseline - cost, baseline, cost)
+    return d, round(round(baseline, d) - round(cost, d), d)
+
+
 def interval(low: float, high: float, unit: str = "", *, of: str = "") -> str:
     """'95% interval $0.07 to $0.18', or with `of` saying what it is the interval of, '95%
     interval of the difference $0.07 to $0.18' (or '' when not computed).

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from costlib.core.escaping import WORD_JOINER, md_escape, shorten  # noqa: F401 (re-exported: pages and tests read words.md_escape)
 from costlib.core.rules import NOT_CLEARLY
 from costlib.present.amounts import (  # percent and ratio_text are also re-exported: pages read words.percent
+    a_month,
     cheaper_by,
     interval,
     money,
@@ -26,7 +27,7 @@ from costlib.present.amounts import (  # percent and ratio_text are also re-expo
     per_case_and_month,
     percent,
     ratio_text,
-    told_apart,
+    shown_saving,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -334,18 +335,22 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
             details,
             asides,
         )
+    # the two costs at the decimals their difference needs, the saving as their shown difference (the tiles')
+    apart, shown = shown_saving(rec.baseline_cost, rec.cost)
     if rec.status == WORSE:
-        apart = told_apart(rec.saving, rec.cost, rec.baseline_cost)  # the two costs differ as the difference reads
         return Verdict(
             kind,
             f"{head}: its best cutoff ({how}) costs {per_case_and_month(rec.cost, volume, unit, digits=apart)} on the "
-            f"{judged_kind(rec)} rows, {money(-rec.saving, unit)} per case more than {base} "
+            f"{judged_kind(rec)} rows, {money(-shown, unit, digits=apart)} per case more than {base} "
             f"({money(rec.baseline_cost, unit, digits=apart)} per case), which needs no model.",
             details,
             asides,
         )
-    saving = per_case_and_month(rec.saving, volume, unit)
-    cost = per_case_and_month(rec.cost, volume, unit)
+    saving = f"{money(shown, unit, digits=apart)} per case" + (
+        f" ({a_month(rec.saving, volume, unit)})" if a_month(rec.saving, volume, unit) else ""
+    )
+    cost = per_case_and_month(rec.cost, volume, unit, digits=apart)
+    base_cost = per_case_and_month(rec.baseline_cost, volume, unit, digits=apart)
     if rec.status == UNCLEAR:
         why = (
             f"the {saving_iv} includes zero, so the saving could be chance"
@@ -422,22 +427,27 @@ def judged_kind(rec) -> str:
 
 
 def _per_group_against_baseline(rec, unit: str) -> str:
-    """When per-group cutoffs are clearly cheaper than the no-model choice though not than one
-    cutoff for everyone (so not recommended, and the model not shipped), that saving as a clause:
-    the rules table shows it, and the answer should not seem to contradict it; else ''."""
+    """When per-group cutoffs would be cheaper than the no-model choice (the answer kept, the model
+    not shipped), that saving as a clause, so that the answer does not seem to contradict the
+    rules table (a verdict that the model costs more, beside per-group cutoffs of the same model
+    that cost less than the answer): clearly cheaper, yet not recommended because not clearly
+    cheaper than one cutoff for everyone; or cheaper on these rows but not clearly; else ''."""
     from costlib.core import rules as R
 
     o = rec.results.overall
     if R.COST_OPTIMAL not in o.index or "vs_high" not in o.columns:
         return ""
     saving, low = -float(o.loc[R.COST_OPTIMAL, "vs_baseline"]), -float(o.loc[R.COST_OPTIMAL, "vs_high"])
-    if not (low > 0 and saving > 0):
+    if not saving > 0:
         return ""
     iv = interval(low, -float(o.loc[R.COST_OPTIMAL, "vs_low"]), unit)
     base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
+    against = f"against {base} they would save {money(saving, unit)} per case{f' ({iv})' if iv else ''}"
+    if not low > 0:
+        return f"; {against}, not clearly either"
     return (
-        f", though against {base} they would save {money(saving, unit)} per case{f' ({iv})' if iv else ''}: "
-        "per-group cutoffs are recommended only when they are clearly cheaper than one cutoff for everyone"
+        f", though {against}: per-group cutoffs are recommended only when they are clearly cheaper than one cutoff "
+        "for everyone"
     )
 
 
