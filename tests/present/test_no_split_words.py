@@ -157,3 +157,24 @@ def test_the_interval_of_per_group_cutoffs_is_said_as_it_is_made():
     assert "0.632 of the way" in said and "one dealing of the parts" not in said
     said = " ".join(words.recommendation_details(one, "$", None))
     assert "one dealing of the parts" in said and "0.632" not in said
+
+
+def test_per_group_cutoffs_cheaper_than_the_answer_on_these_rows_say_so_beside_a_verdict_that_keeps_it():
+    """COMPAS by race with its split, a missed African-American case priced $6 (review 56): the
+    model's one cutoff costs more than flagging everyone ("do not let the model decide"), while its
+    per-group cutoffs cost less than flagging everyone on the test rows, not clearly. The answer
+    said only that they are not clearly cheaper than one cutoff, so a reader saw a model that costs
+    more beside a use of it that costs less; it now says both, with the interval."""
+    df = pd.read_csv(SAMPLE)
+    ms = sweep_model(
+        df["two_year_recid"], df["p_recid"], df["race"], fit=(df["split"] == "train").to_numpy(),
+        judge=(df["split"] == "test").to_numpy(), name="p_recid",
+    )  # fmt: skip
+    costs = {"African-American": (1.0, 6.0), "Caucasian": (1.0, 3.0), "Other": (1.0, 3.0)}
+    rec = build_audit(ms, costs, unit="$", criteria=()).recommendation
+    assert rec.verdict == R.DO_NOT
+    o = rec.results.overall
+    saving, low = -float(o.loc[R.COST_OPTIMAL, "vs_baseline"]), -float(o.loc[R.COST_OPTIMAL, "vs_high"])
+    assert saving > 0 and low <= 0
+    (said,) = [d for d in costs_verdict(rec, ms, unit="$").details if d.startswith("Per-group cutoffs")]
+    assert "against flagging everyone they would save $" in said and "not clearly either" in said, said
