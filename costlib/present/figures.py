@@ -89,6 +89,8 @@ def value_tau_figure(
         }
     ]
     words, level = no_model if no_model is not None else ("hand everything over", reject_value)
+    x_range = _tau_range([*x, tau_star, tau_opt])
+    near_left = tau_star - x_range[0] < 0.25 * (x_range[1] - x_range[0])  # its label to its right, not cut off
     marks = [
         rule_line_spec(
             y=level,
@@ -100,7 +102,7 @@ def value_tau_figure(
             x=tau_star,
             line={"dash": "dot", "color": palette_color(1)},
             text=f"τ* = k/(k+1) = {tau_star:.3f}",
-            position="top left",
+            position="top right" if near_left else "top left",
         ),
     ]
     stars = [(f"threshold fitted{fitted_on} (recommended)", "star", tau_opt, value_opt)]
@@ -121,7 +123,7 @@ def value_tau_figure(
             )
     y_title = f"worth per case ({unit})" if unit else "value per case (right answers)"
     layout = layout_spec(title, "confidence threshold τ (answer when the confidence is at least τ)", y_title)
-    layout["xaxis"]["range"] = _tau_range([*x, tau_star, tau_opt])
+    layout["xaxis"]["range"] = x_range
     return figure_from_spec(traces, {**layout, "shapes": [m[0] for m in marks], "annotations": [m[1] for m in marks]})
 
 

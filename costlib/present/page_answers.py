@@ -100,20 +100,19 @@ def value_recommendation_verdict(
     if rec.status == ADDS_NOTHING:
         if rec.tau == math.inf:
             head = (
-                f"{head}: at k = {k:.3g} every answer loses{on_fit}, so hand every case to a person "
-                f"({cash(rec.kept[1])}). The model should not answer on its own at this price of a "
-                "wrong answer."
+                f"{head}: at k = {k:.3g} every answer loses{on_fit}, so hand every case to a person, worth "
+                f"{cash(rec.kept[1])}. The model should not answer on its own at this price of a wrong answer."
             )
             return Verdict("error", head, tuple(details), tuple(asides))
         head = (
             f"{head} which cases to hand over: at k = {k:.3g} the reject option adds nothing (the best threshold"
-            f"{on_fit} accepts every answer), so let {who} answer every case ({cash(rec.kept[1])})."
+            f"{on_fit} accepts every answer), so let {who} answer every case, worth {cash(rec.kept[1])}."
         )
         return Verdict("error", head, tuple(details), tuple(asides))
     if rec.status == WORSE:
         head = (
-            f"{head}: at k = {k:.3g} answering only when confident is worth no more than {base} "
-            f"({cash(rec.baseline_value)}){on_judged}, so keep {base}."
+            f"{head}: at k = {k:.3g} answering only when confident is worth no more than {base}, "
+            f"{cash(rec.baseline_value)}{on_judged}, so keep {base}."
         )
         return Verdict("error", head, tuple(details), tuple(asides))
     against = f"against {cash(rec.baseline_value)} for {base}"
@@ -251,8 +250,10 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
             f"and save {saving} {against}, but {why}.{_handed_over(rec)}"
         )
         return Verdict("warning", head, tuple(details))
+    saved = interval(rec.saving_low, rec.saving_high, unit, of="the saving")
     head = (
-        f"{verdict_head(R.SHIP)} with the policy “{rec.policy}”. It costs {cost} and saves {saving} {against} ({iv})."
+        f"{verdict_head(R.SHIP)} with the policy “{rec.policy}”. It costs {cost} and saves {saving} {against} "
+        f"({saved})."
     )
     return Verdict("success", head + _handed_over(rec), tuple(details))
 

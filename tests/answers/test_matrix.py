@@ -59,3 +59,12 @@ def test_a_handover_price_too_high_to_use_hands_nobody_over(tickets):
     answer = matrix_answer(tickets, c, 50.0, handover_price=50.0)
     assert all((answer.rec.decisions[p] >= 0).all() for p in answer.policies_with_model)
     assert set(answer.table["policy"]) == set(answer.rec.table["policy"])
+
+
+def test_the_interval_in_the_answer_says_it_is_the_savings_and_sits_beside_it(tickets):
+    """'saves $0.465 per case ... against “always decide security”, the cheapest choice without a
+    model (95% interval $0.380 to $0.550)' read as an interval of that choice's cost (review 55)."""
+    answer = matrix_answer(tickets, default_matrix(tickets.class_names), None, handover_price=1.0, unit="$")
+    headline = answer.verdict.headline
+    assert headline.startswith("Ship the model with the policy")
+    assert "(95% interval of the saving $" in headline and "model (95% interval $" not in headline

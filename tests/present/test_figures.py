@@ -260,6 +260,8 @@ def test_the_value_chart_never_shows_a_negative_threshold_at_k_zero():
     fig = figures.value_tau_figure([np.inf, 0.9, 0.6], [0.0, 0.2, 0.1], tau_star=0.0, tau_opt=0.6, value_opt=0.1)
     low, high = fig.layout.xaxis.range
     assert low == 0.0 and 0.9 < high < 1.0  # the line at tau* = 0 on the axis's edge, no room left of it
+    (label,) = [a for a in fig.layout.annotations if a.text.startswith("τ*")]
+    assert label.xanchor == "left"  # its words run right of the line, into the chart, not off its left edge
     fig = figures.value_tau_figure([np.inf, 0.9, 0.6], [0.0, 0.2, 0.1], tau_star=0.5, tau_opt=0.9, value_opt=0.2)
     low, high = fig.layout.xaxis.range
     assert 0.45 < low < 0.5 and 0.9 < high < 0.95  # the curve and tau* both inside, a little room on each side

@@ -116,7 +116,7 @@ def test_when_the_model_does_not_ship_the_first_number_is_the_choice_the_verdict
     assert [m.label for m in at.metric] == ["Worth per case, model answers all", "Worth a month", "Handed to a person"]
     assert metric(at, "Worth per case, model answers all") == words.money(rec.value, "$")
     assert metric(at, "Handed to a person") == "0%"
-    assert f"answer every case ({words.money(rec.value, '$')} per case" in verdict_box(at)
+    assert f"answer every case, worth {words.money(rec.value, '$')} per case" in verdict_box(at)
 
 
 def test_the_page_makes_one_call_for_its_answer():
