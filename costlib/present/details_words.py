@@ -41,7 +41,7 @@ MATRIX_DETAILS = Details(
     "way of deciding.",
 )
 INSTANCE_DETAILS = Details(
-    toggle="Show how the instance costs are spread",
+    toggle="Show how costly a mistake is, case by case",
     help=ON_REQUEST,
-    folded="Below, on request: the distribution of δ, by group when there are groups.",
+    folded="Below, on request: how costly a mistake is, case by case, by group when there are groups.",
 )
