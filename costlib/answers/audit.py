@@ -212,9 +212,11 @@ class Audit:
 
     @property
     def disparities_fail(self) -> bool:
-        """True when a disparity of the recommended rule fails its threshold: between the groups
-        (the intersections, with several group columns) or between the groups of one column."""
-        return any(d.fails for d in self.all_disparities)
+        """True when the verdict ships the model and a disparity of its rule fails its threshold:
+        between the groups (the intersections, with several group columns) or between the groups
+        of one column. A verdict that keeps the choice without a model ships no rule of the model
+        (what is applied flags every group alike), so its rule's disparities fail nothing."""
+        return bool(self.recommendation.ship_model) and any(d.fails for d in self.all_disparities)
 
     @property
     def all_disparities(self) -> tuple:

@@ -59,15 +59,29 @@ def hostile(tmp_path_factory) -> Path:
     return path
 
 
+SHIPS = ("--c-fn", "1")  # at 1:1 the model ships on COMPAS (at 1:3 it is not clearly better)
+
+
 def test_fail_if_disparity_exits_1_when_a_disparity_fails_and_0_when_none_does(capsys, even):
-    code, out, _ = run_main(capsys, *_args(SAMPLE, "--json", "--fail-if-disparity"))
+    code, out, _ = run_main(capsys, *_args(SAMPLE, "--json", "--fail-if-disparity", *SHIPS))
     block = json.loads(out)["disparities"]
+    assert json.loads(out)["verdict"] == "ship the model"
     assert block["fails"] is True and code == 1
-    assert run_main(capsys, *_args(SAMPLE, "--json"))[0] == 0  # without the flag, the same audit exits 0
+    assert run_main(capsys, *_args(SAMPLE, "--json", *SHIPS))[0] == 0  # without the flag, the same audit exits 0
     code, out, _ = run_main(capsys, *_args(even, "--json", "--fail-if-disparity"))
     block = json.loads(out)["disparities"]
     assert block["fails"] is False and block["largest_failing"] is None and code == 0
     assert block["metrics"]["flagged_rate"]["two"]["ratio"] == 1.0
+
+
+def test_fail_if_disparity_does_not_stop_a_run_whose_answer_keeps_the_choice_without_a_model(capsys):
+    """Review 56: at 1:3 the answer keeps flagging everyone (not clearly better), which treats every
+    group alike; the model's rule, not shipped, still fails the four-fifths rule and the JSON says
+    so, but the pipeline was stopped by the rule it was told not to use. It now goes on."""
+    code, out, _ = run_main(capsys, *_args(SAMPLE, "--json", "--fail-if-disparity"))
+    summary = json.loads(out)
+    assert summary["verdict"] == "not clearly better" and summary["disparities"]["fails"] is True
+    assert code == 0
 
 
 def test_reference_group_is_chosen_and_an_unknown_one_is_refused(capsys):
@@ -129,7 +143,7 @@ def test_hostile_group_names_stay_text_in_report_json_and_printout(capsys, tmp_p
 def test_a_stated_threshold_is_the_one_judged_and_said(capsys):
     """--disparity-threshold R: a ratio passes inside [R, 1/R]. A looser R passes what the
     four-fifths rule fails, the JSON records R, and the headline names the range it used."""
-    code, out, _ = run_main(capsys, *_args(SAMPLE, "--json", "--fail-if-disparity"))
+    code, out, _ = run_main(capsys, *_args(SAMPLE, "--json", "--fail-if-disparity", *SHIPS))
     four_fifths = json.loads(out)["disparities"]
     worst = max(
         max(r["ratio"], 1 / r["ratio"])
@@ -140,7 +154,7 @@ def test_a_stated_threshold_is_the_one_judged_and_said(capsys):
     assert code == 1
     loose = max(0.5, round(1 / worst - 0.01, 2))
     code, out, _ = run_main(
-        capsys, *_args(SAMPLE, "--json", "--fail-if-disparity", "--disparity-threshold", str(loose))
+        capsys, *_args(SAMPLE, "--json", "--fail-if-disparity", "--disparity-threshold", str(loose), *SHIPS)
     )
     block = json.loads(out)["disparities"]
     assert block["threshold"] == pytest.approx(loose)

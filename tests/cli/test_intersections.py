@@ -117,8 +117,8 @@ def test_per_group_prices_and_the_reference_group_name_intersections(capsys):
 
 def test_fail_if_disparity_reads_the_intersections_and_the_columns(capsys):
     code, out, _ = run_main(
-        capsys, *_args(SAMPLE, "--group", "race", "--group", "sex", "--json", "--fail-if-disparity")
-    )
+        capsys, *_args(SAMPLE, "--group", "race", "--group", "sex", "--json", "--fail-if-disparity", "--c-fn", "1")
+    )  # at 1:1 the model ships: the flag reads the shipped rule's disparities
     s = json.loads(out)
     assert set(s["disparities"]["metrics"]["flagged_rate"]) == INTERSECTIONS
     fails = s["disparities"]["fails"] or any(d["fails"] for d in s["disparities_by_column"].values())
