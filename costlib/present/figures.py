@@ -1,7 +1,7 @@
 """Plotly figure builders, and the one place the pages import them from. Each takes computed
 results and returns a Figure; none shows it.
 
-The figures of the Value, Cost matrix, Instance costs and Calibration pages are built here;
+The figures of the Value, Cost matrix and Instance costs pages are built here (Calibration's in `calibration_figures`);
 the cost figures (cost curve, rule bars, capacity) in `costlib.present.cost_figures`, how the
 answer moves with the prices (sensitivity map, net benefit, ratio pieces) in
 `costlib.present.price_figures`, and what every builder shares (palette, thinning, layout) in
@@ -305,43 +305,6 @@ def line_figure(
     if baseline is not None:
         rule_line(fig, y=baseline, line={"dash": "dash", "color": NOBODY_COLOR}, text=baseline_label)
     return apply_layout(fig, title, x_title, y_title)
-
-
-def reliability_figure(
-    curves: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]], *, title: str = "Reliability diagram"
-) -> go.Figure:
-    """Observed rate against mean predicted probability per bin, one trace per model."""
-    fig = figure_without_template()
-    fig.add_trace(
-        go.Scatter(
-            x=[0, 1], y=[0, 1], mode="lines", name="perfectly calibrated", line={"dash": "dash", "color": NOBODY_COLOR}
-        )
-    )
-    for i, (name, mean_pred, frac_pos, counts) in enumerate(curves):
-        size = 6 + 14 * np.sqrt(np.asarray(counts) / max(1, np.max(counts)))
-        fig.add_trace(
-            go.Scatter(
-                x=mean_pred,
-                y=frac_pos,
-                mode="lines+markers",
-                name=plain(name),
-                # later curves (after rescaling) smaller and see-through: the first one stays visible;
-                # each has its own marker and dash, so that they read apart without colour
-                marker={
-                    "size": size if i == 0 else size * 0.7,
-                    "color": palette_color(i),
-                    "opacity": 1.0 if i == 0 else 0.7,
-                    "symbol": series_symbol(i),
-                },
-                line={"color": palette_color(i), "dash": series_dash(i)},
-                customdata=counts,
-                hovertemplate="predicted %{x:.3f}<br>observed %{y:.3f}<br>cases %{customdata}"
-                "<extra>%{fullData.name}</extra>",
-            )
-        )
-    fig.update_xaxes(range=[0, 1])
-    fig.update_yaxes(range=[0, 1])
-    return apply_layout(fig, title, "mean predicted probability", "observed share positive")
 
 
 def watch_figure(report: dict, *, unit: str = "") -> go.Figure:

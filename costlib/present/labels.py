@@ -406,15 +406,7 @@ COST_A_MONTH = "cost a month"
 # ---------------------------------------------------------------------------------------
 # Calibration (views/calibration.py)
 
-CALIBRATION_WHAT = (
-    "The formula cutoffs (c_fp/(c_fp+c_fn), τ* = k/(k+1)) assume calibrated probabilities: of the cases scored 0.7, "
-    "about 70% are positive. Temperature scaling fits one number T on held-out rows and rescales the scores by it; "
-    "the ranking (and accuracy) stays, the formula cutoffs become right."
-)
-BINS = "Bins"
-BINS_HELP = "Equal-width bins of the predicted probability (scikit-learn's binning)."
 NO_SPLIT_TO_CALIBRATE = (
     "No validation or train split: the temperature is fitted and judged on the same rows, which flatters "
     "it. Map a split column on the Data page."
 )
-BRIER_HELP = "Mean squared difference between probability and outcome (lower is better)."

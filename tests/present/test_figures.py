@@ -14,7 +14,7 @@ import pytest
 from costlib.binary import decision
 from costlib.binary.capacity import price_of_capacity
 from costlib.core import rules as R
-from costlib.present import cost_figures, figures, plotting, price_figures
+from costlib.present import calibration_figures, cost_figures, figures, plotting, price_figures
 
 HOSTILE = '<a href="https://example.org/x">Click to verify</a><b>bold</b>'
 ALLOWED_TAGS = {"<br>", "<extra>", "</extra>"}  # the builders' own hover markup
@@ -145,8 +145,8 @@ def _builders():
             baseline=0.2,
             baseline_label=HOSTILE,
         ),
-        "reliability_figure": lambda: figures.reliability_figure(
-            [(HOSTILE, np.array([0.2, 0.8]), np.array([0.3, 0.7]), np.array([5, 6]))], title=HOSTILE
+        "reliability_diagram": lambda: calibration_figures.reliability_diagram(
+            [(HOSTILE, np.array([0.2, 0.8]), np.array([0.3, 0.7]), np.array([5, 60]))], least=10, title=HOSTILE
         ),
         "sensitivity_figure": lambda: figures.sensitivity_figure(grid, c_fp=1.0, c_fn=2.0, unit=HOSTILE, title=HOSTILE),
         "net_benefit_figure": lambda: figures.net_benefit_figure(nb, price_threshold=0.3, title=HOSTILE),

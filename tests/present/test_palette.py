@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from costlib.binary import decision as D
-from costlib.present import cost_figures, figures, plotting
+from costlib.present import calibration_figures, cost_figures, figures, plotting
 from costlib.present.watch_figures import refit_figure
 from costlib.training import figures as training_figures
 from costlib.watch.alerts import judge_period
@@ -220,7 +220,7 @@ def _several() -> dict:
         "NEC of three models": figures.line_figure(
             lines, x="t", y="y", color="m", title="t", x_title="x", y_title="y", baseline=0.2
         ),
-        "reliability of three models": figures.reliability_figure(reliability),
+        "reliability of three models": calibration_figures.reliability_diagram(reliability, least=1, title="r"),
         "delta by group": figures.delta_histogram(np.linspace(-1, 1, len(g)), groups=g),
         "rules by group": figures.rule_bars_figure(rec.results.by_group),
         "NEC beside the error rate": figures.nec_error_figure(

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import costlib
 from costlib.binary import decision as D
-from costlib.calibration import ece_by_chance, expected_calibration_error
+from costlib.calibration import expected_calibration_error
 from costlib.present import page_answers, words
 
 MINUS = "\u2212"
@@ -41,32 +41,6 @@ def test_an_interval_that_touches_zero_is_not_called_within_the_noise():
     (aside,) = words.recommendation_asides(rec, "$")
     assert "how much cheaper $0.00 to $2.23" in aside
     assert "within the noise" not in aside and "not clearly above zero: the difference could be chance" in aside
-
-
-def test_a_calibrated_model_is_rarely_called_miscalibrated():
-    rng = np.random.default_rng(0)
-    warned = plain_rule = 0
-    runs = 200
-    for _ in range(runs):
-        p = rng.random(300)
-        y = (rng.random(300) < p).astype(int)
-        ece = expected_calibration_error(y, p, n_bins=10)
-        chance = ece_by_chance(p, n_bins=10)
-        v = page_answers.calibration_verdict("m", 1.0, "validation", ece, ece, ece_chance=chance)
-        warned += v.kind == "warning"
-        plain_rule += ece > 0.05  # what the verdict used to say: most calibrated samples of 300 rows
-    assert warned / runs < 0.1
-    assert plain_rule / runs > 0.5
-
-
-def test_a_miscalibrated_model_is_still_called_so():
-    rng = np.random.default_rng(1)
-    p = rng.random(2000)
-    y = (rng.random(2000) < np.clip(p - 0.15, 0, 1)).astype(int)  # too high everywhere
-    ece, chance = expected_calibration_error(y, p), ece_by_chance(p)
-    v = page_answers.calibration_verdict("m", 1.0, "validation", ece, ece, ece_chance=chance)
-    assert ece > chance and v.kind == "warning" and "not calibrated" in v.headline
-    assert f"up to {chance:.3f} by chance" in v.headline
 
 
 def test_scores_exactly_on_bin_edges_fall_in_the_bin_below_as_in_scikit_learn():
@@ -114,6 +88,7 @@ def _per_group_rec(group_gain, *, ship_model):
             ),
         ),
         rule=R.SINGLE,
+        baseline="flag everyone",
         ship_model=ship_model,
         cutoffs={"a": 0.4, "b": 0.4},
         lowest=None,
