@@ -36,6 +36,7 @@ from costlib.present.cost_figures import (
     markers_frame,
     rule_bars_figure,
 )
+from costlib.present.costs_labels import COSTS_WORDS, GROUP_RATES_WHAT
 from costlib.present.disparity_table import disparity_tables
 from costlib.present.identity import identity_text
 from costlib.present.price_figures import net_benefit_figure, net_benefit_title, sensitivity_figure
@@ -354,7 +355,7 @@ def _fairness_tables_text(a) -> tuple[pd.DataFrame, pd.DataFrame]:
     f = a.fairness
     long = pd.DataFrame(
         {
-            "criterion": f["criterion"],
+            "rule": [R.rule_words(r) for r in f["rule"]],  # as the table above names it: the criterion is not enough
             "group": f["group"].astype(str),
             "cutoff": [
                 cutoff_cell(x, g, a.recommendation.lowest) for x, g in zip(f["threshold"], f["group"], strict=True)
@@ -364,6 +365,28 @@ def _fairness_tables_text(a) -> tuple[pd.DataFrame, pd.DataFrame]:
         }
     )
     return summary, long
+
+
+GROUP_RATES_OF = {
+    True: " of what is recommended ({rule})",
+    False: " of the model's best rule ({rule}), not what is recommended",
+}
+"""After the page's "Rates per group" (`COSTS_WORDS`), by whether the verdict ships the model:
+the table holds the rates of the model's best rule (`Audit.group_rates`) either way."""
+NO_MODEL_ALIKE = "What is recommended, {rule}, does not use the model, so it treats every group alike."
+"""Under the rates of the model's best rule, when the verdict keeps the choice without a model."""
+
+
+def _group_rates_heading(rec) -> str:
+    """The heading and the words over the rates per group (`Audit.group_rates`, the rates of the
+    model's best rule `rec.rule`): what is recommended when the verdict ships the model, else the
+    model's best rule, not what is recommended (`NO_MODEL_ALIKE` names what is). The words are the
+    page's (`costs_labels.GROUP_RATES_WHAT`)."""
+    heading = COSTS_WORDS["group_rates"] + GROUP_RATES_OF[rec.ship_model].format(rule=R.rule_words(rec.rule))
+    words = [GROUP_RATES_WHAT.strip()]
+    if not rec.ship_model:
+        words.append(NO_MODEL_ALIKE.format(rule=R.rule_words(rec.shipped_rule)))
+    return f"<h3>{html_escape(heading)}</h3>" + paragraphs([" ".join(words)])
 
 
 def _questions_html(a) -> str:
@@ -486,9 +509,7 @@ def audit_html(audit) -> str:
         "</section>",
         '<section id="fairness"><h2>Fairness-constrained cutoffs</h2>',
         (
-            "<h3>Rates per group of what is recommended</h3><p>On the judged rows, with 95% intervals (the same "
-            "resampling as the costs), and the largest gap between groups.</p>"
-            + table_html(group_rates_table(*a.group_rates, MIN_CLASS_ROWS))
+            _group_rates_heading(a.recommendation) + table_html(group_rates_table(*a.group_rates, MIN_CLASS_ROWS))
             if a.group_rates
             else ""
         ),
