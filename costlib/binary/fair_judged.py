@@ -448,13 +448,40 @@ FAIR_NONE_HOLDS = (
     "Fitted at the stated tolerance, {missing} may miss it on new cases, and no tighter fit on the fitting rows "
     "keeps it within the tolerance with 95% confidence: none of these rules can be promised to meet it."
 )
+FAIR_HOLDS_WITHOUT_MODEL = (
+    "Fitted at the stated tolerance, {missing} may miss it on new cases, and no tighter fit on the fitting rows "
+    "that uses the model keeps it within the tolerance with 95% confidence: {holding} {stays} within it, but "
+    "{it} {flags} {who} in every group, so {it} {does} not use the model."
+)
+"""When the only rules fitted tighter that hold flag everyone (or nobody) in every group: the
+rate is then equal without the model (`fair_search.TRIVIALLY_EQUAL`, "trivially equal" in the table)."""
+ALSO_WITHOUT_MODEL = (
+    " It is also met by {holding}, which {flags} {who} in every group, so {it} {does} not use the model."
+)
+"""After `FAIR_HOLDS_NOTE`, the rules fitted tighter that hold by flagging everyone (or nobody)."""
+_FORMS = {
+    True: {"stays": "stays", "it": "it", "flags": "flags", "does": "does"},
+    False: {"stays": "stay", "it": "they", "flags": "flag", "does": "do"},
+}  # the verbs after one rule's name, or after several
+
+
+TRIVIALLY_EQUAL_COLUMN = "trivially_equal"
+"""The summary's column (`fairness.fairness_tables`) that says, per rule, "everyone" or "nobody" when
+its cutoffs flag every case of every group (or none), so that the rate it equalises is equal without
+the model (`fair_search.TRIVIALLY_EQUAL`, `fairness._all_or_none`; the table's "trivially equal"),
+else ""."""
 
 
 def holding_note(summary) -> str:
     """One sentence under the fairness table (`summary`: `fairness.fairness_tables`') when some
     rule fitted at the stated tolerance may miss it out of sample: which ones, and which rule
     fitted tighter holds (`FAIR_HOLDS_NOTE`), or that none does (`FAIR_NONE_HOLDS`); "" when
-    every rule meets it (or none is feasible)."""
+    every rule meets it (or none is feasible).
+
+    A rule fitted tighter that holds only because it flags everyone (or nobody) in every group
+    (`TRIVIALLY_EQUAL_COLUMN`) is said not to use the model: after the rules that do
+    (`ALSO_WITHOUT_MODEL`), or as the only ones that hold (`FAIR_HOLDS_WITHOUT_MODEL`).
+    """
     from costlib.core import rules as R
 
     if "fit_tolerance" not in summary or not len(summary):
@@ -465,10 +492,23 @@ def holding_note(summary) -> str:
         return ""
     names = _listed([R.rule_words(r) for r in missing["rule"]])
     holding = summary[~stated & summary["within_tolerance_on_test"]]
-    if len(holding):
-        held = [R.rule_words(r) for r in holding["rule"]]
-        return FAIR_HOLDS_NOTE.format(missing=names, holding=_listed(held), stays="stays" if len(held) == 1 else "stay")
-    return FAIR_NONE_HOLDS.format(missing=names)
+    flags = holding[TRIVIALLY_EQUAL_COLUMN] if TRIVIALLY_EQUAL_COLUMN in holding else [""] * len(holding)
+    flags = dict(zip(holding["rule"], (f if isinstance(f, str) else "" for f in flags), strict=True))
+    using = [R.rule_words(r) for r, f in flags.items() if not f]
+    without = [r for r, f in flags.items() if f]
+    if not using and not without:
+        return FAIR_NONE_HOLDS.format(missing=names)
+    note = ""
+    if using:
+        note = FAIR_HOLDS_NOTE.format(missing=names, holding=_listed(using), stays=_FORMS[len(using) == 1]["stays"])
+    if without:
+        said = {
+            "holding": _listed([R.rule_words(r) for r in without]),
+            "who": " or ".join(sorted({flags[r] for r in without})),  # "everyone", "nobody" or both
+            **_FORMS[len(without) == 1],
+        }
+        note += (ALSO_WITHOUT_MODEL if using else FAIR_HOLDS_WITHOUT_MODEL).format(missing=names, **said)
+    return note
 
 
 def _listed(names: list[str]) -> str:
