@@ -21,6 +21,7 @@ from costlib.present.amounts import (
     per_case_and_month,
     percent,
     ratio_text,
+    shown_saving,
 )
 from costlib.present.words import (
     BASELINE_WORDS,
@@ -319,19 +320,22 @@ def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None
             details[-1:],  # how the money follows; where a model not shipped errs is beside the point
         )
     how = f"flag a case when {model}'s score is at least {rec.threshold:.4g} ({fitted})"
+    # the two costs at the decimals their difference needs, the saving as their shown difference
+    digits, shown = shown_saving(cash(rec.baseline_nec), cash(rec.nec))
+    cost, base_cost = (per_case_and_month(cash(x), volume, unit, digits=digits) for x in (rec.nec, rec.baseline_nec))
     month = a_month(cash(rec.saving), volume, unit)
-    saves = f"{money(cash(rec.saving), unit)} per case" + (f", {month}" if month else "")
+    saves = f"{money(shown, unit, digits=digits)} per case" + (f", {month}" if month else "")
     if verdict == R.NOT_CLEARLY:
         why = f"the {iv} includes zero, so it could be chance" if iv else "there is no interval to tell it from chance"
         return Verdict(
             "warning",
-            f"{verdict_head(R.NOT_CLEARLY)}: keep {base}, at {per_case(rec.baseline_nec)}. The best cutoff would "
-            f"{how}: it would cost {per_case(rec.nec)} and save {saves}, but {why}.",
+            f"{verdict_head(R.NOT_CLEARLY)}: keep {base}, at {base_cost}. The best cutoff would "
+            f"{how}: it would cost {cost} and save {saves}, but {why}.",
             details,
         )
     return Verdict(
         "success",
-        f"{verdict_head(R.SHIP)}: {how}. It costs {per_case(rec.nec)} against {per_case(rec.baseline_nec)} for "
+        f"{verdict_head(R.SHIP)}: {how}. It costs {cost} against {base_cost} for "
         f"{without}: it saves {saves}" + (f" ({iv})." if iv else "."),
         details,
     )

@@ -3,6 +3,7 @@ money per case and a month at the price of a mistake on a typical case, the verd
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -51,8 +52,9 @@ def test_a_shipped_model_is_said_in_money_per_case_and_a_month():
 def test_an_unclear_saving_keeps_the_choice_without_a_model_and_says_why_in_money():
     v = nec_verdict(_rec(S.UNCLEAR, saving_low=-0.02, saving_high=0.2), price=10.0, unit="€", volume=None)
     assert v.kind == "warning"
-    assert v.headline.startswith("Not clearly better: keep flagging everyone, at €1.50 per case.")
-    assert "it would cost €0.400 per case and save €1.10 per case, but the 95% interval of the saving" in v.headline
+    # the two costs at the same decimals, so that they subtract as the saving reads (1.500 - 0.400 = 1.100)
+    assert v.headline.startswith("Not clearly better: keep flagging everyone, at €1.500 per case.")
+    assert "it would cost €0.400 per case and save €1.100 per case, but the 95% interval of the saving" in v.headline
     assert "−€0.200 to €2.00 includes zero" in v.headline
 
 
@@ -78,3 +80,12 @@ def test_the_caption_and_the_terms_say_where_the_costs_come_from():
     terms = instance_terms(votes, 1.48, price=2.0, unit="$")
     assert len(terms) == 5 and all(t.endswith(".") for t in terms)
     assert "($2.00), a case of average |δ| (1.48 here)" in terms[2]
+
+
+def test_the_two_costs_and_the_saving_subtract_as_they_read():
+    """The page read "$0.036 ... against $0.143 ... it saves $0.106" (0.143 - 0.036 = 0.107)."""
+    rec = _rec(S.SAVES, nec=0.03645, saving_low=0.1, saving_high=0.113)
+    rec = SimpleNamespace(**{**vars(rec), "baseline_nec": 0.14260, "saving": 0.14260 - 0.03645})
+    said = nec_verdict(rec, price=1.0, unit="$", volume=None).headline
+    costs = [float(x) for x in re.findall(r"\$(\d+\.\d+) per case", said)]
+    assert len(costs) == 3 and costs[1] - costs[0] == pytest.approx(costs[2], abs=1e-9), said
