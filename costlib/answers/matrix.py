@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -11,7 +12,7 @@ import pandas as pd
 from costlib.core.dataset import Dataset
 from costlib.multiclass import confusion, recommend_matrix
 from costlib.present import figures, page_answers, words
-from costlib.present.amounts import money, percent
+from costlib.present.amounts import money, percent, shown_saving
 
 
 def default_matrix(names: Sequence[str]) -> np.ndarray:
@@ -98,11 +99,19 @@ def matrix_answer(
 
 
 def matrix_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
+    """The Cost matrix page's numbers: the policy's cost per case and the best choice without the
+    model's, at the decimals their difference needs (`shown_saving`, as the answer says them), and
+    the saving a month."""
+    digits = shown_saving(rec.baseline_cost, rec.cost)[0] if math.isfinite(rec.saving) else None
     return (
-        {"label": "Cost per case", "value": money(rec.cost, unit), "help": f"“{rec.policy}” on the test rows."},
+        {
+            "label": "Cost per case",
+            "value": money(rec.cost, unit, digits=digits),
+            "help": f"“{rec.policy}” on the test rows.",
+        },
         {
             "label": "Best without the model",
-            "value": money(rec.baseline_cost, unit),
+            "value": money(rec.baseline_cost, unit, digits=digits),
             "help": f"“{rec.baseline}”.",
         },
         {

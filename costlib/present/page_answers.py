@@ -173,7 +173,10 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
             "which needs no model."
         )
         return Verdict("error", head, tuple(details))
-    cost, saving = per_case_and_month(rec.cost, volume, unit), per_case_and_month(rec.saving, volume, unit)
+    digits, shown = shown_saving(rec.baseline_cost, rec.cost)  # the two costs subtract as the saving reads
+    month = a_month(rec.saving, volume, unit)
+    cost = per_case_and_month(rec.cost, volume, unit, digits=digits)
+    saving = f"{money(shown, unit, digits=digits)} per case" + (f" ({month})" if month else "")
     against = f"against “{rec.baseline}”, the cheapest choice without a model"
     if verdict == R.NOT_CLEARLY:
         why = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"

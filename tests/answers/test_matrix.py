@@ -68,3 +68,30 @@ def test_the_interval_in_the_answer_says_it_is_the_savings_and_sits_beside_it(ti
     headline = answer.verdict.headline
     assert headline.startswith("Ship the model with the policy")
     assert "(95% interval of the saving $" in headline and "model (95% interval $" not in headline
+
+
+def test_the_two_costs_and_the_saving_subtract_as_they_read(tickets):
+    c = default_matrix(tickets.class_names)
+    for abstain in (None, 0.3, 0.9):
+        answer = matrix_answer(tickets, c, abstain, handover_price=abstain or 1.0, unit="$")
+        tiles = {m["label"]: float(m["value"].lstrip("$")) for m in answer.metrics if m["value"].startswith("$")}
+        saving = float(answer.verdict.headline.split("saves $", 1)[1].split(" ", 1)[0])
+        assert tiles["Best without the model"] - tiles["Cost per case"] == pytest.approx(saving, abs=1e-9)
+
+
+def test_costs_that_round_apart_from_their_saving_are_shown_at_the_decimals_it_needs():
+    """$0.249 - $0.131 read beside a saving of $0.119 (0.2494 - 0.1306 = 0.1188) on Costs & groups;
+    the matrix's answer and tiles take the same care."""
+    from types import SimpleNamespace
+
+    from costlib.answers.matrix import matrix_metrics
+    from costlib.present.page_answers import matrix_verdict
+
+    rec = SimpleNamespace(
+        cost=0.1306, baseline_cost=0.2494, saving=0.1188, saving_low=0.09, saving_high=0.15, cheaper_by_chance=[],
+        policy="cheapest decision", baseline="always decide billing", decisions={},
+    )  # fmt: skip
+    tiles = {m["label"]: m["value"] for m in matrix_metrics(rec, unit="$", volume=0)}
+    said = matrix_verdict(rec, unit="$").headline
+    assert (tiles["Cost per case"], tiles["Best without the model"]) == ("$0.131", "$0.249")
+    assert "It costs $0.131 per case and saves $0.118 per case" in said, said
