@@ -100,6 +100,38 @@ def ratio_passes(ratio: float, threshold: float = THRESHOLD) -> bool:
     return bool(threshold * (1 - eps) <= ratio <= (1 + eps) / threshold)
 
 
+def lines_crossed(ratio: float, low: float, high: float, threshold: float = THRESHOLD) -> tuple:
+    """The lines of the pass range [threshold, 1 / threshold] past which a ratio's 95% interval
+    [low, high] reaches to where the result (`ratio_passes` of `ratio`) would be the other, so
+    that the result could be chance: ((direction, line), ...), the direction "below" or "above".
+
+    For a ratio that passes, ("below", threshold) when the interval reaches below the range and
+    ("above", 1 / threshold) when it reaches above it; for one that fails, the line between the
+    ratio and the range when the interval reaches into the range (("above", threshold) from
+    below it, ("below", 1 / threshold) from above). () when the whole interval agrees with the
+    result, or it is not known (NaN or infinite ends).
+
+    The result itself (``passes``, `Disparities.fails`, ``--fail-if-disparity``) reads the
+    ratio alone; this says where its interval disagrees.
+
+    >>> lines_crossed(0.8003, 0.766, 0.836), lines_crossed(1.0, 0.82, 1.2), lines_crossed(0.7, 0.6, 0.79)
+    ((('below', 0.8),), (), ())
+    >>> lines_crossed(1.11, 0.943, 1.31), lines_crossed(0.75, 0.7, 0.85)
+    ((('above', 1.25),), (('above', 0.8),))
+    """
+    ratio, low, high = float(ratio), float(low), float(high)
+    if not all(math.isfinite(x) for x in (ratio, low, high)):
+        return ()
+    eps = 1e-12
+    bottom, top = threshold * (1 - eps), (1 + eps) / threshold
+    if ratio_passes(ratio, threshold):
+        reaches = ((("below", threshold), low < bottom), (("above", 1 / threshold), high > top))
+        return tuple(line for line, past in reaches if past)
+    if high >= bottom and low <= top:
+        return (("above", threshold),) if ratio < threshold else (("below", 1 / threshold),)
+    return ()
+
+
 @dataclass(frozen=True, eq=False)
 class Disparities:
     """Every group against the reference group, per metric, for one rule.

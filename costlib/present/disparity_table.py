@@ -7,6 +7,7 @@ import math
 
 import pandas as pd
 
+from costlib.binary.disparity import lines_crossed
 from costlib.core import rules as R
 from costlib.core.escaping import shorten
 from costlib.present.amounts import money, percent
@@ -87,10 +88,41 @@ def disparity_tables(audit) -> list:
     return out
 
 
+COULD_BE_CHANCE = "{result} (could be chance: the interval reaches {where})"
+"""A result whose ratio's 95% interval reaches past a line of the pass range (`disparity.lines_crossed`),
+as the product words any interval that reaches past a line."""
+
+
+def result_words(row: dict, threshold: float) -> str:
+    """The result cell of one group's ratio (a row of `disparity.Disparities.table` with a
+    ratio): "pass" or "fails", read on the ratio itself, and `COULD_BE_CHANCE` when its 95%
+    interval reaches past a line of the pass range to the other side (a pass whose interval
+    reaches below `threshold` or above 1 / `threshold`; a failure whose interval reaches back
+    into the range).
+
+    >>> row = {"passes": True, "ratio": 0.8003, "ratio_low": 0.766, "ratio_high": 0.836}
+    >>> result_words(row, 0.8)
+    'pass (could be chance: the interval reaches below 0.8)'
+    >>> result_words({**row, "ratio_low": 0.7, "ratio_high": 1.3}, 0.8)
+    'pass (could be chance: the interval reaches below 0.8 and above 1.25)'
+    >>> result_words({**row, "passes": False, "ratio": 1.3, "ratio_low": 1.2, "ratio_high": 1.4}, 0.8)
+    'fails (could be chance: the interval reaches below 1.25)'
+    >>> result_words({**row, "ratio_low": 0.81}, 0.8)
+    'pass'
+    """
+    result = "pass" if row["passes"] else "fails"
+    crossed = lines_crossed(row["ratio"], row["ratio_low"], row["ratio_high"], threshold)
+    if not crossed:
+        return result
+    where = " and ".join(f"{side} {line:.3g}" for side, line in crossed)
+    return COULD_BE_CHANCE.format(result=result, where=where)
+
+
 def disparity_table(d, unit: str = "") -> pd.DataFrame:
     """Each group against the reference group, per metric (`disparity.Disparities`), as a person
     reads it (page, report and command line): the value beside the reference's, the ratio and the
-    difference with their 95% intervals, and pass, fails or why there is no ratio."""
+    difference with their 95% intervals, and pass, fails or why there is no ratio (`result_words`:
+    "could be chance" where the ratio's interval reaches past a line of the pass range)."""
 
     def ratio(x) -> str:
         return f"{float(x):.3g}" if _finite(x) else "–"
@@ -103,7 +135,7 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
         elif r["undefined"]:
             result = ("fails: " if r["passes"] is False else "") + r["undefined"]
         else:
-            result = "pass" if r["passes"] else "fails"
+            result = result_words(r, d.threshold)
         rows.append(
             {
                 "metric": r["metric"],
