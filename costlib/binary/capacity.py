@@ -26,7 +26,7 @@ fit a cap of 0.4 however the share was rounded.
 
 from __future__ import annotations
 
-import functools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -317,14 +317,6 @@ def fill(costs, flagged, chosen: np.ndarray, free, room: float, used: float) -> 
     return used
 
 
-def single_within(single_cost: np.ndarray, flagged: np.ndarray, total: float, share: float) -> int:
-    """Index into the pooled thresholds of the cheapest cutoff for everybody within the cap;
-    `single_cost` is its total price and `flagged` the weight it flags at every pooled
-    threshold (`ModelSweeps.single_cost`), `total` all the weight."""
-    per_case = single_cost / total if total > 0 else single_cost
-    return within_index(per_case, flagged, share, total, argbest(per_case))
-
-
 def group_within(
     sweeps: Sequence[Sweep],
     index: np.ndarray,
@@ -347,7 +339,8 @@ def group_within(
     the caller, not once per group here."""
     k = len(sweeps)
     total = float(sum(sw.total for sw in sweeps))
-    j = single_within(single_cost, flagged, total, share)
+    per_case = single_cost / total if total > 0 else single_cost  # the cheapest cutoff for everybody within it
+    j = within_index(per_case, flagged, share, total, argbest(per_case))
     at_single = np.array([int(index[i][j]) for i in range(k)], dtype=np.int64)
     own = np.ones(k, dtype=bool) if own is None else np.asarray(own, dtype=bool)
     cut = cutoffs_within(sweeps, prices.c_fp, prices.c_fn, cap_limit(share, total), np.where(own, -1, at_single))
@@ -533,6 +526,7 @@ class Limit:
     within_cost       the cost per case of the answer within the limit, as the page states it
     answer_cost       cost per case of the same answer made again at another cap (a share):
                       what the price of capacity is read from (`more_saves`)
+    unflagged         the groups per-group cutoffs flag nobody in, and why (`unflagged`)
     """
 
     share: float
@@ -542,15 +536,16 @@ class Limit:
     within_judged: float
     within_cost: float = float("nan")
     answer_cost: Callable[[float], float] | None = field(default=None, compare=False, repr=False)
+    unflagged: tuple = ()
 
-    def more_saves(self, extra: float) -> float:
-        """Per case: what a cap of `extra` more (a share of the cases) saves, the change of the
-        answer's cost per case when it is made again at that cap (a block of tied scores is flagged
-        whole or not at all, so one more case may change nothing and a hundred a lot); negative when
-        the answer there costs more on the rows it is judged on. NaN without `answer_cost`."""
-        if self.answer_cost is None:
-            return float("nan")
-        return float(self.within_cost - self.answer_cost(min(1.0, self.share + float(extra))))
+    def more_saves(self, extra: float, *, change: bool = False) -> float:
+        """Per case: what a cap of `extra` more (a share) saves, the answer made again there, judged as
+        it is (tied scores are flagged together: one more case may change nothing, a hundred a lot); 0
+        where it is no cheaper (a refit dearer on the judged rows is the luck of choosing cutoffs, not a
+        price of capacity); with `change`, the change itself. NaN without `answer_cost`."""
+        there = self.answer_cost(min(1.0, self.share + float(extra))) if self.answer_cost else math.nan
+        saved = float(self.within_cost - there)
+        return saved if change or not math.isfinite(saved) else max(0.0, saved)
 
 
 def flagged_share(grouped, cutoffs) -> float:
@@ -574,10 +569,32 @@ def limit_facts(models, rec, unlimited) -> Limit:
         within_flagged=flagged_share(ms.fit, rec.cutoffs),
         within_judged=flagged_share(ms.judge, rec.cutoffs),
         within_cost=float(rec.cost),
-        answer_cost=functools.partial(_answer_cost, models, rec),
+        answer_cost=lambda cap: float(rec.answer_at(models, cap).cost),  # `rec` made again at another cap
+        unflagged=unflagged(ms, rec.prices, rec.cutoffs, float(rec.capacity)) if rec.grouped else (),
     )
 
 
-def _answer_cost(models, rec, share: float) -> float:
-    """Cost per case of `rec` made again at a cap of `share` (`decision.Recommendation.answer_at`)."""
-    return float(rec.answer_at(models, share).cost)
+def unflagged(ms, prices: Prices, cutoffs, share: float) -> tuple[tuple, ...]:
+    """The groups of `ms` (a `ModelSweeps`) that ``{group: cutoff}`` within a cap of `share` flag nobody
+    in, as ``(group, reason, block, room, total)`` in weights of its fitting rows (`block`: its top block of
+    tied scores; `room`: what the others' flags leave of the cap). `reason`: "block" (the block alone is
+    bigger than the cap), "no_pay" (no cutoff of it within the cap saves money at `prices`), "elsewhere"
+    (the others' flags save at least as much per flagged case as its best within the cap) or "left"."""
+    sweeps = [ms.fit[g] for g in ms.groups]
+    at = [sw.index_at(cutoffs[g]) for g, sw in zip(ms.groups, sweeps, strict=True)]
+    cost = [sw.errors_cost(prices.c_fp[i], prices.c_fn[i]) for i, sw in enumerate(sweeps)]
+    saved, flagged = np.array([[c[0] - c[j], sw.flagged[j]] for c, j, sw in zip(cost, at, sweeps, strict=True)]).T
+    total = float(sum(sw.total for sw in sweeps))
+    limit, out = cap_limit(share, total), []
+    for i, (g, sw) in enumerate(zip(ms.groups, sweeps, strict=True)):
+        some = np.flatnonzero(sw.flagged > 0)
+        if at[i] == 0 and some.size:
+            block, others = float(sw.flagged[some[0]]), float(flagged.sum() - flagged[i])
+            fits = some[sw.flagged[some] <= limit]
+            gain = cost[i][0] - cost[i][fits]
+            pays = gain > tie_tolerance(cost[i][0], prices.scale * total)
+            mine = float(np.max(gain[pays] / sw.flagged[fits][pays], initial=0.0))
+            theirs = float(saved.sum() - saved[i]) / others if others > 0 else -math.inf
+            why = "block" if block > limit else "no_pay" if mine <= 0 else "left" if theirs < mine else "elsewhere"
+            out.append((g, why, block, max(0.0, limit - others), total))
+    return tuple(out)

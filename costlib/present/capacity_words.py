@@ -141,13 +141,7 @@ def within_sentence(rec, unlimited, limit, *, volume: float | None, unit: str = 
             f"within the limit, {within}."
         )
     if rec.rule == R.COST_OPTIMAL and rec.grouped:
-        nobody = [shorten(g) for g, t in rec.cutoffs.items() if t == math.inf]
-        out += " Per-group cutoffs spend the limit where a flag saves the most"
-        out += (
-            f", so {', '.join(f'“{g}”' for g in nobody)} {'gets' if len(nobody) == 1 else 'get'} no flags at all."
-            if nobody
-            else "."
-        )
+        out += unflagged_words(limit, volume)
         if rec.capacity_gap > 1e-12 * max(1.0, abs(rec.cost)):
             out += (
                 f" The best possible split of the limit between the groups is at most "
@@ -158,6 +152,57 @@ def within_sentence(rec, unlimited, limit, *, volume: float | None, unit: str = 
             " Without a model you could not flag everyone within the limit, so the model is measured against "
             "flagging cases at random up to it."
         )
+    return out
+
+
+def _named(groups) -> str:
+    return ", ".join(f"“{shorten(g)}”" for g in groups)
+
+
+def unflagged_words(limit, volume: float | None) -> str:
+    """How per-group cutoffs within a limit spend it and, for each group they flag nobody in, the
+    reason the data gives (`capacity.unflagged`, on the fitting rows): a group left unflagged by a
+    limit is a fairness fact, so it is never said that a flag saves more elsewhere when the cause is
+    its tied scores (its top block alone bigger than the limit, or than what the other groups' flags
+    leave of it) or that no cutoff for it pays within the limit.
+
+    >>> from types import SimpleNamespace as N
+    >>> unflagged_words(N(share=0.03, unflagged=(("A", "block", 113.0, 8.5, 3085.0),)), 10_000)[:78]
+    ' Per-group cutoffs cannot flag anyone in “A” within this limit, whatever its p'
+    """
+    elsewhere = [u[0] for u in limit.unflagged if u[1] == "elsewhere"]
+    out = ""
+    if elsewhere or not limit.unflagged:
+        out += " Per-group cutoffs spend the limit where a flag saves the most"
+        out += (
+            f", so {_named(elsewhere)} {'gets' if len(elsewhere) == 1 else 'get'} no flags at all."
+            if elsewhere
+            else "."
+        )
+    for g, why, block, room, total in limit.unflagged:
+        top = (
+            f"its highest score is shared by {number(block, 0)} of all {number(total, 0)} cases the cutoffs are "
+            f"fitted on (about {cases(block / total, volume)})"
+        )
+        if why == "block":
+            out += (
+                f" Per-group cutoffs cannot flag anyone in {_named([g])} within this limit, whatever its prices: "
+                f"{top}, more than the whole limit of {_cap_words(limit.share, volume)}, and cases with the same "
+                "score are flagged together or not at all."
+            )
+        elif why == "no_pay":
+            out += f" {_named([g])} gets no flags at all: within the limit, no cutoff for it saves money at its prices."
+        elif why == "left":
+            out += (
+                f" {_named([g])} gets no flags at all, though a flag there would save more per case than in the other "
+                f"groups: what pays in it needs more than the {cases(room / total, volume)} the other groups' "
+                "flags leave of the limit"
+                + (
+                    f" ({top}, and cases with the same score are flagged together or not at all)."
+                    if block > room
+                    else "."
+                )
+            )
     return out
 
 
@@ -174,10 +219,16 @@ def limit_sentences(rec, unlimited, limit, price, *, volume: float | None, unit:
 AGAIN = "the model's best within the limit, as stated above, made again at that limit and judged the same way"
 
 
+#: what a refit at a larger limit that comes out dearer on the judged rows is (`price_sentence`)
+NO_CHEAPER = "comes out dearer on the judged rows, which is the luck of choosing cutoffs again, not a price of capacity"
+
+
 def _more_words(saved: float, unit: str, per: str, *, many: bool = False) -> str:
-    """What a step of more capacity does to the answer: "saves about $X{per}", "leaves the answer as
-    it is" (no change worth a cent) or "costs about $X{per} more" (the answer made again there costs
-    more on the rows it is judged on); the verbs agree with a plural subject when `many`."""
+    """What a step of more capacity does to the answer (`saved`, the change of its cost made again
+    there, `capacity.Limit.more_saves` with ``change=True``): "saves about $X{per}", "leaves the
+    answer as it is" (no change worth a cent) or "shows no measurable saving" (the answer made again
+    comes out dearer on the rows it is judged on: that is the luck of choosing cutoffs, never a cost
+    of capacity); the verbs agree with a plural subject when `many`."""
     s = "" if many else "s"
     if not math.isfinite(saved):
         return "cannot be told"
@@ -185,7 +236,7 @@ def _more_words(saved: float, unit: str, per: str, *, many: bool = False) -> str
         return f"leave{s} the model's answer as it is"
     if saved > 0:
         return f"save{s} about {money(saved, unit)}{per}"
-    return f"cost{s} about {money(-saved, unit)}{per} more on the judged rows"
+    return f"show{s} no measurable saving"
 
 
 def price_sentence(price, limit, *, volume: float | None, unit: str = "") -> str:
@@ -193,16 +244,20 @@ def price_sentence(price, limit, *, volume: float | None, unit: str = "") -> str
     model's answer as it is; 100 more save about $21,763 a month; beyond 7,974 a month, more
     capacity saves nothing." Each figure is the change of the model's answer within the limit
     (`capacity.Limit.more_saves`: the answer made again at that limit, judged as it is), so ties
-    in blocks are included: a block of tied scores is flagged whole or not at all. Without a
-    volume, per case for one more percent of the cases. Where capacity stops paying is read off
-    the capacity curve of the fitting rows (`capacity.PriceOfCapacity`)."""
+    in blocks are included: a block of tied scores is flagged whole or not at all. An answer made
+    again that comes out dearer on the judged rows shows no measurable saving (`NO_CHEAPER`), never
+    a cost of capacity. Without a volume, per case for one more percent of the cases. Where
+    capacity stops paying is read off the capacity curve of the fitting rows
+    (`capacity.PriceOfCapacity`)."""
     enough = cases(price.enough, volume)
     if not limit.binding or price.share >= price.enough * (1 - 1e-12):
         return f"Your limit already covers what the best cutoff flags (about {enough}): more capacity saves nothing."
     beyond = f"beyond about {enough} (where one cutoff for everybody stops saving), more capacity saves nothing."
+    scale, steps = (volume, (1 / volume, 100 / volume)) if volume else (1.0, (0.01,))
+    saved = [limit.more_saves(step, change=True) * scale for step in steps]
+    again = f"({AGAIN}{', ' + NO_CHEAPER if any(x <= -0.005 for x in saved) else ''})"
     if volume:
-        one = _more_words(limit.more_saves(1 / volume) * volume, unit, " a month")
-        hundred = _more_words(limit.more_saves(100 / volume) * volume, unit, " a month", many=True)
-        return f"One more case a month that your team reviews {one}; 100 more {hundred} ({AGAIN}); {beyond}"
-    one = _more_words(limit.more_saves(0.01), unit, " per case")
-    return f"Reviewing one more percent of the cases {one} ({AGAIN}); {beyond}"
+        one = _more_words(saved[0], unit, " a month")
+        hundred = _more_words(saved[1], unit, " a month", many=True)
+        return f"One more case a month that your team reviews {one}; 100 more {hundred} {again}; {beyond}"
+    return f"Reviewing one more percent of the cases {_more_words(saved[0], unit, ' per case')} {again}; {beyond}"

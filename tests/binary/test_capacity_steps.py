@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from costlib.binary import decision as D
 from costlib.binary.capacity import cap_limit, limit_facts, price_of_capacity
 from costlib.present.amounts import money
-from costlib.present.capacity_words import price_sentence
+from costlib.present.capacity_words import NO_CHEAPER, price_sentence
 
 COMPAS = Path(__file__).resolve().parents[2] / "costlib" / "samples" / "compas.csv"
 BLOCKS = st.sampled_from([0.1, 0.2, 0.2, 0.5, 0.5, 0.5, 0.7, 0.9, 0.9])  # few scores: tied blocks
@@ -71,13 +71,18 @@ def test_marginal_figures_are_the_change_of_the_answer_at_the_limit_plus_1_and_p
     limit = limit_facts(models, rec, free)
     for extra in (1, 100):
         there = _brute_answer(fit, judge, 1.0, c_fn, min(cap + extra, volume) / volume)
-        np.testing.assert_allclose(limit.more_saves(extra / volume), here - there, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(limit.more_saves(extra / volume, change=True), here - there, rtol=1e-9, atol=1e-12)
+        # what is said saved: never less than nothing (a refit dearer on the judged rows is luck)
+        np.testing.assert_allclose(limit.more_saves(extra / volume), max(0.0, here - there), rtol=1e-9, atol=1e-12)
     price = price_of_capacity(ms, rec.prices, share)
     sentence = price_sentence(price, limit, volume=volume, unit="$")
+    assert " more on the judged rows" not in sentence and " cost about" not in sentence, sentence
     if limit.binding and share < price.enough * (1 - 1e-12):
         saved = (here - _brute_answer(fit, judge, 1.0, c_fn, min(cap + 100, volume) / volume)) * volume
-        if abs(saved) >= 0.005:
-            assert money(abs(saved), "$") in sentence, sentence
+        if saved >= 0.005:
+            assert f"100 more save about {money(saved, '$')}" in sentence, sentence
+        elif saved <= -0.005:
+            assert "100 more show no measurable saving" in sentence and NO_CHEAPER in sentence, sentence
 
 
 def test_compas_limit_400_more_capacity_is_the_change_of_the_answer():
