@@ -116,18 +116,20 @@ def value_recommendation_verdict(
             f"{cash(rec.baseline_value)}{on_judged}, so keep {base}."
         )
         return Verdict("error", head, tuple(details), tuple(asides))
-    against = f"against {cash(rec.baseline_value)} for {base}"
+    digits = shown_saving(rec.value * worth, rec.baseline_value * worth)[0]  # the two worths subtract as read
+    against = f"against {per_case_and_month(rec.baseline_value * worth, volume, unit, digits=digits)} for {base}"
     handed = f"{rec.reject_rate:.0%} of cases to a person"
+    worth_text = per_case_and_month(rec.value * worth, volume, unit, digits=digits)
     if rec.status == UNCLEAR:
         why = f"the {iv} of the gain includes zero" if iv else "there is no interval to tell the gain from chance"
         head = (
             f"{head}: keep {base}. Letting {who} answer when its confidence is at least {rec.tau:.3f} and "
-            f"handing the other {handed} would be worth {cash(rec.value)}, {against}, but {why}."
+            f"handing the other {handed} would be worth {worth_text}, {against}, but {why}."
         )
         return Verdict("warning", head, tuple(details), tuple(asides))
     head = (
         f"{head}: let {who} answer when its confidence is at least {rec.tau:.3f} and hand the other {handed}. "
-        f"It is worth {cash(rec.value)}, {against}" + (f" ({iv} of the gain)." if iv else ".")
+        f"It is worth {worth_text}, {against}" + (f" ({iv} of the gain)." if iv else ".")
     )
     return Verdict("success", head, tuple(details), tuple(asides))
 

@@ -11,7 +11,7 @@ from costlib import value
 from costlib.binary import honest as H
 from costlib.loading.messages import plural
 from costlib.present import page_answers
-from costlib.present.amounts import money, number, ratio_text
+from costlib.present.amounts import money, number, ratio_text, shown_saving
 
 
 def value_lag_sentence(drawn_k: float, drawn_worth: float, unit: str) -> str:
@@ -128,17 +128,19 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
                 },
             )
         more = "gain" if rec.gain >= 0 else "lose"
+        digits, shown = shown_saving(rec.value * worth, kept_worth * worth)  # the tiles subtract as they read
+        first = {**first, "value": money(kept_worth * worth, unit, digits=digits)}
         return (
             first,
             {
                 "label": VALUE_THRESHOLD_TILE,
-                "value": money(rec.value * worth, unit),
+                "value": money(rec.value * worth, unit, digits=digits),
                 "help": f"{lead}, answering when the confidence is at least the threshold fitted{on_fit}; the "
                 "verdict does not ship it.",
             },
             {
                 "label": f"It would {more} per case",
-                "value": money(abs(rec.gain) * worth, unit),
+                "value": money(abs(shown), unit, digits=digits),
                 "help": "Not a gain you can count on: its 95% interval reaches zero or below (see the verdict)."
                 if rec.status == UNCLEAR
                 else "The threshold is worth no more than the choice the verdict keeps.",
@@ -150,8 +152,9 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
                 "the verdict does not ship it.",
             },
         )
-    gain = money(rec.gain * worth, unit)
-    model_worth = money(rec.value * worth, unit)
+    digits, shown = shown_saving(rec.value * worth, rec.baseline_value * worth)  # gain = the shown worths' difference
+    gain = money(shown, unit, digits=digits)
+    model_worth = money(rec.value * worth, unit, digits=digits)
     return (
         {
             "label": VALUE_GAIN_TILE,

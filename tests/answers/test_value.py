@@ -5,6 +5,7 @@ through the page's memo (a unit or a volume only rewords)."""
 from __future__ import annotations
 
 import io
+import re
 
 import numpy as np
 import pandas as pd
@@ -179,3 +180,19 @@ def test_without_a_split_the_limit_compares_worths_read_on_the_same_rows(no_spli
     assert said is not None, answer.limit_note
     want = (rec.capacity.unlimited.value - in_sample) * 1.0 * 1000.0
     assert float(said.group(1).replace(",", "")) == pytest.approx(want, abs=0.01)
+
+
+@pytest.mark.parametrize("worth", [1.0, 0.37, 2.0, 3.3])
+@pytest.mark.parametrize("cap", [None, 300.0])
+def test_the_worths_and_the_gain_subtract_as_they_read(screening, worth, cap):
+    """As on Costs & groups: the threshold's worth and the no-model choice's, shown at the decimals
+    their difference needs, differ by the gain shown (tiles and answer alike)."""
+    answer = _answer(screening, worth=worth, **({} if cap is None else {"cap": cap}))
+    rec = answer.rec
+    if rec.kept is not None and rec.status == "adds nothing":
+        return  # one choice, nothing to subtract
+    said = answer.verdict.headline
+    a, b = (float(x) for x in re.findall(r"\$(\d+\.\d+) per case", said)[:2])
+    tiles = {m["label"]: m["value"] for m in answer.metrics}
+    gain = tiles.get("Gain per case") or tiles.get("It would gain per case") or tiles.get("It would lose per case")
+    assert abs(a - b) == pytest.approx(float(gain.lstrip("$")), abs=1e-9), (said, tiles)

@@ -67,7 +67,8 @@ def test_value_page_baseline_is_the_better_of_handing_over_and_answering_everyth
     assert ("letting the model answer every case" in box) or ("handing every case to a person" in box)
     acc = {m: np.mean((te[m] >= 0.5) == te["label"]) for m in ("score_calibrated", "score_overconfident")}
     # the sentence prices the better of the two: answering all (2 * accuracy - 1 with k = 1) or 0
-    assert any(f"against {words.money(max(2 * a - 1, 0.0), '$')} per case" in box for a in acc.values()), box
+    against = float(box.split("against $", 1)[1].split(" per case", 1)[0])  # at the decimals the gain needs
+    assert any(against == pytest.approx(max(2 * a - 1, 0.0), abs=5e-6) for a in acc.values()), box
 
 
 def test_value_page_acceptance_rules_use_the_price_book():
