@@ -263,6 +263,16 @@ DISPARITY_WORDS = {
     "in group {ref}",
     "cost per case": "mistakes in group {g} cost {r} times as much per case as in group {ref}",
 }
+#: the same where one of the two rates is 0, so no "0.00 times" or "infinitely many times": {zero} the group at 0,
+#: {other} the other group
+DISPARITY_NONE_WORDS = {
+    "flagged rate": "group {zero} is never flagged, while group {other} is",
+    "false positive rate": "in group {zero}, no case that turns out negative is wrongly flagged, while in group "
+    "{other} some are",
+    "false negative rate": "in group {zero}, no case that turns out positive is missed, while in group {other} "
+    "some are",
+    "cost per case": "mistakes in group {zero} cost nothing, while in group {other} they do",
+}
 
 
 DISPARITY_LEAD = "But under the model's rule,"  # beside a verdict that ships it
@@ -283,8 +293,12 @@ def disparity_sentence(d, unit: str = "", *, lead: str = DISPARITY_LEAD) -> str:
         return ""
     g, ref = f"“{shorten(row['group'])}”", f"“{shorten(d.reference)}”"
     r = row["ratio"]
-    shown = "infinitely many" if not math.isfinite(r) else f"{r:.2f}" if r < 10 else ratio_text(r)
-    what = DISPARITY_WORDS[row["metric"]].format(g=g, ref=ref, r=shown)
+    if r == 0 or not math.isfinite(r):  # one of the two is 0: said as what happens, not as a ratio
+        zero, other = (g, ref) if r == 0 else (ref, g)
+        what = DISPARITY_NONE_WORDS[row["metric"]].format(zero=zero, other=other)
+    else:
+        shown = f"{r:.2f}" if r < 10 else ratio_text(r)
+        what = DISPARITY_WORDS[row["metric"]].format(g=g, ref=ref, r=shown)
     if row["metric"] == "cost per case":
         values = f"{money(row['value'], unit)} against {money(row['reference_value'], unit)}"
     else:

@@ -27,10 +27,12 @@ def test_flagged_rate_sentence_names_the_group_the_ratio_and_the_rule():
     row = d.largest
     assert row["metric"] == "false negative rate" and row["ratio"] == 0
     s = words.disparity_sentence(d)
+    # one rate at 0: said as what happens, not as "0.00 times" (review 56)
     assert s.startswith(
-        "But under the model's rule, in group “<b>x</b>”, cases that turn out positive are missed at 0.00 times"
-    )
-    assert "the four-fifths rule fails" in s
+        "But under the model's rule, in group “<b>x</b>”, no case that turns out positive is missed, while in group "
+        "“ref” some are (0.0% against 50.0%"
+    ), s
+    assert "the four-fifths rule fails" in s and "times" not in s
     flagged = d.table.query("metric == 'flagged rate'").set_index("group")
     assert flagged.loc["<b>x</b>", "ratio"] == pytest.approx(4.0)
     table = disparity_table(d).set_index(["metric", "group"])
@@ -79,3 +81,16 @@ def test_the_verdict_adds_the_sentence_unless_the_model_is_not_to_decide():
     useless = D.recommend(flat, (1, 1), n_resamples=0)
     assert useless.verdict == R.DO_NOT
     assert words.recommendation_verdict(useless, disparities=failing) == words.recommendation_verdict(useless)
+
+
+def test_a_group_never_flagged_is_said_so_either_way_round():
+    """'group “B” is flagged at 0.00 times the rate of group “A”' and 'flagged at infinitely many
+    times the rate' (review 56, a review limit on COMPAS) read as what happens."""
+    never = _two([5, 0], [5, 0], [5, 10], [100, 100])  # x flags nobody: flagged rate 0 against 10%
+    s = words.disparity_sentence(never)
+    assert "group “<b>x</b>” is never flagged, while group “ref” is" in s and "times" not in s
+    d = disparities(["ref", "x"], [0, 5], [0, 5], [10, 5], [100, 100], c_fp=1.0, c_fn=2.0)  # the reference never
+    row = d.largest
+    assert row is not None and not math.isfinite(row["ratio"])
+    s = words.disparity_sentence(d)
+    assert "never flagged" in s and "infinitely" not in s, s
