@@ -70,7 +70,7 @@ COSTS_WORDS = {
     "group_rates": "Rates per group",
     "fair_cutoffs": "Fairness-constrained cutoffs",
     "fairness_toggle": "Fairness rules",
-    "tolerance": "Tolerance (largest gap in the rate)",
+    "tolerance": "Tolerance: largest gap in the rate (0.05 is 5%)",  # the table says "fitted within 5%"
     "criteria": "Criteria",
     "fair_by_group": "Each fairness rule's cutoff in each group",
     "prices_matter": "How much do the prices matter?",
