@@ -156,6 +156,7 @@ def within_sentence(rec, unlimited, limit, *, volume: float | None, unit: str = 
 
 
 def _named(groups) -> str:
+    """Group names as the sentences quote them: “A”, “B” (each shortened)."""
     return ", ".join(f"“{shorten(g)}”" for g in groups)
 
 
@@ -193,15 +194,16 @@ def unflagged_words(limit, volume: float | None) -> str:
         elif why == "no_pay":
             out += f" {_named([g])} gets no flags at all: within the limit, no cutoff for it saves money at its prices."
         elif why == "left":
+            rest = (
+                "the other groups' flags take the whole limit"
+                if room <= 1e-9 * total
+                else f"what pays in it needs more than the {cases(room / total, volume)} the other groups' flags "
+                "leave of the limit"
+            )
+            tie = f"; {top}, and cases with the same score are flagged together or not at all" if block > room else ""
             out += (
                 f" {_named([g])} gets no flags at all, though a flag there would save more per case than in the other "
-                f"groups: what pays in it needs more than the {cases(room / total, volume)} the other groups' "
-                "flags leave of the limit"
-                + (
-                    f" ({top}, and cases with the same score are flagged together or not at all)."
-                    if block > room
-                    else "."
-                )
+                f"groups: {rest}{tie}."
             )
     return out
 
