@@ -389,6 +389,21 @@ def _group_rates_heading(rec) -> str:
     return f"<h3>{html_escape(heading)}</h3>" + paragraphs([" ".join(words)])
 
 
+DISPARITIES_OF_BEST = (
+    "Like the rates above, these are the disparities of the model's best rule ({rule}), not of what is "
+    "recommended ({shipped})."
+)
+"""Over the disparities (`Audit.disparities`, of the model's best rule) when the verdict keeps the choice
+without a model."""
+
+
+def _disparities_of(rec) -> str:
+    """`DISPARITIES_OF_BEST` as a paragraph when the verdict does not ship the model's rule, else ""."""
+    if rec.ship_model:
+        return ""
+    return paragraphs([DISPARITIES_OF_BEST.format(rule=R.rule_words(rec.rule), shipped=R.rule_words(rec.shipped_rule))])
+
+
 def _questions_html(a) -> str:
     """How the prices were chosen (Find my prices): the questions, the answers, the range."""
     q = a.price_questions
@@ -516,6 +531,7 @@ def audit_html(audit) -> str:
         (
             "<h3>Disparities against a reference group</h3><p>Aequitas's reading: a group's metric divided by the "
             "reference group's; a ratio outside the stated range fails. A pooled group's numbers are its own.</p>"
+            + _disparities_of(a.recommendation)
             + (f"<p>{html_escape(_groups_sentence(a))}</p>" if a.column_disparities else "")
             + "".join(table_html(table, caption=caption) for caption, table in disparity_tables(a))
             if a.disparities is not None

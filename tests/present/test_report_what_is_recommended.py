@@ -59,12 +59,26 @@ def test_the_rates_are_not_called_recommended_when_the_verdict_keeps_the_choice_
     assert "What is recommended, flag everyone, does not use the model, so it treats every group alike." in text
 
 
+def test_the_disparities_say_they_are_the_models_best_rule_when_the_verdict_keeps_the_choice_without_it(kept):
+    # the disparities are the model's best rule's (it fails for false negatives), not flagging everyone's
+    assert kept.disparities.rule == R.SINGLE and kept.disparities.fails
+    report = audit_html(kept)
+    said = (
+        "Like the rates above, these are the disparities of the model's best rule (best single cutoff), not of what "
+        "is recommended (flag everyone)."
+    )
+    assert said in _texts(report, "p")
+    at = report.index("Disparities against a reference group</h3>")
+    assert at < report.index(html_escape(said)) < report.index("<table", at)  # over the disparities' table
+
+
 def test_the_rates_are_what_is_recommended_when_the_model_ships(audit):  # noqa: F811
     rec = audit.recommendation
     assert rec.ship_model and rec.shipped_rule == rec.rule == R.SINGLE
     report = audit_html(audit)
     assert "Rates per group of what is recommended (best single cutoff)" in _texts(report, "h3")
     assert "does not use the model, so it treats every group alike" not in report
+    assert "not of what is recommended" not in report
 
 
 def test_each_row_of_the_group_by_group_table_names_its_rule_as_the_table_above(kept):
