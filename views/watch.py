@@ -136,6 +136,7 @@ try:
             say("info", sample_note())
             files = remember(("watch_sample_files",), sample_files)
             st.caption(files.what)
+            st.code(files.shell, language="bash")  # cut only between arguments, never inside a flag
             with st.container(horizontal=True):  # each button as wide as its words: none cut
                 st.download_button(
                     w.DOWNLOAD_SAMPLE_CASES, data=files.cases, file_name=files.cases_name, mime="text/csv",
@@ -202,7 +203,7 @@ ship = answer.ship_words(refit, volume)  # the one cutoff to ship, then the othe
 for i, line in enumerate(ship):
     say("markdown" if i == 0 else "caption", line)
 if refit is not None:
-    st.caption(w.REFIT_WHAT)
+    say("caption", answer.refit_what(refit, volume))  # the settings it puts in place of yours, before the click
     if st.button(w.REFIT_BUTTON, key="watch_refit", type="primary"):
         try:
             ds_new = refit.dataset(repr(key).encode())

@@ -17,6 +17,10 @@ from costlib.present.watch_labels import (
     SAMPLE_NOTE,
     SAMPLE_POLICY,
     UNSIGNED_ON_PAGE,
+    month_words,
+    policy_settings_words,
+    refit_what,
+    shell_lines,
 )
 from costlib.present.watch_words import (
     CHOICE_KEEP,
@@ -111,6 +115,12 @@ class WatchAnswer:
         """`ship` in words (`what_to_ship`); a month is the policy's cases a month, else `volume`."""
         return what_to_ship(self.report, self.policy, refit, unit=self.unit, volume=volume)
 
+    def refit_what(self, refit: Refit, volume: float | None = None) -> str:
+        """What the refit button does, said before it is pressed (`REFIT_WHAT`): the settings of
+        the policy that take the place of the person's (`policy_settings_words`), and the sidebar's
+        cases a month changing from `volume` (the person's) when the policy's differ."""
+        return refit_what(refit.policy, volume)
+
 
 def refit_offered(report: dict) -> bool:
     """Whether a period of `report` alerts and some period has its outcomes: then the refit
@@ -124,11 +134,15 @@ def what_to_ship(
 ) -> tuple[str, ...]:
     """`ship_choice` in words (`present.watch_words.ship_words`), the same on the Watch page and
     ``costlib watch``: amounts in the policy's unit (else `unit`), a month being the policy's cases
-    a month (else `volume`)."""
+    a month (else `volume`); the first line then says so once (`month_words`: the person's `volume`
+    is not what the amounts a month are at)."""
     month = policy.get("volume")
-    return ship_words(
+    said = ship_words(
         ship_choice(report, refit), unit=policy_unit(policy, unit), volume=volume if month is None else month
     )
+    if not said or not month:  # no amount a month, or the person's own cases a month: nothing to set apart
+        return said
+    return (f"{said[0]} {month_words(month, volume, freq=report.get('freq', 'M'))}", *said[1:])
 
 
 @dataclass(frozen=True)
@@ -283,6 +297,12 @@ class SampleFiles:
     def what(self) -> str:
         """The files and the command, in a sentence (`SAMPLE_FILES_WHAT`)."""
         return SAMPLE_FILES_WHAT.format(cases=self.cases_name, policy=self.policy_name, command=self.command)
+
+    @property
+    def shell(self) -> str:
+        """The command as the page shows it under `what`, in a code block: lines cut only between its
+        arguments, each but the last continued (`present.watch_labels.shell_lines`)."""
+        return shell_lines(self.command)
 
 
 def sample_note() -> str:
@@ -521,11 +541,8 @@ def refit_inputs(
     span = recent[0] if len(recent) == 1 else f"{recent[0]} to {recent[-1]}"
     scale = (policy.get("data") or {}).get("scale") or "probability"
     mapping = ColumnMapping(label=label, scores=(columns["score"],), group=columns.get("group"), score_scale=scale)
-    # what `views._ui.policy.set_policy_prices` puts in place of the person's settings, said
     month = policy.get("volume")
-    parts = ["prices", *(["unit"] if policy.get("unit_given", True) else []), "review limit"]
-    parts += [f"{int(month):,} cases a month"] if month is not None else []
-    settings = f"the policy's {', '.join(parts[:-1])} and {parts[-1]} (in place of yours)"
+    settings = policy_settings_words(policy)  # what `set_policy_prices` puts in place of the person's settings
     unit = policy_unit(policy, unit)
     saving = refit_saving(judged, unit=unit, volume=month if month is not None else volume)
     sentence = (

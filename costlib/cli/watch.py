@@ -152,6 +152,7 @@ def _print_text(report: dict, policy: dict, refit=None) -> None:
         how_measured,
         no_model_act,
         period_label,
+        saving_said,
         scores_check,
         too_few_text,
         watch_verdict,
@@ -168,8 +169,6 @@ def _print_text(report: dict, policy: dict, refit=None) -> None:
                 f"{too_few_text(p)}"
             )
             continue
-        iv = p["regret_interval"]
-        iv_text = f" (95% interval {money(iv[0], unit)} to {money(iv[1], unit)})" if iv[0] is not None else ""
         flag = f"  ALERT ({p['alert_basis']})" if p["alert"] else ""
         rate = percent(p["base_rate"]) if p["base_rate"] is not None else "–"
         other = ""
@@ -179,12 +178,14 @@ def _print_text(report: dict, policy: dict, refit=None) -> None:
                 f"; if the cases changed instead: cost per case {money(cal['cost_per_case'], unit)}, base rate "
                 f"{percent(cal['base_rate'])}; scores fit a base-rate change: {scores_check(p)}"
             )
-        saves = money(p["regret_per_case"], unit) if p["regret_per_case"] is not None else "–"
         instead = f"{no_model_act(p)} instead" if p["no_model"] else "its own best cutoff"
+        saves = saving_said(
+            p["regret_per_case"], *p["regret_interval"], unit, line=True
+        )  # a negative saving: costs more
         print(
             f"  {period_label(p['period'])}: {p['n']:,} cases, {p['labelled']:,} with outcomes; cost per case "
             f"{money(p['cost_per_case'], unit)} ({how_measured(p)}); flagged {percent(p['flagged_share'])}; "
-            f"{instead} would save {saves} per case{iv_text}; base rate {rate}{other}{flag}"
+            f"{instead} {saves}; base rate {rate}{other}{flag}"
         )
     verdict = watch_verdict(report, unit=unit, choice=ship_choice(report, refit))
     print(verdict.headline)

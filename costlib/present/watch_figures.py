@@ -33,6 +33,12 @@ REFIT_WORDS = {True: "refit, to ship", False: "refit, not chosen", None: "refit"
 REFIT_TITLE = "Cost per case against the cutoff, on the cases the refit is fitted on"
 
 
+def cost_axis(unit: str = "") -> str:
+    """The y axis's title, with the unit as every cost chart says it: "cost per case ($)", or
+    "cost per case" without a unit (the caller escapes it: the unit is user text)."""
+    return f"cost per case ({unit})" if unit else "cost per case"
+
+
 def refit_figure(
     curves: pd.DataFrame,
     shipped: dict,
@@ -106,7 +112,7 @@ def refit_figure(
     fig.update_layout(
         title={"text": plain(title), "x": 0.0, "xanchor": "left"},
         xaxis_title="cutoff (flag a case when its score is at least this)",
-        yaxis_title="cost per case",
+        yaxis_title=plain(cost_axis(unit)),
         legend={"orientation": "h", "y": -0.25},
         margin={"t": 60, "r": 30},
         height=440,

@@ -8,6 +8,10 @@ a ``{name}`` format only through the page's escaping (`costlib.core.escaping`), 
 
 from __future__ import annotations
 
+from costlib.present.amounts import number
+from costlib.present.labels import VOLUME_LABEL
+from costlib.watch.periods import FREQS
+
 # ---------------------------------------------------------------------------------------
 # The inputs: the policy, the newer cases and their columns
 
@@ -59,18 +63,27 @@ UNSIGNED_ON_PAGE = (
 
 SAMPLE_FILES_WHAT = (
     "The built-in year as files, to run the command line on: {cases} (its cases) and {policy} (the policy "
-    "shipped before it). In their folder, `{command}` gives this page's answer."
-)
+    "shipped before it). In their folder, this command gives this page's answer:"
+)  # the command follows in a code block (`SampleFiles.shell`), cut only between its arguments
 
 # ---------------------------------------------------------------------------------------
 # The refit
 
 REFIT_BUTTON = "Open the refit on Costs & groups: its report and policy file"
 REFIT_WHAT = (
-    "Opens Costs & groups on the cases with outcomes of the latest three periods, at the policy's prices (and review "
-    "limit): there the refit is the recommended cutoff, with its verdict, report and policy file. These months take "
-    "the place of any file you uploaded on the Data page (the built-in samples stay in the sidebar)."
+    "Opens Costs & groups on the cases with outcomes of the latest three periods, at {settings}: there the refit is "
+    "the recommended cutoff, with its verdict, report and policy file. Every page keeps these settings after"
+    "{volume}, and these months take the place of any file you uploaded on the Data page (the built-in samples stay "
+    "in the sidebar)."
 )
+#: what the refit button does to the sidebar's cases a month, when the policy's differ from the person's
+REFIT_VOLUME = " (the sidebar's {label} becomes {month}, from your {yours})"
+#: whose "a month" the answer's monthly amounts are (`costlib.answers.watch.what_to_ship`), said once
+MONTH_IS_POLICYS = (
+    "A month here is {cases} cases, the policy's cases a month (the volume it was written for){yours}; amounts for "
+    "a past {word} are what that {word}'s own cases cost."
+)
+MONTH_NOT_YOURS = ", not your {yours} ({label} in the sidebar)"
 REFIT_TITLE = "The refit, on the latest periods with outcomes"
 REFIT_CHART = (
     "Cost per case at each cutoff on the cases the refit is fitted on: the shipped cutoff is the diamond on the "
@@ -83,4 +96,98 @@ POLICY_SOURCES = (FROM_FILE, FROM_COSTS)
 POLICY_SOURCE_HELP = (
     "A policy file downloaded from Costs & groups (or written by audit --policy), or the cutoff Costs & groups "
     "recommends now for the data in the sidebar at your prices and review limit."
+)
+
+
+def month_words(month: float, volume: float | None = None, *, freq: str = "M") -> str:
+    """Whose "a month" the monthly amounts of `what_to_ship` are, said once beside them
+    (`MONTH_IS_POLICYS`): the policy's `month` cases a month, what it was written for, and not the
+    person's `volume` (the page's; None on the command line) when that differs; amounts for a past
+    period (the headline's) are that period's own cases' (`freq`: the periods).
+
+    >>> month_words(1500, 10000)  # doctest: +NORMALIZE_WHITESPACE
+    "A month here is 1,500 cases, the policy's cases a month (the volume it was written for), not your 10,000
+    (Cases per month in the sidebar); amounts for a past month are what that month's own cases cost."
+    """
+    yours = ""
+    if volume is not None and float(volume) != float(month):
+        yours = MONTH_NOT_YOURS.format(yours=number(volume, 0), label=VOLUME_LABEL)
+    word = FREQS.get(freq, "period")
+    return MONTH_IS_POLICYS.format(cases=number(month, 0), yours=yours, word=word)
+
+
+def policy_settings_words(policy: dict) -> str:
+    """The settings of `policy` that the refit puts in place of the person's
+    (`views._ui.policy.set_policy_prices`), as the sentences say them: "the policy's prices, unit,
+    review limit and 1,500 cases a month (in place of yours)"."""
+    month = policy.get("volume")
+    parts = ["prices", *(["unit"] if policy.get("unit_given", True) else []), "review limit"]
+    parts += [f"{number(month, 0)} cases a month"] if month is not None else []
+    return f"the policy's {', '.join(parts[:-1])} and {parts[-1]} (in place of yours)"
+
+
+def refit_what(policy: dict, volume: float | None = None) -> str:
+    """What the refit button does, before it is pressed (`REFIT_WHAT`): Costs & groups opens at the
+    settings of `policy` (`policy_settings_words`), which every page keeps after; the sidebar's
+    cases a month said changing from `volume` (the person's) when the policy's differ."""
+    month = policy.get("volume")
+    change = ""
+    if month is not None and volume is not None and float(volume) != float(month):
+        change = REFIT_VOLUME.format(label=VOLUME_LABEL, month=number(month, 0), yours=number(volume, 0))
+    return REFIT_WHAT.format(settings=policy_settings_words(policy), volume=change)
+
+
+# ---------------------------------------------------------------------------------------
+# The built-in sample's command
+
+
+def shell_lines(command: str, width: int = 72) -> str:
+    """`command` (words separated by single spaces) as lines of at most about `width` characters,
+    each but the last ending in a shell's line continuation (" \\"), cut only between arguments: a
+    flag stays beside its value ("--resamples 500"), and no line breaks inside a flag as a page that
+    wraps the one long line may ("--" / "allow-unsigned"). The command reads the same to a shell.
+
+    >>> print(shell_lines("costlib watch p.json c.csv --time decided --allow-unsigned", width=30))
+    costlib watch p.json c.csv \\
+      --time decided \\
+      --allow-unsigned
+    """
+    words = command.split(" ")
+    groups = []  # a flag with its value, or a word alone
+    for word in words:
+        if groups and groups[-1].startswith("-") and " " not in groups[-1] and not word.startswith("-"):
+            groups[-1] += " " + word
+        else:
+            groups.append(word)
+    lines = [""]
+    for group in groups:
+        if lines[-1] and len(lines[-1]) + 1 + len(group) > width:
+            lines.append("  " + group)
+        else:
+            lines[-1] = f"{lines[-1]} {group}" if lines[-1] else group
+    return " \\\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------
+# What to ship (`costlib.present.watch_words.ship_words` says them)
+
+SHIP_REFIT_WORDS = "What to ship instead: {rule}, the refit on the {n} cases with outcomes of {span}. {saving}"
+SHIP_SHIFT_WORDS = (
+    "What to ship instead: {rule}, the shipped cutoff moved to the base rate the scores of {period} suggest (about "
+    "{rate}). Estimated from the scores, if only the base rate moved, it saves {amount} over keeping the shipped "
+    "cutoff{iv}; if the cases changed and the model is still calibrated (base rate about {other}), the shipped "
+    "cutoff stays right.{label}"
+)
+SHIP_NOTHING_WORDS = (
+    "Nothing to ship instead yet: the refit on the {n} cases with outcomes of {span} ({rule}) {effect} keeping the "
+    "shipped cutoff, within the noise{iv}. Keep the shipped cutoff until more outcomes are in."
+)
+NOT_CHOSEN_SHIFT = (
+    "Not chosen: {rule}, the shipped cutoff moved to the base rate the scores of {period} suggest (about {rate}). It "
+    "rests on the scores alone, read as if only the base rate moved; if the cases changed and the model is still "
+    "calibrated (base rate about {other}), the shipped cutoff would stay right. The refit rests on outcomes.{label}"
+)
+NOT_CHOSEN_REFIT = (
+    "Not chosen: {rule}, the refit on the {n} cases with outcomes of {span}: judged on cases it was not fitted on, "
+    "what it saves over the shipped cutoff is within the noise{iv}."
 )

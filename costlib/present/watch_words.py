@@ -10,6 +10,13 @@ import pandas as pd
 from costlib.binary.capacity import cap_limit
 from costlib.core.escaping import shorten
 from costlib.present.amounts import interval, money, number, per_case_and_month, percent
+from costlib.present.watch_labels import (  # the what-to-ship sentences (`ship_words`)
+    NOT_CHOSEN_REFIT,
+    NOT_CHOSEN_SHIFT,
+    SHIP_NOTHING_WORDS,
+    SHIP_REFIT_WORDS,
+    SHIP_SHIFT_WORDS,
+)
 from costlib.present.words import Verdict, cutoffs_text
 from costlib.watch.estimate import FAILS, HOLDS
 from costlib.watch.periods import FREQS
@@ -93,33 +100,51 @@ def _cases_to_label(p: dict) -> str:
 #: the three answers to "what to ship" (`costlib.answers.watch.ship_choice` decides which)
 CHOICE_KEEP, CHOICE_REFIT, CHOICE_SHIFT = "keep", "refit", "shift"
 
-SHIP_REFIT_WORDS = "What to ship instead: {rule}, the refit on the {n} cases with outcomes of {span}. {saving}"
-SHIP_SHIFT_WORDS = (
-    "What to ship instead: {rule}, the shipped cutoff moved to the base rate the scores of {period} suggest (about "
-    "{rate}). Estimated from the scores, if only the base rate moved, it saves {amount} over keeping the shipped "
-    "cutoff{iv}; if the cases changed and the model is still calibrated (base rate about {other}), the shipped "
-    "cutoff stays right.{label}"
-)
-SHIP_NOTHING_WORDS = (
-    "Nothing to ship instead yet: the refit on the {n} cases with outcomes of {span} ({rule}) saves {amount} over "
-    "keeping the shipped cutoff, within the noise{iv}. Keep the shipped cutoff until more outcomes are in."
-)
-NOT_CHOSEN_SHIFT = (
-    "Not chosen: {rule}, the shipped cutoff moved to the base rate the scores of {period} suggest (about {rate}). It "
-    "rests on the scores alone, read as if only the base rate moved; if the cases changed and the model is still "
-    "calibrated (base rate about {other}), the shipped cutoff would stay right. The refit rests on outcomes.{label}"
-)
-NOT_CHOSEN_REFIT = (
-    "Not chosen: {rule}, the refit on the {n} cases with outcomes of {span}: judged on cases it was not fitted on, "
-    "what it saves over the shipped cutoff is within the noise{iv}."
-)
+
+def as_saving(amount, low=None, high=None) -> tuple[bool, float | None, float | None, float | None]:
+    """``(saves, size, low, high)``: a saving (`amount`, 95% interval `low` to `high`) as the words
+    say it: saved (the same numbers) from zero up; below, a cost `-amount` more, the interval's signs
+    turned: "costs $0.0054 more", never "saves −$0.0054" (the periods' table, ``costlib watch``, the refit).
+
+    >>> as_saving(0.0058, -0.045, 0.016), as_saving(-0.0054, -0.05, 0.0092)
+    ((True, 0.0058, -0.045, 0.016), (False, 0.0054, -0.0092, 0.05))
+    """
+    if amount is None or amount >= 0:
+        return True, amount, low, high
+    return False, -amount, None if high is None else -high, None if low is None else -low
 
 
-def _saving_interval(low, high, unit: str) -> str:
-    """What `interval` says of a saving per case, in brackets ("(95% interval of the saving $0.06 to
-    $0.11 per case)", after a space), or "" without an interval."""
-    iv = interval(low, high, unit, of="the saving")
-    return f" ({iv} per case)" if iv else ""
+def saving_said(amount, low, high, unit: str = "", *, line: bool = False) -> str:
+    """A period's saving (`as_saving`) in the periods' table, "$0.104 ($0.062 to $0.134)" or below
+    zero "costs $0.0054 more (−$0.0092 to $0.050)" ("–" without one), or with `line` as ``costlib
+    watch`` says it: "would save $0.104 per case (95% interval $0.062 to $0.134)", "would cost
+    $0.0054 more per case (95% interval −$0.0092 to $0.050)"."""
+    saves, size, low, high = as_saving(amount, low, high)
+    if size is None:
+        return "would save – per case" if line else "–"
+    iv = "" if low is None else interval(low, high, unit) if line else f"{money(low, unit)} to {money(high, unit)}"
+    return SAVING_WORDS[line, saves].format(money(size, unit)) + (f" ({iv})" if iv else "")
+
+
+#: a period's saving said (`saving_said`), by (on the command line, saved rather than costing more)
+SAVING_WORDS = {
+    (False, True): "{}",
+    (False, False): "costs {} more",
+    (True, True): "would save {} per case",
+    (True, False): "would cost {} more per case",
+}
+
+
+def _over_shipped(amount, low, high, unit: str, volume) -> tuple[str, str]:
+    """``(words, iv)``: what the refit does against keeping the shipped cutoff, as the refit's
+    sentences say it (`as_saving`): ("saves $0.085 per case ($127.22 a month) over", " (95% interval
+    of the saving $0.061 to $0.106 per case)"), or below zero ("costs $0.0054 per case ($8.10 a
+    month) more than", " (95% interval of how much more −$0.0092 to $0.050 per case)")."""
+    saves, size, low, high = as_saving(amount, low, high)
+    of = "the saving" if saves else "how much more"
+    iv = interval(low, high, unit, of=of)
+    what = per_case_and_month(size, volume, unit)
+    return (f"saves {what} over" if saves else f"costs {what} more than"), (f" ({iv} per case)" if iv else "")
 
 
 def _shift_parts(p: dict, unit: str, volume) -> dict:
@@ -132,7 +157,7 @@ def _shift_parts(p: dict, unit: str, volume) -> dict:
         "rate": percent(ls["base_rate"]),
         "other": percent(cal["base_rate"]),
         "amount": per_case_and_month(p["regret_per_case"], volume, unit),
-        "iv": _saving_interval(*p["regret_interval"], unit),
+        "iv": _over_shipped(p["regret_per_case"], *p["regret_interval"], unit, volume)[1],
         "label": f" Label a sample of {period_label(p['period'])}: {tell}." if tell else "",
     }
 
@@ -140,13 +165,9 @@ def _shift_parts(p: dict, unit: str, volume) -> dict:
 def _refit_parts(refit, cutoffs: dict, unit: str, volume) -> dict:
     """What the sentences say of the refit (`costlib.answers.watch.Refit`) and its `cutoffs`."""
     j = refit.judged
-    return {
-        "rule": cutoffs_text(cutoffs, grouped=True),
-        "n": number(len(refit.frame), 0),
-        "span": refit.span,
-        "amount": per_case_and_month(j.regret, volume, unit),
-        "iv": _saving_interval(j.low, j.high, unit),
-    }
+    effect, iv = _over_shipped(j.regret, j.low, j.high, unit, volume)
+    return {"rule": cutoffs_text(cutoffs, grouped=True), "n": number(len(refit.frame), 0), "span": refit.span,
+            "effect": effect, "iv": iv}  # fmt: skip
 
 
 def ship_words(choice, *, unit: str = "", volume: float | None = None) -> tuple[str, ...]:
@@ -400,14 +421,17 @@ EST_WORDS = (
 OVER_LIMIT = " (over the review limit)"
 
 
+PART_MEASURED = "{share} measured, the rest estimated"
+
+
 def how_measured(p: dict) -> str:
     """How a period's cost is known: "measured" (every outcome in, or only the known ones when no
-    estimate is possible: "measured on 63%"), "estimated", or "part measured (63%)" (its known outcomes
-    counted, the rest estimated)."""
+    estimate is possible: "measured on 63%"), "estimated", or "63% measured, the rest estimated" (its
+    known outcomes counted, the rest estimated; no brackets: the command line says it in brackets)."""
     if p["measured"]:
         return "measured" if p["labelled"] == p["n"] else f"measured on {percent(p['labelled'] / p['n'], 0)}"
     if p["labelled"]:
-        return f"part measured ({percent(p['labelled'] / p['n'], 0)})"
+        return PART_MEASURED.format(share=percent(p["labelled"] / p["n"], 0))
     return "estimated"
 
 
@@ -441,11 +465,8 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
     """The periods as a person reads them: text cells, "–" where there is nothing to show."""
     rows = []
     for p in report["periods"]:
-        low, high = p["regret_interval"]
         cut = cutoffs_short_text(p["best_threshold"])
-        save = money(p["regret_per_case"], unit) if p["regret_per_case"] is not None else "–"
-        if low is not None:
-            save += f" ({money(low, unit)} to {money(high, unit)})"
+        save = saving_said(p["regret_per_case"], *p["regret_interval"], unit)
         if p.get("too_few"):
             save = too_few_text(p)
         rows.append(
@@ -552,12 +573,7 @@ def watch_group_table(report: dict, unit: str = "") -> pd.DataFrame | None:
 
 
 REFIT_SAVES = (
-    "Refitting on them saves {amount} over keeping the shipped cutoff{iv}, each case judged by a cutoff fitted on "
-    "the others."
-)
-REFIT_LOSES = (
-    "Refitting on them costs {amount} more than keeping the shipped cutoff{iv}, each case judged by a cutoff "
-    "fitted on the others."
+    "Refitting on them {effect} keeping the shipped cutoff{iv}, each case judged by a cutoff fitted on the others."
 )
 REFIT_NO_MODEL = " (there the refit is the best one can do without the model: {act})"
 
@@ -577,9 +593,8 @@ def refit_saving(judged, *, unit: str = "", volume: float | None = None) -> str:
     """
     if judged.regret is None or math.isnan(judged.regret):
         return ""
-    iv = _saving_interval(judged.low, judged.high, unit)
-    words = REFIT_SAVES if judged.regret >= 0 else REFIT_LOSES
-    said = words.format(amount=per_case_and_month(abs(judged.regret), volume, unit), iv=iv)
+    effect, iv = _over_shipped(judged.regret, judged.low, judged.high, unit, volume)
+    said = REFIT_SAVES.format(effect=effect, iv=iv)
     if judged.no_model:
         said = said[:-1] + REFIT_NO_MODEL.format(act=NO_MODEL_ACTS.get(judged.no_model, str(judged.no_model))) + "."
     return said

@@ -375,10 +375,9 @@ def test_the_built_in_year_downloads_as_files_the_command_line_watches_to_the_pa
     for label, file in (("Download its cases (CSV)", CASES_FILE), ("Download its policy (JSON)", POLICY_FILE)):
         file_id = buttons[label].rsplit("/", 1)[-1].split(".")[0]
         (tmp_path / file).write_bytes(kept[file_id])
-    command = next(
-        line for line in texts(at).splitlines() if "python -m costlib watch" in line
-    )  # the command the page shows beside them
-    args = shlex.split(command.split("`")[1])
+    command = next(c.value for c in at.code if "python -m costlib watch" in c.value)  # the command shown beside them
+    assert all(len(line) <= 76 for line in command.splitlines())  # cut between its arguments, not by the page
+    args = shlex.split(command.replace(" \\\n", " "))  # the shell's line continuations, as a shell reads them
     assert args[:4] == ["python", "-m", "costlib", "watch"]
     monkeypatch.chdir(tmp_path)
     capsys.readouterr()

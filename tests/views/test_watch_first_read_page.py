@@ -1,0 +1,34 @@
+"""The Watch page as a first-time reader meets it (review 56, items 12 and 16): whose "a month"
+its monthly amounts are, what the refit button puts in place of the sidebar's settings (said
+before the click), the sample's command in a block cut only between its arguments, and the
+refit chart's axis in the unit."""
+
+from __future__ import annotations
+
+import json
+
+from costlib.answers.watch import shipped_policy
+from costlib.present.labels import VOLUME_LABEL
+from tests.views.apptest_support import open_app, texts
+
+
+def test_the_page_says_whose_month_and_what_the_refit_puts_in_place_of_the_sidebar():
+    at = open_app("compas", "views/watch.py")
+    (yours,) = [int(n.value) for n in at.sidebar.number_input if n.label == VOLUME_LABEL]  # 10,000 at first
+    month = shipped_policy()["volume"]  # the built-in policy's: what its monthly amounts are at
+    assert yours != month
+    said = texts(at)
+    # said once, where the money a month is: the first line of what to ship
+    note = f"A month here is {month:,} cases, the policy's cases a month"
+    assert said.count(note) == 1
+    assert f"not your {yours:,} ({VOLUME_LABEL} in the sidebar)" in said
+    first = next(line for line in said.splitlines() if line.startswith("What to ship instead"))
+    assert note in first and " a month)" in first.split(note)[0]
+    # before the click: the settings it puts in place of yours, and the sidebar's volume changing
+    assert f"the policy's prices, unit, review limit and {month:,} cases a month (in place of yours)" in said
+    assert f"the sidebar's {VOLUME_LABEL} becomes {month:,}, from your {yours:,}" in said
+    # the command in a block of its own, every line continued but the last
+    (code,) = [c.value for c in at.code if "costlib watch" in c.value]
+    assert code.count(" \\\n") == len(code.splitlines()) - 1 >= 1
+    chart = json.loads(next(c for c in at.get("plotly_chart") if c.key == "watch_refit_chart").proto.spec)
+    assert chart["layout"]["yaxis"]["title"]["text"] == "cost per case ($)"  # the policy's unit, as other charts
