@@ -112,6 +112,7 @@ SUMMARY_COLUMNS = [
     "may_miss_by",
     "cost_per_case_test",
     "randomised",
+    "trivially_equal",  # `fair_judged.TRIVIALLY_EQUAL_COLUMN`: "everyone" or "nobody" (no use of the model), else ""
 ]
 LONG_COLUMNS = ["criterion", "group", "threshold", "rate_train", "rate_test", "rule", "low", "p"]
 
@@ -208,10 +209,12 @@ def fairness_tables(
             spread_te = rate_spread({g: ms.judge[g] for g in ms.groups}, cut, c)
             spread_lo, spread_hi = spread_interval(results, rule, c) if feasible else (float("nan"), float("nan"))
             fit_tol, estimate = tolerance, "cutoffs held"
+        trivially = ""
         if feasible and not (j is not None and j.randomised) and c in TRIVIALLY_EQUAL and _all_or_none(ms, cut):
             # flags every case (or none) in every group: the rate it equalises is equal on any of these rows,
             # whatever a refit on a resample would have picked, so its gap is 0, known exactly
             spread_te = spread_lo = spread_hi = 0.0
+            trivially = "nobody" if all(t == math.inf for t in cut.values()) else "everyone"
         meets = bool(feasible and np.isfinite(spread_hi) and spread_hi <= tolerance + 1e-12)
         rows.append(
             {
@@ -233,6 +236,7 @@ def fairness_tables(
                 "may_miss_by": max(0.0, spread_hi - tolerance) if feasible and np.isfinite(spread_hi) else float("nan"),
                 "cost_per_case_test": test_cost,
                 "randomised": bool(j is not None and j.randomised),
+                FJ.TRIVIALLY_EQUAL_COLUMN: trivially,
             }
         )
     return (

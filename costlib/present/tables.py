@@ -236,12 +236,18 @@ def fairness_overview_table(
                 _with_limit(
                     FAIR_RANDOMISED
                     if r not in results.cutoffs
-                    else _trivially(_one_or_per_group(results.cutoffs[r], lowest), c),
+                    else _trivially(_one_or_per_group(results.cutoffs[r], lowest), c, t),
                     D.over_capacity(results.overall, r, capacity),
                 )
                 if f
                 else "no cutoffs meet it"
-                for r, f, c in zip(summary["rule"], summary["feasible"], summary["criterion"], strict=True)
+                for r, f, c, t in zip(
+                    summary["rule"],
+                    summary["feasible"],
+                    summary["criterion"],
+                    summary.get("trivially_equal", pd.Series(None, index=summary.index)),
+                    strict=True,
+                )
             ],
         }
     )
@@ -267,11 +273,15 @@ def _with_limit(cell: str, over: bool) -> str:
     return cell + OVER_THE_LIMIT if over and not cell.startswith("everyone") else cell
 
 
-def _trivially(cell: str, criterion: str) -> str:
+def _trivially(cell: str, criterion: str, marked: str | None = None) -> str:
     """Flagging everyone (or nobody) in every group equalises the rate of a criterion of
-    `fair_search.TRIVIALLY_EQUAL` by doing nothing (its gap is 0, `fairness.fairness_tables`): say so."""
+    `fair_search.TRIVIALLY_EQUAL` by doing nothing (its gap is 0): say so. `marked` is the
+    summary's `trivially_equal` ("everyone", "nobody" or ""; `fairness.fairness_tables` decides it
+    on the fitting and the judged rows, the one place); without it, the cell's words decide."""
     from costlib.binary.fair_search import TRIVIALLY_EQUAL
 
+    if isinstance(marked, str):
+        return f"{marked} (trivially equal)" if marked else cell
     return f"{cell} (trivially equal)" if cell in ("everyone", "nobody") and criterion in TRIVIALLY_EQUAL else cell
 
 
