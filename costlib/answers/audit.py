@@ -252,7 +252,8 @@ class Audit:
             "extra_cost_per_case": json_number(rec.cost - free.cost),
             "gap_per_case": json_number(rec.capacity_gap),
             # the figures the sentence states (`capacity_words.price_sentence`): the change of the
-            # answer's cost per case made again at the limit + 1 and + 100 cases a month, + 1%
+            # answer's cost per case made again at the limit + 1 and + 100 cases a month, + 1%; 0 when
+            # the answer made again is no cheaper on the judged rows (`Limit.more_saves`)
             "saving_per_extra_case": json_number(limit.more_saves(1 / self.volume)) if self.volume else None,
             "saving_per_100_extra_cases": json_number(limit.more_saves(100 / self.volume)) if self.volume else None,
             "saving_per_extra_percent": json_number(limit.more_saves(0.01)),

@@ -539,7 +539,8 @@ def audit_html(audit) -> str:
         ),
         "<h3>Constrained rules</h3>",
         f"<p>Each constrained rule is the cheapest set of per-group cutoffs on the rows it is fitted on that keeps "
-        f"every group's rate within {a.fairness_tolerance:g} of every other's. Its price is what it costs beyond "
+        f"every group's rate within {100 * a.fairness_tolerance:.3g}% of every other's (points of the rate, as the "
+        "table's columns write it). Its price is what it costs beyond "
         "the best cutoff per group; on rows it was not fitted on the rates may drift apart again.</p>",
         table_html(fair_summary, caption="Each constrained rule")
         if len(fair_summary)
