@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from costlib.core.escaping import plain
+from costlib.loading.messages import plural
 from costlib.present import calibration_words as w
 from costlib.present.plotting import (
     NOBODY_COLOR,
@@ -92,7 +93,7 @@ def reliability_diagram(curves: list, *, least: int, title: str, fade_after_firs
                     "mode": "markers",
                     "name": plain(w.SMALL_BINS.format(name=name, least=least)),
                     "marker": marker | {"size": 9, "symbol": series_symbol(i) + "-open", "line": {"width": 2}},
-                    "text": [w.FEW_CASES.format(n=f"{n:,}") for n in counts[~read]],
+                    "text": [w.FEW_CASES.format(n=f"{n:,} {plural(int(n), 'case', 'cases')}") for n in counts[~read]],
                     "hovertemplate": HOVER,
                 }
             )

@@ -57,7 +57,7 @@ PERFECT = "perfectly calibrated"
 X_TITLE = "mean predicted probability"
 Y_TITLE = "observed share positive"
 CASES = "{n} cases"
-FEW_CASES = "{n} cases, too few to read"
+FEW_CASES = "{n}, too few to read"  # n: "1 case", "3 cases"
 FEW_BINS_NOTE = (
     "Bands with fewer than {least} cases are drawn as hollow markers off the line ({which}): one case moves their "
     "share by {step} points or more, so a share of 0 or 1 there is not a verdict. Each point's case count is in "
