@@ -52,6 +52,8 @@ def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
 
     >>> money(-0.5, "$"), money(3.1, "minutes"), money(1.23e7, "€"), money(0.0159, "$")
     ('−$0.500', '3.10 minutes', '€12.3 million', '$0.016')
+    >>> money(0.0, "€", digits=4), money(0.0123, "€", digits=4)  # nothing is "€0.00" at any decimals
+    ('€0.00', '€0.0123')
 
     A negative amount takes the minus sign (U+2212), not a hyphen: it reads the same, and a
     spreadsheet does not take a cell that starts with it for a formula, so tables need no
@@ -64,6 +66,8 @@ def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
         digits = money_digits(amount)
     if abs(amount) < 0.5 * 10**-digits:
         amount = 0.0  # no "-$0.00"
+    if amount == 0:
+        digits = min(digits, 2)  # nothing reads as "$0.00", however many decimals the amounts beside it need
     sign = "\u2212" if amount < 0 else ""
     body = number(abs(amount), digits)
     if not unit:
