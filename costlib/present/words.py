@@ -299,10 +299,11 @@ def disparity_sentence(d, unit: str = "", *, lead: str = DISPARITY_LEAD) -> str:
     else:
         shown = f"{r:.2f}" if r < 10 else ratio_text(r)
         what = DISPARITY_WORDS[row["metric"]].format(g=g, ref=ref, r=shown)
-    if row["metric"] == "cost per case":
-        values = f"{money(row['value'], unit)} against {money(row['reference_value'], unit)}"
-    else:
-        values = f"{percent(row['value'])} against {percent(row['reference_value'])}"
+    first, second = row["value"], row["reference_value"]
+    if not math.isfinite(r):  # the reference is the group at 0, named first: its value first
+        first, second = second, first
+    shown_as = (lambda x: money(x, unit)) if row["metric"] == "cost per case" else percent
+    values = f"{shown_as(first)} against {shown_as(second)}"
     pooled = ", a group pooled for being small" if row["pooled"] else ""
     return f"{lead} {what} ({values}{pooled}; {threshold_words(d.threshold)} fails)."
 

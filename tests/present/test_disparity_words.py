@@ -94,3 +94,4 @@ def test_a_group_never_flagged_is_said_so_either_way_round():
     assert row is not None and not math.isfinite(row["ratio"])
     s = words.disparity_sentence(d)
     assert "never flagged" in s and "infinitely" not in s, s
+    assert "group “ref” is never flagged, while group “x” is (0.0% against 10.0%" in s, s  # the values in that order
