@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core.thinning import thin_index
+from costlib.present.amounts import CURRENCY_SYMBOLS, money
 
 MAX_ROWS = 300  # rows of the table at most: a screen reader reads a table cell by cell
 MIN_TRACE_ROWS = 20  # a long trace keeps at least this many rows however many traces share the table
@@ -423,10 +424,31 @@ def _point_marks(trace: dict, x_title: str, y_title: str) -> list[str]:
     text = trace.get("text")
     name = words(trace.get("name"))
     out = []
+    unit = _unit(y_title)
     for i, (px, py) in enumerate(zip(x, y, strict=False)):
         label = words(text[i]) if isinstance(text, (list, tuple, np.ndarray)) and i < len(text) else name
-        out.append(f"{label} at {_short(x_title) or 'x'} {_number(px)}, {_short(y_title) or 'y'} {_number(py)}")
+        shown_y = money(float(py), unit) if unit and _finite_number(py) else _number(py)
+        out.append(f"{label} at {_short(x_title) or 'x'} {_number(px)}, {_short(y_title) or 'y'} {shown_y}")
     return out
+
+
+def _unit(title: str) -> str:
+    """The unit an axis's title ends with in brackets ("cost per case ($)": "$"; "time (minutes)":
+    "minutes"), so that a point on it reads "$0.391", as the page's amounts do; '' for brackets
+    that explain rather than name a unit ("cutoff (flag a case when ...)")."""
+    found = re.search(r"\(([^()\s,]{1,12})\)$", title or "")
+    if not found:
+        return ""
+    unit = found.group(1)
+    return unit if unit in CURRENCY_SYMBOLS or unit.isalpha() else ""
+
+
+def _finite_number(value) -> bool:
+    return (
+        isinstance(value, (int, float, np.integer, np.floating))
+        and not isinstance(value, bool)
+        and bool(np.isfinite(value))
+    )
 
 
 def _short(title: str) -> str:

@@ -110,3 +110,17 @@ def test_a_gap_in_a_line_reads_as_a_dash_and_marks_alone_are_counted():
     assert table.iloc[:, 2].tolist() == ["0.5", "–", "0.4"] and not table.isna().any().any()
     marks = go.Figure(go.Scatter(x=[1.0], y=["a"], mode="markers", name="lower"))
     assert "1 marked point" in chart_text(marks).sentence and "no data" not in chart_text(marks).sentence
+
+
+def test_a_marked_point_on_an_axis_in_money_reads_in_money():
+    """Review 56: the report's chart text read "cost per case 0.3906" beside "flag nobody (no model):
+    $0.748"; a point on an axis titled in a unit reads in it, as the page's amounts do."""
+    fig = go.Figure(
+        [go.Scatter(x=[0.25], y=[0.3906], mode="markers", name="shipped", text=["shipped ≥ 0.25"])],
+        layout={"xaxis": {"title": {"text": "cutoff (flag a case when its score is at least this)"}},
+                "yaxis": {"title": {"text": "cost per case ($)"}}},
+    )  # fmt: skip
+    said = chart_text(fig).sentence
+    assert "shipped ≥ 0.25 at cutoff 0.25, cost per case $0.391" in said, said
+    fig.update_layout(yaxis_title_text="share (0 perfect, 1 always wrong)")
+    assert "share 0.3906" in chart_text(fig).sentence  # brackets that explain are not a unit
