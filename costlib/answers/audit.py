@@ -299,6 +299,7 @@ class Audit:
             break_even=self.break_even,
             model=self.model_name,
             judged=judged_rows(self.recommendation),
+            kept=None if self.recommendation.ship_model else self.recommendation.baseline,
         )
 
     @property

@@ -361,6 +361,7 @@ def sensitivity(models: Mapping, rec, maps, *, unit: str, break_even) -> Sensiti
         break_even=break_even,
         model=rec.model,
         judged=words.judged_rows(rec),
+        kept=None if rec.ship_model else rec.baseline,
     )
     return Sensitivity(sentence, maps, mp, words.judged_rows(rec))
 

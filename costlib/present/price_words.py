@@ -19,6 +19,10 @@ MODEL_LEADS = (
     "luck of picking the cutoff."
 )
 NO_MODEL_LEADS = "That is a choice without a model: at these prices the model is not worth using on {judged}."
+MODEL_NOT_CLEARLY = (
+    "But not clearly cheaper than the choice without a model, once the luck of picking the cutoff is counted: so "
+    "the verdict above keeps “{kept}”."
+)
 
 
 def sensitivity_sentence(
@@ -30,12 +34,16 @@ def sensitivity_sentence(
     break_even: tuple[float, float] | None = None,
     model: str = "the model",
     judged: str = "the test rows",
+    kept: str | None = None,
 ) -> str:
     """Which option is the answer at the mean prices (`binary.sensitivity.sensitivity_grid`'s choice: the
     model cheapest on train, or the cheaper decision without a model on test) and over which
     c_fn : c_fp ratios it stays the answer; with `break_even` (`elicit.break_even_range` of
     `model` on its fitting rows), the exact ratios at which the model can pay at all. `judged`:
-    the rows the options are compared on (`judged_rows`)."""
+    the rows the options are compared on (`judged_rows`). `kept`: the choice without a model the
+    verdict keeps (a rule of `rules.BASELINES`), None when the model ships; a model cheapest on
+    these rows under a verdict that keeps that choice is said as not clearly cheaper (a reader
+    saw two answers: the model cheapest here, flagging everyone above)."""
     from costlib.binary.sensitivity import RATIO_LIMITS
     from costlib.core import rules as R
 
@@ -61,6 +69,8 @@ def sensitivity_sentence(
         f"stays the cheapest {span}."
     )
     tail = NO_MODEL_LEADS.format(judged=judged) if baseline_leads else MODEL_LEADS
+    if kept is not None and not baseline_leads:
+        tail = MODEL_NOT_CLEARLY.format(kept=R.rule_words(kept))
     paying = "" if break_even is None else break_even_words(break_even, model)
     if paying.endswith(f"{span}."):  # the model's range on the same rows: said once
         paying = ""

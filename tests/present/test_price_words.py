@@ -29,3 +29,11 @@ def test_the_same_range_is_said_once():
     assert same.count("between 0.241 and 3.64 times") == 1
     other = sensitivity_sentence(("p", 0.3, 3.0), (1.0, 2.0), "$", break_even=(0.241, 3.64), model="p")
     assert "between 0.3 and 3 times" in other and "between 0.241 and 3.64 times" in other
+
+
+def test_the_model_cheapest_here_under_a_verdict_that_keeps_the_no_model_choice_says_so():
+    """Review 56: "the cheapest option on the test rows is the model “p_recid” at its best single
+    cutoff" read as a second answer beneath "Not clearly better: keep flagging everyone"."""
+    said = sensitivity_sentence(("p", 0.25, 3.6), (1.0, 3.0), "$", judged="the test rows", kept="flag everyone")
+    assert MODEL_LEADS not in said
+    assert "not clearly cheaper than the choice without a model" in said and "keeps “flag everyone”" in said
