@@ -136,7 +136,8 @@ try:
             say("info", sample_note())
             files = remember(("watch_sample_files",), sample_files)
             st.caption(files.what)
-            st.code(files.shell, language="bash")  # cut only between arguments, never inside a flag
+            # cut only between arguments, never inside a flag; plain text: the shell colours fail WCAG's contrast
+            st.code(files.shell, language=None)
             with st.container(horizontal=True):  # each button as wide as its words: none cut
                 st.download_button(
                     w.DOWNLOAD_SAMPLE_CASES, data=files.cases, file_name=files.cases_name, mime="text/csv",

@@ -421,14 +421,13 @@ EST_WORDS = (
 OVER_LIMIT = " (over the review limit)"
 
 
-PART_MEASURED = "{share} measured"  # the rest estimated: the table's column help and the details say so
+PART_MEASURED = "{share} measured"  # the rest estimated, as the page's details say
 
 
 def how_measured(p: dict) -> str:
     """How a period's cost is known: "measured" (every outcome in, or only the known ones when no
-    estimate is possible: "measured on 63%"), "estimated", or "63% measured" (its known outcomes
-    counted, the rest estimated, as the column's help and the page's details say; no brackets: the
-    command line says it in brackets)."""
+    estimate is possible: "measured on 63%"), "estimated", or "63% measured" (the rest estimated, as
+    the page's details say; no brackets: the command line says it in brackets)."""
     if p["measured"]:
         return "measured" if p["labelled"] == p["n"] else f"measured on {percent(p['labelled'] / p['n'], 0)}"
     if p["labelled"]:
