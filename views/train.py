@@ -99,12 +99,13 @@ answer = answers.training_answer(results, r2, methods=methods, data_name=data.na
 say(answer.kind, answer.verdict, bold=True)
 
 c1, c2 = st.columns([3, 2])
-show_chart(answer.chart, key="train_chart", where=c1, words_where=st)
+below = st.container()  # both charts' words and numbers at the page's width (a narrow column cut the table)
+show_chart(answer.chart, key="train_chart", where=c1, words_where=below)
 with c2:
     st.metric(training_words.PREDICTABILITY_LABEL, answer.r2, help=training_words.PREDICTABILITY_HELP)
     say("markdown", answer.r2_sentence)
     if answer.change_chart is not None:
-        show_chart(answer.change_chart, key="train_change")
+        show_chart(answer.change_chart, key="train_change", where=c2, words_where=below)
 for note in answer.notes:
     say("caption", note)
 

@@ -154,3 +154,12 @@ def test_the_summary_table_shows_changes_as_percents_without_formula_guards():
         assert not cell.startswith(("'", "+", "-")), cell  # no apostrophe from the formula guard
         want = pre.loc[method, "nec_change"]
         assert float(cell.replace("\u2212", "-").rstrip("%")) == pytest.approx(100 * want, abs=0.05)
+
+
+def test_both_charts_words_and_numbers_are_at_the_pages_width():
+    """Review 56: the change chart's table sat in the narrow right column, its header and cells cut
+    off, the way of training of each row out of sight; both charts' words are under the columns."""
+    at = open_app(None, "views/train.py")
+    words = [e.label for e in at.expander if e.label.startswith("The chart in words and numbers")]
+    assert len(words) == 2, words
+    assert not [e.label for c in at.columns for e in c.expander if e.label in words]
