@@ -93,7 +93,10 @@ def reliability_diagram(curves: list, *, least: int, title: str, fade_after_firs
                     "mode": "markers",
                     "name": plain(w.SMALL_BINS.format(name=name, least=least)),
                     "marker": marker | {"size": 9, "symbol": series_symbol(i) + "-open", "line": {"width": 2}},
-                    "text": [w.FEW_CASES.format(n=f"{n:,} {plural(int(n), 'case', 'cases')}") for n in counts[~read]],
+                    "text": [  # whose band: the chart's words list these points of every line together
+                        plain(f"{name}: " + w.FEW_CASES.format(n=f"{n:,} {plural(int(n), 'case', 'cases')}"))
+                        for n in counts[~read]
+                    ],
                     "hovertemplate": HOVER,
                 }
             )
