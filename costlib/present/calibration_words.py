@@ -18,9 +18,9 @@ from costlib.present.words import Verdict
 
 CALIBRATION_WHAT = (
     "Are the model's probabilities what they say? Of the cases scored 0.7, about 70% should turn out positive. "
-    "The cutoffs computed from your prices assume they do. Rescaling the scores by one number fitted on cases "
-    "held out for it (temperature scaling) keeps their order, so the ranking and the accuracy stay, and makes "
-    "those cutoffs right."
+    "The cutoffs computed from your prices assume they do. Rescaling the scores by one number (temperature "
+    "scaling), fitted on other cases than those it is checked on (the validation cases, else the training ones), "
+    "keeps their order, so the ranking and the accuracy stay, and makes those cutoffs right."
 )
 BINS = "Score bands"
 BINS_HELP = (
