@@ -29,6 +29,7 @@ from costlib.present.plotting import (
     SHIPPED_SYMBOL,
     WITHOUT_LIMIT_SYMBOL,
     apply_layout,
+    cost_axis,
     cutoff_marks,
     figure_from_spec,
     figure_without_template,
@@ -231,7 +232,7 @@ def cost_curve_figure(
             )
             shapes.append(shape)
             notes.append(note)
-    ylabel = f"cost per case ({unit})" if unit else "cost per case"
+    ylabel = cost_axis(unit)
     xlabel = "cases flagged a month" if flagged_x else "cutoff (flag a case when its score is at least this)"
     layout = layout_spec(title, xlabel, ylabel)
     if key:
@@ -370,7 +371,7 @@ def rule_bars_figure(
             )
         )
     fig.update_layout(barmode="group")
-    return apply_layout(fig, title, "group", f"cost per case ({unit})" if unit else "cost per case")
+    return apply_layout(fig, title, "group", cost_axis(unit))
 
 
 def capacity_figure(price, *, volume: float | None, unit: str = "") -> go.Figure:

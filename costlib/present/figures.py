@@ -30,6 +30,7 @@ from costlib.present.plotting import (  # noqa: F401 (re-exported: the pages rea
     PALETTE,
     WITHOUT_LIMIT_SYMBOL,
     apply_layout,
+    cost_axis,
     figure_from_spec,
     figure_without_template,
     layout_spec,
@@ -391,5 +392,4 @@ def watch_figure(report: dict, *, unit: str = "") -> go.Figure:
                 hovertemplate="%{customdata}: alert<extra></extra>",
             )
         )
-    ylabel = f"cost per case ({unit})" if unit else "cost per case"
-    return apply_layout(fig, "The shipped cutoff, period by period", "period", ylabel)
+    return apply_layout(fig, "The shipped cutoff, period by period", "period", cost_axis(unit))

@@ -219,6 +219,16 @@ def labels_on_the_axis(fig: go.Figure) -> go.Figure:
     return fig
 
 
+def cost_axis(unit: str = "") -> str:
+    """The title of a cost axis, with the unit as every cost chart says it: "cost per case ($)",
+    or "cost per case" without a unit (the unit is user text: the caller escapes the title).
+
+    >>> cost_axis("$"), cost_axis()
+    ('cost per case ($)', 'cost per case')
+    """
+    return f"cost per case ({unit})" if unit else "cost per case"
+
+
 def layout_spec(title: str, x: str, y: str) -> dict:
     """The layout every figure shares, as a dict (for figures built from one spec at once).
 

@@ -16,6 +16,7 @@ from costlib.present.plotting import (
     SHIPPED_DASH,
     SHIPPED_NAME,
     SHIPPED_SYMBOL,
+    cost_axis,
     cutoff_marks,
     figure_without_template,
     point_at,
@@ -31,12 +32,6 @@ REFIT_WORDS = {True: "refit, to ship", False: "refit, not chosen", None: "refit"
 
 
 REFIT_TITLE = "Cost per case against the cutoff, on the cases the refit is fitted on"
-
-
-def cost_axis(unit: str = "") -> str:
-    """The y axis's title, with the unit as every cost chart says it: "cost per case ($)", or
-    "cost per case" without a unit (the caller escapes it: the unit is user text)."""
-    return f"cost per case ({unit})" if unit else "cost per case"
 
 
 def refit_figure(
