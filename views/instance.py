@@ -10,24 +10,15 @@ from views._ui.details import details_setting
 from views._ui.display import say, show_chart, show_live_table, show_verdict
 from views._ui.memo import memo
 from views._ui.page import live, setup
-from views._ui.state import keep, mirror, remembered, set_setting, setting, setting_notes, widget_key
+from views._ui.state import amount_input, keep, mirror, remembered, set_setting, setting, setting_notes
 
 ds, unit, volume = setup(t.PAGE_INSTANCE, t.INSTANCE_WHAT, needs="delta")
 answer = memo("instance_answer", ds, (), lambda: answers.instance_answer(ds))
 price_at, _ = st.columns([1, 2])
-remembered("mistake_price", settings.MISTAKE_PRICE.default)  # in the link, as every price is
-price = price_at.number_input(
-    t.in_unit(t.TYPICAL_MISTAKE, unit),
-    min_value=settings.MISTAKE_PRICE.low,
-    max_value=settings.MISTAKE_PRICE.high,
-    step=0.5,
-    format="%g",
-    key=widget_key("mistake_price"),
-    on_change=keep,
-    args=("mistake_price",),
-    help=t.TYPICAL_MISTAKE_HELP,
+# in the link, as every price is
+price = amount_input(
+    price_at, "mistake_price", settings.MISTAKE_PRICE, t.in_unit(t.TYPICAL_MISTAKE, unit), t.TYPICAL_MISTAKE_HELP
 )
-mirror("mistake_price", float(price))
 st.subheader(t.WHAT_TO_SHIP)
 show_verdict(answer.verdict(price, unit, volume))
 say("caption", answer.sentence)

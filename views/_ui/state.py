@@ -152,3 +152,23 @@ def write_link(name: str, text) -> None:
         st.query_params.pop(key, None)
     elif st.query_params.get_all(key) != (text if isinstance(text, list) else [text]):
         st.query_params[key] = text
+
+
+def amount_input(where, name: str, bound: settings.Bound, label: str, help: str) -> float:  # noqa: A002
+    """A number box for the setting `name` (an amount in the user's unit: a price or a worth), seeded
+    with this session's value, bounded by `bound`, remembered across pages and written to the link;
+    its value as a float."""
+    remembered(name, bound.default)
+    value = where.number_input(
+        label,
+        min_value=bound.low,
+        max_value=bound.high,
+        step=0.5,
+        format="%g",
+        key=widget_key(name),
+        on_change=keep,
+        args=(name,),
+        help=help,
+    )
+    mirror(name, float(value))
+    return float(value)

@@ -13,7 +13,15 @@ from costlib.core import settings
 from costlib.present import labels as t
 from costlib.present import value_words
 from views._ui.limit import limit_inputs
-from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes, widget_key
+from views._ui.state import (
+    amount_input,
+    ensure_setting,
+    mirror,
+    set_setting,
+    setting,
+    setting_notes,
+    widget_key,
+)
 
 K_MAX = settings.K.high
 K_OPTIONS = sorted(
@@ -35,32 +43,10 @@ def pick_k() -> None:
 
 def worth_inputs(c1, c2, unit: str) -> tuple[float, float]:
     """The worth of a right answer and of a handed-over case, remembered and in the URL."""
-    remembered("worth", settings.GAIN.default)
-    remembered("handover_worth", settings.REJECT_WORTH.default)
-    worth = c1.number_input(
-        t.in_unit(t.WORTH, unit),
-        min_value=settings.GAIN.low,
-        max_value=settings.GAIN.high,
-        step=0.5,
-        format="%g",
-        key=widget_key("worth"),
-        on_change=keep,
-        args=("worth",),
-        help=t.WORTH_HELP,
+    worth = amount_input(c1, "worth", settings.GAIN, t.in_unit(t.WORTH, unit), t.WORTH_HELP)
+    reject_worth = amount_input(
+        c2, "handover_worth", settings.REJECT_WORTH, t.in_unit(t.HANDOVER_WORTH, unit), t.HANDOVER_WORTH_HELP
     )
-    reject_worth = c2.number_input(
-        t.in_unit(t.HANDOVER_WORTH, unit),
-        min_value=settings.REJECT_WORTH.low,
-        max_value=settings.REJECT_WORTH.high,
-        step=0.5,
-        format="%g",
-        key=widget_key("handover_worth"),
-        on_change=keep,
-        args=("handover_worth",),
-        help=t.HANDOVER_WORTH_HELP,
-    )
-    mirror("worth", float(worth))
-    mirror("handover_worth", float(reject_worth))
     return worth, reject_worth
 
 
