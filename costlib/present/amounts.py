@@ -91,10 +91,13 @@ def a_month(per_case: float, volume: float | None, unit: str = "") -> str:
     return f"{money(per_case * volume, unit)} a month"
 
 
-def per_case_and_month(per_case: float, volume: float | None, unit: str = "", *, digits: int | None = None) -> str:
+def per_case_and_month(
+    per_case: float, volume: float | None, unit: str = "", *, digits: int | None = None, month_of: float | None = None
+) -> str:
     """'$0.53 per case ($5,290.00 a month)' or '$0.53 per case' (`digits`: the per-case amount's
-    decimals, as `money`'s)."""
-    month = a_month(per_case, volume, unit)
+    decimals, as `money`'s; `month_of`: the per-case amount the month is of, when the one shown is
+    rounded for a reason of its own, as `shown_saving`'s difference is)."""
+    month = a_month(per_case if month_of is None else month_of, volume, unit)
     return f"{money(per_case, unit, digits=digits)} per case" + (f" ({month})" if month else "")
 
 

@@ -176,9 +176,8 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
         )
         return Verdict("error", head, tuple(details))
     digits, shown = shown_saving(rec.baseline_cost, rec.cost)  # the two costs subtract as the saving reads
-    month = a_month(rec.saving, volume, unit)
     cost = per_case_and_month(rec.cost, volume, unit, digits=digits)
-    saving = f"{money(shown, unit, digits=digits)} per case" + (f" ({month})" if month else "")
+    saving = per_case_and_month(shown, volume, unit, digits=digits, month_of=rec.saving)
     against = f"against “{rec.baseline}”, the cheapest choice without a model"
     if verdict == R.NOT_CLEARLY:
         why = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from costlib.core.escaping import WORD_JOINER, md_escape, shorten  # noqa: F401 (re-exported: pages and tests read words.md_escape)
 from costlib.core.rules import NOT_CLEARLY
 from costlib.present.amounts import (  # percent and ratio_text are also re-exported: pages read words.percent
-    a_month,
     cheaper_by,
     interval,
     money,
@@ -361,9 +360,7 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
             details,
             asides,
         )
-    saving = f"{money(shown, unit, digits=apart)} per case" + (
-        f" ({a_month(rec.saving, volume, unit)})" if a_month(rec.saving, volume, unit) else ""
-    )
+    saving = per_case_and_month(shown, volume, unit, digits=apart, month_of=rec.saving)
     cost = per_case_and_month(rec.cost, volume, unit, digits=apart)
     base_cost = per_case_and_month(rec.baseline_cost, volume, unit, digits=apart)
     if rec.status == UNCLEAR:
