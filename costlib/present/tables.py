@@ -236,18 +236,12 @@ def fairness_overview_table(
                 _with_limit(
                     FAIR_RANDOMISED
                     if r not in results.cutoffs
-                    else _trivially(_one_or_per_group(results.cutoffs[r], lowest), c, t),
+                    else _trivially(_one_or_per_group(results.cutoffs[r], lowest), t),
                     D.over_capacity(results.overall, r, capacity),
                 )
                 if f
                 else "no cutoffs meet it"
-                for r, f, c, t in zip(
-                    summary["rule"],
-                    summary["feasible"],
-                    summary["criterion"],
-                    summary.get("trivially_equal", pd.Series(None, index=summary.index)),
-                    strict=True,
-                )
+                for r, f, t in zip(summary["rule"], summary["feasible"], summary["trivially_equal"], strict=True)
             ],
         }
     )
@@ -273,16 +267,11 @@ def _with_limit(cell: str, over: bool) -> str:
     return cell + OVER_THE_LIMIT if over and not cell.startswith("everyone") else cell
 
 
-def _trivially(cell: str, criterion: str, marked: str | None = None) -> str:
-    """Flagging everyone (or nobody) in every group equalises the rate of a criterion of
-    `fair_search.TRIVIALLY_EQUAL` by doing nothing (its gap is 0): say so. `marked` is the
-    summary's `trivially_equal` ("everyone", "nobody" or ""; `fairness.fairness_tables` decides it
-    on the fitting and the judged rows, the one place); without it, the cell's words decide."""
-    from costlib.binary.fair_search import TRIVIALLY_EQUAL
-
-    if isinstance(marked, str):
-        return f"{marked} (trivially equal)" if marked else cell
-    return f"{cell} (trivially equal)" if cell in ("everyone", "nobody") and criterion in TRIVIALLY_EQUAL else cell
+def _trivially(cell: str, marked: str) -> str:
+    """A rule that flags everyone (or nobody) in every group equalises the rate of its criterion by
+    doing nothing (its gap is 0): say so. `marked` is the summary's `trivially_equal` ("everyone",
+    "nobody" or ""), decided once by `fairness.fairness_tables` on the fitting and judged rows."""
+    return f"{marked} (trivially equal)" if marked else cell
 
 
 def fairness_cutoffs_table(summary: pd.DataFrame, results: RuleResults, *, lowest: dict | None = None) -> pd.DataFrame:
