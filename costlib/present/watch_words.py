@@ -320,7 +320,7 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
         latest = periods[-1]
         known = " with outcomes" if latest["measured"] else ""
         more = f"; the latest {word}{known} ({period_label(latest['period'])}) is within the noise again"
-    guessed = [p for p in since if not p["measured"]]
+    guessed, keep = [p for p in since if not p["measured"]], False  # keep: the refit weighed, within the noise
     if guessed and len(guessed) == len(since):
         now, then = percent(guessed[-1].get("base_rate")), percent(report["policy"].get("base_rate"))
         headline = (
@@ -347,7 +347,7 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
         )
     alone = [p for p in since if p.get("no_model")]
     headline += (" " + _no_model_sentence(alone) if alone else "") + few
-    return Verdict("warning" if headline.startswith(KEEP_LEAD) else "error", headline, tuple(details))
+    return Verdict("warning" if keep else "error", headline, tuple(details))
 
 
 KEEP_LEAD = "Keep the cutoff until more outcomes are in"
