@@ -159,7 +159,9 @@ def start_server(port: int, *, root: Path = ROOT, env: dict | None = None, runs_
 def serve_timed(runs_log: str, argv: list[str]) -> None:
     """Run ``streamlit run <argv>`` in this process, writing to `runs_log` one line per script run
     that ends (the wall clock at its end and its seconds, from the moment the server's event loop
-    took the rerun request): the server's part of a move, queueing for the interpreter included."""
+    took the rerun request): the server's part of a move, queueing for the interpreter included.
+    Its connections are served as `costlib dashboard` serves them (without Nagle's delay, where
+    the tree served has `send_without_delay`)."""
     sys.path.insert(0, os.getcwd())
     from streamlit.runtime import app_session
     from streamlit.runtime.scriptrunner import ScriptRunnerEvent
@@ -182,6 +184,10 @@ def serve_timed(runs_log: str, argv: list[str]) -> None:
             log.write(f"{time.time():.3f} {time.perf_counter() - asked.pop(self.id):.4f}\n")
         return handle(self, sender, event, *args, **kwargs)
 
+    with contextlib.suppress(ImportError):  # as `costlib dashboard` serves, where the tree has it
+        from costlib.cli.dashboard import send_without_delay
+
+        send_without_delay()
     app_session.AppSession.request_rerun = request_rerun
     app_session.AppSession._handle_scriptrunner_event_on_event_loop = on_event
     sys.argv = ["streamlit", "run", *argv]

@@ -7,6 +7,10 @@ would, with the flags given passed through (``--server.port 8502``, ``--server.a
 0.0.0.0``), and imports what the pages use in a background thread while the server starts
 (`WARM_MODULES`), so the first visitor finds them loaded.
 
+It turns off Nagle's algorithm on the server's connections (`send_without_delay`): a small
+message written after a large one (a chart) otherwise waited for the browser's delayed
+acknowledgement, up to 40 ms on one move in ten.
+
 It also hands memory back after sessions end: the allocator (glibc) keeps the pages a
 finished session freed, so a server that served ten sessions stays about that much bigger.
 Every `TRIM_SECONDS` a thread asks glibc to return its free pages (``malloc_trim``): 15 Costs
@@ -146,6 +150,41 @@ def warm() -> None:
     freeze_long_lived()
 
 
+def send_without_delay() -> bool:
+    """Make every TCP connection asyncio accepts in this process send small writes at once
+    (``TCP_NODELAY``), as asyncio means to; returns whether it was arranged.
+
+    asyncio turns Nagle's algorithm off on each TCP transport, but only on a socket whose
+    protocol number says TCP (``IPPROTO_TCP``). Streamlit's server binds its listening socket
+    with ``socket.socket(family)``, protocol 0, so the connections it accepts keep Nagle on: a
+    small message written after a large one (the cost chart, 64 KB) waits until the browser
+    acknowledges the large one, and browsers delay that acknowledgement by up to 40 ms. Measured
+    (issue 39, benchmarks/README.md "Many people at once"): one session moving prices on a
+    200,000-row upload waited about 40 ms more on one move in ten. This widens asyncio's test to
+    protocol 0, which for a stream socket of an internet family is TCP."""
+    import asyncio.base_events as base_events
+    import contextlib
+    import socket
+
+    original = getattr(base_events, "_set_nodelay", None)
+    if original is None or not hasattr(socket, "TCP_NODELAY"):
+        return False
+    if getattr(original, "costlib", False):
+        return True
+
+    def set_nodelay(sock) -> None:
+        if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.type == socket.SOCK_STREAM and sock.proto == 0:
+            with contextlib.suppress(OSError):  # a socket that refuses it keeps what it had
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        else:
+            original(sock)
+
+    set_nodelay.costlib = True
+    set_nodelay.__wrapped__ = original
+    base_events._set_nodelay = set_nodelay
+    return True
+
+
 def trim_forever(every: float = TRIM_SECONDS) -> None:
     """Every `every` seconds, return the allocator's free pages to the system (glibc's
     ``malloc_trim``); nothing where there is no glibc."""
@@ -164,10 +203,12 @@ def trim_forever(every: float = TRIM_SECONDS) -> None:
 
 
 def run(flags: list[str]) -> int:
-    """Start the server with Streamlit's `flags`, warm it (`warm`) while it starts and trim its
-    free memory from then on (`trim_forever`)."""
+    """Start the server with Streamlit's `flags`, its connections without Nagle's delay
+    (`send_without_delay`), warm it (`warm`) while it starts and trim its free memory from then
+    on (`trim_forever`)."""
     from streamlit.web import cli as streamlit_cli
 
+    send_without_delay()
     flags = flags[1:] if flags[:1] == ["--"] else flags  # "dashboard -- --server.port 8502" means the same
     threading.Thread(target=warm, name="costlib-warm", daemon=True).start()
     threading.Thread(target=trim_forever, name="costlib-trim", daemon=True).start()

@@ -72,3 +72,53 @@ def test_the_shipped_settings_go_as_flags_unless_the_deployment_sets_them(tmp_pa
     flags = config_flags(shipped, [])
     assert "--client.showErrorDetails=none" in flags
     assert not [f for f in flags if f.startswith(("--server.maxUploadSize", "--theme."))]  # no dark text on dark
+
+
+def test_connections_to_streamlits_listening_socket_send_without_nagles_delay(monkeypatch):
+    """Streamlit binds its listening socket with protocol 0, which asyncio's own TCP_NODELAY
+    skips; after `send_without_delay` the connections it accepts there send small writes at once."""
+    import asyncio
+    import asyncio.base_events as base_events
+
+    from streamlit.web.server.starlette import starlette_server
+
+    from costlib.cli.dashboard import send_without_delay
+
+    monkeypatch.setattr(base_events, "_set_nodelay", base_events._set_nodelay)  # restored after the test
+
+    async def accepted_nodelay() -> int:
+        listening = starlette_server._bind_socket("127.0.0.1", 0, 8)  # as `streamlit run` binds it
+        seen: asyncio.Future = asyncio.get_running_loop().create_future()
+
+        class Record(asyncio.Protocol):
+            def connection_made(self, transport):
+                sock = transport.get_extra_info("socket")
+                seen.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+
+        server = await asyncio.get_running_loop().create_server(Record, sock=listening)
+        async with server:
+            _, writer = await asyncio.open_connection(*listening.getsockname()[:2])
+            flag = await asyncio.wait_for(seen, 10)
+            writer.close()
+        return flag
+
+    assert send_without_delay() is True
+    assert send_without_delay() is True  # a second call keeps the one wrapper
+    assert not getattr(base_events._set_nodelay.__wrapped__, "costlib", False)
+    assert asyncio.run(accepted_nodelay()) != 0
+
+
+def test_the_dashboard_command_serves_without_nagles_delay(monkeypatch):
+    import asyncio.base_events as base_events
+
+    from streamlit.web import cli as streamlit_cli
+
+    from costlib.cli import dashboard
+
+    monkeypatch.setattr(base_events, "_set_nodelay", base_events._set_nodelay)
+    monkeypatch.setattr(streamlit_cli, "main", lambda: 0)
+    monkeypatch.setattr(dashboard, "warm", lambda: None)
+    monkeypatch.setattr(dashboard, "trim_forever", lambda: None)
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    assert dashboard.run([]) == 0
+    assert getattr(base_events._set_nodelay, "costlib", False)

@@ -19,11 +19,17 @@ Those objects live as long as the server, so they leave the collector's walk
 start of every run (`page.setup`, `page.live`) `costlib.loading.ledger.settle` freezes them
 again after more modules are loaded, and every few runs what the sessions keep (their data
 sets, folds and answers), so that the walk after each run sees only what the last runs made.
+
+`costlib dashboard` serves its connections without Nagle's delay from the start
+(`costlib.cli.dashboard.send_without_delay`); a server started as ``streamlit run app.py`` gets
+the same for every connection it accepts after this package is first imported.
 """
 
 from __future__ import annotations
 
+from costlib.cli.dashboard import send_without_delay
 from costlib.loading.ledger import freeze_long_lived
 from views._ui import data, display, loading, memo, page, prices, state  # noqa: F401  (frozen below)
 
+send_without_delay()
 freeze_long_lived()
