@@ -24,7 +24,7 @@ BASELINES = (NOBODY, EVERYONE, AT_RANDOM)
 
 _WORDS = {
     THRESHOLD_05: "cutoff 0.5",
-    ELKAN: "formula c_fp/(c_fp+c_fn)",
+    ELKAN: "cutoff from prices alone",  # the formula's cutoff: the exact formula is in its help
     COST_OPTIMAL: "best cutoff per group",
     SINGLE: "best single cutoff",
     NOBODY: "flag nobody",
@@ -34,7 +34,8 @@ _WORDS = {
 
 _HELP = {
     THRESHOLD_05: "Flag a case when its score is at least 0.5, whatever the prices.",
-    ELKAN: "Flag when the score is at least c_fp / (c_fp + c_fn): the cheapest cutoff if the scores are "
+    ELKAN: "A cutoff worked out from the prices alone, not fitted to the data: flag when the score is at least "
+    "c_fp / (c_fp + c_fn) (each group's own prices, when they differ), the cheapest cutoff if the scores are "
     "calibrated probabilities (Elkan, 2001).",
     COST_OPTIMAL: "Each group gets the cutoff that is cheapest for that group on the fitting rows. Different "
     "cutoffs for different groups treat people differently by group.",

@@ -198,7 +198,7 @@ def net_benefit_figure(
             fig,
             x=price_threshold,
             line={"color": "#000", "dash": "dot", "width": 1},
-            text=f"formula cutoff for your prices, c_fp/(c_fp+c_fn) = {price_threshold:.3f}",
+            text=f"{R.rule_words(R.ELKAN)}: {price_threshold:.3f}",
             position="top right",
         )
     return apply_layout(fig, title, "threshold probability t (flag if score ≥ t)", "net benefit per case")

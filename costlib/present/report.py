@@ -310,7 +310,7 @@ def _prices_table(a) -> pd.DataFrame:
                 "group": str(g),
                 "false positive costs": m(c_fp),
                 "false negative costs": m(c_fn),
-                "formula cutoff c_fp/(c_fp+c_fn)": "–" if math.isnan(formula) else f"{formula:.4g}",
+                R.rule_words(R.ELKAN): "–" if math.isnan(formula) else f"{formula:.4g}",
             }
         )
     return pd.DataFrame(rows)

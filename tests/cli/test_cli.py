@@ -63,7 +63,7 @@ def test_audit_prints_the_table_and_writes_report_and_policy(tmp_path):
     out = r.stdout
     for word in (
         "cutoff 0.5",
-        "formula c_fp/(c_fp+c_fn)",
+        "cutoff from prices alone",
         "best single cutoff",
         "best cutoff per group",
         "flag nobody",
