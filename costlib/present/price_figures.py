@@ -1,5 +1,5 @@
 """The figures of how an answer moves with the prices: which option is cheapest at each pair of
-prices (`sensitivity_figure`), net benefit against the threshold the prices stand for
+prices (`sensitivity_figure`), net benefit at each cutoff, with the one the prices stand for
 (`net_benefit_figure`) and the best cutoff for every price ratio (`ratio_pieces_figure`, Find my
 prices). Each takes computed results and returns a Figure; none shows it. Plotly is imported
 inside each builder.
@@ -37,6 +37,10 @@ NO_MODEL_LINES = {
     R.EVERYONE: {"color": EVERYONE_COLOR, "dash": "dot"},
     R.NOBODY: {"color": NOBODY_COLOR, "dash": "dash"},
 }
+# the net benefit chart's axes in plain words: net benefit is TP/n - FP/n * t/(1 - t), the share of cases
+# rightly flagged less the share of false alarms weighed by the cutoff's odds (the report's caption says it)
+NET_BENEFIT_X = "cutoff (flag if score ≥ it)"
+NET_BENEFIT_Y = "true flags minus weighted false alarms, per case"
 
 
 def _categorical_scale(colors: Sequence[str]) -> list:
@@ -154,9 +158,9 @@ def net_benefit_title(rows: str = "the test rows") -> str:
     """The net benefit chart's title, naming the `rows` its curves are read on (`words.judged_rows`).
 
     >>> net_benefit_title("all rows")
-    'Net benefit against the threshold (all rows)'
+    'Net benefit at each cutoff (all rows)'
     """
-    return f"Net benefit against the threshold ({rows.removeprefix('the ')})"
+    return f"Net benefit at each cutoff ({rows.removeprefix('the ')})"
 
 
 def net_benefit_figure(
@@ -201,7 +205,7 @@ def net_benefit_figure(
             text=f"{R.rule_words(R.ELKAN)}: {price_threshold:.3f}",
             position="top right",
         )
-    return apply_layout(fig, title, "threshold probability t (flag if score ≥ t)", "net benefit per case")
+    return apply_layout(fig, title, NET_BENEFIT_X, NET_BENEFIT_Y)
 
 
 def ratio_pieces_figure(

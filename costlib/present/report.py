@@ -556,9 +556,10 @@ def audit_html(audit) -> str:
         figure(figs["sensitivity"]),
         "</section>",
         '<section id="net-benefit"><h2>Net benefit</h2>',
-        f"<p>Decision curve on {judged_rows(a.recommendation)}: net benefit TP/n − FP/n · t/(1 − t) of flagging "
-        "at threshold t, against flagging everyone and flagging nobody. A threshold t stands for the price ratio "
-        "c_fp : c_fn = t : (1 − t).</p>",
+        f"<p>Net benefit per case of flagging at each cutoff t, on {judged_rows(a.recommendation)}, against "
+        "flagging everyone and flagging nobody: the share of cases rightly flagged minus the share of false alarms "
+        "weighed by the cutoff's odds, TP/n − FP/n · t/(1 − t) (decision curve analysis). A cutoff t stands for "
+        "the price ratio c_fp : c_fn = t : (1 − t).</p>",
         (
             figure(figs["net_benefit"])
             if len(a.maps.net_benefit)

@@ -28,8 +28,24 @@ def test_the_reports_prices_table_names_the_formula_cutoff_as_the_rule():
     assert not any("c_fp" in c for c in table.columns)
 
 
-def test_the_net_benefit_chart_marks_the_cutoff_from_prices_alone_by_its_name():
-    curves = pd.DataFrame({"threshold": [0.1, 0.5], "option": ["m", "m"], "net_benefit": [0.3, 0.2]})
-    (note,) = price_figures.net_benefit_figure(curves, price_threshold=0.25).layout.annotations
+def test_the_net_benefit_chart_speaks_plainly_and_keeps_its_numbers():
+    curves = pd.DataFrame(
+        {
+            "threshold": [0.1, 0.5, 0.1, 0.5, 0.1, 0.5],
+            "option": ["m", "m", R.EVERYONE, R.EVERYONE, R.NOBODY, R.NOBODY],
+            "net_benefit": [0.3, 0.2, 0.25, -0.5, 0.0, 0.0],
+        }
+    )
+    fig = price_figures.net_benefit_figure(
+        curves, price_threshold=0.25, title=price_figures.net_benefit_title("the test rows")
+    )
+    layout = fig.layout
+    assert layout.title.text == "Net benefit at each cutoff (test rows)"
+    assert layout.xaxis.title.text == "cutoff (flag if score ≥ it)"
+    assert layout.yaxis.title.text == "true flags minus weighted false alarms, per case"
+    (note,) = layout.annotations
     assert note.text == f"{R.rule_words(R.ELKAN)}: 0.250"
-    assert "c_fp" not in note.text
+    texts = [layout.title.text, layout.xaxis.title.text, layout.yaxis.title.text, note.text]
+    for old in ("c_fp", "threshold probability", "against the threshold", "formula"):
+        assert not any(old in t for t in texts), old
+    assert list(fig.data[0].y) == [0.3, 0.2]  # the curves are drawn as computed
