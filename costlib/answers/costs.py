@@ -14,6 +14,7 @@ from costlib.core import escaping
 from costlib.core import rules as R
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import md_escape
+from costlib.core.ship import UNCLEAR
 from costlib.present import price_figures, price_words, words
 from costlib.present.amounts import money, shown_saving
 from costlib.present.cost_figures import capacity_figure, cost_curve_figure, markers_frame
@@ -36,7 +37,8 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
         else "the cheaper of flagging nobody and flagging everyone"
     )
     kept = "" if rec.ship_model else " The verdict does not ship the model: nothing changes unless it ships."
-    saves = "saves" if rec.ship_model else "would save"  # not a saving anyone gets unless the verdict ships it
+    # not a saving anyone gets unless the verdict ships it, nor one to count on when its interval reaches zero
+    saves = "saves" if rec.ship_model else ("might save" if rec.status == UNCLEAR else "would save")
     unsure = (
         " Not a saving you can count on: its 95% interval reaches zero or below (see the verdict)."
         if not rec.ship_model and rec.saving >= 0

@@ -127,7 +127,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
                     "help": "What the verdict says to do hands every case to a person, or none.",
                 },
             )
-        more = "gain" if rec.gain >= 0 else "lose"
+        more = ("might gain" if rec.status == UNCLEAR else "would gain") if rec.gain >= 0 else "would lose"
         digits, shown = shown_saving(rec.value * worth, kept_worth * worth)  # the tiles subtract as they read
         first = {**first, "value": money(kept_worth * worth, unit, digits=digits)}
         return (
@@ -139,14 +139,14 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
                 "verdict does not ship it.",
             },
             {
-                "label": f"It would {more} per case",
+                "label": f"It {more} per case",
                 "value": money(abs(shown), unit, digits=digits),
                 "help": "Not a gain you can count on: its 95% interval reaches zero or below (see the verdict)."
                 if rec.status == UNCLEAR
                 else "The threshold is worth no more than the choice the verdict keeps.",
             },
             {
-                "label": f"It would {more} a month",
+                "label": f"It {more} a month",
                 "value": money(abs(rec.gain) * worth * volume, unit) if volume else "set a volume",
                 "help": "The same a month, at your cases a month: nothing changes unless the threshold ships, and "
                 "the verdict does not ship it.",

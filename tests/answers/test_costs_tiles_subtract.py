@@ -12,7 +12,7 @@ import pytest
 
 from costlib.answers.costs import costs_metrics
 from costlib.core import rules as R
-from costlib.core.ship import SAVES, WORSE
+from costlib.core.ship import SAVES, UNCLEAR, WORSE
 from costlib.present.words import recommendation_verdict
 
 
@@ -60,3 +60,13 @@ def test_the_verdict_says_the_tiles_figures():
     said = recommendation_verdict(rec, unit="$", volume=1500).headline
     assert f"It costs {model['value']} per case" in said and f"saves {per_case['value']} per case" in said
     assert _amount(without["value"]) - _amount(model["value"]) == pytest.approx(_amount(per_case["value"]), abs=1e-9)
+
+
+def test_a_saving_whose_interval_reaches_zero_is_what_the_model_might_save():
+    """Beneath "Not clearly better: keep flagging everyone", a tile reading "The model would save a
+    month $158.73" in the page's largest type was read as a reason to ship (review 57)."""
+    _, _, per_case, month = costs_metrics(_rec(0.529, 0.545, ship=False, status=UNCLEAR), unit="$", volume=10_000)
+    assert per_case["label"] == "The model might save per case" and month["label"] == "The model might save a month"
+    assert "Not a saving you can count on" in per_case["help"]
+    _, _, per_case, _ = costs_metrics(_rec(0.529, 0.545, ship=True), unit="$", volume=10_000)
+    assert per_case["label"] == "The model saves per case"

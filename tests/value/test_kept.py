@@ -64,3 +64,13 @@ def test_every_choice_without_a_threshold_has_its_words_and_its_number():
             value.HAND_AT_RANDOM,
         }
     )
+
+
+@pytest.mark.parametrize(("status", "gain", "verb"), [(D.UNCLEAR, 0.02, "might gain"), (D.WORSE, -0.02, "would lose")])
+def test_a_gain_whose_interval_reaches_zero_is_what_the_threshold_might_gain(shipped, status, gain, verb):
+    """Beneath "Not clearly better", "It would gain a month $53.77" read as a reason to ship (review 57)."""
+    rec = dataclasses.replace(
+        shipped, status=status, tau=0.8, value=0.2 + gain, baseline=value.HAND_OVER, baseline_value=0.2, gain=gain
+    )
+    labels = [t["label"] for t in answers.value_metrics(rec, worth=1.0, unit="$", volume=1000)]
+    assert f"It {verb} per case" in labels and f"It {verb} a month" in labels
