@@ -91,7 +91,9 @@ show_table(answer.table, "policies", key="policies")
 
 if not details_setting(answers.MATRIX_DETAILS):
     st.stop()
-shown = st.radio(t.HEATMAPS_FOR, answer.policies_with_model, horizontal=True, key="heat_policy")
+shown = st.radio(
+    t.HEATMAPS_FOR, answer.policies_with_model, horizontal=True, key="heat_policy", format_func=answer.policy_option
+)
 confusion_fig, cost_fig, caption = answer.heatmaps(shown)
 cols = st.columns(2)
 show_chart(confusion_fig, key="confusion_chart", where=cols[0], words_where=st)

@@ -51,6 +51,10 @@ class MatrixAnswer:
     handover_price: float
     unit: str
 
+    def policy_option(self, policy: str) -> str:
+        """A policy as the heatmaps' choice names it: the recommended one says so."""
+        return f"{policy} (recommended)" if policy == self.rec.policy else policy
+
     def heatmaps(self, policy: str):
         """(confusion heatmap, cost contribution heatmap, caption) of `policy` on the judged rows."""
         return matrix_heatmaps(self.ds, self.rec, policy, self.c_mat, self.handover_price, self.unit)
@@ -135,9 +139,11 @@ def matrix_table(rec, unit: str) -> pd.DataFrame:
 
 
 def matrix_policies_with_model(rec) -> list[str]:
-    """The policies that use the model (those a heatmap can show)."""
+    """The policies that use the model (those a heatmap can show), the recommended one first: the
+    heatmaps open on what the page says to ship."""
     uses = rec.table.set_index("policy")["uses the model"]
-    return [x for x in rec.decisions if uses.loc[x]]
+    shown = [x for x in rec.decisions if uses.loc[x]]
+    return sorted(shown, key=lambda x: x != rec.policy)
 
 
 def matrix_heatmaps(ds: Dataset, rec, policy: str, c_mat: np.ndarray, abstain_cost: float, unit: str):
@@ -147,12 +153,19 @@ def matrix_heatmaps(ds: Dataset, rec, policy: str, c_mat: np.ndarray, abstain_co
     decided = rec.decisions[policy]
     conf = confusion(y, decided, len(names))
     n = len(y)
-    confusion_fig = figures.heatmap_figure(conf, names, title=f"Confusion ({policy})", colorbar="cases")
+    confusion_fig = figures.heatmap_figure(
+        conf, names, title=f"Cases by true class and decision ({policy})", colorbar="cases"
+    )
     cost_fig = figures.heatmap_figure(
-        conf * c_mat / max(n, 1), names, title="Cost contribution per case (N·C / n)", colorbar=unit or "cost"
+        conf * c_mat / max(n, 1),
+        names,
+        title=f"Cost per case from each cell ({policy})",
+        colorbar=unit or "cost",
+        cell_text=lambda x: money(x, unit),
     )
     caption = (
-        f"Cases handed over ({(decided < 0).sum():,}) are priced separately at "
-        f"{money(abstain_cost, unit)} each and are not in the heatmaps."
+        "A cell of the cost map is its cases times its price, divided by all cases. Cases handed over "
+        f"({(decided < 0).sum():,}) are priced separately at {money(abstain_cost, unit)} each and are not in the "
+        "heatmaps: the cells and the hand-overs' share add up to the policy's cost per case."
     )
     return confusion_fig, cost_fig, caption

@@ -217,11 +217,13 @@ def heatmap_figure(
     col_title: str = "decision",
     col_labels=None,
     fmt: str = ".3g",
+    cell_text=None,
 ) -> go.Figure:
-    """Annotated heatmap (confusion counts or cost contributions)."""
+    """Annotated heatmap (confusion counts or cost contributions); each cell reads
+    ``cell_text(value)`` when given (an amount in the user's unit), else ``format(value, fmt)``."""
     m = np.asarray(matrix, dtype=float)
     cols = [plain(c) for c in (col_labels if col_labels is not None else labels)]
-    text = [[format(x, fmt) for x in row] for row in m]
+    text = [[plain(cell_text(x)) if cell_text else format(x, fmt) for x in row] for row in m]
     fig = figure_without_template(
         go.Heatmap(
             z=m,

@@ -95,3 +95,17 @@ def test_costs_that_round_apart_from_their_saving_are_shown_at_the_decimals_it_n
     said = matrix_verdict(rec, unit="$").headline
     assert (tiles["Cost per case"], tiles["Best without the model"]) == ("$0.131", "$0.249")
     assert "It costs $0.131 per case and saves $0.118 per case" in said, said
+
+
+@pytest.mark.parametrize("abstain", [None, 0.3])
+def test_the_heatmaps_open_on_the_recommended_policy_and_read_money(tickets, abstain):
+    """A reviewer found the heatmaps on "most probable class" beneath a verdict that hands 675 cases
+    over, and cost cells as bare numbers ("0.000667")."""
+    answer = matrix_answer(tickets, default_matrix(tickets.class_names), abstain, handover_price=0.3, unit="$")
+    first, *rest = answer.policies_with_model
+    assert first == answer.rec.policy and answer.rec.policy not in rest
+    assert answer.policy_option(first) == f"{first} (recommended)"
+    assert all(answer.policy_option(p) == p for p in rest)
+    _, cost_fig, _ = answer.heatmaps(first)
+    cells = [t for row in cost_fig.data[0].text for t in row]
+    assert all(t.startswith("$") for t in cells), cells
