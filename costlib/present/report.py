@@ -72,7 +72,8 @@ LIMITATIONS = (
     "The prices are assumptions: they are the reviewer's statement of what a false positive and a false negative "
     "cost, not facts measured from the data. The sensitivity map shows how far they may move before the "
     "cheapest option changes; a decision should hold over the whole range of prices that are defensible.",
-    "Formula thresholds (Elkan's c_fp / (c_fp + c_fn) and the net-benefit odds) assume calibrated scores; "
+    f"The {R.rule_words(R.ELKAN)} (c_fp / (c_fp + c_fn)) and net benefit (which weighs false alarms by the "
+    "cutoff's odds t / (1 − t)) assume calibrated scores; "
     "on a miscalibrated model they are wrong by as much as the calibration error. The cutoffs fitted on data "
     "(cost-optimal and fairness-constrained) do not need calibration, but they carry sampling error: read the "
     "intervals.",
@@ -96,7 +97,7 @@ INTERVALS_LIMITATION = {
         "cutoffs again on each resample (0.632 of the way), so the luck of picking the cheapest of many cutoffs is "
         "inside them. Where one cutoff for everyone, cross-fitted, flags everybody (or nobody), it is the choice "
         "without a model on those rows, and the extra saving of per-group cutoffs is their saving against it, with "
-        "one interval. For the rules not fitted on data (the formula, flag nobody, "
+        f"one interval. For the rules not fitted on data ({R.rule_words(R.ELKAN)}, flag nobody, "
         "flag everyone) the cutoffs are held and the rows resampled within each group (95% percentile bootstrap)."
     ),
     "same": (
