@@ -101,6 +101,9 @@ def per_case_and_month(
     return f"{money(per_case, unit, digits=digits)} per case" + (f" ({month})" if month else "")
 
 
+MAX_DECIMALS = 6  # the most decimals an amount is shown at to tell it apart (`told_apart`, `shown_saving`)
+
+
 def told_apart(difference: float, *amounts: float) -> int:
     """The decimals that show `amounts` so that they differ as `difference` (between them) reads:
     '$1.6357 ... $0.0019 more than ... ($1.6338)', not '$1.64 ... $0.0019 more than ... ($1.63)'.
@@ -109,7 +112,7 @@ def told_apart(difference: float, *amounts: float) -> int:
     (4, 2)
     """
     d = abs(difference)
-    needed = 0 if not d > 0 else min(6, 1 + math.ceil(-math.log10(d)))  # two significant digits of it
+    needed = 0 if not d > 0 else min(MAX_DECIMALS, 1 + math.ceil(-math.log10(d)))  # two significant digits of it
     return max(needed, *(money_digits(a) for a in amounts))
 
 
@@ -122,8 +125,15 @@ def shown_saving(baseline: float, cost: float) -> tuple[int, float]:
     (3, 0.118)
     >>> shown_saving(2.1316, 2.1234)[0], money(shown_saving(2.1316, 2.1234)[1], "$", digits=4)
     (4, '$0.0082')
+    >>> shown_saving(1.11530, 0.85277)  # $1.115 - $0.853 would read $0.262, the saving is $0.263
+    (4, 0.2625)
     """
     d = told_apart(baseline - cost, baseline, cost)
+    # one more decimal while the shown difference is not the saving rounded on its own, so that it
+    # also reads as the saving a month divided by the cases ('$1.115 - $0.853' said $0.262 beside
+    # a table's $0.263 and $2,625.32 a month at 10,000 cases: now $1.1153 - $0.8528 = $0.2625)
+    while d < MAX_DECIMALS and round(round(baseline, d) - round(cost, d), d) != round(baseline - cost, d):
+        d += 1
     return d, round(round(baseline, d) - round(cost, d), d)
 
 

@@ -70,3 +70,12 @@ def test_a_saving_whose_interval_reaches_zero_is_what_the_model_might_save():
     assert "Not a saving you can count on" in per_case["help"]
     _, _, per_case, _ = costs_metrics(_rec(0.529, 0.545, ship=True), unit="$", volume=10_000)
     assert per_case["label"] == "The model saves per case"
+
+
+def test_the_saving_shown_is_also_the_saving_rounded_on_its_own():
+    """'$1.115 - $0.853 = $0.262' beside a table's $0.263 and $2,625.32 a month at 10,000 cases
+    (review 57): the amounts take one more decimal when their shown difference and the saving
+    rounded on its own would differ."""
+    model, without, per_case, month = costs_metrics(_rec(0.85277, 1.1153, ship=True), unit="$", volume=10_000)
+    assert (without["value"], model["value"], per_case["value"]) == ("$1.1153", "$0.8528", "$0.2625")
+    assert month["value"] == "$2,625.30"
