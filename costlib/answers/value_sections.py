@@ -17,6 +17,7 @@ from costlib.answers.audit import dataset_models
 from costlib.binary import honest as H
 from costlib.calibration import apply_temperature, fit_temperature
 from costlib.core.dataset import Dataset
+from costlib.core.ship import SAVES
 from costlib.present import figures, page_answers
 
 
@@ -118,6 +119,7 @@ def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_v
         label=model,
         title=value_tau_title(model, rec, k),
         fitted_on=page_answers.value_rows(rec)[0],
+        shipped=rec.status == SAVES and model == rec.model,  # one the verdict does not ship is not "recommended"
         unit=unit,
         # under a limit, handing everything over does not fit: draw the choice without a model it leaves
         no_model=(rec.baseline, rec.baseline_value * worth) if rec.capacity is not None else None,

@@ -66,8 +66,10 @@ def value_tau_figure(
     no_model: tuple[str, float] | None = None,
     unlimited: tuple[float, float] | None = None,
     fitted_on: str = " on the train rows",
+    shipped: bool = True,
 ) -> go.Figure:
-    """Value against tau, with tau* and the fitted threshold marked and the "hand everything
+    """Value against tau, with tau* and the fitted threshold marked (named "recommended" when
+    `shipped`: the verdict ships that threshold) and the "hand everything
     over" line (or `no_model`, (words, worth): the choice without a model that a limit on
     hand-overs leaves); `unlimited` = (tau, value) marks with a hollow star the best threshold
     without that limit. `values` are in `unit` per case (or in right answers without a unit).
@@ -102,11 +104,11 @@ def value_tau_figure(
         rule_line_spec(
             x=tau_star,
             line={"dash": "dot", "color": palette_color(1)},
-            text=f"τ* = k/(k+1) = {tau_star:.3f}",
+            text=f"from k alone, k/(k+1): {tau_star:.3f}",
             position="top right" if near_left else "top left",
         ),
     ]
-    stars = [(f"threshold fitted{fitted_on} (recommended)", "star", tau_opt, value_opt)]
+    stars = [(f"threshold fitted{fitted_on}" + (" (recommended)" if shipped else ""), "star", tau_opt, value_opt)]
     if unlimited is not None:
         stars.append(("best without the limit on hand-overs", WITHOUT_LIMIT_SYMBOL, *unlimited))
     for name, symbol, tx, ty in stars:

@@ -260,8 +260,20 @@ def test_the_value_chart_never_shows_a_negative_threshold_at_k_zero():
     fig = figures.value_tau_figure([np.inf, 0.9, 0.6], [0.0, 0.2, 0.1], tau_star=0.0, tau_opt=0.6, value_opt=0.1)
     low, high = fig.layout.xaxis.range
     assert low == 0.0 and 0.9 < high < 1.0  # the line at tau* = 0 on the axis's edge, no room left of it
-    (label,) = [a for a in fig.layout.annotations if a.text.startswith("τ*")]
+    (label,) = [a for a in fig.layout.annotations if a.text.startswith("from k alone")]
     assert label.xanchor == "left"  # its words run right of the line, into the chart, not off its left edge
     fig = figures.value_tau_figure([np.inf, 0.9, 0.6], [0.0, 0.2, 0.1], tau_star=0.5, tau_opt=0.9, value_opt=0.2)
     low, high = fig.layout.xaxis.range
     assert 0.45 < low < 0.5 and 0.9 < high < 0.95  # the curve and tau* both inside, a little room on each side
+
+
+def test_the_value_charts_threshold_is_recommended_only_when_the_verdict_ships_it():
+    """Review 57: "τ* = k/(k+1) = 0.667" beside a star "(recommended)" at 0.677 under a verdict that
+    did not ship it read as two thresholds and a typo; τ* is named in words."""
+    args = ([np.inf, 0.9, 0.6], [0.0, 0.2, 0.1])
+    names = {t.name for t in figures.value_tau_figure(*args, tau_star=2 / 3, tau_opt=0.6, value_opt=0.1).data}
+    assert "threshold fitted on the train rows (recommended)" in names
+    fig = figures.value_tau_figure(*args, tau_star=2 / 3, tau_opt=0.6, value_opt=0.1, shipped=False)
+    assert "threshold fitted on the train rows" in {t.name for t in fig.data}
+    assert not any("recommended" in (t.name or "") for t in fig.data)
+    assert [a.text for a in fig.layout.annotations if "k/(k+1)" in a.text] == ["from k alone, k/(k+1): 0.667"]
