@@ -122,7 +122,7 @@ if ds is not None:
     if summary.split_sentence:
         st.caption(summary.split_sentence)
     for table in summary.tables:
-        st.dataframe(table, hide_index=True)
+        st.dataframe(table, hide_index=True, column_config=summary.table_columns)
     if summary.classes is not None:
         say("caption", summary.classes)
     for note in summary.notes:

@@ -9,7 +9,7 @@ The page keeps its widgets and the session's state; every decision and every sen
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -142,13 +142,14 @@ def folder_reader(path, *, label: str | None, scores: Sequence[str], group: str 
 @dataclass(frozen=True, eq=False)
 class LoadedAnswer:
     """What the Data page says of the dataset in use: four numbers (None: not for it), the rows
-    per split, its tables, its classes and its notes."""
+    per split, its tables (shown with `table_columns`' number formats), its classes and its notes."""
 
     metrics: tuple
     split_sentence: str | None
     tables: tuple[pd.DataFrame, ...]
     classes: str | None
     notes: tuple[str, ...]
+    table_columns: dict = field(default_factory=lambda: dict(loading.SUMMARY_COLUMNS))
 
 
 def loaded_answer(ds: Dataset) -> LoadedAnswer:

@@ -72,7 +72,7 @@ from costlib.loading.roles import (
     MAX_GROUPS,
     SUM_TOLERANCE,
 )
-from costlib.loading.summary import rows_per_split_sentence, summary_metrics, summary_tables
+from costlib.loading.summary import SUMMARY_COLUMNS, rows_per_split_sentence, summary_metrics, summary_tables
 
 __all__ = [
     "ACTION_DROP_LABELS",
@@ -114,6 +114,7 @@ __all__ = [
     "safe_csv",
     "summary_metrics",
     "summary_tables",
+    "SUMMARY_COLUMNS",
     "table_budget",
     "upload_memory_budget",
 ]

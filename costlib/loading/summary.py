@@ -42,6 +42,20 @@ def rows_per_split_sentence(ds: Dataset) -> str | None:
     return "Rows per split: " + ", ".join(f"{role} {k:,}" for role, k in counts.items() if k)
 
 
+def _shown_as(fmt: str) -> dict:
+    """A grid column's number format (Streamlit's column configuration, as a plain mapping)."""
+    return {"type_config": {"type": "number", "format": fmt}}
+
+
+#: how the grid shows `summary_tables`' numbers: counts with thousands separators and the positive
+#: share in percent, as the tiles above them read ("2,809 (45.5%)"), not "3175" and "0.5231"
+SUMMARY_COLUMNS = {
+    "rows": _shown_as("localized"),
+    "distinct values": _shown_as("localized"),
+    "positive share": _shown_as("percent"),
+}
+
+
 def summary_tables(ds: Dataset) -> list[pd.DataFrame]:
     """The score range of each model and, with groups, rows and positive share per group.
 

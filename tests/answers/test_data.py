@@ -137,3 +137,15 @@ def test_the_positive_class_is_offered_only_for_a_word_label_starting_on_the_lik
 )
 def test_each_cases_own_price_starts_on_the_source_the_guess_found(guess, source):
     assert mapping_choices(pd.DataFrame({"a": [1]}), guess).delta_source == source
+
+
+def test_the_loaded_tables_show_counts_with_separators_and_shares_in_percent():
+    """Review 57: the group table read "3175" and "0.5231" beneath tiles reading "6,172" and
+    "2,809 (45.5%)"; every count and share column is given the grid's format."""
+    sample = SAMPLES["compas"]
+    ds = loading.prepare(pd.read_csv(io.BytesIO(sample_bytes("compas"))), sample.mapping, name="c", fingerprint="c")
+    shown = loaded_answer(ds)
+    numeric = {c for t in shown.tables for c in t.columns if c in ("rows", "distinct values", "positive share")}
+    assert numeric == {"rows", "distinct values", "positive share"}
+    formats = {c: shown.table_columns[c]["type_config"]["format"] for c in numeric}
+    assert formats == {"rows": "localized", "distinct values": "localized", "positive share": "percent"}
