@@ -100,7 +100,8 @@ def sensitivity_figure(
             zmin=-0.5,
             zmax=len(options) - 0.5,
             colorbar={"title": "cheapest", "tickvals": list(range(len(options))), "ticktext": shown},
-            hovertemplate="c_fp %{x:.3g}<br>c_fn %{y:.3g}<br>cheapest: %{customdata}<extra></extra>",
+            hovertemplate="false positive %{x:.3g}<br>false negative %{y:.3g}<br>"
+            "cheapest: %{customdata}<extra></extra>",
         )
     )
     if c_fp is not None and c_fn is not None and c_fp > 0 and c_fn > 0:
@@ -113,7 +114,7 @@ def sensitivity_figure(
                 marker={"symbol": "x", "size": 14, "color": "black"},
                 text=["your prices"],
                 textposition="top right",
-                hovertemplate="your prices<br>c_fp %{x:.3g}<br>c_fn %{y:.3g}<extra></extra>",
+                hovertemplate="your prices<br>false positive %{x:.3g}<br>false negative %{y:.3g}<extra></extra>",
             )
         )
     if bracket is not None and c_fp:
@@ -125,16 +126,14 @@ def sensitivity_figure(
                 name="your answers' range",
                 line={"color": "black", "width": 3},
                 marker={"symbol": "line-ew", "size": 14, "line": {"width": 2}},
-                hovertemplate="from your answers<br>c_fn %{y:.3g}<extra></extra>",
+                hovertemplate="from your answers<br>false negative %{y:.3g}<extra></extra>",
             )
         )
     ticks = _log_ticks(wide.columns.to_numpy(dtype=float))
     fig.update_xaxes(type="log", tickvals=ticks, ticktext=[_tick(t, unit) for t in ticks])
     fig.update_yaxes(type="log", tickvals=ticks, ticktext=[_tick(t, unit) for t in ticks])
     suffix = f" ({unit})" if unit else ""
-    return apply_layout(
-        fig, title, "price of a false positive, c_fp" + suffix, "price of a false negative, c_fn" + suffix
-    )
+    return apply_layout(fig, title, "price of a false positive" + suffix, "price of a false negative" + suffix)
 
 
 def _log_ticks(values: np.ndarray) -> list[float]:
@@ -295,6 +294,6 @@ def ratio_pieces_figure(
     return apply_layout(
         fig,
         title if title is not None else f"The best cutoff for every price ratio ({rows})",
-        f"how many times worse {names[0]} is than {names[1]} (c_fn / c_fp)",
+        f"how many times worse {names[0]} is than {names[1]}",
         "cutoff (flag a case when its score is at least this)",
     )

@@ -49,3 +49,18 @@ def test_the_net_benefit_chart_speaks_plainly_and_keeps_its_numbers():
     for old in ("c_fp", "threshold probability", "against the threshold", "formula"):
         assert not any(old in t for t in texts), old
     assert list(fig.data[0].y) == [0.3, 0.2]  # the curves are drawn as computed
+
+
+def test_the_price_charts_axes_and_hovers_say_prices_in_words():
+    """Review 57: "price of a false positive, c_fp ($)" and hovers reading "c_fp 2" on the price map."""
+    import numpy as np
+
+    grid = pd.DataFrame(
+        [(fp, fn, "a" if fn > fp else "b", 0.1) for fp in (0.1, 1.0, 10.0) for fn in (0.1, 1.0, 10.0)],
+        columns=["c_fp", "c_fn", "best", "cost_per_case"],
+    ).assign(option=lambda d: d["best"])
+    fig = price_figures.sensitivity_figure(grid, c_fp=1.0, c_fn=3.0, unit="$")
+    said = [fig.layout.xaxis.title.text, fig.layout.yaxis.title.text, *(t.hovertemplate or "" for t in fig.data)]
+    assert fig.layout.xaxis.title.text == "price of a false positive ($)"
+    assert not any("c_fp" in x or "c_fn" in x for x in said), said
+    assert np.isfinite(fig.data[0].z).any()
