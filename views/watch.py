@@ -14,9 +14,10 @@ from costlib.loading.ledger import LEDGER, held_bytes
 from costlib.loading.messages import WHAT_READING
 from costlib.present import labels as t
 from costlib.present import watch_labels as w
+from costlib.present.watch_periods import period_choice
 from costlib.present.watch_words import WATCH_WHAT
 from costlib.scale import bigdata, snapshot
-from costlib.watch.periods import FREQS
+from costlib.watch.periods import FREQS, period_counts
 from views._ui.data import COSTS_PAGE, current_dataset, group_names, model_sweeps, replace_upload
 from views._ui.display import page_header, say, show_chart, show_error, show_table, show_verdict
 from views._ui.memo import dataset_key, remember
@@ -167,9 +168,15 @@ try:
         if columns["time"] == columns["score"]:
             raise DataError(answers.MSG_SAME_COLUMN.format(column=columns["time"]), column=columns["time"])
     say(*answers.sign_off_note(policy))  # said with the policy read, whatever the answer meets below
-    freq = st.columns([1, 3])[0].selectbox(
-        w.PERIODS, list(FREQS), format_func=lambda f: w.PERIOD_NAME.format(name=FREQS[f]), key="watch_freq"
-    )
+    dates = columns["time"]
+    counts = remember(("watch_period_counts", source, name, dates), lambda: period_counts(df[dates]))
+    offered, not_offered = period_choice(counts)  # only the periods a watch can judge; the others named once
+    if st.session_state.get("watch_freq") not in offered:
+        st.session_state.pop("watch_freq", None)  # a period these cases cannot offer: back to months
+    f1, f2 = st.columns([1, 3], vertical_alignment="bottom")
+    freq = f1.selectbox(w.PERIODS, offered, format_func=lambda f: w.PERIOD_NAME.format(name=FREQS[f]), key="watch_freq")
+    if not_offered:
+        f2.caption(not_offered)
     read = ("watch_answer", source, name, tuple(sorted(columns.items())), freq)  # what the periods depend on
     key = (*read, unit)
     answer = remember(

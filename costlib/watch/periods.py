@@ -170,6 +170,21 @@ def too_many_periods(count: int, freq: str, *, name: str, column: str) -> str | 
     )
 
 
+def period_counts(times) -> dict[str, int]:
+    """How many periods of each of `FREQS` the dates `times` span with cases (read by
+    `read_dates`), for offering only the periods a watch can judge (`MAX_PERIODS`); {} when a date
+    cannot be read (the watch itself then says which row, and why).
+
+    >>> period_counts(["2026-01-01", "2026-01-02", "2026-03-01"])
+    {'M': 2, 'W': 2, 'D': 3}
+    """
+    try:
+        stamps = read_dates(times)
+    except DateError:
+        return {}
+    return {freq: int(pd.PeriodIndex(stamps, freq=freq).nunique()) for freq in FREQS}
+
+
 MSG_TOO_MANY_PERIODS = (
     'In "{name}", column "{column}", the dates span {count} {word}s with cases, and Watch judges at most {limit} '
     "periods at once: choose a coarser period{coarser} or give a shorter span of dates."
