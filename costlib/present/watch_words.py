@@ -17,6 +17,7 @@ from costlib.present.watch_labels import (  # the what-to-ship sentences (`ship_
     SHIP_REFIT_WORDS,
     SHIP_SHIFT_WORDS,
 )
+from costlib.present.watch_tables import GROUPS_WHAT, how_measured, period_label, watch_group_table  # noqa: F401 (their old home)
 from costlib.present.words import Verdict, cutoffs_text
 from costlib.watch.estimate import FAILS, HOLDS
 from costlib.watch.periods import FREQS
@@ -36,12 +37,6 @@ def honest(word: str) -> str:
         f"would save is cross-fitted (each case judged by a cutoff fitted on the {word}'s other cases), and its "
         "interval repeats that fit on resampled cases."
     )
-
-
-def period_label(period: str) -> str:
-    """A period as a person reads it: "2026-07", "2026-07-14", or "week of 2026-07-13" (a week's
-    first day, not pandas' "2026-07-13/2026-07-19")."""
-    return f"week of {period.split('/')[0]}" if "/" in period else period
 
 
 def _span(periods: list[dict]) -> str:
@@ -196,29 +191,37 @@ def cut_values(cuts: dict) -> dict:
     return {g: (math.inf if t is None else -math.inf if t == "-inf" else float(t)) for g, t in cuts.items()}
 
 
-def alert_run(periods: list[dict]) -> list[dict]:
-    """The latest unbroken run of alerting periods among `periods` (the periods judged, in time
-    order); [] when the latest period does not alert."""
-    run = []
-    for p in periods:
-        run = [*run, p] if p["alert"] else []
-    return run
-
-
 def alert_since(periods: list[dict]) -> list[dict]:
-    """The periods the answer's "since" covers: the latest run of alerts (`alert_run`), else the
-    latest alerting period alone (when the periods after it are within the noise again); []
-    without an alert."""
-    alerts = [p for p in periods if p["alert"]]
-    return alert_run(periods) or alerts[-1:]
+    """The periods the answer's "since" covers, by one rule for months, weeks and days: from the
+    first alert after the latest period that cost no more than its own best cutoff (a regret at or
+    below zero, or none) to the latest alert. A period between alerts that costs more within the
+    noise does not end the drift: a week has a quarter of a month's cases, so it alerts less often
+    on the same drift, and "within the noise" is not "as good". [] without an alert.
+
+    >>> p = lambda regret, alert=False: {"regret_per_case": regret, "alert": alert}
+    >>> ps = [p(-0.01, True), p(0.0), p(0.05), p(0.09, True), p(0.04), p(0.08, True), p(0.1)]
+    >>> [ps.index(x) for x in alert_since(ps)]
+    [3, 4, 5]
+    """
+    alerts = [i for i, p in enumerate(periods) if p["alert"]]
+    if not alerts:
+        return []
+    first = alerts[-1]
+    for i in range(alerts[-1], -1, -1):
+        regret = periods[i]["regret_per_case"]
+        if regret is None or regret <= 0:
+            break
+        if periods[i]["alert"]:
+            first = i
+    return periods[first : alerts[-1] + 1]
 
 
 def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
     """The one answer of a watch report (`costlib.watch.report.watch_report`), the same on the
     page and the command line. Amounts are what the file's own cases cost: per period (a month,
-    week or day) the regret per case times the period's cases; "since" is where the latest
-    unbroken run of alerting periods starts. The answer names what it rests on: the outcomes,
-    or the estimate from the scores (and its check).
+    week or day) the regret per case times the period's cases; "since" is the first alert of the
+    drift `alert_since` finds, by one rule for every period. The answer names what it rests on:
+    the outcomes, or the estimate from the scores (and its check).
 
     `choice` is what to ship once the refit is weighed (`costlib.answers.watch.ShipChoice`), None
     before: periods that cost more than their own best cutoffs say "Refit", unless `choice` keeps
@@ -262,7 +265,6 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
             "from the scores. If the outcomes of some kinds of case arrive later (a default takes months), the ones in "
             "are not yet a fair sample."
         )
-    run = alert_run(periods)
     since = alert_since(periods)
     if estimated:
         saves = [p for p in estimated if p["regret_per_case"] is not None]
@@ -293,7 +295,7 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
             "noise"
         )
         return Verdict("warning", f"Keep the cutoff for now: {rest}; their outcomes will tell.{few}", tuple(details))
-    failing = [p for p in (run or alerts[-1:]) if p.get("assumption") == FAILS]
+    failing = [p for p in since if p["alert"] and p.get("assumption") == FAILS]
     if failing:
         worst = min(failing, key=lambda p: p["assumption_p_value"] if p["assumption_p_value"] is not None else 1)
         tell = _cases_to_label(worst)
@@ -313,13 +315,7 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
     iv = f", 95% interval {money(low * n, unit)} to {money(high * n, unit)}" if low is not None else ""
     extra = money(first["regret_per_case"] * n, unit)
     head = f"{period_label(first['period'])}: {extra} more in its {number(n, 0)} cases{iv}"
-    later = len(run) - 1
-    more = f"; the {word} after it alerts too" if later == 1 else ""
-    more = f"; the {later} {word}s after it alert too" if later > 1 else more
-    if not run:  # alerts earlier, but the latest period is within the noise again
-        latest = periods[-1]
-        known = " with outcomes" if latest["measured"] else ""
-        more = f"; the latest {word}{known} ({period_label(latest['period'])}) is within the noise again"
+    more = _after_first(since, periods, word)
     guessed, keep = [p for p in since if not p["measured"]], False  # keep: the refit weighed, within the noise
     if guessed and len(guessed) == len(since):
         now, then = percent(guessed[-1].get("base_rate")), percent(report["policy"].get("base_rate"))
@@ -350,6 +346,23 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
     return Verdict("warning" if keep else "error", headline, tuple(details))
 
 
+def _after_first(since: list[dict], periods: list[dict], word: str) -> str:
+    """What the headline says of the periods after the first alert it names: whether they alert
+    too (some may cost more within the noise: `alert_since`), and the latest period when it is
+    within the noise again."""
+    after = len(since) - 1
+    alerting = sum(bool(p["alert"]) for p in since[1:])
+    more = f"; the {word} after it alerts too" if after == alerting == 1 else ""
+    more = f"; the {after} {word}s after it alert too" if after == alerting > 1 else more
+    more = AFTER_SOME.format(k=alerting, n=after, word=word) if alerting < after else more
+    latest = periods[-1]
+    if latest is not since[-1]:  # alerts earlier, but the latest period is within the noise again
+        known = " with outcomes" if latest["measured"] else ""
+        more += f"; the latest {word}{known} ({period_label(latest['period'])}) is within the noise again"
+    return more
+
+
+AFTER_SOME = "; {k} of the {n} {word}s after it alert too, and the others cost more within the noise"
 KEEP_LEAD = "Keep the cutoff until more outcomes are in"
 KEEP_WHY = (
     "; but each {word}'s own best cutoff is picked with hindsight, and a cutoff refitted on the cases with outcomes "
@@ -419,20 +432,6 @@ EST_WORDS = (
 
 
 OVER_LIMIT = " (over the review limit)"
-
-
-PART_MEASURED = "{share} measured"  # the rest estimated, as the page's details say
-
-
-def how_measured(p: dict) -> str:
-    """How a period's cost is known: "measured" (every outcome in, or only the known ones when no
-    estimate is possible: "measured on 63%"), "estimated", or "63% measured" (the rest estimated, as
-    the page's details say; no brackets: the command line says it in brackets)."""
-    if p["measured"]:
-        return "measured" if p["labelled"] == p["n"] else f"measured on {percent(p['labelled'] / p['n'], 0)}"
-    if p["labelled"]:
-        return PART_MEASURED.format(share=percent(p["labelled"] / p["n"], 0))
-    return "estimated"
 
 
 def scores_check(p: dict) -> str:
@@ -545,31 +544,6 @@ def cutoffs_short_text(best: dict) -> str:
         )
         or "–"
     )
-
-
-GROUPS_WHAT = (
-    "The shipped cutoffs group by group: how many of each group's cases were judged (those with outcomes, where "
-    "there are any), what share of them was flagged and what the mistakes cost per case (measured or estimated, as "
-    "in the table above)."
-)
-
-
-def watch_group_table(report: dict, unit: str = "") -> pd.DataFrame | None:
-    """Per period and group: cases, share flagged and cost per case at the shipped cutoffs; None
-    without groups."""
-    rows = [
-        {
-            "period": period_label(p["period"]),
-            "group": g,
-            "cases judged": number(x["n"], 0),
-            "flagged": percent(x["flagged_share"]) if x["flagged_share"] is not None else "–",
-            "cost per case": money(x["cost_per_case"], unit) if x["cost_per_case"] is not None else "–",
-            "how": how_measured(p),
-        }
-        for p in report["periods"]
-        for g, x in p.get("groups", {}).items()
-    ]
-    return pd.DataFrame(rows) if rows else None
 
 
 REFIT_SAVES = (

@@ -233,10 +233,10 @@ def test_a_month_whose_outcomes_are_of_one_class_is_measured_and_a_flag_everyone
 def test_since_is_where_the_latest_run_of_alerts_starts():
     from costlib.present.watch_words import watch_verdict
 
-    def period(name, alert, measured=True):
+    def period(name, alert, measured=True, regret=0.03):
         iv = [0.01, 0.05] if alert else [-0.01, 0.02]
         row = {"period": name, "n": 1000, "labelled": 1000 * measured, "alert": alert, "measured": measured}
-        row["regret_per_case"] = 0.03
+        row["regret_per_case"] = regret
         return {**row, "regret_interval": iv}
 
     report = {
@@ -244,7 +244,7 @@ def test_since_is_where_the_latest_run_of_alerts_starts():
         "policy": {"cutoffs": {"everyone": 0.25}},
         "periods": [
             period("2026-01", True),
-            period("2026-02", False),
+            period("2026-02", False, regret=-0.005),  # costs no more than its own best: the drift ends
             period("2026-03", True),
             period("2026-04", True),
         ],
