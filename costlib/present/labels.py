@@ -354,7 +354,8 @@ def matrix_prices_caption(unit: str) -> str:
     """The caption over the matrix's editor, in the user's unit (escaped where it is said)."""
     return (
         f"Rows: the true class. Columns: the decision. Prices in {unit or YOUR_UNIT}; the diagonal is "
-        "usually 0. Edit a cell to reprice."
+        "usually 0. Edit a cell to reprice: double-click it, or with the keyboard Tab into the grid, move to "
+        "it with the arrow keys, type the price and press Enter."
     )
 
 
