@@ -75,9 +75,10 @@ LOADING_SAMPLE = "Loading the sample…"
 
 FP_PRICE = "A false positive costs"
 FN_PRICE = "A false negative costs"
-FP_PRICE_HELP = "What it costs to flag a case that turns out negative (a false alarm)."
-FN_PRICE_HELP = "What it costs to miss a case that turns out positive."
 EXACT_PRICES = "Type exact prices"
+_STOPS_NOTE = f" The slider moves in rounded steps; for any other amount, use “{EXACT_PRICES}”."
+FP_PRICE_HELP = "What it costs to flag a case that turns out negative (a false alarm)." + _STOPS_NOTE
+FN_PRICE_HELP = "What it costs to miss a case that turns out positive." + _STOPS_NOTE
 EXACT_FP = "False positive"
 EXACT_FN = "False negative"
 GROUP_EXACT_FP = "{group}: false positive"  # the group's name escaped by the page
