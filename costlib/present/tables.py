@@ -152,10 +152,11 @@ def rules_by_group_table(results: RuleResults, unit: str = "", *, lowest: dict |
 
 FAIR_WITHIN_HELP = (
     "Yes only when the gap's 95% interval, on rows the cutoffs were not fitted on (the test rows, or each fold "
-    "judged by cutoffs fitted on the others), stays within the tolerance; otherwise by how much it may miss."
+    "judged by cutoffs fitted on the others), stays within the tolerance; otherwise how large the gap may be "
+    "(the interval's upper end)."
 )
 FAIR_NO_INTERVAL = "cannot say (no interval)"
-FAIR_MAY_MISS = "no: up to {points} points over"
+FAIR_MAY_MISS = "no: may reach {high}"  # the gap's 95% interval's upper end, under a header "within 5%"
 GAP_ON_TEST = "largest gap on test"
 
 
@@ -182,22 +183,22 @@ def _within(tolerance: float) -> str:
 
 def within_cells(summary: pd.DataFrame) -> list[str]:
     """Per fairness rule: "yes" when the 95% interval of its judged gap stays within the
-    tolerance (``within_tolerance_on_test``), else how far above it the gap may be, in
-    percentage points (`FAIR_MAY_MISS`: the interval's upper end minus the tolerance), or
-    `FAIR_NO_INTERVAL`; "–" where the judged gap cannot be measured (a group without the cases
-    the rate needs) or no cutoffs meet the constraint."""
+    tolerance (``within_tolerance_on_test``), else how large the gap may be (`FAIR_MAY_MISS`:
+    the interval's upper end, the same figure as the gap column's "to"; not the points above
+    the tolerance, which a reader took for the gap itself), or `FAIR_NO_INTERVAL`; "–" where
+    the judged gap cannot be measured (a group without the cases the rate needs) or no cutoffs
+    meet the constraint."""
     high = summary.get("spread_test_high", summary["spread_test"] * np.nan)
-    miss = summary.get("may_miss_by", high - summary["tolerance"])
     out = []
-    for w, f, gap, m in zip(
-        summary["within_tolerance_on_test"], summary["feasible"], summary["spread_test"], miss, strict=True
+    for w, f, gap, h in zip(
+        summary["within_tolerance_on_test"], summary["feasible"], summary["spread_test"], high, strict=True
     ):
         if not (f and np.isfinite(gap)):
             out.append("–")
         elif w:
             out.append("yes")
-        elif np.isfinite(m):
-            out.append(FAIR_MAY_MISS.format(points=f"{100 * max(float(m), 0.0):.1f}"))
+        elif np.isfinite(h):
+            out.append(FAIR_MAY_MISS.format(high=share_cell(h)))
         else:
             out.append(FAIR_NO_INTERVAL)
     return out

@@ -153,7 +153,8 @@ def test_fairness_overview_says_whether_the_test_gap_holds(audit):
         elif high <= TOL + 1e-12:  # offered only when the gap's whole 95% interval is within the tolerance
             assert shown == "yes"
         else:
-            assert shown == tables.FAIR_MAY_MISS.format(points=f"{100 * (high - TOL):.1f}")
+            assert shown == tables.FAIR_MAY_MISS.format(high=words.percent(high))
+            assert shown.endswith(f"{100 * high:.1f}%")  # the gap column's upper end, not its excess over TOL
     assert not view.isna().any().any()
     for shown, x in zip(view["price of fairness per case"], s["price_per_case_test"], strict=True):
         assert shown == ("–" if not np.isfinite(x) else words.money(x, "$"))
