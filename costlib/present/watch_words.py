@@ -451,10 +451,11 @@ def _flagged(share, cap) -> str:
     return percent(share) + (OVER_LIMIT if cap is not None and share > cap_limit(cap, 1.0) else "")
 
 
-#: the readings table's short columns, drawn narrow so that all of them fit the page
+#: the readings table's short columns, drawn narrow so that all of them fit the page (a period as wide
+#: as a week's name, "week of 2026-12-28": months, weeks and days share the table)
 READINGS_NARROW = {
     c: {"width": w}
-    for c, w in {"period": 75, "if": 145, "base rate": 75, "cost per case": 175, "best cutoff then": 115}.items()
+    for c, w in {"period": 130, "if": 135, "base rate": 75, "cost per case": 165, "best cutoff then": 115}.items()
 }
 SAVES = "its own best saves per case (95% interval)"
 FITS = "scores fit a base-rate change"

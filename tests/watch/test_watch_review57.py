@@ -72,3 +72,10 @@ def test_a_week_within_the_noise_that_still_costs_more_does_not_hide_the_measure
     assert "measured on outcomes to week of 2026-07-27, estimated from the scores from week of 2026-08-03" in head
     months = {**report, "freq": "M", "periods": [_period("2026-06", -0.01, False), _period("2026-07", 0.1, True)]}
     assert watch_verdict(months, unit="$").headline.startswith("Refit: since 2026-07")
+
+
+def test_the_readings_period_column_is_wide_enough_for_a_weeks_name():
+    from costlib.present.watch_words import READINGS_NARROW, period_label
+
+    longest = period_label("2026-12-28/2027-01-03")  # "week of 2026-12-28": cut at 75 px on the weekly page
+    assert READINGS_NARROW["period"]["width"] >= 7 * len(longest)  # about 7 px a character at the table's size
