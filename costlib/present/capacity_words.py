@@ -42,9 +42,11 @@ WITHOUT_LIMIT_NOTE = (
 )
 ANSWERS_WITHOUT_LIMIT = "(What your answers say is about the cutoff without your review limit.)"
 FAIR_WITHOUT_LIMIT = (
-    " These cutoffs are fitted without your review limit; a rule that flags more than it is marked and has no "
-    "policy to download."
+    " These cutoffs are fitted without your review limit: a rule whose price reads “over the limit” flags more "
+    "cases than your team can review, so it has no price of fairness and no policy to download."
 )
+"""The fairness section's caption under a review limit; the marker is `tables.OVER_THE_LIMIT`, the
+price cell of such a rule."""
 X_AS_FLAGGED = "Read the x axis as cases flagged a month"
 PRICE_TITLE = "The price of capacity"
 PRICE_WHAT = (

@@ -339,8 +339,10 @@ def _data_tables(a) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def _fairness_tables_text(a) -> tuple[pd.DataFrame, pd.DataFrame]:
-    m = money_cell(a.unit)
+    from costlib.present.tables import fair_prices  # "over the limit" for a rule over the review limit, as the page
+
     s = a.fairness_summary
+    over = {"summary": s, "results": a.results, "unit": a.unit, "capacity": a.recommendation.capacity}
     summary = pd.DataFrame(
         {
             "rule": [R.rule_words(r) for r in s["rule"]],
@@ -349,8 +351,8 @@ def _fairness_tables_text(a) -> tuple[pd.DataFrame, pd.DataFrame]:
             "largest gap (train)": [share_cell(x) for x in s["spread_train"]],
             "largest gap (test)": [share_cell(x) for x in s["spread_test"]],
             "within tolerance on test": within_cells(s),
-            "price per case (train)": [m(x) for x in s["price_per_case_train"]],
-            "price per case (test)": [m(x) for x in s["price_per_case_test"]],
+            "price per case (train)": fair_prices(prices=s["price_per_case_train"], **over),
+            "price per case (test)": fair_prices(prices=s["price_per_case_test"], **over),
         }
     )
     f = a.fairness

@@ -58,18 +58,22 @@ def _interval_cell(lo, hi, fmt) -> str:
 
 def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
     """The rules, all groups together, as a person reads them (page, report and command line):
-    each rule's cutoff, the recommended one marked."""
+    each rule's cutoff, the recommended one marked. A rule over the review limit is marked so,
+    and its saving is "–": its cost is what it would cost if it could be carried out, but no
+    saving can be had from it within the limit (review57: a reader took the largest saving,
+    of a rule over the limit, for one on offer)."""
     results = rec.results
     o = results.overall
     m = money_cell(unit)
     base = R.rule_words(results.baseline)
+    over = [_over_the_limit(o, r, rec.capacity) for r in o.index]
     return pd.DataFrame(
         {
             "rule": [
                 R.rule_words(r)
                 + (" (recommended)" if r == rec.shipped_rule else "")
-                + (" (over your review limit)" if D.over_capacity(o, r, rec.capacity) else "")
-                for r in o.index
+                + (" (over your review limit)" if x else "")
+                for r, x in zip(o.index, over, strict=True)
             ],
             "cutoff": [
                 f"a random {percent(rec.capacity)}"
@@ -80,9 +84,9 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
             "flagged": [share_cell(x) for x in o["flagged_rate"]],
             "cost per case": [m(x) for x in o["cost_per_case"]],
             "95% interval": [_interval_cell(a, b, m) for a, b in zip(o["low"], o["high"], strict=True)],
-            f"saving against {base}": [m(-x) for x in o["vs_baseline"]],
+            f"saving against {base}": ["–" if x else m(-v) for v, x in zip(o["vs_baseline"], over, strict=True)],
             "95% interval of the saving": [
-                _interval_cell(-b, -a, m) for a, b in zip(o["vs_low"], o["vs_high"], strict=True)
+                "–" if x else _interval_cell(-b, -a, m) for a, b, x in zip(o["vs_low"], o["vs_high"], over, strict=True)
             ],
         }
     )
@@ -95,7 +99,11 @@ def rules_overall_columns(results: RuleResults) -> dict:
     base = R.rule_words(results.baseline)
     return {
         "cutoff": {"help": f"“{PER_GROUP}”: each group's cutoff is in the table by group."},
-        f"saving against {base}": {"label": "saving", "help": f"What the rule saves per case against {base}."},
+        f"saving against {base}": {
+            "label": "saving",
+            "help": f"What the rule saves per case against {base}; “–” for a rule over your review limit, "
+            "which your team could not carry out.",
+        },
         "95% interval of the saving": {"label": "saving's 95% interval"},
     }
 
@@ -171,7 +179,9 @@ def fairness_overview_columns(tolerance: float) -> dict:
         _within(tolerance): {"label": f"within {100 * tolerance:.3g}%", "help": FAIR_WITHIN_HELP},
         "price of fairness per case": {
             "label": "price of fairness",
-            "help": "Per case, beyond the best cutoff per group, on rows the cutoffs were not fitted on.",
+            "help": "Per case, beyond the best cutoff per group, on rows the cutoffs were not fitted on. "
+            f"“{OVER_THE_LIMIT}”: the rule flags more cases than your team can review, so it has no price "
+            "within your limit.",
         },
         "cutoffs": {"help": f"“{PER_GROUP}”: each group's cutoff is in the table below."},
     }
@@ -215,10 +225,10 @@ def fairness_overview_table(
 ) -> pd.DataFrame:
     """The fairness rules as the Costs page shows them: the gap on rows the cutoffs were not
     fitted on with its 95% interval, whether it stays within the tolerance, the price of fairness
-    and (last: the widest) the cutoffs, marked "over the limit" when the rule flags more than a
-    review limit `capacity` (out of the rule's long name). The gap on the fitting rows and each
-    rule's cost are in the CSV (`fairness_tables`' summary): the page has room for five columns."""
-    m = money_cell(unit)
+    (`OVER_THE_LIMIT` instead when the rule flags more than a review limit `capacity`: the rules
+    are fitted without it, and a price beside the best rule within it read as fairness saving
+    money) and (last: the widest) the cutoffs. The gap on the fitting rows and each rule's cost
+    are in the CSV (`fairness_tables`' summary): the page has room for five columns."""
     return pd.DataFrame(
         {
             "rule": [R.rule_words(r) for r in summary["rule"]],
@@ -232,13 +242,12 @@ def fairness_overview_table(
                 )
             ],
             _within(tolerance): within_cells(summary),
-            "price of fairness per case": [m(x) for x in summary["price_per_case_test"]],
+            "price of fairness per case": fair_prices(summary, results, summary["price_per_case_test"], unit, capacity),
             "cutoffs": [
-                _with_limit(
+                (
                     FAIR_RANDOMISED
                     if r not in results.cutoffs
-                    else _trivially(_one_or_per_group(results.cutoffs[r], lowest), t),
-                    D.over_capacity(results.overall, r, capacity),
+                    else _trivially(_one_or_per_group(results.cutoffs[r], lowest), t)
                 )
                 if f
                 else "no cutoffs meet it"
@@ -249,7 +258,7 @@ def fairness_overview_table(
 
 
 PER_GROUP = "one per group"  # a rule's cutoff cell when the groups' cutoffs differ
-OVER_THE_LIMIT = ", over the limit"  # after a fairness rule's cutoffs when it flags more than the review limit
+OVER_THE_LIMIT = "over the limit"  # a fairness rule's price when it flags more than the review limit
 #: a randomised rule's cutoff cell (`fair_random`): a band per group, flagged at a probability
 FAIR_RANDOMISED = "randomised bands, by case id"
 
@@ -262,10 +271,23 @@ def _one_or_per_group(cutoffs: dict, lowest: dict | None = None) -> str:
     return shown if " · " not in shown else PER_GROUP
 
 
-def _with_limit(cell: str, over: bool) -> str:
-    """A fairness rule's cutoffs cell, marked when the rule flags more than the review limit and
-    the cell does not say so already ("everyone" is over any limit short of every case)."""
-    return cell + OVER_THE_LIMIT if over and not cell.startswith("everyone") else cell
+def _over_the_limit(overall: pd.DataFrame, rule: str, capacity: float | None) -> bool:
+    """Whether `rule` is judged (a row of `overall`) and flags more than the review limit
+    `capacity` allows (`decision.over_capacity`). A randomised fairness rule is not a row:
+    the share it flags is not judged, so it is not called over."""
+    return rule in overall.index and D.over_capacity(overall, rule, capacity)
+
+
+def fair_prices(summary: pd.DataFrame, results: RuleResults, prices, unit: str, capacity: float | None) -> list[str]:
+    """The fairness rules' prices as cells (`prices`: a column of `summary`, e.g.
+    ``price_per_case_test``), `OVER_THE_LIMIT` for a rule over the review limit `capacity`:
+    its price is measured beside the best rule within the limit, which it is not one of (page
+    and report)."""
+    m = money_cell(unit)
+    return [
+        OVER_THE_LIMIT if _over_the_limit(results.overall, r, capacity) else m(x)
+        for r, x in zip(summary["rule"], prices, strict=True)
+    ]
 
 
 def _trivially(cell: str, marked: str) -> str:

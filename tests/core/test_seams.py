@@ -247,6 +247,8 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "cutoff_cell": "words (a table cell)",
         "money_cell": "words (a table cell)",
         "share_cell": "words (a table cell)",
+        "fair_prices": "words (test_report.py::test_under_a_review_limit_the_report_gives_no_saving_or_price_of_"
+        "fairness_to_a_rule_over_it)",
         "within_cells": "words (test_report.py::test_fairness_overview_says_whether_the_test_gap_holds)",
         "policy_dict": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
         "policy_json": "test_report.py::test_policy_refuses_unknown_or_nan_rules",

@@ -662,3 +662,24 @@ def test_the_models_identity_is_recorded_in_the_summary_report_and_policy(audit,
     bad = {**written, "model_identity": {**identity, "sha256": "xyz"}}
     with pytest.raises(DataError, match="model_identity.sha256"):
         load_policy(json.dumps(bad))
+
+
+def test_under_a_review_limit_the_report_gives_no_saving_or_price_of_fairness_to_a_rule_over_it(compas):
+    """review57, item 2: the report's tables say as the page does that a rule over the review limit
+    has no saving and no price of fairness within it (they read as "being fair saves money")."""
+    from costlib.present.report import _fairness_tables_text
+    from costlib.present.tables import OVER_THE_LIMIT, rules_overall_table
+
+    a = build_audit(_model(compas["frame"]), (1.0, 3.0), unit="$", n_resamples=50, fairness_tolerance=TOL, capacity=0.8)
+    over = [D.over_capacity(a.results.overall, r, a.recommendation.capacity) for r in a.fairness_summary["rule"]]
+    assert any(over) and not all(over)  # at 80%: the rules that flag everyone are over, two fairness rules within
+    table = rules_overall_table(a.recommendation, "$")
+    marked = table["rule"].str.endswith("(over your review limit)")
+    assert marked.any() and set(table.loc[marked, table.columns[-2]]) == {"–"}
+    assert set(table.loc[marked, table.columns[-1]]) == {"–"}
+    summary, _ = _fairness_tables_text(a)
+    for col in ("price per case (train)", "price per case (test)"):
+        for shown, x in zip(summary[col], over, strict=True):
+            assert (shown == OVER_THE_LIMIT) == x, (col, shown)
+    text = " ".join(_parse(audit_html(a)).text)
+    assert OVER_THE_LIMIT in text

@@ -103,3 +103,29 @@ def test_a_policy_with_a_limit_restores_it():
     assert not at.exception
     assert at.toggle(key="cap_on").value is True and at.number_input(key="cap").value == 1500
     assert "Your team can review 1,500 cases a month." in texts(at)
+
+
+def test_a_rule_over_the_limit_shows_no_saving_and_no_price_of_fairness():
+    """review57, items 2, 9 and 10: at 3,050 a month the fairness rules (fitted without the limit)
+    read "−$0.308" as their price and the rules over the limit the largest savings; neither can be
+    had within the limit. Their price reads "over the limit" (the caption says what that means),
+    their saving "–"; every rule within it keeps its figures."""
+    from costlib.present import tables
+
+    at = open_app("compas", "views/costs.py", details="true", cap_on="true", cap="3050", fair="true")
+    assert f"“{tables.OVER_THE_LIMIT}”" in capacity_words.FAIR_WITHOUT_LIMIT
+    assert capacity_words.FAIR_WITHOUT_LIMIT.strip() in texts(at)
+    frames = [t.value for t in at.dataframe]
+    (rules,) = [f for f in frames if "saving against flag at random" in f.columns]
+    over = rules["rule"].str.endswith("(over your review limit)")
+    assert over.sum() >= 2  # flag everyone, the cutoff from prices alone
+    for col in ("saving against flag at random", "95% interval of the saving"):
+        assert set(rules.loc[over, col]) == {"–"}, rules
+        assert rules.loc[~over, col].str.contains(r"\$").all(), rules
+    (fair,) = [f for f in frames if "price of fairness per case" in f.columns]
+    price = fair["price of fairness per case"]
+    assert (price == tables.OVER_THE_LIMIT).any(), fair
+    assert not price.str.startswith("−").any(), fair  # no rule over the limit "saves" by being fair
+    assert not fair["cutoffs"].str.contains("over the limit").any()  # said once, in the price
+    within = fair["within 5% on test"]
+    assert not within.str.contains("points over").any() and within.str.match(r"^(yes|no: may reach \d+\.\d%|–)$").all()
