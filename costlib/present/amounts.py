@@ -129,10 +129,11 @@ def shown_saving(baseline: float, cost: float) -> tuple[int, float]:
     (4, 0.2625)
     """
     d = told_apart(baseline - cost, baseline, cost)
-    # one more decimal while the shown difference is not the saving rounded on its own, so that it
+    # one more decimal when the shown difference is not the saving rounded on its own, so that it
     # also reads as the saving a month divided by the cases ('$1.115 - $0.853' said $0.262 beside
-    # a table's $0.263 and $2,625.32 a month at 10,000 cases: now $1.1153 - $0.8528 = $0.2625)
-    while d < MAX_DECIMALS and round(round(baseline, d) - round(cost, d), d) != round(baseline - cost, d):
+    # a table's $0.263 and $2,625.32 a month at 10,000 cases: now $1.1153 - $0.8528 = $0.2625);
+    # one only: where that one still differs, it differs in a place no table shows
+    if d < MAX_DECIMALS and round(round(baseline, d) - round(cost, d), d) != round(baseline - cost, d):
         d += 1
     return d, round(round(baseline, d) - round(cost, d), d)
 

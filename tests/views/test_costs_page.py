@@ -13,6 +13,7 @@ from costlib.binary import decision as D
 from costlib.core import rules
 from costlib.loading.samples import SAMPLES
 from costlib.present import tables, words
+from costlib.present.amounts import shown_saving
 from costlib.present.costs_labels import MODEL_COST
 from tests.views.apptest_support import (
     assert_no_exception,
@@ -80,7 +81,8 @@ def test_exact_prices_typed_in_the_popover_reach_the_slider_and_the_link():
     assert at.query_params["c_fp"] == "1.7"
     _, ms = compas_model()
     rec = D.recommend(ms, (1.7, 3.0), n_resamples=1000)
-    assert metric(at, MODEL_COST) == words.money(rec.cost, "$")
+    digits = shown_saving(rec.baseline_cost, rec.cost)[0]  # the decimals the saving shown needs
+    assert metric(at, MODEL_COST) == words.money(rec.cost, "$", digits=digits)
 
 
 def test_offensive_verdict_is_measured_against_flag_everyone():
@@ -326,7 +328,7 @@ def test_the_first_tile_is_the_models_cost_under_every_verdict():
     """Issue 44, item 6: the first tile was the model's cost per case under a verdict that ships
     it and the choice without a model's under one that does not. Each tile now means one thing
     under every verdict (the model's cost, the cost without a model, the model's saving per case
-    and a month: "would save" when the verdict does not ship it); the verdict above them is worded
+    and a month: "might save" when the verdict does not ship it); the verdict above them is worded
     as before."""
 
     _, ms = compas_model()
@@ -337,11 +339,13 @@ def test_the_first_tile_is_the_models_cost_under_every_verdict():
         seen.add(rec.ship_model)
         assert verdict_box(at) == answers.costs_verdict(rec, ms, unit="$", volume=10_000).headline
         tiles = [(m.label, m.value) for m in at.metric]
-        saves = "saves" if rec.ship_model else "would save"  # not a saving anyone gets unless it ships
+        # not a saving anyone gets unless it ships, nor one to count on when its interval reaches zero
+        saves = "saves" if rec.ship_model else "might save" if rec.status == D.UNCLEAR else "would save"
+        digits, shown = shown_saving(rec.baseline_cost, rec.cost)  # the tiles subtract as they read
         assert tiles == [
-            (MODEL_COST, words.money(rec.cost, "$")),
-            ("Cost per case without a model", words.money(rec.baseline_cost, "$")),
-            (f"The model {saves} per case", words.money(rec.saving, "$")),
+            (MODEL_COST, words.money(rec.cost, "$", digits=digits)),
+            ("Cost per case without a model", words.money(rec.baseline_cost, "$", digits=digits)),
+            (f"The model {saves} per case", words.money(shown, "$", digits=digits)),
             (f"The model {saves} a month", words.money(rec.saving * 10_000, "$")),
         ], (c_fn, tiles)
     assert seen == {True, False}  # one verdict of each kind
