@@ -8,6 +8,8 @@ A page imports these names and makes no sentence of its own (`tests/present/test
 
 from __future__ import annotations
 
+from costlib.core import rules as R
+
 # the audit's files as the pages offer them (Costs & groups, Watch): the buttons' words, and
 # the name each download is saved under
 AUDIT_FILE_WORDS = {
@@ -25,8 +27,8 @@ AUDIT_FILE_WORDS = {
 # the audit record's notes (`answers.audit.build_audit`), read on the page and in the report
 NO_CUTOFF_NOTE = "The rule “{rule}” has no cutoff for some group, so its overall cost is not shown."
 SCORES_NOT_PROBABILITIES_NOTE = (
-    "The scores are not all in [0, 1], so the 0.5 and formula cutoffs and net benefit (which read "
-    "a score as a probability) are not shown."
+    f"The scores are not all in [0, 1], so “{R.rule_words(R.THRESHOLD_05)}”, “{R.rule_words(R.ELKAN)}” and "
+    "net benefit (which read a score as a probability) are not shown."
 )
 
 # ---------------------------------------------------------------------------------------
