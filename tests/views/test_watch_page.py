@@ -420,7 +420,9 @@ def test_the_refit_says_what_it_saves_over_the_shipped_cutoff_and_its_chart_mark
     [b for b in at.button if b.key == "watch_refit"][0].click().run()
     assert_no_exception(at)
     assert saves in texts(at)
-    assert metric(at, MODEL_COST) == money(j.refit, "$") == money(j.shipped - j.regret, "$")
+    shown = metric(at, MODEL_COST)  # at the decimals Costs' saving needs (`shown_saving`: 3, or one more)
+    assert shown in {money(j.refit, "$", digits=d) for d in (3, 4)}
+    assert float(shown.lstrip("$")) == pytest.approx(j.shipped - j.regret, abs=1e-3)
 
 
 def test_costs_opened_on_the_refit_marks_the_shipped_cutoff_and_keeps_the_saving_while_it_shows_that_data():
