@@ -22,17 +22,16 @@ from costlib.present.watch_labels import (
     refit_what,
     shell_lines,
 )
+from costlib.present.watch_tables import GROUPS_WHAT, watch_group_table
 from costlib.present.watch_words import (
     CHOICE_KEEP,
     CHOICE_REFIT,
     CHOICE_SHIFT,
-    GROUPS_WHAT,
     READINGS_NARROW,
     READINGS_WHAT,
     alert_since,
     cut_values,
     ship_words,
-    watch_group_table,
     watch_readings_table,
     watch_table,
     watch_verdict,

@@ -148,10 +148,9 @@ def _print_text(report: dict, policy: dict, refit=None) -> None:
     `what_to_ship`)."""
     from costlib.answers.watch import ship_choice, what_to_ship
     from costlib.present.amounts import money, percent
+    from costlib.present.watch_tables import how_measured, period_label
     from costlib.present.watch_words import (
-        how_measured,
         no_model_act,
-        period_label,
         saving_said,
         scores_check,
         too_few_text,

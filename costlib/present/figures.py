@@ -317,7 +317,7 @@ def watch_figure(report: dict, *, unit: str = "") -> go.Figure:
     minus what refitting would save), measured periods filled, estimated ones hollow with their
     95% interval and, beside them, what the shipped cutoff costs if the cases changed instead of
     the base rate; alerts marked; from `costlib.watch.report.watch_report`."""
-    from costlib.present.watch_words import period_label
+    from costlib.present.watch_tables import period_label
 
     periods = report["periods"]
     x = [p["period"].split("/")[0] for p in periods]  # each period at its first day, on a date axis

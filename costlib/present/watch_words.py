@@ -17,7 +17,7 @@ from costlib.present.watch_labels import (  # the what-to-ship sentences (`ship_
     SHIP_REFIT_WORDS,
     SHIP_SHIFT_WORDS,
 )
-from costlib.present.watch_tables import GROUPS_WHAT, how_measured, period_label, watch_group_table  # noqa: F401 (their old home)
+from costlib.present.watch_tables import how_measured, period_label
 from costlib.present.words import Verdict, cutoffs_text
 from costlib.watch.estimate import FAILS, HOLDS
 from costlib.watch.periods import FREQS

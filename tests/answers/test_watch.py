@@ -20,7 +20,8 @@ from costlib.answers.watch import (
 )
 from costlib.present.watch_figures import REFIT_TITLE, refit_figure
 from costlib.present.watch_labels import SAMPLE_FILES_WHAT, SAMPLE_NOTE
-from costlib.present.watch_words import watch_group_table, watch_readings_table, watch_table, watch_verdict
+from costlib.present.watch_tables import watch_group_table
+from costlib.present.watch_words import watch_readings_table, watch_table, watch_verdict
 from costlib.watch import sample
 from costlib.watch.report import watch_report
 

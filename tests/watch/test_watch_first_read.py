@@ -18,12 +18,12 @@ from costlib.core.prices import prices_for
 from costlib.present.amounts import money, percent
 from costlib.present.labels import VOLUME_LABEL
 from costlib.present.watch_labels import policy_settings_words, refit_what, shell_lines
+from costlib.present.watch_tables import how_measured
 from costlib.present.watch_words import (
     CHOICE_KEEP,
     CHOICE_REFIT,
     SAVES,
     as_saving,
-    how_measured,
     refit_saving,
     saving_said,
     ship_words,

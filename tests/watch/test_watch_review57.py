@@ -9,7 +9,8 @@ import pytest
 from costlib import answers
 from costlib.answers.watch import shipped_policy
 from costlib.present.watch_periods import period_choice
-from costlib.present.watch_words import GROUPS_WHAT, cases_judged, how_measured, watch_verdict
+from costlib.present.watch_tables import GROUPS_WHAT, how_measured
+from costlib.present.watch_words import cases_judged, watch_verdict
 from costlib.watch.periods import MAX_PERIODS, period_counts
 from costlib.watch.report import watch_report
 from costlib.watch.sample import watch_year
@@ -75,7 +76,8 @@ def test_a_week_within_the_noise_that_still_costs_more_does_not_hide_the_measure
 
 
 def test_the_readings_period_column_is_wide_enough_for_a_weeks_name():
-    from costlib.present.watch_words import READINGS_NARROW, period_label
+    from costlib.present.watch_tables import period_label
+    from costlib.present.watch_words import READINGS_NARROW
 
     longest = period_label("2026-12-28/2027-01-03")  # "week of 2026-12-28": cut at 75 px on the weekly page
     assert READINGS_NARROW["period"]["width"] >= 7 * len(longest)  # about 7 px a character at the table's size
