@@ -22,7 +22,7 @@ from costlib.present.watch_labels import (
     refit_what,
     shell_lines,
 )
-from costlib.present.watch_tables import GROUPS_WHAT, watch_group_table
+from costlib.present.watch_tables import GROUPS_WHAT, period_label, watch_group_table
 from costlib.present.watch_words import (
     CHOICE_KEEP,
     CHOICE_REFIT,
@@ -537,7 +537,8 @@ def refit_inputs(
     if g is not None:  # a policy with one cutoff for everybody: its prices for every group
         _, prices = for_groups(policy, sorted(set(g)))
         policy = {**policy, "prices": prices}
-    span = recent[0] if len(recent) == 1 else f"{recent[0]} to {recent[-1]}"
+    first, last = period_label(recent[0]), period_label(recent[-1])  # "week of 2026-08-31", not pandas' span
+    span = first if len(recent) == 1 else f"{first} to {last}"
     scale = (policy.get("data") or {}).get("scale") or "probability"
     mapping = ColumnMapping(label=label, scores=(columns["score"],), group=columns.get("group"), score_scale=scale)
     month = policy.get("volume")

@@ -73,7 +73,7 @@ REFIT_BUTTON = "Open the refit on Costs & groups: its report and policy file"
 REFIT_WHAT = (
     "Opens Costs & groups on the cases with outcomes of the latest three periods, at {settings}: there the refit is "
     "the recommended cutoff, with its verdict, report and policy file. Every page keeps these settings after"
-    "{volume}, and these months take the place of any file you uploaded on the Data page (the built-in samples stay "
+    "{volume}, and these cases take the place of any file you uploaded on the Data page (the built-in samples stay "
     "in the sidebar)."
 )
 #: what the refit button does to the sidebar's cases a month, when the policy's differ from the person's

@@ -81,3 +81,14 @@ def test_the_readings_period_column_is_wide_enough_for_a_weeks_name():
 
     longest = period_label("2026-12-28/2027-01-03")  # "week of 2026-12-28": cut at 75 px on the weekly page
     assert READINGS_NARROW["period"]["width"] >= 7 * len(longest)  # about 7 px a character at the table's size
+
+
+def test_the_refit_on_weeks_names_its_weeks_as_people_read_them():
+    """Review 57: "outcomes of 2026-08-31/2026-09-06 to 2026-09-14/2026-09-20" (pandas' names)."""
+    from costlib.answers.watch import refit_inputs
+
+    year = watch_year()
+    weeks = watch_report(shipped_policy(), year, name="year", freq="W", n_resamples=0, **answers.SAMPLE_COLUMNS)
+    refit = refit_inputs(shipped_policy(), year, name="year", columns=answers.SAMPLE_COLUMNS, report=weeks)
+    assert refit.span.startswith("week of 20") and " to week of 20" in refit.span, refit.span
+    assert "/" not in refit.span and "/" not in refit.sentence.split(" of year")[0]
