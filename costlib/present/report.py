@@ -44,6 +44,7 @@ from costlib.present.report_html import CSS, PRINT_SCRIPT, SCREEN_NOTE, HtmlFigu
 from costlib.present.tables import (
     count_cell,
     cutoff_cell,
+    fair_prices,
     group_rates_table,
     money_cell,
     rules_by_group_table,
@@ -339,8 +340,6 @@ def _data_tables(a) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def _fairness_tables_text(a) -> tuple[pd.DataFrame, pd.DataFrame]:
-    from costlib.present.tables import fair_prices  # "over the limit" for a rule over the review limit, as the page
-
     s = a.fairness_summary
     over = {"summary": s, "results": a.results, "unit": a.unit, "capacity": a.recommendation.capacity}
     summary = pd.DataFrame(
