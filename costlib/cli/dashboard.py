@@ -4,8 +4,8 @@ Streamlit runs a page's script only when a visitor opens it, so the first visito
 server pays every import the pages need (about 3.6 s of a 4.7 s first run on Costs, measured
 for the issue on first paint). This command starts the server as ``streamlit run app.py``
 would, with the flags given passed through (``--server.port 8502``, ``--server.address
-0.0.0.0``), and imports what the pages use in a background thread while the server starts
-(`WARM_MODULES`), so the first visitor finds them loaded.
+0.0.0.0``), and imports what the pages use before the server listens (`WARM_MODULES`), so the
+first visitor finds them loaded.
 
 It turns off Nagle's algorithm on the server's connections (`send_without_delay`): a small
 message written after a large one (a chart) otherwise waited for the browser's delayed
@@ -203,14 +203,22 @@ def trim_forever(every: float = TRIM_SECONDS) -> None:
 
 
 def run(flags: list[str]) -> int:
-    """Start the server with Streamlit's `flags`, its connections without Nagle's delay
-    (`send_without_delay`), warm it (`warm`) while it starts and trim its free memory from then
-    on (`trim_forever`)."""
+    """Warm the pages' imports (`warm`), then start the server with Streamlit's `flags`, its
+    connections without Nagle's delay (`send_without_delay`), and trim its free memory from
+    then on (`trim_forever`).
+
+    The warm-up finishes before the server listens. It used to run in a thread while the server
+    started, and a first visitor's run could then import ``views._ui`` while the thread was
+    importing ``views._ui.data``: each held the lock of the module the other needed (a package's
+    ``__init__`` imports its submodules), Python broke the deadlock by failing one import, and
+    the first page showed an error instead of its answer (CI, stop 57: ``_DeadlockError:
+    deadlock detected by _ModuleLock('views._ui.data')``). The imports take about 3 s, which the
+    first visitor would otherwise wait for."""
     from streamlit.web import cli as streamlit_cli
 
     send_without_delay()
     flags = flags[1:] if flags[:1] == ["--"] else flags  # "dashboard -- --server.port 8502" means the same
-    threading.Thread(target=warm, name="costlib-warm", daemon=True).start()
+    warm()
     threading.Thread(target=trim_forever, name="costlib-trim", daemon=True).start()
     sys.argv = ["streamlit", "run", str(APP), *config_flags(APP.parent / ".streamlit" / "config.toml", flags), *flags]
     return streamlit_cli.main()

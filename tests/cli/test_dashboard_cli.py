@@ -122,3 +122,24 @@ def test_the_dashboard_command_serves_without_nagles_delay(monkeypatch):
     monkeypatch.setattr(sys, "argv", list(sys.argv))
     assert dashboard.run([]) == 0
     assert getattr(base_events._set_nodelay, "costlib", False)
+
+
+def test_the_dashboard_command_warms_before_the_server_listens(monkeypatch):
+    """A first visitor's run must not import the pages' modules while a warm-up thread imports
+    them too: CI saw Python break the resulting lock cycle by failing the page's import of
+    ``views._ui`` (``_DeadlockError``). So the warm-up is done, in the calling thread, before
+    Streamlit's server starts."""
+    import threading
+
+    from streamlit.web import cli as streamlit_cli
+
+    from costlib.cli import dashboard
+
+    seen: list[tuple[str, str]] = []
+    monkeypatch.setattr(dashboard, "warm", lambda: seen.append(("warm", threading.current_thread().name)))
+    monkeypatch.setattr(streamlit_cli, "main", lambda: seen.append(("serve", threading.current_thread().name)) or 0)
+    monkeypatch.setattr(dashboard, "trim_forever", lambda: None)
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    assert dashboard.run([]) == 0
+    here = threading.current_thread().name
+    assert seen == [("warm", here), ("serve", here)]

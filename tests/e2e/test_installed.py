@@ -90,7 +90,10 @@ def test_the_installed_dashboard_serves_the_costs_page_from_another_folder(insta
     server = AppServer(tmp_path / "server.log", cwd=tmp_path, command=(str(installed / "costlib"), "dashboard")).start()
     try:
         page = new_page()
-        goto(page, f"{server.url}/costs?data=compas", chart=True)
+        try:
+            goto(page, f"{server.url}/costs?data=compas", chart=True)
+        except Exception as e:  # say what the server said, not only what the browser waited for
+            raise AssertionError(f"the installed Costs page did not open. Server output:\n{server.log_tail()}") from e
         assert_no_error(page, "the installed Costs page")
         assert any(
             t.startswith(("Ship the model", "Not clearly better", "Do not let the model decide"))
