@@ -4,7 +4,7 @@ yardstick app's first chart (`minimal_app.py`), measured the same way in the sam
 Arms, alternating, each on a new server and a new browser context: the yardstick (``streamlit
 run minimal_app.py``); Costs on a dashboard started cold (``streamlit run app.py``); and each
 page asked for on a dashboard started as the README starts it (``python -m costlib dashboard``,
-which imports the pages' modules while the server starts). Each server is given `--settle`
+which imports the pages' modules before the server listens). Each server is given `--settle`
 seconds after its health check answers (a server is started before anyone opens a link), then
 the page's link is opened and timed from the navigation to a quiet page (no script running,
 nothing stale, its chart drawn where it has one, nothing changed for 150 ms).
