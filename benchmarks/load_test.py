@@ -603,7 +603,8 @@ def report(results: dict) -> bool:
         line("sample", "browser", results["browser_check"], "browser")
         alone = results.get("sample", {}).get("alone", {}).get("median_ms")
         check = results["browser_check"]["median_ms"]
-        print(f"  one Chromium tab alone: median {check} ms against the protocol session alone's {alone} ms")
+        against = f"the protocol session alone's {alone} ms" if alone is not None else "no sample session (not run)"
+        print(f"  one Chromium tab alone on the sample: median {check} ms, against {against}")
     return ok
 
 
