@@ -10,11 +10,19 @@ hidden from the navigation, is the same page at /data. The first entry is the on
 st.page_link and st.switch_page find for "views/data.py", so in-app links still go to "/". A
 redirect from one address to the other would add a history entry that the Back button
 returns to and that redirects again.
+
+Every run first makes sure the pages' shared modules are imported, once per server and by one
+thread (`costlib.cli.dashboard.warm_once`): two first visitors importing them at the same time
+could deadlock on Python's import locks.
 """
 
 import streamlit as st
 
-from costlib.present import labels as t
+from costlib.cli.dashboard import warm_once
+
+warm_once()  # the pages' modules, imported once before any page's run imports them (see warm_once)
+
+from costlib.present import labels as t  # noqa: E402  (after the pages' modules are in)
 
 st.set_page_config(page_title=t.APP_TITLE, page_icon="⚖️", layout="wide")
 st.navigation(

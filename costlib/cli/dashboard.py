@@ -150,6 +150,26 @@ def warm() -> None:
     freeze_long_lived()
 
 
+_WARMED = threading.Event()
+_WARMING = threading.Lock()
+
+
+def warm_once() -> None:
+    """`warm`, once per process; a caller that comes while another warms waits until it is done.
+
+    ``app.py`` calls it at the top of every run, so on a server started as ``streamlit run
+    app.py`` the first visitors' runs (each in its own thread) do not import the pages' modules
+    at the same time: two threads importing ``views._ui`` and ``views._ui.data`` at once can each
+    hold the lock the other needs, and Python breaks that by failing one page's import
+    (``_DeadlockError``, seen in CI). After the first run it is one check of a flag."""
+    if _WARMED.is_set():
+        return
+    with _WARMING:
+        if not _WARMED.is_set():
+            warm()
+            _WARMED.set()
+
+
 def send_without_delay() -> bool:
     """Make every TCP connection asyncio accepts in this process send small writes at once
     (``TCP_NODELAY``), as asyncio means to; returns whether it was arranged.
@@ -218,7 +238,7 @@ def run(flags: list[str]) -> int:
 
     send_without_delay()
     flags = flags[1:] if flags[:1] == ["--"] else flags  # "dashboard -- --server.port 8502" means the same
-    warm()
+    warm_once()
     threading.Thread(target=trim_forever, name="costlib-trim", daemon=True).start()
     sys.argv = ["streamlit", "run", str(APP), *config_flags(APP.parent / ".streamlit" / "config.toml", flags), *flags]
     return streamlit_cli.main()

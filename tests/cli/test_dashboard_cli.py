@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -118,6 +119,7 @@ def test_the_dashboard_command_serves_without_nagles_delay(monkeypatch):
     monkeypatch.setattr(base_events, "_set_nodelay", base_events._set_nodelay)
     monkeypatch.setattr(streamlit_cli, "main", lambda: 0)
     monkeypatch.setattr(dashboard, "warm", lambda: None)
+    monkeypatch.setattr(dashboard, "_WARMED", threading.Event())  # this process's own flag stays as it was
     monkeypatch.setattr(dashboard, "trim_forever", lambda: None)
     monkeypatch.setattr(sys, "argv", list(sys.argv))
     assert dashboard.run([]) == 0
@@ -129,17 +131,62 @@ def test_the_dashboard_command_warms_before_the_server_listens(monkeypatch):
     them too: CI saw Python break the resulting lock cycle by failing the page's import of
     ``views._ui`` (``_DeadlockError``). So the warm-up is done, in the calling thread, before
     Streamlit's server starts."""
-    import threading
-
     from streamlit.web import cli as streamlit_cli
 
     from costlib.cli import dashboard
 
     seen: list[tuple[str, str]] = []
     monkeypatch.setattr(dashboard, "warm", lambda: seen.append(("warm", threading.current_thread().name)))
+    monkeypatch.setattr(dashboard, "_WARMED", threading.Event())
     monkeypatch.setattr(streamlit_cli, "main", lambda: seen.append(("serve", threading.current_thread().name)) or 0)
     monkeypatch.setattr(dashboard, "trim_forever", lambda: None)
     monkeypatch.setattr(sys, "argv", list(sys.argv))
     assert dashboard.run([]) == 0
     here = threading.current_thread().name
     assert seen == [("warm", here), ("serve", here)]
+
+
+def test_the_pages_modules_are_warmed_once_while_other_runs_wait(monkeypatch):
+    """`warm_once` runs the warm-up once however many runs start together; every caller returns
+    only after it is done (so no run imports the pages' modules beside it)."""
+    from costlib.cli import dashboard
+
+    calls: list[float] = []
+    finished: list[float] = []
+
+    def slow_warm():
+        calls.append(time.monotonic())
+        time.sleep(0.3)
+        finished.append(time.monotonic())
+
+    monkeypatch.setattr(dashboard, "warm", slow_warm)
+    monkeypatch.setattr(dashboard, "_WARMED", threading.Event())
+    returned: list[float] = []
+    runs = [
+        threading.Thread(target=lambda: (dashboard.warm_once(), returned.append(time.monotonic()))) for _ in range(4)
+    ]
+    for r in runs:
+        r.start()
+    for r in runs:
+        r.join(10)
+    assert len(calls) == 1 and len(returned) == 4
+    assert min(returned) >= finished[0]
+    dashboard.warm_once()
+    assert len(calls) == 1
+
+
+def test_every_run_of_the_app_warms_the_pages_modules_first(monkeypatch):
+    """``app.py`` calls `warm_once` before it navigates to a page (a server started as
+    ``streamlit run app.py`` has no warm-up of its own)."""
+    from streamlit.testing.v1 import AppTest
+
+    from costlib.cli import dashboard
+
+    order: list[str] = []
+    monkeypatch.setattr(dashboard, "warm_once", lambda: order.append("warm"))
+    import streamlit as st
+
+    real = st.navigation
+    monkeypatch.setattr(st, "navigation", lambda *a, **k: order.append("navigate") or real(*a, **k))
+    AppTest.from_file(str(ROOT / "app.py"), default_timeout=120).run()
+    assert order[:2] == ["warm", "navigate"]
