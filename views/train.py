@@ -11,13 +11,25 @@ from costlib.present import training_words
 from costlib.present.training_words import TRAIN_WHAT, methods_help
 from costlib.present.training_words import TRAIN_WORDS as WORDS
 from costlib.training.compare import METHODS
-from views._ui.display import page_header, say, show_chart, show_error, show_table
-from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes, widget_key
+from views._ui.display import page_header, say, show_chart, show_error, show_table, show_verdict
+from views._ui.page import unit_and_volume
+from views._ui.state import (
+    amount_input,
+    ensure_setting,
+    keep,
+    mirror,
+    remembered,
+    set_setting,
+    setting,
+    setting_notes,
+    widget_key,
+)
 from views._ui.training import built_in, from_table_cached, training_results, upload_choices
 
 RANDOM_STATE = 0
 
 page_header(t.PAGE_TRAIN, TRAIN_WHAT)
+unit, volume = unit_and_volume()  # the sidebar's unit and cases a month, as on every other page
 
 
 # kept in the link by its key; a link written by Streamlit's own binding named it by its title: read too
@@ -65,8 +77,8 @@ if widget_key("train_seeds") not in st.session_state:
     st.session_state[widget_key("train_seeds")] = int(setting("train_seeds"))
 setting_notes()
 with st.form("train_settings"):
-    f1, f2 = st.columns([3, 1])
-    methods = f1.multiselect(  # by their short names, as the charts name them: the long ones ran off the box
+    # the box at the page's whole width: beside the seeds, with the sidebar, it cut the last ways off
+    methods = st.multiselect(  # by their short names, as the charts name them: the long ones ran off the box
         WORDS["methods"],
         list(METHODS),
         format_func=training_words.method_short,
@@ -75,7 +87,7 @@ with st.form("train_settings"):
         help=methods_help(METHODS),
     )
     seeds = int(
-        f2.number_input(
+        st.columns([1, 3])[0].number_input(
             WORDS["seeds"],
             min_value=int(settings.SEEDS.low),
             max_value=int(settings.SEEDS.high),
@@ -95,17 +107,25 @@ if not methods:
     st.stop()
 results, r2 = training_results(data, choice, methods, seeds, submitted=submitted, random_state=RANDOM_STATE)
 
-answer = answers.training_answer(results, r2, methods=methods, data_name=data.name)
-say(answer.kind, answer.verdict, bold=True)
+# the price of a mistake on a typical case, shared with Instance costs (in the link, as every price is)
+price = amount_input(
+    st.columns([1, 2])[0], "mistake_price", settings.MISTAKE_PRICE, t.in_unit(t.TYPICAL_MISTAKE, unit),
+    t.TYPICAL_MISTAKE_HELP,
+)  # fmt: skip
+answer = answers.training_answer(
+    results, r2, methods=methods, data_name=data.name, price=price, unit=unit, volume=volume
+)
+show_verdict(answer.verdict)
 
-c1, c2 = st.columns([3, 2])
-below = st.container()  # both charts' words and numbers at the page's width (a narrow column cut the table)
-show_chart(answer.chart, key="train_chart", where=c1, words_where=below)
-with c2:
+# the bars at the page's width (beside the sidebar a column tilted their names into the legend)
+show_chart(answer.chart, key="train_chart")
+c1, c2 = st.columns([2, 3])
+below = st.container()  # the change chart's words and numbers at the page's width (a narrow column cut the table)
+with c1:
     st.metric(training_words.PREDICTABILITY_LABEL, answer.r2, help=training_words.PREDICTABILITY_HELP)
     say("markdown", answer.r2_sentence)
-    if answer.change_chart is not None:
-        show_chart(answer.change_chart, key="train_change", where=c2, words_where=below)
+if answer.change_chart is not None:
+    show_chart(answer.change_chart, key="train_change", where=c2, words_where=below)
 for note in answer.notes:
     say("caption", note)
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from costlib.present import training_words
+from costlib.present.amounts import money
 from costlib.present.labels import DELTA_COLUMN, MEASUREMENT, RATING, VOTES
 from costlib.present.training_words import OWN_TABLE, SYNTHETIC_TITLES, TWEETS_TITLE
 
@@ -33,17 +34,21 @@ def guessed_source(guess) -> str:
 
 
 def training_verdict_kind(summary: pd.DataFrame) -> str:
-    """The colour of the training verdict: "success" when a way of training with costs beats
-    standard training beyond the noise (its whole interval of NEC change is below 0), else "info"."""
-    better = summary.loc[summary["method"] != "standard", "nec_change_high"].lt(0).any()
-    return "success" if better else "info"
+    """The colour of the training verdict (`training_words.training_verdict_of`): "success" to
+    ship a way of training with costs, "warning" when not clearly better, "error" when no way is
+    cheaper than standard training, "info" when there is nothing to judge."""
+    return training_words.training_verdict_of(summary).kind
 
 
-def training_table(frame: pd.DataFrame) -> pd.DataFrame:
+def training_table(frame: pd.DataFrame, *, price: float | None = None, unit: str = "") -> pd.DataFrame:
     """The training table as read: four decimals for shares and errors, a percent for changes (a
     decrease with the minus sign U+2212, which no spreadsheet reads as a formula), "–" where a
     number does not apply (standard training's change against itself, a classifier's δ error).
-    The CSV download keeps every digit."""
+    With `price` (a mistake on a typical case, in `unit`) the cost per case (`price` times NEC,
+    at the decimals of the page's answer, `training_words.cost_digits`) comes right after the way
+    of training. The summary's intervals of NEC and of the error rate are left to the charts'
+    whiskers and tables, and the change's interval is one cell, so that the table fits the page
+    beside the sidebar. The CSV download keeps every column and every digit."""
     out = frame.copy()
     itself = frame["method"].eq("standard") if "method" in frame else pd.Series(False, index=frame.index)
     for col in frame.columns:
@@ -52,6 +57,25 @@ def training_table(frame: pd.DataFrame) -> pd.DataFrame:
             out[col] = ["–" if same else c for same, c in zip(itself, cells, strict=True)]
         elif col.startswith(("nec", "error_rate", "delta_mae")):
             out[col] = [f"{x:.4f}" if pd.notna(x) else "–" for x in frame[col]]
+    if {"nec_change_low", "nec_change_high"} <= set(frame.columns):
+        out.insert(
+            list(out.columns).index("nec_change") + 1,
+            training_words.CHANGE_INTERVAL_COLUMN,
+            [
+                "–" if a == "–" else f"{a} to {b}"
+                for a, b in zip(out["nec_change_low"], out["nec_change_high"], strict=True)
+            ],
+        )
+    out = out.drop(columns=[c for c in training_words.LEFT_TO_THE_CHARTS if c in out])
+    if price is not None and "nec" in frame:
+        from costlib.instance import nec_money
+
+        digits = training_words.cost_digits(frame, price) if "nec_change" in frame else None
+        out.insert(
+            1 if "method" in frame else 0,
+            training_words.COST_COLUMN,
+            [money(float(nec_money(x, price)), unit, digits=digits) if pd.notna(x) else "–" for x in frame["nec"]],
+        )
     if "method" in out:
         out["method"] = [training_words.method_label(m) for m in out["method"]]
     return out.rename(columns=training_words.COLUMN_WORDS)
@@ -62,7 +86,8 @@ class TrainingAnswer:
     """What the Train with costs page shows for the seeds trained so far.
 
     summary, results   `training_summary` over the seeds, and every seed's rows (the downloads)
-    kind, verdict      the verdict's colour (`training_verdict_kind`) and its sentence
+    verdict            the one answer (`training_words.training_verdict_of`: a `words.Verdict`) in
+                       money per case and a month at `price`, `unit` and `volume`
     chart              NEC and error rate of each way of training
     change_chart       NEC change against standard training (None without standard training
                        beside another way)
@@ -72,26 +97,41 @@ class TrainingAnswer:
 
     summary: pd.DataFrame
     results: pd.DataFrame
-    kind: str
-    verdict: str
+    verdict: object
     chart: object
     change_chart: object | None
     r2: str
     r2_sentence: str
     notes: tuple[str, ...]
+    price: float = 1.0  # a mistake on a typical case, in `unit`
+    unit: str = ""
+
+    @property
+    def kind(self) -> str:
+        return self.verdict.kind
 
     @property
     def summary_table(self) -> pd.DataFrame:
-        return training_table(self.summary)
+        return training_table(self.summary, price=self.price, unit=self.unit)
 
     @property
     def results_table(self) -> pd.DataFrame:
         return training_table(self.results)
 
 
-def training_answer(results: pd.DataFrame, r2: pd.Series, *, methods: tuple, data_name: str) -> TrainingAnswer:
+def training_answer(
+    results: pd.DataFrame,
+    r2: pd.Series,
+    *,
+    methods: tuple,
+    data_name: str,
+    price: float = 1.0,
+    unit: str = "",
+    volume: float | None = None,
+) -> TrainingAnswer:
     """The Train with costs page's answer from the seeds trained (`results`, and the cost
-    predictability `r2` of each seed)."""
+    predictability `r2` of each seed), in money: `price` is what a mistake on a typical case
+    costs in `unit`, `volume` the cases a month."""
     from costlib.training.figures import change_figure, training_figure
     from costlib.training.summary import predictability_interval, training_summary
 
@@ -100,13 +140,14 @@ def training_answer(results: pd.DataFrame, r2: pd.Series, *, methods: tuple, dat
     return TrainingAnswer(
         summary=summary,
         results=results,
-        kind=training_verdict_kind(summary),
-        verdict=training_words.training_verdict(summary),
+        verdict=training_words.training_verdict_of(summary, price=price, unit=unit, volume=volume),
         chart=training_figure(summary, title=training_words.bars_title(data_name)),
         change_chart=change_figure(summary) if "standard" in methods and len(methods) > 1 else None,
         r2="n/a" if pd.isna(r2_mean) else f"{r2_mean:.2f}",
         r2_sentence=training_words.predictability_sentence(r2_mean, r2_low, r2_high),
         notes=tuple(training_words.result_notes(results)),
+        price=price,
+        unit=unit,
     )
 
 

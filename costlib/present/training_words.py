@@ -15,6 +15,8 @@ import pandas as pd
 
 from costlib.loading.messages import plural
 from costlib.present import labels
+from costlib.present.amounts import a_month, money, money_digits, per_case_and_month, shown_saving
+from costlib.present.words import Verdict, verdict_head
 
 CHOOSE_A_METHOD = "Choose at least one way of training."
 UPLOAD_TO_TRAIN = "Upload a table to train on it."
@@ -113,12 +115,16 @@ PREDICTABILITY_HELP = (
     "A ridge regression of |δ| on the features, fitted on each seed's training rows and scored on its "
     "test rows; mean over seeds."
 )
+#: what the seeds' intervals are, said under the verdict and above the table
+SEEDS_CAVEAT = (
+    "The seeds re-split the same rows, so these intervals show the noise of the splits and fits, and are narrower "
+    "than new data would give."
+)
 TRAINING_TABLE_MEANING = (
-    "Means over seeds with 95% t intervals (low, high); the NEC change is relative to standard training, "
-    "paired by seed; the δ error is the regression's mean absolute error in δ. The CSV keeps the column names "
-    "of costlib.training_summary and every digit. The seeds "
-    "re-split the same rows, so these intervals show the noise of the splits and fits, and are narrower than "
-    "new data would give."
+    "Means over seeds. The cost per case is the price of a typical mistake times NEC (the weighted error). The NEC "
+    "change is relative to standard training, paired by seed, with its 95% t interval; the intervals of NEC and "
+    "of the error rate are the first chart's whiskers. The δ error is the regression's mean absolute error in δ. "
+    "The CSV keeps the column names of costlib.training_summary, every interval and every digit. " + SEEDS_CAVEAT
 )
 # what a `training.data.TrainingData` is made of, in one phrase each (its ``features`` and ``source``)
 TWEETS_SOURCE = "annotator votes: δ = ln((offensive or hateful votes + 1) / (neither votes + 1))"
@@ -223,6 +229,10 @@ CHANGE_NAMES = (
 
 
 # the columns of `training.summary.training_summary` as the page shows them
+COST_COLUMN = "cost per case"  # the price of a typical mistake times NEC (`answers.training.training_table`)
+CHANGE_INTERVAL_COLUMN = "95% interval of the change"
+#: the summary's columns the page's table leaves to the charts' whiskers and tables (the CSV keeps them)
+LEFT_TO_THE_CHARTS = ("nec_low", "nec_high", "error_rate_low", "error_rate_high", "nec_change_low", "nec_change_high")
 COLUMN_WORDS = {
     "method": "way of training",
     "nec": "NEC",
@@ -289,60 +299,150 @@ def signed_percents(*values: float) -> list[str]:
     return [p if x < 0 else "+" + p for p, x in zip(out, values, strict=True)]
 
 
-def training_verdict(summary: pd.DataFrame) -> str:
-    """One sentence: does any way of training with costs beat standard training beyond the noise?
+#: the Train page's honest equivalent of "do not let the model decide" (`rules.DO_NOT`): the model
+#: still decides, trained the standard way; it is training with costs that is not to be done
+DO_NOT_TRAIN = "Do not train with costs"
+INCLUDE_STANDARD = "Include standard training in the ways of training: every other way is judged against it."
+CHOOSE_ANOTHER = "Choose at least one way of training besides standard training to compare with it."
+STANDARD_PERFECT = (
+    "Standard training makes no costly mistake on the test rows, so no way of training can improve on it."
+)
+ONE_SEED = "there is no interval with one seed to tell it from chance: run at least 2 seeds (10 is the default)"
 
-    A method beats standard training when the whole interval of its relative NEC change is
-    below 0. The best such method (largest mean reduction) is named with its interval and
-    its error rate; otherwise the sentence says no method beats standard training.
 
-    >>> s = pd.DataFrame({"method": ["standard", "weighted"], "nec_change": [0.0, -0.31],
-    ...                   "nec_change_low": [0.0, -0.38], "nec_change_high": [0.0, -0.24],
-    ...                   "error_rate": [0.10, 0.12]})
-    >>> training_verdict(s)  # doctest: +NORMALIZE_WHITESPACE
-    'On this data, |δ|-weighted training lowers NEC by 31% [24%, 38%] against standard training: worth it.
-     Its error rate is 0.120 against 0.100 for standard training.'
+def price_sentence(price: float, unit: str) -> str:
+    """How the page turns NEC into money, in one sentence under its verdict.
+
+    >>> price_sentence(2.0, "$")[:60]
+    'A mistake on a typical case (one of average |δ|) costs $2.00'
     """
+    return (
+        f"A mistake on a typical case (one of average |δ|) costs {money(price, unit)}, the price above; one on a "
+        "costlier case costs more in proportion. The cost per case is the weighted error (NEC: the share of the "
+        "cost of getting every test case wrong that the model's mistakes make up) times that price."
+    )
+
+
+def cost_digits(summary: pd.DataFrame, price: float) -> int:
+    """The decimals the page shows every way's cost per case at: those that tell each way's cost
+    from standard training's as their difference reads (`amounts.shown_saving`), the most any needs.
+
+    >>> cost_digits(pd.DataFrame({"method": ["standard", "weighted"], "nec": [0.0572, 0.0524]}), 1.0)
+    4
+    """
+    t = summary.set_index("method")["nec"].astype(float) * price
+    if "standard" not in t.index or len(t) < 2 or t.isna().all():
+        return money_digits(float(t.max())) if t.notna().any() else 2
+    return max(shown_saving(float(t["standard"]), float(x))[0] for x in t.drop(index="standard").dropna())
+
+
+def training_verdict_of(
+    summary: pd.DataFrame, *, price: float = 1.0, unit: str = "", volume: float | None = None
+) -> Verdict:
+    """The Train with costs page's one answer: does a way of training with costs beat standard
+    training (the best one can do without the costs), in money per case and a month?
+
+    Each way's cost per case is `price` (a mistake on a typical case, in `unit`) times its mean
+    NEC over the seeds; a month is `volume` cases. The verdict is the shared ship rule
+    (`core.ship.ship_verdict`) on the saving against standard training and its 95% interval over
+    the seeds (the relative NEC change, paired by seed): ship the way whose whole interval is a
+    saving (the largest such), else judge the closest one: not clearly better while it is cheaper
+    on these seeds, else do not train with costs (`DO_NOT_TRAIN`).
+
+    >>> s = pd.DataFrame({"method": ["standard", "weighted"], "seeds": [10, 10], "nec": [0.10, 0.069],
+    ...                   "nec_change": [0.0, -0.31], "nec_change_low": [0.0, -0.38],
+    ...                   "nec_change_high": [0.0, -0.24], "error_rate": [0.10, 0.12]})
+    >>> training_verdict_of(s, price=1.0, unit="$", volume=1000).headline  # doctest: +NORMALIZE_WHITESPACE
+    'Ship the model: |δ|-weighted training beats standard training. It costs $0.069 per case ($69.00 a month)
+     against $0.100 per case ($100.00 a month) with standard training: it saves $0.031 per case, $31.00 a month,
+     31% of the cost (95% interval over 10 seeds 24% to 38%).'
+    """
+    from costlib.core import rules as R
+    from costlib.core.ship import ship_verdict
+    from costlib.instance import nec_money
+
     t = summary.set_index("method")
     if "standard" not in t.index:
-        return "Include standard training in the methods: every other method is judged against it."
+        return Verdict("info", INCLUDE_STANDARD)
     others = t.drop(index="standard")
     if others.empty:
-        return "Choose at least one method besides standard training to compare with it."
+        return Verdict("info", CHOOSE_ANOTHER)
     others = others[others["nec_change"].notna()]
     if others.empty:
-        return "Standard training's NEC is 0 on the test rows, so no method can improve on it."
-    if others["nec_change_high"].isna().all():
-        best = others["nec_change"].idxmin()
-        (change,) = signed_percents(float(others.loc[best, "nec_change"]))
-        return (
-            f"With one seed there is no interval, so no verdict: {method_label(best)} changes NEC by {change} "
-            "against standard training, which may be noise. Run at least 2 seeds (10 is the default)."
-        )
-    std_error = float(t.loc["standard", "error_rate"])
+        return Verdict("info", STANDARD_PERFECT)
     winners = others[others["nec_change_high"] < 0]
-    if not winners.empty:
-        best = winners["nec_change"].idxmin()
-        r = winners.loc[best]
-        mid, lo, hi = percents(-float(r["nec_change"]), -float(r["nec_change_high"]), -float(r["nec_change_low"]))
-        k = len(winners) - 1
-        also = (
-            f" {k} other {'method also lowers' if k == 1 else 'methods also lower'} NEC beyond the noise." if k else ""
-        )
-        return (
-            f"On this data, {method_label(best)} lowers NEC by {mid} [{lo}, {hi}] against standard training: "
-            f"worth it. Its error rate is {float(r['error_rate']):.3f} against {std_error:.3f} for standard "
-            f"training.{also}"
-        )
-    best = others["nec_change"].idxmin()
+    best = (winners if not winners.empty else others)["nec_change"].idxmin()
     r = others.loc[best]
-    mid, lo, hi = signed_percents(float(r["nec_change"]), float(r["nec_change_low"]), float(r["nec_change_high"]))
+    change, low, high = (float(r[c]) for c in ("nec_change", "nec_change_low", "nec_change_high"))
+    verdict = ship_verdict(-change, -high, -low)
+    seeds = int(r["seeds"]) if "seeds" in r and pd.notna(r["seeds"]) else 0
+    cost_std, cost = (float(nec_money(float(x), price)) for x in (t.loc["standard", "nec"], r["nec"]))
+    digits = cost_digits(summary, price)  # the table's decimals: its costs read as the answer's
+    shown = round(round(cost_std, digits) - round(cost, digits), digits)
+    std_text, cost_text = (per_case_and_month(x, volume, unit, digits=digits) for x in (cost_std, cost))
+    label = method_label(best)
+    if verdict == R.SHIP:
+        month = a_month(cost_std - cost, volume, unit)
+        saves = f"{money(shown, unit, digits=digits)} per case" + (f", {month}" if month else "")
+        mid, lo, hi = percents(-change, -high, -low)
+        k = len(winners) - 1
+        also = f"{k} other {'way' if k == 1 else 'ways'} of training with costs also {'costs' if k == 1 else 'cost'} "
+        head = (
+            f"{verdict_head(R.SHIP)}: {label} beats standard training. It costs {cost_text} against {std_text} with "
+            f"standard training: it saves {saves}, {mid} of the cost (95% interval over {seeds} seeds {lo} to {hi})."
+        )
+        details = [_error_rate_sentence(float(r["error_rate"]), float(t.loc["standard", "error_rate"]))]
+        details += [also + "less beyond the noise."] if k else []
+        return Verdict("success", head, (*details, price_sentence(price, unit), SEEDS_CAVEAT))
+    details = [price_sentence(price, unit)]
     worse = int((others["nec_change_low"] > 0).sum())
-    tail = f" {worse} of the {len(others)} other methods raise NEC beyond the noise." if worse else ""
-    return (
-        f"No method beats standard training beyond the noise on this data: train the standard way. The closest, "
-        f"{method_label(best)}, changes NEC by {mid} [{lo}, {hi}].{tail}"
+    if worse:
+        details.append(
+            f"{worse} of the {len(others)} ways of training with costs {'costs' if worse == 1 else 'cost'} more than "
+            "standard training beyond the noise."
+        )
+    if verdict == R.NOT_CLEARLY:
+        month = a_month(cost_std - cost, volume, unit)
+        saves = f"{money(shown, unit, digits=digits)} per case" + (f", {month}" if month else "")
+        if math.isnan(low):
+            why = ONE_SEED
+        else:
+            lo, hi = signed_percents(-high, -low)
+            why = f"the 95% interval of the saving over {seeds} seeds, {lo} to {hi} of the cost, includes zero"
+        head = (
+            f"{verdict_head(R.NOT_CLEARLY)}: keep standard training, at {std_text}. The closest, {label}, would "
+            f"cost {cost_text} and save {saves}, but {why}, so it could be chance."
+        )
+        return Verdict("warning", head, (*details, SEEDS_CAVEAT))
+    (more,) = percents(change) if change > 0 else ("",)
+    than = f"{more} more than standard training" if change > 0 else "the same as standard training"
+    head = (
+        f"{DO_NOT_TRAIN}: keep standard training, at {std_text}. No way of training with costs is cheaper on these "
+        f"seeds: the closest, {label}, costs {cost_text}, {than}."
     )
+    return Verdict("error", head, tuple(details))
+
+
+def _error_rate_sentence(error_rate: float, standard: float) -> str:
+    """How often the way shipped is wrong against standard training: a higher error rate is
+    said as the cost it is, not as support.
+
+    >>> _error_rate_sentence(0.095, 0.078)[:66]
+    'It is wrong more often (9.5% of the test cases against 7.8% with s'
+    """
+    now, before = percents(error_rate, standard)
+    if error_rate > standard:
+        return (
+            f"It is wrong more often ({now} of the test cases against {before} with standard training), but on "
+            "cheaper cases: what its mistakes cost is what counts."
+        )
+    how = "as often" if now == before else "less often"
+    return f"It is also wrong {how}: on {now} of the test cases, against {before} with standard training."
+
+
+def training_verdict(summary: pd.DataFrame, *, price: float = 1.0, unit: str = "", volume: float | None = None) -> str:
+    """The headline of `training_verdict_of`: the one sentence the command line prints."""
+    return training_verdict_of(summary, price=price, unit=unit, volume=volume).headline
 
 
 def _two(x: float) -> str:

@@ -32,8 +32,11 @@ def test_train_two_seeds_shows_progress_then_the_chart_and_the_verdict(page, app
     wait_for_chart(page, timeout=180)
     assert page.locator('[data-testid="stProgress"]').count() == 0  # gone once finished
     data = training_data.tweets_sample()
-    want = training_words.training_verdict(
-        costlib.training_summary(costlib.compare_training(data.X, data.delta, seeds=2, n_jobs=2))
+    want = training_words.training_verdict(  # at the sidebar's unit and volume and the typical mistake's price
+        costlib.training_summary(costlib.compare_training(data.X, data.delta, seeds=2, n_jobs=2)),
+        price=1.0,
+        unit="$",
+        volume=10_000,
     )
     alerts = alert_texts(page)
     assert want in alerts, alerts

@@ -544,48 +544,75 @@ def test_weighting_pays_on_the_predictable_control_only():
 # --------------------------------------------------------------------------------------
 
 
-def summary_frame(rows):
-    cols = ["method", "nec_change", "nec_change_low", "nec_change_high", "error_rate"]
-    return pd.DataFrame(rows, columns=cols)
+def summary_frame(rows, seeds=10):
+    cols = ["method", "nec", "nec_change", "nec_change_low", "nec_change_high", "error_rate"]
+    return pd.DataFrame(rows, columns=cols).assign(seeds=seeds)
 
 
-def test_verdict_names_the_best_method_beyond_the_noise():
+def test_verdict_ships_the_best_way_beyond_the_noise_in_money_per_case_and_month():
     s = summary_frame(
         [
-            ["standard", 0.0, 0.0, 0.0, 0.1],
-            ["weighted", -0.31, -0.38, -0.24, 0.12],
-            ["p_up", -0.35, -0.6, 0.02, 0.13],
-            ["tdown30", -0.2, -0.3, -0.1, 0.11],
+            ["standard", 0.10, 0.0, 0.0, 0.0, 0.1],
+            ["weighted", 0.069, -0.31, -0.38, -0.24, 0.12],
+            ["p_up", 0.065, -0.35, -0.6, 0.02, 0.13],
+            ["tdown30", 0.08, -0.2, -0.3, -0.1, 0.11],
         ]
     )
     # p_up has the largest mean cut but its interval reaches above 0; weighted is the best that is clear
-    assert training_words.training_verdict(s) == (
-        "On this data, |δ|-weighted training lowers NEC by 31% [24%, 38%] against standard training: worth it. "
-        "Its error rate is 0.120 against 0.100 for standard training. 1 other method also lowers NEC beyond the "
-        "noise."
+    v = training_words.training_verdict_of(s, price=2.0, unit="€", volume=1000)
+    assert v.kind == "success"
+    assert v.headline == (
+        "Ship the model: |δ|-weighted training beats standard training. It costs €0.138 per case (€138.00 a month) "
+        "against €0.200 per case (€200.00 a month) with standard training: it saves €0.062 per case, €62.00 a "
+        "month, 31% of the cost (95% interval over 10 seeds 24% to 38%)."
     )
+    # a higher error rate is said as what it is, not as support
+    assert v.details[0].startswith("It is wrong more often (12% of the test cases against 10% with standard")
+    assert "1 other way of training with costs also costs less beyond the noise." in v.details
+    assert training_words.training_verdict(s, price=2.0, unit="€", volume=1000) == v.headline
 
 
-def test_verdict_when_nothing_beats_standard():
+def test_verdict_when_nothing_beats_standard_is_not_clearly_better():
     s = summary_frame(
         [
-            ["standard", 0.0, 0.0, 0.0, 0.1],
-            ["weighted", 0.043, 0.016, 0.070, 0.12],
-            ["regression", -0.02, -0.08, 0.04, 0.11],
+            ["standard", 0.10, 0.0, 0.0, 0.0, 0.1],
+            ["weighted", 0.1043, 0.043, 0.016, 0.070, 0.12],
+            ["regression", 0.098, -0.02, -0.08, 0.04, 0.11],
         ]
     )
-    assert training_words.training_verdict(s) == (
-        "No method beats standard training beyond the noise on this data: train the standard way. The closest, "
-        "regressing δ, changes NEC by -2.0% [-8.0%, +4.0%]. 1 of the 2 other methods raise NEC "
-        "beyond the noise."
+    v = training_words.training_verdict_of(s, price=1.0, unit="$", volume=10_000)
+    assert v.kind == "warning"
+    assert v.headline == (
+        "Not clearly better: keep standard training, at $0.1000 per case ($1,000.00 a month). The closest, "
+        "regressing δ, would cost $0.0980 per case ($980.00 a month) and save $0.0020 per case, $20.00 a month, but "
+        "the 95% interval of the saving over 10 seeds, -4.0% to +8.0% of the cost, includes zero, so it could be "
+        "chance."
+    )
+    assert "1 of the 2 ways of training with costs costs more than standard training beyond the noise." in v.details
+
+
+def test_verdict_when_every_way_costs_more_is_do_not_train_with_costs():
+    s = summary_frame(
+        [["standard", 0.10, 0.0, 0.0, 0.0, 0.1], ["weighted", 0.11, 0.10, 0.05, 0.15, 0.12]],
+    )
+    v = training_words.training_verdict_of(s, price=1.0, unit="$", volume=None)
+    assert v.kind == "error"
+    assert v.headline == (
+        "Do not train with costs: keep standard training, at $0.100 per case. No way of training with costs is "
+        "cheaper on these seeds: the closest, |δ|-weighted training, costs $0.110 per case, 10% more than "
+        "standard training."
     )
 
 
 def test_verdict_edge_cases():
-    one_seed = summary_frame([["standard", 0.0, math.nan, math.nan, 0.1], ["weighted", -0.1, math.nan, math.nan, 0.1]])
-    assert training_words.training_verdict(one_seed).startswith("With one seed there is no interval, so no verdict")
-    assert "Include standard training" in training_words.training_verdict(one_seed.iloc[1:])
-    assert "at least one method besides" in training_words.training_verdict(one_seed.iloc[:1])
+    one_seed = summary_frame(
+        [["standard", 0.1, 0.0, math.nan, math.nan, 0.1], ["weighted", 0.09, -0.1, math.nan, math.nan, 0.1]], seeds=1
+    )
+    one = training_words.training_verdict_of(one_seed, unit="$")
+    assert one.kind == "warning" and one.headline.startswith("Not clearly better: keep standard training")
+    assert "there is no interval with one seed to tell it from chance" in one.headline
+    assert training_words.training_verdict(one_seed.iloc[1:]) == training_words.INCLUDE_STANDARD
+    assert training_words.training_verdict(one_seed.iloc[:1]) == training_words.CHOOSE_ANOTHER
 
 
 @pytest.mark.parametrize(
@@ -781,7 +808,9 @@ def test_cli_table_has_every_method_and_the_verdict(csv_file, capsys):
         assert f"\n{m:>10} " in out or f"\n{m} " in out
     assert "Each of 3 seeds: 160 train, 20 validation (set aside), 20 test rows" in out
     assert "held-out R²" in out
-    assert ("On this data" in out) or ("No method beats standard training" in out)
+    assert (
+        out.count("Ship the model: ") + out.count("Not clearly better: ") + out.count("Do not train with costs: ") == 1
+    )
 
 
 def test_cli_json_has_the_same_numbers_as_the_library(csv_file, capsys):

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 import costlib
 from costlib import loading
 from costlib.present import training_words
+from costlib.present.amounts import money
 from costlib.training import data as training_data
 from tests.views.apptest_support import assert_no_exception, open_app, unescape
 
@@ -27,11 +28,20 @@ def open_page(data: str | None = None) -> AppTest:
     return at
 
 
+HEADS = ("Ship the model: ", "Not clearly better: ", training_words.DO_NOT_TRAIN + ": ")
+UNIT, VOLUME, PRICE = "$", 10_000, 1.0  # the sidebar's unit and cases a month, the typical mistake's price, unmoved
+
+
 def verdict(at: AppTest) -> str:
-    shown = [unescape(x.value).strip("*") for x in [*at.success, *at.info]]
-    found = [s for s in shown if s.startswith(("On this data", "No method beats", "With one seed"))]
+    shown = [unescape(x.value).strip("*") for x in [*at.success, *at.warning, *at.error, *at.info]]
+    found = [s for s in shown if s.startswith(HEADS)]
     assert len(found) == 1, shown
     return found[0]
+
+
+def said(summary: pd.DataFrame, *, price: float = PRICE, unit: str = UNIT, volume: float = VOLUME) -> str:
+    """The verdict the page shows at its default unit, volume and price."""
+    return training_words.training_verdict(summary, price=price, unit=unit, volume=volume)
 
 
 def chart_keys(at: AppTest) -> list[str]:
@@ -55,7 +65,7 @@ def expected(X, delta, *, methods=costlib.training.compare.METHODS, seeds=10):
 def test_first_visit_shows_the_precomputed_tweets_result_with_its_settings():
     at = open_page()
     pre = training_data.tweets_precomputed()
-    assert verdict(at) == training_words.training_verdict(costlib.training_summary(pre.results))
+    assert verdict(at) == said(costlib.training_summary(pre.results))
     titles = chart_keys(at)
     assert titles[0].startswith("NEC and error rate on Offensive language")
     assert "Change in NEC against standard training" in titles
@@ -77,11 +87,11 @@ def test_first_visit_shows_the_precomputed_tweets_result_with_its_settings():
 def test_synthetic_control_trains_by_itself_and_a_new_seed_count_reuses_finished_seeds():
     at = open_page("predictable")
     data = training_data.synthetic_sample(predictable=True)
-    assert verdict(at) == training_words.training_verdict(expected(data.X, data.delta))
+    assert verdict(at) == said(expected(data.X, data.delta))
     submit(at, seeds=12)  # seeds 0..9 were finished in this session: only 10 and 11 are trained
     captions = [unescape(c.value) for c in at.caption]
     assert "Trained 2 seeds here in" in " ".join(captions) and "(10 were already done)" in " ".join(captions)
-    assert verdict(at) == training_words.training_verdict(expected(data.X, data.delta, seeds=12))
+    assert verdict(at) == said(expected(data.X, data.delta, seeds=12))
     metric = at.metric[0]
     r2 = costlib.cost_predictability(data.X, data.delta, seeds=12)["r2"].mean()
     assert metric.value == f"{r2:.2f}"
@@ -97,7 +107,7 @@ def test_methods_can_be_chosen_and_the_unpredictable_control_says_so():
     submit(at, seeds=4, methods=["regression", "standard"])
     data = training_data.synthetic_sample(predictable=False)
     want = expected(data.X, data.delta, methods=("standard", "regression"), seeds=4)
-    assert verdict(at) == training_words.training_verdict(want)
+    assert verdict(at) == said(want)
     shown = summary_table(at)["way of training"].tolist()
     assert shown == [training_words.method_label(m) for m in ("standard", "regression")]  # the page's order
     assert "almost none" in " ".join(unescape(m.value) for m in at.markdown)
@@ -125,7 +135,7 @@ def test_an_uploaded_table_is_trained_on_press_and_matches_costlib():
     assert "Press **Train and compare**" in " ".join(x.value for x in at.info)
     assert not at.get("plotly_chart")
     submit(at, seeds=3)
-    assert verdict(at) == training_words.training_verdict(expected(X[:, :3], delta, seeds=3))
+    assert verdict(at) == said(expected(X[:, :3], delta, seeds=3))
     # the file name is user text: escaped in Markdown, and in the chart title
     assert any(c.value.startswith(r"Your file\: \<b\>my\</b\> \*cases\*\.csv") for c in at.caption)
     assert chart_keys(at)[0] == "NEC and error rate on &lt;b&gt;my&lt;/b&gt; *cases*.csv"
@@ -163,3 +173,34 @@ def test_both_charts_words_and_numbers_are_at_the_pages_width():
     words = [e.label for e in at.expander if e.label.startswith("The chart in words and numbers")]
     assert len(words) == 2, words
     assert not [e.label for c in at.columns for e in c.expander if e.label in words]
+
+
+def test_the_verdict_is_in_the_sidebars_unit_per_case_and_month_at_the_price_of_a_typical_mistake():
+    """Review: "Train has no money": the verdict read in NEC and error rates only, and the page had
+    no sidebar unit or volume. It now prices the mistakes as Instance costs does (the same price
+    in the link), and the table's cost per case reads as the verdict's."""
+    at = open_app(None, PAGE, timeout=180, unit="€", volume=2000, mistake_price=3)
+    assert_no_exception(at)
+    summary = costlib.training_summary(training_data.tweets_precomputed().results)
+    v = training_words.training_verdict_of(summary, price=3.0, unit="€", volume=2000)
+    assert verdict(at) == v.headline
+    assert v.headline.startswith("Ship the model: regressing δ beats standard training. It costs €0.")
+    assert "a month" in v.headline and "95% interval over 10 seeds" in v.headline
+    table = summary_table(at).set_index("way of training")
+    digits = training_words.cost_digits(summary, 3.0)
+    nec = summary.set_index("method")["nec"]
+    for m in ("standard", "regression"):
+        cost = table.loc[training_words.method_label(m), training_words.COST_COLUMN]
+        assert cost == money(3.0 * nec[m], "€", digits=digits)
+        assert cost in v.headline
+
+
+def test_the_summary_table_fits_beside_the_sidebar():
+    """The summary's intervals of NEC and of the error rate are the chart's whiskers (and in the
+    CSV); the change's interval is one cell: 13 columns ran past the page's right edge."""
+    at = open_page()
+    table = summary_table(at)
+    assert "NEC low" not in table.columns and "error rate high" not in table.columns
+    row = table.set_index("way of training").loc[training_words.method_label("regression")]
+    assert row[training_words.CHANGE_INTERVAL_COLUMN] == "−13.4% to −3.1%"
+    assert len(table.columns) <= 9
