@@ -347,6 +347,25 @@ def reference_prior(policy: Mapping) -> tuple[float | None, float]:
     return float(base), math.sqrt(base * (1 - base) / rows) if rows else 0.0
 
 
+def binomial_tails(k: np.ndarray, n: np.ndarray, p: float) -> tuple[np.ndarray, np.ndarray]:
+    """(P(X <= k), P(X > k)) for X binomial of `n` trials at `p`, each whole `k` in [0, n):
+    what ``scipy.stats.binom.cdf`` and ``binom.sf`` return there, from the functions they call
+    (SciPy's own binomial distribution functions, in ``scipy.special``), without importing
+    ``scipy.stats`` (a quarter of a second or more on the first Watch answer of a server);
+    from ``scipy.stats.binom`` itself on a SciPy without them.
+
+    >>> [round(float(x), 4) for x in binomial_tails(np.array([1.0]), np.array([3]), 0.5)[0]]
+    [0.5]
+    """
+    try:
+        from scipy.special._ufuncs import _binom_cdf, _binom_sf
+    except ImportError:  # pragma: no cover - another SciPy: its public distribution, the same numbers
+        from scipy.stats import binom
+
+        return binom.cdf(k, n, p), binom.sf(k, n, p)
+    return _binom_cdf(k, n, p), _binom_sf(k, n, p)
+
+
 def outcomes_to_tell(q1: float, q2: float) -> int | None:
     """Outcomes drawn at random that tell a base rate `q1` from `q2`: the fewest for which the
     share of positives among them, cut at the midpoint, names the right one with at most a 5%
@@ -356,8 +375,6 @@ def outcomes_to_tell(q1: float, q2: float) -> int | None:
     >>> outcomes_to_tell(0.2, 0.4)
     62
     """
-    from scipy.stats import binom
-
     if not (math.isfinite(q1) and math.isfinite(q2)) or abs(q1 - q2) < 1e-9:
         return None
     low, high = sorted((q1, q2))
@@ -368,8 +385,8 @@ def outcomes_to_tell(q1: float, q2: float) -> int | None:
         return guess
     m = np.arange(max(1, guess // 2), 3 * guess + 20)
     cut = np.floor(mid * m)  # at most this many positives: the lower base rate
-    wrong_high = binom.cdf(cut, m, high)  # the higher one, read as the lower
-    wrong_low = binom.sf(cut, m, low)  # the lower one, read as the higher
+    wrong_high = binomial_tails(cut, m, high)[0]  # the higher one, read as the lower
+    wrong_low = binomial_tails(cut, m, low)[1]  # the lower one, read as the higher
     fits = np.flatnonzero((wrong_high <= 0.05) & (wrong_low <= 0.05))
     return int(m[fits[0]]) if fits.size else guess
 

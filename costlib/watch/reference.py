@@ -71,8 +71,11 @@ def bucket_ends(counts: np.ndarray, k: int) -> np.ndarray:
 
 def calibration_check(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> dict:
     """Hosmer-Lemeshow over `CALIBRATION_BINS` bins of equal size of the distinct `scores`
-    (ascending) with their positives and negatives: ``{"statistic", "bins", "p_value"}``."""
-    from scipy.stats import chi2
+    (ascending) with their positives and negatives: ``{"statistic", "bins", "p_value"}``. The
+    p-value is the chi-squared survival function ``scipy.special.chdtrc``, the very function
+    ``scipy.stats.chi2.sf`` calls: the same number without importing ``scipy.stats`` (a quarter
+    of a second or more on the first Watch answer of a server)."""
+    from scipy.special import chdtrc
 
     total = pos + neg
     ends = bucket_ends(total, CALIBRATION_BINS)
@@ -86,7 +89,7 @@ def calibration_check(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> d
     return {
         "statistic": stat,
         "bins": bins,
-        "p_value": float(chi2.sf(stat, bins)) if bins else None,
+        "p_value": float(chdtrc(bins, stat)) if bins else None,
     }
 
 
