@@ -20,7 +20,7 @@ from costlib.scale import bigdata, snapshot
 from costlib.watch.periods import FREQS, period_counts
 from views._ui.data import COSTS_PAGE, current_dataset, group_names, model_sweeps, replace_upload
 from views._ui.display import page_header, say, show_chart, show_error, show_table, show_verdict
-from views._ui.memo import dataset_key, remember
+from views._ui.memo import SHARED, dataset_key, remember
 from views._ui.memory import account
 from views._ui.page import REFIT_SHIPPED, unit_and_volume
 from views._ui.policy import session_limit, set_policy_prices
@@ -93,6 +93,15 @@ if which == w.FROM_FILE:
     policy_upload = c1.file_uploader(w.POLICY_LABEL, type=["json"], key="watch_policy")
 CASES_KEPT = 2  # uploaded files of newer cases a session keeps parsed (by content)
 LAST = "_watch_last"  # the session's last own inputs: back on this page after the refit, they are still here
+SAMPLE = ("sample",)  # the source of the built-in year: the same inputs in every session
+
+
+def _keep(source):
+    """The memo for what is made from `source`: the built-in year's periods, answer and refit are
+    made once for the whole server (`SHARED`, as the other built-in samples' results are), so a
+    second visitor's first answer is not judged and resampled again; a session's own inputs stay
+    in its own memo."""
+    return SHARED.get if source == SAMPLE else remember
 
 
 def _to_the_sample() -> None:
@@ -132,10 +141,10 @@ try:
             say("info", w.LAST_NOTE.format(name=name), where=n1)
             n2.button(w.SAMPLE_BUTTON, key="watch_sample_again", on_click=_to_the_sample)
         else:
-            policy, df = remember(("watch_sample",), answers.sample_inputs)
-            name, columns, source = w.SAMPLE_YEAR, dict(answers.SAMPLE_COLUMNS), ("sample",)
+            policy, df = SHARED.get(("watch_sample",), answers.sample_inputs)
+            name, columns, source = w.SAMPLE_YEAR, dict(answers.SAMPLE_COLUMNS), SAMPLE
             say("info", sample_note())
-            files = remember(("watch_sample_files",), sample_files)
+            files = SHARED.get(("watch_sample_files",), sample_files)
             st.caption(files.what)
             # cut only between arguments, never inside a flag; plain text: the shell colours fail WCAG's contrast
             st.code(files.shell, language=None)
@@ -169,7 +178,8 @@ try:
             raise DataError(answers.MSG_SAME_COLUMN.format(column=columns["time"]), column=columns["time"])
     say(*answers.sign_off_note(policy))  # said with the policy read, whatever the answer meets below
     dates = columns["time"]
-    counts = remember(("watch_period_counts", source, name, dates), lambda: period_counts(df[dates]))
+    keep = _keep(source)
+    counts = keep(("watch_period_counts", source, name, dates), lambda: period_counts(df[dates]))
     offered, not_offered = period_choice(counts)  # only the periods a watch can judge; the others named once
     if st.session_state.get("watch_freq") not in offered:
         st.session_state.pop("watch_freq", None)  # a period these cases cannot offer: back to months
@@ -179,11 +189,11 @@ try:
         f2.caption(not_offered)
     read = ("watch_answer", source, name, tuple(sorted(columns.items())), freq)  # what the periods depend on
     key = (*read, unit)
-    answer = remember(
+    answer = keep(
         key,
         lambda: answers.watch_answer(
             policy, df, name=name, columns=columns, freq=freq, n_resamples=WATCH_RESAMPLES, unit=unit,
-            remember=lambda what, args, compute, read=read: remember((what, read, *args), compute),
+            remember=lambda what, args, compute, read=read, keep=keep: keep((what, read, *args), compute),
         ),
     )  # fmt: skip
     if cases is not None:  # the session's own inputs answered: kept for when the page is opened again

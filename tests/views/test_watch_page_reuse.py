@@ -1,0 +1,71 @@
+"""The Watch page does not judge again what it has judged: the built-in year's periods are judged
+(and resampled) once for the whole server, a period switch back and forth judges each choice
+once, and the sidebar's cases a month, which the sample's policy does not read (it has its own),
+neither judges the periods nor refits again. Counted calls, never timed."""
+
+from __future__ import annotations
+
+import pytest
+
+from costlib.answers import watch as answer_module
+from costlib.watch import report as report_module
+from tests.views.apptest_support import assert_no_exception, open_app, unescape
+from views._ui.memo import SHARED
+
+
+def _box(at) -> str:
+    (box,) = [
+        unescape(x.value)
+        for x in (*at.success, *at.warning, *at.error)
+        if x.value.startswith(("Keep", "Refit", "Check the model"))
+    ]
+    return box
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """The periods judged (`watch_report`, by period) and the refits made (`refit_inputs`) from now on."""
+    calls = {"report": [], "refit": []}
+    report, refit = report_module.watch_report, answer_module.refit_inputs
+
+    def judged(*args, **kwargs):
+        calls["report"].append(kwargs["freq"])
+        return report(*args, **kwargs)
+
+    def refitted(*args, **kwargs):
+        calls["refit"].append(kwargs["report"]["freq"])
+        return refit(*args, **kwargs)
+
+    monkeypatch.setattr(report_module, "watch_report", judged)
+    monkeypatch.setattr(answer_module, "refit_inputs", refitted)
+    SHARED.clear()  # a fresh server: nothing judged yet
+    yield calls
+    SHARED.clear()
+
+
+def test_a_second_visitor_on_the_built_in_year_reads_the_first_ones_answer(counted):
+    first = open_app("compas", "views/watch.py")
+    assert counted["report"] == ["M"] and len(counted["refit"]) == 1
+    second = open_app("compas", "views/watch.py")  # another session on the same server
+    assert_no_exception(second)
+    assert counted["report"] == ["M"] and len(counted["refit"]) == 1
+    assert _box(second) == _box(first) and _box(first).startswith("Refit: since 2026-07")
+
+
+def test_a_period_switch_judges_each_choice_once_and_a_move_of_the_cases_a_month_judges_nothing(counted):
+    at = open_app("compas", "views/watch.py")
+    months = _box(at)
+    at.selectbox(key="watch_freq").set_value("W").run()
+    assert_no_exception(at)
+    weeks = _box(at)
+    assert weeks.startswith("Refit: since week of")
+    at.selectbox(key="watch_freq").set_value("M").run()
+    assert _box(at) == months
+    at.selectbox(key="watch_freq").set_value("W").run()
+    assert _box(at) == weeks
+    assert counted == {"report": ["M", "W"], "refit": ["M", "W"]}
+    # the sample's policy says its own cases a month: the sidebar's change no number on Watch
+    at.number_input(key="volume").set_value(2500).run()
+    assert_no_exception(at)
+    assert _box(at) == weeks
+    assert counted == {"report": ["M", "W"], "refit": ["M", "W"]}
