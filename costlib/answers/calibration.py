@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -30,6 +31,8 @@ from costlib.present import words
 from costlib.present.amounts import per_case_and_month, percent
 from costlib.present.calibration_figures import reliability_diagram
 from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
+from costlib.stats.bootstrap import paired_difference_interval
+from costlib.value.contract import predictions
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,6 +48,7 @@ class CalibrationFit:
     before: object  # value.value_sweep of the judged rows (a Sweep), before
     after: object  # and after
     judged: tuple = ()  # (labels, scores, rescaled scores, groups) of the judged rows, in row order; () without groups
+    rows: tuple = ()  # (labels, scores, rescaled scores) of the judged rows; () without a temperature
 
 
 def calibration_fit(ds: Dataset, model: str) -> CalibrationFit:
@@ -65,7 +69,26 @@ def calibration_fit(ds: Dataset, model: str) -> CalibrationFit:
         before=value.value_sweep(y, p),
         after=value.value_sweep(y, p_cal),
         judged=(y, p, p_cal, groups) if groups is not None and len(set(groups.tolist())) > 1 else (),
+        rows=(y, p, p_cal) if np.isfinite(t) else (),
     )
+
+
+def rescale_gain(fit: CalibrationFit, k: float) -> tuple[float, float]:
+    """The 95% interval (low, high) of what rescaling adds to the worth per case at τ* = k/(k+1)
+    (in units of a right answer), on the judged rows: each row's worth rescaled less its worth as
+    given (1 right, -k wrong, 0 handed over), the rows resampled in pairs with the rescaling held
+    (`stats.bootstrap.paired_difference_interval`, seeded). (NaN, NaN) without a temperature, or
+    when it was fitted on the judged rows themselves: an interval there would flatter it."""
+    if not fit.rows or fit.fit_on == "same":
+        return math.nan, math.nan
+    y, p, p_cal = fit.rows
+    tau = value.value_threshold(k)
+    worths = []
+    for scores in (p_cal, p):
+        correct, confidence = predictions(y, scores)
+        worths.append(np.where(confidence >= tau, np.where(correct, 1.0, -k), 0.0))
+    iv = paired_difference_interval(*worths)
+    return float(iv.low), float(iv.high)
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,14 +134,17 @@ def reliability(
     unit: str,
     volume: float | None = None,
     groups: GroupsShown | None = None,
+    gain: tuple[float, float] = (math.nan, math.nan),
 ) -> Reliability:
     """What the Calibration page shows at `bins` bins (`CalibrationAnswer.at`): `chance` is
     `fit.binned.ece_by_chance(bins)`, `choice` the k the Value page reads (`answers.value_k.KChoice`),
-    `volume` the cases a month, `groups` the section on each group (`group_section`)."""
+    `volume` the cases a month, `groups` the section on each group (`group_section`), `gain` the
+    interval of what rescaling adds at that k (`rescale_gain`). The verdict is the worth's
+    (`calibration_words.rescale_verdict`), with the calibration's own under it."""
     model, t = fit.model, fit.t
     ece_before, ece_after = fit.binned.ece(bins), fit.binned_cal.ece(bins)
     advice = calibration_advice(t, ece_before, ece_after, chance)
-    verdict = cw.calibration_verdict(model, advice, t, fit.fit_on, ece_before, ece_after, chance)
+    probabilities = cw.calibration_verdict(model, advice, t, fit.fit_on, ece_before, ece_after, chance)
     metrics = cw.error_metrics(t, ece_before, ece_after, fit.brier)
     curves = [(cw.AS_GIVEN.format(model=model), *fit.binned.bins(bins))]
     if np.isfinite(t):
@@ -139,8 +165,19 @@ def reliability(
             c["at_best"]: vt["value at best tau"].map(lambda x: per_case_and_month(x * worth, volume, unit)),
         }
     )
-    gain = (vt.loc[1, "value at tau*"] - vt.loc[0, "value at tau*"]) * worth
-    caption = cw.worth_caption(k=k, worth=worth, gain=gain, per_group=choice.per_group, unit=unit, volume=volume)
+    verdict = cw.rescale_verdict(
+        model,
+        probabilities,
+        advice,
+        before=vt.loc[0, "value at tau*"] * worth,
+        after=vt.loc[1, "value at tau*"] * worth,
+        low=gain[0] * worth,
+        high=gain[1] * worth,
+        fit_on=fit.fit_on,
+        unit=unit,
+        volume=volume,
+    )
+    caption = cw.worth_caption(k=k, worth=worth, per_group=choice.per_group, unit=unit, volume=volume)
     return Reliability(verdict, metrics, figure, table, caption, note, groups)
 
 
@@ -191,7 +228,9 @@ class CalibrationAnswer:
     def at(self, bins: int) -> Reliability:
         """The page at `bins` equal-width bins (`reliability`); the chance ECE of the model's
         scores (`BinnedScores.ece_by_chance`) is remembered under "ece_by_chance", (model, bins),
-        and each group's calibration (`group_section`, a bootstrap) under "group_calibration"."""
+        each group's calibration (`group_section`, a bootstrap) under "group_calibration", and the
+        interval of what rescaling adds at the answer's k (`rescale_gain`, a bootstrap) under
+        "rescale_gain", (model, k)."""
         fit = self.fit
         chance = self.remember("ece_by_chance", (fit.model, bins), lambda: fit.binned.ece_by_chance(bins))
         groups = (
@@ -199,6 +238,8 @@ class CalibrationAnswer:
             if fit.judged
             else None
         )
+        k = self.choice.k
+        gain = self.remember("rescale_gain", (fit.model, k), lambda: rescale_gain(fit, k))
         return reliability(
             fit,
             bins=bins,
@@ -208,6 +249,7 @@ class CalibrationAnswer:
             unit=self.unit,
             volume=self.volume,
             groups=groups,
+            gain=gain,
         )
 
 

@@ -13,8 +13,8 @@ import math
 
 from costlib.calibration import CANNOT_FIX, KEEP, NO_FIT, NOT_HELPING, RESCALE
 from costlib.core.escaping import shorten
-from costlib.present.amounts import money, number, per_case_and_month
-from costlib.present.words import Verdict
+from costlib.present.amounts import a_month, interval, money, number, per_case_and_month, shown_saving
+from costlib.present.words import Verdict, verdict_head
 
 CALIBRATION_WHAT = (
     "Are the model's probabilities what they say? Of the cases scored 0.7, about 70% should turn out positive. "
@@ -73,11 +73,11 @@ WORTH_TABLE = {
 }
 AS_GIVEN_ROW, RESCALED_ROW = "as given", "rescaled"
 WORTH_CAPTION = (
-    "At your prices (k = {k}, a right answer worth {worth}; set on Costs & groups and Value{per_group}), rescaling "
-    "changes the worth at the cutoff your prices set by {gain}. That cutoff is τ* = k/(k+1), the score above "
-    "which a case is worth deciding rather than handing over, and it is right only for calibrated probabilities. "
-    "The worth at the best cutoff hardly moves, because rescaling keeps the order of the scores. Handing every case "
-    "over is worth {nothing}."
+    "At your prices (k = {k}, a right answer worth {worth}; set on Costs & groups and Value{per_group}), the cutoff "
+    "your prices set is τ* = k/(k+1), the score above which a case is worth deciding rather than handing over, and "
+    "it is right only for calibrated probabilities: that is where rescaling can change the worth. The worth at the "
+    "best cutoff hardly moves, because rescaling keeps the order of the scores. Handing every case over is worth "
+    "{nothing}."
 )
 PER_GROUP_K = "; with prices per group, their mean weighted by each group's test cases"
 
@@ -91,7 +91,10 @@ NOISE = "a calibrated model would show up to {chance} on these cases by chance"
 CHECKED_ON = (
     "Checked on the test cases (the judged rows: those kept apart to judge what was fitted; every row without a split)."
 )
-TECHNICAL = "Temperature scaling: T = {t:.3f}, {fit_on}."
+TECHNICAL = (
+    "Temperature scaling: T = {t:.3f}, {fit_on}. The rescaling divides each score's log-odds by T: above 1 it "
+    "softens scores that are too confident, below 1 it sharpens cautious ones."
+)
 ADVICE = {
     RESCALE: "Use the rescaled probabilities wherever a cutoff is computed from your prices.",
     KEEP: "Its calibration error is within what chance gives a calibrated model: keep the probabilities as they are.",
@@ -151,42 +154,139 @@ def error_metrics(t: float, before: float, after: float, brier: tuple[float, flo
     )
 
 
+def probabilities_sentence(
+    model: str, advice: str, temperature: float, before: float, after: float, chance: float
+) -> str:
+    """What the probabilities are, in one sentence from the one test's `advice`
+    (`calibration.calibration_advice`), without what to do (`ADVICE`): the Calibration page's
+    answer is about the worth (`rescale_verdict`), this is why."""
+    model = shorten(model)
+    noise = "" if not math.isfinite(chance) else f" ({NOISE.format(chance=error(chance))})"
+    if advice == CANNOT_FIX:
+        return f"{model}'s probabilities are not calibrated: calibration error {error(before)}{noise}."
+    if advice == KEEP:
+        return f"{model}'s probabilities read as calibrated: calibration error {error(before)}{noise}."
+    key = "close" if abs(math.log(temperature)) < 0.05 else "over" if temperature > 1 else "under"
+    return (
+        f"{model}'s probabilities are {DIRECTION[key]}: rescaling takes the calibration error from "
+        f"{error(before)} to {error(after)}{noise}."
+    )
+
+
 def calibration_verdict(
     model: str, advice: str, temperature: float, fit_on: str, before: float, after: float, chance: float
 ) -> Verdict:
-    """The page's answer in plain words from the one test's `advice`
+    """The calibration in plain words from the one test's `advice`
     (`calibration.calibration_advice`): the headline says what the probabilities are and what to
-    do, the details name temperature scaling and T once, and where the numbers were read."""
-    model = shorten(model)
-    noise = "" if not math.isfinite(chance) else f" ({NOISE.format(chance=error(chance))})"
+    do about them, the details name temperature scaling and T once, and where the numbers were
+    read. The page's one answer (`rescale_verdict`) puts the worth first and this under it."""
     where = FIT_ON.get(fit_on, FIT_ON["same"])
     if advice == NO_FIT:
         head = (
-            f"No rescaling can be fitted for {model} on the {fit_on} cases: its scores carry nothing a rescaling "
-            "could sharpen or soften (all equal, one outcome only, or ranked backwards). "
+            f"No rescaling can be fitted for {shorten(model)} on the {fit_on} cases: its scores carry nothing a "
+            "rescaling could sharpen or soften (all equal, one outcome only, or ranked backwards). "
         )
         return Verdict("warning", head + ADVICE[advice], (CHECKED_ON,))
-    if advice == CANNOT_FIX:
-        head = f"{model}'s probabilities are not calibrated: calibration error {error(before)}{noise}. "
-    elif advice == KEEP:
-        head = f"{model}'s probabilities read as calibrated: calibration error {error(before)}{noise}. "
-    else:
-        key = "close" if abs(math.log(temperature)) < 0.05 else "over" if temperature > 1 else "under"
-        head = (
-            f"{model}'s probabilities are {DIRECTION[key]}: rescaling takes the calibration error from "
-            f"{error(before)} to {error(after)}{noise}. "
-        )
+    head = probabilities_sentence(model, advice, temperature, before, after, chance) + " "
     kind = "success" if advice == RESCALE else "info" if advice == KEEP else "warning"
     return Verdict(kind, head + ADVICE[advice], (TECHNICAL.format(t=temperature, fit_on=where), CHECKED_ON))
 
 
-def worth_caption(*, k: float, worth: float, gain: float, per_group: bool, unit: str, volume) -> str:
-    """What rescaling changes in worth at your prices, per case and a month (`volume` cases)."""
+#: the Calibration page's honest equivalent of "do not let the model decide" (`rules.DO_NOT`): the
+#: model still decides, on its probabilities as given; it is the rescaling that is not to be done
+DO_NOT_RESCALE = "Do not rescale"
+AT_CUTOFF = "at the cutoff your prices set"
+AT_CUTOFF_FIRST = "At the cutoff your prices set"  # the same, starting a sentence
+BELOW_HANDING_OVER = (
+    "Either way the model is worth less there than handing every case over, at {nothing}: the Value page says "
+    "which cases to let it answer."
+)
+OTHER_PRICES = (
+    "Rescaling does make the probabilities more honest, but at these prices that is not worth a decision; at other "
+    "prices the cutoff moves, so check again when they change."
+)
+
+
+def rescale_verdict(
+    model: str,
+    probabilities: Verdict,
+    advice: str,
+    *,
+    before: float,
+    after: float,
+    low: float,
+    high: float,
+    fit_on: str,
+    unit: str = "",
+    volume: float | None = None,
+) -> Verdict:
+    """The Calibration page's one answer: is the model worth more with its probabilities
+    rescaled than as given (the best one can do without the change), at the cutoff the prices
+    set, per case and a month (`volume` cases)? `before` and `after` are the worth per case in
+    `unit`, `low` and `high` the 95% interval of the gain (after - before, the judged cases
+    resampled, the rescaling held), and the verdict the shared ship rule's on them
+    (`core.ship.ship_verdict`): ship, not clearly better, or `DO_NOT_RESCALE`. A rescaling fitted
+    on the cases it is judged on (`fit_on` "same") flatters itself: no verdict, the two worths
+    said plainly. `probabilities` is `calibration_verdict`: why, under the answer.
+
+    >>> v = rescale_verdict("m", Verdict("info", "calibrated."), KEEP, before=0.1, after=0.1, low=0.0,
+    ...                     high=0.0, fit_on="validation", unit="$", volume=100)
+    >>> v.kind, v.headline  # doctest: +NORMALIZE_WHITESPACE
+    ('error', "Do not rescale: keep m's probabilities as they are. At the cutoff your prices set, rescaling
+     leaves the worth where it is, $0.100 per case ($10.00 a month).")
+    """
+    from costlib.core import rules as R
+    from costlib.core.ship import ship_verdict
+
+    if advice == NO_FIT:
+        return probabilities
+    name = shorten(model)
+    digits, shown = shown_saving(after, before)  # the gain as the difference of the two worths shown
+    was, now = (per_case_and_month(x, volume, unit, digits=digits) for x in (before, after))
+    month = a_month(after - before, volume, unit)
+    gain = f"{money(shown, unit, digits=digits)} per case" + (f" ({month})" if month else "")
+    why = probabilities.headline.removesuffix(" " + ADVICE[advice])  # what the probabilities are, not what to do
+    verdict = ship_verdict(after - before, low, high)
+    why += (" " + ADVICE[CANNOT_FIX]) if advice == CANNOT_FIX else ""
+    why += (" " + OTHER_PRICES) if advice == RESCALE and verdict != R.SHIP else ""
+    details = (why, *probabilities.details)
+    if before < 0 and after < 0:  # the model loses at this cutoff either way: said first, not left to a caption
+        details = (BELOW_HANDING_OVER.format(nothing=per_case_and_month(0.0, volume, unit)), *details)
+    if fit_on == "same":
+        head = (
+            f"No verdict on rescaling: it is fitted on the same cases it is checked on, which flatters it. "
+            f"{AT_CUTOFF_FIRST}, {name} is worth {was} with its probabilities as given and {now} rescaled."
+        )
+        return Verdict("info", head, details)
+    iv = interval(low, high, unit, of="the gain")
+    if verdict == R.SHIP:
+        head = (
+            f"{verdict_head(R.SHIP)} with its probabilities rescaled: {AT_CUTOFF}, {name} is worth {now} rescaled "
+            f"against {was} as given, {gain} more ({iv})."
+        )
+        return Verdict("success", head, details)
+    if verdict == R.NOT_CLEARLY:
+        chance = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"
+        head = (
+            f"{verdict_head(R.NOT_CLEARLY)}: keep {name}'s probabilities as they are, worth {was} {AT_CUTOFF}. "
+            f"Rescaled they would be worth {now}, {gain} more, but {chance}, so it could be chance."
+        )
+        return Verdict("warning", head, details)
+    if shown == 0:
+        said = f"rescaling leaves the worth where it is, {was}"
+    else:
+        said = f"it would be worth {now} rescaled, less than {was} as given" + (f" ({iv})" if iv else "")
+    head = f"{DO_NOT_RESCALE}: keep {name}'s probabilities as they are. {AT_CUTOFF_FIRST}, {said}."
+    return Verdict("error", head, details)
+
+
+def worth_caption(*, k: float, worth: float, per_group: bool, unit: str, volume) -> str:
+    """Where the worths before and after rescaling are read (the gain is the page's answer,
+    `rescale_verdict`), and what handing every case over is worth, per case and a month."""
     return WORTH_CAPTION.format(
         k=f"{k:.3g}",
         worth=money(worth, unit),
         per_group=PER_GROUP_K if per_group else "",
-        gain=per_case_and_month(gain, volume, unit),
         nothing=per_case_and_month(0.0, volume, unit),
     )
 

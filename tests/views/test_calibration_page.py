@@ -50,3 +50,19 @@ def test_calibration_page_at_every_bins_value(sample):
         trace = figure(at, 0).data[1]  # the model before rescaling (trace 0 is the diagonal)
         np.testing.assert_allclose(np.asarray(trace.x, dtype=float), predicted[read])
         np.testing.assert_allclose(np.asarray(trace.y, dtype=float), observed[read])
+
+
+def test_the_calibration_page_answers_in_the_sidebars_money_per_case_and_month():
+    """Review: "Calibration has no ship verdict". Its first box is now one of the three verdicts on
+    what rescaling adds at the prices' cutoff, in the sidebar's unit, per case and a month."""
+    from tests.views.apptest_support import unescape
+
+    at = open_app("compas", "views/calibration.py", unit="€", volume=2000)
+    boxes = [unescape(x.value) for x in [*at.success, *at.warning, *at.error, *at.info]]
+    heads = ("Ship the model with its probabilities rescaled: ", "Not clearly better: ", cw.DO_NOT_RESCALE + ": ")
+    answers = [b for b in boxes if b.startswith(heads)]
+    assert len(answers) == 1, boxes
+    assert "€0." in answers[0] and "per case (€" in answers[0] and "a month)" in answers[0]
+    # the worth before and after is said once, in the answer, not again in the caption under the table
+    captions = " ".join(unescape(c.value) for c in at.caption)
+    assert "rescaling changes the worth" not in captions
