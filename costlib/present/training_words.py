@@ -323,17 +323,40 @@ def price_sentence(price: float, unit: str) -> str:
     )
 
 
-def cost_digits(summary: pd.DataFrame, price: float) -> int:
-    """The decimals the page shows every way's cost per case at: those that tell each way's cost
-    from standard training's as their difference reads (`amounts.shown_saving`), the most any needs.
+def named_way(summary: pd.DataFrame) -> str | None:
+    """The way of training the verdict names (`training_verdict_of`): of those whose whole interval
+    of NEC change is below 0, the largest cut; else the largest mean cut; None when there is no
+    standard training or no other way with a change.
 
-    >>> cost_digits(pd.DataFrame({"method": ["standard", "weighted"], "nec": [0.0572, 0.0524]}), 1.0)
+    >>> named_way(pd.DataFrame({"method": ["standard", "weighted", "p_up"], "nec_change": [0.0, -0.1, -0.3],
+    ...                         "nec_change_high": [0.0, -0.05, 0.1]}))
+    'weighted'
+    """
+    t = summary.set_index("method")
+    if "standard" not in t.index:
+        return None
+    others = t.drop(index="standard")
+    others = others[others["nec_change"].notna()]
+    if others.empty:
+        return None
+    winners = others[others["nec_change_high"] < 0]
+    return (winners if not winners.empty else others)["nec_change"].idxmin()
+
+
+def cost_digits(summary: pd.DataFrame, price: float) -> int:
+    """The decimals the page shows every way's cost per case at: those that tell the way the
+    verdict names (`named_way`) from standard training as their difference reads
+    (`amounts.shown_saving`), so that the table's costs read as the answer's.
+
+    >>> cost_digits(pd.DataFrame({"method": ["standard", "weighted"], "nec": [0.0572, 0.0524],
+    ...                           "nec_change": [0.0, -0.08], "nec_change_high": [0.0, -0.03]}), 1.0)
     4
     """
     t = summary.set_index("method")["nec"].astype(float) * price
-    if "standard" not in t.index or len(t) < 2 or t.isna().all():
+    way = named_way(summary)
+    if way is None:
         return money_digits(float(t.max())) if t.notna().any() else 2
-    return max(shown_saving(float(t["standard"]), float(x))[0] for x in t.drop(index="standard").dropna())
+    return shown_saving(float(t["standard"]), float(t[way]))[0]
 
 
 def training_verdict_of(
@@ -371,7 +394,7 @@ def training_verdict_of(
     if others.empty:
         return Verdict("info", STANDARD_PERFECT)
     winners = others[others["nec_change_high"] < 0]
-    best = (winners if not winners.empty else others)["nec_change"].idxmin()
+    best = named_way(summary)
     r = others.loc[best]
     change, low, high = (float(r[c]) for c in ("nec_change", "nec_change_low", "nec_change_high"))
     verdict = ship_verdict(-change, -high, -low)

@@ -896,3 +896,17 @@ def test_warnings_do_not_leak_from_a_normal_run():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         costlib.compare_training(X, delta, seeds=2)
+
+
+def test_the_costs_read_at_the_decimals_of_the_way_the_verdict_names():
+    """A way whose cost is a hair from standard training's no longer drags every amount on the page
+    to six decimals ('€0.976495 per case' on the unpredictable control)."""
+    s = summary_frame(
+        [
+            ["standard", 0.10, 0.0, 0.0, 0.0, 0.1],
+            ["weighted", 0.1000004, 0.000004, -0.01, 0.01, 0.1],
+            ["regression", 0.09, -0.1, -0.15, -0.05, 0.1],
+        ]
+    )
+    assert training_words.named_way(s) == "regression" and training_words.cost_digits(s, 1.0) == 3
+    assert "It costs $0.090 per case against $0.100 per case" in training_words.training_verdict(s, unit="$")
