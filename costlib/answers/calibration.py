@@ -28,7 +28,7 @@ from costlib.core.dataset import Dataset
 from costlib.core.escaping import shorten
 from costlib.present import calibration_words as cw
 from costlib.present import words
-from costlib.present.amounts import per_case_and_month, percent
+from costlib.present.amounts import per_case_and_month, percent, shown_saving
 from costlib.present.calibration_figures import reliability_diagram
 from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
 from costlib.stats.bootstrap import paired_difference_interval
@@ -157,10 +157,13 @@ def reliability(
         ignore_index=True,
     )
     c = cw.WORTH_TABLE
+    digits = shown_saving(vt.loc[1, "value at tau*"] * worth, vt.loc[0, "value at tau*"] * worth)[0]
     table = pd.DataFrame(
         {
             c["probabilities"]: [cw.AS_GIVEN_ROW, cw.RESCALED_ROW],
-            c["at_cutoff"]: vt["value at tau*"].map(lambda x: per_case_and_month(x * worth, volume, unit)),
+            c["at_cutoff"]: vt["value at tau*"].map(  # at the decimals the answer says them at
+                lambda x: per_case_and_month(x * worth, volume, unit, digits=digits)
+            ),
             c["handed"]: vt["reject rate at tau*"].map(percent),
             c["at_best"]: vt["value at best tau"].map(lambda x: per_case_and_month(x * worth, volume, unit)),
         }

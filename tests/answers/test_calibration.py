@@ -207,3 +207,10 @@ def test_a_model_that_loses_either_way_is_said_so_first_under_the_answer():
         "m", why, "keep", before=-0.1, after=-0.1, low=0.0, high=0.0, fit_on="validation", unit="$", volume=1000
     )
     assert v.details[0] == cw.BELOW_HANDING_OVER.format(nothing="$0.00 per case ($0.00 a month)")
+
+
+def test_the_worth_table_reads_at_the_decimals_of_the_answer(screening):
+    """The answer said '$0.4512 per case' and the table under it '$0.451 per case'."""
+    shown = _answer(screening, MODEL, [""], {"": (1.0, 2.0)}, worth=1.0, volume=10_000.0).at(10)
+    for cell in shown.table[cw.WORTH_TABLE["at_cutoff"]]:
+        assert cell in shown.verdict.headline, (cell, shown.verdict.headline)
