@@ -110,10 +110,11 @@ TRAIN_WORDS = {
 # page's order), and what the model learns from (the options shown)
 SOURCES = [labels.VOTES, labels.MEASUREMENT, labels.RATING, labels.DELTA_COLUMN]
 FEATURE_KINDS = ["numeric columns", "one text column"]
-PREDICTABILITY_LABEL = "Can the features predict the costs? Held-out R² of |δ|"
+# the number's name says how to read it: "R² of |δ|" alone meant nothing to a first-time reader
+PREDICTABILITY_LABEL = "Can the features predict the costs? (R²: 0 not at all, 1 fully)"
 PREDICTABILITY_HELP = (
-    "A ridge regression of |δ| on the features, fitted on each seed's training rows and scored on its "
-    "test rows; mean over seeds."
+    "The held-out R² of |δ|: the share of the spread of the cases' costs that a ridge regression on the features "
+    "explains, fitted on each seed's training rows and scored on its test rows; mean over seeds."
 )
 #: what the seeds' intervals are, said under the verdict and above the table
 SEEDS_CAVEAT = (

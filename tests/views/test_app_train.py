@@ -204,3 +204,9 @@ def test_the_summary_table_fits_beside_the_sidebar():
     row = table.set_index("way of training").loc[training_words.method_label("regression")]
     assert row[training_words.CHANGE_INTERVAL_COLUMN] == "−13.4% to −3.1%"
     assert len(table.columns) <= 9
+
+
+def test_the_predictability_number_says_how_to_read_it():
+    at = open_page()
+    label = at.metric[0].label
+    assert "0 not at all, 1 fully" in label and "|δ|" not in label
