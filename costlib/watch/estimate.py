@@ -213,8 +213,8 @@ def _judge(st: Setting, w: np.ndarray, pi, *, shifted: bool, rng=None) -> dict:
     if shifted:
         q = prior_fixed_points(c.em_p, w, pi)
         p = _moved(c.score, q, pi)
-    else:
-        p = np.broadcast_to(c.score, w.shape)
+    else:  # the scores as they are, the same in every resample: each cell's costs are made once, not per row
+        p = c.score
     total = w.sum(axis=1)
     flagged_cost = np.where(unknown, (1.0 - p) * st.c_fp, np.where(c.kind == 2, st.c_fp, 0.0))
     missed_cost = np.where(unknown, p * st.c_fn, np.where(c.kind == 1, st.c_fn, 0.0))

@@ -108,8 +108,10 @@ def _distance(month_cdf: np.ndarray, pos_cdf: np.ndarray, neg_cdf: np.ndarray) -
     a = month_cdf - neg_cdf
     d = pos_cdf - neg_cdf
 
-    def gap(q):
-        return np.max(np.abs(a - q[:, None] * d), axis=1)
+    def gap(q):  # max |a - q d| by row, in one scratch array
+        out = q[:, None] * d
+        np.subtract(a, out, out=out)
+        return np.max(np.abs(out, out=out), axis=1)
 
     lo = np.zeros(a.shape[0])
     hi = np.ones(a.shape[0])
