@@ -96,7 +96,12 @@ TECHNICAL = (
     "softens scores that are too confident, below 1 it sharpens cautious ones."
 )
 ADVICE = {
-    RESCALE: "Use the rescaled probabilities wherever a cutoff is computed from your prices.",
+    # not an order: the Calibration page's answer weighs what rescaling is worth at the prices, and
+    # "use the rescaled probabilities" on Value and Costs contradicted its "not clearly better"
+    RESCALE: (
+        "Rescaled probabilities are more honest (a lower calibration error, beyond chance); whether they are worth "
+        "more at your prices is the Calibration page's answer."
+    ),
     KEEP: "Its calibration error is within what chance gives a calibrated model: keep the probabilities as they are.",
     NOT_HELPING: "Rescaling does not lower the error on these cases: keep the probabilities as they are.",
     CANNOT_FIX: (
