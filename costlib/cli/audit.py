@@ -24,6 +24,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+from costlib.cli.arguments import bounded, unit
 from costlib.cli.outputs import check_outputs, write_text, written
 from costlib.cli.refusals import MSG_BIG_DATA, MSG_OUT_OF_MEMORY, column_flags, refusal
 from costlib.core import link, settings
@@ -50,7 +51,7 @@ def add_bootstrap_flags(p) -> None:
     """``--resamples N`` and ``--seed S``, the bootstrap's two flags (audit and watch)."""
     p.add_argument(
         "--resamples",
-        type=_bounded(settings.RESAMPLES),
+        type=bounded(settings.RESAMPLES),
         default=1000,
         metavar="N",
         help="bootstrap resamples for the intervals (default 1000)",
@@ -58,17 +59,7 @@ def add_bootstrap_flags(p) -> None:
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="bootstrap seed (default 0)")
 
 
-def _bounded(bound):
-    def parse(text: str):
-        value, problem = settings.check(bound, text)
-        if problem:
-            raise argparse.ArgumentTypeError(problem.split(";")[0])
-        return value
-
-    return parse
-
-
-_price = _bounded(settings.PRICE)
+_price = bounded(settings.PRICE)
 MSG_LIMIT_NEEDS_VOLUME = (
     "--max-flagged {n:g} is a number of cases a month: give --volume (the cases a month) too, or give the limit "
     "as a share of the cases from 0 to 1."
@@ -102,13 +93,6 @@ def capacity_of(args) -> float | None:
     if args.max_flagged > 1:
         raise DataError(MSG_LIMIT_NEEDS_VOLUME.format(n=args.max_flagged))
     return float(args.max_flagged)
-
-
-def _unit(text: str) -> str:
-    value, problem = settings.check_unit(text, default="")
-    if problem:
-        raise argparse.ArgumentTypeError(problem.split(";")[0])
-    return value
 
 
 def _group_price(text: str) -> tuple[str, float]:
@@ -183,9 +167,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="price of a false negative for one group (repeatable); with several --group columns, GROUP is an "
         "intersection",
     )
-    p.add_argument("--unit", default="", type=_unit, metavar="U", help='unit of the prices, e.g. "$" or "minutes"')
+    p.add_argument("--unit", default="", type=unit, metavar="U", help='unit of the prices, e.g. "$" or "minutes"')
     p.add_argument(
-        "--volume", type=_bounded(settings.VOLUME), metavar="N", help="cases a month (for the monthly figures)"
+        "--volume", type=bounded(settings.VOLUME), metavar="N", help="cases a month (for the monthly figures)"
     )
     p.add_argument(
         "--max-flagged",
@@ -196,7 +180,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--tolerance",
-        type=_bounded(settings.TOLERANCE),
+        type=bounded(settings.TOLERANCE),
         default=0.05,
         metavar="T",
         help="fairness tolerance: largest gap between groups' rates, 0 to 0.5 (default 0.05)",
@@ -247,7 +231,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--disparity-threshold",
-        type=_bounded(settings.DISPARITY),
+        type=bounded(settings.DISPARITY),
         default=settings.DISPARITY.default,
         metavar="R",
         help="a disparity passes when the group's metric divided by the reference group's lies in R to 1/R, "

@@ -18,7 +18,9 @@ import sys
 
 import pandas as pd
 
+from costlib.cli.arguments import bounded, unit
 from costlib.cli.refusals import column_flags, refusal
+from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.training.compare import METHODS
 
@@ -126,6 +128,17 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument(
         "--jobs", type=_jobs, default=-1, metavar="J", help="parallel fits (default -1: every core; -2: all but one)"
     )
+    p.add_argument(
+        "--mistake-price",
+        type=bounded(settings.MISTAKE_PRICE),
+        default=settings.MISTAKE_PRICE.default,
+        metavar="P",
+        help="what a mistake on a typical case (one of average |delta|) costs, in --unit (default 1)",
+    )
+    p.add_argument("--unit", default="", type=unit, metavar="U", help='unit of that price, e.g. "$" or "minutes"')
+    p.add_argument(
+        "--volume", type=bounded(settings.VOLUME), metavar="N", help="cases a month (for the monthly figures)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     return p
 
@@ -211,7 +224,8 @@ def compute(args):
     summary = training_summary(results)
     r2 = cost_predictability(data.X, data.delta, seeds=args.seeds, random_state=args.random_state, n_jobs=args.jobs)
     pred = predictability_interval(r2["r2"])
-    return data, results, summary, pred, training_verdict(summary), predictability_sentence(*pred)
+    verdict = training_verdict(summary, price=args.mistake_price, unit=args.unit, volume=args.volume)
+    return data, results, summary, pred, verdict, predictability_sentence(*pred)
 
 
 def _column_flags(args) -> dict[str, str]:
@@ -257,6 +271,9 @@ def run(args) -> int:
                 "seeds": int(args.seeds),
                 "random_state": int(args.random_state),
                 "interval": "95% t interval over seeds",
+                "mistake_price": float(args.mistake_price),
+                "unit": args.unit,
+                "volume": args.volume,
             },
             "methods": [{k: _clean(v) for k, v in row.items()} for row in summary.to_dict(orient="records")],
             "predictability": {

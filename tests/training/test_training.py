@@ -852,6 +852,26 @@ def test_cli_json_has_the_same_numbers_as_the_library(csv_file, capsys):
     assert doc["data"]["n_test"] == 20 and doc["settings"]["seeds"] == 2
 
 
+def test_cli_answers_in_the_unit_and_month_it_is_given(csv_file, capsys):
+    """`costlib train` prices the verdict as the page does: --mistake-price in --unit, a month of
+    --volume cases (without them, in units of a typical mistake and without a month)."""
+    args = ["train", str(csv_file), "--features", "a,b,c", "--delta", "delta", "--seeds", "2", "--jobs", "1"]
+    args += ["--methods", "standard", "weighted,regression", "--json"]
+    assert cli_main([*args, "--mistake-price", "2.5", "--unit", "$", "--volume", "1000"]) == 0
+    priced = json.loads(capsys.readouterr().out)
+    assert cli_main(args) == 0
+    plain = json.loads(capsys.readouterr().out)
+    summary = pd.DataFrame(plain["methods"])
+    assert priced["verdict"] == training_words.training_verdict(summary, price=2.5, unit="$", volume=1000)
+    assert plain["verdict"] == training_words.training_verdict(summary)
+    assert "$" in priced["verdict"] and "a month" in priced["verdict"] and "a month" not in plain["verdict"]
+    assert {k: priced["settings"][k] for k in ("mistake_price", "unit", "volume")} == {
+        "mistake_price": 2.5,
+        "unit": "$",
+        "volume": 1000,
+    }
+
+
 def test_cli_bad_input_is_one_sentence_and_exit_2(tmp_path):
     bad = tmp_path / "one class.csv"
     table(60, delta=1.0).to_csv(bad, index=False)
@@ -879,6 +899,7 @@ def test_cli_bad_input_is_one_sentence_and_exit_2(tmp_path):
         (["--features", "a", "--delta", "delta", "--seeds", "0"], "expected between 1 and 1000 seeds"),
         (["--features", "a", "--delta", "delta", "--methods", "boosting"], '"boosting" is not a method'),
         (["--features", "a", "--delta", "nope"], 'the column "nope" chosen as the delta does not exist'),
+        (["--features", "a", "--delta", "delta", "--mistake-price", "-1"], "the price of a mistake on a typical"),
     ],
 )
 def test_cli_argument_errors_exit_2(csv_file, capsys, args, match):
