@@ -38,9 +38,8 @@ def counted(monkeypatch):
 
     monkeypatch.setattr(report_module, "watch_report", judged)
     monkeypatch.setattr(answer_module, "refit_inputs", refitted)
-    SHARED.clear()  # a fresh server: nothing judged yet
-    yield calls
-    SHARED.clear()
+    assert not len(SHARED)  # a fresh server, nothing judged yet (tests/views/conftest.py empties it)
+    return calls
 
 
 def test_a_second_visitor_on_the_built_in_year_reads_the_first_ones_answer(counted):
