@@ -80,12 +80,11 @@ class WatchAnswer:
 
     def refit(self, volume: float | None = None) -> Refit:
         """`refit_inputs` of these cases and this policy (a month: the policy's cases a month, else
-        `volume`), remembered under "watch_refit", the unit and `volume` where it counts (not with the
-        policy's own cases a month); DataError or ValueError with their sentence as `refit_inputs` raises them."""
-        counted = volume if (self.policy or {}).get("volume") is None else None  # as `refit_inputs` reads it
+        `volume`), remembered under "watch_refit", `volume` and the unit; DataError or ValueError with their
+        sentence as `refit_inputs` raises them."""
         return self.remember(
             "watch_refit",
-            (counted, self.unit),
+            (volume, self.unit),
             lambda: refit_inputs(
                 self.policy, self.cases, name=self.name, columns=self.columns, report=self.report, volume=volume,
                 unit=self.unit, n_resamples=self.n_resamples,
