@@ -89,3 +89,19 @@ def test_the_two_costs_and_the_saving_subtract_as_they_read():
     said = nec_verdict(rec, price=1.0, unit="$", volume=None).headline
     costs = [float(x) for x in re.findall(r"\$(\d+\.\d+) per case", said)]
     assert len(costs) == 3 and costs[1] - costs[0] == pytest.approx(costs[2], abs=1e-9), said
+
+
+@pytest.mark.parametrize("status", [S.SAVES, S.UNCLEAR, S.WORSE])
+def test_the_sample_answered_for_is_named_after_the_verdicts_shared_words(status):
+    """Review 58, item 7: the sample the page answers for instead of the chosen data is in the
+    answer's first sentence, after the verdict's words every page shares; the rest is unchanged."""
+    from costlib.present.instance_words import on_sample
+
+    rec = _rec(status, saving_low=-0.02 if status != S.SAVES else 0.10)
+    plain = nec_verdict(rec, price=2.0, unit="$", volume=100)
+    v = on_sample(plain, "Offensive language (votes)")
+    head, rest = plain.headline.split(": ", 1)
+    assert head in ("Ship the model", "Not clearly better", "Do not let the model decide")
+    assert v.headline == f"{head}: on the built-in sample “Offensive language (votes)”, not your data, {rest}"
+    assert (v.kind, v.details) == (plain.kind, plain.details)
+    assert on_sample(plain, None) is plain

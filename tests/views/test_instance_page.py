@@ -102,3 +102,19 @@ def verdict_box(at: AppTest) -> str:
 def explore_table(at: AppTest):
     overall = [t.value for t in at.table if "weighted error" in t.value.columns][0].map(unescape)
     return overall.set_index("option")  # its cells are Markdown, escaped
+
+
+def test_an_answer_for_the_built_in_sample_names_it_in_the_verdict_itself():
+    """Review 58, item 7: with COMPAS in the sidebar the page answered "Ship the model: ... saves
+    $1,061.55 a month" for the tweets sample, said only in a blue note above it, and a reader credited
+    the money to the COMPAS model. The answer's first sentence names the sample; on the sample
+    itself, or on data with instance costs, it does not."""
+    sample = "on the built-in sample “Offensive language (votes)”, not your data, "
+    for data in ("compas", "screening"):
+        at = open_app(data, "views/instance.py")
+        assert_no_exception(at)
+        said = verdict_box(at)
+        assert said.startswith("Ship the model: " + sample + "flag a case when score_lr's score"), said
+    at = open_app("offensive", "views/instance.py")
+    assert "built-in sample" not in verdict_box(at)
+    assert verdict_box(at).startswith("Ship the model: flag a case when")
