@@ -108,6 +108,9 @@ def value_tau_figure(
             position="top right" if near_left else "top left",
         ),
     ]
+    # above the plot area, beside its line's top: inside it, the label sat on the "hand everything
+    # over" line whenever that line ran along the top, and read as struck through (review 58)
+    marks[1][1].update(y=1, yanchor="bottom")
     stars = [(f"threshold fitted{fitted_on}" + (" (recommended)" if shipped else ""), "star", tau_opt, value_opt)]
     if unlimited is not None:
         stars.append(("best without the limit on hand-overs", WITHOUT_LIMIT_SYMBOL, *unlimited))
@@ -127,6 +130,7 @@ def value_tau_figure(
     y_title = f"worth per case ({unit})" if unit else "value per case (right answers)"
     layout = layout_spec(title, "confidence threshold τ (answer when the confidence is at least τ)", y_title)
     layout["xaxis"]["range"] = x_range
+    layout["margin"] = {**layout["margin"], "t": 80}  # room for that label under the title
     return figure_from_spec(traces, {**layout, "shapes": [m[0] for m in marks], "annotations": [m[1] for m in marks]})
 
 

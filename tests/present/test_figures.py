@@ -277,3 +277,17 @@ def test_the_value_charts_threshold_is_recommended_only_when_the_verdict_ships_i
     assert "threshold fitted on the train rows" in {t.name for t in fig.data}
     assert not any("recommended" in (t.name or "") for t in fig.data)
     assert [a.text for a in fig.layout.annotations if "k/(k+1)" in a.text] == ["from k alone, k/(k+1): 0.667"]
+
+
+def test_the_value_charts_k_alone_label_sits_above_the_plot_where_no_line_crosses_it():
+    """Review 58, item 14: "from k alone, k/(k+1): 0.879" sat at the top of the plot, on the dashed
+    "hand everything over" line that runs along the top when every threshold is worth less, and read
+    as struck through. It sits above the plot area, beside the top of its own line, under the title."""
+    fig = figures.value_tau_figure(
+        [np.inf, 0.9, 0.6], [0.0, -0.2, -1.5], tau_star=0.879, tau_opt=0.9, value_opt=-0.2, unit="$"
+    )
+    (label,) = [a for a in fig.layout.annotations if a.text.startswith("from k alone")]
+    assert (label.yref, label.y, label.yanchor) == ("paper", 1, "bottom")  # its bottom on the plot's top edge
+    (line,) = [s for s in fig.layout.shapes if s.x0 == s.x1 == 0.879]
+    assert line.y1 <= label.y  # its own line ends where the label starts: beside it, not through it
+    assert fig.layout.margin.t >= 80  # room for it under the title
