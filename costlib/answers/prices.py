@@ -138,7 +138,14 @@ def prices_answer(
         bracket=bracket,
         question=question,
         verdict=page_answers.bracket_verdict(
-            bracket, table, sweep=sweep, price=money, unit=unit, volume=volume, span=span
+            bracket,
+            table,
+            sweep=sweep,
+            price=money,
+            unit=unit,
+            volume=volume,
+            span=span,
+            at_middle=decision.recommend(models, (money, money * bracket.middle), n_resamples=resamples),
         ),
         table=bracket_table(table, sweep, bracket.names),
         figure=figure,

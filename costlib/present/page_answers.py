@@ -29,9 +29,11 @@ from costlib.present.words import (
     cutoffs_short,
     fitted_rows,
     ratio_between,
+    recommendation_verdict,
     split_sentence,
     verdict_flips,
     verdict_head,
+    verdict_kind,
 )
 
 # the Value page's choices without a model (`value.recommendation`'s baselines), as the answer says them
@@ -354,11 +356,20 @@ def bracket_verdict(
     unit: str = "",
     volume: float | None = None,
     span=None,
+    at_middle=None,
 ) -> Verdict:
     """What the answers so far mean for the decision (Find my prices): the bracket, the
     cutoffs in play, whether the verdict holds across it (`span`, a `robust.VerdictSpan`), and
-    what choosing wrong would cost at its ends (the value of the next question)."""
+    what choosing wrong would cost at its ends (the value of the next question).
+
+    `at_middle` is the recommendation at the prices "Use these prices" sets (a false alarm at
+    `price`, a miss at the bracket's middle times it, one price for everyone, as `span` reads
+    them). Once the answers settle, the box says what Costs & groups will then answer, in its
+    words (`recommendation_verdict`: judged on rows the cutoff was not fitted on, with the
+    interval), is coloured by that verdict, and names what to ship: the cutoff when the verdict
+    ships the model, else the cheaper choice without it (not a cutoff the verdict does not ship)."""
     from costlib.binary import elicit
+    from costlib.core import rules as R
 
     miss, alarm = bracket.names
     lo, hi = bracket.low, bracket.high
@@ -374,21 +385,29 @@ def bracket_verdict(
     ratios = table["ratio_high"].to_numpy()
     mid = int(min(np.searchsorted(ratios, bracket.middle), len(table) - 1))
     t_mid = table["threshold"].iloc[mid]
-    if len(table) == 1 and (span is None or span.holds):
-        verdict = f" and the verdict “{span.pieces[0][2]}”" if span is not None else ""
-        head = (
-            f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same decision, {cut(t_mid)}{verdict}: "
-            "more precision would not change what you ship." + (" Use these prices." if bracket.answers else "")
-        )
-        if not bracket.answers:
-            return Verdict("success", head)
-        at_middle = float(sweep.cost(price, price * bracket.middle)[sweep.index_at(t_mid)])
-        money_said = (
+    middle = None  # what Costs & groups answers at the middle's prices, when it agrees with `span`
+    read = None if span is None else next((v for a, b, v in span.pieces if a <= bracket.middle <= b), None)
+    if at_middle is not None and bracket.answers and at_middle.verdict == (read or at_middle.verdict):
+        said = recommendation_verdict(at_middle, unit=unit, volume=volume)
+        middle = (
+            said.kind,
             f"At the middle of the range ({alarm} at {money(price, unit)}, {miss} at "
-            f"{money(price * bracket.middle, unit)}) it costs {per_case_and_month(at_middle, volume, unit)} on the "
-            "rows the cutoffs are fitted on; Costs & groups judges it on rows it was not fitted on."
+            f"{money(price * bracket.middle, unit)}), Costs & groups answers: {said.headline}",
         )
-        return Verdict("success", head, (f"So far: {between}.", money_said))
+    if len(table) == 1 and (span is None or span.holds):
+        verdict = span.pieces[0][2] if span is not None else None
+        action = cut(t_mid)
+        if verdict is not None and verdict != R.SHIP and at_middle is not None:
+            action = f"keep {BASELINE_WORDS.get(at_middle.baseline, at_middle.baseline)}"
+        said = f"“{verdict_head(verdict)}”, {action}" if verdict is not None else action
+        head = (
+            f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same decision: {said}. More precision "
+            "would not change what you ship." + (" Use these prices." if bracket.answers else "")
+        )
+        kind = "success" if verdict is None else verdict_kind(verdict)
+        if not bracket.answers:
+            return Verdict(kind, head)
+        return Verdict(kind, head, (f"So far: {between}.", *(middle[1:] if middle else ())))
     if len(table) == 1:
         head = (
             f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same cutoff, {cut(t_mid)}, but not the "
@@ -414,7 +433,8 @@ def bracket_verdict(
         f"end {per_case_and_month(ends[1], volume, unit)}."
     )
     if bracket.settled is not None:
-        return Verdict("success", f"Settled: {between}. {moves}", (regrets,))
+        said = middle[1:] if middle else ()
+        return Verdict(middle[0] if middle else "success", f"Settled: {between}. {moves}", (*said, regrets))
     return Verdict(
         "info",
         f"So far: {between}. {moves}",

@@ -48,11 +48,36 @@ def test_a_bracket_where_cutoff_and_verdict_hold_settles(compas):
     bracket = elicit.Bracket(low=low, high=high, answers=((low, elicit.MISS), (high, elicit.ALARM)))
     bracket, table, span = robust.settle(bracket, ms.fit_pooled, compas, n_resamples=1000)
     assert len(table) == 1 and span.holds and bracket.settled == "robust"
-    said = page_answers.bracket_verdict(bracket, table, sweep=ms.fit_pooled, price=2.0, span=span, unit="$", volume=100)
-    assert f"the verdict “{R.SHIP}”" in said.headline
-    # the settled answer says what the decision costs, in money per case and a month, at the middle
-    # of the range (it gave a ratio range only)
     middle = float(np.sqrt(low * high))
+    at_middle = D.recommend(compas, (2.0, 2.0 * middle), n_resamples=1000)
+    said = page_answers.bracket_verdict(
+        bracket, table, sweep=ms.fit_pooled, price=2.0, span=span, unit="$", volume=100, at_middle=at_middle
+    )
     t = table["threshold"].iloc[0]
-    cost = float(ms.fit_pooled.cost(2.0, 2.0 * middle)[ms.fit_pooled.index_at(t)])
-    assert any(words.per_case_and_month(cost, 100, "$") in d for d in said.details), said.details
+    assert f"gives the same decision: “Ship the model”, flag at ≥ {t:.4g}." in said.headline
+    assert said.kind == "success"
+    # the settled answer says what Costs & groups will answer at the middle of the range, in its own
+    # words: judged on rows the cutoff was not fitted on, per case and a month (not the fitting rows' cost)
+    costs_says = words.recommendation_verdict(at_middle, unit="$", volume=100).headline
+    assert any(d.endswith(f"Costs & groups answers: {costs_says}") for d in said.details), said.details
+    assert not any("fitted on" in d and "it costs" in d for d in said.details)
+
+
+@pytest.mark.parametrize(("low", "high"), [(0.01, 0.02), (40.0, 60.0)])
+def test_a_settled_bracket_that_does_not_ship_names_the_choice_without_the_model(compas, low, high):
+    """Review 58: 'Any ratio from 0.001 to 0.032 gives the same decision, flag at ≥ 0.9949 and the
+    verdict “do not let the model decide”', in a green box. Where the verdict keeps the choice
+    without the model, the box names that choice, not the model's cutoff, and takes the verdict's
+    colour, as Costs & groups does."""
+    ms = compas["p_recid"]
+    bracket = elicit.Bracket(low=low, high=high, answers=((low, elicit.MISS), (high, elicit.ALARM)))
+    bracket, table, span = robust.settle(bracket, ms.fit_pooled, compas, n_resamples=1000)
+    assert span.holds and span.pieces[0][2] != R.SHIP
+    at_middle = D.recommend(compas, (1.0, bracket.middle), n_resamples=1000)
+    said = page_answers.bracket_verdict(bracket, table, sweep=ms.fit_pooled, price=1.0, span=span, at_middle=at_middle)
+    if len(table) == 1:
+        keep = words.BASELINE_WORDS[at_middle.baseline]
+        assert f"gives the same decision: “{words.verdict_head(span.pieces[0][2])}”, keep {keep}." in said.headline
+        assert "flag at ≥" not in said.headline
+    assert said.kind == words.verdict_kind(at_middle.verdict) != "success"
+    assert any("Costs & groups answers: " + words.verdict_head(at_middle.verdict) in d for d in said.details)
