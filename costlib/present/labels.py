@@ -294,7 +294,7 @@ def question_sentence(bracket, question: str) -> str:
 
 def group_multiplier_label(miss: str, group) -> str:
     """The label of a group's slider: how a miss there compares (both names escaped here)."""
-    return f"{escaping.label(miss)} in {escaping.label(group)} is … as one elsewhere"
+    return f"{escaping.label(miss)} in group “{escaping.label(group)}” is … as one elsewhere"
 
 
 ALARM_PRICE_HELP = "Optional: sets the scale. Only the ratio moves the cutoff."

@@ -11,6 +11,7 @@ import math
 import pandas as pd
 
 from costlib.core.escaping import shorten
+from costlib.loading.messages import plural
 from costlib.present.amounts import money, ratio_text
 from costlib.present.words import cutoffs_short, ratio_between, verdict_flips
 
@@ -101,8 +102,9 @@ def answers_sentence(record: dict, table: pd.DataFrame, *, lowest_score: float |
     score) reads "everyone". The decision is called robust only when both hold."""
     miss, alarm = record["outcomes"]["miss"], record["outcomes"]["false_alarm"]
     lo, hi = record["ratio_low"], record["ratio_high"]
+    n = len(record["answers"])
     head = (
-        f"Your prices come from {len(record['answers'])} answers: {ratio_between(miss, alarm, lo, hi)} "
+        f"Your prices come from {n} {plural(n, 'answer', 'answers')}: {ratio_between(miss, alarm, lo, hi)} "
         f"(set to the middle, {ratio_text(record['ratio_chosen'])})."
     )
     lowest = None if lowest_score is None else {"": lowest_score}

@@ -11,7 +11,7 @@ import costlib
 from costlib.binary import decision as D
 from costlib.binary import elicit, robust
 from costlib.core import rules as R
-from costlib.present import page_answers, price_words, words
+from costlib.present import labels, page_answers, price_words, words
 
 SAMPLE = costlib.__path__[0] + "/samples/compas.csv"
 
@@ -81,3 +81,14 @@ def test_a_settled_bracket_that_does_not_ship_names_the_choice_without_the_model
         assert "flag at ≥" not in said.headline
     assert said.kind == words.verdict_kind(at_middle.verdict) != "success"
     assert any("Costs & groups answers: " + words.verdict_head(at_middle.verdict) in d for d in said.details)
+
+
+def test_the_prices_sentence_counts_its_answers_in_words(compas):
+    """Review 58: 'Your prices come from 1 answers'."""
+    ms = compas["p_recid"]
+    table = elicit.pieces(ms.fit_pooled, 1.7, 2.0)
+    record = {"outcomes": {"miss": "a miss", "false_alarm": "an alarm"}, "ratio_low": 1.7, "ratio_high": 2.0}
+    record |= {"ratio_chosen": float(np.sqrt(1.7 * 2.0))}
+    assert "come from 1 answer:" in price_words.answers_sentence(record | {"answers": [1]}, table)
+    assert "come from 2 answers:" in price_words.answers_sentence(record | {"answers": [1, 2]}, table)
+    assert labels.group_multiplier_label("a miss", "Other") == "a miss in group “Other” is … as one elsewhere"
