@@ -24,7 +24,7 @@ from views._ui.state import (
     setting_notes,
     widget_key,
 )
-from views._ui.training import built_in, from_table_cached, training_results, upload_choices
+from views._ui.training import built_in, from_table_cached, precomputed, training_results, upload_choices
 
 RANDOM_STATE = 0
 
@@ -112,9 +112,7 @@ price = amount_input(
     st.columns([1, 2])[0], "mistake_price", settings.MISTAKE_PRICE, t.in_unit(t.TYPICAL_MISTAKE, unit),
     t.TYPICAL_MISTAKE_HELP,
 )  # fmt: skip
-answer = answers.training_answer(
-    results, r2, methods=methods, data_name=data.name, price=price, unit=unit, volume=volume
-)
+answer = answers.training_answer(results, r2, methods=methods, price=price, unit=unit, volume=volume)
 show_verdict(answer.verdict)
 
 # the bars at the page's width (beside the sidebar a column tilted their names into the legend)
@@ -133,5 +131,8 @@ for note in answer.notes:
 st.subheader(WORDS["by_method"])
 st.caption(training_words.TRAINING_TABLE_MEANING)
 show_table(answer.summary_table, "training_summary", key="train_summary", export=answer.summary)
+pre = precomputed() if choice == PRECOMPUTED_DATA else None
 with st.expander(WORDS["every_seed"]):
     show_table(answer.results_table, "training_results", key="train_results", export=answer.results)
+    if pre is not None and results is pre.results:  # the estimators and versions, for the record
+        say("caption", training_words.precomputed_technical(pre.settings, pre.versions))

@@ -91,7 +91,8 @@ class TrainingAnswer:
     chart              NEC and error rate of each way of training
     change_chart       NEC change against standard training (None without standard training
                        beside another way)
-    r2                 the held-out R² of |δ| as shown ("n/a" without one), and its sentence
+    r2                 the held-out R² of |δ| as shown ("n/a" without one; below 0 as it is, with a true minus
+                       sign, its sentence saying what that means), and its sentence
     notes              what the results ask to be told (`training_words.result_notes`)
     """
 
@@ -124,7 +125,6 @@ def training_answer(
     r2: pd.Series,
     *,
     methods: tuple,
-    data_name: str,
     price: float = 1.0,
     unit: str = "",
     volume: float | None = None,
@@ -141,9 +141,9 @@ def training_answer(
         summary=summary,
         results=results,
         verdict=training_words.training_verdict_of(summary, price=price, unit=unit, volume=volume),
-        chart=training_figure(summary, title=training_words.bars_title(data_name)),
+        chart=training_figure(summary),  # its title names no data: the page names it once, above
         change_chart=change_figure(summary) if "standard" in methods and len(methods) > 1 else None,
-        r2="n/a" if pd.isna(r2_mean) else f"{r2_mean:.2f}",
+        r2=training_words.r2_text(r2_mean),
         r2_sentence=training_words.predictability_sentence(r2_mean, r2_low, r2_high),
         notes=tuple(training_words.result_notes(results)),
         price=price,

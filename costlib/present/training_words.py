@@ -49,11 +49,13 @@ R2_NONE, R2_SOME = 0.05, 0.20
 # ---------------------------------------------------------------------------------------
 # The Train with costs page (views/train.py, views/_ui/training.py): its intro, labels and captions
 
-TRAIN_WHAT = (
-    "Train the same model seven ways with each case's price |δ| (standard, |δ|-weighted, cost-proportional "
-    "upsampling, keeping only the costliest cases, regressing δ) on the same random splits, and compare "
-    "them by normalized excess cost (NEC: mistakes weighted by |δ|) and error rate on held-out rows. Find "
-    "out whether pricing each case gives a better model on your data before you spend a training budget."
+TRAIN_WHAT = (  # |δ| and NEC said in plain words where the page first shows them
+    "Each case has its own price |δ|: how much a mistake on it costs, against other cases. Train the same model "
+    "seven ways with those prices (standard, |δ|-weighted, cost-proportional upsampling, keeping only the "
+    "costliest cases, regressing δ) on the same random splits, and compare them on held-out rows by error rate "
+    "and by NEC (normalized excess cost: the share of the cost of getting every case wrong that the mistakes make "
+    "up; lower is cheaper). Find out whether pricing each case gives a better model on your data before you spend "
+    "a training budget."
 )
 # the page's data choices: the tweets sample (`training.data.tweets`), the synthetic controls
 # (by whether their costs are predictable) and an uploaded table
@@ -111,10 +113,13 @@ TRAIN_WORDS = {
 SOURCES = [labels.VOTES, labels.MEASUREMENT, labels.RATING, labels.DELTA_COLUMN]
 FEATURE_KINDS = ["numeric columns", "one text column"]
 # the number's name says how to read it: "R² of |δ|" alone meant nothing to a first-time reader
-PREDICTABILITY_LABEL = "Can the features predict the costs? (R²: 0 not at all, 1 fully)"
+PREDICTABILITY_LABEL = "Can the features predict the costs? (R²: 1 fully, ≤ 0 not at all)"  # fits its column
+#: a held-out R² below 0, said where it is shown (it is not clipped: the number is the one measured)
+BELOW_ZERO = "below 0 means the features predict the costs worse than their average does, that is not at all"
 PREDICTABILITY_HELP = (
     "The held-out R² of |δ|: the share of the spread of the cases' costs that a ridge regression on the features "
-    "explains, fitted on each seed's training rows and scored on its test rows; mean over seeds."
+    f"explains, fitted on each seed's training rows and scored on its test rows; mean over seeds. On held-out rows "
+    f"it can be negative: {BELOW_ZERO}."
 )
 #: what the seeds' intervals are, said under the verdict and above the table
 SEEDS_CAVEAT = (
@@ -185,11 +190,6 @@ METHOD_AXIS = "way of training"
 BAR_SERIES = {"nec": "NEC (mistakes weighted by |δ|)", "error_rate": "error rate"}  # column -> its name
 CHANGE_TITLE = "Change in NEC against standard training"
 STANDARD_LINE = "standard training"  # the change chart's line at 0
-
-
-def bars_title(data_name: str) -> str:
-    """The bars' title on the Train page, naming the data (escaped by the figure)."""
-    return f"NEC and error rate on {data_name}"
 
 
 BARS_VALUE_AXIS = "NEC or error rate (test rows)"  # short: a longer title ran into the chart's title
@@ -469,28 +469,36 @@ def training_verdict(summary: pd.DataFrame, *, price: float = 1.0, unit: str = "
     return training_verdict_of(summary, price=price, unit=unit, volume=volume).headline
 
 
-def _two(x: float) -> str:
-    """Two decimals without a negative zero: '-0.00' reads as '0.00'."""
+def r2_text(x: float) -> str:
+    """An R² at two decimals, a negative one with the minus sign (U+2212) the page's other numbers
+    use and without a negative zero ('-0.00' reads as '0.00'); 'n/a' without one.
+
+    >>> r2_text(-0.0123), r2_text(-0.001), r2_text(0.456), r2_text(float("nan"))
+    ('−0.01', '0.00', '0.46', 'n/a')
+    """
+    if _isnan(x):
+        return "n/a"
     text = f"{x:.2f}"
-    return "0.00" if text == "-0.00" else text
+    return "0.00" if text == "-0.00" else text.replace("-", "−")
 
 
 def predictability_sentence(r2: float, low: float, high: float) -> str:
     """What the held-out R^2 of |delta| from the features implies for training with costs.
 
     >>> predictability_sentence(0.01, -0.01, 0.03)  # doctest: +ELLIPSIS
-    'The features explain almost none of the costs (held-out R² 0.01 [-0.01, 0.03])...'
+    'The features explain almost none of the costs (held-out R² 0.01 [\u22120.01, 0.03])...'
     """
     if _isnan(r2):
         return (
             "Whether the features predict the costs is unknown here: every test row costs the same, so there "
             "is nothing to explain."
         )
-    interval = f"held-out R² {_two(r2)}" + ("" if _isnan(low) else f" [{_two(low)}, {_two(high)}]")
+    interval = f"held-out R² {r2_text(r2)}" + ("" if _isnan(low) else f" [{r2_text(low)}, {r2_text(high)}]")
     if r2 < R2_NONE:
+        below = f"; {BELOW_ZERO}" if r2_text(r2).startswith("−") else ""
         return (
-            f"The features explain almost none of the costs ({interval}): training with costs has nothing to "
-            "learn from them, so expect it to match standard training at best and to add noise."
+            f"The features explain almost none of the costs ({interval}{below}): training with costs has nothing "
+            "to learn from them, so expect it to match standard training at best and to add noise."
         )
     if r2 < R2_SOME:
         return (
@@ -533,12 +541,19 @@ def data_sentence(data) -> str:
 
 
 def precomputed_sentence(settings: dict, versions: dict) -> str:
-    methods = settings["methods"]
+    """The note above a precomputed result, in plain words (its estimators and versions are
+    `precomputed_technical`'s, with the page's other technical lines)."""
     return (
-        f"Precomputed result, shipped with the sample (scripts/make_training_sample.py): "
-        f"{len(methods)} ways of training, {settings['seeds']} seeds, random state {settings['random_state']}, "
-        f"{settings.get('estimator', 'default estimators')}, scikit-learn {versions.get('scikit-learn', '?')}. "
-        "Press Train and compare to train here instead."
+        f"Precomputed result, shipped with the sample: {len(settings['methods'])} ways of training, "
+        f"{settings['seeds']} seeds. Press Train and compare to train here instead."
+    )
+
+
+def precomputed_technical(settings: dict, versions: dict) -> str:
+    """How the precomputed result was made, for the record: script, random state, estimators, versions."""
+    return (
+        f"The precomputed result was made by scripts/make_training_sample.py: random state {settings['random_state']}, "
+        f"{settings.get('estimator', 'default estimators')}, scikit-learn {versions.get('scikit-learn', '?')}."
     )
 
 

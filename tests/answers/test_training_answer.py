@@ -20,20 +20,20 @@ def pre():
 
 def test_the_answer_summarises_the_seeds_it_was_given(pre):
     methods = tuple(pre.settings["methods"])
-    answer = training_answer(pre.results, pre.predictability["r2"], methods=methods, data_name="tweets")
+    answer = training_answer(pre.results, pre.predictability["r2"], methods=methods)
     assert set(answer.summary["method"]) == set(pre.results["method"])
     assert len(answer.results_table) == len(pre.results)
     better = (answer.summary.loc[answer.summary["method"] != "standard", "nec_change_high"] < 0).any()
     assert answer.kind == ("success" if better else "info")
     assert answer.change_chart is not None
     assert answer.r2 == f"{pd.Series(pre.predictability['r2']).mean():.2f}"
-    assert "tweets" in answer.chart.layout.title.text
+    assert answer.chart.layout.title.text == "NEC and error rate by way of training"  # the page names the data
 
 
 def test_without_standard_training_there_is_no_change_to_chart(pre):
     only = pre.results[pre.results["method"] != "standard"]
     methods = tuple(m for m in pre.settings["methods"] if m != "standard")
-    answer = training_answer(only, pd.Series([float("nan")]), methods=methods, data_name="tweets")
+    answer = training_answer(only, pd.Series([float("nan")]), methods=methods)
     assert answer.change_chart is None
     assert answer.r2 == "n/a"
 

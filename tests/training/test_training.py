@@ -623,7 +623,8 @@ def test_predictability_sentence_tiers(r2, phrase):
 
 
 def test_predictability_sentence_has_no_negative_zero():
-    assert "(held-out R² -0.01 [-0.01, 0.00])" in training_words.predictability_sentence(-0.006, -0.011, -0.004)
+    said = training_words.predictability_sentence(-0.006, -0.011, -0.004)
+    assert "(held-out R² \u22120.01 [\u22120.01, 0.00]; below 0 means the features predict the costs worse" in said
 
 
 def test_figures_draw_intervals_and_escape_user_text(small_comparison):

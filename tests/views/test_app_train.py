@@ -67,10 +67,10 @@ def test_first_visit_shows_the_precomputed_tweets_result_with_its_settings():
     pre = training_data.tweets_precomputed()
     assert verdict(at) == said(costlib.training_summary(pre.results))
     titles = chart_keys(at)
-    assert titles[0].startswith("NEC and error rate on Offensive language")
+    assert titles[0] == training_words.BARS_TITLE  # the data is named once, by the data choice above
     assert "Change in NEC against standard training" in titles
     info = " ".join(unescape(x.value) for x in at.info)
-    assert "Precomputed result" in info and "10 seeds" in info and "scikit-learn" in info
+    assert "Precomputed result" in info and "10 seeds" in info
     captions = " ".join(unescape(c.value) for c in at.caption)
     assert "Content note" in captions and "24,783 rows" in captions
     # the summary table is the precomputed summary, as read: no empty ("None") cells
@@ -136,9 +136,9 @@ def test_an_uploaded_table_is_trained_on_press_and_matches_costlib():
     assert not at.get("plotly_chart")
     submit(at, seeds=3)
     assert verdict(at) == said(expected(X[:, :3], delta, seeds=3))
-    # the file name is user text: escaped in Markdown, and in the chart title
+    # the file name is user text: escaped in Markdown; the chart's title names no data
     assert any(c.value.startswith(r"Your file\: \<b\>my\</b\> \*cases\*\.csv") for c in at.caption)
-    assert chart_keys(at)[0] == "NEC and error rate on &lt;b&gt;my&lt;/b&gt; *cases*.csv"
+    assert chart_keys(at)[0] == training_words.BARS_TITLE
 
 
 def test_an_untrainable_upload_gets_a_sentence_not_a_traceback():
@@ -209,4 +209,50 @@ def test_the_summary_table_fits_beside_the_sidebar():
 def test_the_predictability_number_says_how_to_read_it():
     at = open_page()
     label = at.metric[0].label
-    assert "0 not at all, 1 fully" in label and "|δ|" not in label
+    assert "1 fully, ≤ 0 not at all" in label and "|δ|" not in label
+
+
+@pytest.mark.parametrize("data", ["tweets", "predictable", "unpredictable"])
+def test_every_chart_title_and_expander_label_is_shown_whole(data):
+    """Review 58, item 15: at 1400 px the chart's words read "…on Synthetic control: costs not
+    predictable (shuffle…" and "…costs predictable from the fea…": the bars' title named the data,
+    and a title longer than the expander's line is cut. The data is named once, by the data choice."""
+    from views._ui.display import CHART_TITLE_CHARS
+
+    at = open_page(data)
+    titles = chart_keys(at)
+    assert titles and all(len(title) <= CHART_TITLE_CHARS for title in titles), titles
+    labels = [e.label for e in at.expander]
+    assert labels and not [label for label in labels if "…" in label], labels
+
+
+def test_a_negative_r2_is_shown_as_it_is_with_a_true_minus_and_what_it_means():
+    """Review 58, item 15: "(R²: 0 not at all, 1 fully)" over "-0.01": outside its own scale, with a
+    hyphen. Not clipped: the scale says "≤ 0", the number has the minus sign the page's other
+    numbers use, and the sentence under it says what below 0 means."""
+    at = open_page("unpredictable")
+    data = training_data.synthetic_sample(predictable=False)
+    r2 = costlib.cost_predictability(data.X, data.delta, seeds=10)["r2"].mean()
+    assert r2 < -0.005  # the shuffled control's costs: worse than their average
+    metric = at.metric[0]
+    assert metric.label == training_words.PREDICTABILITY_LABEL and "≤ 0 not at all" in metric.label
+    assert len(metric.label) <= 65  # its column's one line at 1400 px (Chromium): 73 characters were cut with "…"
+    assert metric.value == f"\u2212{-r2:.2f}" and "-" not in metric.value
+    said = " ".join(unescape(m.value) for m in at.markdown)
+    assert training_words.BELOW_ZERO in said and "held-out R² \u22120.01 [\u22120.01, 0.00]" in said
+
+
+def test_library_versions_are_kept_for_the_record_under_every_seed_not_in_the_first_box():
+    """Review 58, item 10: the first box read "default: LogisticRegression(C=1, max_iter=1000);
+    Ridge(alpha=1), scikit-learn 1.9.1" to a PM. It says what the result is; the estimators and
+    versions stay on the page, under "Every seed". The intro says what |δ| and NEC are in words."""
+    at = open_page()
+    info = " ".join(unescape(x.value) for x in at.info)
+    assert "Precomputed result" in info
+    assert not any(word in info for word in ("scikit-learn", "LogisticRegression", "Ridge", "scripts/"))
+    (every,) = [e for e in at.expander if e.label == training_words.TRAIN_WORDS["every_seed"]]
+    kept = " ".join(unescape(c.value) for c in every.caption)
+    assert "scikit-learn" in kept and "LogisticRegression" in kept and "random state 0" in kept
+    intro = " ".join(unescape(c.value) for c in at.caption)
+    assert "price |δ|: how much a mistake on it costs" in intro
+    assert "NEC (normalized excess cost: the share of the cost of getting every case wrong" in intro
