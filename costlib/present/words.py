@@ -371,7 +371,8 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
         )
         return Verdict(
             kind,
-            f"{head}: keep {base}, at {base_cost}. The best cutoff of {who} ({how}) would save {saving}, but {why}.",
+            f"{head}: keep {base}, at {base_cost}. The best cutoff of {who} would {how}: it might save {saving}, "
+            f"but {why}.",
             details,
             asides,
         )

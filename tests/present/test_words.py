@@ -232,3 +232,22 @@ def test_two_costs_in_one_sentence_differ_as_their_difference_reads(costs):
     )
     assert more == pytest.approx(-rec.saving, rel=0.05)
     assert cost - base == pytest.approx(more, rel=0.1)
+
+
+def test_a_saving_that_could_be_chance_is_one_sentence_without_stacked_brackets():
+    """Review 58: 'The best cutoff of “score_overconfident” (the cheaper of your 2 models on the
+    train rows) (flag a case when …) would save …' under 'Not clearly better'. The cutoff is said
+    as what the rule would do, and the saving as one the model might make."""
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 600)
+    models = {
+        name: D.sweep_model(y, np.clip(0.03 * y + rng.random(600), 0, 1), name=name) for name in ("first", "second")
+    }
+    rec = D.recommend(models, (1.0, 1.0), n_resamples=300)
+    assert rec.verdict == costlib.core.rules.NOT_CLEARLY, rec.verdict
+    head = words.recommendation_verdict(rec, unit="$", volume=1000).headline
+    assert ") (" not in head
+    assert (
+        f"(the cheapest of your 2 models) would {words.cutoffs_text(rec.cutoffs, grouped=False)}: it might save "
+        in head
+    )
