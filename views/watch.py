@@ -212,7 +212,8 @@ if answer.refit_offered:
         refit = answer.refit(volume)
     except (DataError, ValueError) as err:  # ValueError: a policy that does not fit these cases, as above
         refused = err
-show_verdict(replace(answer.verdict_for(refit), details=()))  # the headline; what to ship next, then the details
+shipped, *details = answer.verdict.details  # what the policy ships comes first (`watch_verdict`)
+show_verdict(replace(answer.verdict_for(refit), details=(shipped,)))  # the headline and what is shipped now
 if isinstance(refused, DataError):
     show_error(refused)
 elif refused is not None:
@@ -233,8 +234,8 @@ if refit is not None:
             # Costs & groups says the sentence and marks the shipped cutoffs while it shows this data
             st.session_state[REFIT_SHIPPED] = (ds_new.fingerprint, dict(refit.shipped), refit.sentence)
             st.switch_page(COSTS_PAGE)
-if answer.verdict.details:
-    st.caption("\n\n".join(md_escape(line) for line in answer.verdict.details))
+if details:
+    st.caption("\n\n".join(md_escape(line) for line in details))
 show_chart(answer.figure, key="watch_chart")
 show_table(answer.table, "watch_periods", key="watch_periods")
 if refit is not None:

@@ -225,7 +225,10 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
 
     `choice` is what to ship once the refit is weighed (`costlib.answers.watch.ShipChoice`), None
     before: periods that cost more than their own best cutoffs say "Refit", unless `choice` keeps
-    the cutoff because the refit saves within the noise (then the answer says keep, and why)."""
+    the cutoff because the refit saves within the noise (then the answer says keep, and why).
+
+    The first of the details is always what the policy ships now: the page shows it beneath the
+    headline, before what to ship instead."""
     word = FREQS.get(report.get("freq", "M"), "period")
     shipped = cut_values(report["policy"]["cutoffs"])
     details = [_ships(report["policy"], shipped), honest(word)]

@@ -475,3 +475,21 @@ def test_the_page_reads_the_periods_and_the_refit_from_one_answer():
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     assert not names & {"refit_figure", "policy_unit", "watch_words"}
     assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "prepare"]
+
+
+def _in_page_order(node):
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from _in_page_order(child)
+
+
+def test_what_the_policy_ships_now_is_said_before_what_to_ship_instead():
+    """Review 57: the page advised 'What to ship instead: …' and said what the policy ships only
+    after the refit's button. The shipped cutoff now sits under the headline, before the advice."""
+    at = open_app("compas", "views/watch.py")
+    said = [unescape(str(getattr(n, "value", ""))) for n in _in_page_order(at.main)]
+    ships = next(i for i, x in enumerate(said) if x.startswith("The policy ships: flag a case when"))
+    instead = next(i for i, x in enumerate(said) if x.startswith("What to ship instead:"))
+    headline = next(i for i, x in enumerate(said) if x.startswith("Refit: since 2026-07"))
+    assert headline < ships < instead
+    assert sum("The policy ships:" in x for x in said) == 1
