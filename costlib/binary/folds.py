@@ -273,12 +273,16 @@ def _stacked(gs: GroupedSweep, deals) -> _Stacked:
     return stacked
 
 
-def _fit_deals(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, st: _Stacked, prices: Prices) -> list:
+def _fit_deals(
+    gs: GroupedSweep, pooled: Sweep, index: np.ndarray, st: _Stacked, prices: Prices, *, once: bool = False
+) -> list:
     """`cross_fit` without a review limit on every deal of `st` at once: a `CrossFit` per deal.
 
     Every fold of every deal has its cutoffs picked (`argbest`) in one array of (deals, folds,
     ...); the values are those of pricing one fold at a time. At one price for everyone only the
-    cutoffs that can win are priced (`_chains`, `_pick_on_chains`); else every cutoff is."""
+    cutoffs that can win are priced (`_chains`, `_pick_on_chains`); else every cutoff is. `once`:
+    the deals are priced at these prices only, so every cutoff is priced at once rather than the
+    chains built for later price moves (the same picks, `_pick_on_chains`)."""
     g_n = len(gs.groups)
     sizes = np.diff(gs.offsets)
     c_fp_e, c_fn_e = np.repeat(prices.c_fp, sizes), np.repeat(prices.c_fn, sizes)  # each entry's group prices
@@ -288,7 +292,8 @@ def _fit_deals(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, st: _Stacked,
     fits = (c_pos.sum(axis=-1) > 0) & (c_neg.sum(axis=-1) > 0)  # (deals, folds)
     total = c_pos.sum(axis=-1) + c_neg.sum(axis=-1)
     own = own_cutoff(c_pos, c_neg)
-    chains = _chains(gs, pooled, st) if prices.uniform and prices.scale > 0 else None  # priced: not all tie
+    priced = prices.uniform and prices.scale > 0 and not once  # priced: not all tie
+    chains = _chains(gs, pooled, st) if priced else None
     if chains is not None:
         j_single, group_at = _pick_on_chains(gs, pooled, st, chains, prices, all_cost, total, own)
     else:
@@ -510,7 +515,14 @@ def dealt_folds(gs: GroupedSweep, pooled: Sweep, index: np.ndarray, *, seed: int
 
 
 def repeated_cross_fit(
-    gs: GroupedSweep, pooled: Sweep, index: np.ndarray, deals, prices: Prices, capacity: float | None = None
+    gs: GroupedSweep,
+    pooled: Sweep,
+    index: np.ndarray,
+    deals,
+    prices: Prices,
+    capacity: float | None = None,
+    *,
+    once: bool = False,
 ) -> CrossFit:
     """`cross_fit` on each deal of the rows into folds (`deals`, a sequence of `Folds`), averaged.
 
@@ -518,11 +530,13 @@ def repeated_cross_fit(
     cutoff); the mean over independent deals keeps the cross-fit's honesty without that noise.
     Each rule's dict gains ``splits``: every deal's cost per case (its spread is the noise of one
     deal, which `row_se` adds to the rows' own); ``between`` is the mean over the deals of the rows
-    between the two rules' cutoffs (`honest.gain_rows_variance` reads it)."""
+    between the two rules' cutoffs (`honest.gain_rows_variance` reads it). `once`: `deals` are
+    priced at `prices` only (no price move follows): the same numbers, without the structures
+    that make later moves cheap (`_fit_deals`)."""
     if C.binds(capacity):
         fits = [cross_fit(gs, pooled, index, folds, prices, capacity) for folds in deals]
     else:
-        fits = _fit_deals(gs, pooled, index, _stacked(gs, deals), prices)
+        fits = _fit_deals(gs, pooled, index, _stacked(gs, deals), prices, once=once)
     total = float(np.sum(gs.positives) + np.sum(gs.negatives))
     out = {}
     for name in ("single", "per_group"):

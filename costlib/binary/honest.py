@@ -362,9 +362,12 @@ def _deals(ms, index: np.ndarray, seed: int) -> tuple:
     return dealt_folds(ms.fit, ms.fit_pooled, index, seed=seed)
 
 
-def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: float | None = None) -> Honest:
+def judge(
+    ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: float | None = None, once: bool = False
+) -> Honest:
     """The honest judgement of `ms` (a `ModelSweeps`): folds and draws are made on the first
-    call and cached on `ms`; later price books (and caps) only reweight them."""
+    call and cached on `ms`; later price books (and caps) only reweight them. `once`: `ms` is
+    judged at this price book only (`repeated_cross_fit` once: the same numbers, sooner)."""
     counted = ms.kept(
         ("honest counted",),
         lambda: not ms.weighted and integer_counts(ms.fit) and (ms.judged_on == "all" or integer_counts(ms.judge)),
@@ -375,7 +378,7 @@ def judge(ms, prices: Prices, *, n_resamples: int, seed: int = 0, capacity: floa
             return Honest(SAME_ROWS, None, None, capacity)
         index = ms.pooled_index("fit")
         deals = ms.kept(("honest deals", int(seed)), lambda: _deals(ms, index, seed))
-        crossfit = repeated_cross_fit(ms.fit, ms.fit_pooled, index, deals, prices, capacity)
+        crossfit = repeated_cross_fit(ms.fit, ms.fit_pooled, index, deals, prices, capacity, once=once)
     estimate = CROSS_FITTED if crossfit is not None else TEST
     refits = None
     if n_resamples and counted and crossfit is not None:

@@ -123,7 +123,7 @@ def judge_period(
         best_cost = float(count_rules(ms.judge, {"best": best_cut}).cost(prices).sum() / total)
     refit = regret = low = high = math.nan
     if two_classes and not ms.weighted:
-        honest = H.judge(ms, prices, n_resamples=0, seed=seed, capacity=capacity)
+        honest = H.judge(ms, prices, n_resamples=0, seed=seed, capacity=capacity, once=True)  # no price move
         cf = honest.crossfit
         if cf is not None and cf.fitted:
             kept = cf.per_group if per_group else cf.single
