@@ -42,6 +42,14 @@ WARM_MODULES = (
     "scipy.optimize",  # the temperature fit of the calibration advice on Costs
     "views._ui.data",
     "views._ui.costs_sections",
+    # every page's first run: app.py's page icon is looked up in Streamlit's emoji table, whose
+    # pattern compiles on import (0.03 to 0.07 s idle); a chart's data read by Plotly (narwhals),
+    # its JSON, and a table's Arrow and CSV (measured on the Instance page's first run)
+    "streamlit.emojis",
+    "narwhals._pandas_like.dataframe",
+    "plotly.io._json",
+    "pyarrow.pandas_compat",
+    "pandas.io.formats.csvs",
 )
 TRIM_SECONDS = 30.0
 
