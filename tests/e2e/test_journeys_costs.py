@@ -91,6 +91,9 @@ def test_first_time_user_moves_the_price_slider(page, app_url):
     # the slower sections say which prices they are for, and catch up on request
     page.get_by_text("are still for the previous prices").wait_for()
     page.get_by_role("button", name="Update them for these prices").click()
+    # the click's run may start after `step` has seen a quiet page (a loaded CI machine): wait for
+    # the note to go, as a user would, then for the page to settle
+    page.get_by_text("are still for the previous prices").wait_for(state="detached")
     step(page, "after updating the sections below")
     assert page.get_by_text("are still for the previous prices").count() == 0
     assert page.get_by_text("For your prices: a false positive costs $1.00 and a false negative $1.50.").count() >= 1
