@@ -401,13 +401,12 @@ def training_verdict_of(
     verdict = ship_verdict(-change, -high, -low)
     seeds = int(r["seeds"]) if "seeds" in r and pd.notna(r["seeds"]) else 0
     cost_std, cost = (float(nec_money(float(x), price)) for x in (t.loc["standard", "nec"], r["nec"]))
-    digits = cost_digits(summary, price)  # the table's decimals: its costs read as the answer's
-    shown = round(round(cost_std, digits) - round(cost, digits), digits)
+    digits, shown = shown_saving(cost_std, cost)  # the table's decimals too (`cost_digits`): they read alike
     std_text, cost_text = (per_case_and_month(x, volume, unit, digits=digits) for x in (cost_std, cost))
     label = method_label(best)
+    month = a_month(cost_std - cost, volume, unit)
+    saves = f"{money(shown, unit, digits=digits)} per case" + (f", {month}" if month else "")
     if verdict == R.SHIP:
-        month = a_month(cost_std - cost, volume, unit)
-        saves = f"{money(shown, unit, digits=digits)} per case" + (f", {month}" if month else "")
         mid, lo, hi = percents(-change, -high, -low)
         k = len(winners) - 1
         also = f"{k} other {'way' if k == 1 else 'ways'} of training with costs also {'costs' if k == 1 else 'cost'} "
@@ -426,8 +425,6 @@ def training_verdict_of(
             "standard training beyond the noise."
         )
     if verdict == R.NOT_CLEARLY:
-        month = a_month(cost_std - cost, volume, unit)
-        saves = f"{money(shown, unit, digits=digits)} per case" + (f", {month}" if month else "")
         if math.isnan(low):
             why = ONE_SEED
         else:
@@ -540,7 +537,7 @@ def data_sentence(data) -> str:
     return f"{data.n_rows:,} rows; {data.features}; δ from {data.source}.{left}"
 
 
-def precomputed_sentence(settings: dict, versions: dict) -> str:
+def precomputed_sentence(settings: dict) -> str:
     """The note above a precomputed result, in plain words (its estimators and versions are
     `precomputed_technical`'s, with the page's other technical lines)."""
     return (

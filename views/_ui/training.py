@@ -197,7 +197,7 @@ def training_results(data, choice: str, methods: tuple, seeds: int, *, submitted
     )
     if plan.precomputed is not None:
         pre = plan.precomputed
-        say("info", training_words.precomputed_sentence(pre.settings, pre.versions))
+        say("info", training_words.precomputed_sentence(pre.settings))
         return pre.results, pre.predictability["r2"]
     if plan.train:
         st.session_state.pop("_train_stopped", None)
