@@ -32,7 +32,7 @@ from costlib.present.amounts import per_case_and_month, percent, shown_saving
 from costlib.present.calibration_figures import reliability_diagram
 from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
 from costlib.stats.bootstrap import paired_difference_interval
-from costlib.value.contract import predictions
+from costlib.value.contract import row_values
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,12 +82,7 @@ def rescale_gain(fit: CalibrationFit, k: float) -> tuple[float, float]:
     if not fit.rows or fit.fit_on == "same":
         return math.nan, math.nan
     y, p, p_cal = fit.rows
-    tau = value.value_threshold(k)
-    worths = []
-    for scores in (p_cal, p):
-        correct, confidence = predictions(y, scores)
-        worths.append(np.where(confidence >= tau, np.where(correct, 1.0, -k), 0.0))
-    iv = paired_difference_interval(*worths)
+    iv = paired_difference_interval(*(row_values(y, scores, k=k) for scores in (p_cal, p)))
     return float(iv.low), float(iv.high)
 
 

@@ -164,13 +164,22 @@ def value_interval(
     seed: int = 0,
 ) -> Interval:
     """Interval for the value per case at confidence threshold tau (default k / (k + 1))."""
+    per_row = row_values(y_true, y_prob, k=k, tau=tau, reject_value=reject_value)
+    iv, _ = mean_interval(per_row, n_resamples=n_resamples, level=level, seed=seed)
+    return iv
+
+
+def row_values(y_true, y_prob, *, k: float, tau: float | None = None, reject_value: float = 0.0) -> np.ndarray:
+    """Each case's value at confidence threshold tau (default k / (k + 1)): 1 for an answer
+    accepted and right, -k for one accepted and wrong, `reject_value` for a case handed over.
+
+    >>> row_values([1, 0, 1], [0.9, 0.8, 0.55], k=2.0).tolist()
+    [1.0, -2.0, 0.0]
+    """
     k = v.as_price(k, "k")
     tau = value_threshold(k) if tau is None else v.as_threshold(tau, "tau")
     correct, conf = predictions(y_true, y_prob)
-    accepted = conf >= tau
-    per_row = np.where(accepted, np.where(correct, 1.0, -k), reject_value)
-    iv, _ = mean_interval(per_row, n_resamples=n_resamples, level=level, seed=seed)
-    return iv
+    return np.where(conf >= tau, np.where(correct, 1.0, -k), reject_value)
 
 
 def value_sweep(y_true, y_prob) -> Sweep:
