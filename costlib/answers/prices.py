@@ -145,7 +145,11 @@ def prices_answer(
             unit=unit,
             volume=volume,
             span=span,
-            at_middle=decision.recommend(models, (money, money * bracket.middle), n_resamples=resamples),
+            at_middle=(  # what Costs & groups will answer, read where the verdict says it (not mid-questions)
+                decision.recommend(models, (money, money * bracket.middle), n_resamples=resamples)
+                if bracket.settled is not None or len(table) == 1
+                else None
+            ),
         ),
         table=bracket_table(table, sweep, bracket.names),
         figure=figure,

@@ -385,12 +385,12 @@ def bracket_verdict(
     ratios = table["ratio_high"].to_numpy()
     mid = int(min(np.searchsorted(ratios, bracket.middle), len(table) - 1))
     t_mid = table["threshold"].iloc[mid]
-    middle = None  # what Costs & groups answers at the middle's prices, when it agrees with `span`
+    middle_kind, middle_said = None, ()  # Costs & groups' answer at the middle's prices, when `span` agrees
     read = None if span is None else next((v for a, b, v in span.pieces if a <= bracket.middle <= b), None)
     if at_middle is not None and bracket.answers and at_middle.verdict == (read or at_middle.verdict):
         said = recommendation_verdict(at_middle, unit=unit, volume=volume)
-        middle = (
-            said.kind,
+        middle_kind = said.kind
+        middle_said = (
             f"At the middle of the range ({alarm} at {money(price, unit)}, {miss} at "
             f"{money(price * bracket.middle, unit)}), Costs & groups answers: {said.headline}",
         )
@@ -407,7 +407,7 @@ def bracket_verdict(
         kind = "success" if verdict is None else verdict_kind(verdict)
         if not bracket.answers:
             return Verdict(kind, head)
-        return Verdict(kind, head, (f"So far: {between}.", *(middle[1:] if middle else ())))
+        return Verdict(kind, head, (f"So far: {between}.", *middle_said))
     if len(table) == 1:
         head = (
             f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same cutoff, {cut(t_mid)}, but not the "
@@ -433,8 +433,7 @@ def bracket_verdict(
         f"end {per_case_and_month(ends[1], volume, unit)}."
     )
     if bracket.settled is not None:
-        said = middle[1:] if middle else ()
-        return Verdict(middle[0] if middle else "success", f"Settled: {between}. {moves}", (*said, regrets))
+        return Verdict(middle_kind or "success", f"Settled: {between}. {moves}", (*middle_said, regrets))
     return Verdict(
         "info",
         f"So far: {between}. {moves}",
