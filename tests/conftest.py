@@ -30,12 +30,24 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def _benchmark(name: str):
+    """`benchmarks/<name>.py` as a module."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"{name}_benchmark", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture(scope="session")
 def honest_bench():
     """`benchmarks/honest.py` as a module: the one home of the simulations (designs, truths,
     judging) that the coverage tests run at a size CI fits."""
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "honest.py"
-    spec = importlib.util.spec_from_file_location("honest_benchmark", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _benchmark("honest")
+
+
+@pytest.fixture(scope="session")
+def training_honesty_bench():
+    """`benchmarks/training_honesty.py` as a module: Train with costs' simulations (truths,
+    judging, figures) that its coverage and verdict tests run at a size CI fits."""
+    return _benchmark("training_honesty")

@@ -244,6 +244,8 @@ def _column_flags(args) -> dict[str, str]:
 
 def run(args) -> int:
     """Run the ``train`` command; print the result; return the exit status."""
+    from costlib.present.training_words import INTERVAL_NAME
+
     try:
         data, results, summary, pred, verdict, pred_words = compute(args)
     except DataError as exc:
@@ -270,7 +272,7 @@ def run(args) -> int:
                 "methods": summary["method"].tolist(),
                 "seeds": int(args.seeds),
                 "random_state": int(args.random_state),
-                "interval": "95% t interval over seeds",
+                "interval": INTERVAL_NAME,
                 "mistake_price": float(args.mistake_price),
                 "unit": args.unit,
                 "volume": args.volume,
@@ -291,7 +293,7 @@ def run(args) -> int:
     print(f"costlib train on {data.name}: {data.n_rows:,} rows{left_out}; {data.features}; delta from {data.source}.")
     print(
         f"Each of {args.seeds} seeds: {int(first['n_train']):,} train, {int(first['n_validation']):,} validation "
-        f"(set aside), {int(first['n_test']):,} test rows, stratified; 95% t intervals over seeds."
+        f"(set aside), {int(first['n_test']):,} test rows, stratified; {INTERVAL_NAME}."
     )
     print()
     print(format_table(summary))

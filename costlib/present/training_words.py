@@ -123,12 +123,15 @@ PREDICTABILITY_HELP = (
 )
 #: what the seeds' intervals are, said under the verdict and above the table
 SEEDS_CAVEAT = (
-    "The seeds re-split the same rows, so these intervals show the noise of the splits and fits, and are narrower "
-    "than new data would give."
+    "The seeds re-split the same rows, so their results are not independent: each interval is widened for the "
+    "rows they share (the corrected t interval of Nadeau and Bengio, 2003), so that it holds for new data of this "
+    "size, not only for these splits."
 )
+#: what the command line calls the intervals (`costlib train`'s settings and its header line)
+INTERVAL_NAME = "95% corrected resampled t interval over seeds (Nadeau and Bengio 2003)"
 TRAINING_TABLE_MEANING = (
     "Means over seeds. The cost per case is the price of a typical mistake times NEC (the weighted error). The NEC "
-    "change is relative to standard training, paired by seed, with its 95% t interval; the intervals of NEC and "
+    "change is relative to standard training, paired by seed, with its 95% interval; the intervals of NEC and "
     "of the error rate are the first chart's whiskers. The δ error is the regression's mean absolute error in δ. "
     "The CSV keeps the column names of costlib.training_summary, every interval and every digit. " + SEEDS_CAVEAT
 )

@@ -41,13 +41,13 @@ import pandas as pd
 from costlib.core import validation as v
 from costlib.core.errors import DataError
 from costlib.instance import error_rate, normalized_excess_cost
+from costlib.training.protocol import SPLIT
 from costlib.training.summary import t_interval, training_summary  # noqa: F401  (importable from here, as before)
 from costlib.training.synthetic import SYNTHETIC_FEATURES, SYNTHETIC_N, synthetic_costs  # noqa: F401  (as before)
 
 METHODS = ("standard", "weighted", "p_up", "tdown30", "tdown50", "tdown70", "regression")
 TDOWN = {"tdown30": 30, "tdown50": 50, "tdown70": 70}
 
-SPLIT = (0.8, 0.1, 0.1)  # train / validation / test, per class
 MIN_ROWS_PER_CLASS = 10  # so that 10% of a class is at least one row
 STREAM_SPLIT, STREAM_P_UP = 0, 1
 

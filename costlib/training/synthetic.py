@@ -12,7 +12,12 @@ SYNTHETIC_KAPPA = 1.0  # cost = exp(kappa * x1) in the predictable control
 
 
 def synthetic_costs(
-    n: int = SYNTHETIC_N, *, predictable: bool = True, n_features: int = SYNTHETIC_FEATURES, random_state: int = 0
+    n: int = SYNTHETIC_N,
+    *,
+    predictable: bool = True,
+    n_features: int = SYNTHETIC_FEATURES,
+    random_state: int = 0,
+    kappa: float = SYNTHETIC_KAPPA,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(X, delta): a seeded control whose costs are (or are not) predictable from the features.
 
@@ -21,8 +26,9 @@ def synthetic_costs(
     signed margin before pricing is m = x0 + 0.5 e (dear half) or x2 + 0.5 e (cheap half),
     e standard normal noise. A linear model cannot follow both halves and has to compromise.
 
-    - ``predictable=True``: delta = m * exp(x1): a case's price grows with x1, which the model
-      sees, so cost-aware training can move the compromise towards the dear half.
+    - ``predictable=True``: delta = m * exp(kappa * x1): a case's price grows with x1, which the
+      model sees, so cost-aware training can move the compromise towards the dear half (the
+      more, the larger `kappa`; 0 prices every case by its margin alone).
     - ``predictable=False``: the same labels (signs) and the same multiset of prices |delta|,
       but the prices are shuffled across rows: independent of the features and the label, so
       pricing can only add noise.
@@ -35,12 +41,14 @@ def synthetic_costs(
         raise ValueError(f"n must be a positive whole number: got {n!r}")
     if not v.is_whole(n_features) or n_features < 3:
         raise ValueError(f"n_features must be a whole number at least 3: got {n_features!r}")
+    if not (isinstance(kappa, (int, float)) and np.isfinite(kappa)):
+        raise ValueError(f"kappa must be a finite number: got {kappa!r}")
     rng = np.random.default_rng(v.as_random_state(random_state))
     X = rng.standard_normal((int(n), int(n_features)))
     noise = rng.standard_normal(int(n))
     dear = X[:, 1] > 0
     margin = np.where(dear, X[:, 0], X[:, 2]) + 0.5 * noise
-    size = np.abs(margin) * np.exp(SYNTHETIC_KAPPA * X[:, 1])
+    size = np.abs(margin) * np.exp(kappa * X[:, 1])
     if not predictable:
         size = size[rng.permutation(int(n))]
     return X, np.where(margin > 0, size, -size)

@@ -456,12 +456,19 @@ def test_t_interval_by_hand():
         assert tr.t_interval([0.4])[1:] == (pytest.approx(math.nan, nan_ok=True),) * 2
     with pytest.raises(ValueError, match="level must be"):
         tr.t_interval([1, 2], level=95)
+    # corrected for re-splits with 1 test row per 8 training rows: sqrt(1/3 + 1/8) = 0.6770032
+    # -> half width 4.302653 * 0.6770032 = 2.912910 (Nadeau and Bengio 2003, eq. 7)
+    _, low, high = tr.t_interval([1.0, 2.0, 3.0], test_to_train=0.125)
+    assert (low, high) == (pytest.approx(2 - 2.912910, abs=1e-6), pytest.approx(2 + 2.912910, abs=1e-6))
+    with pytest.raises(ValueError, match="test_to_train must be"):
+        tr.t_interval([1, 2], test_to_train=-0.1)
 
 
 def test_summary_by_hand():
     # seed 0: standard 0.2, weighted 0.1 -> change 0.1 / 0.2 - 1 = -0.5
     # seed 1: standard 0.4, weighted 0.3 -> change -0.25; mean -0.375, sd 0.1767767,
-    # t(0.975, 1 df) = 12.706205 -> half width 12.706205 * 0.1767767 / sqrt(2) = 1.5882756
+    # t(0.975, 1 df) = 12.706205; the seeds re-split one data set 80/10/10, so the corrected
+    # half width is 12.706205 * 0.1767767 * sqrt(1/2 + 10/80) = 1.7757461 (not / sqrt(2) = 1.5882756)
     r = pd.DataFrame(
         {
             "method": ["standard", "weighted", "standard", "weighted"],
@@ -476,8 +483,12 @@ def test_summary_by_hand():
     assert s.loc["weighted", "nec"] == pytest.approx(0.2)
     assert s.loc["weighted", "error_rate"] == pytest.approx(0.4)
     assert s.loc["weighted", "nec_change"] == pytest.approx(-0.375)
-    assert s.loc["weighted", "nec_change_low"] == pytest.approx(-0.375 - 1.5882756, abs=1e-6)
-    assert s.loc["weighted", "nec_change_high"] == pytest.approx(-0.375 + 1.5882756, abs=1e-6)
+    assert s.loc["weighted", "nec_change_low"] == pytest.approx(-0.375 - 1.7757461, abs=1e-6)
+    assert s.loc["weighted", "nec_change_high"] == pytest.approx(-0.375 + 1.7757461, abs=1e-6)
+    # with the comparison's own row counts, its own ratio: 40 test rows to 160 training rows
+    sized = costlib.training_summary(r.assign(n_train=160, n_test=40)).set_index("method")
+    half = 12.706205 * 0.1767767 * math.sqrt(1 / 2 + 40 / 160)
+    assert sized.loc["weighted", "nec_change_high"] == pytest.approx(-0.375 + half, abs=1e-6)
     assert s.loc["standard", "nec_change"] == 0.0
     assert s.loc["standard", "seeds"] == 2
     assert math.isnan(s.loc["weighted", "delta_mae"])
