@@ -184,8 +184,8 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
     if verdict == R.NOT_CLEARLY:
         why = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"
         head = (
-            f"{verdict_head(R.NOT_CLEARLY)}: keep “{rec.baseline}”. The policy “{rec.policy}” would cost {cost} "
-            f"and save {saving} {against}, but {why}.{_handed_over(rec)}"
+            f"{verdict_head(R.NOT_CLEARLY)}: keep “{rec.baseline}”. The policy “{rec.policy}” would cost {cost}: "
+            f"it might save {saving} {against}, but {why}.{_handed_over(rec)}"
         )
         return Verdict("warning", head, tuple(details))
     saved = interval(rec.saving_low, rec.saving_high, unit, of="the saving")
@@ -336,7 +336,7 @@ def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None
         return Verdict(
             "warning",
             f"{verdict_head(R.NOT_CLEARLY)}: keep {base}, at {base_cost}. The best cutoff would "
-            f"{how}: it would cost {cost} and save {saves}, but {why}.",
+            f"{how}, at {cost}: it might save {saves}, but {why}.",
             details,
         )
     return Verdict(

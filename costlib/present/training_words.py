@@ -298,9 +298,14 @@ def percents(*values: float) -> list[str]:
 
 
 def signed_percents(*values: float) -> list[str]:
-    """Like `percents` with an explicit sign: ['+4.3%', '-1.2%']."""
+    """Like `percents` with an explicit sign, a decrease with the minus sign U+2212 as in the
+    page's table: ['+4.3%', '−1.2%'].
+
+    >>> signed_percents(0.043, -0.012)
+    ['+4.3%', '−1.2%']
+    """
     out = percents(*values)
-    return [p if x < 0 else "+" + p for p, x in zip(out, values, strict=True)]
+    return [p.replace("-", "\u2212") if x < 0 else "+" + p for p, x in zip(out, values, strict=True)]
 
 
 #: the Train page's honest equivalent of "do not let the model decide" (`rules.DO_NOT`): the model
@@ -435,7 +440,7 @@ def training_verdict_of(
             why = f"the 95% interval of the saving over {seeds} seeds, {lo} to {hi} of the cost, includes zero"
         head = (
             f"{verdict_head(R.NOT_CLEARLY)}: keep standard training, at {std_text}. The closest, {label}, would "
-            f"cost {cost_text} and save {saves}, but {why}, so it could be chance."
+            f"cost {cost_text}: it might save {saves}, but {why}, so it could be chance."
         )
         return Verdict("warning", head, (*details, SEEDS_CAVEAT))
     (more,) = percents(change) if change > 0 else ("",)

@@ -54,7 +54,7 @@ def test_an_unclear_saving_keeps_the_choice_without_a_model_and_says_why_in_mone
     assert v.kind == "warning"
     # the two costs at the same decimals, so that they subtract as the saving reads (1.500 - 0.400 = 1.100)
     assert v.headline.startswith("Not clearly better: keep flagging everyone, at €1.500 per case.")
-    assert "it would cost €0.400 per case and save €1.100 per case, but the 95% interval of the saving" in v.headline
+    assert ", at €0.400 per case: it might save €1.100 per case, but the 95% interval of the saving" in v.headline
     assert "−€0.200 to €2.00 includes zero" in v.headline
 
 
