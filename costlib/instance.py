@@ -429,9 +429,11 @@ def _nec_row(n: float, errors: float, cost: float, total: float) -> dict:
 
 @dataclass(frozen=True, eq=False)
 class NecRecommendation:
-    """The NEC-optimal cutoff fitted on the train rows, judged on the test rows, against the
-    cheaper of flagging nobody and flagging everyone (in NEC: the abs(delta) of the mistakes
-    over the abs(delta) of all cases), with a 95% interval of the saving."""
+    """The NEC-optimal cutoff and its cost against the cheaper of flagging nobody and flagging
+    everyone (in NEC: the abs(delta) of the mistakes over the abs(delta) of all cases), with a 95%
+    interval of the saving. `estimate` says how it was judged: ``"test"`` (fitted on the train
+    rows, judged on the test rows) or ``"cross-fitted"`` (no split: each row judged by the model
+    and cutoff picked without its fold, `binary.row_crossfit`)."""
 
     model: str
     threshold: float
@@ -444,21 +446,45 @@ class NecRecommendation:
     saving_high: float
     status: str
     judged_on: str
+    estimate: str = "test"
+
+
+def _nec_pick(models: dict, d: np.ndarray):
+    """The pick of `recommend_nec` on the rows of a mask: (model, cutoff) with the lowest NEC
+    there, as a function deciding other rows (flagged iff score >= cutoff)."""
+    from costlib.binary import decision as D
+    from costlib.binary.model_sweeps import SINGLE_GROUP, sweep_model
+
+    def pick(fit: np.ndarray):
+        sweeps = {m: sweep_model(d[fit] > 0, s[fit], sample_weight=np.abs(d[fit]), name=m) for m, s in models.items()}
+        rec = D.recommend(sweeps, (1.0, 1.0), n_resamples=0)
+        t, s = rec.cutoffs[SINGLE_GROUP], models[rec.model]
+        return lambda rows: s[rows] >= t
+
+    return pick
 
 
 def recommend_nec(
     models: dict, delta, *, fit=None, judge=None, n_resamples: int = 1000, seed: int = 0
 ) -> NecRecommendation:
-    """The model and cutoff with the lowest NEC on the fitting rows, judged on the judged rows.
+    """The model and cutoff with the lowest NEC on the fitting rows, judged on rows it was not
+    picked on.
 
-    NEC is the cost sweep with labels delta > 0, weights abs(delta) and both prices 1, so this
-    is `decision.recommend` on that sweep; the interval resamples the judged rows (abs(delta)
-    takes many values, so rows are drawn by index).
+    NEC is the cost sweep with labels delta > 0, weights abs(delta) and both prices 1, so the
+    pick is `decision.recommend` on that sweep. With a split the interval resamples the judged
+    rows (abs(delta) takes many values, so rows are drawn by index). Without one (`judge` None or
+    the fitting rows themselves) the pick is cross-fitted on the rows (`binary.row_crossfit`: the
+    model and cutoff picked again without each fold, over a few deals), and the NEC, the error
+    rate, the saving and its fold-aware interval are the cross-fitted ones: a cutoff picked as
+    the cheapest on the rows is not judged on them. The cutoff shipped is the one picked on all
+    rows.
     """
     from costlib.binary import decision as D
+    from costlib.binary import row_crossfit as X
     from costlib.binary.model_sweeps import SINGLE_GROUP, sweep_model
 
     d = v.as_float_1d(delta, "delta")
+    models = {m: v.as_float_1d(s, "scores") for m, s in models.items()}
     sweeps = {
         m: sweep_model(d > 0, s, fit=fit, judge=judge, sample_weight=np.abs(d), name=m) for m, s in models.items()
     }
@@ -466,29 +492,42 @@ def recommend_nec(
     mask = np.ones(d.size, dtype=bool) if judge is None else np.asarray(judge, dtype=bool)
     t = rec.cutoffs[SINGLE_GROUP]
     dd = d[mask]
-    pred = v.as_float_1d(models[rec.model], "scores")[mask] >= t
+    pred = models[rec.model][mask] >= t
     base_pred = np.full(dd.size, rec.baseline == R.EVERYONE)
     size = np.abs(dd)
     wrong, wrong_base = pred != (dd > 0), base_pred != (dd > 0)
-    lo = hi = float("nan")
-    if n_resamples and size.sum() > 0:
+    nec, saving, lo, hi, estimate = rec.cost, rec.saving, float("nan"), float("nan"), "test"
+    if rec.judged_on == "all" and n_resamples and size.sum() > 0:
+        estimate = "cross-fitted"
+        labels = dd > 0
+        fitted = X.cross_fit(
+            _nec_pick({m: s[mask] for m, s in models.items()}, dd),
+            labels,
+            lambda rows, decisions: (decisions != labels[rows]).astype(np.float64),
+            seed=seed,
+        )
+        wrong = fitted.cost
+        saving, lo, hi = X.weighted_saving(wrong_base.astype(np.float64), fitted, size)
+        nec = rec.baseline_cost - saving
+    elif n_resamples and size.sum() > 0:
         iv, _ = ratio_interval(size * (wrong_base.astype(float) - wrong), size, n_resamples=n_resamples, seed=seed)
         lo, hi = iv.low, iv.high
     status = rec.status
-    if status in (S.SAVES, S.UNCLEAR):  # the ship rule on this interval (NEC's rows carry abs(delta) as weights)
-        status = S.saving_status(rec.saving, lo, hi, tolerance=tie_tolerance(rec.baseline_cost, rec.prices.scale))
+    if status in (S.SAVES, S.UNCLEAR, S.WORSE) and np.isfinite(lo):  # the ship rule on this interval
+        status = S.saving_status(saving, lo, hi, tolerance=tie_tolerance(rec.baseline_cost, rec.prices.scale))
     return NecRecommendation(
         model=rec.model,
         threshold=float(t),
-        nec=rec.cost,
+        nec=nec,
         error_rate=float(np.mean(wrong)) if dd.size else np.nan,
         baseline=rec.baseline,
         baseline_nec=rec.baseline_cost,
-        saving=rec.saving,
+        saving=saving,
         saving_low=lo,
         saving_high=hi,
         status=status,
         judged_on=rec.judged_on,
+        estimate=estimate,
     )
 
 

@@ -315,7 +315,13 @@ def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None
         if x
     )
     model = shorten(rec.model)
-    fitted = "fitted on the train rows" if rec.judged_on == "test" else "fitted and judged on the same rows"
+    fitted = (
+        "fitted on the train rows"
+        if rec.judged_on == "test"
+        else "fitted on all rows; its cost is cross-fitted, each row judged by a cutoff fitted without it"
+        if rec.estimate == "cross-fitted"
+        else "fitted and judged on the same rows"
+    )
     verdict = R.verdict_of(rec.status)
     without = f"{base}, the cheaper choice without a model"
     if verdict == R.DO_NOT:

@@ -298,12 +298,8 @@ def percents(*values: float) -> list[str]:
 
 
 def signed_percents(*values: float) -> list[str]:
-    """Like `percents` with an explicit sign, a decrease with the minus sign U+2212 as in the
-    page's table: ['+4.3%', '−1.2%'].
-
-    >>> signed_percents(0.043, -0.012)
-    ['+4.3%', '−1.2%']
-    """
+    """Like `percents` with an explicit sign, a decrease with the table's minus sign U+2212:
+    ['+4.3%', '−1.2%'] for 0.043 and -0.012."""
     out = percents(*values)
     return [p.replace("-", "\u2212") if x < 0 else "+" + p for p, x in zip(out, values, strict=True)]
 

@@ -25,6 +25,7 @@ def _rec(status: str, **kw) -> SimpleNamespace:
         "saving_high": 0.12,
         "status": status,
         "judged_on": "test",
+        "estimate": "test",
     }
     return SimpleNamespace(**{**base, **kw})
 
