@@ -117,6 +117,7 @@ show_verdict(answer.verdict)
 
 # the bars at the page's width (beside the sidebar a column tilted their names into the legend)
 show_chart(answer.chart, key="train_chart")
+st.caption(training_words.BARS_NOTE)
 c1, c2 = st.columns([2, 3])
 below = st.container()  # the change chart's words and numbers at the page's width (a narrow column cut the table)
 with c1:

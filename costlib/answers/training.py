@@ -42,7 +42,8 @@ def training_verdict_kind(summary: pd.DataFrame) -> str:
 
 def training_table(frame: pd.DataFrame, *, price: float | None = None, unit: str = "") -> pd.DataFrame:
     """The training table as read: four decimals for shares and errors, a percent for changes (a
-    decrease with the minus sign U+2212, which no spreadsheet reads as a formula), "–" where a
+    decrease with the minus sign U+2212, which no spreadsheet reads as a formula; no "+", which one
+    would, so the column's name says "− cheaper"), "–" where a
     number does not apply (standard training's change against itself, a classifier's δ error).
     With `price` (a mistake on a typical case, in `unit`) the cost per case (`price` times NEC,
     at the decimals of the page's answer, `training_words.cost_digits`) comes right after the way

@@ -45,7 +45,8 @@ REPORT_AND_POLICY = (
 )
 
 INTERVAL_MEANING = (
-    "**95% interval**: the range the cost (or saving) would fall in for 95 of 100 new samples like these rows. "
+    "**95% interval**: a range built so that, in 95 of 100 samples of rows like these, it holds the true cost "
+    "(or saving). "
     "For the cutoffs fitted on data (the best single cutoff, the best cutoff per group) every resample fits the "
     "cutoff again and judges it on rows the fit did not see, so the luck of picking it is inside the interval; "
     "for the other rules the cutoffs are held and the judged rows are resampled within each group. A saving "

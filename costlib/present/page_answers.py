@@ -265,8 +265,9 @@ def instance_terms(mapping, typical: float, *, price: float = 1.0, unit: str = "
         f"{typical:.3g}.",
         "Where the mistakes fall (error rate / NEC): above 1, on ambiguous cases, cheaper than a typical one; "
         "below 1, on clear-cut, costlier ones.",
-        "95% interval of the saving: the range the saving would fall in for 95 of 100 new samples like these "
-        "cases (the judged cases resampled, the cutoff held).",
+        "95% interval of the saving: a range built so that, in 95 of 100 samples of cases like these, it holds the "
+        "true saving per case. With a train/test split the judged cases are resampled with the cutoff held; without "
+        "one it is cross-fitted, each case judged by a cutoff picked without it.",
     )
 
 

@@ -57,8 +57,7 @@ TRAIN_WHAT = (  # |δ| and NEC said in plain words where the page first shows th
     "up; lower is cheaper). Find out whether pricing each case gives a better model on your data before you spend "
     "a training budget."
 )
-# the page's data choices: the tweets sample (`training.data.tweets`), the synthetic controls
-# (by whether their costs are predictable) and an uploaded table
+# the page's data choices: the tweets (`training.data.tweets`), the synthetic controls, an upload
 TWEETS_TITLE = "Offensive language (Davidson et al. 2017 tweets)"
 TWEETS_ATTRIBUTION = (
     "Davidson et al. 2017, t-davidson/hate-speech-and-offensive-language, MIT (c) 2017 Tom Davidson. "
@@ -108,8 +107,7 @@ TRAIN_WORDS = {
     "by_method": "By way of training",
     "every_seed": "Every seed",
 }
-# where an uploaded table's prices come from (the Data page's names of the sources, in this
-# page's order), and what the model learns from (the options shown)
+# an upload's sources of prices (the Data page's names, in this page's order) and kinds of features
 SOURCES = [labels.VOTES, labels.MEASUREMENT, labels.RATING, labels.DELTA_COLUMN]
 FEATURE_KINDS = ["numeric columns", "one text column"]
 # the number's name says how to read it: "R² of |δ|" alone meant nothing to a first-time reader
@@ -124,8 +122,8 @@ PREDICTABILITY_HELP = (
 #: what the seeds' intervals are, said under the verdict and above the table
 SEEDS_CAVEAT = (
     "The seeds re-split the same rows, so their results are not independent: each interval is widened for the "
-    "rows they share (the corrected t interval of Nadeau and Bengio, 2003), so that it holds for new data of this "
-    "size, not only for these splits."
+    "rows they share (Nadeau and Bengio's correction, 2003) to roughly cover what new data of this size would give "
+    "(94% to 99% of the time in simulations, benchmarks/README.md), not only these splits."
 )
 #: what the command line calls the intervals (`costlib train`'s settings and its header line)
 INTERVAL_NAME = "95% corrected resampled t interval over seeds (Nadeau and Bengio 2003)"
@@ -133,8 +131,10 @@ TRAINING_TABLE_MEANING = (
     "Means over seeds. The cost per case is the price of a typical mistake times NEC (the weighted error). The NEC "
     "change is relative to standard training, paired by seed, with its 95% interval; the intervals of NEC and "
     "of the error rate are the first chart's whiskers. The δ error is the regression's mean absolute error in δ. "
-    "The CSV keeps the column names of costlib.training_summary, every interval and every digit. " + SEEDS_CAVEAT
+    "The CSV keeps the column names of costlib.training_summary, every interval and every digit."
 )
+#: under the bars: their whiskers are each way's own interval, not a comparison with standard training
+BARS_NOTE = "Each whisker is one way's own interval: to tell a way from standard training, read the change chart."
 # what a `training.data.TrainingData` is made of, in one phrase each (its ``features`` and ``source``)
 TWEETS_SOURCE = "annotator votes: δ = ln((offensive or hateful votes + 1) / (neither votes + 1))"
 
@@ -245,7 +245,7 @@ COLUMN_WORDS = {
     "error_rate": "error rate",
     "error_rate_low": "error rate low",
     "error_rate_high": "error rate high",
-    "nec_change": "NEC change vs standard",
+    "nec_change": "NEC change vs standard (− cheaper)",
     "nec_change_low": "change low",
     "nec_change_high": "change high",
     "delta_mae": "δ error (regression)",
@@ -461,8 +461,7 @@ def _error_rate_sentence(error_rate: float, standard: float) -> str:
             f"It is wrong more often ({now} of the test cases against {before} with standard training), but on "
             "cheaper cases: what its mistakes cost is what counts."
         )
-    how = "as often" if now == before else "less often"
-    return f"It is also wrong {how}: on {now} of the test cases, against {before} with standard training."
+    return f"Its error rate on the test cases is {now}, against {before} with standard training (mean over seeds)."
 
 
 def training_verdict(summary: pd.DataFrame, *, price: float = 1.0, unit: str = "", volume: float | None = None) -> str:
@@ -487,14 +486,16 @@ def predictability_sentence(r2: float, low: float, high: float) -> str:
     """What the held-out R^2 of |delta| from the features implies for training with costs.
 
     >>> predictability_sentence(0.01, -0.01, 0.03)  # doctest: +ELLIPSIS
-    'The features explain almost none of the costs (held-out R² 0.01 [\u22120.01, 0.03])...'
+    'The features explain almost none of the costs (held-out R² 0.01, 95% interval \u22120.01 to 0.03)...'
     """
     if _isnan(r2):
         return (
             "Whether the features predict the costs is unknown here: every test row costs the same, so there "
             "is nothing to explain."
         )
-    interval = f"held-out R² {r2_text(r2)}" + ("" if _isnan(low) else f" [{r2_text(low)}, {r2_text(high)}]")
+    interval = f"held-out R² {r2_text(r2)}" + (
+        "" if _isnan(low) else f", 95% interval {r2_text(low)} to {r2_text(high)}"
+    )
     if r2 < R2_NONE:
         below = f"; {BELOW_ZERO}" if r2_text(r2).startswith("−") else ""
         return (

@@ -26,7 +26,7 @@ seeds and methods are: a result can be computed, cached and resumed seed by seed
 
 Decisions: 1[p >= 0.5] for the classifiers (p the predicted probability of the positive
 class), 1[delta-hat > 0] for `regression`. The summary over seeds (mean and Student t
-interval per method) is `costlib.training.summary`; the synthetic controls are
+interval per method, corrected for the seeds' shared rows) is `costlib.training.summary`; the synthetic controls are
 `costlib.training.synthetic` (both importable from here too).
 """
 

@@ -153,5 +153,6 @@ def change_figure(summary: pd.DataFrame, *, level: float = 0.95) -> go.Figure:
         font={"color": NOBODY_COLOR},
     )
     fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=names)
-    fig.update_layout(margin={"l": 90, "r": 20, "t": 60, "b": 110})
+    # the key always shows, even when every way reads alike (Plotly hides a lone trace's legend)
+    fig.update_layout(margin={"l": 90, "r": 20, "t": 60, "b": 110}, showlegend=True)
     return fig

@@ -635,7 +635,7 @@ def test_predictability_sentence_tiers(r2, phrase):
 
 def test_predictability_sentence_has_no_negative_zero():
     said = training_words.predictability_sentence(-0.006, -0.011, -0.004)
-    assert "(held-out R² \u22120.01 [\u22120.01, 0.00]; below 0 means the features predict the costs worse" in said
+    assert "(held-out R² \u22120.01, 95% interval \u22120.01 to 0.00; below 0 means the features" in said
 
 
 def test_figures_draw_intervals_and_escape_user_text(small_comparison):
@@ -943,3 +943,25 @@ def test_the_costs_read_at_the_decimals_of_the_way_the_verdict_names():
     )
     assert training_words.named_way(s) == "regression" and training_words.cost_digits(s, 1.0) == 3
     assert "It costs $0.090 per case against $0.100 per case" in training_words.training_verdict(s, unit="$")
+
+
+def test_the_change_charts_key_shows_when_every_way_reads_alike():
+    """Review 59, item 4: with every way "not told apart" (the shuffled control) the chart had one
+    trace, and Plotly hid the only legend that says what a grey circle means."""
+    s = summary_frame(
+        [
+            ["standard", 0.10, 0.0, 0.0, 0.0, 0.1],
+            ["weighted", 0.101, 0.01, -0.05, 0.07, 0.1],
+            ["p_up", 0.099, -0.01, -0.06, 0.04, 0.1],
+        ]
+    )
+    fig = training_figures.change_figure(s)
+    assert len(fig.data) == 1 and fig.layout.showlegend is True
+    assert fig.data[0].name == training_figures.CHANGES[2][0]
+
+
+def test_the_error_rate_is_said_as_measured_not_as_a_finding():
+    """Review 59, item 5: "It is also wrong less often" claimed a difference no interval backs."""
+    said = training_words._error_rate_sentence(0.073, 0.078)
+    assert said == "Its error rate on the test cases is 7.3%, against 7.8% with standard training (mean over seeds)."
+    assert "less often" not in said

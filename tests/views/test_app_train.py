@@ -154,8 +154,9 @@ def test_an_untrainable_upload_gets_a_sentence_not_a_traceback():
 
 def test_the_summary_table_shows_changes_as_percents_without_formula_guards():
     at = open_page()
-    table = next(df.value for df in at.dataframe if "NEC change vs standard" in df.value.columns)
-    cells = table.set_index("way of training")["NEC change vs standard"]
+    column = training_words.COLUMN_WORDS["nec_change"]
+    table = next(df.value for df in at.dataframe if column in df.value.columns)
+    cells = table.set_index("way of training")[column]
     label = {training_words.method_label(m): m for m in costlib.training.compare.METHODS}
     assert cells[training_words.method_label("standard")] == "–"  # a change against itself does not apply
     pre = costlib.training_summary(training_data.tweets_precomputed().results).set_index("method")
@@ -239,7 +240,7 @@ def test_a_negative_r2_is_shown_as_it_is_with_a_true_minus_and_what_it_means():
     assert len(metric.label) <= 65  # its column's one line at 1400 px (Chromium): 73 characters were cut with "…"
     assert metric.value == f"\u2212{-r2:.2f}" and "-" not in metric.value
     said = " ".join(unescape(m.value) for m in at.markdown)
-    assert training_words.BELOW_ZERO in said and "held-out R² \u22120.01 [\u22120.02, 0.00]" in said
+    assert training_words.BELOW_ZERO in said and "held-out R² \u22120.01, 95% interval \u22120.02 to 0.00" in said
 
 
 def test_library_versions_are_kept_for_the_record_under_every_seed_not_in_the_first_box():
