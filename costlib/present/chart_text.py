@@ -255,14 +255,18 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         columns[LABEL] = words(text)
     else:
         columns[LABEL] = ""  # blank where a point has no label of its own
-    error = trace.get("error_y") or {}
-    if error.get("array") is not None and len(error["array"]) == drawn:
+    # the interval of the value: on y (bars), or on x where the value is the x axis (the change chart's points)
+    for axis, value_col in (("error_y", y_col), ("error_x", x_col)):
+        error = trace.get(axis) or {}
+        if error.get("array") is None or len(error["array"]) != drawn:
+            continue
         up = _take(pd.to_numeric(pd.Series(error["array"]), errors="coerce").to_numpy(float), keep)
         down = error.get("arrayminus")
         down = up if down is None else _take(pd.to_numeric(pd.Series(down), errors="coerce").to_numpy(float), keep)
-        mid = pd.to_numeric(pd.Series(columns[y_col]), errors="coerce").to_numpy(float)
-        for column, ends in ((INTERVAL_FROM, mid - down), (INTERVAL_TO, mid + up)):  # read after the y column
+        mid = pd.to_numeric(pd.Series(columns[value_col]), errors="coerce").to_numpy(float)
+        for column, ends in ((INTERVAL_FROM, mid - down), (INTERVAL_TO, mid + up)):  # read after the value
             columns[column] = [f"{x:.6g}" if np.isfinite(x) else NO_INTERVAL for x in ends]  # one type: text
+        break
     return _Rows(columns, len(columns[y_col])), drawn
 
 

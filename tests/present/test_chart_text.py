@@ -102,6 +102,21 @@ def test_a_point_without_an_interval_reads_as_a_dash_not_none():
     assert not table.isna().any().any()
 
 
+def test_an_interval_drawn_across_reads_beside_its_x_value():
+    """Review 59, item 11: Train's change chart draws each way's change on x with its interval as
+    error_x; the table held the change alone, not the interval the verdict rests on."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure(
+        go.Scatter(
+            x=[-8.0, 4.0], y=["regression", "weighted"], mode="markers",
+            error_x={"type": "data", "symmetric": False, "array": [7.5, 3.0], "arrayminus": [8.0, 2.5]},
+        )
+    )  # fmt: skip
+    table = chart_text(fig).table
+    assert table["interval from"].tolist() == ["-16", "1.5"] and table["interval to"].tolist() == ["-0.5", "7"]
+
+
 def test_a_gap_in_a_line_reads_as_a_dash_and_marks_alone_are_counted():
     import plotly.graph_objects as go
 
