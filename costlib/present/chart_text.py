@@ -265,7 +265,7 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         down = up if down is None else _take(pd.to_numeric(pd.Series(down), errors="coerce").to_numpy(float), keep)
         mid = pd.to_numeric(pd.Series(columns[value_col]), errors="coerce").to_numpy(float)
         for column, ends in ((INTERVAL_FROM, mid - down), (INTERVAL_TO, mid + up)):  # read after the value
-            columns[column] = [f"{x:.6g}" if np.isfinite(x) else NO_INTERVAL for x in ends]  # one type: text
+            columns[column] = [f"{x:.4g}" if np.isfinite(x) else NO_INTERVAL for x in ends]  # as the values read
         break
     return _Rows(columns, len(columns[y_col])), drawn
 

@@ -123,7 +123,7 @@ PREDICTABILITY_HELP = (
 SEEDS_CAVEAT = (
     "The seeds re-split the same rows, so their results are not independent: each interval is widened for the "
     "rows they share (Nadeau and Bengio's correction, 2003) to roughly cover what new data of this size would give "
-    "(94% to 99% of the time in simulations, benchmarks/README.md), not only these splits."
+    "(94% to 99% of the time in our simulations), not only these splits."
 )
 #: what the command line calls the intervals (`costlib train`'s settings and its header line)
 INTERVAL_NAME = "95% corrected resampled t interval over seeds (Nadeau and Bengio 2003)"

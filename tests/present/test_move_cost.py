@@ -123,7 +123,7 @@ def _table_reference(fig: go.Figure) -> pd.DataFrame:
                     (INTERVAL_FROM, y[i] - t.error_y.array[i]),
                     (INTERVAL_TO, y[i] + t.error_y.array[i]),
                 ):
-                    row[column] = f"{end:.6g}" if np.isfinite(end) else NO_INTERVAL
+                    row[column] = f"{end:.4g}" if np.isfinite(end) else NO_INTERVAL
             rows.append(row)
     table = pd.DataFrame(rows)
     if (table[LABEL] == "").all():
