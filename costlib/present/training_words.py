@@ -134,7 +134,7 @@ TRAINING_TABLE_MEANING = (
     "The CSV keeps the column names of costlib.training_summary, every interval and every digit."
 )
 #: under the bars: their whiskers are each way's own interval, not a comparison with standard training
-BARS_NOTE = "Each whisker is one way's own interval: to tell a way from standard training, read the change chart."
+BARS_NOTE = "Each whisker is one way's own 95% interval: to tell a way from standard training, read the change chart."
 # what a `training.data.TrainingData` is made of, in one phrase each (its ``features`` and ``source``)
 TWEETS_SOURCE = "annotator votes: δ = ln((offensive or hateful votes + 1) / (neither votes + 1))"
 
@@ -199,13 +199,13 @@ BARS_VALUE_AXIS = "NEC or error rate (test rows)"  # short: a longer title ran i
 
 
 def bars_axis_title(seeds: int, level: float) -> str:
-    """The bars' category axis, with what a bar and its whisker are (the value axis,
-    `BARS_VALUE_AXIS`, is too short a line to hold it).
+    """The bars' category axis, short: it heads a column of the chart's words at 1400 px (what a
+    bar and its whisker are is `BARS_NOTE`, under the chart).
 
     >>> bars_axis_title(10, 0.95)
-    'way of training (bars: mean of 10 seeds; whiskers: 95% interval)'
+    'way of training (10-seed means, 95% intervals)'
     """
-    return f"{METHOD_AXIS} (bars: mean of {seeds} seeds; whiskers: {level:.0%} interval)"
+    return f"{METHOD_AXIS} ({seeds}-seed means, {level:.0%} intervals)"
 
 
 def change_axis_title(level: float) -> str:
@@ -245,7 +245,7 @@ COLUMN_WORDS = {
     "error_rate": "error rate",
     "error_rate_low": "error rate low",
     "error_rate_high": "error rate high",
-    "nec_change": "NEC change vs standard (− cheaper)",
+    "nec_change": "NEC change (− cheaper)",
     "nec_change_low": "change low",
     "nec_change_high": "change high",
     "delta_mae": "δ error (regression)",
