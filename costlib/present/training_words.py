@@ -287,8 +287,7 @@ def _isnan(x) -> bool:
 
 
 def percents(*values: float) -> list[str]:
-    """Percentages of fractions with one shared precision: whole percents when every value is
-    at least 10% in size, else one decimal.
+    """Percentages of fractions with one shared precision: whole when every value is 10% or more, else one decimal.
 
     >>> percents(0.31, 0.24, 0.38), percents(0.082, 0.031, 0.134)
     (['31%', '24%', '38%'], ['8.2%', '3.1%', '13.4%'])
@@ -582,8 +581,8 @@ def result_notes(results: pd.DataFrame) -> list[str]:
     """Sentences about the result table: tdown methods that kept the very same rows.
 
     >>> r = pd.DataFrame({"method": ["tdown30", "tdown50"], "seed": [0, 0], "n_fit": [70, 70]})
-    >>> result_notes(r)  # doctest: +ELLIPSIS
-    ['costliest 30% and costliest 50% keep the same rows in every seed...']
+    >>> result_notes(r.assign(n_train=100))  # doctest: +ELLIPSIS
+    ['costliest 30% and costliest 50% keep the same rows in every seed, 70% of the training rows, not the...']
     """
     fits = results[results["method"].astype(str).str.startswith("tdown")].pivot_table(
         index="seed", columns="method", values="n_fit", aggfunc="first"
@@ -591,9 +590,11 @@ def result_notes(results: pd.DataFrame) -> list[str]:
     same = [m for m in fits.columns if any(o != m and (fits[o] == fits[m]).all() for o in fits.columns)]
     if len(same) < 2:
         return []
+    rows = results[results["method"].isin(same)]
+    kept = f", {rows['n_fit'].sum() / rows['n_train'].sum():.0%} of the training rows," if "n_train" in rows else ","
     same = [method_short(m) for m in same]
     names = " and ".join([", ".join(same[:-1]), same[-1]])
     return [
-        f"{names} keep the same rows in every seed: many cases share the same price, and every case tied at "
-        "the cut is kept."
+        f"{names} keep the same rows in every seed{kept} not the share their names say: many cases share the same "
+        "price, and every case tied at the cut is kept."
     ]

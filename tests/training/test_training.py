@@ -965,3 +965,16 @@ def test_the_error_rate_is_said_as_measured_not_as_a_finding():
     said = training_words._error_rate_sentence(0.073, 0.078)
     assert said == "Its error rate on the test cases is 7.3%, against 7.8% with standard training (mean over seeds)."
     assert "less often" not in said
+
+
+def test_ways_that_keep_the_same_rows_say_the_share_they_really_kept():
+    """Review 59, item 3: on the tweets "costliest 30%" kept about 88% of the training rows (ties at
+    the cut), and the note did not say so: a reader took the name for what was done."""
+    r = pd.DataFrame(
+        {"method": ["tdown30", "tdown50", "tdown70"] * 2, "seed": [0, 0, 0, 1, 1, 1],
+         "n_fit": [88, 88, 90, 87, 87, 91], "n_train": [100] * 6}
+    )  # fmt: skip
+    (note,) = training_words.result_notes(r)
+    assert note.startswith("costliest 30% and costliest 50% keep the same rows in every seed, 88% of the training rows")
+    (bare,) = training_words.result_notes(r.drop(columns="n_train"))
+    assert "every seed, not the share their names say" in bare
