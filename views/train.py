@@ -8,6 +8,7 @@ from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.present import labels as t
 from costlib.present import training_words
+from costlib.present.training_terms import TRAIN_TERMS
 from costlib.present.training_words import TRAIN_WHAT, methods_help
 from costlib.present.training_words import TRAIN_WORDS as WORDS
 from costlib.training.compare import METHODS
@@ -114,6 +115,9 @@ price = amount_input(
 )  # fmt: skip
 answer = answers.training_answer(results, r2, methods=methods, price=price, unit=unit, volume=volume)
 show_verdict(answer.verdict)
+with st.expander(t.INSTANCE_TERMS):  # the same box as on Instance costs
+    for term in TRAIN_TERMS:
+        say("markdown", term)
 
 # the bars at the page's width (beside the sidebar a column tilted their names into the legend)
 show_chart(answer.chart, key="train_chart")

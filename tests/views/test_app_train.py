@@ -257,3 +257,17 @@ def test_library_versions_are_kept_for_the_record_under_every_seed_not_in_the_fi
     intro = " ".join(unescape(c.value) for c in at.caption)
     assert "price |δ|: how much a mistake on it costs" in intro
     assert "NEC (normalized excess cost: the share of the cost of getting every case wrong" in intro
+
+
+def test_the_technical_terms_are_explained_under_the_answer_as_on_instance_costs():
+    """Review 59, item 7: Instance costs explains δ, NEC and its interval in a box under its answer;
+    Train with costs used the same words (and seeds, 'beyond the noise', R²) without one."""
+    from costlib.present import labels
+    from costlib.present.training_terms import TRAIN_TERMS
+
+    at = open_page()
+    (box,) = [e for e in at.expander if e.label == labels.INSTANCE_TERMS]
+    said = " ".join(unescape(m.value) for m in box.markdown)
+    for term in ("δ (a case's instance cost)", "NEC (normalized excess cost)", "A seed", "Beyond the noise", "R²"):
+        assert term in said
+    assert len(box.markdown) == len(TRAIN_TERMS)
