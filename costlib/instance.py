@@ -451,13 +451,22 @@ class NecRecommendation:
 
 def _nec_pick(models: dict, d: np.ndarray):
     """The pick of `recommend_nec` on the rows of a mask: (model, cutoff) with the lowest NEC
-    there, as a function deciding other rows (flagged iff score >= cutoff)."""
+    there, as a function deciding other rows (flagged iff score >= cutoff). Each model's rows are
+    sorted once (`row_crossfit.SubsetSweeps`): a fold's sweep is counted, not sorted again."""
     from costlib.binary import decision as D
-    from costlib.binary.model_sweeps import SINGLE_GROUP, sweep_model
+    from costlib.binary.model_sweeps import SINGLE_GROUP, model_from_sweeps
+    from costlib.binary.row_crossfit import SubsetSweeps
+    from costlib.core.sweep import GroupedSweep
+
+    subsets = {m: SubsetSweeps(d > 0, s, np.abs(d)) for m, s in models.items()}
+
+    def sweeps(m: str, fit: np.ndarray):
+        th, tp, fp, pos, neg = subsets[m].sweep(fit)
+        grouped = GroupedSweep((None,), np.array([0, th.size]), th, tp, fp, np.array([pos]), np.array([neg]))
+        return model_from_sweeps(grouped, name=m, weighted=True)
 
     def pick(fit: np.ndarray):
-        sweeps = {m: sweep_model(d[fit] > 0, s[fit], sample_weight=np.abs(d[fit]), name=m) for m, s in models.items()}
-        rec = D.recommend(sweeps, (1.0, 1.0), n_resamples=0)
+        rec = D.recommend({m: sweeps(m, fit) for m in models}, (1.0, 1.0), n_resamples=0)
         t, s = rec.cutoffs[SINGLE_GROUP], models[rec.model]
         return lambda rows: s[rows] >= t
 

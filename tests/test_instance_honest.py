@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import norm
 
 from costlib.core import ship as S
@@ -62,3 +64,26 @@ def test_the_cross_fitted_nec_is_the_weighted_mean_of_its_rows_and_a_split_is_ju
     d, t = delta[~split], test.threshold
     wrong = (scores[~split] >= t) != (d > 0)
     assert test.nec == pytest.approx(np.abs(d) @ wrong / np.abs(d).sum())
+
+
+@settings(max_examples=60)
+@given(st.integers(0, 100_000))
+def test_a_folds_pick_from_one_sort_is_the_pick_of_its_rows_sorted_anew(seed):
+    """The cross-fit counts each fold's sweep off one sort of the rows (`row_crossfit.SubsetSweeps`);
+    the model and cutoff it picks decide every row as `decision.recommend` on the fold's rows
+    swept anew (`sweep_model`) does: ties, rounded scores, zero prices and two models."""
+    from costlib.binary import decision as D
+    from costlib.binary.model_sweeps import SINGLE_GROUP, sweep_model
+    from costlib.instance import _nec_pick
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 300))
+    y = rng.random(n) < rng.uniform(0.1, 0.9)
+    models = {"a": np.round(rng.standard_normal(n) + y, int(rng.integers(0, 3))), "b": rng.random(n)}
+    size = rng.lognormal(0.0, 1.0, n) * (rng.random(n) > 0.05)
+    delta = np.where(y, size, -size)
+    fit = rng.random(n) < 0.8
+    sweeps = {m: sweep_model(delta[fit] > 0, s[fit], sample_weight=size[fit], name=m) for m, s in models.items()}
+    rec = D.recommend(sweeps, (1.0, 1.0), n_resamples=0)
+    want = models[rec.model] >= rec.cutoffs[SINGLE_GROUP]
+    np.testing.assert_array_equal(_nec_pick(models, delta)(fit)(np.ones(n, dtype=bool)), want)

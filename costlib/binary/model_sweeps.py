@@ -235,8 +235,11 @@ def pool(gs: GroupedSweep) -> Sweep:
     """One sweep of all groups together, exactly, from a grouped sweep (no rows needed).
 
     Its thresholds are every group's distinct scores; the counts at each are the sum of the
-    groups' counts at that cutoff.
+    groups' counts at that cutoff. One group is its own pool (no sort of its scores again).
     """
+    if len(gs.groups) == 1:
+        sw = gs[gs.groups[0]]
+        return Sweep(sw.thresholds, sw.tp, sw.fp, float(gs.positives.sum()), float(gs.negatives.sum()))
     finite = gs.thresholds[np.isfinite(gs.thresholds)]
     t = np.concatenate(([np.inf], np.unique(finite)[::-1]))
     tp, fp = np.zeros(t.size), np.zeros(t.size)

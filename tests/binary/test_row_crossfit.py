@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -61,3 +62,22 @@ def test_weighted_saving_by_hand_and_with_deals():
     assert math.isclose(low, 0.875 - half) and math.isclose(high, 0.875 + half)
     one = X.CrossFitted(np.zeros(1), np.zeros((1, 1)))
     assert all(math.isnan(x) for x in X.weighted_saving(np.array([1.0]), one, np.ones(1)))
+
+
+@given(st.integers(1, 80), st.integers(0, 10_000), st.booleans(), st.booleans())
+def test_a_subsets_sweep_from_one_sort_is_the_sweep_of_its_rows(n, seed, ties, weighted):
+    from costlib.core.sweep import sweep_arrays
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    s = rng.integers(0, 6, n).astype(float) if ties else rng.standard_normal(n)
+    s[rng.random(n) < 0.1] = -0.0 if ties else s[0]
+    w = rng.exponential(1.0, n) * (rng.random(n) > 0.1) if weighted else None
+    rows = rng.random(n) < 0.7
+    got = X.SubsetSweeps(y, s, w).sweep(rows)
+    want = sweep_arrays(y[rows], s[rows], None if w is None else w[rows])
+    np.testing.assert_array_equal(got[0], want[0])
+    assert [str(t) for t in got[0]] == [str(t) for t in want[0]]  # no -0.0 where the sort has 0.0
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got[2], want[2], rtol=1e-12, atol=1e-12)
+    assert got[3] == pytest.approx(want[3]) and got[4] == pytest.approx(want[4])
