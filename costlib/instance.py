@@ -432,8 +432,9 @@ class NecRecommendation:
     """The NEC-optimal cutoff and its cost against the cheaper of flagging nobody and flagging
     everyone (in NEC: the abs(delta) of the mistakes over the abs(delta) of all cases), with a 95%
     interval of the saving. `estimate` says how it was judged: ``"test"`` (fitted on the train
-    rows, judged on the test rows) or ``"cross-fitted"`` (no split: each row judged by the model
-    and cutoff picked without its fold, `binary.row_crossfit`)."""
+    rows, judged on the test rows), ``"cross-fitted"`` (no split: each row judged by the model
+    and cutoff picked without its fold, `binary.row_crossfit`) or ``"same rows"`` (no split and
+    no resamples: read on the rows that picked it, without an interval)."""
 
     model: str
     threshold: float
@@ -505,7 +506,8 @@ def recommend_nec(
     base_pred = np.full(dd.size, rec.baseline == R.EVERYONE)
     size = np.abs(dd)
     wrong, wrong_base = pred != (dd > 0), base_pred != (dd > 0)
-    nec, saving, lo, hi, estimate = rec.cost, rec.saving, float("nan"), float("nan"), "test"
+    nec, saving, lo, hi = rec.cost, rec.saving, float("nan"), float("nan")
+    estimate = "test" if rec.judged_on == "test" else "same rows"
     if rec.judged_on == "all" and n_resamples and size.sum() > 0:
         estimate = "cross-fitted"
         labels = dd > 0

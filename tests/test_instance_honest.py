@@ -8,7 +8,10 @@ of 40 of 2,000 (base rate 0.45 to 0.5, lognormal costs)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -87,3 +90,22 @@ def test_a_folds_pick_from_one_sort_is_the_pick_of_its_rows_sorted_anew(seed):
     rec = D.recommend(sweeps, (1.0, 1.0), n_resamples=0)
     want = models[rec.model] >= rec.cutoffs[SINGLE_GROUP]
     np.testing.assert_array_equal(_nec_pick(models, delta)(fit)(np.ones(n, dtype=bool)), want)
+
+
+def test_the_chart_marks_no_cutoff_where_the_pick_uses_none_and_says_the_answer_is_cross_fitted():
+    """Review 60, items 2 and 5: on noise the pick flags nobody (cutoff +inf) and the chart drew
+    "recommended: inf" as a slanted line across an axis stretched to 4; without a split the chart's
+    curves read the rows that chose the cutoff while the answer above them is cross-fitted."""
+    from costlib.answers.instance import instance_figure
+    from costlib.present.labels import INSTANCE_ROWS
+
+    _, delta = _data(2000, 0.3, 0.0, 1.0, 5)
+    scores = np.full(delta.size, 0.5)  # a constant score: the cheapest is to flag nobody
+    rec = recommend_nec({"m": scores}, delta, n_resamples=200)
+    assert not np.isfinite(rec.threshold) and rec.estimate == "cross-fitted"
+    curves = pd.DataFrame({"threshold": [0.1, 0.5], "NEC": [0.7, 0.3], "model": "m"})
+    fig = instance_figure(SimpleNamespace(rec=rec, curves=curves))
+    assert not [a for a in fig.layout.annotations if "recommended" in str(a.text)]
+    assert not [s for s in fig.layout.shapes if s.type == "line" and s.x0 is not None and not np.isfinite(s.x0)]
+    assert INSTANCE_ROWS["cross-fitted"] in fig.layout.title.text
+    assert recommend_nec({"m": scores}, delta, n_resamples=0).estimate == "same rows"

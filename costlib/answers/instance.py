@@ -186,12 +186,14 @@ def instance_figure(answer: InstanceAnswer, *, price: float = 1.0, unit: str = "
         x="threshold",
         y="cost",
         color="model",
-        title=t.INSTANCE_CURVE.format(rows="test rows" if rec.judged_on == "test" else "all rows"),
+        title=t.INSTANCE_CURVE.format(rows=t.INSTANCE_ROWS[rec.estimate]),
         x_title=t.INSTANCE_CURVE_X,
         y_title=t.in_unit(t.COST_PER_CASE, unit),
         baseline=float(nec_money(rec.baseline_nec, price)),
         baseline_label=f"{rec.baseline} (no model): {money(float(nec_money(rec.baseline_nec, price)), unit)}",
     )
+    if not np.isfinite(rec.threshold):  # the pick flags nobody (or everyone): no cutoff on the scores to mark
+        return fig
     return mark_x(fig, rec.threshold, text=f"recommended: {rec.threshold:.4g}")
 
 

@@ -391,7 +391,14 @@ CUTOFF_HELP = (
     "The cost per case, the weighted error and the error rate of every model at this cutoff, by group; the answer "
     "above does not change with it."
 )
-INSTANCE_CURVE = "Cost per case against the cutoff ({rows})"  # rows: "test rows" or "all rows"
+INSTANCE_CURVE = "Cost per case against the cutoff ({rows})"  # rows: one of INSTANCE_ROWS
+# which rows the curves are drawn on, by how the answer was judged (`NecRecommendation.estimate`):
+# without a split the curves read the rows that chose the cutoff, a cross-fitted answer does not
+INSTANCE_ROWS = {
+    "test": "test rows",
+    "cross-fitted": "all rows; the cost stated above is cross-fitted",
+    "same rows": "all rows",
+}
 INSTANCE_CURVE_X = "cutoff (flag a case when its score is at least this)"
 INSTANCE_BARS = "Error rate beside the weighted error at the cutoff {cutoff}"
 #: the Instance costs table's columns (`costlib.instance.nec_table`'s, in plain words) and its money

@@ -276,12 +276,12 @@ def _where_mistakes_fall(rec) -> str:
     ratio = rec.error_rate / rec.nec if rec.nec > 0 else float("nan")
     if not math.isfinite(ratio) or rec.error_rate <= 0:
         return ""
-    where = (
+    where = (  # within a tenth of 1 the two shares tell nothing apart (0.989 read "clear-cut": review 60)
         "mostly on ambiguous cases, where a mistake costs less than on a typical case"
-        if ratio > 1
+        if ratio > 1.1
         else "mostly on clear-cut cases, where a mistake costs more than on a typical case"
-        if ratio < 1
-        else "on cases as costly as a typical one"
+        if ratio < 1 / 1.1
+        else "on cases about as costly as a typical one"
     )
     return (
         f"It is wrong on {percent(rec.error_rate)} of the {judged_noun(rec.judged_on)}, {where}: its mistakes "
@@ -328,11 +328,11 @@ def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None
     if verdict == R.DO_NOT:
         return Verdict(
             "error",
-            f"{verdict_head(R.DO_NOT)}: no cutoff of {model}'s score costs less than {without}, at "
+            f"{verdict_head(R.DO_NOT)}: no cutoff of the score of “{model}” costs less than {without}, at "
             f"{per_case(rec.baseline_nec)}, once each mistake is priced by how costly its case is. Keep {base}.",
             details[-1:],  # how the money follows; where a model not shipped errs is beside the point
         )
-    how = f"flag a case when {model}'s score is at least {rec.threshold:.4g} ({fitted})"
+    how = f"flag a case when the score of “{model}” is at least {rec.threshold:.4g} ({fitted})"
     # the two costs at the decimals their difference needs, the saving as their shown difference
     digits, shown = shown_saving(cash(rec.baseline_nec), cash(rec.nec))
     cost, base_cost = (per_case_and_month(cash(x), volume, unit, digits=digits) for x in (rec.nec, rec.baseline_nec))

@@ -37,7 +37,7 @@ def test_a_shipped_model_is_said_in_money_per_case_and_a_month():
     v = nec_verdict(_rec(S.SAVES), price=2.5, unit="$", volume=2000)
     assert v.kind == "success"
     assert v.headline == (
-        "Ship the model: flag a case when score_lr's score is at least 0.6381 (fitted on the train rows). "
+        "Ship the model: flag a case when the score of “score_lr” is at least 0.6381 (fitted on the train rows). "
         "It costs $0.100 per case ($200.00 a month) against $0.375 per case ($750.00 a month) for flagging "
         "everyone, the cheaper choice without a model: it saves $0.275 per case, $550.00 a month "
         "(95% interval of the saving $0.250 to $0.300)."
@@ -106,3 +106,16 @@ def test_the_sample_answered_for_is_named_after_the_verdicts_shared_words(status
     assert v.headline == f"{head}: on the built-in sample “Offensive language (votes)”, not your data, {rest}"
     assert (v.kind, v.details) == (plain.kind, plain.details)
     assert on_sample(plain, None) is plain
+
+
+@pytest.mark.parametrize(("error_rate", "words"), [(0.264, "about as costly"), (0.35, "ambiguous"), (0.2, "clear-cut")])
+def test_where_the_mistakes_fall_is_said_only_beyond_a_tenth_of_one(error_rate, words):
+    """Review 60, item 4: a ratio of error rate to NEC of 0.989 read "mostly on clear-cut cases"."""
+    v = nec_verdict(_rec(S.SAVES, error_rate=error_rate, nec=0.267), price=1.0, unit="$", volume=None)
+    assert words in " ".join(v.details)
+
+
+def test_a_model_named_score_is_not_said_as_scores_score():
+    """Review 60, item 9: a column called "score" read "flag a case when score's score is at least"."""
+    v = nec_verdict(_rec(S.SAVES, model="score"), price=1.0, unit="$", volume=None)
+    assert "the score of “score” is at least" in v.headline and "score's score" not in v.headline

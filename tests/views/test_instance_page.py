@@ -114,7 +114,7 @@ def test_an_answer_for_the_built_in_sample_names_it_in_the_verdict_itself():
         at = open_app(data, "views/instance.py")
         assert_no_exception(at)
         said = verdict_box(at)
-        assert said.startswith("Ship the model: " + sample + "flag a case when score_lr's score"), said
+        assert said.startswith("Ship the model: " + sample + "flag a case when the score of “score_lr”"), said
     at = open_app("offensive", "views/instance.py")
     assert "built-in sample" not in verdict_box(at)
     assert verdict_box(at).startswith("Ship the model: flag a case when")
