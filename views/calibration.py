@@ -7,7 +7,7 @@ from costlib import answers
 from costlib.core import settings
 from costlib.present import calibration_words as cw
 from costlib.present import labels as t
-from views._ui.data import group_names, model_picker
+from views._ui.data import fallback_title, group_names, model_picker
 from views._ui.display import say, show_chart, show_live_table, show_metrics, show_verdict
 from views._ui.memo import memo, memo_of
 from views._ui.page import live, setup
@@ -57,7 +57,7 @@ def live_calibration() -> None:
     )
     mirror("bins")
     shown = answer.at(bins)
-    show_verdict(shown.verdict)
+    show_verdict(shown.verdict, sample=fallback_title())
     show_metrics(shown.metrics)
     show_chart(shown.figure, key="reliability")
     if shown.note:

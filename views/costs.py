@@ -18,7 +18,7 @@ from views._ui.costs_sections import (
     rules_section,
     sensitivity_section,
 )
-from views._ui.data import PRICES_PAGE, group_names, model_sweeps
+from views._ui.data import PRICES_PAGE, fallback_title, group_names, model_sweeps
 from views._ui.details import details_on, details_setting
 from views._ui.display import say, show_chart, show_metrics, show_verdict
 from views._ui.limit import limit_inputs
@@ -109,7 +109,7 @@ def live_answer() -> None:
         build=audit_for(costs), questions=elicit.in_force(setting("price_questions"), costs)
     )  # what the downloads below build when pressed: these prices, whichever run drew the buttons
     st.subheader(WORDS["what_to_ship"])
-    show_verdict(answer.verdict)
+    show_verdict(answer.verdict, sample=fallback_title())
     sentence = answer.questions_sentence(record, costs)
     if sentence is not None:
         say("info", sentence)

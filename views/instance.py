@@ -5,19 +5,15 @@ import streamlit as st
 
 from costlib import answers
 from costlib.core import settings
-from costlib.loading.samples import SAMPLES
 from costlib.present import labels as t
+from views._ui.data import fallback_title
 from views._ui.details import details_setting
 from views._ui.display import say, show_chart, show_live_table, show_verdict
-from views._ui.loading import load_sample
 from views._ui.memo import memo
 from views._ui.page import live, setup
 from views._ui.state import amount_input, keep, mirror, remembered, set_setting, setting, setting_notes
 
 ds, unit, volume = setup(t.PAGE_INSTANCE, t.INSTANCE_WHAT, needs="delta")
-# the built-in sample answered for when the sidebar's data has no instance costs: named in the answer itself
-instead = t.NEEDS["delta"][1]
-sample = SAMPLES[instead].title if setting("data") != instead and ds is load_sample(instead) else None
 answer = memo("instance_answer", ds, (), lambda: answers.instance_answer(ds))
 price_at, _ = st.columns([1, 2])
 # in the link, as every price is
@@ -25,7 +21,7 @@ price = amount_input(
     price_at, "mistake_price", settings.MISTAKE_PRICE, t.in_unit(t.TYPICAL_MISTAKE, unit), t.TYPICAL_MISTAKE_HELP
 )
 st.subheader(t.WHAT_TO_SHIP)
-show_verdict(answer.verdict(price, unit, volume, sample=sample))
+show_verdict(answer.verdict(price, unit, volume), sample=fallback_title())  # a sample instead: named
 say("caption", answer.sentence)
 with st.expander(t.INSTANCE_TERMS):
     for term in answer.terms(price, unit):

@@ -7,6 +7,7 @@ from costlib import answers
 from costlib.core import link, settings
 from costlib.core.escaping import option_names
 from costlib.present import labels as t
+from views._ui.data import fallback_title
 from views._ui.details import details_setting
 from views._ui.display import say, show_chart, show_metrics, show_table, show_verdict
 from views._ui.memo import memo
@@ -85,7 +86,7 @@ answer = memo(
     lambda: answers.matrix_answer(ds, c_mat, abstain, handover_price=h, unit=unit, volume=volume),
 )
 st.subheader(t.WHAT_TO_SHIP)
-show_verdict(answer.verdict)
+show_verdict(answer.verdict, sample=fallback_title())
 show_metrics(answer.metrics)
 show_table(answer.table, "policies", key="policies")
 

@@ -10,7 +10,7 @@ from costlib.binary.elicit import ALARM, MISS, SAME
 from costlib.core import settings
 from costlib.core.escaping import label
 from costlib.present import labels as t
-from views._ui.data import COSTS_PAGE, group_names, model_sweeps
+from views._ui.data import COSTS_PAGE, fallback_title, group_names, model_sweeps
 from views._ui.display import say, show_chart, show_table, show_verdict
 from views._ui.page import setup
 from views._ui.prices import stored_costs
@@ -86,7 +86,7 @@ nav1, nav2, _ = st.columns([1, 1, 4])
 nav1.button(t.GO_BACK, key="ans_back", on_click=go_back, disabled=not bracket.answers)
 nav2.button(t.START_OVER, key="ans_restart", on_click=start_over, disabled=not bracket.answers)
 
-show_verdict(answer.verdict)
+show_verdict(answer.verdict, sample=fallback_title())
 show_chart(answer.figure, key="ratio_chart")
 with st.expander(t.CUTOFFS_IN_PLAY):
     show_table(answer.table, "cutoffs_by_ratio", key="pieces")

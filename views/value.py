@@ -7,7 +7,7 @@ from costlib.core import settings
 from costlib.core.escaping import option_names
 from costlib.present import labels as t
 from views._ui import value_inputs
-from views._ui.data import group_names
+from views._ui.data import fallback_title, group_names
 from views._ui.details import details_setting
 from views._ui.display import say, show_chart, show_metrics, show_table, show_verdict
 from views._ui.memo import memo, memo_of
@@ -52,7 +52,7 @@ def live_value() -> None:
     value_inputs.k_slider(c3, answer.choice)
     say("caption", answer.k_sentence)
     st.subheader(t.WHAT_TO_SHIP)
-    show_verdict(answer.verdict, answer.verdict_more)
+    show_verdict(answer.verdict, answer.verdict_more, sample=fallback_title())
     show_metrics(answer.metrics)
     if answer.limit_note is not None:
         say("info", answer.limit_note)

@@ -14,7 +14,6 @@ from costlib.instance import NecSweeps, nec_curve, nec_money, recommend_nec
 from costlib.present import figures, page_answers, words
 from costlib.present import labels as t
 from costlib.present.amounts import money
-from costlib.present.instance_words import on_sample
 from costlib.present.plotting import mark_x
 
 #: the cutoff slider moves by about a thousandth of its range (0.001 on probabilities), so that a
@@ -51,12 +50,9 @@ class InstanceAnswer:
     mapping: ColumnMapping  # where delta comes from (the terms' formula)
     typical: float  # the mean abs(delta) of the judged rows: a typical case's
 
-    def verdict(
-        self, price: float, unit: str = "", volume: float | None = None, *, sample: str | None = None
-    ) -> words.Verdict:
-        """The one answer, in money: a mistake on a typical case costs `price` (`page_answers.nec_verdict`);
-        `sample` names the built-in sample answered for instead of the data chosen, in the answer itself."""
-        return on_sample(page_answers.nec_verdict(self.rec, price=price, unit=unit, volume=volume), sample)
+    def verdict(self, price: float, unit: str = "", volume: float | None = None) -> words.Verdict:
+        """The one answer, in money: a mistake on a typical case costs `price` (`page_answers.nec_verdict`)."""
+        return page_answers.nec_verdict(self.rec, price=price, unit=unit, volume=volume)
 
     def terms(self, price: float, unit: str = "") -> tuple[str, ...]:
         """The technical terms, one sentence each (`page_answers.instance_terms`)."""

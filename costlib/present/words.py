@@ -14,7 +14,7 @@ are re-exported here: the pages read them as ``words.money``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from costlib.core.escaping import WORD_JOINER, md_escape, shorten  # noqa: F401 (re-exported: pages and tests read words.md_escape)
 from costlib.core.rules import NOT_CLEARLY
@@ -541,3 +541,18 @@ def verdict_flips(span) -> str:
         f"at a ratio of about {ratio_text(r)} it goes from “{below}” to “{above}”" for r, below, above in span.flips
     ]
     return "; ".join(parts)
+
+
+def on_sample(verdict: Verdict, sample: str | None) -> Verdict:
+    """`verdict` answered for the built-in sample titled `sample` (None: for the data chosen, as
+    it is): the sample is named in the answer's first sentence, right after the verdict's words
+    every page shares. A note above the answer alone let a reader credit the sample's saving to
+    their own model (reviews 58 and 60). A headline without a verdict's words is left as it is.
+
+    >>> on_sample(Verdict("success", "Ship the model: flag a case when s is at least 0.5."), "Tweets").headline
+    'Ship the model: on the built-in sample “Tweets”, not your data, flag a case when s is at least 0.5.'
+    """
+    if not sample or ": " not in verdict.headline:
+        return verdict
+    head, rest = verdict.headline.split(": ", 1)
+    return replace(verdict, headline=f"{head}: on the built-in sample “{sample}”, not your data, {rest}")

@@ -96,7 +96,7 @@ def test_the_two_costs_and_the_saving_subtract_as_they_read():
 def test_the_sample_answered_for_is_named_after_the_verdicts_shared_words(status):
     """Review 58, item 7: the sample the page answers for instead of the chosen data is in the
     answer's first sentence, after the verdict's words every page shares; the rest is unchanged."""
-    from costlib.present.instance_words import on_sample
+    from costlib.present.words import on_sample
 
     rec = _rec(status, saving_low=-0.02 if status != S.SAVES else 0.10)
     plain = nec_verdict(rec, price=2.0, unit="$", volume=100)
@@ -119,3 +119,12 @@ def test_a_model_named_score_is_not_said_as_scores_score():
     """Review 60, item 9: a column called "score" read "flag a case when score's score is at least"."""
     v = nec_verdict(_rec(S.SAVES, model="score"), price=1.0, unit="$", volume=None)
     assert "the score of “score” is at least" in v.headline and "score's score" not in v.headline
+
+
+def test_a_headline_without_a_verdicts_words_is_not_cut_to_name_the_sample():
+    """Every page's answer now names the sample it falls back to (review 60, item 1: Costs answered
+    for COMPAS under "Your file: votes.csv"); a headline that is a plain sentence stays whole."""
+    from costlib.present.words import Verdict, on_sample
+
+    plain = Verdict("info", "Choose at least one way of training.")
+    assert on_sample(plain, "Tweets") is plain

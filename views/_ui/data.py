@@ -100,8 +100,10 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
     else:
         ds = share(load_sample(choice))
         st.sidebar.caption(SAMPLES[choice].description)
+    st.session_state.pop(FALLBACK, None)
     if needs and not has_role(ds, needs):
         sample = NEEDS[needs][1]
+        st.session_state[FALLBACK] = SAMPLES[sample].title  # the page's answer names it (`fallback_title`)
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
         say("info", fallback_sentence(ds, needs, SAMPLES[sample].title), where=c1)
         c2.button(
@@ -114,6 +116,15 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
         )
         return share(load_sample(sample))
     return ds
+
+
+FALLBACK = "_fallback_sample"  # the title of the sample this run's page answers for instead of the data chosen
+
+
+def fallback_title() -> str | None:
+    """The title of the built-in sample this page answers for because the data chosen lacks what
+    it needs (`current_dataset`), else None: the page's verdict names it (`words.on_sample`)."""
+    return st.session_state.get(FALLBACK)
 
 
 def group_names(ds: Dataset) -> list:

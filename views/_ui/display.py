@@ -13,6 +13,7 @@ from costlib.core.errors import DataError
 from costlib.core.escaping import markdown_cells, md_escape, shorten
 from costlib.present import labels as t
 from costlib.present.chart_text import chart_text, words
+from costlib.present.words import on_sample
 
 ROW_PX = 35  # the height of a table row (and of its header) in Streamlit's grid
 TABLE_ROWS = 30
@@ -181,11 +182,13 @@ def say(kind: str, text: str, *, bold: bool = False, where=None, **kwargs) -> No
     getattr(where or st, kind)(f"**{body}**" if bold else body, **kwargs)
 
 
-def show_verdict(verdict, asides_title: str = t.ASIDES_TITLE) -> None:
+def show_verdict(verdict, asides_title: str = t.ASIDES_TITLE, *, sample: str | None = None) -> None:
     """A page's one answer (`words.Verdict`): the headline in its colour, the details as one
     caption of paragraphs (a page redraws its answer on every slider move, and every element
     drawn costs the browser about as much as any other), and the other rules' story folded
-    away under `asides_title`."""
+    away under `asides_title`. `sample`: the title of the built-in sample answered for instead of
+    the data chosen (`data.fallback_title`), named in the headline itself (`words.on_sample`)."""
+    verdict = on_sample(verdict, sample)
     say(verdict.kind, verdict.headline)
     if verdict.details:
         st.caption("\n\n".join(md_escape(line) for line in verdict.details))
