@@ -99,7 +99,9 @@ def instance_answer(ds: Dataset) -> InstanceAnswer:
         start, precision = round_down((lo + hi) / 2, step), step
     return InstanceAnswer(
         rec=rec,
-        sentence=page_answers.instance_caption(ds.mapping, int((delta > 0).sum()), len(delta), rec.judged_on),
+        sentence=page_answers.instance_caption(
+            ds.mapping, int((delta > 0).sum()), len(delta), rec.judged_on, int((delta == 0).sum())
+        ),
         curves=pd.concat(curves, ignore_index=True),
         delta=delta,
         groups=groups,

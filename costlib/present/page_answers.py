@@ -236,17 +236,27 @@ def judged_noun(judged_on: str) -> str:
     return "test cases" if judged_on == "test" else "cases"
 
 
-def instance_caption(mapping, positives: int, n: int, judged_on: str) -> str:
+def instance_caption(mapping, positives: int, n: int, judged_on: str, zero: int = 0) -> str:
     """The sentence under the Instance costs page's answer: where each case's cost comes from,
-    and how many of the cases the answer is judged on are positive.
+    how many of the cases the answer is judged on are positive, and how many have δ = 0 (tied
+    votes, a rating at its midpoint: no cost to get wrong, so out of the weighted error; the error
+    rate counts them as negatives, as δ > 0 defines the label).
 
     >>> from types import SimpleNamespace as M
     >>> instance_caption(M(votes_yes=None, rating="r", measurement=None), 3, 10, "test")[-36:]
     '3 of the 10 test cases are positive.'
+    >>> instance_caption(M(votes_yes=None, rating="r", measurement=None), 3, 10, "test", 2)[-80:]
+    '2 have δ = 0, cost nothing to get wrong and count as negative in the error rate.'
     """
+    tied = (
+        f"; {zero:,} {'has' if zero == 1 else 'have'} δ = 0, cost nothing to get wrong and count as negative in the "
+        "error rate"
+        if zero
+        else ""
+    )
     return (
         f"How costly a mistake on each case is comes from {delta_source(mapping)[0]}. "
-        f"{positives:,} of the {n:,} {judged_noun(judged_on)} are positive."
+        f"{positives:,} of the {n:,} {judged_noun(judged_on)} are positive{tied}."
     )
 
 
