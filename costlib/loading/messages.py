@@ -382,7 +382,7 @@ def rows_phrase(rownums: Sequence[int], count: int, texts: Sequence[str] | None 
     shown = [str(int(r)) for r in list(rownums)[:SHOW]]
     phrase = ("row " if count == 1 else "rows ") + join(shown)
     if count > SHOW:
-        phrase += f" (first {SHOW} of {count})"
+        phrase += f" (first {SHOW} of {count:,})"
     if texts is not None:
         phrase += " (" + ", ".join(q(t) for t in list(texts)[:SHOW]) + ")"
     return phrase
@@ -403,7 +403,8 @@ def rows_sentence(
     The one place a "these rows are bad" sentence is put together.
     """
     words = {**plural_words(count), **fields}
-    return template.format(name=name, count=count, rows=rows_phrase(rownums, count, texts), **words)
+    # the count with the thousands separator every other number of the app has ("3,000", not "3000")
+    return template.format(name=name, count=f"{count:,}", rows=rows_phrase(rownums, count, texts), **words)
 
 
 def cols_phrase(columns: Sequence[str]) -> str:

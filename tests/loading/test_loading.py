@@ -1508,3 +1508,13 @@ def test_a_sentence_asking_for_a_setting_names_its_flag_only_when_given_flags(df
         == on_page.value.message
     )
     assert on_command_line.value.column == on_page.value.column and on_command_line.value.fix == on_page.value.fix
+
+
+def test_a_count_of_bad_rows_reads_with_the_apps_thousands_separator():
+    """Review 60, item 8b: "column "note" has 3000 values that are not numbers ... (first 5 of 3000)"."""
+    from costlib.loading.messages import MSG_NOT_NUMBERS, rows_sentence
+
+    said = rows_sentence(
+        MSG_NOT_NUMBERS, name="votes.csv", rownums=[2, 3, 4, 5, 6], count=3000, texts=["x"] * 5, column="note"
+    )
+    assert "has 3,000 values that are not numbers" in said and "(first 5 of 3,000)" in said and "3000" not in said
