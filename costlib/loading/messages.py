@@ -216,6 +216,10 @@ NOTE_ENCODING = (
     'The file "{name}" is not UTF-8 text, so it was read as {encoding}; check that accented letters look right.'
 )
 NOTE_UTF16 = 'The file "{name}" is UTF-16 text; it was read as such.'
+NOTE_CONSTANT_SCORE = (
+    'In "{name}", column "{column}" holds the same score ({value}) in all {n} rows: it cannot tell one case from '
+    "another, so no page will let it decide. Check that it is the model's score."
+)
 NOTE_DECIMAL_COMMA = (
     'The file "{name}" is separated by {sep} and writes numbers with a decimal comma '
     '("0,25"); they were read as numbers (0.25).'

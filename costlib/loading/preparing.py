@@ -32,9 +32,11 @@ from costlib.loading.messages import (
     MSG_NO_ROWS,
     MSG_NOTHING_MAPPED,
     MSG_TOO_MUCH_WORK,
+    NOTE_CONSTANT_SCORE,
     NOTE_DROPPED_LABELS,
     available,
     join,
+    num,
     plural,
     q,
     size,
@@ -377,9 +379,16 @@ def _missing_labels(t: Table, missing: dict[str, np.ndarray], drop_missing: bool
 
 
 def _scores(t: Table, column: str, scale: str) -> np.ndarray:
+    """The score column on its scale; a column with one value throughout is noted (review 60: a
+    constant column mapped as the score loaded without a word, then drew "recommended: inf")."""
     if scale == "probability":
-        return roles.probabilities(t, column, fix=FIX_LOGIT, fix_action=ACTION_LOGIT)
-    return on_scale(roles.numbers(t, column), scale)
+        values = roles.probabilities(t, column, fix=FIX_LOGIT, fix_action=ACTION_LOGIT)
+    else:
+        values = on_scale(roles.numbers(t, column), scale)
+    if values.size > 1 and bool(np.all(values == values[0])):
+        same = num(values[0])
+        t.notes.append(NOTE_CONSTANT_SCORE.format(name=t.name, column=shorten(column), value=same, n=f"{t.n:,}"))
+    return values
 
 
 def _multiclass(

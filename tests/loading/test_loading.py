@@ -1518,3 +1518,18 @@ def test_a_count_of_bad_rows_reads_with_the_apps_thousands_separator():
         MSG_NOT_NUMBERS, name="votes.csv", rownums=[2, 3, 4, 5, 6], count=3000, texts=["x"] * 5, column="note"
     )
     assert "has 3,000 values that are not numbers" in said and "(first 5 of 3,000)" in said and "3000" not in said
+
+
+def test_a_score_column_with_one_value_throughout_is_noted():
+    """Review 60, item 8a: a constant column mapped as the score loaded without a word; the pages
+    then found no cutoff to recommend ("recommended: inf")."""
+    from costlib.core.dataset import ColumnMapping
+    from costlib.loading.preparing import prepare
+
+    df = pd.DataFrame({"label": [0, 1] * 1500, "const": 1.0, "score": np.linspace(0, 1, 3000)})
+    ds = prepare(df, ColumnMapping(label="label", scores=("const", "score")), name="votes.csv", fingerprint="f")
+    said = [n for n in ds.notes if "same score" in n]
+    assert said == [
+        'In "votes.csv", column "const" holds the same score (1) in all 3,000 rows: it cannot tell one case from '
+        "another, so no page will let it decide. Check that it is the model's score."
+    ]
