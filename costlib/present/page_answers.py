@@ -245,12 +245,12 @@ def instance_caption(mapping, positives: int, n: int, judged_on: str, zero: int 
     >>> from types import SimpleNamespace as M
     >>> instance_caption(M(votes_yes=None, rating="r", measurement=None), 3, 10, "test")[-36:]
     '3 of the 10 test cases are positive.'
-    >>> instance_caption(M(votes_yes=None, rating="r", measurement=None), 3, 10, "test", 2)[-80:]
-    '2 have δ = 0, cost nothing to get wrong and count as negative in the error rate.'
+    >>> instance_caption(M(votes_yes=None, rating="r", measurement=None), 3, 10, "test", 2)[-60:]
+    ' margin either way) and count as negative in the error rate.'
     """
-    tied = (
-        f"; {zero:,} {'has' if zero == 1 else 'have'} δ = 0, cost nothing to get wrong and count as negative in the "
-        "error rate"
+    tied = (  # in plain words: this sentence is read first (no δ)
+        f"; {zero:,} {'costs' if zero == 1 else 'cost'} nothing to get wrong (tied votes, or no margin either way) "
+        f"and {'counts' if zero == 1 else 'count'} as negative in the error rate"
         if zero
         else ""
     )
