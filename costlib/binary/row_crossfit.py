@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from costlib.binary.honest import Z95
+
 FOLDS = 5  # folds of each deal: each decided by a rule picked on the other four
 DEALS = 3  # deals of the rows into folds; the estimate is their mean
 
@@ -74,10 +76,10 @@ def cross_fit(
     return CrossFitted(per_deal.mean(axis=0), per_deal)
 
 
-def weighted_saving(base: np.ndarray, fitted: CrossFitted, weights: np.ndarray, *, z: float = 1.959964) -> tuple:
+def weighted_saving(base: np.ndarray, fitted: CrossFitted, weights: np.ndarray) -> tuple:
     """(saving, low, high) of the weighted mean per-row cost of `base` (a no-model choice's,
-    per row) minus the cross-fitted rule's: the saving +- `z` fold-aware standard errors (the
-    ratio estimator's variance from its rows, plus the deals' variance of their savings).
+    per row) minus the cross-fitted rule's: the saving +- `honest.Z95` fold-aware standard errors
+    (the ratio estimator's variance from its rows, plus the deals' variance of their savings).
 
     Four rows of weight 1, 2, 1, 2; the rule saves 1 on the second and fourth (one deal):
     saving 4/6, rows' variance sum(w^2 (D - 2/3)^2) / 6^2 x 4/3 = 1.7778 / 36 x 4/3 = 0.0658, se 0.2566:
@@ -96,7 +98,7 @@ def weighted_saving(base: np.ndarray, fitted: CrossFitted, weights: np.ndarray, 
     rows = float(np.sum((w * (diff - saving)) ** 2) / total**2 * n / (n - 1))
     per_deal = (np.asarray(base, dtype=np.float64) - fitted.deals) @ w / total
     between = float(np.var(per_deal, ddof=1)) if per_deal.size > 1 else 0.0
-    half = z * math.sqrt(rows + between)
+    half = Z95 * math.sqrt(rows + between)
     return saving, saving - half, saving + half
 
 

@@ -58,7 +58,7 @@ def test_weighted_saving_by_hand_and_with_deals():
     # diff (0.5, 1): saving (0.5 + 3) / 4 = 0.875; rows: (1 x -0.375)^2 + (3 x 0.125)^2 = 0.28125,
     # / 16 x 2 = 0.03515625; deals' savings 3/4 and 1, variance 0.03125
     assert saving == 0.875
-    half = 1.959964 * math.sqrt(0.03515625 + 0.03125)
+    half = 1.959963984540054 * math.sqrt(0.03515625 + 0.03125)
     assert math.isclose(low, 0.875 - half) and math.isclose(high, 0.875 + half)
     one = X.CrossFitted(np.zeros(1), np.zeros((1, 1)))
     assert all(math.isnan(x) for x in X.weighted_saving(np.array([1.0]), one, np.ones(1)))
