@@ -524,7 +524,7 @@ def recommend_nec(
         iv, _ = ratio_interval(size * (wrong_base.astype(float) - wrong), size, n_resamples=n_resamples, seed=seed)
         lo, hi = iv.low, iv.high
     status = rec.status
-    if status in (S.SAVES, S.UNCLEAR, S.WORSE) and np.isfinite(lo):  # the ship rule on this interval
+    if status in (S.SAVES, S.UNCLEAR):  # the ship rule on this interval (none: never a saving to ship)
         status = S.saving_status(saving, lo, hi, tolerance=tie_tolerance(rec.baseline_cost, rec.prices.scale))
     return NecRecommendation(
         model=rec.model,
