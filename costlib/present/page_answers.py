@@ -273,12 +273,18 @@ def instance_terms(mapping, typical: float, *, price: float = 1.0, unit: str = "
         f"Cost per case: the weighted error times the price of a mistake on a typical case ({money(price, unit)}), "
         f"a case of average |δ| ({typical:.3g} here): a mistake on a case costs that price times its |δ| over "
         f"{typical:.3g}.",
-        "Where the mistakes fall (error rate / NEC): above 1, on ambiguous cases, cheaper than a typical one; "
-        "below 1, on clear-cut, costlier ones.",
+        f"Where the mistakes fall (error rate / NEC): above {APART:g}, on ambiguous cases, cheaper than a typical "
+        f"one; below {1 / APART:.2f}, on clear-cut, costlier ones; in between, on cases about as costly as a typical "
+        "one.",
         "95% interval of the saving: a range built so that, in 95 of 100 samples of cases like these, it holds the "
         "true saving per case. With a train/test split the judged cases are resampled with the cutoff held; without "
         "one it is cross-fitted, each case judged by a cutoff picked without it.",
     )
+
+
+#: how far from 1 the error rate over NEC must be to say where the mistakes fall: within a tenth
+#: the two shares tell nothing apart (0.989 read "mostly on clear-cut cases": review 60)
+APART = 1.1
 
 
 def _where_mistakes_fall(rec) -> str:
@@ -286,11 +292,11 @@ def _where_mistakes_fall(rec) -> str:
     ratio = rec.error_rate / rec.nec if rec.nec > 0 else float("nan")
     if not math.isfinite(ratio) or rec.error_rate <= 0:
         return ""
-    where = (  # within a tenth of 1 the two shares tell nothing apart (0.989 read "clear-cut": review 60)
+    where = (
         "mostly on ambiguous cases, where a mistake costs less than on a typical case"
-        if ratio > 1.1
+        if ratio > APART
         else "mostly on clear-cut cases, where a mistake costs more than on a typical case"
-        if ratio < 1 / 1.1
+        if ratio < 1 / APART
         else "on cases about as costly as a typical one"
     )
     return (

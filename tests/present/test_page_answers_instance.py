@@ -128,3 +128,12 @@ def test_a_headline_without_a_verdicts_words_is_not_cut_to_name_the_sample():
 
     plain = Verdict("info", "Choose at least one way of training.")
     assert on_sample(plain, "Tweets") is plain
+
+
+def test_the_glossary_gives_the_band_the_answer_reads_where_the_mistakes_fall_by():
+    """The terms said "above 1 ... below 1" after the answer began to read a band round 1."""
+    from costlib.present.page_answers import APART, instance_terms
+
+    votes = SimpleNamespace(votes_yes="n_yes", rating=None, measurement=None)
+    (term,) = [x for x in instance_terms(votes, 1.31) if x.startswith("Where the mistakes fall")]
+    assert f"above {APART:g}," in term and f"below {1 / APART:.2f}," in term and "in between" in term
