@@ -35,6 +35,7 @@ import pandas as pd
 
 from costlib.binary import capacity as C
 from costlib.binary import honest as H
+from costlib.binary import weighted_rows as W
 from costlib.binary.folds import own_cutoff, pooled_groups
 from costlib.binary.judged_rules import (  # noqa: F401 (re-exported: callers read decision.*)
     FITTED,
@@ -123,7 +124,7 @@ class Recommendation:
     lowest: dict = field(default_factory=dict)  # {group: lowest score on the fitting rows}
     estimate: str = H.TEST  # how the fitted rules were judged (`honest.Honest.estimate`)
     pooled: tuple = ()  # groups too small for a cutoff of their own (they get the single cutoff)
-    weighted: bool = False  # the rows carry weights (no intervals, no cross-fitting)
+    weighted: bool = False  # the rows carry weights (judged row by row: `weighted_rows`)
     capacity: float | None = None  # the largest share of the cases that may be flagged (None: no limit)
     capacity_gap: float = 0.0  # per case: how far above the optimum within the cap the cutoffs can be
     n_resamples: int = 0  # the resamples it was made with (`answer_at` makes it again at another cap)
@@ -307,7 +308,7 @@ def recommend(
         cutoffs = model_rule_cutoffs(ms, prices, extra=extra_rules, capacity=capacity)
         standard = [r for r in cutoffs if r not in (extra_rules or {})]  # their intervals match recommend's alone
         res = evaluate_rules(ms, prices, cutoffs, n_resamples=n_resamples, seed=seed, base=standard, capacity=capacity)
-        res = judge_fitted(res, prices, H.judge(ms, prices, n_resamples=n_resamples, seed=seed, capacity=capacity))
+        res = judge_fitted(res, prices, _judged(ms, prices, cutoffs, n_resamples, seed, capacity))
         rule, gain = _choose_rule(res)
         fit_counts = count_rules(ms.fit, {rule: cutoffs[rule]})
         fit_total = float(np.sum(fit_counts.cost(prices)) / max(ms.fit_pooled.total, 1e-300))
@@ -369,7 +370,7 @@ def recommend(
         n_fit=float(ms.fit_pooled.total),
         n_judged=float(ms.judge_pooled.total),
         grouped=ms.grouped and len(ms.groups) > 1,
-        intervals=bool(res.refit),
+        intervals=bool(res.refit) or res.rows_judged,
         estimate=res.estimate,
         weighted=ms.weighted,
         pooled=pooled_groups(ms.fit) if ms.grouped and len(ms.groups) > 1 else (),
@@ -379,6 +380,27 @@ def recommend(
         n_resamples=int(n_resamples),
         seed=int(seed),
     )
+
+
+def _judged(ms: ModelSweeps, prices: Prices, cutoffs: dict, n_resamples: int, seed: int, capacity) -> H.Honest:
+    """How `ms`'s fitted rules are judged (`honest.Honest`): on whole counts by `honest.judge`;
+    on weighted rows, which its folds and resamples cannot deal, row by row
+    (`weighted_rows.judge`: cross-fitted without a split), when their rows are at hand and
+    intervals are asked for."""
+    if ms.weighted and n_resamples:
+        rows = W.judge(
+            ms,
+            prices,
+            cutoffs,
+            lambda fold: model_rule_cutoffs(fold, prices, capacity=capacity),
+            seed=seed,
+            capacity=capacity,
+        )
+        if rows is not None:
+            return H.Honest(
+                H.CROSS_FITTED if rows.crossfit is not None else H.TEST, rows.crossfit, None, capacity, rows
+            )
+    return H.judge(ms, prices, n_resamples=n_resamples, seed=seed, capacity=capacity)
 
 
 def over_capacity(overall: pd.DataFrame, rule: str, capacity: float | None) -> bool:

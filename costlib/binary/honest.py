@@ -331,16 +331,20 @@ class Honest:
 
     estimate   CROSS_FITTED (no split: every row judged by cutoffs fitted without it), TEST
                (a split: fitted on train, judged on test) or SAME_ROWS (weighted rows without
-               a split: no honest estimate exists here, and the answer says so)
+               a split and without their rows: sweeps made elsewhere, or no resamples; no
+               honest estimate exists here, and the answer says so)
     crossfit   `CrossFit` (for CROSS_FITTED), else None
     refits     `Refits` of the refit bootstrap, or None (no intervals)
     capacity   the review limit the rules were fitted within (None: no limit)
+    rows       weighted rows judged row by row (`weighted_rows.WeightedJudgement`: its
+               `crossfit`, without a split, is this one's), else None
     """
 
     estimate: str
     crossfit: CrossFit | None
     refits: Refits | None
     capacity: float | None = None
+    rows: object | None = None
 
 
 def fitting_folds(ms, seed: int = 0):

@@ -148,6 +148,8 @@ class RuleResults:
     # (`honest.gain_rows_variance`): its interval shrinks the bootstrap's toward it (`honest.shrunk_intervals`)
     same_as_baseline: frozenset = frozenset()  # fitted rules that, cross-fitted, decide every judged row as the
     # no-model choice does (every fold's cutoff flags all of a group or none of it): they are that choice here
+    rows_judged: bool = False  # the fitted rules were judged on weighted rows, row by row (`weighted_rows`):
+    # their intervals against the baseline are the rules table's, and their extra saving has none
 
     def paired(self, rule: str, other: str) -> tuple[float, float, float]:
         """(estimate, low, high) of cost per case of `rule` minus that of `other`.
@@ -183,6 +185,11 @@ class RuleResults:
                     lo, hi = float(low), float(high)
                 return est, lo, hi
             return (est, *percentile_interval(a - b))
+        if self.rows_judged and self.baseline in (rule, other) and rule != other:  # the rules table's interval
+            fitted = other if rule == self.baseline else rule
+            if fitted in FITTED:
+                lo, hi = (float(self.overall.loc[fitted, c]) for c in ("vs_low", "vs_high"))
+                return (est, lo, hi) if rule == fitted else (est, -hi, -lo)
         if rule in FITTED or other in FITTED or rule not in self.total_cost or other not in self.total_cost:
             return est, float("nan"), float("nan")
         lo, hi = percentile_interval(self.total_cost[rule] - self.total_cost[other])
@@ -346,7 +353,7 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
     (which repeats the fit), paired with the baseline on the same resamples."""
     at = {r: i for i, r in enumerate(res.overall.index)}
     fitted = [r for r in FITTED if r in at]
-    if not fitted or (honest.crossfit is None and honest.refits is None):
+    if not fitted or (honest.crossfit is None and honest.refits is None and honest.rows is None):
         return dataclasses.replace(res, estimate=honest.estimate)
     # the rules' rows are rewritten as numpy columns and put in new frames once: a .loc
     # assignment per rule and column was half of a price move's recommendation
@@ -399,6 +406,15 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
             rows_var = H.row_variance(c, res.baseline, prices, n_g, capacity=honest.capacity)
             shrink = rule == R.COST_OPTIMAL and rule not in same
             whole["vs_low"][o], whole["vs_high"][o] = _against_baseline(vs, lo, hi, row_se[rule], rows_var, shrink)
+        elif honest.rows is not None:  # weighted rows, judged row by row (`weighted_rows`)
+            iv = honest.rows.intervals(rule, res.baseline, len(n_g))
+            cols["low"][rows], cols["high"][rows] = iv["by_group"]
+            whole["low"][o], whole["high"][o] = iv["cost"]
+            whole["vs_low"][o], whole["vs_high"][o] = iv["vs"]
+            if cf is not None and not cf.fitted:
+                cols["low"][rows] = cols["high"][rows] = np.nan
+                for c in ("low", "high", "vs_low", "vs_high"):
+                    whole[c][o] = np.nan
         elif refit:  # a split: the refits' percentile interval (refitted on resampled train rows)
             cols["low"][rows], cols["high"][rows] = percentile_intervals(per_g)
             whole["low"][o], whole["high"][o] = percentile_interval(refit[rule])
@@ -431,6 +447,7 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         row_se=row_se,
         gain_rows_var=gain_rows_var,
         same_as_baseline=frozenset(same),
+        rows_judged=honest.rows is not None,
     )
     return _keep_columns(judged, {**by_cols, **cols}, {**over_cols, **whole}, {**typed, **cols})
 

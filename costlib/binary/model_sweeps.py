@@ -20,6 +20,7 @@ from costlib.core.sweep import GroupedSweep, Sweep, group_codes, sweep_arrays, s
 from costlib.core.thinning import thin_index
 
 SINGLE_GROUP = "everyone"  # the one group's name when the data has no group column
+WEIGHTED_ROWS = ("weighted rows",)  # the key weighted rows are kept under on their sweeps (`ModelSweeps.kept`)
 
 
 # ---------------------------------------------------------------------------------------
@@ -29,6 +30,21 @@ SINGLE_GROUP = "everyone"  # the one group's name when the data has no group col
 def group_index_at(gs: GroupedSweep, pooled: Sweep) -> np.ndarray:
     """(groups, pooled thresholds): each group's sweep index at every threshold of `pooled`."""
     return np.stack([gs[g].index_at(pooled.thresholds).astype(np.int32) for g in gs.groups])
+
+
+@dataclass(frozen=True, eq=False)
+class WeightedRows:
+    """One model's weighted rows as `sweep_model` validated them, kept on its sweeps: the
+    sweeps' count folds and resamples cannot deal weighted rows, so `weighted_rows.judge` judges
+    the fitted rules on these. Labels (bool), scores, each row's group (an index into the
+    sweeps' groups), weights, and the fitting and judged rows (masks; None: every row)."""
+
+    y: np.ndarray
+    score: np.ndarray
+    codes: np.ndarray
+    weight: np.ndarray
+    fit: np.ndarray | None
+    judge: np.ndarray | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,7 +169,7 @@ def sweep_model(
         judge_g, judge_p, judged_on = fit_g, fit_p, "all"
     else:
         (judge_g, judge_p), judged_on = part(judge_mask), "test"
-    return ModelSweeps(
+    out = ModelSweeps(
         name=str(name),
         fit=fit_g,
         judge=judge_g,
@@ -164,6 +180,10 @@ def sweep_model(
         weighted=w is not None,
         grouped=groups is not None,
     )
+    if w is not None:
+        rows = WeightedRows(y.astype(bool), s, codes, w, fit_mask, fit_mask if judged_on == "all" else judge_mask)
+        out.kept(WEIGHTED_ROWS, lambda: rows)
+    return out
 
 
 def _mask(mask, n: int, name: str):

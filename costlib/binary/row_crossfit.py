@@ -89,17 +89,30 @@ def weighted_saving(base: np.ndarray, fitted: CrossFitted, weights: np.ndarray) 
     [0.6667, 0.1637, 1.1696]
     """
     w = np.asarray(weights, dtype=np.float64)
-    total = float(w.sum())
-    n = w.size
-    if n < 2 or total <= 0:
-        return math.nan, math.nan, math.nan
+    saving, low, high = weighted_savings(base, fitted, w, np.zeros(w.size, dtype=np.int64), 1)
+    return float(saving[0]), float(low[0]), float(high[0])
+
+
+def weighted_savings(base: np.ndarray, fitted: CrossFitted, weights: np.ndarray, codes: np.ndarray, k: int) -> tuple:
+    """`weighted_saving` of each of `k` parts of the rows at once (`codes`: each row's part):
+    (savings, lows, highs), arrays of `k`; NaN for a part of fewer than 2 rows or no weight."""
+    w = np.asarray(weights, dtype=np.float64)
     diff = np.asarray(base, dtype=np.float64) - fitted.cost
-    saving = float(np.dot(w, diff) / total)
-    rows = float(np.sum((w * (diff - saving)) ** 2) / total**2 * n / (n - 1))
-    per_deal = (np.asarray(base, dtype=np.float64) - fitted.deals) @ w / total
-    between = float(np.var(per_deal, ddof=1)) if per_deal.size > 1 else 0.0
-    half = Z95 * math.sqrt(rows + between)
-    return saving, saving - half, saving + half
+    total = np.bincount(codes, weights=w, minlength=k)
+    n = np.bincount(codes, minlength=k).astype(np.float64)
+    usable = (n >= 2) & (total > 0)
+    total_ = np.where(usable, total, 1.0)
+    saving = np.bincount(codes, weights=w * diff, minlength=k) / total_
+    spread = w * (diff - saving[codes])
+    rows = np.bincount(codes, weights=spread * spread, minlength=k) / total_**2 * n / np.where(usable, n - 1, 1.0)
+    deals = fitted.deals
+    between = np.zeros(k)
+    if deals.shape[0] > 1:
+        per_deal = np.stack([np.bincount(codes, weights=w * (base - d), minlength=k) for d in deals]) / total_
+        between = np.var(per_deal, axis=0, ddof=1)
+    half = Z95 * np.sqrt(rows + between)
+    nan = np.where(usable, 1.0, math.nan)
+    return saving * nan, (saving - half) * nan, (saving + half) * nan
 
 
 class SubsetSweeps:

@@ -284,7 +284,7 @@ def _data_caption(rec) -> str:
 
 
 def _judged_sentence(rec) -> str:
-    return split_sentence(rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate, rule=rec.rule)
+    return split_sentence(rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate, rule=rec.rule, weighted=rec.weighted)
 
 
 REVIEW_NOTE = (

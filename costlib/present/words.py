@@ -152,29 +152,45 @@ def verdict_kind(verdict: str) -> str:
 
 
 def split_sentence(
-    judged_on: str, n_fit: float, n_judged: float, estimate: str = "test", thing: str = "cutoff", *, rule=None
+    judged_on: str,
+    n_fit: float,
+    n_judged: float,
+    estimate: str = "test",
+    thing: str = "cutoff",
+    *,
+    rule=None,
+    weighted: bool = False,
 ) -> str:
     """How the fitted cutoffs (or the Value page's confidence threshold: `thing`) were judged, in
     one sentence (`honest.Honest.estimate`, `value.ValueRecommendation.estimate`); `rule`: the
     recommended rule, whose saving's interval without a split is the shrunk bootstrap
-    (`honest.shrunk_intervals`) for per-group cutoffs, the fold-aware one for one cutoff."""
+    (`honest.shrunk_intervals`) for per-group cutoffs, the fold-aware one for one cutoff;
+    `weighted`: rows that carry weights, judged row by row (`binary.weighted_rows`)."""
     from costlib.binary import honest as H
     from costlib.binary.folds import SPLITS
+    from costlib.binary.row_crossfit import DEALS
     from costlib.core import rules as R
 
-    per_group = rule == R.COST_OPTIMAL
+    per_group = rule == R.COST_OPTIMAL and not weighted
 
     if judged_on == "test":
+        how = (
+            "the interval is the test rows' own, holding the cutoffs fitted on the train rows fixed (the test rows "
+            "did not pick them)"
+            if weighted
+            else "the interval repeats the fit on resampled train rows"
+        )
         return (
             f"Cutoffs are fitted on the {number(n_fit, 0)} train rows and judged on the {number(n_judged, 0)} "
-            "test rows; the interval repeats the fit on resampled train rows."
+            f"test rows; {how}."
         )
     if estimate == H.CROSS_FITTED:
+        deals = f"{DEALS} ways" if weighted else f"up to {SPLITS} ways"
         return (
             f"This data has no train/test split: the {thing} to ship is fitted on all {number(n_judged, 0)} rows, "
             f"and {'what it costs' if thing == 'cutoff' else 'what it is worth'} is cross-fitted (each row judged by a "
             f"{thing} fitted on the other "
-            f"parts of the rows, averaged over up to {SPLITS} ways of dealing "
+            f"parts of the rows, averaged over {deals} of dealing "
             "the rows into parts), so picking it does not flatter it. The interval is the estimate give or take "
             + (
                 "1.96 standard errors between the rows' noise alone and that of a bootstrap that fits the cutoffs "
@@ -484,6 +500,16 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
                 "Fitting each group on its own gives every group this same cutoff, so per-group cutoffs "
                 "would change nothing."
             )
+        elif rec.weighted and not math.isfinite(lo):  # weighted rows: that difference has no interval (`weighted_rows`)
+            gain = (
+                f"save {money(est, unit)} per case over" if est > 0 else f"cost {money(-est, unit)} per case more than"
+            )
+            then = "so one cutoff for everyone is recommended" if rec.ship_model else "so they do not change the answer"
+            out.append(
+                f"Per-group cutoffs ({cutoffs_short(per_group, grouped=True, lowest=rec.lowest)}) would {gain} one "
+                f"cutoff for everyone on these rows, but on rows that carry weights that difference has no interval, "
+                f"{then}. Per-group cutoffs would treat groups differently."
+            )
         else:
             if est > 0:
                 gain, than = f"would save {money(est, unit)} per case{iv}", "not clearly cheaper than"
@@ -505,12 +531,15 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
         out.append(pooled_sentence(rec.pooled, MIN_CLASS_ROWS))
     if not rec.intervals:
         out.append(
-            "No intervals: the rows carry weights, and resampling weighted rows is not supported yet, so the "
-            "model is at best not clearly better."
-            if rec.weighted
+            "No intervals: the rows carry weights and were counted where they are kept (a warehouse table or an "
+            "aggregate file), and an interval for weighted rows needs the rows themselves, so the model is at best "
+            "not clearly better."
+            if rec.weighted and rec.n_resamples
             else "No intervals were asked for (0 resamples), so the model is at best not clearly better."
         )
-    out.append(split_sentence(rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate, rule=rec.rule))
+    out.append(
+        split_sentence(rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate, rule=rec.rule, weighted=rec.weighted)
+    )
     return tuple(out)
 
 

@@ -243,7 +243,7 @@ def _row_costs(y, s, g, cut, c_fp, c_fn):
     return np.where(flagged & (y == 0), c_fp, 0.0) + np.where(~flagged & (y == 1), c_fn, 0.0)
 
 
-def test_paired_difference_of_identical_rules_is_exactly_zero_and_weighted_data_has_no_intervals():
+def test_paired_difference_of_identical_rules_is_exactly_zero_and_weighted_sweeps_without_rows_have_no_intervals():
     rng = np.random.default_rng(0)
     y, s = rng.integers(0, 2, 300), rng.random(300)
     ms = D.sweep_model(y, s)
@@ -254,13 +254,17 @@ def test_paired_difference_of_identical_rules_is_exactly_zero_and_weighted_data_
         n_resamples=200,
     )
     assert res.paired("a", "b") == (0.0, 0.0, 0.0)
-    weighted = D.sweep_model(y, s, sample_weight=np.full(300, 2.0))
+    # weighted sweeps made elsewhere (a warehouse scan, an aggregate file) come without their rows:
+    # they cannot be dealt into folds, so they are judged on the rows they were fitted on, and said so
+    weighted = D.model_from_sweeps(D.sweep_model(y, s, sample_weight=np.full(300, 2.0)).fit, weighted=True)
     rec = D.recommend(weighted, (1, 2), n_resamples=200)
     assert not rec.intervals and np.isnan(rec.saving_low) and not rec.ship_model
-    # weighted rows cannot be dealt into folds: judged on the rows they were fitted on, and said so
     assert rec.estimate == H.SAME_ROWS
     in_sample = D.count_rules(ms.judge, {"r": np.array([rec.cutoffs["everyone"]])}).cost(rec.prices)
     assert rec.cost == pytest.approx(float(in_sample.sum()) / 300)
+    # with their rows, they are cross-fitted row by row (`weighted_rows`) and have intervals
+    rec = D.recommend(D.sweep_model(y, s, sample_weight=np.full(300, 2.0)), (1, 2), n_resamples=200)
+    assert rec.intervals and rec.estimate == H.CROSS_FITTED and np.isfinite(rec.saving_low)
 
 
 def test_a_price_move_reads_only_the_sweeps(monkeypatch):

@@ -98,6 +98,8 @@ def _per_group_rec(group_gain, *, ship_model):
         n_judged=100,
         pooled=(),
         estimate="test",
+        weighted=False,
+        n_resamples=1000,
     )
 
 
