@@ -26,9 +26,19 @@ def summary_metrics(ds: Dataset) -> list[tuple[str, str] | None]:
             ("Groups", f"{len(ms.groups)}") if ms.grouped else None,
             ("Splits", "2") if ms.judged_on == "test" else None,
         ]
+    w = ds.weight
+    rows, positives = f"{ds.n_rows:,}", None
+    if ds.y is not None:
+        pos = int(ds.y.sum())
+        positives = f"{pos:,} ({ds.y.mean():.1%})"
+    if w is not None:  # the cases the rows stand for, as every cost counts them
+        total = float(w.sum())
+        rows += f" ({total:,.0f} cases by weight)"
+        if ds.y is not None:
+            positives = f"{pos:,} ({float(w[ds.y.astype(bool)].sum()) / max(total, 1e-300):.1%} by weight)"
     return [
-        ("Rows", f"{ds.n_rows:,}"),
-        None if ds.y is None else ("Positives", f"{int(ds.y.sum()):,} ({ds.y.mean():.1%})"),
+        ("Rows", rows),
+        None if positives is None else ("Positives", positives),
         None if ds.groups is None else ("Groups", f"{len(pd.unique(ds.groups))}"),
         None if ds.split is None else ("Splits", f"{len(pd.unique(ds.split))}"),
     ]
@@ -53,6 +63,8 @@ SUMMARY_COLUMNS = {
     "rows": _shown_as("localized"),
     "distinct values": _shown_as("localized"),
     "positive share": _shown_as("percent"),
+    "cases by weight": _shown_as("localized"),
+    "positive share (by weight)": _shown_as("percent"),
 }
 
 
@@ -97,8 +109,13 @@ def summary_tables(ds: Dataset) -> list[pd.DataFrame]:
         tables.append(safe_cells(pd.DataFrame(rows)))
     if ds.groups is not None:
         g = pd.Series(ds.groups).value_counts().rename_axis("group").reset_index(name="rows")
+        w = np.ones(ds.n_rows) if ds.weight is None else ds.weight
+        if ds.weight is not None:  # the cases the rows stand for, as every cost is counted
+            g["cases by weight"] = pd.Series(w).groupby(ds.groups).sum().reindex(g["group"]).to_numpy()
         if ds.y is not None:
-            share = pd.Series(ds.y, dtype=float).groupby(ds.groups).mean()
-            g["positive share"] = share.reindex(g["group"]).to_numpy()
+            by = pd.DataFrame({"pos": w * ds.y, "all": w}).groupby(ds.groups).sum().reindex(g["group"])
+            g["positive share" if ds.weight is None else "positive share (by weight)"] = (
+                by["pos"] / by["all"]
+            ).to_numpy()
         tables.append(safe_cells(g))
     return tables
