@@ -21,6 +21,14 @@ adds ``reference``: the fitting rows' scores class by class, in buckets, with th
 whether they were calibrated (`costlib.watch.reference`), which Watch holds newer cases against
 before their outcomes arrive. Reading accepts every version up to the current one.
 
+``decision`` is the audit's recommendation (`Audit.summary`, unchanged), whichever rule the file
+ships. ``decision_is`` says in words what it is beside the rule the file ships (`_decision_is`):
+that rule, or another one given for comparison. When the file ships a rule other than the one
+whose disparities ``decision.disparities`` holds (a fairness rule, or the choice without a model),
+``disparities`` holds those of the rule it ships (`disparity.rule_disparities`, given the sweeps
+the audit was made from; null without them). Both are read by people, not by `load_policy`, so
+they came within version 8: a reader of an older file finds them missing, and ignores them.
+
 Reading is defensive: a policy comes from a person's disk and may be anything. The text is
 checked against one schema (types, ranges, sizes, nesting) before any field is used, and
 every problem is a `DataError` sentence: one field's checks are in `costlib.present.policy_fields`,
@@ -80,6 +88,22 @@ POLICY_SCHEMA_VERSION = 8
 
 __all__ = ["POLICY_SCHEMA", "POLICY_SCHEMA_VERSION", "load_policy", "policy_dict", "policy_json"]
 
+#: `_decision_is`: what the ``decision`` block is (the audit's recommendation) beside the rule the file ships
+DECISION_IS_SHIPPED = "the audit's recommendation: the rule this file ships"
+DECISION_IS_NO_MODEL = (
+    "the audit's recommendation: its verdict keeps the choice without a model, “{rule}”, which this file "
+    "ships; its recommended cutoffs are the model's best, not applied"
+)
+DECISION_IS_OTHER = "the audit's recommendation, for comparison: this file ships “{rule}”, not it"
+DISPARITIES_HERE = (
+    '; "disparities" holds the disparities between the groups of “{rule}”, '
+    'and "decision.disparities" those of “{recommended}”'
+)
+DISPARITIES_NOT_HERE = (
+    "; this file holds no disparities between the groups of “{rule}”: "
+    '"decision.disparities" are those of “{recommended}”'
+)
+
 MSG_UNWRITABLE = (
     "This policy cannot be written: {reason}, so apply, watch and the Costs page would refuse to read it back; "
     "nothing was written."
@@ -123,13 +147,71 @@ def default_rule(audit) -> str:
     return audit.recommendation.shipped_rule
 
 
+def _shipped_disparities_record(audit, rule: str, sweeps=None) -> dict | None:
+    """The ``"disparities"`` record (`disparity.Disparities.record`) of `rule`:
+    `disparity.rule_disparities` on the judged rows of `sweeps`, with the audit's reference group
+    (when it was given; else the largest, the same group for every rule), pooled groups and
+    threshold, as the audit's own (`disparity.shipped_disparities`) of the recommended rule.
+
+    `sweeps` is the recommended model's `ModelSweeps`, or {model: ModelSweeps}, that the audit
+    was made from. None without `sweeps`, with one group, or for a rule the judged rules do not
+    hold group by group (a randomised fairness rule; flagging at random, which uses no score).
+
+    Raises ValueError for sweeps of another model than the recommended one.
+    """
+    rec, d = audit.recommendation, audit.disparities
+    if d is None or sweeps is None or rule not in rec.results.cutoffs or rule == R.AT_RANDOM:
+        return None
+    if isinstance(sweeps, Mapping):
+        sweeps = sweeps[rec.model]
+    if sweeps.name != rec.model:
+        raise ValueError(f"sweeps must be those of the recommended model {rec.model!r}: got {sweeps.name!r}")
+    from costlib.binary.disparity import rule_disparities
+
+    reference = d.reference if d.chosen == "given" else None
+    gaps = rule_disparities(
+        sweeps, rec.results, rule, rec.prices, reference=reference, pooled=rec.pooled, threshold=d.threshold
+    )
+    return gaps.record(R.rule_words(rule))
+
+
+def _decision_is(audit, rule: str, disparities_written: bool) -> str:
+    """What the policy's ``decision`` block (the audit's recommendation) is beside `rule`, the rule
+    the file ships: `DECISION_IS_SHIPPED` when it is the recommended rule; else
+    `DECISION_IS_NO_MODEL` (the verdict keeps the choice without a model, which the file ships)
+    or `DECISION_IS_OTHER` (given for comparison), followed, with two groups or more, by where
+    the disparities of each rule are (`DISPARITIES_HERE`, or `DISPARITIES_NOT_HERE` when the
+    file holds none of `rule`'s)."""
+    rec = audit.recommendation
+    if rule == rec.rule:
+        return DECISION_IS_SHIPPED
+    words = R.rule_words(rule)
+    head = (DECISION_IS_NO_MODEL if rule == rec.shipped_rule else DECISION_IS_OTHER).format(rule=words)
+    if audit.disparities is None:
+        return head
+    tail = DISPARITIES_HERE if disparities_written else DISPARITIES_NOT_HERE
+    return head + tail.format(rule=words, recommended=R.rule_words(audit.disparities.rule))
+
+
 def policy_dict(
-    audit, rule: str | None = None, *, abstain_bands: Sequence[Mapping] = (), price_questions: Mapping | None = None
+    audit,
+    rule: str | None = None,
+    *,
+    abstain_bands: Sequence[Mapping] = (),
+    price_questions: Mapping | None = None,
+    sweeps=None,
 ) -> dict:
     """The policy that `rule` (default: `default_rule`, what the verdict says to ship) sets,
     as JSON-ready data.
 
-    Raises ValueError for a rule the audit does not have or whose cutoffs are NaN.
+    ``decision`` is the audit's recommendation whatever `rule` is; ``decision_is`` says what it
+    is beside `rule` (`_decision_is`). When `rule` is not the rule whose disparities ``decision``
+    holds, ``disparities`` holds `rule`'s (`_shipped_disparities_record`, from `sweeps`: the
+    recommended model's `ModelSweeps`, or {model: ModelSweeps}, that the audit was made from;
+    null without them).
+
+    Raises ValueError for a rule the audit does not have or whose cutoffs are NaN, and for
+    sweeps of another model.
     """
     rec = audit.recommendation
     cutoffs = audit.cutoffs
@@ -154,6 +236,7 @@ def policy_dict(
 
     bands = [{"group": json_value(b["group"]), "low": float(b["low"]), "high": float(b["high"])} for b in abstain_bands]
     overall = audit.results.overall.loc[rule] if randomised is None else randomised["overall"]
+    other = audit.disparities is not None and rule != audit.disparities.rule  # decision's disparities are not rule's
     out = {
         "schema": POLICY_SCHEMA,
         "schema_version": POLICY_SCHEMA_VERSION,
@@ -190,6 +273,8 @@ def policy_dict(
             },
             "judged_on": rec.judged_on,
         },
+        "decision_is": None,  # set below, once the disparities of the rule are known
+        **({"disparities": None} if other else {}),
         "decision": audit.summary(),
         "verdict": verdict,
         "headline": audit.verdict.headline if shipped else rule_verdict_sentence(rec, rule, audit.unit, judged=judged),
@@ -197,6 +282,9 @@ def policy_dict(
         "model_is_useless": audit.model_is_useless,
         "review": dict.fromkeys(REVIEW_FIELDS),
     }
+    if other:
+        out["disparities"] = _shipped_disparities_record(audit, rule, sweeps)
+    out["decision_is"] = _decision_is(audit, rule, out.get("disparities") is not None)
     if randomised is not None:  # each group's band below its cutoff, flagged with probability p (drawn by case id)
         out["randomised"] = [{"group": json_value(g), **band} for g, band in randomised["bands"].items()]
     if price_questions:
