@@ -154,15 +154,32 @@ class Disparities:
         """True when any disparity fails the threshold."""
         return bool((self.table["passes"] == False).any())  # noqa: E712 (None is not False)
 
+    def could_be_chance(self, row: dict) -> bool:
+        """Whether the result of one row of `table` could be chance: its ratio's 95% interval
+        reaches past a line of the pass range to where the result would be the other
+        (`lines_crossed`). The one reading of the headline, the JSON record and the table.
+
+        >>> d = disparities(["a", "b"], [4, 1], [1, 1], [1, 4], [10, 10], c_fp=1, c_fn=1)
+        >>> d.could_be_chance({"ratio": 3.72, "ratio_low": 0.854, "ratio_high": 8.05})
+        True
+        """
+        return bool(lines_crossed(row["ratio"], row["ratio_low"], row["ratio_high"], self.threshold))
+
     @property
     def largest(self) -> dict | None:
-        """The failing row farthest from 1 on a log scale (an infinite ratio first), or None."""
+        """The failing row the headline names, or None when none fails: among the failures whose
+        95% interval agrees with the result (`could_be_chance` is False: the whole interval
+        outside the pass range, or not known), the one farthest from 1 on a log scale (an infinite
+        ratio first); only when every failure could be chance, the farthest of those."""
         bad = self.table[self.table["passes"] == False]  # noqa: E712
         if bad.empty:
             return None
         ratio = bad["ratio"].to_numpy(dtype=np.float64)
         with np.errstate(divide="ignore"):
             far = np.where(np.isfinite(ratio), np.abs(np.log(np.where(ratio > 0, ratio, 1e-300))), np.inf)
+        chance = np.array([self.could_be_chance(r) for r in bad.to_dict("records")], dtype=bool)
+        if not chance.all():  # a clear failure is named before any that could be chance
+            far = np.where(chance, -1.0, far)
         return bad.iloc[int(np.argmax(far))].to_dict()
 
     def record(self, rule_words: str) -> dict:
@@ -198,6 +215,7 @@ class Disparities:
                 "metric": DISPARITY_METRICS[largest["metric"]],
                 "group": str(largest["group"]),
                 "ratio": json_number(largest["ratio"]),
+                "could_be_chance": self.could_be_chance(largest),
             },
             "metrics": metrics,
         }

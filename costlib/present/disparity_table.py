@@ -24,6 +24,33 @@ def threshold_words(threshold: float) -> str:
     return f"the disparity range {threshold:.3g} to {1 / threshold:.3g}"
 
 
+def ratio_shown(ratio: float, threshold: float, first: str | None = None) -> str:
+    """A disparity ratio as shown (table and headline): `first` (default: 3 significant digits),
+    unless that would put it on a line of the pass range [threshold, 1 / threshold] it is not on
+    (as the line is written, or by its value): then the fewest significant digits that keep it
+    off. A ratio exactly on a line (`disparity.ratio_passes`'s tolerance) is shown as the line.
+
+    >>> ratio_shown(1.2547, 0.8), ratio_shown(0.80035, 0.8), ratio_shown(0.79996, 0.8)
+    ('1.255', '0.8004', '0.79996')
+    >>> ratio_shown(1.25, 0.8), ratio_shown(0.8, 0.8, "0.80"), ratio_shown(0.8049, 0.8, "0.80"), ratio_shown(3.72, 0.8)
+    ('1.25', '0.80', '0.805', '3.72')
+    """
+    ratio = float(ratio)
+    text = f"{ratio:.3g}" if first is None else first
+    lines = [line for line in (threshold, 1 / threshold) if abs(ratio - line) > 1e-12 * line]  # not on it
+    digits = 2  # the next tried: 3 significant digits
+    while digits < 17 and any(_onto(text, ratio, line) for line in lines):
+        digits += 1
+        text = f"{ratio:.{digits}g}"
+    return text
+
+
+def _onto(text: str, ratio: float, line: float) -> bool:
+    """Whether `text`, shown for `ratio` (not on `line`), reads as on the line or past it."""
+    shown = float(text.replace(",", ""))
+    return text == f"{line:.3g}" or shown == line or (shown < line) != (ratio < line)
+
+
 def _finite(x) -> bool:
     return x is not None and math.isfinite(float(x))
 
@@ -93,6 +120,9 @@ COULD_BE_CHANCE = "{result} (could be chance)"
 """A result whose ratio's 95% interval reaches past a line of the pass range (`disparity.lines_crossed`),
 as the product words any interval that reaches past a line; short enough for the table's column,
 whose caption says what it means (`CHANCE_WORDS`)."""
+FAILS_BY_CHANCE = ", but that could be chance"
+"""Said after "the four-fifths rule fails" in the headline's disparity sentence when that failure
+could be chance (`disparity.Disparities.could_be_chance`), as the table says "fails (could be chance)"."""
 CHANCE_WORDS = (
     "“could be chance”: the ratio's interval reaches past a line of that range, so new cases may say otherwise"
 )
@@ -125,7 +155,7 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
     "could be chance" where the ratio's interval reaches past a line of the pass range)."""
 
     def ratio(x) -> str:
-        return f"{float(x):.3g}" if _finite(x) else "–"
+        return ratio_shown(x, d.threshold) if _finite(x) else "–"
 
     rows = []
     for r in d.table.to_dict("records"):

@@ -299,9 +299,9 @@ def disparity_sentence(d, unit: str = "", *, lead: str = DISPARITY_LEAD) -> str:
     """The largest failing disparity of a `disparity.Disparities`, in one sentence; '' when none fails.
 
     'But under the model's rule, group “Black” is flagged at 2.1 times the rate of group “White” (45.0%
-    against 21.4%; the four-fifths rule fails).'
+    against 21.4%; the four-fifths rule fails).' Adds `FAILS_BY_CHANCE` when that one could be chance.
     """
-    from costlib.present.disparity_table import threshold_words
+    from costlib.present.disparity_table import FAILS_BY_CHANCE, ratio_shown, threshold_words
 
     row = d.largest
     if row is None:
@@ -312,7 +312,7 @@ def disparity_sentence(d, unit: str = "", *, lead: str = DISPARITY_LEAD) -> str:
         zero, other = (g, ref) if r == 0 else (ref, g)
         what = DISPARITY_NONE_WORDS[row["metric"]].format(zero=zero, other=other)
     else:
-        shown = f"{r:.2f}" if r < 10 else ratio_text(r)
+        shown = ratio_shown(r, d.threshold, f"{r:.2f}" if r < 10 else ratio_text(r))
         what = DISPARITY_WORDS[row["metric"]].format(g=g, ref=ref, r=shown)
     first, second = row["value"], row["reference_value"]
     if not math.isfinite(r):  # the reference is the group at 0, named first: its value first
@@ -320,7 +320,8 @@ def disparity_sentence(d, unit: str = "", *, lead: str = DISPARITY_LEAD) -> str:
     shown_as = (lambda x: money(x, unit)) if row["metric"] == "cost per case" else percent
     values = f"{shown_as(first)} against {shown_as(second)}"
     pooled = ", a group pooled for being small" if row["pooled"] else ""
-    return f"{lead} {what} ({values}{pooled}; {threshold_words(d.threshold)} fails)."
+    chance = FAILS_BY_CHANCE if d.could_be_chance(row) else ""
+    return f"{lead} {what} ({values}{pooled}; {threshold_words(d.threshold)} fails{chance})."
 
 
 def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
