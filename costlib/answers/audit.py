@@ -162,6 +162,7 @@ class Audit:
     model_identity: dict | None = None  # `present.identity.model_identity`: which model, beside its score column
     disparities: object = None  # `disparity.Disparities` of the recommended rule (None: one group)
     column_disparities: tuple = ()  # with several group columns: (column, `disparity.Disparities`) each alone
+    sweeps: object = None  # the recommended model's `ModelSweeps`: what another rule's disparities are read from
 
     @property
     def data_dictionary(self) -> dict:
@@ -496,6 +497,7 @@ def build_audit(
         model_identity=None if model_identity is None else dict(model_identity),
         disparities=gaps,
         column_disparities=by_column,
+        sweeps=ms,
     )
 
 

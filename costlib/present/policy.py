@@ -208,7 +208,7 @@ def policy_dict(
     is beside `rule` (`_decision_is`). When `rule` is not the rule whose disparities ``decision``
     holds, ``disparities`` holds `rule`'s (`_shipped_disparities_record`, from `sweeps`: the
     recommended model's `ModelSweeps`, or {model: ModelSweeps}, that the audit was made from;
-    null without them).
+    by default the audit's own, ``Audit.sweeps``; null without them).
 
     Raises ValueError for a rule the audit does not have or whose cutoffs are NaN, and for
     sweeps of another model.
@@ -283,7 +283,7 @@ def policy_dict(
         "review": dict.fromkeys(REVIEW_FIELDS),
     }
     if other:
-        out["disparities"] = _shipped_disparities_record(audit, rule, sweeps)
+        out["disparities"] = _shipped_disparities_record(audit, rule, audit.sweeps if sweeps is None else sweeps)
     out["decision_is"] = _decision_is(audit, rule, out.get("disparities") is not None)
     if randomised is not None:  # each group's band below its cutoff, flagged with probability p (drawn by case id)
         out["randomised"] = [{"group": json_value(g), **band} for g, band in randomised["bands"].items()]

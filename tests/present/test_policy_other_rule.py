@@ -118,8 +118,16 @@ def test_the_recommended_rules_policy_keeps_its_one_block_of_disparities(compas)
         assert _recorded_rates(policy["decision"]["disparities"]) == pytest.approx(_flagged_rates(policy, compas))
 
 
-def test_without_the_sweeps_the_file_says_it_holds_no_disparities_of_its_rule(compas):
+def test_the_audit_keeps_its_sweeps_so_every_caller_writes_the_rules_disparities(compas):
+    """The page's and the command line's downloads call `policy_json` without sweeps."""
     audit = compas["audit"]
+    assert audit.sweeps is compas["models"][audit.recommendation.model]
+    assert json.loads(policy_json(audit, FAIR)) == json.loads(policy_json(audit, FAIR, sweeps=compas["models"]))
+    assert json.loads(policy_json(audit, FAIR))["disparities"]["rule"] == FAIR
+
+
+def test_without_the_sweeps_the_file_says_it_holds_no_disparities_of_its_rule(compas):
+    audit = dataclasses.replace(compas["audit"], sweeps=None)  # an audit made without its sweeps
     policy = policy_dict(audit, FAIR)
     assert policy["disparities"] is None
     words = R.rule_words(audit.recommendation.rule)
@@ -130,9 +138,8 @@ def test_without_the_sweeps_the_file_says_it_holds_no_disparities_of_its_rule(co
 
 @pytest.mark.parametrize("with_sweeps", [False, True])
 def test_the_file_of_another_rule_is_still_read_and_applied(compas, with_sweeps):
-    audit = compas["audit"]
-    kwargs = {"sweeps": compas["models"]} if with_sweeps else {}
-    text = policy_json(audit, FAIR, **kwargs)
+    audit = compas["audit"] if with_sweeps else dataclasses.replace(compas["audit"], sweeps=None)
+    text = policy_json(audit, FAIR)
     raw = json.loads(text)
     assert ("disparities" in raw) and ((raw["disparities"] is not None) == with_sweeps)
     back = load_policy(text)
