@@ -94,9 +94,20 @@ def loaded_sentence(
             "below; until then the pages draw on built-in samples."
         )
     text = f"Loaded “{shown_name}”. {listed(usable)} now use it."
+    unweighted = [page for page, role in PAGE_ROLES if has_role(ds, role) and role not in labels.WEIGHTED_ROLES]
+    if ds.weight is not None and unweighted:
+        text += " " + labels.UNWEIGHTED_PAGES.format(pages=listed(unweighted))
     if others:
         text += f" {listed(others)} need columns it does not have, and draw on built-in samples.{why}"
     return "success", text
+
+
+def unweighted_note(ds: Dataset, role: str | None) -> str | None:
+    """What a page needing `role` says beside a file with a weight column when it counts each row
+    once (`labels.UNWEIGHTED_PAGE`); None otherwise (no weights, or a page that reads them)."""
+    if ds.weight is None or role is None or role in labels.WEIGHTED_ROLES:
+        return None
+    return labels.UNWEIGHTED_PAGE
 
 
 def listed(pages: list[str]) -> str:

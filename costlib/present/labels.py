@@ -201,6 +201,13 @@ NEEDS = {  # role -> (what it is, in words; the sample that has it)
     "multiclass": ("multiclass probability columns", "tickets"),
     "delta": ("an instance cost (delta, votes, rating or a measurement)", "offensive"),
 }
+#: the roles whose pages count each row by the file's weight column (Costs & groups, Find my prices)
+WEIGHTED_ROLES = ("binary",)
+UNWEIGHTED_PAGE = (
+    "This page counts each row of your file once: it does not read your weight column, by which Costs & groups "
+    "and Find my prices count the cases each row stands for. Its answer can differ from theirs for that reason."
+)
+UNWEIGHTED_PAGES = "{pages} count each row once: they do not read the weight column."
 FALLS_BACK = "so the answer below is for the built-in sample"  # what a page answers instead of the data chosen
 REFUSED = {  # role (a key of `loading.refusals`) -> what the sentences that follow explain
     "label": "Not taken as the label:",

@@ -6,6 +6,7 @@ import functools
 
 import streamlit as st
 
+from costlib.answers.roles import unweighted_note
 from costlib.core import link, settings
 from costlib.loading.ledger import settle
 from costlib.present import labels as t
@@ -70,6 +71,8 @@ def setup(title: str, what: str, *, needs: str | None = None):
     ds = current_dataset(needs=needs)
     if ds is None:
         st.stop()
+    if (note := unweighted_note(ds, needs)) is not None:
+        say("info", note)
     unit, volume = unit_and_volume()
     stored_costs(group_names(ds))  # reads the price book from the link, so its notes show here
     setting_notes()
