@@ -121,6 +121,8 @@ if ds is not None:
             slot.metric(*metric)
     if summary.split_sentence:
         st.caption(summary.split_sentence)
+    if summary.weights_sentence:
+        say("caption", summary.weights_sentence)
     for table in summary.tables:
         st.dataframe(table, hide_index=True, column_config=summary.table_columns)
     if summary.classes is not None:

@@ -142,7 +142,8 @@ def folder_reader(path, *, label: str | None, scores: Sequence[str], group: str 
 @dataclass(frozen=True, eq=False)
 class LoadedAnswer:
     """What the Data page says of the dataset in use: four numbers (None: not for it), the rows
-    per split, its tables (shown with `table_columns`' number formats), its classes and its notes."""
+    per split, its tables (shown with `table_columns`' number formats), its classes, its notes and
+    what its weights make of the rows."""
 
     metrics: tuple
     split_sentence: str | None
@@ -150,6 +151,7 @@ class LoadedAnswer:
     classes: str | None
     notes: tuple[str, ...]
     table_columns: dict = field(default_factory=lambda: dict(loading.SUMMARY_COLUMNS))
+    weights_sentence: str | None = None  # what a weight column makes of the rows (`loading.weights_sentence`)
 
 
 def loaded_answer(ds: Dataset) -> LoadedAnswer:
@@ -160,6 +162,7 @@ def loaded_answer(ds: Dataset) -> LoadedAnswer:
         tuple(loading.summary_tables(ds)),
         classes_sentence(ds.class_names) if ds.class_names else None,
         tuple(ds.notes),
+        weights_sentence=loading.weights_sentence(ds),
     )
 
 

@@ -72,7 +72,13 @@ from costlib.loading.roles import (
     MAX_GROUPS,
     SUM_TOLERANCE,
 )
-from costlib.loading.summary import SUMMARY_COLUMNS, rows_per_split_sentence, summary_metrics, summary_tables
+from costlib.loading.summary import (
+    SUMMARY_COLUMNS,
+    rows_per_split_sentence,
+    summary_metrics,
+    summary_tables,
+    weights_sentence,
+)
 
 __all__ = [
     "ACTION_DROP_LABELS",
@@ -113,6 +119,7 @@ __all__ = [
     "safe_cells",
     "safe_csv",
     "summary_metrics",
+    "weights_sentence",
     "summary_tables",
     "SUMMARY_COLUMNS",
     "table_budget",

@@ -27,21 +27,40 @@ def summary_metrics(ds: Dataset) -> list[tuple[str, str] | None]:
             ("Splits", "2") if ms.judged_on == "test" else None,
         ]
     w = ds.weight
-    rows, positives = f"{ds.n_rows:,}", None
+    positives = None
     if ds.y is not None:
-        pos = int(ds.y.sum())
-        positives = f"{pos:,} ({ds.y.mean():.1%})"
-    if w is not None:  # the cases the rows stand for, as every cost counts them
-        total = float(w.sum())
-        rows += f" ({total:,.0f} cases by weight)"
-        if ds.y is not None:
-            positives = f"{pos:,} ({float(w[ds.y.astype(bool)].sum()) / max(total, 1e-300):.1%} by weight)"
+        positives = ("Positives", f"{int(ds.y.sum()):,} ({ds.y.mean():.1%})")
+        if w is not None:  # the share of the cases the rows stand for, as every cost counts them
+            share = float(w[ds.y.astype(bool)].sum()) / max(float(w.sum()), 1e-300)
+            positives = ("Positives by weight", f"{share:.1%}")
     return [
-        ("Rows", rows),
-        None if positives is None else ("Positives", positives),
+        ("Rows", f"{ds.n_rows:,}"),
+        positives,
         None if ds.groups is None else ("Groups", f"{len(pd.unique(ds.groups))}"),
         None if ds.split is None else ("Splits", f"{len(pd.unique(ds.split))}"),
     ]
+
+
+def weights_sentence(ds: Dataset) -> str | None:
+    """What a weight column makes of the rows, or None without one.
+
+    >>> from costlib.core.dataset import ColumnMapping
+    >>> ds = Dataset(name="d", fingerprint="", n_rows=3, mapping=ColumnMapping(weight="w"), y=np.array([1, 0, 0]),
+    ...              weight=np.array([1.0, 10.0, 10.0]))
+    >>> weights_sentence(ds)
+    'The rows carry weights (column “w”): the 3 rows stand for 21 cases, and 1 row is positive.'
+    """
+    if ds.weight is None:
+        return None
+    from costlib.core.escaping import shorten
+
+    pos = (
+        "" if ds.y is None else f", and {int(ds.y.sum()):,} {'row is' if int(ds.y.sum()) == 1 else 'rows are'} positive"
+    )
+    return (
+        f"The rows carry weights (column “{shorten(ds.mapping.weight or '')}”): the {ds.n_rows:,} rows stand for "
+        f"{float(ds.weight.sum()):,.0f} cases{pos}."
+    )
 
 
 def rows_per_split_sentence(ds: Dataset) -> str | None:

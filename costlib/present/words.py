@@ -173,6 +173,10 @@ def split_sentence(
 
     per_group = rule == R.COST_OPTIMAL and not weighted
 
+    def rows(n: float, which: str = "") -> str:  # weighted rows count the cases they stand for
+        named = f"{which} rows" if which else "rows"
+        return f"{named} ({number(n, 0)} cases by their weights)" if weighted else f"{number(n, 0)} {named}"
+
     if judged_on == "test":
         how = (
             "the interval is the test rows' own, holding the cutoffs fitted on the train rows fixed (the test rows "
@@ -180,14 +184,11 @@ def split_sentence(
             if weighted
             else "the interval repeats the fit on resampled train rows"
         )
-        return (
-            f"Cutoffs are fitted on the {number(n_fit, 0)} train rows and judged on the {number(n_judged, 0)} "
-            f"test rows; {how}."
-        )
+        return f"Cutoffs are fitted on the {rows(n_fit, 'train')} and judged on the {rows(n_judged, 'test')}; {how}."
     if estimate == H.CROSS_FITTED:
         deals = f"{DEALS} ways" if weighted else f"up to {SPLITS} ways"
         return (
-            f"This data has no train/test split: the {thing} to ship is fitted on all {number(n_judged, 0)} rows, "
+            f"This data has no train/test split: the {thing} to ship is fitted on all {rows(n_judged)}, "
             f"and {'what it costs' if thing == 'cutoff' else 'what it is worth'} is cross-fitted (each row judged by a "
             f"{thing} fitted on the other "
             f"parts of the rows, averaged over {deals} of dealing "

@@ -155,6 +155,9 @@ def test_weighted_rows_never_get_per_group_cutoffs_of_their_own():
     said = " ".join(words.recommendation_details(rec, "$", None))
     assert "on rows that carry weights that difference has no interval" in said
     assert "not supported" not in said and "No intervals" not in said
+    # the rows are 3,000; the cases they stand for are their weights' sum, and the answer says which it counts
+    cases = f"{rec.n_judged:,.0f}"
+    assert f"fitted on all rows ({cases} cases by their weights)" in said and "3,000 rows" not in said
 
 
 def test_sweeps_made_elsewhere_keep_no_rows_and_say_why_they_have_no_interval():
