@@ -168,8 +168,9 @@ class Audit:
     def data_dictionary(self) -> dict:
         """What the record judged: the file and its sha256, the label column and its positive
         value, the audited score column and its scale, the group and split columns (and the
-        split's values read as train and test). With several group columns, ``group`` is the name
-        of their intersection ("race × sex", `intersection_key`) and ``group_columns`` lists them.
+        split's values read as train and test) and the weight column (None: each row counts
+        once). With several group columns, ``group`` is the name of their intersection
+        ("race × sex", `intersection_key`) and ``group_columns`` lists them.
         The positive value is the loader's text of a cell (`costlib.present.policy_fields.group_name`: 1,
         1.0 and "1" are "1"), the form cases are matched by, so that the page, the command line,
         the JSON and the policy name it alike."""
@@ -190,6 +191,7 @@ class Audit:
             "split": split,
             "train": c.get("train", "train" if split else None),
             "test": c.get("test", "test" if split else None),
+            "weight": c.get("weight"),
         }
 
     def summary(self) -> dict:
@@ -514,6 +516,7 @@ def data_columns(mapping, *, scale: str | None = None) -> dict:
         "group": intersection_key(several) if several else mapping.group,
         **({"group_columns": list(several)} if several else {}),
         "split": mapping.split,
+        "weight": mapping.weight,
     }
 
 

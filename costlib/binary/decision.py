@@ -194,6 +194,8 @@ class Recommendation:
             "model": self.model,
             "estimate": self.estimate,
             "pooled_groups": [str(g) for g in self.pooled],
+            "n_resamples": self.n_resamples,  # with `seed`, what makes the intervals again
+            "seed": self.seed,
             "n_rows": int(round(rows)),
             "n_judged": int(round(self.n_judged)),
             "data": dict(data) if data is not None else None,

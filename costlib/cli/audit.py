@@ -536,13 +536,14 @@ def _memory_models(args, scores: list[str]):
 def record_line(d: dict) -> str:
     """What the audit judged, in one line (the record's data dictionary)."""
     split = f'split "{d["split"]}" (train "{d["train"]}", test "{d["test"]}")' if d["split"] else "no split"
+    weight = f', weight "{d["weight"]}"' if d.get("weight") else ""
     if d.get("group_columns"):
         group = "groups the intersections of " + " × ".join(f'"{c}"' for c in d["group_columns"])
     else:
         group = f'group "{d["group"]}"' if d["group"] else "no group"
     return (
         f'Judged: label "{d["label"]}" (positive: {d["positive"]}), score "{d["score"]}" ({d["scale"]}), '
-        f"{group}, {split}; sha256 {d['sha256'] or '(not computed)'}."
+        f"{group}, {split}{weight}; sha256 {d['sha256'] or '(not computed)'}."
     )
 
 

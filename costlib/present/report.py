@@ -247,6 +247,7 @@ def _record_table(a) -> pd.DataFrame:
             if split
             else "(none: fitted rules are cross-fitted)",
         ),
+        ("weight column", d.get("weight") or "(none: each row counts once)"),
         ("models compared", ", ".join(map(str, rec.models["model"]))),
         ("rules compared", ", ".join(R.rule_words(r) for r in rec.results.overall.index)),
         (

@@ -177,8 +177,10 @@ def test_json_is_the_decision_summary_and_nothing_else(c_fp, c_fn):
         *("recommended", "baseline", "saving_per_case", "judged_on", "n"),  # the contract's first keys
         *("ship_model", "saving_interval", "verdict", "model", "n_rows", "n_judged", "data"),  # its added keys
         *("estimate", "pooled_groups"),
+        *("n_resamples", "seed"),  # what makes the intervals again
         *("capacity", "within_capacity"),  # null without --max-flagged
     }
+    assert got["n_resamples"] == 50 and got["seed"] == 0
     assert got["capacity"] is None and got["within_capacity"] is None
     expected = _brute_summary(pd.read_csv(ROOT / SAMPLE), c_fp, c_fn)
     cut = expected["cutoff"]
@@ -208,6 +210,7 @@ def test_json_is_the_decision_summary_and_nothing_else(c_fp, c_fn):
         "split": "split",
         "train": "train",
         "test": "test",
+        "weight": None,  # every row counts once
         "sha256": hashlib.sha256((ROOT / SAMPLE).read_bytes()).hexdigest(),
     }
 
