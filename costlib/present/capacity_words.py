@@ -120,7 +120,7 @@ def within_sentence(rec, unlimited, limit, *, volume: float | None, unit: str = 
     if rec.capacity is None:
         return ""
     cap = _cap_words(limit.share, volume)
-    free_how = cutoffs_text(unlimited.cutoffs, grouped=unlimited.grouped)
+    free_how = cutoffs_text(unlimited.cutoffs, grouped=unlimited.grouped, lowest=unlimited.lowest)
     free = cases(limit.unlimited_flagged, volume)
     if not limit.binding:
         out = (
@@ -128,7 +128,7 @@ def within_sentence(rec, unlimited, limit, *, volume: float | None, unit: str = 
             "that, so the limit costs the model nothing."
         )
     else:
-        how = cutoffs_text(rec.cutoffs, grouped=rec.grouped)
+        how = cutoffs_text(rec.cutoffs, grouped=rec.grouped, lowest=rec.lowest)
         extra = _amount(rec.cost - unlimited.cost, volume, unit)
         within = (
             "the model's best is to flag nobody (its highest scores come in blocks bigger than the limit, or "

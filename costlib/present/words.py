@@ -55,10 +55,12 @@ def _cut(t: float) -> str:
     return f"{t:.4g}"
 
 
-def cutoffs_text(cutoffs: dict, *, grouped: bool, verb: bool = True) -> str:
+def cutoffs_text(cutoffs: dict, *, grouped: bool, verb: bool = True, lowest: dict | None = None) -> str:
     """The rule in words: 'flag a case when its score is at least 0.323', 'flag nobody',
-    or per group 'flag A at 0.62 or more, nobody in B and C at 0.32 or more' (`verb`
-    False leaves out the leading 'flag')."""
+    or per group 'flag A at 0.62 or more, nobody in B, and C at 0.32 or more' (`verb`
+    False leaves out the leading 'flag'). `lowest` ({group: lowest score on the fitting rows},
+    as `cutoffs_short` reads it) says a group's cutoff at or below its lowest score as what it
+    is: 'everyone in C'."""
     flag = "flag " if verb else ""
     values = list(cutoffs.values())
     same = all(t == values[0] or (math.isnan(t) and math.isnan(values[0])) for t in values)
@@ -77,11 +79,14 @@ def cutoffs_text(cutoffs: dict, *, grouped: bool, verb: bool = True) -> str:
             parts.append(f"no cutoff for {shorten(group)}")
         elif t == math.inf:
             parts.append(f"nobody in {shorten(group)}")
-        elif t == -math.inf:
+        elif t == -math.inf or (lowest is not None and group in lowest and t <= lowest[group]):
             parts.append(f"everyone in {shorten(group)}")
         else:
             parts.append(f"{shorten(group)} at {_cut(t)} or more")
-    joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    # three or more: a comma before the last "and", so "everyone in B, and C at 0.32 or more" is not read
+    # as everyone in B and C
+    last = " and " if len(parts) == 2 else ", and "
+    joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + last + parts[-1]
     return flag + joined
 
 
@@ -339,7 +344,7 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
             if rec.judged_on == "test"
             else f"“{shorten(rec.model)}” (the cheapest of your {len(models)} models)"
         )
-    how = cutoffs_text(rec.cutoffs, grouped=rec.grouped)
+    how = cutoffs_text(rec.cutoffs, grouped=rec.grouped, lowest=rec.lowest)
     one_or_many = ""
     if rec.grouped:
         one_or_many = PER_GROUP_HEAD if rec.rule == R.COST_OPTIMAL else " with one cutoff for everyone"
