@@ -205,10 +205,16 @@ class Sensitivity:
     maps: object  # sensitivity.PriceMaps
     mean_prices: tuple[float, float]
     judged: str = "the test rows"  # the rows the maps compare the options on (`words.judged_rows`)
+    blended: bool = False  # the groups have prices of their own: `mean_prices` is their average by cases
 
     def sensitivity_figure(self, unit: str, bracket):
         return price_figures.sensitivity_figure(
-            self.maps.sensitivity, c_fp=self.mean_prices[0], c_fn=self.mean_prices[1], unit=unit, bracket=bracket
+            self.maps.sensitivity,
+            c_fp=self.mean_prices[0],
+            c_fn=self.mean_prices[1],
+            unit=unit,
+            bracket=bracket,
+            blended=self.blended,
         )
 
     def net_benefit_figure(self):
@@ -365,7 +371,7 @@ def sensitivity(models: Mapping, rec, maps, *, unit: str, break_even) -> Sensiti
         judged=words.judged_rows(rec),
         kept=None if rec.ship_model else rec.baseline,
     )
-    return Sensitivity(sentence, maps, mp, words.judged_rows(rec))
+    return Sensitivity(sentence, maps, mp, words.judged_rows(rec), blended=not rec.prices.uniform)
 
 
 def price_caption(costs: dict, unit: str) -> str:

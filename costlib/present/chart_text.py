@@ -34,6 +34,9 @@ KEY_WORDS = ("recommended", "your ")  # a mark that holds one of these is said f
 #: a trace's ``meta`` key whose text stands for its y values in the table: a line drawn where
 #: its value cannot be (flag nobody, whose cutoff is infinite, drawn above the plot's cutoffs)
 TABLE_Y = "table_y"
+#: a trace's ``meta`` key whose text stands for its points' labels in words: a mark whose drawn
+#: label is short for the plot ("your prices (averaged)") and says more here
+TABLE_LABEL = "table_label"
 SERIES, LABEL = "series", "label"  # the table's first column, and its column of a point's own label
 THINNED = "The table shows {shown:,} of the {total:,} points drawn: {how}."
 THINNED_LINE = "of a long line, the first, last, lowest and highest point of each stretch of its x axis"
@@ -106,6 +109,8 @@ def chart_text(figure) -> ChartText:
     table = _joined(nonempty) if nonempty else pd.DataFrame(columns=[SERIES, *columns[:2]])
     if LABEL in table and (table[LABEL].fillna("") == "").all():
         table = table.drop(columns=LABEL)
+    if LABEL in table:  # a point without a label of its own (a map's cell beside a marked point) is blank
+        table[LABEL] = table[LABEL].fillna("")
     for column in table.columns:  # a gap in a line (NaN) reads as a dash: a grid would show "None"
         values = table[column]
         if values.dtype.kind in "fO" and values.isna().any():
@@ -239,7 +244,7 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
     meta = trace.get("meta")
     if isinstance(meta, dict) and isinstance(meta.get(TABLE_Y), str):  # a line drawn at a height that is no value
         y = [meta[TABLE_Y]] * len(y)
-    text = trace.get("text")
+    text = _labels(trace)
     if "lines" in (trace.get("mode") or "lines"):
         x, y, text = _without_corners(x, y, text)
     drawn = len(y)
@@ -425,15 +430,29 @@ def _point_marks(trace: dict, x_title: str, y_title: str) -> list[str]:
     x, y = trace.get("x"), trace.get("y")
     if x is None or y is None:
         return []
-    text = trace.get("text")
+    text = _labels(trace)
     name = words(trace.get("name"))
     out = []
-    unit = _unit(y_title)
     for i, (px, py) in enumerate(zip(x, y, strict=False)):
         label = words(text[i]) if isinstance(text, (list, tuple, np.ndarray)) and i < len(text) else name
-        shown_y = money(float(py), unit) if unit and _finite_number(py) else _number(py)
-        out.append(f"{label} at {_short(x_title) or 'x'} {_number(px)}, {_short(y_title) or 'y'} {shown_y}")
+        out.append(
+            f"{label} at {_short(x_title) or 'x'} {_on(px, x_title)}, {_short(y_title) or 'y'} {_on(py, y_title)}"
+        )
     return out
+
+
+def _labels(trace: dict):
+    """A trace's points' labels: its text, or the words its ``meta`` gives for them (`TABLE_LABEL`)."""
+    meta = trace.get("meta")
+    if isinstance(meta, dict) and isinstance(meta.get(TABLE_LABEL), str):
+        return [meta[TABLE_LABEL]] * _length(trace)
+    return trace.get("text")
+
+
+def _on(value, title: str) -> str:
+    """A point's value on the axis of `title`, in the axis's unit where it names one ("$1.34")."""
+    unit = _unit(title)
+    return money(float(value), unit) if unit and _finite_number(value) else _number(value)
 
 
 def _unit(title: str) -> str:

@@ -266,10 +266,13 @@ def _shipped_marks(curves: pd.DataFrame, shipped: dict, xcol: str, scale: float)
 
 
 def _key_rows(key: list[str]) -> list[str]:
-    """The marker key's entries on rows of about `KEY_LINE_CHARS` characters."""
+    """The marker key's entries on rows of about `KEY_LINE_CHARS` characters. A row that wraps
+    ends with the gap between entries: the text of the rows read one after the other (a
+    screen reader's, a copy's) ran one entry into the next ("per group□ best cutoff ...")."""
     rows = ["Markers:"]
     for entry in key:
         if len(rows[-1]) + len(entry) > KEY_LINE_CHARS:
+            rows[-1] += KEY_GAP
             rows.append("")
         rows[-1] += (KEY_GAP if rows[-1] else "") + entry
     return rows

@@ -16,7 +16,7 @@ import pandas as pd
 from costlib.core import rules as R
 from costlib.core.escaping import plain
 from costlib.present.amounts import ratio_text
-from costlib.present.chart_text import TABLE_Y
+from costlib.present.chart_text import TABLE_LABEL, TABLE_Y
 from costlib.present.plotting import (
     EVERYONE_COLOR,
     NOBODY_COLOR,
@@ -38,9 +38,13 @@ NO_MODEL_LINES = {
     R.NOBODY: {"color": NOBODY_COLOR, "dash": "dash"},
 }
 # the net benefit chart's axes in plain words: net benefit is TP/n - FP/n * t/(1 - t), the share of cases
-# rightly flagged less the share of false alarms weighed by the cutoff's odds (the report's caption says it)
+# rightly flagged less the share of false alarms weighed by the cutoff's odds (the report's caption says it;
+# the axis says only how to read it: a title of the formula in words was jargon to a product manager)
 NET_BENEFIT_X = "cutoff (flag if score ≥ it)"
-NET_BENEFIT_Y = "true flags minus weighted false alarms, per case"
+NET_BENEFIT_Y = "net benefit per case (higher is better)"
+# said where a line falls below the plot: flag everyone's net benefit falls without bound as the cutoff
+# rises, so the plot's bottom is chosen from the other lines (`_net_benefit_range`) and a cut is said in words
+BELOW_PLOT = "{line}: below the chart {where}"
 
 
 def _categorical_scale(colors: Sequence[str]) -> list:
@@ -51,8 +55,13 @@ def _categorical_scale(colors: Sequence[str]) -> list:
     return scale
 
 
-#: the sensitivity map's options are told apart by a letter in each cell as well as by colour
+#: the sensitivity map's options are told apart by a letter in each of their regions as well as by colour
 OPTION_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+MAP_NAME = "cheapest option"  # the map's series, as the chart in words names it
+YOUR_PRICES = "your prices"
+# the mark of the prices when groups have prices of their own: the map has one pair, their average
+AVERAGED_PRICES = "your prices (averaged)"
+AVERAGED_PRICES_WORDS = "your prices averaged over the groups, weighted by their cases"
 
 
 def sensitivity_figure(
@@ -63,12 +72,16 @@ def sensitivity_figure(
     unit: str = "",
     title: str = "Which option is cheapest at each pair of prices",
     bracket: tuple[float, float] | None = None,
+    blended: bool = False,
 ) -> go.Figure:
     """Categorical map of `binary.sensitivity.sensitivity_grid`'s ``best`` over (c_fp, c_fn), log axes with
     readable ticks, the current prices marked (and, with `bracket` = (low, high) ratios from
     Find my prices, the range of c_fn those answers allow at this c_fp). The two decisions
-    without a model are grey. Each cell carries its option's letter (`OPTION_LETTERS`, named in
-    the colour bar), so the map reads without colour."""
+    without a model are grey. Each region of one option carries its option's letter once, at its
+    middle (`OPTION_LETTERS`, named in the colour bar), so the map reads without colour: a letter
+    in every cell repeated one letter over the whole map when one option wins everywhere.
+    `blended`: the prices marked are the average of the groups' own prices, weighted by their
+    cases (`answers.audit.mean_prices`), and the mark says so."""
     import plotly.graph_objects as go
 
     options = list(dict.fromkeys([*grid["option"], *grid["best"]]))  # every option a cell may name
@@ -83,19 +96,21 @@ def sensitivity_figure(
     letters = {o: OPTION_LETTERS[i % len(OPTION_LETTERS)] for i, o in enumerate(options)}
     shown = [f"{letters[o]}: {plain(R.rule_words(o))}" for o in options]
     cells = wide.to_numpy()
+    text = np.full(code.shape, "", dtype=object)
+    for i, j in _region_middles(code):
+        text[i, j] = letters[options[int(code[i, j])]]
     fig = figure_without_template(
         go.Heatmap(
             z=code,
             x=wide.columns.to_numpy(),
             y=wide.index.to_numpy(),
-            text=np.vectorize(lambda o: letters.get(o, ""), otypes=[object])(
-                cells
-            ),  # each cell's letter: no colour needed
+            name=MAP_NAME,
+            text=text,  # each region's letter: no colour needed
             customdata=np.vectorize(lambda o: plain(R.rule_words(o)) if isinstance(o, str) else "", otypes=[object])(
                 cells
             ),
             texttemplate="%{text}",
-            textfont={"size": 9},  # its colour Plotly picks against each cell (white or dark grey)
+            textfont={"size": 13},  # its colour Plotly picks against each cell (white or dark grey)
             colorscale=_categorical_scale(colors),
             zmin=-0.5,
             zmax=len(options) - 0.5,
@@ -105,16 +120,20 @@ def sensitivity_figure(
         )
     )
     if c_fp is not None and c_fn is not None and c_fp > 0 and c_fn > 0:
+        mark = AVERAGED_PRICES if blended else YOUR_PRICES
         fig.add_trace(
             go.Scatter(
                 x=[c_fp],
                 y=[c_fn],
                 mode="markers+text",
-                name="your prices",
+                name=mark,
                 marker={"symbol": "x", "size": 14, "color": "black"},
-                text=["your prices"],
+                text=[mark],
                 textposition="top right",
-                hovertemplate="your prices<br>false positive %{x:.3g}<br>false negative %{y:.3g}<extra></extra>",
+                textfont={"color": "#000"},
+                meta={TABLE_LABEL: AVERAGED_PRICES_WORDS} if blended else None,
+                hovertemplate=f"{AVERAGED_PRICES_WORDS if blended else YOUR_PRICES}<br>"
+                "false positive %{x:.3g}<br>false negative %{y:.3g}<extra></extra>",
             )
         )
     if bracket is not None and c_fp:
@@ -134,6 +153,34 @@ def sensitivity_figure(
     fig.update_yaxes(type="log", tickvals=ticks, ticktext=[_tick(t, unit) for t in ticks])
     suffix = f" ({unit})" if unit else ""
     return apply_layout(fig, title, "price of a false positive" + suffix, "price of a false negative" + suffix)
+
+
+def _region_middles(code: np.ndarray) -> list[tuple[int, int]]:
+    """One cell (row, column) of each region of `code` (cells of one value touching by side or
+    corner): the region's cell nearest its centre, so that a letter there names the region."""
+    ny, nx = code.shape
+    seen = np.zeros(code.shape, dtype=bool)
+    out = []
+    for i0 in range(ny):
+        for j0 in range(nx):
+            if seen[i0, j0] or not np.isfinite(code[i0, j0]):
+                continue
+            seen[i0, j0] = True
+            region, todo = [], [(i0, j0)]
+            while todo:
+                i, j = todo.pop()
+                region.append((i, j))
+                for di in (-1, 0, 1):
+                    for dj in (-1, 0, 1):
+                        a, b = i + di, j + dj
+                        if 0 <= a < ny and 0 <= b < nx and not seen[a, b] and code[a, b] == code[i0, j0]:
+                            seen[a, b] = True
+                            todo.append((a, b))
+            cells = np.array(region, dtype=float)
+            centre = cells.mean(axis=0)
+            k = int(np.argmin(((cells - centre) ** 2).sum(axis=1)))
+            out.append(region[k])
+    return out
 
 
 def _log_ticks(values: np.ndarray) -> list[float]:
@@ -194,8 +241,24 @@ def net_benefit_figure(
                 )
             )
     if len(curves):
-        top = float(np.nanmax(curves["net_benefit"].to_numpy(float)))
-        fig.update_yaxes(range=[-0.05 - 0.1 * abs(top), 1.15 * max(top, 0.01)])
+        low, high = _net_benefit_range(curves)
+        fig.update_yaxes(range=[low, high])
+        names = {o: plain(o) for o in models} | {o: R.rule_words(o) for o in NO_MODEL_LINES}
+        cut = [text for o, name in names.items() if (text := _below_words(curves[curves["option"] == o], low, name))]
+        for k, text in enumerate(cut):  # each line the range cuts says where, in words, at the plot's bottom
+            fig.add_annotation(
+                x=0,
+                y=0,
+                xref="paper",
+                yref="paper",
+                xanchor="left",
+                yanchor="bottom",
+                yshift=2 + 15 * k,
+                showarrow=False,
+                text=text,
+                font={"size": 11, "color": "#555"},
+                bgcolor="rgba(255,255,255,0.8)",
+            )
     if price_threshold is not None and np.isfinite(price_threshold):
         rule_line(
             fig,
@@ -205,6 +268,34 @@ def net_benefit_figure(
             position="top right",
         )
     return apply_layout(fig, title, NET_BENEFIT_X, NET_BENEFIT_Y)
+
+
+def _net_benefit_range(curves: pd.DataFrame) -> tuple[float, float]:
+    """The net benefit chart's y range, chosen from the lines: from a little below the lowest model
+    line (and 0, flag nobody's) to a little above the highest line, but never further below 0 than
+    the best line is above it, so that where a model beats flagging nobody stays readable. Flag
+    everyone's line falls without bound as the cutoff rises and does not set the range; what the
+    range cuts is said in words (`BELOW_PLOT`)."""
+    values = curves["net_benefit"].to_numpy(float)
+    top = max(float(np.nanmax(values)) if np.isfinite(values).any() else 0.0, 0.01)
+    kept = curves.loc[curves["option"] != R.EVERYONE, "net_benefit"].to_numpy(float)
+    lowest = min(0.0, float(np.nanmin(kept)) if np.isfinite(kept).any() else 0.0)
+    bottom = max(min(-0.05 - 0.1 * top, lowest - 0.05 * (top - lowest)), -max(top, 0.05))
+    return bottom, top + 0.15 * (top - bottom)
+
+
+def _below_words(part: pd.DataFrame, low: float, name: str) -> str | None:
+    """Where the line `part` (one option's rows of the net benefit curves) is below `low`, in words
+    (`BELOW_PLOT`), or None when it is not."""
+    below = part["net_benefit"].to_numpy(float) < low
+    if not below.any():
+        return None
+    at = part["threshold"].to_numpy(float)
+    first, last = np.flatnonzero(below)[[0, -1]]
+    if last == len(below) - 1:
+        return BELOW_PLOT.format(line=name, where=f"from cutoff {at[first]:.2f} on")
+    gaps = "" if below[first : last + 1].all() else ", in places"
+    return BELOW_PLOT.format(line=name, where=f"between cutoffs {at[first]:.2f} and {at[last]:.2f}{gaps}")
 
 
 def ratio_pieces_figure(

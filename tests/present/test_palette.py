@@ -289,5 +289,7 @@ def test_the_sensitivity_map_names_each_cells_option_without_colour():
         for row_t, row_n in zip(heat.text, heat.customdata, strict=True)
         for t, name in zip(row_t, row_n, strict=True)
     ]
-    assert heat.texttemplate == "%{text}" and cells and all(len(t) == 1 for t, _ in cells)
-    assert all(f"{t}: {name}" in heat.colorbar.ticktext for t, name in cells)  # the letter the colour bar names
+    lettered = [(t, name) for t, name in cells if t]  # each region's letter once, at its middle
+    assert heat.texttemplate == "%{text}" and lettered and all(len(t) == 1 for t, _ in lettered)
+    assert all(f"{t}: {name}" in heat.colorbar.ticktext for t, name in lettered)  # the letter the colour bar names
+    assert {name for _, name in lettered} == {name for _, name in cells}  # every option on the map is named

@@ -42,10 +42,11 @@ def test_the_net_benefit_chart_speaks_plainly_and_keeps_its_numbers():
     layout = fig.layout
     assert layout.title.text == "Net benefit at each cutoff (test rows)"
     assert layout.xaxis.title.text == "cutoff (flag if score ≥ it)"
-    assert layout.yaxis.title.text == "true flags minus weighted false alarms, per case"
-    (note,) = layout.annotations
+    assert layout.yaxis.title.text == "net benefit per case (higher is better)"
+    cut, note = layout.annotations
+    assert cut.text == f"{R.EVERYONE}: below the chart from cutoff 0.50 on"  # -0.5 is below the plot
     assert note.text == f"{R.rule_words(R.ELKAN)}: 0.250"
-    texts = [layout.title.text, layout.xaxis.title.text, layout.yaxis.title.text, note.text]
+    texts = [layout.title.text, layout.xaxis.title.text, layout.yaxis.title.text, note.text, cut.text]
     for old in ("c_fp", "threshold probability", "against the threshold", "formula"):
         assert not any(old in t for t in texts), old
     assert list(fig.data[0].y) == [0.3, 0.2]  # the curves are drawn as computed
