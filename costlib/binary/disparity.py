@@ -55,6 +55,7 @@ COLUMNS = [
     "pooled",
     "is_reference",
     "undefined",
+    "out_of",
 ]
 
 
@@ -73,21 +74,34 @@ def check_reference(groups: Sequence, reference) -> int:
     return names.index(str(reference))
 
 
+def out_of(tp, fn, n) -> dict:
+    """{metric: array} of the (weighted) count each metric is a share of, from the same counts as
+    `metric_values`: the cases for the flagged rate and the cost per case, the negatives for the
+    false positive rate, the positives for the false negative rate.
+
+    >>> {m: float(x) for m, x in out_of(4, 1, 10).items()}["false positive rate"]
+    5.0
+    """
+    tp, fn, n = (np.asarray(x, dtype=np.float64) for x in (tp, fn, n))
+    return {
+        "flagged rate": n,
+        "false positive rate": n - tp - fn,
+        "false negative rate": tp + fn,
+        "cost per case": n,
+    }
+
+
 def metric_values(tp, fp, fn, n, c_fp, c_fn, cost=None) -> dict:
     """{metric: array} from weighted counts (any shape, groups on the last axis); NaN where a
-    group has none of the cases a rate is a share of. `cost`, when given, is each group's cost of
-    its mistakes (a group made of groups at their own prices), instead of fp * c_fp + fn * c_fn."""
+    group has none of the cases a rate is a share of (`out_of`). `cost`, when given, is each
+    group's cost of its mistakes (a group made of groups at their own prices), instead of
+    fp * c_fp + fn * c_fn."""
     tp, fp, fn, n = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, n))
-    neg = n - tp - fn
-    pos = tp + fn
+    whole = out_of(tp, fn, n)
     spent = fp * c_fp + fn * c_fn if cost is None else np.asarray(cost, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return {
-            "flagged rate": np.where(n > 0, (tp + fp) / n, np.nan),
-            "false positive rate": np.where(neg > 0, fp / neg, np.nan),
-            "false negative rate": np.where(pos > 0, fn / pos, np.nan),
-            "cost per case": np.where(n > 0, spent / n, np.nan),
-        }
+        shares = {"flagged rate": tp + fp, "false positive rate": fp, "false negative rate": fn, "cost per case": spent}
+        return {m: np.where(whole[m] > 0, shares[m] / whole[m], np.nan) for m in whole}
 
 
 def ratio_passes(ratio: float, threshold: float = THRESHOLD) -> bool:
@@ -140,7 +154,10 @@ class Disparities:
     reference        the reference group; ``chosen`` says how ("largest" or "given")
     threshold        tau: a ratio passes inside [tau, 1 / tau]
     table            long format, one row per (metric, group), columns `COLUMNS`: ``passes`` is
-                     True, False or None (undefined), ``undefined`` the reason in words (else "")
+                     True, False or None (undefined), ``undefined`` the reason in words (else ""),
+                     ``out_of`` the (weighted) count the group's value is a share of (`out_of`)
+    priced_apart     the groups' mistakes are priced differently (a price book by group), so a
+                     cost-per-case ratio reads the prices as well as the model
     """
 
     rule: str
@@ -148,6 +165,7 @@ class Disparities:
     chosen: str
     threshold: float
     table: pd.DataFrame
+    priced_apart: bool = False
 
     @property
     def fails(self) -> bool:
@@ -251,6 +269,7 @@ def disparities(
     pooled: Sequence = (),
     threshold: float = THRESHOLD,
     cost=None,
+    priced_apart: bool | None = None,
 ) -> Disparities:
     """Each group's metrics against the reference group's, with 95% intervals.
 
@@ -266,6 +285,8 @@ def disparities(
     threshold : tau in (0, 1]; a ratio passes inside [tau, 1 / tau]
     cost : each group's cost of its mistakes, optional (for groups made of groups priced apart,
         `column_disparities`); default fp * c_fp + fn * c_fn
+    priced_apart : whether the groups' prices differ (`Disparities.priced_apart`); None: whether
+        `c_fp` or `c_fn` differ between the groups
 
     Raises
     ------
@@ -292,6 +313,9 @@ def disparities(
     c_fp = np.broadcast_to(np.asarray(c_fp, dtype=np.float64), n_arr.shape)
     c_fn = np.broadcast_to(np.asarray(c_fn, dtype=np.float64), n_arr.shape)
     est = metric_values(tp, fp, fn, n_arr, c_fp, c_fn, cost)
+    whole = out_of(tp, fn, n_arr)
+    if priced_apart is None:
+        priced_apart = bool(c_fp.size and (np.any(c_fp != c_fp.flat[0]) or np.any(c_fn != c_fn.flat[0])))
     boot = None
     if draws:
         boot_cost = draws[4] if cost is not None and len(draws) > 4 else None
@@ -335,11 +359,12 @@ def disparities(
                     "pooled": str(g) in pooled_names,
                     "is_reference": i == ref_i,
                     "undefined": why,
+                    "out_of": float(whole[metric][i]),
                 }
             )
     table = pd.DataFrame(rows, columns=COLUMNS)
     table["passes"] = table["passes"].astype(object)
-    return Disparities(rule, groups[ref_i], chosen, float(threshold), table)
+    return Disparities(rule, groups[ref_i], chosen, float(threshold), table, bool(priced_apart))
 
 
 def rule_counts(ms, results, rule: str):
@@ -475,6 +500,7 @@ def column_disparities(ms, results, rule: str, prices, parts, columns: Sequence[
                     draws=summed,
                     threshold=threshold,
                     cost=(fp * c_fp + fn * c_fn) @ member,
+                    priced_apart=not prices.uniform,
                 ),
             )
         )

@@ -161,6 +161,13 @@ class _ByRate:
         return int(tied[0] if self.order is None else self.order[tied].min())
 
 
+#: why a criterion's cutoffs were not searched for (`FairCutoffs.not_searched`): too many rate
+#: windows for the exact search (equalized odds on many distinct scores), or a group without
+#: the cases the rate is a share of; a search that finds no cutoffs is not one of these
+TOO_MANY_PAIRS = "too many pairs"
+GROUP_WITHOUT_RATE = "a group without the rate"
+
+
 @dataclass(frozen=True)
 class FairCutoffs:
     criterion: str
@@ -168,6 +175,7 @@ class FairCutoffs:
     thresholds: dict
     rates: dict
     cost: float  # total cost per case on the fitting rows
+    not_searched: str = ""  # "" when searched; else why not (`TOO_MANY_PAIRS`, `GROUP_WITHOUT_RATE`)
 
     def spread(self) -> float:
         """The largest gap in `rates` (for equalized odds, `rates` holds the true positive
@@ -227,7 +235,7 @@ def fair_cutoffs(gs, prices, *, criterion: str, tolerance: float) -> FairCutoffs
             f"{criterion} compares the {FAIRNESS_CRITERIA[criterion]}, which group {undefined[0]!r} does not have "
             f"(it has no {what + ' ' if what else ''}cases on the fitting rows): the fair rule is NaN"
         )
-        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
+        return FairCutoffs(criterion, tol, nan, nan, float("nan"), GROUP_WITHOUT_RATE)
     by_rates = [_ByRate(rate, cost) for _sw, rate, cost in per_group]
     starts = _distinct([b.rate[np.isfinite(b.rate)] for b in by_rates])  # sorted runs
     ends = starts + tol * (1 + 1e-12) + 1e-15
@@ -272,7 +280,7 @@ def _fair_two_rates(gs, prices, criterion: str, tol: float) -> FairCutoffs:
                 f"{criterion} compares the {FAIRNESS_CRITERIA[criterion]}, which group {name!r} does "
                 f"not have (it has no {what} cases on the fitting rows): the fair rule is NaN"
             )
-            return FairCutoffs(criterion, tol, nan, nan, float("nan"))
+            return FairCutoffs(criterion, tol, nan, nan, float("nan"), GROUP_WITHOUT_RATE)
         cost = sw.errors_cost(prices.c_fp[i], prices.c_fn[i])
         parts.append((sw, sw.rate(first), sw.rate(second), cost, _RangeArgmin(cost, np.arange(cost.size))))
     starts1 = np.unique(np.concatenate([p[1] for p in parts]))
@@ -283,7 +291,7 @@ def _fair_two_rates(gs, prices, criterion: str, tol: float) -> FairCutoffs:
             f"{starts1.size:,} x {starts2.size:,} pairs (more than {MAX_WINDOW_PAIRS:,}): round or bin "
             "the scores to fewer distinct values; the fair rule is NaN"
         )
-        return FairCutoffs(criterion, tol, nan, nan, float("nan"))
+        return FairCutoffs(criterion, tol, nan, nan, float("nan"), TOO_MANY_PAIRS)
     shape = (starts1.size, starts2.size)
     total = np.zeros(shape)
     picks = []

@@ -113,6 +113,7 @@ SUMMARY_COLUMNS = [
     "cost_per_case_test",
     "randomised",
     "trivially_equal",  # `fair_judged.TRIVIALLY_EQUAL_COLUMN`: "everyone" or "nobody" (no use of the model), else ""
+    "not_searched",  # `FairCutoffs.not_searched`: why the cutoffs were not searched for, else ""
 ]
 LONG_COLUMNS = ["criterion", "group", "threshold", "rate_train", "rate_test", "rule", "low", "p"]
 
@@ -145,7 +146,9 @@ def fairness_tables(
              (`honest.CROSS_FITTED` or `honest.TEST`), ``may_miss_by`` (upper end minus the
              tolerance; 0 when it meets it, NaN without an interval), ``cost_per_case_test`` (where
              judged) and ``randomised`` (a `fair_tightened.randomised_rule`: it is not among the
-             recommendation's rules, whose policy files record deterministic cutoffs)
+             recommendation's rules, whose policy files record deterministic cutoffs), ``trivially_equal``
+             and ``not_searched`` (`FairCutoffs.not_searched`: why the search was not run, else "";
+             such a rule is not feasible, but not because no cutoffs meet it)
     """
     from costlib.binary import fair_judged as FJ
 
@@ -237,6 +240,7 @@ def fairness_tables(
                 "cost_per_case_test": test_cost,
                 "randomised": bool(j is not None and j.randomised),
                 FJ.TRIVIALLY_EQUAL_COLUMN: trivially,
+                "not_searched": fits[c].not_searched if rule == R.FAIR_PREFIX + c and c in fits else "",
             }
         )
     return (

@@ -10,7 +10,7 @@ import pandas as pd
 from costlib.binary.disparity import lines_crossed
 from costlib.core import rules as R
 from costlib.core.escaping import shorten
-from costlib.present.amounts import money, percent
+from costlib.present.amounts import money, number, percent
 
 
 def threshold_words(threshold: float) -> str:
@@ -67,16 +67,55 @@ def _with_interval(cell: str, lo, hi, fmt) -> str:
     return f"{cell} ({fmt(lo)} to {fmt(hi)})" if _finite(lo) and _finite(hi) else cell
 
 
+PRICED_APART_WORDS = (
+    "the prices differ by group, so cost per case compares mistakes priced differently: a “fails” there can come "
+    "from the prices you set, not from how the model treats the groups"
+)
+"""Said in the disparities' caption when the price book differs by group (`Disparities.priced_apart`)."""
+OUT_OF_HELP = (
+    "The count a group's value is made of: its positives for the false negative rate, its negatives for the false "
+    "positive rate, its cases for the flagged rate and the cost per case."
+)
+"""The page's help on the disparities' "out of" column; the caption says it too (`OUT_OF_WORDS`)."""
+OUT_OF_WORDS = (
+    "“out of”: a group's positives for the false negative rate, its negatives for the false positive rate, its cases "
+    "for the flagged rate and the cost per case"
+)
+"""The disparities' caption on the "out of" column: its cells are bare counts, so that the table
+fits the page at 1400 px."""
+DISPARITY_COLUMNS = {"out of": {"help": OUT_OF_HELP}}
+"""The dashboard's headers of `disparity_table` (a Streamlit ``column_config`` as plain dicts)."""
+BOTH_ZERO = "pass: both are 0"
+"""The result cell of a group whose value and the reference group's are both 0: no ratio, no
+difference, and nothing to fail (`disparity` says it at length in ``undefined``)."""
+
+
 def disparity_caption(d) -> str:
-    """What the disparities table holds: the rule, the reference group and the threshold."""
+    """What the disparities table holds: the rule, the reference group and the threshold, and,
+    when the groups are priced apart, that cost per case reads the prices too (`PRICED_APART_WORDS`)."""
     hi = 1 / d.threshold
     return (
         f"Disparities of “{R.rule_words(d.rule)}” against the reference group “{shorten(d.reference)}” "
         f"({'the largest on the judged rows' if d.chosen == 'largest' else 'as chosen'}): each group's "
         f"metric divided by the reference group's passes {threshold_words(d.threshold)} between "
-        f"{d.threshold:.3g} and {hi:.3g}; 95% intervals from the same resamples as the costs; "
-        f"{CHANCE_WORDS}"
+        f"{d.threshold:.3g} and {hi:.3g}; {OUT_OF_WORDS}; 95% intervals from the same resamples as the costs; "
+        + (f"{PRICED_APART_WORDS}; " if d.priced_apart else "")
+        + CHANCE_WORDS
     )
+
+
+def out_of_cell(count) -> str:
+    """The "out of" cell of one group and metric (`disparity.Disparities.table`'s ``out_of``,
+    what `OUT_OF_WORDS` says it counts): '1,204', a weighted count with two decimals ('4.75'),
+    '–' without a count (written as `tables.count_cell` writes a count, which this module
+    cannot import: `tables` reads `words`, which reads this module).
+
+    >>> out_of_cell(1204.0), out_of_cell(4.75), out_of_cell(None), out_of_cell(float("nan"))
+    ('1,204', '4.75', '–', '–')
+    """
+    if not _finite(count):
+        return "–"
+    return number(float(count), 0 if float(count).is_integer() else 2)
 
 
 COLUMN_ALONE = "Column “{column}” alone (its groups gather the intersections that hold them)"
@@ -150,9 +189,10 @@ def result_words(row: dict, threshold: float) -> str:
 
 def disparity_table(d, unit: str = "") -> pd.DataFrame:
     """Each group against the reference group, per metric (`disparity.Disparities`), as a person
-    reads it (page, report and command line): the value beside the reference's, the ratio and the
-    difference with their 95% intervals, and pass, fails or why there is no ratio (`result_words`:
-    "could be chance" where the ratio's interval reaches past a line of the pass range)."""
+    reads it (page, report and command line): the value and the count it is made of ("out of":
+    `out_of_cell`) beside the reference's value, the ratio and the difference with their 95%
+    intervals, and pass, fails or why there is no ratio (`result_words`: "could be chance" where
+    the ratio's interval reaches past a line of the pass range)."""
 
     def ratio(x) -> str:
         return ratio_shown(x, d.threshold) if _finite(x) else "–"
@@ -162,6 +202,8 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
         fmt = _cells(r["metric"], unit)
         if r["is_reference"]:
             result = "reference"
+        elif r["undefined"] and r["passes"] is True:
+            result = BOTH_ZERO
         elif r["undefined"]:
             result = ("fails: " if r["passes"] is False else "") + r["undefined"]
         else:
@@ -171,6 +213,7 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
                 "metric": r["metric"],
                 "group": shorten(str(r["group"])) + (" (pooled)" if r["pooled"] else ""),
                 "value": fmt(r["value"]),
+                "out of": out_of_cell(r.get("out_of")),
                 "reference": fmt(r["reference_value"]),
                 "ratio": ratio(r["ratio"])
                 if r["is_reference"]
@@ -181,4 +224,6 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
                 "result": result,
             }
         )
-    return pd.DataFrame(rows, columns=["metric", "group", "value", "reference", "ratio", "difference", "result"])
+    return pd.DataFrame(
+        rows, columns=["metric", "group", "value", "out of", "reference", "ratio", "difference", "result"]
+    )

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.binary import decision as D
+from costlib.binary.fair_search import GROUP_WITHOUT_RATE, TOO_MANY_PAIRS
 from costlib.binary.judged_rules import RuleResults
 from costlib.core import rules as R
 from costlib.present.amounts import money, number, percent
@@ -250,11 +251,30 @@ def fairness_overview_table(
                     else _trivially(_one_or_per_group(results.cutoffs[r], lowest), t)
                 )
                 if f
-                else "no cutoffs meet it"
-                for r, f, t in zip(summary["rule"], summary["feasible"], summary["trivially_equal"], strict=True)
+                else NOT_SEARCHED.get(why, NO_CUTOFFS)
+                for r, f, t, why in zip(
+                    summary["rule"],
+                    summary["feasible"],
+                    summary["trivially_equal"],
+                    _not_searched(summary),
+                    strict=True,
+                )
             ],
         }
     )
+
+
+NO_CUTOFFS = "no cutoffs meet it"  # a fairness rule's cutoffs cell when the search found none
+NOT_SEARCHED = {  # ... when the search was not run (`fair_search.FairCutoffs.not_searched`): not "no cutoffs meet it"
+    TOO_MANY_PAIRS: "not searched: too many distinct scores (round or bin them)",
+    GROUP_WITHOUT_RATE: "not searched: a group has none of the cases the rate counts",
+}
+
+
+def _not_searched(summary: pd.DataFrame) -> list:
+    """Per fairness rule, why its cutoffs were not searched for ("" when they were; a summary
+    without the column is one of rules all searched)."""
+    return list(summary["not_searched"]) if "not_searched" in summary else [""] * len(summary)
 
 
 PER_GROUP = "one per group"  # a rule's cutoff cell when the groups' cutoffs differ
@@ -297,20 +317,25 @@ def _trivially(cell: str, marked: str) -> str:
     return f"{marked} (trivially equal)" if marked else cell
 
 
+EVERY_GROUP = "every group"  # the group cell of a fairness rule without cutoffs, in `fairness_cutoffs_table`
+
+
 def fairness_cutoffs_table(summary: pd.DataFrame, results: RuleResults, *, lowest: dict | None = None) -> pd.DataFrame:
-    """Each fairness rule's cutoff in each group: a row per rule, a column per group."""
+    """Each fairness rule's cutoff in each group: a row per rule and group, each rule's groups
+    together (a column per group was cut off at 1400 px with six race × sex groups, "Other ×
+    Female" among them, and a column per rule with the rules fitted tighter beside the stated
+    ones); a rule whose search found no cutoffs, or was not run, is one row, "–" for
+    `EVERY_GROUP` (the table above says why)."""
     rows = []
     for rule, feasible in zip(summary["rule"], summary["feasible"], strict=True):
         if rule not in results.cutoffs:  # randomised: its bands are in the long table (`fairness_tables`)
             continue
-        cut = results.cutoffs[rule]
-        rows.append(
-            {
-                "rule": R.rule_words(rule),
-                **{str(g): cutoff_cell(cut.get(g, math.nan), g, lowest) if feasible else "–" for g in cut},
-            }
-        )
-    return pd.DataFrame(rows)
+        name, cut = R.rule_words(rule), results.cutoffs[rule]
+        if not feasible:
+            rows.append({"rule": name, "group": EVERY_GROUP, "cutoff": "–"})
+            continue
+        rows += [{"rule": name, "group": str(g), "cutoff": cutoff_cell(t, g, lowest)} for g, t in cut.items()]
+    return pd.DataFrame(rows, columns=["rule", "group", "cutoff"])
 
 
 def _rate_with_interval(x, lo, hi) -> str:
@@ -340,8 +365,10 @@ def group_rates_columns(minimum: int) -> dict:
 
 
 def group_rates_table(by_group: pd.DataFrame, gaps: pd.DataFrame, minimum: int) -> pd.DataFrame:
-    """Per-group rates of one rule with 95% intervals (`fairness.group_rates`), the largest gap
-    between the groups as the last row, and a note beside a group too small to read."""
+    """Per-group rates of one rule with 95% intervals (`fairness.group_rates`), beside the cases,
+    positives and negatives they are counted on (a true positive rate is a share of the positives,
+    a false positive rate of the negatives), the largest gap between the groups as the last row,
+    and a note beside a group too small to read."""
     from costlib.binary.fairness import GROUP_RATES
 
     rows = []
@@ -350,10 +377,14 @@ def group_rates_table(by_group: pd.DataFrame, gaps: pd.DataFrame, minimum: int) 
             {
                 "group": str(d["group"]),
                 "cases": count_cell(d["n"]),
+                "positives": count_cell(d["positives"]),
+                "negatives": count_cell(d["negatives"]),
                 **{rate: _rate_with_interval(d[rate], d[f"{rate} low"], d[f"{rate} high"]) for rate in GROUP_RATES},
                 "note": small_group_note(minimum) if d["small"] else "",
             }
         )
     gap = {g["rate"]: _rate_with_interval(g["gap"], g["low"], g["high"]) for g in gaps.to_dict("records")}
-    rows.append({"group": "largest gap between groups", "cases": "", **gap, "note": ""})
+    rows.append(
+        {"group": "largest gap between groups", "cases": "", "positives": "", "negatives": "", **gap, "note": ""}
+    )
     return pd.DataFrame(rows)

@@ -18,6 +18,7 @@ from costlib.core.escaping import option_names
 from costlib.present import capacity_words, costs_labels, tables
 from costlib.present.costs_labels import COSTS_WORDS as WORDS
 from costlib.present.costs_labels import DISPARITIES_TITLE, LARGEST_GROUP, REFERENCE_LABEL
+from costlib.present.disparity_table import DISPARITY_COLUMNS
 from views._ui.display import say, show_chart, show_table
 from views._ui.memo import memo
 from views._ui.state import ensure_setting, keep, mirror, remembered, seed, set_setting, setting, widget_key
@@ -119,12 +120,12 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
             ),
         )
         say("caption", for_prices + " " + view.caption)
-        show_table(view.table, "disparities", key="disparities")
+        show_table(view.table, "disparities", key="disparities", column_config=DISPARITY_COLUMNS)
         if view.sentence:
             say("warning", view.sentence)
         for i, (caption, table) in enumerate(view.by_column):
             say("caption", caption)
-            show_table(table, "disparities", key=f"disparities_column_{i}")
+            show_table(table, "disparities", key=f"disparities_column_{i}", column_config=DISPARITY_COLUMNS)
     st.subheader(WORDS["fair_cutoffs"])
     limit_note = capacity_words.FAIR_WITHOUT_LIMIT if rec.capacity is not None else ""
     say("caption", for_prices + costs_labels.FAIRNESS_WHAT + answers.pooled_note(rec) + limit_note)
