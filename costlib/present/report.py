@@ -124,7 +124,11 @@ def _limitations(rec) -> tuple[str, ...]:
 
 _FIGURES = {
     "sensitivity": lambda a: sensitivity_figure(
-        a.maps.sensitivity, c_fp=a.mean_prices[0], c_fn=a.mean_prices[1], unit=a.unit
+        a.maps.sensitivity,
+        c_fp=a.mean_prices[0],
+        c_fn=a.mean_prices[1],
+        unit=a.unit,
+        blended=not a.recommendation.prices.uniform,  # per-group prices: the mark is their average by cases
     ),
     "net_benefit": lambda a: net_benefit_figure(
         a.maps.net_benefit,
