@@ -184,7 +184,7 @@ def fairness_overview_columns(tolerance: float) -> dict:
             f"“{OVER_THE_LIMIT}”: the rule flags more cases than your team can review, so it has no price "
             "within your limit.",
         },
-        "cutoffs": {"help": f"“{PER_GROUP}”: each group's cutoff is in the table below."},
+        "cutoffs": {"help": f"“{PER_GROUP}”: each group's cutoff is in the table below. {NOT_SEARCHED_HELP}"},
     }
 
 
@@ -266,9 +266,15 @@ def fairness_overview_table(
 
 NO_CUTOFFS = "no cutoffs meet it"  # a fairness rule's cutoffs cell when the search found none
 NOT_SEARCHED = {  # ... when the search was not run (`fair_search.FairCutoffs.not_searched`): not "no cutoffs meet it"
-    TOO_MANY_PAIRS: "not searched: too many distinct scores (round or bin them)",
-    GROUP_WITHOUT_RATE: "not searched: a group has none of the cases the rate counts",
+    TOO_MANY_PAIRS: "not searched: too many scores",  # short: the page's column has room for about 30 characters
+    GROUP_WITHOUT_RATE: "not searched: a rate is missing",
 }
+NOT_SEARCHED_HELP = (
+    f"“{NOT_SEARCHED[TOO_MANY_PAIRS]}”: equalized odds is searched exactly over every pair of rate windows, and "
+    "these scores have so many distinct values that the pairs are too many to search: round or bin the scores. "
+    f"“{NOT_SEARCHED[GROUP_WITHOUT_RATE]}”: a group has none of the cases the rate is a share of (no positives, or "
+    "no negatives), so there is nothing to equalise."
+)
 
 
 def _not_searched(summary: pd.DataFrame) -> list:
