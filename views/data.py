@@ -6,25 +6,24 @@ from costlib import answers
 from costlib.core.errors import DataError
 from costlib.loading.samples import SAMPLES
 from costlib.present import labels as t
-from views._ui.data import choose_data, current_dataset, replace_upload
+from views._ui.data import UPLOAD, choose_data, current_dataset, upload_gone
 from views._ui.display import page_header, say, show_error
 from views._ui.folder import data_folder, use_opened
-from views._ui.loading import build_dataset_cached, read_table_cached, upload_content
-from views._ui.mapping import mapping_form, mk
+from views._ui.loading import read_table_cached, upload_content
+from views._ui.mapping import kept_upload, previous_upload, say_kept, upload_form
 from views._ui.memo import memo
+from views._ui.state import setting
 
-page_header(t.PAGE_DATA, t.DATA_WHAT)
-st.page_link("views/costs.py", label=t.DATA_TO_COSTS, icon=":material/balance:")
+gone = upload_gone()  # ?data=upload in a session without the file (a reload): said here, once
+page_header(t.PAGE_DATA, t.DATA_WHAT_UPLOAD if setting("data") == UPLOAD else t.DATA_WHAT)
+if gone:
+    say("warning", t.UPLOAD_GONE)
+else:
+    st.page_link("views/costs.py", label=t.DATA_TO_COSTS, icon=":material/balance:")
 
 
-ds = current_dataset()  # draws the sidebar's data choice; its key "data" holds the choice
+ds = current_dataset(data_page=True)  # draws the sidebar's data choice; its key "data" holds the choice
 in_use = st.session_state.get("data") if ds is not None else None
-
-
-def say_previous(what: str) -> None:
-    """Say that the upload in use before this one failed is still loaded (if there is one)."""
-    if st.session_state.get("upload_dataset") is not None:
-        say("caption", t.previous_upload_sentence(st.session_state["upload_dataset"].name, what))
 
 
 st.subheader(t.SAMPLES_HEADER)
@@ -54,54 +53,13 @@ if upload is not None:
         df = read_table_cached(data, digest, upload.name)
     except DataError as err:
         show_error(err)
-        say_previous("file")
-        df = None
-    if df is not None:
-        new_file = st.session_state.get("_mapping_for") != digest
-        if new_file:
-            for key in [k for k in st.session_state if str(k).startswith("map_") or str(k).startswith("fix_")]:
-                del st.session_state[key]
-            st.session_state["_mapping_for"] = digest
-            for key in ("_fixes", "_load_error", "_widget_updates"):
-                st.session_state.pop(key, None)
-        shown = answers.upload_answer(df, upload.name, guess=None if new_file else st.session_state.get("_guess"))
-        st.session_state["_guess"] = shown.guess
-        st.session_state.update(st.session_state.pop("_widget_updates", None) or {})  # set by a fix that was used
-        say("caption", shown.caption)
-        st.dataframe(shown.head, hide_index=True)
-        for note in shown.notes:
-            say("info", note)
-        if st.session_state.get("_load_error"):
-            say("error", st.session_state["_load_error"], icon=":material/warning:")
-            say_previous("data")
-        with st.form("mapping"):
-            mapping = mapping_form(df, shown.guess)
-            # offered fixes, by their fixed word (DataError.fix_action), never by their words
-            fixes = st.session_state.get("_fixes", {})
-            ticked = [action for action, words in fixes.items() if st.checkbox(words, key=f"fix_{action}")]
-            submitted = st.form_submit_button(t.USE_COLUMNS, type="primary")
-        if submitted:
-            result = answers.mapped_upload(
-                df,
-                upload.name,
-                mapping,
-                ticked,
-                shown.guess,
-                prepare=lambda use, options: build_dataset_cached(df, digest, upload.name, use, options),
-            )
-            if result.dataset is None:
-                st.session_state["_load_error"] = result.error
-                if result.fix is not None:
-                    st.session_state.setdefault("_fixes", {})[result.fix[0]] = result.fix[1]
-                st.rerun()
-            replace_upload(result.dataset)
-            for key in ("_fixes", "_load_error"):
-                st.session_state.pop(key, None)
-            if result.scale is not None:  # the form shows what was used
-                st.session_state["_widget_updates"] = {mk("scale"): result.scale}
-            st.session_state["_loaded"] = result.loaded
-            st.rerun()
-        loaded_slot = st.empty()  # filled at the end, once the summary below shows the new data
+        previous_upload("file")
+    else:
+        loaded_slot = upload_form(df, digest, upload.name)
+elif (kept := kept_upload()) is not None:  # another page was shown: the uploader lost the file, not its form
+    df, digest, name = kept
+    say_kept(name)
+    loaded_slot = upload_form(df, digest, name)
 
 
 st.subheader(t.BIG_DATA_HEADER)
@@ -114,7 +72,9 @@ if new_aggregate and use_opened(answers.aggregate_reader(agg_file.getvalue()), a
 data_folder()
 
 say("subheader", t.LOADED_HEADER if ds is None else t.LOADED_NAMED.format(name=ds.name))
-if ds is not None:
+if ds is None:
+    st.caption(t.NOTHING_LOADED)
+else:
     summary = memo("data_loaded", ds, (), lambda: answers.loaded_answer(ds))
     for slot, metric in zip(st.columns(4), summary.metrics, strict=True):
         if metric is not None:

@@ -137,7 +137,7 @@ MSG_AMBIGUOUS_COLUMN = (
 MSG_BAD_SCALE = 'In "{name}", the score scale "{scale}" is not one of "probability", "logit" or "raw".'
 
 # prepare: numbers
-MSG_NOT_NUMBERS = 'In "{name}", column "{column}" has {count} {values} that {are} not numbers: {rows}.'
+MSG_NOT_NUMBERS = 'In "{name}", column "{column}" has {count} {values} that {are} not {numbers}: {rows}.'
 MSG_DECIMAL_COMMA_HINT = (
     " They look like numbers written with a decimal comma; save the file with "
     "decimal points, or separate its columns with semicolons."
@@ -292,6 +292,7 @@ def plural_words(n: int) -> dict[str, str]:
         "were": plural(n, "was", "were"),
         "counts": plural(n, "count", "counts"),
         "columns_word": plural(n, "column", "columns"),
+        "numbers": plural(n, "a number", "numbers"),  # "1 value that is not a number"
     }
 
 

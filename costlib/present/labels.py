@@ -87,6 +87,10 @@ GROUP_FP_PRICE = "{group}: a false positive costs"
 GROUP_FN_PRICE = "{group}: a false negative costs"
 PER_GROUP = "Different prices per group"
 PER_GROUP_HELP = "Give each group its own pair of prices."
+EXACT_EVERYONE_UNUSED = (  # above the exact prices with "Different prices per group" on
+    f"The first pair is the price for every group, used only when “{PER_GROUP}” is off; "
+    "each group's own pair below is in use now."
+)
 
 # ---------------------------------------------------------------------------------------
 # Data (views/data.py, the column mapping views/_ui/mapping.py, the data folder views/_ui/folder.py)
@@ -120,6 +124,25 @@ USE_COLUMNS = "Use these columns"
 BIG_DATA_HEADER = "Big data: counts instead of rows"
 AGGREGATE_LABEL = "Aggregate file (.parquet, from python -m costlib aggregate)"
 LOADED_HEADER = "What is loaded"
+# the Data page's intro with an upload chosen (no sample is loaded then), and when that upload is not
+# in this session (a reload or a link opened anew)
+DATA_WHAT_UPLOAD = (
+    "Upload your predictions, or choose a built-in sample. Then open Costs & groups to find the cheapest threshold."
+)
+UPLOAD_GONE = (
+    "Your uploaded file is not in this session: an upload lasts until the tab is reloaded or closed, and a "
+    "link never carries it. Upload the file again below, or choose a built-in sample."
+)
+NOTHING_LOADED = "Nothing yet: upload a file or choose a sample above."
+KEPT_UPLOAD = (
+    "Your uploaded file “{name}” is in use: change any column below and press “{button}” again, "
+    "or upload another file above to replace it."
+)
+KEPT_UPLOAD_AWAY = (  # the same, while a built-in sample is in use
+    "Your uploaded file “{name}” is kept for this session while a sample is in use: press “{button}” to use it "
+    "again (with any column changed), or upload another file above to replace it."
+)
+MISSING_CELL = "–"  # an empty cell of a table read from the user's file (blank or NaN)
 LOADED_NAMED = "What is loaded: {name}"  # the loaded data named: after a refused upload it is still the old one
 
 
@@ -223,6 +246,8 @@ DATA_WORDS = {
     "no_upload": "Choose a sample in the sidebar or upload a file on the Data page first. "
     "(Uploaded data is never part of a shared link: it stays in your session.)",
     "to_data_page": "Go to the Data page",
+    # the sidebar's caption when the upload chosen is not in this session (a reload, a link)
+    "upload_gone": "No file in this session: an upload lasts until the tab is reloaded or closed.",
     "use_sample": "Use this sample everywhere",
     "model": "Model (score column)",
 }

@@ -66,10 +66,18 @@ def open_counted(compute, *, name: str) -> Dataset:
         return compute()
 
 
-def current_dataset(*, needs: str | None = None) -> Dataset | None:
+def upload_gone() -> bool:
+    """Whether the data chosen is an upload this session does not have (a reload or a shared
+    link starts a new session, which has no file yet: ?data=upload with nothing uploaded)."""
+    ensure_setting("data", DEFAULT_SAMPLE, valid=lambda v: v in [*SAMPLES, UPLOAD])
+    return setting("data") == UPLOAD and st.session_state.get("upload_dataset") is None
+
+
+def current_dataset(*, needs: str | None = None, data_page: bool = False) -> Dataset | None:
     """The dataset chosen in the sidebar (the setting ``data``, mirrored in the URL).
 
-    A fresh session given ?data=upload has no file yet: the page says so and returns None.
+    A fresh session given ?data=upload has no file yet: the page says so and returns None
+    (the Data page itself, `data_page`, says it in its own words: `upload_gone`).
     `needs` names a role ("binary", "probabilities", "multiclass", "delta") the page
     requires. A dataset without it does not leave the page empty: the page shows its charts
     on a built-in sample that has the role, says so above them, and offers one click to make
@@ -94,8 +102,10 @@ def current_dataset(*, needs: str | None = None) -> Dataset | None:
         if ds is not None:
             st.sidebar.caption(md_escape(labels.your_data_sentence(ds.name, ds.n_rows)))
         else:
-            st.info(DATA_WORDS["no_upload"])
-            st.page_link(DATA_PAGE, label=DATA_WORDS["to_data_page"], icon=":material/folder_open:")
+            st.sidebar.caption(DATA_WORDS["upload_gone"])
+            if not data_page:
+                st.info(DATA_WORDS["no_upload"])
+                st.page_link(DATA_PAGE, label=DATA_WORDS["to_data_page"], icon=":material/folder_open:")
             return None
     else:
         ds = share(load_sample(choice))

@@ -56,6 +56,16 @@ def read_table_cached(data: bytes, digest: str, filename: str) -> pd.DataFrame:
         )
 
 
+def kept_table(digest: str) -> pd.DataFrame | None:
+    """The table parsed from the content `digest` if this session still keeps it
+    (`read_table_cached`), else None; nothing is read."""
+    kept = st.session_state.get("_parsed", {})
+    if digest not in kept:
+        return None
+    kept.move_to_end(digest)
+    return kept[digest]
+
+
 def build_dataset_cached(df: pd.DataFrame, digest: str, name: str, mapping: ColumnMapping, options: tuple) -> Dataset:
     """`loading.prepare` once per (content, mapping, options) in this session, admitted with the
     work the pages will do on it (its sweeps and intervals are memoised without a weight of

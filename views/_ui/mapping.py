@@ -1,6 +1,10 @@
-"""The Data page's column mapping: one widget per column role, seeded with the guess."""
+"""The Data page's column mapping: one widget per column role, seeded with the guess or with
+what the user chose last for the same file (kept for the session, as the widgets' own values are
+dropped once another page is shown), and what pressing “Use these columns” does."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import pandas as pd
 import streamlit as st
@@ -10,7 +14,10 @@ from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
 from costlib.present import labels as t
+from views._ui.data import UPLOAD, replace_upload
 from views._ui.display import say, show_error
+from views._ui.loading import build_dataset_cached, kept_table
+from views._ui.state import setting
 
 NONE = t.NO_COLUMN_CHOSEN
 
@@ -28,7 +35,8 @@ def mk(role: str) -> str:
 
 
 def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
-    """Widgets for every column role, seeded with the guess.
+    """Widgets for every column role, seeded with `guess` (the first guess, or what the user
+    chose last for this file: `chosen_mapping`).
 
     Their keys carry the file's fingerprint: a new file gets new widgets seeded with its own
     guess (deleting the old keys does not reset widgets the browser still shows). Column names
@@ -71,10 +79,12 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
             st.session_state[mk("scale")] = guess.score_scale
         scale = st.radio(t.SCALE_LABEL, list(t.SCALES), format_func=t.SCALES.get, key=mk("scale"), horizontal=True)
     with c2:
-        group = choice(t.MAP_GROUP, cols, guess.group, mk("group"), accept_new_options=wide)
+        first_group = guess.group_columns[0] if guess.group_columns else None
+        group = choice(t.MAP_GROUP, cols, first_group, mk("group"), accept_new_options=wide)
         more_groups = st.multiselect(
             t.MORE_GROUPS,
             cols,
+            default=[c for c in guess.group_columns[1:] if c in cols],
             key=mk("more_groups"),
             format_func=option_names(cols),
             accept_new_options=wide,
@@ -99,14 +109,26 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         extra["votes_no"] = choice(t.MAP_VOTES_NO, numeric, guess.votes_no, mk("no"), accept_new_options=wide)
     elif source == t.RATING:
         extra["rating"] = d1.selectbox(
-            t.MAP_RATING, numeric, key=mk("rating"), format_func=option_names(numeric), accept_new_options=wide
+            t.MAP_RATING,
+            numeric,
+            index=numeric.index(guess.rating) if guess.rating in numeric else 0,
+            key=mk("rating"),
+            format_func=option_names(numeric),
+            accept_new_options=wide,
         )
-        extra["rating_midpoint"] = d2.number_input(t.MAP_MIDPOINT, value=3.0, key=mk("mid"))
+        mid = guess.rating_midpoint if guess.rating_midpoint is not None else 3.0
+        extra["rating_midpoint"] = d2.number_input(t.MAP_MIDPOINT, value=mid, key=mk("mid"))
     elif source == t.MEASUREMENT:
         extra["measurement"] = d1.selectbox(
-            t.MAP_MEASUREMENT, numeric, key=mk("measure"), format_func=option_names(numeric), accept_new_options=wide
+            t.MAP_MEASUREMENT,
+            numeric,
+            index=numeric.index(guess.measurement) if guess.measurement in numeric else 0,
+            key=mk("measure"),
+            format_func=option_names(numeric),
+            accept_new_options=wide,
         )
-        extra["measurement_threshold"] = d2.number_input(t.MAP_THRESHOLD, value=0.0, key=mk("tau"))
+        tau = guess.measurement_threshold if guess.measurement_threshold is not None else 0.0
+        extra["measurement_threshold"] = d2.number_input(t.MAP_THRESHOLD, value=tau, key=mk("tau"))
     st.markdown(t.MULTICLASS_HEADER)
     m1, m2 = st.columns(2)
     class_probs = m1.multiselect(
@@ -137,3 +159,97 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         **extra,
     )
     return mapping
+
+
+CHOSEN_KEEP = 4  # files whose last mapping a session keeps (a few small records)
+
+
+def chosen_mapping(digest: str) -> ColumnMapping | None:
+    """The mapping last loaded from the content `digest` in this session, else None."""
+    return st.session_state.get("_chosen", {}).get(digest)
+
+
+def _keep_chosen(digest: str, name: str, mapping: ColumnMapping) -> None:
+    chosen = st.session_state.setdefault("_chosen", {})
+    chosen.pop(digest, None)
+    chosen[digest] = mapping
+    for old in list(chosen)[: max(0, len(chosen) - CHOSEN_KEEP)]:
+        del chosen[old]
+    st.session_state["_upload_file"] = (digest, name)
+
+
+def kept_upload() -> tuple[pd.DataFrame, str, str] | None:
+    """(table, content digest, file name) of the upload in use when the uploader shows no file
+    (another page was shown: Streamlit drops the uploader's file), so that its form stays; None
+    when the upload is not in this session or its parsed table is no longer kept."""
+    ds = st.session_state.get("upload_dataset")
+    kept = st.session_state.get("_upload_file")
+    if ds is None or kept is None or ds.fingerprint != kept[0]:
+        return None
+    df = kept_table(kept[0])
+    return None if df is None else (df, kept[0], kept[1])
+
+
+def say_kept(name: str) -> None:
+    """Say that the form below is the kept upload `name`'s (in use, or kept while a sample is)."""
+    words = t.KEPT_UPLOAD if setting("data") == UPLOAD else t.KEPT_UPLOAD_AWAY
+    say("info", words.format(name=loading.display_name(name), button=t.USE_COLUMNS))
+
+
+def previous_upload(what: str) -> None:
+    """Say that the upload in use before this one failed is still loaded (if there is one)."""
+    if st.session_state.get("upload_dataset") is not None:
+        say("caption", t.previous_upload_sentence(st.session_state["upload_dataset"].name, what))
+
+
+def upload_form(df: pd.DataFrame, digest: str, name: str):
+    """The preview of the table `df` (the content `digest` of the file `name`), its mapping form
+    seeded with the user's last choices for this content (else the guess), and what pressing
+    “Use these columns” does; the slot where the loaded sentence goes (filled by the page)."""
+    new_file = st.session_state.get("_mapping_for") != digest
+    if new_file:
+        for key in [k for k in st.session_state if str(k).startswith("map_") or str(k).startswith("fix_")]:
+            del st.session_state[key]
+        st.session_state["_mapping_for"] = digest
+        for key in ("_fixes", "_load_error", "_widget_updates"):
+            st.session_state.pop(key, None)
+    shown = answers.upload_answer(df, name, guess=None if new_file else st.session_state.get("_guess"))
+    st.session_state["_guess"] = shown.guess
+    st.session_state.update(st.session_state.pop("_widget_updates", None) or {})  # set by a fix that was used
+    say("caption", shown.caption)
+    st.dataframe(shown.head, hide_index=True, placeholder=t.MISSING_CELL)
+    for note in shown.notes:
+        say("info", note)
+    if st.session_state.get("_load_error"):
+        say("error", st.session_state["_load_error"], icon=":material/warning:")
+        previous_upload("data")
+    with st.form("mapping"):
+        mapping = mapping_form(df, chosen_mapping(digest) or shown.guess)
+        # offered fixes, by their fixed word (DataError.fix_action), never by their words
+        fixes = st.session_state.get("_fixes", {})
+        ticked = [action for action, words in fixes.items() if st.checkbox(words, key=f"fix_{action}")]
+        submitted = st.form_submit_button(t.USE_COLUMNS, type="primary")
+    if submitted:
+        result = answers.mapped_upload(
+            df,
+            name,
+            mapping,
+            ticked,
+            shown.guess,
+            prepare=lambda use, options: build_dataset_cached(df, digest, name, use, options),
+        )
+        if result.dataset is None:
+            st.session_state["_load_error"] = result.error
+            if result.fix is not None:
+                st.session_state.setdefault("_fixes", {})[result.fix[0]] = result.fix[1]
+            st.rerun()
+        replace_upload(result.dataset)
+        for key in ("_fixes", "_load_error"):
+            st.session_state.pop(key, None)
+        if result.scale is not None:  # the form shows what was used
+            st.session_state["_widget_updates"] = {mk("scale"): result.scale}
+            mapping = dataclasses.replace(mapping, score_scale=result.scale)
+        _keep_chosen(digest, name, mapping)
+        st.session_state["_loaded"] = result.loaded
+        st.rerun()
+    return st.empty()  # filled at the end, once the summary below shows the new data
