@@ -63,11 +63,20 @@ def price_slider(name: str, text: str, unit: str, where, help: str | None = None
 
 
 def price_box(name: str, text: str, where) -> None:
-    """The exact entry of the price `name`."""
+    """The exact entry of the price `name`.
+
+    Its default is the price too, not only its seeded state: a box in a popover that was never
+    opened is drawn by the browser from the last run's default when that run did not seed it (a
+    price already seeded), so with a default of 0 the popover read "False positive 0" beside
+    prices of $1 and $3 (Streamlit keys it by its key alone: the default does not make a new
+    widget). A run that seeds it gives no default ("min"): Streamlit warns of a widget given both."""
     key = widget_key(name)
-    seed(f"n_{key}", float(setting(name)))
+    value = float(setting(name))
+    seeded = st.session_state.get(f"n_{key}") != value  # `seed` writes it in this run
+    seed(f"n_{key}", value)
     where.number_input(
         text,
+        value="min" if seeded else value,
         min_value=0.0,
         max_value=settings.PRICE_MAX,
         step=0.5,
@@ -106,6 +115,8 @@ def price_book(names: list, unit: str) -> dict:
         c_fp = price_slider(FP, t.FP_PRICE, unit, c1, t.FP_PRICE_HELP)
         c_fn = price_slider(FN, t.FN_PRICE, unit, c2, t.FN_PRICE_HELP)
     with c3.popover(t.EXACT_PRICES, width="stretch"):
+        if per_group:  # the pair for every group is not in use: say what it sets
+            st.caption(t.EXACT_EVERYONE_UNUSED)
         price_box(FP, t.EXACT_FP, st)
         price_box(FN, t.EXACT_FN, st)
         for i, g in enumerate(names if per_group else []):
