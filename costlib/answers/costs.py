@@ -16,7 +16,7 @@ from costlib.core.dataset import Dataset
 from costlib.core.escaping import md_escape
 from costlib.core.ship import UNCLEAR
 from costlib.present import price_figures, price_words, words
-from costlib.present.amounts import money, shown_saving
+from costlib.present.amounts import money, month_money, shown_saving
 from costlib.present.cost_figures import capacity_figure, cost_curve_figure, markers_frame
 from costlib.present.costs_labels import MODEL_COST
 from costlib.present.plotting import MAX_POINTS
@@ -67,7 +67,7 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
         },
         {
             "label": f"The model {what} a month",
-            "value": money(sign * rec.saving * volume, unit) if volume else "set a volume",
+            "value": month_money(sign * rec.saving * volume, unit) if volume else "set a volume",
             "help": f"The {'extra cost' if dearer else 'saving'} per case times {volume:,.0f} cases a month (set in "
             f"the sidebar).{kept}",
         },

@@ -13,7 +13,7 @@ from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.instance import NecSweeps, nec_curve, nec_money, recommend_nec
 from costlib.present import figures, page_answers, words
 from costlib.present import labels as t
-from costlib.present.amounts import money
+from costlib.present.amounts import money, month_money
 from costlib.present.plotting import mark_x
 
 #: the cutoff slider moves by about a thousandth of its range (0.001 on probabilities), so that a
@@ -226,5 +226,5 @@ def _shown(frame: pd.DataFrame, money_column: str, unit: str, volume: float | No
     out = frame[[c for c in t.INSTANCE_COLUMNS if c in frame]].rename(columns=t.INSTANCE_COLUMNS)
     out[t.COST_PER_CASE] = [money(x, unit) for x in cost]
     if volume:
-        out[t.COST_A_MONTH] = [money(x * volume, unit) for x in cost]
+        out[t.COST_A_MONTH] = [month_money(x * volume, unit) for x in cost]
     return out

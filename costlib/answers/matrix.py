@@ -12,7 +12,7 @@ import pandas as pd
 from costlib.core.dataset import Dataset
 from costlib.multiclass import confusion, recommend_matrix
 from costlib.present import figures, page_answers, words
-from costlib.present.amounts import money, percent, shown_saving
+from costlib.present.amounts import money, month_money, percent, shown_saving
 
 
 def default_matrix(names: Sequence[str]) -> np.ndarray:
@@ -120,7 +120,7 @@ def matrix_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
         },
         {
             "label": "Saving a month",
-            "value": money(rec.saving * volume, unit) if volume else "set a volume",
+            "value": month_money(rec.saving * volume, unit) if volume else "set a volume",
             "help": f"Saving per case times {volume:,.0f} cases a month.",
         },
     )

@@ -84,17 +84,33 @@ def percent(x, digits: int = 1) -> str:
     return f"{100 * float(x):.{digits}f}%"
 
 
+MONTH_WHOLE = 100  # from this much a month up, an amount a month is shown in whole units
+
+
+def month_money(amount: float, unit: str = "") -> str:
+    """An amount a month: in whole units from `MONTH_WHOLE` up ('$2,703', not '$2,703.32': a
+    month's figure is a per-case estimate times a volume, and its cents claim a precision no
+    interval supports), else as `money` shows it.
+
+    >>> month_money(2703.32, "$"), month_money(-158.73, "$"), month_money(42.5, "$"), month_money(1.23e7, "€")
+    ('$2,703', '−$159', '$42.50', '€12.3 million')
+    """
+    if amount is None or (isinstance(amount, float) and math.isnan(amount)):
+        return money(amount, unit)
+    return money(amount, unit, digits=0 if round(abs(amount), 2) >= MONTH_WHOLE else None)
+
+
 def a_month(per_case: float, volume: float | None, unit: str = "") -> str:
-    """'$3,100.00 a month' (per case times the monthly volume), or '' without a volume."""
+    """'$3,100 a month' (per case times the monthly volume, `month_money`), or '' without a volume."""
     if not volume or volume <= 0 or per_case is None or math.isnan(per_case):
         return ""
-    return f"{money(per_case * volume, unit)} a month"
+    return f"{month_money(per_case * volume, unit)} a month"
 
 
 def per_case_and_month(
     per_case: float, volume: float | None, unit: str = "", *, digits: int | None = None, month_of: float | None = None
 ) -> str:
-    """'$0.53 per case ($5,290.00 a month)' or '$0.53 per case' (`digits`: the per-case amount's
+    """'$0.53 per case ($5,290 a month)' or '$0.53 per case' (`digits`: the per-case amount's
     decimals, as `money`'s; `month_of`: the per-case amount the month is of, when the one shown is
     rounded for a reason of its own, as `shown_saving`'s difference is)."""
     month = a_month(per_case if month_of is None else month_of, volume, unit)

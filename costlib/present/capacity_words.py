@@ -13,7 +13,7 @@ import math
 from costlib.core import rules as R
 from costlib.core.escaping import shorten
 from costlib.loading.messages import plural
-from costlib.present.amounts import money, number, percent
+from costlib.present.amounts import money, month_money, number, percent
 from costlib.present.words import cutoffs_text
 
 #: what the Costs page's capacity setting is called, and its help
@@ -109,7 +109,7 @@ def _cap_words(share: float, volume: float | None) -> str:
 
 
 def _amount(per_case: float, volume: float | None, unit: str) -> str:
-    return f"{money(per_case * volume, unit)} a month" if volume else f"{money(per_case, unit)} per case"
+    return f"{month_money(per_case * volume, unit)} a month" if volume else f"{money(per_case, unit)} per case"
 
 
 def within_sentence(rec, unlimited, limit, *, volume: float | None, unit: str = "") -> str:

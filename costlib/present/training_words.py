@@ -381,7 +381,7 @@ def training_verdict_of(
     ...                   "nec_change_high": [0.0, -0.24], "error_rate": [0.10, 0.12]})
     >>> training_verdict_of(s, price=1.0, unit="$", volume=1000).headline  # doctest: +NORMALIZE_WHITESPACE
     'Ship the model: |δ|-weighted training beats standard training. It costs $0.069 per case ($69.00 a month)
-     against $0.100 per case ($100.00 a month) with standard training: it saves $0.031 per case, $31.00 a month,
+     against $0.100 per case ($100 a month) with standard training: it saves $0.031 per case, $31.00 a month,
      31% of the cost (95% interval over 10 seeds 24% to 38%).'
     """
     from costlib.core import rules as R

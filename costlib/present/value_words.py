@@ -11,7 +11,7 @@ from costlib import value
 from costlib.binary import honest as H
 from costlib.loading.messages import plural
 from costlib.present import page_answers
-from costlib.present.amounts import money, number, ratio_text, shown_saving
+from costlib.present.amounts import money, month_money, number, ratio_text, shown_saving
 
 
 def value_lag_sentence(drawn_k: float, drawn_worth: float, unit: str) -> str:
@@ -106,7 +106,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
     lead = on_judged.strip()[:1].upper() + on_judged.strip()[1:]  # "On the test rows", "Cross-fitted on all rows"
     month = {  # the threshold's worth a month; when it adds nothing, that of the choice it is
         "label": "Worth a month",
-        "value": money(rec.value * worth * volume, unit) if volume else "set a volume",
+        "value": month_money(rec.value * worth * volume, unit) if volume else "set a volume",
         "help": f"Worth per case times {volume:,.0f} cases a month.",
     }
     kept = rec.kept
@@ -147,7 +147,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
             },
             {
                 "label": f"It {more} a month",
-                "value": money(abs(rec.gain) * worth * volume, unit) if volume else "set a volume",
+                "value": month_money(abs(rec.gain) * worth * volume, unit) if volume else "set a volume",
                 "help": "The same a month, at your cases a month: nothing changes unless the threshold ships, and "
                 "the verdict does not ship it.",
             },
@@ -164,7 +164,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
         },
         {
             "label": "Gain a month",
-            "value": money(rec.gain * worth * volume, unit) if volume else "set a volume",
+            "value": month_money(rec.gain * worth * volume, unit) if volume else "set a volume",
             "help": f"The gain per case times {volume:,.0f} cases a month.",
         },
         *(
@@ -227,7 +227,7 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
         mine = float(rec.models.set_index("model").loc[rec.model, "value"])
     less = (u.value - mine) * worth * volume
     cost = (
-        f"worth {money(less, unit)} less a month than without the limit{on_judged}"
+        f"worth {month_money(less, unit)} less a month than without the limit{on_judged}"
         if less > 0
         else f"worth no less a month than without the limit{on_judged}"
     )

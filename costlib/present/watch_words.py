@@ -564,7 +564,7 @@ def refit_saving(judged, *, unit: str = "", volume: float | None = None) -> str:
 
     >>> from types import SimpleNamespace as J
     >>> said = refit_saving(J(regret=0.086, low=0.061, high=0.106, no_model=None), unit="$", volume=1500)
-    >>> said.startswith("Refitting on them saves $0.086 per case ($129.00 a month) over keeping the shipped cutoff")
+    >>> said.startswith("Refitting on them saves $0.086 per case ($129 a month) over keeping the shipped cutoff")
     True
     >>> said.split(" over keeping the shipped cutoff ")[1]
     '(95% interval of the saving $0.061 to $0.106 per case), each case judged by a cutoff fitted on the others.'

@@ -186,7 +186,7 @@ def test_a_rescaling_fitted_on_the_rows_it_is_judged_on_gets_no_verdict():
     ("low", "head", "kind"),
     [
         (0.01, "Ship the model with its probabilities rescaled: at the cutoff your prices set, m is worth", "success"),
-        (-0.01, "Not clearly better: keep m's probabilities as they are, worth $0.100 per case ($100.00 a", "warning"),
+        (-0.01, "Not clearly better: keep m's probabilities as they are, worth $0.100 per case ($100 a", "warning"),
     ],
 )
 def test_the_rescaling_verdict_is_the_shared_ship_rule_on_its_interval(low, head, kind):

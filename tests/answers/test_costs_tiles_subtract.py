@@ -44,7 +44,7 @@ def test_the_saving_tile_is_the_difference_of_the_two_cost_tiles_as_shown(cost, 
 def test_a_model_that_costs_more_says_so_instead_of_a_saving_below_zero():
     _, _, per_case, month = costs_metrics(_rec(0.578, 0.545, ship=False, status=WORSE), unit="$", volume=10_000)
     assert per_case["label"] == "The model costs more per case" and per_case["value"] == "$0.033"
-    assert month["label"] == "The model costs more a month" and month["value"] == "$330.00"
+    assert month["label"] == "The model costs more a month" and month["value"] == "$330"
     assert "\u2212" not in per_case["value"] + month["value"]
 
 
@@ -78,4 +78,4 @@ def test_the_saving_shown_is_also_the_saving_rounded_on_its_own():
     rounded on its own would differ."""
     model, without, per_case, month = costs_metrics(_rec(0.85277, 1.1153, ship=True), unit="$", volume=10_000)
     assert (without["value"], model["value"], per_case["value"]) == ("$1.1153", "$0.8528", "$0.2625")
-    assert month["value"] == "$2,625.30"
+    assert month["value"] == "$2,625"  # a month: whole units (`amounts.month_money`)

@@ -15,7 +15,7 @@ from costlib.instance import NecSweeps, nec_money
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
 from costlib.present import labels as t
-from costlib.present.amounts import money, shown_saving
+from costlib.present.amounts import money, month_money, shown_saving
 
 # what a first-time reader should not meet in the page's intro, answer, caption, titles and legends
 JARGON = ("NEC", "δ", "delta", "Normalized", "normalized", "judged cases", "ratio", "interval of the difference", "|")
@@ -77,9 +77,9 @@ def test_the_answer_says_the_cost_per_case_and_a_month_in_the_users_unit(answer,
     v = answer.verdict(price, "$", volume)
     assert v.kind == "success"  # the verdict is the one it was: only how it is said changes
     head = v.headline
-    assert f"{money(cost, '$')} per case ({money(cost * volume, '$')} a month)" in head, head
+    assert f"{money(cost, '$')} per case ({month_money(cost * volume, '$')} a month)" in head, head
     base = price * rec.baseline_nec
-    assert f"{money(base, '$')} per case ({money(base * volume, '$')} a month)" in head, head
+    assert f"{money(base, '$')} per case ({month_money(base * volume, '$')} a month)" in head, head
     assert f"{money(price * rec.saving_low, '$')} to {money(price * rec.saving_high, '$')}" in head, head
     assert f"at least {rec.threshold:.4g}" in head
     # the price moves the money and nothing else
@@ -115,7 +115,7 @@ def test_the_explore_table_gives_every_option_its_cost_per_case_and_a_month(answ
     assert list(table.columns) == ["cases", "error rate", "weighted error", "cost per case", "cost a month"]
     cost = _brute_cost_per_case(ds.scores[rec.model][judge], ds.delta[judge], 0.8, 3.0)
     assert table.loc[rec.model, "cost per case"] == money(cost, "€")
-    assert table.loc[rec.model, "cost a month"] == money(cost * 1000, "€")
+    assert table.loc[rec.model, "cost a month"] == month_money(cost * 1000, "€")
     everyone = _brute_cost_per_case(np.ones(judge.sum()), ds.delta[judge], 0.5, 3.0)
     assert table.loc["flag everyone", "cost per case"] == money(everyone, "€")  # the no-model choice beside it
     assert shown.overall_csv.set_index("option").loc[rec.model, "cost per case (€)"] == pytest.approx(cost)

@@ -1284,7 +1284,7 @@ def _break(df: pd.DataFrame, m: ColumnMapping, how: str, row: int):
     if how == "text score":
         df["score"] = df["score"].astype(object)
         df.loc[row, "score"] = "high"
-        return df, m, "score", (at, '"high"', "not numbers"), None
+        return df, m, "score", (at, '"high"', "not a number"), None  # one cell: "1 value that is not a number"
     if how == "blank score":
         df.loc[row, "score"] = np.nan
         return df, m, "score", (at, "empty"), None

@@ -31,15 +31,15 @@ def _rec(status: str, **kw) -> SimpleNamespace:
 
 
 def test_a_shipped_model_is_said_in_money_per_case_and_a_month():
-    # at $2.50 a typical mistake: the model 0.04 * 2.5 = $0.100 a case, x 2,000 = $200.00 a month;
+    # at $2.50 a typical mistake: the model 0.04 * 2.5 = $0.100 a case, x 2,000 = $200 a month;
     # flagging everyone 0.15 * 2.5 = $0.375 ($750.00); the saving 0.11 * 2.5 = $0.275 ($550.00),
     # its interval 0.10 * 2.5 = $0.250 to 0.12 * 2.5 = $0.300
     v = nec_verdict(_rec(S.SAVES), price=2.5, unit="$", volume=2000)
     assert v.kind == "success"
     assert v.headline == (
         "Ship the model: flag a case when the score of “score_lr” is at least 0.6381 (fitted on the train rows). "
-        "It costs $0.100 per case ($200.00 a month) against $0.375 per case ($750.00 a month) for flagging "
-        "everyone, the cheaper choice without a model: it saves $0.275 per case, $550.00 a month "
+        "It costs $0.100 per case ($200 a month) against $0.375 per case ($750 a month) for flagging "
+        "everyone, the cheaper choice without a model: it saves $0.275 per case, $550 a month "
         "(95% interval of the saving $0.250 to $0.300)."
     )
     # error rate 6% against a weighted error of 4%: the mistakes fall on cheaper cases than a typical one

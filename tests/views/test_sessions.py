@@ -7,6 +7,8 @@ import numpy as np
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
+from costlib.core.escaping import md_escape
+from costlib.present import labels
 from tests.views.apptest_support import APP, load_file
 
 
@@ -44,7 +46,7 @@ def test_two_sessions_uploading_same_named_files_each_see_only_their_own():
     c.query_params["data"] = "upload"
     c.run()
     assert "upload_dataset" not in c.session_state
-    assert any("upload a file on the Data page first" in i.value for i in c.info)
+    assert any(md_escape(labels.UPLOAD_GONE) in w.value for w in c.warning)  # the Data page: upload it again
 
 
 def test_replacing_uploads_keeps_memory_bounded():

@@ -15,7 +15,7 @@ import pytest
 from costlib.answers.watch import SAMPLE_COLUMNS, sample_files, sample_inputs, ship_choice, what_to_ship
 from costlib.cli.watch import _print_text
 from costlib.core.prices import prices_for
-from costlib.present.amounts import money, percent
+from costlib.present.amounts import money, month_money, percent
 from costlib.present.labels import VOLUME_LABEL
 from costlib.present.watch_labels import policy_settings_words, refit_what, shell_lines
 from costlib.present.watch_tables import how_measured
@@ -116,7 +116,7 @@ def test_what_to_ship_says_a_month_is_the_policys_volume_not_the_sidebars(year):
     page = what_to_ship(report, policy, refit, unit="$", volume=10000)
     assert ship_choice(report, refit).kind == CHOICE_REFIT
     # the money a month is the policy's: the saving per case times its cases a month, and the first line says so
-    assert money(refit.judged.regret * month, "$") + " a month" in page[0]
+    assert month_money(refit.judged.regret * month, "$") + " a month" in page[0]
     said = f"A month here is {month:,} cases, the policy's cases a month"
     assert said in page[0] and f"not your 10,000 ({VOLUME_LABEL} in the sidebar)" in page[0]
     assert not any(said in line for line in page[1:])  # said once
@@ -125,7 +125,7 @@ def test_what_to_ship_says_a_month_is_the_policys_volume_not_the_sidebars(year):
     same = what_to_ship(report, policy, refit, unit="$", volume=month)  # yours is the policy's: nothing to set apart
     assert said in same[0] and "not your" not in same[0]
     own = what_to_ship(report, {**policy, "volume": None}, refit, unit="$", volume=10000)  # a month is yours
-    assert "A month here" not in " ".join(own) and money(refit.judged.regret * 10000, "$") + " a month" in own[0]
+    assert "A month here" not in " ".join(own) and month_money(refit.judged.regret * 10000, "$") + " a month" in own[0]
 
 
 def test_the_refit_button_says_before_the_click_which_settings_take_the_place_of_yours():
