@@ -12,9 +12,9 @@ judges them cross-fitted, row by row (`binary.weighted_rows`).
 
 The truth a saving is judged against is the population's: a cutoff t costs
 c_fp (1 - rate) P(N(0, 1) >= t) + c_fn rate P(N(d, 1) < t) per case, the no-model choice
-min(c_fn rate, c_fp (1 - rate)); the truth is the shipped cutoffs' saving over the no-model
-choice the recommendation compares with. Coverage is of that truth; "width / ideal" is the mean
-width over 3.92 x the standard deviation of the estimate's error.
+min(c_fn rate, c_fp (1 - rate)); the truth is the shipped cutoffs' saving (each group at its
+cutoff and its share) over the better no-model choice in the population. Coverage is of that
+truth; "width / ideal" is the mean width over 3.92 x the standard deviation of the estimate's error.
 """
 
 from __future__ import annotations
@@ -51,18 +51,22 @@ def draw(n: int, auc: float, rate: float, keep: float, jitter: bool, seed: int):
     w = np.where(y, 1.0, 1.0 / keep)
     if jitter:
         w = w * rng.lognormal(0.0, 0.5, y.size)
-    g = np.where(rng.random(y.size) < 0.7, "a", "b")
+    g = np.where(rng.random(y.size) < SHARES["a"], "a", "b")
     return y, s, g, w
 
 
+SHARES = {"a": 0.7, "b": 0.3}  # the groups' shares of the population (the same signal and base rate)
+
+
 def truth(rec, auc: float, rate: float, c_fn: float) -> float:
-    """The population saving of `rec`'s shipped cutoffs over the no-model choice it compares with."""
+    """The population saving of `rec`'s shipped cutoffs (one per group: each at its group's share)
+    over the better no-model choice in the population."""
     d = np.sqrt(2.0) * norm.ppf(auc)
-    cuts = np.array(list(rec.cutoffs.values()), dtype=float)
-    t = cuts[0] if np.all(cuts == cuts[0]) else np.nan  # weighted rows: one cutoff for everyone
-    cost = (1 - rate) * norm.sf(t) + c_fn * rate * norm.cdf(t - d)
-    base = c_fn * rate if rec.baseline == R.NOBODY else (1 - rate)
-    return float(base - cost)
+    cost = sum(
+        share * ((1 - rate) * norm.sf(rec.cutoffs[g]) + c_fn * rate * norm.cdf(rec.cutoffs[g] - d))
+        for g, share in SHARES.items()
+    )
+    return float(min(c_fn * rate, 1 - rate) - cost)
 
 
 def run(n: int, auc: float, rate: float, keep: float, c_fn: float, jitter: bool, data_sets: int) -> dict:

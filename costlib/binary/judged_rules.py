@@ -410,11 +410,7 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
             iv = honest.rows.intervals(rule, res.baseline, len(n_g))
             cols["low"][rows], cols["high"][rows] = iv["by_group"]
             whole["low"][o], whole["high"][o] = iv["cost"]
-            whole["vs_low"][o], whole["vs_high"][o] = iv["vs"]
-            if cf is not None and not cf.fitted:
-                cols["low"][rows] = cols["high"][rows] = np.nan
-                for c in ("low", "high", "vs_low", "vs_high"):
-                    whole[c][o] = np.nan
+            whole["vs_low"][o], whole["vs_high"][o] = iv["vs"]  # all NaN where a cutoff could not be fitted
         elif refit:  # a split: the refits' percentile interval (refitted on resampled train rows)
             cols["low"][rows], cols["high"][rows] = percentile_intervals(per_g)
             whole["low"][o], whole["high"][o] = percentile_interval(refit[rule])

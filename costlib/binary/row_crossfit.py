@@ -95,11 +95,12 @@ def weighted_saving(base: np.ndarray, fitted: CrossFitted, weights: np.ndarray) 
 
 def weighted_savings(base: np.ndarray, fitted: CrossFitted, weights: np.ndarray, codes: np.ndarray, k: int) -> tuple:
     """`weighted_saving` of each of `k` parts of the rows at once (`codes`: each row's part):
-    (savings, lows, highs), arrays of `k`; NaN for a part of fewer than 2 rows or no weight."""
+    (savings, lows, highs), arrays of `k`; NaN for a part of fewer than 2 rows of weight above 0.
+    A row of weight 0 counts for nothing, in the sums and in the count of rows alike."""
     w = np.asarray(weights, dtype=np.float64)
     diff = np.asarray(base, dtype=np.float64) - fitted.cost
     total = np.bincount(codes, weights=w, minlength=k)
-    n = np.bincount(codes, minlength=k).astype(np.float64)
+    n = np.bincount(codes, weights=(w > 0).astype(np.float64), minlength=k)
     usable = (n >= 2) & (total > 0)
     total_ = np.where(usable, total, 1.0)
     saving = np.bincount(codes, weights=w * diff, minlength=k) / total_
