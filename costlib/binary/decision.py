@@ -27,6 +27,7 @@ interval.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -310,7 +311,9 @@ def recommend(
         cutoffs = model_rule_cutoffs(ms, prices, extra=extra_rules, capacity=capacity)
         standard = [r for r in cutoffs if r not in (extra_rules or {})]  # their intervals match recommend's alone
         res = evaluate_rules(ms, prices, cutoffs, n_resamples=n_resamples, seed=seed, base=standard, capacity=capacity)
-        res = judge_fitted(res, prices, _judged(ms, prices, cutoffs, n_resamples, seed, capacity))
+        picked = len(models) if ms.judged_on == "all" else 1  # a split picks the model on rows it does not judge
+        honest = dataclasses.replace(_judged(ms, prices, cutoffs, n_resamples, seed, capacity), models=picked)
+        res = judge_fitted(res, prices, honest)
         rule, gain = _choose_rule(res)
         fit_counts = count_rules(ms.fit, {rule: cutoffs[rule]})
         fit_total = float(np.sum(fit_counts.cost(prices)) / max(ms.fit_pooled.total, 1e-300))

@@ -163,7 +163,8 @@ class RuleResults:
         shrunk toward the rows' own variance (`honest.shrunk_intervals`), as each group's cost's.
 
         One quantity has one interval: a fitted rule against the baseline has the rules table's
-        (``vs_low``, ``vs_high``: what `judge_fitted` made), and a fitted rule that is the baseline
+        (``vs_low``, ``vs_high``: what `judge_fitted` made, widened there when the model was
+        picked among several, `honest.picked_z`), and a fitted rule that is the baseline
         on the judged rows (`same_as_baseline`) is read as the baseline: where the single cutoff
         is, the per-group extra saving is the per-group cutoffs' saving against the baseline, with
         that interval (issue 43)."""
@@ -172,24 +173,19 @@ class RuleResults:
             if rule == other:  # both are the baseline here: no difference on any judged row
                 return 0.0, 0.0, 0.0
         est = float(self.overall.loc[rule, "cost_per_case"] - self.overall.loc[other, "cost_per_case"])
+        fitted = other if rule == self.baseline else rule
+        if (self.refit or self.rows_judged) and self.baseline in (rule, other) and fitted in FITTED:
+            lo, hi = (float(self.overall.loc[fitted, c]) for c in ("vs_low", "vs_high"))  # the rules table's
+            return (est, lo, hi) if rule == fitted else (est, -hi, -lo)
         a, b = (self.refit.get("baseline" if r == self.baseline else r) for r in (rule, other))
         if a is not None and b is not None and (rule in self.refit or other in self.refit):
             if self.estimate == H.CROSS_FITTED:  # the bootstrap of the cross-fitted estimate: its spread
-                if self.baseline in (rule, other) and rule != other:  # the rules table's interval
-                    fitted = other if rule == self.baseline else rule
-                    lo, hi = (float(self.overall.loc[fitted, c]) for c in ("vs_low", "vs_high"))
-                    return (est, lo, hi) if rule == fitted else (est, -hi, -lo)
                 lo, hi = centred_interval(est, a - b)
                 if {rule, other} == set(FITTED):
                     low, high = H.shrunk_intervals(est, lo, hi, self.gain_rows_var)
                     lo, hi = float(low), float(high)
                 return est, lo, hi
             return (est, *percentile_interval(a - b))
-        if self.rows_judged and self.baseline in (rule, other) and rule != other:  # the rules table's interval
-            fitted = other if rule == self.baseline else rule
-            if fitted in FITTED:
-                lo, hi = (float(self.overall.loc[fitted, c]) for c in ("vs_low", "vs_high"))
-                return (est, lo, hi) if rule == fitted else (est, -hi, -lo)
         if rule in FITTED or other in FITTED or rule not in self.total_cost or other not in self.total_cost:
             return est, float("nan"), float("nan")
         lo, hi = percentile_interval(self.total_cost[rule] - self.total_cost[other])
@@ -420,6 +416,14 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
             for c in ("low", "high", "vs_low", "vs_high"):
                 whole[c][o] = np.nan
     whole["vs_baseline"] = whole["cost_per_case"] - whole["cost_per_case"][at[res.baseline]]
+    if honest.models > 1:  # the model is picked too: its rules' intervals against the baseline hold that pick
+        widen = H.picked_z(honest.models) / H.Z95
+        for o in (at[r] for r in fitted):
+            vs = whole["vs_baseline"][o]
+            whole["vs_low"][o], whole["vs_high"][o] = (
+                vs - (vs - whole["vs_low"][o]) * widen,
+                vs + (whole["vs_high"][o] - vs) * widen,
+            )
     gain_rows_var = float("nan")
     if cf is not None and refit and R.SINGLE in at and R.COST_OPTIMAL in at:
         gain = whole["cost_per_case"][at[R.SINGLE]] - whole["cost_per_case"][at[R.COST_OPTIMAL]]

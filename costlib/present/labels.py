@@ -224,6 +224,11 @@ NEEDS = {  # role -> (what it is, in words; the sample that has it)
     "multiclass": ("multiclass probability columns", "tickets"),
     "delta": ("an instance cost (delta, votes, rating or a measurement)", "offensive"),
 }
+#: beside an answer that picked the cheapest of several models on the same rows (`honest.picked_z`)
+MODELS_PICKED = (
+    "The cheapest of your {m} models is picked on these same rows, so its saving's interval is wider than that "
+    "model's own (a {level} interval): the luck of that pick is inside it too."
+)
 #: the roles whose pages count each row by the file's weight column (Costs & groups, Find my prices)
 WEIGHTED_ROLES = ("binary",)
 UNWEIGHTED_PAGE = (

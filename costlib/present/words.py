@@ -28,6 +28,7 @@ from costlib.present.amounts import (  # percent and ratio_text are also re-expo
     ratio_text,
     shown_saving,
 )
+from costlib.present.labels import MODELS_PICKED
 
 # ---------------------------------------------------------------------------------------
 # The recommendation, in words
@@ -548,6 +549,8 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
     out.append(
         split_sentence(rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate, rule=rec.rule, weighted=rec.weighted)
     )
+    if len(rec.models) > 1 and rec.intervals and rec.judged_on == "all":  # picked on the rows it is judged on
+        out.append(MODELS_PICKED.format(m=len(rec.models), level=percent(1 - 0.05 / len(rec.models))))
     return tuple(out)
 
 

@@ -100,6 +100,7 @@ def _per_group_rec(group_gain, *, ship_model):
         estimate="test",
         weighted=False,
         n_resamples=1000,
+        models=["m"],
     )
 
 
