@@ -169,7 +169,7 @@ def chosen_mapping(digest: str) -> ColumnMapping | None:
     return st.session_state.get("_chosen", {}).get(digest)
 
 
-def _keep_chosen(digest: str, name: str, mapping: ColumnMapping) -> None:
+def _remember_chosen(digest: str, name: str, mapping: ColumnMapping) -> None:
     chosen = st.session_state.setdefault("_chosen", {})
     chosen.pop(digest, None)
     chosen[digest] = mapping
@@ -249,7 +249,7 @@ def upload_form(df: pd.DataFrame, digest: str, name: str):
         if result.scale is not None:  # the form shows what was used
             st.session_state["_widget_updates"] = {mk("scale"): result.scale}
             mapping = dataclasses.replace(mapping, score_scale=result.scale)
-        _keep_chosen(digest, name, mapping)
+        _remember_chosen(digest, name, mapping)
         st.session_state["_loaded"] = result.loaded
         st.rerun()
     return st.empty()  # filled at the end, once the summary below shows the new data
