@@ -13,7 +13,7 @@ from costlib.binary import decision as D
 from costlib.core import rules
 from costlib.loading.samples import SAMPLES
 from costlib.present import tables, words
-from costlib.present.amounts import shown_saving
+from costlib.present.amounts import month_money, shown_saving
 from costlib.present.costs_labels import MODEL_COST
 from tests.views.apptest_support import (
     assert_no_exception,
@@ -348,6 +348,6 @@ def test_the_first_tile_is_the_models_cost_under_every_verdict():
             (MODEL_COST, words.money(rec.cost, "$", digits=digits)),
             ("Cost per case without a model", words.money(rec.baseline_cost, "$", digits=digits)),
             (f"The model {saves} per case", words.money(shown, "$", digits=digits)),
-            (f"The model {saves} a month", words.money(rec.saving * 10_000, "$")),
+            (f"The model {saves} a month", month_money(rec.saving * 10_000, "$")),
         ], (c_fn, tiles)
     assert seen == {True, False}  # one verdict of each kind

@@ -5,7 +5,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 import costlib
-from costlib.present.amounts import money
+from costlib.present.amounts import money, month_money
 from tests.views.apptest_support import (
     assert_no_exception,
     open_app,
@@ -31,7 +31,7 @@ def test_instance_page_recommends_the_nec_optimal_cutoff_fitted_on_train():
     assert f"at least {t:.4g}" in verdict_box(at)
     said = verdict_box(at)
     digits = next(d for d in (3, 4) if f"{money(nec, '$', digits=d)} per case" in said)  # `shown_saving`'s
-    assert f"{money(nec, '$', digits=digits)} per case ({money(nec * 10_000, '$')} a month)" in said
+    assert f"{money(nec, '$', digits=digits)} per case ({month_money(nec * 10_000, '$')} a month)" in said
     at.slider(key="threshold").set_value(0.8).run()
     assert_no_exception(at)
     overall = explore_table(at)
@@ -58,10 +58,12 @@ def test_the_price_of_a_typical_mistake_turns_the_answer_and_the_table_into_mone
     everyone = costlib.normalized_excess_cost(np.ones(len(te), int), d_te)  # the cheaper choice without a model
     for said, price in ((before, 1.0), (after, 2.5)):  # at the decimals `shown_saving` gives the answer
         per_case = [money(price * everyone, "€", digits=d) for d in (3, 4)]
-        assert any(f"{x} per case ({money(price * everyone * 3000, '€')} a month)" in said for x in per_case), said
+        assert any(f"{x} per case ({month_money(price * everyone * 3000, '€')} a month)" in said for x in per_case), (
+            said
+        )
     row = explore_table(at).loc["flag everyone"]
     assert row["cost per case"] == money(2.5 * everyone, "€")
-    assert row["cost a month"] == money(2.5 * everyone * 3000, "€")
+    assert row["cost a month"] == month_money(2.5 * everyone * 3000, "€")
 
 
 def test_the_price_of_a_typical_mistake_is_kept_in_the_link():

@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from costlib import value
 from costlib.present import words
+from costlib.present.amounts import month_money
 from costlib.value.within import optimal_value_within
 from tests.views.apptest_support import figure, open_app, sample_frame, texts
 
@@ -63,7 +64,7 @@ def test_a_limit_of_400_a_month_moves_the_answer_to_the_best_threshold_within_it
     free = rec.capacity.unlimited
     assert star_tau(at, "best without the limit on hand-overs") == free.tau  # the square: the best without a limit
     shown = texts(at)
-    less = words.money((free.value - rec.value) * 10_000, "$")
+    less = month_money((free.value - rec.value) * 10_000, "$")
     assert (
         f"People can take 400 cases a month; the best threshold on the train rows would hand over "
         f"{rec.capacity.unlimited_fit_reject_rate * 10_000:,.0f} ({free.model} at confidence ≥ {free.tau:.3f}). "

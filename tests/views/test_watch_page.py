@@ -16,6 +16,7 @@ from costlib.answers.audit import build_audit
 from costlib.answers.watch import shipped_policy
 from costlib.binary import decision as D
 from costlib.present import watch_words
+from costlib.present.amounts import month_money
 from costlib.present.costs_labels import MODEL_COST
 from costlib.present.policy import policy_json
 from costlib.present.watch_words import watch_verdict
@@ -401,9 +402,8 @@ def test_the_refit_says_what_it_saves_over_the_shipped_cutoff_and_its_chart_mark
         tuple(policy["prices"]["everyone"])), cutoffs=dict.fromkeys(("north", "south"), cut), n_resamples=500,
     )  # fmt: skip
     said = texts(at)
-    saves = (
-        f"Refitting on them saves {money(j.regret, '$')} per case ({money(j.regret * policy['volume'], '$')} a month)"
-    )
+    month = month_money(j.regret * policy["volume"], "$")
+    saves = f"Refitting on them saves {money(j.regret, '$')} per case ({month} a month)"
     assert saves + " over keeping the shipped cutoff (95% interval of the saving " in said
     assert f"{money(j.low, '$')} to {money(j.high, '$')} per case)" in said
     chart = json.loads(next(c for c in at.get("plotly_chart") if c.key == "watch_refit_chart").proto.spec)
