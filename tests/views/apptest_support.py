@@ -89,6 +89,18 @@ def mk(at: AppTest, role: str) -> str:
     return f"map_{role}_{at.session_state['_mapping_for'][:12]}"
 
 
+def upload(at: AppTest, name: str, data: bytes) -> None:
+    """Upload `data` as the CSV file `name` on the Data page, without using its columns yet."""
+    at.file_uploader(key="uploader").upload(name, data, "text/csv").run()
+    assert_no_exception(at)
+
+
+def submit(at: AppTest) -> None:
+    """Press the Data page's "Use these columns"."""
+    [b for b in at.button if b.label == USE_COLUMNS][0].click().run()
+    assert_no_exception(at)
+
+
 def load_file(at: AppTest, name: str, data: bytes, mime: str = "text/csv") -> None:
     """Upload `data` as the file `name` on the Data page and use the columns it guesses."""
     at.file_uploader(key="uploader").upload(name, data, mime).run()

@@ -7,21 +7,11 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from costlib.present import labels as t
-from tests.views.apptest_support import USE_COLUMNS, assert_no_exception, mk, open_app, texts
+from tests.views.apptest_support import assert_no_exception, mk, open_app, submit, texts, upload
 
 ROWS = b"label,score,other,group\n" + b"".join(
     f"{i % 2},{(i % 10) / 10},{((i * 7) % 10) / 10},{'ab'[i % 2]}\n".encode() for i in range(40)
 )
-
-
-def upload(at: AppTest, name: str, data: bytes) -> None:
-    at.file_uploader(key="uploader").upload(name, data, "text/csv").run()
-    assert_no_exception(at)
-
-
-def submit(at: AppTest) -> None:
-    [b for b in at.button if b.label == USE_COLUMNS][0].click().run()
-    assert_no_exception(at)
 
 
 def visit_costs_and_come_back(at: AppTest) -> None:

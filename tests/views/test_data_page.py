@@ -9,21 +9,21 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from costlib import loading
-from tests.views.apptest_support import USE_COLUMNS, assert_no_exception, chart_keys, mk, open_app, texts, unescape
+from tests.views.apptest_support import (
+    USE_COLUMNS,
+    assert_no_exception,
+    chart_keys,
+    mk,
+    open_app,
+    submit,
+    texts,
+    unescape,
+    upload,
+)
 
 
 def data_page() -> AppTest:
     return open_app("compas", "views/data.py")
-
-
-def upload(at: AppTest, name: str, data: bytes) -> None:
-    at.file_uploader(key="uploader").upload(name, data, "text/csv").run()
-    assert_no_exception(at)
-
-
-def submit(at: AppTest) -> None:
-    [b for b in at.button if b.label == USE_COLUMNS][0].click().run()
-    assert_no_exception(at)
 
 
 def test_ticking_read_as_log_odds_really_switches_the_scale():

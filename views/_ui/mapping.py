@@ -29,6 +29,14 @@ def choice(label: str, options: list[str], guess: str | None, key: str, where=st
     return None if value == NONE else value
 
 
+def _numeric_pick(where, label: str, numeric: list[str], guess: str | None, key: str, wide: bool) -> str:
+    """A numeric column for a role that must have one (no "(none)"), seeded with `guess`."""
+    index = numeric.index(guess) if guess in numeric else 0
+    return where.selectbox(
+        label, numeric, index=index, key=key, format_func=option_names(numeric), accept_new_options=wide
+    )
+
+
 def mk(role: str) -> str:
     """The widget key of a mapping role for the current file."""
     return f"map_{role}_{st.session_state['_mapping_for'][:12]}"
@@ -108,25 +116,11 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         extra["votes_yes"] = choice(t.MAP_VOTES_YES, numeric, guess.votes_yes, mk("yes"), accept_new_options=wide)
         extra["votes_no"] = choice(t.MAP_VOTES_NO, numeric, guess.votes_no, mk("no"), accept_new_options=wide)
     elif source == t.RATING:
-        extra["rating"] = d1.selectbox(
-            t.MAP_RATING,
-            numeric,
-            index=numeric.index(guess.rating) if guess.rating in numeric else 0,
-            key=mk("rating"),
-            format_func=option_names(numeric),
-            accept_new_options=wide,
-        )
+        extra["rating"] = _numeric_pick(d1, t.MAP_RATING, numeric, guess.rating, mk("rating"), wide)
         mid = guess.rating_midpoint if guess.rating_midpoint is not None else 3.0
         extra["rating_midpoint"] = d2.number_input(t.MAP_MIDPOINT, value=mid, key=mk("mid"))
     elif source == t.MEASUREMENT:
-        extra["measurement"] = d1.selectbox(
-            t.MAP_MEASUREMENT,
-            numeric,
-            index=numeric.index(guess.measurement) if guess.measurement in numeric else 0,
-            key=mk("measure"),
-            format_func=option_names(numeric),
-            accept_new_options=wide,
-        )
+        extra["measurement"] = _numeric_pick(d1, t.MAP_MEASUREMENT, numeric, guess.measurement, mk("measure"), wide)
         tau = guess.measurement_threshold if guess.measurement_threshold is not None else 0.0
         extra["measurement_threshold"] = d2.number_input(t.MAP_THRESHOLD, value=tau, key=mk("tau"))
     st.markdown(t.MULTICLASS_HEADER)
