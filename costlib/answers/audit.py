@@ -426,7 +426,14 @@ def build_audit(
         ms = models[first.model]
         prices = first.prices
         fair = fairness_results(
-            ms, prices, criteria=criteria, tolerance=tol, n_resamples=n_resamples, seed=seed, capacity=capacity
+            ms,
+            prices,
+            criteria=criteria,
+            tolerance=tol,
+            n_resamples=n_resamples,
+            seed=seed,
+            capacity=capacity,
+            picked_among=len(models),
         )
         rec = dataclasses.replace(fair.recommendation, models=first.models)
         unlimited = price = limit = None

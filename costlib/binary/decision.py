@@ -252,6 +252,7 @@ def recommend(
     seed: int = 0,
     extra_rules: Mapping[str, Mapping] | None = None,
     capacity: float | None = None,
+    picked_among: int | None = None,
 ) -> Recommendation:
     """The one answer: which model and cutoff(s) to ship at these prices, against the
     cheaper no-model decision, with 95% intervals (see the module docstring).
@@ -272,6 +273,10 @@ def recommend(
         More rules to judge beside the standard ones (fairness-constrained cutoffs).
     capacity : float, optional
         The largest share of the cases the team can review (0 to 1); None: no limit.
+    picked_among : int, optional
+        How many models the ones given were picked among (default: as many as are given). Without
+        a split, a model picked among several has that pick inside its saving's interval
+        (`honest.picked_z`).
 
     Returns
     -------
@@ -311,7 +316,8 @@ def recommend(
         cutoffs = model_rule_cutoffs(ms, prices, extra=extra_rules, capacity=capacity)
         standard = [r for r in cutoffs if r not in (extra_rules or {})]  # their intervals match recommend's alone
         res = evaluate_rules(ms, prices, cutoffs, n_resamples=n_resamples, seed=seed, base=standard, capacity=capacity)
-        picked = len(models) if ms.judged_on == "all" else 1  # a split picks the model on rows it does not judge
+        among = max(len(models), picked_among or 1)
+        picked = among if ms.judged_on == "all" else 1  # a split picks the model on rows it does not judge
         honest = dataclasses.replace(_judged(ms, prices, cutoffs, n_resamples, seed, capacity), models=picked)
         res = judge_fitted(res, prices, honest)
         rule, gain = _choose_rule(res)

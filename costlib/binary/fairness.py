@@ -292,6 +292,7 @@ def fairness_results(
     n_resamples: int,
     seed: int = 0,
     capacity: float | None = None,
+    picked_among: int = 1,
 ) -> FairnessResults:
     """The one fairness rule set: fair cutoffs per criterion (`fairness_rules`), each judged
     where it was not fitted (`fair_judged.judge_rule`: on the judged rows, or cross-fitted
@@ -303,7 +304,8 @@ def fairness_results(
     Each criterion's cutoffs on the fitting rows are fitted once (`fairness_rules`; its fit
     is the one `fair_judged.judge_rule` judges), and without a split every rule judged
     cross-fitted reads the fitting rows' one deal into folds (`honest.fitting_folds`, which the
-    recommendation's refit bootstrap reads too).
+    recommendation's refit bootstrap reads too). `picked_among`: how many models `ms` was picked
+    among (`decision.recommend`'s), so that its saving's interval holds that pick as the page's does.
 
     A model without groups (or with one) has no fairness rules: `criteria` is then ignored.
     Infeasible criteria give NaN cutoffs and a `DegenerateWarning` naming the cause.
@@ -341,6 +343,7 @@ def fairness_results(
         seed=seed,
         extra_rules=rules | holding,
         capacity=capacity,
+        picked_among=picked_among,
     )
     rec = FJ.cross_fitted_costs(rec, prices, judged)
     long, summary = fairness_tables(ms, prices, fits, rec.results, tolerance, judged=judged)

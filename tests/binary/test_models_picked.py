@@ -58,3 +58,20 @@ def test_picking_among_ten_models_without_signal_ships_noise_at_most_once_in_for
         models = {f"m{i}": D.sweep_model(y, rng.standard_normal(y.size), g, name=f"m{i}") for i in range(10)}
         ships += D.recommend(models, (1.0, 1.8), n_resamples=50, seed=seed).ship_model
     assert ships <= 1
+
+
+def test_the_audit_says_what_the_page_says_of_a_model_picked_among_several():
+    """One verdict everywhere: the audit (report, command line, policy) judges the picked model
+    with the fairness rules on its own sweeps, and still holds the pick among the others."""
+    from costlib.answers.audit import build_audit
+
+    y, g, scores = _rows(1500, 0, (0.8, 0.6, 0.0))
+    models = {m: D.sweep_model(y, s, g, name=m) for m, s in scores.items()}
+    page = D.recommend(models, (1.0, 3.0), n_resamples=100, seed=0)
+    audit = build_audit(models, (1.0, 3.0), n_resamples=100, seed=0).recommendation
+    assert audit.model == page.model
+    assert (audit.saving, audit.saving_low, audit.saving_high) == pytest.approx(
+        (page.saving, page.saving_low, page.saving_high)
+    )
+    alone = D.recommend({page.model: models[page.model]}, (1.0, 3.0), n_resamples=100, seed=0)
+    assert audit.saving_low < alone.saving_low  # the pick is inside it
