@@ -190,7 +190,9 @@ MSG_VOTES_INCOMPLETE = (
     'In "{name}", only the "{given}" vote column is chosen ("{column}"); choose the "{other}" vote column too.'
 )
 MSG_VOTES_NEGATIVE = 'In "{name}", column "{column}" has {count} negative vote {counts}: {rows}.'
-MSG_VOTES_NOT_INTEGER = 'In "{name}", column "{column}" has {count} vote {counts} that {are} not whole numbers: {rows}.'
+MSG_VOTES_NOT_INTEGER = (
+    'In "{name}", column "{column}" has {count} vote {counts} that {are} not {whole_numbers}: {rows}.'
+)
 MSG_NEEDS_NUMBER = (
     'In "{name}", column "{column}" is chosen as {role} but the {what} is {value}; enter a finite number.'
 )
@@ -293,6 +295,7 @@ def plural_words(n: int) -> dict[str, str]:
         "counts": plural(n, "count", "counts"),
         "columns_word": plural(n, "column", "columns"),
         "numbers": plural(n, "a number", "numbers"),  # "1 value that is not a number"
+        "whole_numbers": plural(n, "a whole number", "whole numbers"),  # "1 vote count that is not a whole number"
     }
 
 

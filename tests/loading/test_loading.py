@@ -464,7 +464,7 @@ CASES = [
         bf.csv_bytes(["n_yes", "n_no"], [(3, 0), (1.5, 2), (1, 1), (0, 5)]),
         "votes.csv",
         mapping=VOTES_MAPPING,
-        expect=("votes.csv", '"n_yes"', "not whole numbers", "row 3", '"1.5"'),
+        expect=("votes.csv", '"n_yes"', "1 vote count that is not a whole number", "row 3", '"1.5"'),
         column="n_yes",
     ),
     Case("votes_ok", VOTES, "votes.csv", mapping=VOTES_MAPPING, check=_check_votes),
