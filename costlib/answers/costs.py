@@ -259,12 +259,14 @@ def fair_policies_offered(summary, results, capacity: float | None) -> dict:
     whose policy file Costs & groups offers (`fair_rule_choice` words each): the feasible ones
     within the review limit `capacity` (`capacity_words.within_limit`), and without a limit the
     randomised ones too (their file records the bands; the share they flag is not judged).
+    The rules whose gap stays within the tolerance come first, so the picker's first choice is
+    not one that fails.
 
     `summary` and `results` are `fairness.fairness_results`' ``summary`` and ``results``.
     """
     from costlib.present.capacity_words import within_limit
 
-    return {
+    offered = {
         rule: bool(within)
         for rule, feasible, within, randomised in zip(
             summary["rule"],
@@ -275,6 +277,7 @@ def fair_policies_offered(summary, results, capacity: float | None) -> dict:
         )
         if feasible and (within_limit(results.overall, rule, capacity) or (randomised and capacity is None))
     }
+    return dict(sorted(offered.items(), key=lambda item: not item[1]))  # stable: summary order otherwise
 
 
 def pooled_note(rec) -> str:

@@ -28,6 +28,12 @@ def test_without_a_limit_every_feasible_rule_is_offered_the_randomised_one_too()
     assert fair_policies_offered(SUMMARY, RESULTS, None) == {"a": True, "b": False, "d": True, "e": False}
 
 
+def test_the_rules_within_the_tolerance_are_offered_first():
+    # the picker's first choice is the policy downloaded by default: not one whose gap fails
+    summary = SUMMARY.assign(within_tolerance_on_test=[False, True, True, True, False])
+    assert list(fair_policies_offered(summary, RESULTS, None)) == ["b", "d", "a", "e"]
+
+
 def test_under_a_limit_only_the_feasible_rules_within_it_are_offered():
     # 25% of the cases: "d" (30%) is over it; "e" flags an unjudged share: not offered under a limit
     assert fair_policies_offered(SUMMARY, RESULTS, 0.25) == {"a": True, "b": False}
