@@ -38,9 +38,11 @@ def money_digits(amount: float) -> int:
 
     >>> money_digits(1.6357), money_digits(0.5), money_digits(0.0019)
     (2, 3, 4)
+    >>> money_digits(float("nan"))  # no amount (nothing could be fitted): shown "n/a", not a crash
+    2
     """
     a = abs(amount)
-    return 2 if a >= 1 or a == 0 else min(6, max(3, 1 + math.ceil(-math.log10(a))))
+    return 2 if a >= 1 or a == 0 or not math.isfinite(a) else min(6, max(3, 1 + math.ceil(-math.log10(a))))
 
 
 def money(amount: float, unit: str = "", *, digits: int | None = None) -> str:
