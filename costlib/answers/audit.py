@@ -18,6 +18,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from costlib.answers.remembering import compute_now
@@ -34,6 +35,7 @@ from costlib.binary.fairness import fairness_results, group_rates
 from costlib.binary.judged_rules import RuleResults
 from costlib.binary.model_sweeps import ModelSweeps, cost_curves, sweep_model
 from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale, ratio_range
+from costlib.binary.weighted_rows import rows_of
 from costlib.core import rules as R
 from costlib.core import settings
 from costlib.core import validation as v
@@ -62,37 +64,51 @@ def audit_criteria(chosen) -> tuple[str, ...]:
     return tuple(FAIRNESS_CRITERIA if chosen.criteria is None else chosen.criteria)
 
 
+def row_counts(ms: ModelSweeps, purpose: str = "judge") -> dict | None:
+    """{group: rows} of the fitting ("fit") or judged ("judge") rows of `ms`, one a row whatever its
+    weight (the cases it stands for, which the sweeps sum); None for weighted sweeps without their
+    rows (`weighted_rows.rows_of`: an aggregate file, a table read where it lies).
+
+    >>> ms = sweep_model([0, 1, 1, 0], [0.2, 0.4, 0.9, 0.7], sample_weight=[1, 2.5, 3, 0])
+    >>> row_counts(ms), ms.judge_pooled.total
+    ({'everyone': 4}, 6.5)
+    """
+    if not ms.weighted:
+        grouped = ms.fit if purpose == "fit" else ms.judge
+        return {g: int(round(grouped[g].total)) for g in ms.groups}
+    rows = rows_of(ms)
+    if rows is None:
+        return None
+    mask = rows.fit if purpose == "fit" else rows.judge
+    counts = np.bincount(rows.codes if mask is None else rows.codes[mask], minlength=len(ms.groups))
+    return {g: int(k) for g, k in zip(ms.groups, counts, strict=True)}
+
+
 def data_summary(ms: ModelSweeps) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(by_group, overall): cases, positives, positive share and mean score per split, read
-    off the sweeps. by_group has ``split, group, ...``; overall is indexed by split."""
+    """(by_group, overall): rows ``n`` (`row_counts`, NaN when unknown), positives, positive share and
+    mean score per split; by_group has ``split, group, ...``, overall is indexed by split. With weights,
+    ``cases_by_weight`` is the cases the rows stand for, and the rest is by weight, as every cost."""
     rows, overall = [], []
     splits = (
-        (("train", ms.fit, ms.fit_pooled), ("test", ms.judge, ms.judge_pooled))
+        (("train", "fit", ms.fit, ms.fit_pooled), ("test", "judge", ms.judge, ms.judge_pooled))
         if ms.judged_on == "test"
-        else (("all", ms.fit, ms.fit_pooled),)
+        else (("all", "fit", ms.fit, ms.fit_pooled),)
     )
-    for split, grouped, pooled in splits:
+
+    def counts(sw, n) -> dict:
+        return {
+            "n": math.nan if n is None else n,
+            **({"cases_by_weight": sw.total} if ms.weighted else {}),
+            "positives": sw.positives,
+            "positive_share": v.safe_divide(sw.positives, sw.total),
+            "mean_score": sw.mean_score(),
+        }
+
+    for split, purpose, grouped, pooled in splits:
+        n = row_counts(ms, purpose)
         for g in grouped.groups:
-            sw = grouped[g]
-            rows.append(
-                {
-                    "split": split,
-                    "group": g,
-                    "n": sw.total,
-                    "positives": sw.positives,
-                    "positive_share": v.safe_divide(sw.positives, sw.total),
-                    "mean_score": sw.mean_score(),
-                }
-            )
-        overall.append(
-            {
-                "split": split,
-                "n": pooled.total,
-                "positives": pooled.positives,
-                "positive_share": v.safe_divide(pooled.positives, pooled.total),
-                "mean_score": pooled.mean_score(),
-            }
-        )
+            rows.append({"split": split, "group": g, **counts(grouped[g], None if n is None else n[g])})
+        overall.append({"split": split, **counts(pooled, None if n is None else sum(n.values()))})
     return pd.DataFrame(rows), pd.DataFrame(overall).set_index("split")
 
 
@@ -199,19 +215,34 @@ class Audit:
         capacity, the answer is the one within it, and the ``capacity`` and
         ``within_capacity`` blocks say what the cap is, what the best cutoff without it would
         flag and cost, and what more capacity would save. With two groups or more, the
-        ``disparities`` block (`disparity.Disparities.record`) of the recommended rule."""
-        out = self.recommendation.summary(self.data_dictionary, self.n_rows)
+        ``disparities`` block (`present.policy.disparities_record`) of the recommended rule; with
+        a weight column, ``n`` and ``n_judged`` count the judged rows and ``cases_by_weight`` the
+        cases they stand for (`_rows_judged`)."""
+        out = self._rows_judged(self.recommendation.summary(self.data_dictionary, self.n_rows))
         out["capacity"] = self.capacity_record
         out["within_capacity"] = self.within_capacity
         if self.model_identity is not None:
             out["model_identity"] = dict(self.model_identity)
+        from costlib.present.policy import disparities_record  # the block with the counts each rate is a share of
+
         if self.disparities is not None:  # with two groups or more (as ``model_identity``: only when there is one)
-            out["disparities"] = self.disparities.record(R.rule_words(self.disparities.rule))
+            out["disparities"] = disparities_record(self.disparities)
         if self.column_disparities:  # with several group columns: each column alone, beside their intersection
-            out["disparities_by_column"] = {
-                str(column): d.record(R.rule_words(d.rule)) for column, d in self.column_disparities
-            }
+            out["disparities_by_column"] = {str(column): disparities_record(d) for column, d in self.column_disparities}
         return out
+
+    def _rows_judged(self, out: dict) -> dict:
+        """The decision summary `out` with weights: ``n`` and ``n_judged`` the judged rows (`row_counts`;
+        null when unknown), and after them ``cases_by_weight``, the cases those rows stand for, which every
+        cost per case is a share of. Without weights the rows are the cases: `out` as it was."""
+        if (ms := self.sweeps) is None or not ms.weighted:
+            return out
+        n, shown = None if (counted := row_counts(ms, "judge")) is None else sum(counted.values()), {}
+        for key, value in out.items():
+            shown[key] = n if key in ("n", "n_judged") else value
+            if key == "n_judged":
+                shown["cases_by_weight"] = json_number(self.recommendation.n_judged)
+        return shown
 
     @property
     def disparities_fail(self) -> bool:
@@ -477,11 +508,7 @@ def build_audit(
         seed=int(seed),
         data_name=str(data_name),
         fingerprint=str(fingerprint),
-        n_rows=int(
-            n_rows
-            if n_rows is not None
-            else round(ms.fit_pooled.total + (ms.judge_pooled.total if ms.judged_on == "test" else 0))
-        ),
+        n_rows=int(n_rows if n_rows is not None else _rows_in(ms)),
         created=created or _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         version=__version__,
         fairness=long,
@@ -508,6 +535,14 @@ def build_audit(
         column_disparities=by_column,
         sweeps=ms,
     )
+
+
+def _rows_in(ms: ModelSweeps) -> int:
+    """The rows fitted and judged on (`row_counts`; the cases by weight where only those are known)."""
+    parts = [row_counts(ms, p) for p in ("fit", "judge")[: 1 + (ms.judged_on == "test")]]
+    if None in parts:
+        return round(ms.fit_pooled.total + (ms.judge_pooled.total if ms.judged_on == "test" else 0))
+    return sum(sum(p.values()) for p in parts)
 
 
 def data_columns(mapping, *, scale: str | None = None) -> dict:

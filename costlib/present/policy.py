@@ -147,8 +147,47 @@ def default_rule(audit) -> str:
     return audit.recommendation.shipped_rule
 
 
+OUT_OF_COUNTS = {
+    "flagged_rate": "cases",
+    "false_positive_rate": "negatives",
+    "false_negative_rate": "positives",
+    "cost_per_case": "cases",
+}
+"""What each metric's ``out_of`` counts in the ``"disparities"`` block (`disparities_record`), as
+the page's "out of" column (`disparity.out_of`, the one home of those counts)."""
+
+
+def disparities_record(d) -> dict:
+    """The ``"disparities"`` block of the JSON decision summary and of the policy:
+    `disparity.Disparities.record` of `d`, with each group's ``out_of`` under each metric, the
+    count its value is a share of (`disparity.out_of`: its cases, negatives or positives, by weight
+    with a weight column; `OUT_OF_COUNTS`, written once in the block), as the page's disparities
+    table gives it, so that a reviewer can recompute each rate (value × out_of is what it counts).
+
+    >>> from costlib.binary.disparity import disparities
+    >>> block = disparities_record(disparities(["a", "b"], [4, 1], [1, 1], [1, 4], [10, 20], c_fp=1, c_fn=1))
+    >>> block["out_of"]["false_negative_rate"], block["metrics"]["false_negative_rate"]["b"]["out_of"]
+    ('positives', 5)
+    """
+    from costlib.binary.disparity import DISPARITY_METRICS
+    from costlib.core.json_numbers import json_number
+
+    out = {}
+    for key, value in d.record(R.rule_words(d.rule)).items():  # beside the other words on what the numbers are
+        out[key] = value
+        if key == "difference":
+            out["out_of"] = dict(OUT_OF_COUNTS)
+    for row in d.table.to_dict("records"):
+        count = json_number(row["out_of"])
+        count = int(count) if count is not None and float(count).is_integer() else count
+        groups = out["metrics"][DISPARITY_METRICS[row["metric"]]]
+        value, *rest = groups[str(row["group"])].items()  # beside the value it is the count of
+        groups[str(row["group"])] = dict([value, ("out_of", count), *rest])
+    return out
+
+
 def _shipped_disparities_record(audit, rule: str, sweeps=None) -> dict | None:
-    """The ``"disparities"`` record (`disparity.Disparities.record`) of `rule`:
+    """The ``"disparities"`` record (`disparities_record`) of `rule`:
     `disparity.rule_disparities` on the judged rows of `sweeps`, with the audit's reference group
     (when it was given; else the largest, the same group for every rule), pooled groups and
     threshold, as the audit's own (`disparity.shipped_disparities`) of the recommended rule.
@@ -172,7 +211,7 @@ def _shipped_disparities_record(audit, rule: str, sweeps=None) -> dict | None:
     gaps = rule_disparities(
         sweeps, rec.results, rule, rec.prices, reference=reference, pooled=rec.pooled, threshold=d.threshold
     )
-    return gaps.record(R.rule_words(rule))
+    return disparities_record(gaps)
 
 
 def _decision_is(audit, rule: str, disparities_written: bool) -> str:

@@ -42,9 +42,12 @@ from costlib.present.identity import identity_text
 from costlib.present.price_figures import net_benefit_figure, net_benefit_title, sensitivity_figure
 from costlib.present.report_html import CSS, PRINT_SCRIPT, SCREEN_NOTE, HtmlFigures, paragraphs, table_html
 from costlib.present.tables import (
+    NOT_SEARCHED,
+    NOT_SEARCHED_HELP,
     count_cell,
     cutoff_cell,
     fair_prices,
+    feasible_cells,
     group_rates_table,
     money_cell,
     rules_by_group_table,
@@ -324,13 +327,18 @@ def _prices_table(a) -> pd.DataFrame:
 
 
 def _data_tables(a) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Rows, positives, their share and the mean score per split (`audit.data_summary`); with weights,
+    the cases by weight beside the rows, and the positives and their share by weight (as the Data page)."""
+
     def fmt(frame: pd.DataFrame) -> pd.DataFrame:
+        by = " by weight" if (weighted := "cases_by_weight" in frame) else ""
         return pd.DataFrame(
             {
                 **({"group": frame["group"].astype(str)} if "group" in frame else {}),
                 "cases": [count_cell(x) for x in frame["n"]],
-                "positives": [count_cell(x) for x in frame["positives"]],
-                "positive share": [share_cell(x) for x in frame["positive_share"]],
+                **({"cases by weight": [count_cell(x) for x in frame["cases_by_weight"]]} if weighted else {}),
+                f"positives{by}": [count_cell(x) for x in frame["positives"]],
+                f"positive share{' (by weight)' if weighted else ''}": [share_cell(x) for x in frame["positive_share"]],
                 "mean score": ["–" if not np.isfinite(x) else f"{x:.4g}" for x in frame["mean_score"]],
             }
         )
@@ -351,7 +359,7 @@ def _fairness_tables_text(a) -> tuple[pd.DataFrame, pd.DataFrame]:
         {
             "rule": [R.rule_words(r) for r in s["rule"]],
             "rate made equal": s["rate"],
-            "feasible": ["yes" if x else "no" for x in s["feasible"]],
+            "feasible": feasible_cells(s),
             "largest gap (train)": [share_cell(x) for x in s["spread_train"]],
             "largest gap (test)": [share_cell(x) for x in s["spread_test"]],
             "within tolerance on test": within_cells(s),
@@ -550,6 +558,7 @@ def audit_html(audit) -> str:
         "table's columns write it). Its price is what it costs beyond "
         "the best cutoff per group; on rows it was not fitted on the rates may drift apart again.</p>",
         table_html(fair_summary, caption="Each constrained rule")
+        + (paragraphs([NOT_SEARCHED_HELP]) if set(fair_summary["feasible"]) & set(NOT_SEARCHED.values()) else "")
         if len(fair_summary)
         else "<p>No fairness criterion applies (one group, or none chosen).</p>",
         table_html(fair_long, caption="Each constrained rule's cutoff and rates, group by group")

@@ -283,6 +283,16 @@ def _not_searched(summary: pd.DataFrame) -> list:
     return list(summary["not_searched"]) if "not_searched" in summary else [""] * len(summary)
 
 
+def feasible_cells(summary: pd.DataFrame) -> list[str]:
+    """Per fairness rule, whether cutoffs meet it, as the report's "feasible" column says it: "yes",
+    "no" (the search found none), or the page's words for a search that was not run (`NOT_SEARCHED`:
+    "not searched: too many scores" is not a "no")."""
+    return [
+        "yes" if f else NOT_SEARCHED.get(why, "no")
+        for f, why in zip(summary["feasible"], _not_searched(summary), strict=True)
+    ]
+
+
 PER_GROUP = "one per group"  # a rule's cutoff cell when the groups' cutoffs differ
 OVER_THE_LIMIT = "over the limit"  # a fairness rule's price when it flags more than the review limit
 #: a randomised rule's cutoff cell (`fair_random`): a band per group, flagged at a probability
