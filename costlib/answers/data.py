@@ -27,6 +27,7 @@ from costlib.present.labels import (
     classes_sentence,
     fix_offer,
 )
+from costlib.present.split_words import split_use_sentence
 
 BINARY_LABEL_VALUES = frozenset({"0", "1", "0.0", "1.0", "True", "False", "true", "false"})
 
@@ -142,8 +143,9 @@ def folder_reader(path, *, label: str | None, scores: Sequence[str], group: str 
 @dataclass(frozen=True, eq=False)
 class LoadedAnswer:
     """What the Data page says of the dataset in use: four numbers (None: not for it), the rows
-    per split, its tables (shown with `table_columns`' number formats), its classes, its notes and
-    what its weights make of the rows."""
+    per split (and, where the split is not train and test rows, which rows fit and which judge),
+    its tables (shown with `table_columns`' number formats), its classes, its notes and what its
+    weights make of the rows."""
 
     metrics: tuple
     split_sentence: str | None
@@ -155,10 +157,13 @@ class LoadedAnswer:
 
 
 def loaded_answer(ds: Dataset) -> LoadedAnswer:
-    """What is loaded, for `ds` (`loading.summary_metrics`, `rows_per_split_sentence`, `summary_tables`)."""
+    """What is loaded, for `ds` (`loading.summary_metrics`, `rows_per_split_sentence` with
+    `split_words.split_use_sentence`, `summary_tables`)."""
+    split, use = loading.rows_per_split_sentence(ds), split_use_sentence(ds)
+    split = f"{split}. {use}" if split and use else split
     return LoadedAnswer(
         tuple(loading.summary_metrics(ds)),
-        loading.rows_per_split_sentence(ds),
+        split,
         tuple(loading.summary_tables(ds)),
         classes_sentence(ds.class_names) if ds.class_names else None,
         tuple(ds.notes),

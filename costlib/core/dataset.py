@@ -15,7 +15,7 @@ import numpy as np
 SPLIT_ROLES = ("train", "validation", "test")
 
 
-#: what rows each purpose reads (see `Dataset.purpose_rows`)
+#: the split role each purpose reads first (`Dataset.purpose_rows` says what else it reads)
 PURPOSE_ROLES = {"fit": "train", "judge": "test", "calibrate": "validation"}
 
 
@@ -132,16 +132,33 @@ class Dataset:
     def purpose_rows(self, purpose: str) -> np.ndarray:
         """The rows that serve `purpose`, decided here for every page and command.
 
-        "fit" (fit cutoffs and temperatures): the train rows, else every row; "judge" (judge
-        what was fitted): the test rows, else every row; "calibrate" (fit a temperature that
-        pages then judge): the validation rows, else the train rows, else every row.
+        "judge" (judge what was fitted): the test rows, else every row. "fit" (fit cutoffs): the
+        train rows when the split has test rows too; with test rows but no train rows, the rows
+        that are not test rows (the validation rows), if any; otherwise (no test rows, or only test
+        rows) every row, the very rows judged, so that every page cross-fits as without a split:
+        cutoffs fitted on some rows are never judged on rows that include them. "calibrate" (fit a
+        temperature that pages then judge): the validation rows, else the train rows, else every
+        row.
+
+        >>> ds = Dataset(name="d", fingerprint="", n_rows=4, mapping=ColumnMapping(split="s"),
+        ...              split=np.array(["train", "validation", "train", "validation"], dtype=object))
+        >>> [ds.purpose_rows(p).tolist() for p in ("fit", "judge", "calibrate")]
+        [[True, True, True, True], [True, True, True, True], [False, True, False, True]]
         """
-        role = PURPOSE_ROLES[purpose]
-        if self.has_role(role):
-            return self.rows(role)
-        if purpose == "calibrate" and self.has_role("train"):
+        if purpose not in PURPOSE_ROLES:
+            raise KeyError(purpose)
+        everyone = np.ones(self.n_rows, dtype=bool)
+        if purpose == "calibrate":
+            role = next((r for r in ("validation", "train") if self.has_role(r)), None)
+            return everyone if role is None else self.rows(role)
+        if not self.has_role("test"):
+            return everyone  # fit and judge on the same rows: the pages cross-fit
+        if purpose == "judge":
+            return self.rows("test")
+        if self.has_role("train"):
             return self.rows("train")
-        return np.ones(self.n_rows, dtype=bool)
+        rest = ~self.rows("test")
+        return rest if rest.any() else everyone
 
     @cached_property
     def _role_rows(self) -> dict[str, np.ndarray]:
