@@ -541,8 +541,8 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
         out.append(
             "No intervals: the rows carry weights, and an interval for weighted rows needs the rows themselves, "
             "judged apart from the rows the cutoffs were fitted on; here they were counted where they are kept (a "
-            "warehouse table or an aggregate file), or the judged rows include rows the cutoffs were fitted on "
-            "(a split without test rows), so the model is at best not clearly better."
+            "warehouse table or an aggregate file), or the judged rows include rows the cutoffs were fitted on (rows "
+            "handed to the sweeps directly: no page judges so), so the model is at best not clearly better."
             if rec.weighted and rec.n_resamples
             else "No intervals were asked for (0 resamples), so the model is at best not clearly better."
         )
