@@ -10,7 +10,7 @@ read are importable from here too.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -54,6 +54,7 @@ from costlib.present.value_words import (
     value_k_caption,
     value_lag_sentence,
     value_metrics,
+    value_picked_sentence,
 )
 
 K_GRID = np.linspace(settings.K.low, settings.K.high, 201)  # the k axis of the chart of value against k
@@ -71,7 +72,9 @@ class ValueAnswer:
 
     choice      the k in use and the mean prices behind it (`KChoice`)
     rec         the recommendation (`value.recommend_value`, within the limit when there is one)
-    verdict     the page's one answer in words (`page_answers.value_recommendation_verdict`)
+    verdict     the page's one answer in words (`page_answers.value_recommendation_verdict`), and
+                why its gain's interval is wider when its model is the best of several on the rows
+                it is judged on (`value_picked_sentence`)
     metrics     the numbers under it (`value_metrics`)
     k_sentence  where k comes from (`value_k_sentence`)
     limit_note  what the limit on the hand-overs changes, or why it is not used (None without one)
@@ -252,6 +255,10 @@ def value_answer(
         limit_note = value_capacity_sentence(rec, cap=cap, volume=volume, worth=worth, unit=unit)
     else:
         limit_note = None
+    verdict = page_answers.value_recommendation_verdict(rec, k=k, worth=worth, unit=unit, volume=volume)
+    picked = value_picked_sentence(rec)
+    if picked:
+        verdict = replace(verdict, details=(*verdict.details, picked))
     return ValueAnswer(
         ds=ds,
         sweeps=sweeps,
@@ -261,7 +268,7 @@ def value_answer(
         reject_value=r,
         unit=unit,
         volume=volume,
-        verdict=page_answers.value_recommendation_verdict(rec, k=k, worth=worth, unit=unit, volume=volume),
+        verdict=verdict,
         metrics=value_metrics(rec, worth=worth, unit=unit, volume=volume),
         k_sentence=value_k_sentence(choice, worth, unit),
         limit_note=limit_note,
