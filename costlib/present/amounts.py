@@ -102,6 +102,17 @@ def month_money(amount: float, unit: str = "") -> str:
     return money(amount, unit, digits=0 if round(abs(amount), 2) >= MONTH_WHOLE else None)
 
 
+def month_range(low: float, high: float, unit: str = "") -> str:
+    """'$50 to $200': an interval of amounts a month (or a period), both ends in whole units when
+    either is `MONTH_WHOLE` or more, so that one range never reads '$50.00 to $200'.
+
+    >>> month_range(50, 200, "$"), month_range(12.5, 40.25, "$")
+    ('$50 to $200', '$12.50 to $40.25')
+    """
+    whole = max(abs(low), abs(high)) >= MONTH_WHOLE
+    return f"{money(low, unit, digits=0 if whole else None)} to {money(high, unit, digits=0 if whole else None)}"
+
+
 def a_month(per_case: float, volume: float | None, unit: str = "") -> str:
     """'$3,100 a month' (per case times the monthly volume, `month_money`), or '' without a volume."""
     if not volume or volume <= 0 or per_case is None or math.isnan(per_case):

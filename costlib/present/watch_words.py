@@ -9,7 +9,15 @@ import pandas as pd
 
 from costlib.binary.capacity import cap_limit
 from costlib.core.escaping import shorten
-from costlib.present.amounts import interval, money, number, per_case_and_month, percent
+from costlib.present.amounts import (
+    interval,
+    money,
+    month_money,
+    month_range,
+    number,
+    per_case_and_month,
+    percent,
+)
 from costlib.present.watch_labels import (  # the what-to-ship sentences (`ship_words`)
     NOT_CHOSEN_REFIT,
     NOT_CHOSEN_SHIFT,
@@ -275,10 +283,12 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
         if saves and not all(p in since for p in saves):  # else the headline says it, per case and a period
             total = sum(p["regret_per_case"] * p["n"] for p in saves)
             per_case = total / sum(p["n"] for p in saves)
+            saves_or, size = ("save", total) if total >= 0 else ("cost", -total)  # never "save about −$39.76"
+            more_word = "" if total >= 0 else " more"
             about = (
-                f" For {_span(saves)}, moving the cutoff to each {word}'s estimated base rate is estimated to save "
-                f"about {money(total / len(saves), unit)} a {word} ({money(per_case, unit)} per case), if the base "
-                "rate moved."
+                f" For {_span(saves)}, moving the cutoff to each {word}'s estimated base rate is estimated to "
+                f"{saves_or} about {month_money(size / len(saves), unit)} a {word}{more_word} "
+                f"({money(abs(per_case), unit)} per case), if the base rate moved."
             )
         details.append(f"{_span(estimated)}: {EST_WORDS} {ASSUMPTION}{about}")
     alerts = [p for p in periods if p["alert"]]
@@ -315,8 +325,8 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
     per_case = money(sum(p["regret_per_case"] * p["n"] for p in since) / sum(p["n"] for p in since), unit)
     low, high = first["regret_interval"]
     n = first["n"]
-    iv = f", 95% interval {money(low * n, unit)} to {money(high * n, unit)}" if low is not None else ""
-    extra = money(first["regret_per_case"] * n, unit)
+    iv = f", 95% interval {month_range(low * n, high * n, unit)}" if low is not None else ""
+    extra = month_money(first["regret_per_case"] * n, unit)
     head = f"{period_label(first['period'])}: {extra} more in its {number(n, 0)} cases{iv}"
     more = _after_first(since, periods, word)
     guessed, keep = [p for p in since if not p["measured"]], False  # keep: the refit weighed, within the noise
@@ -325,7 +335,7 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
         headline = (
             f"Refit if the base rate moved: since {period_label(first['period'])} the scores say the base rate is "
             f"about {now} (the policy was fitted where it was {then}), and then the shipped cutoff costs about "
-            f"{money(average, unit)} a {word} more ({per_case} per case) than the cutoff moved to it, beyond the "
+            f"{month_money(average, unit)} a {word} more ({per_case} per case) than the cutoff moved to it, beyond the "
             f"noise ({head}){more}. No "
             "outcomes confirm it yet."
         )
@@ -341,8 +351,8 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
         lead = KEEP_LEAD if keep else "Refit"
         headline = (
             f"{lead}: since {period_label(first['period'])} the shipped cutoff has cost about "
-            f"{money(average, unit)} a {word} more ({per_case} per case) than each {word}'s own best cutoff would "
-            f"have, beyond the noise ({head}){more}{basis}{KEEP_WHY.format(word=word) if keep else ''}."
+            f"{month_money(average, unit)} a {word} more ({per_case} per case) than each {word}'s own best cutoff "
+            f"would have, beyond the noise ({head}){more}{basis}{KEEP_WHY.format(word=word) if keep else ''}."
         )
     alone = [p for p in since if p.get("no_model")]
     headline += (" " + _no_model_sentence(alone) if alone else "") + few

@@ -256,6 +256,9 @@ def test_since_is_where_the_latest_run_of_alerts_starts():
     verdict = watch_verdict(quiet, unit="$")
     assert verdict.headline.startswith("Keep the cutoff for now") and verdict.kind == "warning"
     assert any("estimated to save about $30.00 a month" in d for d in verdict.details)
+    dearer = {**report, "periods": [period("2026-01", False), period("2026-02", False, measured=False, regret=-0.04)]}
+    said = " ".join(watch_verdict(dearer, unit="$").details)  # moving the cutoff would cost more: never "save −$40"
+    assert "estimated to cost about $40.00 a month more ($0.040 per case)" in said and "save about −" not in said
     late = {**report, "periods": [period("2026-01", False), period("2026-02", True, measured=False)]}
     verdict = watch_verdict(late, unit="$")  # an alert on the estimate alone: says what it rests on
     assert verdict.headline.startswith("Refit if the base rate moved: since 2026-02") and verdict.kind == "error"
@@ -274,7 +277,7 @@ def test_the_amounts_are_what_the_files_own_cases_cost_and_weeks_are_said_as_wee
     report["periods"] = [period("2026-06", 500, 0.0, False), period("2026-07", 1000, 0.1), period("2026-08", 400, 0.2)]
     head = watch_verdict(report, unit="$").headline
     assert "has cost about $90.00 a month more" in head  # (0.1 x 1,000 + 0.2 x 400) / 2 months
-    assert "2026-07: $100.00 more in its 1,000 cases, 95% interval $50.00 to $200.00" in head
+    assert "2026-07: $100 more in its 1,000 cases, 95% interval $50 to $200" in head  # whole units from 100
     assert "the month after it alerts too" in head
     weeks = {**report, "freq": "W"}
     weeks["periods"] = [
