@@ -249,6 +249,9 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "share_cell": "words (a table cell)",
         "fair_prices": "words (test_report.py::test_under_a_review_limit_the_report_gives_no_saving_or_price_of_"
         "fairness_to_a_rule_over_it)",
+        "feasible_cells": "words (tests/present/test_report_not_searched.py)",
+        "disparities_record": "formats a checked Disparities (tests/answers/test_audit_record_counts.py)",
+        "row_counts": "reads validated sweeps only (tests/answers/test_audit_record_counts.py)",
         "within_cells": "words (test_report.py::test_fairness_overview_says_whether_the_test_gap_holds)",
         "policy_dict": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
         "policy_json": "test_report.py::test_policy_refuses_unknown_or_nan_rules",
