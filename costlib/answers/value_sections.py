@@ -30,7 +30,11 @@ class ValueSweeps:
 
 
 def value_sweeps(ds: Dataset) -> ValueSweeps:
-    """The value sweeps of every score column: from the counts for an aggregate, else from the rows."""
+    """The value sweeps of every score column: from the counts for an aggregate, else from the rows,
+    on the judged rows and, where the rows fitted are others (`Dataset.purpose_rows`: the train
+    rows, or the validation rows of a split without train rows), on the fitting rows too; None
+    there when both are every row (the threshold's worth is then cross-fitted), as on Costs &
+    groups."""
     if ds.counts_only:  # an aggregate file or a table read through DuckDB: the value sweeps come from the counts
         counted = dataset_models(ds)  # the counted sweeps
         split = all(ms.judged_on == "test" for ms in counted.values())
@@ -41,7 +45,7 @@ def value_sweeps(ds: Dataset) -> ValueSweeps:
     y = ds.y[judged]
     judge = {m: value.value_sweep(y, s[judged]) for m, s in ds.scores.items()}
     fit = None
-    if ds.has_role("train") and ds.has_role("test"):
+    if not np.array_equal(fitted, judged):  # fitted on other rows than judged (`Dataset.purpose_rows`)
         fit = {m: value.value_sweep(ds.y[fitted], s[fitted]) for m, s in ds.scores.items()}
     return ValueSweeps(judge, fit)
 

@@ -1,0 +1,60 @@
+"""A split that is not train and test rows, on every page that reads it (`Dataset.purpose_rows`).
+
+A split of test and validation rows (no train rows) fits on the validation rows and judges on the
+test rows, on the Value page as on Costs & groups: the answer the same file gets when its
+validation rows are called train rows. A split without test rows holds nothing out to judge a
+temperature on, so the Calibration page fits and judges it on every row and says so, as without
+a split."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from costlib.answers.value import value_answer
+from costlib.loading.preparing import prepare
+from costlib.loading.samples import SAMPLES, sample_bytes
+
+SAMPLE = SAMPLES["screening"]  # train 3,200, validation 1,600, test 3,200 rows; two groups
+
+
+def _frame() -> pd.DataFrame:
+    return pd.read_csv(io.BytesIO(sample_bytes("screening")))
+
+
+def _dataset(df: pd.DataFrame, *, split: bool = True):
+    mapping = dataclasses.replace(SAMPLE.mapping, split="split" if split else None)
+    return prepare(df, mapping, name=SAMPLE.filename, fingerprint="f")
+
+
+@pytest.fixture(scope="module")
+def no_train_rows() -> pd.DataFrame:
+    """The sample without its train rows: validation 1,600 and test 3,200 rows."""
+    return _frame().query("split != 'train'")
+
+
+@pytest.fixture(scope="module")
+def no_test_rows() -> pd.DataFrame:
+    """The sample with its test rows called validation rows: train 3,200 and validation 4,800 rows."""
+    df = _frame()
+    return df.assign(split=df["split"].replace({"test": "validation"}))
+
+
+def _value(ds):
+    options = {"names": [""], "worth": 1.0, "reject_worth": 0.0, "unit": "$", "volume": 1000.0}
+    return value_answer(ds, {"": (1.0, 5.0)}, **options).rec
+
+
+def test_value_fits_on_the_validation_rows_and_judges_on_the_test_rows(no_train_rows):
+    """It cross-fitted on the test rows alone (the validation rows unread) while Costs & groups
+    fitted on the validation rows and judged on the test rows."""
+    rec = _value(_dataset(no_train_rows))
+    renamed = no_train_rows.assign(split=no_train_rows["split"].replace({"validation": "train"}))
+    want = _value(_dataset(renamed))
+    assert (rec.judged_on, rec.estimate, rec.n_judged) == ("test", "test", 3200)
+    assert (rec.model, rec.tau, rec.status) == (want.model, want.tau, want.status)
+    np.testing.assert_allclose([rec.gain, rec.gain_low, rec.gain_high], [want.gain, want.gain_low, want.gain_high])
