@@ -71,11 +71,12 @@ for note in data.notes:
     say("caption", note)
 
 # the seeds and the ways come from the link through their bounds (Streamlit's own binding would read
-# ?train_seeds=inf raw); the form's widgets are seeded once, then hold what was typed until it is sent
+# ?train_seeds=inf raw). The form's widgets start from the setting as their default (`value`,
+# `default`), never by writing their state: a box written once kept its value on the server while
+# "Your own table" stopped the page before the form, and came back in the browser at its bare
+# default, 1 seed, over "Trained 10 seeds" (review 61). Then they hold what was typed until it is sent.
 ensure_setting("train_seeds", int(settings.SEEDS.default))
 ensure_setting("train_methods", tuple(METHODS), valid=lambda v: set(v) <= set(METHODS))
-if widget_key("train_seeds") not in st.session_state:
-    st.session_state[widget_key("train_seeds")] = int(setting("train_seeds"))
 setting_notes()
 with st.form("train_settings"):
     # the box at the page's whole width: beside the seeds, with the sidebar, it cut the last ways off
@@ -92,6 +93,7 @@ with st.form("train_settings"):
             WORDS["seeds"],
             min_value=int(settings.SEEDS.low),
             max_value=int(settings.SEEDS.high),
+            value=int(setting("train_seeds")),  # where a widget is made: what the link or the last send chose
             step=1,
             key=widget_key("train_seeds"),
         )
