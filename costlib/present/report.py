@@ -29,7 +29,6 @@ from costlib.core import rules as R
 from costlib.core.escaping import html_escape
 from costlib.core.prices import elkan_threshold
 from costlib.present import capacity_words
-from costlib.present.amounts import number, percent, ratio_text
 from costlib.present.cost_figures import (
     capacity_figure,
     cost_curve_figure,
@@ -38,9 +37,17 @@ from costlib.present.cost_figures import (
 )
 from costlib.present.costs_labels import COSTS_WORDS, GROUP_RATES_WHAT
 from costlib.present.disparity_table import disparity_tables
-from costlib.present.identity import identity_text
 from costlib.present.price_figures import net_benefit_figure, net_benefit_title, sensitivity_figure
 from costlib.present.report_html import CSS, PRINT_SCRIPT, SCREEN_NOTE, HtmlFigures, paragraphs, table_html
+from costlib.present.report_record import (
+    data_caption,
+    data_sentence,
+    judged_sentence,
+    questions_html,
+    record_table,
+    review_html,
+    settings_table,
+)
 from costlib.present.tables import (
     NOT_SEARCHED,
     NOT_SEARCHED_HELP,
@@ -55,7 +62,7 @@ from costlib.present.tables import (
     share_cell,
     within_cells,
 )
-from costlib.present.words import fitted_rows, judged_kind, judged_rows, ratio_between, split_sentence
+from costlib.present.words import fitted_rows, judged_kind, judged_rows
 
 __all__ = ["REPORT_SECTIONS", "audit_html"]
 
@@ -175,36 +182,6 @@ def shipped_row(rec: D.Recommendation) -> int | None:
     return rules.index(rec.shipped_rule) if rec.shipped_rule in rules else None
 
 
-def _settings_table(a) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
-            ("data", a.data_name or "(unnamed)"),
-            ("data fingerprint (sha256)", a.fingerprint or "(none)"),
-            ("rows", number(a.n_rows, 0)),
-            ("model (score column)", a.model_name),
-            ("unit", a.unit or "(none)"),
-            ("cases a month", number(a.volume, 0) if a.volume else "(not given)"),
-            ("review limit", _limit_text(a)),
-            ("fairness tolerance", f"{a.fairness_tolerance:g}"),
-            ("fairness criteria", ", ".join(a.criteria) or "(none)"),
-            ("bootstrap resamples", number(a.n_resamples, 0)),
-            ("seed", str(a.seed)),
-            ("costlib version", a.version),
-            ("created", a.created),
-        ],
-        columns=["setting", "value"],
-    )
-
-
-def _limit_text(a) -> str:
-    record = a.capacity_record
-    if record is None:
-        return "(none)"
-    share = percent(record["max_flagged"])
-    n = record["cases_per_month"]
-    return f"{number(n, 0)} cases a month ({share} of the cases)" if n is not None else f"{share} of the cases"
-
-
 def _capacity_html(a, figure, figs: dict) -> str:
     """The review limit: the answer within it beside the best without it, and the price of capacity."""
     if a.unlimited is None:
@@ -216,8 +193,6 @@ def _capacity_html(a, figure, figs: dict) -> str:
     )
 
 
-GROUP_COLUMNS = "{columns}: the groups are their intersections (“a × b”)"
-"""The record's line for several group columns."""
 GROUPS_BY_COLUMN = (
     "The groups are the intersections of the columns {columns}; the first table compares them, and each column's "
     "table compares its groups alone, each gathering the intersections that hold it, against that column's largest."
@@ -230,84 +205,10 @@ def _groups_sentence(a) -> str:
     return GROUPS_BY_COLUMN.format(columns=", ".join(f"“{c}”" for c, _ in a.column_disparities))
 
 
-def _record_table(a) -> pd.DataFrame:
-    """What the audit judged: the data dictionary, the rules compared and the groups pooled."""
-    d = a.data_dictionary
-    rec = a.recommendation
-    split = d["split"]
-    rows = [
-        ("file", d["file"] or "(unnamed)"),
-        ("sha256", d["sha256"] or "(not computed)"),
-        ("label column", d["label"] or "(not named)"),
-        ("positive value", str(d["positive"])),
-        ("score column (the model audited)", d["score"]),
-        *([("model identity", identity_text(a.model_identity))] if a.model_identity else []),
-        ("score scale", d["scale"] or "(not named)"),
-        (
-            ("group columns", GROUP_COLUMNS.format(columns=", ".join(f"“{c}”" for c in d["group_columns"])))
-            if d.get("group_columns")
-            else ("group column", d["group"] or "(none: everyone is one group)")
-        ),
-        (
-            "split column",
-            f"{split} (train rows: “{d['train']}”, test rows: “{d['test']}”)"
-            if split
-            else "(none: fitted rules are cross-fitted)",
-        ),
-        ("weight column", d.get("weight") or "(none: each row counts once)"),
-        ("models compared", ", ".join(map(str, rec.models["model"]))),
-        ("rules compared", ", ".join(R.rule_words(r) for r in rec.results.overall.index)),
-        (
-            "groups given the cutoff for everyone",
-            ", ".join(map(str, rec.pooled)) + f" (fewer than {MIN_CLASS_ROWS} positives or negatives on the fit rows)"
-            if rec.pooled
-            else "(none)",
-        ),
-        ("how the fitted rules were judged", _judged_sentence(rec)),
-    ]
-    return pd.DataFrame(rows, columns=["what", "value"])
-
-
-def _data_sentence(rec) -> str:
-    """The report's words over the data per group: where the cutoffs are fitted and judged."""
-    if rec.judged_on == "test":
-        return (
-            "<p>Cases, positives and the mean score per group, on the training rows (where the cutoffs are fitted) "
-            "and the test rows (where they are judged).</p>"
-        )
-    return (
-        "<p>Cases, positives and the mean score per group, on all rows: there is no train/test split, so the "
-        "cutoffs are fitted and judged on all rows (the recommendation says how).</p>"
-    )
-
-
 def _fit_and_judged(a) -> str:
     """'fitted on the train rows, judged on the test rows', or 'fitted and judged on all rows'."""
     fit, judged = fitted_rows(a.recommendation), judged_rows(a.recommendation)
     return f"fitted and judged on {fit}" if fit == judged else f"fitted on {fit}, judged on {judged}"
-
-
-def _data_caption(rec) -> str:
-    return "Each group on the training and the test rows" if rec.judged_on == "test" else "Each group, all rows"
-
-
-def _judged_sentence(rec) -> str:
-    return split_sentence(rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate, rule=rec.rule, weighted=rec.weighted)
-
-
-REVIEW_NOTE = (
-    "To be filled in by the reviewer who signs this audit. The policy file keeps the same three fields "
-    "(review.reviewer, review.date, review.decision), so the system that applies the cutoffs can check that "
-    "the policy was signed."
-)
-
-
-def _review_html() -> str:
-    cells = "".join(
-        f"<tr><th scope='row'>{name}</th><td class='blank'>&nbsp;</td></tr>"
-        for name in ("Reviewer", "Date", "Decision")
-    )
-    return f"<p>{html_escape(REVIEW_NOTE)}</p><table class='review'>{cells}</table>"
 
 
 def _prices_table(a) -> pd.DataFrame:
@@ -419,59 +320,6 @@ def _disparities_of(rec) -> str:
     return paragraphs([DISPARITIES_OF_BEST.format(rule=R.rule_words(rec.rule), shipped=R.rule_words(rec.shipped_rule))])
 
 
-def _questions_html(a) -> str:
-    """How the prices were chosen (Find my prices): the questions, the answers, the range."""
-    q = a.price_questions
-    if not q:
-        return "<p>The prices were set directly, not from questions.</p>"
-    answers = pd.DataFrame(
-        [
-            {
-                "question": r.get("question", ""),
-                "answer": {
-                    "miss": "the miss is worse",
-                    "alarm": "the false alarms are worse",
-                    "same": "about the same",
-                }.get(r.get("answer"), r.get("answer")),
-            }
-            for r in q.get("answers", [])
-        ]
-    )
-    outcomes = q.get("outcomes", {})
-    span = ratio_between(
-        outcomes.get("miss", "a miss"),
-        outcomes.get("false_alarm", "a false alarm"),
-        q.get("ratio_low", math.nan),
-        q.get("ratio_high", math.nan),
-    )
-    if q.get("in_force", True):
-        text = (
-            f"The prices come from {len(answers)} answers: {span}; the prices use the middle of that range, "
-            f"{ratio_text(q.get('ratio_chosen', math.nan))}."
-        )
-    else:
-        now = q.get("ratio_now")
-        text = (
-            f"{len(answers)} answers gave: {span} (middle {ratio_text(q.get('ratio_chosen', math.nan))}). The prices "
-            "were then changed by hand"
-            + (f" to a ratio of {ratio_text(now)}" if now is not None else "")
-            + ", so they do not come from these answers."
-        )
-    multipliers = q.get("group_multipliers") or {}
-    if any(m != 1.0 for m in multipliers.values()):
-        miss = str(outcomes.get("miss", "a miss"))
-        text += (
-            f" {miss[:1].upper() + miss[1:]} was said to cost more or less in some groups: "
-            + "; ".join(f"{g} × {ratio_text(float(m))}" for g, m in multipliers.items())
-            + "."
-        )
-    return (
-        "<h3>How the prices were chosen</h3>"
-        + paragraphs([text])
-        + (table_html(answers, caption="The questions and the answers") if len(answers) else "")
-    )
-
-
 def audit_html(audit) -> str:
     """A self-contained HTML audit report: no network is needed to open it.
 
@@ -503,16 +351,16 @@ def audit_html(audit) -> str:
         f"{html_escape(a.fingerprint or '(none)')}</p>",
         f'<p class="meta screen-only">{html_escape(SCREEN_NOTE)}</p>',
         '<section id="settings"><h2>Settings</h2>',
-        table_html(_settings_table(a), caption="The settings of this audit"),
+        table_html(settings_table(a), caption="The settings of this audit"),
         "<h3>What was judged</h3>",
-        table_html(_record_table(a)),
+        table_html(record_table(a)),
         "<h3>Prices per group</h3>",
         table_html(_prices_table(a)),
-        _questions_html(a),
+        questions_html(a),
         "</section>",
         '<section id="data"><h2>Data</h2>',
-        _data_sentence(a.recommendation),
-        table_html(data_groups, caption=_data_caption(a.recommendation)),
+        data_sentence(a.recommendation),
+        table_html(data_groups, caption=data_caption(a.recommendation)),
         "<h3>All groups together</h3>",
         table_html(data_overall),
         (("<h3>Notes</h3>" + paragraphs(a.notes)) if a.notes else ""),
@@ -526,7 +374,7 @@ def audit_html(audit) -> str:
         _capacity_html(a, figure, figs),
         "</section>",
         '<section id="rules"><h2>Rules</h2>',
-        f"<p>{html_escape(_judged_sentence(a.recommendation))} "
+        f"<p>{html_escape(judged_sentence(a.recommendation))} "
         "All groups together, with 95% intervals; the saving is measured against the cheaper decision "
         "without a model.</p>",
         table_html(
@@ -590,7 +438,7 @@ def audit_html(audit) -> str:
         paragraphs(_limitations(a.recommendation)),
         "</section>",
         '<section id="review"><h2>Review</h2>',
-        _review_html(),
+        review_html(),
         "</section>",
         "</main>",
         PRINT_SCRIPT,

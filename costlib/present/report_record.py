@@ -1,0 +1,226 @@
+"""The record of an audit in the report (`costlib.present.report.audit_html`): the settings, what
+was judged (the file, its sha256, its columns and values, the rules compared, the rows fitted and
+judged), how the prices were chosen, the data's words, and the place to sign.
+
+These are the audit trail a fairness reviewer re-runs an audit from: the report shows them after
+the answer and what it was judged on, and keeps every one of them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from costlib.binary.folds import MIN_CLASS_ROWS
+from costlib.core import rules as R
+from costlib.core.escaping import html_escape
+from costlib.present.amounts import number, percent, ratio_text
+from costlib.present.identity import identity_text
+from costlib.present.report_html import paragraphs, table_html
+from costlib.present.words import ratio_between, split_sentence
+
+__all__ = [
+    "GROUP_COLUMNS",
+    "REVIEW_NOTE",
+    "data_caption",
+    "data_sentence",
+    "judged_sentence",
+    "plain_number",
+    "questions_html",
+    "record_table",
+    "review_html",
+    "settings_table",
+    "tolerance_text",
+]
+
+
+def plain_number(x, digits: int = 4) -> str:
+    """A number as a reader reads it, never in a program's notation ('1e+04', 'nan', 'inf'):
+    `digits` significant digits, from 10,000 up whole and with thousands separators
+    (`amounts.number`), below 0.0001 with six decimals, '–' where there is none.
+
+    >>> plain_number(0.14285), plain_number(12345.6), plain_number(float("nan")), plain_number(-2e-5)
+    ('0.1429', '12,346', '–', '−0.000020')
+    """
+    if x is None or not np.isfinite(x):
+        return "–"
+    a = abs(float(x))
+    if a >= 1e4:
+        return number(float(x), 0)
+    if 0 < a < 1e-4:
+        return number(float(x), 6)
+    return f"{float(x):.{digits}g}".replace("-", "\u2212")
+
+
+def tolerance_text(tolerance: float) -> str:
+    """The fairness tolerance as the constrained rules' words read it, in points of a rate:
+    '5%', '1.5%', '0.001%' (never '1e-05').
+
+    >>> tolerance_text(0.05), tolerance_text(0.015), tolerance_text(1e-5), tolerance_text(0.0)
+    ('5%', '1.5%', '0.001%', '0%')
+    """
+    points = f"{100 * float(tolerance):.4f}".rstrip("0").rstrip(".")
+    return f"{points or '0'}%"
+
+
+def settings_table(a) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            ("data", a.data_name or "(unnamed)"),
+            ("data fingerprint (sha256)", a.fingerprint or "(none)"),
+            ("rows", number(a.n_rows, 0)),
+            ("model (score column)", a.model_name),
+            ("unit", a.unit or "(none)"),
+            ("cases a month", number(a.volume, 0) if a.volume else "(not given)"),
+            ("review limit", _limit_text(a)),
+            ("fairness tolerance", f"{a.fairness_tolerance:g}"),
+            ("fairness criteria", ", ".join(a.criteria) or "(none)"),
+            ("bootstrap resamples", number(a.n_resamples, 0)),
+            ("seed", str(a.seed)),
+            ("costlib version", a.version),
+            ("created", a.created),
+        ],
+        columns=["setting", "value"],
+    )
+
+
+def _limit_text(a) -> str:
+    record = a.capacity_record
+    if record is None:
+        return "(none)"
+    share = percent(record["max_flagged"])
+    n = record["cases_per_month"]
+    return f"{number(n, 0)} cases a month ({share} of the cases)" if n is not None else f"{share} of the cases"
+
+
+GROUP_COLUMNS = "{columns}: the groups are their intersections (“a × b”)"
+"""The record's line for several group columns."""
+
+
+def record_table(a) -> pd.DataFrame:
+    """What the audit judged: the data dictionary, the rules compared and the groups pooled."""
+    d = a.data_dictionary
+    rec = a.recommendation
+    split = d["split"]
+    rows = [
+        ("file", d["file"] or "(unnamed)"),
+        ("sha256", d["sha256"] or "(not computed)"),
+        ("label column", d["label"] or "(not named)"),
+        ("positive value", str(d["positive"])),
+        ("score column (the model audited)", d["score"]),
+        *([("model identity", identity_text(a.model_identity))] if a.model_identity else []),
+        ("score scale", d["scale"] or "(not named)"),
+        (
+            ("group columns", GROUP_COLUMNS.format(columns=", ".join(f"“{c}”" for c in d["group_columns"])))
+            if d.get("group_columns")
+            else ("group column", d["group"] or "(none: everyone is one group)")
+        ),
+        (
+            "split column",
+            f"{split} (train rows: “{d['train']}”, test rows: “{d['test']}”)"
+            if split
+            else "(none: fitted rules are cross-fitted)",
+        ),
+        ("weight column", d.get("weight") or "(none: each row counts once)"),
+        ("models compared", ", ".join(map(str, rec.models["model"]))),
+        ("rules compared", ", ".join(R.rule_words(r) for r in rec.results.overall.index)),
+        (
+            "groups given the cutoff for everyone",
+            ", ".join(map(str, rec.pooled)) + f" (fewer than {MIN_CLASS_ROWS} positives or negatives on the fit rows)"
+            if rec.pooled
+            else "(none)",
+        ),
+        ("how the fitted rules were judged", judged_sentence(rec)),
+    ]
+    return pd.DataFrame(rows, columns=["what", "value"])
+
+
+def data_sentence(rec) -> str:
+    """The report's words over the data per group: where the cutoffs are fitted and judged."""
+    if rec.judged_on == "test":
+        return (
+            "<p>Cases, positives and the mean score per group, on the training rows (where the cutoffs are fitted) "
+            "and the test rows (where they are judged).</p>"
+        )
+    return (
+        "<p>Cases, positives and the mean score per group, on all rows: there is no train/test split, so the "
+        "cutoffs are fitted and judged on all rows (the recommendation says how).</p>"
+    )
+
+
+def data_caption(rec) -> str:
+    return "Each group on the training and the test rows" if rec.judged_on == "test" else "Each group, all rows"
+
+
+def judged_sentence(rec) -> str:
+    return split_sentence(rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate, rule=rec.rule, weighted=rec.weighted)
+
+
+REVIEW_NOTE = (
+    "To be filled in by the reviewer who signs this audit. The policy file keeps the same three fields "
+    "(review.reviewer, review.date, review.decision), so the system that applies the cutoffs can check that "
+    "the policy was signed."
+)
+
+
+def review_html() -> str:
+    cells = "".join(
+        f"<tr><th scope='row'>{name}</th><td class='blank'>&nbsp;</td></tr>"
+        for name in ("Reviewer", "Date", "Decision")
+    )
+    return f"<p>{html_escape(REVIEW_NOTE)}</p><table class='review'>{cells}</table>"
+
+
+def questions_html(a) -> str:
+    """How the prices were chosen (Find my prices): the questions, the answers, the range."""
+    q = a.price_questions
+    if not q:
+        return "<p>The prices were set directly, not from questions.</p>"
+    answers = pd.DataFrame(
+        [
+            {
+                "question": r.get("question", ""),
+                "answer": {
+                    "miss": "the miss is worse",
+                    "alarm": "the false alarms are worse",
+                    "same": "about the same",
+                }.get(r.get("answer"), r.get("answer")),
+            }
+            for r in q.get("answers", [])
+        ]
+    )
+    outcomes = q.get("outcomes", {})
+    span = ratio_between(
+        outcomes.get("miss", "a miss"),
+        outcomes.get("false_alarm", "a false alarm"),
+        q.get("ratio_low", math.nan),
+        q.get("ratio_high", math.nan),
+    )
+    if q.get("in_force", True):
+        text = (
+            f"The prices come from {len(answers)} answers: {span}; the prices use the middle of that range, "
+            f"{ratio_text(q.get('ratio_chosen', math.nan))}."
+        )
+    else:
+        now = q.get("ratio_now")
+        text = (
+            f"{len(answers)} answers gave: {span} (middle {ratio_text(q.get('ratio_chosen', math.nan))}). The prices "
+            "were then changed by hand"
+            + (f" to a ratio of {ratio_text(now)}" if now is not None else "")
+            + ", so they do not come from these answers."
+        )
+    multipliers = q.get("group_multipliers") or {}
+    if any(m != 1.0 for m in multipliers.values()):
+        miss = str(outcomes.get("miss", "a miss"))
+        text += (
+            f" {miss[:1].upper() + miss[1:]} was said to cost more or less in some groups: "
+            + "; ".join(f"{g} × {ratio_text(float(m))}" for g, m in multipliers.items())
+            + "."
+        )
+    return (
+        "<h3>How the prices were chosen</h3>"
+        + paragraphs([text])
+        + (table_html(answers, caption="The questions and the answers") if len(answers) else "")
+    )
