@@ -30,7 +30,6 @@ from costlib.present import calibration_words as cw
 from costlib.present import words
 from costlib.present.amounts import per_case_and_month, percent, shown_saving
 from costlib.present.calibration_figures import reliability_diagram
-from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
 from costlib.stats.bootstrap import paired_difference_interval
 from costlib.value.contract import row_values
 
@@ -52,8 +51,9 @@ class CalibrationFit:
 
 
 def calibration_fit(ds: Dataset, model: str) -> CalibrationFit:
-    """Fit the temperature on the calibration rows and judge both scores on the judged rows."""
-    fit_rows, judge = ds.purpose_rows("calibrate"), ds.purpose_rows("judge")
+    """Fit the temperature on the calibration rows (`calibration_rows`; the judged rows themselves,
+    every row, where none are held out from them) and judge both scores on the judged rows."""
+    fit_rows, judge = temperature_rows(ds), ds.purpose_rows("judge")
     fit_on = calibration_rows(ds) or "same"
     y, p = ds.y[judge], ds.scores[model][judge]
     t = fit_temperature(ds.y[fit_rows], ds.scores[model][fit_rows])
@@ -212,7 +212,8 @@ class CalibrationAnswer:
 
     fit       `CalibrationFit` of the model
     choice    `answers.value_k.KChoice`: k from the price book unless the Value slider moved it
-    warning   `NO_SPLIT_TO_CALIBRATE` when the temperature is fitted on the rows it is judged on, else None
+    warning   when the temperature is fitted on the rows it is judged on, why (`calibration_words.same_rows_warning`),
+              else None
     """
 
     fit: CalibrationFit
@@ -276,14 +277,26 @@ def calibration_answer(
     cases = remember("judged_cases", tuple(names), lambda: judged_cases(ds, names))
     choice = value_k(costs, cases, worth, moved_k, settings.K.high)
     fit = remember("calibration_fit", (model,), lambda: calibration_fit(ds, model))
-    warning = NO_SPLIT_TO_CALIBRATE if fit.fit_on == "same" else None
+    warning = cw.same_rows_warning(ds.split is not None and not ds.has_role("test")) if fit.fit_on == "same" else None
     return CalibrationAnswer(fit, choice, worth, unit, warning, remember, volume)
 
 
 def calibration_rows(ds: Dataset) -> str | None:
-    """The held-out rows a temperature is fitted on, the same on every page: "validation", else
-    "train" (rows other than the judged ones), else None (no split: nothing is held out)."""
+    """The held-out rows a temperature is fitted on, the same on every page: with test rows to
+    judge it on, "validation", else "train" (rows other than the judged ones); else None, nothing
+    held out from the judged rows: no split, only test rows, or no test rows (the judged rows are
+    then every row, `Dataset.purpose_rows`, validation and train rows included, so a temperature
+    fitted on the validation rows would be judged on the rows that fitted it)."""
+    if not ds.has_role("test"):
+        return None
     return "validation" if ds.has_role("validation") else "train" if ds.has_role("train") else None
+
+
+def temperature_rows(ds: Dataset) -> np.ndarray:
+    """The rows a temperature is fitted on, on every page: the calibration rows
+    (`Dataset.purpose_rows`) where they are held out from the judged rows (`calibration_rows`),
+    else the judged rows themselves (every row: fitted and judged on the same rows, and said so)."""
+    return ds.purpose_rows("calibrate" if calibration_rows(ds) else "judge")
 
 
 def calibration_advice_line(ds: Dataset, model: str, *, bins: int = 10) -> str | None:

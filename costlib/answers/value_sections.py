@@ -14,6 +14,7 @@ import pandas as pd
 
 from costlib import value
 from costlib.answers.audit import dataset_models
+from costlib.answers.calibration import calibration_rows, temperature_rows
 from costlib.binary import honest as H
 from costlib.calibration import apply_temperature, fit_temperature
 from costlib.core.dataset import Dataset
@@ -53,7 +54,8 @@ def value_sweeps(ds: Dataset) -> ValueSweeps:
 @dataclass(frozen=True, eq=False)
 class CalibratedSweeps:
     """Each model's temperature, fitted on the held-out rows (validation, else train, as on the
-    Calibration page), and the judged rows' value sweep of its rescaled probabilities: made
+    Calibration page: `calibration.calibration_rows`; "same", the judged rows themselves, where
+    none are held out), and the judged rows' value sweep of its rescaled probabilities: made
     once per data set, so that a k move only reads them."""
 
     rows: str
@@ -62,7 +64,7 @@ class CalibratedSweeps:
 
 
 def calibrated_sweeps(ds: Dataset) -> CalibratedSweeps:
-    val, judge = ds.purpose_rows("calibrate"), ds.purpose_rows("judge")
+    val, judge = temperature_rows(ds), ds.purpose_rows("judge")
     y = ds.y[judge]
     temps = {m: fit_temperature(ds.y[val], s[val]) for m, s in ds.scores.items()}
     cal = {
@@ -70,7 +72,7 @@ def calibrated_sweeps(ds: Dataset) -> CalibratedSweeps:
         for m, s in ds.scores.items()
         if np.isfinite(temps[m])
     }
-    return CalibratedSweeps("validation" if ds.has_role("validation") else "train", temps, cal)
+    return CalibratedSweeps(calibration_rows(ds) or "same", temps, cal)
 
 
 def value_calibration_table(

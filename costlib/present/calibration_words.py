@@ -91,6 +91,15 @@ NOISE = "a calibrated model would show up to {chance} on these cases by chance"
 CHECKED_ON = (
     "Checked on the test cases (the judged rows: those kept apart to judge what was fitted; every row without a split)."
 )
+#: where a temperature fitted on the judged rows (`fit_on` "same") was checked: every row
+CHECKED_ON_SAME = "Checked on every row, the very cases the temperature was fitted on."
+#: a split column without test rows: nothing held out to judge a temperature on, so it is fitted and
+#: judged on every row, as without a split (`answers.calibration.calibration_rows`)
+NO_TEST_ROWS_TO_CALIBRATE = (
+    "There are no test rows, so the temperature is fitted and judged on the same rows, every row, as without a "
+    "split, which flatters it. Give the split column test rows on the Data page to judge it on rows it was not "
+    "fitted on."
+)
 TECHNICAL = (
     "Temperature scaling: T = {t:.3f}, {fit_on}. The rescaling divides each score's log-odds by T: above 1 it "
     "softens scores that are too confident, below 1 it sharpens cautious ones."
@@ -186,15 +195,28 @@ def calibration_verdict(
     do about them, the details name temperature scaling and T once, and where the numbers were
     read. The page's one answer (`rescale_verdict`) puts the worth first and this under it."""
     where = FIT_ON.get(fit_on, FIT_ON["same"])
+    checked = CHECKED_ON if fit_on in FIT_ON and fit_on != "same" else CHECKED_ON_SAME
     if advice == NO_FIT:
         head = (
             f"No rescaling can be fitted for {shorten(model)} on the {fit_on} cases: its scores carry nothing a "
             "rescaling could sharpen or soften (all equal, one outcome only, or ranked backwards). "
         )
-        return Verdict("warning", head + ADVICE[advice], (CHECKED_ON,))
+        return Verdict("warning", head + ADVICE[advice], (checked,))
     head = probabilities_sentence(model, advice, temperature, before, after, chance) + " "
     kind = "success" if advice == RESCALE else "info" if advice == KEEP else "warning"
-    return Verdict(kind, head + ADVICE[advice], (TECHNICAL.format(t=temperature, fit_on=where), CHECKED_ON))
+    return Verdict(kind, head + ADVICE[advice], (TECHNICAL.format(t=temperature, fit_on=where), checked))
+
+
+def same_rows_warning(no_test_rows: bool) -> str:
+    """Why a temperature is fitted on the rows it is judged on: a split column without test rows
+    (`no_test_rows`), else no split to hold rows out with (`labels.NO_SPLIT_TO_CALIBRATE`).
+
+    >>> same_rows_warning(True) == NO_TEST_ROWS_TO_CALIBRATE
+    True
+    """
+    from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
+
+    return NO_TEST_ROWS_TO_CALIBRATE if no_test_rows else NO_SPLIT_TO_CALIBRATE
 
 
 #: the Calibration page's honest equivalent of "do not let the model decide" (`rules.DO_NOT`): the

@@ -15,9 +15,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from costlib.answers.calibration import calibration_answer, calibration_rows, rescale_gain
 from costlib.answers.value import value_answer
+from costlib.answers.value_sections import calibrated_sweeps
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
+from costlib.present import calibration_words as cw
 
 SAMPLE = SAMPLES["screening"]  # train 3,200, validation 1,600, test 3,200 rows; two groups
 
@@ -58,3 +61,35 @@ def test_value_fits_on_the_validation_rows_and_judges_on_the_test_rows(no_train_
     assert (rec.judged_on, rec.estimate, rec.n_judged) == ("test", "test", 3200)
     assert (rec.model, rec.tau, rec.status) == (want.model, want.tau, want.status)
     np.testing.assert_allclose([rec.gain, rec.gain_low, rec.gain_high], [want.gain, want.gain_low, want.gain_high])
+
+
+MODEL = "score_overconfident"
+
+
+def _calibration(ds):
+    return calibration_answer(ds, MODEL, names=[""], costs={"": (1.0, 5.0)}, worth=2.0, unit="$")
+
+
+def test_without_test_rows_the_temperature_is_fitted_and_judged_on_every_row_and_said_so(no_test_rows):
+    """Fitted on the validation rows and judged on every row, validation rows included, it had a
+    held-out interval and a verdict; now it is the file without a split's temperature, with no
+    interval, no verdict on rescaling and a warning that says why."""
+    ds, plain = _dataset(no_test_rows), _dataset(no_test_rows, split=False)
+    assert calibration_rows(ds) is None and calibration_rows(_dataset(_frame())) == "validation"
+    answer, want = _calibration(ds), _calibration(plain)
+    assert answer.fit.fit_on == "same" and answer.fit.t == want.fit.t
+    assert answer.warning == cw.NO_TEST_ROWS_TO_CALIBRATE != want.warning
+    assert np.isnan(rescale_gain(answer.fit, 4.0)).all()
+    shown = answer.at(10).verdict
+    assert shown.headline == want.at(10).verdict.headline
+    assert shown.headline.startswith("No verdict on rescaling: it is fitted on the same cases it is checked on")
+    assert cw.CHECKED_ON_SAME in shown.details and cw.CHECKED_ON not in shown.details
+    cal = calibrated_sweeps(ds)  # the Value page's temperatures: the Calibration page's
+    assert cal.rows == "same" and cal.temperatures[MODEL] == answer.fit.t
+
+
+def test_with_test_rows_the_temperature_is_held_out_as_before(no_train_rows):
+    answer = _calibration(_dataset(no_train_rows))
+    assert answer.fit.fit_on == "validation" and answer.warning is None
+    assert np.isfinite(rescale_gain(answer.fit, 4.0)).all()
+    assert cw.CHECKED_ON in answer.at(10).verdict.details
