@@ -202,8 +202,10 @@ def test_a_model_that_pays_on_weighted_rows_is_shipped_and_its_interval_holds_th
 
 
 def test_judged_rows_that_are_also_fitting_rows_get_no_interval_and_noise_is_not_shipped():
-    """A split without test rows judges every row, the train rows among them: holding the cutoffs
-    fixed on rows that picked them shipped noise in 5 to 8% of data sets (a fresh-eyes review)."""
+    """Rows handed to the sweeps directly that judge every row, the fitting rows among them (no page
+    judges so: a split without test rows is cross-fitted on every row, `Dataset.purpose_rows`):
+    holding the cutoffs fixed on rows that picked them shipped noise in 5 to 8% of data sets (a
+    fresh-eyes review)."""
     from costlib.present import words
 
     y, s, g, w = _rows(n=1200, seed=6, signal=0.0)
