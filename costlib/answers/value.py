@@ -41,7 +41,7 @@ from costlib.answers.value_sections import (
 from costlib.core import settings
 from costlib.core.dataset import Dataset
 from costlib.present import labels as t
-from costlib.present import page_answers
+from costlib.present.value_verdict import lopsided_sentence, unset_prices_clause, value_verdict
 from costlib.present.value_words import (
     ACCEPTANCE_RULES_NOTE,
     CALIBRATION_VALUE_NOTE,
@@ -72,7 +72,7 @@ class ValueAnswer:
 
     choice      the k in use and the mean prices behind it (`KChoice`)
     rec         the recommendation (`value.recommend_value`, within the limit when there is one)
-    verdict     the page's one answer in words (`page_answers.value_recommendation_verdict`), and
+    verdict     the page's one answer in words (`value_verdict.value_verdict`), and
                 why its gain's interval is wider when its model is the best of several on the rows
                 it is judged on (`value_picked_sentence`)
     metrics     the numbers under it (`value_metrics`)
@@ -255,7 +255,24 @@ def value_answer(
         limit_note = value_capacity_sentence(rec, cap=cap, volume=volume, worth=worth, unit=unit)
     else:
         limit_note = None
-    verdict = page_answers.value_recommendation_verdict(rec, k=k, worth=worth, unit=unit, volume=volume)
+    priced = unset_prices_clause(
+        worth=worth,
+        reject_worth=reject_worth,
+        worth_default=settings.GAIN.default,
+        reject_default=settings.REJECT_WORTH.default,
+        unit=unit,
+    )
+    lopsided = lopsided_sentence(c_fp=choice.c_fp, c_fn=choice.c_fn, k=k, moved=choice.moved, unit=unit)
+    verdict = value_verdict(
+        rec,
+        k=k,
+        worth=worth,
+        unit=unit,
+        volume=volume,
+        cap=cap if rec.capacity is not None else None,
+        priced=priced,
+        notes=(lopsided,) if lopsided else (),
+    )
     picked = value_picked_sentence(rec)
     if picked:
         verdict = replace(verdict, details=(*verdict.details, picked))

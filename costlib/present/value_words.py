@@ -91,6 +91,13 @@ VALUE_WORTH_TILE = "Worth per case"  # the threshold's worth when it ships, when
 VALUE_THRESHOLD_TILE = "Worth per case with the threshold"  # the model's confidence threshold, when it does not ship
 
 
+def _kept_share(rec, choice: str) -> str:
+    """The share of the cases the choice the verdict keeps hands to a person, as a percent."""
+    if choice == value.HAND_AT_RANDOM:
+        return percent(rec.capacity.max_reject, 0)
+    return "100%" if choice == value.HAND_OVER else "0%"
+
+
 def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict, ...]:
     """The Value page's numbers (keyword arguments of each metric), in the user's unit: what the
     verdict says to do first (`ValueRecommendation.kept` when the threshold does not ship), so that
@@ -104,12 +111,12 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
         return ()
     on_fit, on_judged = page_answers.value_rows(rec)
     lead = on_judged.strip()[:1].upper() + on_judged.strip()[1:]  # "On the test rows", "Cross-fitted on all rows"
-    month = {  # the threshold's worth a month; when it adds nothing, that of the choice it is
+    kept = rec.kept
+    month = {  # the worth a month of what the verdict says to do
         "label": "Worth a month",
-        "value": month_money(rec.value * worth * volume, unit) if volume else "set a volume",
+        "value": month_money(rec.kept_value * worth * volume, unit) if volume else "set a volume",
         "help": f"Worth per case times {volume:,.0f} cases a month.",
     }
-    kept = rec.kept
     if kept is not None:
         choice, kept_worth = kept
         first = {
@@ -123,8 +130,11 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
                 month,
                 {
                     "label": "Handed to a person",
-                    "value": "100%" if choice == value.HAND_OVER else "0%",
-                    "help": "What the verdict says to do hands every case to a person, or none.",
+                    "value": _kept_share(rec, choice),
+                    "help": "What the verdict says to do hands every case to a person, or none."
+                    if choice != value.HAND_AT_RANDOM
+                    else "What the verdict says to do hands as many cases to a person as they can take, picked at "
+                    "random.",
                 },
             )
         more = ("might gain" if rec.status == UNCLEAR else "would gain") if rec.gain >= 0 else "would lose"
@@ -227,6 +237,8 @@ def _cases(x: float) -> str:
 def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, unit: str) -> str:
     """What the limit of `cap` hand-overs a month changes (`rec.capacity`, from
     `value.recommend_value` with a cap), and what one more case a month people take is worth."""
+    from costlib.core.ship import ADDS_NOTHING
+
     c = rec.capacity
     u = c.unlimited
     split = rec.judged_on == "test"
@@ -246,17 +258,25 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
     mine = rec.value
     if rec.estimate == H.CROSS_FITTED:
         mine = float(rec.models.set_index("model").loc[rec.model, "value"])
+    kept = getattr(rec, "kept", None)
+    at_random = kept is not None and kept[0] == value.HAND_AT_RANDOM
+    if at_random and rec.status == ADDS_NOTHING:  # what the verdict says to do instead of the threshold
+        mine = rec.baseline_value
     less = (u.value - mine) * worth * volume
     cost = (
         f"worth {month_money(less, unit)} less a month than without the limit{on_judged}"
         if less > 0
         else f"worth no less a month than without the limit{on_judged}"
     )
-    within = (
-        f"the best is to let {who} answer every case (no threshold that hands over so few does better): {cost}"
-        if not c.fit_reject_rate > 0
-        else f"let {who} answer at confidence ≥ {rec.tau:.3f}: {cost}"
-    )
+    if at_random and rec.status == ADDS_NOTHING:
+        within = (
+            f"no threshold that hands over so few does better than handing {_cases(cap)} cases to a person at "
+            f"random: that is {cost}"
+        )
+    elif not c.fit_reject_rate > 0:
+        within = f"the best is to let {who} answer every case (no threshold that hands over so few does better): {cost}"
+    else:
+        within = f"let {who} answer at confidence ≥ {rec.tau:.3f}: {cost}"
     lines = [
         f"{take}; the best threshold{on_fit} would hand over "
         f"{_cases(c.unlimited_fit_reject_rate * volume)} ({who_u}at confidence ≥ {u.tau:.3f}). Within "

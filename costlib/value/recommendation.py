@@ -18,7 +18,7 @@ from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest, tie_tolerance
 from costlib.stats.bootstrap import cell_bootstrap
 from costlib.stats.intervals import percentile_interval
 from costlib.value.contract import sweep_value, value_from_counts, value_threshold
-from costlib.value.within import best_index_within, value_capacity_curve, value_of_capacity
+from costlib.value.within import best_index_within, rejected_within, value_capacity_curve, value_of_capacity
 
 HAND_OVER = "hand everything over"
 ANSWER_ALL = "answer everything"
@@ -77,6 +77,9 @@ class ValueRecommendation:
     # it is judged on, whose pick its gain's interval holds (`honest.picked_z`); 1 with a split,
     # where the train rows pick it and the test rows judge it
     picked_among: int = 1
+    # the best worth per case of any choice on the judged rows (every threshold within the limit, the
+    # choices without a model): below zero, every choice loses money
+    best_choice_value: float = float("nan")
 
     @property
     def kept(self) -> tuple[str, float] | None:
@@ -86,12 +89,24 @@ class ValueRecommendation:
 
         When the reject option adds nothing, the fitted threshold itself hands every case over
         (tau inf) or accepts every answer, and that is what the verdict says to do, worth
-        ``value``; otherwise it keeps the better choice without a threshold, the baseline."""
+        ``value``; otherwise it keeps the better choice without a threshold, the baseline.
+
+        Under a limit on the hand-overs whose baseline is handing the limit's share over at random,
+        a threshold that accepts every answer is itself worth less than that baseline (it is the
+        baseline because it beats answering everything), so the verdict keeps the baseline: the
+        answer never recommends less than the choice without a model it is judged against."""
         if self.status in (S.SAVES, S.NO_ANSWER):
             return None
-        if self.status == S.ADDS_NOTHING:
+        if self.status == S.ADDS_NOTHING and self.baseline != HAND_AT_RANDOM:
             return (HAND_OVER if self.tau == np.inf else ANSWER_ALL), self.value
         return self.baseline, self.baseline_value
+
+    @property
+    def kept_value(self) -> float:
+        """The worth per case of what the verdict says to do: the kept choice's, or the threshold's
+        when it ships."""
+        kept = self.kept
+        return self.value if kept is None else kept[1]
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,6 +127,13 @@ class ValueCapacity:
     fit_reject_rate: float
     unlimited_fit_reject_rate: float
     price: float
+    # the share the formula threshold k/(k+1) hands over on the fitting rows: above `max_reject`, it
+    # is not a choice within the limit
+    formula_fit_reject_rate: float = float("nan")
+
+    def breaks(self, share: float) -> bool:
+        """Whether handing over `share` of the cases (on the fitting rows) is more than the limit."""
+        return bool(share > self.max_reject + TIE_TOLERANCE)
 
 
 def _grouped(sweep: Sweep):
@@ -369,7 +391,11 @@ def recommend_value(
             fit_reject_rate=fit_share(fit, tau),
             unlimited_fit_reject_rate=unlimited_share,
             price=value_of_capacity(value_capacity_curve(fit, k=k, reject_value=r), cap),
+            formula_fit_reject_rate=fit_share(fit, tau_star),
         )
+    within = np.ones(values.shape, dtype=bool) if cap is None else rejected_within(sweep, cap)
+    choices = [*values[within], base_value] if within.any() else [base_value]
+    best_choice = float(np.nanmax(choices)) if np.isfinite(choices).any() else float("nan")
     return ValueRecommendation(
         model=name,
         tau=tau,
@@ -390,4 +416,5 @@ def recommend_value(
         capacity=capacity,
         estimate=estimate,
         picked_among=picked_among,
+        best_choice_value=best_choice,
     )

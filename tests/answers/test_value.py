@@ -30,7 +30,7 @@ from costlib.answers.value import (
 from costlib.core import settings
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
-from costlib.present import page_answers
+from costlib.present.value_verdict import lopsided_sentence, value_verdict
 from costlib.present.value_words import VALUE_CAP_NO_VOLUME, value_capacity_sentence, value_metrics
 
 
@@ -66,7 +66,8 @@ def test_the_answer_is_what_the_page_said_with_the_functions_one_by_one(screenin
     choice = value_k(COSTS, judged_cases(screening, NAMES), 2.0, None, settings.K.high)
     assert choice.k == pytest.approx(1.5)  # a wrong answer costs (1 + 5) / 2 = 3, a right one earns 2: k = 3 / 2
     rec = value.recommend_value(sweeps.judge, k=1.5, reject_value=0.25, fit_sweeps=sweeps.fit)
-    want = page_answers.value_recommendation_verdict(rec, k=1.5, worth=2.0, unit="$", volume=1000.0)
+    lopsided = lopsided_sentence(c_fp=1.0, c_fn=5.0, k=1.5, moved=False, unit="$")
+    want = value_verdict(rec, k=1.5, worth=2.0, unit="$", volume=1000.0, notes=(lopsided,))
     assert answer.verdict.headline == want.headline and answer.verdict.details == want.details
     assert (answer.rec.model, answer.rec.tau, answer.rec.value) == (rec.model, rec.tau, rec.value)
     assert answer.metrics == value_metrics(rec, worth=2.0, unit="$", volume=1000.0)

@@ -12,6 +12,7 @@ import pytest
 from costlib import answers, value
 from costlib.binary import decision as D
 from costlib.present import page_answers
+from costlib.present.value_verdict import value_verdict
 from tests.views.apptest_support import screening_value
 
 
@@ -49,7 +50,7 @@ def test_the_kept_choice_and_the_first_number_agree_with_the_verdict(shipped, st
         return
     worth = 0.18 if status == D.ADDS_NOTHING else 0.2  # what the verdict keeps is worth this per case
     assert tiles[0]["label"] == answers.VALUE_BASELINE_TILE[kept] and tiles[0]["value"] == f"${worth:.3f}"
-    headline = page_answers.value_recommendation_verdict(rec, k=3.0, unit="$").headline
+    headline = value_verdict(rec, k=3.0, unit="$").headline
     assert f"${worth:.3f} per case" in headline
     assert page_answers.VALUE_BASELINES[kept].split()[0] in tiles[0]["help"]
 

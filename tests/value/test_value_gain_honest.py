@@ -35,7 +35,7 @@ def test_the_page_says_how_the_gain_was_read():
     """Without a split the verdict's details say the gain is cross-fitted, not that the same rows
     flatter it (which is what they said before); with a split, that the test rows judged it."""
     from costlib.core.sweep import Sweep, sweep_arrays
-    from costlib.present.page_answers import value_recommendation_verdict
+    from costlib.present.value_verdict import value_verdict
     from costlib.value.recommendation import recommend_value
 
     rng = np.random.default_rng(1)
@@ -44,7 +44,7 @@ def test_the_page_says_how_the_gain_was_read():
     sweep = Sweep(*sweep_arrays(y, s, None))
     rec = recommend_value({"m": sweep}, k=2.0, n_resamples=200)
     assert rec.estimate == "cross-fitted"
-    said = " ".join(value_recommendation_verdict(rec, k=2.0).details)
+    said = " ".join(value_verdict(rec, k=2.0).details)
     assert "threshold to ship is fitted on all 2,000 rows" in said and "cross-fitted" in said
     assert "flatters" not in said
     half = Sweep(*sweep_arrays(y[:1000], s[:1000], None))
@@ -55,7 +55,7 @@ def test_without_a_split_the_headline_does_not_speak_of_train_rows():
     """Two models and no split: the best model is "the best of your 2 models", not "... on the
     train rows" (there are none), which the headline said before."""
     from costlib.core.sweep import Sweep, sweep_arrays
-    from costlib.present.page_answers import value_recommendation_verdict
+    from costlib.present.value_verdict import value_verdict
     from costlib.value.recommendation import recommend_value
 
     rng = np.random.default_rng(2)
@@ -65,9 +65,9 @@ def test_without_a_split_the_headline_does_not_speak_of_train_rows():
         for name, shift in (("a", 0.2), ("b", 0.1))
     }
     rec = recommend_value(sweeps, k=2.0, n_resamples=50)
-    head = value_recommendation_verdict(rec, k=2.0).headline
+    head = value_verdict(rec, k=2.0).headline
     assert "(the best of your 2 models)" in head and "train rows" not in head
-    said = " ".join(value_recommendation_verdict(rec, k=2.0).asides)
+    said = " ".join(value_verdict(rec, k=2.0).asides)
     assert "test rows" not in said and "train rows" not in said
 
 

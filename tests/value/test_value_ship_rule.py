@@ -11,7 +11,7 @@ import pandas as pd
 
 from costlib.core import rules as R
 from costlib.core import ship as S
-from costlib.present import page_answers
+from costlib.present.value_verdict import value_verdict
 from costlib.value import recommend_value, value_sweep
 
 SAMPLE = Path(__file__).resolve().parents[2] / "costlib" / "samples" / "screening_two_models.csv"
@@ -33,7 +33,7 @@ def test_a_gain_without_an_interval_does_not_ship():
     assert rec.gain == with_iv.gain > 0
     assert rec.status == S.UNCLEAR
     assert R.verdict_of(rec.status) == R.NOT_CLEARLY
-    headline = page_answers.value_recommendation_verdict(rec, k=3.0, unit="$").headline
+    headline = value_verdict(rec, k=3.0, unit="$").headline
     assert "no interval to tell the gain from chance" in headline
 
 

@@ -1,0 +1,258 @@
+"""The Value page's one answer in words (`value_verdict`), from a `value.ValueRecommendation`:
+what to ship, what it is worth per case and a month, against which choice without a model, and,
+under a limit on the hand-overs, when the limit is why no confidence threshold is used.
+
+Plain words first: the headline says "answering only when confident" and "confidence
+threshold", never "reject option" or τ; the formula threshold k/(k+1) is named in the details
+("Why not the formula threshold?"). It never recommends something worth less than the choice
+without a model it is judged against (`ValueRecommendation.kept`), and when every choice loses
+money it says so. Which prices it used, when the page's own were left at their defaults
+(`unset_prices_clause`), and why Costs & groups can answer differently when the prices of the two
+mistakes are lopsided (`lopsided_sentence`), are said with it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from costlib.core.escaping import shorten
+from costlib.present.amounts import interval, money, number, per_case_and_month, percent, ratio_text, shown_saving
+from costlib.present.page_answers import VALUE_BASELINES, value_rows
+from costlib.present.words import Verdict, split_sentence, verdict_head
+
+LOPSIDED = 2.0  # a price of one mistake at least this many times the other's: the two pages can answer differently
+LOSS_TOLERANCE = 1e-12  # a worth per case below -this loses money
+
+
+def as_bad(k: float) -> str:
+    """k in words: 'a wrong answer is 2.75 times as bad as a right one is good'.
+
+    >>> as_bad(2.75)
+    'a wrong answer is 2.75 times as bad as a right one is good'
+    """
+    return f"a wrong answer is {k:.3g} times as bad as a right one is good"
+
+
+def unset_prices_clause(
+    *, worth: float, reject_worth: float, worth_default: float, reject_default: float, unit: str
+) -> str:
+    """Which of the page's own prices the answer used without the person setting them (left at
+    their defaults), as one plain sentence; '' when both were set.
+
+    >>> said = unset_prices_clause(worth=1, reject_worth=0, worth_default=1, reject_default=0, unit="$")
+    >>> said.startswith("This is with a right answer worth $1.00 and a case handed over worth $0.00, the defaults")
+    True
+    >>> unset_prices_clause(worth=2, reject_worth=0.5, worth_default=1, reject_default=0, unit="$")
+    ''
+    """
+    unset = []
+    if worth == worth_default:
+        unset.append(f"a right answer worth {money(worth, unit)}")
+    if reject_worth == reject_default:
+        unset.append(f"a case handed over worth {money(reject_worth, unit)}")
+    if not unset:
+        return ""
+    which = "the defaults, which you have not changed" if len(unset) > 1 else "the default, which you have not changed"
+    return f"This is with {' and '.join(unset)}, {which}."
+
+
+def lopsided_sentence(*, c_fp: float, c_fn: float, k: float, moved: bool, unit: str) -> str | None:
+    """Why Costs & groups can answer differently when one mistake's price is at least `LOPSIDED`
+    times the other's (`c_fp`, `c_fn` the mean prices the page's k follows unless the slider
+    `moved` it); None when they are not lopsided.
+
+    >>> lopsided_sentence(c_fp=1, c_fn=3, k=2, moved=False, unit="$").split(":")[0]
+    'Your prices are lopsided (a false negative costs 3 times a false positive)'
+    >>> lopsided_sentence(c_fp=1, c_fn=1.5, k=1.25, moved=False, unit="$") is None
+    True
+    """
+    if not (c_fp > 0 and c_fn > 0):
+        return None
+    ratio = c_fn / c_fp
+    if LOPSIDED > ratio > 1 / LOPSIDED:
+        return None
+    dear, cheap = ("false negative", "false positive") if ratio >= 1 else ("false positive", "false negative")
+    alike = (
+        f"at k = {k:.3g} times a right answer's worth (the slider)"
+        if moved
+        else f"at their mean, {money((c_fp + c_fn) / 2, unit)}"
+    )
+    return (
+        f"Your prices are lopsided (a {dear} costs {ratio_text(max(ratio, 1 / ratio))} times a {cheap}): this page "
+        f"prices every wrong answer alike, {alike}, while Costs & groups prices each mistake on its own, so for the "
+        "same data it can answer differently (“Separate prices per outcome” below prices them on their own here too)."
+    )
+
+
+def _limit_words(rec, cap: float | None, volume: float | None) -> tuple[str, str]:
+    """(the limit as words, 'within your limit of 200 hand-overs a month'; the share it lets people
+    take as words, '200 cases (2%)'), or ('', '') without a limit."""
+    c = rec.capacity
+    if c is None:
+        return "", ""
+    if cap is not None:
+        return (
+            f"within your limit of {number(cap, 0)} hand-overs a month",
+            f"{number(cap, 0)} cases a month ({percent(c.max_reject, 0)})",
+        )
+    return f"within your limit of {percent(c.max_reject, 0)} of the cases", percent(c.max_reject, 0)
+
+
+def _limit_is_why(rec, volume: float | None, on_fit: str) -> str:
+    """' The limit is why: without it, ...' when the limit binds and the answer without it uses a
+    confidence threshold (not one that hands every case over or none); '' otherwise."""
+    from costlib.core.ship import ADDS_NOTHING, NO_ANSWER
+
+    c = rec.capacity
+    if c is None or not c.binding or c.unlimited.status in (ADDS_NOTHING, NO_ANSWER):
+        return ""
+    many = f" ({c.unlimited_fit_reject_rate:.0%} of the cases)"
+    if volume:
+        many = f" {number(c.unlimited_fit_reject_rate * volume, 0)} cases a month"
+    return f" The limit is why: without it, the best confidence threshold{on_fit} would hand over{many}."
+
+
+def _loses(rec, worth: float) -> tuple[bool, bool]:
+    """(every choice loses money on the judged rows, the recommended one loses least of them)."""
+    best = rec.best_choice_value
+    if not (worth > 0 and np.isfinite(best) and best < -LOSS_TOLERANCE):
+        return False, False
+    return True, bool(rec.kept_value >= best - LOSS_TOLERANCE * max(1.0, abs(best)))
+
+
+def _formula_aside(rec, *, k: float, worth: float, unit: str, volume: float | None, cap: float | None) -> str | None:
+    """Why not the formula threshold k/(k+1): with a split, how it came out on the test rows when
+    better; under a limit it breaks, that it is not a choice there (no comparison)."""
+    if rec.judged_on != "test" or not np.isfinite(rec.formula_value):
+        return None
+    tau_star = k / (k + 1)
+    c = rec.capacity
+    if c is not None and np.isfinite(c.formula_fit_reject_rate) and c.breaks(c.formula_fit_reject_rate):
+        many = (
+            f"{number(c.formula_fit_reject_rate * volume, 0)} cases a month"
+            if volume
+            else f"{c.formula_fit_reject_rate:.0%} of the cases"
+        )
+        people = f"the {number(cap, 0)} people can take" if cap is not None else "your limit"
+        return (
+            f"The formula threshold τ* = k/(k+1) = {tau_star:.3f} is not a choice here: on the train rows it would "
+            f"hand over {many}, more than {people}, so it is not compared."
+        )
+    # with a split only: without one the fitted threshold's worth is cross-fitted and τ*'s is read
+    # on the same rows, so the two are not compared
+    if rec.formula_value <= rec.value + 1e-12:
+        return None
+    f_iv = interval(rec.formula_gain_low * worth, rec.formula_gain_high * worth, unit, of="the difference")
+    return (
+        f"The formula threshold τ* = k/(k+1) = {tau_star:.3f} came out "
+        f"{money((rec.formula_value - rec.value) * worth, unit)} per case better on the test rows"
+        + (f" ({f_iv})" if f_iv else "")
+        + ". The recommendation is the threshold fitted on the train rows: picking whichever looks best on "
+        "the rows it is judged on would flatter it."
+    )
+
+
+def value_verdict(
+    rec,
+    *,
+    k: float,
+    worth: float = 1.0,
+    unit: str = "",
+    volume: float | None = None,
+    cap: float | None = None,
+    priced: str = "",
+    notes: tuple[str, ...] = (),
+) -> Verdict:
+    """The Value page's one answer (a `value.ValueRecommendation`), in money when a right answer
+    has a worth (`worth` in `unit`), per case and per month (`volume` cases a month). `cap` is the
+    limit on the hand-overs in cases a month, for its words (the share is ``rec.capacity``'s);
+    `priced` (`unset_prices_clause`) ends the headline; `notes` (`lopsided_sentence`) follow the
+    details."""
+    from costlib.core import rules as R
+    from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE
+    from costlib.value.recommendation import HAND_AT_RANDOM
+
+    def cash(x: float, digits: int | None = None) -> str:
+        return per_case_and_month(x * worth, volume, unit, digits=digits)
+
+    def done(kind: str, head: str) -> Verdict:
+        return Verdict(kind, f"{head} {priced}".strip(), (*details, *notes), tuple(asides))
+
+    base = VALUE_BASELINES[rec.baseline]
+    many = len(rec.models) > 1
+    on = " on the train rows" if rec.judged_on == "test" else ""  # without a split every row picks it
+    who = f"{shorten(rec.model)} (the best of your {len(rec.models)} models{on})" if many else "the model"
+    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
+    aside = _formula_aside(rec, k=k, worth=worth, unit=unit, volume=volume, cap=cap)
+    asides = [aside] if aside else []
+    details = [
+        split_sentence(rec.judged_on, float("nan"), rec.n_judged, rec.estimate, thing="threshold")
+        if rec.judged_on == "all"
+        else f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows."
+    ]
+    head = verdict_head(R.verdict_of(rec.status))
+    on_fit, on_judged = value_rows(rec)
+    within, taken = _limit_words(rec, cap, volume)
+    why = _limit_is_why(rec, volume, on_fit)
+    every, least = _loses(rec, worth)
+    when = within or f"when {as_bad(k)}"
+    loss = ""  # after the worth of what the verdict keeps, or (": ...") after "Ship the model"
+    if every:
+        loss = f"; every choice{' within the limit' if within else ''} loses money" + (
+            ", and this one loses least" if least else ""
+        )
+    if rec.status == NO_ANSWER:
+        return done("error", f"{head}: there is not enough data to value it.")
+    if rec.status == ADDS_NOTHING:
+        choice, kept = rec.kept
+        if rec.tau == math.inf:
+            return done(
+                "error",
+                f"{head}: when {as_bad(k)}, every answer loses{on_fit}, so hand every case to a person, worth "
+                f"{cash(kept)}. The model should not answer on its own at this price of a wrong answer.",
+            )
+        if choice == HAND_AT_RANDOM:
+            return done(
+                "error",
+                f"{head} which cases to hand over: {within}, no confidence threshold{on_fit} does better than "
+                f"handing {taken} to a person at random, so do that, worth {cash(kept)}{loss}.{why}",
+            )
+        if within and why:
+            return done(
+                "error",
+                f"{head} which cases to hand over: {within}, no confidence threshold{on_fit} does better than "
+                f"letting {who} answer every case, so do that, worth {cash(kept)}{loss}.{why}",
+            )
+        return done(
+            "error",
+            f"{head} which cases to hand over: {when}, answering only when confident adds nothing (the best "
+            f"confidence threshold{on_fit} accepts every answer), so let {who} answer every case, worth "
+            f"{cash(kept)}{loss}.",
+        )
+    if rec.status == WORSE:
+        return done(
+            "error",
+            f"{head}: {when}, answering only when confident is worth no more than {base}, "
+            f"{cash(rec.baseline_value)}{on_judged}, so keep {base}{loss}.{why}",
+        )
+    digits = shown_saving(rec.value * worth, rec.baseline_value * worth)[0]  # the two worths subtract as read
+    against = f"against {per_case_and_month(rec.baseline_value * worth, volume, unit, digits=digits)} for {base}"
+    handed = f"{rec.reject_rate:.0%} of cases to a person"
+    worth_text = cash(rec.value, digits)
+    if rec.status == UNCLEAR:
+        because = f"the {iv} of the gain includes zero" if iv else "there is no interval to tell the gain from chance"
+        return done(
+            "warning",
+            f"{head}: keep {base}{loss}. Letting {who} answer when its confidence is at least {rec.tau:.3f} and "
+            f"handing the other {handed} would be worth {worth_text}, {against}, but {because}.{why}",
+        )
+    lead = f"{head}: let"
+    if every:
+        lead = f"{head}: {loss[2:]}" + ("" if least else f", and this one loses less than {base}") + ". Let"
+    return done(
+        "success",
+        f"{lead} {who} answer when its confidence is at least {rec.tau:.3f} and hand the other {handed}. "
+        f"It is worth {worth_text}, {against}" + (f" ({iv} of the gain)." if iv else "."),
+    )
