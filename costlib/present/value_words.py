@@ -11,7 +11,7 @@ from costlib import value
 from costlib.binary import honest as H
 from costlib.loading.messages import plural
 from costlib.present import page_answers
-from costlib.present.amounts import money, month_money, number, percent, ratio_text, shown_saving
+from costlib.present.amounts import money, month_money, number, percent, shown_saving
 
 
 def value_lag_sentence(drawn_k: float, drawn_worth: float, unit: str) -> str:
@@ -40,12 +40,8 @@ def k_from_prices_sentence(
         f"negative's {money(c_fn, unit)}{mean_words}, set on Costs & groups) and a right answer earns "
         f"{money(worth, unit)}."
         + ("" if not moved else f" You moved the slider to k = {k:g}.")
-        + (
-            f" Your prices are lopsided (a false negative costs {ratio_text(c_fn / c_fp)} times a false "
-            "positive): k averages them, and “Separate prices per outcome” below prices each mistake on its own."
-            if c_fp > 0 and not 0.5 <= c_fn / c_fp <= 2
-            else ""
-        )
+        # lopsided prices: the answer's details say why Costs & groups can answer differently
+        # (`value_verdict.lopsided_sentence`), not this caption too
         + " Unlike Costs & groups, a case here can be handed to a person, so the two pages can answer differently."
     )
 
