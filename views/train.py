@@ -7,10 +7,11 @@ from costlib.answers.training import PRECOMPUTED_DATA, SYNTHETIC_DATA, TRAIN_DAT
 from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.present import labels as t
-from costlib.present import training_words
+from costlib.present import training_page, training_words
+from costlib.present.training_page import TRAIN_WHAT
 from costlib.present.training_terms import TRAIN_TERMS
-from costlib.present.training_words import TRAIN_WHAT, methods_help
 from costlib.present.training_words import TRAIN_WORDS as WORDS
+from costlib.present.training_words import methods_help
 from costlib.training.compare import METHODS
 from views._ui.display import page_header, say, show_chart, show_error, show_table, show_verdict
 from views._ui.page import unit_and_volume
@@ -49,10 +50,10 @@ choice = st.radio(
 )
 mirror("train_data")
 if choice == PRECOMPUTED_DATA:
-    st.caption(training_words.TWEETS_ATTRIBUTION)
-    st.caption(training_words.TWEETS_CONTENT_NOTE)
+    st.caption(training_page.TWEETS_ATTRIBUTION)
+    st.caption(training_page.TWEETS_CONTENT_NOTE)
 elif choice in SYNTHETIC_DATA:
-    st.caption(training_words.synthetic_description(predictable=choice == "predictable"))
+    st.caption(training_page.synthetic_description(predictable=choice == "predictable"))
 
 if choice == "upload":
     picked = upload_choices()
@@ -66,7 +67,7 @@ if choice == "upload":
         st.stop()
 else:
     data = built_in(choice)
-say("caption", training_words.data_sentence(data))
+say("caption", training_page.data_sentence(data))
 for note in data.notes:
     say("caption", note)
 
@@ -106,7 +107,7 @@ mirror("train_methods")
 
 methods = tuple(m for m in METHODS if m in methods)  # the page's order, whatever the click order
 if not methods:
-    st.info(training_words.CHOOSE_A_METHOD)
+    st.info(training_page.CHOOSE_A_METHOD)
     st.stop()
 results, r2 = training_results(data, choice, methods, seeds, submitted=submitted, random_state=RANDOM_STATE)
 
@@ -123,11 +124,11 @@ with st.expander(t.INSTANCE_TERMS):  # the same box as on Instance costs
 
 # the bars at the page's width (beside the sidebar a column tilted their names into the legend)
 show_chart(answer.chart, key="train_chart")
-st.caption(training_words.BARS_NOTE)
+st.caption(training_page.BARS_NOTE)
 c1, c2 = st.columns([2, 3])
 below = st.container()  # the change chart's words and numbers at the page's width (a narrow column cut the table)
 with c1:
-    st.metric(training_words.PREDICTABILITY_LABEL, answer.r2, help=training_words.PREDICTABILITY_HELP)
+    st.metric(training_page.PREDICTABILITY_LABEL, answer.r2, help=training_page.PREDICTABILITY_HELP)
     say("markdown", answer.r2_sentence)
 if answer.change_chart is not None:
     show_chart(answer.change_chart, key="train_change", where=c2, words_where=below)
@@ -136,10 +137,10 @@ for note in answer.notes:
 
 
 st.subheader(WORDS["by_method"])
-st.caption(training_words.TRAINING_TABLE_MEANING)
+st.caption(training_page.TRAINING_TABLE_MEANING)
 show_table(answer.summary_table, "training_summary", key="train_summary", export=answer.summary)
 pre = precomputed() if choice == PRECOMPUTED_DATA else None
 with st.expander(WORDS["every_seed"]):
     show_table(answer.results_table, "training_results", key="train_results", export=answer.results)
     if pre is not None and results is pre.results:  # the estimators and versions, for the record
-        say("caption", training_words.precomputed_technical(pre.settings, pre.versions))
+        say("caption", training_page.precomputed_technical(pre.settings, pre.versions))

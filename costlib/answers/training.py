@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from costlib.present import training_words
+from costlib.present import training_page, training_words
 from costlib.present.amounts import money
 from costlib.present.labels import DELTA_COLUMN, MEASUREMENT, RATING, VOTES
 from costlib.present.training_words import OWN_TABLE, SYNTHETIC_TITLES, TWEETS_TITLE
@@ -61,25 +61,25 @@ def training_table(frame: pd.DataFrame, *, price: float | None = None, unit: str
     if {"nec_change_low", "nec_change_high"} <= set(frame.columns):
         out.insert(
             list(out.columns).index("nec_change") + 1,
-            training_words.CHANGE_INTERVAL_COLUMN,
+            training_page.CHANGE_INTERVAL_COLUMN,
             [
                 "–" if a == "–" else f"{a} to {b}"
                 for a, b in zip(out["nec_change_low"], out["nec_change_high"], strict=True)
             ],
         )
-    out = out.drop(columns=[c for c in training_words.LEFT_TO_THE_CHARTS if c in out])
+    out = out.drop(columns=[c for c in training_page.LEFT_TO_THE_CHARTS if c in out])
     if price is not None and "nec" in frame:
         from costlib.instance import nec_money
 
         digits = training_words.cost_digits(frame, price) if "nec_change" in frame else None
         out.insert(
             1 if "method" in frame else 0,
-            training_words.COST_COLUMN,
+            training_page.COST_COLUMN,
             [money(float(nec_money(x, price)), unit, digits=digits) if pd.notna(x) else "–" for x in frame["nec"]],
         )
     if "method" in out:
         out["method"] = [training_words.method_label(m) for m in out["method"]]
-    return out.rename(columns=training_words.COLUMN_WORDS)
+    return out.rename(columns=training_page.COLUMN_WORDS)
 
 
 @dataclass(frozen=True, eq=False)

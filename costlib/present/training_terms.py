@@ -1,21 +1,28 @@
 """What the Train with costs page's technical terms mean, one sentence each, folded away under its
-answer as on Instance costs (`labels.INSTANCE_TERMS` names the box on both): δ, NEC, the ways
-of training, a seed, the interval over seeds, "beyond the noise" and the held-out R²."""
+answer as on Instance costs (`labels.INSTANCE_TERMS` names the box on both): each plain name the
+page uses beside its symbol (a case's price δ, the cost-weighted error NEC), the ways of training
+and their names in the literature, the model and its settings, a seed and its rows, the interval
+over seeds, "beyond the noise" and the held-out R²."""
 
 from __future__ import annotations
 
 TRAIN_TERMS = (
-    "δ (a case's instance cost): its signed margin. Its sign is the label (positive when δ > 0) and its size |δ| "
-    "how costly a mistake on the case is.",
-    "NEC (normalized excess cost), the weighted error: the sum of |δ| over the mistakes divided by the sum of |δ| "
-    "over every test case, so the share of the mistake cost: 0 is perfect, 0.5 a coin flip, 1 always wrong; it "
-    "equals the error rate when every case costs the same.",
-    "The ways of training: standard (the labels only); |δ|-weighted (each case's loss weighted by its price); "
-    "cost-proportional upsampling (costly cases drawn more often); keeping the costliest 30%, 50% or 70% (the "
-    "cheaper cases left out, every case tied at the cut kept); regressing δ (a regression predicts δ itself, and "
-    "a case is flagged when the prediction is above 0).",
+    "A case's price, δ (its instance cost): its signed margin. Its sign is the label (positive when δ > 0) and its "
+    "size |δ| how costly a mistake on the case is.",
+    "The cost-weighted error, NEC (normalized excess cost): the sum of |δ| over the mistakes divided by the sum of "
+    "|δ| over every test case, so the share of the mistake cost: 0 is perfect, 0.5 a coin flip, 1 always wrong; it "
+    "equals the error rate when every case costs the same. The cost per case is it times the price of a typical "
+    "mistake, so a change in cost is the same percent as a change in NEC.",
+    "The ways of training: standard (the labels only); price-weighted (|δ|-weighted: each case's loss weighted by "
+    "its price); cost-proportional upsampling (costly cases drawn more often); keeping the costliest 30%, 50% or "
+    "70% (the cheaper cases left out, every case tied at the cut kept); the regression on the signed prices "
+    "(regressing δ: a regression predicts δ itself, and a case is flagged when the prediction is above 0).",
+    "The model: every way trains a logistic regression (LogisticRegression(C=1, max_iter=1000) in scikit-learn), "
+    "the regression on the signed prices a ridge regression (Ridge(alpha=1)).",
     "A seed: one random 80/10/10 split of the rows into training, validation (set aside) and test rows; every way "
-    "of training is judged on the same test rows of a seed, and the page shows the mean over the seeds.",
+    "of training is judged on the same test rows of a seed, and the page shows the mean over the seeds. Under "
+    "Every seed, the rows fitted on are the training rows a way kept (upsampling counts a row each time it is "
+    "drawn), and the rows priced 0 have no label and are left out before the split.",
     "95% interval over the seeds: a range built so that, in about 95 of 100 data sets like this one, it holds the "
     "true value; widened because the seeds re-split the same rows (Nadeau and Bengio's correction, 2003).",
     "Beyond the noise: the whole 95% interval of a way's change against standard training is on one side of 0.",

@@ -18,18 +18,17 @@ from costlib.present import labels
 from costlib.present.amounts import a_month, money, money_digits, per_case_and_month, shown_saving
 from costlib.present.words import Verdict, verdict_head
 
-CHOOSE_A_METHOD = "Choose at least one way of training."
 UPLOAD_TO_TRAIN = "Upload a table to train on it."
 PRESS_TRAIN = "Press **Train and compare** to train with these settings."
 
 METHOD_LABELS = {
     "standard": "standard training",
-    "weighted": "|δ|-weighted training",
+    "weighted": "price-weighted training",
     "p_up": "cost-proportional upsampling",
     "tdown30": "keeping the costliest 30%",
     "tdown50": "keeping the costliest 50%",
     "tdown70": "keeping the costliest 70%",
-    "regression": "regressing δ",
+    "regression": "regression on the signed prices",
 }
 # What the box's chips and the charts' axes call each way: short enough for a chip and a bar, in
 # words (the code names p_up and tdown30 meant nothing to a first-time reader)
@@ -49,24 +48,8 @@ R2_NONE, R2_SOME = 0.05, 0.20
 # ---------------------------------------------------------------------------------------
 # The Train with costs page (views/train.py, views/_ui/training.py): its intro, labels and captions
 
-TRAIN_WHAT = (  # |δ| and NEC said in plain words where the page first shows them
-    "Each case has its own price |δ|: how much a mistake on it costs, against other cases. Train the same model "
-    "seven ways with those prices (standard, |δ|-weighted, cost-proportional upsampling, keeping only the "
-    "costliest cases, regressing δ) on the same random splits, and compare them on held-out rows by error rate "
-    "and by NEC (normalized excess cost: the share of the cost of getting every case wrong that the mistakes make "
-    "up; lower is cheaper). Find out whether pricing each case gives a better model on your data before you spend "
-    "a training budget."
-)
 # the page's data choices: the tweets (`training.data.tweets`), the synthetic controls, an upload
 TWEETS_TITLE = "Offensive language (Davidson et al. 2017 tweets)"
-TWEETS_ATTRIBUTION = (
-    "Davidson et al. 2017, t-davidson/hate-speech-and-offensive-language, MIT (c) 2017 Tom Davidson. "
-    "Shipped as word counts without the words; the tweets themselves are never shown."
-)
-TWEETS_CONTENT_NOTE = (
-    "Content note: the source tweets contain hateful, racist, sexist and otherwise offensive language. "
-    "Only counts of words and word pairs are shipped, without the words, and no tweet text is shown anywhere."
-)
 SYNTHETIC_TITLES = {
     True: "Synthetic control: costs predictable from the features",
     False: "Synthetic control: costs not predictable (shuffled)",
@@ -85,9 +68,9 @@ TRAIN_WORDS = {
     "data": "Data",
     "loading_sample": "Loading the sample…",
     "upload_what": "A CSV or Parquet file with one row per case: numeric feature columns or one text column, and the "
-    "source of each case's price δ. The file stays in your session.",
+    "source of each case's price. The file stays in your session.",
     "upload": "CSV or Parquet table",
-    "source": "Each case's price δ comes from",
+    "source": "Each case's price comes from",
     "votes_yes": "Votes for the positive class",
     "votes_no": "Votes against",
     "measurement": "Measurement column",
@@ -110,15 +93,8 @@ TRAIN_WORDS = {
 # an upload's sources of prices (the Data page's names, in this page's order) and kinds of features
 SOURCES = [labels.VOTES, labels.MEASUREMENT, labels.RATING, labels.DELTA_COLUMN]
 FEATURE_KINDS = ["numeric columns", "one text column"]
-# the number's name says how to read it: "R² of |δ|" alone meant nothing to a first-time reader
-PREDICTABILITY_LABEL = "Can the features predict the costs? (R²: 1 fully, ≤ 0 not at all)"  # fits its column
 #: a held-out R² below 0, said where it is shown (it is not clipped: the number is the one measured)
 BELOW_ZERO = "below 0 means the features predict the costs worse than their average does, that is not at all"
-PREDICTABILITY_HELP = (
-    "The held-out R² of |δ|: the share of the spread of the cases' costs that a ridge regression on the features "
-    f"explains, fitted on each seed's training rows and scored on its test rows; mean over seeds. On held-out rows "
-    f"it can be negative: {BELOW_ZERO}."
-)
 #: what the seeds' intervals are, said under the verdict and above the table
 SEEDS_CAVEAT = (
     "The seeds re-split the same rows, so their results are not independent: each interval is widened for the "
@@ -127,16 +103,8 @@ SEEDS_CAVEAT = (
 )
 #: what the command line calls the intervals (`costlib train`'s settings and its header line)
 INTERVAL_NAME = "95% corrected resampled t interval over seeds (Nadeau and Bengio 2003)"
-TRAINING_TABLE_MEANING = (
-    "Means over seeds. The cost per case is the price of a typical mistake times NEC (the weighted error). The NEC "
-    "change is relative to standard training, paired by seed, with its 95% interval; the intervals of NEC and "
-    "of the error rate are the first chart's whiskers. The δ error is the regression's mean absolute error in δ. "
-    "The CSV keeps the column names of costlib.training_summary, every interval and every digit."
-)
-#: under the bars: their whiskers are each way's own interval, not a comparison with standard training
-BARS_NOTE = "Each whisker is one way's own 95% interval: to tell a way from standard training, read the change chart."
 # what a `training.data.TrainingData` is made of, in one phrase each (its ``features`` and ``source``)
-TWEETS_SOURCE = "annotator votes: δ = ln((offensive or hateful votes + 1) / (neither votes + 1))"
+TWEETS_SOURCE = "annotator votes, ln((offensive or hateful votes + 1) / (neither votes + 1))"
 
 
 def tfidf_features(n: int, column: str | None = None) -> str:
@@ -180,22 +148,23 @@ def table_source(mapping) -> str:
     if mapping.delta:
         return f'delta column "{mapping.delta}"'
     if mapping.votes_yes:
-        return f'votes "{mapping.votes_yes}" against "{mapping.votes_no}": δ = ln((yes + 1) / (no + 1))'
+        return f'votes "{mapping.votes_yes}" against "{mapping.votes_no}", ln((yes + 1) / (no + 1))'
     if mapping.measurement:
         return f'measurement "{mapping.measurement}" minus {mapping.measurement_threshold:g}'
     return f'rating "{mapping.rating}" minus {mapping.rating_midpoint:g}'
 
 
-# the charts' words (`training.figures`): the bars of NEC and error rate per way of training, and
-# the change in NEC against standard training
-BARS_TITLE = "NEC and error rate by way of training"
+# the charts' words (`training.figures`): the bars of the cost-weighted error (NEC) and error rate per
+# way of training, and the change in cost (NEC's relative change: the price is the same) against
+# standard training; in plain words, the symbols in the terms box (`training_terms`)
+BARS_TITLE = "Cost-weighted error and error rate by way of training"
 METHOD_AXIS = "way of training"
-BAR_SERIES = {"nec": "NEC (mistakes weighted by |δ|)", "error_rate": "error rate"}  # column -> its name
-CHANGE_TITLE = "Change in NEC against standard training"
+BAR_SERIES = {"nec": "cost-weighted error", "error_rate": "error rate"}  # column -> its name
+CHANGE_TITLE = "Change in cost against standard training"
 STANDARD_LINE = "standard training"  # the change chart's line at 0
 
 
-BARS_VALUE_AXIS = "NEC or error rate (test rows)"  # short: a longer title ran into the chart's title
+BARS_VALUE_AXIS = "cost-weighted or plain error (test rows)"  # short: a longer title ran into the chart's title
 
 
 def bars_axis_title(seeds: int, level: float) -> str:
@@ -210,50 +179,30 @@ def bars_axis_title(seeds: int, level: float) -> str:
 
 def change_axis_title(level: float) -> str:
     """The change chart's value axis."""
-    return f"NEC change, % ({level:.0%} interval, paired by seed)"
+    return f"cost change, % ({level:.0%} interval, paired by seed)"
 
 
 def change_hover(label: str, change: float, low: float, high: float) -> str:
     """A point's hover on the change chart: the way of training's `label` (escaped by the caller),
-    its change in NEC in percent and its interval (none when `low` is NaN: one seed).
+    its change in cost (NEC) in percent and its interval (none when `low` is NaN: one seed).
 
     >>> change_hover("p_up", -4.25, -6.0, -2.5)
-    'p_up<br>NEC change: -4.2% [-6.0%, -2.5%]'
+    'p_up<br>cost change: -4.2% [-6.0%, -2.5%]'
     """
-    return f"{label}<br>NEC change: {change:+.1f}%" + ("" if math.isnan(low) else f" [{low:+.1f}%, {high:+.1f}%]")
+    return f"{label}<br>cost change: {change:+.1f}%" + ("" if math.isnan(low) else f" [{low:+.1f}%, {high:+.1f}%]")
 
 
 #: the change chart's three readings in its legend (`training.figures.CHANGES` adds each one's
-#: colour and shape): lower NEC beyond the noise, higher beyond the noise, not told apart
+#: colour and shape): cheaper beyond the noise, costlier beyond the noise, not told apart
 CHANGE_NAMES = (
-    "lower NEC beyond the noise",
-    "higher NEC beyond the noise",
+    "cheaper beyond the noise",
+    "costlier beyond the noise",
     "not told apart from standard training",
 )
 
 
-# the columns of `training.summary.training_summary` as the page shows them
-COST_COLUMN = "cost per case"  # the price of a typical mistake times NEC (`answers.training.training_table`)
-CHANGE_INTERVAL_COLUMN = "95% interval of the change"
-#: the summary's columns the page's table leaves to the charts' whiskers and tables (the CSV keeps them)
-LEFT_TO_THE_CHARTS = ("nec_low", "nec_high", "error_rate_low", "error_rate_high", "nec_change_low", "nec_change_high")
-COLUMN_WORDS = {
-    "method": "way of training",
-    "nec": "NEC",
-    "nec_low": "NEC low",
-    "nec_high": "NEC high",
-    "error_rate": "error rate",
-    "error_rate_low": "error rate low",
-    "error_rate_high": "error rate high",
-    "nec_change": "NEC change (− cheaper)",
-    "nec_change_low": "change low",
-    "nec_change_high": "change high",
-    "delta_mae": "δ error (regression)",
-}
-
-
 def method_label(method: str) -> str:
-    """'|δ|-weighted training' for 'weighted' (unknown names are returned as they are)."""
+    """'price-weighted training' for 'weighted' (unknown names are returned as they are)."""
     return METHOD_LABELS.get(method, str(method))
 
 
@@ -317,13 +266,13 @@ ONE_SEED = "there is no interval with one seed to tell it from chance: run at le
 def price_sentence(price: float, unit: str) -> str:
     """How the page turns NEC into money, in one sentence under its verdict.
 
-    >>> price_sentence(2.0, "$")[:60]
-    'A mistake on a typical case (one of average |δ|) costs $2.00'
+    >>> price_sentence(2.0, "$")[:62]
+    'A mistake on a typical case (one of average price) costs $2.00'
     """
     return (
-        f"A mistake on a typical case (one of average |δ|) costs {money(price, unit)}, the price above; one on a "
-        "costlier case costs more in proportion. The cost per case is the weighted error (NEC: the share of the "
-        "cost of getting every test case wrong that the model's mistakes make up) times that price."
+        f"A mistake on a typical case (one of average price) costs {money(price, unit)}, the price above; one on "
+        "a costlier case costs more in proportion. The cost per case is the cost-weighted error (the share of what "
+        "getting every test case wrong would cost that the model's mistakes make up) times that price."
     )
 
 
@@ -380,7 +329,7 @@ def training_verdict_of(
     ...                   "nec_change": [0.0, -0.31], "nec_change_low": [0.0, -0.38],
     ...                   "nec_change_high": [0.0, -0.24], "error_rate": [0.10, 0.12]})
     >>> training_verdict_of(s, price=1.0, unit="$", volume=1000).headline  # doctest: +NORMALIZE_WHITESPACE
-    'Ship the model: |δ|-weighted training beats standard training. It costs $0.069 per case ($69.00 a month)
+    'Ship the model: price-weighted training beats standard training. It costs $0.069 per case ($69.00 a month)
      against $0.100 per case ($100 a month) with standard training: it saves $0.031 per case, $31.00 a month,
      31% of the cost (95% interval over 10 seeds 24% to 38%).'
     """
@@ -513,48 +462,12 @@ def predictability_sentence(r2: float, low: float, high: float) -> str:
     )
 
 
-def synthetic_description(*, predictable: bool) -> str:
-    """What a synthetic control is, in one caption."""
-    common = (
-        "Synthetic control (5,000 rows, 10 features, fixed seed): the label follows feature x0 where x1 > 0 "
-        "and feature x2 elsewhere, so a linear model must compromise between the two halves. "
-    )
-    if predictable:
-        return common + (
-            "Each case's price grows with x1 (δ = margin × exp(x1)): the features predict the costs, "
-            "so training with costs can favour the dear half."
-        )
-    return common + (
-        "The same prices are shuffled across cases: nothing predicts them, so training with costs can only add noise."
-    )
-
-
-def data_sentence(data) -> str:
-    """'24,783 rows; 44,319 TF-IDF ... features; δ from annotator votes ...; 17 rows with δ = 0 are left out.'"""
-    zero = int((data.delta == 0).sum())
-    left = (
-        f" {zero:,} {'row has' if zero == 1 else 'rows have'} δ = 0 (no label, no cost) and "
-        f"{'is' if zero == 1 else 'are'} left out."
-        if zero
-        else ""
-    )
-    return f"{data.n_rows:,} rows; {data.features}; δ from {data.source}.{left}"
-
-
 def precomputed_sentence(settings: dict) -> str:
     """The note above a precomputed result, in plain words (its estimators and versions are
     `precomputed_technical`'s, with the page's other technical lines)."""
     return (
         f"Precomputed result, shipped with the sample: {len(settings['methods'])} ways of training, "
         f"{settings['seeds']} seeds. Press Train and compare to train here instead."
-    )
-
-
-def precomputed_technical(settings: dict, versions: dict) -> str:
-    """How the precomputed result was made, for the record: script, random state, estimators, versions."""
-    return (
-        f"The precomputed result was made by scripts/make_training_sample.py: random state {settings['random_state']}, "
-        f"{settings.get('estimator', 'default estimators')}, scikit-learn {versions.get('scikit-learn', '?')}."
     )
 
 

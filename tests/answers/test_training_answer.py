@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from costlib.answers.training import training_answer
+from costlib.present import training_words
 from costlib.training import data as training_data
 
 
@@ -27,7 +28,7 @@ def test_the_answer_summarises_the_seeds_it_was_given(pre):
     assert answer.kind == ("success" if better else "info")
     assert answer.change_chart is not None
     assert answer.r2 == f"{pd.Series(pre.predictability['r2']).mean():.2f}"
-    assert answer.chart.layout.title.text == "NEC and error rate by way of training"  # the page names the data
+    assert answer.chart.layout.title.text == training_words.BARS_TITLE  # the page names the data
 
 
 def test_without_standard_training_there_is_no_change_to_chart(pre):

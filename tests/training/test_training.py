@@ -573,7 +573,7 @@ def test_verdict_ships_the_best_way_beyond_the_noise_in_money_per_case_and_month
     v = training_words.training_verdict_of(s, price=2.0, unit="€", volume=1000)
     assert v.kind == "success"
     assert v.headline == (
-        "Ship the model: |δ|-weighted training beats standard training. It costs €0.138 per case (€138 a month) "
+        "Ship the model: price-weighted training beats standard training. It costs €0.138 per case (€138 a month) "
         "against €0.200 per case (€200 a month) with standard training: it saves €0.062 per case, €62.00 a "
         "month, 31% of the cost (95% interval over 10 seeds 24% to 38%)."
     )
@@ -595,7 +595,8 @@ def test_verdict_when_nothing_beats_standard_is_not_clearly_better():
     assert v.kind == "warning"
     assert v.headline == (
         "Not clearly better: keep standard training, at $0.1000 per case ($1,000 a month). The closest, "
-        "regressing δ, would cost $0.0980 per case ($980 a month): it might save $0.0020 per case, $20.00 a month, "
+        "regression on the signed prices, would cost $0.0980 per case ($980 a month): it might save $0.0020 per "
+        "case, $20.00 a month, "
         "but the 95% interval of the saving over 10 seeds, \u22124.0% to +8.0% of the cost, includes zero, so it "
         "could be chance."
     )
@@ -610,7 +611,7 @@ def test_verdict_when_every_way_costs_more_is_do_not_train_with_costs():
     assert v.kind == "error"
     assert v.headline == (
         "Do not train with costs: keep standard training, at $0.100 per case. No way of training with costs is "
-        "cheaper on these seeds: the closest, |δ|-weighted training, costs $0.110 per case, 10% more than "
+        "cheaper on these seeds: the closest, price-weighted training, costs $0.110 per case, 10% more than "
         "standard training."
     )
 

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 import costlib
 from costlib import loading
-from costlib.present import training_words
+from costlib.present import training_page, training_words
 from costlib.present.amounts import money
 from costlib.training import data as training_data
 from tests.views.apptest_support import assert_no_exception, open_app, unescape
@@ -68,7 +68,7 @@ def test_first_visit_shows_the_precomputed_tweets_result_with_its_settings():
     assert verdict(at) == said(costlib.training_summary(pre.results))
     titles = chart_keys(at)
     assert titles[0] == training_words.BARS_TITLE  # the data is named once, by the data choice above
-    assert "Change in NEC against standard training" in titles
+    assert training_words.CHANGE_TITLE in titles
     info = " ".join(unescape(x.value) for x in at.info)
     assert "Precomputed result" in info and "10 seeds" in info
     captions = " ".join(unescape(c.value) for c in at.caption)
@@ -76,12 +76,12 @@ def test_first_visit_shows_the_precomputed_tweets_result_with_its_settings():
     # the summary table is the precomputed summary, as read: no empty ("None") cells
     table = summary_table(at)
     want = costlib.training_summary(pre.results)
-    assert table["NEC"].tolist() == [f"{x:.4f}" for x in want["nec"]]
+    assert table["cost-weighted error"].tolist() == [f"{x:.4f}" for x in want["nec"]]
     assert not table.isna().any().any()
     gaps = want.isna()
     assert gaps.any().any()  # a δ error for a classifier does not apply
     for col in want.columns[gaps.any()]:
-        assert (table[training_words.COLUMN_WORDS.get(col, col)][gaps[col]] == "–").all(), col
+        assert (table[training_page.COLUMN_WORDS.get(col, col)][gaps[col]] == "–").all(), col
 
 
 def test_synthetic_control_trains_by_itself_and_a_new_seed_count_reuses_finished_seeds():
@@ -99,7 +99,7 @@ def test_synthetic_control_trains_by_itself_and_a_new_seed_count_reuses_finished
 
 def summary_table(at):
     """The page's summary table (each chart's numbers are tables too, folded under it)."""
-    return next(df.value for df in at.dataframe if {"way of training", "NEC"} <= set(df.value.columns))
+    return next(df.value for df in at.dataframe if {"way of training", "cost-weighted error"} <= set(df.value.columns))
 
 
 def test_methods_can_be_chosen_and_the_unpredictable_control_says_so():
@@ -154,7 +154,7 @@ def test_an_untrainable_upload_gets_a_sentence_not_a_traceback():
 
 def test_the_summary_table_shows_changes_as_percents_without_formula_guards():
     at = open_page()
-    column = training_words.COLUMN_WORDS["nec_change"]
+    column = training_page.COLUMN_WORDS["nec_change"]
     table = next(df.value for df in at.dataframe if column in df.value.columns)
     cells = table.set_index("way of training")[column]
     label = {training_words.method_label(m): m for m in costlib.training.compare.METHODS}
@@ -185,13 +185,15 @@ def test_the_verdict_is_in_the_sidebars_unit_per_case_and_month_at_the_price_of_
     summary = costlib.training_summary(training_data.tweets_precomputed().results)
     v = training_words.training_verdict_of(summary, price=3.0, unit="€", volume=2000)
     assert verdict(at) == v.headline
-    assert v.headline.startswith("Ship the model: regressing δ beats standard training. It costs €0.")
+    assert v.headline.startswith(
+        "Ship the model: regression on the signed prices beats standard training. It costs €0."
+    )
     assert "a month" in v.headline and "95% interval over 10 seeds" in v.headline
     table = summary_table(at).set_index("way of training")
     digits = training_words.cost_digits(summary, 3.0)
     nec = summary.set_index("method")["nec"]
     for m in ("standard", "regression"):
-        cost = table.loc[training_words.method_label(m), training_words.COST_COLUMN]
+        cost = table.loc[training_words.method_label(m), training_page.COST_COLUMN]
         assert cost == money(3.0 * nec[m], "€", digits=digits)
         assert cost in v.headline
 
@@ -201,9 +203,9 @@ def test_the_summary_table_fits_beside_the_sidebar():
     CSV); the change's interval is one cell: 13 columns ran past the page's right edge."""
     at = open_page()
     table = summary_table(at)
-    assert "NEC low" not in table.columns and "error rate high" not in table.columns
+    assert "cost-weighted error low" not in table.columns and "error rate high" not in table.columns
     row = table.set_index("way of training").loc[training_words.method_label("regression")]
-    assert row[training_words.CHANGE_INTERVAL_COLUMN] == "−16.0% to −0.5%"
+    assert row[training_page.CHANGE_INTERVAL_COLUMN] == "−16.0% to −0.5%"
     assert len(table.columns) <= 9
 
 
@@ -236,7 +238,7 @@ def test_a_negative_r2_is_shown_as_it_is_with_a_true_minus_and_what_it_means():
     r2 = costlib.cost_predictability(data.X, data.delta, seeds=10)["r2"].mean()
     assert r2 < -0.005  # the shuffled control's costs: worse than their average
     metric = at.metric[0]
-    assert metric.label == training_words.PREDICTABILITY_LABEL and "≤ 0 not at all" in metric.label
+    assert metric.label == training_page.PREDICTABILITY_LABEL and "≤ 0 not at all" in metric.label
     assert len(metric.label) <= 65  # its column's one line at 1400 px (Chromium): 73 characters were cut with "…"
     assert metric.value == f"\u2212{-r2:.2f}" and "-" not in metric.value
     said = " ".join(unescape(m.value) for m in at.markdown)
@@ -246,7 +248,8 @@ def test_a_negative_r2_is_shown_as_it_is_with_a_true_minus_and_what_it_means():
 def test_library_versions_are_kept_for_the_record_under_every_seed_not_in_the_first_box():
     """Review 58, item 10: the first box read "default: LogisticRegression(C=1, max_iter=1000);
     Ridge(alpha=1), scikit-learn 1.9.1" to a PM. It says what the result is; the estimators and
-    versions stay on the page, under "Every seed". The intro says what |δ| and NEC are in words."""
+    versions stay on the page, under "Every seed". The intro says what each case's price and the
+    cost-weighted error are in words (review 61: without their symbols, which the terms box gives)."""
     at = open_page()
     info = " ".join(unescape(x.value) for x in at.info)
     assert "Precomputed result" in info
@@ -255,8 +258,8 @@ def test_library_versions_are_kept_for_the_record_under_every_seed_not_in_the_fi
     kept = " ".join(unescape(c.value) for c in every.caption)
     assert "scikit-learn" in kept and "LogisticRegression" in kept and "random state 0" in kept
     intro = " ".join(unescape(c.value) for c in at.caption)
-    assert "price |δ|: how much a mistake on it costs" in intro
-    assert "NEC (normalized excess cost: the share of the cost of getting every case wrong" in intro
+    assert "Each case has its own price: how much a mistake on it costs" in intro
+    assert "cost-weighted error (the share of what getting every case wrong would cost" in intro
 
 
 def test_the_technical_terms_are_explained_under_the_answer_as_on_instance_costs():
@@ -268,6 +271,6 @@ def test_the_technical_terms_are_explained_under_the_answer_as_on_instance_costs
     at = open_page()
     (box,) = [e for e in at.expander if e.label == labels.INSTANCE_TERMS]
     said = " ".join(unescape(m.value) for m in box.markdown)
-    for term in ("δ (a case's instance cost)", "NEC (normalized excess cost)", "A seed", "Beyond the noise", "R²"):
+    for term in ("price, δ (its instance cost)", "NEC (normalized excess cost)", "A seed", "Beyond the noise", "R²"):
         assert term in said
     assert len(box.markdown) == len(TRAIN_TERMS)

@@ -1,0 +1,117 @@
+"""What the Train with costs page says around its answer (`training_words` holds the answer, the
+charts' words and the labels the page's widgets share): its intro, the captions of its data, the
+predictability number's label, the notes under its charts and table, and its tables' column names.
+
+Plain words first: a reader meets "each case's price" and "the cost-weighted error"; the symbols
+(δ, |δ|, NEC) and the model's settings are in the box of technical terms (`training_terms`), and
+the library's column names in the CSV downloads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from costlib.present.training_words import BELOW_ZERO
+
+CHOOSE_A_METHOD = "Choose at least one way of training."
+
+TRAIN_WHAT = (  # each case's price and the cost-weighted error said in plain words, the symbols in the terms box
+    "Each case has its own price: how much a mistake on it costs, against other cases. Train the same model "
+    "seven ways with those prices (standard, weighted by price, cost-proportional upsampling, keeping only the "
+    "costliest cases, a regression on the signed prices) on the same random splits, and compare them on held-out "
+    "rows by error rate and by cost-weighted error (the share of what getting every case wrong would cost that "
+    "the mistakes make up; lower is cheaper). Find out whether pricing each case gives a better model on your "
+    "data before you spend a training budget."
+)
+TWEETS_ATTRIBUTION = (
+    "Davidson et al. 2017, t-davidson/hate-speech-and-offensive-language, MIT (c) 2017 Tom Davidson. "
+    "Shipped as word counts without the words; the tweets themselves are never shown."
+)
+TWEETS_CONTENT_NOTE = (
+    "Content note: the source tweets contain hateful, racist, sexist and otherwise offensive language. "
+    "Only counts of words and word pairs are shipped, without the words, and no tweet text is shown anywhere."
+)
+
+# the number's name says how to read it: "R² of |δ|" alone meant nothing to a first-time reader
+PREDICTABILITY_LABEL = "Can the features predict the costs? (R²: 1 fully, ≤ 0 not at all)"  # fits its column
+PREDICTABILITY_HELP = (
+    "The held-out R² of each case's price: the share of the spread of the cases' costs that a ridge regression "
+    "on the features explains, fitted on each seed's training rows and scored on its test rows; mean over seeds. "
+    f"On held-out rows it can be negative: {BELOW_ZERO}."
+)
+#: under the bars: their whiskers are each way's own interval, not a comparison with standard training
+BARS_NOTE = "Each whisker is one way's own 95% interval: to tell a way from standard training, read the change chart."
+TRAINING_TABLE_MEANING = (
+    "Means over seeds. The cost per case is the price of a typical mistake times the cost-weighted error. The "
+    "cost change is relative to standard training, paired by seed, with its 95% interval; the intervals of the "
+    "cost-weighted error and of the error rate are the first chart's whiskers. The price error is the "
+    "regression's mean absolute error in each case's signed price. The CSV keeps every interval and every digit, "
+    "under the library's short column names (nec is the cost-weighted error)."
+)
+
+# the columns of `training.summary.training_summary` and of every seed's rows as the page shows them
+COST_COLUMN = "cost per case"  # the price of a typical mistake times NEC (`answers.training.training_table`)
+CHANGE_INTERVAL_COLUMN = "95% interval of the change"
+#: the summary's columns the page's table leaves to the charts' whiskers and tables (the CSV keeps them)
+LEFT_TO_THE_CHARTS = ("nec_low", "nec_high", "error_rate_low", "error_rate_high", "nec_change_low", "nec_change_high")
+COLUMN_WORDS = {
+    "method": "way of training",
+    "nec": "cost-weighted error",
+    "nec_low": "cost-weighted error low",
+    "nec_high": "cost-weighted error high",
+    "error_rate": "error rate",
+    "error_rate_low": "error rate low",
+    "error_rate_high": "error rate high",
+    "nec_change": "cost change (− cheaper)",
+    "nec_change_low": "change low",
+    "nec_change_high": "change high",
+    "delta_mae": "price error (regression)",
+    "n_fit": "rows fitted on",
+    "n_train": "training rows",
+    "n_validation": "validation rows",
+    "n_test": "test rows",
+    "n_zero_delta": "rows priced 0 (left out)",
+}
+
+
+def synthetic_description(*, predictable: bool) -> str:
+    """What a synthetic control is, in one caption."""
+    common = (
+        "Synthetic control (5,000 rows, 10 features, fixed seed): the label follows feature x0 where x1 > 0 "
+        "and feature x2 elsewhere, so a linear model must compromise between the two halves. "
+    )
+    if predictable:
+        return common + (
+            "Each case's price grows with x1 (the margin times exp(x1)): the features predict the costs, "
+            "so training with costs can favour the dear half."
+        )
+    return common + (
+        "The same prices are shuffled across cases: nothing predicts them, so training with costs can only add noise."
+    )
+
+
+def data_sentence(data) -> str:
+    """What a `training.data.TrainingData` is made of, in words (its source's formula in parentheses).
+
+    >>> from types import SimpleNamespace as D
+    >>> data_sentence(D(delta=[1.0, 0.0, -2.0], n_rows=3, features="2 numeric feature columns", source="x"))[:64]
+    "3 rows; 2 numeric feature columns; each case's price from x. 1 r"
+    """
+    zero = int(np.count_nonzero(np.asarray(data.delta) == 0))
+    left = (
+        f" {zero:,} {'row has' if zero == 1 else 'rows have'} a price of 0 (no label, no cost) and "
+        f"{'is' if zero == 1 else 'are'} left out."
+        if zero
+        else ""
+    )
+    return f"{data.n_rows:,} rows; {data.features}; each case's price from {data.source}.{left}"
+
+
+def precomputed_technical(settings: dict, versions: dict) -> str:
+    """How the precomputed result was made: in words, then for the record its script, random
+    state, estimators and versions."""
+    return (
+        "The precomputed result trained the page's own model, with the same random splits as training here "
+        f"would. For the record: scripts/make_training_sample.py, random state {settings['random_state']}, "
+        f"{settings.get('estimator', 'default estimators')}, scikit-learn {versions.get('scikit-learn', '?')}."
+    )
