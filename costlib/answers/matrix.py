@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -10,8 +11,9 @@ import numpy as np
 import pandas as pd
 
 from costlib.core.dataset import Dataset
+from costlib.core.escaping import plain
 from costlib.multiclass import confusion, recommend_matrix
-from costlib.present import figures, page_answers, words
+from costlib.present import figures, matrix_words, page_answers, words
 from costlib.present.amounts import money, month_money, percent, shown_saving
 
 
@@ -60,6 +62,19 @@ class MatrixAnswer:
         return matrix_heatmaps(self.ds, self.rec, policy, self.c_mat, self.handover_price, self.unit)
 
 
+def judged_on(ds: Dataset) -> str:
+    """The rows the page judges: "test" with test rows (`Dataset.purpose_rows`), else "all"."""
+    return "test" if ds.has_role("test") else "all"
+
+
+def rows_sentence(ds: Dataset) -> str:
+    """Which rows the page judges and which it picks the choice without a model on, in words."""
+    fit = ds.purpose_rows("calibrate")
+    role = next((r for r in ("validation", "train") if ds.has_role(r)), None)
+    n_judged = int(ds.purpose_rows("judge").sum())
+    return matrix_words.matrix_rows_sentence(n_judged, int(ds.n_rows), judged_on(ds), role, int(fit.sum()))
+
+
 def matrix_recommendation(ds: Dataset, c_mat: np.ndarray, abstain_cost: float | None):
     """`multiclass.recommend_matrix` on the judged rows (the abstain price fitted on the calibration rows)."""
     judge, fit = ds.purpose_rows("judge"), ds.purpose_rows("calibrate")
@@ -89,10 +104,11 @@ def matrix_answer(
     page's input, also when handing over is off).
     """
     rec = matrix_recommendation(ds, c_mat, abstain_cost)
+    said = page_answers.matrix_verdict(rec, unit=unit, volume=volume, judged_on=judged_on(ds))
     return MatrixAnswer(
         rec=rec,
-        verdict=page_answers.matrix_verdict(rec, unit=unit, volume=volume),
-        metrics=matrix_metrics(rec, unit=unit, volume=volume),
+        verdict=dataclasses.replace(said, details=(*said.details, rows_sentence(ds))),  # which rows, as other pages
+        metrics=matrix_metrics(rec, unit=unit, volume=volume, judged_on=judged_on(ds)),
         table=matrix_table(rec, unit),
         policies_with_model=matrix_policies_with_model(rec),
         ds=ds,
@@ -102,7 +118,7 @@ def matrix_answer(
     )
 
 
-def matrix_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
+def matrix_metrics(rec, *, unit: str, volume: float, judged_on: str = "test") -> tuple[dict, ...]:
     """The Cost matrix page's numbers: the policy's cost per case and the best choice without the
     model's, at the decimals their difference needs (`shown_saving`, as the answer says them), and
     the saving a month."""
@@ -111,7 +127,7 @@ def matrix_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
         {
             "label": "Cost per case",
             "value": money(rec.cost, unit, digits=digits),
-            "help": f"“{rec.policy}” on the test rows.",
+            "help": f"“{rec.policy}” on {'the test' if judged_on == 'test' else 'all the'} rows.",
         },
         {
             "label": "Best without the model",
@@ -153,19 +169,19 @@ def matrix_heatmaps(ds: Dataset, rec, policy: str, c_mat: np.ndarray, abstain_co
     decided = rec.decisions[policy]
     conf = confusion(y, decided, len(names))
     n = len(y)
-    confusion_fig = figures.heatmap_figure(
-        conf, names, title=f"Cases by true class and decision ({policy})", colorbar="cases"
-    )
+    confusion_fig = figures.heatmap_figure(conf, names, title=matrix_words.CONFUSION_TITLE, colorbar="cases")
     cost_fig = figures.heatmap_figure(
         conf * c_mat / max(n, 1),
         names,
-        title=f"Cost per case from each cell ({policy})",
+        title=matrix_words.COST_CELLS_TITLE,
         colorbar=unit or "cost",
         cell_text=lambda x: money(x, unit),
     )
-    caption = (
-        "A cell of the cost map is its cases times its price, divided by all cases. Cases handed over "
-        f"({(decided < 0).sum():,}) are priced separately at {money(abstain_cost, unit)} each and are not in the "
-        "heatmaps: the cells and the hand-overs' share add up to the policy's cost per case."
-    )
+    for fig in (confusion_fig, cost_fig):  # the policy under the short title: one line each at 1400 px
+        top = fig.layout.margin.t
+        fig.update_layout(
+            title_subtitle={"text": plain(policy), "font": {"size": 12, "color": "#555"}},
+            margin_t=(top if top is not None else 60) + 20,
+        )
+    caption = matrix_words.heatmap_caption(int((decided < 0).sum()), abstain_cost, unit)
     return confusion_fig, cost_fig, caption

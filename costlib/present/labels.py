@@ -378,10 +378,11 @@ PER_CASE = "per case"
 # ---------------------------------------------------------------------------------------
 # Cost matrix (views/matrix.py)
 
-MATRIX_WHAT = (
-    "C[i, j] is the price of deciding j when the truth is i. The cheapest decision for a case is the one with the "
-    "lowest expected price under the model's probabilities, which is often not the most probable class; with a "
-    "price for handing a case to a person, the system answers only when an answer is cheaper."
+MATRIX_WHAT = (  # a plain sentence first: "C[i, j] is the price of deciding j when the truth is i" opened it
+    "Each cell is what it costs to decide the column's class when the truth is the row's class. The cheapest "
+    "decision for a case is the one with the lowest expected price under the model's probabilities, which is "
+    "often not the most probable class; with a price for handing a case to a person, the system answers only "
+    "when an answer is cheaper."
 )
 MATRIX_PRICES = "Prices"
 TRUTH_ROW = "truth: {name}"  # a row of the matrix, the class's name shortened by the page

@@ -139,7 +139,7 @@ def value_recommendation_verdict(
 MATRIX_NONE_HANDED = " At this price of handing over, no case is worth handing to a person."
 
 
-def _handed_over(rec) -> str:
+def _handed_over(rec, judged_on: str = "all") -> str:
     """How many of the judged cases a policy with the hand-over option hands to a person, as a
     sentence, in counts (a share rounded to 100% or 0% would say all or none where it is not);
     where handing over is allowed but hands no case over, the cheapest decision is recommended
@@ -152,11 +152,12 @@ def _handed_over(rec) -> str:
         return MATRIX_NONE_HANDED
     chosen = rec.decisions[rec.policy]
     handed, n = int(np.count_nonzero(chosen < 0)), int(chosen.size)
-    return f" It hands {handed:,} of the {n:,} cases to a person."
+    return f" It hands {handed:,} of the {n:,} {judged_noun(judged_on)} to a person."
 
 
-def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
-    """The Cost matrix page's one answer (a `multiclass.MatrixRecommendation`)."""
+def matrix_verdict(rec, *, unit: str = "", volume: float | None = None, judged_on: str = "all") -> Verdict:
+    """The Cost matrix page's one answer (a `multiclass.MatrixRecommendation`), judged on the test
+    rows (`judged_on` "test") or on every row ("all")."""
     from costlib.core import rules as R
     from costlib.core.ship import ship_verdict
     from costlib.core.sweep import tie_tolerance
@@ -166,7 +167,8 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
     details = []
     for other, est, lo, hi in rec.cheaper_by_chance:
         details.append(
-            f"On the test rows “{other}” came out {cheaper_by(est, lo, hi, unit)}"
+            f"On {'the test' if judged_on == 'test' else 'these'} rows “{other}” came out "
+            f"{cheaper_by(est, lo, hi, unit)}"
             + ": the recommendation stays the decision the prices ask for under the model's "
             "probabilities, which does not depend on which rows it is judged on."
         )
@@ -185,7 +187,7 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
         why = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"
         head = (
             f"{verdict_head(R.NOT_CLEARLY)}: keep “{rec.baseline}”. The policy “{rec.policy}” would cost {cost}: "
-            f"it might save {saving} {against}, but {why}.{_handed_over(rec)}"
+            f"it might save {saving} {against}, but {why}.{_handed_over(rec, judged_on)}"
         )
         return Verdict("warning", head, tuple(details))
     saved = interval(rec.saving_low, rec.saving_high, unit, of="the saving")
@@ -193,7 +195,7 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdi
         f"{verdict_head(R.SHIP)} with the policy “{rec.policy}”. It costs {cost} and saves {saving} {against} "
         f"({saved})."
     )
-    return Verdict("success", head + _handed_over(rec), tuple(details))
+    return Verdict("success", head + _handed_over(rec, judged_on), tuple(details))
 
 
 #: where each case's cost comes from, by the column mapped (`ColumnMapping`'s field): (in plain
