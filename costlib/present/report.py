@@ -17,9 +17,6 @@ from `present.report_html`.
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -38,15 +35,18 @@ from costlib.present.cost_figures import (
 from costlib.present.costs_labels import COSTS_WORDS, GROUP_RATES_WHAT
 from costlib.present.disparity_table import disparity_tables
 from costlib.present.price_figures import net_benefit_figure, net_benefit_title, sensitivity_figure
-from costlib.present.report_html import CSS, PRINT_SCRIPT, SCREEN_NOTE, HtmlFigures, paragraphs, table_html
+from costlib.present.report_charts import ReportFigures
+from costlib.present.report_html import CSS, PRINT_SCRIPT, SCREEN_NOTE, paragraphs, table_html
 from costlib.present.report_record import (
     data_caption,
     data_sentence,
     judged_sentence,
+    plain_number,
     questions_html,
     record_table,
     review_html,
     settings_table,
+    tolerance_text,
 )
 from costlib.present.tables import (
     NOT_SEARCHED,
@@ -67,10 +67,11 @@ from costlib.present.words import fitted_rows, judged_kind, judged_rows
 __all__ = ["REPORT_SECTIONS", "audit_html"]
 
 REPORT_SECTIONS = (
-    "settings",
-    "data",
     "verdict",
     "capacity",
+    "prices",
+    "data",
+    "settings",
     "rules",
     "fairness",
     "sensitivity",
@@ -79,12 +80,20 @@ REPORT_SECTIONS = (
     "limitations",
     "review",
 )
+"""The report's sections (element ids) in their order: the answer (the verdict, and within a review
+limit what the limit does), what it was judged on (the prices, the data), the settings and the record
+(file, sha256, columns and values, rows judged), then the evidence; net benefit sits inside the
+sensitivity section, under the same caveat."""
+CREATED = (
+    "Created {created} with costlib {version}. The settings, the file's columns and its fingerprint are in "
+    "“Settings and record”."
+)
 LIMITATIONS = (
     "The prices are assumptions: they are the reviewer's statement of what a false positive and a false negative "
     "cost, not facts measured from the data. The sensitivity map shows how far they may move before the "
     "cheapest option changes; a decision should hold over the whole range of prices that are defensible.",
-    f"The {R.rule_words(R.ELKAN)} (c_fp / (c_fp + c_fn)) and net benefit (which weighs false alarms by the "
-    "cutoff's odds t / (1 − t)) assume calibrated scores; "
+    f"The {R.rule_words(R.ELKAN)} (the price of a false positive as a share of both prices together) and net "
+    "benefit (which weighs a false alarm by what the cutoff says it costs against a miss) assume calibrated scores; "
     "on a miscalibrated model they are wrong by as much as the calibration error. The cutoffs fitted on data "
     "(cost-optimal and fairness-constrained) do not need calibration, but they carry sampling error: read the "
     "intervals.",
@@ -120,6 +129,34 @@ INTERVALS_LIMITATION = {
 (`words.judged_kind`): the same methods the verdict's details name (`words.split_sentence`)."""
 
 POPULATION_LIMITATION = "No interval covers a change in the population after the data was collected."
+TECHNICAL_NOTE = "Technical note: "
+"""What opens a paragraph that holds a formula (`_technical_note`): the words around it say it plainly."""
+LIMITATIONS_NOTE = (
+    f"the {R.rule_words(R.ELKAN)} is c_fp / (c_fp + c_fn), with c_fp and c_fn the prices of a false positive "
+    "and a false negative; net benefit weighs false alarms by the cutoff's odds, t / (1 − t)."
+)
+NET_BENEFIT_WORDS = (
+    "Net benefit per case of flagging at each cutoff, on {rows}, against flagging everyone and flagging nobody "
+    "(decision curve analysis): the share of cases rightly flagged, less the share wrongly flagged weighed by "
+    "what a false alarm costs against a miss at that cutoff. Each cutoff stands for one pair of prices: at a "
+    "cutoff of 0.2 a false alarm costs a quarter of a miss (0.2 against 0.8), at 0.5 as much as a miss. Higher "
+    "is better; below zero, flagging at that cutoff does worse than flagging nobody."
+)
+NET_BENEFIT_NOTE = (
+    "net benefit at cutoff t is TP/n − FP/n · t/(1 − t), with TP and FP the cases rightly and wrongly flagged "
+    "at t and n all cases; a cutoff t stands for prices in the ratio c_fp : c_fn = t : (1 − t)."
+)
+
+
+def _technical_note(text: str) -> str:
+    """A formula for a technical reader, labelled as such (`TECHNICAL_NOTE`) and set apart."""
+    return f'<p class="meta technical-note">{html_escape(TECHNICAL_NOTE + text)}</p>'
+
+
+def _without_limit(a, caveat: str) -> str:
+    """`caveat` (the page's, `capacity_words`) under a review limit, where a section is about the
+    answer without it; "" without a limit."""
+    return caveat if a.recommendation.capacity is not None else ""
 
 
 def _limitations(rec) -> tuple[str, ...]:
@@ -221,7 +258,7 @@ def _prices_table(a) -> pd.DataFrame:
                 "group": str(g),
                 "false positive costs": m(c_fp),
                 "false negative costs": m(c_fn),
-                R.rule_words(R.ELKAN): "–" if math.isnan(formula) else f"{formula:.4g}",
+                R.rule_words(R.ELKAN): plain_number(formula),
             }
         )
     return pd.DataFrame(rows)
@@ -240,7 +277,7 @@ def _data_tables(a) -> tuple[pd.DataFrame, pd.DataFrame]:
                 **({"cases by weight": [count_cell(x) for x in frame["cases_by_weight"]]} if weighted else {}),
                 f"positives{by}": [count_cell(x) for x in frame["positives"]],
                 f"positive share{' (by weight)' if weighted else ''}": [share_cell(x) for x in frame["positive_share"]],
-                "mean score": ["–" if not np.isfinite(x) else f"{x:.4g}" for x in frame["mean_score"]],
+                "mean score": [plain_number(x) for x in frame["mean_score"]],
             }
         )
 
@@ -330,11 +367,11 @@ def audit_html(audit) -> str:
     For a reader with assistive technology (WCAG 2.2 AA, checked with axe-core by
     tests/e2e/test_report_accessibility.py): the language is set, headings go down one level
     at a time, tables have column headers (and captions where no heading names them), and every
-    chart has its sentence as its caption and its numbers folded under it (`HtmlFigures`). Printed
+    chart has its sentence as its caption and its numbers folded under it (`report_charts.ReportFigures`). Printed
     (`CSS`'s ``@media print``), what only a screen needs is hidden, each chart is drawn again at
     the page's width (`PRINT_SCRIPT`) and tables and charts are kept whole on a page.
     """
-    figure = HtmlFigures()
+    figure = ReportFigures()
     figs = audit_figures(audit)
     a = audit
     title = f"Cost audit: {a.model_name}" + (f" on {a.data_name}" if a.data_name else "")
@@ -347,15 +384,19 @@ def audit_html(audit) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{html_escape(title)}</title><style>{CSS}</style></head><body><main>",
         f"<h1>{html_escape(title)}</h1>",
-        f'<p class="meta">costlib {html_escape(a.version)} · created {html_escape(a.created)} · data sha256 '
-        f"{html_escape(a.fingerprint or '(none)')}</p>",
+        f'<p class="meta">{html_escape(CREATED.format(created=a.created, version=a.version))}</p>',
         f'<p class="meta screen-only">{html_escape(SCREEN_NOTE)}</p>',
-        '<section id="settings"><h2>Settings</h2>',
-        table_html(settings_table(a), caption="The settings of this audit"),
-        "<h3>What was judged</h3>",
-        table_html(record_table(a)),
-        "<h3>Prices per group</h3>",
-        table_html(_prices_table(a)),
+        # the answer first, then what it was judged on (the prices, the data), then the record
+        '<section id="verdict"><h2>Recommendation</h2>',
+        f'<p class="verdict{" useless" if a.model_is_useless else ""}">{html_escape(a.verdict.headline)}</p>',
+        paragraphs(a.verdict.details),
+        ("<h3>Why not another rule?</h3>" + paragraphs(a.verdict.asides)) if a.verdict.asides else "",
+        "</section>",
+        '<section id="capacity"><h2>Review limit</h2>',
+        _capacity_html(a, figure, figs),
+        "</section>",
+        '<section id="prices"><h2>Prices</h2>',
+        table_html(_prices_table(a), caption="What a false positive and a false negative cost, per group"),
         questions_html(a),
         "</section>",
         '<section id="data"><h2>Data</h2>',
@@ -365,13 +406,10 @@ def audit_html(audit) -> str:
         table_html(data_overall),
         (("<h3>Notes</h3>" + paragraphs(a.notes)) if a.notes else ""),
         "</section>",
-        '<section id="verdict"><h2>Recommendation</h2>',
-        f'<p class="verdict{" useless" if a.model_is_useless else ""}">{html_escape(a.verdict.headline)}</p>',
-        paragraphs(a.verdict.details),
-        ("<h3>Why not another rule?</h3>" + paragraphs(a.verdict.asides)) if a.verdict.asides else "",
-        "</section>",
-        '<section id="capacity"><h2>Review limit</h2>',
-        _capacity_html(a, figure, figs),
+        '<section id="settings"><h2>Settings and record</h2>',
+        table_html(settings_table(a), caption="The settings of this audit"),
+        "<h3>What was judged</h3>",
+        table_html(record_table(a)),
         "</section>",
         '<section id="rules"><h2>Rules</h2>',
         f"<p>{html_escape(judged_sentence(a.recommendation))} "
@@ -402,9 +440,11 @@ def audit_html(audit) -> str:
         ),
         "<h3>Constrained rules</h3>",
         f"<p>Each constrained rule is the cheapest set of per-group cutoffs on the rows it is fitted on that keeps "
-        f"every group's rate within {100 * a.fairness_tolerance:.3g}% of every other's (points of the rate, as the "
-        "table's columns write it). Its price is what it costs beyond "
-        "the best cutoff per group; on rows it was not fitted on the rates may drift apart again.</p>",
+        f"every group's rate within {tolerance_text(a.fairness_tolerance)} of every other's (points of the rate, as "
+        "the table's columns write it). Its price is what it costs beyond the best cutoff per group; on rows it was "
+        "not fitted on the rates may drift apart again."
+        + html_escape(_without_limit(a, capacity_words.FAIR_WITHOUT_LIMIT))
+        + "</p>",
         table_html(fair_summary, caption="Each constrained rule")
         + (paragraphs([NOT_SEARCHED_HELP]) if set(fair_summary["feasible"]) & set(NOT_SEARCHED.values()) else "")
         if len(fair_summary)
@@ -414,21 +454,21 @@ def audit_html(audit) -> str:
         else "",
         "</section>",
         '<section id="sensitivity"><h2>Sensitivity to the prices</h2>',
+        paragraphs([capacity_words.WITHOUT_LIMIT_NOTE] if a.recommendation.capacity is not None else []),
         f"<p>{html_escape(sensitivity)}</p>",
         f"<p>The map uses one price pair for everyone (each model at its best single cutoff {_fit_and_judged(a)}) "
         "and shows which option is cheapest at each pair.</p>",
         figure(figs["sensitivity"]),
-        "</section>",
-        '<section id="net-benefit"><h2>Net benefit</h2>',
-        f"<p>Net benefit per case of flagging at each cutoff t, on {judged_rows(a.recommendation)}, against "
-        "flagging everyone and flagging nobody: the share of cases rightly flagged minus the share of false alarms "
-        "weighed by the cutoff's odds, TP/n − FP/n · t/(1 − t) (decision curve analysis). A cutoff t stands for "
-        "the price ratio c_fp : c_fn = t : (1 − t).</p>",
+        # inside the section, as on the page: the caveat above is about both charts
+        '<section id="net-benefit"><h3>Net benefit</h3>',
+        paragraphs([NET_BENEFIT_WORDS.format(rows=judged_rows(a.recommendation))]),
+        _technical_note(NET_BENEFIT_NOTE),
         (
             figure(figs["net_benefit"])
             if len(a.maps.net_benefit)
             else "<p>Not shown: the scores are not probabilities.</p>"
         ),
+        "</section>",
         "</section>",
         '<section id="charts"><h2>Charts</h2>',
         figure(figs["cost_curve"]),
@@ -436,6 +476,7 @@ def audit_html(audit) -> str:
         "</section>",
         '<section id="limitations"><h2>Limitations</h2>',
         paragraphs(_limitations(a.recommendation)),
+        _technical_note(LIMITATIONS_NOTE),
         "</section>",
         '<section id="review"><h2>Review</h2>',
         review_html(),

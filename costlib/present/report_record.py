@@ -38,16 +38,18 @@ __all__ = [
 
 def plain_number(x, digits: int = 4) -> str:
     """A number as a reader reads it, never in a program's notation ('1e+04', 'nan', 'inf'):
-    `digits` significant digits, from 10,000 up whole and with thousands separators
+    `digits` significant digits, from 1,000 up whole and with thousands separators
     (`amounts.number`), below 0.0001 with six decimals, '–' where there is none.
 
-    >>> plain_number(0.14285), plain_number(12345.6), plain_number(float("nan")), plain_number(-2e-5)
-    ('0.1429', '12,346', '–', '−0.000020')
+    >>> plain_number(0.14285), plain_number(9708.2), plain_number(12345.6), plain_number(-2e-5)
+    ('0.1429', '9,708', '12,346', '−0.000020')
+    >>> plain_number(float("nan")), plain_number(None), plain_number(float("inf"))
+    ('–', '–', '–')
     """
     if x is None or not np.isfinite(x):
         return "–"
     a = abs(float(x))
-    if a >= 1e4:
+    if a >= 1e3:
         return number(float(x), 0)
     if 0 < a < 1e-4:
         return number(float(x), 6)
@@ -75,7 +77,7 @@ def settings_table(a) -> pd.DataFrame:
             ("unit", a.unit or "(none)"),
             ("cases a month", number(a.volume, 0) if a.volume else "(not given)"),
             ("review limit", _limit_text(a)),
-            ("fairness tolerance", f"{a.fairness_tolerance:g}"),
+            ("fairness tolerance", plain_number(a.fairness_tolerance)),
             ("fairness criteria", ", ".join(a.criteria) or "(none)"),
             ("bootstrap resamples", number(a.n_resamples, 0)),
             ("seed", str(a.seed)),

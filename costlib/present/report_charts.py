@@ -1,0 +1,120 @@
+"""The report's charts in words and numbers as a reader reads them (`ReportFigures`): the text
+alternative of `present.chart_text`, with its numbers written as the report's tables write them.
+
+`chart_text` writes a point's value at four significant digits ("%.4g"), which is a program's
+notation past 10,000 or below 0.0001 ("review capacity 1e+04", "cutoff 1e-05"), and its table
+keeps the values drawn, so a count of cases a month reads "466.8" (a share of the fitting rows
+times the cases a month). Here a count of cases (an axis whose title names cases) is a whole
+number, and every other number is `report_record.plain_number`'s: the same digits, never an
+exponent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from costlib.core.escaping import html_escape
+from costlib.present.amounts import month_money, number
+from costlib.present.chart_text import LABEL, SERIES, ChartText, _unit, chart_text, words
+from costlib.present.report_html import NUMBERS, HtmlFigures, table_html
+from costlib.present.report_record import plain_number
+
+__all__ = ["ReportFigures", "report_chart_text"]
+
+_CASES = re.compile(r"\bcases\b")  # an axis of counts of cases: "review capacity (cases a month)"
+_EXPONENT = re.compile(r"e[+-]?\d")
+_MONTH = re.compile(r"\ba month\b")
+
+
+def _counts(title: str) -> bool:
+    """Whether an axis titled `title` counts cases (a share of them does not)."""
+    return bool(_CASES.search(title or "")) and "share" not in (title or "")
+
+
+def _said(value: float, title: str) -> str | None:
+    """A marked point's value on the axis `title` as the report says it, where `chart_text` would
+    say it in a program's notation (or a count of cases with decimals); None where it says it well
+    (an amount per case in the axis's unit, a number of four significant digits)."""
+    if not isinstance(value, (int, float, np.integer, np.floating)) or not np.isfinite(value):
+        return None
+    if _counts(title):
+        return number(round(float(value)), 0)
+    if _unit(title) and _MONTH.search(title):  # an amount a month: whole units from 100 up, as the answer's
+        return month_money(float(value), _unit(title))
+    if _unit(title) or not _EXPONENT.search(f"{float(value):.4g}"):
+        return None
+    return plain_number(float(value))
+
+
+def _axis_title(spec: dict, axis: str) -> str:
+    title = (spec.get("layout") or {}).get(axis, {}).get("title")
+    return words(title.get("text") if isinstance(title, dict) else title)
+
+
+def report_chart_text(fig) -> ChartText:
+    """`chart_text` of `fig` with its numbers as the report writes them: a marked point's value
+    said as `_said` says it (its sentence), and the table's cells as text, counts of cases whole
+    (`_counts`) and every other number by `plain_number`."""
+    spec = fig.to_dict()  # its arrays as Plotly's typed arrays: the values are read from the traces
+    titles = {"x": _axis_title(spec, "xaxis"), "y": _axis_title(spec, "yaxis")}
+    changed = False
+    for trace, written in zip(fig.data, spec.get("data", []), strict=True):
+        if trace.type != "scatter" or "lines" in (trace.mode or "lines"):
+            continue  # only a set of marked points is said value by value
+        for axis, title in titles.items():
+            values = [] if trace[axis] is None else np.asarray(trace[axis]).tolist()
+            said = [_said(v, title) for v in values]
+            if any(x is not None for x in said):
+                written[axis] = [v if x is None else x for v, x in zip(values, said, strict=True)]
+                changed = True
+    sentence = chart_text(spec).sentence if changed else None
+    alt = chart_text(fig)
+    return replace(alt, sentence=sentence or alt.sentence, table=_cells(alt.table))
+
+
+def _cells(table: pd.DataFrame) -> pd.DataFrame:
+    """The table's numbers as text: a count of cases whole, any other number `plain_number`'s."""
+    out = table.copy()
+    for column in out.columns:
+        if column in (SERIES, LABEL):
+            continue
+        whole = _counts(str(column))
+        out[column] = [
+            (number(round(float(x)), 0) if whole else plain_number(float(x)))
+            if isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and np.isfinite(x)
+            else x
+            for x in out[column]
+        ]
+    return out
+
+
+class ReportFigures(HtmlFigures):
+    """`HtmlFigures` whose sentence and numbers are `report_chart_text`'s: a chart, its sentence as
+    its caption and its numbers folded under it; plotly.js with the first chart only."""
+
+    def __call__(self, fig) -> str:
+        import plotly.io as pio  # Plotly loads when a chart is drawn, not when the report's pieces are imported
+
+        out = pio.to_html(
+            fig,
+            full_html=False,
+            include_plotlyjs=not self.included,
+            config={"displaylogo": False, "responsive": True},
+            default_height="520px",
+        )
+        self.included = True
+        self.count += 1
+        alt = report_chart_text(fig)
+        title = words(fig.layout.title.text) or "the chart"
+        said = f"chart-{self.count}-words"
+        note = f'<p class="meta">{html_escape(alt.note)}</p>' if alt.note else ""
+        return (
+            f'<figure class="chart"><div class="fig" aria-describedby="{said}">{out}</div>'
+            f'<figcaption id="{said}">{html_escape(alt.sentence)}</figcaption>'
+            f"<details><summary>{html_escape(NUMBERS.format(title=title))}</summary>{note}"
+            f"{table_html(alt.table, caption=NUMBERS.format(title=title))}</details></figure>"
+        )
