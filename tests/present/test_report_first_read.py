@@ -28,7 +28,7 @@ from costlib.present.report import REPORT_SECTIONS, audit_html
 SAMPLE = Path(__file__).resolve().parents[2] / "costlib" / "samples" / "compas.csv"
 COLUMNS = {"label": "two_year_recid", "group": "race", "split": "split"}
 #: program notation: exponents, missing or infinite values, Python's booleans and None
-NOTATION = re.compile(r"\d(?:\.\d+)?e[+-]?\d|\bnan\b|\bNaN\b|\binf\b|\bNone\b|\bTrue\b|\bFalse\b")
+NOTATION = re.compile(r"\d(?:\.\d+)?e[+\-−]?\d|\bnan\b|\bNaN\b|\binf\b|\bNone\b|\bTrue\b|\bFalse\b")
 FORMULA = ("TP/n", "FP/n", "c_fp", "c_fn", "t/(1 − t)", "t / (1 − t)")
 
 
