@@ -15,7 +15,8 @@ from streamlit.testing.v1 import AppTest
 from costlib import answers, value
 from costlib.binary import decision
 from costlib.core.errors import DataError
-from costlib.present import page_answers, words
+from costlib.present import words
+from costlib.present.value_verdict import unset_prices_clause, value_verdict
 from costlib.scale import bigdata
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,7 +130,8 @@ def test_an_aggregate_file_loads_on_the_data_page_and_costs_answers_from_it(fold
     want = value.recommend_value(
         {"s": value.value_sweep(te["y"], te["s"])}, k=k, fit_sweeps={"s": value.value_sweep(tr["y"], tr["s"])}
     )
-    headline = page_answers.value_recommendation_verdict(want, k=k, worth=1.0, unit="$", volume=10_000).headline
+    priced = unset_prices_clause(worth=1.0, reject_worth=0.0, worth_default=1.0, reject_default=0.0, unit="$")
+    headline = value_verdict(want, k=k, worth=1.0, unit="$", volume=10_000, priced=priced).headline
     shown = [x.value for x in (*at.success, *at.warning, *at.info, *at.error)]
     assert words.md_escape(headline) in shown
     at.switch_page("views/calibration.py").run()  # a page that needs rows says so and draws on a sample
