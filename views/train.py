@@ -142,5 +142,7 @@ show_table(answer.summary_table, "training_summary", key="train_summary", export
 pre = precomputed() if choice == PRECOMPUTED_DATA else None
 with st.expander(WORDS["every_seed"]):
     show_table(answer.results_table, "training_results", key="train_results", export=answer.results)
+    if answer.split_sentence:
+        say("caption", answer.split_sentence)
     if pre is not None and results is pre.results:  # the estimators and versions, for the record
         say("caption", training_page.precomputed_technical(pre.settings, pre.versions))

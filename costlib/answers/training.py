@@ -116,9 +116,22 @@ class TrainingAnswer:
     def summary_table(self) -> pd.DataFrame:
         return training_table(self.summary, price=self.price, unit=self.unit)
 
+    def _shared_counts(self) -> list[str]:
+        """The row counts every seed shares (`training_page.SPLIT_COUNTS`, one value each)."""
+        counts = [c for c in training_page.SPLIT_COUNTS if c in self.results]
+        shared = len(counts) == len(training_page.SPLIT_COUNTS) and all(self.results[c].nunique() == 1 for c in counts)
+        return counts if shared else []
+
     @property
     def results_table(self) -> pd.DataFrame:
-        return training_table(self.results)
+        """Every seed's rows as read; the row counts every seed shares are `split_sentence`'s."""
+        return training_table(self.results.drop(columns=self._shared_counts()))
+
+    @property
+    def split_sentence(self) -> str:
+        """The row counts every seed shares, in one sentence under `results_table` ("" when they differ)."""
+        counts = self._shared_counts()
+        return training_page.split_counts_sentence(*(int(self.results[c].iloc[0]) for c in counts)) if counts else ""
 
 
 def training_answer(

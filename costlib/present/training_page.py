@@ -18,7 +18,7 @@ CHOOSE_A_METHOD = "Choose at least one way of training."
 TRAIN_WHAT = (  # each case's price and the cost-weighted error said in plain words, the symbols in the terms box
     "Each case has its own price: how much a mistake on it costs, against other cases. Train the same model "
     "seven ways with those prices (standard, weighted by price, cost-proportional upsampling, keeping only the "
-    "costliest cases, a regression on the signed prices) on the same random splits, and compare them on held-out "
+    "costliest cases, a regression on the prices) on the same random splits, and compare them on held-out "
     "rows by error rate and by cost-weighted error (the share of what getting every case wrong would cost that "
     "the mistakes make up; lower is cheaper). Find out whether pricing each case gives a better model on your "
     "data before you spend a training budget."
@@ -45,13 +45,13 @@ TRAINING_TABLE_MEANING = (
     "Means over seeds. The cost per case is the price of a typical mistake times the cost-weighted error. The "
     "cost change is relative to standard training, paired by seed, with its 95% interval; the intervals of the "
     "cost-weighted error and of the error rate are the first chart's whiskers. The price error is the "
-    "regression's mean absolute error in each case's signed price. The CSV keeps every interval and every digit, "
+    "price regression's mean absolute error in each case's signed price. The CSV keeps every interval and every digit, "
     "under the library's short column names (nec is the cost-weighted error)."
 )
 
 # the columns of `training.summary.training_summary` and of every seed's rows as the page shows them
 COST_COLUMN = "cost per case"  # the price of a typical mistake times NEC (`answers.training.training_table`)
-CHANGE_INTERVAL_COLUMN = "95% interval of the change"
+CHANGE_INTERVAL_COLUMN = "95% interval"  # of the change beside it: the table fits beside the sidebar
 #: the summary's columns the page's table leaves to the charts' whiskers and tables (the CSV keeps them)
 LEFT_TO_THE_CHARTS = ("nec_low", "nec_high", "error_rate_low", "error_rate_high", "nec_change_low", "nec_change_high")
 COLUMN_WORDS = {
@@ -65,13 +65,32 @@ COLUMN_WORDS = {
     "nec_change": "cost change (− cheaper)",
     "nec_change_low": "change low",
     "nec_change_high": "change high",
-    "delta_mae": "price error (regression)",
+    "delta_mae": "price error",
     "n_fit": "rows fitted on",
     "n_train": "training rows",
     "n_validation": "validation rows",
     "n_test": "test rows",
     "n_zero_delta": "rows priced 0 (left out)",
 }
+#: every seed's row counts that are the same for every way of training and every seed (the 80/10/10
+#: split of the same rows): said once under the table, in place of four columns that ran off its edge
+SPLIT_COUNTS = ("n_train", "n_validation", "n_test", "n_zero_delta")
+
+
+def split_counts_sentence(train: int, validation: int, test: int, zero: int) -> str:
+    """The row counts every seed shares, under the table of every seed.
+
+    >>> split_counts_sentence(19812, 2477, 2477, 17)[:72]
+    'Every seed splits the rows alike: 19,812 training rows, 2,477 validation'
+    >>> split_counts_sentence(80, 10, 10, 1)[-82:]
+    '10 test rows; 1 row priced 0 is left out before the split. The CSV has the counts.'
+    """
+    rows, are = ("row", "is") if zero == 1 else ("rows", "are")
+    left = f"; {zero:,} {rows} priced 0 {are} left out before the split" if zero else ""
+    return (
+        f"Every seed splits the rows alike: {train:,} training rows, {validation:,} validation rows and {test:,} "
+        f"test rows{left}. The CSV has the counts."
+    )
 
 
 def synthetic_description(*, predictable: bool) -> str:

@@ -15,10 +15,10 @@ TRAIN_TERMS = (
     "mistake, so a change in cost is the same percent as a change in NEC.",
     "The ways of training: standard (the labels only); price-weighted (|δ|-weighted: each case's loss weighted by "
     "its price); cost-proportional upsampling (costly cases drawn more often); keeping the costliest 30%, 50% or "
-    "70% (the cheaper cases left out, every case tied at the cut kept); the regression on the signed prices "
-    "(regressing δ: a regression predicts δ itself, and a case is flagged when the prediction is above 0).",
+    "70% (the cheaper cases left out, every case tied at the cut kept); price regression (regressing δ: a "
+    "regression predicts each case's signed price δ itself, and a case is flagged when the prediction is above 0).",
     "The model: every way trains a logistic regression (LogisticRegression(C=1, max_iter=1000) in scikit-learn), "
-    "the regression on the signed prices a ridge regression (Ridge(alpha=1)).",
+    "price regression a ridge regression (Ridge(alpha=1)).",
     "A seed: one random 80/10/10 split of the rows into training, validation (set aside) and test rows; every way "
     "of training is judged on the same test rows of a seed, and the page shows the mean over the seeds. Under "
     "Every seed, the rows fitted on are the training rows a way kept (upsampling counts a row each time it is "

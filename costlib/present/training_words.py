@@ -28,7 +28,7 @@ METHOD_LABELS = {
     "tdown30": "keeping the costliest 30%",
     "tdown50": "keeping the costliest 50%",
     "tdown70": "keeping the costliest 70%",
-    "regression": "regression on the signed prices",
+    "regression": "price regression",
 }
 # What the box's chips and the charts' axes call each way: short enough for a chip and a bar, in
 # words (the code names p_up and tdown30 meant nothing to a first-time reader)

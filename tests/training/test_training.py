@@ -595,10 +595,9 @@ def test_verdict_when_nothing_beats_standard_is_not_clearly_better():
     assert v.kind == "warning"
     assert v.headline == (
         "Not clearly better: keep standard training, at $0.1000 per case ($1,000 a month). The closest, "
-        "regression on the signed prices, would cost $0.0980 per case ($980 a month): it might save $0.0020 per "
-        "case, $20.00 a month, "
-        "but the 95% interval of the saving over 10 seeds, \u22124.0% to +8.0% of the cost, includes zero, so it "
-        "could be chance."
+        "price regression, would cost $0.0980 per case ($980 a month): it might save $0.0020 per case, $20.00 a "
+        "month, but the 95% interval of the saving over 10 seeds, \u22124.0% to +8.0% of the cost, includes zero, "
+        "so it could be chance."
     )
     assert "1 of the 2 ways of training with costs costs more than standard training beyond the noise." in v.details
 

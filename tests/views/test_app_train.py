@@ -185,9 +185,7 @@ def test_the_verdict_is_in_the_sidebars_unit_per_case_and_month_at_the_price_of_
     summary = costlib.training_summary(training_data.tweets_precomputed().results)
     v = training_words.training_verdict_of(summary, price=3.0, unit="€", volume=2000)
     assert verdict(at) == v.headline
-    assert v.headline.startswith(
-        "Ship the model: regression on the signed prices beats standard training. It costs €0."
-    )
+    assert v.headline.startswith("Ship the model: price regression beats standard training. It costs €0.")
     assert "a month" in v.headline and "95% interval over 10 seeds" in v.headline
     table = summary_table(at).set_index("way of training")
     digits = training_words.cost_digits(summary, 3.0)
