@@ -35,8 +35,8 @@ from costlib.present.cost_figures import (
 from costlib.present.costs_labels import COSTS_WORDS, GROUP_RATES_WHAT
 from costlib.present.disparity_table import disparity_tables
 from costlib.present.price_figures import net_benefit_figure, net_benefit_title, sensitivity_figure
-from costlib.present.report_charts import ReportFigures
-from costlib.present.report_html import CSS, PRINT_SCRIPT, SCREEN_NOTE, paragraphs, table_html
+from costlib.present.report_charts import report_chart_text
+from costlib.present.report_html import CSS, PRINT_SCRIPT, SCREEN_NOTE, HtmlFigures, paragraphs, table_html
 from costlib.present.report_record import (
     data_caption,
     data_sentence,
@@ -367,11 +367,12 @@ def audit_html(audit) -> str:
     For a reader with assistive technology (WCAG 2.2 AA, checked with axe-core by
     tests/e2e/test_report_accessibility.py): the language is set, headings go down one level
     at a time, tables have column headers (and captions where no heading names them), and every
-    chart has its sentence as its caption and its numbers folded under it (`report_charts.ReportFigures`). Printed
-    (`CSS`'s ``@media print``), what only a screen needs is hidden, each chart is drawn again at
-    the page's width (`PRINT_SCRIPT`) and tables and charts are kept whole on a page.
+    chart has its sentence as its caption and its numbers folded under it (`HtmlFigures` with
+    `report_charts.report_chart_text`). Printed (`CSS`'s ``@media print``), what only a screen
+    needs is hidden, each chart is drawn again at the page's width (`PRINT_SCRIPT`) and tables
+    and charts are kept whole on a page.
     """
-    figure = ReportFigures()
+    figure = HtmlFigures(text=report_chart_text)
     figs = audit_figures(audit)
     a = audit
     title = f"Cost audit: {a.model_name}" + (f" on {a.data_name}" if a.data_name else "")

@@ -1,5 +1,6 @@
-"""The report's charts in words and numbers as a reader reads them (`ReportFigures`): the text
-alternative of `present.chart_text`, with its numbers written as the report's tables write them.
+"""The report's charts in words and numbers as a reader reads them (`report_chart_text`): the text
+alternative of `present.chart_text`, with its numbers written as the report's tables write them
+(`report_html.HtmlFigures(text=report_chart_text)` draws them).
 
 `chart_text` writes a point's value at four significant digits ("%.4g"), which is a program's
 notation past 10,000 or below 0.0001 ("review capacity 1e+04", "cutoff 1e-05"), and its table
@@ -17,13 +18,11 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from costlib.core.escaping import html_escape
 from costlib.present.amounts import month_money, number
 from costlib.present.chart_text import LABEL, SERIES, ChartText, _unit, chart_text, words
-from costlib.present.report_html import NUMBERS, HtmlFigures, table_html
 from costlib.present.report_record import plain_number
 
-__all__ = ["ReportFigures", "report_chart_text"]
+__all__ = ["report_chart_text"]
 
 _CASES = re.compile(r"\bcases\b")  # an axis of counts of cases: "review capacity (cases a month)"
 _EXPONENT = re.compile(r"e[+-]?\d")
@@ -90,31 +89,3 @@ def _cells(table: pd.DataFrame) -> pd.DataFrame:
             for x in out[column]
         ]
     return out
-
-
-class ReportFigures(HtmlFigures):
-    """`HtmlFigures` whose sentence and numbers are `report_chart_text`'s: a chart, its sentence as
-    its caption and its numbers folded under it; plotly.js with the first chart only."""
-
-    def __call__(self, fig) -> str:
-        import plotly.io as pio  # Plotly loads when a chart is drawn, not when the report's pieces are imported
-
-        out = pio.to_html(
-            fig,
-            full_html=False,
-            include_plotlyjs=not self.included,
-            config={"displaylogo": False, "responsive": True},
-            default_height="520px",
-        )
-        self.included = True
-        self.count += 1
-        alt = report_chart_text(fig)
-        title = words(fig.layout.title.text) or "the chart"
-        said = f"chart-{self.count}-words"
-        note = f'<p class="meta">{html_escape(alt.note)}</p>' if alt.note else ""
-        return (
-            f'<figure class="chart"><div class="fig" aria-describedby="{said}">{out}</div>'
-            f'<figcaption id="{said}">{html_escape(alt.sentence)}</figcaption>'
-            f"<details><summary>{html_escape(NUMBERS.format(title=title))}</summary>{note}"
-            f"{table_html(alt.table, caption=NUMBERS.format(title=title))}</details></figure>"
-        )

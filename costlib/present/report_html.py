@@ -89,12 +89,14 @@ class HtmlFigures:
 
     Each chart is a ``<figure>``: the chart, its sentence as the caption that describes it, and
     the numbers behind it as a table folded under it (`present.chart_text`: the same text
-    alternative the app gives).
+    alternative the app gives; `text`: another maker of it, as the report's
+    `report_charts.report_chart_text`).
     """
 
-    def __init__(self):
+    def __init__(self, text=chart_text):
         self.included = False
         self.count = 0
+        self.text = text
 
     def __call__(self, fig: go.Figure) -> str:
         import plotly.io as pio  # Plotly loads when a chart is drawn, not when the report's pieces are imported
@@ -108,7 +110,7 @@ class HtmlFigures:
         )
         self.included = True
         self.count += 1
-        alt = chart_text(fig)
+        alt = self.text(fig)
         title = words(fig.layout.title.text) or "the chart"
         said = f"chart-{self.count}-words"
         note = f'<p class="meta">{html_escape(alt.note)}</p>' if alt.note else ""
