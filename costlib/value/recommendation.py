@@ -89,7 +89,8 @@ class ValueRecommendation:
 
         When the reject option adds nothing, the fitted threshold itself hands every case over
         (tau inf) or accepts every answer, and that is what the verdict says to do, worth
-        ``value``; otherwise it keeps the better choice without a threshold, the baseline.
+        ``value`` (the baseline's worth when it is the baseline); otherwise it keeps the better
+        choice without a threshold, the baseline.
 
         Under a limit on the hand-overs whose baseline is handing the limit's share over at random,
         a threshold that accepts every answer is itself worth less than that baseline (it is the
@@ -98,7 +99,10 @@ class ValueRecommendation:
         if self.status in (S.SAVES, S.NO_ANSWER):
             return None
         if self.status == S.ADDS_NOTHING and self.baseline != HAND_AT_RANDOM:
-            return (HAND_OVER if self.tau == np.inf else ANSWER_ALL), self.value
+            choice = HAND_OVER if self.tau == np.inf else ANSWER_ALL
+            # the baseline itself: its worth on the judged rows (``value`` can be the cross-fitted
+            # estimate of thresholds the folds picked, or a threshold the judged rows fall below)
+            return choice, self.baseline_value if choice == self.baseline else self.value
         return self.baseline, self.baseline_value
 
     @property

@@ -48,7 +48,9 @@ def test_the_kept_choice_and_the_first_number_agree_with_the_verdict(shipped, st
         assert [t["label"] for t in tiles[:3]] == [answers.VALUE_GAIN_TILE, "Gain a month", answers.VALUE_WORTH_TILE]
         assert tiles[0]["value"] == "−$0.020" and tiles[2]["value"] == "$0.180"
         return
-    worth = 0.18 if status == D.ADDS_NOTHING else 0.2  # what the verdict keeps is worth this per case
+    # what the verdict keeps is worth this per case: the threshold's when it answers every case, the
+    # baseline's when it hands every case over (the baseline itself)
+    worth = 0.18 if status == D.ADDS_NOTHING and kept != value.HAND_OVER else 0.2
     assert tiles[0]["label"] == answers.VALUE_BASELINE_TILE[kept] and tiles[0]["value"] == f"${worth:.3f}"
     headline = value_verdict(rec, k=3.0, unit="$").headline
     assert f"${worth:.3f} per case" in headline
