@@ -42,6 +42,6 @@ def test_train_two_seeds_shows_progress_then_the_chart_and_the_verdict(page, app
     assert want in alerts, alerts
     assert not any("Precomputed result" in t for t in alerts)
     assert training_words.BARS_TITLE in chart_titles(page)  # the data is named by the data choice, not the title
-    assert "Change in NEC against standard training" in chart_titles(page)
+    assert training_words.CHANGE_TITLE in chart_titles(page)
     assert "Trained 2 seeds here in" in page.locator("body").inner_text()
     full_screenshot(page, "train-two-seeds")
