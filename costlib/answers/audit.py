@@ -18,9 +18,9 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
+from costlib.answers.audit_rows import fitted_roles, row_counts, rows_in
 from costlib.answers.remembering import compute_now
 from costlib.binary import decision as D
 from costlib.binary.disparity import (
@@ -35,7 +35,6 @@ from costlib.binary.fairness import fairness_results, group_rates
 from costlib.binary.judged_rules import RuleResults
 from costlib.binary.model_sweeps import ModelSweeps, cost_curves, sweep_model
 from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale, ratio_range
-from costlib.binary.weighted_rows import rows_of
 from costlib.core import rules as R
 from costlib.core import settings
 from costlib.core import validation as v
@@ -64,33 +63,15 @@ def audit_criteria(chosen) -> tuple[str, ...]:
     return tuple(FAIRNESS_CRITERIA if chosen.criteria is None else chosen.criteria)
 
 
-def row_counts(ms: ModelSweeps, purpose: str = "judge") -> dict | None:
-    """{group: rows} of the fitting ("fit") or judged ("judge") rows of `ms`, one a row whatever its
-    weight (the cases it stands for, which the sweeps sum); None for weighted sweeps without their
-    rows (`weighted_rows.rows_of`: an aggregate file, a table read where it lies).
-
-    >>> ms = sweep_model([0, 1, 1, 0], [0.2, 0.4, 0.9, 0.7], sample_weight=[1, 2.5, 3, 0])
-    >>> row_counts(ms), ms.judge_pooled.total
-    ({'everyone': 4}, 6.5)
-    """
-    if not ms.weighted:
-        grouped = ms.fit if purpose == "fit" else ms.judge
-        return {g: int(round(grouped[g].total)) for g in ms.groups}
-    rows = rows_of(ms)
-    if rows is None:
-        return None
-    mask = rows.fit if purpose == "fit" else rows.judge
-    counts = np.bincount(rows.codes if mask is None else rows.codes[mask], minlength=len(ms.groups))
-    return {g: int(k) for g, k in zip(ms.groups, counts, strict=True)}
-
-
 def data_summary(ms: ModelSweeps) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(by_group, overall): rows ``n`` (`row_counts`, NaN when unknown), positives, positive share and
-    mean score per split; by_group has ``split, group, ...``, overall is indexed by split. With weights,
+    mean score per split (the fitting rows named by their role, ``ModelSweeps.fit_role``, and the
+    test rows; "all" where both are every row); by_group has ``split, group, ...``, overall is
+    indexed by split. With weights,
     ``cases_by_weight`` is the cases the rows stand for, and the rest is by weight, as every cost."""
     rows, overall = [], []
     splits = (
-        (("train", "fit", ms.fit, ms.fit_pooled), ("test", "judge", ms.judge, ms.judge_pooled))
+        ((ms.fit_role, "fit", ms.fit, ms.fit_pooled), ("test", "judge", ms.judge, ms.judge_pooled))
         if ms.judged_on == "test"
         else (("all", "fit", ms.fit, ms.fit_pooled),)
     )
@@ -184,8 +165,9 @@ class Audit:
     def data_dictionary(self) -> dict:
         """What the record judged: the file and its sha256, the label column and its positive
         value, the audited score column and its scale, the group and split columns (and the
-        split's values read as train and test) and the weight column (None: each row counts
-        once). With several group columns, ``group`` is the name of their intersection
+        split's values the cutoffs were fitted and judged on, `audit_rows.fitted_roles`: None
+        both where every row was, a split without test rows) and the weight column (None: each
+        row counts once). With several group columns, ``group`` is the name of their intersection
         ("race × sex", `intersection_key`) and ``group_columns`` lists them.
         The positive value is the loader's text of a cell (`costlib.present.policy_fields.group_name`: 1,
         1.0 and "1" are "1"), the form cases are matched by, so that the page, the command line,
@@ -194,6 +176,7 @@ class Audit:
 
         c = self.columns
         split = c.get("split")
+        train, test = fitted_roles(self.recommendation) if split else (None, None)
         several = {"group_columns": list(c["group_columns"])} if c.get("group_columns") else {}
         return {
             "file": self.data_name,
@@ -205,8 +188,8 @@ class Audit:
             "group": c.get("group"),
             **several,
             "split": split,
-            "train": c.get("train", "train" if split else None),
-            "test": c.get("test", "test" if split else None),
+            "train": c.get("train", train),
+            "test": c.get("test", test),
             "weight": c.get("weight"),
         }
 
@@ -508,7 +491,7 @@ def build_audit(
         seed=int(seed),
         data_name=str(data_name),
         fingerprint=str(fingerprint),
-        n_rows=int(n_rows if n_rows is not None else _rows_in(ms)),
+        n_rows=int(n_rows if n_rows is not None else rows_in(ms)),
         created=created or _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         version=__version__,
         fairness=long,
@@ -537,14 +520,6 @@ def build_audit(
     )
 
 
-def _rows_in(ms: ModelSweeps) -> int:
-    """The rows fitted and judged on (`row_counts`; the cases by weight where only those are known)."""
-    parts = [row_counts(ms, p) for p in ("fit", "judge")[: 1 + (ms.judged_on == "test")]]
-    if None in parts:
-        return round(ms.fit_pooled.total + (ms.judge_pooled.total if ms.judged_on == "test" else 0))
-    return sum(sum(p.values()) for p in parts)
-
-
 def data_columns(mapping, *, scale: str | None = None) -> dict:
     """The roles of a `ColumnMapping` that a record names (`Audit.data_dictionary`): with several
     group columns, ``group`` names their intersection ("race × sex") and ``group_columns`` lists them."""
@@ -564,7 +539,9 @@ def data_columns(mapping, *, scale: str | None = None) -> dict:
 
 def dataset_models(ds, scores: Sequence[str] | None = None, *, remember=compute_now) -> dict:
     """{score column: `decision.sweep_model`} of a loaded `Dataset`: fitted on its fitting rows,
-    judged on its judging rows (`Dataset.purpose_rows`: train and test, else every row).
+    judged on its judging rows (`Dataset.purpose_rows`: the train rows, or the validation rows
+    without train rows, and the test rows; every row both without test rows, or without a split),
+    the fitting rows' role named (``fit_role``: "train" or "validation").
 
     Parameters
     ----------
@@ -583,6 +560,7 @@ def dataset_models(ds, scores: Sequence[str] | None = None, *, remember=compute_
     if ds.counts_only:
         return dict(ds.sweeps) if scores is None else {c: ds.sweeps[c] for c in scores}
     fit, judge = ds.purpose_rows("fit"), ds.purpose_rows("judge")
+    role = "train" if ds.has_role("train") else "validation"  # the fitting rows' role, beside test rows
 
     def sweep(c):
         return sweep_model(
@@ -594,6 +572,7 @@ def dataset_models(ds, scores: Sequence[str] | None = None, *, remember=compute_
             name=c,
             sample_weight=ds.weight,
             probabilities=ds.probabilities,
+            fit_role=role,
         )
 
     return {c: remember("model_sweeps", (c,), lambda c=c: sweep(c)) for c in (ds.scores if scores is None else scores)}

@@ -130,6 +130,7 @@ class Recommendation:
     capacity_gap: float = 0.0  # per case: how far above the optimum within the cap the cutoffs can be
     n_resamples: int = 0  # the resamples it was made with (`answer_at` makes it again at another cap)
     seed: int = 0  # and the seed
+    fit_role: str = "train"  # with a split: the rows fitted on, "train" or "validation" (`ModelSweeps.fit_role`)
 
     @property
     def verdict(self) -> str:
@@ -378,6 +379,7 @@ def recommend(
         models=per_model,
         prices=prices,
         judged_on=ms.judged_on,
+        fit_role=ms.fit_role,
         n_fit=float(ms.fit_pooled.total),
         n_judged=float(ms.judge_pooled.total),
         grouped=ms.grouped and len(ms.groups) > 1,

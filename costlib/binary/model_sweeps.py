@@ -54,7 +54,8 @@ class ModelSweeps:
     ``fit`` and ``judge`` are `GroupedSweep` values over the same list of groups (a group
     with no rows in a split has the empty sweep). ``judged_on`` is ``"test"`` when the
     cutoffs are fitted on other rows than they are judged on, ``"all"`` when both are all
-    rows (which flatters every fitted rule).
+    rows (which flatters every fitted rule). ``fit_role`` names the fitting rows' split role when
+    they are not the judged rows: "train", or "validation" for a split without train rows.
     """
 
     name: str
@@ -66,6 +67,7 @@ class ModelSweeps:
     probabilities: bool
     weighted: bool
     grouped: bool
+    fit_role: str = "train"
 
     @property
     def groups(self) -> tuple:
@@ -114,6 +116,7 @@ def sweep_model(
     sample_weight=None,
     name: str = "score",
     probabilities: bool | None = None,
+    fit_role: str = "train",
 ) -> ModelSweeps:
     """Validate one model's rows once and sort them once (see the module docstring).
 
@@ -132,6 +135,8 @@ def sweep_model(
     probabilities : bool, optional
         Whether the scores are probabilities (then the 0.5 and formula rules apply);
         by default, whether every score lies in [0, 1].
+    fit_role : str
+        The split role of the `fit` rows, where they are not the judged rows (``fit_role``).
 
     Returns
     -------
@@ -179,6 +184,7 @@ def sweep_model(
         probabilities=bool(probabilities),
         weighted=w is not None,
         grouped=groups is not None,
+        fit_role=str(fit_role),
     )
     if w is not None:
         rows = WeightedRows(y.astype(bool), s, codes, w, fit_mask, fit_mask if judged_on == "all" else judge_mask)

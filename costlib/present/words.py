@@ -166,12 +166,14 @@ def split_sentence(
     *,
     rule=None,
     weighted: bool = False,
+    fit_role: str = "train",
 ) -> str:
     """How the fitted cutoffs (or the Value page's confidence threshold: `thing`) were judged, in
     one sentence (`honest.Honest.estimate`, `value.ValueRecommendation.estimate`); `rule`: the
     recommended rule, whose saving's interval without a split is the shrunk bootstrap
     (`honest.shrunk_intervals`) for per-group cutoffs, the fold-aware one for one cutoff;
-    `weighted`: rows that carry weights, judged row by row (`binary.weighted_rows`)."""
+    `weighted`: rows that carry weights, judged row by row (`binary.weighted_rows`); `fit_role`:
+    the rows fitted on with a split (`Recommendation.fit_role`: the validation rows without train rows)."""
     from costlib.binary import honest as H
     from costlib.binary.folds import SPLITS
     from costlib.binary.row_crossfit import DEALS
@@ -185,12 +187,12 @@ def split_sentence(
 
     if judged_on == "test":
         how = (
-            "the interval is the test rows' own, holding the cutoffs fitted on the train rows fixed (the test rows "
-            "did not pick them)"
+            f"the interval is the test rows' own, holding the cutoffs fitted on the {fit_role} rows fixed (the test "
+            "rows did not pick them)"
             if weighted
-            else "the interval repeats the fit on resampled train rows"
+            else f"the interval repeats the fit on resampled {fit_role} rows"
         )
-        return f"Cutoffs are fitted on the {rows(n_fit, 'train')} and judged on the {rows(n_judged, 'test')}; {how}."
+        return f"Cutoffs are fitted on the {rows(n_fit, fit_role)} and judged on the {rows(n_judged, 'test')}; {how}."
     if estimate == H.CROSS_FITTED:
         deals = f"{DEALS} ways" if weighted else f"up to {SPLITS} ways"
         return (
@@ -341,7 +343,7 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
     who = "the model"
     if len(models) > 1:
         who = (
-            f"“{shorten(rec.model)}” (the cheaper of your {len(models)} models on the train rows)"
+            f"“{shorten(rec.model)}” (the cheaper of your {len(models)} models on {fitted_rows(rec)})"
             if rec.judged_on == "test"
             else f"“{shorten(rec.model)}” (the cheapest of your {len(models)} models)"
         )
@@ -433,14 +435,14 @@ def rule_verdict_sentence(rec, rule: str, unit: str = "", *, judged: tuple | Non
 
 
 def fitted_rows(rec) -> str:
-    """The rows a recommendation's cutoffs were fitted on, as words: the train rows with a split,
-    else all rows (`value_rows` says the same for the Value page).
+    """The rows a recommendation's cutoffs were fitted on, as words: with a split its ``fit_role``
+    rows (train, or validation without train rows; the Value page's: train), else all rows.
 
     >>> from types import SimpleNamespace as R
-    >>> fitted_rows(R(judged_on="test")), fitted_rows(R(judged_on="all"))
-    ('the train rows', 'all rows')
+    >>> fitted_rows(R(judged_on="test", fit_role="validation")), fitted_rows(R(judged_on="all"))
+    ('the validation rows', 'all rows')
     """
-    return "the train rows" if rec.judged_on == "test" else "all rows"
+    return f"the {getattr(rec, 'fit_role', 'train')} rows" if rec.judged_on == "test" else "all rows"
 
 
 def judged_rows(rec) -> str:
@@ -546,9 +548,8 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
             if rec.weighted and rec.n_resamples
             else "No intervals were asked for (0 resamples), so the model is at best not clearly better."
         )
-    out.append(
-        split_sentence(rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate, rule=rec.rule, weighted=rec.weighted)
-    )
+    judged, role = (rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate), getattr(rec, "fit_role", "train")
+    out.append(split_sentence(*judged, rule=rec.rule, weighted=rec.weighted, fit_role=role))
     if len(rec.models) > 1 and rec.intervals and rec.judged_on == "all":  # picked on the rows it is judged on
         out.append(MODELS_PICKED.format(m=len(rec.models), level=percent(1 - 0.05 / len(rec.models))))
     return tuple(out)

@@ -93,3 +93,52 @@ def test_with_test_rows_the_temperature_is_held_out_as_before(no_train_rows):
     assert answer.fit.fit_on == "validation" and answer.warning is None
     assert np.isfinite(rescale_gain(answer.fit, 4.0)).all()
     assert cw.CHECKED_ON in answer.at(10).verdict.details
+
+
+def _costs_of(models) -> dict:
+    return {g: (1.0, 4.0) for g in next(iter(models.values())).groups}
+
+
+def _said(verdict) -> str:
+    return " ".join([verdict.headline, *verdict.details, *verdict.asides])
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_costs_say_the_validation_rows_fitted_where_there_are_no_train_rows(no_train_rows, weighted):
+    """The answer called the validation rows that fitted the cutoffs "the 1,600 train rows"."""
+    from costlib.answers.audit import dataset_models
+    from costlib.answers.costs import costs_answer
+    from costlib.present import words
+
+    df = no_train_rows.assign(w=np.random.default_rng(0).integers(1, 4, len(no_train_rows)).astype(float))
+    mapping = dataclasses.replace(SAMPLE.mapping, weight="w" if weighted else None)
+    models = dataset_models(prepare(df, mapping, name=SAMPLE.filename, fingerprint="f"))
+    answer = costs_answer(models, _costs_of(models), resamples=50, unit="$", volume=1000)
+    said = _said(answer.verdict)
+    assert answer.rec.fit_role == "validation" and words.fitted_rows(answer.rec) == "the validation rows"
+    rows = "validation rows (" if weighted else "1,600 validation rows and judged on the 3,200 test rows"
+    assert f"Cutoffs are fitted on the {rows}" in said
+    assert "train rows" not in said
+
+
+def _record(df: pd.DataFrame) -> tuple[dict, tuple]:
+    from costlib.answers.audit import dataset_models
+    from costlib.answers.costs import audit_maker
+
+    ds = _dataset(df)
+    models = dataset_models(ds)
+    audit = audit_maker(models, _costs_of(models), ds, n_resamples=20, criteria=())()
+    return audit.summary(), tuple(audit.data_overall.index)
+
+
+def test_the_audit_record_names_the_rows_it_fitted_and_judged(no_test_rows, no_train_rows):
+    """A split without test rows was recorded as fitted on "train" and judged on "test" though
+    every row was both (judged_on "all"); a split without train rows as fitted on "train"."""
+    record, splits = _record(no_test_rows)
+    assert record["judged_on"] == "all" and record["data"]["split"] == "split"
+    assert (record["data"]["train"], record["data"]["test"], splits) == (None, None, ("all",))
+    record, splits = _record(no_train_rows)
+    assert record["judged_on"] == "test"
+    assert (record["data"]["train"], record["data"]["test"], splits) == ("validation", "test", ("validation", "test"))
+    record, splits = _record(_frame())
+    assert (record["data"]["train"], record["data"]["test"], splits) == ("train", "test", ("train", "test"))
