@@ -13,8 +13,10 @@ their sweeps (`model_sweeps.WeightedRows`), and `judge` reads them here:
 - **A split.** The cutoffs fitted on the train rows are fixed; the test rows judge them.
 
 The intervals (`WeightedJudgement.intervals`) are the weighted mean's fold-aware ones
-(`row_crossfit.weighted_saving`: the ratio estimator's variance from the rows, plus one deal's
-variance across the deals; with a split there is one "deal" and the second part is 0): a rule's
+(`row_crossfit.weighted_saving` with `jackknife`: the rows' delete-one jackknife variance, plus one
+deal's variance across the deals, with a split there is one "deal" and the second part is 0; give
+or take Student's t on Kish's effective number of rows less one, for weights that may be
+heavy-tailed: `benchmarks/README.md`, "Costs & groups on weighted rows"): a rule's
 cost, each group's, and its saving against the no-model choice, which the ship rule reads. The
 per-group cutoffs' extra saving over one cutoff for everyone gets no interval here (issue 43,
 `benchmarks/README.md`, "The other intervals": the rows' variance of that difference is too
@@ -103,9 +105,11 @@ class WeightedJudgement:
         per_deal = np.where(flagged, np.where(y, 0.0, c_fp), np.where(y, c_fn, 0.0))
         fitted = CrossFitted(per_deal.mean(axis=0), per_deal)
         zero = np.zeros(y.size)
-        _, hi, lo = weighted_savings(zero, fitted, w, np.zeros(y.size, dtype=np.int64), 1)  # minus the cost
-        _, highs, lows = weighted_savings(zero, fitted, w, codes, groups)
-        _, save_lo, save_hi = weighted_saving(base_costs(y, c_fp, c_fn, baseline, self.capacity), fitted, w)
+        one = np.zeros(y.size, dtype=np.int64)
+        _, hi, lo = weighted_savings(zero, fitted, w, one, 1, jackknife=True)  # minus the cost
+        _, highs, lows = weighted_savings(zero, fitted, w, codes, groups, jackknife=True)
+        base = base_costs(y, c_fp, c_fn, baseline, self.capacity)
+        _, save_lo, save_hi = weighted_saving(base, fitted, w, jackknife=True)
         return {"cost": (-float(lo[0]), -float(hi[0])), "by_group": (-lows, -highs), "vs": (-save_hi, -save_lo)}
 
 
