@@ -256,8 +256,8 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
         mine = float(rec.models.set_index("model").loc[rec.model, "value"])
     kept = getattr(rec, "kept", None)
     at_random = kept is not None and kept[0] == value.HAND_AT_RANDOM
-    if at_random and rec.status == ADDS_NOTHING:  # what the verdict says to do instead of the threshold
-        mine = rec.baseline_value
+    if kept is not None and rec.status == ADDS_NOTHING:  # no threshold: the worth of what the verdict says to do
+        mine = kept[1]
     less = (u.value - mine) * worth * volume
     cost = (
         f"worth {month_money(less, unit)} less a month than without the limit{on_judged}"
