@@ -192,3 +192,23 @@ def ratio_text(x: float) -> str:
     if not math.isfinite(x):
         return "any"
     return f"{x:,.0f}" if x >= 100 else f"{x:.3g}" if x >= 0.01 else f"{x:.2g}"
+
+
+def plain_number(x, digits: int = 4) -> str:
+    """A number as a reader reads it, never in a program's notation ('1e+04', 'nan', 'inf'):
+    `digits` significant digits, from 1,000 up whole and with thousands separators
+    (`amounts.number`), below 0.0001 with six decimals, '–' where there is none.
+
+    >>> plain_number(0.14285), plain_number(9708.2), plain_number(12345.6), plain_number(-2e-5)
+    ('0.1429', '9,708', '12,346', '−0.000020')
+    >>> plain_number(float("nan")), plain_number(None), plain_number(float("inf"))
+    ('–', '–', '–')
+    """
+    if x is None or not math.isfinite(x):
+        return "–"
+    a = abs(float(x))
+    if a >= 1e3:
+        return number(float(x), 0)
+    if 0 < a < 1e-4:
+        return number(float(x), 6)
+    return f"{float(x):.{digits}g}".replace("-", "\u2212")

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core.thinning import thin_index
-from costlib.present.amounts import CURRENCY_SYMBOLS, money
+from costlib.present.amounts import CURRENCY_SYMBOLS, money, plain_number
 
 MAX_ROWS = 300  # rows of the table at most: a screen reader reads a table cell by cell
 MIN_TRACE_ROWS = 20  # a long trace keeps at least this many rows however many traces share the table
@@ -270,7 +270,7 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         down = up if down is None else _take(pd.to_numeric(pd.Series(down), errors="coerce").to_numpy(float), keep)
         mid = pd.to_numeric(pd.Series(columns[value_col]), errors="coerce").to_numpy(float)
         for column, ends in ((INTERVAL_FROM, mid - down), (INTERVAL_TO, mid + up)):  # read after the value
-            columns[column] = [f"{x:.4g}" if np.isfinite(x) else NO_INTERVAL for x in ends]  # as the values read
+            columns[column] = [_number(x) if np.isfinite(x) else NO_INTERVAL for x in ends]  # as the values read
         break
     return _Rows(columns, len(columns[y_col])), drawn
 
@@ -481,6 +481,15 @@ def _short(title: str) -> str:
 
 
 def _number(value) -> str:
+    """A value at four significant digits, never in a program's notation: from 10,000 up and
+    below 0.0001 as `amounts.plain_number` writes it ('10,000', not '1e+04').
+
+    >>> _number(0.12345), _number(1e4), _number(2e-5), _number(float("nan"))
+    ('0.1235', '10,000', '0.000020', '–')
+    """
     if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
-        return f"{float(value):.4g}" if np.isfinite(value) else "–"
+        if not np.isfinite(value):
+            return "–"
+        said = f"{float(value):.4g}"
+        return plain_number(float(value)) if "e" in said else said
     return words(value)

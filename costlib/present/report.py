@@ -26,6 +26,7 @@ from costlib.core import rules as R
 from costlib.core.escaping import html_escape
 from costlib.core.prices import elkan_threshold
 from costlib.present import capacity_words
+from costlib.present.amounts import plain_number
 from costlib.present.cost_figures import (
     capacity_figure,
     cost_curve_figure,
@@ -41,7 +42,6 @@ from costlib.present.report_record import (
     data_caption,
     data_sentence,
     judged_sentence,
-    plain_number,
     questions_html,
     record_table,
     review_html,

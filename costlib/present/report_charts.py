@@ -18,9 +18,8 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from costlib.present.amounts import month_money, number
+from costlib.present.amounts import month_money, number, plain_number
 from costlib.present.chart_text import LABEL, SERIES, ChartText, _unit, chart_text, words
-from costlib.present.report_record import plain_number
 
 __all__ = ["report_chart_text"]
 

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 
 from costlib.binary.folds import MIN_CLASS_ROWS
 from costlib.core import rules as R
 from costlib.core.escaping import html_escape
-from costlib.present.amounts import number, percent, ratio_text
+from costlib.present.amounts import number, percent, plain_number, ratio_text
 from costlib.present.identity import identity_text
 from costlib.present.report_html import paragraphs, table_html
 from costlib.present.words import ratio_between, split_sentence
@@ -27,33 +26,12 @@ __all__ = [
     "data_caption",
     "data_sentence",
     "judged_sentence",
-    "plain_number",
     "questions_html",
     "record_table",
     "review_html",
     "settings_table",
     "tolerance_text",
 ]
-
-
-def plain_number(x, digits: int = 4) -> str:
-    """A number as a reader reads it, never in a program's notation ('1e+04', 'nan', 'inf'):
-    `digits` significant digits, from 1,000 up whole and with thousands separators
-    (`amounts.number`), below 0.0001 with six decimals, '–' where there is none.
-
-    >>> plain_number(0.14285), plain_number(9708.2), plain_number(12345.6), plain_number(-2e-5)
-    ('0.1429', '9,708', '12,346', '−0.000020')
-    >>> plain_number(float("nan")), plain_number(None), plain_number(float("inf"))
-    ('–', '–', '–')
-    """
-    if x is None or not np.isfinite(x):
-        return "–"
-    a = abs(float(x))
-    if a >= 1e3:
-        return number(float(x), 0)
-    if 0 < a < 1e-4:
-        return number(float(x), 6)
-    return f"{float(x):.{digits}g}".replace("-", "\u2212")
 
 
 def tolerance_text(tolerance: float) -> str:

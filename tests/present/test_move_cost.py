@@ -16,6 +16,7 @@ from costlib.core.escaping import plain
 from costlib.core.rules import rule_words
 from costlib.core.thinning import thin_index
 from costlib.present import cost_figures
+from costlib.present.amounts import plain_number
 from costlib.present.chart_text import INTERVAL_FROM, INTERVAL_TO, LABEL, NO_INTERVAL, SERIES, chart_text, words
 from costlib.present.plotting import palette_color
 from tests.present.test_figures import _builders
@@ -123,7 +124,9 @@ def _table_reference(fig: go.Figure) -> pd.DataFrame:
                     (INTERVAL_FROM, y[i] - t.error_y.array[i]),
                     (INTERVAL_TO, y[i] + t.error_y.array[i]),
                 ):
-                    row[column] = f"{end:.4g}" if np.isfinite(end) else NO_INTERVAL
+                    said = f"{end:.4g}"  # four significant digits, never an exponent
+                    said = plain_number(end) if "e" in said else said
+                    row[column] = said if np.isfinite(end) else NO_INTERVAL
             rows.append(row)
     table = pd.DataFrame(rows)
     if (table[LABEL] == "").all():
