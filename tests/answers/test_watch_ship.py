@@ -161,10 +161,11 @@ def test_the_built_in_years_amounts_say_per_case_beside_the_month_once_for_each_
     # what the shipped cutoff has cost since 2026-07 against each month's own best, per case and a month
     per_case = sum(p["regret_per_case"] * p["n"] for p in since) / sum(p["n"] for p in since)
     a_month = sum(p["regret_per_case"] * p["n"] for p in since) / len(since)
-    from costlib.present.amounts import money
+    from costlib.present.amounts import money, month_money
 
     headline = watch_verdict(report, unit="$").headline
-    assert f"has cost about {money(a_month, '$')} a month more ({money(per_case, '$')} per case) than each" in headline
+    said = f"has cost about {month_money(a_month, '$')} a month more ({money(per_case, '$')} per case) than each"
+    assert said in headline
     # the estimated months are inside that run: their saving is not said a second time, a month apart
     assert not any("estimated to save about" in d for d in answer.verdict.details)
     again = refit_inputs(
