@@ -37,8 +37,9 @@ SCORES_NOT_PROBABILITIES_NOTE = (
 MODEL_COST = "Cost per case with the model"  # the first tile of Costs & groups, under every verdict
 
 REPORT_AND_POLICY = (
-    "The report is one HTML file that opens offline: settings, data per group, the recommendation, every "
-    "rule with intervals, fairness-constrained cutoffs, the sensitivity map and the limitations. The "
+    "The report is one HTML file that opens offline: the recommendation first, then the prices and the data "
+    "per group it was judged on, the settings and record, every rule with intervals, fairness-constrained "
+    "cutoffs, the sensitivity map and the limitations. The "
     "policy is a JSON file with the prices, what to ship (the recommended cutoffs, or the choice without a "
     "model when the answer says the model should not decide) and the data fingerprint, for the system that "
     "applies the decisions."
