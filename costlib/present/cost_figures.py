@@ -388,6 +388,7 @@ def capacity_figure(price, *, volume: float | None, unit: str = "") -> go.Figure
     y_name = "cost a month" if volume else "cost per case"
     y_name += f" ({unit})" if unit else ""
     best = price.cost_within(price.enough) * scale
+    cases = "%{x:,.0f}" if volume else "%{x:,.4g}"  # cases a month are whole: never "466.8"
     traces = [
         {
             "type": "scatter",
@@ -396,7 +397,7 @@ def capacity_figure(price, *, volume: float | None, unit: str = "") -> go.Figure
             "mode": "lines",
             "name": "cheapest within each capacity",
             "line": {"shape": "hv", "color": palette_color(0), "width": 3},
-            "hovertemplate": "capacity %{x:,.4g}<br>cost %{y:,.4g}<extra></extra>",
+            "hovertemplate": f"capacity {cases}<br>cost %{{y:,.4g}}<extra></extra>",
         },
         {
             "type": "scatter",
@@ -405,7 +406,7 @@ def capacity_figure(price, *, volume: float | None, unit: str = "") -> go.Figure
             "mode": "markers",
             "name": "where more capacity stops saving (one cutoff for everybody)",
             "marker": {"symbol": WITHOUT_LIMIT_SYMBOL, "size": 15, "color": "#111"},
-            "hovertemplate": "more saves nothing from here: capacity %{x:,.4g}, cost %{y:,.4g}<extra></extra>",
+            "hovertemplate": f"more saves nothing from here: capacity {cases}, cost %{{y:,.4g}}<extra></extra>",
         },
     ]
     shape, note = rule_line_spec(

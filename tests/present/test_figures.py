@@ -291,3 +291,9 @@ def test_the_value_charts_k_alone_label_sits_above_the_plot_where_no_line_crosse
     (line,) = [s for s in fig.layout.shapes if s.x0 == s.x1 == 0.879]
     assert line.y1 <= label.y  # its own line ends where the label starts: beside it, not through it
     assert fig.layout.margin.t >= 80  # room for it under the title
+
+
+def test_the_capacity_charts_hover_gives_cases_a_month_whole():
+    # a review capacity in cases a month is a count: never "466.8" (a share of the fitting rows times the volume)
+    fig = _builders()["capacity_figure"]()
+    assert all("capacity %{x:,.0f}" in t.hovertemplate for t in fig.data)
