@@ -104,7 +104,7 @@ def value_tau_figure(
         rule_line_spec(
             x=tau_star,
             line={"dash": "dot", "color": palette_color(1)},
-            text=f"from k alone, k/(k+1): {tau_star:.3f}",
+            text=f"threshold from prices alone: {tau_star:.3f}",
             position="top right" if near_left else "top left",
         ),
     ]

@@ -367,7 +367,7 @@ WORTH = "A right answer is worth"  # + the unit: `in_unit`
 WORTH_HELP = "What the business gains when the model answers a case correctly."
 HANDOVER_WORTH = "A case handed over is worth"  # + the unit: `in_unit`
 HANDOVER_WORTH_HELP = "0: a person handles it at no gain or loss (the default)."
-K_LABEL = "k: how much worse is a wrong answer than a right one is good?"
+K_LABEL = "How much worse is a wrong answer than a right one is good? (k)"
 K_HELP = "k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts."
 K_RESET = "Back to k from my prices"
 # the value tables' headers, in the user's unit (`in_unit`; the calibration's "per case" without one)

@@ -17,7 +17,6 @@ from costlib.present.amounts import (
     cheaper_by,
     interval,
     money,
-    number,
     per_case_and_month,
     percent,
     ratio_text,
@@ -30,7 +29,6 @@ from costlib.present.words import (
     fitted_rows,
     ratio_between,
     recommendation_verdict,
-    split_sentence,
     verdict_flips,
     verdict_head,
     verdict_kind,
@@ -61,79 +59,6 @@ def value_rows(rec) -> tuple[str, str]:
     if rec.judged_on == "test":
         return fit, " on the test rows"
     return fit, " cross-fitted on all rows" if rec.estimate == H.CROSS_FITTED else " on the same rows"
-
-
-def value_recommendation_verdict(
-    rec, *, k: float, worth: float = 1.0, unit: str = "", volume: float | None = None
-) -> Verdict:
-    """The Value page's one answer (a `value.ValueRecommendation`), in money when a right
-    answer has a worth (`worth` in `unit`), per case and per month."""
-    from costlib.core import rules as R
-    from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE
-
-    def cash(x: float) -> str:
-        return per_case_and_month(x * worth, volume, unit)
-
-    base = VALUE_BASELINES[rec.baseline]
-    many = len(rec.models) > 1
-    on = " on the train rows" if rec.judged_on == "test" else ""  # without a split every row picks it
-    who = f"{shorten(rec.model)} (the best of your {len(rec.models)} models{on})" if many else "the model"
-    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
-    asides = []
-    # with a split only: without one the fitted threshold's worth is cross-fitted and τ*'s is read
-    # on the same rows, so the two are not compared
-    if rec.judged_on == "test" and np.isfinite(rec.formula_value) and rec.formula_value > rec.value + 1e-12:
-        f_iv = interval(rec.formula_gain_low * worth, rec.formula_gain_high * worth, unit, of="the difference")
-        asides.append(
-            f"The formula threshold τ* = k/(k+1) = {k / (k + 1):.3f} came out "
-            f"{money((rec.formula_value - rec.value) * worth, unit)} per case better on the test rows"
-            + (f" ({f_iv})" if f_iv else "")
-            + ". The recommendation is the threshold fitted on the train rows: picking whichever looks best on "
-            "the rows it is judged on would flatter it."
-        )
-    details = [
-        split_sentence(rec.judged_on, float("nan"), rec.n_judged, rec.estimate, thing="threshold")
-        if rec.judged_on == "all"
-        else f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows."
-    ]
-    head = verdict_head(R.verdict_of(rec.status))
-    on_fit, on_judged = value_rows(rec)
-    if rec.status == NO_ANSWER:
-        return Verdict("error", f"{head}: there is not enough data to value it.", tuple(details), tuple(asides))
-    if rec.status == ADDS_NOTHING:
-        if rec.tau == math.inf:
-            head = (
-                f"{head}: at k = {k:.3g} every answer loses{on_fit}, so hand every case to a person, worth "
-                f"{cash(rec.kept[1])}. The model should not answer on its own at this price of a wrong answer."
-            )
-            return Verdict("error", head, tuple(details), tuple(asides))
-        head = (
-            f"{head} which cases to hand over: at k = {k:.3g} the reject option adds nothing (the best threshold"
-            f"{on_fit} accepts every answer), so let {who} answer every case, worth {cash(rec.kept[1])}."
-        )
-        return Verdict("error", head, tuple(details), tuple(asides))
-    if rec.status == WORSE:
-        head = (
-            f"{head}: at k = {k:.3g} answering only when confident is worth no more than {base}, "
-            f"{cash(rec.baseline_value)}{on_judged}, so keep {base}."
-        )
-        return Verdict("error", head, tuple(details), tuple(asides))
-    digits = shown_saving(rec.value * worth, rec.baseline_value * worth)[0]  # the two worths subtract as read
-    against = f"against {per_case_and_month(rec.baseline_value * worth, volume, unit, digits=digits)} for {base}"
-    handed = f"{rec.reject_rate:.0%} of cases to a person"
-    worth_text = per_case_and_month(rec.value * worth, volume, unit, digits=digits)
-    if rec.status == UNCLEAR:
-        why = f"the {iv} of the gain includes zero" if iv else "there is no interval to tell the gain from chance"
-        head = (
-            f"{head}: keep {base}. Letting {who} answer when its confidence is at least {rec.tau:.3f} and "
-            f"handing the other {handed} would be worth {worth_text}, {against}, but {why}."
-        )
-        return Verdict("warning", head, tuple(details), tuple(asides))
-    head = (
-        f"{head}: let {who} answer when its confidence is at least {rec.tau:.3f} and hand the other {handed}. "
-        f"It is worth {worth_text}, {against}" + (f" ({iv} of the gain)." if iv else ".")
-    )
-    return Verdict("success", head, tuple(details), tuple(asides))
 
 
 MATRIX_NONE_HANDED = " At this price of handing over, no case is worth handing to a person."

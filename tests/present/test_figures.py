@@ -260,7 +260,7 @@ def test_the_value_chart_never_shows_a_negative_threshold_at_k_zero():
     fig = figures.value_tau_figure([np.inf, 0.9, 0.6], [0.0, 0.2, 0.1], tau_star=0.0, tau_opt=0.6, value_opt=0.1)
     low, high = fig.layout.xaxis.range
     assert low == 0.0 and 0.9 < high < 1.0  # the line at tau* = 0 on the axis's edge, no room left of it
-    (label,) = [a for a in fig.layout.annotations if a.text.startswith("from k alone")]
+    (label,) = [a for a in fig.layout.annotations if a.text.startswith("threshold from prices alone")]
     assert label.xanchor == "left"  # its words run right of the line, into the chart, not off its left edge
     fig = figures.value_tau_figure([np.inf, 0.9, 0.6], [0.0, 0.2, 0.1], tau_star=0.5, tau_opt=0.9, value_opt=0.2)
     low, high = fig.layout.xaxis.range
@@ -276,7 +276,8 @@ def test_the_value_charts_threshold_is_recommended_only_when_the_verdict_ships_i
     fig = figures.value_tau_figure(*args, tau_star=2 / 3, tau_opt=0.6, value_opt=0.1, shipped=False)
     assert "threshold fitted on the train rows" in {t.name for t in fig.data}
     assert not any("recommended" in (t.name or "") for t in fig.data)
-    assert [a.text for a in fig.layout.annotations if "k/(k+1)" in a.text] == ["from k alone, k/(k+1): 0.667"]
+    said = [a.text for a in fig.layout.annotations if "prices alone" in a.text]
+    assert said == ["threshold from prices alone: 0.667"]
 
 
 def test_the_value_charts_k_alone_label_sits_above_the_plot_where_no_line_crosses_it():
@@ -286,7 +287,7 @@ def test_the_value_charts_k_alone_label_sits_above_the_plot_where_no_line_crosse
     fig = figures.value_tau_figure(
         [np.inf, 0.9, 0.6], [0.0, -0.2, -1.5], tau_star=0.879, tau_opt=0.9, value_opt=-0.2, unit="$"
     )
-    (label,) = [a for a in fig.layout.annotations if a.text.startswith("from k alone")]
+    (label,) = [a for a in fig.layout.annotations if a.text.startswith("threshold from prices alone")]
     assert (label.yref, label.y, label.yanchor) == ("paper", 1, "bottom")  # its bottom on the plot's top edge
     (line,) = [s for s in fig.layout.shapes if s.x0 == s.x1 == 0.879]
     assert line.y1 <= label.y  # its own line ends where the label starts: beside it, not through it

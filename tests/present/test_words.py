@@ -146,40 +146,6 @@ def test_one_sorted_binning_answers_every_bin_count_as_brute_force_does(rows, n_
     np.testing.assert_allclose(observed, [y[ids == b].mean() for b in want], rtol=1e-12)
 
 
-@pytest.mark.parametrize(
-    ("status", "says"),
-    [
-        (
-            D.UNCLEAR,  # the verdict keeps the no-model choice; the model's option is a conditional
-            "Not clearly better: keep handing every case to a person. Letting the model answer when its confidence "
-            "is at least 0.801 and handing the other 73% of cases to a person would be worth 0.024 per case",
-        ),
-        (
-            D.SAVES,
-            "Ship the model: let the model answer when its confidence is at least 0.801 and hand the other 73% of "
-            "cases to a person. It is worth 0.024 per case",
-        ),
-    ],
-)
-def test_the_value_answer_is_one_grammatical_sentence_per_verdict(status, says):
-    rec = SimpleNamespace(
-        status=status,
-        baseline="hand everything over",
-        baseline_value=0.0,
-        model="m",
-        models=["m"],
-        value=0.024,
-        tau=0.801,
-        reject_rate=0.73,
-        gain_low=-0.0075 if status != D.SAVES else 0.01,
-        gain_high=0.052,
-        formula_value=float("nan"),
-        judged_on="test",
-        n_judged=3087,
-    )
-    assert page_answers.value_recommendation_verdict(rec, k=3.0).headline.startswith(says)
-
-
 @pytest.mark.parametrize("abstain", [0.05, 0.3, 50.0])
 def test_the_matrix_answer_says_how_many_cases_its_policy_hands_over(abstain):
     """'cheapest decision, or hand over' at a price of handing over too high to use is the cheapest
