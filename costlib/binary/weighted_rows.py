@@ -159,8 +159,9 @@ def judge(
     the rules fitted on all the fitting rows, which a split judges as they are; without one,
     `cutoffs_of(fold sweeps)` fits them again on each fold's other folds.
 
-    Also None when judged rows are also fitting rows but not all of them are (train rows judged
-    beside others: a split with no test rows): holding the cutoffs fixed on rows that picked them
+    Also None when judged rows are also fitting rows but not all of them are (rows handed to the
+    sweeps so; no page does since `Dataset.purpose_rows` cross-fits a split without test rows on
+    every row): holding the cutoffs fixed on rows that picked them
     would flatter them, so such rows get no interval here (a fresh-eyes simulation shipped noise in
     5 to 8% of data sets that way)."""
     rows = rows_of(ms)

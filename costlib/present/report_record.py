@@ -99,7 +99,11 @@ def record_table(a) -> pd.DataFrame:
         ),
         (
             "split column",
-            f"{split} (train rows: “{d['train']}”, test rows: “{d['test']}”)"
+            (
+                f"{split} (train rows: “{d['train']}”, test rows: “{d['test']}”)"
+                if d["test"] is not None
+                else f"{split} (no test rows: every row is fitted and judged, the fitted rules cross-fitted)"
+            )
             if split
             else "(none: fitted rules are cross-fitted)",
         ),
@@ -135,7 +139,15 @@ def data_caption(rec) -> str:
 
 
 def judged_sentence(rec) -> str:
-    return split_sentence(rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate, rule=rec.rule, weighted=rec.weighted)
+    return split_sentence(
+        rec.judged_on,
+        rec.n_fit,
+        rec.n_judged,
+        rec.estimate,
+        rule=rec.rule,
+        weighted=rec.weighted,
+        fit_role=rec.fit_role,
+    )
 
 
 REVIEW_NOTE = (

@@ -142,3 +142,21 @@ def test_the_audit_record_names_the_rows_it_fitted_and_judged(no_test_rows, no_t
     assert (record["data"]["train"], record["data"]["test"], splits) == ("validation", "test", ("validation", "test"))
     record, splits = _record(_frame())
     assert (record["data"]["train"], record["data"]["test"], splits) == ("train", "test", ("train", "test"))
+
+
+def test_the_report_says_the_rows_it_fitted_on(no_test_rows, no_train_rows):
+    """The report's record read 'train rows: “None”, test rows: “None”' for a split without test
+    rows, and its judged sentence called validation rows train rows."""
+    from costlib.answers.audit import dataset_models
+    from costlib.answers.costs import audit_maker
+    from costlib.present.report import audit_html
+
+    def html(df):
+        ds = _dataset(df)
+        models = dataset_models(ds)
+        return audit_html(audit_maker(models, _costs_of(models), ds, n_resamples=20, criteria=())())
+
+    said = html(no_test_rows)
+    assert "“None”" not in said and "no test rows: every row is fitted and judged" in said
+    said = html(no_train_rows)
+    assert "fitted on the 1,600 validation rows" in said and "1,600 train rows" not in said
