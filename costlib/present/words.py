@@ -25,6 +25,7 @@ from costlib.present.amounts import (  # percent and ratio_text are also re-expo
     number,
     per_case_and_month,
     percent,
+    plain_number,
     ratio_text,
     shown_saving,
 )
@@ -52,8 +53,8 @@ BASELINE_WORDS = {
 }
 
 
-def _cut(t: float) -> str:
-    return f"{t:.4g}"
+def _cut(t: float) -> str:  # four significant digits, never an exponent ('32,346', not '3.235e+04')
+    return plain_number(t) if "e" in f"{t:.4g}" else f"{t:.4g}"
 
 
 def cutoffs_text(cutoffs: dict, *, grouped: bool, verb: bool = True, lowest: dict | None = None) -> str:

@@ -220,3 +220,12 @@ def test_a_saving_that_could_be_chance_is_one_sentence_without_stacked_brackets(
         f"(the cheapest of your 2 models) would {words.cutoffs_text(rec.cutoffs, grouped=False)}: it might save "
         in head
     )
+
+
+def test_a_cutoff_is_never_written_with_an_exponent():
+    # scores in the tens of thousands (amounts, not probabilities) read '3.235e+04' in the answer
+    from costlib.present.words import cutoffs_text
+
+    assert cutoffs_text({"a": 32345.6}, grouped=False).endswith("at least 32,346")
+    assert cutoffs_text({"a": 1e-5}, grouped=False).endswith("at least 0.000010")
+    assert cutoffs_text({"a": 0.32345}, grouped=False).endswith("at least 0.3235")
