@@ -247,7 +247,9 @@ def value_answer(
     rec = remember(
         "value_rec",
         (k, r, share),
-        lambda: value.recommend_value(sweeps.judge, k=k, reject_value=r, fit_sweeps=sweeps.fit, max_reject=share),
+        lambda: value.recommend_value(
+            sweeps.judge, k=k, reject_value=r, fit_sweeps=sweeps.fit, max_reject=share, fit_role=sweeps.fit_role
+        ),
     )
     if cap is not None and share is None:
         limit_note = VALUE_CAP_NO_VOLUME

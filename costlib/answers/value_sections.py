@@ -28,6 +28,7 @@ class ValueSweeps:
 
     judge: dict
     fit: dict | None
+    fit_role: str = "train"  # the split role of the `fit` rows: "train", or "validation" without train rows
 
 
 def value_sweeps(ds: Dataset) -> ValueSweeps:
@@ -41,14 +42,16 @@ def value_sweeps(ds: Dataset) -> ValueSweeps:
         split = all(ms.judged_on == "test" for ms in counted.values())
         judge = {m: value.value_sweep_from_counts(ms.judge_pooled) for m, ms in counted.items()}
         fit = {m: value.value_sweep_from_counts(ms.fit_pooled) for m, ms in counted.items()} if split else None
-        return ValueSweeps(judge, fit)
+        role = next((ms.fit_role for ms in counted.values()), "train")
+        return ValueSweeps(judge, fit, role)
     judged, fitted = ds.purpose_rows("judge"), ds.purpose_rows("fit")
     y = ds.y[judged]
     judge = {m: value.value_sweep(y, s[judged]) for m, s in ds.scores.items()}
     fit = None
     if not np.array_equal(fitted, judged):  # fitted on other rows than judged (`Dataset.purpose_rows`)
         fit = {m: value.value_sweep(ds.y[fitted], s[fitted]) for m, s in ds.scores.items()}
-    return ValueSweeps(judge, fit)
+    # the fitting rows' role beside test rows, as `audit.dataset_models` names it for Costs & groups
+    return ValueSweeps(judge, fit, "train" if ds.has_role("train") else "validation")
 
 
 @dataclass(frozen=True, eq=False)

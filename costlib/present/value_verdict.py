@@ -20,7 +20,7 @@ import numpy as np
 from costlib.core.escaping import shorten
 from costlib.present.amounts import interval, money, number, per_case_and_month, percent, ratio_text, shown_saving
 from costlib.present.page_answers import VALUE_BASELINES, value_rows
-from costlib.present.words import Verdict, split_sentence, verdict_head
+from costlib.present.words import Verdict, fitted_rows, split_sentence, verdict_head
 
 LOPSIDED = 2.0  # a price of one mistake at least this many times the other's: the two pages can answer differently
 LOSS_TOLERANCE = 1e-12  # a worth per case below -this loses money
@@ -137,7 +137,7 @@ def _formula_aside(rec, *, k: float, worth: float, unit: str, volume: float | No
         )
         people = f"the {number(cap, 0)} people can take" if cap is not None else "your limit"
         return (
-            f"The formula threshold τ* = k/(k+1) = {tau_star:.3f} is not a choice here: on the train rows it would "
+            f"The formula threshold τ* = k/(k+1) = {tau_star:.3f} is not a choice here: on {fitted_rows(rec)} it would "
             f"hand over {many}, more than {people}, so it is not compared."
         )
     # with a split only: without one the fitted threshold's worth is cross-fitted and τ*'s is read
@@ -149,7 +149,7 @@ def _formula_aside(rec, *, k: float, worth: float, unit: str, volume: float | No
         f"The formula threshold τ* = k/(k+1) = {tau_star:.3f} came out "
         f"{money((rec.formula_value - rec.value) * worth, unit)} per case better on the test rows"
         + (f" ({f_iv})" if f_iv else "")
-        + ". The recommendation is the threshold fitted on the train rows: picking whichever looks best on "
+        + f". The recommendation is the threshold fitted on {fitted_rows(rec)}: picking whichever looks best on "
         "the rows it is judged on would flatter it."
     )
 
@@ -182,7 +182,7 @@ def value_verdict(
 
     base = VALUE_BASELINES[rec.baseline]
     many = len(rec.models) > 1
-    on = " on the train rows" if rec.judged_on == "test" else ""  # without a split every row picks it
+    on = f" on {fitted_rows(rec)}" if rec.judged_on == "test" else ""  # without a split every row picks it
     who = f"{shorten(rec.model)} (the best of your {len(rec.models)} models{on})" if many else "the model"
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
     aside = _formula_aside(rec, k=k, worth=worth, unit=unit, volume=volume, cap=cap)
@@ -190,7 +190,7 @@ def value_verdict(
     details = [
         split_sentence(rec.judged_on, float("nan"), rec.n_judged, rec.estimate, thing="threshold")
         if rec.judged_on == "all"
-        else f"The threshold is fitted on the train rows and judged on the {number(rec.n_judged, 0)} test rows."
+        else f"The threshold is fitted on {fitted_rows(rec)} and judged on the {number(rec.n_judged, 0)} test rows."
     ]
     head = verdict_head(R.verdict_of(rec.status))
     on_fit, on_judged = value_rows(rec)

@@ -12,6 +12,7 @@ from costlib.binary import honest as H
 from costlib.loading.messages import plural
 from costlib.present import page_answers
 from costlib.present.amounts import money, month_money, number, percent, shown_saving
+from costlib.present.words import fitted_rows
 
 
 def value_lag_sentence(drawn_k: float, drawn_worth: float, unit: str) -> str:
@@ -282,7 +283,7 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
     if split and judged > cap * (1 + 1e-9):
         lines.append(
             f"On the test rows that threshold hands over {_cases(judged)} a month, more than {_cases(cap)}: a "
-            "threshold chosen on the train rows keeps the limit there, and other rows come out a little above or "
+            f"threshold chosen on {fitted_rows(rec)} keeps the limit there, and other rows come out a little above or "
             "below it."
         )
     if np.isfinite(c.price):

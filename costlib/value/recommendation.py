@@ -80,6 +80,9 @@ class ValueRecommendation:
     # the best worth per case of any choice on the judged rows (every threshold within the limit, the
     # choices without a model): below zero, every choice loses money
     best_choice_value: float = float("nan")
+    # with a split: the role of the rows the threshold was fitted on, "train", or "validation" for a
+    # split of test and validation rows (`Dataset.purpose_rows`; as `decision.Recommendation.fit_role`)
+    fit_role: str = "train"
 
     @property
     def kept(self) -> tuple[str, float] | None:
@@ -275,6 +278,7 @@ def recommend_value(
     n_resamples: int = 1000,
     seed: int = 0,
     max_reject: float | None = None,
+    fit_role: str = "train",
 ) -> ValueRecommendation:
     """Best model and confidence threshold, fitted on `fit_sweeps` (train) and judged on
     `judge_sweeps` (test), against the better of "hand everything over" (every case gets the
@@ -299,6 +303,7 @@ def recommend_value(
     rows (`best_index_within`), the best model is the best within the cap, and handing everything
     over is a baseline only when the cap allows it (a cap of 1). ``capacity`` then holds the
     answer without the cap and the price of capacity (`ValueCapacity`); None without a cap.
+    `fit_role` names the split role of the `fit_sweeps` rows (``ValueRecommendation.fit_role``).
     """
     k = v.as_price(k, "k")
     r = v.as_price(reject_value, "reject_value", allow_negative=True)
@@ -381,7 +386,9 @@ def recommend_value(
     accepted = sweep.flagged[sweep.index_at(tau)] if np.isfinite(value) else np.nan
     capacity = None
     if cap is not None:
-        unlimited = recommend_value(judge_sweeps, k=k, reject_value=r, fit_sweeps=fit_sweeps, n_resamples=0)
+        unlimited = recommend_value(
+            judge_sweeps, k=k, reject_value=r, fit_sweeps=fit_sweeps, n_resamples=0, fit_role=fit_role
+        )
         fit, fit_u = fit_sweeps[name], fit_sweeps[unlimited.model]
 
         def fit_share(s: Sweep, t: float) -> float:
@@ -421,4 +428,5 @@ def recommend_value(
         estimate=estimate,
         picked_among=picked_among,
         best_choice_value=best_choice,
+        fit_role=str(fit_role),
     )

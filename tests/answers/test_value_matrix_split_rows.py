@@ -1,0 +1,68 @@
+"""The Value and Cost matrix pages on a split that is not train and test rows (`Dataset.purpose_rows`).
+
+A split of test and validation rows (no train rows) fits on the validation rows: the Value page
+says so, as Costs & groups does (`words.fitted_rows`). A split without test rows fits and judges
+on every row."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+import pandas as pd
+import pytest
+
+from costlib.answers.value import value_answer
+from costlib.loading.preparing import prepare
+from costlib.loading.samples import SAMPLES, sample_bytes
+
+SAMPLE = SAMPLES["screening"]  # train 3,200, validation 1,600, test 3,200 rows; two groups
+
+
+def _frame() -> pd.DataFrame:
+    return pd.read_csv(io.BytesIO(sample_bytes("screening")))
+
+
+def _dataset(df: pd.DataFrame, *, split: bool = True):
+    mapping = dataclasses.replace(SAMPLE.mapping, split="split" if split else None)
+    return prepare(df, mapping, name=SAMPLE.filename, fingerprint="f")
+
+
+@pytest.fixture(scope="module")
+def no_train_rows() -> pd.DataFrame:
+    """The sample without its train rows: validation 1,600 and test 3,200 rows."""
+    return _frame().query("split != 'train'")
+
+
+@pytest.fixture(scope="module")
+def no_test_rows() -> pd.DataFrame:
+    """The sample with its test rows called validation rows: train 3,200 and validation 4,800 rows."""
+    df = _frame()
+    return df.assign(split=df["split"].replace({"test": "validation"}))
+
+
+def _value(ds, **more):
+    options = {"names": [""], "worth": 1.0, "reject_worth": 0.0, "unit": "$", "volume": 1000.0, **more}
+    return value_answer(ds, {"": (1.0, 5.0)}, **options)
+
+
+def _said(verdict) -> str:
+    return " ".join([verdict.headline, *verdict.details, *verdict.asides])
+
+
+@pytest.mark.parametrize("cap", [None, 50.0])
+def test_value_says_the_validation_rows_fitted_where_there_are_no_train_rows(no_train_rows, cap):
+    """The Value answer said "The threshold is fitted on the train rows" of the validation rows."""
+    answer = _value(_dataset(no_train_rows), cap=cap)
+    said = _said(answer.verdict) + " " + (answer.limit_note or "")
+    assert answer.rec.fit_role == "validation"
+    if cap is not None:
+        assert answer.rec.capacity.unlimited.fit_role == "validation"
+    assert "The threshold is fitted on the validation rows and judged on the 3,200 test rows." in said
+    assert "train rows" not in said
+
+
+def test_value_with_train_rows_still_says_train(no_train_rows):
+    answer = _value(_dataset(_frame()))
+    assert answer.rec.fit_role == "train"
+    assert "The threshold is fitted on the train rows and judged on the 3,200 test rows." in _said(answer.verdict)
