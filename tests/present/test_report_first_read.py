@@ -24,6 +24,7 @@ from costlib.binary.decision import sweep_model
 from costlib.loading import fingerprint
 from costlib.present.capacity_words import FAIR_WITHOUT_LIMIT, WITHOUT_LIMIT_NOTE
 from costlib.present.report import REPORT_SECTIONS, audit_html
+from tests.present.test_report import _model  # the COMPAS model split into train and test rows
 
 SAMPLE = Path(__file__).resolve().parents[2] / "costlib" / "samples" / "compas.csv"
 COLUMNS = {"label": "two_year_recid", "group": "race", "split": "split"}
@@ -82,17 +83,6 @@ def _sections(html: str) -> _Sections:
     p.feed(html)
     p.close()
     return p
-
-
-def _model(df: pd.DataFrame, score: str = "p_recid"):
-    return sweep_model(
-        df["two_year_recid"],
-        df[score],
-        df["race"],
-        fit=(df["split"] == "train").to_numpy(),
-        judge=(df["split"] == "test").to_numpy(),
-        name=score,
-    )
 
 
 @pytest.fixture(scope="module")
