@@ -46,10 +46,10 @@ from costlib.present.value_words import (
     ACCEPTANCE_RULES_NOTE,
     CALIBRATION_VALUE_NOTE,
     CLASSIFICATION_NOTE,
-    NO_VALIDATION_NOTE,
     VALUE_CAP_NO_VOLUME,
     VALUE_VERDICT_MORE,
     counts_only_value_sentence,
+    no_calibration_note,
     value_capacity_sentence,
     value_k_caption,
     value_lag_sentence,
@@ -98,7 +98,6 @@ class ValueAnswer:
     acceptance_note = ACCEPTANCE_RULES_NOTE
     classification_note = CLASSIFICATION_NOTE
     calibration_note = CALIBRATION_VALUE_NOTE
-    no_validation_note = NO_VALIDATION_NOTE
 
     @property
     def k(self) -> float:
@@ -169,6 +168,11 @@ class ValueAnswer:
         return self.remember(
             "classification", (c_fp, c_fn), lambda: classification_table(self.ds, c_fp=c_fp, c_fn=c_fn)
         )
+
+    @property
+    def no_validation_note(self) -> str:
+        """Why there is no calibration section (`calibrates` False), true of this data's split."""
+        return no_calibration_note(split=self.ds.split is not None, test_rows=self.ds.has_role("test"))
 
     @property
     def calibrates(self) -> bool:

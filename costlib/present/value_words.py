@@ -313,3 +313,29 @@ NO_VALIDATION_NOTE = (
     "This data has no split, so no rows are held out from the judged rows to calibrate on. Map a split column "
     "(validation or train rows) on the Data page to see value before and after temperature scaling."
 )
+#: a split column without test rows: every row is judged (`Dataset.purpose_rows`), so none is held out to
+#: judge a temperature on (`answers.calibration.calibration_rows`; the Calibration page's
+#: `calibration_words.NO_TEST_ROWS_TO_CALIBRATE`)
+NO_TEST_ROWS_NOTE = (
+    "There are no test rows, so every row is judged and none is held out to judge a temperature on: fitted and "
+    "judged on the same rows, it would flatter itself. Give the split column test rows on the Data page to see "
+    "value before and after temperature scaling."
+)
+#: a split column of test rows only: nothing besides the judged rows to calibrate on
+ONLY_TEST_ROWS_NOTE = (
+    "There are only test rows, so no rows are held out from the judged rows to calibrate on. Give the split "
+    "column validation or train rows on the Data page to see value before and after temperature scaling."
+)
+
+
+def no_calibration_note(*, split: bool, test_rows: bool) -> str:
+    """Why the Value page shows no value before and after temperature scaling
+    (`answers.calibration.calibration_rows` is None): no split column (`split` False), a split
+    without test rows, or a split of test rows only.
+
+    >>> no_calibration_note(split=True, test_rows=False) == NO_TEST_ROWS_NOTE
+    True
+    """
+    if not split:
+        return NO_VALIDATION_NOTE
+    return ONLY_TEST_ROWS_NOTE if test_rows else NO_TEST_ROWS_NOTE

@@ -66,3 +66,16 @@ def test_value_with_train_rows_still_says_train(no_train_rows):
     answer = _value(_dataset(_frame()))
     assert answer.rec.fit_role == "train"
     assert "The threshold is fitted on the train rows and judged on the 3,200 test rows." in _said(answer.verdict)
+
+
+def test_value_note_without_test_rows_does_not_say_the_data_has_no_split(no_test_rows):
+    """Value hides its calibration table without test rows, and its note said "This data has no split"."""
+    from costlib.present import value_words as vw
+
+    answer, plain = _value(_dataset(no_test_rows)), _value(_dataset(no_test_rows, split=False))
+    assert not answer.calibrates and not plain.calibrates
+    assert answer.no_validation_note == vw.NO_TEST_ROWS_NOTE
+    assert "no split" not in answer.no_validation_note and "no test rows" in answer.no_validation_note
+    assert plain.no_validation_note == vw.NO_VALIDATION_NOTE
+    only_test = _frame().assign(split="test")
+    assert _value(_dataset(only_test)).no_validation_note == vw.ONLY_TEST_ROWS_NOTE
