@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from costlib.answers.calibration import calibration_rows, temperature_rows
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import plain
 from costlib.multiclass import confusion, recommend_matrix
@@ -69,15 +70,16 @@ def judged_on(ds: Dataset) -> str:
 
 def rows_sentence(ds: Dataset) -> str:
     """Which rows the page judges and which it picks the choice without a model on, in words."""
-    fit = ds.purpose_rows("calibrate")
-    role = next((r for r in ("validation", "train") if ds.has_role(r)), None)
-    n_judged = int(ds.purpose_rows("judge").sum())
-    return matrix_words.matrix_rows_sentence(n_judged, int(ds.n_rows), judged_on(ds), role, int(fit.sum()))
+    n_fit, n_judged = int(temperature_rows(ds).sum()), int(ds.purpose_rows("judge").sum())
+    return matrix_words.matrix_rows_sentence(n_judged, int(ds.n_rows), judged_on(ds), calibration_rows(ds), n_fit)
 
 
 def matrix_recommendation(ds: Dataset, c_mat: np.ndarray, abstain_cost: float | None):
-    """`multiclass.recommend_matrix` on the judged rows (the abstain price fitted on the calibration rows)."""
-    judge, fit = ds.purpose_rows("judge"), ds.purpose_rows("calibrate")
+    """`multiclass.recommend_matrix` on the judged rows, the one decision for everyone without a
+    model picked on the calibration rows where they are held out from the judged rows, else on the
+    judged rows themselves (`calibration.temperature_rows`, as the Calibration page fits its
+    temperature: without test rows every row is judged, so none is held out)."""
+    judge, fit = ds.purpose_rows("judge"), temperature_rows(ds)
     return recommend_matrix(
         ds.y_class[judge],
         ds.class_probs[judge],

@@ -79,3 +79,42 @@ def test_value_note_without_test_rows_does_not_say_the_data_has_no_split(no_test
     assert plain.no_validation_note == vw.NO_VALIDATION_NOTE
     only_test = _frame().assign(split="test")
     assert _value(_dataset(only_test)).no_validation_note == vw.ONLY_TEST_ROWS_NOTE
+
+
+def _tickets(*, test_rows: bool, split: bool = True):
+    mapping = SAMPLES["tickets"].mapping
+    df = pd.read_csv(io.BytesIO(sample_bytes("tickets")))  # validation 1,501 and test 1,499 rows
+    if not test_rows:
+        df = df.assign(split=df["split"].replace({"test": "train"}))
+    mapping = dataclasses.replace(mapping, split="split" if split else None)
+    return prepare(df, mapping, name=SAMPLES["tickets"].filename, fingerprint="f")
+
+
+def _matrix(ds):
+    from costlib.answers.matrix import default_matrix, matrix_answer
+
+    c = default_matrix(ds.class_names)
+    return matrix_answer(ds, c, 0.3, handover_price=0.3, unit="$", volume=1000)
+
+
+def test_matrix_without_test_rows_picks_and_judges_on_every_row_and_says_so():
+    """Without test rows the choice without a model was picked on the validation rows and judged on
+    every row, validation rows included; now it is the answer of the file without a split, as the
+    Calibration page's temperature is (`calibration.temperature_rows`)."""
+    answer, plain = _matrix(_tickets(test_rows=False)), _matrix(_tickets(test_rows=False, split=False))
+    assert (answer.rec.baseline, answer.rec.baseline_cost, answer.rec.cost) == (
+        plain.rec.baseline,
+        plain.rec.baseline_cost,
+        plain.rec.cost,
+    )
+    assert answer.verdict == plain.verdict
+    rows = answer.verdict.details[-1]
+    assert rows.startswith("This data has no test rows, so all its 3,000 rows are judged")
+    assert "is picked on them too" in rows and "validation rows" not in rows
+
+
+def test_matrix_with_test_rows_picks_on_the_validation_rows_as_before():
+    rows = _matrix(_tickets(test_rows=True)).verdict.details[-1]
+    assert rows.startswith(
+        "Judged on the 1,499 test rows of the 3,000: the choice without a model is picked on the 1,501 validation rows"
+    )
