@@ -137,7 +137,8 @@ class ValueAnswer:
 
     @property
     def k_caption(self) -> str:
-        return value_k_caption(self.worth, self.unit)
+        fit_role = self.sweeps.fit_role if self.sweeps.fit is not None else None  # `models_by_k` fits there
+        return value_k_caption(self.worth, self.unit, fit_role)
 
     @property
     def counts_only_note(self) -> str | None:

@@ -61,10 +61,14 @@ def per_outcome_prices_sentence(c_fp: float, c_fn: float, worth: float, unit: st
     )
 
 
-def value_k_caption(worth: float, unit: str) -> str:
+def value_k_caption(worth: float, unit: str, fit_role: str | None = "train") -> str:
+    """The caption of worth against k: each model's best threshold is fitted on the `fit_role` rows
+    of a split ("train", or "validation" without train rows; `ValueSweeps.fit_role`), None: on the
+    very rows drawn (no test rows, or no split)."""
+    fitted = f"fitted on the {fit_role} rows" if fit_role else "picked on the very rows drawn"
     return (
         f"Worth per case when a right answer earns {money(worth, unit)}. Solid: each model at its best "
-        "threshold (fitted on train when there is a split); dotted: at the formula threshold τ* = k/(k+1), which "
+        f"threshold ({fitted}); dotted: at the formula threshold τ* = k/(k+1), which "
         "trusts the probabilities; dashed: hand everything over. The black dotted line is your k."
     )
 

@@ -118,3 +118,10 @@ def test_matrix_with_test_rows_picks_on_the_validation_rows_as_before():
     assert rows.startswith(
         "Judged on the 1,499 test rows of the 3,000: the choice without a model is picked on the 1,501 validation rows"
     )
+
+
+def test_value_k_caption_names_the_rows_that_fitted(no_train_rows, no_test_rows):
+    """The caption of worth against k said "fitted on train when there is a split" of any data."""
+    assert "fitted on the validation rows)" in _value(_dataset(no_train_rows)).k_caption
+    assert "fitted on the train rows)" in _value(_dataset(_frame())).k_caption
+    assert "picked on the very rows drawn)" in _value(_dataset(no_test_rows)).k_caption
