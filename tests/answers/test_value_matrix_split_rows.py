@@ -15,30 +15,10 @@ import pytest
 from costlib.answers.value import value_answer
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
+from tests.answers import split_support
 
-SAMPLE = SAMPLES["screening"]  # train 3,200, validation 1,600, test 3,200 rows; two groups
-
-
-def _frame() -> pd.DataFrame:
-    return pd.read_csv(io.BytesIO(sample_bytes("screening")))
-
-
-def _dataset(df: pd.DataFrame, *, split: bool = True):
-    mapping = dataclasses.replace(SAMPLE.mapping, split="split" if split else None)
-    return prepare(df, mapping, name=SAMPLE.filename, fingerprint="f")
-
-
-@pytest.fixture(scope="module")
-def no_train_rows() -> pd.DataFrame:
-    """The sample without its train rows: validation 1,600 and test 3,200 rows."""
-    return _frame().query("split != 'train'")
-
-
-@pytest.fixture(scope="module")
-def no_test_rows() -> pd.DataFrame:
-    """The sample with its test rows called validation rows: train 3,200 and validation 4,800 rows."""
-    df = _frame()
-    return df.assign(split=df["split"].replace({"test": "validation"}))
+SAMPLE = split_support.SAMPLE
+_frame, _dataset = split_support.screening_frame, split_support.screening_dataset
 
 
 def _value(ds, **more):
