@@ -188,8 +188,7 @@ def test_the_report_and_the_policy_download_for_the_prices_on_screen(page, app_u
     import json
 
     from costlib.binary.disparity import shipped_disparities
-    from costlib.core import rules as R
-    from costlib.present.policy import load_policy
+    from costlib.present.policy import disparities_record, load_policy
 
     goto(page, app_url + "/costs?data=compas&c_fp=2&c_fn=5", chart=True)
     with page.expect_download() as info:
@@ -204,7 +203,7 @@ def test_the_report_and_the_policy_download_for_the_prices_on_screen(page, app_u
     expected = {**rec.summary(), "capacity": None, "within_capacity": None}  # no review limit on the page
     expected.pop("data")
     gaps = shipped_disparities(sample_model("compas", "p_recid"), rec)  # the record's disparities, as the audit's
-    expected["disparities"] = json.loads(json.dumps(gaps.record(R.rule_words(gaps.rule))))
+    expected["disparities"] = json.loads(json.dumps(disparities_record(gaps)))  # with each rate's "out_of"
     assert {k: v for k, v in decision.items() if k != "n_rows"} == {k: v for k, v in expected.items() if k != "n_rows"}
     assert decision["n_rows"] == 6172  # the whole file, not only the rows fitted and judged
     assert record["label"] == "two_year_recid" and record["score"] == "p_recid" and record["group"] == "race"
