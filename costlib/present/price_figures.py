@@ -360,7 +360,22 @@ def ratio_pieces_figure(
                 hovertemplate=f"ratio %{{x:.3g}}: {R.NOBODY}<extra></extra>",
             )
         )
-    fig.update_xaxes(range=[np.log10(left), np.log10(float(table["ratio_high"].iloc[-1]))])
+    right = float(table["ratio_high"].iloc[-1])
+    fig.update_xaxes(range=[np.log10(left), np.log10(right)])
+    if low > left or high < right:  # a range the answers narrowed: before any, every ratio is in it
+        _shade_range(fig, low, high)
+    fig.update_xaxes(type="log")
+    return apply_layout(
+        fig,
+        title if title is not None else f"The best cutoff for every price ratio ({rows})",
+        f"how many times worse {names[0]} is than {names[1]}",
+        "cutoff (flag a case when its score is at least this)",
+    )
+
+
+def _shade_range(fig, low: float, high: float) -> None:
+    """The range of ratios the answers so far allow, shaded, with a line at its middle (on the
+    log axis) that says it: 'your range: 32 to 1,000'."""
     fig.add_shape(
         type="rect",
         xref="x",
@@ -380,11 +395,4 @@ def ratio_pieces_figure(
         line={"color": palette_color(2), "dash": "dot", "width": 1},
         text=f"your range: {ratio_text(low)} to {ratio_text(high)}",
         position="top right",
-    )
-    fig.update_xaxes(type="log")
-    return apply_layout(
-        fig,
-        title if title is not None else f"The best cutoff for every price ratio ({rows})",
-        f"how many times worse {names[0]} is than {names[1]}",
-        "cutoff (flag a case when its score is at least this)",
     )

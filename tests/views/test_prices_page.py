@@ -95,3 +95,14 @@ def test_the_range_label_sits_on_its_line_inside_the_chart():
     low, high = layout["xaxis"]["range"]
     assert low < note["x"] < high
     assert note["xanchor"] == "right"  # the line is right of the middle: its label runs left, into the chart
+
+
+def test_before_any_answer_the_chart_marks_no_range():
+    """Review 61: before any answer the "range" is every ratio on the axis, and the chart drew
+    "your range: 0.001 to 1,000" on a line at 1, as if the person had said 1."""
+    from tests.views.apptest_support import charts
+
+    at = open_app("compas", "views/prices.py")
+    spec = next(c for c in charts(at) if "every price ratio" in c["layout"]["title"]["text"])
+    assert not [a for a in spec["layout"].get("annotations", []) if a["text"].startswith("your range")]
+    assert not spec["layout"].get("shapes")
