@@ -414,7 +414,9 @@ MATRIX_CELLS_REFUSED = (
 INSTANCE_WHAT = (
     "Some mistakes cost more than others: each case carries its own instance cost, how costly a mistake on it "
     "is (from annotator votes, a measurement against a threshold, or a rating). The page prices the model's "
-    "mistakes by it, in your unit per case and a month, against flagging nobody or everyone."
+    "mistakes by it, in your unit per case and a month, against flagging nobody or everyone. Costs & groups "
+    "prices every false positive alike and every false negative alike, so the two pages can ship different "
+    "cutoffs for the same model: ship the one whose prices are how your mistakes really cost."
 )
 TYPICAL_MISTAKE = "A mistake on a typical case costs"  # + the unit: `in_unit`
 TYPICAL_MISTAKE_HELP = (
