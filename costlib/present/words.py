@@ -588,8 +588,8 @@ def verdict_flips(span) -> str:
 def on_sample(verdict: Verdict, sample: str | None) -> Verdict:
     """`verdict` answered for the built-in sample titled `sample` (None: for the data chosen, as
     it is): the sample is named in the answer's first sentence, right after the verdict's words
-    every page shares. A note above the answer alone let a reader credit the sample's saving to
-    their own model (reviews 58 and 60). A headline without a verdict's words is left as it is.
+    every page shares, in a neutral box (a note above it let a reader credit the sample's saving
+    to their own model: reviews 58, 60, 61). A headline without a verdict's words is left as is.
 
     >>> on_sample(Verdict("success", "Ship the model: flag a case when s is at least 0.5."), "Tweets").headline
     'Ship the model: on the built-in sample “Tweets”, not your data, flag a case when s is at least 0.5.'
@@ -597,4 +597,4 @@ def on_sample(verdict: Verdict, sample: str | None) -> Verdict:
     if not sample or ": " not in verdict.headline:
         return verdict
     head, rest = verdict.headline.split(": ", 1)
-    return replace(verdict, headline=f"{head}: on the built-in sample “{sample}”, not your data, {rest}")
+    return replace(verdict, kind="info", headline=f"{head}: on the built-in sample “{sample}”, not your data, {rest}")

@@ -104,7 +104,7 @@ def test_the_sample_answered_for_is_named_after_the_verdicts_shared_words(status
     head, rest = plain.headline.split(": ", 1)
     assert head in ("Ship the model", "Not clearly better", "Do not let the model decide")
     assert v.headline == f"{head}: on the built-in sample “Offensive language (votes)”, not your data, {rest}"
-    assert (v.kind, v.details) == (plain.kind, plain.details)
+    assert (v.kind, v.details) == ("info", plain.details)  # a neutral box: not the verdict's colour on the sample
     assert on_sample(plain, None) is plain
 
 

@@ -96,7 +96,8 @@ def test_a_key_press_on_the_cutoff_slider_moves_it_by_a_step_the_slider_shows():
 
 
 def verdict_box(at: AppTest) -> str:
-    boxes = [unescape(x.value) for x in (*at.success, *at.warning, *at.error) if "per case" in x.value]
+    # an answer for a built-in sample instead of the data chosen is in a neutral (info) box
+    boxes = [unescape(x.value) for x in (*at.success, *at.warning, *at.error, *at.info) if "per case" in x.value]
     assert len(boxes) == 1
     return boxes[0]
 
@@ -117,6 +118,7 @@ def test_an_answer_for_the_built_in_sample_names_it_in_the_verdict_itself():
         assert_no_exception(at)
         said = verdict_box(at)
         assert said.startswith("Ship the model: " + sample + "flag a case when the score of “score_lr”"), said
+        assert not at.success  # not in the verdict's colour: the answer is not about the reader's data
     at = open_app("offensive", "views/instance.py")
     assert "built-in sample" not in verdict_box(at)
     assert verdict_box(at).startswith("Ship the model: flag a case when")
