@@ -77,8 +77,8 @@ class ValueRecommendation:
     # it is judged on, whose pick its gain's interval holds (`honest.picked_z`); 1 with a split,
     # where the train rows pick it and the test rows judge it
     picked_among: int = 1
-    # the best worth per case of any choice on the judged rows (every threshold within the limit, the
-    # choices without a model): below zero, every choice loses money
+    # the best worth per case of any choice on the judged rows (every threshold of every model within
+    # the limit, the choices without a model): below zero, every choice loses money
     best_choice_value: float = float("nan")
     # with a split: the role of the rows the threshold was fitted on, "train", or "validation" for a
     # split of test and validation rows (`Dataset.purpose_rows`; as `decision.Recommendation.fit_role`)
@@ -265,8 +265,8 @@ def _hold_the_pick(gain: float, low: float, high: float, models: int) -> tuple[f
         return low, high
     from costlib.binary.honest import Z95, picked_z
 
-    widen = picked_z(models) / Z95
-    return gain - (gain - low) * widen, gain + (high - gain) * widen
+    widen = picked_z(models) / Z95  # never narrower: an interval not about its gain keeps its ends
+    return min(low, gain - (gain - low) * widen), max(high, gain + (high - gain) * widen)
 
 
 def recommend_value(
@@ -404,8 +404,10 @@ def recommend_value(
             price=value_of_capacity(value_capacity_curve(fit, k=k, reject_value=r), cap),
             formula_fit_reject_rate=fit_share(fit, tau_star),
         )
-    within = np.ones(values.shape, dtype=bool) if cap is None else rejected_within(sweep, cap)
-    choices = [*values[within], base_value] if within.any() else [base_value]
+    choices = [base_value]  # every threshold of every model within the limit, and the no-model choice
+    for judged in judge_sweeps.values():
+        worth = sweep_value(judged, k, r)
+        choices.extend(worth[np.ones(worth.shape, dtype=bool) if cap is None else rejected_within(judged, cap)])
     best_choice = float(np.nanmax(choices)) if np.isfinite(choices).any() else float("nan")
     return ValueRecommendation(
         model=name,

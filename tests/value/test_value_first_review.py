@@ -156,3 +156,29 @@ def test_what_a_product_manager_reads_first_is_in_plain_words(compas, cap, k):
     first = [answer.verdict.headline, *(m["label"] for m in answer.metrics)]
     said = [(term, x) for x in first for term in JARGON if term in x]
     assert not said, said
+
+
+def test_every_choice_loses_money_only_when_no_models_threshold_makes_any():
+    """A review found "every choice loses money, and this one loses least" where the model picked on
+    the train rows lost on the test rows while the other model's threshold made money there: the
+    claim read the picked model's thresholds only."""
+    from costlib.present.value_verdict import value_verdict
+    from costlib.value.contract import sweep_value
+    from costlib.value.recommendation import recommend_value
+
+    rng = np.random.default_rng(0)
+    n = 2000
+
+    def informative(y):  # confident and right on 30% of the rows, else about 0.5
+        return np.where(rng.random(n) < 0.3, np.where(y == 1, 0.99, 0.01), rng.uniform(0.45, 0.55, n))
+
+    y_fit, y_judged = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    fit = {"A": value.value_sweep(y_fit, informative(y_fit)), "B": value.value_sweep(y_fit, rng.uniform(0.45, 0.55, n))}
+    judged = {
+        "A": value.value_sweep(y_judged, rng.uniform(0.45, 0.55, n)),
+        "B": value.value_sweep(y_judged, informative(y_judged)),
+    }
+    rec = recommend_value(judged, k=5.0, reject_value=-0.2, fit_sweeps=fit, n_resamples=50)
+    assert rec.model == "A" and sweep_value(judged["B"], 5.0, -0.2).max() > 0  # B makes money on the judged rows
+    assert rec.best_choice_value > 0
+    assert "loses money" not in value_verdict(rec, k=5.0).headline
