@@ -277,7 +277,9 @@ def calibration_answer(
     cases = remember("judged_cases", tuple(names), lambda: judged_cases(ds, names))
     choice = value_k(costs, cases, worth, moved_k, settings.K.high)
     fit = remember("calibration_fit", (model,), lambda: calibration_fit(ds, model))
-    warning = cw.same_rows_warning(ds.split is not None and not ds.has_role("test")) if fit.fit_on == "same" else None
+    split = ds.split is not None
+    same = fit.fit_on == "same"
+    warning = cw.same_rows_warning(split=split, test_rows=split and ds.has_role("test")) if same else None
     return CalibrationAnswer(fit, choice, worth, unit, warning, remember, volume)
 
 

@@ -100,6 +100,10 @@ NO_TEST_ROWS_TO_CALIBRATE = (
     "split, which flatters it. Give the split column test rows on the Data page to judge it on rows it was not "
     "fitted on."
 )
+ONLY_TEST_ROWS_TO_CALIBRATE = (
+    "Every row is a test row, so the temperature is fitted and judged on the same rows, which flatters it. "
+    "Give the split column validation or train rows on the Data page to fit it on rows it is not judged on."
+)
 TECHNICAL = (
     "Temperature scaling: T = {t:.3f}, {fit_on}. The rescaling divides each score's log-odds by T: above 1 it "
     "softens scores that are too confident, below 1 it sharpens cautious ones."
@@ -207,16 +211,21 @@ def calibration_verdict(
     return Verdict(kind, head + ADVICE[advice], (TECHNICAL.format(t=temperature, fit_on=where), checked))
 
 
-def same_rows_warning(no_test_rows: bool) -> str:
-    """Why a temperature is fitted on the rows it is judged on: a split column without test rows
-    (`no_test_rows`), else no split to hold rows out with (`labels.NO_SPLIT_TO_CALIBRATE`).
+def same_rows_warning(*, split: bool, test_rows: bool) -> str:
+    """Why a temperature is fitted on the rows it is judged on: no split column to hold rows out
+    with (`split` False: `labels.NO_SPLIT_TO_CALIBRATE`), a split without test rows, or a split of
+    test rows only (as `value_words.no_calibration_note` says it on the Value page).
 
-    >>> same_rows_warning(True) == NO_TEST_ROWS_TO_CALIBRATE
+    >>> same_rows_warning(split=True, test_rows=False) == NO_TEST_ROWS_TO_CALIBRATE
+    True
+    >>> same_rows_warning(split=True, test_rows=True) == ONLY_TEST_ROWS_TO_CALIBRATE
     True
     """
     from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
 
-    return NO_TEST_ROWS_TO_CALIBRATE if no_test_rows else NO_SPLIT_TO_CALIBRATE
+    if not split:
+        return NO_SPLIT_TO_CALIBRATE
+    return ONLY_TEST_ROWS_TO_CALIBRATE if test_rows else NO_TEST_ROWS_TO_CALIBRATE
 
 
 #: the Calibration page's honest equivalent of "do not let the model decide" (`rules.DO_NOT`): the

@@ -18,7 +18,7 @@ from costlib.core.escaping import html_escape
 from costlib.present.amounts import number, percent, plain_number, ratio_text
 from costlib.present.identity import identity_text
 from costlib.present.report_html import paragraphs, table_html
-from costlib.present.words import ratio_between, split_sentence
+from costlib.present.words import fitted_rows, ratio_between, split_sentence
 
 __all__ = [
     "GROUP_COLUMNS",
@@ -123,10 +123,10 @@ def record_table(a) -> pd.DataFrame:
 
 def data_sentence(rec) -> str:
     """The report's words over the data per group: where the cutoffs are fitted and judged."""
-    if rec.judged_on == "test":
+    if rec.judged_on == "test":  # the rows that fitted: train, or validation without train rows (`fit_role`)
         return (
-            "<p>Cases, positives and the mean score per group, on the training rows (where the cutoffs are fitted) "
-            "and the test rows (where they are judged).</p>"
+            f"<p>Cases, positives and the mean score per group, on {fitted_rows(rec)} (where the cutoffs are "
+            "fitted) and the test rows (where they are judged).</p>"
         )
     return (
         "<p>Cases, positives and the mean score per group, on all rows: there is no train/test split, so the "
@@ -135,7 +135,7 @@ def data_sentence(rec) -> str:
 
 
 def data_caption(rec) -> str:
-    return "Each group on the training and the test rows" if rec.judged_on == "test" else "Each group, all rows"
+    return f"Each group on {fitted_rows(rec)} and the test rows" if rec.judged_on == "test" else "Each group, all rows"
 
 
 def judged_sentence(rec) -> str:

@@ -66,6 +66,14 @@ def test_without_test_rows_the_temperature_is_fitted_and_judged_on_every_row_and
     assert cal.rows == "same" and cal.temperatures[MODEL] == answer.fit.t
 
 
+def test_a_split_of_test_rows_only_is_warned_as_such():
+    """A review found it warned "No validation or train split … Map a split column" although a split
+    column was mapped, all of its rows test rows."""
+    df = _frame().assign(split="test")
+    answer = _calibration(_dataset(df))
+    assert answer.fit.fit_on == "same" and answer.warning == cw.ONLY_TEST_ROWS_TO_CALIBRATE
+
+
 def test_with_test_rows_the_temperature_is_held_out_as_before(no_train_rows):
     answer = _calibration(_dataset(no_train_rows))
     assert answer.fit.fit_on == "validation" and answer.warning is None
@@ -138,3 +146,4 @@ def test_the_report_says_the_rows_it_fitted_on(no_test_rows, no_train_rows):
     assert "“None”" not in said and "no test rows: every row is fitted and judged" in said
     said = html(no_train_rows)
     assert "fitted on the 1,600 validation rows" in said and "1,600 train rows" not in said
+    assert "Each group on the validation rows and the test rows" in said and "training rows" not in said
