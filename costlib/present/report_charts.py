@@ -2,12 +2,11 @@
 alternative of `present.chart_text`, with its numbers written as the report's tables write them
 (`report_html.HtmlFigures(text=report_chart_text)` draws them).
 
-`chart_text` writes a point's value at four significant digits ("%.4g"), which is a program's
-notation past 10,000 or below 0.0001 ("review capacity 1e+04", "cutoff 1e-05"), and its table
-keeps the values drawn, so a count of cases a month reads "466.8" (a share of the fitting rows
-times the cases a month). Here a count of cases (an axis whose title names cases) is a whole
-number, and every other number is `report_record.plain_number`'s: the same digits, never an
-exponent.
+`chart_text` writes a point's value at four significant digits (never an exponent: its `_number`)
+and its table keeps the values drawn, so a count of cases a month reads "466.8" (a share of the
+fitting rows times the cases a month). Here a count of cases (an axis whose title names cases) is a
+whole number, an amount a month is `amounts.month_money`'s, and every other number in the table is
+`amounts.plain_number`'s.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ from costlib.present.chart_text import LABEL, SERIES, ChartText, _unit, chart_te
 __all__ = ["report_chart_text"]
 
 _CASES = re.compile(r"\bcases\b")  # an axis of counts of cases: "review capacity (cases a month)"
-_EXPONENT = re.compile(r"e[+-]?\d")
 _MONTH = re.compile(r"\ba month\b")
 
 
@@ -34,18 +32,16 @@ def _counts(title: str) -> bool:
 
 
 def _said(value: float, title: str) -> str | None:
-    """A marked point's value on the axis `title` as the report says it, where `chart_text` would
-    say it in a program's notation (or a count of cases with decimals); None where it says it well
-    (an amount per case in the axis's unit, a number of four significant digits)."""
+    """A marked point's value on the axis `title` as the report says it where `chart_text` says it
+    otherwise (a count of cases with decimals, an amount a month in cents); None where `chart_text`
+    says it well (an amount per case in the axis's unit, any other number)."""
     if not isinstance(value, (int, float, np.integer, np.floating)) or not np.isfinite(value):
         return None
     if _counts(title):
         return number(round(float(value)), 0)
     if _unit(title) and _MONTH.search(title):  # an amount a month: whole units from 100 up, as the answer's
         return month_money(float(value), _unit(title))
-    if _unit(title) or not _EXPONENT.search(f"{float(value):.4g}"):
-        return None
-    return plain_number(float(value))
+    return None
 
 
 def _axis_title(spec: dict, axis: str) -> str:
