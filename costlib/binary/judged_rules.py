@@ -417,12 +417,9 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
                 whole[c][o] = np.nan
     whole["vs_baseline"] = whole["cost_per_case"] - whole["cost_per_case"][at[res.baseline]]
     if honest.models > 1:  # the model is picked too: its rules' intervals against the baseline hold that pick
-        widen = H.picked_z(honest.models) / H.Z95
         for o in (at[r] for r in fitted):
-            vs = whole["vs_baseline"][o]
-            whole["vs_low"][o], whole["vs_high"][o] = (
-                vs - (vs - whole["vs_low"][o]) * widen,
-                vs + (whole["vs_high"][o] - vs) * widen,
+            whole["vs_low"][o], whole["vs_high"][o] = H.hold_the_pick(
+                whole["vs_baseline"][o], whole["vs_low"][o], whole["vs_high"][o], honest.models
             )
     gain_rows_var = float("nan")
     if cf is not None and refit and R.SINGLE in at and R.COST_OPTIMAL in at:

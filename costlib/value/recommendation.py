@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.binary.capacity import at_random
+from costlib.binary.honest import hold_the_pick
 from costlib.core import rules as R
 from costlib.core import ship as S
 from costlib.core import validation as v
@@ -245,30 +246,6 @@ def _picked_among(models: pd.DataFrame) -> int:
     return int(np.isfinite(models["fit_value"].to_numpy(dtype=float)).sum())
 
 
-def _hold_the_pick(gain: float, low: float, high: float, models: int) -> tuple[float, float]:
-    """The gain's interval (`low`, `high`) of a model picked as the best of `models` on the rows it
-    is judged on, widened about `gain` by ``picked_z(models) / Z95`` (Bonferroni), as
-    `binary.decision.recommend` widens the cheapest model's saving: each model's interval holds the
-    pick of its threshold, and picking the model is one more pick. Unchanged for one model.
-
-    Why (`benchmarks/README.md`, "The cheapest of several models"): on confidences without signal
-    where handing everything over and answering everything are worth the same, the best of 3 to 10
-    models read as if it were the only one shipped 0.7 to 2.2% of data sets, of 20 and 40, 4.5 and
-    8.8% (the bar is 1 in 40); widened, at most 0.2%. One rule for both pages' pick of a model.
-
-    >>> _hold_the_pick(0.1, 0.05, 0.2, 1)
-    (0.05, 0.2)
-    >>> [round(x, 4) for x in _hold_the_pick(0.1, 0.05, 0.2, 5)]
-    [0.0343, 0.2314]
-    """
-    if models <= 1:
-        return low, high
-    from costlib.binary.honest import Z95, picked_z
-
-    widen = picked_z(models) / Z95  # never narrower: an interval not about its gain keeps its ends
-    return min(low, gain - (gain - low) * widen), max(high, gain + (high - gain) * widen)
-
-
 def recommend_value(
     judge_sweeps: dict,
     *,
@@ -296,7 +273,7 @@ def recommend_value(
     shipped 3.2% to 3.6% of models without signal); where the cross-fit cannot be read, it stays
     the bootstrap (``"same rows"``). Without a split the best model is picked among several on the
     rows it is judged on too, so either interval is widened about the gain to hold that pick
-    (`_hold_the_pick`; ``picked_among`` models); with a split the test rows did not pick it.
+    (`honest.hold_the_pick`; ``picked_among`` models); with a split the test rows did not pick it.
 
     With `max_reject` (a share in [0, 1]: the cases a month people can take over the cases a
     month), each model's threshold is the best that hands over at most that share of the fitting
@@ -374,8 +351,12 @@ def recommend_value(
             gain, lo, hi = honest
             value = base_value + gain
             estimate = "cross-fitted"
+    # the best of several models picked on the rows it is judged on: its interval holds that pick too,
+    # as Costs & groups' cheapest model's does (without signal the best of 3 to 10 models read alone
+    # shipped 0.7 to 2.2% of data sets, of 20 and 40, 4.5 and 8.8%; widened, at most 0.2%:
+    # `benchmarks/README.md`, "The cheapest of several models")
     picked_among = _picked_among(models) if fit_sweeps is judge_sweeps else 1
-    lo, hi = _hold_the_pick(gain, lo, hi, picked_among)
+    lo, hi = hold_the_pick(gain, lo, hi, picked_among)
     j = int(best["fit_j"])
     if not np.isfinite(value):
         status = S.NO_ANSWER
