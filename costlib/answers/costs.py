@@ -22,7 +22,7 @@ from costlib.present.costs_labels import MODEL_COST
 from costlib.present.plotting import MAX_POINTS
 
 
-def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
+def costs_metrics(rec, *, unit: str, volume: float | None) -> tuple[dict, ...]:
     """The Costs & groups page's four numbers (keyword arguments of each metric), each one
     thing under every verdict: the model's cost per case at its best cutoff (within a review
     limit, if one is set), the cost of the cheaper choice without a model, and what the model
@@ -69,7 +69,9 @@ def costs_metrics(rec, *, unit: str, volume: float) -> tuple[dict, ...]:
             "label": f"The model {what} a month",
             "value": month_money(sign * rec.saving * volume, unit) if volume else "set a volume",
             "help": f"The {'extra cost' if dearer else 'saving'} per case times {volume:,.0f} cases a month (set in "
-            f"the sidebar).{kept}",
+            f"the sidebar).{kept}"
+            if volume
+            else "Set how many cases you decide a month in the sidebar to see this.",
         },
     )
 

@@ -44,6 +44,13 @@ def test_a_new_unit_or_volume_rewords_without_resampling(models):
     assert "EUR" in again.verdict.headline and "EUR" not in first.verdict.headline
 
 
+def test_without_a_volume_the_month_asks_for_one_and_nothing_breaks(models):
+    costs = {g: (1.0, 4.0) for g in next(iter(models.values())).groups}
+    answer = costs_answer(models, costs, resamples=50, unit="$", volume=None)
+    month = answer.metrics[-1]
+    assert month["value"] == "set a volume" and "sidebar" in month["help"] and "None" not in month["help"]
+
+
 def test_a_review_limit_brings_the_unlimited_answer_and_its_section(models):
     costs = {g: (1.0, 10.0) for g in next(iter(models.values())).groups}
     store = Store()
