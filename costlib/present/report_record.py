@@ -129,7 +129,7 @@ def data_sentence(rec) -> str:
             "fitted) and the test rows (where they are judged).</p>"
         )
     return (
-        "<p>Cases, positives and the mean score per group, on all rows: there is no train/test split, so the "
+        "<p>Cases, positives and the mean score per group, on all rows: no rows are set aside for testing, so the "
         "cutoffs are fitted and judged on all rows (the recommendation says how).</p>"
     )
 

@@ -197,7 +197,7 @@ def split_sentence(
     if estimate == H.CROSS_FITTED:
         deals = f"{DEALS} ways" if weighted else f"up to {SPLITS} ways"
         return (
-            f"This data has no train/test split: the {thing} to ship is fitted on all {rows(n_judged)}, "
+            f"No rows are set aside for testing: the {thing} to ship is fitted on all {rows(n_judged)}, "
             f"and {'what it costs' if thing == 'cutoff' else 'what it is worth'} is cross-fitted (each row judged by a "
             f"{thing} fitted on the other "
             f"parts of the rows, averaged over {deals} of dealing "

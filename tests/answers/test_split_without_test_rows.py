@@ -72,6 +72,9 @@ def test_costs_are_cross_fitted_as_without_the_split(no_test_rows):
     _same(rec, same.rec)
     assert answer.verdict.headline == same.verdict.headline
     assert rec.summary()["judged_on"] == "all"
+    # the data has a split column, so the details must not say it has none
+    assert not any("no train/test split" in d for d in answer.verdict.details)
+    assert any("No rows are set aside for testing" in d for d in answer.verdict.details)
 
 
 def test_weighted_rows_get_the_cross_fitted_interval_as_without_the_split(no_test_rows):
