@@ -27,12 +27,14 @@ LOSS_TOLERANCE = 1e-12  # a worth per case below -this loses money
 
 
 def as_bad(k: float) -> str:
-    """k in words: 'a wrong answer is 2.75 times as bad as a right one is good'.
+    """k in words: 'a wrong answer is 2.75 times as bad as a right one is good'; at 1 (as shown),
+    'as bad as' without '1 times'.
 
-    >>> as_bad(2.75)
-    'a wrong answer is 2.75 times as bad as a right one is good'
+    >>> as_bad(2.75), as_bad(1.0)
+    ('a wrong answer is 2.75 times as bad as a right one is good', 'a wrong answer is as bad as a right one is good')
     """
-    return f"a wrong answer is {k:.3g} times as bad as a right one is good"
+    shown = f"{k:.3g}"
+    return f"a wrong answer is {'' if shown == '1' else shown + ' times '}as bad as a right one is good"
 
 
 def unset_prices_clause(
@@ -234,7 +236,9 @@ def value_verdict(
     if rec.status == WORSE:
         return done(
             "error",
-            f"{head}: {when}, answering only when confident is worth no more than {base}, "
+            # about which cases to hand over, as with a threshold that adds nothing: "Do not let the model
+            # decide: ... so keep letting the model answer every case" read as both use it and do not
+            f"{head} which cases to hand over: {when}, answering only when confident is worth no more than {base}, "
             f"{cash(rec.baseline_value)}{on_judged}, so keep {base}{loss}.{why}",
         )
     digits = shown_saving(rec.value * worth, rec.baseline_value * worth)[0]  # the two worths subtract as read
