@@ -26,6 +26,7 @@ from costlib.cli.outputs import check_outputs, write_atomic, written
 from costlib.cli.refusals import column_flags, refusal
 from costlib.cli.watch import add_policy_argument, sign_off_note
 from costlib.core.errors import DataError
+from costlib.core.rules import rule_words
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -132,9 +133,8 @@ def run(args) -> int:
     else:
         n, k = summary["data"]["n_rows"], summary["flagged"]
         share = f" ({k / n:.1%})" if n else ""
-        print(
-            f'The policy "{summary["policy"]["rule"]}" flags {k:,} of {n:,} cases{share} in {summary["data"]["file"]}.'
-        )
+        rule = rule_words(summary["policy"]["rule"])  # the policy's words for its rule, as its file and the report
+        print(f'The policy "{rule}" flags {k:,} of {n:,} cases{share} in {summary["data"]["file"]}.')
         if summary["unseen_groups"]:
             from costlib.loading.messages import available
 

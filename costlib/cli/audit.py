@@ -25,25 +25,16 @@ import warnings
 from collections.abc import Sequence
 
 from costlib.cli.arguments import bounded, unit
+from costlib.cli.audit_models import group_columns, memory_models, scan_models
 from costlib.cli.outputs import check_outputs, write_text, written
 from costlib.cli.refusals import MSG_BIG_DATA, MSG_OUT_OF_MEMORY, column_flags, refusal
 from costlib.core import link, settings
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
+from costlib.core.rules import rule_words
 
 EXIT_OK, EXIT_FAILED_CHECK, EXIT_BAD_INPUT = 0, 1, 2  # 1: a --fail-if-... or --fail-unless-ship check failed
 MSG_NEEDS_GROUP = "{flag} compares groups, so it needs --group COL."
-FLAGS = {"positive": "--positive", "score_scale": "--scale"}
-"""The flags of the `ColumnMapping` settings that the loader's sentences ask for (`loading.prepare`)."""
-MSG_SPLIT_ROLE = (
-    'the split column "{split}" has no {role} rows; the audit fits the rules on train rows '
-    "and judges them on test rows."
-)
-MSG_SAME_COLUMN = '{a} and {b} name the same column "{column}"; with --engine each needs a column of its own.'
-MSG_ENGINE_GROUPS = (
-    "--group is given {k} times ({columns}): the intersections of several group columns are read from the rows "
-    "in memory, so leave out --engine or give one --group."
-)
 MSG_UNKNOWN_GROUP = '{flag} names the group "{group}", which is not in {where}; the groups are {shown}.'
 
 
@@ -146,6 +137,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "are the intersections, and the disparities are reported for them and for each column alone",
     )
     p.add_argument("--split", metavar="COL", help="column with train / test per row")
+    p.add_argument(
+        "--weight",
+        metavar="COL",
+        help="column of case weights: each row stands for that many cases, and every count and cost is by "
+        "weight, as on the dashboard (which reads a column named weight by itself); without it each row counts once",
+    )
     p.add_argument("--positive", metavar="VALUE", help="the label value meaning positive, when labels are words")
     p.add_argument("--c-fp", required=True, type=_price, metavar="X", help="price of a false positive")
     p.add_argument("--c-fn", required=True, type=_price, metavar="Y", help="price of a false negative")
@@ -266,7 +263,13 @@ def run(args) -> int:
 def _column_flags(args) -> dict[str, str]:
     """{column: the flag that named it}, for the refusals about a column."""
     return column_flags(
-        [("--label", args.label), ("--score", args.score), ("--group", args.group), ("--split", args.split)]
+        [
+            ("--label", args.label),
+            ("--score", args.score),
+            ("--group", args.group),
+            ("--split", args.split),
+            ("--weight", args.weight),
+        ]
     )
 
 
@@ -279,13 +282,6 @@ def format_table(audit) -> str:
         + "\n\nBy group:\n"
         + rules_by_group_table(audit.results, audit.unit, lowest=audit.recommendation.lowest).to_string(index=False)
     )
-
-
-def _read(path: str):
-    from costlib import loading
-
-    data, name = loading.read_path(path)  # regular files only, size checked; DataError otherwise
-    return data, name, loading.read_table(data, name), loading.fingerprint(data)
 
 
 def _prices(args, names: Sequence, columns: Sequence[str] | None) -> dict:
@@ -317,69 +313,6 @@ def audit_settings(args, names: Sequence, columns: Sequence[str] | None = None) 
     return dataclasses.replace(link.Settings().with_price_book(book), **kept, **limit)
 
 
-def _scan_models(args, scores: list[str]) -> tuple[dict, int, str, list[str], str]:
-    """The models' sweeps computed by DuckDB or Spark where FILE lives (no rows in memory), and
-    FILE's sha256 (`loading.file_fingerprint`): every score and the hash from one version of
-    FILE (`snapshot.consistent`), so the report's sha256 is that of the rows counted."""
-    from costlib import loading
-    from costlib.scale.snapshot import consistent
-
-    def scan():
-        return (*_scan_sweeps(args, scores), loading.file_fingerprint(args.file))
-
-    (models, n, notes, fp), _ = consistent(args.file, scan)
-    return models, n, str(args.file), notes, fp
-
-
-def _scan_sweeps(args, scores: list[str]) -> tuple[dict, int, list[str]]:
-    from costlib.binary.model_sweeps import model_from_sweeps
-    from costlib.scale.aggregates import DEFAULT_MAX_THRESHOLDS
-    from costlib.scale.bigdata import scan_sweeps
-
-    if args.positive:
-        raise DataError("--positive is not available with --engine: the label column must hold 0/1 (or true/false).")
-    group = _group_columns(args)
-    if len(group) > 1:
-        raise DataError(MSG_ENGINE_GROUPS.format(k=len(group), columns=", ".join(f'"{c}"' for c in group)))
-    group = group[0] if group else None
-    named = [
-        ("--label", args.label),
-        *(("--score", c) for c in scores),
-        ("--group", group),
-        ("--split", args.split),
-    ]
-    named = [(flag, c) for flag, c in named if c]
-    for i, (a, column) in enumerate(named):
-        for b, other in named[i + 1 :]:
-            if other == column:
-                raise DataError(MSG_SAME_COLUMN.format(a=a, b=b, column=column))
-    models, n, notes = {}, 0, []
-    for c in scores:
-        sweeps, bound = scan_sweeps(
-            args.file,
-            label=args.label,
-            score=c,
-            group=group,
-            split=args.split,
-            engine=args.engine,
-            max_thresholds=DEFAULT_MAX_THRESHOLDS,
-        )
-        if bound:
-            notes.append(f"{c}: {bound}")
-        if args.split:
-            missing = [role for role in ("train", "test") if role not in sweeps]
-            if missing:
-                sentence = MSG_SPLIT_ROLE.format(split=args.split, role=missing[0])
-                raise DataError(sentence[:1].upper() + sentence[1:], column=args.split)
-            fit, judge = sweeps["train"], sweeps["test"]
-            n = int(round(sum(float(g.positives.sum() + g.negatives.sum()) for g in sweeps.values())))
-        else:
-            fit, judge = sweeps, None
-            n = int(round(float(fit.positives.sum() + fit.negatives.sum())))
-        models[c] = model_from_sweeps(fit, judge, name=c)
-    return models, n, notes
-
-
 def run_audit(args) -> int:
     """`audit`: the models' sweeps (from the rows in memory, or with --engine where FILE
     lives), then one audit, one printout, the report and the policy."""
@@ -405,18 +338,18 @@ def run_audit(args) -> int:
         if args.engine:
             from costlib import loading
 
-            models, n_rows, name, notes, fp = _scan_models(args, scores)  # one --group at most (`_scan_sweeps`)
+            models, n_rows, name, notes, fp = scan_models(args, scores)  # one --group at most (`audit_models`)
             header = f"{n_rows:,} rows, read with {args.engine}"
             if fp:  # one file: named as the in-memory path names it
                 name = loading.display_name(os.path.basename(args.file))
         else:
-            models, n_rows, name, fp, notes, header, parts = _memory_models(args, scores)
+            models, n_rows, name, fp, notes, header, parts = memory_models(args, scores)
         names = list(next(iter(models.values())).groups)
         if args.reference_group is not None:
             from costlib.binary.disparity import check_reference
 
             check_reference(names, args.reference_group)  # refused before the work
-        costs = _prices(args, names, _group_columns(args))
+        costs = _prices(args, names, group_columns(args))
         share = capacity_of(args)
         audit = build_audit(
             models,
@@ -431,7 +364,13 @@ def run_audit(args) -> int:
             n_rows=n_rows,
             data_notes=notes,
             columns=data_columns(
-                ColumnMapping(label=args.label, positive=args.positive, group=_group_columns(args), split=args.split),
+                ColumnMapping(
+                    label=args.label,
+                    positive=args.positive,
+                    group=group_columns(args),
+                    split=args.split,
+                    weight=args.weight,
+                ),
                 scale=args.scale if not args.engine else None,
             ),
             group_parts=parts,
@@ -455,7 +394,7 @@ def run_audit(args) -> int:
         raise
     except ValueError as exc:  # a rule with no cutoff for some group (NaN) cannot be a policy
         raise DataError(f"--rule: {exc}; choose another rule.") from None
-    rule_name = f'Policy ("{rule}")'
+    rule_name = f'Policy ("{rule_words(rule)}")'  # the policy's words for its rule, as apply says it
     done = []
     for what, flag, path, text in (
         ("Report", "--report", args.report, lambda: audit_html(audit)),
@@ -486,51 +425,6 @@ def run_audit(args) -> int:
     if args.fail_if_disparity and audit.disparities_fail:
         return EXIT_FAILED_CHECK
     return EXIT_OK
-
-
-def _group_columns(args) -> tuple[str, ...]:
-    """The --group columns, in the order given, each once (several: their intersections)."""
-    return tuple(dict.fromkeys(args.group or ()))
-
-
-def _memory_models(args, scores: list[str]):
-    """(models, rows, name, fingerprint, notes, header, group parts) from FILE read into memory;
-    the group parts (`Dataset.group_parts`) are None unless several --group columns are given."""
-    from costlib import loading
-    from costlib.answers.audit import dataset_models
-
-    data, name, df, fp = _read(args.file)
-    mapping = ColumnMapping(
-        label=args.label,
-        positive=args.positive,
-        scores=tuple(scores),
-        score_scale=args.scale,
-        group=_group_columns(args),
-        split=args.split,
-    )
-    ds = loading.prepare(df, mapping, name=name, fingerprint=fp, flags=FLAGS)
-    notes = list(ds.notes)
-    if args.split:
-        for role in ("train", "test"):
-            if not ds.has_role(role):
-                sentence = MSG_SPLIT_ROLE.format(split=args.split, role=role)
-                raise DataError(f'In "{name}", {sentence}', column=args.split)
-    fit, judge = ds.purpose_rows("fit"), ds.purpose_rows("judge")  # the train and test rows, else every row
-    if args.split:
-        other = int((~fit & ~judge).sum())
-        if other:
-            notes.append(f"{other:,} validation rows are not used by the audit.")
-        header = (
-            f"{ds.n_rows:,} rows, fitted on {int(fit.sum()):,} train rows, judged on {int(judge.sum()):,} test rows"
-        )
-    else:
-        header = f"{ds.n_rows:,} rows, fitted and judged on all {ds.n_rows:,} rows"
-        print(
-            f"note: no --split column, so the fitted cutoffs are judged by cross-fitting on the {ds.n_rows:,} rows "
-            "(each row by a cutoff fitted without it), the fairness-constrained rules too.",
-            file=sys.stderr,
-        )
-    return dataset_models(ds, scores), ds.n_rows, name, fp, notes, header, ds.group_parts
 
 
 def record_line(d: dict) -> str:
