@@ -1,29 +1,57 @@
 """Calibration: are the probabilities what they say, for everyone and within each group? The
-cutoffs computed from prices assume they are."""
+cutoffs computed from prices assume they are. The model checked first is the one Costs & groups
+picks at these prices, the one a decision would rest on."""
 
 import streamlit as st
 
 from costlib import answers
+from costlib.answers.calibration import costs_pick
 from costlib.core import settings
+from costlib.core.escaping import option_names
 from costlib.present import calibration_words as cw
 from costlib.present import labels as t
-from views._ui.data import fallback_title, group_names, model_picker
+from views._ui.data import fallback_title, group_names, model_picker, model_sweeps
 from views._ui.display import say, show_chart, show_live_table, show_metrics, show_verdict
 from views._ui.memo import memo, memo_of
 from views._ui.page import live, setup
+from views._ui.policy import session_limit
 from views._ui.prices import stored_costs
-from views._ui.state import keep, mirror, remembered, setting, setting_notes
+from views._ui.state import ensure_setting, keep, mirror, remembered, set_setting, setting, setting_notes
 
 ds, unit, volume = setup(t.PAGE_CALIBRATION, cw.CALIBRATION_WHAT, needs="probabilities")
-model = model_picker(ds)
 names = group_names(ds)
 worth = float(setting("worth", 1.0)) or 1.0
 costs = stored_costs(names)
 moved_k = setting("k")
+
+
+def first_model() -> str | None:
+    """The model Costs & groups picks at these prices and review limit (None with one model),
+    made the picker's default: remembered as Costs & groups remembers it."""
+    if len(ds.scores) < 2:
+        return None
+    models = model_sweeps(ds)
+    resamples = int(setting("resamples", settings.RESAMPLES.default))
+    share = session_limit(volume)[1]
+    return memo(
+        "costs_pick",
+        ds,
+        (answers.prices_key(models, costs), resamples, share),
+        lambda: costs_pick(models, costs, resamples=resamples, share=share, remember=memo_of(ds)),
+    )
+
+
+pick = first_model()
+if pick is not None:  # the picker opens on Costs & groups' pick, unless a link or a choice named one of this data's
+    shown = option_names(list(ds.scores))
+    ensure_setting("model", pick, valid=lambda v: v in ds.scores or v in {shown(m) for m in ds.scores})
+    if setting("model") not in ds.scores and setting("model") not in {shown(m) for m in ds.scores}:
+        set_setting("model", pick)  # a model of other data, chosen before
+model = model_picker(ds)
 answer = memo(
     "calibration_answer",
     ds,
-    (model, tuple(names), tuple(costs.items()), worth, moved_k, unit, volume),
+    (model, tuple(names), tuple(costs.items()), worth, moved_k, unit, volume, pick),
     lambda: answers.calibration_answer(
         ds,
         model,
@@ -34,8 +62,12 @@ answer = memo(
         unit=unit,
         volume=volume,
         remember=memo_of(ds),
+        pick=pick,
     ),
 )
+if answer.picked:
+    say("caption", answer.picked)
+say("caption", answer.money)
 if answer.warning is not None:
     st.warning(answer.warning)
 

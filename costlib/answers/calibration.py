@@ -48,6 +48,7 @@ class CalibrationFit:
     after: object  # and after
     judged: tuple = ()  # (labels, scores, rescaled scores, groups) of the judged rows, in row order; () without groups
     rows: tuple = ()  # (labels, scores, rescaled scores) of the judged rows; () without a temperature
+    on_test: bool = True  # the judged rows are test rows (else every row: no test rows to judge on)
 
 
 def calibration_fit(ds: Dataset, model: str) -> CalibrationFit:
@@ -70,6 +71,7 @@ def calibration_fit(ds: Dataset, model: str) -> CalibrationFit:
         after=value.value_sweep(y, p_cal),
         judged=(y, p, p_cal, groups) if groups is not None and len(set(groups.tolist())) > 1 else (),
         rows=(y, p, p_cal) if np.isfinite(t) else (),
+        on_test=ds.has_role("test"),
     )
 
 
@@ -174,8 +176,11 @@ def reliability(
         fit_on=fit.fit_on,
         unit=unit,
         volume=volume,
+        cutoff=cw.value_cutoff(k),
     )
-    caption = cw.worth_caption(k=k, worth=worth, per_group=choice.per_group, unit=unit, volume=volume)
+    caption = cw.worth_caption(
+        k=k, worth=worth, per_group=choice.per_group, unit=unit, volume=volume, on_test=fit.on_test
+    )
     return Reliability(verdict, metrics, figure, table, caption, note, groups)
 
 
@@ -194,10 +199,12 @@ def group_section(fit: CalibrationFit, bins: int) -> GroupsShown | None:
     title = cw.GROUP_DIAGRAM_TITLE.format(model=fit.model)
     figure = reliability_diagram(curves, least=MIN_BIN_CASES, title=title, fade_after_first=False)
     return GroupsShown(
-        sentence=cw.group_sentence(gc, MIN_CLASS_ROWS),
-        table=pd.DataFrame(cw.group_rows(gc, rescaled)),
+        sentence=cw.group_sentence(gc, MIN_CLASS_ROWS, on_test=fit.on_test),
+        table=pd.DataFrame(cw.group_rows(gc, rescaled, on_test=fit.on_test)),
         figure=figure,
-        method=cw.GROUP_METHOD.format(bins=bins, resamples=ECE_RESAMPLES, least=MIN_CLASS_ROWS),
+        method=cw.GROUP_METHOD.format(
+            bins=bins, resamples=ECE_RESAMPLES, least=MIN_CLASS_ROWS, cases=cw.cases_word(fit.on_test)
+        ),
         note=cw.small_bins_note({c[0]: c[3] for c in curves}, MIN_BIN_CASES),
     )
 
@@ -214,6 +221,8 @@ class CalibrationAnswer:
     choice    `answers.value_k.KChoice`: k from the price book unless the Value slider moved it
     warning   when the temperature is fitted on the rows it is judged on, why (`calibration_words.same_rows_warning`),
               else None
+    picked    which model is checked and why first (`calibration_words.picked_sentence`), or None
+    money     which cutoff and which money the page reads, and why not Costs & groups' (`calibration_words.money_note`)
     """
 
     fit: CalibrationFit
@@ -223,6 +232,8 @@ class CalibrationAnswer:
     warning: str | None
     remember: object = compute_now
     volume: float | None = None
+    picked: str | None = None
+    money: str = ""
 
     def at(self, bins: int) -> Reliability:
         """The page at `bins` equal-width bins (`reliability`); the chance ECE of the model's
@@ -263,11 +274,13 @@ def calibration_answer(
     unit: str = "",
     volume: float | None = None,
     remember=compute_now,
+    pick: str | None = None,
 ) -> CalibrationAnswer:
     """The Calibration page's answer for `model` on `ds` at the price book `costs` ({group:
     (c_fp, c_fn)} for the groups `names`), a right answer worth `worth` and k the prices' unless
     the Value slider moved it (`moved_k`; `answers.value_k.value_k`), said in `unit`, a month
-    of `volume` cases.
+    of `volume` cases. `pick`: the model Costs & groups picks at these prices (`costs_pick`; None
+    with one model), said beside the model checked.
 
     `remember(name, key, compute)` returns ``compute()``, remembered under (name, key): the page
     passes its memo, so that the judged cases are counted once per groups, the temperature fitted
@@ -280,7 +293,23 @@ def calibration_answer(
     split = ds.split is not None
     same = fit.fit_on == "same"
     warning = cw.same_rows_warning(split=split, test_rows=split and ds.has_role("test")) if same else None
-    return CalibrationAnswer(fit, choice, worth, unit, warning, remember, volume)
+    elkan = choice.c_fp + choice.c_fn > 0 and not (choice.per_group or choice.moved)
+    money = cw.money_note(
+        k=choice.k, moved=choice.moved, costs_cutoff=choice.c_fp / (choice.c_fp + choice.c_fn) if elkan else None
+    )
+    picked = cw.picked_sentence(model, pick)
+    return CalibrationAnswer(fit, choice, worth, unit, warning, remember, volume, picked, money)
+
+
+def costs_pick(models: Mapping, costs: Mapping, *, resamples: int, share: float | None = None, remember=compute_now):
+    """The model Costs & groups' recommendation picks at the price book `costs` within the review
+    limit `share` (`answers.costs.costs_answer`, its recommendation remembered under the same key
+    as on that page, so a visit to either makes it once); None with one model (nothing to pick)."""
+    from costlib.answers.costs import costs_answer
+
+    if len(models) < 2:
+        return None
+    return costs_answer(models, costs, resamples=resamples, share=share, remember=remember).rec.model
 
 
 def calibration_rows(ds: Dataset) -> str | None:

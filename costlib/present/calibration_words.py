@@ -13,14 +13,23 @@ import math
 
 from costlib.calibration import CANNOT_FIX, KEEP, NO_FIT, NOT_HELPING, RESCALE
 from costlib.core.escaping import shorten
-from costlib.present.amounts import a_month, interval, money, number, per_case_and_month, shown_saving
+from costlib.present.amounts import (
+    MONTH_WHOLE,
+    a_month,
+    interval,
+    money,
+    number,
+    per_case_and_month,
+    shown_saving,
+)
 from costlib.present.words import Verdict, verdict_head
 
 CALIBRATION_WHAT = (
     "Are the model's probabilities what they say? Of the cases scored 0.7, about 70% should turn out positive. "
-    "The cutoffs computed from your prices assume they do. Rescaling the scores by one number (temperature "
-    "scaling), fitted on other cases than those it is checked on (the validation cases, else the training ones), "
-    "keeps their order, so the ranking and the accuracy stay, and makes those cutoffs right."
+    "A cutoff computed from prices alone assumes they do; this page checks the one the Value page uses. Rescaling "
+    "the scores by one number (temperature scaling), fitted where the data allows on other cases than those it is "
+    "checked on (the validation cases, else the training ones), keeps their order, so the ranking and the accuracy "
+    "stay, and makes that cutoff right."
 )
 BINS = "Score bands"
 BINS_HELP = (
@@ -79,7 +88,69 @@ WORTH_CAPTION = (
     "best cutoff hardly moves, because rescaling keeps the order of the scores. Handing every case over is worth "
     "{nothing}."
 )
-PER_GROUP_K = "; with prices per group, their mean weighted by each group's test cases"
+PER_GROUP_K = "; with prices per group, their mean weighted by each group's {cases}"
+
+#: which cutoff and which money the page reads, said near the top: the Value page's, not Costs & groups'
+MONEY_NOTE = (
+    "The cutoff and the money on this page are the Value page's, not Costs & groups': the model answers when its "
+    "confidence is at least {cutoff} and hands the other cases to a person ({why}), and the amounts are what that "
+    "is worth per case. Costs & groups reads the same prices as the cost of flagging cases, at {costs_cutoff}, so "
+    "its cutoff and its amounts differ from these."
+)
+MONEY_WHY = "a wrong answer costs as much as {k} right answers are worth, at your prices"
+MONEY_WHY_MOVED = "a wrong answer costs as much as {k} right answers are worth, as set on the Value page"
+COSTS_CUTOFF = "its own cutoff ({cutoff} from prices alone)"
+COSTS_CUTOFFS = "its own cutoffs"
+#: the model checked, and why it is the one checked first: Costs & groups' pick at these prices
+PICKED_FIRST = (
+    "Checked: {model}, the model Costs & groups picks at your prices, so the one whose probabilities a decision "
+    "would rest on; pick another above to check it."
+)
+PICKED_OTHER = (
+    "Checked: {model}. At your prices Costs & groups picks {pick}: pick it above to check the model a decision "
+    "would rest on."
+)
+
+
+def value_cutoff(k: float) -> float:
+    """The Value page's cutoff from prices, τ* = k/(k+1): the confidence from which a case is
+    worth answering rather than handing over.
+
+    >>> value_cutoff(2.0)
+    0.6666666666666666
+    """
+    return k / (k + 1)
+
+
+def money_note(*, k: float, moved: bool, costs_cutoff: float | None) -> str:
+    """Which cutoff and which money the page reads, and why they differ from Costs & groups'
+    (`costs_cutoff`: its cutoff from prices alone, c_fp/(c_fp+c_fn), None with prices per group
+    or a k moved on Value: then its cutoffs are not one number this page knows).
+
+    >>> note = money_note(k=2.0, moved=False, costs_cutoff=0.25)
+    >>> "confidence is at least 0.667" in note, "its own cutoff (0.25 from prices alone)" in note
+    (True, True)
+    """
+    why = (MONEY_WHY_MOVED if moved else MONEY_WHY).format(k=f"{k:.3g}")
+    costs = COSTS_CUTOFFS if costs_cutoff is None else COSTS_CUTOFF.format(cutoff=f"{costs_cutoff:.3g}")
+    return MONEY_NOTE.format(cutoff=f"{value_cutoff(k):.3g}", why=why, costs_cutoff=costs)
+
+
+def picked_sentence(model: str, pick: str | None) -> str | None:
+    """Which model is checked and why it is the one checked first (`pick`: the model Costs & groups
+    picks at these prices; None: no pick to say, one model only)."""
+    if pick is None:
+        return None
+    if pick == model:
+        return PICKED_FIRST.format(model=shorten(model))
+    return PICKED_OTHER.format(model=shorten(model), pick=shorten(pick))
+
+
+def cases_word(on_test: bool) -> str:
+    """What the judged rows are called: 'test cases' where they are the test rows, else 'cases'
+    (every row, without test rows: no 'test' said where there are none)."""
+    return "test cases" if on_test else "cases"
+
 
 # the answer
 FIT_ON = {
@@ -231,8 +302,8 @@ def same_rows_warning(*, split: bool, test_rows: bool) -> str:
 #: the Calibration page's honest equivalent of "do not let the model decide" (`rules.DO_NOT`): the
 #: model still decides, on its probabilities as given; it is the rescaling that is not to be done
 DO_NOT_RESCALE = "Do not rescale"
-AT_CUTOFF = "at the cutoff your prices set"
-AT_CUTOFF_FIRST = "At the cutoff your prices set"  # the same, starting a sentence
+AT_CUTOFF = "at the cutoff your prices set{cutoff}"
+AT_CUTOFF_FIRST = "At the cutoff your prices set{cutoff}"  # the same, starting a sentence
 BELOW_HANDING_OVER = (
     "Either way the model is worth less there than handing every case over, at {nothing}: the Value page says "
     "which cases to let it answer."
@@ -255,6 +326,7 @@ def rescale_verdict(
     fit_on: str,
     unit: str = "",
     volume: float | None = None,
+    cutoff: float | None = None,
 ) -> Verdict:
     """The Calibration page's one answer: is the model worth more with its probabilities
     rescaled than as given (the best one can do without the change), at the cutoff the prices
@@ -263,12 +335,17 @@ def rescale_verdict(
     resampled, the rescaling held), and the verdict the shared ship rule's on them
     (`core.ship.ship_verdict`): ship, not clearly better, or `DO_NOT_RESCALE`. A rescaling fitted
     on the cases it is judged on (`fit_on` "same") flatters itself: no verdict, the two worths
-    said plainly. `probabilities` is `calibration_verdict`: why, under the answer.
+    said plainly. `probabilities` is `calibration_verdict`: why, under the answer. `cutoff`: the
+    cutoff the worths are read at (`value_cutoff`), named in the answer.
+
+    Keeping the probabilities as they are is not an alarm: it is drawn as good news (success)
+    where they read as calibrated, neutral (info) where rescaling does not pay, and as a warning
+    only where no rescaling can fix them.
 
     >>> v = rescale_verdict("m", Verdict("info", "calibrated."), KEEP, before=0.1, after=0.1, low=0.0,
     ...                     high=0.0, fit_on="validation", unit="$", volume=100)
     >>> v.kind, v.headline  # doctest: +NORMALIZE_WHITESPACE
-    ('error', "Do not rescale: keep m's probabilities as they are. At the cutoff your prices set, rescaling
+    ('success', "Do not rescale: keep m's probabilities as they are. At the cutoff your prices set, rescaling
      leaves the worth where it is, $0.100 per case ($10.00 a month).")
     """
     from costlib.core import rules as R
@@ -279,32 +356,37 @@ def rescale_verdict(
     name = shorten(model)
     digits, shown = shown_saving(after, before)  # the gain as the difference of the two worths shown
     was, now = (per_case_and_month(x, volume, unit, digits=digits) for x in (before, after))
-    month = a_month(after - before, volume, unit)
+    month = _gain_a_month(before, after, volume, unit)
     gain = f"{money(shown, unit, digits=digits)} per case" + (f" ({month})" if month else "")
+    at_cutoff = {"cutoff": f" ({cutoff:.3g})" if cutoff is not None else ""}
     why = probabilities.headline.removesuffix(" " + ADVICE[advice])  # what the probabilities are, not what to do
     verdict = ship_verdict(after - before, low, high)
     why += (" " + ADVICE[CANNOT_FIX]) if advice == CANNOT_FIX else ""
-    why += (" " + OTHER_PRICES) if advice == RESCALE and verdict != R.SHIP else ""
+    # on the rows it was fitted on there is no verdict to weigh the gain against (said in the answer)
+    why += (" " + OTHER_PRICES) if advice == RESCALE and verdict != R.SHIP and fit_on != "same" else ""
     details = (why, *probabilities.details)
     if before < 0 and after < 0:  # the model loses at this cutoff either way: said first, not left to a caption
         details = (BELOW_HANDING_OVER.format(nothing=per_case_and_month(0.0, volume, unit)), *details)
     if fit_on == "same":
         head = (
             f"No verdict on rescaling: it is fitted on the same cases it is checked on, which flatters it. "
-            f"{AT_CUTOFF_FIRST}, {name} is worth {was} with its probabilities as given and {now} rescaled."
+            f"{AT_CUTOFF_FIRST.format(**at_cutoff)}, {name} is worth {was} with its probabilities as given and "
+            f"{now} rescaled."
         )
         return Verdict("info", head, details)
     iv = interval(low, high, unit, of="the gain")
     if verdict == R.SHIP:
         head = (
-            f"{verdict_head(R.SHIP)} with its probabilities rescaled: {AT_CUTOFF}, {name} is worth {now} rescaled "
+            f"{verdict_head(R.SHIP)} with its probabilities rescaled: {AT_CUTOFF.format(**at_cutoff)}, {name} is "
+            f"worth {now} rescaled "
             f"against {was} as given, {gain} more ({iv})."
         )
         return Verdict("success", head, details)
     if verdict == R.NOT_CLEARLY:
         chance = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"
         head = (
-            f"{verdict_head(R.NOT_CLEARLY)}: keep {name}'s probabilities as they are, worth {was} {AT_CUTOFF}. "
+            f"{verdict_head(R.NOT_CLEARLY)}: keep {name}'s probabilities as they are, worth {was} "
+            f"{AT_CUTOFF.format(**at_cutoff)}. "
             f"Rescaled they would be worth {now}, {gain} more, but {chance}, so it could be chance."
         )
         return Verdict("warning", head, details)
@@ -312,17 +394,34 @@ def rescale_verdict(
         said = f"rescaling leaves the worth where it is, {was}"
     else:
         said = f"it would be worth {now} rescaled, less than {was} as given" + (f" ({iv})" if iv else "")
-    head = f"{DO_NOT_RESCALE}: keep {name}'s probabilities as they are. {AT_CUTOFF_FIRST}, {said}."
-    return Verdict("error", head, details)
+    head = f"{DO_NOT_RESCALE}: keep {name}'s probabilities as they are. {AT_CUTOFF_FIRST.format(**at_cutoff)}, {said}."
+    kind = "warning" if advice == CANNOT_FIX else "success" if advice == KEEP else "info"
+    return Verdict(kind, head, details)
 
 
-def worth_caption(*, k: float, worth: float, per_group: bool, unit: str, volume) -> str:
+def _gain_a_month(before: float, after: float, volume: float | None, unit: str) -> str:
+    """The gain a month, as the two worths a month it is the difference of read: in whole units
+    when they are (`amounts.month_money`, from `MONTH_WHOLE` up), their shown difference
+    ('$4,584 a month' against '$4,512 a month': '$72 a month' more, not '$71.88').
+
+    >>> _gain_a_month(0.4512, 0.45839, 10_000, "$"), _gain_a_month(0.01, 0.0172, 1000, "$")
+    ('$72 a month', '$7.20 a month')
+    """
+    if not a_month(after - before, volume, unit):
+        return ""
+    was, now = before * volume, after * volume
+    if max(abs(round(was, 2)), abs(round(now, 2))) < MONTH_WHOLE:
+        return a_month(after - before, volume, unit)
+    return f"{money(round(now) - round(was), unit, digits=0)} a month"
+
+
+def worth_caption(*, k: float, worth: float, per_group: bool, unit: str, volume, on_test: bool = True) -> str:
     """Where the worths before and after rescaling are read (the gain is the page's answer,
     `rescale_verdict`), and what handing every case over is worth, per case and a month."""
     return WORTH_CAPTION.format(
         k=f"{k:.3g}",
         worth=money(worth, unit),
-        per_group=PER_GROUP_K if per_group else "",
+        per_group=PER_GROUP_K.format(cases=cases_word(on_test)) if per_group else "",
         nothing=per_case_and_month(0.0, volume, unit),
     )
 
@@ -359,19 +458,18 @@ GROUP_TABLE = {
 TOO_FEW = "too few cases"
 GROUP_DIAGRAM_TITLE = "Reliability diagram by group, {model} as given"
 GROUP_METHOD = (
-    "Each group's calibration error is read on its own test cases, in the same {bins} score bands as above. Its 95% "
+    "Each group's calibration error is read on its own {cases}, in the same {bins} score bands as above. Its 95% "
     "interval comes from the bootstrap: the group's cases resampled with replacement {resamples:,} times (seeded, so "
     "the numbers repeat). A sample's error reads high, since its noise adds to the true gaps, and a resample's reads "
     "higher again by about as much, so the resampled errors are moved down by twice that excess; the interval starts "
     "at 0 when the error is within what chance gives a calibrated model on that many cases. A group needs at least "
-    "{least} positive and {least} negative test cases to be read."
+    "{least} positive and {least} negative {cases} to be read."
 )
 NO_GROUP_READ = (
-    "No group has enough test cases to read its calibration (at least {least} positives and {least} negatives each)."
+    "No group has enough {cases} to read its calibration (at least {least} positives and {least} negatives each)."
 )
 ONE_GROUP_READ = (
-    "Only {group} has enough test cases to read: calibration error {ece} ({iv}); {noise}. The other groups have too "
-    "few."
+    "Only {group} has enough {cases} to read: calibration error {ece} ({iv}); {noise}. The other groups have too few."
 )
 ONE_BEYOND = "beyond what chance gives a calibrated model on that many cases"
 ONE_WITHIN = "within what chance gives a calibrated model on that many cases"
@@ -385,7 +483,7 @@ WITHIN_OWN = (
     "{n} cases, up to {chance})."
 )
 WITHIN_GAP = "that gap of {gap} is within the noise (the {gap_iv} includes 0)."
-TOO_FEW_NAMED = "Too few test cases to read: {names} (fewer than {least} positives or negatives); no error is claimed."
+TOO_FEW_NAMED = "Too few {cases} to read: {names} (fewer than {least} positives or negatives); no error is claimed."
 
 
 IV = "95% interval {low} to {high}"
@@ -401,18 +499,21 @@ def _iv(low: float, high: float, of: str = "") -> str:
     return (IV_OF if of else IV).format(of=of, low=error(low), high=error(high))
 
 
-def group_sentence(gc, least: int) -> str:
+def group_sentence(gc, least: int, *, on_test: bool = True) -> str:
     """One sentence (two at most) naming the least calibrated group and whether its gap to the
     best calibrated one is beyond the noise (`calibration.GroupCalibration`), and the groups
-    too small to read."""
+    too small to read; `on_test`: whether the judged rows are test rows (`cases_word`)."""
+    cases = cases_word(on_test)
     few = [shorten(g.group) for g in gc.by_group if g.too_few]
-    tail = (" " + TOO_FEW_NAMED.format(names=", ".join(few), least=least)) if few else ""
+    tail = (" " + TOO_FEW_NAMED.format(names=", ".join(few), least=least, cases=cases)) if few else ""
     w, b = gc.worst, gc.best
     if w is None:
-        return NO_GROUP_READ.format(least=least)
+        return NO_GROUP_READ.format(least=least, cases=cases)
     if b is None:
         noise = ONE_BEYOND if w.beyond_noise else ONE_WITHIN
-        return ONE_GROUP_READ.format(group=shorten(w.group), ece=error(w.ece), iv=_iv(w.low, w.high), noise=noise)
+        return ONE_GROUP_READ.format(
+            group=shorten(w.group), ece=error(w.ece), iv=_iv(w.low, w.high), noise=noise, cases=cases
+        )
     head = LEAST.format(
         group=shorten(w.group), ece=error(w.ece), iv=_iv(w.low, w.high), best_ece=error(b.ece), best=shorten(b.group)
     )
@@ -428,12 +529,13 @@ def group_sentence(gc, least: int) -> str:
     return head + said + tail
 
 
-def group_rows(gc, rescaled: dict) -> list[dict]:
+def group_rows(gc, rescaled: dict, *, on_test: bool = True) -> list[dict]:
     """The rows of the groups' table: a group too small reads `TOO_FEW` instead of a number;
-    `rescaled` is {group: its error after rescaling}."""
+    `rescaled` is {group: its error after rescaling}; the cases' column is named as the judged
+    rows are (`cases_word`: 'test cases' only where they are test rows)."""
     rows = []
+    c = GROUP_TABLE | {"cases": cases_word(on_test)}
     for g in gc.by_group:
-        c = GROUP_TABLE
         if g.too_few:
             rows.append({c["group"]: g.group, c["cases"]: f"{g.cases:,}", c["error"]: TOO_FEW, c["interval"]: "–",
                          c["chance"]: "–", c["rescaled"]: "–"})  # fmt: skip

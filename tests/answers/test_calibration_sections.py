@@ -148,7 +148,7 @@ def test_the_group_sentence_with_one_or_no_group_large_enough():
     one = cw.group_sentence(_groups(0.0, sizes=(3000, 30)), MIN_CLASS_ROWS)
     assert one.startswith("Only a has enough test cases to read") and "too few" in one
     none = cw.group_sentence(_groups(0.0, sizes=(30, 30)), MIN_CLASS_ROWS)
-    assert none == cw.NO_GROUP_READ.format(least=MIN_CLASS_ROWS)
+    assert none == cw.NO_GROUP_READ.format(least=MIN_CLASS_ROWS, cases="test cases")
 
 
 def test_the_plain_verdict_calls_a_calibrated_model_so_and_a_miscalibrated_one_so():

@@ -1,0 +1,34 @@
+"""The Calibration page after a product manager's review: it opens on the model Costs & groups
+picks and says so, says up front which cutoff and money it reads, and draws keeping the
+probabilities as they are in no alarm's red."""
+
+from costlib.present import calibration_words as cw
+from tests.views.apptest_support import open_app, texts, unescape
+
+
+def _caption_texts(at) -> list[str]:
+    return [unescape(c.value) for c in at.caption]
+
+
+def test_screening_opens_on_the_model_costs_and_groups_picks_and_says_why():
+    at = open_app("screening", "views/calibration.py")
+    assert at.selectbox[0].value == "score_overconfident"
+    captions = _caption_texts(at)
+    assert cw.PICKED_FIRST.format(model="score_overconfident") in captions
+    money = [c for c in captions if c.startswith("The cutoff and the money on this page are the Value page's")]
+    assert len(money) == 1 and "not Costs & groups'" in money[0]
+
+
+def test_a_link_naming_another_model_is_kept_and_told_which_one_costs_and_groups_picks():
+    at = open_app("screening", "views/calibration.py", model="score_calibrated")
+    assert at.selectbox[0].value == "score_calibrated"
+    assert any(
+        c.startswith("Checked: score_calibrated. At your prices Costs & groups picks score_overconfident")
+        for c in _caption_texts(at)
+    )
+
+
+def test_keeping_compas_probabilities_is_not_drawn_in_red():
+    at = open_app("compas", "views/calibration.py")
+    assert not at.error, [e.value for e in at.error]
+    assert cw.DO_NOT_RESCALE + ": keep p_recid's probabilities as they are" in texts(at)
