@@ -25,13 +25,18 @@ costs = stored_costs(names)
 moved_k = setting("k")
 
 
+#: the model the picker was last put on for Costs & groups' pick (not one the visitor chose)
+FOLLOWED = "_calibration_followed_pick"
+
+
 def first_model() -> str | None:
     """The model Costs & groups picks at these prices and review limit (None with one model),
-    made the picker's default: remembered as Costs & groups remembers it."""
+    remembered as Costs & groups remembers its recommendation."""
     if len(ds.scores) < 2:
         return None
     models = model_sweeps(ds)
-    resamples = int(setting("resamples", settings.RESAMPLES.default))
+    ensure_setting("resamples", settings.RESAMPLES.default)  # Costs & groups' setting, from the link
+    resamples = int(setting("resamples"))
     share = session_limit(volume)[1]
     return memo(
         "costs_pick",
@@ -41,12 +46,23 @@ def first_model() -> str | None:
     )
 
 
-pick = first_model()
-if pick is not None:  # the picker opens on Costs & groups' pick, unless a link or a choice named one of this data's
+def open_on(pick: str) -> None:
+    """Put the model picker on Costs & groups' pick: on the first visit (unless a link names another
+    model of this data), when the model kept is not this data's, and when the prices move the pick
+    while the picker still shows the pick it was put on; a model the visitor chose stays."""
     shown = option_names(list(ds.scores))
-    ensure_setting("model", pick, valid=lambda v: v in ds.scores or v in {shown(m) for m in ds.scores})
-    if setting("model") not in ds.scores and setting("model") not in {shown(m) for m in ds.scores}:
-        set_setting("model", pick)  # a model of other data, chosen before
+    ours = set(ds.scores) | {shown(m) for m in ds.scores}
+    first = setting("model") is None
+    ensure_setting("model", pick, valid=lambda v: v in ours)
+    kept = setting("model")
+    if kept not in ours or (first and kept == pick) or st.session_state.get(FOLLOWED) == kept:
+        set_setting("model", pick)
+        st.session_state[FOLLOWED] = pick
+
+
+pick = first_model()
+if pick is not None:
+    open_on(pick)
 model = model_picker(ds)
 answer = memo(
     "calibration_answer",

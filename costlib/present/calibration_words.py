@@ -92,10 +92,9 @@ PER_GROUP_K = "; with prices per group, their mean weighted by each group's {cas
 
 #: which cutoff and which money the page reads, said near the top: the Value page's, not Costs & groups'
 MONEY_NOTE = (
-    "The cutoff and the money on this page are the Value page's, not Costs & groups': the model answers when its "
-    "confidence is at least {cutoff} and hands the other cases to a person ({why}), and the amounts are what that "
-    "is worth per case. Costs & groups reads the same prices as the cost of flagging cases, at {costs_cutoff}, so "
-    "its cutoff and its amounts differ from these."
+    "This page reads the Value page's cutoff and money, not Costs & groups': what the model is worth per case when "
+    "it answers the cases it is at least {cutoff} confident of ({why}) and hands the rest to a person, where Costs & "
+    "groups counts the cost of flagging cases at {costs_cutoff}."
 )
 MONEY_WHY = "a wrong answer costs as much as {k} right answers are worth, at your prices"
 MONEY_WHY_MOVED = "a wrong answer costs as much as {k} right answers are worth, as set on the Value page"
@@ -128,7 +127,7 @@ def money_note(*, k: float, moved: bool, costs_cutoff: float | None) -> str:
     or a k moved on Value: then its cutoffs are not one number this page knows).
 
     >>> note = money_note(k=2.0, moved=False, costs_cutoff=0.25)
-    >>> "confidence is at least 0.667" in note, "its own cutoff (0.25 from prices alone)" in note
+    >>> "at least 0.667 confident" in note, "its own cutoff (0.25 from prices alone)" in note
     (True, True)
     """
     why = (MONEY_WHY_MOVED if moved else MONEY_WHY).format(k=f"{k:.3g}")

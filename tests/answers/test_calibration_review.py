@@ -79,8 +79,9 @@ def test_the_page_says_up_front_which_cutoff_and_money_it_reads(compas):
     """Review 3: Costs at $1/$3 reads a cost at the cutoff 0.25; this page a worth at the Value
     page's 0.667. Said near the top in plain words, and the answer names its cutoff."""
     answer = _answer(compas, "p_recid")
-    assert "confidence is at least 0.667" in answer.money and "0.25 from prices alone" in answer.money
-    assert "Value page's, not Costs & groups'" in answer.money
+    assert "at least 0.667 confident" in answer.money and "0.25 from prices alone" in answer.money
+    assert "the Value page's cutoff and money, not Costs & groups'" in answer.money
+    assert answer.money.endswith(".") and ". " not in answer.money  # one sentence
     for term in ("τ*", "k/(k+1)", "ECE", "temperature"):
         assert term not in answer.money
     assert "your prices set (0.667)" in answer.at(10).verdict.headline
@@ -95,7 +96,7 @@ def test_with_prices_per_group_or_a_moved_k_no_single_costs_cutoff_is_named(comp
     per_group = calibration_answer(compas, "p_recid", names=names, costs=costs, unit="$")
     assert cw.COSTS_CUTOFFS in per_group.money and "from prices alone" not in per_group.money
     moved = calibration_answer(compas, "p_recid", names=names, costs={g: PRICES for g in names}, moved_k=4.0)
-    assert "confidence is at least 0.8 " in moved.money and "as set on the Value page" in moved.money
+    assert "at least 0.8 confident" in moved.money and "as set on the Value page" in moved.money
 
 
 def test_without_a_split_the_words_speak_of_the_rows_used_and_agree_with_the_numbers():

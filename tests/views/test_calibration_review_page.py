@@ -15,8 +15,10 @@ def test_screening_opens_on_the_model_costs_and_groups_picks_and_says_why():
     assert at.selectbox[0].value == "score_overconfident"
     captions = _caption_texts(at)
     assert cw.PICKED_FIRST.format(model="score_overconfident") in captions
-    money = [c for c in captions if c.startswith("The cutoff and the money on this page are the Value page's")]
-    assert len(money) == 1 and "not Costs & groups'" in money[0]
+    money = [
+        c for c in captions if c.startswith("This page reads the Value page's cutoff and money, not Costs & groups'")
+    ]
+    assert len(money) == 1 and "0.667" in money[0]
 
 
 def test_a_link_naming_another_model_is_kept_and_told_which_one_costs_and_groups_picks():
@@ -32,3 +34,21 @@ def test_keeping_compas_probabilities_is_not_drawn_in_red():
     at = open_app("compas", "views/calibration.py")
     assert not at.error, [e.value for e in at.error]
     assert cw.DO_NOT_RESCALE + ": keep p_recid's probabilities as they are" in texts(at)
+
+
+def test_the_picker_follows_costs_and_groups_pick_as_the_prices_move_until_a_model_is_chosen():
+    at = open_app("offensive", "views/calibration.py")  # at $1 / $3 Costs & groups picks score_lr
+    assert at.selectbox[0].value == "score_lr"
+    at.switch_page("views/costs.py").run()
+    at.select_slider(key="s_c_fn").set_value(10.0).run()  # misses dearer: it picks score_nb
+    at.switch_page("views/calibration.py").run()
+    assert at.selectbox[0].value == "score_nb"
+    assert cw.PICKED_FIRST.format(model="score_nb") in _caption_texts(at)
+    at.selectbox[0].set_value("score_lr").run()  # the visitor's choice stays when the prices move again
+    at.switch_page("views/costs.py").run()
+    at.select_slider(key="s_c_fn").set_value(20.0).run()
+    at.switch_page("views/calibration.py").run()
+    assert at.selectbox[0].value == "score_lr"
+    assert any(
+        c.startswith("Checked: score_lr. At your prices Costs & groups picks score_nb") for c in _caption_texts(at)
+    )
