@@ -7,10 +7,10 @@ from costlib.core.errors import DataError
 from costlib.loading.samples import SAMPLES
 from costlib.present import labels as t
 from views._ui.data import UPLOAD, choose_data, current_dataset, upload_gone
-from views._ui.display import page_header, say, show_error
+from views._ui.display import page_header, say
 from views._ui.folder import data_folder, use_opened
 from views._ui.loading import read_table_cached, upload_content
-from views._ui.mapping import kept_upload, previous_upload, say_kept, upload_form
+from views._ui.mapping import kept_upload, say_kept, say_refused, upload_form
 from views._ui.memo import memo
 from views._ui.state import setting
 
@@ -52,8 +52,7 @@ if upload is not None:
     try:
         df = read_table_cached(data, digest, upload.name)
     except DataError as err:
-        show_error(err)
-        previous_upload("file")
+        say_refused(err.message, upload.name, stage="file")
     else:
         loaded_slot = upload_form(df, digest, upload.name)
 elif (kept := kept_upload()) is not None:  # another page was shown: the uploader lost the file, not its form
@@ -87,6 +86,8 @@ else:
         st.dataframe(table, hide_index=True, column_config=summary.table_columns)
     if summary.classes is not None:
         say("caption", summary.classes)
+    for note in summary.warnings:
+        say("warning", note)
     for note in summary.notes:
         say("info", note)
 if st.session_state.get("_loaded"):

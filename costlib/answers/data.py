@@ -14,18 +14,22 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from costlib import loading
-from costlib.answers.roles import loaded_sentence, refused_sentence
+from costlib.answers.roles import PAGE_ROLES, has_role, loaded_sentence, refused_sentence
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
+from costlib.loading.direction import is_reversal_note
 from costlib.present.labels import (
     DELTA_COLUMN,
     MEASUREMENT,
+    NEEDS,
     NO_DELTA,
     NO_SCORE_CHOSEN,
     RATING,
     VOTES,
     classes_sentence,
     fix_offer,
+    missing,
+    unusable_upload_sentence,
 )
 from costlib.present.split_words import split_use_sentence
 
@@ -64,6 +68,8 @@ def upload_answer(df: pd.DataFrame, filename: str, *, guess: ColumnMapping | Non
 @dataclass(frozen=True, eq=False)
 class MappedUpload:
     """What pressing “Use these columns” led to: the dataset, or the sentence that refuses it.
+    Every refusal leaves the data in use as it was: a table refused by the loader (DataError) and
+    one that loads but that no page can use (no label or no score left after the checks).
 
     dataset   the prepared dataset (None when refused)
     error     the loader's sentence and why the columns nearest to an empty role were not taken
@@ -101,8 +107,12 @@ def mapped_upload(
     except DataError as err:
         fix = (err.fix_action, fix_offer(err.fix)) if err.fix_action else None
         return MappedUpload(error=" ".join(filter(None, (err.message, refused_sentence(use, refused)))), fix=fix)
+    name = loading.display_name(filename)
+    if not any(has_role(ds, role) for _, role in PAGE_ROLES):  # refused like any other: the data in use stays
+        need = missing(ds, "binary") or NEEDS["binary"][0]
+        return MappedUpload(error=unusable_upload_sentence(name, need, refused_sentence(ds.mapping, refused)))
     scale = use.score_scale if use.score_scale != mapping.score_scale else None
-    return MappedUpload(ds, loaded=loaded_sentence(ds, loading.display_name(filename), refused), scale=scale)
+    return MappedUpload(ds, loaded=loaded_sentence(ds, name, refused), scale=scale)
 
 
 @dataclass(frozen=True, eq=False)
@@ -144,8 +154,8 @@ def folder_reader(path, *, label: str | None, scores: Sequence[str], group: str 
 class LoadedAnswer:
     """What the Data page says of the dataset in use: four numbers (None: not for it), the rows
     per split (and, where the split is not train and test rows, which rows fit and which judge),
-    its tables (shown with `table_columns`' number formats), its classes, its notes and what its
-    weights make of the rows."""
+    its tables (shown with `table_columns`' number formats), its classes, its notes (those that
+    warn apart: `warnings`) and what its weights make of the rows."""
 
     metrics: tuple
     split_sentence: str | None
@@ -154,6 +164,7 @@ class LoadedAnswer:
     notes: tuple[str, ...]
     table_columns: dict = field(default_factory=lambda: dict(loading.SUMMARY_COLUMNS))
     weights_sentence: str | None = None  # what a weight column makes of the rows (`loading.weights_sentence`)
+    warnings: tuple[str, ...] = ()  # the notes that warn (labels read the wrong way round), shown before `notes`
 
 
 def loaded_answer(ds: Dataset) -> LoadedAnswer:
@@ -166,8 +177,9 @@ def loaded_answer(ds: Dataset) -> LoadedAnswer:
         split,
         tuple(loading.summary_tables(ds)),
         classes_sentence(ds.class_names) if ds.class_names else None,
-        tuple(ds.notes),
+        tuple(n for n in ds.notes if not is_reversal_note(n)),
         weights_sentence=loading.weights_sentence(ds),
+        warnings=tuple(n for n in ds.notes if is_reversal_note(n)),
     )
 
 

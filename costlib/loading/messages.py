@@ -142,8 +142,8 @@ MSG_DECIMAL_COMMA_HINT = (
     " They look like numbers written with a decimal comma; save the file with "
     "decimal points, or separate its columns with semicolons."
 )
-MSG_ALSO_EMPTY = " It also has {count} empty {values} (blank or NaN)."
-MSG_MISSING_NUMBERS = 'In "{name}", column "{column}" has {count} empty {values} (blank or NaN): {rows}.'
+MSG_ALSO_EMPTY = " It also has {count} empty {values} (blank or not a number)."
+MSG_MISSING_NUMBERS = 'In "{name}", column "{column}" has {count} empty {values} (blank or not a number): {rows}.'
 MSG_INFINITE = 'In "{name}", column "{column}" has {count} infinite {values}: {rows}.'
 MSG_OUTSIDE_01 = (
     'In "{name}", column "{column}" has {count} {values} outside [0, 1] '
@@ -160,8 +160,8 @@ MSG_OUTSIDE_01_FEW = (
 MSG_LABEL_MISSING = 'In "{name}", column "{column}" has no label (blank or NA) in {count} {row_word}: {rows}.'
 MSG_LABEL_ALL_MISSING = 'In "{name}", column "{column}" has no label in any of its {n} rows.'
 MSG_LABEL_ONE_CLASS = (
-    'In "{name}", column "{column}" has only one value, {value}, in all {n} rows '
-    "(rows {first} to {last}); a binary label needs both a positive and a negative class."
+    'In "{name}", column "{column}" has only one value, {value}, {every_row}; '
+    "a binary label needs both a positive and a negative class."
 )
 MSG_LABEL_MANY = 'In "{name}", column "{column}" has {k} distinct values where a binary label needs 2: {listing}.'
 MSG_LABEL_NEEDS_POSITIVE = (
@@ -175,16 +175,14 @@ MSG_POSITIVE_NOT_FOUND = (
 
 # prepare: other roles
 MSG_WEIGHT_NEGATIVE = 'In "{name}", column "{column}" has {count} negative {values}: {rows}.'
-MSG_WEIGHT_ZERO = 'In "{name}", column "{column}" is 0 in all {n} rows (rows {first} to {last}): no row would count.'
+MSG_WEIGHT_ZERO = 'In "{name}", column "{column}" is 0 {every_row}: no row would count.'
 MSG_SPLIT_UNKNOWN = (
     'In "{name}", column "{column}" has {count} {values} that {are} not a split name: '
     "{rows}. Use train (or training, fit), validation (or val, valid, calib, "
     "calibration, dev) or test (or testing, holdout, eval)."
 )
 MSG_DELTA_SOURCES = 'In "{name}", delta is chosen from more than one source ({sources}); choose one.'
-MSG_DELTA_ZERO = (
-    'In "{name}", the delta from {source} is 0 in all {n} rows (rows {first} to {last}): there is nothing to weigh.'
-)
+MSG_DELTA_ZERO = 'In "{name}", the delta from {source} is 0 {every_row}: there is nothing to weigh.'
 MSG_DELTA_OVERFLOW = 'In "{name}", the delta from {source} is too large to represent in {count} {row_word}: {rows}.'
 MSG_VOTES_INCOMPLETE = (
     'In "{name}", only the "{given}" vote column is chosen ("{column}"); choose the "{other}" vote column too.'
@@ -222,6 +220,14 @@ NOTE_CONSTANT_SCORE = (
     'In "{name}", column "{column}" holds the same score ({value}) in all {n} rows: it cannot tell one case from '
     "another, so no page will let it decide. Check that it is the model's score."
 )
+NOTE_REVERSED_LABELS = (
+    'In "{name}", the scores{columns} are lower for {positive} than for {negative}: is {negative} the positive '
+    "class? {how}"
+)
+POSITIVE_PICKER = "Which label value is the positive class?"  # the Data page's choice of it (labels.MAP_POSITIVE)
+REVERSED_PICK = 'If so, pick it under "{picker}" above.'  # the Data page offers the choice
+REVERSED_FLAG = "If so, choose it{flag}."  # the command line names the flag
+REVERSED_CHECK = "Check that the score is the chance of {positive}, not of {negative}."  # no choice offered
 NOTE_DECIMAL_COMMA = (
     'The file "{name}" is separated by {sep} and writes numbers with a decimal comma '
     '("0,25"); they were read as numbers (0.25).'
@@ -264,9 +270,12 @@ NOTE_WIDE = (
     "guessed ones first, then the first columns of the file). Type the exact name of any "
     "other column into a list to use it."
 )
-NOTE_PREVIEW = '"{name}": {rows:,} rows, {columns:,} columns. First rows{cut}:'
-NOTE_PREVIEW_WIDE = '"{name}": {rows:,} rows, {columns:,} columns. First rows of the first {shown:,} columns{cut}:'
-NOTE_PREVIEW_CUT = ', with {count:,} {cells} longer than {limit:,} characters cut short at "…"'
+NOTE_PREVIEW = '"{name}": {rows:,} {row_word}, {columns:,} {columns_word}. First rows{cut}:'
+NOTE_PREVIEW_WIDE = (
+    '"{name}": {rows:,} {row_word}, {columns:,} {columns_word}. First rows of the first {shown:,} columns{cut}:'
+)
+NOTE_PREVIEW_CUT = ', with {count:,} {cells} longer than {limit:,} characters cut short at "…"{names}'
+NOTE_PREVIEW_CUT_NAMES = ", {count:,} of them {names}"  # of the cells cut, the column names among them
 
 # fixes offered with a DataError (DataError.fix), applied only when asked for
 FIX_DROP_LABELS = "drop the {count} {row_word} with a missing label"
@@ -297,6 +306,18 @@ def plural_words(n: int) -> dict[str, str]:
         "numbers": plural(n, "a number", "numbers"),  # "1 value that is not a number"
         "whole_numbers": plural(n, "a whole number", "whole numbers"),  # "1 vote count that is not a whole number"
     }
+
+
+def every_row(n: int, first: int, last: int) -> str:
+    """'in all 6,000 rows (rows 2 to 6001)' of a table of `n` rows whose first and last rows are
+    the file's rows `first` and `last`; 'in its only row (row 2)' for one row.
+
+    >>> every_row(6000, 2, 6001), every_row(1, 2, 2)
+    ('in all 6,000 rows (rows 2 to 6001)', 'in its only row (row 2)')
+    """
+    if n == 1:
+        return f"in its only row (row {first})"
+    return f"in all {n:,} rows (rows {first} to {last})"
 
 
 def join(items: Sequence[str], last: str = "and") -> str:

@@ -20,6 +20,7 @@ from costlib.core.scales import SCALES, on_scale
 from costlib.loading import roles
 from costlib.loading.budget import upload_memory_budget, work_bytes
 from costlib.loading.cells import NA_TOKENS, categories
+from costlib.loading.direction import reversed_scores
 from costlib.loading.guessing import guess_mapping, near_misses  # noqa: F401 (guess_mapping: the doctest)
 from costlib.loading.intersections import intersection_groups
 from costlib.loading.messages import (
@@ -34,6 +35,11 @@ from costlib.loading.messages import (
     MSG_TOO_MUCH_WORK,
     NOTE_CONSTANT_SCORE,
     NOTE_DROPPED_LABELS,
+    NOTE_REVERSED_LABELS,
+    POSITIVE_PICKER,
+    REVERSED_CHECK,
+    REVERSED_FLAG,
+    REVERSED_PICK,
     available,
     join,
     num,
@@ -154,8 +160,10 @@ def prepare(
     m = mapping
     _check_mapping(t, m)
     _check_work(t, m)
-    y, positive, class_codes, class_label_names = _labels(t, m, drop_missing_labels)
+    y, positive, negative, class_codes, class_label_names = _labels(t, m, drop_missing_labels)
     scores = {c: _scores(t, c, m.score_scale) for c in dict.fromkeys(m.scores or ())}
+    if y is not None:
+        _note_reversed(t, m, y, scores, positive, negative)
     weight = roles.weight(t, m.weight) if m.weight else None
     groups = parts = None
     if len(m.group_columns) > 1:  # several columns: their intersection
@@ -329,8 +337,9 @@ def _check_mapping(t: Table, m: ColumnMapping) -> None:
 
 def _labels(
     t: Table, m: ColumnMapping, drop_missing: bool
-) -> tuple[np.ndarray | None, str | None, np.ndarray | None, list[str] | None]:
-    """(y, positive, class codes, class label names), rows with no label dropped if asked.
+) -> tuple[np.ndarray | None, str | None, str | None, np.ndarray | None, list[str] | None]:
+    """(y, positive, negative, class codes, class label names), rows with no label dropped if
+    asked; `negative` is the binary label's other value.
 
     Labels come first: dropping rows with a missing label changes every other column.
     """
@@ -340,14 +349,36 @@ def _labels(
     drop = _missing_labels(t, {c: codes < 0 for c, (codes, _) in coded.items()}, drop_missing)
     if drop is not None:
         coded = {c: (codes[~drop], names) for c, (codes, names) in coded.items()}
-    y = positive = None
+    y = positive = negative = None
     if m.label:
         codes, names = roles.compact(*coded[m.label])
         y, positive = roles.binary_labels(t, m.label, codes, names, m.positive)
+        negative = next(n for n in names if n != positive)
     if m.class_label:
         codes, names = roles.compact(*coded[m.class_label])
-        return y, positive, codes, names
-    return y, positive, None, None
+        return y, positive, negative, codes, names
+    return y, positive, negative, None, None
+
+
+def _note_reversed(
+    t: Table, m: ColumnMapping, y: np.ndarray, scores: dict, positive: str | None, negative: str | None
+) -> None:
+    """Note the score columns that rank the positive class clearly below the other
+    (`direction.reversed_scores`): the labels may be read the wrong way round. A note, never a
+    refusal: the user may mean it (a model being audited can be that bad)."""
+    backwards = [c for c, values in scores.items() if reversed_scores(y, values)]
+    if not backwards or positive is None or negative is None:
+        return
+    if t.flag("positive"):
+        how = REVERSED_FLAG.format(flag=t.flag("positive", q(negative)))
+    elif m.positive is not None and str(m.positive).strip():
+        how = REVERSED_PICK.format(picker=POSITIVE_PICKER)
+    else:
+        how = REVERSED_CHECK.format(positive=q(positive), negative=q(negative))
+    columns = " in " + join([q(c) for c in backwards]) if len(scores) > 1 else ""
+    t.notes.append(
+        NOTE_REVERSED_LABELS.format(name=t.name, columns=columns, positive=q(positive), negative=q(negative), how=how)
+    )
 
 
 def _missing_labels(t: Table, missing: dict[str, np.ndarray], drop_missing: bool) -> np.ndarray | None:

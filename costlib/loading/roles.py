@@ -70,6 +70,7 @@ from costlib.loading.messages import (
     NOTE_RENORMALISED,
     NOTE_TOP_GROUPS,
     SHOW,
+    every_row,
     file_row,
     flag_phrase,
     join,
@@ -131,6 +132,11 @@ class Table:
     def last(self) -> int:
         """The file's row number of the last kept row."""
         return int(self.rownums(np.array([self.n - 1]))[0])
+
+    @property
+    def every_row(self) -> str:
+        """'in all 6,000 rows (rows 2 to 6001)', 'in its only row (row 2)' (`messages.every_row`)."""
+        return every_row(self.n, self.first, self.last)
 
     def bad(
         self,
@@ -242,9 +248,7 @@ def binary_labels(
     first = first_rows(codes, k)
     if k == 1:
         raise DataError(
-            MSG_LABEL_ONE_CLASS.format(
-                name=t.name, column=shorten(column), value=q(names[0]), n=t.n, first=t.first, last=t.last
-            ),
+            MSG_LABEL_ONE_CLASS.format(name=t.name, column=shorten(column), value=q(names[0]), every_row=t.every_row),
             column=column,
         )
     if k > 2:
@@ -309,7 +313,7 @@ def weight(t: Table, column: str) -> np.ndarray:
         raise DataError(t.bad(MSG_WEIGHT_NEGATIVE, column, neg, values=w), column=column)
     if not (w > 0).any():
         raise DataError(
-            MSG_WEIGHT_ZERO.format(name=t.name, column=shorten(column), n=t.n, first=t.first, last=t.last),
+            MSG_WEIGHT_ZERO.format(name=t.name, column=shorten(column), every_row=t.every_row),
             column=column,
         )
     return w
@@ -439,9 +443,7 @@ def delta(t: Table, m: ColumnMapping) -> np.ndarray | None:
     if bad.any():
         raise DataError(t.bad(MSG_DELTA_OVERFLOW, column, bad, source=source), column=column)
     if not np.any(values != 0):
-        raise DataError(
-            MSG_DELTA_ZERO.format(name=t.name, source=source, n=t.n, first=t.first, last=t.last), column=column
-        )
+        raise DataError(MSG_DELTA_ZERO.format(name=t.name, source=source, every_row=t.every_row), column=column)
     return np.ascontiguousarray(values, dtype=np.float64)
 
 

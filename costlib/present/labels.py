@@ -17,6 +17,7 @@ from costlib.binary.elicit import PRECISION
 from costlib.core import escaping
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import shorten
+from costlib.loading.messages import POSITIVE_PICKER
 
 YOUR_UNIT = "your unit"  # a unit left empty, inside a label: "(your unit)"
 
@@ -156,6 +157,35 @@ def previous_upload_sentence(name: str, what: str = "file") -> str:
     return f"Your previous {what}, “{name}”, is still loaded."
 
 
+def unusable_upload_sentence(name: str, need: str, why: str = "") -> str:
+    """The refusal of the upload `name` whose columns, as mapped, feed no page: it lacks `need`
+    (`missing`), and `why` the columns nearest to it were not taken (`roles.refused_sentence`)."""
+    return f"No page can use “{name}” with these columns: it lacks {need}." + (" " + why if why else "")
+
+
+def not_loaded_sentence(
+    name: str, *, previous: str | None = None, sample: str | None = None, stage: str = "columns", fix: bool = False
+) -> str:
+    """What follows the refusal of the upload `name`: it was not loaded, what is still in use
+    (the `previous` upload, else the built-in `sample`, else nothing said) and what to do.
+    `stage`: "file" (the file could not be read) or "columns" (the columns chosen were refused);
+    `fix`: the refusal offers a fix to tick."""
+    still = (
+        " " + previous_upload_sentence(previous, "file" if stage == "file" else "data")
+        if previous
+        else f" The built-in sample “{sample}” is still in use."
+        if sample
+        else ""
+    )
+    if stage == "file":
+        todo = " Correct the file and upload it again."
+    elif fix:
+        todo = f" Tick the fix above the button, or choose other columns, and press “{USE_COLUMNS}” again."
+    else:
+        todo = f" Choose other columns above and press “{USE_COLUMNS}” again, or correct the file and upload it again."
+    return f"“{name}” was not loaded.{still}{todo}"
+
+
 def fix_offer(fix: str) -> str:
     """The tick box that applies a `DataError`'s fix."""
     return f"Fix it: {fix} (tick, then press “{USE_COLUMNS}” again)"
@@ -174,7 +204,7 @@ SCALES = {
 }
 SCALE_LABEL = "The scores are"
 MAP_LABEL = "Label column (the true outcome)"
-MAP_POSITIVE = "Which label value is the positive class?"
+MAP_POSITIVE = POSITIVE_PICKER  # one text: the loader's note on reversed labels names it too
 MAP_SCORES = "Score columns (one per model; higher = more likely positive)"
 MAP_GROUP = "Group column (optional, for per-group prices)"
 MORE_GROUPS = "More group columns (optional: audit their intersections)"

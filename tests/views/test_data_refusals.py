@@ -1,6 +1,6 @@
 """Headless AppTest of the Data page (issue 44, item 4): a label or score column the guess
-leaves out is named with the loader's reason as soon as the upload is used, and the group
-select box starts on the guessed group."""
+leaves out is named with the loader's reason as soon as the upload is used (a refusal: no page
+could use the file), and the group select box starts on the guessed group."""
 
 from __future__ import annotations
 
@@ -33,20 +33,21 @@ def used(name: str, data: bytes) -> AppTest:
 def test_a_three_valued_label_is_named_the_first_time_the_upload_is_used():
     data = three_valued_label().to_csv(index=False).encode()
     at = used("outcomes.csv", data)
-    warning = unescape("\n".join(w.value for w in at.warning))
-    assert "no page can use it yet: it lacks a label column with two values. Not taken as the label: in" in warning
+    error = unescape("\n".join(e.value for e in at.error))
+    assert "with these columns: it lacks a label column with two values. Not taken as the label: in" in error
     said = by_hand(data, "outcomes.csv", ColumnMapping(label="outcome"))
-    assert said[3:] in warning  # the sentence the page gives when "outcome" is chosen by hand
-    assert at.session_state["upload_dataset"].y is None
+    assert said[3:] in error  # the sentence the page gives when "outcome" is chosen by hand
+    assert "“outcomes.csv” was not loaded" in error
+    assert at.session_state.get("upload_dataset") is None  # refused: no page could use it
 
 
 def test_decimal_comma_scores_are_named_the_first_time_the_upload_is_used():
     data = decimal_comma_scores()
     at = used("comma.csv", data)
-    warning = unescape("\n".join(w.value for w in at.warning))
-    assert "it lacks a score column. Not taken as a score: in" in warning
-    assert by_hand(data, "comma.csv", ColumnMapping(scores=("score",)))[3:] in warning
-    assert "decimal comma" in warning and '"0,10"' in warning
+    error = unescape("\n".join(e.value for e in at.error))
+    assert "it lacks a score column. Not taken as a score: in" in error
+    assert by_hand(data, "comma.csv", ColumnMapping(scores=("score",)))[3:] in error
+    assert "decimal comma" in error and '"0,10"' in error
 
 
 def test_with_neither_role_the_refusal_of_the_upload_names_both_columns():

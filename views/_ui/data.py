@@ -57,6 +57,16 @@ def replace_upload(ds: Dataset, *, opened: bool = False) -> None:
     choose_data(UPLOAD)
 
 
+def data_in_use() -> tuple[str | None, str | None]:
+    """(the name of the upload in use, the title of the built-in sample in use): one of them, or
+    neither (a link to an upload this session does not have)."""
+    key = setting("data")
+    if key == UPLOAD:
+        ds = st.session_state.get("upload_dataset")
+        return (ds.name if ds is not None else None), None
+    return None, (SAMPLES[key].title if key in SAMPLES else None)
+
+
 def open_counted(compute, *, name: str) -> Dataset:
     """`compute()` (a dataset read where it lies: a data-folder file or an aggregate), admitted
     on the server's memory ledger for its peak first: DuckDB's memory limit and the counts'

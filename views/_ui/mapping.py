@@ -14,7 +14,7 @@ from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
 from costlib.present import labels as t
-from views._ui.data import UPLOAD, replace_upload
+from views._ui.data import UPLOAD, data_in_use, replace_upload
 from views._ui.display import say, show_error
 from views._ui.loading import build_dataset_cached, kept_table
 from views._ui.state import setting
@@ -190,10 +190,14 @@ def say_kept(name: str) -> None:
     say("info", words.format(name=loading.display_name(name), button=t.USE_COLUMNS))
 
 
-def previous_upload(what: str) -> None:
-    """Say that the upload in use before this one failed is still loaded (if there is one)."""
-    if st.session_state.get("upload_dataset") is not None:
-        say("caption", t.previous_upload_sentence(st.session_state["upload_dataset"].name, what))
+def say_refused(message: str, name: str, *, stage: str = "columns", fix: bool = False) -> None:
+    """The one refusal of an upload, whatever refused it: the loader's `message` (file, column,
+    rows), then that `name` was not loaded, the data still in use and what to do
+    (`labels.not_loaded_sentence`; `stage` "file": it could not be read, "columns": the columns
+    chosen were refused, `fix`: a fix is offered to tick)."""
+    previous, sample = data_in_use()
+    words = t.not_loaded_sentence(loading.display_name(name), previous=previous, sample=sample, stage=stage, fix=fix)
+    say("error", f"{message} {words}", icon=":material/warning:")
 
 
 def upload_form(df: pd.DataFrame, digest: str, name: str):
@@ -214,15 +218,14 @@ def upload_form(df: pd.DataFrame, digest: str, name: str):
     st.dataframe(shown.head, hide_index=True, placeholder=t.MISSING_CELL)
     for note in shown.notes:
         say("info", note)
-    if st.session_state.get("_load_error"):
-        say("error", st.session_state["_load_error"], icon=":material/warning:")
-        previous_upload("data")
     with st.form("mapping"):
         mapping = mapping_form(df, chosen_mapping(digest) or shown.guess)
         # offered fixes, by their fixed word (DataError.fix_action), never by their words
         fixes = st.session_state.get("_fixes", {})
         ticked = [action for action, words in fixes.items() if st.checkbox(words, key=f"fix_{action}")]
         submitted = st.form_submit_button(t.USE_COLUMNS, type="primary")
+    if st.session_state.get("_load_error") and not submitted:  # under the button that was pressed
+        say_refused(st.session_state["_load_error"], name, fix=bool(st.session_state.get("_fixes")))
     if submitted:
         result = answers.mapped_upload(
             df,
