@@ -94,7 +94,7 @@ def chart_text(figure) -> ChartText:
     traces = [t for t in spec.get("data", []) if t.get("visible", True) is not False]
     heat = [t for t in traces if t.get("type") == "heatmap"]
     z_title = words(_dig(heat[0], "colorbar", "title", "text") or _dig(heat[0], "colorbar", "title")) if heat else ""
-    columns = _columns(x_title, y_title, z_title or "value")
+    columns = _columns(x_title, y_title, z_title or "value", text_axes=_text_axes(traces))
     lengths = [_length(t) for t in traces]
     long = sum(n > MIN_TRACE_ROWS for n in lengths)
     budget = max(MIN_TRACE_ROWS, MAX_ROWS // max(1, long)) if sum(lengths) > MAX_ROWS else max(lengths, default=0)
@@ -105,8 +105,11 @@ def chart_text(figure) -> ChartText:
         total += drawn
         if _size(rows) < drawn:
             how.setdefault(THINNED_MAP.format(step=rows.attrs["step"]) if "step" in rows.attrs else THINNED_LINE)
-    nonempty = [p for p in parts if _size(p)]
+    # the points a chart marks with words of their own first: a grid shows its first rows, and the
+    # marks below a line's hundred points read as an empty column (review: the Costs page's "label")
+    nonempty = sorted((p for p in parts if _size(p)), key=lambda p: not _labelled(p))
     table = _joined(nonempty) if nonempty else pd.DataFrame(columns=[SERIES, *columns[:2]])
+    table = table[list(dict.fromkeys(c for p in parts if _size(p) for c in p))]  # the columns in the traces' order
     if LABEL in table and (table[LABEL].fillna("") == "").all():
         table = table.drop(columns=LABEL)
     if LABEL in table:  # a point without a label of its own (a map's cell beside a marked point) is blank
@@ -115,7 +118,7 @@ def chart_text(figure) -> ChartText:
         values = table[column]
         if values.dtype.kind in "fO" and values.isna().any():
             table[column] = [
-                NO_INTERVAL if pd.isna(x) else f"{x:.6g}" if isinstance(x, float) else str(x) for x in values
+                NO_INTERVAL if pd.isna(x) else _number(x) if isinstance(x, float) else str(x) for x in values
             ]
     note = THINNED.format(shown=len(table), total=total, how="; ".join(how)) if how else None
     return ChartText(_sentence(layout, traces, x_title, y_title), table, note)
@@ -151,11 +154,28 @@ INTERVAL_FROM, INTERVAL_TO = "interval from", "interval to"  # a bar's interval,
 NO_INTERVAL = "–"  # a point drawn without an interval, or a gap in a line (a grid would show "None")
 
 
-def _columns(x_title: str, y_title: str, z_title: str) -> tuple[str, str, str]:
-    """The table's x, y and value headers: the axes' titles, made distinct from each other and
-    from the table's own columns (a user's unit can make two titles alike)."""
+AXIS_WORDS = {"x": "horizontal axis", "y": "vertical axis"}  # a header for an axis without a title
+CATEGORY = "category"  # ... whose values are names (a bar per model): what they are, not where they are drawn
+
+
+def _text_axes(traces: list[dict]) -> set[str]:
+    """The axes ("x", "y") along which some trace (not a map) is drawn at names rather than numbers."""
+    return {
+        axis
+        for trace in traces
+        if trace.get("type") != "heatmap"
+        for axis in ("x", "y")
+        if trace.get(axis) is not None and np.asarray(trace[axis]).dtype.kind in "OUS"
+    }
+
+
+def _columns(x_title: str, y_title: str, z_title: str, text_axes: set[str] = frozenset()) -> tuple[str, str, str]:
+    """The table's x, y and value headers: the axes' titles (an axis without one is named in words:
+    `CATEGORY` along names, else `AXIS_WORDS`, never "x"), made distinct from each other and from
+    the table's own columns (a user's unit can make two titles alike)."""
     out: list[str] = []
-    for name, fallback in ((x_title, "x"), (y_title, "y"), (z_title, "value")):
+    fallbacks = {axis: CATEGORY if axis in text_axes else AXIS_WORDS[axis] for axis in AXIS_WORDS}
+    for name, fallback in ((x_title, fallbacks["x"]), (y_title, fallbacks["y"]), (z_title, "value")):
         name = name or fallback
         while name in out or name in (SERIES, LABEL, INTERVAL_FROM, INTERVAL_TO):
             name = f"{name} ({fallback})"
@@ -254,10 +274,11 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         position = x if isinstance(x, np.ndarray) and np.isfinite(x).all() else None
         keep = thin_index(values, budget, x=position)
     columns = {SERIES: name, x_col: _take(x, keep), y_col: _take(y, keep)}  # one frame built once
+    # a label that only repeats the line's name says nothing the series column does not: blank
     if isinstance(text, (list, tuple, np.ndarray)) and len(text) == drawn:
-        columns[LABEL] = [words(t) for t in _take(text, keep)]
+        columns[LABEL] = [_own(words(t), name) for t in _take(text, keep)]
     elif isinstance(text, str) and text:
-        columns[LABEL] = words(text)
+        columns[LABEL] = _own(words(text), name)
     else:
         columns[LABEL] = ""  # blank where a point has no label of its own
     # the interval of the value: on y (bars), or on x where the value is the x axis (the change chart's points)
@@ -273,6 +294,21 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
             columns[column] = [_number(x) if np.isfinite(x) else NO_INTERVAL for x in ends]  # as the values read
         break
     return _Rows(columns, len(columns[y_col])), drawn
+
+
+def _own(label: str, series: str) -> str:
+    """A point's label as the table writes it: '' where it is its series' name."""
+    return "" if label == series else label
+
+
+def _labelled(rows) -> bool:
+    """Whether a part of the table (a line's `_Rows`, or a frame) has a point with a label of its own."""
+    labels = rows.get(LABEL)  # a frame's column, or a line's
+    if labels is None:
+        return False
+    if isinstance(labels, str):
+        return bool(labels)
+    return any(isinstance(t, str) and t for t in labels)
 
 
 def _without_corners(x, y, text):

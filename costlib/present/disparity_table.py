@@ -104,18 +104,29 @@ def disparity_caption(d) -> str:
     )
 
 
-def out_of_cell(count) -> str:
-    """The "out of" cell of one group and metric (`disparity.Disparities.table`'s ``out_of``,
-    what `OUT_OF_WORDS` says it counts): '1,204', a weighted count with two decimals ('4.75'),
-    '–' without a count (written as `tables.count_cell` writes a count, which this module
-    cannot import: `tables` reads `words`, which reads this module).
+def count_text(count, *, averaged: bool = False) -> str:
+    """A count as a cell (the one way every table writes a count: the disparities' "out of"
+    here, `tables.count_cell` for the others, which this module cannot import: `tables` reads
+    `words`, which reads this module): a whole count whole, '434' (also one a float sum left a
+    hair off, 434.00000000000006); else an `averaged` count (a mean over the cross-fit's deals)
+    with one decimal, '59.4', and a weighted one with up to two, '4.75', '123.5' (no trailing
+    zero: '59.40' read as money); '–' without a count.
 
-    >>> out_of_cell(1204.0), out_of_cell(4.75), out_of_cell(None), out_of_cell(float("nan"))
-    ('1,204', '4.75', '–', '–')
+    >>> count_text(1204.0), count_text(434.00000000000006), count_text(247.99999999999997)
+    ('1,204', '434', '248')
+    >>> count_text(59.4, averaged=True), count_text(59.43, averaged=True), count_text(4.75), count_text(123.5)
+    ('59.4', '59.4', '4.75', '123.5')
+    >>> count_text(59.97, averaged=True), count_text(None), count_text(float("nan"))
+    ('60', '–', '–')
     """
     if not _finite(count):
         return "–"
-    return number(float(count), 0 if float(count).is_integer() else 2)
+    x = float(count)
+    digits = 1 if averaged else 2
+    x = round(x, digits)
+    if x.is_integer():
+        return number(x, 0)
+    return number(x, digits).rstrip("0")
 
 
 COLUMN_ALONE = "Column “{column}” alone (its groups gather the intersections that hold them)"
@@ -190,7 +201,7 @@ def result_words(row: dict, threshold: float) -> str:
 def disparity_table(d, unit: str = "") -> pd.DataFrame:
     """Each group against the reference group, per metric (`disparity.Disparities`), as a person
     reads it (page, report and command line): the value and the count it is made of ("out of":
-    `out_of_cell`) beside the reference's value, the ratio and the difference with their 95%
+    `count_text`) beside the reference's value, the ratio and the difference with their 95%
     intervals, and pass, fails or why there is no ratio (`result_words`: "could be chance" where
     the ratio's interval reaches past a line of the pass range)."""
 
@@ -213,7 +224,7 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
                 "metric": r["metric"],
                 "group": shorten(str(r["group"])) + (" (pooled)" if r["pooled"] else ""),
                 "value": fmt(r["value"]),
-                "out of": out_of_cell(r.get("out_of")),
+                "out of": count_text(r.get("out_of")),
                 "reference": fmt(r["reference_value"]),
                 "ratio": ratio(r["ratio"])
                 if r["is_reference"]

@@ -21,6 +21,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from costlib.binary import decision as D
+from costlib.binary import honest as H
 from costlib.binary.folds import MIN_CLASS_ROWS
 from costlib.core import rules as R
 from costlib.core.escaping import html_escape
@@ -49,8 +50,10 @@ from costlib.present.report_record import (
     tolerance_text,
 )
 from costlib.present.tables import (
+    CROSS_FIT_MEAN_WORDS,
     NOT_SEARCHED,
     NOT_SEARCHED_HELP,
+    _fair_rows,
     count_cell,
     cutoff_cell,
     fair_prices,
@@ -291,18 +294,22 @@ def _data_tables(a) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def _fairness_tables_text(a) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The constrained rules' summary and their cutoffs and rates group by group, each figure on the
+    rows the cutoffs are fitted on and on the rows they are judged on, named as `tables.FAIR_ROWS`
+    names them ("train" and "test" only with a split)."""
     s = a.fairness_summary
+    fit, judged = _fair_rows(s)
     over = {"summary": s, "results": a.results, "unit": a.unit, "capacity": a.recommendation.capacity}
     summary = pd.DataFrame(
         {
             "rule": [R.rule_words(r) for r in s["rule"]],
             "rate made equal": s["rate"],
             "feasible": feasible_cells(s),
-            "largest gap (train)": [share_cell(x) for x in s["spread_train"]],
-            "largest gap (test)": [share_cell(x) for x in s["spread_test"]],
-            "within tolerance on test": within_cells(s),
-            "price per case (train)": fair_prices(prices=s["price_per_case_train"], **over),
-            "price per case (test)": fair_prices(prices=s["price_per_case_test"], **over),
+            f"largest gap ({fit})": [share_cell(x) for x in s["spread_train"]],
+            f"largest gap ({judged})": [share_cell(x) for x in s["spread_test"]],
+            f"within tolerance ({judged})": within_cells(s),
+            f"price per case ({fit})": fair_prices(prices=s["price_per_case_train"], **over),
+            f"price per case ({judged})": fair_prices(prices=s["price_per_case_test"], **over),
         }
     )
     f = a.fairness
@@ -313,8 +320,8 @@ def _fairness_tables_text(a) -> tuple[pd.DataFrame, pd.DataFrame]:
             "cutoff": [
                 cutoff_cell(x, g, a.recommendation.lowest) for x, g in zip(f["threshold"], f["group"], strict=True)
             ],
-            "rate (train)": [share_cell(x) for x in f["rate_train"]],
-            "rate (test)": [share_cell(x) for x in f["rate_test"]],
+            f"rate ({fit})": [share_cell(x) for x in f["rate_train"]],
+            f"rate ({judged})": [share_cell(x) for x in f["rate_test"]],
         }
     )
     return summary, long
@@ -422,7 +429,10 @@ def audit_html(audit) -> str:
             caption="Every rule, all groups together",
         ),
         "<h3>By group</h3>",
-        table_html(rules_by_group_table(a.results, a.unit, lowest=a.recommendation.lowest)),
+        table_html(
+            rules_by_group_table(a.results, a.unit, lowest=a.recommendation.lowest),
+            caption=CROSS_FIT_MEAN_WORDS if a.results.estimate == H.CROSS_FITTED else None,
+        ),
         "</section>",
         '<section id="fairness"><h2>Fairness-constrained cutoffs</h2>',
         (

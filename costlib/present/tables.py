@@ -16,10 +16,12 @@ import numpy as np
 import pandas as pd
 
 from costlib.binary import decision as D
+from costlib.binary import honest as H
 from costlib.binary.fair_search import GROUP_WITHOUT_RATE, TOO_MANY_PAIRS
 from costlib.binary.judged_rules import RuleResults
 from costlib.core import rules as R
 from costlib.present.amounts import money, number, percent
+from costlib.present.disparity_table import count_text
 from costlib.present.words import cutoffs_short
 
 
@@ -41,16 +43,30 @@ def share_cell(x) -> str:
     return "–" if x is None or not np.isfinite(x) else percent(x)
 
 
-def count_cell(x) -> str:
-    """A count as a cell: '1,234' (weighted counts keep two decimals), or '–'."""
-    return "–" if x is None or not np.isfinite(x) else number(float(x), 0 if float(x).is_integer() else 2)
+def count_cell(x, *, averaged: bool = False) -> str:
+    """A count as a cell (`disparity_table.count_text`): '1,234', a weighted count with up to two
+    decimals ('4.75'), an `averaged` one (over the cross-fit) with one ('59.4'), or '–'."""
+    return count_text(x, averaged=averaged)
 
 
-def _expected(x, rule: str) -> str:
-    """A count as a cell; flagging at random has expected counts: 'about 151'."""
+def _expected(x, rule: str, averaged: bool = False) -> str:
+    """A count as a cell (`averaged`: over the cross-fit); flagging at random has expected counts:
+    'about 151'."""
     if rule == R.AT_RANDOM and x is not None and np.isfinite(x):
         return "about " + number(round(float(x)), 0)
-    return count_cell(x)
+    return count_cell(x, averaged=averaged)
+
+
+CROSS_FIT_MEAN = "{count} (mean)"
+"""The header of a count column whose counts are cross-fitted (no split): each fitted rule's count
+is the mean over the ways of dealing the rows into parts, so it need not be whole ('59.4'); short,
+so that the table by group fits the page at 1400 px (the report's caption, `CROSS_FIT_MEAN_WORDS`,
+says over what)."""
+CROSS_FIT_MEAN_WORDS = (
+    "Each rule in each group. No rows are set aside for testing, so the fitted rules' false positives and false "
+    "negatives are cross-fitted: each a mean over the ways of dealing the rows into parts, which need not be whole."
+)
+"""The caption of the table by group in the report when its counts are cross-fitted (`CROSS_FIT_MEAN`)."""
 
 
 def _interval_cell(lo, hi, fmt) -> str:
@@ -138,9 +154,15 @@ def rules_numbers(results: RuleResults, *, by_group: bool = False) -> pd.DataFra
 def rules_by_group_table(results: RuleResults, unit: str = "", *, lowest: dict | None = None) -> pd.DataFrame:
     """Each rule's cutoff and cost in each group (report and page). `lowest` is
     `Recommendation.lowest`: a cutoff at or below a group's lowest fitted score reads "everyone",
-    as in the overall table."""
+    as in the overall table. Cross-fitted (no split), the counts of mistakes are means over the
+    deals: their headers say so (`CROSS_FIT_MEAN`) and they keep one decimal when not whole."""
     t = results.by_group
     m = money_cell(unit)
+    crossed = results.estimate == H.CROSS_FITTED  # the fitted rules' counts are means over the deals
+
+    def counts(name: str) -> str:
+        return CROSS_FIT_MEAN.format(count=name) if crossed else name
+
     return pd.DataFrame(
         {
             "rule": [R.rule_words(r) for r in t["rule"]],
@@ -151,8 +173,8 @@ def rules_by_group_table(results: RuleResults, unit: str = "", *, lowest: dict |
             ],
             "cases": [count_cell(x) for x in t["n"]],
             "flagged": [share_cell(x) for x in t["flagged_rate"]],
-            "false positives": [_expected(x, r) for x, r in zip(t["fp"], t["rule"], strict=True)],
-            "false negatives": [_expected(x, r) for x, r in zip(t["fn"], t["rule"], strict=True)],
+            counts("false positives"): [_expected(x, r, crossed) for x, r in zip(t["fp"], t["rule"], strict=True)],
+            counts("false negatives"): [_expected(x, r, crossed) for x, r in zip(t["fn"], t["rule"], strict=True)],
             "cost per case": [m(x) for x in t["cost_per_case"]],
             "95% interval": [_interval_cell(a, b, m) for a, b in zip(t["low"], t["high"], strict=True)],
         }
@@ -167,6 +189,23 @@ FAIR_WITHIN_HELP = (
 FAIR_NO_INTERVAL = "cannot say (no interval)"
 FAIR_MAY_MISS = "no: may reach {high}"  # the gap's 95% interval's upper end, under a header "within 5%"
 GAP_ON_TEST = "largest gap on test"
+FAIR_ROWS = {H.TEST: ("train", "test"), H.CROSS_FITTED: ("fitting rows", "cross-fitted")}
+"""How the fairness tables name, in their headers, the rows a constrained rule's cutoffs are fitted
+on and the rows they are judged on, by how it was judged (the summary's ``estimate``): with a split
+the train and test rows; without one all rows, the cutoffs as fitted on them, and cross-fitted (each
+row judged by cutoffs fitted without it), never "train" and "test" (review: a file without a split
+read "largest gap (test)")."""
+FAIR_ROWS_HELD = ("fitting rows", "judged rows")  # cutoffs held where judged (``estimate`` "cutoffs held")
+
+
+def _fair_rows(summary: pd.DataFrame) -> tuple[str, str]:
+    """(fitted, judged): the words of `FAIR_ROWS` for a fairness summary (`fairness.fairness_tables`),
+    for the report's headers "largest gap (fitting rows)", "rate (cross-fitted)"."""
+    estimates = set(summary["estimate"]) if "estimate" in summary else set()
+    for estimate in (H.TEST, H.CROSS_FITTED):
+        if estimate in estimates:
+            return FAIR_ROWS[estimate]
+    return FAIR_ROWS_HELD
 
 
 def fairness_overview_columns(tolerance: float) -> dict:

@@ -102,6 +102,12 @@ def test_the_remembered_stretches_are_few():
 # The chart's table: a reference built row by row
 
 
+def _said(v: float) -> str:
+    """A value as the table writes it in a column with a gap: four significant digits, no exponent."""
+    said = f"{v:.4g}"
+    return plain_number(v) if "e" in said else said
+
+
 def _table_reference(fig: go.Figure) -> pd.DataFrame:
     """The table of a figure of line traces, one dict per row: each trace's points kept by
     `thin_index` (budget as `chart_text` gives it), its label, its interval as text, and a gap
@@ -112,7 +118,8 @@ def _table_reference(fig: go.Figure) -> pd.DataFrame:
     long = sum(n > 20 for n in lengths)
     budget = max(20, 300 // max(1, long)) if sum(lengths) > 300 else max(lengths, default=0)
     rows = []
-    for t in traces:
+    # a line whose points carry labels of their own first (`chart_text`: a grid shows its first rows)
+    for t in sorted(traces, key=lambda t: not t.text):
         x, y = np.asarray(t.x, dtype=float), np.asarray(t.y, dtype=float)
         x, y = np.where(np.isfinite(x), x, np.nan), np.where(np.isfinite(y), y, np.nan)
         keep = thin_index(y, budget, x=x if np.isfinite(x).all() else None) if len(y) > budget else range(len(y))
@@ -134,7 +141,7 @@ def _table_reference(fig: go.Figure) -> pd.DataFrame:
     for column in (x_title, y_title, INTERVAL_FROM, INTERVAL_TO):  # a line drawn without an interval: a dash
         if column in table and table[column].isna().any():
             table[column] = [
-                NO_INTERVAL if pd.isna(v) else v if isinstance(v, str) else f"{v:.6g}" for v in table[column]
+                NO_INTERVAL if pd.isna(v) else v if isinstance(v, str) else _said(v) for v in table[column]
             ]
     return table
 

@@ -83,8 +83,10 @@ def test_the_price_maps_words_name_the_series_and_give_the_unit():
     alt = chart_text(fig)
     assert "heatmap" not in set(alt.table[SERIES])
     assert price_figures.MAP_NAME in set(alt.table[SERIES])
-    labels = set(alt.table[LABEL])
-    assert labels == {"", "your prices"}, labels  # no dash in the map's cells
+    # no dash in the map's cells, and no column of labels: the one mark's label is its series' name
+    assert LABEL not in alt.table and "your prices" in set(alt.table[SERIES])
+    cells = alt.table[alt.table[SERIES] == price_figures.MAP_NAME]
+    assert "–" not in set(cells.astype(str).to_numpy().ravel())
     assert "your prices at price of a false positive $1.00, price of a false negative $3.00" in alt.sentence
 
 
