@@ -13,11 +13,18 @@ at the moment it goes there (a sentence is built from raw text and escaped once,
   shortens), `safe_csv` for a download;
 - a widget's options that are user values (column names, label values, groups, models):
   `option_names`, its ``format_func``;
-- a file's name inside a sentence: `display_name` (then the surface's own escape).
+- a file's name inside a sentence: `display_name` (then the surface's own escape);
+- one user value inside a sentence, kept whole in its own direction: `isolate`.
+
+Every function above shows a bidirectional control as "?" (`shown_controls`) but closed
+isolates, and isolates right-to-left text so it cannot reorder the app's text around it:
+a value whole where the function knows it is one (`isolate`, `label`, `option_names`,
+`markdown_cells`' cells), each right-to-left run of a sentence (`md_escape`, `plain`,
+`html_escape`). Text without either is left as it was; CSV cells only get controls shown.
 
 A user's value can be as long as the file allows (a 100 MB cell, a 30 MB column name), so
 every surface above shows at most `MAX_CELL_CHARS` characters of one value; `shorten` is the
-one cut, and "…" marks it. Downloads (`safe_csv`) keep every character.
+one cut, and "…" marks it. Downloads (`safe_csv`) keep every character but controls.
 
 It lives in `costlib.core` because every layer draws user text (the loader's sentences, the
 figures, the report, the pages); it imports nothing above `core`.
@@ -62,18 +69,108 @@ def shorten(text: object, limit: int = MAX_CELL_CHARS, *, keep_end: int = 0) -> 
     Returns
     -------
     str
-        ``str(text)`` itself when it has at most `limit` characters.
+        ``str(text)`` itself when it has at most `limit` characters and no bidirectional
+        control (shown as "?", `shown_controls`); a value `isolate`d stays so, its two
+        invisible marks not counted in `limit`.
 
     Examples
     --------
     >>> shorten("abcdefgh", 5), shorten("abcdefgh", 5, keep_end=2), shorten("abc", 5)
     ('abcd…', 'ab…gh', 'abc')
+    >>> shorten("a\u202eb")
+    'a?b'
     """
     text = str(text)
-    if len(text) <= limit:
+    inner = _unwrapped(text)
+    if inner is not None:
+        return FSI + shorten(inner, limit, keep_end=keep_end) + PDI
+    if len(text) > limit:
+        keep_end = max(0, min(keep_end, limit - 1))
+        text = text[: limit - keep_end - 1] + "…" + (text[-keep_end:] if keep_end else "")
+    return shown_controls(text)
+
+
+# ---------------------------------------------------------------------------------------
+# Right-to-left text and bidirectional controls
+
+FSI, PDI = "\u2068", "\u2069"  # first strong isolate ... pop directional isolate
+#: what changes the direction of the text around it: embeddings, overrides, isolates, marks
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_CONTROL_RE, _ISOLATE_RE = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"), re.compile("[\u2068\u2069]")
+_RTL = frozenset(("R", "AL", "AN"))  # right-to-left letters, Arabic digits: all in _RTL_BLOCKS (tests)
+_RTL_BLOCKS = re.compile("[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff]")
+_RUN_ENDS = frozenset(("L", "EN", "B", "S"))  # a left-to-right letter, a digit 0-9, a line or a tab
+
+
+def shown_controls(text: str) -> str:
+    """`text` with every bidirectional control (`BIDI_CONTROLS`) shown as "?" but closed
+    isolates (FSI ... PDI: they reorder nothing outside them, and are how text is isolated).
+
+    >>> shown_controls("Team\u202eA"), shown_controls("a\u2068b\u2069 c\u2069")
+    ('Team?A', 'a\u2068b\u2069 c?')
+    """
+    if not _CONTROL_RE.search(text):
         return text
-    keep_end = max(0, min(keep_end, limit - 1))
-    return text[: limit - keep_end - 1] + "…" + (text[-keep_end:] if keep_end else "")
+    out, open_at = list(text), []
+    for m in _CONTROL_RE.finditer(text):
+        if m.group() == FSI:
+            open_at.append(m.start())
+        elif m.group() == PDI and open_at:
+            open_at.pop()
+        else:
+            out[m.start()] = "?"
+    for i in open_at:
+        out[i] = "?"
+    return "".join(out)
+
+
+def _unwrapped(text: str) -> str | None:
+    """The value inside an FSI ... PDI that wraps all of `text`; None when nothing does."""
+    if text[:1] != FSI or text[-1:] != PDI:
+        return None
+    depth = 0
+    for m in _ISOLATE_RE.finditer(text, 0, len(text) - 1):
+        depth += 1 if m.group() == FSI else -1
+        if depth == 0:
+            return None
+    return text[1:-1] if depth == 1 else None
+
+
+def _isolated(text: str, *, whole: bool = False) -> str:
+    """`text` (controls shown) with each run of right-to-left letters (and Arabic digits) outside
+    its isolates in FSI ... PDI, from its first to its last such letter: a left-to-right letter,
+    a digit 0-9, a line break, a tab or an isolate ends a run, so a sentence's own numbers stay
+    outside even between two names. `whole`: all of `text` in one FSI ... PDI if it has a run."""
+    if not _RTL_BLOCKS.search(text):
+        return text
+    runs, depth, start, last = [], 0, None, -1
+    for i, ch in enumerate(text):
+        kind = "" if ch in (FSI, PDI) else unicodedata.bidirectional(ch)
+        if ch in (FSI, PDI) or depth or kind in _RUN_ENDS:
+            if start is not None:
+                runs.append((start, last))
+                start = None
+            depth = depth + 1 if ch == FSI else max(depth - 1, 0) if ch == PDI else depth
+        elif kind in _RTL or (kind == "NSM" and start is not None and last == i - 1):
+            start, last = (i if start is None else start), i
+    runs += [] if start is None else [(start, last)]
+    if whole or not runs:
+        return FSI + text + PDI if runs else text
+    out, at = [], 0
+    for a, b in runs:
+        out += [text[at:a], FSI, text[a : b + 1], PDI]
+        at = b + 1
+    return "".join([*out, text[at:]])
+
+
+def isolate(text: object, limit: int = MAX_CELL_CHARS) -> str:
+    """One user value for a sentence: `shorten`ed, and in FSI ... PDI (invisible) if it holds
+    right-to-left letters, so it cannot reorder the sentence ("Team عربي ≥ 0.32" read "0.32 ≤").
+
+    >>> isolate("Team A"), isolate("عربي 2") == "\u2068عربي 2\u2069"
+    ('Team A', True)
+    """
+    return _isolated(shorten(text, limit), whole=True)
 
 
 def _distinct(shown: list, original: Sequence, limit: int) -> list:
@@ -102,7 +199,7 @@ def option_names(options: Sequence[object], limit: int = MAX_CELL_CHARS) -> Call
     values, groups, models).
 
     Streamlit sends the browser each option as its ``format_func`` text and maps the text
-    the browser sends back to the option, so each is `shorten`ed and two that would then
+    the browser sends back to the option, so each is `isolate`d and two that would then
     read the same are told apart (" (2)"): the widget still returns the whole value.
 
     Parameters
@@ -115,7 +212,7 @@ def option_names(options: Sequence[object], limit: int = MAX_CELL_CHARS) -> Call
     Returns
     -------
     callable
-        option -> its text; a value that is not among `options` (typed in) is `shorten`ed.
+        option -> its text; a value that is not among `options` (typed in) is `isolate`d.
 
     Examples
     --------
@@ -124,11 +221,11 @@ def option_names(options: Sequence[object], limit: int = MAX_CELL_CHARS) -> Call
     ['aaaaaaa…', 'aaa… (2)', 'b']
     """
     texts = [str(o) for o in options]
-    lookup = dict(zip(texts, _distinct([shorten(t, limit) for t in texts], texts, limit), strict=True))
+    lookup = dict(zip(texts, _distinct([isolate(t, limit) for t in texts], texts, limit), strict=True))
 
     def name(option: object) -> str:
         text = str(option)
-        return lookup[text] if text in lookup else shorten(text, limit)
+        return lookup[text] if text in lookup else isolate(text, limit)
 
     return name
 
@@ -148,29 +245,49 @@ def md_escape(text: str) -> str:
     character is backslash-escaped, so a user's column name, group, file name or unit is
     shown as typed and never renders as a link, an image, math or HTML. Text that a
     renderer would auto-link (``https://...``, ``www.``, ``name@host``) gets an invisible
-    word joiner inside the pattern, so it reads the same and is not a link.
+    word joiner inside the pattern, so it reads the same and is not a link. Right-to-left
+    runs are isolated, bidirectional controls shown as "?" (see the module's notes).
 
     >>> md_escape("a_b <b>")
     'a\\\\_b \\\\<b\\\\>'
     """
-    text = _AUTOLINK.sub(lambda m: m.group(0)[0] + WORD_JOINER + m.group(0)[1:], str(text))
+    text = _isolated(shown_controls(str(text)))
+    text = _AUTOLINK.sub(lambda m: m.group(0)[0] + WORD_JOINER + m.group(0)[1:], text)
     return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
 
 
-_LABEL_KEEP = re.compile(r"[^\w\s\-',;/%?.×…]")
+_LABEL_ASCII_DROP = re.compile(r"[^\w\s\-',;/%?.]")  # ASCII that Markdown or HTML could act on
+
+
+def _dropped(ch: str) -> bool:  # "·" in a label: `_LABEL_ASCII_DROP`, and invisible but isolates and the emoji joiner
+    if ch < "\x80":
+        return _LABEL_ASCII_DROP.match(ch) is not None
+    return unicodedata.category(ch)[0] == "C" and ch not in (FSI, PDI, "\u200d")
 
 
 def label(text: str, limit: int = 40) -> str:
     """User text inside a widget label: Streamlit renders labels as Markdown, and the label is
-    also the input's accessible name, so backslash escapes would be read aloud. Characters
-    that Markdown or HTML could act on become "·" and auto-link patterns are broken by an
-    invisible word joiner; long names are cut with "…".
+    also the input's accessible name, so backslash escapes would be read aloud. ASCII that
+    Markdown or HTML could act on and invisible characters become "·" (other characters,
+    such as "€" or "🍎", stay), auto-link patterns are broken by an invisible word joiner, and
+    long names are cut with "…"; the value is `isolate`d. Several shown together: `distinct_labels`.
 
-    >>> label("**bold** <a href=x>")
-    '··bold·· ·a href·x·'
+    >>> label("**bold** <a href=x>"), label("🍎 €")
+    ('··bold·· ·a href·x·', '🍎 €')
     """
-    text = _LABEL_KEEP.sub("·", shorten(text, limit))
+    text = "".join("·" if _dropped(ch) else ch for ch in isolate(text, limit))
     return re.sub(r"(?i)www\.", lambda m: m.group(0)[0] + WORD_JOINER + m.group(0)[1:], text)
+
+
+def distinct_labels(names: Sequence[object], limit: int = 40) -> list[str]:
+    """The `label`s of values shown together (one price slider per group): two that would read
+    the same are told apart (" (2)", " (3)", ...), as `option_names` does for options.
+
+    >>> distinct_labels(["$x$", "*x*", "y"])
+    ['·x·', '·x· (2)', 'y']
+    """
+    texts = [str(n) for n in names]
+    return _distinct([label(t, limit) for t in texts], texts, limit)
 
 
 # ---------------------------------------------------------------------------------------
@@ -179,33 +296,34 @@ def label(text: str, limit: int = 40) -> str:
 
 def plain(text: str, limit: int = MAX_CELL_CHARS) -> str:
     """User text for Plotly titles, legends and hovers (which read a few HTML tags), at most
-    `limit` characters of it (`shorten`: a group's name can be repeated in every point's hover).
+    `limit` characters of it (`shorten`: a group's name can be repeated in every point's hover),
+    right-to-left runs isolated as `md_escape` does.
 
     >>> plain("<b>A & B</b>")
     '&lt;b&gt;A &amp; B&lt;/b&gt;'
     """
-    return shorten(text, limit).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _isolated(shorten(text, limit))
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def html_escape(text) -> str:
-    """Any value as text inside HTML, quotes included (an element's text or an attribute).
+    """Any value as text inside HTML, quotes included (an element's text or an attribute),
+    its bidirectional controls shown as "?" and each run of right-to-left letters isolated as
+    `md_escape` does. The isolates are characters (FSI ... PDI), not ``<bdi>``: the text can be
+    a ``<title>`` or an attribute, where a tag would show as typed.
 
     >>> html_escape('<a href="x">')
     '&lt;a href=&quot;x&quot;&gt;'
     """
-    return _html.escape(str(text), quote=True)
+    return _html.escape(_isolated(shown_controls(str(text))), quote=True)
 
 
 # ---------------------------------------------------------------------------------------
 # CSV: spreadsheet formulas in user text are neutralised
 #
-# A cell a spreadsheet would run as a formula gets a leading apostrophe, so it shows as the
-# text it is. That is a cell starting with = + - @ (or their full-width and small forms,
-# such as "＝"), also after leading spaces or invisible characters, and a cell starting with
-# a tab or a carriage return. A plain number such as "-3.5" is left alone.
-#
-# `safe_csv` is the app's own download; `safe_cells` makes what a table *displays* safe for
-# Streamlit's built-in toolbar "Download as CSV", which exports the displayed cells verbatim.
+# A cell a spreadsheet would run as a formula gets a leading apostrophe (`neutralise`). `safe_csv`
+# is the app's own download; `safe_cells` makes what a table *displays* safe for Streamlit's
+# built-in toolbar "Download as CSV", which exports the displayed cells verbatim.
 
 _FORMULA_START = ("=", "+", "-", "@")
 _CONTROL_START = ("\t", "\r", "\n")
@@ -252,7 +370,8 @@ def neutralise(value: object) -> object:
 
 def safe_cells(df: pd.DataFrame) -> pd.DataFrame:
     """A copy of a table that is safe to display: text cells, column names and index labels
-    `neutralise`d and `shorten`ed to at most MAX_CELL_CHARS characters.
+    `neutralise`d and `shorten`ed to at most MAX_CELL_CHARS characters (bidirectional controls
+    shown as "?"; nothing is added around right-to-left text: a cell is alone in its box).
 
     Give this to ``st.dataframe`` for a table that holds user text: Streamlit's toolbar
     "Download as CSV" exports the displayed cells verbatim, which are then already safe, and
@@ -296,7 +415,7 @@ def markdown_cells(df: pd.DataFrame) -> pd.DataFrame:
     safe = safe_cells(df)
     out = pd.DataFrame(index=safe.index)
     for i, name in enumerate(safe.columns):
-        out[md_escape(name)] = [_cell_text(x) for x in safe.iloc[:, i]]
+        out[md_escape(isolate(name))] = [_cell_text(x) for x in safe.iloc[:, i]]
     return out
 
 
@@ -309,7 +428,7 @@ def _cell_text(value: object) -> str:
         if not np.isfinite(value):
             return "–"
         return f"{float(value):.4g}" if 0 < abs(value) < 1e-3 else f"{float(value):,.4f}"
-    return md_escape("" if value is None or value is pd.NA else str(value))
+    return md_escape(isolate("" if value is None or value is pd.NA else value))
 
 
 def cut_cells(df: pd.DataFrame, limit: int = MAX_CELL_CHARS) -> int:
@@ -375,9 +494,10 @@ def _longer(value: object, limit: int) -> bool:
 
 
 def _safe_cell(value: object, limit: int | None) -> object:
-    """One displayed cell: cut first (a formula is recognised by its start), then neutralised."""
+    """One displayed cell: cut first (a formula is recognised by its start), then neutralised;
+    bidirectional controls shown as "?" either way (`shown_controls`)."""
     if limit is None:
-        return neutralise(value)
+        return neutralise(shown_controls(value) if isinstance(value, str) else value)
     text = _text_of(value, limit)
     return value if text is None else shorten(neutralise(shorten(text, limit)), limit)
 
@@ -421,8 +541,9 @@ def safe_csv(df: pd.DataFrame) -> bytes:
     Returns
     -------
     bytes
-        CSV whose text cells and column names went through `neutralise`; numeric columns
-        are written unchanged (a negative number stays a number).
+        CSV whose text cells and column names went through `neutralise`, every character
+        kept but bidirectional controls (shown as "?", `shown_controls`); numeric columns are
+        written unchanged (a negative number stays a number).
 
     Examples
     --------
@@ -430,7 +551,7 @@ def safe_csv(df: pd.DataFrame) -> bytes:
     "name,x\\n'=1+1,-1.5\\nok,2.0\\n"
     """
     out = df if isinstance(df.index, pd.RangeIndex) else df.reset_index()
-    out = _safe_table(out, None)  # every character: a download is the table itself
+    out = _safe_table(out, None)  # every character but controls: a download is the table itself
     out.columns = [neutralise(str(c)) for c in out.columns]
     return out.to_csv(index=False, lineterminator="\n").encode("utf-8")
 
@@ -439,7 +560,6 @@ def safe_csv(df: pd.DataFrame) -> bytes:
 # File names in sentences
 
 MAX_NAME_CHARS = 120  # a file name longer than this is shortened in the middle
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def display_name(filename: object, limit: int = MAX_NAME_CHARS) -> str:
@@ -474,7 +594,7 @@ def display_name(filename: object, limit: int = MAX_NAME_CHARS) -> str:
 
 
 def _hidden(ch: str) -> bool:
-    if ch in _BIDI:
+    if ch in BIDI_CONTROLS:
         return True
     cat = unicodedata.category(ch)
     return cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") and ch not in " \t"

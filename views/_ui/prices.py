@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from costlib.core import settings
-from costlib.core.escaping import label
+from costlib.core.escaping import distinct_labels
 from costlib.core.settings import PRICE_DEFAULTS, PRICE_FIELDS, group_field
 from costlib.present import labels as t
 from costlib.present.amounts import money
@@ -110,6 +110,7 @@ def price_book(names: list, unit: str) -> dict:
         for i in range(len(names)):
             remember_price(group_field(FP, i), c_fp)
             remember_price(group_field(FN, i), c_fn)
+    shown = distinct_labels(names)  # two groups never read alike ("🍎" and "🍊", "$x$" and "*x*")
     c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
     if not per_group:
         c_fp = price_slider(FP, t.FP_PRICE, unit, c1, t.FP_PRICE_HELP)
@@ -119,9 +120,9 @@ def price_book(names: list, unit: str) -> dict:
             st.caption(t.EXACT_EVERYONE_UNUSED)
         price_box(FP, t.EXACT_FP, st)
         price_box(FN, t.EXACT_FN, st)
-        for i, g in enumerate(names if per_group else []):
-            price_box(group_field(FP, i), t.GROUP_EXACT_FP.format(group=label(g)), st)
-            price_box(group_field(FN, i), t.GROUP_EXACT_FN.format(group=label(g)), st)
+        for i in range(len(names) if per_group else 0):
+            price_box(group_field(FP, i), t.GROUP_EXACT_FP.format(group=shown[i]), st)
+            price_box(group_field(FN, i), t.GROUP_EXACT_FN.format(group=shown[i]), st)
     seed(widget_key("per_group"), per_group)
     st.toggle(
         t.PER_GROUP,
@@ -137,8 +138,8 @@ def price_book(names: list, unit: str) -> dict:
         for i, g in enumerate(names):
             a, b = st.columns(2)
             costs[g] = (
-                price_slider(group_field(FP, i), t.GROUP_FP_PRICE.format(group=label(g)), unit, a),
-                price_slider(group_field(FN, i), t.GROUP_FN_PRICE.format(group=label(g)), unit, b),
+                price_slider(group_field(FP, i), t.GROUP_FP_PRICE.format(group=shown[i]), unit, a),
+                price_slider(group_field(FN, i), t.GROUP_FN_PRICE.format(group=shown[i]), unit, b),
             )
     return costs
 
