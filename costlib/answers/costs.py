@@ -389,7 +389,8 @@ def price_caption(costs: dict, unit: str) -> str:
     return (
         "For your prices, which differ by group (false positive / false negative): "
         + "; ".join(
-            f"{escaping.label(g)}: {money(a, unit)} / {money(b, unit)}" for g, (a, b) in list(costs.items())[:4]
+            f"{shown}: {money(a, unit)} / {money(b, unit)}"
+            for shown, (a, b) in zip(escaping.distinct_labels(list(costs)[:4]), list(costs.values())[:4], strict=True)
         )
         + ("…" if len(costs) > 4 else "")
         + "."

@@ -96,3 +96,10 @@ def test_with_several_group_columns_the_downloads_and_the_page_read_each_column(
         group_columns=ds.mapping.group_columns,
     )
     assert answer.verdict.headline == record.verdict.headline
+
+
+def test_the_price_caption_tells_groups_apart_whose_names_read_the_same():
+    from costlib.answers.costs import price_caption
+
+    caption = price_caption({"$x$": (1.0, 3.0), "*x*": (1.0, 2.0)}, "$")
+    assert "·x·: $1.00 / $3.00" in caption and "·x· (2): $1.00 / $2.00" in caption
