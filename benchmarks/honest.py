@@ -462,6 +462,61 @@ def simulate_one_interval(runs: int, n_resamples: int = 1000) -> None:
         )
 
 
+GROUP_ALONE_DESIGNS = (  # (name, rows, AUC, each group's base rate, shares, each group's (c_fp, c_fn))
+    ("no signal, base rates 0.2 / 0.48", 2000, 0.5, (0.2, 0.48), (0.5, 0.5), ((1, 3), (1, 3))),
+    ("no signal, base rates 0.2 / 0.48", 300, 0.5, (0.2, 0.48), (0.5, 0.5), ((1, 3), (1, 3))),
+    *ONE_INTERVAL_DESIGNS[6:],
+    ("signal, base rates 0.2 / 0.48", 2000, 0.70, (0.2, 0.48), (0.5, 0.5), ((1, 3), (1, 3))),
+)
+
+
+def simulate_group_alone(runs: int, n_resamples: int = 1000) -> None:
+    """Print, on `GROUP_ALONE_DESIGNS`, how often per-group cutoffs are recommended, how often the
+    model ships and with which rule, how often per-group cutoffs are held back because deciding by
+    group alone saves as much (`Recommendation.held_by_groups`), and, where it ships, the true saving
+    of what ships against the no-model choice and against deciding by group alone (each group's own
+    cheaper choice, no model), the cutoffs as fitted on all rows, each group at its share."""
+    from costlib.binary import decision as D
+    from costlib.binary.simulation import Design
+    from costlib.core import rules as R
+
+    print(f"Deciding by group alone, {runs} data sets a design")
+    for name, n, auc, rates, shares, prices in GROUP_ALONE_DESIGNS:
+        w = np.asarray(shares, dtype=np.float64) / sum(shares)
+        names = [f"g{i}" for i in range(len(shares))]
+        designs = [Design(n, auc, float(r), float(c[0]), float(c[1])) for r, c in zip(rates, prices, strict=True)]
+        each_alone = [min(d.c_fp * (1 - d.base_rate), d.c_fn * d.base_rate) for d in designs]
+        alone = float(np.sum(w * np.array(each_alone)))
+        base = min(
+            float(np.sum(w * [d.c_fp * (1 - d.base_rate) for d in designs])),
+            float(np.sum(w * [d.c_fn * d.base_rate for d in designs])),
+        )
+        per_group = held = 0
+        ships = {R.SINGLE: [], R.COST_OPTIMAL: []}
+        for seed in range(runs):
+            y, s, g, _ = draw_groups(n, auc, rates, shares, seed)
+            ms = D.sweep_model(y, s, g, probabilities=False)
+            rec = D.recommend(ms, dict(zip(names, prices, strict=True)), n_resamples=n_resamples, seed=seed % 1000)
+            per_group += rec.rule == R.COST_OPTIMAL or rec.held_by_groups
+            held += rec.held_by_groups
+            if rec.ship_model:
+                cut = rec.results.cutoffs[rec.rule]
+                true = float(np.sum(w * np.array([float(designs[i].cost(cut[nm])) for i, nm in enumerate(names)])))
+                ships[rec.rule].append((base - true, alone - true))
+
+        def said(rule, ships=ships):
+            x = np.array(ships[rule]).reshape(-1, 2)
+            if not len(x):
+                return "0"
+            return f"{len(x) / runs:.3f} (true saving {x[:, 0].mean():+.4f}, over group alone {x[:, 1].mean():+.4f})"
+
+        print(
+            f"{name:<36} {n:>5} {auc:.2f} per-group={per_group / runs:.3f} held={held / runs:.3f}"
+            f" ships per-group={said(R.COST_OPTIMAL)} single={said(R.SINGLE)}",
+            flush=True,
+        )
+
+
 def simulate_value(runs: int, n_resamples: int = 1000, max_reject: float | None = None) -> None:
     """Print the Value page's gain figures (`judge_value`): accuracy 0.7, k 2 (prices 1:3 with a
     right answer worth 1), nothing for a handed-over case; AUC 0.5 is the no-signal design. With
@@ -489,6 +544,7 @@ def main() -> None:
     parser.add_argument("--groups-simulate", action="store_true", help="per-group and within-limit intervals")
     parser.add_argument("--value-simulate", action="store_true", help="the Value page's gain interval")
     parser.add_argument("--one-interval", action="store_true", help="per-group prices: one figure, one interval")
+    parser.add_argument("--group-alone", action="store_true", help="per-group cutoffs against deciding by group alone")
     parser.add_argument("--value-cap", type=float, help="--value-simulate within this cap on the cases handed over")
     parser.add_argument("--resamples", type=int, default=1000, help="resamples for the simulated intervals")
     parser.add_argument("--smoothed", type=float, help="issue 43's try: pick cutoffs on a smoothed cost curve")
@@ -498,6 +554,9 @@ def main() -> None:
         return
     if args.one_interval:
         simulate_one_interval(args.runs, args.resamples)
+        return
+    if args.group_alone:
+        simulate_group_alone(args.runs, args.resamples)
         return
     if args.groups_simulate or args.value_simulate:
         if args.groups_simulate:

@@ -131,6 +131,10 @@ class Recommendation:
     n_resamples: int = 0  # the resamples it was made with (`answer_at` makes it again at another cap)
     seed: int = 0  # and the seed
     fit_role: str = "train"  # with a split: the rows fitted on, "train" or "validation" (`ModelSweeps.fit_role`)
+    # per-group cutoffs that save against the no-model choice but not clearly against deciding by group alone
+    # (`judged_rules.group_alone`): the saving is the groups', not the scores'. The model then ships with one
+    # cutoff for everyone if that clearly saves (`rule` is it), else it is not clearly better
+    held_by_groups: bool = False
 
     @property
     def verdict(self) -> str:
@@ -201,6 +205,23 @@ class Recommendation:
             "n_rows": int(round(rows)),
             "n_judged": int(round(self.n_judged)),
             "data": dict(data) if data is not None else None,
+            **self._group_alone_record(),
+        }
+
+    def _group_alone_record(self) -> dict:
+        """The per-group cutoffs against deciding by group alone, when that differs from the no-model
+        choice (`judged_rules.group_alone`): {} otherwise."""
+        alone = self.results.group_alone if self.rule == R.COST_OPTIMAL or self.held_by_groups else None
+        if alone is None:
+            return {}
+        return {
+            "by_group_alone": {
+                "rules": {str(g): a for g, a in alone.actions.items()},
+                "cost_per_case": json_number(alone.cost),
+                "saving_per_case": json_number(alone.saving),
+                "saving_interval": [json_number(alone.low), json_number(alone.high)],
+                "holds_the_model_back": self.held_by_groups,
+            }
         }
 
 
@@ -208,7 +229,8 @@ def rule_verdict(rec: Recommendation, rule: str) -> tuple[str, float, float, flo
     """(verdict, saving, low, high) of shipping `rule` instead of the recommendation: the
     recommended rule has the recommendation's verdict; another rule (a fairness-constrained
     one a policy records) saves ``baseline - its cost`` on the judged rows, with its interval,
-    and is shipped only when all of that interval is above zero."""
+    and is shipped only when all of that interval is above zero (per-group cutoffs: and clearly cheaper
+    than deciding by group alone, `judged_rules.group_alone`)."""
     if rule == rec.rule:
         return rec.verdict, rec.saving, rec.saving_low, rec.saving_high
     o = rec.results.overall
@@ -219,6 +241,11 @@ def rule_verdict(rec: Recommendation, rule: str) -> tuple[str, float, float, flo
     if rule in R.BASELINES:
         return R.DO_NOT, saving, low, high
     verdict = ship_verdict(saving, low, high, tolerance=tie_tolerance(rec.baseline_cost, rec.prices.scale))
+    alone = rec.results.group_alone if rule == R.COST_OPTIMAL else None
+    if verdict == R.SHIP and alone is not None:  # as `recommend` holds it: the saving may be the groups' own
+        tol = tie_tolerance(alone.cost, rec.prices.scale)
+        held = ship_verdict(alone.saving, alone.low, alone.high, tolerance=tol) != R.SHIP
+        verdict = R.NOT_CLEARLY if held else verdict
     return verdict, saving, low, high
 
 
@@ -339,16 +366,18 @@ def recommend(
     rule, gain, res, cutoffs = chosen[name]
     ms = models[name]
     overall = res.overall
-    cost = float(overall.loc[rule, "cost_per_case"])
     base_cost = float(overall.loc[res.baseline, "cost_per_case"])
-    d, d_lo, d_hi = res.paired(rule, res.baseline)
-    action = _no_model_action(ms, cutoffs[rule])
-    if not np.isfinite(cost):
-        status = NO_ANSWER
-    elif action is not None:
-        status = ADDS_NOTHING
-    else:  # the ship rule: no interval, or one that reaches zero, is not a saving to ship
-        status = saving_status(-d, -d_hi, -d_lo, tolerance=tie_tolerance(base_cost, prices.scale))
+    status, d, d_lo, d_hi, action = _status(res, rule, ms, cutoffs, prices)
+    alone = res.group_alone if rule == R.COST_OPTIMAL else None
+    held = False
+    if status == SAVES and alone is not None:  # the model ships only if it beats treating the groups apart too
+        held = saving_status(alone.saving, alone.low, alone.high, tolerance=tie_tolerance(alone.cost, prices.scale))
+        held = held != SAVES
+        status = UNCLEAR if held else status
+        single = _status(res, R.SINGLE, ms, cutoffs, prices) if held and R.SINGLE in cutoffs else (None,)
+        if single[0] == SAVES:  # the scores pay with one cutoff for everyone, which uses no group: it ships
+            rule, (status, d, d_lo, d_hi, action) = R.SINGLE, single
+    cost = float(overall.loc[rule, "cost_per_case"])
     cheaper = []
     for other in overall.index:
         if other in (rule, *R.BASELINES) or not np.isfinite(overall.loc[other, "cost_per_case"]):
@@ -392,7 +421,22 @@ def recommend(
         capacity_gap=_capacity_gap(ms, prices, capacity, rule),
         n_resamples=int(n_resamples),
         seed=int(seed),
+        held_by_groups=held,
     )
+
+
+def _status(res: RuleResults, rule: str, ms: ModelSweeps, cutoffs: dict, prices: Prices) -> tuple:
+    """(status, d, low, high, no-model action) of shipping `rule`: its cost minus the baseline's
+    with the interval (`RuleResults.paired`), read by the one ship rule (`saving_status`)."""
+    d, d_lo, d_hi = res.paired(rule, res.baseline)
+    action = _no_model_action(ms, cutoffs[rule])
+    if not np.isfinite(float(res.overall.loc[rule, "cost_per_case"])):
+        return NO_ANSWER, d, d_lo, d_hi, action
+    if action is not None:
+        return ADDS_NOTHING, d, d_lo, d_hi, action
+    base_cost = float(res.overall.loc[res.baseline, "cost_per_case"])
+    # the ship rule: no interval, or one that reaches zero, is not a saving to ship
+    return saving_status(-d, -d_hi, -d_lo, tolerance=tie_tolerance(base_cost, prices.scale)), d, d_lo, d_hi, action
 
 
 def _judged(ms: ModelSweeps, prices: Prices, cutoffs: dict, n_resamples: int, seed: int, capacity) -> H.Honest:

@@ -196,14 +196,15 @@ def row_se(counts: dict, baseline: str, prices: Prices, n: np.ndarray, capacity:
     return math.sqrt(rows + between)
 
 
-def row_variance(counts: dict, baseline: str, prices: Prices, n: np.ndarray, capacity: float | None = None) -> float:
+def row_variance(counts: dict, baseline, prices: Prices, n: np.ndarray, capacity: float | None = None) -> float:
     """The variance, from its rows alone, of a cross-fitted rule's cost per case minus the
     no-model `baseline`'s: that of the mean of the per-row differences (each row: what the
     rule's cutoff fitted without it costs on it minus what the baseline costs on it), read off
     the cross-fit's counts ``tp, fp, fn`` per group (`counts`, the mean over the deals) of the
     groups' `n` rows. Under a baseline that flags a share `capacity` at random, each row's
     baseline cost is its expected one (what `judged_rules.evaluate_rules` charges it); NaN
-    under that baseline without a `capacity`, and for fewer than two rows.
+    under that baseline without a `capacity`, and for fewer than two rows. `baseline` may also
+    name one choice per group, flag nobody or flag everyone (deciding by group alone).
 
     Against flagging nobody a true positive differs by -c_fn, a false positive by +c_fp; against
     flagging everyone a false negative by +c_fn, a true negative by -c_fp; other rows by 0. Read
@@ -222,7 +223,11 @@ def row_variance(counts: dict, baseline: str, prices: Prices, n: np.ndarray, cap
 
     tp, fp, fn = (np.asarray(counts[k], dtype=np.float64) for k in ("tp", "fp", "fn"))
     tn = np.asarray(n, dtype=np.float64) - tp - fp - fn
-    if baseline == R.NOBODY:
+    if not isinstance(baseline, str):  # one no-model choice per group (deciding by group alone)
+        none = np.asarray(baseline) == R.NOBODY
+        parts = ((tp, np.where(none, -prices.c_fn, 0.0)), (fp, np.where(none, prices.c_fp, 0.0)))
+        parts += ((fn, np.where(none, 0.0, prices.c_fn)), (tn, np.where(none, 0.0, -prices.c_fp)))
+    elif baseline == R.NOBODY:
         parts = ((tp, -prices.c_fn), (fp, prices.c_fp))
     elif baseline == R.EVERYONE:
         parts = ((fn, prices.c_fn), (tn, -prices.c_fp))

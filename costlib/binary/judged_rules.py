@@ -120,6 +120,21 @@ def count_rules(sweep: GroupedSweep, cutoffs: Mapping[str, np.ndarray]) -> Count
 # Judged rules: by group and overall, apart
 
 
+@dataclass(frozen=True)
+class GroupAlone:
+    """Deciding by group alone, with no model: each group flagged in full or not at all, whichever
+    is cheaper for it (ties: nobody), against the per-group cutoffs (`group_alone`).
+
+    ``actions`` {group: "flag nobody" or "flag everyone"}, ``cost`` its cost per case on the judged
+    rows, ``saving``, ``low``, ``high`` the per-group cutoffs' saving over it with its 95% interval."""
+
+    actions: dict
+    cost: float
+    saving: float
+    low: float
+    high: float
+
+
 @dataclass(frozen=True, eq=False)
 class RuleResults:
     """Every rule judged on the judged rows, read through two frames kept apart.
@@ -150,6 +165,7 @@ class RuleResults:
     # no-model choice does (every fold's cutoff flags all of a group or none of it): they are that choice here
     rows_judged: bool = False  # the fitted rules were judged on weighted rows, row by row (`weighted_rows`):
     # their intervals against the baseline are the rules table's, and their extra saving has none
+    group_alone: GroupAlone | None = None  # per-group cutoffs against deciding by group alone (`group_alone`)
 
     def paired(self, rule: str, other: str) -> tuple[float, float, float]:
         """(estimate, low, high) of cost per case of `rule` minus that of `other`.
@@ -425,6 +441,17 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
     if cf is not None and refit and R.SINGLE in at and R.COST_OPTIMAL in at:
         gain = whole["cost_per_case"][at[R.SINGLE]] - whole["cost_per_case"][at[R.COST_OPTIMAL]]
         gain_rows_var = H.gain_rows_variance(float(gain), cf.between, float(n_of[rule_of == R.SINGLE].sum()), prices)
+    alone = None
+    if refit and R.COST_OPTIMAL in at and not C.binds(honest.capacity):
+        group_cost = whole["cost_per_case"][at[R.COST_OPTIMAL]]
+        alone = group_alone(by_cols, n_of, prices, group_cost, res.baseline)
+    if alone is not None:  # its interval as the per-group cutoffs' saving against the baseline has it
+        actions, cost = alone
+        vs = group_cost - cost
+        lo, hi = _alone_interval(vs, refit, rf.by_group_alone, cf, actions, prices, n_of[rule_of == R.COST_OPTIMAL])
+        if honest.models > 1:
+            lo, hi = H.hold_the_pick(vs, lo, hi, honest.models)
+        alone = GroupAlone(actions, float(cost), float(-vs), float(-hi), float(-lo))
     # new frames at once, in the columns' order: assigning a column costs about as much as a frame
     held = _kept(res)
     typed = held[4] if held is not None else {c: res.by_group[c].array for c in res.by_group.columns}
@@ -445,6 +472,7 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         gain_rows_var=gain_rows_var,
         same_as_baseline=frozenset(same),
         rows_judged=honest.rows is not None,
+        group_alone=alone,
     )
     return _keep_columns(judged, {**by_cols, **cols}, {**over_cols, **whole}, {**typed, **cols})
 
@@ -469,6 +497,46 @@ def _against_baseline(vs: float, low: float, high: float, se: float, rows: float
         lo, hi = H.shrunk_intervals(vs, low, high, rows)
         return float(lo), float(hi)
     return H.at_least_rows(vs, low, high, se)
+
+
+def group_alone(by_cols: Mapping, n, prices: Prices, group_cost: float, baseline: str) -> tuple | None:
+    """({group: no-model choice}, cost per case) of deciding by group alone on the judged rows: each
+    group flagged in full or not at all, whichever is cheaper for it at its prices (ties: nobody),
+    from the rules table's columns `by_cols`; None where that is the one choice for everyone
+    (`baseline`: then it is the no-model choice, and the saving against it says all) or is unknown.
+
+    Without a model one may still treat groups differently; per-group cutoffs on scores without
+    signal find exactly that (flag everyone in a group whose cases are mostly positive, nobody in
+    another) and save money against one choice for everyone, though the scores add nothing (a
+    reviewer's finding: "ship the model" on random scores with two groups of unequal base rates).
+    """
+    rule, group = np.asarray(by_cols["rule"]), np.asarray(by_cols["group"], dtype=object)
+    cost = np.asarray(by_cols["cost_per_case"], dtype=np.float64)
+    nobody, everyone = rule == R.NOBODY, rule == R.EVERYONE
+    if not nobody.any() or not everyone.any() or not np.isfinite(group_cost):
+        return None
+    c_none, c_all = cost[nobody], cost[everyone]
+    if not (np.isfinite(c_none).all() and np.isfinite(c_all).all()):
+        return None
+    pick = np.where(c_all < c_none, R.EVERYONE, R.NOBODY)
+    if (pick == baseline).all():
+        return None
+    n_g = np.asarray(n, dtype=np.float64)[nobody]
+    total = float(n_g.sum())
+    each = np.where(pick == R.EVERYONE, c_all, c_none) * n_g
+    return dict(zip(group[nobody].tolist(), pick.tolist(), strict=True)), float(each.sum() / total)
+
+
+def _alone_interval(vs, refit: dict, alone: np.ndarray, cf, actions: dict, prices: Prices, n_g) -> tuple:
+    """The 95% interval of the per-group cutoffs' cost minus deciding by group alone's, `vs`: as
+    their saving against the no-model choice has it (`_against_baseline`, shrunk; with a split the
+    refits' percentile interval), its rows' part read against each group's own choice."""
+    draws = refit[R.COST_OPTIMAL] - alone
+    if cf is None:
+        return percentile_interval(draws)
+    lo, hi = centred_interval(vs, draws)
+    rows_var = H.row_variance(cf.per_group, list(actions.values()), prices, n_g)
+    return _against_baseline(vs, lo, hi, float("nan"), rows_var, True)
 
 
 def _decides_as(fp, fn, base_fp, base_fn, n) -> bool:

@@ -190,6 +190,8 @@ class Refits:
     per_group: np.ndarray
     single_by_group: np.ndarray
     per_group_by_group: np.ndarray
+    # each group's own cheaper no-model choice (ties: nobody), with no model: NaN under a binding capacity
+    by_group_alone: np.ndarray | None = None
 
 
 def cost_at(tp: np.ndarray, fp: np.ndarray, edge: np.ndarray, c_fp, c_fn) -> np.ndarray:
@@ -273,7 +275,7 @@ def price_refits(d: RefitDraws, prices: Prices, capacity: float | None = None) -
     (within a `capacity` when one is given: the rules are refitted within it on the in-bag
     weight, and the no-model choice may flag a share up to it at random)."""
     c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
-    parts = {k: [] for k in ("baseline", "single", "per_group", "single_g", "group_g")}
+    parts = {k: [] for k in ("baseline", "single", "per_group", "single_g", "group_g", "alone")}
     for start in range(0, d.resamples, CHUNK):
         sl = slice(start, start + CHUNK)
         fit_tp = d.fit_tp[sl]
@@ -291,14 +293,19 @@ def _judged(parts: dict, single_g, group_g, p_j, n_j, prices: Prices, capacity) 
     """Append one chunk of resamples to `parts`: the refitted rules' costs per case (by group and
     overall) and the no-model choice's, made as the point estimate makes it (the cheaper on the
     judged rows, ties: nobody; under a `capacity` flagging everyone does not fit, and a share up
-    to it at random stands for it). `single_g`, `group_g`, `p_j`, `n_j`: (b, groups)."""
+    to it at random stands for it), and each group's own cheaper no-model choice, summed (deciding
+    by group alone: `judged_rules.group_alone`). `single_g`, `group_g`, `p_j`, `n_j`: (b, groups)."""
     n_g = p_j + n_j
     total = n_g.sum(axis=1)
-    everyone, nobody = (n_j * prices.c_fp[None, :]).sum(axis=1), (p_j * prices.c_fn[None, :]).sum(axis=1)
+    each_everyone, each_nobody = n_j * prices.c_fp[None, :], p_j * prices.c_fn[None, :]
+    everyone, nobody = each_everyone.sum(axis=1), each_nobody.sum(axis=1)
+    alone = np.where(each_everyone < each_nobody, each_everyone, each_nobody).sum(axis=1)
     if C.binds(capacity):
         everyone = C.at_random(capacity, nobody, everyone)
+        alone = np.full_like(alone, np.nan)  # a group flagged in full may not fit the limit
     with np.errstate(invalid="ignore", divide="ignore"):
         parts["baseline"].append(np.where(everyone < nobody, everyone, nobody) / total)
+        parts["alone"].append(alone / total)
         parts["single"].append(single_g.sum(axis=1) / total)
         parts["per_group"].append(group_g.sum(axis=1) / total)
         parts["single_g"].append(single_g / n_g)
@@ -307,7 +314,7 @@ def _judged(parts: dict, single_g, group_g, p_j, n_j, prices: Prices, capacity) 
 
 def _refits(parts: dict) -> Refits:
     cat = {k: np.concatenate(x) for k, x in parts.items()}
-    return Refits(cat["baseline"], cat["single"], cat["per_group"], cat["single_g"], cat["group_g"])
+    return Refits(cat["baseline"], cat["single"], cat["per_group"], cat["single_g"], cat["group_g"], cat["alone"])
 
 
 # ---------------------------------------------------------------------------------------
@@ -372,7 +379,7 @@ def price_fold_refits(d: FoldDraws, prices: Prices, capacity: float | None = Non
     when one is given) and judged on its own; the no-model choice the cheaper on the resample's
     rows, as the point estimate makes it (under a capacity, flagging a share up to it at random
     stands for flagging everyone)."""
-    parts = {k: [] for k in ("baseline", "single", "per_group", "single_g", "group_g")}
+    parts = {k: [] for k in ("baseline", "single", "per_group", "single_g", "group_g", "alone")}
     for start in range(0, d.resamples, CHUNK):
         sl = slice(start, start + CHUNK)
         fit_fp, fit_fn, all_tp, all_fp = d.fit_fp[sl], d.fit_fn[sl], d.all_tp[sl], d.all_fp[sl]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from costlib.core import rules as R
 from costlib.core.escaping import WORD_JOINER, md_escape, shorten  # noqa: F401 (re-exported: pages and tests read words.md_escape)
 from costlib.core.rules import NOT_CLEARLY
 from costlib.present.amounts import (  # percent and ratio_text are also re-exported: pages read words.percent
@@ -29,6 +30,7 @@ from costlib.present.amounts import (  # percent and ratio_text are also re-expo
     ratio_text,
     shown_saving,
 )
+from costlib.present.group_alone_words import groups_alone_detail, groups_alone_why
 from costlib.present.labels import MODELS_PICKED
 
 # ---------------------------------------------------------------------------------------
@@ -153,7 +155,6 @@ def verdict_head(verdict: str) -> str:
 
 def verdict_kind(verdict: str) -> str:
     """How a verdict is shown: success (ship), warning (not clearly better) or error (do not)."""
-    from costlib.core import rules as R
 
     return {R.SHIP: "success", R.NOT_CLEARLY: "warning"}.get(verdict, "error")
 
@@ -178,7 +179,6 @@ def split_sentence(
     from costlib.binary import honest as H
     from costlib.binary.folds import SPLITS
     from costlib.binary.row_crossfit import DEALS
-    from costlib.core import rules as R
 
     per_group = rule == R.COST_OPTIMAL and not weighted
 
@@ -272,7 +272,6 @@ def said_disparity(rec, disparities, unit: str = "") -> str:
     at all (its rule is then not what anyone applies: its cheapest cutoff may even flag everybody,
     whose cross-fitted rates still differ a little) or there are no `disparities`. The one rule
     for the headline and the disparities table's warning."""
-    from costlib.core import rules as R
 
     if disparities is None or rec.verdict == R.DO_NOT:
         return ""
@@ -336,7 +335,6 @@ def disparity_sentence(d, unit: str = "", *, lead: str = DISPARITY_LEAD) -> str:
 
 def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
     """`recommendation_verdict` without the disparity sentence."""
-    from costlib.core import rules as R
     from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE
 
     base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
@@ -391,15 +389,17 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
     cost = per_case_and_month(rec.cost, volume, unit, digits=apart)
     base_cost = per_case_and_month(rec.baseline_cost, volume, unit, digits=apart)
     if rec.status == UNCLEAR:
-        why = (
-            f"the {saving_iv} includes zero, so the saving could be chance"
-            if saving_iv
-            else "there is no interval to tell it from chance"
+        why = "there is no interval to tell it from chance"
+        why = f"the {saving_iv} includes zero, so the saving could be chance" if saving_iv else why
+        why = groups_alone_why(rec, unit) if getattr(rec, "held_by_groups", False) else why
+        best, they = (
+            ("best cutoffs", "they might")
+            if rec.rule == R.COST_OPTIMAL and rec.grouped
+            else ("best cutoff", "it might")
         )
         return Verdict(
             kind,
-            f"{head}: keep {base}, at {base_cost}. The best cutoff of {who} would {how}: it might save {saving}, "
-            f"but {why}.",
+            f"{head}: keep {base}, at {base_cost}. The {best} of {who} would {how}: {they} save {saving}, but {why}.",
             details,
             asides,
         )
@@ -418,7 +418,6 @@ def rule_verdict_sentence(rec, rule: str, unit: str = "", *, judged: tuple | Non
     fairness-constrained rule), in one sentence that starts with the verdict; `judged` is its
     (verdict, saving, low, high) when the recommendation did not judge it (a randomised rule)."""
     from costlib.binary.decision import rule_verdict
-    from costlib.core import rules as R
 
     verdict, saving, low, high = judged or rule_verdict(rec, rule)
     base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
@@ -472,7 +471,6 @@ def _per_group_against_baseline(rec, unit: str) -> str:
     rules table (a verdict that the model costs more, beside per-group cutoffs of the same model
     that cost less than the answer): clearly cheaper, yet not recommended because not clearly
     cheaper than one cutoff for everyone; or cheaper on these rows but not clearly; else ''."""
-    from costlib.core import rules as R
 
     o = rec.results.overall
     if R.COST_OPTIMAL not in o.index or "vs_high" not in o.columns:
@@ -493,7 +491,6 @@ def _per_group_against_baseline(rec, unit: str) -> str:
 
 def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
     from costlib.binary.folds import MIN_CLASS_ROWS
-    from costlib.core import rules as R
 
     out = []
     if rec.grouped and rec.group_gain is not None:
@@ -506,6 +503,8 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
                 f"Per-group cutoffs save {money(est, unit)} per case over one cutoff for everyone{iv}. They "
                 "treat groups differently by design: read the fairness section before shipping them."
             )
+        elif getattr(rec, "held_by_groups", False):  # the groups' own saving (`group_alone_words`)
+            out.append(groups_alone_detail(rec, unit))
         elif per_group and all(t == rec.cutoffs.get(g) for g, t in per_group.items()):
             out.append(
                 "Fitting each group on its own gives every group this same cutoff, so per-group cutoffs "
@@ -564,7 +563,6 @@ NOT_CLEARLY_CHEAPER = ", and that interval is not clearly above zero: the differ
 def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
     """Rules that came out cheaper than the recommended one on the judged rows, and why the
     recommendation stays (shown folded under the answer, never beside it)."""
-    from costlib.core import rules as R
 
     out = []
     for rule, est, lo, hi in rec.cheaper_by_chance[:3]:

@@ -36,7 +36,7 @@ def reference_edges(tp, fp, prices, capacity):
 def reference_price_fold_refits(tp, fp, prices, capacity):
     """`refits.price_fold_refits` before issue 39's third cut, on each fold's own weights."""
     c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
-    parts = {k: [] for k in ("baseline", "single", "per_group", "single_g", "group_g")}
+    parts = {k: [] for k in ("baseline", "single", "per_group", "single_g", "group_g", "alone")}
     for start in range(0, tp.shape[0], RF.CHUNK):
         t, f = tp[start : start + RF.CHUNK], fp[start : start + RF.CHUNK]
         b, k, g_n, e_n = t.shape

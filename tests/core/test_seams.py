@@ -205,6 +205,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "group_index_at": "reads validated sweeps only (ModelSweeps.pooled_index, fair_judged.folds_of)",
         "randomised_rules": "reads a built Audit (tests/handoff/test_randomised_policy_file.py)",
         "randomised_rule": "reads a built Audit (tests/handoff/test_randomised_policy_file.py)",
+        "group_alone": "reads the rules table's columns (deciding by group alone; tests/binary/test_group_alone.py)",
         "baseline_rule": "reads judged costs only (the cheaper no-model rule; tests/binary/test_decision.py)",
         "over_capacity": "reads judged rules only (tests/binary/test_capacity.py::test_capped_recommendation)",
         "rule_verdict": "reads a Recommendation (test_report.py::test_policy_round_trip)",

@@ -1,0 +1,58 @@
+"""Why per-group cutoffs that save money are not a reason to ship the model: deciding by group
+alone, with no model, saves as much (`decision.Recommendation.held_by_groups`,
+`judged_rules.group_alone`).
+
+On scores without signal, per-group cutoffs find what the groups alone tell (flag everyone in a
+group whose cases are mostly positive, nobody in another) and save money against one choice for
+everyone; the scores add nothing. The verdict is then "not clearly better", and this says why.
+"""
+
+from __future__ import annotations
+
+from costlib.core.escaping import md_escape, shorten
+from costlib.present.amounts import interval, money
+
+#: each group's no-model choice, as the clause names it
+_ACTIONS = {"flag nobody": "nobody in", "flag everyone": "everyone in"}
+
+
+def by_group_alone(actions: dict) -> str:
+    """'nobody in “A” and everyone in “B”' (a comma before the last 'and' from three groups on).
+
+    >>> by_group_alone({"A": "flag nobody", "B": "flag everyone"})
+    'nobody in “A” and everyone in “B”'
+    """
+    parts = [f"{_ACTIONS.get(a, a)} “{md_escape(shorten(str(g)))}”" for g, a in actions.items()]
+    if len(parts) < 3:
+        return " and ".join(parts)
+    return ", ".join(parts[:-1]) + ", and " + parts[-1]
+
+
+def groups_alone_why(rec, unit: str = "") -> str:
+    """The reason an UNCLEAR verdict gives when the per-group cutoffs' saving is the groups' own:
+    what deciding by group alone costs, and what the scores add to it, with its interval."""
+    alone = rec.results.group_alone
+    iv = interval(alone.low, alone.high, unit, of="what the scores add")
+    iv = f" ({iv})" if iv else ""
+    adds = (
+        f"what the scores add on top of that, {money(alone.saving, unit)} per case{iv}, could be chance"
+        if alone.saving > 0
+        else f"the scores add nothing on top of that{iv}"
+    )
+    return (
+        f"deciding by group alone, with no model ({by_group_alone(alone.actions)}), costs "
+        f"{money(alone.cost, unit)} per case: the saving comes from treating the groups differently, and {adds}"
+    )
+
+
+def groups_alone_detail(rec, unit: str = "") -> str:
+    """The detail under a verdict whose per-group cutoffs were held back (`held_by_groups`): what they
+    would save over one cutoff for everyone, and why that is not the model's saving."""
+    est, lo, hi = rec.group_gain
+    iv = interval(lo, hi, unit)
+    iv = f" ({iv})" if iv else ""
+    then = "so the model ships with one cutoff for everyone" if rec.ship_model else "so they do not change the answer"
+    return (
+        f"Per-group cutoffs would save {money(est, unit)} per case over one cutoff for everyone{iv}, but "
+        f"{groups_alone_why(rec, unit)}, {then}."
+    )
