@@ -8,7 +8,7 @@ from costlib.answers.prices import ANSWERED_FIELDS, settings_from_answers
 from costlib.binary import elicit
 from costlib.binary.elicit import ALARM, MISS, SAME
 from costlib.core import settings
-from costlib.core.escaping import label
+from costlib.core.escaping import distinct_labels, label
 from costlib.present import labels as t
 from views._ui.data import COSTS_PAGE, fallback_title, group_names, model_sweeps
 from views._ui.display import say, show_chart, show_table, show_verdict
@@ -95,9 +95,10 @@ multipliers = {}
 if len(names) > 1:
     with st.expander(t.GROUPS_DIFFER):
         st.caption(t.GROUPS_DIFFER_WHAT)
+        shown = distinct_labels(names)  # two groups never read alike ("$x$" and "*x*"), as the price sliders
         for i, g in enumerate(names):
             multipliers[g] = st.select_slider(
-                t.group_multiplier_label(names_now[0], g),
+                t.group_multiplier_label(names_now[0], shown[i]),
                 options=list(t.MULTIPLIERS),
                 value=1.0,
                 key=f"mult_{i}",

@@ -334,10 +334,10 @@ def fallback_sentence(ds: Dataset, role: str, sample_title: str) -> str:
 
 PRICES_WHAT = (
     "You may not know what a false alarm or a missed case costs, but you can say which of two outcomes is worse. "
-    "A few such answers bracket the ratio between the two prices; the questions stop as soon as more precision "
-    "would change neither the cutoff to ship nor the verdict (ship the model or not), or once the bracket is "
-    "narrower than a factor of "
-    f"{PRECISION:g} (then the answer says what a wrong guess inside it would cost)."
+    "Each answer narrows down how many times worse a missed case is than a false alarm. The questions stop as soon "
+    "as knowing it more exactly would change neither the cutoff to ship nor the verdict (ship the model or not), "
+    "or once the answers pin it down closely: the highest value still possible at most "
+    f"{PRECISION:g} times the lowest (then the answer says what a wrong guess inside that would cost)."
 )
 # how much worse a group's miss is than the others' (the slider's options)
 MULTIPLIERS = {0.25: "a quarter as bad", 0.5: "half as bad", 1.0: "as bad", 2.0: "twice as bad", 4.0: "4 times as bad"}
@@ -359,9 +359,11 @@ def question_sentence(bracket, question: str) -> str:
     return f"Question {len(bracket.answers) + 1}: {question}"
 
 
-def group_multiplier_label(miss: str, group) -> str:
-    """The label of a group's slider: how a miss there compares (both names escaped here)."""
-    return f"{escaping.label(miss)} in group “{escaping.label(group)}” is … as one elsewhere"
+def group_multiplier_label(miss: str, shown: str) -> str:
+    """The label of a group's slider: how a miss there compares. `shown` is the group's name as
+    every slider shows it, already escaped and told apart from the others' (`escaping.distinct_labels`
+    over all the groups: "$x$" and "*x*" read "·x·" and "·x· (2)"); the miss's name is escaped here."""
+    return f"{escaping.label(miss)} in group “{shown}” is … as one elsewhere"
 
 
 ALARM_PRICE_HELP = "Optional: sets the scale. Only the ratio moves the cutoff."
@@ -374,7 +376,10 @@ CUTOFFS_IN_PLAY = "The cutoffs in play, by ratio"
 GROUPS_DIFFER = "Do misses cost differently in different groups?"
 GROUPS_DIFFER_WHAT = "One question per group; the false alarm keeps its price everywhere."
 USE_PRICES = "Use these prices"
-USE_PRICES_HELP = "Sets a false alarm to the price above and a miss to the middle of the bracket, on every page."
+USE_PRICES_HELP = (
+    "Sets a false alarm to the price above and a miss to the middle of your range on a ratio scale, on every "
+    "page: from 10 to 1,000 that is 100 (10 times the low end, a tenth of the high end), not 505."
+)
 PRICES_FROM_QUESTIONS = "Your current prices came from these questions; answering again replaces them."
 
 # ---------------------------------------------------------------------------------------

@@ -118,11 +118,11 @@ def price_book(names: list, unit: str) -> dict:
     with c3.popover(t.EXACT_PRICES, width="stretch"):
         if per_group:  # the pair for every group is not in use: say what it sets
             st.caption(t.EXACT_EVERYONE_UNUSED)
-        price_box(FP, t.EXACT_FP, st)
-        price_box(FN, t.EXACT_FN, st)
+        price_box(FP, t.in_unit(t.EXACT_FP, unit), st)  # in the sidebar's unit, as the sliders show it
+        price_box(FN, t.in_unit(t.EXACT_FN, unit), st)
         for i in range(len(names) if per_group else 0):
-            price_box(group_field(FP, i), t.GROUP_EXACT_FP.format(group=shown[i]), st)
-            price_box(group_field(FN, i), t.GROUP_EXACT_FN.format(group=shown[i]), st)
+            price_box(group_field(FP, i), t.in_unit(t.GROUP_EXACT_FP.format(group=shown[i]), unit), st)
+            price_box(group_field(FN, i), t.in_unit(t.GROUP_EXACT_FN.format(group=shown[i]), unit), st)
     seed(widget_key("per_group"), per_group)
     st.toggle(
         t.PER_GROUP,
