@@ -470,33 +470,37 @@ GROUP_ALONE_DESIGNS = (  # (name, rows, AUC, each group's base rate, shares, eac
 )
 
 
-def simulate_group_alone(runs: int, n_resamples: int = 1000) -> None:
+def simulate_group_alone(runs: int, n_resamples: int = 1000, capacity: float | None = None) -> None:
     """Print, on `GROUP_ALONE_DESIGNS`, how often per-group cutoffs are recommended, how often the
     model ships and with which rule, how often per-group cutoffs are held back because deciding by
     group alone saves as much (`Recommendation.held_by_groups`), and, where it ships, the true saving
     of what ships against the no-model choice and against deciding by group alone (each group's own
-    cheaper choice, no model), the cutoffs as fitted on all rows, each group at its share."""
+    cheaper choice, no model), the cutoffs as fitted on all rows, each group at its share. Within a
+    review limit (`capacity`) the no-model choices are flagging at random up to it, for everyone or
+    spent on the groups where a flag saves most (`costlib.binary.group_alone.shares`)."""
     from costlib.binary import decision as D
+    from costlib.binary import group_alone as A
     from costlib.binary.simulation import Design
     from costlib.core import rules as R
 
-    print(f"Deciding by group alone, {runs} data sets a design")
+    limit = "" if capacity is None else f", within a review limit of {capacity:g}"
+    print(f"Deciding by group alone, {runs} data sets a design{limit}")
     for name, n, auc, rates, shares, prices in GROUP_ALONE_DESIGNS:
         w = np.asarray(shares, dtype=np.float64) / sum(shares)
         names = [f"g{i}" for i in range(len(shares))]
         designs = [Design(n, auc, float(r), float(c[0]), float(c[1])) for r, c in zip(rates, prices, strict=True)]
-        each_alone = [min(d.c_fp * (1 - d.base_rate), d.c_fn * d.base_rate) for d in designs]
-        alone = float(np.sum(w * np.array(each_alone)))
-        base = min(
-            float(np.sum(w * [d.c_fp * (1 - d.base_rate) for d in designs])),
-            float(np.sum(w * [d.c_fn * d.base_rate for d in designs])),
-        )
+        pos, neg = w * np.array([d.base_rate for d in designs]), w * np.array([1 - d.base_rate for d in designs])
+        c_fp, c_fn = np.array([d.c_fp for d in designs]), np.array([d.c_fn for d in designs])
+        alone = float(A.cost(pos, neg, c_fp, c_fn, A.shares(pos, neg, c_fp, c_fn, capacity)))
+        nobody, everyone = float(np.sum(c_fn * pos)), float(np.sum(c_fp * neg))
+        base = min(nobody, everyone if capacity is None else (1 - capacity) * nobody + capacity * everyone)
         per_group = held = 0
         ships = {R.SINGLE: [], R.COST_OPTIMAL: []}
         for seed in range(runs):
             y, s, g, _ = draw_groups(n, auc, rates, shares, seed)
             ms = D.sweep_model(y, s, g, probabilities=False)
-            rec = D.recommend(ms, dict(zip(names, prices, strict=True)), n_resamples=n_resamples, seed=seed % 1000)
+            costs = dict(zip(names, prices, strict=True))
+            rec = D.recommend(ms, costs, n_resamples=n_resamples, seed=seed % 1000, capacity=capacity)
             per_group += rec.rule == R.COST_OPTIMAL or rec.held_by_groups
             held += rec.held_by_groups
             if rec.ship_model:
@@ -556,7 +560,7 @@ def main() -> None:
         simulate_one_interval(args.runs, args.resamples)
         return
     if args.group_alone:
-        simulate_group_alone(args.runs, args.resamples)
+        simulate_group_alone(args.runs, args.resamples, args.capacity)
         return
     if args.groups_simulate or args.value_simulate:
         if args.groups_simulate:

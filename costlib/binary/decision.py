@@ -214,9 +214,11 @@ class Recommendation:
         alone = self.results.group_alone if self.rule == R.COST_OPTIMAL or self.held_by_groups else None
         if alone is None:
             return {}
+        shares = alone.actions.items()
         return {
             "by_group_alone": {
-                "rules": {str(g): a for g, a in alone.actions.items()},
+                "rules": {str(g): R.NOBODY if f <= 0 else R.EVERYONE if f >= 1 else R.AT_RANDOM for g, f in shares},
+                "shares_flagged": {str(g): json_number(f) for g, f in shares},
                 "cost_per_case": json_number(alone.cost),
                 "saving_per_case": json_number(alone.saving),
                 "saving_interval": [json_number(alone.low), json_number(alone.high)],

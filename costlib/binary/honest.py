@@ -203,8 +203,9 @@ def row_variance(counts: dict, baseline, prices: Prices, n: np.ndarray, capacity
     the cross-fit's counts ``tp, fp, fn`` per group (`counts`, the mean over the deals) of the
     groups' `n` rows. Under a baseline that flags a share `capacity` at random, each row's
     baseline cost is its expected one (what `judged_rules.evaluate_rules` charges it); NaN
-    under that baseline without a `capacity`, and for fewer than two rows. `baseline` may also
-    name one choice per group, flag nobody or flag everyone (deciding by group alone).
+    under that baseline without a `capacity`, and for fewer than two rows. `baseline` may also be
+    each group's share flagged at random, 0 nobody and 1 everyone (deciding by group alone,
+    `group_alone.shares`).
 
     Against flagging nobody a true positive differs by -c_fn, a false positive by +c_fp; against
     flagging everyone a false negative by +c_fn, a true negative by -c_fp; other rows by 0. Read
@@ -223,10 +224,14 @@ def row_variance(counts: dict, baseline, prices: Prices, n: np.ndarray, capacity
 
     tp, fp, fn = (np.asarray(counts[k], dtype=np.float64) for k in ("tp", "fp", "fn"))
     tn = np.asarray(n, dtype=np.float64) - tp - fp - fn
-    if not isinstance(baseline, str):  # one no-model choice per group (deciding by group alone)
-        none = np.asarray(baseline) == R.NOBODY
-        parts = ((tp, np.where(none, -prices.c_fn, 0.0)), (fp, np.where(none, prices.c_fp, 0.0)))
-        parts += ((fn, np.where(none, 0.0, prices.c_fn)), (tn, np.where(none, 0.0, -prices.c_fp)))
+    if not isinstance(baseline, str):  # each group's share flagged at random (deciding by group alone)
+        f = np.asarray(baseline, dtype=np.float64)
+        parts = (
+            (tp, -(1 - f) * prices.c_fn),
+            (fn, f * prices.c_fn),
+            (fp, (1 - f) * prices.c_fp),
+            (tn, -f * prices.c_fp),
+        )
     elif baseline == R.NOBODY:
         parts = ((tp, -prices.c_fn), (fp, prices.c_fp))
     elif baseline == R.EVERYONE:

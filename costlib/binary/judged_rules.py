@@ -20,13 +20,14 @@ import numpy as np
 import pandas as pd
 
 from costlib.binary import capacity as C
+from costlib.binary import group_alone as A
 from costlib.binary import honest as H
 from costlib.binary.folds import own_cutoff
 from costlib.binary.model_sweeps import ModelSweeps
 from costlib.core import rules as R
 from costlib.core import validation as v
 from costlib.core.prices import Prices, elkan_cutoffs, mistakes_cost, no_model_choice
-from costlib.core.sweep import GroupedSweep, argbest
+from costlib.core.sweep import GroupedSweep, argbest, tie_tolerance
 from costlib.stats.bootstrap import DEFAULT_RESAMPLES, Resamples, cell_bootstrap, check_cutoffs
 from costlib.stats.intervals import centred_interval, centred_intervals, percentile_interval, percentile_intervals
 
@@ -122,11 +123,12 @@ def count_rules(sweep: GroupedSweep, cutoffs: Mapping[str, np.ndarray]) -> Count
 
 @dataclass(frozen=True)
 class GroupAlone:
-    """Deciding by group alone, with no model: each group flagged in full or not at all, whichever
-    is cheaper for it (ties: nobody), against the per-group cutoffs (`group_alone`).
+    """Deciding by group alone, with no model (`costlib.binary.group_alone`), against the per-group
+    cutoffs (`group_alone`).
 
-    ``actions`` {group: "flag nobody" or "flag everyone"}, ``cost`` its cost per case on the judged
-    rows, ``saving``, ``low``, ``high`` the per-group cutoffs' saving over it with its 95% interval."""
+    ``actions`` {group: the share of it flagged at random: 0 nobody, 1 everyone}, ``cost`` its cost per
+    case on the judged rows, ``saving``, ``low``, ``high`` the per-group cutoffs' saving over it with
+    its 95% interval."""
 
     actions: dict
     cost: float
@@ -442,13 +444,13 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         gain = whole["cost_per_case"][at[R.SINGLE]] - whole["cost_per_case"][at[R.COST_OPTIMAL]]
         gain_rows_var = H.gain_rows_variance(float(gain), cf.between, float(n_of[rule_of == R.SINGLE].sum()), prices)
     alone = None
-    if refit and R.COST_OPTIMAL in at and not C.binds(honest.capacity):
-        group_cost = whole["cost_per_case"][at[R.COST_OPTIMAL]]
-        alone = group_alone(by_cols, n_of, prices, group_cost, res.baseline)
+    if refit and R.COST_OPTIMAL in at and np.isfinite(whole["cost_per_case"][at[R.COST_OPTIMAL]]):
+        alone = group_alone(by_cols, n_of, prices, whole["cost_per_case"][at[res.baseline]], honest.capacity)
     if alone is not None:  # its interval as the per-group cutoffs' saving against the baseline has it
         actions, cost = alone
-        vs = group_cost - cost
-        lo, hi = _alone_interval(vs, refit, rf.by_group_alone, cf, actions, prices, n_of[rule_of == R.COST_OPTIMAL])
+        vs = whole["cost_per_case"][at[R.COST_OPTIMAL]] - cost
+        shares = list(actions.values())
+        lo, hi = _alone_interval(vs, refit, rf.by_group_alone, cf, shares, prices, n_of[rule_of == R.COST_OPTIMAL])
         if honest.models > 1:
             lo, hi = H.hold_the_pick(vs, lo, hi, honest.models)
         alone = GroupAlone(actions, float(cost), float(-vs), float(-hi), float(-lo))
@@ -499,35 +501,31 @@ def _against_baseline(vs: float, low: float, high: float, se: float, rows: float
     return H.at_least_rows(vs, low, high, se)
 
 
-def group_alone(by_cols: Mapping, n, prices: Prices, group_cost: float, baseline: str) -> tuple | None:
-    """({group: no-model choice}, cost per case) of deciding by group alone on the judged rows: each
-    group flagged in full or not at all, whichever is cheaper for it at its prices (ties: nobody),
-    from the rules table's columns `by_cols`; None where that is the one choice for everyone
-    (`baseline`: then it is the no-model choice, and the saving against it says all) or is unknown.
-
-    Without a model one may still treat groups differently; per-group cutoffs on scores without
-    signal find exactly that (flag everyone in a group whose cases are mostly positive, nobody in
-    another) and save money against one choice for everyone, though the scores add nothing (a
-    reviewer's finding: "ship the model" on random scores with two groups of unequal base rates).
+def group_alone(by_cols: Mapping, n, prices: Prices, base_cost: float, capacity: float | None) -> tuple | None:
+    """({group: share flagged at random}, cost per case) of deciding by group alone on the judged
+    rows (`costlib.binary.group_alone`: each group flagged in full or not at all, whichever is cheaper
+    for it at its prices; within a review limit `capacity`, the limit spent at random on the groups
+    where a flag saves most), from the rules table's columns `by_cols` (flag nobody's counts); None
+    where it is no cheaper than the no-model choice (`base_cost`: then that choice already decides
+    by group alone, and the saving against it says all) or cannot be read.
     """
     rule, group = np.asarray(by_cols["rule"]), np.asarray(by_cols["group"], dtype=object)
-    cost = np.asarray(by_cols["cost_per_case"], dtype=np.float64)
-    nobody, everyone = rule == R.NOBODY, rule == R.EVERYONE
-    if not nobody.any() or not everyone.any() or not np.isfinite(group_cost):
-        return None
-    c_none, c_all = cost[nobody], cost[everyone]
-    if not (np.isfinite(c_none).all() and np.isfinite(c_all).all()):
-        return None
-    pick = np.where(c_all < c_none, R.EVERYONE, R.NOBODY)
-    if (pick == baseline).all():
+    nobody = rule == R.NOBODY
+    if not nobody.any() or not np.isfinite(base_cost):
         return None
     n_g = np.asarray(n, dtype=np.float64)[nobody]
+    pos = np.asarray(by_cols["fn"], dtype=np.float64)[nobody]  # flagging nobody misses every positive
+    neg = n_g - pos
+    cap = capacity if C.binds(capacity) else None
+    flagged = A.shares(pos, neg, prices.c_fp, prices.c_fn, cap)
     total = float(n_g.sum())
-    each = np.where(pick == R.EVERYONE, c_all, c_none) * n_g
-    return dict(zip(group[nobody].tolist(), pick.tolist(), strict=True)), float(each.sum() / total)
+    cost = float(A.cost(pos, neg, prices.c_fp, prices.c_fn, flagged)) / total if total > 0 else float("nan")
+    if not np.isfinite(cost) or cost >= base_cost - tie_tolerance(base_cost, prices.scale):
+        return None
+    return dict(zip(group[nobody].tolist(), flagged.tolist(), strict=True)), cost
 
 
-def _alone_interval(vs, refit: dict, alone: np.ndarray, cf, actions: dict, prices: Prices, n_g) -> tuple:
+def _alone_interval(vs, refit: dict, alone: np.ndarray, cf, shares: list, prices: Prices, n_g) -> tuple:
     """The 95% interval of the per-group cutoffs' cost minus deciding by group alone's, `vs`: as
     their saving against the no-model choice has it (`_against_baseline`, shrunk; with a split the
     refits' percentile interval), its rows' part read against each group's own choice."""
@@ -535,7 +533,7 @@ def _alone_interval(vs, refit: dict, alone: np.ndarray, cf, actions: dict, price
     if cf is None:
         return percentile_interval(draws)
     lo, hi = centred_interval(vs, draws)
-    rows_var = H.row_variance(cf.per_group, list(actions.values()), prices, n_g)
+    rows_var = H.row_variance(cf.per_group, shares, prices, n_g)
     return _against_baseline(vs, lo, hi, float("nan"), rows_var, True)
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from costlib.binary import capacity as C
+from costlib.binary import group_alone as A
 from costlib.binary.folds import Folds, own_cutoff
 from costlib.core.prices import Prices, mistakes_cost
 from costlib.core.sweep import GroupedSweep, Sweep
@@ -190,7 +191,7 @@ class Refits:
     per_group: np.ndarray
     single_by_group: np.ndarray
     per_group_by_group: np.ndarray
-    # each group's own cheaper no-model choice (ties: nobody), with no model: NaN under a binding capacity
+    # deciding by group alone, with no model (`group_alone`): each group's own cheaper no-model choice
     by_group_alone: np.ndarray | None = None
 
 
@@ -297,12 +298,11 @@ def _judged(parts: dict, single_g, group_g, p_j, n_j, prices: Prices, capacity) 
     by group alone: `judged_rules.group_alone`). `single_g`, `group_g`, `p_j`, `n_j`: (b, groups)."""
     n_g = p_j + n_j
     total = n_g.sum(axis=1)
-    each_everyone, each_nobody = n_j * prices.c_fp[None, :], p_j * prices.c_fn[None, :]
-    everyone, nobody = each_everyone.sum(axis=1), each_nobody.sum(axis=1)
-    alone = np.where(each_everyone < each_nobody, each_everyone, each_nobody).sum(axis=1)
-    if C.binds(capacity):
+    everyone, nobody = (n_j * prices.c_fp[None, :]).sum(axis=1), (p_j * prices.c_fn[None, :]).sum(axis=1)
+    cap = capacity if C.binds(capacity) else None
+    alone = A.cost(p_j, n_j, prices.c_fp, prices.c_fn, A.shares(p_j, n_j, prices.c_fp, prices.c_fn, cap))
+    if cap is not None:
         everyone = C.at_random(capacity, nobody, everyone)
-        alone = np.full_like(alone, np.nan)  # a group flagged in full may not fit the limit
     with np.errstate(invalid="ignore", divide="ignore"):
         parts["baseline"].append(np.where(everyone < nobody, everyone, nobody) / total)
         parts["alone"].append(alone / total)

@@ -10,19 +10,22 @@ everyone; the scores add nothing. The verdict is then "not clearly better", and 
 from __future__ import annotations
 
 from costlib.core.escaping import md_escape, shorten
-from costlib.present.amounts import interval, money
+from costlib.present.amounts import interval, money, percent
 
-#: each group's no-model choice, as the clause names it
-_ACTIONS = {"flag nobody": "nobody in", "flag everyone": "everyone in"}
+
+def _share(share: float) -> str:
+    """'nobody in', 'everyone in' or '35% of', of a group's share flagged at random."""
+    return "nobody in" if share <= 0 else "everyone in" if share >= 1 else f"{percent(share)} at random of"
 
 
 def by_group_alone(actions: dict) -> str:
-    """'nobody in “A” and everyone in “B”' (a comma before the last 'and' from three groups on).
+    """'nobody in “A” and everyone in “B”' from each group's share flagged at random (a comma before
+    the last 'and' from three groups on).
 
-    >>> by_group_alone({"A": "flag nobody", "B": "flag everyone"})
-    'nobody in “A” and everyone in “B”'
+    >>> by_group_alone({"A": 0.0, "B": 1.0}), by_group_alone({"A": 0.0, "B": 0.5, "C": 1.0})
+    ('nobody in “A” and everyone in “B”', 'nobody in “A”, 50.0% at random of “B”, and everyone in “C”')
     """
-    parts = [f"{_ACTIONS.get(a, a)} “{md_escape(shorten(str(g)))}”" for g, a in actions.items()]
+    parts = [f"{_share(a)} “{md_escape(shorten(str(g)))}”" for g, a in actions.items()]
     if len(parts) < 3:
         return " and ".join(parts)
     return ", ".join(parts[:-1]) + ", and " + parts[-1]

@@ -56,7 +56,7 @@ def test_scores_that_pay_within_the_groups_still_ship():
         alone = rec.results.group_alone
         if rec.rule == R.COST_OPTIMAL:
             assert alone is not None and alone.low > 0
-            assert alone.actions == {"A": R.NOBODY, "B": R.EVERYONE}
+            assert alone.actions == {"A": 0.0, "B": 1.0}  # shares flagged at random: nobody, everyone
 
 
 def test_the_answer_says_why_and_the_record_keeps_it():
@@ -68,8 +68,47 @@ def test_the_answer_says_why_and_the_record_keeps_it():
     assert "deciding by group alone" in verdict.headline and "nobody in “A” and everyone in “B”" in verdict.headline
     record = rec.summary()["by_group_alone"]
     assert record["rules"] == {"A": R.NOBODY, "B": R.EVERYONE} and record["holds_the_model_back"] is True
+    assert record["shares_flagged"] == {"A": 0.0, "B": 1.0}
     low, high = record["saving_interval"]
     assert low <= record["saving_per_case"] <= high and not low > 0
+
+
+def test_under_a_review_limit_noise_is_held_back_too():
+    """Within a limit of 20% of the cases the no-model choice is flagging 20% at random; per-group
+    cutoffs on noise flag only the group with more positives, and shipped on 20 of 20 data sets.
+    Deciding by group alone there spends the limit at random on that group."""
+    ships = held = 0
+    for seed in range(20):
+        rec = D.recommend(_groups(seed, 2000), (1.0, 3.0), n_resamples=300, seed=seed, capacity=0.2)
+        ships += rec.ship_model
+        held += rec.held_by_groups
+        alone = rec.results.group_alone
+        assert alone is not None and alone.actions["A"] == 0.0 and 0.0 < alone.actions["B"] < 1.0
+    assert ships <= 1 and held >= 15
+
+
+def test_with_signal_under_a_review_limit_the_model_still_ships():
+    for seed in range(5):
+        rec = D.recommend(_groups(seed, 2000, auc_d=1.5), (1.0, 3.0), n_resamples=300, seed=seed, capacity=0.2)
+        assert rec.ship_model
+
+
+def test_the_shares_spend_the_limit_where_a_flag_saves_most():
+    from costlib.binary import group_alone as A
+
+    pos, neg = np.array([[10.0, 60.0, 30.0]]), np.array([[90.0, 40.0, 70.0]])
+    c_fp, c_fn = np.ones(3), np.full(3, 3.0)
+    np.testing.assert_allclose(A.shares(pos, neg, c_fp, c_fn), [[0.0, 1.0, 1.0]])
+    np.testing.assert_allclose(A.shares(pos, neg, c_fp, c_fn, 0.5), [[0.0, 1.0, 0.5]])  # 150 cases: 100 + 50
+    np.testing.assert_allclose(A.shares(pos, neg, c_fp, c_fn, 0.2), [[0.0, 0.6, 0.0]])  # 60 cases, all in "1"
+    # no cheaper split of the limit: every other share that fits costs at least as much
+    grid = np.linspace(0, 1, 21)
+    best = A.cost(pos, neg, c_fp, c_fn, A.shares(pos, neg, c_fp, c_fn, 0.2))[0]
+    for a in grid:
+        for b in grid:
+            for c in grid:
+                if 100 * (a + b + c) <= 60 + 1e-9:
+                    assert A.cost(pos, neg, c_fp, c_fn, np.array([[a, b, c]]))[0] >= best - 1e-9
 
 
 def test_where_every_group_keeps_the_one_no_model_choice_there_is_nothing_to_compare():
@@ -83,29 +122,28 @@ def test_where_every_group_keeps_the_one_no_model_choice_there_is_nothing_to_com
 @settings(max_examples=60, deadline=None)
 @given(
     st.lists(st.tuples(*(st.integers(0, 30) for _ in range(4))), min_size=1, max_size=4),
-    st.lists(st.booleans(), min_size=4, max_size=4),
+    st.lists(st.sampled_from([0.0, 1.0, 0.25, 0.6]), min_size=4, max_size=4),
 )
-def test_the_rows_variance_against_each_groups_own_choice_is_that_of_the_rows_written_out(cells, nobody):
-    """Each row's difference from its group's no-model choice, written out row by row: against
-    flagging nobody a true positive differs by -c_fn, a false positive by +c_fp; against flagging
-    everyone a false negative by +c_fn, a true negative by -c_fp."""
+def test_the_rows_variance_against_each_groups_own_choice_is_that_of_the_rows_written_out(cells, flagged):
+    """Each row's difference from its group's no-model choice (a share f flagged at random), written
+    out row by row: a true positive differs by -(1 - f) c_fn, a false negative by +f c_fn, a false
+    positive by +(1 - f) c_fp, a true negative by -f c_fp (nobody: f = 0; everyone: f = 1)."""
     k = len(cells)
     c_fp, c_fn = np.linspace(1.0, 2.0, k), np.linspace(3.0, 5.0, k)
     tp, fp, fn, tn = (np.array([c[i] for c in cells], dtype=float) for i in range(4))
-    choice = [R.NOBODY if nobody[i] else R.EVERYONE for i in range(k)]
+    f = flagged[:k]
     rows = []
     for i in range(k):
-        if nobody[i]:
-            rows += [-c_fn[i]] * int(tp[i]) + [c_fp[i]] * int(fp[i]) + [0.0] * int(fn[i] + tn[i])
-        else:
-            rows += [c_fn[i]] * int(fn[i]) + [-c_fp[i]] * int(tn[i]) + [0.0] * int(tp[i] + fp[i])
+        rows += [-(1 - f[i]) * c_fn[i]] * int(tp[i]) + [f[i] * c_fn[i]] * int(fn[i])
+        rows += [(1 - f[i]) * c_fp[i]] * int(fp[i]) + [-f[i] * c_fp[i]] * int(tn[i])
     prices = Prices(tuple(f"g{i}" for i in range(k)), c_fp, c_fn)
-    got = H.row_variance({"tp": tp, "fp": fp, "fn": fn}, choice, prices, tp + fp + fn + tn)
+    got = H.row_variance({"tp": tp, "fp": fp, "fn": fn}, f, prices, tp + fp + fn + tn)
     if len(rows) < 2:
         assert np.isnan(got)
         return
     want = np.var(rows, ddof=1) / len(rows)
     assert got == pytest.approx(want, rel=1e-9, abs=1e-12)
-    if len(set(choice)) == 1:  # one choice for everyone: the same as naming it once
-        once = H.row_variance({"tp": tp, "fp": fp, "fn": fn}, choice[0], prices, tp + fp + fn + tn)
+    if len(set(f)) == 1 and f[0] in (0.0, 1.0):  # one choice for everyone: the same as naming it once
+        named = R.NOBODY if f[0] == 0.0 else R.EVERYONE
+        once = H.row_variance({"tp": tp, "fp": fp, "fn": fn}, named, prices, tp + fp + fn + tn)
         assert got == pytest.approx(once)
