@@ -50,12 +50,19 @@ def groups_alone_why(rec, unit: str = "") -> str:
 
 def groups_alone_detail(rec, unit: str = "") -> str:
     """The detail under a verdict whose per-group cutoffs were held back (`held_by_groups`): what they
-    would save over one cutoff for everyone, and why that is not the model's saving."""
+    would save over one cutoff for everyone, why that is not the model's saving, and that treating
+    the groups differently is left to the person (deciding by group alone can be cheaper than the
+    one cutoff that ships, and the answer must not look as if it missed that)."""
     est, lo, hi = rec.group_gain
     iv = interval(lo, hi, unit)
     iv = f" ({iv})" if iv else ""
-    then = "so the model ships with one cutoff for everyone" if rec.ship_model else "so they do not change the answer"
+    then = (
+        "So the model ships with one cutoff for everyone"
+        if rec.ship_model
+        else "So per-group cutoffs do not make the model worth shipping"
+    )
     return (
-        f"Per-group cutoffs would save {money(est, unit)} per case over one cutoff for everyone{iv}, but "
-        f"{groups_alone_why(rec, unit)}, {then}."
+        f"Per-group cutoffs would save {money(est, unit)} per case more than one cutoff for everyone{iv}, but "
+        f"{groups_alone_why(rec, unit)}. {then}; treating the groups differently, with or without the model, is "
+        "a fairness decision this answer leaves to you."
     )

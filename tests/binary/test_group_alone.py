@@ -147,3 +147,24 @@ def test_the_rows_variance_against_each_groups_own_choice_is_that_of_the_rows_wr
         named = R.NOBODY if f[0] == 0.0 else R.EVERYONE
         once = H.row_variance({"tp": tp, "fp": fp, "fn": fn}, named, prices, tp + fp + fn + tn)
         assert got == pytest.approx(once)
+
+
+def test_held_back_per_group_cutoffs_leave_one_cutoff_that_pays_to_ship():
+    """Groups with base rates 0.15 and 0.45 and a weak model (AUC about 0.70): per-group cutoffs mostly
+    re-find the groups' own choices; when the scores add no clear saving to them, one cutoff for
+    everyone, which uses no group and clearly saves, ships, and the details say why."""
+    found = []
+    for seed in range(30):
+        rng = np.random.default_rng([seed, 15])
+        g = np.where(rng.random(2000) < 0.7, "g0", "g1")
+        y = (rng.random(2000) < np.where(g == "g0", 0.15, 0.45)).astype(int)
+        ms = D.sweep_model(y, rng.normal(size=2000) + 0.7416 * y, g, probabilities=False)
+        rec = D.recommend(ms, (1.0, 3.0), n_resamples=300, seed=seed)
+        if rec.held_by_groups and rec.ship_model:
+            found.append(rec)
+    assert len(found) >= 3
+    for rec in found:
+        assert rec.rule == R.SINGLE and rec.saving_low > 0
+        said = " ".join(recommendation_verdict(rec, unit="$").details)
+        assert "So the model ships with one cutoff for everyone" in said and "deciding by group alone" in said
+        assert rec.summary()["by_group_alone"]["holds_the_model_back"] is True
