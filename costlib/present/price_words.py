@@ -1,20 +1,31 @@
 """How much the prices matter, in words: which option is the answer at the stated prices and over
 which price ratios it stays the answer (`sensitivity_sentence`), where the model can pay at all
 (`break_even_words`), and whether a decision holds over the range of prices a reviewer's answers
-allow (`answers_sentence`, Find my prices). The pieces every answer shares (cutoffs, ratios, verdict
-heads) are in `costlib.present.words`."""
+allow (`answers_sentence` on Costs & groups, `bracket_verdict` on Find my prices). The pieces every
+answer shares (cutoffs, ratios, verdict heads) are in `costlib.present.words`."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 from costlib.core.escaping import shorten
 from costlib.loading.messages import plural
-from costlib.present.amounts import money, ratio_text
-from costlib.present.words import cutoffs_short, ratio_between, verdict_flips
+from costlib.present.amounts import money, per_case_and_month, ratio_text
+from costlib.present.words import (
+    BASELINE_WORDS,
+    Verdict,
+    cutoffs_short,
+    ratio_between,
+    recommendation_verdict,
+    verdict_flips,
+    verdict_head,
+    verdict_kind,
+)
 
+MIDDLE = "the middle of the range on a ratio scale"  # where "Use these prices" sets a miss (the geometric mean)
 MODEL_LEADS = (
     "Whether it is clearly cheaper than the choice without a model is the verdict above, which also counts the "
     "luck of picking the cutoff."
@@ -95,35 +106,160 @@ def break_even_words(break_even: tuple[float, float], model: str = "the model") 
     )
 
 
+def middle_words(low: float, high: float, middle: float) -> str:
+    """The middle of a range of ratios that the prices are set to, said as what it is: the middle on
+    a ratio scale (a reader takes the middle of 32 to 1,000 for 516, not 179).
+
+    >>> middle_words(32, 1000, 178.885)
+    'the middle on a ratio scale, 179 (about 5.6 times 32, as 1,000 is about 5.6 times 179)'
+    """
+    shown = ratio_text(middle)
+    if not (low > 0 and math.isfinite(high)) or shown in (ratio_text(low), ratio_text(high)):
+        return f"the middle on a ratio scale, {shown}"
+    times = f"{middle / low:,.2g}" if middle / low < 100 else f"{middle / low:,.0f}"
+    return (
+        f"the middle on a ratio scale, {shown} (about {times} times {ratio_text(low)}, as {ratio_text(high)} is "
+        f"about {times} times {shown})"
+    )
+
+
 def answers_sentence(record: dict, table: pd.DataFrame, *, lowest_score: float | None = None, span=None) -> str:
     """Where the prices came from (Find my prices) and whether the decision holds over the
     range the answers allow: `table` is `elicit.pieces` over that range, `span` the verdicts
     over it (`robust.VerdictSpan`); a cutoff at or below `lowest_score` (the lowest fitted
-    score) reads "everyone". The decision is called robust only when both hold."""
+    score) reads "flagging everyone". The decision is called robust only when both hold."""
     miss, alarm = record["outcomes"]["miss"], record["outcomes"]["false_alarm"]
     lo, hi = record["ratio_low"], record["ratio_high"]
     n = len(record["answers"])
     head = (
-        f"Your prices come from {n} {plural(n, 'answer', 'answers')}: {ratio_between(miss, alarm, lo, hi)} "
-        f"(set to the middle, {ratio_text(record['ratio_chosen'])})."
+        f"Your prices come from {n} {plural(n, 'answer', 'answers')}: {ratio_between(miss, alarm, lo, hi)}, "
+        f"and the prices take {middle_words(lo, hi, record['ratio_chosen'])}."
     )
-    lowest = None if lowest_score is None else {"": lowest_score}
 
     def cut(i: int) -> str:
-        return cutoffs_short({"": table["threshold"].iloc[i]}, grouped=False, lowest=lowest)
+        return flagging(table["threshold"].iloc[i], lowest_score)
 
     if len(table) == 1 and span is not None and not span.holds:
         return head + (
-            f" Over that whole range the best cutoff is the same ({cut(0)}), but the verdict is not: "
+            f" Over that whole range the best cutoff is the same, {cut(0)}, but the verdict is not: "
             f"{verdict_flips(span)}."
         )
     if len(table) == 1:
-        verdict = f" and the verdict (“{span.pieces[0][2]}”) are" if span is not None else " is"
+        verdict = f", and the verdict (“{span.pieces[0][2]}”) are" if span is not None else ", is"
         return (
-            head + f" Over that whole range the best cutoff ({cut(0)}){verdict} the same: the decision is robust to it."
+            head + f" Over that whole range the best cutoff, {cut(0)}{verdict} the same: the decision is robust to it."
         )
     first, last = cut(0), cut(-1)
     return head + (
-        f" Within that range the best cutoff moves from {first} to {last}: the decision depends on where "
+        f" Within that range the best decision moves from {first} to {last}: it depends on where "
         "in it the truth lies (Find my prices says what a wrong guess costs)."
+    )
+
+
+def flagging(threshold: float, lowest_score: float | None = None) -> str:
+    """A cutoff as what is done: 'flagging cases scoring 0.6032 or more', 'flagging everyone (no model
+    needed)' (a cutoff at or below `lowest_score`, the lowest fitted score, too), 'flagging nobody (no
+    model needed)'. Reads after "from", "to", "keep" and in brackets ("flag at ≥ 0.6032" did not).
+
+    >>> flagging(0.6032), flagging(float("inf"))
+    ('flagging cases scoring 0.6032 or more', 'flagging nobody (no model needed)')
+    >>> flagging(0.1, lowest_score=0.2)
+    'flagging everyone (no model needed)'
+    """
+    short = cutoffs_short({"": threshold}, grouped=False, lowest=None if lowest_score is None else {"": lowest_score})
+    if short in ("everyone", "nobody"):
+        return f"flagging {short} (no model needed)"
+    if short == "none":
+        return "no cutoff (none could be fitted)"
+    return f"flagging cases scoring {short.removeprefix('≥ ')} or more"
+
+
+def bracket_verdict(
+    bracket,
+    table: pd.DataFrame,
+    *,
+    sweep,
+    price: float,
+    unit: str = "",
+    volume: float | None = None,
+    span=None,
+    at_middle=None,
+) -> Verdict:
+    """What the answers so far mean for the decision (Find my prices): the bracket, the
+    cutoffs in play, whether the verdict holds across it (`span`, a `robust.VerdictSpan`), and
+    what choosing wrong would cost at its ends (the value of the next question).
+
+    `at_middle` is the recommendation at the prices "Use these prices" sets (a false alarm at
+    `price`, a miss at the bracket's middle on a ratio scale times it, one price for everyone, as
+    `span` reads them). Once the answers settle, the box says what Costs & groups will then answer,
+    in its words (`recommendation_verdict`: judged on rows the cutoff was not fitted on, with the
+    interval), is coloured by that verdict, and names what to ship: the cutoff when the verdict
+    ships the model, else the cheaper choice without it (not a cutoff the verdict does not ship).
+    (This was `page_answers.bracket_verdict`; its cutoffs read "flag at ≥ 0.6032".)"""
+    from costlib.binary import elicit
+    from costlib.core import rules as R
+
+    miss, alarm = bracket.names
+    lo, hi = bracket.low, bracket.high
+
+    def cut(t: float) -> str:
+        return flagging(t, sweep.lowest_score)
+
+    between = ratio_between(miss, alarm, lo, hi)
+    ratios = table["ratio_high"].to_numpy()
+    mid = int(min(np.searchsorted(ratios, bracket.middle), len(table) - 1))
+    t_mid = table["threshold"].iloc[mid]
+    middle_kind, middle_said = None, ()  # Costs & groups' answer at the middle's prices, when `span` agrees
+    read = None if span is None else next((v for a, b, v in span.pieces if a <= bracket.middle <= b), None)
+    if at_middle is not None and bracket.answers and at_middle.verdict == (read or at_middle.verdict):
+        said = recommendation_verdict(at_middle, unit=unit, volume=volume)
+        middle_kind = said.kind
+        middle_said = (
+            f"At {MIDDLE} ({alarm} at {money(price, unit)}, {miss} at {money(price * bracket.middle, unit)}: "
+            f"{ratio_text(bracket.middle)} times as much), Costs & groups answers: {said.headline}",
+        )
+    if len(table) == 1 and (span is None or span.holds):
+        verdict = span.pieces[0][2] if span is not None else None
+        action = cut(t_mid)
+        if verdict is not None and verdict != R.SHIP and at_middle is not None:
+            action = f"keep {BASELINE_WORDS.get(at_middle.baseline, at_middle.baseline)}"
+        said = f"“{verdict_head(verdict)}”, {action}" if verdict is not None else action
+        head = (
+            f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same decision: {said}. More precision "
+            "would not change what you ship." + (" Use these prices." if bracket.answers else "")
+        )
+        kind = "success" if verdict is None else verdict_kind(verdict)
+        if not bracket.answers:
+            return Verdict(kind, head)
+        return Verdict(kind, head, (f"So far: {between}.", *middle_said))
+    if len(table) == 1:
+        head = (
+            f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same cutoff, {cut(t_mid)}, but not "
+            f"the same verdict: {verdict_flips(span)}. "
+            + ("The next question narrows it down." if bracket.settled is None else "Settle the price with care.")
+        )
+        return Verdict("warning", head, (f"So far: {between}.",) if bracket.answers else ())
+    moves = (
+        f"Within this range the best decision moves through {len(table)} cutoffs, from "
+        f"{cut(table['threshold'].iloc[0])} to {cut(table['threshold'].iloc[-1])}."
+    )
+    if not bracket.answers:
+        return Verdict(
+            "info",
+            f"Before any answer the ratio could be anything from {ratio_text(lo)} to "
+            f"{ratio_text(hi)}. Answer the question above.",
+            (moves,),
+        )
+    ends = [elicit.regret(sweep, t_mid, r) * price for r in (lo, hi)]
+    regrets = (
+        f"The decision for {MIDDLE} is {cut(t_mid)}: if the truth is at the low end, it costs "
+        f"{per_case_and_month(ends[0], volume, unit)} more than the best decision there, and at the high end "
+        f"{per_case_and_month(ends[1], volume, unit)}."
+    )
+    if bracket.settled is not None:
+        return Verdict(middle_kind or "success", f"Settled: {between}. {moves}", (*middle_said, regrets))
+    return Verdict(
+        "info",
+        f"So far: {between}. {moves}",
+        (regrets, f"The next question is worth up to {money(max(ends), unit)} per case: it halves the range."),
     )

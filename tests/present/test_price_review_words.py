@@ -4,7 +4,16 @@ and the cutoffs a range moves through read as English."""
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
+import pytest
+
+import costlib
+from costlib.answers.prices import prices_answer
+from costlib.binary import decision as D
+from costlib.binary import elicit, robust
 from costlib.present import labels as t
+from costlib.present import price_words, words
 
 JARGON = ("bracket", "ratio", "factor")
 
@@ -23,3 +32,67 @@ def test_the_button_says_which_middle_it_sets():
     1,000 as 516, not 179."""
     assert "bracket" not in t.USE_PRICES_HELP
     assert "ratio scale" in t.USE_PRICES_HELP and "from 10 to 1,000 that is 100" in t.USE_PRICES_HELP
+
+
+# ---------------------------------------------------------------------------------------
+# The page's answer (`price_words.bracket_verdict`) and Costs & groups' sentence (`answers_sentence`)
+
+
+@pytest.fixture(scope="module")
+def compas():
+    df = pd.read_csv(costlib.__path__[0] + "/samples/compas.csv")
+    fit, judge = (df.split == "train").to_numpy(), (df.split == "test").to_numpy()
+    return {"p_recid": D.sweep_model(df.two_year_recid, df.p_recid, df.race, fit=fit, judge=judge, name="p_recid")}
+
+
+def _record(low: float, high: float, answers: int = 5) -> dict:
+    return {
+        "outcomes": {"miss": "a missed case", "false_alarm": "a false alarm"},
+        "answers": list(range(answers)),
+        "ratio_low": low,
+        "ratio_high": high,
+        "ratio_chosen": float(np.sqrt(low * high)),
+    }
+
+
+def test_the_middle_is_said_to_be_on_a_ratio_scale(compas):
+    """ "(set to the middle, 179)" for the range 32 to 1,000: a PM expects about 516."""
+    table = elicit.pieces(compas["p_recid"].fit_pooled, 32.0, 1000.0)
+    said = price_words.answers_sentence(
+        _record(32.0, 1000.0), table, lowest_score=compas["p_recid"].fit_pooled.lowest_score
+    )
+    assert "the middle on a ratio scale, 179 (about 5.6 times 32, as 1,000 is about 5.6 times 179)" in said, said
+    assert "(set to the middle, 179)" not in said
+
+
+def test_the_cutoffs_a_range_moves_through_read_as_english(compas):
+    """ "from flag at ≥ 0.6032 to flag everyone", on the page after the first answer."""
+    models = compas
+    bracket = elicit.answer(elicit.Bracket(), 1.0, elicit.MISS)
+    answer = prices_answer(models, (1.0, 3.0), bracket, names=bracket.names, resamples=0, money=1.0, unit="$")
+    text = " ".join((answer.verdict.headline, *answer.verdict.details))
+    assert "from flagging cases scoring 0.6032 or more to flagging everyone (no model needed)" in text, text
+    assert "flag at" not in text and "≥" not in text
+    table = elicit.pieces(models["p_recid"].fit_pooled, 1.0, 1000.0)
+    costs_says = price_words.answers_sentence(
+        _record(1.0, 1000.0), table, lowest_score=models["p_recid"].fit_pooled.lowest_score
+    )
+    assert "moves from flagging cases scoring 0.6032 or more to flagging everyone" in costs_says, costs_says
+
+
+def test_a_settled_range_says_what_it_ships_in_words(compas):
+    """The box of a range where the cutoff and the verdict hold (COMPAS, 1.7 to 2): what Costs & groups
+    answers at the middle of the range, on a ratio scale, and the cutoff in words."""
+    ms = compas["p_recid"]
+    low, high = 1.7, 2.0
+    bracket = elicit.Bracket(low=low, high=high, answers=((low, elicit.MISS), (high, elicit.ALARM)))
+    bracket, table, span = robust.settle(bracket, ms.fit_pooled, compas, n_resamples=1000)
+    at_middle = D.recommend(compas, (2.0, 2.0 * bracket.middle), n_resamples=1000)
+    said = price_words.bracket_verdict(
+        bracket, table, sweep=ms.fit_pooled, price=2.0, span=span, unit="$", volume=100, at_middle=at_middle
+    )
+    t = table["threshold"].iloc[0]
+    assert f"gives the same decision: “Ship the model”, flagging cases scoring {t:.4g} or more." in said.headline
+    costs_says = words.recommendation_verdict(at_middle, unit="$", volume=100).headline
+    assert any(d.startswith("At the middle of the range on a ratio scale (") for d in said.details), said.details
+    assert any(d.endswith(f"Costs & groups answers: {costs_says}") for d in said.details), said.details
