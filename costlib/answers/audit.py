@@ -31,7 +31,7 @@ from costlib.binary.disparity import (
 )
 from costlib.binary.elicit import break_even_range
 from costlib.binary.fair_search import FAIRNESS_CRITERIA, MSG_CRITERION
-from costlib.binary.fairness import fairness_results, group_rates
+from costlib.binary.fairness import cross_fitted_drift, fairness_results, group_rates
 from costlib.binary.judged_rules import RuleResults
 from costlib.binary.model_sweeps import ModelSweeps, cost_curves, sweep_model
 from costlib.binary.sensitivity import PriceMaps, price_maps, price_scale, ratio_range
@@ -43,6 +43,7 @@ from costlib.core.prices import Prices
 from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, WORSE
 from costlib.present.costs_labels import NO_CUTOFF_NOTE, SCORES_NOT_PROBABILITIES_NOTE
 from costlib.present.price_words import sensitivity_sentence
+from costlib.present.tables import fair_cross_fitted_notes
 from costlib.present.words import Verdict, judged_rows, recommendation_verdict
 from costlib.watch.reference import reference_record
 
@@ -450,6 +451,7 @@ def build_audit(
             picked_among=len(models),
         )
         rec = dataclasses.replace(fair.recommendation, models=first.models)
+        notes.extend(fair_cross_fitted_notes(*cross_fitted_drift(ms, fair.judged)))
         unlimited = price = limit = None
         if rec.capacity is not None:  # the answer without the limit, as the page shows it beside
             from costlib.binary.capacity import limit_facts, price_of_capacity

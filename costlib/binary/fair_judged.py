@@ -19,7 +19,12 @@ the percentile interval of the refits' judged gaps: with a split, each refitted 
 resampled fitting rows and judged on the resampled judged rows; without one, refitted on the
 resample's rows and judged on the rows it left out (about 37% of them: wider than the
 cross-fitted estimate's own spread, which covered the rule's gap on new cases only 73% of the
-time in simulation, its folds' rates averaging each other's misses out).
+time in simulation, its folds' rates averaging each other's misses out), widened where it
+misses the judged gap to hold the refits' spread about it (`gap_interval`). Without a split the
+cost and the saving have intervals too: the refits' spread about the cross-fitted estimate
+(`about`, as the standard fitted rules' `intervals.centred_interval`), so that every number of a
+rule's row lies inside its own interval. A rule whose cutoffs flag every case of every group (or
+none) is judged as that no-model choice (`held_if_trivial`), not cross-fitted.
 
 A rule *meets* the tolerance only when the upper end of that interval is at most the
 tolerance. When it does not, `fair_tightened` fits it at a tolerance below the stated one,
@@ -41,7 +46,7 @@ from costlib.binary.model_sweeps import group_index_at
 from costlib.binary.refits import cell_counts, cell_edges, poisson_cells
 from costlib.core.prices import Prices, mistakes_cost, no_model_cost
 from costlib.core.sweep import GroupedSweep, Sweep
-from costlib.stats.intervals import percentile_interval
+from costlib.stats.intervals import centred_interval, percentile_interval
 
 FAIR_RESAMPLES = 100  # refits behind a judged gap's 95% interval, at most
 FAIR_CELLS = 64  # candidate cutoffs of a refit, at most (quantiles of the fitting rows' scores)
@@ -199,6 +204,9 @@ class FairJudged:
     gap, gap_low, gap_high the judged gap and its 95% interval (the fit repeated on every resample)
     vs_low, vs_high        95% interval of its cost per case minus the no-model choice's (cross-fitted
                            only: NaN with a split, where its cutoffs' own resamples give it)
+    held                   its cutoffs flag every case of every group (or none): it is judged as
+                           that no-model choice, its counts those of its cutoffs on the judged rows
+                           and its costs `decision.recommend`'s, not cross-fitted (`held_if_trivial`)
     """
 
     criterion: str
@@ -217,6 +225,7 @@ class FairJudged:
     cost_high: float = math.nan
     vs_low: float = math.nan
     vs_high: float = math.nan
+    held: bool = False
 
     @property
     def randomised(self) -> bool:
@@ -324,7 +333,7 @@ def judge_rule(
             )
             a, bb = counts_at(_cell_sweep(ms.groups, edges, v_pos[r], v_neg[r]), c)
             gaps[r] = gap_of(a, bb, v_pos[r].sum(axis=1), v_neg[r].sum(axis=1), criterion)
-        lo, hi = percentile_interval(gaps)
+        lo, hi = gap_interval(gap, gaps)
         return _replace(judged, gap_low=lo, gap_high=hi)
     # no split: refitted on each resample's rows, judged on the rows it left out (out of the bag)
     l_pos, l_neg = v_pos, v_neg
@@ -339,10 +348,73 @@ def judge_rule(
         cost = float(np.sum(mistakes_cost(fp_r, p_r - tp_r, prices.c_fp, prices.c_fn)))
         costs[r] = cost / total
         vs[r] = (cost - float(_baseline(p_r, n_r, prices))) / total
-    lo, hi = percentile_interval(gaps)
-    c_lo, c_hi = percentile_interval(costs)
-    v_lo, v_hi = percentile_interval(vs)
+    lo, hi = gap_interval(gap, gaps)
+    cost = judged.cost(prices)
+    c_lo, c_hi = about(cost, costs)
+    v_lo, v_hi = about(cost - float(_baseline(pos, neg, prices).sum() / np.sum(pos + neg)), vs)
     return _replace(judged, gap_low=lo, gap_high=hi, cost_low=c_lo, cost_high=c_hi, vs_low=v_lo, vs_high=v_hi)
+
+
+def about(estimate: float, draws: np.ndarray) -> tuple[float, float]:
+    """The 95% interval of a cross-fitted `estimate` from the refits' `draws` (each refitted on a
+    resample's rows and judged on the rows it left out): their spread about the estimate
+    (`intervals.centred_interval`, as the standard fitted rules' intervals), never leaving the
+    estimate out. The draws themselves sit elsewhere (a refit sees fewer distinct rows, and is judged
+    on about 37% of them), so their percentile interval can miss the estimate it is shown with
+    (review: a cost of 0.296 beside "0.668 to 0.783")."""
+    lo, hi = centred_interval(estimate, draws)
+    if not math.isfinite(estimate):
+        return lo, hi
+    return min(lo, estimate), max(hi, estimate)
+
+
+def gap_interval(gap: float, draws: np.ndarray) -> tuple[float, float]:
+    """The 95% interval of the judged `gap` from the refits' judged gaps `draws`: the refits'
+    percentile interval (wider than the cross-fitted estimate's own spread, which covered the gap
+    on new cases only 73% of the time: the module docstring) where it holds the gap; where it does
+    not (review: a gap of 2.7% beside "0.0% to 2.1%"), widened to hold the spread of the draws about
+    the gap (`about`), so that the gap it is shown with is inside it; never below 0."""
+    p_lo, p_hi = percentile_interval(draws)
+    if not math.isfinite(gap) or not (math.isfinite(p_lo) and math.isfinite(p_hi)) or p_lo <= gap <= p_hi:
+        return p_lo, p_hi
+    c_lo, c_hi = about(gap, draws)
+    return max(0.0, min(p_lo, c_lo)), max(p_hi, c_hi)
+
+
+def held_if_trivial(ms, j: FairJudged, all_or_none: bool) -> FairJudged:
+    """`j` judged as the no-model choice its cutoffs are, where they flag every case of every group
+    (or none: `all_or_none`, `fairness._all_or_none`) and the rate it equalises is then equal
+    (`fair_search.TRIVIALLY_EQUAL`): its counts those of its cutoffs on the judged rows, its gap 0,
+    known exactly, and its costs `decision.recommend`'s of those cutoffs (`cross_fitted_costs`
+    keeps them); else `j`.
+
+    Cross-fitted, such a rule's folds may be refitted to cutoffs that use the model (on fewer rows
+    another set of cutoffs can meet the tolerance): its row then read "everyone" beside a cross-fitted
+    48% flagged, a cost of 0.296 where flagging everyone costs 0.691, and a gap of 0 beside group
+    rates 28.5%, 31.9% and 40.0% (review). What ships flags everyone: its numbers are those of
+    flagging everyone."""
+    from costlib.binary.fair_search import TRIVIALLY_EQUAL
+
+    if j.randomised or j.criterion not in TRIVIALLY_EQUAL or not all_or_none:
+        return j
+    tp, fp = counts_at(ms.judge, j.cutoffs)
+    pos, neg = ms.judge.positives.astype(np.float64), ms.judge.negatives.astype(np.float64)
+    nan = math.nan
+    return _replace(
+        j,
+        tp=tp,
+        fp=fp,
+        positives=pos,
+        negatives=neg,
+        gap=0.0,
+        gap_low=0.0,
+        gap_high=0.0,
+        cost_low=nan,
+        cost_high=nan,
+        vs_low=nan,
+        vs_high=nan,
+        held=True,
+    )
 
 
 def resample_cells(ms, b: int, seed: int) -> tuple:
@@ -393,7 +465,11 @@ def cross_fitted_costs(rec, prices: Prices, judged: dict):
     from costlib.core import validation as v
     from costlib.core.sweep import tie_tolerance
 
-    crossed = {r: j for r, j in judged.items() if j.estimate == H.CROSS_FITTED and r in rec.results.overall.index}
+    crossed = {
+        r: j
+        for r, j in judged.items()
+        if j.estimate == H.CROSS_FITTED and not j.held and r in rec.results.overall.index
+    }
     if not crossed:
         return rec
     res = rec.results

@@ -320,11 +320,13 @@ def fairness_results(
         if all(math.isnan(t) for t in fits[c].thresholds.values()):
             continue
         j = FJ.judge_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, fit=fits[c])
+        j = FJ.held_if_trivial(ms, j, _all_or_none(ms, dict(fits[c].thresholds)))
         judged[R.FAIR_PREFIX + c] = j
         if j.meets or not np.isfinite(j.gap_high):
             continue
         h = FT.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed)
         if h is not None and not np.isnan(h.cutoffs).any():
+            h = FJ.held_if_trivial(ms, h, _all_or_none(ms, dict(zip(ms.groups, h.cutoffs.tolist(), strict=True))))
             rule = FT.tightened_rule(c, h.fit_tolerance)
             holding[rule] = dict(zip(ms.groups, h.cutoffs.tolist(), strict=True))
             judged[rule] = h
@@ -348,6 +350,36 @@ def fairness_results(
     rec = FJ.cross_fitted_costs(rec, prices, judged)
     long, summary = fairness_tables(ms, prices, fits, rec.results, tolerance, judged=judged)
     return FairnessResults(rules, fits, rec, long, summary, judged, holding)
+
+
+FLAGGED_DRIFT = 0.05
+"""How far (points of the share) a cross-fitted rule's flagged share may lie from what its cutoffs
+flag on all rows before the report says so by name (`cross_fitted_drift`)."""
+
+
+def cross_fitted_drift(ms: ModelSweeps, judged: Mapping) -> tuple[bool, list]:
+    """(any, drifted) of the fairness rules `judged` (``FairnessResults.judged``): whether any is
+    cross-fitted (its flagged share, cost, saving and gap are those of the rule refitted without
+    each fold, not of the cutoffs shown, fitted on all rows), and ``[(rule, on all rows, cross-fitted)]``
+    the flagged shares of those whose two differ by more than `FLAGGED_DRIFT` (review: cutoffs that
+    flag 49.9% of each group on all rows beside a cross-fitted 99.9%: refitted on fewer rows, an
+    exact equality is met only by flagging nearly everyone). A rule judged as the no-model choice
+    its cutoffs are (``held``) is not cross-fitted."""
+    from costlib.binary import fair_judged as FJ
+    from costlib.binary import honest as H
+
+    crossed = {r: j for r, j in judged.items() if j.estimate == H.CROSS_FITTED and not j.held}
+    drifted = []
+    total = float(ms.fit_pooled.total)
+    for rule, j in crossed.items():
+        tp, fp = FJ.counts_at(ms.fit, j.cutoffs)
+        n = float(np.sum(j.positives + j.negatives))
+        if total <= 0 or n <= 0 or np.isnan(tp).any():
+            continue
+        on_all, cross = float(np.sum(tp + fp)) / total, float(np.sum(j.tp + j.fp)) / n
+        if abs(on_all - cross) > FLAGGED_DRIFT:
+            drifted.append((rule, on_all, cross))
+    return bool(crossed), drifted
 
 
 # ---------------------------------------------------------------------------------------

@@ -195,6 +195,34 @@ on and the rows they are judged on, by how it was judged (the summary's ``estima
 the train and test rows; without one all rows, the cutoffs as fitted on them, and cross-fitted (each
 row judged by cutoffs fitted without it), never "train" and "test" (review: a file without a split
 read "largest gap (test)")."""
+FAIR_CROSS_FITTED_NOTE = (
+    "The constrained rules' flagged share, cost, saving and largest gap are cross-fitted: each row is judged by "
+    "the rule fitted without it (on the other parts of the rows), so they can differ from what the cutoffs "
+    "shown, fitted on all rows, do on those rows."
+)
+FAIR_DRIFT_NOTE = (
+    "“{rule}”: the cutoffs shown flag {on_all} of the cases on all rows, but fitted without each part of the "
+    "rows it flags {cross}{who}; its numbers are those of the rule refitted, not of these cutoffs."
+)
+FAIR_NEARLY = {"everyone": " (nearly everyone)", "nobody": " (nearly nobody)"}
+
+
+def fair_cross_fitted_notes(crossed: bool, drifted: list) -> list[str]:
+    """The notes under an audit's constrained rules when their numbers are cross-fitted
+    (`fairness.cross_fitted_drift`: `crossed`, and the rules whose flagged share on all rows and
+    cross-fitted differ, `drifted`): that they are (`FAIR_CROSS_FITTED_NOTE`), and, by name, each
+    rule whose refitted cutoffs flag another share than those shown (`FAIR_DRIFT_NOTE`)."""
+    if not crossed:
+        return []
+    notes = [FAIR_CROSS_FITTED_NOTE]
+    for rule, on_all, cross in drifted:
+        who = FAIR_NEARLY["everyone"] if cross >= 0.99 else FAIR_NEARLY["nobody"] if cross <= 0.01 else ""
+        notes.append(
+            FAIR_DRIFT_NOTE.format(rule=R.rule_words(rule), on_all=percent(on_all), cross=percent(cross), who=who)
+        )
+    return notes
+
+
 FAIR_ROWS_HELD = ("fitting rows", "judged rows")  # cutoffs held where judged (``estimate`` "cutoffs held")
 
 

@@ -154,9 +154,11 @@ def test_the_fairness_part_draws_its_resamples_once_for_every_rule_and_price(mod
 
 
 def test_the_tighter_tolerance_deals_each_rows_cells_once(model, monkeypatch):
-    """`tighter_tolerance` deals the cells of the fitting rows, and of each outer fold's other
-    folds: the same cells for every criterion, randomised or not, and every price, so each is
-    dealt once (before: once a call, 36 deals in the first audit here)."""
+    """`tighter_tolerance` deals the cells of the fitting rows: the same cells for every criterion,
+    randomised or not, and every price, so they are dealt once (before: once a call, 36 deals in the
+    first audit here). The tolerance is chosen once, on all fitting rows, not again inside each outer
+    fold: the rule fitted at it is cross-fitted as any other (review: a nested estimate judged another
+    procedure than its intervals)."""
     ms = dataclasses.replace(model[0])
     calls = []
     real = FT.folds_of
@@ -168,7 +170,7 @@ def test_the_tighter_tolerance_deals_each_rows_cells_once(model, monkeypatch):
     monkeypatch.setattr(FT, "folds_of", counted)
     fairness.fairness_results(ms, prices_for(ms.groups, (1, 3)), criteria=CRITERIA, tolerance=0.01, n_resamples=20)
     first = len(calls)
-    assert 1 < first <= 1 + FOLDS  # the fitting rows' cells, and each outer fold's other folds' cells
+    assert first == 1  # the fitting rows' cells
     fairness.fairness_results(ms, prices_for(ms.groups, (1, 5)), criteria=CRITERIA, tolerance=0.01, n_resamples=20)
     assert len(calls) == first  # another price: the same cells, no deal
 
