@@ -40,6 +40,7 @@ from costlib.answers.value_sections import (
 )
 from costlib.core import settings
 from costlib.core.dataset import Dataset
+from costlib.loading.samples import is_sample
 from costlib.present import labels as t
 from costlib.present.value_verdict import lopsided_sentence, unset_prices_clause, value_verdict
 from costlib.present.value_words import (
@@ -279,6 +280,7 @@ def value_answer(
         cap=cap if rec.capacity is not None else None,
         priced=priced,
         notes=(lopsided,) if lopsided else (),
+        sample=is_sample(ds.fingerprint),  # a built-in sample's models are not the reader's
     )
     picked = value_picked_sentence(rec)
     if picked:

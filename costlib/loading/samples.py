@@ -7,6 +7,8 @@ under which licence, and what every column means. Pure python: no streamlit here
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from dataclasses import dataclass
 from importlib import resources
 
@@ -107,3 +109,19 @@ def sample_bytes(key: str) -> bytes:
     except KeyError:
         raise KeyError(f"unknown sample {key!r}; valid keys: {', '.join(SAMPLES)}") from None
     return (resources.files("costlib") / "samples" / sample.filename).read_bytes()
+
+
+@functools.cache
+def _sample_fingerprints() -> frozenset[str]:
+    """The content fingerprints (sha256, as `reading.fingerprint` writes them) of the samples' files."""
+    return frozenset(hashlib.sha256(sample_bytes(key)).hexdigest() for key in SAMPLES)
+
+
+def is_sample(fingerprint: str) -> bool:
+    """Whether data of the content `fingerprint` is a built-in sample's file: its models are the
+    sample's, not the person's (a page on it says "the sample's 2 models", not "your 2 models").
+
+    >>> is_sample(hashlib.sha256(sample_bytes("screening")).hexdigest()), is_sample("0" * 64)
+    (True, False)
+    """
+    return fingerprint in _sample_fingerprints()

@@ -166,12 +166,14 @@ def value_verdict(
     cap: float | None = None,
     priced: str = "",
     notes: tuple[str, ...] = (),
+    sample: bool = False,
 ) -> Verdict:
     """The Value page's one answer (a `value.ValueRecommendation`), in money when a right answer
     has a worth (`worth` in `unit`), per case and per month (`volume` cases a month). `cap` is the
     limit on the hand-overs in cases a month, for its words (the share is ``rec.capacity``'s);
     `priced` (`unset_prices_clause`) ends the headline; `notes` (`lopsided_sentence`) follow the
-    details."""
+    details; `sample`: the data is a built-in sample, whose models are not the reader's ("the best
+    of the sample's 2 models", not "of your 2 models")."""
     from costlib.core import rules as R
     from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE
     from costlib.value.recommendation import HAND_AT_RANDOM
@@ -185,7 +187,8 @@ def value_verdict(
     base = VALUE_BASELINES[rec.baseline]
     many = len(rec.models) > 1
     on = f" on {fitted_rows(rec)}" if rec.judged_on == "test" else ""  # without a split every row picks it
-    who = f"{shorten(rec.model)} (the best of your {len(rec.models)} models{on})" if many else "the model"
+    whose = "the sample's" if sample else "your"
+    who = f"{shorten(rec.model)} (the best of {whose} {len(rec.models)} models{on})" if many else "the model"
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
     aside = _formula_aside(rec, k=k, worth=worth, unit=unit, volume=volume, cap=cap)
     asides = [aside] if aside else []
