@@ -14,6 +14,7 @@ import math
 
 from costlib.core import settings
 from costlib.core.errors import DataError
+from costlib.core.escaping import display_name
 from costlib.loading.messages import q
 
 MAX_BYTES = 1_000_000
@@ -32,12 +33,24 @@ def is_positive(x) -> bool:
     return not isinstance(x, bool) and isinstance(x, int | float) and math.isfinite(x) and x > 0
 
 
+NOT_A_POLICY = "This is not a usable costlib policy file: {reason}."
+NOT_A_POLICY_NAMED = "The file {name} is not a usable costlib policy file: {reason}."  # an upload's, named
+
+
 class PolicyFileError(DataError):
     """A policy the reader refuses: the sentence, and its `reason` alone (what the writer says)."""
 
     def __init__(self, reason: str):
-        super().__init__(f"This is not a usable costlib policy file: {reason}.")
+        super().__init__(NOT_A_POLICY.format(reason=reason))
         self.reason = reason
+
+    def named(self, filename: str) -> str:
+        """The sentence naming the uploaded file `filename`, as every upload's refusal does.
+
+        >>> PolicyFileError("it is not JSON").named("p.json")
+        'The file "p.json" is not a usable costlib policy file: it is not JSON.'
+        """
+        return NOT_A_POLICY_NAMED.format(name=q(display_name(filename), 80), reason=self.reason)
 
 
 def short_repr(value) -> str:

@@ -9,17 +9,45 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from costlib.core.errors import DataError
+from costlib.core.escaping import display_name
 from costlib.core.link import Settings
 from costlib.core.settings import price_book, price_book_link
 from costlib.loading.messages import q
-from costlib.present.policy_fields import group_name
+from costlib.present.policy_fields import PolicyFileError, group_name
+
+NO_PRICES = "The policy{name} has no prices for the group {group} of this data; nothing was changed."
+
+
+class MissingPrices(DataError):
+    """A policy without prices for a group of the data now (`group`): nothing is restored."""
+
+    def __init__(self, group):
+        super().__init__(NO_PRICES.format(name="", group=q(group)))
+        self.group = group
+
+    def named(self, filename: str) -> str:
+        """The sentence naming the uploaded policy file `filename`."""
+        return NO_PRICES.format(name=" " + q(display_name(filename), 80), group=q(self.group))
+
+
+def restore_refusal(err: DataError, filename: str) -> str:
+    """Why the uploaded policy file `filename` restored nothing, naming the file as every upload's
+    refusal does: `err` from `present.policy.load_policy` (`PolicyFileError`) or from
+    `policy_settings` (`MissingPrices`); another DataError's own sentence, after the file's name.
+
+    >>> restore_refusal(PolicyFileError("it is not JSON (line 1, column 2: Expecting value)"), "garbage.json")
+    'The file "garbage.json" is not a usable costlib policy file: it is not JSON (line 1, column 2: Expecting value).'
+    """
+    if isinstance(err, PolicyFileError | MissingPrices):
+        return err.named(filename)
+    return f"{q(display_name(filename), 80)}: {err.message}"
 
 
 def _pairs(saved: Mapping, names: Sequence) -> list:
     by_text = {group_name(k): v for k, v in saved["prices"].items()}  # matched as the loader reads a cell
     missing = [g for g in names if group_name(g) not in by_text]
     if missing:
-        raise DataError(f"The policy has no prices for the group {q(missing[0])} of this data; nothing was changed.")
+        raise MissingPrices(missing[0])
     return [by_text[group_name(g)] for g in names]
 
 

@@ -1,0 +1,27 @@
+"""A policy file that restores nothing is named in the sentence, as every upload's refusal is
+(a reviewer read "This is not a usable costlib policy file: it is not JSON" without the file)."""
+
+from __future__ import annotations
+
+import pytest
+
+from costlib.core.errors import DataError
+from costlib.present.policy import load_policy
+from costlib.present.policy_restore import MissingPrices, policy_settings, restore_refusal
+
+
+def test_a_policy_that_is_not_json_is_named():
+    with pytest.raises(DataError) as info:
+        load_policy(b"{garbage")
+    said = restore_refusal(info.value, "policy_garbage.json")
+    assert said.startswith('The file "policy_garbage.json" is not a usable costlib policy file: it is not JSON')
+    assert said.endswith(").")
+
+
+def test_a_policy_without_the_groups_prices_is_named():
+    with pytest.raises(MissingPrices) as info:
+        policy_settings({"prices": {"a": (1.0, 3.0)}}, ["a", "b"])
+    assert info.value.message == 'The policy has no prices for the group "b" of this data; nothing was changed.'
+    said = restore_refusal(info.value, "old.json")
+    assert said == 'The policy "old.json" has no prices for the group "b" of this data; nothing was changed.'
+    assert restore_refusal(DataError("Something else."), "x.json") == '"x.json": Something else.'
