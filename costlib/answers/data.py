@@ -18,6 +18,9 @@ from costlib.answers.roles import PAGE_ROLES, has_role, loaded_sentence, refused
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
 from costlib.loading.direction import is_reversal_note
+from costlib.loading.form_choices import percent_columns
+from costlib.loading.messages import FIX_PERCENT, NOTE_PERCENT_SCORES, cols_phrase, num
+from costlib.loading.preparing import ACTION_PERCENT
 from costlib.present.labels import (
     DELTA_COLUMN,
     MEASUREMENT,
@@ -43,7 +46,8 @@ class UploadAnswer:
     name      the file's name as shown (`loading.display_name`)
     head      its first rows (`loading.preview`), and `caption` says how many there are
     notes     the reader's notes (`df.attrs["notes"]`), then `loading.NOTE_WIDE` for a file wider
-              than the form lists
+              than the form lists; those the data in use already says under "What is loaded"
+              (`shown_below`) are left out, so each note is said once
     guess     the first guess at its columns (`loading.guess_mapping`), the mapping form's seed
     """
 
@@ -54,15 +58,45 @@ class UploadAnswer:
     guess: ColumnMapping
 
 
-def upload_answer(df: pd.DataFrame, filename: str, *, guess: ColumnMapping | None = None) -> UploadAnswer:
+def upload_answer(
+    df: pd.DataFrame, filename: str, *, guess: ColumnMapping | None = None, shown_below: Sequence[str] = ()
+) -> UploadAnswer:
     """What the page shows of the table `df` read from the upload `filename`; `guess` is the
-    guess the page already made for this file (None: a new file, guessed now)."""
+    guess the page already made for this file (None: a new file, guessed now); `shown_below`: the
+    notes of the data in use when it was loaded from this file (the page says them under "What is
+    loaded": not twice)."""
     name = loading.display_name(filename)
     head, caption = loading.preview(df, filename)
     notes = list(df.attrs.get("notes", []))
     if df.shape[1] > loading.MAX_COLUMNS_OFFERED:
         notes.append(loading.NOTE_WIDE.format(name=name, count=df.shape[1], shown=loading.MAX_COLUMNS_OFFERED))
+    notes = [n for n in notes if n not in set(shown_below)]
     return UploadAnswer(name, head, caption, tuple(notes), guess if guess is not None else loading.guess_mapping(df))
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A reading of the file the mapping form offers before any refusal: its sentence (said in the
+    form), its tick box's words and the fix it applies when ticked (`DataError.fix_action`'s words,
+    `loading.apply_fixes`)."""
+
+    action: str
+    sentence: str
+    tick: str
+
+
+def score_offers(df: pd.DataFrame, filename: str, scores: Sequence[str]) -> tuple[Offer, ...]:
+    """What the form offers for the score columns `scores` of `df` (read from `filename`): scores
+    that all lie within [0, 100], some above 1, look like percentages (`loading.percent_columns`),
+    so the form says so and offers to read them as probabilities, divided by 100."""
+    found = percent_columns(df, scores)
+    if not found:
+        return ()
+    columns = cols_phrase(list(found))
+    sentence = NOTE_PERCENT_SCORES.format(
+        name=loading.display_name(filename), columns=columns, high=num(max(found.values()))
+    )
+    return (Offer(ACTION_PERCENT, sentence, FIX_PERCENT.format(columns=columns)),)
 
 
 @dataclass(frozen=True, eq=False)

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from costlib.answers.remembering import compute_now
 from costlib.binary.model_sweeps import SINGLE_GROUP
 from costlib.core.dataset import ColumnMapping, Dataset
+from costlib.loading.messages import RAW_NOT_PROBABILITIES
 from costlib.present import labels
 from costlib.present.labels import NEEDS, REFUSED, missing
 
@@ -97,7 +98,15 @@ def loaded_sentence(
     unweighted = [page for page, role in PAGE_ROLES if has_role(ds, role) and role not in labels.WEIGHTED_ROLES]
     if ds.weight is not None and unweighted:
         text += " " + labels.UNWEIGHTED_PAGES.format(pages=listed(unweighted))
-    if others:
+    # pages that need probabilities where the scores were read as raw scores: that is the reason, not a column
+    raw = [page for page, role in PAGE_ROLES if page in others and role in ("probabilities", "value")]
+    raw = raw if has_role(ds, "binary") and not ds.probabilities and not ds.counts_only else []
+    lacking = [page for page in others if page not in raw]
+    if raw:
+        text += " " + RAW_NOT_PROBABILITIES.format(pages=listed(raw))
+        text += f"; {listed(lacking)} need columns it does not have." if lacking else "."
+        text += f" These pages draw on built-in samples.{why}"
+    elif others:
         text += f" {listed(others)} need columns it does not have, and draw on built-in samples.{why}"
     return "success", text
 

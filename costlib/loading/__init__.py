@@ -27,7 +27,7 @@ The parts:
 - `repeated`: column names a header repeats;
 - `cells`: one column's cells as categories or numbers;
 - `guessing`: `guess_mapping`, `near_misses`, `class_names_for`; `form_choices`: what a mapping form offers
-  (`label_values`, `likely_positive`, `offered_columns`);
+  (`label_values`, `likely_positive`, `offered_columns`, `percent_columns`);
 - `roles`: validating each column role; `preparing`: `prepare`, `refusals` (why the columns nearest to an
   unguessed role were not taken) and `apply_fixes`;
 - `export`: `preview` (the escaping of cells, `safe_csv` and `safe_cells`, is `costlib.core.escaping`);
@@ -52,6 +52,7 @@ from costlib.loading.form_choices import (
     label_values,
     likely_positive,
     offered_columns,
+    percent_columns,
 )
 from costlib.loading.guessing import SPLIT_ALIASES, class_names_for, guess_mapping, near_misses
 from costlib.loading.messages import *  # noqa: F403  (the MSG_, NOTE_ and FIX_ templates)
@@ -59,6 +60,7 @@ from costlib.loading.messages import BIG_DATA_PATH
 from costlib.loading.preparing import (
     ACTION_DROP_LABELS,
     ACTION_LOGIT,
+    ACTION_PERCENT,
     ACTIONS,
     apply_fixes,
     prepare,
@@ -83,6 +85,7 @@ from costlib.loading.summary import (
 __all__ = [
     "ACTION_DROP_LABELS",
     "ACTION_LOGIT",
+    "ACTION_PERCENT",
     "ACTION_RENORMALISE",
     "ACTION_TOP_GROUPS",
     "BIG_DATA_PATH",
@@ -109,6 +112,7 @@ __all__ = [
     "near_misses",
     "neutralise",
     "offered_columns",
+    "percent_columns",
     "preview",
     "prepare",
     "read_path",

@@ -208,6 +208,23 @@ def first_true(mask: np.ndarray, k: int) -> np.ndarray:
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
+def looks_like_percent(values: np.ndarray) -> bool:
+    """Whether numbers look like percentages of a chance: every finite value within [0, 100] and at
+    least two distinct values above 1 (a probability has none, and one stray value above 1 is an
+    error in a row, not a scale). The one home of the idea: the mapping form offers the reading
+    (`form_choices.percent_columns`) and `prepare` carries it out (its `percent` option).
+
+    >>> looks_like_percent(np.array([12.5, 80.0, 0.0])), looks_like_percent(np.array([0.2, 0.9, 5.0]))
+    (True, False)
+    """
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v)]
+    if not v.size or v.min() < 0 or v.max() > 100:
+        return False
+    above = v[v > 1]
+    return bool(above.size > 1 and np.any(above != above[0]))
+
+
 def as_float(series: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(values, not_number mask, missing mask) for a column that should hold numbers.
 

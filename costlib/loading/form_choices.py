@@ -1,6 +1,7 @@
 """What a column-mapping form offers: the values of a label column to pick the positive one from
-(`label_values`), the one that most likely means "positive" (`likely_positive`), and the columns
-each role lists for a very wide file (`offered_columns`)."""
+(`label_values`), the one that most likely means "positive" (`likely_positive`), the columns
+each role lists for a very wide file (`offered_columns`), and the score columns that look like
+percentages (`percent_columns`: the form offers to read them as probabilities)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pandas as pd
 
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
-from costlib.loading.cells import NA_TOKENS, categories, counts, sorted_values
+from costlib.loading.cells import NA_TOKENS, as_float, categories, counts, looks_like_percent, sorted_values
 from costlib.loading.guessing import POSITIVE_WORDS, mapped_columns
 from costlib.loading.messages import MSG_MISSING_COLUMN, available, q
 
@@ -116,3 +117,25 @@ def offered_columns(columns: Sequence[str], guess: ColumnMapping, limit: int = M
         if c not in chosen:
             offered.append(c)
     return offered
+
+
+def percent_columns(df: pd.DataFrame, scores: Sequence[str]) -> dict[str, float]:
+    """The score columns of `scores` that look like percentages (`cells.looks_like_percent`),
+    with the largest value of each: the mapping form says so and offers to read them as
+    probabilities (the "percent_scores" fix). A column that is not all numbers, or not in `df`,
+    is left to `prepare`'s sentences.
+
+    Examples
+    --------
+    >>> percent_columns(pd.DataFrame({"p": [12.5, 80.0, 3.0], "q": [0.1, 0.5, 0.9]}), ["p", "q"])
+    {'p': 80.0}
+    """
+    lookup = {str(c): i for i, c in enumerate(df.columns)}
+    found: dict[str, float] = {}
+    for c in dict.fromkeys(scores):
+        if c not in lookup:
+            continue
+        values, not_number, _ = as_float(df.iloc[:, lookup[c]])
+        if not not_number.any() and looks_like_percent(values):
+            found[c] = float(np.nanmax(values))
+    return found

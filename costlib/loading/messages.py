@@ -33,6 +33,10 @@ MSG_NOT_PARQUET = (
     'with the Parquet marker "PAR1"); upload the original file, or a CSV.'
 )
 MSG_BAD_PARQUET = 'The file "{name}" could not be read as Parquet: {reason}.'
+NOTE_NESTED_LEFT_OUT = (
+    'In "{name}", {columns} {hold} nested values (lists, structs or maps), which cannot be used as table cells; '
+    "{they} {were} left out and the other columns read."
+)
 MSG_NESTED_COLUMNS = (
     'In "{name}", {columns} hold nested values (lists, structs or maps), which cannot '
     "be used as table cells; flatten or drop them before uploading."
@@ -282,6 +286,21 @@ FIX_DROP_LABELS = "drop the {count} {row_word} with a missing label"
 FIX_TOP_GROUPS = "keep the {top} largest groups and put the rest in 'Other'"
 FIX_RENORMALISE = "renormalise each row to sum to 1"
 FIX_LOGIT = "read the scores as log-odds (the logit scale, mapped by the sigmoid)"
+
+NOTE_SPLIT_WORDS = 'In "{name}", the split column "{column}" names splits in words of its own: {pairs}.'
+SPLIT_READ_AS = "{value} read as {role}"  # one pair of NOTE_SPLIT_WORDS
+
+# scores that look like percentages (`cells.looks_like_percent`): what the mapping form says and
+# offers to tick, and the note once they were read so
+NOTE_PERCENT_SCORES = (
+    'In "{name}", the scores in {columns} all lie between 0 and 100 (largest {high}): they look like percentages. '
+    "As raw scores they feed the cost pages only; read as probabilities (divided by 100), Value and Calibration "
+    "can use them too."
+)
+FIX_PERCENT = "Read the scores in {columns} as percentages: divide them by 100 to make probabilities"
+NOTE_PERCENT_READ = 'In "{name}", the scores in column "{column}" were read as percentages and divided by 100.'
+# what a loaded file whose scores were read as raw scores cannot feed, and why (`answers.roles.loaded_sentence`)
+RAW_NOT_PROBABILITIES = "{pages} need scores that are probabilities, which raw scores are not"
 
 SHOW = 5  # offending rows quoted in a message
 

@@ -19,7 +19,7 @@ from costlib.core.escaping import display_name, shorten
 from costlib.core.scales import SCALES, on_scale
 from costlib.loading import roles
 from costlib.loading.budget import upload_memory_budget, work_bytes
-from costlib.loading.cells import NA_TOKENS, categories
+from costlib.loading.cells import NA_TOKENS, categories, looks_like_percent
 from costlib.loading.direction import reversed_scores
 from costlib.loading.guessing import guess_mapping, near_misses  # noqa: F401 (guess_mapping: the doctest)
 from costlib.loading.intersections import intersection_groups
@@ -35,6 +35,7 @@ from costlib.loading.messages import (
     MSG_TOO_MUCH_WORK,
     NOTE_CONSTANT_SCORE,
     NOTE_DROPPED_LABELS,
+    NOTE_PERCENT_READ,
     NOTE_REVERSED_LABELS,
     POSITIVE_PICKER,
     REVERSED_CHECK,
@@ -52,6 +53,7 @@ from costlib.loading.roles import ACTION_RENORMALISE, ACTION_TOP_GROUPS, DEFAULT
 
 ACTION_DROP_LABELS = "drop_missing_labels"
 ACTION_LOGIT = "logit_scale"
+ACTION_PERCENT = "percent_scores"
 
 Fix = Callable[[ColumnMapping, dict], tuple[ColumnMapping, dict]]
 _FIXES: dict[str, Fix] = {
@@ -59,6 +61,7 @@ _FIXES: dict[str, Fix] = {
     ACTION_TOP_GROUPS: lambda m, o: (m, {**o, "top_groups": DEFAULT_TOP_GROUPS}),
     ACTION_RENORMALISE: lambda m, o: (m, {**o, "renormalise": True}),
     ACTION_LOGIT: lambda m, o: (dataclasses.replace(m, score_scale="logit"), o),
+    ACTION_PERCENT: lambda m, o: (dataclasses.replace(m, score_scale="probability"), {**o, "percent": True}),
 }
 ACTIONS = tuple(_FIXES)
 """The fixed words a `DataError.fix_action` can hold."""
@@ -77,8 +80,9 @@ def apply_fixes(mapping: ColumnMapping, actions: Iterable[str]) -> tuple[ColumnM
     Returns
     -------
     (ColumnMapping, dict)
-        The mapping to use (the "logit_scale" fix reads the scores as log-odds) and keyword
-        options for `prepare` (drop_missing_labels, top_groups, renormalise).
+        The mapping to use (the "logit_scale" fix reads the scores as log-odds, "percent_scores"
+        as probabilities) and keyword options for `prepare` (drop_missing_labels, top_groups,
+        renormalise, percent).
 
     Raises
     ------
@@ -109,6 +113,7 @@ def prepare(
     drop_missing_labels: bool = False,
     top_groups: int | None = None,
     renormalise: bool = False,
+    percent: bool = False,
     flags: Mapping[str, str] | None = None,
 ) -> Dataset:
     """Validate the mapped columns of `df` and build the `Dataset` arrays.
@@ -129,6 +134,10 @@ def prepare(
         Keep this many largest groups; the rest become "Other", with a note.
     renormalise : bool, default False
         Divide each row of class probabilities by its sum, with a note.
+    percent : bool, default False
+        On the probability scale, read a score column that looks like percentages
+        (`cells.looks_like_percent`) as probabilities: divided by 100, with a note. Other score
+        columns are read as they are.
     flags : mapping, optional
         The command-line flag of each setting, keyed by `ColumnMapping` field (for example
         ``{"positive": "--positive", "score_scale": "--scale"}``): a sentence that asks for a
@@ -161,7 +170,7 @@ def prepare(
     _check_mapping(t, m)
     _check_work(t, m)
     y, positive, negative, class_codes, class_label_names = _labels(t, m, drop_missing_labels)
-    scores = {c: _scores(t, c, m.score_scale) for c in dict.fromkeys(m.scores or ())}
+    scores = {c: _scores(t, c, m.score_scale, percent) for c in dict.fromkeys(m.scores or ())}
     if y is not None:
         _note_reversed(t, m, y, scores, positive, negative)
     weight = roles.weight(t, m.weight) if m.weight else None
@@ -409,10 +418,14 @@ def _missing_labels(t: Table, missing: dict[str, np.ndarray], drop_missing: bool
     return drop
 
 
-def _scores(t: Table, column: str, scale: str) -> np.ndarray:
-    """The score column on its scale; a column with one value throughout is noted (review 60: a
-    constant column mapped as the score loaded without a word, then drew "recommended: inf")."""
-    if scale == "probability":
+def _scores(t: Table, column: str, scale: str, percent: bool = False) -> np.ndarray:
+    """The score column on its scale (`percent`: percentages read as probabilities, with a note);
+    a column with one value throughout is noted (review 60: a constant column mapped as the
+    score loaded without a word, then drew "recommended: inf")."""
+    if scale == "probability" and percent and looks_like_percent(as_percent := roles.numbers(t, column)):
+        values = as_percent / 100.0
+        t.notes.append(NOTE_PERCENT_READ.format(name=t.name, column=shorten(column)))
+    elif scale == "probability":
         values = roles.probabilities(t, column, fix=FIX_LOGIT, fix_action=ACTION_LOGIT)
     else:
         values = on_scale(roles.numbers(t, column), scale)

@@ -68,8 +68,10 @@ from costlib.loading.messages import (
     NOTE_MISSING_GROUP,
     NOTE_ONE_ROW_GROUP,
     NOTE_RENORMALISED,
+    NOTE_SPLIT_WORDS,
     NOTE_TOP_GROUPS,
     SHOW,
+    SPLIT_READ_AS,
     every_row,
     file_row,
     flag_phrase,
@@ -327,6 +329,10 @@ def split(t: Table, column: str) -> np.ndarray:
     bad = bad_code[codes]
     if bad.any():
         raise DataError(t.bad(MSG_SPLIT_UNKNOWN, column, bad, cells=True), column=column)
+    # a value that is not the role's own name ("holdout", "dev") is said, not merged silently
+    aliased = [SPLIT_READ_AS.format(value=q(n), role=r) for n, r in zip(names, roles, strict=True) if n.lower() != r]
+    if aliased:
+        t.notes.append(NOTE_SPLIT_WORDS.format(name=t.name, column=shorten(column), pairs=join(aliased)))
     return np.array(roles, dtype=object)[codes]
 
 

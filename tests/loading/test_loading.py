@@ -529,14 +529,8 @@ CASES = [
         check=_check_parquet,
     ),
     Case(
-        "parquet_list_column",
-        bf.parquet_bytes(
-            {
-                "label": [1, 0],
-                "score": [0.9, 0.1],
-                "tags": pa.array([["x"], []], pa.list_(pa.string())),
-            }
-        ),
+        "parquet_list_column",  # nothing but nested columns (with flat ones too, those are read: test_upload_review_*)
+        bf.parquet_bytes({"tags": pa.array([["x"], []], pa.list_(pa.string()))}),
         "nested.parquet",
         expect=("nested.parquet", 'column "tags"', "nested"),
         column="tags",
@@ -828,7 +822,7 @@ def test_apply_fixes_refuses_an_unknown_action() -> None:
     with pytest.raises(ValueError, match="actions holds 'read the scores as log-odds'"):
         loading.apply_fixes(BASIC, ["read the scores as log-odds"])
     assert loading.apply_fixes(BASIC, []) == (BASIC, {})
-    assert set(loading.ACTIONS) == {"drop_missing_labels", "top_groups", "renormalise", "logit_scale"}
+    assert set(loading.ACTIONS) == {"drop_missing_labels", "top_groups", "renormalise", "logit_scale", "percent_scores"}
 
 
 # ---------------------------------------------------------------------------------------

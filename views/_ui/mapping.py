@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from costlib import answers, loading
+from costlib.answers.data import score_offers
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
@@ -211,17 +212,26 @@ def upload_form(df: pd.DataFrame, digest: str, name: str):
         st.session_state["_mapping_for"] = digest
         for key in ("_fixes", "_load_error", "_widget_updates"):
             st.session_state.pop(key, None)
-    shown = answers.upload_answer(df, name, guess=None if new_file else st.session_state.get("_guess"))
+    in_use = st.session_state.get("upload_dataset") if setting("data") == UPLOAD else None
+    below = in_use.notes if in_use is not None and in_use.fingerprint == digest else ()  # "What is loaded" says them
+    shown = answers.upload_answer(
+        df, name, guess=None if new_file else st.session_state.get("_guess"), shown_below=below
+    )
     st.session_state["_guess"] = shown.guess
     st.session_state.update(st.session_state.pop("_widget_updates", None) or {})  # set by a fix that was used
     say("caption", shown.caption)
     st.dataframe(shown.head, hide_index=True, placeholder=t.MISSING_CELL)
     for note in shown.notes:
         say("info", note)
+    seed = chosen_mapping(digest) or shown.guess
     with st.form("mapping"):
-        mapping = mapping_form(df, chosen_mapping(digest) or shown.guess)
-        # offered fixes, by their fixed word (DataError.fix_action), never by their words
-        fixes = st.session_state.get("_fixes", {})
+        mapping = mapping_form(df, seed)
+        # offered fixes, by their fixed word (DataError.fix_action), never by their words: a reading
+        # offered before any refusal (scores that look like percentages), then the refusal's fix
+        offers = score_offers(df, name, seed.scores)
+        for offer in offers:
+            say("info", offer.sentence)
+        fixes = {**{o.action: o.tick for o in offers}, **st.session_state.get("_fixes", {})}
         ticked = [action for action, words in fixes.items() if st.checkbox(words, key=f"fix_{action}")]
         submitted = st.form_submit_button(t.USE_COLUMNS, type="primary")
     if st.session_state.get("_load_error") and not submitted:  # under the button that was pressed
