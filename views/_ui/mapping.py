@@ -228,7 +228,10 @@ def upload_form(df: pd.DataFrame, digest: str, name: str):
         mapping = mapping_form(df, seed)
         # offered fixes, by their fixed word (DataError.fix_action), never by their words: a reading
         # offered before any refusal (scores that look like percentages), then the refusal's fix
-        offers = score_offers(df, name, seed.scores)
+        kept = st.session_state.get("_offers")  # read once per file and score columns, not on every rerun
+        if kept is None or kept[0] != (digest, seed.scores):
+            kept = st.session_state["_offers"] = ((digest, seed.scores), score_offers(df, name, seed.scores))
+        offers = kept[1]
         for offer in offers:
             say("info", offer.sentence)
         fixes = {**{o.action: o.tick for o in offers}, **st.session_state.get("_fixes", {})}
