@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -10,7 +9,6 @@ import pandas as pd
 
 from costlib.binary import elicit
 from costlib.core import link, settings
-from costlib.core.bounded import BoundedLRU
 from costlib.core.settings import link_key, price_book
 from costlib.present import words
 from costlib.present.amounts import ratio_text
@@ -20,51 +18,6 @@ from costlib.present.labels import ALARM_NAME, MISS_NAME, question_sentence
 def mistake_names(miss: str, alarm: str) -> tuple[str, str]:
     """The two mistakes in the user's words (the defaults when left empty)."""
     return miss.strip() or MISS_NAME, alarm.strip() or ALARM_NAME
-
-
-FLIP_SEARCH = 1.02  # a flip of `robust.verdict_span` (found to within 1%, then rounded) lies this close
-FLIP_EXACT = 1e-6  # the relative precision a flip is located to here
-
-
-def verdict_span(models: Mapping, low: float, high: float, *, n_resamples: int, seed: int = 0):
-    """`robust.cached_span` over the ratios `low` to `high`, each flip of the verdict located to a
-    relative `FLIP_EXACT` (kept on the first model's sweeps, as the span is).
-
-    The span locates a flip by bisection between ratios spread over the range, to within 1%, and
-    rounds it: two ranges around one flip (2.4 to 3.7, then 2.45 to 3.67) said it at "about 3.31"
-    and "about 3.33", and Costs & groups, reading where the model stops being the cheapest option
-    exactly (`sensitivity.ratio_range`), said 3.32: one ratio, three numbers. Located to a
-    millionth, the flip is the same number from every range, and the same as Costs & groups'
-    where it is the same change (the model's saving reaching zero). A flip whose neighbourhood
-    does not show the change it names (another flip within 2%) is kept as the span found it."""
-    from costlib.binary import robust
-
-    span = robust.cached_span(models, low, high, n_resamples=n_resamples, seed=seed)
-    if span.holds:
-        return span
-    cache = next(iter(models.values())).__dict__.setdefault("_exact_span_cache", BoundedLRU())
-    key = (tuple(models), float(low), float(high), int(n_resamples), int(seed))
-    exact = cache.get(key)
-    if exact is None:
-        exact = _located(span, lambda r: robust.verdict_at(models, r, n_resamples=n_resamples, seed=seed))
-        cache.put(key, exact, max_entries=robust.SPANS_KEPT)
-    return exact
-
-
-def _located(span, verdict_at):
-    """`span` (a `robust.VerdictSpan`) with each flip located to `FLIP_EXACT` by `verdict_at(ratio)`."""
-    pieces = [list(p) for p in span.pieces]
-    for i in range(len(pieces) - 1):
-        flip, below, above = pieces[i][1], pieces[i][2], pieces[i + 1][2]
-        a = max(flip / FLIP_SEARCH, pieces[i][0] if i else 0.0)
-        b = min(flip * FLIP_SEARCH, pieces[i + 1][1] if i + 2 < len(pieces) else math.inf)
-        if not (a > 0 and verdict_at(a) == below and verdict_at(b) == above):
-            continue
-        while b / a > 1 + FLIP_EXACT:  # bisect on a log scale: `below` holds at a, `above` at b
-            m = math.sqrt(a * b)
-            a, b = (m, b) if verdict_at(m) == below else (a, m)
-        pieces[i][1] = pieces[i + 1][0] = math.sqrt(a * b)
-    return replace(span, pieces=tuple(tuple(p) for p in pieces))
 
 
 def bracket_table(table: pd.DataFrame, sweep, names: tuple[str, str]) -> pd.DataFrame:
@@ -168,8 +121,7 @@ def prices_answer(
     rec = decision.recommend(models, costs, n_resamples=0)
     sweep = models[rec.model].fit_pooled  # the cutoffs are fitted on these rows
     bracket, table, span = robust.settle(bracket, sweep, models, n_resamples=resamples)
-    if span is not None:  # its flips located to a millionth: one number from every range (`verdict_span`)
-        span = verdict_span(models, span.low, span.high, n_resamples=resamples)
+    # the span's flips are located to a millionth (`robust.cached_span`): one number from every range and page
     question = None
     if bracket.settled is None:
         n = elicit.next_n(bracket)

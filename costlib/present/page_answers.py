@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pandas as pd
 
 from costlib.core.escaping import shorten
 from costlib.present.amounts import (
@@ -19,19 +18,13 @@ from costlib.present.amounts import (
     money,
     per_case_and_month,
     percent,
-    ratio_text,
     shown_saving,
 )
 from costlib.present.words import (
     BASELINE_WORDS,
     Verdict,
-    cutoffs_short,
     fitted_rows,
-    ratio_between,
-    recommendation_verdict,
-    verdict_flips,
     verdict_head,
-    verdict_kind,
 )
 
 # the Value page's choices without a model (`value.recommendation`'s baselines), as the answer says them
@@ -294,98 +287,4 @@ def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None
         f"{verdict_head(R.SHIP)}: {how}. It costs {cost} against {base_cost} for "
         f"{without}: it saves {saves}" + (f" ({iv})." if iv else "."),
         details,
-    )
-
-
-def bracket_verdict(
-    bracket,
-    table: pd.DataFrame,
-    *,
-    sweep,
-    price: float,
-    unit: str = "",
-    volume: float | None = None,
-    span=None,
-    at_middle=None,
-) -> Verdict:
-    """What the answers so far mean for the decision (Find my prices): the bracket, the
-    cutoffs in play, whether the verdict holds across it (`span`, a `robust.VerdictSpan`), and
-    what choosing wrong would cost at its ends (the value of the next question).
-
-    `at_middle` is the recommendation at the prices "Use these prices" sets (a false alarm at
-    `price`, a miss at the bracket's middle times it, one price for everyone, as `span` reads
-    them). Once the answers settle, the box says what Costs & groups will then answer, in its
-    words (`recommendation_verdict`: judged on rows the cutoff was not fitted on, with the
-    interval), is coloured by that verdict, and names what to ship: the cutoff when the verdict
-    ships the model, else the cheaper choice without it (not a cutoff the verdict does not ship)."""
-    from costlib.binary import elicit
-    from costlib.core import rules as R
-
-    miss, alarm = bracket.names
-    lo, hi = bracket.low, bracket.high
-    lowest = None if sweep.lowest_score is None else {"": sweep.lowest_score}
-
-    def cut(t: float) -> str:
-        text = cutoffs_short({"": t}, grouped=False, lowest=lowest)
-        return {"everyone": "flag everyone (no model needed)", "nobody": "flag nobody (no model needed)"}.get(
-            text, f"flag at {text}"
-        )
-
-    between = ratio_between(miss, alarm, lo, hi)
-    ratios = table["ratio_high"].to_numpy()
-    mid = int(min(np.searchsorted(ratios, bracket.middle), len(table) - 1))
-    t_mid = table["threshold"].iloc[mid]
-    middle_kind, middle_said = None, ()  # Costs & groups' answer at the middle's prices, when `span` agrees
-    read = None if span is None else next((v for a, b, v in span.pieces if a <= bracket.middle <= b), None)
-    if at_middle is not None and bracket.answers and at_middle.verdict == (read or at_middle.verdict):
-        said = recommendation_verdict(at_middle, unit=unit, volume=volume)
-        middle_kind = said.kind
-        middle_said = (
-            f"At the middle of the range ({alarm} at {money(price, unit)}, {miss} at "
-            f"{money(price * bracket.middle, unit)}), Costs & groups answers: {said.headline}",
-        )
-    if len(table) == 1 and (span is None or span.holds):
-        verdict = span.pieces[0][2] if span is not None else None
-        action = cut(t_mid)
-        if verdict is not None and verdict != R.SHIP and at_middle is not None:
-            action = f"keep {BASELINE_WORDS.get(at_middle.baseline, at_middle.baseline)}"
-        said = f"“{verdict_head(verdict)}”, {action}" if verdict is not None else action
-        head = (
-            f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same decision: {said}. More precision "
-            "would not change what you ship." + (" Use these prices." if bracket.answers else "")
-        )
-        kind = "success" if verdict is None else verdict_kind(verdict)
-        if not bracket.answers:
-            return Verdict(kind, head)
-        return Verdict(kind, head, (f"So far: {between}.", *middle_said))
-    if len(table) == 1:
-        head = (
-            f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same cutoff, {cut(t_mid)}, but not the "
-            f"same verdict: {verdict_flips(span)}. "
-            + ("The next question narrows it down." if bracket.settled is None else "Settle the price with care.")
-        )
-        return Verdict("warning", head, (f"So far: {between}.",) if bracket.answers else ())
-    moves = (
-        f"Within this range the best decision moves through {len(table)} cutoffs, from "
-        f"{cut(table['threshold'].iloc[0])} to {cut(table['threshold'].iloc[-1])}."
-    )
-    if not bracket.answers:
-        return Verdict(
-            "info",
-            f"Before any answer the ratio could be anything from {ratio_text(lo)} to "
-            f"{ratio_text(hi)}. Answer the question above.",
-            (moves,),
-        )
-    ends = [elicit.regret(sweep, t_mid, r) * price for r in (lo, hi)]
-    regrets = (
-        f"Shipping the decision for the middle of the range ({cut(t_mid)}) costs, if the truth is at the low "
-        f"end, {per_case_and_month(ends[0], volume, unit)} more than the best decision there, and at the high "
-        f"end {per_case_and_month(ends[1], volume, unit)}."
-    )
-    if bracket.settled is not None:
-        return Verdict(middle_kind or "success", f"Settled: {between}. {moves}", (*middle_said, regrets))
-    return Verdict(
-        "info",
-        f"So far: {between}. {moves}",
-        (regrets, f"The next question is worth up to {money(max(ends), unit)} per case: it halves the range."),
     )

@@ -15,9 +15,10 @@ import pytest
 from costlib import loading
 from costlib.answers import costs as answers_costs
 from costlib.answers.audit import dataset_models
-from costlib.answers.prices import _located, prices_answer
+from costlib.answers.prices import prices_answer
 from costlib.binary import decision, elicit
 from costlib.binary.robust import VerdictSpan
+from costlib.binary.robust import located as _located
 from costlib.loading.samples import SAMPLES, sample_bytes
 
 RESAMPLES = 1000  # the page's default

@@ -40,7 +40,7 @@ def test_verdict_spans_stay_bounded(ms, monkeypatch):
 
     def span(models, low, high, *, n_resamples, seed):
         made.append((low, high))
-        return (low, high)
+        return robust.VerdictSpan(low, high, ((low, high, "ship the model"),))  # holds: no flip to locate
 
     monkeypatch.setattr(robust, "verdict_span", span)
     models = {"m": ms}
@@ -48,10 +48,8 @@ def test_verdict_spans_stay_bounded(ms, monkeypatch):
         robust.cached_span(models, 1.0, 2.0 + k, n_resamples=10)
     assert len(ms.__dict__["_span_cache"]) == robust.SPANS_KEPT
     before = len(made)
-    assert robust.cached_span(models, 1.0, 2.0 + robust.SPANS_KEPT + 9, n_resamples=10) == (
-        1.0,
-        2.0 + robust.SPANS_KEPT + 9,
-    )
+    latest = robust.cached_span(models, 1.0, 2.0 + robust.SPANS_KEPT + 9, n_resamples=10)
+    assert (latest.low, latest.high) == (1.0, 2.0 + robust.SPANS_KEPT + 9)
     assert len(made) == before  # the latest is read back
     robust.cached_span(models, 1.0, 2.0, n_resamples=10)
     assert len(made) == before + 1  # the first was let go

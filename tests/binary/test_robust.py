@@ -11,7 +11,7 @@ import costlib
 from costlib.binary import decision as D
 from costlib.binary import elicit, robust
 from costlib.core import rules as R
-from costlib.present import labels, page_answers, price_words, words
+from costlib.present import labels, price_words, words
 
 SAMPLE = costlib.__path__[0] + "/samples/compas.csv"
 
@@ -34,7 +34,7 @@ def test_a_bracket_with_one_cutoff_and_two_verdicts_is_not_robust(compas):
         assert robust.verdict_at(compas, ratio / 1.02, n_resamples=1000) == below
         assert robust.verdict_at(compas, ratio * 1.02, n_resamples=1000) == above
     assert span.pieces[0][2] == R.SHIP and span.pieces[-1][2] != R.SHIP
-    text = page_answers.bracket_verdict(bracket, table, sweep=ms.fit_pooled, price=1.0, span=span).headline
+    text = price_words.bracket_verdict(bracket, table, sweep=ms.fit_pooled, price=1.0, span=span).headline
     assert "but not the same verdict" in text and words.ratio_text(span.flips[0][0]) in text
     record = {"outcomes": {"miss": "a miss", "false_alarm": "an alarm"}, "answers": [1, 2], "ratio_low": 2.4}
     record |= {"ratio_high": 3.7, "ratio_chosen": float(np.sqrt(2.4 * 3.7))}
@@ -50,11 +50,11 @@ def test_a_bracket_where_cutoff_and_verdict_hold_settles(compas):
     assert len(table) == 1 and span.holds and bracket.settled == "robust"
     middle = float(np.sqrt(low * high))
     at_middle = D.recommend(compas, (2.0, 2.0 * middle), n_resamples=1000)
-    said = page_answers.bracket_verdict(
+    said = price_words.bracket_verdict(
         bracket, table, sweep=ms.fit_pooled, price=2.0, span=span, unit="$", volume=100, at_middle=at_middle
     )
     t = table["threshold"].iloc[0]
-    assert f"gives the same decision: “Ship the model”, flag at ≥ {t:.4g}." in said.headline
+    assert f"gives the same decision: “Ship the model”, flagging cases scoring {t:.4g} or more." in said.headline
     assert said.kind == "success"
     # the settled answer says what Costs & groups will answer at the middle of the range, in its own
     # words: judged on rows the cutoff was not fitted on, per case and a month (not the fitting rows' cost)
@@ -74,11 +74,11 @@ def test_a_settled_bracket_that_does_not_ship_names_the_choice_without_the_model
     bracket, table, span = robust.settle(bracket, ms.fit_pooled, compas, n_resamples=1000)
     assert span.holds and span.pieces[0][2] != R.SHIP
     at_middle = D.recommend(compas, (1.0, bracket.middle), n_resamples=1000)
-    said = page_answers.bracket_verdict(bracket, table, sweep=ms.fit_pooled, price=1.0, span=span, at_middle=at_middle)
+    said = price_words.bracket_verdict(bracket, table, sweep=ms.fit_pooled, price=1.0, span=span, at_middle=at_middle)
     if len(table) == 1:
         keep = words.BASELINE_WORDS[at_middle.baseline]
         assert f"gives the same decision: “{words.verdict_head(span.pieces[0][2])}”, keep {keep}." in said.headline
-        assert "flag at ≥" not in said.headline
+        assert "flag at ≥" not in said.headline and "flagging cases scoring" not in said.headline
     assert said.kind == words.verdict_kind(at_middle.verdict) != "success"
     assert any("Costs & groups answers: " + words.verdict_head(at_middle.verdict) in d for d in said.details)
 
