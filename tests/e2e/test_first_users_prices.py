@@ -20,8 +20,8 @@ def test_exact_prices_show_the_prices_in_use_with_prices_per_group(page, app_url
     step(page, "after opening the exact prices")
     body = page.locator('[data-testid="stPopoverBody"]')
     shown = {i.get_attribute("aria-label"): i.input_value() for i in body.locator("input").all()}
-    assert shown[t.EXACT_FP] == "1" and shown[t.EXACT_FN] == "3", shown
+    assert shown[t.in_unit(t.EXACT_FP, "$")] == "1" and shown[t.in_unit(t.EXACT_FN, "$")] == "3", shown
     for g in ("African-American", "Caucasian", "Other"):
-        assert shown[t.GROUP_EXACT_FP.format(group=g)] == "1", shown
-        assert shown[t.GROUP_EXACT_FN.format(group=g)] == "3", shown
+        assert shown[t.in_unit(t.GROUP_EXACT_FP.format(group=g), "$")] == "1", shown
+        assert shown[t.in_unit(t.GROUP_EXACT_FN.format(group=g), "$")] == "3", shown
     assert t.EXACT_EVERYONE_UNUSED in body.inner_text()  # what the first pair sets, with the groups' on

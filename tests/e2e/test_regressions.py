@@ -60,8 +60,8 @@ def test_inputs_have_plain_accessible_names(page, app_url):
     step(page)
     names = page.locator("input[aria-label]").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
     assert not [n for n in names if "\\" in n], names
-    assert page.get_by_label("False positive", exact=True).count() == 1, names
-    assert page.get_by_label("African-American: false positive", exact=True).count() == 1, names
+    assert page.get_by_label("False positive ($)", exact=True).count() == 1, names
+    assert page.get_by_label("African-American: false positive ($)", exact=True).count() == 1, names
     sliders = page.get_by_role("slider").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
     assert "Caucasian: a false negative costs" in sliders, sliders  # one pair of sliders per group
     # every number input is named by what its visible label says
