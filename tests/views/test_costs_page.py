@@ -261,9 +261,10 @@ def test_a_foreign_or_hostile_policy_file_is_a_sentence():
         b'\xef\xbb\xbf{"schema": "costlib.policy", "schema_version": ' + b"9" * 5000 + b"}",
     ):
         at = open_app("compas", "views/costs.py")
-        at.file_uploader(key="policy_upload").upload("policy.json", bad, "application/json").run()
+        at.file_uploader(key="policy_upload").upload("my_policy.json", bad, "application/json").run()
         assert_no_exception(at)
         assert any("policy" in unescape(e.value).lower() for e in at.error)
+        assert any("my\\_policy.json" in e.value or "my_policy.json" in unescape(e.value) for e in at.error)  # named
 
 
 def test_without_a_group_column_the_cutoff_is_not_worded_as_flag_everyone():

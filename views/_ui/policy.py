@@ -10,7 +10,7 @@ from costlib.answers.costs import audit_maker
 from costlib.core.errors import DataError
 from costlib.present import capacity_words, costs_labels, policy, report
 from costlib.present.costs_labels import AUDIT_FILE_WORDS as FILES
-from costlib.present.policy_restore import policy_settings, restored_fields
+from costlib.present.policy_restore import policy_settings, restore_refusal, restored_fields
 from views._ui.display import say
 from views._ui.limit import limit_setting
 from views._ui.state import adopt, current
@@ -28,7 +28,7 @@ def restore_policy(names: list, fingerprint: str) -> None:
         saved = policy.load_policy(upload.getvalue())
         set_policy_prices(saved, names)
     except DataError as err:
-        st.session_state[MESSAGE] = ("error", err.message)
+        st.session_state[MESSAGE] = ("error", restore_refusal(err, upload.name))
         return
     st.session_state[MESSAGE] = ("success", answers.policy_restored_sentence(saved, fingerprint))
 
