@@ -146,6 +146,41 @@ def lines_crossed(ratio: float, low: float, high: float, threshold: float = THRE
     return ()
 
 
+#: the metrics that are a share of cases, whose counts say how many cases a ratio rests on
+_RATES = ("flagged rate", "false positive rate", "false negative rate")
+
+
+def few_cases(k: float, n: float, k_ref: float, n_ref: float, threshold: float = THRESHOLD) -> bool:
+    """Whether a failing ratio of two rates, `k` of `n` cases against `k_ref` of `n_ref`, rests
+    on too few cases to tell it from the pass range: the ratio's 95% interval from the counts
+    alone reaches into [threshold, 1 / threshold]. That interval is the log risk ratio's
+    (Katz's); where one count is 0 (a ratio of 0 or infinity), the end toward the range is
+    the exact one of the share of the cases that fall in that group given the other's count.
+    A rate of 1 missed case in 1,000 against 3 in 1,100 could be chance; 0 of 500 against 40 of
+    500 could not, nor 0 of 100 against 10 of 100; 0 of 100 against 2 of 100 could.
+
+    >>> few_cases(1, 1000, 3, 1100), few_cases(0, 500, 40, 500), few_cases(50, 1000, 100, 1000)
+    (True, False, False)
+    >>> few_cases(0, 100, 10, 100), few_cases(0, 100, 2, 100), few_cases(2, 100, 0, 100)
+    (False, True, True)
+    """
+    if not all(math.isfinite(x) for x in (k, n, k_ref, n_ref)) or min(n, n_ref) <= 0 or k > n or k_ref > n_ref:
+        return False
+    z = 1.959964
+    bottom, top = threshold * (1 - 1e-12), (1 + 1e-12) / threshold
+    if k > 0 and k_ref > 0:
+        log_ratio = math.log((k / n) / (k_ref / n_ref))
+        spread = z * math.sqrt(max(1 / k - 1 / n + 1 / k_ref - 1 / n_ref, 0.0))
+        return math.exp(log_ratio + spread) >= bottom and math.exp(log_ratio - spread) <= top
+    if k <= 0 and k_ref > 0:  # a ratio of 0: the highest it could be, from the k_ref cases all in the reference
+        share = 1 - 0.025 ** (1 / k_ref)
+        return share / (1 - share) * n_ref / n >= bottom
+    if k > 0:  # an infinite ratio: the lowest it could be
+        share = 0.025 ** (1 / k)
+        return share / (1 - share) * n_ref / n <= top
+    return False
+
+
 @dataclass(frozen=True, eq=False)
 class Disparities:
     """Every group against the reference group, per metric, for one rule.
@@ -175,13 +210,26 @@ class Disparities:
     def could_be_chance(self, row: dict) -> bool:
         """Whether the result of one row of `table` could be chance: its ratio's 95% interval
         reaches past a line of the pass range to where the result would be the other
-        (`lines_crossed`). The one reading of the headline, the JSON record and the table.
+        (`lines_crossed`), or, for a failing rate, the cases it rests on are too few to tell
+        it from the range (`few_cases`: a resampled interval of a rate made of 1 to 3 cases can
+        be narrow, as a cross-fitted one is). The one reading of the headline, the JSON record
+        and the table.
 
         >>> d = disparities(["a", "b"], [4, 1], [1, 1], [1, 4], [10, 10], c_fp=1, c_fn=1)
         >>> d.could_be_chance({"ratio": 3.72, "ratio_low": 0.854, "ratio_high": 8.05})
         True
         """
-        return bool(lines_crossed(row["ratio"], row["ratio_low"], row["ratio_high"], self.threshold))
+        if lines_crossed(row["ratio"], row["ratio_low"], row["ratio_high"], self.threshold):
+            return True
+        if row.get("passes") is not False or row.get("metric") not in _RATES or row.get("is_reference"):
+            return False
+        ref = self.table[(self.table["metric"] == row["metric"]) & self.table["is_reference"]]
+        if ref.empty:
+            return False
+        r = ref.iloc[0]
+        events = (float(row["value"]) * float(row["out_of"]), float(row["out_of"]))
+        against = (float(r["value"]) * float(r["out_of"]), float(r["out_of"]))
+        return few_cases(*events, *against, self.threshold)
 
     @property
     def largest(self) -> dict | None:

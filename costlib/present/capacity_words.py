@@ -108,6 +108,16 @@ def _cap_words(share: float, volume: float | None) -> str:
     return _cases_a_month(share * volume) if volume else f"{percent(share)} of the cases"
 
 
+def review_limit(share: float | None, volume: float | None) -> str:
+    """The review limit as the answer's first sentence names it ('your review limit of 400 cases
+    a month', 'of 20.0% of the cases'); '' without a limit that binds (`Recommendation.capacity`).
+
+    >>> review_limit(0.04, 10_000), review_limit(0.2, None), review_limit(None, 10_000)
+    ('your review limit of 400 cases a month', 'your review limit of 20.0% of the cases', '')
+    """
+    return "" if share is None else f"your review limit of {_cap_words(share, volume)}"
+
+
 def _amount(per_case: float, volume: float | None, unit: str) -> str:
     return f"{month_money(per_case * volume, unit)} a month" if volume else f"{money(per_case, unit)} per case"
 

@@ -178,12 +178,14 @@ CHANCE_WORDS = (
 )
 
 
-def result_words(row: dict, threshold: float) -> str:
+def result_words(row: dict, threshold: float, *, chance: bool | None = None) -> str:
     """The result cell of one group's ratio (a row of `disparity.Disparities.table` with a
     ratio): "pass" or "fails", read on the ratio itself, and `COULD_BE_CHANCE` when its 95%
     interval reaches past a line of the pass range to the other side (a pass whose interval
     reaches below `threshold` or above 1 / `threshold`; a failure whose interval reaches back
-    into the range).
+    into the range). `chance`, when given, is that reading already made
+    (`disparity.Disparities.could_be_chance`, which also counts a failure resting on a handful of
+    cases), so that the table says what the headline says.
 
     >>> row = {"passes": True, "ratio": 0.8003, "ratio_low": 0.766, "ratio_high": 0.836}
     >>> result_words(row, 0.8), result_words({**row, "ratio_low": 0.7, "ratio_high": 1.3}, 0.8)
@@ -194,8 +196,9 @@ def result_words(row: dict, threshold: float) -> str:
     'pass'
     """
     result = "pass" if row["passes"] else "fails"
-    crossed = lines_crossed(row["ratio"], row["ratio_low"], row["ratio_high"], threshold)
-    return COULD_BE_CHANCE.format(result=result) if crossed else result
+    if chance is None:
+        chance = bool(lines_crossed(row["ratio"], row["ratio_low"], row["ratio_high"], threshold))
+    return COULD_BE_CHANCE.format(result=result) if chance else result
 
 
 def disparity_table(d, unit: str = "") -> pd.DataFrame:
@@ -218,7 +221,7 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
         elif r["undefined"]:
             result = ("fails: " if r["passes"] is False else "") + r["undefined"]
         else:
-            result = result_words(r, d.threshold)
+            result = result_words(r, d.threshold, chance=d.could_be_chance(r))
         rows.append(
             {
                 "metric": r["metric"],

@@ -18,7 +18,6 @@ from dataclasses import dataclass, replace
 
 from costlib.core import rules as R
 from costlib.core.escaping import WORD_JOINER, md_escape, shorten  # noqa: F401 (re-exported: pages and tests read words.md_escape)
-from costlib.core.rules import NOT_CLEARLY
 from costlib.present.amounts import (  # percent and ratio_text are also re-exported: pages read words.percent
     cheaper_by,
     interval,
@@ -30,7 +29,9 @@ from costlib.present.amounts import (  # percent and ratio_text are also re-expo
     ratio_text,
     shown_saving,
 )
+from costlib.present.disparity_words import DISPARITY_LEAD, DISPARITY_LEADS, disparity_sentence
 from costlib.present.group_alone_words import groups_alone_detail, groups_alone_why
+from costlib.present.kept_words import adds_nothing_why, cheaper_than_no_model
 from costlib.present.labels import MODELS_PICKED
 
 # ---------------------------------------------------------------------------------------
@@ -278,64 +279,10 @@ def said_disparity(rec, disparities, unit: str = "") -> str:
     return disparity_sentence(disparities, unit, lead=DISPARITY_LEADS.get(rec.verdict, DISPARITY_LEAD))
 
 
-#: how a failing disparity of each metric reads: {g} the group, {ref} the reference group, {r} the ratio
-DISPARITY_WORDS = {
-    "flagged rate": "group {g} is flagged at {r} times the rate of group {ref}",
-    "false positive rate": "in group {g}, cases that turn out negative are wrongly flagged at {r} times the rate "
-    "they are in group {ref}",
-    "false negative rate": "in group {g}, cases that turn out positive are missed at {r} times the rate they are "
-    "in group {ref}",
-    "cost per case": "mistakes in group {g} cost {r} times as much per case as in group {ref}",
-}
-#: the same where one of the two rates is 0, so no "0.00 times" or "infinitely many times": {zero} the group at 0,
-#: {other} the other group
-DISPARITY_NONE_WORDS = {
-    "flagged rate": "group {zero} is never flagged, while group {other} is",
-    "false positive rate": "in group {zero}, no case that turns out negative is wrongly flagged, while in group "
-    "{other} some are",
-    "false negative rate": "in group {zero}, no case that turns out positive is missed, while in group {other} "
-    "some are",
-    "cost per case": "mistakes in group {zero} cost nothing, while in group {other} they do",
-}
-
-
-DISPARITY_LEAD = "But under the model's rule,"  # beside a verdict that ships it
-#: beside a verdict that keeps the choice without the model: its rule is not what is recommended
-DISPARITY_LEADS = {NOT_CLEARLY: "Under the model's rule, which is not what is recommended here,"}
-
-
-def disparity_sentence(d, unit: str = "", *, lead: str = DISPARITY_LEAD) -> str:
-    """The largest failing disparity of a `disparity.Disparities`, in one sentence; '' when none fails.
-
-    'But under the model's rule, group “Black” is flagged at 2.1 times the rate of group “White” (45.0%
-    against 21.4%; the four-fifths rule fails).' Adds `FAILS_BY_CHANCE` when that one could be chance.
-    """
-    from costlib.present.disparity_table import FAILS_BY_CHANCE, ratio_shown, threshold_words
-
-    row = d.largest
-    if row is None:
-        return ""
-    g, ref = f"“{shorten(row['group'])}”", f"“{shorten(d.reference)}”"
-    r = row["ratio"]
-    if r == 0 or not math.isfinite(r):  # one of the two is 0: said as what happens, not as a ratio
-        zero, other = (g, ref) if r == 0 else (ref, g)
-        what = DISPARITY_NONE_WORDS[row["metric"]].format(zero=zero, other=other)
-    else:
-        shown = ratio_shown(r, d.threshold, f"{r:.2f}" if r < 10 else ratio_text(r))
-        what = DISPARITY_WORDS[row["metric"]].format(g=g, ref=ref, r=shown)
-    first, second = row["value"], row["reference_value"]
-    if not math.isfinite(r):  # the reference is the group at 0, named first: its value first
-        first, second = second, first
-    shown_as = (lambda x: money(x, unit)) if row["metric"] == "cost per case" else percent
-    values = f"{shown_as(first)} against {shown_as(second)}"
-    pooled = ", a group pooled for being small" if row["pooled"] else ""
-    chance = FAILS_BY_CHANCE if d.could_be_chance(row) else ""
-    return f"{lead} {what} ({values}{pooled}; {threshold_words(d.threshold)} fails{chance})."
-
-
 def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
     """`recommendation_verdict` without the disparity sentence."""
     from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE
+    from costlib.present.capacity_words import review_limit
 
     base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
     models = rec.models
@@ -351,6 +298,8 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
     if rec.grouped:
         one_or_many = PER_GROUP_HEAD if rec.rule == R.COST_OPTIMAL else " with one cutoff for everyone"
     saving_iv = interval(rec.saving_low, rec.saving_high, unit)
+    limit = review_limit(getattr(rec, "capacity", None), volume)  # said where the answer is, not only below it
+    within = f" within {limit}" if limit else ""
     base_cost = per_case_and_month(rec.baseline_cost, volume, unit)
     head = verdict_head(rec.verdict)
     kind = verdict_kind(rec.verdict)
@@ -369,8 +318,8 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
         )
         return Verdict(
             kind,
-            f"{head}: its cheapest cutoff on {fitted_rows(rec)} {action}, which needs no model. "
-            f"Keep {base}: {base_cost}.",
+            f"{head}: its cheapest cutoff{within} on {fitted_rows(rec)} {action}, which needs no model"
+            f"{adds_nothing_why(rec, unit)}. Keep {base}: {base_cost}.",
             details,
             asides,
         )
@@ -379,7 +328,8 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
     if rec.status == WORSE:
         return Verdict(
             kind,
-            f"{head}: its best cutoff ({how}) costs {per_case_and_month(rec.cost, volume, unit, digits=apart)} on the "
+            f"{head}: its best cutoff{within} ({how}) costs "
+            f"{per_case_and_month(rec.cost, volume, unit, digits=apart)} on the "
             f"{judged_kind(rec)} rows, {money(-shown, unit, digits=apart)} per case more than {base} "
             f"({money(rec.baseline_cost, unit, digits=apart)} per case), which needs no model.",
             details,
@@ -399,14 +349,16 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
         )
         return Verdict(
             kind,
-            f"{head}: keep {base}, at {base_cost}. The {best} of {who} would {how}: {they} save {saving}, but {why}.",
+            f"{head}: keep {base}, at {base_cost}. The {best} of {who}{within} would {how}: {they} save {saving}, "
+            f"but {why}.",
             details,
             asides,
         )
     named = f" {who}" if len(models) > 1 else ""
     return Verdict(
         kind,
-        f"{head}{named}{one_or_many}: {how}. It costs {cost} and saves {saving} against {base}, the cheaper choice "
+        f"{head}{named}{within}{one_or_many}: {how}. It costs {cost} and "
+        f"saves {saving} against {base}, the cheaper choice "
         "without a model" + (f" ({saving_iv})." if saving_iv else "."),
         details,
         asides,
@@ -561,16 +513,26 @@ NOT_CLEARLY_CHEAPER = ", and that interval is not clearly above zero: the differ
 
 
 def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
-    """Rules that came out cheaper than the recommended one on the judged rows, and why the
-    recommendation stays (shown folded under the answer, never beside it)."""
+    """Rules that came out cheaper than what the verdict says to do (`Recommendation.shipped_rule`)
+    on the judged rows, and why the recommendation stays (shown folded under the answer, never
+    beside it): the model's rule when it ships (`cheaper_by_chance`), else the choice without a
+    model (`cheaper_than_no_model`), which is then named as such, not as a fitted cutoff."""
 
+    ships = getattr(rec, "ship_model", True)
+    rows = rec.cheaper_by_chance if ships else cheaper_than_no_model(rec)
+    than = "" if ships else f" than {BASELINE_WORDS.get(rec.baseline, rec.baseline)}"
+    kept = (
+        f"the cutoff fitted on {fitted_rows(rec)}"
+        if ships
+        else f"to keep {BASELINE_WORDS.get(rec.baseline, rec.baseline)}, which needs no model"
+    )
     out = []
-    for rule, est, lo, hi in rec.cheaper_by_chance[:3]:
+    for rule, est, lo, hi in rows[:3]:
         noise = lo is not None and hi is not None and lo <= 0 <= hi  # NaN bounds (no interval) compare False
         out.append(
-            f"“{R.rule_words(rule)}” came out {cheaper_by(est, lo, hi, unit)} on the {judged_kind(rec)} rows"
+            f"“{R.rule_words(rule)}” came out {cheaper_by(est, lo, hi, unit)}{than} on the {judged_kind(rec)} rows"
             + ". Picking whichever rule looks cheapest on the rows it is judged on would flatter it; the "
-            f"recommendation is the cutoff fitted on {fitted_rows(rec)}" + (NOT_CLEARLY_CHEAPER if noise else ".")
+            f"recommendation is {kept}" + (NOT_CLEARLY_CHEAPER if noise else ".")
         )
     return tuple(out)
 

@@ -1,0 +1,59 @@
+"""Words for an answer that keeps the choice without a model: why a model whose cutoffs decide as
+that choice does is not to decide (`adds_nothing_why`), and which rules came out cheaper than that
+choice (`cheaper_than_no_model`), for the asides under the answer (`words.recommendation_asides`)."""
+
+from __future__ import annotations
+
+import math
+
+from costlib.core import rules as R
+from costlib.present.amounts import money
+
+
+def adds_nothing_why(rec, unit: str = "") -> str:
+    """Why a model whose fitted cutoffs decide as a choice without a model does (status
+    ADDS_NOTHING) is not to decide, said after "which needs no model": it saves nothing (its
+    saving on the judged rows is 0, so it would only add a model to run), it costs more, or what
+    it saves comes from the groups it flags whole or not at all, not from the scores."""
+    from costlib.core.sweep import tie_tolerance
+    from costlib.present.words import BASELINE_WORDS, judged_kind
+
+    base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
+    saving = float(rec.saving)
+    tol = tie_tolerance(rec.baseline_cost, getattr(getattr(rec, "prices", None), "scale", 1.0))
+    if not math.isfinite(saving):
+        return ""
+    if abs(saving) <= tol or money(saving, unit) == money(0.0, unit):
+        return (
+            f": letting it decide saves nothing against {base} ({money(0.0, unit)} per case on the "
+            f"{judged_kind(rec)} rows) and only adds a model to run"
+        )
+    if saving < 0:
+        return f", and it costs {money(-saving, unit)} per case more than {base} on the {judged_kind(rec)} rows"
+    if rec.no_model_action == "by group":
+        return (
+            f": the {money(saving, unit)} per case it saves against {base} comes from treating the groups apart, "
+            "not from the scores"
+        )
+    return ""
+
+
+def cheaper_than_no_model(rec) -> list:
+    """[(rule, difference, low, high)] of the rules (neither the model's rule, which the answer
+    names, nor a choice without a model, nor one over the review limit) that came out cheaper on
+    the judged rows than the choice without a model a verdict keeps, cheapest first."""
+    from costlib.binary.decision import over_capacity
+    from costlib.core.sweep import tie_tolerance
+
+    res = rec.results
+    overall = res.overall
+    out = []
+    for other in overall.index:
+        if other in (rec.rule, *R.BASELINES) or not math.isfinite(float(overall.loc[other, "cost_per_case"])):
+            continue
+        if over_capacity(overall, other, rec.capacity):
+            continue
+        e, lo, hi = res.paired(other, rec.baseline)
+        if e < -tie_tolerance(rec.baseline_cost, rec.prices.scale):
+            out.append((other, e, lo, hi))
+    return sorted(out, key=lambda t: t[1])
