@@ -143,7 +143,7 @@ def memory_models(args, scores: list[str]):
         header = f"{ds.n_rows:,} rows, fitted and judged on all {ds.n_rows:,} rows"
         print(
             f"note: no --split column, so the fitted cutoffs are judged by cross-fitting on the {ds.n_rows:,} rows "
-            "(each row by a cutoff fitted without it), the fairness-constrained rules too.",
+            "(each row by a cutoff fitted without it).",
             file=sys.stderr,
         )
     return dataset_models(ds, scores), ds.n_rows, name, fp, notes, header, ds.group_parts
