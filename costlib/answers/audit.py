@@ -161,6 +161,9 @@ class Audit:
     disparities: object = None  # `disparity.Disparities` of the recommended rule (None: one group)
     column_disparities: tuple = ()  # with several group columns: (column, `disparity.Disparities`) each alone
     sweeps: object = None  # the recommended model's `ModelSweeps`: what another rule's disparities are read from
+    # constrained rules whose numbers, cross-fitted, are another rule's: (rule, flagged on all rows, cross-fitted)
+    # (`fairness.cross_fitted_drift`); a policy never ships them as "ship the model" (`present.policy.policy_dict`)
+    drifted: tuple = ()
 
     @property
     def data_dictionary(self) -> dict:
@@ -451,7 +454,8 @@ def build_audit(
             picked_among=len(models),
         )
         rec = dataclasses.replace(fair.recommendation, models=first.models)
-        notes.extend(fair_cross_fitted_notes(*cross_fitted_drift(ms, fair.judged)))
+        crossed, drifted = cross_fitted_drift(ms, fair.judged)
+        notes.extend(fair_cross_fitted_notes(crossed, drifted))
         unlimited = price = limit = None
         if rec.capacity is not None:  # the answer without the limit, as the page shows it beside
             from costlib.binary.capacity import limit_facts, price_of_capacity
@@ -505,6 +509,7 @@ def build_audit(
         mean_prices=mp,
         curves=cost_curves(ms, prices),
         notes=tuple(dict.fromkeys(notes)),
+        drifted=tuple(drifted),
         price_questions=dict(price_questions) if price_questions else None,
         break_even=break_even_range(ms.fit_pooled),
         columns={"scale": "probability" if ms.probabilities else "raw", **dict(columns or {})},

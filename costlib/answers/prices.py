@@ -121,7 +121,7 @@ def prices_answer(
     rec = decision.recommend(models, costs, n_resamples=0)
     sweep = models[rec.model].fit_pooled  # the cutoffs are fitted on these rows
     bracket, table, span = robust.settle(bracket, sweep, models, n_resamples=resamples)
-    # the span's flips are located to a millionth (`robust.cached_span`): one number from every range and page
+    # the span's flips are located to a ten-thousandth (`robust.cached_span`): one number from every range and page
     question = None
     if bracket.settled is None:
         n = elicit.next_n(bracket)

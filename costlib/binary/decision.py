@@ -231,8 +231,10 @@ def rule_verdict(rec: Recommendation, rule: str) -> tuple[str, float, float, flo
     """(verdict, saving, low, high) of shipping `rule` instead of the recommendation: the
     recommended rule has the recommendation's verdict; another rule (a fairness-constrained
     one a policy records) saves ``baseline - its cost`` on the judged rows, with its interval,
-    and is shipped only when all of that interval is above zero (per-group cutoffs: and clearly cheaper
-    than deciding by group alone, `judged_rules.group_alone`)."""
+    and is shipped only when all of that interval is above zero; cutoffs that differ by group only
+    when also clearly cheaper than deciding by group alone (`judged_rules.group_alone`: for per-group
+    cutoffs with its own interval; for a fairness-constrained rule, or on weighted rows, with this
+    rule's interval less what deciding by group alone saves against the no-model choice)."""
     if rule == rec.rule:
         return rec.verdict, rec.saving, rec.saving_low, rec.saving_high
     o = rec.results.overall
@@ -243,10 +245,15 @@ def rule_verdict(rec: Recommendation, rule: str) -> tuple[str, float, float, flo
     if rule in R.BASELINES:
         return R.DO_NOT, saving, low, high
     verdict = ship_verdict(saving, low, high, tolerance=tie_tolerance(rec.baseline_cost, rec.prices.scale))
-    alone = rec.results.group_alone if rule == R.COST_OPTIMAL else None
-    if verdict == R.SHIP and alone is not None:  # as `recommend` holds it: the saving may be the groups' own
-        tol = tie_tolerance(alone.cost, rec.prices.scale)
-        held = ship_verdict(alone.saving, alone.low, alone.high, tolerance=tol) != R.SHIP
+    alone = rec.results.group_alone
+    if verdict == R.SHIP and alone is not None and len(set(dict(rec.results.cutoffs[rule]).values())) > 1:
+        # cutoffs that differ by group: as `recommend` holds per-group cutoffs, the saving may be the groups' own
+        if rule == R.COST_OPTIMAL and np.isfinite([alone.low, alone.high]).all():
+            over = (alone.saving, alone.low, alone.high)
+        else:  # no interval paired with deciding by group alone: this rule's, less what that saves for sure
+            by_groups = rec.baseline_cost - alone.cost
+            over = (saving - by_groups, low - by_groups, high - by_groups)
+        held = ship_verdict(*over, tolerance=tie_tolerance(alone.cost, rec.prices.scale)) != R.SHIP
         verdict = R.NOT_CLEARLY if held else verdict
     return verdict, saving, low, high
 

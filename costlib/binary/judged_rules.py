@@ -444,13 +444,15 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
         gain = whole["cost_per_case"][at[R.SINGLE]] - whole["cost_per_case"][at[R.COST_OPTIMAL]]
         gain_rows_var = H.gain_rows_variance(float(gain), cf.between, float(n_of[rule_of == R.SINGLE].sum()), prices)
     alone = None
-    if refit and R.COST_OPTIMAL in at and np.isfinite(whole["cost_per_case"][at[R.COST_OPTIMAL]]):
+    if R.COST_OPTIMAL in at and np.isfinite(whole["cost_per_case"][at[R.COST_OPTIMAL]]):
         alone = group_alone(by_cols, n_of, prices, whole["cost_per_case"][at[res.baseline]], honest.capacity)
     if alone is not None:  # its interval as the per-group cutoffs' saving against the baseline has it
         actions, cost = alone
         vs = whole["cost_per_case"][at[R.COST_OPTIMAL]] - cost
-        shares = list(actions.values())
-        lo, hi = _alone_interval(vs, refit, rf.by_group_alone, cf, shares, prices, n_of[rule_of == R.COST_OPTIMAL])
+        lo = hi = float("nan")  # weighted rows, judged row by row, have no refits to pair it on: no interval
+        if refit:
+            shares, n_g = list(actions.values()), n_of[rule_of == R.COST_OPTIMAL]
+            lo, hi = _alone_interval(vs, refit, rf.by_group_alone, cf, shares, prices, n_g)
         if honest.models > 1:
             lo, hi = H.hold_the_pick(vs, lo, hi, honest.models)
         alone = GroupAlone(actions, float(cost), float(-vs), float(-hi), float(-lo))

@@ -95,7 +95,7 @@ def verdict_span(
 
 
 FLIP_SEARCH = 1.02  # a flip of `verdict_span` (found to within 1%, then rounded) lies this close
-FLIP_EXACT = 1e-6  # the relative precision `cached_span` locates a flip to
+FLIP_EXACT = 1e-4  # the relative precision `cached_span` locates a flip to (ratios are shown to 3 digits)
 
 
 def cached_span(models: Mapping, low: float, high: float, *, n_resamples: int, seed: int = 0) -> VerdictSpan:
@@ -106,7 +106,7 @@ def cached_span(models: Mapping, low: float, high: float, *, n_resamples: int, s
     and rounds it: two ranges around one flip (2.4 to 3.7, then 2.45 to 3.67) said it at "about
     3.31" and "about 3.33", and Costs & groups, reading where the model stops being the cheapest
     option exactly (`sensitivity.ratio_range`), said 3.32: one ratio, three numbers. Located to a
-    millionth, the flip is the same number from every range and every page, and the same as Costs &
+    ten-thousandth, the flip is the same number from every range and every page, and the same as Costs &
     groups' where it is the same change (the model's saving reaching zero)."""
     first = next(iter(models.values()))
     cache = first.__dict__.setdefault("_span_cache", BoundedLRU())

@@ -66,3 +66,14 @@ def groups_alone_detail(rec, unit: str = "") -> str:
         f"{groups_alone_why(rec, unit)}. {then}; treating the groups differently, with or without the model, is "
         "a fairness decision this answer leaves to you."
     )
+
+
+def rule_alone_why(rec, unit: str = "") -> str:
+    """Why a rule whose cutoffs differ by group (a fairness-constrained one a policy records) is not
+    shipped though its saving's interval clears zero (`decision.rule_verdict`): deciding by group
+    alone, with no model, saves about as much."""
+    alone = rec.results.group_alone
+    return (
+        f"deciding by group alone, with no model ({by_group_alone(alone.actions)}), costs {money(alone.cost, unit)} "
+        "per case: the saving may come from treating the groups differently, not from the scores"
+    )

@@ -267,10 +267,15 @@ def policy_dict(
     if bad:
         raise ValueError(f"the rule {rule!r} has no cutoff for group {bad[0]!r} (NaN): it cannot be a policy")
     from costlib.binary.decision import rule_verdict
+    from costlib.present.tables import fair_cross_fitted_notes
     from costlib.present.words import cutoffs_text, rule_verdict_sentence
 
     shipped = rule in (rec.rule, rec.shipped_rule)  # what the recommendation says: its own verdict and headline
     judged = None if randomised is None else randomised["judged"]  # (verdict, saving, low, high)
+    drift = next((d for d in audit.drifted if d[0] == rule), None)
+    if drift is not None and judged is None and not shipped:  # its numbers are the refitted rule's, not its cutoffs'
+        said, *numbers = rule_verdict(rec, rule)
+        judged = (R.NOT_CLEARLY if said == R.SHIP else said, *numbers)
     verdict = rec.verdict if shipped else (judged or rule_verdict(rec, rule))[0]
 
     bands = [{"group": json_value(b["group"]), "low": float(b["low"]), "high": float(b["high"])} for b in abstain_bands]
@@ -317,6 +322,7 @@ def policy_dict(
         "decision": audit.summary(),
         "verdict": verdict,
         "headline": audit.verdict.headline if shipped else rule_verdict_sentence(rec, rule, audit.unit, judged=judged),
+        **({"caveat": fair_cross_fitted_notes(True, [drift])[-1]} if drift is not None else {}),
         "pooled_groups": [json_value(g) for g in rec.pooled],
         "model_is_useless": audit.model_is_useless,
         "review": dict.fromkeys(REVIEW_FIELDS),

@@ -30,7 +30,7 @@ from costlib.present.amounts import (  # percent and ratio_text are also re-expo
     shown_saving,
 )
 from costlib.present.disparity_words import DISPARITY_LEAD, DISPARITY_LEADS, disparity_sentence
-from costlib.present.group_alone_words import groups_alone_detail, groups_alone_why
+from costlib.present.group_alone_words import groups_alone_detail, groups_alone_why, rule_alone_why
 from costlib.present.kept_words import adds_nothing_why, cheaper_than_no_model
 from costlib.present.labels import MODELS_PICKED
 
@@ -383,7 +383,11 @@ def rule_verdict_sentence(rec, rule: str, unit: str = "", *, judged: tuple | Non
         else f"the rule “{R.rule_words(rule)}” costs {money(-saving, unit)} per case more than {base}"
     )
     iv = "" if tiny else iv
-    return f"{verdict_head(verdict)}: {what} on the {judged_kind(rec)} rows" + (f" ({iv})." if iv else ".")
+    end = f" ({iv})" if iv else ""
+    alone = getattr(rec.results, "group_alone", None)
+    if verdict == R.NOT_CLEARLY and low > 0 and alone is not None:  # held back: the groups' saving (`rule_verdict`)
+        end += f", but {rule_alone_why(rec, unit)}"
+    return f"{verdict_head(verdict)}: {what} on the {judged_kind(rec)} rows{end}."
 
 
 def fitted_rows(rec) -> str:

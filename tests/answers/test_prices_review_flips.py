@@ -16,7 +16,7 @@ from costlib import loading
 from costlib.answers import costs as answers_costs
 from costlib.answers.audit import dataset_models
 from costlib.answers.prices import prices_answer
-from costlib.binary import decision, elicit
+from costlib.binary import decision, elicit, robust
 from costlib.binary.robust import VerdictSpan
 from costlib.binary.robust import located as _located
 from costlib.loading.samples import SAMPLES, sample_bytes
@@ -69,14 +69,17 @@ def test_every_range_says_the_same_flip_and_costs_agrees(compas):
 
 
 def test_a_flip_is_located_the_same_from_either_side():
-    """`answers.prices._located` moves a flip found to within 1% to where the verdict changes; another
+    """`robust.located` moves a flip found to within 1% to where the verdict changes; another
     change within 2% leaves it as it was found."""
     at = lambda r: "a" if r <= 2.0 else "b"  # noqa: E731
     span = VerdictSpan(1.0, 4.0, ((1.0, 2.01, "a"), (2.01, 4.0, "b")))
     other = VerdictSpan(1.5, 3.0, ((1.5, 1.99, "a"), (1.99, 3.0, "b")))
     for s in (span, other):
         located = _located(s, at)
-        assert located.pieces[0][1] == pytest.approx(2.0, rel=1e-6) and located.pieces[1][0] == located.pieces[0][1]
+        assert (
+            located.pieces[0][1] == pytest.approx(2.0, rel=robust.FLIP_EXACT)
+            and located.pieces[1][0] == located.pieces[0][1]
+        )
     # a verdict that changes back within 2% (the span saw one change): the flip is kept as found
     crowded = VerdictSpan(1.0, 4.0, ((1.0, 2.0, "a"), (2.0, 4.0, "b")))
     assert _located(crowded, lambda r: "b" if 1.99 < r < 2.03 else "a").pieces[0][1] == 2.0

@@ -15,7 +15,7 @@ from costlib.binary import decision as D
 from costlib.binary import honest as H
 from costlib.core import rules as R
 from costlib.core.prices import Prices
-from costlib.present.words import recommendation_verdict
+from costlib.present.words import recommendation_verdict, rule_verdict_sentence
 
 
 def _groups(seed: int, n: int, auc_d: float = 0.0, split: bool = False):
@@ -168,3 +168,37 @@ def test_held_back_per_group_cutoffs_leave_one_cutoff_that_pays_to_ship():
         said = " ".join(recommendation_verdict(rec, unit="$").details)
         assert "So the model ships with one cutoff for everyone" in said and "deciding by group alone" in said
         assert rec.summary()["by_group_alone"]["holds_the_model_back"] is True
+
+
+def test_another_rule_with_cutoffs_by_group_is_held_back_on_noise_too():
+    """A review: `rule_verdict`, which a policy file reads for a rule other than the recommendation,
+    shipped per-group cutoffs on weighted noise (no refits there, so no interval against deciding by
+    group alone) and fairness-constrained rules on noise (3 of 5 data sets)."""
+    rng = np.random.default_rng(5)
+    g = np.where(rng.random(2000) < 0.5, "A", "B")
+    y = (rng.random(2000) < np.where(g == "A", 0.2, 0.48)).astype(int)
+    s = rng.normal(size=2000)
+    weighted = D.sweep_model(y, s, g, sample_weight=rng.integers(1, 3, 2000).astype(float), probabilities=False)
+    rec = D.recommend(weighted, (1.0, 3.0), n_resamples=200)
+    assert rec.results.group_alone is not None and np.isnan(rec.results.group_alone.low)
+    assert D.rule_verdict(rec, R.COST_OPTIMAL)[0] != R.SHIP
+    ms = D.sweep_model(y, s, g, probabilities=False)
+    plain = D.recommend(ms, (1.0, 3.0), n_resamples=200)
+    cut = plain.results.cutoffs[R.COST_OPTIMAL]
+    rule = "fair: like the groups alone"  # a constrained rule whose cutoffs re-find each group's own choice
+    rec = D.recommend(ms, (1.0, 3.0), n_resamples=200, extra_rules={rule: dict(cut)})
+    verdict, saving, low, _ = D.rule_verdict(rec, rule)
+    assert low > 0 and verdict == R.NOT_CLEARLY  # clearly cheaper than flagging everyone, yet the groups' saving
+    said = rule_verdict_sentence(rec, rule)
+    assert said.startswith("Not clearly better") and "deciding by group alone" in said
+
+
+def test_a_rule_with_one_cutoff_for_everyone_is_not_held_back_by_the_groups():
+    """One cutoff for everyone uses no group, so the groups' own saving does not hold it back, even
+    where it saves less than deciding by group alone would."""
+    ms = _groups(3, 2000, auc_d=1.0)
+    one = "fair: one cutoff"
+    rec = D.recommend(ms, (1.0, 3.0), n_resamples=200, extra_rules={one: dict.fromkeys(ms.groups, 0.6)})
+    verdict, saving, low, _ = D.rule_verdict(rec, one)
+    assert rec.results.group_alone is not None and low > 0
+    assert verdict == R.SHIP
