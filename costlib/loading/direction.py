@@ -17,7 +17,6 @@ import math
 import re
 
 import numpy as np
-from scipy.stats import rankdata
 
 from costlib.loading.messages import NOTE_REVERSED_LABELS
 
@@ -40,6 +39,8 @@ def rank_auc(y: np.ndarray, score: np.ndarray) -> tuple[float, float, int, int]:
     pos, neg = int(y.sum()), int((~y).sum())
     if pos == 0 or neg == 0:
         return math.nan, math.nan, pos, neg
+    from scipy.stats import rankdata  # not at import: loading stays light (tests/test_imports.py)
+
     ranks = rankdata(np.asarray(score, dtype=np.float64))
     u = float(ranks[y].sum()) - pos * (pos + 1) / 2
     auc = u / (pos * neg)

@@ -212,3 +212,25 @@ def plain_number(x, digits: int = 4) -> str:
     if 0 < a < 1e-4:
         return number(float(x), 6)
     return f"{float(x):.{digits}g}".replace("-", "\u2212")
+
+
+def cases_a_month(n: float) -> str:
+    """'1 case a month', '400 cases a month': the noun agrees with the number shown."""
+    from costlib.loading.messages import plural
+
+    return f"{number(n, 0)} {plural(round(float(n)), 'case', 'cases')} a month"
+
+
+def cap_words(share: float, volume: float | None) -> str:
+    """A review limit of a `share` of the cases, in cases a month when the `volume` is known."""
+    return cases_a_month(share * volume) if volume else f"{percent(share)} of the cases"
+
+
+def review_limit(share: float | None, volume: float | None) -> str:
+    """The review limit as the answer's first sentence names it ('your review limit of 400 cases
+    a month', 'of 20.0% of the cases'); '' without a limit that binds (`Recommendation.capacity`).
+
+    >>> review_limit(0.04, 10_000), review_limit(0.2, None), review_limit(None, 10_000)
+    ('your review limit of 400 cases a month', 'your review limit of 20.0% of the cases', '')
+    """
+    return "" if share is None else f"your review limit of {cap_words(share, volume)}"

@@ -13,7 +13,7 @@ import math
 from costlib.core import rules as R
 from costlib.core.escaping import shorten
 from costlib.loading.messages import plural
-from costlib.present.amounts import money, month_money, number, percent
+from costlib.present.amounts import cap_words, cases_a_month, money, month_money, number, percent
 from costlib.present.words import cutoffs_text
 
 #: what the Costs page's capacity setting is called, and its help
@@ -31,7 +31,7 @@ CAP_NEEDS_VOLUME = (
 def covers_all(cap_cases: float, volume: float) -> str:
     """What a limit of at least the whole volume means."""
     return (
-        f"Your team can review {_cases_a_month(cap_cases)}, at least the {_cases_a_month(volume)} there "
+        f"Your team can review {cases_a_month(cap_cases)}, at least the {cases_a_month(volume)} there "
         f"{plural(round(float(volume)), 'is', 'are')}: no limit applies."
     )
 
@@ -99,25 +99,6 @@ def cases(share: float, volume: float | None) -> str:
     return f"{percent(share)} of cases"
 
 
-def _cases_a_month(n: float) -> str:
-    """'1 case a month', '400 cases a month': the noun agrees with the number shown."""
-    return f"{number(n, 0)} {plural(round(float(n)), 'case', 'cases')} a month"
-
-
-def _cap_words(share: float, volume: float | None) -> str:
-    return _cases_a_month(share * volume) if volume else f"{percent(share)} of the cases"
-
-
-def review_limit(share: float | None, volume: float | None) -> str:
-    """The review limit as the answer's first sentence names it ('your review limit of 400 cases
-    a month', 'of 20.0% of the cases'); '' without a limit that binds (`Recommendation.capacity`).
-
-    >>> review_limit(0.04, 10_000), review_limit(0.2, None), review_limit(None, 10_000)
-    ('your review limit of 400 cases a month', 'your review limit of 20.0% of the cases', '')
-    """
-    return "" if share is None else f"your review limit of {_cap_words(share, volume)}"
-
-
 def _amount(per_case: float, volume: float | None, unit: str) -> str:
     return f"{month_money(per_case * volume, unit)} a month" if volume else f"{money(per_case, unit)} per case"
 
@@ -129,7 +110,7 @@ def within_sentence(rec, unlimited, limit, *, volume: float | None, unit: str = 
     month), which costs $X a month more than without a limit."."""
     if rec.capacity is None:
         return ""
-    cap = _cap_words(limit.share, volume)
+    cap = cap_words(limit.share, volume)
     free_how = cutoffs_text(unlimited.cutoffs, grouped=unlimited.grouped, lowest=unlimited.lowest)
     free = cases(limit.unlimited_flagged, volume)
     if not limit.binding:
@@ -200,7 +181,7 @@ def unflagged_words(limit, volume: float | None) -> str:
         if why == "block":
             out += (
                 f" Per-group cutoffs cannot flag anyone in {_named([g])} within this limit, whatever its prices: "
-                f"{top}, more than the whole limit of {_cap_words(limit.share, volume)}, and cases with the same "
+                f"{top}, more than the whole limit of {cap_words(limit.share, volume)}, and cases with the same "
                 "score are flagged together or not at all."
             )
         elif why == "no_pay":

@@ -10,15 +10,14 @@ from costlib.core import rules as R
 from costlib.present.amounts import money
 
 
-def adds_nothing_why(rec, unit: str = "") -> str:
+def adds_nothing_why(rec, unit: str, base: str, kind: str) -> str:
     """Why a model whose fitted cutoffs decide as a choice without a model does (status
     ADDS_NOTHING) is not to decide, said after "which needs no model": it saves nothing (its
     saving on the judged rows is 0, so it would only add a model to run), it costs more, or what
-    it saves comes from the groups it flags whole or not at all, not from the scores."""
+    it saves comes from the groups it flags whole or not at all, not from the scores. `base`: the
+    no-model choice in words; `kind`: which rows were judged (`words.judged_kind`)."""
     from costlib.core.sweep import tie_tolerance
-    from costlib.present.words import BASELINE_WORDS, judged_kind
 
-    base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
     saving = float(rec.saving)
     tol = tie_tolerance(rec.baseline_cost, getattr(getattr(rec, "prices", None), "scale", 1.0))
     if not math.isfinite(saving):
@@ -26,10 +25,10 @@ def adds_nothing_why(rec, unit: str = "") -> str:
     if abs(saving) <= tol or money(saving, unit) == money(0.0, unit):
         return (
             f": letting it decide saves nothing against {base} ({money(0.0, unit)} per case on the "
-            f"{judged_kind(rec)} rows) and only adds a model to run"
+            f"{kind} rows) and only adds a model to run"
         )
     if saving < 0:
-        return f", and it costs {money(-saving, unit)} per case more than {base} on the {judged_kind(rec)} rows"
+        return f", and it costs {money(-saving, unit)} per case more than {base} on the {kind} rows"
     if rec.no_model_action == "by group":
         return (
             f": the {money(saving, unit)} per case it saves against {base} comes from treating the groups apart, "

@@ -27,6 +27,7 @@ from costlib.present.amounts import (  # percent and ratio_text are also re-expo
     percent,
     plain_number,
     ratio_text,
+    review_limit,
     shown_saving,
 )
 from costlib.present.disparity_words import DISPARITY_LEAD, DISPARITY_LEADS, disparity_sentence
@@ -282,7 +283,6 @@ def said_disparity(rec, disparities, unit: str = "") -> str:
 def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
     """`recommendation_verdict` without the disparity sentence."""
     from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE
-    from costlib.present.capacity_words import review_limit
 
     base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
     models = rec.models
@@ -319,7 +319,7 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
         return Verdict(
             kind,
             f"{head}: its cheapest cutoff{within} on {fitted_rows(rec)} {action}, which needs no model"
-            f"{adds_nothing_why(rec, unit)}. Keep {base}: {base_cost}.",
+            f"{adds_nothing_why(rec, unit, base, judged_kind(rec))}. Keep {base}: {base_cost}.",
             details,
             asides,
         )
