@@ -14,6 +14,7 @@ from costlib.loading.ledger import LEDGER, held_bytes
 from costlib.loading.messages import WHAT_READING
 from costlib.present import labels as t
 from costlib.present import watch_labels as w
+from costlib.present.policy_restore import restore_refusal
 from costlib.present.watch_periods import period_choice
 from costlib.present.watch_words import WATCH_WHAT
 from costlib.scale import bigdata, snapshot
@@ -161,7 +162,10 @@ try:
         df, name, c_key = cases
         if which == w.FROM_FILE:
             p_data, p_key = _content(policy_upload)
-            policy = remember(("watch_policy", p_key), lambda: answers.read_watched_policy(p_data))
+            try:
+                policy = remember(("watch_policy", p_key), lambda: answers.read_watched_policy(p_data))
+            except DataError as err:  # named as every refused upload is (`policy_restore.restore_refusal`)
+                raise DataError(restore_refusal(err, policy_upload.name)) from None
         else:
             policy, p_key = _current_policy()
         source = (p_key, c_key)

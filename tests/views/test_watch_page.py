@@ -116,10 +116,11 @@ def test_cases_without_outcomes_alert_the_month_the_base_rate_moves_and_say_both
 
 def test_a_file_that_is_not_a_policy_gets_a_sentence():
     at = open_app("compas", "views/watch.py")
-    at.file_uploader(key="watch_policy").upload("p.json", b'{"hello": 1}', "application/json").run()
+    at.file_uploader(key="watch_policy").upload("last_policy.json", b'{"hello": 1}', "application/json").run()
     at.file_uploader(key="watch_cases").upload("c.csv", b"when,p\n2026-01-01,0.5\n", "text/csv").run()
     assert_no_exception(at)
     assert any("not a costlib policy" in unescape(e.value) for e in at.error)
+    assert any("last_policy.json" in unescape(e.value).replace("\\", "") for e in at.error)  # the file is named
 
 
 def test_refit_opens_costs_on_the_latest_months_with_outcomes_at_the_policys_prices():
