@@ -253,8 +253,7 @@ def rule_verdict(rec: Recommendation, rule: str) -> tuple[str, float, float, flo
         else:  # no interval paired with deciding by group alone: this rule's, less what that saves for sure
             by_groups = rec.baseline_cost - alone.cost
             over = (saving - by_groups, low - by_groups, high - by_groups)
-        held = ship_verdict(*over, tolerance=tie_tolerance(alone.cost, rec.prices.scale)) != R.SHIP
-        verdict = R.NOT_CLEARLY if held else verdict
+        verdict = R.NOT_CLEARLY if _groups_own(alone, over, rec.prices.scale) else verdict
     return verdict, saving, low, high
 
 
@@ -380,23 +379,13 @@ def recommend(
     alone = res.group_alone if rule == R.COST_OPTIMAL else None
     held = False
     if status == SAVES and alone is not None:  # the model ships only if it beats treating the groups apart too
-        held = saving_status(alone.saving, alone.low, alone.high, tolerance=tie_tolerance(alone.cost, prices.scale))
-        held = held != SAVES
+        held = _groups_own(alone, (alone.saving, alone.low, alone.high), prices.scale)
         status = UNCLEAR if held else status
         single = _status(res, R.SINGLE, ms, cutoffs, prices) if held and R.SINGLE in cutoffs else (None,)
         if single[0] == SAVES:  # the scores pay with one cutoff for everyone, which uses no group: it ships
             rule, (status, d, d_lo, d_hi, action) = R.SINGLE, single
     cost = float(overall.loc[rule, "cost_per_case"])
-    cheaper = []
-    for other in overall.index:
-        if other in (rule, *R.BASELINES) or not np.isfinite(overall.loc[other, "cost_per_case"]):
-            continue
-        if over_capacity(overall, other, capacity):
-            continue
-        e, lo, hi = res.paired(other, rule)
-        if e < -tie_tolerance(cost, prices.scale):
-            cheaper.append((other, e, lo, hi))
-    cheaper.sort(key=lambda t: t[1])
+    cheaper = cheaper_rules(res, rule, rule, cost, capacity, prices.scale)
     return Recommendation(
         model=name,
         rule=rule,
@@ -432,6 +421,33 @@ def recommend(
         seed=int(seed),
         held_by_groups=held,
     )
+
+
+def _groups_own(alone, over: tuple, scale: float) -> bool:
+    """Whether a saving over deciding by group alone (`over`: estimate, low, high;
+    `judged_rules.GroupAlone` `alone`) is not clearly above zero by the one ship rule: the saving
+    against the no-model choice is then the groups' own, not the scores'."""
+    return saving_status(*over, tolerance=tie_tolerance(alone.cost, scale)) != SAVES
+
+
+def cheaper_rules(res: RuleResults, rule: str, against: str, against_cost: float, capacity, scale: float) -> list:
+    """[(other, difference, low, high)] of the rules that came out cheaper on the judged rows than
+    `against` (cost per case `against_cost`; `RuleResults.paired`), cheapest first: neither `rule`
+    (the one the answer names) nor a choice without a model, nor one over the review limit
+    `capacity`, and cheaper by more than a tie (`tie_tolerance`). The recommendation's
+    `cheaper_by_chance` (against its rule) and, when the verdict keeps the choice without a model,
+    the rules cheaper than that choice (`present.kept_words.cheaper_than_no_model`)."""
+    overall = res.overall
+    out = []
+    for other in overall.index:
+        if other in (rule, *R.BASELINES) or not np.isfinite(overall.loc[other, "cost_per_case"]):
+            continue
+        if over_capacity(overall, other, capacity):
+            continue
+        e, lo, hi = res.paired(other, against)
+        if e < -tie_tolerance(against_cost, scale):
+            out.append((other, e, lo, hi))
+    return sorted(out, key=lambda t: t[1])
 
 
 def _status(res: RuleResults, rule: str, ms: ModelSweeps, cutoffs: dict, prices: Prices) -> tuple:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 
-from costlib.core import rules as R
 from costlib.present.amounts import money
 
 
@@ -41,18 +40,6 @@ def cheaper_than_no_model(rec) -> list:
     """[(rule, difference, low, high)] of the rules (neither the model's rule, which the answer
     names, nor a choice without a model, nor one over the review limit) that came out cheaper on
     the judged rows than the choice without a model a verdict keeps, cheapest first."""
-    from costlib.binary.decision import over_capacity
-    from costlib.core.sweep import tie_tolerance
+    from costlib.binary.decision import cheaper_rules
 
-    res = rec.results
-    overall = res.overall
-    out = []
-    for other in overall.index:
-        if other in (rec.rule, *R.BASELINES) or not math.isfinite(float(overall.loc[other, "cost_per_case"])):
-            continue
-        if over_capacity(overall, other, rec.capacity):
-            continue
-        e, lo, hi = res.paired(other, rec.baseline)
-        if e < -tie_tolerance(rec.baseline_cost, rec.prices.scale):
-            out.append((other, e, lo, hi))
-    return sorted(out, key=lambda t: t[1])
+    return cheaper_rules(rec.results, rec.rule, rec.baseline, rec.baseline_cost, rec.capacity, rec.prices.scale)

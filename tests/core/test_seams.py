@@ -207,6 +207,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "randomised_rule": "reads a built Audit (tests/handoff/test_randomised_policy_file.py)",
         "cross_fitted_drift": "reads judged fairness rules (tests/binary/test_fair_rows_review_crossfit.py)",
         "fair_cross_fitted_notes": "words of cross_fitted_drift (tests/binary/test_fair_rows_review_crossfit.py)",
+        "cheaper_rules": "reads a RuleResults (tests/binary/test_decision.py, the asides' tests in tests/present)",
         "group_alone": "reads the rules table's columns (deciding by group alone; tests/binary/test_group_alone.py)",
         "baseline_rule": "reads judged costs only (the cheaper no-model rule; tests/binary/test_decision.py)",
         "over_capacity": "reads judged rules only (tests/binary/test_capacity.py::test_capped_recommendation)",
