@@ -96,7 +96,7 @@ def shorten(text: object, limit: int = MAX_CELL_CHARS, *, keep_end: int = 0) -> 
 FSI, PDI = "\u2068", "\u2069"  # first strong isolate ... pop directional isolate
 #: what changes the direction of the text around it: embeddings, overrides, isolates, marks
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-_CONTROL_RE, _ISOLATE_RE = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"), re.compile("[\u2068\u2069]")
+_CONTROL_RE, _ISOLATE_RE = re.compile(f"[{''.join(sorted(BIDI_CONTROLS))}]"), re.compile(f"[{FSI}{PDI}]")
 _RTL = frozenset(("R", "AL", "AN"))  # right-to-left letters, Arabic digits: all in _RTL_BLOCKS (tests)
 _RTL_BLOCKS = re.compile("[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufefe\U00010800-\U00010fff\U0001e800-\U0001efff]")
 _RUN_ENDS = frozenset(("L", "EN", "B", "S"))  # a left-to-right letter, a digit 0-9, a line or a tab
