@@ -254,9 +254,22 @@ NEEDS = {  # role -> (what it is, in words; the sample that has it)
     "multiclass": ("multiclass probability columns", "tickets"),
     "delta": ("an instance cost (delta, votes, rating or a measurement)", "offensive"),
 }
-#: beside an answer that picked the cheapest of several models on the same rows (`honest.picked_z`)
+
+
+def whose_models(sample: bool) -> str:
+    """Whose the models an answer names are: a built-in sample's are not the reader's (`sample`:
+    `loading.samples.is_sample` of the data's fingerprint, the one test of it).
+
+    >>> f"the best of {whose_models(True)} 2 models", f"the best of {whose_models(False)} 2 models"
+    ("the best of the sample's 2 models", 'the best of your 2 models')
+    """
+    return "the sample's" if sample else "your"
+
+
+#: beside an answer that picked the cheapest of several models on the same rows (`honest.picked_z`);
+#: {whose} is `whose_models`
 MODELS_PICKED = (
-    "The cheapest of your {m} models is picked on these same rows, so its saving's interval is wider than that "
+    "The cheapest of {whose} {m} models is picked on these same rows, so its saving's interval is wider than that "
     "model's own (a {level} interval): the luck of that pick is inside it too."
 )
 #: the roles whose pages count each row by the file's weight column (Costs & groups, Find my prices)

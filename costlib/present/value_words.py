@@ -12,6 +12,7 @@ from costlib.binary import honest as H
 from costlib.loading.messages import plural
 from costlib.present import page_answers
 from costlib.present.amounts import money, month_money, number, percent, shown_saving
+from costlib.present.labels import whose_models
 from costlib.present.words import fitted_rows
 
 
@@ -212,23 +213,24 @@ VALUE_CAP_NO_VOLUME = (
 
 #: beside the Value page's answer when its model is the best of several on the rows it is judged on
 #: (`value.ValueRecommendation.picked_among`), as `labels.MODELS_PICKED` is beside Costs & groups'
-VALUE_MODELS_PICKED = (
-    "The best of your {m} models is picked on these same rows, so its gain's interval is wider than that "
+VALUE_MODELS_PICKED = (  # {whose}: `labels.whose_models`
+    "The best of {whose} {m} models is picked on these same rows, so its gain's interval is wider than that "
     "model's own (a {level} interval): the luck of that pick is inside it too."
 )
 
 
-def value_picked_sentence(rec) -> str | None:
+def value_picked_sentence(rec, *, sample: bool = False) -> str | None:
     """Why the gain's interval of a model picked as the best of several on the rows it is judged on
     (no split) is wider than that model's own (`value.recommend_value` widens it: `honest.picked_z`),
-    when the answer shows that interval; None otherwise (one model, a split, no interval)."""
+    when the answer shows that interval; None otherwise (one model, a split, no interval).
+    `sample`: the data is a built-in sample, whose models are not the reader's."""
     from costlib.core.ship import SAVES, UNCLEAR
 
     m = rec.picked_among
     shown = rec.status in (SAVES, UNCLEAR) and np.isfinite(rec.gain_low) and np.isfinite(rec.gain_high)
     if m <= 1 or not shown:
         return None
-    return VALUE_MODELS_PICKED.format(m=m, level=percent(1 - 0.05 / m))
+    return VALUE_MODELS_PICKED.format(whose=whose_models(sample), m=m, level=percent(1 - 0.05 / m))
 
 
 def _cases(x: float) -> str:

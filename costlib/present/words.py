@@ -33,7 +33,7 @@ from costlib.present.amounts import (  # percent and ratio_text are also re-expo
 from costlib.present.disparity_words import DISPARITY_LEAD, DISPARITY_LEADS, disparity_sentence
 from costlib.present.group_alone_words import groups_alone_detail, groups_alone_why, rule_alone_why
 from costlib.present.kept_words import adds_nothing_why, cheaper_than_no_model
-from costlib.present.labels import MODELS_PICKED
+from costlib.present.labels import MODELS_PICKED, whose_models
 
 # ---------------------------------------------------------------------------------------
 # The recommendation, in words
@@ -253,16 +253,20 @@ def pooled_sentence(pooled, minimum: int, *, fairness: bool = False) -> str:
 PER_GROUP_HEAD = " with per-group cutoffs, which treat groups differently"
 
 
-def recommendation_verdict(rec, *, unit: str = "", volume: float | None = None, disparities=None) -> Verdict:
+def recommendation_verdict(
+    rec, *, unit: str = "", volume: float | None = None, disparities=None, sample: bool = False
+) -> Verdict:
     """The one answer of a `decision.Recommendation`, for a product manager.
 
     Starts with its verdict (`verdict_head`); names the rule and its cutoff(s), what it costs per
     case and per month, and what it saves against the cheaper decision without a model, with
     the 95% interval; or says plainly why the model should not decide at these prices. With
     `disparities` (`disparity.Disparities` of the recommended rule) that fail their threshold,
-    unless the model is not to decide at all, the headline adds `disparity_sentence`.
+    unless the model is not to decide at all, the headline adds `disparity_sentence`. `sample`: the
+    data is a built-in sample, whose models are not the reader's ("the cheaper of the sample's 2
+    models", not "of your 2 models"; `labels.whose_models`).
     """
-    verdict = _recommendation_verdict(rec, unit=unit, volume=volume)
+    verdict = _recommendation_verdict(rec, unit=unit, volume=volume, sample=sample)
     extra = said_disparity(rec, disparities, unit)
     if extra:
         verdict = Verdict(verdict.kind, f"{verdict.headline} {extra}", verdict.details, verdict.asides)
@@ -280,7 +284,7 @@ def said_disparity(rec, disparities, unit: str = "") -> str:
     return disparity_sentence(disparities, unit, lead=DISPARITY_LEADS.get(rec.verdict, DISPARITY_LEAD))
 
 
-def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None) -> Verdict:
+def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None, sample: bool = False) -> Verdict:
     """`recommendation_verdict` without the disparity sentence."""
     from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE
 
@@ -288,10 +292,11 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
     models = rec.models
     who = "the model"
     if len(models) > 1:
+        whose = whose_models(sample)
         who = (
-            f"“{shorten(rec.model)}” (the cheaper of your {len(models)} models on {fitted_rows(rec)})"
+            f"“{shorten(rec.model)}” (the cheaper of {whose} {len(models)} models on {fitted_rows(rec)})"
             if rec.judged_on == "test"
-            else f"“{shorten(rec.model)}” (the cheapest of your {len(models)} models)"
+            else f"“{shorten(rec.model)}” (the cheapest of {whose} {len(models)} models)"
         )
     how = cutoffs_text(rec.cutoffs, grouped=rec.grouped, lowest=rec.lowest)
     one_or_many = ""
@@ -303,7 +308,7 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None)
     base_cost = per_case_and_month(rec.baseline_cost, volume, unit)
     head = verdict_head(rec.verdict)
     kind = verdict_kind(rec.verdict)
-    details = recommendation_details(rec, unit, volume)
+    details = recommendation_details(rec, unit, volume, sample=sample)
     asides = recommendation_asides(rec, unit)
     if rec.status == NO_ANSWER:
         return Verdict(
@@ -445,7 +450,7 @@ def _per_group_against_baseline(rec, unit: str) -> str:
     )
 
 
-def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, ...]:
+def recommendation_details(rec, unit: str, volume: float | None, *, sample: bool = False) -> tuple[str, ...]:
     from costlib.binary.folds import MIN_CLASS_ROWS
 
     out = []
@@ -507,7 +512,8 @@ def recommendation_details(rec, unit: str, volume: float | None) -> tuple[str, .
     judged, role = (rec.judged_on, rec.n_fit, rec.n_judged, rec.estimate), getattr(rec, "fit_role", "train")
     out.append(split_sentence(*judged, rule=rec.rule, weighted=rec.weighted, fit_role=role))
     if len(rec.models) > 1 and rec.intervals and rec.judged_on == "all":  # picked on the rows it is judged on
-        out.append(MODELS_PICKED.format(m=len(rec.models), level=percent(1 - 0.05 / len(rec.models))))
+        m = len(rec.models)
+        out.append(MODELS_PICKED.format(whose=whose_models(sample), m=m, level=percent(1 - 0.05 / m)))
     return tuple(out)
 
 
