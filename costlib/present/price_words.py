@@ -257,6 +257,12 @@ def bracket_verdict(
         f"{per_case_and_month(ends[1], volume, unit)}."
     )
     if bracket.settled is not None:
+        if middle_said and at_middle.verdict != R.SHIP:  # the one answer first; the cutoffs are what the model would do
+            anyway = (
+                f"Were the model used anyway, its cheapest cutoff would move through {len(table)} cutoffs within this "
+                f"range, from {cut(table['threshold'].iloc[0])} to {cut(table['threshold'].iloc[-1])}."
+            )
+            return Verdict(middle_kind, f"Settled: {between}. {middle_said[0]}", (anyway,))
         return Verdict(middle_kind or "success", f"Settled: {between}. {moves}", (*middle_said, regrets))
     return Verdict(
         "info",

@@ -96,3 +96,28 @@ def test_a_settled_range_says_what_it_ships_in_words(compas):
     costs_says = words.recommendation_verdict(at_middle, unit="$", volume=100).headline
     assert any(d.startswith("At the middle of the range on a ratio scale (") for d in said.details), said.details
     assert any(d.endswith(f"Costs & groups answers: {costs_says}") for d in said.details), said.details
+
+
+def test_a_settled_range_that_keeps_the_choice_without_the_model_leads_with_that_answer():
+    """Review 63 (Screening, answers: a false alarm is worse at 1, a miss is worse at 0.032, about the
+    same at 0.18): the box read "Settled: ... Within this range the best decision moves through 2
+    cutoffs, from flagging cases scoring 0.9837 or more to ..." while the line under it said Costs &
+    groups answers "Not clearly better: keep flagging nobody". The settled box leads with that one
+    answer; the cutoffs are what the model would do if used anyway."""
+    df = pd.read_csv(costlib.__path__[0] + "/samples/screening_two_models.csv")
+    fit, judge = (df.split == "train").to_numpy(), (df.split == "test").to_numpy()
+    models = {
+        m: D.sweep_model(df.label, df[m], df.group, fit=fit, judge=judge, name=m)
+        for m in ("score_calibrated", "score_overconfident")
+    }
+    bracket = elicit.Bracket()
+    for choice in (elicit.ALARM, elicit.MISS, elicit.SAME):
+        answer = prices_answer(models, (1.0, 1.0), bracket, names=bracket.names, resamples=1000, money=1.0, unit="$")
+        bracket = elicit.answer(answer.bracket, answer.question[0], choice)
+    answer = prices_answer(models, (1.0, 1.0), bracket, names=bracket.names, resamples=1000, money=1.0, unit="$")
+    said = answer.verdict
+    assert answer.bracket.settled is not None and answer.question is None
+    assert said.headline.startswith("Settled: a missed case costs between"), said.headline
+    assert "Costs & groups answers: Not clearly better: keep flagging nobody" in said.headline, said.headline
+    assert "moves through" not in said.headline and said.kind != "success"
+    assert any(d.startswith("Were the model used anyway, its cheapest cutoff would move through") for d in said.details)
