@@ -110,7 +110,7 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None, judged_o
         return Verdict("warning", head, tuple(details))
     saved = interval(rec.saving_low, rec.saving_high, unit, of="the saving")
     head = (
-        f"{verdict_head(R.SHIP)} with the policy “{rec.policy}”. It costs {cost} and saves {saving} {against} "
+        f"{verdict_head(R.SHIP)}: use the policy “{rec.policy}”. It costs {cost} and saves {saving} {against} "
         f"({saved})."
     )
     return Verdict("success", head + _handed_over(rec, judged_on), tuple(details))

@@ -66,7 +66,7 @@ def test_the_interval_in_the_answer_says_it_is_the_savings_and_sits_beside_it(ti
     model (95% interval $0.380 to $0.550)' read as an interval of that choice's cost (review 55)."""
     answer = matrix_answer(tickets, default_matrix(tickets.class_names), None, handover_price=1.0, unit="$")
     headline = answer.verdict.headline
-    assert headline.startswith("Ship the model with the policy")
+    assert headline.startswith("Ship the model: use the policy")
     assert "(95% interval of the saving $" in headline and "model (95% interval $" not in headline
 
 
@@ -110,3 +110,14 @@ def test_the_heatmaps_open_on_the_recommended_policy_and_read_money(tickets, abs
     _, cost_fig, _ = answer.heatmaps(first)
     cells = [t for row in cost_fig.data[0].text for t in row]
     assert all(t.startswith("$") for t in cells), cells
+
+
+def test_a_shipped_policy_on_a_sample_names_the_sample_in_its_headline(tickets):
+    """Review 63: /matrix?data=compas answered for the built-in tickets sample and said "Ship the model
+    with the policy “cheapest decision”. It costs ..." with no word of the sample: `on_sample` names it
+    after the verdict's words and a colon, which that headline lacked."""
+    from costlib.present.words import on_sample
+
+    answer = matrix_answer(tickets, default_matrix(tickets.class_names), None, handover_price=1.0, unit="$")
+    shown = on_sample(answer.verdict, "Support tickets (3 classes)").headline
+    assert shown.startswith("Ship the model: on the built-in sample “Support tickets (3 classes)”, not your data, use")

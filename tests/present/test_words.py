@@ -167,7 +167,7 @@ def test_the_matrix_answer_says_how_many_cases_its_policy_hands_over(abstain):
         assert rec.policy == CHEAPEST and f"“{CHEAPEST_OR_ABSTAIN}”" not in text
         return
     assert 0 < handed < 400 and text.endswith(f"It hands {handed:,} of the 400 cases to a person.")
-    shipped = f"with the policy “{CHEAPEST_OR_ABSTAIN}”. It costs"
+    shipped = f"use the policy “{CHEAPEST_OR_ABSTAIN}”. It costs"
     assert shipped in text or f"The policy “{CHEAPEST_OR_ABSTAIN}” would cost" in text
 
 
