@@ -151,27 +151,34 @@ _RATES = ("flagged rate", "false positive rate", "false negative rate")
 
 
 def few_cases(k: float, n: float, k_ref: float, n_ref: float, threshold: float = THRESHOLD) -> bool:
-    """Whether a failing ratio of two rates, `k` of `n` cases against `k_ref` of `n_ref`, rests
-    on too few cases to tell it from the pass range: the ratio's 95% interval from the counts
-    alone reaches into [threshold, 1 / threshold]. That interval is the log risk ratio's
-    (Katz's); where one count is 0 (a ratio of 0 or infinity), the end toward the range is
-    the exact one of the share of the cases that fall in that group given the other's count.
-    A rate of 1 missed case in 1,000 against 3 in 1,100 could be chance; 0 of 500 against 40 of
-    500 could not, nor 0 of 100 against 10 of 100; 0 of 100 against 2 of 100 could.
+    """Whether a ratio of two rates, `k` of `n` cases against `k_ref` of `n_ref`, rests on too
+    few cases to tell its result: the ratio's 95% interval from the counts alone reaches into
+    [threshold, 1 / threshold] for a failing ratio, and past both of its lines for a passing one
+    (a failure either way fits the counts as well: there is nothing to see). That interval is the
+    log risk ratio's (Katz's); where one count is 0 (a ratio of 0 or infinity, a failure), the end
+    toward the range is the exact one of the share of the cases that fall in that group given the
+    other's count. A rate of 1 missed case in 1,000 against 3 in 1,100 could be chance; 0 of 500
+    against 40 of 500 could not, nor 0 of 100 against 10 of 100; 0 of 100 against 2 of 100 could.
+    A pass of 1 flagged in 40 against 1 in 45 rests on too few; one of 500 in 1,000 against 520
+    in 1,000 does not. Two rates of 0 have no ratio: False.
 
     >>> few_cases(1, 1000, 3, 1100), few_cases(0, 500, 40, 500), few_cases(50, 1000, 100, 1000)
     (True, False, False)
     >>> few_cases(0, 100, 10, 100), few_cases(0, 100, 2, 100), few_cases(2, 100, 0, 100)
     (False, True, True)
+    >>> few_cases(1, 40, 1, 45), few_cases(500, 1000, 520, 1000), few_cases(0, 40, 0, 45)
+    (True, False, False)
     """
     if not all(math.isfinite(x) for x in (k, n, k_ref, n_ref)) or min(n, n_ref) <= 0 or k > n or k_ref > n_ref:
         return False
     z = 1.959964
     bottom, top = threshold * (1 - 1e-12), (1 + 1e-12) / threshold
     if k > 0 and k_ref > 0:
-        log_ratio = math.log((k / n) / (k_ref / n_ref))
-        spread = z * math.sqrt(max(1 / k - 1 / n + 1 / k_ref - 1 / n_ref, 0.0))
-        return math.exp(log_ratio + spread) >= bottom and math.exp(log_ratio - spread) <= top
+        ratio = (k / n) / (k_ref / n_ref)
+        spread = math.exp(z * math.sqrt(max(1 / k - 1 / n + 1 / k_ref - 1 / n_ref, 0.0)))
+        if bottom <= ratio <= top:  # a pass
+            return ratio / spread < bottom and ratio * spread > top
+        return ratio * spread >= bottom and ratio / spread <= top
     if k <= 0 and k_ref > 0:  # a ratio of 0: the highest it could be, from the k_ref cases all in the reference
         share = 1 - 0.025 ** (1 / k_ref)
         return share / (1 - share) * n_ref / n >= bottom
@@ -211,7 +218,7 @@ class Disparities:
         """Whether the result of one row of `table` could be chance: its ratio's 95% interval
         reaches past a line of the pass range to where the result would be the other
         (`lines_crossed`), or, for a failing rate, the cases it rests on are too few to tell
-        it from the range (`few_cases`: a resampled interval of a rate made of 1 to 3 cases can
+        it from the range (`rests_on_few`: a resampled interval of a rate made of 1 to 3 cases can
         be narrow, as a cross-fitted one is). The one reading of the headline, the JSON record
         and the table.
 
@@ -221,7 +228,14 @@ class Disparities:
         """
         if lines_crossed(row["ratio"], row["ratio_low"], row["ratio_high"], self.threshold):
             return True
-        if row.get("passes") is not False or row.get("metric") not in _RATES or row.get("is_reference"):
+        return row.get("passes") is False and self.rests_on_few(row)
+
+    def rests_on_few(self, row: dict) -> bool:
+        """Whether the result (pass or fail) of one rate's row of `table` rests on too few cases
+        to tell (`few_cases` of its counts against the reference group's); False for the
+        reference, the cost per case and a row without a result. A pass that does is said so in
+        the table (`disparity_table.TOO_FEW`), as a failure that does could be chance."""
+        if row.get("passes") is None or row.get("metric") not in _RATES or row.get("is_reference"):
             return False
         ref = self.table[(self.table["metric"] == row["metric"]) & self.table["is_reference"]]
         if ref.empty:

@@ -55,12 +55,86 @@ def _finite(x) -> bool:
     return x is not None and math.isfinite(float(x))
 
 
-def _cells(metric: str, unit: str):
-    """A value of `metric` as a cell (money for cost per case, else a share), '–' without one;
-    a negative difference takes the minus sign (U+2212), so a spreadsheet does not read a formula."""
+def share_text(x: float, digits: int | None = None) -> str:
+    """A share (a rate, or a difference of two) in percent with `digits` decimals (default 1): a
+    negative one with the minus sign (U+2212), so that a spreadsheet does not read a formula, and
+    one that rounds to 0 without a sign ('0.0%', never '−0.0%').
+
+    >>> share_text(0.214), share_text(-0.0312, 2), share_text(-0.0004), share_text(-1e-18, 2)
+    ('21.4%', '−3.12%', '0.0%', '0.00%')
+    """
+    d = 1 if digits is None else digits
+    text = percent(float(x), d)
+    if float(text.rstrip("%")) == 0:
+        text = percent(0.0, d)
+    return text.replace("-", "\u2212")
+
+
+def value_shown(metric: str, unit: str = ""):
+    """How a value of `metric` is written, as `apart` takes it: ``shown(x, digits)``, money in
+    `unit` for the cost per case (`amounts.money`, its own decimals when `digits` is None), else a
+    share (`share_text`). The one writing of the headline's values and the disparities table's.
+
+    >>> value_shown("cost per case", "$")(0.0159, None), value_shown("flagged rate")(0.000811, 2)
+    ('$0.016', '0.08%')
+    """
     if metric == "cost per case":
-        return lambda x: money(float(x), unit) if _finite(x) else "–"
-    return lambda x: percent(float(x)).replace("-", "\u2212") if _finite(x) else "–"  # a minus, as `money` writes
+        return lambda x, digits: money(x, unit, digits=digits)
+    return share_text
+
+
+def apart_digits(first: float, second: float, shown_as) -> int | None:
+    """The decimals `apart` writes two values with: None (`shown_as`'s own) when they read apart
+    there, are equal or one is not finite; else the fewest from 2 on that tell them apart (at most 8).
+
+    >>> apart_digits(0.000811, 0.001113, share_text), apart_digits(0.45, 0.214, share_text)
+    (2, None)
+    >>> apart_digits(-0.0003, 0.0, share_text)  # a difference of two rates, told from none
+    2
+    """
+    if first == second or not (math.isfinite(first) and math.isfinite(second)):
+        return None
+    if shown_as(first, None) != shown_as(second, None):
+        return None
+    digits = 2
+    while shown_as(first, digits) == shown_as(second, digits) and digits < 8:
+        digits += 1
+    return digits
+
+
+def apart(first: float, second: float, shown_as) -> tuple[str, str]:
+    """Two values as `shown_as(x, digits)` writes them, with the fewest decimals (from its own
+    default on) that tell them apart when they differ (`apart_digits`): a failing disparity never
+    sits beside two rates that read alike ('0.1% against 0.1%' is '0.08% against 0.11%'), nor
+    does a row of the disparities table.
+
+    >>> apart(0.000811, 0.001113, share_text)
+    ('0.08%', '0.11%')
+    >>> apart(0.45, 0.214, share_text)
+    ('45.0%', '21.4%')
+    """
+    digits = apart_digits(first, second, shown_as)
+    return shown_as(first, digits), shown_as(second, digits)
+
+
+def _row_cells(r: dict, unit: str) -> tuple[str, str, str]:
+    """(value, reference, difference with its interval) of one row of `disparity.Disparities.table`,
+    as its metric is written (`value_shown`: money for cost per case, else a share,
+    never '−0.0%'), '–' without one: the value and the reference's with the decimals that tell
+    them apart when they differ, and the difference and its interval's ends with those that tell
+    it from none, at least as many (`apart_digits`, the headline's)."""
+    shown = value_shown(r["metric"], unit)
+    pair = apart_digits(float(r["value"]), float(r["reference_value"]), shown)
+    own = apart_digits(float(r["difference"]), 0.0, shown)
+    digits = own if pair is None else pair if own is None else max(pair, own)
+
+    def cell(x, d=pair) -> str:
+        return shown(float(x), d) if _finite(x) else "–"
+
+    diff = cell(r["difference"], digits)
+    if not r["is_reference"] and _finite(r["difference_low"]) and _finite(r["difference_high"]):
+        diff += f" ({cell(r['difference_low'], digits)} to {cell(r['difference_high'], digits)})"
+    return cell(r["value"]), cell(r["reference_value"]), diff
 
 
 def _with_interval(cell: str, lo, hi, fmt) -> str:
@@ -92,7 +166,8 @@ difference, and nothing to fail (`disparity` says it at length in ``undefined``)
 
 def disparity_caption(d) -> str:
     """What the disparities table holds: the rule, the reference group and the threshold, and,
-    when the groups are priced apart, that cost per case reads the prices too (`PRICED_APART_WORDS`)."""
+    when the groups are priced apart, that cost per case reads the prices too (`PRICED_APART_WORDS`),
+    and when a pass rests on too few cases, what that means (`TOO_FEW_WORDS`)."""
     hi = 1 / d.threshold
     return (
         f"Disparities of “{R.rule_words(d.rule)}” against the reference group “{shorten(d.reference)}” "
@@ -101,6 +176,7 @@ def disparity_caption(d) -> str:
         f"{d.threshold:.3g} and {hi:.3g}; {OUT_OF_WORDS}; 95% intervals from the same resamples as the costs; "
         + (f"{PRICED_APART_WORDS}; " if d.priced_apart else "")
         + CHANCE_WORDS
+        + (f"; {TOO_FEW_WORDS}" if any(r["passes"] and d.rests_on_few(r) for r in d.table.to_dict("records")) else "")
     )
 
 
@@ -176,26 +252,34 @@ could be chance (`disparity.Disparities.could_be_chance`), as the table says "fa
 CHANCE_WORDS = (
     "“could be chance”: the ratio's interval reaches past a line of that range, so new cases may say otherwise"
 )
+TOO_FEW = "{result} (too few cases)"
+"""A pass resting on so few cases that a failure either way fits them as well
+(`disparity.Disparities.rests_on_few`): it passes because there is nothing to see. The caption says
+what it means (`TOO_FEW_WORDS`) when a row says it."""
+TOO_FEW_WORDS = "“too few cases”: the cases a pass rests on are so few that they fit a failure either way as well"
 
 
-def result_words(row: dict, threshold: float, *, chance: bool | None = None) -> str:
+def result_words(row: dict, threshold: float, *, chance: bool | None = None, few: bool = False) -> str:
     """The result cell of one group's ratio (a row of `disparity.Disparities.table` with a
     ratio): "pass" or "fails", read on the ratio itself, and `COULD_BE_CHANCE` when its 95%
     interval reaches past a line of the pass range to the other side (a pass whose interval
     reaches below `threshold` or above 1 / `threshold`; a failure whose interval reaches back
     into the range). `chance`, when given, is that reading already made
     (`disparity.Disparities.could_be_chance`, which also counts a failure resting on a handful of
-    cases), so that the table says what the headline says.
+    cases), so that the table says what the headline says. A pass that rests on too few cases to
+    tell (`few`: `disparity.Disparities.rests_on_few`) says `TOO_FEW` instead.
 
     >>> row = {"passes": True, "ratio": 0.8003, "ratio_low": 0.766, "ratio_high": 0.836}
     >>> result_words(row, 0.8), result_words({**row, "ratio_low": 0.7, "ratio_high": 1.3}, 0.8)
     ('pass (could be chance)', 'pass (could be chance)')
     >>> result_words({**row, "passes": False, "ratio": 1.3, "ratio_low": 1.2, "ratio_high": 1.4}, 0.8)
     'fails (could be chance)'
-    >>> result_words({**row, "ratio_low": 0.81}, 0.8)
-    'pass'
+    >>> result_words({**row, "ratio_low": 0.81}, 0.8), result_words(row, 0.8, few=True)
+    ('pass', 'pass (too few cases)')
     """
     result = "pass" if row["passes"] else "fails"
+    if few and row["passes"]:
+        return TOO_FEW.format(result=result)
     if chance is None:
         chance = bool(lines_crossed(row["ratio"], row["ratio_low"], row["ratio_high"], threshold))
     return COULD_BE_CHANCE.format(result=result) if chance else result
@@ -206,14 +290,16 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
     reads it (page, report and command line): the value and the count it is made of ("out of":
     `count_text`) beside the reference's value, the ratio and the difference with their 95%
     intervals, and pass, fails or why there is no ratio (`result_words`: "could be chance" where
-    the ratio's interval reaches past a line of the pass range)."""
+    the ratio's interval reaches past a line of the pass range, "too few cases" where a pass rests
+    on too few to tell). The values read apart when they differ, and no difference reads '−0.0%'
+    (`_row_cells`)."""
 
     def ratio(x) -> str:
         return ratio_shown(x, d.threshold) if _finite(x) else "–"
 
     rows = []
     for r in d.table.to_dict("records"):
-        fmt = _cells(r["metric"], unit)
+        value, reference, difference = _row_cells(r, unit)
         if r["is_reference"]:
             result = "reference"
         elif r["undefined"] and r["passes"] is True:
@@ -221,20 +307,18 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
         elif r["undefined"]:
             result = ("fails: " if r["passes"] is False else "") + r["undefined"]
         else:
-            result = result_words(r, d.threshold, chance=d.could_be_chance(r))
+            result = result_words(r, d.threshold, chance=d.could_be_chance(r), few=d.rests_on_few(r))
         rows.append(
             {
                 "metric": r["metric"],
                 "group": shorten(str(r["group"])) + (" (pooled)" if r["pooled"] else ""),
-                "value": fmt(r["value"]),
+                "value": value,
                 "out of": count_text(r.get("out_of")),
-                "reference": fmt(r["reference_value"]),
+                "reference": reference,
                 "ratio": ratio(r["ratio"])
                 if r["is_reference"]
                 else _with_interval(ratio(r["ratio"]), r["ratio_low"], r["ratio_high"], ratio),
-                "difference": fmt(r["difference"])
-                if r["is_reference"]
-                else _with_interval(fmt(r["difference"]), r["difference_low"], r["difference_high"], fmt),
+                "difference": difference,
                 "result": result,
             }
         )

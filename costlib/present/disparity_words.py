@@ -10,7 +10,7 @@ import math
 
 from costlib.core import rules as R
 from costlib.core.escaping import shorten
-from costlib.present.amounts import money, percent, ratio_text
+from costlib.present.amounts import ratio_text
 
 #: how a failing disparity of each metric reads: {g} the group, {ref} the reference group, {r} the ratio
 DISPARITY_WORDS = {
@@ -65,37 +65,17 @@ def plain_threshold(ratio: float, threshold: float) -> str:
     return ABOVE_WORDS.format(least="four-fifths (80%) of" if four_fifths else f"{threshold:.3g} times", rule=rule)
 
 
-def apart(first: float, second: float, shown_as) -> tuple[str, str]:
-    """Two values as `shown_as(x, digits)` writes them, with the fewest decimals (from its own
-    default on) that tell them apart when they differ: a failing disparity never sits beside two
-    rates that read alike ('0.1% against 0.1%' is '0.08% against 0.11%').
-
-    >>> apart(0.000811, 0.001113, lambda x, d: percent(x, 1 if d is None else d))
-    ('0.08%', '0.11%')
-    >>> apart(0.45, 0.214, lambda x, d: percent(x, 1 if d is None else d))
-    ('45.0%', '21.4%')
-    """
-    a, b = shown_as(first, None), shown_as(second, None)
-    if first == second or not (math.isfinite(first) and math.isfinite(second)):
-        return a, b
-    digits = 1
-    while a == b and digits < 8:
-        digits += 1
-        a, b = shown_as(first, digits), shown_as(second, digits)
-    return a, b
-
-
 def disparity_sentence(d, unit: str = "", *, lead: str = DISPARITY_LEAD) -> str:
     """The largest failing disparity of a `disparity.Disparities`, in one sentence; '' when none fails.
 
     'But under the model's rule, group “Black” is flagged at 2.10 times the rate of group “White”,
     more than a common fairness rule of thumb allows, which asks the lower to be at least four-fifths
     (80%) of the higher (45.0% against 21.4%; the four-fifths rule fails).' The two values are
-    shown with the decimals that tell them apart (`apart`). Adds
+    shown with the decimals that tell them apart (`disparity_table.apart`). Adds
     `FAILS_BY_CHANCE` when that one could be chance (`Disparities.could_be_chance`: its interval
     reaches into the pass range, or it rests on a handful of cases).
     """
-    from costlib.present.disparity_table import FAILS_BY_CHANCE, ratio_shown, threshold_words
+    from costlib.present.disparity_table import FAILS_BY_CHANCE, apart, ratio_shown, threshold_words, value_shown
 
     row = d.largest
     if row is None:
@@ -111,11 +91,7 @@ def disparity_sentence(d, unit: str = "", *, lead: str = DISPARITY_LEAD) -> str:
     first, second = row["value"], row["reference_value"]
     if not math.isfinite(r):  # the reference is the group at 0, named first: its value first
         first, second = second, first
-    if row["metric"] == "cost per case":
-        shown_as = lambda x, digits: money(x, unit, digits=digits)  # noqa: E731
-    else:
-        shown_as = lambda x, digits: percent(x, 1 if digits is None else digits)  # noqa: E731
-    values = " against ".join(apart(float(first), float(second), shown_as))
+    values = " against ".join(apart(float(first), float(second), value_shown(row["metric"], unit)))
     pooled = ", a group pooled for being small" if row["pooled"] else ""
     chance = FAILS_BY_CHANCE if d.could_be_chance(row) else ""
     plain = plain_threshold(r, d.threshold)
