@@ -465,10 +465,11 @@ def test_t_interval_by_hand():
 
 
 def test_summary_by_hand():
-    # seed 0: standard 0.2, weighted 0.1 -> change 0.1 / 0.2 - 1 = -0.5
-    # seed 1: standard 0.4, weighted 0.3 -> change -0.25; mean -0.375, sd 0.1767767,
-    # t(0.975, 1 df) = 12.706205; the seeds re-split one data set 80/10/10, so the corrected
-    # half width is 12.706205 * 0.1767767 * sqrt(1/2 + 10/80) = 1.7757461 (not / sqrt(2) = 1.5882756)
+    # standard 0.2, 0.4 (mean 0.3); weighted 0.1, 0.3 (mean 0.2): change 0.2 / 0.3 - 1 = -1/3, the
+    # saving over the same means (not the mean of the seeds' own changes, -0.5 and -0.25: -0.375).
+    # Its interval (delta method): residuals (0.1 - 2/3 * 0.2) / 0.3 = -1/9 and (0.3 - 2/3 * 0.4) / 0.3
+    # = +1/9, sd sqrt(2) / 9 = 0.1571348, t(0.975, 1 df) = 12.706205; the seeds re-split one data set
+    # 80/10/10, so the corrected half width is 12.706205 * 0.1571348 * sqrt(1/2 + 10/80) = 1.5784406
     r = pd.DataFrame(
         {
             "method": ["standard", "weighted", "standard", "weighted"],
@@ -482,13 +483,13 @@ def test_summary_by_hand():
     assert list(s.index) == ["standard", "weighted"]
     assert s.loc["weighted", "nec"] == pytest.approx(0.2)
     assert s.loc["weighted", "error_rate"] == pytest.approx(0.4)
-    assert s.loc["weighted", "nec_change"] == pytest.approx(-0.375)
-    assert s.loc["weighted", "nec_change_low"] == pytest.approx(-0.375 - 1.7757461, abs=1e-6)
-    assert s.loc["weighted", "nec_change_high"] == pytest.approx(-0.375 + 1.7757461, abs=1e-6)
+    assert s.loc["weighted", "nec_change"] == pytest.approx(-1 / 3)
+    assert s.loc["weighted", "nec_change_low"] == pytest.approx(-1 / 3 - 1.5784406, abs=1e-6)
+    assert s.loc["weighted", "nec_change_high"] == pytest.approx(-1 / 3 + 1.5784406, abs=1e-6)
     # with the comparison's own row counts, its own ratio: 40 test rows to 160 training rows
     sized = costlib.training_summary(r.assign(n_train=160, n_test=40)).set_index("method")
-    half = 12.706205 * 0.1767767 * math.sqrt(1 / 2 + 40 / 160)
-    assert sized.loc["weighted", "nec_change_high"] == pytest.approx(-0.375 + half, abs=1e-6)
+    half = 12.706205 * 0.1571348 * math.sqrt(1 / 2 + 40 / 160)
+    assert sized.loc["weighted", "nec_change_high"] == pytest.approx(-1 / 3 + half, abs=1e-6)
     assert s.loc["standard", "nec_change"] == 0.0
     assert s.loc["standard", "seeds"] == 2
     assert math.isnan(s.loc["weighted", "delta_mae"])
