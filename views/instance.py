@@ -22,6 +22,8 @@ price = amount_input(
 )
 st.subheader(t.WHAT_TO_SHIP)
 show_verdict(answer.verdict(price, unit, volume), sample=fallback_title())  # a sample instead: named
+if not price:  # every mistake free: the verdict said there is nothing to choose (as Costs does at prices all 0)
+    st.stop()
 say("caption", answer.sentence)
 with st.expander(t.INSTANCE_TERMS):
     for term in answer.terms(price, unit):

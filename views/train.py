@@ -118,6 +118,8 @@ price = amount_input(
 )  # fmt: skip
 answer = answers.training_answer(results, r2, methods=methods, price=price, unit=unit, volume=volume)
 show_verdict(answer.verdict)
+if not price:  # every mistake free: the verdict said there is nothing to choose (as Costs does at prices all 0)
+    st.stop()
 with st.expander(t.INSTANCE_TERMS):  # the same box as on Instance costs
     for term in TRAIN_TERMS:
         say("markdown", term)

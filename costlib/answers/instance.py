@@ -15,6 +15,7 @@ from costlib.present import figures, page_answers, words
 from costlib.present import labels as t
 from costlib.present.amounts import money, month_money
 from costlib.present.plotting import mark_x
+from costlib.present.training_page import NO_MISTAKE_PRICE
 
 #: the cutoff slider moves by about a thousandth of its range (0.001 on probabilities), so that a
 #: key press moves it visibly; its start is read finer (down to a hundredth of the step) only where
@@ -51,7 +52,10 @@ class InstanceAnswer:
     typical: float  # the mean abs(delta) of the judged rows: a typical case's
 
     def verdict(self, price: float, unit: str = "", volume: float | None = None) -> words.Verdict:
-        """The one answer, in money: a mistake on a typical case costs `price` (`page_answers.nec_verdict`)."""
+        """The one answer, in money: a mistake on a typical case costs `price` (`page_answers.nec_verdict`);
+        at a price of 0 every mistake is free and there is nothing to choose (`training_page.NO_MISTAKE_PRICE`)."""
+        if not price:
+            return words.Verdict("warning", NO_MISTAKE_PRICE)
         return page_answers.nec_verdict(self.rec, price=price, unit=unit, volume=volume)
 
     def terms(self, price: float, unit: str = "") -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from costlib.present import training_page, training_words
 from costlib.present.amounts import money
 from costlib.present.labels import DELTA_COLUMN, MEASUREMENT, RATING, VOTES
 from costlib.present.training_words import OWN_TABLE, SYNTHETIC_TITLES, TWEETS_TITLE
+from costlib.present.words import Verdict
 
 PRECOMPUTED_DATA = "tweets"  # the data set shipped with fits made beforehand (`training_data.tweets_precomputed`)
 SYNTHETIC_DATA = ("predictable", "unpredictable")  # the generated controls: about a second to train
@@ -88,7 +89,8 @@ class TrainingAnswer:
 
     summary, results   `training_summary` over the seeds, and every seed's rows (the downloads)
     verdict            the one answer (`training_words.training_verdict_of`: a `words.Verdict`) in
-                       money per case and a month at `price`, `unit` and `volume`
+                       money per case and a month at `price`, `unit` and `volume`; at a price of 0
+                       `training_page.NO_MISTAKE_PRICE` (every mistake free: nothing to choose)
     chart              NEC and error rate of each way of training
     change_chart       NEC change against standard training (None without standard training
                        beside another way)
@@ -151,10 +153,11 @@ def training_answer(
 
     summary = training_summary(results)
     r2_mean, r2_low, r2_high = predictability_interval(r2)
+    free = Verdict("warning", training_page.NO_MISTAKE_PRICE)  # every mistake free: nothing to choose
     return TrainingAnswer(
         summary=summary,
         results=results,
-        verdict=training_words.training_verdict_of(summary, price=price, unit=unit, volume=volume),
+        verdict=training_words.training_verdict_of(summary, price=price, unit=unit, volume=volume) if price else free,
         chart=training_figure(summary),  # its title names no data: the page names it once, above
         change_chart=change_figure(summary) if "standard" in methods and len(methods) > 1 else None,
         r2=training_words.r2_text(r2_mean),

@@ -14,6 +14,13 @@ import numpy as np
 from costlib.present.training_words import BELOW_ZERO
 
 CHOOSE_A_METHOD = "Choose at least one way of training."
+#: in place of the answer on Train with costs and on Instance costs (the same price box) while a mistake costs 0:
+#: every mistake is then free, so no way of training and no cutoff is cheaper than another (as Costs says
+#: of prices all 0, `costs_labels.ALL_PRICES_ZERO`)
+NO_MISTAKE_PRICE = (
+    "A mistake that costs 0 is free: no decision costs anything, so there is nothing to choose. Give what a "
+    "mistake on a typical case costs, above 0, to get an answer."
+)
 
 TRAIN_WHAT = (  # each case's price and the cost-weighted error said in plain words, the symbols in the terms box
     "Each case has its own price: how much a mistake on it costs, against other cases. Train the same model "
