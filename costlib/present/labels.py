@@ -98,11 +98,12 @@ EXACT_EVERYONE_UNUSED = (  # above the exact prices with "Different prices per g
 
 DATA_WHAT = (
     "Start with a built-in sample (one is already loaded) or upload your own predictions. Then open "
-    "Costs & groups to find the cheapest threshold."
+    "Costs & groups to find the cheapest cutoff."
 )
 UPLOAD_WHAT = (
     "A CSV or Parquet file with one row per case: a label, one score column per model, and optionally a "
-    "group, a train/validation/test split, weights, votes or multiclass probability columns. The file "
+    "group, a train/validation/test split, weights, votes, or one probability column per class when there are "
+    "more than two. The file "
     "stays in your session and is never part of a shared link."
 )
 BIG_DATA_WHAT = (
@@ -115,7 +116,7 @@ BIG_DATA_WHAT = (
 SAMPLE_IN_USE = "The other pages use this sample now."
 NO_SCORE_CHOSEN = "Choose at least one score column."
 EMPTY_FOLDER = "The server's data folder has no Parquet or CSV files."
-DATA_TO_COSTS = "Find the cost-optimal threshold for the loaded data →"
+DATA_TO_COSTS = "Find the cutoff that costs least at your prices →"
 SAMPLES_HEADER = "Built-in samples"
 USE_SAMPLE = "Use this sample"
 SAMPLE_USED = "In use"
@@ -128,7 +129,7 @@ LOADED_HEADER = "What is loaded"
 # the Data page's intro with an upload chosen (no sample is loaded then), and when that upload is not
 # in this session (a reload or a link opened anew)
 DATA_WHAT_UPLOAD = (
-    "Upload your predictions, or choose a built-in sample. Then open Costs & groups to find the cheapest threshold."
+    "Upload your predictions, or choose a built-in sample. Then open Costs & groups to find the cheapest cutoff."
 )
 UPLOAD_GONE = (
     "Your uploaded file is not in this session: an upload lasts until the tab is reloaded or closed, and a "
@@ -198,9 +199,9 @@ def data_folder_sentence(n_files: int) -> str:
 
 NO_COLUMN_CHOSEN = "(none)"  # a mapping's optional column left out
 SCALES = {
-    "probability": "probabilities in [0, 1]",
-    "logit": "logits (mapped by the sigmoid)",
-    "raw": "raw scores (cost pages only)",
+    "probability": "probabilities (0 to 1)",
+    "logit": "log-odds (any number; turned into probabilities)",
+    "raw": "raw scores (any other number; not for Value or Calibration)",
 }
 SCALE_LABEL = "The scores are"
 MAP_LABEL = "Label column (the true outcome)"
@@ -214,8 +215,8 @@ MORE_GROUPS_HELP = (
     "each column alone."
 )
 MAP_SPLIT = "Split column (optional: train / validation / test)"
-MAP_WEIGHT = "Weight column (optional)"
-INSTANCE_HEADER = "**Instance-level costs (optional)**"
+MAP_WEIGHT = "Weight column (optional: how many cases each row stands for)"
+INSTANCE_HEADER = "**Prices that differ from case to case (optional)**"
 DELTA_SOURCE_LABEL = "Each case's own price comes from"
 # where each case's price comes from: the choices of `DELTA_SOURCE_LABEL`, as the guess names them
 NO_DELTA, DELTA_COLUMN, VOTES, RATING, MEASUREMENT = (
@@ -226,16 +227,19 @@ NO_DELTA, DELTA_COLUMN, VOTES, RATING, MEASUREMENT = (
     "measurement and threshold",
 )
 DELTA_SOURCES = [NO_DELTA, DELTA_COLUMN, VOTES, RATING, MEASUREMENT]
-MAP_DELTA = "Delta column (sign = label, size = price)"
+# the delta column, said plainly: its size is the price of a mistake on the case, its sign the label
+MAP_DELTA = (
+    "Price column (delta): what a mistake on each case costs, positive on a positive case, negative on a negative one"
+)
 MAP_VOTES_YES = "Votes for the positive class"
 MAP_VOTES_NO = "Votes against"
 MAP_RATING = "Rating column"
 MAP_MIDPOINT = "Neutral midpoint of the scale"
 MAP_MEASUREMENT = "Measurement column"
 MAP_THRESHOLD = "Threshold (positive when above)"
-MULTICLASS_HEADER = "**Multiclass (optional)**"
+MULTICLASS_HEADER = "**More than two classes (optional)**"
 MAP_CLASS_PROBS = "Probability columns, one per class"
-MAP_CLASS_LABEL = "Multiclass label column"
+MAP_CLASS_LABEL = "Label column for more than two classes (the true class)"
 
 FOLDER_LABEL = "Label column (0/1)"
 FOLDER_SCORES = "Score columns"
@@ -244,15 +248,16 @@ FOLDER_OPEN = "Open with DuckDB"
 
 # the role each page needs (`answers.roles.has_role`), as the fallback to a built-in sample says it
 _PROBABILITIES = (
-    "a binary label and scores that are probabilities (raw scores can be mapped as logits on the Data page)",
+    "a label with two values and scores that are probabilities (scores that are log-odds can be turned into "
+    "probabilities on the Data page)",
     "screening",
 )
 NEEDS = {  # role -> (what it is, in words; the sample that has it)
-    "binary": ("a binary label and at least one score column", "compas"),
+    "binary": ("a label with two values and at least one score column", "compas"),
     "probabilities": _PROBABILITIES,
     "value": _PROBABILITIES,
-    "multiclass": ("multiclass probability columns", "tickets"),
-    "delta": ("an instance cost (delta, votes, rating or a measurement)", "offensive"),
+    "multiclass": ("probability columns, one per class (for more than two classes)", "tickets"),
+    "delta": ("a price for each case (a price column, votes, a rating or a measurement)", "offensive"),
 }
 
 

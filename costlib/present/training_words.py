@@ -74,10 +74,10 @@ TRAIN_WORDS = {
     "votes_yes": "Votes for the positive class",
     "votes_no": "Votes against",
     "measurement": "Measurement column",
-    "threshold": "Threshold τ (positive above it)",
+    "threshold": "Threshold (positive above it)",
     "rating": "Rating column",
     "midpoint": "Neutral midpoint of the scale",
-    "delta": "Delta column (sign = label, size = price)",
+    "delta": labels.MAP_DELTA,  # the Data page's words
     "learns_from": "The model learns from",
     "features": "Feature columns",
     "text": "Text column",
@@ -146,7 +146,7 @@ def table_source(mapping) -> str:
     'measurement "m" minus 0.5'
     """
     if mapping.delta:
-        return f'delta column "{mapping.delta}"'
+        return f'the price column "{mapping.delta}" (its size the price, its sign the label)'
     if mapping.votes_yes:
         return f'votes "{mapping.votes_yes}" against "{mapping.votes_no}", ln((yes + 1) / (no + 1))'
     if mapping.measurement:
