@@ -9,6 +9,7 @@ from costlib.binary import elicit
 from costlib.binary.fairness import cross_fitted_drift, fairness_results
 from costlib.core import settings
 from costlib.core.escaping import option_names
+from costlib.loading.samples import is_sample
 from costlib.present import capacity_words, costs_labels, tables
 from costlib.present.costs_labels import COSTS_WORDS as WORDS
 from costlib.present.labels import PAGE_COSTS as COSTS_TITLE
@@ -71,6 +72,7 @@ def answer_at(costs: dict) -> answers.CostsAnswer:
             group_parts=ds.group_parts,
             group_columns=ds.mapping.group_columns,
             reference=reference,
+            sample=is_sample(ds.fingerprint),  # a built-in sample's models are not the reader's
         ),
     )
 

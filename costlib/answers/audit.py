@@ -41,6 +41,7 @@ from costlib.core import validation as v
 from costlib.core.json_numbers import json_cut, json_number
 from costlib.core.prices import Prices
 from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, WORSE
+from costlib.loading.samples import is_sample
 from costlib.present.costs_labels import NO_CUTOFF_NOTE, SCORES_NOT_PROBABILITIES_NOTE
 from costlib.present.price_words import sensitivity_sentence
 from costlib.present.tables import fair_cross_fitted_notes
@@ -487,7 +488,13 @@ def build_audit(
     )
     return Audit(
         recommendation=rec,
-        verdict=recommendation_verdict(rec, unit=unit, volume=volume, disparities=said_disparities(gaps, by_column)),
+        verdict=recommendation_verdict(
+            rec,
+            unit=unit,
+            volume=volume,
+            disparities=said_disparities(gaps, by_column),
+            sample=is_sample(str(fingerprint)),  # a built-in sample's models are not the reader's
+        ),
         costs=prices.as_dict(),
         unit=unit,
         volume=volume,

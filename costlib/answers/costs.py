@@ -300,18 +300,28 @@ def group_rates_view(ms, rec):
 
 
 def costs_verdict(
-    rec, ms, *, unit: str = "", volume: float | None = None, group_parts=None, group_columns=(), reference=None
+    rec,
+    ms,
+    *,
+    unit: str = "",
+    volume: float | None = None,
+    group_parts=None,
+    group_columns=(),
+    reference=None,
+    sample: bool = False,
 ):
     """The Costs page's answer in words: `words.recommendation_verdict` of `rec`, with the sentence
     on the shipped rule's largest failing disparity as the report and the command line say it
     (`disparity.said_disparities`: the groups', else a group column's, with several group columns
     whose values per group are `group_parts`, `Dataset.group_parts`), each group compared with
-    `reference` (None: the largest group on the judged rows)."""
+    `reference` (None: the largest group on the judged rows). `sample`: the data is a built-in
+    sample (`loading.samples.is_sample`), whose models are not the reader's."""
     from costlib.binary.disparity import said_disparities, shipped_column_disparities, shipped_disparities
 
     gaps = shipped_disparities(ms, rec, reference=reference)
     by_column = shipped_column_disparities(ms, rec, group_parts, tuple(group_columns))
-    return words.recommendation_verdict(rec, unit=unit, volume=volume, disparities=said_disparities(gaps, by_column))
+    disparities = said_disparities(gaps, by_column)
+    return words.recommendation_verdict(rec, unit=unit, volume=volume, disparities=disparities, sample=sample)
 
 
 def chosen_reference(value, groups) -> object:
@@ -505,6 +515,7 @@ def costs_answer(
     group_parts=None,
     group_columns=(),
     reference=None,
+    sample: bool = False,
 ) -> CostsAnswer:
     """The Costs & groups page's answer at the price book `costs` ({group: (c_fp, c_fn)}) within
     the review limit `share` (a share of the cases; None: no limit).
@@ -514,7 +525,8 @@ def costs_answer(
     (a change of unit or volume, which only rewords the answer, never resamples the rows again).
     With several group columns, `group_parts` (`Dataset.group_parts`) and `group_columns` let the
     verdict name a failing disparity of one column alone, as the record does; `reference` is the
-    group the others are compared with (None: the largest).
+    group the others are compared with (None: the largest); `sample`: the data is a built-in sample
+    (`loading.samples.is_sample` of its fingerprint), whose models the answer names as the sample's.
     """
     rec = _recommend(models, costs, resamples, share, remember)
     unlimited = view = None
@@ -534,6 +546,7 @@ def costs_answer(
             group_parts=group_parts,
             group_columns=group_columns,
             reference=reference,
+            sample=sample,
         ),
         metrics=costs_metrics(rec, unit=unit, volume=volume),
         unit=unit,

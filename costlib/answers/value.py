@@ -270,6 +270,7 @@ def value_answer(
         reject_default=settings.REJECT_WORTH.default,
         unit=unit,
     )
+    sample = is_sample(ds.fingerprint)  # a built-in sample's models are not the reader's
     lopsided = lopsided_sentence(c_fp=choice.c_fp, c_fn=choice.c_fn, k=k, moved=choice.moved, unit=unit)
     verdict = value_verdict(
         rec,
@@ -280,9 +281,9 @@ def value_answer(
         cap=cap if rec.capacity is not None else None,
         priced=priced,
         notes=(lopsided,) if lopsided else (),
-        sample=is_sample(ds.fingerprint),  # a built-in sample's models are not the reader's
+        sample=sample,
     )
-    picked = value_picked_sentence(rec)
+    picked = value_picked_sentence(rec, sample=sample)
     if picked:
         verdict = replace(verdict, details=(*verdict.details, picked))
     return ValueAnswer(
