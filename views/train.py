@@ -7,12 +7,12 @@ from costlib.answers.training import PRECOMPUTED_DATA, SYNTHETIC_DATA, TRAIN_DAT
 from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.present import labels as t
-from costlib.present import training_page, training_words
+from costlib.present import training_page
 from costlib.present.training_page import TRAIN_WHAT
 from costlib.present.training_terms import TRAIN_TERMS
 from costlib.present.training_words import TRAIN_WORDS as WORDS
-from costlib.present.training_words import methods_help
 from costlib.training.compare import METHODS
+from costlib.training.kept import kept_of_delta
 from views._ui.display import page_header, say, show_chart, show_error, show_table, show_verdict
 from views._ui.page import unit_and_volume
 from views._ui.state import (
@@ -79,15 +79,16 @@ for note in data.notes:
 ensure_setting("train_seeds", int(settings.SEEDS.default))
 ensure_setting("train_methods", tuple(METHODS), valid=lambda v: set(v) <= set(METHODS))
 setting_notes()
+shares = kept_of_delta(data.delta, METHODS)  # "costliest 30%" named by the share it keeps of these rows
 with st.form("train_settings"):
     # the box at the page's whole width: beside the seeds, with the sidebar, it cut the last ways off
     methods = st.multiselect(  # by their short names, as the charts name them: the long ones ran off the box
         WORDS["methods"],
         list(METHODS),
-        format_func=training_words.method_short,
+        format_func=lambda m: training_page.method_short(m, shares),
         default=list(setting("train_methods")),  # where a widget is made: what the link or the last send chose
         key=widget_key("train_methods"),
-        help=methods_help(METHODS),
+        help=training_page.methods_help(METHODS, shares),
     )
     seeds = int(
         st.columns([1, 3])[0].number_input(

@@ -41,7 +41,7 @@ def training_verdict_kind(summary: pd.DataFrame) -> str:
     return training_words.training_verdict_of(summary).kind
 
 
-def training_table(frame: pd.DataFrame, *, price: float | None = None, unit: str = "") -> pd.DataFrame:
+def training_table(frame: pd.DataFrame, *, price: float | None = None, unit: str = "", shares=None) -> pd.DataFrame:
     """The training table as read: four decimals for shares and errors, a percent for changes (a
     decrease with the minus sign U+2212, which no spreadsheet reads as a formula; no "+", which one
     would, so the column's name says "− cheaper"), "–" where a
@@ -50,7 +50,8 @@ def training_table(frame: pd.DataFrame, *, price: float | None = None, unit: str
     at the decimals of the page's answer, `training_words.cost_digits`) comes right after the way
     of training. The summary's intervals of NEC and of the error rate are left to the charts'
     whiskers and tables, and the change's interval is one cell, so that the table fits the page
-    beside the sidebar. The CSV download keeps every column and every digit."""
+    beside the sidebar. The ways are named by the share they keep (`shares`, `training_page.method_label`).
+    The CSV download keeps every column and every digit."""
     out = frame.copy()
     itself = frame["method"].eq("standard") if "method" in frame else pd.Series(False, index=frame.index)
     for col in frame.columns:
@@ -79,7 +80,7 @@ def training_table(frame: pd.DataFrame, *, price: float | None = None, unit: str
             [money(float(nec_money(x, price)), unit, digits=digits) if pd.notna(x) else "–" for x in frame["nec"]],
         )
     if "method" in out:
-        out["method"] = [training_words.method_label(m) for m in out["method"]]
+        out["method"] = [training_page.method_label(m, shares) for m in out["method"]]
     return out.rename(columns=training_page.COLUMN_WORDS)
 
 
@@ -96,7 +97,9 @@ class TrainingAnswer:
                        beside another way)
     r2                 the held-out R² of |δ| as shown ("n/a" without one; below 0 as it is, with a true minus
                        sign, its sentence saying what that means), and its sentence
-    notes              what the results ask to be told (`training_words.result_notes`)
+    notes              what the results ask to be told (`training_page.same_rows_notes`)
+    shares             {way of keeping the costliest cases: (share asked, share kept)} (`training.kept`):
+                       the chart, the table and the verdict name such a way by the share it kept
     """
 
     summary: pd.DataFrame
@@ -109,6 +112,7 @@ class TrainingAnswer:
     notes: tuple[str, ...]
     price: float = 1.0  # a mistake on a typical case, in `unit`
     unit: str = ""
+    shares: Mapping | None = None
 
     @property
     def kind(self) -> str:
@@ -116,7 +120,7 @@ class TrainingAnswer:
 
     @property
     def summary_table(self) -> pd.DataFrame:
-        return training_table(self.summary, price=self.price, unit=self.unit)
+        return training_table(self.summary, price=self.price, unit=self.unit, shares=self.shares)
 
     def _shared_counts(self) -> list[str]:
         """The row counts every seed shares (`training_page.SPLIT_COUNTS`, one value each)."""
@@ -127,7 +131,7 @@ class TrainingAnswer:
     @property
     def results_table(self) -> pd.DataFrame:
         """Every seed's rows as read; the row counts every seed shares are `split_sentence`'s."""
-        return training_table(self.results.drop(columns=self._shared_counts()))
+        return training_table(self.results.drop(columns=self._shared_counts()), shares=self.shares)
 
     @property
     def split_sentence(self) -> str:
@@ -149,22 +153,29 @@ def training_answer(
     predictability `r2` of each seed), in money: `price` is what a mistake on a typical case
     costs in `unit`, `volume` the cases a month."""
     from costlib.training.figures import change_figure, training_figure
+    from costlib.training.kept import kept_of_results
     from costlib.training.summary import predictability_interval, training_summary
 
     summary = training_summary(results)
     r2_mean, r2_low, r2_high = predictability_interval(r2)
+    shares = kept_of_results(results)
+    # the verdict names the way it ships by the share that way kept, as the chart and the table do
+    named = summary.assign(
+        method=[training_page.method_label(m, shares) if m in shares else m for m in summary["method"]]
+    )
     free = Verdict("warning", training_page.NO_MISTAKE_PRICE)  # every mistake free: nothing to choose
     return TrainingAnswer(
         summary=summary,
         results=results,
-        verdict=training_words.training_verdict_of(summary, price=price, unit=unit, volume=volume) if price else free,
-        chart=training_figure(summary),  # its title names no data: the page names it once, above
-        change_chart=change_figure(summary) if "standard" in methods and len(methods) > 1 else None,
+        verdict=training_words.training_verdict_of(named, price=price, unit=unit, volume=volume) if price else free,
+        chart=training_figure(summary, shares=shares),  # its title names no data: the page names it once, above
+        change_chart=change_figure(summary, shares=shares) if "standard" in methods and len(methods) > 1 else None,
         r2=training_words.r2_text(r2_mean),
         r2_sentence=training_words.predictability_sentence(r2_mean, r2_low, r2_high),
-        notes=tuple(training_words.result_notes(results)),
+        notes=tuple(training_page.same_rows_notes(results, shares)),
         price=price,
         unit=unit,
+        shares=shares,
     )
 
 

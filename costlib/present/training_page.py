@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from costlib.present import training_words
 from costlib.present.training_words import BELOW_ZERO
 
 CHOOSE_A_METHOD = "Choose at least one way of training."
@@ -141,3 +142,80 @@ def precomputed_technical(settings: dict, versions: dict) -> str:
         f"would. For the record: scripts/make_training_sample.py, random state {settings['random_state']}, "
         f"{settings.get('estimator', 'default estimators')}, scikit-learn {versions.get('scikit-learn', '?')}."
     )
+
+
+# ---------------------------------------------------------------------------------------
+# The ways of training by the share they keep (`training.kept`): where many cases share a price,
+# every case tied at the cut is kept, and "the costliest 30%" kept 88% of the tweets' training
+# rows, the same rows as "the costliest 50%" (review 3): a name says the share kept, the share
+# asked in parentheses. `shares` is {method: (share asked, share kept)}.
+
+
+def _kept(method: str, shares) -> tuple[str, str] | None:
+    """(kept, asked) as whole percents when `method` keeps another share than its name asks, else None."""
+    if method not in (shares or {}):
+        return None
+    asked, kept = (f"{100 * x:.0f}%" for x in shares[method])
+    return None if kept == asked else (kept, asked)
+
+
+def method_short(method: str, shares=None) -> str:
+    """The chips' and the charts' name of `method`: 'costliest 88% (30% asked)' where keeping the
+    costliest 30% kept 88% of the rows, else `training_words.method_short`'s.
+
+    >>> method_short("tdown30", {"tdown30": (0.3, 0.8797)}), method_short("tdown30", {"tdown30": (0.3, 0.302)})
+    ('costliest 88% (30% asked)', 'costliest 30%')
+    """
+    kept = _kept(method, shares)
+    return training_words.method_short(method) if kept is None else f"costliest {kept[0]} ({kept[1]} asked)"
+
+
+def method_label(method: str, shares=None) -> str:
+    """The verdict's and the table's name of `method`, as `method_short` but in full.
+
+    >>> method_label("tdown50", {"tdown50": (0.5, 0.88)})
+    'keeping the costliest 88% (50% asked)'
+    """
+    kept = _kept(method, shares)
+    return training_words.method_label(method) if kept is None else f"keeping the costliest {kept[0]} ({kept[1]} asked)"
+
+
+def methods_help(methods, shares=None) -> str:
+    """The help of the ways-of-training box: each name the charts use, and what it means.
+
+    >>> methods_help(["tdown30"], {"tdown30": (0.3, 0.88)}).replace(chr(92), "")[:77]  # no Markdown escapes
+    'costliest 88% (30% asked): keeping the costliest 30% keeps 88% of these cases'
+    """
+    from costlib.core.escaping import md_escape
+
+    def meaning(m: str) -> str:
+        kept = _kept(m, shares)
+        if kept is None:
+            return method_label(m)
+        return f"keeping the costliest {kept[1]} keeps {kept[0]} of these cases (every case tied at the cut is kept)"
+
+    return md_escape("; ".join(f"{method_short(m, shares)}: {meaning(m)}" for m in methods) + ".")
+
+
+def same_rows_notes(results, shares=None) -> list[str]:
+    """Under the charts: the ways of keeping the costliest cases that kept the very same rows in every
+    seed (the same model, so the same numbers), by the names the charts give them.
+
+    >>> import pandas as pd
+    >>> r = pd.DataFrame({"method": ["tdown30", "tdown50"], "seed": [0, 0], "n_fit": [70, 70], "n_train": 100})
+    >>> same_rows_notes(r, {"tdown30": (0.3, 0.7), "tdown50": (0.5, 0.7)})  # doctest: +ELLIPSIS
+    ['costliest 70% (30% asked) and costliest 70% (50% asked) keep the same rows in every seed: the same...']
+    """
+    if not {"method", "seed", "n_fit"} <= set(results.columns):
+        return []
+    fits = results[results["method"].astype(str).str.startswith("tdown")].pivot_table(
+        index="seed", columns="method", values="n_fit", aggfunc="first"
+    )
+    same = [m for m in fits.columns if any(o != m and (fits[o] == fits[m]).all() for o in fits.columns)]
+    if len(same) < 2:
+        return []
+    names = [method_short(m, shares) for m in same]
+    return [
+        f"{' and '.join([', '.join(names[:-1]), names[-1]])} keep the same rows in every seed: the same model, so "
+        "the same numbers. Many cases share the same price, and every case tied at the cut is kept."
+    ]

@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from costlib.core.escaping import plain
+from costlib.present import training_page
 from costlib.present import training_words as words
 from costlib.present.plotting import EVERYONE_COLOR, NOBODY_COLOR, palette_color, series_pattern
 
@@ -57,13 +58,15 @@ def _errors(mean: pd.Series, low: pd.Series, high: pd.Series) -> dict | None:
     }
 
 
-def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: float = 0.95) -> go.Figure:
+def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: float = 0.95, shares=None) -> go.Figure:
     """Grouped bars per method: NEC and error rate on the test rows, mean over seeds and interval.
 
-    `summary` is `costlib.training.summary.training_summary`'s output.
+    `summary` is `costlib.training.summary.training_summary`'s output; `shares` ({method: (share
+    asked, share kept)}, `training.kept`) names a way of keeping the costliest cases by the share it
+    kept (`training_page.method_short`).
     """
     methods = summary["method"].astype(str).tolist()
-    names = [plain(words.method_short(m)) for m in methods]
+    names = [plain(training_page.method_short(m, shares)) for m in methods]
     seeds = int(summary["seeds"].max()) if len(summary) else 0
     fig = _figure(
         plain(title or words.BARS_TITLE),
@@ -72,7 +75,8 @@ def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: f
     )
     for i, (col, name) in enumerate(words.BAR_SERIES.items()):
         hover = [
-            f"{plain(words.method_label(m))}<br>{name}: {x:.4f}" for m, x in zip(methods, summary[col], strict=True)
+            f"{plain(training_page.method_label(m, shares))}<br>{name}: {x:.4f}"
+            for m, x in zip(methods, summary[col], strict=True)
         ]
         fig.add_trace(
             go.Bar(
@@ -90,8 +94,9 @@ def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: f
     return fig
 
 
-def change_figure(summary: pd.DataFrame, *, level: float = 0.95) -> go.Figure:
-    """Relative change in NEC against standard training per method (paired by seed), with intervals.
+def change_figure(summary: pd.DataFrame, *, level: float = 0.95, shares=None) -> go.Figure:
+    """Relative change in NEC against standard training per method (paired by seed), with intervals;
+    the ways named as `training_figure` names them (`shares`).
 
     Each method is one of `CHANGES`, by colour, shape and legend name: lower beyond the noise
     (the whole interval below 0), higher beyond the noise, or not told apart from standard
@@ -99,13 +104,13 @@ def change_figure(summary: pd.DataFrame, *, level: float = 0.95) -> go.Figure:
     """
     rows = summary[summary["method"] != "standard"]
     methods = rows["method"].astype(str).tolist()
-    names = [plain(words.method_short(m)) for m in methods]
+    names = [plain(training_page.method_short(m, shares)) for m in methods]
     change = 100 * rows["nec_change"]
     low, high = 100 * rows["nec_change_low"], 100 * rows["nec_change_high"]
     kind = np.where(high < 0, 0, np.where(low > 0, 1, 2))
     hover = np.array(
         [
-            words.change_hover(plain(words.method_label(m)), c, lo, h)
+            words.change_hover(plain(training_page.method_label(m, shares)), c, lo, h)
             for m, c, lo, h in zip(methods, change, low, high, strict=True)
         ]
     )

@@ -1,0 +1,68 @@
+"""Train with costs names a way of keeping the costliest cases by the share it really keeps.
+
+Review 3: on the tweets "costliest 30%" and "costliest 50%" both kept 88% of the training rows (many
+cases share a price, and every case tied at the cut is kept): the chart, the box of ways, the table
+and the verdict claimed shares they did not keep, and only a caption under the second chart said so.
+"""
+
+import json
+
+import pandas as pd
+import pytest
+
+from costlib import answers
+from costlib.training.data import tweets_precomputed, tweets_sample
+from costlib.training.kept import kept_of_delta, kept_of_results
+from tests.views.apptest_support import assert_no_exception, open_app
+
+
+def _tweets_answer():
+    pre = tweets_precomputed()
+    if pre is None:
+        pytest.skip("no precomputed sample")
+    return pre, answers.training_answer(
+        pre.results, pre.predictability["r2"], methods=tuple(pre.settings["methods"]), price=1.0, unit="$"
+    )
+
+
+def test_the_tweets_ways_are_named_by_the_share_they_keep():
+    pre, answer = _tweets_answer()
+    kept = pre.results.groupby("method").apply(lambda r: r["n_fit"].sum() / r["n_train"].sum(), include_groups=False)
+    assert f"{kept['tdown30']:.0%}" == f"{kept['tdown50']:.0%}" == "88%"  # the very rows, not 30% and 50%
+    bars = list(answer.chart.data[0].x)
+    change = [y for trace in answer.change_chart.data for y in trace.y]
+    table = answer.summary_table.iloc[:, 0].tolist()
+    for shown in (bars, change, table):
+        text = " | ".join(shown)
+        assert "costliest 30%" not in text and "costliest 50%" not in text, text
+        assert "costliest 88% (30% asked)" in text and "costliest 88% (50% asked)" in text, text
+    assert "costliest 88% (30% asked) and costliest 88% (50% asked) keep the same rows" in answer.notes[0]
+
+
+def test_a_verdict_that_ships_such_a_way_names_the_share_it_kept():
+    # two seeds: keeping "the costliest 30%" fits on 88 of 100 training rows and halves the cost
+    r = pd.DataFrame(
+        {
+            "method": ["standard", "tdown30"] * 2,
+            "seed": [0, 0, 1, 1],
+            "nec": [0.20, 0.10, 0.22, 0.11],
+            "error_rate": [0.2, 0.2, 0.2, 0.2],
+            "n_fit": [100, 88, 100, 88],
+            "n_train": 100,
+        }
+    )
+    assert kept_of_results(r) == {"tdown30": (0.3, 0.88)}
+    head = answers.training_answer(r, pd.Series([0.1, 0.1]), methods=("standard", "tdown30")).verdict.headline
+    assert head.startswith("Ship the model: keeping the costliest 88% (30% asked) beats standard training"), head
+
+
+def test_the_box_of_ways_names_them_by_the_share_they_keep():
+    shares = kept_of_delta(tweets_sample().delta)
+    assert {m: f"{k:.0%}" for m, (_, k) in shares.items()} == {"tdown30": "88%", "tdown50": "88%", "tdown70": "88%"}
+    at = open_app(None, "views/train.py", timeout=180)
+    assert_no_exception(at)
+    box = at.multiselect(key="train_methods")
+    chips = list(box.options)
+    assert "costliest 88% (30% asked)" in chips and "costliest 30%" not in chips, chips
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert "costliest 88% (50% asked)" in json.dumps(charts)
