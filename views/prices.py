@@ -9,6 +9,7 @@ from costlib.binary import elicit
 from costlib.binary.elicit import ALARM, MISS, SAME
 from costlib.core import settings
 from costlib.core.escaping import distinct_labels, label
+from costlib.loading.samples import is_sample
 from costlib.present import labels as t
 from views._ui.data import COSTS_PAGE, fallback_title, group_names, model_sweeps
 from views._ui.display import say, show_chart, show_table, show_verdict
@@ -58,6 +59,7 @@ answer = answers.prices_answer(
     money=money,
     unit=unit,
     volume=volume,
+    sample=is_sample(ds.fingerprint),  # a built-in sample's models are not the reader's
 )
 bracket = st.session_state["_bracket"] = answer.bracket
 

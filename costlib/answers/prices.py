@@ -107,12 +107,14 @@ def prices_answer(
     money: float,
     unit: str = "",
     volume=None,
+    sample: bool = False,
 ) -> PricesAnswer:
     """The Find my prices page's answer at `bracket` (its mistakes called `names` now, see
     `mistake_names`): on the model the price book `costs`
     recommends (fitted cutoffs only: the questions are about the ratio, not the interval), the
     cutoffs in play over the bracket, whether the verdict holds across it (judged with
-    `resamples` resamples, cached by bracket), the next question and the verdict."""
+    `resamples` resamples, cached by bracket), the next question and the verdict. `sample`: the
+    data is a built-in sample (`loading.samples.is_sample`), whose models are not the reader's."""
     from costlib.binary import decision, robust
     from costlib.present import price_words
     from costlib.present.price_figures import ratio_pieces_figure
@@ -151,6 +153,7 @@ def prices_answer(
                 if bracket.settled is not None or len(table) == 1
                 else None
             ),
+            sample=sample,
         ),
         table=bracket_table(table, sweep, bracket.names),
         figure=figure,

@@ -184,6 +184,7 @@ def bracket_verdict(
     volume: float | None = None,
     span=None,
     at_middle=None,
+    sample: bool = False,
 ) -> Verdict:
     """What the answers so far mean for the decision (Find my prices): the bracket, the
     cutoffs in play, whether the verdict holds across it (`span`, a `robust.VerdictSpan`), and
@@ -195,6 +196,7 @@ def bracket_verdict(
     in its words (`recommendation_verdict`: judged on rows the cutoff was not fitted on, with the
     interval), is coloured by that verdict, and names what to ship: the cutoff when the verdict
     ships the model, else the cheaper choice without it (not a cutoff the verdict does not ship).
+    `sample`: the data is a built-in sample, whose models that answer names as the sample's.
     (This was `page_answers.bracket_verdict`; its cutoffs read "flag at ≥ 0.6032".)"""
     from costlib.binary import elicit
     from costlib.core import rules as R
@@ -212,7 +214,7 @@ def bracket_verdict(
     middle_kind, middle_said = None, ()  # Costs & groups' answer at the middle's prices, when `span` agrees
     read = None if span is None else next((v for a, b, v in span.pieces if a <= bracket.middle <= b), None)
     if at_middle is not None and bracket.answers and at_middle.verdict == (read or at_middle.verdict):
-        said = recommendation_verdict(at_middle, unit=unit, volume=volume)
+        said = recommendation_verdict(at_middle, unit=unit, volume=volume, sample=sample)
         middle_kind = said.kind
         middle_said = (
             f"At {MIDDLE} ({alarm} at {money(price, unit)}, {miss} at {money(price * bracket.middle, unit)}: "

@@ -121,3 +121,26 @@ def test_a_settled_range_that_keeps_the_choice_without_the_model_leads_with_that
     assert "Costs & groups answers: Not clearly better: keep flagging nobody" in said.headline, said.headline
     assert "moves through" not in said.headline and said.kind != "success"
     assert any(d.startswith("Were the model used anyway, its cheapest cutoff would move through") for d in said.details)
+
+
+def test_a_settled_range_on_a_sample_names_its_models_the_samples():
+    """Find my prices quotes Costs & groups' answer at the middle of a settled range: on a built-in
+    sample it says "the cheaper of the sample's 2 models", as Costs & groups does (review 63)."""
+    df = pd.read_csv(costlib.__path__[0] + "/samples/screening_two_models.csv")
+    fit, judge = (df.split == "train").to_numpy(), (df.split == "test").to_numpy()
+    models = {
+        m: D.sweep_model(df.label, df[m], df.group, fit=fit, judge=judge, name=m)
+        for m in ("score_calibrated", "score_overconfident")
+    }
+    bracket = elicit.Bracket()
+    for choice in (elicit.ALARM, elicit.MISS, elicit.SAME):
+        answer = prices_answer(models, (1.0, 1.0), bracket, names=bracket.names, resamples=200, money=1.0)
+        bracket = elicit.answer(answer.bracket, answer.question[0], choice)
+    said = {
+        sample: prices_answer(
+            models, (1.0, 1.0), bracket, names=bracket.names, resamples=200, money=1.0, sample=sample
+        ).verdict.headline
+        for sample in (True, False)
+    }
+    assert "the sample's 2 models" in said[True] and "your 2 models" not in said[True], said[True]
+    assert "your 2 models" in said[False], said[False]
