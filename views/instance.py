@@ -32,7 +32,7 @@ c1, c2 = st.columns(2)
 show_chart(answer.figure(price, unit), key="nec_curve", where=c1, words_where=st)
 with c2:
     if details_setting(answers.INSTANCE_DETAILS):
-        show_chart(answer.delta_figure(), key="delta_hist")
+        show_chart(answer.delta_figure(price, unit), key="delta_hist")
 
 
 @live

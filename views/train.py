@@ -117,7 +117,9 @@ price = amount_input(
     st.columns([1, 2])[0], "mistake_price", settings.MISTAKE_PRICE, t.in_unit(t.TYPICAL_MISTAKE, unit),
     t.TYPICAL_MISTAKE_HELP,
 )  # fmt: skip
-answer = answers.training_answer(results, r2, methods=methods, price=price, unit=unit, volume=volume)
+answer = answers.training_answer(
+    results, r2, methods=methods, price=price, unit=unit, volume=volume, typical=data.typical
+)  # fmt: skip
 show_verdict(answer.verdict)
 if not price:  # every mistake free: the verdict said there is nothing to choose (as Costs does at prices all 0)
     st.stop()

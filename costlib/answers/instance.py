@@ -11,7 +11,7 @@ import pandas as pd
 
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.instance import NecSweeps, nec_curve, nec_money, recommend_nec
-from costlib.present import figures, page_answers, words
+from costlib.present import figures, page_answers, training_page, words
 from costlib.present import labels as t
 from costlib.present.amounts import money, month_money
 from costlib.present.plotting import mark_x
@@ -72,9 +72,13 @@ class InstanceAnswer:
         """The cost per case against the cutoff, the recommendation marked (`instance_figure`)."""
         return instance_figure(self, price=price, unit=unit)
 
-    def delta_figure(self):
-        """The histogram of the judged cases' delta, by group: drawn on request."""
-        return figures.delta_histogram(self.delta, groups=self.groups)
+    def delta_figure(self, price: float = 1.0, unit: str = ""):
+        """The histogram of what a mistake on each judged case costs in `unit` (`price` times its |delta|
+        over a typical case's, the terms' reading), signed by its class, by group: drawn on request.
+        It read delta itself, "-2 to 2" with no unit beside amounts in dollars (review 3)."""
+        cost = self.delta / self.typical * price if self.typical > 0 else self.delta
+        fig = figures.delta_histogram(cost, groups=self.groups)
+        return fig.update_xaxes(title_text=training_page.case_price_axis(unit))
 
     def at_cutoff(
         self, threshold: float, *, price: float = 1.0, unit: str = "", volume: float | None = None

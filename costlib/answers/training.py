@@ -41,7 +41,9 @@ def training_verdict_kind(summary: pd.DataFrame) -> str:
     return training_words.training_verdict_of(summary).kind
 
 
-def training_table(frame: pd.DataFrame, *, price: float | None = None, unit: str = "", shares=None) -> pd.DataFrame:
+def training_table(
+    frame: pd.DataFrame, *, price: float | None = None, unit: str = "", shares=None, per_delta: float | None = None
+) -> pd.DataFrame:
     """The training table as read: four decimals for shares and errors, a percent for changes (a
     decrease with the minus sign U+2212, which no spreadsheet reads as a formula; no "+", which one
     would, so the column's name says "− cheaper"), "–" where a
@@ -51,6 +53,8 @@ def training_table(frame: pd.DataFrame, *, price: float | None = None, unit: str
     of training. The summary's intervals of NEC and of the error rate are left to the charts'
     whiskers and tables, and the change's interval is one cell, so that the table fits the page
     beside the sidebar. The ways are named by the share they keep (`shares`, `training_page.method_label`).
+    With `per_delta` (what one unit of delta costs in `unit`: the price over a typical case's |delta|) the
+    price regression's error is in money too (`training_page.price_error_column`), not in delta's own units.
     The CSV download keeps every column and every digit."""
     out = frame.copy()
     itself = frame["method"].eq("standard") if "method" in frame else pd.Series(False, index=frame.index)
@@ -81,6 +85,9 @@ def training_table(frame: pd.DataFrame, *, price: float | None = None, unit: str
         )
     if "method" in out:
         out["method"] = [training_page.method_label(m, shares) for m in out["method"]]
+    if per_delta and "delta_mae" in frame:
+        out["delta_mae"] = [money(float(x) * per_delta, unit) if pd.notna(x) else "–" for x in frame["delta_mae"]]
+        out = out.rename(columns={"delta_mae": training_page.price_error_column(unit)})
     return out.rename(columns=training_page.COLUMN_WORDS)
 
 
@@ -113,6 +120,7 @@ class TrainingAnswer:
     price: float = 1.0  # a mistake on a typical case, in `unit`
     unit: str = ""
     shares: Mapping | None = None
+    per_delta: float | None = None  # what one unit of delta costs in `unit`: the price error in money
 
     @property
     def kind(self) -> str:
@@ -120,7 +128,9 @@ class TrainingAnswer:
 
     @property
     def summary_table(self) -> pd.DataFrame:
-        return training_table(self.summary, price=self.price, unit=self.unit, shares=self.shares)
+        return training_table(
+            self.summary, price=self.price, unit=self.unit, shares=self.shares, per_delta=self.per_delta
+        )
 
     def _shared_counts(self) -> list[str]:
         """The row counts every seed shares (`training_page.SPLIT_COUNTS`, one value each)."""
@@ -131,7 +141,8 @@ class TrainingAnswer:
     @property
     def results_table(self) -> pd.DataFrame:
         """Every seed's rows as read; the row counts every seed shares are `split_sentence`'s."""
-        return training_table(self.results.drop(columns=self._shared_counts()), shares=self.shares)
+        shown = self.results.drop(columns=self._shared_counts())
+        return training_table(shown, unit=self.unit, shares=self.shares, per_delta=self.per_delta)
 
     @property
     def split_sentence(self) -> str:
@@ -148,10 +159,12 @@ def training_answer(
     price: float = 1.0,
     unit: str = "",
     volume: float | None = None,
+    typical: float | None = None,
 ) -> TrainingAnswer:
     """The Train with costs page's answer from the seeds trained (`results`, and the cost
     predictability `r2` of each seed), in money: `price` is what a mistake on a typical case
-    costs in `unit`, `volume` the cases a month."""
+    costs in `unit`, `volume` the cases a month, `typical` the data's mean |delta| (a typical
+    case's: the price regression's error is said in money at it)."""
     from costlib.training.figures import change_figure, training_figure
     from costlib.training.kept import kept_of_results
     from costlib.training.summary import predictability_interval, training_summary
@@ -176,6 +189,7 @@ def training_answer(
         price=price,
         unit=unit,
         shares=shares,
+        per_delta=price / typical if typical else None,
     )
 
 

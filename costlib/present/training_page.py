@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from costlib.present import training_words
+from costlib.present.labels import in_unit
 from costlib.present.training_words import BELOW_ZERO
 
 CHOOSE_A_METHOD = "Choose at least one way of training."
@@ -52,10 +53,21 @@ BARS_NOTE = "Each whisker is one way's own 95% interval: to tell a way from stan
 TRAINING_TABLE_MEANING = (
     "Means over seeds. The cost per case is the price of a typical mistake times the cost-weighted error. The "
     "cost change is relative to standard training, paired by seed, with its 95% interval; the intervals of the "
-    "cost-weighted error and of the error rate are the first chart's whiskers. The price error is the "
-    "price regression's mean absolute error in each case's signed price. The CSV keeps every interval and every digit, "
+    "cost-weighted error and of the error rate are the first chart's whiskers. The price error is how far "
+    "price regression's guess of each case's signed price is off on average, in money: a typical case's price is "
+    "the price above. The CSV keeps every interval and every digit, "
     "under the library's short column names (nec is the cost-weighted error)."
 )
+
+
+def case_price_axis(unit: str = "") -> str:
+    """Instance costs' histogram axis: each case's price of a mistake in `unit`, its sign the class.
+
+    >>> case_price_axis("$")
+    'what a mistake on the case costs ($), shown below 0 for negative cases'
+    """
+    return f"{in_unit('what a mistake on the case costs', unit)}, shown below 0 for negative cases"
+
 
 # the columns of `training.summary.training_summary` and of every seed's rows as the page shows them
 COST_COLUMN = "cost per case"  # the price of a typical mistake times NEC (`answers.training.training_table`)
@@ -219,3 +231,12 @@ def same_rows_notes(results, shares=None) -> list[str]:
         f"{' and '.join([', '.join(names[:-1]), names[-1]])} keep the same rows in every seed: the same model, so "
         "the same numbers. Many cases share the same price, and every case tied at the cut is kept."
     ]
+
+
+def price_error_column(unit: str) -> str:
+    """The tables' column of the price regression's mean absolute error, in the page's money.
+
+    >>> price_error_column("$")
+    'price error ($)'
+    """
+    return in_unit(COLUMN_WORDS["delta_mae"], unit)

@@ -115,6 +115,12 @@ class TrainingData:
     def n_features(self) -> int:
         return int(self.X.shape[1])
 
+    @property
+    def typical(self) -> float:
+        """The mean |delta| of the rows priced above 0: a typical case's (NaN without one)."""
+        d = np.abs(self.delta[self.delta != 0])
+        return float(d.mean()) if d.size else float("nan")
+
 
 def _key(*parts: object) -> str:
     h = hashlib.sha256()
