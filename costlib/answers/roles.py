@@ -104,10 +104,11 @@ def loaded_sentence(
     lacking = [page for page in others if page not in raw]
     if raw:
         text += " " + RAW_NOT_PROBABILITIES.format(pages=listed(raw))
-        text += f"; {listed(lacking)} need columns it does not have." if lacking else "."
+        text += f"; {listed(lacking)} {_need(lacking)} columns it does not have." if lacking else "."
         text += f" These pages draw on built-in samples.{why}"
     elif others:
-        text += f" {listed(others)} need columns it does not have, and draw on built-in samples.{why}"
+        need, draw = ("needs", "draws") if len(others) == 1 else ("need", "draw")
+        text += f" {listed(others)} {need} columns it does not have, and {draw} on built-in samples.{why}"
     return "success", text
 
 
@@ -122,3 +123,8 @@ def unweighted_note(ds: Dataset, role: str | None) -> str | None:
 def listed(pages: list[str]) -> str:
     """'A', 'A and B', 'A, B and C'."""
     return pages[0] if len(pages) == 1 else ", ".join(pages[:-1]) + " and " + pages[-1]
+
+
+def _need(pages) -> str:
+    """ "needs" after one page's name, "need" after several ("Cost matrix needs columns ...")."""
+    return "needs" if len(pages) == 1 else "need"

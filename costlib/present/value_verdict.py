@@ -19,6 +19,7 @@ import numpy as np
 
 from costlib.core.escaping import shorten
 from costlib.present.amounts import interval, money, number, per_case_and_month, percent, ratio_text, shown_saving
+from costlib.present.labels import whose_models
 from costlib.present.page_answers import VALUE_BASELINES, value_rows
 from costlib.present.words import Verdict, fitted_rows, split_sentence, verdict_head
 
@@ -187,7 +188,7 @@ def value_verdict(
     base = VALUE_BASELINES[rec.baseline]
     many = len(rec.models) > 1
     on = f" on {fitted_rows(rec)}" if rec.judged_on == "test" else ""  # without a split every row picks it
-    whose = "the sample's" if sample else "your"
+    whose = whose_models(sample)
     who = f"{shorten(rec.model)} (the best of {whose} {len(rec.models)} models{on})" if many else "the model"
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
     aside = _formula_aside(rec, k=k, worth=worth, unit=unit, volume=volume, cap=cap)

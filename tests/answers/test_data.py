@@ -149,3 +149,15 @@ def test_the_loaded_tables_show_counts_with_separators_and_shares_in_percent():
     assert numeric == {"rows", "distinct values", "positive share"}
     formats = {c: shown.table_columns[c]["type_config"]["format"] for c in numeric}
     assert formats == {"rows": "localized", "distinct values": "localized", "positive share": "percent"}
+
+
+def test_one_page_left_without_its_columns_reads_in_the_singular():
+    """ "Cost matrix need columns it does not have, and draw on built-in samples." (review 63): a file
+    with a label, a probability and a price per case serves every page but the Cost matrix."""
+    df = pd.DataFrame({"label": [0, 1, 0, 1] * 5, "score": [0.1, 0.8, 0.3, 0.6] * 5})
+    df["delta"] = [-1.0, 2.0, -0.5, 1.5] * 5
+    ds = loading.prepare(
+        df, ColumnMapping(label="label", scores=("score",), delta="delta"), name="f.csv", fingerprint="f"
+    )
+    kind, said = loaded_sentence(ds, "f.csv")
+    assert "Cost matrix needs columns it does not have, and draws on built-in samples." in said, said
