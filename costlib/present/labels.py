@@ -392,7 +392,10 @@ GO_BACK = "Go back"
 START_OVER = "Start over"
 CUTOFFS_IN_PLAY = "The cutoffs in play, by ratio"
 GROUPS_DIFFER = "Do misses cost differently in different groups?"
-GROUPS_DIFFER_WHAT = "One question per group; the false alarm keeps its price everywhere."
+GROUPS_DIFFER_WHAT = (
+    "One question per group; the false alarm keeps its price everywhere. Nothing on this page changes with "
+    "them: they set each group's price of a miss on Costs & groups when you press “Use these prices”."
+)
 USE_PRICES = "Use these prices"
 USE_PRICES_HELP = (
     "Sets a false alarm to the price above and a miss to the middle of your range on a ratio scale, on every "

@@ -144,3 +144,9 @@ def test_a_settled_range_on_a_sample_names_its_models_the_samples():
     }
     assert "the sample's 2 models" in said[True] and "your 2 models" not in said[True], said[True]
     assert "your 2 models" in said[False], said[False]
+
+
+def test_the_per_group_questions_say_they_change_nothing_until_the_prices_are_used():
+    """Review 63: moving a group's slider under "Do misses cost differently in different groups?"
+    changed nothing on the page, and nothing said why."""
+    assert f"“{t.USE_PRICES}”" in t.GROUPS_DIFFER_WHAT and "Nothing on this page changes" in t.GROUPS_DIFFER_WHAT
