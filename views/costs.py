@@ -6,11 +6,10 @@ import streamlit as st
 
 from costlib import answers
 from costlib.binary import elicit
-from costlib.binary.fairness import cross_fitted_drift, fairness_results
 from costlib.core import settings
 from costlib.core.escaping import option_names
 from costlib.loading.samples import is_sample
-from costlib.present import capacity_words, costs_labels, tables
+from costlib.present import capacity_words, costs_labels
 from costlib.present.costs_labels import COSTS_WORDS as WORDS
 from costlib.present.labels import PAGE_COSTS as COSTS_TITLE
 from views._ui.costs_sections import (
@@ -187,27 +186,6 @@ if live_audit:  # not when every price is zero (there is no answer to report)
     downloads(live_audit)
 
 
-def fair_notes(ms, rec) -> None:
-    """Under the fairness rules of `ms` at `rec`'s prices (when drawn: groups, the rules on,
-    criteria chosen), the notes the report gives them (`tables.fair_cross_fitted_notes`): their
-    numbers are cross-fitted, and by name each rule whose cutoffs shown flag another share than its
-    numbers'. The fairness results are the section's own (`costs_sections.fairness_section`'s memo
-    key, so they are not computed twice)."""
-    criteria, tol = tuple(setting("criteria") or ()), setting("tolerance")
-    if len(names) < 2 or not setting("fairness") or not criteria:
-        return
-    fairness = memo(
-        "fairness",
-        ds,
-        (rec.model, rec.prices.key(), criteria, tol, resamples, rec.capacity),
-        lambda: fairness_results(
-            ms, rec.prices, criteria=criteria, tolerance=tol, n_resamples=resamples, capacity=rec.capacity
-        ),
-    )
-    for note in tables.fair_cross_fitted_notes(*cross_fitted_drift(ms, fairness.judged)):
-        say("caption", note)
-
-
 # ---------------------------------------------------------------------------------------
 # Slower sections: drawn on a full run, for the prices of that run
 
@@ -229,6 +207,5 @@ if details_setting(answers.COSTS_DETAILS):
         resamples=resamples,
         fair_policy=lambda rules: fair_policy_download(fair_build, rules, questions),
     )
-    fair_notes(ms, rec)
     sensitivity_section(ds, models, ms, rec, costs, unit=unit)
 resamples_setting(resamples)

@@ -11,7 +11,7 @@ from costlib.answers.costs import chosen_reference, disparities_view, fair_polic
 from costlib.binary import elicit, sensitivity
 from costlib.binary.fair_judged import holding_note
 from costlib.binary.fair_search import FAIRNESS_CRITERIA
-from costlib.binary.fairness import fairness_results
+from costlib.binary.fairness import cross_fitted_drift, fairness_results
 from costlib.binary.folds import MIN_CLASS_ROWS
 from costlib.core import settings
 from costlib.core.escaping import option_names
@@ -165,6 +165,8 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
     summary, res = fairness.summary, fairness.results
     view = tables.fairness_overview_table(summary, res, unit, tolerance=tol, lowest=rec.lowest, capacity=rec.capacity)
     show_table(view, "fairness", key="fairness", column_config=tables.fairness_overview_columns(tol), export=summary)
+    for note in tables.fair_cross_fitted_notes(*cross_fitted_drift(ms, fairness.judged)):  # as the report's Notes
+        say("caption", note)
     with st.expander(WORDS["fair_by_group"]):
         show_table(
             tables.fairness_cutoffs_table(summary, res, lowest=rec.lowest), "fairness_cutoffs", key="fairness_cutoffs"
