@@ -92,12 +92,13 @@ with st.form("train_settings"):
     )
     seeds = int(
         st.columns([1, 3])[0].number_input(
-            WORDS["seeds"],
+            training_page.SEEDS_LABEL,
             min_value=int(settings.SEEDS.low),
             max_value=int(settings.SEEDS.high),
             value=int(setting("train_seeds")),  # where a widget is made: what the link or the last send chose
             step=1,
             key=widget_key("train_seeds"),
+            help=training_page.SEEDS_HELP,
         )
     )
     submitted = st.form_submit_button(WORDS["submit"], type="primary")
@@ -126,6 +127,7 @@ if not price:  # every mistake free: the verdict said there is nothing to choose
 with st.expander(t.INSTANCE_TERMS):  # the same box as on Instance costs
     for term in TRAIN_TERMS:
         say("markdown", term)
+    say("markdown", training_page.data_terms(data))  # this data's features and prices, technically
 
 # the bars at the page's width (beside the sidebar a column tilted their names into the legend)
 show_chart(answer.chart, key="train_chart")

@@ -41,8 +41,9 @@ TWEETS_CONTENT_NOTE = (
     "Only counts of words and word pairs are shipped, without the words, and no tweet text is shown anywhere."
 )
 
-# the number's name says how to read it: "R² of |δ|" alone meant nothing to a first-time reader
-PREDICTABILITY_LABEL = "Can the features predict the costs? (R²: 1 fully, ≤ 0 not at all)"  # fits its column
+# the number's name says how to read it: "R² of |δ|" alone meant nothing to a first-time reader, and
+# "(R²: 1 fully, ≤ 0 not at all)" read first was still a symbol (review 3): R² is named in its help
+PREDICTABILITY_LABEL = "Can the features predict the costs? (1: fully, 0 or less: no)"  # fits its column
 PREDICTABILITY_HELP = (
     "The held-out R² of each case's price: the share of the spread of the cases' costs that a ridge regression "
     "on the features explains, fitted on each seed's training rows and scored on its test rows; mean over seeds. "
@@ -129,6 +130,50 @@ def synthetic_description(*, predictable: bool) -> str:
     )
 
 
+#: the seeds' box (`TRAIN_WORDS["seeds"]` said "Seeds (random 80/10/10 splits)"): plain first, the split in its help
+SEEDS_LABEL = "Seeds: random splits of the rows to average over"
+SEEDS_HELP = (
+    "Each seed splits the rows at random: 80% to train on, 10% set aside and 10% to test on. Every way of "
+    "training is judged on the same test rows of a seed, and the page shows the mean over the seeds; more seeds "
+    "give a narrower interval and take longer."
+)
+#: where the tweets' prices come from, in plain words (the formula is `training_words.TWEETS_SOURCE`, in the terms)
+TWEETS_SOURCE_PLAIN = "annotator votes: the more the annotators agree, the costlier a mistake"
+
+
+def word_features(n: int, column: str | None = None) -> str:
+    """The words the model learns from, in plain words (`training_words.tfidf_features` is the technical name).
+
+    >>> word_features(44319), word_features(2, "note")
+    ('44,319 words and word pairs as features', '2 words and word pairs of the text column "note" as features')
+    """
+    of = "" if column is None else f' of the text column "{column}"'
+    return f"{n:,} words and word pairs{of} as features"
+
+
+def votes_source(mapping) -> str:
+    """Where an uploaded table's prices come from, in plain words, where `training_words.table_source` gives a
+    formula (votes); "" where its words are plain already.
+
+    >>> from costlib.core.dataset import ColumnMapping
+    >>> votes_source(ColumnMapping(votes_yes="y", votes_no="n")), votes_source(ColumnMapping(delta="d"))
+    ('votes "y" against "n": the more of them agree, the costlier a mistake', '')
+    """
+    if not mapping.votes_yes:
+        return ""
+    return f'votes "{mapping.votes_yes}" against "{mapping.votes_no}": the more of them agree, the costlier a mistake'
+
+
+def data_terms(data) -> str:
+    """The data's features and prices in their technical words, for the box of technical terms.
+
+    >>> from types import SimpleNamespace as D
+    >>> data_terms(D(features="2 TF-IDF features", source="votes, ln((yes + 1) / (no + 1))"))
+    "This data, technically: 2 TF-IDF features; each case's price δ from votes, ln((yes + 1) / (no + 1))."
+    """
+    return f"This data, technically: {data.features}; each case's price δ from {data.source}."
+
+
 def data_sentence(data) -> str:
     """What a `training.data.TrainingData` is made of, in words (its source's formula in parentheses).
 
@@ -143,7 +188,9 @@ def data_sentence(data) -> str:
         if zero
         else ""
     )
-    return f"{data.n_rows:,} rows; {data.features}; each case's price from {data.source}.{left}"
+    features = getattr(data, "features_plain", "") or data.features  # plain words first: the terms say the rest
+    source = getattr(data, "source_plain", "") or data.source
+    return f"{data.n_rows:,} rows; {features}; each case's price from {source}.{left}"
 
 
 def precomputed_technical(settings: dict, versions: dict) -> str:

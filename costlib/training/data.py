@@ -26,6 +26,7 @@ from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
 from costlib.instance import delta_from_votes
 from costlib.loading.messages import MSG_DELTA_SOURCES, MSG_MISSING_COLUMN, plural, size
+from costlib.present import training_page
 from costlib.present import training_words as words
 from costlib.present.training_words import NOTE_EMPTY_TEXT, NOTE_TEXT_CAPPED, SYNTHETIC_TITLES, TWEETS_TITLE
 from costlib.training.compare import check_trainable
@@ -97,6 +98,8 @@ class TrainingData:
     features   one phrase saying what X is ("44,319 TF-IDF word and word-pair features")
     source     one phrase saying where delta comes from
     notes      sentences about what was done to the data
+    features_plain, source_plain   the same in plain words where those are technical ("44,319 words and
+               word pairs", "annotator votes: ..."), read first on the page; "" where they are plain
     """
 
     key: str
@@ -106,6 +109,8 @@ class TrainingData:
     features: str
     source: str
     notes: tuple[str, ...] = field(default=())
+    features_plain: str = ""
+    source_plain: str = ""
 
     @property
     def n_rows(self) -> int:
@@ -157,6 +162,8 @@ def tweets_sample() -> TrainingData:
         delta=delta_from_votes(n_yes, n_no),
         features=words.tfidf_features(shape[1]),
         source=words.TWEETS_SOURCE,
+        features_plain=training_page.word_features(shape[1]),
+        source_plain=training_page.TWEETS_SOURCE_PLAIN,
     )
 
 
@@ -383,13 +390,23 @@ def from_table(
     check_trainable(ds.delta, what=f'the delta of "{name}"')
     if features:
         X = np.column_stack([ds.scores[c] for c in features])
-        what = words.numeric_features(len(features))
+        what = plain = words.numeric_features(len(features))
     else:
         column = df.columns[present.index(text)]
         _check_text_size(df[column], name=name, column=text)
         X, text_notes = text_features(df[column].to_numpy(dtype=object), name=name, column=text)
         notes += text_notes
-        what = words.tfidf_features(X.shape[1], text)
+        what, plain = words.tfidf_features(X.shape[1], text), training_page.word_features(X.shape[1], text)
     source = words.table_source(mapping)
     key = _key("table", fingerprint, features, text, delta, votes, threshold, rating)
-    return TrainingData(key=key, name=name, X=X, delta=ds.delta, features=what, source=source, notes=tuple(notes))
+    return TrainingData(
+        key=key,
+        name=name,
+        X=X,
+        delta=ds.delta,
+        features=what,
+        source=source,
+        notes=tuple(notes),
+        features_plain=plain,
+        source_plain=training_page.votes_source(mapping),
+    )

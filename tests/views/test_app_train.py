@@ -214,7 +214,7 @@ def test_the_summary_table_fits_beside_the_sidebar():
 def test_the_predictability_number_says_how_to_read_it():
     at = open_page()
     label = at.metric[0].label
-    assert "1 fully, ≤ 0 not at all" in label and "|δ|" not in label
+    assert "(1: fully, 0 or less: no)" in label and "|δ|" not in label and "R²" not in label  # R² in its help
 
 
 @pytest.mark.parametrize("data", ["tweets", "predictable", "unpredictable"])
@@ -240,7 +240,7 @@ def test_a_negative_r2_is_shown_as_it_is_with_a_true_minus_and_what_it_means():
     r2 = costlib.cost_predictability(data.X, data.delta, seeds=10)["r2"].mean()
     assert r2 < -0.005  # the shuffled control's costs: worse than their average
     metric = at.metric[0]
-    assert metric.label == training_page.PREDICTABILITY_LABEL and "≤ 0 not at all" in metric.label
+    assert metric.label == training_page.PREDICTABILITY_LABEL and "0 or less: no" in metric.label
     assert len(metric.label) <= 65  # its column's one line at 1400 px (Chromium): 73 characters were cut with "…"
     assert metric.value == f"\u2212{-r2:.2f}" and "-" not in metric.value
     said = " ".join(unescape(m.value) for m in at.markdown)
@@ -275,4 +275,4 @@ def test_the_technical_terms_are_explained_under_the_answer_as_on_instance_costs
     said = " ".join(unescape(m.value) for m in box.markdown)
     for term in ("price, δ (its instance cost)", "NEC (normalized excess cost)", "A seed", "Beyond the noise", "R²"):
         assert term in said
-    assert len(box.markdown) == len(TRAIN_TERMS)
+    assert len(box.markdown) == len(TRAIN_TERMS) + 1  # and this data's features and prices, technically
