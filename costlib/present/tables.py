@@ -240,7 +240,7 @@ def fairness_overview_columns(tolerance: float) -> dict:
     """The dashboard's headers of `fairness_overview_table`, as `rules_overall_columns`."""
     return {
         GAP_ON_TEST: {
-            "label": "largest gap between groups",
+            "label": "largest gap",  # between groups, as its help says: the full words clipped the cutoffs column
             "help": "The largest gap between groups in the rate the rule equalises, on rows its cutoffs were not "
             "fitted on, with its 95% interval (which repeats the fit on every resample).",
         },
