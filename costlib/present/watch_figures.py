@@ -1,6 +1,8 @@
-"""The Watch page's chart of the refit: cost per case against the cutoff on the cases the refit
-is fitted on, with the shipped cutoff marked (a diamond on a dashed line, labelled) and the
-refit's cutoff (a star on a dotted line, labelled), so that the two read apart without colour."""
+"""The Watch page's charts: the shipped cutoff period by period (`periods_figure`: measured
+periods filled, estimated ones hollow, an alert ringed around its point so that both still read),
+and the refit's (`refit_figure`): cost per case against the cutoff on the cases the refit is fitted
+on, with the shipped cutoff marked (a diamond on a dashed line, labelled) and the refit's cutoff (a
+star on a dotted line, labelled), so that the two read apart without colour."""
 
 from __future__ import annotations
 
@@ -13,17 +15,125 @@ import plotly.graph_objects as go
 from costlib.core.escaping import plain
 from costlib.present.amounts import money
 from costlib.present.plotting import (
+    ALERT_COLOR,
     SHIPPED_DASH,
     SHIPPED_NAME,
     SHIPPED_SYMBOL,
+    apply_layout,
     cost_axis,
     cutoff_marks,
     figure_without_template,
+    palette_color,
     point_at,
     series_line,
 )
+from costlib.present.watch_tables import period_label
 
-__all__ = ["REFIT_NAME", "SHIPPED_NAME", "refit_figure"]
+__all__ = ["ALERT_NAME", "PERIODS_TITLE", "REFIT_NAME", "SHIPPED_NAME", "periods_figure", "refit_figure"]
+
+# ---------------------------------------------------------------------------------------
+# The shipped cutoff, period by period
+
+PERIODS_TITLE = "The shipped cutoff, period by period"
+#: the chart's series, plain words first (the expert's term in brackets)
+PERIOD_SHIPPED = "the shipped cutoff (filled: measured; hollow: estimated, with its 95% interval)"
+PERIOD_IF_CHANGED = "the shipped cutoff if instead the kinds of case changed (model still calibrated)"
+PERIOD_OWN_BEST = "each period's own best cutoff (cross-fitted; where estimated, moved to its share of positives)"
+ALERT_NAME = "alert (ringed): costs more than chance explains"
+POINT_SIZE, ALERT_SIZE = 10, 24  # the ring of an alert is drawn around the point, never over it
+
+
+def periods_figure(report: dict, *, unit: str = "") -> go.Figure:
+    """Cost per case of the shipped cutoff in each period beside the period's own best (shipped
+    minus what refitting would save), measured periods filled, estimated ones hollow with their
+    95% interval and, beside them, what the shipped cutoff costs if the cases changed instead of
+    the base rate; from `costlib.watch.report.watch_report`.
+
+    An alert is a red ring (an open circle, `ALERT_SIZE`) around the period's point (`POINT_SIZE`),
+    so the point inside still says filled (measured) or hollow (estimated): the ring is a shape of
+    its own, not only a colour."""
+    periods = report["periods"]
+    x = [p["period"].split("/")[0] for p in periods]  # each period at its first day, on a date axis
+    shown = [period_label(p["period"]) for p in periods]
+    shipped = [p["cost_per_case"] for p in periods]
+    best = [
+        None
+        if p["cost_per_case"] is None or p["regret_per_case"] is None
+        else p["cost_per_case"] - p["regret_per_case"]
+        for p in periods
+    ]
+    readings = [p.get("readings") or {} for p in periods]  # estimated periods only
+    low = [r["label_shift"]["cost_interval"][0] if r else None for r in readings]
+    high = [r["label_shift"]["cost_interval"][1] if r else None for r in readings]
+    fig = figure_without_template()
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=shipped,
+            mode="lines+markers",
+            name=PERIOD_SHIPPED,
+            line={"color": palette_color(0), "width": 3},
+            marker={
+                "size": POINT_SIZE,
+                "symbol": ["circle" if p["measured"] else "circle-open" for p in periods],
+                "color": palette_color(0),
+                "line": {"width": 2},
+            },
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": [None if h is None or y is None else h - y for h, y in zip(high, shipped, strict=True)],
+                "arrayminus": [None if lo is None or y is None else y - lo for lo, y in zip(low, shipped, strict=True)],
+                "color": palette_color(0),
+                "thickness": 1.5,
+                "width": 6,
+            },
+            customdata=shown,
+            hovertemplate="%{customdata}: %{y:.4g} per case<extra>the shipped cutoff</extra>",
+        )
+    )
+    guessed = [p for p in periods if p.get("readings")]
+    if guessed:
+        fig.add_trace(
+            go.Scatter(
+                x=[p["period"].split("/")[0] for p in guessed],
+                y=[p["readings"]["calibrated"]["cost_per_case"] for p in guessed],
+                mode="markers",
+                name=PERIOD_IF_CHANGED,
+                marker={"size": POINT_SIZE, "symbol": "diamond-open", "color": palette_color(2)},
+                customdata=[period_label(p["period"]) for p in guessed],
+                hovertemplate="%{customdata}: %{y:.4g} per case<extra>if the cases changed</extra>",
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=best,
+            mode="lines",
+            name=PERIOD_OWN_BEST,
+            line={"color": palette_color(1), "dash": "dash"},
+            customdata=shown,
+            hovertemplate="%{customdata}: %{y:.4g} per case<extra>its own best cutoff</extra>",
+        )
+    )
+    alerts = [p for p in periods if p["alert"]]
+    if alerts:
+        fig.add_trace(
+            go.Scatter(
+                x=[p["period"].split("/")[0] for p in alerts],
+                y=[p["cost_per_case"] for p in alerts],
+                mode="markers",
+                name=ALERT_NAME,
+                marker={"symbol": "circle-open", "size": ALERT_SIZE, "color": ALERT_COLOR, "line": {"width": 2.5}},
+                customdata=[period_label(p["period"]) for p in alerts],
+                hovertemplate="%{customdata}: alert<extra></extra>",
+            )
+        )
+    return apply_layout(fig, PERIODS_TITLE, "period", cost_axis(unit))
+
+
+# ---------------------------------------------------------------------------------------
+# The refit
 
 REFIT_NAME = "the refit (fitted on these cases)"
 REFIT_SYMBOL, REFIT_DASH = "star", "dot"
