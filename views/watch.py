@@ -91,7 +91,7 @@ c1, c2 = st.columns(2)
 which = c1.radio(w.WATCH_WHICH, w.POLICY_SOURCES, horizontal=True, key="watch_which", help=w.POLICY_SOURCE_HELP)
 policy_upload = None
 if which == w.FROM_FILE:
-    policy_upload = c1.file_uploader(w.POLICY_LABEL, type=["json"], key="watch_policy")
+    policy_upload = c1.file_uploader(w.POLICY_LABEL, type=["json"], key="watch_policy", help=w.POLICY_UPLOAD_HELP)
 CASES_KEPT = 2  # uploaded files of newer cases a session keeps parsed (by content)
 LAST = "_watch_last"  # the session's last own inputs: back on this page after the refit, they are still here
 SAMPLE = ("sample",)  # the source of the built-in year: the same inputs in every session
@@ -113,6 +113,11 @@ def _to_the_sample() -> None:
     st.session_state["watch_which"] = w.FROM_FILE
 
 
+def _say_watched(policy) -> None:
+    """Which cutoff "What Costs & groups recommends now" watches: its data, model and cutoff."""
+    say("markdown", w.current_watched(policy, t.DATA_WORDS["data"]))
+
+
 def _pick(where, label: str, options: list, guess, key: str, optional: bool = False):
     choices = [w.NO_COLUMN, *options] if optional else options
     index = choices.index(guess) if guess in choices else 0
@@ -130,7 +135,11 @@ try:
     if last is not None and which == w.FROM_COSTS and last[-1] != which:
         last = None  # inputs watched under a policy file: not what Costs & groups recommends now
     if cases is None and which == w.FROM_COSTS and last is None:
+        _say_watched(_current_policy()[0])
         say("info", w.NEEDS_CASES_NOW)  # not the built-in year's own policy, as if the choice did nothing
+        n1, n2 = st.columns([3, 1], vertical_alignment="center")
+        say("caption", w.SAMPLE_HIDDEN, where=n1)  # where the built-in year went, and the way back
+        n2.button(w.SAMPLE_BUTTON, key="watch_sample_now", on_click=_to_the_sample)
         st.stop()
     if cases is not None and not given_policy:
         say("info", w.NEEDS_POLICY)
@@ -138,6 +147,8 @@ try:
     if cases is None:
         if last is not None:
             policy, df, name, columns, source, _ = last
+            if which == w.FROM_COSTS:
+                _say_watched(policy)
             n1, n2 = st.columns([3, 1], vertical_alignment="center")
             say("info", w.LAST_NOTE.format(name=name), where=n1)
             n2.button(w.SAMPLE_BUTTON, key="watch_sample_again", on_click=_to_the_sample)
@@ -146,9 +157,10 @@ try:
             name, columns, source = w.SAMPLE_YEAR, dict(answers.SAMPLE_COLUMNS), SAMPLE
             say("info", sample_note())
             files = SHARED.get(("watch_sample_files",), sample_files)
-            st.caption(files.what)
-            # cut only between arguments, never inside a flag; plain text: the shell colours fail WCAG's contrast
-            st.code(files.shell, language=None)
+            with st.expander(w.SAMPLE_CLI_TITLE):  # the command line is a detail, not the page's first words
+                st.caption(files.what)
+                # cut only between arguments, never inside a flag; plain text: the shell colours fail WCAG's contrast
+                st.code(files.shell, language=None)
             with st.container(horizontal=True):  # each button as wide as its words: none cut
                 st.download_button(
                     w.DOWNLOAD_SAMPLE_CASES, data=files.cases, file_name=files.cases_name, mime="text/csv",
@@ -168,6 +180,7 @@ try:
                 raise DataError(restore_refusal(err, policy_upload.name)) from None
         else:
             policy, p_key = _current_policy()
+            _say_watched(policy)
         source = (p_key, c_key)
         options = list(df.columns)
         guess = remember(("watch_guess", c_key, p_key), lambda: answers.guess_columns(df, policy))

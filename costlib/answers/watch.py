@@ -10,7 +10,7 @@ import pandas as pd
 
 from costlib.answers.remembering import compute_now
 from costlib.loading.messages import q
-from costlib.present import figures
+from costlib.present.watch_figures import periods_figure, refit_figure
 from costlib.present.watch_labels import (
     CURRENT_POLICY,
     SAMPLE_FILES_WHAT,
@@ -94,8 +94,6 @@ class WatchAnswer:
     def refit_figure(self, refit: Refit):
         """Cost per case against the cutoff on the cases `refit` is fitted on (`refit_figure`), the
         refit's star labelled as the cutoff to ship or as the alternative not chosen (`ship`)."""
-        from costlib.present.watch_figures import refit_figure
-
         return refit_figure(
             refit.curves, refit.shipped, refit.judged, unit=policy_unit(self.policy, self.unit),
             random_share=self.policy.get("random_share"), chosen=self.ship(refit).kind == CHOICE_REFIT,
@@ -137,8 +135,9 @@ def what_to_ship(
     is not what the amounts a month are at)."""
     month = policy.get("volume")
     said = ship_words(
-        ship_choice(report, refit), unit=policy_unit(policy, unit), volume=volume if month is None else month
-    )
+        ship_choice(report, refit), unit=policy_unit(policy, unit), volume=volume if month is None else month,
+        freq=report.get("freq", "M"),
+    )  # fmt: skip
     if not said or not month:  # no amount a month, or the person's own cases a month: nothing to set apart
         return said
     return (f"{said[0]} {month_words(month, volume, freq=report.get('freq', 'M'))}", *said[1:])
@@ -447,7 +446,7 @@ def watch_answer(
         report,
         watch_verdict(report, unit=said),
         watch_table(report, said),
-        figures.watch_figure(report, unit=said),
+        periods_figure(report, unit=said),
         watch_group_table(report, said),
         watch_readings_table(report, said),
         policy=policy,

@@ -8,6 +8,7 @@ a ``{name}`` format only through the page's escaping (`costlib.core.escaping`), 
 
 from __future__ import annotations
 
+from costlib.loading.messages import q
 from costlib.present.amounts import number
 from costlib.present.labels import VOLUME_LABEL
 from costlib.watch.periods import FREQS
@@ -16,7 +17,9 @@ from costlib.watch.periods import FREQS
 # The inputs: the policy, the newer cases and their columns
 
 NO_COLUMN = "(none)"
-POLICY_LABEL = "Policy file (JSON) from Costs & groups or audit --policy"
+POLICY_LABEL = "Policy file downloaded from Costs & groups"
+#: the command-line way to the same file, in the uploader's help (details, not the first words)
+POLICY_UPLOAD_HELP = "The JSON file Costs & groups downloads with its report, or one written by costlib audit --policy."
 CASES_LABEL = "Newer cases (CSV or Parquet) with a date column"
 CASES_UPLOADED, CASES_FOLDER = "An uploaded file", "A file in the server's data folder"
 FOLDER_COLUMNS = "Its columns to read (date, score, outcome, group)"
@@ -29,8 +32,23 @@ NEEDS_POLICY = (
 )
 NEEDS_CASES = "The policy is in. Now give the newer cases to watch it on: a CSV or Parquet file with a date column."
 NEEDS_CASES_NOW = (
-    "The cutoff to watch is the one Costs & groups recommends now for the data in the sidebar, at your prices. "
-    "Now give the newer cases to watch it on: a CSV or Parquet file with a date column."
+    "Now give the newer cases to watch this cutoff on: a CSV or Parquet file with a date column and the same "
+    "score column."
+)
+#: which cutoff "What Costs & groups recommends now" watches, said before the cases are in and after
+#: (`current_watched`): the data it is fitted on, where that is chosen, the model and its cutoff
+WATCHING_NOW = (
+    "The cutoff to watch: what Costs & groups recommends now for {data}, the data chosen in the sidebar's "
+    "{data_label} list (or uploaded on the Data page), at your prices: {rule}."
+)
+#: the rule watched, with its model (`current_watched`): the model's cutoff when it ships, else the
+#: choice without it and why (the verdict, worded as on every page)
+WATCHED_MODEL = "model {model}, {rule}"
+WATCHED_NO_MODEL = "{rule}, without the model (model {model}: {verdict})"
+#: why the built-in year is gone under "What Costs & groups recommends now", and the way back
+SAMPLE_HIDDEN = (
+    "The built-in year is not shown here: it is watched under its own policy file. To see it again, press the "
+    "button or choose \u201cA policy file\u201d."
 )
 LAST_NOTE = "Showing your last inputs ({name}). Upload others to replace them."
 SAMPLE_BUTTON = "Show the built-in sample instead"
@@ -57,13 +75,16 @@ CURRENT_POLICY = "The policy Costs & groups recommends now"
 
 #: the page's word on a policy nobody signed: it watches, it does not serve
 UNSIGNED_ON_PAGE = (
-    "No reviewer has signed this policy off yet. Watch reads it all the same; costlib apply, costlib watch and a "
-    "served model refuse it until a reviewer signs it (costlib sign)."
+    "No reviewer has signed this policy off yet. This page watches it all the same; the command line and a served "
+    "model use it only once a reviewer has signed it."
 )
 
+#: the built-in year's command line, folded away under this title (details, not the first words)
+SAMPLE_CLI_TITLE = "Watch the built-in year on the command line"
 SAMPLE_FILES_WHAT = (
     "The built-in year as files, to run the command line on: {cases} (its cases) and {policy} (the policy "
-    "shipped before it). In their folder, this command gives this page's answer:"
+    "shipped before it). In their folder, this command gives this page's answer (--allow-unsigned: nobody signed "
+    "the sample's policy; a reviewer signs one with costlib sign):"
 )  # the command follows in a code block (`SampleFiles.shell`), cut only between its arguments
 
 # ---------------------------------------------------------------------------------------
@@ -97,6 +118,24 @@ POLICY_SOURCE_HELP = (
     "A policy file downloaded from Costs & groups (or written by audit --policy), or the cutoff Costs & groups "
     "recommends now for the data in the sidebar at your prices and review limit."
 )
+
+
+def current_watched(policy: dict, data_label: str) -> str:
+    """Which cutoff "What Costs & groups recommends now" watches (`WATCHING_NOW`): the data the
+    policy is fitted on (`data_label`: the sidebar's list it is chosen in), its model and its cutoffs;
+    names go in quoted (`q`), and the page escapes the sentence."""
+    from costlib.core.rules import SHIP
+    from costlib.present.amounts import percent
+    from costlib.present.words import cutoffs_text
+
+    cuts = {g: float(t) for g, t in policy.get("thresholds", {}).items()}
+    model, verdict, share = q(policy.get("model"), 60), policy.get("verdict"), policy.get("random_share")
+    rule = cutoffs_text(cuts, grouped=len(set(cuts.values())) > 1)
+    rule = (WATCHED_MODEL if verdict == SHIP else WATCHED_NO_MODEL).format(model=model, rule=rule, verdict=verdict)
+    if share is not None:  # a review limit filled at random: no model, no cutoff
+        rule = f"flag a random {percent(share)} of the cases, without the model"
+    data = policy.get("data") or {}
+    return WATCHING_NOW.format(data=q(data.get("name") or "the data", 80), data_label=data_label, rule=rule)
 
 
 def month_words(month: float, volume: float | None = None, *, freq: str = "M") -> str:
@@ -171,7 +210,11 @@ def shell_lines(command: str, width: int = 72) -> str:
 # ---------------------------------------------------------------------------------------
 # What to ship (`costlib.present.watch_words.ship_words` says them)
 
-SHIP_REFIT_WORDS = "What to ship instead: {rule}, the refit on the {n} cases with outcomes of {span}. {saving}"
+SHIP_REFIT_WORDS = (
+    "What to ship instead: {rule}, the refit on the {n} cases with outcomes of {span}. {saving} This is the saving "
+    "of one cutoff kept for all of {span}; the amount in the answer above is another: what each {word} would have "
+    "saved with its own best cutoff."
+)
 SHIP_SHIFT_WORDS = (
     "What to ship instead: {rule}, the shipped cutoff moved to the base rate the scores of {period} suggest (about "
     "{rate}). Estimated from the scores, if only the base rate moved, it saves {amount} over keeping the shipped "

@@ -34,7 +34,8 @@ from costlib.watch.report import ASSUMPTION, MIN_PERIOD_CASES
 WATCH_WHAT = (
     "Is the cutoff you shipped still the right one? Each month (or week, or day) of newer cases is judged against "
     "its own best cutoff: measured where the outcomes are known, estimated from the scores where they are not yet. "
-    "An alert means the period's own best beats the shipped cutoff beyond the noise."
+    "An alert means a period's own best cutoff would have cost less than the shipped one by more than chance "
+    "explains."
 )
 
 
@@ -42,8 +43,8 @@ def honest(word: str) -> str:
     """Why a period's own best cutoff is not taken at its word (`word`: month, week or day)."""
     return (
         f"A {word}'s own best cutoff is fitted on that {word}, so it always looks at least as good: what refitting "
-        f"would save is cross-fitted (each case judged by a cutoff fitted on the {word}'s other cases), and its "
-        "interval repeats that fit on resampled cases."
+        f"would save is judged on cases the cutoff was not fitted on (cross-fitted: each case judged by a cutoff "
+        f"fitted on the {word}'s other cases), and its interval repeats that fit on resampled cases."
     )
 
 
@@ -118,8 +119,9 @@ def as_saving(amount, low=None, high=None) -> tuple[bool, float | None, float | 
 
 
 def saving_said(amount, low, high, unit: str = "", *, line: bool = False) -> str:
-    """A period's saving (`as_saving`) in the periods' table, "$0.104 ($0.062 to $0.134)" or below
-    zero "costs $0.0054 more (−$0.0092 to $0.050)" ("–" without one), or with `line` as ``costlib
+    """A period's saving (`as_saving`) in the periods' table (`SAVES`), each cell in its own
+    direction with the interval of that direction, "saves $0.104 ($0.062 to $0.134)" or below zero
+    "costs $0.0054 more (−$0.0092 to $0.050)" ("–" without one), or with `line` as ``costlib
     watch`` says it: "would save $0.104 per case (95% interval $0.062 to $0.134)", "would cost
     $0.0054 more per case (95% interval −$0.0092 to $0.050)"."""
     saves, size, low, high = as_saving(amount, low, high)
@@ -131,7 +133,7 @@ def saving_said(amount, low, high, unit: str = "", *, line: bool = False) -> str
 
 #: a period's saving said (`saving_said`), by (on the command line, saved rather than costing more)
 SAVING_WORDS = {
-    (False, True): "{}",
+    (False, True): "saves {}",
     (False, False): "costs {} more",
     (True, True): "would save {} per case",
     (True, False): "would cost {} more per case",
@@ -173,16 +175,18 @@ def _refit_parts(refit, cutoffs: dict, unit: str, volume) -> dict:
             "effect": effect, "iv": iv}  # fmt: skip
 
 
-def ship_words(choice, *, unit: str = "", volume: float | None = None) -> tuple[str, ...]:
+def ship_words(choice, *, unit: str = "", volume: float | None = None, freq: str = "M") -> tuple[str, ...]:
     """What to ship, in words: the one cutoff `choice` recommends (`costlib.answers.watch.ShipChoice`)
     and what it saves over keeping the shipped cutoff, per case and a month (`volume` cases), then
     the other candidate, said as the alternative not chosen and why; () when the answer is to keep
-    the cutoff and there is no refit to speak of."""
+    the cutoff and there is no refit to speak of. The refit's saving is named apart from the
+    headline's amount (each period, `freq`, against its own best cutoff): one cutoff for all its
+    periods saves another amount."""
     said = []
     if choice.kind == CHOICE_REFIT:
         parts = _refit_parts(choice.refit, choice.cutoffs, unit, volume)
         saving = refit_saving(choice.refit.judged, unit=unit, volume=volume)
-        said.append(SHIP_REFIT_WORDS.format(saving=saving, **parts))
+        said.append(SHIP_REFIT_WORDS.format(saving=saving, word=FREQS.get(freq, "period"), **parts))
     elif choice.kind == CHOICE_SHIFT:
         said.append(SHIP_SHIFT_WORDS.format(**_shift_parts(choice.period, unit, volume)))
     elif choice.refit is not None and choice.alternative == CHOICE_REFIT:
@@ -297,15 +301,17 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
         if not estimated:
             return Verdict(
                 "warning" if small else "success",
-                f"Keep the cutoff: no {word} with outcomes costs more than its own best cutoff beyond the noise.{few}",
+                f"Keep the cutoff: no {word} with outcomes costs more than its own best cutoff by more than chance "
+                f"explains.{few}",
                 tuple(details),
             )
         rest = (
-            f"no {word} with outcomes costs more than its own best cutoff beyond the noise, and the scores of the "
+            f"no {word} with outcomes costs more than its own best cutoff by more than chance explains, and the "
+            f"scores of the "
             f"{word}s still without all their outcomes do not show it costing more either"
             if measured
-            else f"the scores of the {word}s without outcomes do not show it costing more than it should, beyond the "
-            "noise"
+            else f"the scores of the {word}s without outcomes do not show it costing more than it should, by more "
+            "than chance explains"
         )
         return Verdict("warning", f"Keep the cutoff for now: {rest}; their outcomes will tell.{few}", tuple(details))
     failing = [p for p in since if p["alert"] and p.get("assumption") == FAILS]
@@ -335,9 +341,8 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
         headline = (
             f"Refit if the base rate moved: since {period_label(first['period'])} the scores say the base rate is "
             f"about {now} (the policy was fitted where it was {then}), and then the shipped cutoff costs about "
-            f"{month_money(average, unit)} a {word} more ({per_case} per case) than the cutoff moved to it, beyond the "
-            f"noise ({head}){more}. No "
-            "outcomes confirm it yet."
+            f"{month_money(average, unit)} a {word} more ({per_case} per case) than the cutoff moved to it, by more "
+            f"than chance explains ({head}){more}. No outcomes confirm it yet."
         )
     else:
         basis = ""
@@ -345,14 +350,15 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
             known = [p for p in since if p["measured"]]
             basis = (
                 f"; measured on outcomes to {period_label(known[-1]['period'])}, estimated from the scores "
-                f"from {period_label(guessed[0]['period'])} on (if the base rate moved)"
+                f"from {period_label(guessed[0]['period'])} on (if only the share of positive cases moved)"
             )
         keep = choice is not None and choice.kind == CHOICE_KEEP and choice.alternative == CHOICE_REFIT
         lead = KEEP_LEAD if keep else "Refit"
         headline = (
             f"{lead}: since {period_label(first['period'])} the shipped cutoff has cost about "
             f"{month_money(average, unit)} a {word} more ({per_case} per case) than each {word}'s own best cutoff "
-            f"would have, beyond the noise ({head}){more}{basis}{KEEP_WHY.format(word=word) if keep else ''}."
+            f"would have, by more than chance explains ({head}){more}{basis}"
+            f"{KEEP_WHY.format(word=word) if keep else ''}."
         )
     alone = [p for p in since if p.get("no_model")]
     headline += (" " + _no_model_sentence(alone) if alone else "") + few
@@ -379,7 +385,7 @@ AFTER_SOME = "; {k} of the {n} {word}s after it alert too, and the others cost m
 KEEP_LEAD = "Keep the cutoff until more outcomes are in"
 KEEP_WHY = (
     "; but each {word}'s own best cutoff is picked with hindsight, and a cutoff refitted on the cases with outcomes "
-    "does not yet save beyond the noise on cases it was not fitted on"
+    "does not yet save more than chance explains on cases it was not fitted on"
 )
 
 
@@ -470,7 +476,10 @@ READINGS_NARROW = {
     c: {"width": w}
     for c, w in {"period": 130, "if": 135, "base rate": 75, "cost per case": 165, "best cutoff then": 115}.items()
 }
-SAVES = "its own best saves per case (95% interval)"
+#: the periods' table's column of what each period's own best cutoff does against the shipped one: a
+#: heading that names no direction, as each cell says its own ("saves", "costs more") with the interval
+#: of that direction (`saving_said`); as short as the old heading, so the table still fits at 1400 px
+SAVES = "its own best per case (95% interval)"
 FITS = "scores fit a base-rate change"
 
 

@@ -117,7 +117,7 @@ def test_a_refit_within_the_noise_makes_the_headline_say_keep_not_refit():
     assert before.headline.startswith("Refit: since 2026-03") and before.kind == "error"
     keep = watch_verdict(report, unit="$", choice=ship_choice(report, _refit(alert=False)))
     assert keep.headline.startswith("Keep the cutoff until more outcomes are in: since 2026-03 the shipped cutoff")
-    assert "a cutoff refitted on the cases with outcomes does not yet save beyond the noise" in keep.headline
+    assert "a cutoff refitted on the cases with outcomes does not yet save more than chance explains" in keep.headline
     assert keep.kind == "warning" and not keep.headline.lower().startswith("refit")
     shipping = watch_verdict(report, unit="$", choice=ship_choice(report, _refit(alert=True)))
     assert shipping.headline.startswith("Refit: since 2026-03") and shipping.kind == "error"

@@ -46,7 +46,7 @@ def test_the_built_in_year_says_refit_from_the_month_of_the_shift():
     assert "watch_chart" in {c.key for c in at.get("plotly_chart")}
     table = [t.value for t in at.dataframe if watch_words.SAVES in t.value.columns][0]
     assert len(table) == 12 and list(table["alert"]).count("yes") == sum(p["alert"] for p in report["periods"])
-    assert "estimated from the scores from 2026-09 on (if the base rate moved)" in want.headline
+    assert "estimated from the scores from 2026-09 on (if only the share of positive cases moved)" in want.headline
     assert (table["how"] == "estimated").sum() == 3
     assert table["alert"].tolist()[9:] == ["yes"] * 3  # the months without outcomes alert on the estimate
     readings = [t.value for t in at.dataframe if watch_words.FITS in t.value.columns and "cases" not in t.value.columns]
@@ -88,7 +88,9 @@ def test_an_uploaded_policy_and_cases_are_watched_with_the_columns_chosen():
     audit = build_audit(D.sweep_model(train["y"], train["p"]), (1, 3), n_resamples=100, volume=1000)
     at = _upload(audit, _stable(rng, 6), time="when", score="p", label="y")
     assert_no_exception(at)
-    assert _box(at) == "Keep the cutoff: no month with outcomes costs more than its own best cutoff beyond the noise."
+    assert _box(at) == (
+        "Keep the cutoff: no month with outcomes costs more than its own best cutoff by more than chance explains."
+    )
 
 
 def test_cases_without_outcomes_alert_the_month_the_base_rate_moves_and_say_both_readings():

@@ -62,7 +62,7 @@ def test_a_negative_saving_is_said_as_a_cost_more_with_the_interval_turned():
     table = watch_table(
         {"periods": [_period("2026-01", 0.0058, -0.045, 0.016), _period("2026-02", -0.0054, -0.05, 0.0092)]}, "$"
     )
-    assert table[SAVES].tolist() == ["$0.0058 (−$0.045 to $0.016)", "costs $0.0054 more (−$0.0092 to $0.050)"]
+    assert table[SAVES].tolist() == ["saves $0.0058 (−$0.045 to $0.016)", "costs $0.0054 more (−$0.0092 to $0.050)"]
     assert saving_said(-0.0054, -0.05, 0.0092, "$", line=True) == (
         "would cost $0.0054 more per case (95% interval −$0.0092 to $0.050)"
     )
