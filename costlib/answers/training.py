@@ -54,7 +54,7 @@ def training_table(
     whiskers and tables, and the change's interval is one cell, so that the table fits the page
     beside the sidebar. The ways are named by the share they keep (`shares`, `training_page.method_label`).
     With `per_delta` (what one unit of delta costs in `unit`: the price over a typical case's |delta|) the
-    price regression's error is in money too (`training_page.price_error_column`), not in delta's own units.
+    price regression's error is in money too, not in delta's own units.
     The CSV download keeps every column and every digit."""
     out = frame.copy()
     itself = frame["method"].eq("standard") if "method" in frame else pd.Series(False, index=frame.index)
@@ -86,8 +86,8 @@ def training_table(
     if "method" in out:
         out["method"] = [training_page.method_label(m, shares) for m in out["method"]]
     if per_delta and "delta_mae" in frame:
+        # in money, its unit in every cell as the cost per case's is: the column's name stays short
         out["delta_mae"] = [money(float(x) * per_delta, unit) if pd.notna(x) else "–" for x in frame["delta_mae"]]
-        out = out.rename(columns={"delta_mae": training_page.price_error_column(unit)})
     return out.rename(columns=training_page.COLUMN_WORDS)
 
 

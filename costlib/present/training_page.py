@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from costlib.present import training_words
-from costlib.present.labels import in_unit
+from costlib.present.labels import YOUR_UNIT
 from costlib.present.training_words import BELOW_ZERO
 
 CHOOSE_A_METHOD = "Choose at least one way of training."
@@ -65,9 +65,9 @@ def case_price_axis(unit: str = "") -> str:
     """Instance costs' histogram axis: each case's price of a mistake in `unit`, its sign the class.
 
     >>> case_price_axis("$")
-    'what a mistake on the case costs ($), shown below 0 for negative cases'
+    'cost of a mistake on the case ($; negative cases below 0)'
     """
-    return f"{in_unit('what a mistake on the case costs', unit)}, shown below 0 for negative cases"
+    return f"cost of a mistake on the case ({unit or YOUR_UNIT}; negative cases below 0)"
 
 
 # the columns of `training.summary.training_summary` and of every seed's rows as the page shows them
@@ -278,12 +278,3 @@ def same_rows_notes(results, shares=None) -> list[str]:
         f"{' and '.join([', '.join(names[:-1]), names[-1]])} keep the same rows in every seed: the same model, so "
         "the same numbers. Many cases share the same price, and every case tied at the cut is kept."
     ]
-
-
-def price_error_column(unit: str) -> str:
-    """The tables' column of the price regression's mean absolute error, in the page's money.
-
-    >>> price_error_column("$")
-    'price error ($)'
-    """
-    return in_unit(COLUMN_WORDS["delta_mae"], unit)

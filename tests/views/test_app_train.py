@@ -81,9 +81,8 @@ def test_first_visit_shows_the_precomputed_tweets_result_with_its_settings():
     assert not table.isna().any().any()
     gaps = want.isna()
     assert gaps.any().any()  # a δ error for a classifier does not apply
-    names = {**training_page.COLUMN_WORDS, "delta_mae": training_page.price_error_column(UNIT)}  # in money
     for col in want.columns[gaps.any()]:
-        assert (table[names.get(col, col)][gaps[col]] == "–").all(), col
+        assert (table[training_page.COLUMN_WORDS.get(col, col)][gaps[col]] == "–").all(), col
 
 
 def test_synthetic_control_trains_by_itself_and_a_new_seed_count_reuses_finished_seeds():
