@@ -14,7 +14,7 @@ import pytest
 from costlib.binary import decision
 from costlib.binary.capacity import price_of_capacity
 from costlib.core import rules as R
-from costlib.present import calibration_figures, cost_figures, figures, plotting, price_figures
+from costlib.present import calibration_figures, cost_figures, figures, plotting, price_figures, watch_figures
 
 HOSTILE = '<a href="https://example.org/x">Click to verify</a><b>bold</b>'
 ALLOWED_TAGS = {"<br>", "<extra>", "</extra>"}  # the builders' own hover markup
@@ -92,7 +92,7 @@ def _builders():
             per_month=10_000,
             shipped={HOSTILE: 0.4, "plain": 0.4},
         ),  # fmt: skip
-        "watch_figure": lambda: figures.watch_figure(
+        "watch_figure": lambda: watch_figures.periods_figure(
             {
                 "periods": [
                     {
