@@ -98,12 +98,10 @@ def test_a_settled_range_says_what_it_ships_in_words(compas):
     assert any(d.endswith(f"Costs & groups answers: {costs_says}") for d in said.details), said.details
 
 
-def test_a_settled_range_that_keeps_the_choice_without_the_model_leads_with_that_answer():
-    """Review 63 (Screening, answers: a false alarm is worse at 1, a miss is worse at 0.032, about the
-    same at 0.18): the box read "Settled: ... Within this range the best decision moves through 2
-    cutoffs, from flagging cases scoring 0.9837 or more to ..." while the line under it said Costs &
-    groups answers "Not clearly better: keep flagging nobody". The settled box leads with that one
-    answer; the cutoffs are what the model would do if used anyway."""
+@pytest.fixture(scope="module")
+def screening_settled():
+    """Screening's two models and the range settled by review 63's answers (a false alarm is worse at
+    1, a miss is worse at 0.032, about the same at 0.18), with 1,000 resamples as the page."""
     df = pd.read_csv(costlib.__path__[0] + "/samples/screening_two_models.csv")
     fit, judge = (df.split == "train").to_numpy(), (df.split == "test").to_numpy()
     models = {
@@ -114,7 +112,22 @@ def test_a_settled_range_that_keeps_the_choice_without_the_model_leads_with_that
     for choice in (elicit.ALARM, elicit.MISS, elicit.SAME):
         answer = prices_answer(models, (1.0, 1.0), bracket, names=bracket.names, resamples=1000, money=1.0, unit="$")
         bracket = elicit.answer(answer.bracket, answer.question[0], choice)
-    answer = prices_answer(models, (1.0, 1.0), bracket, names=bracket.names, resamples=1000, money=1.0, unit="$")
+    return models, bracket
+
+
+def _settled(screening_settled, **sample):
+    models, bracket = screening_settled
+    return prices_answer(
+        models, (1.0, 1.0), bracket, names=bracket.names, resamples=1000, money=1.0, unit="$", **sample
+    )
+
+
+def test_a_settled_range_that_keeps_the_choice_without_the_model_leads_with_that_answer(screening_settled):
+    """Review 63: the box read "Settled: ... Within this range the best decision moves through 2
+    cutoffs, from flagging cases scoring 0.9837 or more to ..." while the line under it said Costs &
+    groups answers "Not clearly better: keep flagging nobody". The settled box leads with that one
+    answer; the cutoffs are what the model would do if used anyway."""
+    answer = _settled(screening_settled)
     said = answer.verdict
     assert answer.bracket.settled is not None and answer.question is None
     assert said.headline.startswith("Settled: a missed case costs between"), said.headline
@@ -123,25 +136,10 @@ def test_a_settled_range_that_keeps_the_choice_without_the_model_leads_with_that
     assert any(d.startswith("Were the model used anyway, its cheapest cutoff would move through") for d in said.details)
 
 
-def test_a_settled_range_on_a_sample_names_its_models_the_samples():
+def test_a_settled_range_on_a_sample_names_its_models_the_samples(screening_settled):
     """Find my prices quotes Costs & groups' answer at the middle of a settled range: on a built-in
     sample it says "the cheaper of the sample's 2 models", as Costs & groups does (review 63)."""
-    df = pd.read_csv(costlib.__path__[0] + "/samples/screening_two_models.csv")
-    fit, judge = (df.split == "train").to_numpy(), (df.split == "test").to_numpy()
-    models = {
-        m: D.sweep_model(df.label, df[m], df.group, fit=fit, judge=judge, name=m)
-        for m in ("score_calibrated", "score_overconfident")
-    }
-    bracket = elicit.Bracket()
-    for choice in (elicit.ALARM, elicit.MISS, elicit.SAME):
-        answer = prices_answer(models, (1.0, 1.0), bracket, names=bracket.names, resamples=200, money=1.0)
-        bracket = elicit.answer(answer.bracket, answer.question[0], choice)
-    said = {
-        sample: prices_answer(
-            models, (1.0, 1.0), bracket, names=bracket.names, resamples=200, money=1.0, sample=sample
-        ).verdict.headline
-        for sample in (True, False)
-    }
+    said = {sample: _settled(screening_settled, sample=sample).verdict.headline for sample in (True, False)}
     assert "the sample's 2 models" in said[True] and "your 2 models" not in said[True], said[True]
     assert "your 2 models" in said[False], said[False]
 
