@@ -64,6 +64,7 @@ _DELTA_NAMES = ("delta", "margin", "instance_margin")
 _YES_NAMES = ("n_yes", "votes_yes", "yes_votes", "yes", "votes_for", "n_for", "votes_pos")
 _NO_NAMES = ("n_no", "votes_no", "no_votes", "no", "votes_against", "n_against", "votes_neg")
 _CLASS_PREFIXES = ("p_", "prob_", "proba_", "probability_")
+_CLASS_WORDS = ("p", "prob", "proba", "probability")  # "p(billing)": a class inside parentheses
 POSITIVE_WORDS = {"yes": "no", "y": "n", "true": "false", "positive": "negative", "pos": "neg"}
 _GUESS_SAMPLE = 20_000
 
@@ -71,7 +72,9 @@ _GUESS_SAMPLE = 20_000
 def class_names_for(columns: Sequence[str]) -> tuple[str, ...]:
     """The class each multiclass probability column stands for, from the column names.
 
-    The loader, its guess and the Data page all name classes with this function.
+    The loader, its guess and the Data page all name classes with this function. A class name
+    is the column's own text after the prefix, exactly (parentheses, brackets and any other
+    character kept): the class label's values must meet it.
 
     Parameters
     ----------
@@ -81,9 +84,13 @@ def class_names_for(columns: Sequence[str]) -> tuple[str, ...]:
     Returns
     -------
     tuple of str
-        One name per column: the name without the longest prefix all names share, cut back
-        to its last "_", "(", " " or ":" (and without a closing ")"); the full column names
-        when that would leave two classes with one name, or with a single column.
+        One name per column. When every column starts with one class prefix ("p_", "prob_",
+        "proba_", "probability_", any case) the rest of each name, as it is; when every column
+        is "p(...)" (or "prob(", "proba(", "probability("), the text inside the outer
+        parentheses. Otherwise the name without the longest prefix all names share, cut back to
+        its last "_", "(", " " or ":" (a prefix cut at "(" takes one closing ")" off each name
+        when every name ends with one). The full column names when that would leave a name
+        empty or two classes with one name, or with a single column.
 
     Examples
     --------
@@ -91,21 +98,46 @@ def class_names_for(columns: Sequence[str]) -> tuple[str, ...]:
     ('spam', 'sport', 'news')
     >>> class_names_for(["p(billing)", "p(tech)"])
     ('billing', 'tech')
+    >>> class_names_for(["p_gold (A)", "p_silver (B)"])
+    ('gold (A)', 'silver (B)')
     """
     columns = [str(c) for c in columns]
-    if not columns:
-        return ()
+    if len(columns) < 2:
+        return tuple(columns)
+    names = _after_class_prefix(columns)
+    if names is None:
+        names = _after_shared_prefix(columns)
+    if any(not n for n in names) or len(set(names)) != len(names):
+        names = list(columns)
+    return tuple(names)
+
+
+def _after_class_prefix(columns: list[str]) -> list[str] | None:
+    """The names after a class prefix every column starts with ("p_x", "p(x)"), else None."""
+    low = [c.lower() for c in columns]
+    for prefix in sorted(_CLASS_PREFIXES, key=len, reverse=True):
+        if all(c.startswith(prefix) for c in low):
+            return [c[len(prefix) :] for c in columns]
+    for word in _CLASS_WORDS:
+        opening = word + "("
+        if all(c.startswith(opening) and c.endswith(")") and len(c) > len(opening) for c in low):
+            return [c[len(opening) : -1] for c in columns]
+    return None
+
+
+def _after_shared_prefix(columns: list[str]) -> list[str]:
+    """The names without the longest prefix they share, cut back to its last separator."""
     lo, hi = min(columns), max(columns)
     i = 0
     while i < min(len(lo), len(hi)) and lo[i] == hi[i]:
         i += 1
-    prefix = lo[:i] if len(columns) > 1 else ""
+    prefix = lo[:i]
     cut = max(prefix.rfind("_"), prefix.rfind("("), prefix.rfind(" "), prefix.rfind(":"))
     prefix = prefix[: cut + 1] if cut >= 0 else ""
-    names = [c[len(prefix) :].rstrip(")") or c for c in columns]
-    if len(set(names)) != len(names):
-        names = list(columns)
-    return tuple(names)
+    names = [c[len(prefix) :] for c in columns]
+    if prefix.endswith("(") and all(n.endswith(")") for n in names):  # "score(a)", "score(b)"
+        names = [n[:-1] for n in names]
+    return names
 
 
 # ---------------------------------------------------------------------------------------
