@@ -149,6 +149,7 @@ MSG_DECIMAL_COMMA_HINT = (
 MSG_ALSO_EMPTY = " It also has {count} empty {values} (blank or not a number)."
 MSG_MISSING_NUMBERS = 'In "{name}", column "{column}" has {count} empty {values} (blank or not a number): {rows}.'
 MSG_INFINITE = 'In "{name}", column "{column}" has {count} infinite {values}: {rows}.'
+MSG_ALSO_INFINITE = " It also has {count} infinite {values}: {rows}."
 MSG_OUTSIDE_01 = (
     'In "{name}", column "{column}" has {count} {values} outside [0, 1] '
     "(smallest {low}, largest {high}): {rows}. A probability must lie between 0 and 1; "
@@ -188,6 +189,13 @@ MSG_SPLIT_UNKNOWN = (
 MSG_DELTA_SOURCES = 'In "{name}", delta is chosen from more than one source ({sources}); choose one.'
 MSG_DELTA_ZERO = 'In "{name}", the delta from {source} is 0 {every_row}: there is nothing to weigh.'
 MSG_DELTA_OVERFLOW = 'In "{name}", the delta from {source} is too large to represent in {count} {row_word}: {rows}.'
+MSG_DELTA_TOTAL = (
+    'In "{name}", the delta from {source} is too large to add up: the sizes of its values total more than '
+    "the largest number a computer holds ({limit}), so no cost could be computed.{which} Correct those rows, "
+    "or give the prices in a larger unit (thousands, millions) so that they add up."
+)
+MSG_DELTA_TOTAL_LARGEST = " The {largest}, without which the total would fit, {are} in {rows}."  # {which}: some rows
+MSG_DELTA_TOTAL_ALL = " All {count} of its values are {smallest} or more in size: {rows}."  # {which}: every row
 MSG_VOTES_INCOMPLETE = (
     'In "{name}", only the "{given}" vote column is chosen ("{column}"); choose the "{other}" vote column too.'
 )
@@ -207,6 +215,10 @@ MSG_CLASS_SUM = (
     'In "{name}", the class probabilities in columns {columns} do not sum to 1 '
     "(within {tol:g}) in {count} {row_word}: {rows}."
 )
+MSG_CLASS_NEGATIVE = (
+    'In "{name}", the class probabilities have {count} negative {values} (a probability lies between 0 and 1): {where}.'
+)
+MSG_CLASS_ALSO_SUM = " Also, the probabilities do not sum to 1 (within {tol:g}) in {count} {row_word}: {rows}."
 MSG_CLASS_SUM_ZERO = (
     'In "{name}", the class probabilities in columns {columns} are all 0 in {count} '
     "{row_word}, so they cannot be renormalised: {rows}."
@@ -301,6 +313,10 @@ FIX_PERCENT = "Read the scores in {columns} as percentages: divide them by 100 t
 NOTE_PERCENT_READ = 'In "{name}", the scores in column "{column}" were read as percentages and divided by 100.'
 # what a loaded file whose scores were read as raw scores cannot feed, and why (`answers.roles.loaded_sentence`)
 RAW_NOT_PROBABILITIES = "{pages} need scores that are probabilities, which raw scores are not"
+# why a file that looks as if it had more than two classes was not read so (`preparing.refusals`'
+# "multiclass"): the heading of the loader's sentence, as `present.labels.REFUSED` heads the other
+# roles' (`answers.roles.refused_sentence`)
+REFUSED_MULTICLASS = "Not read as more than two classes:"
 
 SHOW = 5  # offending rows quoted in a message
 

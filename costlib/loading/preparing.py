@@ -17,7 +17,7 @@ from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
 from costlib.core.escaping import display_name, shorten
 from costlib.core.scales import SCALES, on_scale
-from costlib.loading import roles
+from costlib.loading import classes, roles
 from costlib.loading.budget import upload_memory_budget, work_bytes
 from costlib.loading.cells import NA_TOKENS, categories, looks_like_percent
 from costlib.loading.direction import reversed_scores
@@ -446,8 +446,8 @@ def _multiclass(
     y_class = block = None
     class_names: tuple[str, ...] = tuple(m.class_names or ())
     if m.class_probs:
-        block, class_names = roles.class_probs(t, list(m.class_probs), class_names, renormalise)
+        block, class_names = classes.class_probs(t, list(m.class_probs), class_names, renormalise)
     if m.class_label:
         assert class_codes is not None and class_label_names is not None
-        y_class, class_names = roles.class_labels(t, m.class_label, class_codes, class_label_names, class_names)
+        y_class, class_names = classes.class_labels(t, m.class_label, class_codes, class_label_names, class_names)
     return y_class, block, class_names

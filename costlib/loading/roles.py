@@ -8,7 +8,7 @@ function can offer carry `fix` (words) and `fix_action` (a fixed word; see prepa
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -34,20 +34,17 @@ from costlib.loading.cells import (
     match_value,
     to_float,
 )
-from costlib.loading.guessing import SPLIT_ALIASES, class_names_for
+from costlib.loading.guessing import SPLIT_ALIASES
 from costlib.loading.messages import (
-    FIX_RENORMALISE,
     FIX_TOP_GROUPS,
     MSG_ALSO_EMPTY,
-    MSG_CLASS_NAMES_COUNT,
-    MSG_CLASS_NAMES_REPEAT,
-    MSG_CLASS_SUM,
-    MSG_CLASS_SUM_ZERO,
-    MSG_CLASS_TOO_FEW,
-    MSG_CLASS_UNKNOWN,
+    MSG_ALSO_INFINITE,
     MSG_DECIMAL_COMMA_HINT,
     MSG_DELTA_OVERFLOW,
     MSG_DELTA_SOURCES,
+    MSG_DELTA_TOTAL,
+    MSG_DELTA_TOTAL_ALL,
+    MSG_DELTA_TOTAL_LARGEST,
     MSG_DELTA_ZERO,
     MSG_INFINITE,
     MSG_LABEL_MANY,
@@ -67,7 +64,6 @@ from costlib.loading.messages import (
     MSG_WEIGHT_ZERO,
     NOTE_MISSING_GROUP,
     NOTE_ONE_ROW_GROUP,
-    NOTE_RENORMALISED,
     NOTE_SPLIT_WORDS,
     NOTE_TOP_GROUPS,
     SHOW,
@@ -180,8 +176,12 @@ class Table:
 
 
 def numbers(t: Table, column: str) -> np.ndarray:
-    """The column as a new float64 array, or DataError naming text, blank and infinite cells."""
+    """The column as a new float64 array, or DataError naming its text, blank and infinite cells
+    at once (each kind with its count; the first kind's rows, and the infinite cells' rows)."""
     values, not_number, missing = as_float(t.col(column))
+    inf = np.isinf(values)
+    if not (not_number.any() or missing.any() or inf.any()):
+        return values
     if not_number.any():
         msg = t.bad(MSG_NOT_NUMBERS, column, not_number, cells=True)
         shown = t.texts(column, first_true(not_number, SHOW))
@@ -189,13 +189,13 @@ def numbers(t: Table, column: str) -> np.ndarray:
             msg += MSG_DECIMAL_COMMA_HINT
         if missing.any():  # say everything wrong with the column at once
             msg += MSG_ALSO_EMPTY.format(count=int(missing.sum()), values="cell" if missing.sum() == 1 else "cells")
-        raise DataError(msg, column=column)
-    if missing.any():
-        raise DataError(t.bad(MSG_MISSING_NUMBERS, column, missing), column=column)
-    inf = np.isinf(values)
-    if inf.any():
-        raise DataError(t.bad(MSG_INFINITE, column, inf, values=values), column=column)
-    return values
+    elif missing.any():
+        msg = t.bad(MSG_MISSING_NUMBERS, column, missing)
+    else:
+        msg = t.bad(MSG_INFINITE, column, inf, values=values)
+    if inf.any() and (not_number.any() or missing.any()):  # not one kind per upload: every kind now
+        msg += t.bad(MSG_ALSO_INFINITE, column, inf, values=values)
+    raise DataError(msg, column=column)
 
 
 def check_number(t: Table, column: str, role: str, what: str, value: object) -> float:
@@ -448,9 +448,42 @@ def delta(t: Table, m: ColumnMapping) -> np.ndarray | None:
     bad = ~np.isfinite(values)
     if bad.any():
         raise DataError(t.bad(MSG_DELTA_OVERFLOW, column, bad, source=source), column=column)
+    largest = too_large_to_add(values)
+    if largest is not None:  # each price fits, their total does not: every cost would be inf or NaN
+        k, smallest = int(largest.sum()), num(float(np.abs(values).min()))
+        words = plural(k, "largest value", f"largest {k:,} values")
+        which = t.bad(
+            MSG_DELTA_TOTAL_ALL if largest.all() else MSG_DELTA_TOTAL_LARGEST,
+            column,
+            largest,
+            values=values,
+            largest=words,
+            smallest=smallest,
+        )
+        limit = num(np.finfo(np.float64).max)
+        raise DataError(MSG_DELTA_TOTAL.format(name=t.name, source=source, limit=limit, which=which), column=column)
     if not np.any(values != 0):
         raise DataError(MSG_DELTA_ZERO.format(name=t.name, source=source, every_row=t.every_row), column=column)
     return np.ascontiguousarray(values, dtype=np.float64)
+
+
+def too_large_to_add(values: np.ndarray) -> np.ndarray | None:
+    """None when the sizes of `values` (finite) add up to a finite float64; else the mask of the
+    largest, without which they would: every value at least as large as the one at which the
+    running total of the sizes, smallest first, overflows.
+
+    >>> too_large_to_add(np.array([1.0, -2.0])) is None
+    True
+    >>> too_large_to_add(np.array([1.0, 1e308, -1e308])).tolist()
+    [False, True, True]
+    """
+    sizes = np.abs(values)
+    with np.errstate(over="ignore"):
+        if np.isfinite(sizes.sum()):
+            return None
+        ordered = np.sort(sizes)
+        at = int(np.argmax(~np.isfinite(np.cumsum(ordered))))
+    return sizes >= ordered[at]
 
 
 def _delta_from_votes(t: Table, m: ColumnMapping) -> tuple[np.ndarray, str, str]:
@@ -485,96 +518,3 @@ def _delta_from_scale(t: Table, m: ColumnMapping) -> tuple[np.ndarray, str, str]
     with np.errstate(over="ignore", invalid="ignore"):
         values = delta_from_threshold(numbers(t, m.measurement), tau)
     return values, f"measurement {q(m.measurement)} minus {num(tau)}", m.measurement
-
-
-# ---------------------------------------------------------------------------------------
-# Multiclass
-# ---------------------------------------------------------------------------------------
-
-
-def class_probs(
-    t: Table, columns: list[str], names: tuple[str, ...], renormalise: bool
-) -> tuple[np.ndarray, tuple[str, ...]]:
-    """The (n, K) probability block and the class names, checked (and renormalised if asked)."""
-    names = _class_names(t, columns, names)
-    block = np.empty((t.n, len(columns)), dtype=np.float64)
-    for j, c in enumerate(columns):
-        block[:, j] = probabilities(t, c)
-    sums = block.sum(axis=1)
-    off = np.abs(sums - 1.0) > SUM_TOLERANCE
-    if off.any():
-        _renormalise(t, columns, block, sums, off, renormalise)
-    return block, names
-
-
-def _shown(columns: Sequence[str]) -> str:
-    return join([q(c) for c in columns[:6]]) + (" …" if len(columns) > 6 else "")
-
-
-def _class_names(t: Table, columns: list[str], names: tuple[str, ...]) -> tuple[str, ...]:
-    if len(columns) < 2:
-        raise DataError(
-            MSG_CLASS_TOO_FEW.format(name=t.name, columns=_shown(columns), is_are="is"),
-            column=columns[0] if columns else None,
-        )
-    if len(set(columns)) != len(columns):
-        again = [c for c in dict.fromkeys(columns) if columns.count(c) > 1]
-        raise DataError(
-            MSG_CLASS_NAMES_REPEAT.format(name=t.name, repeated=join([q(c) for c in again])), column=again[0]
-        )
-    names = tuple(str(n).strip() for n in (names or class_names_for(columns)))
-    if len(names) != len(columns):
-        raise DataError(
-            MSG_CLASS_NAMES_COUNT.format(name=t.name, k=len(names), m=len(columns), columns=_shown(columns))
-        )
-    if len(set(names)) != len(names):
-        again = [n for n in dict.fromkeys(names) if names.count(n) > 1]
-        raise DataError(MSG_CLASS_NAMES_REPEAT.format(name=t.name, repeated=join([q(n) for n in again])))
-    return names
-
-
-def _renormalise(
-    t: Table, columns: list[str], block: np.ndarray, sums: np.ndarray, off: np.ndarray, renormalise: bool
-) -> None:
-    fields = {"columns": _shown(columns), "tol": SUM_TOLERANCE}
-    if not renormalise:
-        raise DataError(
-            t.bad(MSG_CLASS_SUM, columns[0], off, values=sums, value_prefix="sum ", **fields),
-            fix=FIX_RENORMALISE,
-            fix_action=ACTION_RENORMALISE,
-            column=columns[0],
-        )
-    zero = sums <= 0
-    if zero.any():
-        raise DataError(t.bad(MSG_CLASS_SUM_ZERO, columns[0], zero, **fields), column=columns[0])
-    k = int(off.sum())
-    gap = float(np.max(np.abs(sums[off] - 1.0)))
-    block[off] /= sums[off, None]
-    t.notes.append(
-        NOTE_RENORMALISED.format(
-            name=t.name, count=k, row_word=plural(k, "row", "rows"), gap=gap, were=plural(k, "was", "were")
-        )
-    )
-
-
-def class_labels(
-    t: Table, column: str, codes: np.ndarray, labels: list[str], names: tuple[str, ...]
-) -> tuple[np.ndarray, tuple[str, ...]]:
-    """Class index per row (int64) into the class names (sorted labels when none are given)."""
-    if not names:
-        floats = [to_float(n) for n in labels]
-        if all(math.isfinite(f) for f in floats):
-            names = tuple(n for _, n in sorted(zip(floats, labels, strict=True)))
-        else:
-            names = tuple(sorted(labels))
-    index = {n: i for i, n in enumerate(names)}
-    lut = np.full(len(labels) + 1, -1, dtype=np.int64)
-    for i, lab in enumerate(labels):
-        hit = match_value(lab, list(names))
-        lut[i] = index[hit] if hit is not None else -1
-    y = lut[codes]
-    bad = y < 0
-    if bad.any():
-        classes = join([q(n) for n in names[:10]]) + (" …" if len(names) > 10 else "")
-        raise DataError(t.bad(MSG_CLASS_UNKNOWN, column, bad, cells=True, classes=classes), column=column)
-    return y, names

@@ -1,5 +1,8 @@
 """Hostile uploads of review 4, in the loader: a class name ending in ")" (or holding brackets and
-Markdown) is its column's name after the prefix, exactly."""
+Markdown) is its column's name after the prefix, exactly; a negative class probability is named
+with its column and rows (renormalising cannot mend it); a column with blank and infinite cells
+names both kinds in one refusal; a price column whose sizes
+add up past the largest float is refused at load (it loaded, then costs read "n/a")."""
 
 from __future__ import annotations
 
@@ -9,6 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from costlib import loading
+from costlib.core.dataset import ColumnMapping
+from costlib.core.errors import DataError
+from costlib.loading.roles import too_large_to_add
 from tests.loading import bad_files as bf
 
 HOSTILE_CLASSES = ("gold (A)", "silver (B)", "[link](http://x)", "**bold**", "$x$", "<img src=x onerror=alert(1)>")
@@ -64,3 +70,113 @@ def test_a_file_whose_classes_end_in_parentheses_or_hold_markdown_loads_with_its
     ds = loading.prepare(df, guess, name="mc.csv", fingerprint="")
     assert ds.class_names == classes
     assert sorted(set(np.asarray(ds.y_class).tolist())) == list(range(len(classes)))
+
+
+# ---------------------------------------------------------------------------------------
+# 2. Class probabilities: negative values
+# ---------------------------------------------------------------------------------------
+
+
+def test_a_negative_probability_is_refused_even_when_renormalising():
+    df = loading.read_table(_multiclass_csv(("a", "b", "c"), negative_at=0), "n.csv")
+    mapping = ColumnMapping(class_label="label", class_probs=("p_a", "p_b", "p_c"))
+    with pytest.raises(DataError, match="negative") as info:
+        loading.prepare(df, mapping, name="n.csv", fingerprint="", renormalise=True)
+    assert info.value.fix_action is None and info.value.column == "p_b"
+
+
+# ---------------------------------------------------------------------------------------
+# 3. Every kind of bad cell at once
+# ---------------------------------------------------------------------------------------
+
+
+def _delta_csv(cells: dict[int, str], n: int = 30) -> bytes:
+    rows = [[i % 2, f"{0.1 + 0.8 * (i % 2):.2f}", cells.get(i, f"{(-1) ** i * (i + 1) / 10:.2f}")] for i in range(n)]
+    return bf.csv_bytes(["label", "score", "delta"], rows)
+
+
+def test_blank_and_infinite_cells_are_named_in_one_refusal():
+    df = loading.read_table(_delta_csv({13: "inf", 20: "NaN"}), "d.csv")
+    with pytest.raises(DataError) as info:
+        loading.prepare(
+            df, ColumnMapping(label="label", scores=("score",), delta="delta"), name="d.csv", fingerprint=""
+        )
+    said = info.value.message
+    # before: only "row 22" (the blank); row 15's infinity was said on the next upload
+    assert "1 empty value (blank or not a number): row 22" in said and '1 infinite value: row 15 ("inf")' in said
+    assert info.value.column == "delta"
+
+
+def test_text_blank_and_infinite_cells_are_named_in_one_refusal():
+    df = loading.read_table(_delta_csv({3: "high", 5: "", 8: "-inf"}), "d.csv")
+    with pytest.raises(DataError) as info:
+        loading.prepare(
+            df, ColumnMapping(label="label", scores=("score",), delta="delta"), name="d.csv", fingerprint=""
+        )
+    said = info.value.message
+    assert 'row 5 ("high")' in said and "1 empty cell" in said and '1 infinite value: row 10 ("-inf")' in said
+
+
+# ---------------------------------------------------------------------------------------
+# 4. Prices whose total overflows
+# ---------------------------------------------------------------------------------------
+
+
+def test_prices_whose_sizes_add_up_past_the_largest_float_are_refused_at_load():
+    df = loading.read_table(_delta_csv({i: "1e+308" for i in range(30)} | {3: "-1e+308"}), "huge.csv")
+    with pytest.raises(DataError) as info:
+        loading.prepare(
+            df, ColumnMapping(label="label", scores=("score",), delta="delta"), name="huge.csv", fingerprint=""
+        )
+    said = info.value.message
+    assert said.startswith('In "huge.csv", the delta from column "delta" is too large to add up')
+    assert (
+        'All 30 of its values are 1e+308 or more in size: rows 2, 3, 4, 5 and 6 (first 5 of 30) ("1e+308", "1e+308", '
+        '"1e+308", "-1e+308", "1e+308").' in said
+    )
+    assert info.value.column == "delta"
+
+
+def test_only_the_largest_prices_are_named():
+    cells = {i: f"{(-1) ** i * 0.5:.1f}" for i in range(30)} | {7: "1.5e308", 12: "-1e308", 20: "1.5e308"}
+    df = loading.read_table(_delta_csv(cells), "two.csv")
+    with pytest.raises(DataError) as info:
+        loading.prepare(
+            df, ColumnMapping(label="label", scores=("score",), delta="delta"), name="two.csv", fingerprint=""
+        )
+    assert 'The largest 2 values, without which the total would fit, are in rows 9 and 22 ("1.5e+308", "1.5e+308")' in (
+        info.value.message
+    )
+    one = loading.read_table(
+        _delta_csv(cells | {20: "0.5"}), "one.csv"
+    )  # 1.5e308 + 1e308 overflows: without the first, fits
+    with pytest.raises(
+        DataError, match=r'The largest value, without which the total would fit, is in row 9 \("1.5e\+308"\)\.'
+    ):
+        loading.prepare(
+            one, ColumnMapping(label="label", scores=("score",), delta="delta"), name="one.csv", fingerprint=""
+        )
+    fits = loading.read_table(_delta_csv(cells | {12: "1e307", 20: "0.5"}), "fits.csv")
+    ds = loading.prepare(
+        fits, ColumnMapping(label="label", scores=("score",), delta="delta"), name="fits.csv", fingerprint=""
+    )
+    assert np.isfinite(np.abs(ds.delta).sum())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.floats(-1e308, 1e308, allow_nan=False), st.sampled_from([1e308, -1.7e308, 0.0])),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_the_largest_prices_named_are_those_without_which_the_total_fits(values):
+    values = np.array(values)
+    mask = too_large_to_add(values)
+    with np.errstate(over="ignore"):
+        total = np.abs(values).sum()
+        assert (mask is None) == bool(np.isfinite(total))
+        if mask is not None:
+            assert np.isfinite(np.abs(values[~mask]).sum())
+            assert np.abs(values[mask]).min() >= np.abs(values[~mask]).max(initial=0.0)  # the largest ones
