@@ -69,7 +69,7 @@ def labels_of(raw: pd.Series, name: str, column: str, positive=None) -> np.ndarr
         shown = ", ".join(repr(shorten(x)) for x in names[:4]) + (", …" if len(names) > 4 else "")
         raise DataError(
             f'In "{name}", column "{column}" must hold two outcomes (or be empty where the outcome is not known yet): '
-            f"it holds {len(names)} ({shown}).",
+            f"it holds {len(names)} ({shown}){_odd_rows(codes, names)}.",
             column=column,
         )
     given = positive is not None and str(positive).strip() != ""
@@ -91,6 +91,36 @@ def labels_of(raw: pd.Series, name: str, column: str, positive=None) -> np.ndarr
     known = codes >= 0
     out[known] = (codes[known] == (names.index(chosen) if chosen in names else -2)).astype(np.float64)
     return out
+
+
+def _short_cells(df: pd.DataFrame, column: str) -> pd.DataFrame:
+    """`df`'s `column` alone, its cells that are not numbers shortened (`shorten`), so that the
+    sentence naming the first of them quotes a few characters of a 30-million-digit cell, not all
+    of it; a column of numbers as it is."""
+    cells = df[[column]]
+    if pd.api.types.is_numeric_dtype(cells[column]):
+        return cells
+    text = cells[column]
+    bad = pd.to_numeric(text, errors="coerce").isna() & text.notna()
+    if not bad.any():
+        return cells
+    short = text.astype(object).where(~bad, text[bad].map(lambda x: shorten(str(x), 40)))
+    return pd.DataFrame({column: short}, index=cells.index)
+
+
+def _odd_rows(codes: np.ndarray, names: list[str]) -> str:
+    """'; besides '0' and '1', rows 7 and 11 ("2", "yes") hold others': the rows (as a spreadsheet
+    numbers them, `loading.messages.rows_phrase`: the first five) whose outcome is neither of the
+    two most common, so that a file with a stray cell is corrected where it is wrong."""
+    from costlib.loading.messages import file_row, rows_phrase
+
+    known = codes >= 0
+    counts = np.bincount(codes[known].astype(np.int64), minlength=len(names))
+    usual = np.sort(np.argsort(-counts, kind="stable")[:2])
+    odd = np.flatnonzero(known & ~np.isin(codes, usual))
+    cells = [names[int(codes[i])] for i in odd[:5]]
+    pair = " and ".join(repr(shorten(names[int(k)])) for k in usual)
+    return f"; besides {pair}, {rows_phrase(file_row(odd), odd.size, cells)} hold others"
 
 
 def watch_report(
@@ -117,7 +147,7 @@ def watch_report(
     from costlib.loading.frames import group_column, number_column, require_columns
 
     require_columns(df, name, (time, score, label, group))
-    scores = number_column(df, name, score)
+    scores = number_column(_short_cells(df, score), name, score)
     try:
         periods = as_periods(df[time], freq, len(df), where=lambda i: f"row {i + 2}")
     except ValueError as exc:
