@@ -372,7 +372,8 @@ def guess_columns(df: pd.DataFrame, policy: dict | None = None) -> dict:
     name says so and whose first cells read as dates by Watch's one rule (`watch.periods.read_dates`;
     dates whose day and month cannot be told apart count, so that Watch says why it refuses them);
     the others come from the Data page's guess (`loading.guess_mapping`), or the policy's own column
-    names when `df` has them."""
+    names when `df` has them; no score when the policy names one `df` lacks (the page asks for it)."""
+    from costlib.answers.watch_inputs import score_missing
     from costlib.loading.guessing import guess_mapping
     from costlib.watch.periods import NOT_A_DATE, DateError, read_dates
 
@@ -391,19 +392,14 @@ def guess_columns(df: pd.DataFrame, policy: dict | None = None) -> dict:
     rest = df.drop(columns=[time]) if time is not None else df
     guess = guess_mapping(rest)
     data = (policy or {}).get("data") or {}
-    named = {role: data.get(role) if data.get(role) in df.columns else None for role in ("label", "group")}
+    named = {role: data.get(role) if data.get(role) in df.columns else None for role in ("label", "group", "score")}
     label, group = named["label"] or guess.label, named["group"] or guess.group
-    score = guess.scores[0] if guess.scores else None
-    if score is None:  # the first other column of numbers with more than two values
-        taken = {time, label, group}
-        score = next(
-            (
-                c
-                for c in df.columns
-                if c not in taken and pd.api.types.is_numeric_dtype(df[c]) and df[c].nunique(dropna=True) > 2
-            ),
-            None,
-        )
+    score = named["score"] or (guess.scores[0] if guess.scores else None)
+    if score_missing(policy, df.columns):  # fitted on another column: asked for, never guessed (`score_column_words`)
+        score = None
+    elif score is None:  # the first other column of numbers with more than two values
+        numbers = [c for c in df.columns if c not in {time, label, group} and pd.api.types.is_numeric_dtype(df[c])]
+        score = next((c for c in numbers if df[c].nunique(dropna=True) > 2), None)
     return {"time": time, "score": score, "label": label, "group": group}
 
 

@@ -234,3 +234,43 @@ NOT_CHOSEN_REFIT = (
     "Not chosen: {rule}, the refit on the {n} cases with outcomes of {span}: judged on cases it was not fitted on, "
     "what it saves over the shipped cutoff is within the noise{iv}."
 )
+
+
+# ---------------------------------------------------------------------------------------
+# Columns the guess did not take, and cutoffs that cannot work (`costlib.answers.watch_inputs`)
+
+#: a required column the page did not guess: the select waits with this until the person picks
+PICK_COLUMN = "Choose a column"
+#: the policy's score column, missing from the cases (`score_column_words`): asked, never guessed
+SCORE_NOT_IN_CASES = (
+    "The policy was fitted on the score column {policy_column}, and {name} has no such column (its columns: {columns})."
+)
+SCORE_ASK = (
+    " Choose the column that holds the same model's scores under \u201c{label}\u201d: a cutoff fitted on one "
+    "model's scores says nothing about another's."
+)
+SCORE_CHOSEN = (
+    " Its cutoff is watched on {chosen}, as chosen under \u201c{label}\u201d: check that this column holds the "
+    "same model's scores."
+)
+#: the policy's score column is in the cases, and the person picked another
+SCORE_OTHER_CHOSEN = (
+    "The policy was fitted on the score column {policy_column}; its cutoff is watched on {chosen}, as chosen under "
+    "\u201c{label}\u201d."
+)
+#: a role the guess left empty, and why the columns nearest to it were not taken (the loader's sentences)
+NOT_GUESSED = "No column of {name} was taken as the {role}: choose it under \u201c{label}\u201d."
+NO_OUTCOME_TAKEN = (
+    "No column was taken as the outcome: {why} Until an outcome column is chosen, every period is estimated from "
+    "the scores."
+)
+#: a policy's cutoff outside 0 to 1 on probability scores (`cutoff_words`): said, not refused
+CUTOFF_ABOVE = (
+    "The policy's cutoff{where} ({rule}) flags nobody: its scores are probabilities, from 0 to 1, and the cutoff "
+    "is above 1."
+)
+CUTOFF_BELOW = (
+    "The policy's cutoff{where} ({rule}) flags everyone: its scores are probabilities, from 0 to 1, and the cutoff "
+    "is below 0."
+)
+CUTOFF_WHERE = " for {group}"

@@ -1,0 +1,122 @@
+"""What the Watch page says about its inputs before it answers: the score column the policy was
+fitted on and the one watched (`score_column_words`), the roles its guess left empty and why the
+columns nearest to them were not taken (`guess_notes`), and a cutoff a probability score can never
+reach or always reaches (`cutoff_words`). The words are `costlib.present.watch_labels`'."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pandas as pd
+
+from costlib.core.errors import DataError
+from costlib.loading.messages import available, q
+from costlib.present.watch_labels import (
+    CUTOFF_ABOVE,
+    CUTOFF_BELOW,
+    CUTOFF_WHERE,
+    DATE_COLUMN,
+    NO_OUTCOME_TAKEN,
+    NOT_GUESSED,
+    SCORE_ASK,
+    SCORE_CHOSEN,
+    SCORE_COLUMN,
+    SCORE_NOT_IN_CASES,
+    SCORE_OTHER_CHOSEN,
+)
+
+
+def policy_score(policy: dict | None) -> str | None:
+    """The score column `policy` was fitted on (its ``data.score``), None when it names none."""
+    score = ((policy or {}).get("data") or {}).get("score")
+    return str(score) if score not in (None, "") else None
+
+
+def score_missing(policy: dict | None, columns: Sequence) -> bool:
+    """Whether `policy` names a score column that the cases' `columns` do not have: then the page
+    asks for the score column instead of guessing one (`answers.watch.guess_columns` leaves it empty)."""
+    score = policy_score(policy)
+    return score is not None and score not in list(columns)
+
+
+def score_column_words(policy: dict | None, columns: Sequence, chosen: str | None, *, name: str) -> str | None:
+    """What the page says of the score column watched against the one `policy` was fitted on: the
+    policy's column missing from the cases `name` (their `columns`), asked for while `chosen` is
+    None (`SCORE_ASK`) and said beside the column chosen (`SCORE_CHOSEN`); the policy's column
+    present but another chosen (`SCORE_OTHER_CHOSEN`); None when the policy's own column is watched
+    or the policy names none.
+
+    >>> policy = {"data": {"score": "zzz_score"}}
+    >>> score_column_words(policy, ["when", "score"], None, name="c.csv")  # doctest: +ELLIPSIS
+    'The policy was fitted on the score column "zzz_score", and "c.csv" has no such column (its columns: "when", ...'
+    """
+    score = policy_score(policy)
+    if score is None or score == chosen:
+        return None
+    if score in list(columns):
+        return SCORE_OTHER_CHOSEN.format(policy_column=q(score, 80), chosen=q(chosen, 80), label=SCORE_COLUMN)
+    said = SCORE_NOT_IN_CASES.format(policy_column=q(score, 80), name=q(name, 80), columns=available(list(columns)))
+    if chosen is None:
+        return said + SCORE_ASK.format(label=SCORE_COLUMN)
+    return said + SCORE_CHOSEN.format(chosen=q(chosen, 80), label=SCORE_COLUMN)
+
+
+def guess_notes(df: pd.DataFrame, guess: dict, *, name: str, policy: dict | None = None) -> dict[str, str]:
+    """Why the guess (`answers.watch.guess_columns`) left a role empty, in the loader's words, by
+    role (``"time"``, ``"score"``, ``"label"``; a role guessed has none): no date column
+    (`NOT_GUESSED`); no score column, with why the columns nearest to one were not taken
+    (`loading.preparing.refusals`: 'column "score" has 1 value that is not a number: row 2 (...)');
+    no outcome, with why a column that looks like one was not (`watch.report.labels_of`: the rows
+    holding values other than the two outcomes). A score the policy names and the cases lack is
+    `score_column_words`' to say, not this."""
+    from costlib.loading.guessing import guess_mapping, near_misses
+    from costlib.loading.preparing import refusals
+    from costlib.watch.report import labels_of
+
+    said = {}
+    if guess.get("time") is None:
+        said["time"] = NOT_GUESSED.format(name=q(name, 80), role="date", label=DATE_COLUMN)
+    rest = df.drop(columns=[guess["time"]]) if guess.get("time") is not None else df
+    mapping = None
+    if guess.get("score") is None and not score_missing(policy, df.columns):
+        mapping = guess_mapping(rest)
+        why = refusals(rest, mapping, name=name).get("scores", ())
+        said["score"] = " ".join((NOT_GUESSED.format(name=q(name, 80), role="score", label=SCORE_COLUMN), *why))
+    if guess.get("label") is None:
+        mapping = mapping or guess_mapping(rest)
+        positive = ((policy or {}).get("data") or {}).get("positive")
+        for column in near_misses(rest, mapping).get("label", ()):
+            try:
+                labels_of(rest[column], name, column, positive=positive)
+            except DataError as err:
+                said["label"] = NO_OUTCOME_TAKEN.format(why=err.message)
+                break
+    return said
+
+
+def cutoff_words(policy: dict) -> tuple[str, ...]:
+    """A sentence for each cutoff of `policy` that probability scores (0 to 1) can never reach (above
+    1: it flags nobody, `CUTOFF_ABOVE`) or always pass (below 0: everyone, `CUTOFF_BELOW`); none on
+    another scale, for a cutoff inside 0 to 1 or an infinite one (flag nobody or everyone, said as
+    such by the rule's own words). The policy is watched all the same: it is valid, only useless.
+
+    >>> cutoff_words({"thresholds": {"everyone": -5.0}, "data": {"scale": "probability"}})  # doctest: +ELLIPSIS
+    ("The policy's cutoff (flag a case when its score is at least -5) flags everyone: ...",)
+    """
+    from costlib.present.words import cutoffs_text
+
+    if ((policy.get("data") or {}).get("scale") or "probability") != "probability" or policy.get("random_share"):
+        return ()
+    cuts = {g: float(t) for g, t in (policy.get("thresholds") or {}).items() if t is not None}
+    grouped = len(set(cuts.values())) > 1
+    said = []
+    for group, t in cuts.items():
+        if not math.isfinite(t) or 0 <= t <= 1:
+            continue
+        where = CUTOFF_WHERE.format(group=q(group, 60)) if grouped else ""
+        words = CUTOFF_ABOVE if t > 1 else CUTOFF_BELOW
+        said.append(words.format(where=where, rule=cutoffs_text({group: t}, grouped=False)))
+        if not grouped:
+            break
+    return tuple(said)
