@@ -8,6 +8,7 @@ import streamlit as st
 from costlib import answers, loading
 from costlib.answers.costs import audit_maker
 from costlib.answers.watch import WATCH_RESAMPLES, sample_files, sample_note
+from costlib.answers.watch_inputs import cutoff_words, guess_notes, score_column_words, score_missing
 from costlib.core.errors import DataError
 from costlib.core.escaping import md_escape, option_names
 from costlib.loading.ledger import LEDGER, held_bytes
@@ -67,15 +68,19 @@ def _cases(where):
         data, digest = _content(upload)
         name = loading.display_name(upload.name)
         limit = LEDGER.allowance(account(), ("_watch_cases", digest))
-        table = remember(
-            digest,
-            lambda: answers.read_cases(data, upload.name, limit=limit),
-            store="_watch_cases",
-            size=CASES_KEPT,
-            weigh=held_bytes,
-            need=lambda: min(limit.peak, loading.read_peak(data)),
-            what=WHAT_READING.format(name=name),
-        )
+        try:
+            table = remember(
+                digest,
+                lambda: answers.read_cases(data, upload.name, limit=limit),
+                store="_watch_cases",
+                size=CASES_KEPT,
+                weigh=held_bytes,
+                need=lambda: min(limit.peak, loading.read_peak(data)),
+                what=WHAT_READING.format(name=name),
+            )
+        except DataError as err:  # refused: the last cases that read stay in use
+            return _keep_earlier(err, err.message, name, GOOD_CASES)
+        st.session_state[GOOD_CASES] = (table, name, digest)
         return table, name, digest
     picked = where.selectbox(t.FILE, files, key="watch_folder_file")
     path = bigdata.safe_path(folder, picked)
@@ -94,6 +99,10 @@ if which == w.FROM_FILE:
     policy_upload = c1.file_uploader(w.POLICY_LABEL, type=["json"], key="watch_policy", help=w.POLICY_UPLOAD_HELP)
 CASES_KEPT = 2  # uploaded files of newer cases a session keeps parsed (by content)
 LAST = "_watch_last"  # the session's last own inputs: back on this page after the refit, they are still here
+#: the last uploaded policy and cases that read, (value, name, content key) each: a refused upload, or the
+#: policy's removed, leaves them in use (as the Data page keeps its data), said under the refusal
+GOOD_POLICY, GOOD_CASES = "_watch_good_policy", "_watch_good_cases"
+SCORE_FOR = "_watch_score_for"  # the (policy, cases) the score column was picked for
 SAMPLE = ("sample",)  # the source of the built-in year: the same inputs in every session
 
 
@@ -109,8 +118,40 @@ def _to_the_sample() -> None:
     """The built-in year under its own policy: the session's last inputs dropped, and the cutoff to
     watch is a policy file again (the sample's; under "what Costs & groups recommends now" the page
     would wait for cases instead)."""
-    st.session_state.pop(LAST, None)
+    for kept in (LAST, GOOD_POLICY, GOOD_CASES):
+        st.session_state.pop(kept, None)
     st.session_state["watch_which"] = w.FROM_FILE
+
+
+def _keep_earlier(err: DataError, message: str, name: str, store: str) -> tuple:
+    """After the upload `name` was refused (`err`, said as `message`): the last file of its kind that
+    read (under `store`) stays in use, said under the refusal in the Data page's words
+    (`labels.not_loaded_sentence`); without one, the refusal alone."""
+    kept = st.session_state.get(store)
+    if kept is None:
+        if message == err.message:
+            raise err
+        raise DataError(message, column=err.column) from None
+    said = t.not_loaded_sentence(name, previous=kept[1], stage="file")
+    say("error", f"{message} {said}", icon=":material/warning:")
+    return kept
+
+
+def _policy(upload) -> tuple:
+    """(policy, name, content key) of the uploaded policy file `upload`: read (by content), or, when
+    it is refused or removed, the last one that read, still in use and said so."""
+    if upload is None:
+        kept = st.session_state[GOOD_POLICY]
+        say("info", t.previous_upload_sentence(kept[1]))
+        return kept
+    data, key = _content(upload)
+    name = loading.display_name(upload.name)
+    try:
+        policy = remember(("watch_policy", key), lambda: answers.read_watched_policy(data))
+    except DataError as err:  # named as every refused upload is (`policy_restore.restore_refusal`)
+        return _keep_earlier(err, restore_refusal(err, upload.name), name, GOOD_POLICY)
+    st.session_state[GOOD_POLICY] = (policy, name, key)
+    return policy, name, key
 
 
 def _say_watched(policy) -> None:
@@ -119,9 +160,13 @@ def _say_watched(policy) -> None:
 
 
 def _pick(where, label: str, options: list, guess, key: str, optional: bool = False):
+    """The column chosen for a role: the guess first; a role that must have a column and has no
+    guess waits for the person's pick (None until then), never the first column."""
     choices = [w.NO_COLUMN, *options] if optional else options
-    index = choices.index(guess) if guess in choices else 0
-    chosen = where.selectbox(label, choices, index=index, key=key, format_func=option_names(choices))
+    index = choices.index(guess) if guess in choices else 0 if optional else None
+    chosen = where.selectbox(
+        label, choices, index=index, key=key, format_func=option_names(choices), placeholder=w.PICK_COLUMN
+    )
     return None if chosen == w.NO_COLUMN else chosen
 
 
@@ -141,7 +186,7 @@ try:
         say("caption", w.SAMPLE_HIDDEN, where=n1)  # where the built-in year went, and the way back
         n2.button(w.SAMPLE_BUTTON, key="watch_sample_now", on_click=_to_the_sample)
         st.stop()
-    if cases is not None and not given_policy:
+    if cases is not None and not given_policy and GOOD_POLICY not in st.session_state:
         say("info", w.NEEDS_POLICY)
         st.stop()
     if cases is None:
@@ -173,17 +218,17 @@ try:
     else:
         df, name, c_key = cases
         if which == w.FROM_FILE:
-            p_data, p_key = _content(policy_upload)
-            try:
-                policy = remember(("watch_policy", p_key), lambda: answers.read_watched_policy(p_data))
-            except DataError as err:  # named as every refused upload is (`policy_restore.restore_refusal`)
-                raise DataError(restore_refusal(err, policy_upload.name)) from None
+            policy, _, p_key = _policy(policy_upload)
         else:
             policy, p_key = _current_policy()
             _say_watched(policy)
         source = (p_key, c_key)
         options = list(df.columns)
         guess = remember(("watch_guess", c_key, p_key), lambda: answers.guess_columns(df, policy))
+        if st.session_state.get(SCORE_FOR) != (p_key, c_key):  # other inputs: a score picked for others is not kept
+            st.session_state[SCORE_FOR] = (p_key, c_key)
+            if score_missing(policy, options):
+                st.session_state.pop("watch_score", None)
         s1, s2, s3, s4 = st.columns(4)
         columns = {
             "time": _pick(s1, w.DATE_COLUMN, options, guess["time"], "watch_time"),
@@ -191,9 +236,20 @@ try:
             "label": _pick(s3, w.OUTCOME_COLUMN, options, guess["label"], "watch_label", optional=True),
             "group": _pick(s4, t.GROUP_COLUMN, options, guess["group"], "watch_group", optional=True),
         }
+        notes = remember(("watch_notes", c_key, p_key), lambda: guess_notes(df, guess, name=name, policy=policy))
+        for role, note in notes.items():  # why a role the guess left empty has no column
+            if columns[role] is None:
+                say("info", note)
+        score_words = score_column_words(policy, options, columns["score"], name=name)
+        if score_words:  # the policy's score column is not the one watched: never silently
+            say("warning", score_words)
+        if columns["time"] is None or columns["score"] is None:
+            st.stop()
         if columns["time"] == columns["score"]:
             raise DataError(answers.MSG_SAME_COLUMN.format(column=columns["time"]), column=columns["time"])
     say(*answers.sign_off_note(policy))  # said with the policy read, whatever the answer meets below
+    for line in cutoff_words(policy):  # a cutoff probabilities never reach (or always pass): said, not refused
+        say("warning", line)
     dates = columns["time"]
     keep = _keep(source)
     counts = keep(("watch_period_counts", source, name, dates), lambda: period_counts(df[dates]))
