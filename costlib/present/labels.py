@@ -468,16 +468,17 @@ MATRIX_CELLS_REFUSED = (
 # Instance costs (views/instance.py)
 
 INSTANCE_WHAT = (
-    "Some mistakes cost more than others: each case carries its own instance cost, how costly a mistake on it "
-    "is (from annotator votes, a measurement against a threshold, or a rating). The page prices the model's "
-    "mistakes by it, in your unit per case and a month, against flagging nobody or everyone. Costs & groups "
+    "Some mistakes cost more than others: each case carries its own price of a mistake, how costly getting it "
+    "wrong is (from annotator votes, a measurement against a threshold, or a rating). The page prices the "
+    "model's mistakes by it, in your unit per case and a month, against flagging nobody or everyone. Costs & groups "
     "prices every false positive alike and every false negative alike, so the two pages can ship different "
     "cutoffs for the same model: ship the one whose prices are how your mistakes really cost."
 )
 TYPICAL_MISTAKE = "A mistake on a typical case costs"  # + the unit: `in_unit`
 TYPICAL_MISTAKE_HELP = (
-    "What one mistake costs on a case of average instance cost. A mistake on a costlier case costs more, on a "
-    "more ambiguous one less, in proportion; the cost per case is the weighted error times this price."
+    "What one mistake costs on a case of average cost. A mistake on a costlier case costs more, on a more "
+    "ambiguous one less, in proportion; the cost per case is the model's share of the mistake cost (its weighted "
+    "error) times this price."
 )
 INSTANCE_TERMS = "What the technical terms mean"
 EXPLORE_CUTOFF = "Explore another cutoff"

@@ -246,8 +246,8 @@ def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None
         for x in (
             _where_mistakes_fall(rec),
             f"A mistake on a typical case is priced at {money(price, unit)} (the price above), one on any other "
-            "case in proportion to how costly the case is: the cost per case is the weighted error times that "
-            "price.",
+            "case in proportion to how costly the case is: the cost per case is the model's share of the mistake cost "
+            "(its weighted error) times that price.",
         )
         if x
     )

@@ -65,7 +65,7 @@ def test_a_model_not_shipped_is_said_against_the_cost_of_the_choice_without_one(
     assert v.kind == "error"
     without = "flagging everyone, the cheaper choice without a model, at 0.150 minutes per case (15.00 minutes a month)"
     assert without in v.headline
-    assert len(v.details) == 1 and "weighted error times that price" in v.details[0]
+    assert len(v.details) == 1 and "share of the mistake cost (its weighted error) times that price" in v.details[0]
 
 
 def test_the_caption_and_the_terms_say_where_the_costs_come_from():
