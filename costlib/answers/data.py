@@ -134,7 +134,7 @@ def mapped_upload(
     its keyword arguments). A refusal (DataError) is said with why the columns `guess` found
     nearest to each role left empty were not taken (`loading.refusals`, read only then)."""
     use, options = loading.apply_fixes(mapping, ticked)
-    lacking = not (use.label and use.scores and use.group)
+    lacking = not (use.label and use.scores and use.group and use.class_label and use.class_probs)
     refused = loading.refusals(df, guess, name=filename) if lacking else {}
     try:
         ds = prepare(use, tuple(sorted(options.items())))

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from costlib.answers.remembering import compute_now
 from costlib.binary.model_sweeps import SINGLE_GROUP
 from costlib.core.dataset import ColumnMapping, Dataset
-from costlib.loading.messages import RAW_NOT_PROBABILITIES
+from costlib.loading.messages import RAW_NOT_PROBABILITIES, REFUSED_MULTICLASS
 from costlib.present import labels
 from costlib.present.labels import NEEDS, REFUSED, missing
 
@@ -69,11 +69,17 @@ def refused_sentence(mapping: ColumnMapping, refused: Mapping[str, Sequence[str]
     >>> refused_sentence(ColumnMapping(scores=("p",)), {"label": ['In "f.csv", column "y" has 3 values.']})
     'Not taken as the label: in "f.csv", column "y" has 3 values.'
     """
-    empty = {"label": not mapping.label, "scores": not mapping.scores, "group": not mapping.group}
+    empty = {
+        "multiclass": not (mapping.class_label or mapping.class_probs),
+        "label": not mapping.label,
+        "scores": not mapping.scores,
+        "group": not mapping.group,
+    }  # in this order: a file that looks as if it had more than two classes is told that reading's problem first
+    headings = {"multiclass": REFUSED_MULTICLASS, **REFUSED}
     parts = [
-        REFUSED[role] + " " + " ".join(s[:1].lower() + s[1:] for s in sentences)
-        for role, sentences in (refused or {}).items()
-        if sentences and empty.get(role)
+        headings[role] + " " + " ".join(s[:1].lower() + s[1:] for s in (refused or {}).get(role, ()))
+        for role in empty
+        if (refused or {}).get(role) and empty[role]
     ]
     return " ".join(parts)
 
@@ -94,7 +100,7 @@ def loaded_sentence(
             f"Loaded “{shown_name}”, but no page can use it yet: it lacks {need}.{why} Map the columns again "
             "below; until then the pages draw on built-in samples."
         )
-    text = f"Loaded “{shown_name}”. {listed(usable)} now use it."
+    text = f"Loaded “{shown_name}”. {listed(usable)} now {'uses' if len(usable) == 1 else 'use'} it."
     unweighted = [page for page, role in PAGE_ROLES if has_role(ds, role) and role not in labels.WEIGHTED_ROLES]
     if ds.weight is not None and unweighted:
         text += " " + labels.UNWEIGHTED_PAGES.format(pages=listed(unweighted))

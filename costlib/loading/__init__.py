@@ -28,8 +28,9 @@ The parts:
 - `cells`: one column's cells as categories or numbers;
 - `guessing`: `guess_mapping`, `near_misses`, `class_names_for`; `form_choices`: what a mapping form offers
   (`label_values`, `likely_positive`, `offered_columns`, `percent_columns`);
-- `roles`: validating each column role; `preparing`: `prepare`, `refusals` (why the columns nearest to an
-  unguessed role were not taken) and `apply_fixes`;
+- `roles`: validating each column role (`classes`: the multiclass columns); `preparing`: `prepare`,
+  `refusals` (why the columns nearest to an unguessed role were not taken, and why a file that looks
+  as if it had more than two classes was not read so) and `apply_fixes`;
 - `export`: `preview` (the escaping of cells, `safe_csv` and `safe_cells`, is `costlib.core.escaping`);
 - `summary`: what the Data page says about a loaded dataset;
 - `policy_cutoffs`: the cutoffs a loaded policy file decides by (`PolicyCutoffs`, `loaded_cutoffs`), read

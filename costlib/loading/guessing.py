@@ -250,11 +250,7 @@ def _mostly_numeric(dtype, cols: _Columns, c: str) -> bool:
 
 def _guess_class_probs(cols: _Columns) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """>= 3 numeric columns sharing a class prefix, in [0, 1], rows summing to 1."""
-    for prefix in _CLASS_PREFIXES:
-        found = [c for c in cols.names if cols.norm[c].startswith(prefix) and cols.numeric[c]]
-        found = [c for c in found if len(cols.norm[c]) > len(prefix)]
-        if len(found) < 3:
-            continue
+    for found in _prefixed_columns(cols):
         block = np.column_stack([as_float(cols.col(c).iloc[:_GUESS_SAMPLE])[0] for c in found])
         ok = np.all(np.isfinite(block), axis=1)
         if not ok.any():
@@ -265,6 +261,15 @@ def _guess_class_probs(cols: _Columns) -> tuple[tuple[str, ...], tuple[str, ...]
             cols.take(*found)
             return tuple(found), class_names_for(found)
     return (), ()
+
+
+def _prefixed_columns(cols: _Columns):
+    """Each set of >= 3 numeric columns (not taken) named with one class prefix ("p_", "prob_", ...)."""
+    for prefix in _CLASS_PREFIXES:
+        found = [c for c in cols.names if cols.norm[c].startswith(prefix) and cols.numeric[c]]
+        found = [c for c in found if len(cols.norm[c]) > len(prefix) and c not in cols.used]
+        if len(found) >= 3:
+            yield found
 
 
 def _label_candidates(cols: _Columns) -> list[str]:
@@ -435,7 +440,8 @@ def _guess_positive(names: list[str]) -> str | None:
 
 
 def near_misses(df: pd.DataFrame, guess: ColumnMapping) -> dict[str, tuple[str, ...]]:
-    """The columns that came nearest to the binary label, a score and the group when `guess` has none.
+    """The columns that came nearest to the binary label, a score and the group when `guess` has none,
+    and those of a reading as more than two classes that it did not make.
 
     `prepare` on each of them, mapped by hand, says why it was not taken (`refusals`).
 
@@ -457,7 +463,9 @@ def near_misses(df: pd.DataFrame, guess: ColumnMapping) -> dict[str, tuple[str, 
         "is_...") in that order, then those whose values are a yes/no-like pair and up to
         three more ("0", "1", "2"). Score: the columns named like a score that are not read
         as numbers, then those whose cells mostly look like numbers with a decimal comma
-        ("0,73").
+        ("0,73"). Multiclass, first, when the guess has no class label or no probability columns
+        and the file looks as if it had more than two classes (`_multiclass_reading`): the class
+        label, then every probability column (one reading, not a list to pick from).
 
     Examples
     --------
@@ -466,22 +474,68 @@ def near_misses(df: pd.DataFrame, guess: ColumnMapping) -> dict[str, tuple[str, 
     >>> near_misses(df, guess_mapping(df))
     {'label': ('outcome',), 'scores': ('score',)}
     """
+    reading = _multiclass_reading(df, guess)
+    found: dict[str, tuple[str, ...]] = {"multiclass": reading} if reading else {}
     if guess.label and guess.scores and guess.group:
-        return {}
+        return found
     cols = _Columns(df)
     cols.take(*mapped_columns(guess))
-    found: dict[str, tuple[str, ...]] = {}
     if guess.group is None:
         found["group"] = tuple(c for c in _group_named(cols) if _too_many_groups(cols, c))
     if guess.class_probs:
-        return {role: columns[:MAX_NEAR_MISSES] for role, columns in found.items() if columns}
+        return {
+            role: columns if role == "multiclass" else columns[:MAX_NEAR_MISSES]
+            for role, columns in found.items()
+            if columns
+        }
     if guess.label is None:
         named = [c for c in _label_candidates(cols) if c not in cols.used]
         found["label"] = tuple(named + [c for c in cols.names if c not in named and _near_binary(cols, c)])
     if not guess.scores:
         named = [c for c in cols.names if c not in cols.used and not cols.numeric[c] and _score_named(cols, c)]
         found["scores"] = tuple(named + [c for c in cols.names if c not in named and _decimal_commas(cols, c)])
-    return {role: columns[:MAX_NEAR_MISSES] for role, columns in found.items() if columns}
+    return {
+        role: columns if role == "multiclass" else columns[:MAX_NEAR_MISSES]
+        for role, columns in found.items()
+        if columns
+    }
+
+
+def _multiclass_reading(df: pd.DataFrame, guess: ColumnMapping) -> tuple[str, ...]:
+    """(class label, *probability columns) of the reading as more than two classes that `guess`
+    did not make (its class label or its probabilities empty), when the file looks so: three or
+    more numeric columns named for a class ("p_...", "prob_..."; the guess's own if it has them)
+    and a column of three or more values all among their class names, else (when most of their
+    numbers lie in [0, 1]) the first column named like a label with three or more values; the
+    guess's class label if it has one. () when the file does not look so."""
+    if guess.class_label and guess.class_probs:
+        return ()
+    if not guess.class_probs and sum(norm_name(c).startswith(_CLASS_PREFIXES) for c in df.columns) < 3:
+        return ()  # cheap, by the names alone: most files
+    cols = _Columns(df)
+    for probs in [list(guess.class_probs)] if guess.class_probs else _prefixed_columns(cols):
+        lowered = {n.lower() for n in class_names_for(probs)}
+        first = [c for c in _label_candidates(cols) if c not in probs]
+        rest = [c for c in cols.names[:_CONTENT_LOOKS] if c not in first and c not in probs]
+        label = guess.class_label or next((c for c in first + rest if _class_values(cols, c, lowered)), None)
+        if label is None and _mostly_01(cols, probs):
+            label = next((c for c in first if _class_values(cols, c)), None)
+        if label is not None:
+            return (label, *probs)
+    return ()
+
+
+def _class_values(cols: _Columns, c: str, among: set[str] | None = None) -> bool:
+    """Whether `c` has three or more values (in its first rows), all in `among` (lower case) when given."""
+    values = categories(cols.col(c).iloc[:_GUESS_SAMPLE], NA_TOKENS)[1]
+    return len(values) >= 3 and (among is None or all(v.lower() in among for v in values))
+
+
+def _mostly_01(cols: _Columns, columns: list[str]) -> bool:
+    """Columns at least 90% of whose numbers (in their first rows) lie in [0, 1]: probabilities, a few wrong."""
+    block = np.concatenate([as_float(cols.col(c).iloc[:_GUESS_SAMPLE])[0] for c in columns])
+    finite = block[np.isfinite(block)]
+    return bool(finite.size) and float(np.mean((finite >= 0) & (finite <= 1))) >= 0.9
 
 
 def mapped_columns(m: ColumnMapping) -> list[str]:

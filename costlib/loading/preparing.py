@@ -211,8 +211,10 @@ def refusals(
     """Why the columns nearest to a role the guess left empty were not taken, in the loader's words.
 
     Each column of `near_misses` is prepared as if chosen by hand for its role (alone: the
-    label, one score on the guessed scale, or the group), and the sentence `prepare` refuses
-    it with is kept: one home for each refusal, whether the column was guessed or chosen.
+    label, one score on the guessed scale, or the group; a file that looks as if it had more
+    than two classes, as its class label with its probability columns), and the sentence
+    `prepare` refuses it with is kept: one home for each refusal, whether the column was
+    guessed or chosen.
 
     Parameters
     ----------
@@ -228,8 +230,9 @@ def refusals(
     Returns
     -------
     dict
-        ``{"label": sentences, "scores": sentences, "group": sentences}``, for a role the guess left empty and
-        whose nearest columns `prepare` refuses (a column it would take is not listed).
+        ``{"multiclass": sentences, "label": sentences, "scores": sentences, "group": sentences}``,
+        for a role the guess left empty and whose nearest columns `prepare` refuses (a column it
+        would take is not listed).
 
     Examples
     --------
@@ -240,24 +243,24 @@ def refusals(
     """
     said: dict[str, tuple[str, ...]] = {}
     for role, columns in near_misses(df, guess).items():
+        if role == "multiclass":  # one reading of all its columns: (class label, *probabilities)
+            tries = [(tuple(columns), ColumnMapping(class_label=columns[0], class_probs=tuple(columns[1:])))]
+        elif role == "group":  # a group alone is not a table `prepare` takes: its own check (mapping None)
+            tries = [((c,), None) for c in columns]
+        else:
+            one = (lambda c: ColumnMapping(label=c)) if role == "label" else (lambda c: ColumnMapping(scores=(c,)))
+            tries = [((c,), dataclasses.replace(one(c), score_scale=guess.score_scale)) for c in columns]
         sentences = []
-        for c in columns:
+        for mine, mapping in tries:
             try:
-                if role == "group":  # a group alone is not a table `prepare` takes: its own check
+                if mapping is None:
                     t = Table(_unique_columns(df, display_name(name)), display_name(name), flags)
-                    if c in t.lookup:
-                        roles.groups(t, c, None)
+                    if mine[0] in t.lookup:
+                        roles.groups(t, mine[0], None)
                 else:
-                    mapping = ColumnMapping(label=c) if role == "label" else ColumnMapping(scores=(c,))
-                    prepare(
-                        df,
-                        dataclasses.replace(mapping, score_scale=guess.score_scale),
-                        name=name,
-                        fingerprint="",
-                        flags=flags,
-                    )
+                    prepare(df, mapping, name=name, fingerprint="", flags=flags)
             except DataError as err:
-                if err.column == c:  # about the column, not the table (its size, say)
+                if err.column in mine:  # about its columns, not the table (its size, say)
                     sentences.append(err.message)
         if sentences:
             said[role] = tuple(sentences)

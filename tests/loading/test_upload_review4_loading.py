@@ -1,7 +1,7 @@
 """Hostile uploads of review 4, in the loader: a class name ending in ")" (or holding brackets and
-Markdown) is its column's name after the prefix, exactly; a negative class probability is named
-with its column and rows (renormalising cannot mend it); a column with blank and infinite cells
-names both kinds in one refusal; a price column whose sizes
+Markdown) is its column's name after the prefix, exactly; a file that looks as if it had more than
+two classes is told what is wrong with that reading (negative probabilities, rows not summing to 1);
+a column with blank and infinite cells names both kinds in one refusal; a price column whose sizes
 add up past the largest float is refused at load (it loaded, then costs read "n/a")."""
 
 from __future__ import annotations
@@ -73,8 +73,33 @@ def test_a_file_whose_classes_end_in_parentheses_or_hold_markdown_loads_with_its
 
 
 # ---------------------------------------------------------------------------------------
-# 2. Class probabilities: negative values
+# 2. A file that looks multiclass is told what is wrong with that reading
 # ---------------------------------------------------------------------------------------
+
+
+def test_a_negative_class_probability_is_named_with_its_column_and_row():
+    df = loading.read_table(_multiclass_csv(("billing", "tech", "sales"), negative_at=7), "neg.csv")
+    guess = loading.guess_mapping(df)
+    assert not guess.class_probs  # the guess does not read a negative probability as one
+    refused = loading.refusals(df, guess, name="neg.csv")
+    (said,) = refused["multiclass"]
+    assert "the class probabilities have 1 negative value" in said
+    assert 'column "p_tech", row 9 ("-0.4")' in said  # data row 7 is the file's row 9
+    assert "do not sum to 1" in said and "row 9" in said.split("do not sum to 1")[1]
+    assert "logit" not in said  # a class probability is not a score on another scale
+
+
+def test_rows_that_do_not_sum_to_one_are_named_and_the_fix_is_offered_when_mapped():
+    df = loading.read_table(_multiclass_csv(("billing", "tech", "sales"), scale=1.5), "nosum.csv")
+    guess = loading.guess_mapping(df)
+    (said,) = loading.refusals(df, guess, name="nosum.csv")["multiclass"]
+    assert "do not sum to 1" in said and "rows 2, 3, 4, 5 and 6 (first 5 of 60)" in said and '"sum 1.5"' in said
+    mapping = ColumnMapping(class_label="label", class_probs=("p_billing", "p_tech", "p_sales"))
+    with pytest.raises(DataError) as info:
+        loading.prepare(df, mapping, name="nosum.csv", fingerprint="")
+    assert info.value.fix_action == loading.ACTION_RENORMALISE  # values above 1 only: renormalising mends them
+    ds = loading.prepare(df, mapping, name="nosum.csv", fingerprint="", renormalise=True)
+    np.testing.assert_allclose(ds.class_probs.sum(axis=1), 1.0)
 
 
 def test_a_negative_probability_is_refused_even_when_renormalising():
@@ -83,6 +108,13 @@ def test_a_negative_probability_is_refused_even_when_renormalising():
     with pytest.raises(DataError, match="negative") as info:
         loading.prepare(df, mapping, name="n.csv", fingerprint="", renormalise=True)
     assert info.value.fix_action is None and info.value.column == "p_b"
+
+
+def test_a_good_multiclass_file_and_a_binary_file_have_no_multiclass_refusal():
+    good = loading.read_table(_multiclass_csv(("billing", "tech", "sales")), "ok.csv")
+    assert "multiclass" not in loading.near_misses(good, loading.guess_mapping(good))
+    binary = loading.read_table(b"label,score\n0,0.1\n1,0.9\n0,0.3\n", "b.csv")
+    assert loading.near_misses(binary, loading.guess_mapping(binary)) == {}
 
 
 # ---------------------------------------------------------------------------------------
