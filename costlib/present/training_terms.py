@@ -24,8 +24,11 @@ TRAIN_TERMS = (
     "Every seed, the rows fitted on are the training rows a way kept (upsampling counts a row each time it is "
     "drawn), and the rows priced 0 have no label and are left out before the split.",
     "95% interval over the seeds: a range built so that, in about 95 of 100 data sets like this one, it holds the "
-    "true value; widened because the seeds re-split the same rows (Nadeau and Bengio's correction, 2003).",
+    "true value; widened because the seeds re-split the same rows (Nadeau and Bengio's correction, 2003: the "
+    "corrected resampled t interval, the spread over J seeds scaled by √(1/J + test rows / training rows) in "
+    "place of √(1/J)).",
     "Beyond the noise: the whole 95% interval of a way's change against standard training is on one side of 0.",
     "Held-out R² of |δ|: the share of the spread of the cases' prices that a regression on the features predicts "
-    "on test rows: 1 fully, 0 or below not at all.",
+    "on test rows: 1 fully, 0 or below not at all. Training with costs pays only where the costly cases need a "
+    "different decision boundary (where in the features the model's answer turns from negative to positive).",
 )

@@ -98,7 +98,7 @@ BELOW_ZERO = "below 0 means the features predict the costs worse than their aver
 #: what the seeds' intervals are, said under the verdict and above the table
 SEEDS_CAVEAT = (
     "The seeds re-split the same rows, so their results are not independent: each interval is widened for the "
-    "rows they share (Nadeau and Bengio's correction, 2003) to roughly cover what new data of this size would give "
+    "rows they share (the technical terms say how) to roughly cover what new data of this size would give "
     "(94% to 99% of the time in our simulations), not only these splits."
 )
 #: what the command line calls the intervals (`costlib train`'s settings and its header line)
@@ -453,12 +453,11 @@ def predictability_sentence(r2: float, low: float, high: float) -> str:
     if r2 < R2_SOME:
         return (
             f"The features explain a little of the costs ({interval}): training with costs can help a little "
-            "where the costly cases need a different decision boundary, if at all."
+            "where the costly cases need a different decision, if at all."
         )
     return (
         f"The features explain a good part of the costs ({interval}): training with costs has something to "
-        "work with. It pays only if the costly cases need a different decision boundary, which the comparison "
-        "shows."
+        "work with. It pays only if the costly cases need a different decision, which the comparison shows."
     )
 
 
