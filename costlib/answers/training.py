@@ -151,6 +151,28 @@ class TrainingAnswer:
         return training_page.split_counts_sentence(*(int(self.results[c].iloc[0]) for c in counts)) if counts else ""
 
 
+def named_verdict(
+    summary: pd.DataFrame, shares: Mapping, *, price: float = 1.0, unit: str = "", volume: float | None = None
+) -> Verdict:
+    """The one answer of Train with costs (`training_words.training_verdict_of`) on the page and the
+    command line alike: a way of keeping the costliest cases named by the share it kept (`shares`,
+    `training.kept.kept_of_results`), as the chart and the table name it, not by the share asked; at a
+    `price` of 0 `training_page.NO_MISTAKE_PRICE` (every mistake free: nothing to choose).
+
+    >>> s = pd.DataFrame({"method": ["standard", "tdown30"], "seeds": [10, 10], "nec": [0.10, 0.069],
+    ...                   "nec_change": [0.0, -0.31], "nec_change_low": [0.0, -0.38],
+    ...                   "nec_change_high": [0.0, -0.24], "error_rate": [0.10, 0.12]})
+    >>> named_verdict(s, {"tdown30": (0.3, 0.88)}).headline[:70]
+    'Ship the model: keeping the costliest 88% (30% asked) beats standard t'
+    """
+    if not price:
+        return Verdict("warning", training_page.NO_MISTAKE_PRICE)
+    named = summary.assign(
+        method=[training_page.method_label(m, shares) if m in shares else m for m in summary["method"]]
+    )
+    return training_words.training_verdict_of(named, price=price, unit=unit, volume=volume)
+
+
 def training_answer(
     results: pd.DataFrame,
     r2: pd.Series,
@@ -172,15 +194,10 @@ def training_answer(
     summary = training_summary(results)
     r2_mean, r2_low, r2_high = predictability_interval(r2)
     shares = kept_of_results(results)
-    # the verdict names the way it ships by the share that way kept, as the chart and the table do
-    named = summary.assign(
-        method=[training_page.method_label(m, shares) if m in shares else m for m in summary["method"]]
-    )
-    free = Verdict("warning", training_page.NO_MISTAKE_PRICE)  # every mistake free: nothing to choose
     return TrainingAnswer(
         summary=summary,
         results=results,
-        verdict=training_words.training_verdict_of(named, price=price, unit=unit, volume=volume) if price else free,
+        verdict=named_verdict(summary, shares, price=price, unit=unit, volume=volume),
         chart=training_figure(summary, shares=shares),  # its title names no data: the page names it once, above
         change_chart=change_figure(summary, shares=shares) if "standard" in methods and len(methods) > 1 else None,
         r2=training_words.r2_text(r2_mean),

@@ -6,7 +6,8 @@ of NEC and error rate per method with intervals, the change against standard tra
 predictable the costs are, and the verdict: the same numbers and words as the "Train with
 costs" page. ``--json`` prints one JSON object instead. Exit codes: 0 ok; 2 for bad input or
 bad arguments (one sentence on standard error, after the flag whose column it is about; never
-a traceback).
+a traceback), and for ``--mistake-price 0``: every mistake is then free and there is no answer
+to give (the page's sentence, `training_page.NO_MISTAKE_PRICE`), so nothing is trained.
 """
 
 from __future__ import annotations
@@ -199,9 +200,11 @@ def _methods(groups) -> tuple[str, ...]:
 
 def compute(args):
     """(TrainingData, summary, predictability (mean, low, high), verdict, predictability sentence)."""
-    from costlib.present.training_words import predictability_sentence, training_verdict
+    from costlib.answers.training import named_verdict
+    from costlib.present.training_words import predictability_sentence
     from costlib.training import data as training_data
     from costlib.training.compare import compare_training, cost_predictability
+    from costlib.training.kept import kept_of_results
     from costlib.training.summary import predictability_interval, training_summary
 
     methods = _methods(args.methods)
@@ -224,7 +227,10 @@ def compute(args):
     summary = training_summary(results)
     r2 = cost_predictability(data.X, data.delta, seeds=args.seeds, random_state=args.random_state, n_jobs=args.jobs)
     pred = predictability_interval(r2["r2"])
-    verdict = training_verdict(summary, price=args.mistake_price, unit=args.unit, volume=args.volume)
+    # the page's answer: a way of keeping the costliest cases named by the share it kept
+    verdict = named_verdict(
+        summary, kept_of_results(results), price=args.mistake_price, unit=args.unit, volume=args.volume
+    ).headline
     return data, results, summary, pred, verdict, predictability_sentence(*pred)
 
 
@@ -244,8 +250,12 @@ def _column_flags(args) -> dict[str, str]:
 
 def run(args) -> int:
     """Run the ``train`` command; print the result; return the exit status."""
+    from costlib.present.training_page import NO_MISTAKE_PRICE
     from costlib.present.training_words import INTERVAL_NAME
 
+    if not args.mistake_price:  # every mistake free: no answer to give (the page's sentence), so nothing is trained
+        print(f"--mistake-price: {NO_MISTAKE_PRICE}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         data, results, summary, pred, verdict, pred_words = compute(args)
     except DataError as exc:

@@ -1,0 +1,58 @@
+"""`costlib train` answers as the Train with costs page does (review 4): a mistake that costs 0 gets
+the page's sentence and no answer, and a way of keeping the costliest cases is named by the share
+it kept, not the share asked."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from cli_support import run_main
+
+from costlib.present.training_page import NO_MISTAKE_PRICE
+
+
+@pytest.fixture
+def tied_prices(tmp_path):
+    """400 cases whose prices are 1 in 90% of rows and 3 in the rest: keeping "the costliest 30%"
+    keeps every case tied at the cut, far more than 30% of them."""
+    rng = np.random.default_rng(4)
+    n = 400
+    a, b = rng.normal(size=n), rng.normal(size=n)
+    sign = np.where(a + 0.5 * rng.normal(size=n) > 0, 1.0, -1.0)
+    price = np.where(rng.random(n) < 0.9, 1.0, 3.0)
+    path = tmp_path / "tied.csv"
+    pd.DataFrame({"a": a, "b": b, "delta": sign * price}).to_csv(path, index=False)
+    return path
+
+
+def _train(capsys, path, *extra: str):
+    return run_main(
+        capsys, "train", str(path), "--features", "a,b", "--delta", "delta", "--seeds", "2", "--jobs", "1", *extra
+    )
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_a_free_mistake_is_the_pages_sentence_and_no_answer(capsys, tied_prices, json_out):
+    """--mistake-price 0: every mistake is free, so no way of training is cheaper than another. The
+    command says the page's one sentence after the flag, prints no table and no "Ship the model", and
+    exits 2 (no answer, as for any argument that leaves none), without training."""
+    code, out, err = _train(capsys, tied_prices, "--mistake-price", "0", *(["--json"] if json_out else []))
+    assert code == 2, (out, err)
+    assert out == ""
+    assert err.strip() == f"--mistake-price: {NO_MISTAKE_PRICE}"
+    assert "Ship the model" not in out + err
+
+
+def test_a_kept_share_names_the_way_in_the_verdict(capsys, tied_prices):
+    """Standard against "the costliest 30%" only: the verdict names that way (shipped or the
+    closest) by the share it kept, "keeping the costliest N% (30% asked)", as the page does."""
+    code, out, err = _train(capsys, tied_prices, "--methods", "standard", "tdown30", "--json")
+    assert code == 0, err
+    verdict = json.loads(out)["verdict"]
+    assert "(30% asked)" in verdict, verdict
+    assert "keeping the costliest 30%" not in verdict, verdict
+    code, text, err = _train(capsys, tied_prices, "--methods", "standard", "tdown30")
+    assert code == 0 and verdict in text, (text, err)
