@@ -194,8 +194,14 @@ MSG_DELTA_TOTAL = (
     "the largest number a computer holds ({limit}), so no cost could be computed.{which} Correct those rows, "
     "or give the prices in a larger unit (thousands, millions) so that they add up."
 )
-MSG_DELTA_TOTAL_LARGEST = " The {largest}, without which the total would fit, {are} in {rows}."  # {which}: some rows
-MSG_DELTA_TOTAL_ALL = " All {count} of its values are {smallest} or more in size: {rows}."  # {which}: every row
+MSG_WEIGHT_TOTAL = (
+    'In "{name}", the weights in column "{column}" are too large to add up: they total more than the largest '
+    "number a computer holds ({limit}), so no cost could be computed.{which} Correct those rows, or divide every "
+    "weight by one number (only their proportions count)."
+)
+# the {which} of MSG_DELTA_TOTAL and MSG_WEIGHT_TOTAL: some rows, or every row
+MSG_TOTAL_LARGEST = " The {largest}, without which the total would fit, {are} in {rows}."
+MSG_TOTAL_ALL = " All {count} of its values are {smallest} or more in size: {rows}."
 MSG_VOTES_INCOMPLETE = (
     'In "{name}", only the "{given}" vote column is chosen ("{column}"); choose the "{other}" vote column too.'
 )

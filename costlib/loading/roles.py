@@ -43,8 +43,6 @@ from costlib.loading.messages import (
     MSG_DELTA_OVERFLOW,
     MSG_DELTA_SOURCES,
     MSG_DELTA_TOTAL,
-    MSG_DELTA_TOTAL_ALL,
-    MSG_DELTA_TOTAL_LARGEST,
     MSG_DELTA_ZERO,
     MSG_INFINITE,
     MSG_LABEL_MANY,
@@ -57,10 +55,13 @@ from costlib.loading.messages import (
     MSG_OUTSIDE_01_FEW,
     MSG_POSITIVE_NOT_FOUND,
     MSG_SPLIT_UNKNOWN,
+    MSG_TOTAL_ALL,
+    MSG_TOTAL_LARGEST,
     MSG_VOTES_INCOMPLETE,
     MSG_VOTES_NEGATIVE,
     MSG_VOTES_NOT_INTEGER,
     MSG_WEIGHT_NEGATIVE,
+    MSG_WEIGHT_TOTAL,
     MSG_WEIGHT_ZERO,
     NOTE_MISSING_GROUP,
     NOTE_ONE_ROW_GROUP,
@@ -318,6 +319,12 @@ def weight(t: Table, column: str) -> np.ndarray:
             MSG_WEIGHT_ZERO.format(name=t.name, column=shorten(column), every_row=t.every_row),
             column=column,
         )
+    which = _too_large_rows(t, column, w)
+    if which:  # as for prices: each weight fits, their total does not, and every cost would be NaN
+        limit = num(np.finfo(np.float64).max)
+        raise DataError(
+            MSG_WEIGHT_TOTAL.format(name=t.name, column=shorten(column), limit=limit, which=which), column=column
+        )
     return w
 
 
@@ -448,23 +455,25 @@ def delta(t: Table, m: ColumnMapping) -> np.ndarray | None:
     bad = ~np.isfinite(values)
     if bad.any():
         raise DataError(t.bad(MSG_DELTA_OVERFLOW, column, bad, source=source), column=column)
-    largest = too_large_to_add(values)
-    if largest is not None:  # each price fits, their total does not: every cost would be inf or NaN
-        k, smallest = int(largest.sum()), num(float(np.abs(values).min()))
-        words = plural(k, "largest value", f"largest {k:,} values")
-        which = t.bad(
-            MSG_DELTA_TOTAL_ALL if largest.all() else MSG_DELTA_TOTAL_LARGEST,
-            column,
-            largest,
-            values=values,
-            largest=words,
-            smallest=smallest,
-        )
+    which = _too_large_rows(t, column, values)
+    if which:  # each price fits, their total does not: every cost would be inf or NaN
         limit = num(np.finfo(np.float64).max)
         raise DataError(MSG_DELTA_TOTAL.format(name=t.name, source=source, limit=limit, which=which), column=column)
     if not np.any(values != 0):
         raise DataError(MSG_DELTA_ZERO.format(name=t.name, source=source, every_row=t.every_row), column=column)
     return np.ascontiguousarray(values, dtype=np.float64)
+
+
+def _too_large_rows(t: Table, column: str, values: np.ndarray) -> str:
+    """'' when the sizes of `values` add up to a float; else the sentence naming the largest rows
+    (`too_large_to_add`), or every row when all are that large."""
+    largest = too_large_to_add(values)
+    if largest is None:
+        return ""
+    k, smallest = int(largest.sum()), num(float(np.abs(values).min()))
+    words = plural(k, "largest value", f"largest {k:,} values")
+    template = MSG_TOTAL_ALL if largest.all() else MSG_TOTAL_LARGEST
+    return t.bad(template, column, largest, values=values, largest=words, smallest=smallest)
 
 
 def too_large_to_add(values: np.ndarray) -> np.ndarray | None:

@@ -212,3 +212,16 @@ def test_the_largest_prices_named_are_those_without_which_the_total_fits(values)
         if mask is not None:
             assert np.isfinite(np.abs(values[~mask]).sum())
             assert np.abs(values[mask]).min() >= np.abs(values[~mask]).max(initial=0.0)  # the largest ones
+
+
+def test_weights_whose_total_overflows_are_refused_at_load_too():
+    # before: 1e308 on every row loaded, and the cost at every cutoff was NaN
+    rows = [[i % 2, f"{0.1 + 0.8 * (i % 2):.2f}", "1e308" if i in (4, 9) else "1"] for i in range(30)]
+    df = loading.read_table(bf.csv_bytes(["label", "score", "weight"], rows), "w.csv")
+    mapping = ColumnMapping(label="label", scores=("score",), weight="weight")
+    with pytest.raises(DataError) as info:
+        loading.prepare(df, mapping, name="w.csv", fingerprint="")
+    said = info.value.message
+    assert said.startswith('In "w.csv", the weights in column "weight" are too large to add up')
+    assert 'The largest 2 values, without which the total would fit, are in rows 6 and 11 ("1e+308", "1e+308")' in said
+    assert info.value.column == "weight"
