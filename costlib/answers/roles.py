@@ -70,7 +70,7 @@ def refused_sentence(mapping: ColumnMapping, refused: Mapping[str, Sequence[str]
     'Not taken as the label: in "f.csv", column "y" has 3 values.'
     """
     empty = {
-        "multiclass": not (mapping.class_label or mapping.class_probs),
+        "multiclass": not (mapping.class_label and mapping.class_probs),  # both mapped: `prepare` says what is wrong
         "label": not mapping.label,
         "scores": not mapping.scores,
         "group": not mapping.group,

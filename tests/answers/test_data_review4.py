@@ -12,6 +12,7 @@ from costlib.answers.roles import refused_sentence
 from costlib.core.dataset import ColumnMapping
 from costlib.loading.messages import REFUSED_MULTICLASS
 from costlib.present.labels import REFUSED
+from tests.loading import bad_files as bf
 from tests.loading.test_upload_review4_loading import HOSTILE_CLASSES, _multiclass_csv
 
 
@@ -54,3 +55,13 @@ def test_the_multiclass_reading_is_not_said_once_its_columns_are_mapped():
     assert both == f'{REFUSED_MULTICLASS} in "f.csv", it is wrong. {REFUSED["label"]} in "f.csv", "y" has 3 values.'
     mapped = refused_sentence(ColumnMapping(class_label="y", class_probs=("p_a", "p_b", "p_c")), refused)
     assert REFUSED_MULTICLASS not in mapped and REFUSED["label"] in mapped
+    half = refused_sentence(ColumnMapping(class_probs=("p_a", "p_b", "p_c")), refused)  # no class label yet
+    assert half.startswith(REFUSED_MULTICLASS)
+
+
+def test_probabilities_guessed_without_their_label_are_told_why_the_label_was_not_taken():
+    # a repeated header ("p_tech" twice) names two classes "tech (column 3)" and "tech (column 4)": the
+    # guess took the probabilities but no label, and the refusal said only that a binary label was lacking
+    rows = [[c, "0.2", "0.5", "0.3"] for c in ("tech", "billing", "sales") * 10]
+    shown = _pressed(bf.csv_bytes(["label", "p_billing", "p_tech", "p_tech"], rows), "dup.csv")
+    assert REFUSED_MULTICLASS in shown.error and "not among the classes" in shown.error, shown.error
