@@ -79,8 +79,8 @@ def _cases(where):
                 what=WHAT_READING.format(name=name),
             )
         except DataError as err:  # refused: the last cases that read stay in use
-            return _keep_earlier(err, err.message, name, GOOD_CASES)
-        st.session_state[GOOD_CASES] = (table, name, digest)
+            return _keep_earlier(err, err.message, name, _good_cases())
+        st.session_state[GOOD_CASES] = (name, digest)
         return table, name, digest
     picked = where.selectbox(t.FILE, files, key="watch_folder_file")
     path = bigdata.safe_path(folder, picked)
@@ -99,8 +99,9 @@ if which == w.FROM_FILE:
     policy_upload = c1.file_uploader(w.POLICY_LABEL, type=["json"], key="watch_policy", help=w.POLICY_UPLOAD_HELP)
 CASES_KEPT = 2  # uploaded files of newer cases a session keeps parsed (by content)
 LAST = "_watch_last"  # the session's last own inputs: back on this page after the refit, they are still here
-#: the last uploaded policy and cases that read, (value, name, content key) each: a refused upload, or the
-#: policy's removed, leaves them in use (as the Data page keeps its data), said under the refusal
+#: the last uploaded policy and cases that read, (name, content key) each: a refused upload, or the policy's
+#: removed, leaves them in use (as the Data page keeps its data), said under the refusal. Their values stay
+#: where they were read into (the memo and the cases' store, the session's data `memory.SESSION_DATA` drops)
 GOOD_POLICY, GOOD_CASES = "_watch_good_policy", "_watch_good_cases"
 SCORE_FOR = "_watch_score_for"  # the (policy, cases) the score column was picked for
 SAMPLE = ("sample",)  # the source of the built-in year: the same inputs in every session
@@ -123,11 +124,35 @@ def _to_the_sample() -> None:
     st.session_state["watch_which"] = w.FROM_FILE
 
 
-def _keep_earlier(err: DataError, message: str, name: str, store: str) -> tuple:
+def _still_kept(store: str, key):
+    """The value the session's memo `store` still keeps under `key` (now its most recent), None once gone."""
+    kept = st.session_state.get(store) or {}
+    if key not in kept:
+        return None
+    kept.move_to_end(key)
+    return kept[key]
+
+
+def _good(which: str, store: str, key_of) -> tuple | None:
+    """(value, name, content key) of the last upload that read, recorded under `which`, its value
+    read back from the memo `store` (under ``key_of(content key)``); None without one."""
+    good = st.session_state.get(which)
+    value = None if good is None else _still_kept(store, key_of(good[1]))
+    return None if value is None else (value, *good)
+
+
+def _good_cases() -> tuple | None:
+    return _good(GOOD_CASES, "_watch_cases", lambda digest: digest)
+
+
+def _good_policy() -> tuple | None:
+    return _good(GOOD_POLICY, "_memo", lambda key: ("watch_policy", key))
+
+
+def _keep_earlier(err: DataError, message: str, name: str, kept: tuple | None) -> tuple:
     """After the upload `name` was refused (`err`, said as `message`): the last file of its kind that
-    read (under `store`) stays in use, said under the refusal in the Data page's words
+    read (`kept`, from `_good`) stays in use, said under the refusal in the Data page's words
     (`labels.not_loaded_sentence`); without one, the refusal alone."""
-    kept = st.session_state.get(store)
     if kept is None:
         if message == err.message:
             raise err
@@ -141,7 +166,7 @@ def _policy(upload) -> tuple:
     """(policy, name, content key) of the uploaded policy file `upload`: read (by content), or, when
     it is refused or removed, the last one that read, still in use and said so."""
     if upload is None:
-        kept = st.session_state[GOOD_POLICY]
+        kept = _good_policy()  # there is one: the page asks for a policy otherwise
         say("info", t.previous_upload_sentence(kept[1]))
         return kept
     data, key = _content(upload)
@@ -149,8 +174,8 @@ def _policy(upload) -> tuple:
     try:
         policy = remember(("watch_policy", key), lambda: answers.read_watched_policy(data))
     except DataError as err:  # named as every refused upload is (`policy_restore.restore_refusal`)
-        return _keep_earlier(err, restore_refusal(err, upload.name), name, GOOD_POLICY)
-    st.session_state[GOOD_POLICY] = (policy, name, key)
+        return _keep_earlier(err, restore_refusal(err, upload.name), name, _good_policy())
+    st.session_state[GOOD_POLICY] = (name, key)
     return policy, name, key
 
 
@@ -186,7 +211,7 @@ try:
         say("caption", w.SAMPLE_HIDDEN, where=n1)  # where the built-in year went, and the way back
         n2.button(w.SAMPLE_BUTTON, key="watch_sample_now", on_click=_to_the_sample)
         st.stop()
-    if cases is not None and not given_policy and GOOD_POLICY not in st.session_state:
+    if cases is not None and not given_policy and _good_policy() is None:
         say("info", w.NEEDS_POLICY)
         st.stop()
     if cases is None:
