@@ -34,6 +34,28 @@ def guessed_source(guess) -> str:
     return MEASUREMENT if guess.measurement else DELTA_COLUMN
 
 
+def price_guessed(guess) -> bool:
+    """Whether the names of an upload's columns (`guess`, `loading.guess_mapping`) gave any source
+    of the prices: else the page chooses none for the person (`training_words.no_price_sentence`)."""
+    return any(getattr(guess, role) for role in ("delta", "votes_yes", "votes_no", "rating", "measurement"))
+
+
+def default_features(columns, numeric, *, used, answers) -> list[str]:
+    """The feature columns an upload's choices start from: its numeric `columns` (those in
+    `numeric`, in order) other than the price columns `used` and the columns that are the answer
+    (`answers`: `training.data.answer_columns`: the outcome, the price columns the names show), at
+    most `training.data.MAX_FEATURE_COLUMNS`.
+
+    >>> default_features(["label", "score", "delta", "age"], {"label", "score", "delta", "age"},
+    ...                  used={"delta"}, answers={"label": "", "delta": ""})
+    ['score', 'age']
+    """
+    from costlib.training.data import MAX_FEATURE_COLUMNS
+
+    kept = [c for c in columns if c in numeric and c not in used and c not in answers]
+    return kept[:MAX_FEATURE_COLUMNS]
+
+
 def training_verdict_kind(summary: pd.DataFrame) -> str:
     """The colour of the training verdict (`training_words.training_verdict_of`): "success" to
     ship a way of training with costs, "warning" when not clearly better, "error" when no way is

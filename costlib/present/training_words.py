@@ -89,6 +89,7 @@ TRAIN_WORDS = {
     "stop_help": "Finished seeds are kept: press Train and compare again to resume.",
     "by_method": "By way of training",
     "every_seed": "Every seed",
+    "pick_column": "Choose a column",  # a price column the table's names did not give: no default
 }
 # an upload's sources of prices (the Data page's names, in this page's order) and kinds of features
 SOURCES = [labels.VOTES, labels.MEASUREMENT, labels.RATING, labels.DELTA_COLUMN]
@@ -220,6 +221,20 @@ def methods_help(methods) -> str:
     from costlib.core.escaping import md_escape
 
     return md_escape("; ".join(f"{method_short(m)}: {method_label(m)}" for m in methods) + ".")
+
+
+def no_price_sentence(name: str) -> str:
+    """Said above the price choices of an uploaded table none of whose columns is named like a
+    price: no column is chosen for the person, who chooses one (the first column was taken before,
+    and the error then blamed the file).
+
+    >>> no_price_sentence("cases.csv")[:56]
+    'No price column was found in “cases.csv”: no column is n'
+    """
+    return (
+        f"No price column was found in “{name}”: no column is named like a price (delta, votes for and against, "
+        "a rating or a measurement). Choose where each case's price comes from and its column below."
+    )
 
 
 def your_file_sentence(name: str, n_rows: int) -> str:

@@ -59,6 +59,13 @@ MSG_FEATURE_IS_SOURCE = (
     'In "{name}", the column "{column}" is both a feature and the source of delta: the model would be shown '
     "the answer. Leave it out of the features."
 )
+MSG_FEATURE_IS_ANSWER = (
+    'In "{name}", the column "{column}" {why}: it is the answer the model is asked to predict, so a model '
+    "that learns from it is shown the answer. Leave it out of the features."
+)
+MSG_WHY_OUTCOME = "is named as the outcome"  # a column named like a label ("label", "outcome", "target", ...)
+MSG_WHY_PRICE = "is a source of each case's price ({role}), which also gives its label"  # a price column by its name
+MSG_WHY_COPY = "splits the rows exactly as the label does (positive where each case's price is above 0)"
 MSG_TOO_MANY_FEATURES = (
     'In "{name}", {k:,} feature columns are chosen; at most {limit:,} can be used. Keep the columns you '
     "expect to matter, drop identifiers and near-copies of other columns, or summarise them (for example "
@@ -85,6 +92,50 @@ MSG_NO_SOURCE = (
     'In "{name}", no source of delta is chosen: choose annotator votes, a measurement and a threshold, a '
     "rating and its midpoint, or a delta column."
 )
+
+
+OUTCOME_NAMES = frozenset(
+    ("label", "labels", "y", "target", "outcome", "class", "y_true", "truth", "ground_truth", "actual")
+)  # a column so named is the outcome, whatever its values (the label names `loading.guess_mapping` reads)
+PRICE_ROLES = {  # the guessed columns of a price (`ColumnMapping`'s roles), by the words that name them
+    "delta": "a delta",
+    "votes_yes": "votes for",
+    "votes_no": "votes against",
+    "rating": "a rating",
+    "measurement": "a measurement",
+}
+
+
+def answer_columns(df: pd.DataFrame, guess: ColumnMapping | None = None) -> dict[str, str]:
+    """{column: why it is the answer}: the columns of `df` no model may learn from, as far as the
+    names tell: one named as the outcome ("label", "outcome", ... in any case), the price columns
+    `guess` (`loading.guess_mapping` of `df`, computed when None) found, whose sign is the label.
+    A copy of the label under another name is found from its values (`from_table`).
+
+    >>> list(answer_columns(pd.DataFrame({"Label": [0, 1], "x": [1.0, 2.0], "delta": [-1.0, 2.0]})))
+    ['Label', 'delta']
+    """
+    guess = loading.guess_mapping(df) if guess is None else guess
+    out = {str(c): MSG_WHY_OUTCOME for c in df.columns if str(c).strip().lower().replace(" ", "_") in OUTCOME_NAMES}
+    for role, words_ in PRICE_ROLES.items():
+        column = getattr(guess, role)
+        if column is not None:
+            out.setdefault(str(column), MSG_WHY_PRICE.format(role=words_))
+    return out
+
+
+def _copies_the_label(values: np.ndarray, delta: np.ndarray) -> bool:
+    """Whether `values` take two values on the rows priced above 0 and split them exactly as the
+    label (delta > 0) does, either way round: the label under another name."""
+    priced = delta != 0
+    x = values[priced]
+    if x.size < 2 or not np.isfinite(x).all():
+        return False
+    distinct = np.unique(x)
+    if distinct.size != 2:
+        return False
+    high, positive = x == distinct[1], delta[priced] > 0
+    return bool(np.array_equal(high, positive) or np.array_equal(high, ~positive))
 
 
 @dataclass(frozen=True, eq=False)
@@ -356,9 +407,12 @@ def from_table(
             MSG_MISSING_COLUMN.format(name=name, what=what, verb="does" if len(gone) == 1 else "do", available=shown),
             column=gone[0],
         )
+    answers = answer_columns(df)
     for c in wanted:
         if c in source_cols:
             raise DataError(MSG_FEATURE_IS_SOURCE.format(name=name, column=shorten(c)), column=c)
+        if c in answers:
+            raise DataError(MSG_FEATURE_IS_ANSWER.format(name=name, column=shorten(c), why=answers[c]), column=c)
     if len(features) > MAX_FEATURE_COLUMNS:
         raise DataError(MSG_TOO_MANY_FEATURES.format(name=name, k=len(features), limit=MAX_FEATURE_COLUMNS))
     if features and len(df) * len(features) > MAX_DENSE_CELLS:
@@ -389,6 +443,9 @@ def from_table(
     notes = list(ds.notes)
     check_trainable(ds.delta, what=f'the delta of "{name}"')
     if features:
+        for c in features:
+            if _copies_the_label(np.asarray(ds.scores[c], dtype=np.float64), ds.delta):
+                raise DataError(MSG_FEATURE_IS_ANSWER.format(name=name, column=shorten(c), why=MSG_WHY_COPY), column=c)
         X = np.column_stack([ds.scores[c] for c in features])
         what = plain = words.numeric_features(len(features))
     else:

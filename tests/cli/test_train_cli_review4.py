@@ -56,3 +56,16 @@ def test_a_kept_share_names_the_way_in_the_verdict(capsys, tied_prices):
     assert "keeping the costliest 30%" not in verdict, verdict
     code, text, err = _train(capsys, tied_prices, "--methods", "standard", "tdown30")
     assert code == 0 and verdict in text, (text, err)
+
+
+def test_the_outcome_as_a_feature_is_refused_after_its_flag(capsys, tmp_path):
+    """`--features label,score`: the outcome column is the answer; refused in one sentence after
+    --features (exit 2), as on the page."""
+    rng = np.random.default_rng(1)
+    path = tmp_path / "hostile.csv"
+    pd.DataFrame({"label": rng.integers(0, 2, 200), "score": rng.random(200), "delta": rng.normal(size=200)}).to_csv(
+        path, index=False
+    )
+    code, out, err = run_main(capsys, "train", str(path), "--features", "label,score", "--delta", "delta")
+    assert code == 2 and out == ""
+    assert err.startswith('--features: In "hostile.csv", the column "label" is named as the outcome: it is the answer')
