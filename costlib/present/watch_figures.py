@@ -36,9 +36,9 @@ __all__ = ["ALERT_NAME", "PERIODS_TITLE", "REFIT_NAME", "SHIPPED_NAME", "periods
 
 PERIODS_TITLE = "The shipped cutoff, period by period"
 #: the chart's series, plain words first (the expert's term in brackets)
-PERIOD_SHIPPED = "the shipped cutoff (filled: measured; hollow: estimated, with its 95% interval)"
-PERIOD_IF_CHANGED = "the shipped cutoff if instead the kinds of case changed (model still calibrated)"
-PERIOD_OWN_BEST = "each period's own best cutoff (cross-fitted; where estimated, moved to its share of positives)"
+PERIOD_SHIPPED = "the shipped cutoff (filled: measured; hollow: estimated, 95% interval)"
+PERIOD_IF_CHANGED = "the shipped cutoff if the kinds of case changed (model still calibrated)"
+PERIOD_OWN_BEST = "each period's own best (cross-fitted; estimated: at its share of positives)"
 ALERT_NAME = "alert (ringed): costs more than chance explains"
 POINT_SIZE, ALERT_SIZE = 10, 24  # the ring of an alert is drawn around the point, never over it
 
