@@ -240,10 +240,10 @@ def no_price_sentence(name: str) -> str:
 def your_file_sentence(name: str, n_rows: int) -> str:
     """The caption under an uploaded table's choices.
 
-    >>> your_file_sentence("t.csv", 1200)
-    'Your file: t.csv (1,200 rows).'
+    >>> your_file_sentence("t.csv", 1200), your_file_sentence("one.csv", 1)
+    ('Your file: t.csv (1,200 rows).', 'Your file: one.csv (1 row).')
     """
-    return f"Your file: {name} ({n_rows:,} rows)."
+    return f"Your file: {name} ({n_rows:,} {plural(n_rows, 'row', 'rows')})."
 
 
 def _isnan(x) -> bool:

@@ -69,3 +69,11 @@ def test_the_technical_names_are_in_the_terms_box():
     box = " ".join(TRAIN_TERMS)
     for name in ("Nadeau and Bengio", "decision boundary", "corrected resampled t interval"):
         assert box.count(name) == 1, name
+
+
+def test_a_one_row_file_is_one_row():
+    """c_hugeline.csv read as one row: "Your file: c_hugeline.csv (1 rows)." said one row."""
+    from costlib.present.training_words import your_file_sentence
+
+    assert your_file_sentence("c_hugeline.csv", 1) == "Your file: c_hugeline.csv (1 row)."
+    assert your_file_sentence("t.csv", 2_000) == "Your file: t.csv (2,000 rows)."
