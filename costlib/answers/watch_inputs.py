@@ -40,12 +40,15 @@ def score_missing(policy: dict | None, columns: Sequence) -> bool:
     return score is not None and score not in list(columns)
 
 
-def score_column_words(policy: dict | None, columns: Sequence, chosen: str | None, *, name: str) -> str | None:
+def score_column_words(
+    policy: dict | None, columns: Sequence, chosen: str | None, *, name: str, label: str = SCORE_COLUMN
+) -> str | None:
     """What the page says of the score column watched against the one `policy` was fitted on: the
     policy's column missing from the cases `name` (their `columns`), asked for while `chosen` is
     None (`SCORE_ASK`) and said beside the column chosen (`SCORE_CHOSEN`); the policy's column
     present but another chosen (`SCORE_OTHER_CHOSEN`); None when the policy's own column is watched
-    or the policy names none.
+    or the policy names none. `label` names where the column is chosen (the page's select; the
+    command line's ``--score``).
 
     >>> policy = {"data": {"score": "zzz_score"}}
     >>> score_column_words(policy, ["when", "score"], None, name="c.csv")  # doctest: +ELLIPSIS
@@ -55,11 +58,11 @@ def score_column_words(policy: dict | None, columns: Sequence, chosen: str | Non
     if score is None or score == chosen:
         return None
     if score in list(columns):
-        return SCORE_OTHER_CHOSEN.format(policy_column=q(score, 80), chosen=q(chosen, 80), label=SCORE_COLUMN)
+        return SCORE_OTHER_CHOSEN.format(policy_column=q(score, 80), chosen=q(chosen, 80), label=label)
     said = SCORE_NOT_IN_CASES.format(policy_column=q(score, 80), name=q(name, 80), columns=available(list(columns)))
     if chosen is None:
-        return said + SCORE_ASK.format(label=SCORE_COLUMN)
-    return said + SCORE_CHOSEN.format(chosen=q(chosen, 80), label=SCORE_COLUMN)
+        return said + SCORE_ASK.format(label=label)
+    return said + SCORE_CHOSEN.format(chosen=q(chosen, 80), label=label)
 
 
 def guess_notes(df: pd.DataFrame, guess: dict, *, name: str, policy: dict | None = None) -> dict[str, str]:

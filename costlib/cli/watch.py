@@ -87,7 +87,20 @@ def run(args) -> int:
     note = sign_off_note(report["policy"]["sign_off"])
     if note:
         print(note, file=sys.stderr)
+    for note in input_notes(args, report, policy, cases):
+        print(f"note: {note}", file=sys.stderr)
     return EXIT_ALERT if any(p["alert"] for p in report["periods"]) else EXIT_OK
+
+
+def input_notes(args, report: dict, policy: dict, cases) -> tuple[str, ...]:
+    """What the Watch page says of these inputs before its answer, on standard error: a score
+    column other than the one the policy was fitted on (`answers.watch_inputs.score_column_words`)
+    and a cutoff probability scores can never reach or always pass (`cutoff_words`)."""
+    from costlib.answers.watch_inputs import cutoff_words, score_column_words
+
+    name = report["data"]["file"]
+    column = score_column_words(policy, list(cases.columns), args.score, name=name, label="--score")
+    return (*((column,) if column else ()), *cutoff_words(policy))
 
 
 def watch(args) -> dict:

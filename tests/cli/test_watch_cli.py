@@ -199,3 +199,24 @@ def test_the_built_in_year_as_downloaded_gives_the_pages_answer(tmp_path, capsys
     main(args[3:])
     out = capsys.readouterr().out
     assert watch_verdict(page, unit=policy["unit"]).headline in out.splitlines()
+
+
+def test_a_score_column_other_than_the_policys_and_a_cutoff_beyond_probabilities_are_said(shipped, tmp_path, capsys):
+    """Review 4: the Watch page now says when the score column watched is not the one the policy was
+    fitted on, and when a probability cutoff lies outside 0 to 1; the command line says the same
+    sentences on standard error (`answers.watch_inputs`), so a cutoff fitted on one model's scores
+    is never watched on another's without a word."""
+    policy, rng = shipped
+    data = tmp_path / "cases.csv"
+    cases = pd.concat([_cases(rng, 600, 0.3, f"2026-{m:02d}-01") for m in range(1, 4)])
+    cases.assign(other=cases["p"]).to_csv(data, index=False)
+    fitted_on = json.loads(policy.read_text())["data"]["score"]
+    assert fitted_on not in cases.columns
+    _, _, err = _run(capsys, policy, data, "--time", "when", "--score", "other", "--label", "y")
+    assert f'The policy was fitted on the score column "{fitted_on}", and "cases.csv" has no such column' in err, err
+    assert 'Its cutoff is watched on "other", as chosen under “--score”' in err, err
+    far = json.loads(policy.read_text())
+    far["thresholds"] = [t | {"threshold": 5.0} for t in far["thresholds"]]
+    (tmp_path / "far.json").write_text(json.dumps(far))
+    _, _, err = _run(capsys, tmp_path / "far.json", data, "--time", "when", "--score", "p", "--label", "y")
+    assert "flags nobody: its scores are probabilities, from 0 to 1, and the cutoff is above 1." in err, err
