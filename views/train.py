@@ -1,32 +1,23 @@
 """Train with costs: does training with each case's own price beat standard training on this data?"""
 
-import pandas as pd
 import streamlit as st
 
-from costlib import answers, loading
+from costlib import answers
 from costlib.answers.training import (
     PRECOMPUTED_DATA,
     SYNTHETIC_DATA,
     TRAIN_DATA,
-    default_features,
-    guessed_source,
-    price_guessed,
 )
 from costlib.core import settings
 from costlib.core.errors import DataError
-from costlib.core.escaping import display_name, option_names
 from costlib.present import labels as t
-from costlib.present import training_page, training_words
-from costlib.present.labels import MEASUREMENT, RATING, VOTES
+from costlib.present import training_page
 from costlib.present.training_page import TRAIN_WHAT
 from costlib.present.training_terms import TRAIN_TERMS
-from costlib.present.training_words import FEATURE_KINDS, SOURCES
 from costlib.present.training_words import TRAIN_WORDS as WORDS
 from costlib.training.compare import METHODS
-from costlib.training.data import answer_columns
 from costlib.training.kept import kept_of_delta
 from views._ui.display import page_header, say, show_chart, show_error, show_table, show_verdict
-from views._ui.loading import read_table_cached
 from views._ui.page import unit_and_volume
 from views._ui.state import (
     amount_input,
@@ -39,117 +30,9 @@ from views._ui.state import (
     setting_notes,
     widget_key,
 )
-from views._ui.training import built_in, from_table_cached, precomputed, training_results
+from views._ui.training import built_in, from_table_cached, precomputed, training_results, upload_choices
 
 RANDOM_STATE = 0
-TABLE = "_train_table"  # the uploaded table in use: (file name, content key, table, its columns' guess)
-
-
-def _read_upload() -> None:
-    """Read the file in the uploader into the table in use. A file that cannot be read is refused
-    in a sentence, and the table read before stays in use, said under the refusal as the Data page
-    says it (`labels.not_loaded_sentence`): a bad second upload never blanks a ready table."""
-    up = st.file_uploader(WORDS["upload"], type=["csv", "tsv", "txt", "parquet", "pq"], key="train_uploader")
-    if up is None:
-        return
-    raw = up.getvalue()
-    digest = loading.fingerprint(raw)
-    try:
-        df = read_table_cached(raw, digest, up.name)
-    except DataError as err:
-        kept = st.session_state.get(TABLE)
-        if kept is None:
-            show_error(err)
-            return
-        still = t.not_loaded_sentence(display_name(up.name), previous=display_name(kept[0]), stage="file")
-        say("error", f"{err.message} {still}", icon=":material/warning:")
-        return
-    if st.session_state.get(TABLE, (None, None))[1] != digest:  # a new file: its columns guessed once
-        st.session_state[TABLE] = (up.name, digest, df, loading.guess_mapping(df))
-
-
-def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
-    """The uploaded table and the column choices for it, or None (with a sentence) until complete.
-    A price column the names do not give is left for the person to choose (never the first column,
-    `training_words.no_price_sentence`); the outcome and the price columns are never features by
-    default (`answers.training.default_features`), and chosen by hand they are refused
-    (`training.data.from_table`)."""
-    st.caption(WORDS["upload_what"])
-    _read_upload()
-    if TABLE not in st.session_state:
-        st.info(training_words.UPLOAD_TO_TRAIN)
-        return None
-    name, digest, df, guess = st.session_state[TABLE]
-    cols = [str(c) for c in df.columns]
-    numeric = {c for c in cols if pd.api.types.is_numeric_dtype(df[c])}
-    answer = answer_columns(df, guess)  # the outcome and the price columns: the answer, never a feature
-    shown = option_names(cols)  # a column's name can be as long as a header
-    tag = digest[:12]  # a new file gets new widgets, seeded from its own columns
-    if not price_guessed(guess):
-        say("info", training_words.no_price_sentence(display_name(name)))
-
-    def pick(label: str, role: str, guessed: str | None) -> str | None:
-        """A price column: the guess, else none until the person chooses one."""
-        return st.selectbox(
-            label,
-            cols,
-            index=cols.index(guessed) if guessed in cols else None,
-            key=f"train_{role}_{tag}",
-            format_func=shown,
-            placeholder=WORDS["pick_column"],
-        )
-
-    c1, c2 = st.columns(2)
-    with c1:
-        seeded = SOURCES.index(guessed_source(guess))
-        source = st.radio(WORDS["source"], SOURCES, index=seeded, key=f"train_src_{tag}", horizontal=True)
-        choices: dict = {}
-        if source == VOTES:
-            yes, no = pick(WORDS["votes_yes"], "yes", guess.votes_yes), pick(WORDS["votes_no"], "no", guess.votes_no)
-            choices["votes"], used = (yes, no), {yes, no}
-        elif source == MEASUREMENT:
-            col = pick(WORDS["measurement"], "z", guess.measurement)
-            tau = st.number_input(
-                WORDS["threshold"], value=float(guess.measurement_threshold or 0.0), key=f"train_tau_{tag}"
-            )  # fmt: skip
-            choices["threshold"], used = (col, float(tau)), {col}
-        elif source == RATING:
-            col = pick(WORDS["rating"], "rating", guess.rating)
-            mid = st.number_input(WORDS["midpoint"], value=float(guess.rating_midpoint or 3.0), key=f"train_mid_{tag}")
-            choices["rating"], used = (col, float(mid)), {col}
-        else:
-            col = pick(WORDS["delta"], "delta", guess.delta)
-            choices["delta"], used = col, {col}
-    if None in used:  # the features wait for the price: their defaults leave its columns out
-        say("caption", training_words.your_file_sentence(name, len(df)))
-        return None
-    with c2:
-        texts = [c for c in cols if c not in used and c not in numeric and c not in answer]
-        features = default_features(cols, numeric, used=used, answers=answer)
-        kind = st.radio(
-            WORDS["learns_from"],
-            FEATURE_KINDS,
-            index=int(bool(texts) and not features),
-            key=f"train_kind_{tag}",
-            horizontal=True,
-        )
-        if kind == FEATURE_KINDS[0]:
-            choices["features"] = tuple(
-                st.multiselect(
-                    WORDS["features"],
-                    [c for c in cols if c not in used],
-                    default=features,
-                    key=f"train_features_{tag}",
-                    format_func=shown,
-                )
-            )
-        else:
-            options = [*texts, *[c for c in cols if c not in texts]]
-            choices["text"] = st.selectbox(WORDS["text"], options, key=f"train_text_{tag}", format_func=shown)
-    say("caption", training_words.your_file_sentence(name, len(df)))
-    return name, digest, df, tuple(sorted(choices.items()))
-
-
 page_header(t.PAGE_TRAIN, TRAIN_WHAT)
 unit, volume = unit_and_volume()  # the sidebar's unit and cases a month, as on every other page
 

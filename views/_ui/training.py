@@ -11,17 +11,27 @@ import pandas as pd
 import streamlit as st
 
 from costlib import DegenerateWarning, loading
-from costlib.answers.training import PRECOMPUTED_DATA, finished_seeds, gather_seeds, guessed_source, training_plan
+from costlib.answers.training import (
+    PRECOMPUTED_DATA,
+    default_features,
+    finished_seeds,
+    gather_seeds,
+    guessed_source,
+    price_guessed,
+    training_plan,
+)
 from costlib.core.errors import DataError
-from costlib.core.escaping import option_names
+from costlib.core.escaping import display_name, option_names
 from costlib.loading.ledger import held_bytes
 from costlib.loading.messages import WHAT_FEATURES
+from costlib.present import labels as t
 from costlib.present import training_words
 from costlib.present.labels import MEASUREMENT, RATING, VOTES
-from costlib.present.training_words import FEATURE_KINDS, SOURCES, your_file_sentence
+from costlib.present.training_words import FEATURE_KINDS, SOURCES
 from costlib.present.training_words import TRAIN_WORDS as WORDS
 from costlib.training import data as training_data
 from costlib.training.compare import compare_training, cost_predictability
+from costlib.training.data import answer_columns
 from views._ui.display import say, show_error
 from views._ui.loading import read_table_cached
 from views._ui.memo import remember
@@ -80,54 +90,76 @@ def train_seed(X, delta, data_key: str, methods: tuple, seed: int, random_state:
 # Data
 
 
-def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
-    """The uploaded table and the column choices for it, or None (with a sentence) until complete."""
-    st.caption(WORDS["upload_what"])
+TABLE = "_train_table"  # the uploaded table in use: (file name, content key, table, its columns' guess)
+
+
+def _read_upload() -> None:
+    """Read the file in the uploader into the table in use. A file that cannot be read is refused
+    in a sentence, and the table read before stays in use, said under the refusal as the Data page
+    says it (`labels.not_loaded_sentence`): a bad second upload never blanks a ready table."""
     up = st.file_uploader(WORDS["upload"], type=["csv", "tsv", "txt", "parquet", "pq"], key="train_uploader")
-    if up is not None:
-        raw = up.getvalue()
-        digest = loading.fingerprint(raw)
-        try:
-            df = read_table_cached(raw, digest, up.name)
-        except DataError as err:
+    if up is None:
+        return
+    raw = up.getvalue()
+    digest = loading.fingerprint(raw)
+    try:
+        df = read_table_cached(raw, digest, up.name)
+    except DataError as err:
+        kept = st.session_state.get(TABLE)
+        if kept is None:
             show_error(err)
-            return None
-        st.session_state["_train_table"] = (up.name, digest, df, loading.guess_mapping(df))
-    if "_train_table" not in st.session_state:
+            return
+        still = t.not_loaded_sentence(display_name(up.name), previous=display_name(kept[0]), stage="file")
+        say("error", f"{err.message} {still}", icon=":material/warning:")
+        return
+    if st.session_state.get(TABLE, (None, None))[1] != digest:  # a new file: its columns guessed once
+        st.session_state[TABLE] = (up.name, digest, df, loading.guess_mapping(df))
+
+
+def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
+    """The uploaded table and the column choices for it, or None (with a sentence) until complete.
+    A price column the names do not give is left for the person to choose (never the first column,
+    `training_words.no_price_sentence`); the outcome and the price columns are never features by
+    default (`answers.training.default_features`), and chosen by hand they are refused
+    (`training.data.from_table`)."""
+    st.caption(WORDS["upload_what"])
+    _read_upload()
+    if TABLE not in st.session_state:
         st.info(training_words.UPLOAD_TO_TRAIN)
         return None
-    name, digest, df, guess = st.session_state["_train_table"]
+    name, digest, df, guess = st.session_state[TABLE]
     cols = [str(c) for c in df.columns]
-    numeric = [c for c in cols if pd.api.types.is_numeric_dtype(df[c])]
+    numeric = {c for c in cols if pd.api.types.is_numeric_dtype(df[c])}
+    answer = answer_columns(df, guess)  # the outcome and the price columns: the answer, never a feature
     shown = option_names(cols)  # a column's name can be as long as a header
-
-    def pick(label: str, role: str, guessed: str | None, fallback: int = 0) -> str:
-        index = cols.index(guessed) if guessed in cols else min(fallback, len(cols) - 1)
-        return st.selectbox(label, cols, index=index, key=f"train_{role}_{tag}", format_func=shown)
-
     tag = digest[:12]  # a new file gets new widgets, seeded from its own columns
-    seeded = guessed_source(guess)
+    if not price_guessed(guess):
+        say("info", training_words.no_price_sentence(display_name(name)))
+
+    def pick(label: str, role: str, guessed: str | None) -> str | None:
+        """A price column: the guess, else none until the person chooses one."""
+        return st.selectbox(
+            label,
+            cols,
+            index=cols.index(guessed) if guessed in cols else None,
+            key=f"train_{role}_{tag}",
+            format_func=shown,
+            placeholder=WORDS["pick_column"],
+        )
+
     c1, c2 = st.columns(2)
     with c1:
-        source = st.radio(
-            WORDS["source"],
-            SOURCES,
-            index=SOURCES.index(seeded),
-            key=f"train_src_{tag}",
-            horizontal=True,
-        )
+        seeded = SOURCES.index(guessed_source(guess))
+        source = st.radio(WORDS["source"], SOURCES, index=seeded, key=f"train_src_{tag}", horizontal=True)
         choices: dict = {}
         if source == VOTES:
-            yes = pick(WORDS["votes_yes"], "yes", guess.votes_yes)
-            no = pick(WORDS["votes_no"], "no", guess.votes_no, fallback=1)
+            yes, no = pick(WORDS["votes_yes"], "yes", guess.votes_yes), pick(WORDS["votes_no"], "no", guess.votes_no)
             choices["votes"], used = (yes, no), {yes, no}
         elif source == MEASUREMENT:
             col = pick(WORDS["measurement"], "z", guess.measurement)
             tau = st.number_input(
-                WORDS["threshold"],
-                value=float(guess.measurement_threshold or 0.0),
-                key=f"train_tau_{tag}",
-            )
+                WORDS["threshold"], value=float(guess.measurement_threshold or 0.0), key=f"train_tau_{tag}"
+            )  # fmt: skip
             choices["threshold"], used = (col, float(tau)), {col}
         elif source == RATING:
             col = pick(WORDS["rating"], "rating", guess.rating)
@@ -136,9 +168,12 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
         else:
             col = pick(WORDS["delta"], "delta", guess.delta)
             choices["delta"], used = col, {col}
+    if None in used:  # the features wait for the price: their defaults leave its columns out
+        say("caption", training_words.your_file_sentence(name, len(df)))
+        return None
     with c2:
-        texts = [c for c in cols if c not in used and c not in numeric]
-        features = [c for c in numeric if c not in used]
+        texts = [c for c in cols if c not in used and c not in numeric and c not in answer]
+        features = default_features(cols, numeric, used=used, answers=answer)
         kind = st.radio(
             WORDS["learns_from"],
             FEATURE_KINDS,
@@ -151,19 +186,15 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
                 st.multiselect(
                     WORDS["features"],
                     [c for c in cols if c not in used],
-                    default=features[: training_data.MAX_FEATURE_COLUMNS],
+                    default=features,
                     key=f"train_features_{tag}",
                     format_func=shown,
                 )
             )
         else:
-            choices["text"] = st.selectbox(
-                WORDS["text"],
-                [*texts, *[c for c in cols if c not in texts]],
-                key=f"train_text_{tag}",
-                format_func=shown,
-            )
-    say("caption", your_file_sentence(name, len(df)))
+            options = [*texts, *[c for c in cols if c not in texts]]
+            choices["text"] = st.selectbox(WORDS["text"], options, key=f"train_text_{tag}", format_func=shown)
+    say("caption", training_words.your_file_sentence(name, len(df)))
     return name, digest, df, tuple(sorted(choices.items()))
 
 
