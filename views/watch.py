@@ -79,7 +79,7 @@ def _cases(where):
                 what=WHAT_READING.format(name=name),
             )
         except DataError as err:  # refused: the last cases that read stay in use
-            return _keep_earlier(err, err.message, name, _good_cases())
+            return _earlier_still_in_use(err, err.message, name, _good_cases())
         st.session_state[GOOD_CASES] = (name, digest)
         return table, name, digest
     picked = where.selectbox(t.FILE, files, key="watch_folder_file")
@@ -149,7 +149,7 @@ def _good_policy() -> tuple | None:
     return _good(GOOD_POLICY, "_memo", lambda key: ("watch_policy", key))
 
 
-def _keep_earlier(err: DataError, message: str, name: str, kept: tuple | None) -> tuple:
+def _earlier_still_in_use(err: DataError, message: str, name: str, kept: tuple | None) -> tuple:
     """After the upload `name` was refused (`err`, said as `message`): the last file of its kind that
     read (`kept`, from `_good`) stays in use, said under the refusal in the Data page's words
     (`labels.not_loaded_sentence`); without one, the refusal alone."""
@@ -174,7 +174,7 @@ def _policy(upload) -> tuple:
     try:
         policy = remember(("watch_policy", key), lambda: answers.read_watched_policy(data))
     except DataError as err:  # named as every refused upload is (`policy_restore.restore_refusal`)
-        return _keep_earlier(err, restore_refusal(err, upload.name), name, _good_policy())
+        return _earlier_still_in_use(err, restore_refusal(err, upload.name), name, _good_policy())
     st.session_state[GOOD_POLICY] = (name, key)
     return policy, name, key
 
