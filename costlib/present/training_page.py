@@ -130,7 +130,7 @@ def synthetic_description(*, predictable: bool) -> str:
     )
 
 
-#: the seeds' box (`TRAIN_WORDS["seeds"]` said "Seeds (random 80/10/10 splits)"): plain first, the split in its help
+#: the seeds' box (it said "Seeds (random 80/10/10 splits)"): plain first, the split in its help
 SEEDS_LABEL = "Seeds: random splits of the rows to average over"
 SEEDS_HELP = (
     "Each seed splits the rows at random: 80% to train on, 10% set aside and 10% to test on. Every way of "

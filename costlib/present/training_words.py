@@ -83,7 +83,6 @@ TRAIN_WORDS = {
     "text": "Text column",
     "building_features": "Building the features…",
     "methods": "Ways of training",
-    "seeds": "Seeds (random 80/10/10 splits)",
     "submit": "Train and compare",
     "stop": "Stop training",
     "stop_help": "Finished seeds are kept: press Train and compare again to resume.",

@@ -8,12 +8,10 @@ import pytest
 from e2e_support import alert_texts, chart_titles, full_screenshot, goto, nav, number_input, wait_for_chart
 
 import costlib
-from costlib.present import training_words
+from costlib.present import training_page, training_words
 from costlib.training import data as training_data
 
 pytestmark = pytest.mark.browser
-
-SEEDS_LABEL = "Seeds (random 80/10/10 splits)"
 
 
 def test_train_two_seeds_shows_progress_then_the_chart_and_the_verdict(page, app_url):
@@ -22,7 +20,7 @@ def test_train_two_seeds_shows_progress_then_the_chart_and_the_verdict(page, app
     assert training_words.BARS_TITLE in chart_titles(page)  # the data is named by the data choice, not the title
     assert any("Precomputed result" in t for t in alert_texts(page))
 
-    number_input(page, SEEDS_LABEL).fill("2")
+    number_input(page, training_page.SEEDS_LABEL).fill("2")
     page.get_by_role("button", name="Train and compare").click()
     progress = page.locator('[data-testid="stProgress"]').first
     progress.wait_for(state="visible", timeout=30_000)  # shown while the seeds train

@@ -46,7 +46,8 @@ def sample_model(key: str, score: str) -> decision.ModelSweeps:
 def headline(costs, key: str = "compas", scores=("p_recid",)) -> tuple[str, decision.Recommendation]:
     models = {s: sample_model(key, s) for s in scores}
     rec = decision.recommend(models, costs, n_resamples=1000)
-    return answers.costs_verdict(rec, models[rec.model], unit="$", volume=VOLUME).headline, rec
+    verdict = answers.costs_verdict(rec, models[rec.model], unit="$", volume=VOLUME, sample=True)  # the sample's models
+    return verdict.headline, rec
 
 
 def answer(page) -> str:
