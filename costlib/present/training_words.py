@@ -215,13 +215,6 @@ def method_short(method: str) -> str:
     return METHOD_SHORT.get(method, str(method))
 
 
-def methods_help(methods) -> str:
-    """The help of the ways-of-training box: each short name the charts use, and what it means."""
-    from costlib.core.escaping import md_escape
-
-    return md_escape("; ".join(f"{method_short(m)}: {method_label(m)}" for m in methods) + ".")
-
-
 def no_price_sentence(name: str) -> str:
     """Said above the price choices of an uploaded table none of whose columns is named like a
     price: no column is chosen for the person, who chooses one (the first column was taken before,
@@ -501,26 +494,3 @@ def stopped_sentence(finished: int, total: int) -> str:
         f"Stopped after {finished} of {total} seeds: the numbers below use those {finished}. Press Train and "
         "compare to finish; the finished seeds are kept."
     )
-
-
-def result_notes(results: pd.DataFrame) -> list[str]:
-    """Sentences about the result table: tdown methods that kept the very same rows.
-
-    >>> r = pd.DataFrame({"method": ["tdown30", "tdown50"], "seed": [0, 0], "n_fit": [70, 70]})
-    >>> result_notes(r.assign(n_train=100))  # doctest: +ELLIPSIS
-    ['costliest 30% and costliest 50% keep the same rows in every seed, 70% of the training rows, not the...']
-    """
-    fits = results[results["method"].astype(str).str.startswith("tdown")].pivot_table(
-        index="seed", columns="method", values="n_fit", aggfunc="first"
-    )
-    same = [m for m in fits.columns if any(o != m and (fits[o] == fits[m]).all() for o in fits.columns)]
-    if len(same) < 2:
-        return []
-    rows = results[results["method"].isin(same)]
-    kept = f", {rows['n_fit'].sum() / rows['n_train'].sum():.0%} of the training rows," if "n_train" in rows else ","
-    same = [method_short(m) for m in same]
-    names = " and ".join([", ".join(same[:-1]), same[-1]])
-    return [
-        f"{names} keep the same rows in every seed{kept} not the share their names say: many cases share the same "
-        "price, and every case tied at the cut is kept."
-    ]

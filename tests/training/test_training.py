@@ -28,10 +28,11 @@ import costlib
 from costlib import DegenerateWarning
 from costlib.__main__ import main as cli_main
 from costlib.core.errors import DataError
-from costlib.present import training_words
+from costlib.present import training_page, training_words
 from costlib.training import compare as tr
 from costlib.training import data as training_data
 from costlib.training import figures as training_figures
+from costlib.training.kept import kept_of_results
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -975,7 +976,7 @@ def test_ways_that_keep_the_same_rows_say_the_share_they_really_kept():
         {"method": ["tdown30", "tdown50", "tdown70"] * 2, "seed": [0, 0, 0, 1, 1, 1],
          "n_fit": [88, 88, 90, 87, 87, 91], "n_train": [100] * 6}
     )  # fmt: skip
-    (note,) = training_words.result_notes(r)
-    assert note.startswith("costliest 30% and costliest 50% keep the same rows in every seed, 88% of the training rows")
-    (bare,) = training_words.result_notes(r.drop(columns="n_train"))
-    assert "every seed, not the share their names say" in bare
+    (note,) = training_page.same_rows_notes(r, kept_of_results(r))  # the page's note, by the shares kept
+    assert note.startswith("costliest 88% (30% asked) and costliest 88% (50% asked) keep the same rows in every seed")
+    (bare,) = training_page.same_rows_notes(r.drop(columns="n_train"), kept_of_results(r.drop(columns="n_train")))
+    assert bare.startswith("costliest 30% and costliest 50% keep the same rows in every seed")
