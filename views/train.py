@@ -3,11 +3,7 @@
 import streamlit as st
 
 from costlib import answers
-from costlib.answers.training import (
-    PRECOMPUTED_DATA,
-    SYNTHETIC_DATA,
-    TRAIN_DATA,
-)
+from costlib.answers.training import PRECOMPUTED_DATA, SYNTHETIC_DATA, TRAIN_DATA
 from costlib.core import settings
 from costlib.core.errors import DataError
 from costlib.present import labels as t

@@ -37,7 +37,9 @@ def guessed_source(guess) -> str:
 def price_guessed(guess) -> bool:
     """Whether the names of an upload's columns (`guess`, `loading.guess_mapping`) gave any source
     of the prices: else the page chooses none for the person (`training_words.no_price_sentence`)."""
-    return any(getattr(guess, role) for role in ("delta", "votes_yes", "votes_no", "rating", "measurement"))
+    from costlib.training.data import PRICE_ROLES
+
+    return any(getattr(guess, role) for role in PRICE_ROLES)
 
 
 def default_features(columns, numeric, *, used, answers) -> list[str]:
