@@ -93,21 +93,6 @@ def labels_of(raw: pd.Series, name: str, column: str, positive=None) -> np.ndarr
     return out
 
 
-def _short_cells(df: pd.DataFrame, column: str) -> pd.DataFrame:
-    """`df`'s `column` alone, its cells that are not numbers shortened (`shorten`), so that the
-    sentence naming the first of them quotes a few characters of a 30-million-digit cell, not all
-    of it; a column of numbers as it is."""
-    cells = df[[column]]
-    if pd.api.types.is_numeric_dtype(cells[column]):
-        return cells
-    text = cells[column]
-    bad = pd.to_numeric(text, errors="coerce").isna() & text.notna()
-    if not bad.any():
-        return cells
-    short = text.astype(object).where(~bad, text[bad].map(lambda x: shorten(str(x), 40)))
-    return pd.DataFrame({column: short}, index=cells.index)
-
-
 def _odd_rows(codes: np.ndarray, names: list[str]) -> str:
     """'; besides '0' and '1', rows 7 and 11 ("2", "yes") hold others': the rows (as a spreadsheet
     numbers them, `loading.messages.rows_phrase`: the first five) whose outcome is neither of the
@@ -147,7 +132,7 @@ def watch_report(
     from costlib.loading.frames import group_column, number_column, require_columns
 
     require_columns(df, name, (time, score, label, group))
-    scores = number_column(_short_cells(df, score), name, score)
+    scores = number_column(df, name, score)
     try:
         periods = as_periods(df[time], freq, len(df), where=lambda i: f"row {i + 2}")
     except ValueError as exc:
