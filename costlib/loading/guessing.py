@@ -483,22 +483,20 @@ def near_misses(df: pd.DataFrame, guess: ColumnMapping) -> dict[str, tuple[str, 
     if guess.group is None:
         found["group"] = tuple(c for c in _group_named(cols) if _too_many_groups(cols, c))
     if guess.class_probs:
-        return {
-            role: columns if role == "multiclass" else columns[:MAX_NEAR_MISSES]
-            for role, columns in found.items()
-            if columns
-        }
+        return _bounded(found)
     if guess.label is None:
         named = [c for c in _label_candidates(cols) if c not in cols.used]
         found["label"] = tuple(named + [c for c in cols.names if c not in named and _near_binary(cols, c)])
     if not guess.scores:
         named = [c for c in cols.names if c not in cols.used and not cols.numeric[c] and _score_named(cols, c)]
         found["scores"] = tuple(named + [c for c in cols.names if c not in named and _decimal_commas(cols, c)])
-    return {
-        role: columns if role == "multiclass" else columns[:MAX_NEAR_MISSES]
-        for role, columns in found.items()
-        if columns
-    }
+    return _bounded(found)
+
+
+def _bounded(found: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """`near_misses`' roles that have columns, at most `MAX_NEAR_MISSES` each; the multiclass reading
+    whole (one reading: its class label and every probability column)."""
+    return {role: cols if role == "multiclass" else cols[:MAX_NEAR_MISSES] for role, cols in found.items() if cols}
 
 
 def _multiclass_reading(df: pd.DataFrame, guess: ColumnMapping) -> tuple[str, ...]:
