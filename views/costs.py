@@ -175,7 +175,7 @@ else:
     st.session_state.pop("_costs_drawn_for", None)
 record = setting("price_questions")
 if not record:
-    st.page_link(PRICES_PAGE, label=WORDS["ask_prices"], icon=":material/help:")
+    st.page_link(PRICES_PAGE, label=WORDS["ask_prices"], icon="❓")
 live_audit = st.session_state.setdefault(LIVE_AUDIT, {})
 st.session_state["_costs_full_run"] = True  # a price move reruns only live_answer, with this False
 live_answer()

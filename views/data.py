@@ -19,7 +19,7 @@ page_header(t.PAGE_DATA, t.DATA_WHAT_UPLOAD if setting("data") == UPLOAD else t.
 if gone:
     say("warning", t.UPLOAD_GONE)
 else:
-    st.page_link("views/costs.py", label=t.DATA_TO_COSTS, icon=":material/balance:")
+    st.page_link("views/costs.py", label=t.DATA_TO_COSTS, icon="⚖️")
 
 
 ds = current_dataset(data_page=True)  # draws the sidebar's data choice; its key "data" holds the choice

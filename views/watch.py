@@ -158,7 +158,7 @@ def _earlier_still_in_use(err: DataError, message: str, name: str, kept: tuple |
             raise err
         raise DataError(message, column=err.column) from None
     said = t.not_loaded_sentence(name, previous=kept[1], stage="file")
-    say("error", f"{message} {said}", icon=":material/warning:")
+    say("error", f"{message} {said}")
     return kept
 
 

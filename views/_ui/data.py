@@ -115,7 +115,7 @@ def current_dataset(*, needs: str | None = None, data_page: bool = False) -> Dat
             st.sidebar.caption(DATA_WORDS["upload_gone"])
             if not data_page:
                 st.info(DATA_WORDS["no_upload"])
-                st.page_link(DATA_PAGE, label=DATA_WORDS["to_data_page"], icon=":material/folder_open:")
+                st.page_link(DATA_PAGE, label=DATA_WORDS["to_data_page"], icon="📂")
             return None
     else:
         ds = share(load_sample(choice))

@@ -176,9 +176,13 @@ def _csv_download(df: pd.DataFrame, name: str, *, key: str, export: pd.DataFrame
 def say(kind: str, text: str, *, bold: bool = False, where=None, **kwargs) -> None:
     """Show a sentence that may hold user text (names, units): escaped, never rendered.
 
-    `kind` is the Streamlit call: "markdown", "caption", "success", "info", "warning", "error".
+    `kind` is the Streamlit call: "markdown", "caption", "success", "info", "warning", "error". An
+    error carries the warning sign unless told otherwise: an emoji, as every icon here is (a
+    `:material/…:` icon is a web font, which the spec keeps out).
     """
     body = md_escape(text)
+    if kind == "error":
+        kwargs.setdefault("icon", "⚠️")
     getattr(where or st, kind)(f"**{body}**" if bold else body, **kwargs)
 
 
@@ -207,7 +211,7 @@ def show_metrics(metrics: list[dict]) -> None:
 
 
 def show_error(err: DataError) -> None:
-    say("error", err.message, icon=":material/warning:")
+    say("error", err.message)
 
 
 # Where Streamlit 1.67 draws no focus indicator at all (WCAG 2.4.7 Focus Visible, checked on a

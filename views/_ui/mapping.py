@@ -198,7 +198,7 @@ def say_refused(message: str, name: str, *, stage: str = "columns", fix: bool = 
     chosen were refused, `fix`: a fix is offered to tick)."""
     previous, sample = data_in_use()
     words = t.not_loaded_sentence(loading.display_name(name), previous=previous, sample=sample, stage=stage, fix=fix)
-    say("error", f"{message} {words}", icon=":material/warning:")
+    say("error", f"{message} {words}")
 
 
 def upload_form(df: pd.DataFrame, digest: str, name: str):

@@ -110,7 +110,7 @@ def _read_upload() -> None:
             show_error(err)
             return
         still = t.not_loaded_sentence(display_name(up.name), previous=display_name(kept[0]), stage="file")
-        say("error", f"{err.message} {still}", icon=":material/warning:")
+        say("error", f"{err.message} {still}")
         return
     if st.session_state.get(TABLE, (None, None))[1] != digest:  # a new file: its columns guessed once
         st.session_state[TABLE] = (up.name, digest, df, loading.guess_mapping(df))
