@@ -128,7 +128,7 @@ def value_tau_figure(
                 }
             )
     y_title = f"worth per case ({unit})" if unit else "value per case (right answers)"
-    layout = layout_spec(title, "confidence threshold τ (answer when the confidence is at least τ)", y_title)
+    layout = layout_spec(title, "confidence threshold (answer when the model's confidence is at least this)", y_title)
     layout["xaxis"]["range"] = x_range
     layout["margin"] = {**layout["margin"], "t": 80}  # room for that label under the title
     return figure_from_spec(traces, {**layout, "shapes": [m[0] for m in marks], "annotations": [m[1] for m in marks]})
@@ -169,7 +169,7 @@ def value_k_figure(
         for rule, dash in (("optimal", "solid"), ("tau*", "dot")):
             part = frame[(frame["model"] == m) & (frame["rule"] == rule)]
             if len(part):
-                name = plain(f"{m} (best τ)" if rule == "optimal" else f"{m} (τ* = k/(k+1))")
+                name = plain(f"{m} (best threshold)" if rule == "optimal" else f"{m} (formula threshold k/(k+1))")
                 fig.add_trace(
                     go.Scatter(
                         x=part["k"],
@@ -200,7 +200,7 @@ def value_k_figure(
                 fig,
                 x=row["k"],
                 line={"color": GUIDE_COLOR, "width": 1},
-                text=f"the models' order at τ* changes at k ≈ {row['k']:.2g}" if i == 0 else None,
+                text=f"the models' order at the formula threshold changes at k ≈ {row['k']:.2g}" if i == 0 else None,
                 position="top right",
             )
     if current_k is not None:

@@ -69,7 +69,7 @@ def value_k_caption(worth: float, unit: str, fit_role: str | None = "train") -> 
     fitted = f"fitted on the {fit_role} rows" if fit_role else "picked on the very rows drawn"
     return (
         f"Worth per case when a right answer earns {money(worth, unit)}. Solid: each model at its best "
-        f"threshold ({fitted}); dotted: at the formula threshold τ* = k/(k+1), which "
+        f"threshold ({fitted}); dotted: at the formula threshold k/(k+1), which "
         "trusts the probabilities; dashed: hand everything over. The black dotted line is your k."
     )
 
