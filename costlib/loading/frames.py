@@ -12,8 +12,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core.errors import DataError
-from costlib.core.escaping import shorten
-from costlib.loading.messages import MSG_EMPTY, MSG_HEADER_ONLY, NOTE_EMPTY_COLUMNS, file_row, plural, q
+from costlib.loading.messages import MSG_EMPTY, MSG_HEADER_ONLY, NOTE_EMPTY_COLUMNS, plural, q
 from costlib.loading.repeated import AMBIGUOUS
 
 COMPACT_ROWS = 10_000  # tables with fewer rows are left exactly as pandas reads them
@@ -150,26 +149,16 @@ def require_columns(df: pd.DataFrame, name: str, columns) -> None:
             raise DataError(f'"{name}" has no column "{column}"; its columns are {shown}.', column=column)
 
 
-QUOTED_CHARS = 40  # the most characters of a bad cell `number_column` quotes
-
-
 def number_column(df: pd.DataFrame, name: str, column: str) -> np.ndarray:
-    """The column `column` of the file `name` as finite floats; DataError naming the first row
-    (`messages.file_row`: the header is row 1) that holds anything else, a text cell quoted to at
-    most `QUOTED_CHARS` characters."""
-    values = pd.to_numeric(df[column], errors="coerce").to_numpy(dtype=np.float64)
-    if not np.isfinite(values).all():
-        i = int(np.flatnonzero(~np.isfinite(values))[0])
-        cell = df[column].iloc[i]
-        cell = cell.item() if hasattr(cell, "item") else cell
-        # a text cell is quoted shortened: a 30-million-digit "number" is named by its first characters
-        shown = (
-            "an empty cell" if pd.isna(cell) else repr(shorten(cell, QUOTED_CHARS) if isinstance(cell, str) else cell)
-        )
-        raise DataError(
-            f'In "{name}", column "{column}" must hold numbers: row {file_row(i)} holds {shown}.', column=column
-        )
-    return values
+    """The column `column` of the file `name` as finite floats, read as an upload's number columns
+    are (`roles.numbers`): a DataError names every kind of bad cell in one sentence, its text
+    cells, its blank cells and its infinite ones, each with its count and first rows
+    (`messages.file_row`: the header is row 1), a text cell quoted shortened (`messages.q`), so a
+    30-million-digit "number" is named by its first characters. `costlib apply` and watch read
+    their score column so."""
+    from costlib.loading.roles import Table, numbers
+
+    return numbers(Table(df, name), column)
 
 
 def group_column(raw: pd.Series, name: str, column: str) -> np.ndarray:

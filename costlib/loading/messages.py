@@ -146,7 +146,7 @@ MSG_DECIMAL_COMMA_HINT = (
     " They look like numbers written with a decimal comma; save the file with "
     "decimal points, or separate its columns with semicolons."
 )
-MSG_ALSO_EMPTY = " It also has {count} empty {values} (blank or not a number)."
+MSG_ALSO_EMPTY = " It also has {count} empty {cell_word} (blank or not a number): {rows}."
 MSG_MISSING_NUMBERS = 'In "{name}", column "{column}" has {count} empty {values} (blank or not a number): {rows}.'
 MSG_INFINITE = 'In "{name}", column "{column}" has {count} infinite {values}: {rows}.'
 MSG_ALSO_INFINITE = " It also has {count} infinite {values}: {rows}."

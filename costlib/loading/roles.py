@@ -178,7 +178,7 @@ class Table:
 
 def numbers(t: Table, column: str) -> np.ndarray:
     """The column as a new float64 array, or DataError naming its text, blank and infinite cells
-    at once (each kind with its count; the first kind's rows, and the infinite cells' rows)."""
+    at once: each kind with its count and its first rows (the text and infinite cells quoted)."""
     values, not_number, missing = as_float(t.col(column))
     inf = np.isinf(values)
     if not (not_number.any() or missing.any() or inf.any()):
@@ -188,8 +188,8 @@ def numbers(t: Table, column: str) -> np.ndarray:
         shown = t.texts(column, first_true(not_number, SHOW))
         if 2 * sum(bool(DECIMAL_COMMA_RE.match(x)) for x in shown) > len(shown):  # most of them, not one in four
             msg += MSG_DECIMAL_COMMA_HINT
-        if missing.any():  # say everything wrong with the column at once
-            msg += MSG_ALSO_EMPTY.format(count=int(missing.sum()), values="cell" if missing.sum() == 1 else "cells")
+        if missing.any():  # say everything wrong with the column at once, each kind with its rows
+            msg += t.bad(MSG_ALSO_EMPTY, column, missing, cell_word=plural(int(missing.sum()), "cell", "cells"))
     elif missing.any():
         msg = t.bad(MSG_MISSING_NUMBERS, column, missing)
     else:

@@ -1448,7 +1448,7 @@ def test_a_score_column_with_words_is_not_blamed_on_decimal_commas_and_empty_cel
     with pytest.raises(DataError) as info:
         prepare(words_df, m, name="bad.csv", fingerprint="x")
     assert "decimal comma" not in info.value.message  # one in four looks like one: not the explanation
-    assert info.value.message.endswith("It also has 1 empty cell (blank or not a number).")
+    assert info.value.message.endswith("It also has 1 empty cell (blank or not a number): row 6.")
     commas = read_table(b'y,s\n0,"0,3"\n1,"0,45"\n0,0.2\n', "c.csv")
     with pytest.raises(DataError, match="decimal comma"):
         prepare(commas, m, name="c.csv", fingerprint="x")

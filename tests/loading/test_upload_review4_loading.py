@@ -146,7 +146,8 @@ def test_text_blank_and_infinite_cells_are_named_in_one_refusal():
             df, ColumnMapping(label="label", scores=("score",), delta="delta"), name="d.csv", fingerprint=""
         )
     said = info.value.message
-    assert 'row 5 ("high")' in said and "1 empty cell" in said and '1 infinite value: row 10 ("-inf")' in said
+    assert 'row 5 ("high")' in said and "1 empty cell (blank or not a number): row 7." in said
+    assert '1 infinite value: row 10 ("-inf")' in said
 
 
 # ---------------------------------------------------------------------------------------
