@@ -208,21 +208,48 @@ def first_true(mask: np.ndarray, k: int) -> np.ndarray:
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
+# Scores are offered as percentages only when their largest value is above this. Below it, values
+# a little above 1 are far likelier probabilities gone wrong than percentages: a sum of two
+# probabilities (class-probability columns that do not sum to one) is at most 2, and a model that
+# does not keep to 0 to 1 overshoots 1 by a little, while percentages of a chance all at most 2%
+# would be a model that never gives any case more than a 2% chance.
+PERCENT_ABOVE = 2.0
+
+
 def looks_like_percent(values: np.ndarray) -> bool:
-    """Whether numbers look like percentages of a chance: every finite value within [0, 100] and at
-    least two distinct values above 1 (a probability has none, and one stray value above 1 is an
-    error in a row, not a scale). The one home of the idea: the mapping form offers the reading
-    (`form_choices.percent_columns`) and `prepare` carries it out (its `percent` option).
+    """Whether numbers look like percentages of a chance: every finite value within [0, 100], the
+    largest above `PERCENT_ABOVE` and at least two distinct values above 1 (a probability has none,
+    and one stray value above 1 is an error in a row, not a scale). The one home of the idea: the
+    mapping form offers the reading (`form_choices.percent_columns`) and `prepare` carries it out
+    (its `percent` option). Scores barely above 1 are `barely_above_one` instead.
 
     >>> looks_like_percent(np.array([12.5, 80.0, 0.0])), looks_like_percent(np.array([0.2, 0.9, 5.0]))
     (True, False)
+    >>> looks_like_percent(np.array([0.2, 1.2, 1.49]))  # probabilities gone a little over 1
+    False
     """
-    v = np.asarray(values, dtype=np.float64)
-    v = v[np.isfinite(v)]
-    if not v.size or v.min() < 0 or v.max() > 100:
+    v = _finite(values)
+    if not v.size or v.min() < 0 or v.max() > 100 or v.max() <= PERCENT_ABOVE:
         return False
     above = v[v > 1]
     return bool(above.size > 1 and np.any(above != above[0]))
+
+
+def barely_above_one(values: np.ndarray) -> bool:
+    """Whether scores look like probabilities gone a little over 1: every finite value within
+    [0, `PERCENT_ABOVE`] and some above 1. Neither probabilities nor, by `looks_like_percent`,
+    percentages; the loader says so (`roles.above_one_note`, `roles.probabilities`).
+
+    >>> barely_above_one(np.array([0.2, 1.2, 1.49])), barely_above_one(np.array([0.2, 0.9, 1.0]))
+    (True, False)
+    """
+    v = _finite(values)
+    return bool(v.size and v.min() >= 0 and 1 < v.max() <= PERCENT_ABOVE)
+
+
+def _finite(values: np.ndarray) -> np.ndarray:
+    v = np.asarray(values, dtype=np.float64)
+    return v[np.isfinite(v)]
 
 
 def as_float(series: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

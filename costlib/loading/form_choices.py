@@ -120,10 +120,11 @@ def offered_columns(columns: Sequence[str], guess: ColumnMapping, limit: int = M
 
 
 def percent_columns(df: pd.DataFrame, scores: Sequence[str]) -> dict[str, float]:
-    """The score columns of `scores` that look like percentages (`cells.looks_like_percent`),
-    with the largest value of each: the mapping form says so and offers to read them as
-    probabilities (the "percent_scores" fix). A column that is not all numbers, or not in `df`,
-    is left to `prepare`'s sentences.
+    """The score columns of `scores` that look like percentages (`cells.looks_like_percent`: some
+    above 1, the largest above `cells.PERCENT_ABOVE`), with the largest value of each: the mapping
+    form says so and offers to read them as probabilities (the "percent_scores" fix). Scores barely
+    above 1 are not offered (`prepare` notes them, or refuses them as probabilities). A column that
+    is not all numbers, or not in `df`, is left to `prepare`'s sentences.
 
     Examples
     --------

@@ -160,6 +160,20 @@ MSG_OUTSIDE_01_FEW = (
     " Only a few rows are outside [0, 1]: correct them in the file (or leave them out), or map the "
     "column as raw scores{raw_flag} if it is not a probability."
 )
+# scores between 0 and 2 with some above 1 (`cells.barely_above_one`): not probabilities, and
+# too small for percentages; said when they are refused as probabilities, and noted when they are read as raw
+MSG_OUTSIDE_01_ABOVE_ONE = (
+    " Yet they all lie between 0 and {high}, which looks like probabilities gone a little over 1 (a sum of "
+    "several probabilities, or a model that does not keep its answers between 0 and 1) rather than log-odds or "
+    'percentages: correct them where they are made, or choose "raw"{raw_flag} to use them on the cost pages only.'
+)
+NOTE_ABOVE_ONE = (
+    'In "{name}", the scores in column "{column}" lie between 0 and {high}, with {count} {values} above 1: '
+    "{rows}. Probabilities lie between 0 and 1, and percentages would spread much further towards 100, so "
+    "they were read as raw scores: the cost pages use them, Value and Calibration do not. If they are meant "
+    "to be probabilities, correct them where they are made (a sum of several probabilities, or a model that "
+    "does not keep its answers between 0 and 1); if they are percentages, divide them by 100 in the file."
+)
 
 # prepare: labels
 MSG_LABEL_MISSING = 'In "{name}", column "{column}" has no label (blank or NA) in {count} {row_word}: {rows}.'

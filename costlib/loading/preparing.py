@@ -423,8 +423,9 @@ def _missing_labels(t: Table, missing: dict[str, np.ndarray], drop_missing: bool
 
 def _scores(t: Table, column: str, scale: str, percent: bool = False) -> np.ndarray:
     """The score column on its scale (`percent`: percentages read as probabilities, with a note);
-    a column with one value throughout is noted (review 60: a constant column mapped as the
-    score loaded without a word, then drew "recommended: inf")."""
+    raw scores barely above 1 are noted (`roles.above_one_note`: they are no longer offered as
+    percentages), and so is a column with one value throughout (review 60: a constant column
+    mapped as the score loaded without a word, then drew "recommended: inf")."""
     if scale == "probability" and percent and looks_like_percent(as_percent := roles.numbers(t, column)):
         values = as_percent / 100.0
         t.notes.append(NOTE_PERCENT_READ.format(name=t.name, column=shorten(column)))
@@ -432,6 +433,9 @@ def _scores(t: Table, column: str, scale: str, percent: bool = False) -> np.ndar
         values = roles.probabilities(t, column, fix=FIX_LOGIT, fix_action=ACTION_LOGIT)
     else:
         values = on_scale(roles.numbers(t, column), scale)
+        above_one = roles.above_one_note(t, column, values) if scale == "raw" else None
+        if above_one:  # neither probabilities nor percentages: say so rather than load them without a word
+            t.notes.append(above_one)
     if values.size > 1 and bool(np.all(values == values[0])):
         same = num(values[0])
         t.notes.append(NOTE_CONSTANT_SCORE.format(name=t.name, column=shorten(column), value=same, n=f"{t.n:,}"))

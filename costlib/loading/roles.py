@@ -22,6 +22,7 @@ from costlib.instance import delta_from_rating, delta_from_threshold, delta_from
 from costlib.loading.cells import (
     DECIMAL_COMMA_RE,
     as_float,
+    barely_above_one,
     binary_default,
     categories,
     cell_text,
@@ -52,6 +53,7 @@ from costlib.loading.messages import (
     MSG_NEEDS_NUMBER,
     MSG_NOT_NUMBERS,
     MSG_OUTSIDE_01,
+    MSG_OUTSIDE_01_ABOVE_ONE,
     MSG_OUTSIDE_01_FEW,
     MSG_POSITIVE_NOT_FOUND,
     MSG_SPLIT_UNKNOWN,
@@ -63,6 +65,7 @@ from costlib.loading.messages import (
     MSG_WEIGHT_NEGATIVE,
     MSG_WEIGHT_TOTAL,
     MSG_WEIGHT_ZERO,
+    NOTE_ABOVE_ONE,
     NOTE_MISSING_GROUP,
     NOTE_ONE_ROW_GROUP,
     NOTE_SPLIT_WORDS,
@@ -216,7 +219,9 @@ def probabilities(t: Table, column: str, **error: object) -> np.ndarray:
 
     `error`'s fix (reading the scores as log-odds) is offered only when most values lie
     outside [0, 1]: then the column is on another scale. A few stray values are errors in
-    those rows, and rescaling the whole column would corrupt every other score.
+    those rows, and rescaling the whole column would corrupt every other score. Scores between
+    0 and 2 with some above 1 (`cells.barely_above_one`) are said to be probabilities gone a
+    little over 1, and offered no fix: read as log-odds they would all be chances above one half.
     """
     values = numbers(t, column)
     outside = (values < 0) | (values > 1)
@@ -231,11 +236,22 @@ def probabilities(t: Table, column: str, **error: object) -> np.ndarray:
             logit_flag=t.flag("score_scale", "logit"),
             raw_flag=t.flag("score_scale", "raw"),
         )
-        if outside.mean() <= 0.5:
+        if barely_above_one(values):
+            msg += MSG_OUTSIDE_01_ABOVE_ONE.format(high=num(values.max()), raw_flag=t.flag("score_scale", "raw"))
+            error = {}
+        elif outside.mean() <= 0.5:
             msg += MSG_OUTSIDE_01_FEW.format(raw_flag=t.flag("score_scale", "raw"))
             error = {}
         raise DataError(msg, column=column, **error)  # type: ignore[arg-type]
     return values
+
+
+def above_one_note(t: Table, column: str, values: np.ndarray) -> str | None:
+    """The note for raw scores that look like probabilities gone a little over 1
+    (`cells.barely_above_one`): the rows above 1, and what Value and Calibration need; else None."""
+    if not barely_above_one(values):
+        return None
+    return t.bad(NOTE_ABOVE_ONE, column, values > 1, values=values, high=num(values.max()))
 
 
 # ---------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import pytest
 from costlib import loading
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
+from costlib.loading.cells import PERCENT_ABOVE, barely_above_one, looks_like_percent
 from costlib.loading.frames import number_column
 from tests.loading import bad_files as bf
 
@@ -73,3 +74,85 @@ def test_apply_and_watch_read_a_score_column_with_the_uploads_sentence():
         number_column(huge, "h.csv", "score")
     assert "row 3" in info.value.message and len(info.value.message) < 200  # quoted shortened
     np.testing.assert_array_equal(number_column(pd.DataFrame({"s": ["0.5", "2"]}), "ok.csv", "s"), [0.5, 2.0])
+
+
+# ---------------------------------------------------------------------------------------
+# 2. Scores barely above 1 are not percentages: not offered so, and said to be off
+# ---------------------------------------------------------------------------------------
+
+
+def _over_one_csv(high: float = 1.49, n: int = 200) -> tuple[bytes, np.ndarray]:
+    """Probabilities gone a little over 1: about one in ten above 1, the largest `high`."""
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, n)
+    p = np.clip(0.3 + 0.5 * y + rng.normal(0, 0.25, n), 0, high).round(3)
+    p[7] = high
+    return bf.csv_bytes(["label", "score"], zip(y, p, strict=True)), p
+
+
+@pytest.mark.parametrize(
+    ("values", "percent", "over"),
+    [
+        ([0.2, 1.2, 1.49], False, True),  # a score slightly above 1: before, offered as percentages
+        ([0.1, 0.7, 1.3, 1.1, 2.0], False, True),  # a sum of two probabilities is at most 2
+        ([0.1, 0.7, 1.3, 2.5], True, False),  # above the bound: percentages of a rare event
+        ([41.5, 85.65, 0.0, 100.0], True, False),
+        ([0.2, 0.9, 1.0], False, False),  # probabilities
+        ([-0.2, 0.9, 1.3], False, False),  # below 0: neither
+    ],
+)
+def test_percent_is_offered_only_well_above_one(values, percent, over):
+    v = np.array(values)
+    assert looks_like_percent(v) is percent and barely_above_one(v) is over
+    assert PERCENT_ABOVE == 2.0
+
+
+def test_scores_barely_above_one_are_not_offered_as_percentages_and_are_said_to_be_off():
+    data, p = _over_one_csv()
+    df = loading.read_table(data, "over.csv")
+    guess = loading.guess_mapping(df)
+    assert guess.scores == ("score",) and guess.score_scale == "raw"
+    assert loading.percent_columns(df, guess.scores) == {}  # before: {"score": 1.49}, "they look like percentages"
+    ds = loading.prepare(df, guess, name="over.csv", fingerprint="")
+    above = np.flatnonzero(p > 1)
+    said = [n for n in ds.notes if "above 1" in n]
+    assert len(said) == 1, ds.notes  # before: loaded as raw scores without a word
+    assert said[0].startswith(
+        f'In "over.csv", the scores in column "score" lie between 0 and 1.49, with {len(above)} values above 1: '
+        f"rows {above[0] + 2}, {above[1] + 2},"
+    )
+    assert "percentages would spread much further towards 100" in said[0] and "Value and Calibration" in said[0]
+    np.testing.assert_array_equal(ds.scores["score"], p)  # read as they are
+
+
+def test_scores_barely_above_one_refused_as_probabilities_say_why_and_offer_no_log_odds():
+    data, _ = _over_one_csv()
+    df = loading.read_table(data, "over.csv")
+    m = ColumnMapping(label="label", scores=("score",), score_scale="probability")
+    for options in ({}, {"percent": True}):  # ticking "percentages" does not read them so either
+        with pytest.raises(DataError) as info:
+            loading.prepare(df, m, name="over.csv", fingerprint="", **options)
+        assert "probabilities gone a little over 1" in info.value.message and "between 0 and 1.49" in info.value.message
+        assert info.value.fix_action is None
+    # mostly above 1: the log-odds reading (every chance above one half) is not offered either
+    most = loading.read_table(bf.csv_bytes(["label", "score"], [(i % 2, 1.1 + i / 100) for i in range(20)]), "m.csv")
+    with pytest.raises(DataError) as info:
+        loading.prepare(most, m, name="m.csv", fingerprint="")
+    assert info.value.fix_action is None and "gone a little over 1" in info.value.message
+
+
+def test_real_percentages_are_still_offered_and_probabilities_are_not_noted():
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 2, 100)
+    pct = (100 * np.clip(0.3 + 0.4 * y + rng.normal(0, 0.2, 100), 0, 1)).round(1)
+    df = loading.read_table(bf.csv_bytes(["label", "score"], zip(y, pct, strict=True)), "pct.csv")
+    assert list(loading.percent_columns(df, ["score"])) == ["score"]
+    raw = loading.prepare(
+        df, ColumnMapping(label="label", scores=("score",), score_scale="raw"), name="pct.csv", fingerprint=""
+    )
+    assert not [n for n in raw.notes if "above 1" in n]
+    prob = loading.read_table(bf.csv_bytes(["label", "score"], zip(y, pct / 100, strict=True)), "p.csv")
+    ds = loading.prepare(
+        prob, ColumnMapping(label="label", scores=("score",), score_scale="raw"), name="p.csv", fingerprint=""
+    )
+    assert not [n for n in ds.notes if "above 1" in n]
