@@ -219,8 +219,8 @@ def probabilities(t: Table, column: str, **error: object) -> np.ndarray:
 
     `error`'s fix (reading the scores as log-odds) is offered only when most values lie
     outside [0, 1]: then the column is on another scale. A few stray values are errors in
-    those rows, and rescaling the whole column would corrupt every other score. Scores between
-    0 and 2 with some above 1 (`cells.barely_above_one`) are said to be probabilities gone a
+    those rows, and rescaling the whole column would corrupt every other score. Scores mostly
+    above 1 but all between 0 and 2 (`cells.barely_above_one`) are said to be probabilities gone a
     little over 1, and offered no fix: read as log-odds they would all be chances above one half.
     """
     values = numbers(t, column)
@@ -236,11 +236,11 @@ def probabilities(t: Table, column: str, **error: object) -> np.ndarray:
             logit_flag=t.flag("score_scale", "logit"),
             raw_flag=t.flag("score_scale", "raw"),
         )
-        if barely_above_one(values):
-            msg += MSG_OUTSIDE_01_ABOVE_ONE.format(high=num(values.max()), raw_flag=t.flag("score_scale", "raw"))
-            error = {}
-        elif outside.mean() <= 0.5:
+        if outside.mean() <= 0.5:
             msg += MSG_OUTSIDE_01_FEW.format(raw_flag=t.flag("score_scale", "raw"))
+            error = {}
+        elif barely_above_one(values):
+            msg += MSG_OUTSIDE_01_ABOVE_ONE.format(high=num(values.max()), raw_flag=t.flag("score_scale", "raw"))
             error = {}
         raise DataError(msg, column=column, **error)  # type: ignore[arg-type]
     return values

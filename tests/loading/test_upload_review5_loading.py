@@ -132,13 +132,19 @@ def test_scores_barely_above_one_refused_as_probabilities_say_why_and_offer_no_l
     for options in ({}, {"percent": True}):  # ticking "percentages" does not read them so either
         with pytest.raises(DataError) as info:
             loading.prepare(df, m, name="over.csv", fingerprint="", **options)
-        assert "probabilities gone a little over 1" in info.value.message and "between 0 and 1.49" in info.value.message
+        assert "largest 1.49" in info.value.message and "Only a few rows are outside [0, 1]" in info.value.message
         assert info.value.fix_action is None
-    # mostly above 1: the log-odds reading (every chance above one half) is not offered either
-    most = loading.read_table(bf.csv_bytes(["label", "score"], [(i % 2, 1.1 + i / 100) for i in range(20)]), "m.csv")
+    # mostly above 1, yet all below 2: before, offered the log-odds reading (every chance above one half)
+    cells = [(i % 2, 0.9 + i / 40) for i in range(20)]  # 0.9 to 1.375, 14 of 20 above 1
+    most = loading.read_table(bf.csv_bytes(["label", "score"], cells), "m.csv")
     with pytest.raises(DataError) as info:
         loading.prepare(most, m, name="m.csv", fingerprint="")
-    assert info.value.fix_action is None and "gone a little over 1" in info.value.message
+    assert info.value.fix_action is None
+    assert info.value.message.endswith(
+        "Yet they all lie between 0 and 1.375, which looks like probabilities gone a little over 1 (a sum of several "
+        "probabilities, or a model that does not keep its answers between 0 and 1) rather than log-odds or "
+        'percentages: correct them where they are made, or choose "raw" to use them on the cost pages only.'
+    )
 
 
 def test_real_percentages_are_still_offered_and_probabilities_are_not_noted():
