@@ -12,14 +12,17 @@ from collections.abc import Sequence
 import numpy as np
 
 from costlib.core.errors import DataError
+from costlib.core.escaping import shorten
 from costlib.loading.cells import first_true, match_value, to_float
 from costlib.loading.guessing import class_names_for
 from costlib.loading.messages import (
+    CLASS_ONE_CLASS_NAMED,
     FIX_RENORMALISE,
     MSG_CLASS_ALSO_SUM,
     MSG_CLASS_NAMES_COUNT,
     MSG_CLASS_NAMES_REPEAT,
     MSG_CLASS_NEGATIVE,
+    MSG_CLASS_ONE_CLASS,
     MSG_CLASS_SUM,
     MSG_CLASS_SUM_ZERO,
     MSG_CLASS_TOO_FEW,
@@ -125,10 +128,23 @@ def _renormalise(
     )
 
 
+def one_class(t: Table, column: str, value: str, names: Sequence[str]) -> DataError:
+    """The refusal of a label beside class probabilities (named `names`) that holds the one
+    value `value` in every row: said in multiclass words, not a binary label's."""
+    classes = CLASS_ONE_CLASS_NAMED.format(classes=_shown([str(n) for n in names])) if len(names) > 1 else ""
+    return DataError(
+        MSG_CLASS_ONE_CLASS.format(
+            name=t.name, column=shorten(column), value=q(value), every_row=t.every_row, classes=classes
+        ),
+        column=column,
+    )
+
+
 def class_labels(
     t: Table, column: str, codes: np.ndarray, labels: list[str], names: tuple[str, ...]
 ) -> tuple[np.ndarray, tuple[str, ...]]:
-    """Class index per row (int64) into the class names (sorted labels when none are given)."""
+    """Class index per row (int64) into the class names (sorted labels when none are given);
+    DataError when a value is not a class, or when the label holds one class only (`one_class`)."""
     if not names:
         floats = [to_float(n) for n in labels]
         if all(math.isfinite(f) for f in floats):
@@ -145,4 +161,6 @@ def class_labels(
     if bad.any():
         classes = join([q(n) for n in names[:10]]) + (" …" if len(names) > 10 else "")
         raise DataError(t.bad(MSG_CLASS_UNKNOWN, column, bad, cells=True, classes=classes), column=column)
+    if len(labels) == 1:
+        raise one_class(t, column, labels[0], names)
     return y, names

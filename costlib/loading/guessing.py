@@ -278,14 +278,20 @@ def _label_candidates(cols: _Columns) -> list[str]:
 
 
 def _guess_class_label(cols: _Columns, class_names: tuple[str, ...]) -> str | None:
-    """The first column whose values are all among the class names (label-like names first)."""
+    """The first column whose values are all among the class names (label-like names first).
+
+    A column named like a label is taken even with one value: it is this file's class label,
+    and `prepare` then says in multiclass words that it holds one class only (read as a binary
+    label it was told "a binary label needs both ..."). Any other column needs two values, so
+    that a column of 1s beside the classes "0", "1" and "2" is not taken for a label.
+    """
     lowered = {n.lower() for n in class_names}
     first = _label_candidates(cols)
     for c in first + [c for c in cols.names if c not in first]:
         if c in cols.used:
             continue
         _, names = categories(cols.col(c).iloc[:_GUESS_SAMPLE], NA_TOKENS)
-        if len(names) >= 2 and all(n.lower() in lowered for n in names):
+        if len(names) >= (1 if c in first else 2) and all(n.lower() in lowered for n in names):
             cols.take(c)
             return c
     return None

@@ -243,6 +243,11 @@ MSG_CLASS_SUM_ZERO = (
     'In "{name}", the class probabilities in columns {columns} are all 0 in {count} '
     "{row_word}, so they cannot be renormalised: {rows}."
 )
+MSG_CLASS_ONE_CLASS = (
+    'In "{name}", column "{column}" has only one value, {value}, {every_row}; a multiclass label '
+    "needs cases of at least two classes{classes}."
+)
+CLASS_ONE_CLASS_NAMED = " (the probability columns are for {classes})"  # {classes} of MSG_CLASS_ONE_CLASS
 MSG_CLASS_UNKNOWN = (
     'In "{name}", column "{column}" has {count} {values} that {are} not among the classes {classes}: {rows}.'
 )

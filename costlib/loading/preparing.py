@@ -21,7 +21,11 @@ from costlib.loading import classes, roles
 from costlib.loading.budget import upload_memory_budget, work_bytes
 from costlib.loading.cells import NA_TOKENS, categories, looks_like_percent
 from costlib.loading.direction import reversed_scores
-from costlib.loading.guessing import guess_mapping, near_misses  # noqa: F401 (guess_mapping: the doctest)
+from costlib.loading.guessing import (  # noqa: F401 (guess_mapping: the doctest)
+    class_names_for,
+    guess_mapping,
+    near_misses,
+)
 from costlib.loading.intersections import intersection_groups
 from costlib.loading.messages import (
     FIX_DROP_LABELS,
@@ -364,6 +368,8 @@ def _labels(
     y = positive = negative = None
     if m.label:
         codes, names = roles.compact(*coded[m.label])
+        if len(names) == 1 and m.class_probs and not m.scores:  # a multiclass file's label: its words
+            raise classes.one_class(t, m.label, names[0], m.class_names or class_names_for(m.class_probs))
         y, positive = roles.binary_labels(t, m.label, codes, names, m.positive)
         negative = next(n for n in names if n != positive)
     if m.class_label:

@@ -4,6 +4,8 @@ multiclass label with one value is told in multiclass words; a 1/2 label takes 2
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -162,3 +164,54 @@ def test_real_percentages_are_still_offered_and_probabilities_are_not_noted():
         prob, ColumnMapping(label="label", scores=("score",), score_scale="raw"), name="p.csv", fingerprint=""
     )
     assert not [n for n in ds.notes if "above 1" in n]
+
+
+# ---------------------------------------------------------------------------------------
+# 3. A multiclass label with one value is told in multiclass words
+# ---------------------------------------------------------------------------------------
+
+
+def _one_class_csv(label: str = "label", value: str = "b", n: int = 12) -> bytes:
+    rng = np.random.default_rng(7)
+    p = rng.dirichlet([1, 1, 1], n).round(3)
+    p[:, 2] = (1 - p[:, 0] - p[:, 1]).round(3)
+    return bf.csv_bytes([label, "p_a", "p_b", "p_c"], [(value, *row) for row in p])
+
+
+ONE_CLASS = (
+    'In "mc.csv", column "{column}" has only one value, "b", in all 12 rows (rows 2 to 13); a multiclass label '
+    'needs cases of at least two classes (the probability columns are for "a", "b" and "c").'
+)
+
+
+@pytest.mark.parametrize("column", ["label", "class", "y"])
+def test_a_multiclass_label_with_one_value_is_told_in_multiclass_words(column):
+    df = loading.read_table(_one_class_csv(column), "mc.csv")
+    guess = loading.guess_mapping(df)
+    assert guess.class_probs == ("p_a", "p_b", "p_c")
+    assert guess.class_label == column and guess.label is None  # before: taken as a binary label
+    with pytest.raises(DataError) as info:
+        loading.prepare(df, guess, name="mc.csv", fingerprint="")
+    said = info.value.message
+    assert said == ONE_CLASS.format(column=column) and "binary" not in said  # before: "a binary label needs both"
+    assert info.value.column == column
+
+
+def test_a_one_value_label_mapped_beside_class_probabilities_alone_is_told_in_multiclass_words():
+    df = loading.read_table(_one_class_csv(), "mc.csv")
+    m = ColumnMapping(label="label", class_probs=("p_a", "p_b", "p_c"))  # chosen under the binary label
+    with pytest.raises(DataError) as info:
+        loading.prepare(df, m, name="mc.csv", fingerprint="")
+    assert info.value.message == ONE_CLASS.format(column="label")
+    with_scores = dataclasses.replace(m, scores=("p_a",))  # a score beside it: the binary label's words
+    with pytest.raises(DataError, match="a binary label needs both"):
+        loading.prepare(df, with_scores, name="mc.csv", fingerprint="")
+
+
+def test_a_column_of_ones_beside_numbered_classes_is_not_taken_for_their_label():
+    rng = np.random.default_rng(8)
+    p = rng.dirichlet([1, 1, 1], 12).round(3)
+    p[:, 2] = (1 - p[:, 0] - p[:, 1]).round(3)
+    data = bf.csv_bytes(["copies", "p_0", "p_1", "p_2"], [(1, *row) for row in p])
+    guess = loading.guess_mapping(loading.read_table(data, "n.csv"))
+    assert guess.class_probs == ("p_0", "p_1", "p_2") and guess.class_label is None
