@@ -450,6 +450,37 @@ class NecRecommendation:
     estimate: str = "test"
 
 
+def unit_sizes(delta: np.ndarray) -> np.ndarray:
+    """abs(delta) divided by the power of two just above the largest of them (each in [0, 1)).
+
+    NEC, its saving and their intervals are the same at any scale of delta, but an interval's
+    variance squares the sizes: from about 1e154 the squares overflow (and below about 1e-154
+    they vanish), and the interval read NaN. Divided by a power of two every size is exact (a
+    size more than 2**1074 times smaller than the largest, which weighs nothing beside it, reads
+    0), so the answer is the one at ordinary scale, to the last digit.
+
+    >>> unit_sizes(np.array([3e154, -1e154, 0.0])).round(4).tolist()
+    [0.5594, 0.1865, 0.0]
+    >>> unit_sizes(np.array([1.0, -0.5])).tolist()  # the largest, 1, is 2**0: divided by 2
+    [0.5, 0.25]
+    """
+    size = np.abs(np.asarray(delta, dtype=np.float64))
+    return np.ldexp(size, -unit_exponent(size))
+
+
+def unit_exponent(values) -> int:
+    """The power of two just above the largest abs(`values`): e with max abs = m * 2**e, 0.5 <= m < 1
+    (0 when there is none above 0). ``np.ldexp(values, -e)`` is then below 1 in size, exactly.
+
+    >>> unit_exponent([1e154, -3.0]), unit_exponent([0.75]), unit_exponent([])
+    (512, 0, 0)
+    """
+    size = np.abs(np.asarray(values, dtype=np.float64))
+    if not size.size or not size.max() > 0:
+        return 0
+    return int(np.frexp(size.max())[1])
+
+
 def _nec_pick(models: dict, d: np.ndarray):
     """The pick of `recommend_nec` on the rows of a mask: (model, cutoff) with the lowest NEC
     there, as a function deciding other rows (flagged iff score >= cutoff). Each model's rows are
@@ -459,7 +490,7 @@ def _nec_pick(models: dict, d: np.ndarray):
     from costlib.binary.row_crossfit import SubsetSweeps
     from costlib.core.sweep import GroupedSweep
 
-    subsets = {m: SubsetSweeps(d > 0, s, np.abs(d)) for m, s in models.items()}
+    subsets = {m: SubsetSweeps(d > 0, s, unit_sizes(d)) for m, s in models.items()}
 
     def sweeps(m: str, fit: np.ndarray):
         th, tp, fp, pos, neg = subsets[m].sweep(fit)
@@ -494,17 +525,16 @@ def recommend_nec(
     from costlib.binary.model_sweeps import SINGLE_GROUP, sweep_model
 
     d = v.as_float_1d(delta, "delta")
+    weights = unit_sizes(d)  # the answer at any scale of delta is the one at ordinary scale
     models = {m: v.as_float_1d(s, "scores") for m, s in models.items()}
-    sweeps = {
-        m: sweep_model(d > 0, s, fit=fit, judge=judge, sample_weight=np.abs(d), name=m) for m, s in models.items()
-    }
+    sweeps = {m: sweep_model(d > 0, s, fit=fit, judge=judge, sample_weight=weights, name=m) for m, s in models.items()}
     rec = D.recommend(sweeps, (1.0, 1.0), n_resamples=0)
     mask = np.ones(d.size, dtype=bool) if judge is None else np.asarray(judge, dtype=bool)
     t = rec.cutoffs[SINGLE_GROUP]
     dd = d[mask]
     pred = models[rec.model][mask] >= t
     base_pred = np.full(dd.size, rec.baseline == R.EVERYONE)
-    size = np.abs(dd)
+    size = weights[mask]
     wrong, wrong_base = pred != (dd > 0), base_pred != (dd > 0)
     nec, saving, lo, hi = rec.cost, rec.saving, float("nan"), float("nan")
     estimate = "test" if rec.judged_on == "test" else "same rows"
@@ -549,7 +579,7 @@ def nec_interval(
     pred = v.as_binary(y_pred, "y_pred")
     d = v.as_float_1d(delta, "delta")
     v.same_length(pred, d, "y_pred", "delta")
-    size = np.abs(d)
+    size = unit_sizes(d)  # a ratio of sums: the same at any scale, without overflow
     iv, _ = ratio_interval(
         size * (pred != (d > 0)), size, strata=strata, n_resamples=n_resamples, level=level, seed=seed
     )

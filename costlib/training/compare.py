@@ -40,7 +40,7 @@ import pandas as pd
 
 from costlib.core import validation as v
 from costlib.core.errors import DataError
-from costlib.instance import error_rate, normalized_excess_cost
+from costlib.instance import error_rate, normalized_excess_cost, unit_exponent
 from costlib.training.protocol import SPLIT
 from costlib.training.summary import t_interval, training_summary  # noqa: F401  (importable from here, as before)
 from costlib.training.synthetic import SYNTHETIC_FEATURES, SYNTHETIC_N, synthetic_costs  # noqa: F401  (as before)
@@ -366,11 +366,12 @@ def _run_one(X, d, train, test, method: str, clf, reg, random_state: int, seed: 
     d_test = d[test]
     mae = math.nan
     with one_blas_thread():
-        if method == "regression":
-            model = _prepared(reg, random_state, seed).fit(X_fit, d[fit_rows])
+        if method == "regression":  # on delta over a power of two: exact, and no square overflows at 1e154
+            e = unit_exponent(d)
+            model = _prepared(reg, random_state, seed).fit(X_fit, np.ldexp(d[fit_rows], -e))
             pred_delta = np.asarray(model.predict(X_test), dtype=np.float64).ravel()
             decisions = pred_delta > 0
-            mae = float(np.mean(np.abs(pred_delta - d_test)))
+            mae = float(np.ldexp(np.mean(np.abs(pred_delta - np.ldexp(d_test, -e))), e))
         else:
             model = _prepared(clf, random_state, seed)
             kwargs = {} if weight is None else {_weight_param(model): weight}
@@ -487,7 +488,9 @@ def compare_training(
 
 
 def _r2_one(X, d, train, test, reg, random_state: int, seed: int) -> dict:
-    cost = np.abs(d)
+    # abs(delta) over a power of two (R^2 is the same at any scale): exact, and its sums of
+    # squares no longer overflow from about 1e154 (R^2 and its interval read NaN)
+    cost = np.ldexp(np.abs(d), -unit_exponent(d))
     with one_blas_thread():
         model = _prepared(reg, random_state, seed).fit(X[train], cost[train])
         pred = np.asarray(model.predict(X[test]), dtype=np.float64).ravel()
