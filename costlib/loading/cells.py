@@ -360,6 +360,20 @@ def binary_default(names: list[str]) -> str | None:
     return None
 
 
+def largest_number(names: list[str]) -> str | None:
+    """The name of the largest number when every one of two or more names is a number, else None:
+    the conventional positive class of a label coded in numbers (1 of 0/1 and -1/1, 2 of 1/2),
+    which the mapping form's picker shows first (`guessing._guess_positive`, `form_choices.likely_positive`).
+
+    >>> largest_number(["1", "2"]), largest_number(["-1", "1"]), largest_number(["1", "yes"])
+    ('2', '1', None)
+    """
+    floats = [to_float(n) for n in names]
+    if len(names) < 2 or not all(math.isfinite(f) for f in floats):
+        return None
+    return names[floats.index(max(floats))]
+
+
 def sorted_values(names: list[str]) -> list[str]:
     """Numbers in numeric order when every name is a number, else case-blind text order."""
     floats = [to_float(n) for n in names]

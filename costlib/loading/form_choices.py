@@ -12,7 +12,15 @@ import pandas as pd
 
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
-from costlib.loading.cells import NA_TOKENS, as_float, categories, counts, looks_like_percent, sorted_values
+from costlib.loading.cells import (
+    NA_TOKENS,
+    as_float,
+    categories,
+    counts,
+    largest_number,
+    looks_like_percent,
+    sorted_values,
+)
 from costlib.loading.guessing import POSITIVE_WORDS, mapped_columns
 from costlib.loading.messages import MSG_MISSING_COLUMN, available, q
 
@@ -21,14 +29,22 @@ MAX_COLUMNS_OFFERED = 500  # a mapping form lists at most this many columns per 
 
 
 def likely_positive(values: list[str]) -> str | None:
-    """The value of a word label that most likely means "positive" ("yes", "true", "1",
-    "positive", "pos", "y", a value starting with "pos"), or None when none looks like it.
+    """The value of a label that most likely means "positive": a positive word ("yes", "true",
+    "positive", "pos", "y"), else the largest number when all values are numbers (2 of a 1/2
+    label, as the guess has it: `cells.largest_number`), else "1", else a value starting with
+    "pos"; None when none looks like it.
 
-    >>> likely_positive(["maybe", "no", "yes"])
-    'yes'
+    >>> likely_positive(["maybe", "no", "yes"]), likely_positive(["1", "2"])
+    ('yes', '2')
     """
     lowered = {str(v).strip().lower(): v for v in values}
-    for word in (*POSITIVE_WORDS, "1", "1.0"):
+    for word in POSITIVE_WORDS:
+        if word in lowered:
+            return lowered[word]
+    largest = largest_number([str(v) for v in values])
+    if largest is not None:
+        return values[[str(v) for v in values].index(largest)]
+    for word in ("1", "1.0"):
         if word in lowered:
             return lowered[word]
     return next((v for k, v in lowered.items() if k.startswith("pos")), None)

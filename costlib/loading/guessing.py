@@ -19,8 +19,8 @@ from costlib.loading.cells import (
     as_float,
     binary_default,
     categories,
+    largest_number,
     norm_name,
-    to_float,
 )
 
 SPLIT_ALIASES = {
@@ -428,16 +428,17 @@ def _guess_delta(cols: _Columns) -> tuple[str | None, str | None, str | None]:
 
 
 def _guess_positive(names: list[str]) -> str | None:
+    """The positive value of a two-valued label the form's picker shows first: the positive word
+    of a pair ("yes" of yes/no), else the larger of two numbers (2 of a 1/2 label: the convention,
+    stated by the picker rather than assumed unseen); None for 0/1 and true/false (`binary_default`
+    reads them) and for other words (the user picks)."""
     if len(names) != 2 or binary_default(names) is not None:
         return None
     low = [n.lower() for n in names]
     for i, word in enumerate(low):
         if POSITIVE_WORDS.get(word) == low[1 - i]:
             return names[i]
-    floats = [to_float(n) for n in names]
-    if sorted(floats) == [-1.0, 1.0]:
-        return names[floats.index(1.0)]
-    return None
+    return largest_number(names)  # 1/2 -> 2, -1/1 -> 1: the larger number, which the form's picker shows first
 
 
 # ---------------------------------------------------------------------------------------

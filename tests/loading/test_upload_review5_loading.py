@@ -215,3 +215,40 @@ def test_a_column_of_ones_beside_numbered_classes_is_not_taken_for_their_label()
     data = bf.csv_bytes(["copies", "p_0", "p_1", "p_2"], [(1, *row) for row in p])
     guess = loading.guess_mapping(loading.read_table(data, "n.csv"))
     assert guess.class_probs == ("p_0", "p_1", "p_2") and guess.class_label is None
+
+
+# ---------------------------------------------------------------------------------------
+# 4. A label coded 1/2: 2, the larger, is shown as the positive class; the command line asks
+# ---------------------------------------------------------------------------------------
+
+
+def _labels_csv(values: tuple[str, str], n: int = 40) -> bytes:
+    return bf.csv_bytes(["label", "score"], [(values[i % 2], f"{0.2 + 0.6 * (i % 2):.1f}") for i in range(n)])
+
+
+@pytest.mark.parametrize(
+    ("values", "positive"),
+    [(("1", "2"), "2"), (("2", "1"), "2"), (("0", "2"), "2"), (("-1", "1"), "1"), (("1", "3"), "3")],
+)
+def test_a_label_of_two_numbers_shows_the_larger_as_the_positive_class(values, positive):
+    from costlib.answers.data import positive_choice  # the Data page's picker
+
+    df = loading.read_table(_labels_csv(values), "l.csv")
+    guess = loading.guess_mapping(df)
+    assert guess.label == "label" and guess.positive == positive  # before: None for 1/2
+    shown, first = positive_choice(df, "label", guess)
+    assert shown[first] == positive  # before: "1", the picker's first value, for 1/2 and 0/2 alike
+    assert loading.likely_positive(sorted(values)) == positive
+    assert loading.prepare(df, guess, name="l.csv", fingerprint="").mapping.positive == positive
+    with pytest.raises(DataError, match="choose which one means positive"):  # no value given (the command line)
+        loading.prepare(df, ColumnMapping(label="label", scores=("score",)), name="l.csv", fingerprint="")
+
+
+def test_words_and_zero_one_labels_keep_their_positive_class():
+    assert loading.likely_positive(["maybe", "no", "yes"]) == "yes"
+    assert loading.likely_positive(["0", "1"]) == "1" and loading.likely_positive(["1", "cat"]) == "1"
+    assert loading.likely_positive(["cat", "dog"]) is None
+    df = loading.read_table(
+        bf.csv_bytes(["label", "score"], [(i % 2, 0.1 + 0.8 * (i % 2)) for i in range(10)]), "b.csv"
+    )
+    assert loading.guess_mapping(df).positive is None  # 0/1: read as 1 by prepare, no picker
