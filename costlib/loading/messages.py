@@ -160,8 +160,9 @@ MSG_OUTSIDE_01_FEW = (
     " Only a few rows are outside [0, 1]: correct them in the file (or leave them out), or map the "
     "column as raw scores{raw_flag} if it is not a probability."
 )
-# scores between 0 and 2 with some above 1 (`cells.barely_above_one`): not probabilities, and
-# too small for percentages; said when they are refused as probabilities, and noted when they are read as raw
+# scores between 0 and 2 with some above 1 (`cells.barely_above_one`): not probabilities, and too
+# small to be offered as percentages. Said when they are refused as probabilities with most values
+# above 1 (a few stray ones get MSG_OUTSIDE_01_FEW), and noted when they are read as raw scores
 MSG_OUTSIDE_01_ABOVE_ONE = (
     " Yet they all lie between 0 and {high}, which looks like probabilities gone a little over 1 (a sum of "
     "several probabilities, or a model that does not keep its answers between 0 and 1) rather than log-odds or "
