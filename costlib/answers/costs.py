@@ -290,13 +290,15 @@ def pooled_note(rec) -> str:
     return " " + words.pooled_sentence(rec.pooled, MIN_CLASS_ROWS, fairness=True) if rec.pooled else ""
 
 
-def group_rates_view(ms, rec):
-    """The per-group rates of the model's recommended rule (`fairness.group_rates`), as shown."""
+def group_rates_view(ms, rec) -> tuple:
+    """(shown, numbers): the per-group rates of the model's recommended rule (`fairness.group_rates`)
+    as the table shows them, and as its download's numbers (`tables.group_rates_numbers`)."""
     from costlib.binary.fairness import group_rates
     from costlib.binary.folds import MIN_CLASS_ROWS
-    from costlib.present.tables import group_rates_table
+    from costlib.present.tables import group_rates_numbers, group_rates_table
 
-    return group_rates_table(*group_rates(ms, rec.results, rec.rule), MIN_CLASS_ROWS)
+    rates = group_rates(ms, rec.results, rec.rule)
+    return group_rates_table(*rates, MIN_CLASS_ROWS), group_rates_numbers(*rates)
 
 
 def costs_verdict(
@@ -337,12 +339,14 @@ def chosen_reference(value, groups) -> object:
 class DisparitiesView:
     """The Costs page's disparities: the groups' table against the reference group (its caption,
     and the headline's sentence on the largest that fails, '' when none does), then with several
-    group columns one table per column alone ([(caption, table)])."""
+    group columns one table per column alone ([(caption, table, numbers)]); `numbers` is the
+    groups' table's download (`disparity_table.disparity_numbers`)."""
 
     caption: str
     table: object
     sentence: str
     by_column: list
+    numbers: object = None
 
 
 def disparities_view(ms, rec, *, unit: str = "", reference=None, group_parts=None, group_columns=()):
@@ -350,14 +354,15 @@ def disparities_view(ms, rec, *, unit: str = "", reference=None, group_parts=Non
     reads them; `reference` None: the largest group on the judged rows), the same captions and
     tables as the report and the command line."""
     from costlib.binary.disparity import shipped_disparities
-    from costlib.present.disparity_table import column_tables, disparity_caption, disparity_table
+    from costlib.present.disparity_table import column_tables, disparity_caption, disparity_numbers, disparity_table
 
     d = shipped_disparities(ms, rec, reference=reference)
     return DisparitiesView(
         disparity_caption(d) + ".",
         disparity_table(d, unit),
         words.said_disparity(rec, d, unit),
-        [(c + ".", t) for c, t in column_tables(ms, rec, group_parts, tuple(group_columns), unit)],
+        [(c + ".", t, n) for c, t, n in column_tables(ms, rec, group_parts, tuple(group_columns), unit)],
+        disparity_numbers(d),
     )
 
 

@@ -221,12 +221,13 @@ def column_caption(column: str, d) -> str:
 
 
 def column_tables(ms, rec, parts, columns, unit: str = "") -> list:
-    """[(caption, table)] of each group column alone (`disparity.shipped_column_disparities` of the
-    rule `rec` ships), as the Costs page shows them below the groups' table; [] for one column."""
+    """[(caption, table, numbers)] of each group column alone (`disparity.shipped_column_disparities`
+    of the rule `rec` ships), as the Costs page shows them below the groups' table, each with its
+    download (`disparity_numbers`); [] for one column."""
     from costlib.binary.disparity import shipped_column_disparities
 
     return [
-        (column_caption(column, d), disparity_table(d, unit))
+        (column_caption(column, d), disparity_table(d, unit), disparity_numbers(d))
         for column, d in shipped_column_disparities(ms, rec, parts, columns)
     ]
 
@@ -300,14 +301,7 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
     rows = []
     for r in d.table.to_dict("records"):
         value, reference, difference = _row_cells(r, unit)
-        if r["is_reference"]:
-            result = "reference"
-        elif r["undefined"] and r["passes"] is True:
-            result = BOTH_ZERO
-        elif r["undefined"]:
-            result = ("fails: " if r["passes"] is False else "") + r["undefined"]
-        else:
-            result = result_words(r, d.threshold, chance=d.could_be_chance(r), few=d.rests_on_few(r))
+        result = _result(d, r)
         rows.append(
             {
                 "metric": r["metric"],
@@ -325,3 +319,26 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
     return pd.DataFrame(
         rows, columns=["metric", "group", "value", "out of", "reference", "ratio", "difference", "result"]
     )
+
+
+def _result(d, r: dict) -> str:
+    """The result cell of one row of `d.table`: "reference", pass or fails (`result_words`), or
+    why there is no ratio."""
+    if r["is_reference"]:
+        return "reference"
+    if r["undefined"] and r["passes"] is True:
+        return BOTH_ZERO
+    if r["undefined"]:
+        return ("fails: " if r["passes"] is False else "") + r["undefined"]
+    return result_words(r, d.threshold, chance=d.could_be_chance(r), few=d.rests_on_few(r))
+
+
+def disparity_numbers(d) -> pd.DataFrame:
+    """`disparity_table` as numbers, for a spreadsheet (the table's download): each share as a
+    fraction (0.885, not "88.5%"), the cost per case in the user's unit without its sign, the
+    ratio and the difference with their 95% bounds, the count each share is of, the group's full
+    name, and the result in the table's words beside ``passes`` (True, False or empty)."""
+    t = d.table.copy()
+    t["group"] = [str(g) for g in t["group"]]
+    t["result"] = [_result(d, r) for r in d.table.to_dict("records")]
+    return t.rename(columns={"reference_value": "reference"})

@@ -467,7 +467,26 @@ def group_rates_table(by_group: pd.DataFrame, gaps: pd.DataFrame, minimum: int) 
             }
         )
     gap = {g["rate"]: _rate_with_interval(g["gap"], g["low"], g["high"]) for g in gaps.to_dict("records")}
-    rows.append(
-        {"group": "largest gap between groups", "cases": "", "positives": "", "negatives": "", **gap, "note": ""}
-    )
+    rows.append({"group": LARGEST_GAP, "cases": "", "positives": "", "negatives": "", **gap, "note": ""})
     return pd.DataFrame(rows)
+
+
+LARGEST_GAP = "largest gap between groups"
+
+
+def group_rates_numbers(by_group: pd.DataFrame, gaps: pd.DataFrame) -> pd.DataFrame:
+    """`group_rates_table` as numbers, for a spreadsheet (its download): each rate as a fraction
+    with its 95% bounds, the counts it is made of, ``small`` where a group is too small to read,
+    and the largest gap between the groups as the last row, its rates the gaps.
+
+    >>> by = pd.DataFrame({"group": ["a"], "n": [3], "positives": [1], "negatives": [2], "small": [True],
+    ...                    "flagged rate": [0.5], "flagged rate low": [0.2], "flagged rate high": [0.8]})
+    >>> gaps = pd.DataFrame({"rate": ["flagged rate"], "gap": [0.1], "low": [0.0], "high": [0.3]})
+    >>> group_rates_numbers(by, gaps)[["group", "flagged rate", "flagged rate high"]].to_dict("list")
+    {'group': ['a', 'largest gap between groups'], 'flagged rate': [0.5, 0.1], 'flagged rate high': [0.8, 0.3]}
+    """
+    gap = {"group": LARGEST_GAP}
+    for g in gaps.to_dict("records"):
+        gap.update({g["rate"]: g["gap"], f"{g['rate']} low": g["low"], f"{g['rate']} high": g["high"]})
+    groups = by_group.assign(group=[str(x) for x in by_group["group"]])
+    return pd.concat([groups, pd.DataFrame([gap])], ignore_index=True)

@@ -149,7 +149,8 @@ def test_the_page_and_the_record_show_the_same_column_tables(audited):
     _, ds, ms, audit, _ = audited
     page = column_tables(ms, audit.recommendation, ds.group_parts, COLUMNS)
     record = disparity_tables(audit)
-    assert len(record) == 3 and [c for c, _ in page] == [c for c, _ in record[1:]]
-    for (_, a), (_, b) in zip(page, record[1:], strict=True):
+    assert len(record) == 3 and [c for c, _, _ in page] == [c for c, _ in record[1:]]
+    for (_, a, numbers), (_, b) in zip(page, record[1:], strict=True):
         pd.testing.assert_frame_equal(a, b)
+        assert list(numbers["result"]) == list(a["result"])  # the download says what the table says
     assert column_tables(ms, audit.recommendation, None, ("race",)) == []

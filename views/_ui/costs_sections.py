@@ -97,13 +97,14 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
     if len(names) >= 2:
         st.subheader(WORDS["group_rates"])
         say("caption", for_prices + " " + costs_labels.GROUP_RATES_WHAT)
-        view = memo(
+        shown, numbers = memo(
             "group_rates",
             ds,
             (rec.model, rec.prices.key(), resamples, rec.capacity),
             lambda: answers.group_rates_view(ms, rec),
         )
-        show_table(view, "group_rates", key="group_rates", column_config=tables.group_rates_columns(MIN_CLASS_ROWS))
+        columns = tables.group_rates_columns(MIN_CLASS_ROWS)
+        show_table(shown, "group_rates", key="group_rates", column_config=columns, export=numbers)
         st.subheader(DISPARITIES_TITLE)
         reference = reference_picker(names)
         view = memo(
@@ -120,12 +121,14 @@ def fairness_section(ds, ms, rec, names: list, *, unit: str, for_prices: str, re
             ),
         )
         say("caption", for_prices + " " + view.caption)
-        show_table(view.table, "disparities", key="disparities", column_config=DISPARITY_COLUMNS)
+        show_table(view.table, "disparities", key="disparities", column_config=DISPARITY_COLUMNS, export=view.numbers)
         if view.sentence:
             say("warning", view.sentence)
-        for i, (caption, table) in enumerate(view.by_column):
+        for i, (caption, table, numbers) in enumerate(view.by_column):
             say("caption", caption)
-            show_table(table, "disparities", key=f"disparities_column_{i}", column_config=DISPARITY_COLUMNS)
+            show_table(
+                table, "disparities", key=f"disparities_column_{i}", column_config=DISPARITY_COLUMNS, export=numbers
+            )
     st.subheader(WORDS["fair_cutoffs"])
     limit_note = capacity_words.FAIR_WITHOUT_LIMIT if rec.capacity is not None else ""
     say("caption", for_prices + costs_labels.FAIRNESS_WHAT + answers.pooled_note(rec) + limit_note)
