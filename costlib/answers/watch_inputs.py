@@ -1,12 +1,19 @@
 """What the Watch page says about its inputs before it answers: the score column the policy was
 fitted on and the one watched (`score_column_words`), the roles its guess left empty and why the
 columns nearest to them were not taken (`guess_notes`), and a cutoff a probability score can never
-reach or always reaches (`cutoff_words`). The words are `costlib.present.watch_labels`'."""
+reach or always reaches (`cutoff_words`). The words are `costlib.present.watch_labels`'.
+
+And what the page decides from the inputs it has, without Streamlit (`views/_ui/watch_inputs.py`
+keeps them in the session): which step it is at (`watch_step`: waiting for a file, the session's
+last inputs again, the built-in year, or the person's own), an upload's content key
+(`content_key`), a role's column choices (`column_choices`) and the periods the cases can be
+watched by (`period_offer`)."""
 
 from __future__ import annotations
 
+import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
@@ -17,6 +24,7 @@ from costlib.present.watch_labels import (
     CUTOFF_BELOW,
     CUTOFF_WHERE,
     DATE_COLUMN,
+    NO_COLUMN,
     NO_OUTCOME_TAKEN,
     NOT_GUESSED,
     SCORE_ASK,
@@ -25,6 +33,79 @@ from costlib.present.watch_labels import (
     SCORE_NOT_IN_CASES,
     SCORE_OTHER_CHOSEN,
 )
+
+#: where the Watch page is with the inputs it has (`watch_step`)
+WAIT_CASES = "wait_cases"  # a policy file is given, no cases yet
+WAIT_CASES_NOW = "wait_cases_now"  # what Costs & groups recommends now: no cases, none kept
+WAIT_POLICY = "wait_policy"  # cases are given, no policy file, and none read before
+LAST_INPUTS = "last_inputs"  # no cases given: the session's last own inputs, answered again
+SAMPLE_YEAR = "sample_year"  # no cases given and none kept: the built-in year under its policy
+OWN_INPUTS = "own_inputs"  # cases and a policy: the person's own, answered
+
+
+def watch_step(
+    *,
+    from_costs: bool,
+    policy_given: bool,
+    cases_given: bool,
+    last_from_costs: bool | None,
+    earlier_policy: Callable[[], bool],
+) -> str:
+    """Where the Watch page is: one of the constants above.
+
+    `from_costs`: the cutoff watched is what Costs & groups recommends now (else a policy file);
+    `policy_given`: a policy file is uploaded; `cases_given`: newer cases are; `last_from_costs`:
+    whether the session's last own inputs were watched under what Costs & groups recommends now
+    (None without any: only those are watched again under that choice, never a policy file's);
+    `earlier_policy()`: whether a policy file that read earlier is still kept (asked only when
+    the cases came without a policy file: reading it marks it as used).
+
+    >>> watch_step(from_costs=False, policy_given=False, cases_given=False, last_from_costs=None,
+    ...            earlier_policy=lambda: False)
+    'sample_year'
+    >>> watch_step(from_costs=True, policy_given=False, cases_given=False, last_from_costs=False,
+    ...            earlier_policy=lambda: False)
+    'wait_cases_now'
+    """
+    if not cases_given:
+        if policy_given and not from_costs:
+            return WAIT_CASES
+        last = last_from_costs is not None and (last_from_costs or not from_costs)
+        if from_costs and not last:
+            return WAIT_CASES_NOW
+        return LAST_INPUTS if last else SAMPLE_YEAR
+    if not (from_costs or policy_given) and not earlier_policy():
+        return WAIT_POLICY
+    return OWN_INPUTS
+
+
+def content_key(data: bytes) -> str:
+    """The key an uploaded file is remembered by: its content's sha256, never its name."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def column_choices(options: Sequence, guess, *, optional: bool = False) -> tuple[list, int | None]:
+    """(choices, index) of a role's column select: the guess first; an optional role starts at
+    `NO_COLUMN` without a guess, a role that must have a column waits for the person's pick (index
+    None), never the first column.
+
+    >>> column_choices(["when", "score"], None)
+    (['when', 'score'], None)
+    >>> column_choices(["when", "y"], "y", optional=True)
+    (['(none)', 'when', 'y'], 2)
+    """
+    choices = [NO_COLUMN, *options] if optional else list(options)
+    index = choices.index(guess) if guess in choices else 0 if optional else None
+    return choices, index
+
+
+def period_offer(dates: pd.Series) -> tuple[list, str]:
+    """(offered, not offered) periods for the cases' `dates`: only the periods a watch can judge,
+    the others named once in a sentence ("" when every period is offered)."""
+    from costlib.present.watch_periods import period_choice
+    from costlib.watch.periods import period_counts
+
+    return period_choice(period_counts(dates))
 
 
 def policy_score(policy: dict | None) -> str | None:
