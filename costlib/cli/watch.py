@@ -2,9 +2,9 @@
 [--freq M|W|D] [--allow-unsigned] [--json]``: is the cutoff a policy ships still the right one, period by period?
 
 Per period: the cases, the cost per case at the shipped cutoffs (measured on the rows whose
-outcome is known, else the label-free estimate with the period's base rate estimated by
-Saerens, Latinne and Decaestecker's EM, which assumes calibrated scores and a shift in the base
-rate only), the period's own best cutoff, the regret with its honest 95% interval
+outcome is known, else the label-free estimate with the period's share of positive cases estimated
+by Saerens, Latinne and Decaestecker's EM, which assumes calibrated scores and a change in that
+share only), the period's own best cutoff, the regret with its honest 95% interval
 (`costlib.watch.alerts`) and an alert when all of that interval is above zero. Exit 0 without
 alerts, 1 with any (so a scheduled job can page someone), 2 for bad input, a policy nobody signed
 off on among it (`costlib.present.signing`: unless ``--allow-unsigned`` for an unsigned one).
@@ -163,6 +163,7 @@ def _print_text(report: dict, policy: dict, refit=None) -> None:
     from costlib.present.amounts import money, percent
     from costlib.present.watch_tables import how_measured, period_label
     from costlib.present.watch_words import (
+        FITS,
         no_model_act,
         saving_said,
         scores_check,
@@ -182,13 +183,13 @@ def _print_text(report: dict, policy: dict, refit=None) -> None:
             )
             continue
         flag = f"  ALERT ({p['alert_basis']})" if p["alert"] else ""
-        rate = percent(p["base_rate"]) if p["base_rate"] is not None else "–"
+        rate = f"{percent(p['base_rate'])} of the cases positive" if p["base_rate"] is not None else "share positive –"
         other = ""
         if not p["measured"]:
             cal = p["readings"]["calibrated"]
             other = (
-                f"; if the cases changed instead: cost per case {money(cal['cost_per_case'], unit)}, base rate "
-                f"{percent(cal['base_rate'])}; scores fit a base-rate change: {scores_check(p)}"
+                f"; if the cases changed instead: cost per case {money(cal['cost_per_case'], unit)}, "
+                f"{percent(cal['base_rate'])} of the cases positive; {FITS}: {scores_check(p)}"
             )
         instead = f"{no_model_act(p)} instead" if p["no_model"] else "its own best cutoff"
         saves = saving_said(
@@ -197,7 +198,7 @@ def _print_text(report: dict, policy: dict, refit=None) -> None:
         print(
             f"  {period_label(p['period'])}: {p['n']:,} cases, {p['labelled']:,} with outcomes; cost per case "
             f"{money(p['cost_per_case'], unit)} ({how_measured(p)}); flagged {percent(p['flagged_share'])}; "
-            f"{instead} {saves}; base rate {rate}{other}{flag}"
+            f"{instead} {saves}; {rate}{other}{flag}"
         )
     verdict = watch_verdict(report, unit=unit, choice=ship_choice(report, refit))
     print(verdict.headline)

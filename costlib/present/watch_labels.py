@@ -216,19 +216,20 @@ SHIP_REFIT_WORDS = (
     "saved with its own best cutoff."
 )
 SHIP_SHIFT_WORDS = (
-    "What to ship instead: {rule}, the shipped cutoff moved to the base rate the scores of {period} suggest (about "
-    "{rate}). Estimated from the scores, if only the base rate moved, it saves {amount} over keeping the shipped "
-    "cutoff{iv}; if the cases changed and the model is still calibrated (base rate about {other}), the shipped "
-    "cutoff stays right.{label}"
+    "What to ship instead: {rule}, the shipped cutoff moved to the share of positive cases the scores of {period} "
+    "suggest (about {rate}). Estimated from the scores, if only that share moved, it saves {amount} over keeping the "
+    "shipped cutoff{iv}; if the cases changed and the model is still calibrated (about {other} of the cases "
+    "positive), the shipped cutoff stays right.{label}"
 )
 SHIP_NOTHING_WORDS = (
     "Nothing to ship instead yet: the refit on the {n} cases with outcomes of {span} ({rule}) {effect} keeping the "
     "shipped cutoff, within the noise{iv}. Keep the shipped cutoff until more outcomes are in."
 )
 NOT_CHOSEN_SHIFT = (
-    "Not chosen: {rule}, the shipped cutoff moved to the base rate the scores of {period} suggest (about {rate}). It "
-    "rests on the scores alone, read as if only the base rate moved; if the cases changed and the model is still "
-    "calibrated (base rate about {other}), the shipped cutoff would stay right. The refit rests on outcomes.{label}"
+    "Not chosen: {rule}, the shipped cutoff moved to the share of positive cases the scores of {period} suggest "
+    "(about {rate}). It rests on the scores alone, read as if only that share moved; if the cases changed and the "
+    "model is still calibrated (about {other} of the cases positive), the shipped cutoff would stay right. The refit "
+    "rests on outcomes.{label}"
 )
 NOT_CHOSEN_REFIT = (
     "Not chosen: {rule}, the refit on the {n} cases with outcomes of {span}: judged on cases it was not fitted on, "

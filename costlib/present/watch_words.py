@@ -67,12 +67,13 @@ def _ships(policy: dict, shipped: dict) -> str:
 
 MISCALIBRATED = (
     "The scores were not calibrated on the {rows} rows the policy was fitted on (Hosmer-Lemeshow p = {p}; mean "
-    "score {mean} against a base rate of {base}): the estimates from the scores assume they were, so take them as "
-    "rough until the outcomes arrive."
+    "score {mean} while {base} of the cases were positive): the estimates from the scores assume they were, so take "
+    "them as rough until the outcomes arrive."
 )
 NO_REFERENCE = (
     "The policy does not record the rows it was fitted on (policies before schema 7), so whether the scores moved "
-    "as a change of the base rate would move them is not tested: write the policy again with this costlib."
+    "as a change in the share of positive cases would move them is not tested: write the policy again with this "
+    "costlib."
 )
 
 
@@ -290,9 +291,9 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
             saves_or, size = ("save", total) if total >= 0 else ("cost", -total)  # never "save about −$39.76"
             more_word = "" if total >= 0 else " more"
             about = (
-                f" For {_span(saves)}, moving the cutoff to each {word}'s estimated base rate is estimated to "
-                f"{saves_or} about {month_money(size / len(saves), unit)} a {word}{more_word} "
-                f"({money(abs(per_case), unit)} per case), if the base rate moved."
+                f" For {_span(saves)}, moving the cutoff to each {word}'s estimated share of positive cases is "
+                f"estimated to {saves_or} about {month_money(size / len(saves), unit)} a {word}{more_word} "
+                f"({money(abs(per_case), unit)} per case), if that share moved."
             )
         details.append(f"{_span(estimated)}: {EST_WORDS} {ASSUMPTION}{about}")
     alerts = [p for p in periods if p["alert"]]
@@ -317,13 +318,13 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
     failing = [p for p in since if p["alert"] and p.get("assumption") == FAILS]
     if failing:
         worst = min(failing, key=lambda p: p["assumption_p_value"] if p["assumption_p_value"] is not None else 1)
-        tell = _cases_to_label(worst)
+        tell, pv = _cases_to_label(worst), worst["assumption_p_value"]
         return Verdict(
             "error",
-            f"Check the model: the scores of {_span(failing)} moved in a way a change of the base rate does not "
-            f"explain (p {'=' if worst['assumption_p_value'] >= 0.001 else ''}{_p(worst['assumption_p_value'])}), so "
-            f"no estimate of what the cutoff costs there can be trusted: either the cases changed or the model itself "
-            f"did. Label some of their cases to see{': ' + tell if tell else ''}.{few}",
+            f"Check the model: the scores of {_span(failing)} moved in a way a change in the share of positive "
+            f"cases does not explain (p {'=' if pv >= 0.001 else ''}{_p(pv)}), so no estimate of what the cutoff "
+            f"costs there can be trusted: either the cases changed or the model itself did. Label some of their "
+            f"cases to see{': ' + tell if tell else ''}.{few}",
             tuple(details),
         )
     first = since[0]
@@ -339,10 +340,10 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
     if guessed and len(guessed) == len(since):
         now, then = percent(guessed[-1].get("base_rate")), percent(report["policy"].get("base_rate"))
         headline = (
-            f"Refit if the base rate moved: since {period_label(first['period'])} the scores say the base rate is "
-            f"about {now} (the policy was fitted where it was {then}), and then the shipped cutoff costs about "
-            f"{month_money(average, unit)} a {word} more ({per_case} per case) than the cutoff moved to it, by more "
-            f"than chance explains ({head}){more}. No outcomes confirm it yet."
+            f"Refit if the share of positive cases moved: since {period_label(first['period'])} the scores say "
+            f"about {now} of the cases are positive (the policy was fitted where {then} were), and then the shipped "
+            f"cutoff costs about {month_money(average, unit)} a {word} more ({per_case} per case) than the cutoff "
+            f"moved to that share, by more than chance explains ({head}){more}. No outcomes confirm it yet."
         )
     else:
         basis = ""
@@ -445,8 +446,8 @@ def _no_model_sentence(against: list[dict]) -> str:
 
 EST_WORDS = (
     "not all outcomes are in, so each is estimated from its scores (and the outcomes it has), and alerts when the "
-    "whole 95% interval of what the cutoff moved to its estimated base rate would save is above zero, or when its "
-    "scores fit no change of the base rate."
+    "whole 95% interval of what the cutoff moved to its estimated share of positive cases would save is above zero, "
+    "or when its scores fit no change in that share."
 )
 
 
@@ -454,7 +455,7 @@ OVER_LIMIT = " (over the review limit)"
 
 
 def scores_check(p: dict) -> str:
-    """Whether an estimated period's scores fit a change of the base rate, in words."""
+    """Whether an estimated period's scores fit a change in the share of positive cases, in words."""
     if p["measured"]:
         return "–"
     if p.get("assumption") == FAILS:
@@ -470,17 +471,19 @@ def _flagged(share, cap) -> str:
     return percent(share) + (OVER_LIMIT if cap is not None and share > cap_limit(cap, 1.0) else "")
 
 
+#: a period's share of positive cases, as the periods' and the readings' tables head it
+POSITIVE = "% positive"
 #: the readings table's short columns, drawn narrow so that all of them fit the page (a period as wide
 #: as a week's name, "week of 2026-12-28": months, weeks and days share the table)
 READINGS_NARROW = {
     c: {"width": w}
-    for c, w in {"period": 130, "if": 135, "base rate": 75, "cost per case": 165, "best cutoff then": 115}.items()
+    for c, w in {"period": 130, "if": 135, POSITIVE: 80, "cost per case": 165, "best cutoff then": 115}.items()
 }
 #: the periods' table's column of what each period's own best cutoff does against the shipped one: a
 #: heading that names no direction, as each cell says its own ("saves", "costs more") with the interval
 #: of that direction (`saving_said`); as short as the old heading, so the table still fits at 1400 px
 SAVES = "its own best per case (95% interval)"
-FITS = "scores fit a base-rate change"
+FITS = "scores fit a % positive change"  # a change in the share of positive cases alone
 
 
 def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
@@ -500,7 +503,7 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
                 "flagged": _flagged(p.get("flagged_share"), p.get("capacity")),
                 "its own best cutoff": cut,
                 SAVES: save,
-                "base rate": percent(p["base_rate"]) if p["base_rate"] is not None else "–",
+                POSITIVE: percent(p["base_rate"]) if p["base_rate"] is not None else "–",
                 "alert": "yes" if p["alert"] else "no",
             }
         )
@@ -508,20 +511,20 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
 
 
 READINGS_WHAT = (
-    "Scores alone cannot always tell a change of the base rate from a change of the cases under which the model "
-    "stays calibrated, so each period without all its outcomes is read both ways. The cost intervals cover what the "
-    "outcomes still to come will show under each reading. Outcomes to label: how many of the period's cases, drawn at "
-    "random and labelled, would tell the two readings apart."
+    "Scores alone cannot always tell a change in the share of positive cases from a change of the cases under which "
+    "the model stays calibrated, so each period without all its outcomes is read both ways. The cost intervals cover "
+    "what the outcomes still to come will show under each reading. Outcomes to label: how many of the period's cases, "
+    "drawn at random and labelled, would tell the two readings apart."
 )
 
 
 #: the two readings of an estimated period, as the readings table names them
-READINGS = {"label_shift": "the base rate moved", "calibrated": "the cases changed"}
+READINGS = {"label_shift": "% positive moved", "calibrated": "the cases changed"}
 
 
 def watch_readings_table(report: dict, unit: str = "") -> pd.DataFrame | None:
-    """The periods without all their outcomes, one row per reading of their scores (the base rate
-    moved: the cutoff moved to it; the cases changed under a calibrated model: the cutoff stays);
+    """The periods without all their outcomes, one row per reading of their scores (the share of
+    positive cases moved: the cutoff moved to it; the cases changed under a calibrated model: the cutoff stays);
     None without any such period."""
 
     def cost(r):
@@ -540,7 +543,7 @@ def watch_readings_table(report: dict, unit: str = "") -> pd.DataFrame | None:
                 {
                     "period": period_label(p["period"]),
                     "if": reading,
-                    "base rate": percent(r["base_rate"]),
+                    POSITIVE: percent(r["base_rate"]),
                     "cost per case": cost(r),
                     "best cutoff then": cutoffs_short_text(r["refit_cutoffs"]),
                     FITS: scores_check(p),

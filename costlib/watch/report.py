@@ -45,14 +45,15 @@ LABEL_SHIFT, CALIBRATED = "label_shift", "calibrated"
 ESTIMATE_KEYS = ("assumption", "assumption_p_value", "readings", "cost_bracket", "readings_agree", "outcomes_to_tell")
 
 MSG_NO_BASE_RATE = (
-    "The policy does not record the base rate its model was fitted at (policies before schema 5), so the periods "
-    "without outcomes cannot be estimated: give the outcomes for them, or write the policy again with this costlib."
+    "The policy does not record the share of positive cases its model was fitted at (policies before schema 5), so "
+    "the periods without outcomes cannot be estimated: give the outcomes for them, or write the policy again with "
+    "this costlib."
 )
 ASSUMPTION = (
-    "Periods without all their outcomes are estimated from the scores, read two ways: if only the base rate moved "
-    "(the cases of each kind look as they did; this reading alerts), and if the cases changed while the model "
-    "stayed calibrated (then the shipped cutoff stays right). Both assume the scores were calibrated probabilities "
-    "where the policy was fitted."
+    "Periods without all their outcomes are estimated from the scores, read two ways: if only the share of positive "
+    "cases moved (the cases of each kind look as they did; this reading alerts), and if the cases changed while the "
+    "model stayed calibrated (then the shipped cutoff stays right). Both assume the scores were calibrated "
+    "probabilities where the policy was fitted."
 )
 
 

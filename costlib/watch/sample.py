@@ -24,8 +24,8 @@ PARTLY_BEFORE = "2026-09-19"  # September's outcomes are in for the cases decide
 REGIONS = ("north", "south")
 PRICES = (1.0, 3.0)
 TITLE = (
-    "A year of monthly cases after shipping (base rate falls from July; outcomes partly in for September, none "
-    "yet from October)"
+    "A year of monthly cases after shipping (from July far fewer cases turn out positive; outcomes partly in for "
+    "September, none yet from October)"
 )
 
 

@@ -89,7 +89,7 @@ def test_a_refit_within_the_noise_gives_way_to_the_shift_and_is_said_as_not_chos
     # the shift's estimated saving: 0.05 per case x 1,000 cases a month
     assert ship.startswith("What to ship instead: flag a case when its score is at least 0.4, the shipped cutoff")
     assert "it saves $0.050 per case ($50.00 a month) over keeping the shipped cutoff" in ship
-    assert "if the cases changed and the model is still calibrated (base rate about 30.0%)" in ship
+    assert "if the cases changed and the model is still calibrated (about 30.0% of the cases positive)" in ship
     assert other.startswith("Not chosen: flag a case when its score is at least 0.45, the refit on the 3,000 cases")
     assert "within the noise (95% interval of the saving −$0.020 to $0.100 per case)" in other
 
@@ -145,7 +145,8 @@ def test_the_built_in_year_ships_the_refit_and_says_the_shift_once_as_not_chosen
     rule, shift = cutoffs_text(refit.judged.best, grouped=True), cutoffs_text(choice.alternative_cutoffs, grouped=True)
     assert rule != shift  # two candidates: one shipped, one not chosen
     assert ship.startswith(f"What to ship instead: {rule}, the refit on the") and shift not in ship
-    assert other.startswith(f"Not chosen: {shift}, the shipped cutoff moved to the base rate") and rule not in other
+    assert other.startswith(f"Not chosen: {shift}, the shipped cutoff moved to the share of positive cases")
+    assert rule not in other
     said = " ".join(answer.verdict.details)  # the details name no other cutoff to ship
     assert "What to ship" not in said and shift not in said and rule not in said
     # the refit's chart labels its star as the cutoff to ship

@@ -120,7 +120,7 @@ def test_without_any_outcomes_the_month_the_base_rate_moves_alerts_on_the_estima
         assert p["cost_bracket"][0] <= min(ls["cost_per_case"], cal["cost_per_case"])
     main(["watch", "--allow-unsigned", str(policy), str(data), "--time", "when", "--score", "p"])
     out = capsys.readouterr().out
-    assert "Refit if the base rate moved: since 2026-07" in out and "What to ship instead" in out
+    assert "Refit if the share of positive cases moved: since 2026-07" in out and "What to ship instead" in out
 
 
 @pytest.mark.parametrize(

@@ -107,7 +107,8 @@ def test_cases_without_outcomes_alert_the_month_the_base_rate_moves_and_say_both
     year = pd.concat([cases, *shifted], ignore_index=True).drop(columns="y")  # no outcome column at all
     at = _upload(audit, year, time="when", score="p")
     assert_no_exception(at)
-    assert _box(at).startswith("Refit if the base rate moved: since 2026-04 the scores say the base rate is about")
+    said = "Refit if the share of positive cases moved: since 2026-04 the scores say about "
+    assert _box(at).startswith(said) and " of the cases are positive (the policy was fitted where " in _box(at)
     assert "No outcomes confirm it yet." in _box(at)
     said = texts(at)
     assert "What to ship instead: flag a case when its score is at least" in said

@@ -261,7 +261,8 @@ def test_since_is_where_the_latest_run_of_alerts_starts():
     assert "estimated to cost about $40.00 a month more ($0.040 per case)" in said and "save about −" not in said
     late = {**report, "periods": [period("2026-01", False), period("2026-02", True, measured=False)]}
     verdict = watch_verdict(late, unit="$")  # an alert on the estimate alone: says what it rests on
-    assert verdict.headline.startswith("Refit if the base rate moved: since 2026-02") and verdict.kind == "error"
+    assert verdict.headline.startswith("Refit if the share of positive cases moved: since 2026-02")
+    assert verdict.kind == "error"
     assert verdict.headline.endswith("No outcomes confirm it yet.")
 
 
