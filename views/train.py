@@ -5,7 +5,6 @@ import streamlit as st
 from costlib import answers
 from costlib.answers.training import PRECOMPUTED_DATA, SYNTHETIC_DATA, TRAIN_DATA
 from costlib.core import settings
-from costlib.core.errors import DataError
 from costlib.present import labels as t
 from costlib.present import training_page
 from costlib.present.training_page import TRAIN_WHAT
@@ -13,7 +12,7 @@ from costlib.present.training_terms import TRAIN_TERMS
 from costlib.present.training_words import TRAIN_WORDS as WORDS
 from costlib.training.compare import METHODS
 from costlib.training.kept import kept_of_delta
-from views._ui.display import page_header, say, show_chart, show_error, show_table, show_verdict
+from views._ui.display import page_header, say, show_chart, show_table, show_verdict
 from views._ui.page import unit_and_volume
 from views._ui.state import (
     amount_input,
@@ -26,7 +25,7 @@ from views._ui.state import (
     setting_notes,
     widget_key,
 )
-from views._ui.training import built_in, from_table_cached, precomputed, training_results, upload_choices
+from views._ui.training import built_in, precomputed, training_results, uploaded_data
 
 RANDOM_STATE = 0
 page_header(t.PAGE_TRAIN, TRAIN_WHAT)
@@ -54,16 +53,8 @@ if choice == PRECOMPUTED_DATA:
 elif choice in SYNTHETIC_DATA:
     st.caption(training_page.synthetic_description(predictable=choice == "predictable"))
 
-if choice == "upload":
-    picked = upload_choices()
-    if picked is None:
-        st.stop()
-    name, digest, df, choices = picked
-    try:
-        data = from_table_cached(df, digest, name, choices)
-    except DataError as err:
-        show_error(err)
-        st.stop()
+if choice == "upload":  # a refused second table keeps the one before in use (`uploaded_data`)
+    data = uploaded_data()
 else:
     data = built_in(choice)
 say("caption", training_page.data_sentence(data))

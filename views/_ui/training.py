@@ -91,6 +91,7 @@ def train_seed(X, delta, data_key: str, methods: tuple, seed: int, random_state:
 
 
 TABLE = "_train_table"  # the uploaded table in use: (file name, content key, table, its columns' guess)
+READY = "_train_ready"  # the last upload whose columns were taken: (file name, content key, table, choices)
 
 
 def _read_upload() -> None:
@@ -196,6 +197,42 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
             choices["text"] = st.selectbox(WORDS["text"], options, key=f"train_text_{tag}", format_func=shown)
     say("caption", training_words.your_file_sentence(name, len(df)))
     return name, digest, df, tuple(sorted(choices.items()))
+
+
+def uploaded_data() -> training_data.TrainingData:
+    """The training data of "Your own table"; stops the page while there is none. A table whose
+    columns are refused (or whose price column is not chosen yet) never blanks the earlier upload
+    whose columns were taken: the refusal names the file and why, says the earlier one is still
+    loaded, and the page goes on with it and its choices, as after a file that cannot be read
+    (`_read_upload`). A refused choice of the file in use itself stops the page at the refusal."""
+    picked = upload_choices()
+    ready = st.session_state.get(READY)
+    table = st.session_state.get(TABLE)
+    if ready is None or table is None or table[1] == ready[1]:  # nothing else to keep in use
+        ready = None
+    if picked is not None:
+        name, digest, df, choices = picked
+        try:
+            data = from_table_cached(df, digest, name, choices)
+        except DataError as err:
+            if ready is None:
+                show_error(err)
+                st.stop()
+            still = t.not_loaded_sentence(display_name(name), previous=display_name(ready[0]), stage="file")
+            say("error", f"{err.message} {still}")
+        else:
+            st.session_state[READY] = picked
+            return data
+    elif ready is None:
+        st.stop()
+    else:  # its price column is still to be chosen
+        say("info", t.previous_upload_sentence(display_name(ready[0]), "file"))
+    name, digest, df, choices = ready
+    try:
+        return from_table_cached(df, digest, name, choices)
+    except DataError as err:  # made again (it left the store) and refused by the memory ledger
+        show_error(err)
+        st.stop()
 
 
 def stop(key: tuple) -> None:
