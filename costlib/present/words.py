@@ -262,14 +262,17 @@ def recommendation_verdict(
     case and per month, and what it saves against the cheaper decision without a model, with
     the 95% interval; or says plainly why the model should not decide at these prices. With
     `disparities` (`disparity.Disparities` of the recommended rule) that fail their threshold,
-    unless the model is not to decide at all, the headline adds `disparity_sentence`. `sample`: the
+    unless the model is not to decide at all, the headline adds `disparity_sentence`, and a ship
+    is shown in the warning box rather than the green one: the verdict is the same, but a shipped
+    rule that fails a fairness rule of thumb is not all clear. `sample`: the
     data is a built-in sample, whose models are not the reader's ("the cheaper of the sample's 2
     models", not "of your 2 models"; `labels.whose_models`).
     """
     verdict = _recommendation_verdict(rec, unit=unit, volume=volume, sample=sample)
     extra = said_disparity(rec, disparities, unit)
     if extra:
-        verdict = Verdict(verdict.kind, f"{verdict.headline} {extra}", verdict.details, verdict.asides)
+        kind = "warning" if verdict.kind == "success" else verdict.kind
+        verdict = Verdict(kind, f"{verdict.headline} {extra}", verdict.details, verdict.asides)
     return verdict
 
 

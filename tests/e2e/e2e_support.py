@@ -213,7 +213,8 @@ def data_choice(page: Page) -> str:
 
 
 def alert_texts(page: Page) -> list[str]:
-    return [t.strip() for t in page.locator('[data-testid="stAlert"]').all_inner_texts()]
+    """The words of each alert box, without the warning sign an error box starts with (`display.say`)."""
+    return [t.strip().removeprefix("⚠️").strip() for t in page.locator('[data-testid="stAlert"]').all_inner_texts()]
 
 
 def chart_titles(page: Page) -> list[str]:

@@ -77,7 +77,10 @@ def test_the_verdict_adds_the_sentence_unless_the_model_is_not_to_decide():
     plain = words.recommendation_verdict(rec)
     with_it = words.recommendation_verdict(rec, disparities=failing)
     assert with_it.headline == plain.headline + " " + words.disparity_sentence(failing)
-    assert with_it.details == plain.details and with_it.kind == plain.kind
+    assert with_it.details == plain.details
+    # the same verdict, words and all, but a ship whose rule fails a fairness rule of thumb is not
+    # shown in the all-clear green (a first-time reader took green for "safe to ship")
+    assert plain.kind == "success" and with_it.kind == "warning"
     flat = D.sweep_model(df["y"], [0.5] * len(df), df["g"], name="s")  # no signal: nothing to decide with
     useless = D.recommend(flat, (1, 1), n_resamples=0)
     assert useless.verdict == R.DO_NOT
