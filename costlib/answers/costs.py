@@ -19,6 +19,7 @@ from costlib.present import price_figures, price_words, words
 from costlib.present.amounts import money, month_money, shown_saving
 from costlib.present.cost_figures import capacity_figure, cost_curve_figure, markers_frame
 from costlib.present.costs_labels import MODEL_COST
+from costlib.present.labels import ALL_ROWS_FLATTER
 from costlib.present.plotting import MAX_POINTS
 
 
@@ -81,7 +82,7 @@ def cost_chart_title(model: str, rec, *, by_flagged: bool = False) -> str:
     against = "cases flagged a month" if by_flagged else "the cutoff"
     if rec.judged_on == "test":
         return f"Cost per case against {against}, {model} (test rows)"
-    return f"Cost per case against {against}, {model} (all rows; the cost stated above is cross-fitted)"
+    return f"Cost per case against {against}, {model} ({ALL_ROWS_FLATTER})"
 
 
 def price_questions_sentence(

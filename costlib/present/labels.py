@@ -491,9 +491,13 @@ CUTOFF_HELP = (
 INSTANCE_CURVE = "Cost per case against the cutoff ({rows})"  # rows: one of INSTANCE_ROWS
 # which rows the curves are drawn on, by how the answer was judged (`NecRecommendation.estimate`):
 # without a split the curves read the rows that chose the cutoff, a cross-fitted answer does not
+ALL_ROWS_FLATTER = "all rows, which flatter the cutoff picked on them"
+"""Which rows a cost curve is drawn on when the answer above it is judged on rows its cutoff was not
+picked on (cross-fitted): the curve's lowest point is the pick's cost on the rows that picked it, so
+it reads cheaper there than the answer (a reader saw "$0.425" on the chart beside "$0.446")."""
 INSTANCE_ROWS = {
     "test": "test rows",
-    "cross-fitted": "all rows; the cost stated above is cross-fitted",
+    "cross-fitted": ALL_ROWS_FLATTER,
     "same rows": "all rows",
 }
 INSTANCE_CURVE_X = "cutoff (flag a case when its score is at least this)"
