@@ -39,9 +39,11 @@ NO_MODEL_LINES = {
 }
 # the net benefit chart's axes in plain words: net benefit is TP/n - FP/n * t/(1 - t), the share of cases
 # rightly flagged less the share of false alarms weighed by the cutoff's odds (the report's caption says it;
-# the axis says only how to read it: a title of the formula in words was jargon to a product manager)
+# a title of the formula in words was jargon to a product manager). That is what flagging at t saves per
+# case against flagging nobody, c_fn * TP - c_fp * FP over n, counted in a missed case's price, at the
+# prices t stands for (c_fp / c_fn = t / (1 - t)); the axis says so (a reader found no unit on it)
 NET_BENEFIT_X = "cutoff (flag if score ≥ it)"
-NET_BENEFIT_Y = "net benefit per case (higher is better)"
+NET_BENEFIT_Y = "saving per case against flagging nobody, counted in a miss's price"
 # said where a line falls below the plot: flag everyone's net benefit falls without bound as the cutoff
 # rises, so the plot's bottom is chosen from the other lines (`_net_benefit_range`) and a cut is said in words
 BELOW_PLOT = "{line}: below the chart {where}"

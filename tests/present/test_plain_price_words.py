@@ -42,7 +42,7 @@ def test_the_net_benefit_chart_speaks_plainly_and_keeps_its_numbers():
     layout = fig.layout
     assert layout.title.text == "Net benefit at each cutoff (test rows)"
     assert layout.xaxis.title.text == "cutoff (flag if score ≥ it)"
-    assert layout.yaxis.title.text == "net benefit per case (higher is better)"
+    assert layout.yaxis.title.text == "saving per case against flagging nobody, counted in a miss's price"
     cut, note = layout.annotations
     assert cut.text == f"{R.EVERYONE}: below the chart from cutoff 0.50 on"  # -0.5 is below the plot
     assert note.text == f"{R.rule_words(R.ELKAN)}: 0.250"

@@ -54,7 +54,7 @@ def test_a_model_line_that_falls_far_below_is_cut_and_said_with_where_it_comes_b
 def test_the_net_benefit_axis_has_a_plain_title():
     fig = price_figures.net_benefit_figure(_net_benefit_curves(np.zeros(99)), price_threshold=0.3)
     title = fig.layout.yaxis.title.text
-    assert title == "net benefit per case (higher is better)"
+    assert title == "saving per case against flagging nobody, counted in a miss's price"
     for jargon in ("weighted", "true flags", "false alarms", "minus"):
         assert jargon not in title
 
