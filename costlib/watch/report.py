@@ -95,10 +95,11 @@ def labels_of(raw: pd.Series, name: str, column: str, positive=None) -> np.ndarr
 
 
 def _odd_rows(codes: np.ndarray, names: list[str]) -> str:
-    """'; besides '0' and '1', rows 7 and 11 ("2", "yes") hold others': the rows (as a spreadsheet
-    numbers them, `loading.messages.rows_phrase`: the first five) whose outcome is neither of the
-    two most common, so that a file with a stray cell is corrected where it is wrong."""
-    from costlib.loading.messages import file_row, rows_phrase
+    """'; besides '0' and '1', rows 7 and 11 ("2", "yes") hold others' ('row 7 ("2") holds another'
+    for one): the rows (as a spreadsheet numbers them, `loading.messages.rows_phrase`: the first
+    five) whose outcome is neither of the two most common, so that a file with a stray cell is
+    corrected where it is wrong."""
+    from costlib.loading.messages import file_row, plural, rows_phrase
 
     known = codes >= 0
     counts = np.bincount(codes[known].astype(np.int64), minlength=len(names))
@@ -106,7 +107,8 @@ def _odd_rows(codes: np.ndarray, names: list[str]) -> str:
     odd = np.flatnonzero(known & ~np.isin(codes, usual))
     cells = [names[int(codes[i])] for i in odd[:5]]
     pair = " and ".join(repr(shorten(names[int(k)])) for k in usual)
-    return f"; besides {pair}, {rows_phrase(file_row(odd), odd.size, cells)} hold others"
+    hold = plural(odd.size, "holds another", "hold others")
+    return f"; besides {pair}, {rows_phrase(file_row(odd), odd.size, cells)} {hold}"
 
 
 def watch_report(
