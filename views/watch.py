@@ -32,7 +32,7 @@ try:
     got = watch_inputs(which, policy_upload, c2, volume=volume, unit=unit)  # stops the page until both are given
     policy, df, name, columns, source = got.policy, got.df, got.name, got.columns, got.source
     say(*answers.sign_off_note(policy))  # said with the policy read, whatever the answer meets below
-    for line in cutoff_words(policy):  # a cutoff probabilities never reach (or always pass): said, not refused
+    for line in cutoff_words(policy):  # a cutoff that flags nobody or everyone: said, not refused
         say("warning", line)
     dates = columns["time"]
     keep = memo_for(source)

@@ -1,7 +1,7 @@
 """What the Watch page says about its inputs before it answers: the score column the policy was
 fitted on and the one watched (`score_column_words`), the roles its guess left empty and why the
-columns nearest to them were not taken (`guess_notes`), and a cutoff a probability score can never
-reach or always reaches (`cutoff_words`). The words are `costlib.present.watch_labels`'.
+columns nearest to them were not taken (`guess_notes`), and a cutoff that flags nobody or everyone
+on scores read as probabilities (`cutoff_words`). The words are `costlib.present.watch_labels`'.
 
 And what the page decides from the inputs it has, without Streamlit (`views/_ui/watch_inputs.py`
 keeps them in the session): which step it is at (`watch_step`: waiting for a file, the session's
@@ -22,6 +22,8 @@ from costlib.loading.messages import available, q
 from costlib.present.watch_labels import (
     CUTOFF_ABOVE,
     CUTOFF_BELOW,
+    CUTOFF_LOW,
+    CUTOFF_SCORES,
     CUTOFF_WHERE,
     DATE_COLUMN,
     NO_COLUMN,
@@ -180,27 +182,37 @@ def guess_notes(df: pd.DataFrame, guess: dict, *, name: str, policy: dict | None
 
 
 def cutoff_words(policy: dict) -> tuple[str, ...]:
-    """A sentence for each cutoff of `policy` that probability scores (0 to 1) can never reach (above
-    1: it flags nobody, `CUTOFF_ABOVE`) or always pass (below 0: everyone, `CUTOFF_BELOW`); none on
-    another scale, for a cutoff inside 0 to 1 or an infinite one (flag nobody or everyone, said as
+    """A sentence for each cutoff of `policy` that flags nobody or everyone whatever its scores, on
+    the scales the report compares cutoffs with probabilities on (`watch.report.watch_report`, through
+    `core.scales.on_scale`): probabilities as they are, and log-odds turned into probabilities. A case
+    is flagged when its score is at least the cutoff, so a cutoff above 1 flags nobody
+    (`CUTOFF_ABOVE`) and one of 0 or below flags everyone (`CUTOFF_BELOW`). None on raw scores (any
+    number), for a cutoff above 0 up to 1, or for an infinite one (flag nobody or everyone, said as
     such by the rule's own words). The policy is watched all the same: it is valid, only useless.
 
     >>> cutoff_words({"thresholds": {"everyone": -5.0}, "data": {"scale": "probability"}})  # doctest: +ELLIPSIS
     ("The policy's cutoff (flag a case when its score is at least -5) flags everyone: ...",)
+    >>> cutoff_words({"thresholds": {"everyone": 1.5}, "data": {"scale": "logit"}})  # doctest: +ELLIPSIS
+    ("The policy's cutoff (flag a case when its score is at least 1.5) flags nobody: its scores are log-odds, ...",)
     """
     from costlib.present.words import cutoffs_text
 
-    if ((policy.get("data") or {}).get("scale") or "probability") != "probability" or policy.get("random_share"):
+    scores = CUTOFF_SCORES.get((policy.get("data") or {}).get("scale") or "probability")
+    if scores is None or policy.get("random_share"):
         return ()
-    cuts = {g: float(t) for g, t in (policy.get("thresholds") or {}).items() if t is not None}
+    cuts = {g: float(t) + 0.0 for g, t in (policy.get("thresholds") or {}).items() if t is not None}  # -0 is 0
     grouped = len(set(cuts.values())) > 1
     said = []
     for group, t in cuts.items():
-        if not math.isfinite(t) or 0 <= t <= 1:
+        if not math.isfinite(t) or 0 < t <= 1:
             continue
         where = CUTOFF_WHERE.format(group=q(group, 60)) if grouped else ""
-        words = CUTOFF_ABOVE if t > 1 else CUTOFF_BELOW
-        said.append(words.format(where=where, rule=cutoffs_text({group: t}, grouped=False)))
+        rule = cutoffs_text({group: t}, grouped=False)
+        if t > 1:
+            said.append(CUTOFF_ABOVE.format(where=where, rule=rule, scores=scores))
+        else:
+            low = CUTOFF_LOW["below" if t < 0 else "zero"]
+            said.append(CUTOFF_BELOW.format(where=where, rule=rule, scores=scores, cutoff_is=low))
         if not grouped:
             break
     return tuple(said)

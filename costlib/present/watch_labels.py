@@ -265,13 +265,14 @@ NO_OUTCOME_TAKEN = (
     "No column was taken as the outcome: {why} Until an outcome column is chosen, every period is estimated from "
     "the scores."
 )
-#: a policy's cutoff outside 0 to 1 on probability scores (`cutoff_words`): said, not refused
-CUTOFF_ABOVE = (
-    "The policy's cutoff{where} ({rule}) flags nobody: its scores are probabilities, from 0 to 1, and the cutoff "
-    "is above 1."
-)
-CUTOFF_BELOW = (
-    "The policy's cutoff{where} ({rule}) flags everyone: its scores are probabilities, from 0 to 1, and the cutoff "
-    "is below 0."
-)
+#: a policy's cutoff that flags nobody or everyone, its scores read as probabilities (`cutoff_words`): said, not
+#: refused. {scores}: what its scores are, by the policy's scale (`CUTOFF_SCORES`); {cutoff_is}: `CUTOFF_LOW`'s
+CUTOFF_ABOVE = "The policy's cutoff{where} ({rule}) flags nobody: {scores}, and the cutoff is above 1."
+CUTOFF_BELOW = "The policy's cutoff{where} ({rule}) flags everyone: {scores}, and the cutoff is {cutoff_is}."
+CUTOFF_SCORES = {
+    "probability": "its scores are probabilities, from 0 to 1",
+    # log-odds meet the cutoff turned into probabilities (`core.scales.on_scale`), as the report compares them
+    "logit": "its scores are log-odds, compared with the cutoff as probabilities, from 0 to 1",
+}
+CUTOFF_LOW = {"below": "below 0", "zero": "0"}  # a cutoff below 0, and one of exactly 0
 CUTOFF_WHERE = " for {group}"

@@ -220,3 +220,24 @@ def test_a_score_column_other_than_the_policys_and_a_cutoff_beyond_probabilities
     (tmp_path / "far.json").write_text(json.dumps(far))
     _, _, err = _run(capsys, tmp_path / "far.json", data, "--time", "when", "--score", "p", "--label", "y")
     assert "flags nobody: its scores are probabilities, from 0 to 1, and the cutoff is above 1." in err, err
+
+
+def test_a_logit_policys_cutoff_beyond_the_probabilities_its_scores_are_read_as_is_said(shipped, tmp_path, capsys):
+    """A policy on log-odds has its cutoffs compared with the scores turned into probabilities (the
+    report's `core.scales.on_scale`): a cutoff of 1.5 there flags nobody, and 0 everyone. Before,
+    `cutoff_words` skipped every policy not on probabilities, and the command line said nothing."""
+    policy, rng = shipped
+    cases = pd.concat([_cases(rng, 600, 0.3, f"2026-{m:02d}-01") for m in range(1, 4)])
+    p = cases["p"].clip(1e-4, 1 - 1e-4)
+    data = tmp_path / "log_odds.csv"
+    cases.assign(p=np.log(p / (1 - p))).to_csv(data, index=False)
+    for cutoff, words in ((1.5, "flags nobody"), (0.0, "flags everyone")):
+        far = json.loads(policy.read_text())
+        far["data"]["scale"] = "logit"
+        far["thresholds"] = [t | {"threshold": cutoff} for t in far["thresholds"]]
+        far["pooled_cutoff"] = cutoff
+        (tmp_path / "far.json").write_text(json.dumps(far))
+        _, report, err = _run(capsys, tmp_path / "far.json", data, "--time", "when", "--score", "p", "--label", "y")
+        assert {p["flagged_share"] for p in report["periods"]} == {0.0 if cutoff else 1.0}
+        assert f"note: The policy's cutoff (flag a case when its score is at least {cutoff:g}) {words}" in err, err
+        assert "log-odds" in err, err
