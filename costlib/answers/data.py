@@ -87,8 +87,9 @@ class Offer:
 
 def score_offers(df: pd.DataFrame, filename: str, scores: Sequence[str]) -> tuple[Offer, ...]:
     """What the form offers for the score columns `scores` of `df` (read from `filename`): scores
-    that all lie within [0, 100], some above 1, look like percentages (`loading.percent_columns`),
-    so the form says so and offers to read them as probabilities, divided by 100."""
+    that all lie within [0, 100], some above 2 (`cells.PERCENT_ABOVE`), look like percentages
+    (`loading.percent_columns`), so the form says so and offers to read them as probabilities,
+    divided by 100."""
     found = percent_columns(df, scores)
     if not found:
         return ()
