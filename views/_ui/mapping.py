@@ -18,6 +18,7 @@ from costlib.present import labels as t
 from views._ui.data import UPLOAD, data_in_use, replace_upload
 from views._ui.display import say, show_error
 from views._ui.loading import build_dataset_cached, kept_table
+from views._ui.refused import say_not_loaded
 from views._ui.state import setting
 
 NONE = t.NO_COLUMN_CHOSEN
@@ -194,11 +195,10 @@ def say_kept(name: str) -> None:
 def say_refused(message: str, name: str, *, stage: str = "columns", fix: bool = False) -> None:
     """The one refusal of an upload, whatever refused it: the loader's `message` (file, column,
     rows), then that `name` was not loaded, the data still in use and what to do
-    (`labels.not_loaded_sentence`; `stage` "file": it could not be read, "columns": the columns
+    (`refused.say_not_loaded`; `stage` "file": it could not be read, "columns": the columns
     chosen were refused, `fix`: a fix is offered to tick)."""
     previous, sample = data_in_use()
-    words = t.not_loaded_sentence(loading.display_name(name), previous=previous, sample=sample, stage=stage, fix=fix)
-    say("error", f"{message} {words}")
+    say_not_loaded(message, name, previous=previous, sample=sample, stage=stage, fix=fix)
 
 
 def upload_form(df: pd.DataFrame, digest: str, name: str):

@@ -142,9 +142,9 @@ def remember(
     the value is covered by what its dataset was admitted with (`loading.budget.work_bytes`).
     """
     kept: OrderedDict = st.session_state.setdefault(store, OrderedDict())
-    if key in kept:
-        kept.move_to_end(key)
-        return kept[key]
+    value = recall(key, store, default=_ABSENT)
+    if value is not _ABSENT:
+        return value
     if weigh is None:
         value = compute()
     else:
@@ -164,6 +164,17 @@ def remember(
         if weigh is not None:
             LEDGER.release(account(), (store, old))
     return value
+
+
+def recall(key, store: str = "_memo", *, default=None):
+    """The value this session's store `store` keeps under `key` (hashable; `remember`'s), made its most
+    recently used; `default` when it is not kept. Nothing is computed, and a store the session has
+    not made yet is not made."""
+    kept = st.session_state.get(store)
+    if not kept or key not in kept:
+        return default
+    kept.move_to_end(key)
+    return kept[key]
 
 
 def forget(ds: Dataset) -> None:

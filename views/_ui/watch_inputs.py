@@ -30,10 +30,11 @@ from costlib.present.policy_restore import restore_refusal
 from costlib.scale import bigdata, snapshot
 from views._ui.data import current_dataset, group_names, model_sweeps
 from views._ui.display import say
-from views._ui.memo import SHARED, dataset_key, remember
+from views._ui.memo import SHARED, dataset_key, recall, remember
 from views._ui.memory import account
 from views._ui.policy import session_limit
 from views._ui.prices import stored_costs
+from views._ui.refused import say_not_loaded
 from views._ui.state import current
 
 CASES_KEPT = 2  # uploaded files of newer cases a session keeps parsed (by content)
@@ -142,20 +143,12 @@ def _to_the_sample() -> None:
     st.session_state["watch_which"] = w.FROM_FILE
 
 
-def _still_kept(store: str, key):
-    """The value the session's memo `store` still keeps under `key` (now its most recent), None once gone."""
-    kept = st.session_state.get(store) or {}
-    if key not in kept:
-        return None
-    kept.move_to_end(key)
-    return kept[key]
-
-
 def _good(which: str, store: str, key_of) -> tuple | None:
     """(value, name, content key) of the last upload that read, recorded under `which`, its value
-    read back from the memo `store` (under ``key_of(content key)``); None without one."""
+    read back from the memo `store` (under ``key_of(content key)``, `memo.recall`); None without one,
+    or once the store no longer keeps it."""
     good = st.session_state.get(which)
-    value = None if good is None else _still_kept(store, key_of(good[1]))
+    value = None if good is None else recall(key_of(good[1]), store)
     return None if value is None else (value, *good)
 
 
@@ -169,14 +162,13 @@ def _good_policy() -> tuple | None:
 
 def _earlier_still_in_use(err: DataError, message: str, name: str, kept: tuple | None) -> tuple:
     """After the upload `name` was refused (`err`, said as `message`): the last file of its kind that
-    read (`kept`, from `_good`) stays in use, said under the refusal in the Data page's words
-    (`labels.not_loaded_sentence`); without one, the refusal alone."""
+    read (`kept`, from `_good`) stays in use, said under the refusal as the Data page says it
+    (`refused.say_not_loaded`); without one, the refusal alone."""
     if kept is None:
         if message == err.message:
             raise err
         raise DataError(message, column=err.column) from None
-    said = t.not_loaded_sentence(name, previous=kept[1], stage="file")
-    say("error", f"{message} {said}")
+    say_not_loaded(message, name, previous=kept[1], stage="file")
     return kept
 
 
