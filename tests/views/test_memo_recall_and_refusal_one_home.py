@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: may only shrink (take a file off once it calls `refused.say_not_loaded`)
 KNOWN_SENTENCE = {"views/_ui/training.py"}
 #: files that still read a session store's OrderedDict themselves instead of `memo.recall`
-KNOWN_LOOKUP = {"views/_ui/loading.py"}
+KNOWN_LOOKUP: set[str] = set()
 
 
 def _calls(name: str) -> set[str]:

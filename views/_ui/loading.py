@@ -21,7 +21,7 @@ from costlib.loading.ledger import LEDGER, held_bytes
 from costlib.loading.messages import WHAT_CHECKING, WHAT_READING
 from costlib.loading.samples import SAMPLES, sample_bytes
 from costlib.present import labels as t
-from views._ui.memo import remember
+from views._ui.memo import recall, remember
 from views._ui.memory import account
 
 PARSED_KEEP = 2  # parsed tables a session keeps (by content): the upload being mapped and one more
@@ -59,11 +59,7 @@ def read_table_cached(data: bytes, digest: str, filename: str) -> pd.DataFrame:
 def kept_table(digest: str) -> pd.DataFrame | None:
     """The table parsed from the content `digest` if this session still keeps it
     (`read_table_cached`), else None; nothing is read."""
-    kept = st.session_state.get("_parsed", {})
-    if digest not in kept:
-        return None
-    kept.move_to_end(digest)
-    return kept[digest]
+    return recall(digest, "_parsed")
 
 
 def build_dataset_cached(df: pd.DataFrame, digest: str, name: str, mapping: ColumnMapping, options: tuple) -> Dataset:
