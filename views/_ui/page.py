@@ -12,8 +12,8 @@ from costlib.loading.ledger import settle
 from costlib.present import labels as t
 from views._ui.data import current_dataset, group_names
 from views._ui.display import page_header, say
-from views._ui.prices import stored_costs
-from views._ui.state import keep, mirror, remembered, setting_notes
+from views._ui.prices import read_costs
+from views._ui.state import ensure_setting, keep, mirror, remembered, setting_notes
 
 
 def unit_and_volume() -> tuple[str, float]:
@@ -60,6 +60,20 @@ def refit_handed(ds) -> tuple[dict, str] | None:
     return handed[1], handed[2]
 
 
+#: the settings of one page that another page's answer reads too (Calibration: Value's worth of a right
+#: answer and its k, Costs & groups' resamples and review limit; Find my prices: the resamples)
+SHARED = ("worth", "k", "resamples", "review_limit_on", "review_limit")
+
+
+def read_shared() -> None:
+    """Read the `SHARED` settings from the link once, whichever page opens first: a page reads a
+    setting of another page's widget, and a fresh browser opening its copied link must read the
+    value the link carries, not that setting's default (`state.setting` writes what a page reads
+    into its link; the page that draws the widget bounds it alike)."""
+    for name in SHARED:
+        ensure_setting(name, getattr(link.Settings, name))
+
+
 def setup(title: str, what: str, *, needs: str | None = None):
     """What every page starts with: header, what the page before brought here, data choice
     (with the fallback sample), unit and volume, and any out-of-range setting from the link.
@@ -74,7 +88,8 @@ def setup(title: str, what: str, *, needs: str | None = None):
     if (note := unweighted_note(ds, needs)) is not None:
         say("info", note)
     unit, volume = unit_and_volume()
-    stored_costs(group_names(ds))  # reads the price book from the link, so its notes show here
+    read_costs(group_names(ds))  # reads the price book from the link, so its notes show here
+    read_shared()
     setting_notes()
     return ds, unit, volume
 

@@ -15,7 +15,7 @@ from costlib.core.escaping import distinct_labels
 from costlib.core.settings import PRICE_DEFAULTS, PRICE_FIELDS, group_field
 from costlib.present import labels as t
 from costlib.present.amounts import money
-from views._ui.state import ensure_setting, keep, mirror, seed, set_setting, setting, widget_key
+from views._ui.state import ensure_setting, keep, mirror, peek, seed, set_setting, widget_key
 
 FP, FN = PRICE_FIELDS
 
@@ -38,15 +38,15 @@ def store_price(widget: str, name: str) -> None:
 
 def remember_price(name: str, default: float) -> float:
     """The price `name` ("c_fp", "c_fn" or a `link.group_field`) of this session (read from the
-    link once, bounded like the slider)."""
+    link once, bounded like the slider); not written back to the link here (`stored_costs` does)."""
     ensure_setting(name, default)
-    return float(setting(name))
+    return float(peek(name))
 
 
 def price_slider(name: str, text: str, unit: str, where, help: str | None = None) -> float:
     """A price on a log-like slider (exact values typed elsewhere are added to its stops)."""
     key = widget_key(name)
-    value = float(setting(name))
+    value = float(peek(name))
     options = PRICE_STOPS if value in PRICE_STOPS else sorted({*PRICE_STOPS, value})
     seed(f"s_{key}", value, signature=(unit, len(options), text))
     where.select_slider(
@@ -71,7 +71,7 @@ def price_box(name: str, text: str, where) -> None:
     prices of $1 and $3 (Streamlit keys it by its key alone: the default does not make a new
     widget). A run that seeds it gives no default ("min"): Streamlit warns of a widget given both."""
     key = widget_key(name)
-    value = float(setting(name))
+    value = float(peek(name))
     seeded = st.session_state.get(f"n_{key}") != value  # `seed` writes it in this run
     seed(f"n_{key}", value)
     where.number_input(
@@ -99,7 +99,7 @@ def _everyone() -> tuple[float, float, bool]:
     c_fp = remember_price(FP, PRICE_DEFAULTS[FP])
     c_fn = remember_price(FN, PRICE_DEFAULTS[FN])
     _per_group_setting()
-    return c_fp, c_fn, bool(setting("per_group"))
+    return c_fp, c_fn, bool(peek("per_group"))
 
 
 def price_book(names: list, unit: str) -> dict:
@@ -144,8 +144,10 @@ def price_book(names: list, unit: str) -> dict:
     return costs
 
 
-def stored_costs(names: list) -> dict:
-    """The price book's {group: (c_fp, c_fn)} without drawing widgets (for pages that only read it)."""
+def read_costs(names: list) -> dict:
+    """The price book's {group: (c_fp, c_fn)} of this session, read from the link the first time
+    (its notes said), neither drawn nor written back to the link: for a page that reads the prices
+    only for their notes (every page's `setup`)."""
     c_fp, c_fn, per_group = _everyone()
     if not per_group or len(names) < 2:
         return {g: (c_fp, c_fn) for g in names}
@@ -153,3 +155,19 @@ def stored_costs(names: list) -> dict:
         g: (remember_price(group_field(FP, i), c_fp), remember_price(group_field(FN, i), c_fn))
         for i, g in enumerate(names)
     }
+
+
+def stored_costs(names: list) -> dict:
+    """The price book's {group: (c_fp, c_fn)} without drawing widgets (for pages that only read it),
+    written to the link as the page uses it: a copied link of a page whose answer reads the prices
+    (Value, Calibration, Find my prices) opens on those prices, not the defaults. The groups' own
+    prices are in it only while they are in use (priced apart, more than one group)."""
+    costs = read_costs(names)
+    per_group = bool(peek("per_group")) and len(names) > 1
+    mirror(FP)
+    mirror(FN)
+    mirror("per_group", per_group)
+    for i in range(len(names) if per_group else 0):
+        mirror(group_field(FP, i))
+        mirror(group_field(FN, i))
+    return costs

@@ -82,8 +82,26 @@ def ensure_setting(
 
 
 def setting(name: str, default=None):
-    """The current value of a remembered setting (without drawing its widget)."""
+    """The current value of a remembered setting (without drawing its widget), written to the link
+    as it is (`link_read`): a page whose answer reads a setting carries it in its address, so a
+    fresh browser opening the copied link reads the same answer (Value and Calibration read the
+    prices and dropped them from theirs). A setting this session has not read yet: `default`."""
+    link_read(name)
+    return peek(name, default)
+
+
+def peek(name: str, default=None):
+    """The value of a remembered setting without putting it in the link: for code that only looks
+    at it (the price book read for its notes on a page that does not use it)."""
     return st.session_state.get(_store(name), default)
+
+
+def link_read(name: str) -> None:
+    """Write the setting `name`, as this session holds it, to the link (`mirror`) when it is one of
+    the link's settings this session holds; the page's own `mirror` after its widget may write
+    what it uses of it instead."""
+    if name not in SESSION_ONLY and _store(name) in st.session_state:
+        mirror(name)
 
 
 def current() -> link.Settings:
