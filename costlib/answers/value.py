@@ -42,11 +42,18 @@ from costlib.core import settings
 from costlib.core.dataset import Dataset
 from costlib.loading.samples import is_sample
 from costlib.present import labels as t
-from costlib.present.value_verdict import lopsided_sentence, unset_prices_clause, value_verdict
+from costlib.present.value_verdict import (
+    lopsided_sentence,
+    outcome_prices_sentence,
+    outcome_verdict,
+    unset_prices_clause,
+    value_verdict,
+)
 from costlib.present.value_words import (
     ACCEPTANCE_RULES_NOTE,
     CALIBRATION_VALUE_NOTE,
     CLASSIFICATION_NOTE,
+    K_SEPARATE_NOTE,
     VALUE_CAP_NO_VOLUME,
     VALUE_VERDICT_MORE,
     counts_only_value_sentence,
@@ -72,7 +79,8 @@ class ValueAnswer:
     volume only rewords the answer.
 
     choice      the k in use and the mean prices behind it (`KChoice`)
-    rec         the recommendation (`value.recommend_value`, within the limit when there is one)
+    rec         the recommendation (`value.recommend_value`, within the limit when there is one; at
+                separate prices of the two mistakes and no limit, `outcome_rec`: each priced on its own)
     verdict     the page's one answer in words (`value_verdict.value_verdict`), and
                 why its gain's interval is wider when its model is the best of several on the rows
                 it is judged on (`value_picked_sentence`)
@@ -85,6 +93,7 @@ class ValueAnswer:
     sweeps: ValueSweeps
     choice: KChoice
     rec: object
+    k_rec: object  # the recommendation at k (`rec` too, unless the prices differ: `outcome_rec`)
     worth: float
     reject_value: float
     unit: str
@@ -125,7 +134,14 @@ class ValueAnswer:
     def tau_figure(self, model: str):
         """Worth per case against the confidence threshold of `model` (`value_tau_figure`)."""
         return value_tau_figure(
-            self.sweeps, self.rec, model, k=self.k, reject_value=self.reject_value, worth=self.worth, unit=self.unit
+            self.sweeps,
+            self.k_rec,
+            model,
+            shipped=self.k_rec is self.rec,
+            k=self.k,
+            reject_value=self.reject_value,
+            worth=self.worth,
+            unit=self.unit,
         )
 
     def k_figure(self):
@@ -157,11 +173,11 @@ class ValueAnswer:
 
     def acceptance_table(self, *, k_tp: float, k_fp: float, k_fn: float) -> pd.DataFrame:
         """`acceptance_table` at these per-outcome prices (in units of `worth_unit`)."""
-        worth = worth_unit(self.worth)
+        worth, r = worth_unit(self.worth), self.reject_value
         return self.remember(
             "acceptance_rules",
-            (k_tp, k_fp, k_fn, worth),
-            lambda: acceptance_table(self.ds, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, worth=worth),
+            (k_tp, k_fp, k_fn, worth, r),
+            lambda: acceptance_table(self.ds, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, worth=worth, reject_value=r),
         )
 
     def classification_table(self) -> pd.DataFrame:
@@ -221,6 +237,35 @@ class ValueAnswer:
     handed_over_column = "handed over"  # the acceptance table's share handed over (shown as a percent)
 
 
+def separate_prices(ds: Dataset, choice: KChoice, worth: float) -> bool:
+    """Whether the page's answer prices each mistake on its own (`outcome_rec`): the two mean
+    prices differ, k follows them (the slider not moved), a right answer has a worth and the data
+    has its rows (an aggregate's counts keep the answer at k). Without a limit on the hand-overs
+    only: under one, the answer at k is the page's (`value_answer`)."""
+    same = bool(np.isclose(choice.c_fp, choice.c_fn, rtol=1e-9, atol=0.0))
+    return not (same or choice.moved or not worth > 0 or ds.counts_only)
+
+
+def outcome_rec(ds: Dataset, sweeps: ValueSweeps, choice: KChoice, *, worth: float, reject_value: float):
+    """The answer at separate prices (`value.per_outcome.recommend_outcome`): the model's two
+    answers each accepted from a confidence threshold fitted to the mean prices of a false positive
+    and a false negative (`choice`), on the fitting rows with a split, else cross-fitted."""
+    from costlib.value.per_outcome import recommend_outcome
+
+    judge, fit = ds.purpose_rows("judge"), ds.purpose_rows("fit")
+    split = sweeps.fit is not None
+    return recommend_outcome(
+        ds.y[judge],
+        {m: s[judge] for m, s in ds.scores.items()},
+        k_fp=choice.c_fp / worth,
+        k_fn=choice.c_fn / worth,
+        reject_value=reject_value,
+        y_fit=ds.y[fit] if split else None,
+        fit_scores={m: s[fit] for m, s in ds.scores.items()} if split else None,
+        fit_role=sweeps.fit_role,
+    )
+
+
 def value_answer(
     ds: Dataset,
     costs: Mapping,
@@ -257,6 +302,13 @@ def value_answer(
             sweeps.judge, k=k, reject_value=r, fit_sweeps=sweeps.fit, max_reject=share, fit_role=sweeps.fit_role
         ),
     )
+    k_rec = rec
+    if share is None and separate_prices(ds, choice, worth):  # the answer prices each mistake on its own
+        rec = remember(
+            "value_outcome",
+            (choice.c_fp, choice.c_fn, worth, r),
+            lambda: outcome_rec(ds, sweeps, choice, worth=worth, reject_value=r),
+        )
     if cap is not None and share is None:
         limit_note = VALUE_CAP_NO_VOLUME
     elif rec.capacity is not None:
@@ -272,7 +324,16 @@ def value_answer(
     )
     sample = is_sample(ds.fingerprint)  # a built-in sample's models are not the reader's
     lopsided = lopsided_sentence(c_fp=choice.c_fp, c_fn=choice.c_fn, k=k, moved=choice.moved, unit=unit)
-    verdict = value_verdict(
+    verdict = (
+        outcome_verdict(rec, worth=worth, unit=unit, volume=volume, priced=priced, sample=sample)
+        if rec is not k_rec
+        else None
+    )
+    if verdict is not None:
+        verdict = replace(
+            verdict, details=(*verdict.details, outcome_prices_sentence(c_fp=choice.c_fp, c_fn=choice.c_fn, unit=unit))
+        )
+    verdict = verdict or value_verdict(
         rec,
         k=k,
         worth=worth,
@@ -291,13 +352,14 @@ def value_answer(
         sweeps=sweeps,
         choice=choice,
         rec=rec,
+        k_rec=k_rec,
         worth=worth,
         reject_value=r,
         unit=unit,
         volume=volume,
         verdict=verdict,
         metrics=value_metrics(rec, worth=worth, unit=unit, volume=volume),
-        k_sentence=value_k_sentence(choice, worth, unit),
+        k_sentence=value_k_sentence(choice, worth, unit) + (K_SEPARATE_NOTE if rec is not k_rec else ""),
         limit_note=limit_note,
         remember=remember,
     )

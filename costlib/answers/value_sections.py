@@ -20,6 +20,7 @@ from costlib.calibration import apply_temperature, fit_temperature
 from costlib.core.dataset import Dataset
 from costlib.core.ship import SAVES
 from costlib.present import figures, page_answers
+from costlib.present.value_words import FITTED_RULE
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,10 +107,22 @@ def value_tau_title(model: str, rec, k: float) -> str:
     return f"Worth per case by confidence threshold, {model} (k = {k:.3g}, {rows})"
 
 
-def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_value: float, worth: float, unit: str):
+def value_tau_figure(
+    sweeps: ValueSweeps,
+    rec,
+    model: str,
+    *,
+    k: float,
+    reject_value: float,
+    worth: float,
+    unit: str,
+    shipped: bool = True,
+):
     """Worth per case against the confidence threshold of `model`, with tau* and the best tau marked;
     with a limit on the cases handed over (`rec.capacity`), the star is the best within it and a
-    hollow star marks the best without it when the limit binds."""
+    hollow star marks the best without it when the limit binds. `shipped` False: the page's answer
+    is not this chart's (separate prices, `value.outcome_rec`), so no threshold here is called the
+    recommended one."""
     sweep = sweeps.judge[model]
     row = rec.models.set_index("model").loc[model]
     unlimited = None
@@ -128,7 +141,9 @@ def value_tau_figure(sweeps: ValueSweeps, rec, model: str, *, k: float, reject_v
         label=model,
         title=value_tau_title(model, rec, k),
         fitted_on=page_answers.value_rows(rec)[0],
-        shipped=rec.status == SAVES and model == rec.model,  # one the verdict does not ship is not "recommended"
+        shipped=shipped
+        and rec.status == SAVES
+        and model == rec.model,  # one the verdict does not ship is not "recommended"
         unit=unit,
         # under a limit, handing everything over does not fit: draw the choice without a model it leaves
         no_model=(rec.baseline, rec.baseline_value * worth) if rec.capacity is not None else None,
@@ -162,13 +177,33 @@ def value_k_figure(against_k: tuple, *, k: float, worth: float, unit: str):
     return figures.value_k_figure(long.assign(value=long["value"] * worth), flips=flips, current_k=k, unit=unit)
 
 
-def acceptance_table(ds: Dataset, *, k_tp: float, k_fp: float, k_fn: float, worth: float) -> pd.DataFrame:
+def acceptance_table(
+    ds: Dataset, *, k_tp: float, k_fp: float, k_fn: float, worth: float, reject_value: float = 0.0
+) -> pd.DataFrame:
     """`value.acceptance_rules_table` on the judged rows, its value per case in the user's unit
-    (k_* are in units of a right negative answer, which is worth `worth`)."""
-    judge = ds.purpose_rows("judge")
-    cs = value.acceptance_rules_table(
-        ds.y[judge], {m: s[judge] for m, s in ds.scores.items()}, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn
-    )
+    (k_* are in units of a right negative answer, which is worth `worth`), and, per model, the rule
+    the page's answer uses at separate prices (`FITTED_RULE`, `value.per_outcome.outcome_table`:
+    its thresholds fitted on the fitting rows, or cross-fitted without a split; a case handed over
+    worth `reject_value` right answers, where the formula rules count it 0)."""
+    from costlib.value.per_outcome import outcome_table
+
+    judge, fit = ds.purpose_rows("judge"), ds.purpose_rows("fit")
+    split = not np.array_equal(judge, fit)
+    scores = {m: s[judge] for m, s in ds.scores.items()}
+    cs = value.acceptance_rules_table(ds.y[judge], scores, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn)
+    fitted = outcome_table(
+        ds.y[judge],
+        scores,
+        y_fit=ds.y[fit] if split else None,
+        fit_scores={m: s[fit] for m, s in ds.scores.items()} if split else None,
+        k_tp=k_tp,
+        k_fp=k_fp,
+        k_fn=k_fn,
+        reject_value=reject_value,
+    ).assign(**{"acceptance rule": FITTED_RULE})
+    order = {m: i for i, m in enumerate(ds.scores)}
+    cs = pd.concat([fitted[list(cs.columns)], cs], ignore_index=True)
+    cs = cs.sort_values("model", key=lambda c: c.map(order), kind="stable").reset_index(drop=True)
     return cs.assign(**{"value per case": cs["value per case"] * worth})
 
 

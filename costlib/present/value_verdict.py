@@ -21,6 +21,7 @@ from costlib.core.escaping import shorten
 from costlib.present.amounts import interval, money, number, per_case_and_month, percent, ratio_text, shown_saving
 from costlib.present.labels import whose_models
 from costlib.present.page_answers import VALUE_BASELINES, value_rows
+from costlib.present.value_words import BASELINE_WORDS
 from costlib.present.words import Verdict, fitted_rows, split_sentence, verdict_head
 
 LOPSIDED = 2.0  # a price of one mistake at least this many times the other's: the two pages can answer differently
@@ -183,7 +184,7 @@ def value_verdict(
         return per_case_and_month(x * worth, volume, unit, digits=digits)
 
     def done(kind: str, head: str) -> Verdict:
-        return Verdict(kind, f"{head} {priced}".strip(), (*details, *notes), tuple(asides))
+        return Verdict(kind, f"{defined(head)} {priced}".strip(), (*details, *notes), tuple(asides))
 
     base = VALUE_BASELINES[rec.baseline]
     many = len(rec.models) > 1
@@ -263,4 +264,116 @@ def value_verdict(
         "success",
         f"{lead} {who} answer when its confidence is at least {rec.tau:.3f} and hand the other {handed}. "
         f"It is worth {worth_text}, {against}" + (f" ({iv} of the gain)." if iv else "."),
+    )
+
+
+#: what the model's confidence is, said where it is first used (`value.predictions`: the
+#: probability the model gives its own answer, max(p, 1 - p))
+CONFIDENCE_SENTENCE = (
+    "The model's confidence is the chance it gives its own answer: the larger of its chance that the case is "
+    "positive and its chance that it is negative."
+)
+
+
+def defined(head: str) -> str:
+    """`head`, followed by what confidence is (`CONFIDENCE_SENTENCE`) when it speaks of it."""
+    return f"{head} {CONFIDENCE_SENTENCE}" if "confiden" in head else head
+
+
+def _accepts(rec) -> str:
+    """'answer positive when its confidence is at least 0.603 and negative when it is at least
+    0.801': the two thresholds of a per-outcome recommendation, an answer never accepted said so."""
+    said = []
+    for answer, tau in (("positive", rec.tau_pos), ("negative", rec.tau_neg)):
+        if np.isfinite(tau):
+            said.append(f"“{answer}” when its confidence is at least {tau:.3f}")
+    never = [a for a, t in (("positive", rec.tau_pos), ("negative", rec.tau_neg)) if not np.isfinite(t)]
+    text = "answer " + " and ".join(said)
+    if never:
+        text += f" (never “{never[0]}”: at your prices it is not worth the risk)"
+    return text
+
+
+def outcome_prices_sentence(*, c_fp: float, c_fn: float, unit: str) -> str:
+    """Which prices the per-outcome answer rests on, and that the chart of k prices every wrong
+    answer at their mean.
+
+    >>> outcome_prices_sentence(c_fp=1, c_fn=10, unit="$").split(";")[0]
+    'Each mistake is priced on its own: a false positive at $1.00, a false negative at $10.00'
+    """
+    return (
+        f"Each mistake is priced on its own: a false positive at {money(c_fp, unit)}, a false negative at "
+        f"{money(c_fn, unit)}; each answer gets a confidence threshold of its own, fitted to these prices. "
+        f"The k above and the charts below price every wrong answer alike, at their mean "
+        f"{money((c_fp + c_fn) / 2, unit)}."
+    )
+
+
+def outcome_verdict(
+    rec, *, worth: float = 1.0, unit: str = "", volume: float | None = None, priced: str = "", sample: bool = False
+) -> Verdict:
+    """The Value page's one answer at separate prices of the two mistakes (a
+    `value.per_outcome.OutcomeRecommendation`), in the words of `value_verdict`: ship, not
+    clearly better or do not, its worth per case and a month and its share handed over, all
+    from the rule that prices each mistake on its own."""
+    from costlib.core import rules as R
+    from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE
+
+    def cash(x: float, digits: int | None = None) -> str:
+        return per_case_and_month(x * worth, volume, unit, digits=digits)
+
+    def done(kind: str, head_text: str) -> Verdict:
+        return Verdict(kind, f"{defined(head_text)} {priced}".strip(), tuple(details))
+
+    base = BASELINE_WORDS[rec.baseline]
+    many = len(rec.models) > 1
+    on = f" on {fitted_rows(rec)}" if rec.judged_on == "test" else ""
+    who = (
+        f"{shorten(rec.model)} (the best of {whose_models(sample)} {len(rec.models)} models{on})"
+        if many
+        else "the model"
+    )
+    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
+    details = [
+        split_sentence(rec.judged_on, float("nan"), rec.n_judged, rec.estimate, thing="threshold")
+        if rec.judged_on == "all"
+        else f"The thresholds are fitted on {fitted_rows(rec)} and judged on the {number(rec.n_judged, 0)} test rows."
+    ]
+    head = verdict_head(R.verdict_of(rec.status))
+    on_fit, on_judged = value_rows(rec)
+    if rec.status == NO_ANSWER:
+        return done("error", f"{head}: there is not enough data to value it.")
+    if rec.status == ADDS_NOTHING:
+        choice, kept = rec.kept
+        if rec.tau == math.inf:
+            return done(
+                "error",
+                f"{head}: at your prices no answer of the model is worth its risk{on_fit}, so hand every case to a "
+                f"person, worth {cash(kept)}.",
+            )
+        return done(
+            "error",
+            f"{head} which cases to hand over: at your prices, answering only when confident adds nothing (the best "
+            f"thresholds{on_fit} accept every answer), so let {who} answer every case, worth {cash(kept)}.",
+        )
+    if rec.status == WORSE:
+        return done(
+            "error",
+            f"{head} which cases to hand over: at your prices, answering only when confident is worth no more than "
+            f"{base}, {cash(rec.baseline_value)}{on_judged}, so keep {base}.",
+        )
+    digits = shown_saving(rec.value * worth, rec.baseline_value * worth)[0]
+    against = f"against {per_case_and_month(rec.baseline_value * worth, volume, unit, digits=digits)} for {base}"
+    handed = f"{rec.reject_rate:.0%} of cases to a person"
+    if rec.status == UNCLEAR:
+        because = f"the {iv} of the gain includes zero" if iv else "there is no interval to tell the gain from chance"
+        return done(
+            "warning",
+            f"{head}: keep {base}. Letting {who} {_accepts(rec)} and handing the other {handed} would be worth "
+            f"{cash(rec.value, digits)}, {against}, but {because}.",
+        )
+    return done(
+        "success",
+        f"{head}: let {who} {_accepts(rec)}, and hand the other {handed}. It is worth {cash(rec.value, digits)}, "
+        f"{against}" + (f" ({iv} of the gain)." if iv else "."),
     )

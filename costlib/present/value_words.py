@@ -48,6 +48,13 @@ def k_from_prices_sentence(
     )
 
 
+#: after `k_from_prices_sentence` when the answer prices each mistake on its own (`answers.value.separate_prices`)
+K_SEPARATE_NOTE = (
+    " Your two prices differ, so the answer below prices each mistake on its own, not at this k; k sets the "
+    "charts below, and moving it prices every wrong answer alike."
+)
+
+
 def per_outcome_prices_sentence(c_fp: float, c_fn: float, worth: float, unit: str) -> str:
     """What the per-outcome inputs count in: the mean prices `c_fp` and `c_fn` against a right
     answer's `worth` (the worth the prices are counted in, never 0).
@@ -87,8 +94,36 @@ VALUE_BASELINE_TILE = {
     value.HAND_OVER: "Worth per case, all to a person",
     value.ANSWER_ALL: "Worth per case, model answers all",
     value.HAND_AT_RANDOM: "Worth per case, random hand-overs",
+    value.ALL_POSITIVE: "Worth per case, every answer positive",
+    value.ALL_NEGATIVE: "Worth per case, every answer negative",
+}
+#: each choice without the model's thresholds in words: `page_answers.VALUE_BASELINES`, and at separate
+#: prices one answer for every case (`value.per_outcome`)
+BASELINE_WORDS = {
+    **page_answers.VALUE_BASELINES,
+    value.ALL_POSITIVE: "answering “positive” for every case",
+    value.ALL_NEGATIVE: "answering “negative” for every case",
 }
 VALUE_GAIN_TILE = "Gain per case"  # the first number when the threshold ships: what the verdict is about
+#: what the gain is against, in the gain tile's label (`value_gain_tile`): the verdict's baseline
+VALUE_GAIN_AGAINST = {
+    value.HAND_OVER: "over handing all to a person",
+    value.ANSWER_ALL: "over the model answering all",
+    value.HAND_AT_RANDOM: "over random hand-overs",
+    value.ALL_POSITIVE: "over answering all positive",
+    value.ALL_NEGATIVE: "over answering all negative",
+}
+
+
+def value_gain_tile(baseline: str) -> str:
+    """The gain tile's label, naming what the gain is against.
+
+    >>> value_gain_tile("hand everything over")
+    'Gain per case over handing all to a person'
+    """
+    return f"{VALUE_GAIN_TILE} {VALUE_GAIN_AGAINST[baseline]}"
+
+
 VALUE_WORTH_TILE = "Worth per case"  # the threshold's worth when it ships, when it differs from its gain
 VALUE_THRESHOLD_TILE = "Worth per case with the threshold"  # the model's confidence threshold, when it does not ship
 
@@ -124,7 +159,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
         first = {
             "label": VALUE_BASELINE_TILE[choice],
             "value": money(kept_worth * worth, unit),
-            "help": f"What the verdict says to do: {page_answers.VALUE_BASELINES[choice]},{on_judged}.",
+            "help": f"What the verdict says to do: {BASELINE_WORDS[choice]},{on_judged}.",
         }
         if rec.status == ADDS_NOTHING:  # the fitted threshold is itself that choice: nothing to compare
             return (
@@ -169,10 +204,12 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
     model_worth = money(rec.value * worth, unit, digits=digits)
     return (
         {
-            "label": VALUE_GAIN_TILE,
+            "label": value_gain_tile(rec.baseline),
             "value": gain,
-            "help": f"{lead}, against {rec.baseline}: the better of handing every case to a person and letting the "
-            "model answer every case.",
+            "help": f"{lead}, against {BASELINE_WORDS[rec.baseline]}: the best of the choices without a "
+            "confidence threshold (handing every case to a person, letting the model answer every case"
+            + (", answering the same for every case" if isinstance(rec, value.OutcomeRecommendation) else "")
+            + ") on these rows.",
         },
         {
             "label": "Gain a month",
@@ -194,7 +231,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
         {
             "label": "Handed to a person",
             "value": f"{rec.reject_rate:.0%}",
-            "help": "Share of cases whose confidence is below the recommended threshold.",
+            "help": "Share of cases whose confidence is below the recommended threshold for the model's answer.",
         },
     )
 
@@ -302,7 +339,10 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
     return " ".join(lines)
 
 
+FITTED_RULE = "thresholds fitted to these prices"  # the acceptance table's rule of the page's answer
 ACCEPTANCE_RULES_NOTE = (
+    "“Thresholds fitted to these prices” is the rule of the answer above when your two prices differ: each "
+    "answer's confidence threshold is the one worth most on the fitting rows (cross-fitted without a split). "
     "“By class thresholds” answers a positive when p ≥ k_fp/(k_tp + k_fp) and a negative when "
     "1 − p ≥ k_fn/(1 + k_fn); “by expected value” takes, case by case, the action whose expected value is "
     "highest. They differ when a right positive is worth more than a right negative."

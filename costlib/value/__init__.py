@@ -7,7 +7,8 @@
 - `against_k`: value against k (`value_against_k`), where the best model changes along k, and
   every model's value at one k (`value_table`);
 - `cost_sensitive`: prices per outcome and class thresholds;
-- `recommendation`: the Value page's one answer (`recommend_value`).
+- `recommendation`: the Value page's one answer (`recommend_value`);
+- `per_outcome`: its answer at separate prices of the two mistakes (`recommend_outcome`).
 
 Every public name is importable from ``costlib.value``.
 """
@@ -36,6 +37,14 @@ from costlib.value.cost_sensitive import (
     cost_sensitive_error,
     cost_sensitive_value,
 )
+from costlib.value.per_outcome import (
+    ALL_NEGATIVE,
+    ALL_POSITIVE,
+    OutcomeRecommendation,
+    fit_outcome_thresholds,
+    outcome_table,
+    recommend_outcome,
+)
 from costlib.value.recommendation import (
     ANSWER_ALL,
     HAND_AT_RANDOM,
@@ -54,6 +63,12 @@ from costlib.value.within import (
 )
 
 __all__ = [
+    "ALL_NEGATIVE",
+    "ALL_POSITIVE",
+    "OutcomeRecommendation",
+    "fit_outcome_thresholds",
+    "outcome_table",
+    "recommend_outcome",
     "ACCEPTANCE_RULES",
     "ACCEPTANCE_WORDS",
     "ANSWER_ALL",

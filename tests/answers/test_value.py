@@ -30,8 +30,8 @@ from costlib.answers.value import (
 from costlib.core import settings
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
-from costlib.present.value_verdict import lopsided_sentence, value_verdict
-from costlib.present.value_words import VALUE_CAP_NO_VOLUME, value_capacity_sentence, value_metrics
+from costlib.present.value_verdict import value_verdict
+from costlib.present.value_words import FITTED_RULE, VALUE_CAP_NO_VOLUME, value_capacity_sentence, value_metrics
 
 
 @pytest.fixture(scope="module")
@@ -51,29 +51,60 @@ def no_split():
 
 
 NAMES = [""]
-COSTS = {"": (1.0, 5.0)}
+COSTS = {"": (3.0, 3.0)}  # one price of a wrong answer: the answer at k
+SEPARATE = {"": (1.0, 5.0)}  # two prices: the answer prices each mistake on its own
 
 
-def _answer(ds, **kw) -> ValueAnswer:
+def _answer(ds, costs=COSTS, **kw) -> ValueAnswer:
     options = {"worth": 1.0, "reject_worth": 0.0, "unit": "$", "volume": 1000.0}
     options |= kw
-    return value_answer(ds, COSTS, names=NAMES, **options)
+    return value_answer(ds, costs, names=NAMES, **options)
 
 
 def test_the_answer_is_what_the_page_said_with_the_functions_one_by_one(screening):
     answer = _answer(screening, worth=2.0, reject_worth=0.5)
     sweeps = value_sweeps(screening)
     choice = value_k(COSTS, judged_cases(screening, NAMES), 2.0, None, settings.K.high)
-    assert choice.k == pytest.approx(1.5)  # a wrong answer costs (1 + 5) / 2 = 3, a right one earns 2: k = 3 / 2
+    assert choice.k == pytest.approx(1.5)  # a wrong answer costs 3, a right one earns 2: k = 3 / 2
     rec = value.recommend_value(sweeps.judge, k=1.5, reject_value=0.25, fit_sweeps=sweeps.fit)
-    lopsided = lopsided_sentence(c_fp=1.0, c_fn=5.0, k=1.5, moved=False, unit="$")
-    want = value_verdict(rec, k=1.5, worth=2.0, unit="$", volume=1000.0, notes=(lopsided,))
+    want = value_verdict(rec, k=1.5, worth=2.0, unit="$", volume=1000.0)
     assert answer.verdict.headline == want.headline and answer.verdict.details == want.details
     assert (answer.rec.model, answer.rec.tau, answer.rec.value) == (rec.model, rec.tau, rec.value)
+    assert answer.rec is answer.k_rec
     assert answer.metrics == value_metrics(rec, worth=2.0, unit="$", volume=1000.0)
     assert answer.k_sentence == value_k_sentence(choice, 2.0, "$")
     assert answer.limit_note is None and answer.counts_only_note is None
     assert answer.drawn_for == (1.5, 0.25, 2.0)
+
+
+def test_at_separate_prices_the_answer_is_the_per_outcome_rule_of_the_same_functions(screening):
+    """Prices 1 and 5, a right answer worth 2: the answer is `recommend_outcome` at k_fp 0.5 and
+    k_fn 2.5, its thresholds fitted on the train rows, not the answer at the mean price (k = 1.5)."""
+    from costlib.value.per_outcome import recommend_outcome
+
+    answer = _answer(screening, SEPARATE, worth=2.0, reject_worth=0.5)
+    judge, fit = screening.purpose_rows("judge"), screening.purpose_rows("fit")
+    rec = recommend_outcome(
+        screening.y[judge],
+        {m: s[judge] for m, s in screening.scores.items()},
+        k_fp=0.5,
+        k_fn=2.5,
+        reject_value=0.25,
+        y_fit=screening.y[fit],
+        fit_scores={m: s[fit] for m, s in screening.scores.items()},
+    )
+    assert (answer.rec.model, answer.rec.tau_pos, answer.rec.tau_neg) == (rec.model, rec.tau_pos, rec.tau_neg)
+    assert (answer.rec.value, answer.rec.reject_rate, answer.rec.status) == (rec.value, rec.reject_rate, rec.status)
+    assert answer.k_rec is not answer.rec and answer.k == pytest.approx(1.5)
+    assert answer.metrics == value_metrics(rec, worth=2.0, unit="$", volume=1000.0)
+    assert "“positive” when its confidence is at least" in answer.verdict.headline
+    assert any("priced on its own" in d for d in answer.verdict.details)
+    # the per-outcome table's row of the page's rule reads the answer's numbers
+    table = answer.acceptance_table(k_tp=1.0, k_fp=0.5, k_fn=2.5)
+    row = table[(table["model"] == rec.model) & (table["acceptance rule"] == FITTED_RULE)].iloc[0]
+    assert row["value per case"] == pytest.approx(rec.value * 2.0) and row["handed over"] == pytest.approx(
+        rec.reject_rate
+    )
 
 
 def test_a_new_unit_or_volume_rewords_without_sorting_or_fitting_again(screening):
@@ -109,7 +140,7 @@ def test_the_sections_below_are_drawn_on_request_from_the_same_functions(screeni
     assert store.made.count("calibrated_sweeps") == 1 and store.made.count("value_calibration") == 1
     got = answer.acceptance_table(k_tp=3.0, k_fp=1.0, k_fn=5.0)
     pd.testing.assert_frame_equal(got, acceptance_table(screening, k_tp=3.0, k_fp=1.0, k_fn=5.0, worth=1.0))
-    assert answer.outcome_defaults == (1.0, 5.0)
+    assert answer.outcome_defaults == (3.0, 3.0)
     advice = [calibration_advice_line(screening, m) for m in screening.scores]
     assert answer.calibrates and answer.calibration_advice() == [a for a in advice if a] and any(advice)
 
@@ -188,15 +219,17 @@ VERBS = ("might gain", "would gain", "would lose")  # the gain tile's verb: uncl
 
 @pytest.mark.parametrize("worth", [1.0, 0.37, 2.0, 3.3])
 @pytest.mark.parametrize("cap", [None, 300.0])
-def test_the_worths_and_the_gain_subtract_as_they_read(screening, worth, cap):
+@pytest.mark.parametrize("costs", [COSTS, SEPARATE])
+def test_the_worths_and_the_gain_subtract_as_they_read(screening, worth, cap, costs):
     """As on Costs & groups: the threshold's worth and the no-model choice's, shown at the decimals
     their difference needs, differ by the gain shown (tiles and answer alike)."""
-    answer = _answer(screening, worth=worth, **({} if cap is None else {"cap": cap}))
+    answer = _answer(screening, costs, worth=worth, **({} if cap is None else {"cap": cap}))
     rec = answer.rec
     if rec.kept is not None and rec.status == "adds nothing":
         return  # one choice, nothing to subtract
     said = answer.verdict.headline
     a, b = (float(x) for x in re.findall(r"\$(\d+\.\d+) per case", said)[:2])
     tiles = {m["label"]: m["value"] for m in answer.metrics}
-    gain = next(tiles[k] for k in ("Gain per case", *(f"It {v} per case" for v in VERBS)) if k in tiles)
+    named = ("Gain per case", *(f"It {verb} per case" for verb in VERBS))
+    gain = next(value for label, value in tiles.items() if label.startswith(named))
     assert abs(a - b) == pytest.approx(float(gain.lstrip("$")), abs=1e-9), (said, tiles)

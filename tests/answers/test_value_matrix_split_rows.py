@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import re
 
 import pandas as pd
 import pytest
@@ -30,6 +31,9 @@ def _said(verdict) -> str:
     return " ".join([verdict.headline, *verdict.details, *verdict.asides])
 
 
+FITTED_ON = r"The thresholds? (is|are) fitted on the {rows} rows and judged on the 3,200 test rows\."
+
+
 @pytest.mark.parametrize("cap", [None, 50.0])
 def test_value_says_the_validation_rows_fitted_where_there_are_no_train_rows(no_train_rows, cap):
     """The Value answer said "The threshold is fitted on the train rows" of the validation rows."""
@@ -38,14 +42,15 @@ def test_value_says_the_validation_rows_fitted_where_there_are_no_train_rows(no_
     assert answer.rec.fit_role == "validation"
     if cap is not None:
         assert answer.rec.capacity.unlimited.fit_role == "validation"
-    assert "The threshold is fitted on the validation rows and judged on the 3,200 test rows." in said
+    # one threshold at k (under a limit), one per answer at the two prices (`value.per_outcome`)
+    assert re.search(FITTED_ON.format(rows="validation"), said)
     assert "train rows" not in said
 
 
 def test_value_with_train_rows_still_says_train(no_train_rows):
     answer = _value(_dataset(_frame()))
     assert answer.rec.fit_role == "train"
-    assert "The threshold is fitted on the train rows and judged on the 3,200 test rows." in _said(answer.verdict)
+    assert re.search(FITTED_ON.format(rows="train"), _said(answer.verdict))
 
 
 def test_value_note_without_test_rows_does_not_say_the_data_has_no_split(no_test_rows):

@@ -13,6 +13,7 @@ from costlib import answers, value
 from costlib.binary import decision as D
 from costlib.present import page_answers
 from costlib.present.value_verdict import value_verdict
+from costlib.present.value_words import BASELINE_WORDS, VALUE_GAIN_AGAINST, value_gain_tile
 from tests.views.apptest_support import screening_value
 
 
@@ -45,7 +46,9 @@ def test_the_kept_choice_and_the_first_number_agree_with_the_verdict(shipped, st
         return
     if kept is None:
         # shipped: its gain first, then its worth (the choice without it is worth something here)
-        assert [t["label"] for t in tiles[:3]] == [answers.VALUE_GAIN_TILE, "Gain a month", answers.VALUE_WORTH_TILE]
+        gain_tile = value_gain_tile(value.HAND_OVER)  # the gain, against what the verdict compares it with
+        assert gain_tile == "Gain per case over handing all to a person"
+        assert [t["label"] for t in tiles[:3]] == [gain_tile, "Gain a month", answers.VALUE_WORTH_TILE]
         assert tiles[0]["value"] == "−$0.020" and tiles[2]["value"] == "$0.180"
         return
     # what the verdict keeps is worth this per case: the threshold's when it answers every case, the
@@ -58,15 +61,10 @@ def test_the_kept_choice_and_the_first_number_agree_with_the_verdict(shipped, st
 
 
 def test_every_choice_without_a_threshold_has_its_words_and_its_number():
-    assert (
-        set(page_answers.VALUE_BASELINES)
-        == set(answers.VALUE_BASELINE_TILE)
-        == {
-            value.HAND_OVER,
-            value.ANSWER_ALL,
-            value.HAND_AT_RANDOM,
-        }
-    )
+    assert set(page_answers.VALUE_BASELINES) == {value.HAND_OVER, value.ANSWER_ALL, value.HAND_AT_RANDOM}
+    # at separate prices one answer for every case is a choice without a model too (`value.per_outcome`)
+    every = {*page_answers.VALUE_BASELINES, value.ALL_POSITIVE, value.ALL_NEGATIVE}
+    assert set(answers.VALUE_BASELINE_TILE) == set(BASELINE_WORDS) == set(VALUE_GAIN_AGAINST) == every
 
 
 @pytest.mark.parametrize(("status", "gain", "verb"), [(D.UNCLEAR, 0.02, "might gain"), (D.WORSE, -0.02, "would lose")])

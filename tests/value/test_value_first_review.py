@@ -140,12 +140,17 @@ def test_the_headline_names_the_prices_the_person_has_not_set(compas):
     [({"": (1.0, 3.0)}, True), ({"": (2.0, 1.0)}, True), ({"": (1.0, 1.5)}, False), ({"": (3.0, 2.0)}, False)],
 )
 def test_lopsided_prices_say_in_the_details_that_costs_and_groups_can_answer_differently(compas, costs, lopsided):
-    answer = _answer(compas, costs=costs)
+    """With the slider moved the answer prices every wrong answer alike (at k), and says so when the
+    prices are lopsided; left at the prices, two prices that differ are each priced on their own."""
+    answer = _answer(compas, costs=costs, k=2.0)
     said = " ".join(answer.verdict.details)
     assert ("Costs & groups prices each mistake on its own" in said) == lopsided
     if lopsided:
         assert "so for the same data it can answer differently" in said
         assert "Costs & groups" not in answer.verdict.headline  # a detail, not the answer
+    said = " ".join(_answer(compas, costs=costs).verdict.details)
+    assert "Costs & groups prices each mistake on its own" not in said
+    assert "Each mistake is priced on its own" in said
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import costlib
 from costlib import answers, value
 from costlib.binary import decision as D
 from costlib.present import words
+from costlib.present.value_words import value_gain_tile
 from costlib.value import value_sweep, value_table
 from tests.views.apptest_support import (
     assert_no_exception,
@@ -22,10 +23,10 @@ from tests.views.apptest_support import (
 
 
 def test_value_page_k_follows_the_prices_and_its_slider_moves_the_answer():
-    at = open_app("screening", "views/value.py", c_fp=1, c_fn=5)
+    at = open_app("screening", "views/value.py", c_fp=3, c_fn=3)
     df = sample_frame("screening")
     tr, te = df[df["split"] == "train"], df[df["split"] == "test"]
-    # k from the prices: a wrong answer costs (1 + 5) / 2 = 3 and a right one earns 1, so k = 3
+    # k from the prices: a wrong answer costs 3 and a right one earns 1, so k = 3
     assert at.select_slider(key="k").value == 3.0
     assert "k = 3 follows from your prices" in texts(at)
 
@@ -41,10 +42,11 @@ def test_value_page_k_follows_the_prices_and_its_slider_moves_the_answer():
         if rec.status != D.SAVES:
             return metric(at, answers.VALUE_THRESHOLD_TILE)
         shown = [m.label for m in at.metric]
-        assert shown[0] == answers.VALUE_GAIN_TILE  # shipped: its gain first, as Costs & groups shows its saving
-        assert metric(at, answers.VALUE_GAIN_TILE) == words.money(rec.gain, "$")
+        gain_tile = value_gain_tile(rec.baseline)  # the gain, named with what it is against
+        assert shown[0] == gain_tile  # shipped: its gain first, as Costs & groups shows its saving
+        assert metric(at, gain_tile) == words.money(rec.gain, "$")
         # its worth, unless the choice without it is worth nothing (the same number twice)
-        return metric(at, answers.VALUE_WORTH_TILE if answers.VALUE_WORTH_TILE in shown else answers.VALUE_GAIN_TILE)
+        return metric(at, answers.VALUE_WORTH_TILE if answers.VALUE_WORTH_TILE in shown else gain_tile)
 
     rec = expected(3.0)
     assert model_worth(rec) == words.money(rec.value, "$")
