@@ -246,11 +246,15 @@ FOLDER_SCORES = "Score columns"
 FOLDER_SPLIT = "Split column"
 FOLDER_OPEN = "Open with DuckDB"
 
-# the role each page needs (`answers.roles.has_role`), as the fallback to a built-in sample says it
+# the role each page needs (`answers.roles.has_role`), as the fallback to a built-in sample says it, and
+# that sample: one for every two-class page (COMPAS, the default data), so that Costs & groups, Find my
+# prices, Value and Calibration all answer for the same sample (Value and Calibration answered for
+# Screening, and Calibration checked "the model Costs & groups picks" on a sample Costs & groups did
+# not show); none of them needs a second model
 _PROBABILITIES = (
     "a label with two values and scores that are probabilities (scores that are log-odds can be turned into "
     "probabilities on the Data page)",
-    "screening",
+    "compas",
 )
 NEEDS = {  # role -> (what it is, in words; the sample that has it)
     "binary": ("a label with two values and at least one score column", "compas"),
@@ -284,7 +288,7 @@ UNWEIGHTED_PAGE = (
     "and Find my prices count the cases each row stands for. Its answer can differ from theirs for that reason."
 )
 UNWEIGHTED_PAGES = "{pages} count each row once: they do not read the weight column."
-FALLS_BACK = "so the answer below is for the built-in sample"  # what a page answers instead of the data chosen
+FALLS_BACK = "Shown here: the built-in sample"  # what a page answers instead of the data chosen
 REFUSED = {  # role (a key of `loading.refusals`) -> what the sentences that follow explain
     "label": "Not taken as the label:",
     "scores": "Not taken as a score:",
@@ -334,17 +338,26 @@ def missing(ds: Dataset, role: str) -> str:
     return " and ".join(parts)
 
 
+_COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+
+
 def fallback_sentence(ds: Dataset, role: str, sample_title: str) -> str:
-    """Why a page that needs `role` answers for the sample `sample_title` instead of `ds`."""
+    """Why a page that needs `role` answers for the sample `sample_title` instead of `ds`, which page
+    answers for `ds` when one does (Cost matrix for more than two classes, Costs & groups for two),
+    then the sample shown: "“Support tickets (3 classes)” has three classes and this page needs two;
+    the Cost matrix page answers for it. Shown here: the built-in sample “Recidivism risk (COMPAS)”."
+    """
+    shown = f"{FALLS_BACK} “{sample_title}”."
     if ds.counts_only:
+        return f"“{ds.name}” holds counts, not rows, and this page needs each case's score and label. {shown}"
+    if role != "multiclass" and ds.class_probs is not None and ds.y_class is not None:
+        n = len(ds.class_names)
         return (
-            f"“{ds.name}” holds counts, not rows, and this page needs each case's score and label, "
-            f"{FALLS_BACK} “{sample_title}”."
+            f"“{ds.name}” has {_COUNTS.get(n, n)} classes and this page needs two; "
+            f"the {PAGE_MATRIX} page answers for it. {shown}"
         )
-    return (
-        f"“{ds.name}” lacks {missing(ds, role) or NEEDS[role][0]}, which this page needs, "
-        f"{FALLS_BACK} “{sample_title}”."
-    )
+    elsewhere = f"; {PAGE_COSTS} answers for it" if role != "binary" and ds.y is not None and ds.scores else ""
+    return f"“{ds.name}” lacks {missing(ds, role) or NEEDS[role][0]}, which this page needs{elsewhere}. {shown}"
 
 
 # ---------------------------------------------------------------------------------------

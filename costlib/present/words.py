@@ -558,16 +558,30 @@ def verdict_flips(span) -> str:
     return "; ".join(parts)
 
 
+class SampleInstead(str):
+    """`on_sample`'s `sample` when the data chosen was itself a built-in sample: the title of the
+    sample answered for, read as any title, whose answer does not say "not your data" (none of
+    the reader's data is set aside: they picked another sample, which the sentence above names)."""
+
+    __slots__ = ()
+
+
 def on_sample(verdict: Verdict, sample: str | None) -> Verdict:
     """`verdict` answered for the built-in sample titled `sample` (None: for the data chosen, as
     it is): the sample is named in the answer's first sentence, right after the verdict's words
     every page shares, in a neutral box (a note above it let a reader credit the sample's saving
     to their own model: reviews 58, 60, 61). A headline without a verdict's words is left as is.
+    Instead of a file of the reader's the answer says "not your data"; instead of another sample
+    (`SampleInstead`) it does not.
 
-    >>> on_sample(Verdict("success", "Ship the model: flag a case when s is at least 0.5."), "Tweets").headline
+    >>> ship = Verdict("success", "Ship the model: flag a case when s is at least 0.5.")
+    >>> on_sample(ship, "Tweets").headline
     'Ship the model: on the built-in sample “Tweets”, not your data, flag a case when s is at least 0.5.'
+    >>> on_sample(ship, SampleInstead("Tweets")).headline
+    'Ship the model: on the built-in sample “Tweets”, flag a case when s is at least 0.5.'
     """
     if not sample or ": " not in verdict.headline:
         return verdict
     head, rest = verdict.headline.split(": ", 1)
-    return replace(verdict, kind="info", headline=f"{head}: on the built-in sample “{sample}”, not your data, {rest}")
+    yours = "" if isinstance(sample, SampleInstead) else " not your data,"
+    return replace(verdict, kind="info", headline=f"{head}: on the built-in sample “{sample}”,{yours} {rest}")

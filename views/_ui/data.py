@@ -16,6 +16,7 @@ from costlib.loading.messages import WHAT_OPENING
 from costlib.loading.samples import SAMPLES
 from costlib.present import labels
 from costlib.present.labels import DATA_WORDS, NEEDS, fallback_sentence
+from costlib.present.words import SampleInstead
 from costlib.scale.engines import duckdb_memory_bytes
 from views._ui.display import say
 from views._ui.loading import dataset_weight, load_sample
@@ -90,8 +91,9 @@ def current_dataset(*, needs: str | None = None, data_page: bool = False) -> Dat
     (the Data page itself, `data_page`, says it in its own words: `upload_gone`).
     `needs` names a role ("binary", "probabilities", "multiclass", "delta") the page
     requires. A dataset without it does not leave the page empty: the page shows its charts
-    on a built-in sample that has the role, says so above them, and offers one click to make
-    that sample the data of the whole app.
+    on a built-in sample that has the role (`labels.NEEDS`: one sample for every two-class
+    page, so that they all answer for the same), says why and which page answers for the data
+    chosen above them, and offers one click to make that sample the data of the whole app.
     """
     options = [*SAMPLES, UPLOAD]
     # Remembered across pages and mirrored in the URL by hand (a bound selectbox would put the
@@ -123,7 +125,8 @@ def current_dataset(*, needs: str | None = None, data_page: bool = False) -> Dat
     st.session_state.pop(FALLBACK, None)
     if needs and not has_role(ds, needs):
         sample = NEEDS[needs][1]
-        st.session_state[FALLBACK] = SAMPLES[sample].title  # the page's answer names it (`fallback_title`)
+        title = SAMPLES[sample].title  # the page's answer names it (`fallback_title`): not "your data" for a sample
+        st.session_state[FALLBACK] = title if choice == UPLOAD else SampleInstead(title)
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
         say("info", fallback_sentence(ds, needs, SAMPLES[sample].title), where=c1)
         c2.button(
@@ -143,7 +146,8 @@ FALLBACK = "_fallback_sample"  # the title of the sample this run's page answers
 
 def fallback_title() -> str | None:
     """The title of the built-in sample this page answers for because the data chosen lacks what
-    it needs (`current_dataset`), else None: the page's verdict names it (`words.on_sample`)."""
+    it needs (`current_dataset`), else None: the page's verdict names it (`words.on_sample`; a
+    `words.SampleInstead` when the data chosen was a sample too)."""
     return st.session_state.get(FALLBACK)
 
 
