@@ -105,7 +105,7 @@ def live_calibration() -> None:
     )
     mirror("bins")
     shown = answer.at(bins)
-    show_verdict(shown.verdict, sample=fallback_title())
+    show_verdict(shown.verdict, cw.TERMS_TITLE, sample=fallback_title())  # the technical names folded
     show_metrics(shown.metrics)
     show_chart(shown.figure, key="reliability")
     if shown.note:

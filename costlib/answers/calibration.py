@@ -28,7 +28,7 @@ from costlib.core.dataset import Dataset
 from costlib.core.escaping import shorten
 from costlib.present import calibration_words as cw
 from costlib.present import words
-from costlib.present.amounts import per_case_and_month, percent, shown_saving
+from costlib.present.amounts import per_case_and_month, percent
 from costlib.present.calibration_figures import reliability_diagram
 from costlib.stats.bootstrap import paired_difference_interval
 from costlib.value.contract import row_values
@@ -154,7 +154,13 @@ def reliability(
         ignore_index=True,
     )
     c = cw.WORTH_TABLE
-    digits = shown_saving(vt.loc[1, "value at tau*"] * worth, vt.loc[0, "value at tau*"] * worth)[0]
+    digits = cw.worth_digits(  # at the decimals the answer says them at
+        vt.loc[1, "value at tau*"] * worth,
+        vt.loc[0, "value at tau*"] * worth,
+        low=gain[0] * worth,
+        high=gain[1] * worth,
+        fit_on=fit.fit_on,
+    )[0]
     table = pd.DataFrame(
         {
             c["probabilities"]: [cw.AS_GIVEN_ROW, cw.RESCALED_ROW],

@@ -14,10 +14,12 @@ import math
 from costlib.calibration import CANNOT_FIX, KEEP, NO_FIT, NOT_HELPING, RESCALE
 from costlib.core.escaping import shorten
 from costlib.present.amounts import (
+    MAX_DECIMALS,
     MONTH_WHOLE,
     a_month,
     interval,
     money,
+    money_digits,
     number,
     per_case_and_month,
     shown_saving,
@@ -26,10 +28,15 @@ from costlib.present.words import Verdict, verdict_head
 
 CALIBRATION_WHAT = (
     "Are the model's probabilities what they say? Of the cases scored 0.7, about 70% should turn out positive. "
-    "A cutoff computed from prices alone assumes they do; this page checks the one the Value page uses. Rescaling "
-    "the scores by one number (temperature scaling), fitted where the data allows on other cases than those it is "
-    "checked on (the validation cases, else the training ones), keeps their order, so the ranking and the accuracy "
-    "stay, and makes that cutoff right."
+    "The cutoff your prices set by formula assumes they do, and this page checks that cutoff, not the threshold "
+    "the Value page fits on data. If they are off, rescaling every score by one number fitted on other cases keeps "
+    "their order, so the ranking and the accuracy stay, and makes that cutoff right."
+)
+#: the folded box under the answer that names the technical terms (`calibration_verdict`'s asides)
+TERMS_TITLE = "Terms: temperature scaling, judged rows"
+FITTED_WHERE = (
+    "The rescaling is fitted, where the data allows, on other cases than those it is checked on: the validation "
+    "cases, else the training ones."
 )
 BINS = "Score bands"
 BINS_HELP = (
@@ -50,10 +57,10 @@ ERROR_HELP = (
     "The expected calibration error (ECE): the average gap between the predicted probability and the share that "
     "turned out positive, band by band, weighted by each band's cases; 0 is perfectly calibrated."
 )
-SQUARED_BEFORE = "Squared error, as given"
-SQUARED_AFTER = "Squared error, rescaled"
+SQUARED_BEFORE = "Average miss, as given"
+SQUARED_AFTER = "Average miss, rescaled"
 SQUARED_HELP = (
-    "The Brier score: the mean squared difference between the probability and the outcome (1 or 0); lower is "
+    "How far the probabilities miss the outcomes (1 or 0), squared and averaged: the Brier score. Lower is "
     "better, and it falls with both better ranking and better calibration."
 )
 
@@ -90,11 +97,13 @@ WORTH_CAPTION = (
 )
 PER_GROUP_K = "; with prices per group, their mean weighted by each group's {cases}"
 
-#: which cutoff and which money the page reads, said near the top: the Value page's, not Costs & groups'
+#: which cutoff and which money the page reads, said near the top: the formula's from prices, not the threshold
+#: the Value page fits on data nor Costs & groups' cutoff
 MONEY_NOTE = (
-    "This page reads the Value page's cutoff and money, not Costs & groups': what the model is worth per case when "
-    "it answers the cases it is at least {cutoff} confident of ({why}) and hands the rest to a person, where Costs & "
-    "groups counts the cost of flagging cases at {costs_cutoff}."
+    "At your prices the cutoff checked here is {cutoff}: the worth per case of letting the model answer the cases "
+    "it is at least {cutoff} confident of ({why}) and handing the rest to a person; the threshold the Value page "
+    "recommends is fitted on data instead, so it can differ from this one, and Costs & groups counts the cost of "
+    "flagging cases at {costs_cutoff}."
 )
 MONEY_WHY = "a wrong answer costs as much as {k} right answers are worth, at your prices"
 MONEY_WHY_MOVED = "a wrong answer costs as much as {k} right answers are worth, as set on the Value page"
@@ -158,8 +167,10 @@ FIT_ON = {
     "same": "fitted on the same cases it is checked on",
 }
 NOISE = "a calibrated model would show up to {chance} on these cases by chance"
-CHECKED_ON = (
-    "Checked on the test cases (the judged rows: those kept apart to judge what was fitted; every row without a split)."
+CHECKED_ON = "Checked on the test cases, kept apart from the cases the rescaling was fitted on."
+JUDGED_ROWS = (  # what the judged rows are, in the terms box
+    "The judged rows are the cases the page checks on: the test cases, kept apart to judge what was fitted (every "
+    "row without a split)."
 )
 #: where a temperature fitted on the judged rows (`fit_on` "same") was checked: every row
 CHECKED_ON_SAME = "Checked on every row, the very cases the temperature was fitted on."
@@ -275,10 +286,12 @@ def calibration_verdict(
             f"No rescaling can be fitted for {shorten(model)} on the {fit_on} cases: its scores carry nothing a "
             "rescaling could sharpen or soften (all equal, one outcome only, or ranked backwards). "
         )
-        return Verdict("warning", head + ADVICE[advice], (checked,))
+        return Verdict("warning", head + ADVICE[advice], (checked,), (FITTED_WHERE, JUDGED_ROWS))
     head = probabilities_sentence(model, advice, temperature, before, after, chance) + " "
     kind = "success" if advice == RESCALE else "info" if advice == KEEP else "warning"
-    return Verdict(kind, head + ADVICE[advice], (TECHNICAL.format(t=temperature, fit_on=where), checked))
+    # the plain sentences under the answer; the technical names folded away (`TERMS_TITLE`)
+    terms = (TECHNICAL.format(t=temperature, fit_on=where), FITTED_WHERE, JUDGED_ROWS)
+    return Verdict(kind, head + ADVICE[advice], (checked,), terms)
 
 
 def same_rows_warning(*, split: bool, test_rows: bool) -> str:
@@ -311,6 +324,40 @@ OTHER_PRICES = (
     "Rescaling does make the probabilities more honest, but at these prices that is not worth a decision; at other "
     "prices the cutoff moves, so check again when they change."
 )
+
+
+def apart(after: float, before: float) -> tuple[int, float]:
+    """(decimals, gain): the fewest decimals at which the two worths read apart and their difference
+    shows its first digit (at least `money`'s, at most `amounts.MAX_DECIMALS`), and the gain as the
+    difference of the two shown, so that they subtract as read. Where they read alike at every
+    decimal the page shows, `shown_saving`'s ("$0.811234 ... less than $0.811557" read as $0.8112, $0.8116).
+
+    >>> apart(0.811234, 0.811557)
+    (4, -0.0004)
+    >>> apart(0.4583, 0.4512)
+    (3, 0.007)
+    >>> apart(0.1, 0.1)
+    (3, 0.0)
+    """
+    gap = abs(after - before)
+    first = math.ceil(-math.log10(gap)) if 0 < gap < 1 else 0  # the decimal of the difference's first digit
+    d = min(MAX_DECIMALS, max(money_digits(after), money_digits(before), first))
+    while d < MAX_DECIMALS and round(after, d) == round(before, d):
+        d += 1
+    if round(after, d) == round(before, d):
+        return shown_saving(after, before)
+    return d, round(round(after, d) - round(before, d), d)
+
+
+def worth_digits(after: float, before: float, *, low: float, high: float, fit_on: str) -> tuple[int, float]:
+    """(decimals, gain) of the two worths `rescale_verdict` says (and its table): where it states the gain
+    (ship, not clearly better), two significant digits of it (`amounts.shown_saving`); else `apart`."""
+    from costlib.core import rules as R
+    from costlib.core.ship import ship_verdict
+
+    if fit_on != "same" and ship_verdict(after - before, low, high) in (R.SHIP, R.NOT_CLEARLY):
+        return shown_saving(after, before)
+    return apart(after, before)
 
 
 def rescale_verdict(
@@ -353,7 +400,8 @@ def rescale_verdict(
     if advice == NO_FIT:
         return probabilities
     name = shorten(model)
-    digits, shown = shown_saving(after, before)  # the gain as the difference of the two worths shown
+    # the gain as the difference of the two worths shown, at the decimals `worth_digits` shows them
+    digits, shown = worth_digits(after, before, low=low, high=high, fit_on=fit_on)
     was, now = (per_case_and_month(x, volume, unit, digits=digits) for x in (before, after))
     month = _gain_a_month(before, after, volume, unit)
     gain = f"{money(shown, unit, digits=digits)} per case" + (f" ({month})" if month else "")
@@ -363,7 +411,7 @@ def rescale_verdict(
     why += (" " + ADVICE[CANNOT_FIX]) if advice == CANNOT_FIX else ""
     # on the rows it was fitted on there is no verdict to weigh the gain against (said in the answer)
     why += (" " + OTHER_PRICES) if advice == RESCALE and verdict != R.SHIP and fit_on != "same" else ""
-    details = (why, *probabilities.details)
+    details, terms = (why, *probabilities.details), probabilities.asides
     if before < 0 and after < 0:  # the model loses at this cutoff either way: said first, not left to a caption
         details = (BELOW_HANDING_OVER.format(nothing=per_case_and_month(0.0, volume, unit)), *details)
     if fit_on == "same":
@@ -372,7 +420,7 @@ def rescale_verdict(
             f"{AT_CUTOFF_FIRST.format(**at_cutoff)}, {name} is worth {was} with its probabilities as given and "
             f"{now} rescaled."
         )
-        return Verdict("info", head, details)
+        return Verdict("info", head, details, terms)
     iv = interval(low, high, unit, of="the gain")
     if verdict == R.SHIP:
         head = (
@@ -380,7 +428,7 @@ def rescale_verdict(
             f"worth {now} rescaled "
             f"against {was} as given, {gain} more ({iv})."
         )
-        return Verdict("success", head, details)
+        return Verdict("success", head, details, terms)
     if verdict == R.NOT_CLEARLY:
         chance = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"
         head = (
@@ -388,14 +436,14 @@ def rescale_verdict(
             f"{AT_CUTOFF.format(**at_cutoff)}. "
             f"Rescaled they would be worth {now}, {gain} more, but {chance}, so it could be chance."
         )
-        return Verdict("warning", head, details)
+        return Verdict("warning", head, details, terms)
     if shown == 0:
         said = f"rescaling leaves the worth where it is, {was}"
     else:
         said = f"it would be worth {now} rescaled, less than {was} as given" + (f" ({iv})" if iv else "")
     head = f"{DO_NOT_RESCALE}: keep {name}'s probabilities as they are. {AT_CUTOFF_FIRST.format(**at_cutoff)}, {said}."
     kind = "warning" if advice == CANNOT_FIX else "success" if advice == KEEP else "info"
-    return Verdict(kind, head, details)
+    return Verdict(kind, head, details, terms)
 
 
 def _gain_a_month(before: float, after: float, volume: float | None, unit: str) -> str:

@@ -80,14 +80,23 @@ def test_the_page_says_up_front_which_cutoff_and_money_it_reads(compas):
     page's 0.667. Said near the top in plain words, and the answer names its cutoff."""
     answer = _answer(compas, "p_recid")
     assert "at least 0.667 confident" in answer.money and "0.25 from prices alone" in answer.money
-    assert "the Value page's cutoff and money, not Costs & groups'" in answer.money
+    assert answer.money.startswith("At your prices the cutoff checked here is 0.667")
+    assert "the threshold the Value page recommends is fitted on data instead, so it can differ" in answer.money
     assert answer.money.endswith(".") and ". " not in answer.money  # one sentence
     for term in ("τ*", "k/(k+1)", "ECE", "temperature"):
         assert term not in answer.money
     assert "your prices set (0.667)" in answer.at(10).verdict.headline
     # the first paragraph no longer promises that every cutoff from prices (Costs' too) is checked here
     assert "The cutoffs computed from your prices assume they do" not in cw.CALIBRATION_WHAT
-    assert "the one the Value page uses" in cw.CALIBRATION_WHAT
+    # nor that it checks the Value page's threshold: Value recommends one fitted on data (review 4)
+    assert "the one the Value page uses" not in cw.CALIBRATION_WHAT
+    assert "this page checks that cutoff, not the threshold the Value page fits on data" in cw.CALIBRATION_WHAT
+    # plain words first: the technical names are in the terms box under the answer
+    for term in ("temperature", "log-odds", "judged rows", "T ="):
+        assert term not in cw.CALIBRATION_WHAT
+    said = answer.at(10).verdict
+    assert any("Temperature scaling: T = " in x for x in said.asides) and cw.JUDGED_ROWS in said.asides
+    assert not any("T = " in x or "log-odds" in x or "judged rows" in x for x in said.details)
 
 
 def test_with_prices_per_group_or_a_moved_k_no_single_costs_cutoff_is_named(compas):

@@ -109,7 +109,7 @@ def test_the_worth_reads_in_the_users_unit_per_case_and_a_month():
         assert all(re.fullmatch(r"−?\$[\d.,]+ per case \(−?\$[\d.,]+ a month\)", x) for x in shown.table[column])
 
 
-JARGON = ("temperature", "T =", "ECE", "Brier", "bins", "judged rows", "τ*")
+JARGON = ("temperature", "T =", "ECE", "Brier", "bins", "judged rows", "τ*", "log-odds", "squared")
 
 
 @pytest.mark.parametrize("model", ["score_calibrated", "score_overconfident"])
@@ -118,7 +118,9 @@ def test_what_a_product_manager_reads_first_is_plain_and_each_term_is_explained_
     first = [shown.verdict.headline, *(m["label"] for m in shown.metrics)]
     for term in JARGON:
         assert not any(term.lower() in x.lower() for x in first), (term, first)
-    later = " ".join([*shown.verdict.details, *(m.get("help") or "" for m in shown.metrics), shown.caption])
+    later = " ".join(
+        [*shown.verdict.details, *shown.verdict.asides, *(m.get("help") or "" for m in shown.metrics), shown.caption]
+    )
     later += cw.BINS_HELP
     for term in ("temperature scaling", "T ", "ECE", "Brier", "bins", "judged rows", "τ*"):
         assert term.lower() in later.lower(), term

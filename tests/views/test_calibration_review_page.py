@@ -15,9 +15,7 @@ def test_screening_opens_on_the_model_costs_and_groups_picks_and_says_why():
     assert at.selectbox[0].value == "score_overconfident"
     captions = _caption_texts(at)
     assert cw.PICKED_FIRST.format(model="score_overconfident") in captions
-    money = [
-        c for c in captions if c.startswith("This page reads the Value page's cutoff and money, not Costs & groups'")
-    ]
+    money = [c for c in captions if c.startswith("At your prices the cutoff checked here is")]
     assert len(money) == 1 and "0.667" in money[0]
 
 
