@@ -4,6 +4,7 @@ by it, in the user's money (a mistake on a typical case costs what the page's pr
 import streamlit as st
 
 from costlib import answers
+from costlib.answers.instance import mistakes_free
 from costlib.core import settings
 from costlib.present import labels as t
 from views._ui.data import fallback_title
@@ -22,7 +23,9 @@ price = amount_input(
 )
 st.subheader(t.WHAT_TO_SHIP)
 show_verdict(answer.verdict(price, unit, volume), sample=fallback_title())  # a sample instead: named
-if not price:  # every mistake free: the verdict said there is nothing to choose (as Costs does at prices all 0)
+if mistakes_free(
+    price
+):  # every mistake free: the verdict said there is nothing to choose (as Costs does at prices all 0)
     st.stop()
 say("caption", answer.sentence)
 with st.expander(t.INSTANCE_TERMS):

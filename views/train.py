@@ -3,6 +3,7 @@
 import streamlit as st
 
 from costlib import answers
+from costlib.answers.instance import mistakes_free
 from costlib.answers.training import PRECOMPUTED_DATA, SYNTHETIC_DATA, TRAIN_DATA
 from costlib.core import settings
 from costlib.present import labels as t
@@ -11,7 +12,7 @@ from costlib.present.training_page import TRAIN_WHAT
 from costlib.present.training_terms import TRAIN_TERMS
 from costlib.present.training_words import TRAIN_WORDS as WORDS
 from costlib.training.compare import METHODS
-from costlib.training.kept import kept_of_delta
+from costlib.training.kept import kept_of_seeds
 from views._ui.display import page_header, say, show_chart, show_table, show_verdict
 from views._ui.page import unit_and_volume
 from views._ui.state import (
@@ -69,7 +70,10 @@ for note in data.notes:
 ensure_setting("train_seeds", int(settings.SEEDS.default))
 ensure_setting("train_methods", tuple(METHODS), valid=lambda v: set(v) <= set(METHODS))
 setting_notes()
-shares = kept_of_delta(data.delta, METHODS)  # "costliest 30%" named by the share it keeps of these rows
+# "costliest 30%" named by the share it keeps of the seeds' training rows, one name on the whole page: the
+# box is drawn before the seeds' box below, so it reads the seeds sent (the widget's state once drawn)
+asked = int(st.session_state.get(widget_key("train_seeds"), setting("train_seeds")))
+shares = kept_of_seeds(data.delta, asked, methods=METHODS, random_state=RANDOM_STATE)
 with st.form("train_settings"):
     # the box at the page's whole width: beside the seeds, with the sidebar, it cut the last ways off
     methods = st.multiselect(  # by their short names, as the charts name them: the long ones ran off the box
@@ -102,6 +106,8 @@ if not methods:
     st.info(training_page.CHOOSE_A_METHOD)
     st.stop()
 results, r2 = training_results(data, choice, methods, seeds, submitted=submitted, random_state=RANDOM_STATE)
+if seeds != asked:  # not met in use (the box reads the seeds sent); then the seeds trained name the ways
+    shares = kept_of_seeds(data.delta, seeds, methods=METHODS, random_state=RANDOM_STATE)
 
 # the price of a mistake on a typical case, shared with Instance costs (in the link, as every price is)
 price = amount_input(
@@ -109,10 +115,12 @@ price = amount_input(
     t.TYPICAL_MISTAKE_HELP,
 )  # fmt: skip
 answer = answers.training_answer(
-    results, r2, methods=methods, price=price, unit=unit, volume=volume, typical=data.typical
+    results, r2, methods=methods, price=price, unit=unit, volume=volume, typical=data.typical, shares=shares
 )  # fmt: skip
 show_verdict(answer.verdict)
-if not price:  # every mistake free: the verdict said there is nothing to choose (as Costs does at prices all 0)
+if mistakes_free(
+    price
+):  # every mistake free: the verdict said there is nothing to choose (as Costs does at prices all 0)
     st.stop()
 with st.expander(t.INSTANCE_TERMS):  # the same box as on Instance costs
     for term in TRAIN_TERMS:

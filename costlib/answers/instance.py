@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core.dataset import ColumnMapping, Dataset
+from costlib.core.escaping import plain
 from costlib.instance import NecSweeps, nec_curve, nec_money, recommend_nec
 from costlib.present import figures, page_answers, training_page, words
 from costlib.present import labels as t
@@ -22,6 +23,22 @@ from costlib.present.training_page import NO_MISTAKE_PRICE
 #: rounding down to the step would flag more cases than the answer does
 STEPS_PER_RANGE = 1000
 FINER_STEPS = 2  # how many times a tenth of the step may be tried for the start
+#: the characters of a chart title that one line holds in a half-width column at 1400 px (the curve sits
+#: beside the histogram): about 70 at 13 px (the cross-fitted curve's 84 were cut after "...picked on")
+HALF_COLUMN_TITLE = 60
+LINE_PX = 20  # the top margin a second line of a title takes
+
+
+def mistakes_free(price: float) -> bool:
+    """Whether a mistake on a typical case priced `price` leaves every mistake free: each case's
+    mistake costs `price` times its |delta| over a typical case's, so at 0 all cost 0 and there is
+    nothing to choose (`training_page.NO_MISTAKE_PRICE`). The one test of that rule for Instance
+    costs, Train with costs and ``costlib train``.
+
+    >>> mistakes_free(0.0), mistakes_free(0.5)
+    (True, False)
+    """
+    return price == 0
 
 
 class AtCutoff(NamedTuple):
@@ -54,7 +71,7 @@ class InstanceAnswer:
     def verdict(self, price: float, unit: str = "", volume: float | None = None) -> words.Verdict:
         """The one answer, in money: a mistake on a typical case costs `price` (`page_answers.nec_verdict`);
         at a price of 0 every mistake is free and there is nothing to choose (`training_page.NO_MISTAKE_PRICE`)."""
-        if not price:
+        if mistakes_free(price):
             return words.Verdict("warning", NO_MISTAKE_PRICE)
         return page_answers.nec_verdict(self.rec, price=price, unit=unit, volume=volume)
 
@@ -198,9 +215,22 @@ def instance_figure(answer: InstanceAnswer, *, price: float = 1.0, unit: str = "
         baseline=float(nec_money(rec.baseline_nec, price)),
         baseline_label=f"{rec.baseline} (no model): {money(float(nec_money(rec.baseline_nec, price)), unit)}",
     )
+    fig = two_line_title(fig, t.INSTANCE_CURVE.format(rows=t.INSTANCE_ROWS[rec.estimate]))
     if not np.isfinite(rec.threshold):  # the pick flags nobody (or everyone): no cutoff on the scores to mark
         return fig
     return mark_x(fig, rec.threshold, text=f"recommended: {rec.threshold:.4g}")
+
+
+def two_line_title(fig, title: str, *, width: int = HALF_COLUMN_TITLE):
+    """`fig` with its `title` on two lines, broken before its bracket ("... against the cutoff" over
+    "(all rows, which flatter ...)"), when it is longer than `width` characters (a half-width column at
+    1400 px cut it), the top margin grown by a line; as it was otherwise. Read in words, the title is
+    the same (`chart_text` reads the break as a space)."""
+    head, sep, tail = title.partition(" (")
+    if len(title) <= width or not sep:
+        return fig
+    line = plain(head) + "<br>" + plain("(" + tail)
+    return fig.update_layout(title_text=line, margin_t=(fig.layout.margin.t or 0) + LINE_PX)
 
 
 def instance_cutoff(

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from costlib.answers.instance import mistakes_free
 from costlib.present import training_page, training_words
 from costlib.present.amounts import money
 from costlib.present.labels import DELTA_COLUMN, MEASUREMENT, RATING, VOTES
@@ -189,7 +190,7 @@ def named_verdict(
     >>> named_verdict(s, {"tdown30": (0.3, 0.88)}).headline[:70]
     'Ship the model: keeping the costliest 88% (30% asked) beats standard t'
     """
-    if not price:
+    if mistakes_free(price):
         return Verdict("warning", training_page.NO_MISTAKE_PRICE)
     named = summary.assign(
         method=[training_page.method_label(m, shares) if m in shares else m for m in summary["method"]]
@@ -206,18 +207,22 @@ def training_answer(
     unit: str = "",
     volume: float | None = None,
     typical: float | None = None,
+    shares: Mapping | None = None,
 ) -> TrainingAnswer:
     """The Train with costs page's answer from the seeds trained (`results`, and the cost
     predictability `r2` of each seed), in money: `price` is what a mistake on a typical case
     costs in `unit`, `volume` the cases a month, `typical` the data's mean |delta| (a typical
-    case's: the price regression's error is said in money at it)."""
+    case's: the price regression's error is said in money at it). `shares` ({tdown method: (share
+    asked, share kept)}) name the ways of keeping the costliest cases: the page passes those its box
+    of ways is named by (`training.kept.kept_of_seeds` of the seeds asked), so that one way has one
+    name; None reads them from `results` (`kept_of_results`: the same for the same seeds)."""
     from costlib.training.figures import change_figure, training_figure
     from costlib.training.kept import kept_of_results
     from costlib.training.summary import predictability_interval, training_summary
 
     summary = training_summary(results)
     r2_mean, r2_low, r2_high = predictability_interval(r2)
-    shares = kept_of_results(results)
+    shares = kept_of_results(results) if shares is None else shares
     return TrainingAnswer(
         summary=summary,
         results=results,

@@ -152,11 +152,25 @@ def _fmt(x, digits: int = 4, *, sign: bool = False, percent: bool = False) -> st
     return f"{x:.{digits}f}"
 
 
-def format_table(summary: pd.DataFrame) -> str:
-    """The summary as fixed-width text, rounded for reading."""
+def share_kept(summary: pd.DataFrame, shares) -> list[float | None]:
+    """Per row of `summary`: the share of the training rows its way kept (`training.kept`'s `shares`,
+    {tdown method: (share asked, share kept)}), None for the other ways (no share names them).
+
+    >>> share_kept(pd.DataFrame({"method": ["standard", "tdown30"]}), {"tdown30": (0.3, 0.88)})
+    [None, 0.88]
+    """
+    shares = shares or {}
+    return [float(shares[m][1]) if m in shares else None for m in summary["method"]]
+
+
+def format_table(summary: pd.DataFrame, shares=None) -> str:
+    """The summary as fixed-width text, rounded for reading; with `shares` ({tdown method: (share
+    asked, share kept)}, `training.kept`) the share of the training rows each way of keeping the
+    costliest cases kept, as the verdict names it ("keeping the costliest 88% (30% asked)")."""
     out = pd.DataFrame(
         {
             "method": summary["method"].astype(str),
+            "kept": [f"{k:.0%}" if k is not None else "" for k in share_kept(summary, shares)],
             "seeds": summary["seeds"].astype(int),
             "NEC": summary["nec"].map(_fmt),
             "low": summary["nec_low"].map(_fmt),
@@ -199,7 +213,8 @@ def _methods(groups) -> tuple[str, ...]:
 
 
 def compute(args):
-    """(TrainingData, summary, predictability (mean, low, high), verdict, predictability sentence)."""
+    """(TrainingData, results, summary, predictability (mean, low, high), verdict, predictability
+    sentence, shares kept by the ways of keeping the costliest cases)."""
     from costlib.answers.training import named_verdict
     from costlib.present.training_words import predictability_sentence
     from costlib.training import data as training_data
@@ -228,10 +243,9 @@ def compute(args):
     r2 = cost_predictability(data.X, data.delta, seeds=args.seeds, random_state=args.random_state, n_jobs=args.jobs)
     pred = predictability_interval(r2["r2"])
     # the page's answer: a way of keeping the costliest cases named by the share it kept
-    verdict = named_verdict(
-        summary, kept_of_results(results), price=args.mistake_price, unit=args.unit, volume=args.volume
-    ).headline
-    return data, results, summary, pred, verdict, predictability_sentence(*pred)
+    shares = kept_of_results(results)
+    verdict = named_verdict(summary, shares, price=args.mistake_price, unit=args.unit, volume=args.volume).headline
+    return data, results, summary, pred, verdict, predictability_sentence(*pred), shares
 
 
 def _column_flags(args) -> dict[str, str]:
@@ -250,14 +264,17 @@ def _column_flags(args) -> dict[str, str]:
 
 def run(args) -> int:
     """Run the ``train`` command; print the result; return the exit status."""
-    from costlib.present.training_page import NO_MISTAKE_PRICE
+    from costlib.answers.instance import mistakes_free
+    from costlib.present.training_page import NO_MISTAKE_PRICE, same_rows_notes
     from costlib.present.training_words import INTERVAL_NAME
 
-    if not args.mistake_price:  # every mistake free: no answer to give (the page's sentence), so nothing is trained
+    if mistakes_free(
+        args.mistake_price
+    ):  # every mistake free: no answer to give (the page's sentence), so nothing is trained
         print(f"--mistake-price: {NO_MISTAKE_PRICE}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        data, results, summary, pred, verdict, pred_words = compute(args)
+        data, results, summary, pred, verdict, pred_words, shares = compute(args)
     except DataError as exc:
         print(refusal(exc, _column_flags(args)), file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -287,7 +304,10 @@ def run(args) -> int:
                 "unit": args.unit,
                 "volume": args.volume,
             },
-            "methods": [{k: _clean(v) for k, v in row.items()} for row in summary.to_dict(orient="records")],
+            "methods": [
+                {**{k: _clean(v) for k, v in row.items()}, "share_kept": kept}
+                for row, kept in zip(summary.to_dict(orient="records"), share_kept(summary, shares), strict=True)
+            ],
             "predictability": {
                 "r2": _clean(pred[0]),
                 "low": _clean(pred[1]),
@@ -295,7 +315,7 @@ def run(args) -> int:
                 "sentence": pred_words,
             },
             "verdict": verdict,
-            "notes": list(data.notes),
+            "notes": [*data.notes, *same_rows_notes(results, shares)],
         }
         print(json.dumps(out, ensure_ascii=False))
         return EXIT_OK
@@ -306,10 +326,10 @@ def run(args) -> int:
         f"(set aside), {int(first['n_test']):,} test rows, stratified; {INTERVAL_NAME}."
     )
     print()
-    print(format_table(summary))
+    print(format_table(summary, shares))
     print()
     print(pred_words)
     print(verdict)
-    for note in data.notes:
+    for note in [*data.notes, *same_rows_notes(results, shares)]:  # the page's notes, the same rows' too
         print(f"note: {note}", file=sys.stderr)
     return EXIT_OK

@@ -242,8 +242,8 @@ def method_label(method: str, shares=None) -> str:
 def methods_help(methods, shares=None) -> str:
     """The help of the ways-of-training box: each name the charts use, and what it means.
 
-    >>> methods_help(["tdown30"], {"tdown30": (0.3, 0.88)}).replace(chr(92), "")[:77]  # no Markdown escapes
-    'costliest 88% (30% asked): keeping the costliest 30% keeps 88% of these cases'
+    >>> methods_help(["tdown30"], {"tdown30": (0.3, 0.88)}).replace(chr(92), "")[:84]  # no Markdown escapes
+    'costliest 88% (30% asked): keeping the costliest 30% keeps 88% of the training cases'
     """
     from costlib.core.escaping import md_escape
 
@@ -251,7 +251,8 @@ def methods_help(methods, shares=None) -> str:
         kept = _kept(m, shares)
         if kept is None:
             return method_label(m)
-        return f"keeping the costliest {kept[1]} keeps {kept[0]} of these cases (every case tied at the cut is kept)"
+        tied = "(every case tied at the cut is kept)"
+        return f"keeping the costliest {kept[1]} keeps {kept[0]} of the training cases {tied}"
 
     return md_escape("; ".join(f"{method_short(m, shares)}: {meaning(m)}" for m in methods) + ".")
 

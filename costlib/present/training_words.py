@@ -102,7 +102,10 @@ SEEDS_CAVEAT = (
     "(94% to 99% of the time in our simulations), not only these splits."
 )
 #: what the command line calls the intervals (`costlib train`'s settings and its header line)
-INTERVAL_NAME = "95% corrected resampled t interval over seeds (Nadeau and Bengio 2003)"
+INTERVAL_NAME = (
+    "95% corrected resampled t interval over seeds (Nadeau and Bengio 2003); for the change in NEC, the delta "
+    "method's on the log of the ratio of the mean NECs, with the same correction"
+)
 # what a `training.data.TrainingData` is made of, in one phrase each (its ``features`` and ``source``)
 TWEETS_SOURCE = "annotator votes, ln((offensive or hateful votes + 1) / (neither votes + 1))"
 
@@ -213,6 +216,23 @@ def method_short(method: str) -> str:
     ('costliest 30%', 'mine')
     """
     return METHOD_SHORT.get(method, str(method))
+
+
+def left_out_sentence(why) -> str:
+    """Said under an upload's feature choices: the columns left out of the features at first because
+    their names say they may be the answer (`why`: {column: why}, `training.data.answer_columns`), and
+    that one chosen by hand is refused only if its values copy the label (the label is each case's
+    price's sign here, not a column).
+
+    >>> left_out_sentence({"y": "is named as the outcome"})[:74]
+    'Not among the features at first: “y” is named as the outcome. Choose it by'
+    """
+    said = "; ".join(f"“{column}” {reason}" for column, reason in why.items())
+    one = len(why) == 1
+    return (
+        f"Not among the features at first: {said}. Choose {'it' if one else 'one'} by hand if it is not the answer: "
+        "a column is refused only if its values copy the label (the sign of each case's price)."
+    )
 
 
 def no_price_sentence(name: str) -> str:
@@ -417,11 +437,6 @@ def _error_rate_sentence(error_rate: float, standard: float) -> str:
             "cheaper cases: what its mistakes cost is what counts."
         )
     return f"Its error rate on the test cases is {now}, against {before} with standard training (mean over seeds)."
-
-
-def training_verdict(summary: pd.DataFrame, *, price: float = 1.0, unit: str = "", volume: float | None = None) -> str:
-    """The headline of `training_verdict_of`: the one sentence the command line prints."""
-    return training_verdict_of(summary, price=price, unit=unit, volume=volume).headline
 
 
 def r2_text(x: float) -> str:

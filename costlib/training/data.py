@@ -25,6 +25,8 @@ from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
 from costlib.instance import delta_from_votes
+from costlib.loading.cells import norm_name
+from costlib.loading.guessing import _LABEL_NAMES  # the label names `loading.guess_mapping` reads: one list
 from costlib.loading.messages import MSG_DELTA_SOURCES, MSG_MISSING_COLUMN, plural, size
 from costlib.present import training_page
 from costlib.present import training_words as words
@@ -94,9 +96,6 @@ MSG_NO_SOURCE = (
 )
 
 
-OUTCOME_NAMES = frozenset(
-    ("label", "labels", "y", "target", "outcome", "class", "y_true", "truth", "ground_truth", "actual")
-)  # a column so named is the outcome, whatever its values (the label names `loading.guess_mapping` reads)
 PRICE_ROLES = {  # the guessed columns of a price (`ColumnMapping`'s roles), by the words that name them
     "delta": "a delta",
     "votes_yes": "votes for",
@@ -107,16 +106,19 @@ PRICE_ROLES = {  # the guessed columns of a price (`ColumnMapping`'s roles), by 
 
 
 def answer_columns(df: pd.DataFrame, guess: ColumnMapping | None = None) -> dict[str, str]:
-    """{column: why it is the answer}: the columns of `df` no model may learn from, as far as the
-    names tell: one named as the outcome ("label", "outcome", ... in any case), the price columns
-    `guess` (`loading.guess_mapping` of `df`, computed when None) found, whose sign is the label.
-    A copy of the label under another name is found from its values (`from_table`).
+    """{column: why it may be the answer}: the columns of `df` left out of the default features, as
+    far as the names tell: one named as the outcome (a label name `loading.guess_mapping` reads:
+    "label", "y", "two_year_recid", ... in any case, spaces, dots and hyphens read as "_"), the price
+    columns `guess` (`loading.guess_mapping` of `df`, computed when None) found, whose sign is the
+    label. A name alone only keeps a column out of the defaults (with a note on the page,
+    `training_words.left_out_sentence`): chosen by hand, a column is refused only when its values
+    copy the label (`from_table`), since here the label is the price's sign, not that column.
 
-    >>> list(answer_columns(pd.DataFrame({"Label": [0, 1], "x": [1.0, 2.0], "delta": [-1.0, 2.0]})))
-    ['Label', 'delta']
+    >>> list(answer_columns(pd.DataFrame({"Label": [0, 1], "Two Year-Recid": [1, 0], "delta": [-1.0, 2.0]})))
+    ['Label', 'Two Year-Recid', 'delta']
     """
     guess = loading.guess_mapping(df) if guess is None else guess
-    out = {str(c): MSG_WHY_OUTCOME for c in df.columns if str(c).strip().lower().replace(" ", "_") in OUTCOME_NAMES}
+    out = {str(c): MSG_WHY_OUTCOME for c in df.columns if norm_name(c) in _LABEL_NAMES}
     for role, words_ in PRICE_ROLES.items():
         column = getattr(guess, role)
         if column is not None:
@@ -125,16 +127,27 @@ def answer_columns(df: pd.DataFrame, guess: ColumnMapping | None = None) -> dict
 
 
 def _copies_the_label(values: np.ndarray, delta: np.ndarray) -> bool:
-    """Whether `values` take two values on the rows priced above 0 and split them exactly as the
-    label (delta > 0) does, either way round: the label under another name."""
+    """Whether, on the rows priced other than 0, `values` split the rows exactly as the label (delta
+    > 0) does, either way round: two values, one on each class (the label under another name), or
+    values of both signs whose sign is the label's (a price column, delta itself or a copy).
+
+    >>> d = np.array([-1.0, 2.0, -3.0, 0.0])
+    >>> _copies_the_label(np.array([0, 1, 0, 1.0]), d), _copies_the_label(np.array([-5, 1, -2, 9.0]), d)
+    (True, True)
+    >>> _copies_the_label(np.array([0, 1, 1, 0.0]), d)
+    False
+    """
     priced = delta != 0
     x = values[priced]
     if x.size < 2 or not np.isfinite(x).all():
         return False
+    positive = delta[priced] > 0
+    if np.array_equal(x > 0, positive) or np.array_equal(x < 0, positive):
+        return True
     distinct = np.unique(x)
     if distinct.size != 2:
         return False
-    high, positive = x == distinct[1], delta[priced] > 0
+    high = x == distinct[1]
     return bool(np.array_equal(high, positive) or np.array_equal(high, ~positive))
 
 
@@ -407,12 +420,9 @@ def from_table(
             MSG_MISSING_COLUMN.format(name=name, what=what, verb="does" if len(gone) == 1 else "do", available=shown),
             column=gone[0],
         )
-    answers = answer_columns(df)
-    for c in wanted:
+    for c in wanted:  # a column named like the outcome is left to its values: the label here is the price's sign
         if c in source_cols:
             raise DataError(MSG_FEATURE_IS_SOURCE.format(name=name, column=shorten(c)), column=c)
-        if c in answers:
-            raise DataError(MSG_FEATURE_IS_ANSWER.format(name=name, column=shorten(c), why=answers[c]), column=c)
     if len(features) > MAX_FEATURE_COLUMNS:
         raise DataError(MSG_TOO_MANY_FEATURES.format(name=name, k=len(features), limit=MAX_FEATURE_COLUMNS))
     if features and len(df) * len(features) > MAX_DENSE_CELLS:

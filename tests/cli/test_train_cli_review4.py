@@ -59,13 +59,49 @@ def test_a_kept_share_names_the_way_in_the_verdict(capsys, tied_prices):
 
 
 def test_the_outcome_as_a_feature_is_refused_after_its_flag(capsys, tmp_path):
-    """`--features label,score`: the outcome column is the answer; refused in one sentence after
-    --features (exit 2), as on the page."""
+    """`--features label,score` where "label" copies the label (the price's sign): it is the answer;
+    refused in one sentence after --features (exit 2), as on the page."""
     rng = np.random.default_rng(1)
     path = tmp_path / "hostile.csv"
-    pd.DataFrame({"label": rng.integers(0, 2, 200), "score": rng.random(200), "delta": rng.normal(size=200)}).to_csv(
-        path, index=False
-    )
+    delta = rng.normal(size=200)
+    pd.DataFrame({"label": (delta > 0).astype(int), "score": rng.random(200), "delta": delta}).to_csv(path, index=False)
     code, out, err = run_main(capsys, "train", str(path), "--features", "label,score", "--delta", "delta")
     assert code == 2 and out == ""
-    assert err.startswith('--features: In "hostile.csv", the column "label" is named as the outcome: it is the answer')
+    assert err.startswith('--features: In "hostile.csv", the column "label" splits the rows exactly as the label')
+    assert "it is the answer" in err
+
+
+def test_a_column_named_like_an_outcome_is_not_refused_by_its_name(capsys, tmp_path):
+    """`--features y,class,score`: in Train the label is the price's sign, so columns merely named
+    like an outcome ("y", "class") whose values do not copy it are features like any other."""
+    rng = np.random.default_rng(2)
+    path = tmp_path / "named.csv"
+    frame = {"y": rng.integers(0, 2, 200), "class": rng.integers(0, 3, 200), "score": rng.random(200)}
+    pd.DataFrame({**frame, "delta": rng.normal(size=200)}).to_csv(path, index=False)
+    args = ("--features", "y,class,score", "--delta", "delta", "--seeds", "2", "--jobs", "1", "--methods", "standard")
+    code, out, err = run_main(capsys, "train", str(path), *args)
+    assert code == 0, err
+    assert "3 numeric feature columns" in out, out
+
+
+def test_the_table_and_json_give_the_share_kept_and_the_same_rows_note(capsys, tied_prices):
+    """The verdict says "keeping the costliest 88% (30% asked)" where the table said only "tdown30":
+    the table has the share each way of keeping the costliest cases kept ("kept"), the JSON its
+    `share_kept`, and the page's note that two of them keep the very same rows is on standard error."""
+    from costlib.training.kept import kept_of_seeds
+
+    delta = pd.read_csv(tied_prices)["delta"]
+    kept = {m: f"{k:.0%}" for m, (_, k) in kept_of_seeds(delta, 2).items()}
+    ways = ("--methods", "standard", "tdown30", "tdown50", "tdown70")
+    code, out, err = _train(capsys, tied_prices, *ways)
+    assert code == 0, err
+    header, *rows = out.split("\n\n")[1].splitlines()
+    assert header.split()[:2] == ["method", "kept"], header
+    cells = {line.split()[0]: line.split()[1] for line in rows}
+    assert {m: cells[m] for m in kept} == kept and cells["standard"] == "2"  # standard: no share, its seeds next
+    assert "keep the same rows in every seed" in err and err.count("note: ") >= 1, err
+    code, out, _ = _train(capsys, tied_prices, *ways, "--json")
+    doc = json.loads(out)
+    assert {m["method"]: m["share_kept"] for m in doc["methods"]}["standard"] is None
+    assert {m["method"]: f"{m['share_kept']:.0%}" for m in doc["methods"] if m["share_kept"] is not None} == kept
+    assert any("keep the same rows in every seed" in note for note in doc["notes"])

@@ -12,10 +12,12 @@ import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from costlib import loading
+from costlib.answers.training import named_verdict
 from costlib.present import labels as t
 from costlib.present import training_page, training_words
 from costlib.training import data as training_data
 from costlib.training.compare import compare_training
+from costlib.training.kept import kept_of_results
 from costlib.training.summary import training_summary
 from tests.views.apptest_support import assert_no_exception, open_app, texts, unescape
 
@@ -80,8 +82,10 @@ def test_a_second_file_whose_price_has_one_sign_keeps_the_first_in_use():
     next(b for b in at.button if b.label == "Train and compare").click().run()
     assert_no_exception(at)
     frame = first_table()  # trained on the first table, as chosen: two features
-    summary = training_summary(compare_training(frame[["x0", "x1"]].to_numpy(), frame["delta"].to_numpy(), seeds=2))
-    want = training_words.training_verdict(summary, price=1.0, unit="$", volume=10_000)
+    results = compare_training(frame[["x0", "x1"]].to_numpy(), frame["delta"].to_numpy(), seeds=2)
+    want = named_verdict(
+        training_summary(results), kept_of_results(results), price=1.0, unit="$", volume=10_000
+    ).headline
     assert want in [unescape(x.value).strip("*") for x in [*at.success, *at.warning, *at.error, *at.info]]
 
 
@@ -99,7 +103,7 @@ def test_a_second_file_whose_features_are_refused_keeps_the_first_in_use():
     assert_no_exception(at)
     said = errors(at)
     assert len(said) == 1, said
-    assert said[0].startswith('In "second.csv", the column "label" is named as the outcome'), said
+    assert said[0].startswith('In "second.csv", the column "label" splits the rows exactly as the label does'), said
     assert "“second.csv” was not loaded." in said[0] and STILL in said[0], said
     assert_first_in_use(at, first_sentence)
     upload(at, "third.csv", first_table().drop(columns=["x2"]))  # fine: in use, nothing else said

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from costlib import loading
@@ -16,7 +15,6 @@ from costlib.present import training_words
 from tests.views.apptest_support import assert_no_exception, open_app, texts, unescape
 
 PAGE = "views/train.py"
-REVIEW = Path("/tmp/review4/f")
 
 
 def hostile() -> pd.DataFrame:
@@ -54,22 +52,31 @@ def errors(at: AppTest) -> list[str]:
 
 def test_the_outcome_is_not_a_default_feature():
     """inst_hostile.csv: "Feature columns" started at [label, score], so every way of training
-    learned from the outcome itself. Neither the outcome nor the price is a default feature."""
+    learned from the outcome itself. Neither the outcome nor the price is a default feature, and the
+    page says why the one named as the outcome is not."""
     at, tag = own_table(hostile(), "inst_hostile.csv")
     assert at.selectbox(key=f"train_delta_{tag}").value == "delta"
     assert at.multiselect(key=f"train_features_{tag}").value == ["score"]
+    assert training_words.left_out_sentence({"label": "is named as the outcome"}) in texts(at)
 
 
-def test_the_outcome_chosen_by_hand_is_refused_with_why():
-    """Chosen by hand, the outcome is refused in a sentence that says it is the answer the model
-    is asked to predict; nothing is trained on it."""
+def test_a_column_named_as_the_outcome_is_refused_by_hand_only_if_its_values_copy_the_label():
+    """In Train the label is the price's sign, not a column: "label" chosen by hand is taken when its
+    values do not copy that sign (here 0/1 at random), and refused, saying it is the answer the model
+    is asked to predict, when they do; nothing is trained on it then."""
     at, tag = own_table(hostile(), "inst_hostile.csv")
+    at.multiselect(key=f"train_features_{tag}").set_value(["label", "score"]).run()
+    assert_no_exception(at)
+    assert not errors(at), errors(at)
+    assert [b for b in at.button if b.label == "Train and compare"]
+    copy = hostile().assign(label=lambda f: (f["delta"] > 0).astype(int))
+    at, tag = own_table(copy, "inst_hostile.csv")
     at.multiselect(key=f"train_features_{tag}").set_value(["label", "score"]).run()
     assert_no_exception(at)
     said = errors(at)
     assert len(said) == 1, said
-    assert said[0].startswith('In "inst_hostile.csv", the column "label" is named as the outcome: it is the answer')
-    assert "Leave it out of the features" in said[0]
+    assert said[0].startswith('In "inst_hostile.csv", the column "label" splits the rows exactly as the label does')
+    assert "it is the answer" in said[0] and "Leave it out of the features" in said[0]
     assert not at.get("plotly_chart") and not at.button
 
 
@@ -124,19 +131,40 @@ def test_a_bad_second_upload_keeps_the_table_in_use():
     assert "Press **Train and compare**" in " ".join(x.value for x in at.info)
 
 
-@pytest.mark.skipif(not (REVIEW / "inst_hostile.csv").exists(), reason="the review's files are not here")
-def test_the_reviews_own_files():
-    """The files of the review itself, as uploaded there."""
+def review_files(folder: Path) -> dict[str, bytes]:
+    """The review's files, made again at their shapes (they were read from /tmp/review4/f, absent on CI,
+    so the test was always skipped there): the hostile table; c_empty.csv, no byte at all; c_dupcols.csv,
+    a date, a score, a second column also named "score" (read as "score.1") and a 0/1 outcome, 2,999
+    rows; c_hugeline.csv, one row whose score is a number of millions of digits (here 2 million, beyond
+    any float: the review's had 31 million)."""
+    dates = [f"2026-{m:02d}-01" for m in range(1, 10)]
+    dup = "decided,score,score,outcome\n" + "".join(
+        f"{dates[i % 9]},{i % 10 / 10:.1f},0.5,{i % 2}\n" for i in range(2999)
+    )
+    files = {
+        "inst_hostile.csv": hostile().to_csv(index=False).encode(),
+        "c_empty.csv": b"",
+        "c_dupcols.csv": dup.encode(),
+        "c_hugeline.csv": b"decided,score,outcome,region\n2026-01-01," + b"9" * 2_000_000 + b",1,north\n",
+    }
+    for name, raw in files.items():
+        (folder / name).write_bytes(raw)
+    return {name: (folder / name).read_bytes() for name in files}
+
+
+def test_the_reviews_own_files(tmp_path):
+    """The files of the review itself, as uploaded there, in its order."""
+    files = review_files(tmp_path)
     at = open_app(None, PAGE, timeout=180)
     at.radio(key="train_data").set_value("upload").run()
-    raw = (REVIEW / "inst_hostile.csv").read_bytes()
+    raw = files["inst_hostile.csv"]
     tag = loading.fingerprint(raw)[:12]
     upload(at, "inst_hostile.csv", raw)
     assert at.multiselect(key=f"train_features_{tag}").value == ["score"]
-    upload(at, "c_empty.csv", (REVIEW / "c_empty.csv").read_bytes())
+    upload(at, "c_empty.csv", files["c_empty.csv"])
     assert "“inst_hostile.csv”, is still loaded" in errors(at)[0]
     for name in ("c_dupcols.csv", "c_hugeline.csv"):
-        raw = (REVIEW / name).read_bytes()
+        raw = files[name]
         upload(at, name, raw)
         assert at.selectbox(key=f"train_delta_{loading.fingerprint(raw)[:12]}").value is None
         assert training_words.no_price_sentence(name) in texts(at)

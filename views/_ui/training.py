@@ -120,8 +120,9 @@ def _read_upload() -> None:
 def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
     """The uploaded table and the column choices for it, or None (with a sentence) until complete.
     A price column the names do not give is left for the person to choose (never the first column,
-    `training_words.no_price_sentence`); the outcome and the price columns are never features by
-    default (`answers.training.default_features`), and chosen by hand they are refused
+    `training_words.no_price_sentence`); the columns named as the outcome or a price are never features by
+    default (`answers.training.default_features`), which a note says (`training_words.left_out_sentence`);
+    chosen by hand, a price source or a column whose values copy the label is refused
     (`training.data.from_table`)."""
     st.caption(WORDS["upload_what"])
     _read_upload()
@@ -192,6 +193,10 @@ def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
                     format_func=shown,
                 )
             )
+            # named like the answer: not a default, said; chosen by hand, refused only if its values copy the label
+            kept_out = {shown(c): why for c, why in answer.items() if c in numeric and c not in used}
+            if kept_out:
+                say("caption", training_words.left_out_sentence(kept_out))
         else:
             options = [*texts, *[c for c in cols if c not in texts]]
             choices["text"] = st.selectbox(WORDS["text"], options, key=f"train_text_{tag}", format_func=shown)
