@@ -27,9 +27,9 @@ TRAIN_TERMS = (
     "true value; widened because the seeds re-split the same rows (Nadeau and Bengio's correction, 2003: the "
     "corrected resampled t interval, the spread over J seeds scaled by √(1/J + test rows / training rows) in "
     "place of √(1/J)). The change against standard training is a ratio: a way's mean cost over the seeds divided "
-    "by standard training's, less one (−31% is 31% cheaper), and its interval comes from the delta method on the "
-    "logarithm of that ratio, widened for the seeds in the same way, so that it never reaches a saving of the whole "
-    "cost (−100%).",
+    "by standard training's, less one (−31% is 31% cheaper), and its interval comes from the delta method for "
+    "that ratio, widened for the seeds in the same way; it stops at a saving of the whole cost (−100%), since no "
+    "cost is below 0.",
     "Beyond the noise: the whole 95% interval of a way's change against standard training is on one side of 0.",
     "Held-out R² of |δ|: the share of the spread of the cases' prices that a regression on the features predicts "
     "on test rows: 1 fully, 0 or below not at all. Training with costs pays only where the costly cases need a "

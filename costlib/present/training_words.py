@@ -104,7 +104,7 @@ SEEDS_CAVEAT = (
 #: what the command line calls the intervals (`costlib train`'s settings and its header line)
 INTERVAL_NAME = (
     "95% corrected resampled t interval over seeds (Nadeau and Bengio 2003); for the change in NEC, the delta "
-    "method's on the log of the ratio of the mean NECs, with the same correction"
+    "method's for the ratio of the mean NECs, with the same correction"
 )
 # what a `training.data.TrainingData` is made of, in one phrase each (its ``features`` and ``source``)
 TWEETS_SOURCE = "annotator votes, ln((offensive or hateful votes + 1) / (neither votes + 1))"

@@ -2,8 +2,8 @@
 
 - the verdict the command line prints is `answers.training.named_verdict`'s: the copy in
   `training_words` (`training_verdict`, used by tests only, its docstring wrong) is gone;
-- the change's interval is the delta method's on the log of the ratio of the mean costs, so it
-  never reads a saving of more than the whole cost (the one on the ratio itself went below -100%);
+- the change's interval is the delta method's on the ratio of the mean costs, its low end stopped
+  at -100%: it never reads a saving of more than the whole cost (it went below -100% before);
 - the terms box says so in one sentence, beside the corrected t interval;
 - a price of 0 leaves every mistake free on Instance costs, Train with costs and `costlib train`
   through one predicate (`answers.instance.mistakes_free`), not five tests of `not price`.
@@ -36,12 +36,14 @@ def test_the_verdict_has_one_home():
 
 
 def test_a_wide_change_interval_stays_above_minus_100_percent():
-    # two seeds, standard 0.2 and 0.4, the way 0.1 and 0.3: R = 2/3, and the interval on R itself,
-    # 2/3 -+ 1.2706 * ..., read -174.5% at its low end; on log R it is R exp(-+half / R) - 1
+    # two seeds, standard 0.2 and 0.4, the way 0.1 and 0.3: R = 2/3, and the interval on R,
+    # -1/3 -+ 1.4118, read -174.5% at its low end; it stops at -100%, its high end unchanged
     change, low, high = ratio_interval([0.1, 0.3], [0.2, 0.4])
     assert change == pytest.approx(-1 / 3)
-    assert -1 < low < change < high
-    assert (1 + low) * (1 + high) == pytest.approx((1 + change) ** 2)  # symmetric on the log scale
+    assert low == -1.0 and high == pytest.approx(-1 / 3 + 12.706205 * (2**0.5 / 9) / 2**0.5, abs=1e-5)
+    narrow = ratio_interval([0.10, 0.11, 0.12], [0.20, 0.21, 0.22])  # a narrow one is the delta method's as it is
+    assert -1 < narrow[1] < narrow[0] < narrow[2]
+    assert narrow[0] - narrow[1] == pytest.approx(narrow[2] - narrow[0])
 
 
 @settings(max_examples=200, deadline=None)
