@@ -39,7 +39,7 @@ SPLIT_ALIASES = {
     "eval": "test",
 }
 
-_LABEL_NAMES = (
+LABEL_NAMES = (
     "label", "y", "target", "outcome", "class", "y_true", "truth", "ground_truth",
     "actual", "labels", "two_year_recid", "is_recid",
 )  # fmt: skip
@@ -273,7 +273,7 @@ def _prefixed_columns(cols: _Columns):
 
 
 def _label_candidates(cols: _Columns) -> list[str]:
-    found = [cols.by_norm[n] for n in _LABEL_NAMES if n in cols.by_norm]
+    found = [cols.by_norm[n] for n in LABEL_NAMES if n in cols.by_norm]
     return found + [c for c in cols.names if cols.norm[c].startswith("is_") and c not in found]
 
 

@@ -26,7 +26,7 @@ from costlib.core.errors import DataError
 from costlib.core.escaping import shorten
 from costlib.instance import delta_from_votes
 from costlib.loading.cells import norm_name
-from costlib.loading.guessing import _LABEL_NAMES  # the label names `loading.guess_mapping` reads: one list
+from costlib.loading.guessing import LABEL_NAMES  # the label names `loading.guess_mapping` reads: one list
 from costlib.loading.messages import MSG_DELTA_SOURCES, MSG_MISSING_COLUMN, plural, size
 from costlib.present import training_page
 from costlib.present import training_words as words
@@ -118,7 +118,7 @@ def answer_columns(df: pd.DataFrame, guess: ColumnMapping | None = None) -> dict
     ['Label', 'Two Year-Recid', 'delta']
     """
     guess = loading.guess_mapping(df) if guess is None else guess
-    out = {str(c): MSG_WHY_OUTCOME for c in df.columns if norm_name(c) in _LABEL_NAMES}
+    out = {str(c): MSG_WHY_OUTCOME for c in df.columns if norm_name(c) in LABEL_NAMES}
     for role, words_ in PRICE_ROLES.items():
         column = getattr(guess, role)
         if column is not None:

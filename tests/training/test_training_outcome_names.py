@@ -16,7 +16,7 @@ import pytest
 
 from costlib.core.errors import DataError
 from costlib.loading.cells import norm_name
-from costlib.loading.guessing import _LABEL_NAMES
+from costlib.loading.guessing import LABEL_NAMES
 from costlib.training.data import MSG_WHY_OUTCOME, answer_columns, from_table
 
 
@@ -40,9 +40,9 @@ def test_every_label_name_of_the_loader_is_kept_out_of_the_defaults_as_the_loade
     for column in ("y", "class", "Two Year-Recid", "is_recid"):
         assert why.get(column) == MSG_WHY_OUTCOME, (column, why)
     assert "score" not in why
-    frame = pd.DataFrame({name: [0, 1] for name in _LABEL_NAMES} | {"x": [1.0, 2.0]})
-    assert set(answer_columns(frame)) >= set(_LABEL_NAMES)
-    assert norm_name("Two Year-Recid") in _LABEL_NAMES
+    frame = pd.DataFrame({name: [0, 1] for name in LABEL_NAMES} | {"x": [1.0, 2.0]})
+    assert set(answer_columns(frame)) >= set(LABEL_NAMES)
+    assert norm_name("Two Year-Recid") in LABEL_NAMES
 
 
 @pytest.mark.parametrize("column", ["y", "class", "Two Year-Recid", "is_recid"])
