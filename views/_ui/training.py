@@ -35,6 +35,7 @@ from costlib.training.data import answer_columns
 from views._ui.display import say, show_error
 from views._ui.loading import read_table_cached
 from views._ui.memo import remember
+from views._ui.refused import say_not_loaded
 
 N_JOBS = -1  # every core: the fits of one seed run side by side in worker processes
 
@@ -97,7 +98,7 @@ READY = "_train_ready"  # the last upload whose columns were taken: (file name, 
 def _read_upload() -> None:
     """Read the file in the uploader into the table in use. A file that cannot be read is refused
     in a sentence, and the table read before stays in use, said under the refusal as the Data page
-    says it (`labels.not_loaded_sentence`): a bad second upload never blanks a ready table."""
+    says it (`refused.say_not_loaded`): a bad second upload never blanks a ready table."""
     up = st.file_uploader(WORDS["upload"], type=["csv", "tsv", "txt", "parquet", "pq"], key="train_uploader")
     if up is None:
         return
@@ -110,8 +111,7 @@ def _read_upload() -> None:
         if kept is None:
             show_error(err)
             return
-        still = t.not_loaded_sentence(display_name(up.name), previous=display_name(kept[0]), stage="file")
-        say("error", f"{err.message} {still}")
+        say_not_loaded(err.message, up.name, previous=kept[0], stage="file")
         return
     if st.session_state.get(TABLE, (None, None))[1] != digest:  # a new file: its columns guessed once
         st.session_state[TABLE] = (up.name, digest, df, loading.guess_mapping(df))
@@ -223,8 +223,7 @@ def uploaded_data() -> training_data.TrainingData:
             if ready is None:
                 show_error(err)
                 st.stop()
-            still = t.not_loaded_sentence(display_name(name), previous=display_name(ready[0]), stage="file")
-            say("error", f"{err.message} {still}")
+            say_not_loaded(err.message, name, previous=ready[0], stage="file")
         else:
             st.session_state[READY] = picked
             return data
