@@ -156,13 +156,17 @@ def shown_saving(baseline: float, cost: float) -> tuple[int, float]:
     (4, '$0.0082')
     >>> shown_saving(1.11530, 0.85277)  # $1.115 - $0.853 would read $0.262, the saving is $0.263
     (4, 0.2625)
+    >>> shown_saving(4551.3444, 3424.0364)  # cents, not '$4,551.344 - $3,424.036 = $1,127.308'
+    (2, 1127.3)
     """
     d = told_apart(baseline - cost, baseline, cost)
     # one more decimal when the shown difference is not the saving rounded on its own, so that it
     # also reads as the saving a month divided by the cases ('$1.115 - $0.853' said $0.262 beside
     # a table's $0.263 and $2,625.32 a month at 10,000 cases: now $1.1153 - $0.8528 = $0.2625);
-    # one only: where that one still differs, it differs in a place no table shows
-    if d < MAX_DECIMALS and round(round(baseline, d) - round(cost, d), d) != round(baseline - cost, d):
+    # one only: where that one still differs, it differs in a place no table shows. Not past cents
+    # (amounts from 1 up, `money_digits`): "$3,424.036 per case" read as a typo to a reader, and a
+    # cent of a dollar or more is within every interval the page states
+    if 2 < d < MAX_DECIMALS and round(round(baseline, d) - round(cost, d), d) != round(baseline - cost, d):
         d += 1
     return d, round(round(baseline, d) - round(cost, d), d)
 
