@@ -112,7 +112,7 @@ def test_an_answer_for_the_built_in_sample_names_it_in_the_verdict_itself():
     $1,061.55 a month" for the tweets sample, said only in a blue note above it, and a reader credited
     the money to the COMPAS model. The answer's first sentence names the sample; on the sample
     itself, or on data with instance costs, it does not."""
-    sample = "on the built-in sample “Offensive language (votes)”, not your data, "
+    sample = "on the built-in sample “Offensive language (votes)”, "  # "not your data" only for an upload
     for data in ("compas", "screening"):
         at = open_app(data, "views/instance.py")
         assert_no_exception(at)
