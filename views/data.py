@@ -27,13 +27,12 @@ in_use = st.session_state.get("data") if ds is not None else None
 
 
 st.subheader(t.SAMPLES_HEADER)
-for key, sample in SAMPLES.items():
-    c1, c2 = st.columns([4, 1])
-    c1.markdown(f"**{sample.title}**  \n{sample.description}")
-    c1.caption(sample.attribution)
+for key, sample in SAMPLES.items():  # the button under its sample: named by it, its name is too long for a column
+    st.markdown(f"**{sample.title}**  \n{sample.description}")
+    st.caption(sample.attribution)
     used = key == in_use
-    c2.button(
-        t.SAMPLE_USED if used else t.USE_SAMPLE,
+    st.button(
+        t.SAMPLE_USED if used else t.USE_SAMPLE.format(title=sample.title),
         key=f"use_{key}",
         on_click=choose_data,
         args=(key,),

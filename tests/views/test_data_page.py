@@ -69,11 +69,13 @@ def test_the_sample_in_use_says_so_and_cannot_be_chosen_again():
     at = data_page()
     compas = at.button(key="use_compas")
     assert compas.label == "In use" and compas.disabled
-    assert at.button(key="use_tickets").label == "Use this sample" and not at.button(key="use_tickets").disabled
+    assert at.button(key="use_tickets").label == "Use “Support tickets (3 classes)”"
+    assert not at.button(key="use_tickets").disabled
     at.button(key="use_tickets").click().run()
     assert_no_exception(at)
     assert at.button(key="use_tickets").label == "In use" and at.button(key="use_tickets").disabled
-    assert at.button(key="use_compas").label == "Use this sample" and not at.button(key="use_compas").disabled
+    assert at.button(key="use_compas").label == "Use “Recidivism risk (COMPAS)”"
+    assert not at.button(key="use_compas").disabled
 
 
 def test_a_repeated_column_name_loads_and_the_copies_can_be_mapped():
