@@ -115,3 +115,18 @@ def test_one_answer_for_every_case_is_a_choice_without_a_model():
 @pytest.mark.parametrize("split", [True, False])
 def test_with_signal_the_answer_ships(split):
     assert all(_simulate(2.0, seed, split=split).status == S.SAVES for seed in range(5))
+
+
+def test_without_a_split_the_per_outcome_answer_is_cross_fitted_and_says_so():
+    """The screening sample with its split column unmapped: the thresholds are fitted on all rows
+    and their worth cross-fitted; nothing speaks of train or test rows."""
+    import dataclasses
+
+    s = SAMPLES["screening"]
+    mapping = dataclasses.replace(s.mapping, split=None)
+    ds = prepare(pd.read_csv(io.BytesIO(sample_bytes("screening"))), mapping, name=s.filename, fingerprint="n")
+    answer = _answer(ds, 1.0, 10.0)
+    rec = answer.rec
+    assert rec.judged_on == "all" and rec.estimate == "cross-fitted" and rec.picked_among == 2
+    said = " ".join([answer.verdict.headline, *answer.verdict.details, *(m.get("help", "") for m in answer.metrics)])
+    assert "cross-fitted" in said and "train rows" not in said and "test rows" not in said
