@@ -527,12 +527,16 @@ NOT_CLEARLY_CHEAPER = ", and that interval is not clearly above zero: the differ
 
 def recommendation_asides(rec, unit: str) -> tuple[str, ...]:
     """Rules that came out cheaper than what the verdict says to do (`Recommendation.shipped_rule`)
-    on the judged rows, and why the recommendation stays (shown folded under the answer, never
-    beside it): the model's rule when it ships (`cheaper_by_chance`), else the choice without a
-    model (`cheaper_than_no_model`), which is then named as such, not as a fitted cutoff."""
+    on the judged rows, but the fairness rules, and why the recommendation stays (shown folded
+    under the answer, never beside it): the model's rule when it ships (`cheaper_by_chance`), else
+    the choice without a model (`cheaper_than_no_model`), which is then named as such, not as a
+    fitted cutoff."""
 
     ships = getattr(rec, "ship_model", True)
     rows = rec.cheaper_by_chance if ships else cheaper_than_no_model(rec)
+    # the fairness rules' costs are the fairness section's to say: the report's audit judges them
+    # beside the others, and listing them here made its asides differ from the page's
+    rows = [row for row in rows if not R.is_fair(row[0])]
     than = "" if ships else f" than {BASELINE_WORDS.get(rec.baseline, rec.baseline)}"
     kept = (
         f"the cutoff fitted on {fitted_rows(rec)}"

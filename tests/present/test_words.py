@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -41,6 +42,21 @@ def test_an_interval_that_touches_zero_is_not_called_within_the_noise():
     (aside,) = words.recommendation_asides(rec, "$")
     assert "how much cheaper $0.00 to $2.23" in aside
     assert "within the noise" not in aside and "not clearly above zero: the difference could be chance" in aside
+
+
+def test_a_fairness_rule_is_not_an_aside_of_the_answer():
+    """The report's audit judges the fairness rules beside the others, and its "Why not another
+    rule?" listed "fair: equal false positive rate came out … cheaper", which the page, judging
+    them in the fairness section only, did not: the asides leave them to that section."""
+    rec = SimpleNamespace(
+        cheaper_by_chance=[
+            ("fair: equal false positive rate", -0.02, math.nan, math.nan),
+            ("threshold 0.5", -0.01, -0.03, 0.01),
+        ],
+        judged_on="test",
+    )
+    (aside,) = words.recommendation_asides(rec, "$")
+    assert "0.5" in aside and "fair:" not in aside
 
 
 def test_scores_exactly_on_bin_edges_fall_in_the_bin_below_as_in_scikit_learn():
