@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from costlib.binary.folds import SPLITS
 from costlib.core.escaping import shorten
 from costlib.present.amounts import interval, money, number, per_case_and_month, percent, ratio_text, shown_saving
 from costlib.present.labels import whose_models
@@ -294,6 +295,16 @@ def _accepts(rec) -> str:
     return text
 
 
+#: how the per-outcome answer is judged without a split (`value.per_outcome`: cross-fitted)
+OUTCOME_CROSS_FITTED = (
+    "No rows are set aside for testing: the two thresholds to ship are fitted on all {n} rows, and what they are "
+    "worth is cross-fitted (each row judged by thresholds fitted on the other parts of the rows, averaged over "
+    "{deals} ways of dealing the rows into parts), so picking them does not flatter them. The interval is the "
+    "estimate give or take 1.96 standard errors that count both the rows' noise and how much one dealing of the "
+    "parts moves it, read against every way of working without the thresholds, keeping the smallest gain."
+)
+
+
 def outcome_prices_sentence(*, c_fp: float, c_fn: float, unit: str) -> str:
     """Which prices the per-outcome answer rests on, and that the chart of k prices every wrong
     answer at their mean.
@@ -335,7 +346,7 @@ def outcome_verdict(
     )
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
     details = [
-        split_sentence(rec.judged_on, float("nan"), rec.n_judged, rec.estimate, thing="threshold")
+        OUTCOME_CROSS_FITTED.format(n=number(rec.n_judged, 0), deals=SPLITS)
         if rec.judged_on == "all"
         else f"The thresholds are fitted on {fitted_rows(rec)} and judged on the {number(rec.n_judged, 0)} test rows."
     ]
