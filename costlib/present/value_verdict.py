@@ -299,7 +299,7 @@ def _accepts(rec) -> str:
 OUTCOME_CROSS_FITTED = (
     "No rows are set aside for testing: the two thresholds to ship are fitted on all {n} rows, and what they are "
     "worth is cross-fitted (each row judged by thresholds fitted on the other parts of the rows, averaged over "
-    "{deals} ways of dealing the rows into parts), so picking them does not flatter them. The interval is the "
+    "up to {deals} ways of dealing the rows into parts), so picking them does not flatter them. The interval is the "
     "estimate give or take 1.96 standard errors that count both the rows' noise and how much one dealing of the "
     "parts moves it, read against every way of working without the thresholds, keeping the smallest gain."
 )

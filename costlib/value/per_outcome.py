@@ -10,7 +10,7 @@ the best of its own sweep (`fit_outcome_thresholds`).
 Honest as `recommend_value`'s gain: with a split the thresholds are fitted on the fitting rows
 and judged on the judged rows, the interval the judged rows' own (the rule is fixed there); without
 one, each row is judged by thresholds fitted on the other parts of the rows (`folds.CROSS_FOLDS`
-parts, averaged over `folds.SPLITS` deals), its interval counting the rows' noise and one deal's
+parts, averaged over up to `folds.SPLITS` deals), its interval counting the rows' noise and one deal's
 (as `honest.row_se`). The gain is against the best of handing every case over, letting the
 model answer every case and (at these prices, choices without a model too) answering positive, or
 negative, for every case; its interval the smallest of the gains' (as `_cross_fitted_gain`'s),
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from costlib.binary.folds import CROSS_FOLDS, SPLITS
+from costlib.binary.folds import CROSS_FOLDS, SPLIT_BUDGET, SPLITS
 from costlib.binary.honest import CROSS_FITTED, Z95, hold_the_pick
 from costlib.core import ship as S
 from costlib.core.sweep import tie_tolerance
@@ -100,16 +100,18 @@ def _cross_fitted_rows(y, p, prices: dict, seed: int) -> tuple[np.ndarray, np.nd
     the deals it was handed over in): every row judged by thresholds fitted on the other parts."""
     n = y.size
     folds = min(CROSS_FOLDS, n)
+    # as many deals as `folds.SPLIT_BUDGET` allows (rows x folds x deals), two at least, `SPLITS` at most
+    splits = int(np.clip(SPLIT_BUDGET // max(n * folds, 1), 2, SPLITS))
     rng = np.random.default_rng(seed)
-    deals, handed = np.zeros((SPLITS, n)), np.zeros(n)
-    for d in range(SPLITS):
+    deals, handed = np.zeros((splits, n)), np.zeros(n)
+    for d in range(splits):
         part = rng.permutation(np.arange(n) % folds)
         for f in range(folds):
             out = part == f
             t_pos, t_neg = fit_outcome_thresholds(y[~out], p[~out], **prices)
             deals[d, out], accepted = outcome_row_values(y[out], p[out], t_pos, t_neg, **prices)
             handed[out] += ~accepted
-    return deals.mean(axis=0), deals.mean(axis=1), handed / SPLITS
+    return deals.mean(axis=0), deals.mean(axis=1), handed / splits
 
 
 def _gain_interval(rule: np.ndarray, bases: dict, deal_means: np.ndarray | None) -> dict:
