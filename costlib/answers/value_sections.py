@@ -20,6 +20,7 @@ from costlib.calibration import apply_temperature, fit_temperature
 from costlib.core.dataset import Dataset
 from costlib.core.ship import SAVES
 from costlib.present import figures, page_answers
+from costlib.present.labels import ALL_ROWS_FLATTER_THRESHOLD
 from costlib.present.value_words import FITTED_RULE
 
 
@@ -103,7 +104,7 @@ def value_tau_title(model: str, rec, k: float) -> str:
     the worth the verdict states is cross-fitted, as on Costs & groups: `costs.cost_chart_title`)."""
     rows = "test rows" if rec.judged_on == "test" else "all rows"
     if rec.judged_on != "test" and rec.estimate == H.CROSS_FITTED:
-        rows += "; the worth stated above is cross-fitted"
+        rows = ALL_ROWS_FLATTER_THRESHOLD  # as on Costs & groups
     return f"Worth per case by confidence threshold, {model} (k = {k:.3g}, {rows})"
 
 

@@ -505,6 +505,7 @@ INSTANCE_CURVE = "Cost per case against the cutoff ({rows})"  # rows: one of INS
 # which rows the curves are drawn on, by how the answer was judged (`NecRecommendation.estimate`):
 # without a split the curves read the rows that chose the cutoff, a cross-fitted answer does not
 ALL_ROWS_FLATTER = "all rows, which flatter the cutoff picked on them"
+ALL_ROWS_FLATTER_THRESHOLD = ALL_ROWS_FLATTER.replace("cutoff", "threshold")  # the Value page's word for it
 """Which rows a cost curve is drawn on when the answer above it is judged on rows its cutoff was not
 picked on (cross-fitted): the curve's lowest point is the pick's cost on the rows that picked it, so
 it reads cheaper there than the answer (a reader saw "$0.425" on the chart beside "$0.446")."""

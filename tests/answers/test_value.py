@@ -193,7 +193,7 @@ def test_without_a_split_nothing_speaks_of_train_or_test_rows(no_split, k):
     assert "train rows" not in text and "test rows" not in text, [x for x in said if "rows" in x]
     if k == 1.5:
         assert "threshold fitted on all rows (recommended)" in text
-        assert "(k = 1.5, all rows; the worth stated above is cross-fitted)" in fig.layout.title.text
+        assert "(k = 1.5, all rows, which flatter the threshold picked on them)" in fig.layout.title.text
 
 
 def test_without_a_split_the_limit_compares_worths_read_on_the_same_rows(no_split):
