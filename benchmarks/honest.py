@@ -11,6 +11,7 @@ are made) and a price move (they are reweighted), as ratios to a plain np.argsor
     python benchmarks/honest.py --value-simulate --runs 40    # the Value page's gain (issue 43)
     python benchmarks/honest.py --value-simulate --value-cap 0.2 --runs 40   # within a cap on hand-overs
     python benchmarks/honest.py --one-interval --runs 100   # per-group prices: one figure, one interval (issue 43)
+    python benchmarks/honest.py --outcome-simulate --runs 200   # the Value page at separate prices (per outcome)
 
 Under a review limit the prices differ by group (so that per-group cutoffs share the limit: the
 knapsack runs on every fold and every resample).
@@ -539,6 +540,116 @@ def simulate_value(runs: int, n_resamples: int = 1000, max_reject: float | None 
             )
 
 
+OUTCOME_PRICES = (
+    (1.0, 10.0),
+    (1.0, 3.0),
+)  # (c_fp, c_fn) with a right answer worth 1: k_fp, k_fn as the page passes them
+
+
+def outcome_worth(d: float, base_rate: float, t_pos: float, t_neg: float, *, k_fp, k_fn, k_tp=1.0, r=0.0) -> float:
+    """The true worth per case of the per-outcome rule (`value.per_outcome`) on the design of
+    `judge_outcome`: scores N(d y, 1), the model's probability p = Phi(s - d/2), so it answers
+    positive when s >= d/2; a positive answer is accepted when p >= t_pos (s >= d/2 + Phi^-1(t_pos)),
+    a negative one when 1 - p >= t_neg (s <= d/2 - Phi^-1(t_neg)); -inf accepts every such answer,
+    inf none."""
+    from scipy.special import ndtr, ndtri
+
+    def cut(t: float) -> float:  # how far past d/2 an answer of confidence t lies
+        return np.inf if t == np.inf else (0.0 if t <= 0.5 else float(ndtri(t)))
+
+    a, b = d / 2 + cut(t_pos), d / 2 - cut(t_neg)  # accepted: s >= a (positive), s < b (negative)
+    pos_right, pos_wrong = base_rate * ndtr(d - a), (1 - base_rate) * ndtr(-a)
+    neg_right, neg_wrong = (1 - base_rate) * ndtr(b), base_rate * ndtr(b - d)
+    answered = pos_right + pos_wrong + neg_right + neg_wrong
+    return float(k_tp * pos_right - k_fp * pos_wrong + neg_right - k_fn * neg_wrong + r * (1 - answered))
+
+
+def outcome_baseline(d: float, base_rate: float, *, k_fp, k_fn, k_tp=1.0, r=0.0) -> float:
+    """The true worth per case of the best choice without the model's thresholds, the module's four:
+    hand every case over, the model answers every case, answer positive for every case, negative."""
+    answer_all = outcome_worth(d, base_rate, -np.inf, -np.inf, k_fp=k_fp, k_fn=k_fn, k_tp=k_tp, r=r)
+    return max(r, answer_all, base_rate * k_tp - (1 - base_rate) * k_fp, (1 - base_rate) - base_rate * k_fn)
+
+
+def judge_outcome(n, auc, c_fp, c_fn, seeds, *, base_rate=0.3) -> list[tuple]:
+    """The Value page's answer at separate prices without a split (`recommend_outcome`, cross-fitted),
+    one entry a data set: (gain, low, high, truth, ships). Rows as `costlib.binary.simulation.Design`
+    draws them (base rate, negatives N(0, 1), positives N(d, 1)); the model's probability is
+    Phi(s - d/2) (without signal uniform and unrelated to the label). A right answer is worth 1, a case
+    handed over 0, k_fp = c_fp and k_fn = c_fn (the page's units at a right answer worth 1). The truth
+    is the shipped thresholds' (fitted on all rows) true worth per case (`outcome_worth`, exact) minus
+    the best true worth of the module's choices without them (`outcome_baseline`)."""
+    from scipy.special import ndtr
+
+    from costlib.binary.simulation import Design
+    from costlib.core import ship as S
+    from costlib.value.per_outcome import recommend_outcome
+
+    design = Design(n, auc, base_rate)
+    d, prices = design.d, {"k_fp": c_fp, "k_fn": c_fn}
+    base = outcome_baseline(d, base_rate, **prices)
+    out = []
+    for seed in seeds:
+        y, s, _ = design.draw(seed)
+        rec = recommend_outcome(y, {"m": ndtr(s - d / 2)}, **prices, seed=int(seed) % 1000)
+        truth = outcome_worth(d, base_rate, rec.tau_pos, rec.tau_neg, **prices) - base
+        out.append((rec.gain, rec.gain_low, rec.gain_high, truth, rec.status == S.SAVES))
+    return out
+
+
+def outcome_best_gain(d: float, base_rate: float, **prices) -> float:
+    """The true gain of the best pair of thresholds (a fine grid of each answer's confidence)."""
+    from scipy.special import ndtr
+
+    grid = np.r_[ndtr(np.linspace(0.0, 8.0, 1601)), np.inf]
+    pos = max(outcome_worth(d, base_rate, t, np.inf, **prices) for t in grid)
+    neg = max(outcome_worth(d, base_rate, np.inf, t, **prices) for t in grid)
+    r = prices.get("r", 0.0)
+    return pos + neg - r - outcome_baseline(d, base_rate, **prices)
+
+
+def check_outcome_truth(rows: int = 2_000_000) -> None:
+    """Print `outcome_worth` beside the mean worth of the same thresholds on `rows` fresh rows."""
+    from scipy.special import ndtr
+
+    from costlib.binary.simulation import Design
+    from costlib.value.per_outcome import outcome_row_values
+
+    for auc, (c_fp, c_fn), taus in ((0.5, (1.0, 3.0), (0.6, 0.7)), (0.96, (1.0, 10.0), (0.55, 0.97))):
+        design = Design(rows, auc, 0.3)
+        y, s, _ = design.draw(10**6)
+        fresh, _ = outcome_row_values(y, ndtr(s - design.d / 2), *taus, k_tp=1.0, k_fp=c_fp, k_fn=c_fn, r=0.0)
+        exact = outcome_worth(design.d, 0.3, *taus, k_fp=c_fp, k_fn=c_fn)
+        print(
+            f"truth check AUC {auc:.2f} {c_fp:g}:{c_fn:g} at {taus}: exact {exact:.5f}, {rows:,} fresh rows "
+            f"{fresh.mean():.5f} +- {fresh.std() / np.sqrt(rows):.5f}",
+            flush=True,
+        )
+
+
+def simulate_outcome(runs: int) -> None:
+    """Print the per-outcome answer's figures (`judge_outcome`, `interval_figures`) per design:
+    no signal (AUC 0.5) and signal (0.70, 0.96), 300 and 2,000 rows, base rate 0.3, 1:10 and 1:3."""
+    from costlib.binary.simulation import Design
+
+    check_outcome_truth()
+    print(f"Value at separate prices without a split (cross-fitted), base rate 0.3, {runs} data sets a design")
+    for c_fp, c_fn in OUTCOME_PRICES:
+        for n in (2000, 300):
+            for auc in (0.5, 0.70, 0.96):
+                t = time.perf_counter()
+                est, lo, hi, truth, ship = zip(*judge_outcome(n, auc, c_fp, c_fn, range(runs)), strict=True)
+                fig = interval_figures(est, lo, hi, truth)
+                best = outcome_best_gain(Design(n, auc, 0.3).d, 0.3, k_fp=c_fp, k_fn=c_fn)
+                print(
+                    f"{c_fp:g}:{c_fn:g} {n:>5} {auc:.2f} ships={np.mean(ship):.3f} ({sum(ship)} of {len(ship)}) "
+                    + " ".join(f"{k}={v:.3f}" for k, v in fig.items())
+                    + f" truth={np.mean(truth):.4f} best={best:.4f} mean_gain={np.mean(est):.4f}"
+                    + f" ({time.perf_counter() - t:.0f} s)",
+                    flush=True,
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1e5,1e6", help="comma-separated row counts")
@@ -549,12 +660,16 @@ def main() -> None:
     parser.add_argument("--value-simulate", action="store_true", help="the Value page's gain interval")
     parser.add_argument("--one-interval", action="store_true", help="per-group prices: one figure, one interval")
     parser.add_argument("--group-alone", action="store_true", help="per-group cutoffs against deciding by group alone")
+    parser.add_argument("--outcome-simulate", action="store_true", help="the Value page at separate prices")
     parser.add_argument("--value-cap", type=float, help="--value-simulate within this cap on the cases handed over")
     parser.add_argument("--resamples", type=int, default=1000, help="resamples for the simulated intervals")
     parser.add_argument("--smoothed", type=float, help="issue 43's try: pick cutoffs on a smoothed cost curve")
     args = parser.parse_args()
     if args.smoothed is not None:
         smoothed(args.smoothed, args.runs)
+        return
+    if args.outcome_simulate:
+        simulate_outcome(args.runs)
         return
     if args.one_interval:
         simulate_one_interval(args.runs, args.resamples)
