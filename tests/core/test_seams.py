@@ -200,6 +200,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "centred_interval": "reads resamples of a checked estimate (tests/binary/test_honest_simulation.py)",
         "centred_intervals": "the same per column (refits.price_refits; tests/binary/test_honest_simulation.py)",
         "group_rates_table": "words (tests/binary/test_fairness_rates.py)",
+        "group_rates_numbers": "numbers of group_rates (tests/present/test_table_downloads.py)",
         "json_number": "formats a checked number (tests/cli/test_cli.py reads the JSON)",
         "json_cut": "formats a checked cutoff (tests/cli/test_cli.py reads the JSON)",
         "group_index_at": "reads validated sweeps only (ModelSweeps.pooled_index, fair_judged.folds_of)",
