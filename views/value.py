@@ -66,11 +66,7 @@ def live_value() -> None:
             width=420,
             format_func=option_names(answer.models),
         )
-    if answer.priced_apart:  # the chart prices every wrong answer at k, the answer each on its own
-        with st.expander(answer.k_chart_fold):
-            show_chart(answer.tau_figure(model), key="value_tau_chart")
-    else:
-        show_chart(answer.tau_figure(model), key="value_tau_chart")
+    show_chart(answer.tau_figure(model), key="value_tau_chart")
     st.session_state["_value_at"] = (worth, reject_worth, moved_k)
     # what the sections below were drawn for, if drawn
     lag = answer.lag_sentence(st.session_state.get("_value_k_drawn"))

@@ -55,7 +55,6 @@ from costlib.present.value_words import (
     CLASSIFICATION_NOTE,
     K_SEPARATE_NOTE,
     VALUE_CAP_NO_VOLUME,
-    VALUE_K_CHART_FOLD,
     VALUE_VERDICT_MORE,
     counts_only_value_sentence,
     no_calibration_note,
@@ -113,17 +112,6 @@ class ValueAnswer:
     @property
     def k(self) -> float:
         return self.choice.k
-
-    @property
-    def priced_apart(self) -> bool:
-        """Whether the answer prices each mistake on its own (`outcome_rec`), while the worth chart
-        prices every wrong answer at k."""
-        return self.k_rec is not self.rec
-
-    @property
-    def k_chart_fold(self) -> str:
-        """The title of the fold the worth chart is drawn in when `priced_apart`."""
-        return VALUE_K_CHART_FOLD.format(k=self.k)
 
     @property
     def models(self) -> list:

@@ -21,7 +21,7 @@ from costlib.core.dataset import Dataset
 from costlib.core.ship import SAVES
 from costlib.present import figures, page_answers
 from costlib.present.labels import ALL_ROWS_FLATTER_THRESHOLD
-from costlib.present.value_words import FITTED_RULE
+from costlib.present.value_words import FITTED_RULE, VALUE_K_CHART_APART
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,13 +99,15 @@ def value_calibration_table(
     )
 
 
-def value_tau_title(model: str, rec, k: float) -> str:
+def value_tau_title(model: str, rec, k: float, *, apart: bool = False) -> str:
     """The Value chart's title: which rows its curve is drawn on (the test rows, or all rows where
-    the worth the verdict states is cross-fitted, as on Costs & groups: `costs.cost_chart_title`)."""
+    the worth the verdict states is cross-fitted, as on Costs & groups: `costs.cost_chart_title`);
+    `apart`: the page's answer prices each mistake on its own, and the title says the chart does not."""
     rows = "test rows" if rec.judged_on == "test" else "all rows"
     if rec.judged_on != "test" and rec.estimate == H.CROSS_FITTED:
         rows = ALL_ROWS_FLATTER_THRESHOLD  # as on Costs & groups
-    return f"Worth per case by confidence threshold, {model} (k = {k:.3g}, {rows})"
+    apart_words = f" {VALUE_K_CHART_APART}" if apart else ""
+    return f"Worth per case by confidence threshold{apart_words}, {model} (k = {k:.3g}, {rows})"
 
 
 def value_tau_figure(
@@ -140,7 +142,7 @@ def value_tau_figure(
         value_opt=float(row["value"]) * worth,
         reject_value=reject_value * worth,
         label=model,
-        title=value_tau_title(model, rec, k),
+        title=value_tau_title(model, rec, k, apart=not shipped),
         fitted_on=page_answers.value_rows(rec)[0],
         shipped=shipped
         and rec.status == SAVES

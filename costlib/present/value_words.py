@@ -90,10 +90,10 @@ def counts_only_value_sentence(name: str) -> str:
 
 # the first number when the model's threshold does not ship: the worth of what the verdict keeps
 VALUE_VERDICT_MORE = "Why not the formula threshold?"  # the title of the verdict's details
-# the worth chart's fold when the answer prices each mistake on its own: the chart prices every wrong answer at
-# their mean (k), and drawn open under an answer that ships it read as a contradiction (a product manager saw
+# the worth chart's title says so when the answer prices each mistake on its own: the chart prices every wrong
+# answer at their mean (k), and under an answer that ships it read as a contradiction (a product manager saw
 # "worth $0.113 per case" above a curve below $0 everywhere)
-VALUE_K_CHART_FOLD = "The same model at one price for every wrong answer (k = {k:.3g}): worth by confidence threshold"
+VALUE_K_CHART_APART = "at one price for every wrong answer"
 VALUE_BASELINE_TILE = {
     value.HAND_OVER: "Worth per case, all to a person",
     value.ANSWER_ALL: "Worth per case, model answers all",
