@@ -62,18 +62,3 @@ def kept_of_seeds(delta, seeds, *, methods=tuple(TDOWN), random_state: int = 0) 
         for m in wanted:
             fit[m] += training_rows(m, d[rows] > 0, np.abs(d[rows]))[0].size
     return {m: (TDOWN[m] / 100, fit[m] / train) for m in wanted}
-
-
-def kept_of_delta(delta, methods=tuple(TDOWN)) -> dict[str, tuple[float, float]]:
-    """{tdown method of `methods`: (share asked, share kept)} on every row of `delta` priced above 0
-    (before a split). Not what a page names a way by: a seed's training rows can keep another share
-    where many rows share a price (`kept_of_seeds`).
-
-    >>> kept_of_delta([1.0, 1.0, 1.0, 2.0, -1.0, -1.0, -1.0, -3.0], ("tdown50",))
-    {'tdown50': (0.5, 1.0)}
-    """
-    d = np.asarray(delta, dtype=np.float64).ravel()
-    d = d[d != 0]
-    if not d.size:
-        return {}
-    return {m: (TDOWN[m] / 100, training_rows(m, d > 0, np.abs(d))[0].size / d.size) for m in methods if m in TDOWN}
