@@ -355,15 +355,16 @@ def disparities_view(ms, rec, *, unit: str = "", reference=None, group_parts=Non
     reads them; `reference` None: the largest group on the judged rows), the same captions and
     tables as the report and the command line."""
     from costlib.binary.disparity import shipped_disparities
-    from costlib.present.disparity_table import column_tables, disparity_caption, disparity_numbers, disparity_table
+    from costlib.present.disparity_table import column_tables, disparity_caption, disparity_view
 
     d = shipped_disparities(ms, rec, reference=reference)
+    shown, numbers = disparity_view(d, unit)
     return DisparitiesView(
         disparity_caption(d) + ".",
-        disparity_table(d, unit),
+        shown,
         words.said_disparity(rec, d, unit),
         [(c + ".", t, n) for c, t, n in column_tables(ms, rec, group_parts, tuple(group_columns), unit)],
-        disparity_numbers(d),
+        numbers,
     )
 
 

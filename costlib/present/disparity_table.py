@@ -227,7 +227,7 @@ def column_tables(ms, rec, parts, columns, unit: str = "") -> list:
     from costlib.binary.disparity import shipped_column_disparities
 
     return [
-        (column_caption(column, d), disparity_table(d, unit), disparity_numbers(d))
+        (column_caption(column, d), *disparity_view(d, unit))
         for column, d in shipped_column_disparities(ms, rec, parts, columns)
     ]
 
@@ -333,12 +333,19 @@ def _result(d, r: dict) -> str:
     return result_words(r, d.threshold, chance=d.could_be_chance(r), few=d.rests_on_few(r))
 
 
-def disparity_numbers(d) -> pd.DataFrame:
-    """`disparity_table` as numbers, for a spreadsheet (the table's download): each share as a
-    fraction (0.885, not "88.5%"), the cost per case in the user's unit without its sign, the
-    ratio and the difference with their 95% bounds, the count each share is of, the group's full
-    name, and the result in the table's words beside ``passes`` (True, False or empty)."""
+def disparity_numbers(d, shown: pd.DataFrame) -> pd.DataFrame:
+    """`shown` (`disparity_table` of `d`) as numbers, for a spreadsheet (the table's download): each
+    share as a fraction (0.885, not "88.5%"), the cost per case in the user's unit without its sign,
+    the ratio and the difference with their 95% bounds, the count each share is of, the group's full
+    name, and the result in the table's words (read off `shown`, row for row) beside ``passes``
+    (True, False or empty)."""
     t = d.table.copy()
     t["group"] = [str(g) for g in t["group"]]
-    t["result"] = [_result(d, r) for r in d.table.to_dict("records")]
+    t["result"] = shown["result"].to_numpy()
     return t.rename(columns={"reference_value": "reference"})
+
+
+def disparity_view(d, unit: str = "") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(`disparity_table`, `disparity_numbers`) of `d`: the table shown and its download."""
+    shown = disparity_table(d, unit)
+    return shown, disparity_numbers(d, shown)
