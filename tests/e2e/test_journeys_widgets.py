@@ -28,6 +28,8 @@ def k_slider(page):
 
 
 def value_title(page) -> str:
+    # the worth chart is drawn after the page's first chart on a busy machine: wait for its title
+    page.locator(".js-plotly-plot .gtitle", has_text="Worth per case by confidence threshold").first.wait_for()
     titles = [t for t in chart_titles(page) if t.startswith("Worth per case by confidence threshold")]
     assert titles, chart_titles(page)
     return titles[0]
