@@ -10,11 +10,13 @@ the best of its own sweep (`fit_outcome_thresholds`).
 Honest as `recommend_value`'s gain: with a split the thresholds are fitted on the fitting rows
 and judged on the judged rows, the interval the judged rows' own (the rule is fixed there); without
 one, each row is judged by thresholds fitted on the other parts of the rows (`folds.CROSS_FOLDS`
-parts, averaged over up to `folds.SPLITS` deals), its interval counting the rows' noise and one deal's
-(as `honest.row_se`). The gain is against the best of handing every case over, letting the
-model answer every case and (at these prices, choices without a model too) answering positive, or
-negative, for every case; its interval the smallest of the gains' (as `_cross_fitted_gain`'s),
-widened when the model is the best of several on the rows it is judged on (`honest.hold_the_pick`).
+parts, averaged over up to `folds.SPLITS` deals), its interval counting the rows' noise, one deal's
+(as `honest.row_se`) and how far the pair shipped, fitted on all rows, moves with the rows
+(`refit_spread`, shrunk by `honest.BOOT_SHARE` as each group's cost's bootstrap is). The gain is
+against the best of handing every case over, letting the model answer every case and (at these
+prices, choices without a model too) answering positive, or negative, for every case; its interval
+the smallest of the gains' (as `_cross_fitted_gain`'s), widened when the model is the best of
+several on the rows it is judged on (`honest.hold_the_pick`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.binary.folds import CROSS_FOLDS, SPLIT_BUDGET, SPLITS
-from costlib.binary.honest import CROSS_FITTED, Z95, hold_the_pick
+from costlib.binary.honest import BOOT_SHARE, CROSS_FITTED, Z95, hold_the_pick
 from costlib.core import ship as S
 from costlib.core.sweep import tie_tolerance
 from costlib.value.recommendation import ANSWER_ALL, HAND_OVER, ValueRecommendation
@@ -35,6 +37,9 @@ MIN_ROWS = 20  # judged rows the per-outcome answer needs (fewer: no answer)
 # than the other, answering only the cheaper answer can beat both handing over and the model's answers)
 ALL_POSITIVE = "answer positive for every case"
 ALL_NEGATIVE = "answer negative for every case"
+RESAMPLES = 200  # resamples of `refit_spread`, at most
+MIN_RESAMPLES = 20  # and at least: fewer than `RESAMPLES` where rows x resamples would pass `folds.SPLIT_BUDGET`
+CHUNK = 2_000_000  # resamples x rows weighted at once (memory)
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,6 +100,53 @@ def outcome_row_values(y, p, tau_pos: float, tau_neg: float, *, k_tp: float, k_f
     return np.where(accepted, answered, r), accepted
 
 
+def resample_worths(y, p, counts: np.ndarray, *, k_tp: float, k_fp: float, k_fn: float, r: float) -> np.ndarray:
+    """Per row of `counts` (how often each row was drawn into a resample), the worth per case on
+    all the rows of the two thresholds fitted on that resample (`fit_outcome_thresholds` on the
+    rows repeated so often). Each answer's rows are sorted once; a resample only weights them, so
+    its thresholds are the best of one weighted cumulative sum (ties to accepting fewer)."""
+    y = np.asarray(y, dtype=bool)
+    p = np.asarray(p, dtype=float)
+    counts = np.atleast_2d(np.asarray(counts, dtype=np.float64))
+    total = np.zeros(counts.shape[0])
+    pos = p >= 0.5
+    for side, conf, worth in (
+        (pos, p, np.where(y, k_tp - r, -(k_fp + r))),
+        (~pos, 1.0 - p, np.where(y, -(k_fn + r), 1.0 - r)),
+    ):
+        rows = np.flatnonzero(side)
+        if not rows.size:
+            continue
+        rows = rows[np.argsort(-conf[rows], kind="stable")]
+        c, w = conf[rows], worth[rows]
+        last = np.r_[c[1:] != c[:-1], True]  # the last row of each level (descending)
+        sums = np.cumsum(counts[:, rows] * w, axis=1)[:, last]
+        best = np.argmax(sums, axis=1)
+        gains = sums[np.arange(sums.shape[0]), best] > 0
+        total += np.where(gains, np.cumsum(w)[last][best], 0.0)
+    return r + total / max(y.size, 1)
+
+
+def refit_spread(y, p, *, k_tp: float, k_fp: float, k_fn: float, r: float, seed: int = 0) -> float:
+    """The variance, over resamples of the rows, of the worth per case on all of them of the two
+    thresholds refitted on each resample (`resample_worths`): how much the pair fitted on all rows
+    would move with another draw of the rows, which the cross-fitted gain cannot follow (issue 43,
+    `benchmarks/README.md`, "The Value page at separate prices"). Poisson resamples (each row drawn
+    a Poisson(1) number of times), `RESAMPLES` of them, fewer (`MIN_RESAMPLES` at least) where rows
+    x resamples would pass `folds.SPLIT_BUDGET`; NaN for fewer than two rows."""
+    n = np.asarray(y).size
+    if n < 2:
+        return float("nan")
+    resamples = int(np.clip(SPLIT_BUDGET // n, MIN_RESAMPLES, RESAMPLES))
+    rng = np.random.default_rng([int(seed), 632])
+    step = max(1, CHUNK // n)
+    worths = [
+        resample_worths(y, p, rng.poisson(1.0, (min(step, resamples - start), n)), k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, r=r)
+        for start in range(0, resamples, step)
+    ]
+    return float(np.var(np.concatenate(worths), ddof=1))
+
+
 def _cross_fitted_rows(y, p, prices: dict, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(each row's worth averaged over the deals, each deal's worth per case, each row's share of
     the deals it was handed over in): every row judged by thresholds fitted on the other parts."""
@@ -114,10 +166,13 @@ def _cross_fitted_rows(y, p, prices: dict, seed: int) -> tuple[np.ndarray, np.nd
     return deals.mean(axis=0), deals.mean(axis=1), handed / splits
 
 
-def _gain_interval(rule: np.ndarray, bases: dict, deal_means: np.ndarray | None) -> dict:
-    """{baseline: (gain, half width)} per case of the rule's rows against each baseline's rows."""
+def _gain_interval(rule: np.ndarray, bases: dict, deal_means: np.ndarray | None, moves: float = 0.0) -> dict:
+    """{baseline: (gain, half width)} per case of the rule's rows against each baseline's rows; the
+    variance counts the rows', one deal's (`deal_means`) and `moves` (how far the shipped pair's
+    worth moves with the rows, `refit_spread`, cross-fitted only)."""
     n = rule.size
     between = float(np.var(deal_means, ddof=1)) if deal_means is not None and deal_means.size > 1 else 0.0
+    between += moves if np.isfinite(moves) else 0.0
     out = {}
     for name, base in bases.items():
         d = rule - base
@@ -181,15 +236,18 @@ def recommend_outcome(
     worths = {b: float(rows.mean()) if n else float("nan") for b, rows in bases.items()}
     baseline = max(worths, key=lambda b: (worths[b], -list(worths).index(b))) if n else HAND_OVER
     base_value = worths[baseline]
-    deal_means = None
+    deal_means, moves = None, 0.0
     if same and n >= MIN_ROWS:
         rule_rows, deal_means, handed = _cross_fitted_rows(y_judge, p, prices, seed)
         estimate, reject_rate = CROSS_FITTED, float(handed.mean())
+        # the pair shipped is fitted on all rows, another pick than the folds': its worth moves with
+        # the rows as the refits' does, shrunk as each group's cost's (`honest.BOOT_SHARE`)
+        moves = BOOT_SHARE * refit_spread(y_judge, p, **prices, seed=seed)
     else:
         rule_rows, accepted = outcome_row_values(y_judge, p, t_pos, t_neg, **prices)
         estimate, reject_rate = ("same rows" if same else "test"), float(1.0 - accepted.mean()) if n else np.nan
     value = float(rule_rows.mean()) if n else float("nan")
-    gains = _gain_interval(rule_rows, bases, deal_means) if n else {}
+    gains = _gain_interval(rule_rows, bases, deal_means, moves) if n else {}
     gain = value - base_value
     lo = min((g - h for g, h in gains.values()), default=float("nan"))
     hi = min((g + h for g, h in gains.values()), default=float("nan"))
