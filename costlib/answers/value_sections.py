@@ -186,14 +186,17 @@ def acceptance_table(
     """`value.acceptance_rules_table` on the judged rows, its value per case in the user's unit
     (k_* are in units of a right negative answer, which is worth `worth`), and, per model, the rule
     the page's answer uses at separate prices (`FITTED_RULE`, `value.per_outcome.outcome_table`:
-    its thresholds fitted on the fitting rows, or cross-fitted without a split; a case handed over
-    worth `reject_value` right answers, where the formula rules count it 0)."""
+    its thresholds fitted on the fitting rows, or cross-fitted without a split). In all three rows a
+    case handed over is worth `reject_value` right answers, so they read side by side: the fitted
+    rule's thresholds are fitted against it, the class thresholds are the paper's with it folded
+    in ((k_fp + r)/(k_tp + k_fp) and (k_fn + r)/(1 + k_fn)), and the expected-value rule answers
+    only when an answer's expected worth beats it."""
     from costlib.value.per_outcome import outcome_table
 
     judge, fit = ds.purpose_rows("judge"), ds.purpose_rows("fit")
     split = not np.array_equal(judge, fit)
     scores = {m: s[judge] for m, s in ds.scores.items()}
-    cs = value.acceptance_rules_table(ds.y[judge], scores, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn)
+    cs = value.acceptance_rules_table(ds.y[judge], scores, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, reject_value=reject_value)
     fitted = outcome_table(
         ds.y[judge],
         scores,

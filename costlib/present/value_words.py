@@ -347,9 +347,12 @@ FITTED_RULE = "thresholds fitted to these prices"  # the acceptance table's rule
 ACCEPTANCE_RULES_NOTE = (
     "“Thresholds fitted to these prices” is the rule of the answer above when your two prices differ: each "
     "answer's confidence threshold is the one worth most on the fitting rows (cross-fitted without a split). "
-    "“By class thresholds” answers a positive when p ≥ k_fp/(k_tp + k_fp) and a negative when "
-    "1 − p ≥ k_fn/(1 + k_fn); “by expected value” takes, case by case, the action whose expected value is "
-    "highest. They differ when a right positive is worth more than a right negative."
+    "“By class thresholds” answers a positive when p ≥ (k_fp + r)/(k_tp + k_fp) and a negative when "
+    "1 − p ≥ (k_fn + r)/(1 + k_fn), r being what a case handed over is worth in right negative answers; "
+    "“by expected value” takes, case by case, the answer expected to be worth more when its expected worth "
+    "beats r, and hands the case over otherwise. All three count a case handed over at r. The last two differ "
+    "only on cases where the answer p ≥ 0.5 picks is not the one expected to be worth more, as when a right "
+    "positive is worth more than a right negative."
 )
 CLASSIFICATION_NOTE = (
     "Accuracy, F1 and the price of the errors per case use the cutoff 0.5 and ignore the reject option, "

@@ -1,8 +1,19 @@
 """Cost-sensitive value: prices per outcome (TP, TN, FP, FN) and a reject option.
 
-In units of a correct negative: TP +k_tp, TN +1, FP -k_fp, FN -k_fn, rejected 0. Each
-predicted class has its own acceptance threshold (`class_thresholds`); the "bayes" rule takes
-the action of highest expected value per case instead.
+In units of a correct negative: TP +k_tp, TN +1, FP -k_fp, FN -k_fn, rejected r (`reject_value`,
+default 0, the spec's convention). Each predicted class has its own acceptance threshold
+(`class_thresholds`); the "bayes" rule takes the action of highest expected value per case instead.
+
+Both rules count a handed-over case at r and hand a case over only when answering is not worth
+more than r in expectation: answering positive is worth p * k_tp - (1 - p) * k_fp on average, so
+it beats r iff p > (k_fp + r) / (k_tp + k_fp); answering negative is worth (1 - p) - p * k_fn, so
+it beats r iff 1 - p > (k_fn + r) / (1 + k_fn). At r = 0 these are the paper's thresholds
+k_fp / (k_tp + k_fp) and k_fn / (1 + k_fn). The paper's rule keeps its shape (predict by
+p >= 0.5, then accept by the class threshold) with r folded into the thresholds, rather than keeping
+the r = 0 thresholds and only counting the hand-overs at r: thresholds that ignore r hand over cases
+whose answer is expected to be worth less than a hand-over (r > 0), or answer cases a hand-over would
+beat (r < 0), so at r != 0 they would not be the paper's break-even rule at the user's prices, and
+the row could not be read beside the fitted rule and the expected-value rule, which both weigh r.
 """
 
 from __future__ import annotations
@@ -27,10 +38,14 @@ class CostSensitiveValue:
     tau_neg: float
 
 
-def class_thresholds(*, k_tp, k_fp, k_fn) -> tuple[float, float]:
-    """(tau_pos, tau_neg) = (k_fp / (k_tp + k_fp), k_fn / (1 + k_fn)).
+def class_thresholds(*, k_tp, k_fp, k_fn, reject_value=0.0) -> tuple[float, float]:
+    """(tau_pos, tau_neg) = ((k_fp + r) / (k_tp + k_fp), (k_fn + r) / (1 + k_fn)), r = `reject_value`.
 
-    A positive prediction is accepted iff p >= tau_pos, a negative one iff 1 - p >= tau_neg.
+    A positive prediction is accepted iff p >= tau_pos, a negative one iff 1 - p >= tau_neg: the
+    break-even points where an answer's expected worth (p * k_tp - (1 - p) * k_fp for a positive,
+    (1 - p) - p * k_fn for a negative) equals the worth r of handing the case over. At r = 0 they
+    are the paper's k_fp / (k_tp + k_fp) and k_fn / (1 + k_fn). They may leave [0, 1]: above 1 that
+    answer is never accepted, below 0 always.
 
     Parameters
     ----------
@@ -40,6 +55,8 @@ def class_thresholds(*, k_tp, k_fp, k_fn) -> tuple[float, float]:
         Price of a false positive in those units; finite, >= 0.
     k_fn : float
         Price of a false negative in those units; finite, >= 0.
+    reject_value : float, default=0.0
+        Worth of a case handed over (rejected), in the same units; finite, any sign.
 
     Returns
     -------
@@ -51,37 +68,46 @@ def class_thresholds(*, k_tp, k_fp, k_fn) -> tuple[float, float]:
     Raises
     ------
     ValueError
-        If a price is not a finite number, is negative or is above 1e100.
+        If a price is not a finite number, is negative or is above 1e100, or `reject_value` is
+        not a finite number.
 
     Warns
     -----
     DegenerateWarning
-        When k_tp + k_fp is 0; tau_pos is then NaN.
+        When k_tp + k_fp is 0; tau_pos is then NaN (a positive prediction is never accepted).
 
     Examples
     --------
     >>> class_thresholds(k_tp=2, k_fp=1, k_fn=3)
     (0.3333333333333333, 0.75)
+    >>> class_thresholds(k_tp=2, k_fp=1, k_fn=3, reject_value=0.5)
+    (0.5, 0.875)
     """
     k_tp = v.as_price(k_tp, "k_tp")
     k_fp = v.as_price(k_fp, "k_fp")
     k_fn = v.as_price(k_fn, "k_fn")
+    r = v.as_price(reject_value, "reject_value", allow_negative=True)
     if k_tp + k_fp == 0:
         v.warn_degenerate("k_tp + k_fp is 0: tau_pos is NaN")
         tau_pos = float("nan")
     else:
-        tau_pos = k_fp / (k_tp + k_fp)
-    return tau_pos, k_fn / (1.0 + k_fn)
+        tau_pos = (k_fp + r) / (k_tp + k_fp)
+    return tau_pos, (k_fn + r) / (1.0 + k_fn)
 
 
-def cost_sensitive_actions(y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> np.ndarray:
-    """Per case: 1 accept a positive prediction, 0 accept a negative one, -1 reject."""
+def cost_sensitive_actions(y_prob, *, k_tp, k_fp, k_fn, rule="paper", reject_value=0.0) -> np.ndarray:
+    """Per case: 1 accept a positive prediction, 0 accept a negative one, -1 reject (hand over,
+    worth `reject_value`). "paper": predict by p >= 0.5, accept by `class_thresholds` at
+    `reject_value`; "bayes": the action of highest expected worth among answering positive,
+    answering negative and handing over (worth r); ties with handing over go to handing over, a tie
+    between the two answers to negative."""
     if rule not in ACCEPTANCE_RULES:
         raise ValueError(v.MSG_RULE.format(valid=list(ACCEPTANCE_RULES), value=rule))
     p = v.as_probability(y_prob, "y_prob")
     if p.ndim != 1:
         raise ValueError(v.MSG_NDIM.format(name="y_prob", shape=p.shape))
-    tau_pos, tau_neg = class_thresholds(k_tp=k_tp, k_fp=k_fp, k_fn=k_fn)
+    r = v.as_price(reject_value, "reject_value", allow_negative=True)
+    tau_pos, tau_neg = class_thresholds(k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, reject_value=r)
     action = np.full(p.shape, -1, dtype=np.int8)
     if rule == "paper":
         pos = p >= 0.5
@@ -90,18 +116,20 @@ def cost_sensitive_actions(y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> np.ndar
     else:
         ev_pos = p * k_tp - (1.0 - p) * k_fp
         ev_neg = (1.0 - p) - p * k_fn
-        # ties with reject go to reject; a tie between the two answers goes to negative
-        action[(ev_neg > 0) & (ev_neg >= ev_pos)] = 0
-        action[(ev_pos > 0) & (ev_pos > ev_neg)] = 1
+        # an answer is taken only when its expected worth beats handing over (r); ties with handing
+        # over go to handing over, a tie between the two answers goes to negative
+        action[(ev_neg > r) & (ev_neg >= ev_pos)] = 0
+        action[(ev_pos > r) & (ev_pos > ev_neg)] = 1
     return action
 
 
-def cost_sensitive_value(y_true, y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> CostSensitiveValue:
+def cost_sensitive_value(y_true, y_prob, *, k_tp, k_fp, k_fn, rule="paper", reject_value=0.0) -> CostSensitiveValue:
     """Value per case with prices per outcome (units of a correct negative).
 
-    TP +k_tp, TN +1, FP -k_fp, FN -k_fn, rejected 0; averaged over all n. `rule` is
-    ``"paper"`` (predict by p >= 0.5, accept by the class thresholds) or ``"bayes"`` (the
-    action of highest expected value per case; ties go to reject).
+    TP +k_tp, TN +1, FP -k_fp, FN -k_fn, rejected r (`reject_value`); averaged over all n.
+    `rule` is ``"paper"`` (predict by p >= 0.5, accept by the class thresholds at r) or
+    ``"bayes"`` (the action of highest expected worth per case among the two answers and handing
+    over at r; ties go to reject).
 
     Parameters
     ----------
@@ -117,19 +145,21 @@ def cost_sensitive_value(y_true, y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> C
         Price of a false negative in those units; finite, >= 0.
     rule : {"paper", "bayes"}, default="paper"
         The acceptance rule.
+    reject_value : float, default=0.0
+        Worth of a case handed over (rejected), in the same units; finite, any sign.
 
     Returns
     -------
     CostSensitiveValue
         ``value`` (per case), ``reject_rate``, and the class thresholds ``tau_pos`` and
-        ``tau_neg`` of `class_thresholds`.
+        ``tau_neg`` of `class_thresholds` at `reject_value`.
 
     Raises
     ------
     ValueError
         If `rule` is not one of "paper" and "bayes", `y_true` is not binary, `y_prob` is not
-        1-D, finite and in [0, 1], the lengths differ, or a price is not a finite number in
-        [0, 1e100].
+        1-D, finite and in [0, 1], the lengths differ, a price is not a finite number in
+        [0, 1e100], or `reject_value` is not a finite number.
 
     Warns
     -----
@@ -144,14 +174,18 @@ def cost_sensitive_value(y_true, y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> C
     (0.6666666666666666, 0.3333333333333333, 0.3333333333333333, 0.75)
     >>> cost_sensitive_value(y, p, k_tp=2, k_fp=1, k_fn=3, rule="bayes").value
     0.8333333333333334
+    >>> r = cost_sensitive_value(y, p, k_tp=2, k_fp=1, k_fn=3, reject_value=0.5)
+    >>> r.value, r.reject_rate, r.tau_pos, r.tau_neg
+    (0.8333333333333334, 0.3333333333333333, 0.5, 0.875)
     """
     y = v.as_binary(y_true, "y_true")
     k_tp = v.as_price(k_tp, "k_tp")
     k_fp = v.as_price(k_fp, "k_fp")
     k_fn = v.as_price(k_fn, "k_fn")
-    action = cost_sensitive_actions(y_prob, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, rule=rule)
+    r = v.as_price(reject_value, "reject_value", allow_negative=True)
+    action = cost_sensitive_actions(y_prob, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, rule=rule, reject_value=r)
     v.same_length(y, action, "y_true", "y_prob")
-    tau_pos, tau_neg = class_thresholds(k_tp=k_tp, k_fp=k_fp, k_fn=k_fn)
+    tau_pos, tau_neg = class_thresholds(k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, reject_value=r)
     n = y.size
     if n == 0:
         v.warn_degenerate("no cases: value is NaN")
@@ -160,8 +194,9 @@ def cost_sensitive_value(y_true, y_prob, *, k_tp, k_fp, k_fn, rule="paper") -> C
     fp = np.count_nonzero((action == 1) & ~y)
     tn = np.count_nonzero((action == 0) & ~y)
     fn = np.count_nonzero((action == 0) & y)
-    value = (k_tp * tp + tn - k_fp * fp - k_fn * fn) / n
-    return CostSensitiveValue(float(value), float(np.count_nonzero(action == -1) / n), tau_pos, tau_neg)
+    rejected = np.count_nonzero(action == -1)
+    value = (k_tp * tp + tn - k_fp * fp - k_fn * fn + r * rejected) / n
+    return CostSensitiveValue(float(value), float(rejected / n), tau_pos, tau_neg)
 
 
 def cost_sensitive_error(y_true, y_pred, *, k_fp, k_fn) -> float:
@@ -228,8 +263,11 @@ def classification_table(y_true, models: dict, *, k_fp: float = 1.0, k_fn: float
     return pd.DataFrame(out)
 
 
-def acceptance_rules_table(y_true, models: dict, *, k_tp: float, k_fp: float, k_fn: float) -> pd.DataFrame:
-    """Per model and acceptance rule: value per case and the share handed over.
+def acceptance_rules_table(
+    y_true, models: dict, *, k_tp: float, k_fp: float, k_fn: float, reject_value: float = 0.0
+) -> pd.DataFrame:
+    """Per model and acceptance rule: value per case and the share handed over, a case handed
+    over worth `reject_value` (in units of a correct negative) under both rules.
 
     Columns ``model, acceptance rule, value per case, handed over``; the rules are named in
     words (`ACCEPTANCE_WORDS`: "paper" is "by class thresholds", "bayes" "by expected value").
@@ -237,7 +275,7 @@ def acceptance_rules_table(y_true, models: dict, *, k_tp: float, k_fp: float, k_
     out = []
     for name, p in models.items():
         for rule in ACCEPTANCE_RULES:
-            r = cost_sensitive_value(y_true, p, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, rule=rule)
+            r = cost_sensitive_value(y_true, p, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, rule=rule, reject_value=reject_value)
             out.append(
                 {
                     "model": name,
