@@ -51,7 +51,8 @@ def periods_figure(report: dict, *, unit: str = "") -> go.Figure:
 
     An alert is a red ring (an open circle, `ALERT_SIZE`) around the period's point (`POINT_SIZE`),
     so the point inside still says filled (measured) or hollow (estimated): the ring is a shape of
-    its own, not only a colour."""
+    its own, not only a colour. The cost axis runs from 0 past every value and interval end
+    (`cost_range`), so that each point sits above a labelled tick."""
     periods = report["periods"]
     x = [p["period"].split("/")[0] for p in periods]  # each period at its first day, on a date axis
     shown = [period_label(p["period"]) for p in periods]
@@ -129,7 +130,42 @@ def periods_figure(report: dict, *, unit: str = "") -> go.Figure:
                 hovertemplate="%{customdata}: alert<extra></extra>",
             )
         )
-    return apply_layout(fig, PERIODS_TITLE, "period", cost_axis(unit))
+    apply_layout(fig, PERIODS_TITLE, "period", cost_axis(unit))
+    fig.update_yaxes(range=cost_range(fig))
+    return fig
+
+
+#: room past the highest value, as a share of the values' span: an alert's ring (`ALERT_SIZE`) stays whole
+HEADROOM = 0.08
+
+
+def cost_range(fig: go.Figure) -> list[float]:
+    """The y axis of `fig` as drawn: from 0 (a cost per case is not negative, and 0 is always a
+    labelled tick) to `HEADROOM` past the highest of every trace's values and interval ends
+    (None and NaN skipped); below 0 too if a value is.
+
+    Left to Plotly, the axis did hold every point but began just under the lowest (0.1016 on
+    the built-in year) with its first label at 0.12, above the own best's 0.1103: the dashed
+    line read as running off the bottom.
+
+    >>> cost_range(go.Figure(go.Scatter(y=[0.2, None, 0.1], error_y={"array": [0.05, None, 0.0]})))
+    [0.0, 0.27]
+    """
+    ends = []
+    for trace in fig.data:
+        y = np.array([np.nan if v is None else v for v in (getattr(trace, "y", None) or ())], dtype=float)
+        ends.append(y)
+        err = getattr(trace, "error_y", None)
+        if err is not None and err.array is not None:
+            up = np.array([np.nan if v is None else v for v in err.array], dtype=float)
+            down = err.array if err.arrayminus is None or err.symmetric is not False else err.arrayminus
+            down = np.array([np.nan if v is None else v for v in down], dtype=float)
+            ends += [y + up, y - down]
+    values = np.concatenate(ends) if ends else np.zeros(0)
+    values = values[np.isfinite(values)]
+    low, high = (min(0.0, float(values.min())), float(values.max())) if values.size else (0.0, 1.0)
+    room = HEADROOM * (high - low) if high > low else 1.0
+    return [round(low - room, 12) if low < 0 else 0.0, round(high + room, 12)]
 
 
 # ---------------------------------------------------------------------------------------
