@@ -79,8 +79,8 @@ def training_table(
     whiskers and tables, and the change's interval is one cell, so that the table fits the page
     beside the sidebar. The ways are named by the share they keep (`shares`, `training_page.method_label`).
     With `per_delta` (what one unit of delta costs in `unit`: the price over a typical case's |delta|) the
-    price regression's error is in money too, not in delta's own units.
-    The CSV download keeps every column and every digit."""
+    price regression's error is in money too, not in delta's own units. Row counts read with a thousands
+    separator (`training_page.count_cells`). The CSV download keeps every column and every digit."""
     out = frame.copy()
     itself = frame["method"].eq("standard") if "method" in frame else pd.Series(False, index=frame.index)
     for col in frame.columns:
@@ -89,6 +89,8 @@ def training_table(
             out[col] = ["–" if same else c for same, c in zip(itself, cells, strict=True)]
         elif col.startswith(("nec", "error_rate", "delta_mae")):
             out[col] = [f"{x:.4f}" if pd.notna(x) else "–" for x in frame[col]]
+        elif col in training_page.COUNT_COLUMNS:
+            out[col] = training_page.count_cells(frame[col])
     if {"nec_change_low", "nec_change_high"} <= set(frame.columns):
         out.insert(
             list(out.columns).index("nec_change") + 1,
