@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -45,8 +46,10 @@ def costs_metrics(rec, *, unit: str, volume: float | None) -> tuple[dict, ...]:
         if not rec.ship_model and rec.saving >= 0
         else ""
     )
-    # the two costs at the decimals their difference needs, and the saving as their difference shown
-    digits, saving = shown_saving(rec.baseline_cost, rec.cost)
+    # the two costs at the decimals their difference needs, and the saving as their difference shown (the
+    # answer's, at the decimals of the saving's interval beside it: `words.recommendation_verdict`)
+    ends = (getattr(rec, "saving_low", math.nan), getattr(rec, "saving_high", math.nan))  # none: not computed
+    digits, saving = shown_saving(rec.baseline_cost, rec.cost, *ends)
     dearer = saving < 0  # said as what the model costs more, not as a saving below zero
     what = "costs more" if dearer else saves
     sign = -1 if dearer else 1

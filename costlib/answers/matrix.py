@@ -124,7 +124,11 @@ def matrix_metrics(rec, *, unit: str, volume: float, judged_on: str = "test") ->
     """The Cost matrix page's numbers: the policy's cost per case and the best choice without the
     model's, at the decimals their difference needs (`shown_saving`, as the answer says them), and
     the saving a month."""
-    digits = shown_saving(rec.baseline_cost, rec.cost)[0] if math.isfinite(rec.saving) else None
+    digits = (
+        shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)[0]
+        if math.isfinite(rec.saving)
+        else None
+    )
     return (
         {
             "label": "Cost per case",

@@ -145,10 +145,12 @@ def told_apart(difference: float, *amounts: float) -> int:
     return max(needed, *(money_digits(a) for a in amounts))
 
 
-def shown_saving(baseline: float, cost: float) -> tuple[int, float]:
+def shown_saving(baseline: float, cost: float, low: float = math.nan, high: float = math.nan) -> tuple[int, float]:
     """(decimals, saving): the decimals `baseline` and `cost` are shown at (`told_apart`) and the
     saving as the difference of the two shown amounts, so that a page's figures subtract as they
-    read ('$0.249 - $0.131 = $0.118', not a saving of $0.119 rounded on its own).
+    read ('$0.249 - $0.131 = $0.118', not a saving of $0.119 rounded on its own). With the
+    saving's 95% interval (`low`, `high`), the decimals it is shown at beside the saving too
+    (`beside_interval`): more only where an end would read as the saving or as 0.
 
     >>> shown_saving(0.2493, 0.1308)
     (3, 0.118)
@@ -158,6 +160,10 @@ def shown_saving(baseline: float, cost: float) -> tuple[int, float]:
     (4, 0.2625)
     >>> shown_saving(4551.3444, 3424.0364)  # cents, not '$4,551.344 - $3,424.036 = $1,127.308'
     (2, 1127.3)
+    >>> shown_saving(1.332, 1.222, 0.080, 0.147)  # '$0.11 per case (95% interval $0.08 to $0.15)'
+    (2, 0.11)
+    >>> shown_saving(1.332, 1.222, 0.0043, 0.147)  # the low end would read $0.00: '$0.110 ... $0.004 to $0.147'
+    (3, 0.11)
     """
     d = told_apart(baseline - cost, baseline, cost)
     # one more decimal when the shown difference is not the saving rounded on its own, so that it
@@ -168,27 +174,78 @@ def shown_saving(baseline: float, cost: float) -> tuple[int, float]:
     # cent of a dollar or more is within every interval the page states
     if 2 < d < MAX_DECIMALS and round(round(baseline, d) - round(cost, d), d) != round(baseline - cost, d):
         d += 1
+    d = _beside(d, baseline - cost, lambda x: round(round(baseline, x) - round(cost, x), x), low, high)
     return d, round(round(baseline, d) - round(cost, d), d)
 
 
-def interval(low: float, high: float, unit: str = "", *, of: str = "") -> str:
+def beside_interval(amount: float, low: float, high: float, *, digits: int | None = None) -> int:
+    """The decimals an amount and its 95% interval beside it are both shown at (`money`'s and
+    `interval`'s `digits`), so that they read alike: the amount's own (`digits`, else
+    `money_digits`), and more only where an end would read as the amount or, unless it is 0, as 0
+    (the verdicts turn on an end's side of 0), at most `MAX_DECIMALS`:
+    '$0.11 per case (95% interval $0.08 to $0.15)', not '$0.11 ... $0.080 to $0.147'.
+
+    The ends take the amount's decimals rather than the amount the ends': the amount's decimals are
+    those the sentence's other amounts subtract at (`shown_saving`), and cutting them would break
+    that; decimals past the amount's tell an interval's ends no further apart than it is wide.
+    (Nothing is shown as '$0.00' at more decimals than two: `money`.)
+
+    >>> beside_interval(0.11, 0.0801, 0.147, digits=2), beside_interval(0.0058, -0.043, 0.016)
+    (2, 4)
+    >>> beside_interval(0.15, 0.0043, 0.29, digits=2), beside_interval(0.15, 0.1502, 0.29, digits=2)
+    (3, 4)
+    >>> beside_interval(0.15, float("nan"), float("nan"), digits=2)  # no interval: the amount's own
+    2
+    """
+    d = money_digits(amount) if digits is None else digits
+    return _beside(d, amount, lambda x: round(amount, x), low, high)
+
+
+def _beside(digits: int, amount: float, shown, low: float, high: float) -> int:
+    """`beside_interval`'s rule, from `digits` up, with `shown(d)` the amount as shown at `d`
+    decimals (`shown_saving`'s is the difference of two shown costs, not the saving rounded)."""
+    unseen = 0.5 * 10**-MAX_DECIMALS  # a difference no decimals shown can tell: not chased
+
+    def reads_apart(d: int) -> bool:
+        return all(
+            e is None
+            or not math.isfinite(e)
+            or (
+                (abs(e) < unseen or round(e, d) != 0)
+                and (abs(e - amount) < unseen or round(e, d) != round(shown(d), d))
+            )
+            for e in (low, high)
+        )
+
+    d = digits
+    while d < MAX_DECIMALS and not reads_apart(d):
+        d += 1
+    return d
+
+
+def interval(low: float, high: float, unit: str = "", *, of: str = "", digits: int | None = None) -> str:
     """'95% interval $0.07 to $0.18', or with `of` saying what it is the interval of, '95%
-    interval of the difference $0.07 to $0.18' (or '' when not computed).
+    interval of the difference $0.07 to $0.18' (or '' when not computed). Beside an amount it is
+    the interval of, at that amount's decimals (`digits`: `beside_interval`, `shown_saving`).
 
     >>> interval(0.07, 0.18, "$"), interval(-1, 2, of="the difference")
     ('95% interval $0.070 to $0.180', '95% interval of the difference −1.00 to 2.00')
+    >>> interval(0.0801, 0.147, "$", digits=2)
+    '95% interval $0.08 to $0.15'
     """
     if low is None or high is None or math.isnan(low) or math.isnan(high):
         return ""
     what = f"95% interval of {of}" if of else "95% interval"
-    return f"{what} {money(low, unit)} to {money(high, unit)}"
+    return f"{what} {money(low, unit, digits=digits)} to {money(high, unit, digits=digits)}"
 
 
 def cheaper_by(difference: float, low: float, high: float, unit: str = "") -> str:
     """'$0.09 per case cheaper (95% interval of how much cheaper $0.05 to $0.12)' from a cost
-    difference (other minus recommended, negative when the other is cheaper) and its interval."""
-    iv = interval(-high, -low, unit, of="how much cheaper")
-    return f"{money(-difference, unit)} per case cheaper" + (f" ({iv})" if iv else "")
+    difference (other minus recommended, negative when the other is cheaper) and its interval,
+    at one number of decimals (`beside_interval`)."""
+    d = beside_interval(-difference, -high, -low)
+    iv = interval(-high, -low, unit, of="how much cheaper", digits=d)
+    return f"{money(-difference, unit, digits=d)} per case cheaper" + (f" ({iv})" if iv else "")
 
 
 def ratio_text(x: float) -> str:

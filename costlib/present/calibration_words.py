@@ -351,12 +351,12 @@ def apart(after: float, before: float) -> tuple[int, float]:
 
 def worth_digits(after: float, before: float, *, low: float, high: float, fit_on: str) -> tuple[int, float]:
     """(decimals, gain) of the two worths `rescale_verdict` says (and its table): where it states the gain
-    (ship, not clearly better), two significant digits of it (`amounts.shown_saving`); else `apart`."""
+    (ship, not clearly better), its two significant digits and its interval's (`shown_saving`); else `apart`."""
     from costlib.core import rules as R
     from costlib.core.ship import ship_verdict
 
     if fit_on != "same" and ship_verdict(after - before, low, high) in (R.SHIP, R.NOT_CLEARLY):
-        return shown_saving(after, before)
+        return shown_saving(after, before, low, high)  # the gain's interval beside it at its decimals
     return apart(after, before)
 
 
@@ -421,7 +421,7 @@ def rescale_verdict(
             f"{now} rescaled."
         )
         return Verdict("info", head, details, terms)
-    iv = interval(low, high, unit, of="the gain")
+    iv = interval(low, high, unit, of="the gain", digits=digits if verdict in (R.SHIP, R.NOT_CLEARLY) else None)
     if verdict == R.SHIP:
         head = (
             f"{verdict_head(R.SHIP)} with its probabilities rescaled: {AT_CUTOFF.format(**at_cutoff)}, {name} is "

@@ -10,7 +10,7 @@ everyone; the scores add nothing. The verdict is then "not clearly better", and 
 from __future__ import annotations
 
 from costlib.core.escaping import md_escape, shorten
-from costlib.present.amounts import interval, money, percent
+from costlib.present.amounts import beside_interval, interval, money, percent
 
 
 def _share(share: float) -> str:
@@ -35,10 +35,11 @@ def groups_alone_why(rec, unit: str = "") -> str:
     """The reason an UNCLEAR verdict gives when the per-group cutoffs' saving is the groups' own:
     what deciding by group alone costs, and what the scores add to it, with its interval."""
     alone = rec.results.group_alone
-    iv = interval(alone.low, alone.high, unit, of="what the scores add")
+    d = beside_interval(alone.saving, alone.low, alone.high)
+    iv = interval(alone.low, alone.high, unit, of="what the scores add", digits=d)
     iv = f" ({iv})" if iv else ""
     adds = (
-        f"what the scores add on top of that, {money(alone.saving, unit)} per case{iv}, could be chance"
+        f"what the scores add on top of that, {money(alone.saving, unit, digits=d)} per case{iv}, could be chance"
         if alone.saving > 0
         else f"the scores add nothing on top of that{iv}"
     )
@@ -54,7 +55,8 @@ def groups_alone_detail(rec, unit: str = "") -> str:
     the groups differently is left to the person (deciding by group alone can be cheaper than the
     one cutoff that ships, and the answer must not look as if it missed that)."""
     est, lo, hi = rec.group_gain
-    iv = interval(lo, hi, unit)
+    d = beside_interval(est, lo, hi)
+    iv = interval(lo, hi, unit, digits=d)
     iv = f" ({iv})" if iv else ""
     then = (
         "So the model ships with one cutoff for everyone"
@@ -62,7 +64,8 @@ def groups_alone_detail(rec, unit: str = "") -> str:
         else "So per-group cutoffs do not make the model worth shipping"
     )
     return (
-        f"Per-group cutoffs would save {money(est, unit)} per case more than one cutoff for everyone{iv}, but "
+        f"Per-group cutoffs would save {money(est, unit, digits=d)} per case more than one cutoff for "
+        f"everyone{iv}, but "
         f"{groups_alone_why(rec, unit)}. {then}; treating the groups differently, with or without the model, is "
         "a fairness decision this answer leaves to you."
     )

@@ -80,7 +80,6 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None, judged_o
     from costlib.core.ship import ship_verdict
     from costlib.core.sweep import tie_tolerance
 
-    iv = interval(rec.saving_low, rec.saving_high, unit)
     verdict = ship_verdict(rec.saving, rec.saving_low, rec.saving_high, tolerance=tie_tolerance(rec.baseline_cost))
     details = []
     for other, est, lo, hi in rec.cheaper_by_chance:
@@ -97,7 +96,9 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None, judged_o
             "which needs no model."
         )
         return Verdict("error", head, tuple(details))
-    digits, shown = shown_saving(rec.baseline_cost, rec.cost)  # the two costs subtract as the saving reads
+    # the two costs subtract as the saving reads, and its interval beside it reads at its decimals
+    digits, shown = shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)
+    iv = interval(rec.saving_low, rec.saving_high, unit, digits=digits)
     cost = per_case_and_month(rec.cost, volume, unit, digits=digits)
     saving = per_case_and_month(shown, volume, unit, digits=digits, month_of=rec.saving)
     against = f"against “{rec.baseline}”, the cheapest choice without a model"
@@ -108,7 +109,7 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None, judged_o
             f"it might save {saving} {against}, but {why}.{_handed_over(rec, judged_on)}"
         )
         return Verdict("warning", head, tuple(details))
-    saved = interval(rec.saving_low, rec.saving_high, unit, of="the saving")
+    saved = interval(rec.saving_low, rec.saving_high, unit, of="the saving", digits=digits)
     head = (
         f"{verdict_head(R.SHIP)}: use the policy “{rec.policy}”. It costs {cost} and saves {saving} {against} "
         f"({saved})."
@@ -240,7 +241,6 @@ def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None
         return per_case_and_month(cash(x), volume, unit)
 
     base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
-    iv = interval(cash(rec.saving_low), cash(rec.saving_high), unit, of="the saving")
     details = tuple(
         x
         for x in (
@@ -270,7 +270,8 @@ def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None
         )
     how = f"flag a case when the score of “{model}” is at least {rec.threshold:.4g} ({fitted})"
     # the two costs at the decimals their difference needs, the saving as their shown difference
-    digits, shown = shown_saving(cash(rec.baseline_nec), cash(rec.nec))
+    digits, shown = shown_saving(cash(rec.baseline_nec), cash(rec.nec), cash(rec.saving_low), cash(rec.saving_high))
+    iv = interval(cash(rec.saving_low), cash(rec.saving_high), unit, of="the saving", digits=digits)
     cost, base_cost = (per_case_and_month(cash(x), volume, unit, digits=digits) for x in (rec.nec, rec.baseline_nec))
     month = a_month(cash(rec.saving), volume, unit)
     saves = f"{money(shown, unit, digits=digits)} per case" + (f", {month}" if month else "")

@@ -20,7 +20,7 @@ from costlib.binary import honest as H
 from costlib.binary.fair_search import GROUP_WITHOUT_RATE, TOO_MANY_PAIRS
 from costlib.binary.judged_rules import RuleResults
 from costlib.core import rules as R
-from costlib.present.amounts import money, number, percent
+from costlib.present.amounts import beside_interval, money, number, percent
 from costlib.present.disparity_table import count_text
 from costlib.present.words import cutoffs_short
 
@@ -34,8 +34,9 @@ def cutoff_cell(t: float, group=None, lowest: dict | None = None) -> str:
 
 
 def money_cell(unit: str):
-    """A formatter of money cells in `unit`: '$0.53', '−$0.02', or '–' where there is no amount."""
-    return lambda x: "–" if x is None or not np.isfinite(x) else money(float(x), unit)
+    """A formatter of money cells in `unit`: '$0.53', '−$0.02', or '–' where there is no amount
+    (its second argument: the decimals, as `money`'s)."""
+    return lambda x, digits=None: "–" if x is None or not np.isfinite(x) else money(float(x), unit, digits=digits)
 
 
 def share_cell(x) -> str:
@@ -84,6 +85,10 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
     m = money_cell(unit)
     base = R.rule_words(results.baseline)
     over = [_over_the_limit(o, r, rec.capacity) for r in o.index]
+    apart = [
+        beside_interval(-v, -b, -a) if np.isfinite(v) else None
+        for v, a, b in zip(o["vs_baseline"], o["vs_low"], o["vs_high"], strict=True)
+    ]
     return pd.DataFrame(
         {
             "rule": [
@@ -101,9 +106,13 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
             "flagged": [share_cell(x) for x in o["flagged_rate"]],
             "cost per case": [m(x) for x in o["cost_per_case"]],
             "95% interval": [_interval_cell(a, b, m) for a, b in zip(o["low"], o["high"], strict=True)],
-            f"saving against {base}": ["–" if x else m(-v) for v, x in zip(o["vs_baseline"], over, strict=True)],
+            # a saving and its interval beside it at one number of decimals (`amounts.beside_interval`)
+            f"saving against {base}": [
+                "–" if x else m(-v, d) for v, d, x in zip(o["vs_baseline"], apart, over, strict=True)
+            ],
             "95% interval of the saving": [
-                "–" if x else _interval_cell(-b, -a, m) for a, b, x in zip(o["vs_low"], o["vs_high"], over, strict=True)
+                "–" if x else _interval_cell(-b, -a, lambda y, d=d: m(y, d))
+                for a, b, d, x in zip(o["vs_low"], o["vs_high"], apart, over, strict=True)
             ],
         }
     )

@@ -19,7 +19,16 @@ import numpy as np
 
 from costlib.binary.folds import SPLITS
 from costlib.core.escaping import shorten
-from costlib.present.amounts import interval, money, number, per_case_and_month, percent, ratio_text, shown_saving
+from costlib.present.amounts import (
+    beside_interval,
+    interval,
+    money,
+    number,
+    per_case_and_month,
+    percent,
+    ratio_text,
+    shown_saving,
+)
 from costlib.present.labels import whose_models
 from costlib.present.page_answers import VALUE_BASELINES, value_rows
 from costlib.present.value_words import BASELINE_WORDS
@@ -149,10 +158,14 @@ def _formula_aside(rec, *, k: float, worth: float, unit: str, volume: float | No
     # on the same rows, so the two are not compared
     if rec.formula_value <= rec.value + 1e-12:
         return None
-    f_iv = interval(rec.formula_gain_low * worth, rec.formula_gain_high * worth, unit, of="the difference")
+    better, f_low, f_high = (
+        (x * worth) for x in (rec.formula_value - rec.value, rec.formula_gain_low, rec.formula_gain_high)
+    )
+    d = beside_interval(better, f_low, f_high)  # the difference and its interval at one number of decimals
+    f_iv = interval(f_low, f_high, unit, of="the difference", digits=d)
     return (
         f"The formula threshold τ* = k/(k+1) = {tau_star:.3f} came out "
-        f"{money((rec.formula_value - rec.value) * worth, unit)} per case better on the test rows"
+        f"{money(better, unit, digits=d)} per case better on the test rows"
         + (f" ({f_iv})" if f_iv else "")
         + f". The recommendation is the threshold fitted on {fitted_rows(rec)}: picking whichever looks best on "
         "the rows it is judged on would flatter it."
@@ -192,7 +205,6 @@ def value_verdict(
     on = f" on {fitted_rows(rec)}" if rec.judged_on == "test" else ""  # without a split every row picks it
     whose = whose_models(sample)
     who = f"{shorten(rec.model)} (the best of {whose} {len(rec.models)} models{on})" if many else "the model"
-    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
     aside = _formula_aside(rec, k=k, worth=worth, unit=unit, volume=volume, cap=cap)
     asides = [aside] if aside else []
     details = [
@@ -247,7 +259,9 @@ def value_verdict(
             f"{head} which cases to hand over: {when}, answering only when confident is worth no more than {base}, "
             f"{cash(rec.baseline_value)}{on_judged}, so keep {base}{loss}.{why}",
         )
-    digits = shown_saving(rec.value * worth, rec.baseline_value * worth)[0]  # the two worths subtract as read
+    # the two worths subtract as read, and the gain's interval beside them reads at their decimals
+    digits = shown_saving(rec.value * worth, rec.baseline_value * worth, rec.gain_low * worth, rec.gain_high * worth)[0]
+    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit, digits=digits)
     against = f"against {per_case_and_month(rec.baseline_value * worth, volume, unit, digits=digits)} for {base}"
     handed = f"{rec.reject_rate:.0%} of cases to a person"
     worth_text = cash(rec.value, digits)
@@ -344,7 +358,6 @@ def outcome_verdict(
         if many
         else "the model"
     )
-    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit)
     details = [
         OUTCOME_CROSS_FITTED.format(n=number(rec.n_judged, 0), deals=SPLITS)
         if rec.judged_on == "all"
@@ -373,7 +386,9 @@ def outcome_verdict(
             f"{head} which cases to hand over: at your prices, answering only when confident is worth no more than "
             f"{base}, {cash(rec.baseline_value)}{on_judged}, so keep {base}.",
         )
-    digits = shown_saving(rec.value * worth, rec.baseline_value * worth)[0]
+    # the two worths subtract as read, and the gain's interval beside them reads at their decimals
+    digits = shown_saving(rec.value * worth, rec.baseline_value * worth, rec.gain_low * worth, rec.gain_high * worth)[0]
+    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit, digits=digits)
     against = f"against {per_case_and_month(rec.baseline_value * worth, volume, unit, digits=digits)} for {base}"
     handed = f"{rec.reject_rate:.0%} of cases to a person"
     if rec.status == UNCLEAR:

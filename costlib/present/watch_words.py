@@ -10,6 +10,7 @@ import pandas as pd
 from costlib.binary.capacity import cap_limit
 from costlib.core.escaping import shorten
 from costlib.present.amounts import (
+    beside_interval,
     interval,
     money,
     month_money,
@@ -120,16 +121,16 @@ def as_saving(amount, low=None, high=None) -> tuple[bool, float | None, float | 
 
 
 def saving_said(amount, low, high, unit: str = "", *, line: bool = False) -> str:
-    """A period's saving (`as_saving`) in the periods' table (`SAVES`), each cell in its own
-    direction with the interval of that direction, "saves $0.104 ($0.062 to $0.134)" or below zero
-    "costs $0.0054 more (−$0.0092 to $0.050)" ("–" without one), or with `line` as ``costlib
-    watch`` says it: "would save $0.104 per case (95% interval $0.062 to $0.134)", "would cost
-    $0.0054 more per case (95% interval −$0.0092 to $0.050)"."""
+    """A period's saving (`as_saving`) in its own direction with that direction's interval, at one number of
+    decimals (`amounts.beside_interval`): in the periods' table (`SAVES`) "costs $0.0054 more (−$0.0092 to
+    $0.0500)" ("–" without one), with `line` as ``costlib watch`` says it "would save $0.104 per case (95% ...)"."""
     saves, size, low, high = as_saving(amount, low, high)
     if size is None:
         return "would save – per case" if line else "–"
-    iv = "" if low is None else interval(low, high, unit) if line else f"{money(low, unit)} to {money(high, unit)}"
-    return SAVING_WORDS[line, saves].format(money(size, unit)) + (f" ({iv})" if iv else "")
+    d = beside_interval(size, low, high)
+    iv = "" if low is None else f"{money(low, unit, digits=d)} to {money(high, unit, digits=d)}"
+    iv = interval(low, high, unit, digits=d) if line and iv else iv
+    return SAVING_WORDS[line, saves].format(money(size, unit, digits=d)) + (f" ({iv})" if iv else "")
 
 
 #: a period's saving said (`saving_said`), by (on the command line, saved rather than costing more)
@@ -142,14 +143,12 @@ SAVING_WORDS = {
 
 
 def _over_shipped(amount, low, high, unit: str, volume) -> tuple[str, str]:
-    """``(words, iv)``: what the refit does against keeping the shipped cutoff, as the refit's
-    sentences say it (`as_saving`): ("saves $0.085 per case ($127.22 a month) over", " (95% interval
-    of the saving $0.061 to $0.106 per case)"), or below zero ("costs $0.0054 per case ($8.10 a
-    month) more than", " (95% interval of how much more −$0.0092 to $0.050 per case)")."""
+    """``(words, iv)``: what the refit does against keeping the shipped cutoff, as its sentences say it (`as_saving`):
+    "saves $0.085 per case ($127.22 a month) over", " (95% interval of the saving $0.061 to $0.106 per case)"."""
     saves, size, low, high = as_saving(amount, low, high)
-    of = "the saving" if saves else "how much more"
-    iv = interval(low, high, unit, of=of)
-    what = per_case_and_month(size, volume, unit)
+    d = beside_interval(size, low, high)  # the amount and its interval at one number of decimals
+    iv = interval(low, high, unit, of="the saving" if saves else "how much more", digits=d)
+    what = per_case_and_month(size, volume, unit, digits=d)
     return (f"saves {what} over" if saves else f"costs {what} more than"), (f" ({iv} per case)" if iv else "")
 
 
@@ -157,12 +156,13 @@ def _shift_parts(p: dict, unit: str, volume) -> dict:
     """What the sentences say of a period's cutoff moved to its estimated base rate."""
     ls, cal = _ls(p), _cal(p)
     tell = _cases_to_label(p)
+    d = beside_interval(p["regret_per_case"], *p["regret_interval"])  # at the decimals of "iv" (`_over_shipped`)
     return {
         "rule": cutoffs_text(cut_values(p["best_threshold"]), grouped=True),
         "period": period_label(p["period"]),
         "rate": percent(ls["base_rate"]),
         "other": percent(cal["base_rate"]),
-        "amount": per_case_and_month(p["regret_per_case"], volume, unit),
+        "amount": per_case_and_month(p["regret_per_case"], volume, unit, digits=d),
         "iv": _over_shipped(p["regret_per_case"], *p["regret_interval"], unit, volume)[1],
         "label": f" Label a sample of {period_label(p['period'])}: {tell}." if tell else "",
     }

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from costlib.core import rules as R
 from costlib.core.escaping import WORD_JOINER, md_escape, shorten  # noqa: F401 (re-exported: pages and tests read words.md_escape)
 from costlib.present.amounts import (  # percent and ratio_text are also re-exported: pages read words.percent
+    beside_interval,
     cheaper_by,
     interval,
     money,
@@ -305,7 +306,6 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None,
     one_or_many = ""
     if rec.grouped:
         one_or_many = PER_GROUP_HEAD if rec.rule == R.COST_OPTIMAL else " with one cutoff for everyone"
-    saving_iv = interval(rec.saving_low, rec.saving_high, unit)
     limit = review_limit(getattr(rec, "capacity", None), volume)  # said where the answer is, not only below it
     within = f" within {limit}" if limit else ""
     base_cost = per_case_and_month(rec.baseline_cost, volume, unit)
@@ -331,8 +331,10 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None,
             details,
             asides,
         )
-    # the two costs at the decimals their difference needs, the saving as their shown difference (the tiles')
-    apart, shown = shown_saving(rec.baseline_cost, rec.cost)
+    # the two costs at the decimals their difference needs, the saving as their shown difference and its
+    # interval at its decimals (the tiles')
+    apart, shown = shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)
+    saving_iv = interval(rec.saving_low, rec.saving_high, unit, digits=apart)
     if rec.status == WORSE:
         return Verdict(
             kind,
@@ -381,14 +383,15 @@ def rule_verdict_sentence(rec, rule: str, unit: str = "", *, judged: tuple | Non
 
     verdict, saving, low, high = judged or rule_verdict(rec, rule)
     base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
-    iv = interval(low, high, unit)
+    d = beside_interval(saving, low, high)
+    iv = interval(low, high, unit, digits=d)
     tiny = abs(saving) <= 1e-9 * max(1.0, abs(rec.baseline_cost))
     what = (
         f"the rule “{R.rule_words(rule)}” costs the same as {base}, which needs no model"
         if tiny
-        else f"the rule “{R.rule_words(rule)}” saves {money(saving, unit)} per case against {base}"
+        else f"the rule “{R.rule_words(rule)}” saves {money(saving, unit, digits=d)} per case against {base}"
         if saving > 0
-        else f"the rule “{R.rule_words(rule)}” costs {money(-saving, unit)} per case more than {base}"
+        else f"the rule “{R.rule_words(rule)}” costs {money(-saving, unit, digits=d)} per case more than {base}"
     )
     iv = "" if tiny else iv
     end = f" ({iv})" if iv else ""
@@ -442,9 +445,11 @@ def _per_group_against_baseline(rec, unit: str) -> str:
     saving, low = -float(o.loc[R.COST_OPTIMAL, "vs_baseline"]), -float(o.loc[R.COST_OPTIMAL, "vs_high"])
     if not saving > 0:
         return ""
-    iv = interval(low, -float(o.loc[R.COST_OPTIMAL, "vs_low"]), unit)
+    high = -float(o.loc[R.COST_OPTIMAL, "vs_low"])
+    d = beside_interval(saving, low, high)
+    iv = interval(low, high, unit, digits=d)
     base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
-    against = f"against {base} they would save {money(saving, unit)} per case{f' ({iv})' if iv else ''}"
+    against = f"against {base} they would save {money(saving, unit, digits=d)} per case{f' ({iv})' if iv else ''}"
     if not low > 0:
         return f"; {against}, not clearly either"
     return (
@@ -460,11 +465,12 @@ def recommendation_details(rec, unit: str, volume: float | None, *, sample: bool
     if rec.grouped and rec.group_gain is not None:
         est, lo, hi = rec.group_gain
         per_group = rec.results.cutoffs.get(R.COST_OPTIMAL, {})
-        iv = interval(lo, hi, unit)
+        d = beside_interval(est, lo, hi)  # the gain and its interval at one number of decimals
+        iv = interval(lo, hi, unit, digits=d)
         iv = f" ({iv})" if iv else ""
         if rec.rule == R.COST_OPTIMAL:
             out.append(
-                f"Per-group cutoffs save {money(est, unit)} per case over one cutoff for everyone{iv}. They "
+                f"Per-group cutoffs save {money(est, unit, digits=d)} per case over one cutoff for everyone{iv}. They "
                 "treat groups differently by design: read the fairness section before shipping them."
             )
         elif getattr(rec, "held_by_groups", False):  # the groups' own saving (`group_alone_words`)
@@ -486,11 +492,11 @@ def recommendation_details(rec, unit: str, volume: float | None, *, sample: bool
             )
         else:
             if est > 0:
-                gain, than = f"would save {money(est, unit)} per case{iv}", "not clearly cheaper than"
+                gain, than = f"would save {money(est, unit, digits=d)} per case{iv}", "not clearly cheaper than"
             else:  # the interval of how much more they cost: its signs agree with the words
-                more = interval(-hi, -lo, unit, of="the extra cost")
+                more = interval(-hi, -lo, unit, of="the extra cost", digits=d)
                 more = f" ({more})" if more else ""
-                gain = f"would cost {money(-est, unit)} per case more{more}"
+                gain = f"would cost {money(-est, unit, digits=d)} per case more{more}"
                 than = "dearer than" if hi < 0 else "not clearly cheaper than"
             # what follows for the answer: not "one cutoff is recommended" when the verdict ships no model
             then = "so one cutoff for everyone is recommended" if rec.ship_model else "so they do not change the answer"
