@@ -146,7 +146,7 @@ def reliability(
     curves = [(cw.AS_GIVEN.format(model=model), *fit.binned.bins(bins))]
     if np.isfinite(t):
         curves.append((cw.RESCALED.format(model=model, t=t), *fit.binned_cal.bins(bins)))
-    figure = reliability_diagram(curves, least=MIN_BIN_CASES, title=cw.DIAGRAM_TITLE.format(model=model))
+    figure = reliability_diagram(curves, least=MIN_BIN_CASES, title=cw.DIAGRAM_TITLE.format(model=model), bands=bins)
     note = cw.small_bins_note({c[0]: c[3] for c in curves}, MIN_BIN_CASES)
     k = choice.k
     vt = pd.concat(
@@ -203,7 +203,7 @@ def group_section(fit: CalibrationFit, bins: int) -> GroupsShown | None:
     rescaled = {g: BinnedScores.of(y[names == g], p_cal[names == g]).ece(bins) for g in read}
     curves = [(g, *BinnedScores.of(y[names == g], p[names == g]).bins(bins)) for g in read]
     title = cw.GROUP_DIAGRAM_TITLE.format(model=fit.model)
-    figure = reliability_diagram(curves, least=MIN_BIN_CASES, title=title, fade_after_first=False)
+    figure = reliability_diagram(curves, least=MIN_BIN_CASES, title=title, fade_after_first=False, bands=bins)
     return GroupsShown(
         sentence=cw.group_sentence(gc, MIN_CLASS_ROWS, on_test=fit.on_test),
         table=pd.DataFrame(cw.group_rows(gc, rescaled, on_test=fit.on_test)),

@@ -21,10 +21,32 @@ from costlib.present.plotting import (
 )
 
 AXIS_RANGE = (-0.03, 1.03)
+#: under the title when a line draws fewer points than the page's "Score bands" asks: a band no case falls in has no
+#: point (COMPAS's probabilities, from 0.19 to 0.83, fill 6 of 10 bands, and the chart drew 6 points for "10")
+BANDS_DRAWN = "{drawn} of the {bands} score bands hold cases: a point for each (a band with no cases has none)"
+BANDS_DRAWN_BY_LINE = (
+    "{low} to {high} of the {bands} score bands hold cases, depending on the line: a point for each band with cases"
+)
+NOTE_PX = 22  # the line under the title: the top margin grows by it
 HOVER = "predicted %{x:.3f}<br>observed %{y:.3f}<br>%{text}<extra>%{fullData.name}</extra>"
 
 
-def reliability_diagram(curves: list, *, least: int, title: str, fade_after_first: bool = True):
+def bands_drawn(low: int, high: int, bands: int) -> str:
+    """How many of the `bands` score bands the chart's lines draw (`low` to `high` of them, by line).
+
+    >>> bands_drawn(6, 6, 10)
+    '6 of the 10 score bands hold cases: a point for each (a band with no cases has none)'
+    >>> bands_drawn(5, 6, 10)[:58]
+    '5 to 6 of the 10 score bands hold cases, depending on the '
+    """
+    if low == high:
+        return BANDS_DRAWN.format(drawn=low, bands=bands)
+    return BANDS_DRAWN_BY_LINE.format(low=low, high=high, bands=bands)
+
+
+def reliability_diagram(
+    curves: list, *, least: int, title: str, fade_after_first: bool = True, bands: int | None = None
+):
     """Observed share positive against mean predicted probability per bin, one line per curve
     (a model as given and rescaled, or one per group), on the diagonal of perfect calibration.
 
@@ -41,6 +63,10 @@ def reliability_diagram(curves: list, *, least: int, title: str, fade_after_firs
     fade_after_first : bool, default=True
         Draw the curves after the first smaller and see-through (the rescaled curve behind the
         one as given); False draws every curve alike (the groups).
+    bands : int, optional
+        The number of score bands the page asked for (its "Score bands"). When a line draws
+        fewer (a band no case falls in has no point), a line under the title says how many
+        hold cases (`bands_drawn`), as an annotation the chart's text alternative reads too.
 
     Returns
     -------
@@ -104,4 +130,21 @@ def reliability_diagram(curves: list, *, least: int, title: str, fade_after_firs
     # a little past 0 and 1: a bin observed at 0 or 1 keeps its whole marker in view
     layout["xaxis"]["range"] = list(AXIS_RANGE)
     layout["yaxis"]["range"] = list(AXIS_RANGE)
+    drawn = [len(c[3]) for c in curves]
+    if bands is not None and drawn and min(drawn) < bands:
+        layout["annotations"] = [
+            {
+                "text": bands_drawn(min(drawn), max(drawn), bands),
+                "xref": "paper",
+                "yref": "paper",
+                "x": 0,
+                "y": 1,
+                "xanchor": "left",
+                "yanchor": "bottom",
+                "yshift": 6,
+                "showarrow": False,
+                "font": {"size": 13, "color": "#555"},
+            }
+        ]
+        layout["margin"] = {**layout["margin"], "t": layout["margin"]["t"] + NOTE_PX}
     return figure_from_spec(data, layout)
