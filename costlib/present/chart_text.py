@@ -517,15 +517,14 @@ def _short(title: str) -> str:
 
 
 def _number(value) -> str:
-    """A value at four significant digits, never in a program's notation: from 10,000 up and
-    below 0.0001 as `amounts.plain_number` writes it ('10,000', not '1e+04').
+    """A value as `amounts.plain_number` writes it: four significant digits, from 1,000 up whole
+    with thousands separators, below 0.0001 with six decimals, a minus sign (U+2212) and never a
+    program's notation ('10,000', not '1e+04'; '−0.0198', not '-0.0198', which a screen reader
+    may read as a dash).
 
-    >>> _number(0.12345), _number(1e4), _number(2e-5), _number(float("nan"))
-    ('0.1235', '10,000', '0.000020', '–')
+    >>> _number(0.12345), _number(1e4), _number(2e-5), _number(float("nan")), _number(-0.0198)
+    ('0.1235', '10,000', '0.000020', '–', '−0.0198')
     """
     if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
-        if not np.isfinite(value):
-            return "–"
-        said = f"{float(value):.4g}"
-        return plain_number(float(value)) if "e" in said else said
+        return plain_number(float(value))
     return words(value)

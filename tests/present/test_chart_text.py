@@ -114,7 +114,8 @@ def test_an_interval_drawn_across_reads_beside_its_x_value():
         )
     )  # fmt: skip
     table = chart_text(fig).table
-    assert table["interval from"].tolist() == ["-16", "1.5"] and table["interval to"].tolist() == ["-0.5", "7"]
+    assert table["interval from"].tolist() == ["\u221216", "1.5"]
+    assert table["interval to"].tolist() == ["\u22120.5", "7"]
 
 
 def test_a_gap_in_a_line_reads_as_a_dash_and_marks_alone_are_counted():
