@@ -56,7 +56,7 @@ def test_an_unclear_saving_keeps_the_choice_without_a_model_and_says_why_in_mone
     # the two costs at the same decimals, so that they subtract as the saving reads (1.500 - 0.400 = 1.100)
     assert v.headline.startswith("Not clearly better: keep flagging everyone, at €1.500 per case.")
     assert ", at €0.400 per case: it might save €1.100 per case, but the 95% interval of the saving" in v.headline
-    assert "−€0.200 to €2.00 includes zero" in v.headline
+    assert "−€0.200 to €2.000 includes zero" in v.headline
 
 
 @pytest.mark.parametrize("status", [S.WORSE, S.ADDS_NOTHING, S.NO_ANSWER])

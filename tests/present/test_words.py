@@ -124,7 +124,7 @@ def test_per_group_cutoffs_that_cost_more_have_a_positive_interval_of_the_extra_
     rec = _per_group_rec((-0.041, -0.072, -0.0073), ship_model=True)  # clearly dearer
     text = " ".join(words.recommendation_details(rec, "$", None))
     assert (
-        "would cost $0.041 per case more (95% interval of the extra cost $0.0073 to $0.072): dearer than one cutoff "
+        "would cost $0.041 per case more (95% interval of the extra cost $0.007 to $0.072): dearer than one cutoff "
         "for everyone, so one cutoff for everyone is recommended." in text
     )
     assert f"{MINUS}$" not in text
