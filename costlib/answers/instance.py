@@ -14,7 +14,7 @@ from costlib.core.escaping import plain
 from costlib.instance import NecSweeps, nec_curve, nec_money, recommend_nec
 from costlib.present import figures, page_answers, training_page, words
 from costlib.present import labels as t
-from costlib.present.amounts import money, month_money
+from costlib.present.amounts import cutoff_number, money, month_money
 from costlib.present.plotting import mark_x
 from costlib.present.training_page import NO_MISTAKE_PRICE
 
@@ -218,7 +218,7 @@ def instance_figure(answer: InstanceAnswer, *, price: float = 1.0, unit: str = "
     fig = two_line_title(fig, t.INSTANCE_CURVE.format(rows=t.INSTANCE_ROWS[rec.estimate]))
     if not np.isfinite(rec.threshold):  # the pick flags nobody (or everyone): no cutoff on the scores to mark
         return fig
-    return mark_x(fig, rec.threshold, text=f"recommended: {rec.threshold:.4g}")
+    return mark_x(fig, rec.threshold, text=f"recommended: {cutoff_number(rec.threshold)}")
 
 
 def two_line_title(fig, title: str, *, width: int = HALF_COLUMN_TITLE):
@@ -247,7 +247,7 @@ def instance_cutoff(
         **{money_column: nec_money(by_group["NEC"].to_numpy(float), price, relative_weight=weights)}
     )
     fig = figures.nec_error_figure(
-        overall.assign(label=overall["option"]), title=t.INSTANCE_BARS.format(cutoff=f"{threshold:.4g}")
+        overall.assign(label=overall["option"]), title=t.INSTANCE_BARS.format(cutoff=cutoff_number(threshold))
     )
     return AtCutoff(
         fig,

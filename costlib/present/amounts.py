@@ -8,6 +8,7 @@ one amount reads the same wherever it appears.
 from __future__ import annotations
 
 import math
+from decimal import ROUND_FLOOR, Decimal
 
 CURRENCY_SYMBOLS = ("$", "€", "£", "¥", "₹", "CHF")
 
@@ -267,12 +268,39 @@ def plain_number(x, digits: int = 4) -> str:
     """
     if x is None or not math.isfinite(x):
         return "–"
-    a = abs(float(x))
+    x = float(x) + 0.0  # -0.0 reads 0, not '−0'
+    a = abs(x)
     if a >= 1e3:
         return number(float(x), 0)
     if 0 < a < 1e-4:
         return number(float(x), 6)
     return f"{float(x):.{digits}g}".replace("-", "\u2212")
+
+
+def cutoff_number(t: float, digits: int = 4) -> str:
+    """A cutoff or confidence threshold as a rule's words show it ('flag a case when its score is
+    at least 0.3229'): `digits` significant digits (every digit before the point kept), rounded
+    down, never up, so that the rule read literally takes every case the cutoff takes. Rounded to
+    the nearest, a cutoff of 0.322967 read 'at least 0.323' and, where many cases score exactly
+    0.322967, a reader who typed 0.323 flagged none of them. A cutoff with few digits reads as it
+    is ('0.25', not '0.2499'); thousands separators and a minus sign as every amount.
+
+    >>> cutoff_number(0.322967), cutoff_number(0.25), cutoff_number(0.800638, 3), cutoff_number(-1.23456)
+    ('0.3229', '0.25', '0.8', '−1.235')
+    >>> cutoff_number(32346.7), cutoff_number(2e-5), cutoff_number(7.0), cutoff_number(float("inf"))
+    ('32,346', '0.00002', '7', '–')
+    """
+    if t is None or not math.isfinite(t):
+        return plain_number(t)
+    exact = Decimal(repr(float(t)))  # the shortest decimal that is this float: 0.3 stays 0.3
+    if exact == 0:
+        return "0"
+    places = max(0, digits - 1 - exact.adjusted())
+    shown = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_FLOOR)
+    text = f"{abs(shown):,f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return ("\u2212" if shown < 0 else "") + text
 
 
 def cases_a_month(n: float) -> str:

@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from costlib.binary.capacity import cap_limit
 from costlib.core import rules as R
 from costlib.core.escaping import plain
-from costlib.present.amounts import money
+from costlib.present.amounts import cutoff_number, money
 from costlib.present.capacity_words import within_limit
 from costlib.present.plotting import (
     EVERYONE_COLOR,
@@ -259,7 +259,7 @@ def _shipped_marks(curves: pd.DataFrame, shipped: dict, xcol: str, scale: float)
             continue
         xs.append(float(t) if xcol == "threshold" else point_at(curves, line, float(t), xcol) * scale)
         ys.append(y)
-        labels.append(f"shipped ≥ {float(t):.4g}" + (f" ({plain(g)})" if per_group else ""))
+        labels.append(f"shipped ≥ {cutoff_number(float(t))}" + (f" ({plain(g)})" if per_group else ""))
     if not xs:
         return None, []
     return cutoff_marks(xs, ys, labels, name=SHIPPED_NAME, symbol=SHIPPED_SYMBOL, dash=SHIPPED_DASH)

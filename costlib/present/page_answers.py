@@ -14,6 +14,7 @@ from costlib.core.escaping import shorten
 from costlib.present.amounts import (
     a_month,
     cheaper_by,
+    cutoff_number,
     interval,
     money,
     per_case_and_month,
@@ -268,7 +269,7 @@ def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None
             f"{per_case(rec.baseline_nec)}, once each mistake is priced by how costly its case is. Keep {base}.",
             details[-1:],  # how the money follows; where a model not shipped errs is beside the point
         )
-    how = f"flag a case when the score of “{model}” is at least {rec.threshold:.4g} ({fitted})"
+    how = f"flag a case when the score of “{model}” is at least {cutoff_number(rec.threshold)} ({fitted})"
     # the two costs at the decimals their difference needs, the saving as their shown difference
     digits, shown = shown_saving(cash(rec.baseline_nec), cash(rec.nec), cash(rec.saving_low), cash(rec.saving_high))
     iv = interval(cash(rec.saving_low), cash(rec.saving_high), unit, of="the saving", digits=digits)

@@ -21,6 +21,7 @@ from costlib.binary.folds import SPLITS
 from costlib.core.escaping import shorten
 from costlib.present.amounts import (
     beside_interval,
+    cutoff_number,
     interval,
     money,
     number,
@@ -269,15 +270,16 @@ def value_verdict(
         because = f"the {iv} of the gain includes zero" if iv else "there is no interval to tell the gain from chance"
         return done(
             "warning",
-            f"{head}: keep {base}{loss}. Letting {who} answer when its confidence is at least {rec.tau:.3f} and "
-            f"handing the other {handed} would be worth {worth_text}, {against}, but {because}.{why}",
+            f"{head}: keep {base}{loss}. Letting {who} answer when its confidence is at least "
+            f"{cutoff_number(rec.tau)} and handing the other {handed} would be worth {worth_text}, {against}, but "
+            f"{because}.{why}",
         )
     lead = f"{head}: let"
     if every:
         lead = f"{head}: {loss[2:]}" + ("" if least else f", and this one loses less than {base}") + ". Let"
     return done(
         "success",
-        f"{lead} {who} answer when its confidence is at least {rec.tau:.3f} and hand the other {handed}. "
+        f"{lead} {who} answer when its confidence is at least {cutoff_number(rec.tau)} and hand the other {handed}. "
         f"It is worth {worth_text}, {against}" + (f" ({iv} of the gain)." if iv else "."),
     )
 
@@ -301,7 +303,7 @@ def _accepts(rec) -> str:
     said = []
     for answer, tau in (("positive", rec.tau_pos), ("negative", rec.tau_neg)):
         if np.isfinite(tau):
-            said.append(f"“{answer}” when its confidence is at least {tau:.3f}")
+            said.append(f"“{answer}” when its confidence is at least {cutoff_number(tau)}")
     never = [a for a, t in (("positive", rec.tau_pos), ("negative", rec.tau_neg)) if not np.isfinite(t)]
     text = "answer " + " and ".join(said)
     if never:

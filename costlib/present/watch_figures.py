@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from costlib.core.escaping import plain
-from costlib.present.amounts import money
+from costlib.present.amounts import cutoff_number, money
 from costlib.present.plotting import (
     ALERT_COLOR,
     SHIPPED_DASH,
@@ -226,7 +226,7 @@ def refit_figure(
             return
         ys = [exact[g] if g in exact else point_at(curves, g if per_group else None, t) for g, t in cuts.items()]
         labels = [
-            f"{words} ≥ {t:.4g}"
+            f"{words} ≥ {cutoff_number(t)}"
             + (f" ({plain(g)})" if per_group else "")
             + (f": {plain(money(exact[g], unit))} per case" if g in exact else "")
             for g, t in cuts.items()

@@ -8,7 +8,6 @@ import math
 import pandas as pd
 
 from costlib.binary.capacity import cap_limit
-from costlib.core.escaping import shorten
 from costlib.present.amounts import (
     beside_interval,
     interval,
@@ -27,7 +26,7 @@ from costlib.present.watch_labels import (  # the what-to-ship sentences (`ship_
     SHIP_SHIFT_WORDS,
 )
 from costlib.present.watch_tables import how_measured, period_label
-from costlib.present.words import Verdict, cutoffs_text
+from costlib.present.words import Verdict, cutoffs_short, cutoffs_text
 from costlib.watch.estimate import FAILS, HOLDS
 from costlib.watch.periods import FREQS
 from costlib.watch.report import ASSUMPTION, MIN_PERIOD_CASES
@@ -558,18 +557,10 @@ def watch_readings_table(report: dict, unit: str = "") -> pd.DataFrame | None:
 
 
 def cutoffs_short_text(best: dict) -> str:
-    """A period's cutoffs in a table cell: "≥ 0.25", "nobody", or per group "a: ≥ 0.25, b: nobody"."""
-
-    def cell(t):
-        return "nobody" if t is None else "everyone" if t == "-inf" else f"≥ {t:.4g}"
-
-    one = len(set(best.values())) <= 1  # one cutoff for everybody: said once
-    return (
-        ", ".join(
-            cell(t) if one else f"{shorten(g)}: {cell(t)}" for g, t in (list(best.items())[:1] if one else best.items())
-        )
-        or "–"
-    )
+    """A period's cutoffs in a table cell, as every rule's (`words.cutoffs_short`): "≥ 0.25", "nobody",
+    or per group "a: ≥ 0.25 · b: nobody" (a policy's None is nobody, its "-inf" everyone)."""
+    cuts = {g: math.inf if t is None else -math.inf if t == "-inf" else float(t) for g, t in best.items()}
+    return cutoffs_short(cuts, grouped=True) or "–"
 
 
 REFIT_SAVES = (

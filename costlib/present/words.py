@@ -21,12 +21,12 @@ from costlib.core.escaping import WORD_JOINER, md_escape, shorten  # noqa: F401 
 from costlib.present.amounts import (  # percent and ratio_text are also re-exported: pages read words.percent
     beside_interval,
     cheaper_by,
+    cutoff_number,
     interval,
     money,
     number,
     per_case_and_month,
     percent,
-    plain_number,
     ratio_text,
     review_limit,
     shown_saving,
@@ -58,10 +58,6 @@ BASELINE_WORDS = {
 }
 
 
-def _cut(t: float) -> str:  # four significant digits, never an exponent ('32,346', not '3.235e+04')
-    return plain_number(t) if "e" in f"{t:.4g}" else f"{t:.4g}"
-
-
 def cutoffs_text(cutoffs: dict, *, grouped: bool, verb: bool = True, lowest: dict | None = None) -> str:
     """The rule in words: 'flag a case when its score is at least 0.323', 'flag nobody',
     or per group 'flag A at 0.62 or more, nobody in B, and C at 0.32 or more' (`verb`
@@ -79,7 +75,7 @@ def cutoffs_text(cutoffs: dict, *, grouped: bool, verb: bool = True, lowest: dic
             return flag + "nobody"
         if t == -math.inf:
             return flag + "everyone"
-        return f"{flag}a case when its score is at least {_cut(t)}"
+        return f"{flag}a case when its score is at least {cutoff_number(t)}"
     parts = []
     for group, t in cutoffs.items():
         if math.isnan(t):
@@ -89,7 +85,7 @@ def cutoffs_text(cutoffs: dict, *, grouped: bool, verb: bool = True, lowest: dic
         elif t == -math.inf or (lowest is not None and group in lowest and t <= lowest[group]):
             parts.append(f"everyone in {shorten(group)}")
         else:
-            parts.append(f"{shorten(group)} at {_cut(t)} or more")
+            parts.append(f"{shorten(group)} at {cutoff_number(t)} or more")
     # three or more: a comma before the last "and", so "everyone in B, and C at 0.32 or more" is not read
     # as everyone in B and C
     last = " and " if len(parts) == 2 else ", and "
@@ -111,7 +107,7 @@ def cutoffs_short(cutoffs: dict, *, grouped: bool, lowest: dict | None = None) -
             return "nobody"
         if t == -math.inf or (lowest is not None and g in lowest and t <= lowest[g]):
             return "everyone"
-        return f"≥ {_cut(t)}"
+        return f"≥ {cutoff_number(t)}"
 
     items = list(cutoffs.items())
     if not items:

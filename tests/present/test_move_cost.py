@@ -103,9 +103,8 @@ def test_the_remembered_stretches_are_few():
 
 
 def _said(v: float) -> str:
-    """A value as the table writes it in a column with a gap: four significant digits, no exponent."""
-    said = f"{v:.4g}"
-    return plain_number(v) if "e" in said else said
+    """A value as the table writes it in a column with a gap: as every amount (`amounts.plain_number`)."""
+    return plain_number(v)
 
 
 def _table_reference(fig: go.Figure) -> pd.DataFrame:
@@ -131,9 +130,7 @@ def _table_reference(fig: go.Figure) -> pd.DataFrame:
                     (INTERVAL_FROM, y[i] - t.error_y.array[i]),
                     (INTERVAL_TO, y[i] + t.error_y.array[i]),
                 ):
-                    said = f"{end:.4g}"  # four significant digits, never an exponent
-                    said = plain_number(end) if "e" in said else said
-                    row[column] = said if np.isfinite(end) else NO_INTERVAL
+                    row[column] = plain_number(end) if np.isfinite(end) else NO_INTERVAL
             rows.append(row)
     table = pd.DataFrame(rows)
     if (table[LABEL] == "").all():

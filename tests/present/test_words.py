@@ -242,6 +242,7 @@ def test_a_cutoff_is_never_written_with_an_exponent():
     # scores in the tens of thousands (amounts, not probabilities) read '3.235e+04' in the answer
     from costlib.present.words import cutoffs_text
 
-    assert cutoffs_text({"a": 32345.6}, grouped=False).endswith("at least 32,346")
-    assert cutoffs_text({"a": 1e-5}, grouped=False).endswith("at least 0.000010")
-    assert cutoffs_text({"a": 0.32345}, grouped=False).endswith("at least 0.3235")
+    # rounded down, never up (`amounts.cutoff_number`): read literally, the rule takes every case the cutoff takes
+    assert cutoffs_text({"a": 32345.6}, grouped=False).endswith("at least 32,345")
+    assert cutoffs_text({"a": 1e-5}, grouped=False).endswith("at least 0.00001")
+    assert cutoffs_text({"a": 0.32345}, grouped=False).endswith("at least 0.3234")
