@@ -67,6 +67,9 @@ def live_value() -> None:
             format_func=option_names(answer.models),
         )
     show_chart(answer.tau_figure(model), key="value_tau_chart")
+    if answer.apart:  # the answer prices each mistake on its own: the chart at k, below and folded
+        with st.expander(t.ONE_PRICE_CHART):
+            show_chart(answer.one_price_figure(model), key="value_one_price_chart")
     st.session_state["_value_at"] = (worth, reject_worth, moved_k)
     # what the sections below were drawn for, if drawn
     lag = answer.lag_sentence(st.session_state.get("_value_k_drawn"))

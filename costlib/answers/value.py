@@ -33,8 +33,10 @@ from costlib.answers.value_sections import (
     calibrated_sweeps,
     classification_table,
     models_by_k,
+    outcome_curves,
     value_calibration_table,
     value_k_figure,
+    value_outcome_figure,
     value_sweeps,
     value_tau_figure,
 )
@@ -44,7 +46,6 @@ from costlib.loading.samples import is_sample
 from costlib.present import labels as t
 from costlib.present.value_verdict import (
     lopsided_sentence,
-    outcome_prices_sentence,
     outcome_verdict,
     unset_prices_clause,
     value_verdict,
@@ -58,6 +59,7 @@ from costlib.present.value_words import (
     VALUE_VERDICT_MORE,
     counts_only_value_sentence,
     no_calibration_note,
+    separate_prices_detail,
     value_capacity_sentence,
     value_k_caption,
     value_lag_sentence,
@@ -72,7 +74,7 @@ K_GRID = np.linspace(settings.K.low, settings.K.high, 201)  # the k axis of the 
 class ValueAnswer:
     """What the Value page shows at one price book, one worth of a right answer and of a case
     handed over, one k and one limit on the hand-overs: the answer computed up front, the
-    sections below it on request (`tau_figure`, `k_figure`, `acceptance_table`,
+    sections below it on request (`tau_figure`, `one_price_figure`, `k_figure`, `acceptance_table`,
     `classification_table`, `calibration_table`, `calibration_advice`), everything that sorts
     the rows or fits remembered through `remember` (the sweeps once per data set, the
     recommendation once per k, worth of a hand-over and limit), so that a change of unit or
@@ -131,8 +133,30 @@ class ValueAnswer:
             return None
         return value_lag_sentence(drawn[0], drawn[2], self.unit)
 
+    @property
+    def apart(self) -> bool:
+        """Whether the answer prices each mistake on its own (`separate_prices`): then the page's
+        first chart is that rule's (`tau_figure`) and the chart at k folds under it (`one_price_figure`)."""
+        return self.rec is not self.k_rec
+
     def tau_figure(self, model: str):
-        """Worth per case against the confidence threshold of `model` (`value_tau_figure`)."""
+        """The page's first chart: worth per case against the confidence threshold of `model`, of
+        the rule the answer uses. At separate prices (`apart`), each answer's threshold with the
+        other's held at its fitted value, on the rows the answer is judged on (`value_outcome_figure`,
+        the sweeps remembered per model, prices and worth of a hand-over); else at k (`one_price_figure`)."""
+        if not self.apart:
+            return self.one_price_figure(model)
+        rec, r = self.rec, self.reject_value
+        oc = self.remember(
+            "value_outcome_curves",
+            (model, rec.k_fp, rec.k_fn, r),
+            lambda: outcome_curves(self.ds, rec, model, reject_value=r),
+        )
+        return value_outcome_figure(oc, rec, model, worth=self.worth, unit=self.unit)
+
+    def one_price_figure(self, model: str):
+        """Worth per case against the confidence threshold of `model` at k, one price for every
+        wrong answer (`value_tau_figure`)."""
         return value_tau_figure(
             self.sweeps,
             self.k_rec,
@@ -331,7 +355,7 @@ def value_answer(
     )
     if verdict is not None:
         verdict = replace(
-            verdict, details=(*verdict.details, outcome_prices_sentence(c_fp=choice.c_fp, c_fn=choice.c_fn, unit=unit))
+            verdict, details=(*verdict.details, separate_prices_detail(c_fp=choice.c_fp, c_fn=choice.c_fn, unit=unit))
         )
     verdict = verdict or value_verdict(
         rec,

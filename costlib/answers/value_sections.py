@@ -21,7 +21,16 @@ from costlib.core.dataset import Dataset
 from costlib.core.ship import SAVES
 from costlib.present import figures, page_answers
 from costlib.present.labels import ALL_ROWS_FLATTER_THRESHOLD
-from costlib.present.value_words import FITTED_RULE, VALUE_K_CHART_APART
+from costlib.present.value_words import (
+    FITTED_RULE,
+    VALUE_K_CHART_APART,
+    outcome_baseline_label,
+    outcome_chart_title,
+    outcome_line_name,
+    outcome_mark_label,
+    outcome_marks_name,
+)
+from costlib.value.per_outcome import OUTCOME_NEGATIVE, OUTCOME_POSITIVE
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,6 +160,68 @@ def value_tau_figure(
         # under a limit, handing everything over does not fit: draw the choice without a model it leaves
         no_model=(rec.baseline, rec.baseline_value * worth) if rec.capacity is not None else None,
         unlimited=unlimited,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class OutcomeCurves:
+    """One model's per-outcome rule on the rows the answer at separate prices is judged on
+    (`outcome_curves`): each answer's threshold swept with the other held (`curves`,
+    `value.per_outcome.outcome_curves`, right answers per case), the pair held (the answer's own for
+    its model, else that model's fitted as the answer fits its pair) and the pair's worth there."""
+
+    curves: pd.DataFrame
+    tau_pos: float
+    tau_neg: float
+    value: float
+
+
+def outcome_curves(ds: Dataset, rec, model: str, *, reject_value: float) -> OutcomeCurves:
+    """`OutcomeCurves` of `model` at the prices of `rec` (a `value.per_outcome.OutcomeRecommendation`),
+    on its judged rows (the test rows with a split, else all rows). With a split the pair's worth
+    there is the answer's worth; without one the pair is fitted on these very rows and its worth
+    here flatters it (the answer's is cross-fitted)."""
+    from costlib.value.per_outcome import fit_outcome_thresholds, outcome_row_values
+    from costlib.value.per_outcome import outcome_curves as sweep
+
+    prices = {"k_tp": 1.0, "k_fp": float(rec.k_fp), "k_fn": float(rec.k_fn), "r": float(reject_value)}
+    judge = ds.purpose_rows("judge")
+    y, p = ds.y[judge], np.asarray(ds.scores[model], dtype=float)[judge]
+    if model == rec.model:
+        t_pos, t_neg = float(rec.tau_pos), float(rec.tau_neg)
+    else:  # fitted as the answer fits its model's pair (`answers.value.outcome_rec`)
+        fit = ds.purpose_rows("fit") if rec.judged_on == "test" else judge
+        t_pos, t_neg = fit_outcome_thresholds(ds.y[fit], np.asarray(ds.scores[model], dtype=float)[fit], **prices)
+    rows, _ = outcome_row_values(y, p, t_pos, t_neg, **prices)
+    worth = float(rows.mean()) if rows.size else float("nan")
+    return OutcomeCurves(sweep(y, p, t_pos, t_neg, **prices), t_pos, t_neg, worth)
+
+
+def value_outcome_figure(oc: OutcomeCurves, rec, model: str, *, worth: float, unit: str):
+    """The Value page's first chart when the answer prices each mistake on its own (`rec`, a
+    `value.per_outcome.OutcomeRecommendation`): `model`'s worth per case against each answer's
+    threshold, the other answer's held (`outcome_curves`), the pair marked in words, and the
+    answer's best choice without the model at its worth; in the user's unit."""
+    held = {OUTCOME_POSITIVE: oc.tau_pos, OUTCOME_NEGATIVE: oc.tau_neg}
+    lines = []
+    for answer in held:
+        part = oc.curves[oc.curves["answer"] == answer]
+        other = held[OUTCOME_NEGATIVE if answer == OUTCOME_POSITIVE else OUTCOME_POSITIVE]
+        lines.append((outcome_line_name(answer, other), part["threshold"].to_numpy(), part["value"].to_numpy() * worth))
+    at = oc.value * worth
+    marks = [
+        (outcome_mark_label(a, tau, at, unit, other_tau=held[b]), tau, at)
+        for (a, tau), b in zip(held.items(), (OUTCOME_NEGATIVE, OUTCOME_POSITIVE), strict=True)
+    ]
+    recommended = rec.status == SAVES and model == rec.model  # one the verdict does not ship is not "recommended"
+    return figures.value_outcome_figure(
+        lines,
+        marks,
+        level=rec.baseline_value * worth,
+        level_text=outcome_baseline_label(rec.baseline, rec.baseline_value * worth, unit),
+        title=outcome_chart_title(model, judged_on=rec.judged_on, cross_fitted=rec.estimate == H.CROSS_FITTED),
+        marks_name=outcome_marks_name(page_answers.value_rows(rec)[0], recommended=recommended),
+        unit=unit,
     )
 
 

@@ -134,6 +134,92 @@ def value_tau_figure(
     return figure_from_spec(traces, {**layout, "shapes": [m[0] for m in marks], "annotations": [m[1] for m in marks]})
 
 
+def value_outcome_figure(
+    lines: list[tuple[str, np.ndarray, np.ndarray]],
+    marks: list[tuple[str, float, float]],
+    *,
+    level: float,
+    level_text: str,
+    title: str,
+    marks_name: str = "thresholds fitted",
+    unit: str = "",
+) -> go.Figure:
+    """Worth per case against the confidence threshold when each answer has a threshold of its
+    own: `lines`, (name, thresholds, values), each one answer's threshold moving while the other's
+    stays (`value.per_outcome.outcome_curves`; an infinite threshold, that answer never accepted,
+    is not drawn), told apart by dash and marker shape as well as colour; `marks`, (words,
+    threshold, worth), the fitted thresholds, each a star with its words beside it (a note of the
+    plot: the chart's table keeps to its three columns), in one legend entry `marks_name`; and a
+    dashed line at `level`, the best choice without the model, labelled `level_text`. Values in
+    `unit` per case (right answers without a unit). Built from one spec."""
+    hover = "threshold %{x:.4g}<br>worth %{y:.4g}<extra>%{fullData.name}</extra>"
+    traces, xs = [], []
+    for i, (name, taus, values) in enumerate(lines):
+        taus, values = np.asarray(taus, dtype=float), np.asarray(values, dtype=float)
+        keep = np.flatnonzero(np.isfinite(taus))
+        keep = keep[np.argsort(-taus[keep], kind="stable")]  # from the top: each value holds down to the next level
+        x, y = step_points(*thin_curve(taus[keep], values[keep]), MAX_POINTS // 4)
+        xs += list(x)
+        traces.append(
+            {
+                "type": "scatter",
+                "x": x,
+                "y": y,
+                "mode": "lines+markers",
+                "name": plain(name),
+                "line": series_line(i, width=2),
+                # a few markers of its own shape along the line, not one per point
+                "marker": {"symbol": series_symbol(i), "size": 8, "color": palette_color(i), "maxdisplayed": 14},
+                "hovertemplate": hover,
+            }
+        )
+    shown = sorted((float(x), float(y), w) for w, x, y in marks if np.isfinite(x))
+    xs += [x for x, _, _ in shown]
+    x_range = _tau_range(xs)
+    words = []  # each star's words beside it: notes of the plot, so the chart's table keeps to its columns
+    if shown:
+        traces.append(
+            {
+                "type": "scatter",
+                "x": [x for x, _, _ in shown],
+                "y": [y for _, y, _ in shown],
+                "mode": "markers",
+                "name": plain(marks_name),
+                "marker": {"symbol": "star", "size": 16, "color": "#111", "line": {"width": 1, "color": "white"}},
+                "hovertemplate": hover,
+            }
+        )
+        # toward the middle of the plot (never cut at its edge); a second star near the first on the same
+        # side puts its words under it, not on the first's
+        mid, near = sum(x_range) / 2, 0.3 * (x_range[1] - x_range[0])
+        for j, (x, y, w) in enumerate(shown):
+            side = "right" if x > mid else "left"  # the side of the words the star is on
+            below = j > 0 and words[-1]["xanchor"] == side and x - shown[j - 1][0] < near
+            words.append(
+                {
+                    "x": x,
+                    "y": y,
+                    "xref": "x",
+                    "yref": "y",
+                    "text": plain(w),
+                    "showarrow": False,
+                    "xanchor": side,
+                    "yanchor": "top" if below else "bottom",
+                    "xshift": -8 if side == "right" else 8,
+                    "yshift": -8 if below else 8,
+                    "font": {"color": "#000"},
+                }
+            )
+    base = rule_line_spec(
+        y=level, line={"dash": "dash", "color": NOBODY_COLOR}, text=level_text, position="bottom left"
+    )
+    y_title = f"worth per case ({unit})" if unit else "value per case (right answers)"
+    layout = layout_spec(title, "confidence threshold (answer when the model's confidence is at least this)", y_title)
+    layout["xaxis"]["range"] = x_range
+    notes = [*words, *(a for a in base[1:] if a)]
+    return figure_from_spec(traces, {**layout, "shapes": [base[0]], "annotations": notes})
+
+
 def _tau_range(xs) -> list[float]:
     """The threshold axis's range over `xs` (the curve, tau* and the fitted threshold), padded by
     3% and never below 0 when no threshold is: a confidence is not negative, and plotly's own

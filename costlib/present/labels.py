@@ -426,6 +426,12 @@ VALUE_WHAT = (
 YOUR_PRICES = "Your prices"
 UPDATE_FOR_K = "Update them for this k"
 K_DEPENDS = "Which model is worth more depends on k"
+#: the fold under the Value page's first chart when the answer prices each mistake on its own: the chart at k,
+#: one price for every wrong answer and one threshold, which is not how the answer above is priced
+ONE_PRICE_CHART = (
+    "The same at one price for every wrong answer (k, the mean of your two prices) and one threshold: "
+    "not how the answer above is priced"
+)
 PER_OUTCOME = "Separate prices per outcome: a right positive worth more than a right negative"
 K_TP = "A true positive is worth (k_tp)"
 K_FP = "A false positive costs (k_fp)"

@@ -11,9 +11,10 @@ from costlib import value
 from costlib.binary import honest as H
 from costlib.loading.messages import plural
 from costlib.present import page_answers
-from costlib.present.amounts import money, month_money, number, percent, shown_saving
-from costlib.present.labels import whose_models
+from costlib.present.amounts import cutoff_number, money, month_money, number, percent, shown_saving
+from costlib.present.labels import ALL_ROWS_FLATTER, whose_models
 from costlib.present.words import fitted_rows
+from costlib.value.per_outcome import OUTCOME_NEGATIVE, OUTCOME_POSITIVE
 
 
 def value_lag_sentence(drawn_k: float, drawn_worth: float, unit: str) -> str:
@@ -50,8 +51,9 @@ def k_from_prices_sentence(
 
 #: after `k_from_prices_sentence` when the answer prices each mistake on its own (`answers.value.separate_prices`)
 K_SEPARATE_NOTE = (
-    " Your two prices differ, so the answer below prices each mistake on its own, not at this k; k sets the "
-    "charts below, and moving it prices every wrong answer alike."
+    " Your two prices differ, so the answer below prices each mistake on its own, not at this k, and so does the "
+    "chart under it; k sets the chart at one price and the sections further down, and moving it prices every "
+    "wrong answer alike."
 )
 
 
@@ -94,6 +96,89 @@ VALUE_VERDICT_MORE = "Why not the formula threshold?"  # the title of the verdic
 # answer at their mean (k), and under an answer that ships it read as a contradiction (a product manager saw
 # "worth $0.113 per case" above a curve below $0 everywhere)
 VALUE_K_CHART_APART = "at one price for every wrong answer"
+#: the rows of the Value page's first chart at separate prices without a split: the pair of thresholds drawn
+#: is the one fitted on these very rows, so its worth there is above the answer's cross-fitted one
+#: (`labels.ALL_ROWS_FLATTER`)
+ALL_ROWS_FLATTER_THRESHOLDS = ALL_ROWS_FLATTER.replace("cutoff", "thresholds")
+#: the answers of the Value page's first chart at separate prices (`value.per_outcome.outcome_curves`)
+OUTCOME_ANSWERS = {OUTCOME_POSITIVE: "positive", OUTCOME_NEGATIVE: "negative"}
+
+
+def outcome_chart_title(model: str, *, judged_on: str, cross_fitted: bool) -> str:
+    """The title of the Value page's first chart when the answer prices each mistake on its own:
+    the rows it is drawn on (the test rows, or all rows, which flatter the pair fitted on them
+    where the answer's worth is cross-fitted), as `answers.value_sections.value_tau_title` says them.
+
+    >>> outcome_chart_title("p_recid", judged_on="test", cross_fitted=False)
+    'Worth per case by confidence threshold, each mistake at its own price, p_recid (test rows)'
+    """
+    rows = "test rows" if judged_on == "test" else (ALL_ROWS_FLATTER_THRESHOLDS if cross_fitted else "all rows")
+    return f"Worth per case by confidence threshold, each mistake at its own price, {model} ({rows})"
+
+
+def outcome_line_name(answer: str, other_tau: float) -> str:
+    """One line of that chart: `answer`'s threshold moves along the axis, the other answer's stays
+    at `other_tau` (inf: never accepted). Short enough that the chart's table shows the axis's long
+    title whole beside it.
+
+    >>> outcome_line_name("positive", 0.800638)
+    "positive answers' threshold (negative at 0.8006)"
+    >>> outcome_line_name("negative", float("inf"))
+    "negative answers' threshold (no positive answers)"
+    """
+    other = OUTCOME_ANSWERS[OUTCOME_NEGATIVE if answer == OUTCOME_POSITIVE else OUTCOME_POSITIVE]
+    held = f"{other} at {cutoff_number(other_tau)}" if np.isfinite(other_tau) else f"no {other} answers"
+    return f"{OUTCOME_ANSWERS[answer]} answers' threshold ({held})"
+
+
+def outcome_mark_label(answer: str, tau: float, worth: float, unit: str, *, other_tau: float = 0.0) -> str:
+    """The words beside a fitted threshold on that chart: the answer, its threshold (as the answer's
+    words write it, `amounts.cutoff_number`) and the pair's worth; and that the other answer is
+    never accepted where it is not (`other_tau` inf: no mark of its own can say so).
+
+    >>> outcome_mark_label("positive", 0.603239, 0.129, "$")
+    'positive from 0.6032: $0.129'
+    >>> outcome_mark_label("positive", 0.603239, 0.113, "$", other_tau=float("inf"))
+    'positive from 0.6032, negative never accepted: $0.113'
+    """
+    other = OUTCOME_ANSWERS[OUTCOME_NEGATIVE if answer == OUTCOME_POSITIVE else OUTCOME_POSITIVE]
+    never = "" if np.isfinite(other_tau) else f", {other} never accepted"
+    return f"{OUTCOME_ANSWERS[answer]} from {cutoff_number(tau)}{never}: {money(worth, unit)}"
+
+
+def outcome_marks_name(fitted_on: str, *, recommended: bool) -> str:
+    """The legend's name of the fitted thresholds (`fitted_on`: `page_answers.value_rows`' first phrase).
+
+    >>> outcome_marks_name(" on the train rows", recommended=True)
+    'thresholds fitted on the train rows (recommended)'
+    """
+    return f"thresholds fitted{fitted_on}" + (" (recommended)" if recommended else "")
+
+
+def outcome_baseline_label(baseline: str, worth: float, unit: str) -> str:
+    """The horizontal line of that chart: the best choice without the model's thresholds and its worth.
+
+    >>> outcome_baseline_label("hand everything over", 0.0, "$")
+    'best without the model, handing every case to a person: $0.00'
+    """
+    return f"best without the model, {BASELINE_WORDS[baseline]}: {money(worth, unit)}"
+
+
+def separate_prices_detail(*, c_fp: float, c_fn: float, unit: str) -> str:
+    """The answer's detail at separate prices: each mistake priced on its own, as the chart under
+    the answer draws it, while k and what it sets price every wrong answer at their mean.
+
+    >>> separate_prices_detail(c_fp=1, c_fn=10, unit="$").split(";")[0]
+    'Each mistake is priced on its own: a false positive at $1.00, a false negative at $10.00'
+    """
+    return (
+        f"Each mistake is priced on its own: a false positive at {money(c_fp, unit)}, a false negative at "
+        f"{money(c_fn, unit)}; each answer gets a confidence threshold of its own, fitted to these prices, as the "
+        f"chart below draws. The k above, the chart at one price and the sections further down price every wrong "
+        f"answer alike, at their mean {money((c_fp + c_fn) / 2, unit)}."
+    )
+
+
 VALUE_BASELINE_TILE = {
     value.HAND_OVER: "Worth per case, all to a person",
     value.ANSWER_ALL: "Worth per case, model answers all",

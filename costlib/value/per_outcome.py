@@ -40,6 +40,7 @@ ALL_NEGATIVE = "answer negative for every case"
 RESAMPLES = 200  # resamples of `refit_spread`, at most
 MIN_RESAMPLES = 20  # and at least: fewer than `RESAMPLES` where rows x resamples would pass `folds.SPLIT_BUDGET`
 CHUNK = 2_000_000  # resamples x rows weighted at once (memory)
+OUTCOME_POSITIVE, OUTCOME_NEGATIVE = "positive", "negative"  # the answers of `outcome_curves`
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,6 +99,43 @@ def outcome_row_values(y, p, tau_pos: float, tau_neg: float, *, k_tp: float, k_f
     accepted = np.where(pos, p >= tau_pos, 1.0 - p >= tau_neg)
     answered = np.where(pos, np.where(y, k_tp, -k_fp), np.where(y, -k_fn, 1.0))
     return np.where(accepted, answered, r), accepted
+
+
+def outcome_curves(y, p, tau_pos: float, tau_neg: float, *, k_tp: float, k_fp: float, k_fn: float, r: float):
+    """The worth per case on these rows of the per-outcome rule as one answer's threshold moves
+    and the other's stays where it is (`tau_pos`, `tau_neg`): for each answer ("positive", its
+    confidence p; "negative", 1 - p), its threshold at every distinct confidence of its rows and at
+    inf (that answer never accepted), the worth exactly `outcome_row_values`' mean there, by one
+    cumulative sum per answer. Columns ``answer, threshold, value`` (right answers per case), each
+    answer's thresholds ascending; no rows: no curve.
+
+    >>> y = np.array([1, 1, 0, 1, 0, 0, 0, 1])
+    >>> p = np.array([0.95, 0.8, 0.7, 0.6, 0.4, 0.2, 0.05, 0.1])
+    >>> c = outcome_curves(y, p, 0.8, 0.95, k_tp=1, k_fp=1, k_fn=10, r=0)
+    >>> c[c["answer"] == "positive"].values.tolist()  # doctest: +NORMALIZE_WHITESPACE
+    [['positive', 0.6, 0.375], ['positive', 0.7, 0.25], ['positive', 0.8, 0.375],
+     ['positive', 0.95, 0.25], ['positive', inf, 0.125]]
+    """
+    y = np.asarray(y, dtype=bool)
+    p = np.asarray(p, dtype=float)
+    n = y.size
+    pos = p >= 0.5
+    sides = {  # answer: (its rows, their confidence, each row's worth answered over handed over)
+        OUTCOME_POSITIVE: (pos, p, np.where(y, k_tp, -k_fp) - r, tau_pos),
+        OUTCOME_NEGATIVE: (~pos, 1.0 - p, np.where(y, -k_fn, 1.0) - r, tau_neg),
+    }
+    held = {a: float(np.sum(w[rows & (conf >= tau)])) for a, (rows, conf, w, tau) in sides.items()}
+    frames = []
+    for answer, (rows, conf, w, _) in sides.items():
+        other = sum(v for a, v in held.items() if a != answer)
+        order = np.argsort(-conf[rows], kind="stable")
+        c, gain = conf[rows][order], w[rows][order]
+        last = np.r_[c[1:] != c[:-1], True] if c.size else np.zeros(0, dtype=bool)  # each level's last row
+        thresholds = np.r_[np.inf, c[last]][::-1]
+        gains = np.r_[0.0, np.cumsum(gain)[last]][::-1]
+        values = r + (gains + other) / n if n else np.full(thresholds.size, np.nan)
+        frames.append(pd.DataFrame({"answer": answer, "threshold": thresholds, "value": values}))
+    return pd.concat(frames, ignore_index=True) if n else pd.DataFrame(columns=["answer", "threshold", "value"])
 
 
 def resample_worths(y, p, counts: np.ndarray, *, k_tp: float, k_fp: float, k_fn: float, r: float) -> np.ndarray:

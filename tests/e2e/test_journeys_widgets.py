@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from costlib import loading
 from costlib.loading.samples import SAMPLES, sample_bytes
 from costlib.multiclass import decision_cost, min_cost_decisions
+from costlib.present.labels import ONE_PRICE_CHART
 from costlib.present.words import money
 
 pytestmark = pytest.mark.browser
@@ -43,12 +44,19 @@ def press_and_wait(page, key: str, title_part: str) -> None:
 
 def test_value_slider_keyboard_and_shared_url(page, new_page, app_url):
     goto(page, app_url + "/value?details=true", chart=True)  # with the sections that fall behind k
-    assert "(k = 2," in value_title(page)  # k follows the prices: (1 + 3) / 2 over a right answer's 1
+    # at $1 / $3 the answer prices each mistake on its own, and so does the first chart; the chart at
+    # k folds under it, k following the prices: (1 + 3) / 2 over a right answer's 1
+    assert "each mistake at its own price" in value_title(page)
+    assert chart_titles(page)[0] == value_title(page)
+    page.get_by_text(ONE_PRICE_CHART).first.click()
+    page.locator(".js-plotly-plot .gtitle", has_text="(k = 2,").first.wait_for()
     slider = k_slider(page)
     assert slider.get_attribute("aria-valuetext") == "2"
 
     slider.focus()
+    # a moved k prices every wrong answer alike: the chart at k is the first again
     press_and_wait(page, "ArrowRight", "(k = 2.25,")  # the options step by 0.25 above 2
+    assert "(k = 2.25," in chart_titles(page)[0]
     assert slider.get_attribute("aria-valuetext") == "2.25"
     wait_for_url(page, r"[?&]k=2\.25(&|$)")
     press_and_wait(page, "ArrowLeft", "(k = 2,")

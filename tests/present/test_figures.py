@@ -126,6 +126,15 @@ def _builders():
             title=HOSTILE,
             unit=HOSTILE,
         ),
+        "value_outcome_figure": lambda: figures.value_outcome_figure(
+            [(HOSTILE, [np.inf, 0.9, 0.6], [0.0, 0.2, 0.1]), ("b", [0.95, 0.7], [0.1, 0.2])],
+            [(HOSTILE, 0.9, 0.2), ("b", np.inf, 0.2)],
+            level=0.0,
+            level_text=HOSTILE,
+            title=HOSTILE,
+            marks_name=HOSTILE,
+            unit=HOSTILE,
+        ),
         "value_k_figure": lambda: figures.value_k_figure(
             k_frame, flips=flips, current_k=1.0, title=HOSTILE, unit=HOSTILE
         ),
