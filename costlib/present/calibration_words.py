@@ -17,6 +17,7 @@ from costlib.present.amounts import (
     MAX_DECIMALS,
     MONTH_WHOLE,
     a_month,
+    cutoff_number,
     interval,
     money,
     money_digits,
@@ -97,8 +98,7 @@ WORTH_CAPTION = (
 )
 PER_GROUP_K = "; with prices per group, their mean weighted by each group's {cases}"
 
-#: which cutoff and which money the page reads, said near the top: the formula's from prices, not the threshold
-#: the Value page fits on data nor Costs & groups' cutoff
+#: which cutoff and money the page reads, said near the top: the formula's, not Value's fitted threshold or Costs'
 MONEY_NOTE = (
     "At your prices the cutoff checked here is {cutoff}: the worth per case of letting the model answer the cases "
     "it is at least {cutoff} confident of ({why}) and handing the rest to a person; the threshold the Value page "
@@ -136,12 +136,12 @@ def money_note(*, k: float, moved: bool, costs_cutoff: float | None) -> str:
     or a k moved on Value: then its cutoffs are not one number this page knows).
 
     >>> note = money_note(k=2.0, moved=False, costs_cutoff=0.25)
-    >>> "at least 0.667 confident" in note, "its own cutoff (0.25 from prices alone)" in note
+    >>> "at least 0.6666 confident" in note, "its own cutoff (0.25 from prices alone)" in note
     (True, True)
     """
     why = (MONEY_WHY_MOVED if moved else MONEY_WHY).format(k=f"{k:.3g}")
-    costs = COSTS_CUTOFFS if costs_cutoff is None else COSTS_CUTOFF.format(cutoff=f"{costs_cutoff:.3g}")
-    return MONEY_NOTE.format(cutoff=f"{value_cutoff(k):.3g}", why=why, costs_cutoff=costs)
+    costs = COSTS_CUTOFFS if costs_cutoff is None else COSTS_CUTOFF.format(cutoff=cutoff_number(costs_cutoff))
+    return MONEY_NOTE.format(cutoff=cutoff_number(value_cutoff(k)), why=why, costs_cutoff=costs)
 
 
 def picked_sentence(model: str, pick: str | None) -> str | None:
@@ -405,7 +405,7 @@ def rescale_verdict(
     was, now = (per_case_and_month(x, volume, unit, digits=digits) for x in (before, after))
     month = _gain_a_month(before, after, volume, unit)
     gain = f"{money(shown, unit, digits=digits)} per case" + (f" ({month})" if month else "")
-    at_cutoff = {"cutoff": f" ({cutoff:.3g})" if cutoff is not None else ""}
+    at_cutoff = {"cutoff": f" ({cutoff_number(cutoff)})" if cutoff is not None else ""}
     why = probabilities.headline.removesuffix(" " + ADVICE[advice])  # what the probabilities are, not what to do
     verdict = ship_verdict(after - before, low, high)
     why += (" " + ADVICE[CANNOT_FIX]) if advice == CANNOT_FIX else ""

@@ -79,13 +79,13 @@ def test_the_page_says_up_front_which_cutoff_and_money_it_reads(compas):
     """Review 3: Costs at $1/$3 reads a cost at the cutoff 0.25; this page a worth at the Value
     page's 0.667. Said near the top in plain words, and the answer names its cutoff."""
     answer = _answer(compas, "p_recid")
-    assert "at least 0.667 confident" in answer.money and "0.25 from prices alone" in answer.money
-    assert answer.money.startswith("At your prices the cutoff checked here is 0.667")
+    assert "at least 0.6666 confident" in answer.money and "0.25 from prices alone" in answer.money
+    assert answer.money.startswith("At your prices the cutoff checked here is 0.6666")
     assert "the threshold the Value page recommends is fitted on data instead, so it can differ" in answer.money
     assert answer.money.endswith(".") and ". " not in answer.money  # one sentence
     for term in ("τ*", "k/(k+1)", "ECE", "temperature"):
         assert term not in answer.money
-    assert "your prices set (0.667)" in answer.at(10).verdict.headline
+    assert "your prices set (0.6666)" in answer.at(10).verdict.headline
     # the first paragraph no longer promises that every cutoff from prices (Costs' too) is checked here
     assert "The cutoffs computed from your prices assume they do" not in cw.CALIBRATION_WHAT
     # nor that it checks the Value page's threshold: Value recommends one fitted on data (review 4)

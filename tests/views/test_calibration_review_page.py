@@ -16,7 +16,7 @@ def test_screening_opens_on_the_model_costs_and_groups_picks_and_says_why():
     captions = _caption_texts(at)
     assert cw.PICKED_FIRST.format(model="score_overconfident") in captions
     money = [c for c in captions if c.startswith("At your prices the cutoff checked here is")]
-    assert len(money) == 1 and "0.667" in money[0]
+    assert len(money) == 1 and "0.6666" in money[0]
 
 
 def test_a_link_naming_another_model_is_kept_and_told_which_one_costs_and_groups_picks():
