@@ -174,12 +174,12 @@ class ValueAnswer:
         mark and the scale)."""
         r = self.reject_value
         against = self.remember("value_k", (r,), lambda: models_by_k(self.sweeps, K_GRID, reject_value=r))
-        return value_k_figure(against, k=self.k, worth=self.worth, unit=self.unit)
+        return value_k_figure(against, k=self.k, worth=self.worth, unit=self.unit, reject_value=r)
 
     @property
     def k_caption(self) -> str:
         fit_role = self.sweeps.fit_role if self.sweeps.fit is not None else None  # `models_by_k` fits there
-        return value_k_caption(self.worth, self.unit, fit_role)
+        return value_k_caption(self.worth, self.unit, fit_role, self.reject_value)
 
     @property
     def counts_only_note(self) -> str | None:

@@ -24,12 +24,14 @@ from costlib.present.labels import ALL_ROWS_FLATTER_THRESHOLD
 from costlib.present.value_words import (
     FITTED_RULE,
     VALUE_K_CHART_APART,
+    formula_words,
     outcome_baseline_label,
     outcome_chart_title,
     outcome_line_name,
     outcome_mark_label,
     outcome_marks_name,
 )
+from costlib.value.against_k import formula_threshold
 from costlib.value.per_outcome import OUTCOME_NEGATIVE, OUTCOME_POSITIVE
 
 
@@ -146,7 +148,7 @@ def value_tau_figure(
     return figures.value_tau_figure(
         sweep.thresholds,
         value.sweep_value(sweep, k, reject_value) * worth,
-        tau_star=value.value_threshold(k),
+        tau_star=formula_threshold(k, reject_value),  # a case handed over counted at its worth
         tau_opt=float(row["tau"]),
         value_opt=float(row["value"]) * worth,
         reject_value=reject_value * worth,
@@ -245,10 +247,17 @@ def models_by_k(sweeps: ValueSweeps, grid, *, reject_value: float) -> tuple[pd.D
     return long, value.ranking_flips(long, rule="tau*") if len(sweeps.judge) > 1 else None
 
 
-def value_k_figure(against_k: tuple, *, k: float, worth: float, unit: str):
-    """Which model is worth more at each k (`models_by_k`), in the user's unit, your k marked."""
+def value_k_figure(against_k: tuple, *, k: float, worth: float, unit: str, reject_value: float = 0.0):
+    """Which model is worth more at each k (`models_by_k`, at this worth of a case handed over), in
+    the user's unit, your k marked."""
     long, flips = against_k
-    return figures.value_k_figure(long.assign(value=long["value"] * worth), flips=flips, current_k=k, unit=unit)
+    return figures.value_k_figure(
+        long.assign(value=long["value"] * worth),
+        flips=flips,
+        current_k=k,
+        unit=unit,
+        formula=formula_words(reject_value),
+    )
 
 
 def acceptance_table(

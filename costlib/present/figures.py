@@ -240,8 +240,10 @@ def value_k_figure(
     current_k: float | None = None,
     title: str = "Worth per case against k, for every model",
     unit: str = "",
+    formula: str = "k/(k+1)",
 ) -> go.Figure:
-    """Value against k per model: data-optimal tau solid, tau* dotted, "hand everything over"
+    """Value against k per model: data-optimal tau solid, tau* dotted (`formula`, how the legend
+    writes it: `value_words.formula_words`), "hand everything over"
     dashed; each model's two lines in its colour and with its marker (`plotting.series_symbol`),
     so that the models read apart without colour. Values in `unit` per case (right answers
     without a unit).
@@ -255,7 +257,7 @@ def value_k_figure(
         for rule, dash in (("optimal", "solid"), ("tau*", "dot")):
             part = frame[(frame["model"] == m) & (frame["rule"] == rule)]
             if len(part):
-                name = plain(f"{m} (best threshold)" if rule == "optimal" else f"{m} (formula threshold k/(k+1))")
+                name = plain(f"{m} (best threshold)" if rule == "optimal" else f"{m} (formula threshold {formula})")
                 fig.add_trace(
                     go.Scatter(
                         x=part["k"],

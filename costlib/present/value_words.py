@@ -71,14 +71,29 @@ def per_outcome_prices_sentence(c_fp: float, c_fn: float, worth: float, unit: st
     )
 
 
-def value_k_caption(worth: float, unit: str, fit_role: str | None = "train") -> str:
+def formula_words(reject_value: float = 0.0) -> str:
+    """The formula threshold at one price k as the Value page writes it: k/(k+1), and where a case
+    handed over is worth something, (k + r)/(k + 1) with r that worth in right answers
+    (`value.against_k.formula_threshold`).
+
+    >>> formula_words(), formula_words(0.5)
+    ('k/(k+1)', '(k+0.5)/(k+1)')
+    """
+    if not reject_value:
+        return "k/(k+1)"
+    sign = "−" if reject_value < 0 else "+"
+    return f"(k{sign}{abs(reject_value):.3g})/(k+1)"
+
+
+def value_k_caption(worth: float, unit: str, fit_role: str | None = "train", reject_value: float = 0.0) -> str:
     """The caption of worth against k: each model's best threshold is fitted on the `fit_role` rows
     of a split ("train", or "validation" without train rows; `ValueSweeps.fit_role`), None: on the
-    very rows drawn (no test rows, or no split)."""
+    very rows drawn (no test rows, or no split); the formula threshold with a case handed over
+    worth `reject_value` right answers (`formula_words`)."""
     fitted = f"fitted on the {fit_role} rows" if fit_role else "picked on the very rows drawn"
     return (
         f"Worth per case when a right answer earns {money(worth, unit)}. Solid: each model at its best "
-        f"threshold ({fitted}); dotted: at the formula threshold k/(k+1), which "
+        f"threshold ({fitted}); dotted: at the formula threshold {formula_words(reject_value)}, which "
         "trusts the probabilities; dashed: hand everything over. The black dotted line is your k."
     )
 

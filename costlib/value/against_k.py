@@ -14,6 +14,21 @@ from costlib.core.sweep import Sweep, argbest, hull_best_index
 from costlib.value.contract import sweep_value, value_from_counts, value_sweep, value_threshold
 
 
+def formula_threshold(k: float, reject_value: float = 0.0) -> float:
+    """The confidence from which an answer is worth more than handing its case over, for a
+    calibrated model at one price k of a wrong answer: accept when p * 1 - (1 - p) * k >= r, that
+    is p >= (k + r) / (k + 1). With r = 0 (the default) it is the spec's tau* = k / (k + 1)
+    (`contract.value_threshold`); with a handed-over case worth r it is higher for r > 0 (above 1:
+    no answer is worth its case) and lower for r < 0.
+
+    >>> formula_threshold(2), formula_threshold(2, 0.5), formula_threshold(2, -0.5)
+    (0.6666666666666666, 0.8333333333333334, 0.5)
+    """
+    k = v.as_price(k, "k")
+    r = v.as_price(reject_value, "reject_value", allow_negative=True)
+    return (k + r) / (k + 1.0) if r else value_threshold(k)
+
+
 def value_against_k(
     y_true, y_prob, ks, *, reject_value=0.0, sweep: Sweep | None = None, fit_sweep: Sweep | None = None
 ) -> pd.DataFrame:
@@ -25,7 +40,8 @@ def value_against_k(
     upper concave hull of the points (A_j, C_j). The hull's slopes are the antitonic (pool
     adjacent violators) regression of the step slopes dC/dA weighted by dA, so the optimal
     index for every q is one ``searchsorted``. Ties go to the larger tau.
-    rule ``"tau*"``: the formula threshold k / (k + 1); rule ``"no model"``: reject all.
+    rule ``"tau*"``: the formula threshold (k + r) / (k + 1) (`formula_threshold`; k / (k + 1)
+    at r = 0); rule ``"no model"``: reject all.
     With `fit_sweep` (the value sweep of other rows, a training split), the optimal tau is
     chosen on those rows and judged on these, so the curve does not flatter itself.
 
@@ -88,7 +104,7 @@ def value_against_k(
     taus, c, w = sweep.thresholds, sweep.tp, sweep.fp
     fit = sweep if fit_sweep is None else fit_sweep
     tau_opt = fit.thresholds[hull_best_index(fit.tp + fit.fp, fit.tp, (ks + r) / (1.0 + ks))]
-    tau_formula = ks / (ks + 1.0)
+    tau_formula = (ks + r) / (ks + 1.0)  # `formula_threshold` at each k
     frames = []
     for rule, tau in (("optimal", tau_opt), ("tau*", tau_formula)):
         j = sweep.index_at(tau)  # the judged rows' decisions at that tau
@@ -127,14 +143,15 @@ def ranking_flips(frame: pd.DataFrame, *, rule: str = "optimal") -> pd.DataFrame
 
 
 def value_table(sweeps: dict, *, k: float, reject_value: float = 0.0, fit_sweeps: dict | None = None) -> pd.DataFrame:
-    """Per model (from its value sweep): value and reject rate at tau*, and the best tau.
+    """Per model (from its value sweep): value and reject rate at tau* (`formula_threshold`, with
+    the worth of a handed-over case), and the best tau.
 
     With `fit_sweeps` (value sweeps of a training split, same keys) the best tau is chosen
     there and its value read on `sweeps`' rows. Reads cached sweeps only, so it is cheap
     enough to recompute on every slider move.
     """
     k = v.as_price(k, "k")
-    tau_star = value_threshold(k)
+    tau_star = formula_threshold(k, reject_value)
     out = []
     for name, sweep in sweeps.items():
         values = sweep_value(sweep, k, reject_value)

@@ -18,7 +18,8 @@ from costlib.core.prices import no_model_choice
 from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest, tie_tolerance
 from costlib.stats.bootstrap import cell_bootstrap
 from costlib.stats.intervals import percentile_interval
-from costlib.value.contract import sweep_value, value_from_counts, value_threshold
+from costlib.value.against_k import formula_threshold
+from costlib.value.contract import sweep_value, value_from_counts
 from costlib.value.within import best_index_within, rejected_within, value_capacity_curve, value_of_capacity
 
 HAND_OVER = "hand everything over"
@@ -135,7 +136,7 @@ class ValueCapacity:
     fit_reject_rate: float
     unlimited_fit_reject_rate: float
     price: float
-    # the share the formula threshold k/(k+1) hands over on the fitting rows: above `max_reject`, it
+    # the share the formula threshold (k + r)/(k + 1) hands over on the fitting rows: above `max_reject`, it
     # is not a choice within the limit
     formula_fit_reject_rate: float = float("nan")
 
@@ -324,7 +325,7 @@ def recommend_value(
         random_worth = at_random(cap, answer_all, hand_over)
         baseline, base_value = (HAND_AT_RANDOM, random_worth) if random_worth > answer_all else (ANSWER_ALL, answer_all)
     value = float(values[sweep.index_at(tau)])
-    tau_star = value_threshold(k)
+    tau_star = formula_threshold(k, r)  # counts a case handed over at r, as the fitted threshold does
     cutoffs = {
         "chosen": np.array([tau]),
         "formula": np.array([tau_star]),
