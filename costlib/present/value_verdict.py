@@ -321,21 +321,6 @@ OUTCOME_CROSS_FITTED = (
 )
 
 
-def outcome_prices_sentence(*, c_fp: float, c_fn: float, unit: str) -> str:
-    """Which prices the per-outcome answer rests on, and that the chart of k prices every wrong
-    answer at their mean.
-
-    >>> outcome_prices_sentence(c_fp=1, c_fn=10, unit="$").split(";")[0]
-    'Each mistake is priced on its own: a false positive at $1.00, a false negative at $10.00'
-    """
-    return (
-        f"Each mistake is priced on its own: a false positive at {money(c_fp, unit)}, a false negative at "
-        f"{money(c_fn, unit)}; each answer gets a confidence threshold of its own, fitted to these prices. "
-        f"The k above and the charts below price every wrong answer alike, at their mean "
-        f"{money((c_fp + c_fn) / 2, unit)}."
-    )
-
-
 def outcome_verdict(
     rec, *, worth: float = 1.0, unit: str = "", volume: float | None = None, priced: str = "", sample: bool = False
 ) -> Verdict:
