@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from costlib.core.escaping import plain
-from costlib.present.amounts import money
+from costlib.present.amounts import cutoff_number, money
 from costlib.present.cost_figures import (  # noqa: F401 (re-exported: the pages read figures.cost_curve_figure)
     capacity_figure,
     cost_curve_figure,
@@ -104,7 +104,7 @@ def value_tau_figure(
         rule_line_spec(
             x=tau_star,
             line={"dash": "dot", "color": palette_color(1)},
-            text=f"threshold from prices alone: {tau_star:.3f}",
+            text=f"threshold from prices alone: {cutoff_number(tau_star)}",
             position="top right" if near_left else "top left",
         ),
     ]

@@ -138,11 +138,12 @@ def _loses(rec, worth: float) -> tuple[bool, bool]:
 
 
 def _formula_aside(rec, *, k: float, worth: float, unit: str, volume: float | None, cap: float | None) -> str | None:
-    """Why not the formula threshold k/(k+1): with a split, how it came out on the test rows when
-    better; under a limit it breaks, that it is not a choice there (no comparison)."""
+    """Why not the threshold from prices alone (`rec.formula_tau`, (k + r)/(k + 1), as the chart at k
+    marks it): with a split, how it came out on the test rows when better; under a limit it breaks,
+    that it is not a choice there (no comparison)."""
     if rec.judged_on != "test" or not np.isfinite(rec.formula_value):
         return None
-    tau_star = k / (k + 1)
+    tau_star = cutoff_number(rec.formula_tau)
     c = rec.capacity
     if c is not None and np.isfinite(c.formula_fit_reject_rate) and c.breaks(c.formula_fit_reject_rate):
         many = (
@@ -152,7 +153,7 @@ def _formula_aside(rec, *, k: float, worth: float, unit: str, volume: float | No
         )
         people = f"the {number(cap, 0)} people can take" if cap is not None else "your limit"
         return (
-            f"The formula threshold τ* = k/(k+1) = {tau_star:.3f} is not a choice here: on {fitted_rows(rec)} it would "
+            f"The threshold from prices alone, {tau_star}, is not a choice here: on {fitted_rows(rec)} it would "
             f"hand over {many}, more than {people}, so it is not compared."
         )
     # with a split only: without one the fitted threshold's worth is cross-fitted and τ*'s is read
@@ -165,7 +166,7 @@ def _formula_aside(rec, *, k: float, worth: float, unit: str, volume: float | No
     d = beside_interval(better, f_low, f_high)  # the difference and its interval at one number of decimals
     f_iv = interval(f_low, f_high, unit, of="the difference", digits=d)
     return (
-        f"The formula threshold τ* = k/(k+1) = {tau_star:.3f} came out "
+        f"The threshold from prices alone, {tau_star}, came out "
         f"{money(better, unit, digits=d)} per case better on the test rows"
         + (f" ({f_iv})" if f_iv else "")
         + f". The recommendation is the threshold fitted on {fitted_rows(rec)}: picking whichever looks best on "

@@ -85,6 +85,8 @@ class ValueRecommendation:
     # with a split: the role of the rows the threshold was fitted on, "train", or "validation" for a
     # split of test and validation rows (`Dataset.purpose_rows`; as `decision.Recommendation.fit_role`)
     fit_role: str = "train"
+    # the threshold from prices alone, (k + r)/(k + 1) (`against_k.formula_threshold`), that `formula_value` reads
+    formula_tau: float = float("nan")
 
     @property
     def kept(self) -> tuple[str, float] | None:
@@ -403,6 +405,7 @@ def recommend_value(
         gain_high=hi,
         status=status,
         formula_value=float(values[sweep.index_at(tau_star)]),
+        formula_tau=float(tau_star),
         formula_gain_low=f_lo,
         formula_gain_high=f_hi,
         judged_on="test" if fit_sweeps is not judge_sweeps else "all",

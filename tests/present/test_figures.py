@@ -286,7 +286,7 @@ def test_the_value_charts_threshold_is_recommended_only_when_the_verdict_ships_i
     assert "threshold fitted on the train rows" in {t.name for t in fig.data}
     assert not any("recommended" in (t.name or "") for t in fig.data)
     said = [a.text for a in fig.layout.annotations if "prices alone" in a.text]
-    assert said == ["threshold from prices alone: 0.667"]
+    assert said == ["threshold from prices alone: 0.6666"]
 
 
 def test_the_value_charts_k_alone_label_sits_above_the_plot_where_no_line_crosses_it():

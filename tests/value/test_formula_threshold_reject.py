@@ -87,7 +87,7 @@ def test_the_value_chart_draws_the_threshold_from_prices_with_the_worth_of_a_han
     answer = value_answer(ds, {"": (2.0, 2.0)}, names=[""], worth=1.0, reject_worth=0.5, unit="$")
     assert answer.k == 2.0 and not answer.apart
     notes = [a.text for a in answer.tau_figure(answer.rec.model).layout.annotations]
-    assert "threshold from prices alone: 0.833" in notes, notes
+    assert "threshold from prices alone: 0.8333" in notes, notes
 
 
 def test_the_k_chart_and_its_caption_write_the_formula_with_the_worth_of_a_hand_over():

@@ -187,3 +187,13 @@ def test_every_choice_loses_money_only_when_no_models_threshold_makes_any():
     assert rec.model == "A" and sweep_value(judged["B"], 5.0, -0.2).max() > 0  # B makes money on the judged rows
     assert rec.best_choice_value > 0
     assert "loses money" not in value_verdict(rec, k=5.0).headline
+
+
+def test_the_aside_names_the_threshold_from_prices_with_the_worth_of_a_hand_over(compas):
+    """With a case handed over worth r, the threshold from prices alone is (k + r)/(k + 1), as the
+    chart at k marks it (`against_k.formula_threshold`); the aside worked out k/(k+1) itself and
+    named 0.733 at k = 2.75 where the chart drew 0.8666 (r = 0.5 right answers)."""
+    answer = _answer(compas, cap=1000, k=2.75, reject_worth=0.5)
+    said = " ".join(answer.verdict.asides)
+    assert answer.rec.formula_tau == (2.75 + 0.5) / (2.75 + 1)
+    assert "The threshold from prices alone, 0.8666, is not a choice here" in said, said
