@@ -283,6 +283,71 @@ def at_least_rows(estimate: float, low: float, high: float, se: float) -> tuple[
 BOOT_SHARE = 1 - math.exp(-1)  # 0.632: the share of distinct rows a resample holds
 
 
+REFITS = 200  # Poisson resamples of `refit_worths`, at most
+MIN_REFITS = 20  # and at least: fewer than `REFITS` where levels x resamples would pass `folds.SPLIT_BUDGET`
+
+
+def best_prefixes(drawn_right, drawn_wrong, right_worth: float, wrong_worth: float) -> np.ndarray:
+    """Per row of the drawn counts (resamples x levels, levels in the order a rule accepts them:
+    descending confidence or score), how many levels the resample's best rule accepts: the prefix
+    whose worth (`right_worth` a right row, `wrong_worth` a wrong one, against not accepting it) is
+    largest, none (0) when none gains, ties to the shorter, as every threshold here is fitted.
+
+    >>> best_prefixes(np.array([[5, 0, 1], [0, 0, 3]]), np.array([[0, 1, 6], [1, 0, 0]]), 1.0, -2.0)
+    array([1, 3])
+    """
+    drawn = (
+        np.asarray(drawn_right, dtype=np.float64) * right_worth
+        + np.asarray(drawn_wrong, dtype=np.float64) * wrong_worth
+    )
+    sums = np.concatenate([np.zeros((drawn.shape[0], 1)), np.cumsum(drawn, axis=1)], axis=1)
+    return np.argmax(sums, axis=1)
+
+
+def refits_for(levels: int) -> int:
+    """How many resamples `refit_worths` draws over `levels` levels: `REFITS`, fewer (`MIN_REFITS` at
+    least) where levels x resamples would pass `folds.SPLIT_BUDGET`."""
+    from costlib.binary.folds import SPLIT_BUDGET
+
+    return int(np.clip(SPLIT_BUDGET // max(int(levels), 1), MIN_REFITS, REFITS))
+
+
+def refit_worths(
+    right, wrong, right_worth: float, wrong_worth: float, *, seed, resamples: int | None = None
+) -> np.ndarray:
+    """How much a rule fitted on all rows would move with another draw of them: per Poisson
+    resample of the rows (each drawn a Poisson(1) number of times, so level i holds Poisson(right[i])
+    right rows and Poisson(wrong[i]) wrong ones), the worth on all the rows (a sum, not per case)
+    of the prefix of levels the resample's best rule accepts (`best_prefixes`). The rows are
+    counted by level once, so a resample costs one pass over the levels, not a sort; `resamples`
+    of them (None: `refits_for` the levels). Their variance is what a cross-fitted estimate cannot follow (issue 43,
+    `benchmarks/README.md`, "How far the shipped pair moves with the rows").
+
+    Prefixes worth 0 (none), 5, 3 and -9 on all rows: most resamples pick the first level.
+
+    >>> w = refit_worths([5, 0, 1], [0, 1, 6], 1.0, -2.0, seed=0)
+    >>> w.shape, set(w.tolist()) <= {0.0, 5.0, 3.0, -9.0}, float(np.median(w))
+    ((200,), True, 5.0)
+    """
+    from costlib.binary.folds import SPLIT_BUDGET
+
+    right, wrong = np.asarray(right, dtype=np.float64), np.asarray(wrong, dtype=np.float64)
+    levels = max(right.size, 1)
+    resamples = refits_for(levels) if resamples is None else int(resamples)
+    all_rows = np.r_[0.0, np.cumsum(right * right_worth + wrong * wrong_worth)]
+    rng = np.random.default_rng(seed)
+    step = max(1, SPLIT_BUDGET // levels)
+    out = [
+        all_rows[
+            best_prefixes(
+                rng.poisson(right, (m, right.size)), rng.poisson(wrong, (m, right.size)), right_worth, wrong_worth
+            )
+        ]
+        for m in (min(step, resamples - start) for start in range(0, resamples, step))
+    ]
+    return np.concatenate(out)
+
+
 def group_cost_intervals(cost, low, high, fp, fn, n, c_fp, c_fn) -> tuple[np.ndarray, np.ndarray]:
     """The 95% intervals of the groups' cross-fitted costs per case `cost`: `shrunk_intervals` of
     the refit bootstrap's centred intervals (`low`, `high`) and each group's variance from its

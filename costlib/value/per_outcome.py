@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.binary.folds import CROSS_FOLDS, SPLIT_BUDGET, SPLITS
-from costlib.binary.honest import BOOT_SHARE, CROSS_FITTED, Z95, hold_the_pick
+from costlib.binary.honest import BOOT_SHARE, CROSS_FITTED, Z95, best_prefixes, hold_the_pick, refit_worths, refits_for
 from costlib.core import ship as S
 from costlib.core.sweep import tie_tolerance
 from costlib.value.recommendation import ANSWER_ALL, HAND_OVER, ValueRecommendation
@@ -37,9 +37,6 @@ MIN_ROWS = 20  # judged rows the per-outcome answer needs (fewer: no answer)
 # than the other, answering only the cheaper answer can beat both handing over and the model's answers)
 ALL_POSITIVE = "answer positive for every case"
 ALL_NEGATIVE = "answer negative for every case"
-RESAMPLES = 200  # resamples of `refit_spread`, at most
-MIN_RESAMPLES = 20  # and at least: fewer than `RESAMPLES` where rows x resamples would pass `folds.SPLIT_BUDGET`
-CHUNK = 2_000_000  # resamples x rows weighted at once (memory)
 OUTCOME_POSITIVE, OUTCOME_NEGATIVE = "positive", "negative"  # the answers of `outcome_curves`
 
 
@@ -138,51 +135,83 @@ def outcome_curves(y, p, tau_pos: float, tau_neg: float, *, k_tp: float, k_fp: f
     return pd.concat(frames, ignore_index=True) if n else pd.DataFrame(columns=["answer", "threshold", "value"])
 
 
+def _sides(y, p, *, k_tp: float, k_fp: float, k_fn: float, r: float):
+    """Per answer (positive: p >= 0.5, confidence p; negative: confidence 1 - p), its rows counted
+    by level of confidence, highest first: (level of each of its rows, right rows by level, wrong
+    rows by level, a right row's worth, a wrong one's, each against handing it over at r), with
+    "right" the label the answer gives (y for a positive answer, not y for a negative)."""
+    y = np.asarray(y, dtype=bool)
+    p = np.asarray(p, dtype=float)
+    pos = p >= 0.5
+    out = []
+    for side, conf, right, good, bad in (
+        (pos, p, y, k_tp - r, -(k_fp + r)),
+        (~pos, 1.0 - p, ~y, 1.0 - r, -(k_fn + r)),
+    ):
+        levels, level = np.unique(-conf[side], return_inverse=True)  # highest confidence first
+        rows = np.flatnonzero(side)
+        right_n = np.bincount(level, weights=right[side], minlength=levels.size)
+        out.append((rows, level, right_n, np.bincount(level, minlength=levels.size) - right_n, good, bad))
+    return out
+
+
 def resample_worths(y, p, counts: np.ndarray, *, k_tp: float, k_fp: float, k_fn: float, r: float) -> np.ndarray:
     """Per row of `counts` (how often each row was drawn into a resample), the worth per case on
     all the rows of the two thresholds fitted on that resample (`fit_outcome_thresholds` on the
-    rows repeated so often). Each answer's rows are sorted once; a resample only weights them, so
-    its thresholds are the best of one weighted cumulative sum (ties to accepting fewer)."""
-    y = np.asarray(y, dtype=bool)
-    p = np.asarray(p, dtype=float)
+    rows repeated so often), by the kernel `refit_spread` draws for (`honest.best_prefixes`)."""
     counts = np.atleast_2d(np.asarray(counts, dtype=np.float64))
+    y = np.asarray(y, dtype=bool)
     total = np.zeros(counts.shape[0])
-    pos = p >= 0.5
-    for side, conf, worth in (
-        (pos, p, np.where(y, k_tp - r, -(k_fp + r))),
-        (~pos, 1.0 - p, np.where(y, -(k_fn + r), 1.0 - r)),
-    ):
-        rows = np.flatnonzero(side)
+    for rows, level, right, right_n, wrong_n, good, bad in _sides(y, p, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, r=r):
         if not rows.size:
             continue
-        rows = rows[np.argsort(-conf[rows], kind="stable")]
-        c, w = conf[rows], worth[rows]
-        last = np.r_[c[1:] != c[:-1], True]  # the last row of each level (descending)
-        sums = np.cumsum(counts[:, rows] * w, axis=1)[:, last]
-        best = np.argmax(sums, axis=1)
-        gains = sums[np.arange(sums.shape[0]), best] > 0
-        total += np.where(gains, np.cumsum(w)[last][best], 0.0)
+        order = np.argsort(level, kind="stable")
+        starts = np.r_[0, np.flatnonzero(np.diff(level[order])) + 1]
+        drawn = counts[:, rows[order]]
+        drawn_right = np.add.reduceat(drawn * right[order], starts, axis=1)
+        drawn_wrong = np.add.reduceat(drawn * ~right[order], starts, axis=1)
+        all_rows = np.r_[0.0, np.cumsum(right_n * good + wrong_n * bad)]
+        total += all_rows[best_prefixes(drawn_right, drawn_wrong, good, bad)]
     return r + total / max(y.size, 1)
 
 
 def refit_spread(y, p, *, k_tp: float, k_fp: float, k_fn: float, r: float, seed: int = 0) -> float:
-    """The variance, over resamples of the rows, of the worth per case on all of them of the two
-    thresholds refitted on each resample (`resample_worths`): how much the pair fitted on all rows
-    would move with another draw of the rows, which the cross-fitted gain cannot follow (issue 43,
-    `benchmarks/README.md`, "The Value page at separate prices"). Poisson resamples (each row drawn
-    a Poisson(1) number of times), `RESAMPLES` of them, fewer (`MIN_RESAMPLES` at least) where rows
-    x resamples would pass `folds.SPLIT_BUDGET`; NaN for fewer than two rows."""
+    """The variance, over Poisson resamples of the rows, of the worth per case on all of them of
+    the two thresholds refitted on each resample (`honest.refit_worths`, each answer's rows counted
+    by level once; the two answers' rows are drawn apart, as a Poisson resample draws every row
+    apart): how much the pair fitted on all rows would move with another draw of the rows, which
+    the cross-fitted gain cannot follow (issue 43, `benchmarks/README.md`, "The Value page at
+    separate prices"). NaN for fewer than two rows."""
     n = np.asarray(y).size
     if n < 2:
         return float("nan")
-    resamples = int(np.clip(SPLIT_BUDGET // n, MIN_RESAMPLES, RESAMPLES))
-    rng = np.random.default_rng([int(seed), 632])
-    step = max(1, CHUNK // n)
-    worths = [
-        resample_worths(y, p, rng.poisson(1.0, (min(step, resamples - start), n)), k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, r=r)
-        for start in range(0, resamples, step)
-    ]
-    return float(np.var(np.concatenate(worths), ddof=1))
+    resamples = refits_for(n)
+    total = np.zeros(resamples)
+    for i, (rows, _, _, right_n, wrong_n, good, bad) in enumerate(_sides(y, p, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, r=r)):
+        if rows.size:
+            total += refit_worths(right_n, wrong_n, good, bad, seed=[int(seed), 632, i], resamples=resamples)
+    return float(np.var(total / n, ddof=1))
+
+
+def _sides(y, p, *, k_tp: float, k_fp: float, k_fn: float, r: float):
+    """Per answer (positive: p >= 0.5, confidence p; negative: confidence 1 - p), its rows counted
+    by level of confidence, highest first: (its rows, each one's level, which are right, right rows
+    by level, wrong rows by level, a right row's worth, a wrong one's, each against handing it
+    over at r), "right" the label the answer gives (y for a positive answer, not y for a negative)."""
+    y = np.asarray(y, dtype=bool)
+    p = np.asarray(p, dtype=float)
+    pos = p >= 0.5
+    out = []
+    for side, conf, right, good, bad in (
+        (pos, p, y, k_tp - r, -(k_fp + r)),
+        (~pos, 1.0 - p, ~y, 1.0 - r, -(k_fn + r)),
+    ):
+        rows = np.flatnonzero(side)
+        levels, level = np.unique(-conf[rows], return_inverse=True)  # highest confidence first
+        right_n = np.bincount(level, weights=right[rows], minlength=levels.size)
+        wrong_n = np.bincount(level, minlength=levels.size) - right_n
+        out.append((rows, level, right[rows], right_n, wrong_n, good, bad))
+    return out
 
 
 def _cross_fitted_rows(y, p, prices: dict, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -231,11 +260,13 @@ def recommend_outcome(
     fit_scores: dict | None = None,
     seed: int = 0,
     fit_role: str = "train",
+    spread: bool = True,
 ) -> OutcomeRecommendation:
     """The Value page's one answer at separate prices (module docstring): the best model on the
     fitting rows (`y_fit`, `fit_scores`; None: the judged rows themselves, then cross-fitted), its
     two thresholds fitted there, its worth and gain per case on the judged rows with their 95%
-    interval and the ship rule's status."""
+    interval and the ship rule's status (`spread` False: the interval leaves out `refit_spread`, for
+    a caller that reads only the worth, as `outcome_table`)."""
     r = float(reject_value)
     prices = {"k_tp": float(k_tp), "k_fp": float(k_fp), "k_fn": float(k_fn), "r": r}
     same = fit_scores is None
@@ -280,7 +311,7 @@ def recommend_outcome(
         estimate, reject_rate = CROSS_FITTED, float(handed.mean())
         # the pair shipped is fitted on all rows, another pick than the folds': its worth moves with
         # the rows as the refits' does, shrunk as each group's cost's (`honest.BOOT_SHARE`)
-        moves = BOOT_SHARE * refit_spread(y_judge, p, **prices, seed=seed)
+        moves = BOOT_SHARE * refit_spread(y_judge, p, **prices, seed=seed) if spread else 0.0
     else:
         rule_rows, accepted = outcome_row_values(y_judge, p, t_pos, t_neg, **prices)
         estimate, reject_rate = ("same rows" if same else "test"), float(1.0 - accepted.mean()) if n else np.nan
@@ -339,6 +370,7 @@ def outcome_table(y_judge, judge_scores: dict, *, y_fit=None, fit_scores=None, *
             {name: judge_scores[name]},
             y_fit=y_fit,
             fit_scores=None if fit_scores is None else {name: fit_scores[name]},
+            spread=False,  # the worth and the share handed over only: no interval is read
             **prices,
         )
         out.append({"model": name, "value per case": rec.value, "handed over": rec.reject_rate})
