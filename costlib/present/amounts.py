@@ -283,7 +283,8 @@ def cutoff_number(t: float, digits: int = 4) -> str:
     down, never up, so that the rule read literally takes every case the cutoff takes. Rounded to
     the nearest, a cutoff of 0.322967 read 'at least 0.323' and, where many cases score exactly
     0.322967, a reader who typed 0.323 flagged none of them. A cutoff with few digits reads as it
-    is ('0.25', not '0.2499'); thousands separators and a minus sign as every amount.
+    is ('0.25', not '0.2499'), as does one a hair below it by a float's error (1 - 0.07); thousands
+    separators and a minus sign as every amount.
 
     >>> cutoff_number(0.322967), cutoff_number(0.25), cutoff_number(0.800638, 3), cutoff_number(-1.23456)
     ('0.3229', '0.25', '0.8', '−1.235')
@@ -292,7 +293,8 @@ def cutoff_number(t: float, digits: int = 4) -> str:
     """
     if t is None or not math.isfinite(t):
         return plain_number(t)
-    exact = Decimal(repr(float(t)))  # the shortest decimal that is this float: 0.3 stays 0.3
+    # the float at 12 significant digits: 0.3 stays 0.3, and 1 - 0.07 (0.9299999999999999) reads 0.93, not 0.9299
+    exact = Decimal(f"{float(t):.12g}")
     if exact == 0:
         return "0"
     places = max(0, digits - 1 - exact.adjusted())

@@ -15,7 +15,7 @@ import pandas as pd
 
 from costlib.core import rules as R
 from costlib.core.escaping import plain
-from costlib.present.amounts import ratio_text
+from costlib.present.amounts import cutoff_number, ratio_text
 from costlib.present.chart_text import TABLE_LABEL, TABLE_Y
 from costlib.present.plotting import (
     EVERYONE_COLOR,
@@ -266,7 +266,7 @@ def net_benefit_figure(
             fig,
             x=price_threshold,
             line={"color": "#000", "dash": "dot", "width": 1},
-            text=f"{R.rule_words(R.ELKAN)}: {price_threshold:.3f}",
+            text=f"{R.rule_words(R.ELKAN)}: {cutoff_number(price_threshold)}",
             position="top right",
         )
     return apply_layout(fig, title, NET_BENEFIT_X, NET_BENEFIT_Y)

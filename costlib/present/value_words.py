@@ -394,8 +394,8 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
     if not c.binding:
         return (
             f"{take}, and the best threshold{on_fit} hands over "
-            f"{_cases(c.unlimited_fit_reject_rate * volume)} a month ({who_u}at confidence ≥ {u.tau:.3f}): the limit "
-            "does not bind, so the answer is the same as without it."
+            f"{_cases(c.unlimited_fit_reject_rate * volume)} a month ({who_u}at confidence ≥ {cutoff_number(u.tau)}): "
+            "the limit does not bind, so the answer is the same as without it."
         )
     # like with like: both thresholds' worth on the same rows (without a split `rec.value` is
     # cross-fitted and the answer without the limit is not: its in-sample worth flatters it)
@@ -420,10 +420,10 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
     elif not c.fit_reject_rate > 0:
         within = f"the best is to let {who} answer every case (no threshold that hands over so few does better): {cost}"
     else:
-        within = f"let {who} answer at confidence ≥ {rec.tau:.3f}: {cost}"
+        within = f"let {who} answer at confidence ≥ {cutoff_number(rec.tau)}: {cost}"
     lines = [
         f"{take}; the best threshold{on_fit} would hand over "
-        f"{_cases(c.unlimited_fit_reject_rate * volume)} ({who_u}at confidence ≥ {u.tau:.3f}). Within "
+        f"{_cases(c.unlimited_fit_reject_rate * volume)} ({who_u}at confidence ≥ {cutoff_number(u.tau)}). Within "
         f"{_cases(cap)}, {within}."
     ]
     judged = rec.reject_rate * volume

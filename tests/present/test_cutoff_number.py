@@ -24,7 +24,7 @@ def _read(text: str) -> float:
 @given(st.floats(min_value=-1e9, max_value=1e9, allow_nan=False, allow_infinity=False))
 def test_the_number_shown_is_never_above_the_cutoff_and_within_its_last_digit(t):
     shown = _read(cutoff_number(t))
-    assert shown <= t
+    assert shown <= t * (1 + 1e-11) + 1e-300 if t > 0 else shown <= t * (1 - 1e-11)  # a float's error is not a digit
     if t != 0:
         last_digit = 10.0 ** max(math.floor(math.log10(abs(t))) - 3, -12) if abs(t) < 1e3 else 1.0
         assert t - shown <= last_digit * (1 + 1e-9)
@@ -34,6 +34,11 @@ def test_the_number_shown_is_never_above_the_cutoff_and_within_its_last_digit(t)
 def test_a_cutoff_of_four_digits_or_fewer_reads_as_it_is(n, places):
     t = n / 10**places  # 0.25 reads '0.25', not '0.2499' (its float is a hair below or above 0.25)
     assert _read(cutoff_number(t)) == t
+
+
+def test_a_float_a_hair_below_a_short_decimal_reads_as_that_decimal():
+    """A negative answer's confidence is 1 - p: 1 - 0.07 is 0.9299999999999999, not 0.93."""
+    assert cutoff_number(1 - 0.07) == "0.93" and cutoff_number(1 - 0.007) == "0.993"
 
 
 def test_read_literally_the_rule_flags_the_cases_the_cutoff_flags():

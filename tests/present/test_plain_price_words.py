@@ -45,7 +45,7 @@ def test_the_net_benefit_chart_speaks_plainly_and_keeps_its_numbers():
     assert layout.yaxis.title.text == "saving per case against flagging nobody, counted in a miss's price"
     cut, note = layout.annotations
     assert cut.text == f"{R.EVERYONE}: below the chart from cutoff 0.50 on"  # -0.5 is below the plot
-    assert note.text == f"{R.rule_words(R.ELKAN)}: 0.250"
+    assert note.text == f"{R.rule_words(R.ELKAN)}: 0.25"
     texts = [layout.title.text, layout.xaxis.title.text, layout.yaxis.title.text, note.text, cut.text]
     for old in ("c_fp", "threshold probability", "against the threshold", "formula"):
         assert not any(old in t for t in texts), old
