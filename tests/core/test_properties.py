@@ -450,9 +450,11 @@ def test_value_against_k_formula_and_no_model_rules(data, ks, reject_value):
     none = df[df["rule"] == "no model"]
     assert_allclose(star["k"], ks)
     for k, tau, value in zip(ks, star["tau"], star["value"], strict=True):
-        want = quiet(costlib.value_score, y, p, k=k, tau=k / (k + 1), reject_value=reject_value)
+        # the break-even of a calibrated model with a case handed over worth r: (k + r)/(k + 1), k/(k+1) at r = 0
+        tau_star = (k + reject_value) / (k + 1)
+        want = quiet(costlib.value_score, y, p, k=k, tau=tau_star, reject_value=reject_value)
         assert value == pytest.approx(want.value, abs=1e-9)
-        ref = ref_value(y, p, k, k / (k + 1), reject_value)[0]
+        ref = ref_value(y, p, k, tau_star, reject_value)[0]
         assert value == pytest.approx(ref, abs=1e-9)
         # the tau reported accepts the same cases as k / (k + 1)
         at_tau = quiet(costlib.value_score, y, p, k=k, tau=tau, reject_value=reject_value)
