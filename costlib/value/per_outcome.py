@@ -135,26 +135,6 @@ def outcome_curves(y, p, tau_pos: float, tau_neg: float, *, k_tp: float, k_fp: f
     return pd.concat(frames, ignore_index=True) if n else pd.DataFrame(columns=["answer", "threshold", "value"])
 
 
-def _sides(y, p, *, k_tp: float, k_fp: float, k_fn: float, r: float):
-    """Per answer (positive: p >= 0.5, confidence p; negative: confidence 1 - p), its rows counted
-    by level of confidence, highest first: (level of each of its rows, right rows by level, wrong
-    rows by level, a right row's worth, a wrong one's, each against handing it over at r), with
-    "right" the label the answer gives (y for a positive answer, not y for a negative)."""
-    y = np.asarray(y, dtype=bool)
-    p = np.asarray(p, dtype=float)
-    pos = p >= 0.5
-    out = []
-    for side, conf, right, good, bad in (
-        (pos, p, y, k_tp - r, -(k_fp + r)),
-        (~pos, 1.0 - p, ~y, 1.0 - r, -(k_fn + r)),
-    ):
-        levels, level = np.unique(-conf[side], return_inverse=True)  # highest confidence first
-        rows = np.flatnonzero(side)
-        right_n = np.bincount(level, weights=right[side], minlength=levels.size)
-        out.append((rows, level, right_n, np.bincount(level, minlength=levels.size) - right_n, good, bad))
-    return out
-
-
 def resample_worths(y, p, counts: np.ndarray, *, k_tp: float, k_fp: float, k_fn: float, r: float) -> np.ndarray:
     """Per row of `counts` (how often each row was drawn into a resample), the worth per case on
     all the rows of the two thresholds fitted on that resample (`fit_outcome_thresholds` on the
