@@ -29,6 +29,7 @@ import pandas as pd
 from costlib.binary.folds import CROSS_FOLDS, SPLIT_BUDGET, SPLITS
 from costlib.binary.honest import BOOT_SHARE, CROSS_FITTED, Z95, best_prefixes, hold_the_pick, refit_worths, refits_for
 from costlib.core import ship as S
+from costlib.core import validation as v
 from costlib.core.sweep import tie_tolerance
 from costlib.value.recommendation import ANSWER_ALL, HAND_OVER, ValueRecommendation
 
@@ -247,8 +248,8 @@ def recommend_outcome(
     two thresholds fitted there, its worth and gain per case on the judged rows with their 95%
     interval and the ship rule's status (`spread` False: the interval leaves out `refit_spread`, for
     a caller that reads only the worth, as `outcome_table`)."""
-    r = float(reject_value)
-    prices = {"k_tp": float(k_tp), "k_fp": float(k_fp), "k_fn": float(k_fn), "r": r}
+    r = v.as_price(reject_value, "reject_value", allow_negative=True)
+    prices = {name: v.as_price(x, name) for name, x in (("k_tp", k_tp), ("k_fp", k_fp), ("k_fn", k_fn))} | {"r": r}
     same = fit_scores is None
     y_judge = np.asarray(y_judge, dtype=bool)
     y_fit = y_judge if same else np.asarray(y_fit, dtype=bool)

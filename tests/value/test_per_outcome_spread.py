@@ -63,3 +63,12 @@ def test_with_a_split_the_rule_is_fixed_and_nothing_is_added(monkeypatch):
         y[300:], {"m": p[300:]}, y_fit=y[:300], fit_scores={"m": p[:300]}, k_fp=1.0, k_fn=10.0
     )
     assert rec.estimate == "test"
+
+
+def test_a_negative_price_is_refused_not_priced():
+    """The spec: a price below 0 raises ValueError. k_fp = -1 was priced and read "worse"."""
+    import pytest
+
+    y, p = np.array([1, 0] * 20, dtype=bool), np.linspace(0.0, 1.0, 40)
+    with pytest.raises(ValueError, match="k_fp"):
+        per_outcome.recommend_outcome(y, {"m": p}, k_fp=-1.0, k_fn=3.0)
