@@ -107,3 +107,13 @@ def test_within_a_cap_on_hand_overs_no_signal_is_not_shipped_and_the_gain_is_cov
     assert float(np.mean(gain - truth)) < 0.01
     runs = honest_bench.judge_value(2000, 0.5, 0.7, 2.0, range(40), n_resamples=200, max_reject=0.2)
     assert sum(lo <= truth <= hi for _, lo, hi, truth, _ in runs) >= 34
+
+
+def test_without_signal_the_interval_holds_the_shipped_thresholds_truth(honest_bench):
+    """No signal at 2,000 answers: the threshold picked on all rows and the folds' are different
+    random picks on a flat curve; read off the folds alone the interval held the shipped
+    threshold's truth in 89.5% of 1,000 data sets (seeds 0-99: 88), with how far it moves with the
+    rows (`recommendation._refit_worths`) 97.1% (benchmarks/README.md)."""
+    runs = honest_bench.judge_value(2000, 0.5, 0.7, 2.0, range(100), n_resamples=50)
+    covered = sum(lo <= truth <= hi for _, lo, hi, truth, _ in runs)
+    assert covered >= 93, covered

@@ -40,7 +40,8 @@ def _signal(n: int, seed: int, shifts=(0.2, 0.1, 0.0)) -> tuple[np.ndarray, dict
 def test_the_best_of_twenty_noise_models_ships_at_most_once_in_forty():
     """200 data sets of 20 noise models at 2,000 answers, no split: read as if it were the only
     model (the best model recommended alone, on the same rows and seed), the best shipped 10
-    (more than 1 in 40, 5); holding the pick, none."""
+    (more than 1 in 40, 5), and 5 since its interval counts how far the threshold picked on all
+    rows moves (`_refit_worths`); holding the pick, none."""
     runs, bar = 200, 200 / 40
     before = after = 0
     for seed in range(runs):
@@ -56,7 +57,7 @@ def test_the_best_of_twenty_noise_models_ships_at_most_once_in_forty():
             alone = recommend_value({rec.model: sweeps[rec.model]}, k=2.0, n_resamples=20, seed=seed)
             assert (alone.gain, alone.picked_among) == (rec.gain, 1)
             before += alone.status == S.SAVES
-    assert before > bar
+    assert before > after  # the pick still widens what ships
     assert after <= bar
 
 
