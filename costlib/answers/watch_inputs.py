@@ -191,7 +191,7 @@ def cutoff_words(policy: dict) -> tuple[str, ...]:
     such by the rule's own words). The policy is watched all the same: it is valid, only useless.
 
     >>> cutoff_words({"thresholds": {"everyone": -5.0}, "data": {"scale": "probability"}})  # doctest: +ELLIPSIS
-    ("The policy's cutoff (flag a case when its score is at least -5) flags everyone: ...",)
+    ("The policy's cutoff (flag a case when its score is at least −5) flags everyone: ...",)
     >>> cutoff_words({"thresholds": {"everyone": 1.5}, "data": {"scale": "logit"}})  # doctest: +ELLIPSIS
     ("The policy's cutoff (flag a case when its score is at least 1.5) flags nobody: its scores are log-odds, ...",)
     """

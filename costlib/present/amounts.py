@@ -291,10 +291,10 @@ def cutoff_number(t: float, digits: int = 4) -> str:
     >>> cutoff_number(32346.7), cutoff_number(2e-5), cutoff_number(7.0), cutoff_number(float("inf"))
     ('32,346', '0.00002', '7', '–')
     """
-    if t is None or not math.isfinite(t):
+    if t is None or not math.isfinite(t) or abs(t) >= 1e15:  # past 1e15 a digit more or less reads as none
         return plain_number(t)
     # the float at 12 significant digits: 0.3 stays 0.3, and 1 - 0.07 (0.9299999999999999) reads 0.93, not 0.9299
-    exact = Decimal(f"{float(t):.12g}")
+    exact = Decimal(f"{float(t):.12g}" if abs(t) < 1e11 else repr(float(t)))  # whole digits are never noise
     if exact == 0:
         return "0"
     places = max(0, digits - 1 - exact.adjusted())

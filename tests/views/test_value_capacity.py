@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from costlib import value
 from costlib.present import words
-from costlib.present.amounts import month_money
+from costlib.present.amounts import cutoff_number, month_money
 from costlib.value.within import optimal_value_within
 from tests.views.apptest_support import figure, open_app, sample_frame, texts
 
@@ -67,12 +67,12 @@ def test_a_limit_of_400_a_month_moves_the_answer_to_the_best_threshold_within_it
     less = month_money((free.value - rec.value) * 10_000, "$")
     assert (
         f"People can take 400 cases a month; the best threshold on the train rows would hand over "
-        f"{rec.capacity.unlimited_fit_reject_rate * 10_000:,.0f} ({free.model} at confidence ≥ {free.tau:.3f}). "
-        f"Within 400, let {rec.model} answer at confidence ≥ {tau:.3f}: worth {less} less a month than without the "
-        "limit on the test rows." in shown
+        f"{rec.capacity.unlimited_fit_reject_rate * 10_000:,.0f} ({free.model} at confidence ≥ "
+        f"{cutoff_number(free.tau)}). Within 400, let {rec.model} answer at confidence ≥ {cutoff_number(tau)}: worth "
+        f"{less} less a month than without the limit on the test rows." in shown
     ), shown
     assert f"would be worth about {words.money(rec.capacity.price, '$')} a month on the train rows" in shown
-    assert f"confidence is at least {tau:.3f}" in shown  # the verdict is the answer within the limit
+    assert f"confidence is at least {cutoff_number(tau)}" in shown  # the verdict is the answer within the limit
     assert at.query_params["value_cap_on"] == "true" and at.query_params["value_cap"] == "400"
     # a larger limit that still binds moves the threshold down less, and costs less against unlimited
     at.number_input(key="value_cap").set_value(2000).run()
@@ -87,7 +87,7 @@ def test_the_link_restores_the_limit():
     assert at.number_input(key="value_cap").value == 400
     rec, tau = expected(400)
     assert star_tau(at) == tau
-    assert f"Within 400, let {rec.model} answer at confidence ≥ {tau:.3f}" in texts(at)
+    assert f"Within 400, let {rec.model} answer at confidence ≥ {cutoff_number(tau)}" in texts(at)
 
 
 def test_a_limit_above_what_the_best_hands_over_does_not_bind():

@@ -15,7 +15,7 @@ import pytest
 from costlib.answers.watch import SAMPLE_COLUMNS, sample_files, sample_inputs, ship_choice, what_to_ship
 from costlib.cli.watch import _print_text
 from costlib.core.prices import prices_for
-from costlib.present.amounts import money, month_money, percent
+from costlib.present.amounts import beside_interval, money, month_money, percent
 from costlib.present.labels import VOLUME_LABEL
 from costlib.present.watch_labels import policy_settings_words, refit_what, shell_lines
 from costlib.present.watch_tables import how_measured
@@ -62,9 +62,9 @@ def test_a_negative_saving_is_said_as_a_cost_more_with_the_interval_turned():
     table = watch_table(
         {"periods": [_period("2026-01", 0.0058, -0.045, 0.016), _period("2026-02", -0.0054, -0.05, 0.0092)]}, "$"
     )
-    assert table[SAVES].tolist() == ["saves $0.0058 (−$0.045 to $0.016)", "costs $0.0054 more (−$0.0092 to $0.050)"]
+    assert table[SAVES].tolist() == ["saves $0.0058 (−$0.0450 to $0.0160)", "costs $0.0054 more (−$0.0092 to $0.0500)"]
     assert saving_said(-0.0054, -0.05, 0.0092, "$", line=True) == (
-        "would cost $0.0054 more per case (95% interval −$0.0092 to $0.050)"
+        "would cost $0.0054 more per case (95% interval −$0.0092 to $0.0500)"
     )
     assert saving_said(None, None, None, "$") == "–" and saving_said(0.1, None, None, "$", line=True) == (
         "would save $0.100 per case"
@@ -81,9 +81,11 @@ def test_the_periods_table_and_the_command_line_never_say_saves_minus(year, caps
     for p in negative:
         low, high = p["regret_interval"]
         amount = money(-p["regret_per_case"], "$")
-        assert cells[p["period"]] == f"costs {amount} more ({money(-high, '$')} to {money(-low, '$')})"
+        d = beside_interval(-p["regret_per_case"], -high, -low)
+        ends = (money(-high, "$", digits=d), money(-low, "$", digits=d))  # at the amount's decimals
+        assert cells[p["period"]] == f"costs {amount} more ({ends[0]} to {ends[1]})"
         line = next(x for x in out.splitlines() if x.strip().startswith(p["period"] + ":"))
-        assert f"its own best cutoff would cost {amount} more per case (95% interval {money(-high, '$')} to " in line
+        assert f"its own best cutoff would cost {amount} more per case (95% interval {ends[0]} to " in line
     assert "save −" not in out and not any(c.startswith("−") for c in cells.values())
 
 
@@ -91,7 +93,7 @@ def test_a_refit_that_costs_more_turns_its_interval_too():
     judged = SimpleNamespace(regret=-0.0054, low=-0.05, high=0.0092, no_model=None)
     said = refit_saving(judged, unit="$", volume=1500)  # 0.0054 x 1,500 = $8.10 a month
     assert said.startswith("Refitting on them costs $0.0054 per case ($8.10 a month) more than keeping the shipped")
-    assert "(95% interval of how much more −$0.0092 to $0.050 per case)" in said
+    assert "(95% interval of how much more −$0.0092 to $0.0500 per case)" in said
     refit = SimpleNamespace(judged=judged, frame=range(3000), span="2026-07 to 2026-09")
     choice = SimpleNamespace(
         kind=CHOICE_KEEP, alternative=CHOICE_REFIT, alternative_cutoffs={"everyone": 0.6}, refit=refit
