@@ -312,16 +312,53 @@ def refits_for(levels: int) -> int:
     return int(np.clip(SPLIT_BUDGET // max(int(levels), 1), MIN_REFITS, REFITS))
 
 
+def level_draws(right, wrong, *, seed, resamples: int | None = None) -> tuple:
+    """The Poisson resamples `refit_worths` prices, drawn once from the rows counted by level (each
+    row drawn a Poisson(1) number of times, so level i holds Poisson(right[i]) right rows and
+    Poisson(wrong[i]) wrong ones): chunks of (drawn right, drawn wrong), resamples x levels, each
+    chunk within `folds.SPLIT_BUDGET` entries, stored in the smallest whole type that holds them.
+    They do not depend on the prices: a reader keeps them (`core.keeping.kept_on`) and a price move
+    only prices them (`priced_refits`). `resamples` of them (None: `refits_for` the levels).
+
+    >>> [(r.shape, r.dtype.name) for r, _ in level_draws([5, 0, 1], [0, 1, 6], seed=0)]
+    [((200, 3), 'uint8')]
+    """
+    from costlib.binary.folds import SPLIT_BUDGET
+
+    right, wrong = np.asarray(right, dtype=np.float64), np.asarray(wrong, dtype=np.float64)
+    levels = max(right.size, 1)
+    resamples = refits_for(levels) if resamples is None else int(resamples)
+    rng = np.random.default_rng(seed)
+    step = max(1, SPLIT_BUDGET // levels)
+    chunks = []
+    for m in (min(step, resamples - start) for start in range(0, resamples, step)):
+        drawn = rng.poisson(right, (m, right.size)), rng.poisson(wrong, (m, right.size))
+        most = max((int(d.max()) for d in drawn if d.size), default=0)
+        kind = np.min_scalar_type(most)
+        chunks.append(tuple(d.astype(kind) for d in drawn))
+    return tuple(chunks)
+
+
+def priced_refits(draws: tuple, right, wrong, right_worth: float, wrong_worth: float) -> np.ndarray:
+    """Per resample of `draws` (`level_draws` of the same `right`, `wrong` level counts), the worth
+    on all the rows (a sum, not per case) of the prefix of levels the resample's best rule accepts
+    (`best_prefixes`): one pass over the levels per resample, no draw and no sort."""
+    right, wrong = np.asarray(right, dtype=np.float64), np.asarray(wrong, dtype=np.float64)
+    all_rows = np.r_[0.0, np.cumsum(right * right_worth + wrong * wrong_worth)]
+    if not draws:
+        return np.zeros(0)
+    return np.concatenate([all_rows[best_prefixes(r, w, right_worth, wrong_worth)] for r, w in draws])
+
+
 def refit_worths(
     right, wrong, right_worth: float, wrong_worth: float, *, seed, resamples: int | None = None
 ) -> np.ndarray:
     """How much a rule fitted on all rows would move with another draw of them: per Poisson
-    resample of the rows (each drawn a Poisson(1) number of times, so level i holds Poisson(right[i])
-    right rows and Poisson(wrong[i]) wrong ones), the worth on all the rows (a sum, not per case)
-    of the prefix of levels the resample's best rule accepts (`best_prefixes`). The rows are
-    counted by level once, so a resample costs one pass over the levels, not a sort; `resamples`
-    of them (None: `refits_for` the levels). Their variance is what a cross-fitted estimate cannot follow (issue 43,
-    `benchmarks/README.md`, "How far the shipped pair moves with the rows").
+    resample of the rows (`level_draws`), the worth on all the rows (a sum, not per case) of the
+    prefix of levels the resample's best rule accepts (`priced_refits`). The rows are counted by
+    level once, so a resample costs one pass over the levels, not a sort; `resamples` of them
+    (None: `refits_for` the levels). Their variance is what a cross-fitted estimate cannot follow
+    (issue 43, `benchmarks/README.md`, "How far the shipped pair moves with the rows").
 
     Prefixes worth 0 (none), 5, 3 and -9 on all rows: most resamples pick the first level.
 
@@ -329,23 +366,8 @@ def refit_worths(
     >>> w.shape, set(w.tolist()) <= {0.0, 5.0, 3.0, -9.0}, float(np.median(w))
     ((200,), True, 5.0)
     """
-    from costlib.binary.folds import SPLIT_BUDGET
-
-    right, wrong = np.asarray(right, dtype=np.float64), np.asarray(wrong, dtype=np.float64)
-    levels = max(right.size, 1)
-    resamples = refits_for(levels) if resamples is None else int(resamples)
-    all_rows = np.r_[0.0, np.cumsum(right * right_worth + wrong * wrong_worth)]
-    rng = np.random.default_rng(seed)
-    step = max(1, SPLIT_BUDGET // levels)
-    out = [
-        all_rows[
-            best_prefixes(
-                rng.poisson(right, (m, right.size)), rng.poisson(wrong, (m, right.size)), right_worth, wrong_worth
-            )
-        ]
-        for m in (min(step, resamples - start) for start in range(0, resamples, step))
-    ]
-    return np.concatenate(out)
+    draws = level_draws(right, wrong, seed=seed, resamples=resamples)
+    return priced_refits(draws, right, wrong, right_worth, wrong_worth)
 
 
 def group_cost_intervals(cost, low, high, fp, fn, n, c_fp, c_fn) -> tuple[np.ndarray, np.ndarray]:

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.core import validation as v
+from costlib.core.keeping import kept_on
 from costlib.core.prices import Prices, mistakes_cost
 from costlib.core.sweep import GroupedSweep, Sweep, group_codes, sweep_arrays, sweep_by_codes
 from costlib.core.thinning import thin_index
@@ -74,15 +75,9 @@ class ModelSweeps:
         return self.fit.groups
 
     def kept(self, key: tuple, make):
-        """What ``make()`` derives from these rows alone (an index, a deal into folds, resample
-        draws), made on the first call for `key` and kept on the sweeps: the same at every price
-        book, so a price move reads it and makes nothing again. The one place such things are
-        kept; each reader names its own `key` (a tuple that starts with the reader's word) and
-        treats what it gets as read-only. What depends on the prices is not kept here."""
-        kept = self.__dict__.setdefault("_kept", {})
-        if key not in kept:
-            kept[key] = make()
-        return kept[key]
+        """What ``make()`` derives from these rows alone, made once and kept on the sweeps
+        (`core.keeping.kept_on`): a price move reads it and makes nothing again."""
+        return kept_on(self, key, make)
 
     def pooled_index(self, which: str) -> np.ndarray:
         """(groups, pooled thresholds): each group's sweep index at every pooled cutoff of

@@ -14,6 +14,7 @@ from costlib.binary.honest import hold_the_pick
 from costlib.core import rules as R
 from costlib.core import ship as S
 from costlib.core import validation as v
+from costlib.core.keeping import kept_on
 from costlib.core.prices import no_model_choice
 from costlib.core.sweep import TIE_TOLERANCE, Sweep, argbest, tie_tolerance
 from costlib.stats.bootstrap import cell_bootstrap
@@ -217,13 +218,10 @@ def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed:
     if r > 1.0 or k + r < 0.0 or sweep.total <= 1 or sweep.positives <= 0 or sweep.negatives <= 0:
         return None
     capped = cap is not None and cap < 1.0 - TIE_TOLERANCE
-    fit = _handed_over(sweep) if capped else sweep
-    gs = _grouped(fit)
-    if not F.integer_counts(gs):
+    fit, gs, index, deals = kept_on(sweep, ("value deals", capped, int(seed)), lambda: _deals(sweep, capped, seed))
+    if deals is None:
         return None
     prices = Prices(("all",), np.array([1.0 - r if capped else k + r]), np.array([k + r if capped else 1.0 - r]))
-    index = np.arange(fit.thresholds.size)[None, :]
-    deals = F.dealt_folds(gs, fit, index, seed=seed)
     cf = F.repeated_cross_fit(gs, fit, index, deals, prices, capacity=cap if capped else None)
     if not cf.fitted:
         return None
@@ -249,15 +247,29 @@ def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed:
     return gains[rule], low, high
 
 
+def _deals(sweep: Sweep, capped: bool, seed: int) -> tuple:
+    """(the sweep the cross-fit fits on, its `GroupedSweep`, index, the deals of its rows into
+    folds, `folds.dealt_folds`) for `_cross_fitted_gain`, the deals None where the counts are not
+    whole: price-free, kept on `sweep` so that a move of k or r deals nothing again."""
+    from costlib.binary import folds as F
+
+    fit = _handed_over(sweep) if capped else sweep
+    gs = _grouped(fit)
+    index = np.arange(fit.thresholds.size)[None, :]
+    return fit, gs, index, (F.dealt_folds(gs, fit, index, seed=seed) if F.integer_counts(gs) else None)
+
+
 def _refit_worths(sweep: Sweep, *, k: float, r: float, seed: int) -> np.ndarray:
     """Per Poisson resample of the sweep's rows, the worth on all of them (a sum over r a case) of
     the threshold the resample picks (`honest.refit_worths`: a right answer accepted is worth 1 - r
     against handing it over, a wrong one -(k + r); levels in the sweep's order, highest confidence
-    first)."""
-    from costlib.binary.honest import refit_worths
+    first). The resamples are drawn once per sweep (`honest.level_draws`, kept on it); a move of k
+    or r only prices them."""
+    from costlib.binary.honest import level_draws, priced_refits
 
     right, wrong = np.diff(sweep.tp), np.diff(sweep.fp)
-    return refit_worths(right, wrong, 1.0 - r, -(k + r), seed=[int(seed), 632])
+    draws = kept_on(sweep, ("value refit draws", int(seed)), lambda: level_draws(right, wrong, seed=[int(seed), 632]))
+    return priced_refits(draws, right, wrong, 1.0 - r, -(k + r))
 
 
 def _picked_among(models: pd.DataFrame) -> int:
