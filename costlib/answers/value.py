@@ -28,12 +28,14 @@ from costlib.answers.value_k import (
     worth_unit,
 )
 from costlib.answers.value_sections import (
+    OutcomeSweeps,
     ValueSweeps,
     acceptance_table,
     calibrated_sweeps,
     classification_table,
     models_by_k,
     outcome_curves,
+    outcome_sweeps,
     value_calibration_table,
     value_k_figure,
     value_outcome_figure,
@@ -147,10 +149,11 @@ class ValueAnswer:
         if not self.apart:
             return self.one_price_figure(model)
         rec, r = self.rec, self.reject_value
+        rows = kept_outcome_sweeps(self.ds, self.sweeps, self.remember)
         oc = self.remember(
             "value_outcome_curves",
             (model, rec.k_fp, rec.k_fn, r),
-            lambda: outcome_curves(self.ds, rec, model, reject_value=r),
+            lambda: outcome_curves(rows, rec, model, reject_value=r),
         )
         return value_outcome_figure(oc, rec, model, worth=self.worth, unit=self.unit)
 
@@ -270,24 +273,28 @@ def separate_prices(ds: Dataset, choice: KChoice, worth: float) -> bool:
     return not (same or choice.moved or not worth > 0 or ds.counts_only)
 
 
-def outcome_rec(ds: Dataset, sweeps: ValueSweeps, choice: KChoice, *, worth: float, reject_value: float):
-    """The answer at separate prices (`value.per_outcome.recommend_outcome`): the model's two
+def outcome_rec(ds: Dataset, sweeps: ValueSweeps, choice: KChoice, *, worth: float, reject_value: float, remember):
+    """The answer at separate prices (`value.per_outcome.recommend_sweeps`): the model's two
     answers each accepted from a confidence threshold fitted to the mean prices of a false positive
-    and a false negative (`choice`), on the fitting rows with a split, else cross-fitted."""
-    from costlib.value.per_outcome import recommend_outcome
+    and a false negative (`choice`), on the fitting rows with a split, else cross-fitted; the rows
+    sorted once per data set (`kept_outcome_sweeps`)."""
+    from costlib.value.per_outcome import recommend_sweeps
 
-    judge, fit = ds.purpose_rows("judge"), ds.purpose_rows("fit")
-    split = sweeps.fit is not None
-    return recommend_outcome(
-        ds.y[judge],
-        {m: s[judge] for m, s in ds.scores.items()},
+    rows = kept_outcome_sweeps(ds, sweeps, remember)
+    return recommend_sweeps(
+        rows.judge,
+        rows.fit,
         k_fp=choice.c_fp / worth,
         k_fn=choice.c_fn / worth,
         reject_value=reject_value,
-        y_fit=ds.y[fit] if split else None,
-        fit_scores={m: s[fit] for m, s in ds.scores.items()} if split else None,
         fit_role=sweeps.fit_role,
     )
+
+
+def kept_outcome_sweeps(ds: Dataset, sweeps: ValueSweeps, remember) -> OutcomeSweeps:
+    """`outcome_sweeps` of `ds`, remembered once per data set through `remember` (a split where
+    `sweeps` has one): the answer at separate prices and its chart price the same sorted rows."""
+    return remember("value_outcome_sweeps", (), lambda: outcome_sweeps(ds, split=sweeps.fit is not None))
 
 
 def value_answer(
@@ -331,7 +338,7 @@ def value_answer(
         rec = remember(
             "value_outcome",
             (choice.c_fp, choice.c_fn, worth, r),
-            lambda: outcome_rec(ds, sweeps, choice, worth=worth, reject_value=r),
+            lambda: outcome_rec(ds, sweeps, choice, worth=worth, reject_value=r, remember=remember),
         )
     if cap is not None and share is None:
         limit_note = VALUE_CAP_NO_VOLUME

@@ -178,25 +178,44 @@ class OutcomeCurves:
     value: float
 
 
-def outcome_curves(ds: Dataset, rec, model: str, *, reject_value: float) -> OutcomeCurves:
+@dataclass(frozen=True, eq=False)
+class OutcomeSweeps:
+    """Every model's rows for the answer at separate prices, sorted once
+    (`value.per_outcome.OutcomeSweep`): on the judged rows, and on the fitting rows when there is a
+    split (None: the judged rows are fitted on, cross-fitted). Prices only reweight them."""
+
+    judge: dict
+    fit: dict | None
+
+
+def outcome_sweeps(ds: Dataset, *, split: bool) -> OutcomeSweeps:
+    """The `OutcomeSweeps` of every score column of `ds`, on its judged rows and, with a `split`,
+    on its fitting rows (`Dataset.purpose_rows`, as `value_sweeps`)."""
+    from costlib.value.per_outcome import outcome_sweep
+
+    def of(rows):
+        return {m: outcome_sweep(ds.y[rows], np.asarray(s, dtype=float)[rows]) for m, s in ds.scores.items()}
+
+    return OutcomeSweeps(of(ds.purpose_rows("judge")), of(ds.purpose_rows("fit")) if split else None)
+
+
+def outcome_curves(sweeps: OutcomeSweeps, rec, model: str, *, reject_value: float) -> OutcomeCurves:
     """`OutcomeCurves` of `model` at the prices of `rec` (a `value.per_outcome.OutcomeRecommendation`),
-    on its judged rows (the test rows with a split, else all rows). With a split the pair's worth
-    there is the answer's worth; without one the pair is fitted on these very rows and its worth
-    here flatters it (the answer's is cross-fitted)."""
-    from costlib.value.per_outcome import fit_outcome_thresholds, outcome_row_values
-    from costlib.value.per_outcome import outcome_curves as sweep
+    on its judged rows (the test rows with a split, else all rows; `sweeps`, sorted once). With a
+    split the pair's worth there is the answer's worth; without one the pair is fitted on these
+    very rows and its worth here flatters it (the answer's is cross-fitted)."""
+    from costlib.value.per_outcome import fit_thresholds, outcome_row_values, sweep_curves
 
     prices = {"k_tp": 1.0, "k_fp": float(rec.k_fp), "k_fn": float(rec.k_fn), "r": float(reject_value)}
-    judge = ds.purpose_rows("judge")
-    y, p = ds.y[judge], np.asarray(ds.scores[model], dtype=float)[judge]
+    judged = sweeps.judge[model]
     if model == rec.model:
         t_pos, t_neg = float(rec.tau_pos), float(rec.tau_neg)
     else:  # fitted as the answer fits its model's pair (`answers.value.outcome_rec`)
-        fit = ds.purpose_rows("fit") if rec.judged_on == "test" else judge
-        t_pos, t_neg = fit_outcome_thresholds(ds.y[fit], np.asarray(ds.scores[model], dtype=float)[fit], **prices)
-    rows, _ = outcome_row_values(y, p, t_pos, t_neg, **prices)
+        fitted = sweeps.fit[model] if rec.judged_on == "test" and sweeps.fit is not None else judged
+        t_pos, t_neg = fit_thresholds(fitted, **prices)
+    rows, _ = outcome_row_values(judged.y, judged.p, t_pos, t_neg, **prices)
     worth = float(rows.mean()) if rows.size else float("nan")
-    return OutcomeCurves(sweep(y, p, t_pos, t_neg, **prices), t_pos, t_neg, worth)
+    return OutcomeCurves(sweep_curves(judged, t_pos, t_neg, **prices), t_pos, t_neg, worth)
 
 
 def value_outcome_figure(oc: OutcomeCurves, rec, model: str, *, worth: float, unit: str):

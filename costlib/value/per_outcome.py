@@ -27,9 +27,19 @@ import numpy as np
 import pandas as pd
 
 from costlib.binary.folds import CROSS_FOLDS, SPLIT_BUDGET, SPLITS
-from costlib.binary.honest import BOOT_SHARE, CROSS_FITTED, Z95, best_prefixes, hold_the_pick, refit_worths, refits_for
+from costlib.binary.honest import (
+    BOOT_SHARE,
+    CROSS_FITTED,
+    Z95,
+    best_prefixes,
+    hold_the_pick,
+    level_draws,
+    priced_refits,
+    refits_for,
+)
 from costlib.core import ship as S
 from costlib.core import validation as v
+from costlib.core.keeping import kept_on
 from costlib.core.sweep import tie_tolerance
 from costlib.value.recommendation import ANSWER_ALL, HAND_OVER, ValueRecommendation
 
@@ -56,36 +66,77 @@ class OutcomeRecommendation(ValueRecommendation):
     fit_reject_rate: float = float("nan")
 
 
-def _best_threshold(conf: np.ndarray, worth: np.ndarray) -> float:
-    """The confidence t maximising the sum of `worth` over the rows with ``conf >= t``; inf (accept
-    none) when no threshold gains; ties go to accepting fewer."""
-    if conf.size == 0:
-        return float("inf")
-    order = np.argsort(-conf, kind="stable")
-    c, w = conf[order], worth[order]
-    last = np.r_[c[1:] != c[:-1], True]  # the last row of each level (descending)
-    sums = np.cumsum(w)[last]
-    if not sums.size or sums.max() <= 0:
-        return float("inf")
-    return float(c[last][int(np.argmax(sums))])
+@dataclass(frozen=True, eq=False)
+class OutcomeSide:
+    """One answer's rows (positive: p >= 0.5, confidence p; negative: confidence 1 - p) counted by
+    level of confidence once: its rows' positions, each one's level (0 the most confident), which
+    of them the answer gets right ("right" is the label it gives: y for a positive answer, not y
+    for a negative one), the levels' confidences (descending) and the right and wrong rows by level."""
+
+    rows: np.ndarray
+    level: np.ndarray
+    right: np.ndarray
+    conf: np.ndarray
+    right_n: np.ndarray
+    wrong_n: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class OutcomeSweep:
+    """One model's rows for the per-outcome answer, sorted once (`outcome_sweep`): the labels, the
+    scores and the two answers' `OutcomeSide`s (positive, negative). Prices only reweight it: the
+    fit (`fit_thresholds`), the chart (`outcome_curves`), the cross-fit's deals and the refit
+    spread's resamples (made once and kept on it, `core.keeping.kept_on`) sort and draw nothing
+    again at a price move."""
+
+    y: np.ndarray
+    p: np.ndarray
+    sides: tuple
+
+
+def outcome_sweep(y, p) -> OutcomeSweep:
+    """The `OutcomeSweep` of labels `y` and scores `p` (each row's answer positive when p >= 0.5)."""
+    y = np.asarray(y, dtype=bool)
+    p = np.asarray(p, dtype=float)
+    pos = p >= 0.5
+    sides = []
+    for side, conf, right in ((pos, p, y), (~pos, 1.0 - p, ~y)):
+        rows = np.flatnonzero(side)
+        levels, level = np.unique(-conf[rows], return_inverse=True)  # highest confidence first
+        right_n = np.bincount(level, weights=right[rows], minlength=levels.size)
+        wrong_n = np.bincount(level, minlength=levels.size) - right_n
+        sides.append(OutcomeSide(rows, level, right[rows], -levels, right_n, wrong_n))
+    return OutcomeSweep(y, p, tuple(sides))
+
+
+def _worths(k_tp: float, k_fp: float, k_fn: float, r: float) -> tuple:
+    """Per answer (positive, negative), what a right row and a wrong one are worth accepted,
+    against handing it over at r."""
+    return (k_tp - r, -(k_fp + r)), (1.0 - r, -(k_fn + r))
+
+
+def fit_thresholds(sw: OutcomeSweep, **prices) -> tuple[float, float]:
+    """`fit_outcome_thresholds` on `sw`'s rows: per answer the prefix of levels worth most
+    (`honest.best_prefixes`, none when none gains, ties to accepting fewer), read as its last
+    level's confidence (inf: none)."""
+    out = []
+    for side, (good, bad) in zip(sw.sides, _worths(**prices), strict=True):
+        j = int(best_prefixes(side.right_n[None, :], side.wrong_n[None, :], good, bad)[0]) if side.conf.size else 0
+        out.append(float(side.conf[j - 1]) if j else float("inf"))
+    return out[0], out[1]
 
 
 def fit_outcome_thresholds(y, p, *, k_tp: float, k_fp: float, k_fn: float, r: float) -> tuple[float, float]:
     """(tau_pos, tau_neg): the confidences from which the model's positive answers (p >= 0.5,
     confidence p) and its negative ones (confidence 1 - p) are worth more than handing them over,
-    on these rows. inf: that answer is never accepted.
+    on these rows. inf: that answer is never accepted; ties go to accepting fewer.
 
     >>> y = np.array([1, 1, 0, 1, 0, 0, 0, 1])
     >>> p = np.array([0.95, 0.8, 0.7, 0.6, 0.4, 0.2, 0.05, 0.1])
     >>> fit_outcome_thresholds(y, p, k_tp=1, k_fp=1, k_fn=10, r=0)
     (0.8, 0.95)
     """
-    y = np.asarray(y, dtype=bool)
-    p = np.asarray(p, dtype=float)
-    pos = p >= 0.5
-    worth_pos = np.where(y[pos], k_tp - r, -(k_fp + r))
-    worth_neg = np.where(y[~pos], -(k_fn + r), 1.0 - r)
-    return _best_threshold(p[pos], worth_pos), _best_threshold(1.0 - p[~pos], worth_neg)
+    return fit_thresholds(outcome_sweep(y, p), k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, r=r)
 
 
 def outcome_row_values(y, p, tau_pos: float, tau_neg: float, *, k_tp: float, k_fp: float, k_fn: float, r: float):
@@ -104,8 +155,8 @@ def outcome_curves(y, p, tau_pos: float, tau_neg: float, *, k_tp: float, k_fp: f
     and the other's stays where it is (`tau_pos`, `tau_neg`): for each answer ("positive", its
     confidence p; "negative", 1 - p), its threshold at every distinct confidence of its rows and at
     inf (that answer never accepted), the worth exactly `outcome_row_values`' mean there, by one
-    cumulative sum per answer. Columns ``answer, threshold, value`` (right answers per case), each
-    answer's thresholds ascending; no rows: no curve.
+    cumulative sum per answer (`sweep_curves` of `outcome_sweep`). Columns ``answer, threshold,
+    value`` (right answers per case), each answer's thresholds ascending; no rows: no curve.
 
     >>> y = np.array([1, 1, 0, 1, 0, 0, 0, 1])
     >>> p = np.array([0.95, 0.8, 0.7, 0.6, 0.4, 0.2, 0.05, 0.1])
@@ -114,104 +165,91 @@ def outcome_curves(y, p, tau_pos: float, tau_neg: float, *, k_tp: float, k_fp: f
     [['positive', 0.6, 0.375], ['positive', 0.7, 0.25], ['positive', 0.8, 0.375],
      ['positive', 0.95, 0.25], ['positive', inf, 0.125]]
     """
-    y = np.asarray(y, dtype=bool)
-    p = np.asarray(p, dtype=float)
-    n = y.size
-    pos = p >= 0.5
-    sides = {  # answer: (its rows, their confidence, each row's worth answered over handed over)
-        OUTCOME_POSITIVE: (pos, p, np.where(y, k_tp, -k_fp) - r, tau_pos),
-        OUTCOME_NEGATIVE: (~pos, 1.0 - p, np.where(y, -k_fn, 1.0) - r, tau_neg),
-    }
-    held = {a: float(np.sum(w[rows & (conf >= tau)])) for a, (rows, conf, w, tau) in sides.items()}
+    return sweep_curves(outcome_sweep(y, p), tau_pos, tau_neg, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, r=r)
+
+
+def sweep_curves(sw: OutcomeSweep, tau_pos: float, tau_neg: float, **prices) -> pd.DataFrame:
+    """`outcome_curves` on `sw`'s rows, from its levels' sums: no sort at a price move."""
+    n, r = sw.y.size, prices["r"]
+    if not n:
+        return pd.DataFrame(columns=["answer", "threshold", "value"])
+    worths = zip(sw.sides, _worths(**prices), strict=True)
+    gains = [side.right_n * good + side.wrong_n * bad for side, (good, bad) in worths]
+    held = [float(np.sum(g[s.conf >= tau])) for s, g, tau in zip(sw.sides, gains, (tau_pos, tau_neg), strict=True)]
     frames = []
-    for answer, (rows, conf, w, _) in sides.items():
-        other = sum(v for a, v in held.items() if a != answer)
-        order = np.argsort(-conf[rows], kind="stable")
-        c, gain = conf[rows][order], w[rows][order]
-        last = np.r_[c[1:] != c[:-1], True] if c.size else np.zeros(0, dtype=bool)  # each level's last row
-        thresholds = np.r_[np.inf, c[last]][::-1]
-        gains = np.r_[0.0, np.cumsum(gain)[last]][::-1]
-        values = r + (gains + other) / n if n else np.full(thresholds.size, np.nan)
+    for i, (answer, side, g) in enumerate(zip((OUTCOME_POSITIVE, OUTCOME_NEGATIVE), sw.sides, gains, strict=True)):
+        other = held[1 - i]
+        thresholds = np.r_[np.inf, side.conf][::-1]
+        values = r + (np.r_[0.0, np.cumsum(g)][::-1] + other) / n
         frames.append(pd.DataFrame({"answer": answer, "threshold": thresholds, "value": values}))
-    return pd.concat(frames, ignore_index=True) if n else pd.DataFrame(columns=["answer", "threshold", "value"])
+    return pd.concat(frames, ignore_index=True)
 
 
-def resample_worths(y, p, counts: np.ndarray, *, k_tp: float, k_fp: float, k_fn: float, r: float) -> np.ndarray:
-    """Per row of `counts` (how often each row was drawn into a resample), the worth per case on
-    all the rows of the two thresholds fitted on that resample (`fit_outcome_thresholds` on the
-    rows repeated so often), by the kernel `refit_spread` draws for (`honest.best_prefixes`)."""
-    counts = np.atleast_2d(np.asarray(counts, dtype=np.float64))
-    y = np.asarray(y, dtype=bool)
-    total = np.zeros(counts.shape[0])
-    for rows, level, right, right_n, wrong_n, good, bad in _sides(y, p, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, r=r):
-        if not rows.size:
-            continue
-        order = np.argsort(level, kind="stable")
-        starts = np.r_[0, np.flatnonzero(np.diff(level[order])) + 1]
-        drawn = counts[:, rows[order]]
-        drawn_right = np.add.reduceat(drawn * right[order], starts, axis=1)
-        drawn_wrong = np.add.reduceat(drawn * ~right[order], starts, axis=1)
-        all_rows = np.r_[0.0, np.cumsum(right_n * good + wrong_n * bad)]
-        total += all_rows[best_prefixes(drawn_right, drawn_wrong, good, bad)]
-    return r + total / max(y.size, 1)
-
-
-def refit_spread(y, p, *, k_tp: float, k_fp: float, k_fn: float, r: float, seed: int = 0) -> float:
+def refit_spread(sw: OutcomeSweep, *, k_tp: float, k_fp: float, k_fn: float, r: float, seed: int = 0) -> float:
     """The variance, over Poisson resamples of the rows, of the worth per case on all of them of
-    the two thresholds refitted on each resample (`honest.refit_worths`, each answer's rows counted
-    by level once; the two answers' rows are drawn apart, as a Poisson resample draws every row
-    apart): how much the pair fitted on all rows would move with another draw of the rows, which
-    the cross-fitted gain cannot follow (issue 43, `benchmarks/README.md`, "The Value page at
-    separate prices"). NaN for fewer than two rows."""
-    n = np.asarray(y).size
+    the two thresholds refitted on each resample (`honest.priced_refits` of each answer's
+    `honest.level_draws`, drawn once per sweep and kept on it; the two answers' rows are drawn
+    apart, as a Poisson resample draws every row apart): how much the pair fitted on all rows would
+    move with another draw of the rows, which the cross-fitted gain cannot follow (issue 43,
+    `benchmarks/README.md`, "The Value page at separate prices"). NaN for fewer than two rows."""
+    n = sw.y.size
     if n < 2:
         return float("nan")
     resamples = refits_for(n)
+    draws = kept_on(
+        sw,
+        ("outcome refit draws", int(seed)),
+        lambda: tuple(
+            level_draws(side.right_n, side.wrong_n, seed=[int(seed), 632, i], resamples=resamples)
+            for i, side in enumerate(sw.sides)
+        ),
+    )
     total = np.zeros(resamples)
-    for i, (rows, _, _, right_n, wrong_n, good, bad) in enumerate(_sides(y, p, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, r=r)):
-        if rows.size:
-            total += refit_worths(right_n, wrong_n, good, bad, seed=[int(seed), 632, i], resamples=resamples)
+    for side, drawn, (good, bad) in zip(sw.sides, draws, _worths(k_tp, k_fp, k_fn, r), strict=True):
+        if side.rows.size:
+            total += priced_refits(drawn, side.right_n, side.wrong_n, good, bad)
     return float(np.var(total / n, ddof=1))
 
 
-def _sides(y, p, *, k_tp: float, k_fp: float, k_fn: float, r: float):
-    """Per answer (positive: p >= 0.5, confidence p; negative: confidence 1 - p), its rows counted
-    by level of confidence, highest first: (its rows, each one's level, which are right, right rows
-    by level, wrong rows by level, a right row's worth, a wrong one's, each against handing it
-    over at r), "right" the label the answer gives (y for a positive answer, not y for a negative)."""
-    y = np.asarray(y, dtype=bool)
-    p = np.asarray(p, dtype=float)
-    pos = p >= 0.5
-    out = []
-    for side, conf, right, good, bad in (
-        (pos, p, y, k_tp - r, -(k_fp + r)),
-        (~pos, 1.0 - p, ~y, 1.0 - r, -(k_fn + r)),
-    ):
-        rows = np.flatnonzero(side)
-        levels, level = np.unique(-conf[rows], return_inverse=True)  # highest confidence first
-        right_n = np.bincount(level, weights=right[rows], minlength=levels.size)
-        wrong_n = np.bincount(level, minlength=levels.size) - right_n
-        out.append((rows, level, right[rows], right_n, wrong_n, good, bad))
-    return out
-
-
-def _cross_fitted_rows(y, p, prices: dict, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(each row's worth averaged over the deals, each deal's worth per case, each row's share of
-    the deals it was handed over in): every row judged by thresholds fitted on the other parts."""
-    n = y.size
+def _deals(n: int, seed: int) -> np.ndarray:
+    """The cross-fit's deals of `n` rows into folds (deals x rows, each row's fold): as many deals
+    as `folds.SPLIT_BUDGET` allows (rows x folds x deals), two at least, `SPLITS` at most."""
     folds = min(CROSS_FOLDS, n)
-    # as many deals as `folds.SPLIT_BUDGET` allows (rows x folds x deals), two at least, `SPLITS` at most
     splits = int(np.clip(SPLIT_BUDGET // max(n * folds, 1), 2, SPLITS))
     rng = np.random.default_rng(seed)
-    deals, handed = np.zeros((splits, n)), np.zeros(n)
-    for d in range(splits):
-        part = rng.permutation(np.arange(n) % folds)
-        for f in range(folds):
-            out = part == f
-            t_pos, t_neg = fit_outcome_thresholds(y[~out], p[~out], **prices)
-            deals[d, out], accepted = outcome_row_values(y[out], p[out], t_pos, t_neg, **prices)
-            handed[out] += ~accepted
-    return deals.mean(axis=0), deals.mean(axis=1), handed / splits
+    return np.stack([rng.permutation(np.arange(n) % folds) for _ in range(splits)]).astype(np.int8)
+
+
+def _cross_fitted_rows(sw: OutcomeSweep, prices: dict, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(each row's worth averaged over the deals, each deal's worth per case, each row's share of
+    the deals it was handed over in): every row judged by thresholds fitted on the other parts.
+    The deals are made once per sweep (kept on it); a fold's fitting rows are its answer's level
+    sums less the fold's own (one count per deal, no sort)."""
+    n = sw.y.size
+    parts = kept_on(sw, ("outcome deals", int(seed)), lambda: _deals(n, seed))
+    folds = min(CROSS_FOLDS, n)
+    r = prices["r"]
+    answered = np.where(
+        sw.p >= 0.5, np.where(sw.y, prices["k_tp"], -prices["k_fp"]), np.where(sw.y, -prices["k_fn"], 1.0)
+    )
+    deals, handed = np.zeros((parts.shape[0], n)), np.zeros(n)
+    for d, part in enumerate(parts):
+        accepted = np.zeros(n, dtype=bool)
+        for side, (good, bad) in zip(sw.sides, _worths(**prices), strict=True):
+            size = side.conf.size
+            if not size:
+                continue
+            fold = part[side.rows].astype(np.intp)
+            worth = np.where(side.right, good, bad)
+            fitting = np.bincount(fold * size + side.level, weights=worth, minlength=folds * size).reshape(folds, size)
+            np.subtract(side.right_n * good + side.wrong_n * bad, fitting, out=fitting)  # the other folds' sums
+            np.cumsum(fitting, axis=1, out=fitting)
+            best = np.argmax(fitting, axis=1)
+            prefix = np.where(fitting[np.arange(folds), best] > 0, best + 1, 0)  # none when none gains
+            accepted[side.rows] = side.level < prefix[fold]
+        deals[d] = np.where(accepted, answered, r)
+        handed += ~accepted
+    return deals.mean(axis=0), deals.mean(axis=1), handed / parts.shape[0]
 
 
 def _gain_interval(rule: np.ndarray, bases: dict, deal_means: np.ndarray | None, moves: float = 0.0) -> dict:
@@ -247,19 +285,51 @@ def recommend_outcome(
     fitting rows (`y_fit`, `fit_scores`; None: the judged rows themselves, then cross-fitted), its
     two thresholds fitted there, its worth and gain per case on the judged rows with their 95%
     interval and the ship rule's status (`spread` False: the interval leaves out `refit_spread`, for
-    a caller that reads only the worth, as `outcome_table`)."""
+    a caller that reads only the worth, as `outcome_table`). Each model's rows are sorted here
+    (`outcome_sweep`); a caller that prices them again keeps the sweeps and calls `recommend_sweeps`."""
+    y_judge = np.asarray(y_judge, dtype=bool)
+    judge = {name: outcome_sweep(y_judge, p) for name, p in judge_scores.items()}
+    fit = None if fit_scores is None else {name: outcome_sweep(y_fit, fit_scores[name]) for name in judge_scores}
+    return recommend_sweeps(
+        judge,
+        fit,
+        k_fp=k_fp,
+        k_fn=k_fn,
+        k_tp=k_tp,
+        reject_value=reject_value,
+        seed=seed,
+        fit_role=fit_role,
+        spread=spread,
+    )
+
+
+def recommend_sweeps(
+    judge: dict,
+    fit: dict | None = None,
+    *,
+    k_fp: float,
+    k_fn: float,
+    k_tp: float = 1.0,
+    reject_value: float = 0.0,
+    seed: int = 0,
+    fit_role: str = "train",
+    spread: bool = True,
+) -> OutcomeRecommendation:
+    """`recommend_outcome` on each model's `OutcomeSweep` of the judged rows (`judge`) and of the
+    fitting rows (`fit`; None: the judged rows, then cross-fitted): a price move sorts, deals and
+    draws nothing again."""
     r = v.as_price(reject_value, "reject_value", allow_negative=True)
     prices = {name: v.as_price(x, name) for name, x in (("k_tp", k_tp), ("k_fp", k_fp), ("k_fn", k_fn))} | {"r": r}
-    same = fit_scores is None
-    y_judge = np.asarray(y_judge, dtype=bool)
-    y_fit = y_judge if same else np.asarray(y_fit, dtype=bool)
-    fit_scores = judge_scores if same else fit_scores
+    same = fit is None
+    fit = judge if same else fit
+    first = next(iter(judge.values()))
+    y_judge, y_fit = first.y, next(iter(fit.values())).y
     rows = []
-    for name, p in judge_scores.items():
-        pf = np.asarray(fit_scores[name], dtype=float)
-        t_pos, t_neg = fit_outcome_thresholds(y_fit, pf, **prices)
+    for name, sw in judge.items():
+        pf = fit[name].p
+        t_pos, t_neg = fit_thresholds(fit[name], **prices)
         fit_rows, fit_acc = outcome_row_values(y_fit, pf, t_pos, t_neg, **prices)
-        judged, _ = outcome_row_values(y_judge, np.asarray(p, dtype=float), t_pos, t_neg, **prices)
+        judged, _ = outcome_row_values(y_judge, sw.p, t_pos, t_neg, **prices)
         rows.append(
             {
                 "model": name,
@@ -274,7 +344,7 @@ def recommend_outcome(
     models = pd.DataFrame(rows)
     best = models.loc[models["fit_value"].idxmax()] if models["fit_value"].notna().any() else models.iloc[0]
     name = str(best["model"])
-    p = np.asarray(judge_scores[name], dtype=float)
+    p = judge[name].p
     n = y_judge.size
     t_pos, t_neg = float(best["tau_pos"]), float(best["tau_neg"])
     bases = {  # each choice without the model's thresholds, row by row; ties go to the first
@@ -288,11 +358,11 @@ def recommend_outcome(
     base_value = worths[baseline]
     deal_means, moves = None, 0.0
     if same and n >= MIN_ROWS:
-        rule_rows, deal_means, handed = _cross_fitted_rows(y_judge, p, prices, seed)
+        rule_rows, deal_means, handed = _cross_fitted_rows(judge[name], prices, seed)
         estimate, reject_rate = CROSS_FITTED, float(handed.mean())
         # the pair shipped is fitted on all rows, another pick than the folds': its worth moves with
         # the rows as the refits' does, shrunk as each group's cost's (`honest.BOOT_SHARE`)
-        moves = BOOT_SHARE * refit_spread(y_judge, p, **prices, seed=seed) if spread else 0.0
+        moves = BOOT_SHARE * refit_spread(judge[name], **prices, seed=seed) if spread else 0.0
     else:
         rule_rows, accepted = outcome_row_values(y_judge, p, t_pos, t_neg, **prices)
         estimate, reject_rate = ("same rows" if same else "test"), float(1.0 - accepted.mean()) if n else np.nan

@@ -17,7 +17,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from costlib.value.per_outcome import _best_threshold, fit_outcome_thresholds, outcome_row_values
+from costlib.value.per_outcome import fit_outcome_thresholds, outcome_row_values
 
 INF = math.inf
 QUARTERS = st.integers(-8, 40).map(lambda i: i / 4)
@@ -68,20 +68,6 @@ def _brute_pair(y, p, prices) -> tuple[tuple[float, float], Fraction]:
             if best_total is None or total > best_total:  # strictly better only: ties keep the larger (fewer)
                 best, best_total = (t_pos, t_neg), total
     return best, best_total
-
-
-@given(
-    st.lists(st.tuples(st.integers(0, 8).map(lambda i: i / 8), st.integers(-10, 10).map(lambda i: i / 2)), max_size=16)
-)
-def test_best_threshold_is_the_best_sum_ties_to_accepting_fewer(rows):
-    conf = np.array([c for c, _ in rows], dtype=float)
-    worth = np.array([w for _, w in rows], dtype=float)
-    best, best_total = INF, Fraction(0)  # inf: accept none, worth 0
-    for t in _candidates(conf)[1:]:
-        total = sum((Fraction(w) for c, w in rows if c >= t), Fraction(0))
-        if total > best_total:
-            best, best_total = t, total
-    assert _best_threshold(conf, worth) == best
 
 
 @given(priced_rows())

@@ -9,8 +9,28 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from costlib.binary.honest import best_prefixes
 from costlib.value import per_outcome
-from costlib.value.per_outcome import fit_outcome_thresholds, outcome_row_values, resample_worths
+from costlib.value.per_outcome import fit_outcome_thresholds, outcome_row_values, outcome_sweep
+
+
+def resample_worths(y, p, counts: np.ndarray, *, k_tp: float, k_fp: float, k_fn: float, r: float) -> np.ndarray:
+    """Per row of `counts` (how often each row was drawn into a resample), the worth per case on
+    all the rows of the two thresholds fitted on that resample, by the kernel `refit_spread` prices
+    its draws with (`honest.best_prefixes` over each answer's levels, the rows drawn so often)."""
+    counts = np.atleast_2d(np.asarray(counts, dtype=np.float64))
+    total = np.zeros(counts.shape[0])
+    worths = ((k_tp - r, -(k_fp + r)), (1.0 - r, -(k_fn + r)))
+    for side, (good, bad) in zip(outcome_sweep(y, p).sides, worths, strict=True):
+        if not side.rows.size:
+            continue
+        drawn = counts[:, side.rows]
+        size = side.conf.size
+        drawn_right = np.stack([np.bincount(side.level, weights=c * side.right, minlength=size) for c in drawn])
+        drawn_wrong = np.stack([np.bincount(side.level, weights=c * ~side.right, minlength=size) for c in drawn])
+        all_rows = np.r_[0.0, np.cumsum(side.right_n * good + side.wrong_n * bad)]
+        total += all_rows[best_prefixes(drawn_right, drawn_wrong, good, bad)]
+    return r + total / max(np.asarray(y).size, 1)
 
 
 @settings(max_examples=150, deadline=None)
