@@ -93,10 +93,11 @@ SAMPLE_FILES_WHAT = (
 REFIT_BUTTON = "Open the refit on Costs & groups: its report and policy file"
 REFIT_WHAT = (
     "Opens Costs & groups on the cases with outcomes of the latest three periods, at {settings}: there the refit is "
-    "the recommended cutoff, with its verdict, report and policy file. Every page keeps these settings after"
-    "{volume}, and these cases take the place of any file you uploaded on the Data page (the built-in samples stay "
-    "in the sidebar)."
+    "the recommended cutoff, with its verdict, report and policy file. {keeps}These cases take the place of any file "
+    "you uploaded on the Data page (the built-in samples stay in the sidebar)."
 )
+#: without the list of what changes (`refit_changes`, which the page says in a box of its own)
+REFIT_KEEPS = "Every page keeps these settings after{volume}. "
 #: what the refit button does to the sidebar's cases a month, when the policy's differ from the person's
 REFIT_VOLUME = " (the sidebar's {label} becomes {month}, from your {yours})"
 #: whose "a month" the answer's monthly amounts are (`costlib.answers.watch.what_to_ship`), said once
@@ -165,15 +166,135 @@ def policy_settings_words(policy: dict) -> str:
     return f"the policy's {', '.join(parts[:-1])} and {parts[-1]} (in place of yours)"
 
 
-def refit_what(policy: dict, volume: float | None = None) -> str:
+def refit_what(policy: dict, volume: float | None = None, *, listed: bool = False) -> str:
     """What the refit button does, before it is pressed (`REFIT_WHAT`): Costs & groups opens at the
     settings of `policy` (`policy_settings_words`), which every page keeps after; the sidebar's
-    cases a month said changing from `volume` (the person's) when the policy's differ."""
+    cases a month said changing from `volume` (the person's) when the policy's differ. `listed`:
+    the page lists each setting that changes beside the button (`refit_notice`), so this leaves
+    them out."""
     month = policy.get("volume")
     change = ""
     if month is not None and volume is not None and float(volume) != float(month):
         change = REFIT_VOLUME.format(label=VOLUME_LABEL, month=number(month, 0), yours=number(volume, 0))
-    return REFIT_WHAT.format(settings=policy_settings_words(policy), volume=change)
+    keeps = "" if listed else REFIT_KEEPS.format(volume=change)
+    return REFIT_WHAT.format(settings=policy_settings_words(policy), keeps=keeps)
+
+
+# ---------------------------------------------------------------------------------------
+# What the refit button changes, said where it is pressed, and the way back
+#
+# The refit opens at the policy's settings, not the person's: it is the policy's decision made again on
+# newer cases, so its review limit (cases a month, a share of the policy's cases a month), its amounts a
+# month and the policy file it downloads (the successor of the one watched) are those of the volume and
+# prices the policy was written for. Those settings are shared by every page, so the button lists each one
+# it changes, from what to what, above it, and the page keeps the person's to put back.
+
+#: the box above the button: every setting it changes, from the person's to the policy's
+REFIT_CHANGES = (
+    "This button also changes your settings, on every page: {changes}. The refit is shown at the policy's "
+    "settings, which its report and policy file are written for. \u201c{undo}\u201d then appears on this page "
+    "to undo it."
+)
+REFIT_NO_CHANGE = "This button changes none of your settings: the policy's are the same as yours."
+REFIT_UNDO = "Put my settings back"
+#: on Watch after the refit opened: what it changed, and the button that puts the person's settings back
+REFIT_CHANGED = "Opening the refit changed your settings, on every page: {changes}."
+REFIT_UPLOAD_GONE = " The file you had uploaded is not brought back: upload it again on the Data page."
+REFIT_UNDONE = "Your settings are back: {changes}."
+#: on Costs & groups, after the refit's own sentence (`Refit.sentence`): where the person's settings are
+REFIT_BACK_ON_COSTS = (
+    " Your settings were changed for it ({changes}); \u201c{undo}\u201d on the Watch page puts yours back."
+)
+SETTING_NAMES = {
+    "volume": VOLUME_LABEL,
+    "unit": "Unit of your prices",
+    "prices": "prices",
+    "review_limit": "review limit",
+    "tolerance": "fairness tolerance",
+    "price_questions": "your answers on Find my prices",
+}
+NO_REVIEW_LIMIT = "none"
+PER_GROUP_PRICES = "a price pair for each group"
+QUESTIONS_SET_ASIDE = "set aside"
+
+
+def _prices_words(s) -> str:
+    from costlib.present.amounts import money
+    from costlib.present.labels import ALARM_NAME, MISS_NAME
+
+    if s.per_group:
+        return PER_GROUP_PRICES
+    return f"{ALARM_NAME} {money(s.c_fp, s.unit)}, {MISS_NAME} {money(s.c_fn, s.unit)}"
+
+
+def _limit_words(s) -> str:
+    return f"{number(s.review_limit, 0)} cases a month" if s.review_limit_on else NO_REVIEW_LIMIT
+
+
+def refit_changes(before, after, fields) -> tuple[str, ...]:
+    """Each shared setting that the refit changes, from the person's (`before`) to the policy's
+    (`after`; both `costlib.core.link.Settings`, `fields` the ones the policy sets:
+    `present.policy_restore.restored_fields`), as the list above the button says it; empty when
+    none differs. The groups' prices are said as one pair, or as a pair per group.
+
+    >>> from costlib.core.link import Settings
+    >>> refit_changes(Settings(volume=10000), Settings(volume=1500), ("volume", "unit", "c_fp", "c_fn"))
+    ('Cases per month from 10,000 to 1,500',)
+    >>> refit_changes(Settings(review_limit_on=True, review_limit=300), Settings(c_fn=5.0), ("c_fn", "review_limit_on"))
+    ('prices from a false alarm $1.00, a missed case $3.00 to a false alarm $1.00, a missed case $5.00', \
+'review limit from 300 cases a month to none')
+    """
+    said = []
+
+    def change(name: str, old: str, new: str) -> None:
+        if old != new:
+            said.append(f"{SETTING_NAMES[name]} from {old} to {new}")
+
+    if "volume" in fields and before.volume != after.volume:
+        change("volume", *(NO_REVIEW_LIMIT if v is None else number(v, 0) for v in (before.volume, after.volume)))
+    if "unit" in fields:
+        change("unit", q(before.unit), q(after.unit))
+    if {"c_fp", "c_fn", "per_group", "group_prices"} & set(fields):
+        old, new = _prices_words(before), _prices_words(after)
+        if old == new == PER_GROUP_PRICES and before.group_prices != after.group_prices:
+            new = f"the policy's {PER_GROUP_PRICES}"
+        change("prices", old, new)
+    if {"review_limit_on", "review_limit"} & set(fields):
+        change("review_limit", _limit_words(before), _limit_words(after))
+    if "tolerance" in fields:
+        from costlib.present.amounts import percent
+
+        change("tolerance", percent(before.tolerance), percent(after.tolerance))
+    if "price_questions" in fields and before.price_questions and before.price_questions != after.price_questions:
+        said.append(f"{SETTING_NAMES['price_questions']} {QUESTIONS_SET_ASIDE}")
+    return tuple(said)
+
+
+def refit_notice(changes) -> str:
+    """What the refit button changes, said above it (`REFIT_CHANGES`, or `REFIT_NO_CHANGE`)."""
+    if not changes:
+        return REFIT_NO_CHANGE
+    return REFIT_CHANGES.format(changes="; ".join(changes), undo=REFIT_UNDO)
+
+
+def refit_changed(changes, *, upload_gone: bool = False) -> str:
+    """What opening the refit changed, said on Watch beside the button that undoes it
+    (`REFIT_CHANGED`); `upload_gone`: the person's own upload was replaced by the refit's cases."""
+    return REFIT_CHANGED.format(changes="; ".join(changes)) + (REFIT_UPLOAD_GONE if upload_gone else "")
+
+
+def refit_undone(changes) -> str:
+    """The person's settings put back (`REFIT_UNDONE`), each from the policy's to theirs (`changes`:
+    `refit_changes` the other way round)."""
+    return REFIT_UNDONE.format(changes="; ".join(changes))
+
+
+def refit_handed(sentence: str, changes) -> str:
+    """The refit's sentence on Costs & groups (`sentence`: `Refit.sentence`), with the settings it
+    changed and where they are put back (`REFIT_BACK_ON_COSTS`) when it changed any."""
+    if not changes:
+        return sentence
+    return sentence + REFIT_BACK_ON_COSTS.format(changes="; ".join(changes), undo=REFIT_UNDO)
 
 
 # ---------------------------------------------------------------------------------------

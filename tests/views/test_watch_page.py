@@ -145,6 +145,55 @@ def test_refit_opens_costs_on_the_latest_months_with_outcomes_at_the_policys_pri
     assert f"at the policy's prices, unit, review limit and {volume:,} cases a month (in place of yours)" in shown
 
 
+def test_the_refit_button_says_where_it_is_pressed_which_settings_it_changes_and_puts_them_back():
+    from costlib.present import watch_labels as w
+
+    at = open_app("compas", "views/watch.py", volume=10000)
+    month = shipped_policy()["volume"]  # 1,500: the policy's cases a month, which the refit opens at
+    change = f"Cases per month from 10,000 to {month:,}"
+    # said where it is pressed: a box just above the button (not only inside a long caption) and its help
+    boxes = [unescape(x.value) for x in at.warning]
+    assert [b for b in boxes if change in b and w.REFIT_UNDO in b], boxes
+    button = [b for b in at.button if b.key == "watch_refit"][0]
+    assert change in unescape(button.help)
+    button.click().run()
+    assert_no_exception(at)
+    assert at.session_state["_keep_volume"] == month and at.session_state["data"] == "upload"
+    assert f"Your settings were changed for it ({change})" in texts(at)  # on Costs & groups, with the way back
+    at.switch_page("views/watch.py").run()
+    assert any(change in unescape(x.value) for x in at.info)  # what it changed, beside the undo
+    [b for b in at.button if b.key == "watch_refit_undo"][0].click().run()
+    assert_no_exception(at)
+    assert at.session_state["_keep_volume"] == 10000 and at.session_state["_keep_data"] == "compas"
+    back = f"Your settings are back: Cases per month from {month:,} to 10,000."
+    assert any(unescape(x.value) == back for x in at.success)
+    assert "watch_refit_undo" not in {b.key for b in at.button}
+
+
+def test_a_setting_moved_after_the_refit_is_the_persons_and_is_not_put_back():
+    at = open_app("compas", "views/watch.py", volume=10000)
+    [b for b in at.button if b.key == "watch_refit"][0].click().run()
+    at.switch_page("views/watch.py").run()
+    at.number_input(key="volume").set_value(2000).run()  # the person sets their cases a month again
+    assert_no_exception(at)
+    assert "watch_refit_undo" not in {b.key for b in at.button}  # nothing of the refit's settings is left to undo
+    assert at.session_state["_keep_volume"] == 2000
+
+
+def test_the_refit_says_the_prices_of_the_link_it_replaces_and_puts_them_back():
+    # a first visit by a shared link: its prices were not read by any page yet, and are the person's all the same
+    at = open_app("compas", "views/watch.py", c_fp=2, c_fn=7, unit="€", volume=2500)
+    change = "prices from a false alarm €2.00, a missed case €7.00 to a false alarm $1.00, a missed case $3.00"
+    assert any(change in unescape(x.value) for x in at.warning)
+    [b for b in at.button if b.key == "watch_refit"][0].click().run()
+    assert (at.session_state["_keep_c_fp"], at.session_state["_keep_c_fn"]) == (1.0, 3.0)
+    at.switch_page("views/watch.py").run()
+    [b for b in at.button if b.key == "watch_refit_undo"][0].click().run()
+    assert_no_exception(at)
+    assert (at.session_state["_keep_c_fp"], at.session_state["_keep_c_fn"]) == (2.0, 7.0)
+    assert (at.session_state["_keep_unit"], at.session_state["_keep_volume"]) == ("€", 2500)
+
+
 def test_a_policy_for_other_groups_gets_a_sentence_not_a_traceback():
     rng = np.random.default_rng(5)
     train = _stable(rng, 1)
