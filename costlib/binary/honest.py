@@ -287,20 +287,32 @@ REFITS = 200  # Poisson resamples of `refit_worths`, at most
 MIN_REFITS = 20  # and at least: fewer than `REFITS` where levels x resamples would pass `folds.SPLIT_BUDGET`
 
 
-def best_prefixes(drawn_right, drawn_wrong, right_worth: float, wrong_worth: float) -> np.ndarray:
+def best_prefixes(
+    drawn_right, drawn_wrong, right_worth: float, wrong_worth: float, *, max_left: float | None = None
+) -> np.ndarray:
     """Per row of the drawn counts (resamples x levels, levels in the order a rule accepts them:
     descending confidence or score), how many levels the resample's best rule accepts: the prefix
     whose worth (`right_worth` a right row, `wrong_worth` a wrong one, against not accepting it) is
     largest, none (0) when none gains, ties to the shorter, as every threshold here is fitted.
+    With `max_left`, only prefixes that leave at most that share of the resample's rows unaccepted
+    (up to a relative `sweep.TIE_TOLERANCE` of them, as `value.within.rejected_within`): a cap on
+    the cases handed over.
 
     >>> best_prefixes(np.array([[5, 0, 1], [0, 0, 3]]), np.array([[0, 1, 6], [1, 0, 0]]), 1.0, -2.0)
     array([1, 3])
+    >>> best_prefixes(np.array([[5, 0, 1], [0, 0, 3]]), np.array([[0, 1, 6], [1, 0, 0]]), 1.0, -2.0, max_left=0.2)
+    array([3, 3])
     """
-    drawn = (
-        np.asarray(drawn_right, dtype=np.float64) * right_worth
-        + np.asarray(drawn_wrong, dtype=np.float64) * wrong_worth
-    )
-    sums = np.concatenate([np.zeros((drawn.shape[0], 1)), np.cumsum(drawn, axis=1)], axis=1)
+    right = np.asarray(drawn_right, dtype=np.float64)
+    wrong = np.asarray(drawn_wrong, dtype=np.float64)
+    start = np.zeros((right.shape[0], 1))
+    sums = np.concatenate([start, np.cumsum(right * right_worth + wrong * wrong_worth, axis=1)], axis=1)
+    if max_left is not None:
+        from costlib.core.sweep import TIE_TOLERANCE
+
+        accepted = np.concatenate([start, np.cumsum(right + wrong, axis=1)], axis=1)
+        total = accepted[:, -1:]
+        sums[total - accepted > max_left * total + TIE_TOLERANCE * total] = -np.inf  # leaves too many over
     return np.argmax(sums, axis=1)
 
 
@@ -339,15 +351,19 @@ def level_draws(right, wrong, *, seed, resamples: int | None = None) -> tuple:
     return tuple(chunks)
 
 
-def priced_refits(draws: tuple, right, wrong, right_worth: float, wrong_worth: float) -> np.ndarray:
+def priced_refits(
+    draws: tuple, right, wrong, right_worth: float, wrong_worth: float, *, max_left: float | None = None
+) -> np.ndarray:
     """Per resample of `draws` (`level_draws` of the same `right`, `wrong` level counts), the worth
     on all the rows (a sum, not per case) of the prefix of levels the resample's best rule accepts
-    (`best_prefixes`): one pass over the levels per resample, no draw and no sort."""
+    (`best_prefixes`, within `max_left` when given): one pass over the levels per resample, no
+    draw and no sort."""
     right, wrong = np.asarray(right, dtype=np.float64), np.asarray(wrong, dtype=np.float64)
     all_rows = np.r_[0.0, np.cumsum(right * right_worth + wrong * wrong_worth)]
     if not draws:
         return np.zeros(0)
-    return np.concatenate([all_rows[best_prefixes(r, w, right_worth, wrong_worth)] for r, w in draws])
+    picks = (best_prefixes(r, w, right_worth, wrong_worth, max_left=max_left) for r, w in draws)
+    return np.concatenate([all_rows[j] for j in picks])
 
 
 def refit_worths(

@@ -236,8 +236,10 @@ def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed:
         gains = {R.NOBODY: nobody / n[0] - cost, R.EVERYONE: everyone / n[0] - cost}
         rule = R.NOBODY if baseline == HAND_OVER else R.EVERYONE
     # the threshold shipped is picked on all rows, another pick than the folds': how far its worth moves
-    # with the rows (`honest.refit_worths` over the sweep's levels, shrunk by `BOOT_SHARE`), without a cap
-    moves = 0.0 if capped else BOOT_SHARE * float(np.var(_refit_worths(sweep, k=k, r=r, seed=seed) / n[0], ddof=1))
+    # with the rows (`honest.refit_worths` over the sweep's levels, each resample's pick within the cap,
+    # shrunk by `BOOT_SHARE`)
+    worths = _refit_worths(sweep, k=k, r=r, seed=seed, cap=cap if capped else None)
+    moves = BOOT_SHARE * float(np.var(worths / n[0], ddof=1))
     half = {
         b: Z95 * float(np.hypot(row_se(c, b, prices, n, capacity=cap if capped else None), np.sqrt(moves)))
         for b in gains
@@ -259,17 +261,18 @@ def _deals(sweep: Sweep, capped: bool, seed: int) -> tuple:
     return fit, gs, index, (F.dealt_folds(gs, fit, index, seed=seed) if F.integer_counts(gs) else None)
 
 
-def _refit_worths(sweep: Sweep, *, k: float, r: float, seed: int) -> np.ndarray:
+def _refit_worths(sweep: Sweep, *, k: float, r: float, seed: int, cap: float | None = None) -> np.ndarray:
     """Per Poisson resample of the sweep's rows, the worth on all of them (a sum over r a case) of
     the threshold the resample picks (`honest.refit_worths`: a right answer accepted is worth 1 - r
     against handing it over, a wrong one -(k + r); levels in the sweep's order, highest confidence
-    first). The resamples are drawn once per sweep (`honest.level_draws`, kept on it); a move of k
-    or r only prices them."""
+    first), within a `cap` on the share of the resample handed over when given. The resamples are
+    drawn once per sweep (`honest.level_draws`, kept on it); a move of k, r or the cap only prices
+    them."""
     from costlib.binary.honest import level_draws, priced_refits
 
     right, wrong = np.diff(sweep.tp), np.diff(sweep.fp)
     draws = kept_on(sweep, ("value refit draws", int(seed)), lambda: level_draws(right, wrong, seed=[int(seed), 632]))
-    return priced_refits(draws, right, wrong, 1.0 - r, -(k + r))
+    return priced_refits(draws, right, wrong, 1.0 - r, -(k + r), max_left=cap)
 
 
 def _picked_among(models: pd.DataFrame) -> int:
