@@ -3,6 +3,7 @@
     python benchmarks/move_cost.py                        # the screening sample and 200,000 rows
     python benchmarks/move_cost.py --rows 1000000 --moves 30
     python benchmarks/move_cost.py --before 3458aeb --changed costlib/present/chart_text.py ...
+    python benchmarks/move_cost.py --page value --before 0e6ef91 --rows 0 200000 1000000
 
 Issue 39: twenty reviewers moving prices at once queue on the interpreter lock, so what a move
 costs in Python on the script thread is what they wait for. A move here is what the page's
@@ -65,6 +66,15 @@ PARTS = {  # parts of the answer, timed inside it: stage -> (module, function) a
     "answer: disparities": ("costlib.binary.disparity", "shipped_disparities"),
 }
 STAGES = ("answer", *PARTS, "cost chart", "chart text", "sent", "move")
+VALUE_CHANGED = (  # the Value page's rows sorted, dealt and drawn once (2026-12-06: `--page value --before 0e6ef91`)
+    "costlib/value/per_outcome.py",
+    "costlib/value/recommendation.py",
+    "costlib/answers/value.py",
+    "costlib/answers/value_sections.py",
+    "costlib/binary/honest.py",
+    "costlib/binary/model_sweeps.py",
+)
+VALUE_STAGES = ("answer", "chart", "move")
 
 WORKER = r"""
 import importlib, io, json, sys, time, warnings
@@ -141,6 +151,49 @@ print(json.dumps(times))
 """
 
 
+VALUE_WORKER = r"""
+import io, json, sys, time, warnings
+warnings.filterwarnings("ignore")
+sys.path.insert(0, {root!r})
+import numpy as np, pandas as pd
+from costlib.answers.value import value_answer
+from costlib.core.dataset import ColumnMapping
+from costlib.loading.preparing import prepare
+from costlib.loading.samples import SAMPLES, sample_bytes
+
+rows, moves = {rows}, {moves}
+if rows:  # continuous probabilities: a distinct score per row
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, rows)
+    p = 1 / (1 + np.exp(-(1.2 * (2 * y - 1) + rng.normal(0, 1.2, rows))))
+    df = pd.DataFrame({{"label": y, "score": p}})
+    ds = prepare(df, ColumnMapping(label="label", scores=("score",), score_scale="probability"), name="r.csv",
+                 fingerprint="rows")
+else:
+    s = SAMPLES["compas"]
+    ds = prepare(pd.read_csv(io.BytesIO(sample_bytes("compas"))), s.mapping, name=s.filename, fingerprint="s")
+kept = {{}}
+
+def remember(name, key, compute):
+    if (name, key) not in kept:
+        kept[(name, key)] = compute()
+    return kept[(name, key)]
+
+times = {{stage: [] for stage in {stages!r}}}
+for i in range(moves + 2):  # the first two make the sweeps and warm the imports
+    costs = {{"everyone": (1.0, 4.0 + 0.25 * i)}}
+    t0 = time.perf_counter()
+    answer = value_answer(ds, costs, names=("everyone",), worth=1.0, reject_worth=0.0, remember=remember)
+    t1 = time.perf_counter()
+    answer.tau_figure(answer.rec.model)
+    t2 = time.perf_counter()
+    if i >= 2:
+        for stage, (a, b) in zip({stages!r}, ((t0, t1), (t1, t2), (t0, t2))):
+            times[stage].append(1000 * (b - a))
+print(json.dumps(times))
+"""
+
+
 def before_tree(rev: str, into: Path, changed=CHANGED) -> Path:
     """A copy of this checkout's costlib with the `changed` modules as they were at `rev`."""
     shutil.copytree(ROOT / "costlib", into / "costlib", ignore=shutil.ignore_patterns("__pycache__"))
@@ -150,9 +203,12 @@ def before_tree(rev: str, into: Path, changed=CHANGED) -> Path:
     return into
 
 
-def run(root: Path, rows: int, moves: int) -> dict:
+def run(root: Path, rows: int, moves: int, page: str = "costs") -> dict:
     """One round in a fresh interpreter: {stage: [ms of each move]}."""
-    code = WORKER.format(root=str(root), rows=rows, moves=moves, stages=STAGES, parts=PARTS)
+    if page == "value":
+        code = VALUE_WORKER.format(root=str(root), rows=rows, moves=moves, stages=VALUE_STAGES)
+    else:
+        code = WORKER.format(root=str(root), rows=rows, moves=moves, stages=STAGES, parts=PARTS)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
     return json.loads(out.stdout)
 
@@ -160,8 +216,9 @@ def run(root: Path, rows: int, moves: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", default="78ccda3", help="the commit to compare with")
-    parser.add_argument("--changed", nargs="*", default=list(CHANGED), help="modules from --before (default: all)")
-    parser.add_argument("--rows", type=int, nargs="*", default=[0, 200_000], help="0: the screening sample")
+    parser.add_argument("--changed", nargs="*", help="modules from --before (default: the page's last cut)")
+    parser.add_argument("--page", choices=("costs", "value"), default="costs", help="Costs & groups, or Value")
+    parser.add_argument("--rows", type=int, nargs="*", default=[0, 200_000], help="0: the sample (screening; COMPAS)")
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--markdown", type=Path, help="also write the table here")
@@ -170,16 +227,19 @@ def main(argv: list[str] | None = None) -> int:
         f"| data | stage | before ({args.before}) ms | after ms | before / after |",
         "|---|---|---:|---:|---:|",
     ]
+    value = args.page == "value"
+    stages = VALUE_STAGES if value else STAGES
+    changed = args.changed if args.changed is not None else (VALUE_CHANGED if value else CHANGED)
     with tempfile.TemporaryDirectory() as tmp:
-        old = before_tree(args.before, Path(tmp), args.changed)
+        old = before_tree(args.before, Path(tmp), changed)
         for rows in args.rows:
-            got = {"before": {s: [] for s in STAGES}, "after": {s: [] for s in STAGES}}
+            got = {"before": {s: [] for s in stages}, "after": {s: [] for s in stages}}
             for _ in range(args.rounds):
                 for name, root in (("before", old), ("after", ROOT)):
-                    for stage, ms in run(root, rows, args.moves).items():
+                    for stage, ms in run(root, rows, args.moves, args.page).items():
                         got[name][stage] += ms
-            data = f"{rows:,} rows" if rows else "screening sample"
-            for stage in STAGES:
+            data = f"{rows:,} rows" if rows else ("COMPAS sample" if value else "screening sample")
+            for stage in stages:
                 b, a = statistics.median(got["before"][stage]), statistics.median(got["after"][stage])
                 ratio = f"{b / a:.2f}x" if a > 0 else "–"  # a part the answer does not call here
                 lines.append(f"| {data} | {stage} | {b:.1f} | {a:.1f} | {ratio} |")
