@@ -27,6 +27,7 @@ PAGES = {
     "costs, prices per group": ("views/costs.py", {"per_group": "true"}),
     "prices": ("views/prices.py", {}),
     "value": ("views/value.py", {}),
+    "value at separate prices": ("views/value.py", {"c_fp": 1, "c_fn": 10}),
     "cost matrix": ("views/matrix.py", {}),
     "instance costs": ("views/instance.py", {}),
     "calibration": ("views/calibration.py", {}),
@@ -69,3 +70,22 @@ def test_every_column_is_wide_enough_for_its_longest_text_and_the_table_fits_the
             total += width
         room = ROOM_IN_EXPANDER_PX if in_expander else ROOM_PX
         assert total <= room, f"{name}: the columns of {list(frame.columns)} take {total} px of {room}"
+
+
+def test_a_header_too_long_for_a_column_reads_whole_on_hover_not_clipped():
+    """A chart's axis title as a column header (the Value chart's 'confidence threshold (answer when
+    the model's confidence is at least this)') is wider than a column may be: it was cut mid-word at
+    the column's edge. Its header is now the words before the parenthesis, and the whole title is the
+    column's help."""
+    import pandas as pd
+
+    from views._ui.display import MAX_COLUMN_PX, fitted_columns, text_px
+
+    long = "confidence threshold (answer when the model's confidence is at least this)"
+    endless = "saving per case against flagging nobody, counted in a miss's price, and more words"
+    config = fitted_columns(pd.DataFrame({long: [0.5], endless: [1.0], "series": ["a"]}))
+    assert config[long]["label"] == "confidence threshold" and config[long]["help"] == long
+    assert config[endless]["label"].endswith("…") and config[endless]["help"] == endless
+    for column in (long, endless):
+        assert text_px(config[column]["label"]) <= config[column]["width"] <= MAX_COLUMN_PX
+    assert "help" not in config["series"] and "label" not in config["series"]

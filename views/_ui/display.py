@@ -133,13 +133,34 @@ def fitted_columns(df: pd.DataFrame, column_config: dict | None = None) -> dict:
         given = dict(given) if isinstance(given, dict) else ({"label": given} if isinstance(given, str) else {})
         if given.get("width") is not None:
             continue
-        header = text_px(str(given.get("label") or name))
+        label = str(given.get("label") or name)
+        header = text_px(label)
+        if header > MAX_COLUMN_PX:  # a header that would clip: its words before " (", the whole on hover
+            given.setdefault("help", label)
+            given["label"] = _fitting_header(label)
+            header = text_px(given["label"])
         # each distinct text measured once: a price move sizes every column of its charts' tables,
         # whose names and labels repeat on every row (no cache across runs: cells are people's data)
         texts = set(map(_cell_text, df[name]))
         given["width"] = min(max([header, *map(text_px, texts)]), MAX_COLUMN_PX)
         config[name] = given
     return config
+
+
+def _fitting_header(label: str) -> str:
+    """A header within `MAX_COLUMN_PX`: its words before a parenthesis when they fit, else as many
+    characters as fit with an ellipsis (the whole header is the column's hover help, and the chart's
+    sentence above its table says it whole).
+
+    >>> _fitting_header("confidence threshold (answer when the model's confidence is at least this)")
+    'confidence threshold'
+    """
+    head = label.split(" (", 1)[0]
+    if text_px(head) <= MAX_COLUMN_PX:
+        return head
+    while len(head) > 1 and text_px(head + "…") > MAX_COLUMN_PX:
+        head = head[:-1]
+    return head.rstrip() + "…"
 
 
 def _cell_text(x) -> str:
