@@ -117,6 +117,22 @@ def test_a_new_unit_or_volume_rewords_without_sorting_or_fitting_again(screening
     assert "EUR" in again.verdict.headline and "EUR" not in first.verdict.headline
 
 
+def test_a_price_move_at_separate_prices_sorts_the_rows_once(no_split):
+    """The answer at separate prices and its chart read one sorting of each model's rows per data
+    set (`value_outcome_sweeps`): a move of a price makes the answer and the chart again, not the
+    sorted rows, and both read the same sorted rows the first move made."""
+    store = Store()
+    first = _answer(no_split, SEPARATE, remember=store)
+    first.tau_figure(first.rec.model)
+    kept = store.kept[("value_outcome_sweeps", ())]
+    moved = _answer(no_split, {"": (1.0, 7.0)}, remember=store)
+    moved.tau_figure(moved.rec.model)
+    assert store.made.count("value_outcome_sweeps") == 1
+    assert store.made.count("value_outcome") == 2 and store.made.count("value_outcome_curves") == 2
+    assert store.kept[("value_outcome_sweeps", ())] is kept and kept.fit is None  # no split: cross-fitted
+    assert moved.rec.estimate == "cross-fitted" and moved.rec.k_fn == 7.0
+
+
 def test_a_k_move_makes_one_recommendation_and_reads_the_sweeps(screening):
     store = Store()
     _answer(screening, remember=store).k_figure()
