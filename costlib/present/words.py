@@ -207,6 +207,9 @@ def split_sentence(
                 if per_group
                 else "1.96 standard errors that count both the rows' noise and how much one dealing of the parts "
                 "moves it"
+                if thing == "cutoff"
+                else "1.96 standard errors that count the rows' noise, how much one dealing of the parts moves it "
+                f"and how far the {thing} fitted on all rows would move with another draw of the rows"
             )
             + (
                 "."

@@ -131,6 +131,10 @@ def test_a_price_move_at_separate_prices_sorts_the_rows_once(no_split):
     assert store.made.count("value_outcome") == 2 and store.made.count("value_outcome_curves") == 2
     assert store.kept[("value_outcome_sweeps", ())] is kept and kept.fit is None  # no split: cross-fitted
     assert moved.rec.estimate == "cross-fitted" and moved.rec.k_fn == 7.0
+    # the interval's sentence names what it counts: how far the pair fitted on all rows moves with the rows
+    assert any("how far the two thresholds fitted on all rows would move" in d for d in moved.verdict.details)
+    at_k = _answer(no_split, remember=store)  # one price: the threshold at k, cross-fitted the same way
+    assert any("how far the threshold fitted on all rows would move" in d for d in at_k.verdict.details)
 
 
 def test_a_k_move_makes_one_recommendation_and_reads_the_sweeps(screening):
