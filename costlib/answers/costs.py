@@ -223,8 +223,10 @@ class Sensitivity:
             blended=self.blended,
         )
 
-    def net_benefit_figure(self):
-        """The net benefit figure, or None when the scores are not probabilities."""
+    def net_benefit_figure(self, rec=None):
+        """The net benefit figure, or None when the scores are not probabilities; with `rec` (the
+        page's recommendation, whose cutoffs move with the review limit while these maps do not),
+        what it ships is marked: its cutoffs, or the line of the no-model choice it keeps."""
         if not len(self.maps.net_benefit):
             return None
         mp = self.mean_prices
@@ -232,6 +234,8 @@ class Sensitivity:
             self.maps.net_benefit,
             price_threshold=mp[0] / (mp[0] + mp[1]) if sum(mp) > 0 else None,
             title=price_figures.net_benefit_title(self.judged),
+            shipped=() if rec is None else tuple(rec.cutoffs.values()) if rec.ship_model else rec.baseline,
+            shipped_model=None if rec is None else rec.model,
         )
 
 

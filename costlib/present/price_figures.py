@@ -24,6 +24,7 @@ from costlib.present.plotting import (
     figure_without_template,
     palette_color,
     rule_line,
+    rule_line_spec,
     series_line,
 )
 
@@ -42,8 +43,27 @@ NO_MODEL_LINES = {
 # a title of the formula in words was jargon to a product manager). That is what flagging at t saves per
 # case against flagging nobody, c_fn * TP - c_fp * FP over n, counted in a missed case's price, at the
 # prices t stands for (c_fp / c_fn = t / (1 - t)); the axis says so (a reader found no unit on it)
-NET_BENEFIT_X = "cutoff (flag if score ≥ it)"
+#
+# Each point of a line is read at the prices its cutoff stands for, so moving right makes a false alarm dearer
+# and every line falls: a first-time reader took the fall for "the lowest cutoff is best" (review: a product
+# manager at 1,400 px). The chart therefore says so: its subtitle, the prices under each cutoff on the x axis
+# (`NET_BENEFIT_TICKS`), the line at the reader's own prices named as theirs, and what the answer ships marked
+# (its cutoff, or the line of the no-model choice it keeps), in the words of the cost chart beside it.
+NET_BENEFIT_X = "cutoff, and under it the prices it stands for (a false alarm : a miss)"
 NET_BENEFIT_Y = "saving per case against flagging nobody, counted in a miss's price"
+#: under the title, in two lines (the chart is half the page wide at 1,400 px); the chart in words says it
+NET_BENEFIT_HOW = (
+    "Left to right a false alarm costs more, so every line falls: the highest",
+    "point is not the best cutoff. Compare the lines at your prices",
+)
+#: the cutoffs the x axis names with the prices each stands for (false alarm : missed case = t : 1 - t)
+NET_BENEFIT_TICKS = (0.1, 0.25, 0.5, 0.75, 0.9)
+#: the line at the reader's prices: the lines are read there (`R.ELKAN`'s cutoff, c_fp / (c_fp + c_fn))
+YOUR_PRICES_AT = "your prices ({ratio}): {cutoff}"
+SHIPPED_AT = "recommended cutoff{of}: {cutoff}"
+SHIPPED_BY_GROUP = "recommended cutoffs{of}, by group: {low} to {high}"
+SHIPPED_OF = " of {model}"  # with more than one model's line
+SHIPPED_LINE = "{line} (no model, recommended)"  # the no-model choice the answer keeps, as the cost chart names it
 # said where a line falls below the plot: flag everyone's net benefit falls without bound as the cutoff
 # rises, so the plot's bottom is chosen from the other lines (`_net_benefit_range`) and a cut is said in words
 BELOW_PLOT = "{line}: below the chart {where}"
@@ -203,12 +223,26 @@ def _tick(t: float, unit: str) -> str:
 
 
 def net_benefit_title(rows: str = "the test rows") -> str:
-    """The net benefit chart's title, naming the `rows` its curves are read on (`words.judged_rows`).
+    """The net benefit chart's title, naming the `rows` its curves are read on (`words.judged_rows`):
+    each cutoff is read at its own prices, not the reader's, and the title says so.
 
     >>> net_benefit_title("all rows")
-    'Net benefit at each cutoff (all rows)'
+    'Net benefit: each cutoff read at the prices it stands for (all rows)'
     """
-    return f"Net benefit at each cutoff ({rows.removeprefix('the ')})"
+    return f"Net benefit: each cutoff read at the prices it stands for ({rows.removeprefix('the ')})"
+
+
+def prices_of_cutoff(t: float) -> str:
+    """The prices a cutoff `t` stands for (the cheapest cutoff at them on calibrated scores), a
+    false alarm to a missed case (t : 1 - t), with 1 on the cheaper side, as the net benefit
+    chart's x axis says them.
+
+    >>> [prices_of_cutoff(t) for t in (0.1, 0.25, 0.5, 0.75)]
+    ['1 : 9', '1 : 3', '1 : 1', '3 : 1']
+    """
+    if t <= 0 or t >= 1:
+        return "1 : any" if t <= 0 else "any : 1"
+    return f"1 : {ratio_text((1 - t) / t)}" if t <= 0.5 else f"{ratio_text(t / (1 - t))} : 1"
 
 
 def net_benefit_figure(
@@ -216,9 +250,18 @@ def net_benefit_figure(
     *,
     price_threshold: float | None = None,
     title: str = net_benefit_title(),
+    shipped: Sequence[float] | str = (),
+    shipped_model: str | None = None,
 ) -> go.Figure:
     """Decision curves: each model, "flag everyone" and "flag nobody" (0), with the threshold
-    that the current prices stand for (c_fp / (c_fp + c_fn)) marked."""
+    that the current prices stand for (c_fp / (c_fp + c_fn)) marked as the reader's prices, and
+    what the answer ships: `shipped` is its cutoffs (probabilities) when the model ships, else the
+    no-model rule it keeps (`R.EVERYONE` or `R.NOBODY`), whose line is named as recommended;
+    `shipped_model` names the model whose cutoffs they are where several models are drawn.
+
+    A point of a line at cutoff t is what flagging at t saves at the prices t stands for (a
+    false alarm : a missed case = t : 1 - t), not at the reader's: the x axis names those prices
+    under its cutoffs, and the subtitle says to compare the lines at the reader's prices."""
     import plotly.graph_objects as go
 
     fig = figure_without_template()
@@ -234,14 +277,18 @@ def net_benefit_figure(
                 line=series_line(i),
             )
         )
+    kept = shipped if isinstance(shipped, str) else None
     for option, line in NO_MODEL_LINES.items():
         part = curves[curves["option"] == option]
+        name = R.rule_words(option)
         if len(part):
             fig.add_trace(
                 go.Scatter(
-                    x=part["threshold"], y=part["net_benefit"], mode="lines", name=R.rule_words(option), line=line
+                    x=part["threshold"], y=part["net_benefit"], mode="lines", line=line,
+                    name=SHIPPED_LINE.format(line=name) if option == kept else name,
                 )
-            )
+            )  # fmt: skip
+    cut = []  # the words on the lines the plot's range cuts, at its bottom
     if len(curves):
         low, high = _net_benefit_range(curves)
         fig.update_yaxes(range=[low, high])
@@ -266,10 +313,45 @@ def net_benefit_figure(
             fig,
             x=price_threshold,
             line={"color": "#000", "dash": "dot", "width": 1},
-            text=f"{R.rule_words(R.ELKAN)}: {cutoff_number(price_threshold)}",
+            text=YOUR_PRICES_AT.format(ratio=prices_of_cutoff(price_threshold), cutoff=cutoff_number(price_threshold)),
             position="top right",
         )
-    return apply_layout(fig, title, NET_BENEFIT_X, NET_BENEFIT_Y)
+    cuts = [] if kept is not None else sorted({float(c) for c in shipped if np.isfinite(c) and 0 <= c <= 1})
+    if cuts:  # drawn solid, told from the dotted line of the prices by its dash as well as its label
+        one = len(cuts) == 1
+        of = SHIPPED_OF.format(model=shipped_model) if shipped_model is not None and len(models) > 1 else ""
+        text = (
+            SHIPPED_AT.format(of=of, cutoff=cutoff_number(cuts[0]))
+            if one
+            else SHIPPED_BY_GROUP.format(of=of, low=cutoff_number(cuts[0]), high=cutoff_number(cuts[-1]))
+        )
+        for x in {cuts[0], cuts[-1]}:  # one cutoff per group: the two ends of the span they cover
+            shape, note = rule_line_spec(
+                x=x, line={"color": "#000", "width": 1.5}, text=text if x == cuts[-1] else None, position="bottom right"
+            )
+            fig.add_shape(shape)
+            if note:  # above the words on the lines the plot cuts, at its bottom
+                fig.add_annotation(note, yshift=2 + 15 * len(cut))
+        if not one:
+            fig.add_shape(
+                type="rect", xref="x", yref="paper", x0=cuts[0], x1=cuts[-1], y0=0, y1=1, fillcolor="#000",
+                opacity=0.08, line_width=0, layer="below",
+            )  # fmt: skip
+    fig.update_xaxes(
+        tickvals=list(NET_BENEFIT_TICKS),
+        ticktext=[f"{cutoff_number(t)}<br>{prices_of_cutoff(t)}" for t in NET_BENEFIT_TICKS],
+    )
+    apply_layout(fig, title, NET_BENEFIT_X, NET_BENEFIT_Y)
+    # the y title in two lines: in one it ran up into the subtitle (the chart is half the page wide)
+    fig.update_yaxes(title_text=",<br>".join(plain(part) for part in NET_BENEFIT_Y.split(", ", 1)))
+    # under the title, above the plot: a note, not the title, so the chart in words says it among the marks
+    # and its table keeps the short title
+    fig.add_annotation(
+        text="<br>".join(plain(line) for line in NET_BENEFIT_HOW), xref="paper", yref="paper", x=0, y=1,
+        xanchor="left", yanchor="bottom", yshift=8, align="left", showarrow=False, font={"size": 12},
+    )  # fmt: skip
+    fig.update_layout(margin_t=100)
+    return fig
 
 
 def _net_benefit_range(curves: pd.DataFrame) -> tuple[float, float]:

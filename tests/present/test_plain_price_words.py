@@ -40,12 +40,12 @@ def test_the_net_benefit_chart_speaks_plainly_and_keeps_its_numbers():
         curves, price_threshold=0.25, title=price_figures.net_benefit_title("the test rows")
     )
     layout = fig.layout
-    assert layout.title.text == "Net benefit at each cutoff (test rows)"
-    assert layout.xaxis.title.text == "cutoff (flag if score ≥ it)"
-    assert layout.yaxis.title.text == "saving per case against flagging nobody, counted in a miss's price"
-    cut, note = layout.annotations
+    assert layout.title.text == "Net benefit: each cutoff read at the prices it stands for (test rows)"
+    assert layout.xaxis.title.text == "cutoff, and under it the prices it stands for (a false alarm : a miss)"
+    assert layout.yaxis.title.text == "saving per case against flagging nobody,<br>counted in a miss's price"
+    cut, note, _how = layout.annotations
     assert cut.text == f"{R.EVERYONE}: below the chart from cutoff 0.50 on"  # -0.5 is below the plot
-    assert note.text == f"{R.rule_words(R.ELKAN)}: 0.25"
+    assert note.text == "your prices (1 : 3): 0.25"
     texts = [layout.title.text, layout.xaxis.title.text, layout.yaxis.title.text, note.text, cut.text]
     for old in ("c_fp", "threshold probability", "against the threshold", "formula"):
         assert not any(old in t for t in texts), old

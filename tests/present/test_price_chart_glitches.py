@@ -53,7 +53,7 @@ def test_a_model_line_that_falls_far_below_is_cut_and_said_with_where_it_comes_b
 
 def test_the_net_benefit_axis_has_a_plain_title():
     fig = price_figures.net_benefit_figure(_net_benefit_curves(np.zeros(99)), price_threshold=0.3)
-    title = fig.layout.yaxis.title.text
+    title = chart_text(fig).table.columns[-1]  # the y title as read: its two drawn lines as one
     assert title == "saving per case against flagging nobody, counted in a miss's price"
     for jargon in ("weighted", "true flags", "false alarms", "minus"):
         assert jargon not in title
@@ -117,3 +117,29 @@ def test_the_marker_key_keeps_a_gap_between_entries_where_it_wraps():
     for entry in key:
         at = read.index(entry)
         assert read[at - 1].isspace(), read
+
+
+def test_the_net_benefit_chart_says_its_fall_is_the_prices_moving_and_marks_what_ships():
+    """Review: a first-time product manager at 1,400 px read the falling lines as "the lowest cutoff
+    is best". Each point is read at the prices its cutoff stands for (a false alarm : a miss =
+    t : 1 - t), so every line falls as a false alarm gets dearer: the chart says so in its subtitle,
+    names those prices under the cutoffs, names the dotted line as the reader's prices and marks
+    the cutoff the answer ships (solid: told apart by its dash, not only its label)."""
+    curves = _net_benefit_curves(np.linspace(0.4, 0.0, 99))
+    fig = price_figures.net_benefit_figure(curves, price_threshold=0.25, shipped=(0.3, 0.3), shipped_model="m")
+    said = chart_text(fig).sentence
+    assert "every line falls: the highest point is not the best cutoff. Compare the lines at your prices;" in said
+    ticks = dict(zip(fig.layout.xaxis.tickvals, fig.layout.xaxis.ticktext, strict=True))
+    assert ticks[0.25] == "0.25<br>1 : 3" and ticks[0.5] == "0.5<br>1 : 1" and ticks[0.75] == "0.75<br>3 : 1"
+    marks = {a.text: a for a in fig.layout.annotations}
+    assert "your prices (1 : 3): 0.25" in marks and "recommended cutoff: 0.3" in marks  # one model: not named
+    assert "marked: your prices (1 : 3): 0.25" in said and "recommended cutoff: 0.3" in said
+    lines = {s.x0: s.line.dash for s in fig.layout.shapes if s.type == "line"}
+    assert lines == {0.25: "dot", 0.3: None}  # the prices dotted, the shipped cutoff solid
+    np.testing.assert_array_equal(fig.data[0].y, curves.query("option == 'm'")["net_benefit"])  # drawn as computed
+    # per-group cutoffs: the span they cover; a no-model answer: its line named as the recommended choice
+    fig = price_figures.net_benefit_figure(curves, price_threshold=0.25, shipped=(0.2, 0.35, 0.3))
+    assert "recommended cutoffs, by group: 0.2 to 0.35" in chart_text(fig).sentence
+    fig = price_figures.net_benefit_figure(curves, price_threshold=0.25, shipped=R.EVERYONE)
+    assert [t.name for t in fig.data] == ["m", f"{R.rule_words(R.EVERYONE)} (no model, recommended)", R.NOBODY]
+    assert not any("recommended cutoff" in a.text for a in fig.layout.annotations)

@@ -10,7 +10,6 @@ import costlib
 import costlib.binary.fairness
 from costlib import answers
 from costlib.binary import decision as D
-from costlib.core import rules
 from costlib.loading.samples import SAMPLES
 from costlib.present import tables, words
 from costlib.present.amounts import month_money, shown_saving
@@ -322,7 +321,7 @@ def test_the_net_benefit_label_runs_into_the_chart_not_past_its_end():
 
     at = open_app("compas", "views/costs.py", c_fp=3, c_fn=1, details="true")
     spec = next(c for c in charts(at) if c["layout"]["title"]["text"].startswith("Net benefit"))
-    (note,) = [a for a in spec["layout"]["annotations"] if a["text"].startswith(rules.rule_words(rules.ELKAN))]
+    (note,) = [a for a in spec["layout"]["annotations"] if a["text"].startswith("your prices")]
     assert note["x"] == pytest.approx(0.75)
     assert note["xanchor"] == "right"  # right of the thresholds' middle: the label runs left, into the chart
 

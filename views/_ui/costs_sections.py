@@ -201,7 +201,7 @@ def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:
     c1, c2 = st.columns(2)
     bracket = questions_bracket(setting("price_questions"), costs)
     show_chart(sens.sensitivity_figure(unit, bracket), key="sensitivity_chart", where=c1, words_where=st)
-    net_benefit = sens.net_benefit_figure()
+    net_benefit = sens.net_benefit_figure(rec)  # the shipped cutoffs marked: this run's, not the memo's
     if net_benefit is not None:
         show_chart(net_benefit, key="net_benefit_chart", where=c2, words_where=st)
     else:
