@@ -303,16 +303,21 @@ def best_prefixes(
     >>> best_prefixes(np.array([[5, 0, 1], [0, 0, 3]]), np.array([[0, 1, 6], [1, 0, 0]]), 1.0, -2.0, max_left=0.2)
     array([3, 3])
     """
-    right = np.asarray(drawn_right, dtype=np.float64)
-    wrong = np.asarray(drawn_wrong, dtype=np.float64)
-    start = np.zeros((right.shape[0], 1))
-    sums = np.concatenate([start, np.cumsum(right * right_worth + wrong * wrong_worth, axis=1)], axis=1)
+    right, wrong = np.asarray(drawn_right), np.asarray(drawn_wrong)
+    sums = np.zeros((right.shape[0], right.shape[1] + 1))  # the prefix of no level first, worth 0
+    body = sums[:, 1:]  # written in place: a move prices millions of entries, and each copy costs as much
+    np.multiply(right, right_worth, out=body, dtype=np.float64, casting="unsafe")
+    body += np.multiply(wrong, wrong_worth, dtype=np.float64, casting="unsafe")
+    np.cumsum(body, axis=1, out=body)
     if max_left is not None:
         from costlib.core.sweep import TIE_TOLERANCE
 
-        accepted = np.concatenate([start, np.cumsum(right + wrong, axis=1)], axis=1)
-        total = accepted[:, -1:]
-        sums[total - accepted > max_left * total + TIE_TOLERANCE * total] = -np.inf  # leaves too many over
+        left = np.zeros_like(sums)  # rows not accepted: the resample's total less each prefix's
+        np.add(right, wrong, out=left[:, 1:], dtype=np.float64, casting="unsafe")
+        np.cumsum(left[:, 1:], axis=1, out=left[:, 1:])
+        total = left[:, -1:].copy()
+        np.subtract(total, left, out=left)
+        sums[left > max_left * total + TIE_TOLERANCE * total] = -np.inf  # leaves too many over
     return np.argmax(sums, axis=1)
 
 
