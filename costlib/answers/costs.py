@@ -236,6 +236,7 @@ class Sensitivity:
             title=price_figures.net_benefit_title(self.judged),
             shipped=() if rec is None else tuple(rec.cutoffs.values()) if rec.ship_model else rec.baseline,
             shipped_model=None if rec is None else rec.model,
+            blended=self.blended,
         )
 
 

@@ -59,9 +59,11 @@ NET_BENEFIT_HOW = (
 #: the cutoffs the x axis names with the prices each stands for (false alarm : missed case = t : 1 - t)
 NET_BENEFIT_TICKS = (0.1, 0.25, 0.5, 0.75, 0.9)
 #: the line at the reader's prices: the lines are read there (`R.ELKAN`'s cutoff, c_fp / (c_fp + c_fn))
-YOUR_PRICES_AT = "your prices ({ratio}): {cutoff}"
+#: in two lines when they are averaged (the second from the " ("): a long label stretched the axis
+YOUR_PRICES_AT = "your prices{averaged} ({ratio}): {cutoff}"
+YOUR_PRICES_AVERAGED = ", averaged"  # the groups have prices of their own: one pair, their average by cases
 SHIPPED_AT = "recommended cutoff{of}: {cutoff}"
-SHIPPED_BY_GROUP = "recommended cutoffs{of}, by group: {low} to {high}"
+SHIPPED_BY_GROUP = "recommended cutoffs{of}, by group: {low} to {high}"  # in two lines, cut after ": "
 SHIPPED_OF = " of {model}"  # with more than one model's line
 SHIPPED_LINE = "{line} (no model, recommended)"  # the no-model choice the answer keeps, as the cost chart names it
 # said where a line falls below the plot: flag everyone's net benefit falls without bound as the cutoff
@@ -252,12 +254,14 @@ def net_benefit_figure(
     title: str = net_benefit_title(),
     shipped: Sequence[float] | str = (),
     shipped_model: str | None = None,
+    blended: bool = False,
 ) -> go.Figure:
     """Decision curves: each model, "flag everyone" and "flag nobody" (0), with the threshold
     that the current prices stand for (c_fp / (c_fp + c_fn)) marked as the reader's prices, and
     what the answer ships: `shipped` is its cutoffs (probabilities) when the model ships, else the
     no-model rule it keeps (`R.EVERYONE` or `R.NOBODY`), whose line is named as recommended;
-    `shipped_model` names the model whose cutoffs they are where several models are drawn.
+    `shipped_model` names the model whose cutoffs they are where several models are drawn;
+    `blended`: the groups have prices of their own, and `price_threshold` is their average's.
 
     A point of a line at cutoff t is what flagging at t saves at the prices t stands for (a
     false alarm : a missed case = t : 1 - t), not at the reader's: the x axis names those prices
@@ -309,13 +313,17 @@ def net_benefit_figure(
                 bgcolor="rgba(255,255,255,0.8)",
             )
     if price_threshold is not None and np.isfinite(price_threshold):
-        rule_line(
-            fig,
-            x=price_threshold,
-            line={"color": "#000", "dash": "dot", "width": 1},
-            text=YOUR_PRICES_AT.format(ratio=prices_of_cutoff(price_threshold), cutoff=cutoff_number(price_threshold)),
-            position="top right",
+        averaged = YOUR_PRICES_AVERAGED if blended else ""
+        text = YOUR_PRICES_AT.format(
+            averaged=averaged, ratio=prices_of_cutoff(price_threshold), cutoff=cutoff_number(price_threshold)
         )
+        shape, note = rule_line_spec(
+            x=price_threshold, line={"color": "#000", "dash": "dot", "width": 1}, text=text, position="top right"
+        )
+        if averaged:
+            note["text"] = "<br>".join(plain(part) for part in _two_lines(text, " ("))
+        fig.add_shape(shape)
+        fig.add_annotation(note)
     cuts = [] if kept is not None else sorted({float(c) for c in shipped if np.isfinite(c) and 0 <= c <= 1})
     if cuts:  # drawn solid, told from the dotted line of the prices by its dash as well as its label
         one = len(cuts) == 1
@@ -325,12 +333,17 @@ def net_benefit_figure(
             if one
             else SHIPPED_BY_GROUP.format(of=of, low=cutoff_number(cuts[0]), high=cutoff_number(cuts[-1]))
         )
-        for x in {cuts[0], cuts[-1]}:  # one cutoff per group: the two ends of the span they cover
+        # one cutoff per group: the two ends of the span they cover, the label at the end with more room
+        # toward the middle of the axis (`labels_on_the_axis` runs it that way)
+        at = max((cuts[0], cuts[-1]), key=lambda x: max(x, 1 - x))
+        for x in {cuts[0], cuts[-1]}:
             shape, note = rule_line_spec(
-                x=x, line={"color": "#000", "width": 1.5}, text=text if x == cuts[-1] else None, position="bottom right"
+                x=x, line={"color": "#000", "width": 1.5}, text=text if x == at else None, position="bottom right"
             )
             fig.add_shape(shape)
             if note:  # above the words on the lines the plot cuts, at its bottom
+                if not one:
+                    note["text"] = "<br>".join(plain(part) for part in _two_lines(text, ": "))
                 fig.add_annotation(note, yshift=2 + 15 * len(cut))
         if not one:
             fig.add_shape(
@@ -338,6 +351,7 @@ def net_benefit_figure(
                 opacity=0.08, line_width=0, layer="below",
             )  # fmt: skip
     fig.update_xaxes(
+        range=[0, 1],  # a label cannot stretch it (a long one ran past the cutoffs' end and squeezed the lines)
         tickvals=list(NET_BENEFIT_TICKS),
         ticktext=[f"{cutoff_number(t)}<br>{prices_of_cutoff(t)}" for t in NET_BENEFIT_TICKS],
     )
@@ -352,6 +366,13 @@ def net_benefit_figure(
     )  # fmt: skip
     fig.update_layout(margin_t=100)
     return fig
+
+
+def _two_lines(text: str, at: str) -> tuple[str, str]:
+    """`text` cut in two at the first `at`, kept with the line it starts (" (") or ends (": ")."""
+    i = text.index(at)
+    cut = i + (len(at) - 1 if at.endswith(" ") else 0)
+    return text[:cut].rstrip(), text[cut:].lstrip()
 
 
 def _net_benefit_range(curves: pd.DataFrame) -> tuple[float, float]:

@@ -140,6 +140,8 @@ def test_the_net_benefit_chart_says_its_fall_is_the_prices_moving_and_marks_what
     # per-group cutoffs: the span they cover; a no-model answer: its line named as the recommended choice
     fig = price_figures.net_benefit_figure(curves, price_threshold=0.25, shipped=(0.2, 0.35, 0.3))
     assert "recommended cutoffs, by group: 0.2 to 0.35" in chart_text(fig).sentence
+    fig = price_figures.net_benefit_figure(curves, price_threshold=0.25, shipped=(0.3,), blended=True)
+    assert "your prices, averaged (1 : 3): 0.25" in chart_text(fig).sentence  # one pair for all the groups
     fig = price_figures.net_benefit_figure(curves, price_threshold=0.25, shipped=R.EVERYONE)
     assert [t.name for t in fig.data] == ["m", f"{R.rule_words(R.EVERYONE)} (no model, recommended)", R.NOBODY]
     assert not any("recommended cutoff" in a.text for a in fig.layout.annotations)
