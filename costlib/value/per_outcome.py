@@ -228,7 +228,8 @@ def _cross_fitted_rows(sw: OutcomeSweep, prices: dict, seed: int) -> tuple[np.nd
     """(each row's worth averaged over the deals, each deal's worth per case, each row's share of
     the deals it was handed over in): every row judged by thresholds fitted on the other parts.
     The deals are made once per sweep (kept on it); a fold's fitting rows are its answer's level
-    sums less the fold's own (one count per deal, no sort)."""
+    counts less the fold's own (one count per deal, no sort), its threshold their best prefix
+    (`honest.best_prefixes`, as `fit_thresholds`)."""
     n = sw.y.size
     parts = kept_on(sw, ("outcome deals", int(seed)), lambda: _deals(n, seed))
     folds = min(CROSS_FOLDS, n)
@@ -244,12 +245,11 @@ def _cross_fitted_rows(sw: OutcomeSweep, prices: dict, seed: int) -> tuple[np.nd
             if not size:
                 continue
             fold = part[side.rows].astype(np.intp)
-            worth = np.where(side.right, good, bad)
-            fitting = np.bincount(fold * size + side.level, weights=worth, minlength=folds * size).reshape(folds, size)
-            np.subtract(side.right_n * good + side.wrong_n * bad, fitting, out=fitting)  # the other folds' sums
-            np.cumsum(fitting, axis=1, out=fitting)
-            best = np.argmax(fitting, axis=1)
-            prefix = np.where(fitting[np.arange(folds), best] > 0, best + 1, 0)  # none when none gains
+            cell = fold * size + side.level  # each row's fold and level
+            held = np.bincount(cell, minlength=folds * size).reshape(folds, size)
+            held_right = np.bincount(cell, weights=side.right, minlength=folds * size).reshape(folds, size)
+            # each fold's threshold: the best prefix of levels on the other folds' rows
+            prefix = best_prefixes(side.right_n - held_right, side.wrong_n - (held - held_right), good, bad)
             accepted[side.rows] = side.level < prefix[fold]
         deals[d] = np.where(accepted, answered, r)
         handed += ~accepted
