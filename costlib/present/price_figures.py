@@ -49,7 +49,7 @@ NO_MODEL_LINES = {
 # manager at 1,400 px). The chart therefore says so: its subtitle, the prices under each cutoff on the x axis
 # (`NET_BENEFIT_TICKS`), the line at the reader's own prices named as theirs, and what the answer ships marked
 # (its cutoff, or the line of the no-model choice it keeps), in the words of the cost chart beside it.
-NET_BENEFIT_X = "cutoff, and under it the prices it stands for (a false alarm : a miss)"
+NET_BENEFIT_X = "cutoff (under it: false alarm : miss)"  # short: it heads a column of the chart's table too
 NET_BENEFIT_Y = "saving per case against flagging nobody, counted in a miss's price"
 #: under the title, in two lines (the chart is half the page wide at 1,400 px); the chart in words says it
 NET_BENEFIT_HOW = (
