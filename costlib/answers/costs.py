@@ -234,9 +234,8 @@ class Sensitivity:
             self.maps.net_benefit,
             price_threshold=mp[0] / (mp[0] + mp[1]) if sum(mp) > 0 else None,
             title=price_figures.net_benefit_title(self.judged),
-            shipped=() if rec is None else tuple(rec.cutoffs.values()) if rec.ship_model else rec.baseline,
-            shipped_model=None if rec is None else rec.model,
             blended=self.blended,
+            **price_figures.shipped_marks(rec),
         )
 
 

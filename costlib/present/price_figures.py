@@ -247,6 +247,15 @@ def prices_of_cutoff(t: float) -> str:
     return f"1 : {ratio_text((1 - t) / t)}" if t <= 0.5 else f"{ratio_text(t / (1 - t))} : 1"
 
 
+def shipped_marks(rec) -> dict:
+    """What `net_benefit_figure` marks of an answer `rec` (a `binary.decision.Recommendation`; None:
+    nothing): its cutoffs when the model ships, else the no-model rule it keeps, and its model.
+    Costs & groups and the audit report mark the same."""
+    if rec is None:
+        return {}
+    return {"shipped": tuple(rec.cutoffs.values()) if rec.ship_model else rec.baseline, "shipped_model": rec.model}
+
+
 def net_benefit_figure(
     curves: pd.DataFrame,
     *,

@@ -36,7 +36,7 @@ from costlib.present.cost_figures import (
 )
 from costlib.present.costs_labels import COSTS_WORDS, GROUP_RATES_WHAT
 from costlib.present.disparity_table import disparity_tables
-from costlib.present.price_figures import net_benefit_figure, net_benefit_title, sensitivity_figure
+from costlib.present.price_figures import net_benefit_figure, net_benefit_title, sensitivity_figure, shipped_marks
 from costlib.present.report_charts import report_chart_text
 from costlib.present.report_html import CSS, PRINT_SCRIPT, SCREEN_NOTE, HtmlFigures, paragraphs, table_html
 from costlib.present.report_record import (
@@ -184,6 +184,8 @@ _FIGURES = {
         a.maps.net_benefit,
         price_threshold=elkan_threshold(*a.mean_prices) if sum(a.mean_prices) > 0 else None,
         title=net_benefit_title(judged_rows(a.recommendation)),
+        blended=not a.recommendation.prices.uniform,  # per-group prices: the mark is their average by cases
+        **shipped_marks(a.recommendation),  # what the answer ships, as the page marks it
     ),
     "cost_curve": lambda a: cost_curve_figure(
         a.curves,

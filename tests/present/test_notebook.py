@@ -66,3 +66,18 @@ def test_the_readmes_notebook_example_runs(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith(("Ship the model", "Not clearly better", "Do not let the model decide"))
     assert "cost per case at scikit-learn's tuned cutoff" in out
+
+
+def test_the_reports_net_benefit_marks_what_the_page_marks(hostile_audit):
+    """The report drew the net benefit chart without what the answer ships (the page marks it since
+    the chart read as 'the lowest cutoff is best'): both now take the marks from one place
+    (`price_figures.shipped_marks`), so the report's chart is the page's."""
+    from costlib.answers.costs import Sensitivity
+
+    a = hostile_audit
+    report = a.figure("net_benefit")
+    rec = a.recommendation
+    page = Sensitivity("", a.maps, a.mean_prices, "", blended=not rec.prices.uniform).net_benefit_figure(rec)
+    marks = [(s.type, s.x0, s.x1) for s in page.layout.shapes]
+    assert marks and [(s.type, s.x0, s.x1) for s in report.layout.shapes] == marks
+    assert [t.name for t in report.data] == [t.name for t in page.data]

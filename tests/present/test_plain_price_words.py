@@ -41,7 +41,7 @@ def test_the_net_benefit_chart_speaks_plainly_and_keeps_its_numbers():
     )
     layout = fig.layout
     assert layout.title.text == "Net benefit: each cutoff read at the prices it stands for (test rows)"
-    assert layout.xaxis.title.text == "cutoff, and under it the prices it stands for (a false alarm : a miss)"
+    assert layout.xaxis.title.text == "cutoff (under it: false alarm : miss)"  # short: it heads a table column too
     assert layout.yaxis.title.text == "saving per case against flagging nobody,<br>counted in a miss's price"
     cut, note, _how = layout.annotations
     assert cut.text == f"{R.EVERYONE}: below the chart from cutoff 0.50 on"  # -0.5 is below the plot
