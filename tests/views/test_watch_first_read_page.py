@@ -26,7 +26,8 @@ def test_the_page_says_whose_month_and_what_the_refit_puts_in_place_of_the_sideb
     assert note in first and " a month)" in first.split(note)[0]
     # before the click: the settings it puts in place of yours, and the sidebar's volume changing
     assert f"the policy's prices, unit, review limit and {month:,} cases a month (in place of yours)" in said
-    assert f"the sidebar's {VOLUME_LABEL} becomes {month:,}, from your {yours:,}" in said
+    # said where the button is pressed, in a box of its own (54ff9e2), not inside the long caption
+    assert f"This button also changes your settings, on every page: {VOLUME_LABEL} from {yours:,} to {month:,}" in said
     # the command in a block of its own, every line continued but the last
     (code,) = [c.value for c in at.code if "costlib watch" in c.value]
     assert code.count(" \\\n") == len(code.splitlines()) - 1 >= 1
