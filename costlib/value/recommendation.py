@@ -218,9 +218,10 @@ def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed:
     if r > 1.0 or k + r < 0.0 or sweep.total <= 1 or sweep.positives <= 0 or sweep.negatives <= 0:
         return None
     capped = cap is not None and cap < 1.0 - TIE_TOLERANCE
-    fit, gs, index, deals = kept_on(sweep, ("value deals", capped, int(seed)), lambda: _deals(sweep, capped, seed))
+    turned, gs, index, deals = kept_on(sweep, ("value deals", capped, int(seed)), lambda: _deals(sweep, capped, seed))
     if deals is None:
         return None
+    fit = sweep if turned is None else turned
     prices = Prices(("all",), np.array([1.0 - r if capped else k + r]), np.array([k + r if capped else 1.0 - r]))
     cf = F.repeated_cross_fit(gs, fit, index, deals, prices, capacity=cap if capped else None)
     if not cf.fitted:
@@ -250,15 +251,18 @@ def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed:
 
 
 def _deals(sweep: Sweep, capped: bool, seed: int) -> tuple:
-    """(the sweep the cross-fit fits on, its `GroupedSweep`, index, the deals of its rows into
-    folds, `folds.dealt_folds`) for `_cross_fitted_gain`, the deals None where the counts are not
-    whole: price-free, kept on `sweep` so that a move of k or r deals nothing again."""
+    """(the sweep turned round under a cap, `_handed_over`, else None: the cross-fit fits on
+    `sweep` itself, which is not kept on itself, so that dropping it frees it at once; the fitted
+    sweep's `GroupedSweep`, index, and the deals of its rows into folds, `folds.dealt_folds`) for
+    `_cross_fitted_gain`, the deals None where the counts are not whole: price-free, kept on
+    `sweep` so that a move of k, r or the cap deals nothing again."""
     from costlib.binary import folds as F
 
-    fit = _handed_over(sweep) if capped else sweep
+    turned = _handed_over(sweep) if capped else None
+    fit = sweep if turned is None else turned
     gs = _grouped(fit)
     index = np.arange(fit.thresholds.size)[None, :]
-    return fit, gs, index, (F.dealt_folds(gs, fit, index, seed=seed) if F.integer_counts(gs) else None)
+    return turned, gs, index, (F.dealt_folds(gs, fit, index, seed=seed) if F.integer_counts(gs) else None)
 
 
 def _refit_worths(sweep: Sweep, *, k: float, r: float, seed: int, cap: float | None = None) -> np.ndarray:

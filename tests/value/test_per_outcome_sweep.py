@@ -87,9 +87,15 @@ def test_a_move_of_k_deals_and_draws_nothing_again():
     y, p = _rows()
     sweeps = {"m": value_sweep(y, p)}
     first = VR.recommend_value(sweeps, k=3.0)
-    assert first.estimate == H.CROSS_FITTED
+    capped = VR.recommend_value(sweeps, k=3.0, max_reject=0.2)  # within a cap: deals of their own, the same draws
+    assert first.estimate == capped.estimate == H.CROSS_FITTED
     never = {"side_effect": AssertionError("made again at a move of k")}
     with patch.object(VR, "_deals", **never), patch.object(H, "level_draws", **never):
         moved = VR.recommend_value(sweeps, k=4.0)
+        moved_capped = VR.recommend_value(sweeps, k=4.0, max_reject=0.2)
     fresh = VR.recommend_value({"m": value_sweep(y, p)}, k=4.0)
     assert (moved.gain, moved.gain_low, moved.gain_high) == (fresh.gain, fresh.gain_low, fresh.gain_high)
+    fresh = VR.recommend_value({"m": value_sweep(y, p)}, k=4.0, max_reject=0.2)
+    assert (moved_capped.gain_low, moved_capped.gain_high) == (fresh.gain_low, fresh.gain_high)
+    # nothing kept holds the sweep itself: dropping it frees it without the cycle collector
+    assert all(part is not sweeps["m"] for kept in sweeps["m"].__dict__["_kept"].values() for part in kept)
