@@ -204,7 +204,15 @@ class ValueAnswer:
         return self.remember(
             "acceptance_rules",
             (k_tp, k_fp, k_fn, worth, r),
-            lambda: acceptance_table(self.ds, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, worth=worth, reject_value=r),
+            lambda: acceptance_table(
+                self.ds,
+                kept_outcome_sweeps(self.ds, self.sweeps, self.remember),
+                k_tp=k_tp,
+                k_fp=k_fp,
+                k_fn=k_fn,
+                worth=worth,
+                reject_value=r,
+            ),
         )
 
     def classification_table(self) -> pd.DataFrame:

@@ -280,7 +280,14 @@ def value_k_figure(against_k: tuple, *, k: float, worth: float, unit: str, rejec
 
 
 def acceptance_table(
-    ds: Dataset, *, k_tp: float, k_fp: float, k_fn: float, worth: float, reject_value: float = 0.0
+    ds: Dataset,
+    rows: OutcomeSweeps,
+    *,
+    k_tp: float,
+    k_fp: float,
+    k_fn: float,
+    worth: float,
+    reject_value: float = 0.0,
 ) -> pd.DataFrame:
     """`value.acceptance_rules_table` on the judged rows, its value per case in the user's unit
     (k_* are in units of a right negative answer, which is worth `worth`), and, per model, the rule
@@ -289,23 +296,15 @@ def acceptance_table(
     case handed over is worth `reject_value` right answers, so they read side by side: the fitted
     rule's thresholds are fitted against it, the class thresholds are the paper's with it folded
     in ((k_fp + r)/(k_tp + k_fp) and (k_fn + r)/(1 + k_fn)), and the expected-value rule answers
-    only when an answer's expected worth beats it."""
-    from costlib.value.per_outcome import outcome_table
+    only when an answer's expected worth beats it. The fitted rule reads `rows`, each model's rows
+    sorted once per data set (`OutcomeSweeps`, as the page's answer at separate prices)."""
+    from costlib.value.per_outcome import sweeps_table
 
-    judge, fit = ds.purpose_rows("judge"), ds.purpose_rows("fit")
-    split = not np.array_equal(judge, fit)
+    judge = ds.purpose_rows("judge")
     scores = {m: s[judge] for m, s in ds.scores.items()}
     cs = value.acceptance_rules_table(ds.y[judge], scores, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn, reject_value=reject_value)
-    fitted = outcome_table(
-        ds.y[judge],
-        scores,
-        y_fit=ds.y[fit] if split else None,
-        fit_scores={m: s[fit] for m, s in ds.scores.items()} if split else None,
-        k_tp=k_tp,
-        k_fp=k_fp,
-        k_fn=k_fn,
-        reject_value=reject_value,
-    ).assign(**{"acceptance rule": FITTED_RULE})
+    prices = {"k_tp": k_tp, "k_fp": k_fp, "k_fn": k_fn, "reject_value": reject_value}
+    fitted = sweeps_table(rows.judge, rows.fit, **prices).assign(**{"acceptance rule": FITTED_RULE})
     order = {m: i for i, m in enumerate(ds.scores)}
     cs = pd.concat([fitted[list(cs.columns)], cs], ignore_index=True)
     cs = cs.sort_values("model", key=lambda c: c.map(order), kind="stable").reset_index(drop=True)

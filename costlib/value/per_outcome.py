@@ -417,14 +417,22 @@ def recommend_sweeps(
 def outcome_table(y_judge, judge_scores: dict, *, y_fit=None, fit_scores=None, **prices) -> pd.DataFrame:
     """Per model, the per-outcome rule with its thresholds fitted (`recommend_outcome` for that
     model alone): its worth per case and share handed over on the judged rows, cross-fitted
-    without fitting rows. Columns ``model, value per case, handed over``."""
+    without fitting rows. Columns ``model, value per case, handed over``. Each model's rows are
+    sorted here; a caller that keeps them calls `sweeps_table`."""
+    y_judge = np.asarray(y_judge, dtype=bool)
+    judge = {name: outcome_sweep(y_judge, p) for name, p in judge_scores.items()}
+    fit = None if fit_scores is None else {name: outcome_sweep(y_fit, fit_scores[name]) for name in judge_scores}
+    return sweeps_table(judge, fit, **prices)
+
+
+def sweeps_table(judge: dict, fit: dict | None = None, **prices) -> pd.DataFrame:
+    """`outcome_table` on each model's kept `OutcomeSweep`s (`recommend_sweeps` for one model at a
+    time, its interval not read): a price move sorts and deals nothing again."""
     out = []
-    for name in judge_scores:
-        rec = recommend_outcome(
-            y_judge,
-            {name: judge_scores[name]},
-            y_fit=y_fit,
-            fit_scores=None if fit_scores is None else {name: fit_scores[name]},
+    for name, sw in judge.items():
+        rec = recommend_sweeps(
+            {name: sw},
+            None if fit is None else {name: fit[name]},
             spread=False,  # the worth and the share handed over only: no interval is read
             **prices,
         )

@@ -27,6 +27,7 @@ from costlib.answers.value import (
     value_k_sentence,
     value_sweeps,
 )
+from costlib.answers.value_sections import outcome_sweeps
 from costlib.core import settings
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
@@ -127,6 +128,12 @@ def test_a_price_move_at_separate_prices_sorts_the_rows_once(no_split):
     kept = store.kept[("value_outcome_sweeps", ())]
     moved = _answer(no_split, {"": (1.0, 7.0)}, remember=store)
     moved.tau_figure(moved.rec.model)
+    from unittest.mock import patch
+
+    from costlib.value import per_outcome
+
+    with patch.object(per_outcome, "outcome_sweep", side_effect=AssertionError("sorted again")):
+        moved.acceptance_table(k_tp=1.0, k_fp=1.0, k_fn=7.0)  # the table's fitted rule reads the same sorted rows
     assert store.made.count("value_outcome_sweeps") == 1
     assert store.made.count("value_outcome") == 2 and store.made.count("value_outcome_curves") == 2
     assert store.kept[("value_outcome_sweeps", ())] is kept and kept.fit is None  # no split: cross-fitted
@@ -159,7 +166,9 @@ def test_the_sections_below_are_drawn_on_request_from_the_same_functions(screeni
     answer.calibration_table()
     assert store.made.count("calibrated_sweeps") == 1 and store.made.count("value_calibration") == 1
     got = answer.acceptance_table(k_tp=3.0, k_fp=1.0, k_fn=5.0)
-    pd.testing.assert_frame_equal(got, acceptance_table(screening, k_tp=3.0, k_fp=1.0, k_fn=5.0, worth=1.0))
+    rows = outcome_sweeps(screening, split=True)  # the screening sample has train and test rows
+    want = acceptance_table(screening, rows, k_tp=3.0, k_fp=1.0, k_fn=5.0, worth=1.0)
+    pd.testing.assert_frame_equal(got, want)
     assert answer.outcome_defaults == (3.0, 3.0)
     advice = [calibration_advice_line(screening, m) for m in screening.scores]
     assert answer.calibrates and answer.calibration_advice() == [a for a in advice if a] and any(advice)

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from costlib.answers.value_sections import acceptance_table
+from costlib.answers.value_sections import acceptance_table, outcome_sweeps
 from costlib.core.validation import DegenerateWarning
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
@@ -199,8 +199,9 @@ def test_on_compas_at_1_and_10_every_row_of_the_table_counts_a_hand_over_at_its_
     handed over worth $1 (r = 0.5 right answers): each formula row is its rule's worth on the judged
     rows with every hand-over counted at r, row by row; the fitted row is `outcome_table`'s at r."""
     prices, r, worth = {"k_tp": 1.0, "k_fp": 1.0, "k_fn": 10.0}, 0.5, 2.0
-    table = acceptance_table(compas, **prices, worth=worth, reject_value=r)
     judge, fit = compas.purpose_rows("judge"), compas.purpose_rows("fit")
+    sorted_once = outcome_sweeps(compas, split=not np.array_equal(judge, fit))
+    table = acceptance_table(compas, sorted_once, **prices, worth=worth, reject_value=r)
     y = compas.y[judge].astype(int).tolist()
     rules = {ACCEPTANCE_WORDS["paper"]: _class_threshold_rule, ACCEPTANCE_WORDS["bayes"]: _expected_value_rule}
     for model, scores in compas.scores.items():
