@@ -89,3 +89,17 @@ def test_a_header_too_long_for_a_column_reads_whole_on_hover_not_clipped():
     for column in (long, endless):
         assert text_px(config[column]["label"]) <= config[column]["width"] <= MAX_COLUMN_PX
     assert "help" not in config["series"] and "label" not in config["series"]
+
+
+def test_two_long_headers_with_the_same_first_words_stay_apart():
+    """Two headers cut to the words before their parenthesis would read the same: the second is cut
+    with an ellipsis instead, and a help the caller gave keeps the whole header too."""
+    import pandas as pd
+
+    from views._ui.display import fitted_columns
+
+    tail = "a long explanation that no column can hold at this width, and some more words"
+    a, b = f"worth per case ({tail})", f"worth per case ({tail}, again)"
+    config = fitted_columns(pd.DataFrame({a: [1.0], b: [2.0]}), {b: {"help": "the other one"}})
+    assert config[a]["label"] == "worth per case" and config[b]["label"] != "worth per case"
+    assert config[b]["label"].endswith("…") and config[b]["help"] == f"the other one ({b})"

@@ -136,8 +136,9 @@ def fitted_columns(df: pd.DataFrame, column_config: dict | None = None) -> dict:
         label = str(given.get("label") or name)
         header = text_px(label)
         if header > MAX_COLUMN_PX:  # a header that would clip: its words before " (", the whole on hover
-            given.setdefault("help", label)
-            given["label"] = _fitting_header(label)
+            given["help"] = f"{given['help']} ({label})" if given.get("help") else label
+            taken = {c.get("label") if isinstance(c, dict) else c for c in config.values()}  # others' headers
+            given["label"] = _fitting_header(label, taken=taken)
             header = text_px(given["label"])
         # each distinct text measured once: a price move sizes every column of its charts' tables,
         # whose names and labels repeat on every row (no cache across runs: cells are people's data)
@@ -147,17 +148,20 @@ def fitted_columns(df: pd.DataFrame, column_config: dict | None = None) -> dict:
     return config
 
 
-def _fitting_header(label: str) -> str:
-    """A header within `MAX_COLUMN_PX`: its words before a parenthesis when they fit, else as many
-    characters as fit with an ellipsis (the whole header is the column's hover help, and the chart's
-    sentence above its table says it whole).
+def _fitting_header(label: str, taken=()) -> str:
+    """A header within `MAX_COLUMN_PX`: its words before a parenthesis when they fit and are words
+    no other column's header (`taken`) reads, else as many characters as fit with an ellipsis (the
+    whole header is the column's hover help, and the chart's sentence above its table says it whole).
 
     >>> _fitting_header("confidence threshold (answer when the model's confidence is at least this)")
     'confidence threshold'
+    >>> _fitting_header("(" + "x" * 100 + ")")[:3], _fitting_header("a (" + "x" * 100 + ")", taken={"a"})[:4]
+    ('(xx', 'a (x')
     """
-    head = label.split(" (", 1)[0]
-    if text_px(head) <= MAX_COLUMN_PX:
+    head = label.split(" (", 1)[0].strip()
+    if head and head not in taken and text_px(head) <= MAX_COLUMN_PX:
         return head
+    head = label
     while len(head) > 1 and text_px(head + "…") > MAX_COLUMN_PX:
         head = head[:-1]
     return head.rstrip() + "…"
