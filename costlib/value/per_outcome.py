@@ -144,10 +144,14 @@ def outcome_row_values(y, p, tau_pos: float, tau_neg: float, *, k_tp: float, k_f
     positive -k_fp, a false negative -k_fn, a case handed over r."""
     y = np.asarray(y, dtype=bool)
     p = np.asarray(p, dtype=float)
-    pos = p >= 0.5
-    accepted = np.where(pos, p >= tau_pos, 1.0 - p >= tau_neg)
-    answered = np.where(pos, np.where(y, k_tp, -k_fp), np.where(y, -k_fn, 1.0))
-    return np.where(accepted, answered, r), accepted
+    accepted = np.where(p >= 0.5, p >= tau_pos, 1.0 - p >= tau_neg)
+    return np.where(accepted, _answered(y, p, k_tp=k_tp, k_fp=k_fp, k_fn=k_fn), r), accepted
+
+
+def _answered(y: np.ndarray, p: np.ndarray, *, k_tp: float, k_fp: float, k_fn: float, **_) -> np.ndarray:
+    """Each row's worth when its answer (positive when p >= 0.5) is accepted: a right positive
+    k_tp, a right negative 1, a false positive -k_fp, a false negative -k_fn."""
+    return np.where(p >= 0.5, np.where(y, k_tp, -k_fp), np.where(y, -k_fn, 1.0))
 
 
 def outcome_curves(y, p, tau_pos: float, tau_neg: float, *, k_tp: float, k_fp: float, k_fn: float, r: float):
@@ -234,9 +238,7 @@ def _cross_fitted_rows(sw: OutcomeSweep, prices: dict, seed: int) -> tuple[np.nd
     parts = kept_on(sw, ("outcome deals", int(seed)), lambda: _deals(n, seed))
     folds = min(CROSS_FOLDS, n)
     r = prices["r"]
-    answered = np.where(
-        sw.p >= 0.5, np.where(sw.y, prices["k_tp"], -prices["k_fp"]), np.where(sw.y, -prices["k_fn"], 1.0)
-    )
+    answered = _answered(sw.y, sw.p, **prices)
     deals, handed = np.zeros((parts.shape[0], n)), np.zeros(n)
     for d, part in enumerate(parts):
         accepted = np.zeros(n, dtype=bool)
