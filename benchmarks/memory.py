@@ -50,17 +50,23 @@ gc.collect()
 open("/proc/self/clear_refs", "w").write("5")
 base = status("VmRSS:")
 t = time.perf_counter()
-at.switch_page("views/costs.py").run()
+peaks = {{}}
+for page in {pages!r}:
+    at.switch_page(f"views/{{page}}.py").run()
+    peaks[page] = round((status("VmHWM:") - base) / (n * models))
 peak = status("VmHWM:") - base
+gc.collect()
+kept = status("VmRSS:") - base
 print(json.dumps({{"rows": n, "groups": groups, "scores": models, "seconds": round(time.perf_counter() - t, 1),
-                  "exceptions": len(at.exception), "peak_mb": round(peak / 2**20),
-                  "bytes_per_row_and_score": round(peak / (n * models))}}))
+                  "exceptions": len(at.exception), "peak_mb": round(peak / 2**20), "kept_mb": round(kept / 2**20),
+                  "peak_after_each_page": peaks, "bytes_per_row_and_score": round(peak / (n * models))}}))
 """
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", default="1e6:0:1,2e6:10:1,2e6:2:3,2e6:20:2", help="rows:groups:scores,...")
+    ap.add_argument("--pages", default="costs,value", help="the pages one session opens, in order (views/NAME.py)")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
     from costlib.loading.budget import WORK_PER_ROW
@@ -69,7 +75,12 @@ def main() -> None:
     for case in args.cases.split(","):
         rows, groups, scores = case.split(":")
         code = CHILD.format(
-            root=str(ROOT), app=str(ROOT / "app.py"), n=int(float(rows)), groups=int(groups), models=int(scores)
+            root=str(ROOT),
+            app=str(ROOT / "app.py"),
+            n=int(float(rows)),
+            groups=int(groups),
+            models=int(scores),
+            pages=tuple(args.pages.split(",")),
         )
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
         result = json.loads(out.strip().splitlines()[-1])

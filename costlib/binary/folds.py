@@ -120,6 +120,8 @@ def make_folds(
             dealt = _deal(levels, k, np.random.default_rng(key))
             out[:, lo + 1 : hi] = np.cumsum(dealt, axis=1)
             tot[:, i] = dealt.sum(axis=1)
+    if _one_group(gs, pooled, index):  # the pooled counts are the group's: shared, not copied
+        return Folds(tp, fp, pos, neg, tp, fp)
     p_tp = np.zeros((k, pooled.thresholds.size), dtype=dtype)
     p_fp = np.zeros_like(p_tp)
     for i in range(g_n):
@@ -127,6 +129,13 @@ def make_folds(
         p_tp += tp[:, at]
         p_fp += fp[:, at]
     return Folds(tp, fp, pos, neg, p_tp, p_fp)
+
+
+def _one_group(gs: GroupedSweep, pooled: Sweep, index: np.ndarray) -> bool:
+    """Whether `gs` is one group whose sweep is `pooled`'s, entry for entry (`index` the identity):
+    then every pooled count is the group's own, and the folds and their stacks share them."""
+    n = pooled.thresholds.size
+    return len(gs.groups) == 1 and gs.thresholds.size == n and np.array_equal(index[0], np.arange(n))
 
 
 # ---------------------------------------------------------------------------------------
@@ -258,16 +267,19 @@ def _stacked(gs: GroupedSweep, deals) -> _Stacked:
         if len(held) == len(deals) and all(a is b for a, b in zip(held, deals, strict=True)):
             return stacked
     sizes = np.diff(gs.offsets)
-    tp = np.stack([f.tp for f in deals])
+    tp = deals[0].tp[None] if len(deals) == 1 else np.stack([f.tp for f in deals])  # one deal: a view
     positives = np.stack([f.positives for f in deals])
+    fp = np.stack([f.fp for f in deals]).astype(np.float64)  # as pricing converts them, once
+    fn = np.repeat(positives, sizes, axis=-1) - tp
+    shared = all(f.pooled_tp is f.tp and f.pooled_fp is f.fp for f in deals)  # one group (`make_folds`)
     stacked = _Stacked(
         tp=tp,
-        fp=np.stack([f.fp for f in deals]).astype(np.float64),  # as pricing converts them, once
-        fn=np.repeat(positives, sizes, axis=-1) - tp,
+        fp=fp,
+        fn=fn,
         positives=positives,
         negatives=np.stack([f.negatives for f in deals]),
-        pooled_fp=np.stack([f.pooled_fp for f in deals]),
-        pooled_fn=np.stack([f.positives.sum(axis=1)[:, None] - f.pooled_tp for f in deals]),
+        pooled_fp=fp if shared else np.stack([f.pooled_fp for f in deals]),
+        pooled_fn=fn if shared else np.stack([f.positives.sum(axis=1)[:, None] - f.pooled_tp for f in deals]),
     )
     cache.append((deals, stacked))
     return stacked
@@ -418,10 +430,17 @@ def _chains(gs: GroupedSweep, pooled: Sweep, st: _Stacked) -> _Chains | None:
             positives = st.positives.reshape(r, -1).astype(np.int64)
             g_tp, g_fp = np.round(gs.tp).astype(np.int64), np.round(gs.fp).astype(np.int64)
             groups = []
-            for i in range(len(gs.groups)):
+            for i in range(len(gs.groups)):  # the other folds' counts, written over the copies' own slices
                 lo, hi = int(gs.offsets[i]), int(gs.offsets[i + 1])
-                c_fn = (round(float(gs.positives[i])) - positives[:, i, None]) - (g_tp[lo:hi] - tp[:, lo:hi])
-                groups.append(lo + _row_chains(g_fp[lo:hi] - fp[:, lo:hi], c_fn))
+                c_fn, c_fp = tp[:, lo:hi], fp[:, lo:hi]
+                np.subtract(c_fn, g_tp[lo:hi], out=c_fn)  # (P - P_fold) - (tp - tp_fold), in place
+                c_fn += round(float(gs.positives[i])) - positives[:, i, None]
+                np.subtract(g_fp[lo:hi], c_fp, out=c_fp)
+                groups.append(lo + _row_chains(c_fp, c_fn))
+            del tp, fp, positives
+            if st.pooled_fp is st.fp:  # one group (`make_folds`): the pooled chains are its own
+                cache["_chains"] = _Chains(groups, groups[0])
+                return cache["_chains"]
             p_fp = np.round(pooled.fp).astype(np.int64) - st.pooled_fp.reshape(r, -1).astype(np.int64)
             p_fn = np.round(pooled.fn).astype(np.int64) - np.round(st.pooled_fn.reshape(r, -1)).astype(np.int64)
             cache["_chains"] = _Chains(groups, _row_chains(p_fp, p_fn))
