@@ -267,10 +267,13 @@ def _stacked(gs: GroupedSweep, deals) -> _Stacked:
         if len(held) == len(deals) and all(a is b for a, b in zip(held, deals, strict=True)):
             return stacked
     sizes = np.diff(gs.offsets)
-    tp = deals[0].tp[None] if len(deals) == 1 else np.stack([f.tp for f in deals])  # one deal: a view
+    # whole counts in the folds' own type (pricing reads them as exactly the float64 they hold);
+    # one deal's are views of its folds, not copies: both pages keep these for as long as the data
+    tp = deals[0].tp[None] if len(deals) == 1 else np.stack([f.tp for f in deals])
+    fp = deals[0].fp[None] if len(deals) == 1 else np.stack([f.fp for f in deals])
     positives = np.stack([f.positives for f in deals])
-    fp = np.stack([f.fp for f in deals]).astype(np.float64)  # as pricing converts them, once
-    fn = np.repeat(positives, sizes, axis=-1) - tp
+    fn = np.repeat(positives.astype(tp.dtype), sizes, axis=-1)
+    fn -= tp
     shared = all(f.pooled_tp is f.tp and f.pooled_fp is f.fp for f in deals)  # one group (`make_folds`)
     stacked = _Stacked(
         tp=tp,
