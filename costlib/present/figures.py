@@ -38,9 +38,9 @@ from costlib.present.plotting import (  # noqa: F401 (re-exported: the pages rea
     palette_color,
     rule_line,
     rule_line_spec,
+    series_bar_pattern,
     series_dash,
     series_line,
-    series_pattern,
     series_symbol,
     step_points,
     thin_curve,
@@ -348,7 +348,7 @@ def delta_histogram(delta, *, groups=None, title: str = "How costly a mistake is
                     x=d[g == name],
                     nbinsx=60,
                     name=plain(name),
-                    marker={"color": palette_color(i), "pattern": {"shape": series_pattern(i)}},
+                    marker={"color": palette_color(i), "pattern": series_bar_pattern(i)},
                     opacity=0.6,
                 )
             )
@@ -373,7 +373,7 @@ def nec_error_figure(table: pd.DataFrame, *, title: str = "Error rate beside the
     fig = figure_without_template()
     labels = [plain(x) for x in table["label"]]
     for i, (column, name) in enumerate(NEC_SERIES.items()):
-        marker = {"color": palette_color(i), "pattern": {"shape": series_pattern(i)}}
+        marker = {"color": palette_color(i), "pattern": series_bar_pattern(i)}
         fig.add_trace(go.Bar(x=labels, y=table[column], name=name, marker=marker))
     rule_line(fig, y=0.5, line={"dash": "dash", "color": NOBODY_COLOR}, text="coin flip (0.5)")
     fig.update_layout(barmode="group")

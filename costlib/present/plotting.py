@@ -16,7 +16,7 @@ from costlib.core.thinning import thin_index
 
 # The one home of the colours of models, groups and rules: every figure takes its i-th line's colour
 # from `palette_color(i)` and its dash (`series_dash`), marker (`series_symbol`) or bar pattern
-# (`series_pattern`) from the same i, so lines differ without colour too. Okabe and Ito's blue,
+# (`series_bar_pattern`) from the same i, so lines differ without colour too. Okabe and Ito's blue,
 # vermillion and bluish green, then Tol's wine, Okabe and Ito's reddish purple, Tol's olive and
 # Okabe and Ito's sky blue and orange darkened (in HLS lightness) to a 3:1 contrast with white
 # (WCAG 2.2, 1.4.11: a line must stand out from the page); ordered so that neighbours stay apart under
@@ -27,7 +27,13 @@ PALETTE = ["#0072b2", "#d55e00", "#009e73", "#882255", "#cc79a7", "#666633", "#2
 SERIES_DASHES = ("solid", "longdash", "dashdot", "longdashdot", "12px,4px,2px,4px,2px,4px")
 # The i-th series' marker: none of the shapes the cost curves give a rule (`cost_figures.RULE_SYMBOLS`).
 SERIES_SYMBOLS = ("hexagon", "square", "triangle-up", "cross", "triangle-down", "pentagon", "hexagram", "bowtie")
-SERIES_PATTERNS = ("", "/", ".", "x", "\\", "+", "|", "-")  # the i-th series of bars' fill pattern
+# The i-th series of bars' fill pattern: first each shape drawn in the series' colour on white (the
+# first is a plain bar), then each but the plain one drawn over a bar filled with the colour, then
+# each but the plain one drawn finer, in the colour on white (`series_bar_pattern`): 22 looks before
+# they repeat, for the report's bars of up to 17 rules (6 without fairness, 5 fair ones, each again
+# fitted within a tolerance, and flagging at random under a review limit).
+SERIES_PATTERNS = ("", "/", ".", "x", "\\", "+", "|", "-")
+FINE_PATTERN_PX = 4  # the third round's pattern size (Plotly's default is 8 px)
 NOBODY_COLOR = "#555555"
 EVERYONE_COLOR = "#767676"  # the lightest grey with a 4.5:1 contrast with white
 GUIDE_COLOR = "#767676"  # a plain line across the plot that marks no decision (where the models' order changes)
@@ -60,9 +66,40 @@ def series_symbol(i: int) -> str:
     return SERIES_SYMBOLS[i % len(SERIES_SYMBOLS)]
 
 
+def series_bar_pattern(i: int) -> dict:
+    """The i-th series of bars' pattern (a Plotly ``marker.pattern``): the shapes of
+    `SERIES_PATTERNS` in the series' colour on white; then the same shapes but the plain one in
+    white or dark grey over a bar filled with the colour (``fillmode`` "overlay"); then those
+    shapes again in the colour on white at half the size (`FINE_PATTERN_PX`, a finer texture);
+    cycling after those 22, so that up to 22 series of bars differ without colour.
+
+    >>> series_bar_pattern(1), series_bar_pattern(8), series_bar_pattern(15), series_bar_pattern(22)
+    ({'shape': '/'}, {'shape': '/', 'fillmode': 'overlay'}, {'shape': '/', 'size': 4}, {'shape': ''})
+    """
+    shapes = SERIES_PATTERNS[1:]
+    i %= len(SERIES_PATTERNS) + 2 * len(shapes)
+    if i < len(SERIES_PATTERNS):
+        return {"shape": SERIES_PATTERNS[i]}
+    i -= len(SERIES_PATTERNS)
+    if i < len(shapes):
+        return {"shape": shapes[i], "fillmode": "overlay"}
+    return {"shape": shapes[i - len(shapes)], "size": FINE_PATTERN_PX}
+
+
 def series_pattern(i: int) -> str:
-    """The i-th series of bars' fill pattern (`SERIES_PATTERNS`, cycling; the first is plain)."""
-    return SERIES_PATTERNS[i % len(SERIES_PATTERNS)]
+    """The shape of the i-th series of bars' pattern (`series_bar_pattern`; the first is plain)."""
+    return series_bar_pattern(i)["shape"]
+
+
+def bars_apart(fig: go.Figure) -> go.Figure:
+    """Give the i-th patterned series of bars (bars or histograms whose pattern has a shape) the
+    whole pattern of `series_bar_pattern(i)`, its fill mode too: a figure that set only the shape
+    (``series_pattern``) repeated a look from its ninth series on (the report's bars of cost per
+    group and rule draw up to 12 rules)."""
+    patterned = [t for t in fig.data if t.type in ("bar", "histogram") and t.marker.pattern.shape is not None]
+    for i, trace in enumerate(patterned):
+        trace.marker.pattern.update(series_bar_pattern(i))
+    return fig
 
 
 def series_line(i: int, **line) -> dict:
@@ -183,11 +220,12 @@ def rule_line_spec(
 
 
 def apply_layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
-    """Title, axis titles (escaped: they may hold user text), legend under the plot, and the
-    labels of the vertical lines placed on the x axis as drawn (`labels_on_the_axis`)."""
+    """Title, axis titles (escaped: they may hold user text), legend under the plot, the
+    labels of the vertical lines placed on the x axis as drawn (`labels_on_the_axis`) and each
+    series of bars' whole pattern (`bars_apart`)."""
     fig.update_layout(layout_spec(title, x, y))
     labels_on_the_axis(fig)
-    return fig
+    return bars_apart(fig)
 
 
 def labels_on_the_axis(fig: go.Figure) -> go.Figure:

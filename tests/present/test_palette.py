@@ -246,7 +246,8 @@ def _training_summary() -> pd.DataFrame:
 def look(trace) -> tuple:
     """What tells a trace apart without colour: its dash and marker shape, or its bars' pattern."""
     if trace.type in ("bar", "histogram"):
-        return ("pattern", trace.marker.pattern.shape or "")
+        pattern = trace.marker.pattern
+        return ("pattern", pattern.shape or "", pattern.fillmode or "replace", pattern.size or 8)
     mode = trace.mode or "lines"
     dash = (trace.line.dash or "solid") if "lines" in mode else None
     symbol = trace.marker.symbol if "markers" in mode else None
@@ -280,6 +281,31 @@ def test_neighbouring_lines_differ_by_dash_marker_or_pattern_not_only_colour(nam
     assert len(traces) >= 2, name  # several lines to tell apart
     same = [(a.name, b.name, look(a)) for a, b in itertools.pairwise(traces) if look(a) == look(b) and a.type == b.type]
     assert not same, f"{name}: neighbours that differ only by colour: {same}"
+
+
+def test_every_rule_in_the_reports_bars_has_its_own_look_without_colour():
+    """The report's bars of cost per group and rule draw up to 17 rules (6 without fairness, 5 fair
+    ones, each again fitted within a tolerance, flagging at random under a limit): 8 fill patterns
+    left pairs of them ("cutoff 0.5" and "fair: equal false positive rate") told apart by colour only."""
+    rules = ["cutoff 0.5", "elkan", "best single cutoff", "cost-optimal", "flag nobody", "flag everyone"]
+    rules += [f"fair: rule {i}" for i in range(5)] + [f"fair: rule {i} (fitted within 1%)" for i in range(5)]
+    rules += ["flag at random"]
+    frame = pd.DataFrame(
+        [
+            {"rule": r, "group": g, "cost_per_case": 1.0 + i, "low": 0.5, "high": 2.0 + i}
+            for i, r in enumerate(rules)
+            for g in GROUPS
+        ]
+    )
+    for n in (12, len(rules)):
+        traces = cost_figures.rule_bars_figure(frame[frame["rule"].isin(rules[:n])]).data
+        looks = [look(t) for t in traces]
+        assert len(traces) == n and len(set(looks)) == n, looks
+    # a whole cycle of bar looks is its own, and a plain bar is drawn one way only
+    cycle = [plotting.series_bar_pattern(i) for i in range(22)]
+    assert len({(p["shape"], p.get("fillmode", "replace"), p.get("size", 8)) for p in cycle}) == len(cycle)
+    assert [p for p in cycle if not p["shape"]] == [{"shape": ""}]
+    assert plotting.series_bar_pattern(22) == plotting.series_bar_pattern(0)
 
 
 def test_the_sensitivity_map_names_each_cells_option_without_colour():
