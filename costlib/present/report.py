@@ -335,8 +335,28 @@ GROUP_RATES_OF = {
 }
 """After the page's "Rates per group" (`COSTS_WORDS`), by whether the verdict ships the model:
 the table holds the rates of the model's best rule (`Audit.group_rates`) either way."""
-NO_MODEL_ALIKE = "What is recommended, {rule}, does not use the model, so it treats every group alike."
-"""Under the rates of the model's best rule, when the verdict keeps the choice without a model."""
+NO_MODEL_ALIKE = (
+    "What is recommended, {rule}, does not use the model: {how}, so the groups' error rates are the same{when}, "
+    "but a group's cost per case still depends on its share of positive cases and its prices."
+)
+"""Under the rates of the model's best rule, when the verdict keeps the choice without a model: the
+same decision for every case makes the groups' error rates equal, not their costs (the disparities
+below, of the model's best rule, differ and may fail). `NO_MODEL_HOW` says the decision."""
+NO_MODEL_HOW = {
+    R.EVERYONE: (
+        "every case is flagged (every positive case is caught and every negative case is a false alarm)",
+        "",
+    ),
+    R.NOBODY: ("no case is flagged (every positive case is missed and there is no false alarm)", ""),
+    R.AT_RANDOM: ("every case has the same chance of being flagged, whatever its group", " on average"),
+}
+"""(how every case is decided, when the error rates are equal) of each no-model choice, in `NO_MODEL_ALIKE`."""
+
+
+def no_model_alike(rule: str) -> str:
+    """`NO_MODEL_ALIKE` for the no-model choice `rule` (`rules.NOBODY`, `EVERYONE` or `AT_RANDOM`)."""
+    how, when = NO_MODEL_HOW[rule]
+    return NO_MODEL_ALIKE.format(rule=R.rule_words(rule), how=how, when=when)
 
 
 def _group_rates_heading(rec) -> str:
@@ -347,7 +367,7 @@ def _group_rates_heading(rec) -> str:
     heading = COSTS_WORDS["group_rates"] + GROUP_RATES_OF[rec.ship_model].format(rule=R.rule_words(rec.rule))
     words = [GROUP_RATES_WHAT.strip()]
     if not rec.ship_model:
-        words.append(NO_MODEL_ALIKE.format(rule=R.rule_words(rec.shipped_rule)))
+        words.append(no_model_alike(rec.shipped_rule))
     return f"<h3>{html_escape(heading)}</h3>" + paragraphs([" ".join(words)])
 
 

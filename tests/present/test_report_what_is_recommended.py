@@ -56,7 +56,14 @@ def test_the_rates_are_not_called_recommended_when_the_verdict_keeps_the_choice_
     assert not [h for h in headings if "what is recommended" in h and "not what" not in h], headings
     text = " ".join(_texts(report, "p"))
     assert GROUP_RATES_WHAT.strip() in text  # the page's words for the same table, from their one home
-    assert "What is recommended, flag everyone, does not use the model, so it treats every group alike." in text
+    # every case flagged: the error rates are equal, but not the costs (nor the disparities below, which fail)
+    said = (
+        "What is recommended, flag everyone, does not use the model: every case is flagged (every positive case is "
+        "caught and every negative case is a false alarm), so the groups' error rates are the same, but a group's "
+        "cost per case still depends on its share of positive cases and its prices."
+    )
+    assert said in text
+    assert "alike" not in text
 
 
 def test_the_disparities_say_they_are_the_models_best_rule_when_the_verdict_keeps_the_choice_without_it(kept):
@@ -77,7 +84,7 @@ def test_the_rates_are_what_is_recommended_when_the_model_ships(audit):  # noqa:
     assert rec.ship_model and rec.shipped_rule == rec.rule == R.SINGLE
     report = audit_html(audit)
     assert "Rates per group of what is recommended (best single cutoff)" in _texts(report, "h3")
-    assert "does not use the model, so it treats every group alike" not in report
+    assert "does not use the model" not in report
     assert "not of what is recommended" not in report
 
 
@@ -93,3 +100,13 @@ def test_each_row_of_the_group_by_group_table_names_its_rule_as_the_table_above(
     cut = {(r["rule"], r["group"]): r["cutoff"] for r in rows}
     assert cut[("fair: equal opportunity", "African-American")] == "≥ 0.3229"
     assert cut[(tightened, "African-American")] == "everyone"
+
+
+def test_every_no_model_choice_says_how_every_case_is_decided_and_that_costs_still_differ():
+    from costlib.present.report import no_model_alike
+
+    for rule in R.BASELINES:
+        said = no_model_alike(rule)
+        assert R.rule_words(rule) in said and "error rates are the same" in said
+        assert "cost per case still depends on its share of positive cases" in said
+        assert "alike" not in said
