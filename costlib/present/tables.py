@@ -431,19 +431,32 @@ def fairness_cutoffs_table(summary: pd.DataFrame, results: RuleResults, *, lowes
 
 
 def _rate_with_interval(x, lo, hi) -> str:
+    """A rate and its interval ("12.3% (10.1% to 14.5%)"); the rate alone when the interval is
+    none or reads as the rate itself (every resample the same, as flagging everyone's 100.0%:
+    "100.0% (100.0% to 100.0%)" says no more and widened the rates per group past the page).
+
+    >>> _rate_with_interval(0.123, 0.101, 0.145), _rate_with_interval(1.0, 1.0, 1.0)
+    ('12.3% (10.1% to 14.5%)', '100.0%')
+    """
     cell = share_cell(x)
-    return (
-        cell
-        if not (np.isfinite(lo) and np.isfinite(hi)) or cell == "–"
-        else f"{cell} ({share_cell(lo)} to {share_cell(hi)})"
-    )
+    if not (np.isfinite(lo) and np.isfinite(hi)) or cell == "–":
+        return cell
+    low, high = share_cell(lo), share_cell(hi)
+    return cell if low == high == cell else f"{cell} ({low} to {high})"
 
 
-def small_group_note(minimum: int) -> str:
-    """The rates table's note beside a group with fewer than `minimum` positives or negatives
-    on the rows the cutoffs are fitted on (short: it is a cell; the page's column help and
-    caption say which rows)."""
-    return f"fewer than {minimum} positives or negatives: a guess"
+def small_group_note() -> str:
+    """The rates table's note beside a group with fewer than `group_rates_table`'s `minimum`
+    positives or negatives on the rows the cutoffs are fitted on: its rates are a guess, as the
+    words over the table say ("read its rates as a guess"). Short, and without the count: it is a
+    cell of a table of eight columns that must fit the page at 1400 px ("fewer than 20 positives
+    or negatives: a guess" took 279 px and pushed the table past it, clipped at "fewer than 20
+    p…"); the column's help (`group_rates_columns`) says how few and on which rows.
+
+    >>> small_group_note()
+    'a guess'
+    """
+    return "a guess"
 
 
 def group_rates_columns(minimum: int) -> dict:
@@ -472,7 +485,7 @@ def group_rates_table(by_group: pd.DataFrame, gaps: pd.DataFrame, minimum: int) 
                 "positives": count_cell(d["positives"]),
                 "negatives": count_cell(d["negatives"]),
                 **{rate: _rate_with_interval(d[rate], d[f"{rate} low"], d[f"{rate} high"]) for rate in GROUP_RATES},
-                "note": small_group_note(minimum) if d["small"] else "",
+                "note": small_group_note() if d["small"] else "",
             }
         )
     gap = {g["rate"]: _rate_with_interval(g["gap"], g["low"], g["high"]) for g in gaps.to_dict("records")}

@@ -7,7 +7,7 @@ import numpy as np
 from costlib.binary import decision as D
 from costlib.binary import fairness as F
 from costlib.core import rules as R
-from costlib.present.tables import group_rates_table
+from costlib.present.tables import group_rates_table, small_group_note
 
 
 def _data(rng, n=1500):
@@ -36,7 +36,7 @@ def test_group_rates_are_the_rows_rates_and_small_groups_are_marked():
     flagged = by_group["flagged rate"]
     assert gaps.set_index("rate").loc["flagged rate", "gap"] == flagged.max() - flagged.min()
     view = group_rates_table(by_group, gaps, 20)
-    assert view["note"].iloc[list(by_group["group"]).index("tiny")].startswith("fewer than 20")
+    assert view["note"].iloc[list(by_group["group"]).index("tiny")] == small_group_note()
     assert view["group"].iloc[-1] == "largest gap between groups" and " to " in view["flagged rate"].iloc[-1]
 
 

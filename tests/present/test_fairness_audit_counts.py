@@ -15,7 +15,13 @@ from costlib.binary.disparity import column_disparities, disparities, rule_dispa
 from costlib.binary.fairness import fairness_results, group_rates
 from costlib.core import rules as R
 from costlib.present.disparity_table import PRICED_APART_WORDS, disparity_caption, disparity_table
-from costlib.present.tables import NOT_SEARCHED, fairness_cutoffs_table, fairness_overview_table, group_rates_table
+from costlib.present.tables import (
+    LARGEST_GAP,
+    NOT_SEARCHED,
+    fairness_cutoffs_table,
+    fairness_overview_table,
+    group_rates_table,
+)
 
 # a: 10 cases, 5 positives (tp 4, fn 1), 5 negatives (fp 1); b: 20 cases, 5 positives (tp 1, fn 4), 15 negatives
 TP, FP, FN, N = [4, 1], [1, 1], [1, 4], [10, 20]
@@ -68,7 +74,7 @@ def test_the_rates_per_group_say_their_positives_and_negatives():
     for g in ms.groups:
         assert view.loc[g, "positives"] == f"{ms.judge[g].positives:,.0f}"
         assert view.loc[g, "negatives"] == f"{ms.judge[g].negatives:,.0f}"
-    assert view.loc["largest gap between groups", "positives"] == ""
+    assert view.loc[LARGEST_GAP, "positives"] == ""
     # the disparities' counts are the same judged rows' counts
     d = rule_disparities(ms, rec.results, rec.rule, rec.prices)
     fnr = disparity_table(d).set_index(["metric", "group"])

@@ -25,6 +25,8 @@ NAMED_WIDTHS = {"small": 75, "medium": 200, "large": 400}  # Streamlit's named c
 PAGES = {
     "costs, a limit of 400 a month": ("views/costs.py", {"c_fp": 25, "c_fn": 60, "cap_on": "true", "cap": 400}),
     "costs, prices per group": ("views/costs.py", {"per_group": "true"}),
+    # a group too small to read (the rates per group's note beside it) in a table inside an expander
+    "costs at prices 1:10": ("views/costs.py", {"c_fp": 1, "c_fn": 10}),
     "prices": ("views/prices.py", {}),
     "value": ("views/value.py", {}),
     "value at separate prices": ("views/value.py", {"c_fp": 1, "c_fn": 10}),
@@ -103,3 +105,40 @@ def test_two_long_headers_with_the_same_first_words_stay_apart():
     config = fitted_columns(pd.DataFrame({a: [1.0], b: [2.0]}), {b: {"help": "the other one"}})
     assert config[a]["label"] == "worth per case" and config[b]["label"] != "worth per case"
     assert config[b]["label"].endswith("…") and config[b]["help"] == f"the other one ({b})"
+
+
+def test_the_rates_per_group_with_a_small_group_fit_the_page():
+    """The note beside a group too small to read ("fewer than 20 positives or negatives: a
+    guess") widened the rates per group past the page, its note clipped at the right edge
+    ("fewer than 20 p…"), on an upload without a split whose smallest group has 15 rows; the
+    sample pages above show no small group, so the note's column was always empty there. The
+    table is drawn outside an expander (`ROOM_PX`); COMPAS's group names, thousands of cases."""
+    import pandas as pd
+
+    from costlib.binary.fairness import GROUP_RATES
+    from costlib.binary.folds import MIN_CLASS_ROWS
+    from costlib.present.tables import group_rates_columns, group_rates_table
+    from views._ui.display import fitted_columns
+
+    def rates(x, lo, hi):
+        return (
+            {r: x for r in GROUP_RATES} | {f"{r} low": lo for r in GROUP_RATES} | {f"{r} high": hi for r in GROUP_RATES}
+        )
+
+    by_group = pd.DataFrame(
+        [
+            {"group": "African-American", "n": 3175, "positives": 1661, "negatives": 1514, "small": False}
+            | rates(0.4567, 0.4321, 0.4812),
+            {"group": "Caucasian", "n": 2103, "positives": 822, "negatives": 1281, "small": False}
+            | rates(0.3456, 0.3210, 0.3701),
+            {"group": "Native American", "n": 15, "positives": 4, "negatives": 11, "small": True}
+            | rates(0.25, 0.0, 0.75),
+        ]
+    )
+    gaps = pd.DataFrame([{"rate": r, "gap": 0.2111, "low": 0.1234, "high": 0.4567} for r in GROUP_RATES])
+    shown = group_rates_table(by_group, gaps, MIN_CLASS_ROWS)
+    assert shown["note"].iloc[2] and not shown["note"].iloc[0]  # the small group has its note
+    config = fitted_columns(shown, group_rates_columns(MIN_CLASS_ROWS))
+    widths = {c: config[c]["width"] for c in shown.columns}
+    assert sum(widths.values()) <= ROOM_PX, widths
+    assert str(MIN_CLASS_ROWS) in config["note"]["help"]  # how few, on hover
