@@ -269,8 +269,7 @@ def _stacked(gs: GroupedSweep, deals) -> _Stacked:
     sizes = np.diff(gs.offsets)
     # whole counts in the folds' own type (pricing reads them as exactly the float64 they hold);
     # one deal's are views of its folds, not copies: both pages keep these for as long as the data
-    tp = deals[0].tp[None] if len(deals) == 1 else np.stack([f.tp for f in deals])
-    fp = deals[0].fp[None] if len(deals) == 1 else np.stack([f.fp for f in deals])
+    tp, fp = _on_deals([f.tp for f in deals]), _on_deals([f.fp for f in deals])
     positives = np.stack([f.positives for f in deals])
     fn = np.repeat(positives.astype(tp.dtype), sizes, axis=-1)
     fn -= tp
@@ -281,11 +280,24 @@ def _stacked(gs: GroupedSweep, deals) -> _Stacked:
         fn=fn,
         positives=positives,
         negatives=np.stack([f.negatives for f in deals]),
-        pooled_fp=fp if shared else np.stack([f.pooled_fp for f in deals]),
-        pooled_fn=fn if shared else np.stack([f.positives.sum(axis=1)[:, None] - f.pooled_tp for f in deals]),
+        pooled_fp=fp if shared else _on_deals([f.pooled_fp for f in deals]),
+        pooled_fn=fn if shared else _on_deals([_pooled_fn(f) for f in deals]),
     )
     cache.append((deals, stacked))
     return stacked
+
+
+def _on_deals(arrays: list) -> np.ndarray:
+    """The deals' arrays stacked, (deals, ...): one deal's as a view of its own."""
+    return arrays[0][None] if len(arrays) == 1 else np.stack(arrays)
+
+
+def _pooled_fn(f: Folds) -> np.ndarray:
+    """Each fold's false negatives at every pooled cutoff: its positives less `f.pooled_tp`, whole
+    counts in their own type."""
+    fn = np.repeat(f.positives.sum(axis=1).astype(f.pooled_tp.dtype)[:, None], f.pooled_tp.shape[1], axis=1)
+    fn -= f.pooled_tp
+    return fn
 
 
 def _fit_deals(
