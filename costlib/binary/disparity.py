@@ -444,21 +444,25 @@ def rule_counts(ms, results, rule: str):
         j = sw.index_at(t)
         tp.append(float(sw.tp[j])), fp.append(float(sw.fp[j])), fn.append(float(sw.positives - sw.tp[j]))
         n.append(float(sw.total))
-    draws = None
-    r = results.resamples
+    draws, r = None, results.resamples
     if r is not None and rule in r.rules:
         i = r.rules.index(rule)
         draws = (r.tp[:, i, :], r.fp[:, i, :], r.fn[:, i, :], np.asarray(r.n, dtype=np.float64))
     crossed = _cross_fitted_counts(ms, results, rule)
     if crossed is not None:  # no split: each row judged by a cutoff fitted without it, as the costs are
-        shift = [
-            np.asarray(c, dtype=np.float64) - np.asarray(o, dtype=np.float64)
-            for c, o in zip(crossed, (tp, fp, fn), strict=True)
-        ]
-        tp, fp, fn = (list(map(float, c)) for c in crossed)
         if draws is not None:  # the resamples' spread about the cross-fitted counts (`centred_interval`'s reading)
-            draws = (*(d + s_[None, :] for d, s_ in zip(draws[:3], shift, strict=True)), draws[3])
+            draws = _shifted_draws(draws, crossed, (tp, fp, fn))
+        tp, fp, fn = (list(map(float, c)) for c in crossed)
     return tp, fp, fn, n, draws
+
+
+def _shifted_draws(draws, crossed, fitted):
+    """The resamples' (tp, fp, fn, n) moved by `crossed` minus `fitted` counts, each kept within its resample's
+    positives (tp, fn; a group's classes vary) or negatives (fp): moved alone, 5 positives' counts left it
+    (review: a true positive rate's interval from -10%)."""
+    tp, fp, fn, n = draws
+    pos, s_ = tp + fn, [np.subtract(c, o, dtype=np.float64)[None, :] for c, o in zip(crossed, fitted, strict=True)]
+    return np.clip(tp + s_[0], 0.0, pos), np.clip(fp + s_[1], 0.0, n[None, :] - pos), np.clip(fn + s_[2], 0.0, pos), n
 
 
 def _cross_fitted_counts(ms, results, rule: str):
