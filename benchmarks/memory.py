@@ -1,11 +1,12 @@
-"""The pages' work per row: the peak memory of the Costs page on a prepared table, per row and
-score column, against `costlib.loading.budget.WORK_PER_ROW` (what the upload budget reserves).
+"""The pages' work per row: the peak memory of the pages on a prepared table, per row and
+score column, in one session that opens Costs & groups and then Value (`--pages`), against
+`costlib.loading.budget.WORK_PER_ROW` (what the upload budget reserves).
 
     python benchmarks/memory.py                        # 1e6 and 2e6 rows, 1 to 3 score columns, 0 to 20 groups
     python benchmarks/memory.py --cases 4e6:0:1
 
 Each case runs in a fresh subprocess: it builds the table, prepares it, resets the kernel's
-high-water mark (`echo 5 > /proc/self/clear_refs`), runs the Costs page headless (AppTest) on it
+high-water mark (`echo 5 > /proc/self/clear_refs`), runs the pages headless (AppTest) on it, one after the other,
 and prints (VmHWM - baseline) / (rows x score columns). The figure must stay under WORK_PER_ROW.
 """
 

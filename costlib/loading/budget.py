@@ -15,11 +15,13 @@ import warnings
 from dataclasses import dataclass
 
 DEFAULT_UPLOAD_MEMORY_MB = 4096
-"""Peak memory one upload may take while it is read and prepared, in MB (2**20 bytes).
+"""Peak memory one upload may take while it is read, prepared and worked on, in MB (2**20 bytes).
 
-The default takes a 10-million-row table of a few columns (about 1 GB parsed) and keeps a
-session under a quarter of a 24 GB machine. Override it with the environment variable named
-by `UPLOAD_MEMORY_ENV`.
+The default takes a table of about 5 million rows with one score column and the work of every
+page on it (`WORK_PER_ROW`), or a parsed table of 1 GB, and keeps a session under a quarter of a
+24 GB machine; a larger table is refused with a sentence that points to the big-data path (the
+counts, which Costs & groups and Value read exactly). Override it with the environment variable
+named by `UPLOAD_MEMORY_ENV`.
 """
 UPLOAD_MEMORY_ENV = "COSTLIB_UPLOAD_MEMORY_MB"
 PEAK_PER_TABLE_BYTE = 4
@@ -59,10 +61,15 @@ def _megabytes(variable: str, default: int) -> int:
     return int(default)
 
 
-WORK_PER_ROW = 320
-"""Peak bytes the pages' work takes per row and score column of a prepared table: the sweeps,
-cross-fitted cutoffs, fairness intervals and bootstrap the Costs page computes (measured 238
-to 313 with one to three score columns and up to 20 groups: benchmarks/memory.py)."""
+WORK_PER_ROW = 800
+"""Peak bytes the pages' work takes per row and score column of a prepared table, in a session
+that opens Costs & groups and then Value: the sweeps, cross-fitted cutoffs, fairness intervals
+and bootstrap of the one, the value sweeps, their deals and resample draws of the other, kept for
+the price moves (measured 414 to 778 from 200,000 to 2,000,000 rows with one to three score
+columns and up to 20 groups, Costs & groups alone 275 to 482: `python benchmarks/memory.py`;
+benchmarks/README.md, "The pages' work per row, again"). Below about 100,000 rows the deals are
+capped by entries, not rows (`binary.folds.SPLIT_BUDGET`): about 100 MB a score column whatever
+the size, which this does not follow."""
 
 SERVER_MEMORY_ENV = "COSTLIB_SERVER_MEMORY_MB"
 

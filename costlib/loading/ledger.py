@@ -253,7 +253,9 @@ def held_bytes(obj, _seen: set | None = None, _depth: int = 0) -> int:
     if isinstance(obj, (list, tuple, set, frozenset)):
         return sys.getsizeof(obj) + sum(held_bytes(x, seen, _depth + 1) for x in obj)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return sum(held_bytes(getattr(obj, f.name, None), seen, _depth + 1) for f in dataclasses.fields(obj))
+        fields = sum(held_bytes(getattr(obj, f.name, None), seen, _depth + 1) for f in dataclasses.fields(obj))
+        # and what is kept on it besides its fields (`core.keeping.kept_on`'s deals and draws, caches)
+        return fields + sum(held_bytes(v, seen, _depth + 1) for v in getattr(obj, "__dict__", {}).values())
     module = type(obj).__module__ or ""
     if module.split(".")[0] in ("costlib", "sklearn") and hasattr(obj, "__dict__"):
         return sum(held_bytes(v, seen, _depth + 1) for v in vars(obj).values())

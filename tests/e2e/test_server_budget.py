@@ -15,8 +15,8 @@ from costlib.loading import budget
 
 pytestmark = pytest.mark.browser
 
-ROWS = 200_000  # with one score: about 64 MB of the pages' work, so one such upload fits the budget below, two do not
-BUDGET_MB = 110
+ROWS = 200_000
+BUDGET_MB = round(1.5 * budget.work_bytes(ROWS, 1) / 2**20)  # one such upload and its work fit, two do not
 
 
 def predictions(path: Path, seed: int) -> Path:
