@@ -17,7 +17,9 @@ from costlib.core import rules as R
 from costlib.core.escaping import html_escape
 from costlib.present.amounts import number, percent, plain_number, ratio_text
 from costlib.present.identity import identity_text
+from costlib.present.policy_records import REVIEW_FIELDS
 from costlib.present.report_html import paragraphs, table_html
+from costlib.present.signing import SIGN_COMMAND
 from costlib.present.words import fitted_rows, ratio_between, split_sentence
 
 __all__ = [
@@ -151,18 +153,21 @@ def judged_sentence(rec) -> str:
 
 
 REVIEW_NOTE = (
-    "To be filled in by the reviewer who signs this audit. The policy file keeps the same three fields "
-    "(review.reviewer, review.date, review.decision), so the system that applies the cutoffs can check that "
-    "the policy was signed."
+    "To be filled in by the reviewer who signs this audit. The policy file keeps the same fields ({fields}), so "
+    "the system that applies the cutoffs can check that the policy was signed; the reviewer signs it with {sign}."
 )
+"""Over the report's place to sign; the fields are the policy's (`policy_records.REVIEW_FIELDS`)."""
 
 
 def review_html() -> str:
+    """The place to sign: one row per field of the policy's review (`REVIEW_FIELDS`), named as the
+    sentence over it names them."""
     cells = "".join(
-        f"<tr><th scope='row'>{name}</th><td class='blank'>&nbsp;</td></tr>"
-        for name in ("Reviewer", "Date", "Decision")
+        f"<tr><th scope='row'>{field.capitalize()}</th><td class='blank'>&nbsp;</td></tr>" for field in REVIEW_FIELDS
     )
-    return f"<p>{html_escape(REVIEW_NOTE)}</p><table class='review'>{cells}</table>"
+    fields = ", ".join(f"review.{field}" for field in REVIEW_FIELDS)
+    note = html_escape(REVIEW_NOTE.format(fields=fields, sign=SIGN_COMMAND))
+    return f"<p>{note}</p><table class='review'>{cells}</table>"
 
 
 def questions_html(a) -> str:

@@ -69,6 +69,8 @@ MSG_SHORT_KEY = (
     f"{MIN_KEY_BYTES} (for example what {NEW_KEY} prints): no policy is signed or checked with it."
 )
 ALLOW = "--allow-unsigned on the command line, allow_unsigned=True in Python"
+SIGN_COMMAND = "costlib sign POLICY --reviewer NAME --decision approve|reject [--note TEXT]"
+"""How a reviewer signs a policy file (`costlib.cli.sign`), as the report tells them."""
 MSG_UNSIGNED = (
     "{what} is not signed: no reviewer has signed off on it. Have it signed (costlib sign POLICY --reviewer "
     "NAME --decision approve), or use it unsigned knowingly ({allow})."

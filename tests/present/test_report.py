@@ -612,8 +612,13 @@ def test_the_report_says_what_it_judged_and_has_a_place_to_sign(report, audit):
     assert d["score"] == "p_recid" and "score column (the model audited) p_recid" in re.sub(r"\s+", " ", text)
     assert "race" in text and "train rows: “train”" in text
     assert 'id="review"' in report
-    assert all(f"<th scope='row'>{f}</th>" in report for f in ("Reviewer", "Date", "Decision"))
-    assert "review.reviewer" in text  # the policy keeps the same fields
+    from costlib.present.policy_records import REVIEW_FIELDS
+
+    assert set(REVIEW_FIELDS) >= {"reviewer", "date", "decision"}
+    for field in REVIEW_FIELDS:  # a row to sign and the policy's name for every field the policy keeps
+        assert f"<th scope='row'>{field.capitalize()}</th>" in report
+        assert f"review.{field}" in text
+    assert "costlib sign POLICY" in text  # and how to sign it
 
 
 def test_the_report_shows_each_groups_rates_with_intervals(report, audit):
