@@ -142,9 +142,13 @@ NET_BENEFIT_WORDS = (
     "Net benefit per case of flagging at each cutoff, on {rows}, against flagging everyone and flagging nobody "
     "(decision curve analysis): the share of cases rightly flagged, less the share wrongly flagged weighed by "
     "what a false alarm costs against a miss at that cutoff. Each cutoff stands for one pair of prices: at a "
-    "cutoff of 0.2 a false alarm costs a quarter of a miss (0.2 against 0.8), at 0.5 as much as a miss. Higher "
-    "is better; below zero, flagging at that cutoff does worse than flagging nobody."
+    "cutoff of 0.2 a false alarm costs a quarter of a miss (0.2 against 0.8), at 0.5 as much as a miss. So each "
+    "point is read at the prices its cutoff stands for: left to right a false alarm costs more and every line "
+    "falls, and the highest point is not the best cutoff. Compare the lines at the cutoff your prices stand for: "
+    "there the higher line does better. Below zero, flagging at that cutoff does worse than flagging nobody."
 )
+"""The net benefit chart's caption in the report, in the chart's own reading (`price_figures.NET_BENEFIT_HOW`):
+it said "Higher is better" beside a chart whose note says the highest point is not the best cutoff (review)."""
 NET_BENEFIT_NOTE = (
     "net benefit at cutoff t is TP/n − FP/n · t/(1 − t), with TP and FP the cases rightly and wrongly flagged "
     "at t and n all cases; a cutoff t stands for prices in the ratio c_fp : c_fn = t : (1 − t)."
