@@ -149,6 +149,15 @@ NET_BENEFIT_WORDS = (
 )
 """The net benefit chart's caption in the report, in the chart's own reading (`price_figures.NET_BENEFIT_HOW`):
 it said "Higher is better" beside a chart whose note says the highest point is not the best cutoff (review)."""
+DISPARITY_WORDS = (
+    "Each group's number (a rate, or the cost per case) is divided by the reference group's: 1 means the two are "
+    "the same, 0.8 that the group's is 80% of the reference group's. A group fails when that falls outside the "
+    "range each table's caption states. A pooled group's numbers are its own. (This is how the Aequitas audit "
+    "toolkit reads a disparity.)"
+)
+"""What the report says above the disparities' tables, in plain words: it opened "Aequitas's reading: a
+group's metric divided by the reference group's; a ratio outside the stated range fails" (review: jargon
+to a product manager or an auditor)."""
 NET_BENEFIT_NOTE = (
     "net benefit at cutoff t is TP/n − FP/n · t/(1 − t), with TP and FP the cases rightly and wrongly flagged "
     "at t and n all cases; a cutoff t stands for prices in the ratio c_fp : c_fn = t : (1 − t)."
@@ -467,8 +476,7 @@ def audit_html(audit) -> str:
             else ""
         ),
         (
-            "<h3>Disparities against a reference group</h3><p>Aequitas's reading: a group's metric divided by the "
-            "reference group's; a ratio outside the stated range fails. A pooled group's numbers are its own.</p>"
+            f"<h3>Disparities against a reference group</h3><p>{html_escape(DISPARITY_WORDS)}</p>"
             + _disparities_of(a.recommendation)
             + (f"<p>{html_escape(_groups_sentence(a))}</p>" if a.column_disparities else "")
             + "".join(table_html(table, caption=caption) for caption, table in disparity_tables(a))

@@ -16,3 +16,14 @@ def test_net_benefit_words_agree_with_the_chart():
     assert "Higher is better" not in NET_BENEFIT_WORDS
     assert "the highest point is not the best cutoff" in NET_BENEFIT_WORDS
     assert "read at the prices its cutoff stands for" in NET_BENEFIT_WORDS
+
+
+def test_disparity_words_are_plain():
+    """The disparities opened "Aequitas's reading: a group's metric divided by the ...": a
+    statistician's words; the citation may follow in brackets, after the plain words."""
+    from costlib.present.report import DISPARITY_WORDS
+
+    assert not DISPARITY_WORDS.startswith("Aequitas")
+    assert "metric" not in DISPARITY_WORDS and "ratio" not in DISPARITY_WORDS
+    plain = DISPARITY_WORDS.index("divided by the reference")
+    assert plain < DISPARITY_WORDS.index("(This is how the Aequitas")
