@@ -247,6 +247,9 @@ COULD_BE_CHANCE = "{result} (could be chance)"
 """A result whose ratio's 95% interval reaches past a line of the pass range (`disparity.lines_crossed`),
 as the product words any interval that reaches past a line; short enough for the table's column,
 whose caption says what it means (`CHANCE_WORDS`)."""
+SMALL_GROUP_MARK = " (small group)"
+"""Beside a group too small for a cutoff of its own (`words.pooled_sentence`): its numbers are its
+own, its cutoff is everyone's."""
 FAILS_BY_CHANCE = ", but that could be chance"
 """Said after "the four-fifths rule fails" in the headline's disparity sentence when that failure
 could be chance (`disparity.Disparities.could_be_chance`), as the table says "fails (could be chance)"."""
@@ -305,7 +308,7 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
         rows.append(
             {
                 "metric": r["metric"],
-                "group": shorten(str(r["group"])) + (" (pooled)" if r["pooled"] else ""),
+                "group": shorten(str(r["group"])) + (SMALL_GROUP_MARK if r["pooled"] else ""),
                 "value": value,
                 "out of": count_text(r.get("out_of")),
                 "reference": reference,

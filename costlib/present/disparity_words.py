@@ -92,7 +92,7 @@ def disparity_sentence(d, unit: str = "", *, lead: str = DISPARITY_LEAD) -> str:
     if not math.isfinite(r):  # the reference is the group at 0, named first: its value first
         first, second = second, first
     values = " against ".join(apart(float(first), float(second), value_shown(row["metric"], unit)))
-    pooled = ", a group pooled for being small" if row["pooled"] else ""
+    pooled = ", a small group given the cutoff for everyone" if row["pooled"] else ""
     chance = FAILS_BY_CHANCE if d.could_be_chance(row) else ""
     plain = plain_threshold(r, d.threshold)
     return f"{lead} {what}, {plain} ({values}{pooled}; {threshold_words(d.threshold)} fails{chance})."

@@ -12,7 +12,14 @@ import numpy as np
 import pytest
 
 from costlib.binary.disparity import disparities, few_cases
-from costlib.present.disparity_table import TOO_FEW, TOO_FEW_WORDS, disparity_caption, disparity_table, disparity_tables
+from costlib.present.disparity_table import (
+    SMALL_GROUP_MARK,
+    TOO_FEW,
+    TOO_FEW_WORDS,
+    disparity_caption,
+    disparity_table,
+    disparity_tables,
+)
 
 NEGATIVE_ZERO = re.compile(r"−\$?0(\.0*)?(%|\b)(?![.\d])")  # "−0.0%", "−0.00%", "−$0.00", "−0"
 
@@ -110,6 +117,6 @@ def test_the_report_and_the_command_line_write_the_same_mark():
         audit = build_audit(ms, (1, 3), n_resamples=100, criteria=())
     (caption, table), *_ = disparity_tables(audit)
     marked = table[table["result"] == "pass (too few cases)"]
-    assert set(marked["group"]) == {"Tiny (pooled)"}, table
+    assert set(marked["group"]) == {"Tiny" + SMALL_GROUP_MARK}, table
     assert TOO_FEW_WORDS in caption
     assert "pass (too few cases)" in audit_html(audit)
