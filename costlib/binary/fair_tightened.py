@@ -37,27 +37,51 @@ from costlib.core.sweep import GroupedSweep, Sweep
 TIGHTER = (1.0, 0.8, 0.6, 0.45, 0.3, 0.2, 0.1, 0.0)
 
 
-def tightened_rule(criterion: str, fit_tolerance: float) -> str:
-    """The name of a fairness rule fitted at a tolerance tighter than the stated one.
+def tolerance_points(tolerance: float) -> str:
+    """A fairness tolerance (a share) in points of a rate, as the rules' names and the tables'
+    headers write it: three significant digits, never a program's notation, and never '0%' for
+    one that is not 0 (review: a rule "fitted within 0%" whose tolerance was not).
 
-    >>> tightened_rule("equal opportunity", 0.015)
-    'fair: equal opportunity (fitted within 1.5%)'
+    >>> tolerance_points(0.05), tolerance_points(0.015), tolerance_points(0.0225), tolerance_points(0.0004)
+    ('5%', '1.5%', '2.25%', '0.04%')
+    >>> tolerance_points(1.2345e-7), tolerance_points(0.0)
+    ('0.0000123%', '0%')
+    """
+    points = np.format_float_positional(100 * float(tolerance), precision=3, unique=False, fractional=False, trim="-")
+    return f"{points}%"
+
+
+def fitted_words(fit_tolerance: float) -> str:
+    """How a rule's name says the tolerance it was fitted at: 'fitted within 1.5%', or 'fitted
+    exactly' at 0 (its groups' rates equal on the rows it is fitted on), never 'within 0%'.
+
+    >>> fitted_words(0.015), fitted_words(0.0004), fitted_words(0.0)
+    ('fitted within 1.5%', 'fitted within 0.04%', 'fitted exactly')
+    """
+    return "fitted exactly" if fit_tolerance == 0 else f"fitted within {tolerance_points(fit_tolerance)}"
+
+
+def tightened_rule(criterion: str, fit_tolerance: float) -> str:
+    """The name of a fairness rule fitted at a tolerance tighter than the stated one (`fitted_words`).
+
+    >>> tightened_rule("equal opportunity", 0.015), tightened_rule("demographic parity", 0.0)
+    ('fair: equal opportunity (fitted within 1.5%)', 'fair: demographic parity (fitted exactly)')
     """
     from costlib.core import rules as R
 
-    return f"{R.FAIR_PREFIX}{criterion} (fitted within {100 * fit_tolerance:.3g}%)"
+    return f"{R.FAIR_PREFIX}{criterion} ({fitted_words(fit_tolerance)})"
 
 
 def randomised_rule(criterion: str, fit_tolerance: float, tolerance: float) -> str:
     """The name of a fairness rule with randomised cutoffs (`fair_random`), and its fitting
-    tolerance when it is below the stated one.
+    tolerance when it is below the stated one (`fitted_words`).
 
     >>> randomised_rule("demographic parity", 0.05, 0.05), randomised_rule("demographic parity", 0.0, 0.05)
-    ('fair: demographic parity (randomised)', 'fair: demographic parity (randomised, fitted within 0%)')
+    ('fair: demographic parity (randomised)', 'fair: demographic parity (randomised, fitted exactly)')
     """
     from costlib.core import rules as R
 
-    within = f", fitted within {100 * fit_tolerance:.3g}%" if fit_tolerance < tolerance else ""
+    within = f", {fitted_words(fit_tolerance)}" if fit_tolerance < tolerance else ""
     return f"{R.FAIR_PREFIX}{criterion} (randomised{within})"
 
 

@@ -18,6 +18,7 @@ import pandas as pd
 from costlib.binary import decision as D
 from costlib.binary import honest as H
 from costlib.binary.fair_search import GROUP_WITHOUT_RATE, TOO_MANY_PAIRS
+from costlib.binary.fair_tightened import tolerance_points
 from costlib.binary.judged_rules import RuleResults
 from costlib.core import rules as R
 from costlib.present.amounts import beside_interval, money, number, percent
@@ -253,7 +254,7 @@ def fairness_overview_columns(tolerance: float) -> dict:
             "help": "The largest gap between groups in the rate the rule equalises, on rows its cutoffs were not "
             "fitted on, with its 95% interval (which repeats the fit on every resample).",
         },
-        _within(tolerance): {"label": f"within {100 * tolerance:.3g}%", "help": FAIR_WITHIN_HELP},
+        _within(tolerance): {"label": f"within {tolerance_points(tolerance)}", "help": FAIR_WITHIN_HELP},
         "price of fairness per case": {
             "label": "price of fairness",
             "help": "Per case, beyond the best cutoff per group, on rows the cutoffs were not fitted on. "
@@ -265,7 +266,7 @@ def fairness_overview_columns(tolerance: float) -> dict:
 
 
 def _within(tolerance: float) -> str:
-    return f"within {100 * tolerance:.3g}% on test"
+    return f"within {tolerance_points(tolerance)} on test"  # as the rules' names write a tolerance
 
 
 def within_cells(summary: pd.DataFrame) -> list[str]:

@@ -27,3 +27,27 @@ def test_disparity_words_are_plain():
     assert "metric" not in DISPARITY_WORDS and "ratio" not in DISPARITY_WORDS
     plain = DISPARITY_WORDS.index("divided by the reference")
     assert plain < DISPARITY_WORDS.index("(This is how the Aequitas")
+
+
+def test_a_rules_tolerance_never_reads_zero_unless_it_is():
+    """A rule "fitted within 0%" read as nonsense: a tolerance that is not 0 shows enough digits
+    not to read 0 (nor '1e-05'), one that is 0 reads "fitted exactly"; the tables' headers write
+    a tolerance the same way (one home: `fair_tightened.tolerance_points`)."""
+    import re
+
+    from costlib.binary.fair_tightened import randomised_rule, tightened_rule, tolerance_points
+    from costlib.present.tables import fairness_overview_columns
+
+    assert tightened_rule("demographic parity", 0.0) == "fair: demographic parity (fitted exactly)"
+    assert randomised_rule("demographic parity", 0.0, 0.05) == "fair: demographic parity (randomised, fitted exactly)"
+    assert tightened_rule("equal opportunity", 0.0004) == "fair: equal opportunity (fitted within 0.04%)"
+    for tolerance in (0.0225, 0.015, 4e-4, 3.3e-6, 1e-7, 1.23456e-9):
+        name = tightened_rule("demographic parity", tolerance)
+        points = re.search(r"within ([0-9.]+)%\)$", name)
+        assert points and float(points.group(1)) > 0, name
+        assert abs(float(points.group(1)) / (100 * tolerance) - 1) < 0.01, name  # three significant digits
+        assert any(
+            c["label"] == f"within {tolerance_points(tolerance)}"
+            for c in fairness_overview_columns(tolerance).values()
+            if "label" in c
+        )
