@@ -87,6 +87,26 @@ def percent(x, digits: int = 1) -> str:
     return f"{100 * float(x):.{digits}f}%"
 
 
+def percent_between(x, digits: int = 1) -> str:
+    """A share as `percent` writes it, with more decimals (at most `MAX_PERCENT_DECIMALS`) where
+    fewer would read as none or all when it is neither: '99.96%', not '100.0%' beside "nearly
+    everyone" (review); 0 and 1 themselves read '0.0%' and '100.0%'.
+
+    >>> percent_between(0.9996), percent_between(0.00004), percent_between(1.0), percent_between(0.356)
+    ('99.96%', '0.004%', '100.0%', '35.6%')
+    """
+    text = percent(x, digits)
+    if text == "–" or not 0 < float(x) < 1:
+        return text
+    while digits < MAX_PERCENT_DECIMALS and text in (percent(0.0, digits), percent(1.0, digits)):
+        digits += 1
+        text = percent(x, digits)
+    return text
+
+
+MAX_PERCENT_DECIMALS = 6  # past a millionth of a point, a share that reads as all is all a reader can tell
+
+
 MONTH_WHOLE = 100  # from this much a month up, an amount a month is shown in whole units
 
 

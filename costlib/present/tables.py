@@ -21,7 +21,7 @@ from costlib.binary.fair_search import GROUP_WITHOUT_RATE, TOO_MANY_PAIRS
 from costlib.binary.fair_tightened import tolerance_points
 from costlib.binary.judged_rules import RuleResults
 from costlib.core import rules as R
-from costlib.present.amounts import beside_interval, money, number, percent
+from costlib.present.amounts import beside_interval, money, number, percent, percent_between
 from costlib.present.disparity_table import count_text
 from costlib.present.words import cutoffs_short
 
@@ -226,10 +226,10 @@ def fair_cross_fitted_notes(crossed: bool, drifted: list) -> list[str]:
         return []
     notes = [FAIR_CROSS_FITTED_NOTE]
     for rule, on_all, cross in drifted:
-        who = FAIR_NEARLY["everyone"] if cross >= 0.99 else FAIR_NEARLY["nobody"] if cross <= 0.01 else ""
-        notes.append(
-            FAIR_DRIFT_NOTE.format(rule=R.rule_words(rule), on_all=percent(on_all), cross=percent(cross), who=who)
-        )
+        # "nearly" only short of all or none, beside a share that does not read as all or none ('99.96%')
+        who = FAIR_NEARLY["everyone"] if 0.99 <= cross < 1 else FAIR_NEARLY["nobody"] if 0 < cross <= 0.01 else ""
+        on_all, cross = percent_between(on_all), percent_between(cross)
+        notes.append(FAIR_DRIFT_NOTE.format(rule=R.rule_words(rule), on_all=on_all, cross=cross, who=who))
     return notes
 
 

@@ -51,3 +51,19 @@ def test_a_rules_tolerance_never_reads_zero_unless_it_is():
             for c in fairness_overview_columns(tolerance).values()
             if "label" in c
         )
+
+
+def test_nearly_everyone_never_sits_beside_a_share_that_reads_all():
+    """ "it flags 100.0% (nearly everyone)": a share short of all reads with the decimals that say
+    so; one that is all (or none) is not "nearly" anything."""
+    from costlib.present.tables import fair_cross_fitted_notes
+
+    rule = "fair: demographic parity (fitted exactly)"
+    _, near = fair_cross_fitted_notes(True, [(rule, 0.499, 0.9996)])
+    assert "flags 99.96% (nearly everyone)" in near and "100.0%" not in near
+    _, few = fair_cross_fitted_notes(True, [(rule, 0.9999, 0.00004)])
+    assert "flag 99.99% of the cases" in few and "flags 0.004% (nearly nobody)" in few, few
+    _, whole = fair_cross_fitted_notes(True, [(rule, 0.5, 1.0)])
+    assert "flags 100.0%;" in whole and "nearly" not in whole
+    _, some = fair_cross_fitted_notes(True, [(rule, 0.5, 0.995)])
+    assert "flags 99.5% (nearly everyone)" in some
