@@ -61,6 +61,31 @@ VOLUME_LABEL = "Cases per month"
 VOLUME_HELP = "Used to show cost and value per month."
 
 DOWNLOAD_TABLE = "Download this table (CSV)"
+# a table's CSV download (`views._ui.display.csv_table`): the headers of its numbers in the table's words
+# (a snake_case name not here reads with spaces), the interval ends and the saving named as the table does
+CSV_HEADERS = {
+    "rule_words": "rule",
+    "n": "cases",
+    "threshold": "cutoff",
+    "flagged_rate": "flagged",
+    "fp": "false positives",
+    "fn": "false negatives",
+    "cost": "cost per case",
+    "spread_train": "largest gap on the rows fitted",
+    "spread_test": "largest gap on the rows judged",
+    "within_tolerance_on_test": "within the tolerance on the rows judged",
+    "cost_per_case_train": "cost per case on the rows fitted",
+    "cost_per_case_test": "cost per case on the rows judged",
+    "price_per_case_train": "price of fairness per case on the rows fitted",
+    "price_per_case_test": "price of fairness per case on the rows judged",
+    "fit_tolerance": "tolerance fitted within",
+    "may_miss_by": "may miss the tolerance by",
+    "is_reference": "is the reference group",
+    "estimate": "judged on",
+}
+CSV_SAVING = "saving against {base}"  # `tables.rules_numbers`' saving_per_case_vs_<base>, as the table heads it
+CSV_INTERVAL = "{column} (95% interval {end})"  # X_low, X_low_95, "X low": "cost per case (95% interval low)"
+CSV_INTERVAL_END = r"^(?P<column>.+?)(?P<sep>[_ ])(?P<end>low|high)(?:_95)?$"  # the names CSV_INTERVAL words
 ASIDES_TITLE = "Why not another rule?"  # the verdict's folded asides
 # the second reading under every chart (`show_chart`): the chart's sentence and numbers, on request
 CHART_TEXT = "The chart in words and numbers"

@@ -11,7 +11,7 @@ from costlib.core.errors import DataError
 from costlib.present import capacity_words, costs_labels, policy, report
 from costlib.present.costs_labels import AUDIT_FILE_WORDS as FILES
 from costlib.present.policy_restore import policy_settings, restore_refusal, restored_fields
-from views._ui.display import say
+from views._ui.display import download_name, say
 from views._ui.limit import limit_setting
 from views._ui.state import adopt, current
 
@@ -95,7 +95,7 @@ def fair_policy_download(build, rules: dict, questions) -> None:
     c2.download_button(
         FILES["fair_download"],
         data=lambda: written(lambda: policy.policy_json(build(), rule, price_questions=questions)),
-        file_name=FILES["fair_file"],
+        file_name=download_name(FILES["fair_file"]),
         mime="application/json",
         key="dl_fair_policy",
         on_click="ignore",
@@ -125,7 +125,7 @@ def downloads(live: dict) -> None:
         st.download_button(
             FILES["report_download"],
             data=made(lambda now: report.audit_html(now["build"]())),
-            file_name=FILES["report_file"],
+            file_name=download_name(FILES["report_file"]),
             mime="text/html",
             key="dl_report",
             on_click="ignore",
@@ -134,7 +134,7 @@ def downloads(live: dict) -> None:
         st.download_button(
             FILES["policy_download"],
             data=made(lambda now: policy.policy_json(now["build"](), price_questions=now["questions"])),
-            file_name=FILES["policy_file"],
+            file_name=download_name(FILES["policy_file"]),
             mime="application/json",
             key="dl_policy",
             on_click="ignore",
