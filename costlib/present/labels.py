@@ -61,7 +61,7 @@ VOLUME_LABEL = "Cases per month"
 VOLUME_HELP = "Used to show cost and value per month."
 
 DOWNLOAD_TABLE = "Download this table (CSV)"
-# a table's CSV download (`views._ui.display.csv_table`): the headers of its numbers in the table's words
+# a table's CSV download (`present.downloads.csv_table`): the headers of its numbers in the table's words
 # (a snake_case name not here reads with spaces), the interval ends and the saving named as the table does
 CSV_HEADERS = {
     "rule_words": "rule",

@@ -220,6 +220,7 @@ def test_every_public_function_of_audit_decision_and_report_is_checked_here_or_e
         "model_rule_cutoffs": "reads prices_for (the same rules per group of one model's sweeps)",
         "cost_curves": "reads validated sweeps only",
         "audit_html": "reads an Audit",
+        "no_model_alike": "words for a rule (tests/present/test_report_what_is_recommended.py: every no-model choice)",
         "audit_figures": "reads an Audit",
         "audit_figure": "reads an Audit (tests/present/test_notebook.py: an unknown name is a ValueError)",
         "shipped_row": "reads a Recommendation",

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from apptest_support import USE_COLUMNS, assert_no_exception, open_app
 
-from views._ui.display import FILE_PART_CHARS, dated_name, file_part
+from costlib.present.downloads import FILE_PART_CHARS, dated_name, file_part
 
 TODAY = dt.date.today().isoformat()
 
