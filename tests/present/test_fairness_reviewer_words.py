@@ -67,3 +67,30 @@ def test_nearly_everyone_never_sits_beside_a_share_that_reads_all():
     assert "flags 100.0%;" in whole and "nearly" not in whole
     _, some = fair_cross_fitted_notes(True, [(rule, 0.5, 0.995)])
     assert "flags 99.5% (nearly everyone)" in some
+
+
+def test_a_cutoff_reads_the_same_in_the_chart_words_as_in_the_verdict():
+    """The verdict read a cutoff 0.3229 (`amounts.cutoff_number`: rounded down) and the chart in
+    words 0.323: a value on a cutoff axis reads as the rules' words write a cutoff."""
+    import plotly.graph_objects as go
+
+    from costlib.present.amounts import cutoff_number
+    from costlib.present.chart_text import chart_text
+
+    t = 0.322967
+    fig = go.Figure(
+        [
+            go.Scatter(x=[t, float("nan")], y=[0.529, 0.6], mode="lines", name="everyone, one cutoff"),
+            go.Scatter(x=[t], y=[0.529], mode="markers", name="best single cutoff"),
+        ]
+    )
+    fig.update_layout(
+        title="Cost", xaxis_title="cutoff (flag a case when its score is at least this)", yaxis_title="cost per case"
+    )
+    alt = chart_text(fig)
+    assert cutoff_number(t) == "0.3229"
+    assert "best single cutoff at cutoff 0.3229, cost per case 0.529" in alt.sentence, alt.sentence
+    assert "0.323," not in alt.sentence
+    # where the table writes its numbers (a column with a gap), a cutoff as the rules write it too
+    cutoffs = alt.table[alt.table.columns[1]].tolist()
+    assert cutoffs[:2] == ["0.3229", "–"], alt.table
