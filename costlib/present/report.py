@@ -35,7 +35,7 @@ from costlib.present.cost_figures import (
     rule_bars_figure,
 )
 from costlib.present.costs_labels import COSTS_WORDS, GROUP_RATES_WHAT
-from costlib.present.disparity_table import disparity_tables
+from costlib.present.disparity_table import SMALL_GROUP_MARK, disparity_tables
 from costlib.present.price_figures import net_benefit_figure, net_benefit_title, sensitivity_figure, shipped_marks
 from costlib.present.report_charts import report_chart_text
 from costlib.present.report_html import CSS, PRINT_SCRIPT, SCREEN_NOTE, HtmlFigures, paragraphs, table_html
@@ -152,8 +152,9 @@ it said "Higher is better" beside a chart whose note says the highest point is n
 DISPARITY_WORDS = (
     "Each group's number (a rate, or the cost per case) is divided by the reference group's: 1 means the two are "
     "the same, 0.8 that the group's is 80% of the reference group's. A group fails when that falls outside the "
-    "range each table's caption states. A pooled group's numbers are its own. (This is how the Aequitas audit "
-    "toolkit reads a disparity.)"
+    f"range each table's caption states. A group marked “{SMALL_GROUP_MARK.strip()}” is too small for a cutoff of "
+    "its own (the best cutoff per group gives it the cutoff for everyone), but its numbers are its own. (This is "
+    "how the Aequitas audit toolkit reads a disparity.)"
 )
 """What the report says above the disparities' tables, in plain words: it opened "Aequitas's reading: a
 group's metric divided by the reference group's; a ratio outside the stated range fails" (review: jargon

@@ -94,3 +94,12 @@ def test_a_cutoff_reads_the_same_in_the_chart_words_as_in_the_verdict():
     # where the table writes its numbers (a column with a gap), a cutoff as the rules write it too
     cutoffs = alt.table[alt.table.columns[1]].tolist()
     assert cutoffs[:2] == ["0.3229", "–"], alt.table
+
+
+def test_disparity_words_name_a_small_group_as_the_table_marks_it():
+    """The tables mark a group too small for a cutoff of its own "(small group)", not "(pooled)":
+    the words above them say what that mark means, in its words."""
+    from costlib.present.disparity_table import SMALL_GROUP_MARK
+    from costlib.present.report import DISPARITY_WORDS
+
+    assert f"“{SMALL_GROUP_MARK.strip()}”" in DISPARITY_WORDS and "pooled" not in DISPARITY_WORDS
