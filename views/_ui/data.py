@@ -18,7 +18,7 @@ from costlib.present import labels
 from costlib.present.labels import DATA_WORDS, NEEDS, fallback_sentence
 from costlib.present.words import SampleInstead
 from costlib.scale.engines import duckdb_memory_bytes
-from views._ui.display import say
+from views._ui.display import ANSWERED_FOR, say
 from views._ui.loading import dataset_weight, load_sample
 from views._ui.memo import forget, memo_of, share
 from views._ui.memory import account
@@ -118,15 +118,18 @@ def current_dataset(*, needs: str | None = None, data_page: bool = False) -> Dat
             if not data_page:
                 st.info(DATA_WORDS["no_upload"])
                 st.page_link(DATA_PAGE, label=DATA_WORDS["to_data_page"], icon="📂")
+            st.session_state.pop(ANSWERED_FOR, None)
             return None
     else:
         ds = share(load_sample(choice))
         st.sidebar.caption(SAMPLES[choice].description)
     st.session_state.pop(FALLBACK, None)
+    st.session_state[ANSWERED_FOR] = ds.name if choice == UPLOAD else SAMPLES[choice].title  # downloads' names
     if needs and not has_role(ds, needs):
         sample = NEEDS[needs][1]
         title = SAMPLES[sample].title  # the page's answer names it (`fallback_title`): not "your data" for a sample
         st.session_state[FALLBACK] = title if choice == UPLOAD else SampleInstead(title)
+        st.session_state[ANSWERED_FOR] = title
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
         say("info", fallback_sentence(ds, needs, SAMPLES[sample].title), where=c1)
         c2.button(

@@ -201,13 +201,14 @@ def _csv_download(df: pd.DataFrame, name: str, *, key: str, export: pd.DataFrame
     )
 
 
-def data_title() -> str | None:
-    """The name of the data this page answers for: the sample it answers on instead of the data
-    chosen (`data.fallback_title`), else the upload's file name or the sample's title."""
-    from views._ui.data import data_in_use, fallback_title
+ANSWERED_FOR = "_answered_for"
+"""Where `data.current_dataset` keeps the name of the data this run's page answers for: the
+upload's file name, the sample's title, or the sample's it answers on instead of the data chosen."""
 
-    upload, sample = data_in_use()
-    return fallback_title() or upload or sample
+
+def data_title() -> str | None:
+    """The name of the data this page answers for (`ANSWERED_FOR`), None before a page chose one."""
+    return st.session_state.get(ANSWERED_FOR)
 
 
 def download_name(file: str) -> str:
