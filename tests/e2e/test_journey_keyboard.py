@@ -130,6 +130,8 @@ def test_keyboard_only_reviewer(page, app_url, tmp_path):
     # 3. The price sliders, moved with the arrows: the answer follows.
     before = answer(page)
     tab_to(page, "A false positive costs", where="to the first price")
+    thumb = "getComputedStyle(document.activeElement.parentElement.parentElement).outlineStyle"  # the range input's
+    assert page.evaluate(thumb) == "solid", "the slider's thumb shows only Streamlit's pale halo"
     start = slider_value(page, "A false positive costs")
     press(page, "ArrowRight", "moving the false positive's price")
     press(page, "ArrowRight", "moving the false positive's price")

@@ -263,10 +263,12 @@ def show_error(err: DataError) -> None:
 # buttons (the toolbar stays transparent while one has focus: shown here) and its grid (whose
 # canvas clips an outline and whose cells sit in a hidden table: drawn on the whole table), an
 # expander's summary, a chart's toolbar and the main area (Tab reaches it to scroll). Elements
-# Streamlit does ring (buttons, sliders, inputs) gain the same outline, so focus looks alike
+# Streamlit does ring (buttons, inputs; a slider's thumb, around its hidden range input, only
+# by a pale halo, below 3:1 against the page) gain the same outline, so focus looks alike
 # everywhere. Keyboard focus only (:focus-visible): a click draws no ring.
 _FOCUS_CSS = """<style>
 a:focus-visible, button:focus-visible, summary:focus-visible,
+[data-testid="stSlider"] div:has(> div > input[type="range"]:focus-visible),
 [data-testid="stCheckbox"] label:has(input:focus-visible),
 [data-testid="stRadio"] label:has(input:focus-visible),
 [data-testid="stDataFrame"]:has(canvas:focus, table :focus) {
