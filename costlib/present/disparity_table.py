@@ -10,7 +10,7 @@ import pandas as pd
 from costlib.binary.disparity import lines_crossed
 from costlib.core import rules as R
 from costlib.core.escaping import shorten
-from costlib.present.amounts import money, number, percent
+from costlib.present.amounts import beside_interval, money, number, percent
 
 
 def threshold_words(threshold: float) -> str:
@@ -43,6 +43,34 @@ def ratio_shown(ratio: float, threshold: float, first: str | None = None) -> str
         digits += 1
         text = f"{ratio:.{digits}g}"
     return text
+
+
+def ratio_with_interval(ratio: float, low: float, high: float, threshold: float) -> str:
+    """A disparity ratio and its 95% interval, its ends at the ratio's decimals as shown
+    (`ratio_shown`; more only where an end would read as the ratio, `amounts.beside_interval`),
+    each end kept off a line of the pass range it is not on, as the ratio is: '1.28 (1.20 to
+    1.38)', not '1.28 (1.2 to 1.38)'. The ratio alone without a finite interval.
+
+    >>> ratio_with_interval(1.2813, 1.2, 1.3817, 0.8), ratio_with_interval(0.81, 0.79996, 0.9, 0.8)
+    ('1.28 (1.20 to 1.38)', '0.810 (0.79996 to 0.900)')
+    >>> ratio_with_interval(37.21, 12.3456, 80.04, 0.8), ratio_with_interval(1.5, float("nan"), 2.0, 0.8)
+    ('37.2 (12.3 to 80.0)', '1.50')
+    """
+    text = ratio_shown(ratio, threshold, f"{float(ratio):#.3g}".rstrip("."))  # 3 digits, "1.20" not "1.2"
+    if not (_finite(low) and _finite(high)):
+        return text
+    _, dot, tail = text.partition(".")
+    digits = beside_interval(float(ratio), float(low), float(high), digits=len(tail) if dot else 0)
+
+    def end(x: float) -> str:
+        lines = [line for line in (threshold, 1 / threshold) if abs(x - line) > 1e-12 * line]
+        d, shown = digits, f"{x:.{digits}f}"
+        while d < 17 and any(_onto(shown, x, line) for line in lines):
+            d += 1
+            shown = f"{x:.{d}f}"
+        return shown
+
+    return f"{text} ({end(float(low))} to {end(float(high))})"
 
 
 def _onto(text: str, ratio: float, line: float) -> bool:
@@ -135,10 +163,6 @@ def _row_cells(r: dict, unit: str) -> tuple[str, str, str]:
     if not r["is_reference"] and _finite(r["difference_low"]) and _finite(r["difference_high"]):
         diff += f" ({cell(r['difference_low'], digits)} to {cell(r['difference_high'], digits)})"
     return cell(r["value"]), cell(r["reference_value"]), diff
-
-
-def _with_interval(cell: str, lo, hi, fmt) -> str:
-    return f"{cell} ({fmt(lo)} to {fmt(hi)})" if _finite(lo) and _finite(hi) else cell
 
 
 PRICED_APART_WORDS = (
@@ -313,8 +337,8 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
                 "out of": count_text(r.get("out_of")),
                 "reference": reference,
                 "ratio": ratio(r["ratio"])
-                if r["is_reference"]
-                else _with_interval(ratio(r["ratio"]), r["ratio_low"], r["ratio_high"], ratio),
+                if r["is_reference"] or not _finite(r["ratio"])
+                else ratio_with_interval(r["ratio"], r["ratio_low"], r["ratio_high"], d.threshold),
                 "difference": difference,
                 "result": result,
             }

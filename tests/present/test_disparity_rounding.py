@@ -46,13 +46,13 @@ def test_the_table_shows_the_digits_that_keep_a_ratio_off_the_line():
         ("up", 1.2547, 0.877, 1.68), ("down", 0.80035, 0.766, 0.836), ("on", 1.25, 1.1, 1.4), ("far", 3.72, 0.854, 8.05)
     )
     cells = disparity_table(d, "$").set_index("group")
-    assert cells.loc["up", "ratio"] == "1.255 (0.877 to 1.68)"  # 1.2547 fails: never "1.25"
+    assert cells.loc["up", "ratio"] == "1.255 (0.877 to 1.680)"  # 1.2547 fails: never "1.25"
     assert cells.loc["up", "result"] == "fails (could be chance)"
-    assert cells.loc["down", "ratio"] == "0.8004 (0.766 to 0.836)" and cells.loc["down", "result"].startswith("pass")
-    assert cells.loc["on", "ratio"] == "1.25 (1.1 to 1.4)"  # exactly on the line: shown as it
-    assert cells.loc["far", "ratio"] == "3.72 (0.854 to 8.05)"  # elsewhere three significant digits, as before
+    assert cells.loc["down", "ratio"] == "0.8004 (0.7660 to 0.8360)" and cells.loc["down", "result"].startswith("pass")
+    assert cells.loc["on", "ratio"] == "1.25 (1.10 to 1.40)"  # exactly on the line: shown as it
+    assert cells.loc["far", "ratio"] == "3.72 (0.85 to 8.05)"  # three significant digits, the ends at its decimals
     ends = disparity_table(_gaps(("x", 0.7, 0.61, 0.79996)), "$")["ratio"].item()
-    assert ends == "0.7 (0.61 to 0.79996)"  # an interval end too: it says whether the result could be chance
+    assert ends == "0.700 (0.610 to 0.79996)"  # an interval end too: it says whether the result could be chance
 
 
 def test_the_sentence_shows_the_same_digits():
