@@ -37,8 +37,8 @@ from costlib.present.plotting import (
     palette_color,
     point_at,
     rule_line_spec,
+    series_bar_pattern,
     series_dash,
-    series_pattern,
     step_points,
     thin_curve,
 )
@@ -345,7 +345,7 @@ def rule_bars_figure(
     """
     fig = figure_without_template()
     j = 0  # the rules with a model get the palette in turn
-    # every rule's bars have their own fill pattern (`plotting.series_pattern`), so that neighbours
+    # every rule's bars have their own fill pattern (`plotting.series_bar_pattern`), so that neighbours
     # differ without colour
     for k, (rule, part) in enumerate(by_group.groupby("rule", sort=False)):
         y = part["cost_per_case"].to_numpy(float)
@@ -361,7 +361,7 @@ def rule_bars_figure(
                 y=y,
                 name=plain(R.rule_words(str(rule))),
                 marker_color=color,
-                marker_pattern_shape=series_pattern(k),
+                marker_pattern=series_bar_pattern(k),
                 error_y={
                     "type": "data",
                     "symmetric": False,

@@ -86,22 +86,6 @@ def series_bar_pattern(i: int) -> dict:
     return {"shape": shapes[i - len(shapes)], "size": FINE_PATTERN_PX}
 
 
-def series_pattern(i: int) -> str:
-    """The shape of the i-th series of bars' pattern (`series_bar_pattern`; the first is plain)."""
-    return series_bar_pattern(i)["shape"]
-
-
-def bars_apart(fig: go.Figure) -> go.Figure:
-    """Give the i-th patterned series of bars (bars or histograms whose pattern has a shape) the
-    whole pattern of `series_bar_pattern(i)`, its fill mode too: a figure that set only the shape
-    (``series_pattern``) repeated a look from its ninth series on (the report's bars of cost per
-    group and rule draw up to 12 rules)."""
-    patterned = [t for t in fig.data if t.type in ("bar", "histogram") and t.marker.pattern.shape is not None]
-    for i, trace in enumerate(patterned):
-        trace.marker.pattern.update(series_bar_pattern(i))
-    return fig
-
-
 def series_line(i: int, **line) -> dict:
     """A Plotly ``line`` of the i-th series: its colour and dash, and `line`'s other settings.
 
@@ -220,12 +204,11 @@ def rule_line_spec(
 
 
 def apply_layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
-    """Title, axis titles (escaped: they may hold user text), legend under the plot, the
-    labels of the vertical lines placed on the x axis as drawn (`labels_on_the_axis`) and each
-    series of bars' whole pattern (`bars_apart`)."""
+    """Title, axis titles (escaped: they may hold user text), legend under the plot, and the
+    labels of the vertical lines placed on the x axis as drawn (`labels_on_the_axis`)."""
     fig.update_layout(layout_spec(title, x, y))
     labels_on_the_axis(fig)
-    return bars_apart(fig)
+    return fig
 
 
 def labels_on_the_axis(fig: go.Figure) -> go.Figure:

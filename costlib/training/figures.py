@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from costlib.core.escaping import plain
 from costlib.present import training_page
 from costlib.present import training_words as words
-from costlib.present.plotting import EVERYONE_COLOR, NOBODY_COLOR, palette_color, series_pattern
+from costlib.present.plotting import EVERYONE_COLOR, NOBODY_COLOR, palette_color, series_bar_pattern
 
 #: the change chart's three readings: colour (apart under every common colour-vision deficiency),
 #: a shape of their own (pointing the way NEC moved) and a name in the legend, so none needs colour
@@ -83,7 +83,7 @@ def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: f
                 x=names,
                 y=summary[col],
                 name=name,
-                marker={"color": palette_color(i), "pattern": {"shape": series_pattern(i)}},
+                marker={"color": palette_color(i), "pattern": series_bar_pattern(i)},
                 error_y=_errors(summary[col], summary[f"{col}_low"], summary[f"{col}_high"]),
                 hovertext=hover,
                 hoverinfo="text",
