@@ -22,6 +22,7 @@ import plotly.graph_objects as go
 
 from costlib.binary import decision as D
 from costlib.binary import honest as H
+from costlib.binary.fair_tightened import tolerance_points
 from costlib.binary.folds import MIN_CLASS_ROWS
 from costlib.core import rules as R
 from costlib.core.escaping import html_escape
@@ -47,7 +48,6 @@ from costlib.present.report_record import (
     record_table,
     review_html,
     settings_table,
-    tolerance_text,
 )
 from costlib.present.tables import (
     CROSS_FIT_MEAN_WORDS,
@@ -486,7 +486,7 @@ def audit_html(audit) -> str:
         ),
         "<h3>Constrained rules</h3>",
         f"<p>Each constrained rule is the cheapest set of per-group cutoffs on the rows it is fitted on that keeps "
-        f"every group's rate within {tolerance_text(a.fairness_tolerance)} of every other's (points of the rate, as "
+        f"every group's rate within {tolerance_points(a.fairness_tolerance)} of every other's (points of the rate, as "
         "the table's columns write it). Its price is what it costs beyond the best cutoff per group; on rows it was "
         "not fitted on the rates may drift apart again."
         + html_escape(_without_limit(a, capacity_words.FAIR_WITHOUT_LIMIT))

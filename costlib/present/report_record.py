@@ -32,19 +32,7 @@ __all__ = [
     "record_table",
     "review_html",
     "settings_table",
-    "tolerance_text",
 ]
-
-
-def tolerance_text(tolerance: float) -> str:
-    """The fairness tolerance as the constrained rules' words read it, in points of a rate:
-    '5%', '1.5%', '0.001%' (never '1e-05').
-
-    >>> tolerance_text(0.05), tolerance_text(0.015), tolerance_text(1e-5), tolerance_text(0.0)
-    ('5%', '1.5%', '0.001%', '0%')
-    """
-    points = f"{100 * float(tolerance):.4f}".rstrip("0").rstrip(".")
-    return f"{points or '0'}%"
 
 
 def settings_table(a) -> pd.DataFrame:
