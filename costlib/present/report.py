@@ -37,7 +37,13 @@ from costlib.present.cost_figures import (
 )
 from costlib.present.costs_labels import COSTS_WORDS, GROUP_RATES_WHAT
 from costlib.present.disparity_table import SMALL_GROUP_MARK, disparity_tables
-from costlib.present.price_figures import net_benefit_figure, net_benefit_title, sensitivity_figure, shipped_marks
+from costlib.present.price_figures import (
+    NET_BENEFIT_HOW,
+    net_benefit_figure,
+    net_benefit_title,
+    sensitivity_figure,
+    shipped_marks,
+)
 from costlib.present.report_charts import report_chart_text
 from costlib.present.report_html import CSS, PRINT_SCRIPT, SCREEN_NOTE, HtmlFigures, paragraphs, table_html
 from costlib.present.report_record import (
@@ -143,12 +149,13 @@ NET_BENEFIT_WORDS = (
     "(decision curve analysis): the share of cases rightly flagged, less the share wrongly flagged weighed by "
     "what a false alarm costs against a miss at that cutoff. Each cutoff stands for one pair of prices: at a "
     "cutoff of 0.2 a false alarm costs a quarter of a miss (0.2 against 0.8), at 0.5 as much as a miss. So each "
-    "point is read at the prices its cutoff stands for: left to right a false alarm costs more and every line "
-    "falls, and the highest point is not the best cutoff. Compare the lines at the cutoff your prices stand for: "
-    "there the higher line does better. Below zero, flagging at that cutoff does worse than flagging nobody."
+    "point is read at the prices its cutoff stands for. "
+    + " ".join(NET_BENEFIT_HOW)
+    + ": there the higher line does better. Below zero, flagging at that cutoff does worse than flagging nobody."
 )
-"""The net benefit chart's caption in the report, in the chart's own reading (`price_figures.NET_BENEFIT_HOW`):
-it said "Higher is better" beside a chart whose note says the highest point is not the best cutoff (review)."""
+"""The net benefit chart's caption in the report, with the chart's own reading (`price_figures.NET_BENEFIT_HOW`,
+the note over the plot): it said "Higher is better" beside a chart whose note says the highest point is not
+the best cutoff (review)."""
 DISPARITY_WORDS = (
     "Each group's number (a rate, or the cost per case) is divided by the reference group's: 1 means the two are "
     "the same, 0.8 that the group's is 80% of the reference group's. A group fails when that falls outside the "
