@@ -465,13 +465,10 @@ def _gap_interval(estimate: float, draws: np.ndarray) -> tuple[float, float]:
     interval could miss the estimate (review: a gap of 1.0% "(1.3% to 35.7%)"). Only their spread is read,
     as `centred_interval` reads a refit's; about the median, which lies inside it, so the interval holds
     the estimate. NaN without a finite estimate or resample."""
-    from costlib.stats.intervals import percentile_interval
+    from costlib.stats.intervals import centred_interval
 
-    finite = draws[np.isfinite(draws)]
-    if finite.size == 0 or not np.isfinite(estimate):
-        return float("nan"), float("nan")
-    lo, hi = percentile_interval(finite - np.median(finite))
-    return max(0.0, estimate + lo), min(1.0, estimate + hi)
+    lo, hi = centred_interval(estimate, draws, about=np.median)
+    return (max(0.0, lo), min(1.0, hi)) if np.isfinite(lo) else (lo, hi)
 
 
 def spread_interval(results: RuleResults, rule: str, criterion: str) -> tuple[float, float]:

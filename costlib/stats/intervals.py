@@ -68,10 +68,13 @@ def percentile_intervals(samples: np.ndarray, level: float = LEVEL) -> tuple[np.
     return lo, hi
 
 
-def centred_interval(estimate: float, samples: np.ndarray, level: float = LEVEL) -> tuple[float, float]:
+def centred_interval(
+    estimate: float, samples: np.ndarray, level: float = LEVEL, *, about=np.mean
+) -> tuple[float, float]:
     """(low, high): `estimate` plus the percentile interval of the finite `samples` about
-    their mean, the interval of an honest estimate whose resamples are centred elsewhere (a
-    resample refits a cutoff on fewer distinct rows than the data, so its cost sits above the
+    their mean (or `about` of them: the median always lies inside that interval, so the result
+    holds the estimate), the interval of an honest estimate whose resamples are centred elsewhere
+    (a resample refits a cutoff on fewer distinct rows than the data, so its cost sits above the
     estimate's: only its spread is read). NaN without a finite estimate or sample.
 
     >>> centred_interval(10.0, np.array([1.0, 2.0, np.nan, 3.0]), level=0.5)
@@ -80,7 +83,7 @@ def centred_interval(estimate: float, samples: np.ndarray, level: float = LEVEL)
     finite = samples[np.isfinite(samples)]
     if finite.size == 0 or not np.isfinite(estimate):
         return float("nan"), float("nan")
-    lo, hi = percentile_interval(finite - finite.mean(), level)
+    lo, hi = percentile_interval(finite - about(finite), level)
     return float(estimate + lo), float(estimate + hi)
 
 
