@@ -346,6 +346,6 @@ def calibration_advice_line(ds: Dataset, model: str, *, bins: int = 10) -> str |
     advice = calibration_advice(fit.t, fit.binned.ece(bins), fit.binned_cal.ece(bins), chance)
     where = f"fitted on the {fit.fit_on} rows" if fit.fit_on != "same" else "fitted and judged on the same rows"
     advice_text = cw.ADVICE[advice]  # the Calibration page's own sentence: lower case after the colon
-    return f"Calibration of {shorten(model)} (temperature {where}; Calibration page): " + (
+    return f"Calibration of {shorten(model)} (rescaling {where}; Calibration page): " + (
         advice_text[:1].lower() + advice_text[1:]
     )

@@ -19,6 +19,7 @@ from costlib.binary import honest as H
 from costlib.calibration import apply_temperature, fit_temperature
 from costlib.core.dataset import Dataset
 from costlib.core.ship import SAVES
+from costlib.present import calibration_words as cw
 from costlib.present import figures, page_answers
 from costlib.present.labels import ALL_ROWS_FLATTER_THRESHOLD
 from costlib.present.value_words import (
@@ -100,7 +101,7 @@ def value_calibration_table(
     return (
         pd.DataFrame(
             {
-                f"temperature (fitted on the {cal.rows} rows)": pd.Series(cal.temperatures),
+                f"{cw.TEMPERATURE.lower()} (fitted on the {cal.rows} rows)": pd.Series(cal.temperatures),
                 "worth at τ* before": before["value at tau*"] * worth,
                 "worth at τ* after": after["value at tau*"] * worth,
             }

@@ -34,7 +34,7 @@ CALIBRATION_WHAT = (
     "their order, so the ranking and the accuracy stay, and makes that cutoff right."
 )
 #: the folded box under the answer that names the technical terms (`calibration_verdict`'s asides)
-TERMS_TITLE = "Terms: temperature scaling, judged rows"
+TERMS_TITLE = "Technical terms: how the rescaling works and which rows it is checked on"
 FITTED_WHERE = (
     "The rescaling is fitted, where the data allows, on other cases than those it is checked on: the validation "
     "cases, else the training ones."
@@ -68,7 +68,7 @@ SQUARED_HELP = (
 # the reliability diagram
 DIAGRAM_TITLE = "Reliability diagram, {model}: predicted against observed"
 AS_GIVEN = "{model}, as given"
-RESCALED = "{model}, rescaled (T = {t:.2f})"
+RESCALED = "{model}, rescaled (rescaling number {t:.2f})"
 SMALL_BINS = "{name}: bands under {least} cases"
 PERFECT = "perfectly calibrated"
 X_TITLE = "mean predicted probability"
@@ -173,16 +173,16 @@ JUDGED_ROWS = (  # what the judged rows are, in the terms box
     "row without a split)."
 )
 #: where a temperature fitted on the judged rows (`fit_on` "same") was checked: every row
-CHECKED_ON_SAME = "Checked on every row, the very cases the temperature was fitted on."
+CHECKED_ON_SAME = "Checked on every row, the very cases the rescaling was fitted on."
 #: a split column without test rows: nothing held out to judge a temperature on, so it is fitted and
 #: judged on every row, as without a split (`answers.calibration.calibration_rows`)
 NO_TEST_ROWS_TO_CALIBRATE = (
-    "There are no test rows, so the temperature is fitted and judged on the same rows, every row, as without a "
+    "There are no test rows, so the rescaling is fitted and judged on the same rows, every row, as without a "
     "split, which flatters it. Give the split column test rows on the Data page to judge it on rows it was not "
     "fitted on."
 )
 ONLY_TEST_ROWS_TO_CALIBRATE = (
-    "Every row is a test row, so the temperature is fitted and judged on the same rows, which flatters it. "
+    "Every row is a test row, so the rescaling is fitted and judged on the same rows, which flatters it. "
     "Give the split column validation or train rows on the Data page to fit it on rows it is not judged on."
 )
 TECHNICAL = (

@@ -246,16 +246,14 @@ DELTA_SOURCE_LABEL = "Each case's own price comes from"
 # where each case's price comes from: the choices of `DELTA_SOURCE_LABEL`, as the guess names them
 NO_DELTA, DELTA_COLUMN, VOTES, RATING, MEASUREMENT = (
     "none",
-    "delta column",
+    "price column",
     "annotator votes",
     "rating",
     "measurement and threshold",
 )
 DELTA_SOURCES = [NO_DELTA, DELTA_COLUMN, VOTES, RATING, MEASUREMENT]
 # the delta column, said plainly: its size is the price of a mistake on the case, its sign the label
-MAP_DELTA = (
-    "Price column (delta): what a mistake on each case costs, positive on a positive case, negative on a negative one"
-)
+MAP_DELTA = "Price column: what a mistake on each case costs, positive on a positive case, negative on a negative one"
 MAP_VOTES_YES = "Votes for the positive class"
 MAP_VOTES_NO = "Votes against"
 MAP_RATING = "Rating column"
@@ -467,9 +465,12 @@ WORTH = "A right answer is worth"  # + the unit: `in_unit`
 WORTH_HELP = "What the business gains when the model answers a case correctly."
 HANDOVER_WORTH = "A case handed over is worth"  # + the unit: `in_unit`
 HANDOVER_WORTH_HELP = "0: a person handles it at no gain or loss (the default)."
-K_LABEL = "How much worse is a wrong answer than a right one is good? (k)"
-K_HELP = "k = 2: a wrong answer costs twice what a right one earns. k = 0: only accuracy counts."
-K_RESET = "Back to k from my prices"
+K_LABEL = "How many right answers does one wrong answer cancel out?"
+K_HELP = (
+    "Called k on this page: what a wrong answer costs, counted in right answers' worth. k = 2: a wrong answer costs "
+    "twice what a right one earns. k = 0: only accuracy counts."
+)
+K_RESET = "Back to what my prices say"
 # the value tables' headers, in the user's unit (`in_unit`; the calibration's "per case" without one)
 ACCEPTANCE_HEADER = "worth per case"
 CLASSIFICATION_HEADER = "price of the errors per case"
@@ -562,6 +563,6 @@ COST_A_MONTH = "cost a month"
 # Calibration (views/calibration.py)
 
 NO_SPLIT_TO_CALIBRATE = (
-    "No validation or train split: the temperature is fitted and judged on the same rows, which flatters "
+    "No validation or train split: the rescaling is fitted and judged on the same rows, which flatters "
     "it. Map a split column on the Data page."
 )

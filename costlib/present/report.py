@@ -119,14 +119,14 @@ INTERVALS_LIMITATION = {
         "for the other rules the cutoffs are held and the test rows resampled within each group."
     ),
     "cross-fitted": (
-        "The saving's interval of one cutoff for everyone is its cross-fitted estimate give or take 1.96 standard "
-        "errors that count both the rows' noise and how much one dealing of the rows into parts moves it. Each "
+        "The saving's interval of one cutoff for everyone is its cross-fitted estimate give or take its 95% margin of "
+        "error, which counts both the rows' noise and how much one dealing of the rows into parts moves it. Each "
         "group's cost, the extra saving of per-group cutoffs and their saving against the choice without a model "
-        "take the same form, their standard error between the rows' alone and that of a bootstrap that fits the "
-        "cutoffs again on each resample (0.632 of the way), so the luck of picking the cheapest of many cutoffs is "
-        "inside them. Where one cutoff for everyone, cross-fitted, flags everybody (or nobody), it is the choice "
-        "without a model on those rows, and the extra saving of per-group cutoffs is their saving against it, with "
-        f"one interval. For the rules not fitted on data ({R.rule_words(R.ELKAN)}, flag nobody, "
+        "take the same form, their margin of error set between the rows' noise alone and that of a bootstrap that "
+        "fits the cutoffs again on each resample (0.632 of the way), so the luck of picking the cheapest of many "
+        "cutoffs is inside them. Where one cutoff for everyone, cross-fitted, flags everybody (or nobody), it is the "
+        "choice without a model on those rows, and the extra saving of per-group cutoffs is their saving against "
+        f"it, with one interval. For the rules not fitted on data ({R.rule_words(R.ELKAN)}, flag nobody, "
         "flag everyone) the cutoffs are held and the rows resampled within each group (95% percentile bootstrap)."
     ),
     "same": (

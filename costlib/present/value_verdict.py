@@ -317,8 +317,8 @@ OUTCOME_CROSS_FITTED = (
     "No rows are set aside for testing: the two thresholds to ship are fitted on all {n} rows, and what they are "
     "worth is cross-fitted (each row judged by thresholds fitted on the other parts of the rows, averaged over "
     "up to {deals} ways of dealing the rows into parts), so picking them does not flatter them. The interval is the "
-    "estimate give or take 1.96 standard errors that count the rows' noise, how much one dealing of the parts moves "
-    "it and how far the two thresholds fitted on all rows would move with another draw of the rows, read against "
+    "estimate give or take its 95% margin of error, which counts the rows' noise, how much one dealing of the parts "
+    "moves it and how far the two thresholds fitted on all rows would move with another draw of the rows, read against "
     "every way of working without the thresholds, keeping the smallest gain."
 )
 

@@ -459,25 +459,25 @@ CLASSIFICATION_NOTE = (
     "so they can rank models differently from value."
 )
 CALIBRATION_VALUE_NOTE = (
-    "Worth per case. Temperature scaling keeps each model's ranking but fixes what τ* = k/(k+1) assumes: "
-    "calibrated probabilities."
+    "Worth per case. Rescaling each model's scores by one number fitted on held-out rows keeps its ranking but "
+    "makes its probabilities honest, which τ* = k/(k+1) assumes."
 )
 NO_VALIDATION_NOTE = (
     "This data has no split, so no rows are held out from the judged rows to calibrate on. Map a split column "
-    "(validation or train rows) on the Data page to see value before and after temperature scaling."
+    "(validation or train rows) on the Data page to see value before and after rescaling."
 )
 #: a split column without test rows: every row is judged (`Dataset.purpose_rows`), so none is held out to
 #: judge a temperature on (`answers.calibration.calibration_rows`; the Calibration page's
 #: `calibration_words.NO_TEST_ROWS_TO_CALIBRATE`)
 NO_TEST_ROWS_NOTE = (
-    "There are no test rows, so every row is judged and none is held out to judge a temperature on: fitted and "
+    "There are no test rows, so every row is judged and none is held out to fit the rescaling on: fitted and "
     "judged on the same rows, it would flatter itself. Give the split column test rows on the Data page to see "
-    "value before and after temperature scaling."
+    "value before and after rescaling."
 )
 #: a split column of test rows only: nothing besides the judged rows to calibrate on
 ONLY_TEST_ROWS_NOTE = (
     "There are only test rows, so no rows are held out from the judged rows to calibrate on. Give the split "
-    "column validation or train rows on the Data page to see value before and after temperature scaling."
+    "column validation or train rows on the Data page to see value before and after rescaling."
 )
 
 

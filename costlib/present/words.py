@@ -202,14 +202,14 @@ def split_sentence(
             f"parts of the rows, averaged over {deals} of dealing "
             "the rows into parts), so picking it does not flatter it. The interval is the estimate give or take "
             + (
-                "1.96 standard errors between the rows' noise alone and that of a bootstrap that fits the cutoffs "
-                "again on each resample (0.632 of the way)"
+                "its 95% margin of error, set between the one from the rows' noise alone and the one from a "
+                "bootstrap that fits the cutoffs again on each resample (0.632 of the way)"
                 if per_group
-                else "1.96 standard errors that count both the rows' noise and how much one dealing of the parts "
-                "moves it"
+                else "its 95% margin of error, which counts both the rows' noise and how much one dealing of the "
+                "parts moves it"
                 if thing == "cutoff"
-                else "1.96 standard errors that count the rows' noise, how much one dealing of the parts moves it "
-                f"and how far the {thing} fitted on all rows would move with another draw of the rows"
+                else "its 95% margin of error, which counts the rows' noise, how much one dealing of the parts "
+                f"moves it and how far the {thing} fitted on all rows would move with another draw of the rows"
             )
             + (
                 "."

@@ -173,3 +173,49 @@ def test_the_plain_verdict_calls_a_calibrated_model_so_and_a_miscalibrated_one_s
     v = cw.calibration_verdict("m", calibration_advice(1.0, ece, ece, chance), 1.0, "validation", ece, ece, chance)
     assert ece > chance and v.kind == "warning" and "not calibrated" in v.headline
     assert f"up to {cw.error(chance)} on these cases by chance" in v.headline
+
+
+#: the rescaling's precise name and symbol: a first-time reader meets "rescaling" and "rescaling number";
+#: "temperature scaling" and T are named only in a metric's help and in the box of technical terms
+RESCALING_JARGON = ("temperature", "T =", "T)")
+
+
+def _said_outside_the_help(ds, model: str) -> list[str]:
+    """Every text of the Calibration page and the Value page's calibration section that is not a
+    metric's help or the box of technical terms: the answer, the warning, the captions, the tables'
+    headers and cells, the diagram's titles and legend, and the advice line Value and Costs show."""
+    from costlib.answers.calibration import calibration_advice_line
+    from costlib.answers.value_sections import calibrated_sweeps, value_calibration_table, value_sweeps
+    from costlib.present import value_words as vw
+    from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
+
+    names = sorted({str(g) for g in ds.groups}) if ds.groups is not None else [""]
+    answer = calibration_answer(ds, model, names=names, costs={g: (1.0, 2.0) for g in names}, unit="$", volume=1e4)
+    shown = answer.at(10)
+    fig = shown.figure
+    said = [cw.TERMS_TITLE, answer.warning or "", answer.money, answer.picked or "", shown.caption, shown.note or ""]
+    said += [shown.verdict.headline, *shown.verdict.details, *(m["label"] for m in shown.metrics)]
+    said += [*map(str, shown.table.columns), *map(str, shown.table.to_numpy().ravel())]
+    said += [fig.layout.title.text, *(tr.name or "" for tr in fig.data)]
+    said += [cw.same_rows_warning(split=s, test_rows=t) for s, t in ((False, False), (True, False), (True, True))]
+    said += [NO_SPLIT_TO_CALIBRATE, calibration_advice_line(ds, model) or "", vw.CALIBRATION_VALUE_NOTE]
+    said += [vw.no_calibration_note(split=s, test_rows=t) for s, t in ((False, False), (True, False), (True, True))]
+    table = value_calibration_table(calibrated_sweeps(ds), value_sweeps(ds), k=2.0, reject_value=0.0, worth=1.0)
+    return said + [str(c) for c in table.columns]
+
+
+@pytest.mark.parametrize("split", [True, False])
+def test_the_rescaling_is_said_in_plain_words_outside_the_help_and_the_terms_box(split):
+    """Review (a first-time product manager): "temperature" read on the Calibration page's
+    warnings, the diagram's legend ("rescaled (T = 0.85)"), the Value page's calibration note and
+    its table's header, and the advice line on Value and Costs. Now "the rescaling" and "rescaling
+    number", fitted on held-out rows; the precise term stays in the help and the terms box."""
+    from dataclasses import replace
+
+    s = SAMPLES["screening"]
+    mapping = s.mapping if split else replace(s.mapping, split=None)
+    ds = prepare(_frame("screening"), mapping, name=s.filename, fingerprint=f"screening-{split}")
+    said = _said_outside_the_help(ds, "score_overconfident")
+    found = [(term, x) for x in said for term in RESCALING_JARGON if term.lower() in x.lower()]
+    assert not found, found
+    assert any("rescaling number" in x.lower() for x in said)

@@ -129,7 +129,7 @@ def test_the_positive_class_is_offered_only_for_a_word_label_starting_on_the_lik
     "guess, source",
     [
         (ColumnMapping(votes_yes="a", votes_no="b", delta="d"), "annotator votes"),
-        (ColumnMapping(delta="d", rating="r"), "delta column"),
+        (ColumnMapping(delta="d", rating="r"), "price column"),
         (ColumnMapping(rating="r"), "rating"),
         (ColumnMapping(measurement="m"), "measurement and threshold"),
         (ColumnMapping(), "none"),

@@ -26,7 +26,7 @@ from costlib.training.summary import training_summary
 # what a first-time reader should not meet before the terms box: symbols, the library's names, the model's settings
 JARGON = (
     "NEC", "δ", "|", "ormalized", "regressing", "n_fit", "n_train", "n_validation", "n_test", "n_zero_delta",
-    "costlib.", "training_summary", "LogisticRegression", "Ridge(", "max_iter",
+    "costlib.", "training_summary", "LogisticRegression", "Ridge(", "max_iter", "delta column",
 )  # fmt: skip
 FOR_THE_RECORD = "For the record:"
 
@@ -87,7 +87,7 @@ def read_first(pre) -> list[str]:
     for table in (answer.summary_table, answer.results_table):
         said += [str(c) for c in table.columns] + [str(m) for m in table["way of training"]]
     said += [training_words.method_label(m) for m in training_words.METHOD_LABELS]
-    return said
+    return said + training_words.SOURCES  # the sources of the prices the page offers
 
 
 def test_what_a_reader_reads_first_on_train_is_in_plain_words(pre):

@@ -85,5 +85,5 @@ def test_an_uploads_price_source_is_guessed_from_its_columns_votes_first():
     assert guessed_source(guess(votes_yes="y", votes_no="n", rating="r")) == "annotator votes"
     assert guessed_source(guess(votes_yes="y", rating="r", measurement="z")) == "rating"  # one vote column: no
     assert guessed_source(guess(measurement="z")) == "measurement and threshold"
-    assert guessed_source(guess()) == "delta column"
+    assert guessed_source(guess()) == "price column"
     assert {guessed_source(guess()), guessed_source(guess(rating="r"))} <= set(SOURCES)

@@ -130,11 +130,11 @@ def test_the_report_says_how_its_intervals_were_made(no_split):
     not that every interval is a percentile bootstrap (it did). With a split, it is one."""
     rec, texts = _everything_said(no_split, (1.0, 3.0))
     said = _limitations(texts[-1])
-    assert "1.96 standard errors" in " ".join(texts[1:3]) and "1.96 standard errors" in said
+    assert "95% margin of error" in " ".join(texts[1:3]) and "95% margin of error" in said
     assert "percentile bootstrap intervals" not in said
     said = _limitations(_everything_said(_split(), (1.0, 3.0))[1][-1])
     assert "percentile bootstrap intervals" in said and "test rows" in said
-    assert "1.96 standard errors" not in said
+    assert "margin of error" not in said
 
 
 def test_the_interval_of_per_group_cutoffs_is_said_as_it_is_made():
