@@ -5,7 +5,8 @@ alternative of `present.chart_text`, with its numbers written as the report's ta
 `chart_text` writes a point's value at four significant digits (never an exponent: its `_number`)
 and its table keeps the values drawn, so a count of cases a month reads "466.8" (a share of the
 fitting rows times the cases a month). Here a count of cases (an axis whose title names cases) is a
-whole number, an amount a month is `amounts.month_money`'s, and every other number in the table is
+whole number, an amount a month is `amounts.month_money`'s, a cutoff (an axis titled "cutoff ...")
+`amounts.cutoff_number`'s as every rule's words write it, and every other number in the table is
 `amounts.plain_number`'s.
 """
 
@@ -17,13 +18,14 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from costlib.present.amounts import month_money, number, plain_number
+from costlib.present.amounts import cutoff_number, month_money, number, plain_number
 from costlib.present.chart_text import LABEL, SERIES, ChartText, _unit, chart_text, words
 
 __all__ = ["report_chart_text"]
 
 _CASES = re.compile(r"\bcases\b")  # an axis of counts of cases: "review capacity (cases a month)"
 _MONTH = re.compile(r"\ba month\b")
+_CUTOFF = re.compile(r"^cutoff\b")  # an axis of cutoffs: "cutoff (flag a case when its score is at least this)"
 
 
 def _counts(title: str) -> bool:
@@ -71,14 +73,17 @@ def report_chart_text(fig) -> ChartText:
 
 
 def _cells(table: pd.DataFrame) -> pd.DataFrame:
-    """The table's numbers as text: a count of cases whole, any other number `plain_number`'s."""
+    """The table's numbers as text: a count of cases whole, a cutoff `cutoff_number`'s (rounded down,
+    as the rules' words and the tables write it: 0.3229, where the nearest reads 0.323), any other
+    number `plain_number`'s."""
     out = table.copy()
     for column in out.columns:
         if column in (SERIES, LABEL):
             continue
         whole = _counts(str(column))
+        say = cutoff_number if _CUTOFF.match(str(column)) else plain_number
         out[column] = [
-            (number(round(float(x)), 0) if whole else plain_number(float(x)))
+            (number(round(float(x)), 0) if whole else say(float(x)))
             if isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and np.isfinite(x)
             else x
             for x in out[column]
