@@ -132,7 +132,7 @@ def test_an_uploaded_table_is_trained_on_press_and_matches_costlib():
     X, delta = costlib.training.compare.synthetic_costs(600, random_state=4)
     frame = pd.DataFrame(X[:, :3], columns=["x0", "x1", "x2"]).assign(margin=delta)
     at = uploaded(open_page(), frame, "<b>my</b> *cases*.csv")
-    assert at.radio(key=widget_key(frame, "src")).value == "delta column"  # guessed from the name "margin"
+    assert at.radio(key=widget_key(frame, "src")).value == "price column"  # guessed from the name "margin"
     assert at.selectbox(key=widget_key(frame, "delta")).value == "margin"
     assert at.multiselect(key=widget_key(frame, "features")).value == ["x0", "x1", "x2"]
     assert "Press **Train and compare**" in " ".join(x.value for x in at.info)

@@ -102,10 +102,11 @@ def test_value_page_before_and_after_calibration_uses_the_validation_split():
     at = open_app("screening", "views/value.py", details="true")
     df = sample_frame("screening")
     val, te = df[df["split"] == "validation"], df[df["split"] == "test"]
-    comp = [t.value for t in at.dataframe if "temperature (fitted on the validation rows)" in t.value.columns][0]
+    header = "rescaling number (fitted on the validation rows)"
+    comp = [t.value for t in at.dataframe if header in t.value.columns][0]
     t = costlib.fit_temperature(val["label"], val["score_overconfident"])
     row = comp[comp["model"] == "score_overconfident"].iloc[0]
-    assert row["temperature (fitted on the validation rows)"] == pytest.approx(t)
+    assert row[header] == pytest.approx(t)
     after = value_table({"m": value_sweep(te["label"], costlib.apply_temperature(te["score_overconfident"], t))}, k=2.0)
     assert row["worth at τ* after"] == pytest.approx(after["value at tau*"].iloc[0])  # a right answer is worth $1
 
