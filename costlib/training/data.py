@@ -91,8 +91,8 @@ MSG_TEXT_NO_TERMS = (
     "model nothing to learn from. Choose another column."
 )
 MSG_NO_SOURCE = (
-    'In "{name}", no source of delta is chosen: choose annotator votes, a measurement and a threshold, a '
-    "rating and its midpoint, or a delta column."
+    'In "{name}", nothing says what a mistake on each case costs: choose annotator votes, a measurement and '
+    "a threshold, a rating and its midpoint, or a price column."
 )
 
 
@@ -382,7 +382,7 @@ def from_table(
     sources = [
         (label, value)
         for label, value in (
-            ("a delta column", delta),
+            ("a price column", delta),
             ("votes", votes),
             ("a measurement and threshold", threshold),
             ("a rating", rating),

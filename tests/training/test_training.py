@@ -750,7 +750,7 @@ def test_from_table_text_column():
         (lambda: table(), {"delta": "delta"}, "no feature column is chosen"),
         (lambda: table(), {"features": ["a", "nope"], "delta": "delta"}, 'the column "nope" chosen as a feature'),
         (lambda: table(), {"features": ["a", "delta"], "delta": "delta"}, "both a feature and the source"),
-        (lambda: table(), {"features": ["a"]}, "no source of delta is chosen"),
+        (lambda: table(), {"features": ["a"]}, "nothing says what a mistake on each case costs"),
         (
             lambda: table(text=[""] * 70 + ["x y"] * 50),
             {"text": "text", "delta": "delta"},
