@@ -10,7 +10,9 @@ puts them together for one model at one price book:
 - **The single cutoff's saving's interval** (no split, here): the estimate +- 1.96 fold-aware standard errors
   (`row_se`: the per-row differences' standard error read off the cross-fit's counts, plus the
   variance of one deal's estimate, `at_least_rows`), under a review limit too (against flagging
-  at random, each row's expected cost). Chosen by simulation (issue 43,
+  at random, each row's expected cost), at least as wide as how far the single cutoff fitted on
+  all rows moves with them (`refit_moves.single_cutoff_moves`, held `AT_LEAST`: without signal it
+  covered 86 to 89% before). Chosen by simulation (issue 43,
   `benchmarks/honest.py --simulate`): it covers 93 to 97% at 2,000 rows, is 0.9 to 1.1 times the
   ideal width, and ships a model that pays about as often as a plain cross-fitted Wald interval;
   the bootstrap was 1.15 to 1.3 times the ideal where the signal is weak, and out-of-bag
@@ -52,6 +54,7 @@ from costlib.binary.folds import (
     pooled_groups,
     repeated_cross_fit,
 )
+from costlib.binary.refit_moves import BOOT_SHARE, single_cutoff_moves
 from costlib.binary.refits import (
     MAX_CELLS,
     RefitDraws,
@@ -280,117 +283,6 @@ def at_least_rows(estimate: float, low: float, high: float, se: float) -> tuple[
     return estimate - Z95 * se, estimate + Z95 * se
 
 
-BOOT_SHARE = 1 - math.exp(-1)  # 0.632: the share of distinct rows a resample holds
-
-
-REFITS = 200  # Poisson resamples of `refit_worths`, at most
-MIN_REFITS = 20  # and at least: fewer than `REFITS` where levels x resamples would pass `folds.SPLIT_BUDGET`
-
-
-def best_prefixes(
-    drawn_right, drawn_wrong, right_worth: float, wrong_worth: float, *, max_left: float | None = None
-) -> np.ndarray:
-    """Per row of the drawn counts (resamples x levels, levels in the order a rule accepts them:
-    descending confidence or score), how many levels the resample's best rule accepts: the prefix
-    whose worth (`right_worth` a right row, `wrong_worth` a wrong one, against not accepting it) is
-    largest, none (0) when none gains, ties to the shorter, as every threshold here is fitted.
-    With `max_left`, only prefixes that leave at most that share of the resample's rows unaccepted
-    (up to a relative `sweep.TIE_TOLERANCE` of them, as `value.within.rejected_within`): a cap on
-    the cases handed over.
-
-    >>> best_prefixes(np.array([[5, 0, 1], [0, 0, 3]]), np.array([[0, 1, 6], [1, 0, 0]]), 1.0, -2.0)
-    array([1, 3])
-    >>> best_prefixes(np.array([[5, 0, 1], [0, 0, 3]]), np.array([[0, 1, 6], [1, 0, 0]]), 1.0, -2.0, max_left=0.2)
-    array([3, 3])
-    """
-    right, wrong = np.asarray(drawn_right), np.asarray(drawn_wrong)
-    sums = np.zeros((right.shape[0], right.shape[1] + 1))  # the prefix of no level first, worth 0
-    body = sums[:, 1:]  # written in place: a move prices millions of entries, and each copy costs as much
-    np.multiply(right, right_worth, out=body, dtype=np.float64, casting="unsafe")
-    body += np.multiply(wrong, wrong_worth, dtype=np.float64, casting="unsafe")
-    np.cumsum(body, axis=1, out=body)
-    if max_left is not None:
-        from costlib.core.sweep import TIE_TOLERANCE
-
-        left = np.zeros_like(sums)  # rows not accepted: the resample's total less each prefix's
-        np.add(right, wrong, out=left[:, 1:], dtype=np.float64, casting="unsafe")
-        np.cumsum(left[:, 1:], axis=1, out=left[:, 1:])
-        total = left[:, -1:].copy()
-        np.subtract(total, left, out=left)
-        sums[left > max_left * total + TIE_TOLERANCE * total] = -np.inf  # leaves too many over
-    return np.argmax(sums, axis=1)
-
-
-def refits_for(levels: int) -> int:
-    """How many resamples `refit_worths` draws over `levels` levels: `REFITS`, fewer (`MIN_REFITS` at
-    least) where levels x resamples would pass `folds.SPLIT_BUDGET`."""
-    from costlib.binary.folds import SPLIT_BUDGET
-
-    return int(np.clip(SPLIT_BUDGET // max(int(levels), 1), MIN_REFITS, REFITS))
-
-
-def level_draws(right, wrong, *, seed, resamples: int | None = None) -> tuple:
-    """The Poisson resamples `refit_worths` prices, drawn once from the rows counted by level (each
-    row drawn a Poisson(1) number of times, so level i holds Poisson(right[i]) right rows and
-    Poisson(wrong[i]) wrong ones): chunks of (drawn right, drawn wrong), resamples x levels, each
-    chunk within `folds.SPLIT_BUDGET` entries, stored in the smallest whole type that holds them.
-    They do not depend on the prices: a reader keeps them (`core.keeping.kept_on`) and a price move
-    only prices them (`priced_refits`). `resamples` of them (None: `refits_for` the levels).
-
-    >>> [(r.shape, r.dtype.name) for r, _ in level_draws([5, 0, 1], [0, 1, 6], seed=0)]
-    [((200, 3), 'uint8')]
-    """
-    from costlib.binary.folds import SPLIT_BUDGET
-
-    right, wrong = np.asarray(right, dtype=np.float64), np.asarray(wrong, dtype=np.float64)
-    levels = max(right.size, 1)
-    resamples = refits_for(levels) if resamples is None else int(resamples)
-    rng = np.random.default_rng(seed)
-    step = max(1, SPLIT_BUDGET // levels)
-    chunks = []
-    for m in (min(step, resamples - start) for start in range(0, resamples, step)):
-        drawn = rng.poisson(right, (m, right.size)), rng.poisson(wrong, (m, right.size))
-        most = max((int(d.max()) for d in drawn if d.size), default=0)
-        kind = np.min_scalar_type(most)
-        chunks.append(tuple(d.astype(kind) for d in drawn))
-    return tuple(chunks)
-
-
-def priced_refits(
-    draws: tuple, right, wrong, right_worth: float, wrong_worth: float, *, max_left: float | None = None
-) -> np.ndarray:
-    """Per resample of `draws` (`level_draws` of the same `right`, `wrong` level counts), the worth
-    on all the rows (a sum, not per case) of the prefix of levels the resample's best rule accepts
-    (`best_prefixes`, within `max_left` when given): one pass over the levels per resample, no
-    draw and no sort."""
-    right, wrong = np.asarray(right, dtype=np.float64), np.asarray(wrong, dtype=np.float64)
-    all_rows = np.r_[0.0, np.cumsum(right * right_worth + wrong * wrong_worth)]
-    if not draws:
-        return np.zeros(0)
-    picks = (best_prefixes(r, w, right_worth, wrong_worth, max_left=max_left) for r, w in draws)
-    return np.concatenate([all_rows[j] for j in picks])
-
-
-def refit_worths(
-    right, wrong, right_worth: float, wrong_worth: float, *, seed, resamples: int | None = None
-) -> np.ndarray:
-    """How much a rule fitted on all rows would move with another draw of them: per Poisson
-    resample of the rows (`level_draws`), the worth on all the rows (a sum, not per case) of the
-    prefix of levels the resample's best rule accepts (`priced_refits`). The rows are counted by
-    level once, so a resample costs one pass over the levels, not a sort; `resamples` of them
-    (None: `refits_for` the levels). Their variance is what a cross-fitted estimate cannot follow
-    (issue 43, `benchmarks/README.md`, "How far the shipped pair moves with the rows").
-
-    Prefixes worth 0 (none), 5, 3 and -9 on all rows: most resamples pick the first level.
-
-    >>> w = refit_worths([5, 0, 1], [0, 1, 6], 1.0, -2.0, seed=0)
-    >>> w.shape, set(w.tolist()) <= {0.0, 5.0, 3.0, -9.0}, float(np.median(w))
-    ((200,), True, 5.0)
-    """
-    draws = level_draws(right, wrong, seed=seed, resamples=resamples)
-    return priced_refits(draws, right, wrong, right_worth, wrong_worth)
-
-
 def group_cost_intervals(cost, low, high, fp, fn, n, c_fp, c_fn) -> tuple[np.ndarray, np.ndarray]:
     """The 95% intervals of the groups' cross-fitted costs per case `cost`: `shrunk_intervals` of
     the refit bootstrap's centred intervals (`low`, `high`) and each group's variance from its
@@ -494,6 +386,8 @@ class Honest:
                `crossfit`, without a split, is this one's), else None
     models     how many models the recommended one is picked from (`picked_z` widens the
                fitted rules' intervals against the baseline by the pick)
+    moves      how far the single cutoff fitted on all rows moves with them, a variance per case
+               (`refit_moves.single_cutoff_moves`; 0 where the estimate is not cross-fitted)
     """
 
     estimate: str
@@ -502,6 +396,7 @@ class Honest:
     capacity: float | None = None
     rows: object | None = None
     models: int = 1
+    moves: float = 0.0
 
 
 def fitting_folds(ms, seed: int = 0):
@@ -549,6 +444,8 @@ def judge(
             lambda: fold_draws(ms.fit, ms.fit_pooled, folds, n_resamples=n_resamples, seed=seed),
         )
         refits = price_fold_refits(draws, prices, capacity)
+        moves = single_cutoff_moves(ms, prices, capacity=capacity, seed=seed)
+        return Honest(estimate, crossfit, refits, capacity, moves=moves)
     elif n_resamples and counted:
         draws = ms.kept(
             ("honest draws", int(n_resamples), int(seed)),

@@ -24,6 +24,7 @@ from costlib.binary import group_alone as A
 from costlib.binary import honest as H
 from costlib.binary.folds import own_cutoff
 from costlib.binary.model_sweeps import ModelSweeps
+from costlib.binary.refit_moves import AT_LEAST, held_moves
 from costlib.core import rules as R
 from costlib.core import validation as v
 from costlib.core.prices import Prices, elkan_cutoffs, mistakes_cost, no_model_choice
@@ -417,6 +418,8 @@ def judge_fitted(res: RuleResults, prices: Prices, honest: H.Honest) -> RuleResu
             vs = whole["cost_per_case"][o] - whole["cost_per_case"][at[res.baseline]]
             lo, hi = centred_interval(vs, refit[rule] - refit["baseline"])
             row_se[rule] = H.row_se(c, res.baseline, prices, n_g, capacity=honest.capacity)
+            if rule == R.SINGLE:  # the cutoff shipped is fitted on all rows, even where the folds' flag as the
+                row_se[rule] = held_moves(row_se[rule], honest.moves, AT_LEAST)  # no-model choice: how far it moves
             rows_var = H.row_variance(c, res.baseline, prices, n_g, capacity=honest.capacity)
             shrink = rule == R.COST_OPTIMAL and rule not in same
             whole["vs_low"][o], whole["vs_high"][o] = _against_baseline(vs, lo, hi, row_se[rule], rows_var, shrink)
@@ -488,8 +491,10 @@ def _against_baseline(vs: float, low: float, high: float, se: float, rows: float
     `shrink`, for the per-group cutoffs, the bootstrap shrunk toward the variance of the per-row
     differences (`rows`, `honest.row_variance`), as their extra saving's is
     (`honest.shrunk_intervals`). Per-group cutoffs that are the no-model choice on every judged
-    row are not shrunk: their saving is 0 +- 0, as the single cutoff's is there, since every
-    row and every deal agrees (one rule on these rows, one interval).
+    row are not shrunk: their saving is 0 +- 0, since every row and every deal agrees (one rule on
+    these rows, one interval). The single cutoff's `se` holds how far the cutoff shipped, fitted on
+    all rows, moves with them (`refit_moves.single_cutoff_moves`), there too: without signal the
+    folds' cutoffs flag as the no-model choice where the one shipped does not.
 
     Why (issue 43, `benchmarks/README.md`, "One figure, one interval"): on data without signal the
     per-group cutoffs' saving +- 1.96 `se` was 0.58 to 0.87 times the ideal width and covered 89

@@ -12,7 +12,7 @@ and judged on the judged rows, the interval the judged rows' own (the rule is fi
 one, each row is judged by thresholds fitted on the other parts of the rows (`folds.CROSS_FOLDS`
 parts, averaged over up to `folds.SPLITS` deals), its interval counting the rows' noise, one deal's
 (as `honest.row_se`) and how far the pair shipped, fitted on all rows, moves with the rows
-(`refit_spread`, shrunk by `honest.BOOT_SHARE` as each group's cost's bootstrap is). The gain is
+(`refit_spread`, shrunk by `refit_moves.BOOT_SHARE` as each group's cost's bootstrap is). The gain is
 against the best of handing every case over, letting the model answer every case and (at these
 prices, choices without a model too) answering positive, or negative, for every case; its interval
 the smallest of the gains' (as `_cross_fitted_gain`'s), widened when the model is the best of
@@ -21,18 +21,19 @@ several on the rows it is judged on (`honest.hold_the_pick`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from costlib.binary.folds import CROSS_FOLDS, SPLIT_BUDGET, SPLITS
-from costlib.binary.honest import (
+from costlib.binary.honest import CROSS_FITTED, Z95, hold_the_pick
+from costlib.binary.refit_moves import (
+    ADDED,
     BOOT_SHARE,
-    CROSS_FITTED,
-    Z95,
     best_prefixes,
-    hold_the_pick,
+    held_moves,
     level_draws,
     priced_refits,
     refits_for,
@@ -117,7 +118,7 @@ def _worths(k_tp: float, k_fp: float, k_fn: float, r: float) -> tuple:
 
 def fit_thresholds(sw: OutcomeSweep, **prices) -> tuple[float, float]:
     """`fit_outcome_thresholds` on `sw`'s rows: per answer the prefix of levels worth most
-    (`honest.best_prefixes`, none when none gains, ties to accepting fewer), read as its last
+    (`refit_moves.best_prefixes`, none when none gains, ties to accepting fewer), read as its last
     level's confidence (inf: none)."""
     out = []
     for side, (good, bad) in zip(sw.sides, _worths(**prices), strict=True):
@@ -195,8 +196,8 @@ def sweep_curves(sw: OutcomeSweep, tau_pos: float, tau_neg: float, **prices) -> 
 
 def refit_spread(sw: OutcomeSweep, *, k_tp: float, k_fp: float, k_fn: float, r: float, seed: int = 0) -> float:
     """The variance, over Poisson resamples of the rows, of the worth per case on all of them of
-    the two thresholds refitted on each resample (`honest.priced_refits` of each answer's
-    `honest.level_draws`, drawn once per sweep and kept on it; the two answers' rows are drawn
+    the two thresholds refitted on each resample (`refit_moves.priced_refits` of each answer's
+    `refit_moves.level_draws`, drawn once per sweep and kept on it; the two answers' rows are drawn
     apart, as a Poisson resample draws every row apart): how much the pair fitted on all rows would
     move with another draw of the rows, which the cross-fitted gain cannot follow (issue 43,
     `benchmarks/README.md`, "The Value page at separate prices"). NaN for fewer than two rows."""
@@ -233,7 +234,7 @@ def _cross_fitted_rows(sw: OutcomeSweep, prices: dict, seed: int) -> tuple[np.nd
     the deals it was handed over in): every row judged by thresholds fitted on the other parts.
     The deals are made once per sweep (kept on it); a fold's fitting rows are its answer's level
     counts less the fold's own (one count per deal, no sort), its threshold their best prefix
-    (`honest.best_prefixes`, as `fit_thresholds`)."""
+    (`refit_moves.best_prefixes`, as `fit_thresholds`)."""
     n = sw.y.size
     parts = kept_on(sw, ("outcome deals", int(seed)), lambda: _deals(n, seed))
     folds = min(CROSS_FOLDS, n)
@@ -261,15 +262,14 @@ def _cross_fitted_rows(sw: OutcomeSweep, prices: dict, seed: int) -> tuple[np.nd
 def _gain_interval(rule: np.ndarray, bases: dict, deal_means: np.ndarray | None, moves: float = 0.0) -> dict:
     """{baseline: (gain, half width)} per case of the rule's rows against each baseline's rows; the
     variance counts the rows', one deal's (`deal_means`) and `moves` (how far the shipped pair's
-    worth moves with the rows, `refit_spread`, cross-fitted only)."""
+    worth moves with the rows, `refit_spread`, cross-fitted only; `refit_moves.ADDED`)."""
     n = rule.size
     between = float(np.var(deal_means, ddof=1)) if deal_means is not None and deal_means.size > 1 else 0.0
-    between += moves if np.isfinite(moves) else 0.0
     out = {}
     for name, base in bases.items():
         d = rule - base
         rows = float(np.var(d, ddof=1)) / n if n > 1 else float("nan")
-        out[name] = (float(d.mean()), Z95 * float(np.sqrt(rows + between)))
+        out[name] = (float(d.mean()), Z95 * held_moves(math.sqrt(rows + between), moves, ADDED))
     return out
 
 
@@ -367,7 +367,7 @@ def recommend_sweeps(
         rule_rows, deal_means, handed = _cross_fitted_rows(judge[name], prices, seed)
         estimate, reject_rate = CROSS_FITTED, float(handed.mean())
         # the pair shipped is fitted on all rows, another pick than the folds': its worth moves with
-        # the rows as the refits' does, shrunk as each group's cost's (`honest.BOOT_SHARE`)
+        # the rows as the refits' does, shrunk as each group's cost's (`refit_moves.BOOT_SHARE`)
         moves = BOOT_SHARE * refit_spread(judge[name], **prices, seed=seed) if spread else 0.0
     else:
         rule_rows, accepted = outcome_row_values(y_judge, p, t_pos, t_neg, **prices)

@@ -212,7 +212,8 @@ def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed:
     --value-simulate`: 84 to 89% in those data sets, 93 to 96% over all at 300 answers).
     """
     from costlib.binary import folds as F
-    from costlib.binary.honest import BOOT_SHARE, Z95, row_se
+    from costlib.binary.honest import Z95, row_se
+    from costlib.binary.refit_moves import ADDED, BOOT_SHARE, held_moves
     from costlib.core.prices import Prices, mistakes_cost, no_model_costs
 
     if r > 1.0 or k + r < 0.0 or sweep.total <= 1 or sweep.positives <= 0 or sweep.negatives <= 0:
@@ -237,14 +238,11 @@ def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed:
         gains = {R.NOBODY: nobody / n[0] - cost, R.EVERYONE: everyone / n[0] - cost}
         rule = R.NOBODY if baseline == HAND_OVER else R.EVERYONE
     # the threshold shipped is picked on all rows, another pick than the folds': how far its worth moves
-    # with the rows (`honest.refit_worths` over the sweep's levels, each resample's pick within the cap,
-    # shrunk by `BOOT_SHARE`)
+    # with the rows (`refit_moves.refit_worths` over the sweep's levels, each resample's pick within the
+    # cap, shrunk by `BOOT_SHARE`), added to the rows' variance (`refit_moves.ADDED`)
     worths = _refit_worths(sweep, k=k, r=r, seed=seed, cap=cap if capped else None)
     moves = BOOT_SHARE * float(np.var(worths / n[0], ddof=1))
-    half = {
-        b: Z95 * float(np.hypot(row_se(c, b, prices, n, capacity=cap if capped else None), np.sqrt(moves)))
-        for b in gains
-    }
+    half = {b: Z95 * held_moves(row_se(c, b, prices, n, capacity=cap if capped else None), moves, ADDED) for b in gains}
     low = min(g - half[b] for b, g in gains.items())
     high = min(g + half[b] for b, g in gains.items())
     return gains[rule], low, high
@@ -267,12 +265,12 @@ def _deals(sweep: Sweep, capped: bool, seed: int) -> tuple:
 
 def _refit_worths(sweep: Sweep, *, k: float, r: float, seed: int, cap: float | None = None) -> np.ndarray:
     """Per Poisson resample of the sweep's rows, the worth on all of them (a sum over r a case) of
-    the threshold the resample picks (`honest.refit_worths`: a right answer accepted is worth 1 - r
+    the threshold the resample picks (`refit_moves.refit_worths`: a right answer accepted is worth 1 - r
     against handing it over, a wrong one -(k + r); levels in the sweep's order, highest confidence
     first), within a `cap` on the share of the resample handed over when given. The resamples are
-    drawn once per sweep (`honest.level_draws`, kept on it); a move of k, r or the cap only prices
+    drawn once per sweep (`refit_moves.level_draws`, kept on it); a move of k, r or the cap only prices
     them."""
-    from costlib.binary.honest import level_draws, priced_refits
+    from costlib.binary.refit_moves import level_draws, priced_refits
 
     right, wrong = np.diff(sweep.tp), np.diff(sweep.fp)
     draws = kept_on(sweep, ("value refit draws", int(seed)), lambda: level_draws(right, wrong, seed=[int(seed), 632]))

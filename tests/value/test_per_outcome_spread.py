@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from costlib.binary.honest import best_prefixes
+from costlib.binary.refit_moves import best_prefixes
 from costlib.value import per_outcome
 from costlib.value.per_outcome import fit_outcome_thresholds, outcome_row_values, outcome_sweep
 
@@ -17,7 +17,7 @@ from costlib.value.per_outcome import fit_outcome_thresholds, outcome_row_values
 def resample_worths(y, p, counts: np.ndarray, *, k_tp: float, k_fp: float, k_fn: float, r: float) -> np.ndarray:
     """Per row of `counts` (how often each row was drawn into a resample), the worth per case on
     all the rows of the two thresholds fitted on that resample, by the kernel `refit_spread` prices
-    its draws with (`honest.best_prefixes` over each answer's levels, the rows drawn so often)."""
+    its draws with (`refit_moves.best_prefixes` over each answer's levels, the rows drawn so often)."""
     counts = np.atleast_2d(np.asarray(counts, dtype=np.float64))
     total = np.zeros(counts.shape[0])
     worths = ((k_tp - r, -(k_fp + r)), (1.0 - r, -(k_fn + r)))

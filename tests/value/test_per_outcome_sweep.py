@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from costlib.binary import honest as H
+from costlib.binary import refit_moves as RM
 from costlib.binary.folds import CROSS_FOLDS, SPLIT_BUDGET, SPLITS
 from costlib.value import per_outcome as P
 from costlib.value import recommendation as VR
@@ -90,7 +91,7 @@ def test_a_move_of_k_deals_and_draws_nothing_again():
     capped = VR.recommend_value(sweeps, k=3.0, max_reject=0.2)  # within a cap: deals of their own, the same draws
     assert first.estimate == capped.estimate == H.CROSS_FITTED
     never = {"side_effect": AssertionError("made again at a move of k")}
-    with patch.object(VR, "_deals", **never), patch.object(H, "level_draws", **never):
+    with patch.object(VR, "_deals", **never), patch.object(RM, "level_draws", **never):
         moved = VR.recommend_value(sweeps, k=4.0)
         moved_capped = VR.recommend_value(sweeps, k=4.0, max_reject=0.2)
     fresh = VR.recommend_value({"m": value_sweep(y, p)}, k=4.0)

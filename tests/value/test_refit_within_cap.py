@@ -1,5 +1,5 @@
 """How far Value's threshold moves with the rows within a cap on hand-overs
-(`recommendation._refit_worths(..., cap=)`, kernel `honest.best_prefixes(..., max_left=)`): each
+(`recommendation._refit_worths(..., cap=)`, kernel `refit_moves.best_prefixes(..., max_left=)`): each
 Poisson resample's pick, read off the drawn counts by level, is the threshold refitted within the
 cap on the resample's repeated rows (`value.within.best_index_within`)."""
 
@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from costlib.binary.honest import best_prefixes
+from costlib.binary.refit_moves import best_prefixes
 from costlib.value.contract import sweep_value, value_sweep
 from costlib.value.within import best_index_within
 
