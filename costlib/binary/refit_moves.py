@@ -234,14 +234,27 @@ def single_cutoff_moves(ms, prices: Prices, *, capacity: float | None = None, se
 def _entries(ms) -> tuple:
     """`ms`'s fitting rows counted by pooled score (highest first) and group: (positives, negatives,
     each entry's group index, the first entry of each score, None with one group, where an entry
-    is a score), one entry per score and group that has rows there."""
+    is a score), one entry per score and group that has rows there: each group's own levels, placed
+    among the pooled ones (as many entries as the groups have levels, not groups x pooled levels)."""
     pooled = ms.fit_pooled
     if len(ms.groups) == 1:
-        return np.diff(pooled.tp), np.diff(pooled.fp), np.zeros(pooled.thresholds.size - 1, dtype=np.int8), None
-    index = ms.pooled_index("fit")
-    right = np.diff(np.stack([ms.fit[g].tp[index[i]] for i, g in enumerate(ms.groups)]), axis=1).T
-    wrong = np.diff(np.stack([ms.fit[g].fp[index[i]] for i, g in enumerate(ms.groups)]), axis=1).T
-    held = (right != 0) | (wrong != 0)
-    level, group = np.nonzero(held)  # by score, then by group
-    starts = np.flatnonzero(np.r_[True, level[1:] != level[:-1]])
-    return right[held], wrong[held], group.astype(np.min_scalar_type(len(ms.groups))), starts
+        right, wrong = _whole(np.diff(pooled.tp)), _whole(np.diff(pooled.fp))
+        return right, wrong, np.zeros(right.size, dtype=np.int8), None
+    rising = pooled.thresholds[:0:-1]  # the pooled scores, lowest first
+    parts = []
+    for i, g in enumerate(ms.groups):
+        sw = ms.fit[g]
+        at = rising.size - 1 - np.searchsorted(rising, sw.thresholds[1:])  # its scores' pooled places
+        parts.append((at, np.diff(sw.tp), np.diff(sw.fp), np.full(at.size, i)))
+    at, right, wrong, group = (np.concatenate(x) for x in zip(*parts, strict=True))
+    order = np.argsort(at, kind="stable")  # by score, then by group
+    at = at[order]
+    starts = np.flatnonzero(np.r_[True, at[1:] != at[:-1]])
+    kind = np.min_scalar_type(len(ms.groups))
+    return _whole(right[order]), _whole(wrong[order]), group[order].astype(kind), starts
+
+
+def _whole(counts: np.ndarray) -> np.ndarray:
+    """Whole counts (the sweeps' are, where `single_cutoff_moves` is asked) in the smallest whole
+    type that holds them: they are kept for every price move."""
+    return counts.astype(np.min_scalar_type(int(counts.max(initial=0))))
