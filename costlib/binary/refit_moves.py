@@ -32,7 +32,7 @@ import numpy as np
 from costlib.binary import capacity as C
 from costlib.binary.folds import SPLIT_BUDGET
 from costlib.core.prices import Prices
-from costlib.core.sweep import TIE_TOLERANCE
+from costlib.core.sweep import TIE_TOLERANCE, hull_of
 
 ADDED = "added"  # the rows' variance plus the moves
 AT_LEAST = "at least"  # the larger of the two
@@ -208,7 +208,10 @@ def single_cutoff_moves(ms, prices: Prices, *, capacity: float | None = None, se
     flagged when given. NaN with fewer than two resamples or no rows.
 
     The rows are counted once by pooled score and group (`_entries`) and drawn once (`level_draws`),
-    both kept on `ms`: a price move, a price per group or a limit only prices them.
+    kept on `ms`: a price move only prices them. At one price for everyone and without a limit, the
+    pick of each resample is read off its hull (`_resample_hulls`, kept instead of the draws: a move
+    is one search per resample, not a pass over every score); per-group prices or a limit price the
+    draws score by score (`priced_refits`). The two give the same picks.
 
     Two groups, one score level each and a shared one; whatever the draw, a rule that flags the
     first level alone (3 positives of group a) moves little:
@@ -221,14 +224,59 @@ def single_cutoff_moves(ms, prices: Prices, *, capacity: float | None = None, se
     True
     """
     right, wrong, group, levels = ms.kept(("single cutoff entries",), lambda: _entries(ms))
-    draws = ms.kept(("single cutoff draws", int(seed)), lambda: level_draws(right, wrong, seed=[int(seed), 632]))
     total = float(ms.fit_pooled.total)
     c_fn, c_fp = np.asarray(prices.c_fn, dtype=np.float64), np.asarray(prices.c_fp, dtype=np.float64)
     cap = float(capacity) if C.binds(capacity) else None
-    worths = priced_refits(draws, right, wrong, c_fn[group], -c_fp[group], max_taken=cap, levels=levels)
+    key = ("single cutoff draws", int(seed))
+    if cap is None and prices.uniform:
+        hulls = ms.kept(("single cutoff hulls", int(seed)), lambda: _resample_hulls(_draws(ms, key), levels))
+        worth = right * c_fn[0] - wrong * c_fp[0]
+        all_rows = np.r_[0.0, np.cumsum(worth if levels is None else np.add.reduceat(worth, levels))]
+        worths = all_rows[hull_picks(hulls, c_fn[0], c_fp[0])]
+    else:
+        worths = priced_refits(
+            ms.kept(key, lambda: _draws(ms, key)), right, wrong, c_fn[group], -c_fp[group], max_taken=cap, levels=levels
+        )
     if worths.size < 2 or total <= 0:
         return float("nan")
     return BOOT_SHARE * float(np.var(worths / total, ddof=1))
+
+
+def _draws(ms, key: tuple) -> tuple:
+    """The Poisson resamples of `ms`'s entries (`level_draws`, seeded by ``key``'s seed): the same
+    draws whether they are kept (per-group prices, a limit) or read once into hulls."""
+    right, wrong, _, _ = ms.kept(("single cutoff entries",), lambda: _entries(ms))
+    return level_draws(right, wrong, seed=[key[1], 632])
+
+
+def _resample_hulls(draws: tuple, levels: np.ndarray | None) -> tuple:
+    """Per resample of `draws`, the hull of its cumulative positives and negatives by score
+    (`sweep.hull_of`: the prefixes that can be best at some price ratio, and the ratios where the
+    next one starts to pay): (vertices, ratios)."""
+    hulls = []
+    for drawn in draws:
+        r, w = (np.asarray(d, dtype=np.float64) for d in drawn)
+        if levels is not None:
+            r, w = np.add.reduceat(r, levels, axis=1), np.add.reduceat(w, levels, axis=1)
+        for i in range(r.shape[0]):
+            h = hull_of(np.r_[0.0, np.cumsum(r[i])], np.r_[0.0, np.cumsum(w[i])])
+            hulls.append((h.vertices, h.ratios))
+    return tuple(hulls)
+
+
+def hull_picks(hulls: tuple, c_fn: float, c_fp: float) -> np.ndarray:
+    """Per resample hull (`_resample_hulls`), the prefix its best rule at these prices accepts: the
+    hull's vertex after every edge that pays (``c_fn / c_fp`` above its ratio); an edge that pays
+    nothing is not taken (ties to the shorter prefix, as `best_prefixes`); none where a positive
+    is worth nothing.
+
+    >>> hull_picks(((np.array([0, 1, 3]), np.array([0.5, 4.0])),), 1.0, 1.0)
+    array([1])
+    """
+    if not c_fn > 0:
+        return np.zeros(len(hulls), dtype=np.int64)
+    ratio = c_fn / c_fp if c_fp > 0 else np.inf
+    return np.array([v[np.searchsorted(r, ratio, side="left")] for v, r in hulls], dtype=np.int64)
 
 
 def _entries(ms) -> tuple:

@@ -112,3 +112,26 @@ def test_without_signal_the_single_cutoffs_interval_holds_the_truth_of_the_one_s
         shipped += rec.ship_model
     assert shipped == 0
     assert covered >= 93, covered
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.integers(1, 3),
+    st.tuples(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), st.sampled_from([0.0, 0.5, 1.0, 3.0, 7.5])),
+)
+def test_a_resamples_hull_picks_what_pricing_every_score_picks(seed, n_groups, price):
+    """At one price for everyone without a limit a move reads each resample's pick off its hull
+    (`hull_picks`); the same draws priced score by score (`best_prefixes`) pick the same prefix,
+    ties (a price of 0, equal ratios) to the shorter."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 60))
+    y, s = rng.integers(0, 2, n), rng.integers(0, 9, n) / 8.0
+    g = [f"g{i}" for i in rng.integers(0, n_groups, n)]
+    ms = sweep_model(y, s, g, probabilities=False)
+    right, wrong, _, levels = RM._entries(ms)
+    draws = RM.level_draws(right, wrong, seed=seed, resamples=15)
+    c_fp, c_fn = price
+    dense = np.concatenate([RM.best_prefixes(r, w, c_fn, -c_fp, levels=levels) for r, w in draws])
+    hull = RM.hull_picks(RM._resample_hulls(draws, levels), c_fn, c_fp)
+    np.testing.assert_array_equal(hull, dense)
