@@ -88,7 +88,7 @@ answer = memo(
 st.subheader(t.WHAT_TO_SHIP)
 show_verdict(answer.verdict, sample=fallback_title())
 show_metrics(answer.metrics)
-show_table(answer.table, "policies", key="policies")
+show_table(answer.table, "policies", key="policies", export=answer.export)
 
 if not details_setting(answers.MATRIX_DETAILS):
     st.stop()

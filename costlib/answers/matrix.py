@@ -15,7 +15,8 @@ from costlib.core.dataset import Dataset
 from costlib.core.escaping import plain
 from costlib.multiclass import confusion, recommend_matrix
 from costlib.present import figures, matrix_words, page_answers, words
-from costlib.present.amounts import money, month_money, percent, shown_saving
+from costlib.present.amounts import a_month, money, month_money, month_range, percent, shown_saving
+from costlib.present.labels import COST_A_MONTH, COST_PER_CASE, in_unit
 
 
 def default_matrix(names: Sequence[str]) -> np.ndarray:
@@ -41,6 +42,7 @@ class MatrixAnswer:
     verdict              the page's one answer (`page_answers.matrix_verdict`)
     metrics              the three metrics (cost per case, best without the model, saving a month)
     table                the policies compared, as read
+    export               the same table as its CSV has it: numbers, the unit in the headers
     policies_with_model  the policies a heatmap can show (those that use the model)
     """
 
@@ -48,6 +50,7 @@ class MatrixAnswer:
     verdict: words.Verdict
     metrics: tuple[dict, ...]
     table: pd.DataFrame
+    export: pd.DataFrame
     policies_with_model: list[str]
     ds: Dataset
     c_mat: np.ndarray
@@ -111,7 +114,8 @@ def matrix_answer(
         rec=rec,
         verdict=dataclasses.replace(said, details=(*said.details, rows_sentence(ds))),  # which rows, as other pages
         metrics=matrix_metrics(rec, unit=unit, volume=volume, judged_on=judged_on(ds)),
-        table=matrix_table(rec, unit),
+        table=matrix_table(rec, unit, volume),
+        export=matrix_export(rec, unit, volume),
         policies_with_model=matrix_policies_with_model(rec),
         ds=ds,
         c_mat=np.asarray(c_mat, dtype=float),
@@ -122,42 +126,76 @@ def matrix_answer(
 
 def matrix_metrics(rec, *, unit: str, volume: float, judged_on: str = "test") -> tuple[dict, ...]:
     """The Cost matrix page's numbers: the policy's cost per case and the best choice without the
-    model's, at the decimals their difference needs (`shown_saving`, as the answer says them), and
-    the saving a month."""
+    model's, at the decimals their difference needs (`shown_saving`, as the answer says them), each
+    a month in its help, and the saving a month (what the model costs more a month, below zero)
+    with its 95% interval under it (the saving's per case times the cases a month)."""
     digits = (
         shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)[0]
         if math.isfinite(rec.saving)
         else None
     )
+
+    def month(cost: float) -> str:
+        said = a_month(cost, volume, unit)
+        return f" {said[:1].upper()}{said[1:]} at {volume:,.0f} cases." if said else ""
+
+    dearer = rec.saving < 0  # said as what the model costs more, not as a saving below zero
+    sign = -1 if dearer else 1
+    ends = sorted((sign * rec.saving_low * volume, sign * rec.saving_high * volume)) if volume else ()
+    iv = f"95% interval {month_range(*ends, unit)}" if ends and all(map(math.isfinite, ends)) else None
+    saving = {
+        "label": "Extra cost a month" if dearer else "Saving a month",
+        "value": month_money(sign * rec.saving * volume, unit) if volume else "set a volume",
+        "help": f"{'What the model costs more' if dearer else 'Saving'} per case times {volume:,.0f} cases a month."
+        if volume
+        else "Set how many cases you decide a month in the sidebar to see this.",
+    }
+    if iv:  # under the amount, in grey: an interval, not a change
+        saving.update(delta=iv, delta_color="off", delta_arrow="off")
     return (
         {
             "label": "Cost per case",
             "value": money(rec.cost, unit, digits=digits),
-            "help": f"“{rec.policy}” on {'the test' if judged_on == 'test' else 'all the'} rows.",
+            "help": f"“{rec.policy}” on {'the test' if judged_on == 'test' else 'all the'} rows.{month(rec.cost)}",
         },
         {
             "label": "Best without the model",
             "value": money(rec.baseline_cost, unit, digits=digits),
-            "help": f"“{rec.baseline}”.",
+            "help": f"“{rec.baseline}”.{month(rec.baseline_cost)}",
         },
-        {
-            "label": "Saving a month",
-            "value": month_money(rec.saving * volume, unit) if volume else "set a volume",
-            "help": f"Saving per case times {volume:,.0f} cases a month.",
-        },
+        saving,
     )
 
 
-def matrix_table(rec, unit: str) -> pd.DataFrame:
-    """The policies compared, as read (money, percents, yes/no)."""
-    return rec.table.assign(
-        **{
-            "cost per case": rec.table["cost per case"].map(lambda x: money(x, unit)),
-            "handed over": rec.table["handed over"].map(percent),
-            "accuracy of answers": rec.table["accuracy of answers"].map(percent),
-            "uses the model": rec.table["uses the model"].map({True: "yes", False: "no"}),
-        }
-    )
+def matrix_export(rec, unit: str, volume: float = 0.0) -> pd.DataFrame:
+    """The policies compared as numbers, for the CSV (`downloads.csv_table` writes it): costs in
+    `unit` per case and a month (at `volume`, none without one), shares from 0 to 1, the cases
+    handed over a month, whether each uses the model."""
+    table = rec.table
+    out = table[["policy", "uses the model"]].copy()
+    out[in_unit(COST_PER_CASE, unit)] = table["cost per case"].astype(float)
+    if volume:
+        out[in_unit(COST_A_MONTH, unit)] = table["cost per case"].astype(float) * volume
+    out[matrix_words.HANDED_SHARE] = table["handed over"].astype(float)
+    if volume:
+        out[matrix_words.HANDED_A_MONTH] = table["handed over"].astype(float) * volume
+    out[matrix_words.ACCURACY] = table["accuracy of answers"].astype(float)
+    return out
+
+
+def matrix_table(rec, unit: str, volume: float = 0.0) -> pd.DataFrame:
+    """The policies compared, as read: money per case and a month (at `volume`), percents, cases
+    handed over a month, yes/no (`matrix_export`'s numbers in words)."""
+    numbers = matrix_export(rec, unit, volume)
+    out = numbers[["policy"]].assign(**{"uses the model": numbers["uses the model"].map({True: "yes", False: "no"})})
+    out[COST_PER_CASE] = numbers[in_unit(COST_PER_CASE, unit)].map(lambda x: money(x, unit))
+    if volume:
+        out[COST_A_MONTH] = numbers[in_unit(COST_A_MONTH, unit)].map(lambda x: month_money(x, unit))
+    out[matrix_words.HANDED_SHARE] = numbers[matrix_words.HANDED_SHARE].map(percent)
+    if volume:
+        out[matrix_words.HANDED_A_MONTH] = numbers[matrix_words.HANDED_A_MONTH].map(lambda x: f"{x:,.0f}")
+    out[matrix_words.ACCURACY] = numbers[matrix_words.ACCURACY].map(percent)
+    return out
 
 
 def matrix_policies_with_model(rec) -> list[str]:

@@ -11,6 +11,12 @@ from costlib.present.amounts import money
 CONFUSION_TITLE = "Cases by true class and decision"
 COST_CELLS_TITLE = "Cost per case from each cell"
 
+#: the policies table's columns beside its cost (`labels.COST_PER_CASE`, `labels.COST_A_MONTH`): the share
+#: of the judged cases handed to a person, that share of the cases a month, the share right of those answered
+HANDED_SHARE = "handed over"
+HANDED_A_MONTH = "handed over a month"
+ACCURACY = "accuracy of answers"
+
 
 def matrix_rows_sentence(n_judged: int, n_rows: int, judged_on: str, fit_role: str | None, n_fit: int) -> str:
     """Which rows the page judges (`judged_on` "test": the test rows; else every row) and which

@@ -13,6 +13,7 @@ import numpy as np
 from costlib.core.escaping import shorten
 from costlib.present.amounts import (
     a_month,
+    cases_a_month,
     cheaper_by,
     cutoff_number,
     interval,
@@ -58,10 +59,11 @@ def value_rows(rec) -> tuple[str, str]:
 MATRIX_NONE_HANDED = " At this price of handing over, no case is worth handing to a person."
 
 
-def _handed_over(rec, judged_on: str = "all") -> str:
+def _handed_over(rec, judged_on: str = "all", volume: float | None = None) -> str:
     """How many of the judged cases a policy with the hand-over option hands to a person, as a
-    sentence, in counts (a share rounded to 100% or 0% would say all or none where it is not);
-    where handing over is allowed but hands no case over, the cheapest decision is recommended
+    sentence, in counts (a share rounded to 100% or 0% would say all or none where it is not),
+    and at `volume` cases a month about how many a month (`cases_a_month`); where handing over is
+    allowed but hands no case over, the cheapest decision is recommended
     (`multiclass.recommend_matrix`), and the sentence says why; "" without the option."""
     from costlib.multiclass import CHEAPEST_OR_ABSTAIN
 
@@ -71,7 +73,8 @@ def _handed_over(rec, judged_on: str = "all") -> str:
         return MATRIX_NONE_HANDED
     chosen = rec.decisions[rec.policy]
     handed, n = int(np.count_nonzero(chosen < 0)), int(chosen.size)
-    return f" It hands {handed:,} of the {n:,} {judged_noun(judged_on)} to a person."
+    month = f", about {cases_a_month(handed / n * volume)}" if volume and volume > 0 and n else ""
+    return f" It hands {handed:,} of the {n:,} {judged_noun(judged_on)} to a person{month}."
 
 
 def matrix_verdict(rec, *, unit: str = "", volume: float | None = None, judged_on: str = "all") -> Verdict:
@@ -90,15 +93,15 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None, judged_o
             + ": the recommendation stays the decision the prices ask for under the model's "
             "probabilities, which does not depend on which rows it is judged on."
         )
-    if verdict == R.DO_NOT:
-        head = (
-            f"{verdict_head(R.DO_NOT)}: at these prices its best policy (“{rec.policy}”, {money(rec.cost, unit)} "
-            f"per case) is no cheaper than “{rec.baseline}” ({per_case_and_month(rec.baseline_cost, volume, unit)}), "
-            "which needs no model."
-        )
-        return Verdict("error", head, tuple(details))
     # the two costs subtract as the saving reads, and its interval beside it reads at its decimals
     digits, shown = shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)
+    if verdict == R.DO_NOT:
+        cost, base = (per_case_and_month(x, volume, unit, digits=digits) for x in (rec.cost, rec.baseline_cost))
+        head = (
+            f"{verdict_head(R.DO_NOT)}: at these prices its best policy, “{rec.policy}”, costs {cost}, no less than "
+            f"“{rec.baseline}”, which needs no model, at {base}.{_extra_cost(rec, shown, digits, unit, volume)}"
+        )
+        return Verdict("error", head, tuple(details))
     iv = interval(rec.saving_low, rec.saving_high, unit, digits=digits)
     cost = per_case_and_month(rec.cost, volume, unit, digits=digits)
     saving = per_case_and_month(shown, volume, unit, digits=digits, month_of=rec.saving)
@@ -107,7 +110,7 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None, judged_o
         why = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"
         head = (
             f"{verdict_head(R.NOT_CLEARLY)}: keep “{rec.baseline}”. The policy “{rec.policy}” would cost {cost}: "
-            f"it might save {saving} {against}, but {why}.{_handed_over(rec, judged_on)}"
+            f"it might save {saving} {against}, but {why}.{_handed_over(rec, judged_on, volume)}"
         )
         return Verdict("warning", head, tuple(details))
     saved = interval(rec.saving_low, rec.saving_high, unit, of="the saving", digits=digits)
@@ -115,7 +118,23 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None, judged_o
         f"{verdict_head(R.SHIP)}: use the policy “{rec.policy}”. It costs {cost} and saves {saving} {against} "
         f"({saved})."
     )
-    return Verdict("success", head + _handed_over(rec, judged_on), tuple(details))
+    return Verdict("success", head + _handed_over(rec, judged_on, volume), tuple(details))
+
+
+def _extra_cost(rec, shown: float, digits: int, unit: str, volume: float | None) -> str:
+    """What the model's best policy costs more than the choice without a model, per case and a
+    month, with the 95% interval of that extra cost (the saving's, its ends turned round: its
+    signs agree with the words, as the Costs page says a dearer choice), as a sentence; "" when
+    the two cost the same as shown (a tie)."""
+    if not -shown > 0:
+        return ""
+    more = interval(-rec.saving_high, -rec.saving_low, unit, of="the extra cost", digits=digits)
+    month = a_month(-rec.saving, volume, unit)
+    return (
+        f" The policy costs {money(-shown, unit, digits=digits)} per case more"
+        + (f", {month} more" if month else "")
+        + (f" ({more})." if more else ".")
+    )
 
 
 #: where each case's cost comes from, by the column mapped (`ColumnMapping`'s field): (in plain
