@@ -202,6 +202,16 @@ MSG_SPLIT_UNKNOWN = (
     "calibration, dev) or test (or testing, holdout, eval)."
 )
 MSG_DELTA_SOURCES = 'In "{name}", delta is chosen from more than one source ({sources}); choose one.'
+MSG_PRICE_SIGN_LABEL = (
+    'In "{name}", column "{column}" has prices below 0, so the sign of each price is read as whether its case '
+    'is positive, and in {count} {row_word} that sign disagrees with the label in column "{label}" (a price above 0 '
+    "where the label is {negative}, or below 0 where it is {positive}): {rows}. Give every price as its size "
+    '(0 or more) to take each case\'s class from "{label}", or correct the signs.'
+)
+MSG_PRICE_SOURCE_EMPTY = (
+    'In "{name}", each case\'s own price is to come from "{source}", but no {what} chosen: choose {it} under '
+    '"{picker}", or "none" under "{radio}" if a mistake costs the same on every case.'
+)
 MSG_DELTA_ZERO = 'In "{name}", the delta from {source} is 0 {every_row}: there is nothing to weigh.'
 MSG_DELTA_OVERFLOW = 'In "{name}", the delta from {source} is too large to represent in {count} {row_word}: {rows}.'
 MSG_DELTA_TOTAL = (

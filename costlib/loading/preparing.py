@@ -184,7 +184,7 @@ def prepare(
     elif m.group:
         groups = roles.groups(t, m.group, top_groups)
     split = roles.split(t, m.split) if m.split else None
-    delta = roles.delta(t, m)
+    delta = roles.delta(t, m, y, (str(positive), str(negative)))
     y_class, class_probs, class_names = _multiclass(t, m, class_codes, class_label_names, renormalise)
     resolved = dataclasses.replace(
         mapping, positive=positive if m.label else mapping.positive, scores=tuple(scores), class_names=class_names

@@ -56,6 +56,7 @@ from costlib.loading.messages import (
     MSG_OUTSIDE_01_ABOVE_ONE,
     MSG_OUTSIDE_01_FEW,
     MSG_POSITIVE_NOT_FOUND,
+    MSG_PRICE_SIGN_LABEL,
     MSG_SPLIT_UNKNOWN,
     MSG_TOTAL_ALL,
     MSG_TOTAL_LARGEST,
@@ -447,8 +448,12 @@ def note_one_row_groups(t: Table, column: str, codes: np.ndarray, names: list[st
 # ---------------------------------------------------------------------------------------
 
 
-def delta(t: Table, m: ColumnMapping) -> np.ndarray | None:
-    """Signed instance margins from the one source the mapping names, or None."""
+def delta(
+    t: Table, m: ColumnMapping, y: np.ndarray | None = None, labels: tuple[str, str] = ("1", "0")
+) -> np.ndarray | None:
+    """Signed instance margins from the one source the mapping names, or None. A price column
+    read beside the chosen labels `y` (`labels`: the positive and the other value, for the
+    sentence) is signed by them (`priced_by_label`)."""
     sources = []
     if m.delta:
         sources.append(f"column {q(m.delta)}")
@@ -477,7 +482,42 @@ def delta(t: Table, m: ColumnMapping) -> np.ndarray | None:
         raise DataError(MSG_DELTA_TOTAL.format(name=t.name, source=source, limit=limit, which=which), column=column)
     if not np.any(values != 0):
         raise DataError(MSG_DELTA_ZERO.format(name=t.name, source=source, every_row=t.every_row), column=column)
+    if m.delta and y is not None:
+        values = priced_by_label(t, m, values, y, labels)
     return np.ascontiguousarray(values, dtype=np.float64)
+
+
+def priced_by_label(
+    t: Table, m: ColumnMapping, values: np.ndarray, y: np.ndarray, labels: tuple[str, str]
+) -> np.ndarray:
+    """The price column `values` signed by the chosen labels `y`: a column with no negative value
+    holds each case's size of a mistake, and takes its sign from the label (a product manager's
+    price column is all positive: its sign once overrode every label, review 140); a signed one
+    must agree with the labels, or DataError naming the rows where it does not. Never a label
+    silently replaced.
+
+    >>> t, m = Table(pd.DataFrame({"y": [1, 0], "p": [2.0, 3.0]}), "f.csv"), ColumnMapping(label="y", delta="p")
+    >>> priced_by_label(t, m, np.array([2.0, 3.0]), np.array([1, 0]), ("1", "0")).tolist()
+    [2.0, -3.0]
+    """
+    if not (values < 0).any():
+        return np.where(y == 1, values, -values)
+    wrong = ((values > 0) & (y != 1)) | ((values < 0) & (y == 1))
+    if wrong.any():
+        positive, negative = labels
+        raise DataError(
+            t.bad(
+                MSG_PRICE_SIGN_LABEL,
+                m.delta,
+                wrong,
+                values=values,
+                label=shorten(str(m.label)),
+                positive=q(positive),
+                negative=q(negative),
+            ),
+            column=m.delta,
+        )
+    return values
 
 
 def _too_large_rows(t: Table, column: str, values: np.ndarray) -> str:

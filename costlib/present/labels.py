@@ -260,6 +260,17 @@ MAP_RATING = "Rating column"
 MAP_MIDPOINT = "Neutral midpoint of the scale"
 MAP_MEASUREMENT = "Measurement column"
 MAP_THRESHOLD = "Threshold (positive when above)"
+# the price picker, shown whatever the source (a form does not redraw until its button): when it is read
+MAP_PRICE = (
+    "Price column, read when “price column” is chosen above: what a mistake on each case costs "
+    "(an amount; with no label column, its sign is the label)"
+)
+# Instance costs: a price column read beside a label column (`answers.instance`): in words, and δ's formula
+PRICE_BESIDE_LABEL = (
+    "your price column {price}: its size is how costly a mistake on the case is, and column {label} says which "
+    "cases are positive"
+)
+PRICE_BESIDE_LABEL_DELTA = "δ is the price column, below 0 on the cases whose label is {negative}"
 MULTICLASS_HEADER = "**More than two classes (optional)**"
 MAP_CLASS_PROBS = "Probability columns, one per class"
 MAP_CLASS_LABEL = "Label column for more than two classes (the true class)"

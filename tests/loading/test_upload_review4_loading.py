@@ -123,7 +123,9 @@ def test_a_good_multiclass_file_and_a_binary_file_have_no_multiclass_refusal():
 
 
 def _delta_csv(cells: dict[int, str], n: int = 30) -> bytes:
-    rows = [[i % 2, f"{0.1 + 0.8 * (i % 2):.2f}", cells.get(i, f"{(-1) ** i * (i + 1) / 10:.2f}")] for i in range(n)]
+    rows = [
+        [i % 2, f"{0.1 + 0.8 * (i % 2):.2f}", cells.get(i, f"{(-1) ** (i + 1) * (i + 1) / 10:.2f}")] for i in range(n)
+    ]
     return bf.csv_bytes(["label", "score", "delta"], rows)
 
 
@@ -171,7 +173,8 @@ def test_prices_whose_sizes_add_up_past_the_largest_float_are_refused_at_load():
 
 
 def test_only_the_largest_prices_are_named():
-    cells = {i: f"{(-1) ** i * 0.5:.1f}" for i in range(30)} | {7: "1.5e308", 12: "-1e308", 20: "1.5e308"}
+    # signed as the labels (a price's sign that disagrees with its label is refused)
+    cells = {i: f"{(-1) ** (i + 1) * 0.5:.1f}" for i in range(30)} | {7: "1.5e308", 12: "-1e308", 20: "1.5e308"}
     df = loading.read_table(_delta_csv(cells), "two.csv")
     with pytest.raises(DataError) as info:
         loading.prepare(
@@ -181,7 +184,7 @@ def test_only_the_largest_prices_are_named():
         info.value.message
     )
     one = loading.read_table(
-        _delta_csv(cells | {20: "0.5"}), "one.csv"
+        _delta_csv(cells | {20: "-0.5"}), "one.csv"
     )  # 1.5e308 + 1e308 overflows: without the first, fits
     with pytest.raises(
         DataError, match=r'The largest value, without which the total would fit, is in row 9 \("1.5e\+308"\)\.'
@@ -189,7 +192,7 @@ def test_only_the_largest_prices_are_named():
         loading.prepare(
             one, ColumnMapping(label="label", scores=("score",), delta="delta"), name="one.csv", fingerprint=""
         )
-    fits = loading.read_table(_delta_csv(cells | {12: "1e307", 20: "0.5"}), "fits.csv")
+    fits = loading.read_table(_delta_csv(cells | {12: "-1e307", 20: "-0.5"}), "fits.csv")
     ds = loading.prepare(
         fits, ColumnMapping(label="label", scores=("score",), delta="delta"), name="fits.csv", fingerprint=""
     )
