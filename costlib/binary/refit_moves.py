@@ -230,9 +230,8 @@ def single_cutoff_moves(ms, prices: Prices, *, capacity: float | None = None, se
     key = ("single cutoff draws", int(seed))
     if cap is None and prices.uniform:
         hulls = ms.kept(("single cutoff hulls", int(seed)), lambda: _resample_hulls(_draws(ms, key), levels))
-        worth = right * c_fn[0] - wrong * c_fp[0]
-        all_rows = np.r_[0.0, np.cumsum(worth if levels is None else np.add.reduceat(worth, levels))]
-        worths = all_rows[hull_picks(hulls, c_fn[0], c_fp[0])]
+        j = hull_picks(hulls, c_fn[0], c_fp[0])  # the pooled cutoffs' prefixes: priced on all rows at once
+        worths = c_fn[0] * ms.fit_pooled.tp[j] - c_fp[0] * ms.fit_pooled.fp[j]
     else:
         worths = priced_refits(
             ms.kept(key, lambda: _draws(ms, key)), right, wrong, c_fn[group], -c_fp[group], max_taken=cap, levels=levels
