@@ -19,10 +19,13 @@ from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.errors import DataError
 from costlib.loading.direction import is_reversal_note
 from costlib.loading.form_choices import percent_columns
-from costlib.loading.messages import FIX_PERCENT, NOTE_PERCENT_SCORES, cols_phrase, num
+from costlib.loading.messages import FIX_PERCENT, MSG_PRICE_SOURCE_EMPTY, NOTE_PERCENT_SCORES, cols_phrase, num
 from costlib.loading.preparing import ACTION_PERCENT
 from costlib.present.labels import (
     DELTA_COLUMN,
+    DELTA_SOURCE_LABEL,
+    MAP_PRICE,
+    MAP_VOTES_YES,
     MEASUREMENT,
     NEEDS,
     NO_DELTA,
@@ -118,6 +121,28 @@ class MappedUpload:
     fix: tuple[str, str] | None = None
     loaded: tuple[str, str] | None = None
     scale: str | None = None
+
+
+def unpriced_source(filename: str, source: str, mapping: ColumnMapping) -> str | None:
+    """The refusal when the form's price `source` (one of `present.labels.DELTA_SOURCES`) names no
+    column in `mapping`, else None: loaded without prices, the file then only said that Instance
+    costs "needs columns it does not have" (review 140).
+
+    >>> "no price column is chosen" in unpriced_source("f.csv", DELTA_COLUMN, ColumnMapping(label="y"))
+    True
+    >>> unpriced_source("f.csv", DELTA_COLUMN, ColumnMapping(label="y", delta="p")) is None
+    True
+    """
+    if source == DELTA_COLUMN and not mapping.delta:
+        what, it, picker = "price column is", "it", MAP_PRICE.split(",")[0]
+    elif source == VOTES and not (mapping.votes_yes or mapping.votes_no):
+        what, it, picker = "vote columns are", "them", MAP_VOTES_YES
+    else:
+        return None
+    name = loading.display_name(filename)
+    return MSG_PRICE_SOURCE_EMPTY.format(
+        name=name, source=source, what=what, it=it, picker=picker, radio=DELTA_SOURCE_LABEL
+    )
 
 
 def mapped_upload(

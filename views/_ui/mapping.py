@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from costlib import answers, loading
-from costlib.answers.data import score_offers
+from costlib.answers.data import score_offers, unpriced_source
 from costlib.core.dataset import ColumnMapping
 from costlib.core.errors import DataError
 from costlib.core.escaping import option_names
@@ -44,9 +44,10 @@ def mk(role: str) -> str:
     return f"map_{role}_{st.session_state['_mapping_for'][:12]}"
 
 
-def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
+def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> tuple[ColumnMapping, str]:
     """Widgets for every column role, seeded with `guess` (the first guess, or what the user
-    chose last for this file: `chosen_mapping`).
+    chose last for this file: `chosen_mapping`); the mapping, and where each case's price is to
+    come from (one of `labels.DELTA_SOURCES`).
 
     Their keys carry the file's fingerprint: a new file gets new widgets seeded with its own
     guess (deleting the old keys does not reset widgets the browser still shows). Column names
@@ -111,9 +112,12 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         index=t.DELTA_SOURCES.index(offered.delta_source),
     )
     extra: dict = {}
+    # always drawn: a form redraws nothing until its button, so a picker shown only once "price
+    # column" is chosen appeared after the file had loaded without prices (review 140)
+    price = choice(t.MAP_PRICE, numeric, guess.delta, mk("delta"), accept_new_options=wide)
     d1, d2 = st.columns(2)
     if source == t.DELTA_COLUMN:
-        extra["delta"] = choice(t.MAP_DELTA, numeric, guess.delta, mk("delta"), accept_new_options=wide)
+        extra["delta"] = price
     elif source == t.VOTES:
         extra["votes_yes"] = choice(t.MAP_VOTES_YES, numeric, guess.votes_yes, mk("yes"), accept_new_options=wide)
         extra["votes_no"] = choice(t.MAP_VOTES_NO, numeric, guess.votes_no, mk("no"), accept_new_options=wide)
@@ -154,7 +158,7 @@ def mapping_form(df: pd.DataFrame, guess: ColumnMapping) -> ColumnMapping:
         class_names=class_names,
         **extra,
     )
-    return mapping
+    return mapping, source
 
 
 CHOSEN_KEEP = 4  # files whose last mapping a session keeps (a few small records)
@@ -225,7 +229,7 @@ def upload_form(df: pd.DataFrame, digest: str, name: str):
         say("info", note)
     seed = chosen_mapping(digest) or shown.guess
     with st.form("mapping"):
-        mapping = mapping_form(df, seed)
+        mapping, source = mapping_form(df, seed)
         # offered fixes, by their fixed word (DataError.fix_action), never by their words: a reading
         # offered before any refusal (scores that look like percentages), then the refusal's fix
         kept = st.session_state.get("_offers")  # read once per file and score columns, not on every rerun
@@ -239,6 +243,10 @@ def upload_form(df: pd.DataFrame, digest: str, name: str):
         submitted = st.form_submit_button(t.USE_COLUMNS, type="primary")
     if st.session_state.get("_load_error") and not submitted:  # under the button that was pressed
         say_refused(st.session_state["_load_error"], name, fix=bool(st.session_state.get("_fixes")))
+    unpriced = unpriced_source(name, source, mapping) if submitted else None
+    if unpriced:  # refused like any other: the data in use stays
+        st.session_state["_load_error"] = unpriced
+        st.rerun()
     if submitted:
         result = answers.mapped_upload(
             df,
