@@ -166,6 +166,18 @@ class TrainingAnswer:
         return counts if shared else []
 
     @property
+    def summary_export(self) -> pd.DataFrame:
+        """The summary's CSV: every interval and digit, under the page's column names (`export_table`)."""
+        return export_table(
+            self.summary, price=self.price, unit=self.unit, shares=self.shares, per_delta=self.per_delta
+        )
+
+    @property
+    def results_export(self) -> pd.DataFrame:
+        """Every seed's CSV: every column and digit, under the page's column names (`export_table`)."""
+        return export_table(self.results, unit=self.unit, shares=self.shares, per_delta=self.per_delta)
+
+    @property
     def results_table(self) -> pd.DataFrame:
         """Every seed's rows as read; the row counts every seed shares are `split_sentence`'s."""
         shown = self.results.drop(columns=self._shared_counts())
@@ -200,6 +212,43 @@ def named_verdict(
     return training_words.training_verdict_of(named, price=price, unit=unit, volume=volume)
 
 
+def shipped_way(summary: pd.DataFrame, verdict, shares: Mapping | None) -> str | None:
+    """The name the verdict gives the way it ships (`training_words.named_way`, `training_page.method_label`),
+    None when it ships none: the predictability sentence beside it then agrees with it."""
+    if getattr(verdict, "kind", None) != "success":
+        return None
+    way = training_words.named_way(summary)
+    return None if way is None else training_page.method_label(way, shares)
+
+
+def export_table(
+    frame: pd.DataFrame, *, price: float | None = None, unit: str = "", shares=None, per_delta: float | None = None
+) -> pd.DataFrame:
+    """A training table as its CSV download writes it: every column and every digit, under the page's
+    own column names (`training_page.COLUMN_WORDS`, not the library's nec, delta_mae), the ways named
+    as the page names them; with `price` the cost per case (`price` times NEC) after the way, and with
+    `per_delta` the price error in money, as the page shows them, their `unit` in their names (the cells are
+    bare numbers). Review 140: the CSV said p_up, tdown30, nec and delta mae, which the page never says.
+
+    >>> f = pd.DataFrame({"method": ["standard", "p_up"], "nec": [0.1, 0.08], "nec_change": [0.0, -0.2]})
+    >>> list(export_table(f, price=2.0).columns), export_table(f)["way of training"].tolist()
+    (['way of training', 'cost per case', 'cost-weighted error', 'cost change (− cheaper)'], ['standard training', \
+'cost-proportional upsampling'])
+    """
+    out = frame.copy()
+    in_unit = f" ({unit})" if unit else ""
+    if "method" in out:
+        out["method"] = [training_page.method_label(m, shares) for m in out["method"].astype(str)]
+    if price is not None and "nec" in frame:
+        column = training_page.COST_COLUMN + in_unit
+        out.insert(1 if "method" in out else 0, column, frame["nec"].astype(float) * price)
+    names = dict(training_page.COLUMN_WORDS)
+    if per_delta and "delta_mae" in frame:
+        out["delta_mae"] = frame["delta_mae"].astype(float) * per_delta
+        names["delta_mae"] += in_unit
+    return out.rename(columns=names)
+
+
 def training_answer(
     results: pd.DataFrame,
     r2: pd.Series,
@@ -225,14 +274,17 @@ def training_answer(
     summary = training_summary(results)
     r2_mean, r2_low, r2_high = predictability_interval(r2)
     shares = kept_of_results(results) if shares is None else shares
+    verdict = named_verdict(summary, shares, price=price, unit=unit, volume=volume)
     return TrainingAnswer(
         summary=summary,
         results=results,
-        verdict=named_verdict(summary, shares, price=price, unit=unit, volume=volume),
+        verdict=verdict,
         chart=training_figure(summary, shares=shares),  # its title names no data: the page names it once, above
         change_chart=change_figure(summary, shares=shares) if "standard" in methods and len(methods) > 1 else None,
         r2=training_words.r2_text(r2_mean),
-        r2_sentence=training_words.predictability_sentence(r2_mean, r2_low, r2_high),
+        r2_sentence=training_words.predictability_sentence(
+            r2_mean, r2_low, r2_high, shipped=shipped_way(summary, verdict, shares)
+        ),
         notes=tuple(training_page.same_rows_notes(results, shares)),
         price=price,
         unit=unit,

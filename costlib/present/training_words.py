@@ -30,6 +30,8 @@ METHOD_LABELS = {
     "tdown70": "keeping the costliest 70%",
     "regression": "price regression",
 }
+#: what the verdict says a way is, after its name, where the name alone is jargon (review 140)
+METHOD_GLOSS = {"regression": "a model trained to predict each case's price, its sign the class"}
 # What the box's chips and the charts' axes call each way: short enough for a chip and a bar, in
 # words (the code names p_up and tdown30 meant nothing to a first-time reader)
 METHOD_SHORT = {
@@ -108,6 +110,18 @@ INTERVAL_NAME = (
 )
 # what a `training.data.TrainingData` is made of, in one phrase each (its ``features`` and ``source``)
 TWEETS_SOURCE = "annotator votes, ln((offensive or hateful votes + 1) / (neither votes + 1))"
+
+
+#: above the table of the ways (the page's, `training_page.TRAINING_TABLE_MEANING` said the CSV used the
+#: library's short names: it now uses the page's, `answers.training.export_table`)
+TABLE_MEANING = (
+    "Means over seeds. The cost per case is the price of a typical mistake times the cost-weighted error. The "
+    "cost change is relative to standard training, paired by seed, with its 95% interval; the intervals of the "
+    "cost-weighted error and of the error rate are the first chart's whiskers. The price error is how far "
+    "price regression's guess of each case's signed price is off on average, in money: a typical case's price is "
+    "the price above. The CSV keeps every interval and every digit under the same column names (a change as a "
+    "fraction: −0.08 is 8% cheaper)."
+)
 
 
 def tfidf_features(n: int, column: str | None = None) -> str:
@@ -249,6 +263,22 @@ def no_price_sentence(name: str) -> str:
     )
 
 
+def not_numbers_sentence(name: str, column: str, row: int, value: str, more: int = 0) -> str:
+    """Under an uploaded table's data: a column of numbers but for a few cells, left out of the features, by
+    the file, the column, its first such cell's row and value (review 140: it left without a word).
+
+    >>> not_numbers_sentence("train_bad.csv", "f2", 6, "n/a?")[:86]
+    '“f2” of “train_bad.csv” is left out of the features: row 6 holds “n/a?”, not a number.'
+    >>> not_numbers_sentence("t.csv", "f2", 6, "?", more=2)[45:103]
+    'row 6 holds “?”, not a number, and so do 2 more rows. Corr'
+    """
+    also = f", and so do {more:,} more {plural(more, 'row', 'rows')}" if more else ""
+    return (
+        f"“{column}” of “{name}” is left out of the features: row {row:,} holds “{value}”, not a number{also}. "
+        f"Correct {'it' if not more else 'them'} to use the column."
+    )
+
+
 def your_file_sentence(name: str, n_rows: int) -> str:
     """The caption under an uploaded table's choices.
 
@@ -303,16 +333,54 @@ def price_sentence(price: float, unit: str) -> str:
     )
 
 
+PICKED_AMONG = "picked_among"  # where `held_for_pick` notes how many ways were picked among (``attrs``)
+
+
+def held_for_pick(summary: pd.DataFrame) -> pd.DataFrame:
+    """`summary` with each way's interval of NEC change widened for the pick (`honest.hold_the_pick`, as
+    Costs & groups' cheapest model and the Value page's best one are): the verdict picks the cheapest of the
+    ways besides standard training on the very test rows it judges it on. Each way's own interval (the
+    change chart's, the table's) is `summary`'s. Held once (``attrs[PICKED_AMONG]``: the ways picked among).
+
+    >>> s = pd.DataFrame({"method": ["standard", "weighted", "p_up"], "nec_change": [0.0, -0.2, -0.1],
+    ...                   "nec_change_low": [0.0, -0.36, -0.3], "nec_change_high": [0.0, -0.04, 0.1]})
+    >>> held = held_for_pick(s)
+    >>> [round(x, 4) for x in held["nec_change_high"]], held.attrs[PICKED_AMONG]
+    ([0.0, -0.017, 0.1287], 2)
+    """
+    if PICKED_AMONG in summary.attrs:
+        return summary
+    from costlib.binary.honest import hold_the_pick
+
+    out, cols = summary.copy(), ("nec_change", "nec_change_low", "nec_change_high")
+    has = "method" in summary and set(cols) <= set(summary.columns)
+    ways = summary.index[summary["method"].ne("standard") & summary["nec_change"].notna()] if has else []
+    for i in ways if len(ways) > 1 else ():
+        change, low, high = (float(summary.at[i, c]) for c in cols)
+        saving_low, saving_high = hold_the_pick(-change, -high, -low, len(ways))  # a saving: the change's sign turned
+        out.at[i, "nec_change_low"], out.at[i, "nec_change_high"] = -saving_high, -saving_low
+    out.attrs[PICKED_AMONG] = len(ways)
+    return out
+
+
+def picked_sentence(m: int) -> str:  # beside a verdict picked among `m` ways (`held_for_pick`)
+    return (
+        f"The cheapest of the {m} ways of training with costs is picked on these same test rows, so the interval "
+        "of its saving above is wider than that way's own (the change chart's): the luck of that pick is inside it too."
+    )
+
+
 def named_way(summary: pd.DataFrame) -> str | None:
     """The way of training the verdict names (`training_verdict_of`): of those whose whole interval
-    of NEC change is below 0, the largest cut; else the largest mean cut; None when there is no
-    standard training or no other way with a change.
+    of NEC change, held for the pick among the ways compared (`held_for_pick`), is below 0, the
+    largest cut; else the largest mean cut; None when there is no standard training or no other way
+    with a change.
 
     >>> named_way(pd.DataFrame({"method": ["standard", "weighted", "p_up"], "nec_change": [0.0, -0.1, -0.3],
     ...                         "nec_change_high": [0.0, -0.05, 0.1]}))
     'weighted'
     """
-    t = summary.set_index("method")
+    t = held_for_pick(summary).set_index("method")
     if "standard" not in t.index:
         return None
     others = t.drop(index="standard")
@@ -348,9 +416,11 @@ def training_verdict_of(
     Each way's cost per case is `price` (a mistake on a typical case, in `unit`) times its mean
     NEC over the seeds; a month is `volume` cases. The verdict is the shared ship rule
     (`core.ship.ship_verdict`) on the saving against standard training and its 95% interval over
-    the seeds (the relative NEC change, paired by seed): ship the way whose whole interval is a
-    saving (the largest such), else judge the closest one: not clearly better while it is cheaper
-    on these seeds, else do not train with costs (`DO_NOT_TRAIN`).
+    the seeds (the relative NEC change, paired by seed), held for picking the cheapest of the ways
+    compared on the very test rows it is judged on (`held_for_pick`: wider than each way's own with
+    two ways or more, `picked_sentence` says so): ship the way whose whole interval is a saving (the
+    largest such), else judge the closest one: not clearly better while it is cheaper on these seeds,
+    else do not train with costs (`DO_NOT_TRAIN`).
 
     >>> s = pd.DataFrame({"method": ["standard", "weighted"], "seeds": [10, 10], "nec": [0.10, 0.069],
     ...                   "nec_change": [0.0, -0.31], "nec_change_low": [0.0, -0.38],
@@ -364,6 +434,10 @@ def training_verdict_of(
     from costlib.core.ship import ship_verdict
     from costlib.instance import nec_money
 
+    own = summary.set_index("method")  # each way's own interval: the change chart's, for what costs more
+    summary = held_for_pick(summary)
+    m = summary.attrs[PICKED_AMONG]
+    picked = (picked_sentence(m),) if m > 1 else ()
     t = summary.set_index("method")
     if "standard" not in t.index:
         return Verdict("info", INCLUDE_STANDARD)
@@ -382,7 +456,7 @@ def training_verdict_of(
     cost_std, cost = (float(nec_money(float(x), price)) for x in (t.loc["standard", "nec"], r["nec"]))
     digits, shown = shown_saving(cost_std, cost)  # the table's decimals too (`cost_digits`): they read alike
     std_text, cost_text = (per_case_and_month(x, volume, unit, digits=digits) for x in (cost_std, cost))
-    label = method_label(best)
+    label = method_label(best) + (f" ({METHOD_GLOSS[best]})" if best in METHOD_GLOSS else "")
     month = a_month(cost_std - cost, volume, unit)
     saves = f"{money(shown, unit, digits=digits)} per case" + (f", {month}" if month else "")
     if verdict == R.SHIP:
@@ -395,9 +469,9 @@ def training_verdict_of(
         )
         details = [_error_rate_sentence(float(r["error_rate"]), float(t.loc["standard", "error_rate"]))]
         details += [also + "less beyond the noise."] if k else []
-        return Verdict("success", head, (*details, price_sentence(price, unit), SEEDS_CAVEAT))
+        return Verdict("success", head, (*details, *picked, price_sentence(price, unit), SEEDS_CAVEAT))
     details = [price_sentence(price, unit)]
-    worse = int((others["nec_change_low"] > 0).sum())
+    worse = int((own.loc[others.index, "nec_change_low"] > 0).sum())
     if worse:
         details.append(
             f"{worse} of the {len(others)} ways of training with costs {'costs' if worse == 1 else 'cost'} more than "
@@ -413,7 +487,7 @@ def training_verdict_of(
             f"{verdict_head(R.NOT_CLEARLY)}: keep standard training, at {std_text}. The closest, {label}, would "
             f"cost {cost_text}: it might save {saves}, but {why}, so it could be chance."
         )
-        return Verdict("warning", head, (*details, SEEDS_CAVEAT))
+        return Verdict("warning", head, (*picked, *details, SEEDS_CAVEAT))
     (more,) = percents(change) if change > 0 else ("",)
     than = f"{more} more than standard training" if change > 0 else "the same as standard training"
     head = (
@@ -452,27 +526,42 @@ def r2_text(x: float) -> str:
     return "0.00" if text == "-0.00" else text.replace("-", "−")
 
 
-def predictability_sentence(r2: float, low: float, high: float) -> str:
-    """What the held-out R^2 of |delta| from the features implies for training with costs.
+def predictability_sentence(r2: float, low: float, high: float, *, shipped: str | None = None) -> str:
+    """What the held-out R^2 of |delta| from the features implies for training with costs, in plain words.
+    `shipped` names the way the verdict ships (`training_verdict_of`), or None: beside a ship the sentence
+    does not say there is nothing to gain, which contradicted the verdict (review 140).
 
     >>> predictability_sentence(0.01, -0.01, 0.03)  # doctest: +ELLIPSIS
-    'The features explain almost none of the costs (held-out R² 0.01, 95% interval \u22120.01 to 0.03)...'
+    'The features explain almost none of the costs (how well they predict them on rows not used to fit: 0.01, ...'
+    >>> predictability_sentence(-0.06, -0.11, -0.01, shipped="price-weighted training")[-90:]
+    'the saving comes from which cases it learns from, not from telling the costly cases apart.'
     """
     if _isnan(r2):
         return (
             "Whether the features predict the costs is unknown here: every test row costs the same, so there "
             "is nothing to explain."
         )
-    interval = f"held-out R² {r2_text(r2)}" + (
+    interval = f"how well they predict them on rows not used to fit: {r2_text(r2)}" + (
         "" if _isnan(low) else f", 95% interval {r2_text(low)} to {r2_text(high)}"
     )
     if r2 < R2_NONE:
         below = f"; {BELOW_ZERO}" if r2_text(r2).startswith("−") else ""
+        if shipped:
+            return (
+                f"The features explain almost none of the costs ({interval}{below}), yet {shipped} saves beyond "
+                "the noise, the luck of its pick included (the verdict above): the saving comes from which cases "
+                "it learns from, not from telling the costly cases apart."
+            )
         return (
             f"The features explain almost none of the costs ({interval}{below}): training with costs has nothing "
             "to learn from them, so expect it to match standard training at best and to add noise."
         )
     if r2 < R2_SOME:
+        if shipped:
+            return (
+                f"The features explain a little of the costs ({interval}), and {shipped} saves beyond the noise, "
+                "the luck of its pick included (the verdict above)."
+            )
         return (
             f"The features explain a little of the costs ({interval}): training with costs can help a little "
             "where the costly cases need a different decision, if at all."

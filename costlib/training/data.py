@@ -354,6 +354,31 @@ def _check_text_size(cells: pd.Series, *, name: str, column: str) -> None:
         )
 
 
+def not_numbers_notes(df: pd.DataFrame, *, name: str, skip=()) -> list[str]:
+    """A sentence (`training_words.not_numbers_sentence`) for each column of `df` not in `skip` that
+    holds numbers but for a few cells (text that is not a number, in fewer cells than numbers): read as
+    text, it is no numeric feature, and it left the page's feature list without a word (review 140)."""
+    from costlib.loading.cells import as_float
+    from costlib.loading.messages import file_row
+
+    notes = []
+    for c in df.columns:
+        if str(c) in skip or pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c]):
+            continue
+        values, not_number, _ = as_float(df[c])
+        numbers = int(np.isfinite(values).sum())
+        bad = np.flatnonzero(not_number)
+        if bad.size == 0 or numbers <= bad.size:
+            continue
+        first = int(bad[0])
+        notes.append(
+            words.not_numbers_sentence(
+                shorten(name), shorten(str(c)), int(file_row(first)), shorten(str(df[c].iloc[first])), bad.size - 1
+            )
+        )
+    return notes
+
+
 def from_table(
     df: pd.DataFrame,
     *,
@@ -458,6 +483,7 @@ def from_table(
                 raise DataError(MSG_FEATURE_IS_ANSWER.format(name=name, column=shorten(c), why=MSG_WHY_COPY), column=c)
         X = np.column_stack([ds.scores[c] for c in features])
         what = plain = words.numeric_features(len(features))
+        notes += not_numbers_notes(df, name=name, skip={*features, *source_cols})
     else:
         column = df.columns[present.index(text)]
         _check_text_size(df[column], name=name, column=text)

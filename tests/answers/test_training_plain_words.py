@@ -62,7 +62,7 @@ def figure_words(fig) -> list[str]:
 def read_first(pre) -> list[str]:
     methods = tuple(pre.settings["methods"])
     answer = training_answer(pre.results, pre.predictability["r2"], methods=methods, price=1.0, unit="$", volume=1e4)
-    said = [training_page.TRAIN_WHAT, training_page.BARS_NOTE, training_page.TRAINING_TABLE_MEANING]
+    said = [training_page.TRAIN_WHAT, training_page.BARS_NOTE, training_words.TABLE_MEANING]
     said += [training_page.PREDICTABILITY_LABEL, training_page.CHOOSE_A_METHOD]
     said += [training_page.synthetic_description(predictable=p) for p in (True, False)]
     said += [training_page.data_sentence(training_data.synthetic_sample(predictable=p)) for p in (True, False)]
@@ -70,7 +70,9 @@ def read_first(pre) -> list[str]:
         delta=pd.Series([1.0, 0.0]), n_rows=24_783, features="44,319 word features", source=training_words.TWEETS_SOURCE
     )
     said.append(training_page.data_sentence(tweets))
-    said += [training_words.precomputed_sentence(pre.settings)]
+    said += [training_words.precomputed_sentence(pre.settings), training_words.picked_sentence(6)]
+    said += [training_words.predictability_sentence(r2, r2 - 0.02, r2 + 0.02, shipped="weighted") for r2 in (0, 0.1)]
+    said += [training_words.not_numbers_sentence("t.csv", "f2", 6, "n/a?", more=2)]
     said += [training_page.precomputed_technical(pre.settings, pre.versions).split(FOR_THE_RECORD)[0]]
     for v in (
         answer.verdict,

@@ -36,10 +36,11 @@ def test_costs_that_pay_are_shipped_and_the_intervals_cover_the_truth(training_h
 
 def test_a_moderate_signal_is_shipped_in_most_data_sets(training_honesty_bench):
     """Kappa 1 at 1,000 rows (each way truly 18% to 33% cheaper): the corrected interval ships a
-    way in at least 24 of 40 data sets (in the benchmark 86.0% of 200 with the change's interval on
-    the ratio of the means, 76.0% with it on the log of that ratio: benchmarks/README.md); every way
-    is truly cheaper here, so none is false."""
+    way in at least 20 of 40 data sets (in the benchmark 86.0% of 200 with the change's interval on
+    the ratio of the means, 76.0% with it on the log of that ratio: benchmarks/README.md; since the
+    verdict's interval holds the pick of the cheapest of the six ways, review 140, 23 of these 40);
+    every way is truly cheaper here, so none is false."""
     b = training_honesty_bench
     rows = [r for r in b.judge(1000, True, 1.0, 40, first=3000) if r["interval"] == "corrected"]
     ships = {r["data_set"]: r["shipped"] for r in rows}
-    assert sum(s is not None for s in ships.values()) >= 24, ships
+    assert sum(s is not None for s in ships.values()) >= 20, ships

@@ -190,8 +190,15 @@ def test_the_verdict_is_in_the_sidebars_unit_per_case_and_month_at_the_price_of_
     summary = costlib.training_summary(training_data.tweets_precomputed().results)
     v = training_words.training_verdict_of(summary, price=3.0, unit="€", volume=2000)
     assert verdict(at) == v.headline
-    assert v.headline.startswith("Ship the model: price regression beats standard training. It costs €0.")
-    assert "a month" in v.headline and "95% interval over 10 seeds" in v.headline
+    # price regression's own interval is a saving; picked as the cheapest of six ways on the same test rows, the
+    # luck of that pick leaves it not clearly better (review 140)
+    head = "Not clearly better: keep standard training, at €0."
+    assert (
+        v.headline.startswith(head)
+        and "The closest, price regression (a model trained to predict each case's price, its sign the class)"
+        in v.headline
+    )
+    assert "a month" in v.headline and "95% interval of the saving over 10 seeds" in v.headline
     table = summary_table(at).set_index("way of training")
     digits = training_words.cost_digits(summary, 3.0)
     nec = summary.set_index("method")["nec"]
@@ -245,7 +252,7 @@ def test_a_negative_r2_is_shown_as_it_is_with_a_true_minus_and_what_it_means():
     assert len(metric.label) <= 65  # its column's one line at 1400 px (Chromium): 73 characters were cut with "…"
     assert metric.value == f"\u2212{-r2:.2f}" and "-" not in metric.value
     said = " ".join(unescape(m.value) for m in at.markdown)
-    assert training_words.BELOW_ZERO in said and "held-out R² \u22120.01, 95% interval \u22120.02 to 0.00" in said
+    assert training_words.BELOW_ZERO in said and "not used to fit: \u22120.01, 95% interval \u22120.02 to 0.00" in said
 
 
 def test_library_versions_are_kept_for_the_record_under_every_seed_not_in_the_first_box():
@@ -277,3 +284,43 @@ def test_the_technical_terms_are_explained_under_the_answer_as_on_instance_costs
     for term in ("price, δ (its instance cost)", "NEC (normalized excess cost)", "A seed", "Beyond the noise", "R²"):
         assert term in said
     assert len(box.markdown) == len(TRAIN_TERMS) + 1  # and this data's features and prices, technically
+
+
+def test_the_downloads_are_named_for_the_data_under_the_pages_column_names(monkeypatch):
+    """Review 140: the summary's CSV was training_summary_None_<day>.csv, under the library's names (p_up,
+    tdown30, nec, delta mae); it is named for the data the page answers for, under the page's names, and
+    the name another page left for its own downloads is put back."""
+    import datetime as dt
+
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    kept, load = {}, MemoryMediaFileStorage.load_and_get_id
+
+    def keep(self, data, mimetype, kind, filename=None):
+        file_id = load(self, data, mimetype, kind, filename)
+        kept[file_id] = (filename, self.get_file(file_id).content)
+        return file_id
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
+    at = open_app(None, PAGE, timeout=180)
+    at.session_state["_answered_for"] = "other.csv"
+    at.run()
+    assert_no_exception(at)
+    files = {
+        b.proto.id.rsplit("-", 1)[-1]: kept[b.proto.url.rsplit("/", 1)[-1].split(".")[0]]
+        for b in at.get("download_button")
+        if b.proto.url
+    }
+    from costlib.present.downloads import dated_name
+
+    name, body = files["dl_train_summary"]
+    assert name == dated_name("training_summary.csv", training_words.TWEETS_TITLE, dt.date.today()), name
+    assert name.startswith("training_summary_Offensive_language_Davidson"), name
+    header = body.decode().splitlines()[0]
+    for internal in ("p_up", "tdown", "nec", "delta"):
+        assert internal not in header, header
+    assert header.startswith("way of training,cost per case ($),seeds,cost-weighted error,"), header
+    assert "\nprice regression," in body.decode()  # the page's name of the way
+    name, body = files["dl_train_results"]
+    assert name.startswith("training_results_Offensive_language") and "p_up" not in body.decode()
+    assert at.session_state["_answered_for"] == "other.csv"
