@@ -215,7 +215,7 @@ def _methods(groups) -> tuple[str, ...]:
 def compute(args):
     """(TrainingData, results, summary, predictability (mean, low, high), verdict, predictability
     sentence, shares kept by the ways of keeping the costliest cases)."""
-    from costlib.answers.training import named_verdict
+    from costlib.answers.training import named_verdict, shipped_way
     from costlib.present.training_words import predictability_sentence
     from costlib.training import data as training_data
     from costlib.training.compare import compare_training, cost_predictability
@@ -244,8 +244,9 @@ def compute(args):
     pred = predictability_interval(r2["r2"])
     # the page's answer: a way of keeping the costliest cases named by the share it kept
     shares = kept_of_results(results)
-    verdict = named_verdict(summary, shares, price=args.mistake_price, unit=args.unit, volume=args.volume).headline
-    return data, results, summary, pred, verdict, predictability_sentence(*pred), shares
+    named = named_verdict(summary, shares, price=args.mistake_price, unit=args.unit, volume=args.volume)
+    sentence = predictability_sentence(*pred, shipped=shipped_way(summary, named, shares))  # the page's, beside it
+    return data, results, summary, pred, named.headline, sentence, shares
 
 
 def _column_flags(args) -> dict[str, str]:

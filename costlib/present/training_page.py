@@ -51,14 +51,6 @@ PREDICTABILITY_HELP = (
 )
 #: under the bars: their whiskers are each way's own interval, not a comparison with standard training
 BARS_NOTE = "Each whisker is one way's own 95% interval: to tell a way from standard training, read the change chart."
-TRAINING_TABLE_MEANING = (
-    "Means over seeds. The cost per case is the price of a typical mistake times the cost-weighted error. The "
-    "cost change is relative to standard training, paired by seed, with its 95% interval; the intervals of the "
-    "cost-weighted error and of the error rate are the first chart's whiskers. The price error is how far "
-    "price regression's guess of each case's signed price is off on average, in money: a typical case's price is "
-    "the price above. The CSV keeps every interval and every digit, "
-    "under the library's short column names (nec is the cost-weighted error)."
-)
 
 
 def case_price_axis(unit: str = "") -> str:

@@ -112,8 +112,7 @@ INTERVAL_NAME = (
 TWEETS_SOURCE = "annotator votes, ln((offensive or hateful votes + 1) / (neither votes + 1))"
 
 
-#: above the table of the ways (the page's, `training_page.TRAINING_TABLE_MEANING` said the CSV used the
-#: library's short names: it now uses the page's, `answers.training.export_table`)
+#: above the table of the ways (the CSV uses the page's names and ways, `answers.training.export_table`)
 TABLE_MEANING = (
     "Means over seeds. The cost per case is the price of a typical mistake times the cost-weighted error. The "
     "cost change is relative to standard training, paired by seed, with its 95% interval; the intervals of the "
