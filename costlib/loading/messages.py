@@ -208,6 +208,10 @@ MSG_PRICE_SIGN_LABEL = (
     "where the label is {negative}, or below 0 where it is {positive}): {rows}. Give every price as its size "
     '(0 or more) to take each case\'s class from "{label}", or correct the signs.'
 )
+MSG_SOURCE_SIGN_LABEL = (
+    'In "{name}", the class that {source} gives a case disagrees with the label in column "{label}" in {count} '
+    "{row_word}: {rows}. Choose no label column to take each case's class from {source}, or check the labels."
+)
 MSG_PRICE_SOURCE_EMPTY = (
     'In "{name}", each case\'s own price is to come from "{source}", but no {what} chosen: choose {it} under '
     '"{picker}", or "none" under "{radio}" if a mistake costs the same on every case.'

@@ -57,6 +57,7 @@ from costlib.loading.messages import (
     MSG_OUTSIDE_01_FEW,
     MSG_POSITIVE_NOT_FOUND,
     MSG_PRICE_SIGN_LABEL,
+    MSG_SOURCE_SIGN_LABEL,
     MSG_SPLIT_UNKNOWN,
     MSG_TOTAL_ALL,
     MSG_TOTAL_LARGEST,
@@ -482,41 +483,35 @@ def delta(
         raise DataError(MSG_DELTA_TOTAL.format(name=t.name, source=source, limit=limit, which=which), column=column)
     if not np.any(values != 0):
         raise DataError(MSG_DELTA_ZERO.format(name=t.name, source=source, every_row=t.every_row), column=column)
-    if m.delta and y is not None:
-        values = priced_by_label(t, m, values, y, labels)
+    if y is not None:
+        values = priced_by_label(t, m, values, y, labels, source, column)
     return np.ascontiguousarray(values, dtype=np.float64)
 
 
 def priced_by_label(
-    t: Table, m: ColumnMapping, values: np.ndarray, y: np.ndarray, labels: tuple[str, str]
+    t: Table, m: ColumnMapping, values: np.ndarray, y: np.ndarray, labels: tuple[str, str], source: str, column: str
 ) -> np.ndarray:
-    """The price column `values` signed by the chosen labels `y`: a column with no negative value
-    holds each case's size of a mistake, and takes its sign from the label (a product manager's
-    price column is all positive: its sign once overrode every label, review 140); a signed one
-    must agree with the labels, or DataError naming the rows where it does not. Never a label
-    silently replaced.
+    """The prices `values` (from `source`, read in `column`) beside the chosen labels `y`: a price
+    column with no value below 0 holds each case's size of a mistake, and takes its sign from the
+    label (a product manager's price column is all positive: its sign once overrode every label,
+    review 140); a signed price, or one from votes, a rating or a measurement, must agree with the
+    labels, or DataError naming the rows where it does not. Never a label silently replaced.
 
     >>> t, m = Table(pd.DataFrame({"y": [1, 0], "p": [2.0, 3.0]}), "f.csv"), ColumnMapping(label="y", delta="p")
-    >>> priced_by_label(t, m, np.array([2.0, 3.0]), np.array([1, 0]), ("1", "0")).tolist()
+    >>> priced_by_label(t, m, np.array([2.0, 3.0]), np.array([1, 0]), ("1", "0"), "", "p").tolist()
     [2.0, -3.0]
     """
-    if not (values < 0).any():
+    if m.delta and not (values < 0).any():
         return np.where(y == 1, values, -values)
     wrong = ((values > 0) & (y != 1)) | ((values < 0) & (y == 1))
     if wrong.any():
         positive, negative = labels
-        raise DataError(
-            t.bad(
-                MSG_PRICE_SIGN_LABEL,
-                m.delta,
-                wrong,
-                values=values,
-                label=shorten(str(m.label)),
-                positive=q(positive),
-                negative=q(negative),
-            ),
-            column=m.delta,
+        template, shown = (MSG_PRICE_SIGN_LABEL, values) if m.delta else (MSG_SOURCE_SIGN_LABEL, None)
+        label, positive, negative = shorten(str(m.label)), q(positive), q(negative)
+        said = t.bad(
+            template, column, wrong, values=shown, label=label, positive=positive, negative=negative, source=source
         )
+        raise DataError(said, column=column)
     return values
 
 

@@ -76,3 +76,16 @@ def test_a_price_is_not_guessed_without_a_label_nor_over_a_delta_column():
     assert guess_mapping(alone).delta is None  # its sign would be every case's label: all positive
     both = frame(np.arange(1.0, 9.0)).assign(delta=np.linspace(-1, 1, 8))
     assert guess_mapping(both).delta == "delta"
+
+
+def test_votes_whose_majority_disagrees_with_the_label_are_refused_not_read_as_the_label():
+    df = frame(np.ones(8)).assign(n_yes=[0, 3, 0, 2, 4, 0, 1, 0], n_no=[3, 0, 2, 0, 0, 2, 1, 3])  # rows 4 and 5
+    mapping = ColumnMapping(label="label", scores=("score",), votes_yes="n_yes", votes_no="n_no")
+    with pytest.raises(DataError) as info:
+        loading.prepare(df, mapping, name="votes.csv", fingerprint="")
+    said = info.value.message
+    assert said.startswith('In "votes.csv", the class that votes "n_yes" and "n_no" gives a case disagrees'), said
+    assert 'with the label in column "label" in 2 rows: rows 4 and 5.' in said, said
+    agreeing = df.assign(n_yes=[0, 3, 2, 0, 4, 0, 1, 0], n_no=[3, 0, 0, 2, 0, 2, 1, 3])  # a tie (row 8) costs nothing
+    ds = loading.prepare(agreeing, mapping, name="votes.csv", fingerprint="")
+    assert ((ds.delta > 0) == (ds.y == 1))[ds.delta != 0].all()
