@@ -207,6 +207,11 @@ def split_sentence(
                 if per_group
                 else "its 95% margin of error, which counts both the rows' noise and how much one dealing of the "
                 "parts moves it"
+                + (
+                    ", and at least how far the cutoff fitted on all rows would move with another draw of the rows"
+                    if rule == R.SINGLE and not weighted
+                    else ""
+                )
                 if thing == "cutoff"
                 else "its 95% margin of error, which counts the rows' noise, how much one dealing of the parts "
                 f"moves it and how far the {thing} fitted on all rows would move with another draw of the rows"
