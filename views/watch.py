@@ -16,7 +16,7 @@ from costlib.present.policy_restore import policy_settings, restored_fields
 from costlib.present.watch_words import WATCH_WHAT
 from costlib.watch.periods import FREQS
 from views._ui.data import COSTS_PAGE, UPLOAD, choose_data, group_names, replace_upload
-from views._ui.display import page_header, say, show_chart, show_error, show_table, show_verdict
+from views._ui.display import ANSWERED_FOR, page_header, say, show_chart, show_error, show_table, show_verdict
 from views._ui.page import REFIT_SHIPPED, read_shared, unit_and_volume
 from views._ui.policy import set_policy_prices
 from views._ui.prices import read_costs
@@ -39,6 +39,7 @@ if which == w.FROM_FILE:
 try:
     got = watch_inputs(which, policy_upload, c2, volume=volume, unit=unit)  # stops the page until both are given
     policy, df, name, columns, source = got.policy, got.df, got.name, got.columns, got.source
+    st.session_state[ANSWERED_FOR] = name  # the downloads are named for the newer cases (`display.download_name`)
     say(*answers.sign_off_note(policy))  # said with the policy read, whatever the answer meets below
     for line in cutoff_words(policy):  # a cutoff that flags nobody or everyone: said, not refused
         say("warning", line)
@@ -76,8 +77,9 @@ if answer.refit_offered:
         refit = answer.refit(volume)
     except (DataError, ValueError) as err:  # ValueError: a policy that does not fit these cases, as above
         refused = err
-shipped, *details = answer.verdict.details  # what the policy ships comes first (`watch_verdict`)
-show_verdict(replace(answer.verdict_for(refit), details=(shipped,)))  # the headline and what is shipped now
+verdict = answer.verdict_for(refit, volume)  # amounts a month at the sidebar's cases a month, named
+shipped, *details = verdict.details  # what the policy ships comes first (`watch_verdict`)
+show_verdict(replace(verdict, details=(shipped,)))  # the headline and what is shipped now
 if isinstance(refused, DataError):
     show_error(refused)
 elif refused is not None:

@@ -13,6 +13,7 @@ from costlib.loading.messages import q
 from costlib.present.watch_figures import periods_figure, refit_figure
 from costlib.present.watch_labels import (
     CURRENT_POLICY,
+    READINGS_WHAT,
     SAMPLE_FILES_WHAT,
     SAMPLE_NOTE,
     SAMPLE_POLICY,
@@ -28,7 +29,6 @@ from costlib.present.watch_words import (
     CHOICE_REFIT,
     CHOICE_SHIFT,
     READINGS_NARROW,
-    READINGS_WHAT,
     alert_since,
     cut_values,
     ship_words,
@@ -103,13 +103,15 @@ class WatchAnswer:
         """The one cutoff to ship (`ship_choice` of the periods and `refit`, the page's refit or None)."""
         return ship_choice(self.report, refit)
 
-    def verdict_for(self, refit: Refit | None) -> object:
+    def verdict_for(self, refit: Refit | None, volume: float | None = None) -> object:
         """The one answer once `refit` (the page's refit, or None) is weighed: `watch_verdict` with
-        `ship`, so that the headline never says refit where what to ship keeps the cutoff."""
-        return watch_verdict(self.report, unit=policy_unit(self.policy, self.unit), choice=self.ship(refit))
+        `ship`, so that the headline never says refit where what to ship keeps the cutoff; its amounts a
+        month at `volume` (the person's cases a month) and naming it, else at the file's own."""
+        unit = policy_unit(self.policy, self.unit)
+        return watch_verdict(self.report, unit=unit, choice=self.ship(refit), volume=volume)
 
     def ship_words(self, refit: Refit | None = None, volume: float | None = None) -> tuple[str, ...]:
-        """`ship` in words (`what_to_ship`); a month is the policy's cases a month, else `volume`."""
+        """`ship` in words (`what_to_ship`); a month is `volume` (the person's), else the policy's cases a month."""
         return what_to_ship(self.report, self.policy, refit, unit=self.unit, volume=volume)
 
     def refit_what(self, refit: Refit, volume: float | None = None) -> str:
@@ -130,15 +132,15 @@ def what_to_ship(
     report: dict, policy: dict, refit: Refit | None = None, *, unit: str = "", volume: float | None = None
 ) -> tuple[str, ...]:
     """`ship_choice` in words (`present.watch_words.ship_words`), the same on the Watch page and
-    ``costlib watch``: amounts in the policy's unit (else `unit`), a month being the policy's cases
-    a month (else `volume`); the first line then says so once (`month_words`: the person's `volume`
-    is not what the amounts a month are at)."""
+    ``costlib watch``: amounts in the policy's unit (else `unit`), a month being the person's `volume`
+    (the page's sidebar: the headline's month too, `watch_verdict`), else the policy's cases a month;
+    the first line then says so once (`month_words`: the command line has no cases a month of its own)."""
     month = policy.get("volume")
     said = ship_words(
-        ship_choice(report, refit), unit=policy_unit(policy, unit), volume=volume if month is None else month,
+        ship_choice(report, refit), unit=policy_unit(policy, unit), volume=month if volume is None else volume,
         freq=report.get("freq", "M"),
     )  # fmt: skip
-    if not said or not month:  # no amount a month, or the person's own cases a month: nothing to set apart
+    if not said or not month or volume is not None:  # no amount a month, or the person's: nothing to set apart
         return said
     return (f"{said[0]} {month_words(month, volume, freq=report.get('freq', 'M'))}", *said[1:])
 
@@ -370,12 +372,13 @@ def guess_columns(df: pd.DataFrame, policy: dict | None = None) -> dict:
     """A first guess at the Watch roles of `df`'s columns: ``{"time", "score", "label",
     "group"}`` (None where nothing fits). The date is a date-typed column, else the first whose
     name says so and whose first cells read as dates by Watch's one rule (`watch.periods.read_dates`;
-    dates whose day and month cannot be told apart count, so that Watch says why it refuses them);
+    dates whose day and month cannot be told apart count, and so do a few cells that are not dates among
+    dates (`watch.periods.mostly_dates`), so that Watch says at once why it refuses them, naming the row);
     the others come from the Data page's guess (`loading.guess_mapping`), or the policy's own column
     names when `df` has them; no score when the policy names one `df` lacks (the page asks for it)."""
     from costlib.answers.watch_inputs import score_missing
     from costlib.loading.guessing import guess_mapping
-    from costlib.watch.periods import NOT_A_DATE, DateError, read_dates
+    from costlib.watch.periods import NOT_A_DATE, DateError, mostly_dates, read_dates
 
     time = next((c for c in df.columns if pd.api.types.is_datetime64_any_dtype(df[c])), None)
     for c in df.columns if time is None else ():
@@ -383,7 +386,7 @@ def guess_columns(df: pd.DataFrame, policy: dict | None = None) -> dict:
             try:
                 read_dates(df[c].head(50))
             except DateError as err:
-                if err.kind == NOT_A_DATE:
+                if err.kind == NOT_A_DATE and not mostly_dates(df[c].head(50)):
                     continue
             except ValueError:
                 continue

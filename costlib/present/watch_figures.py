@@ -37,8 +37,8 @@ __all__ = ["ALERT_NAME", "PERIODS_TITLE", "REFIT_NAME", "SHIPPED_NAME", "periods
 PERIODS_TITLE = "The shipped cutoff, period by period"
 #: the chart's series, plain words first (the expert's term in brackets)
 PERIOD_SHIPPED = "the shipped cutoff (filled: measured; hollow: estimated, 95% interval)"
-PERIOD_IF_CHANGED = "the shipped cutoff if the kinds of case changed (model still calibrated)"
-PERIOD_OWN_BEST = "each period's own best (cross-fitted; estimated: at its share of positives)"
+PERIOD_IF_CHANGED = "the shipped cutoff if the case mix changed (scores still match outcomes)"
+PERIOD_OWN_BEST = "each period's own best (judged on other cases; estimated: at its % positive)"
 ALERT_NAME = "alert (ringed): costs more than chance explains"
 POINT_SIZE, ALERT_SIZE = 10, 24  # the ring of an alert is drawn around the point, never over it
 
@@ -56,10 +56,11 @@ def periods_figure(report: dict, *, unit: str = "") -> go.Figure:
     periods = report["periods"]
     x = [p["period"].split("/")[0] for p in periods]  # each period at its first day, on a date axis
     shown = [period_label(p["period"]) for p in periods]
-    shipped = [p["cost_per_case"] for p in periods]
+    # a period too small to judge is left off (a gap in the line, never a drop to its few cases' cost)
+    shipped = [None if p.get("too_few") else p["cost_per_case"] for p in periods]
     best = [
         None
-        if p["cost_per_case"] is None or p["regret_per_case"] is None
+        if p.get("too_few") or p["cost_per_case"] is None or p["regret_per_case"] is None
         else p["cost_per_case"] - p["regret_per_case"]
         for p in periods
     ]

@@ -9,7 +9,7 @@ a ``{name}`` format only through the page's escaping (`costlib.core.escaping`), 
 from __future__ import annotations
 
 from costlib.loading.messages import q
-from costlib.present.amounts import number
+from costlib.present.amounts import month_money, number
 from costlib.present.labels import VOLUME_LABEL
 from costlib.watch.periods import FREQS
 
@@ -339,8 +339,8 @@ SHIP_REFIT_WORDS = (
 SHIP_SHIFT_WORDS = (
     "What to ship instead: {rule}, the shipped cutoff moved to the share of positive cases the scores of {period} "
     "suggest (about {rate}). Estimated from the scores, if only that share moved, it saves {amount} over keeping the "
-    "shipped cutoff{iv}; if the cases changed and the model is still calibrated (about {other} of the cases "
-    "positive), the shipped cutoff stays right.{label}"
+    "shipped cutoff{iv}; if the cases changed and the scores still match how often cases turn out "
+    "positive (about {other} of the cases positive), the shipped cutoff stays right.{label}"
 )
 SHIP_NOTHING_WORDS = (
     "Nothing to ship instead yet: the refit on the {n} cases with outcomes of {span} ({rule}) {effect} keeping the "
@@ -349,8 +349,8 @@ SHIP_NOTHING_WORDS = (
 NOT_CHOSEN_SHIFT = (
     "Not chosen: {rule}, the shipped cutoff moved to the share of positive cases the scores of {period} suggest "
     "(about {rate}). It rests on the scores alone, read as if only that share moved; if the cases changed and the "
-    "model is still calibrated (about {other} of the cases positive), the shipped cutoff would stay right. The refit "
-    "rests on outcomes.{label}"
+    "scores still match how often cases turn out positive (about {other} of the cases positive), the shipped cutoff "
+    "would stay right. The refit rests on outcomes.{label}"
 )
 NOT_CHOSEN_REFIT = (
     "Not chosen: {rule}, the refit on the {n} cases with outcomes of {span}: judged on cases it was not fitted on, "
@@ -397,3 +397,47 @@ CUTOFF_SCORES = {
 }
 CUTOFF_LOW = {"below": "below 0", "zero": "0"}  # a cutoff below 0, and one of exactly 0
 CUTOFF_WHERE = " for {group}"
+
+
+def month_at(
+    per_case: float, periods: list[dict], word: str, unit: str = "", volume: float | None = None, *, whose="your"
+) -> str:
+    """An amount a month beside its per-case amount, naming the volume it is at: `per_case` times `volume`
+    ("$860 a month at your 10,000 cases a month", the page: the sidebar's cases a month; `whose` "the policy's" on
+    the command line, which has no sidebar), else what `periods` cost on their own cases on average ("$129 a week
+    in the file's 1,500 cases a week", a policy that records no cases a month).
+
+    >>> month_at(0.086, [], "month", "$", 10000)
+    '$860 a month at your 10,000 cases a month'
+    >>> month_at(0.086, [{"n": 1400}, {"n": 1600}], "week", "$")
+    "$129 a week in the file's 1,500 cases a week"
+    """
+    if volume is not None:
+        return MONTH_AT_YOURS.format(amount=month_money(per_case * volume, unit), cases=number(volume, 0), whose=whose)
+    cases = sum(p["n"] for p in periods) / max(len(periods), 1)
+    return MONTH_AT_FILE.format(amount=month_money(per_case * cases, unit), cases=number(cases, 0), word=word)
+
+
+#: whose month the answer's amount a month is at (`month_at`): the person's (the page), else the file's own
+MONTH_AT_YOURS = "{amount} a month at {whose} {cases} cases a month"
+MONTH_AT_FILE = "{amount} a {word} in the file's {cases} cases a {word}"
+
+MISCALIBRATED = (
+    "On the {rows} rows the policy was fitted on, the scores did not match how often cases turned out positive "
+    "(mean score {mean} while {base} of the cases were positive; a gap this large turns up by chance {p} of the "
+    "time): the estimates from the scores assume they matched, so take them as rough until the outcomes arrive."
+)
+NO_REFERENCE = (
+    "The policy does not record the rows it was fitted on (policies before schema 7), so whether the scores moved "
+    "as a change in the share of positive cases would move them is not tested: write the policy again with this "
+    "costlib."
+)
+
+READINGS_WHAT = (
+    "Scores alone cannot always tell a change in the share of positive cases from a change of the kinds of case, "
+    "the scores still matching how often cases turn out positive, so each period without all its outcomes is read "
+    "both ways. Beside whether the scores fit a change in the share of positive cases alone: how often chance alone "
+    "moves scores that far from such a change (a small share: they do not fit). The cost intervals cover "
+    "what the outcomes still to come will show under each reading. Outcomes to label: how many of the period's cases, "
+    "drawn at random and labelled, would tell the two readings apart."
+)

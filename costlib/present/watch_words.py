@@ -12,18 +12,19 @@ from costlib.present.amounts import (
     beside_interval,
     interval,
     money,
-    month_money,
-    month_range,
     number,
     per_case_and_month,
     percent,
 )
-from costlib.present.watch_labels import (  # the what-to-ship sentences (`ship_words`)
+from costlib.present.watch_labels import (  # the what-to-ship sentences (`ship_words`), amounts a month
+    MISCALIBRATED,
+    NO_REFERENCE,
     NOT_CHOSEN_REFIT,
     NOT_CHOSEN_SHIFT,
     SHIP_NOTHING_WORDS,
     SHIP_REFIT_WORDS,
     SHIP_SHIFT_WORDS,
+    month_at,
 )
 from costlib.present.watch_tables import how_measured, period_label
 from costlib.present.words import Verdict, cutoffs_short, cutoffs_text
@@ -42,9 +43,11 @@ WATCH_WHAT = (
 def honest(word: str) -> str:
     """Why a period's own best cutoff is not taken at its word (`word`: month, week or day)."""
     return (
-        f"A {word}'s own best cutoff is fitted on that {word}, so it always looks at least as good: what refitting "
-        f"would save is judged on cases the cutoff was not fitted on (cross-fitted: each case judged by a cutoff "
-        f"fitted on the {word}'s other cases), and its interval repeats that fit on resampled cases."
+        f"A {word}'s own best cutoff is picked with hindsight on that {word}'s cases, so on them it always looks at "
+        f"least as good as the shipped one. What refitting would save is therefore judged on cases the cutoff was not "
+        f"picked on (each case by a cutoff fitted on the {word}'s other cases): judged so, refitting can cost more "
+        f"than it saves, and the table then says it would not have helped that {word}. The interval repeats that fit "
+        f"on resampled cases."
     )
 
 
@@ -65,20 +68,11 @@ def _ships(policy: dict, shipped: dict) -> str:
     return f"The policy ships: {cutoffs_text(shipped, grouped=len(shipped) > 1)}{limit}."
 
 
-MISCALIBRATED = (
-    "The scores were not calibrated on the {rows} rows the policy was fitted on (Hosmer-Lemeshow p = {p}; mean "
-    "score {mean} while {base} of the cases were positive): the estimates from the scores assume they were, so take "
-    "them as rough until the outcomes arrive."
-)
-NO_REFERENCE = (
-    "The policy does not record the rows it was fitted on (policies before schema 7), so whether the scores moved "
-    "as a change in the share of positive cases would move them is not tested: write the policy again with this "
-    "costlib."
-)
-
-
 def _p(x) -> str:
-    return "below 0.001" if x is not None and x < 0.001 else f"{x:.3f}" if x is not None else "–"
+    """A test's p-value as a chance in words: "9%", "below 0.1%" ("–" without one)."""
+    if x is None:
+        return "–"
+    return "below 0.1%" if x < 0.001 else "over 99%" if x > 0.99 else percent(x, 0 if x >= 0.01 else 1)
 
 
 def _ls(p: dict) -> dict:
@@ -228,7 +222,7 @@ def alert_since(periods: list[dict]) -> list[dict]:
     return periods[first : alerts[-1] + 1]
 
 
-def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
+def watch_verdict(report: dict, *, unit: str = "", choice=None, volume: float | None = None) -> Verdict:
     """The one answer of a watch report (`costlib.watch.report.watch_report`), the same on the
     page and the command line. Amounts are what the file's own cases cost: per period (a month,
     week or day) the regret per case times the period's cases; "since" is the first alert of the
@@ -239,10 +233,16 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
     before: periods that cost more than their own best cutoffs say "Refit", unless `choice` keeps
     the cutoff because the refit saves within the noise (then the answer says keep, and why).
 
+    Amounts come per case first; an amount a month beside them names the volume it is at (`month_at`): the
+    person's `volume` (the page's sidebar), else the policy's cases a month (the command line: the volume its
+    what-to-ship line is at too), else the file's own cases a period.
+
     The first of the details is always what the policy ships now: the page shows it beneath the
     headline, before what to ship instead."""
     word = FREQS.get(report.get("freq", "M"), "period")
     shipped = cut_values(report["policy"]["cutoffs"])
+    whose = "your" if volume is not None else "the policy's"
+    volume = volume if volume is not None else report["policy"].get("volume")
     details = [_ships(report["policy"], shipped), honest(word)]
     small = [p for p in report["periods"] if p.get("too_few")]
     periods = [p for p in report["periods"] if not p.get("too_few")]  # the periods judged
@@ -287,12 +287,12 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
         if saves and not all(p in since for p in saves):  # else the headline says it, per case and a period
             total = sum(p["regret_per_case"] * p["n"] for p in saves)
             per_case = total / sum(p["n"] for p in saves)
-            saves_or, size = ("save", total) if total >= 0 else ("cost", -total)  # never "save about −$39.76"
+            saves_or = "save" if total >= 0 else "cost"  # never "save about −$39.76"
             more_word = "" if total >= 0 else " more"
             about = (
                 f" For {_span(saves)}, moving the cutoff to each {word}'s estimated share of positive cases is "
-                f"estimated to {saves_or} about {month_money(size / len(saves), unit)} a {word}{more_word} "
-                f"({money(abs(per_case), unit)} per case), if that share moved."
+                f"estimated to {saves_or} about {money(abs(per_case), unit)} per case{more_word} "
+                f"({month_at(abs(per_case), saves, word, unit, volume, whose=whose)}), if that share moved."
             )
         details.append(f"{_span(estimated)}: {EST_WORDS} {ASSUMPTION}{about}")
     alerts = [p for p in periods if p["alert"]]
@@ -321,19 +321,19 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
         return Verdict(
             "error",
             f"Check the model: the scores of {_span(failing)} moved in a way a change in the share of positive "
-            f"cases does not explain (p {'=' if pv >= 0.001 else ''}{_p(pv)}), so no estimate of what the cutoff "
+            f"cases does not explain (a misfit this large turns up by chance {_p(pv)} of the time), so no estimate of "
+            f"what the cutoff "
             f"costs there can be trusted: either the cases changed or the model itself did. Label some of their "
             f"cases to see{': ' + tell if tell else ''}.{few}",
             tuple(details),
         )
     first = since[0]
-    average = sum(p["regret_per_case"] * p["n"] for p in since) / len(since)
-    per_case = money(sum(p["regret_per_case"] * p["n"] for p in since) / sum(p["n"] for p in since), unit)
+    size = sum(p["regret_per_case"] * p["n"] for p in since) / sum(p["n"] for p in since)
+    per_case, monthly = money(size, unit), month_at(size, since, word, unit, volume, whose=whose)
     low, high = first["regret_interval"]
-    n = first["n"]
-    iv = f", 95% interval {month_range(low * n, high * n, unit)}" if low is not None else ""
-    extra = month_money(first["regret_per_case"] * n, unit)
-    head = f"{period_label(first['period'])}: {extra} more in its {number(n, 0)} cases{iv}"
+    d = beside_interval(first["regret_per_case"], low, high)  # the amount and its interval at one number of decimals
+    iv = f", 95% interval {money(low, unit, digits=d)} to {money(high, unit, digits=d)}" if low is not None else ""
+    head = f"{period_label(first['period'])}: {money(first['regret_per_case'], unit, digits=d)} per case more{iv}"
     more = _after_first(since, periods, word)
     guessed, keep = [p for p in since if not p["measured"]], False  # keep: the refit weighed, within the noise
     if guessed and len(guessed) == len(since):
@@ -341,8 +341,8 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
         headline = (
             f"Refit if the share of positive cases moved: since {period_label(first['period'])} the scores say "
             f"about {now} of the cases are positive (the policy was fitted where {then} were), and then the shipped "
-            f"cutoff costs about {month_money(average, unit)} a {word} more ({per_case} per case) than the cutoff "
-            f"moved to that share, by more than chance explains ({head}){more}. No outcomes confirm it yet."
+            f"cutoff costs about {per_case} per case more ({monthly}) than the cutoff moved to that share, by more "
+            f"than chance explains ({head}){more}. No outcomes confirm it yet."
         )
     else:
         basis = ""
@@ -355,9 +355,9 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None) -> Verdict:
         keep = choice is not None and choice.kind == CHOICE_KEEP and choice.alternative == CHOICE_REFIT
         lead = KEEP_LEAD if keep else "Refit"
         headline = (
-            f"{lead}: since {period_label(first['period'])} the shipped cutoff has cost about "
-            f"{month_money(average, unit)} a {word} more ({per_case} per case) than each {word}'s own best cutoff "
-            f"would have, by more than chance explains ({head}){more}{basis}"
+            f"{lead}: since {period_label(first['period'])} the shipped cutoff has cost about {per_case} per case more "
+            f"({monthly}) than each {word}'s own best cutoff would have, by more than chance explains ({head}){more}"
+            f"{basis}"
             f"{KEEP_WHY.format(word=word) if keep else ''}."
         )
     alone = [p for p in since if p.get("no_model")]
@@ -458,9 +458,9 @@ def scores_check(p: dict) -> str:
     if p["measured"]:
         return "–"
     if p.get("assumption") == FAILS:
-        return f"no (p {_p(p['assumption_p_value'])}): check the model"
+        return f"no (by chance: {_p(p['assumption_p_value'])}): check the model"
     if p.get("assumption") == HOLDS:
-        return f"yes (p {_p(p['assumption_p_value'])})"
+        return f"yes (by chance: {_p(p['assumption_p_value'])})"
     return "not tested"
 
 
@@ -481,7 +481,23 @@ READINGS_NARROW = {
 #: the periods' table's column of what each period's own best cutoff does against the shipped one: a
 #: heading that names no direction, as each cell says its own ("saves", "costs more") with the interval
 #: of that direction (`saving_said`); as short as the old heading, so the table still fits at 1400 px
-SAVES = "its own best per case (95% interval)"
+SAVES = "refitting saves per case (95% interval)"
+#: a period where its own best cutoff, judged on cases it was not fitted on, saves nothing: said in plain words
+NO_HELP = "would not have helped"
+NO_HELP_COSTS = NO_HELP + " ({} more)"
+
+
+def period_saving(p: dict, unit: str = "") -> str:
+    """A period's cell of `SAVES`: what refitting would save (`saving_said`), `NO_HELP` where it saves nothing
+    or costs more ("would not have helped ($0.17 more)"), `too_few_text` for a period not judged."""
+    if p.get("too_few"):
+        return too_few_text(p)
+    regret = p["regret_per_case"]
+    if regret is not None and regret <= 0:
+        return NO_HELP if regret == 0 else NO_HELP_COSTS.format(money(-regret, unit))
+    return saving_said(regret, *p["regret_interval"], unit)
+
+
 FITS = "scores fit a % positive change"  # a change in the share of positive cases alone
 
 
@@ -490,15 +506,13 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
     rows = []
     for p in report["periods"]:
         cut = cutoffs_short_text(p["best_threshold"])
-        save = saving_said(p["regret_per_case"], *p["regret_interval"], unit)
-        if p.get("too_few"):
-            save = too_few_text(p)
+        save, too_few = period_saving(p, unit), p.get("too_few")  # a period not judged: its cost left out too
         rows.append(
             {
                 "period": period_label(p["period"]),
                 "cases": number(p["n"], 0),
                 "how": how_measured(p),
-                "cost per case": money(p["cost_per_case"], unit) if p["cost_per_case"] is not None else "–",
+                "cost per case": "–" if too_few or p["cost_per_case"] is None else money(p["cost_per_case"], unit),
                 "flagged": _flagged(p.get("flagged_share"), p.get("capacity")),
                 "its own best cutoff": cut,
                 SAVES: save,
@@ -507,14 +521,6 @@ def watch_table(report: dict, unit: str = "") -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
-
-
-READINGS_WHAT = (
-    "Scores alone cannot always tell a change in the share of positive cases from a change of the cases under which "
-    "the model stays calibrated, so each period without all its outcomes is read both ways. The cost intervals cover "
-    "what the outcomes still to come will show under each reading. Outcomes to label: how many of the period's cases, "
-    "drawn at random and labelled, would tell the two readings apart."
-)
 
 
 #: the two readings of an estimated period, as the readings table names them

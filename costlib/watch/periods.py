@@ -144,6 +144,34 @@ def _no_missing(stamps: pd.Series, values) -> None:
         raise DateError(MISSING, int(missing[0]), "")
 
 
+#: the share of a column's first cells that must read as dates for the few others to be its mistakes
+MOSTLY_DATES = 0.8
+
+
+def mostly_dates(cells: pd.Series) -> bool:
+    """Whether at least `MOSTLY_DATES` of `cells` (a column's first cells) read as dates, each alone
+    (`watch.periods.read_dates`; a date whose day and month cannot be told apart counts): a column of dates with
+    a few mistakes ("yesterday" in row 12), taken as the date so that Watch names the row at once.
+
+    >>> mostly_dates(pd.Series(["2026-01-01", "yesterday", "2026-01-03", "2026-01-04", "2026-01-05"]))
+    True
+    >>> mostly_dates(pd.Series(["north", "south", "2026-01-03"]))
+    False
+    """
+
+    def a_date(cell) -> bool:
+        try:
+            read_dates([cell])
+        except DateError as err:
+            return err.kind not in (NOT_A_DATE, MISSING)
+        except ValueError:
+            return False
+        return True
+
+    cells = cells.dropna()
+    return len(cells) > 0 and sum(a_date(c) for c in cells) >= MOSTLY_DATES * len(cells)
+
+
 def as_periods(times, freq: str, n: int, *, where=None) -> pd.PeriodIndex:
     """`times` (dates, date strings or timestamps, read by `read_dates`) as calendar periods of
     `freq` ("M", "W" or "D"). A date that cannot be read raises ValueError naming its row:

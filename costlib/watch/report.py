@@ -52,8 +52,8 @@ MSG_NO_BASE_RATE = (
 ASSUMPTION = (
     "Periods without all their outcomes are estimated from the scores, read two ways: if only the share of positive "
     "cases moved (the cases of each kind look as they did; this reading alerts), and if the cases changed while the "
-    "model stayed calibrated (then the shipped cutoff stays right). Both assume the scores were calibrated "
-    "probabilities where the policy was fitted."
+    "scores still match how often cases turn out positive (then the shipped cutoff stays right). Both assume the "
+    "scores matched how often cases turned out positive where the policy was fitted."
 )
 
 

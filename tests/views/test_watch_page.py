@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -15,7 +16,7 @@ from costlib import answers
 from costlib.answers.audit import build_audit
 from costlib.answers.watch import shipped_policy
 from costlib.binary import decision as D
-from costlib.present import watch_words
+from costlib.present import watch_labels, watch_words
 from costlib.present.amounts import month_money
 from costlib.present.costs_labels import MODEL_COST
 from costlib.present.policy import policy_json
@@ -40,7 +41,7 @@ def test_the_built_in_year_says_refit_from_the_month_of_the_shift():
     report = watch_report(
         shipped_policy(), watch_year(), name="the built-in year", n_resamples=500, **answers.SAMPLE_COLUMNS
     )
-    want = watch_verdict(report, unit="$")
+    want = watch_verdict(report, unit="$", volume=10000)  # the sidebar's cases a month, named (review 140)
     assert _box(at) == want.headline
     assert want.headline.startswith("Refit: since 2026-07")
     assert "watch_chart" in {c.key for c in at.get("plotly_chart")}
@@ -112,8 +113,8 @@ def test_cases_without_outcomes_alert_the_month_the_base_rate_moves_and_say_both
     assert "No outcomes confirm it yet." in _box(at)
     said = texts(at)
     assert "What to ship instead: flag a case when its score is at least" in said
-    assert "if the cases changed and the model is still calibrated" in said
-    assert watch_words.READINGS_WHAT in said
+    assert "if the cases changed and the scores still match how often cases turn out positive" in said
+    assert watch_labels.READINGS_WHAT in said
     assert "watch_refit" not in {b.key for b in at.button}  # no outcomes to refit on: the words say what to ship
 
 
@@ -437,7 +438,15 @@ def test_the_built_in_year_downloads_as_files_the_command_line_watches_to_the_pa
     monkeypatch.chdir(tmp_path)
     capsys.readouterr()
     assert main(args[3:]) == 1  # alerts
-    assert _box(at) in capsys.readouterr().out.splitlines()  # the page's answer, word for word
+    # the page's answer, word for word, but for the month: the page's is the sidebar's, the command line's (no
+    # sidebar) the policy's, each named (review 140)
+    month = shipped_policy()["volume"]
+    a_month = re.compile(r"\([^()]* a month at (your 10,000|the policy's " + f"{month:,}" + r") cases a month\)")
+    box = _box(at)
+    assert "at your 10,000 cases a month" in box
+    lines = capsys.readouterr().out.splitlines()
+    assert any(f"at the policy's {month:,} cases a month" in line for line in lines)
+    assert a_month.sub("()", box) in [a_month.sub("()", line) for line in lines]
 
 
 def test_the_refit_says_what_it_saves_over_the_shipped_cutoff_and_its_chart_marks_the_shipped_cutoff():
@@ -456,7 +465,7 @@ def test_the_refit_says_what_it_saves_over_the_shipped_cutoff_and_its_chart_mark
         tuple(policy["prices"]["everyone"])), cutoffs=dict.fromkeys(("north", "south"), cut), n_resamples=500,
     )  # fmt: skip
     said = texts(at)
-    month = month_money(j.regret * policy["volume"], "$")
+    month = month_money(j.regret * 10000, "$")  # at the sidebar's cases a month, as the headline (review 140)
     saves = f"Refitting on them saves {money(j.regret, '$')} per case ({month} a month)"
     assert saves + " over keeping the shipped cutoff (95% interval of the saving " in said
     assert f"{money(j.low, '$')} to {money(j.high, '$')} per case)" in said
@@ -473,7 +482,9 @@ def test_the_refit_says_what_it_saves_over_the_shipped_cutoff_and_its_chart_mark
     # cost per case is the shipped cost less that saving
     [b for b in at.button if b.key == "watch_refit"][0].click().run()
     assert_no_exception(at)
-    assert saves in texts(at)
+    # there at the policy's cases a month, which the button put in the sidebar (said before it was pressed)
+    costs_month = month_money(j.regret * policy["volume"], "$")
+    assert f"Refitting on them saves {money(j.regret, '$')} per case ({costs_month} a month)" in texts(at)
     shown = metric(at, MODEL_COST)  # at the decimals Costs' saving needs (`shown_saving`: 3, or one more)
     digits = len(shown.split(".")[1])
     assert digits in (3, 4)
@@ -485,7 +496,8 @@ def test_costs_opened_on_the_refit_marks_the_shipped_cutoff_and_keeps_the_saving
 
     at = open_app("compas", "views/watch.py")
     saving = next(unescape(x.value) for x in at.markdown if "over keeping the shipped cutoff" in unescape(x.value))
-    saves = saving[saving.index("Refitting on them saves") :].split(" over keeping the shipped cutoff")[0]
+    # per case: Costs & groups opens at the policy's cases a month, Watch says a month at the sidebar's (review 140)
+    saves = saving[saving.index("Refitting on them saves") :].split(" per case")[0] + " per case"
     cut = float(shipped_policy()["thresholds"]["everyone"])
     [b for b in at.button if b.key == "watch_refit"][0].click().run()
     assert_no_exception(at)

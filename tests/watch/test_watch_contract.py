@@ -255,10 +255,15 @@ def test_since_is_where_the_latest_run_of_alerts_starts():
     quiet = {**report, "periods": [period("2026-01", False), period("2026-02", False, measured=False)]}
     verdict = watch_verdict(quiet, unit="$")
     assert verdict.headline.startswith("Keep the cutoff for now") and verdict.kind == "warning"
-    assert any("estimated to save about $30.00 a month" in d for d in verdict.details)
+    assert any(
+        "estimated to save about $0.030 per case ($30.00 a month in the file's 1,000 cases" in d
+        for d in verdict.details
+    )
+    mine = watch_verdict(quiet, unit="$", volume=10000)  # the page: the sidebar's cases a month, named
+    assert any("($300 a month at your 10,000 cases a month)" in d for d in mine.details)
     dearer = {**report, "periods": [period("2026-01", False), period("2026-02", False, measured=False, regret=-0.04)]}
     said = " ".join(watch_verdict(dearer, unit="$").details)  # moving the cutoff would cost more: never "save −$40"
-    assert "estimated to cost about $40.00 a month more ($0.040 per case)" in said and "save about −" not in said
+    assert "estimated to cost about $0.040 per case more ($40.00 a month" in said and "save about −" not in said
     late = {**report, "periods": [period("2026-01", False), period("2026-02", True, measured=False)]}
     verdict = watch_verdict(late, unit="$")  # an alert on the estimate alone: says what it rests on
     assert verdict.headline.startswith("Refit if the share of positive cases moved: since 2026-02")
@@ -277,8 +282,9 @@ def test_the_amounts_are_what_the_files_own_cases_cost_and_weeks_are_said_as_wee
     report = {"freq": "M", "policy": {"cutoffs": {"everyone": 0.25}}, "data": {"label": "y"}}
     report["periods"] = [period("2026-06", 500, 0.0, False), period("2026-07", 1000, 0.1), period("2026-08", 400, 0.2)]
     head = watch_verdict(report, unit="$").headline
-    assert "has cost about $90.00 a month more" in head  # (0.1 x 1,000 + 0.2 x 400) / 2 months
-    assert "2026-07: $100 more in its 1,000 cases, 95% interval $50 to $200" in head  # whole units from 100
+    # per case first: (0.1 x 1,000 + 0.2 x 400) / 1,400 = $0.129; a month at the file's own 700 cases: $90.00
+    assert "has cost about $0.129 per case more ($90.00 a month in the file's 700 cases a month)" in head
+    assert "2026-07: $0.100 per case more, 95% interval $0.050 to $0.200" in head  # per case, as the amount
     assert "the month after it alerts too" in head
     weeks = {**report, "freq": "W"}
     weeks["periods"] = [
@@ -287,7 +293,7 @@ def test_the_amounts_are_what_the_files_own_cases_cost_and_weeks_are_said_as_wee
     ]
     verdict = watch_verdict(weeks, unit="$")
     assert verdict.headline.startswith(
-        "Refit: since week of 2026-07-13 the shipped cutoff has cost about $20.00 a week"
+        "Refit: since week of 2026-07-13 the shipped cutoff has cost about $0.100 per case more ($20.00 a week in"
     )
     assert "month" not in " ".join((verdict.headline, *verdict.details))
     blind = {**report, "data": {"label": None}, "periods": [period("2026-07", 1000, 0.1, False, False)]}
@@ -513,4 +519,4 @@ def test_a_policy_fitted_where_the_scores_were_not_calibrated_says_so_before_its
         )
         assert report["reference"]["calibrated"] is calibrated
         said = " ".join(watch_verdict(report, unit="$").details)
-        assert ("were not calibrated on the 4,000 rows the policy was fitted on" in said) is not calibrated
+        assert ("On the 4,000 rows the policy was fitted on, the scores did not match" in said) is not calibrated

@@ -22,6 +22,7 @@ from costlib.present.watch_tables import how_measured
 from costlib.present.watch_words import (
     CHOICE_KEEP,
     CHOICE_REFIT,
+    NO_HELP,
     SAVES,
     as_saving,
     refit_saving,
@@ -62,7 +63,8 @@ def test_a_negative_saving_is_said_as_a_cost_more_with_the_interval_turned():
     table = watch_table(
         {"periods": [_period("2026-01", 0.0058, -0.045, 0.016), _period("2026-02", -0.0054, -0.05, 0.0092)]}, "$"
     )
-    assert table[SAVES].tolist() == ["saves $0.0058 (−$0.0450 to $0.0160)", "costs $0.0054 more (−$0.0092 to $0.0500)"]
+    # a period where refitting costs more is said in plain words: it would not have helped (review 140)
+    assert table[SAVES].tolist() == ["saves $0.0058 (−$0.0450 to $0.0160)", f"{NO_HELP} ($0.0054 more)"]
     assert saving_said(-0.0054, -0.05, 0.0092, "$", line=True) == (
         "would cost $0.0054 more per case (95% interval −$0.0092 to $0.0500)"
     )
@@ -83,7 +85,7 @@ def test_the_periods_table_and_the_command_line_never_say_saves_minus(year, caps
         amount = money(-p["regret_per_case"], "$")
         d = beside_interval(-p["regret_per_case"], -high, -low)
         ends = (money(-high, "$", digits=d), money(-low, "$", digits=d))  # at the amount's decimals
-        assert cells[p["period"]] == f"costs {amount} more ({ends[0]} to {ends[1]})"
+        assert cells[p["period"]] == f"{NO_HELP} ({amount} more)"
         line = next(x for x in out.splitlines() if x.strip().startswith(p["period"] + ":"))
         assert f"its own best cutoff would cost {amount} more per case (95% interval {ends[0]} to " in line
     assert "save −" not in out and not any(c.startswith("−") for c in cells.values())
@@ -106,7 +108,9 @@ def test_a_refit_that_costs_more_turns_its_interval_too():
 # Item 12: whose "a month"
 
 
-def test_what_to_ship_says_a_month_is_the_policys_volume_not_the_sidebars(year):
+def test_what_to_ship_says_a_month_at_the_sidebars_volume_as_the_headline_does(year):
+    # review 140: one volume per page, the person's own (the sidebar's), named in the headline; the command
+    # line, without a sidebar, says once that its month is the policy's
     policy, df, report = year
     from costlib.answers.watch import refit_inputs
 
@@ -117,15 +121,12 @@ def test_what_to_ship_says_a_month_is_the_policys_volume_not_the_sidebars(year):
     assert month != 10000
     page = what_to_ship(report, policy, refit, unit="$", volume=10000)
     assert ship_choice(report, refit).kind == CHOICE_REFIT
-    # the money a month is the policy's: the saving per case times its cases a month, and the first line says so
-    assert month_money(refit.judged.regret * month, "$") + " a month" in page[0]
+    assert month_money(refit.judged.regret * 10000, "$") + " a month" in page[0]
     said = f"A month here is {month:,} cases, the policy's cases a month"
-    assert said in page[0] and f"not your 10,000 ({VOLUME_LABEL} in the sidebar)" in page[0]
-    assert not any(said in line for line in page[1:])  # said once
-    cli = what_to_ship(report, policy, refit, unit="$")  # the command line has no sidebar
+    assert not any(said in line or "not your" in line for line in page)  # one volume: nothing to set apart
+    cli = what_to_ship(report, policy, refit, unit="$")  # the command line has no sidebar: the policy's month
     assert said in cli[0] and "not your" not in cli[0]
-    same = what_to_ship(report, policy, refit, unit="$", volume=month)  # yours is the policy's: nothing to set apart
-    assert said in same[0] and "not your" not in same[0]
+    assert month_money(refit.judged.regret * month, "$") + " a month" in cli[0]
     own = what_to_ship(report, {**policy, "volume": None}, refit, unit="$", volume=10000)  # a month is yours
     assert "A month here" not in " ".join(own) and month_money(refit.judged.regret * 10000, "$") + " a month" in own[0]
 

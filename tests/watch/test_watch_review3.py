@@ -12,7 +12,7 @@ import pytest
 
 from costlib.answers.watch import SAMPLE_COLUMNS, sample_inputs, watch_answer
 from costlib.present import watch_labels as w
-from costlib.present.watch_words import SAVES, WATCH_WHAT, honest, watch_table
+from costlib.present.watch_words import NO_HELP, SAVES, WATCH_WHAT, honest, watch_table
 
 #: words a first-time reader meets before any detail, allowed only inside brackets (the expert's term)
 JARGON = (
@@ -74,11 +74,14 @@ def test_an_alert_rings_the_point_so_measured_and_estimated_still_read(year):
 
 def test_every_saving_cell_says_its_own_direction_under_a_heading_that_fits_both(year):
     table = watch_table(year.report, "$")
-    assert ("saves" in SAVES) == ("costs" in SAVES)  # the heading names both directions or neither, as the cells
+    assert SAVES.startswith("refitting saves")  # the heading says what the cells weigh: refitting (review 140)
     cells = table[SAVES].tolist()
-    assert any(c.startswith("saves ") for c in cells) and any(c.startswith("costs ") for c in cells)
+    assert any(c.startswith("saves ") for c in cells) and any(c.startswith(NO_HELP) for c in cells)
     for cell in cells:
-        assert cell.startswith(("saves $", "costs $")), cell  # never a bare amount under a two-way heading
+        if cell.startswith(NO_HELP):  # refitting costs more: said in plain words, never "its own best costs more"
+            assert re.fullmatch(re.escape(NO_HELP) + r" \(\$[0-9.]+ more\)", cell), cell
+            continue
+        assert cell.startswith("saves $"), cell  # never a bare amount
         amount, low, high = (float(x.replace("−", "-").replace("$", "")) for x in re.findall(r"−?\$[0-9.]+", cell))
         assert low <= amount <= high, cell  # the interval of the cell's own direction holds its amount
 
@@ -104,7 +107,8 @@ def test_what_is_read_first_says_no_jargon_outside_brackets(year):
     said = [(where, word) for where, text in first.items() for word in JARGON if word in _outside_brackets(text)]
     assert said == []
     assert "beyond the noise" not in verdict.headline  # the plain words say it: "by more than chance explains"
-    assert "cross-fitted" in honest("month")  # the details keep the expert's term, in brackets
+    # the details say what the table says when refitting costs more, with no expert's term (review 140)
+    assert "cross-fitted" not in honest("month") and "would not have helped" in honest("month")
 
 
 # ---------------------------------------------------------------------------------------
