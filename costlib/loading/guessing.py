@@ -22,6 +22,7 @@ from costlib.loading.cells import (
     largest_number,
     norm_name,
 )
+from costlib.loading.price_signs import price_beside
 
 SPLIT_ALIASES = {
     "train": "train",
@@ -61,8 +62,6 @@ MAX_NEAR_MISSES = 2  # columns named per role the guess left empty (`near_misses
 _SPLIT_NAMES = ("split", "fold", "set", "partition", "subset")
 _WEIGHT_NAMES = ("weight", "weights", "w", "sample_weight", "case_weight")
 _DELTA_NAMES = ("delta", "margin", "instance_margin")
-#: a price per case, its sign the label's: guessed after a label, only beside one (never another role's)
-_PRICE_NAMES = ("price", "cost", "amount", "prices", "costs", "amounts")
 _YES_NAMES = ("n_yes", "votes_yes", "yes_votes", "yes", "votes_for", "n_for", "votes_pos")
 _NO_NAMES = ("n_no", "votes_no", "no_votes", "no", "votes_against", "n_against", "votes_neg")
 _CLASS_PREFIXES = ("p_", "prob_", "proba_", "probability_")
@@ -221,9 +220,7 @@ def guess_mapping(df: pd.DataFrame) -> ColumnMapping:
     delta, votes_yes, votes_no = _guess_delta(cols)
     if label is None and not class_probs:
         label, positive = _guess_binary_label(cols)
-    if label is not None and not (delta or votes_yes):  # "price", "Cost": the size of each case's price
-        delta = cols.find(_PRICE_NAMES, numeric_only=True)
-        cols.take(delta)
+    delta = price_beside(cols, label, positive, delta, votes_yes)
     if group is None:  # after every other role: a label or a split is never taken as the group
         group = _guess_group_by_content(cols)
     return ColumnMapping(

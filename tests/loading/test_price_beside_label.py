@@ -74,7 +74,7 @@ def test_a_column_named_like_a_price_is_guessed_as_the_price_beside_a_label(name
 def test_a_price_is_not_guessed_without_a_label_nor_over_a_delta_column():
     alone = frame(np.arange(1.0, 9.0)).drop(columns="label")
     assert guess_mapping(alone).delta is None  # its sign would be every case's label: all positive
-    both = frame(np.arange(1.0, 9.0)).assign(delta=np.linspace(-1, 1, 8))
+    both = frame(np.arange(1.0, 9.0)).assign(delta=lambda f: np.where(f["label"] == 1, 0.5, -0.5))
     assert guess_mapping(both).delta == "delta"
 
 
@@ -89,3 +89,11 @@ def test_votes_whose_majority_disagrees_with_the_label_are_refused_not_read_as_t
     agreeing = df.assign(n_yes=[0, 3, 2, 0, 4, 0, 1, 0], n_no=[3, 0, 0, 2, 0, 2, 1, 3])  # a tie (row 8) costs nothing
     ds = loading.prepare(agreeing, mapping, name="votes.csv", fingerprint="")
     assert ((ds.delta > 0) == (ds.y == 1))[ds.delta != 0].all()
+
+
+def test_a_margin_whose_signs_are_not_the_labels_is_not_guessed_as_the_price():
+    rng = np.random.default_rng(9)
+    df = pd.DataFrame({"label": rng.integers(0, 2, 100), "margin": rng.normal(0, 3, 100).round(3)})
+    assert guess_mapping(df).delta is None  # the loader would refuse it: a score, most likely
+    signed = df.assign(margin=np.where(df["label"] == 1, 1.0, -1.0) * df["margin"].abs())
+    assert guess_mapping(signed).delta == "margin"
