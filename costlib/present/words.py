@@ -172,7 +172,8 @@ def split_sentence(
     """How the fitted cutoffs (or the Value page's confidence threshold: `thing`) were judged, in
     one sentence (`honest.Honest.estimate`, `value.ValueRecommendation.estimate`); `rule`: the
     recommended rule, whose saving's interval without a split is the shrunk bootstrap
-    (`honest.shrunk_intervals`) for per-group cutoffs, the fold-aware one for one cutoff;
+    (`honest.shrunk_intervals`) for per-group cutoffs, the fold-aware one, at least its moves
+    (`refit_moves.single_cutoff_moves`), for one cutoff;
     `weighted`: rows that carry weights, judged row by row (`binary.weighted_rows`); `fit_role`:
     the rows fitted on with a split (`Recommendation.fit_role`: the validation rows without train rows)."""
     from costlib.binary import honest as H
@@ -180,6 +181,7 @@ def split_sentence(
     from costlib.binary.row_crossfit import DEALS
 
     per_group = rule == R.COST_OPTIMAL and not weighted
+    moves = ", and at least how far the cutoff fitted on all rows would move with another draw of the rows"
 
     def rows(n: float, which: str = "") -> str:  # weighted rows count the cases they stand for
         named = f"{which} rows" if which else "rows"
@@ -206,12 +208,7 @@ def split_sentence(
                 "bootstrap that fits the cutoffs again on each resample (0.632 of the way)"
                 if per_group
                 else "its 95% margin of error, which counts both the rows' noise and how much one dealing of the "
-                "parts moves it"
-                + (
-                    ", and at least how far the cutoff fitted on all rows would move with another draw of the rows"
-                    if rule == R.SINGLE and not weighted
-                    else ""
-                )
+                "parts moves it" + (moves if rule == R.SINGLE and not weighted else "")
                 if thing == "cutoff"
                 else "its 95% margin of error, which counts the rows' noise, how much one dealing of the parts "
                 f"moves it and how far the {thing} fitted on all rows would move with another draw of the rows"

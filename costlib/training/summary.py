@@ -187,8 +187,9 @@ def ratio_interval(values, base, *, level: float = 0.95, test_to_train: float = 
         v.warn_degenerate("no seed with a baseline cost above 0: the change and its interval are NaN")
         return math.nan, math.nan, math.nan
     r = float(x.mean() / b.mean())
-    _, low, high = t_interval((x - r * b) / b.mean(), level=level, test_to_train=test_to_train)
-    return r - 1.0, max(r - 1.0 + low, -1.0), r - 1.0 + high  # max keeps NaN (one seed) NaN
+    mean, low, high = t_interval((x - r * b) / b.mean(), level=level, test_to_train=test_to_train)
+    # the residuals' mean is 0 but for rounding: the half widths are read about it, so that the ends hold r - 1
+    return r - 1.0, max(r - 1.0 + (low - mean), -1.0), r - 1.0 + (high - mean)  # max keeps NaN (one seed) NaN
 
 
 def relative_change(

@@ -1233,15 +1233,19 @@ def valid_frames(draw):
         df["weight"] = draw(st.lists(st.floats(0.5, 5), min_size=n, max_size=n))
         m = dataclasses.replace(m, weight="weight")
     if draw(st.booleans()):
-        yes = draw(st.lists(st.integers(0, 5), min_size=n, max_size=n))
-        df["n_yes"], df["n_no"] = yes, [5 - v for v in yes]  # 5 - v == v never: delta is never all 0
+        # 5 - v == v never: delta is never all 0; its sign agrees with the label (a disagreeing one is refused)
+        yes = [draw(st.integers(3, 5) if v else st.integers(0, 2)) for v in y]
+        df["n_yes"], df["n_no"] = yes, [5 - v for v in yes]
         m = dataclasses.replace(m, votes_yes="n_yes", votes_no="n_no")
     if draw(st.booleans()):
         raw = np.array(draw(st.lists(st.lists(st.integers(1, 9), min_size=3, max_size=3), min_size=n, max_size=n)))
         probs = raw / raw.sum(axis=1, keepdims=True)
         for j, c in enumerate(("prob_spam", "prob_sport", "prob_news")):
             df[c] = probs[:, j]
-        df["topic"] = draw(st.lists(st.sampled_from(["spam", "sport", "news"]), min_size=n, max_size=n))
+        topic = draw(st.lists(st.sampled_from(["spam", "sport", "news"]), min_size=n, max_size=n))
+        if len(set(topic)) == 1:  # a multiclass label of one class is refused (a0d9f47): a valid table has two
+            topic[0] = "news" if topic[0] != "news" else "spam"
+        df["topic"] = topic
         m = dataclasses.replace(m, class_probs=("prob_spam", "prob_sport", "prob_news"), class_label="topic")
     return df, m
 
