@@ -143,3 +143,28 @@ def verdict_box(at: AppTest) -> str:
     boxes = [x.value for x in (*at.success, *at.warning, *at.error) if "per case" in unescape(x.value)]
     assert len(boxes) == 1, boxes  # exactly one answer on the page
     return unescape(boxes[0])
+
+
+def keep_downloads(monkeypatch) -> dict:
+    """{file id: (file name, bytes)} of every file the app hands the browser (download buttons),
+    as AppTest keeps them in its in-memory media store."""
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    kept, load = {}, MemoryMediaFileStorage.load_and_get_id
+
+    def keep(self, data, mimetype, kind, filename=None):
+        file_id = load(self, data, mimetype, kind, filename)
+        kept[file_id] = (filename, self.get_file(file_id).content)
+        return file_id
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
+    return kept
+
+
+def downloads(at: AppTest, kept: dict) -> dict:
+    """{download button's key: (file name, bytes)} of the buttons on the page (`keep_downloads`)."""
+    return {
+        b.proto.id.rsplit("-", 1)[-1]: kept[b.proto.url.rsplit("/", 1)[-1].split(".")[0]]
+        for b in at.get("download_button")
+        if b.proto.url
+    }

@@ -16,7 +16,7 @@ from costlib.present import training_page, training_words
 from costlib.present.amounts import money
 from costlib.training import data as training_data
 from costlib.training.kept import kept_of_results
-from tests.views.apptest_support import assert_no_exception, open_app, unescape
+from tests.views.apptest_support import assert_no_exception, downloads, keep_downloads, open_app, unescape
 
 PAGE = "views/train.py"
 SUBMIT = "Train and compare"
@@ -292,25 +292,12 @@ def test_the_downloads_are_named_for_the_data_under_the_pages_column_names(monke
     the name another page left for its own downloads is put back."""
     import datetime as dt
 
-    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
-
-    kept, load = {}, MemoryMediaFileStorage.load_and_get_id
-
-    def keep(self, data, mimetype, kind, filename=None):
-        file_id = load(self, data, mimetype, kind, filename)
-        kept[file_id] = (filename, self.get_file(file_id).content)
-        return file_id
-
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
+    kept = keep_downloads(monkeypatch)
     at = open_app(None, PAGE, timeout=180)
     at.session_state["_answered_for"] = "other.csv"
     at.run()
     assert_no_exception(at)
-    files = {
-        b.proto.id.rsplit("-", 1)[-1]: kept[b.proto.url.rsplit("/", 1)[-1].split(".")[0]]
-        for b in at.get("download_button")
-        if b.proto.url
-    }
+    files = downloads(at, kept)
     from costlib.present.downloads import dated_name
 
     name, body = files["dl_train_summary"]

@@ -12,42 +12,17 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_support import USE_COLUMNS, assert_no_exception, open_app
+from apptest_support import USE_COLUMNS, assert_no_exception, downloads, keep_downloads, open_app
 
 from costlib.present.downloads import FILE_PART_CHARS, dated_name, file_part
 
 TODAY = dt.date.today().isoformat()
 
 
-def _keep_downloads(monkeypatch) -> dict:
-    """{file id: (file name, bytes)} of every file the app hands the browser, as AppTest keeps
-    them in its in-memory media store."""
-    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
-
-    kept, load = {}, MemoryMediaFileStorage.load_and_get_id
-
-    def keep(self, data, mimetype, kind, filename=None):
-        file_id = load(self, data, mimetype, kind, filename)
-        kept[file_id] = (filename, self.get_file(file_id).content)
-        return file_id
-
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
-    return kept
-
-
-def _downloads(at, kept) -> dict:
-    """{button key: (file name, bytes)} of the page's download buttons whose file is made on the run."""
-    out = {}
-    for button in at.get("download_button"):
-        if button.proto.url:
-            out[button.proto.id.rsplit("-", 1)[-1]] = kept[button.proto.url.rsplit("/", 1)[-1].split(".")[0]]
-    return out
-
-
 def test_the_rules_csv_reads_as_the_table_does_with_numbers_a_spreadsheet_computes_with(monkeypatch):
-    kept = _keep_downloads(monkeypatch)
+    kept = keep_downloads(monkeypatch)
     at = open_app("compas", "views/costs.py", details="true")
-    files = _downloads(at, kept)
+    files = downloads(at, kept)
     name, body = files["dl_rules"]
     assert name == f"rules_Recidivism_risk_COMPAS_{TODAY}.csv"
     text = body.decode()
@@ -106,7 +81,7 @@ def test_a_long_data_name_is_cut_and_a_file_without_extension_keeps_its_name():
 
 
 def test_an_upload_with_a_hostile_name_names_the_costs_downloads_safely(monkeypatch):
-    kept = _keep_downloads(monkeypatch)
+    kept = keep_downloads(monkeypatch)
     rng = np.random.default_rng(3)
     n = 400
     p = rng.random(n).round(3)
@@ -119,6 +94,6 @@ def test_an_upload_with_a_hostile_name_names_the_costs_downloads_safely(monkeypa
     at.switch_page("views/costs.py").run()
     at.toggle(key="details").set_value(True).run()
     assert_no_exception(at)
-    names = [name for name, _ in _downloads(at, kept).values()]
+    names = [name for name, _ in downloads(at, kept).values()]
     assert f"rules_etc_passwd_script_{TODAY}.csv" in names
     assert all(n.endswith(f"_etc_passwd_script_{TODAY}.csv") for n in names), names

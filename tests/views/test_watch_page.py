@@ -23,7 +23,7 @@ from costlib.present.policy import policy_json
 from costlib.present.watch_words import watch_verdict
 from costlib.watch.report import watch_report
 from costlib.watch.sample import watch_year
-from tests.views.apptest_support import assert_no_exception, metric, open_app, texts, unescape
+from tests.views.apptest_support import assert_no_exception, keep_downloads, metric, open_app, texts, unescape
 
 
 def _box(at) -> str:
@@ -401,22 +401,6 @@ def test_a_one_case_month_on_the_page_says_too_few_cases_to_judge():
     assert table[watch_words.SAVES].tolist()[-1] == "too few cases to judge: 1"
 
 
-def _keep_downloads(monkeypatch) -> dict:
-    """{file id: bytes} of every file the app hands the browser (download buttons), as AppTest
-    keeps them in its in-memory media store."""
-    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
-
-    kept, load = {}, MemoryMediaFileStorage.load_and_get_id
-
-    def keep(self, path_or_data, *args, **kwargs):
-        file_id = load(self, path_or_data, *args, **kwargs)
-        kept[file_id] = self.get_file(file_id).content
-        return file_id
-
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
-    return kept
-
-
 def test_the_built_in_year_downloads_as_files_the_command_line_watches_to_the_pages_answer(
     tmp_path, monkeypatch, capsys
 ):
@@ -425,12 +409,12 @@ def test_the_built_in_year_downloads_as_files_the_command_line_watches_to_the_pa
     from costlib.__main__ import main
     from costlib.watch.sample import CASES_FILE, POLICY_FILE
 
-    kept = _keep_downloads(monkeypatch)
+    kept = keep_downloads(monkeypatch)
     at = open_app("compas", "views/watch.py")
     buttons = {b.proto.label: b.proto.url for b in at.get("download_button")}
     for label, file in (("Download its cases (CSV)", CASES_FILE), ("Download its policy (JSON)", POLICY_FILE)):
         file_id = buttons[label].rsplit("/", 1)[-1].split(".")[0]
-        (tmp_path / file).write_bytes(kept[file_id])
+        (tmp_path / file).write_bytes(kept[file_id][1])
     command = next(c.value for c in at.code if "python -m costlib watch" in c.value)  # the command shown beside them
     assert all(len(line) <= 76 for line in command.splitlines())  # cut between its arguments, not by the page
     args = shlex.split(command.replace(" \\\n", " "))  # the shell's line continuations, as a shell reads them
