@@ -166,6 +166,8 @@ def mapped_upload(
         ds = prepare(use, tuple(sorted(options.items())))
     except DataError as err:
         fix = (err.fix_action, fix_offer(err.fix)) if err.fix_action else None
+        # a guess refused for the reason the mapping is (the same check, `loading.refusals`) is said once
+        refused = {role: [r for r in said if r[1:] not in err.message] for role, said in refused.items()}
         return MappedUpload(error=" ".join(filter(None, (err.message, refused_sentence(use, refused)))), fix=fix)
     name = loading.display_name(filename)
     if not any(has_role(ds, role) for _, role in PAGE_ROLES):  # refused like any other: the data in use stays

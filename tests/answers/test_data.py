@@ -161,3 +161,22 @@ def test_one_page_left_without_its_columns_reads_in_the_singular():
     )
     kind, said = loaded_sentence(ds, "f.csv")
     assert "Cost matrix needs columns it does not have, and draws on built-in samples." in said, said
+
+
+def test_a_refusal_the_guess_shares_is_said_once():
+    """Review 140: a multiclass file whose probabilities do not sum to 1, mapped without its class
+    label, was refused with the loader's sentence and then again, word for word, as why the guess
+    was not read as more than two classes (the same check)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    p = rng.random((30, 3))
+    p = p / p.sum(axis=1, keepdims=True) * 0.9
+    df = pd.DataFrame({"label": rng.integers(0, 2, 30), "score": rng.random(30)})
+    for j, c in enumerate(("prob_spam", "prob_sport", "prob_news")):
+        df[c] = p[:, j]
+    df["topic"] = rng.choice(["spam", "sport", "news"], 30)
+    mapping = ColumnMapping(scores=("score",), class_probs=("prob_spam", "prob_sport", "prob_news"))
+    result = mapped_upload(df, "multi.csv", mapping, [], loading.guess_mapping(df), prepare=_prepare(df, "multi.csv"))
+    assert result.dataset is None and "do not sum to 1" in result.error
+    assert result.error.count("do not sum to 1") == 1, result.error
