@@ -188,3 +188,19 @@ def test_a_new_upload_gets_fresh_mapping_widgets_seeded_from_its_own_columns():
     [b for b in at.button if b.label == USE_COLUMNS][0].click().run()
     assert_no_exception(at)
     assert list(at.session_state["upload_dataset"].scores) == ["new_score"]
+
+
+def test_a_refusal_offers_the_fix_only_when_it_has_one():
+    """Review 140: after a refusal that offered a fix (scores outside [0, 1]: read them as log-odds),
+    a later refusal of the same file without one still said "Tick the fix above the button"."""
+    frame = pd.DataFrame({"label": [1, 0, 1, 0, 1, 0], "risk": [0.3, 2.5, -0.1, -1.2, 0.8, -2.0], "y": [1, 2, 3] * 2})
+    at = data_page()
+    upload(at, "logits.csv", frame.to_csv(index=False).encode())
+    at.multiselect(key=mk(at, "scores")).set_value(["risk"])
+    submit(at)
+    assert "Tick the fix above the button" in "\n".join(unescape(e.value) for e in at.error)
+    at.selectbox(key=mk(at, "label")).set_value("y")  # three values: refused, and no fix offered for it
+    submit(at)
+    said = "\n".join(unescape(e.value) for e in at.error)
+    assert "y" in said and "was not loaded" in said, said
+    assert "Tick the fix above the button" not in said, said

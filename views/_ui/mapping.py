@@ -214,7 +214,7 @@ def upload_form(df: pd.DataFrame, digest: str, name: str):
         for key in [k for k in st.session_state if str(k).startswith("map_") or str(k).startswith("fix_")]:
             del st.session_state[key]
         st.session_state["_mapping_for"] = digest
-        for key in ("_fixes", "_load_error", "_widget_updates"):
+        for key in ("_fixes", "_load_error", "_load_fix", "_widget_updates"):
             st.session_state.pop(key, None)
     in_use = st.session_state.get("upload_dataset") if setting("data") == UPLOAD else None
     below = in_use.notes if in_use is not None and in_use.fingerprint == digest else ()  # "What is loaded" says them
@@ -242,10 +242,10 @@ def upload_form(df: pd.DataFrame, digest: str, name: str):
         ticked = [action for action, words in fixes.items() if st.checkbox(words, key=f"fix_{action}")]
         submitted = st.form_submit_button(t.USE_COLUMNS, type="primary")
     if st.session_state.get("_load_error") and not submitted:  # under the button that was pressed
-        say_refused(st.session_state["_load_error"], name, fix=bool(st.session_state.get("_fixes")))
+        say_refused(st.session_state["_load_error"], name, fix=st.session_state.get("_load_fix", False))
     unpriced = unpriced_source(name, source, mapping) if submitted else None
     if unpriced:  # refused like any other: the data in use stays
-        st.session_state["_load_error"] = unpriced
+        st.session_state["_load_error"], st.session_state["_load_fix"] = unpriced, False
         st.rerun()
     if submitted:
         result = answers.mapped_upload(
@@ -257,12 +257,12 @@ def upload_form(df: pd.DataFrame, digest: str, name: str):
             prepare=lambda use, options: build_dataset_cached(df, digest, name, use, options),
         )
         if result.dataset is None:
-            st.session_state["_load_error"] = result.error
+            st.session_state["_load_error"], st.session_state["_load_fix"] = result.error, result.fix is not None
             if result.fix is not None:
                 st.session_state.setdefault("_fixes", {})[result.fix[0]] = result.fix[1]
             st.rerun()
         replace_upload(result.dataset)
-        for key in ("_fixes", "_load_error"):
+        for key in ("_fixes", "_load_error", "_load_fix"):
             st.session_state.pop(key, None)
         if result.scale is not None:  # the form shows what was used
             st.session_state["_widget_updates"] = {mk("scale"): result.scale}
