@@ -46,6 +46,7 @@ from costlib.loading.budget import (
     upload_memory_budget,
 )
 from costlib.loading.cells import MISSING_GROUP
+from costlib.loading.classes import SUM_TOLERANCE
 from costlib.loading.export import PREVIEW_COLUMNS, preview
 from costlib.loading.form_choices import (
     MAX_COLUMNS_OFFERED,
@@ -73,7 +74,6 @@ from costlib.loading.roles import (
     ACTION_TOP_GROUPS,
     DEFAULT_TOP_GROUPS,
     MAX_GROUPS,
-    SUM_TOLERANCE,
 )
 from costlib.loading.summary import (
     SUMMARY_COLUMNS,

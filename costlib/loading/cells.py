@@ -360,6 +360,20 @@ def binary_default(names: list[str]) -> str | None:
     return None
 
 
+def positive_value(names: list[str], positive: str | None) -> str | None:
+    """The value of the label values `names` that means positive, read one way by the loader
+    (`roles.binary_labels`) and the guess (`price_signs.label_classes`): `positive` as the user
+    wrote it (`match_value`), else, none given, that of a 0/1 or true/false label (`binary_default`);
+    None when none is.
+
+    >>> positive_value(["no", "Yes"], "yes"), positive_value(["0", "1"], None), positive_value(["a", "b"], "")
+    ('Yes', '1', None)
+    """
+    if positive is None or str(positive).strip() == "":
+        return binary_default(names)
+    return match_value(str(positive).strip(), names)
+
+
 def largest_number(names: list[str]) -> str | None:
     """The name of the largest number when every one of two or more names is a number, else None:
     the conventional positive class of a label coded in numbers (1 of 0/1 and -1/1, 2 of 1/2),

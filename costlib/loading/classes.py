@@ -42,7 +42,7 @@ from costlib.loading.roles import ACTION_RENORMALISE, Table, numbers
 #: exactly, without a word): probabilities a person writes to 3 decimals sum to 0.999 or 1.001 (a
 #: review's file of three columns at 3 decimals was refused in 43 of its 600 rows at 0.001); 2 decimals
 #: over 3 columns can be 0.015 off, which is not rounding alone at 3 (the refusal says this tolerance
-#: and offers to renormalise). `roles.SUM_TOLERANCE` (0.001) is no longer read.
+#: and offers to renormalise). The one tolerance: `costlib.loading.SUM_TOLERANCE` is this.
 SUM_TOLERANCE = 0.005
 FLOAT_SLACK = 1e-12  # a row off 1 by no more than this sums to 1 already, bar floating point: left as it is
 

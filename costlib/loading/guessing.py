@@ -220,7 +220,7 @@ def guess_mapping(df: pd.DataFrame) -> ColumnMapping:
     delta, votes_yes, votes_no = _guess_delta(cols)
     if label is None and not class_probs:
         label, positive = _guess_binary_label(cols)
-    delta = price_beside(cols, label, positive, delta, votes_yes)
+    delta, votes_yes, votes_no = price_beside(cols, label, positive, (delta, votes_yes, votes_no))
     if group is None:  # after every other role: a label or a split is never taken as the group
         group = _guess_group_by_content(cols)
     return ColumnMapping(

@@ -210,7 +210,8 @@ MSG_PRICE_SIGN_LABEL = (
 )
 MSG_SOURCE_SIGN_LABEL = (
     'In "{name}", the class that {source} gives a case disagrees with the label in column "{label}" in {count} '
-    "{row_word}: {rows}. Choose no label column to take each case's class from {source}, or check the labels."
+    "{row_word} ({above} where the label is {negative}, or {below} where it is {positive}): {rows}. Choose no label "
+    "column to take each case's class from {source}, or check the labels."
 )
 MSG_PRICE_SOURCE_EMPTY = (
     'In "{name}", each case\'s own price is to come from "{source}", but no {what} chosen: choose {it} under '

@@ -1,47 +1,86 @@
-"""Whether a signed price column's signs disagree with a label column: a column the guess would
-take as the price (named "margin", say) whose signs are not the label's is no price beside that
-label (the loader refuses it: `roles.priced_by_label`), so the guess leaves it out."""
+"""Whether the sign of a price source disagrees with a label column: one rule for the loader
+(`roles.priced_by_label` refuses such an upload) and the guess, which leaves out a source the
+loader would refuse beside the label it guessed (a "margin" that is a score, votes at odds with
+the label), so that no guessed mapping is refused for a column the user never chose."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from costlib.loading.cells import NA_TOKENS, binary_default, categories
+from costlib.loading.cells import NA_TOKENS, categories, positive_value
 
 #: a price per case, its sign the label's: guessed after a label, only beside one (never another role's)
 PRICE_NAMES = ("price", "cost", "amount", "prices", "costs", "amounts")
 
 
-def price_beside(cols, label: str | None, positive: str | None, delta: str | None, votes: str | None) -> str | None:
-    """The price column the guess takes (`guessing._Columns` `cols`, the guessed `label` and its
-    `positive` value, the `delta` and `votes` columns guessed by name): a delta column whose signs
-    disagree with the label is left out (a "margin" that is a score: the loader would refuse it),
-    and beside a label, a column named like a price ("price", "Cost", "amount") that no other role
-    took is its size of a mistake (review 140); None when none is."""
-    if delta and label and signs_disagree(cols.col(label), positive, cols.col(delta)):
-        cols.used.discard(delta)
-        delta = None
-    if label is not None and not (delta or votes):
+def holds_sizes(values: np.ndarray) -> bool:
+    """Whether a price column holds each case's size of a mistake: no value below 0 (its sign is
+    then the label's). A signed one, or votes, a rating or a measurement, must agree with the label.
+
+    >>> holds_sizes(np.array([0.0, 2.0])), holds_sizes(np.array([1.0, -2.0]))
+    (True, False)
+    """
+    return not bool((np.asarray(values, dtype=float) < 0).any())
+
+
+def sign_disagreements(values: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The rows whose sign of `values` disagrees with the labels `y` (1 positive, 0 not, any other
+    value unknown): above 0 where the label is not positive, below 0 where it is. A 0 (no cost, a
+    tie of votes), a missing value and an unknown label agree with anything.
+
+    >>> sign_disagreements(np.array([1.0, -1.0, 0.0, 2.0]), np.array([0, 0, 1, -1])).tolist()
+    [True, False, False, False]
+    """
+    values, y = np.asarray(values, dtype=float), np.asarray(y)
+    return ((values > 0) & (y == 0)) | ((values < 0) & (y == 1))
+
+
+def label_classes(label: pd.Series, positive: str | None) -> np.ndarray | None:
+    """The two-valued `label` as the loader reads it, `positive` its positive value (`positive_value`):
+    1 positive, 0 the other value, -1 missing; None when it is not two-valued or names no positive."""
+    codes, names = categories(label, NA_TOKENS)
+    chosen = positive_value(names, positive)
+    if len(names) != 2 or chosen is None:
+        return None
+    return np.where(codes < 0, -1, (codes == names.index(chosen)).astype(int))
+
+
+def price_beside(
+    cols, label: str | None, positive: str | None, sources: tuple[str | None, str | None, str | None]
+) -> tuple[str | None, str | None, str | None]:
+    """The price sources the guess keeps, (delta, votes_yes, votes_no) (`guessing._Columns` `cols`,
+    the guessed `label` and its `positive` value, the sources guessed by name): beside a label, a
+    column named like a price ("price", "Cost", "amount") that no other role took is its size of a
+    mistake (review 140); and every source whose signs disagree with the guessed label is left out,
+    the loader would refuse it: a signed delta or price column, or votes (`sign_disagreements`)."""
+    y = label_classes(cols.col(label), positive) if label is not None else None
+    delta, yes, no = _agreeing(cols, y, *sources)
+    if label is not None and not (delta or yes):
         delta = cols.find(PRICE_NAMES, numeric_only=True)
         cols.take(delta)
-    return delta
+        delta = _agreeing(cols, y, delta, None, None)[0]
+    return delta, yes, no
 
 
-def signs_disagree(label: pd.Series, positive: str | None, price: pd.Series) -> bool:
-    """Whether `price` has values below 0 and a sign that disagrees with the two-valued `label`
-    (`positive` its positive value, else 1 or true) on some row; False when that cannot be told.
+def _agreeing(
+    cols, y: np.ndarray | None, delta: str | None, yes: str | None, no: str | None
+) -> tuple[str | None, str | None, str | None]:
+    """The sources (delta, votes_yes, votes_no) the loader would not refuse beside the labels `y`."""
+    if y is None:  # no label, or none the loader reads without asking which value is positive
+        return delta, yes, no
+    if delta and _disagrees(_numbers(cols.col(delta)), y, price=True):
+        cols.used.discard(delta)
+        delta = None
+    if yes and no and _disagrees(_numbers(cols.col(yes)) - _numbers(cols.col(no)), y, price=False):
+        yes = no = None  # more yes votes than no: the positive class (`instance.delta_from_votes`)
+    return delta, yes, no
 
-    >>> signs_disagree(pd.Series([0, 1]), None, pd.Series([-1.0, 2.0]))
-    False
-    >>> signs_disagree(pd.Series([0, 1]), None, pd.Series([1.0, -2.0]))
-    True
-    """
-    codes, names = categories(label, NA_TOKENS)
-    positive = positive if positive in names else binary_default(names)
-    values = pd.to_numeric(price, errors="coerce").to_numpy(dtype=float)
-    if len(names) != 2 or positive is None or not (values < 0).any():
-        return False
-    known = codes >= 0
-    y = known & (np.asarray(names, dtype=object)[np.maximum(codes, 0)] == positive)
-    return bool((known & (((values > 0) & ~y) | ((values < 0) & y))).any())
+
+def _numbers(column: pd.Series) -> np.ndarray:
+    return pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
+
+
+def _disagrees(values: np.ndarray, y: np.ndarray, price: bool) -> bool:
+    """Whether the loader refuses `values` beside the labels `y` (`roles.priced_by_label`)."""
+    return not (price and holds_sizes(values)) and bool(sign_disagreements(values, y).any())

@@ -23,7 +23,6 @@ from costlib.loading.cells import (
     DECIMAL_COMMA_RE,
     as_float,
     barely_above_one,
-    binary_default,
     categories,
     cell_text,
     code_dtype,
@@ -32,7 +31,7 @@ from costlib.loading.cells import (
     first_true,
     group_codes,
     is_missing,
-    match_value,
+    positive_value,
     to_float,
 )
 from costlib.loading.guessing import SPLIT_ALIASES
@@ -83,10 +82,10 @@ from costlib.loading.messages import (
     q,
     rows_sentence,
 )
+from costlib.loading.price_signs import holds_sizes, sign_disagreements
 
 MAX_GROUPS = settings.MAX_GROUPS  # one bound on every path (core.settings)
 DEFAULT_TOP_GROUPS = 10
-SUM_TOLERANCE = 1e-3
 ACTION_TOP_GROUPS = "top_groups"
 ACTION_RENORMALISE = "renormalise"
 
@@ -276,24 +275,21 @@ def binary_labels(
         raise DataError(_many_labels(t, column, codes, names, first), column=column)
     a, b = names
     where = {"a": q(a), "b": q(b), "row_a": t.rownums(first[:1])[0], "row_b": t.rownums(first[1:2])[0]}
-    if positive is None or str(positive).strip() == "":
-        chosen = binary_default(names)
-        if chosen is None:
-            raise DataError(
-                MSG_LABEL_NEEDS_POSITIVE.format(
-                    name=t.name, column=shorten(column), positive_flag=t.flag("positive", "VALUE"), **where
-                ),
-                column=column,
-            )
-    else:
-        chosen = match_value(str(positive).strip(), names)
-        if chosen is None:
-            raise DataError(
-                MSG_POSITIVE_NOT_FOUND.format(
-                    name=t.name, column=shorten(column), positive=q(positive), positive_flag=t.flag("positive"), **where
-                ),
-                column=column,
-            )
+    chosen = positive_value(names, positive)
+    if chosen is None and (positive is None or str(positive).strip() == ""):
+        raise DataError(
+            MSG_LABEL_NEEDS_POSITIVE.format(
+                name=t.name, column=shorten(column), positive_flag=t.flag("positive", "VALUE"), **where
+            ),
+            column=column,
+        )
+    if chosen is None:
+        raise DataError(
+            MSG_POSITIVE_NOT_FOUND.format(
+                name=t.name, column=shorten(column), positive=q(positive), positive_flag=t.flag("positive"), **where
+            ),
+            column=column,
+        )
     return (codes == names.index(chosen)).astype(np.int8), chosen
 
 
@@ -469,11 +465,11 @@ def delta(
     if len(sources) > 1:
         raise DataError(MSG_DELTA_SOURCES.format(name=t.name, sources=join(sources)))
     if m.delta:
-        values, source, column = numbers(t, m.delta), f"column {q(m.delta)}", m.delta
+        values, source, column, reads = numbers(t, m.delta), f"column {q(m.delta)}", m.delta, ("", "")
     elif m.votes_yes or m.votes_no:
-        values, source, column = _delta_from_votes(t, m)
+        values, source, column, reads = _delta_from_votes(t, m)
     else:
-        values, source, column = _delta_from_scale(t, m)
+        values, source, column, reads = _delta_from_scale(t, m)
     bad = ~np.isfinite(values)
     if bad.any():
         raise DataError(t.bad(MSG_DELTA_OVERFLOW, column, bad, source=source), column=column)
@@ -484,33 +480,32 @@ def delta(
     if not np.any(values != 0):
         raise DataError(MSG_DELTA_ZERO.format(name=t.name, source=source, every_row=t.every_row), column=column)
     if y is not None:
-        values = priced_by_label(t, m, values, y, labels, source, column)
+        values = priced_by_label(t, m, values, y, labels, (source, column, reads))
     return np.ascontiguousarray(values, dtype=np.float64)
 
 
 def priced_by_label(
-    t: Table, m: ColumnMapping, values: np.ndarray, y: np.ndarray, labels: tuple[str, str], source: str, column: str
+    t: Table, m: ColumnMapping, values: np.ndarray, y: np.ndarray, labels: tuple[str, str], read: tuple
 ) -> np.ndarray:
-    """The prices `values` (from `source`, read in `column`) beside the chosen labels `y`: a price
-    column with no value below 0 holds each case's size of a mistake, and takes its sign from the
-    label (a product manager's price column is all positive: its sign once overrode every label,
-    review 140); a signed price, or one from votes, a rating or a measurement, must agree with the
-    labels, or DataError naming the rows where it does not. Never a label silently replaced.
+    """The prices `values` beside the chosen labels `y` (`read`: the source in words, its column and
+    how its sign reads, above 0 and below, for the sentence): a price column with no value below 0
+    holds each case's size of a mistake, and takes its sign from the label (a product manager's price
+    column is all positive: its sign once overrode every label, review 140); a signed price, or one
+    from votes, a rating or a measurement, must agree with the labels (`price_signs`, the guess's
+    rule too), or DataError naming the rows where it does not. Never a label silently replaced.
 
     >>> t, m = Table(pd.DataFrame({"y": [1, 0], "p": [2.0, 3.0]}), "f.csv"), ColumnMapping(label="y", delta="p")
-    >>> priced_by_label(t, m, np.array([2.0, 3.0]), np.array([1, 0]), ("1", "0"), "", "p").tolist()
+    >>> priced_by_label(t, m, np.array([2.0, 3.0]), np.array([1, 0]), ("1", "0"), ("", "p", ("", ""))).tolist()
     [2.0, -3.0]
     """
-    if m.delta and not (values < 0).any():
+    if m.delta and holds_sizes(values):
         return np.where(y == 1, values, -values)
-    wrong = ((values > 0) & (y != 1)) | ((values < 0) & (y == 1))
+    wrong = sign_disagreements(values, y)
     if wrong.any():
-        positive, negative = labels
+        (source, column, (above, below)), (positive, negative) = read, labels
         template, shown = (MSG_PRICE_SIGN_LABEL, values) if m.delta else (MSG_SOURCE_SIGN_LABEL, None)
-        label, positive, negative = shorten(str(m.label)), q(positive), q(negative)
-        said = t.bad(
-            template, column, wrong, values=shown, label=label, positive=positive, negative=negative, source=source
-        )
+        words = {"label": shorten(str(m.label)), "positive": q(positive), "negative": q(negative)}
+        said = t.bad(template, column, wrong, values=shown, source=source, above=above, below=below, **words)
         raise DataError(said, column=column)
     return values
 
@@ -546,7 +541,7 @@ def too_large_to_add(values: np.ndarray) -> np.ndarray | None:
     return sizes >= ordered[at]
 
 
-def _delta_from_votes(t: Table, m: ColumnMapping) -> tuple[np.ndarray, str, str]:
+def _delta_from_votes(t: Table, m: ColumnMapping) -> tuple[np.ndarray, str, str, tuple[str, str]]:
     if not (m.votes_yes and m.votes_no):
         given, other = ("yes", "no") if m.votes_yes else ("no", "yes")
         column = m.votes_yes or m.votes_no
@@ -563,18 +558,21 @@ def _delta_from_votes(t: Table, m: ColumnMapping) -> tuple[np.ndarray, str, str]
         if frac.any():
             raise DataError(t.bad(MSG_VOTES_NOT_INTEGER, column, frac, values=v), column=column)
         votes.append(v)
-    return delta_from_votes(votes[0], votes[1]), f"votes {q(m.votes_yes)} and {q(m.votes_no)}", m.votes_yes
+    reads = ("more yes votes than no", "more no votes than yes")  # the sign of each case's votes
+    return delta_from_votes(votes[0], votes[1]), f"votes {q(m.votes_yes)} and {q(m.votes_no)}", m.votes_yes, reads
 
 
-def _delta_from_scale(t: Table, m: ColumnMapping) -> tuple[np.ndarray, str, str]:
-    """A rating minus its midpoint, or a measurement minus its threshold."""
+def _delta_from_scale(t: Table, m: ColumnMapping) -> tuple[np.ndarray, str, str, tuple[str, str]]:
+    """A rating minus its midpoint, or a measurement minus its threshold (and how its sign reads)."""
     if m.rating:
         mid = check_number(t, m.rating, "the rating", "midpoint", m.rating_midpoint)
         with np.errstate(over="ignore", invalid="ignore"):
             values = delta_from_rating(numbers(t, m.rating), mid)
-        return values, f"rating {q(m.rating)} minus {num(mid)}", m.rating
+        reads = (f"a rating above {num(mid)}", f"below {num(mid)}")
+        return values, f"rating {q(m.rating)} minus {num(mid)}", m.rating, reads
     assert m.measurement
     tau = check_number(t, m.measurement, "the measurement", "threshold", m.measurement_threshold)
     with np.errstate(over="ignore", invalid="ignore"):
         values = delta_from_threshold(numbers(t, m.measurement), tau)
-    return values, f"measurement {q(m.measurement)} minus {num(tau)}", m.measurement
+    reads = (f"a measurement above {num(tau)}", f"below {num(tau)}")
+    return values, f"measurement {q(m.measurement)} minus {num(tau)}", m.measurement, reads
