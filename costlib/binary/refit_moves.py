@@ -32,7 +32,7 @@ import numpy as np
 from costlib.binary import capacity as C
 from costlib.binary.folds import SPLIT_BUDGET
 from costlib.core.prices import Prices
-from costlib.core.sweep import TIE_TOLERANCE, hull_of
+from costlib.core.sweep import TIE_TOLERANCE, hull_best, hull_of
 
 ADDED = "added"  # the rows' variance plus the moves
 AT_LEAST = "at least"  # the larger of the two
@@ -211,7 +211,9 @@ def single_cutoff_moves(ms, prices: Prices, *, capacity: float | None = None, se
     kept on `ms`: a price move only prices them. At one price for everyone and without a limit, the
     pick of each resample is read off its hull (`_resample_hulls`, kept instead of the draws: a move
     is one search per resample, not a pass over every score); per-group prices or a limit price the
-    draws score by score (`priced_refits`). The two give the same picks.
+    draws score by score (`priced_refits`). The two give the same picks but at a tie that
+    rounding alone breaks, where the hull follows `sweep.best_indices`' rule and the scores' sums their
+    own (`best_prefixes`).
 
     Two groups, one score level each and a shared one; whatever the draw, a rule that flags the
     first level alone (3 positives of group a) moves little:
@@ -249,33 +251,32 @@ def _draws(ms, key: tuple) -> tuple:
 
 
 def _resample_hulls(draws: tuple, levels: np.ndarray | None) -> tuple:
-    """Per resample of `draws`, the hull of its cumulative positives and negatives by score
-    (`sweep.hull_of`: the prefixes that can be best at some price ratio, and the ratios where the
-    next one starts to pay): (vertices, ratios)."""
+    """Per resample of `draws`, the `sweep.Hull` of its cumulative positives and negatives by score
+    (`sweep.hull_of`: the prefixes that can be best at some price ratio, and where the next pays)."""
     hulls = []
     for drawn in draws:
         r, w = (np.asarray(d, dtype=np.float64) for d in drawn)
         if levels is not None:
             r, w = np.add.reduceat(r, levels, axis=1), np.add.reduceat(w, levels, axis=1)
-        for i in range(r.shape[0]):
-            h = hull_of(np.r_[0.0, np.cumsum(r[i])], np.r_[0.0, np.cumsum(w[i])])
-            hulls.append((h.vertices, h.ratios))
+        hulls.extend(hull_of(np.r_[0.0, np.cumsum(r[i])], np.r_[0.0, np.cumsum(w[i])]) for i in range(r.shape[0]))
     return tuple(hulls)
 
 
 def hull_picks(hulls: tuple, c_fn: float, c_fp: float) -> np.ndarray:
     """Per resample hull (`_resample_hulls`), the prefix its best rule at these prices accepts: the
-    hull's vertex after every edge that pays (``c_fn / c_fp`` above its ratio); an edge that pays
-    nothing is not taken (ties to the shorter prefix, as `best_prefixes`); none where a positive
-    is worth nothing.
+    vertex `sweep.best_indices` would choose on a sweep of the resample's rows (`sweep.hull_best`,
+    its one tie rule: an edge is taken only where it pays beyond rounding; none where a positive is
+    worth nothing).
 
-    >>> hull_picks(((np.array([0, 1, 3]), np.array([0.5, 4.0])),), 1.0, 1.0)
-    array([1])
+    One positive, then one positive with 11 negatives: at 1.1 to 0.1 the second step ties (1.1
+    against 11 x 0.1, which rounding puts 2e-16 apart), so it is not taken; at 1.2 to 0.1 it pays:
+
+    >>> from costlib.core.sweep import hull_of
+    >>> h = hull_of(np.array([0.0, 1.0, 2.0]), np.array([0.0, 0.0, 11.0]))
+    >>> hull_picks((h,), 1.1, 0.1).tolist(), hull_picks((h,), 1.2, 0.1).tolist()
+    ([1], [2])
     """
-    if not c_fn > 0:
-        return np.zeros(len(hulls), dtype=np.int64)
-    ratio = c_fn / c_fp if c_fp > 0 else np.inf
-    return np.array([v[np.searchsorted(r, ratio, side="left")] for v, r in hulls], dtype=np.int64)
+    return np.array([hull_best(h, c_fp, c_fn) for h in hulls], dtype=np.int64)
 
 
 def _entries(ms) -> tuple:

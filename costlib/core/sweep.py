@@ -1,20 +1,18 @@
 """The one kernel: an exact threshold sweep by sorting once and taking cumulative sums.
 
-Every curve in costlib (cost against threshold, value against the confidence threshold,
-NEC against threshold, the per-group curves) is this sweep with different labels, weights
-and prices. Index j of a sweep means "flag every case with score >= thresholds[j]":
+Every curve in costlib (cost against threshold, value against the confidence threshold, NEC against threshold, the
+per-group curves) is this sweep with different labels, weights and prices. Index j of a sweep means "flag every case
+with score >= thresholds[j]":
 
 - ``thresholds[0]`` is ``+inf``: nobody is flagged, ``tp[0] == fp[0] == 0``;
 - ``thresholds[1:]`` are the distinct scores in descending order, so the last entry flags
   everybody. Between two distinct scores nothing changes: these are all possible rules.
 
-How it is computed (measured, see ``benchmarks/``): the positives' and the negatives'
-scores are sorted separately (negated, so ascending order is descending score; with
-weights, argsort and cumulative weights), the two sorted runs are merged by rank (the
-smaller class's elements are placed by one ``searchsorted`` into the other), ties are
-collapsed with a "value changes here" mask, and the counts are cumulative sums read at
-the end of each block of equal scores, in chunks so that temporaries stay small. Only
-``thresholds``, ``tp`` and ``fp`` are stored; ``fn`` and ``tn`` are derived on access.
+How it is computed (measured: ``benchmarks/``): the positives' and the negatives' scores are sorted separately
+(negated, so ascending order is descending score; weighted: argsort, cumulative weights), the two sorted runs are
+merged by rank (the smaller class's elements are placed by one ``searchsorted`` into the other), ties are collapsed
+with a "value changes here" mask, and the counts are cumulative sums read at the end of each block of equal scores, in
+chunks so that temporaries stay small. Only ``thresholds``, ``tp`` and ``fp`` are stored (``fn``, ``tn`` derived).
 """
 
 from __future__ import annotations
@@ -589,12 +587,14 @@ def best_indices(sweep: Sweep, c_fp, c_fn) -> np.ndarray:
     >>> s.thresholds[best_indices(s, [1, 1, 1], [1, 2, 3])].tolist()  # r = 2: 0.8 and 0.35 tie
     [0.8, 0.8, 0.35]
     """
-    c_fp = np.asarray(c_fp, dtype=np.float64)
-    c_fn = np.asarray(c_fn, dtype=np.float64)
-    shape = np.broadcast(c_fp, c_fn).shape
     if sweep.positives <= 0 or sweep.negatives <= 0:
-        return np.full(shape, -1, dtype=np.int64)
+        return np.full(np.broadcast(np.asarray(c_fp), np.asarray(c_fn)).shape, -1, dtype=np.int64)
+    return hull_best(sweep.hull, c_fp, c_fn)
+
+
+def hull_best(hull: Hull, c_fp, c_fn) -> np.ndarray:
+    """The index of the vertex of `hull` cheapest at these prices (broadcast), by `best_indices`' tie rule."""
+    c_fp, c_fn = np.asarray(c_fp, dtype=np.float64), np.asarray(c_fn, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.nan_to_num(c_fn / c_fp, nan=0.0, posinf=np.inf)  # both prices 0: every cutoff ties
-    hull = sweep.hull
     return hull.vertices[np.searchsorted(hull.edges, ratio, side="left")]

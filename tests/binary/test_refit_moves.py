@@ -135,3 +135,32 @@ def test_a_resamples_hull_picks_what_pricing_every_score_picks(seed, n_groups, p
     dense = np.concatenate([RM.best_prefixes(r, w, c_fn, -c_fp, levels=levels) for r, w in draws])
     hull = RM.hull_picks(RM._resample_hulls(draws, levels), c_fn, c_fp)
     np.testing.assert_array_equal(hull, dense)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.integers(1, 3),
+    st.tuples(st.sampled_from([0.1, 0.3, 1.0, 0.7]), st.sampled_from([1.1, 0.3, 0.9, 2.2, 3.0])),
+)
+def test_a_resamples_hull_picks_the_cutoff_the_product_fits_at_prices_that_round(seed, n_groups, price):
+    """At prices that do not divide exactly (1.1 against 0.1: 11 negatives a positive tie, 2e-16
+    apart), each resample's pick off its hull is the cutoff the product fits on the resampled rows
+    (`sweep.best_indices`' tie rule, `sweep.hull_best`), priced on all rows."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(12, 50))
+    y = rng.integers(0, 2, n)
+    y[:2] = (0, 1)
+    s = rng.integers(0, 7, n) / 6.0
+    g = [f"g{i}" for i in rng.integers(0, n_groups, n)]
+    ms = sweep_model(y, s, g, probabilities=False)
+    c_fp, c_fn = price
+    right, wrong, _, levels = RM._entries(ms)
+    draws = RM.level_draws(right, wrong, seed=seed, resamples=12)
+    j = RM.hull_picks(RM._resample_hulls(draws, levels), c_fn, c_fp)
+    hull = c_fn * ms.fit_pooled.tp[j] - c_fp * ms.fit_pooled.fp[j]
+    brute = _brute_worths(ms, dict.fromkeys(ms.groups, (c_fp, c_fn)), None, draws)
+    checked = [(a, b) for a, b in zip(hull.tolist(), brute, strict=True) if b is not None]
+    assert checked
+    for a, b in checked:
+        assert abs(a - b) < 1e-9, (a, b)
