@@ -24,13 +24,12 @@ from costlib.loading.preparing import ACTION_PERCENT
 from costlib.present.labels import (
     DELTA_COLUMN,
     DELTA_SOURCE_LABEL,
-    MAP_PRICE,
-    MAP_VOTES_YES,
     MEASUREMENT,
     NEEDS,
     NO_DELTA,
     NO_SCORE_CHOSEN,
     RATING,
+    UNPRICED_PICKERS,
     VOTES,
     classes_sentence,
     fix_offer,
@@ -133,12 +132,10 @@ def unpriced_source(filename: str, source: str, mapping: ColumnMapping) -> str |
     >>> unpriced_source("f.csv", DELTA_COLUMN, ColumnMapping(label="y", delta="p")) is None
     True
     """
-    if source == DELTA_COLUMN and not mapping.delta:
-        what, it, picker = "price column is", "it", MAP_PRICE.split(",")[0]
-    elif source == VOTES and not (mapping.votes_yes or mapping.votes_no):
-        what, it, picker = "vote columns are", "them", MAP_VOTES_YES
-    else:
+    chosen = {DELTA_COLUMN: mapping.delta, VOTES: mapping.votes_yes or mapping.votes_no}
+    if source not in UNPRICED_PICKERS or chosen[source]:
         return None
+    what, it, picker = UNPRICED_PICKERS[source]
     name = loading.display_name(filename)
     return MSG_PRICE_SOURCE_EMPTY.format(
         name=name, source=source, what=what, it=it, picker=picker, radio=DELTA_SOURCE_LABEL

@@ -12,7 +12,6 @@ import pandas as pd
 from costlib.core.dataset import ColumnMapping, Dataset
 from costlib.core.escaping import plain
 from costlib.instance import NecSweeps, nec_curve, nec_money, recommend_nec
-from costlib.loading.messages import q
 from costlib.present import figures, page_answers, training_page, words
 from costlib.present import labels as t
 from costlib.present.amounts import cutoff_number, money, month_money
@@ -78,9 +77,8 @@ class InstanceAnswer:
 
     def terms(self, price: float, unit: str = "") -> tuple[str, ...]:
         """The technical terms, one sentence each (`page_answers.instance_terms`)."""
-        return tuple(
-            _beside_label(self.mapping, term)
-            for term in page_answers.instance_terms(self.mapping, self.typical, price=price, unit=unit)
+        return page_answers.instance_terms(
+            self.mapping, self.typical, price=price, unit=unit, beside_label=_priced_beside_label(self.mapping)
         )
 
     @property
@@ -128,11 +126,13 @@ def instance_answer(ds: Dataset) -> InstanceAnswer:
         start, precision = round_down((lo + hi) / 2, step), step
     return InstanceAnswer(
         rec=rec,
-        sentence=_beside_label(
+        sentence=page_answers.instance_caption(
             ds.mapping,
-            page_answers.instance_caption(
-                ds.mapping, int((delta > 0).sum()), len(delta), rec.judged_on, int((delta == 0).sum())
-            ),
+            int((delta > 0).sum()),
+            len(delta),
+            rec.judged_on,
+            int((delta == 0).sum()),
+            beside_label=_priced_beside_label(ds.mapping),
         ),
         curves=pd.concat(curves, ignore_index=True),
         delta=delta,
@@ -146,16 +146,15 @@ def instance_answer(ds: Dataset) -> InstanceAnswer:
     )
 
 
-def _beside_label(mapping: ColumnMapping, text: str) -> str:
-    """`text` about a price column (`page_answers.DELTA_COLUMN_SOURCE`) read beside a label column: its
-    size the price, the label the column's (`loading.roles.priced_by_label`), not "its sign is the label"."""
-    if not (mapping.delta and mapping.label):
-        return text
-    source, formula = page_answers.DELTA_COLUMN_SOURCE
-    negative = "the other value" if mapping.positive is None else f"not {q(mapping.positive)}"
-    return text.replace(source, t.PRICE_BESIDE_LABEL.format(price=q(mapping.delta), label=q(mapping.label))).replace(
-        formula, t.PRICE_BESIDE_LABEL_DELTA.format(negative=negative)
-    )
+def _priced_beside_label(mapping: ColumnMapping) -> bool:
+    """Whether the cases' prices are a price column read beside a label column: its size the price,
+    the label the column's (`loading.roles.priced_by_label`), so that the page's words say so
+    (`page_answers.delta_source`).
+
+    >>> _priced_beside_label(ColumnMapping(label="y", delta="p")), _priced_beside_label(ColumnMapping(delta="p"))
+    (True, False)
+    """
+    return bool(mapping.delta and mapping.label)
 
 
 def _decimals(step: float) -> int:

@@ -15,8 +15,8 @@ from costlib.core.dataset import Dataset
 from costlib.core.escaping import plain
 from costlib.multiclass import confusion, recommend_matrix
 from costlib.present import figures, matrix_words, page_answers, words
-from costlib.present.amounts import a_month, money, month_money, month_range, percent, shown_saving
-from costlib.present.labels import COST_A_MONTH, COST_PER_CASE, in_unit
+from costlib.present.amounts import money, month_money, month_range, percent
+from costlib.present.labels import COST_A_MONTH, COST_PER_CASE, NO_VOLUME, in_unit
 
 
 def default_matrix(names: Sequence[str]) -> np.ndarray:
@@ -129,39 +129,26 @@ def matrix_metrics(rec, *, unit: str, volume: float, judged_on: str = "test") ->
     model's, at the decimals their difference needs (`shown_saving`, as the answer says them), each
     a month in its help, and the saving a month (what the model costs more a month, below zero)
     with its 95% interval under it (the saving's per case times the cases a month)."""
-    digits = (
-        shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)[0]
-        if math.isfinite(rec.saving)
-        else None
-    )
-
-    def month(cost: float) -> str:
-        said = a_month(cost, volume, unit)
-        return f" {said[:1].upper()}{said[1:]} at {volume:,.0f} cases." if said else ""
-
-    dearer = rec.saving < 0  # said as what the model costs more, not as a saving below zero
-    sign = -1 if dearer else 1
-    ends = sorted((sign * rec.saving_low * volume, sign * rec.saving_high * volume)) if volume else ()
+    said = matrix_words.matrix_saving(rec)  # dearer or not as the headline says it, its figures turned round
+    ends = (said.low * volume, said.high * volume) if volume else ()
     iv = f"95% interval {month_range(*ends, unit)}" if ends and all(map(math.isfinite, ends)) else None
     saving = {
-        "label": "Extra cost a month" if dearer else "Saving a month",
-        "value": month_money(sign * rec.saving * volume, unit) if volume else "set a volume",
-        "help": f"{'What the model costs more' if dearer else 'Saving'} per case times {volume:,.0f} cases a month."
-        if volume
-        else "Set how many cases you decide a month in the sidebar to see this.",
+        "label": matrix_words.EXTRA_A_MONTH if said.dearer else matrix_words.SAVING_A_MONTH,
+        "value": month_money(said.exact * volume, unit) if volume else NO_VOLUME,
+        "help": matrix_words.saving_tile_help(said.dearer, volume),
     }
     if iv:  # under the amount, in grey: an interval, not a change
         saving.update(delta=iv, delta_color="off", delta_arrow="off")
     return (
         {
-            "label": "Cost per case",
-            "value": money(rec.cost, unit, digits=digits),
-            "help": f"“{rec.policy}” on {'the test' if judged_on == 'test' else 'all the'} rows.{month(rec.cost)}",
+            "label": matrix_words.COST_TILE,
+            "value": money(rec.cost, unit, digits=said.digits),
+            "help": matrix_words.cost_tile_help(rec.policy, judged_on, rec.cost, volume, unit),
         },
         {
-            "label": "Best without the model",
-            "value": money(rec.baseline_cost, unit, digits=digits),
-            "help": f"“{rec.baseline}”.{month(rec.baseline_cost)}",
+            "label": matrix_words.BASELINE_TILE,
+            "value": money(rec.baseline_cost, unit, digits=said.digits),
+            "help": matrix_words.baseline_tile_help(rec.baseline, rec.baseline_cost, volume, unit),
         },
         saving,
     )

@@ -261,16 +261,25 @@ MAP_MIDPOINT = "Neutral midpoint of the scale"
 MAP_MEASUREMENT = "Measurement column"
 MAP_THRESHOLD = "Threshold (positive when above)"
 # the price picker, shown whatever the source (a form does not redraw until its button): when it is read
+MAP_PRICE_HEAD = "Price column"  # the picker as a refusal names it (`answers.data.unpriced_source`)
 MAP_PRICE = (
-    "Price column, read when “price column” is chosen above: what a mistake on each case costs "
+    f"{MAP_PRICE_HEAD}, read when “price column” is chosen above: what a mistake on each case costs "
     "(an amount; with no label column, its sign is the label)"
 )
+# a price source whose columns are not chosen, as its refusal (`loading.messages.MSG_PRICE_SOURCE_EMPTY`)
+# says it: (what is not chosen, the pronoun for it, the picker to choose it under)
+UNPRICED_PICKERS = {
+    DELTA_COLUMN: ("price column is", "it", MAP_PRICE_HEAD),
+    VOTES: ("vote columns are", "them", MAP_VOTES_YES),
+}
 # Instance costs: a price column read beside a label column (`answers.instance`): in words, and δ's formula
 PRICE_BESIDE_LABEL = (
     "your price column {price}: its size is how costly a mistake on the case is, and column {label} says which "
     "cases are positive"
 )
 PRICE_BESIDE_LABEL_DELTA = "δ is the price column, below 0 on the cases whose label is {negative}"
+# ... {negative}: the label's other value when its positive one is not named, else not the positive one
+PRICE_BESIDE_LABEL_NEGATIVE = ("the other value", "not {positive}")
 MULTICLASS_HEADER = "**More than two classes (optional)**"
 MAP_CLASS_PROBS = "Probability columns, one per class"
 MAP_CLASS_LABEL = "Label column for more than two classes (the true class)"
@@ -569,6 +578,9 @@ INSTANCE_COLUMNS = {
 }
 COST_PER_CASE = "cost per case"
 COST_A_MONTH = "cost a month"
+# a tile's amount a month, and its help, with no cases a month set in the sidebar
+NO_VOLUME = "set a volume"
+NO_VOLUME_HELP = "Set how many cases you decide a month in the sidebar to see this."
 
 # ---------------------------------------------------------------------------------------
 # Calibration (views/calibration.py)

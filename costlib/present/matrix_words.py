@@ -4,7 +4,11 @@ choice without a model on, and the heatmaps' titles and caption."""
 
 from __future__ import annotations
 
-from costlib.present.amounts import money
+import math
+from typing import NamedTuple
+
+from costlib.present.amounts import a_month, money, shown_saving
+from costlib.present.labels import NO_VOLUME_HELP
 
 #: the heatmaps' titles, short enough for half the page at 1400 px ("Cases by true class and decision
 #: (cheapest decision, or hand over)" was cut at its column's edge); the policy is each one's subtitle
@@ -50,3 +54,66 @@ def heatmap_caption(handed: int, price: float, unit: str) -> str:
         f"({handed:,}) are priced separately at {money(price, unit)} each and are not in the heatmaps: the cells "
         "and the hand-overs' share add up to the policy's cost per case."
     )
+
+
+class SavingSaid(NamedTuple):
+    """The Cost matrix answer's saving as its headline and its tile say it (`matrix_saving`): as
+    what the model costs more when `dearer`, every figure then turned round, so that its signs
+    agree with the words (as the Costs page says a dearer choice)."""
+
+    dearer: bool  # the model's best policy costs more than the choice without a model, as shown
+    digits: int | None  # the decimals both costs and the saving are shown at (`shown_saving`)
+    shown: float  # per case, the difference of the two shown costs
+    exact: float  # per case, unrounded: what a month is of
+    low: float  # the 95% interval per case, its ends in order
+    high: float
+
+
+def matrix_saving(rec) -> SavingSaid:
+    """The one reading of whether the model's best policy is dearer than the choice without a model
+    (a `multiclass.MatrixRecommendation`): from the saving as shown, the difference of the two shown
+    costs (`shown_saving`), so that a saving below zero that reads as $0 (a tie) is said as a tie everywhere.
+
+    >>> from types import SimpleNamespace as R
+    >>> matrix_saving(R(baseline_cost=1.0, cost=1.2, saving=-0.2, saving_low=-0.3, saving_high=-0.1))[:3]
+    (True, 2, 0.2)
+    >>> matrix_saving(R(baseline_cost=1.0, cost=1.0000001, saving=-1e-7, saving_low=-0.01, saving_high=0.01)).dearer
+    False
+    """
+    if not math.isfinite(rec.saving):
+        return SavingSaid(False, None, rec.saving, rec.saving, rec.saving_low, rec.saving_high)
+    digits, shown = shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)
+    if -shown > 0:
+        return SavingSaid(True, digits, -shown, -rec.saving, -rec.saving_high, -rec.saving_low)
+    return SavingSaid(False, digits, shown, rec.saving, rec.saving_low, rec.saving_high)
+
+
+#: the Cost matrix page's tiles (`answers.matrix.matrix_metrics`): the saving a month, or what the model
+#: costs more a month (without a volume, `labels.NO_VOLUME`), the policy's cost and the choice without it
+SAVING_A_MONTH = "Saving a month"
+EXTRA_A_MONTH = "Extra cost a month"
+COST_TILE = "Cost per case"
+BASELINE_TILE = "Best without the model"
+
+
+def saving_tile_help(dearer: bool, volume: float) -> str:
+    """The help of the saving tile: how its month follows from the per-case amount, or where the volume is set."""
+    if not volume:
+        return NO_VOLUME_HELP
+    return f"{'What the model costs more' if dearer else 'Saving'} per case times {volume:,.0f} cases a month."
+
+
+def at_volume(cost: float, volume: float, unit: str) -> str:
+    """' $5,290 a month at 10,000 cases.' after a tile's help, '' without a volume."""
+    said = a_month(cost, volume, unit)
+    return f" {said[:1].upper()}{said[1:]} at {volume:,.0f} cases." if said else ""
+
+
+def cost_tile_help(policy: str, judged_on: str, cost: float, volume: float, unit: str) -> str:
+    """The help of the policy's cost tile: the policy, the rows it is judged on, a month."""
+    return f"“{policy}” on {'the test' if judged_on == 'test' else 'all the'} rows.{at_volume(cost, volume, unit)}"
+
+
+def baseline_tile_help(baseline: str, cost: float, volume: float, unit: str) -> str:
+    """The help of the tile of the choice without the model: which one, a month."""
+    return f"“{baseline}”.{at_volume(cost, volume, unit)}"

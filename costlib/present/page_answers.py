@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from costlib.core.escaping import shorten
+from costlib.loading.messages import q
 from costlib.present.amounts import (
     a_month,
     cases_a_month,
@@ -22,6 +23,8 @@ from costlib.present.amounts import (
     percent,
     shown_saving,
 )
+from costlib.present.labels import PRICE_BESIDE_LABEL, PRICE_BESIDE_LABEL_DELTA, PRICE_BESIDE_LABEL_NEGATIVE
+from costlib.present.matrix_words import matrix_saving
 from costlib.present.words import (
     BASELINE_WORDS,
     Verdict,
@@ -94,12 +97,13 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None, judged_o
             "probabilities, which does not depend on which rows it is judged on."
         )
     # the two costs subtract as the saving reads, and its interval beside it reads at its decimals
+    said = matrix_saving(rec)  # dearer or not as the Cost matrix tile says it
     digits, shown = shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)
     if verdict == R.DO_NOT:
         cost, base = (per_case_and_month(x, volume, unit, digits=digits) for x in (rec.cost, rec.baseline_cost))
         head = (
             f"{verdict_head(R.DO_NOT)}: at these prices its best policy, “{rec.policy}”, costs {cost}, no less than "
-            f"“{rec.baseline}”, which needs no model, at {base}.{_extra_cost(rec, shown, digits, unit, volume)}"
+            f"“{rec.baseline}”, which needs no model, at {base}.{_extra_cost(said, unit, volume)}"
         )
         return Verdict("error", head, tuple(details))
     iv = interval(rec.saving_low, rec.saving_high, unit, digits=digits)
@@ -121,17 +125,17 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None, judged_o
     return Verdict("success", head + _handed_over(rec, judged_on, volume), tuple(details))
 
 
-def _extra_cost(rec, shown: float, digits: int, unit: str, volume: float | None) -> str:
+def _extra_cost(said, unit: str, volume: float | None) -> str:
     """What the model's best policy costs more than the choice without a model, per case and a
-    month, with the 95% interval of that extra cost (the saving's, its ends turned round: its
-    signs agree with the words, as the Costs page says a dearer choice), as a sentence; "" when
-    the two cost the same as shown (a tie)."""
-    if not -shown > 0:
+    month, with the 95% interval of that extra cost (`matrix_words.matrix_saving`, its figures
+    turned round: its signs agree with the words, as the Costs page says a dearer choice), as a
+    sentence; "" when the two cost the same as shown (a tie)."""
+    if not said.dearer:
         return ""
-    more = interval(-rec.saving_high, -rec.saving_low, unit, of="the extra cost", digits=digits)
-    month = a_month(-rec.saving, volume, unit)
+    more = interval(said.low, said.high, unit, of="the extra cost", digits=said.digits)
+    month = a_month(said.exact, volume, unit)
     return (
-        f" The policy costs {money(-shown, unit, digits=digits)} per case more"
+        f" The policy costs {money(said.shown, unit, digits=said.digits)} per case more"
         + (f", {month} more" if month else "")
         + (f" ({more})." if more else ".")
     )
@@ -159,13 +163,24 @@ DELTA_COLUMN_SOURCE = (
 )
 
 
-def delta_source(mapping) -> tuple[str, str]:
+def delta_source(mapping, *, beside_label: bool = False) -> tuple[str, str]:
     """Where the cases' instance costs come from (a `ColumnMapping`): (plain words, the formula of δ).
+    `beside_label`: a price column read beside a label column (`loading.roles.priced_by_label`): its
+    size the price, the label column's say which cases are positive, not "its sign is the label".
 
     >>> from types import SimpleNamespace as M
     >>> delta_source(M(votes_yes="n_yes", rating=None, measurement=None))[1]
     'δ = ln((yes + 1)/(no + 1)) of the votes'
+    >>> delta_source(M(delta="p", label="y", positive=None), beside_label=True)[1]
+    'δ is the price column, below 0 on the cases whose label is the other value'
     """
+    if beside_label:
+        other, not_positive = PRICE_BESIDE_LABEL_NEGATIVE
+        negative = other if mapping.positive is None else not_positive.format(positive=q(mapping.positive))
+        return (
+            PRICE_BESIDE_LABEL.format(price=q(mapping.delta), label=q(mapping.label)),
+            PRICE_BESIDE_LABEL_DELTA.format(negative=negative),
+        )
     for field, words in DELTA_ORIGINS.items():
         if getattr(mapping, field, None):
             return words
@@ -177,11 +192,13 @@ def judged_noun(judged_on: str) -> str:
     return "test cases" if judged_on == "test" else "cases"
 
 
-def instance_caption(mapping, positives: int, n: int, judged_on: str, zero: int = 0) -> str:
+def instance_caption(
+    mapping, positives: int, n: int, judged_on: str, zero: int = 0, *, beside_label: bool = False
+) -> str:
     """The sentence under the Instance costs page's answer: where each case's cost comes from,
     how many of the cases the answer is judged on are positive, and how many have δ = 0 (tied
     votes, a rating at its midpoint: no cost to get wrong, so out of the weighted error; the error
-    rate counts them as negatives, as δ > 0 defines the label).
+    rate counts them as negatives, as δ > 0 defines the label). `beside_label`: as `delta_source`'s.
 
     >>> from types import SimpleNamespace as M
     >>> instance_caption(M(votes_yes=None, rating="r", measurement=None), 3, 10, "test")[-36:]
@@ -196,18 +213,22 @@ def instance_caption(mapping, positives: int, n: int, judged_on: str, zero: int 
         else ""
     )
     return (
-        f"How costly a mistake on each case is comes from {delta_source(mapping)[0]}. "
+        f"How costly a mistake on each case is comes from {delta_source(mapping, beside_label=beside_label)[0]}. "
         f"{positives:,} of the {n:,} {judged_noun(judged_on)} are positive{tied}."
     )
 
 
-def instance_terms(mapping, typical: float, *, price: float = 1.0, unit: str = "") -> tuple[str, ...]:
+def instance_terms(
+    mapping, typical: float, *, price: float = 1.0, unit: str = "", beside_label: bool = False
+) -> tuple[str, ...]:
     """The Instance costs page's technical terms, one sentence each (folded away under the answer):
     δ, NEC, how the money follows from them (`instance.nec_money`), the ratio of the error rate
-    to NEC and the interval. `typical` is the mean |δ| of the judged cases."""
+    to NEC and the interval. `typical` is the mean |δ| of the judged cases; `beside_label` as
+    `delta_source`'s."""
+    formula = delta_source(mapping, beside_label=beside_label)[1]
     return (
         "Instance cost δ: each case's signed margin; its sign is the label (positive when δ > 0) "
-        f"and its size |δ| how costly a mistake on the case is. Here {delta_source(mapping)[1]}.",
+        f"and its size |δ| how costly a mistake on the case is. Here {formula}.",
         "Weighted error (NEC, normalized excess cost): the sum of |δ| over the mistakes divided by the sum of "
         "|δ| over every case, so the share of the mistake cost: 0 is perfect, 0.5 a coin flip, 1 always wrong; "
         "it equals the error rate when every case costs the same.",
