@@ -103,8 +103,9 @@ def training_table(
     out = out.drop(columns=[c for c in training_page.LEFT_TO_THE_CHARTS if c in out])
     if price is not None and "nec" in frame:
         from costlib.instance import nec_money
+        from costlib.training.summary import held_for_pick
 
-        digits = training_words.cost_digits(frame, price) if "nec_change" in frame else None
+        digits = training_words.cost_digits(held_for_pick(frame), price) if "nec_change" in frame else None
         out.insert(
             1 if "method" in frame else 0,
             training_page.COST_COLUMN,
@@ -196,7 +197,8 @@ def named_verdict(
     """The one answer of Train with costs (`training_words.training_verdict_of`) on the page and the
     command line alike: a way of keeping the costliest cases named by the share it kept (`shares`,
     `training.kept.kept_of_results`), as the chart and the table name it, not by the share asked; at a
-    `price` of 0 `training_page.NO_MISTAKE_PRICE` (every mistake free: nothing to choose).
+    `price` of 0 `training_page.NO_MISTAKE_PRICE` (every mistake free: nothing to choose). Each way's interval
+    is held for the pick among the ways here (`training.summary.held_for_pick`; a summary held already is the same).
 
     >>> s = pd.DataFrame({"method": ["standard", "tdown30"], "seeds": [10, 10], "nec": [0.10, 0.069],
     ...                   "nec_change": [0.0, -0.31], "nec_change_low": [0.0, -0.38],
@@ -204,20 +206,25 @@ def named_verdict(
     >>> named_verdict(s, {"tdown30": (0.3, 0.88)}).headline[:70]
     'Ship the model: keeping the costliest 88% (30% asked) beats standard t'
     """
+    from costlib.training.summary import held_for_pick
+
     if mistakes_free(price):
         return Verdict("warning", training_page.NO_MISTAKE_PRICE)
-    named = summary.assign(
+    named = held_for_pick(summary).assign(
         method=[training_page.method_label(m, shares) if m in shares else m for m in summary["method"]]
     )
     return training_words.training_verdict_of(named, price=price, unit=unit, volume=volume)
 
 
 def shipped_way(summary: pd.DataFrame, verdict, shares: Mapping | None) -> str | None:
-    """The name the verdict gives the way it ships (`training_words.named_way`, `training_page.method_label`),
-    None when it ships none: the predictability sentence beside it then agrees with it."""
+    """The name the verdict gives the way it ships (`training_words.named_way` of `summary` held for the pick,
+    `training.summary.held_for_pick`; `training_page.method_label`), None when it ships none: the predictability
+    sentence beside it then agrees with it."""
+    from costlib.training.summary import held_for_pick
+
     if getattr(verdict, "kind", None) != "success":
         return None
-    way = training_words.named_way(summary)
+    way = training_words.named_way(held_for_pick(summary))
     return None if way is None else training_page.method_label(way, shares)
 
 
@@ -269,12 +276,13 @@ def training_answer(
     name; None reads them from `results` (`kept_of_results`: the same for the same seeds)."""
     from costlib.training.figures import change_figure, training_figure
     from costlib.training.kept import kept_of_results
-    from costlib.training.summary import predictability_interval, training_summary
+    from costlib.training.summary import held_for_pick, predictability_interval, training_summary
 
     summary = training_summary(results)
+    held = held_for_pick(summary)  # the verdict's: each way's interval held for the pick among the ways
     r2_mean, r2_low, r2_high = predictability_interval(r2)
     shares = kept_of_results(results) if shares is None else shares
-    verdict = named_verdict(summary, shares, price=price, unit=unit, volume=volume)
+    verdict = named_verdict(held, shares, price=price, unit=unit, volume=volume)
     return TrainingAnswer(
         summary=summary,
         results=results,
@@ -283,7 +291,7 @@ def training_answer(
         change_chart=change_figure(summary, shares=shares) if "standard" in methods and len(methods) > 1 else None,
         r2=training_words.r2_text(r2_mean),
         r2_sentence=training_words.predictability_sentence(
-            r2_mean, r2_low, r2_high, shipped=shipped_way(summary, verdict, shares)
+            r2_mean, r2_low, r2_high, shipped=shipped_way(held, verdict, shares)
         ),
         notes=tuple(training_page.same_rows_notes(results, shares)),
         price=price,

@@ -213,14 +213,15 @@ def _methods(groups) -> tuple[str, ...]:
 
 
 def compute(args):
-    """(TrainingData, results, summary, predictability (mean, low, high), verdict, predictability
-    sentence, shares kept by the ways of keeping the costliest cases)."""
+    """(TrainingData, results, summary, predictability (mean, low, high), verdict (a `words.Verdict`),
+    predictability sentence, shares kept by the ways of keeping the costliest cases, the summary held for the
+    pick among the ways: the verdict's intervals, `training.summary.held_for_pick`)."""
     from costlib.answers.training import named_verdict, shipped_way
     from costlib.present.training_words import predictability_sentence
     from costlib.training import data as training_data
     from costlib.training.compare import compare_training, cost_predictability
     from costlib.training.kept import kept_of_results
-    from costlib.training.summary import predictability_interval, training_summary
+    from costlib.training.summary import held_for_pick, predictability_interval, training_summary
 
     methods = _methods(args.methods)
     name, df, fp = _read(args.file)
@@ -240,13 +241,36 @@ def compute(args):
         data.X, data.delta, methods=methods, seeds=args.seeds, random_state=args.random_state, n_jobs=args.jobs
     )
     summary = training_summary(results)
+    held = held_for_pick(summary)  # the verdict's intervals; the table's are each way's own
     r2 = cost_predictability(data.X, data.delta, seeds=args.seeds, random_state=args.random_state, n_jobs=args.jobs)
     pred = predictability_interval(r2["r2"])
     # the page's answer: a way of keeping the costliest cases named by the share it kept
     shares = kept_of_results(results)
-    named = named_verdict(summary, shares, price=args.mistake_price, unit=args.unit, volume=args.volume)
-    sentence = predictability_sentence(*pred, shipped=shipped_way(summary, named, shares))  # the page's, beside it
-    return data, results, summary, pred, named.headline, sentence, shares
+    named = named_verdict(held, shares, price=args.mistake_price, unit=args.unit, volume=args.volume)
+    sentence = predictability_sentence(*pred, shipped=shipped_way(held, named, shares))  # the page's, beside it
+    return data, results, summary, pred, named, sentence, shares, held
+
+
+def picked_of(verdict, held: pd.DataFrame) -> str:
+    """The verdict's sentence on the pick among the ways (`training_words.picked_sentence`, one of its details on
+    the page), or "" when it has none: one way, or a verdict that ships nothing and keeps no way in view."""
+    from costlib.present.training_words import PICKED_AMONG, picked_sentence
+
+    m = int(held[PICKED_AMONG].max()) if PICKED_AMONG in held and len(held) else 0
+    return picked_sentence(m) if m > 1 and picked_sentence(m) in verdict.details else ""
+
+
+def held_ends(verdict, held: pd.DataFrame) -> dict:
+    """The way the verdict names and its change of NEC against standard training, with the interval held
+    for the pick (`training.summary.held_for_pick`: the verdict's, not the table's own), for ``--json``."""
+    from costlib.present.training_words import HELD_HIGH, HELD_LOW, PICKED_AMONG, named_way
+
+    way = named_way(held) if verdict.kind != "info" else None
+    if way is None:
+        return {"method": None}
+    r = held.set_index("method").loc[way]
+    ends = {"nec_change": r["nec_change"], "nec_change_low": r[HELD_LOW], "nec_change_high": r[HELD_HIGH]}
+    return {"method": way, **{k: _clean(v) for k, v in ends.items()}, "picked_among": int(r[PICKED_AMONG])}
 
 
 def _column_flags(args) -> dict[str, str]:
@@ -275,13 +299,14 @@ def run(args) -> int:
         print(f"--mistake-price: {NO_MISTAKE_PRICE}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        data, results, summary, pred, verdict, pred_words, shares = compute(args)
+        data, results, summary, pred, verdict, pred_words, shares, held = compute(args)
     except DataError as exc:
         print(refusal(exc, _column_flags(args)), file=sys.stderr)
         return EXIT_BAD_INPUT
     except ValueError as exc:  # costlib's checks on illegal arguments: a sentence naming the argument
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
+    picked = picked_of(verdict, held)
     n_zero = int(results["n_zero_delta"].iloc[0])
     first = results.iloc[0]
     if args.json:
@@ -315,7 +340,7 @@ def run(args) -> int:
                 "high": _clean(pred[2]),
                 "sentence": pred_words,
             },
-            "verdict": verdict,
+            "verdict": {"headline": verdict.headline, "picked": picked or None, **held_ends(verdict, held)},
             "notes": [*data.notes, *same_rows_notes(results, shares)],
         }
         print(json.dumps(out, ensure_ascii=False))
@@ -330,7 +355,9 @@ def run(args) -> int:
     print(format_table(summary, shares))
     print()
     print(pred_words)
-    print(verdict)
+    print(verdict.headline)
+    if picked:  # why the verdict's interval is wider than the table's: the page's sentence
+        print(picked)
     for note in [*data.notes, *same_rows_notes(results, shares)]:  # the page's notes, the same rows' too
         print(f"note: {note}", file=sys.stderr)
     return EXIT_OK

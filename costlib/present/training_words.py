@@ -332,37 +332,7 @@ def price_sentence(price: float, unit: str) -> str:
     )
 
 
-PICKED_AMONG = "picked_among"  # where `held_for_pick` notes how many ways were picked among (``attrs``)
-
-
-def held_for_pick(summary: pd.DataFrame) -> pd.DataFrame:
-    """`summary` with each way's interval of NEC change widened for the pick (`honest.hold_the_pick`, as
-    Costs & groups' cheapest model and the Value page's best one are): the verdict picks the cheapest of the
-    ways besides standard training on the very test rows it judges it on. Each way's own interval (the
-    change chart's, the table's) is `summary`'s. Held once (``attrs[PICKED_AMONG]``: the ways picked among).
-
-    >>> s = pd.DataFrame({"method": ["standard", "weighted", "p_up"], "nec_change": [0.0, -0.2, -0.1],
-    ...                   "nec_change_low": [0.0, -0.36, -0.3], "nec_change_high": [0.0, -0.04, 0.1]})
-    >>> held = held_for_pick(s)
-    >>> [round(x, 4) for x in held["nec_change_high"]], held.attrs[PICKED_AMONG]
-    ([0.0, -0.017, 0.1287], 2)
-    """
-    if PICKED_AMONG in summary.attrs:
-        return summary
-    from costlib.binary.honest import hold_the_pick
-
-    out, cols = summary.copy(), ("nec_change", "nec_change_low", "nec_change_high")
-    has = "method" in summary and set(cols) <= set(summary.columns)
-    ways = summary.index[summary["method"].ne("standard") & summary["nec_change"].notna()] if has else []
-    for i in ways if len(ways) > 1 else ():
-        change, low, high = (float(summary.at[i, c]) for c in cols)
-        saving_low, saving_high = hold_the_pick(-change, -high, -low, len(ways))  # a saving: the change's sign turned
-        out.at[i, "nec_change_low"], out.at[i, "nec_change_high"] = -saving_high, -saving_low
-    out.attrs[PICKED_AMONG] = len(ways)
-    return out
-
-
-def picked_sentence(m: int) -> str:  # beside a verdict picked among `m` ways (`held_for_pick`)
+def picked_sentence(m: int) -> str:  # beside a verdict picked among `m` ways (`training.summary.held_for_pick`)
     return (
         f"The cheapest of the {m} ways of training with costs is picked on these same test rows, so the interval "
         "of its saving above is wider than that way's own (the change chart's): the luck of that pick is inside it too."
@@ -371,7 +341,7 @@ def picked_sentence(m: int) -> str:  # beside a verdict picked among `m` ways (`
 
 def named_way(summary: pd.DataFrame) -> str | None:
     """The way of training the verdict names (`training_verdict_of`): of those whose whole interval
-    of NEC change, held for the pick among the ways compared (`held_for_pick`), is below 0, the
+    of NEC change, held for the pick among the ways compared (`training.summary.held_for_pick`), is below 0, the
     largest cut; else the largest mean cut; None when there is no standard training or no other way
     with a change.
 
@@ -379,14 +349,30 @@ def named_way(summary: pd.DataFrame) -> str | None:
     ...                         "nec_change_high": [0.0, -0.05, 0.1]}))
     'weighted'
     """
-    t = held_for_pick(summary).set_index("method")
+    return _named(_held(summary).set_index("method"))
+
+
+HELD_LOW, HELD_HIGH, PICKED_AMONG = "nec_change_held_low", "nec_change_held_high", "picked_among"
+
+
+def _held(summary: pd.DataFrame) -> pd.DataFrame:
+    """`summary` as the verdict reads it: held for the pick by `training.summary.held_for_pick` (its columns
+    `HELD_LOW`, `HELD_HIGH`, `PICKED_AMONG`), else each way on its own interval, picked among none."""
+    if HELD_HIGH in summary:
+        return summary
+    own = summary.get("nec_change_low", math.nan), summary.get("nec_change_high", math.nan)
+    return summary.assign(**{HELD_LOW: own[0], HELD_HIGH: own[1], PICKED_AMONG: 0})
+
+
+def _named(t: pd.DataFrame) -> str | None:
+    """`named_way` of a summary held for the pick (`_held`), by way."""
     if "standard" not in t.index:
         return None
     others = t.drop(index="standard")
     others = others[others["nec_change"].notna()]
     if others.empty:
         return None
-    winners = others[others["nec_change_high"] < 0]
+    winners = others[others[HELD_HIGH] < 0]
     return (winners if not winners.empty else others)["nec_change"].idxmin()
 
 
@@ -416,8 +402,9 @@ def training_verdict_of(
     NEC over the seeds; a month is `volume` cases. The verdict is the shared ship rule
     (`core.ship.ship_verdict`) on the saving against standard training and its 95% interval over
     the seeds (the relative NEC change, paired by seed), held for picking the cheapest of the ways
-    compared on the very test rows it is judged on (`held_for_pick`: wider than each way's own with
-    two ways or more, `picked_sentence` says so): ship the way whose whole interval is a saving (the
+    compared on the very test rows it is judged on (`summary` as `training.summary.held_for_pick` returns it: wider
+    than each way's own with two ways or more, `picked_sentence` says so; a summary not held is read on each way's
+    own interval, picked among none): ship the way whose whole interval is a saving (the
     largest such), else judge the closest one: not clearly better while it is cheaper on these seeds,
     else do not train with costs (`DO_NOT_TRAIN`).
 
@@ -434,10 +421,9 @@ def training_verdict_of(
     from costlib.instance import nec_money
 
     own = summary.set_index("method")  # each way's own interval: the change chart's, for what costs more
-    summary = held_for_pick(summary)
-    m = summary.attrs[PICKED_AMONG]
+    t = _held(summary).set_index("method")  # each way's interval held for the pick: the verdict's
+    m = int(t[PICKED_AMONG].max()) if len(t) else 0
     picked = (picked_sentence(m),) if m > 1 else ()
-    t = summary.set_index("method")
     if "standard" not in t.index:
         return Verdict("info", INCLUDE_STANDARD)
     others = t.drop(index="standard")
@@ -446,10 +432,10 @@ def training_verdict_of(
     others = others[others["nec_change"].notna()]
     if others.empty:
         return Verdict("info", STANDARD_PERFECT)
-    winners = others[others["nec_change_high"] < 0]
-    best = named_way(summary)
+    winners = others[others[HELD_HIGH] < 0]
+    best = _named(t)
     r = others.loc[best]
-    change, low, high = (float(r[c]) for c in ("nec_change", "nec_change_low", "nec_change_high"))
+    change, low, high = (float(r[c]) for c in ("nec_change", HELD_LOW, HELD_HIGH))
     verdict = ship_verdict(-change, -high, -low)
     seeds = int(r["seeds"]) if "seeds" in r and pd.notna(r["seeds"]) else 0
     cost_std, cost = (float(nec_money(float(x), price)) for x in (t.loc["standard", "nec"], r["nec"]))

@@ -34,6 +34,7 @@ import pandas as pd
 
 from costlib.core import validation as v
 from costlib.core.validation import DegenerateWarning
+from costlib.present.training_words import HELD_HIGH, HELD_LOW, PICKED_AMONG  # the columns the verdict reads
 from costlib.stats.intervals import as_level
 from costlib.training.protocol import SPLIT
 
@@ -212,3 +213,33 @@ def predictability_interval(r2) -> tuple[float, float, float]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateWarning)
         return t_interval(r2, test_to_train=resplit_ratio())
+
+
+def held_for_pick(summary: pd.DataFrame) -> pd.DataFrame:
+    """`summary` (`training_summary`) with each way's 95% interval of NEC change held for the pick
+    (`honest.hold_the_pick`, as Costs & groups' cheapest model and the Value page's best one are): the
+    verdict picks the cheapest of the ways besides standard training on the very test rows it judges it
+    on. The held interval is in columns of its own (`HELD_LOW`, `HELD_HIGH`; with one way, or for standard
+    training, the way's own interval), with the ways picked among (`PICKED_AMONG`, on every row). It is
+    read from each way's own interval (`nec_change_low`, `nec_change_high`: the change chart's and the
+    table's), which is left as it is, so holding a held summary, or a copy of one, holds nothing twice.
+
+    >>> s = pd.DataFrame({"method": ["standard", "weighted", "p_up"], "nec_change": [0.0, -0.2, -0.1],
+    ...                   "nec_change_low": [0.0, -0.36, -0.3], "nec_change_high": [0.0, -0.04, 0.1]})
+    >>> held = held_for_pick(s)
+    >>> [round(x, 4) for x in held[HELD_HIGH]], int(held[PICKED_AMONG].iloc[0])
+    ([0.0, -0.017, 0.1287], 2)
+    """
+    from costlib.binary.honest import hold_the_pick
+
+    cols = ("nec_change", "nec_change_low", "nec_change_high")
+    out, nan = summary.copy(), pd.Series(math.nan, index=summary.index)
+    out[HELD_LOW], out[HELD_HIGH] = summary.get(cols[1], nan), summary.get(cols[2], nan)
+    has = {"method", cols[0]} <= set(summary.columns)
+    ways = summary.index[summary["method"].ne("standard") & summary["nec_change"].notna()] if has else []
+    out[PICKED_AMONG] = len(ways)
+    for i in ways if len(ways) > 1 and set(cols) <= set(summary.columns) else ():
+        change, low, high = (float(summary.at[i, c]) for c in cols)
+        saving_low, saving_high = hold_the_pick(-change, -high, -low, len(ways))  # a saving: the change's sign turned
+        out.at[i, HELD_LOW], out.at[i, HELD_HIGH] = -saving_high, -saving_low
+    return out

@@ -51,7 +51,7 @@ def test_a_kept_share_names_the_way_in_the_verdict(capsys, tied_prices):
     closest) by the share it kept, "keeping the costliest N% (30% asked)", as the page does."""
     code, out, err = _train(capsys, tied_prices, "--methods", "standard", "tdown30", "--json")
     assert code == 0, err
-    verdict = json.loads(out)["verdict"]
+    verdict = json.loads(out)["verdict"]["headline"]
     assert "(30% asked)" in verdict, verdict
     assert "keeping the costliest 30%" not in verdict, verdict
     code, text, err = _train(capsys, tied_prices, "--methods", "standard", "tdown30")
@@ -105,3 +105,44 @@ def test_the_table_and_json_give_the_share_kept_and_the_same_rows_note(capsys, t
     assert {m["method"]: m["share_kept"] for m in doc["methods"]}["standard"] is None
     assert {m["method"]: f"{m['share_kept']:.0%}" for m in doc["methods"] if m["share_kept"] is not None} == kept
     assert any("keep the same rows in every seed" in note for note in doc["notes"])
+
+
+@pytest.fixture
+def dear_half(tmp_path):
+    """The predictable control (`training.synthetic.synthetic_costs`, 600 rows): training with costs pays."""
+    from costlib.training.synthetic import synthetic_costs
+
+    X, delta = synthetic_costs(600, predictable=True, random_state=0)
+    path = tmp_path / "dear.csv"
+    pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])]).assign(delta=delta).to_csv(path, index=False)
+    return path
+
+
+def test_the_verdict_says_why_its_interval_is_wider_than_the_tables(capsys, dear_half):
+    """Review of 140: the command printed the table with each way's own interval, then a verdict on the wider
+    interval held for the pick among the ways, without the page's sentence saying why. It now prints that
+    sentence (`training_words.picked_sentence`, the page's) under the verdict, and ``--json`` gives the
+    verdict's way with its held ends beside the headline, the table's own ends left as they are."""
+    from costlib.answers.training import named_verdict
+    from costlib.present.training_words import picked_sentence
+    from costlib.training.summary import held_for_pick
+
+    columns = ",".join(pd.read_csv(dear_half, nrows=0).columns.drop("delta"))
+    ways = ("--features", columns, "--delta", "delta", "--seeds", "2", "--jobs", "1", "--methods", "standard")
+    ways += ("weighted", "p_up", "regression")
+    code, out, err = run_main(capsys, "train", str(dear_half), *ways, "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    summary = pd.DataFrame(doc["methods"]).drop(columns="share_kept")
+    held = held_for_pick(summary).set_index("method")
+    verdict = doc["verdict"]
+    assert verdict["picked"] == picked_sentence(3) and verdict["picked_among"] == 3
+    assert verdict["picked"] in named_verdict(summary, {}).details
+    way = verdict["method"]
+    assert verdict["nec_change_high"] == pytest.approx(held.loc[way, "nec_change_held_high"])
+    assert verdict["nec_change_low"] == pytest.approx(held.loc[way, "nec_change_held_low"])
+    own = summary.set_index("method").loc[way]
+    assert verdict["nec_change_high"] > own["nec_change_high"] and verdict["nec_change_low"] < own["nec_change_low"]
+    code, text, err = run_main(capsys, "train", str(dear_half), *ways)
+    assert code == 0 and text.splitlines()[-1] == picked_sentence(3), text
+    assert verdict["headline"] in text

@@ -34,6 +34,7 @@ from costlib.training import compare as tr
 from costlib.training import data as training_data
 from costlib.training import figures as training_figures
 from costlib.training.kept import kept_of_results
+from costlib.training.summary import held_for_pick
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -577,13 +578,13 @@ def test_verdict_ships_the_best_way_beyond_the_noise_in_money_per_case_and_month
         ]
     )
     # p_up has the largest mean cut but its interval reaches above 0; weighted is the best that is clear
-    v = training_words.training_verdict_of(s, price=2.0, unit="€", volume=1000)
+    v = training_words.training_verdict_of(held_for_pick(s), price=2.0, unit="€", volume=1000)
     assert v.kind == "success"
     assert v.headline == (
         "Ship the model: price-weighted training beats standard training. It costs €0.138 per case (€138 a month) "
         "against €0.200 per case (€200 a month) with standard training: it saves €0.062 per case, €62.00 a "
         "month, 31% of the cost (95% interval over 10 seeds 22% to 40%)."
-    )  # its own interval 24% to 38%, held for the pick among the 3 ways (`training_words.held_for_pick`)
+    )  # its own interval 24% to 38%, held for the pick among the 3 ways (`training.summary.held_for_pick`)
     # a higher error rate is said as what it is, not as support
     assert v.details[0].startswith("It is wrong more often (12% of the test cases against 10% with standard")
     assert "1 other way of training with costs also costs less beyond the noise." in v.details
@@ -598,7 +599,7 @@ def test_verdict_when_nothing_beats_standard_is_not_clearly_better():
             ["regression", 0.098, -0.02, -0.08, 0.04, 0.11],
         ]
     )
-    v = training_words.training_verdict_of(s, price=1.0, unit="$", volume=10_000)
+    v = training_words.training_verdict_of(held_for_pick(s), price=1.0, unit="$", volume=10_000)
     assert v.kind == "warning"
     assert v.headline == (
         "Not clearly better: keep standard training, at $0.1000 per case ($1,000 a month). The closest, "
@@ -871,7 +872,7 @@ def test_cli_json_has_the_same_numbers_as_the_library(csv_file, capsys):
     assert got["method"].tolist() == ["standard", "weighted", "regression"]
     assert_allclose(got["nec"], want["nec"], rtol=1e-12)
     assert_allclose(got["nec_change_high"].astype(float), want["nec_change_high"], rtol=1e-12)
-    assert doc["verdict"] == named_verdict(want, {}).headline
+    assert doc["verdict"]["headline"] == named_verdict(want, {}).headline
     assert doc["data"]["n_test"] == 20 and doc["settings"]["seeds"] == 2
 
 
@@ -885,6 +886,7 @@ def test_cli_answers_in_the_unit_and_month_it_is_given(csv_file, capsys):
     assert cli_main(args) == 0
     plain = json.loads(capsys.readouterr().out)
     summary = pd.DataFrame(plain["methods"])
+    priced, plain = ({**doc, "verdict": doc["verdict"]["headline"]} for doc in (priced, plain))
     assert priced["verdict"] == named_verdict(summary, {}, price=2.5, unit="$", volume=1000).headline
     assert plain["verdict"] == named_verdict(summary, {}).headline
     assert "$" in priced["verdict"] and "a month" in priced["verdict"] and "a month" not in plain["verdict"]

@@ -15,6 +15,7 @@ from costlib.binary.honest import hold_the_pick
 from costlib.present import training_words
 from costlib.present.training_words import predictability_sentence, training_verdict_of
 from costlib.training import data as training_data
+from costlib.training.summary import PICKED_AMONG, held_for_pick
 
 SIX = ["weighted", "p_up", "tdown30", "tdown50", "tdown70", "regression"]
 
@@ -34,8 +35,9 @@ def test_the_verdict_on_the_best_of_six_ways_holds_the_luck_of_that_pick():
     """The review's page shipped 'keeping the costliest 30%' on its own interval, 3.6% to 38.2%; picked as the
     cheapest of 6 ways on the very test rows that judge it, its interval (honest.hold_the_pick) reaches below 0:
     not clearly better, and the verdict says why its interval is wider than the change chart's."""
-    v = training_verdict_of(review_summary(), price=1.0, unit="$", volume=10_000)
+    v = training_verdict_of(held_for_pick(review_summary()), price=1.0, unit="$", volume=10_000)
     assert v.kind == "warning", v.headline
+    assert answers_training.named_verdict(review_summary(), {}, unit="$", volume=10_000) == v  # the page's holds it
     assert v.headline.startswith("Not clearly better: keep standard training"), v.headline
     saving_low, saving_high = hold_the_pick(0.209, 0.036, 0.382, 6)
     assert saving_low < 0 < 0.036
@@ -51,12 +53,26 @@ def test_one_way_beside_standard_training_is_no_pick_and_keeps_its_own_interval(
 
 
 def test_the_pick_is_held_once_however_often_the_verdict_is_read():
-    once = training_words.held_for_pick(review_summary())
-    twice = training_words.held_for_pick(once)
+    once = held_for_pick(review_summary())
+    twice = held_for_pick(once)
     pd.testing.assert_frame_equal(once, twice)
-    assert once.attrs[training_words.PICKED_AMONG] == 6
+    assert (once[PICKED_AMONG] == 6).all()
     # the table's decimals follow the verdict's way, read on the same held intervals
     assert training_words.named_way(review_summary()) == training_words.named_way(once)
+
+
+def test_a_copy_of_a_held_summary_is_not_held_twice_and_a_slice_is_held_for_its_own_pick():
+    """Review of 140: the held summary was marked in `DataFrame.attrs`, which some copies keep and others lose.
+    A copy that lost it (built again from its records) was widened a second time; a slice of one way kept the
+    mark and the old pick of six. The held interval is now columns of its own, read from each way's own."""
+    once = held_for_pick(review_summary())
+    rebuilt = pd.DataFrame(once.to_dict(orient="list"))  # no attrs: a frame made from the held one
+    pd.testing.assert_frame_equal(held_for_pick(rebuilt), once)
+    own = review_summary(["tdown30"])
+    sliced = once[once["method"].isin(["standard", "tdown30"])].reset_index(drop=True)
+    said = answers_training.named_verdict(sliced, {}, unit="$").headline
+    assert said == answers_training.named_verdict(own, {}, unit="$").headline
+    assert "(95% interval over 10 seeds 3.6% to 38.2%)" in said, said
 
 
 def results_frame(changes: dict, seeds: int = 10, r2: float = -0.06) -> tuple[pd.DataFrame, pd.Series]:
