@@ -9,7 +9,7 @@ a ``{name}`` format only through the page's escaping (`costlib.core.escaping`), 
 from __future__ import annotations
 
 from costlib.loading.messages import q
-from costlib.present.amounts import month_money, number
+from costlib.present.amounts import a_month, month_money, number
 from costlib.present.labels import VOLUME_LABEL
 from costlib.watch.periods import FREQS
 
@@ -402,24 +402,30 @@ CUTOFF_WHERE = " for {group}"
 def month_at(
     per_case: float, periods: list[dict], word: str, unit: str = "", volume: float | None = None, *, whose="your"
 ) -> str:
-    """An amount a month beside its per-case amount, naming the volume it is at: `per_case` times `volume`
-    ("$860 a month at your 10,000 cases a month", the page: the sidebar's cases a month; `whose` "the policy's" on
-    the command line, which has no sidebar), else what `periods` cost on their own cases on average ("$129 a week
-    in the file's 1,500 cases a week", a policy that records no cases a month).
+    """An amount a month beside its per-case amount, in brackets after a space, naming the volume it is at:
+    `per_case` a month at `volume` (`amounts.a_month`: " ($860 a month at your 10,000 cases a month)", the
+    page: the sidebar's cases a month; `whose` "the policy's" on the command line, which has no sidebar), else
+    what `periods` cost on their own cases on average (" ($129 a week in the file's 1,500 cases a week)", a
+    policy that records no cases a month); "" at a volume of 0 or fewer cases, as what to ship says no month.
 
     >>> month_at(0.086, [], "month", "$", 10000)
-    '$860 a month at your 10,000 cases a month'
+    ' ($860 a month at your 10,000 cases a month)'
     >>> month_at(0.086, [{"n": 1400}, {"n": 1600}], "week", "$")
-    "$129 a week in the file's 1,500 cases a week"
+    " ($129 a week in the file's 1,500 cases a week)"
+    >>> month_at(0.086, [], "month", "$", 0)
+    ''
     """
     if volume is not None:
-        return MONTH_AT_YOURS.format(amount=month_money(per_case * volume, unit), cases=number(volume, 0), whose=whose)
+        month = a_month(per_case, volume, unit)
+        return f" ({MONTH_AT_YOURS.format(month=month, cases=number(volume, 0), whose=whose)})" if month else ""
     cases = sum(p["n"] for p in periods) / max(len(periods), 1)
-    return MONTH_AT_FILE.format(amount=month_money(per_case * cases, unit), cases=number(cases, 0), word=word)
+    if not cases > 0:
+        return ""
+    return f" ({MONTH_AT_FILE.format(amount=month_money(per_case * cases, unit), cases=number(cases, 0), word=word)})"
 
 
 #: whose month the answer's amount a month is at (`month_at`): the person's (the page), else the file's own
-MONTH_AT_YOURS = "{amount} a month at {whose} {cases} cases a month"
+MONTH_AT_YOURS = "{month} at {whose} {cases} cases a month"  # {month}: `amounts.a_month`'s
 MONTH_AT_FILE = "{amount} a {word} in the file's {cases} cases a {word}"
 
 MISCALIBRATED = (

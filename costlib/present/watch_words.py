@@ -224,8 +224,8 @@ def alert_since(periods: list[dict]) -> list[dict]:
 
 def watch_verdict(report: dict, *, unit: str = "", choice=None, volume: float | None = None) -> Verdict:
     """The one answer of a watch report (`costlib.watch.report.watch_report`), the same on the
-    page and the command line. Amounts are what the file's own cases cost: per period (a month,
-    week or day) the regret per case times the period's cases; "since" is the first alert of the
+    page and the command line. Amounts are per case (the regret per case, over the periods' cases),
+    with an amount a month as the paragraph below says; "since" is the first alert of the
     drift `alert_since` finds, by one rule for every period. The answer names what it rests on:
     the outcomes, or the estimate from the scores (and its check).
 
@@ -235,7 +235,7 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None, volume: float | 
 
     Amounts come per case first; an amount a month beside them names the volume it is at (`month_at`): the
     person's `volume` (the page's sidebar), else the policy's cases a month (the command line: the volume its
-    what-to-ship line is at too), else the file's own cases a period.
+    what-to-ship line is at too), else the file's own cases a period; none at a volume of 0, as what to ship.
 
     The first of the details is always what the policy ships now: the page shows it beneath the
     headline, before what to ship instead."""
@@ -291,8 +291,8 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None, volume: float | 
             more_word = "" if total >= 0 else " more"
             about = (
                 f" For {_span(saves)}, moving the cutoff to each {word}'s estimated share of positive cases is "
-                f"estimated to {saves_or} about {money(abs(per_case), unit)} per case{more_word} "
-                f"({month_at(abs(per_case), saves, word, unit, volume, whose=whose)}), if that share moved."
+                f"estimated to {saves_or} about {money(abs(per_case), unit)} per case{more_word}"
+                f"{month_at(abs(per_case), saves, word, unit, volume, whose=whose)}, if that share moved."
             )
         details.append(f"{_span(estimated)}: {EST_WORDS} {ASSUMPTION}{about}")
     alerts = [p for p in periods if p["alert"]]
@@ -341,7 +341,7 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None, volume: float | 
         headline = (
             f"Refit if the share of positive cases moved: since {period_label(first['period'])} the scores say "
             f"about {now} of the cases are positive (the policy was fitted where {then} were), and then the shipped "
-            f"cutoff costs about {per_case} per case more ({monthly}) than the cutoff moved to that share, by more "
+            f"cutoff costs about {per_case} per case more{monthly} than the cutoff moved to that share, by more "
             f"than chance explains ({head}){more}. No outcomes confirm it yet."
         )
     else:
@@ -355,8 +355,8 @@ def watch_verdict(report: dict, *, unit: str = "", choice=None, volume: float | 
         keep = choice is not None and choice.kind == CHOICE_KEEP and choice.alternative == CHOICE_REFIT
         lead = KEEP_LEAD if keep else "Refit"
         headline = (
-            f"{lead}: since {period_label(first['period'])} the shipped cutoff has cost about {per_case} per case more "
-            f"({monthly}) than each {word}'s own best cutoff would have, by more than chance explains ({head}){more}"
+            f"{lead}: since {period_label(first['period'])} the shipped cutoff has cost about {per_case} per case more"
+            f"{monthly} than each {word}'s own best cutoff would have, by more than chance explains ({head}){more}"
             f"{basis}"
             f"{KEEP_WHY.format(word=word) if keep else ''}."
         )

@@ -131,6 +131,22 @@ def test_what_to_ship_says_a_month_at_the_sidebars_volume_as_the_headline_does(y
     assert "A month here" not in " ".join(own) and month_money(refit.judged.regret * 10000, "$") + " a month" in own[0]
 
 
+def test_a_volume_of_zero_says_no_amount_a_month_as_what_to_ship_does(year):
+    """Review of 140: the sidebar allows 0 cases a month, and the headline said '$0 a month at your 0 cases a
+    month' where what to ship says no month. `month_at` is built on `amounts.a_month`: nothing at 0."""
+    from costlib.present.watch_labels import month_at
+    from costlib.present.watch_words import watch_verdict
+
+    _, _, report = year
+    at_zero = watch_verdict(report, unit="$", volume=0)
+    assert "a month" not in at_zero.headline and "()" not in at_zero.headline, at_zero.headline
+    assert " per case more than each month's own best cutoff" in at_zero.headline, at_zero.headline
+    assert not any("0 cases a month" in d for d in at_zero.details)
+    assert month_at(0.086, [], "month", "$", 0) == "" and month_at(0.086, [], "month", "$", -5) == ""
+    at_yours = watch_verdict(report, unit="$", volume=10_000).headline
+    assert " per case more ($8" in at_yours and " a month at your 10,000 cases a month) than" in at_yours
+
+
 def test_the_refit_button_says_before_the_click_which_settings_take_the_place_of_yours():
     policy = {"volume": 1500, "unit_given": True}
     said = refit_what(policy, 10000)
