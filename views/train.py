@@ -13,7 +13,7 @@ from costlib.present.training_terms import TRAIN_TERMS
 from costlib.present.training_words import TRAIN_WORDS as WORDS
 from costlib.training.compare import METHODS
 from costlib.training.kept import kept_of_seeds
-from views._ui.display import ANSWERED_FOR, page_header, say, show_chart, show_table, show_verdict
+from views._ui.display import page_header, say, show_chart, show_table, show_verdict
 from views._ui.page import unit_and_volume
 from views._ui.state import (
     amount_input,
@@ -143,19 +143,14 @@ for note in answer.notes:
 
 st.subheader(WORDS["by_method"])
 st.caption(training_words.TABLE_MEANING)
-# the downloads named for this page's data (`display.download_name`), as the Data page's pages name theirs;
-# what another page left there is put back after them (a page that names none must not take this one's)
-before = st.session_state.get(ANSWERED_FOR)
-st.session_state[ANSWERED_FOR] = data.name
-show_table(answer.summary_table, "training_summary", key="train_summary", export=answer.summary_export)
+# the downloads named for this page's data (`display.download_name`), as the Data page's pages name theirs
+summary_table = answer.summary_table
+show_table(summary_table, "training_summary", key="train_summary", export=answer.summary_export, data=data.name)
 pre = precomputed() if choice == PRECOMPUTED_DATA else None
 with st.expander(WORDS["every_seed"]):
-    show_table(answer.results_table, "training_results", key="train_results", export=answer.results_export)
+    results_table, export = answer.results_table, answer.results_export
+    show_table(results_table, "training_results", key="train_results", export=export, data=data.name)
     if answer.split_sentence:
         say("caption", answer.split_sentence)
     if pre is not None and results is pre.results:  # the estimators and versions, for the record
         say("caption", training_page.precomputed_technical(pre.settings, pre.versions))
-if before is None:
-    st.session_state.pop(ANSWERED_FOR, None)
-else:
-    st.session_state[ANSWERED_FOR] = before

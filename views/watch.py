@@ -16,7 +16,7 @@ from costlib.present.policy_restore import policy_settings, restored_fields
 from costlib.present.watch_words import WATCH_WHAT
 from costlib.watch.periods import FREQS
 from views._ui.data import COSTS_PAGE, UPLOAD, choose_data, group_names, replace_upload
-from views._ui.display import ANSWERED_FOR, page_header, say, show_chart, show_error, show_table, show_verdict
+from views._ui.display import page_header, say, show_chart, show_error, show_table, show_verdict
 from views._ui.page import REFIT_SHIPPED, read_shared, unit_and_volume
 from views._ui.policy import set_policy_prices
 from views._ui.prices import read_costs
@@ -39,7 +39,6 @@ if which == w.FROM_FILE:
 try:
     got = watch_inputs(which, policy_upload, c2, volume=volume, unit=unit)  # stops the page until both are given
     policy, df, name, columns, source = got.policy, got.df, got.name, got.columns, got.source
-    st.session_state[ANSWERED_FOR] = name  # the downloads are named for the newer cases (`display.download_name`)
     say(*answers.sign_off_note(policy))  # said with the policy read, whatever the answer meets below
     for line in cutoff_words(policy):  # a cutoff that flags nobody or everyone: said, not refused
         say("warning", line)
@@ -142,7 +141,7 @@ if refit is not None:
 if details:
     st.caption("\n\n".join(md_escape(line) for line in details))
 show_chart(answer.figure, key="watch_chart")
-show_table(answer.table, "watch_periods", key="watch_periods")
+show_table(answer.table, "watch_periods", key="watch_periods", data=name)  # named for the newer cases
 if refit is not None:
     st.subheader(w.REFIT_TITLE)
     st.caption(w.REFIT_CHART)
@@ -150,8 +149,10 @@ if refit is not None:
 if answer.readings is not None:
     st.subheader(w.READINGS_HEADER)
     st.caption(answer.readings_what)
-    show_table(answer.readings, "watch_readings", key="watch_readings", column_config=answer.readings_columns)
+    show_table(
+        answer.readings, "watch_readings", key="watch_readings", column_config=answer.readings_columns, data=name
+    )
 if answer.groups is not None:
     st.subheader(w.GROUPS_HEADER)
     st.caption(answer.groups_what)
-    show_table(answer.groups, "watch_groups", key="watch_groups")
+    show_table(answer.groups, "watch_groups", key="watch_groups", data=name)

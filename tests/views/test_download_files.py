@@ -97,3 +97,38 @@ def test_an_upload_with_a_hostile_name_names_the_costs_downloads_safely(monkeypa
     names = [name for name, _ in downloads(at, kept).values()]
     assert f"rules_etc_passwd_script_{TODAY}.csv" in names
     assert all(n.endswith(f"_etc_passwd_script_{TODAY}.csv") for n in names), names
+
+
+def _table_with_a_name(data):
+    """A page drawing one table with `show_table`, naming its download for `data` (None: the page's data)."""
+    import pandas as pd
+
+    from views._ui.display import show_table
+
+    show_table(pd.DataFrame({"a": [1, 2]}), "periods", key="periods", data=data)
+
+
+@pytest.mark.parametrize(("data", "part"), [("the cases of May.csv", "the_cases_of_May"), (None, "Another_page")])
+def test_a_page_names_its_download_for_its_own_data_and_leaves_another_pages_name(monkeypatch, data, part):
+    """Review of 140: Train with costs and Watch named their downloads by writing their data's name into
+    `session_state` (`display.ANSWERED_FOR`), where the other pages' data name is kept: Train put the old one
+    back without a try/finally, Watch never did. The name now reaches the download as an argument
+    (`show_table(..., data=)`); without it a download is named for the page's data as before."""
+    from streamlit.testing.v1 import AppTest
+
+    from views._ui.display import ANSWERED_FOR
+
+    kept = keep_downloads(monkeypatch)
+    at = AppTest.from_function(_table_with_a_name, args=(data,))
+    at.session_state[ANSWERED_FOR] = "Another page"
+    at.run()
+    assert_no_exception(at)
+    assert downloads(at, kept)["dl_periods"][0] == f"periods_{part}_{TODAY}.csv"
+    assert at.session_state[ANSWERED_FOR] == "Another page"
+
+
+def test_the_watch_page_names_its_tables_for_the_newer_cases(monkeypatch):
+    kept = keep_downloads(monkeypatch)
+    at = open_app(None, "views/watch.py", timeout=180)
+    name = downloads(at, kept)["dl_watch_periods"][0]
+    assert name.startswith("watch_periods_") and name.endswith(f"_{TODAY}.csv") and name != f"watch_periods_{TODAY}.csv"

@@ -59,13 +59,15 @@ def show_table(
     key: str,
     column_config: dict | None = None,
     export: pd.DataFrame | None = None,
+    data: str | None = None,
 ) -> None:
     """A table with a CSV download: `export` (the same table as plain numbers) when given, so a
     spreadsheet gets numbers rather than "$1.00" text. User text is neutralised against formula
     injection in both exports: this button's (`safe_csv`) and the table toolbar's own
-    "Download as CSV", which writes what the table displays (`safe_cells`)."""
+    "Download as CSV", which writes what the table displays (`safe_cells`). `data`: the name of the
+    data the download is named for (`download_name`), where the page knows it itself."""
     _grid(df, column_config)
-    _csv_download(df, name, key=key, export=export)
+    _csv_download(df, name, key=key, export=export, data=data)
 
 
 def _grid(df: pd.DataFrame, column_config: dict | None = None) -> None:
@@ -188,13 +190,16 @@ def show_live_table(df: pd.DataFrame, name: str, *, key: str, export: pd.DataFra
     _csv_download(df, name, key=key, export=export)
 
 
-def _csv_download(df: pd.DataFrame, name: str, *, key: str, export: pd.DataFrame | None) -> None:
+def _csv_download(
+    df: pd.DataFrame, name: str, *, key: str, export: pd.DataFrame | None, data: str | None = None
+) -> None:
     """A table's CSV download: `export` when given, else the table, as `csv_table` writes it,
-    neutralised (`safe_csv`), named for the table, the data and the day (`download_name`)."""
+    neutralised (`safe_csv`), named for the table, the data (`data`, else `data_title`) and the day
+    (`download_name`)."""
     st.download_button(
         t.DOWNLOAD_TABLE,
         data=loading.safe_csv(csv_table(df if export is None else export)),
-        file_name=download_name(f"{name}.csv"),
+        file_name=download_name(f"{name}.csv", data),
         mime="text/csv",
         key=f"dl_{key}",
         on_click="ignore",
@@ -211,9 +216,10 @@ def data_title() -> str | None:
     return st.session_state.get(ANSWERED_FOR)
 
 
-def download_name(file: str) -> str:
-    """`dated_name` of `file` for this page's data (`data_title`) and today."""
-    return dated_name(file, data_title(), dt.date.today())
+def download_name(file: str, data: str | None = None) -> str:
+    """`dated_name` of `file` for `data` (the name of the data a page answers for, where the page passes it:
+    Train with costs and Watch, whose data are their own), else this page's data (`data_title`), and today."""
+    return dated_name(file, data_title() if data is None else data, dt.date.today())
 
 
 def say(kind: str, text: str, *, bold: bool = False, where=None, **kwargs) -> None:
