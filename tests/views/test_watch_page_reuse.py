@@ -65,4 +65,7 @@ def test_a_period_switch_judges_each_choice_once_and_a_move_of_the_cases_a_month
     assert counted == {"report": ["M", "W"], "refit": ["M", "W"]}
     at.number_input(key="volume").set_value(2500).run()  # the sample's policy has its own cases a month
     assert_no_exception(at)
-    assert _box(at) == weeks and counted["report"] == ["M", "W"]
+    moved = _box(at)  # the headline names the sidebar's cases a month (ea558e7): only its amount a month moves
+    assert "a month at your 2,500 cases a month)" in moved and "10,000" not in moved, moved
+    assert moved.split(" per case more")[0] == weeks.split(" per case more")[0]
+    assert counted["report"] == ["M", "W"]
