@@ -38,7 +38,7 @@ import pandas as pd
 
 from costlib.present.training_words import named_way, training_verdict_of
 from costlib.training.compare import METHODS, _run_one, compare_training, estimators
-from costlib.training.summary import training_summary
+from costlib.training.summary import held_for_pick, training_summary
 from costlib.training.synthetic import synthetic_costs
 
 TEST_ROWS = 100_000
@@ -80,7 +80,7 @@ def judge(n: int, predictable: bool, kappa: float, data_sets: int, *, first: int
         X, d = synthetic_costs(n, predictable=predictable, kappa=kappa, random_state=r)
         results = compare_training(X, d, seeds=10, n_jobs=1)
         for name, ratio in (("corrected", None), ("plain", 0.0)):
-            summary = training_summary(results, test_to_train=ratio)
+            summary = held_for_pick(training_summary(results, test_to_train=ratio))  # the verdict's pick held
             verdict = training_verdict_of(summary)
             shipped = named_way(summary) if verdict.kind == "success" else None
             for _, s in summary[summary["method"] != "standard"].iterrows():
