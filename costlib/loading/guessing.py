@@ -178,13 +178,15 @@ class _Columns:
         self.used.update(c for c in columns if c)
 
 
-def guess_mapping(df: pd.DataFrame) -> ColumnMapping:
+def guess_mapping(df: pd.DataFrame, *, signed: bool = False) -> ColumnMapping:
     """A first guess at the column roles from names and contents (the user may edit it).
 
     Parameters
     ----------
     df : DataFrame
         A table from `read_table`.
+    signed : bool
+        The price's sign is the class (Train with costs): no label is read beside it.
 
     Returns
     -------
@@ -220,7 +222,7 @@ def guess_mapping(df: pd.DataFrame) -> ColumnMapping:
     delta, votes_yes, votes_no = _guess_delta(cols)
     if label is None and not class_probs:
         label, positive = _guess_binary_label(cols)
-    delta, votes_yes, votes_no = price_beside(cols, label, positive, (delta, votes_yes, votes_no))
+    delta, votes_yes, votes_no = price_beside(cols, None if signed else label, positive, (delta, votes_yes, votes_no))
     if group is None:  # after every other role: a label or a split is never taken as the group
         group = _guess_group_by_content(cols)
     return ColumnMapping(

@@ -109,7 +109,9 @@ def policy_costs(page) -> dict[str, str]:
 
 def edit_cell(page, grid, row: int, col: int, value: str) -> None:
     """Type `value` into data-row `row`, data-column `col` (0 = first column after the index)."""
-    grid.scroll_into_view_if_needed()
+    # to the middle of the window: scrolled back up only as far as needed (after reading a table below it),
+    # the grid's first rows sit under the app's fixed top bar, which takes the click
+    grid.evaluate("el => el.scrollIntoView({block: 'center'})")
     canvas = grid.locator('canvas[data-testid="data-grid-canvas"]')
     box = canvas.bounding_box()
     n_rows = int(grid.locator('table[role="grid"]').get_attribute("aria-rowcount"))

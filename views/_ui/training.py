@@ -114,7 +114,7 @@ def _read_upload() -> None:
         say_not_loaded(err.message, up.name, previous=kept[0], stage="file")
         return
     if st.session_state.get(TABLE, (None, None))[1] != digest:  # a new file: its columns guessed once
-        st.session_state[TABLE] = (up.name, digest, df, loading.guess_mapping(df))
+        st.session_state[TABLE] = (up.name, digest, df, loading.guess_mapping(df, signed=True))
 
 
 def upload_choices() -> tuple[str, str, pd.DataFrame, tuple] | None:
