@@ -133,8 +133,8 @@ def what_to_ship(
 ) -> tuple[str, ...]:
     """`ship_choice` in words (`present.watch_words.ship_words`), the same on the Watch page and
     ``costlib watch``: amounts in the policy's unit (else `unit`), a month being the person's `volume`
-    (the page's sidebar: the headline's month too, `watch_verdict`), else the policy's cases a month;
-    the first line then says so once (`month_words`: the command line has no cases a month of its own)."""
+    (the page's sidebar, ``--volume``: the headline's month too, `watch_verdict`), else the policy's cases
+    a month; the first line then says so once (`month_words`)."""
     month = policy.get("volume")
     said = ship_words(
         ship_choice(report, refit), unit=policy_unit(policy, unit), volume=month if volume is None else volume,

@@ -26,3 +26,12 @@ def unit(text: str) -> str:
     if problem:
         raise argparse.ArgumentTypeError(problem.split(";")[0])
     return value
+
+
+VOLUME_HELP = "cases a month (for the monthly figures)"
+
+
+def add_volume(p: argparse.ArgumentParser, *, help: str = VOLUME_HELP) -> None:
+    """``--volume N``: the cases a month, within the sidebar's bounds (``settings.VOLUME``), as the
+    sidebar's "Cases per month" and the audit's and train's ``--volume`` read it (None when not given)."""
+    p.add_argument("--volume", type=bounded(settings.VOLUME), metavar="N", help=help)

@@ -1,5 +1,6 @@
 """``python -m costlib watch POLICY FILE --time COL --score COL [--label COL] [--group COL]
-[--freq M|W|D] [--allow-unsigned] [--json]``: is the cutoff a policy ships still the right one, period by period?
+[--freq M|W|D] [--volume N] [--allow-unsigned] [--json]``: is the cutoff a policy ships still the
+right one, period by period?
 
 Per period: the cases, the cost per case at the shipped cutoffs (measured on the rows whose
 outcome is known, else the label-free estimate with the period's share of positive cases estimated
@@ -11,7 +12,9 @@ off on among it (`costlib.present.signing`: unless ``--allow-unsigned`` for an u
 
 The text ends as the Watch page's answer does: its headline, then what to ship instead and the
 candidate not chosen (`costlib.answers.watch.what_to_ship`, weighing the refit on the latest
-periods with outcomes at the same ``--resamples`` and ``--seed``); ``--json`` prints the report alone.
+periods with outcomes at the same ``--resamples`` and ``--seed``); its amounts a month are at ``--volume``
+cases a month and name it, as the page's are at its sidebar's, else at the policy's. ``--json`` prints
+the report alone.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import argparse
 import json
 import sys
 
+from costlib.cli.arguments import add_volume
 from costlib.cli.audit import add_bootstrap_flags
 from costlib.cli.refusals import column_flags, refusal
 from costlib.core.errors import DataError
@@ -62,6 +66,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--label", metavar="COL", help="outcome column (0/1); empty where the outcome is not known yet")
     p.add_argument("--group", metavar="COL", help="group column, for a policy with cutoffs per group")
     p.add_argument("--freq", choices=("M", "W", "D"), default="M", help="periods: months (default), weeks or days")
+    add_volume(p, help="cases a month, for the amounts a month (default: the policy's cases a month)")
     add_bootstrap_flags(p)
     p.add_argument("--json", action="store_true", help="print one JSON object on standard output")
     return p
@@ -83,7 +88,7 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(report, allow_nan=False))
     else:
-        _print_text(report, policy, refit)
+        _print_text(report, policy, refit, volume=args.volume)
     note = sign_off_note(report["policy"]["sign_off"])
     if note:
         print(note, file=sys.stderr)
@@ -111,8 +116,8 @@ def watch(args) -> dict:
 
 def _refit(args, report: dict, policy: dict, cases):
     """The refit on the latest periods with outcomes when the Watch page offers it (at these
-    resamples and seed; `costlib.answers.watch.refit_inputs`), else None; a sentence (DataError,
-    ValueError) when the cases do not fit the policy."""
+    resamples and seed, and ``--volume`` as the page's sidebar; `costlib.answers.watch.refit_inputs`),
+    else None; a sentence (DataError, ValueError) when the cases do not fit the policy."""
     from costlib.answers.watch import refit_inputs, refit_offered
 
     if not refit_offered(report):
@@ -120,7 +125,7 @@ def _refit(args, report: dict, policy: dict, cases):
     columns = {"time": args.time, "score": args.score, "label": args.label, "group": args.group}
     return refit_inputs(
         policy, cases, name=report["data"]["file"], columns=columns, report=report,
-        n_resamples=args.resamples, seed=args.seed,
+        volume=args.volume, n_resamples=args.resamples, seed=args.seed,
     )  # fmt: skip
 
 
@@ -155,10 +160,10 @@ def _watched(args):
     return report, policy, cases
 
 
-def _print_text(report: dict, policy: dict, refit=None) -> None:
+def _print_text(report: dict, policy: dict, refit=None, *, volume: float | None = None) -> None:
     """The report as text: a line per period, the one answer once `refit` (or None) is weighed,
     and what to ship, in the Watch page's words (`costlib.answers.watch.ship_choice`,
-    `what_to_ship`)."""
+    `what_to_ship`), their amounts a month at `volume` (``--volume``) as the page's at its sidebar's."""
     from costlib.answers.watch import ship_choice, what_to_ship
     from costlib.present.amounts import money, percent
     from costlib.present.watch_tables import how_measured, period_label
@@ -200,9 +205,9 @@ def _print_text(report: dict, policy: dict, refit=None) -> None:
             f"{money(p['cost_per_case'], unit)} ({how_measured(p)}); flagged {percent(p['flagged_share'])}; "
             f"{instead} {saves}; {rate}{other}{flag}"
         )
-    verdict = watch_verdict(report, unit=unit, choice=ship_choice(report, refit))
+    verdict = watch_verdict(report, unit=unit, choice=ship_choice(report, refit), volume=volume)
     print(verdict.headline)
-    for line in what_to_ship(report, policy, refit):
+    for line in what_to_ship(report, policy, refit, volume=volume):
         print(line)
     if any(not p["measured"] for p in periods):
         from costlib.watch.report import ASSUMPTION

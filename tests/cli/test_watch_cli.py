@@ -241,3 +241,31 @@ def test_a_logit_policys_cutoff_beyond_the_probabilities_its_scores_are_read_as_
         assert {p["flagged_share"] for p in report["periods"]} == {0.0 if cutoff else 1.0}
         assert f"note: The policy's cutoff (flag a case when its score is at least {cutoff:g}) {words}" in err, err
         assert "log-odds" in err, err
+
+
+def test_volume_gives_the_pages_headline_and_what_to_ship_at_the_sidebars_cases_a_month(tmp_path, capsys, monkeypatch):
+    """The page says its amounts a month at the sidebar's cases a month and names them; the command
+    line had no cases a month of its own, so its headline named the policy's (1,500) where the page
+    named 10,000. With --volume both say the same words at the same volume."""
+    import shlex
+
+    from costlib.answers.watch import SAMPLE_COLUMNS, WATCH_RESAMPLES, sample_files, sample_inputs, watch_answer
+
+    files = sample_files()
+    (tmp_path / files.cases_name).write_bytes(files.cases)
+    (tmp_path / files.policy_name).write_bytes(files.policy)
+    monkeypatch.chdir(tmp_path)
+    args = shlex.split(files.command)[3:]
+    assert main([*args, "--volume", "10000"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    policy, df = sample_inputs()
+    answer = watch_answer(
+        policy, df, name=files.cases_name, columns=SAMPLE_COLUMNS, freq="M", n_resamples=WATCH_RESAMPLES, unit=""
+    )
+    refit = answer.refit(10_000)
+    headline = answer.verdict_for(refit, 10_000).headline
+    assert "10,000" in headline and headline in out
+    ship = answer.ship_words(refit, 10_000)
+    assert ship and all(line in out for line in ship)
+    main(args)  # without it: the policy's cases a month, named as such
+    assert headline not in capsys.readouterr().out.splitlines()
