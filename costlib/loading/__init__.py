@@ -28,6 +28,8 @@ The parts:
 - `cells`: one column's cells as categories or numbers;
 - `guessing`: `guess_mapping`, `near_misses`, `class_names_for`; `form_choices`: what a mapping form offers
   (`label_values`, `likely_positive`, `offered_columns`, `percent_columns`);
+- `price_signs`: how a price's sign and a label column agree, one rule for the loader and the guess, and
+  `refuse_unsigned_price` (the Data page's: no label column and no price below 0);
 - `roles`: validating each column role (`classes`: the multiclass columns); `preparing`: `prepare`,
   `refusals` (why the columns nearest to an unguessed role were not taken, and why a file that looks
   as if it had more than two classes was not read so) and `apply_fixes`;
@@ -68,6 +70,7 @@ from costlib.loading.preparing import (
     prepare,
     refusals,
 )
+from costlib.loading.price_signs import refuse_unsigned_price
 from costlib.loading.reading import file_fingerprint, fingerprint, read_path, read_peak, read_table
 from costlib.loading.roles import (
     ACTION_RENORMALISE,
@@ -120,6 +123,7 @@ __all__ = [
     "read_peak",
     "read_table",
     "refusals",
+    "refuse_unsigned_price",
     "rows_per_split_sentence",
     "safe_cells",
     "safe_csv",

@@ -131,7 +131,8 @@ MSG_CANNOT_READ = 'The file "{name}" cannot be read: {reason}.'
 # dashboard (`flag_phrase`, filled from the flags `prepare` is given).
 MSG_NO_ROWS = 'The table "{name}" has no rows.'
 MSG_NOTHING_MAPPED = (
-    'In "{name}", no column is chosen for a label, a score, a delta or multiclass probabilities; choose at least one.'
+    'In "{name}", no column is chosen for a label, a score, a price column or multiclass probabilities; '
+    "choose at least one."
 )
 MSG_MISSING_COLUMN = 'In "{name}", {what} {verb} not exist; the columns are {available}.'
 MSG_AMBIGUOUS_COLUMN = (
@@ -201,15 +202,25 @@ MSG_SPLIT_UNKNOWN = (
     "{rows}. Use train (or training, fit), validation (or val, valid, calib, "
     "calibration, dev) or test (or testing, holdout, eval)."
 )
-MSG_DELTA_SOURCES = 'In "{name}", delta is chosen from more than one source ({sources}); choose one.'
+# the MSG_DELTA_ sentences: each case's own price (the internal field `delta`), in the pages' words; their
+# {source} is where it comes from, with its article ('the price column "fee"', 'the votes "y" and "n"')
+MSG_DELTA_SOURCES = 'In "{name}", each case\'s price is chosen from more than one source ({sources}); choose one.'
 MSG_PRICE_SIGN_LABEL = (
     'In "{name}", column "{column}" has prices below 0, so the sign of each price is read as whether its case '
     'is positive, and in {count} {row_word} that sign disagrees with the label in column "{label}" (a price above 0 '
     "where the label is {negative}, or below 0 where it is {positive}): {rows}. Give every price as its size "
     '(0 or more) to take each case\'s class from "{label}", or correct the signs.'
 )
+# a price column with no value below 0 and no label column (`price_signs.refuse_unsigned_price`): its sign would
+# make every case positive, where beside a label (`roles.priced_by_label`) such a column holds each case's size
+MSG_PRICE_NEEDS_LABEL = (
+    'In "{name}", no label column is chosen, so the sign of each price in column "{column}" says whether its case '
+    "is positive, and its prices are 0 or more {every_row}: every case would be positive, and the model would "
+    "have nothing to tell apart. Choose the label column (each price then says what a mistake on its case costs, and "
+    '"{column}" may stay as it is), or give the prices of the negative cases a minus sign.'
+)
 MSG_SOURCE_SIGN_LABEL = (
-    'In "{name}", the class that {source} gives a case disagrees with the label in column "{label}" in {count} '
+    'In "{name}", the class each case gets from {source} disagrees with the label in column "{label}" in {count} '
     "{row_word} ({above} where the label is {negative}, or {below} where it is {positive}): {rows}. Choose no label "
     "column to take each case's class from {source}, or check the labels."
 )
@@ -217,10 +228,16 @@ MSG_PRICE_SOURCE_EMPTY = (
     'In "{name}", each case\'s own price is to come from "{source}", but no {what} chosen: choose {it} under '
     '"{picker}", or "none" under "{radio}" if a mistake costs the same on every case.'
 )
-MSG_DELTA_ZERO = 'In "{name}", the delta from {source} is 0 {every_row}: there is nothing to weigh.'
-MSG_DELTA_OVERFLOW = 'In "{name}", the delta from {source} is too large to represent in {count} {row_word}: {rows}.'
+MSG_DELTA_ZERO = (
+    'In "{name}", the price of each case, from {source}, is 0 {every_row}: no mistake costs anything, so there is '
+    "nothing to weigh."
+)
+MSG_DELTA_OVERFLOW = (
+    'In "{name}", the price of each case, from {source}, is larger than the largest number a computer holds in '
+    "{count} {row_word}: {rows}."
+)
 MSG_DELTA_TOTAL = (
-    'In "{name}", the delta from {source} is too large to add up: the sizes of its values total more than '
+    'In "{name}", the prices of the cases, from {source}, are too large to add up: their sizes total more than '
     "the largest number a computer holds ({limit}), so no cost could be computed.{which} Correct those rows, "
     "or give the prices in a larger unit (thousands, millions) so that they add up."
 )

@@ -8,7 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from costlib.core.dataset import Dataset
+from costlib.core.errors import DataError
+from costlib.core.escaping import shorten
 from costlib.loading.cells import NA_TOKENS, categories, positive_value
+from costlib.loading.messages import MSG_PRICE_NEEDS_LABEL, every_row
 
 #: a price per case, its sign the label's: guessed after a label, only beside one (never another role's)
 PRICE_NAMES = ("price", "cost", "amount", "prices", "costs", "amounts")
@@ -22,6 +26,29 @@ def holds_sizes(values: np.ndarray) -> bool:
     (True, False)
     """
     return not bool((np.asarray(values, dtype=float) < 0).any())
+
+
+def refuse_unsigned_price(ds: Dataset) -> Dataset:
+    """`ds`, or DataError when its classes would come from a price column that holds sizes: with
+    no label column, a price's sign is its case's class (`instance`), so a column with no price
+    below 0 (`holds_sizes`, the rule that reads it as sizes beside a label) makes every case
+    positive, and the Instance costs page then says "400 of 400 cases positive" and "do not let
+    the model decide" (review 140). The Data page asks it of every upload; Train with costs, where
+    the price's sign is always the class, refuses one class of its own (`training.compare`).
+
+    >>> from costlib.core.dataset import ColumnMapping
+    >>> signed = np.array([2.0, -3.0])
+    >>> ds = Dataset(name="f.csv", fingerprint="", n_rows=2, mapping=ColumnMapping(delta="p"), delta=signed)
+    >>> refuse_unsigned_price(ds) is ds
+    True
+    """
+    if ds.y is not None or not ds.mapping.delta or ds.delta is None or not holds_sizes(ds.delta):
+        return ds
+    column = ds.mapping.delta
+    said = MSG_PRICE_NEEDS_LABEL.format(
+        name=ds.name, column=shorten(column), every_row=every_row(ds.n_rows, 2, ds.n_rows + 1)
+    )
+    raise DataError(said, column=column)
 
 
 def sign_disagreements(values: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -453,19 +453,19 @@ def delta(
     sentence) is signed by them (`priced_by_label`)."""
     sources = []
     if m.delta:
-        sources.append(f"column {q(m.delta)}")
+        sources.append(f"the price column {q(m.delta)}")
     if m.votes_yes or m.votes_no:
-        sources.append("votes")
+        sources.append("the votes")
     if m.rating:
-        sources.append(f"rating {q(m.rating)}")
+        sources.append(f"the rating {q(m.rating)}")
     if m.measurement:
-        sources.append(f"measurement {q(m.measurement)}")
+        sources.append(f"the measurement {q(m.measurement)}")
     if not sources:
         return None
     if len(sources) > 1:
         raise DataError(MSG_DELTA_SOURCES.format(name=t.name, sources=join(sources)))
     if m.delta:
-        values, source, column, reads = numbers(t, m.delta), f"column {q(m.delta)}", m.delta, ("", "")
+        values, source, column, reads = numbers(t, m.delta), f"the price column {q(m.delta)}", m.delta, ("", "")
     elif m.votes_yes or m.votes_no:
         values, source, column, reads = _delta_from_votes(t, m)
     else:
@@ -559,7 +559,7 @@ def _delta_from_votes(t: Table, m: ColumnMapping) -> tuple[np.ndarray, str, str,
             raise DataError(t.bad(MSG_VOTES_NOT_INTEGER, column, frac, values=v), column=column)
         votes.append(v)
     reads = ("more yes votes than no", "more no votes than yes")  # the sign of each case's votes
-    return delta_from_votes(votes[0], votes[1]), f"votes {q(m.votes_yes)} and {q(m.votes_no)}", m.votes_yes, reads
+    return delta_from_votes(votes[0], votes[1]), f"the votes {q(m.votes_yes)} and {q(m.votes_no)}", m.votes_yes, reads
 
 
 def _delta_from_scale(t: Table, m: ColumnMapping) -> tuple[np.ndarray, str, str, tuple[str, str]]:
@@ -569,10 +569,10 @@ def _delta_from_scale(t: Table, m: ColumnMapping) -> tuple[np.ndarray, str, str,
         with np.errstate(over="ignore", invalid="ignore"):
             values = delta_from_rating(numbers(t, m.rating), mid)
         reads = (f"a rating above {num(mid)}", f"below {num(mid)}")
-        return values, f"rating {q(m.rating)} minus {num(mid)}", m.rating, reads
+        return values, f"the rating {q(m.rating)} minus {num(mid)}", m.rating, reads
     assert m.measurement
     tau = check_number(t, m.measurement, "the measurement", "threshold", m.measurement_threshold)
     with np.errstate(over="ignore", invalid="ignore"):
         values = delta_from_threshold(numbers(t, m.measurement), tau)
     reads = (f"a measurement above {num(tau)}", f"below {num(tau)}")
-    return values, f"measurement {q(m.measurement)} minus {num(tau)}", m.measurement, reads
+    return values, f"the measurement {q(m.measurement)} minus {num(tau)}", m.measurement, reads

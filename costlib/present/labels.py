@@ -252,7 +252,7 @@ NO_DELTA, DELTA_COLUMN, VOTES, RATING, MEASUREMENT = (
     "measurement and threshold",
 )
 DELTA_SOURCES = [NO_DELTA, DELTA_COLUMN, VOTES, RATING, MEASUREMENT]
-# the delta column, said plainly: its size is the price of a mistake on the case, its sign the label
+# Train with costs' price column (`training_words`), where a price's sign is always its case's class: said plainly
 MAP_DELTA = "Price column: what a mistake on each case costs, positive on a positive case, negative on a negative one"
 MAP_VOTES_YES = "Votes for the positive class"
 MAP_VOTES_NO = "Votes against"
@@ -264,7 +264,7 @@ MAP_THRESHOLD = "Threshold (positive when above)"
 MAP_PRICE_HEAD = "Price column"  # the picker as a refusal names it (`answers.data.unpriced_source`)
 MAP_PRICE = (
     f"{MAP_PRICE_HEAD}, read when “price column” is chosen above: what a mistake on each case costs "
-    "(an amount; with no label column, its sign is the label)"
+    "(an amount; with no label column, its sign is the class: below 0 on a negative case)"
 )
 # a price source whose columns are not chosen, as its refusal (`loading.messages.MSG_PRICE_SOURCE_EMPTY`)
 # says it: (what is not chosen, the pronoun for it, the picker to choose it under)
@@ -272,7 +272,9 @@ UNPRICED_PICKERS = {
     DELTA_COLUMN: ("price column is", "it", MAP_PRICE_HEAD),
     VOTES: ("vote columns are", "them", MAP_VOTES_YES),
 }
-# Instance costs: a price column read beside a label column (`answers.instance`): in words, and δ's formula
+# Instance costs: a price column read beside a label column (`page_answers.delta_source`): its size is each case's
+# price and the label column says its class, whether the column holds sizes (no price below 0, signed by the label:
+# `loading.roles.priced_by_label`) or signs that agree with the label; in words, and δ's formula
 PRICE_BESIDE_LABEL = (
     "your price column {price}: its size is how costly a mistake on the case is, and column {label} says which "
     "cases are positive"

@@ -84,7 +84,7 @@ def test_votes_whose_majority_disagrees_with_the_label_are_refused_not_read_as_t
     with pytest.raises(DataError) as info:
         loading.prepare(df, mapping, name="votes.csv", fingerprint="")
     said = info.value.message
-    assert said.startswith('In "votes.csv", the class that votes "n_yes" and "n_no" gives a case disagrees'), said
+    assert said.startswith('In "votes.csv", the class each case gets from the votes "n_yes" and "n_no" disagrees'), said
     assert 'with the label in column "label" in 2 rows (more yes votes than no where' in said, said
     assert 'or more no votes than yes where it is "1"): rows 4 and 5.' in said, said
     agreeing = df.assign(n_yes=[0, 3, 2, 0, 4, 0, 1, 0], n_no=[3, 0, 0, 2, 0, 2, 1, 3])  # a tie (row 8) costs nothing

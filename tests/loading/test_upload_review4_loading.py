@@ -164,7 +164,9 @@ def test_prices_whose_sizes_add_up_past_the_largest_float_are_refused_at_load():
             df, ColumnMapping(label="label", scores=("score",), delta="delta"), name="huge.csv", fingerprint=""
         )
     said = info.value.message
-    assert said.startswith('In "huge.csv", the delta from column "delta" is too large to add up')
+    assert said.startswith(
+        'In "huge.csv", the prices of the cases, from the price column "delta", are too large to add up'
+    )
     assert (
         'All 30 of its values are 1e+308 or more in size: rows 2, 3, 4, 5 and 6 (first 5 of 30) ("1e+308", "1e+308", '
         '"1e+308", "-1e+308", "1e+308").' in said

@@ -22,6 +22,8 @@ from views._ui.refused import say_not_loaded
 from views._ui.state import setting
 
 NONE = t.NO_COLUMN_CHOSEN
+# the refusal the form shows under its button: (the sentence, whether it offered a fix to tick)
+REFUSAL = "_refusal"
 
 
 def choice(label: str, options: list[str], guess: str | None, key: str, where=st, **kw) -> str | None:
@@ -214,7 +216,7 @@ def upload_form(df: pd.DataFrame, digest: str, name: str):
         for key in [k for k in st.session_state if str(k).startswith("map_") or str(k).startswith("fix_")]:
             del st.session_state[key]
         st.session_state["_mapping_for"] = digest
-        for key in ("_fixes", "_load_error", "_load_fix", "_widget_updates"):
+        for key in ("_fixes", REFUSAL, "_widget_updates"):
             st.session_state.pop(key, None)
     in_use = st.session_state.get("upload_dataset") if setting("data") == UPLOAD else None
     below = in_use.notes if in_use is not None and in_use.fingerprint == digest else ()  # "What is loaded" says them
@@ -241,11 +243,12 @@ def upload_form(df: pd.DataFrame, digest: str, name: str):
         fixes = {**{o.action: o.tick for o in offers}, **st.session_state.get("_fixes", {})}
         ticked = [action for action, words in fixes.items() if st.checkbox(words, key=f"fix_{action}")]
         submitted = st.form_submit_button(t.USE_COLUMNS, type="primary")
-    if st.session_state.get("_load_error") and not submitted:  # under the button that was pressed
-        say_refused(st.session_state["_load_error"], name, fix=st.session_state.get("_load_fix", False))
+    if st.session_state.get(REFUSAL) and not submitted:  # under the button that was pressed
+        refused, offered_fix = st.session_state[REFUSAL]
+        say_refused(refused, name, fix=offered_fix)
     unpriced = unpriced_source(name, source, mapping) if submitted else None
     if unpriced:  # refused like any other: the data in use stays
-        st.session_state["_load_error"], st.session_state["_load_fix"] = unpriced, False
+        st.session_state[REFUSAL] = (unpriced, False)
         st.rerun()
     if submitted:
         result = answers.mapped_upload(
@@ -254,15 +257,18 @@ def upload_form(df: pd.DataFrame, digest: str, name: str):
             mapping,
             ticked,
             shown.guess,
-            prepare=lambda use, options: build_dataset_cached(df, digest, name, use, options),
+            # with no label column, a price column with no price below 0 is refused, not read as all positive
+            prepare=lambda use, options: loading.refuse_unsigned_price(
+                build_dataset_cached(df, digest, name, use, options)
+            ),
         )
         if result.dataset is None:
-            st.session_state["_load_error"], st.session_state["_load_fix"] = result.error, result.fix is not None
+            st.session_state[REFUSAL] = (result.error, result.fix is not None)
             if result.fix is not None:
                 st.session_state.setdefault("_fixes", {})[result.fix[0]] = result.fix[1]
             st.rerun()
         replace_upload(result.dataset)
-        for key in ("_fixes", "_load_error", "_load_fix"):
+        for key in ("_fixes", REFUSAL):
             st.session_state.pop(key, None)
         if result.scale is not None:  # the form shows what was used
             st.session_state["_widget_updates"] = {mk("scale"): result.scale}
