@@ -13,6 +13,7 @@ from costlib.core.link import Settings
 from costlib.present import labels as t
 from costlib.present import watch_labels as w
 from costlib.present.policy_restore import policy_settings, restored_fields
+from costlib.present.watch_tables import watch_group_numbers
 from costlib.present.watch_words import WATCH_WHAT
 from costlib.watch.periods import FREQS
 from views._ui.data import COSTS_PAGE, UPLOAD, choose_data, group_names, replace_upload
@@ -155,4 +156,7 @@ if answer.readings is not None:
 if answer.groups is not None:
     st.subheader(w.GROUPS_HEADER)
     st.caption(answer.groups_what)
-    show_table(answer.groups, "watch_groups", key="watch_groups", data=name)
+    show_table(
+        answer.groups, "watch_groups", key="watch_groups", column_config=answer.groups_columns,
+        export=watch_group_numbers(answer.report), data=name,
+    )  # fmt: skip

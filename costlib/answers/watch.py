@@ -23,7 +23,7 @@ from costlib.present.watch_labels import (
     refit_what,
     shell_lines,
 )
-from costlib.present.watch_tables import GROUPS_WHAT, period_label, watch_group_table
+from costlib.present.watch_tables import GROUPS_COLUMNS, GROUPS_WHAT, period_label, watch_group_table
 from costlib.present.watch_words import (
     CHOICE_KEEP,
     CHOICE_REFIT,
@@ -71,7 +71,7 @@ class WatchAnswer:
 
     readings_what = READINGS_WHAT
     readings_columns = READINGS_NARROW
-    groups_what = GROUPS_WHAT
+    groups_what, groups_columns = GROUPS_WHAT, GROUPS_COLUMNS
 
     @property
     def refit_offered(self) -> bool:

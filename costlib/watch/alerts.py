@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -32,6 +32,7 @@ from costlib.binary.refits import cost_at, price_refits, refit_draws
 from costlib.core import rules as R
 from costlib.core.prices import mistakes_cost, no_model_choice, prices_for
 from costlib.stats.intervals import percentile_interval
+from costlib.watch.groups import GroupCounts, group_readings
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ class PeriodJudgement:
     no_model  None when the refit is the model's; else the choice without the model the period is
               judged against (``rules.NOBODY``, ``rules.EVERYONE`` or ``rules.AT_RANDOM``), for a
               period with no honest refit (one class of outcome, or a fold of one class)
+    groups    each group's rates and cost per case of the shipped policy with their 95% intervals
+              from the refit bootstrap's in-bag draws (`watch.groups.group_readings`)
     """
 
     shipped: float
@@ -65,6 +68,7 @@ class PeriodJudgement:
     by_group: dict
     alert: bool
     no_model: str | None = None
+    groups: dict = field(default_factory=dict)
 
 
 def judge_period(
@@ -115,6 +119,10 @@ def judge_period(
             for i, g in enumerate(ms.groups)
         }
     two_classes = ms.fit_pooled.positives > 0 and ms.fit_pooled.negatives > 0
+    # one refit bootstrap for the regret's interval and the groups' (the shipped cutoffs as exact cells)
+    draws = None
+    if n_resamples and total > 0 and not ms.weighted:
+        draws = refit_draws(ms.fit, None, ms.fit_pooled, n_resamples=n_resamples, seed=seed, include=cut)
     best, best_cost = {}, math.nan
     if two_classes:
         fitted = model_rule_cutoffs(ms, prices, capacity=capacity)
@@ -130,7 +138,7 @@ def judge_period(
             refit = float(mistakes_cost(kept["fp"], kept["fn"], prices.c_fp, prices.c_fn).sum() / total)
             regret = shipped - refit
         if n_resamples and cf is not None and math.isfinite(regret):
-            low, high = _regret_interval(ms, prices, cut, per_group, n_resamples, seed, capacity, random_share)
+            low, high = _regret_interval(draws, prices, cut, per_group, capacity, random_share)
     no_model = None
     if not math.isfinite(regret) and not ms.weighted and total > 0:  # no honest refit: judged against no model
         nobody, everyone = float(cost[1].sum()), float(cost[2].sum())
@@ -145,21 +153,35 @@ def judge_period(
             best = {g: cut_of[no_model] for g in ms.groups} if no_model in cut_of else {}
             best_cost = refit
         if n_resamples:
-            low, high = _regret_interval(
-                ms, prices, cut, per_group, n_resamples, seed, capacity, random_share, against="baseline"
-            )
+            low, high = _regret_interval(draws, prices, cut, per_group, capacity, random_share, against="baseline")
     alert = bool(math.isfinite(low) and low > 0)
     flagged = float(flagged_g.sum() / total)
-    return PeriodJudgement(shipped, refit, regret, low, high, best, best_cost, flagged, by_group, alert, no_model)
+    positives = np.array([ms.judge[g].positives for g in ms.groups], dtype=np.float64)
+    point = GroupCounts(counts.tp[0], counts.fp[0], positives, n_g - positives)
+    groups = group_readings(
+        ms.groups, point.at_random(random_share), _shipped_draws(draws, cut, random_share), prices.c_fp, prices.c_fn
+    )
+    return PeriodJudgement(
+        shipped, refit, regret, low, high, best, best_cost, flagged, by_group, alert, no_model, groups
+    )
 
 
-def _regret_interval(
-    ms, prices, cut, per_group: bool, n_resamples: int, seed: int, capacity, random_share, *, against: str = "refit"
-):
-    """The 95% interval of shipped minus refit over the refit bootstrap: the fit repeated in bag,
-    both judged on the same rows out of bag, the shipped cutoffs as exact cells. `against`
-    "baseline": minus the choice without the model (`refits.Refits.baseline`) instead."""
-    draws = refit_draws(ms.fit, None, ms.fit_pooled, n_resamples=n_resamples, seed=seed, include=cut)
+def _shipped_draws(draws, cut: np.ndarray, random_share) -> GroupCounts | None:
+    """`GroupCounts` (resamples, groups) of the shipped cutoffs `cut` on each resample's in-bag rows
+    (`refits.RefitDraws`: the cutoffs are exact cells), flagging `random_share` at random instead
+    when given; None without draws."""
+    if draws is None:
+        return None
+    at = np.broadcast_to(np.searchsorted(-draws.edges, -cut), draws.fit_tp.shape[:2])[..., None]
+    tp, fp = (np.take_along_axis(x, at, 2)[..., 0].astype(np.float64) for x in (draws.fit_tp, draws.fit_fp))
+    positives, negatives = (x[..., -1].astype(np.float64) for x in (draws.fit_tp, draws.fit_fp))
+    return GroupCounts(tp, fp, positives, negatives).at_random(random_share)
+
+
+def _regret_interval(draws, prices, cut, per_group: bool, capacity, random_share, *, against: str = "refit"):
+    """The 95% interval of shipped minus refit over the refit bootstrap `draws` (`refits.refit_draws`):
+    the fit repeated in bag, both judged on the same rows out of bag, the shipped cutoffs as exact
+    cells. `against` "baseline": minus the choice without the model (`refits.Refits.baseline`) instead."""
     refits = price_refits(draws, prices, capacity)
     c_fp, c_fn = prices.c_fp[None, :], prices.c_fn[None, :]
     if random_share is None:

@@ -38,12 +38,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from costlib.binary.capacity import at_random
 from costlib.stats.intervals import percentile_interval
+from costlib.watch.groups import GroupCounts, group_readings, summed_by_group
 from costlib.watch.shift import move_to_prior, prior_fixed_points
 
 HOLDS, FAILS, UNTESTED = "holds", "fails", "untested"
@@ -205,8 +206,10 @@ def _judge(st: Setting, w: np.ndarray, pi, *, shifted: bool, rng=None) -> dict:
     weights `w` (b, m) and fitting rows' base rate `pi` (b,): arrays (b,) of the base rate (of
     all cases, and of those without an outcome), the shipped and refitted costs per case, their
     difference (the regret), the shift of the cutoffs' log-odds and, for a random share, the
-    share the refit flags; ``"spent"`` (b, m), each cell's cost under the shipped policy; with
-    `rng`, ``"drawn"``: the shipped cost once the outcomes still to come are drawn."""
+    share the refit flags; ``"spent"`` (b, m), each cell's cost under the shipped policy, and
+    (`shifted`) ``"positive"`` (b, m), its positives (expected where the outcome is not known); with
+    `rng`, ``"drawn"``: the shipped cost once the outcomes still to come are drawn, and (`shifted`)
+    ``"drawn_positive"`` (b, m), each cell's positives so drawn."""
     c = st.cells
     b = w.shape[0]
     unknown = c.kind == 0
@@ -250,12 +253,16 @@ def _judge(st: Setting, w: np.ndarray, pi, *, shifted: bool, rng=None) -> dict:
             "flagged_cost": flagged_cost,
             "missed_cost": missed_cost,
         }
+    if shifted:  # each cell's positives, for its groups' rates (`_groups`: the base-rate reading's only)
+        out["positive"] = w * np.where(unknown, p, c.kind == 1)
     out["regret"] = out["shipped"] - out["refit"]
     if rng is not None:
         pos = rng.binomial(np.round(w).astype(np.int64), np.clip(p, 0.0, 1.0)) if unknown.any() else np.zeros(w.shape)
         drawn_f = np.where(unknown, (w - pos) * st.c_fp, w * flagged_cost)
         drawn_n = np.where(unknown, pos * st.c_fn, w * missed_cost)
         drawn = _shipped_cells(st, 1.0, drawn_f, drawn_n).sum(axis=1)
+        if shifted:
+            out["drawn_positive"] = np.where(unknown, pos, w * (c.kind == 1))
         with np.errstate(invalid="ignore", divide="ignore"):
             out["drawn"] = drawn / total
     return out
@@ -276,6 +283,8 @@ class Reading:
     refit       {group: cutoff} the refit ships (the shipped cutoffs moved to the base rate)
     refit_share for a policy that flags a random share: the share the refit flags (0: nobody)
     by_group    {group: (cases, share flagged, cost per case)} of the shipped policy
+    groups      each group's rates and cost per case with their 95% intervals, the outcomes still to
+                come drawn as for `cost` (`watch.groups.group_readings`; the base-rate reading's only)
     """
 
     base_rate: float
@@ -288,6 +297,7 @@ class Reading:
     refit: dict
     refit_share: float | None
     by_group: dict
+    groups: dict = field(default_factory=dict)
 
     @property
     def alert(self) -> bool:
@@ -424,10 +434,11 @@ def estimate_period(
     c_fn = np.array([float(costs[n][1]) for n in names])
     cells = make_cells(s, codes, y)
     setting = _setting(cells, cut, c_fp, c_fn, capacity, random_share)
+    k = len(names)
     pi = np.array([float(train_prior)])
     point = {shifted: _judge(setting, cells.count[None, :], pi, shifted=shifted) for shifted in (True, False)}
     draws = {True: [], False: []}
-    saves = []
+    saves, counted = [], []
     if n_resamples:
         boot = compress(cells, cut[np.isfinite(cut)])
         boot_setting = _setting(boot, cut, c_fp, c_fn, capacity, random_share)
@@ -439,6 +450,7 @@ def estimate_period(
             for shifted in (True, False):
                 draws[shifted].append(_judge(boot_setting, w, pis, shifted=shifted, rng=rng))
             saves.append(_judged_refits(boot_setting, w, draws[True][-1]))
+            counted.append(summed_by_group(w, boot_setting.shipped, draws[True][-1]["drawn_positive"], boot.group, k))
     readings = {}
     for shifted in (True, False):
         pt = point[shifted]
@@ -465,6 +477,7 @@ def estimate_period(
             refit,
             share,
             _by_group(setting, pt["spent"][0], names),
+            _groups(setting, pt["positive"], counted, names, c_fp, c_fn, random_share) if shifted else {},
         )
     if reference is not None and n_resamples:
         from costlib.watch.reference import SHIFT_LEVEL, label_shift_test
@@ -494,6 +507,18 @@ def _judged_refits(st: Setting, w: np.ndarray, draw: dict) -> np.ndarray:
         refit = np.sum(judge_w * np.where(_moved_flags(st, draw["shift"]), f_cost, m_cost), axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return (shipped - refit) / judge_w.sum(axis=1)
+
+
+def _groups(st: Setting, positive: np.ndarray, counted: list, names: list, c_fp, c_fn, random_share) -> dict:
+    """`group_readings` of the shipped policy: its counts expected (`positive`, (1, m), each cell's
+    expected positives), their intervals from the resamples' drawn counts (`counted`)."""
+    point = summed_by_group(st.cells.count[None, :], st.shipped, positive, st.cells.group, len(names))
+    point = GroupCounts(*(x[0] for x in (point.tp, point.fp, point.positives, point.negatives)))
+    draws = None
+    if counted:
+        kinds = ("tp", "fp", "positives", "negatives")
+        draws = GroupCounts(*(np.concatenate([getattr(c, a) for c in counted]) for a in kinds)).at_random(random_share)
+    return group_readings(names, point.at_random(random_share), draws, c_fp, c_fn)
 
 
 def _by_group(st: Setting, spent: np.ndarray, names: list) -> dict:

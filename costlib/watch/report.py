@@ -198,7 +198,7 @@ def watch_report(
                 base_rate=float(labels[known].mean()),
                 flagged_share=j.flagged,
                 alert=j.alert,
-                groups=_group_rows(j.by_group),
+                groups=_group_rows(j.by_group, j.groups),
                 **dict.fromkeys(ESTIMATE_KEYS),
             )
         else:  # outcomes still to come: the label-free estimate, with the known outcomes where there are some
@@ -226,7 +226,7 @@ def watch_report(
                 base_rate=ls.base_rate,
                 flagged_share=e.flagged,
                 alert=e.alert,
-                groups=_group_rows(ls.by_group),
+                groups=_group_rows(ls.by_group, ls.groups),
                 assumption=e.assumption,
                 assumption_p_value=e.p_value,
                 readings={LABEL_SHIFT: _reading(ls), CALIBRATED: _reading(e.calibrated)},
@@ -370,14 +370,23 @@ def _check_estimable(s: np.ndarray, prior: float | None, name: str, score: str, 
         )
 
 
-def _group_rows(by_group: dict) -> dict:
-    """{group: {"n", "flagged_share", "cost_per_case"}} for JSON; empty with one group."""
+def _group_rows(by_group: dict, readings: dict) -> dict:
+    """{group: {"n", "flagged_share", "cost_per_case", and from `readings` (`watch.groups.group_readings`)
+    "positives", "negatives" (expected where outcomes are to come), "false_positive_rate",
+    "false_negative_rate", each rate's and the cost's ``"<name>_interval"`` and "small"}} for JSON;
+    empty with one group."""
+    from costlib.watch.groups import READINGS
+
     if len(by_group) <= 1:
         return {}
-    return {
-        str(g): {"n": json_number(n), "flagged_share": json_number(f), "cost_per_case": json_number(c)}
-        for g, (n, f, c) in by_group.items()
-    }
+    rows = {}
+    for g, (n, f, c) in by_group.items():
+        r = readings.get(g, {})
+        row = {"n": json_number(n), "flagged_share": json_number(f), "cost_per_case": json_number(c)}
+        row.update({k: json_number(r.get(k)) for k in ("positives", "negatives", *READINGS[1:3])})
+        row.update({f"{k}_interval": [json_number(x) for x in r.get(f"{k}_interval", (None, None))] for k in READINGS})
+        rows[str(g)] = {**row, "small": bool(r.get("small", False))}
+    return rows
 
 
 def _reading(r) -> dict:

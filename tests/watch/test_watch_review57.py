@@ -30,7 +30,7 @@ def test_the_groups_count_the_cases_the_sentence_says(months):
     p = partly[0]
     assert sum(x["n"] for x in p["groups"].values()) == p["n"] and how_measured(p) == "63% measured"
     assert "those with outcomes, where there are any" not in GROUPS_WHAT  # item 5: that was not what it counted
-    assert 'counts all its cases where the rest is estimated from the scores ("63% measured")' in GROUPS_WHAT
+    assert 'counts all its cases where the rest is estimated from the scores ("63% measured" above)' in GROUPS_WHAT
 
 
 def test_only_the_periods_a_watch_can_judge_are_offered_and_the_others_are_named_once():
