@@ -142,8 +142,8 @@ def current_watched(policy: dict, data_label: str) -> str:
 def month_words(month: float, volume: float | None = None, *, freq: str = "M") -> str:
     """Whose "a month" the monthly amounts of `what_to_ship` are, said once beside them
     (`MONTH_IS_POLICYS`): the policy's `month` cases a month, what it was written for, and not the
-    person's `volume` (the page's; None on the command line) when that differs; amounts for a past
-    period (the headline's) are that period's own cases' (`freq`: the periods).
+    person's `volume` (the page's, or ``--volume``; None on the command line without it) when that
+    differs; amounts for a past period (the headline's) are that period's own cases' (`freq`: the periods).
 
     >>> month_words(1500, 10000)  # doctest: +NORMALIZE_WHITESPACE
     "A month here is 1,500 cases, the policy's cases a month (the volume it was written for), not your 10,000
