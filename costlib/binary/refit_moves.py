@@ -40,7 +40,7 @@ AT_LEAST = "at least"  # the larger of the two
 BOOT_SHARE = 1 - math.exp(-1)  # 0.632: the share of distinct rows a resample holds
 
 
-REFITS = 200  # Poisson resamples of `refit_worths`, at most
+REFITS = 200  # Poisson resamples of `level_draws`, at most
 MIN_REFITS = 20  # and at least: fewer than `REFITS` where levels x resamples would pass `folds.SPLIT_BUDGET`
 
 
@@ -105,13 +105,13 @@ def best_prefixes(
 
 
 def refits_for(levels: int) -> int:
-    """How many resamples `refit_worths` draws over `levels` levels: `REFITS`, fewer (`MIN_REFITS` at
+    """How many resamples `level_draws` draws over `levels` levels: `REFITS`, fewer (`MIN_REFITS` at
     least) where levels x resamples would pass `folds.SPLIT_BUDGET`."""
     return int(np.clip(SPLIT_BUDGET // max(int(levels), 1), MIN_REFITS, REFITS))
 
 
 def level_draws(right, wrong, *, seed, resamples: int | None = None) -> tuple:
-    """The Poisson resamples `refit_worths` prices, drawn once from the rows counted by level (each
+    """The Poisson resamples of a rule's moves, drawn once from the rows counted by level (each
     row drawn a Poisson(1) number of times, so level i holds Poisson(right[i]) right rows and
     Poisson(wrong[i]) wrong ones): chunks of (drawn right, drawn wrong), resamples x levels, each
     chunk within `folds.SPLIT_BUDGET` entries, stored in the smallest whole type that holds them.
@@ -162,26 +162,6 @@ def priced_refits(
     return np.concatenate([all_rows[j] for j in picks])
 
 
-def refit_worths(
-    right, wrong, right_worth: float, wrong_worth: float, *, seed, resamples: int | None = None
-) -> np.ndarray:
-    """How much a rule fitted on all rows would move with another draw of them: per Poisson
-    resample of the rows (`level_draws`), the worth on all the rows (a sum, not per case) of the
-    prefix of levels the resample's best rule accepts (`priced_refits`). The rows are counted by
-    level once, so a resample costs one pass over the levels, not a sort; `resamples` of them
-    (None: `refits_for` the levels). Their variance is what a cross-fitted estimate cannot follow
-    (issue 43, `benchmarks/README.md`, "How far the shipped pair moves with the rows").
-
-    Prefixes worth 0 (none), 5, 3 and -9 on all rows: most resamples pick the first level.
-
-    >>> w = refit_worths([5, 0, 1], [0, 1, 6], 1.0, -2.0, seed=0)
-    >>> w.shape, set(w.tolist()) <= {0.0, 5.0, 3.0, -9.0}, float(np.median(w))
-    ((200,), True, 5.0)
-    """
-    draws = level_draws(right, wrong, seed=seed, resamples=resamples)
-    return priced_refits(draws, right, wrong, right_worth, wrong_worth)
-
-
 def held_moves(se: float, moves: float, rule: str) -> float:
     """The standard error of a cross-fitted estimate whose rule, fitted on all rows, moves with
     them: the rows' `se` (fold-aware, `honest.row_se`) with the `moves` (a variance per case, this
@@ -229,25 +209,30 @@ def single_cutoff_moves(ms, prices: Prices, *, capacity: float | None = None, se
     total = float(ms.fit_pooled.total)
     c_fn, c_fp = np.asarray(prices.c_fn, dtype=np.float64), np.asarray(prices.c_fp, dtype=np.float64)
     cap = float(capacity) if C.binds(capacity) else None
-    key = ("single cutoff draws", int(seed))
     if cap is None and prices.uniform:
-        hulls = ms.kept(("single cutoff hulls", int(seed)), lambda: _resample_hulls(_draws(ms, key), levels))
+        hulls = ms.kept(("single cutoff hulls", int(seed)), lambda: _resample_hulls(_draws(ms, seed), levels))
         j = hull_picks(hulls, c_fn[0], c_fp[0])  # the pooled cutoffs' prefixes: priced on all rows at once
         worths = c_fn[0] * ms.fit_pooled.tp[j] - c_fp[0] * ms.fit_pooled.fp[j]
     else:
         worths = priced_refits(
-            ms.kept(key, lambda: _draws(ms, key)), right, wrong, c_fn[group], -c_fp[group], max_taken=cap, levels=levels
+            ms.kept(("single cutoff draws", int(seed)), lambda: _draws(ms, seed)),
+            right,
+            wrong,
+            c_fn[group],
+            -c_fp[group],
+            max_taken=cap,
+            levels=levels,
         )
     if worths.size < 2 or total <= 0:
         return float("nan")
     return BOOT_SHARE * float(np.var(worths / total, ddof=1))
 
 
-def _draws(ms, key: tuple) -> tuple:
-    """The Poisson resamples of `ms`'s entries (`level_draws`, seeded by ``key``'s seed): the same
-    draws whether they are kept (per-group prices, a limit) or read once into hulls."""
+def _draws(ms, seed: int) -> tuple:
+    """The Poisson resamples of `ms`'s entries (`level_draws`) from `seed`: the same draws whether
+    they are kept (per-group prices, a limit) or read once into hulls."""
     right, wrong, _, _ = ms.kept(("single cutoff entries",), lambda: _entries(ms))
-    return level_draws(right, wrong, seed=[key[1], 632])
+    return level_draws(right, wrong, seed=[int(seed), 632])
 
 
 def _resample_hulls(draws: tuple, levels: np.ndarray | None) -> tuple:

@@ -238,7 +238,7 @@ def _cross_fitted_gain(sweep: Sweep, *, k: float, r: float, baseline: str, seed:
         gains = {R.NOBODY: nobody / n[0] - cost, R.EVERYONE: everyone / n[0] - cost}
         rule = R.NOBODY if baseline == HAND_OVER else R.EVERYONE
     # the threshold shipped is picked on all rows, another pick than the folds': how far its worth moves
-    # with the rows (`refit_moves.refit_worths` over the sweep's levels, each resample's pick within the
+    # with the rows (`refit_moves.priced_refits` of the sweep's levels' draws, each resample's pick within the
     # cap, shrunk by `BOOT_SHARE`), added to the rows' variance (`refit_moves.ADDED`)
     worths = _refit_worths(sweep, k=k, r=r, seed=seed, cap=cap if capped else None)
     moves = BOOT_SHARE * float(np.var(worths / n[0], ddof=1))
@@ -265,7 +265,7 @@ def _deals(sweep: Sweep, capped: bool, seed: int) -> tuple:
 
 def _refit_worths(sweep: Sweep, *, k: float, r: float, seed: int, cap: float | None = None) -> np.ndarray:
     """Per Poisson resample of the sweep's rows, the worth on all of them (a sum over r a case) of
-    the threshold the resample picks (`refit_moves.refit_worths`: a right answer accepted is worth 1 - r
+    the threshold the resample picks (`refit_moves.priced_refits`: a right answer accepted is worth 1 - r
     against handing it over, a wrong one -(k + r); levels in the sweep's order, highest confidence
     first), within a `cap` on the share of the resample handed over when given. The resamples are
     drawn once per sweep (`refit_moves.level_draws`, kept on it); a move of k, r or the cap only prices
