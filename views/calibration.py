@@ -8,6 +8,7 @@ from costlib import answers
 from costlib.answers.calibration import costs_pick
 from costlib.core import settings
 from costlib.core.escaping import option_names
+from costlib.present import calibration_group_words as gw
 from costlib.present import calibration_words as cw
 from costlib.present import labels as t
 from views._ui.data import fallback_title, group_names, model_picker, model_sweeps
@@ -114,8 +115,8 @@ def live_calibration() -> None:
     say("caption", shown.caption)
     groups = shown.groups
     if groups is not None:
-        st.subheader(cw.GROUPS_TITLE)
-        say("caption", cw.GROUPS_WHAT)
+        st.subheader(gw.GROUPS_TITLE)
+        say("caption", gw.GROUPS_WHAT)
         say("markdown", groups.sentence)
         show_live_table(groups.table, "calibration_by_group", key="cal_groups")
         show_chart(groups.figure, key="reliability_by_group")

@@ -26,6 +26,7 @@ from costlib.calibration import (
 from costlib.core import settings
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import shorten
+from costlib.present import calibration_group_words as gw
 from costlib.present import calibration_words as cw
 from costlib.present import words
 from costlib.present.amounts import per_case_and_month, percent
@@ -92,7 +93,8 @@ def rescale_gain(fit: CalibrationFit, k: float) -> tuple[float, float]:
 class GroupsShown:
     """The Calibration page's section on each group at one number of bins.
 
-    sentence  the least calibrated group and whether its gap is beyond the noise (`calibration_words.group_sentence`)
+    sentence  the least calibrated group, and whether its gap is beyond the noise
+              (`calibration_group_words.group_sentence`)
     table     each group's cases, error, 95% interval, chance level and error after rescaling
     figure    each group's reliability curve (the groups with enough cases)
     method    how the intervals were made, in words
@@ -183,6 +185,7 @@ def reliability(
         unit=unit,
         volume=volume,
         cutoff=cw.value_cutoff(k),
+        errors=(ece_before, ece_after),
     )
     caption = cw.worth_caption(
         k=k, worth=worth, per_group=choice.per_group, unit=unit, volume=volume, on_test=fit.on_test
@@ -202,13 +205,13 @@ def group_section(fit: CalibrationFit, bins: int) -> GroupsShown | None:
     read = [g.group for g in gc.by_group if not g.too_few]
     rescaled = {g: BinnedScores.of(y[names == g], p_cal[names == g]).ece(bins) for g in read}
     curves = [(g, *BinnedScores.of(y[names == g], p[names == g]).bins(bins)) for g in read]
-    title = cw.GROUP_DIAGRAM_TITLE.format(model=fit.model)
+    title = gw.GROUP_DIAGRAM_TITLE.format(model=fit.model)
     figure = reliability_diagram(curves, least=MIN_BIN_CASES, title=title, fade_after_first=False, bands=bins)
     return GroupsShown(
-        sentence=cw.group_sentence(gc, MIN_CLASS_ROWS, on_test=fit.on_test),
-        table=pd.DataFrame(cw.group_rows(gc, rescaled, on_test=fit.on_test)),
+        sentence=gw.group_sentence(gc, MIN_CLASS_ROWS, on_test=fit.on_test),
+        table=pd.DataFrame(gw.group_rows(gc, rescaled, on_test=fit.on_test)),
         figure=figure,
-        method=cw.GROUP_METHOD.format(
+        method=gw.GROUP_METHOD.format(
             bins=bins, resamples=ECE_RESAMPLES, least=MIN_CLASS_ROWS, cases=cw.cases_word(fit.on_test)
         ),
         note=cw.small_bins_note({c[0]: c[3] for c in curves}, MIN_BIN_CASES),

@@ -1,5 +1,5 @@
-"""The Calibration page's words: its labels, its answer, the worth before and after rescaling,
-and what each group's calibration says, in plain words first (a product manager reads the
+"""The Calibration page's words: its labels, its answer, the worth before and after rescaling
+(what each group's calibration says is `calibration_group_words`), in plain words first (a product manager reads the
 answer, a fairness auditor the groups); each technical term (temperature scaling, T, ECE,
 Brier, bins, judged rows, τ*) is named once, with a sentence that says what it is.
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from costlib.calibration import CANNOT_FIX, KEEP, NO_FIT, NOT_HELPING, RESCALE
+from costlib.calibration import CANNOT_FIX, CLOSE, ECE_FLOOR, KEEP, NO_FIT, NOT_HELPING, RESCALE
 from costlib.core.escaping import shorten
 from costlib.present.amounts import (
     MAX_DECIMALS,
@@ -167,6 +167,18 @@ FIT_ON = {
     "same": "fitted on the same cases it is checked on",
 }
 NOISE = "a calibrated model would show up to {chance} on these cases by chance"
+#: beyond chance but within `calibration.ECE_FLOOR`: the floor decides, and the sentence says so
+CLOSE_SENTENCE = (
+    "{model}'s probabilities are off by more than chance, but by little: calibration error {ece} is more than a "
+    "calibrated model would show on these cases by chance (up to {chance}), and within the {floor} we treat as close "
+    "enough to calibrated."
+)
+CLOSE_NO_CHANCE = (
+    "{model}'s probabilities are off by little: calibration error {ece}, within the {floor} we treat as close enough "
+    "to calibrated."
+)
+#: which calibration the page's answer is about: the worth at your prices, said on Value and Costs
+PAGE_ANSWER = "whether rescaling is worth more at your prices is the Calibration page's answer."
 CHECKED_ON = "Checked on the test cases, kept apart from the cases the rescaling was fitted on."
 JUDGED_ROWS = (  # what the judged rows are, in the terms box
     "The judged rows are the cases the page checks on: the test cases, kept apart to judge what was fitted (every "
@@ -196,8 +208,12 @@ ADVICE = {
         "Rescaled probabilities are more honest (a lower calibration error, beyond chance); whether they are worth "
         "more at your prices is the Calibration page's answer."
     ),
-    KEEP: "Its calibration error is within what chance gives a calibrated model: keep the probabilities as they are.",
-    NOT_HELPING: "Rescaling does not lower the error on these cases: keep the probabilities as they are.",
+    KEEP: "Its calibration error is within what chance gives a calibrated model; " + PAGE_ANSWER,
+    CLOSE: (
+        f"Its calibration error is beyond what chance gives a calibrated model, but within the {ECE_FLOOR:.2f} we "
+        "treat as close enough; " + PAGE_ANSWER
+    ),
+    NOT_HELPING: "Rescaling does not lower the calibration error on these cases; " + PAGE_ANSWER,
     CANNOT_FIX: (
         "Rescaling by one number cannot fix them (they are off in another way, for example too high everywhere): "
         "do not trust the cutoffs computed from prices for this model; the cutoffs fitted on data do not need "
@@ -265,6 +281,9 @@ def probabilities_sentence(
         return f"{model}'s probabilities are not calibrated: calibration error {error(before)}{noise}."
     if advice == KEEP:
         return f"{model}'s probabilities read as calibrated: calibration error {error(before)}{noise}."
+    if advice == CLOSE:  # the floor decides, not chance: said, with both numbers
+        said = CLOSE_SENTENCE if math.isfinite(chance) else CLOSE_NO_CHANCE
+        return said.format(model=model, ece=error(before), chance=error(chance), floor=f"{ECE_FLOOR:.2f}")
     key = "close" if abs(math.log(temperature)) < 0.05 else "over" if temperature > 1 else "under"
     return (
         f"{model}'s probabilities are {DIRECTION[key]}: rescaling takes the calibration error from "
@@ -288,7 +307,7 @@ def calibration_verdict(
         )
         return Verdict("warning", head + ADVICE[advice], (checked,), (FITTED_WHERE, JUDGED_ROWS))
     head = probabilities_sentence(model, advice, temperature, before, after, chance) + " "
-    kind = "success" if advice == RESCALE else "info" if advice == KEEP else "warning"
+    kind = "success" if advice == RESCALE else "info" if advice in (KEEP, CLOSE) else "warning"
     # the plain sentences under the answer; the technical names folded away (`TERMS_TITLE`)
     terms = (TECHNICAL.format(t=temperature, fit_on=where), FITTED_WHERE, JUDGED_ROWS)
     return Verdict(kind, head + ADVICE[advice], (checked,), terms)
@@ -319,6 +338,18 @@ AT_CUTOFF_FIRST = "At the cutoff your prices set{cutoff}"  # the same, starting 
 BELOW_HANDING_OVER = (
     "Either way the model is worth less there than handing every case over, at {nothing}: the Value page says "
     "which cases to let it answer."
+)
+#: fitted on the rows it is checked on (`fit_on` "same"): no verdict, but one action and how to get a verdict
+NO_VERDICT = (
+    "No verdict on rescaling: it is fitted on the same cases it is checked on, which flatters it. Until it is "
+    "checked on other cases, keep {name}'s probabilities as they are: {at_cutoff}, {name} is worth {was} as given and "
+    "{now} rescaled, both read on the cases the rescaling was fitted on. To get a verdict, map a split column on "
+    "the Data page that keeps some cases apart to check on: the rescaling is then fitted on the others."
+)
+#: shipped rescaled for the money while the calibration error shown does not fall: why, in the answer itself
+SHIP_NOT_HONEST = (
+    "The calibration error does not fall ({before} as given, {after} rescaled): the gain comes from which cases "
+    "clear that cutoff, not from more honest probabilities."
 )
 OTHER_PRICES = (
     "Rescaling does make the probabilities more honest, but at these prices that is not worth a decision; at other "
@@ -373,6 +404,7 @@ def rescale_verdict(
     unit: str = "",
     volume: float | None = None,
     cutoff: float | None = None,
+    errors: tuple[float, float] | None = None,
 ) -> Verdict:
     """The Calibration page's one answer: is the model worth more with its probabilities
     rescaled than as given (the best one can do without the change), at the cutoff the prices
@@ -382,7 +414,10 @@ def rescale_verdict(
     (`core.ship.ship_verdict`): ship, not clearly better, or `DO_NOT_RESCALE`. A rescaling fitted
     on the cases it is judged on (`fit_on` "same") flatters itself: no verdict, the two worths
     said plainly. `probabilities` is `calibration_verdict`: why, under the answer. `cutoff`: the
-    cutoff the worths are read at (`value_cutoff`), named in the answer.
+    cutoff the worths are read at (`value_cutoff`), named in the answer. `errors`: the calibration
+    error as given and rescaled on the same cases (the page's metrics); where rescaling ships for
+    the money but the error shown does not fall (`error_change`), the answer says the gain is the
+    money's, not more honest probabilities (`SHIP_NOT_HONEST`), so it never reads against the metric.
 
     Keeping the probabilities as they are is not an alarm: it is drawn as good news (success)
     where they read as calibrated, neutral (info) where rescaling does not pay, and as a warning
@@ -415,19 +450,18 @@ def rescale_verdict(
     if before < 0 and after < 0:  # the model loses at this cutoff either way: said first, not left to a caption
         details = (BELOW_HANDING_OVER.format(nothing=per_case_and_month(0.0, volume, unit)), *details)
     if fit_on == "same":
-        head = (
-            f"No verdict on rescaling: it is fitted on the same cases it is checked on, which flatters it. "
-            f"{AT_CUTOFF_FIRST.format(**at_cutoff)}, {name} is worth {was} with its probabilities as given and "
-            f"{now} rescaled."
-        )
+        head = NO_VERDICT.format(name=name, at_cutoff=AT_CUTOFF.format(**at_cutoff), was=was, now=now)
         return Verdict("info", head, details, terms)
     iv = interval(low, high, unit, of="the gain", digits=digits if verdict in (R.SHIP, R.NOT_CLEARLY) else None)
     if verdict == R.SHIP:
+        honest = errors is None or (error_change(*errors) or "").startswith("\u2212")  # the error shown falls
         head = (
-            f"{verdict_head(R.SHIP)} with its probabilities rescaled: {AT_CUTOFF.format(**at_cutoff)}, {name} is "
-            f"worth {now} rescaled "
-            f"against {was} as given, {gain} more ({iv})."
+            f"{verdict_head(R.SHIP)} with its probabilities rescaled{'' if honest else ', for the money'}: "
+            f"{AT_CUTOFF.format(**at_cutoff)}, {name} is worth {now} rescaled against {was} as given, "
+            f"{gain} more ({iv})."
         )
+        if not honest:
+            head += " " + SHIP_NOT_HONEST.format(before=error(errors[0]), after=error(errors[1]))
         return Verdict("success", head, details, terms)
     if verdict == R.NOT_CLEARLY:
         chance = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"
@@ -442,7 +476,7 @@ def rescale_verdict(
     else:
         said = f"it would be worth {now} rescaled, less than {was} as given" + (f" ({iv})" if iv else "")
     head = f"{DO_NOT_RESCALE}: keep {name}'s probabilities as they are. {AT_CUTOFF_FIRST.format(**at_cutoff)}, {said}."
-    kind = "warning" if advice == CANNOT_FIX else "success" if advice == KEEP else "info"
+    kind = "warning" if advice == CANNOT_FIX else "success" if advice in (KEEP, CLOSE) else "info"
     return Verdict(kind, head, details, terms)
 
 
@@ -484,117 +518,3 @@ def small_bins_note(counts_by_curve: dict, least: int) -> str | None:
     if not which:
         return None
     return FEW_BINS_NOTE.format(least=least, which=which, step=math.floor(100 / least))
-
-
-# ---------------------------------------------------------------------------------------
-# Calibration within each group
-
-GROUPS_TITLE = "Calibration within each group"
-GROUPS_WHAT = (
-    "Is each group's probability as honest as everyone's? A score of 0.7 should mean about 70% in every group; "
-    "where it does not, the same cutoff treats the groups differently."
-)
-GROUP_TABLE = {
-    "group": "group",
-    "cases": "test cases",
-    "error": "calibration error",
-    "interval": "95% interval",
-    "chance": "by chance up to",
-    "rescaled": "after rescaling",
-}
-TOO_FEW = "too few cases"
-GROUP_DIAGRAM_TITLE = "Reliability diagram by group, {model} as given"
-GROUP_METHOD = (
-    "Each group's calibration error is read on its own {cases}, in the same {bins} score bands as above. Its 95% "
-    "interval comes from the bootstrap: the group's cases resampled with replacement {resamples:,} times (seeded, so "
-    "the numbers repeat). A sample's error reads high, since its noise adds to the true gaps, and a resample's reads "
-    "higher again by about as much, so the resampled errors are moved down by twice that excess; the interval starts "
-    "at 0 when the error is within what chance gives a calibrated model on that many cases. A group needs at least "
-    "{least} positive and {least} negative {cases} to be read."
-)
-NO_GROUP_READ = (
-    "No group has enough {cases} to read its calibration (at least {least} positives and {least} negatives each)."
-)
-ONE_GROUP_READ = (
-    "Only {group} has enough {cases} to read: calibration error {ece} ({iv}); {noise}. The other groups have too few."
-)
-ONE_BEYOND = "beyond what chance gives a calibrated model on that many cases"
-ONE_WITHIN = "within what chance gives a calibrated model on that many cases"
-LEAST = "The scores are least calibrated for {group}: calibration error {ece} ({iv}), against {best_ece} for {best}; "
-BEYOND = (
-    "that gap of {gap} is beyond the noise ({group}'s error is above what chance gives a calibrated model on its {n} "
-    "cases, up to {chance}, and the {gap_iv} lies above 0)."
-)
-WITHIN_OWN = (
-    "that gap of {gap} is within the noise ({group}'s error is within what chance gives a calibrated model on its "
-    "{n} cases, up to {chance})."
-)
-WITHIN_GAP = "that gap of {gap} is within the noise (the {gap_iv} includes 0)."
-TOO_FEW_NAMED = "Too few {cases} to read: {names} (fewer than {least} positives or negatives); no error is claimed."
-
-
-IV = "95% interval {low} to {high}"
-IV_OF = "95% interval of {of} {low} to {high}"
-
-
-def _iv(low: float, high: float, of: str = "") -> str:
-    """'95% interval 0.0100 to 0.0400' in the page's four decimals (`error`).
-
-    >>> _iv(-0.01, 0.04, of="the gap")
-    '95% interval of the gap −0.0100 to 0.0400'
-    """
-    return (IV_OF if of else IV).format(of=of, low=error(low), high=error(high))
-
-
-def group_sentence(gc, least: int, *, on_test: bool = True) -> str:
-    """One sentence (two at most) naming the least calibrated group and whether its gap to the
-    best calibrated one is beyond the noise (`calibration.GroupCalibration`), and the groups
-    too small to read; `on_test`: whether the judged rows are test rows (`cases_word`)."""
-    cases = cases_word(on_test)
-    few = [shorten(g.group) for g in gc.by_group if g.too_few]
-    tail = (" " + TOO_FEW_NAMED.format(names=", ".join(few), least=least, cases=cases)) if few else ""
-    w, b = gc.worst, gc.best
-    if w is None:
-        return NO_GROUP_READ.format(least=least, cases=cases)
-    if b is None:
-        noise = ONE_BEYOND if w.beyond_noise else ONE_WITHIN
-        return ONE_GROUP_READ.format(
-            group=shorten(w.group), ece=error(w.ece), iv=_iv(w.low, w.high), noise=noise, cases=cases
-        )
-    head = LEAST.format(
-        group=shorten(w.group), ece=error(w.ece), iv=_iv(w.low, w.high), best_ece=error(b.ece), best=shorten(b.group)
-    )
-    gap_iv = _iv(gc.gap_low, gc.gap_high, of="the gap")
-    if gc.gap_beyond_noise:
-        said = BEYOND.format(
-            gap=error(gc.gap), group=shorten(w.group), n=f"{w.cases:,}", chance=error(w.chance), gap_iv=gap_iv
-        )
-    elif not w.beyond_noise:
-        said = WITHIN_OWN.format(gap=error(gc.gap), group=shorten(w.group), n=f"{w.cases:,}", chance=error(w.chance))
-    else:
-        said = WITHIN_GAP.format(gap=error(gc.gap), gap_iv=gap_iv)
-    return head + said + tail
-
-
-def group_rows(gc, rescaled: dict, *, on_test: bool = True) -> list[dict]:
-    """The rows of the groups' table: a group too small reads `TOO_FEW` instead of a number;
-    `rescaled` is {group: its error after rescaling}; the cases' column is named as the judged
-    rows are (`cases_word`: 'test cases' only where they are test rows)."""
-    rows = []
-    c = GROUP_TABLE | {"cases": cases_word(on_test)}
-    for g in gc.by_group:
-        if g.too_few:
-            rows.append({c["group"]: g.group, c["cases"]: f"{g.cases:,}", c["error"]: TOO_FEW, c["interval"]: "–",
-                         c["chance"]: "–", c["rescaled"]: "–"})  # fmt: skip
-            continue
-        rows.append(
-            {
-                c["group"]: g.group,
-                c["cases"]: f"{g.cases:,}",
-                c["error"]: error(g.ece),
-                c["interval"]: f"{error(g.low)} to {error(g.high)}",
-                c["chance"]: error(g.chance),
-                c["rescaled"]: error(rescaled.get(g.group, float("nan"))),
-            }
-        )
-    return rows

@@ -15,6 +15,7 @@ from costlib.answers.calibration import calibration_answer
 from costlib.core.dataset import ColumnMapping
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
+from costlib.present import calibration_group_words as gw
 from costlib.present import calibration_words as cw
 
 PRICES = (1.0, 3.0)  # a false alarm, a miss: k = (1 + 3) / 2 = 2 right answers, the Value cutoff 2/3
@@ -131,7 +132,7 @@ def test_without_a_split_the_words_speak_of_the_rows_used_and_agree_with_the_num
 
 def test_with_test_rows_the_groups_still_say_test_cases(compas):
     groups = _answer(compas, "p_recid").at(10).groups
-    assert cw.GROUP_TABLE["cases"] == "test cases" in groups.table.columns
+    assert gw.GROUP_TABLE["cases"] == "test cases" in groups.table.columns
     assert "its own test cases" in groups.method
 
 

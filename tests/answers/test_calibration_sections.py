@@ -17,6 +17,7 @@ from costlib.binary.folds import MIN_CLASS_ROWS
 from costlib.calibration import MIN_BIN_CASES, expected_calibration_error
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
+from costlib.present import calibration_group_words as gw
 from costlib.present import calibration_words as cw
 from costlib.present.chart_text import chart_text
 
@@ -44,15 +45,15 @@ def test_compas_shows_each_race_groups_calibration_as_computed_on_its_test_rows(
     test = df[df["split"] == "test"]
     groups = compas.groups
     assert groups is not None
-    table = groups.table.set_index(cw.GROUP_TABLE["group"])
+    table = groups.table.set_index(gw.GROUP_TABLE["group"])
     assert sorted(table.index) == sorted(test["race"].unique())
     for race, rows in test.groupby("race"):
         want = expected_calibration_error(rows["two_year_recid"], rows["p_recid"], n_bins=10)
-        assert table.loc[race, cw.GROUP_TABLE["error"]] == cw.error(want)
-        assert table.loc[race, cw.GROUP_TABLE["cases"]] == f"{len(rows):,}"
-        low, high = (float(x.replace("\u2212", "-")) for x in table.loc[race, cw.GROUP_TABLE["interval"]].split(" to "))
+        assert table.loc[race, gw.GROUP_TABLE["error"]] == cw.error(want)
+        assert table.loc[race, gw.GROUP_TABLE["cases"]] == f"{len(rows):,}"
+        low, high = (float(x.replace("\u2212", "-")) for x in table.loc[race, gw.GROUP_TABLE["interval"]].split(" to "))
         assert 0.0 <= low <= high
-    errors = {race: float(table.loc[race, cw.GROUP_TABLE["error"]]) for race in table.index}
+    errors = {race: float(table.loc[race, gw.GROUP_TABLE["error"]]) for race in table.index}
     worst = max(errors, key=errors.get)
     assert groups.sentence.startswith(f"The scores are least calibrated for {worst}")
     assert "noise" in groups.sentence
@@ -72,9 +73,9 @@ def test_a_tiny_group_reads_too_few_cases_not_a_number():
     tiny = df[(df["split"] == "test")].head(MIN_CLASS_ROWS + 5).copy()
     tiny["race"] = "Tiny"
     shown = _answer("compas", pd.concat([df, tiny], ignore_index=True)).at(10)
-    row = shown.groups.table.set_index(cw.GROUP_TABLE["group"]).loc["Tiny"]
-    assert row[cw.GROUP_TABLE["error"]] == cw.TOO_FEW
-    assert not re.search(r"\d", "".join(row[[cw.GROUP_TABLE["interval"], cw.GROUP_TABLE["chance"]]]))
+    row = shown.groups.table.set_index(gw.GROUP_TABLE["group"]).loc["Tiny"]
+    assert row[gw.GROUP_TABLE["error"]] == gw.TOO_FEW
+    assert not re.search(r"\d", "".join(row[[gw.GROUP_TABLE["interval"], gw.GROUP_TABLE["chance"]]]))
     assert "Too few test cases to read: Tiny" in shown.groups.sentence
     assert "Tiny" not in [t.name for t in shown.groups.figure.data]
 
@@ -138,19 +139,19 @@ def _groups(off_by: float, sizes=(3000, 3000), seed=0):
 
 
 def test_the_group_sentence_says_beyond_the_noise_only_when_it_is():
-    beyond = cw.group_sentence(_groups(0.15), MIN_CLASS_ROWS)
+    beyond = gw.group_sentence(_groups(0.15), MIN_CLASS_ROWS)
     assert beyond.startswith("The scores are least calibrated for b: calibration error 0.1")
     assert "that gap of 0.1" in beyond and "is beyond the noise" in beyond
-    within = cw.group_sentence(_groups(0.0), MIN_CLASS_ROWS)
+    within = gw.group_sentence(_groups(0.0), MIN_CLASS_ROWS)
     assert "is within the noise" in within and "beyond" not in within
     assert within.count(".") >= 1 and "; that gap" in within  # one sentence: the group and the verdict on its gap
 
 
 def test_the_group_sentence_with_one_or_no_group_large_enough():
-    one = cw.group_sentence(_groups(0.0, sizes=(3000, 30)), MIN_CLASS_ROWS)
+    one = gw.group_sentence(_groups(0.0, sizes=(3000, 30)), MIN_CLASS_ROWS)
     assert one.startswith("Only a has enough test cases to read") and "too few" in one
-    none = cw.group_sentence(_groups(0.0, sizes=(30, 30)), MIN_CLASS_ROWS)
-    assert none == cw.NO_GROUP_READ.format(least=MIN_CLASS_ROWS, cases="test cases")
+    none = gw.group_sentence(_groups(0.0, sizes=(30, 30)), MIN_CLASS_ROWS)
+    assert none == gw.NO_GROUP_READ.format(least=MIN_CLASS_ROWS, cases="test cases")
 
 
 def test_the_plain_verdict_calls_a_calibrated_model_so_and_a_miscalibrated_one_so():
