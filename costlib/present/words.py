@@ -33,6 +33,7 @@ from costlib.present.amounts import (  # percent and ratio_text are also re-expo
 )
 from costlib.present.disparity_words import DISPARITY_LEAD, DISPARITY_LEADS, disparity_sentence
 from costlib.present.group_alone_words import groups_alone_detail, groups_alone_why, rule_alone_why
+from costlib.present.group_cutoff_words import cutoff_reach, per_group_against_baseline
 from costlib.present.kept_words import adds_nothing_why, cheaper_than_no_model
 from costlib.present.labels import MODELS_PICKED, whose_models
 
@@ -58,12 +59,15 @@ BASELINE_WORDS = {
 }
 
 
-def cutoffs_text(cutoffs: dict, *, grouped: bool, verb: bool = True, lowest: dict | None = None) -> str:
+def cutoffs_text(
+    cutoffs: dict, *, grouped: bool, verb: bool = True, lowest: dict | None = None, notes: dict | None = None
+) -> str:
     """The rule in words: 'flag a case when its score is at least 0.323', 'flag nobody',
     or per group 'flag A at 0.62 or more, nobody in B, and C at 0.32 or more' (`verb`
     False leaves out the leading 'flag'). `lowest` ({group: lowest score on the fitting rows},
     as `cutoffs_short` reads it) says a group's cutoff at or below its lowest score as what it
-    is: 'everyone in C'."""
+    is: 'everyone in C'; `notes` ({group: clause}, `group_cutoff_words.cutoff_reach`) follow a group's
+    cutoff in brackets: 'tiny at 0.7204 or more (on all rows it flags none of its 8 cases)'."""
     flag = "flag " if verb else ""
     values = list(cutoffs.values())
     same = all(t == values[0] or (math.isnan(t) and math.isnan(values[0])) for t in values)
@@ -85,7 +89,8 @@ def cutoffs_text(cutoffs: dict, *, grouped: bool, verb: bool = True, lowest: dic
         elif t == -math.inf or (lowest is not None and group in lowest and t <= lowest[group]):
             parts.append(f"everyone in {shorten(group)}")
         else:
-            parts.append(f"{shorten(group)} at {cutoff_number(t)} or more")
+            note = (notes or {}).get(group)
+            parts.append(f"{shorten(group)} at {cutoff_number(t)} or more" + (f" ({note})" if note else ""))
     # three or more: a comma before the last "and", so "everyone in B, and C at 0.32 or more" is not read
     # as everyone in B and C
     last = " and " if len(parts) == 2 else ", and "
@@ -303,7 +308,7 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None,
             if rec.judged_on == "test"
             else f"“{shorten(rec.model)}” (the cheapest of {whose} {len(models)} models)"
         )
-    how = cutoffs_text(rec.cutoffs, grouped=rec.grouped, lowest=rec.lowest)
+    how = cutoffs_text(rec.cutoffs, grouped=rec.grouped, lowest=rec.lowest, notes=cutoff_reach(rec, judged_rows(rec)))
     one_or_many = ""
     if rec.grouped:
         one_or_many = PER_GROUP_HEAD if rec.rule == R.COST_OPTIMAL else " with one cutoff for everyone"
@@ -433,32 +438,6 @@ def judged_kind(rec) -> str:
     return "cross-fitted" if rec.estimate == H.CROSS_FITTED else "same"
 
 
-def _per_group_against_baseline(rec, unit: str) -> str:
-    """When per-group cutoffs would be cheaper than the no-model choice (the answer kept, the model
-    not shipped), that saving as a clause, so that the answer does not seem to contradict the
-    rules table (a verdict that the model costs more, beside per-group cutoffs of the same model
-    that cost less than the answer): clearly cheaper, yet not recommended because not clearly
-    cheaper than one cutoff for everyone; or cheaper on these rows but not clearly; else ''."""
-
-    o = rec.results.overall
-    if R.COST_OPTIMAL not in o.index or "vs_high" not in o.columns:
-        return ""
-    saving, low = -float(o.loc[R.COST_OPTIMAL, "vs_baseline"]), -float(o.loc[R.COST_OPTIMAL, "vs_high"])
-    if not saving > 0:
-        return ""
-    high = -float(o.loc[R.COST_OPTIMAL, "vs_low"])
-    d = beside_interval(saving, low, high)
-    iv = interval(low, high, unit, digits=d)
-    base = BASELINE_WORDS.get(rec.baseline, rec.baseline)
-    against = f"against {base} they would save {money(saving, unit, digits=d)} per case{f' ({iv})' if iv else ''}"
-    if not low > 0:
-        return f"; {against}, not clearly either"
-    return (
-        f", though {against}: per-group cutoffs are recommended only when they are clearly cheaper than one cutoff "
-        "for everyone"
-    )
-
-
 def recommendation_details(rec, unit: str, volume: float | None, *, sample: bool = False) -> tuple[str, ...]:
     from costlib.binary.folds import MIN_CLASS_ROWS
 
@@ -502,7 +481,7 @@ def recommendation_details(rec, unit: str, volume: float | None, *, sample: bool
             # what follows for the answer: not "one cutoff is recommended" when the verdict ships no model
             then = "so one cutoff for everyone is recommended" if rec.ship_model else "so they do not change the answer"
             if not rec.ship_model:
-                then += _per_group_against_baseline(rec, unit)
+                then += per_group_against_baseline(rec, unit, BASELINE_WORDS.get(rec.baseline, rec.baseline))
             shown = cutoffs_short(per_group, grouped=True, lowest=rec.lowest)
             out.append(
                 f"Per-group cutoffs ({shown}) {gain}: {than} one cutoff for everyone, {then}. Per-group "
