@@ -13,7 +13,7 @@ import pandas as pd
 
 from costlib.core.escaping import shorten
 from costlib.loading.messages import plural
-from costlib.present.amounts import money, per_case_and_month, ratio_text
+from costlib.present.amounts import beside_interval, interval, money, per_case_and_month, ratio_text
 from costlib.present.words import (
     BASELINE_WORDS,
     Verdict,
@@ -35,6 +35,13 @@ MODEL_NOT_CLEARLY = (
     "But not clearly cheaper than the choice without a model, once the luck of picking the cutoff is counted: so "
     "the verdict above keeps “{kept}”."
 )
+#: what the map compares, said where it names the cheapest option: per-group cutoffs are not on it
+#: (review C, item 4: "the cheapest option ... is ... its best single cutoff" beneath a verdict that
+#: ships per-group cutoffs read as a second answer)
+MAP_OPTIONS = "a model at one cutoff for everyone, flagging nobody and flagging everyone"
+#: the tail when the verdict ships per-group cutoffs, which the map leaves out: {gain} is what they
+#: save over one cutoff for everyone, or against the choice without a model when that leads the map
+PER_GROUP_SHIPPED = "The verdict above ships per-group cutoffs, which the map leaves out: they save {gain}."
 
 
 def sensitivity_sentence(
@@ -47,6 +54,7 @@ def sensitivity_sentence(
     model: str = "the model",
     judged: str = "the test rows",
     kept: str | None = None,
+    rec=None,
 ) -> str:
     """Which option is the answer at the mean prices (`binary.sensitivity.sensitivity_grid`'s choice: the
     model cheapest on train, or the cheaper decision without a model on test) and over which
@@ -55,7 +63,11 @@ def sensitivity_sentence(
     the rows the options are compared on (`judged_rows`). `kept`: the choice without a model the
     verdict keeps (a rule of `rules.BASELINES`), None when the model ships; a model cheapest on
     these rows under a verdict that keeps that choice is said as not clearly cheaper (a reader
-    saw two answers: the model cheapest here, flagging everyone above)."""
+    saw two answers: the model cheapest here, flagging everyone above). The map holds one cutoff for
+    everyone and the choices without a model (`MAP_OPTIONS`), and the sentence says so; with `rec`
+    (the page's `decision.Recommendation`) shipping per-group cutoffs, it says that these are what
+    the verdict ships and what they save (`PER_GROUP_SHIPPED`), instead of calling the map's
+    cheapest option the answer."""
     from costlib.binary.sensitivity import RATIO_LIMITS
     from costlib.core import rules as R
 
@@ -77,16 +89,37 @@ def sensitivity_sentence(
     which = f"your prices, averaged over the groups by their cases in {judged}" if blended else "your prices"
     head = (
         f"At {which} (a false negative costs {shown} times a false positive: "
-        f"{money(c_fn, unit)} against {money(c_fp, unit)}), the cheapest option on {judged} is {leader}; it "
-        f"stays the cheapest {span}."
+        f"{money(c_fn, unit)} against {money(c_fp, unit)}), of the options the map compares ({MAP_OPTIONS}), the "
+        f"cheapest on {judged} is {leader}; it stays the cheapest {span}."
     )
     tail = NO_MODEL_LEADS.format(judged=judged) if baseline_leads else MODEL_LEADS
     if kept is not None and not baseline_leads:
         tail = MODEL_NOT_CLEARLY.format(kept=R.rule_words(kept))
+    per_group = _per_group_gain(rec, unit, over_baseline=baseline_leads)
+    if per_group:
+        tail = PER_GROUP_SHIPPED.format(gain=per_group)
     paying = "" if break_even is None else break_even_words(break_even, model)
     if paying.endswith(f"{span}."):  # the model's range on the same rows: said once
         paying = ""
     return " ".join(x for x in (head, tail, paying) if x)
+
+
+def _per_group_gain(rec, unit: str, *, over_baseline: bool) -> str:
+    """What the per-group cutoffs that `rec` ships save, with its 95% interval: over one cutoff for
+    everyone (`rec.group_gain`), or, `over_baseline` (a choice without a model leads the map), against
+    that choice (the verdict's saving); '' when `rec` does not ship per-group cutoffs."""
+    from costlib.core import rules as R
+
+    if rec is None or not (rec.ship_model and rec.grouped and rec.rule == R.COST_OPTIMAL):
+        return ""
+    if over_baseline or rec.group_gain is None:
+        est, lo, hi = rec.saving, rec.saving_low, rec.saving_high
+        than = f"against {BASELINE_WORDS.get(rec.baseline, rec.baseline)}"
+    else:
+        (est, lo, hi), than = rec.group_gain, "more than one cutoff for everyone"
+    d = beside_interval(est, lo, hi)
+    iv = interval(lo, hi, unit, digits=d)
+    return f"{money(est, unit, digits=d)} per case {than}" + (f" ({iv})" if iv else "")
 
 
 def break_even_words(break_even: tuple[float, float], model: str = "the model") -> str:
