@@ -143,7 +143,8 @@ def reliability(
     model, t = fit.model, fit.t
     ece_before, ece_after = fit.binned.ece(bins), fit.binned_cal.ece(bins)
     advice = calibration_advice(t, ece_before, ece_after, chance)
-    probabilities = cw.calibration_verdict(model, advice, t, fit.fit_on, ece_before, ece_after, chance)
+    widest = widest_band(fit.binned, bins)
+    probabilities = cw.calibration_verdict(model, advice, t, fit.fit_on, ece_before, ece_after, chance, widest)
     metrics = cw.error_metrics(t, ece_before, ece_after, fit.brier)
     curves = [(cw.AS_GIVEN.format(model=model), *fit.binned.bins(bins))]
     if np.isfinite(t):
@@ -191,6 +192,17 @@ def reliability(
         k=k, worth=worth, per_group=choice.per_group, unit=unit, volume=volume, on_test=fit.on_test
     )
     return Reliability(verdict, metrics, figure, table, caption, note, groups)
+
+
+def widest_band(binned: BinnedScores, bins: int) -> tuple[float, float] | None:
+    """(mean predicted, observed) of the band furthest from the diagonal among those of at least
+    `MIN_BIN_CASES` cases (the diagram's bands read as points, not hollow markers); None without one."""
+    predicted, observed, counts = binned.bins(bins)
+    read = np.flatnonzero(counts >= MIN_BIN_CASES)
+    if read.size == 0:
+        return None
+    i = read[np.argmax(np.abs(observed[read] - predicted[read]))]
+    return float(predicted[i]), float(observed[i])
 
 
 def group_section(fit: CalibrationFit, bins: int) -> GroupsShown | None:

@@ -169,14 +169,16 @@ FIT_ON = {
 NOISE = "a calibrated model would show up to {chance} on these cases by chance"
 #: beyond chance but within `calibration.ECE_FLOOR`: the floor decides, and the sentence says so
 CLOSE_SENTENCE = (
-    "{model}'s probabilities are off by more than chance, but by little: calibration error {ece} is more than a "
-    "calibrated model would show on these cases by chance (up to {chance}), and within the {floor} we treat as close "
-    "enough to calibrated."
+    "{model}'s probabilities are off by more than chance: calibration error {ece} is more than a calibrated model "
+    "would show on these cases by chance (up to {chance}). That average is within the {floor} we treat as close "
+    "enough"
 )
 CLOSE_NO_CHANCE = (
-    "{model}'s probabilities are off by little: calibration error {ece}, within the {floor} we treat as close enough "
-    "to calibrated."
+    "{model}'s probabilities are off: calibration error {ece}. That average is within the {floor} we treat as close "
+    "enough"
 )
+#: the band of the diagram furthest off, where it is further off than the floor: the average hides it
+WIDEST_BAND = ", but not every band is: where {model} says {said} on average, {seen} of the cases turn out positive."
 #: which calibration the page's answer is about: the worth at your prices, said on Value and Costs
 PAGE_ANSWER = "whether rescaling is worth more at your prices is the Calibration page's answer."
 CHECKED_ON = "Checked on the test cases, kept apart from the cases the rescaling was fitted on."
@@ -270,11 +272,13 @@ def error_metrics(t: float, before: float, after: float, brier: tuple[float, flo
 
 
 def probabilities_sentence(
-    model: str, advice: str, temperature: float, before: float, after: float, chance: float
+    model: str, advice: str, temperature: float, before: float, after: float, chance: float, widest=None
 ) -> str:
     """What the probabilities are, in one sentence from the one test's `advice`
     (`calibration.calibration_advice`), without what to do (`ADVICE`): the Calibration page's
-    answer is about the worth (`rescale_verdict`), this is why."""
+    answer is about the worth (`rescale_verdict`), this is why. `widest`: (mean predicted,
+    observed) of the diagram's band furthest off (of those with enough cases to read), said where
+    the floor decided and that band is further off than it."""
     model = shorten(model)
     noise = "" if not math.isfinite(chance) else f" ({NOISE.format(chance=error(chance))})"
     if advice == CANNOT_FIX:
@@ -282,8 +286,12 @@ def probabilities_sentence(
     if advice == KEEP:
         return f"{model}'s probabilities read as calibrated: calibration error {error(before)}{noise}."
     if advice == CLOSE:  # the floor decides, not chance: said, with both numbers
-        said = CLOSE_SENTENCE if math.isfinite(chance) else CLOSE_NO_CHANCE
-        return said.format(model=model, ece=error(before), chance=error(chance), floor=f"{ECE_FLOOR:.2f}")
+        said = (CLOSE_SENTENCE if math.isfinite(chance) else CLOSE_NO_CHANCE).format(
+            model=model, ece=error(before), chance=error(chance), floor=f"{ECE_FLOOR:.2f}"
+        )
+        if widest is None or abs(widest[1] - widest[0]) <= ECE_FLOOR:
+            return said + "."
+        return said + WIDEST_BAND.format(model=model, said=f"{widest[0]:.2f}", seen=f"{widest[1]:.2f}")
     key = "close" if abs(math.log(temperature)) < 0.05 else "over" if temperature > 1 else "under"
     return (
         f"{model}'s probabilities are {DIRECTION[key]}: rescaling takes the calibration error from "
@@ -292,12 +300,13 @@ def probabilities_sentence(
 
 
 def calibration_verdict(
-    model: str, advice: str, temperature: float, fit_on: str, before: float, after: float, chance: float
+    model: str, advice: str, temperature: float, fit_on: str, before: float, after: float, chance: float, widest=None
 ) -> Verdict:
     """The calibration in plain words from the one test's `advice`
     (`calibration.calibration_advice`): the headline says what the probabilities are and what to
     do about them, the details name temperature scaling and T once, and where the numbers were
-    read. The page's one answer (`rescale_verdict`) puts the worth first and this under it."""
+    read. The page's one answer (`rescale_verdict`) puts the worth first and this under it.
+    `widest`: the diagram's band furthest off (`probabilities_sentence`)."""
     where = FIT_ON.get(fit_on, FIT_ON["same"])
     checked = CHECKED_ON if fit_on in FIT_ON and fit_on != "same" else CHECKED_ON_SAME
     if advice == NO_FIT:
@@ -306,7 +315,7 @@ def calibration_verdict(
             "rescaling could sharpen or soften (all equal, one outcome only, or ranked backwards). "
         )
         return Verdict("warning", head + ADVICE[advice], (checked,), (FITTED_WHERE, JUDGED_ROWS))
-    head = probabilities_sentence(model, advice, temperature, before, after, chance) + " "
+    head = probabilities_sentence(model, advice, temperature, before, after, chance, widest) + " "
     kind = "success" if advice == RESCALE else "info" if advice in (KEEP, CLOSE) else "warning"
     # the plain sentences under the answer; the technical names folded away (`TERMS_TITLE`)
     terms = (TECHNICAL.format(t=temperature, fit_on=where), FITTED_WHERE, JUDGED_ROWS)

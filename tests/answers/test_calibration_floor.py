@@ -12,7 +12,7 @@ import io
 import pandas as pd
 import pytest
 
-from costlib.answers.calibration import calibration_advice_line, calibration_answer
+from costlib.answers.calibration import calibration_advice_line, calibration_answer, calibration_fit, widest_band
 from costlib.calibration import CLOSE, ECE_FLOOR, KEEP, RESCALE, calibration_advice
 from costlib.core.dataset import ColumnMapping
 from costlib.loading.preparing import prepare
@@ -35,6 +35,10 @@ def _shown(ds, model, c_fp=1.0, c_fn=10.0):
     names = sorted(set(ds.groups.tolist())) if ds.groups is not None else [""]
     costs = {g: (c_fp, c_fn) for g in names}
     return calibration_answer(ds, model, names=names, costs=costs, unit="$", volume=10_000.0).at(10)
+
+
+def _calibration_fit(ds):
+    return calibration_fit(ds, "score_nb").binned
 
 
 def _metric(shown, label):
@@ -68,7 +72,20 @@ def test_the_offensive_sample_names_the_floor_that_decided(offensive):
     assert float(before) > 5 * float(chance)  # the review's numbers: 0.0418 against 0.0070
     assert "read as calibrated" not in why, why
     assert f"calibration error {before} is more than a calibrated model would show" in why
-    assert f"(up to {chance})" in why and "within the 0.05 we treat as close enough to calibrated" in why
+    assert f"(up to {chance})" in why and "That average is within the 0.05 we treat as close enough" in why
+    # the diagram sits well below the diagonal in the middle: the band furthest off is named, as the chart reads it
+    predicted, observed = widest_band(_calibration_fit(offensive), 10)
+    assert predicted - observed > 0.05
+    assert f"where score_nb says {predicted:.2f} on average, {observed:.2f} of the cases turn out positive" in why
+
+
+def test_the_band_furthest_off_is_named_only_where_the_floor_hides_it():
+    def said(widest):
+        return cw.probabilities_sentence("m", CLOSE, 1.2, 0.03, 0.031, 0.01, widest)
+
+    assert "not every band is: where m says 0.65 on average, 0.33" in said((0.65, 0.33))
+    assert "not every band" not in said((0.65, 0.62)) and said((0.65, 0.62)).endswith("close enough.")
+    assert "not every band" not in said(None)
 
 
 def test_shipping_rescaled_for_the_money_says_the_error_shown_does_not_fall(offensive):
