@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from costlib.binary.disparity_counts import few_cases as few_cases  # the rule's home; its callers import it here
+from costlib.binary.disparity_counts import own_intervals, too_few, widened
 from costlib.core.errors import DataError
 
 #: metric -> its key in the JSON decision summary
@@ -56,6 +58,8 @@ COLUMNS = [
     "is_reference",
     "undefined",
     "out_of",
+    "value_low",
+    "value_high",
 ]
 
 
@@ -146,48 +150,6 @@ def lines_crossed(ratio: float, low: float, high: float, threshold: float = THRE
     return ()
 
 
-#: the metrics that are a share of cases, whose counts say how many cases a ratio rests on
-_RATES = ("flagged rate", "false positive rate", "false negative rate")
-
-
-def few_cases(k: float, n: float, k_ref: float, n_ref: float, threshold: float = THRESHOLD) -> bool:
-    """Whether a ratio of two rates, `k` of `n` cases against `k_ref` of `n_ref`, rests on too
-    few cases to tell its result: the ratio's 95% interval from the counts alone reaches into
-    [threshold, 1 / threshold] for a failing ratio, and past both of its lines for a passing one
-    (a failure either way fits the counts as well: there is nothing to see). That interval is the
-    log risk ratio's (Katz's); where one count is 0 (a ratio of 0 or infinity, a failure), the end
-    toward the range is the exact one of the share of the cases that fall in that group given the
-    other's count. A rate of 1 missed case in 1,000 against 3 in 1,100 could be chance; 0 of 500
-    against 40 of 500 could not, nor 0 of 100 against 10 of 100; 0 of 100 against 2 of 100 could.
-    A pass of 1 flagged in 40 against 1 in 45 rests on too few; one of 500 in 1,000 against 520
-    in 1,000 does not. Two rates of 0 have no ratio: False.
-
-    >>> few_cases(1, 1000, 3, 1100), few_cases(0, 500, 40, 500), few_cases(50, 1000, 100, 1000)
-    (True, False, False)
-    >>> few_cases(0, 100, 10, 100), few_cases(0, 100, 2, 100), few_cases(2, 100, 0, 100)
-    (False, True, True)
-    >>> few_cases(1, 40, 1, 45), few_cases(500, 1000, 520, 1000), few_cases(0, 40, 0, 45)
-    (True, False, False)
-    """
-    if not all(math.isfinite(x) for x in (k, n, k_ref, n_ref)) or min(n, n_ref) <= 0 or k > n or k_ref > n_ref:
-        return False
-    z = 1.959964
-    bottom, top = threshold * (1 - 1e-12), (1 + 1e-12) / threshold
-    if k > 0 and k_ref > 0:
-        ratio = (k / n) / (k_ref / n_ref)
-        spread = math.exp(z * math.sqrt(max(1 / k - 1 / n + 1 / k_ref - 1 / n_ref, 0.0)))
-        if bottom <= ratio <= top:  # a pass
-            return ratio / spread < bottom and ratio * spread > top
-        return ratio * spread >= bottom and ratio / spread <= top
-    if k <= 0 and k_ref > 0:  # a ratio of 0: the highest it could be, from the k_ref cases all in the reference
-        share = 1 - 0.025 ** (1 / k_ref)
-        return share / (1 - share) * n_ref / n >= bottom
-    if k > 0:  # an infinite ratio: the lowest it could be
-        share = 0.025 ** (1 / k)
-        return share / (1 - share) * n_ref / n <= top
-    return False
-
-
 @dataclass(frozen=True, eq=False)
 class Disparities:
     """Every group against the reference group, per metric, for one rule.
@@ -197,7 +159,9 @@ class Disparities:
     threshold        tau: a ratio passes inside [tau, 1 / tau]
     table            long format, one row per (metric, group), columns `COLUMNS`: ``passes`` is
                      True, False or None (undefined), ``undefined`` the reason in words (else ""),
-                     ``out_of`` the (weighted) count the group's value is a share of (`out_of`)
+                     ``out_of`` the (weighted) count the group's value is a share of (`out_of`),
+                     ``value_low``, ``value_high`` its exact 95% interval from the group's own
+                     counts alone (`disparity_counts.own_intervals`)
     priced_apart     the groups' mistakes are priced differently (a price book by group), so a
                      cost-per-case ratio reads the prices as well as the model
     """
@@ -217,10 +181,10 @@ class Disparities:
     def could_be_chance(self, row: dict) -> bool:
         """Whether the result of one row of `table` could be chance: its ratio's 95% interval
         reaches past a line of the pass range to where the result would be the other
-        (`lines_crossed`), or, for a failing rate, the cases it rests on are too few to tell
-        it from the range (`rests_on_few`: a resampled interval of a rate made of 1 to 3 cases can
-        be narrow, as a cross-fitted one is). The one reading of the headline, the JSON record
-        and the table.
+        (`lines_crossed`; the interval holds the group's own counts' interval, so a failure resting
+        on a handful of cases reaches into the range), or, for a failure, the cases it rests on are
+        too few to tell it from the range (`rests_on_few`, also without resamples). The one reading
+        of the headline, the JSON record and the table.
 
         >>> d = disparities(["a", "b"], [4, 1], [1, 1], [1, 4], [10, 10], c_fp=1, c_fn=1)
         >>> d.could_be_chance({"ratio": 3.72, "ratio_low": 0.854, "ratio_high": 8.05})
@@ -231,19 +195,24 @@ class Disparities:
         return row.get("passes") is False and self.rests_on_few(row)
 
     def rests_on_few(self, row: dict) -> bool:
-        """Whether the result (pass or fail) of one rate's row of `table` rests on too few cases
-        to tell (`few_cases` of its counts against the reference group's); False for the
-        reference, the cost per case and a row without a result. A pass that does is said so in
-        the table (`disparity_table.TOO_FEW`), as a failure that does could be chance."""
-        if row.get("passes") is None or row.get("metric") not in _RATES or row.get("is_reference"):
+        """Whether the result (pass or fail) of one row of `table` (a rate or the cost per case)
+        rests on too few cases to tell: `disparity_counts.too_few` of the group's own interval
+        (``value_low``, ``value_high``) over the reference group's value (where that is 0, the
+        highest its own counts allow). False for the reference, a row without a result or without
+        those counts, and two values of 0. A pass that does is said so in the table
+        (`disparity_table.TOO_FEW`), as a failure that does could be chance."""
+        if row.get("passes") is None or row.get("is_reference"):
             return False
         ref = self.table[(self.table["metric"] == row["metric"]) & self.table["is_reference"]]
         if ref.empty:
             return False
         r = ref.iloc[0]
-        events = (float(row["value"]) * float(row["out_of"]), float(row["out_of"]))
-        against = (float(r["value"]) * float(r["out_of"]), float(r["out_of"]))
-        return few_cases(*events, *against, self.threshold)
+        value, against = float(row["value"]), float(r["value"])
+        if not (value > 0 or against > 0):
+            return False
+        against = against if against > 0 else float(r.get("value_high", math.nan))
+        low, high = float(row.get("value_low", math.nan)), float(row.get("value_high", math.nan))
+        return too_few(bool(row["passes"]), low, high, against, self.threshold)
 
     @property
     def largest(self) -> dict | None:
@@ -332,6 +301,7 @@ def disparities(
     threshold: float = THRESHOLD,
     cost=None,
     priced_apart: bool | None = None,
+    dearest=None,
 ) -> Disparities:
     """Each group's metrics against the reference group's, with 95% intervals.
 
@@ -349,6 +319,10 @@ def disparities(
         `column_disparities`); default fp * c_fp + fn * c_fn
     priced_apart : whether the groups' prices differ (`Disparities.priced_apart`); None: whether
         `c_fp` or `c_fn` differ between the groups
+    dearest : per group, the most one of its mistakes can cost (`disparity_counts.own_intervals`:
+        the price a group without mistakes is judged at); None: the larger of `c_fp` and `c_fn`
+
+    Each group's resampled interval holds its own counts' exact one (`disparity_counts.widened`).
 
     Raises
     ------
@@ -395,10 +369,12 @@ def disparities(
         lo, hi = percentile_intervals(np.concatenate(parts, axis=1))
         lo, hi = lo.reshape(len(est), 2, k), hi.reshape(len(est), 2, k)
         spans = np.stack((lo[:, 0], hi[:, 0], lo[:, 1], hi[:, 1]))
+    spent = est["cost per case"] * n_arr if cost is None else np.asarray(cost, dtype=np.float64)
+    own = own_intervals(tp, fp, fn, n_arr, spent, np.maximum(c_fp, c_fn) if dearest is None else dearest)
     rows = []
     for m, (metric, values) in enumerate(est.items()):
         ref = float(values[ref_i])
-        r_lo, r_hi, d_lo, d_hi = spans[:, m]
+        r_lo, r_hi, d_lo, d_hi = widened(spans[:, m], *own[metric], ref, ref_i)
         for i, g in enumerate(groups):
             value = float(values[i])
             ratio, why, passes = _undefined(metric, value, ref, i == ref_i)
@@ -422,6 +398,8 @@ def disparities(
                     "is_reference": i == ref_i,
                     "undefined": why,
                     "out_of": float(whole[metric][i]),
+                    "value_low": float(own[metric][0][i]),
+                    "value_high": float(own[metric][1][i]),
                 }
             )
     table = pd.DataFrame(rows, columns=COLUMNS)
@@ -567,6 +545,7 @@ def column_disparities(ms, results, rule: str, prices, parts, columns: Sequence[
                     threshold=threshold,
                     cost=(fp * c_fp + fn * c_fn) @ member,
                     priced_apart=not prices.uniform,
+                    dearest=(member * np.maximum(c_fp, c_fn)[:, None]).max(axis=0),
                 ),
             )
         )

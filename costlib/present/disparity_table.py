@@ -181,6 +181,13 @@ OUT_OF_WORDS = (
 )
 """The disparities' caption on the "out of" column: its cells are bare counts, so that the table
 fits the page at 1400 px."""
+INTERVAL_WORDS = (
+    "95% intervals from the same resamples as the costs, widened to what the group's own count allows, so that a "
+    "small group with no mistakes does not read as certain to have none"
+)
+"""The disparities' caption on their intervals (`disparity.disparities`: each holds the group's own
+counts' exact interval, `disparity_counts.own_intervals`), so that no group with no events reads
+certain."""
 DISPARITY_COLUMNS = {"out of": {"help": OUT_OF_HELP}}
 """The dashboard's headers of `disparity_table` (a Streamlit ``column_config`` as plain dicts)."""
 BOTH_ZERO = "pass: both are 0"
@@ -197,7 +204,7 @@ def disparity_caption(d) -> str:
         f"Disparities of “{R.rule_words(d.rule)}” against the reference group “{shorten(d.reference)}” "
         f"({'the largest on the judged rows' if d.chosen == 'largest' else 'as chosen'}): each group's "
         f"metric divided by the reference group's passes {threshold_words(d.threshold)} between "
-        f"{d.threshold:.3g} and {hi:.3g}; {OUT_OF_WORDS}; 95% intervals from the same resamples as the costs; "
+        f"{d.threshold:.3g} and {hi:.3g}; {OUT_OF_WORDS}; {INTERVAL_WORDS}; "
         + (f"{PRICED_APART_WORDS}; " if d.priced_apart else "")
         + CHANCE_WORDS
         + (f"; {TOO_FEW_WORDS}" if any(r["passes"] and d.rests_on_few(r) for r in d.table.to_dict("records")) else "")
@@ -281,10 +288,15 @@ CHANCE_WORDS = (
     "“could be chance”: the ratio's interval reaches past a line of that range, so new cases may say otherwise"
 )
 TOO_FEW = "{result} (too few cases)"
-"""A pass resting on so few cases that a failure either way fits them as well
-(`disparity.Disparities.rests_on_few`): it passes because there is nothing to see. The caption says
-what it means (`TOO_FEW_WORDS`) when a row says it."""
-TOO_FEW_WORDS = "“too few cases”: the cases a pass rests on are so few that they fit a failure either way as well"
+"""A pass resting on so few cases of the group's own (its "out of" count and the events among
+them, against the reference group's value as it is) that a failure either way fits them as well
+(`disparity.Disparities.rests_on_few`): it passes because there is nothing to see. A pass whose
+interval reaches past both lines only with the reference group's own noise reads `COULD_BE_CHANCE`.
+The caption says what it means (`TOO_FEW_WORDS`) when a row says it."""
+TOO_FEW_WORDS = (
+    "“too few cases”: the group's own cases (its “out of”, and the mistakes or flags among them) are so few that, "
+    "even against the reference group's value as it is, they fit a failure either way as well"
+)
 
 
 def result_words(row: dict, threshold: float, *, chance: bool | None = None, few: bool = False) -> str:

@@ -1,0 +1,147 @@
+"""What a group's own counts can say of its disparities: the one interval of a group's rate or
+cost per case from its counts alone, and the one test of whether a result rests on too few cases.
+
+A percentile interval of resamples claims certainty where a group has no events: 8 cases with no
+mistakes resample to no mistakes every time, so its cost per case read "0.00 (0.00 to 0.00)",
+"fails" (fairness review: no mistakes in 8 cases happens about a third of the time at a 12% error
+rate). The exact (Clopper-Pearson) interval of a count does not: none of 8 allows up to 37% of
+them. `binary.disparity` widens each group's resampled interval to hold this one (`own_intervals`)
+and reads "too few cases" off it (`too_few`), for the rates and the cost per case alike.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+LEVEL = 0.95  # as every interval of the disparities
+
+
+def share_bounds(k, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high): the exact (Clopper-Pearson) interval of the share `k` of `n` (arrays of any
+    one shape; weighted counts are read as counts), NaN where `n` is not positive or either is not
+    finite. With no events the low end is 0 and the high end 1 - (0.025)^(1/n) at 95% (about 3/n,
+    the rule of three); with every case an event, the mirror image.
+
+    >>> lo, hi = share_bounds([0, 4, 8], [8, 8, 8])
+    >>> [round(float(x), 3) for x in lo], [round(float(x), 3) for x in hi]
+    ([0.0, 0.157, 0.631], [0.369, 0.843, 1.0])
+    """
+    from scipy.special import betaincinv  # SciPy's beta quantile, without importing scipy.stats
+
+    k, n = np.broadcast_arrays(np.asarray(k, dtype=np.float64), np.asarray(n, dtype=np.float64))
+    ok = np.isfinite(k) & np.isfinite(n) & (n > 0)
+    n_ = np.where(ok, n, 1.0)
+    k_ = np.clip(np.where(ok, k, 0.0), 0.0, n_)
+    alpha = (1.0 - level) / 2.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lo = np.where(k_ > 0, betaincinv(np.maximum(k_, 1e-300), n_ - k_ + 1.0, alpha), 0.0)
+        hi = np.where(k_ < n_, betaincinv(k_ + 1.0, np.maximum(n_ - k_, 1e-300), 1.0 - alpha), 1.0)
+    return np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
+
+
+def own_intervals(tp, fp, fn, n, cost, dearest) -> dict:
+    """{metric: (low, high)}: each group's exact 95% interval of its flagged rate, false positive
+    rate, false negative rate and cost per case from its own counts alone (`share_bounds`), groups
+    on the last axis, NaN where it has none of the cases a rate is a share of.
+
+    A rate is its events (flagged cases, false positives, false negatives) out of the count it is a
+    share of (`disparity.out_of`). The cost per case is the share of cases that are mistakes
+    times the price of a mistake: the mean price of the group's mistakes (`cost` / mistakes), and,
+    in a group without mistakes, the `dearest` price a mistake of it could cost (so that none of 8
+    cases wrong allows up to 37% of them at that price, not $0.00 for certain).
+
+    >>> spans = own_intervals([1], [0], [0], [8], [0.0], [3.0])
+    >>> [round(float(x[0]), 3) for x in spans["cost per case"]]
+    [0.0, 1.108]
+    """
+    tp, fp, fn, n, cost, dearest = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, n, cost, dearest))
+    pos = tp + fn
+    counts = {
+        "flagged rate": (tp + fp, n),
+        "false positive rate": (fp, n - pos),
+        "false negative rate": (fn, pos),
+    }
+    out = {m: share_bounds(k, whole) for m, (k, whole) in counts.items()}
+    mistakes = fp + fn
+    lo, hi = share_bounds(mistakes, n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        price = np.where(mistakes > 0, cost / np.where(mistakes > 0, mistakes, 1.0), dearest)
+    out["cost per case"] = (lo * price, hi * price)
+    return out
+
+
+def too_few(passes: bool, low: float, high: float, reference: float, threshold: float) -> bool:
+    """Whether a result rests on too few cases: the group's own interval [`low`, `high`]
+    (`own_intervals`) over the reference group's value reaches past both lines of the pass range
+    [threshold, 1 / threshold] for a pass (a failure either way fits its counts as well: there is
+    nothing to see), or into the range for a failure. The reference's value is taken as it is:
+    its own noise is in the ratio's resampled interval, so that "too few cases" speaks of the
+    group's own count, the one its row shows. False without a result, a value or a reference
+    above 0.
+
+    >>> too_few(True, 0.0006, 0.13, 0.022, 0.8), too_few(False, 0.0, 0.0073, 0.08, 0.8)
+    (True, False)
+    """
+    if passes is None or not all(math.isfinite(float(x)) for x in (low, high, reference)) or reference <= 0:
+        return False
+    lo, hi = float(low) / float(reference), float(high) / float(reference)
+    bottom, top = threshold * (1 - 1e-12), (1 + 1e-12) / threshold
+    if passes:
+        return lo < bottom and hi > top
+    return hi >= bottom and lo <= top
+
+
+def widened(spans: np.ndarray, low, high, reference: float, ref_i: int) -> np.ndarray:
+    """`spans` (ratio low, ratio high, difference low, high: (4, groups), resampled) of one metric,
+    each group's ends moved out to hold its own interval [`low`, `high`] (`own_intervals`) over
+    the reference group's value `reference` (ratio) and less it (difference): the hull of the two.
+    The reference group's own row, an end without resamples (NaN) and a reference that is not
+    above 0 (no ratio) keep theirs.
+
+    >>> widened(np.array([[0.0, 1.0], [0.0, 1.0], [-0.2, 0.0], [-0.2, 0.0]]), [0.0, 0.1], [0.4, 0.3], 0.2, 1)
+    array([[ 0. ,  1. ],
+           [ 2. ,  1. ],
+           [-0.2,  0. ],
+           [ 0.2,  0. ]])
+    """
+    out = np.array(spans, dtype=np.float64, copy=True)
+    low, high = np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
+    if not math.isfinite(reference):
+        return out
+    mine = np.ones(out.shape[1], dtype=bool)
+    mine[ref_i] = False
+    ends = [(2, low - reference, np.fmin), (3, high - reference, np.fmax)]
+    if reference > 0:
+        ends += [(0, low / reference, np.fmin), (1, high / reference, np.fmax)]
+    for row, end, pick in ends:
+        keep = mine & np.isfinite(out[row]) & np.isfinite(end)
+        out[row] = np.where(keep, pick(out[row], end), out[row])
+    return out
+
+
+def few_cases(k: float, n: float, k_ref: float, n_ref: float, threshold: float = 0.8) -> bool:
+    """Whether a ratio of two rates, `k` of `n` cases against `k_ref` of `n_ref`, rests on too
+    few cases to tell its result (`too_few`: the group's exact interval from its
+    own `k` of `n`, over the reference's rate, reaches past both lines for a pass or into the range
+    for a failure; a reference rate of 0 is read at the highest its counts allow). A rate of 1
+    missed case in 1,000 against 3 in 1,100 could be chance; 0 of 500 against 40 of 500 could not,
+    nor 0 of 100 against 10 of 100; 0 of 100 against 2 of 100 could. A pass of 1 flagged in 40
+    against 1 in 45 rests on too few; one of 500 in 1,000 against 520 in 1,000 does not. Two rates
+    of 0 have no ratio: False.
+
+    >>> few_cases(1, 1000, 3, 1100), few_cases(0, 500, 40, 500), few_cases(50, 1000, 100, 1000)
+    (True, False, False)
+    >>> few_cases(0, 100, 10, 100), few_cases(0, 100, 2, 100), few_cases(2, 100, 0, 100)
+    (False, True, True)
+    >>> few_cases(1, 40, 1, 45), few_cases(500, 1000, 520, 1000), few_cases(0, 40, 0, 45)
+    (True, False, False)
+    """
+    if not all(math.isfinite(x) for x in (k, n, k_ref, n_ref)) or min(n, n_ref) <= 0 or k > n or k_ref > n_ref:
+        return False
+    (lo, hi), (_, ref_hi) = (share_bounds(a, b) for a, b in ((k, n), (k_ref, n_ref)))
+    ref = k_ref / n_ref if k_ref > 0 else float(ref_hi)
+    ratio = (k / n) / (k_ref / n_ref) if k > 0 and k_ref > 0 else math.nan
+    passes = threshold * (1 - 1e-12) <= ratio <= (1 + 1e-12) / threshold  # `disparity.ratio_passes`
+    return (k > 0 or k_ref > 0) and too_few(passes, float(lo), float(hi), ref, threshold)
