@@ -322,6 +322,7 @@ class Audit:
             model=self.model_name,
             judged=judged_rows(self.recommendation),
             kept=None if self.recommendation.ship_model else self.recommendation.baseline,
+            rec=self.recommendation,
         )
 
     @property

@@ -399,6 +399,7 @@ def sensitivity(models: Mapping, rec, maps, *, unit: str, break_even) -> Sensiti
         model=rec.model,
         judged=words.judged_rows(rec),
         kept=None if rec.ship_model else rec.baseline,
+        rec=rec,
     )
     return Sensitivity(sentence, maps, mp, words.judged_rows(rec), blended=not rec.prices.uniform)
 

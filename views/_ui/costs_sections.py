@@ -194,7 +194,16 @@ def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:
     sens = memo(
         "sensitivity",
         ds,
-        (mp, rec.model, unit, rec.prices.uniform),
+        # what the sentence reads of the verdict (the choice it keeps, the per-group cutoffs' saving),
+        # as text: a NaN end must still find its entry
+        (
+            mp,
+            rec.model,
+            unit,
+            rec.prices.uniform,
+            repr((rec.ship_model, rec.baseline, rec.rule, rec.grouped))
+            + repr((rec.saving, rec.saving_low, rec.saving_high, rec.group_gain)),
+        ),
         lambda: answers.sensitivity(models, rec, maps, unit=unit, break_even=break_even),
     )
     say("markdown", sens.sentence)
