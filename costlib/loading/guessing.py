@@ -222,7 +222,9 @@ def guess_mapping(df: pd.DataFrame, *, signed: bool = False) -> ColumnMapping:
     delta, votes_yes, votes_no = _guess_delta(cols)
     if label is None and not class_probs:
         label, positive = _guess_binary_label(cols)
-    delta, votes_yes, votes_no = price_beside(cols, None if signed else label, positive, (delta, votes_yes, votes_no))
+    delta, votes_yes, votes_no = price_beside(
+        cols, None if signed else label, positive, (delta, votes_yes, votes_no), signed=signed
+    )
     if group is None:  # after every other role: a label or a split is never taken as the group
         group = _guess_group_by_content(cols)
     return ColumnMapping(

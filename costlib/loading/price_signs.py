@@ -42,7 +42,9 @@ def refuse_unsigned_price(ds: Dataset) -> Dataset:
     >>> refuse_unsigned_price(ds) is ds
     True
     """
-    if ds.y is not None or not ds.mapping.delta or ds.delta is None or not holds_sizes(ds.delta):
+    if ds.y is not None or ds.y_class is not None or not ds.mapping.delta or ds.delta is None:
+        return ds  # a label, or a class label (multiclass: the price does not say the binary class)
+    if not holds_sizes(ds.delta):
         return ds
     column = ds.mapping.delta
     said = MSG_PRICE_NEEDS_LABEL.format(
@@ -74,15 +76,26 @@ def label_classes(label: pd.Series, positive: str | None) -> np.ndarray | None:
 
 
 def price_beside(
-    cols, label: str | None, positive: str | None, sources: tuple[str | None, str | None, str | None]
+    cols,
+    label: str | None,
+    positive: str | None,
+    sources: tuple[str | None, str | None, str | None],
+    *,
+    signed: bool = False,
 ) -> tuple[str | None, str | None, str | None]:
     """The price sources the guess keeps, (delta, votes_yes, votes_no) (`guessing._Columns` `cols`,
     the guessed `label` and its `positive` value, the sources guessed by name): beside a label, a
     column named like a price ("price", "Cost", "amount") that no other role took is its size of a
     mistake (review 140); and every source whose signs disagree with the guessed label is left out,
-    the loader would refuse it: a signed delta or price column, or votes (`sign_disagreements`)."""
+    the loader would refuse it: a signed delta or price column, or votes (`sign_disagreements`).
+    Without a label and unless the price's sign is always the class (`signed`, Train with costs), a
+    price column with no price below 0 is left out too: the Data page refuses it
+    (`refuse_unsigned_price`), and a guess is never refused for a column the person did not choose."""
     y = label_classes(cols.col(label), positive) if label is not None else None
     delta, yes, no = _agreeing(cols, y, *sources)
+    if label is None and not signed and delta and holds_sizes(_numbers(cols.col(delta))):
+        cols.used.discard(delta)
+        delta = None
     if label is not None and not (delta or yes):
         delta = cols.find(PRICE_NAMES, numeric_only=True)
         cols.take(delta)
