@@ -24,7 +24,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from costlib.cli.arguments import bounded, unit
+from costlib.cli.arguments import add_volume, bounded, unit
 from costlib.cli.audit_models import group_columns, memory_models, scan_models
 from costlib.cli.outputs import check_outputs, write_text, written
 from costlib.cli.refusals import MSG_BIG_DATA, MSG_OUT_OF_MEMORY, column_flags, refusal
@@ -165,9 +165,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "intersection",
     )
     p.add_argument("--unit", default="", type=unit, metavar="U", help='unit of the prices, e.g. "$" or "minutes"')
-    p.add_argument(
-        "--volume", type=bounded(settings.VOLUME), metavar="N", help="cases a month (for the monthly figures)"
-    )
+    add_volume(p)
     p.add_argument(
         "--max-flagged",
         type=_limit,

@@ -19,7 +19,7 @@ import sys
 
 import pandas as pd
 
-from costlib.cli.arguments import bounded, unit
+from costlib.cli.arguments import add_volume, bounded, unit
 from costlib.cli.refusals import column_flags, refusal
 from costlib.core import settings
 from costlib.core.errors import DataError
@@ -137,9 +137,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         help="what a mistake on a typical case (one of average |delta|) costs, in --unit (default 1)",
     )
     p.add_argument("--unit", default="", type=unit, metavar="U", help='unit of that price, e.g. "$" or "minutes"')
-    p.add_argument(
-        "--volume", type=bounded(settings.VOLUME), metavar="N", help="cases a month (for the monthly figures)"
-    )
+    add_volume(p)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     return p
 
