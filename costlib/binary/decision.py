@@ -123,6 +123,8 @@ class Recommendation:
     grouped: bool
     intervals: bool
     lowest: dict = field(default_factory=dict)  # {group: lowest score on the fitting rows}
+    # {group: (lowest score, highest score, weight) on the judged rows}: what a cutoff flags there (`cutoff_reach`)
+    judged_scores: dict = field(default_factory=dict)
     estimate: str = H.TEST  # how the fitted rules were judged (`honest.Honest.estimate`)
     pooled: tuple = ()  # groups too small for a cutoff of their own (they get the single cutoff)
     weighted: bool = False  # the rows carry weights (judged row by row: `weighted_rows`)
@@ -415,12 +417,19 @@ def recommend(
         weighted=ms.weighted,
         pooled=pooled_groups(ms.fit) if ms.grouped and len(ms.groups) > 1 else (),
         lowest={g: ms.fit[g].lowest_score for g in ms.groups if ms.fit[g].lowest_score is not None},
+        judged_scores={g: _score_range(ms.judge[g]) for g in ms.groups if ms.judge[g].thresholds.size > 1},
         capacity=capacity if C.binds(capacity) else None,
         capacity_gap=_capacity_gap(ms, prices, capacity, rule),
         n_resamples=int(n_resamples),
         seed=int(seed),
         held_by_groups=held,
     )
+
+
+def _score_range(sweep) -> tuple:
+    """(lowest score, highest score, weight) of a sweep with a score: a cutoff above the highest flags none of
+    its cases, at or below the lowest all of them."""
+    return sweep.lowest_score, float(sweep.thresholds[1]), float(sweep.total)
 
 
 def _groups_own(alone, over: tuple, scale: float) -> bool:

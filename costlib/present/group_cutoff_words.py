@@ -12,29 +12,32 @@ from costlib.present.amounts import beside_interval, interval, money
 
 
 def cutoff_reach(rec, judged: str) -> dict:
-    """{group: a clause} for each group whose cutoff under the recommended rule flags none or all of
-    that group's cases on the judged rows (`judged`: 'all rows', 'the test rows'), as the rates per
-    group read them (`rec.results.by_group`); other groups are left out. A reader took "tiny at
+    """{group: a clause} for each group whose cutoff (`rec.cutoffs`, the one the answer names) flags
+    none or all of that group's cases on the judged rows (`judged`: 'all rows', 'the test rows'),
+    read from the group's lowest and highest score there (`rec.judged_scores`): a cutoff above the
+    highest flags none, at or below the lowest all; other groups are left out. A reader took "tiny at
     0.7204 or more" for a cutoff that works, where no case of that group scores that high (review
-    C, item 3): `words.cutoffs_text` adds the clause after the cutoff.
+    C, item 3): `words.cutoffs_text` adds the clause after the cutoff. Not the rates per group
+    (`rec.results.by_group`): without a split they judge each row by a cutoff fitted without it,
+    which can flag some of a group that the named cutoff flags none of, or the other way round.
 
-    >>> import pandas as pd
     >>> from types import SimpleNamespace as NS
-    >>> by = pd.DataFrame({"rule": ["r", "r", "r"], "group": ["A", "tiny", "C"], "n": [900.0, 8.0, 40.0],
-    ...                    "flagged_rate": [0.3, 0.0, 1.0]})
-    >>> cutoff_reach(NS(rule="r", results=NS(by_group=by)), "all rows")
+    >>> rec = NS(cutoffs={"A": 0.5, "tiny": 0.72, "C": 0.1, "D": 0.3},
+    ...          judged_scores={"A": (0.0, 1.0, 900.0), "tiny": (0.03, 0.618, 8.0), "C": (0.1, 0.9, 40.0)})
+    >>> cutoff_reach(rec, "all rows")
     {'tiny': 'on all rows it flags none of its 8 cases', 'C': 'on all rows it flags all 40 of its cases'}
     """
-    by = getattr(getattr(rec, "results", None), "by_group", None)
-    if by is None or not {"rule", "group", "n", "flagged_rate"} <= set(by.columns):
-        return {}
+    scores = getattr(rec, "judged_scores", None) or {}
+    weighted = bool(getattr(rec, "weighted", False))
     out = {}
-    for group, n, share in by.loc[by["rule"] == rec.rule, ["group", "n", "flagged_rate"]].itertuples(index=False):
-        n, share = float(n), float(share)
-        if not (n > 0 and share in (0.0, 1.0)):
+    for group, cut in (getattr(rec, "cutoffs", None) or {}).items():
+        if group not in scores or not math.isfinite(cut):
             continue
-        whole = math.isfinite(n) and n == round(n)  # weighted rows: a sum of weights, not a count
-        if share == 0.0:
+        low, high, n = (float(x) for x in scores[group])
+        if not n > 0 or low < cut <= high:  # it flags some of the group's cases, not all
+            continue
+        whole = not weighted and math.isfinite(n) and n == round(n)  # weighted rows: a sum of weights, not a count
+        if cut > high:
             cases = "its one case" if whole and n == 1 else f"its {n:,.0f} cases" if whole else "its cases"
             out[group] = f"on {judged} it flags none of {cases}" if n != 1 else f"on {judged} it does not flag {cases}"
         else:

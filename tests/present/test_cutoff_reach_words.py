@@ -59,6 +59,37 @@ def test_with_a_split_the_note_counts_the_groups_test_rows():
     assert "(on the test rows it flags none of its 4 cases)" in words.recommendation_verdict(rec).headline
 
 
+def _moved_tiny_case(by: float):
+    """The reviewer's rows with tiny's highest case moved to `by` from the cutoff fitted before; the
+    recommendation on them (its cutoff for tiny, the cutoff for everyone, does not move)."""
+    y, s, g, _ = _rows()
+    before = D.recommend({"m": D.sweep_model(y, s, g)}, (1, 3), n_resamples=50).cutoffs["tiny"]
+    s[len(s) - len(TINY_SCORES) + int(np.argmax(TINY_SCORES))] = before + by
+    rec = D.recommend({"m": D.sweep_model(y, s, g)}, (1, 3), n_resamples=50)
+    if rec.rule != R.COST_OPTIMAL or "tiny" not in rec.pooled or rec.cutoffs["tiny"] != before:
+        pytest.fail(f"the reviewer's case no longer holds: {rec.rule}, {rec.cutoffs}, pooled {rec.pooled}")
+    return rec
+
+
+def test_the_note_counts_the_named_cutoff_not_the_cross_fitted_ones():
+    """Review of df908b0: with a tiny case 0.05 below the cutoff, the cutoff named (fitted on all
+    rows) still flags none of the 8, while the cross-fitted rates per group (each row judged by a
+    cutoff fitted without it) flag some of them; the note read those and was left out."""
+    rec = _moved_tiny_case(-0.05)
+    by = rec.results.by_group
+    assert float(by.loc[(by["rule"] == rec.rule) & (by["group"] == "tiny"), "flagged_rate"].iloc[0]) > 0
+    said = words.recommendation_verdict(rec).headline
+    assert (
+        f"tiny at {words.cutoff_number(rec.cutoffs['tiny'])} or more (on all rows it flags none of its 8 cases)" in said
+    )
+
+
+def test_a_cutoff_that_flags_one_case_of_the_group_gets_no_note():
+    rec = _moved_tiny_case(0.001)
+    said = words.recommendation_verdict(rec).headline
+    assert f"tiny at {words.cutoff_number(rec.cutoffs['tiny'])} or more." in said, said
+
+
 def test_cutoffs_text_puts_a_note_after_a_numeric_cutoff_only():
     cut = {"a": 0.4, "b": 0.9, "c": float("inf")}
     notes = {"b": "on all rows it flags none of its 8 cases", "c": "ignored: the words already say nobody"}
