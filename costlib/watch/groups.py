@@ -94,6 +94,7 @@ def group_readings(names, point: GroupCounts, draws: GroupCounts | None, c_fp: n
             ends[name] = (np.full(len(names), math.nan), np.full(len(names), math.nan))
         else:
             ends[name] = percentile_intervals(np.asarray(spread[name], dtype=np.float64))
+    ends = _held_by_counts(ends, point, c_fp, c_fn)
     for i, g in enumerate(names):
         row = {"positives": float(point.positives[i]), "negatives": float(point.negatives[i])}
         for name in READINGS:
@@ -102,3 +103,32 @@ def group_readings(names, point: GroupCounts, draws: GroupCounts | None, c_fp: n
         row["small"] = bool(small[i])
         out[g] = row
     return out
+
+
+def _held_by_counts(ends: dict, point: GroupCounts, c_fp: np.ndarray, c_fn: np.ndarray) -> dict:
+    """`ends` (the resamples' intervals by reading) each at least as wide as what the group's own
+    counts allow (`disparity_counts.share_bounds`, exact): the resamples of a group with no false
+    negative among 25 positives all read 0, while 0 of 25 allows up to 13.7%. The cost per case's
+    ends price each kind of mistake at its own rate's end. Where the resamples give no interval,
+    none is made: the table says why. As the disparities' intervals (`disparity_counts.widened`)."""
+    from costlib.binary.disparity_counts import share_bounds
+
+    tp, fp, p, n = (np.asarray(x, dtype=np.float64) for x in (point.tp, point.fp, point.positives, point.negatives))
+    cases = p + n
+    exact = {
+        "flagged_share": share_bounds(tp + fp, cases),
+        "false_positive_rate": share_bounds(fp, n),
+        "false_negative_rate": share_bounds(p - tp, p),
+    }
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fp_lo, fp_hi = (np.nan_to_num(x) * n for x in exact["false_positive_rate"])
+        fn_lo, fn_hi = (np.nan_to_num(x) * p for x in exact["false_negative_rate"])
+        exact["cost_per_case"] = ((fp_lo * c_fp + fn_lo * c_fn) / cases, (fp_hi * c_fp + fn_hi * c_fn) / cases)
+    held = {}
+    for name, (low, high) in ends.items():
+        e_low, e_high = exact[name]
+        known = np.isfinite(low) & np.isfinite(high)
+        if name == "cost_per_case":  # both rates at their ends at once is wider than 95%: only where every draw agreed
+            known &= high - low <= 0
+        held[name] = (np.where(known, np.fmin(low, e_low), low), np.where(known, np.fmax(high, e_high), high))
+    return held
