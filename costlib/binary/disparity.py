@@ -164,6 +164,10 @@ class Disparities:
                      counts alone (`disparity_counts.own_intervals`)
     priced_apart     the groups' mistakes are priced differently (a price book by group), so a
                      cost-per-case ratio reads the prices as well as the model
+    weighted         the rows carry weights: no resampled intervals, and no own-count intervals
+                     (``value_low``, ``value_high`` NaN: a sum of weights is no count of cases, and
+                     read as one its interval would hang on the weights' scale), so no result reads
+                     "could be chance" or "too few cases"
     """
 
     rule: str
@@ -172,6 +176,7 @@ class Disparities:
     threshold: float
     table: pd.DataFrame
     priced_apart: bool = False
+    weighted: bool = False
 
     @property
     def fails(self) -> bool:
@@ -302,6 +307,7 @@ def disparities(
     cost=None,
     priced_apart: bool | None = None,
     dearest=None,
+    weighted: bool = False,
 ) -> Disparities:
     """Each group's metrics against the reference group's, with 95% intervals.
 
@@ -321,8 +327,10 @@ def disparities(
         `c_fp` or `c_fn` differ between the groups
     dearest : per group, the most one of its mistakes can cost (`disparity_counts.own_intervals`:
         the price a group without mistakes is judged at); None: the larger of `c_fp` and `c_fn`
+    weighted : the counts are sums of weights (`Disparities.weighted`): no own-count intervals
 
-    Each group's resampled interval holds its own counts' exact one (`disparity_counts.widened`).
+    Each group's resampled interval holds its own counts' exact one (`disparity_counts.widened`),
+    except on weighted rows.
 
     Raises
     ------
@@ -371,6 +379,8 @@ def disparities(
         spans = np.stack((lo[:, 0], hi[:, 0], lo[:, 1], hi[:, 1]))
     spent = est["cost per case"] * n_arr if cost is None else np.asarray(cost, dtype=np.float64)
     own = own_intervals(tp, fp, fn, n_arr, spent, np.maximum(c_fp, c_fn) if dearest is None else dearest)
+    if weighted:  # weights x 1e-4 would make every count < 1 and every interval [0, 1]: none, on any scale
+        own = {m: (np.full(k, np.nan), np.full(k, np.nan)) for m in own}
     rows = []
     for m, (metric, values) in enumerate(est.items()):
         ref = float(values[ref_i])
@@ -404,7 +414,7 @@ def disparities(
             )
     table = pd.DataFrame(rows, columns=COLUMNS)
     table["passes"] = table["passes"].astype(object)
-    return Disparities(rule, groups[ref_i], chosen, float(threshold), table, bool(priced_apart))
+    return Disparities(rule, groups[ref_i], chosen, float(threshold), table, bool(priced_apart), bool(weighted))
 
 
 def rule_counts(ms, results, rule: str):
@@ -483,6 +493,7 @@ def rule_disparities(ms, results, rule: str, prices, *, reference=None, pooled: 
         reference=reference,
         pooled=pooled,
         threshold=threshold,
+        weighted=bool(getattr(ms, "weighted", False)),
     )
 
 
@@ -546,6 +557,7 @@ def column_disparities(ms, results, rule: str, prices, parts, columns: Sequence[
                     cost=(fp * c_fp + fn * c_fn) @ member,
                     priced_apart=not prices.uniform,
                     dearest=(member * np.maximum(c_fp, c_fn)[:, None]).max(axis=0),
+                    weighted=bool(getattr(ms, "weighted", False)),
                 ),
             )
         )

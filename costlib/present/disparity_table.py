@@ -188,6 +188,12 @@ INTERVAL_WORDS = (
 """The disparities' caption on their intervals (`disparity.disparities`: each holds the group's own
 counts' exact interval, `disparity_counts.own_intervals`), so that no group with no events reads
 certain."""
+WEIGHTED_WORDS = (
+    "no intervals: the rows carry weights, which the resamples do not read, and a sum of weights is no count of "
+    "cases to tell chance by, so no result here says whether it could be chance"
+)
+"""The disparities' caption on weighted rows (`disparity.Disparities.weighted`), instead of
+`INTERVAL_WORDS` and `CHANCE_WORDS`: no result there reads "could be chance" or "too few cases"."""
 DISPARITY_COLUMNS = {"out of": {"help": OUT_OF_HELP}}
 """The dashboard's headers of `disparity_table` (a Streamlit ``column_config`` as plain dicts)."""
 BOTH_ZERO = "pass: both are 0"
@@ -198,15 +204,18 @@ difference, and nothing to fail (`disparity` says it at length in ``undefined``)
 def disparity_caption(d) -> str:
     """What the disparities table holds: the rule, the reference group and the threshold, and,
     when the groups are priced apart, that cost per case reads the prices too (`PRICED_APART_WORDS`),
-    and when a pass rests on too few cases, what that means (`TOO_FEW_WORDS`)."""
+    and when a pass rests on too few cases, what that means (`TOO_FEW_WORDS`); on weighted rows
+    (`disparity.Disparities.weighted`) that there are no intervals to tell chance by (`WEIGHTED_WORDS`)."""
     hi = 1 / d.threshold
+    weighted = getattr(d, "weighted", False)
     return (
         f"Disparities of “{R.rule_words(d.rule)}” against the reference group “{shorten(d.reference)}” "
         f"({'the largest on the judged rows' if d.chosen == 'largest' else 'as chosen'}): each group's "
         f"metric divided by the reference group's passes {threshold_words(d.threshold)} between "
-        f"{d.threshold:.3g} and {hi:.3g}; {OUT_OF_WORDS}; {INTERVAL_WORDS}; "
+        f"{d.threshold:.3g} and {hi:.3g}; {OUT_OF_WORDS}; "
+        + ("" if weighted else f"{INTERVAL_WORDS}; ")
         + (f"{PRICED_APART_WORDS}; " if d.priced_apart else "")
-        + CHANCE_WORDS
+        + (WEIGHTED_WORDS if weighted else CHANCE_WORDS)
         + (f"; {TOO_FEW_WORDS}" if any(r["passes"] and d.rests_on_few(r) for r in d.table.to_dict("records")) else "")
     )
 
@@ -362,13 +371,17 @@ def disparity_table(d, unit: str = "") -> pd.DataFrame:
 
 def _result(d, r: dict) -> str:
     """The result cell of one row of `d.table`: "reference", pass or fails (`result_words`), or
-    why there is no ratio."""
+    why there is no ratio, a failure there with `COULD_BE_CHANCE` when `d.could_be_chance` says
+    so (as the headline and the JSON do: the reference's 0 misses of 5 positives against 1 of 10)."""
     if r["is_reference"]:
         return "reference"
     if r["undefined"] and r["passes"] is True:
         return BOTH_ZERO
+    if r["undefined"] and r["passes"] is False:
+        failed = "fails: " + r["undefined"]
+        return COULD_BE_CHANCE.format(result=failed) if d.could_be_chance(r) else failed
     if r["undefined"]:
-        return ("fails: " if r["passes"] is False else "") + r["undefined"]
+        return r["undefined"]
     return result_words(r, d.threshold, chance=d.could_be_chance(r), few=d.rests_on_few(r))
 
 

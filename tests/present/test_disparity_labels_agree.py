@@ -76,7 +76,12 @@ def test_every_label_agrees_with_the_interval_shown():
         d = _gaps(cells, int(rng.integers(1 << 30)), ("a", "b", "c"))
         shown = disparity_table(d)
         for r, cell in zip(d.table.to_dict("records"), shown["result"], strict=True):
-            if r["is_reference"] or not np.isfinite(r["ratio"]):
+            if r["is_reference"]:
+                continue
+            if not (r["passes"] and d.rests_on_few(r)):  # a pass on too few says that instead
+                assert ("could be chance" in cell) == d.could_be_chance(r), (cell, r)
+            if not np.isfinite(r["ratio"]):  # no ratio (the reference's value is 0): no interval shown
+                seen.add("no ratio")
                 continue
             crossed = lines_crossed(r["ratio"], r["ratio_low"], r["ratio_high"], d.threshold)
             if "could be chance" in cell:
@@ -86,4 +91,19 @@ def test_every_label_agrees_with_the_interval_shown():
             if "too few cases" in cell:
                 seen.add("few")
                 assert len(crossed) == 2 or (r["ratio_low"] < 0.8 and r["ratio_high"] > 1.25), (cell, r)
-    assert seen == {"chance", "few"}
+    assert seen == {"chance", "few", "no ratio"}
+
+
+def test_a_failure_against_a_reference_of_0_says_could_be_chance_when_the_record_does():
+    """Reference A misses 0 of its 5 positives, B 1 of its 10: no ratio, "fails", and resting on
+    so few cases that the headline and the JSON say it could be chance; the table said only
+    "fails: the reference group's is 0 and this group's is not"."""
+    d = disparities(["A", "B"], [5, 9], [2, 3], [0, 1], [40, 30], c_fp=1, c_fn=3)
+    row = d.table[(d.table["metric"] == "false negative rate") & (d.table["group"] == "B")].iloc[0].to_dict()
+    assert row["passes"] is False and not np.isfinite(row["ratio"])
+    assert d.could_be_chance(row)
+    cell = _cell(d, "false negative rate", "B")
+    assert cell.startswith("fails: the reference group's is 0 and this group's is not") and "could be chance" in cell
+    record = d.record("best single cutoff")["largest_failing"]
+    if (record["metric"], record["group"]) == ("false_negative_rate", "B"):
+        assert record["could_be_chance"] is True
