@@ -36,8 +36,9 @@ GROUPS_WHAT = (
     "The shipped cutoffs group by group, in each period judged: the group's cases judged, the share of them flagged, "
     "the share of its negative cases flagged (false positive rate) and of its positive cases missed (false negative "
     "rate), and what the mistakes cost per case. In brackets, each number's 95% interval, from the same redraws of "
-    "the period's cases as its alert; a number without brackets has none (none were drawn, or every draw gave the "
-    "same). An estimated period's rates and cost (the table above says which periods are) are estimated from the "
+    "the period's cases as its alert, and each rate's at least as wide as the group's own count of cases allows (so "
+    "no mistake among a few cases still reads as a range); a number without brackets has none (none were drawn). "
+    "An estimated period's rates and cost (the table above says which periods are) are estimated from the "
     "scores as its cost is there, and their intervals allow for the outcomes still to come. A period with only some "
     'outcomes in counts all its cases where the rest is estimated from the scores ("63% measured" above), and only '
     'those with outcomes where it is measured on them alone ("measured on 63%"). A group marked '
