@@ -107,18 +107,19 @@ def group_readings(names, point: GroupCounts, draws: GroupCounts | None, c_fp: n
 
 def _held_by_counts(ends: dict, point: GroupCounts, c_fp: np.ndarray, c_fn: np.ndarray) -> dict:
     """`ends` (the resamples' intervals by reading) each at least as wide as what the group's own
-    counts allow (`disparity_counts.share_bounds`, exact): the resamples of a group with no false
+    counts allow (`disparity_counts.own_intervals`, exact, the disparities' own): the resamples of a group with no false
     negative among 25 positives all read 0, while 0 of 25 allows up to 13.7%. The cost per case's
     ends price each kind of mistake at its own rate's end. Where the resamples give no interval,
     none is made: the table says why. As the disparities' intervals (`disparity_counts.widened`)."""
-    from costlib.binary.disparity_counts import share_bounds
+    from costlib.binary.disparity_counts import own_intervals
 
     tp, fp, p, n = (np.asarray(x, dtype=np.float64) for x in (point.tp, point.fp, point.positives, point.negatives))
     cases = p + n
+    spans = own_intervals(tp, fp, p - tp, cases, np.zeros_like(cases), np.zeros_like(cases))  # its rates' only
     exact = {
-        "flagged_share": share_bounds(tp + fp, cases),
-        "false_positive_rate": share_bounds(fp, n),
-        "false_negative_rate": share_bounds(p - tp, p),
+        "flagged_share": spans["flagged rate"],
+        "false_positive_rate": spans["false positive rate"],
+        "false_negative_rate": spans["false negative rate"],
     }
     with np.errstate(invalid="ignore", divide="ignore"):
         fp_lo, fp_hi = (np.nan_to_num(x) * n for x in exact["false_positive_rate"])
