@@ -49,6 +49,7 @@ from costlib.answers.costs import (
     prices_key,
     rule_meanings,
     sensitivity,
+    sensitivity_key,
 )
 from costlib.answers.data import (
     LoadedAnswer,
@@ -224,6 +225,7 @@ __all__ = [
     "Sensitivity",
     "price_maps",
     "sensitivity",
+    "sensitivity_key",
     "mistake_names",
     "prices_answer",
     "PricesAnswer",

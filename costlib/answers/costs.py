@@ -386,6 +386,17 @@ def price_maps(models: Mapping, rec):
     return binary_maps(models, scale=price_scale(*mp))
 
 
+def sensitivity_key(models: Mapping, rec, *, unit: str) -> tuple:
+    """Everything `sensitivity` reads besides the maps and the break-even range (a page remembers
+    those by the mean prices and the model): its answer changes only when this does, so a page's
+    memo of it is keyed by this. The verdict's parts (the choice it keeps, the per-group cutoffs'
+    saving: `price_words.sensitivity_sentence`) are text, so that a NaN end still finds its entry."""
+    verdict = (rec.ship_model, rec.baseline, rec.rule, rec.grouped, rec.judged_on)
+    saving = (rec.saving, rec.saving_low, rec.saving_high, rec.group_gain)
+    mean = audit.mean_prices(models[rec.model], rec.prices)
+    return mean, rec.model, unit, rec.prices.uniform, repr((verdict, saving))
+
+
 def sensitivity(models: Mapping, rec, maps, *, unit: str, break_even) -> Sensitivity:
     """How much the prices matter at `rec`'s prices; `break_even` is `elicit.break_even_range` of the model."""
     mp = audit.mean_prices(models[rec.model], rec.prices)

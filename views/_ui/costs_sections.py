@@ -194,16 +194,7 @@ def sensitivity_section(ds, models, ms, rec, costs: dict, *, unit: str) -> None:
     sens = memo(
         "sensitivity",
         ds,
-        # what the sentence reads of the verdict (the choice it keeps, the per-group cutoffs' saving),
-        # as text: a NaN end must still find its entry
-        (
-            mp,
-            rec.model,
-            unit,
-            rec.prices.uniform,
-            repr((rec.ship_model, rec.baseline, rec.rule, rec.grouped))
-            + repr((rec.saving, rec.saving_low, rec.saving_high, rec.group_gain)),
-        ),
+        answers.sensitivity_key(models, rec, unit=unit),
         lambda: answers.sensitivity(models, rec, maps, unit=unit, break_even=break_even),
     )
     say("markdown", sens.sentence)
