@@ -134,12 +134,14 @@ def reliability(
     volume: float | None = None,
     groups: GroupsShown | None = None,
     gain: tuple[float, float] = (math.nan, math.nan),
+    same_rows: str | None = None,
 ) -> Reliability:
     """What the Calibration page shows at `bins` bins (`CalibrationAnswer.at`): `chance` is
     `fit.binned.ece_by_chance(bins)`, `choice` the k the Value page reads (`answers.value_k.KChoice`),
     `volume` the cases a month, `groups` the section on each group (`group_section`), `gain` the
-    interval of what rescaling adds at that k (`rescale_gain`). The verdict is the worth's
-    (`calibration_words.rescale_verdict`), with the calibration's own under it."""
+    interval of what rescaling adds at that k (`rescale_gain`), `same_rows` why the rescaling is fitted on
+    the rows it is judged on (`CalibrationAnswer.warning`; None where it is not). The verdict is the
+    worth's (`calibration_words.rescale_verdict`), with the calibration's own under it."""
     model, t = fit.model, fit.t
     ece_before, ece_after = fit.binned.ece(bins), fit.binned_cal.ece(bins)
     advice = calibration_advice(t, ece_before, ece_after, chance)
@@ -187,6 +189,7 @@ def reliability(
         volume=volume,
         cutoff=cw.value_cutoff(k),
         errors=(ece_before, ece_after),
+        same_rows=same_rows,
     )
     caption = cw.worth_caption(
         k=k, worth=worth, per_group=choice.per_group, unit=unit, volume=volume, on_test=fit.on_test
@@ -281,6 +284,7 @@ class CalibrationAnswer:
             volume=self.volume,
             groups=groups,
             gain=gain,
+            same_rows=self.warning,
         )
 
 

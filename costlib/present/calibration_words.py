@@ -25,6 +25,7 @@ from costlib.present.amounts import (
     per_case_and_month,
     shown_saving,
 )
+from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
 from costlib.present.words import Verdict, verdict_head
 
 CALIBRATION_WHAT = (
@@ -332,8 +333,6 @@ def same_rows_warning(*, split: bool, test_rows: bool) -> str:
     >>> same_rows_warning(split=True, test_rows=True) == ONLY_TEST_ROWS_TO_CALIBRATE
     True
     """
-    from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
-
     if not split:
         return NO_SPLIT_TO_CALIBRATE
     return ONLY_TEST_ROWS_TO_CALIBRATE if test_rows else NO_TEST_ROWS_TO_CALIBRATE
@@ -352,9 +351,26 @@ BELOW_HANDING_OVER = (
 NO_VERDICT = (
     "No verdict on rescaling: it is fitted on the same cases it is checked on, which flatters it. Until it is "
     "checked on other cases, keep {name}'s probabilities as they are: {at_cutoff}, {name} is worth {was} as given and "
-    "{now} rescaled, both read on the cases the rescaling was fitted on. To get a verdict, map a split column on "
-    "the Data page that keeps some cases apart to check on: the rescaling is then fitted on the others."
+    "{now} rescaled, both read on the cases the rescaling was fitted on. {to_verdict}"
 )
+#: how to get a verdict, by the warning that says why there is none (`same_rows_warning`, the one place that
+#: decides which holds): no split column, a split column without test rows, a split column of test rows only
+TO_GET_VERDICT = {
+    NO_SPLIT_TO_CALIBRATE: (
+        "To get a verdict, map a split column on the Data page that keeps some cases apart to check on: the "
+        "rescaling is then fitted on the others."
+    ),
+    NO_TEST_ROWS_TO_CALIBRATE: (
+        'Your split column has no test rows to check the rescaling on: to get a verdict, mark some rows "test" in '
+        "that column of your file and upload it again on the Data page; the rescaling is then checked on them and "
+        "fitted on the others."
+    ),
+    ONLY_TEST_ROWS_TO_CALIBRATE: (
+        "Every row of your split column is a test row, so none is left to fit the rescaling on: to get a verdict, "
+        'mark some rows "validation" or "train" in that column of your file and upload it again on the Data '
+        "page; the rescaling is then fitted on them and checked on the test rows."
+    ),
+}
 #: shipped rescaled for the money while the calibration error shown does not fall: why, in the answer itself
 SHIP_NOT_HONEST = (
     "The calibration error does not fall ({before} as given, {after} rescaled): the gain comes from which cases "
@@ -414,6 +430,7 @@ def rescale_verdict(
     volume: float | None = None,
     cutoff: float | None = None,
     errors: tuple[float, float] | None = None,
+    same_rows: str | None = None,
 ) -> Verdict:
     """The Calibration page's one answer: is the model worth more with its probabilities
     rescaled than as given (the best one can do without the change), at the cutoff the prices
@@ -427,6 +444,8 @@ def rescale_verdict(
     error as given and rescaled on the same cases (the page's metrics); where rescaling ships for
     the money but the error shown does not fall (`error_change`), the answer says the gain is the
     money's, not more honest probabilities (`SHIP_NOT_HONEST`), so it never reads against the metric.
+    `same_rows`: with `fit_on` "same", why (`same_rows_warning`'s sentence, required there: no advice
+    is guessed), so that the answer names the way to a verdict that reason calls for (`TO_GET_VERDICT`).
 
     Keeping the probabilities as they are is not an alarm: it is drawn as good news (success)
     where they read as calibrated, neutral (info) where rescaling does not pay, and as a warning
@@ -459,7 +478,9 @@ def rescale_verdict(
     if before < 0 and after < 0:  # the model loses at this cutoff either way: said first, not left to a caption
         details = (BELOW_HANDING_OVER.format(nothing=per_case_and_month(0.0, volume, unit)), *details)
     if fit_on == "same":
-        head = NO_VERDICT.format(name=name, at_cutoff=AT_CUTOFF.format(**at_cutoff), was=was, now=now)
+        head = NO_VERDICT.format(
+            name=name, at_cutoff=AT_CUTOFF.format(**at_cutoff), was=was, now=now, to_verdict=TO_GET_VERDICT[same_rows]
+        )
         return Verdict("info", head, details, terms)
     iv = interval(low, high, unit, of="the gain", digits=digits if verdict in (R.SHIP, R.NOT_CLEARLY) else None)
     if verdict == R.SHIP:
