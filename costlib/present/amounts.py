@@ -166,7 +166,37 @@ def told_apart(difference: float, *amounts: float) -> int:
     return max(needed, *(money_digits(a) for a in amounts))
 
 
-def shown_saving(baseline: float, cost: float, low: float = math.nan, high: float = math.nan) -> tuple[int, float]:
+def width_digits(low: float, high: float) -> int | None:
+    """The decimals at which an interval from `low` to `high` shows two significant digits of
+    its width, at least 2 and at most `MAX_DECIMALS`: the most an amount and its interval are shown
+    at where the interval says how precise they are (`beside_interval`'s and `shown_saving`'s
+    `by_width`). None without an interval (an end not a number, or no width).
+
+    >>> width_digits(-0.015404, 0.015604), width_digits(0.0099, 0.0194), width_digits(1.08, 1.24)
+    (3, 4, 2)
+    >>> width_digits(float("nan"), 0.1), width_digits(0.2, 0.2)
+    (None, None)
+    """
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)) or not high > low:
+        return None
+    return min(MAX_DECIMALS, max(2, 1 + math.ceil(-math.log10(high - low))))
+
+
+def _by_width(digits: int, low: float, high: float) -> int:
+    """`digits`, cut to the decimals the interval's width warrants (`width_digits`), but never so
+    few that an end which is not 0 reads as 0 (the verdicts turn on an end's side of 0)."""
+    most = width_digits(low, high)
+    if most is None or digits <= most:
+        return digits
+    unseen = 0.5 * 10**-MAX_DECIMALS
+    while most < digits and any(abs(e) >= unseen and round(e, most) == 0 for e in (low, high)):
+        most += 1
+    return most
+
+
+def shown_saving(
+    baseline: float, cost: float, low: float = math.nan, high: float = math.nan, *, by_width: bool = False
+) -> tuple[int, float]:
     """(decimals, saving): the decimals `baseline` and `cost` are shown at (`told_apart`) and the
     saving as the difference of the two shown amounts, so that a page's figures subtract as they
     read ('$0.249 - $0.131 = $0.118', not a saving of $0.119 rounded on its own). With the
@@ -185,6 +215,15 @@ def shown_saving(baseline: float, cost: float, low: float = math.nan, high: floa
     (2, 0.11)
     >>> shown_saving(1.332, 1.222, 0.0043, 0.147)  # the low end would read $0.00: '$0.110 ... $0.004 to $0.147'
     (3, 0.11)
+
+    `by_width`: never more decimals than the interval's width warrants (`width_digits`), so that
+    two worths a hair apart read '$0.610 against $0.610 (95% interval −$0.008 to $0.008 of the
+    gain)', not '$0.61031 against $0.61000 (... −$0.00781 to $0.00843 ...)': their difference
+    is far inside the interval, and its digits are noise. The amounts still subtract as they read.
+
+    >>> ends = (-0.00781, 0.00843)
+    >>> shown_saving(0.61031, 0.61000, *ends), shown_saving(0.61031, 0.61000, *ends, by_width=True)
+    ((5, 0.00031), (3, 0.0))
     """
     d = told_apart(baseline - cost, baseline, cost)
     # one more decimal when the shown difference is not the saving rounded on its own, so that it
@@ -196,10 +235,14 @@ def shown_saving(baseline: float, cost: float, low: float = math.nan, high: floa
     if 2 < d < MAX_DECIMALS and round(round(baseline, d) - round(cost, d), d) != round(baseline - cost, d):
         d += 1
     d = _beside(d, baseline - cost, lambda x: round(round(baseline, x) - round(cost, x), x), low, high)
+    if by_width:
+        d = _by_width(d, low, high)
     return d, round(round(baseline, d) - round(cost, d), d)
 
 
-def beside_interval(amount: float, low: float, high: float, *, digits: int | None = None) -> int:
+def beside_interval(
+    amount: float, low: float, high: float, *, digits: int | None = None, by_width: bool = False
+) -> int:
     """The decimals an amount and its 95% interval beside it are both shown at (`money`'s and
     `interval`'s `digits`), so that they read alike: the amount's own (`digits`, else
     `money_digits`), and more only where an end would read as the amount or, unless it is 0, as 0
@@ -217,9 +260,19 @@ def beside_interval(amount: float, low: float, high: float, *, digits: int | Non
     (3, 4)
     >>> beside_interval(0.15, float("nan"), float("nan"), digits=2)  # no interval: the amount's own
     2
+
+    `by_width`: never more decimals than the interval's width warrants (`width_digits`), the same
+    rule for the amount and its ends: '$0.00 (−$0.013 to $0.012)', not '$0.000031 (−$0.013378 to
+    $0.012062)', whose last digits no interval that wide can tell; an end that is not 0 still
+    never reads as 0.
+
+    >>> beside_interval(0.000031, -0.013378, 0.012062), beside_interval(0.000031, -0.013378, 0.012062, by_width=True)
+    (6, 3)
+    >>> beside_interval(0.008, 0.0003, 0.0153, by_width=True)  # 3 would read the low end as $0.000
+    4
     """
-    d = money_digits(amount) if digits is None else digits
-    return _beside(d, amount, lambda x: round(amount, x), low, high)
+    d = _beside(money_digits(amount) if digits is None else digits, amount, lambda x: round(amount, x), low, high)
+    return _by_width(d, low, high) if by_width else d
 
 
 def _beside(digits: int, amount: float, shown, low: float, high: float) -> int:

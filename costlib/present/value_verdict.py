@@ -41,13 +41,37 @@ LOSS_TOLERANCE = 1e-12  # a worth per case below -this loses money
 
 def as_bad(k: float) -> str:
     """k in words: 'a wrong answer is 2.75 times as bad as a right one is good'; at 1 (as shown),
-    'as bad as' without '1 times'.
+    'as bad as' without '1 times'; at 0, 'a wrong answer costs nothing', not '0 times as bad'.
 
     >>> as_bad(2.75), as_bad(1.0)
     ('a wrong answer is 2.75 times as bad as a right one is good', 'a wrong answer is as bad as a right one is good')
+    >>> as_bad(0.0)
+    'a wrong answer costs nothing'
     """
     shown = f"{k:.3g}"
+    if shown == "0":
+        return "a wrong answer costs nothing"
     return f"a wrong answer is {'' if shown == '1' else shown + ' times '}as bad as a right one is good"
+
+
+def kept_kind(rec, *, loses: bool = False) -> str:
+    """The colour of a verdict that does not ship the model's threshold (`rules.DO_NOT`): "info"
+    when what it keeps is the model answering every case and that does not lose money, else
+    "error". "Do not let the model decide which cases to hand over" is then an answer to use the
+    model on every case, the best choice at these prices, not an alarm: in red it read as one
+    (k = 0, where a wrong answer costs nothing). Handing every case to a person, or at random,
+    keeps the model out and stays red, as does a choice that loses money (`loses`).
+
+    >>> from types import SimpleNamespace as R
+    >>> kept_kind(R(kept=("answer everything", 0.66))), kept_kind(R(kept=("answer everything", -0.1)), loses=True)
+    ('info', 'error')
+    >>> kept_kind(R(kept=("hand everything over", 0.0))), kept_kind(R(kept=None))
+    ('error', 'error')
+    """
+    from costlib.value.recommendation import ANSWER_ALL
+
+    kept = rec.kept
+    return "info" if kept is not None and kept[0] == ANSWER_ALL and not loses else "error"
 
 
 def unset_prices_clause(
@@ -163,11 +187,15 @@ def _formula_aside(rec, *, k: float, worth: float, unit: str, volume: float | No
     better, f_low, f_high = (
         (x * worth) for x in (rec.formula_value - rec.value, rec.formula_gain_low, rec.formula_gain_high)
     )
-    d = beside_interval(better, f_low, f_high)  # the difference and its interval at one number of decimals
+    # the difference and its interval at one number of decimals, no more than the interval's width warrants
+    d = beside_interval(better, f_low, f_high, by_width=True)
     f_iv = interval(f_low, f_high, unit, of="the difference", digits=d)
+    shown = money(better, unit, digits=d)
+    how = (  # a difference that reads as none at the interval's precision is not said as "$0.00 better"
+        "about as good" if shown == money(0.0, unit) else f"{shown} per case better"
+    )
     return (
-        f"The threshold from prices alone, {tau_star}, came out "
-        f"{money(better, unit, digits=d)} per case better on the test rows"
+        f"The threshold from prices alone, {tau_star}, came out {how} on the test rows"
         + (f" ({f_iv})" if f_iv else "")
         + f". The recommendation is the threshold fitted on {fitted_rows(rec)}: picking whichever looks best on "
         "the rows it is judged on would flatter it."
@@ -243,26 +271,29 @@ def value_verdict(
             )
         if within and why:
             return done(
-                "error",
+                kept_kind(rec, loses=every),
                 f"{head} which cases to hand over: {within}, no confidence threshold{on_fit} does better than "
                 f"letting {who} answer every case, so do that, worth {cash(kept)}{loss}.{why}",
             )
+        # the action first: the model answering every case is the best choice, not a warning (`kept_kind`)
         return done(
-            "error",
-            f"{head} which cases to hand over: {when}, answering only when confident adds nothing (the best "
-            f"confidence threshold{on_fit} accepts every answer), so let {who} answer every case, worth "
-            f"{cash(kept)}{loss}.",
+            kept_kind(rec, loses=every),
+            f"{head} which cases to hand over: let {who} answer every case, the best choice at these prices, worth "
+            f"{cash(kept)}{loss}. Answering only when confident adds nothing {when}: the best confidence "
+            f"threshold{on_fit} accepts every answer.",
         )
     if rec.status == WORSE:
         return done(
-            "error",
+            kept_kind(rec, loses=every),
             # about which cases to hand over, as with a threshold that adds nothing: "Do not let the model
             # decide: ... so keep letting the model answer every case" read as both use it and do not
             f"{head} which cases to hand over: {when}, answering only when confident is worth no more than {base}, "
             f"{cash(rec.baseline_value)}{on_judged}, so keep {base}{loss}.{why}",
         )
     # the two worths subtract as read, and the gain's interval beside them reads at their decimals
-    digits = shown_saving(rec.value * worth, rec.baseline_value * worth, rec.gain_low * worth, rec.gain_high * worth)[0]
+    digits = shown_saving(  # no more decimals than the gain's interval warrants
+        rec.value * worth, rec.baseline_value * worth, rec.gain_low * worth, rec.gain_high * worth, by_width=True
+    )[0]
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit, digits=digits)
     against = f"against {per_case_and_month(rec.baseline_value * worth, volume, unit, digits=digits)} for {base}"
     handed = f"{rec.reject_rate:.0%} of cases to a person"
@@ -365,18 +396,21 @@ def outcome_verdict(
                 f"person, worth {cash(kept)}.",
             )
         return done(
-            "error",
-            f"{head} which cases to hand over: at your prices, answering only when confident adds nothing (the best "
-            f"thresholds{on_fit} accept every answer), so let {who} answer every case, worth {cash(kept)}.",
+            kept_kind(rec),
+            f"{head} which cases to hand over: let {who} answer every case, the best choice at your prices, worth "
+            f"{cash(kept)}. Answering only when confident adds nothing: the best thresholds{on_fit} accept every "
+            "answer.",
         )
     if rec.status == WORSE:
         return done(
-            "error",
+            kept_kind(rec),
             f"{head} which cases to hand over: at your prices, answering only when confident is worth no more than "
             f"{base}, {cash(rec.baseline_value)}{on_judged}, so keep {base}.",
         )
     # the two worths subtract as read, and the gain's interval beside them reads at their decimals
-    digits = shown_saving(rec.value * worth, rec.baseline_value * worth, rec.gain_low * worth, rec.gain_high * worth)[0]
+    digits = shown_saving(  # no more decimals than the gain's interval warrants
+        rec.value * worth, rec.baseline_value * worth, rec.gain_low * worth, rec.gain_high * worth, by_width=True
+    )[0]
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit, digits=digits)
     against = f"against {per_case_and_month(rec.baseline_value * worth, volume, unit, digits=digits)} for {base}"
     handed = f"{rec.reject_rate:.0%} of cases to a person"

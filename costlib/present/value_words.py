@@ -253,6 +253,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
     on_fit, on_judged = page_answers.value_rows(rec)
     lead = on_judged.strip()[:1].upper() + on_judged.strip()[1:]  # "On the test rows", "Cross-fitted on all rows"
     kept = rec.kept
+    ends = (rec.gain_low * worth, rec.gain_high * worth)  # the gain's interval: how precise the worths are
     month = {  # the worth a month of what the verdict says to do
         "label": "Worth a month",
         "value": month_money(rec.kept_value * worth * volume, unit) if volume else "set a volume",
@@ -279,7 +280,8 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
                 },
             )
         more = ("might gain" if rec.status == UNCLEAR else "would gain") if rec.gain >= 0 else "would lose"
-        digits, shown = shown_saving(rec.value * worth, kept_worth * worth)  # the tiles subtract as they read
+        # the tiles subtract as they read, at no more decimals than the gain's interval warrants (as the verdict)
+        digits, shown = shown_saving(rec.value * worth, kept_worth * worth, *ends, by_width=True)
         first = {**first, "value": money(kept_worth * worth, unit, digits=digits)}
         return (
             first,
@@ -303,7 +305,8 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
                 "the verdict does not ship it.",
             },
         )
-    digits, shown = shown_saving(rec.value * worth, rec.baseline_value * worth)  # gain = the shown worths' difference
+    # gain = the shown worths' difference, at the verdict's decimals (no more than its interval warrants)
+    digits, shown = shown_saving(rec.value * worth, rec.baseline_value * worth, *ends, by_width=True)
     gain = money(shown, unit, digits=digits)
     model_worth = money(rec.value * worth, unit, digits=digits)
     return (

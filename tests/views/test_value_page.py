@@ -18,6 +18,7 @@ from tests.views.apptest_support import (
     sample_frame,
     screening_value,
     texts,
+    unescape,
     verdict_box,
 )
 
@@ -120,7 +121,9 @@ def test_when_the_model_does_not_ship_the_first_number_is_the_choice_the_verdict
     assert [m.label for m in at.metric] == ["Worth per case, model answers all", "Worth a month", "Handed to a person"]
     assert metric(at, "Worth per case, model answers all") == words.money(rec.value, "$")
     assert metric(at, "Handed to a person") == "0%"
-    assert f"answer every case, worth {words.money(rec.value, '$')} per case" in verdict_box(at)
+    # the model answering every case is the best choice, said calmly ("info"), not as an alarm (review 2026-12-07)
+    (box,) = [unescape(x.value) for x in at.info if "per case" in unescape(x.value)]
+    assert f"answer every case, the best choice at these prices, worth {words.money(rec.value, '$')} per case" in box
 
 
 def test_the_page_makes_one_call_for_its_answer():
