@@ -69,8 +69,8 @@ def value_tau_figure(
     shipped: bool = True,
 ) -> go.Figure:
     """Value against tau, with tau* and the fitted threshold marked (named "recommended" when
-    `shipped`: the verdict ships that threshold) and the "hand everything
-    over" line (or `no_model`, (words, worth): the choice without a model that a limit on
+    `shipped`: the verdict ships that threshold) and the "hand everything over" line, named with its
+    worth in the legend (or `no_model`, (words, worth): the choice without a model that a limit on
     hand-overs leaves); `unlimited` = (tau, value) marks with a hollow star the best threshold
     without that limit. `values` are in `unit` per case (or in right answers without a unit).
     `fitted_on` says where the marked threshold was fitted (`page_answers.value_rows`). Built
@@ -94,13 +94,10 @@ def value_tau_figure(
     words, level = no_model if no_model is not None else ("hand everything over", reject_value)
     x_range = _tau_range([*x, tau_star, tau_opt])
     near_left = tau_star - x_range[0] < 0.25 * (x_range[1] - x_range[0])  # its label to its right, not cut off
+    # the choice without the model in the legend, dashed: its words in the plot ran into the curve
+    # wherever the curve crossed the plot's lower left corner (COMPAS at k = 2)
+    traces.append(_level_trace(f"{words}: {money(level, unit)}", level, x_range))
     marks = [
-        rule_line_spec(
-            y=level,
-            line={"dash": "dash", "color": NOBODY_COLOR},
-            text=f"{words}: {money(level, unit)}",
-            position="bottom left",
-        ),
         rule_line_spec(
             x=tau_star,
             line={"dash": "dot", "color": palette_color(1)},
@@ -110,7 +107,7 @@ def value_tau_figure(
     ]
     # above the plot area, beside its line's top: inside it, the label sat on the "hand everything
     # over" line whenever that line ran along the top, and read as struck through (review 58)
-    marks[1][1].update(y=1, yanchor="bottom")
+    marks[0][1].update(y=1, yanchor="bottom")
     stars = [(f"threshold fitted{fitted_on}" + (" (recommended)" if shipped else ""), "star", tau_opt, value_opt)]
     if unlimited is not None:
         stars.append(("best without the limit on hand-overs", WITHOUT_LIMIT_SYMBOL, *unlimited))
@@ -148,10 +145,11 @@ def value_outcome_figure(
     own: `lines`, (name, thresholds, values), each one answer's threshold moving while the other's
     stays (`value.per_outcome.outcome_curves`; an infinite threshold, that answer never accepted,
     is not drawn), told apart by dash and marker shape as well as colour; `marks`, (words,
-    threshold, worth), the fitted thresholds, each a star with its words beside it (a note of the
-    plot: the chart's table keeps to its three columns), in one legend entry `marks_name`; and a
-    dashed line at `level`, the best choice without the model, labelled `level_text`. Values in
-    `unit` per case (right answers without a unit). Built from one spec."""
+    threshold, worth), the fitted thresholds, each a star with its words above the plot, joined to
+    it by a dotted line (`_star_words`; notes of the plot: the chart's table keeps to its three
+    columns), in one legend entry `marks_name`; and a dashed line at `level`, the best choice without
+    the model, named `level_text` in the legend. Values in `unit` per case (right answers without a
+    unit). Built from one spec."""
     hover = "threshold %{x:.4g}<br>worth %{y:.4g}<extra>%{fullData.name}</extra>"
     traces, xs = [], []
     for i, (name, taus, values) in enumerate(lines):
@@ -176,7 +174,11 @@ def value_outcome_figure(
     shown = sorted((float(x), float(y), w) for w, x, y in marks if np.isfinite(x))
     xs += [x for x, _, _ in shown]
     x_range = _tau_range(xs)
-    words = []  # each star's words beside it: notes of the plot, so the chart's table keeps to its columns
+    # the best choice without the model in the legend, dashed: its words in the plot ran into the lines
+    traces.append(_level_trace(level_text, level, x_range))
+    ys = [v for t in traces for v in t["y"]] + [y for _, y, _ in shown]
+    y_range = _value_range(ys)
+    words, guides, rows = _star_words(shown, x_range, y_range)
     if shown:
         traces.append(
             {
@@ -189,35 +191,100 @@ def value_outcome_figure(
                 "hovertemplate": hover,
             }
         )
-        # toward the middle of the plot (never cut at its edge); a second star near the first on the same
-        # side puts its words under it, not on the first's
-        mid, near = sum(x_range) / 2, 0.3 * (x_range[1] - x_range[0])
-        for j, (x, y, w) in enumerate(shown):
-            side = "right" if x > mid else "left"  # the side of the words the star is on
-            below = j > 0 and words[-1]["xanchor"] == side and x - shown[j - 1][0] < near
-            words.append(
-                {
-                    "x": x,
-                    "y": y,
-                    "xref": "x",
-                    "yref": "y",
-                    "text": plain(w),
-                    "showarrow": False,
-                    "xanchor": side,
-                    "yanchor": "top" if below else "bottom",
-                    "xshift": -8 if side == "right" else 8,
-                    "yshift": -8 if below else 8,
-                    "font": {"color": "#000"},
-                }
-            )
-    base = rule_line_spec(
-        y=level, line={"dash": "dash", "color": NOBODY_COLOR}, text=level_text, position="bottom left"
-    )
     y_title = f"worth per case ({unit})" if unit else "value per case (right answers)"
     layout = layout_spec(title, "confidence threshold (answer when the model's confidence is at least this)", y_title)
     layout["xaxis"]["range"] = x_range
-    notes = [*words, *(a for a in base[1:] if a)]
-    return figure_from_spec(traces, {**layout, "shapes": [base[0]], "annotations": notes})
+    layout["yaxis"]["range"] = y_range
+    layout["margin"] = {**layout["margin"], "t": layout["margin"]["t"] + STAR_ROW * rows}  # room for the words
+    return figure_from_spec(traces, {**layout, "shapes": guides, "annotations": words})
+
+
+STAR_ROW = 20  # pixels: one row of a fitted threshold's words above the plot (`_star_words`)
+
+
+def _level_trace(name: str, level: float, x_range: list[float]) -> dict:
+    """A dashed line across the plot at `level`, named in the legend by `name` (the choice without the
+    model and its worth): a trace, not a line with words in the plot, where the curves cannot cross it."""
+    return {
+        "type": "scatter",
+        "x": list(x_range),
+        "y": [float(level)] * 2,
+        "mode": "lines",
+        "name": plain(name),
+        "line": {"dash": "dash", "color": NOBODY_COLOR},
+        "hovertemplate": "worth %{y:.4g}<extra>%{fullData.name}</extra>",
+    }
+
+
+def _value_range(ys) -> list[float]:
+    """The worth axis's range over `ys`, padded by 8% (a star at the top or the bottom inside it):
+    set, not left to plotly, so that a fitted threshold's guide (`_star_words`) ends at the plot's edge."""
+    ys = np.asarray([v for v in ys if v is not None], dtype=float)
+    ys = ys[np.isfinite(ys)]
+    if not ys.size:
+        return [0.0, 1.0]
+    lo, hi = float(ys.min()), float(ys.max())
+    pad = 0.08 * (hi - lo) if hi > lo else max(0.05 * abs(hi), 0.05)
+    return [lo - pad, hi + pad]
+
+
+def _star_words(shown: list[tuple[float, float, str]], x_range: list[float], y_range: list[float]):
+    """(annotations, shapes, rows of words): each fitted threshold's words above the plot, where no line can run
+    through them (inside it, on offensive at $1 / $3, "negative from 0.7441: $0.802" sat under its star
+    on the dashed line and the curves and read as struck through), each joined to its star by a thin
+    dotted line up from it; `shown`, (x, y, words), sorted by x.
+
+    Far apart (more than half the axis), the two share a row, each toward the middle from its star,
+    so neither is cut at the chart's edge nor reaches the other. Closer, each has a row of its own
+    and both run the same way, away from the nearer edge of the plot: the star nearer that way gets
+    the row next to the plot, so the other's line up to the row above passes beside its words, never
+    through them."""
+    if not shown:
+        return [], [], 0
+    lo, hi = x_range
+    mid, width = (lo + hi) / 2, hi - lo
+    far = len(shown) < 2 or shown[-1][0] - shown[0][0] > width / 2
+    if far:
+        placed = [(x, y, w, 0, "right" if x > mid else "left") for x, y, w in shown]
+    else:
+        toward = "right" if sum(x for x, _, _ in shown) / len(shown) > mid else "left"  # the words' anchor
+        # running right (anchored left): the rightmost star's words next to the plot; running left, the leftmost's
+        order = shown[::-1] if toward == "left" else shown
+        placed = [(x, y, w, row, toward) for row, (x, y, w) in enumerate(order)]
+    rows = 1 + max(p[3] for p in placed)
+    plot_px = 520 - 60 - 130 - STAR_ROW * rows  # the plot's height at `layout_spec`'s size and margins, and the rows
+    words, guides = [], []
+    for x, y, w, row, anchor in placed:
+        words.append(
+            {
+                "x": x,
+                "y": 1,
+                "xref": "x",
+                "yref": "paper",
+                "text": plain(w),
+                "showarrow": False,
+                "xanchor": anchor,
+                "yanchor": "bottom",
+                "xshift": -4 if anchor == "right" else 4,
+                "yshift": 2 + STAR_ROW * row,
+                "font": {"color": "#000"},
+            }
+        )
+        at = (y - y_range[0]) / (y_range[1] - y_range[0])  # the star, as a share of the plot's height
+        guides.append(
+            {
+                "type": "line",
+                "xref": "x",
+                "yref": "paper",
+                "x0": x,
+                "x1": x,
+                "y0": at,
+                "y1": 1 + (STAR_ROW * row + 4) / plot_px,  # up to its words' row
+                "line": {"dash": "dot", "color": GUIDE_COLOR, "width": 1},
+                "layer": "below",
+            }
+        )
+    return words, guides, rows
 
 
 def _tau_range(xs) -> list[float]:

@@ -53,10 +53,10 @@ def _answer(ds, c_fp: float, c_fn: float, **kw):
 
 
 def _traces(fig) -> tuple[list, object, list[str]]:
-    """(the two lines, the stars, the words beside the stars)."""
+    """(the two lines, the stars, the words of the stars, in the order of the stars' thresholds)."""
     lines = [t for t in fig.data if t.mode == "lines+markers"]
     (stars,) = [t for t in fig.data if t.mode == "markers"]
-    words = [a.text for a in fig.layout.annotations if not a.text.startswith("best without the model")]
+    words = [a.text for a in sorted(fig.layout.annotations, key=lambda a: a.x)]
     return lines, stars, words
 
 
@@ -88,10 +88,10 @@ def test_the_first_chart_is_the_answers_rule_and_its_stars_read_the_answers_wort
     assert len(words) == len(shown) and all(f"${rec.value * worth:.3f}" in text for text in words)
     assert [w.split(" from ")[0] for w in words] == [a for a in ("positive", "negative") if np.isfinite(taus[a])]
     assert stars.name == "thresholds fitted on the train rows (recommended)"
-    # the best choice without the model, at its worth
-    (line,) = fig.layout.shapes
-    assert line.y0 == line.y1 == pytest.approx(rec.baseline_value * worth)
-    assert fig.layout.annotations[-1].text.startswith("best without the model")
+    # the best choice without the model, at its worth, named in the legend
+    (line,) = [t for t in fig.data if t.mode == "lines"]
+    assert list(line.y) == pytest.approx([rec.baseline_value * worth] * 2) and line.line.dash == "dash"
+    assert line.name.startswith("best without the model")
     # the chart at one price for every wrong answer is still there, and says so
     assert VALUE_K_CHART_APART in answer.one_price_figure(rec.model).layout.title.text
 
