@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import pytest
 
-from costlib.binary.disparity import disparities, few_cases
+from costlib.binary.disparity import disparities
 from costlib.present.disparity_table import (
     SMALL_GROUP_MARK,
     TOO_FEW,
@@ -90,12 +90,21 @@ def test_a_pass_on_a_tiny_group_says_it_rests_on_too_few_cases_and_a_big_group_d
     assert not any("too few cases" in c for c in table["result"])
 
 
+def _rests_on_few(k: int, n: int, k_ref: int, n_ref: int) -> bool:
+    """`Disparities.rests_on_few` of a flagged rate of `k` of `n` cases against the reference's `k_ref`
+    of `n_ref` (every flagged case a true positive): the one rule the table, the headline and the JSON read."""
+    d = disparities(["g", "ref"], [k, k_ref], [0, 0], [0, 0], [n, n_ref], c_fp=1.0, c_fn=1.0, reference="ref")
+    return d.rests_on_few(d.table.query("metric == 'flagged rate' and group == 'g'").iloc[0].to_dict())
+
+
 def test_too_few_cases_is_the_rule_that_says_a_failure_could_be_chance():
-    """One rule (`few_cases`) for a failure (its interval from the counts reaches into the pass
-    range) and a pass (past both of its lines); the failures it marks are unchanged."""
-    assert few_cases(1, 40, 1, 45) and few_cases(2, 40, 2, 45)
-    assert not few_cases(1000, 4000, 1100, 4500) and not few_cases(0, 40, 0, 45)  # both 0: "pass: both are 0"
-    assert few_cases(1, 1000, 3, 1100) and not few_cases(0, 500, 40, 500)  # failures, as before
+    """One rule (`Disparities.rests_on_few`) for a failure (its interval from the counts reaches
+    into the pass range) and a pass (past both of its lines); the failures it marks are unchanged,
+    and a reference rate of 0 is read at the highest its counts allow."""
+    assert _rests_on_few(1, 40, 1, 45) and _rests_on_few(2, 40, 2, 45)
+    assert not _rests_on_few(1000, 4000, 1100, 4500) and not _rests_on_few(0, 40, 0, 45)  # both 0: "pass: both are 0"
+    assert _rests_on_few(1, 1000, 3, 1100) and not _rests_on_few(0, 500, 40, 500)  # failures, as before
+    assert _rests_on_few(2, 100, 0, 100) and not _rests_on_few(0, 100, 10, 100)  # against 0 of 100: up to 3.6%
     d = _few_missed()  # a failure of a handful of cases still reads "could be chance", not "too few cases"
     assert disparity_table(d).set_index(["metric", "group"]).loc[("false negative rate", "B"), "result"] == (
         "fails (could be chance)"
