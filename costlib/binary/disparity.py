@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.binary.disparity_counts import few_cases as few_cases  # the rule's home; its callers import it here
-from costlib.binary.disparity_counts import own_intervals, too_few, widened
+from costlib.binary.disparity_counts import own_intervals, price_span, too_few, widened
 from costlib.core.errors import DataError
 
 #: metric -> its key in the JSON decision summary
@@ -306,7 +306,7 @@ def disparities(
     threshold: float = THRESHOLD,
     cost=None,
     priced_apart: bool | None = None,
-    dearest=None,
+    price_range=None,
     weighted: bool = False,
 ) -> Disparities:
     """Each group's metrics against the reference group's, with 95% intervals.
@@ -325,8 +325,8 @@ def disparities(
         `column_disparities`); default fp * c_fp + fn * c_fn
     priced_apart : whether the groups' prices differ (`Disparities.priced_apart`); None: whether
         `c_fp` or `c_fn` differ between the groups
-    dearest : per group, the most one of its mistakes can cost (`disparity_counts.own_intervals`:
-        the price a group without mistakes is judged at); None: the larger of `c_fp` and `c_fn`
+    price_range : ((c_fp, c_fn) cheapest, (c_fp, c_fn) dearest) per group of groups priced apart
+        (`disparity_counts.price_span`), for its cost per case's own interval; None: `c_fp`, `c_fn`
     weighted : the counts are sums of weights (`Disparities.weighted`): no own-count intervals
 
     Each group's resampled interval holds its own counts' exact one (`disparity_counts.widened`),
@@ -377,8 +377,8 @@ def disparities(
         lo, hi = percentile_intervals(np.concatenate(parts, axis=1))
         lo, hi = lo.reshape(len(est), 2, k), hi.reshape(len(est), 2, k)
         spans = np.stack((lo[:, 0], hi[:, 0], lo[:, 1], hi[:, 1]))
-    spent = est["cost per case"] * n_arr if cost is None else np.asarray(cost, dtype=np.float64)
-    own = own_intervals(tp, fp, fn, n_arr, spent, np.maximum(c_fp, c_fn) if dearest is None else dearest)
+    (cheap_fp, cheap_fn), dear = ((c_fp, c_fn), None) if price_range is None else price_range
+    own = own_intervals(tp, fp, fn, n_arr, c_fp=cheap_fp, c_fn=cheap_fn, dearest=dear)
     if weighted:  # weights x 1e-4 would make every count < 1 and every interval [0, 1]: none, on any scale
         own = {m: (np.full(k, np.nan), np.full(k, np.nan)) for m in own}
     rows = []
@@ -556,7 +556,7 @@ def column_disparities(ms, results, rule: str, prices, parts, columns: Sequence[
                     threshold=threshold,
                     cost=(fp * c_fp + fn * c_fn) @ member,
                     priced_apart=not prices.uniform,
-                    dearest=(member * np.maximum(c_fp, c_fn)[:, None]).max(axis=0),
+                    price_range=price_span(member, c_fp, c_fn),
                     weighted=bool(getattr(ms, "weighted", False)),
                 ),
             )

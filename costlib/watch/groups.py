@@ -107,29 +107,19 @@ def group_readings(names, point: GroupCounts, draws: GroupCounts | None, c_fp: n
 
 def _held_by_counts(ends: dict, point: GroupCounts, c_fp: np.ndarray, c_fn: np.ndarray) -> dict:
     """`ends` (the resamples' intervals by reading) each at least as wide as what the group's own
-    counts allow (`disparity_counts.own_intervals`, exact, the disparities' own): the resamples of a group with no false
-    negative among 25 positives all read 0, while 0 of 25 allows up to 13.7%. The cost per case's
-    ends price each kind of mistake at its own rate's end. Where the resamples give no interval,
-    none is made: the table says why. As the disparities' intervals (`disparity_counts.widened`)."""
-    from costlib.binary.disparity_counts import own_intervals
+    counts allow (`disparity_counts.own_intervals`, exact, the disparities' own, its cost per case's
+    too: each kind of mistake's share at its own interval's ends): the resamples of a group with no
+    false negative among 25 positives all read 0, while 0 of 25 allows up to 13.7%, and its cost per
+    case's resamples, moved by its false positives alone, said nothing of what those misses may
+    cost. Where the resamples give no interval, none is made: the table says why. As the
+    disparities' intervals (`disparity_counts.held`, as `widened` there)."""
+    from costlib.binary.disparity_counts import held, own_intervals
 
     tp, fp, p, n = (np.asarray(x, dtype=np.float64) for x in (point.tp, point.fp, point.positives, point.negatives))
-    cases = p + n
-    spans = own_intervals(tp, fp, p - tp, cases, np.zeros_like(cases), np.zeros_like(cases))  # its rates' only
-    exact = {
-        "flagged_share": spans["flagged rate"],
-        "false_positive_rate": spans["false positive rate"],
-        "false_negative_rate": spans["false negative rate"],
-    }
-    with np.errstate(invalid="ignore", divide="ignore"):
-        fp_lo, fp_hi = (np.nan_to_num(x) * n for x in exact["false_positive_rate"])
-        fn_lo, fn_hi = (np.nan_to_num(x) * p for x in exact["false_negative_rate"])
-        exact["cost_per_case"] = ((fp_lo * c_fp + fn_lo * c_fn) / cases, (fp_hi * c_fp + fn_hi * c_fn) / cases)
-    held = {}
-    for name, (low, high) in ends.items():
-        e_low, e_high = exact[name]
-        known = np.isfinite(low) & np.isfinite(high)
-        if name == "cost_per_case":  # both rates at their ends at once is wider than 95%: only where every draw agreed
-            known &= high - low <= 0
-        held[name] = (np.where(known, np.fmin(low, e_low), low), np.where(known, np.fmax(high, e_high), high))
-    return held
+    spans = own_intervals(tp, fp, p - tp, p + n, c_fp=c_fp, c_fn=c_fn)
+    exact = dict(zip(READINGS, (spans[m] for m in _OWN), strict=True))
+    return {name: held(*ends[name], exact[name]) for name in ends}
+
+
+#: the `disparity_counts.own_intervals` metric of each of `READINGS`
+_OWN = ("flagged rate", "false positive rate", "false negative rate", "cost per case")
