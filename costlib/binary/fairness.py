@@ -419,7 +419,10 @@ def _gap(rates: np.ndarray) -> np.ndarray:
 
 def group_rates(ms: ModelSweeps, results: RuleResults, rule: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(by group, gaps) of one rule on the judged rows, with 95% intervals from the same
-    resampling as the costs (`RuleResults.resamples`; NaN bounds without resamples). The rule's
+    resampling as the costs (`RuleResults.resamples`; NaN bounds without resamples), each group's
+    at least as wide as its own counts allow (`disparity_counts.held` of `own_intervals`, as the
+    disparities' are; not on weighted rows): the resamples of 8 cases with no false positive all
+    read 0.0%, while none of 8 negatives allows up to 37%. The rule's
     counts are the disparities' (`disparity.rule_counts`): without a split a fitted rule's are
     cross-fitted, as its costs are, so the two tables and the rules table say the same rates.
 
@@ -430,6 +433,7 @@ def group_rates(ms: ModelSweeps, results: RuleResults, rule: str) -> tuple[pd.Da
               is the resamples' spread about it, `_gap_interval`)
     """
     from costlib.binary.disparity import rule_counts
+    from costlib.binary.disparity_counts import held, own_intervals
     from costlib.binary.folds import own_cutoff
     from costlib.stats.intervals import percentile_intervals
 
@@ -437,6 +441,7 @@ def group_rates(ms: ModelSweeps, results: RuleResults, rule: str) -> tuple[pd.Da
     tp, fp, fn, n, counted = rule_counts(ms, results, rule)
     rates = _counts_rates(tp, fp, fn, n)
     draws = None if counted is None else _counts_rates(*counted)
+    own = None if getattr(ms, "weighted", False) else own_intervals(tp, fp, fn, n)
     rows = {
         "group": list(ms.groups),
         "n": [ms.judge[g].total for g in ms.groups],
@@ -452,6 +457,8 @@ def group_rates(ms: ModelSweeps, results: RuleResults, rule: str) -> tuple[pd.Da
         g_lo = g_hi = float("nan")
         if draws is not None:
             lo, hi = percentile_intervals(draws[rate])
+            if own is not None:
+                lo, hi = held(lo, hi, own[rate])
             g_lo, g_hi = _gap_interval(float(_gap(est)), _gap(draws[rate]))
         rows[f"{rate} low"], rows[f"{rate} high"] = lo, hi
         gaps.append({"rate": rate, "gap": float(_gap(est)), "low": g_lo, "high": g_hi})

@@ -112,8 +112,8 @@ FAIRNESS_WHAT = (
 
 GROUP_RATES_WHAT = (
     " What the model's best cutoffs do to each group on the judged rows, with 95% intervals (the same resampling as "
-    "the costs), and the largest gap between groups. A group with few positives or negatives has wide intervals: "
-    "read its rates as a guess."
+    "the costs, widened to what the group's own counts allow), and the largest gap between groups. A group with few "
+    "positives or negatives has wide intervals: read its rates as a guess."
 )
 
 FAIR_POLICY_HELP = (

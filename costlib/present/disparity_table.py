@@ -98,6 +98,26 @@ def share_text(x: float, digits: int | None = None) -> str:
     return text.replace("-", "\u2212")
 
 
+def rate_with_interval(x, low, high) -> str:
+    """A rate and its 95% interval as every table of rates writes it (`share_text`): the rates per
+    group and the fairness rules' largest gap (`tables`), Watch's groups (`watch_tables`). The rate
+    alone when the interval is none or reads as the rate itself ("100.0% (100.0% to 100.0%)" says no
+    more and widened the rates per group past the page); '–' without a rate.
+
+    >>> rate_with_interval(0.123, 0.101, 0.145), rate_with_interval(0.0, 0.0, 0.369)
+    ('12.3% (10.1% to 14.5%)', '0.0% (0.0% to 36.9%)')
+    >>> rate_with_interval(1.0, 1.0, 1.0), rate_with_interval(0.2, float("nan"), 0.3), rate_with_interval(None, 0, 1)
+    ('100.0%', '20.0%', '–')
+    """
+    if not _finite(x):
+        return "–"
+    cell = share_text(x)
+    if not (_finite(low) and _finite(high)):
+        return cell
+    low, high = share_text(low), share_text(high)
+    return cell if low == high == cell else f"{cell} ({low} to {high})"
+
+
 def value_shown(metric: str, unit: str = ""):
     """How a value of `metric` is written, as `apart` takes it: ``shown(x, digits)``, money in
     `unit` for the cost per case (`amounts.money`, its own decimals when `digits` is None), else a

@@ -22,7 +22,7 @@ from costlib.binary.fair_tightened import tolerance_points
 from costlib.binary.judged_rules import RuleResults
 from costlib.core import rules as R
 from costlib.present.amounts import beside_interval, money, number, percent, percent_between
-from costlib.present.disparity_table import count_text
+from costlib.present.disparity_table import count_text, rate_with_interval
 from costlib.present.words import cutoffs_short
 
 
@@ -311,7 +311,7 @@ def fairness_overview_table(
         {
             "rule": [R.rule_words(r) for r in summary["rule"]],
             GAP_ON_TEST: [
-                _rate_with_interval(b, lo, hi) if np.isfinite(b) else "–"
+                rate_with_interval(b, lo, hi)
                 for b, lo, hi in zip(
                     summary["spread_test"],
                     summary.get("spread_test_low", summary["spread_test"] * np.nan),
@@ -431,21 +431,6 @@ def fairness_cutoffs_table(summary: pd.DataFrame, results: RuleResults, *, lowes
     return pd.DataFrame(rows, columns=["rule", "group", "cutoff"])
 
 
-def _rate_with_interval(x, lo, hi) -> str:
-    """A rate and its interval ("12.3% (10.1% to 14.5%)"); the rate alone when the interval is
-    none or reads as the rate itself (every resample the same, as flagging everyone's 100.0%:
-    "100.0% (100.0% to 100.0%)" says no more and widened the rates per group past the page).
-
-    >>> _rate_with_interval(0.123, 0.101, 0.145), _rate_with_interval(1.0, 1.0, 1.0)
-    ('12.3% (10.1% to 14.5%)', '100.0%')
-    """
-    cell = share_cell(x)
-    if not (np.isfinite(lo) and np.isfinite(hi)) or cell == "–":
-        return cell
-    low, high = share_cell(lo), share_cell(hi)
-    return cell if low == high == cell else f"{cell} ({low} to {high})"
-
-
 def small_group_note() -> str:
     """The rates table's note beside a group with fewer than `group_rates_table`'s `minimum`
     positives or negatives on the rows the cutoffs are fitted on: its rates are a guess, as the
@@ -485,11 +470,11 @@ def group_rates_table(by_group: pd.DataFrame, gaps: pd.DataFrame, minimum: int) 
                 "cases": count_cell(d["n"]),
                 "positives": count_cell(d["positives"]),
                 "negatives": count_cell(d["negatives"]),
-                **{rate: _rate_with_interval(d[rate], d[f"{rate} low"], d[f"{rate} high"]) for rate in GROUP_RATES},
+                **{rate: rate_with_interval(d[rate], d[f"{rate} low"], d[f"{rate} high"]) for rate in GROUP_RATES},
                 "note": small_group_note() if d["small"] else "",
             }
         )
-    gap = {g["rate"]: _rate_with_interval(g["gap"], g["low"], g["high"]) for g in gaps.to_dict("records")}
+    gap = {g["rate"]: rate_with_interval(g["gap"], g["low"], g["high"]) for g in gaps.to_dict("records")}
     rows.append({"group": LARGEST_GAP, "cases": "", "positives": "", "negatives": "", **gap, "note": ""})
     return pd.DataFrame(rows)
 

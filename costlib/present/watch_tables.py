@@ -10,7 +10,8 @@ import pandas as pd
 from costlib.binary.folds import MIN_CLASS_ROWS
 from costlib.core.escaping import shorten
 from costlib.present.amounts import beside_interval, money, number, percent
-from costlib.present.tables import _rate_with_interval, small_group_note
+from costlib.present.disparity_table import rate_with_interval
+from costlib.present.tables import small_group_note
 
 PART_MEASURED = "{share} measured"  # the rest estimated, as the page's details say
 
@@ -36,7 +37,7 @@ GROUPS_WHAT = (
     "The shipped cutoffs group by group, in each period judged: the group's cases judged, the share of them flagged, "
     "the share of its negative cases flagged (false positive rate) and of its positive cases missed (false negative "
     "rate), and what the mistakes cost per case. In brackets, each number's 95% interval, from the same redraws of "
-    "the period's cases as its alert, and each rate's at least as wide as the group's own count of cases allows (so "
+    "the period's cases as its alert, and each at least as wide as the group's own count of cases allows (so "
     "no mistake among a few cases still reads as a range); a number without brackets has none (none were drawn). "
     "An estimated period's rates and cost (the table above says which periods are) are estimated from the "
     "scores as its cost is there, and their intervals allow for the outcomes still to come. A period with only some "
@@ -77,9 +78,8 @@ def _cost_cell(x: dict, unit: str) -> str:
 
 def _rate_cell(x: dict, key: str) -> str:
     """A group's rate with its 95% interval as Costs & groups writes it (`tables` rates per group)."""
-    low, high = (math.nan if e is None else e for e in x.get(f"{key}_interval") or (None, None))
-    value = x.get(key)
-    return _rate_with_interval(math.nan if value is None else value, low, high)
+    low, high = x.get(f"{key}_interval") or (None, None)
+    return rate_with_interval(x.get(key), low, high)
 
 
 def watch_group_table(report: dict, unit: str = "") -> pd.DataFrame | None:
