@@ -323,19 +323,36 @@ def calibration_verdict(
     return Verdict(kind, head + ADVICE[advice], (checked,), terms)
 
 
+NO_SPLIT, NO_TEST_ROWS, ONLY_TEST_ROWS = "no split", "no test rows", "only test rows"
+
+
+def same_rows_case(*, split: bool, test_rows: bool) -> str:
+    """Why no rows are held out to fit a temperature on, where none are: no split column (`split`
+    False), a split without test rows, or a split of test rows only. The one decision both pages
+    word (`same_rows_warning` here, `value_words.no_calibration_note` on the Value page).
+
+    >>> same_rows_case(split=False, test_rows=True), same_rows_case(split=True, test_rows=True)
+    ('no split', 'only test rows')
+    """
+    if not split:
+        return NO_SPLIT
+    return ONLY_TEST_ROWS if test_rows else NO_TEST_ROWS
+
+
 def same_rows_warning(*, split: bool, test_rows: bool) -> str:
-    """Why a temperature is fitted on the rows it is judged on: no split column to hold rows out
-    with (`split` False: `labels.NO_SPLIT_TO_CALIBRATE`), a split without test rows, or a split of
-    test rows only (as `value_words.no_calibration_note` says it on the Value page).
+    """Why a temperature is fitted on the rows it is judged on (`same_rows_case`), in the
+    Calibration page's words (no split: `labels.NO_SPLIT_TO_CALIBRATE`).
 
     >>> same_rows_warning(split=True, test_rows=False) == NO_TEST_ROWS_TO_CALIBRATE
     True
     >>> same_rows_warning(split=True, test_rows=True) == ONLY_TEST_ROWS_TO_CALIBRATE
     True
     """
-    if not split:
-        return NO_SPLIT_TO_CALIBRATE
-    return ONLY_TEST_ROWS_TO_CALIBRATE if test_rows else NO_TEST_ROWS_TO_CALIBRATE
+    return {
+        NO_SPLIT: NO_SPLIT_TO_CALIBRATE,
+        NO_TEST_ROWS: NO_TEST_ROWS_TO_CALIBRATE,
+        ONLY_TEST_ROWS: ONLY_TEST_ROWS_TO_CALIBRATE,
+    }[same_rows_case(split=split, test_rows=test_rows)]
 
 
 #: the Calibration page's honest equivalent of "do not let the model decide" (`rules.DO_NOT`): the

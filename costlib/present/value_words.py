@@ -12,6 +12,7 @@ from costlib.binary import honest as H
 from costlib.loading.messages import plural
 from costlib.present import page_answers
 from costlib.present.amounts import cutoff_number, money, month_money, number, percent, shown_saving
+from costlib.present.calibration_words import NO_SPLIT, NO_TEST_ROWS, ONLY_TEST_ROWS, same_rows_case
 from costlib.present.labels import ALL_ROWS_FLATTER, whose_models
 from costlib.present.words import fitted_rows
 from costlib.value.per_outcome import OUTCOME_NEGATIVE, OUTCOME_POSITIVE
@@ -486,12 +487,14 @@ ONLY_TEST_ROWS_NOTE = (
 
 def no_calibration_note(*, split: bool, test_rows: bool) -> str:
     """Why the Value page shows no value before and after temperature scaling
-    (`answers.calibration.calibration_rows` is None): no split column (`split` False), a split
-    without test rows, or a split of test rows only.
+    (`answers.calibration.calibration_rows` is None), in its words: no split column (`split`
+    False), a split without test rows, or a split of test rows only (`calibration_words.same_rows_case`).
 
     >>> no_calibration_note(split=True, test_rows=False) == NO_TEST_ROWS_NOTE
     True
     """
-    if not split:
-        return NO_VALIDATION_NOTE
-    return ONLY_TEST_ROWS_NOTE if test_rows else NO_TEST_ROWS_NOTE
+    return {
+        NO_SPLIT: NO_VALIDATION_NOTE,
+        NO_TEST_ROWS: NO_TEST_ROWS_NOTE,
+        ONLY_TEST_ROWS: ONLY_TEST_ROWS_NOTE,
+    }[same_rows_case(split=split, test_rows=test_rows)]
