@@ -206,8 +206,18 @@ class Bracket:
 
     @property
     def middle(self) -> float:
-        """The geometric middle: what the price book is set to."""
-        return math.sqrt(self.low * self.high)
+        """The geometric middle, to three significant digits (a price a person would type: a miss
+        at 179 false alarms, not 178.885438...), kept strictly inside the bracket: what the price
+        book is set to.
+
+        >>> Bracket(100.0, 320.0).middle, round(Bracket(1.0, 1.0005).middle, 6)  # 1.0 is not inside
+        (179.0, 1.00025)
+        """
+        exact = math.sqrt(self.low * self.high)
+        if not (exact > 0 and math.isfinite(exact)):
+            return exact
+        shown = round(exact, 2 - int(math.floor(math.log10(exact))))
+        return shown if self.low < shown < self.high else exact
 
     def settle(self, reason: str) -> Bracket:
         return replace(self, settled=reason)

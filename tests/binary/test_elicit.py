@@ -258,3 +258,19 @@ def test_a_policy_whose_questions_name_no_outcomes_still_reads_with_both_names()
     text["price_questions"]["outcomes"] = {"false_alarm": "a blocked customer"}  # "miss" left out
     got = load_policy(json.dumps(text))["price_questions"]["outcomes"]
     assert got == {"miss": "miss", "false_alarm": "a blocked customer"}
+
+
+@given(st.floats(1e-3, 1e3), st.floats(1.001, 1e3))
+def test_the_price_set_reads_as_a_person_would_type_it_and_stays_inside(low, spread):
+    """A review found "Use these prices" setting a miss at $178.89 (c_fn=178.885438199983 in the
+    link): the geometric middle to the last bit. It is now three significant digits where that
+    stays strictly inside the bracket (else the exact middle)."""
+    b = elicit.Bracket(low, low * spread)
+    m = b.middle
+    assert b.low < m < b.high
+    exact = math.sqrt(b.low * b.high)
+    if m != exact:
+        assert abs(m / exact - 1) <= 0.005
+        assert float(f"{m:.3g}") == m
+    else:
+        assert not b.low < float(f"{exact:.3g}") < b.high
