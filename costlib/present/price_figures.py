@@ -478,7 +478,8 @@ def ratio_pieces_figure(
     fig.update_xaxes(range=[np.log10(left), np.log10(right)])
     if low > left or high < right:  # a range the answers narrowed: before any, every ratio is in it
         _shade_range(fig, low, high)
-    fig.update_xaxes(type="log")
+    ticks = _log_ticks(np.array([left, right]))  # whole labels: Plotly's own put "2" and "5" between 0.001 and 0.01
+    fig.update_xaxes(type="log", tickvals=ticks, ticktext=[_tick(t, "") for t in ticks])
     return apply_layout(
         fig,
         title if title is not None else f"The best cutoff for every price ratio ({rows})",

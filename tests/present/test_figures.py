@@ -307,3 +307,14 @@ def test_the_capacity_charts_hover_gives_cases_a_month_whole():
     # a review capacity in cases a month is a count: never "466.8" (a share of the fitting rows times the volume)
     fig = _builders()["capacity_figure"]()
     assert all("capacity %{x:,.0f}" in t.hovertemplate for t in fig.data)
+
+
+def test_the_ratio_axis_labels_whole_numbers_only():
+    """A first-time user read "0.001 2 5 0.01 2 5 ... 10 2 5 100" under "The best cutoff for every
+    price ratio": Plotly's own log ticks label 2 and 5 times each power of ten with the digit alone.
+    Over the questions' whole range the axis now labels the powers of ten, each in full."""
+    table = pd.DataFrame({"ratio_low": [1e-3, 1.0], "ratio_high": [1.0, 1e3], "threshold": [np.inf, 0.4]})
+    axis = figures.ratio_pieces_figure(table, low=1e-3, high=1e3, names=("a", "b")).layout.xaxis
+    assert axis.type == "log"
+    assert list(axis.tickvals) == [1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0, 1000.0]
+    assert list(axis.ticktext) == ["0.001", "0.01", "0.1", "1", "10", "100", "1,000"]
