@@ -289,9 +289,24 @@ def said_disparity(rec, disparities, unit: str = "") -> str:
     whose cross-fitted rates still differ a little) or there are no `disparities`. The one rule
     for the headline and the disparities table's warning."""
 
-    if disparities is None or rec.verdict == R.DO_NOT:
+    if disparities is None or rec.verdict == R.DO_NOT or small_group_by_chance(disparities):
         return ""
     return disparity_sentence(disparities, unit, lead=DISPARITY_LEADS.get(rec.verdict, DISPARITY_LEAD))
+
+
+def small_group_by_chance(disparities) -> bool:
+    """Whether the failure the headline would name (`Disparities.largest`) is a small group's, given
+    the cutoff for everyone for being small, that could be chance and rests on its handful of
+    cases: a first-time user saw a 5-case group with no false positive among its 2 negatives
+    raise a fairness warning over a ship. Such a row stays in the disparities table, marked
+    "could be chance"; the headline does not raise it."""
+    row = disparities.largest
+    return (
+        row is not None
+        and bool(row.get("pooled"))
+        and disparities.could_be_chance(row)
+        and disparities.rests_on_few(row)
+    )
 
 
 def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None, sample: bool = False) -> Verdict:
