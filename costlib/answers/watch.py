@@ -28,7 +28,7 @@ from costlib.present.watch_words import (
     CHOICE_KEEP,
     CHOICE_REFIT,
     CHOICE_SHIFT,
-    READINGS_NARROW,
+    READINGS_COLUMNS,
     alert_since,
     cut_values,
     ship_words,
@@ -70,7 +70,7 @@ class WatchAnswer:
     remember: object = compute_now
 
     readings_what = READINGS_WHAT
-    readings_columns = READINGS_NARROW
+    readings_columns = READINGS_COLUMNS
     groups_what, groups_columns = GROUPS_WHAT, GROUPS_COLUMNS
 
     @property

@@ -439,6 +439,13 @@ NO_REFERENCE = (
     "costlib."
 )
 
+#: what the scores' check says, on hover over its heading (a first-time user read "yes (by chance: 9%)" as
+#: a statistic with no meaning: is 9% good or bad?)
+FITS_HELP = (
+    "Do the period's scores look like what a change in the share of positive cases alone would give? The "
+    "percentage is how often chance alone would make them fit this badly if it did: {level} or more reads yes "
+    "(they fit); below {level} reads no, and then neither reading can be trusted until some outcomes are labelled."
+)
 READINGS_WHAT = (
     "Scores alone cannot always tell a change in the share of positive cases from a change of the kinds of case, "
     "the scores still matching how often cases turn out positive, so each period without all its outcomes is read "

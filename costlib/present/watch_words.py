@@ -17,6 +17,7 @@ from costlib.present.amounts import (
     percent,
 )
 from costlib.present.watch_labels import (  # the what-to-ship sentences (`ship_words`), amounts a month
+    FITS_HELP,
     MISCALIBRATED,
     NO_REFERENCE,
     NOT_CHOSEN_REFIT,
@@ -30,6 +31,7 @@ from costlib.present.watch_tables import how_measured, period_label
 from costlib.present.words import Verdict, cutoffs_short, cutoffs_text
 from costlib.watch.estimate import FAILS, HOLDS
 from costlib.watch.periods import FREQS
+from costlib.watch.reference import SHIFT_LEVEL
 from costlib.watch.report import ASSUMPTION, MIN_PERIOD_CASES
 
 WATCH_WHAT = (
@@ -499,6 +501,7 @@ def period_saving(p: dict, unit: str = "") -> str:
 
 
 FITS = "scores fit a % positive change"  # a change in the share of positive cases alone
+READINGS_COLUMNS = {**READINGS_NARROW, FITS: {"help": FITS_HELP.format(level=f"{SHIFT_LEVEL:.0%}")}}
 
 
 def watch_table(report: dict, unit: str = "") -> pd.DataFrame:

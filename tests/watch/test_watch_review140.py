@@ -79,3 +79,14 @@ def test_a_date_column_with_a_few_bad_rows_is_taken_and_refused_naming_the_row_a
     )
     words = pd.DataFrame({"label": [0, 1] * 15, "score": np.linspace(0.05, 0.95, 30), "date": ["soon"] * 30})
     assert guess_columns(words)["time"] is None  # no dates at all: not taken, and the page asks for one
+
+
+def test_the_scores_check_heading_says_what_its_percentage_means():
+    """A first-time user read "yes (by chance: 9%)" with no way to tell whether 9% is good or bad: the
+    heading's hover says it, with the level the check uses (`reference.SHIFT_LEVEL`)."""
+    from costlib.answers.watch import WatchAnswer
+    from costlib.present.watch_words import FITS
+    from costlib.watch.reference import SHIFT_LEVEL
+
+    said = WatchAnswer.readings_columns[FITS]["help"]
+    assert f"below {SHIFT_LEVEL:.0%} reads no" in said and "how often chance alone" in said
