@@ -73,12 +73,15 @@ def value_tau_figure(
     worth in the legend (or `no_model`, (words, worth): the choice without a model that a limit on
     hand-overs leaves); `unlimited` = (tau, value) marks with a hollow star the best threshold
     without that limit. `values` are in `unit` per case (or in right answers without a unit).
-    `fitted_on` says where the marked threshold was fitted (`page_answers.value_rows`). Built
-    from one spec (`figure_from_spec`): the k slider redraws it."""
+    `fitted_on` says where the marked threshold was fitted (`page_answers.value_rows`); the
+    lowest threshold's worth is held down to 0.5 (`_held_down`). Built from one spec
+    (`figure_from_spec`): the k slider redraws it."""
     taus = np.asarray(taus)
     values = np.asarray(values)
     finite = np.isfinite(taus)
     x, y = step_points(*thin_curve(taus[finite], values[finite]), MAX_POINTS // 4)
+    x_range = _tau_range([*x, *_lowest_held(x), tau_star, tau_opt])
+    x, y = _held_down(x, y, x_range)
     hover = "threshold %{x:.4g}<br>worth %{y:.4g}<extra></extra>"
     traces = [
         {
@@ -92,7 +95,6 @@ def value_tau_figure(
         }
     ]
     words, level = no_model if no_model is not None else ("hand everything over", reject_value)
-    x_range = _tau_range([*x, tau_star, tau_opt])
     near_left = tau_star - x_range[0] < 0.25 * (x_range[1] - x_range[0])  # its label to its right, not cut off
     # the choice without the model in the legend, dashed: its words in the plot ran into the curve
     # wherever the curve crossed the plot's lower left corner (COMPAS at k = 2)
@@ -144,20 +146,28 @@ def value_outcome_figure(
     """Worth per case against the confidence threshold when each answer has a threshold of its
     own: `lines`, (name, thresholds, values), each one answer's threshold moving while the other's
     stays (`value.per_outcome.outcome_curves`; an infinite threshold, that answer never accepted,
-    is not drawn), told apart by dash and marker shape as well as colour; `marks`, (words,
-    threshold, worth), the fitted thresholds, each a star with its words above the plot, joined to
-    it by a dotted line (`_star_words`; notes of the plot: the chart's table keeps to its three
-    columns), in one legend entry `marks_name`; and a dashed line at `level`, the best choice without
-    the model, named `level_text` in the legend. Values in `unit` per case (right answers without a
-    unit). Built from one spec."""
+    is not drawn; the lowest threshold's worth is held down to 0.5, `_held_down`), told apart by
+    dash and marker shape as well as colour; `marks`, (words, threshold, worth), the fitted
+    thresholds, each a star with its words above the plot, joined to it by a dotted line
+    (`_star_words`; notes of the plot: the chart's table keeps to its three columns), in one legend
+    entry `marks_name`; and a dashed line at `level`, the best choice without the model, named
+    `level_text` in the legend. Values in `unit` per case (right answers without a unit). Built
+    from one spec."""
     hover = "threshold %{x:.4g}<br>worth %{y:.4g}<extra>%{fullData.name}</extra>"
-    traces, xs = [], []
-    for i, (name, taus, values) in enumerate(lines):
+    curves, xs = [], []
+    for taus, values in (line[1:] for line in lines):
         taus, values = np.asarray(taus, dtype=float), np.asarray(values, dtype=float)
         keep = np.flatnonzero(np.isfinite(taus))
         keep = keep[np.argsort(-taus[keep], kind="stable")]  # from the top: each value holds down to the next level
         x, y = step_points(*thin_curve(taus[keep], values[keep]), MAX_POINTS // 4)
-        xs += list(x)
+        curves.append((x, y))
+        xs += [*x, *_lowest_held(x)]
+    shown = sorted((float(x), float(y), w) for w, x, y in marks if np.isfinite(x))
+    xs += [x for x, _, _ in shown]
+    x_range = _tau_range(xs)
+    traces = []
+    for i, ((name, _, _), (x, y)) in enumerate(zip(lines, curves, strict=True)):
+        x, y = _held_down(x, y, x_range)
         traces.append(
             {
                 "type": "scatter",
@@ -171,9 +181,6 @@ def value_outcome_figure(
                 "hovertemplate": hover,
             }
         )
-    shown = sorted((float(x), float(y), w) for w, x, y in marks if np.isfinite(x))
-    xs += [x for x, _, _ in shown]
-    x_range = _tau_range(xs)
     # the best choice without the model in the legend, dashed: its words in the plot ran into the lines
     traces.append(_level_trace(level_text, level, x_range))
     ys = [v for t in traces for v in t["y"]] + [y for _, y, _ in shown]
@@ -197,6 +204,32 @@ def value_outcome_figure(
     layout["yaxis"]["range"] = y_range
     layout["margin"] = {**layout["margin"], "t": layout["margin"]["t"] + STAR_ROW * rows}  # room for the words
     return figure_from_spec(traces, {**layout, "shapes": guides, "annotations": words})
+
+
+#: the least confidence an answer of the Value page has: the larger of its two chances (the one price's
+#: rule and `value.per_outcome`'s alike), so a threshold at or below it accepts every answer it can
+LEAST_CONFIDENCE = 0.5
+
+
+def _lowest_held(x) -> list[float]:
+    """Where a Value curve drawn from its highest threshold down (`_held_down`) ends: [0.5], the
+    least confidence, when its lowest threshold is above it (the threshold axis takes it in), else []."""
+    return [LEAST_CONFIDENCE] if len(x) and x[-1] > LEAST_CONFIDENCE else []
+
+
+def _held_down(x: np.ndarray, y: np.ndarray, x_range: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    """A Value curve (`x` its thresholds from the highest down, as `step_points` joins them: each worth
+    holds from its threshold down to the next lower one) with its lowest threshold's worth held on down
+    to 0.5 (`LEAST_CONFIDENCE`), or to the plot's left edge where the curve reaches 0.5 already: every
+    lower threshold accepts the same answers, all of them. Without it, that worth had no width: the line
+    rose to it at its very end, straight up under the star of a threshold fitted there (accept every
+    answer; COMPAS at $1 / $3: the star at $0.129 over a line that read $0.117 up to it)."""
+    if not len(x) or not np.isfinite(x[-1]):
+        return x, y
+    end = LEAST_CONFIDENCE if x[-1] > LEAST_CONFIDENCE else x_range[0]
+    if end >= x[-1]:
+        return x, y
+    return np.append(x, end), np.append(y, y[-1])
 
 
 STAR_ROW = 20  # pixels: one row of a fitted threshold's words above the plot (`_star_words`)
