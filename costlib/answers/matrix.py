@@ -13,7 +13,7 @@ import pandas as pd
 from costlib.answers.calibration import calibration_rows, temperature_rows
 from costlib.core.dataset import Dataset
 from costlib.core.escaping import plain
-from costlib.multiclass import confusion, recommend_matrix
+from costlib.multiclass import HAND_OVER, confusion, recommend_matrix
 from costlib.present import figures, matrix_words, page_answers, words
 from costlib.present.amounts import money, month_money, month_range, percent
 from costlib.present.labels import COST_A_MONTH, COST_PER_CASE, NO_VOLUME, in_unit
@@ -71,10 +71,21 @@ def judged_on(ds: Dataset) -> str:
     return "test" if ds.has_role("test") else "all"
 
 
-def rows_sentence(ds: Dataset) -> str:
-    """Which rows the page judges and which it picks the choice without a model on, in words."""
+def rows_sentence(ds: Dataset, rec) -> str:
+    """Which rows the page judges and which it picks the choice without a model on, and what that
+    choice is (`rec`, a `multiclass.MatrixRecommendation`: the one class to decide for every case,
+    or handing every case over where that costs less), in words."""
     n_fit, n_judged = int(temperature_rows(ds).sum()), int(ds.purpose_rows("judge").sum())
-    return matrix_words.matrix_rows_sentence(n_judged, int(ds.n_rows), judged_on(ds), calibration_rows(ds), n_fit)
+    one_class = next((p for p in rec.table.loc[~rec.table["uses the model"], "policy"] if p != HAND_OVER), None)
+    return matrix_words.matrix_rows_sentence(
+        n_judged,
+        int(ds.n_rows),
+        judged_on(ds),
+        calibration_rows(ds),
+        n_fit,
+        one_class=one_class,
+        handed_over=rec.baseline == HAND_OVER,
+    )
 
 
 def matrix_recommendation(ds: Dataset, c_mat: np.ndarray, abstain_cost: float | None):
@@ -112,7 +123,9 @@ def matrix_answer(
     said = page_answers.matrix_verdict(rec, unit=unit, volume=volume, judged_on=judged_on(ds))
     return MatrixAnswer(
         rec=rec,
-        verdict=dataclasses.replace(said, details=(*said.details, rows_sentence(ds))),  # which rows, as other pages
+        verdict=dataclasses.replace(
+            said, details=(*said.details, rows_sentence(ds, rec))
+        ),  # which rows, as other pages
         metrics=matrix_metrics(rec, unit=unit, volume=volume, judged_on=judged_on(ds)),
         table=matrix_table(rec, unit, volume),
         export=matrix_export(rec, unit, volume),
@@ -209,6 +222,9 @@ def matrix_heatmaps(ds: Dataset, rec, policy: str, c_mat: np.ndarray, abstain_co
         cell_text=lambda x: money(x, unit),
     )
     for fig in (confusion_fig, cost_fig):  # the policy under the short title: one line each at 1400 px
+        # and as the map's name: its text alternative's series column read "heatmap" in every row (review),
+        # and nothing in it said which policy the map shows
+        fig.update_traces(name=plain(policy), selector={"type": "heatmap"})
         top = fig.layout.margin.t
         fig.update_layout(
             title_subtitle={"text": plain(policy), "font": {"size": 12, "color": "#555"}},

@@ -22,19 +22,46 @@ HANDED_A_MONTH = "handed over a month"
 ACCURACY = "accuracy of answers"
 
 
-def matrix_rows_sentence(n_judged: int, n_rows: int, judged_on: str, fit_role: str | None, n_fit: int) -> str:
+def matrix_rows_sentence(
+    n_judged: int,
+    n_rows: int,
+    judged_on: str,
+    fit_role: str | None,
+    n_fit: int,
+    *,
+    one_class: str | None = None,
+    handed_over: bool = False,
+) -> str:
     """Which rows the page judges (`judged_on` "test": the test rows; else every row) and which
     it picks the one decision for everyone without a model on (`fit_role`: "validation", "train",
-    or None for every row), as the other pages say their rows.
+    or None for every row), as the other pages say their rows; and what the choice without a model
+    is: the one class to decide for every case, or, when `handed_over`, handing every case over,
+    which costs less on the judged rows than that class (`one_class`, its policy's name; the class
+    is picked on the fitting rows, and set against handing over on the judged rows). Under an answer
+    measured against handing every case over, "(the one class to decide for every case)" named a
+    choice the answer was not measured against (first-time user review).
 
     >>> matrix_rows_sentence(1499, 3000, "test", "validation", 1501)[:70]
     'Judged on the 1,499 test rows of the 3,000: the choice without a model'
     >>> matrix_rows_sentence(500, 500, "all", None, 500)[:69]
     'This data has no test rows, so all its 500 rows are judged, and the c'
+    >>> said = matrix_rows_sentence(
+    ...     1499, 3000, "test", "validation", 1501, one_class="always decide a", handed_over=True
+    ... )
+    >>> print(said.rsplit(". ", 1)[0])  # doctest: +NORMALIZE_WHITESPACE
+    Judged on the 1,499 test rows of the 3,000: the choice without a model is picked on the 1,501
+    validation rows and on the test rows. It is handing every case over, which on the test rows costs
+    less than the one class to decide for every case, “always decide a”, picked on the validation rows
     """
-    fitted = (
-        "is picked on them too" if fit_role is None else f"is picked on the {n_fit:,} {fit_role} rows"
-    ) + " (the one class to decide for every case)"
+    where = "on them too" if fit_role is None else f"on the {n_fit:,} {fit_role} rows"
+    if handed_over:  # the one class picked where it is, then set against handing over on the judged rows
+        judged = "the test rows" if judged_on == "test" else "these rows"
+        beaten = "the one class to decide for every case" + (f", “{one_class}”" if one_class else "")
+        beaten += "" if fit_role is None else f", picked on the {fit_role} rows"
+        also = "" if fit_role is None else f" and on {judged}"
+        fitted = f"is picked {where}{also}. It is handing every case over, which on {judged} costs less than {beaten}"
+    else:
+        fitted = f"is picked {where} (the one class to decide for every case)"
     nothing_else = (
         "Nothing else is fitted: each case's decision follows from your prices and the model's probabilities."
     )
