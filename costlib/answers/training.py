@@ -69,36 +69,41 @@ def training_verdict_kind(summary: pd.DataFrame) -> str:
 def training_table(
     frame: pd.DataFrame, *, price: float | None = None, unit: str = "", shares=None, per_delta: float | None = None
 ) -> pd.DataFrame:
-    """The training table as read: four decimals for shares and errors, a percent for changes (a
-    decrease with the minus sign U+2212, which no spreadsheet reads as a formula; no "+", which one
-    would, so the column's name says "− cheaper"), "–" where a
+    """The training table as read: four decimals for shares and errors, a percent for changes
+    (`training_words.change_percent`: a decrease with the minus sign U+2212, which no spreadsheet reads as a
+    formula; no "+", which one would, so the column's name says "− cheaper"), "–" where a
     number does not apply (standard training's change against itself, a classifier's δ error).
     With `price` (a mistake on a typical case, in `unit`) the cost per case (`price` times NEC,
     at the decimals of the page's answer, `training_words.cost_digits`) comes right after the way
     of training. The summary's intervals of NEC and of the error rate are left to the charts'
     whiskers and tables, and the change's interval is one cell, so that the table fits the page
-    beside the sidebar. The ways are named by the share they keep (`shares`, `training_page.method_label`).
+    beside the sidebar: the verdict's (`training_words.held_interval`: held for the pick among the ways when
+    `frame` is `training.summary.held_for_pick`'s), as the change chart's, so that the three read alike.
+    The ways are named by the share they keep (`shares`, `training_page.method_label`).
     With `per_delta` (what one unit of delta costs in `unit`: the price over a typical case's |delta|) the
     price regression's error is in money too, not in delta's own units. Row counts read with a thousands
     separator (`training_page.count_cells`). The CSV download keeps every column and every digit."""
     out = frame.copy()
     itself = frame["method"].eq("standard") if "method" in frame else pd.Series(False, index=frame.index)
+
+    def changes(values) -> list[str]:
+        cells = [training_words.change_percent(x) if pd.notna(x) else "–" for x in values]
+        return ["–" if same else c for same, c in zip(itself, cells, strict=True)]
+
     for col in frame.columns:
         if col.startswith("nec_change"):
-            cells = [f"{x:.1%}".replace("-", "\u2212") if pd.notna(x) else "–" for x in frame[col]]
-            out[col] = ["–" if same else c for same, c in zip(itself, cells, strict=True)]
+            out[col] = changes(frame[col])
         elif col.startswith(("nec", "error_rate", "delta_mae")):
             out[col] = [f"{x:.4f}" if pd.notna(x) else "–" for x in frame[col]]
         elif col in training_page.COUNT_COLUMNS:
             out[col] = training_page.count_cells(frame[col])
     if {"nec_change_low", "nec_change_high"} <= set(frame.columns):
+        held = training_words.held_interval(frame)  # the verdict's interval, as the change chart's
+        ends = zip(changes(held[training_words.HELD_LOW]), changes(held[training_words.HELD_HIGH]), strict=True)
         out.insert(
             list(out.columns).index("nec_change") + 1,
             training_page.CHANGE_INTERVAL_COLUMN,
-            [
-                "–" if a == "–" else f"{a} to {b}"
-                for a, b in zip(out["nec_change_low"], out["nec_change_high"], strict=True)
-            ],
+            ["–" if a == "–" else f"{a} to {b}" for a, b in ends],
         )
     out = out.drop(columns=[c for c in training_page.LEFT_TO_THE_CHARTS if c in out])
     if price is not None and "nec" in frame:
@@ -123,7 +128,9 @@ def training_table(
 class TrainingAnswer:
     """What the Train with costs page shows for the seeds trained so far.
 
-    summary, results   `training_summary` over the seeds, and every seed's rows (the downloads)
+    summary, results   `training_summary` over the seeds held for the pick among the ways
+                       (`training.summary.held_for_pick`: the verdict's, the change chart's and the table's
+                       interval of a change), and every seed's rows (the downloads)
     verdict            the one answer (`training_words.training_verdict_of`: a `words.Verdict`) in
                        money per case and a month at `price`, `unit` and `volume`; at a price of 0
                        `training_page.NO_MISTAKE_PRICE` (every mistake free: nothing to choose)
@@ -203,8 +210,8 @@ def named_verdict(
     >>> s = pd.DataFrame({"method": ["standard", "tdown30"], "seeds": [10, 10], "nec": [0.10, 0.069],
     ...                   "nec_change": [0.0, -0.31], "nec_change_low": [0.0, -0.38],
     ...                   "nec_change_high": [0.0, -0.24], "error_rate": [0.10, 0.12]})
-    >>> named_verdict(s, {"tdown30": (0.3, 0.88)}).headline[:70]
-    'Ship the model: keeping the costliest 88% (30% asked) beats standard t'
+    >>> named_verdict(s, {"tdown30": (0.3, 0.88)}).headline[:80]
+    'Ship the model: keeping the costliest 30% + ties (88% of rows) beats standard tr'
     """
     from costlib.training.summary import held_for_pick
 
@@ -278,17 +285,18 @@ def training_answer(
     from costlib.training.kept import kept_of_results
     from costlib.training.summary import held_for_pick, predictability_interval, training_summary
 
-    summary = training_summary(results)
-    held = held_for_pick(summary)  # the verdict's: each way's interval held for the pick among the ways
+    held = held_for_pick(training_summary(results))  # each way's interval held for the pick: the verdict's,
+    # the change chart's and the table's (review 70: the chart and the table read each way's own and marked
+    # "cheaper beyond the noise" beside a verdict that said "it could be chance")
     r2_mean, r2_low, r2_high = predictability_interval(r2)
     shares = kept_of_results(results) if shares is None else shares
     verdict = named_verdict(held, shares, price=price, unit=unit, volume=volume)
     return TrainingAnswer(
-        summary=summary,
+        summary=held,
         results=results,
         verdict=verdict,
-        chart=training_figure(summary, shares=shares),  # its title names no data: the page names it once, above
-        change_chart=change_figure(summary, shares=shares) if "standard" in methods and len(methods) > 1 else None,
+        chart=training_figure(held, shares=shares),  # its title names no data: the page names it once, above
+        change_chart=change_figure(held, shares=shares) if "standard" in methods and len(methods) > 1 else None,
         r2=training_words.r2_text(r2_mean),
         r2_sentence=training_words.predictability_sentence(
             r2_mean, r2_low, r2_high, shipped=shipped_way(held, verdict, shares)

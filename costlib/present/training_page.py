@@ -1,6 +1,7 @@
 """What the Train with costs page says around its answer (`training_words` holds the answer, the
-charts' words and the labels the page's widgets share): its intro, the captions of its data, the
-predictability number's label, the notes under its charts and table, and its tables' column names.
+charts' titles and the labels the page's widgets share): its intro, the captions of its data, the
+predictability number's label, the notes under its charts and table, its tables' column names, the
+names of its ways of training by the share they keep, and its charts' axes, series and legend.
 
 Plain words first: a reader meets "each case's price" and "the cost-weighted error"; the symbols
 (δ, |δ|, NEC) and the model's settings are in the box of technical terms (`training_terms`), and
@@ -9,11 +10,13 @@ the library's column names in the CSV downloads.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from costlib.present import training_words
 from costlib.present.labels import YOUR_UNIT
-from costlib.present.training_words import BELOW_ZERO
+from costlib.present.training_words import BELOW_ZERO, HELD_HIGH, HELD_LOW, PICKED_AMONG
 
 CHOOSE_A_METHOD = "Choose at least one way of training."
 #: in place of the answer on Train with costs and on Instance costs (the same price box) while a mistake costs 0:
@@ -64,12 +67,13 @@ def case_price_axis(unit: str = "") -> str:
 
 # the columns of `training.summary.training_summary` and of every seed's rows as the page shows them
 COST_COLUMN = "cost per case"  # the price of a typical mistake times NEC (`answers.training.training_table`)
-CHANGE_INTERVAL_COLUMN = "95% interval"  # of the change beside it: the table fits beside the sidebar
+CHANGE_INTERVAL_COLUMN = "95% interval"  # of the change beside it, the verdict's (held): fits beside the sidebar
 #: the summary's columns the page's table leaves to the charts' whiskers and tables (the CSV keeps them), and
 #: the seeds, one count on every row, which the verdict and the bars' axis say ("10-seed means"): with it the
 #: columns took 944 px of the 940 the page gives a table at 1400 px, "price error" cut at the edge
 LEFT_TO_THE_CHARTS = (
     "nec_low", "nec_high", "error_rate_low", "error_rate_high", "nec_change_low", "nec_change_high", "seeds",
+    HELD_LOW, HELD_HIGH, PICKED_AMONG,
 )  # fmt: skip
 #: the tables' row counts, read as every count in the app is ("19,812"; the grid shows a bare number "19812")
 COUNT_COLUMNS = ("n_fit", "n_train", "n_validation", "n_test", "n_zero_delta")
@@ -93,8 +97,11 @@ COLUMN_WORDS = {
     "error_rate_low": "error rate low",
     "error_rate_high": "error rate high",
     "nec_change": "cost change (− cheaper)",
-    "nec_change_low": "change low",
-    "nec_change_high": "change high",
+    "nec_change_low": "change low, this way alone",
+    "nec_change_high": "change high, this way alone",
+    HELD_LOW: "change low, held for the pick",  # the verdict's, the chart's and the table's interval
+    HELD_HIGH: "change high, held for the pick",
+    PICKED_AMONG: "ways picked among",
     "delta_mae": "price error",
     "n_fit": "rows fitted on",
     "n_train": "training rows",
@@ -215,44 +222,69 @@ def precomputed_technical(settings: dict, versions: dict) -> str:
 # ---------------------------------------------------------------------------------------
 # The ways of training by the share they keep (`training.kept`): where many cases share a price,
 # every case tied at the cut is kept, and "the costliest 30%" kept 88% of the tweets' training
-# rows, the same rows as "the costliest 50%" (review 3): a name says the share kept, the share
-# asked in parentheses. `shares` is {method: (share asked, share kept)}.
+# rows, the same rows as "the costliest 50%" (review 3). A name says what the way does, the share it
+# keeps the costliest of and that the cases tied with them come too, then the share that comes to:
+# "costliest 30% + ties: 88.0%". Review 70: "costliest 88% (30% / 50% / 70% asked)" read as
+# three alike ways, "asked" unexplained, and the 70% one (88.2%) was another model. The kept shares
+# are shown at the decimals that tell apart those that differ (`_kept_digits`). `shares` is
+# {method: (share asked, share kept)}.
+
+
+def _kept_digits(shares) -> int:
+    """The decimals (0, 1 or 2) at which the kept shares of `shares` that differ read differently.
+
+    >>> _kept_digits({"tdown30": (0.3, 0.8800), "tdown50": (0.5, 0.8800), "tdown70": (0.7, 0.8822)})
+    1
+    >>> _kept_digits({"tdown30": (0.3, 0.88), "tdown50": (0.5, 0.93)})
+    0
+    """
+    kept = sorted({k for _, k in (shares or {}).values()})
+    for d in (0, 1):
+        shown = [f"{100 * k:.{d}f}" for k in kept]
+        if len(set(shown)) == len(shown):
+            return d
+    return 2
 
 
 def _kept(method: str, shares) -> tuple[str, str] | None:
-    """(kept, asked) as whole percents when `method` keeps another share than its name asks, else None."""
+    """(kept, asked) as percents when `method` keeps another share than its name asks (at whole percents), else
+    None: the kept share at the decimals that tell it from the other ways' (`_kept_digits`)."""
     if method not in (shares or {}):
         return None
-    asked, kept = (f"{100 * x:.0f}%" for x in shares[method])
-    return None if kept == asked else (kept, asked)
+    asked, kept = shares[method]
+    if f"{100 * kept:.0f}" == f"{100 * asked:.0f}":
+        return None
+    return f"{100 * kept:.{_kept_digits(shares)}f}%", f"{100 * asked:.0f}%"
 
 
 def method_short(method: str, shares=None) -> str:
-    """The chips' and the charts' name of `method`: 'costliest 88% (30% asked)' where keeping the
-    costliest 30% kept 88% of the rows, else `training_words.method_short`'s.
+    """The chips' and the charts' name of `method`: 'costliest 30% + ties: 88.0%' where keeping the
+    costliest 30%, and every case tied with them, kept 88% of the rows; else `training_words.method_short`'s.
 
     >>> method_short("tdown30", {"tdown30": (0.3, 0.8797)}), method_short("tdown30", {"tdown30": (0.3, 0.302)})
-    ('costliest 88% (30% asked)', 'costliest 30%')
+    ('costliest 30% + ties: 88%', 'costliest 30%')
     """
     kept = _kept(method, shares)
-    return training_words.method_short(method) if kept is None else f"costliest {kept[0]} ({kept[1]} asked)"
+    return training_words.method_short(method) if kept is None else f"costliest {kept[1]} + ties: {kept[0]}"
 
 
 def method_label(method: str, shares=None) -> str:
     """The verdict's and the table's name of `method`, as `method_short` but in full.
 
     >>> method_label("tdown50", {"tdown50": (0.5, 0.88)})
-    'keeping the costliest 88% (50% asked)'
+    'keeping the costliest 50% + ties (88% of rows)'
     """
     kept = _kept(method, shares)
-    return training_words.method_label(method) if kept is None else f"keeping the costliest {kept[0]} ({kept[1]} asked)"
+    if kept is None:
+        return training_words.method_label(method)
+    return f"keeping the costliest {kept[1]} + ties ({kept[0]} of rows)"
 
 
 def methods_help(methods, shares=None) -> str:
     """The help of the ways-of-training box: each name the charts use, and what it means.
 
-    >>> methods_help(["tdown30"], {"tdown30": (0.3, 0.88)}).replace(chr(92), "")[:84]  # no Markdown escapes
-    'costliest 88% (30% asked): keeping the costliest 30% keeps 88% of the training cases'
+    >>> methods_help(["tdown30"], {"tdown30": (0.3, 0.88)}).replace(chr(92), "")[:108]  # no Markdown escapes
+    'costliest 30% + ties: 88% — keeps the costliest 30% of the training cases and every case tied with them (man'
     """
     from costlib.core.escaping import md_escape
 
@@ -260,10 +292,12 @@ def methods_help(methods, shares=None) -> str:
         kept = _kept(m, shares)
         if kept is None:
             return method_label(m)
-        tied = "(every case tied at the cut is kept)"
-        return f"keeping the costliest {kept[1]} keeps {kept[0]} of the training cases {tied}"
+        return (
+            f"keeps the costliest {kept[1]} of the training cases and every case tied with them (many cases share "
+            f"a price), {kept[0]} of them"
+        )
 
-    return md_escape("; ".join(f"{method_short(m, shares)}: {meaning(m)}" for m in methods) + ".")
+    return md_escape("; ".join(f"{method_short(m, shares)} — {meaning(m)}" for m in methods) + ".")
 
 
 def same_rows_notes(results, shares=None) -> list[str]:
@@ -273,7 +307,7 @@ def same_rows_notes(results, shares=None) -> list[str]:
     >>> import pandas as pd
     >>> r = pd.DataFrame({"method": ["tdown30", "tdown50"], "seed": [0, 0], "n_fit": [70, 70], "n_train": 100})
     >>> same_rows_notes(r, {"tdown30": (0.3, 0.7), "tdown50": (0.5, 0.7)})  # doctest: +ELLIPSIS
-    ['costliest 70% (30% asked) and costliest 70% (50% asked) keep the same rows in every seed: the same...']
+    ['“costliest 30% + ties: 70%” and “costliest 50% + ties: 70%” keep the same rows in every seed: the...']
     """
     if not {"method", "seed", "n_fit"} <= set(results.columns):
         return []
@@ -283,8 +317,66 @@ def same_rows_notes(results, shares=None) -> list[str]:
     same = [m for m in fits.columns if any(o != m and (fits[o] == fits[m]).all() for o in fits.columns)]
     if len(same) < 2:
         return []
-    names = [method_short(m, shares) for m in same]
+    names = [f"“{method_short(m, shares)}”" for m in same]  # quoted: the chart's names hold a colon
     return [
         f"{' and '.join([', '.join(names[:-1]), names[-1]])} keep the same rows in every seed: the same model, so "
         "the same numbers. Many cases share the same price, and every case tied at the cut is kept."
     ]
+
+
+# ---------------------------------------------------------------------------------------
+# The charts' words (`training.figures`; their titles are `training_words.BARS_TITLE` and `CHANGE_TITLE`): the
+# bars of the cost-weighted error (NEC) and error rate per way of training, and the change in cost (NEC's
+# relative change: the price is the same) against standard training; in plain words, the symbols in the
+# terms box (`training_terms`)
+METHOD_AXIS = "way of training"
+BAR_SERIES = {"nec": "cost-weighted error", "error_rate": "error rate"}  # column -> its name
+STANDARD_LINE = "standard training"  # the change chart's line at 0
+
+
+BARS_VALUE_AXIS = "cost-weighted or plain error (test rows)"  # short: a longer title ran into the chart's title
+
+
+def bars_axis_title(seeds: int, level: float) -> str:
+    """The bars' category axis, short: it heads a column of the chart's words at 1400 px (what a
+    bar and its whisker are is `BARS_NOTE`, under the chart).
+
+    >>> bars_axis_title(10, 0.95)
+    'way of training (10-seed means, 95% intervals)'
+    """
+    return f"{METHOD_AXIS} ({seeds}-seed means, {level:.0%} intervals)"
+
+
+def change_axis_title(level: float, among: int = 0) -> str:
+    """The change chart's value axis: its intervals are the verdict's, widened for the pick among `among` ways
+    (`training_words.held_interval`), else each way's own, paired by seed. Short: a longer title ran past the
+    chart's right edge beside the predictability number (the table's caption says the pairing).
+
+    >>> change_axis_title(0.95, 6), change_axis_title(0.95, 1)
+    ('cost change, % (95% interval, widened for picking among 6)', 'cost change, % (95% interval, paired by seed)')
+    """
+    held = f"widened for picking among {among}" if among > 1 else "paired by seed"
+    return f"cost change, % ({level:.0%} interval, {held})"
+
+
+def change_hover(label: str, change: float, low: float, high: float) -> str:
+    """A point's hover on the change chart: the way of training's `label` (escaped by the caller),
+    its change in cost (NEC) in percent and its interval (none when `low` is NaN: one seed).
+
+    >>> change_hover("p_up", -4.25, -6.0, 2.5)
+    'p_up<br>cost change: −4.2% (95% interval −6.0% to +2.5%)'
+    """
+    shown = (
+        training_words.change_percent(x / 100, signed=True) for x in (change, low, high)
+    )  # as the verdict and the table
+    mid, lo, hi = shown
+    return f"{label}<br>cost change: {mid}" + ("" if math.isnan(low) else f" (95% interval {lo} to {hi})")
+
+
+#: the change chart's three readings in its legend (`training.figures.CHANGES` adds each one's
+#: colour and shape): cheaper beyond the noise, costlier beyond the noise, not told apart
+CHANGE_NAMES = (
+    "cheaper beyond the noise",
+    "costlier beyond the noise",
+    "not told apart from standard training",
+)

@@ -15,7 +15,8 @@ TRAIN_TERMS = (
     "mistake, so a change in cost is the same percent as a change in NEC.",
     "The ways of training: standard (the labels only); price-weighted (|δ|-weighted: each case's loss weighted by "
     "its price); cost-proportional upsampling (costly cases drawn more often); keeping the costliest 30%, 50% or "
-    "70% (the cheaper cases left out, every case tied at the cut kept); price regression (regressing δ: a "
+    "70% + ties (the cheaper cases left out, every case tied at the cut kept: where many cases share a price this "
+    "keeps more, the share named after it); price regression (regressing δ: a "
     "regression predicts each case's signed price δ itself, and a case is flagged when the prediction is above 0).",
     "The model: every way trains a logistic regression (LogisticRegression(C=1, max_iter=1000) in scikit-learn), "
     "price regression a ridge regression (Ridge(alpha=1)).",
@@ -30,7 +31,11 @@ TRAIN_TERMS = (
     "by standard training's, less one (−31% is 31% cheaper), and its interval comes from the delta method for "
     "that ratio, widened for the seeds in the same way; it stops at a saving of the whole cost (−100%), since no "
     "cost is below 0.",
-    "Beyond the noise: the whole 95% interval of a way's change against standard training is on one side of 0.",
+    "Beyond the noise: the whole 95% interval of a way's change against standard training is on one side of 0. "
+    "With more than one way of training with costs, the verdict picks the cheapest on the same test rows, so "
+    "every way's interval (the verdict's, the change chart's and the table's) is widened for that pick "
+    "(Bonferroni: the normal quantile of 1 − 0.025 / m for m ways in place of 1.96); the CSV also keeps each "
+    "way's own interval.",
     "Held-out R² of |δ|: the share of the spread of the cases' prices that a regression on the features predicts "
     "on test rows: 1 fully, 0 or below not at all. Training with costs pays only where the costly cases need a "
     "different decision boundary (where in the features the model's answer turns from negative to positive).",

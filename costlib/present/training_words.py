@@ -1,6 +1,6 @@
 """Plain-words sentences for training with instance costs, built from computed numbers, and what
 the Train with costs page says around them: its intro, its data choices' titles and captions, its
-labels and help (`TRAIN_WORDS`), the notes on an uploaded text column and the change chart's legend.
+labels and help (`TRAIN_WORDS`), the notes on an uploaded text column and the charts' titles.
 
 The verdict reads `costlib.training.summary.training_summary`'s table; the predictability sentence
 reads the held-out R^2 of |delta| from `costlib.training.compare.cost_predictability`. Pages, the
@@ -15,7 +15,7 @@ import pandas as pd
 
 from costlib.loading.messages import plural
 from costlib.present import labels
-from costlib.present.amounts import a_month, money, money_digits, per_case_and_month, shown_saving
+from costlib.present.amounts import MONTH_WHOLE, money, money_digits, shown_saving
 from costlib.present.words import Verdict, verdict_head
 
 UPLOAD_TO_TRAIN = "Upload a table to train on it."
@@ -115,11 +115,12 @@ TWEETS_SOURCE = "annotator votes, ln((offensive or hateful votes + 1) / (neither
 #: above the table of the ways (the CSV uses the page's names and ways, `answers.training.export_table`)
 TABLE_MEANING = (
     "Means over seeds. The cost per case is the price of a typical mistake times the cost-weighted error. The "
-    "cost change is relative to standard training, paired by seed, with its 95% interval; the intervals of the "
-    "cost-weighted error and of the error rate are the first chart's whiskers. The price error is how far "
-    "price regression's guess of each case's signed price is off on average, in money: a typical case's price is "
-    "the price above. The CSV keeps every interval and every digit under the same column names (a change as a "
-    "fraction: −0.08 is 8% cheaper)."
+    "cost change is relative to standard training (negative is cheaper), paired by seed, with its 95% interval: "
+    "the verdict's and the change chart's, widened for picking the cheapest of the ways on the same test rows. "
+    "The intervals of the cost-weighted error and of the error rate are the first chart's whiskers. The price "
+    "error is how far price regression's guess of each case's signed price is off on average, in money: a "
+    "typical case's price is the price above. The CSV keeps every interval and every digit under the same column "
+    "names (a change as a fraction: −0.08 is 8% cheaper), each way's own interval of the change too."
 )
 
 
@@ -170,51 +171,11 @@ def table_source(mapping) -> str:
     return f'rating "{mapping.rating}" minus {mapping.rating_midpoint:g}'
 
 
-# the charts' words (`training.figures`): the bars of the cost-weighted error (NEC) and error rate per
-# way of training, and the change in cost (NEC's relative change: the price is the same) against
-# standard training; in plain words, the symbols in the terms box (`training_terms`)
+# the charts' titles (`training.figures`; their axes, series and legend are `training_page`'s): the bars of the
+# cost-weighted error (NEC) and error rate per way of training, and the change in cost (NEC's relative change:
+# the price is the same) against standard training
 BARS_TITLE = "Cost-weighted error and error rate by way of training"
-METHOD_AXIS = "way of training"
-BAR_SERIES = {"nec": "cost-weighted error", "error_rate": "error rate"}  # column -> its name
 CHANGE_TITLE = "Change in cost against standard training"
-STANDARD_LINE = "standard training"  # the change chart's line at 0
-
-
-BARS_VALUE_AXIS = "cost-weighted or plain error (test rows)"  # short: a longer title ran into the chart's title
-
-
-def bars_axis_title(seeds: int, level: float) -> str:
-    """The bars' category axis, short: it heads a column of the chart's words at 1400 px (what a
-    bar and its whisker are is `BARS_NOTE`, under the chart).
-
-    >>> bars_axis_title(10, 0.95)
-    'way of training (10-seed means, 95% intervals)'
-    """
-    return f"{METHOD_AXIS} ({seeds}-seed means, {level:.0%} intervals)"
-
-
-def change_axis_title(level: float) -> str:
-    """The change chart's value axis."""
-    return f"cost change, % ({level:.0%} interval, paired by seed)"
-
-
-def change_hover(label: str, change: float, low: float, high: float) -> str:
-    """A point's hover on the change chart: the way of training's `label` (escaped by the caller),
-    its change in cost (NEC) in percent and its interval (none when `low` is NaN: one seed).
-
-    >>> change_hover("p_up", -4.25, -6.0, -2.5)
-    'p_up<br>cost change: -4.2% [-6.0%, -2.5%]'
-    """
-    return f"{label}<br>cost change: {change:+.1f}%" + ("" if math.isnan(low) else f" [{low:+.1f}%, {high:+.1f}%]")
-
-
-#: the change chart's three readings in its legend (`training.figures.CHANGES` adds each one's
-#: colour and shape): cheaper beyond the noise, costlier beyond the noise, not told apart
-CHANGE_NAMES = (
-    "cheaper beyond the noise",
-    "costlier beyond the noise",
-    "not told apart from standard training",
-)
 
 
 def method_label(method: str) -> str:
@@ -334,9 +295,22 @@ def price_sentence(price: float, unit: str) -> str:
 
 def picked_sentence(m: int) -> str:  # beside a verdict picked among `m` ways (`training.summary.held_for_pick`)
     return (
-        f"The cheapest of the {m} ways of training with costs is picked on these same test rows, so the interval "
-        "of its saving above is wider than that way's own (the change chart's): the luck of that pick is inside it too."
+        f"The cheapest of the {m} ways of training with costs is picked on these same test rows, so every interval "
+        "of a change in cost on this page (the verdict's, the change chart's and the table's: one interval per way) "
+        "is widened to hold the luck of that pick too; the CSV also keeps each way's own, narrower one."
     )
+
+
+def change_percent(x: float, *, signed: bool = False) -> str:
+    """A change in cost as the page reads it everywhere (the verdict, the table, the chart's hover): a percent at
+    one decimal, a decrease with the minus sign U+2212 (negative is cheaper); `signed` puts "+" before an
+    increase (in sentences: the table's cells go without, which a spreadsheet would take for a formula).
+
+    >>> change_percent(-0.0833), change_percent(0.017), change_percent(0.017, signed=True)
+    ('−8.3%', '1.7%', '+1.7%')
+    """
+    text = f"{x:.1%}".replace("-", "\u2212")
+    return "+" + text if signed and round(x, 3) > 0 else text
 
 
 def named_way(summary: pd.DataFrame) -> str | None:
@@ -349,15 +323,22 @@ def named_way(summary: pd.DataFrame) -> str | None:
     ...                         "nec_change_high": [0.0, -0.05, 0.1]}))
     'weighted'
     """
-    return _named(_held(summary).set_index("method"))
+    return _named(held_interval(summary).set_index("method"))
 
 
 HELD_LOW, HELD_HIGH, PICKED_AMONG = "nec_change_held_low", "nec_change_held_high", "picked_among"
 
 
-def _held(summary: pd.DataFrame) -> pd.DataFrame:
-    """`summary` as the verdict reads it: held for the pick by `training.summary.held_for_pick` (its columns
-    `HELD_LOW`, `HELD_HIGH`, `PICKED_AMONG`), else each way on its own interval, picked among none."""
+def held_interval(summary: pd.DataFrame) -> pd.DataFrame:
+    """`summary` as the verdict reads it, and the change chart and the table with it (one interval of a change
+    per way on the page): held for the pick by `training.summary.held_for_pick` (its columns `HELD_LOW`,
+    `HELD_HIGH`, `PICKED_AMONG`), else each way on its own interval, picked among none.
+
+    >>> s = pd.DataFrame({"method": ["standard", "p_up"], "nec_change": [0.0, -0.1], "nec_change_low": [0.0, -0.2],
+    ...                   "nec_change_high": [0.0, 0.05]})
+    >>> held_interval(s)[[HELD_LOW, HELD_HIGH, PICKED_AMONG]].iloc[1].tolist()
+    [-0.2, 0.05, 0.0]
+    """
     if HELD_HIGH in summary:
         return summary
     own = summary.get("nec_change_low", math.nan), summary.get("nec_change_high", math.nan)
@@ -365,7 +346,7 @@ def _held(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def _named(t: pd.DataFrame) -> str | None:
-    """`named_way` of a summary held for the pick (`_held`), by way."""
+    """`named_way` of a summary held for the pick (`held_interval`), by way."""
     if "standard" not in t.index:
         return None
     others = t.drop(index="standard")
@@ -412,16 +393,18 @@ def training_verdict_of(
     ...                   "nec_change": [0.0, -0.31], "nec_change_low": [0.0, -0.38],
     ...                   "nec_change_high": [0.0, -0.24], "error_rate": [0.10, 0.12]})
     >>> training_verdict_of(s, price=1.0, unit="$", volume=1000).headline  # doctest: +NORMALIZE_WHITESPACE
-    'Ship the model: price-weighted training beats standard training. It costs $0.069 per case ($69.00 a month)
-     against $0.100 per case ($100 a month) with standard training: it saves $0.031 per case, $31.00 a month,
-     31% of the cost (95% interval over 10 seeds 24% to 38%).'
+    'Ship the model: price-weighted training beats standard training. It costs $0.069 per case ($69 a month)
+     against $0.100 per case ($100 a month) with standard training: it saves $0.031 per case, $31 a month,
+     a change in cost of −31.0% (95% interval over 10 seeds −38.0% to −24.0%).'
+
+    The change and its interval read as the change chart and the table read them (`change_percent`: negative is
+    cheaper), and every amount a month in one sentence at one precision (`_months`).
     """
     from costlib.core import rules as R
     from costlib.core.ship import ship_verdict
     from costlib.instance import nec_money
 
-    own = summary.set_index("method")  # each way's own interval: the change chart's, for what costs more
-    t = _held(summary).set_index("method")  # each way's interval held for the pick: the verdict's
+    t = held_interval(summary).set_index("method")  # each way's interval held for the pick: the verdict's
     m = int(t[PICKED_AMONG].max()) if len(t) else 0
     picked = (picked_sentence(m),) if m > 1 else ()
     if "standard" not in t.index:
@@ -440,23 +423,27 @@ def training_verdict_of(
     seeds = int(r["seeds"]) if "seeds" in r and pd.notna(r["seeds"]) else 0
     cost_std, cost = (float(nec_money(float(x), price)) for x in (t.loc["standard", "nec"], r["nec"]))
     digits, shown = shown_saving(cost_std, cost)  # the table's decimals too (`cost_digits`): they read alike
-    std_text, cost_text = (per_case_and_month(x, volume, unit, digits=digits) for x in (cost_std, cost))
+    std_month, cost_month, saved_month = _months(cost_std, cost, volume, unit)
+    std_text, cost_text = (
+        f"{money(x, unit, digits=digits)} per case" + (f" ({m} a month)" if m else "")
+        for x, m in ((cost_std, std_month), (cost, cost_month))
+    )
     label = method_label(best) + (f" ({METHOD_GLOSS[best]})" if best in METHOD_GLOSS else "")
-    month = a_month(cost_std - cost, volume, unit)
-    saves = f"{money(shown, unit, digits=digits)} per case" + (f", {month}" if month else "")
+    saves = f"{money(shown, unit, digits=digits)} per case" + (f", {saved_month} a month" if saved_month else "")
+    mid, lo, hi = (change_percent(x, signed=True) for x in (change, low, high))  # the chart's and the table's
     if verdict == R.SHIP:
-        mid, lo, hi = percents(-change, -high, -low)
         k = len(winners) - 1
         also = f"{k} other {'way' if k == 1 else 'ways'} of training with costs also {'costs' if k == 1 else 'cost'} "
         head = (
             f"{verdict_head(R.SHIP)}: {label} beats standard training. It costs {cost_text} against {std_text} with "
-            f"standard training: it saves {saves}, {mid} of the cost (95% interval over {seeds} seeds {lo} to {hi})."
+            f"standard training: it saves {saves}, a change in cost of {mid} (95% interval over {seeds} seeds {lo} "
+            f"to {hi})."
         )
         details = [_error_rate_sentence(float(r["error_rate"]), float(t.loc["standard", "error_rate"]))]
         details += [also + "less beyond the noise."] if k else []
         return Verdict("success", head, (*details, *picked, price_sentence(price, unit), SEEDS_CAVEAT))
     details = [price_sentence(price, unit)]
-    worse = int((own.loc[others.index, "nec_change_low"] > 0).sum())
+    worse = int((others[HELD_LOW] > 0).sum())  # as the change chart marks them: on the same held intervals
     if worse:
         details.append(
             f"{worse} of the {len(others)} ways of training with costs {'costs' if worse == 1 else 'cost'} more than "
@@ -466,20 +453,35 @@ def training_verdict_of(
         if math.isnan(low):
             why = ONE_SEED
         else:
-            lo, hi = signed_percents(-high, -low)
-            why = f"the 95% interval of the saving over {seeds} seeds, {lo} to {hi} of the cost, includes zero"
+            why = f"the 95% interval of that change over {seeds} seeds, {lo} to {hi}, includes zero"
         head = (
             f"{verdict_head(R.NOT_CLEARLY)}: keep standard training, at {std_text}. The closest, {label}, would "
-            f"cost {cost_text}: it might save {saves}, but {why}, so it could be chance."
+            f"cost {cost_text}, a change in cost of {mid}: it might save {saves}, but {why}, so it could be chance."
         )
         return Verdict("warning", head, (*picked, *details, SEEDS_CAVEAT))
-    (more,) = percents(change) if change > 0 else ("",)
-    than = f"{more} more than standard training" if change > 0 else "the same as standard training"
+    than = f"{change_percent(change)} more than standard training" if change > 0 else "the same as standard training"
     head = (
         f"{DO_NOT_TRAIN}: keep standard training, at {std_text}. No way of training with costs is cheaper on these "
         f"seeds: the closest, {label}, costs {cost_text}, {than}."
     )
     return Verdict("error", head, tuple(details))
+
+
+def _months(cost_std: float, cost: float, volume: float | None, unit: str) -> tuple[str, str, str]:
+    """Standard training's cost a month, the way's and the saving (`cost_std` less `cost` a case, times `volume`),
+    all three at one precision: whole units when either cost a month is `amounts.MONTH_WHOLE` or more, so that
+    a sentence never reads "$572 a month ... $524 a month ... $47.65 a month"; the saving is the difference of
+    the two as shown, so that they subtract as they read. Three "" without a volume.
+
+    >>> _months(0.057201, 0.052436, 10_000, "$"), _months(0.0069, 0.0060, 1000, "$")
+    (('$572', '$524', '$48'), ('$6.90', '$6.00', '$0.90'))
+    """
+    if not volume or volume <= 0 or math.isnan(cost_std) or math.isnan(cost):
+        return "", "", ""
+    a, b = cost_std * volume, cost * volume
+    d = 0 if max(abs(a), abs(b)) >= MONTH_WHOLE else max(money_digits(a), money_digits(b))
+    saved = round(round(a, d) - round(b, d), d)
+    return money(a, unit, digits=d), money(b, unit, digits=d), money(saved, unit, digits=d)
 
 
 def _error_rate_sentence(error_rate: float, standard: float) -> str:

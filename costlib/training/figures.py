@@ -20,7 +20,7 @@ from costlib.present.plotting import EVERYONE_COLOR, NOBODY_COLOR, palette_color
 #: a shape of their own (pointing the way NEC moved) and a name in the legend, so none needs colour
 CHANGES = tuple(
     zip(
-        words.CHANGE_NAMES,
+        training_page.CHANGE_NAMES,
         (palette_color(0), palette_color(1), EVERYONE_COLOR),
         ("triangle-left", "triangle-right", "circle-open"),
         strict=True,
@@ -70,10 +70,10 @@ def training_figure(summary: pd.DataFrame, *, title: str | None = None, level: f
     seeds = int(summary["seeds"].max()) if len(summary) else 0
     fig = _figure(
         plain(title or words.BARS_TITLE),
-        words.bars_axis_title(seeds, level),
-        words.BARS_VALUE_AXIS,
+        training_page.bars_axis_title(seeds, level),
+        training_page.BARS_VALUE_AXIS,
     )
-    for i, (col, name) in enumerate(words.BAR_SERIES.items()):
+    for i, (col, name) in enumerate(training_page.BAR_SERIES.items()):
         hover = [
             f"{plain(training_page.method_label(m, shares))}<br>{name}: {x:.4f}"
             for m, x in zip(methods, summary[col], strict=True)
@@ -100,24 +100,28 @@ def change_figure(summary: pd.DataFrame, *, level: float = 0.95, shares=None) ->
 
     Each method is one of `CHANGES`, by colour, shape and legend name: lower beyond the noise
     (the whole interval below 0), higher beyond the noise, or not told apart from standard
-    training.
+    training. The intervals are the verdict's (`training_words.held_interval`: held for the pick among
+    the ways when `summary` is `training.summary.held_for_pick`'s, as the page's answer passes it), so
+    that no mark says "beyond the noise" where the verdict says "could be chance" (review 70).
     """
-    rows = summary[summary["method"] != "standard"]
+    held = words.held_interval(summary)
+    rows = held[held["method"] != "standard"]
     methods = rows["method"].astype(str).tolist()
     names = [plain(training_page.method_short(m, shares)) for m in methods]
     change = 100 * rows["nec_change"]
-    low, high = 100 * rows["nec_change_low"], 100 * rows["nec_change_high"]
+    low, high = 100 * rows[words.HELD_LOW], 100 * rows[words.HELD_HIGH]
+    among = int(rows[words.PICKED_AMONG].max()) if len(rows) else 0
     kind = np.where(high < 0, 0, np.where(low > 0, 1, 2))
     hover = np.array(
         [
-            words.change_hover(plain(training_page.method_label(m, shares)), c, lo, h)
+            training_page.change_hover(plain(training_page.method_label(m, shares)), c, lo, h)
             for m, c, lo, h in zip(methods, change, low, high, strict=True)
         ]
     )
     fig = _figure(
         words.CHANGE_TITLE,
-        words.change_axis_title(level),
-        words.METHOD_AXIS,
+        training_page.change_axis_title(level, among),
+        training_page.METHOD_AXIS,
         height=max(300, 90 + 48 * len(methods)),
     )
     for k, (name, color, symbol) in enumerate(CHANGES):
@@ -152,7 +156,7 @@ def change_figure(summary: pd.DataFrame, *, level: float = 0.95, shares=None) ->
         y=1,
         xref="x",
         yref="paper",
-        text=words.STANDARD_LINE,
+        text=training_page.STANDARD_LINE,
         showarrow=False,
         yanchor="bottom",
         font={"color": NOBODY_COLOR},

@@ -18,7 +18,7 @@ import pytest
 
 from costlib.answers.training import training_answer
 from costlib.present import training_page, training_words
-from costlib.present.amounts import MONTH_WHOLE, month_money
+from costlib.present.amounts import MONTH_WHOLE
 from costlib.present.training_terms import TRAIN_TERMS
 from costlib.training import data as training_data
 from costlib.training.summary import training_summary
@@ -128,16 +128,16 @@ def month_amounts(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("volume", [10_000, 100_000, 300])
-def test_the_verdicts_amounts_a_month_are_whole_from_100_and_two_decimals_below(pre, volume):
-    """ "$47.65 a month" beside "$524 a month" is the rule (below 100: two decimals), not a slip:
-    every amount a month in the verdict is `month_money`'s, whole from 100 up."""
+def test_the_verdicts_amounts_a_month_read_at_one_precision(pre, volume):
+    """Review 70: "$47.65 a month" beside "$572 a month" and "$524 a month" in one sentence read as two
+    precisions. Every amount a month in the verdict is whole where either cost a month is 100 or more, else at
+    cents, and the saving is the difference of the two costs as shown ($572 - $524 = $48)."""
     summary = training_summary(pre.results)
     head = training_words.training_verdict_of(summary, price=1.0, unit="$", volume=volume).headline
     amounts = month_amounts(head)
     assert len(amounts) == 3, head  # the way's cost, standard training's, the saving
-    for text in amounts:
-        value = float(text.replace("−", "-").replace("$", "").replace(",", ""))
-        assert ("." in text) == (abs(value) < MONTH_WHOLE), head
-    t = summary.set_index("method")["nec"]
-    saving = (t["standard"] - t["regression"]) * volume
-    assert f"{month_money(saving, '$')} a month" in head
+    values = [float(text.replace("−", "-").replace("$", "").replace(",", "")) for text in amounts]
+    whole = max(abs(v) for v in values) >= MONTH_WHOLE
+    assert all(("." in text) != whole for text in amounts), head
+    cost, standard, saved = values
+    assert saved == pytest.approx(standard - cost), head

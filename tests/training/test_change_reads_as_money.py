@@ -49,7 +49,8 @@ def test_the_verdict_and_the_table_read_the_money_they_show():
         "price regression (a model trained to predict each case's price, its sign the class) beats standard training"
         in head
     )
-    assert f"{saving:.1%} of the cost" in head, head  # was 8.2%: the mean of the seeds' own changes
+    # was 8.2%: the mean of the seeds' own changes; a change in cost as the table reads it (review 70)
+    assert f"a change in cost of {-saving:.1%}".replace("-", "\u2212") in head, head
     table = answer.summary_table.set_index(answer.summary_table.columns[0])
     change = [c for c in table.columns if c.startswith("cost change")][0]
     for method in methods[1:]:

@@ -582,9 +582,10 @@ def test_verdict_ships_the_best_way_beyond_the_noise_in_money_per_case_and_month
     assert v.kind == "success"
     assert v.headline == (
         "Ship the model: price-weighted training beats standard training. It costs €0.138 per case (€138 a month) "
-        "against €0.200 per case (€200 a month) with standard training: it saves €0.062 per case, €62.00 a "
-        "month, 31% of the cost (95% interval over 10 seeds 22% to 40%)."
-    )  # its own interval 24% to 38%, held for the pick among the 3 ways (`training.summary.held_for_pick`)
+        "against €0.200 per case (€200 a month) with standard training: it saves €0.062 per case, €62 a "
+        "month, a change in cost of \u221231.0% (95% interval over 10 seeds \u221239.6% to \u221222.4%)."
+    )  # its own interval −38% to −24%, held for the pick among the 3 ways (`training.summary.held_for_pick`); the
+    # change as the chart and the table read it, every amount a month whole beside €138 and €200 (review 70)
     # a higher error rate is said as what it is, not as support
     assert v.details[0].startswith("It is wrong more often (12% of the test cases against 10% with standard")
     assert "1 other way of training with costs also costs less beyond the noise." in v.details
@@ -604,9 +605,8 @@ def test_verdict_when_nothing_beats_standard_is_not_clearly_better():
     assert v.headline == (
         "Not clearly better: keep standard training, at $0.1000 per case ($1,000 a month). The closest, "
         "price regression (a model trained to predict each case's price, its sign the class), would cost $0.0980 "
-        "per case ($980 a month): it might save $0.0020 per case, $20.00 a month, but the 95% interval of the "
-        "saving over 10 seeds, \u22124.9% to +8.9% of the cost, includes zero, "
-        "so it could be chance."
+        "per case ($980 a month), a change in cost of \u22122.0%: it might save $0.0020 per case, $20 a month, but "
+        "the 95% interval of that change over 10 seeds, \u22128.9% to +4.9%, includes zero, so it could be chance."
     )
     assert "1 of the 2 ways of training with costs costs more than standard training beyond the noise." in v.details
 
@@ -619,7 +619,7 @@ def test_verdict_when_every_way_costs_more_is_do_not_train_with_costs():
     assert v.kind == "error"
     assert v.headline == (
         "Do not train with costs: keep standard training, at $0.100 per case. No way of training with costs is "
-        "cheaper on these seeds: the closest, price-weighted training, costs $0.110 per case, 10% more than "
+        "cheaper on these seeds: the closest, price-weighted training, costs $0.110 per case, 10.0% more than "
         "standard training."
     )
 
@@ -988,6 +988,8 @@ def test_ways_that_keep_the_same_rows_say_the_share_they_really_kept():
          "n_fit": [88, 88, 90, 87, 87, 91], "n_train": [100] * 6}
     )  # fmt: skip
     (note,) = training_page.same_rows_notes(r, kept_of_results(r))  # the page's note, by the shares kept
-    assert note.startswith("costliest 88% (30% asked) and costliest 88% (50% asked) keep the same rows in every seed")
+    assert note.startswith(
+        "“costliest 30% + ties: 88%” and “costliest 50% + ties: 88%” keep the same rows in every seed"
+    )
     (bare,) = training_page.same_rows_notes(r.drop(columns="n_train"), kept_of_results(r.drop(columns="n_train")))
-    assert bare.startswith("costliest 30% and costliest 50% keep the same rows in every seed")
+    assert bare.startswith("“costliest 30%” and “costliest 50%” keep the same rows in every seed")

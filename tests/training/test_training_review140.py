@@ -41,14 +41,15 @@ def test_the_verdict_on_the_best_of_six_ways_holds_the_luck_of_that_pick():
     assert v.headline.startswith("Not clearly better: keep standard training"), v.headline
     saving_low, saving_high = hold_the_pick(0.209, 0.036, 0.382, 6)
     assert saving_low < 0 < 0.036
-    low, high = training_words.signed_percents(saving_low, saving_high)
-    assert f"{low} to {high} of the cost, includes zero" in v.headline, v.headline
+    # read as a change in cost, as the change chart and the table read it (review 70): the saving's ends turned
+    low, high = (training_words.change_percent(x, signed=True) for x in (-saving_high, -saving_low))
+    assert f"interval of that change over 10 seeds, {low} to {high}, includes zero" in v.headline, v.headline
     assert training_words.picked_sentence(6) in v.details
 
 
 def test_one_way_beside_standard_training_is_no_pick_and_keeps_its_own_interval():
     v = training_verdict_of(review_summary(["tdown30"]), price=1.0, unit="$", volume=10_000)
-    assert v.kind == "success" and "(95% interval over 10 seeds 3.6% to 38.2%)" in v.headline, v.headline
+    assert v.kind == "success" and "(95% interval over 10 seeds \u221238.2% to \u22123.6%)" in v.headline, v.headline
     assert not any("is picked on these same test rows" in d for d in v.details)
 
 
@@ -72,7 +73,7 @@ def test_a_copy_of_a_held_summary_is_not_held_twice_and_a_slice_is_held_for_its_
     sliced = once[once["method"].isin(["standard", "tdown30"])].reset_index(drop=True)
     said = answers_training.named_verdict(sliced, {}, unit="$").headline
     assert said == answers_training.named_verdict(own, {}, unit="$").headline
-    assert "(95% interval over 10 seeds 3.6% to 38.2%)" in said, said
+    assert "(95% interval over 10 seeds \u221238.2% to \u22123.6%)" in said, said
 
 
 def results_frame(changes: dict, seeds: int = 10, r2: float = -0.06) -> tuple[pd.DataFrame, pd.Series]:
@@ -156,7 +157,7 @@ def test_the_downloads_use_the_pages_names_not_the_librarys():
     # every digit kept, in money where the page shows money
     assert summary.loc["standard training", "cost per case ($)"] == answer.summary.loc[0, "nec"] * 2.0
     assert summary["price error ($)"].dropna().tolist() == [0.45 * 2.0 / 0.5]
-    assert "keeping the costliest 88% (30% asked)" in summary.index
+    assert "keeping the costliest 30% + ties (88% of rows)" in summary.index
 
 
 def test_export_table_keeps_a_frame_without_ways():

@@ -63,7 +63,7 @@ def test_the_share_of_the_seeds_training_rows_is_known_before_training():
 def test_the_page_names_each_way_once(tmp_path, capsys):
     frame = priced_1_2_3()
     kept = percent(kept_of_seeds(frame["delta"], SEEDS)["tdown50"][1])
-    short, full = f"costliest {kept} (50% asked)", f"keeping the costliest {kept} (50% asked)"
+    short, full = f"costliest 50% + ties: {kept}", f"keeping the costliest 50% + ties ({kept} of rows)"
     at = open_app(None, PAGE, timeout=300)
     at.radio(key="train_data").set_value("upload").run()
     raw = frame.to_csv(index=False).encode()
@@ -78,7 +78,7 @@ def test_the_page_names_each_way_once(tmp_path, capsys):
     page = "\n".join([*box.options, box.help or "", json.dumps(charts(at)), texts(at)])
     page += "\n".join(str(x) for df in at.dataframe for x in df.value.iloc[:, 0])
     assert full in page, page
-    names = set(re.findall(r"costliest (\d+%) \(50% asked\)", page))
+    names = set(re.findall(r"costliest 50% \+ ties(?:: | \()([\d.]+%)", page))
     assert names == {kept}, names  # one name everywhere: the box, its help, the charts, the table
 
     path = tmp_path / "priced.csv"
@@ -92,4 +92,4 @@ def test_the_page_names_each_way_once(tmp_path, capsys):
     assert code == 0
     line = next(s for s in out.splitlines() if s.lstrip().startswith("tdown50"))
     assert line.split()[1] == kept, line  # the table's "kept" column, as the verdict names the way
-    assert set(re.findall(r"costliest (\d+%) \(50% asked\)", out + err)) <= {kept}
+    assert set(re.findall(r"costliest 50% \+ ties(?:: | \()([\d.]+%)", out + err)) <= {kept}
