@@ -164,7 +164,12 @@ def share_kept(summary: pd.DataFrame, shares) -> list[float | None]:
 def format_table(summary: pd.DataFrame, shares=None) -> str:
     """The summary as fixed-width text, rounded for reading; with `shares` ({tdown method: (share
     asked, share kept)}, `training.kept`) the share of the training rows each way of keeping the
-    costliest cases kept, as the verdict names it ("keeping the costliest 88% (30% asked)")."""
+    costliest cases kept. The change's interval is the verdict's (`training_words.held_interval`:
+    held for the pick of the cheapest way, as on the page's table and chart), so that no row reads
+    cheaper beyond the noise where the verdict says it could be chance."""
+    from costlib.present.training_words import HELD_HIGH, HELD_LOW, held_interval
+
+    summary = held_interval(summary)
     out = pd.DataFrame(
         {
             "method": summary["method"].astype(str),
@@ -177,8 +182,8 @@ def format_table(summary: pd.DataFrame, shares=None) -> str:
             "err low": summary["error_rate_low"].map(_fmt),
             "err high": summary["error_rate_high"].map(_fmt),
             "NEC vs standard": summary["nec_change"].map(lambda x: _fmt(x, sign=True, percent=True)),
-            "chg low": summary["nec_change_low"].map(lambda x: _fmt(x, sign=True, percent=True)),
-            "chg high": summary["nec_change_high"].map(lambda x: _fmt(x, sign=True, percent=True)),
+            "chg low": summary[HELD_LOW].map(lambda x: _fmt(x, sign=True, percent=True)),
+            "chg high": summary[HELD_HIGH].map(lambda x: _fmt(x, sign=True, percent=True)),
             "MAE of δ": summary["delta_mae"].map(_fmt),
         }
     )
@@ -239,7 +244,7 @@ def compute(args):
         data.X, data.delta, methods=methods, seeds=args.seeds, random_state=args.random_state, n_jobs=args.jobs
     )
     summary = training_summary(results)
-    held = held_for_pick(summary)  # the verdict's intervals; the table's are each way's own
+    held = held_for_pick(summary)  # the verdict's intervals, the table's too (`format_table`)
     r2 = cost_predictability(data.X, data.delta, seeds=args.seeds, random_state=args.random_state, n_jobs=args.jobs)
     pred = predictability_interval(r2["r2"])
     # the page's answer: a way of keeping the costliest cases named by the share it kept
@@ -350,11 +355,11 @@ def run(args) -> int:
         f"(set aside), {int(first['n_test']):,} test rows, stratified; {INTERVAL_NAME}."
     )
     print()
-    print(format_table(summary, shares))
+    print(format_table(held, shares))
     print()
     print(pred_words)
     print(verdict.headline)
-    if picked:  # why the verdict's interval is wider than the table's: the page's sentence
+    if picked:  # why the intervals are wider than each way's own: the page's sentence
         print(picked)
     for note in [*data.notes, *same_rows_notes(results, shares)]:  # the page's notes, the same rows' too
         print(f"note: {note}", file=sys.stderr)
