@@ -232,8 +232,10 @@ def _nice(x: float) -> float:
 
 
 def next_n(bracket: Bracket) -> float:
-    """The N of the next question: near the bracket's geometric middle, strictly inside it."""
-    n = _nice(bracket.middle)
+    """The N of the next question: near the bracket's geometric middle (the exact one: rounding the
+    price book's rounded middle again moved the question off it), strictly inside it."""
+    exact = math.sqrt(bracket.low * bracket.high)
+    n = _nice(exact)
     if not bracket.low < n < bracket.high:
         n = bracket.middle
     return n

@@ -491,6 +491,8 @@ def ratio_pieces_figure(
 def _shade_range(fig, low: float, high: float) -> None:
     """The range of ratios the answers so far allow, shaded, with a line at its middle (on the
     log axis) that says it: 'your range: 32 to 1,000'."""
+    from costlib.binary.elicit import Bracket
+
     fig.add_shape(
         type="rect",
         xref="x",
@@ -506,7 +508,7 @@ def _shade_range(fig, low: float, high: float) -> None:
     )
     rule_line(
         fig,
-        x=float(np.sqrt(low * high)),
+        x=float(Bracket(low, high).middle),  # where "Use these prices" sets the price
         line={"color": palette_color(2), "dash": "dot", "width": 1},
         text=f"your range: {ratio_text(low)} to {ratio_text(high)}",
         position="top right",

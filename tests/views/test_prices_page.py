@@ -90,7 +90,7 @@ def test_the_range_label_sits_on_its_line_inside_the_chart():
     layout = spec["layout"]
     assert layout["xaxis"]["type"] == "log"
     (note,) = [a for a in layout["annotations"] if a["text"].startswith("your range")]
-    line = np.sqrt(b.low * b.high)
+    line = b.middle  # where "Use these prices" sets the price
     assert note["x"] == pytest.approx(np.log10(line))  # Plotly reads an annotation's x on a log axis as a log
     low, high = layout["xaxis"]["range"]
     assert low < note["x"] < high
