@@ -219,21 +219,27 @@ class Disparities:
         low, high = float(row.get("value_low", math.nan)), float(row.get("value_high", math.nan))
         return too_few(bool(row["passes"]), low, high, against, self.threshold)
 
+    def quiet(self, row: dict) -> bool:
+        """A small group's failure (pooled for being small) resting on its handful of cases (`rests_on_few`):
+        the table marks it "could be chance"; the headline does not raise it (`words.said_disparity`)."""
+        return bool(row.get("pooled")) and row.get("passes") is False and self.rests_on_few(row)
+
     @property
     def largest(self) -> dict | None:
         """The failing row the headline names, or None when none fails: among the failures whose
         95% interval agrees with the result (`could_be_chance` is False: the whole interval
         outside the pass range, or not known), the one farthest from 1 on a log scale (an infinite
-        ratio first); only when every failure could be chance, the farthest of those."""
+        ratio first); only when every failure could be chance, the farthest of those, a `quiet`
+        one last (a 5-case group's must not hide a larger group's)."""
         bad = self.table[self.table["passes"] == False]  # noqa: E712
         if bad.empty:
             return None
         ratio = bad["ratio"].to_numpy(dtype=np.float64)
         with np.errstate(divide="ignore"):
             far = np.where(np.isfinite(ratio), np.abs(np.log(np.where(ratio > 0, ratio, 1e-300))), np.inf)
-        chance = np.array([self.could_be_chance(r) for r in bad.to_dict("records")], dtype=bool)
-        if not chance.all():  # a clear failure is named before any that could be chance
-            far = np.where(chance, -1.0, far)
+        rows = bad.to_dict("records")
+        tier = np.array([0 if self.quiet(r) else 1 if self.could_be_chance(r) else 2 for r in rows])
+        far = np.where(tier == tier.max(), far, -1.0)  # clear failures first, then chance, quiet ones last
         return bad.iloc[int(np.argmax(far))].to_dict()
 
     def record(self, rule_words: str) -> dict:
@@ -270,6 +276,7 @@ class Disparities:
                 "group": str(largest["group"]),
                 "ratio": json_number(largest["ratio"]),
                 "could_be_chance": self.could_be_chance(largest),
+                "raised": not self.quiet(largest),  # whether the headline says it
             },
             "metrics": metrics,
         }

@@ -300,13 +300,8 @@ def small_group_by_chance(disparities) -> bool:
     cases: a first-time user saw a 5-case group with no false positive among its 2 negatives
     raise a fairness warning over a ship. Such a row stays in the disparities table, marked
     "could be chance"; the headline does not raise it."""
-    row = disparities.largest
-    return (
-        row is not None
-        and bool(row.get("pooled"))
-        and disparities.could_be_chance(row)
-        and disparities.rests_on_few(row)
-    )
+    row = disparities.largest  # a quiet row only when every failure is one (`Disparities.largest`)
+    return row is not None and disparities.quiet(row)
 
 
 def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None, sample: bool = False) -> Verdict:

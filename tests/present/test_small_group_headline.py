@@ -44,3 +44,16 @@ def test_a_clear_failure_is_still_said():
     d = _d(tp=[40, 40, 200], fp=[20, 19, 0], fn=[10, 10, 100], n=[150, 141, 600])
     assert not d.could_be_chance(d.largest) and not small_group_by_chance(d)
     assert "four-fifths rule fails" in said_disparity(SHIP, d)
+
+
+def test_a_small_groups_chance_failure_never_hides_a_larger_groups():
+    """A last read: with a fourth group "mid" (85 cases) failing by chance too, the small group's
+    failure, the farthest, was named and then silenced, and mid's with it. Quiet rows come last."""
+    groups = ["north", "south", "mid", "island"]
+    d = disparities(groups, [40, 40, 20, 2], [20, 19, 8, 0], [10, 10, 5, 1], [150, 141, 85, 5], c_fp=1.0, c_fn=1.0,
+                    pooled=("island",))  # fmt: skip
+    assert d.largest["group"] == "mid" and not d.quiet(d.largest)
+    assert "“mid”" in said_disparity(SHIP, d) and not small_group_by_chance(d)
+    only = _d()
+    assert only.record("r")["largest_failing"]["raised"] is False  # the JSON says the headline left it out
+    assert d.record("r")["largest_failing"]["raised"] is True
