@@ -61,6 +61,7 @@ def test_a_clear_failure_is_named_before_a_farther_one_that_could_be_chance():
         "group": "Caucasian × Female",
         "ratio": 3.7,
         "could_be_chance": False,
+        "raised": True,
     }
 
 
