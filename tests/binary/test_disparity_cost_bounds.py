@@ -5,8 +5,8 @@ positive, at $1 a false positive and $10 a false negative: no mistake read $0.00
 8 wrong, each at the dearer $10), one false positive $0.003 to $0.53 (the share of 1 in 8, at $1),
 as if a mistake made the group's misses cheaper; and the interval held the true cost per case as
 little as 61% of the time in the simulation below. Now the false positives and the false negatives each
-have the exact interval of their share of the group's cases, and the cost per case's ends are both
-lows and both highs.
+have the exact interval of their share of the group's cases, and the cost per case's ends combine
+how far each share's ends lie from it, at its price (the root of the sum of squares).
 
 Shares of the cases, not of each class at the group's own class counts (the first suggestion): new
 cases redraw a group's share of positives as well, and bounded within each class a group of 1,000
@@ -38,8 +38,8 @@ def test_one_cheap_mistake_does_not_lower_the_top_of_the_interval():
     # 4 positives and 4 negatives: no mistake, then one false positive ($1), then one false negative ($10)
     low, high = _cost_intervals([4, 4, 3], [0, 1, 0], [0, 0, 1], [8, 8, 8])
     assert high[1] >= high[0] and high[2] >= high[1], high  # was $3.69, then $0.53 and $5.27
-    # no mistake: each kind up to 36.9% of the 8 cases, at its own price
-    np.testing.assert_allclose(high[0], (C_FP + C_FN) * NONE_OF_8, rtol=1e-9)
+    # no mistake: each kind up to 36.9% of the 8 cases, at its own price, the two combined as errors are
+    np.testing.assert_allclose(high[0], np.hypot(C_FP, C_FN) * NONE_OF_8, rtol=1e-9)
     assert low[0] == 0 and 0 < low[1] < 1 / 8 < high[1]  # one false positive: $0.125 inside
 
 
@@ -85,7 +85,8 @@ def test_the_interval_holds_the_true_cost_per_case_95_percent_of_the_time(n, sha
     does in new cases; the share of groups whose interval holds the true cost per case,
     c_fp * P(false positive) + c_fn * P(false negative). Before: 79.3%, 98.4%, 87.4%, 60.9% and
     95.4% (the mean price of the mistakes made stood in for the price of those not made); bounded
-    within each class at its class counts, the last 10.5%. Now 99.6%, 99.8%, 98.7%, 99.6% and 95.8%."""
+    within each class at its class counts, the last 10.5%. Summed ends: 99.6%, 99.8%, 98.7%, 99.6% and
+    95.8%; combined as independent errors (now): 99.4%, 99.3%, 98.7%, 98.9% and 95.4%."""
     rng = np.random.default_rng(11)
     chances = [share * (1 - fnr), (1 - share) * fpr, share * fnr, (1 - share) * (1 - fpr)]
     tp, fp, fn, _ = rng.multinomial(n, chances, size=4000).T.astype(np.float64)
@@ -99,7 +100,8 @@ def test_the_cost_per_case_is_its_two_shares_at_their_ends():
     spans = own_intervals([3, 0, 7], [1, 0, 1], [1, 0, 1], [9, 0, 9], c_fp=[1.0] * 3, c_fn=[10.0] * 3)
     lo, hi = share_bounds(1, 9)  # 1 false positive and 1 false negative of 9 cases
     low, high = spans["cost per case"]
-    np.testing.assert_allclose([low[0], high[0]], [(C_FP + C_FN) * lo, (C_FP + C_FN) * hi])
+    est, root = (C_FP + C_FN) / 9, np.hypot(C_FP, C_FN)  # each share's distance to its end, combined
+    np.testing.assert_allclose([low[0], high[0]], [est - root * (1 / 9 - lo), est + root * (hi - 1 / 9)])
     assert low[2] == low[0] and high[2] == high[0]  # 4 positives or 8: the same mistakes of the same cases
     assert np.isnan(low[1]) and np.isnan(high[1])  # no cases: no interval
     assert "cost per case" not in own_intervals([3], [1], [1], [9])  # without prices, the rates only
@@ -122,5 +124,7 @@ def test_a_group_of_groups_priced_apart_reads_its_cheapest_and_dearest_prices():
     )
     row = d.table.query("metric == 'cost per case' and group == 'F'").iloc[0]
     lo, hi = share_bounds(5, 100)
-    np.testing.assert_allclose([row["value_low"], row["value_high"]], [(1 + 3) * lo, (2 + 5) * hi])
+    low = (1 + 3) * 0.05 - np.hypot(1, 3) * (0.05 - lo)  # the cheapest prices at the low end
+    high = (2 + 5) * 0.05 + np.hypot(2, 5) * (hi - 0.05)  # the dearest at the high end
+    np.testing.assert_allclose([row["value_low"], row["value_high"]], [low, high])
     assert row["value_low"] <= row["value"] <= row["value_high"]

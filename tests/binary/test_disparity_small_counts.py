@@ -56,8 +56,8 @@ def test_no_mistakes_in_8_cases_is_not_a_zero_width_interval():
         assert row["difference_high"] > 0
         assert d.could_be_chance(row) and d.rests_on_few(row)
     cost = _row(d, "cost per case", "t")
-    # no false positive ($1) and no false negative ($3) among 8 cases: each up to 36.9% of them
-    np.testing.assert_allclose(cost["value_high"], (1 + 3) * (1 - 0.025 ** (1 / 8)), rtol=1e-9)
+    # no false positive ($1) and no false negative ($3) among 8 cases: each up to 36.9% of them, combined
+    np.testing.assert_allclose(cost["value_high"], np.hypot(1, 3) * (1 - 0.025 ** (1 / 8)), rtol=1e-9)
 
 
 def test_the_headline_names_group_b_s_miss_rate_not_the_8_cases():
@@ -108,9 +108,14 @@ def test_a_group_without_mistakes_is_judged_at_each_kind_of_mistake_s_price():
     spans = own_intervals([2, 1], [0, 1], [0, 1], [8, 8], c_fp=[1.0, 1.0], c_fn=[3.0, 3.0])
     lo, hi = spans["cost per case"]
     # no mistakes: up to 36.9% of the 8 cases false positives ($1) and as many false negatives ($3)
-    np.testing.assert_allclose(hi[0], (1 + 3) * (1 - 0.025 ** (1 / 8)))
-    # with one of each, each kind's share of the 8 cases at its interval's ends (not their mean price, $2)
-    np.testing.assert_allclose([lo[1], hi[1]], (1 + 3) * np.array(share_bounds(1, 8)).ravel())
+    np.testing.assert_allclose(hi[0], np.hypot(1, 3) * (1 - 0.025 ** (1 / 8)))
+    # with one of each, each kind's share of the 8 cases to its interval's ends at its own price (not
+    # their mean price, $2), the two distances combined
+    low, high = np.array(share_bounds(1, 8)).ravel()
+    est = (1 + 3) / 8
+    np.testing.assert_allclose(
+        [lo[1], hi[1]], [est - np.hypot(1, 3) * (1 / 8 - low), est + np.hypot(1, 3) * (high - 1 / 8)]
+    )
 
 
 def test_an_8_case_group_like_the_others_is_rarely_a_clear_failure():
