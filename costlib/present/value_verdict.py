@@ -60,10 +60,11 @@ def kept_kind(rec, *, loses: bool = False) -> str:
     "error". "Do not let the model decide which cases to hand over" is then an answer to use the
     model on every case, the best choice at these prices, not an alarm: in red it read as one
     (k = 0, where a wrong answer costs nothing). Handing every case to a person, or at random,
-    keeps the model out and stays red, as does a choice that loses money (`loses`).
+    keeps the model out and stays red, as does a choice that loses money (`loses`, or a worth kept
+    below 0: at separate prices no caller said it, and a losing "answer every case" read blue).
 
     >>> from types import SimpleNamespace as R
-    >>> kept_kind(R(kept=("answer everything", 0.66))), kept_kind(R(kept=("answer everything", -0.1)), loses=True)
+    >>> kept_kind(R(kept=("answer everything", 0.66))), kept_kind(R(kept=("answer everything", -0.1)))
     ('info', 'error')
     >>> kept_kind(R(kept=("hand everything over", 0.0))), kept_kind(R(kept=None))
     ('error', 'error')
@@ -71,6 +72,7 @@ def kept_kind(rec, *, loses: bool = False) -> str:
     from costlib.value.recommendation import ANSWER_ALL
 
     kept = rec.kept
+    loses = loses or (kept is not None and kept[1] < -LOSS_TOLERANCE)
     return "info" if kept is not None and kept[0] == ANSWER_ALL and not loses else "error"
 
 
