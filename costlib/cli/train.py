@@ -335,7 +335,8 @@ def run(args) -> int:
             },
             "methods": [
                 {**{k: _clean(v) for k, v in row.items()}, "share_kept": kept}
-                for row, kept in zip(summary.to_dict(orient="records"), share_kept(summary, shares), strict=True)
+                # each way's own interval and the verdict's, held for the pick (`nec_change_held_*`), by name
+                for row, kept in zip(held.to_dict(orient="records"), share_kept(held, shares), strict=True)
             ],
             "predictability": {
                 "r2": _clean(pred[0]),

@@ -146,3 +146,17 @@ def test_the_verdict_says_why_its_interval_is_wider_than_the_tables(capsys, dear
     code, text, err = run_main(capsys, "train", str(dear_half), *ways)
     assert code == 0 and text.splitlines()[-1] == picked_sentence(3), text
     assert verdict["headline"] in text
+
+
+def test_the_json_methods_carry_the_verdicts_interval_beside_their_own(capsys, tied_prices):
+    """A last read: `--json`'s methods gave each way's own interval only, beside a verdict that reads
+    the one held for the pick; each method now carries both, by name."""
+    code, out, err = _train(capsys, tied_prices, "--methods", "standard", "weighted", "tdown30", "--json")
+    assert code == 0, err
+    got = json.loads(out)
+    for m in got["methods"]:
+        assert {"nec_change_low", "nec_change_held_low", "nec_change_held_high", "picked_among"} <= set(m), m
+    way = got["verdict"]["method"]
+    if way is not None:
+        row = next(m for m in got["methods"] if m["method"] == way)
+        assert row["nec_change_held_high"] == got["verdict"]["nec_change_high"]
