@@ -71,10 +71,10 @@ def _ships(policy: dict, shipped: dict) -> str:
 
 
 def _p(x) -> str:
-    """A test's p-value as a chance in words: "9%", "below 0.1%" ("–" without one)."""
-    if x is None:
-        return "–"
-    return "below 0.1%" if x < 0.001 else "over 99%" if x > 0.99 else percent(x, 0 if x >= 0.01 else 1)
+    """A test's p-value as a chance in words: "9%", "0.9%" (cut, never rounded up to the 1% level), "below 0.1%"."""
+    if x is None or x < 0.001 or x > 0.99:
+        return "–" if x is None else "below 0.1%" if x < 0.001 else "over 99%"
+    return percent(x, 0) if x >= 0.01 else percent(x // 0.001 * 0.001, 1)
 
 
 def _ls(p: dict) -> dict:

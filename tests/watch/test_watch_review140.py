@@ -90,3 +90,9 @@ def test_the_scores_check_heading_says_what_its_percentage_means():
 
     said = WatchAnswer.readings_columns[FITS]["help"]
     assert f"below {SHIFT_LEVEL:.0%} reads no" in said and "how often chance alone" in said
+
+
+def test_a_chance_just_below_the_level_never_reads_as_the_level():
+    """A last read: p = 0.0097 read "no (by chance: 1.0%)" beside a heading that says 1% or more reads yes."""
+    said = scores_check({"measured": False, "assumption": FAILS, "assumption_p_value": 0.0097})
+    assert said == "no (by chance: 0.9%): check the model", said
