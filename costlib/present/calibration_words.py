@@ -193,12 +193,13 @@ CHECKED_ON_SAME = "Checked on every row, the very cases the rescaling was fitted
 #: judged on every row, as without a split (`answers.calibration.calibration_rows`)
 NO_TEST_ROWS_TO_CALIBRATE = (
     "There are no test rows, so the rescaling is fitted and judged on the same rows, every row, as without a "
-    "split, which flatters it. Give the split column test rows on the Data page to judge it on rows it was not "
-    "fitted on."
+    'split, which flatters it. Mark some rows "test" in the split column of your file and upload it again on the '
+    "Data page to judge it on rows it was not fitted on."
 )
 ONLY_TEST_ROWS_TO_CALIBRATE = (
     "Every row is a test row, so the rescaling is fitted and judged on the same rows, which flatters it. "
-    "Give the split column validation or train rows on the Data page to fit it on rows it is not judged on."
+    'Mark some rows "validation" or "train" in the split column of your file and upload it again on the Data page '
+    "to fit it on rows it is not judged on."
 )
 TECHNICAL = (
     "Temperature scaling: T = {t:.3f}, {fit_on}. The rescaling divides each score's log-odds by T: above 1 it "

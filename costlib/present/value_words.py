@@ -475,13 +475,14 @@ NO_VALIDATION_NOTE = (
 #: `calibration_words.NO_TEST_ROWS_TO_CALIBRATE`)
 NO_TEST_ROWS_NOTE = (
     "There are no test rows, so every row is judged and none is held out to fit the rescaling on: fitted and "
-    "judged on the same rows, it would flatter itself. Give the split column test rows on the Data page to see "
-    "value before and after rescaling."
+    'judged on the same rows, it would flatter itself. Mark some rows "test" in the split column of your file and '
+    "upload it again on the Data page to see value before and after rescaling."
 )
 #: a split column of test rows only: nothing besides the judged rows to calibrate on
 ONLY_TEST_ROWS_NOTE = (
-    "There are only test rows, so no rows are held out from the judged rows to calibrate on. Give the split "
-    "column validation or train rows on the Data page to see value before and after rescaling."
+    "There are only test rows, so no rows are held out from the judged rows to calibrate on. Mark some rows "
+    '"validation" or "train" in the split column of your file and upload it again on the Data page to see value '
+    "before and after rescaling."
 )
 
 

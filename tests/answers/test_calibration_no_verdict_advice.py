@@ -72,3 +72,16 @@ def test_each_reason_has_its_own_way_to_a_verdict():
     """`same_rows_warning` decides; every sentence it can give has its fix, and no two fixes are alike."""
     reasons = {cw.same_rows_warning(split=s, test_rows=t) for s, t in ((False, False), (True, False), (True, True))}
     assert reasons == set(cw.TO_GET_VERDICT) and len(set(cw.TO_GET_VERDICT.values())) == 3
+
+
+def test_the_warning_and_the_answer_give_one_fix_for_a_split_without_held_out_rows():
+    """A last read: the warning said "Give the split column test rows on the Data page", which the Data
+    page cannot do, while the answer under it said to mark rows in the file and upload it again."""
+    from costlib.present import value_words as vw
+
+    for warning in (cw.NO_TEST_ROWS_TO_CALIBRATE, cw.ONLY_TEST_ROWS_TO_CALIBRATE):
+        for said in (warning, cw.TO_GET_VERDICT[warning]):
+            assert "in the split column of your file" in said or "in that column of your file" in said, said
+            assert "upload it again" in said and "Give the split column" not in said, said
+    for note in (vw.NO_TEST_ROWS_NOTE, vw.ONLY_TEST_ROWS_NOTE):  # the Value page's words for the same cases
+        assert "upload it again" in note and "Give the split column" not in note, note
