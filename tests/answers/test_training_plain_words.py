@@ -139,5 +139,5 @@ def test_the_verdicts_amounts_a_month_read_at_one_precision(pre, volume):
     values = [float(text.replace("−", "-").replace("$", "").replace(",", "")) for text in amounts]
     whole = max(abs(v) for v in values) >= MONTH_WHOLE
     assert all(("." in text) != whole for text in amounts), head
-    cost, standard, saved = values
-    assert saved == pytest.approx(standard - cost), head
+    first, second, saved = values  # the two costs in the order the verdict names them, then the saving
+    assert saved == pytest.approx(abs(first - second)), head

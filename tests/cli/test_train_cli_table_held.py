@@ -39,3 +39,13 @@ def test_the_table_reads_the_verdicts_interval():
     line = next(x for x in format_table(held).splitlines() if x.strip().startswith("weighted"))
     assert f"{weighted[HELD_LOW]:+.1%}" in line and f"{weighted[HELD_HIGH]:+.1%}" in line, line
     assert f"{weighted['nec_change_high']:+.1%}" not in line, line  # not its own -0.9%
+
+
+def test_a_summary_not_held_yet_is_held_before_its_verdict():
+    """A last read: `answers.training_verdict_kind` of a summary not held read each way's own interval
+    ("success": weighted −15.8% to −0.9%) where the page, holding the pick, says not clearly better."""
+    from costlib.answers.training import training_verdict_kind
+    from costlib.present.training_words import training_verdict_of
+
+    s = _summary()
+    assert training_verdict_kind(s) == training_verdict_of(held_for_pick(s)).kind == "warning"
