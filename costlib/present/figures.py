@@ -285,7 +285,8 @@ def _star_words(shown: list[tuple[float, float, str]], x_range: list[float], y_r
         order = shown[::-1] if toward == "left" else shown
         placed = [(x, y, w, row, toward) for row, (x, y, w) in enumerate(order)]
     rows = 1 + max(p[3] for p in placed)
-    plot_px = 520 - 60 - 130 - STAR_ROW * rows  # the plot's height at `layout_spec`'s size and margins, and the rows
+    size = layout_spec("", "", "")  # the plot's height at the charts' size and margins, less the rows
+    plot_px = size["height"] - size["margin"]["t"] - size["margin"]["b"] - STAR_ROW * rows
     words, guides = [], []
     for x, y, w, row, anchor in placed:
         words.append(
