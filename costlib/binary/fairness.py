@@ -430,7 +430,10 @@ def group_rates(ms: ModelSweeps, results: RuleResults, rule: str) -> tuple[pd.Da
               positives or negatives among its fit rows: its rates are a guess) and, for each
               of `GROUP_RATES`, the rate and ``<rate> low`` / ``<rate> high``
     gaps      per rate: ``rate, gap, low, high`` (the largest gap between the groups; its interval
-              is the resamples' spread about it, `_gap_interval`)
+              is the resamples' spread about it, `_gap_interval`, and where a group's rate was widened
+              by its own counts, at least as wide as the groups' intervals allow: from the highest low
+              less the lowest high to the highest high less the lowest low (a gap read "19.4% (15.4% to
+              24.0%)" beside a group's "0.0% (0.0% to 60.2%)")
     """
     from costlib.binary.disparity import rule_counts
     from costlib.binary.disparity_counts import held, own_intervals
@@ -457,9 +460,13 @@ def group_rates(ms: ModelSweeps, results: RuleResults, rule: str) -> tuple[pd.Da
         g_lo = g_hi = float("nan")
         if draws is not None:
             lo, hi = percentile_intervals(draws[rate])
-            if own is not None:
-                lo, hi = held(lo, hi, own[rate])
             g_lo, g_hi = _gap_interval(float(_gap(est)), _gap(draws[rate]))
+            if own is not None:
+                lo_r, hi_r = lo, hi
+                lo, hi = held(lo, hi, own[rate])
+                if np.any((lo < lo_r) | (hi > hi_r)):  # a group widened by its own counts: the gap holds its ends
+                    g_lo = min(g_lo, max(0.0, float(np.nanmax(lo) - np.nanmin(hi))))
+                    g_hi = max(g_hi, float(np.nanmax(hi) - np.nanmin(lo)))
         rows[f"{rate} low"], rows[f"{rate} high"] = lo, hi
         gaps.append({"rate": rate, "gap": float(_gap(est)), "low": g_lo, "high": g_hi})
     return pd.DataFrame(rows), pd.DataFrame(gaps, columns=["rate", "gap", "low", "high"])
