@@ -234,10 +234,20 @@ def shown_saving(
     # cent of a dollar or more is within every interval the page states
     if 2 < d < MAX_DECIMALS and round(round(baseline, d) - round(cost, d), d) != round(baseline - cost, d):
         d += 1
-    d = _beside(d, baseline - cost, lambda x: round(round(baseline, x) - round(cost, x), x), low, high)
-    if by_width:
-        d = _by_width(d, low, high)
+    shown = lambda x: round(round(baseline, x) - round(cost, x), x)  # noqa: E731
+    d = _beside(d, baseline - cost, shown, low, high)
+    if by_width:  # cut, then `_beside` again: an end still never reads as the saving or as 0
+        d = _kept_inside(_beside(_by_width(d, low, high), baseline - cost, shown, low, high), d, shown, low, high)
     return d, round(round(baseline, d) - round(cost, d), d)
+
+
+def _kept_inside(d: int, most: int, shown, low: float, high: float) -> int:
+    """`d`, or more decimals up to `most`, until the amount as shown (`shown(d)`) lies within its
+    interval's ends as shown: cut by the width, a gain of $0.0008 between $0.0006 and $0.0206 read
+    "$0.000" beside "$0.001 to $0.021" (a last read)."""
+    while d < most and not round(low, d) <= shown(d) <= round(high, d):
+        d += 1
+    return d
 
 
 def beside_interval(
@@ -272,7 +282,11 @@ def beside_interval(
     4
     """
     d = _beside(money_digits(amount) if digits is None else digits, amount, lambda x: round(amount, x), low, high)
-    return _by_width(d, low, high) if by_width else d
+    if not by_width:
+        return d
+    shown = lambda x: round(amount, x)  # noqa: E731
+    # cut by the width, then `_beside` again: an end still never reads as the amount or as 0
+    return _kept_inside(_beside(_by_width(d, low, high), amount, shown, low, high), d, shown, low, high)
 
 
 def _beside(digits: int, amount: float, shown, low: float, high: float) -> int:

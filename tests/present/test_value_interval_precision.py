@@ -62,3 +62,15 @@ def test_two_worths_a_hair_apart_read_alike_and_still_subtract():
     assert d == 3 and gain == 0.0
     assert money(0.61031, "$", digits=d) == money(0.61000, "$", digits=d) == "$0.610"
     assert shown_saving(0.61031, 0.61000, -0.00781, 0.00843) == (5, 0.00031)  # as the other pages still read it
+
+
+def test_cut_by_the_width_an_amount_still_reads_inside_and_apart_from_its_interval():
+    """A last read: by the width, a gain of $0.0008 between $0.0006 and $0.0206 read "$0.000" beside "$0.001
+    to $0.021", and an amount of $0.0008 read as its low end $0.001 ($0.0006)."""
+    from costlib.present.amounts import beside_interval, shown_saving
+
+    d, saving = shown_saving(0.6104, 0.6096, 0.0006, 0.0206, by_width=True)
+    assert round(0.0006, d) <= saving <= round(0.0206, d) and saving > 0, (d, saving)
+    d = beside_interval(0.0008, 0.0006, 0.0206, by_width=True)
+    assert round(0.0008, d) != round(0.0006, d), d
+    assert shown_saving(0.61031, 0.61000, -0.00781, 0.00843, by_width=True) == (3, 0.0)  # the cut still cuts
