@@ -332,17 +332,18 @@ HELD_LOW, HELD_HIGH, PICKED_AMONG = "nec_change_held_low", "nec_change_held_high
 def held_interval(summary: pd.DataFrame) -> pd.DataFrame:
     """`summary` as the verdict reads it, and the change chart and the table with it (one interval of a change
     per way on the page): held for the pick by `training.summary.held_for_pick` (its columns `HELD_LOW`,
-    `HELD_HIGH`, `PICKED_AMONG`), holding it here if it was not (a last read: a summary not held read each
-    way's own interval, so `answers.training_verdict_kind` and the page's verdict could differ).
+    `HELD_HIGH`, `PICKED_AMONG`), else each way on its own interval, picked among none (the answers hold
+    a summary before they read it: `answers.training_verdict_kind`).
 
     >>> s = pd.DataFrame({"method": ["standard", "p_up"], "nec_change": [0.0, -0.1], "nec_change_low": [0.0, -0.2],
     ...                   "nec_change_high": [0.0, 0.05]})
     >>> held_interval(s)[[HELD_LOW, HELD_HIGH, PICKED_AMONG]].iloc[1].tolist()
-    [-0.2, 0.05, 1.0]
+    [-0.2, 0.05, 0.0]
     """
-    from costlib.training.summary import held_for_pick  # a summary not held yet is held here: one reading
-
-    return summary if HELD_HIGH in summary else held_for_pick(summary)
+    if HELD_HIGH in summary:
+        return summary
+    own = summary.get("nec_change_low", math.nan), summary.get("nec_change_high", math.nan)
+    return summary.assign(**{HELD_LOW: own[0], HELD_HIGH: own[1], PICKED_AMONG: 0})
 
 
 def _named(t: pd.DataFrame) -> str | None:
