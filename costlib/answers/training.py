@@ -60,16 +60,11 @@ def default_features(columns, numeric, *, used, answers) -> list[str]:
 
 
 def training_verdict_kind(summary: pd.DataFrame) -> str:
-    """The colour of the training verdict (`training_words.training_verdict_of`): "success" to
-    ship a way of training with costs, "warning" when not clearly better, "error" when no way is
-    cheaper than standard training, "info" when there is nothing to judge), of `summary` held for the
-    pick first where it was not (`training.summary.held_for_pick`: a last read found a summary not held
-    read "success" on a way's own interval where the page, holding it, says not clearly better)."""
-    from costlib.present.training_words import HELD_HIGH
-    from costlib.training.summary import held_for_pick
-
-    held = summary if HELD_HIGH in summary else held_for_pick(summary)
-    return training_words.training_verdict_of(held).kind
+    """The colour of the training verdict (`named_verdict`, which holds each way's interval for the
+    pick among the ways, as the page does): "success" to ship a way of training with costs, "warning"
+    when not clearly better, "error" when no way is cheaper than standard training, "info" when there
+    is nothing to judge."""
+    return named_verdict(summary, {}).kind
 
 
 def training_table(
