@@ -74,7 +74,7 @@ def value_tau_figure(
     hand-overs leaves); `unlimited` = (tau, value) marks with a hollow star the best threshold
     without that limit. `values` are in `unit` per case (or in right answers without a unit).
     `fitted_on` says where the marked threshold was fitted (`page_answers.value_rows`); the
-    lowest threshold's worth is held down to 0.5 (`_held_down`). Built from one spec
+    lowest threshold's worth is held down to the plot's left edge (`_held_down`). Built from one spec
     (`figure_from_spec`): the k slider redraws it."""
     taus = np.asarray(taus)
     values = np.asarray(values)
@@ -146,7 +146,7 @@ def value_outcome_figure(
     """Worth per case against the confidence threshold when each answer has a threshold of its
     own: `lines`, (name, thresholds, values), each one answer's threshold moving while the other's
     stays (`value.per_outcome.outcome_curves`; an infinite threshold, that answer never accepted,
-    is not drawn; the lowest threshold's worth is held down to 0.5, `_held_down`), told apart by
+    is not drawn; the lowest threshold's worth is held down to the plot's left edge, `_held_down`), told apart by
     dash and marker shape as well as colour; `marks`, (words, threshold, worth), the fitted
     thresholds, each a star with its words above the plot, joined to it by a dotted line
     (`_star_words`; notes of the plot: the chart's table keeps to its three columns), in one legend
@@ -220,13 +220,14 @@ def _lowest_held(x) -> list[float]:
 def _held_down(x: np.ndarray, y: np.ndarray, x_range: list[float]) -> tuple[np.ndarray, np.ndarray]:
     """A Value curve (`x` its thresholds from the highest down, as `step_points` joins them: each worth
     holds from its threshold down to the next lower one) with its lowest threshold's worth held on down
-    to 0.5 (`LEAST_CONFIDENCE`), or to the plot's left edge where the curve reaches 0.5 already: every
+    to the plot's left edge (at 0.5, `LEAST_CONFIDENCE`, or further left where a mark sits there): every
     lower threshold accepts the same answers, all of them. Without it, that worth had no width: the line
     rose to it at its very end, straight up under the star of a threshold fitted there (accept every
-    answer; COMPAS at $1 / $3: the star at $0.129 over a line that read $0.117 up to it)."""
+    answer; COMPAS at $1 / $3: the star at $0.129 over a line that read $0.117 up to it); and held only
+    to 0.5 it stopped in mid-plot where the axis ran on to a mark at 0 (k = 0)."""
     if not len(x) or not np.isfinite(x[-1]):
         return x, y
-    end = LEAST_CONFIDENCE if x[-1] > LEAST_CONFIDENCE else x_range[0]
+    end = x_range[0]
     if end >= x[-1]:
         return x, y
     return np.append(x, end), np.append(y, y[-1])
@@ -435,33 +436,46 @@ def heatmap_figure(
     return apply_layout(fig, title, col_title, row_title)
 
 
+#: the Instance costs histogram's two series: a case's class -> its name (review 71: a negative case's
+#: price drawn below 0 read "-$3", a gain, to a product manager; each class is now its own series of
+#: amounts from 0 up, told apart by pattern and name as well as colour)
+CASE_CLASSES = ("negative cases", "positive cases")
+
+
 def delta_histogram(delta, *, groups=None, title: str = "How costly a mistake is, case by case") -> go.Figure:
-    """Histogram of delta, the instance cost (negative: negative class; the size is the price of an error)."""
+    """Histogram of what a mistake on each case costs (`delta`'s size), one series per class (its sign:
+    above 0 positive; 0 and below negative, as the error rate counts them, `CASE_CLASSES`), and per
+    group within each class where there are `groups`: every amount reads from 0 up, never below it.
+    The series share one set of bins, so that their bars line up."""
     d = np.asarray(delta, dtype=float)
+    size = np.abs(d)
     fig = figure_without_template()
-    if groups is None:
-        fig.add_trace(go.Histogram(x=d, nbinsx=60, name="cases", marker_color=palette_color(0)))
-    else:
-        g = np.asarray(groups)
-        for i, name in enumerate(pd.unique(g)):
+    top = float(np.nanmax(size)) if size.size and np.isfinite(size).any() else 0.0
+    bins = {"start": 0.0, "end": top, "size": top / 60} if top > 0 else None
+    positive = d > 0
+    g = None if groups is None else np.asarray(groups)
+    parts = [(None, np.ones(d.size, dtype=bool))] if g is None else [(n, g == n) for n in pd.unique(g)]
+    i = 0
+    for c, name in enumerate(CASE_CLASSES):
+        for j, (group, rows) in enumerate(parts):
+            keep = rows & (positive if c else ~positive)
+            if group is not None and not keep.any():  # a group without cases of this class: no empty entry
+                continue
+            color = palette_color(c if group is None else j)
             fig.add_trace(
                 go.Histogram(
-                    x=d[g == name],
+                    x=size[keep],
+                    xbins=bins,
                     nbinsx=60,
-                    name=plain(name),
-                    marker={"color": palette_color(i), "pattern": series_bar_pattern(i)},
+                    name=name if group is None else f"{plain(group)}: {name}",
+                    marker={"color": color, "pattern": series_bar_pattern(i)},
                     opacity=0.6,
                 )
             )
-        fig.update_layout(barmode="overlay")
-    rule_line(
-        fig,
-        x=0,
-        line={"color": NOBODY_COLOR, "dash": "dash"},
-        text="0: negative cases left, positive right",
-        position="top right",
-    )
-    return apply_layout(fig, title, "instance cost (the farther from 0, the costlier a mistake)", "cases")
+            i += 1
+    fig.update_layout(barmode="overlay")
+    fig.update_xaxes(rangemode="tozero")
+    return apply_layout(fig, title, "cost of a mistake on the case", "cases")
 
 
 #: the Instance costs bars' series: column of `costlib.instance.nec_table` -> its name in the legend

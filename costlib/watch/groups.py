@@ -108,7 +108,8 @@ def group_readings(names, point: GroupCounts, draws: GroupCounts | None, c_fp: n
 def _held_by_counts(ends: dict, point: GroupCounts, c_fp: np.ndarray, c_fn: np.ndarray) -> dict:
     """`ends` (the resamples' intervals by reading) each at least as wide as what the group's own
     counts allow (`disparity_counts.own_intervals`, exact, the disparities' own, its cost per case's
-    too: each kind of mistake's share at its own interval's ends): the resamples of a group with no
+    too: each kind of mistake's share with its own exact interval, the two distances from the
+    cost combined as independent errors are): the resamples of a group with no
     false negative among 25 positives all read 0, while 0 of 25 allows up to 13.7%, and its cost per
     case's resamples, moved by its false positives alone, said nothing of what those misses may
     cost. Where the resamples give no interval, none is made: the table says why. As the
