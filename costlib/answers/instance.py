@@ -93,8 +93,9 @@ class InstanceAnswer:
 
     def delta_figure(self, price: float = 1.0, unit: str = ""):
         """The histogram of what a mistake on each judged case costs in `unit` (`price` times its |delta|
-        over a typical case's, the terms' reading), signed by its class, by group: drawn on request.
-        It read delta itself, "-2 to 2" with no unit beside amounts in dollars (review 3)."""
+        over a typical case's, the terms' reading), one series per class (and group), every amount from 0 up:
+        drawn on request. It read delta itself, "-2 to 2" with no unit beside amounts in dollars (review 3),
+        then a negative case's price below 0, "-$3", which read as a gain (review 71)."""
         cost = self.delta / self.typical * price if self.typical > 0 else self.delta
         fig = figures.delta_histogram(cost, groups=self.groups)
         return fig.update_xaxes(title_text=training_page.case_price_axis(unit))

@@ -57,12 +57,13 @@ BARS_NOTE = "Each whisker is one way's own 95% interval: to tell a way from stan
 
 
 def case_price_axis(unit: str = "") -> str:
-    """Instance costs' histogram axis: each case's price of a mistake in `unit`, its sign the class.
+    """Instance costs' histogram axis: each case's price of a mistake in `unit`, from 0 up (the class is
+    the series', `figures.CASE_CLASSES`: an amount drawn below 0 read as a gain, review 71).
 
     >>> case_price_axis("$")
-    'cost of a mistake on the case ($; negative cases below 0)'
+    'cost of a mistake on the case ($)'
     """
-    return f"cost of a mistake on the case ({unit or YOUR_UNIT}; negative cases below 0)"
+    return f"cost of a mistake on the case ({unit or YOUR_UNIT})"
 
 
 # the columns of `training.summary.training_summary` and of every seed's rows as the page shows them
