@@ -59,6 +59,8 @@ from costlib.present.value_words import (
     K_SEPARATE_NOTE,
     VALUE_CAP_NO_VOLUME,
     VALUE_VERDICT_MORE,
+    WORTH_AFTER_RESCALING,
+    WORTH_BEFORE_RESCALING,
     counts_only_value_sentence,
     no_calibration_note,
     separate_prices_detail,
@@ -266,7 +268,9 @@ class ValueAnswer:
         return {
             "acceptance": {"value per case": t.in_unit(t.ACCEPTANCE_HEADER, self.unit)},
             "classification": {"cost-sensitive error": t.in_unit(t.CLASSIFICATION_HEADER, self.unit)},
-            "calibration": {c: f"{c} ({self.unit or t.PER_CASE})" for c in ("worth at τ* before", "worth at τ* after")},
+            "calibration": {
+                c: f"{c} ({self.unit or t.PER_CASE})" for c in (WORTH_BEFORE_RESCALING, WORTH_AFTER_RESCALING)
+            },
         }
 
     handed_over_column = "handed over"  # the acceptance table's share handed over (shown as a percent)

@@ -25,6 +25,8 @@ from costlib.present.labels import ALL_ROWS_FLATTER_THRESHOLD
 from costlib.present.value_words import (
     FITTED_RULE,
     VALUE_K_CHART_APART,
+    WORTH_AFTER_RESCALING,
+    WORTH_BEFORE_RESCALING,
     formula_words,
     outcome_baseline_label,
     outcome_chart_title,
@@ -95,15 +97,16 @@ def calibrated_sweeps(ds: Dataset) -> CalibratedSweeps:
 def value_calibration_table(
     cal: CalibratedSweeps, sweeps: ValueSweeps, *, k: float, reject_value: float, worth: float
 ) -> pd.DataFrame:
-    """Each model's temperature and its worth at tau* before and after (`calibrated_sweeps`)."""
+    """Each model's temperature and its worth at tau* (the formula threshold) before and after rescaling
+    (`calibrated_sweeps`), named in words (`value_words.WORTH_BEFORE_RESCALING`)."""
     before = value.value_table(sweeps.judge, k=k, reject_value=reject_value).set_index("model")
     after = value.value_table(cal.sweeps, k=k, reject_value=reject_value).set_index("model")
     return (
         pd.DataFrame(
             {
                 f"{cw.TEMPERATURE.lower()} (fitted on the {cal.rows} rows)": pd.Series(cal.temperatures),
-                "worth at τ* before": before["value at tau*"] * worth,
-                "worth at τ* after": after["value at tau*"] * worth,
+                WORTH_BEFORE_RESCALING: before["value at tau*"] * worth,
+                WORTH_AFTER_RESCALING: after["value at tau*"] * worth,
             }
         )
         .rename_axis("model")

@@ -478,9 +478,11 @@ ONE_PRICE_CHART = (
     "not how the answer above is priced"
 )
 PER_OUTCOME = "Separate prices per outcome: a right positive worth more than a right negative"
-K_TP = "A true positive is worth (k_tp)"
-K_FP = "A false positive costs (k_fp)"
-K_FN = "A false negative costs (k_fn)"
+#: the per-outcome inputs, in right answers (`value_words.per_outcome_prices_sentence`): their notation,
+#: "(k_tp)", "(k_fp)", "(k_fn)", read as a formula to a product manager (review 71)
+K_TP = "A true positive is worth"
+K_FP = "A false positive costs"
+K_FN = "A false negative costs"
 SIDE_BY_SIDE = "Models side by side at the cutoff 0.5 (no reject option)"
 BEFORE_AFTER_CALIBRATION = "Before and after calibration"
 WORTH = "A right answer is worth"  # + the unit: `in_unit`

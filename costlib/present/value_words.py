@@ -62,28 +62,31 @@ def per_outcome_prices_sentence(c_fp: float, c_fn: float, worth: float, unit: st
     """What the per-outcome inputs count in: the mean prices `c_fp` and `c_fn` against a right
     answer's `worth` (the worth the prices are counted in, never 0).
 
-    >>> per_outcome_prices_sentence(1, 3, 2, "$")  # doctest: +ELLIPSIS
-    'In units of a right negative answer (worth 1). From your prices: a false positive costs $1.00 ...'
+    >>> per_outcome_prices_sentence(1, 3, 2, "$").split("; ")[1]
+    'with a right answer worth $2.00, those are the costs below in right answers.'
     """
-    return (
+    return (  # it said "that is k_fp and k_fn below", the inputs' notation, to a product manager (review 71)
         "In units of a right negative answer (worth 1). From your prices: a false positive costs "
         f"{money(c_fp, unit)} and a false negative {money(c_fn, unit)}; with a right answer "
-        f"worth {money(worth, unit)}, that is k_fp and k_fn below."
+        f"worth {money(worth, unit)}, those are the costs below in right answers."
     )
 
 
+#: what the formula threshold is, in the words the Value chart at k writes beside it ("threshold from
+#: prices alone"): the chart at k names it so in its legend and caption
+FORMULA_WORDS = "from prices alone"
+
+
 def formula_words(reject_value: float = 0.0) -> str:
-    """The formula threshold at one price k as the Value page writes it: k/(k+1), and where a case
-    handed over is worth something, (k + r)/(k + 1) with r that worth in right answers
-    (`value.against_k.formula_threshold`).
+    """The formula threshold at one price k as the Value page writes it: in words (`FORMULA_WORDS`),
+    whatever a case handed over is worth. It wrote k/(k+1), or (k + r)/(k + 1) with r that worth in
+    right answers (`value.against_k.formula_threshold`), which a product manager read as notation
+    (review 71); the formula itself stays in the code, the JSON and the command line.
 
     >>> formula_words(), formula_words(0.5)
-    ('k/(k+1)', '(k+0.5)/(k+1)')
+    ('from prices alone', 'from prices alone')
     """
-    if not reject_value:
-        return "k/(k+1)"
-    sign = "−" if reject_value < 0 else "+"
-    return f"(k{sign}{abs(reject_value):.3g})/(k+1)"
+    return FORMULA_WORDS
 
 
 def value_k_caption(worth: float, unit: str, fit_role: str | None = "train", reject_value: float = 0.0) -> str:
@@ -448,24 +451,29 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
 
 
 FITTED_RULE = "thresholds fitted to these prices"  # the acceptance table's rule of the page's answer
-ACCEPTANCE_RULES_NOTE = (
+ACCEPTANCE_RULES_NOTE = (  # it wrote "p ≥ (k_fp + r)/(k_tp + k_fp)", notation to a product manager (review 71)
     "“Thresholds fitted to these prices” is the rule of the answer above when your two prices differ: each "
     "answer's confidence threshold is the one worth most on the fitting rows (cross-fitted without a split). "
-    "“By class thresholds” answers a positive when p ≥ (k_fp + r)/(k_tp + k_fp) and a negative when "
-    "1 − p ≥ (k_fn + r)/(1 + k_fn), r being what a case handed over is worth in right negative answers; "
-    "“by expected value” takes, case by case, the answer expected to be worth more when its expected worth "
-    "beats r, and hands the case over otherwise. All three count a case handed over at r. The last two differ "
-    "only on cases where the answer p ≥ 0.5 picks is not the one expected to be worth more, as when a right "
-    "positive is worth more than a right negative."
+    "“By class thresholds” answers “positive” when the model's confidence in it reaches the threshold from "
+    "prices alone for a positive answer (the confidence at which answering is expected to be worth as much as "
+    "handing the case over), and “negative” likewise with a false negative's price; “by expected value” takes, "
+    "case by case, the answer expected to be worth more when its expected worth beats what a case handed over "
+    "is worth, and hands the case over otherwise. All three count a case handed over at that worth. The last "
+    "two differ only on cases where the likelier answer (a confidence of 0.5 or more) is not the one expected "
+    "to be worth more, as when a right positive is worth more than a right negative."
 )
 CLASSIFICATION_NOTE = (
     "Accuracy, F1 and the price of the errors per case use the cutoff 0.5 and ignore the reject option, "
     "so they can rank models differently from value."
 )
 CALIBRATION_VALUE_NOTE = (
-    "Worth per case. Rescaling each model's scores by one number fitted on held-out rows keeps its ranking but "
-    "makes its probabilities honest, which τ* = k/(k+1) assumes."
+    "Worth per case at the formula threshold. Rescaling each model's scores by one number fitted on held-out "
+    "rows keeps its ranking but makes its probabilities honest, which the formula threshold assumes."
 )
+#: the Value page's calibration table's two worths, at the formula threshold (`CALIBRATION_VALUE_NOTE` says
+#: so): they read "worth at τ* before" and "after" (review 71)
+WORTH_BEFORE_RESCALING = "worth before rescaling"
+WORTH_AFTER_RESCALING = "worth after rescaling"
 NO_VALIDATION_NOTE = (
     "This data has no split, so no rows are held out from the judged rows to calibrate on. Map a split column "
     "(validation or train rows) on the Data page to see value before and after rescaling."

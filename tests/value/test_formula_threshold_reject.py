@@ -93,7 +93,8 @@ def test_the_value_chart_draws_the_threshold_from_prices_with_the_worth_of_a_han
 def test_the_k_chart_and_its_caption_write_the_formula_with_the_worth_of_a_hand_over():
     s = SAMPLES["screening"]
     ds = prepare(pd.read_csv(io.BytesIO(sample_bytes("screening"))), s.mapping, name=s.filename, fingerprint="s")
-    for reject_worth, formula in ((0.0, "k/(k+1)"), (0.5, "(k+0.5)/(k+1)")):
+    # in words whatever a case handed over is worth: "k/(k+1)" and "(k+0.5)/(k+1)" read as notation (review 71)
+    for reject_worth, formula in ((0.0, "from prices alone"), (0.5, "from prices alone")):
         answer = value_answer(ds, {"": (2.0, 2.0)}, names=[""], worth=1.0, reject_worth=reject_worth, unit="$")
         names = [t.name for t in answer.k_figure().data if "formula" in (t.name or "")]
         assert names and all(n.endswith(f"(formula threshold {formula})") for n in names), names

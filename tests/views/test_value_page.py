@@ -8,7 +8,7 @@ import costlib
 from costlib import answers, value
 from costlib.binary import decision as D
 from costlib.present import words
-from costlib.present.value_words import value_gain_tile
+from costlib.present.value_words import WORTH_AFTER_RESCALING, value_gain_tile
 from costlib.value import value_sweep, value_table
 from tests.views.apptest_support import (
     assert_no_exception,
@@ -96,7 +96,7 @@ def test_value_page_per_outcome_prices_say_the_worth_they_are_counted_in():
         at = open_app("screening", "views/value.py", c_fp=3, c_fn=5, gain=gain, details="true")
         assert at.number_input(key="k_fp").value == pytest.approx(3.0 / unit_worth)
         assert at.number_input(key="k_fn").value == pytest.approx(5.0 / unit_worth)
-        assert f"with a right answer worth {words.money(unit_worth, '$')}, that is k_fp" in texts(at)
+        assert f"with a right answer worth {words.money(unit_worth, '$')}, those are the costs below" in texts(at)
 
 
 def test_value_page_before_and_after_calibration_uses_the_validation_split():
@@ -109,7 +109,7 @@ def test_value_page_before_and_after_calibration_uses_the_validation_split():
     row = comp[comp["model"] == "score_overconfident"].iloc[0]
     assert row[header] == pytest.approx(t)
     after = value_table({"m": value_sweep(te["label"], costlib.apply_temperature(te["score_overconfident"], t))}, k=2.0)
-    assert row["worth at τ* after"] == pytest.approx(after["value at tau*"].iloc[0])  # a right answer is worth $1
+    assert row[WORTH_AFTER_RESCALING] == pytest.approx(after["value at tau*"].iloc[0])  # a right answer is worth $1
 
 
 def test_when_the_model_does_not_ship_the_first_number_is_the_choice_the_verdict_keeps():
