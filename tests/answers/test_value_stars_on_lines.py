@@ -6,8 +6,9 @@ threshold, which read $0.117 up to it: each curve is drawn from its highest thre
 worth held down to the next lower threshold, and the lowest threshold's worth (every positive
 answer accepted, where the threshold was fitted) had no next one, so the line only rose to it at
 its very end, straight up under the star. The chart at one price had the same end (COMPAS at
-$1 / $1, its star at the lowest confidence, 0.5258). Now that worth is held on down to 0.5, the
-least confidence an answer has: every lower threshold accepts the same answers.
+$1 / $1, its star at the lowest confidence, 0.5258). Now that worth is held on down to the plot's
+left edge (0.5, the least confidence an answer has, or a little left of it): every lower threshold
+accepts the same answers.
 
 Read as a reader reads it: the drawn line (the trace's points joined as its shape says) at the
 star's threshold, on a stretch that runs along the threshold axis (a rise straight up is where
@@ -105,8 +106,9 @@ def test_the_reviewers_case_the_positive_line_reads_the_answers_worth_at_its_thr
     # the next lower threshold): before, it read $0.117 there and rose to $0.129 only straight up
     assert any(v == pytest.approx(rec.value) for v in drawn_at(positive, rec.tau_pos))
     assert drawn_at(positive, rec.tau_pos - 0.01) == pytest.approx([rec.value])
-    # the worth of accepting every positive answer, held down to 0.5: a threshold there accepts the same
-    assert (positive.x[-1], positive.y[-1]) == pytest.approx((0.5, rec.value))
+    # the worth of accepting every positive answer, held past 0.5 to the plot's left edge: a threshold
+    # there accepts the same answers
+    assert (positive.x[-1], positive.y[-1]) == pytest.approx((fig.layout.xaxis.range[0], rec.value))
     assert fig.layout.xaxis.range[0] < 0.5
 
 
