@@ -463,8 +463,8 @@ ACCEPTANCE_RULES_NOTE = (  # it wrote "p ≥ (k_fp + r)/(k_tp + k_fp)", notation
     "to be worth more, as when a right positive is worth more than a right negative."
 )
 CLASSIFICATION_NOTE = (
-    "Accuracy, F1 and the price of the errors per case use the cutoff 0.5 and ignore the reject option, "
-    "so they can rank models differently from value."
+    "Accuracy, F1 and the price of the errors per case use the cutoff 0.5 and let the model answer every case "
+    "(none is handed over), so they can rank models differently from worth."
 )
 CALIBRATION_VALUE_NOTE = (
     "Worth per case at the formula threshold. Rescaling each model's scores by one number fitted on held-out "

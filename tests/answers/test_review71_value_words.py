@@ -10,7 +10,7 @@ import pytest
 
 from tests.views.apptest_support import open_app, unescape
 
-NOTATION = ("τ", "tau", "k_fp", "k_fn", "k_tp", "k/(k", "(k+", "(k−", "p ≥", "1 − p")
+NOTATION = ("τ", "tau", "k_fp", "k_fn", "k_tp", "k/(k", "(k+", "(k−", "p ≥", "1 − p", "reject option")
 SETTINGS = {
     "default": {},
     "dear_misses": {"c_fp": "2", "c_fn": "7", "unit": "€", "volume": "2500", "handover_worth": "0.5"},
