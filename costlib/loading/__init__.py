@@ -63,6 +63,7 @@ from costlib.loading.messages import *  # noqa: F403  (the MSG_, NOTE_ and FIX_ 
 from costlib.loading.messages import BIG_DATA_PATH
 from costlib.loading.preparing import (
     ACTION_DROP_LABELS,
+    ACTION_DROP_SCORES,
     ACTION_LOGIT,
     ACTION_PERCENT,
     ACTIONS,
@@ -88,6 +89,7 @@ from costlib.loading.summary import (
 
 __all__ = [
     "ACTION_DROP_LABELS",
+    "ACTION_DROP_SCORES",
     "ACTION_LOGIT",
     "ACTION_PERCENT",
     "ACTION_RENORMALISE",

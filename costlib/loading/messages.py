@@ -149,6 +149,7 @@ MSG_DECIMAL_COMMA_HINT = (
 )
 MSG_ALSO_EMPTY = " It also has {count} empty {cell_word} (blank or not a number): {rows}."
 MSG_MISSING_NUMBERS = 'In "{name}", column "{column}" has {count} empty {values} (blank or not a number): {rows}.'
+MSG_SCORES_NONE_LEFT = 'In "{name}", no row has a score in {columns}.'  # each row is empty in one of them
 MSG_INFINITE = 'In "{name}", column "{column}" has {count} infinite {values}: {rows}.'
 MSG_ALSO_INFINITE = " It also has {count} infinite {values}: {rows}."
 MSG_OUTSIDE_01 = (
@@ -324,6 +325,9 @@ NOTE_REPEATED_DIFFERENT = (
 NOTE_DROPPED_LABELS = (
     'In "{name}", {count} {row_word} with no label in column "{column}" {were} dropped ({rows}); {kept} rows remain.'
 )
+NOTE_DROPPED_SCORES = (
+    'In "{name}", {count} {row_word} with an empty score in {columns} {were} left out ({rows}); {kept} rows remain.'
+)
 NOTE_TOP_GROUPS = (
     'In "{name}", column "{column}" has {k} groups; the {top} largest were kept and the '
     'other {rest} ({rest_rows} rows) were put together as "{other}".'
@@ -353,6 +357,7 @@ NOTE_PREVIEW_CUT_NAMES = ", {count:,} of them {names}"  # of the cells cut, the 
 
 # fixes offered with a DataError (DataError.fix), applied only when asked for
 FIX_DROP_LABELS = "drop the {count} {row_word} with a missing label"
+FIX_DROP_SCORES = "leave out the {count} {row_word} with an empty score"
 FIX_TOP_GROUPS = "keep the {top} largest groups and put the rest in 'Other'"
 FIX_RENORMALISE = "renormalise each row to sum to 1"
 FIX_LOGIT = "read the scores as log-odds (the logit scale, mapped by the sigmoid)"

@@ -19,7 +19,7 @@ from costlib.core.escaping import display_name, shorten
 from costlib.core.scales import SCALES, on_scale
 from costlib.loading import classes, roles
 from costlib.loading.budget import upload_memory_budget, work_bytes
-from costlib.loading.cells import NA_TOKENS, categories, looks_like_percent
+from costlib.loading.cells import NA_TOKENS, as_float, categories, looks_like_percent
 from costlib.loading.direction import reversed_scores
 from costlib.loading.guessing import (  # noqa: F401 (guess_mapping: the doctest)
     class_names_for,
@@ -29,16 +29,20 @@ from costlib.loading.guessing import (  # noqa: F401 (guess_mapping: the doctest
 from costlib.loading.intersections import intersection_groups
 from costlib.loading.messages import (
     FIX_DROP_LABELS,
+    FIX_DROP_SCORES,
     FIX_LOGIT,
     MSG_BAD_SCALE,
     MSG_LABEL_ALL_MISSING,
     MSG_LABEL_MISSING,
     MSG_MISSING_COLUMN,
+    MSG_MISSING_NUMBERS,
     MSG_NO_ROWS,
     MSG_NOTHING_MAPPED,
+    MSG_SCORES_NONE_LEFT,
     MSG_TOO_MUCH_WORK,
     NOTE_CONSTANT_SCORE,
     NOTE_DROPPED_LABELS,
+    NOTE_DROPPED_SCORES,
     NOTE_PERCENT_READ,
     NOTE_REVERSED_LABELS,
     POSITIVE_PICKER,
@@ -46,6 +50,7 @@ from costlib.loading.messages import (
     REVERSED_FLAG,
     REVERSED_PICK,
     available,
+    cols_phrase,
     join,
     num,
     plural,
@@ -56,12 +61,14 @@ from costlib.loading.repeated import ambiguous_error, resolve_repeated
 from costlib.loading.roles import ACTION_RENORMALISE, ACTION_TOP_GROUPS, DEFAULT_TOP_GROUPS, Table
 
 ACTION_DROP_LABELS = "drop_missing_labels"
+ACTION_DROP_SCORES = "drop_missing_scores"
 ACTION_LOGIT = "logit_scale"
 ACTION_PERCENT = "percent_scores"
 
 Fix = Callable[[ColumnMapping, dict], tuple[ColumnMapping, dict]]
 _FIXES: dict[str, Fix] = {
     ACTION_DROP_LABELS: lambda m, o: (m, {**o, "drop_missing_labels": True}),
+    ACTION_DROP_SCORES: lambda m, o: (m, {**o, "drop_missing_scores": True}),
     ACTION_TOP_GROUPS: lambda m, o: (m, {**o, "top_groups": DEFAULT_TOP_GROUPS}),
     ACTION_RENORMALISE: lambda m, o: (m, {**o, "renormalise": True}),
     ACTION_LOGIT: lambda m, o: (dataclasses.replace(m, score_scale="logit"), o),
@@ -85,8 +92,8 @@ def apply_fixes(mapping: ColumnMapping, actions: Iterable[str]) -> tuple[ColumnM
     -------
     (ColumnMapping, dict)
         The mapping to use (the "logit_scale" fix reads the scores as log-odds, "percent_scores"
-        as probabilities) and keyword options for `prepare` (drop_missing_labels, top_groups,
-        renormalise, percent).
+        as probabilities) and keyword options for `prepare` (drop_missing_labels,
+        drop_missing_scores, top_groups, renormalise, percent).
 
     Raises
     ------
@@ -115,6 +122,7 @@ def prepare(
     name: str,
     fingerprint: str,
     drop_missing_labels: bool = False,
+    drop_missing_scores: bool = False,
     top_groups: int | None = None,
     renormalise: bool = False,
     percent: bool = False,
@@ -134,6 +142,10 @@ def prepare(
         The sha256 of the file's bytes (`fingerprint`), kept on the Dataset.
     drop_missing_labels : bool, default False
         Drop rows whose label (or class label) is blank, with a note.
+    drop_missing_scores : bool, default False
+        Leave out the rows whose score is empty (blank or NaN) in any score column whose other
+        cells are all numbers, with a note naming them. A score that is text is refused all the
+        same, and so is a score column with no number at all.
     top_groups : int, optional
         Keep this many largest groups; the rest become "Other", with a note.
     renormalise : bool, default False
@@ -173,7 +185,9 @@ def prepare(
     m = mapping
     _check_mapping(t, m)
     _check_work(t, m)
-    y, positive, negative, class_codes, class_label_names = _labels(t, m, drop_missing_labels)
+    kept = _rows_kept(t, m, drop_missing_labels, drop_missing_scores)  # the label columns' codes
+    y, positive, negative, class_codes, class_label_names = _labels(t, m, kept)
+    del kept  # the label codes y was made of, not held while the other columns are read
     scores = {c: _scores(t, c, m.score_scale, percent) for c in dict.fromkeys(m.scores or ())}
     if y is not None:
         _note_reversed(t, m, y, scores, positive, negative)
@@ -351,20 +365,88 @@ def _check_mapping(t: Table, m: ColumnMapping) -> None:
         raise DataError(MSG_BAD_SCALE.format(name=t.name, scale=m.score_scale))
 
 
-def _labels(
-    t: Table, m: ColumnMapping, drop_missing: bool
-) -> tuple[np.ndarray | None, str | None, str | None, np.ndarray | None, list[str] | None]:
-    """(y, positive, negative, class codes, class label names), rows with no label dropped if
-    asked; `negative` is the binary label's other value.
+@dataclasses.dataclass(frozen=True)
+class _Empty:
+    """The words and the fix for one kind of empty cell: `refusal` (a `Table.bad` template, one
+    sentence per column), `none_left` (no row left to read), the fix's words and `action`, and
+    the `note` that names the rows left out."""
 
-    Labels come first: dropping rows with a missing label changes every other column.
+    refusal: str
+    none_left: str
+    fix: str
+    action: str
+    note: str
+
+
+_NO_LABEL = _Empty(MSG_LABEL_MISSING, MSG_LABEL_ALL_MISSING, FIX_DROP_LABELS, ACTION_DROP_LABELS, NOTE_DROPPED_LABELS)
+_NO_SCORE = _Empty(MSG_MISSING_NUMBERS, MSG_SCORES_NONE_LEFT, FIX_DROP_SCORES, ACTION_DROP_SCORES, NOTE_DROPPED_SCORES)
+
+
+def _rows_kept(
+    t: Table, m: ColumnMapping, drop_labels: bool, drop_scores: bool
+) -> dict[str, tuple[np.ndarray, list[str]]]:
+    """The label columns' codes (`cells.categories`, by column) once the rows with no label, then
+    the rows with an empty score, were left out if asked (each with a note); or DataError.
+
+    This comes first: leaving rows out changes every other column.
     """
-    coded: dict[str, tuple[np.ndarray, list[str]]] = {}
-    for column in dict.fromkeys(c for c in (m.label, m.class_label) if c):
-        coded[column] = categories(t.col(column), NA_TOKENS)
-    drop = _missing_labels(t, {c: codes < 0 for c, (codes, _) in coded.items()}, drop_missing)
-    if drop is not None:
-        coded = {c: (codes[~drop], names) for c, (codes, names) in coded.items()}
+    coded = {c: categories(t.col(c), NA_TOKENS) for c in dict.fromkeys(c for c in (m.label, m.class_label) if c)}
+    for kind, asked in ((_NO_LABEL, drop_labels), (_NO_SCORE, drop_scores)):
+        empty = {c: codes < 0 for c, (codes, _) in coded.items()} if kind is _NO_LABEL else _empty_scores(t, m)
+        drop = _drop_empty(t, kind, empty, asked)
+        if drop is not None:
+            coded = {c: (codes[~drop], names) for c, (codes, names) in coded.items()}
+    return coded
+
+
+def _empty_scores(t: Table, m: ColumnMapping) -> dict[str, np.ndarray]:
+    """The empty cells (blank, NaN) of each score column whose only fault they are: a column that
+    also holds text or infinite values is left to `roles.numbers`, which refuses it (text is more
+    likely the wrong column than a few gaps)."""
+    empty = {}
+    for column in dict.fromkeys(m.scores or ()):
+        cells = t.col(column)
+        letter = cells.dtype.kind if isinstance(cells.dtype, np.dtype) else "O"
+        if letter in "iub" or (letter == "f" and not np.isnan(cells.to_numpy().sum())):  # no gap: no copy made
+            continue
+        values, text, missing = as_float(cells)
+        if missing.any() and not text.any() and not np.isinf(values).any():
+            empty[column] = missing
+    return empty
+
+
+def _drop_empty(t: Table, kind: _Empty, empty: dict[str, np.ndarray], asked: bool) -> np.ndarray | None:
+    """The rows empty in any column of `empty` (column: mask), left out with `kind`'s note when
+    `asked`; None when there are none. Else DataError: `kind`'s refusal offering its fix, or, when
+    a column or the rows left out would leave nothing, its `none_left`."""
+    columns = [c for c, mask in empty.items() if mask.any()]
+    if not columns:
+        return None
+    drop = np.logical_or.reduce([empty[c] for c in columns])
+    k = int(drop.sum())
+    full = [c for c in columns if empty[c].all()]
+    if full or drop.all():  # no fix: leaving these rows out would leave none
+        c = (full or columns)[0]
+        every = cols_phrase([c]) if full else "every one of " + cols_phrase(columns)
+        raise DataError(kind.none_left.format(name=t.name, column=shorten(c), columns=every, n=f"{t.n:,}"), column=c)
+    if not asked:
+        raise DataError(
+            " ".join(t.bad(kind.refusal, c, empty[c]) for c in columns),
+            fix=kind.fix.format(count=f"{k:,}", row_word=plural(k, "row", "rows")),
+            fix_action=kind.action,
+            column=columns[0],
+        )
+    note = t.bad(kind.note, " / ".join(columns), drop, kept=f"{t.n - k:,}", columns=cols_phrase(columns))
+    t.keep(~drop)
+    t.notes.append(note)
+    return drop
+
+
+def _labels(
+    t: Table, m: ColumnMapping, coded: dict[str, tuple[np.ndarray, list[str]]]
+) -> tuple[np.ndarray | None, str | None, str | None, np.ndarray | None, list[str] | None]:
+    """(y, positive, negative, class codes, class label names) from the label columns' codes
+    (`_rows_kept`); `negative` is the binary label's other value."""
     y = positive = negative = None
     if m.label:
         codes, names = roles.compact(*coded[m.label])
@@ -397,34 +479,6 @@ def _note_reversed(
     t.notes.append(
         NOTE_REVERSED_LABELS.format(name=t.name, columns=columns, positive=q(positive), negative=q(negative), how=how)
     )
-
-
-def _missing_labels(t: Table, missing: dict[str, np.ndarray], drop_missing: bool) -> np.ndarray | None:
-    """The rows to drop for a missing label (with a note), None when none; or DataError."""
-    drop = np.zeros(t.n, dtype=bool)
-    for column, miss in missing.items():
-        k = int(miss.sum())
-        if k == 0:
-            continue
-        if k == t.n:
-            raise DataError(MSG_LABEL_ALL_MISSING.format(name=t.name, column=shorten(column), n=t.n), column=column)
-        if not drop_missing:
-            raise DataError(
-                t.bad(MSG_LABEL_MISSING, column, miss),
-                fix=FIX_DROP_LABELS.format(count=k, row_word=plural(k, "row", "rows")),
-                fix_action=ACTION_DROP_LABELS,
-                column=column,
-            )
-        drop |= miss
-    if not drop.any():
-        return None
-    columns = [c for c, miss in missing.items() if miss.any()]
-    if drop.all():
-        raise DataError(MSG_LABEL_ALL_MISSING.format(name=t.name, column=shorten(columns[0]), n=t.n))
-    note = t.bad(NOTE_DROPPED_LABELS, " / ".join(columns), drop, kept=t.n - int(drop.sum()))
-    t.keep(~drop)
-    t.notes.append(note)
-    return drop
 
 
 def _scores(t: Table, column: str, scale: str, percent: bool = False) -> np.ndarray:

@@ -822,7 +822,14 @@ def test_apply_fixes_refuses_an_unknown_action() -> None:
     with pytest.raises(ValueError, match="actions holds 'read the scores as log-odds'"):
         loading.apply_fixes(BASIC, ["read the scores as log-odds"])
     assert loading.apply_fixes(BASIC, []) == (BASIC, {})
-    assert set(loading.ACTIONS) == {"drop_missing_labels", "top_groups", "renormalise", "logit_scale", "percent_scores"}
+    assert set(loading.ACTIONS) == {
+        "drop_missing_labels",
+        "drop_missing_scores",
+        "top_groups",
+        "renormalise",
+        "logit_scale",
+        "percent_scores",
+    }
 
 
 # ---------------------------------------------------------------------------------------
