@@ -6,11 +6,11 @@ from costlib import answers
 from costlib.core.errors import DataError
 from costlib.loading.samples import SAMPLES
 from costlib.present import labels as t
-from views._ui.data import UPLOAD, choose_data, current_dataset, upload_gone
+from views._ui.data import UPLOAD, choose_data, current_dataset, note_refused, upload_gone
 from views._ui.display import page_header, say
 from views._ui.folder import data_folder, use_opened
 from views._ui.loading import read_table_cached, upload_content
-from views._ui.mapping import kept_upload, say_kept, say_refused, upload_form
+from views._ui.mapping import REFUSAL, kept_upload, say_kept, say_refused, upload_form
 from views._ui.memo import memo
 from views._ui.state import setting
 
@@ -52,8 +52,11 @@ if upload is not None:
         df = read_table_cached(data, digest, upload.name)
     except DataError as err:
         say_refused(err.message, upload.name, stage="file")
+        note_refused(upload.name)  # the other pages say so while a sample is in use
     else:
         loaded_slot = upload_form(df, digest, upload.name)
+        if st.session_state.get(REFUSAL):
+            note_refused(upload.name)
 elif (kept := kept_upload()) is not None:  # another page was shown: the uploader lost the file, not its form
     df, digest, name = kept
     say_kept(name)

@@ -49,6 +49,7 @@ def replace_upload(ds: Dataset, *, opened: bool = False) -> None:
     prepared store, so it is held on the ledger as the session's upload until replaced."""
     old = st.session_state.get("upload_dataset")
     st.session_state["upload_dataset"] = ds
+    st.session_state.pop(REFUSED, None)  # the last upload was not refused
     if old is not None and old.fingerprint != ds.fingerprint:
         forget(old)
     if opened:
@@ -94,6 +95,9 @@ def current_dataset(*, needs: str | None = None, data_page: bool = False) -> Dat
     on a built-in sample that has the role (`labels.NEEDS`: one sample for every two-class
     page, so that they all answer for the same), says why and which page answers for the data
     chosen above them, and offers one click to make that sample the data of the whole app.
+    A sample in use after the Data page refused the user's last upload (`note_refused`) is named in
+    the page's answer too, as not their data: the page would otherwise show the sample's figures
+    without a word, as if the file had loaded.
     """
     options = [*SAMPLES, UPLOAD]
     # Remembered across pages and mirrored in the URL by hand (a bound selectbox would put the
@@ -124,6 +128,8 @@ def current_dataset(*, needs: str | None = None, data_page: bool = False) -> Dat
         ds = share(load_sample(choice))
         st.sidebar.caption(SAMPLES[choice].description)
     st.session_state.pop(FALLBACK, None)
+    if choice != UPLOAD and not data_page and st.session_state.get(REFUSED):
+        st.session_state[FALLBACK] = SAMPLES[choice].title  # the answer says "not your data"
     st.session_state[ANSWERED_FOR] = ds.name if choice == UPLOAD else SAMPLES[choice].title  # downloads' names
     if needs and not has_role(ds, needs):
         sample = NEEDS[needs][1]
@@ -145,13 +151,21 @@ def current_dataset(*, needs: str | None = None, data_page: bool = False) -> Dat
 
 
 FALLBACK = "_fallback_sample"  # the title of the sample this run's page answers for instead of the data chosen
+REFUSED = "_refused_upload"  # the name of the last upload, when the Data page refused it
 
 
 def fallback_title() -> str | None:
     """The title of the built-in sample this page answers for because the data chosen lacks what
-    it needs (`current_dataset`), else None: the page's verdict names it (`words.on_sample`; a
-    `words.SampleInstead` when the data chosen was a sample too)."""
+    it needs, or because the user's upload was refused (`current_dataset`), else None: the page's
+    verdict names it (`words.on_sample`; a `words.SampleInstead` when the data chosen was a sample
+    that lacks what the page needs)."""
     return st.session_state.get(FALLBACK)
+
+
+def note_refused(name: str) -> None:
+    """Keep for the other pages that the Data page refused the upload `name`, until an upload is
+    loaded (`replace_upload`): while a sample is in use, their answers say it is not the user's data."""
+    st.session_state[REFUSED] = name
 
 
 def group_names(ds: Dataset) -> list:
