@@ -1292,7 +1292,7 @@ def _break(df: pd.DataFrame, m: ColumnMapping, how: str, row: int):
         return df, m, "score", (at, '"high"', "not a number"), None  # one cell: "1 value that is not a number"
     if how == "blank score":
         df.loc[row, "score"] = np.nan
-        return df, m, "score", (at, "empty"), None
+        return df, m, "score", (at, "empty"), loading.ACTION_DROP_SCORES  # n >= 2: never every score
     if how == "score above 1":
         df.loc[row, "score"] = 1.5
         scores = df["score"].astype(float)
@@ -1360,8 +1360,8 @@ def test_prepare_fuzz(table, how, data) -> None:
     fixed, options = loading.apply_fixes(m2, [action])
     try:
         ds = prepare(bad, fixed, name="fuzz.csv", fingerprint="f", **options)
-    except DataError as again:  # dropping the blank label may leave a single class
-        assert how == "blank label" and "only one value" in again.message, again.message
+    except DataError as again:  # dropping the row with a blank label or score may leave a single class
+        assert how in ("blank label", "blank score") and "only one value" in again.message, again.message
         hypothesis.event(f"{how}: fixed, then one class left")
         return
     hypothesis.event(f"{how}: fixed and prepared")
