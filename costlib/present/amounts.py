@@ -195,7 +195,7 @@ def _by_width(digits: int, low: float, high: float) -> int:
 
 
 def shown_saving(
-    baseline: float, cost: float, low: float = math.nan, high: float = math.nan, *, by_width: bool = False
+    baseline: float, cost: float, low: float = math.nan, high: float = math.nan, *, by_width: bool = True
 ) -> tuple[int, float]:
     """(decimals, saving): the decimals `baseline` and `cost` are shown at (`told_apart`) and the
     saving as the difference of the two shown amounts, so that a page's figures subtract as they
@@ -216,13 +216,14 @@ def shown_saving(
     >>> shown_saving(1.332, 1.222, 0.0043, 0.147)  # the low end would read $0.00: '$0.110 ... $0.004 to $0.147'
     (3, 0.11)
 
-    `by_width`: never more decimals than the interval's width warrants (`width_digits`), so that
-    two worths a hair apart read '$0.610 against $0.610 (95% interval −$0.008 to $0.008 of the
-    gain)', not '$0.61031 against $0.61000 (... −$0.00781 to $0.00843 ...)': their difference
-    is far inside the interval, and its digits are noise. The amounts still subtract as they read.
+    `by_width` (every page's rule; False only to see the rule without it): never more decimals
+    than the interval's width warrants (`width_digits`), so that two worths a hair apart read
+    '$0.610 against $0.610 (95% interval −$0.008 to $0.008 of the gain)', not '$0.61031 against
+    $0.61000 (... −$0.00781 to $0.00843 ...)': their difference is far inside the interval, and
+    its digits are noise. The amounts still subtract as they read.
 
     >>> ends = (-0.00781, 0.00843)
-    >>> shown_saving(0.61031, 0.61000, *ends), shown_saving(0.61031, 0.61000, *ends, by_width=True)
+    >>> shown_saving(0.61031, 0.61000, *ends, by_width=False), shown_saving(0.61031, 0.61000, *ends)
     ((5, 0.00031), (3, 0.0))
     """
     d = told_apart(baseline - cost, baseline, cost)
@@ -250,9 +251,7 @@ def _kept_inside(d: int, most: int, shown, low: float, high: float) -> int:
     return d
 
 
-def beside_interval(
-    amount: float, low: float, high: float, *, digits: int | None = None, by_width: bool = False
-) -> int:
+def beside_interval(amount: float, low: float, high: float, *, digits: int | None = None, by_width: bool = True) -> int:
     """The decimals an amount and its 95% interval beside it are both shown at (`money`'s and
     `interval`'s `digits`), so that they read alike: the amount's own (`digits`, else
     `money_digits`), and more only where an end would read as the amount or, unless it is 0, as 0
@@ -264,19 +263,20 @@ def beside_interval(
     that; decimals past the amount's tell an interval's ends no further apart than it is wide.
     (Nothing is shown as '$0.00' at more decimals than two: `money`.)
 
-    >>> beside_interval(0.11, 0.0801, 0.147, digits=2), beside_interval(0.0058, -0.043, 0.016)
+    >>> beside_interval(0.11, 0.0801, 0.147, digits=2), beside_interval(0.0058, -0.043, 0.016, by_width=False)
     (2, 4)
     >>> beside_interval(0.15, 0.0043, 0.29, digits=2), beside_interval(0.15, 0.1502, 0.29, digits=2)
     (3, 4)
     >>> beside_interval(0.15, float("nan"), float("nan"), digits=2)  # no interval: the amount's own
     2
 
-    `by_width`: never more decimals than the interval's width warrants (`width_digits`), the same
-    rule for the amount and its ends: '$0.00 (−$0.013 to $0.012)', not '$0.000031 (−$0.013378 to
-    $0.012062)', whose last digits no interval that wide can tell; an end that is not 0 still
+    `by_width` (every page's rule; False where the amount keeps digits of its own, as a disparity
+    ratio's three): never more decimals than the interval's width warrants (`width_digits`), the
+    same rule for the amount and its ends: '$0.00 (−$0.013 to $0.012)', not '$0.000031 (−$0.013378
+    to $0.012062)', whose last digits no interval that wide can tell; an end that is not 0 still
     never reads as 0.
 
-    >>> beside_interval(0.000031, -0.013378, 0.012062), beside_interval(0.000031, -0.013378, 0.012062, by_width=True)
+    >>> beside_interval(0.000031, -0.013378, 0.012062, by_width=False), beside_interval(0.000031, -0.013378, 0.012062)
     (6, 3)
     >>> beside_interval(0.008, 0.0003, 0.0153, by_width=True)  # 3 would read the low end as $0.000
     4

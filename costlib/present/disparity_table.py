@@ -60,7 +60,8 @@ def ratio_with_interval(ratio: float, low: float, high: float, threshold: float)
     if not (_finite(low) and _finite(high)):
         return text
     _, dot, tail = text.partition(".")
-    digits = beside_interval(float(ratio), float(low), float(high), digits=len(tail) if dot else 0)
+    # the ratio keeps its three digits, so its ends are never cut below them (`by_width` would: '0.689 (0.64 to 0.74)')
+    digits = beside_interval(float(ratio), float(low), float(high), digits=len(tail) if dot else 0, by_width=False)
 
     def end(x: float) -> str:
         lines = [line for line in (threshold, 1 / threshold) if abs(x - line) > 1e-12 * line]

@@ -190,7 +190,7 @@ def _formula_aside(rec, *, k: float, worth: float, unit: str, volume: float | No
         (x * worth) for x in (rec.formula_value - rec.value, rec.formula_gain_low, rec.formula_gain_high)
     )
     # the difference and its interval at one number of decimals, no more than the interval's width warrants
-    d = beside_interval(better, f_low, f_high, by_width=True)
+    d = beside_interval(better, f_low, f_high)
     f_iv = interval(f_low, f_high, unit, of="the difference", digits=d)
     shown = money(better, unit, digits=d)
     how = (  # a difference that reads as none at the interval's precision is not said as "$0.00 better"
@@ -294,7 +294,7 @@ def value_verdict(
         )
     # the two worths subtract as read, and the gain's interval beside them reads at their decimals
     digits = shown_saving(  # no more decimals than the gain's interval warrants
-        rec.value * worth, rec.baseline_value * worth, rec.gain_low * worth, rec.gain_high * worth, by_width=True
+        rec.value * worth, rec.baseline_value * worth, rec.gain_low * worth, rec.gain_high * worth
     )[0]
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit, digits=digits)
     against = f"against {per_case_and_month(rec.baseline_value * worth, volume, unit, digits=digits)} for {base}"
@@ -411,7 +411,7 @@ def outcome_verdict(
         )
     # the two worths subtract as read, and the gain's interval beside them reads at their decimals
     digits = shown_saving(  # no more decimals than the gain's interval warrants
-        rec.value * worth, rec.baseline_value * worth, rec.gain_low * worth, rec.gain_high * worth, by_width=True
+        rec.value * worth, rec.baseline_value * worth, rec.gain_low * worth, rec.gain_high * worth
     )[0]
     iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit, digits=digits)
     against = f"against {per_case_and_month(rec.baseline_value * worth, volume, unit, digits=digits)} for {base}"

@@ -285,7 +285,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
             )
         more = ("might gain" if rec.status == UNCLEAR else "would gain") if rec.gain >= 0 else "would lose"
         # the tiles subtract as they read, at no more decimals than the gain's interval warrants (as the verdict)
-        digits, shown = shown_saving(rec.value * worth, kept_worth * worth, *ends, by_width=True)
+        digits, shown = shown_saving(rec.value * worth, kept_worth * worth, *ends)
         first = {**first, "value": money(kept_worth * worth, unit, digits=digits)}
         return (
             first,
@@ -310,7 +310,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
             },
         )
     # gain = the shown worths' difference, at the verdict's decimals (no more than its interval warrants)
-    digits, shown = shown_saving(rec.value * worth, rec.baseline_value * worth, *ends, by_width=True)
+    digits, shown = shown_saving(rec.value * worth, rec.baseline_value * worth, *ends)
     gain = money(shown, unit, digits=digits)
     model_worth = money(rec.value * worth, unit, digits=digits)
     return (
