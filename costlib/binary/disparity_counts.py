@@ -85,6 +85,9 @@ def own_intervals(tp, fp, fn, n, *, c_fp=None, c_fn=None, dearest=None) -> dict:
         "false negative rate": (fn, pos),
     }
     out = {m: share_bounds(k, whole) for m, (k, whole) in counts.items()}
+    if all_or_none(tp, fp, n):  # flagged or not by the rule itself: its rates are what it decides, not drawn
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = {m: (k / whole, k / whole) for m, (k, whole) in counts.items()}
     if c_fp is not None and c_fn is not None:
         (fp_lo, fp_hi), (fn_lo, fn_hi) = share_bounds(fp, n), share_bounds(fn, n)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -94,6 +97,24 @@ def own_intervals(tp, fp, fn, n, *, c_fp=None, c_fn=None, dearest=None) -> dict:
         high = c[2] * p_fp + c[3] * p_fn + np.hypot(c[2] * (fp_hi - p_fp), c[3] * (fn_hi - p_fn))
         out["cost per case"] = (np.where(np.isfinite(tp), low, np.nan), np.where(np.isfinite(tp), high, np.nan))
     return out
+
+
+def all_or_none(tp, fp, n) -> bool:
+    """Whether a rule flags every case of every group, or none of any (`tp`, `fp`, `n` per group;
+    groups without cases do not count): a no-model choice, so its flagged rate is exactly 100% (or
+    0%), and its true positive, false positive and false negative rates too, with no uncertainty
+    from the group's counts (review 71, item 5: "100.0% (99.8% to 100.0%)" for a rule that flags
+    everyone). Its cost per case still varies with the share of positives new cases bring.
+
+    >>> all_or_none([3, 1], [5, 2], [8, 3]), all_or_none([0, 0], [0, 0], [8, 3]), all_or_none([3], [4], [8])
+    (True, True, False)
+    """
+    tp, fp, n = (np.asarray(x, dtype=np.float64) for x in (tp, fp, n))
+    has = np.isfinite(n) & (n > 0)
+    if not has.any():
+        return False
+    flagged = (tp + fp)[has]
+    return bool(np.all(flagged == n[has]) or np.all(flagged == 0))
 
 
 def price_span(member, c_fp, c_fn) -> tuple:

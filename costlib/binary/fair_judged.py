@@ -522,8 +522,11 @@ FAIR_HOLDS_NOTE = (
 )
 FAIR_NONE_HOLDS = (
     "Fitted at the stated tolerance, {missing} may miss it on new cases, and no tighter fit on the fitting rows "
-    "keeps it within the tolerance with 95% confidence: none of these rules can be promised to meet it."
+    "keeps it within the tolerance with 95% confidence: no rule for {criteria} can be promised to meet it{others}."
 )
+"""{criteria}: the criteria of the rules that may miss (review 71, item 4: "none of these rules" read as
+every rule of the table, beside four marked "yes"); {others}: `FAIR_OTHERS_MEET` when some rule is."""
+FAIR_OTHERS_MEET = "; the rules marked “yes” can"
 FAIR_HOLDS_WITHOUT_MODEL = (
     "Fitted at the stated tolerance, {missing} may miss it on new cases, and no tighter fit on the fitting rows "
     "that uses the model keeps it within the tolerance with 95% confidence: {holding} {stays} within it, but "
@@ -573,7 +576,11 @@ def holding_note(summary) -> str:
     using = [R.rule_words(r) for r, f in flags.items() if not f]
     without = [r for r, f in flags.items() if f]
     if not using and not without:
-        return FAIR_NONE_HOLDS.format(missing=names)
+        criteria = (
+            missing["criterion"] if "criterion" in missing else [r.removeprefix(R.FAIR_PREFIX) for r in missing["rule"]]
+        )
+        others = FAIR_OTHERS_MEET if bool(summary["within_tolerance_on_test"].any()) else ""
+        return FAIR_NONE_HOLDS.format(missing=names, criteria=" or ".join(dict.fromkeys(criteria)), others=others)
     note = ""
     if using:
         note = FAIR_HOLDS_NOTE.format(missing=names, holding=_listed(using), stays=_FORMS[len(using) == 1]["stays"])

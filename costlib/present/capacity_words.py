@@ -103,6 +103,13 @@ def _amount(per_case: float, volume: float | None, unit: str) -> str:
     return f"{month_money(per_case * volume, unit)} a month" if volume else f"{money(per_case, unit)} per case"
 
 
+ON_FITTED = " on the rows it is fitted on"
+FITTED_ROWS = ON_FITTED + " (the rules table reads the judged rows)"
+"""After the count the best cutoff without a limit flags (`capacity.Limit.unlimited_flagged`, a share of
+the fitting rows): which rows it is read on, since the rules table's flagged share is the judged rows'
+(review 71, item 6: "flags about 269 a month" beside the table's 2.0% of 10,000)."""
+
+
 def within_sentence(rec, unlimited, limit, *, volume: float | None, unit: str = "") -> str:
     """The cap beside the unlimited optimum (`capacity.Limit`, decided on the fitting rows):
     "Your team can review 400 cases a month. Without a limit the best cutoff would flag about
@@ -115,8 +122,8 @@ def within_sentence(rec, unlimited, limit, *, volume: float | None, unit: str = 
     free = cases(limit.unlimited_flagged, volume)
     if not limit.binding:
         out = (
-            f"Your team can review {cap}. The best cutoff without a limit ({free_how}) flags about {free}, within "
-            "that, so the limit costs the model nothing."
+            f"Your team can review {cap}. The best cutoff without a limit ({free_how}) flags about {free}"
+            f"{FITTED_ROWS}, within that, so the limit costs the model nothing."
         )
     else:
         how = cutoffs_text(rec.cutoffs, grouped=rec.grouped, lowest=rec.lowest)
@@ -130,7 +137,8 @@ def within_sentence(rec, unlimited, limit, *, volume: float | None, unit: str = 
             f"{extra} more than without a limit"
         )
         out = (
-            f"Your team can review {cap}. Without a limit the best cutoff ({free_how}) would flag about {free}; "
+            f"Your team can review {cap}. Without a limit the best cutoff ({free_how}) would flag about {free}"
+            f"{FITTED_ROWS}; "
             f"within the limit, {within}."
         )
     if rec.rule == R.COST_OPTIMAL and rec.grouped:
@@ -246,7 +254,10 @@ def price_sentence(price, limit, *, volume: float | None, unit: str = "") -> str
     (`capacity.PriceOfCapacity`)."""
     enough = cases(price.enough, volume)
     if not limit.binding or price.share >= price.enough * (1 - 1e-12):
-        return f"Your limit already covers what the best cutoff flags (about {enough}): more capacity saves nothing."
+        return (
+            f"Your limit already covers what the best cutoff flags (about {enough}{ON_FITTED}): more capacity saves "
+            "nothing."
+        )
     beyond = f"beyond about {enough} (where one cutoff for everybody stops saving), more capacity saves nothing."
     scale, steps = (volume, (1 / volume, 100 / volume)) if volume else (1.0, (0.01,))
     saved = [limit.more_saves(step, change=True) * scale for step in steps]

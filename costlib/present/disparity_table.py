@@ -222,6 +222,26 @@ BOTH_ZERO = "pass: both are 0"
 difference, and nothing to fail (`disparity` says it at length in ``undefined``)."""
 
 
+NO_MODEL_WORDS = (
+    "“{rule}” flags {who} here, as the choice without a model does: these are the disparities of flagging {who}, "
+    "not of the model's scores. Its rates are the same in every group by construction, and its cost per case "
+    "differs between groups only because their shares of positives do. "
+)
+"""Opens the disparities' caption when the rule judged flags every case of every group, or none
+(review 71, item 5: "best single cutoff" flagged everyone and its cost per case "fails")."""
+
+
+def no_model_words(d) -> str:
+    """`NO_MODEL_WORDS` when the rule of `d` (`disparity.Disparities`) flags every case of every
+    group or none (its flagged rate 100% or 0% in every group), else ""."""
+    t = d.table
+    flagged = t.loc[t["metric"] == "flagged rate", "value"].astype(float).dropna()
+    if not len(flagged):
+        return ""
+    who = "everyone" if (flagged == 1.0).all() else "nobody" if (flagged == 0.0).all() else ""
+    return NO_MODEL_WORDS.format(rule=R.rule_words(d.rule), who=who) if who else ""
+
+
 def disparity_caption(d) -> str:
     """What the disparities table holds: the rule, the reference group and the threshold, and,
     when the groups are priced apart, that cost per case reads the prices too (`PRICED_APART_WORDS`),
@@ -230,7 +250,8 @@ def disparity_caption(d) -> str:
     hi = 1 / d.threshold
     weighted = getattr(d, "weighted", False)
     return (
-        f"Disparities of “{R.rule_words(d.rule)}” against the reference group “{shorten(d.reference)}” "
+        no_model_words(d)
+        + f"Disparities of “{R.rule_words(d.rule)}” against the reference group “{shorten(d.reference)}” "
         f"({'the largest on the judged rows' if d.chosen == 'largest' else 'as chosen'}): each group's "
         f"metric divided by the reference group's passes {threshold_words(d.threshold)} between "
         f"{d.threshold:.3g} and {hi:.3g}; {OUT_OF_WORDS}; "
