@@ -1,6 +1,6 @@
 """Calibration: are the probabilities what they say, for everyone and within each group? The
 cutoffs computed from prices assume they are. The model checked first is the one Costs & groups
-picks at these prices, the one a decision would rest on."""
+judges cheapest at these prices, the one a decision would rest on."""
 
 import streamlit as st
 
@@ -30,9 +30,9 @@ moved_k = setting("k")
 FOLLOWED = "_calibration_followed_pick"
 
 
-def first_model() -> str | None:
-    """The model Costs & groups picks at these prices and review limit (None with one model),
-    remembered as Costs & groups remembers its recommendation."""
+def first_model():
+    """Costs & groups' recommendation at these prices and review limit (`costs_pick`: the model it
+    judges cheapest and whether it ships it; None with one model), remembered as that page remembers it."""
     if len(ds.scores) < 2:
         return None
     models = model_sweeps(ds)
@@ -40,7 +40,7 @@ def first_model() -> str | None:
     resamples = int(setting("resamples"))
     share = session_limit(volume)[1]
     return memo(
-        "costs_pick",
+        "costs_pick_verdict",  # a `CostsPick` (it was the model's name alone)
         ds,
         (answers.prices_key(models, costs), resamples, share),
         lambda: costs_pick(models, costs, resamples=resamples, share=share, remember=memo_of(ds)),
@@ -63,7 +63,7 @@ def open_on(pick: str) -> None:
 
 pick = first_model()
 if pick is not None:
-    open_on(pick)
+    open_on(pick.model)
 model = model_picker(ds)
 answer = memo(
     "calibration_answer",

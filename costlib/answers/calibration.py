@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -191,6 +192,10 @@ def reliability(
         errors=(ece_before, ece_after),
         same_rows=same_rows,
     )
+    # which question the verdict answers, beside it, so that it is not read as Costs & groups' decision
+    verdict = words.Verdict(
+        verdict.kind, verdict.headline, (*verdict.details, cw.question_sentence(worth, unit)), verdict.asides
+    )
     caption = cw.worth_caption(
         k=k, worth=worth, per_group=choice.per_group, unit=unit, volume=volume, on_test=fit.on_test
     )
@@ -299,13 +304,13 @@ def calibration_answer(
     unit: str = "",
     volume: float | None = None,
     remember=compute_now,
-    pick: str | None = None,
+    pick: CostsPick | None = None,
 ) -> CalibrationAnswer:
     """The Calibration page's answer for `model` on `ds` at the price book `costs` ({group:
     (c_fp, c_fn)} for the groups `names`), a right answer worth `worth` and k the prices' unless
     the Value slider moved it (`moved_k`; `answers.value_k.value_k`), said in `unit`, a month
-    of `volume` cases. `pick`: the model Costs & groups picks at these prices (`costs_pick`; None
-    with one model), said beside the model checked.
+    of `volume` cases. `pick`: Costs & groups' recommendation at these prices (`costs_pick`; None
+    with one model): the model it judges cheapest and whether it ships it, said beside the model checked.
 
     `remember(name, key, compute)` returns ``compute()``, remembered under (name, key): the page
     passes its memo, so that the judged cases are counted once per groups, the temperature fitted
@@ -322,19 +327,35 @@ def calibration_answer(
     money = cw.money_note(
         k=choice.k, moved=choice.moved, costs_cutoff=choice.c_fp / (choice.c_fp + choice.c_fn) if elkan else None
     )
-    picked = cw.picked_sentence(model, pick)
+    picked = (
+        None
+        if pick is None
+        else cw.picked_sentence(model, pick.model, ships=pick.ships, verdict=pick.verdict, keep=pick.keep)
+    )
     return CalibrationAnswer(fit, choice, worth, unit, warning, remember, volume, picked, money)
 
 
+class CostsPick(NamedTuple):
+    """What Costs & groups' recommendation says at the prices (`costs_pick`), read from it, not made again:
+    the model it judges cheapest, whether its verdict ships it, that verdict (`rules.VERDICTS`) and the
+    no-model choice it keeps where it does not ship (a `rules` name such as "flag nobody")."""
+
+    model: str
+    ships: bool
+    verdict: str
+    keep: str
+
+
 def costs_pick(models: Mapping, costs: Mapping, *, resamples: int, share: float | None = None, remember=compute_now):
-    """The model Costs & groups' recommendation picks at the price book `costs` within the review
-    limit `share` (`answers.costs.costs_answer`, its recommendation remembered under the same key
-    as on that page, so a visit to either makes it once); None with one model (nothing to pick)."""
+    """Costs & groups' recommendation at the price book `costs` within the review limit `share`
+    (`answers.costs.costs_answer`, remembered under the same key as on that page, so a visit to either
+    makes it once), as a `CostsPick`; None with one model (nothing to pick)."""
     from costlib.answers.costs import costs_answer
 
     if len(models) < 2:
         return None
-    return costs_answer(models, costs, resamples=resamples, share=share, remember=remember).rec.model
+    rec = costs_answer(models, costs, resamples=resamples, share=share, remember=remember).rec
+    return CostsPick(rec.model, rec.ship_model, rec.verdict, rec.baseline)
 
 
 def calibration_rows(ds: Dataset) -> str | None:

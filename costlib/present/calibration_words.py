@@ -1,7 +1,7 @@
 """The Calibration page's words: its labels, its answer, the worth before and after rescaling
 (what each group's calibration says is `calibration_group_words`), in plain words first (a product manager reads the
 answer, a fairness auditor the groups); each technical term (temperature scaling, T, ECE,
-Brier, bins, judged rows, τ*) is named once, with a sentence that says what it is.
+Brier, bins, judged rows) is named once, with a sentence that says what it is.
 
 Pure: sentences from numbers. The page shows them through `views._ui.display` (escaped:
 model and group names are user text).
@@ -26,7 +26,7 @@ from costlib.present.amounts import (
     shown_saving,
 )
 from costlib.present.labels import NO_SPLIT_TO_CALIBRATE
-from costlib.present.words import Verdict, verdict_head
+from costlib.present.words import BASELINE_WORDS, Verdict, verdict_head
 
 CALIBRATION_WHAT = (
     "Are the model's probabilities what they say? Of the cases scored 0.7, about 70% should turn out positive. "
@@ -91,34 +91,56 @@ WORTH_TABLE = {
 }
 AS_GIVEN_ROW, RESCALED_ROW = "as given", "rescaled"
 WORTH_CAPTION = (
-    "At your prices (k = {k}, a right answer worth {worth}; set on Costs & groups and Value{per_group}), the cutoff "
-    "your prices set is τ* = k/(k+1), the score above which a case is worth deciding rather than handing over, and "
-    "it is right only for calibrated probabilities: that is where rescaling can change the worth. The worth at the "
-    "best cutoff hardly moves, because rescaling keeps the order of the scores. Handing every case over is worth "
-    "{nothing}."
+    "At your prices (a wrong answer costs as much as {k} right answers are worth, a right answer worth {worth}; set "
+    "on Costs & groups and Value{per_group}), the confidence from which the model answers, said at the top, is right "
+    "only for calibrated probabilities: that is where rescaling can change the worth. The worth at the best cutoff "
+    "hardly moves, because rescaling keeps the order of the scores. Handing every case over is worth {nothing}."
 )
 PER_GROUP_K = "; with prices per group, their mean weighted by each group's {cases}"
 
 #: which cutoff and money the page reads, said near the top: the formula's, not Value's fitted threshold or Costs'
 MONEY_NOTE = (
-    "At your prices the cutoff checked here is {cutoff}: the worth per case of letting the model answer the cases "
-    "it is at least {cutoff} confident of ({why}) and handing the rest to a person; the threshold the Value page "
-    "recommends is fitted on data instead, so it can differ from this one, and Costs & groups counts the cost of "
-    "flagging cases at {costs_cutoff}."
+    "At your prices the model answers the cases it is at least {cutoff} confident of and hands the rest to a person "
+    "({why}), because from that confidence up its chance of being right, times what a right answer is worth, "
+    "outweighs its chance of being wrong, times what a wrong one costs; this confidence from which the model answers "
+    "is not {costs_cutoff}, and the threshold the Value page recommends is fitted on data instead, so it can differ "
+    "too."
 )
 MONEY_WHY = "a wrong answer costs as much as {k} right answers are worth, at your prices"
 MONEY_WHY_MOVED = "a wrong answer costs as much as {k} right answers are worth, as set on the Value page"
-COSTS_CUTOFF = "its own cutoff ({cutoff} from prices alone)"
-COSTS_CUTOFFS = "its own cutoffs"
-#: the model checked, and why it is the one checked first: Costs & groups' pick at these prices
+COSTS_CUTOFF = "the cutoff from which Costs & groups flags a case ({cutoff} from your prices alone)"
+COSTS_CUTOFFS = "the cutoffs from which Costs & groups flags cases"
+#: the model checked, and why it is the one checked first: the model Costs & groups judges cheapest at these
+#: prices, and whether its verdict ships it (`picked_sentence`)
 PICKED_FIRST = (
-    "Checked: {model}, the model Costs & groups picks at your prices, so the one whose probabilities a decision "
-    "would rest on; pick another above to check it."
+    "Checked: {model}, the model Costs & groups judges cheapest at your prices and ships, so the one whose "
+    "probabilities a decision would rest on; pick another above to check it."
+)
+PICKED_NOT_SHIPPED = (
+    "Checked: {model}, the model Costs & groups judges cheapest at your prices; Costs & groups does not ship it "
+    '("{verdict}": it keeps {keep}), so no decision rests on it yet; pick another above to check it.'
 )
 PICKED_OTHER = (
-    "Checked: {model}. At your prices Costs & groups picks {pick}: pick it above to check the model a decision "
-    "would rest on."
+    "Checked: {model}. At your prices Costs & groups judges {pick} cheapest and ships it: pick it above to check the "
+    "model a decision would rest on."
 )
+PICKED_OTHER_NOT_SHIPPED = (
+    "Checked: {model}. At your prices Costs & groups judges {pick} cheapest but does not ship it "
+    '("{verdict}": it keeps {keep}); pick it above to check that model.'
+)
+#: which question the page's verdict answers, beside it (`question_sentence`): not Costs & groups' decision
+QUESTION = (
+    "This verdict answers another question than Costs & groups': whether the model is worth more answering the "
+    "cases it is confident enough of and handing the rest to a person, a right answer counted as worth {worth} "
+    "(a setting of the Value page, left at 1 unless you change it there); Costs & groups asks whether flagging "
+    "cases by score costs less than doing without the model, at your prices of a false flag and a miss, so one can "
+    "ship and the other not."
+)
+
+
+def question_sentence(worth: float, unit: str = "") -> str:
+    """Which question the page's verdict answers, and how it differs from Costs & groups' (`QUESTION`)."""
+    return QUESTION.format(worth=money(worth, unit))
 
 
 def value_cutoff(k: float) -> float:
@@ -134,10 +156,11 @@ def value_cutoff(k: float) -> float:
 def money_note(*, k: float, moved: bool, costs_cutoff: float | None) -> str:
     """Which cutoff and which money the page reads, and why they differ from Costs & groups'
     (`costs_cutoff`: its cutoff from prices alone, c_fp/(c_fp+c_fn), None with prices per group
-    or a k moved on Value: then its cutoffs are not one number this page knows).
+    or a k moved on Value: then its cutoffs are not one number this page knows). Every cutoff is
+    shown as the app shows thresholds (`amounts.cutoff_number`, as the Value page's 'confidence ≥').
 
     >>> note = money_note(k=2.0, moved=False, costs_cutoff=0.25)
-    >>> "at least 0.6666 confident" in note, "its own cutoff (0.25 from prices alone)" in note
+    >>> "at least 0.6666 confident" in note, "flags a case (0.25 from your prices alone)" in note
     (True, True)
     """
     why = (MONEY_WHY_MOVED if moved else MONEY_WHY).format(k=f"{k:.3g}")
@@ -145,14 +168,21 @@ def money_note(*, k: float, moved: bool, costs_cutoff: float | None) -> str:
     return MONEY_NOTE.format(cutoff=cutoff_number(value_cutoff(k)), why=why, costs_cutoff=costs)
 
 
-def picked_sentence(model: str, pick: str | None) -> str | None:
+def picked_sentence(
+    model: str, pick: str | None, *, ships: bool = True, verdict: str = "", keep: str = ""
+) -> str | None:
     """Which model is checked and why it is the one checked first (`pick`: the model Costs & groups
-    picks at these prices; None: no pick to say, one model only)."""
+    judges cheapest at these prices; None: no pick to say, one model only), and, where Costs & groups'
+    verdict does not ship it (`ships` False), that verdict (`rules.VERDICTS`) and the no-model choice
+    it keeps (`keep`, a `rules` name such as "flag nobody")."""
     if pick is None:
         return None
+    said = {"verdict": verdict_head(verdict), "keep": BASELINE_WORDS.get(keep, keep)}
     if pick == model:
-        return PICKED_FIRST.format(model=shorten(model))
-    return PICKED_OTHER.format(model=shorten(model), pick=shorten(pick))
+        return (PICKED_FIRST if ships else PICKED_NOT_SHIPPED).format(model=shorten(model), **said)
+    return (PICKED_OTHER if ships else PICKED_OTHER_NOT_SHIPPED).format(
+        model=shorten(model), pick=shorten(pick), **said
+    )
 
 
 def cases_word(on_test: bool) -> str:

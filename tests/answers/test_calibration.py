@@ -101,7 +101,10 @@ def test_per_group_prices_and_a_moved_k_are_read_as_the_value_page_reads_them(co
         gain=rescale_gain(fit, choice.k),
     )
     _same(answer.at(12), want)
-    assert "k = 4" in answer.at(12).caption and "mean weighted by each group" in answer.at(12).caption
+    assert (
+        "costs as much as 4 right answers" in answer.at(12).caption
+        and "mean weighted by each group" in answer.at(12).caption
+    )
 
 
 def test_without_a_split_the_answer_warns_that_the_temperature_flatters_itself():

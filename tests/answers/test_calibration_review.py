@@ -52,12 +52,15 @@ def test_the_model_checked_first_is_the_one_costs_and_groups_picks(screening, co
     from costlib.answers.calibration import costs_pick
 
     costs = {g: PRICES for g in _names(screening)}
-    assert costs_pick(dataset_models(screening), costs, resamples=200) == "score_overconfident"
+    assert costs_pick(dataset_models(screening), costs, resamples=200).model == "score_overconfident"
     assert costs_pick(dataset_models(compas), {g: PRICES for g in _names(compas)}, resamples=200) is None  # one model
-    first = _answer(screening, "score_overconfident", pick="score_overconfident").picked
-    assert first == cw.PICKED_FIRST.format(model="score_overconfident") and "Costs & groups picks" in first
-    other = _answer(screening, "score_calibrated", pick="score_overconfident").picked
-    assert "Costs & groups picks score_overconfident" in other and other.startswith("Checked: score_calibrated.")
+    pick = costs_pick(dataset_models(screening), costs, resamples=200)  # it ships at these prices (review 71)
+    first = _answer(screening, "score_overconfident", pick=pick).picked
+    assert first == cw.PICKED_FIRST.format(model="score_overconfident") and "Costs & groups judges cheapest" in first
+    other = _answer(screening, "score_calibrated", pick=pick).picked
+    assert "Costs & groups judges score_overconfident cheapest" in other and other.startswith(
+        "Checked: score_calibrated."
+    )
     assert _answer(compas, "p_recid").picked is None
 
 
@@ -80,8 +83,8 @@ def test_the_page_says_up_front_which_cutoff_and_money_it_reads(compas):
     """Review 3: Costs at $1/$3 reads a cost at the cutoff 0.25; this page a worth at the Value
     page's 0.667. Said near the top in plain words, and the answer names its cutoff."""
     answer = _answer(compas, "p_recid")
-    assert "at least 0.6666 confident" in answer.money and "0.25 from prices alone" in answer.money
-    assert answer.money.startswith("At your prices the cutoff checked here is 0.6666")
+    assert "at least 0.6666 confident" in answer.money and "0.25 from your prices alone" in answer.money
+    assert answer.money.startswith("At your prices the model answers the cases it is at least 0.6666 confident of")
     assert "the threshold the Value page recommends is fitted on data instead, so it can differ" in answer.money
     assert answer.money.endswith(".") and ". " not in answer.money  # one sentence
     for term in ("τ*", "k/(k+1)", "ECE", "temperature"):

@@ -15,7 +15,7 @@ def test_screening_opens_on_the_model_costs_and_groups_picks_and_says_why():
     assert at.selectbox[0].value == "score_overconfident"
     captions = _caption_texts(at)
     assert cw.PICKED_FIRST.format(model="score_overconfident") in captions
-    money = [c for c in captions if c.startswith("At your prices the cutoff checked here is")]
+    money = [c for c in captions if c.startswith("At your prices the model answers the cases")]
     assert len(money) == 1 and "0.6666" in money[0]
 
 
@@ -23,7 +23,7 @@ def test_a_link_naming_another_model_is_kept_and_told_which_one_costs_and_groups
     at = open_app("screening", "views/calibration.py", model="score_calibrated")
     assert at.selectbox[0].value == "score_calibrated"
     assert any(
-        c.startswith("Checked: score_calibrated. At your prices Costs & groups picks score_overconfident")
+        c.startswith("Checked: score_calibrated. At your prices Costs & groups judges score_overconfident cheapest")
         for c in _caption_texts(at)
     )
 
@@ -48,5 +48,6 @@ def test_the_picker_follows_costs_and_groups_pick_as_the_prices_move_until_a_mod
     at.switch_page("views/calibration.py").run()
     assert at.selectbox[0].value == "score_lr"
     assert any(
-        c.startswith("Checked: score_lr. At your prices Costs & groups picks score_nb") for c in _caption_texts(at)
+        c.startswith("Checked: score_lr. At your prices Costs & groups judges score_nb cheapest")
+        for c in _caption_texts(at)
     )

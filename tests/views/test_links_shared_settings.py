@@ -10,7 +10,8 @@ from tests.views.apptest_support import open_app, texts
 
 def test_calibration_reads_the_settings_of_other_pages_from_its_link_and_keeps_them_there():
     at = open_app("screening", "views/calibration.py", gain="2", c_fn="8", cap_on="true", cap="300", resamples="500")
-    assert "a right answer worth $2.00" in texts(at) and "(k = 2.25," in texts(at)  # (1 + 8) / 2 / 2
+    said = texts(at)
+    assert "a right answer worth $2.00" in said and "costs as much as 2.25 right answers" in said  # (1 + 8) / 2 / 2
     linked = {k: at.query_params[k] for k in ("gain", "c_fp", "c_fn", "per_group", "cap_on", "cap", "resamples")}
     assert linked == {
         "gain": "2",
