@@ -12,6 +12,7 @@ from views._ui.folder import data_folder, use_opened
 from views._ui.loading import read_table_cached, upload_content
 from views._ui.mapping import REFUSAL, kept_upload, say_kept, say_refused, upload_form
 from views._ui.memo import memo
+from views._ui.page import carry_link
 from views._ui.state import setting
 
 gone = upload_gone()  # ?data=upload in a session without the file (a reload): said here, once
@@ -24,6 +25,7 @@ else:
 
 ds = current_dataset(data_page=True)  # draws the sidebar's data choice; its key "data" holds the choice
 in_use = st.session_state.get("data") if ds is not None else None
+carry_link()  # a link's prices, unit and volume hold on the pages this one leads to, and stay in its address
 
 
 st.subheader(t.SAMPLES_HEADER)

@@ -12,8 +12,8 @@ from costlib.loading.ledger import settle
 from costlib.present import labels as t
 from views._ui.data import current_dataset, group_names
 from views._ui.display import page_header, say
-from views._ui.prices import read_costs
-from views._ui.state import ensure_setting, keep, mirror, remembered, setting_notes
+from views._ui.prices import carry_prices, read_costs
+from views._ui.state import ensure_setting, keep, link_read, mirror, peek, remembered, setting_notes
 
 
 def unit_and_volume() -> tuple[str, float]:
@@ -72,6 +72,22 @@ def read_shared() -> None:
     into its link; the page that draws the widget bounds it alike)."""
     for name in SHARED:
         ensure_setting(name, getattr(link.Settings, name))
+
+
+def carry_link() -> None:
+    """What a page that does not call `setup` (the Data page, where a shared link lands) does with
+    the settings every page's answer reads: the prices (`carry_prices`), the unit and volume and
+    the `SHARED` settings the link holds are read into the session as `setup` reads them, and
+    those the session holds are kept in the page's address (a `SHARED` one only when set away
+    from its default, which a link without it gives alike). A move within the app drops the
+    address's query: a link's ?unit=€ or ?c_fp=5 that this page did not read was lost."""
+    carry_prices()
+    for name in ("unit", "volume", *SHARED):
+        default = getattr(link.Settings, name)
+        if link.link_raw(st.query_params, name) is not None:
+            ensure_setting(name, default)
+        if name not in SHARED or peek(name, default) != default:
+            link_read(name)
 
 
 def setup(title: str, what: str, *, needs: str | None = None):

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costlib.core import settings
+from costlib.core import link, settings
 from costlib.core.escaping import distinct_labels
 from costlib.core.settings import PRICE_DEFAULTS, PRICE_FIELDS, group_field
 from costlib.present import labels as t
 from costlib.present.amounts import money
-from views._ui.state import ensure_setting, keep, mirror, peek, seed, set_setting, widget_key
+from views._ui.state import ensure_setting, keep, link_read, mirror, peek, seed, set_setting, widget_key
 
 FP, FN = PRICE_FIELDS
 
@@ -171,3 +171,25 @@ def stored_costs(names: list) -> dict:
         mirror(group_field(FP, i))
         mirror(group_field(FN, i))
     return costs
+
+
+def carry_prices() -> None:
+    """Hold the link's prices in this session and keep the session's in the link, on a page that
+    neither draws nor uses them (the Data page, where a shared link lands). A move within the app
+    drops the address's query, so prices the page the link opened did not read were lost before
+    any page read them (``/?data=screening&c_fp=5&c_fn=1``, then Costs & groups, answered at 1:3).
+
+    Only the prices the link holds are read (each group's by its place, `group_field`, however
+    many groups the data turns out to have), and only those the session holds are written back:
+    a fresh session opened without prices keeps them out of its address; a group's prices are
+    written while the groups are priced apart, as `stored_costs` writes them."""
+    defaults = {FP: PRICE_DEFAULTS[FP], FN: PRICE_DEFAULTS[FN], "per_group": False}
+    for name, default in defaults.items():
+        if link.link_raw(st.query_params, name) is not None:
+            ensure_setting(name, default)  # a value refused is said by the next page's `setup`
+    groups = [group_field(kind, i) for i in range(settings.MAX_GROUPS) for kind in PRICE_FIELDS]
+    for name, kind in zip(groups, PRICE_FIELDS * settings.MAX_GROUPS, strict=True):
+        if link.link_raw(st.query_params, name) is not None:
+            ensure_setting(name, peek(kind, PRICE_DEFAULTS[kind]))  # refused: everyone's price
+    for name in [*defaults, *(groups if peek("per_group") else [])]:
+        link_read(name)
