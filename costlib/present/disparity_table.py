@@ -225,7 +225,7 @@ difference, and nothing to fail (`disparity` says it at length in ``undefined``)
 NO_MODEL_WORDS = (
     "“{rule}” flags {who} here, as the choice without a model does: these are the disparities of flagging {who}, "
     "not of the model's scores. Its rates are the same in every group by construction, and its cost per case "
-    "differs between groups only because their shares of positives do. "
+    "differs between groups only because their shares of positives{prices} do. "
 )
 """Opens the disparities' caption when the rule judged flags every case of every group, or none
 (review 71, item 5: "best single cutoff" flagged everyone and its cost per case "fails")."""
@@ -239,7 +239,10 @@ def no_model_words(d) -> str:
     if not len(flagged):
         return ""
     who = "everyone" if (flagged == 1.0).all() else "nobody" if (flagged == 0.0).all() else ""
-    return NO_MODEL_WORDS.format(rule=R.rule_words(d.rule), who=who) if who else ""
+    if not who:
+        return ""
+    prices = " and their prices" if d.priced_apart else ""  # a price book by group: its prices differ too
+    return NO_MODEL_WORDS.format(rule=R.rule_words(d.rule), who=who, prices=prices)
 
 
 def disparity_caption(d) -> str:

@@ -54,3 +54,8 @@ def test_the_caption_says_when_the_rule_judged_flags_everyone():
     for r in d.table.to_dict("records"):  # no difference's interval beyond what exact rates allow
         if r["metric"] != "cost per case" and np.isfinite(r["difference_low"]):
             assert r["difference_low"] == r["difference_high"] == 0.0
+
+
+def test_the_caption_names_the_prices_too_when_they_differ_by_group():
+    d = disparities(["A", "B"], [50, 20], [50, 80], [0, 0], [100, 100], c_fp=[1, 2], c_fn=10, rule="flag everyone")
+    assert "only because their shares of positives and their prices do." in disparity_caption(d)
