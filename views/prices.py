@@ -76,7 +76,11 @@ def start_over() -> None:
     st.session_state["_bracket"] = elicit.Bracket(names=names_now)
 
 
-st.subheader(t.WHICH_WORSE if bracket.settled is None else t.YOUR_ANSWERS)
+if bracket.settled is None:
+    st.subheader(t.WHICH_WORSE)
+elif answer.said:  # settled before any answer: no heading over an empty list
+    st.subheader(t.YOUR_ANSWERS)
+    say("markdown", "\n\n".join(answer.said))
 if answer.question is not None:
     n, sentence, worse_miss, worse_alarm = answer.question
     say("markdown", sentence, bold=True)

@@ -85,6 +85,8 @@ class PricesAnswer:
     verdict   what the answers mean for the decision (`price_words.bracket_verdict`)
     table     the cutoffs in play over the bracket, as read
     figure    the best cutoff against the ratio, the bracket marked
+    said      each question answered and the answer given (`price_words.answers_said`), shown
+              under "Your answers"
     sweep     the sweep the cutoffs are fitted on (the recommended model's fitting rows), which
               `prices_from_answers` reads
     """
@@ -95,6 +97,7 @@ class PricesAnswer:
     table: pd.DataFrame
     figure: object
     sweep: object
+    said: tuple[str, ...] = ()
 
 
 def prices_answer(
@@ -158,4 +161,5 @@ def prices_answer(
         table=bracket_table(table, sweep, bracket.names),
         figure=figure,
         sweep=sweep,
+        said=price_words.answers_said(bracket),
     )

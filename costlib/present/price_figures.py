@@ -33,6 +33,12 @@ if TYPE_CHECKING:
 
 
 NO_CUTOFF = "none: flags nobody"  # the table's cutoff cell of flagging nobody
+# Find my prices: flagging everyone is drawn at the lowest score (the cutoff that flags every case), and
+# a first-time reader took that line for a real cutoff at 0.2 (review 71, item 9). It says what it is on
+# the line itself and in the words of the chart: a decision without a model, not a cutoff of it.
+EVERYONE_LINE = "flag everyone (no model needed)"
+# the label of its rows in the chart's words, beside the height it is drawn at (the cutoff column stays numbers)
+EVERYONE_AT = "lowest score: no model"
 # the two decisions without a model, told apart by their dash as well as their grey
 NO_MODEL_LINES = {
     R.EVERYONE: {"color": EVERYONE_COLOR, "dash": "dot"},
@@ -427,7 +433,8 @@ def ratio_pieces_figure(
 
     The decisions without a model are dashed lines of their own, named as the answer names them:
     flag nobody (an infinite cutoff) above the plot's cutoffs and, with `lowest` (the lowest
-    score, whose cutoff flags everyone), flag everyone at that cutoff. The title says on which
+    score, whose cutoff flags everyone), flag everyone at that height, named on the line itself and
+    in the chart's words as the lowest score (`EVERYONE_LINE`, `EVERYONE_AT`). The title says on which
     `rows` the cutoffs were fitted ("train rows", or "all rows" without a split)."""
     import plotly.graph_objects as go
 
@@ -458,9 +465,20 @@ def ratio_pieces_figure(
                 y=[lowest, lowest],
                 mode="lines",
                 line={**NO_MODEL_LINES[R.EVERYONE], "width": 2},
+                meta={TABLE_LABEL: EVERYONE_AT},
                 name=R.EVERYONE,
-                hovertemplate=f"ratio %{{x:.3g}}: {R.EVERYONE}<extra></extra>",
+                hovertemplate=f"ratio %{{x:.3g}}: {EVERYONE_LINE}<extra></extra>",
             )
+        )
+        fig.add_annotation(  # its name on the line, at its right end: no reading it as a cutoff at that height
+            x=np.log10(xs[-1]),  # a log axis places annotations by the power of ten
+            y=lowest,
+            xanchor="right",
+            yanchor="bottom",
+            showarrow=False,
+            text=EVERYONE_LINE,
+            font={"size": 12, "color": EVERYONE_COLOR},
+            bgcolor="rgba(255,255,255,0.8)",
         )
     for row in table[~np.isfinite(table["threshold"])].itertuples():
         fig.add_trace(

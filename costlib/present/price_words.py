@@ -207,6 +207,32 @@ def flagging(threshold: float, lowest_score: float | None = None) -> str:
     return f"flagging cases scoring {short.removeprefix('≥ ')} or more"
 
 
+def settled_kind(verdict: str | None) -> str:
+    """How Find my prices shows a settled answer: "success" when the verdict there ships the model
+    (or there is none), else "info". Settling is the questions' good end, never an error: "Any ratio
+    from 4.6 to 5.7 gives the same decision: “Do not let the model decide”" in the red of a failure
+    read as if the questions had gone wrong (review 71, item 9). Costs & groups colours that verdict.
+
+    >>> settled_kind("ship the model"), settled_kind(None), settled_kind("do not let the model decide")
+    ('success', 'success', 'info')
+    """
+    return "success" if verdict is None or verdict_kind(verdict) == "success" else "info"
+
+
+def answers_said(bracket) -> tuple[str, ...]:
+    """Each question answered so far and the answer given, in the words the buttons said them:
+    "Question 2: Which is worse: 1 × a missed case, or 32 × a false alarm? You said: 32 × a false
+    alarm is worse." The list under "Your answers" (review 71, item 9: the heading listed none)."""
+    from costlib.binary import elicit
+
+    said = []
+    for i, (n, choice) in enumerate(bracket.answers, start=1):
+        question, worse_miss, worse_alarm = elicit.question(bracket, n)
+        answer = {elicit.MISS: worse_miss, elicit.ALARM: worse_alarm}.get(choice, "about the same")
+        said.append(f"Question {i}: {question} You said: {answer}.")
+    return tuple(said)
+
+
 def bracket_verdict(
     bracket,
     table: pd.DataFrame,
@@ -244,11 +270,10 @@ def bracket_verdict(
     ratios = table["ratio_high"].to_numpy()
     mid = int(min(np.searchsorted(ratios, bracket.middle), len(table) - 1))
     t_mid = table["threshold"].iloc[mid]
-    middle_kind, middle_said = None, ()  # Costs & groups' answer at the middle's prices, when `span` agrees
+    middle_said = ()  # Costs & groups' answer at the middle's prices, when `span` agrees
     read = None if span is None else next((v for a, b, v in span.pieces if a <= bracket.middle <= b), None)
     if at_middle is not None and bracket.answers and at_middle.verdict == (read or at_middle.verdict):
         said = recommendation_verdict(at_middle, unit=unit, volume=volume, sample=sample)
-        middle_kind = said.kind
         middle_said = (
             f"At {MIDDLE} ({alarm} at {money(price, unit)}, {miss} at {money(price * bracket.middle, unit)}: "
             f"{ratio_text(bracket.middle)} times as much), Costs & groups answers: {said.headline}",
@@ -263,7 +288,7 @@ def bracket_verdict(
             f"Any ratio from {ratio_text(lo)} to {ratio_text(hi)} gives the same decision: {said}. More precision "
             "would not change what you ship." + (" Use these prices." if bracket.answers else "")
         )
-        kind = "success" if verdict is None else verdict_kind(verdict)
+        kind = settled_kind(verdict)
         if not bracket.answers:
             return Verdict(kind, head)
         return Verdict(kind, head, (f"So far: {between}.", *middle_said))
@@ -297,8 +322,12 @@ def bracket_verdict(
                 f"Were the model used anyway, its cheapest cutoff would move through {len(table)} cutoffs within this "
                 f"range, from {cut(table['threshold'].iloc[0])} to {cut(table['threshold'].iloc[-1])}."
             )
-            return Verdict(middle_kind, f"Settled: {between}. {middle_said[0]}", (anyway,))
-        return Verdict(middle_kind or "success", f"Settled: {between}. {moves}", (*middle_said, regrets))
+            return Verdict(settled_kind(at_middle.verdict), f"Settled: {between}. {middle_said[0]}", (anyway,))
+        return Verdict(
+            settled_kind(at_middle.verdict if middle_said else None),
+            f"Settled: {between}. {moves}",
+            (*middle_said, regrets),
+        )
     return Verdict(
         "info",
         f"So far: {between}. {moves}",
