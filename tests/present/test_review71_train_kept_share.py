@@ -1,0 +1,15 @@
+"""Review 71, item 10: a way of training named "costliest 30% + ties: 88.0%" read as its accuracy
+(88% is the share of the training rows it keeps). The name says what the number is."""
+
+from costlib.present.training_page import method_label, method_short, methods_help
+
+
+def test_the_kept_share_is_named_as_the_rows_kept():
+    shares = {"tdown30": (0.3, 0.88), "tdown50": (0.5, 0.88), "tdown70": (0.7, 0.8822)}
+    assert method_short("tdown30", shares) == "costliest 30% + ties: keeps 88.0% of rows"
+    assert method_short("tdown70", shares) == "costliest 70% + ties: keeps 88.2% of rows"
+    assert not method_short("tdown30", shares).endswith(": 88.0%")  # a bare percent reads as accuracy
+    assert method_short("tdown30", {"tdown30": (0.3, 0.302)}) == "costliest 30%"  # kept what it asked: no share
+    assert method_label("tdown30", shares) == "keeping the costliest 30% + ties (88.0% of rows)"
+    helped = methods_help(["tdown30"], shares).replace("\\", "")
+    assert helped.startswith("costliest 30% + ties: keeps 88.0% of rows — ")
