@@ -53,10 +53,11 @@ def test_a_shipped_model_is_said_in_money_per_case_and_a_month():
 def test_an_unclear_saving_keeps_the_choice_without_a_model_and_says_why_in_money():
     v = nec_verdict(_rec(S.UNCLEAR, saving_low=-0.02, saving_high=0.2), price=10.0, unit="€", volume=None)
     assert v.kind == "warning"
-    # the two costs at the same decimals, so that they subtract as the saving reads (1.500 - 0.400 = 1.100)
-    assert v.headline.startswith("Not clearly better: keep flagging everyone, at €1.500 per case.")
-    assert ", at €0.400 per case: it might save €1.100 per case, but the 95% interval of the saving" in v.headline
-    assert "−€0.200 to €2.000 includes zero" in v.headline
+    # the two costs at the same decimals, so that they subtract as the saving reads (1.50 - 0.40 = 1.10),
+    # no more than the interval's width warrants (`amounts.shown_saving`'s `by_width`)
+    assert v.headline.startswith("Not clearly better: keep flagging everyone, at €1.50 per case.")
+    assert ", at €0.40 per case: it might save €1.10 per case, but the 95% interval of the saving" in v.headline
+    assert "−€0.20 to €2.00 includes zero" in v.headline
 
 
 @pytest.mark.parametrize("status", [S.WORSE, S.ADDS_NOTHING, S.NO_ANSWER])

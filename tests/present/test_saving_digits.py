@@ -115,12 +115,17 @@ def test_calibration_answer_gain_and_interval_same_decimals(before, after, a, b)
 @given(baseline=amount(), cost=amount(), a=amount(), b=amount())
 def test_ends_read_apart_from_zero(baseline, cost, a, b):
     """The decimals shared never make an end that is not 0 read as 0 (a verdict turns on its side of
-    0), and never show fewer decimals than the saving needs on its own (`shown_saving`)."""
+    0); without an interval's width to cut them (`by_width`), never fewer decimals than the saving
+    needs on its own (`shown_saving`), and with it never more; cut, a saving shown as not 0 is never
+    off by half of itself or more."""
     from costlib.present.amounts import beside_interval  # here: the sentences' tests above run on any version
 
     low, high = interval_of(a, b)
-    d, _ = shown_saving(baseline, cost, low, high)
-    assert d >= shown_saving(baseline, cost)[0]
+    d, shown = shown_saving(baseline, cost, low, high)
+    uncut = shown_saving(baseline, cost, low, high, by_width=False)[0]
+    assert uncut >= shown_saving(baseline, cost)[0]
+    assert d <= uncut
+    assert d == uncut or shown == 0 or abs(shown - (baseline - cost)) <= 0.5 * abs(baseline - cost), (d, shown)
     for end in (low, high):
         if end != 0:
             assert money(end, "$", digits=d).lstrip("−") != "$0.00", (end, d)
