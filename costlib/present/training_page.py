@@ -225,8 +225,9 @@ def precomputed_technical(settings: dict, versions: dict) -> str:
 # every case tied at the cut is kept, and "the costliest 30%" kept 88% of the tweets' training
 # rows, the same rows as "the costliest 50%" (review 3). A name says what the way does, the share it
 # keeps the costliest of and that the cases tied with them come too, then the share that comes to:
-# "costliest 30% + ties: keeps 88.0% of rows". Review 70: "costliest 88% (30% / 50% / 70% asked)" read as
-# three alike ways, "asked" unexplained, and the 70% one (88.2%) was another model. The kept shares
+# "costliest 30% + ties: 88.0%", now "top 30% + ties: 88.0% kept" (review 71: a bare share read as
+# accuracy). Review 70: "costliest 88% (30% / 50% / 70% asked)" read as three alike ways, "asked"
+# unexplained, and the 70% one (88.2%) was another model. The kept shares
 # are shown at the decimals that tell apart those that differ (`_kept_digits`). `shares` is
 # {method: (share asked, share kept)}.
 
@@ -259,18 +260,19 @@ def _kept(method: str, shares) -> tuple[str, str] | None:
 
 
 def method_short(method: str, shares=None) -> str:
-    """The chips' and the charts' name of `method`: 'costliest 30% + ties: keeps 88.0% of rows' where
+    """The chips' and the charts' name of `method`: 'top 30% + ties: 88% kept' (the costliest 30%) where
     keeping the costliest 30%, and every case tied with them, kept 88% of the rows; else
     `training_words.method_short`'s. The share is said as the rows kept: a bare "88.0%" beside a way
-    of training read as its accuracy (review 71, item 10).
+    of training read as its accuracy (review 71, item 10); "top" for "costliest", so that every way's tag
+    fits the box at once (`tests/views/test_train_methods_box.py`).
 
     >>> method_short("tdown30", {"tdown30": (0.3, 0.8797)}), method_short("tdown30", {"tdown30": (0.3, 0.302)})
-    ('costliest 30% + ties: keeps 88% of rows', 'costliest 30%')
+    ('top 30% + ties: 88% kept', 'costliest 30%')
     """
     kept = _kept(method, shares)
     if kept is None:
         return training_words.method_short(method)
-    return f"costliest {kept[1]} + ties: keeps {kept[0]} of rows"
+    return f"top {kept[1]} + ties: {kept[0]} kept"
 
 
 def method_label(method: str, shares=None) -> str:
@@ -288,8 +290,8 @@ def method_label(method: str, shares=None) -> str:
 def methods_help(methods, shares=None) -> str:
     """The help of the ways-of-training box: each name the charts use, and what it means.
 
-    >>> methods_help(["tdown30"], {"tdown30": (0.3, 0.88)}).replace(chr(92), "")[:107]  # no Markdown escapes
-    'costliest 30% + ties: keeps 88% of rows — keeps the costliest 30% of the training cases and every case tied'
+    >>> methods_help(["tdown30"], {"tdown30": (0.3, 0.88)}).replace(chr(92), "")[:92]  # no Markdown escapes
+    'top 30% + ties: 88% kept — keeps the costliest 30% of the training cases and every case tied'
     """
     from costlib.core.escaping import md_escape
 
@@ -312,7 +314,7 @@ def same_rows_notes(results, shares=None) -> list[str]:
     >>> import pandas as pd
     >>> r = pd.DataFrame({"method": ["tdown30", "tdown50"], "seed": [0, 0], "n_fit": [70, 70], "n_train": 100})
     >>> same_rows_notes(r, {"tdown30": (0.3, 0.7), "tdown50": (0.5, 0.7)})  # doctest: +ELLIPSIS
-    ['“costliest 30% + ties: keeps 70% of rows” and “costliest 50% + ties: keeps 70% of rows” keep the same...']
+    ['“top 30% + ties: 70% kept” and “top 50% + ties: 70% kept” keep the same...']
     """
     if not {"method", "seed", "n_fit"} <= set(results.columns):
         return []

@@ -88,8 +88,8 @@ def test_no_mark_says_beyond_the_noise_on_an_interval_the_verdict_does_not_read(
 def test_the_ways_of_keeping_the_costliest_cases_read_apart_and_say_what_they_do(answer):
     shorts = [training_page.method_short(m, answer.shares) for m in ("tdown30", "tdown50", "tdown70")]
     fulls = [training_page.method_label(m, answer.shares) for m in ("tdown30", "tdown50", "tdown70")]
-    assert shorts == ["costliest 30% + ties: 88.0%", "costliest 50% + ties: 88.0%",
-                      "costliest 70% + ties: 88.2%"]  # fmt: skip
+    assert shorts == ["top 30% + ties: 88.0% kept", "top 50% + ties: 88.0% kept",
+                      "top 70% + ties: 88.2% kept"]  # fmt: skip
     assert len(set(shorts)) == len(set(fulls)) == 3
     for text in (*shorts, *fulls, training_page.methods_help(list(answer.shares), answer.shares), *answer.notes):
         assert "asked" not in text, text

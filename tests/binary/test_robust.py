@@ -67,8 +67,8 @@ def test_a_bracket_where_cutoff_and_verdict_hold_settles(compas):
 def test_a_settled_bracket_that_does_not_ship_names_the_choice_without_the_model(compas, low, high):
     """Review 58: 'Any ratio from 0.001 to 0.032 gives the same decision, flag at ≥ 0.9949 and the
     verdict “do not let the model decide”', in a green box. Where the verdict keeps the choice
-    without the model, the box names that choice, not the model's cutoff, and takes the verdict's
-    colour, as Costs & groups does."""
+    without the model, the box names that choice, not the model's cutoff; it is not green (the model
+    is not shipped) and, review 71, not red either: a settled answer is not an error (`settled_kind`)."""
     ms = compas["p_recid"]
     bracket = elicit.Bracket(low=low, high=high, answers=((low, elicit.MISS), (high, elicit.ALARM)))
     bracket, table, span = robust.settle(bracket, ms.fit_pooled, compas, n_resamples=1000)
@@ -79,7 +79,7 @@ def test_a_settled_bracket_that_does_not_ship_names_the_choice_without_the_model
         keep = words.BASELINE_WORDS[at_middle.baseline]
         assert f"gives the same decision: “{words.verdict_head(span.pieces[0][2])}”, keep {keep}." in said.headline
         assert "flag at ≥" not in said.headline and "flagging cases scoring" not in said.headline
-    assert said.kind == words.verdict_kind(at_middle.verdict) != "success"
+    assert said.kind == price_words.settled_kind(at_middle.verdict) == "info"
     assert any("Costs & groups answers: " + words.verdict_head(at_middle.verdict) in d for d in said.details)
 
 

@@ -6,10 +6,10 @@ from costlib.present.training_page import method_label, method_short, methods_he
 
 def test_the_kept_share_is_named_as_the_rows_kept():
     shares = {"tdown30": (0.3, 0.88), "tdown50": (0.5, 0.88), "tdown70": (0.7, 0.8822)}
-    assert method_short("tdown30", shares) == "costliest 30% + ties: keeps 88.0% of rows"
-    assert method_short("tdown70", shares) == "costliest 70% + ties: keeps 88.2% of rows"
+    assert method_short("tdown30", shares) == "top 30% + ties: 88.0% kept"
+    assert method_short("tdown70", shares) == "top 70% + ties: 88.2% kept"
     assert not method_short("tdown30", shares).endswith(": 88.0%")  # a bare percent reads as accuracy
     assert method_short("tdown30", {"tdown30": (0.3, 0.302)}) == "costliest 30%"  # kept what it asked: no share
     assert method_label("tdown30", shares) == "keeping the costliest 30% + ties (88.0% of rows)"
     helped = methods_help(["tdown30"], shares).replace("\\", "")
-    assert helped.startswith("costliest 30% + ties: keeps 88.0% of rows — ")
+    assert helped.startswith("top 30% + ties: 88.0% kept — ")

@@ -31,13 +31,13 @@ def test_the_tweets_ways_are_named_by_the_share_they_keep():
     change = [y for trace in answer.change_chart.data for y in trace.y]
     table = answer.summary_table.iloc[:, 0].tolist()
     # review 70: "costliest 88% (30% / 50% / 70% asked)" read as three alike ways; the 70% one kept 88.2%
-    for shown, name in ((bars, "costliest {} + ties: {}"), (change, "costliest {} + ties: {}"),
+    for shown, name in ((bars, "top {} + ties: {} kept"), (change, "top {} + ties: {} kept"),
                         (table, "keeping the costliest {} + ties ({} of rows)")):  # fmt: skip
         text = " | ".join(shown)
         assert "asked" not in text, text
         for asked, kept in (("30%", "88.0%"), ("50%", "88.0%"), ("70%", "88.2%")):
             assert name.format(asked, kept) in text, text
-    assert "“costliest 30% + ties: 88.0%” and “costliest 50% + ties: 88.0%” keep the same rows" in answer.notes[0]
+    assert "“top 30% + ties: 88.0% kept” and “top 50% + ties: 88.0% kept” keep the same rows" in answer.notes[0]
 
 
 def test_a_verdict_that_ships_such_a_way_names_the_share_it_kept():
@@ -66,6 +66,6 @@ def test_the_box_of_ways_names_them_by_the_share_they_keep():
     assert_no_exception(at)
     box = at.multiselect(key="train_methods")
     chips = list(box.options)
-    assert "costliest 30% + ties: 88.0%" in chips and "costliest 30%" not in chips, chips
+    assert "top 30% + ties: 88.0% kept" in chips and "costliest 30%" not in chips, chips
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    assert "costliest 50% + ties: 88.0%" in json.dumps(charts)
+    assert "top 50% + ties: 88.0% kept" in json.dumps(charts)

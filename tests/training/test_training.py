@@ -988,8 +988,6 @@ def test_ways_that_keep_the_same_rows_say_the_share_they_really_kept():
          "n_fit": [88, 88, 90, 87, 87, 91], "n_train": [100] * 6}
     )  # fmt: skip
     (note,) = training_page.same_rows_notes(r, kept_of_results(r))  # the page's note, by the shares kept
-    assert note.startswith(
-        "“costliest 30% + ties: 88%” and “costliest 50% + ties: 88%” keep the same rows in every seed"
-    )
+    assert note.startswith("“top 30% + ties: 88% kept” and “top 50% + ties: 88% kept” keep the same rows in every seed")
     (bare,) = training_page.same_rows_notes(r.drop(columns="n_train"), kept_of_results(r.drop(columns="n_train")))
     assert bare.startswith("“costliest 30%” and “costliest 50%” keep the same rows in every seed")

@@ -63,7 +63,7 @@ def test_the_share_of_the_seeds_training_rows_is_known_before_training():
 def test_the_page_names_each_way_once(tmp_path, capsys):
     frame = priced_1_2_3()
     kept = percent(kept_of_seeds(frame["delta"], SEEDS)["tdown50"][1])
-    short, full = f"costliest 50% + ties: {kept}", f"keeping the costliest 50% + ties ({kept} of rows)"
+    short, full = f"top 50% + ties: {kept} kept", f"keeping the costliest 50% + ties ({kept} of rows)"
     at = open_app(None, PAGE, timeout=300)
     at.radio(key="train_data").set_value("upload").run()
     raw = frame.to_csv(index=False).encode()
