@@ -80,7 +80,8 @@ def test_exact_prices_typed_in_the_popover_reach_the_slider_and_the_link():
     assert at.query_params["c_fp"] == "1.7"
     _, ms = compas_model()
     rec = D.recommend(ms, (1.7, 3.0), n_resamples=1000)
-    digits = shown_saving(rec.baseline_cost, rec.cost)[0]  # the decimals the saving shown needs
+    # the decimals the saving shown needs, no more than its interval's width warrants
+    digits = shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)[0]
     assert metric(at, MODEL_COST) == words.money(rec.cost, "$", digits=digits)
 
 
