@@ -1,6 +1,6 @@
 """Calibration: are the probabilities what they say, for everyone and within each group? The
 cutoffs computed from prices assume they are. The model checked first is the one Costs & groups
-judges cheapest at these prices, the one a decision would rest on."""
+judges cheapest at these prices, whether or not its verdict ships it (the page says which)."""
 
 import streamlit as st
 

@@ -224,11 +224,12 @@ def answers_said(bracket) -> tuple[str, ...]:
     "Question 2: Which is worse: 1 × a missed case, or 32 × a false alarm? You said: 32 × a false
     alarm is worse." The list under "Your answers" (review 71, item 9: the heading listed none)."""
     from costlib.binary import elicit
+    from costlib.present.labels import ABOUT_SAME  # the button's own words
 
     said = []
     for i, (n, choice) in enumerate(bracket.answers, start=1):
         question, worse_miss, worse_alarm = elicit.question(bracket, n)
-        answer = {elicit.MISS: worse_miss, elicit.ALARM: worse_alarm}.get(choice, "about the same")
+        answer = {elicit.MISS: worse_miss, elicit.ALARM: worse_alarm}.get(choice, ABOUT_SAME.lower())
         said.append(f"Question {i}: {question} You said: {answer}.")
     return tuple(said)
 

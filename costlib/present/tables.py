@@ -21,7 +21,7 @@ from costlib.binary.fair_search import GROUP_WITHOUT_RATE, TOO_MANY_PAIRS
 from costlib.binary.fair_tightened import tolerance_points
 from costlib.binary.judged_rules import RuleResults
 from costlib.core import rules as R
-from costlib.present.amounts import beside_interval, money, number, percent, percent_between
+from costlib.present.amounts import money, number, percent, percent_between, shown_saving
 from costlib.present.disparity_table import count_text, rate_with_interval
 from costlib.present.words import cutoffs_short
 
@@ -86,9 +86,12 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
     m = money_cell(unit)
     base = R.rule_words(results.baseline)
     over = [_over_the_limit(o, r, rec.capacity) for r in o.index]
+    # each saving at the decimals the headline reads it at (`amounts.shown_saving`: no more than its
+    # interval's width warrants, never half as much again as it is): a last read found the best
+    # cutoff's "$0.00" here beside the headline's "$0.002 per case more" (COMPAS at $3 / $10)
     apart = [
-        beside_interval(-v, -b, -a) if np.isfinite(v) else None
-        for v, a, b in zip(o["vs_baseline"], o["vs_low"], o["vs_high"], strict=True)
+        shown_saving(c - v, c, -b, -a)[0] if np.isfinite(v) else None
+        for c, v, a, b in zip(o["cost_per_case"], o["vs_baseline"], o["vs_low"], o["vs_high"], strict=True)
     ]
     return pd.DataFrame(
         {
@@ -107,7 +110,7 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
             "flagged": [share_cell(x) for x in o["flagged_rate"]],
             "cost per case": [m(x) for x in o["cost_per_case"]],
             "95% interval": [_interval_cell(a, b, m) for a, b in zip(o["low"], o["high"], strict=True)],
-            # a saving and its interval beside it at one number of decimals (`amounts.beside_interval`)
+            # a saving and its interval beside it at one number of decimals (`apart`, above)
             f"saving against {base}": [
                 "–" if x else m(-v, d) for v, d, x in zip(o["vs_baseline"], apart, over, strict=True)
             ],

@@ -116,9 +116,9 @@ def as_saving(amount, low=None, high=None) -> tuple[bool, float | None, float | 
 
 
 def saving_said(amount, low, high, unit: str = "", *, line: bool = False) -> str:
-    """A period's saving (`as_saving`) in its own direction with that direction's interval, at one number of
-    decimals (`amounts.beside_interval`): in the periods' table (`SAVES`) "costs $0.0054 more (−$0.0092 to
-    $0.0500)" ("–" without one), with `line` as ``costlib watch`` says it "would save $0.104 per case (95% ...)"."""
+    """A period's saving (`as_saving`) in its direction with its interval, at one number of decimals as the
+    interval's width warrants (`amounts.beside_interval`): in the periods' table (`SAVES`) "costs $0.005 more
+    (−$0.009 to $0.050)" ("–" without one), with `line` as ``costlib watch`` says it "would save $0.104 ..."."""
     saves, size, low, high = as_saving(amount, low, high)
     if size is None:
         return "would save – per case" if line else "–"

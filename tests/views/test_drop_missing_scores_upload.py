@@ -79,3 +79,15 @@ def test_after_a_refused_upload_the_other_pages_say_the_sample_is_not_your_data(
 def test_a_sample_chosen_without_any_upload_is_answered_as_before():
     at = open_app("compas", "views/costs.py")
     assert "built-in sample" not in _answer(at)
+
+
+def test_a_sample_chosen_after_a_refused_upload_is_the_users_choice():
+    """A last read: the refusal's flag was cleared only when an upload loaded, so a user who then
+    picked a sample on purpose was told on every page that it was not their data."""
+    at = open_app("compas", "views/data.py")
+    upload(at, "f.csv", _csv())
+    submit(at)
+    at.switch_page("views/costs.py").run()
+    assert "not your data" in _answer(at)
+    at.sidebar.selectbox(key="data").set_value("screening").run()
+    assert "not your data" not in _answer(at), _answer(at)

@@ -38,8 +38,17 @@ def data_choice_label(key: str) -> str:
 
 
 def choose_data(key: str) -> None:
-    """Make `key` (a sample key or UPLOAD) the data every page uses."""
+    """Make `key` (a sample key or UPLOAD) the data every page uses: chosen, so a sample in use is
+    no longer one the pages fell back on after a refused upload (`note_refused`)."""
     set_setting("data", key)
+    st.session_state.pop(REFUSED, None)
+
+
+def _data_chosen(key: str) -> None:
+    """The sidebar's data box moved: kept across pages (`keep`), and chosen (`choose_data`'s note):
+    a user who picks a sample after a refused upload is not told on every page it is not their data."""
+    keep(key)
+    st.session_state.pop(REFUSED, None)
 
 
 def replace_upload(ds: Dataset, *, opened: bool = False) -> None:
@@ -108,7 +117,7 @@ def current_dataset(*, needs: str | None = None, data_page: bool = False) -> Dat
         options,
         key=data_key,
         format_func=data_choice_label,
-        on_change=keep,
+        on_change=_data_chosen,
         args=("data",),
         help=DATA_WORDS["data_help"],
     )
