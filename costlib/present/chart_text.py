@@ -260,7 +260,7 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
         values = values[np.isfinite(values)]
         if not values.size:
             return pd.DataFrame(), 0
-        counts, edges = np.histogram(values, bins=int(trace.get("nbinsx") or 30))
+        counts, edges = _histogram(values, trace)
         frame = pd.DataFrame(
             {SERIES: name, f"{x_col} from": edges[:-1], f"{x_col} to": edges[1:], f"{y_col} (count)": counts}
         )
@@ -303,6 +303,19 @@ def _rows(trace: dict, columns: tuple[str, str, str], budget: int) -> tuple[pd.D
             columns[column] = [_number(x) if np.isfinite(x) else NO_INTERVAL for x in ends]  # as the values read
         break
     return _Rows(columns, len(columns[y_col])), drawn
+
+
+def _histogram(values: np.ndarray, trace: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(counts, edges) of a histogram trace's bins as drawn: its `xbins` where it sets them (each bin
+    holds its left edge, not its right one, as plotly draws it), else `nbinsx` bins over its values."""
+    bins = trace.get("xbins") or {}
+    start, end, size = (bins.get(k) for k in ("start", "end", "size"))
+    if not all(isinstance(v, (int, float)) for v in (start, end, size)) or size <= 0 or end <= start:
+        return np.histogram(values, bins=int(trace.get("nbinsx") or 30))
+    edges = start + size * np.arange(int(np.ceil((end - start) / size - 1e-9)) + 1)
+    drawn = values[(values >= start) & (values < end)]
+    counts = np.bincount(np.minimum(((drawn - start) // size).astype(int), len(edges) - 2), minlength=len(edges) - 1)
+    return counts, edges
 
 
 def _own(label: str, series: str) -> str:

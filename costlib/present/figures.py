@@ -451,7 +451,9 @@ def delta_histogram(delta, *, groups=None, title: str = "How costly a mistake is
     size = np.abs(d)
     fig = figure_without_template()
     top = float(np.nanmax(size)) if size.size and np.isfinite(size).any() else 0.0
-    bins = {"start": 0.0, "end": top, "size": top / 60} if top > 0 else None
+    # a bin holds its left edge, not its right one (plotly.js #6556): the end is one bin past the
+    # largest amount, so that the cases at the largest amount are drawn in the last bin
+    bins = {"start": 0.0, "end": top + top / 60, "size": top / 60} if top > 0 else None
     positive = d > 0
     g = None if groups is None else np.asarray(groups)
     parts = [(None, np.ones(d.size, dtype=bool))] if g is None else [(n, g == n) for n in pd.unique(g)]
