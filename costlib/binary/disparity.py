@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from costlib.binary.disparity_counts import all_or_none, own_intervals, price_span, too_few, widened
 from costlib.binary.disparity_counts import few_cases as few_cases  # the rule's home; its callers import it here
-from costlib.binary.disparity_counts import own_intervals, price_span, too_few, widened
 from costlib.core.errors import DataError
 
 #: metric -> its key in the JSON decision summary
@@ -315,6 +315,7 @@ def disparities(
     priced_apart: bool | None = None,
     price_range=None,
     weighted: bool = False,
+    decided: bool = False,
 ) -> Disparities:
     """Each group's metrics against the reference group's, with 95% intervals.
 
@@ -335,6 +336,7 @@ def disparities(
     price_range : ((c_fp, c_fn) cheapest, (c_fp, c_fn) dearest) per group of groups priced apart
         (`disparity_counts.price_span`), for its cost per case's own interval; None: `c_fp`, `c_fn`
     weighted : the counts are sums of weights (`Disparities.weighted`): no own-count intervals
+    decided : the rule flags every case or none by its cutoffs (`_no_model_rule`): exact rates
 
     Each group's resampled interval holds its own counts' exact one (`disparity_counts.widened`),
     except on weighted rows.
@@ -385,7 +387,7 @@ def disparities(
         lo, hi = lo.reshape(len(est), 2, k), hi.reshape(len(est), 2, k)
         spans = np.stack((lo[:, 0], hi[:, 0], lo[:, 1], hi[:, 1]))
     (cheap_fp, cheap_fn), dear = ((c_fp, c_fn), None) if price_range is None else price_range
-    own = own_intervals(tp, fp, fn, n_arr, c_fp=cheap_fp, c_fn=cheap_fn, dearest=dear)
+    own = own_intervals(tp, fp, fn, n_arr, c_fp=cheap_fp, c_fn=cheap_fn, dearest=dear, decided=decided)
     if weighted:  # weights x 1e-4 would make every count < 1 and every interval [0, 1]: none, on any scale
         own = {m: (np.full(k, np.nan), np.full(k, np.nan)) for m in own}
     rows = []
@@ -487,21 +489,17 @@ def rule_disparities(ms, results, rule: str, prices, *, reference=None, pooled: 
     the rule's cutoffs read off each group's judged sweep (as `fairness.group_rates` reads them),
     the intervals from the same resamples as the costs (none on weighted rows)."""
     tp, fp, fn, n, draws = rule_counts(ms, results, rule)
+    weighted, decided = bool(getattr(ms, "weighted", False)), _no_model_rule(ms, results, rule)
     return disparities(
-        list(ms.groups),
-        tp,
-        fp,
-        fn,
-        n,
-        c_fp=prices.c_fp,
-        c_fn=prices.c_fn,
-        rule=rule,
-        draws=draws,
-        reference=reference,
-        pooled=pooled,
-        threshold=threshold,
-        weighted=bool(getattr(ms, "weighted", False)),
-    )
+        list(ms.groups), tp, fp, fn, n, c_fp=prices.c_fp, c_fn=prices.c_fn, rule=rule, draws=draws,
+        reference=reference, pooled=pooled, threshold=threshold, weighted=weighted, decided=decided
+    )  # fmt: skip
+
+
+def _no_model_rule(ms, results, rule: str) -> bool:
+    """Whether `rule` of `results` flags every case of every group of `ms` by its cutoffs, or none
+    (`disparity_counts.all_or_none`, the one decision): its rates are exact (`own_intervals`' `decided`)."""
+    return all_or_none(ms, dict(results.cutoffs[rule]))
 
 
 def column_disparities(ms, results, rule: str, prices, parts, columns: Sequence[str], *, threshold=THRESHOLD):
@@ -535,6 +533,7 @@ def column_disparities(ms, results, rule: str, prices, parts, columns: Sequence[
         raise ValueError(MSG_PARTS.format(group=missing[0], k=len(columns)))
     tp, fp, fn, n, draws = rule_counts(ms, results, rule)
     tp, fp, fn, n = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, n))
+    decided = _no_model_rule(ms, results, rule)
     c_fp = np.broadcast_to(np.asarray(prices.c_fp, dtype=np.float64), n.shape)
     c_fn = np.broadcast_to(np.asarray(prices.c_fn, dtype=np.float64), n.shape)
     out = []
@@ -565,6 +564,7 @@ def column_disparities(ms, results, rule: str, prices, parts, columns: Sequence[
                     priced_apart=not prices.uniform,
                     price_range=price_span(member, c_fp, c_fn),
                     weighted=bool(getattr(ms, "weighted", False)),
+                    decided=decided,
                 ),
             )
         )

@@ -43,7 +43,7 @@ def share_bounds(k, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
     return np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
 
 
-def own_intervals(tp, fp, fn, n, *, c_fp=None, c_fn=None, dearest=None) -> dict:
+def own_intervals(tp, fp, fn, n, *, c_fp=None, c_fn=None, dearest=None, decided: bool = False) -> dict:
     """{metric: (low, high)}: each group's exact 95% interval of its flagged rate, true positive
     rate, false positive rate, false negative rate and, at prices `c_fp`, `c_fn` (per group), cost
     per case, from its own counts alone (`share_bounds`), groups on the last axis, NaN where it has
@@ -72,6 +72,13 @@ def own_intervals(tp, fp, fn, n, *, c_fp=None, c_fn=None, dearest=None) -> dict:
     `disparity.column_disparities`), the dearest price of each kind of mistake among them, its high
     end's, and `c_fp`, `c_fn` the cheapest, its low end's. Without prices, no cost per case.
 
+    `decided`: the caller's word that the rule is a no-model choice, flagging every case of every
+    group or none BY ITS CUTOFFS, whatever the rows (`all_or_none`): its rates are then
+    exactly what it decides, with no uncertainty from the counts (review 71, item 5: "100.0% (99.8%
+    to 100.0%)" for a rule that flags everyone); its cost per case still varies with the share of
+    positives new cases bring. Never read off the counts: a real cutoff that happens to flag all 30
+    cases of a small month (Watch) keeps its intervals (0 missed of 25 positives allows up to 13.7%).
+
     >>> tops = [own_intervals([4], [fp], [0], [8], c_fp=[1.0], c_fn=[10.0])["cost per case"][1] for fp in (0, 1)]
     >>> [round(float(x[0]), 2) for x in tops]  # no mistake among 8 cases, then one false positive
     [3.71, 3.84]
@@ -85,7 +92,7 @@ def own_intervals(tp, fp, fn, n, *, c_fp=None, c_fn=None, dearest=None) -> dict:
         "false negative rate": (fn, pos),
     }
     out = {m: share_bounds(k, whole) for m, (k, whole) in counts.items()}
-    if all_or_none(tp, fp, n):  # flagged or not by the rule itself: its rates are what it decides, not drawn
+    if decided:  # flagged or not by the rule itself: its rates are what it decides, not drawn
         with np.errstate(invalid="ignore", divide="ignore"):
             out = {m: (k / whole, k / whole) for m, (k, whole) in counts.items()}
     if c_fp is not None and c_fn is not None:
@@ -99,22 +106,21 @@ def own_intervals(tp, fp, fn, n, *, c_fp=None, c_fn=None, dearest=None) -> dict:
     return out
 
 
-def all_or_none(tp, fp, n) -> bool:
-    """Whether a rule flags every case of every group, or none of any (`tp`, `fp`, `n` per group;
-    groups without cases do not count): a no-model choice, so its flagged rate is exactly 100% (or
-    0%), and its true positive, false positive and false negative rates too, with no uncertainty
-    from the group's counts (review 71, item 5: "100.0% (99.8% to 100.0%)" for a rule that flags
-    everyone). Its cost per case still varies with the share of positives new cases bring.
+def all_or_none(ms, cut: dict) -> bool:
+    """Whether the cutoffs `cut` ({group: cutoff}) flag every case of every group of `ms` (a
+    `decision.ModelSweeps`), on the rows they were fitted on and on those they are judged on, or
+    none of any: a no-model choice by the rule itself, whatever its counts. Then every rate but
+    accuracy is the same in every group (all flagged, or none), which is what the fairness table
+    calls trivially equal, and known exactly (`own_intervals`' `decided`). A group without scores
+    does not count against it. The one decision: never read off the counts, where a real cutoff
+    can flag all 30 cases of a small month (Watch)."""
 
-    >>> all_or_none([3, 1], [5, 2], [8, 3]), all_or_none([0, 0], [0, 0], [8, 3]), all_or_none([3], [4], [8])
-    (True, True, False)
-    """
-    tp, fp, n = (np.asarray(x, dtype=np.float64) for x in (tp, fp, n))
-    has = np.isfinite(n) & (n > 0)
-    if not has.any():
-        return False
-    flagged = (tp + fp)[has]
-    return bool(np.all(flagged == n[has]) or np.all(flagged == 0))
+    def lowest(g) -> float:
+        scores = [x for x in (ms.fit[g].lowest_score, ms.judge[g].lowest_score) if x is not None]
+        return min(scores) if scores else math.inf
+
+    cuts = [cut[g] for g in ms.groups]
+    return all(t <= lowest(g) for t, g in zip(cuts, ms.groups, strict=True)) or all(t == math.inf for t in cuts)
 
 
 def price_span(member, c_fp, c_fn) -> tuple:

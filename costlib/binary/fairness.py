@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from costlib.binary.decision import Recommendation, recommend
+from costlib.binary.disparity_counts import all_or_none
 from costlib.binary.fair_search import (  # noqa: F401 (re-exported: fairness.* is where callers read them)
     FAIRNESS_CRITERIA,
     MAX_WINDOW_PAIRS,
@@ -71,20 +72,6 @@ def fairness_rules(ms: ModelSweeps, prices: Prices, *, criteria: Sequence[str], 
         fits[c] = fit
         rules[R.FAIR_PREFIX + c] = dict(fit.thresholds)
     return rules, fits
-
-
-def _all_or_none(ms, cut: dict) -> bool:
-    """Whether the cutoffs `cut` flag every case of every group, on the rows they were fitted on
-    and on those they are judged on, or none of any: then every rate but accuracy is the same in
-    every group (all flagged, or none), which is what the fairness table calls trivially equal.
-    A group without scores does not count against it."""
-
-    def lowest(g) -> float:
-        scores = [x for x in (ms.fit[g].lowest_score, ms.judge[g].lowest_score) if x is not None]
-        return min(scores) if scores else math.inf
-
-    cuts = [cut[g] for g in ms.groups]
-    return all(t <= lowest(g) for t, g in zip(cuts, ms.groups, strict=True)) or all(t == math.inf for t in cuts)
 
 
 def _rate_at(sw, criterion: str, t: float) -> float:
@@ -213,7 +200,7 @@ def fairness_tables(
             spread_lo, spread_hi = spread_interval(results, rule, c) if feasible else (float("nan"), float("nan"))
             fit_tol, estimate = tolerance, "cutoffs held"
         trivially = ""
-        if feasible and not (j is not None and j.randomised) and c in TRIVIALLY_EQUAL and _all_or_none(ms, cut):
+        if feasible and not (j is not None and j.randomised) and c in TRIVIALLY_EQUAL and all_or_none(ms, cut):
             # flags every case (or none) in every group: the rate it equalises is equal on any of these rows,
             # whatever a refit on a resample would have picked, so its gap is 0, known exactly
             spread_te = spread_lo = spread_hi = 0.0
@@ -320,13 +307,13 @@ def fairness_results(
         if all(math.isnan(t) for t in fits[c].thresholds.values()):
             continue
         j = FJ.judge_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed, fit=fits[c])
-        j = FJ.held_if_trivial(ms, j, _all_or_none(ms, dict(fits[c].thresholds)))
+        j = FJ.held_if_trivial(ms, j, all_or_none(ms, dict(fits[c].thresholds)))
         judged[R.FAIR_PREFIX + c] = j
         if j.meets or not np.isfinite(j.gap_high):
             continue
         h = FT.holding_rule(ms, prices, c, tolerance, n_resamples=n_resamples, seed=seed)
         if h is not None and not np.isnan(h.cutoffs).any():
-            h = FJ.held_if_trivial(ms, h, _all_or_none(ms, dict(zip(ms.groups, h.cutoffs.tolist(), strict=True))))
+            h = FJ.held_if_trivial(ms, h, all_or_none(ms, dict(zip(ms.groups, h.cutoffs.tolist(), strict=True))))
             rule = FT.tightened_rule(c, h.fit_tolerance)
             holding[rule] = dict(zip(ms.groups, h.cutoffs.tolist(), strict=True))
             judged[rule] = h
@@ -444,7 +431,8 @@ def group_rates(ms: ModelSweeps, results: RuleResults, rule: str) -> tuple[pd.Da
     tp, fp, fn, n, counted = rule_counts(ms, results, rule)
     rates = _counts_rates(tp, fp, fn, n)
     draws = None if counted is None else _counts_rates(*counted)
-    own = None if getattr(ms, "weighted", False) else own_intervals(tp, fp, fn, n)
+    decided = all_or_none(ms, dict(results.cutoffs[rule]))  # a no-model choice: its rates are exact
+    own = None if getattr(ms, "weighted", False) else own_intervals(tp, fp, fn, n, decided=decided)
     rows = {
         "group": list(ms.groups),
         "n": [ms.judge[g].total for g in ms.groups],
