@@ -12,7 +12,9 @@ from __future__ import annotations
 import math
 
 from costlib.calibration import CANNOT_FIX, CLOSE, ECE_FLOOR, KEEP, NO_FIT, NOT_HELPING, RESCALE
+from costlib.core import settings
 from costlib.core.escaping import shorten
+from costlib.loading.messages import plural
 from costlib.present.amounts import (
     MAX_DECIMALS,
     MONTH_WHOLE,
@@ -91,7 +93,7 @@ WORTH_TABLE = {
 }
 AS_GIVEN_ROW, RESCALED_ROW = "as given", "rescaled"
 WORTH_CAPTION = (
-    "At your prices (a wrong answer costs as much as {k} right answers are worth, a right answer worth {worth}; set "
+    "At your prices (a wrong answer costs as much as {k} worth, a right answer worth {worth}; set "
     "on Costs & groups and Value{per_group}), the confidence from which the model answers, said at the top, is right "
     "only for calibrated probabilities: that is where rescaling can change the worth. The worth at the best cutoff "
     "hardly moves, because rescaling keeps the order of the scores. Handing every case over is worth {nothing}."
@@ -103,13 +105,12 @@ MONEY_NOTE = (
     "At your prices the model answers the cases it is at least {cutoff} confident of and hands the rest to a person "
     "({why}), because from that confidence up its chance of being right, times what a right answer is worth, "
     "outweighs its chance of being wrong, times what a wrong one costs; this confidence from which the model answers "
-    "is not {costs_cutoff}, and the threshold the Value page recommends is fitted on data instead, so it can differ "
-    "too."
+    "{costs_cutoff}, and the threshold the Value page recommends is fitted on data instead, so it can differ."
 )
-MONEY_WHY = "a wrong answer costs as much as {k} right answers are worth, at your prices"
-MONEY_WHY_MOVED = "a wrong answer costs as much as {k} right answers are worth, as set on the Value page"
-COSTS_CUTOFF = "the cutoff from which Costs & groups flags a case ({cutoff} from your prices alone)"
-COSTS_CUTOFFS = "the cutoffs from which Costs & groups flags cases"
+MONEY_WHY = "a wrong answer costs as much as {k} worth, at your prices"
+MONEY_WHY_MOVED = "a wrong answer costs as much as {k} worth, as set on the Value page"
+COSTS_CUTOFF = "is {same} the cutoff from which Costs & groups flags a case ({cutoff} from your prices alone)"
+COSTS_CUTOFFS = "is not the cutoffs from which Costs & groups flags cases"
 #: the model checked, and why it is the one checked first: the model Costs & groups judges cheapest at these
 #: prices, and whether its verdict ships it (`picked_sentence`)
 PICKED_FIRST = (
@@ -132,7 +133,7 @@ PICKED_OTHER_NOT_SHIPPED = (
 QUESTION = (
     "This verdict answers another question than Costs & groups': whether the model is worth more answering the "
     "cases it is confident enough of and handing the rest to a person, a right answer counted as worth {worth} "
-    "(a setting of the Value page, left at 1 unless you change it there); Costs & groups asks whether flagging "
+    "(a setting of the Value page, left at {default} unless you change it there); Costs & groups asks whether flagging "
     "cases by score costs less than doing without the model, at your prices of a false flag and a miss, so one can "
     "ship and the other not."
 )
@@ -140,7 +141,7 @@ QUESTION = (
 
 def question_sentence(worth: float, unit: str = "") -> str:
     """Which question the page's verdict answers, and how it differs from Costs & groups' (`QUESTION`)."""
-    return QUESTION.format(worth=money(worth, unit))
+    return QUESTION.format(worth=money(worth, unit), default=money(settings.GAIN.default, unit))
 
 
 def value_cutoff(k: float) -> float:
@@ -154,18 +155,23 @@ def value_cutoff(k: float) -> float:
 
 
 def money_note(*, k: float, moved: bool, costs_cutoff: float | None) -> str:
-    """Which cutoff and which money the page reads, and why they differ from Costs & groups'
-    (`costs_cutoff`: its cutoff from prices alone, c_fp/(c_fp+c_fn), None with prices per group
-    or a k moved on Value: then its cutoffs are not one number this page knows). Every cutoff is
-    shown as the app shows thresholds (`amounts.cutoff_number`, as the Value page's 'confidence ≥').
+    """Which cutoff and money the page reads, and whether Costs & groups' cutoff from prices alone
+    (`costs_cutoff`, c_fp/(c_fp+c_fn); None with prices per group or a k moved on Value: not one number
+    this page knows) reads the same; every cutoff as the app shows thresholds (`amounts.cutoff_number`).
 
-    >>> note = money_note(k=2.0, moved=False, costs_cutoff=0.25)
-    >>> "at least 0.6666 confident" in note, "flags a case (0.25 from your prices alone)" in note
-    (True, True)
+    >>> "is the same here as the cutoff from which" in money_note(k=1.0, moved=False, costs_cutoff=0.5)
+    True
     """
-    why = (MONEY_WHY_MOVED if moved else MONEY_WHY).format(k=f"{k:.3g}")
-    costs = COSTS_CUTOFFS if costs_cutoff is None else COSTS_CUTOFF.format(cutoff=cutoff_number(costs_cutoff))
-    return MONEY_NOTE.format(cutoff=cutoff_number(value_cutoff(k)), why=why, costs_cutoff=costs)
+    why = (MONEY_WHY_MOVED if moved else MONEY_WHY).format(k=_right_answers(k))
+    cutoff, flags = cutoff_number(value_cutoff(k)), costs_cutoff is not None and cutoff_number(costs_cutoff)
+    same = "the same here as" if flags == cutoff else "not"  # the same number at equal prices ($1 and $1)
+    costs = COSTS_CUTOFF.format(same=same, cutoff=flags) if flags else COSTS_CUTOFFS
+    return MONEY_NOTE.format(cutoff=cutoff, why=why, costs_cutoff=costs)
+
+
+def _right_answers(k: float) -> str:
+    """How many right answers a wrong one costs, the verb agreeing: '1 right answer is', '2 right answers are'."""
+    return f"{k:.3g} " + plural(int(f"{k:.3g}" == "1"), "right answer is", "right answers are")
 
 
 def picked_sentence(
@@ -186,8 +192,7 @@ def picked_sentence(
 
 
 def cases_word(on_test: bool) -> str:
-    """What the judged rows are called: 'test cases' where they are the test rows, else 'cases'
-    (every row, without test rows: no 'test' said where there are none)."""
+    """What the judged rows are called: 'test cases' where they are the test rows, else 'cases' (no 'test' said)."""
     return "test cases" if on_test else "cases"
 
 
@@ -577,12 +582,9 @@ def _gain_a_month(before: float, after: float, volume: float | None, unit: str) 
 def worth_caption(*, k: float, worth: float, per_group: bool, unit: str, volume, on_test: bool = True) -> str:
     """Where the worths before and after rescaling are read (the gain is the page's answer,
     `rescale_verdict`), and what handing every case over is worth, per case and a month."""
-    return WORTH_CAPTION.format(
-        k=f"{k:.3g}",
-        worth=money(worth, unit),
-        per_group=PER_GROUP_K.format(cases=cases_word(on_test)) if per_group else "",
-        nothing=per_case_and_month(0.0, volume, unit),
-    )
+    per_group = PER_GROUP_K.format(cases=cases_word(on_test)) if per_group else ""
+    nothing = per_case_and_month(0.0, volume, unit)
+    return WORTH_CAPTION.format(k=_right_answers(k), worth=money(worth, unit), per_group=per_group, nothing=nothing)
 
 
 def small_bins_note(counts_by_curve: dict, least: int) -> str | None:
