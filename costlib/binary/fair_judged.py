@@ -383,7 +383,7 @@ def gap_interval(gap: float, draws: np.ndarray) -> tuple[float, float]:
 
 def held_if_trivial(ms, j: FairJudged, all_or_none: bool) -> FairJudged:
     """`j` judged as the no-model choice its cutoffs are, where they flag every case of every group
-    (or none: `all_or_none`, `fairness._all_or_none`) and the rate it equalises is then equal
+    (or none: `disparity_counts.all_or_none`) and the rate it equalises is then equal
     (`fair_search.TRIVIALLY_EQUAL`): its counts those of its cutoffs on the judged rows, its gap 0,
     known exactly, and its costs `decision.recommend`'s of those cutoffs (`cross_fitted_costs`
     keeps them); else `j`.
@@ -547,7 +547,7 @@ _FORMS = {
 TRIVIALLY_EQUAL_COLUMN = "trivially_equal"
 """The summary's column (`fairness.fairness_tables`) that says, per rule, "everyone" or "nobody" when
 its cutoffs flag every case of every group (or none), so that the rate it equalises is equal without
-the model (`fair_search.TRIVIALLY_EQUAL`, `fairness._all_or_none`; the table's "trivially equal"),
+the model (`fair_search.TRIVIALLY_EQUAL`, `disparity_counts.all_or_none`; the table's "trivially equal"),
 else ""."""
 
 

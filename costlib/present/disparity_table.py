@@ -233,11 +233,18 @@ NO_MODEL_WORDS = (
 
 def no_model_words(d) -> str:
     """`NO_MODEL_WORDS` when the rule of `d` (`disparity.Disparities`) flags every case of every
-    group or none (its flagged rate 100% or 0% in every group), else ""."""
+    group or none by its cutoffs, the choice without a model (its flagged rate 100% or 0% in every
+    group, exact: `disparity_counts.own_intervals`' `decided`, the one decision), else "": a real
+    cutoff that happens to flag every judged case keeps its own-count intervals and is not named so
+    (on weighted rows, without those intervals, the rates alone say it)."""
     t = d.table
-    flagged = t.loc[t["metric"] == "flagged rate", "value"].astype(float).dropna()
+    rows = t.loc[t["metric"] == "flagged rate"].dropna(subset=["value"])
+    flagged = rows["value"].astype(float)
     if not len(flagged):
         return ""
+    low, high = rows["value_low"].astype(float), rows["value_high"].astype(float)
+    if not getattr(d, "weighted", False) and not ((low == flagged) & (high == flagged)).all():
+        return ""  # drawn from its counts: a real cutoff (`own_intervals` without `decided`)
     who = "everyone" if (flagged == 1.0).all() else "nobody" if (flagged == 0.0).all() else ""
     if not who:
         return ""

@@ -49,8 +49,13 @@ def test_the_caption_says_when_the_rule_judged_flags_everyone():
         ["A", "B"], [50, 20], [50, 80], [0, 0], [100, 100], c_fp=1, c_fn=10, rule="best single cutoff", decided=True
     )
     assert disparity_caption(d).startswith("“best single cutoff” flags everyone here, as the choice without a model")
-    nobody = disparities(["A", "B"], [0, 0], [0, 0], [50, 20], [100, 100], c_fp=1, c_fn=10, rule="cutoff 0.5")
+    nobody = disparities(
+        ["A", "B"], [0, 0], [0, 0], [50, 20], [100, 100], c_fp=1, c_fn=10, rule="cutoff 0.5", decided=True
+    )
     assert disparity_caption(nobody).startswith("“cutoff 0.5” flags nobody here")
+    # a real cutoff that happens to flag every judged case is not the choice without a model (a last read)
+    real = disparities(["A", "B"], [50, 20], [50, 80], [0, 0], [100, 100], c_fp=1, c_fn=10, rule="cutoff 0.1")
+    assert "without a model" not in disparity_caption(real)
     d2 = disparities(["A", "B"], [40, 20], [10, 30], [10, 0], [100, 100], c_fp=1, c_fn=10)
     assert "without a model" not in disparity_caption(d2)
     for r in d.table.to_dict("records"):  # no difference's interval beyond what exact rates allow
@@ -59,7 +64,9 @@ def test_the_caption_says_when_the_rule_judged_flags_everyone():
 
 
 def test_the_caption_names_the_prices_too_when_they_differ_by_group():
-    d = disparities(["A", "B"], [50, 20], [50, 80], [0, 0], [100, 100], c_fp=[1, 2], c_fn=10, rule="flag everyone")
+    d = disparities(
+        ["A", "B"], [50, 20], [50, 80], [0, 0], [100, 100], c_fp=[1, 2], c_fn=10, rule="flag everyone", decided=True
+    )
     assert "only because their shares of positives and their prices do." in disparity_caption(d)
 
 
