@@ -22,7 +22,10 @@ def test_answer_the_questions_and_land_on_costs_with_the_prices_set(page, app_ur
     step(page)
     truth, b = 6.0, elicit.Bracket()
     for _ in range(8):
-        text = page.locator('[data-testid="stMarkdown"]', has_text="Which is worse").first
+        # the question asked now, not one of "Your answers" listed under it ("Question 1: Which is worse ... You said")
+        text = (
+            page.locator('[data-testid="stMarkdown"]', has_text="Which is worse").filter(has_not_text="You said").first
+        )
         if not text.count():
             break
         n = elicit.next_n(b)
