@@ -84,7 +84,8 @@ def test_the_answer_says_the_cost_per_case_and_a_month_in_the_users_unit(answer,
     assert f"at least {rec.threshold:.4g}" in head
     # the price moves the money and nothing else
     assert answer.verdict(4.0, "$", volume).headline.count("$") == head.count("$")
-    digits = shown_saving(2 * base, 2 * cost)[0]  # at the decimals that make the saving read as it rounds
+    # at the decimals the saving reads at beside its interval (`amounts.shown_saving`)
+    digits = shown_saving(2 * base, 2 * cost, 2 * price * rec.saving_low, 2 * price * rec.saving_high)[0]
     assert money(2 * cost, "$", digits=digits) in answer.verdict(4.0, "$", volume).headline
 
 

@@ -76,11 +76,11 @@ DEARER = SimpleNamespace(  # the review's file: the model's best policy $0.677 a
 def test_do_not_let_the_model_decide_says_its_cost_a_month_and_the_interval():
     said = matrix_verdict(DEARER, unit="$", volume=10_000)
     assert said.kind == "error"
-    assert "its best policy, “cheapest decision”, costs $0.677 per case ($6,770 a month)" in said.headline
-    assert "at $0.650 per case ($6,500 a month)" in said.headline
+    assert "its best policy, “cheapest decision”, costs $0.68 per case ($6,770 a month)" in said.headline
+    assert "at $0.65 per case ($6,500 a month)" in said.headline
     # the saving's interval, its ends turned round: -0.027 saved is 0.027 more, (-0.078, 0.023) is (-0.023, 0.078)
     assert said.headline.endswith(
-        "The policy costs $0.027 per case more, $270 a month more (95% interval of the extra cost −$0.023 to $0.078)."
+        "The policy costs $0.03 per case more, $270 a month more (95% interval of the extra cost −$0.02 to $0.08)."
     ), said.headline
     tiles = {m["label"]: m for m in matrix_metrics(DEARER, unit="$", volume=10_000)}
     assert tiles["Extra cost a month"]["value"] == "$270"

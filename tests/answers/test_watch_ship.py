@@ -91,7 +91,7 @@ def test_a_refit_within_the_noise_gives_way_to_the_shift_and_is_said_as_not_chos
     assert "it saves $0.050 per case ($50.00 a month) over keeping the shipped cutoff" in ship
     assert "if the cases changed and the scores still match how often cases turn out positive (about 30.0%" in ship
     assert other.startswith("Not chosen: flag a case when its score is at least 0.45, the refit on the 3,000 cases")
-    assert "within the noise (95% interval of the saving −$0.020 to $0.100 per case)" in other
+    assert "within the noise (95% interval of the saving −$0.02 to $0.10 per case)" in other
 
 
 def test_without_outcomes_the_shift_is_shipped_alone():

@@ -20,6 +20,7 @@ from costlib import answers, loading
 from costlib.binary import decision
 from costlib.loading.samples import SAMPLES, sample_bytes
 from costlib.present import costs_labels, words
+from costlib.present.amounts import shown_saving
 from costlib.present.costs_labels import MODEL_COST
 
 pytestmark = pytest.mark.browser
@@ -88,7 +89,8 @@ def test_first_time_user_moves_the_price_slider(page, app_url):
     assert fn.get_attribute("aria-valuetext") == "$1.50"
     text, rec = headline((1.0, 1.5))
     assert answer(page) == text
-    assert metric(page, MODEL_COST) == words.money(rec.cost, "$")
+    digits = shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)[0]  # beside its interval
+    assert metric(page, MODEL_COST) == words.money(rec.cost, "$", digits=digits)
     # the slower sections say which prices they are for, and catch up on request
     page.get_by_text("are still for the previous prices").wait_for()
     page.get_by_role("button", name="Update them for these prices").click()
@@ -161,7 +163,8 @@ def test_exact_prices_per_group(page, app_url):
     wait_for_chart(page)
     text, rec = headline(prices)
     assert answer(page) == text
-    assert metric(page, MODEL_COST) == words.money(rec.cost, "$")
+    digits = shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)[0]  # beside its interval
+    assert metric(page, MODEL_COST) == words.money(rec.cost, "$", digits=digits)
     for g, (fp, fn) in prices.items():
         assert price_slider(page, f"{g}: a false positive costs").get_attribute("aria-valuetext") == f"${fp:.2f}"
         assert price_slider(page, f"{g}: a false negative costs").get_attribute("aria-valuetext") == f"${fn:.2f}"

@@ -12,6 +12,7 @@ from costlib import answers
 from costlib.binary import decision as D
 from costlib.loading.samples import SAMPLES
 from costlib.present import words
+from costlib.present.amounts import shown_saving
 from costlib.present.costs_labels import MODEL_COST
 from costlib.present.labels import FALLS_BACK
 from tests.views.apptest_support import (
@@ -166,7 +167,8 @@ def test_upload_csv_maps_columns_and_every_page_uses_it():
     tr = (frame["split"] == "train").to_numpy()
     ms = D.sweep_model(yy, p.round(4), frame["segment"], fit=tr, judge=~tr)
     rec = D.recommend(ms, (1.0, 3.0), n_resamples=1000)
-    assert metric(at, MODEL_COST) == words.money(rec.cost, "$")
+    digits = shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)[0]  # beside its interval
+    assert metric(at, MODEL_COST) == words.money(rec.cost, "$", digits=digits)
     assert verdict_box(at) == answers.costs_verdict(rec, ms, unit="$", volume=10_000).headline
 
 

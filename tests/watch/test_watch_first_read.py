@@ -64,9 +64,10 @@ def test_a_negative_saving_is_said_as_a_cost_more_with_the_interval_turned():
         {"periods": [_period("2026-01", 0.0058, -0.045, 0.016), _period("2026-02", -0.0054, -0.05, 0.0092)]}, "$"
     )
     # a period where refitting costs more is said in plain words: it would not have helped (review 140)
-    assert table[SAVES].tolist() == ["saves $0.0058 (−$0.0450 to $0.0160)", f"{NO_HELP} ($0.0054 more)"]
+    # at the decimals the interval's width warrants (`amounts.beside_interval`'s `by_width`)
+    assert table[SAVES].tolist() == ["saves $0.006 (−$0.045 to $0.016)", f"{NO_HELP} ($0.0054 more)"]
     assert saving_said(-0.0054, -0.05, 0.0092, "$", line=True) == (
-        "would cost $0.0054 more per case (95% interval −$0.0092 to $0.0500)"
+        "would cost $0.005 more per case (95% interval −$0.009 to $0.050)"
     )
     assert saving_said(None, None, None, "$") == "–" and saving_said(0.1, None, None, "$", line=True) == (
         "would save $0.100 per case"
@@ -87,21 +88,23 @@ def test_the_periods_table_and_the_command_line_never_say_saves_minus(year, caps
         ends = (money(-high, "$", digits=d), money(-low, "$", digits=d))  # at the amount's decimals
         assert cells[p["period"]] == f"{NO_HELP} ({amount} more)"
         line = next(x for x in out.splitlines() if x.strip().startswith(p["period"] + ":"))
-        assert f"its own best cutoff would cost {amount} more per case (95% interval {ends[0]} to " in line
+        said = money(-p["regret_per_case"], "$", digits=d)  # beside its interval: at the interval's decimals
+        assert f"its own best cutoff would cost {said} more per case (95% interval {ends[0]} to " in line
     assert "save −" not in out and not any(c.startswith("−") for c in cells.values())
 
 
 def test_a_refit_that_costs_more_turns_its_interval_too():
     judged = SimpleNamespace(regret=-0.0054, low=-0.05, high=0.0092, no_model=None)
     said = refit_saving(judged, unit="$", volume=1500)  # 0.0054 x 1,500 = $8.10 a month
-    assert said.startswith("Refitting on them costs $0.0054 per case ($8.10 a month) more than keeping the shipped")
-    assert "(95% interval of how much more −$0.0092 to $0.0500 per case)" in said
+    # at the decimals the interval's width warrants (`amounts.beside_interval`'s `by_width`)
+    assert said.startswith("Refitting on them costs $0.005 per case ($8.10 a month) more than keeping the shipped")
+    assert "(95% interval of how much more −$0.009 to $0.050 per case)" in said
     refit = SimpleNamespace(judged=judged, frame=range(3000), span="2026-07 to 2026-09")
     choice = SimpleNamespace(
         kind=CHOICE_KEEP, alternative=CHOICE_REFIT, alternative_cutoffs={"everyone": 0.6}, refit=refit
     )
     (line,) = ship_words(choice, unit="$", volume=1500)
-    assert "−$" not in line.split("(95%")[0] and "costs $0.0054 per case ($8.10 a month) more than keeping" in line
+    assert "−$" not in line.split("(95%")[0] and "costs $0.005 per case ($8.10 a month) more than keeping" in line
 
 
 # ---------------------------------------------------------------------------------------

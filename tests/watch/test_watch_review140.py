@@ -42,7 +42,7 @@ def test_a_month_where_refitting_costs_more_says_it_would_not_have_helped():
 
     assert period_saving(p(-0.171), "$") == "would not have helped ($0.171 more)"
     assert period_saving(p(0.0), "$") == NO_HELP
-    assert period_saving(p(0.129), "$").startswith("saves $0.129 (")
+    assert period_saving(p(0.129), "$").startswith("saves $0.13 (")  # at its interval's decimals
 
 
 def test_the_scores_check_says_a_chance_not_a_p_value():
@@ -62,7 +62,7 @@ def test_the_headline_names_the_volume_its_amount_a_month_is_at():
     assert "about $0.100 per case more ($1,000 a month at your 10,000 cases a month)" in page  # 0.1 x 10,000
     cli = watch_verdict(report, unit="$").headline  # no sidebar: the policy's cases a month, as its ship line
     assert "about $0.100 per case more ($150 a month at the policy's 1,500 cases a month)" in cli
-    assert "2026-07: $0.100 per case more, 95% interval $0.050 to $0.200" in page  # per case, as the amount
+    assert "2026-07: $0.10 per case more, 95% interval $0.05 to $0.20" in page  # per case, as the amount
 
 
 def test_a_date_column_with_a_few_bad_rows_is_taken_and_refused_naming_the_row_at_once():

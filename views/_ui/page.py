@@ -13,7 +13,7 @@ from costlib.present import labels as t
 from views._ui.data import current_dataset, group_names
 from views._ui.display import page_header, say
 from views._ui.prices import carry_prices, read_costs
-from views._ui.state import ensure_setting, keep, link_read, mirror, peek, remembered, setting_notes
+from views._ui.state import ensure_setting, in_link, keep, link_read, mirror, peek, remembered, setting_notes
 
 
 def unit_and_volume() -> tuple[str, float]:
@@ -84,7 +84,7 @@ def carry_link() -> None:
     carry_prices()
     for name in ("unit", "volume", *SHARED):
         default = getattr(link.Settings, name)
-        if link.link_raw(st.query_params, name) is not None:
+        if in_link(name):
             ensure_setting(name, default)
         if name not in SHARED or peek(name, default) != default:
             link_read(name)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costlib.core import link, settings
+from costlib.core import settings
 from costlib.core.escaping import distinct_labels
 from costlib.core.settings import PRICE_DEFAULTS, PRICE_FIELDS, group_field
 from costlib.present import labels as t
 from costlib.present.amounts import money
-from views._ui.state import ensure_setting, keep, link_read, mirror, peek, seed, set_setting, widget_key
+from views._ui.state import ensure_setting, in_link, keep, link_read, mirror, peek, seed, set_setting, widget_key
 
 FP, FN = PRICE_FIELDS
 
@@ -185,11 +185,11 @@ def carry_prices() -> None:
     written while the groups are priced apart, as `stored_costs` writes them."""
     defaults = {FP: PRICE_DEFAULTS[FP], FN: PRICE_DEFAULTS[FN], "per_group": False}
     for name, default in defaults.items():
-        if link.link_raw(st.query_params, name) is not None:
+        if in_link(name):
             ensure_setting(name, default)  # a value refused is said by the next page's `setup`
     groups = [group_field(kind, i) for i in range(settings.MAX_GROUPS) for kind in PRICE_FIELDS]
     for name, kind in zip(groups, PRICE_FIELDS * settings.MAX_GROUPS, strict=True):
-        if link.link_raw(st.query_params, name) is not None:
+        if in_link(name):
             ensure_setting(name, peek(kind, PRICE_DEFAULTS[kind]))  # refused: everyone's price
     for name in [*defaults, *(groups if peek("per_group") else [])]:
         link_read(name)

@@ -81,6 +81,11 @@ def ensure_setting(
         st.session_state[store] = value if valid is None or valid(value) else default
 
 
+def in_link(name: str) -> bool:
+    """Whether the page's address holds a value for setting `name` (read or not yet)."""
+    return link.link_raw(st.query_params, name) is not None
+
+
 def setting(name: str, default=None):
     """The current value of a remembered setting (without drawing its widget), written to the link
     as it is (`link_read`): a page whose answer reads a setting carries it in its address, so a
