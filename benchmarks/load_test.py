@@ -65,6 +65,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from machine_watch import MachineWatch, loop_lag_probe, read_lags
 from playwright.async_api import async_playwright
 from processes import cpu_seconds, descendants, write_predictions
 from st_client import Session
@@ -159,7 +160,8 @@ def start_server(port: int, *, root: Path = ROOT, env: dict | None = None, runs_
 def serve_timed(runs_log: str, argv: list[str]) -> None:
     """Run ``streamlit run <argv>`` in this process, writing to `runs_log` one line per script run
     that ends (the wall clock at its end and its seconds, from the moment the server's event loop
-    took the rerun request): the server's part of a move, queueing for the interpreter included.
+    took the rerun request): the server's part of a move, queueing for the interpreter included;
+    and to `runs_log`.lag its event loop's late pings (`machine_watch.loop_lag_probe`).
     Its connections are served as `costlib dashboard` serves them (without Nagle's delay, where
     the tree served has `send_without_delay`)."""
     sys.path.insert(0, os.getcwd())
@@ -190,6 +192,7 @@ def serve_timed(runs_log: str, argv: list[str]) -> None:
         send_without_delay()
     app_session.AppSession.request_rerun = request_rerun
     app_session.AppSession._handle_scriptrunner_event_on_event_loop = on_event
+    loop_lag_probe(f"{runs_log}.lag")  # the event loop's late pings, beside the runs
     sys.argv = ["streamlit", "run", *argv]
     cli.main()
 
@@ -316,6 +319,9 @@ def _merged(parts: list) -> dict:
     out["errors"] = sum(p["errors"] for p in parts)
     if all("fragment_runs" in p for p in parts):
         out["fragment_runs"] = sum(p["fragment_runs"] for p in parts)
+    for key in ("machine", "machine_slowest_moves"):  # one per phase merged
+        if any(key in p for p in parts):
+            out[key] = [p.get(key) for p in parts]
     return out
 
 
@@ -367,15 +373,17 @@ async def open_session(port: int, upload: Path | None) -> Session:
     return s
 
 
-async def protocol_moves(s: Session, args, rng: random.Random, latencies: list, errors: list) -> None:
+async def protocol_moves(s: Session, args, rng: random.Random, latencies: list, errors: list, ends: list) -> None:
     """`args.moves` moves at a reviewer's pace: a random start within one pause, then after each
-    answer a pause drawn from an exponential distribution of mean `args.pause`."""
+    answer a pause drawn from an exponential distribution of mean `args.pause`; each answer's
+    wall time and latency (ms) are added to `ends`."""
     await asyncio.sleep(rng.uniform(0, args.pause))
     way = rng.choice((1, -1))  # "walk": every move a price this session has not had
     for i in range(args.moves):
         step = way if args.pattern == "walk" else (1 if i % 2 == 0 else -1)
         try:
             latencies.append(1000 * await s.move(FN_PRICE, step))
+            ends.append((time.time(), latencies[-1]))
         except Exception as exc:  # a move that fails is counted, not fatal for the others
             errors.append(f"move {i}: {type(exc).__name__}: {str(exc)[:300]}")
             return
@@ -385,7 +393,7 @@ async def protocol_moves(s: Session, args, rng: random.Random, latencies: list, 
         await asyncio.sleep(rng.expovariate(1 / args.pause))
 
 
-async def protocol_bursts(sessions: list, args, rng: random.Random, latencies: list, errors: list) -> None:
+async def protocol_bursts(sessions: list, args, rng: random.Random, latencies: list, errors: list, ends: list) -> None:
     """`args.burst` rounds in which every session moves within the same `BURST_S` seconds."""
 
     async def one(s: Session, i: int) -> None:
@@ -393,12 +401,31 @@ async def protocol_bursts(sessions: list, args, rng: random.Random, latencies: l
         step = 1 if args.pattern == "walk" or i % 2 == 0 else -1
         try:
             latencies.append(1000 * await s.move(FN_PRICE, step))
+            ends.append((time.time(), latencies[-1]))
         except Exception as exc:
             errors.append(f"burst {i}: {type(exc).__name__}: {str(exc)[:300]}")
 
     for i in range(args.burst):
         await asyncio.gather(*(one(s, i) for s in sessions))
         await asyncio.sleep(1.0)
+
+
+def machine_during(args, start: float, end: float, ends: list, runs_log: Path) -> dict:
+    """The machine over a phase and over its slowest 5% of moves (each move's own window, from
+    sending to the answer), from the run's `MachineWatch` (`args.machine`, none without it)."""
+    watch = getattr(args, "machine", None)
+    if watch is None:
+        return {}
+    watch.sample()
+    lags = read_lags(Path(f"{runs_log}.lag"))
+    slowest = sorted(ends, key=lambda e: -e[1])[: max(1, len(ends) // 20)]
+    windows = [w for at, ms in slowest if (w := watch.during(at - ms / 1000, at, lags))]
+    numbers = ("seconds", "cores_busy", "server_cores", "others_cores", "stolen_cores", "waited_for_a_core")
+    mean = {k: round(statistics.fmean(w[k] for w in windows), 3) for k in numbers} if windows else None
+    if mean:
+        mean["loop_lag_max_ms"] = None if lags is None else max(w["loop_lag_max_ms"] for w in windows)
+        mean["loop_late_pings"] = None if lags is None else sum(w["loop_late_pings"] for w in windows)
+    return {"machine": watch.during(start, end, lags), "machine_slowest_moves": mean}
 
 
 async def protocol_phase(
@@ -415,17 +442,18 @@ async def protocol_phase(
     out = []
     for burst in parts:
         latencies: list[float] = []
+        ends: list[tuple[float, float]] = []
         errors: list[str] = list(failed)
         cpu0, client0, t0, wall0 = cpu_split(server_pid), time.process_time(), time.perf_counter(), time.time()
         fragment0 = sum(s.fragment_runs for s in sessions)
         if burst:
             await protocol_bursts(
-                sessions, argparse.Namespace(burst=bursts, pattern=args.pattern), rng, latencies, errors
+                sessions, argparse.Namespace(burst=bursts, pattern=args.pattern), rng, latencies, errors, ends
             )
         else:
             seeds = [random.Random(rng.random()) for _ in sessions]
             await asyncio.gather(
-                *(protocol_moves(s, args, r, latencies, errors) for s, r in zip(sessions, seeds, strict=True))
+                *(protocol_moves(s, args, r, latencies, errors, ends) for s, r in zip(sessions, seeds, strict=True))
             )
         cpu1, client1, wall = cpu_split(server_pid), time.process_time(), time.perf_counter() - t0
         runs = runs_between(runs_log, wall0, time.time())
@@ -433,6 +461,7 @@ async def protocol_phase(
         expected = len(uploads) * (bursts if burst else args.moves)
         out.append(_summary(latencies, errors, runs, cpu, wall, expected))
         out[-1]["fragment_runs"] = sum(s.fragment_runs for s in sessions) - fragment0
+        out[-1].update(machine_during(args, wall0, time.time(), ends, runs_log))
         await asyncio.sleep(1.0)
     for s in sessions:
         with contextlib.suppress(Exception):
@@ -526,6 +555,7 @@ async def main_async(args) -> dict:
     runs_log = folder / "runs.log"
     runs_log.touch()
     server = start_server(port, root=Path(args.root), runs_log=runs_log)
+    args.machine = MachineWatch(server.pid).start() if args.watch else None
     url = f"http://127.0.0.1:{port}"
     results: dict = {
         "date": time.strftime("%Y-%m-%d %H:%M"),
@@ -548,6 +578,8 @@ async def main_async(args) -> dict:
         else:
             await main_browser(args, url, server, folder, runs_log, results)
     finally:
+        if args.machine is not None:
+            args.machine.stop()
         server.terminate()
         server.wait(timeout=30)
     results["load_end"] = os.getloadavg()
@@ -576,6 +608,19 @@ def report(results: dict) -> bool:
         )
         for e in x["error_examples"]:
             print("    error:", e)
+        for what, m in (("phase", x.get("machine")), ("slowest 5% of moves", x.get("machine_slowest_moves"))):
+            for one in m if isinstance(m, list) else [m]:
+                if one:
+                    print(
+                        f"    machine, {what}: cores busy {one['cores_busy']} of {results['cpus']} (server "
+                        f"{one['server_cores']}, others {one['others_cores']}, stolen {one['stolen_cores']}); "
+                        f"some task waited for a core {one['waited_for_a_core']:.0%} of the time; server loop: "
+                        + (
+                            "no probe"
+                            if one.get("loop_late_pings") is None
+                            else f"late pings {one['loop_late_pings']}, longest {one['loop_lag_max_ms']} ms"
+                        )
+                    )
 
     for variant in ("sample", "upload"):
         if variant not in results:
@@ -644,6 +689,12 @@ def main() -> None:
     ap.add_argument("--root", default=str(ROOT), help="the checkout whose app.py is served")
     ap.add_argument(
         "--no-nice", dest="nice", action="store_false", help="run the browsers at the server's CPU priority"
+    )
+    ap.add_argument(
+        "--no-watch",
+        dest="watch",
+        action="store_false",
+        help="skip the machine's tenth-of-a-second record and the server loop's lag probe (machine_watch)",
     )
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "load-results.json"))
     args = ap.parse_args()
