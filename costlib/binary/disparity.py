@@ -1,14 +1,12 @@
 """Disparities as fairness reviewers read them: each group's rate against a reference group's.
 
-Per metric (flagged rate, false positive rate, false negative rate, cost per case) of one rule
-on the judged rows, each group's value beside the reference group's, their ratio
-(group / reference, as Aequitas computes a disparity) and their difference (group - reference),
-each with a 95% interval from the same resamples as the costs (`RuleResults.resamples`), and
-pass or fail at a stated threshold tau: a ratio passes inside [tau, 1 / tau] (Aequitas's
-four-fifths rule: tau = 0.8, so [0.8, 1.25]). The reference group is the largest on the judged
-rows unless one is named. Groups pooled for being small are reported too (their numbers are
-their own), marked as pooled. A metric a group does not have (no negatives: no false positive
-rate) is said in words, never a NaN.
+Per metric (flagged rate, false positive rate, false negative rate, cost per case) of one rule on the judged rows,
+each group's value beside the reference group's, their ratio (group / reference, as Aequitas computes a disparity)
+and their difference (group - reference), each with a 95% interval from the same resamples as the costs
+(`RuleResults.resamples`), and pass or fail at a stated threshold tau: a ratio passes inside [tau, 1 / tau]
+(Aequitas's four-fifths rule: tau = 0.8, so [0.8, 1.25]). The reference group is the largest on the judged rows
+unless one is named. Groups pooled for being small are reported too (their numbers are their own), marked as pooled.
+A metric a group does not have (no negatives: no false positive rate) is said in words, never a NaN.
 """
 
 from __future__ import annotations
@@ -120,17 +118,15 @@ def ratio_passes(ratio: float, threshold: float = THRESHOLD) -> bool:
 
 def lines_crossed(ratio: float, low: float, high: float, threshold: float = THRESHOLD) -> tuple:
     """The lines of the pass range [threshold, 1 / threshold] past which a ratio's 95% interval
-    [low, high] reaches to where the result (`ratio_passes` of `ratio`) would be the other, so
-    that the result could be chance: ((direction, line), ...), the direction "below" or "above".
+    [low, high] reaches to where the result (`ratio_passes` of `ratio` alone, as ``passes``,
+    `Disparities.fails` and ``--fail-if-disparity`` read it) would be the other, so that the result
+    could be chance: ((direction, line), ...), the direction "below" or "above".
 
     For a ratio that passes, ("below", threshold) when the interval reaches below the range and
     ("above", 1 / threshold) when it reaches above it; for one that fails, the line between the
     ratio and the range when the interval reaches into the range (("above", threshold) from
     below it, ("below", 1 / threshold) from above). () when the whole interval agrees with the
     result, or it is not known (NaN or infinite ends).
-
-    The result itself (``passes``, `Disparities.fails`, ``--fail-if-disparity``) reads the
-    ratio alone; this says where its interval disagrees.
 
     >>> lines_crossed(0.8003, 0.766, 0.836), lines_crossed(1.0, 0.82, 1.2), lines_crossed(0.7, 0.6, 0.79)
     ((('below', 0.8),), (), ())
@@ -168,6 +164,8 @@ class Disparities:
                      (``value_low``, ``value_high`` NaN: a sum of weights is no count of cases, and
                      read as one its interval would hang on the weights' scale), so no result reads
                      "could be chance" or "too few cases"
+    no_model         the rule flags every case of every group, or none, by its cutoffs (`_no_model_rule`):
+                     the choice without a model, its rates exact; never read off the counts or intervals
     """
 
     rule: str
@@ -177,6 +175,7 @@ class Disparities:
     table: pd.DataFrame
     priced_apart: bool = False
     weighted: bool = False
+    no_model: bool = False
 
     @property
     def fails(self) -> bool:
@@ -262,6 +261,7 @@ class Disparities:
         largest = self.largest
         return {
             "rule": rule_words,
+            "no_model": self.no_model,  # the rule flags everyone or nobody by its cutoffs
             "reference_group": str(self.reference),
             "reference_chosen": self.chosen,
             "threshold": self.threshold,
@@ -336,10 +336,9 @@ def disparities(
     price_range : ((c_fp, c_fn) cheapest, (c_fp, c_fn) dearest) per group of groups priced apart
         (`disparity_counts.price_span`), for its cost per case's own interval; None: `c_fp`, `c_fn`
     weighted : the counts are sums of weights (`Disparities.weighted`): no own-count intervals
-    decided : the rule flags every case or none by its cutoffs (`_no_model_rule`): exact rates
+    decided : the rule flags every case or none by its cutoffs (`_no_model_rule`): `Disparities.no_model`, exact rates
 
-    Each group's resampled interval holds its own counts' exact one (`disparity_counts.widened`),
-    except on weighted rows.
+    Each group's resampled interval holds its own counts' exact one (`disparity_counts.widened`), unless weighted.
 
     Raises
     ------
@@ -423,7 +422,9 @@ def disparities(
             )
     table = pd.DataFrame(rows, columns=COLUMNS)
     table["passes"] = table["passes"].astype(object)
-    return Disparities(rule, groups[ref_i], chosen, float(threshold), table, bool(priced_apart), bool(weighted))
+    return Disparities(
+        rule, groups[ref_i], chosen, float(threshold), table, bool(priced_apart), bool(weighted), bool(decided)
+    )
 
 
 def rule_counts(ms, results, rule: str):

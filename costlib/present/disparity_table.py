@@ -232,19 +232,22 @@ NO_MODEL_WORDS = (
 
 
 def no_model_words(d) -> str:
-    """`NO_MODEL_WORDS` when the rule of `d` (`disparity.Disparities`) flags every case of every
-    group or none by its cutoffs, the choice without a model (its flagged rate 100% or 0% in every
-    group, exact: `disparity_counts.own_intervals`' `decided`, the one decision), else "": a real
-    cutoff that happens to flag every judged case keeps its own-count intervals and is not named so
-    (on weighted rows, without those intervals, the rates alone say it)."""
+    """`NO_MODEL_WORDS` when the rule of `d` (`disparity.Disparities`) is the choice without a model,
+    flagging every case of every group or none by its cutoffs (`Disparities.no_model`, the one
+    decision, on weighted rows too), else "": never read off the rates or their intervals, where a
+    real cutoff can flag every judged case. "everyone" or "nobody" is read off the flagged rates.
+
+    >>> from costlib.binary.disparity import disparities
+    >>> args = dict(c_fp=1, c_fn=1, rule="best single cutoff")
+    >>> no_model_words(disparities(["a", "b"], [5, 2], [5, 8], [0, 0], [10, 10], **args, decided=True))[:41]
+    '“best single cutoff” flags everyone here,'
+    >>> no_model_words(disparities(["a", "b"], [5, 2], [5, 8], [0, 0], [10, 10], **args))  # a real cutoff
+    ''
+    """
     t = d.table
-    rows = t.loc[t["metric"] == "flagged rate"].dropna(subset=["value"])
-    flagged = rows["value"].astype(float)
-    if not len(flagged):
+    flagged = t.loc[t["metric"] == "flagged rate", "value"].dropna().astype(float)
+    if not d.no_model or not len(flagged):
         return ""
-    low, high = rows["value_low"].astype(float), rows["value_high"].astype(float)
-    if not getattr(d, "weighted", False) and not ((low == flagged) & (high == flagged)).all():
-        return ""  # drawn from its counts: a real cutoff (`own_intervals` without `decided`)
     who = "everyone" if (flagged == 1.0).all() else "nobody" if (flagged == 0.0).all() else ""
     if not who:
         return ""
