@@ -456,8 +456,7 @@ def rule_counts(ms, results, rule: str):
 
 def _shifted_draws(draws, crossed, fitted):
     """The resamples' (tp, fp, fn, n) moved by `crossed` minus `fitted` counts, each kept within its resample's
-    positives (tp, fn; a group's classes vary) or negatives (fp): moved alone, 5 positives' counts left it
-    (review: a true positive rate's interval from -10%)."""
+    positives (tp, fn) or negatives (fp): moved alone, 5 positives' counts read a rate's interval from -10%."""
     tp, fp, fn, n = draws
     pos, s_ = tp + fn, [np.subtract(c, o, dtype=np.float64)[None, :] for c, o in zip(crossed, fitted, strict=True)]
     return np.clip(tp + s_[0], 0.0, pos), np.clip(fp + s_[1], 0.0, n[None, :] - pos), np.clip(fn + s_[2], 0.0, pos), n
@@ -490,17 +489,19 @@ def rule_disparities(ms, results, rule: str, prices, *, reference=None, pooled: 
     the rule's cutoffs read off each group's judged sweep (as `fairness.group_rates` reads them),
     the intervals from the same resamples as the costs (none on weighted rows)."""
     tp, fp, fn, n, draws = rule_counts(ms, results, rule)
-    weighted, decided = bool(getattr(ms, "weighted", False)), _no_model_rule(ms, results, rule)
+    weighted, decided = bool(getattr(ms, "weighted", False)), _no_model_rule(ms, results, rule, np.add(tp, fp), n)
     return disparities(
         list(ms.groups), tp, fp, fn, n, c_fp=prices.c_fp, c_fn=prices.c_fn, rule=rule, draws=draws,
         reference=reference, pooled=pooled, threshold=threshold, weighted=weighted, decided=decided
     )  # fmt: skip
 
 
-def _no_model_rule(ms, results, rule: str) -> bool:
+def _no_model_rule(ms, results, rule: str, flagged, n) -> bool:
     """Whether `rule` of `results` flags every case of every group of `ms` by its cutoffs, or none
-    (`disparity_counts.all_or_none`, the one decision): its rates are exact (`own_intervals`' `decided`)."""
-    return all_or_none(ms, dict(results.cutoffs[rule]))
+    (`all_or_none`, the one decision), and its counts (`flagged` of `n`) are that: cross-fitted ones
+    (the folds' cutoffs) may flag a few, and keep their intervals. Then its rates are exact (`decided`)."""
+    flagged, n = np.asarray(flagged, dtype=np.float64), np.asarray(n, dtype=np.float64)
+    return bool(np.all(flagged == n) or np.all(flagged == 0)) and all_or_none(ms, dict(results.cutoffs[rule]))
 
 
 def column_disparities(ms, results, rule: str, prices, parts, columns: Sequence[str], *, threshold=THRESHOLD):
@@ -534,7 +535,7 @@ def column_disparities(ms, results, rule: str, prices, parts, columns: Sequence[
         raise ValueError(MSG_PARTS.format(group=missing[0], k=len(columns)))
     tp, fp, fn, n, draws = rule_counts(ms, results, rule)
     tp, fp, fn, n = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, n))
-    decided = _no_model_rule(ms, results, rule)
+    decided = _no_model_rule(ms, results, rule, tp + fp, n)
     c_fp = np.broadcast_to(np.asarray(prices.c_fp, dtype=np.float64), n.shape)
     c_fn = np.broadcast_to(np.asarray(prices.c_fn, dtype=np.float64), n.shape)
     out = []
