@@ -13,8 +13,12 @@ import re
 import numpy as np
 import pandas as pd
 
-# text that means "no value" in a label-like column (compared lower-case)
-NA_TOKENS = frozenset({"na", "n/a", "nan", "null", "none", "#n/a", "<na>", "nat"})
+# text that means "no value" in a label-like column (compared trimmed and lower-case): a missing-value
+# marker. A CSV is read with only blank cells missing (`reading`), so a group called "NA" stays a group;
+# a label or a score holding one of these is missing all the same (`marked_missing`).
+NA_TOKENS = frozenset({"na", "n/a", "nan", "null", "none", "#n/a", "<na>", "nat", "?"})
+# ... and in a column of numbers (a score), a dash too, which a label may hold as a value ("+" / "-")
+NUMBER_NA_TOKENS = NA_TOKENS | {"-"}
 _NAN_TEXT = frozenset({"nan", "-nan", "+nan"})
 
 DECIMAL_COMMA_RE = re.compile(r"^\s*[-+]?\d*,\d+(?:[eE][-+]?\d+)?\s*$")
@@ -71,6 +75,30 @@ def group_codes(series: pd.Series) -> tuple[np.ndarray, list[str], np.ndarray]:
     codes = codes.astype(code_dtype(len(names) + 1), copy=False)
     codes[blank] = len(names)
     return codes, [*names, label], blank
+
+
+def marked_missing(series: pd.Series, mask: np.ndarray, tokens: frozenset[str]) -> tuple[np.ndarray, list[str]]:
+    """(marked, markers): which of the cells in `mask` hold a missing-value marker, text in `tokens`
+    (compared trimmed and lower-case: "NA", " null ", "?") rather than nothing at all (blank, NaN,
+    None); and the markers found, as written (trimmed), in order of first appearance.
+
+    Only the cells in `mask` are looked at, each distinct one once.
+
+    Examples
+    --------
+    >>> marked, markers = marked_missing(pd.Series(["0.2", "NA", None, " null", "na"]), np.ones(5, bool), NA_TOKENS)
+    >>> marked.tolist(), markers
+    ([False, True, False, True, True], ['NA', 'null', 'na'])
+    """
+    marked = np.zeros(len(mask), dtype=bool)
+    idx = np.flatnonzero(mask)
+    if not len(idx):
+        return marked, []
+    codes, uniques = pd.factorize(series.iloc[idx].to_numpy(dtype=object), use_na_sentinel=True)
+    texts = [canon(u) for u in uniques]
+    hit = np.array([x is not None and x.lower() in tokens for x in texts] + [False])  # the last: code -1
+    marked[idx] = hit[codes]
+    return marked, list(dict.fromkeys(x for x, h in zip(texts, hit, strict=False) if h))
 
 
 def code_dtype(k: int) -> type:

@@ -149,6 +149,13 @@ MSG_DECIMAL_COMMA_HINT = (
 )
 MSG_ALSO_EMPTY = " It also has {count} empty {cell_word} (blank or not a number): {rows}."
 MSG_MISSING_NUMBERS = 'In "{name}", column "{column}" has {count} empty {values} (blank or not a number): {rows}.'
+# a score cell holding a missing-value marker ("NA", "null", "-": `cells.marked_missing`) is an empty score
+# too, said apart from blank cells: {markers} is `markers_phrase`
+MSG_MARKED_NUMBERS = (
+    'In "{name}", column "{column}" has a missing-value marker like {markers} instead of a score in '
+    "{count} {row_word}: {rows}."
+)
+MSG_ALSO_MARKED = " It also has a missing-value marker like {markers} in {count} {row_word}: {rows}."
 MSG_SCORES_NONE_LEFT = 'In "{name}", no row has a score in {columns}.'  # each row is empty in one of them
 MSG_INFINITE = 'In "{name}", column "{column}" has {count} infinite {values}: {rows}.'
 MSG_ALSO_INFINITE = " It also has {count} infinite {values}: {rows}."
@@ -180,6 +187,11 @@ NOTE_ABOVE_ONE = (
 
 # prepare: labels
 MSG_LABEL_MISSING = 'In "{name}", column "{column}" has no label (blank or NA) in {count} {row_word}: {rows}.'
+MSG_LABEL_BLANK = 'In "{name}", column "{column}" has no label (a blank cell) in {count} {row_word}: {rows}.'
+MSG_LABEL_MARKED = (
+    'In "{name}", column "{column}" has a missing-value marker like {markers} instead of a label in '
+    "{count} {row_word}: {rows}."
+)
 MSG_LABEL_ALL_MISSING = 'In "{name}", column "{column}" has no label in any of its {n} rows.'
 MSG_LABEL_ONE_CLASS = (
     'In "{name}", column "{column}" has only one value, {value}, {every_row}; '
@@ -328,6 +340,9 @@ NOTE_DROPPED_LABELS = (
 NOTE_DROPPED_SCORES = (
     'In "{name}", {count} {row_word} with an empty score in {columns} {were} left out ({rows}); {kept} rows remain.'
 )
+# after NOTE_DROPPED_LABELS or NOTE_DROPPED_SCORES, when the file marked rows left out as missing
+NOTE_MARKED_ALL = " The file marked {them} missing with {markers}."
+NOTE_MARKED_SOME = " The file marked {count} of them missing with {markers}: {rows}."
 NOTE_TOP_GROUPS = (
     'In "{name}", column "{column}" has {k} groups; the {top} largest were kept and the '
     'other {rest} ({rest_rows} rows) were put together as "{other}".'
@@ -426,6 +441,15 @@ def join(items: Sequence[str], last: str = "and") -> str:
     if len(items) == 1:
         return items[0]
     return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def markers_phrase(markers: Sequence[str]) -> str:
+    """The missing-value markers found, quoted: '"NA"', '"NA" or "null"', the first three of more.
+
+    >>> markers_phrase(["NA", "null", "-", "?"])
+    '"NA", "null" or "-"'
+    """
+    return join([q(m) for m in list(markers)[:3]], "or")
 
 
 def q(value: object, limit: int = 40) -> str:

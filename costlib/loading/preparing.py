@@ -19,7 +19,7 @@ from costlib.core.escaping import display_name, shorten
 from costlib.core.scales import SCALES, on_scale
 from costlib.loading import classes, roles
 from costlib.loading.budget import upload_memory_budget, work_bytes
-from costlib.loading.cells import NA_TOKENS, as_float, categories, looks_like_percent
+from costlib.loading.cells import NA_TOKENS, NUMBER_NA_TOKENS, as_float, categories, looks_like_percent, marked_missing
 from costlib.loading.direction import reversed_scores
 from costlib.loading.guessing import (  # noqa: F401 (guess_mapping: the doctest)
     class_names_for,
@@ -31,9 +31,13 @@ from costlib.loading.messages import (
     FIX_DROP_LABELS,
     FIX_DROP_SCORES,
     FIX_LOGIT,
+    MSG_ALSO_MARKED,
     MSG_BAD_SCALE,
     MSG_LABEL_ALL_MISSING,
+    MSG_LABEL_BLANK,
+    MSG_LABEL_MARKED,
     MSG_LABEL_MISSING,
+    MSG_MARKED_NUMBERS,
     MSG_MISSING_COLUMN,
     MSG_MISSING_NUMBERS,
     MSG_NO_ROWS,
@@ -43,6 +47,8 @@ from costlib.loading.messages import (
     NOTE_CONSTANT_SCORE,
     NOTE_DROPPED_LABELS,
     NOTE_DROPPED_SCORES,
+    NOTE_MARKED_ALL,
+    NOTE_MARKED_SOME,
     NOTE_PERCENT_READ,
     NOTE_REVERSED_LABELS,
     POSITIVE_PICKER,
@@ -52,6 +58,7 @@ from costlib.loading.messages import (
     available,
     cols_phrase,
     join,
+    markers_phrase,
     num,
     plural,
     q,
@@ -143,9 +150,10 @@ def prepare(
     drop_missing_labels : bool, default False
         Drop rows whose label (or class label) is blank, with a note.
     drop_missing_scores : bool, default False
-        Leave out the rows whose score is empty (blank or NaN) in any score column whose other
-        cells are all numbers, with a note naming them. A score that is text is refused all the
-        same, and so is a score column with no number at all.
+        Leave out the rows whose score is empty (blank, NaN, or a missing-value marker such as
+        "NA", "null" or "-": `cells.NUMBER_NA_TOKENS`) in any score column whose other cells are
+        all numbers, with a note naming them. A score that is other text is refused all the same,
+        and so is a score column with no number at all.
     top_groups : int, optional
         Keep this many largest groups; the rest become "Other", with a note.
     renormalise : bool, default False
@@ -368,41 +376,80 @@ def _check_mapping(t: Table, m: ColumnMapping) -> None:
 @dataclasses.dataclass(frozen=True)
 class _Empty:
     """The words and the fix for one kind of empty cell: `refusal` (a `Table.bad` template, one
-    sentence per column), `none_left` (no row left to read), the fix's words and `action`, and
-    the `note` that names the rows left out."""
+    sentence per column whose empty cells are all blank), `blank` and `marked` (the same, for a
+    column whose empty cells are blank and marked missing, or marked missing only: "NA"),
+    `none_left` (no row left to read), the fix's words and `action`, and the `note` that names
+    the rows left out."""
 
     refusal: str
+    blank: str
+    marked: str
     none_left: str
     fix: str
     action: str
     note: str
 
 
-_NO_LABEL = _Empty(MSG_LABEL_MISSING, MSG_LABEL_ALL_MISSING, FIX_DROP_LABELS, ACTION_DROP_LABELS, NOTE_DROPPED_LABELS)
-_NO_SCORE = _Empty(MSG_MISSING_NUMBERS, MSG_SCORES_NONE_LEFT, FIX_DROP_SCORES, ACTION_DROP_SCORES, NOTE_DROPPED_SCORES)
+@dataclasses.dataclass(frozen=True)
+class _Gaps:
+    """A column's empty cells (`empty`), those of them that hold a missing-value marker (`marked`)
+    and the markers, as written (`cells.marked_missing`)."""
+
+    empty: np.ndarray
+    marked: np.ndarray
+    markers: list[str]
+
+
+_NO_LABEL = _Empty(
+    MSG_LABEL_MISSING,
+    MSG_LABEL_BLANK,
+    MSG_LABEL_MARKED,
+    MSG_LABEL_ALL_MISSING,
+    FIX_DROP_LABELS,
+    ACTION_DROP_LABELS,
+    NOTE_DROPPED_LABELS,
+)
+_NO_SCORE = _Empty(
+    MSG_MISSING_NUMBERS,
+    MSG_MISSING_NUMBERS,
+    MSG_MARKED_NUMBERS,
+    MSG_SCORES_NONE_LEFT,
+    FIX_DROP_SCORES,
+    ACTION_DROP_SCORES,
+    NOTE_DROPPED_SCORES,
+)
 
 
 def _rows_kept(
     t: Table, m: ColumnMapping, drop_labels: bool, drop_scores: bool
 ) -> dict[str, tuple[np.ndarray, list[str]]]:
     """The label columns' codes (`cells.categories`, by column) once the rows with no label, then
-    the rows with an empty score, were left out if asked (each with a note); or DataError.
+    the rows with an empty score, were left out if asked (each with a note); or DataError. A
+    label or a score marked missing ("NA": `cells.marked_missing`) is empty, said apart from blanks.
 
     This comes first: leaving rows out changes every other column.
     """
     coded = {c: categories(t.col(c), NA_TOKENS) for c in dict.fromkeys(c for c in (m.label, m.class_label) if c)}
     for kind, asked in ((_NO_LABEL, drop_labels), (_NO_SCORE, drop_scores)):
-        empty = {c: codes < 0 for c, (codes, _) in coded.items()} if kind is _NO_LABEL else _empty_scores(t, m)
+        empty = _empty_labels(t, coded) if kind is _NO_LABEL else _empty_scores(t, m)
         drop = _drop_empty(t, kind, empty, asked)
         if drop is not None:
             coded = {c: (codes[~drop], names) for c, (codes, names) in coded.items()}
     return coded
 
 
-def _empty_scores(t: Table, m: ColumnMapping) -> dict[str, np.ndarray]:
-    """The empty cells (blank, NaN) of each score column whose only fault they are: a column that
-    also holds text or infinite values is left to `roles.numbers`, which refuses it (text is more
-    likely the wrong column than a few gaps)."""
+def _empty_labels(t: Table, coded: dict[str, tuple[np.ndarray, list[str]]]) -> dict[str, _Gaps]:
+    """The empty cells of each label column: no code (blank, or a marker of `cells.NA_TOKENS`)."""
+    empty = {c: codes < 0 for c, (codes, _) in coded.items()}
+    return {
+        c: _Gaps(e, *marked_missing(t.col(c), e, NA_TOKENS)) if e.any() else _Gaps(e, e, []) for c, e in empty.items()
+    }
+
+
+def _empty_scores(t: Table, m: ColumnMapping) -> dict[str, _Gaps]:
+    """The empty cells (blank, NaN, a marker of `cells.NUMBER_NA_TOKENS` such as "NA") of each score
+    column whose only fault they are: a column that also holds other text or infinite values is left
+    to `roles.numbers`, which refuses it (text is more likely the wrong column than a few gaps)."""
     empty = {}
     for column in dict.fromkeys(m.scores or ()):
         cells = t.col(column)
@@ -410,33 +457,54 @@ def _empty_scores(t: Table, m: ColumnMapping) -> dict[str, np.ndarray]:
         if letter in "iub" or (letter == "f" and not np.isnan(cells.to_numpy().sum())):  # no gap: no copy made
             continue
         values, text, missing = as_float(cells)
-        if missing.any() and not text.any() and not np.isinf(values).any():
-            empty[column] = missing
+        if not (text.any() or missing.any()):
+            continue
+        marked, markers = marked_missing(cells, text | missing, NUMBER_NA_TOKENS)
+        gaps = missing | marked
+        if gaps.any() and not (text & ~marked).any() and not np.isinf(values).any():
+            empty[column] = _Gaps(gaps, marked, markers)
     return empty
 
 
-def _drop_empty(t: Table, kind: _Empty, empty: dict[str, np.ndarray], asked: bool) -> np.ndarray | None:
-    """The rows empty in any column of `empty` (column: mask), left out with `kind`'s note when
-    `asked`; None when there are none. Else DataError: `kind`'s refusal offering its fix, or, when
-    a column or the rows left out would leave nothing, its `none_left`."""
-    columns = [c for c, mask in empty.items() if mask.any()]
+def _empty_sentence(t: Table, kind: _Empty, column: str, gaps: _Gaps) -> str:
+    """`kind`'s refusal for one column: its blank cells, then those marked missing, each with its rows."""
+    if not gaps.marked.any():
+        return t.bad(kind.refusal, column, gaps.empty)
+    like = markers_phrase(gaps.markers)
+    blank = gaps.empty & ~gaps.marked
+    if not blank.any():
+        return t.bad(kind.marked, column, gaps.marked, markers=like)
+    return t.bad(kind.blank, column, blank) + t.bad(MSG_ALSO_MARKED, column, gaps.marked, markers=like)
+
+
+def _drop_empty(t: Table, kind: _Empty, empty: dict[str, _Gaps], asked: bool) -> np.ndarray | None:
+    """The rows empty in any column of `empty` (column: its `_Gaps`), left out with `kind`'s note
+    when `asked`; None when there are none. Else DataError: `kind`'s refusal offering its fix, or,
+    when a column or the rows left out would leave nothing, its `none_left`."""
+    columns = [c for c, gaps in empty.items() if gaps.empty.any()]
     if not columns:
         return None
-    drop = np.logical_or.reduce([empty[c] for c in columns])
+    drop = np.logical_or.reduce([empty[c].empty for c in columns])
     k = int(drop.sum())
-    full = [c for c in columns if empty[c].all()]
+    full = [c for c in columns if empty[c].empty.all()]
     if full or drop.all():  # no fix: leaving these rows out would leave none
         c = (full or columns)[0]
         every = cols_phrase([c]) if full else "every one of " + cols_phrase(columns)
         raise DataError(kind.none_left.format(name=t.name, column=shorten(c), columns=every, n=f"{t.n:,}"), column=c)
     if not asked:
         raise DataError(
-            " ".join(t.bad(kind.refusal, c, empty[c]) for c in columns),
+            " ".join(_empty_sentence(t, kind, c, empty[c]) for c in columns),
             fix=kind.fix.format(count=f"{k:,}", row_word=plural(k, "row", "rows")),
             fix_action=kind.action,
             column=columns[0],
         )
     note = t.bad(kind.note, " / ".join(columns), drop, kept=f"{t.n - k:,}", columns=cols_phrase(columns))
+    marked = np.logical_or.reduce([empty[c].marked for c in columns])  # within `drop`
+    like = markers_phrase(list(dict.fromkeys(x for c in columns for x in empty[c].markers)))
+    if marked.sum() == k:
+        note += NOTE_MARKED_ALL.format(them=plural(k, "it", "them"), markers=like)
+    elif marked.any():
+        note += t.bad(NOTE_MARKED_SOME, None, marked, markers=like)
     t.keep(~drop)
     t.notes.append(note)
     return drop

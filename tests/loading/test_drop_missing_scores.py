@@ -67,7 +67,8 @@ def test_the_fix_leaves_out_exactly_the_empty_rows_and_says_which():
 
 def test_nan_written_as_text_is_empty_too():
     err = _refusal(_csv(empty=[], text={7: "NaN", 9: "nan"}))
-    assert err.fix_action == loading.ACTION_DROP_SCORES and "2 empty values" in err.message
+    assert err.fix_action == loading.ACTION_DROP_SCORES  # a missing-value marker (test_missing_markers)
+    assert 'a missing-value marker like "NaN" or "nan" instead of a score in 2 rows' in err.message
     _, ds = _load(_csv(empty=[], text={7: "NaN", 9: "nan"}), drop_missing_scores=True)
     assert ds.n_rows == N - 2 and "rows 9 and 11" in ds.notes[0]
 

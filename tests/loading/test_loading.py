@@ -292,7 +292,7 @@ CASES = [
         "missing_labels",
         bf.csv_bytes(["label", "score"], LABEL_MISSING_ROWS),
         "missing.csv",
-        expect=("missing.csv", '"label"', "2 rows", "rows 3 and 6"),
+        expect=("missing.csv", '"label"', "(a blank cell) in 1 row: row 3", 'marker like "NA" in 1 row: row 6'),
         column="label",
         fix="drop the 2 rows with a missing label",
     ),
@@ -318,7 +318,7 @@ CASES = [
         "scores_nan",
         bf.csv_bytes(["label", "score"], [(1, 0.9), (0, "NaN"), (1, "nan"), (0, 0.1)]),
         "nan.csv",
-        expect=("nan.csv", '"score"', "2 empty values", "rows 3 and 4"),
+        expect=("nan.csv", '"score"', 'a missing-value marker like "NaN" or "nan"', "rows 3 and 4"),
         column="score",
     ),
     Case(
