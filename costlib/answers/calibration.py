@@ -160,18 +160,18 @@ def reliability(
         ignore_index=True,
     )
     c = cw.WORTH_TABLE
-    digits = cw.worth_digits(  # at the decimals the answer says them at
+    digits, _, ends = cw.worth_digits(  # at the decimals the answer says them at, a month at the same precision
         vt.loc[1, "value at tau*"] * worth,
         vt.loc[0, "value at tau*"] * worth,
         low=gain[0] * worth,
         high=gain[1] * worth,
         fit_on=fit.fit_on,
-    )[0]
+    )
     table = pd.DataFrame(
         {
             c["probabilities"]: [cw.AS_GIVEN_ROW, cw.RESCALED_ROW],
             c["at_cutoff"]: vt["value at tau*"].map(  # at the decimals the answer says them at
-                lambda x: per_case_and_month(x * worth, volume, unit, digits=digits)
+                lambda x: per_case_and_month(x * worth, volume, unit, digits=digits, beside=ends)
             ),
             c["handed"]: vt["reject rate at tau*"].map(percent),
             c["at_best"]: vt["value at best tau"].map(lambda x: per_case_and_month(x * worth, volume, unit)),

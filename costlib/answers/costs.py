@@ -17,7 +17,7 @@ from costlib.core.dataset import Dataset
 from costlib.core.escaping import md_escape
 from costlib.core.ship import UNCLEAR
 from costlib.present import price_figures, price_words, words
-from costlib.present.amounts import money, month_money, shown_saving
+from costlib.present.amounts import money, month_amount, shown_saving
 from costlib.present.cost_figures import capacity_figure, cost_curve_figure, markers_frame
 from costlib.present.costs_labels import MODEL_COST
 from costlib.present.labels import ALL_ROWS_FLATTER
@@ -53,6 +53,8 @@ def costs_metrics(rec, *, unit: str, volume: float | None) -> tuple[dict, ...]:
     dearer = saving < 0  # said as what the model costs more, not as a saving below zero
     what = "costs more" if dearer else saves
     sign = -1 if dearer else 1
+    # the month of the saving as the tile above reads it, at the precision its decimals carry (`month_figure`)
+    month = month_amount(sign * saving, volume, unit, digits=digits, beside=ends, month_of=sign * rec.saving)
     return (
         {
             "label": MODEL_COST,
@@ -71,7 +73,7 @@ def costs_metrics(rec, *, unit: str, volume: float | None) -> tuple[dict, ...]:
         },
         {
             "label": f"The model {what} a month",
-            "value": month_money(sign * rec.saving * volume, unit) if volume else "set a volume",
+            "value": month or "set a volume",
             "help": f"The {'extra cost' if dearer else 'saving'} per case times {volume:,.0f} cases a month (set in "
             f"the sidebar).{kept}"
             if volume

@@ -15,7 +15,7 @@ from costlib.core.dataset import Dataset
 from costlib.core.escaping import plain
 from costlib.multiclass import HAND_OVER, confusion, recommend_matrix
 from costlib.present import figures, matrix_words, page_answers, words
-from costlib.present.amounts import money, month_money, month_range, percent
+from costlib.present.amounts import money, month_amount, month_interval, month_money, percent
 from costlib.present.labels import COST_A_MONTH, COST_PER_CASE, NO_VOLUME, in_unit
 
 
@@ -143,25 +143,29 @@ def matrix_metrics(rec, *, unit: str, volume: float, judged_on: str = "test") ->
     a month in its help, and the saving a month (what the model costs more a month, below zero)
     with its 95% interval under it (the saving's per case times the cases a month)."""
     said = matrix_words.matrix_saving(rec)  # dearer or not as the headline says it, its figures turned round
-    ends = (said.low * volume, said.high * volume) if volume else ()
-    iv = f"95% interval {month_range(*ends, unit)}" if ends and all(map(math.isfinite, ends)) else None
+    # a month as the per-case amounts read, at the precision their decimals carry (`month_figure`)
+    ends = (said.low, said.high)
+    shown = month_interval(*ends, volume, unit, digits=said.digits) if volume else ""
+    iv = f"95% interval {shown}" if shown and all(map(math.isfinite, ends)) else None
+    month = month_amount(said.shown, volume, unit, digits=said.digits, beside=ends, month_of=said.exact)
     saving = {
         "label": matrix_words.EXTRA_A_MONTH if said.dearer else matrix_words.SAVING_A_MONTH,
-        "value": month_money(said.exact * volume, unit) if volume else NO_VOLUME,
+        "value": month or NO_VOLUME,
         "help": matrix_words.saving_tile_help(said.dearer, volume),
     }
     if iv:  # under the amount, in grey: an interval, not a change
         saving.update(delta=iv, delta_color="off", delta_arrow="off")
+    shown_at = {"digits": said.digits, "beside": ends}  # the tiles' decimals: their months read at them
     return (
         {
             "label": matrix_words.COST_TILE,
             "value": money(rec.cost, unit, digits=said.digits),
-            "help": matrix_words.cost_tile_help(rec.policy, judged_on, rec.cost, volume, unit),
+            "help": matrix_words.cost_tile_help(rec.policy, judged_on, rec.cost, volume, unit, shown_at=shown_at),
         },
         {
             "label": matrix_words.BASELINE_TILE,
             "value": money(rec.baseline_cost, unit, digits=said.digits),
-            "help": matrix_words.baseline_tile_help(rec.baseline, rec.baseline_cost, volume, unit),
+            "help": matrix_words.baseline_tile_help(rec.baseline, rec.baseline_cost, volume, unit, shown_at=shown_at),
         },
         saving,
     )

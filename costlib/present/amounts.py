@@ -110,45 +110,197 @@ MAX_PERCENT_DECIMALS = 6  # past a millionth of a point, a share that reads as a
 MONTH_WHOLE = 100  # from this much a month up, an amount a month is shown in whole units
 
 
-def month_money(amount: float, unit: str = "") -> str:
+def month_money(amount: float, unit: str = "", *, places: int | None = None) -> str:
     """An amount a month: in whole units from `MONTH_WHOLE` up ('$2,703', not '$2,703.32': a
     month's figure is a per-case estimate times a volume, and its cents claim a precision no
-    interval supports), else as `money` shows it.
+    interval supports), else as `money` shows it. `places` (`month_figure`'s): the decimals the
+    amount is already rounded at, below 0 to tens, hundreds...: then in whole units at 0 or below,
+    else as `money` shows it ('$50.50', rounded to the tenth: money reads in cents).
 
     >>> month_money(2703.32, "$"), month_money(-158.73, "$"), month_money(42.5, "$"), month_money(1.23e7, "€")
     ('$2,703', '−$159', '$42.50', '€12.3 million')
+    >>> month_money(8400.0, "$", places=-2), month_money(50.5, "$", places=1), month_money(0.0, "$", places=-2)
+    ('$8,400', '$50.50', '$0')
     """
     if amount is None or (isinstance(amount, float) and math.isnan(amount)):
         return money(amount, unit)
+    if places is not None:
+        return money(amount, unit, digits=0 if places <= 0 else None)
     return money(amount, unit, digits=0 if round(abs(amount), 2) >= MONTH_WHOLE else None)
 
 
-def month_range(low: float, high: float, unit: str = "") -> str:
-    """'$50 to $200': an interval of amounts a month (or a period), both ends in whole units when
-    either is `MONTH_WHOLE` or more, so that one range never reads '$50.00 to $200'.
+def month_figure(
+    per_case: float,
+    volume: float,
+    *,
+    digits: int | None = None,
+    beside: tuple[float, float] | None = None,
+    month_of: float | None = None,
+) -> tuple[float, int | None]:
+    """(amount a month, the decimals it is rounded at, below 0 to tens, hundreds...): the one rule
+    by which an amount a month follows from the per-case amount it is shown beside (`month_money`
+    shows it, `month_amount`, `a_month`, `per_case_and_month` and `month_interval` say it).
 
-    >>> month_range(50, 200, "$"), month_range(12.5, 40.25, "$")
-    ('$50 to $200', '$12.50 to $40.25')
+    With `digits`, the decimals the per-case amount is shown at, cut to the width of the 95%
+    interval `beside` it (`beside_interval`, `shown_saving`), the month reads at the precision those
+    decimals carry at the volume, no finer: a step of 10^-digits per case is 10^-digits x `volume`
+    a month, and the month is rounded to the largest power of ten at or below that step (whole
+    units at least from `MONTH_WHOLE` up, as `month_money`, and never finer than `money`'s own
+    decimals). It is the month of the per-case amount *as shown*, not of the amount before
+    rounding, so that the two never contradict at the digits shown: '$0.03 per case ($300 a
+    month)', not '$0.03 per case ($270 a month)' for $0.027 at 10,000 cases, which a reader
+    multiplies and finds wrong; '$0.68 per case' reads with '$6,800 a month' (not '$6,770'); at
+    12,345 cases, $0.677 shown as '$0.68' is a step of $123.45 a month: to the hundred, '$8,400'.
+    Where the interval cut the per-case digits, the month's extra digits were noise anyway.
+
+    Without an interval beside it (`beside` None, or an end not a number), the per-case amount is
+    shown at its full precision and the month is the amount times the volume, as `month_money`
+    rounds it (places None); `month_of`, there, the per-case amount the month is of, when the one
+    shown is rounded for a reason of its own, as `shown_saving`'s difference is.
+
+    >>> month_figure(0.027, 10_000, digits=2, beside=(0.01, 0.05))  # $0.03 per case
+    (300.0, -2)
+    >>> month_figure(0.677, 12_345, digits=2, beside=(0.5, 0.8))  # $0.68 per case: $8,394.60, to the hundred
+    (8400.0, -2)
+    >>> month_figure(0.0123, 100, digits=4, beside=(0.01, 0.013)), month_figure(0.027, 10_000, digits=2)
+    ((1.23, 2), (270.0, None))
     """
+    ends = beside or (math.nan, math.nan)
+    if digits is None or width_digits(*ends) is None or not math.isfinite(per_case) or abs(per_case * volume) >= 1e15:
+        return (per_case if month_of is None else month_of) * volume, None
+    exact, places = _shown_month(per_case, volume, digits)
+    return float(exact.quantize(Decimal(1).scaleb(-places))), places
+
+
+def _shown_month(per_case: float, volume: float, digits: int) -> tuple[Decimal, int]:
+    """`month_figure`'s amount a month before its rounding (the per-case amount as shown at
+    `digits` decimals, times `volume`, exactly) and the places it is rounded at."""
+    exact = Decimal(f"{per_case:.{digits}f}") * Decimal(repr(float(volume)))
+    today = 0 if round(abs(float(exact)), 2) >= MONTH_WHOLE else money_digits(float(exact))
+    return exact, min(today, digits - Decimal(repr(float(volume))).adjusted())  # adjusted: the volume's power of ten
+
+
+def month_range(low: float, high: float, unit: str = "", *, places: int | None = None) -> str:
+    """'$50 to $200': an interval of amounts a month (or a period), both ends in whole units when
+    either is `MONTH_WHOLE` or more, so that one range never reads '$50.00 to $200'; with
+    `places` (`month_interval`'s), both ends rounded at those.
+
+    >>> month_range(50, 200, "$"), month_range(12.5, 40.25, "$"), month_range(-120, 2940, "$", places=-2)
+    ('$50 to $200', '$12.50 to $40.25', '−$100 to $2,900')
+    """
+    if places is not None:
+        low, high = (month_money(round(x, places), unit, places=places) for x in (low, high))
+        return f"{low} to {high}"
     whole = max(abs(low), abs(high)) >= MONTH_WHOLE
     return f"{money(low, unit, digits=0 if whole else None)} to {money(high, unit, digits=0 if whole else None)}"
 
 
-def a_month(per_case: float, volume: float | None, unit: str = "") -> str:
-    """'$3,100 a month' (per case times the monthly volume, `month_money`), or '' without a volume."""
+def month_interval(low: float, high: float, volume: float, unit: str = "", *, digits: int | None = None) -> str:
+    """The 95% interval of a per-case amount, from `low` to `high` per case, a month at `volume`
+    cases (`month_range`): with `digits`, the decimals the per-case ends are shown at beside it,
+    each end is `month_figure`'s and both are rounded at the coarser of their two places, so that a
+    range a month never claims more digits than the range per case ('$0.01 to $0.05 per case':
+    '$100 to $500 a month' at 10,000 cases, not '$117 to $483').
+
+    >>> month_interval(0.0117, 0.0483, 10_000, "$", digits=2), month_interval(0.0117, 0.0483, 10_000, "$")
+    ('$100 to $500', '$117 to $483')
+    """
+    if digits is None or width_digits(low, high) is None or abs(max(abs(low), abs(high)) * volume) >= 1e15:
+        return month_range(low * volume, high * volume, unit)
+    ends = [_shown_month(x, volume, digits) for x in (low, high)]
+    places = min(p for _, p in ends)  # both ends rounded once, at the coarser of the two
+    low, high = (float(x.quantize(Decimal(1).scaleb(-places))) for x, _ in ends)
+    return month_range(low, high, unit, places=places)
+
+
+def month_amount(
+    per_case: float,
+    volume: float | None,
+    unit: str = "",
+    *,
+    digits: int | None = None,
+    beside: tuple[float, float] | None = None,
+    month_of: float | None = None,
+) -> str:
+    """'$3,100': `month_figure`'s amount a month as `month_money` shows it (a tile's figure), '' without a volume.
+
+    >>> month_amount(0.027, 10_000, "$", digits=2, beside=(0.01, 0.05)), month_amount(0.027, None, "$")
+    ('$300', '')
+    """
+    if not volume or volume <= 0:
+        return ""
+    amount, places = month_figure(per_case, volume, digits=digits, beside=beside, month_of=month_of)
+    return month_money(amount, unit, places=places)
+
+
+def a_month(
+    per_case: float,
+    volume: float | None,
+    unit: str = "",
+    *,
+    digits: int | None = None,
+    beside: tuple[float, float] | None = None,
+    month_of: float | None = None,
+) -> str:
+    """'$3,100 a month' (per case times the monthly volume, `month_money`), or '' without a volume.
+    With `digits` and the interval `beside` the per-case amount they were cut to, the month of the
+    amount as shown, at the precision those digits carry (`month_figure`, as `month_of`)."""
     if not volume or volume <= 0 or per_case is None or math.isnan(per_case):
         return ""
-    return f"{month_money(per_case * volume, unit)} a month"
+    return f"{month_amount(per_case, volume, unit, digits=digits, beside=beside, month_of=month_of)} a month"
 
 
 def per_case_and_month(
-    per_case: float, volume: float | None, unit: str = "", *, digits: int | None = None, month_of: float | None = None
+    per_case: float,
+    volume: float | None,
+    unit: str = "",
+    *,
+    digits: int | None = None,
+    beside: tuple[float, float] | None = None,
+    month_of: float | None = None,
 ) -> str:
     """'$0.53 per case ($5,290 a month)' or '$0.53 per case' (`digits`: the per-case amount's
-    decimals, as `money`'s; `month_of`: the per-case amount the month is of, when the one shown is
-    rounded for a reason of its own, as `shown_saving`'s difference is)."""
-    month = a_month(per_case if month_of is None else month_of, volume, unit)
+    decimals, as `money`'s). `beside`: the 95% interval `digits` were cut to (`beside_interval`,
+    `shown_saving`): the month is then the amount's as shown, at the precision of those digits
+    ('$0.68 per case ($6,800 a month)', `month_figure`, as `month_of`).
+
+    >>> per_case_and_month(0.677, 10_000, "$", digits=2, beside=(0.5, 0.8)), per_case_and_month(0.677, 10_000, "$")
+    ('$0.68 per case ($6,800 a month)', '$0.677 per case ($6,770 a month)')
+    """
+    month = a_month(per_case, volume, unit, digits=digits, beside=beside, month_of=month_of)
     return f"{money(per_case, unit, digits=digits)} per case" + (f" ({month})" if month else "")
+
+
+def month_difference(
+    before: float,
+    after: float,
+    volume: float | None,
+    unit: str = "",
+    *,
+    digits: int | None = None,
+    beside: tuple[float, float] | None = None,
+) -> str:
+    """What `after` per case comes to a month more than `before` ('$72 a month'), as the two amounts a month
+    it is the difference of read beside it (a gain, `calibration_words.rescale_verdict`): in whole units when
+    they are (`month_money`, from `MONTH_WHOLE` up), their shown difference ('$4,584 a month' against '$4,512
+    a month': '$72 a month' more, not '$71.88'); where their `digits` are cut to the interval `beside` them, each
+    as `month_figure` reads it and their difference at the coarser of their two precisions ('$4,600' against
+    '$4,500': '$100 a month'; at a volume that is a power of ten, the difference per case as shown times the
+    volume, exactly; at another, within one step of its rounding of it). '' without a volume.
+
+    >>> month_difference(0.4512, 0.45839, 10_000, "$"), month_difference(0.01, 0.0172, 1000, "$")
+    ('$72 a month', '$7.20 a month')
+    >>> month_difference(0.4512, 0.45839, 10_000, "$", digits=2, beside=(0.001, 0.013))
+    '$100 a month'
+    """
+    if not a_month(after - before, volume, unit):
+        return ""
+    (was, p), (now, q) = (month_figure(x, volume, digits=digits, beside=beside) for x in (before, after))
+    if p is not None:  # each month as shown, their difference at the coarser of the two
+        return f"{month_money(round(now - was, min(p, q)), unit, places=min(p, q))} a month"
+    if max(abs(round(was, 2)), abs(round(now, 2))) < MONTH_WHOLE:
+        return a_month(after - before, volume, unit)
+    return f"{money(round(now) - round(was), unit, digits=0)} a month"
 
 
 MAX_DECIMALS = 6  # the most decimals an amount is shown at to tell it apart (`told_apart`, `shown_saving`)

@@ -17,12 +17,11 @@ from costlib.core.escaping import shorten
 from costlib.loading.messages import plural
 from costlib.present.amounts import (
     MAX_DECIMALS,
-    MONTH_WHOLE,
-    a_month,
     cutoff_number,
     interval,
     money,
     money_digits,
+    month_difference,
     number,
     per_case_and_month,
     shown_saving,
@@ -458,15 +457,16 @@ def apart(after: float, before: float) -> tuple[int, float]:
     return d, round(round(after, d) - round(before, d), d)
 
 
-def worth_digits(after: float, before: float, *, low: float, high: float, fit_on: str) -> tuple[int, float]:
-    """(decimals, gain) of the two worths `rescale_verdict` says (and its table): where it states the gain
-    (ship, not clearly better), its two significant digits and its interval's (`shown_saving`); else `apart`."""
+def worth_digits(after: float, before: float, *, low: float, high: float, fit_on: str) -> tuple[int, float, tuple]:
+    """(decimals, gain, beside) of the two worths `rescale_verdict` says (and its table): where it states the gain
+    (ship, not clearly better), its two significant digits and its interval's (`shown_saving`), `beside` that
+    interval, so that a month reads at those decimals (`amounts.month_figure`); else `apart`'s, beside None."""
     from costlib.core import rules as R
     from costlib.core.ship import ship_verdict
 
     if fit_on != "same" and ship_verdict(after - before, low, high) in (R.SHIP, R.NOT_CLEARLY):
-        return shown_saving(after, before, low, high)  # the gain's interval beside it at its decimals
-    return apart(after, before)
+        return (*shown_saving(after, before, low, high), (low, high))  # the gain's interval beside it at its decimals
+    return (*apart(after, before), None)
 
 
 def rescale_verdict(
@@ -517,9 +517,9 @@ def rescale_verdict(
         return probabilities
     name = shorten(model)
     # the gain as the difference of the two worths shown, at the decimals `worth_digits` shows them
-    digits, shown = worth_digits(after, before, low=low, high=high, fit_on=fit_on)
-    was, now = (per_case_and_month(x, volume, unit, digits=digits) for x in (before, after))
-    month = _gain_a_month(before, after, volume, unit)
+    digits, shown, ends = worth_digits(after, before, low=low, high=high, fit_on=fit_on)
+    was, now = (per_case_and_month(x, volume, unit, digits=digits, beside=ends) for x in (before, after))
+    month = month_difference(before, after, volume, unit, digits=digits, beside=ends)
     gain = f"{money(shown, unit, digits=digits)} per case" + (f" ({month})" if month else "")
     at_cutoff = {"cutoff": f" ({cutoff_number(cutoff)})" if cutoff is not None else ""}
     why = probabilities.headline.removesuffix(" " + ADVICE[advice])  # what the probabilities are, not what to do
@@ -561,22 +561,6 @@ def rescale_verdict(
     head = f"{DO_NOT_RESCALE}: keep {name}'s probabilities as they are. {AT_CUTOFF_FIRST.format(**at_cutoff)}, {said}."
     kind = "warning" if advice == CANNOT_FIX else "success" if advice in (KEEP, CLOSE) else "info"
     return Verdict(kind, head, details, terms)
-
-
-def _gain_a_month(before: float, after: float, volume: float | None, unit: str) -> str:
-    """The gain a month, as the two worths a month it is the difference of read: in whole units
-    when they are (`amounts.month_money`, from `MONTH_WHOLE` up), their shown difference
-    ('$4,584 a month' against '$4,512 a month': '$72 a month' more, not '$71.88').
-
-    >>> _gain_a_month(0.4512, 0.45839, 10_000, "$"), _gain_a_month(0.01, 0.0172, 1000, "$")
-    ('$72 a month', '$7.20 a month')
-    """
-    if not a_month(after - before, volume, unit):
-        return ""
-    was, now = before * volume, after * volume
-    if max(abs(round(was, 2)), abs(round(now, 2))) < MONTH_WHOLE:
-        return a_month(after - before, volume, unit)
-    return f"{money(round(now) - round(was), unit, digits=0)} a month"
 
 
 def worth_caption(*, k: float, worth: float, per_group: bool, unit: str, volume, on_test: bool = True) -> str:

@@ -130,17 +130,22 @@ def saving_tile_help(dearer: bool, volume: float) -> str:
     return f"{'What the model costs more' if dearer else 'Saving'} per case times {volume:,.0f} cases a month."
 
 
-def at_volume(cost: float, volume: float, unit: str) -> str:
-    """' $5,290 a month at 10,000 cases.' after a tile's help, '' without a volume."""
-    said = a_month(cost, volume, unit)
+def at_volume(cost: float, volume: float, unit: str, *, shown_at: dict | None = None) -> str:
+    """' $5,290 a month at 10,000 cases.' after a tile's help, '' without a volume; `shown_at`: the
+    tile's `digits` and the interval they are cut to (`beside`), for the month to read as the tile
+    does (`amounts.a_month`)."""
+    said = a_month(cost, volume, unit, **(shown_at or {}))
     return f" {said[:1].upper()}{said[1:]} at {volume:,.0f} cases." if said else ""
 
 
-def cost_tile_help(policy: str, judged_on: str, cost: float, volume: float, unit: str) -> str:
-    """The help of the policy's cost tile: the policy, the rows it is judged on, a month."""
-    return f"“{policy}” on {'the test' if judged_on == 'test' else 'all the'} rows.{at_volume(cost, volume, unit)}"
+def cost_tile_help(
+    policy: str, judged_on: str, cost: float, volume: float, unit: str, *, shown_at: dict | None = None
+) -> str:
+    """The help of the policy's cost tile: the policy, the rows it is judged on, a month (`at_volume`)."""
+    rows = "the test" if judged_on == "test" else "all the"
+    return f"“{policy}” on {rows} rows.{at_volume(cost, volume, unit, shown_at=shown_at)}"
 
 
-def baseline_tile_help(baseline: str, cost: float, volume: float, unit: str) -> str:
-    """The help of the tile of the choice without the model: which one, a month."""
-    return f"“{baseline}”.{at_volume(cost, volume, unit)}"
+def baseline_tile_help(baseline: str, cost: float, volume: float, unit: str, *, shown_at: dict | None = None) -> str:
+    """The help of the tile of the choice without the model: which one, a month (`at_volume`)."""
+    return f"“{baseline}”.{at_volume(cost, volume, unit, shown_at=shown_at)}"

@@ -99,16 +99,19 @@ def matrix_verdict(rec, *, unit: str = "", volume: float | None = None, judged_o
     # the two costs subtract as the saving reads, and its interval beside it reads at its decimals
     said = matrix_saving(rec)  # dearer or not as the Cost matrix tile says it
     digits, shown = shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)
+    ends = (rec.saving_low, rec.saving_high)  # the interval the decimals are cut to: a month reads at them
     if verdict == R.DO_NOT:
-        cost, base = (per_case_and_month(x, volume, unit, digits=digits) for x in (rec.cost, rec.baseline_cost))
+        cost, base = (
+            per_case_and_month(x, volume, unit, digits=digits, beside=ends) for x in (rec.cost, rec.baseline_cost)
+        )
         head = (
             f"{verdict_head(R.DO_NOT)}: at these prices its best policy, “{rec.policy}”, costs {cost}, no less than "
             f"“{rec.baseline}”, which needs no model, at {base}.{_extra_cost(said, unit, volume)}"
         )
         return Verdict("error", head, tuple(details))
     iv = interval(rec.saving_low, rec.saving_high, unit, digits=digits)
-    cost = per_case_and_month(rec.cost, volume, unit, digits=digits)
-    saving = per_case_and_month(shown, volume, unit, digits=digits, month_of=rec.saving)
+    cost = per_case_and_month(rec.cost, volume, unit, digits=digits, beside=ends)
+    saving = per_case_and_month(shown, volume, unit, digits=digits, beside=ends, month_of=rec.saving)
     against = f"against “{rec.baseline}”, the cheapest choice without a model"
     if verdict == R.NOT_CLEARLY:
         why = f"the {iv} includes zero" if iv else "there is no interval to tell it from chance"
@@ -133,7 +136,7 @@ def _extra_cost(said, unit: str, volume: float | None) -> str:
     if not said.dearer:
         return ""
     more = interval(said.low, said.high, unit, of="the extra cost", digits=said.digits)
-    month = a_month(said.exact, volume, unit)
+    month = a_month(said.shown, volume, unit, digits=said.digits, beside=(said.low, said.high), month_of=said.exact)
     return (
         f" The policy costs {money(said.shown, unit, digits=said.digits)} per case more"
         + (f", {month} more" if month else "")
@@ -311,10 +314,13 @@ def nec_verdict(rec, *, price: float = 1.0, unit: str = "", volume: float | None
         )
     how = f"flag a case when the score of “{model}” is at least {cutoff_number(rec.threshold)} ({fitted})"
     # the two costs at the decimals their difference needs, the saving as their shown difference
-    digits, shown = shown_saving(cash(rec.baseline_nec), cash(rec.nec), cash(rec.saving_low), cash(rec.saving_high))
-    iv = interval(cash(rec.saving_low), cash(rec.saving_high), unit, of="the saving", digits=digits)
-    cost, base_cost = (per_case_and_month(cash(x), volume, unit, digits=digits) for x in (rec.nec, rec.baseline_nec))
-    month = a_month(cash(rec.saving), volume, unit)
+    ends = (cash(rec.saving_low), cash(rec.saving_high))  # the interval the decimals are cut to: a month reads at them
+    digits, shown = shown_saving(cash(rec.baseline_nec), cash(rec.nec), *ends)
+    iv = interval(*ends, unit, of="the saving", digits=digits)
+    cost, base_cost = (
+        per_case_and_month(cash(x), volume, unit, digits=digits, beside=ends) for x in (rec.nec, rec.baseline_nec)
+    )
+    month = a_month(shown, volume, unit, digits=digits, beside=ends, month_of=cash(rec.saving))
     saves = f"{money(shown, unit, digits=digits)} per case" + (f", {month}" if month else "")
     if verdict == R.NOT_CLEARLY:
         why = f"the {iv} includes zero, so it could be chance" if iv else "there is no interval to tell it from chance"

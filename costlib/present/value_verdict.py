@@ -226,8 +226,10 @@ def value_verdict(
     from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE
     from costlib.value.recommendation import HAND_AT_RANDOM
 
-    def cash(x: float, digits: int | None = None) -> str:
-        return per_case_and_month(x * worth, volume, unit, digits=digits)
+    def cash(x: float, digits: int | None = None) -> str:  # with digits, cut to the gain's interval: a month at them
+        return per_case_and_month(x * worth, volume, unit, digits=digits, beside=gain)
+
+    gain = (rec.gain_low * worth, rec.gain_high * worth)
 
     def done(kind: str, head: str) -> Verdict:
         return Verdict(kind, f"{defined(head)} {priced}".strip(), (*details, *notes), tuple(asides))
@@ -292,12 +294,11 @@ def value_verdict(
             f"{head} which cases to hand over: {when}, answering only when confident is worth no more than {base}, "
             f"{cash(rec.baseline_value)}{on_judged}, so keep {base}{loss}.{why}",
         )
-    # the two worths subtract as read, and the gain's interval beside them reads at their decimals
-    digits = shown_saving(  # no more decimals than the gain's interval warrants
-        rec.value * worth, rec.baseline_value * worth, rec.gain_low * worth, rec.gain_high * worth
-    )[0]
-    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit, digits=digits)
-    against = f"against {per_case_and_month(rec.baseline_value * worth, volume, unit, digits=digits)} for {base}"
+    # the two worths subtract as read, and the gain's interval beside them reads at their decimals (no more
+    # than its width warrants), their months at the precision those carry (`amounts.month_figure`)
+    digits = shown_saving(rec.value * worth, rec.baseline_value * worth, *gain)[0]
+    iv = interval(*gain, unit, digits=digits)
+    against = f"against {cash(rec.baseline_value, digits)} for {base}"
     handed = f"{rec.reject_rate:.0%} of cases to a person"
     worth_text = cash(rec.value, digits)
     if rec.status == UNCLEAR:
@@ -366,8 +367,10 @@ def outcome_verdict(
     from costlib.core import rules as R
     from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE
 
-    def cash(x: float, digits: int | None = None) -> str:
-        return per_case_and_month(x * worth, volume, unit, digits=digits)
+    def cash(x: float, digits: int | None = None) -> str:  # with digits, cut to the gain's interval: a month at them
+        return per_case_and_month(x * worth, volume, unit, digits=digits, beside=gain)
+
+    gain = (rec.gain_low * worth, rec.gain_high * worth)
 
     def done(kind: str, head_text: str) -> Verdict:
         return Verdict(kind, f"{defined(head_text)} {priced}".strip(), tuple(details))
@@ -409,12 +412,11 @@ def outcome_verdict(
             f"{head} which cases to hand over: at your prices, answering only when confident is worth no more than "
             f"{base}, {cash(rec.baseline_value)}{on_judged}, so keep {base}.",
         )
-    # the two worths subtract as read, and the gain's interval beside them reads at their decimals
-    digits = shown_saving(  # no more decimals than the gain's interval warrants
-        rec.value * worth, rec.baseline_value * worth, rec.gain_low * worth, rec.gain_high * worth
-    )[0]
-    iv = interval(rec.gain_low * worth, rec.gain_high * worth, unit, digits=digits)
-    against = f"against {per_case_and_month(rec.baseline_value * worth, volume, unit, digits=digits)} for {base}"
+    # the two worths subtract as read, and the gain's interval beside them reads at their decimals (no more
+    # than its width warrants), their months at the precision those carry (`amounts.month_figure`)
+    digits = shown_saving(rec.value * worth, rec.baseline_value * worth, *gain)[0]
+    iv = interval(*gain, unit, digits=digits)
+    against = f"against {cash(rec.baseline_value, digits)} for {base}"
     handed = f"{rec.reject_rate:.0%} of cases to a person"
     if rec.status == UNCLEAR:
         because = f"the {iv} of the gain includes zero" if iv else "there is no interval to tell the gain from chance"

@@ -11,7 +11,7 @@ from costlib import value
 from costlib.binary import honest as H
 from costlib.loading.messages import plural
 from costlib.present import page_answers
-from costlib.present.amounts import cutoff_number, money, month_money, number, percent, shown_saving
+from costlib.present.amounts import cutoff_number, money, month_amount, month_money, number, percent, shown_saving
 from costlib.present.calibration_words import NO_SPLIT, NO_TEST_ROWS, ONLY_TEST_ROWS, same_rows_case
 from costlib.present.labels import ALL_ROWS_FLATTER, whose_models
 from costlib.present.words import fitted_rows
@@ -260,7 +260,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
     ends = (rec.gain_low * worth, rec.gain_high * worth)  # the gain's interval: how precise the worths are
     month = {  # the worth a month of what the verdict says to do
         "label": "Worth a month",
-        "value": month_money(rec.kept_value * worth * volume, unit) if volume else "set a volume",
+        "value": month_amount(rec.kept_value * worth, volume, unit) or "set a volume",
         "help": f"Worth per case times {volume:,.0f} cases a month.",
     }
     if kept is not None:
@@ -287,6 +287,8 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
         # the tiles subtract as they read, at no more decimals than the gain's interval warrants (as the verdict)
         digits, shown = shown_saving(rec.value * worth, kept_worth * worth, *ends)
         first = {**first, "value": money(kept_worth * worth, unit, digits=digits)}
+        # each month as its tile's per-case amount reads, at the precision those decimals carry
+        lost = month_amount(abs(shown), volume, unit, digits=digits, beside=ends, month_of=abs(rec.gain) * worth)
         return (
             first,
             {
@@ -304,7 +306,7 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
             },
             {
                 "label": f"It {more} a month",
-                "value": month_money(abs(rec.gain) * worth * volume, unit) if volume else "set a volume",
+                "value": lost or "set a volume",
                 "help": "The same a month, at your cases a month: nothing changes unless the threshold ships, and "
                 "the verdict does not ship it.",
             },
@@ -324,7 +326,8 @@ def value_metrics(rec, *, worth: float, unit: str, volume: float) -> tuple[dict,
         },
         {
             "label": "Gain a month",
-            "value": month_money(rec.gain * worth * volume, unit) if volume else "set a volume",
+            "value": month_amount(shown, volume, unit, digits=digits, beside=ends, month_of=rec.gain * worth)
+            or "set a volume",
             "help": f"The gain per case times {volume:,.0f} cases a month.",
         },
         *(

@@ -143,7 +143,7 @@ def _over_shipped(amount, low, high, unit: str, volume) -> tuple[str, str]:
     saves, size, low, high = as_saving(amount, low, high)
     d = beside_interval(size, low, high)  # the amount and its interval at one number of decimals
     iv = interval(low, high, unit, of="the saving" if saves else "how much more", digits=d)
-    what = per_case_and_month(size, volume, unit, digits=d)
+    what = per_case_and_month(size, volume, unit, digits=d, beside=(low, high))  # a month at those decimals
     return (f"saves {what} over" if saves else f"costs {what} more than"), (f" ({iv} per case)" if iv else "")
 
 
@@ -157,7 +157,7 @@ def _shift_parts(p: dict, unit: str, volume) -> dict:
         "period": period_label(p["period"]),
         "rate": percent(ls["base_rate"]),
         "other": percent(cal["base_rate"]),
-        "amount": per_case_and_month(p["regret_per_case"], volume, unit, digits=d),
+        "amount": per_case_and_month(p["regret_per_case"], volume, unit, digits=d, beside=p["regret_interval"]),
         "iv": _over_shipped(p["regret_per_case"], *p["regret_interval"], unit, volume)[1],
         "label": f" Label a sample of {period_label(p['period'])}: {tell}." if tell else "",
     }

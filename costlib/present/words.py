@@ -349,21 +349,22 @@ def _recommendation_verdict(rec, *, unit: str = "", volume: float | None = None,
         )
     # the two costs at the decimals their difference needs, the saving as their shown difference and its
     # interval at its decimals (the tiles')
-    apart, shown = shown_saving(rec.baseline_cost, rec.cost, rec.saving_low, rec.saving_high)
-    saving_iv = interval(rec.saving_low, rec.saving_high, unit, digits=apart)
+    ends = (rec.saving_low, rec.saving_high)  # the interval the decimals are cut to: a month reads at them
+    apart, shown = shown_saving(rec.baseline_cost, rec.cost, *ends)
+    saving_iv = interval(*ends, unit, digits=apart)
     if rec.status == WORSE:
         return Verdict(
             kind,
             f"{head}: its best cutoff{within} ({how}) costs "
-            f"{per_case_and_month(rec.cost, volume, unit, digits=apart)} on the "
+            f"{per_case_and_month(rec.cost, volume, unit, digits=apart, beside=ends)} on the "
             f"{judged_kind(rec)} rows, {money(-shown, unit, digits=apart)} per case more than {base} "
             f"({money(rec.baseline_cost, unit, digits=apart)} per case), which needs no model.",
             details,
             asides,
         )
-    saving = per_case_and_month(shown, volume, unit, digits=apart, month_of=rec.saving)
-    cost = per_case_and_month(rec.cost, volume, unit, digits=apart)
-    base_cost = per_case_and_month(rec.baseline_cost, volume, unit, digits=apart)
+    saving = per_case_and_month(shown, volume, unit, digits=apart, beside=ends, month_of=rec.saving)
+    cost = per_case_and_month(rec.cost, volume, unit, digits=apart, beside=ends)
+    base_cost = per_case_and_month(rec.baseline_cost, volume, unit, digits=apart, beside=ends)
     if rec.status == UNCLEAR:
         why = "there is no interval to tell it from chance"
         why = f"the {saving_iv} includes zero, so the saving could be chance" if saving_iv else why

@@ -140,7 +140,9 @@ def test_with_test_rows_the_groups_still_say_test_cases(compas):
 
 
 def test_the_gain_a_month_reads_as_the_two_whole_months_it_is_the_difference_of(screening):
-    """Review 4: '$4,512 a month' and '$4,584 a month', then '$71.88 a month' more."""
+    """Review 4: '$4,512 a month' and '$4,584 a month', then '$71.88 a month' more. The worths read at the
+    decimals the gain's interval warrants ('$0.451', '$0.458'), each month as that amount reads at 10,000
+    cases (`amounts.month_figure`), and the gain a month still their difference: '$70', not '$72'."""
     head = _answer(screening, "score_overconfident").at(10).verdict.headline
-    assert "($4,512 a month)" in head and "($4,584 a month)" in head
-    assert "($72 a month) more" in head and "71.88" not in head
+    assert "$0.451 per case ($4,510 a month)" in head and "$0.458 per case ($4,580 a month)" in head, head
+    assert "$0.007 per case ($70 a month) more" in head and "71.88" not in head, head

@@ -77,9 +77,12 @@ def test_the_answer_says_the_cost_per_case_and_a_month_in_the_users_unit(answer,
     v = answer.verdict(price, "$", volume)
     assert v.kind == "success"  # the verdict is the one it was: only how it is said changes
     head = v.headline
-    assert f"{money(cost, '$')} per case ({month_money(cost * volume, '$')} a month)" in head, head
+    # a month: the per-case amount as it reads, times the cases (`amounts.month_figure`: beside the interval)
+    said = money(cost, "$")
+    assert f"{said} per case ({month_money(float(said[1:]) * volume, '$')} a month)" in head, head
     base = price * rec.baseline_nec
-    assert f"{money(base, '$')} per case ({month_money(base * volume, '$')} a month)" in head, head
+    said = money(base, "$")
+    assert f"{said} per case ({month_money(float(said[1:]) * volume, '$')} a month)" in head, head
     assert f"{money(price * rec.saving_low, '$')} to {money(price * rec.saving_high, '$')}" in head, head
     assert f"at least {rec.threshold:.4g}" in head
     # the price moves the money and nothing else

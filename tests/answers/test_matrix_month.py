@@ -14,6 +14,7 @@ import pytest
 from costlib.answers.matrix import default_matrix, matrix_answer, matrix_metrics
 from costlib.loading.preparing import prepare
 from costlib.loading.samples import SAMPLES, sample_bytes
+from costlib.present import matrix_words
 from costlib.present.downloads import csv_table
 from costlib.present.page_answers import matrix_verdict
 
@@ -63,7 +64,12 @@ def test_the_saving_a_month_carries_its_interval(tickets):
     tile = {m["label"]: m for m in answer.metrics}["Saving a month"]
     rec = answer.rec
     low, high = rec.saving_low * 10_000, rec.saving_high * 10_000
-    assert tile["delta"] == f"95% interval ${low:,.0f} to ${high:,.0f}" and tile["delta_arrow"] == "off"
+    # each end as the per-case interval reads it (at the saving's decimals), times the cases: to the hundred
+    # at two decimals and 10,000 cases (`amounts.month_interval`)
+    d = matrix_words.matrix_saving(rec).digits
+    shown = [round(x, d) * 10_000 for x in (rec.saving_low, rec.saving_high)]
+    assert d == 2 and tile["delta"] == f"95% interval ${shown[0]:,.0f} to ${shown[1]:,.0f}", (d, tile)
+    assert tile["delta_arrow"] == "off"
     assert low < rec.saving * 10_000 < high
 
 
@@ -76,16 +82,17 @@ DEARER = SimpleNamespace(  # the review's file: the model's best policy $0.677 a
 def test_do_not_let_the_model_decide_says_its_cost_a_month_and_the_interval():
     said = matrix_verdict(DEARER, unit="$", volume=10_000)
     assert said.kind == "error"
-    assert "its best policy, “cheapest decision”, costs $0.68 per case ($6,770 a month)" in said.headline
+    # a month as each per-case amount reads, times 10,000 cases (`amounts.month_figure`): $0.68, not $0.677
+    assert "its best policy, “cheapest decision”, costs $0.68 per case ($6,800 a month)" in said.headline
     assert "at $0.65 per case ($6,500 a month)" in said.headline
     # the saving's interval, its ends turned round: -0.027 saved is 0.027 more, (-0.078, 0.023) is (-0.023, 0.078)
     assert said.headline.endswith(
-        "The policy costs $0.03 per case more, $270 a month more (95% interval of the extra cost −$0.02 to $0.08)."
+        "The policy costs $0.03 per case more, $300 a month more (95% interval of the extra cost −$0.02 to $0.08)."
     ), said.headline
     tiles = {m["label"]: m for m in matrix_metrics(DEARER, unit="$", volume=10_000)}
-    assert tiles["Extra cost a month"]["value"] == "$270"
-    assert tiles["Extra cost a month"]["delta"] == "95% interval −$230 to $780"
-    assert "$6,770 a month" in tiles["Cost per case"]["help"]
+    assert tiles["Extra cost a month"]["value"] == "$300"
+    assert tiles["Extra cost a month"]["delta"] == "95% interval −$200 to $800"
+    assert "$6,800 a month" in tiles["Cost per case"]["help"]
 
 
 def test_a_tie_says_no_extra_cost():

@@ -73,9 +73,9 @@ def test_a_refit_beyond_the_noise_is_shipped_and_the_base_rate_shift_is_the_alte
     assert (choice.kind, choice.cutoffs) == (CHOICE_REFIT, {"everyone": 0.45})
     assert (choice.alternative, choice.alternative_cutoffs) == (CHOICE_SHIFT, {"everyone": 0.4})
     ship, other = what_to_ship(report, {"volume": 2000}, refit, unit="$")
-    # 0.04 per case x 2,000 cases a month = $80.00 a month
+    # 0.040 per case x 2,000 cases a month = $80 a month: whole dollars, a step of $0.001 a case is $2 a month
     assert ship.startswith("What to ship instead: flag a case when its score is at least 0.45, the refit on the 3,000")
-    assert "Refitting on them saves $0.040 per case ($80.00 a month) over keeping the shipped cutoff" in ship
+    assert "Refitting on them saves $0.040 per case ($80 a month) over keeping the shipped cutoff" in ship
     assert refit_saving(refit.judged, unit="$", volume=2000) in ship
     assert other.startswith("Not chosen: flag a case when its score is at least 0.4, the shipped cutoff moved to")
     assert "rests on the scores alone" in other and "0.45" not in other
@@ -86,9 +86,9 @@ def test_a_refit_within_the_noise_gives_way_to_the_shift_and_is_said_as_not_chos
     choice = ship_choice(report, _refit(alert=False))
     assert (choice.kind, choice.cutoffs, choice.alternative) == (CHOICE_SHIFT, {"everyone": 0.4}, CHOICE_REFIT)
     ship, other = what_to_ship(report, {}, _refit(alert=False), unit="$", volume=1000)
-    # the shift's estimated saving: 0.05 per case x 1,000 cases a month
+    # the shift's estimated saving: 0.050 per case x 1,000 cases a month, to the dollar ($0.001 a case is $1)
     assert ship.startswith("What to ship instead: flag a case when its score is at least 0.4, the shipped cutoff")
-    assert "it saves $0.050 per case ($50.00 a month) over keeping the shipped cutoff" in ship
+    assert "it saves $0.050 per case ($50 a month) over keeping the shipped cutoff" in ship
     assert "if the cases changed and the scores still match how often cases turn out positive (about 30.0%" in ship
     assert other.startswith("Not chosen: flag a case when its score is at least 0.45, the refit on the 3,000 cases")
     assert "within the noise (95% interval of the saving −$0.02 to $0.10 per case)" in other

@@ -36,10 +36,11 @@ def test_a_dearer_policy_is_dearer_on_both_with_one_interval():
     said = matrix_words.matrix_saving(DEARER)
     assert said.dearer and (said.low, said.high) == (-0.023, 0.078) and said.exact == 0.027
     headline = matrix_verdict(DEARER, unit="$", volume=10_000).headline
-    # at the decimals the interval's width warrants (`amounts.beside_interval`'s `by_width`)
-    assert "$270 a month more (95% interval of the extra cost −$0.02 to $0.08)" in headline, headline
+    # at the decimals the interval's width warrants (`amounts.beside_interval`'s `by_width`), and a month as
+    # $0.03 per case reads at 10,000 cases (`amounts.month_figure`)
+    assert "$300 a month more (95% interval of the extra cost −$0.02 to $0.08)" in headline, headline
     tile = _tiles(DEARER)[matrix_words.EXTRA_A_MONTH]
-    assert (tile["value"], tile["delta"]) == ("$270", "95% interval −$230 to $780")
+    assert (tile["value"], tile["delta"]) == ("$300", "95% interval −$200 to $800")
     assert tile["help"] == "What the model costs more per case times 10,000 cases a month."
 
 

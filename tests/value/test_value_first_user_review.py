@@ -88,7 +88,8 @@ def test_two_worths_a_hair_apart_read_at_the_gains_interval_in_the_verdict_and_t
     answer = _answer(screening, 1.0)
     v = answer.verdict
     assert v.headline.startswith(verdict_head(R.NOT_CLEARLY))
-    assert "would be worth $0.610 per case ($6,103 a month), against $0.610 per case ($6,100 a month)" in v.headline
+    # a month as the per-case worth reads, times 10,000 cases (`amounts.month_figure`): not '$6,103' beside '$0.610'
+    assert "would be worth $0.610 per case ($6,100 a month), against $0.610 per case ($6,100 a month)" in v.headline
     assert re.search(r"95% interval −\$0\.00\d to \$0\.00\d of the gain includes zero", v.headline), v.headline
     assert max(_decimals(v.headline)) == 3
     tiles = {m["label"]: m["value"] for m in answer.metrics}
@@ -100,5 +101,8 @@ def test_a_gain_that_ships_keeps_its_ends_off_zero_and_its_decimals_at_the_width
     answer = _answer(compas, 1.0, 0.3)
     v = answer.verdict
     assert v.kind == "success"
-    assert "It is worth $0.393 per case ($3,925 a month), against $0.315 per case" in v.headline, v.headline
+    # $0.393 x 10,000 cases: a month as the per-case worth reads (`amounts.month_figure`), not $3,925
+    assert "It is worth $0.393 per case ($3,930 a month), against $0.315 per case ($3,150 a month)" in v.headline, (
+        v.headline
+    )
     assert "(95% interval $0.053 to $0.101 of the gain)" in v.headline, v.headline

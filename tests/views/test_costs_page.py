@@ -349,6 +349,7 @@ def test_the_first_tile_is_the_models_cost_under_every_verdict():
             (MODEL_COST, words.money(rec.cost, "$", digits=digits)),
             ("Cost per case without a model", words.money(rec.baseline_cost, "$", digits=digits)),
             (f"The model {saves} per case", words.money(shown, "$", digits=digits)),
-            (f"The model {saves} a month", month_money(rec.saving * 10_000, "$")),
+            # a month as the saving per case reads, times the cases (`amounts.month_figure`): $0.113 is $1,130
+            (f"The model {saves} a month", month_money(shown * 10_000, "$")),
         ], (c_fn, tiles)
     assert seen == {True, False}  # one verdict of each kind

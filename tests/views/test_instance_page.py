@@ -31,7 +31,10 @@ def test_instance_page_recommends_the_nec_optimal_cutoff_fitted_on_train():
     assert f"at least {t:.4g}" in verdict_box(at)
     said = verdict_box(at)
     digits = next(d for d in (3, 4) if f"{money(nec, '$', digits=d)} per case" in said)  # `shown_saving`'s
-    assert f"{money(nec, '$', digits=digits)} per case ({month_money(nec * 10_000, '$')} a month)" in said
+    # a month as the amount per case reads, times the cases (`amounts.month_figure`): $0.036 is $360, not $364
+    assert (
+        f"{money(nec, '$', digits=digits)} per case ({month_money(round(nec, digits) * 10_000, '$')} a month)" in said
+    )
     at.slider(key="threshold").set_value(0.8).run()
     assert_no_exception(at)
     overall = explore_table(at)
@@ -57,10 +60,9 @@ def test_the_price_of_a_typical_mistake_turns_the_answer_and_the_table_into_mone
     d_te = costlib.delta_from_votes(te["n_yes"], te["n_no"])
     everyone = costlib.normalized_excess_cost(np.ones(len(te), int), d_te)  # the cheaper choice without a model
     for said, price in ((before, 1.0), (after, 2.5)):  # at the decimals `shown_saving` gives the answer
-        per_case = [money(price * everyone, "€", digits=d) for d in (3, 4)]
-        assert any(f"{x} per case ({month_money(price * everyone * 3000, '€')} a month)" in said for x in per_case), (
-            said
-        )
+        # a month as the amount per case reads, times the cases (`amounts.month_figure`): whole euros at 3,000
+        per_case = [(money(price * everyone, "€", digits=d), round(price * everyone, d) * 3000) for d in (3, 4)]
+        assert any(f"{x} per case ({month_money(m, '€')} a month)" in said for x, m in per_case), said
     row = explore_table(at).loc["flag everyone"]
     assert row["cost per case"] == money(2.5 * everyone, "€")
     assert row["cost a month"] == month_money(2.5 * everyone * 3000, "€")

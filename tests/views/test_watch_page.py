@@ -449,7 +449,10 @@ def test_the_refit_says_what_it_saves_over_the_shipped_cutoff_and_its_chart_mark
         tuple(policy["prices"]["everyone"])), cutoffs=dict.fromkeys(("north", "south"), cut), n_resamples=500,
     )  # fmt: skip
     said = texts(at)
-    month = month_money(j.regret * 10000, "$")  # at the sidebar's cases a month, as the headline (review 140)
+    # at the sidebar's cases a month, as the headline (review 140), of the amount per case as it reads beside
+    # its interval (`amounts.month_figure`: $0.085 x 10,000 is $850, whatever the digits past it)
+    per_case = float(money(j.regret, "$")[1:])
+    month = month_money(per_case * 10000, "$")
     saves = f"Refitting on them saves {money(j.regret, '$')} per case ({month} a month)"
     assert saves + " over keeping the shipped cutoff (95% interval of the saving " in said
     assert f"{money(j.low, '$')} to {money(j.high, '$')} per case)" in said
@@ -467,7 +470,7 @@ def test_the_refit_says_what_it_saves_over_the_shipped_cutoff_and_its_chart_mark
     [b for b in at.button if b.key == "watch_refit"][0].click().run()
     assert_no_exception(at)
     # there at the policy's cases a month, which the button put in the sidebar (said before it was pressed)
-    costs_month = month_money(j.regret * policy["volume"], "$")
+    costs_month = month_money(per_case * policy["volume"], "$")
     assert f"Refitting on them saves {money(j.regret, '$')} per case ({costs_month} a month)" in texts(at)
     shown = metric(at, MODEL_COST)  # at the decimals Costs' saving needs (`shown_saving`: 3, or one more)
     digits = len(shown.split(".")[1])

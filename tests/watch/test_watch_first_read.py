@@ -15,7 +15,7 @@ import pytest
 from costlib.answers.watch import SAMPLE_COLUMNS, sample_files, sample_inputs, ship_choice, what_to_ship
 from costlib.cli.watch import _print_text
 from costlib.core.prices import prices_for
-from costlib.present.amounts import beside_interval, money, month_money, percent
+from costlib.present.amounts import a_month, beside_interval, money, month_money, percent
 from costlib.present.labels import VOLUME_LABEL
 from costlib.present.watch_labels import policy_settings_words, refit_what, shell_lines
 from costlib.present.watch_tables import how_measured
@@ -95,16 +95,17 @@ def test_the_periods_table_and_the_command_line_never_say_saves_minus(year, caps
 
 def test_a_refit_that_costs_more_turns_its_interval_too():
     judged = SimpleNamespace(regret=-0.0054, low=-0.05, high=0.0092, no_model=None)
-    said = refit_saving(judged, unit="$", volume=1500)  # 0.0054 x 1,500 = $8.10 a month
+    # $0.005 as shown x 1,500 = $7.50 a month, to the dollar (a step of $0.001 a case is $1.50): $8 (`month_figure`)
+    said = refit_saving(judged, unit="$", volume=1500)
     # at the decimals the interval's width warrants (`amounts.beside_interval`'s `by_width`)
-    assert said.startswith("Refitting on them costs $0.005 per case ($8.10 a month) more than keeping the shipped")
+    assert said.startswith("Refitting on them costs $0.005 per case ($8 a month) more than keeping the shipped")
     assert "(95% interval of how much more −$0.009 to $0.050 per case)" in said
     refit = SimpleNamespace(judged=judged, frame=range(3000), span="2026-07 to 2026-09")
     choice = SimpleNamespace(
         kind=CHOICE_KEEP, alternative=CHOICE_REFIT, alternative_cutoffs={"everyone": 0.6}, refit=refit
     )
     (line,) = ship_words(choice, unit="$", volume=1500)
-    assert "−$" not in line.split("(95%")[0] and "costs $0.005 per case ($8.10 a month) more than keeping" in line
+    assert "−$" not in line.split("(95%")[0] and "costs $0.005 per case ($8 a month) more than keeping" in line
 
 
 # ---------------------------------------------------------------------------------------
@@ -124,14 +125,20 @@ def test_what_to_ship_says_a_month_at_the_sidebars_volume_as_the_headline_does(y
     assert month != 10000
     page = what_to_ship(report, policy, refit, unit="$", volume=10000)
     assert ship_choice(report, refit).kind == CHOICE_REFIT
-    assert month_money(refit.judged.regret * 10000, "$") + " a month" in page[0]
+    j = refit.judged  # a month as the saving per case reads beside its interval (`amounts.a_month`, `month_figure`)
+    d = beside_interval(j.regret, j.low, j.high)
+    assert a_month(j.regret, 10000, "$", digits=d, beside=(j.low, j.high)) in page[0]
+    assert month_money(j.regret * 10000, "$") != month_money(round(j.regret, d) * 10000, "$")  # the case moves
     said = f"A month here is {month:,} cases, the policy's cases a month"
     assert not any(said in line or "not your" in line for line in page)  # one volume: nothing to set apart
     cli = what_to_ship(report, policy, refit, unit="$")  # the command line has no sidebar: the policy's month
     assert said in cli[0] and "not your" not in cli[0]
-    assert month_money(refit.judged.regret * month, "$") + " a month" in cli[0]
+    assert a_month(j.regret, month, "$", digits=d, beside=(j.low, j.high)) in cli[0]
     own = what_to_ship(report, {**policy, "volume": None}, refit, unit="$", volume=10000)  # a month is yours
-    assert "A month here" not in " ".join(own) and month_money(refit.judged.regret * 10000, "$") + " a month" in own[0]
+    assert (
+        "A month here" not in " ".join(own)
+        and a_month(j.regret, 10000, "$", digits=d, beside=(j.low, j.high)) in own[0]
+    )
 
 
 def test_a_volume_of_zero_says_no_amount_a_month_as_what_to_ship_does(year):
