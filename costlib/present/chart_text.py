@@ -54,7 +54,8 @@ class ChartText:
 
     sentence  what the chart shows, in words: its title, axes, how many series and which, and
               what it marks (plain text with the user's own characters: escape it where shown)
-    table     the numbers behind it, long format: ``series``, the x axis's title, the y axis's
+    table     the numbers behind it, long format: ``series`` (not when every row is of one, which
+              the sentence names), the x axis's title, the y axis's
               title (a heatmap: its colour bar's title) and, where points carry one, ``label``;
               one row per point (a histogram: per bin), at most about `MAX_ROWS`
     note      None, or the sentence that says the table was thinned (`THINNED`)
@@ -89,8 +90,8 @@ def chart_text(figure) -> ChartText:
     >>> alt = chart_text(fig)
     >>> alt.sentence
     'Cost: 1 line (model & co) of cost per case against cutoff.'
-    >>> alt.table.columns.tolist(), len(alt.table)
-    (['series', 'cutoff', 'cost per case'], 2)
+    >>> alt.table.columns.tolist(), len(alt.table)  # one series: its name is in the sentence
+    (['cutoff', 'cost per case'], 2)
     """
     spec = _arrays(figure if isinstance(figure, dict) else _spec(figure))
     layout = spec.get("layout", {})
@@ -116,6 +117,8 @@ def chart_text(figure) -> ChartText:
     table = table[list(dict.fromkeys(c for p in parts if _size(p) for c in p))]  # the columns in the traces' order
     if LABEL in table and (table[LABEL].fillna("") == "").all():
         table = table.drop(columns=LABEL)
+    if SERIES in table and table[SERIES].nunique(dropna=False) == 1:  # one series: the sentence names it
+        table = table.drop(columns=SERIES)
     if LABEL in table:  # a point without a label of its own (a map's cell beside a marked point) is blank
         table[LABEL] = table[LABEL].fillna("")
     for column in table.columns:  # a gap in a line (NaN) reads as a dash: a grid would show "None"

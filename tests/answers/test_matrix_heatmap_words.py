@@ -2,7 +2,8 @@
 table opened with a column "series" whose every cell read "heatmap" (a map without a name is named
 by its kind), and nothing in it said which policy the map shows: that stood only in the subtitle
 drawn under the title. Each map is now named by its policy, as the price map is by what it shows
-(`price_figures.MAP_NAME`): the column, and the sentence, name the policy."""
+(`price_figures.MAP_NAME`): the sentence names the policy; a column repeating it in every row (a
+later review) is left out, as for every chart of one series."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def test_each_maps_words_name_its_policy_not_the_word_heatmap(answer):
             answer.heatmaps(policy)[:2], (matrix_words.CONFUSION_TITLE, matrix_words.COST_CELLS_TITLE), strict=True
         ):
             alt = chart_text(fig)
-            assert set(alt.table[SERIES]) == {policy}, set(alt.table[SERIES])
+            assert SERIES not in alt.table  # one map: named in the sentence, not in a column repeating it
             assert alt.sentence.startswith(f"{title}: 1 map ({policy}) of true class against decision")
             assert fig.layout.title.subtitle.text == policy  # still drawn under the title
 
@@ -39,8 +40,8 @@ def test_each_maps_words_name_its_policy_not_the_word_heatmap(answer):
 def test_the_maps_cells_read_as_before(answer):
     policy = answer.rec.policy
     cases, costs = (chart_text(f).table for f in answer.heatmaps(policy)[:2])
-    assert cases.columns.tolist() == [SERIES, "decision", "true class", "cases"]
+    assert cases.columns.tolist() == ["decision", "true class", "cases"]
     handed = int((answer.rec.decisions[policy] < 0).sum())
     assert cases["cases"].sum() + handed == 1499  # every test case in a cell, but those handed over
-    assert costs.columns.tolist() == [SERIES, "decision", "true class", "$"]
+    assert costs.columns.tolist() == ["decision", "true class", "$"]
     assert all(str(v).startswith("$") for v in costs["$"])  # the amounts as the cells draw them

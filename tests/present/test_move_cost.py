@@ -135,6 +135,8 @@ def _table_reference(fig: go.Figure) -> pd.DataFrame:
     table = pd.DataFrame(rows)
     if (table[LABEL] == "").all():
         table = table.drop(columns=LABEL)
+    if table[SERIES].nunique() == 1:  # one series: the sentence names it
+        table = table.drop(columns=SERIES)
     for column in (x_title, y_title, INTERVAL_FROM, INTERVAL_TO):  # a line drawn without an interval: a dash
         if column in table and table[column].isna().any():
             table[column] = [
