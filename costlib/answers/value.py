@@ -56,6 +56,7 @@ from costlib.present.value_words import (
     ACCEPTANCE_RULES_NOTE,
     CALIBRATION_VALUE_NOTE,
     CLASSIFICATION_NOTE,
+    F1_HEADER,
     K_SEPARATE_NOTE,
     VALUE_CAP_NO_VOLUME,
     VALUE_VERDICT_MORE,
@@ -267,7 +268,10 @@ class ValueAnswer:
         (worth per case), "classification" (the price of the errors per case) and "calibration"."""
         return {
             "acceptance": {"value per case": t.in_unit(t.ACCEPTANCE_HEADER, self.unit)},
-            "classification": {"cost-sensitive error": t.in_unit(t.CLASSIFICATION_HEADER, self.unit)},
+            "classification": {
+                "cost-sensitive error": t.in_unit(t.CLASSIFICATION_HEADER, self.unit),
+                "F1": F1_HEADER,
+            },
             "calibration": {
                 c: f"{c} ({self.unit or t.PER_CASE})" for c in (WORTH_BEFORE_RESCALING, WORTH_AFTER_RESCALING)
             },
@@ -346,7 +350,10 @@ def value_answer(
         ),
     )
     k_rec = rec
-    if share is None and separate_prices(ds, choice, worth):  # the answer prices each mistake on its own
+    apart = separate_prices(ds, choice, worth)
+    # under a limit the answer prices both mistakes at their average: its headline and the limit's box say so
+    averaged = (choice.c_fp, choice.c_fn) if apart and share is not None else None
+    if share is None and apart:  # the answer prices each mistake on its own
         rec = remember(
             "value_outcome",
             (choice.c_fp, choice.c_fn, worth, r),
@@ -355,7 +362,7 @@ def value_answer(
     if cap is not None and share is None:
         limit_note = VALUE_CAP_NO_VOLUME
     elif rec.capacity is not None:
-        limit_note = value_capacity_sentence(rec, cap=cap, volume=volume, worth=worth, unit=unit)
+        limit_note = value_capacity_sentence(rec, cap=cap, volume=volume, worth=worth, unit=unit, averaged=averaged)
     else:
         limit_note = None
     priced = unset_prices_clause(
@@ -366,7 +373,11 @@ def value_answer(
         unit=unit,
     )
     sample = is_sample(ds.fingerprint)  # a built-in sample's models are not the reader's
-    lopsided = lopsided_sentence(c_fp=choice.c_fp, c_fn=choice.c_fn, k=k, moved=choice.moved, unit=unit)
+    lopsided = (  # under a limit at averaged prices the headline says how it prices them
+        None
+        if averaged is not None and rec.capacity is not None
+        else lopsided_sentence(c_fp=choice.c_fp, c_fn=choice.c_fn, k=k, moved=choice.moved, unit=unit)
+    )
     verdict = (
         outcome_verdict(rec, worth=worth, unit=unit, volume=volume, priced=priced, sample=sample)
         if rec is not k_rec
@@ -386,6 +397,7 @@ def value_answer(
         priced=priced,
         notes=(lopsided,) if lopsided else (),
         sample=sample,
+        averaged=averaged if rec.capacity is not None else None,
     )
     picked = value_picked_sentence(rec, sample=sample)
     if picked:

@@ -24,7 +24,9 @@ from costlib.present import figures, page_answers
 from costlib.present.labels import ALL_ROWS_FLATTER_THRESHOLD
 from costlib.present.value_words import (
     FITTED_RULE,
+    VALUE_K_AXIS,
     VALUE_K_CHART_APART,
+    VALUE_K_TITLE,
     WORTH_AFTER_RESCALING,
     WORTH_BEFORE_RESCALING,
     formula_words,
@@ -274,13 +276,15 @@ def value_k_figure(against_k: tuple, *, k: float, worth: float, unit: str, rejec
     """Which model is worth more at each k (`models_by_k`, at this worth of a case handed over), in
     the user's unit, your k marked."""
     long, flips = against_k
-    return figures.value_k_figure(
+    fig = figures.value_k_figure(
         long.assign(value=long["value"] * worth),
         flips=flips,
         current_k=k,
         unit=unit,
         formula=formula_words(reject_value),
+        title=VALUE_K_TITLE,
     )
+    return fig.update_xaxes(title_text=VALUE_K_AXIS)  # k in words, not "how much worse ... is good"
 
 
 def acceptance_table(

@@ -32,7 +32,7 @@ from costlib.present.amounts import (
 )
 from costlib.present.labels import whose_models
 from costlib.present.page_answers import VALUE_BASELINES, value_rows
-from costlib.present.value_words import BASELINE_WORDS
+from costlib.present.value_words import BASELINE_WORDS, SAME_PRICING, averaged_pricing, without_limit_sentence
 from costlib.present.words import Verdict, fitted_rows, split_sentence, verdict_head
 
 LOPSIDED = 2.0  # a price of one mistake at least this many times the other's: the two pages can answer differently
@@ -215,13 +215,18 @@ def value_verdict(
     priced: str = "",
     notes: tuple[str, ...] = (),
     sample: bool = False,
+    averaged: tuple[float, float] | None = None,
 ) -> Verdict:
     """The Value page's one answer (a `value.ValueRecommendation`), in money when a right answer
     has a worth (`worth` in `unit`), per case and per month (`volume` cases a month). `cap` is the
     limit on the hand-overs in cases a month, for its words (the share is ``rec.capacity``'s);
     `priced` (`unset_prices_clause`) ends the headline; `notes` (`lopsided_sentence`) follow the
     details; `sample`: the data is a built-in sample, whose models are not the reader's ("the best
-    of the sample's 2 models", not "of your 2 models")."""
+    of the sample's 2 models", not "of your 2 models"). `averaged`: under a limit, the two differing
+    prices (c_fp, c_fn) the answer prices at their average; the worth's sentence says so itself
+    (`value_words.averaged_pricing`) and the headline ends comparing it with the best answer without
+    the limit at that same pricing (`value_words.without_limit_sentence`), so a limit never reads as
+    making the model worth more than without it."""
     from costlib.core import rules as R
     from costlib.core.ship import ADDS_NOTHING, NO_ANSWER, UNCLEAR, WORSE
     from costlib.value.recommendation import HAND_AT_RANDOM
@@ -231,7 +236,14 @@ def value_verdict(
 
     gain = (rec.gain_low * worth, rec.gain_high * worth)
 
+    limited = averaged is not None and rec.capacity is not None and rec.status != NO_ANSWER
+    at_avg = f" {averaged_pricing(*averaged, unit)}" if limited else ""  # after the worth it prices
+
     def done(kind: str, head: str) -> Verdict:
+        if limited:
+            head += " " + without_limit_sentence(
+                rec, worth=worth, unit=unit, volume=volume, same_pricing=f" {SAME_PRICING}"
+            )
         return Verdict(kind, f"{defined(head)} {priced}".strip(), (*details, *notes), tuple(asides))
 
     base = VALUE_BASELINES[rec.baseline]
@@ -265,25 +277,25 @@ def value_verdict(
             return done(
                 "error",
                 f"{head}: when {as_bad(k)}, every answer loses{on_fit}, so hand every case to a person, worth "
-                f"{cash(kept)}. The model should not answer on its own at this price of a wrong answer.",
+                f"{cash(kept)}{at_avg}. The model should not answer on its own at this price of a wrong answer.",
             )
         if choice == HAND_AT_RANDOM:
             return done(
                 "error",
                 f"{head} which cases to hand over: {within}, no confidence threshold{on_fit} does better than "
-                f"handing {taken} to a person at random, so do that, worth {cash(kept)}{loss}.{why}",
+                f"handing {taken} to a person at random, so do that, worth {cash(kept)}{at_avg}{loss}.{why}",
             )
         if within and why:
             return done(
                 kept_kind(rec, loses=every),
                 f"{head} which cases to hand over: {within}, no confidence threshold{on_fit} does better than "
-                f"letting {who} answer every case, so do that, worth {cash(kept)}{loss}.{why}",
+                f"letting {who} answer every case, so do that, worth {cash(kept)}{at_avg}{loss}.{why}",
             )
         # the action first: the model answering every case is the best choice, not a warning (`kept_kind`)
         return done(
             kept_kind(rec, loses=every),
             f"{head} which cases to hand over: let {who} answer every case, the best choice at these prices, worth "
-            f"{cash(kept)}{loss}. Answering only when confident adds nothing {when}: the best confidence "
+            f"{cash(kept)}{at_avg}{loss}. Answering only when confident adds nothing {when}: the best confidence "
             f"threshold{on_fit} accepts every answer.",
         )
     if rec.status == WORSE:
@@ -292,7 +304,7 @@ def value_verdict(
             # about which cases to hand over, as with a threshold that adds nothing: "Do not let the model
             # decide: ... so keep letting the model answer every case" read as both use it and do not
             f"{head} which cases to hand over: {when}, answering only when confident is worth no more than {base}, "
-            f"{cash(rec.baseline_value)}{on_judged}, so keep {base}{loss}.{why}",
+            f"{cash(rec.baseline_value)}{on_judged}{at_avg}, so keep {base}{loss}.{why}",
         )
     # the two worths subtract as read, and the gain's interval beside them reads at their decimals (no more
     # than its width warrants), their months at the precision those carry (`amounts.month_figure`)
@@ -300,7 +312,7 @@ def value_verdict(
     iv = interval(*gain, unit, digits=digits)
     against = f"against {cash(rec.baseline_value, digits)} for {base}"
     handed = f"{rec.reject_rate:.0%} of cases to a person"
-    worth_text = cash(rec.value, digits)
+    worth_text = cash(rec.value, digits) + at_avg
     if rec.status == UNCLEAR:
         because = f"the {iv} of the gain includes zero" if iv else "there is no interval to tell the gain from chance"
         return done(

@@ -11,7 +11,15 @@ from costlib import value
 from costlib.binary import honest as H
 from costlib.loading.messages import plural
 from costlib.present import page_answers
-from costlib.present.amounts import cutoff_number, money, month_amount, month_money, number, percent, shown_saving
+from costlib.present.amounts import (
+    cutoff_number,
+    money,
+    month_amount,
+    month_money,
+    number,
+    percent,
+    shown_saving,
+)
 from costlib.present.calibration_words import NO_SPLIT, NO_TEST_ROWS, ONLY_TEST_ROWS, same_rows_case
 from costlib.present.labels import ALL_ROWS_FLATTER, whose_models
 from costlib.present.words import fitted_rows
@@ -34,12 +42,14 @@ def k_from_prices_sentence(
     `k` the slider's when `moved`.
 
     >>> said = k_from_prices_sentence(c_fp=1, c_fn=3, derived=2, k=2, moved=False, per_group=False, worth=1, unit="$")
-    >>> said.split(" (")[0]
-    'k = 2 follows from your prices: a wrong answer costs on average $2.00'
+    >>> said.split(":")[0]
+    'k = 2 follows from your prices, so one wrong answer cancels out 2 right answers'
     """
     mean_words = ", each averaged over the groups weighted by their judged cases" if per_group else ""
-    return (
-        f"k = {derived:.3g} follows from your prices: a wrong answer costs on average "
+    shown = f"{derived:.3g}"
+    return (  # k said in words where it is first read (review 72)
+        f"k = {shown} follows from your prices, so one wrong answer cancels out {shown} right "
+        f"{'answer' if shown == '1' else 'answers'}: a wrong answer costs on average "
         f"{money((c_fp + c_fn) / 2, unit)} (the mean of a false positive's {money(c_fp, unit)} and a false "
         f"negative's {money(c_fn, unit)}{mean_words}, set on Costs & groups) and a right answer earns "
         f"{money(worth, unit)}."
@@ -51,10 +61,10 @@ def k_from_prices_sentence(
 
 
 #: after `k_from_prices_sentence` when the answer prices each mistake on its own (`answers.value.separate_prices`)
-K_SEPARATE_NOTE = (
-    " Your two prices differ, so the answer below prices each mistake on its own, not at this k, and so does the "
-    "chart under it; k sets the chart at one price and the sections further down, and moving it prices every "
-    "wrong answer alike."
+K_SEPARATE_NOTE = (  # it said "k sets the chart at one price and the sections further down" (review 72)
+    " Your two prices differ, so the answer below prices each mistake on its own, and so does the chart under it. "
+    "The chart at one price and the sections further down price every wrong answer at the average of the two; "
+    "moving the slider, or limiting the hand-overs, makes the answer do so too."
 )
 
 
@@ -176,11 +186,14 @@ def outcome_marks_name(fitted_on: str, *, recommended: bool) -> str:
 
 def outcome_baseline_label(baseline: str, worth: float, unit: str) -> str:
     """The horizontal line of that chart: the best choice without the model's thresholds and its worth.
+    Not "best without the model": that choice can be letting the model answer every case (review 72).
 
     >>> outcome_baseline_label("hand everything over", 0.0, "$")
-    'best without the model, handing every case to a person: $0.00'
+    'best without confidence thresholds, handing every case to a person: $0.00'
+    >>> outcome_baseline_label("answer everything", 0.311, "$")
+    'best without confidence thresholds, letting the model answer every case: $0.311'
     """
-    return f"best without the model, {BASELINE_WORDS[baseline]}: {money(worth, unit)}"
+    return f"best without confidence thresholds, {BASELINE_WORDS[baseline]}: {money(worth, unit)}"
 
 
 def separate_prices_detail(*, c_fp: float, c_fn: float, unit: str) -> str:
@@ -193,8 +206,8 @@ def separate_prices_detail(*, c_fp: float, c_fn: float, unit: str) -> str:
     return (
         f"Each mistake is priced on its own: a false positive at {money(c_fp, unit)}, a false negative at "
         f"{money(c_fn, unit)}; each answer gets a confidence threshold of its own, fitted to these prices, as the "
-        f"chart below draws. The k above, the chart at one price and the sections further down price every wrong "
-        f"answer alike, at their mean {money((c_fp + c_fn) / 2, unit)}."
+        f"chart below draws. The chart at one price and the sections further down price every wrong answer alike, at "
+        f"the average of the two, {money((c_fp + c_fn) / 2, unit)}."
     )
 
 
@@ -388,10 +401,82 @@ def _cases(x: float) -> str:
     return number(x, 0)
 
 
-def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, unit: str) -> str:
-    """What the limit of `cap` hand-overs a month changes (`rec.capacity`, from
-    `value.recommend_value` with a cap), and what one more case a month people take is worth."""
+def averaged_pricing(c_fp: float, c_fn: float, unit: str) -> str:
+    """How the answer prices the two mistakes under a limit on the hand-overs when their prices
+    differ: both at their average, said in the headline's sentence itself (a grey note was missed,
+    and the worth read higher with the limit than without it at the other pricing).
+
+    >>> averaged_pricing(1, 3, "$").split(" (")[0]
+    'with both kinds of wrong answer priced at their average, $2.00'
+    """
+    return (
+        f"with both kinds of wrong answer priced at their average, {money((c_fp + c_fn) / 2, unit)} (a limit on "
+        f"hand-overs needs one price for both; without the limit, a false positive is priced at {money(c_fp, unit)} "
+        f"and a false negative at {money(c_fn, unit)}, each on its own)"
+    )
+
+
+SAME_PRICING = "at this same pricing"  # the answer without the limit, priced as the answer within it
+
+
+def limit_loss(rec) -> float:
+    """What the limit costs per case, in right answers (0 or more): the best answer without the
+    limit (`rec.capacity.unlimited`) less the answer within it, both read on the same rows and at
+    the same pricing. Without a split `rec.value` is cross-fitted and the answer without the limit
+    is not (its in-sample worth flatters it), so the capped model's in-sample worth is used; when no
+    threshold is used, the worth of what the verdict says to do. The headline and the limit's box
+    both read it, so they never disagree."""
     from costlib.core.ship import ADDS_NOTHING
+
+    mine = rec.value
+    if rec.estimate == H.CROSS_FITTED:
+        mine = float(rec.models.set_index("model").loc[rec.model, "value"])
+    kept = getattr(rec, "kept", None)
+    if kept is not None and rec.status == ADDS_NOTHING:
+        mine = kept[1]
+    return max(float(rec.capacity.unlimited.value - mine), 0.0)
+
+
+def without_limit_sentence(rec, *, worth: float, unit: str, volume: float, same_pricing: str = "") -> str:
+    """The answer within a limit against the best without it (`limit_loss`), as one sentence of
+    the headline: never a worth above the one it is compared with.
+
+    >>> from types import SimpleNamespace as R
+    >>> u = R(value=0.5)
+    >>> rec = R(value=0.4, estimate="test", kept=None, status="saves", judged_on="test",
+    ...         capacity=R(binding=True, unlimited=u))
+    >>> said = without_limit_sentence(rec, worth=1.0, unit="$", volume=1000, same_pricing=" at this same pricing")
+    >>> said.split(", worth")[0]
+    'That is $100 a month less than the best answer without the limit'
+    """
+    c = rec.capacity
+    _, on_judged = page_answers.value_rows(rec) if rec.judged_on == "test" else ("", "")
+    on = f",{on_judged}" if on_judged else ""
+    if not c.binding:
+        return f"The limit does not bind: the answer is the same as without it{same_pricing}."
+    less = limit_loss(rec) * worth * volume
+    if less > 0:
+        # its worth beside, when read on the rows the answer's is (with a split; without one the answer's
+        # is cross-fitted and the one without the limit is not, so only what the limit costs is said)
+        than = "the best answer without the limit"
+        if rec.estimate != H.CROSS_FITTED:
+            than = f"{than}, worth {money(c.unlimited.value * worth, unit)} per case"
+        return f"That is {month_money(less, unit)} a month less than {than}{same_pricing}{on}."
+    return f"The limit costs nothing here: the best answer without it{same_pricing} is worth no more{on}."
+
+
+def value_capacity_sentence(
+    rec, *, cap: float, volume: float, worth: float, unit: str, averaged: tuple[float, float] | None = None
+) -> str:
+    """What the limit of `cap` hand-overs a month changes (`rec.capacity`, from
+    `value.recommend_value` with a cap), and what one more case a month people take is worth.
+    `averaged`: the two prices (c_fp, c_fn) the answer within the limit prices at their average,
+    said with the comparison ("than without the limit at this same pricing"), as the headline says it."""
+    from costlib.core.ship import ADDS_NOTHING
+
+    same = ""
+    if averaged is not None:
+        same = f" {SAME_PRICING} (both kinds of wrong answer at their average, {money(sum(averaged) / 2, unit)})"
 
     c = rec.capacity
     u = c.unlimited
@@ -405,22 +490,15 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
         return (
             f"{take}, and the best threshold{on_fit} hands over "
             f"{_cases(c.unlimited_fit_reject_rate * volume)} a month ({who_u}at confidence ≥ {cutoff_number(u.tau)}): "
-            "the limit does not bind, so the answer is the same as without it."
+            f"the limit does not bind, so the answer is the same as without it{same}."
         )
-    # like with like: both thresholds' worth on the same rows (without a split `rec.value` is
-    # cross-fitted and the answer without the limit is not: its in-sample worth flatters it)
-    mine = rec.value
-    if rec.estimate == H.CROSS_FITTED:
-        mine = float(rec.models.set_index("model").loc[rec.model, "value"])
     kept = getattr(rec, "kept", None)
     at_random = kept is not None and kept[0] == value.HAND_AT_RANDOM
-    if kept is not None and rec.status == ADDS_NOTHING:  # no threshold: the worth of what the verdict says to do
-        mine = kept[1]
-    less = (u.value - mine) * worth * volume
+    less = limit_loss(rec) * worth * volume  # like with like, as the headline reads it
     cost = (
-        f"worth {month_money(less, unit)} less a month than without the limit{on_judged}"
+        f"worth {month_money(less, unit)} less a month than without the limit{same}{on_judged}"
         if less > 0
-        else f"worth no less a month than without the limit{on_judged}"
+        else f"worth no less a month than without the limit{same}{on_judged}"
     )
     if at_random and rec.status == ADDS_NOTHING:
         within = (
@@ -453,6 +531,11 @@ def value_capacity_sentence(rec, *, cap: float, volume: float, worth: float, uni
     return " ".join(lines)
 
 
+#: the Value page's chart of worth against k, in words: its axis read "k: how much worse a wrong answer is than
+#: a right one is good" (review 72)
+VALUE_K_AXIS = "how many right answers one wrong answer cancels out (k)"
+VALUE_K_TITLE = "Worth per case by how many right answers one wrong answer cancels out, for every model"
+F1_HEADER = "F1 score (a balance of missed and false positives)"  # the side-by-side table's "F1"
 FITTED_RULE = "thresholds fitted to these prices"  # the acceptance table's rule of the page's answer
 ACCEPTANCE_RULES_NOTE = (  # it wrote "p ≥ (k_fp + r)/(k_tp + k_fp)", notation to a product manager (review 71)
     "“Thresholds fitted to these prices” is the rule of the answer above when your two prices differ: each "
@@ -466,7 +549,8 @@ ACCEPTANCE_RULES_NOTE = (  # it wrote "p ≥ (k_fp + r)/(k_tp + k_fp)", notation
     "to be worth more, as when a right positive is worth more than a right negative."
 )
 CLASSIFICATION_NOTE = (
-    "Accuracy, F1 and the price of the errors per case use the cutoff 0.5 and let the model answer every case "
+    "Accuracy, the F1 score (a balance of missed and false positives) and the price of the errors per case use "
+    "the cutoff 0.5 and let the model answer every case "
     "(none is handed over), so they can rank models differently from worth."
 )
 CALIBRATION_VALUE_NOTE = (

@@ -91,7 +91,8 @@ def test_the_first_chart_is_the_answers_rule_and_its_stars_read_the_answers_wort
     # the best choice without the model, at its worth, named in the legend
     (line,) = [t for t in fig.data if t.mode == "lines"]
     assert list(line.y) == pytest.approx([rec.baseline_value * worth] * 2) and line.line.dash == "dash"
-    assert line.name.startswith("best without the model")
+    assert line.name.startswith("best without confidence thresholds")  # not "without the model" (review 72)
+    assert "without the model" not in line.name
     # the chart at one price for every wrong answer is still there, and says so
     assert VALUE_K_CHART_APART in answer.one_price_figure(rec.model).layout.title.text
 

@@ -69,7 +69,8 @@ def test_a_limit_of_400_a_month_moves_the_answer_to_the_best_threshold_within_it
         f"People can take 400 cases a month; the best threshold on the train rows would hand over "
         f"{rec.capacity.unlimited_fit_reject_rate * 10_000:,.0f} ({free.model} at confidence ≥ "
         f"{cutoff_number(free.tau)}). Within 400, let {rec.model} answer at confidence ≥ {cutoff_number(tau)}: worth "
-        f"{less} less a month than without the limit on the test rows." in shown
+        f"{less} less a month than without the limit at this same pricing (both kinds of wrong answer at their "
+        "average, $2.00) on the test rows." in shown  # the prices 1 and 3 differ: averaged under a limit (review 72)
     ), shown
     assert f"would be worth about {words.money(rec.capacity.price, '$')} a month on the train rows" in shown
     assert f"confidence is at least {cutoff_number(tau)}" in shown  # the verdict is the answer within the limit
