@@ -108,7 +108,6 @@ if REFIT_BEFORE in st.session_state:
 if refit is not None:
     # The refit opens at the policy's settings (its review limit, amounts a month and policy file are
     # written for them: see `w.REFIT_CHANGES`); each shared setting it changes is listed where it is pressed.
-    say("caption", w.refit_what(refit.policy, volume, listed=True))
     read_costs([])  # the person's prices, review limit and tolerance, from their link when no page read them yet
     read_shared()
     ensure_setting("tolerance", Settings.tolerance)
@@ -119,6 +118,7 @@ if refit is not None:
     except DataError:  # said when pressed, by `set_policy_prices`
         theirs = mine
     changes = w.refit_changes(mine, theirs, fields)
+    say("caption", w.refit_what(refit.policy, volume, listed=True, same=not changes))
     say("warning" if changes else "caption", w.refit_notice(changes))
     if st.button(w.REFIT_BUTTON, key="watch_refit", type="primary", help=w.refit_notice(changes)):
         try:

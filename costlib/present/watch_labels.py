@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from costlib.loading.messages import q
 from costlib.present.amounts import a_month, month_money, number
-from costlib.present.labels import VOLUME_LABEL
+from costlib.present.labels import NEEDS, VOLUME_LABEL
 from costlib.watch.periods import FREQS
 
 # ---------------------------------------------------------------------------------------
@@ -41,6 +41,16 @@ WATCHING_NOW = (
     "The cutoff to watch: what Costs & groups recommends now for {data}, the data chosen in the sidebar's "
     "{data_label} list (or uploaded on the Data page), at your prices: {rule}."
 )
+#: the same when the policy is not fitted on the data chosen in the sidebar (`current_watched`'s `chosen`):
+#: which data it is fitted on, and why (`WATCHED_FALLBACK` or `WATCHED_EARLIER`)
+WATCHING_OTHER = (
+    "The cutoff to watch: what Costs & groups recommends now for {data}, at your prices: {rule}. {data} is not "
+    "the data chosen in the sidebar's {data_label} list, {chosen}: {why}."
+)
+WATCHED_FALLBACK = (
+    "Costs & groups cannot answer for that data (it needs {need}), so it answers for this built-in sample instead"
+)
+WATCHED_EARLIER = "this is the cutoff of your last inputs, as Costs & groups recommended it then"
 #: the rule watched, with its model (`current_watched`): the model's cutoff when it ships, else the
 #: choice without it and why (the verdict, worded as on every page)
 WATCHED_MODEL = "model {model}, {rule}"
@@ -121,10 +131,13 @@ POLICY_SOURCE_HELP = (
 )
 
 
-def current_watched(policy: dict, data_label: str) -> str:
+def current_watched(policy: dict, data_label: str, *, chosen: str | None = None, answerable: bool = True) -> str:
     """Which cutoff "What Costs & groups recommends now" watches (`WATCHING_NOW`): the data the
     policy is fitted on (`data_label`: the sidebar's list it is chosen in), its model and its cutoffs;
-    names go in quoted (`q`), and the page escapes the sentence."""
+    names go in quoted (`q`), and the page escapes the sentence. `chosen`: the name of the data chosen
+    in the sidebar (None: not known); when the policy is fitted on other data, the sentence names both
+    and says why (`WATCHING_OTHER`): Costs & groups cannot answer for the data chosen (`answerable`
+    False: it fell back on a built-in sample), or the policy is the one of the last inputs."""
     from costlib.core.rules import SHIP
     from costlib.present.amounts import percent
     from costlib.present.words import cutoffs_text
@@ -135,8 +148,12 @@ def current_watched(policy: dict, data_label: str) -> str:
     rule = (WATCHED_MODEL if verdict == SHIP else WATCHED_NO_MODEL).format(model=model, rule=rule, verdict=verdict)
     if share is not None:  # a review limit filled at random: no model, no cutoff
         rule = f"flag a random {percent(share)} of the cases, without the model"
-    data = policy.get("data") or {}
-    return WATCHING_NOW.format(data=q(data.get("name") or "the data", 80), data_label=data_label, rule=rule)
+    name = (policy.get("data") or {}).get("name")
+    data = q(name or "the data", 80)
+    if chosen is None or name is None or chosen == name:
+        return WATCHING_NOW.format(data=data, data_label=data_label, rule=rule)
+    why = WATCHED_EARLIER if answerable else WATCHED_FALLBACK.format(need=NEEDS["binary"][0])
+    return WATCHING_OTHER.format(data=data, data_label=data_label, rule=rule, chosen=q(chosen, 80), why=why)
 
 
 def month_words(month: float, volume: float | None = None, *, freq: str = "M") -> str:
@@ -156,28 +173,30 @@ def month_words(month: float, volume: float | None = None, *, freq: str = "M") -
     return MONTH_IS_POLICYS.format(cases=number(month, 0), yours=yours, word=word)
 
 
-def policy_settings_words(policy: dict) -> str:
+def policy_settings_words(policy: dict, *, yours: bool = True) -> str:
     """The settings of `policy` that the refit puts in place of the person's
     (`views._ui.policy.set_policy_prices`), as the sentences say them: "the policy's prices, unit,
-    review limit and 1,500 cases a month (in place of yours)"."""
+    review limit and 1,500 cases a month (in place of yours)"; `yours` False: they are the person's
+    own already (`REFIT_NO_CHANGE` says so, once), so not "in place of yours"."""
     month = policy.get("volume")
     parts = ["prices", *(["unit"] if policy.get("unit_given", True) else []), "review limit"]
     parts += [f"{number(month, 0)} cases a month"] if month is not None else []
-    return f"the policy's {', '.join(parts[:-1])} and {parts[-1]} (in place of yours)"
+    return f"the policy's {', '.join(parts[:-1])} and {parts[-1]}" + (" (in place of yours)" if yours else "")
 
 
-def refit_what(policy: dict, volume: float | None = None, *, listed: bool = False) -> str:
+def refit_what(policy: dict, volume: float | None = None, *, listed: bool = False, same: bool = False) -> str:
     """What the refit button does, before it is pressed (`REFIT_WHAT`): Costs & groups opens at the
     settings of `policy` (`policy_settings_words`), which every page keeps after; the sidebar's
     cases a month said changing from `volume` (the person's) when the policy's differ. `listed`:
     the page lists each setting that changes beside the button (`refit_notice`), so this leaves
-    them out."""
+    them out; `same`: none changes (`refit_changes` is empty), which `REFIT_NO_CHANGE` says once
+    beside it, so the settings are not said to take the place of the person's."""
     month = policy.get("volume")
     change = ""
     if month is not None and volume is not None and float(volume) != float(month):
         change = REFIT_VOLUME.format(label=VOLUME_LABEL, month=number(month, 0), yours=number(volume, 0))
     keeps = "" if listed else REFIT_KEEPS.format(volume=change)
-    return REFIT_WHAT.format(settings=policy_settings_words(policy), keeps=keeps)
+    return REFIT_WHAT.format(settings=policy_settings_words(policy, yours=not same), keeps=keeps)
 
 
 # ---------------------------------------------------------------------------------------

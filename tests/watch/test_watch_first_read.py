@@ -166,6 +166,16 @@ def test_the_refit_button_says_before_the_click_which_settings_take_the_place_of
     assert policy_settings_words({"unit_given": False}) == "the policy's prices and review limit (in place of yours)"
 
 
+def test_settings_the_same_as_yours_are_not_said_to_take_their_place():
+    """Review 72: "at the policy's prices, … (in place of yours)" stood right before "This button changes
+    none of your settings: the policy's are the same as yours."."""
+    policy = {"volume": 1500, "unit_given": True}
+    said = refit_what(policy, 1500, listed=True, same=True)
+    assert "in place of yours" not in said
+    assert "at the policy's prices, unit, review limit and 1,500 cases a month: there" in said
+    assert "(in place of yours)" in refit_what(policy, 10000, listed=True)
+
+
 # ---------------------------------------------------------------------------------------
 # Item 16: the command, the brackets, the axis
 

@@ -142,3 +142,19 @@ def test_the_recommended_cutoff_is_said_with_its_data_model_and_rule():
     assert kept.endswith('at your prices: flag everyone, without the model (model "p_recid": not clearly better).')
     randomly = w.current_watched({**policy, "random_share": 0.1, "verdict": "ship the model"}, "Data")
     assert randomly.endswith("at your prices: flag a random 10.0% of the cases, without the model.")
+
+
+def test_the_recommended_cutoff_on_a_fallback_sample_is_not_called_the_sidebars_choice():
+    """Review 72: with "Support tickets (3 classes)" in the sidebar, Costs & groups answers for the
+    COMPAS sample, and Watch called that sample "the data chosen in the sidebar's Data list"."""
+    policy = {"data": {"name": "Recidivism risk (COMPAS)"}, "model": "p", "thresholds": {"everyone": 0.3}}
+    policy["verdict"] = "ship the model"
+    said = w.current_watched(policy, "Data", chosen="Support tickets (3 classes)", answerable=False)
+    assert "the data chosen in the sidebar's Data list (or" not in said
+    assert '"Recidivism risk (COMPAS)" is not the data chosen in the sidebar\'s Data list, "Support tickets' in said
+    assert "Costs & groups cannot answer for that data (it needs a label with two values" in said
+    assert said.endswith("so it answers for this built-in sample instead.")
+    earlier = w.current_watched(policy, "Data", chosen="Screening", answerable=True)
+    assert earlier.endswith(": this is the cutoff of your last inputs, as Costs & groups recommended it then.")
+    same = w.current_watched(policy, "Data", chosen="Recidivism risk (COMPAS)")
+    assert "the data chosen in the sidebar's Data list (or uploaded on the Data page)" in same

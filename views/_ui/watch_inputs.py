@@ -28,7 +28,7 @@ from costlib.present import labels as t
 from costlib.present import watch_labels as w
 from costlib.present.policy_restore import restore_refusal
 from costlib.scale import bigdata, snapshot
-from views._ui.data import current_dataset, group_names, model_sweeps
+from views._ui.data import current_dataset, data_in_use, fallback_title, group_names, model_sweeps
 from views._ui.display import say
 from views._ui.memo import SHARED, dataset_key, recall, remember
 from views._ui.memory import account
@@ -190,9 +190,14 @@ def _policy(upload) -> tuple:
     return policy, name, key
 
 
-def _say_watched(policy) -> None:
-    """Which cutoff "What Costs & groups recommends now" watches: its data, model and cutoff."""
-    say("markdown", w.current_watched(policy, t.DATA_WORDS["data"]))
+def _say_watched(policy, *, now: bool = True) -> None:
+    """Which cutoff "What Costs & groups recommends now" watches: its data, model and cutoff, and
+    the data chosen in the sidebar when the policy is fitted on other data: the built-in sample
+    `current_dataset` fell back on this run (`now`), or the data of the last inputs."""
+    upload, sample = data_in_use()
+    chosen = upload or sample
+    said = w.current_watched(policy, t.DATA_WORDS["data"], chosen=chosen, answerable=not now or not fallback_title())
+    say("markdown", said)
 
 
 def _pick(where, label: str, options: list, guess, key: str, optional: bool = False):
@@ -292,7 +297,7 @@ def watch_inputs(which: str, policy_upload, where, *, volume, unit) -> WatchInpu
     if step == steps.LAST_INPUTS:
         policy, df, name, columns, source, _ = last
         if which == w.FROM_COSTS:
-            _say_watched(policy)
+            _say_watched(policy, now=False)
         _back_to_the_sample(lambda n1: say("info", w.LAST_NOTE.format(name=name), where=n1), "watch_sample_again")
         return WatchInputs(policy, df, name, columns, source, which, own=False)
     if step == steps.SAMPLE_YEAR:
