@@ -16,29 +16,49 @@ from costlib.loading.messages import q
 from costlib.present.policy_fields import PolicyFileError, group_name
 
 NO_PRICES = "The policy{name} has no prices for the group {group} of this data; nothing was changed."
+#: the same when the policy's record says it was made on other data: that first, as the reason
+OTHER_DATA = (
+    "The policy{name} was made on another data set{theirs}, not on the data in use{ours}, so it was not applied: "
+    "it has no prices for the group {group} of this data. Nothing was changed."
+)
 
 
 class MissingPrices(DataError):
-    """A policy without prices for a group of the data now (`group`): nothing is restored."""
+    """A policy without prices for a group of the data now (`group`): nothing is restored. `made_on`:
+    the policy's record of its data (its ``"data"``: name and fingerprint), when it has one."""
 
-    def __init__(self, group):
+    def __init__(self, group, made_on: Mapping | None = None):
         super().__init__(NO_PRICES.format(name="", group=q(group)))
         self.group = group
+        self.made_on = made_on or {}
 
-    def named(self, filename: str) -> str:
-        """The sentence naming the uploaded policy file `filename`."""
-        return NO_PRICES.format(name=" " + q(display_name(filename), 80), group=q(self.group))
+    def named(self, filename: str, *, fingerprint: str | None = None, data_name: str | None = None) -> str:
+        """The sentence naming the uploaded policy file `filename`; made on data other than the data in
+        use (its fingerprint `fingerprint`, its name `data_name`), it says so first (`OTHER_DATA`)."""
+        name = " " + q(display_name(filename), 80)
+        made = self.made_on.get("sha256")
+        if fingerprint is None or made is None or made == fingerprint:
+            return NO_PRICES.format(name=name, group=q(self.group))
+        theirs = f", {q(self.made_on['name'], 80)}" if self.made_on.get("name") else ""
+        ours = f", {q(data_name, 80)}" if data_name else ""
+        return OTHER_DATA.format(name=name, theirs=theirs, ours=ours, group=q(self.group))
 
 
-def restore_refusal(err: DataError, filename: str) -> str:
+def restore_refusal(
+    err: DataError, filename: str, *, fingerprint: str | None = None, data_name: str | None = None
+) -> str:
     """Why the uploaded policy file `filename` restored nothing, naming the file as every upload's
     refusal does: `err` from `present.policy.load_policy` (`PolicyFileError`) or from
-    `policy_settings` (`MissingPrices`); another DataError's own sentence, after the file's name.
+    `policy_settings` (`MissingPrices`, said to be made on other data when the policy's record
+    differs from the data in use: `fingerprint`, named `data_name`); another DataError's own
+    sentence, after the file's name.
 
     >>> restore_refusal(PolicyFileError("it is not JSON (line 1, column 2: Expecting value)"), "garbage.json")
     'The file "garbage.json" is not a usable costlib policy file: it is not JSON (line 1, column 2: Expecting value).'
     """
-    if isinstance(err, PolicyFileError | MissingPrices):
+    if isinstance(err, MissingPrices):
+        return err.named(filename, fingerprint=fingerprint, data_name=data_name)
+    if isinstance(err, PolicyFileError):
         return err.named(filename)
     return f"{q(display_name(filename), 80)}: {err.message}"
 
@@ -47,7 +67,7 @@ def _pairs(saved: Mapping, names: Sequence) -> list:
     by_text = {group_name(k): v for k, v in saved["prices"].items()}  # matched as the loader reads a cell
     missing = [g for g in names if group_name(g) not in by_text]
     if missing:
-        raise MissingPrices(missing[0])
+        raise MissingPrices(missing[0], saved.get("data"))
     return [by_text[group_name(g)] for g in names]
 
 

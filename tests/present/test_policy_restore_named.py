@@ -25,3 +25,20 @@ def test_a_policy_without_the_groups_prices_is_named():
     said = restore_refusal(info.value, "old.json")
     assert said == 'The policy "old.json" has no prices for the group "b" of this data; nothing was changed.'
     assert restore_refusal(DataError("Something else."), "x.json") == '"x.json": Something else.'
+
+
+def test_a_policy_made_on_other_data_says_so_first_and_names_both_data_sets():
+    """Review 72: the COMPAS policy restored on the screening data said only that it had no prices
+    for the group "A"; its record names the data it was made on, which is the reason."""
+    saved = {"prices": {"Caucasian": (1.0, 3.0)}, "data": {"name": "Recidivism risk (COMPAS)", "sha256": "aaa"}}
+    with pytest.raises(MissingPrices) as info:
+        policy_settings(saved, ["A", "B"])
+    said = restore_refusal(info.value, "policy_compas.json", fingerprint="bbb", data_name="Screening (two models)")
+    assert said.startswith(
+        'The policy "policy_compas.json" was made on another data set, "Recidivism risk (COMPAS)", not on the '
+        'data in use, "Screening (two models)", so it was not applied:'
+    ), said
+    assert said.endswith('it has no prices for the group "A" of this data. Nothing was changed.')
+    # the same data (or a record without its fingerprint): the missing group alone, as before
+    same = restore_refusal(info.value, "policy_compas.json", fingerprint="aaa", data_name="x")
+    assert same.startswith('The policy "policy_compas.json" has no prices for the group "A"')

@@ -11,7 +11,7 @@ from costlib.core.errors import DataError
 from costlib.present import capacity_words, costs_labels, policy, report
 from costlib.present.costs_labels import AUDIT_FILE_WORDS as FILES
 from costlib.present.policy_restore import policy_settings, restore_refusal, restored_fields
-from views._ui.display import download_name, say
+from views._ui.display import data_title, download_name, say
 from views._ui.limit import limit_setting
 from views._ui.state import adopt, current
 
@@ -28,7 +28,8 @@ def restore_policy(names: list, fingerprint: str) -> None:
         saved = policy.load_policy(upload.getvalue())
         set_policy_prices(saved, names)
     except DataError as err:
-        st.session_state[MESSAGE] = ("error", restore_refusal(err, upload.name))
+        said = restore_refusal(err, upload.name, fingerprint=fingerprint, data_name=data_title())
+        st.session_state[MESSAGE] = ("error", said)
         return
     st.session_state[MESSAGE] = ("success", answers.policy_restored_sentence(saved, fingerprint))
 
