@@ -111,11 +111,18 @@ def loaded_sentence(
     if raw:
         text += " " + RAW_NOT_PROBABILITIES.format(pages=listed(raw))
         text += f"; {listed(lacking)} {_need(lacking)} columns it does not have." if lacking else "."
-        text += f" These pages draw on built-in samples.{why}"
+        text += " These pages draw on built-in samples."
     elif others:
         need, draw = ("needs", "draws") if len(others) == 1 else ("need", "draw")
-        text += f" {listed(others)} {need} columns it does not have, and {draw} on built-in samples.{why}"
-    return "success", text
+        text += f" {listed(others)} {need} columns it does not have, and {draw} on built-in samples."
+    # the two pages that read files of their own: what they do with this one
+    now = f"; the cutoff {labels.PAGE_COSTS} recommends now for this file can be the one it checks"
+    text += (
+        f" {labels.PAGE_TRAIN} does not use it: it trains on a table of its own, with the features to train on, "
+        f"uploaded there. {labels.PAGE_WATCH} checks a shipped cutoff on a later file of cases with dates, "
+        f"uploaded there{now if has_role(ds, 'binary') else ''}."
+    )
+    return "success", text + (why if raw or others else "")
 
 
 def unweighted_note(ds: Dataset, role: str | None) -> str | None:

@@ -65,3 +65,17 @@ def test_probabilities_guessed_without_their_label_are_told_why_the_label_was_no
     rows = [[c, "0.2", "0.5", "0.3"] for c in ("tech", "billing", "sales") * 10]
     shown = _pressed(bf.csv_bytes(["label", "p_billing", "p_tech", "p_tech"], rows), "dup.csv")
     assert REFUSED_MULTICLASS in shown.error and "not among the classes" in shown.error, shown.error
+
+
+def test_the_loaded_sentence_says_what_train_and_watch_do_with_the_file():
+    """Review 72: after an upload the Data page named the pages that use the file and those that
+    lack columns, and left out Train with costs and Watch, which read files of their own."""
+    binary = b"label,score\n" + b"".join(b"%d,0.%d\n" % (i % 2, (i * 7) % 10) for i in range(40))
+    shown = _pressed(binary, "good.csv")
+    kind, text = shown.loaded
+    assert kind == "success"
+    assert "Train with costs does not use it: it trains on a table of its own, with the features to train on" in text
+    assert "Watch checks a shipped cutoff on a later file of cases with dates, uploaded there; the cutoff " in text
+    assert "Costs & groups recommends now for this file can be the one it checks." in text
+    multiclass = _pressed(_multiclass_csv(HOSTILE_CLASSES, label="tier"), "mc.csv").loaded[1]
+    assert multiclass.endswith("Watch checks a shipped cutoff on a later file of cases with dates, uploaded there.")
