@@ -26,7 +26,7 @@ from views._ui.state import (
     setting_notes,
     widget_key,
 )
-from views._ui.training import built_in, precomputed, training_results, uploaded_data
+from views._ui.training import BOX, built_in, methods_box_key, precomputed, training_results, uploaded_data
 
 RANDOM_STATE = 0
 page_header(t.PAGE_TRAIN, TRAIN_WHAT)
@@ -70,18 +70,27 @@ for note in data.notes:
 ensure_setting("train_seeds", int(settings.SEEDS.default))
 ensure_setting("train_methods", tuple(METHODS), valid=lambda v: set(v) <= set(METHODS))
 setting_notes()
-# "costliest 30%" named by the share it keeps of the seeds' training rows, one name on the whole page: the
+# "top 30%" named by the share it keeps of the seeds' training rows, one name on the whole page: the
 # box is drawn before the seeds' box below, so it reads the seeds sent (the widget's state once drawn)
 asked = int(st.session_state.get(widget_key("train_seeds"), setting("train_seeds")))
 shares = kept_of_seeds(data.delta, asked, methods=METHODS, random_state=RANDOM_STATE)
+# The box's names come from this data and these seeds. Streamlit keeps a multiselect's choices by their
+# names under its key: with one key, another data's box kept the last data's names on screen ("top 30% +
+# ties: 88.0% kept" over the synthetic control) and a send dropped those ways unsaid. The box is keyed by
+# its names, so new names make a new box, seeded with the ways chosen in the box before (by their code).
+box, before = methods_box_key([training_page.method_short(m, shares) for m in METHODS]), st.session_state.get(BOX)
+chosen = setting("train_methods")
+if before not in (None, box) and before in st.session_state:  # what the last box held, sent or not
+    chosen = tuple(m for m in st.session_state[before] if m in METHODS)
+st.session_state[BOX] = box
 with st.form("train_settings"):
     # the box at the page's whole width: beside the seeds, with the sidebar, it cut the last ways off
     methods = st.multiselect(  # by their short names, as the charts name them: the long ones ran off the box
         WORDS["methods"],
         list(METHODS),
         format_func=lambda m: training_page.method_short(m, shares),
-        default=list(setting("train_methods")),  # where a widget is made: what the link or the last send chose
-        key=widget_key("train_methods"),
+        default=list(chosen),  # where a widget is made: what the link, the last send or the last box chose
+        key=box,
         help=training_page.methods_help(METHODS, shares),
     )
     seeds = int(

@@ -212,7 +212,7 @@ def named_verdict(
     ...                   "nec_change": [0.0, -0.31], "nec_change_low": [0.0, -0.38],
     ...                   "nec_change_high": [0.0, -0.24], "error_rate": [0.10, 0.12]})
     >>> named_verdict(s, {"tdown30": (0.3, 0.88)}).headline[:80]
-    'Ship the model: keeping the costliest 30% + ties (88% of rows) beats standard tr'
+    'Ship the model: keeping the top 30% + ties (88% of rows) beats standard training'
     """
     from costlib.training.summary import held_for_pick
 

@@ -267,7 +267,7 @@ def method_short(method: str, shares=None) -> str:
     fits the box at once (`tests/views/test_train_methods_box.py`).
 
     >>> method_short("tdown30", {"tdown30": (0.3, 0.8797)}), method_short("tdown30", {"tdown30": (0.3, 0.302)})
-    ('top 30% + ties: 88% kept', 'costliest 30%')
+    ('top 30% + ties: 88% kept', 'top 30%')
     """
     kept = _kept(method, shares)
     if kept is None:
@@ -278,13 +278,13 @@ def method_short(method: str, shares=None) -> str:
 def method_label(method: str, shares=None) -> str:
     """The verdict's and the table's name of `method`, as `method_short` but in full.
 
-    >>> method_label("tdown50", {"tdown50": (0.5, 0.88)})
-    'keeping the costliest 50% + ties (88% of rows)'
+    >>> method_label("tdown50", {"tdown50": (0.5, 0.88)}), method_label("tdown50", {"tdown50": (0.5, 0.5)})
+    ('keeping the top 50% + ties (88% of rows)', 'keeping the top 50%')
     """
     kept = _kept(method, shares)
     if kept is None:
         return training_words.method_label(method)
-    return f"keeping the costliest {kept[1]} + ties ({kept[0]} of rows)"
+    return f"keeping the top {kept[1]} + ties ({kept[0]} of rows)"
 
 
 def methods_help(methods, shares=None) -> str:
@@ -297,12 +297,14 @@ def methods_help(methods, shares=None) -> str:
 
     def meaning(m: str) -> str:
         kept = _kept(m, shares)
-        if kept is None:
-            return method_label(m)
-        return (
-            f"keeps the costliest {kept[1]} of the training cases and every case tied with them (many cases share "
-            f"a price), {kept[0]} of them"
-        )
+        if kept is not None:
+            return (
+                f"keeps the costliest {kept[1]} of the training cases and every case tied with them (many cases "
+                f"share a price), {kept[0]} of them"
+            )
+        if m in (shares or {}):  # "top 30%": of what, said here
+            return f"keeps the costliest {100 * shares[m][0]:.0f}% of the training cases"
+        return method_label(m)
 
     return md_escape("; ".join(f"{method_short(m, shares)} — {meaning(m)}" for m in methods) + ".")
 

@@ -14,10 +14,11 @@ TRAIN_TERMS = (
     "equals the error rate when every case costs the same. The cost per case is it times the price of a typical "
     "mistake, so a change in cost is the same percent as a change in NEC.",
     "The ways of training: standard (the labels only); price-weighted (|δ|-weighted: each case's loss weighted by "
-    "its price); cost-proportional upsampling (costly cases drawn more often); keeping the costliest 30%, 50% or "
-    "70% + ties (the cheaper cases left out, every case tied at the cut kept: where many cases share a price this "
-    "keeps more, the share named after it); price regression (regressing δ: a "
-    "regression predicts each case's signed price δ itself, and a case is flagged when the prediction is above 0).",
+    "its price); cost-proportional upsampling (costly cases drawn more often); top 30%, 50% or 70% (keeping the "
+    "costliest 30%, 50% or 70% of the training cases and every case tied at the cut, the cheaper cases left out: "
+    'where many cases share a price this keeps more, the name then says "+ ties" and the share kept); price '
+    "regression (regressing δ: a regression predicts each case's signed price δ itself, and a case is flagged "
+    "when the prediction is above 0).",
     "The model: every way trains a logistic regression (LogisticRegression(C=1, max_iter=1000) in scikit-learn), "
     "price regression a ridge regression (Ridge(alpha=1)).",
     "A seed: one random 80/10/10 split of the rows into training, validation (set aside) and test rows; every way "

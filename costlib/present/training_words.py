@@ -25,9 +25,9 @@ METHOD_LABELS = {
     "standard": "standard training",
     "weighted": "price-weighted training",
     "p_up": "cost-proportional upsampling",
-    "tdown30": "keeping the costliest 30%",
-    "tdown50": "keeping the costliest 50%",
-    "tdown70": "keeping the costliest 70%",
+    "tdown30": "keeping the top 30%",
+    "tdown50": "keeping the top 50%",
+    "tdown70": "keeping the top 70%",
     "regression": "price regression",
 }
 #: what the verdict says a way is, after its name, where the name alone is jargon (review 140)
@@ -38,9 +38,9 @@ METHOD_SHORT = {
     "standard": "standard",
     "weighted": "weighted",
     "p_up": "upsampled",
-    "tdown30": "costliest 30%",
-    "tdown50": "costliest 50%",
-    "tdown70": "costliest 70%",
+    "tdown30": "top 30%",
+    "tdown50": "top 50%",
+    "tdown70": "top 70%",
     "regression": "regression",
 }
 # Rules of thumb for the held-out R^2 of |delta| (stated on the page with the number).
@@ -187,7 +187,7 @@ def method_short(method: str) -> str:
     """'upsampled' for 'p_up': the name the chips and the charts use (unknown names as they are).
 
     >>> method_short("tdown30"), method_short("mine")
-    ('costliest 30%', 'mine')
+    ('top 30%', 'mine')
     """
     return METHOD_SHORT.get(method, str(method))
 

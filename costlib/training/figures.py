@@ -28,6 +28,12 @@ CHANGES = tuple(
 )
 
 
+#: the change chart's margins, and how far under its plot its legend starts: below the axis's numbers and
+#: its title (about 50 px), with room under it for the legend's entries on two rows
+CHANGE_MARGIN = {"l": 90, "r": 20, "t": 60, "b": 130}
+LEGEND_BELOW_PX = 64
+
+
 def _figure(title: str, x_title: str, y_title: str, *, height: int = 460) -> go.Figure:
     fig = go.Figure(layout={"template": {}})
     fig.update_layout(
@@ -122,7 +128,7 @@ def change_figure(summary: pd.DataFrame, *, level: float = 0.95, shares=None) ->
         words.CHANGE_TITLE,
         training_page.change_axis_title(level, among),
         training_page.METHOD_AXIS,
-        height=max(300, 90 + 48 * len(methods)),
+        height=max(320, 110 + 48 * len(methods)),  # the plot as before the legend moved 20 px lower
     )
     for k, (name, color, symbol) in enumerate(CHANGES):
         these = kind == k
@@ -162,6 +168,12 @@ def change_figure(summary: pd.DataFrame, *, level: float = 0.95, shares=None) ->
         font={"color": NOBODY_COLOR},
     )
     fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=names)
-    # the key always shows, even when every way reads alike (Plotly hides a lone trace's legend)
-    fig.update_layout(margin={"l": 90, "r": 20, "t": 60, "b": 110}, showlegend=True)
+    # the key always shows, even when every way reads alike (Plotly hides a lone trace's legend), under the
+    # axis title at a fixed distance in pixels: at a share of the plot's height, a chart of 3 ways drew it on
+    # the title
+    height = int(fig.layout.height)
+    plot = height - CHANGE_MARGIN["t"] - CHANGE_MARGIN["b"]
+    fig.update_layout(
+        margin=CHANGE_MARGIN, showlegend=True, legend={"y": -LEGEND_BELOW_PX / plot, "yanchor": "top", "x": 0}
+    )
     return fig

@@ -53,7 +53,7 @@ def test_a_kept_share_names_the_way_in_the_verdict(capsys, tied_prices):
     code, out, err = _train(capsys, tied_prices, "--methods", "standard", "tdown30", "--json")
     assert code == 0, err
     verdict = json.loads(out)["verdict"]["headline"]
-    assert re.search(r"keeping the costliest 30% \+ ties \([\d.]+% of rows\)", verdict), verdict
+    assert re.search(r"keeping the top 30% \+ ties \([\d.]+% of rows\)", verdict), verdict
     code, text, err = _train(capsys, tied_prices, "--methods", "standard", "tdown30")
     assert code == 0 and verdict in text, (text, err)
 

@@ -9,7 +9,7 @@ def test_the_kept_share_is_named_as_the_rows_kept():
     assert method_short("tdown30", shares) == "top 30% + ties: 88.0% kept"
     assert method_short("tdown70", shares) == "top 70% + ties: 88.2% kept"
     assert not method_short("tdown30", shares).endswith(": 88.0%")  # a bare percent reads as accuracy
-    assert method_short("tdown30", {"tdown30": (0.3, 0.302)}) == "costliest 30%"  # kept what it asked: no share
-    assert method_label("tdown30", shares) == "keeping the costliest 30% + ties (88.0% of rows)"
+    assert method_short("tdown30", {"tdown30": (0.3, 0.302)}) == "top 30%"  # kept what it asked: no share
+    assert method_label("tdown30", shares) == "keeping the top 30% + ties (88.0% of rows)"
     helped = methods_help(["tdown30"], shares).replace("\\", "")
     assert helped.startswith("top 30% + ties: 88.0% kept — ")

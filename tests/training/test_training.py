@@ -659,7 +659,7 @@ def test_figures_draw_intervals_and_escape_user_text(small_comparison):
     assert len(fig.layout.yaxis.title.text) <= 40 and "interval" in fig.layout.xaxis.title.text
     nec, err = fig.data
     assert list(nec.x) == [training_words.method_short(m) for m in tr.METHODS]  # in words, not p_up or tdown30
-    assert "p_up" not in nec.x and "costliest 30%" in nec.x
+    assert "p_up" not in nec.x and "top 30%" in nec.x
     assert_allclose(nec.error_y.array, s["nec_high"] - s["nec"])
     assert_allclose(err.error_y.arrayminus, s["error_rate"] - s["error_rate_low"])
     change = training_figures.change_figure(s)
@@ -990,4 +990,4 @@ def test_ways_that_keep_the_same_rows_say_the_share_they_really_kept():
     (note,) = training_page.same_rows_notes(r, kept_of_results(r))  # the page's note, by the shares kept
     assert note.startswith("“top 30% + ties: 88% kept” and “top 50% + ties: 88% kept” keep the same rows in every seed")
     (bare,) = training_page.same_rows_notes(r.drop(columns="n_train"), kept_of_results(r.drop(columns="n_train")))
-    assert bare.startswith("“costliest 30%” and “costliest 50%” keep the same rows in every seed")
+    assert bare.startswith("“top 30%” and “top 50%” keep the same rows in every seed")

@@ -97,7 +97,7 @@ def test_the_predictability_sentence_agrees_with_a_verdict_that_ships():
     answer = training_answer(results, r2, methods=("standard", "weighted", "tdown30"), shares={})
     assert answer.kind == "success", answer.verdict.headline
     assert "match standard training at best" not in answer.r2_sentence, answer.r2_sentence
-    assert "keeping the costliest 30% saves beyond the noise" in answer.r2_sentence, answer.r2_sentence
+    assert "keeping the top 30% saves beyond the noise" in answer.r2_sentence, answer.r2_sentence
 
 
 def test_the_predictability_sentence_still_warns_where_the_verdict_does_not_ship():
@@ -157,7 +157,7 @@ def test_the_downloads_use_the_pages_names_not_the_librarys():
     # every digit kept, in money where the page shows money
     assert summary.loc["standard training", "cost per case ($)"] == answer.summary.loc[0, "nec"] * 2.0
     assert summary["price error ($)"].dropna().tolist() == [0.45 * 2.0 / 0.5]
-    assert "keeping the costliest 30% + ties (88% of rows)" in summary.index
+    assert "keeping the top 30% + ties (88% of rows)" in summary.index
 
 
 def test_export_table_keeps_a_frame_without_ways():

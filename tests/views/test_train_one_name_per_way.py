@@ -17,6 +17,7 @@ import pandas as pd
 
 from costlib import loading
 from costlib.__main__ import main as cli_main
+from costlib.present.training_words import TRAIN_WORDS as WORDS
 from costlib.training.compare import compare_training, training_rows
 from costlib.training.kept import kept_of_results, kept_of_seeds
 from tests.views.apptest_support import assert_no_exception, charts, open_app, texts
@@ -63,7 +64,7 @@ def test_the_share_of_the_seeds_training_rows_is_known_before_training():
 def test_the_page_names_each_way_once(tmp_path, capsys):
     frame = priced_1_2_3()
     kept = percent(kept_of_seeds(frame["delta"], SEEDS)["tdown50"][1])
-    short, full = f"top 50% + ties: {kept} kept", f"keeping the costliest 50% + ties ({kept} of rows)"
+    short, full = f"top 50% + ties: {kept} kept", f"keeping the top 50% + ties ({kept} of rows)"
     at = open_app(None, PAGE, timeout=300)
     at.radio(key="train_data").set_value("upload").run()
     raw = frame.to_csv(index=False).encode()
@@ -73,12 +74,12 @@ def test_the_page_names_each_way_once(tmp_path, capsys):
     at.number_input(key="train_seeds").set_value(SEEDS)
     next(b for b in at.button if b.label == "Train and compare").click().run(timeout=300)
     assert_no_exception(at)
-    box = at.multiselect(key="train_methods")
+    box = next(m for m in at.multiselect if m.label == WORDS["methods"])  # keyed by its names
     assert short in box.options, box.options
     page = "\n".join([*box.options, box.help or "", json.dumps(charts(at)), texts(at)])
     page += "\n".join(str(x) for df in at.dataframe for x in df.value.iloc[:, 0])
     assert full in page, page
-    names = set(re.findall(r"costliest 50% \+ ties(?:: | \()([\d.]+%)", page))
+    names = set(re.findall(r"top 50% \+ ties(?:: | \()([\d.]+%)", page))
     assert names == {kept}, names  # one name everywhere: the box, its help, the charts, the table
 
     path = tmp_path / "priced.csv"
@@ -92,4 +93,4 @@ def test_the_page_names_each_way_once(tmp_path, capsys):
     assert code == 0
     line = next(s for s in out.splitlines() if s.lstrip().startswith("tdown50"))
     assert line.split()[1] == kept, line  # the table's "kept" column, as the verdict names the way
-    assert set(re.findall(r"costliest 50% \+ ties(?:: | \()([\d.]+%)", out + err)) <= {kept}
+    assert set(re.findall(r"top 50% \+ ties(?:: | \()([\d.]+%)", out + err)) <= {kept}

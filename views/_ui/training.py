@@ -4,6 +4,7 @@ uploaded table."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 import warnings
 
@@ -30,12 +31,13 @@ from costlib.present.labels import MEASUREMENT, RATING, VOTES
 from costlib.present.training_words import FEATURE_KINDS, SOURCES
 from costlib.present.training_words import TRAIN_WORDS as WORDS
 from costlib.training import data as training_data
-from costlib.training.compare import compare_training, cost_predictability
+from costlib.training.compare import METHODS, compare_training, cost_predictability
 from costlib.training.data import answer_columns
 from views._ui.display import say, show_error
 from views._ui.loading import read_table_cached
 from views._ui.memo import remember
 from views._ui.refused import say_not_loaded
+from views._ui.state import widget_key
 
 N_JOBS = -1  # every core: the fits of one seed run side by side in worker processes
 
@@ -85,6 +87,19 @@ def train_seed(X, delta, data_key: str, methods: tuple, seed: int, random_state:
 
     key = ("train_seed", data_key, methods, seed, random_state)
     return remember(key, compute, store="_train_seeds", size=SEEDS_KEPT)
+
+
+BOX = "_train_methods_box"  # the key of the ways-of-training box drawn last (`methods_box_key`)
+
+
+def methods_box_key(names) -> str:
+    """The key of the ways-of-training box whose options read `names`: the setting's own key while they are
+    the plain names, else that key and a digest of the names (Streamlit keeps a box's choices by the names
+    shown, so a box whose names change must be a new box, `views/train.py`)."""
+    key = widget_key("train_methods")
+    if list(names) == [training_words.method_short(m) for m in METHODS]:
+        return key
+    return f"{key}_{hashlib.sha256(chr(10).join(names).encode()).hexdigest()[:10]}"
 
 
 # ---------------------------------------------------------------------------------------
