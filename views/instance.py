@@ -32,10 +32,13 @@ with st.expander(t.INSTANCE_TERMS):
     for term in answer.terms(price, unit):
         say("markdown", term)
 c1, c2 = st.columns(2)
-show_chart(answer.figure(price, unit), key="nec_curve", where=c1, words_where=st)
+# each chart's words and table under the two columns, at the page's width: a table in a half column
+# scrolled sideways, its headers cut ("cost of a mista…")
+below = st.container()
+show_chart(answer.figure(price, unit), key="nec_curve", where=c1, words_where=below)
 with c2:
     if details_setting(answers.INSTANCE_DETAILS):
-        show_chart(answer.delta_figure(price, unit), key="delta_hist")
+        show_chart(answer.delta_figure(price, unit), key="delta_hist", words_where=below)
 
 
 @live

@@ -139,6 +139,7 @@ def prices_answer(
         names=bracket.names,
         lowest=sweep.lowest_score,
         rows=words.fitted_rows(rec).removeprefix("the "),
+        model=rec.model,  # whose cutoffs: the title names the model, as the cost chart's does
     )
     return PricesAnswer(
         bracket=bracket,

@@ -447,6 +447,26 @@ def beside_interval(amount: float, low: float, high: float, *, digits: int | Non
     return _kept_inside(_beside(_by_width(d, low, high), amount, shown, low, high), d, shown, low, high)
 
 
+def column_digits(rows, *, digits=None) -> int | None:
+    """The decimals every row of one table column of amounts beside their 95% intervals is shown at:
+    the finest any row needs (`beside_interval` of each (amount, low, high) of `rows`, or each row's own
+    decimals `digits` where the caller chose them), so that the column reads evenly: Watch's groups
+    read "$0.221 ($0.183 to $0.267)" above "$0.26 ($0.20 to $0.32)". None without an amount.
+
+    >>> column_digits([(0.221, 0.183, 0.267), (0.26, 0.2, 0.32), (None, None, None)])
+    3
+    >>> column_digits([], digits=[2, None, 4]), column_digits([])
+    (4, None)
+    """
+
+    def end(e) -> float:
+        return math.nan if e is None else float(e)
+
+    ds = [beside_interval(a, end(lo), end(hi)) for a, lo, hi in rows if a is not None and math.isfinite(a)]
+    ds += [d for d in digits or () if d is not None]
+    return max(ds, default=None)
+
+
 def _beside(digits: int, amount: float, shown, low: float, high: float) -> int:
     """`beside_interval`'s rule, from `digits` up, with `shown(d)` the amount as shown at `d`
     decimals (`shown_saving`'s is the difference of two shown costs, not the saving rounded)."""

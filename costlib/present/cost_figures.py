@@ -10,6 +10,8 @@ here too, as the report and the pages read them.
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -17,11 +19,12 @@ import plotly.graph_objects as go
 from costlib.binary.capacity import cap_limit
 from costlib.core import rules as R
 from costlib.core.escaping import plain
-from costlib.present.amounts import cutoff_number, money
+from costlib.present.amounts import cutoff_number, money, shown_saving
 from costlib.present.capacity_words import within_limit
 from costlib.present.plotting import (
     EVERYONE_COLOR,
     GROUP_POINTS,
+    MARGIN_RIGHT,
     MAX_POINTS,
     NOBODY_COLOR,
     SHIPPED_DASH,
@@ -121,6 +124,10 @@ def markers_frame(rec, ms=None, unlimited=None) -> pd.DataFrame:
         for rule in R.BASELINES
         if within_limit(res.overall, rule, rec.capacity)
     }
+    # the levels' labels at the decimals the page's tiles read the costs at (`shown_saving` of the saving and
+    # its interval): a tile read "$0.71" beside the chart's "flag everyone (no model): $0.713" (review 72)
+    ends = (getattr(rec, "saving_low", np.nan), getattr(rec, "saving_high", np.nan))
+    frame.attrs["digits"] = shown_saving(rec.baseline_cost, rec.cost, *ends)[0]
     return frame
 
 
@@ -208,7 +215,9 @@ def cost_curve_figure(
             traces.append(trace)
             shapes.extend(lines_at)
     recommended = markers.attrs.get("recommended") if markers is not None else None
-    for rule, level in (markers.attrs.get("levels", {}) if markers is not None else {}).items():
+    levels = markers.attrs.get("levels", {}) if markers is not None else {}
+    margin = []  # the levels' labels, in the right margin beside their lines' ends (`plotting.MARGIN_RIGHT`)
+    for rule, level in levels.items():
         color = NOBODY_COLOR if rule == R.NOBODY else EVERYONE_COLOR
         if rule == R.AT_RANDOM:
             color = EVERYONE_COLOR
@@ -216,11 +225,15 @@ def cost_curve_figure(
             y=level,
             line={"dash": "dash", "color": color, "width": 1},
             text=f"{R.rule_words(rule)} (no model{', recommended' if rule == recommended else ''}): "
-            f"{money(level, unit)}",
-            position="top left" if rule == R.NOBODY else "bottom right",
+            f"{money(level, unit, digits=markers.attrs.get('digits'))}",
+            position=MARGIN_RIGHT,
         )
+        # in two lines, cut before the bracket: the margin stays narrow beside a chart half the page wide
+        head, _, tail = note["text"].partition(" (")
+        note["text"] = f"{head}<br>({tail}"
         shapes.append(shape)
         notes.append(note)
+        margin.append(note)
     if cap is not None:
         at = _cap_x(curves, cap) if not flagged_x else cap * scale
         if at is not None:
@@ -239,9 +252,40 @@ def cost_curve_figure(
         rows = _key_rows(key)
         layout["title"]["subtitle"] = {"text": "<br>".join(rows), "font": {"size": 12, "color": "#555"}}
         layout["margin"] = {**layout["margin"], "t": layout["margin"]["t"] + 20 * len(rows)}
+    if margin:
+        layout["margin"] = {**layout["margin"], "r": _margin_labels(margin, traces, layout)}
     # one figure from one spec: a price move redraws this chart, and building it trace by trace
     # through Plotly's objects cost more than everything else in the move
     return figure_from_spec(traces, {**layout, "shapes": shapes, "annotations": notes})
+
+
+LABEL_LINE_PX = 15  # a line of a 12 px label, as plotly.js draws it
+LABEL_CHAR_PX = 6.6  # a character of it, about (Open Sans at 12 px)
+
+
+def _margin_labels(notes: list[dict], traces: list[dict], layout: dict) -> int:
+    """Spread the labels `notes` in the right margin (each beside its line's end, at its y) so that no two
+    overlap: the axis's range is read as plotly.js sets it from the traces and the lines (their lowest to
+    their highest point), the plot's height from the layout, and a label too near the one below it is
+    moved up by the difference (``yshift``). Returns the right margin that holds the widest label."""
+    ys = [float(n["y"]) for n in notes]
+    for trace in traces:
+        y = np.asarray(trace.get("y", []), dtype=float)
+        y = y[np.isfinite(y)]
+        ys += [float(y.min()), float(y.max())] if y.size else []
+    low, high = min(ys), max(ys)
+    m = layout["margin"]
+    px = (layout["height"] - m["t"] - m["b"]) / ((high - low) * 1.1 or 1.0)  # px of one unit of y
+    below = -np.inf  # the top of the label under this one, in px from the plot's bottom
+    for note in sorted(notes, key=lambda n: float(n["y"])):
+        lines = note["text"].count("<br>") + 1
+        at = (float(note["y"]) - low) * px
+        centre = max(at, below + lines * LABEL_LINE_PX / 2 + 2)
+        if centre > at:
+            note["yshift"] = round(centre - at)
+        below = centre + lines * LABEL_LINE_PX / 2
+    widest = max(len(html.unescape(part)) for n in notes for part in n["text"].split("<br>"))
+    return int(widest * LABEL_CHAR_PX) + 16
 
 
 def _shipped_marks(curves: pd.DataFrame, shipped: dict, xcol: str, scale: float):

@@ -170,6 +170,11 @@ def rule_line(
         fig.add_annotation(note)
 
 
+#: `rule_line_spec`'s place for a horizontal line's label in the right margin, beside the line's end: inside
+#: the plot the curves ran through the labels of the no-model lines ("flag everyone (no model): $0.751")
+MARGIN_RIGHT = "margin right"
+
+
 def rule_line_spec(
     *, x: float | None = None, y: float | None = None, line: dict, text: str | None = None, position: str = "top left"
 ) -> tuple[dict, dict | None]:
@@ -190,6 +195,9 @@ def rule_line_spec(
     top, left = position.startswith("top"), position.endswith("left")
     # on a see-through white box: a curve that crosses the label leaves it readable
     note = {"text": plain(text), "showarrow": False, "bgcolor": LABEL_BACKGROUND}
+    if position == MARGIN_RIGHT and not vertical:  # past the plot's right end, where no line runs
+        note.update(x=1, y=y, xref="paper", yref="y", xanchor="left", yanchor="middle", xshift=6, align="left")
+        return shape, note
     if vertical:
         note.update(
             x=x, y=1 if top else 0, xref="x", yref="paper", xanchor="right" if left else "left",

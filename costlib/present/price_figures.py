@@ -55,12 +55,14 @@ NO_MODEL_LINES = {
 # manager at 1,400 px). The chart therefore says so: its subtitle, the prices under each cutoff on the x axis
 # (`NET_BENEFIT_TICKS`), the line at the reader's own prices named as theirs, and what the answer ships marked
 # (its cutoff, or the line of the no-model choice it keeps), in the words of the cost chart beside it.
-NET_BENEFIT_X = "cutoff (under it: false alarm : miss)"  # short: it heads a column of the chart's table too
-NET_BENEFIT_Y = "saving per case against flagging nobody, counted in a miss's price"
+# in plain words (a reader could not parse "under it: false alarm : miss" nor "counted in a miss's price");
+# the words before the bracket head a column of the chart's table, the whole on hover
+NET_BENEFIT_X = "cutoff (under each: false alarm price : miss price)"  # one line under a half-page chart
+NET_BENEFIT_Y = "saving per case against flagging nobody (1 = the price of one missed case)"
 #: under the title, in two lines (the chart is half the page wide at 1,400 px); the chart in words says it
 NET_BENEFIT_HOW = (
     "Left to right a false alarm costs more, so every line falls: the highest",
-    "point is not the best cutoff. Compare the lines at your prices",
+    "point is not the best cutoff. Compare the lines at your prices.",
 )
 #: the cutoffs the x axis names with the prices each stands for (false alarm : missed case = t : 1 - t)
 NET_BENEFIT_TICKS = (0.1, 0.25, 0.5, 0.75, 0.9)
@@ -313,20 +315,6 @@ def net_benefit_figure(
         fig.update_yaxes(range=[low, high])
         names = {o: plain(o) for o in models} | {o: R.rule_words(o) for o in NO_MODEL_LINES}
         cut = [text for o, name in names.items() if (text := _below_words(curves[curves["option"] == o], low, name))]
-        for k, text in enumerate(cut):  # each line the range cuts says where, in words, at the plot's bottom
-            fig.add_annotation(
-                x=0,
-                y=0,
-                xref="paper",
-                yref="paper",
-                xanchor="left",
-                yanchor="bottom",
-                yshift=2 + 15 * k,
-                showarrow=False,
-                text=text,
-                font={"size": 11, "color": "#555"},
-                bgcolor="rgba(255,255,255,0.8)",
-            )
     if price_threshold is not None and np.isfinite(price_threshold):
         averaged = YOUR_PRICES_AVERAGED if blended else ""
         text = YOUR_PRICES_AT.format(
@@ -356,10 +344,10 @@ def net_benefit_figure(
                 x=x, line={"color": "#000", "width": 1.5}, text=text if x == at else None, position="bottom right"
             )
             fig.add_shape(shape)
-            if note:  # above the words on the lines the plot cuts, at its bottom
+            if note:
                 if not one:
                     note["text"] = "<br>".join(plain(part) for part in _two_lines(text, ": "))
-                fig.add_annotation(note, yshift=2 + 15 * len(cut))
+                fig.add_annotation(note, yshift=2)
         if not one:
             fig.add_shape(
                 type="rect", xref="x", yref="paper", x0=cuts[0], x1=cuts[-1], y0=0, y1=1, fillcolor="#000",
@@ -372,14 +360,21 @@ def net_benefit_figure(
     )
     apply_layout(fig, title, NET_BENEFIT_X, NET_BENEFIT_Y)
     # the y title in two lines: in one it ran up into the subtitle (the chart is half the page wide)
-    fig.update_yaxes(title_text=",<br>".join(plain(part) for part in NET_BENEFIT_Y.split(", ", 1)))
+    fig.update_yaxes(title_text="<br>".join(plain(part) for part in _two_lines(NET_BENEFIT_Y, " (")))
     # under the title, above the plot: a note, not the title, so the chart in words says it among the marks
-    # and its table keeps the short title
+    # and its table keeps the short title. The words on the lines the plot's range cuts go under it, in grey,
+    # above the plot: at its bottom they ran into the recommended cutoff's label (review 72)
     fig.add_annotation(
         text="<br>".join(plain(line) for line in NET_BENEFIT_HOW), xref="paper", yref="paper", x=0, y=1,
-        xanchor="left", yanchor="bottom", yshift=8, align="left", showarrow=False, font={"size": 12},
+        xanchor="left", yanchor="bottom", yshift=8 + 15 * len(cut), align="left", showarrow=False,
+        font={"size": 12},
     )  # fmt: skip
-    fig.update_layout(margin_t=100)
+    for k, text in enumerate(reversed(cut)):  # each line the range cuts says where, in words
+        fig.add_annotation(
+            x=0, y=1, xref="paper", yref="paper", xanchor="left", yanchor="bottom", yshift=4 + 15 * k,
+            showarrow=False, text=text, font={"size": 11, "color": "#555"},
+        )  # fmt: skip
+    fig.update_layout(margin_t=100 + 15 * len(cut))
     return fig
 
 
@@ -427,6 +422,7 @@ def ratio_pieces_figure(
     title: str | None = None,
     lowest: float | None = None,
     rows: str = "train rows",
+    model: str | None = None,
 ) -> go.Figure:
     """The cost-optimal cutoff against the ratio c_fn / c_fp (log axis), exact pieces drawn
     as steps, with the bracket of the answers so far shaded. `table`: `elicit.pieces`.
@@ -435,7 +431,8 @@ def ratio_pieces_figure(
     flag nobody (an infinite cutoff) above the plot's cutoffs and, with `lowest` (the lowest
     score, whose cutoff flags everyone), flag everyone at that height, named on the line itself and
     in the chart's words as the lowest score (`EVERYONE_LINE`, `EVERYONE_AT`). The title says on which
-    `rows` the cutoffs were fitted ("train rows", or "all rows" without a split)."""
+    `rows` the cutoffs were fitted ("train rows", or "all rows" without a split), and with `model` which
+    model's cutoffs they are (data of two models: the chart did not say which it drew)."""
     import plotly.graph_objects as go
 
     fig = figure_without_template()
@@ -500,7 +497,7 @@ def ratio_pieces_figure(
     fig.update_xaxes(type="log", tickvals=ticks, ticktext=[_tick(t, "") for t in ticks])
     return apply_layout(
         fig,
-        title if title is not None else f"The best cutoff for every price ratio ({rows})",
+        title if title is not None else ratio_pieces_title(rows, model),
         f"how many times worse {names[0]} is than {names[1]}",
         "cutoff (flag a case when its score is at least this)",
     )
@@ -531,3 +528,13 @@ def _shade_range(fig, low: float, high: float) -> None:
         text=f"your range: {ratio_text(low)} to {ratio_text(high)}",
         position="top right",
     )
+
+
+def ratio_pieces_title(rows: str = "train rows", model: str | None = None) -> str:
+    """`ratio_pieces_figure`'s title: the rows its cutoffs are fitted on and, with `model`, whose cutoffs
+    they are, named as the cost chart names its model.
+
+    >>> ratio_pieces_title("train rows", "score_lr")
+    'The best cutoff for every price ratio, score_lr (train rows)'
+    """
+    return f"The best cutoff for every price ratio{'' if model is None else f', {model}'} ({rows})"

@@ -21,7 +21,7 @@ from costlib.binary.fair_search import GROUP_WITHOUT_RATE, TOO_MANY_PAIRS
 from costlib.binary.fair_tightened import tolerance_points
 from costlib.binary.judged_rules import RuleResults
 from costlib.core import rules as R
-from costlib.present.amounts import money, number, percent, percent_between, shown_saving
+from costlib.present.amounts import column_digits, money, money_digits, number, percent, percent_between, shown_saving
 from costlib.present.disparity_table import count_text, rate_with_interval
 from costlib.present.words import cutoffs_short
 
@@ -93,6 +93,9 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
         shown_saving(c - v, c, -b, -a)[0] if np.isfinite(v) else None
         for c, v, a, b in zip(o["cost_per_case"], o["vs_baseline"], o["vs_low"], o["vs_high"], strict=True)
     ]
+    # one column, one precision: every saving at the finest decimals any row's needs (`column_digits`), so
+    # that the column reads evenly, not "$0.11" above "$0.004"
+    apart = [column_digits((), digits=apart)] * len(apart)
     return pd.DataFrame(
         {
             "rule": [
@@ -108,8 +111,7 @@ def rules_overall_table(rec: D.Recommendation, unit: str = "") -> pd.DataFrame:
                 for r in o.index
             ],
             "flagged": [share_cell(x) for x in o["flagged_rate"]],
-            "cost per case": [m(x) for x in o["cost_per_case"]],
-            "95% interval": [_interval_cell(a, b, m) for a, b in zip(o["low"], o["high"], strict=True)],
+            **_cost_columns(o, m),
             # a saving and its interval beside it at one number of decimals (`apart`, above)
             f"saving against {base}": [
                 "–" if x else m(-v, d) for v, d, x in zip(o["vs_baseline"], apart, over, strict=True)
@@ -188,10 +190,19 @@ def rules_by_group_table(results: RuleResults, unit: str = "", *, lowest: dict |
             "flagged": [share_cell(x) for x in t["flagged_rate"]],
             counts("false positives"): [_expected(x, r, crossed) for x, r in zip(t["fp"], t["rule"], strict=True)],
             counts("false negatives"): [_expected(x, r, crossed) for x, r in zip(t["fn"], t["rule"], strict=True)],
-            "cost per case": [m(x) for x in t["cost_per_case"]],
-            "95% interval": [_interval_cell(a, b, m) for a, b in zip(t["low"], t["high"], strict=True)],
+            **_cost_columns(t, m),
         }
     )
+
+
+def _cost_columns(t: pd.DataFrame, m) -> dict:
+    """The cost per case and its 95% interval of each row of `t`, both columns at one precision: the finest
+    any row's cost needs (`amounts.column_digits`), so that "$1.37" does not stand above "$0.784"."""
+    d = column_digits((), digits=[money_digits(x) for x in t["cost_per_case"] if x is not None and np.isfinite(x)])
+    return {
+        "cost per case": [m(x, d) for x in t["cost_per_case"]],
+        "95% interval": [_interval_cell(a, b, lambda y: m(y, d)) for a, b in zip(t["low"], t["high"], strict=True)],
+    }
 
 
 FAIR_WITHIN_HELP = (

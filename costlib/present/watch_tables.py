@@ -9,7 +9,7 @@ import pandas as pd
 
 from costlib.binary.folds import MIN_CLASS_ROWS
 from costlib.core.escaping import shorten
-from costlib.present.amounts import beside_interval, money, number, percent
+from costlib.present.amounts import beside_interval, column_digits, money, number, percent
 from costlib.present.disparity_table import rate_with_interval
 from costlib.present.tables import small_group_note
 
@@ -62,7 +62,7 @@ GROUP_RATES = (
 )
 
 
-def _cost_cell(x: dict, unit: str) -> str:
+def _cost_cell(x: dict, unit: str, digits: int | None = None) -> str:
     """A group's cost per case and its 95% interval, at the decimals that read them apart
     (`amounts.beside_interval`): "$0.221 ($0.183 to $0.260)"; the cost alone without an interval,
     "–" without a cost."""
@@ -72,7 +72,7 @@ def _cost_cell(x: dict, unit: str) -> str:
     low, high = (math.nan if e is None else e for e in x.get("cost_per_case_interval") or (None, None))
     if not (math.isfinite(low) and math.isfinite(high)):
         return money(cost, unit)
-    d = beside_interval(cost, low, high)
+    d = beside_interval(cost, low, high) if digits is None else digits  # the column's (`amounts.column_digits`)
     return f"{money(cost, unit, digits=d)} ({money(low, unit, digits=d)} to {money(high, unit, digits=d)})"
 
 
@@ -89,13 +89,15 @@ def watch_group_table(report: dict, unit: str = "") -> pd.DataFrame | None:
     mark of a group too small to read (`tables.small_group_note`); None without groups. How each
     period is known is the periods' table's column (and the download's), not repeated on every row:
     the table fits the page at 1400 px. A missing number reads "–", never "None" or "nan"."""
+    groups = [x for p in report["periods"] for x in p.get("groups", {}).values()]
+    d = column_digits((x.get("cost_per_case"), *(x.get("cost_per_case_interval") or (None, None))) for x in groups)
     rows = [
         {
             "period": period_label(p["period"]),
             "group": shorten(str(g)),
             "cases": number(x["n"], 0),
             **{column: _rate_cell(x, key) for column, key in GROUP_RATES},
-            "cost per case": _cost_cell(x, unit),
+            "cost per case": _cost_cell(x, unit, d),  # one precision down the column
             "note": small_group_note() if x.get("small") else "",
         }
         for p in report["periods"]

@@ -12,12 +12,17 @@ from costlib.present import price_figures
 from costlib.present.report import _prices_table
 
 
-def test_the_formula_rule_has_a_plain_name_and_keeps_its_formula_in_the_help():
+def test_the_formula_rule_has_a_plain_name_and_says_its_formula_in_words_in_the_help():
     assert R.ELKAN == "elkan"  # the contract's and the policy files' name does not move
     name = R.rule_words(R.ELKAN)
     assert name == "cutoff from prices alone"
     assert "c_fp" not in name and "formula" not in name
-    assert "c_fp / (c_fp + c_fn)" in R.rule_help(R.ELKAN)
+    said = R.rule_help(R.ELKAN)  # review 72: "c_fp / (c_fp + c_fn) ... (Elkan, 2001)" to a product manager
+    assert (
+        "the price of a false positive divided by the sum of both prices" in said
+        and "prices of 1 and 3 give 0.25" in said
+    )
+    assert "c_fp" not in said and "/" not in said and "(Elkan, 2001)" not in said
 
 
 def test_the_reports_prices_table_names_the_formula_cutoff_as_the_rule():
@@ -41,9 +46,9 @@ def test_the_net_benefit_chart_speaks_plainly_and_keeps_its_numbers():
     )
     layout = fig.layout
     assert layout.title.text == "Net benefit: each cutoff read at the prices it stands for (test rows)"
-    assert layout.xaxis.title.text == "cutoff (under it: false alarm : miss)"  # short: it heads a table column too
-    assert layout.yaxis.title.text == "saving per case against flagging nobody,<br>counted in a miss's price"
-    cut, note, _how = layout.annotations
+    assert layout.xaxis.title.text == "cutoff (under each: false alarm price : miss price)"  # heads a column too
+    assert layout.yaxis.title.text == "saving per case against flagging nobody<br>(1 = the price of one missed case)"
+    note, _how, cut = layout.annotations
     assert cut.text == f"{R.EVERYONE}: below the chart from cutoff 0.50 on"  # -0.5 is below the plot
     assert note.text == "your prices (1 : 3): 0.25"
     texts = [layout.title.text, layout.xaxis.title.text, layout.yaxis.title.text, note.text, cut.text]

@@ -54,7 +54,7 @@ def test_a_model_line_that_falls_far_below_is_cut_and_said_with_where_it_comes_b
 def test_the_net_benefit_axis_has_a_plain_title():
     fig = price_figures.net_benefit_figure(_net_benefit_curves(np.zeros(99)), price_threshold=0.3)
     title = chart_text(fig).table.columns[-1]  # the y title as read: its two drawn lines as one
-    assert title == "saving per case against flagging nobody, counted in a miss's price"
+    assert title == "saving per case against flagging nobody (1 = the price of one missed case)"
     for jargon in ("weighted", "true flags", "false alarms", "minus"):
         assert jargon not in title
 
@@ -128,7 +128,7 @@ def test_the_net_benefit_chart_says_its_fall_is_the_prices_moving_and_marks_what
     curves = _net_benefit_curves(np.linspace(0.4, 0.0, 99))
     fig = price_figures.net_benefit_figure(curves, price_threshold=0.25, shipped=(0.3, 0.3), shipped_model="m")
     said = chart_text(fig).sentence
-    assert "every line falls: the highest point is not the best cutoff. Compare the lines at your prices;" in said
+    assert "every line falls: the highest point is not the best cutoff. Compare the lines at your prices." in said
     ticks = dict(zip(fig.layout.xaxis.tickvals, fig.layout.xaxis.ticktext, strict=True))
     assert ticks[0.25] == "0.25<br>1 : 3" and ticks[0.5] == "0.5<br>1 : 1" and ticks[0.75] == "0.75<br>3 : 1"
     marks = {a.text: a for a in fig.layout.annotations}

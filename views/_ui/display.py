@@ -13,7 +13,8 @@ from costlib import loading
 from costlib.core.errors import DataError
 from costlib.core.escaping import markdown_cells, md_escape, shorten
 from costlib.present import labels as t
-from costlib.present.chart_text import chart_text, words
+from costlib.present.amounts import cutoff_number
+from costlib.present.chart_text import CUTOFF_AXES, chart_text, words
 from costlib.present.downloads import csv_table, dated_name
 from costlib.present.words import on_sample
 
@@ -75,7 +76,7 @@ def _grid(df: pd.DataFrame, column_config: dict | None = None) -> None:
     column as wide as its text (`fitted_columns`), tall enough for every row up to `TABLE_ROWS`
     (Streamlit's default shows about ten and scrolls)."""
     height = ROW_PX * (min(len(df), TABLE_ROWS) + 1) + 3 if len(df) > 10 else "auto"
-    shown = loading.safe_cells(df)
+    shown = loading.safe_cells(without_empty_columns(df))
     st.dataframe(
         shown, hide_index=True, column_config=fitted_columns(shown, column_config), width="stretch", height=height
     )
@@ -105,8 +106,40 @@ def show_chart(figure, *, key: str, where=None, words_where=None, **kwargs):
         say("markdown", alt.sentence)
         if alt.note:
             say("caption", alt.note)
-        _grid(alt.table)
+        _grid(cutoffs_cut(alt.table))
     return shown
+
+
+def cutoffs_cut(table: pd.DataFrame) -> pd.DataFrame:
+    """A chart's table with its cutoffs as the page's words write them (`amounts.cutoff_number`: cut,
+    never rounded up): a column of numbers is shown by the grid rounded to four decimals, and Find my
+    prices' table read "0.9949" under a sentence that said "scoring 0.9948 or more" of the same cutoff.
+    A column is of cutoffs when its header's words before a bracket are a cutoff axis (`CUTOFF_AXES`).
+
+    >>> cutoffs_cut(pd.DataFrame({"cutoff (flag when at least this)": [0.99485, 1.0], "y": [0.99485, 2.0]}))
+      cutoff (flag when at least this)        y
+    0                           0.9948  0.99485
+    1                                1  2.00000
+    """
+    columns = [c for c in table.columns if str(c).split(" (", 1)[0].strip() in CUTOFF_AXES]
+    if not columns:
+        return table
+    table = table.copy()
+    for c in columns:
+        table[c] = [cutoff_number(float(x)) if isinstance(x, (int, float)) else x for x in table[c]]
+    return table
+
+
+def without_empty_columns(df: pd.DataFrame) -> pd.DataFrame:
+    """`df` without the columns in which every cell is empty (blank text, None or NaN): a column that
+    says nothing in any row only takes room ("note" in the rates per group when no group is too small
+    to read). Its header's help goes with it; the CSV download keeps every column.
+
+    >>> list(without_empty_columns(pd.DataFrame({"a": [1, 2], "note": ["", None], "b": ["", "x"]})).columns)
+    ['a', 'b']
+    """
+    empty = [c for c in df.columns if len(df) and all(_cell_text(x).strip() == "" for x in df[c])]
+    return df.drop(columns=empty) if empty else df
 
 
 def text_px(text: str) -> int:
@@ -186,7 +219,7 @@ def show_live_table(df: pd.DataFrame, name: str, *, key: str, export: pd.DataFra
     rather than the interactive grid of `show_table`, whose canvas and accessibility rows keep
     redrawing for about 100 ms after each move (the Instance page's cutoff moved in 1.61x the
     yardstick's time with the grid and 0.91x without it, benchmarks/README.md)."""
-    st.table(markdown_cells(df), hide_index=True)
+    st.table(markdown_cells(without_empty_columns(df)), hide_index=True)
     _csv_download(df, name, key=key, export=export)
 
 
