@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from costlib.core.escaping import plain
 from costlib.present.amounts import cutoff_number, money
 from costlib.present.cost_figures import (  # noqa: F401 (re-exported: the pages read figures.cost_curve_figure)
+    LABEL_CHAR_PX,
     capacity_figure,
     cost_curve_figure,
     markers_frame,
@@ -25,6 +26,7 @@ from costlib.present.cost_figures import (  # noqa: F401 (re-exported: the pages
 from costlib.present.plotting import (  # noqa: F401 (re-exported: the pages read figures.MAX_POINTS, figures.mark_x)
     ALERT_COLOR,
     GUIDE_COLOR,
+    MARGIN_RIGHT,
     MAX_POINTS,
     NOBODY_COLOR,
     PALETTE,
@@ -516,6 +518,14 @@ def line_figure(
         part = part[np.isfinite(part[x])]
         xs, ys = thin_curve(part[x].to_numpy(), part[y].to_numpy())
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=series_line(i, shape="hv"), name=plain(name)))
-    if baseline is not None:
-        rule_line(fig, y=baseline, line={"dash": "dash", "color": NOBODY_COLOR}, text=baseline_label)
-    return apply_layout(fig, title, x_title, y_title)
+    if baseline is not None:  # its label in the right margin, where no curve runs through it (review 72)
+        rule_line(
+            fig, y=baseline, line={"dash": "dash", "color": NOBODY_COLOR}, text=baseline_label, position=MARGIN_RIGHT
+        )
+    apply_layout(fig, title, x_title, y_title)
+    if baseline is not None and baseline_label:  # in two lines, cut before the bracket: a narrow margin
+        lines = baseline_label.split(" (", 1)
+        lines[1:] = [f"({x}" for x in lines[1:]]
+        fig.layout.annotations[-1].text = "<br>".join(plain(x) for x in lines)
+        fig.update_layout(margin_r=int(max(map(len, lines)) * LABEL_CHAR_PX) + 16)
+    return fig

@@ -139,3 +139,20 @@ def test_the_rules_tables_read_one_precision_down_each_money_column():
             if any("$" in str(x) for x in table[column]):
                 found = set().union(*(_decimals(str(x)) for x in table[column]))
                 assert len(found) <= 1, (column, list(table[column]))
+
+
+def test_the_instance_charts_no_model_label_sits_in_the_margin():
+    """'flag everyone (no model): $0.143' on Instance costs' chart was crossed by both models' curves."""
+    from costlib.present.figures import line_figure
+
+    frame = pd.DataFrame(
+        {"t": [0.0, 0.5, 1.0] * 2, "cost": [0.14, 0.05, 0.9, 0.13, 0.06, 0.8], "m": ["a"] * 3 + ["b"] * 3}
+    )
+    fig = line_figure(
+        frame, x="t", y="cost", color="m", title="t", x_title="x", y_title="y", baseline=0.143,
+        baseline_label="flag everyone (no model): $0.143",
+    )  # fmt: skip
+    note = fig.layout.annotations[-1]
+    assert (note.xref, note.x, note.xanchor) == ("paper", 1, "left")
+    assert note.text == "flag everyone<br>(no model): $0.143"
+    assert fig.layout.margin.r >= 6.6 * len("(no model): $0.143")
